@@ -1,0 +1,378 @@
+//! Distance constraints, XPBD and PBD flavours in one set.
+//!
+//! For particles a, b with positions x_a, x_b and rest length L:
+//!
+//! * C(x) = |x_a − x_b| − L
+//! * ∇_a C = n, ∇_b C = −n, with n = (x_a − x_b) / |x_a − x_b|
+//!
+//! **XPBD** (Macklin, Müller, Chentanez 2016, eq. 17–18), compliance α in m/N
+//! (0 = rigid), α̃ = α / h²:
+//! Δλ = (−C − α̃ λ) / (w_a + w_b + α̃), Δx_a = +w_a n Δλ, Δx_b = −w_b n Δλ, λ += Δλ.
+//!
+//! **PBD** (Müller et al. 2007, section 3.3), stiffness k in [0, 1]: the same step with
+//! α = 0, scaled by the per-iteration stiffness k' = 1 − (1 − k)^(1/n) for n solver
+//! iterations, so that n iterations remove the fraction k of the error whatever n is.
+//!
+//! λ is reset at the start of each substep; the constraint force magnitude is
+//! |λ| / h² (N) (for PBD constraints it is the equivalent force of the correction).
+//! Degenerate pairs never produce NaN: coincident particles (no direction) and pairs
+//! whose ends are both pinned with α = 0 (nothing can move) are skipped.
+
+use crate::error::{try_with_capacity, Error, Result};
+use crate::math::{Vec3, Vec4};
+use crate::particles::Particles;
+use crate::solver::colouring::{colour_greedy, sort_by_colour};
+use crate::solver::jacobi::Adjacency;
+use crate::solver::parallel::{DisjointSlice, Executor};
+
+/// Largest number of distance constraints one world holds.
+pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
+
+/// Largest compliance (m/N) accepted; softer links are indistinguishable from none.
+pub const MAX_COMPLIANCE: f32 = 1.0e10;
+
+/// Below this distance (m) two particles are treated as coincident: no direction.
+const MIN_LENGTH: f32 = 1.0e-12;
+
+/// One constraint to add (already validated by the world).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NewDistance {
+    pub pair: [u32; 2],
+    /// m
+    pub rest: f32,
+    /// m/N (0 for PBD constraints)
+    pub compliance: f32,
+    /// per-iteration factor k' (1 for XPBD constraints)
+    pub stiffness: f32,
+}
+
+/// Distance constraints stored in solve order: sorted by colour, then by id.
+#[derive(Default, Clone)]
+pub struct DistanceConstraints {
+    pairs: Vec<[u32; 2]>,
+    /// m
+    rest: Vec<f32>,
+    /// m/N
+    compliance: Vec<f32>,
+    /// per-iteration factor k' (1 = XPBD)
+    stiffness: Vec<f32>,
+    /// N·s² (Lagrange multiplier of the current / last substep)
+    lambda: Vec<f32>,
+    /// constraint id → storage slot
+    slot_of: Vec<u32>,
+    /// slots of colour c are `colour_offsets[c]..colour_offsets[c+1]`
+    colour_offsets: Vec<u32>,
+    /// Jacobi only: particle → slots, and one correction per slot.
+    adjacency: Adjacency,
+    corrections: Vec<Vec3>,
+}
+
+/// Result of projecting one constraint: the correction direction scaled by Δλ.
+#[inline(always)]
+fn project(
+    pa: Vec4,
+    pb: Vec4,
+    rest: f32,
+    alpha_tilde: f32,
+    stiffness: f32,
+    lambda: f32,
+) -> Option<(Vec3, f32)> {
+    let d = (pa - pb).truncate();
+    let len = d.length();
+    let denom = pa.w + pb.w + alpha_tilde;
+    if len <= MIN_LENGTH || denom <= 0.0 {
+        return None;
+    }
+    let c = len - rest;
+    let dl = stiffness * (-c - alpha_tilde * lambda) / denom;
+    Some((d * (dl / len), dl))
+}
+
+impl DistanceConstraints {
+    /// Number of constraints.
+    pub fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// Number of colours (sequential phases of one Gauss-Seidel sweep).
+    pub fn colour_count(&self) -> usize {
+        self.colour_offsets.len().saturating_sub(1)
+    }
+
+    /// Bytes of storage per constraint (excluding the Jacobi-only arrays).
+    pub const BYTES_PER_CONSTRAINT: usize = 8 + 4 * 5;
+
+    /// The particle pair of constraint `id`.
+    pub fn pair(&self, id: usize) -> [u32; 2] {
+        self.pairs[self.slot_of[id] as usize]
+    }
+
+    /// The rest length (m) of constraint `id`.
+    pub fn rest_length(&self, id: usize) -> f32 {
+        self.rest[self.slot_of[id] as usize]
+    }
+
+    /// |λ| / h² (N) of constraint `id` for a last substep of length `h` (s).
+    pub fn force(&self, id: usize, h: f32) -> f32 {
+        if h > 0.0 {
+            self.lambda[self.slot_of[id] as usize].abs() / (h * h)
+        } else {
+            0.0
+        }
+    }
+
+    /// A new set holding these constraints followed by `new` (ids continue), coloured
+    /// and sorted; `jacobi` also builds the adjacency. `self` is left untouched, so a
+    /// failure (out of memory) changes nothing.
+    pub(crate) fn with_appended(
+        &self,
+        new: &[NewDistance],
+        particle_count: usize,
+        jacobi: bool,
+    ) -> Result<Self> {
+        let m = self.len() + new.len();
+        let mut items = try_with_capacity::<[u32; 2]>(m, "distance constraints")?;
+        let mut rest = try_with_capacity::<f32>(m, "distance constraints")?;
+        let mut compliance = try_with_capacity::<f32>(m, "distance constraints")?;
+        let mut stiffness = try_with_capacity::<f32>(m, "distance constraints")?;
+        let mut lambda = try_with_capacity::<f32>(m, "distance constraints")?;
+        // Existing constraints in id order, then the new ones.
+        for &slot in &self.slot_of {
+            let s = slot as usize;
+            items.push(self.pairs[s]);
+            rest.push(self.rest[s]);
+            compliance.push(self.compliance[s]);
+            stiffness.push(self.stiffness[s]);
+            lambda.push(self.lambda[s]);
+        }
+        for n in new {
+            items.push(n.pair);
+            rest.push(n.rest);
+            compliance.push(n.compliance);
+            stiffness.push(n.stiffness);
+            lambda.push(0.0);
+        }
+        let colouring = colour_greedy(&items, particle_count)?;
+        let (slot_of, colour_offsets) = sort_by_colour(&colouring)?;
+        let mut out = DistanceConstraints {
+            pairs: try_with_capacity(m, "distance constraints")?,
+            rest: try_with_capacity(m, "distance constraints")?,
+            compliance: try_with_capacity(m, "distance constraints")?,
+            stiffness: try_with_capacity(m, "distance constraints")?,
+            lambda: try_with_capacity(m, "distance constraints")?,
+            slot_of,
+            colour_offsets,
+            adjacency: Adjacency::default(),
+            corrections: Vec::new(),
+        };
+        out.pairs.resize(m, [0, 0]);
+        out.rest.resize(m, 0.0);
+        out.compliance.resize(m, 0.0);
+        out.stiffness.resize(m, 0.0);
+        out.lambda.resize(m, 0.0);
+        for id in 0..m {
+            let s = out.slot_of[id] as usize;
+            out.pairs[s] = items[id];
+            out.rest[s] = rest[id];
+            out.compliance[s] = compliance[id];
+            out.stiffness[s] = stiffness[id];
+            out.lambda[s] = lambda[id];
+        }
+        out.prepare_jacobi(particle_count, jacobi)?;
+        Ok(out)
+    }
+
+    /// Builds (or drops) the Jacobi adjacency and correction buffer for
+    /// `particle_count` particles, so that `step` never allocates.
+    pub(crate) fn prepare_jacobi(&mut self, particle_count: usize, jacobi: bool) -> Result<()> {
+        if !jacobi {
+            self.adjacency = Adjacency::default();
+            self.corrections = Vec::new();
+            return Ok(());
+        }
+        let adjacency = Adjacency::build(&self.pairs, particle_count)?;
+        let mut corrections = try_with_capacity::<Vec3>(self.len(), "Jacobi corrections")?;
+        corrections.resize(self.len(), Vec3::ZERO);
+        self.adjacency = adjacency;
+        self.corrections = corrections;
+        Ok(())
+    }
+
+    /// Sets every λ to zero (start of a substep).
+    pub(crate) fn reset_lambda(&mut self) {
+        self.lambda.fill(0.0);
+    }
+
+    /// One Gauss-Seidel sweep: colours in order, each colour in parallel.
+    pub(crate) fn solve_gauss_seidel(
+        &mut self,
+        particles: &mut Particles,
+        inv_h2: f32,
+        exec: &Executor,
+    ) {
+        let pos = DisjointSlice::new(&mut particles.hot);
+        let colours = self.colour_count();
+        let lambda = DisjointSlice::new(&mut self.lambda);
+        for c in 0..colours {
+            let start = self.colour_offsets[c] as usize;
+            let end = self.colour_offsets[c + 1] as usize;
+            exec.for_ranges(end - start, |r| {
+                for s in start + r.start..start + r.end {
+                    let [a, b] = self.pairs[s];
+                    let (a, b) = (a as usize, b as usize);
+                    // SAFETY: slots of one colour never share a particle (colouring
+                    // invariant), each slot is visited by one range only, and indices
+                    // were checked against the particle count when the constraint was
+                    // added (particles are never removed).
+                    unsafe {
+                        let pa = pos.get(a);
+                        let pb = pos.get(b);
+                        let l = lambda.get(s);
+                        let at = self.compliance[s] * inv_h2;
+                        if let Some((g, dl)) =
+                            project(pa, pb, self.rest[s], at, self.stiffness[s], l)
+                        {
+                            pos.set(a, pa + (g * pa.w).extend(0.0));
+                            pos.set(b, pb - (g * pb.w).extend(0.0));
+                            lambda.set(s, l + dl);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /// One Jacobi iteration: every constraint is projected from the same positions,
+    /// then each particle moves by `relaxation` × the average of its corrections.
+    pub(crate) fn solve_jacobi(
+        &mut self,
+        particles: &mut Particles,
+        inv_h2: f32,
+        relaxation: f32,
+        exec: &Executor,
+    ) {
+        let m = self.len();
+        debug_assert_eq!(self.corrections.len(), m);
+        {
+            let hot = &particles.hot;
+            let corrections = DisjointSlice::new(&mut self.corrections);
+            let lambda = DisjointSlice::new(&mut self.lambda);
+            let (pairs, rest, compliance, stiffness) =
+                (&self.pairs, &self.rest, &self.compliance, &self.stiffness);
+            exec.for_ranges(m, |r| {
+                for s in r {
+                    let [a, b] = pairs[s];
+                    // SAFETY: each slot s is visited by exactly one range.
+                    unsafe {
+                        let l = lambda.get(s);
+                        let at = compliance[s] * inv_h2;
+                        match project(
+                            hot[a as usize],
+                            hot[b as usize],
+                            rest[s],
+                            at,
+                            stiffness[s],
+                            l,
+                        ) {
+                            Some((g, dl)) => {
+                                corrections.set(s, g);
+                                lambda.set(s, l + dl);
+                            }
+                            None => corrections.set(s, Vec3::ZERO),
+                        }
+                    }
+                }
+            });
+        }
+        let n = particles.len();
+        let pos = DisjointSlice::new(&mut particles.hot);
+        let (adjacency, corrections) = (&self.adjacency, &self.corrections);
+        exec.for_ranges(n, |r| {
+            for i in r {
+                let entries = adjacency.of(i);
+                if entries.is_empty() {
+                    continue;
+                }
+                let mut sum = Vec3::ZERO;
+                for &e in entries {
+                    let g = corrections[(e >> 1) as usize];
+                    sum = if e & 1 == 0 { sum + g } else { sum - g };
+                }
+                // SAFETY: each particle i is visited by exactly one range.
+                unsafe {
+                    let p = pos.get(i);
+                    let scale = relaxation * p.w / entries.len() as f32;
+                    pos.set(i, p + (sum * scale).extend(0.0));
+                }
+            }
+        });
+    }
+}
+
+/// Checks a batch of distance constraints before anything is added; `rest` None means
+/// "current distance". Returns the constraints to add.
+pub(crate) fn validate(
+    particles: &Particles,
+    existing: usize,
+    pairs: &[[u32; 2]],
+    rest: Option<&[f32]>,
+    compliance: f32,
+    stiffness: f32,
+) -> Result<Vec<NewDistance>> {
+    let count = pairs.len();
+    if count == 0 {
+        return Err(Error::invalid("count is 0: pass at least one constraint"));
+    }
+    if existing as u64 + count as u64 > MAX_DISTANCE_CONSTRAINTS as u64 {
+        return Err(Error::out_of_range(format!(
+            "adding {count} distance constraints to {existing} would exceed the limit of {MAX_DISTANCE_CONSTRAINTS}"
+        )));
+    }
+    if let Some(r) = rest {
+        if r.len() != count {
+            return Err(Error::invalid(format!(
+                "{} rest lengths for {count} constraints",
+                r.len()
+            )));
+        }
+    }
+    let n = particles.len();
+    let mut out = try_with_capacity::<NewDistance>(count, "distance constraints")?;
+    for (j, &[a, b]) in pairs.iter().enumerate() {
+        if a as usize >= n || b as usize >= n {
+            return Err(Error::out_of_range(format!(
+                "constraint {j}: particle pair ({a}, {b}) is out of range (the world has {n} particles)"
+            )));
+        }
+        if a == b {
+            return Err(Error::invalid(format!(
+                "constraint {j}: particle pair ({a}, {a}) joins a particle to itself"
+            )));
+        }
+        let rest = match rest {
+            Some(r) => {
+                let l = r[j];
+                if !l.is_finite() || l < 0.0 {
+                    return Err(Error::invalid(format!(
+                        "constraint {j}: rest length {l} must be finite and >= 0 (metres)"
+                    )));
+                }
+                l
+            }
+            None => particles
+                .position(a as usize)
+                .distance(particles.position(b as usize)),
+        };
+        out.push(NewDistance {
+            pair: [a, b],
+            rest,
+            compliance,
+            stiffness,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,169 @@
+//! The C ABI: the only `extern "C"` code in the crate. No physics lives here: each
+//! function checks its pointers, turns C data into Rust slices and calls the safe API.
+//!
+//! Conventions (DESIGN.md, "The C ABI"): every fallible function returns
+//! `SinewStatus`, writes its outputs only on success, runs inside a panic guard, and
+//! records a readable reason for a failure in `sinew_last_error_message`.
+
+pub mod constraints;
+pub mod handles;
+pub mod particles;
+pub mod world;
+
+use std::cell::RefCell;
+use std::ffi::{c_char, CString};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::error::{Error, ErrorKind};
+
+/// Version of the C ABI. Wrappers compare it with `sinew_abi_version` when they load
+/// the library and refuse a mismatched binary. Bumped on any incompatible change.
+pub const SINEW_ABI_VERSION: u32 = 1;
+
+/// Result of every fallible function (`int32_t`).
+#[repr(i32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewStatus {
+    /// Success.
+    SINEW_OK = 0,
+    /// A required pointer was NULL.
+    SINEW_ERROR_NULL_POINTER = 1,
+    /// The handle is null, destroyed, or was never issued.
+    SINEW_ERROR_INVALID_HANDLE = 2,
+    /// An index, range or count is outside what the world holds or allows.
+    SINEW_ERROR_OUT_OF_RANGE = 3,
+    /// A value is not acceptable (NaN, negative mass, bad enum, zero count, ...).
+    SINEW_ERROR_INVALID_ARGUMENT = 4,
+    /// Memory or worker threads could not be obtained.
+    SINEW_ERROR_OUT_OF_MEMORY = 5,
+    /// A bug inside Sinew (a caught panic); the message says where.
+    SINEW_ERROR_INTERNAL = 6,
+}
+
+/// A failure on its way to the C caller: a status and a message.
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct Failure {
+    pub status: SinewStatus,
+    pub message: String,
+}
+
+impl Failure {
+    pub(crate) fn new(status: SinewStatus, message: impl Into<String>) -> Self {
+        Failure {
+            status,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        let status = match e.kind {
+            ErrorKind::OutOfRange => SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+            ErrorKind::InvalidArgument => SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+            ErrorKind::OutOfMemory => SinewStatus::SINEW_ERROR_OUT_OF_MEMORY,
+        };
+        Failure::new(status, e.message)
+    }
+}
+
+#[doc(hidden)]
+pub type FfiResult<T> = Result<T, Failure>;
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+fn set_last_error(function: &str, message: &str) {
+    let text = format!("{function}: {message}").replace('\0', " ");
+    let c = CString::new(text).unwrap_or_default();
+    LAST_ERROR.with(|e| *e.borrow_mut() = c);
+}
+
+/// Runs `body` and turns its result (or a panic) into a status, recording the reason of
+/// a failure for `sinew_last_error_message`.
+pub(crate) fn guard(function: &str, body: impl FnOnce() -> FfiResult<()>) -> SinewStatus {
+    match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => SinewStatus::SINEW_OK,
+        Ok(Err(f)) => {
+            set_last_error(function, &f.message);
+            f.status
+        }
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            set_last_error(function, &format!("internal error (please report): {what}"));
+            SinewStatus::SINEW_ERROR_INTERNAL
+        }
+    }
+}
+
+/// Fails with NULL_POINTER when `ptr` is null.
+pub(crate) fn non_null<T>(ptr: *const T, name: &str) -> FfiResult<()> {
+    if ptr.is_null() {
+        return Err(Failure::new(
+            SinewStatus::SINEW_ERROR_NULL_POINTER,
+            format!("{name} is NULL"),
+        ));
+    }
+    Ok(())
+}
+
+/// Views `count` elements at `ptr` as a slice after checking null, alignment and size.
+///
+/// # Safety
+/// When non-null and aligned, `ptr` must point to `count` readable elements that stay
+/// valid and unmodified for the returned lifetime (the C caller's promise).
+pub(crate) unsafe fn slice_from<'a, T>(
+    ptr: *const T,
+    count: usize,
+    name: &str,
+) -> FfiResult<&'a [T]> {
+    non_null(ptr, name)?;
+    if (ptr as usize) % std::mem::align_of::<T>() != 0 {
+        return Err(Failure::new(
+            SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+            format!(
+                "{name} is not aligned to {} bytes",
+                std::mem::align_of::<T>()
+            ),
+        ));
+    }
+    if count
+        .checked_mul(std::mem::size_of::<T>())
+        .is_none_or(|b| b > isize::MAX as usize)
+    {
+        return Err(Failure::new(
+            SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+            format!("{name}: {count} elements do not fit in memory"),
+        ));
+    }
+    // SAFETY: non-null, aligned, size within isize::MAX (checked above); readability
+    // for `count` elements is the caller's contract.
+    Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
+}
+
+/// Returns `SINEW_ABI_VERSION` of this binary.
+#[no_mangle]
+pub extern "C" fn sinew_abi_version() -> u32 {
+    SINEW_ABI_VERSION
+}
+
+/// The library version ("major.minor.patch"), a static NUL-terminated string.
+#[no_mangle]
+pub extern "C" fn sinew_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr() as *const c_char
+}
+
+/// The reason for the last failed call on this thread, as "function: reason"; "" when
+/// no call has failed on this thread. The pointer stays valid until the next failing
+/// call on the same thread.
+#[no_mangle]
+pub extern "C" fn sinew_last_error_message() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}

@@ -1,0 +1,217 @@
+//! Particles: bulk add, count, strided position/velocity readback and write, masses.
+
+use std::ffi::c_void;
+
+use super::world::{with_world, SinewVec3, SinewWorld};
+use super::{guard, non_null, slice_from, Failure, FfiResult, SinewStatus};
+use crate::error::try_with_capacity;
+use crate::math::Vec3;
+
+/// Size of one packed SinewVec3, the smallest stride.
+const VEC3_BYTES: u32 = 12;
+
+/// Checks a strided buffer of `count` SinewVec3 at `ptr` and returns its base address.
+fn strided(ptr: *const c_void, count: u32, stride_bytes: u32, name: &str) -> FfiResult<*const u8> {
+    non_null(ptr, name)?;
+    if stride_bytes < VEC3_BYTES {
+        return Err(Failure::new(
+            SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+            format!("stride_bytes {stride_bytes} is below 12 (one SinewVec3)"),
+        ));
+    }
+    let span = (count.max(1) as u64 - 1) * stride_bytes as u64 + VEC3_BYTES as u64;
+    if span > isize::MAX as u64 || (ptr as u64).checked_add(span).is_none() {
+        return Err(Failure::new(
+            SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+            format!("{name}: {count} elements of stride {stride_bytes} do not fit in memory"),
+        ));
+    }
+    Ok(ptr as *const u8)
+}
+
+/// Reads element k of a checked strided buffer.
+///
+/// # Safety
+/// `base` came from `strided` for at least k+1 elements that the caller made readable.
+unsafe fn read_at(base: *const u8, stride: u32, k: usize) -> Vec3 {
+    // SAFETY: within the span checked by `strided`; unaligned read, so any stride works.
+    unsafe { (base.add(k * stride as usize) as *const SinewVec3).read_unaligned() }.into()
+}
+
+/// Writes element k of a checked strided buffer.
+///
+/// # Safety
+/// `base` came from `strided` for at least k+1 elements that the caller made writable.
+unsafe fn write_at(base: *mut u8, stride: u32, k: usize, v: Vec3) {
+    // SAFETY: within the span checked by `strided`; unaligned write, so any stride works.
+    unsafe { (base.add(k * stride as usize) as *mut SinewVec3).write_unaligned(v.into()) }
+}
+
+/// Adds `count` particles at rest at `positions` (m) with `inverse_masses` (1/kg, 0 =
+/// pinned; NULL = all 1). `*out_first` receives the index of the first new particle;
+/// the new particles are `first..first+count`.
+///
+/// # Safety
+/// `positions` must point to `count` SinewVec3, `inverse_masses` to `count` floats or
+/// be NULL, `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_particles(
+    world: SinewWorld,
+    positions: *const SinewVec3,
+    inverse_masses: *const f32,
+    count: u32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_particles", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller promises `count` readable elements.
+        let p = unsafe { slice_from(positions, count as usize, "positions")? };
+        let w = if inverse_masses.is_null() {
+            None
+        } else {
+            // SAFETY: as above.
+            Some(unsafe { slice_from(inverse_masses, count as usize, "inverse_masses")? })
+        };
+        let first = with_world(world, |world| {
+            let mut buf = try_with_capacity::<Vec3>(p.len(), "particle positions")?;
+            buf.extend(p.iter().map(|&v| Vec3::from(v)));
+            Ok(world.add_particles(&buf, w)?)
+        })?;
+        // SAFETY: non-null (checked), writable by the caller's contract.
+        unsafe { out_first.write_unaligned(first) };
+        Ok(())
+    })
+}
+
+/// Writes the number of particles to `*out_count`.
+///
+/// # Safety
+/// `out_count` must be NULL or point to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_particle_count(
+    world: SinewWorld,
+    out_count: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_particle_count", || {
+        non_null(out_count, "out_count")?;
+        let n = with_world(world, |w| Ok(w.particle_count()))?;
+        // SAFETY: non-null (checked), writable by the caller's contract.
+        unsafe { out_count.write_unaligned(n) };
+        Ok(())
+    })
+}
+
+/// Copies positions (m) of particles `first..first+count` to `out`, one SinewVec3
+/// every `stride_bytes` (>= 12; 12 = packed), e.g. straight into a vertex buffer.
+///
+/// # Safety
+/// `out` must point to `(count-1)*stride_bytes + 12` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_read_positions(
+    world: SinewWorld,
+    first: u32,
+    count: u32,
+    out: *mut c_void,
+    stride_bytes: u32,
+) -> SinewStatus {
+    guard("sinew_world_read_positions", || {
+        let base = strided(out, count, stride_bytes, "out")? as *mut u8;
+        with_world(world, |w| {
+            // SAFETY: k < count, within the checked span.
+            Ok(w.read_positions(first, count, |k, v| unsafe {
+                write_at(base, stride_bytes, k, v)
+            })?)
+        })
+    })
+}
+
+/// Moves particles `first..first+count` to `positions` (m), read every `stride_bytes`.
+/// Velocities are kept.
+///
+/// # Safety
+/// `positions` must point to `(count-1)*stride_bytes + 12` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_write_positions(
+    world: SinewWorld,
+    first: u32,
+    count: u32,
+    positions: *const c_void,
+    stride_bytes: u32,
+) -> SinewStatus {
+    guard("sinew_world_write_positions", || {
+        let base = strided(positions, count, stride_bytes, "positions")?;
+        with_world(world, |w| {
+            // SAFETY: k < count, within the checked span.
+            Ok(
+                w.write_positions_with(first, count, |k| unsafe {
+                    read_at(base, stride_bytes, k)
+                })?,
+            )
+        })
+    })
+}
+
+/// Copies velocities (m/s) of particles `first..first+count` to `out` (strided).
+///
+/// # Safety
+/// As `sinew_world_read_positions`.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_read_velocities(
+    world: SinewWorld,
+    first: u32,
+    count: u32,
+    out: *mut c_void,
+    stride_bytes: u32,
+) -> SinewStatus {
+    guard("sinew_world_read_velocities", || {
+        let base = strided(out, count, stride_bytes, "out")? as *mut u8;
+        with_world(world, |w| {
+            // SAFETY: k < count, within the checked span.
+            Ok(w.read_velocities(first, count, |k, v| unsafe {
+                write_at(base, stride_bytes, k, v)
+            })?)
+        })
+    })
+}
+
+/// Sets velocities (m/s) of particles `first..first+count` (strided). Pinned particles
+/// (inverse mass 0) keep velocity 0.
+///
+/// # Safety
+/// As `sinew_world_write_positions`.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_write_velocities(
+    world: SinewWorld,
+    first: u32,
+    count: u32,
+    velocities: *const c_void,
+    stride_bytes: u32,
+) -> SinewStatus {
+    guard("sinew_world_write_velocities", || {
+        let base = strided(velocities, count, stride_bytes, "velocities")?;
+        with_world(world, |w| {
+            // SAFETY: k < count, within the checked span.
+            Ok(w.write_velocities_with(first, count, |k| unsafe {
+                read_at(base, stride_bytes, k)
+            })?)
+        })
+    })
+}
+
+/// Sets inverse masses (1/kg; 0 = pinned) of particles `first..first+count`.
+///
+/// # Safety
+/// `inverse_masses` must point to `count` readable floats.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_set_inverse_masses(
+    world: SinewWorld,
+    first: u32,
+    count: u32,
+    inverse_masses: *const f32,
+) -> SinewStatus {
+    guard("sinew_world_set_inverse_masses", || {
+        // SAFETY: the caller promises `count` readable floats.
+        let w = unsafe { slice_from(inverse_masses, count as usize, "inverse_masses")? };
+        with_world(world, |world| Ok(world.set_inverse_masses(first, w)?))
+    })
+}

@@ -1,0 +1,184 @@
+//! World lifetime and stepping.
+
+use parking_lot::RwLock;
+
+use super::handles::{self, Registry};
+use super::{guard, non_null, Failure, FfiResult, SinewStatus};
+use crate::math::Vec3;
+use crate::solver::Solver;
+use crate::world::{World, WorldDesc};
+
+/// Three floats, layout-identical to Unity's `Vector3`, UE's `FVector3f`, `float[3]`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewVec3 {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+}
+
+const _: () = assert!(std::mem::size_of::<SinewVec3>() == 12);
+const _: () = assert!(std::mem::size_of::<SinewVec3>() == std::mem::size_of::<Vec3>());
+const _: () = assert!(std::mem::align_of::<SinewVec3>() == std::mem::align_of::<Vec3>());
+
+impl From<SinewVec3> for Vec3 {
+    fn from(v: SinewVec3) -> Vec3 {
+        Vec3::new(v.x, v.y, v.z)
+    }
+}
+
+impl From<Vec3> for SinewVec3 {
+    fn from(v: Vec3) -> SinewVec3 {
+        SinewVec3 {
+            x: v.x,
+            y: v.y,
+            z: v.z,
+        }
+    }
+}
+
+/// A world handle, passed by value. `id` 0 is the null handle.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SinewWorld {
+    pub id: u64,
+}
+
+/// Values of `SinewWorldDesc::solver` (crosses as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewSolver {
+    /// Constraints one after another, by colour (default).
+    SINEW_SOLVER_GAUSS_SEIDEL = 0,
+    /// All constraints from the same positions, corrections averaged per particle.
+    SINEW_SOLVER_JACOBI = 1,
+}
+
+impl TryFrom<u32> for SinewSolver {
+    type Error = Failure;
+    fn try_from(v: u32) -> FfiResult<Self> {
+        match v {
+            0 => Ok(SinewSolver::SINEW_SOLVER_GAUSS_SEIDEL),
+            1 => Ok(SinewSolver::SINEW_SOLVER_JACOBI),
+            _ => Err(Failure::new(
+                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                format!("solver {v} is not a SinewSolver (0 = Gauss-Seidel, 1 = Jacobi)"),
+            )),
+        }
+    }
+}
+
+/// Value of `internal_cookie` written by `sinew_world_desc_default`.
+const DESC_COOKIE: u32 = 0x5E1E_D35C;
+
+/// Settings of a new world. Always start from `sinew_world_desc_default`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewWorldDesc {
+    /// m/s², default (0, -9.81, 0).
+    pub gravity: SinewVec3,
+    /// Substeps per step, 1..=1024, default 8.
+    pub substeps: u32,
+    /// Solver iterations per substep, 1..=1024, default 1.
+    pub iterations: u32,
+    /// A SinewSolver value, default SINEW_SOLVER_GAUSS_SEIDEL.
+    pub solver: u32,
+    /// Jacobi only: scale of the averaged correction, in (0, 2], default 1.0.
+    pub jacobi_relaxation: f32,
+    /// Linear velocity damping, 1/s (v decays as exp(-damping t)), default 0.
+    pub damping: f32,
+    /// Worker threads: 0 = all cores (default), 1 = the calling thread only. Results
+    /// are bit-identical whatever the count.
+    pub threads: u32,
+    /// Set by sinew_world_desc_default(); a desc not made by it is rejected.
+    pub internal_cookie: u32,
+}
+
+pub(crate) static WORLDS: RwLock<Registry<World>> = RwLock::new(Registry::new());
+
+/// Runs `f` on the world behind `world`, holding that world's lock.
+pub(crate) fn with_world<R>(
+    world: SinewWorld,
+    f: impl FnOnce(&mut World) -> FfiResult<R>,
+) -> FfiResult<R> {
+    let w = handles::get(&WORLDS, "world", world.id)?;
+    let mut guard = w.lock();
+    f(&mut guard)
+}
+
+/// A desc with every field at its default.
+#[no_mangle]
+pub extern "C" fn sinew_world_desc_default() -> SinewWorldDesc {
+    let d = WorldDesc::default();
+    SinewWorldDesc {
+        gravity: d.gravity.into(),
+        substeps: d.substeps,
+        iterations: d.iterations,
+        solver: SinewSolver::SINEW_SOLVER_GAUSS_SEIDEL as u32,
+        jacobi_relaxation: d.jacobi_relaxation,
+        damping: d.damping,
+        threads: d.threads,
+        internal_cookie: DESC_COOKIE,
+    }
+}
+
+/// Creates a world. `out_world` is written only on success.
+///
+/// # Safety
+/// `desc` must be NULL or point to a readable SinewWorldDesc; `out_world` must be NULL
+/// or point to writable memory for one SinewWorld.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_create(
+    desc: *const SinewWorldDesc,
+    out_world: *mut SinewWorld,
+) -> SinewStatus {
+    guard("sinew_world_create", || {
+        non_null(desc, "desc")?;
+        non_null(out_world, "out_world")?;
+        // SAFETY: non-null (checked); readable by the caller's contract.
+        let d = unsafe { desc.read_unaligned() };
+        if d.internal_cookie != DESC_COOKIE {
+            return Err(Failure::new(
+                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                "desc was not initialised by sinew_world_desc_default()",
+            ));
+        }
+        let solver = match SinewSolver::try_from(d.solver)? {
+            SinewSolver::SINEW_SOLVER_GAUSS_SEIDEL => Solver::GaussSeidel,
+            SinewSolver::SINEW_SOLVER_JACOBI => Solver::Jacobi,
+        };
+        let world = World::new(WorldDesc {
+            gravity: d.gravity.into(),
+            substeps: d.substeps,
+            iterations: d.iterations,
+            solver,
+            jacobi_relaxation: d.jacobi_relaxation,
+            damping: d.damping,
+            threads: d.threads,
+        })?;
+        let id = handles::insert(&WORLDS, world)?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_world.write_unaligned(SinewWorld { id }) };
+        Ok(())
+    })
+}
+
+/// Destroys a world. Its handle (and every copy of it) becomes invalid; a call already
+/// running on the world on another thread finishes first.
+#[no_mangle]
+pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
+    guard("sinew_world_destroy", || {
+        let w = handles::remove(&WORLDS, "world", world.id)?;
+        drop(w);
+        Ok(())
+    })
+}
+
+/// Advances the world by `dt` seconds (finite, in [1e-6, 10]) in `substeps` substeps.
+#[no_mangle]
+pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewStatus {
+    guard("sinew_world_step", || {
+        with_world(world, |w| Ok(w.step(dt)?))
+    })
+}

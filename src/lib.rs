@@ -1,0 +1,35 @@
+//! # Sinew
+//!
+//! A particle physics engine for games: Position Based Dynamics, XPBD and small-step
+//! XPBD, shipped as a native library with a C ABI (see `include/sinew.h`).
+//!
+//! ```
+//! use sinew::{Vec3, World, WorldDesc};
+//! let mut world = World::new(WorldDesc::default()).unwrap();
+//! let first = world
+//!     .add_particles(&[Vec3::ZERO, Vec3::new(1.0, 0.0, 0.0)], Some(&[0.0, 1.0]))
+//!     .unwrap();
+//! world.add_distance_constraints(&[[first, first + 1]], None, 0.0).unwrap();
+//! world.step(1.0 / 60.0).unwrap();
+//! ```
+//!
+//! Units are SI: metres, seconds, kilograms; compliance in m/N.
+
+/// cbindgen:ignore
+pub mod constraints;
+/// cbindgen:ignore
+pub mod error;
+pub mod ffi;
+/// cbindgen:ignore
+pub mod math;
+/// cbindgen:ignore
+pub mod particles;
+/// cbindgen:ignore
+pub(crate) mod solver;
+/// cbindgen:ignore
+pub mod world;
+
+pub use error::{Error, ErrorKind, Result};
+pub use math::Vec3;
+pub use solver::Solver;
+pub use world::{World, WorldDesc};

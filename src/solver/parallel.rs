@@ -1,0 +1,144 @@
+//! Thread pools and the one unsafe helper for disjoint parallel writes.
+//!
+//! Work is split into fixed-size chunks whose boundaries depend only on the problem
+//! size, never on the thread count, and every chunk does exactly the same arithmetic
+//! whichever thread runs it, so results are bit-identical for 1, 2 or 16 threads.
+
+use std::collections::HashMap;
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::sync::{Arc, OnceLock};
+
+use parking_lot::Mutex;
+use rayon::prelude::*;
+use rayon::ThreadPool;
+
+use crate::error::{Error, Result};
+
+/// Below this many items a pass runs inline on the calling thread.
+pub(crate) const PARALLEL_MIN_ITEMS: usize = 4096;
+/// Items per parallel task: large enough to amortise scheduling.
+pub(crate) const CHUNK: usize = 1024;
+
+/// Pools are shared between worlds that ask for the same thread count, so that creating
+/// many worlds does not create many threads.
+fn pool_cache() -> &'static Mutex<HashMap<usize, Arc<ThreadPool>>> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Runs the passes of one world: inline, or on a rayon pool of the world's size.
+#[derive(Clone)]
+pub(crate) struct Executor {
+    pool: Option<Arc<ThreadPool>>,
+    threads: usize,
+}
+
+impl Executor {
+    /// `threads`: 0 = all cores, 1 = the calling thread only.
+    pub(crate) fn new(threads: u32) -> Result<Self> {
+        let n = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads as usize
+        };
+        if n <= 1 {
+            return Ok(Executor {
+                pool: None,
+                threads: 1,
+            });
+        }
+        let mut cache = pool_cache().lock();
+        if let Some(pool) = cache.get(&n) {
+            return Ok(Executor {
+                pool: Some(pool.clone()),
+                threads: n,
+            });
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .thread_name(|i| format!("sinew-worker-{i}"))
+            .build()
+            .map_err(|e| {
+                Error::out_of_memory(format!("could not start {n} worker threads: {e}"))
+            })?;
+        let pool = Arc::new(pool);
+        cache.insert(n, pool.clone());
+        Ok(Executor {
+            pool: Some(pool),
+            threads: n,
+        })
+    }
+
+    /// Number of threads the passes may use.
+    pub(crate) fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Calls `f` on consecutive ranges that cover `0..n`. The ranges are
+    /// `CHUNK`-sized (the last one shorter) when the pass runs in parallel and one
+    /// range `0..n` otherwise; `f` must give the same result either way (it does when
+    /// each item is computed independently of the others).
+    pub(crate) fn for_ranges<F>(&self, n: usize, f: F)
+    where
+        F: Fn(Range<usize>) + Sync + Send,
+    {
+        match &self.pool {
+            Some(pool) if n >= PARALLEL_MIN_ITEMS => pool.install(|| {
+                (0..n.div_ceil(CHUNK))
+                    .into_par_iter()
+                    .for_each(|c| f(c * CHUNK..((c + 1) * CHUNK).min(n)))
+            }),
+            _ => f(0..n),
+        }
+    }
+}
+
+/// A slice that several threads may read and write at the same time, each at indices
+/// no other thread touches during the pass.
+pub(crate) struct DisjointSlice<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _life: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: the wrapper only hands out element accesses through unsafe methods whose
+// callers promise that no two threads touch the same index concurrently; T: Send is
+// enough for moving values between threads that way.
+unsafe impl<T: Send> Send for DisjointSlice<'_, T> {}
+// SAFETY: as above; shared references to the wrapper never give overlapping access
+// because every access is to an index owned by one thread for the whole pass.
+unsafe impl<T: Send> Sync for DisjointSlice<'_, T> {}
+
+impl<'a, T: Copy> DisjointSlice<'a, T> {
+    pub(crate) fn new(slice: &'a mut [T]) -> Self {
+        DisjointSlice {
+            ptr: slice.as_mut_ptr(),
+            len: slice.len(),
+            _life: PhantomData,
+        }
+    }
+
+    /// Reads element `i`.
+    ///
+    /// # Safety
+    /// No other thread writes element `i` during the pass.
+    #[inline(always)]
+    pub(crate) unsafe fn get(&self, i: usize) -> T {
+        debug_assert!(i < self.len);
+        // SAFETY: i < len (checked at build time of the index data, asserted in debug)
+        // and the caller guarantees no concurrent writer of element i.
+        unsafe { *self.ptr.add(i) }
+    }
+
+    /// Writes element `i`.
+    ///
+    /// # Safety
+    /// No other thread reads or writes element `i` during the pass.
+    #[inline(always)]
+    pub(crate) unsafe fn set(&self, i: usize, value: T) {
+        debug_assert!(i < self.len);
+        // SAFETY: i < len, and the caller guarantees exclusive access to element i.
+        unsafe { *self.ptr.add(i) = value }
+    }
+}

@@ -1,0 +1,422 @@
+//! The world: owns particles and constraint sets, validates every input before it
+//! changes anything (a failed call changes nothing), and steps the simulation.
+
+use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
+use crate::error::{Error, Result};
+use crate::math::Vec3;
+use crate::particles::{Particles, MAX_COORDINATE, MAX_PARTICLES};
+use crate::solver::parallel::Executor;
+use crate::solver::{self, Solver, StepParams};
+
+/// Largest number of substeps per step and of iterations per substep.
+pub const MAX_SUBSTEPS: u32 = 1024;
+/// See [`MAX_SUBSTEPS`].
+pub const MAX_ITERATIONS: u32 = 1024;
+/// Largest worker-thread count a world may ask for.
+pub const MAX_THREADS: u32 = 256;
+/// Accepted range of the frame time passed to [`World::step`], in seconds.
+pub const MIN_DT: f32 = 1.0e-6;
+/// See [`MIN_DT`].
+pub const MAX_DT: f32 = 10.0;
+/// Largest gravity component (m/s²) and damping (1/s) accepted.
+pub const MAX_ACCELERATION: f32 = 1.0e6;
+
+/// How a world simulates. Every field has a unit and a default.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldDesc {
+    /// m/s², default (0, −9.81, 0).
+    pub gravity: Vec3,
+    /// Substeps per [`World::step`], 1..=1024, default 8.
+    pub substeps: u32,
+    /// Solver iterations per substep, 1..=1024, default 1.
+    pub iterations: u32,
+    /// Default Gauss-Seidel.
+    pub solver: Solver,
+    /// Jacobi only: scale of the averaged correction, in (0, 2], default 1.
+    pub jacobi_relaxation: f32,
+    /// Linear velocity damping in 1/s (v decays as exp(−damping·t)), default 0.
+    pub damping: f32,
+    /// Worker threads: 0 = all cores, 1 = the calling thread only. Results are
+    /// bit-identical whatever the count.
+    pub threads: u32,
+}
+
+impl Default for WorldDesc {
+    fn default() -> Self {
+        WorldDesc {
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            substeps: 8,
+            iterations: 1,
+            solver: Solver::GaussSeidel,
+            jacobi_relaxation: 1.0,
+            damping: 0.0,
+            threads: 0,
+        }
+    }
+}
+
+impl WorldDesc {
+    /// Checks every field; the message names the field and its range.
+    pub fn validate(&self) -> Result<()> {
+        if !self.gravity.is_finite() || self.gravity.abs().max_element() > MAX_ACCELERATION {
+            return Err(Error::invalid(format!(
+                "gravity {} must be finite with components within ±{MAX_ACCELERATION} m/s²",
+                self.gravity
+            )));
+        }
+        if !(1..=MAX_SUBSTEPS).contains(&self.substeps) {
+            return Err(Error::invalid(format!(
+                "substeps {} must be in 1..={MAX_SUBSTEPS}",
+                self.substeps
+            )));
+        }
+        if !(1..=MAX_ITERATIONS).contains(&self.iterations) {
+            return Err(Error::invalid(format!(
+                "iterations {} must be in 1..={MAX_ITERATIONS}",
+                self.iterations
+            )));
+        }
+        let r = self.jacobi_relaxation;
+        if !(r.is_finite() && r > 0.0 && r <= 2.0) {
+            return Err(Error::invalid(format!(
+                "jacobi_relaxation {r} must be in (0, 2]"
+            )));
+        }
+        let d = self.damping;
+        if !(d.is_finite() && (0.0..=MAX_ACCELERATION).contains(&d)) {
+            return Err(Error::invalid(format!(
+                "damping {d} must be finite and in [0, {MAX_ACCELERATION}] (1/s)"
+            )));
+        }
+        if self.threads > MAX_THREADS {
+            return Err(Error::invalid(format!(
+                "threads {} must be at most {MAX_THREADS} (0 = all cores)",
+                self.threads
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// A simulation world: particles, constraints, and the step.
+pub struct World {
+    desc: WorldDesc,
+    particles: Particles,
+    distance: DistanceConstraints,
+    exec: Executor,
+    /// Substep length (s) of the last step; 0 before the first.
+    last_h: f32,
+}
+
+fn check_position(what: &str, i: usize, p: Vec3) -> Result<()> {
+    if !p.is_finite() || p.abs().max_element() > MAX_COORDINATE {
+        return Err(Error::invalid(format!(
+            "{what} {i} is {p}: components must be finite and within ±{MAX_COORDINATE}"
+        )));
+    }
+    Ok(())
+}
+
+fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
+    if !(w.is_finite() && w >= 0.0) {
+        return Err(Error::invalid(format!(
+            "inverse mass {i} is {w}: must be finite and >= 0 (1/kg; 0 = pinned)"
+        )));
+    }
+    Ok(())
+}
+
+impl World {
+    /// Creates an empty world.
+    pub fn new(desc: WorldDesc) -> Result<World> {
+        desc.validate()?;
+        let exec = Executor::new(desc.threads)?;
+        Ok(World {
+            desc,
+            particles: Particles::default(),
+            distance: DistanceConstraints::default(),
+            exec,
+            last_h: 0.0,
+        })
+    }
+
+    /// The settings the world was created with.
+    pub fn desc(&self) -> &WorldDesc {
+        &self.desc
+    }
+
+    /// Number of worker threads the world's passes may use.
+    pub fn threads(&self) -> usize {
+        self.exec.threads()
+    }
+
+    /// Read access to particle storage.
+    pub fn particles(&self) -> &Particles {
+        &self.particles
+    }
+
+    /// Read access to the distance constraints.
+    pub fn distance_constraints(&self) -> &DistanceConstraints {
+        &self.distance
+    }
+
+    /// Number of particles.
+    pub fn particle_count(&self) -> u32 {
+        self.particles.len() as u32
+    }
+
+    /// Number of distance constraints (both flavours).
+    pub fn distance_constraint_count(&self) -> u32 {
+        self.distance.len() as u32
+    }
+
+    fn check_range(&self, first: u32, count: usize) -> Result<std::ops::Range<usize>> {
+        if count == 0 {
+            return Err(Error::invalid("count is 0: pass at least one element"));
+        }
+        let n = self.particles.len();
+        let end = first as u64 + count as u64;
+        if end > n as u64 {
+            return Err(Error::out_of_range(format!(
+                "particles {first}..{end} are out of range (the world has {n} particles)"
+            )));
+        }
+        Ok(first as usize..end as usize)
+    }
+
+    /// Adds particles at rest; `inverse_masses` None means 1/kg for all. Returns the
+    /// index of the first new particle (indices are consecutive).
+    pub fn add_particles(
+        &mut self,
+        positions: &[Vec3],
+        inverse_masses: Option<&[f32]>,
+    ) -> Result<u32> {
+        let count = positions.len();
+        if count == 0 {
+            return Err(Error::invalid("count is 0: pass at least one particle"));
+        }
+        let first = self.particles.len();
+        if first as u64 + count as u64 > MAX_PARTICLES as u64 {
+            return Err(Error::out_of_range(format!(
+                "adding {count} particles to {first} would exceed the limit of {MAX_PARTICLES}"
+            )));
+        }
+        if let Some(w) = inverse_masses {
+            if w.len() != count {
+                return Err(Error::invalid(format!(
+                    "{} inverse masses for {count} particles",
+                    w.len()
+                )));
+            }
+        }
+        for (i, &p) in positions.iter().enumerate() {
+            check_position("position", i, p)?;
+        }
+        if let Some(w) = inverse_masses {
+            for (i, &w) in w.iter().enumerate() {
+                check_inverse_mass(i, w)?;
+            }
+        }
+        self.particles.reserve(count)?;
+        let jacobi = self.desc.solver == Solver::Jacobi;
+        if jacobi && !self.distance.is_empty() {
+            // The adjacency covers every particle: rebuild it for the new count first,
+            // so that a failure leaves the world as it was.
+            let mut rebuilt = self.distance.clone();
+            rebuilt.prepare_jacobi(first + count, true)?;
+            self.distance = rebuilt;
+        }
+        for (i, &p) in positions.iter().enumerate() {
+            self.particles.push(p, inverse_masses.map_or(1.0, |w| w[i]));
+        }
+        Ok(first as u32)
+    }
+
+    /// Calls `sink(k, position)` for particles `first..first+count` (m).
+    pub fn read_positions(
+        &self,
+        first: u32,
+        count: u32,
+        mut sink: impl FnMut(usize, Vec3),
+    ) -> Result<()> {
+        let range = self.check_range(first, count as usize)?;
+        for (k, i) in range.enumerate() {
+            sink(k, self.particles.position(i));
+        }
+        Ok(())
+    }
+
+    /// Calls `sink(k, velocity)` for particles `first..first+count` (m/s).
+    pub fn read_velocities(
+        &self,
+        first: u32,
+        count: u32,
+        mut sink: impl FnMut(usize, Vec3),
+    ) -> Result<()> {
+        let range = self.check_range(first, count as usize)?;
+        for (k, i) in range.enumerate() {
+            sink(k, self.particles.velocity(i));
+        }
+        Ok(())
+    }
+
+    /// Teleports particles `first..` to `positions` (m); velocities are kept.
+    pub fn write_positions(&mut self, first: u32, positions: &[Vec3]) -> Result<()> {
+        self.write_positions_with(first, positions.len() as u32, |k| positions[k])
+    }
+
+    /// [`World::write_positions`] with the k-th new position given by `get(k)`
+    /// (called twice per element: once to validate all, once to write).
+    pub fn write_positions_with(
+        &mut self,
+        first: u32,
+        count: u32,
+        get: impl Fn(usize) -> Vec3,
+    ) -> Result<()> {
+        let range = self.check_range(first, count as usize)?;
+        for k in 0..count as usize {
+            check_position("position", k, get(k))?;
+        }
+        for (k, i) in range.enumerate() {
+            self.particles.set_position(i, get(k));
+        }
+        Ok(())
+    }
+
+    /// Sets velocities (m/s) of particles `first..`. Pinned particles keep velocity 0.
+    pub fn write_velocities(&mut self, first: u32, velocities: &[Vec3]) -> Result<()> {
+        self.write_velocities_with(first, velocities.len() as u32, |k| velocities[k])
+    }
+
+    /// [`World::write_velocities`] with the k-th velocity given by `get(k)`.
+    pub fn write_velocities_with(
+        &mut self,
+        first: u32,
+        count: u32,
+        get: impl Fn(usize) -> Vec3,
+    ) -> Result<()> {
+        let range = self.check_range(first, count as usize)?;
+        for k in 0..count as usize {
+            check_position("velocity", k, get(k))?;
+        }
+        for (k, i) in range.enumerate() {
+            self.particles.set_velocity(i, get(k));
+        }
+        Ok(())
+    }
+
+    /// Sets inverse masses (1/kg, 0 = pinned) of particles `first..`.
+    pub fn set_inverse_masses(&mut self, first: u32, inverse_masses: &[f32]) -> Result<()> {
+        let range = self.check_range(first, inverse_masses.len())?;
+        for (k, &w) in inverse_masses.iter().enumerate() {
+            check_inverse_mass(k, w)?;
+        }
+        for (i, &w) in range.zip(inverse_masses) {
+            self.particles.set_inverse_mass(i, w);
+        }
+        Ok(())
+    }
+
+    fn add_distance(&mut self, batch: Vec<distance::NewDistance>) -> Result<u32> {
+        let first = self.distance.len() as u32;
+        let jacobi = self.desc.solver == Solver::Jacobi;
+        self.distance = self
+            .distance
+            .with_appended(&batch, self.particles.len(), jacobi)?;
+        Ok(first)
+    }
+
+    /// Adds XPBD distance constraints between `pairs` with compliance α (m/N, 0 =
+    /// rigid). `rest_lengths` None means the current distances. Returns the id of the
+    /// first new constraint (ids are consecutive, shared with the PBD flavour).
+    pub fn add_distance_constraints(
+        &mut self,
+        pairs: &[[u32; 2]],
+        rest_lengths: Option<&[f32]>,
+        compliance: f32,
+    ) -> Result<u32> {
+        if !(compliance.is_finite() && (0.0..=MAX_COMPLIANCE).contains(&compliance)) {
+            return Err(Error::invalid(format!(
+                "compliance {compliance} must be finite and in [0, {MAX_COMPLIANCE}] (m/N; 0 = rigid)"
+            )));
+        }
+        let batch = distance::validate(
+            &self.particles,
+            self.distance.len(),
+            pairs,
+            rest_lengths,
+            compliance,
+            1.0,
+        )?;
+        self.add_distance(batch)
+    }
+
+    /// Adds PBD distance constraints with stiffness k in [0, 1] (the fraction of the
+    /// error removed per substep, whatever the iteration count). `rest_lengths` None
+    /// means the current distances. Returns the id of the first new constraint.
+    pub fn add_pbd_distance_constraints(
+        &mut self,
+        pairs: &[[u32; 2]],
+        rest_lengths: Option<&[f32]>,
+        stiffness: f32,
+    ) -> Result<u32> {
+        if !(stiffness.is_finite() && (0.0..=1.0).contains(&stiffness)) {
+            return Err(Error::invalid(format!(
+                "stiffness {stiffness} must be in [0, 1]"
+            )));
+        }
+        let n = self.desc.iterations as f32;
+        let per_iteration = 1.0 - (1.0 - stiffness).powf(1.0 / n);
+        let batch = distance::validate(
+            &self.particles,
+            self.distance.len(),
+            pairs,
+            rest_lengths,
+            0.0,
+            per_iteration,
+        )?;
+        self.add_distance(batch)
+    }
+
+    /// Writes |λ|/h² (N) of distance constraints `first..first+out.len()` from the last
+    /// substep of the last step (0 before the first step).
+    pub fn read_constraint_forces(&self, first: u32, out: &mut [f32]) -> Result<()> {
+        let count = out.len();
+        if count == 0 {
+            return Err(Error::invalid("count is 0: pass at least one element"));
+        }
+        let m = self.distance.len();
+        let end = first as u64 + count as u64;
+        if end > m as u64 {
+            return Err(Error::out_of_range(format!(
+                "constraints {first}..{end} are out of range (the world has {m} distance constraints)"
+            )));
+        }
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = self.distance.force(first as usize + k, self.last_h);
+        }
+        Ok(())
+    }
+
+    /// Advances the world by `dt` seconds (in [1e-6, 10]) in `substeps` substeps.
+    pub fn step(&mut self, dt: f32) -> Result<()> {
+        if !(dt.is_finite() && (MIN_DT..=MAX_DT).contains(&dt)) {
+            return Err(Error::invalid(format!(
+                "dt {dt} must be finite and in [{MIN_DT}, {MAX_DT}] seconds"
+            )));
+        }
+        let h = dt / self.desc.substeps as f32;
+        let params = StepParams {
+            gravity: self.desc.gravity,
+            h,
+            substeps: self.desc.substeps,
+            iterations: self.desc.iterations,
+            solver: self.desc.solver,
+            relaxation: self.desc.jacobi_relaxation,
+            damping_factor: (-self.desc.damping * h).exp(),
+        };
+        solver::step(&mut self.particles, &mut self.distance, &params, &self.exec);
+        self.last_h = h;
+        Ok(())
+    }
+}
