@@ -117,6 +117,12 @@ fn check_position(what: &str, i: usize, p: Vec3) -> Result<()> {
     Ok(())
 }
 
+/// A slice length as the u32 count the C ABI uses.
+fn count_u32(n: usize) -> Result<u32> {
+    u32::try_from(n)
+        .map_err(|_| Error::out_of_range(format!("{n} elements exceed the u32 count limit")))
+}
+
 fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
     if !(w.is_finite() && w >= 0.0) {
         return Err(Error::invalid(format!(
@@ -262,7 +268,7 @@ impl World {
 
     /// Teleports particles `first..` to `positions` (m); velocities are kept.
     pub fn write_positions(&mut self, first: u32, positions: &[Vec3]) -> Result<()> {
-        self.write_positions_with(first, positions.len() as u32, |k| positions[k])
+        self.write_positions_with(first, count_u32(positions.len())?, |k| positions[k])
     }
 
     /// [`World::write_positions`] with the k-th new position given by `get(k)`
@@ -285,7 +291,7 @@ impl World {
 
     /// Sets velocities (m/s) of particles `first..`. Pinned particles keep velocity 0.
     pub fn write_velocities(&mut self, first: u32, velocities: &[Vec3]) -> Result<()> {
-        self.write_velocities_with(first, velocities.len() as u32, |k| velocities[k])
+        self.write_velocities_with(first, count_u32(velocities.len())?, |k| velocities[k])
     }
 
     /// [`World::write_velocities`] with the k-th velocity given by `get(k)`.

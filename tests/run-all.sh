@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every test of Sinew on a fresh machine: formatting, lints, the Rust unit and
+# integration tests (physics, C ABI from a gcc-compiled C program, bad input, header
+# freshness). Installs what it needs first (Debian/Ubuntu: apt-get, needs root or sudo).
+#
+#   tests/run-all.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
+command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "== installing ${need_apt[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+echo "== cargo fmt --check"
+cargo fmt --all -- --check
+
+echo "== cargo clippy -D warnings"
+cargo clippy --all-targets --locked -- -D warnings
+
+echo "== cargo test (Rust, C ABI via gcc, header freshness)"
+cargo test --locked
+
+echo "== all tests passed"
