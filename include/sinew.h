@@ -128,7 +128,7 @@ typedef struct SinewWorldDesc {
    */
   uint32_t solver;
   /**
-   * Jacobi only: scale of the averaged correction, in (0, 2], default 1.0.
+   * Jacobi only: scale of the averaged correction, in (0, 2), default 1.0 (plain averaging; above 1 over-relaxes).
    */
   float jacobi_relaxation;
   /**

@@ -15,6 +15,8 @@
 //!
 //! Units are SI: metres, seconds, kilograms; compliance in m/N.
 
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 /// cbindgen:ignore
 pub mod constraints;
 /// cbindgen:ignore

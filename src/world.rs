@@ -32,7 +32,7 @@ pub struct WorldDesc {
     pub iterations: u32,
     /// Default Gauss-Seidel.
     pub solver: Solver,
-    /// Jacobi only: scale of the averaged correction, in (0, 2], default 1.
+    /// Jacobi only: scale of the averaged correction, in (0, 2), default 1 (plain averaging; above 1 over-relaxes).
     pub jacobi_relaxation: f32,
     /// Linear velocity damping in 1/s (v decays as exp(−damping·t)), default 0.
     pub damping: f32,
@@ -77,9 +77,9 @@ impl WorldDesc {
             )));
         }
         let r = self.jacobi_relaxation;
-        if !(r.is_finite() && r > 0.0 && r <= 2.0) {
+        if !(r.is_finite() && r > 0.0 && r < 2.0) {
             return Err(Error::invalid(format!(
-                "jacobi_relaxation {r} must be in (0, 2]"
+                "jacobi_relaxation {r} must be in (0, 2)"
             )));
         }
         let d = self.damping;
@@ -190,6 +190,18 @@ impl World {
         Ok(first as usize..end as usize)
     }
 
+    /// Fails with OUT_OF_RANGE when `count` more particles would exceed
+    /// [`MAX_PARTICLES`]. Checked before any input is read.
+    pub fn check_particle_room(&self, count: usize) -> Result<()> {
+        let n = self.particles.len();
+        if n as u64 + count as u64 > MAX_PARTICLES as u64 {
+            return Err(Error::out_of_range(format!(
+                "adding {count} particles to {n} would exceed the limit of {MAX_PARTICLES}"
+            )));
+        }
+        Ok(())
+    }
+
     /// Adds particles at rest; `inverse_masses` None means 1/kg for all. Returns the
     /// index of the first new particle (indices are consecutive).
     pub fn add_particles(
@@ -201,12 +213,8 @@ impl World {
         if count == 0 {
             return Err(Error::invalid("count is 0: pass at least one particle"));
         }
+        self.check_particle_room(count)?;
         let first = self.particles.len();
-        if first as u64 + count as u64 > MAX_PARTICLES as u64 {
-            return Err(Error::out_of_range(format!(
-                "adding {count} particles to {first} would exceed the limit of {MAX_PARTICLES}"
-            )));
-        }
         if let Some(w) = inverse_masses {
             if w.len() != count {
                 return Err(Error::invalid(format!(

@@ -62,9 +62,11 @@ pub struct DistanceConstraints {
     slot_of: Vec<u32>,
     /// slots of colour c are `colour_offsets[c]..colour_offsets[c+1]`
     colour_offsets: Vec<u32>,
-    /// Jacobi only: particle → slots, and one correction per slot.
+    /// Jacobi only: particle → slots, one correction per slot, and the averaging
+    /// weight 1 / max(n_a, n_b) of each slot (n = constraints on the particle).
     adjacency: Adjacency,
     corrections: Vec<Vec3>,
+    jacobi_weight: Vec<f32>,
 }
 
 /// Result of projecting one constraint: the correction direction scaled by Δλ.
@@ -168,6 +170,7 @@ impl DistanceConstraints {
             colour_offsets,
             adjacency: Adjacency::default(),
             corrections: Vec::new(),
+            jacobi_weight: Vec::new(),
         };
         out.pairs.resize(m, [0, 0]);
         out.rest.resize(m, 0.0);
@@ -192,13 +195,23 @@ impl DistanceConstraints {
         if !jacobi {
             self.adjacency = Adjacency::default();
             self.corrections = Vec::new();
+            self.jacobi_weight = Vec::new();
             return Ok(());
         }
         let adjacency = Adjacency::build(&self.pairs, particle_count)?;
         let mut corrections = try_with_capacity::<Vec3>(self.len(), "Jacobi corrections")?;
         corrections.resize(self.len(), Vec3::ZERO);
+        let mut weight = try_with_capacity::<f32>(self.len(), "Jacobi weights")?;
+        weight.extend(self.pairs.iter().map(|&[a, b]| {
+            let n = adjacency
+                .of(a as usize)
+                .len()
+                .max(adjacency.of(b as usize).len());
+            1.0 / n as f32
+        }));
         self.adjacency = adjacency;
         self.corrections = corrections;
+        self.jacobi_weight = weight;
         Ok(())
     }
 
@@ -247,7 +260,13 @@ impl DistanceConstraints {
     }
 
     /// One Jacobi iteration: every constraint is projected from the same positions,
-    /// then each particle moves by `relaxation` × the average of its corrections.
+    /// then each particle gathers the corrections of its constraints.
+    ///
+    /// Averaging: constraint j's Δλ (and so its correction) is scaled by
+    /// ω / max(n_a, n_b), where n is the number of constraints on a particle and ω the
+    /// relaxation. A particle's total move is then at most ω × the average of its
+    /// constraints' corrections (stable for any iteration count), and λ accumulates
+    /// exactly the Δλ that was applied, so compliance keeps its meaning in XPBD.
     pub(crate) fn solve_jacobi(
         &mut self,
         particles: &mut Particles,
@@ -261,8 +280,13 @@ impl DistanceConstraints {
             let hot = &particles.hot;
             let corrections = DisjointSlice::new(&mut self.corrections);
             let lambda = DisjointSlice::new(&mut self.lambda);
-            let (pairs, rest, compliance, stiffness) =
-                (&self.pairs, &self.rest, &self.compliance, &self.stiffness);
+            let (pairs, rest, compliance, stiffness, weight) = (
+                &self.pairs,
+                &self.rest,
+                &self.compliance,
+                &self.stiffness,
+                &self.jacobi_weight,
+            );
             exec.for_ranges(m, |r| {
                 for s in r {
                     let [a, b] = pairs[s];
@@ -275,7 +299,7 @@ impl DistanceConstraints {
                             hot[b as usize],
                             rest[s],
                             at,
-                            stiffness[s],
+                            stiffness[s] * relaxation * weight[s],
                             l,
                         ) {
                             Some((g, dl)) => {
@@ -305,8 +329,7 @@ impl DistanceConstraints {
                 // SAFETY: each particle i is visited by exactly one range.
                 unsafe {
                     let p = pos.get(i);
-                    let scale = relaxation * p.w / entries.len() as f32;
-                    pos.set(i, p + (sum * scale).extend(0.0));
+                    pos.set(i, p + (sum * p.w).extend(0.0));
                 }
             }
         });

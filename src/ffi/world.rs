@@ -84,7 +84,7 @@ pub struct SinewWorldDesc {
     pub iterations: u32,
     /// A SinewSolver value, default SINEW_SOLVER_GAUSS_SEIDEL.
     pub solver: u32,
-    /// Jacobi only: scale of the averaged correction, in (0, 2], default 1.0.
+    /// Jacobi only: scale of the averaged correction, in (0, 2), default 1.0 (plain averaging; above 1 over-relaxes).
     pub jacobi_relaxation: f32,
     /// Linear velocity damping, 1/s (v decays as exp(-damping t)), default 0.
     pub damping: f32,
