@@ -1,0 +1,185 @@
+//! The C ABI as a C or C++ program sees it.
+//!
+//! * `rope_from_c`: compiles `tests/c/rope_test.c` with
+//!   `gcc -std=c11 -Wall -Wextra -Werror -pedantic` against `include/sinew.h`, links it
+//!   to the shared library built by this same `cargo test` (`libsinew.so` in
+//!   `target/<profile>/deps/`, next to this test binary; `-L <dir> -lsinew
+//!   -Wl,-rpath,<dir>`), runs it and requires exit status 0.
+//! * `header_compiles_as_c99` / `_c11` / `_cpp17`: the header alone is valid,
+//!   warning-free (`-Wall -Wextra -Werror -pedantic`) C99, C11 and C++17.
+//!
+//! Needs gcc and g++ (CI has both); without them the tests fail with a clear message.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory holding the library built for this very `cargo test` run: the one
+/// this test binary lives in, `target/<profile>/deps/`.
+///
+/// The lib target is compiled once for all its crate types (cdylib, staticlib, rlib);
+/// this test links the rlib of that compilation, and rustc writes `libsinew.so` (no
+/// hash in its name) next to it in `deps/`. `target/<profile>/libsinew.so` is NOT used:
+/// cargo copies ("uplifts") artifacts there only for `cargo build`, never for a library
+/// that `cargo test` builds as a dependency of a test, so that copy is missing after a
+/// clean `cargo test` and stale after an edit (checked empirically with cargo 1.95).
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    exe.parent()
+        .unwrap_or_else(|| panic!("{} has no parent directory", exe.display()))
+        .to_path_buf()
+}
+
+/// `target/<profile>`, the parent of [`lib_dir`].
+fn profile_dir() -> PathBuf {
+    let deps = lib_dir();
+    deps.parent()
+        .unwrap_or_else(|| panic!("{} has no parent directory", deps.display()))
+        .to_path_buf()
+}
+
+/// A scratch directory for compiled C programs: `target/<profile>/c-tests/<name>`.
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = profile_dir().join("c-tests").join(name);
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}
+
+fn describe(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
+}
+
+/// Runs `cmd`; a missing program (gcc / g++ not installed) fails with a clear message.
+fn run(mut cmd: Command) -> Output {
+    let line = describe(&cmd);
+    match cmd.output() {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
+            "`{}` is not installed (needed to test the C ABI; install gcc and g++): {line}",
+            cmd.get_program().to_string_lossy()
+        ),
+        Err(e) => panic!("could not run `{line}`: {e}"),
+    }
+}
+
+/// Runs `cmd` and fails the test, showing its output, unless it exits with status 0.
+fn run_ok(cmd: Command, what: &str) -> Output {
+    let line = describe(&cmd);
+    let out = run(cmd);
+    if !out.status.success() {
+        panic!(
+            "{what} failed ({})\ncommand: {line}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    out
+}
+
+#[test]
+fn rope_from_c() {
+    let root = manifest_dir();
+    let lib_dir = lib_dir();
+    let so = lib_dir.join("libsinew.so");
+    assert!(
+        so.is_file(),
+        "{} not found: `cargo test` should build the shared library (crate-type \
+         \"cdylib\" in Cargo.toml) next to this test binary; libsinew* there: {:?}",
+        so.display(),
+        std::fs::read_dir(&lib_dir)
+            .map(|d| d
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("libsinew"))
+                .collect::<Vec<_>>())
+            .unwrap_or_default()
+    );
+
+    let exe = scratch_dir("rope").join("rope_test");
+    let _ = std::fs::remove_file(&exe);
+    let mut cc = Command::new("gcc");
+    cc.args([
+        "-std=c11",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-pedantic",
+        "-O1",
+        "-g",
+    ])
+    .arg("-I")
+    .arg(root.join("include"))
+    .arg(root.join("tests/c/rope_test.c"))
+    .arg("-o")
+    .arg(&exe)
+    .arg("-L")
+    .arg(&lib_dir)
+    .arg("-lsinew")
+    .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
+    .arg("-lm");
+    run_ok(cc, "compiling tests/c/rope_test.c");
+
+    // Make sure the program really resolves libsinew.so from target/<profile>, not
+    // from some other copy on the system: no LD_LIBRARY_PATH, rpath only.
+    let mut cmd = Command::new(&exe);
+    cmd.env_remove("LD_LIBRARY_PATH").env_remove("LD_PRELOAD");
+    let out = run_ok(cmd, "tests/c/rope_test.c");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    print!("{stdout}");
+    assert!(
+        stdout.contains(", 0 failed"),
+        "rope_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+/// Compiles a one-line source that includes the header, syntax only.
+fn header_check(compiler: &str, std: &str, file_name: &str, extra: &[&str]) {
+    let dir = scratch_dir("header");
+    let src = dir.join(file_name);
+    std::fs::write(
+        &src,
+        "#include \"sinew.h\"\n\
+         /* Use a few declarations so that the test is not vacuous. */\n\
+         int sinew_header_check(void);\n\
+         int sinew_header_check(void) {\n\
+             SinewWorldDesc d = sinew_world_desc_default();\n\
+             SinewStatus s = sinew_world_create(&d, 0);\n\
+             return (int)s + (int)SINEW_ABI_VERSION + (int)SINEW_SOLVER_JACOBI \
+                    + (int)SINEW_ERROR_INTERNAL;\n\
+         }\n",
+    )
+    .unwrap_or_else(|e| panic!("cannot write {}: {e}", src.display()));
+    let mut cc = Command::new(compiler);
+    cc.arg(format!("-std={std}"))
+        .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only"])
+        .args(extra)
+        .arg("-I")
+        .arg(manifest_dir().join("include"))
+        .arg(&src);
+    run_ok(cc, &format!("compiling include/sinew.h as {std}"));
+}
+
+#[test]
+fn header_compiles_as_c99() {
+    header_check("gcc", "c99", "header_c99.c", &[]);
+}
+
+#[test]
+fn header_compiles_as_c11() {
+    header_check("gcc", "c11", "header_c11.c", &[]);
+}
+
+#[test]
+fn header_compiles_as_cpp17() {
+    header_check("g++", "c++17", "header_cpp17.cpp", &[]);
+}
