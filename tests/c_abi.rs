@@ -86,8 +86,9 @@ fn run_ok(cmd: Command, what: &str) -> Output {
     out
 }
 
-#[test]
-fn rope_from_c() {
+/// Compiles the C11 program `src` with gcc against include/sinew.h, links it to the
+/// shared library of this `cargo test`, runs it and returns its stdout (exit 0 required).
+fn compile_and_run_c(src: &std::path::Path, name: &str) -> String {
     let root = manifest_dir();
     let lib_dir = lib_dir();
     let so = lib_dir.join("libsinew.so");
@@ -105,7 +106,7 @@ fn rope_from_c() {
             .unwrap_or_default()
     );
 
-    let exe = scratch_dir("rope").join("rope_test");
+    let exe = scratch_dir(name).join(name);
     let _ = std::fs::remove_file(&exe);
     let mut cc = Command::new("gcc");
     cc.args([
@@ -119,7 +120,7 @@ fn rope_from_c() {
     ])
     .arg("-I")
     .arg(root.join("include"))
-    .arg(root.join("tests/c/rope_test.c"))
+    .arg(src)
     .arg("-o")
     .arg(&exe)
     .arg("-L")
@@ -127,19 +128,62 @@ fn rope_from_c() {
     .arg("-lsinew")
     .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
     .arg("-lm");
-    run_ok(cc, "compiling tests/c/rope_test.c");
+    run_ok(cc, &format!("compiling {}", src.display()));
 
     // Make sure the program really resolves libsinew.so from target/<profile>, not
     // from some other copy on the system: no LD_LIBRARY_PATH, rpath only.
     let mut cmd = Command::new(&exe);
     cmd.env_remove("LD_LIBRARY_PATH").env_remove("LD_PRELOAD");
-    let out = run_ok(cmd, "tests/c/rope_test.c");
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let out = run_ok(cmd, &src.display().to_string());
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     print!("{stdout}");
+    stdout
+}
+
+#[test]
+fn rope_from_c() {
+    let stdout = compile_and_run_c(&manifest_dir().join("tests/c/rope_test.c"), "rope_test");
     assert!(
         stdout.contains(", 0 failed"),
         "rope_test exited 0 but did not report its summary:\n{stdout}"
     );
+}
+
+/// The C example in README.md ("A rope from C") compiles warning-free and runs: the
+/// 1 m rope of 10 rigid links pinned at (0, 2, 0) starts horizontal and swings down: its
+/// end stays within 1 m (+1%) of the anchor and is below it after 2 s.
+#[test]
+fn readme_c_example_compiles_and_runs() {
+    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).expect("README.md");
+    let section = readme
+        .split("## A rope from C")
+        .nth(1)
+        .expect("README.md has a section \"A rope from C\"");
+    let code = section
+        .split("```c\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("the section has a ```c block");
+    let src = scratch_dir("readme").join("readme_rope.c");
+    std::fs::write(&src, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", src.display()));
+    let stdout = compile_and_run_c(&src, "readme_rope");
+    let nums: Vec<f32> = stdout
+        .trim()
+        .trim_start_matches("rope end at (")
+        .trim_end_matches(") m")
+        .split(", ")
+        .map(|v| {
+            v.parse()
+                .unwrap_or_else(|_| panic!("unexpected output: {stdout}"))
+        })
+        .collect();
+    assert_eq!(nums.len(), 3, "unexpected output: {stdout}");
+    let dist = ((nums[0]).powi(2) + (nums[1] - 2.0).powi(2) + nums[2].powi(2)).sqrt();
+    assert!(
+        dist <= 1.0 + 1e-2,
+        "rope end {dist} m from the anchor, longer than the 1 m rope"
+    );
+    assert!(nums[1] < 2.0, "rope end did not swing down: {stdout}");
 }
 
 /// Compiles a one-line source that includes the header, syntax only.
