@@ -737,6 +737,26 @@ fn add_particles_cases() -> Vec<Case> {
             },
         ),
     ];
+    // Absurd counts are refused before the buffer is touched (it holds one element).
+    for count in [u32::MAX, (1u32 << 28) + 1] {
+        cases.push(case(
+            F,
+            format!("count {count} over a one-element buffer"),
+            SINEW_ERROR_OUT_OF_RANGE,
+            move |c| {
+                let p = [v3(0.0, 1.0, 0.0)];
+                unsafe {
+                    sinew_world_add_particles(
+                        c.world,
+                        p.as_ptr(),
+                        std::ptr::null(),
+                        count,
+                        c.out.u32(),
+                    )
+                }
+            },
+        ));
+    }
     let bad_positions = [
         ("x NaN", v3(f32::NAN, 0.0, 0.0)),
         ("y +inf", v3(0.0, f32::INFINITY, 0.0)),
@@ -1070,6 +1090,27 @@ fn add_constraints_cases(
             },
         ),
     ];
+    // Absurd counts are refused before the buffers are touched (they hold one pair).
+    for count in [u32::MAX, (1u32 << 28) + 1] {
+        cases.push(case(
+            f,
+            format!("count {count} over a one-pair buffer"),
+            SINEW_ERROR_OUT_OF_RANGE,
+            move |c| {
+                let pairs = [0u32, 3];
+                unsafe {
+                    add(
+                        c.world,
+                        pairs.as_ptr(),
+                        std::ptr::null(),
+                        count,
+                        param,
+                        c.out.u32(),
+                    )
+                }
+            },
+        ));
+    }
     // The second of two pairs is bad, so a partial add would show.
     let bad_pairs = [
         ("(0, n)", [0u32, N], SINEW_ERROR_OUT_OF_RANGE),

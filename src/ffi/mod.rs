@@ -114,6 +114,9 @@ pub(crate) fn non_null<T>(ptr: *const T, name: &str) -> FfiResult<()> {
     Ok(())
 }
 
+/// Largest element count of one array argument (the particle and constraint limits).
+const MAX_BATCH: usize = 1 << 28;
+
 /// Views `count` elements at `ptr` as a slice after checking null, alignment and size.
 ///
 /// # Safety
@@ -134,16 +137,15 @@ pub(crate) unsafe fn slice_from<'a, T>(
             ),
         ));
     }
-    if count
-        .checked_mul(std::mem::size_of::<T>())
-        .is_none_or(|b| b > isize::MAX as usize)
-    {
+    // No world holds more than 2^28 particles or constraints: refuse absurd counts
+    // before making a slice over memory the caller cannot own.
+    if count > MAX_BATCH {
         return Err(Failure::new(
             SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
-            format!("{name}: {count} elements do not fit in memory"),
+            format!("{name}: count {count} exceeds the largest batch of {MAX_BATCH} elements"),
         ));
     }
-    // SAFETY: non-null, aligned, size within isize::MAX (checked above); readability
+    // SAFETY: non-null, aligned, at most 2^28 elements of at most 16 bytes (checked above); readability
     // for `count` elements is the caller's contract.
     Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
 }

@@ -73,7 +73,6 @@ pub unsafe extern "C" fn sinew_world_add_particles(
             Some(unsafe { slice_from(inverse_masses, count as usize, "inverse_masses")? })
         };
         let first = with_world(world, |world| {
-            // Refuse absurd counts before reading the caller's memory.
             world.check_particle_room(p.len())?;
             let mut buf = try_with_capacity::<Vec3>(p.len(), "particle positions")?;
             buf.extend(p.iter().map(|&v| Vec3::from(v)));
