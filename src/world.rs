@@ -237,7 +237,7 @@ impl World {
             // The adjacency covers every particle: rebuild it for the new count first,
             // so that a failure leaves the world as it was.
             let mut rebuilt = self.distance.clone();
-            rebuilt.prepare_jacobi(first + count, true)?;
+            rebuilt.prepare_jacobi(first + count, &self.particles.hot, true)?;
             self.distance = rebuilt;
         }
         for (i, &p) in positions.iter().enumerate() {
@@ -328,6 +328,7 @@ impl World {
         for (i, &w) in range.zip(inverse_masses) {
             self.particles.set_inverse_mass(i, w);
         }
+        self.distance.update_jacobi_weights(&self.particles.hot);
         Ok(())
     }
 
@@ -336,7 +337,7 @@ impl World {
         let jacobi = self.desc.solver == Solver::Jacobi;
         self.distance = self
             .distance
-            .with_appended(&batch, self.particles.len(), jacobi)?;
+            .with_appended(&batch, &self.particles, jacobi)?;
         Ok(first)
     }
 

@@ -133,7 +133,7 @@ impl DistanceConstraints {
     pub(crate) fn with_appended(
         &self,
         new: &[NewDistance],
-        particle_count: usize,
+        particles: &Particles,
         jacobi: bool,
     ) -> Result<Self> {
         let m = self.len() + new.len();
@@ -158,7 +158,7 @@ impl DistanceConstraints {
             stiffness.push(n.stiffness);
             lambda.push(0.0);
         }
-        let colouring = colour_greedy(&items, particle_count)?;
+        let colouring = colour_greedy(&items, particles.len())?;
         let (slot_of, colour_offsets) = sort_by_colour(&colouring)?;
         let mut out = DistanceConstraints {
             pairs: try_with_capacity(m, "distance constraints")?,
@@ -185,13 +185,19 @@ impl DistanceConstraints {
             out.stiffness[s] = stiffness[id];
             out.lambda[s] = lambda[id];
         }
-        out.prepare_jacobi(particle_count, jacobi)?;
+        out.prepare_jacobi(particles.len(), &particles.hot, jacobi)?;
         Ok(out)
     }
 
-    /// Builds (or drops) the Jacobi adjacency and correction buffer for
-    /// `particle_count` particles, so that `step` never allocates.
-    pub(crate) fn prepare_jacobi(&mut self, particle_count: usize, jacobi: bool) -> Result<()> {
+    /// Builds (or drops) the Jacobi adjacency, correction buffer and weights for
+    /// `particle_count` particles (`hot` holds at least every constrained particle), so
+    /// that `step` never allocates.
+    pub(crate) fn prepare_jacobi(
+        &mut self,
+        particle_count: usize,
+        hot: &[Vec4],
+        jacobi: bool,
+    ) -> Result<()> {
         if !jacobi {
             self.adjacency = Adjacency::default();
             self.corrections = Vec::new();
@@ -202,17 +208,31 @@ impl DistanceConstraints {
         let mut corrections = try_with_capacity::<Vec3>(self.len(), "Jacobi corrections")?;
         corrections.resize(self.len(), Vec3::ZERO);
         let mut weight = try_with_capacity::<f32>(self.len(), "Jacobi weights")?;
-        weight.extend(self.pairs.iter().map(|&[a, b]| {
-            let n = adjacency
-                .of(a as usize)
-                .len()
-                .max(adjacency.of(b as usize).len());
-            1.0 / n as f32
-        }));
+        weight.resize(self.len(), 1.0);
         self.adjacency = adjacency;
         self.corrections = corrections;
         self.jacobi_weight = weight;
+        self.update_jacobi_weights(hot);
         Ok(())
+    }
+
+    /// Recomputes the Jacobi averaging weights in place: 1 / max(n_a, n_b) over the
+    /// ends that can move (a pinned end takes no correction, so the constraints on it do
+    /// not slow the others down). Called when inverse masses change; no allocation.
+    pub(crate) fn update_jacobi_weights(&mut self, hot: &[Vec4]) {
+        if self.jacobi_weight.len() != self.pairs.len() {
+            return; // not prepared for Jacobi
+        }
+        for (weight, &[a, b]) in self.jacobi_weight.iter_mut().zip(&self.pairs) {
+            let moving = |p: u32| {
+                if hot[p as usize].w > 0.0 {
+                    self.adjacency.of(p as usize).len()
+                } else {
+                    0
+                }
+            };
+            *weight = 1.0 / moving(a).max(moving(b)).max(1) as f32;
+        }
     }
 
     /// Sets every λ to zero (start of a substep).
