@@ -20,6 +20,25 @@ pub const MAX_COORDINATE: f32 = 1.0e9;
 
 const _: () = assert!(std::mem::size_of::<Vec4>() == 16);
 
+/// A per-particle vector the host reads and writes in bulk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Vec3Attribute {
+    /// m
+    Position,
+    /// m/s
+    Velocity,
+}
+
+impl Vec3Attribute {
+    /// Lower-case name for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Vec3Attribute::Position => "position",
+            Vec3Attribute::Velocity => "velocity",
+        }
+    }
+}
+
 #[derive(Default, Clone)]
 pub struct Particles {
     pub(crate) hot: Vec<Vec4>,
@@ -98,6 +117,23 @@ impl Particles {
     pub(crate) fn set_velocity(&mut self, i: usize, v: Vec3) {
         // A pinned particle never moves: its velocity stays zero.
         self.velocity[i] = if self.hot[i].w == 0.0 { Vec3::ZERO } else { v };
+    }
+
+    /// Position (m) or velocity (m/s) of particle `i`.
+    #[inline]
+    pub fn get_vec3(&self, attribute: Vec3Attribute, i: usize) -> Vec3 {
+        match attribute {
+            Vec3Attribute::Position => self.position(i),
+            Vec3Attribute::Velocity => self.velocity(i),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn set_vec3(&mut self, attribute: Vec3Attribute, i: usize, v: Vec3) {
+        match attribute {
+            Vec3Attribute::Position => self.set_position(i, v),
+            Vec3Attribute::Velocity => self.set_velocity(i, v),
+        }
     }
 
     /// Bytes of storage per particle (all arrays).

@@ -4,7 +4,7 @@
 use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
 use crate::error::{Error, Result};
 use crate::math::Vec3;
-use crate::particles::{Particles, MAX_COORDINATE, MAX_PARTICLES};
+use crate::particles::{Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 use crate::solver::parallel::Executor;
 use crate::solver::{self, Solver, StepParams};
 
@@ -246,18 +246,50 @@ impl World {
         Ok(first as u32)
     }
 
-    /// Calls `sink(k, position)` for particles `first..first+count` (m).
-    pub fn read_positions(
+    /// Calls `sink(k, value)` for particles `first..first+count`: positions (m) or
+    /// velocities (m/s).
+    pub fn read_vec3(
         &self,
+        attribute: Vec3Attribute,
         first: u32,
         count: u32,
         mut sink: impl FnMut(usize, Vec3),
     ) -> Result<()> {
         let range = self.check_range(first, count as usize)?;
         for (k, i) in range.enumerate() {
-            sink(k, self.particles.position(i));
+            sink(k, self.particles.get_vec3(attribute, i));
         }
         Ok(())
+    }
+
+    /// Sets positions (m; velocities are kept, the particle is teleported) or
+    /// velocities (m/s; pinned particles keep 0) of particles `first..first+count` to
+    /// `get(k)`. `get` is called twice per element: once to validate all, once to write.
+    pub fn write_vec3_with(
+        &mut self,
+        attribute: Vec3Attribute,
+        first: u32,
+        count: u32,
+        get: impl Fn(usize) -> Vec3,
+    ) -> Result<()> {
+        let range = self.check_range(first, count as usize)?;
+        for k in 0..count as usize {
+            check_position(attribute.name(), k, get(k))?;
+        }
+        for (k, i) in range.enumerate() {
+            self.particles.set_vec3(attribute, i, get(k));
+        }
+        Ok(())
+    }
+
+    /// Calls `sink(k, position)` for particles `first..first+count` (m).
+    pub fn read_positions(
+        &self,
+        first: u32,
+        count: u32,
+        sink: impl FnMut(usize, Vec3),
+    ) -> Result<()> {
+        self.read_vec3(Vec3Attribute::Position, first, count, sink)
     }
 
     /// Calls `sink(k, velocity)` for particles `first..first+count` (m/s).
@@ -265,58 +297,21 @@ impl World {
         &self,
         first: u32,
         count: u32,
-        mut sink: impl FnMut(usize, Vec3),
+        sink: impl FnMut(usize, Vec3),
     ) -> Result<()> {
-        let range = self.check_range(first, count as usize)?;
-        for (k, i) in range.enumerate() {
-            sink(k, self.particles.velocity(i));
-        }
-        Ok(())
+        self.read_vec3(Vec3Attribute::Velocity, first, count, sink)
     }
 
     /// Teleports particles `first..` to `positions` (m); velocities are kept.
     pub fn write_positions(&mut self, first: u32, positions: &[Vec3]) -> Result<()> {
-        self.write_positions_with(first, count_u32(positions.len())?, |k| positions[k])
-    }
-
-    /// [`World::write_positions`] with the k-th new position given by `get(k)`
-    /// (called twice per element: once to validate all, once to write).
-    pub fn write_positions_with(
-        &mut self,
-        first: u32,
-        count: u32,
-        get: impl Fn(usize) -> Vec3,
-    ) -> Result<()> {
-        let range = self.check_range(first, count as usize)?;
-        for k in 0..count as usize {
-            check_position("position", k, get(k))?;
-        }
-        for (k, i) in range.enumerate() {
-            self.particles.set_position(i, get(k));
-        }
-        Ok(())
+        let count = count_u32(positions.len())?;
+        self.write_vec3_with(Vec3Attribute::Position, first, count, |k| positions[k])
     }
 
     /// Sets velocities (m/s) of particles `first..`. Pinned particles keep velocity 0.
     pub fn write_velocities(&mut self, first: u32, velocities: &[Vec3]) -> Result<()> {
-        self.write_velocities_with(first, count_u32(velocities.len())?, |k| velocities[k])
-    }
-
-    /// [`World::write_velocities`] with the k-th velocity given by `get(k)`.
-    pub fn write_velocities_with(
-        &mut self,
-        first: u32,
-        count: u32,
-        get: impl Fn(usize) -> Vec3,
-    ) -> Result<()> {
-        let range = self.check_range(first, count as usize)?;
-        for k in 0..count as usize {
-            check_position("velocity", k, get(k))?;
-        }
-        for (k, i) in range.enumerate() {
-            self.particles.set_velocity(i, get(k));
-        }
-        Ok(())
+        let count = count_u32(velocities.len())?;
+        self.write_vec3_with(Vec3Attribute::Velocity, first, count, |k| velocities[k])
     }
 
     /// Sets inverse masses (1/kg, 0 = pinned) of particles `first..`.

@@ -6,6 +6,7 @@ use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{guard, non_null, slice_from, Failure, FfiResult, SinewStatus};
 use crate::error::try_with_capacity;
 use crate::math::Vec3;
+use crate::particles::Vec3Attribute;
 
 /// Size of one packed SinewVec3, the smallest stride.
 const VEC3_BYTES: u32 = 12;
@@ -102,6 +103,56 @@ pub unsafe extern "C" fn sinew_world_particle_count(
     })
 }
 
+/// Copies `attribute` of particles `first..first+count` into a strided buffer.
+///
+/// # Safety
+/// `out` must point to `(count-1)*stride_bytes + 12` writable bytes.
+unsafe fn read_strided(
+    function: &str,
+    world: SinewWorld,
+    attribute: Vec3Attribute,
+    first: u32,
+    count: u32,
+    out: *mut c_void,
+    stride_bytes: u32,
+) -> SinewStatus {
+    guard(function, || {
+        let base = strided(out, count, stride_bytes, "out")? as *mut u8;
+        with_world(world, |w| {
+            // SAFETY: k < count, within the span checked by `strided`.
+            let sink = |k, v| unsafe { write_at(base, stride_bytes, k, v) };
+            Ok(w.read_vec3(attribute, first, count, sink)?)
+        })
+    })
+}
+
+/// Sets `attribute` of particles `first..first+count` from a strided buffer.
+///
+/// # Safety
+/// `values` must point to `(count-1)*stride_bytes + 12` readable bytes.
+unsafe fn write_strided(
+    function: &str,
+    world: SinewWorld,
+    attribute: Vec3Attribute,
+    first: u32,
+    count: u32,
+    values: *const c_void,
+    stride_bytes: u32,
+) -> SinewStatus {
+    guard(function, || {
+        let name = match attribute {
+            Vec3Attribute::Position => "positions",
+            Vec3Attribute::Velocity => "velocities",
+        };
+        let base = strided(values, count, stride_bytes, name)?;
+        with_world(world, |w| {
+            // SAFETY: k < count, within the span checked by `strided`.
+            let get = |k| unsafe { read_at(base, stride_bytes, k) };
+            Ok(w.write_vec3_with(attribute, first, count, get)?)
+        })
+    })
+}
+
 /// Copies positions (m) of particles `first..first+count` to `out`, one SinewVec3
 /// every `stride_bytes` (>= 12; 12 = packed), e.g. straight into a vertex buffer.
 ///
@@ -115,15 +166,19 @@ pub unsafe extern "C" fn sinew_world_read_positions(
     out: *mut c_void,
     stride_bytes: u32,
 ) -> SinewStatus {
-    guard("sinew_world_read_positions", || {
-        let base = strided(out, count, stride_bytes, "out")? as *mut u8;
-        with_world(world, |w| {
-            // SAFETY: k < count, within the checked span.
-            Ok(w.read_positions(first, count, |k, v| unsafe {
-                write_at(base, stride_bytes, k, v)
-            })?)
-        })
-    })
+    let f = "sinew_world_read_positions";
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        read_strided(
+            f,
+            world,
+            Vec3Attribute::Position,
+            first,
+            count,
+            out,
+            stride_bytes,
+        )
+    }
 }
 
 /// Moves particles `first..first+count` to `positions` (m), read every `stride_bytes`.
@@ -139,17 +194,19 @@ pub unsafe extern "C" fn sinew_world_write_positions(
     positions: *const c_void,
     stride_bytes: u32,
 ) -> SinewStatus {
-    guard("sinew_world_write_positions", || {
-        let base = strided(positions, count, stride_bytes, "positions")?;
-        with_world(world, |w| {
-            // SAFETY: k < count, within the checked span.
-            Ok(
-                w.write_positions_with(first, count, |k| unsafe {
-                    read_at(base, stride_bytes, k)
-                })?,
-            )
-        })
-    })
+    let f = "sinew_world_write_positions";
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        write_strided(
+            f,
+            world,
+            Vec3Attribute::Position,
+            first,
+            count,
+            positions,
+            stride_bytes,
+        )
+    }
 }
 
 /// Copies velocities (m/s) of particles `first..first+count` to `out` (strided).
@@ -164,15 +221,19 @@ pub unsafe extern "C" fn sinew_world_read_velocities(
     out: *mut c_void,
     stride_bytes: u32,
 ) -> SinewStatus {
-    guard("sinew_world_read_velocities", || {
-        let base = strided(out, count, stride_bytes, "out")? as *mut u8;
-        with_world(world, |w| {
-            // SAFETY: k < count, within the checked span.
-            Ok(w.read_velocities(first, count, |k, v| unsafe {
-                write_at(base, stride_bytes, k, v)
-            })?)
-        })
-    })
+    let f = "sinew_world_read_velocities";
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        read_strided(
+            f,
+            world,
+            Vec3Attribute::Velocity,
+            first,
+            count,
+            out,
+            stride_bytes,
+        )
+    }
 }
 
 /// Sets velocities (m/s) of particles `first..first+count` (strided). Pinned particles
@@ -188,15 +249,19 @@ pub unsafe extern "C" fn sinew_world_write_velocities(
     velocities: *const c_void,
     stride_bytes: u32,
 ) -> SinewStatus {
-    guard("sinew_world_write_velocities", || {
-        let base = strided(velocities, count, stride_bytes, "velocities")?;
-        with_world(world, |w| {
-            // SAFETY: k < count, within the checked span.
-            Ok(w.write_velocities_with(first, count, |k| unsafe {
-                read_at(base, stride_bytes, k)
-            })?)
-        })
-    })
+    let f = "sinew_world_write_velocities";
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        write_strided(
+            f,
+            world,
+            Vec3Attribute::Velocity,
+            first,
+            count,
+            velocities,
+            stride_bytes,
+        )
+    }
 }
 
 /// Sets inverse masses (1/kg; 0 = pinned) of particles `first..first+count`.
