@@ -1713,3 +1713,59 @@ fn last_error_is_thread_local() {
     a.join().expect("thread A");
     b.join().expect("thread B");
 }
+
+/// Several threads hammer ONE world (step, read, write, count) while another destroys
+/// it: every call either succeeds or, once the world is gone, returns INVALID_HANDLE;
+/// nothing crashes and no call sees a half-destroyed world.
+#[test]
+fn one_world_shared_by_threads_then_destroyed_under_them() {
+    const PARTICLES: u32 = 5000;
+    let w = make_chain(PARTICLES, 2);
+    let barrier = Arc::new(Barrier::new(4));
+    let workers: Vec<_> = (0..3)
+        .map(|k| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                let mut buf = vec![v3(0.0, 0.0, 0.0); PARTICLES as usize];
+                let mut ok_calls = 0u32;
+                for i in 0..200u32 {
+                    // SAFETY: buffers sized for the counts.
+                    let s = unsafe {
+                        match (k + i) % 3 {
+                            0 => sinew_world_step(w, DT),
+                            1 => sinew_world_read_positions(
+                                w,
+                                0,
+                                PARTICLES,
+                                buf.as_mut_ptr().cast(),
+                                12,
+                            ),
+                            _ => sinew_world_write_velocities(
+                                w,
+                                1,
+                                PARTICLES - 1,
+                                buf.as_ptr().add(1).cast(),
+                                12,
+                            ),
+                        }
+                    };
+                    match s {
+                        SINEW_OK => ok_calls += 1,
+                        SINEW_ERROR_INVALID_HANDLE => break,
+                        other => {
+                            panic!("thread {k}: unexpected status {other:?}: {}", last_error())
+                        }
+                    }
+                }
+                ok_calls
+            })
+        })
+        .collect();
+    barrier.wait();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    ok(sinew_world_destroy(w), "destroy while others use it");
+    let total: u32 = workers.into_iter().map(|t| t.join().expect("worker")).sum();
+    assert!(total > 0, "no call succeeded before the destroy");
+    assert_eq!(sinew_world_step(w, DT), SINEW_ERROR_INVALID_HANDLE);
+}
