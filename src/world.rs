@@ -430,3 +430,49 @@ impl World {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Adding constraints recolours and re-sorts the whole set: ids, pairs, rest
+    /// lengths and the last step's forces of the existing constraints must not move.
+    #[test]
+    fn adding_constraints_keeps_ids_and_forces_of_existing_ones() {
+        for solver in [Solver::GaussSeidel, Solver::Jacobi] {
+            let mut w = World::new(WorldDesc {
+                solver,
+                threads: 1,
+                ..WorldDesc::default()
+            })
+            .unwrap();
+            let p: Vec<Vec3> = (0..12)
+                .map(|i| Vec3::new(0.1 * i as f32, 0.0, 0.0))
+                .collect();
+            let mut inv = vec![1.0; 12];
+            inv[0] = 0.0;
+            w.add_particles(&p, Some(&inv)).unwrap();
+            let chain: Vec<[u32; 2]> = (0..11).map(|i| [i, i + 1]).collect();
+            assert_eq!(w.add_distance_constraints(&chain, None, 1e-6).unwrap(), 0);
+            for _ in 0..10 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+            let mut before = [0.0f32; 11];
+            w.read_constraint_forces(0, &mut before).unwrap();
+            assert!(before.iter().all(|&f| f > 0.0), "{before:?}");
+            let extra = [[0u32, 11], [2, 9], [3, 5]];
+            assert_eq!(
+                w.add_pbd_distance_constraints(&extra, None, 0.5).unwrap(),
+                11
+            );
+            let mut after = [0.0f32; 11];
+            w.read_constraint_forces(0, &mut after).unwrap();
+            assert_eq!(before, after);
+            let d = w.distance_constraints();
+            for (id, pair) in chain.iter().chain(&extra).enumerate() {
+                assert_eq!(d.pair(id), *pair);
+            }
+            assert!((d.rest_length(3) - 0.1).abs() < 1e-6);
+        }
+    }
+}

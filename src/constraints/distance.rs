@@ -136,54 +136,48 @@ impl DistanceConstraints {
         particles: &Particles,
         jacobi: bool,
     ) -> Result<Self> {
+        const WHAT: &str = "distance constraints";
         let m = self.len() + new.len();
-        let mut items = try_with_capacity::<[u32; 2]>(m, "distance constraints")?;
-        let mut rest = try_with_capacity::<f32>(m, "distance constraints")?;
-        let mut compliance = try_with_capacity::<f32>(m, "distance constraints")?;
-        let mut stiffness = try_with_capacity::<f32>(m, "distance constraints")?;
-        let mut lambda = try_with_capacity::<f32>(m, "distance constraints")?;
-        // Existing constraints in id order, then the new ones.
-        for &slot in &self.slot_of {
+        // Every constraint in id order, with its λ: the existing ones, then the new.
+        let mut rows = try_with_capacity::<(NewDistance, f32)>(m, WHAT)?;
+        rows.extend(self.slot_of.iter().map(|&slot| {
             let s = slot as usize;
-            items.push(self.pairs[s]);
-            rest.push(self.rest[s]);
-            compliance.push(self.compliance[s]);
-            stiffness.push(self.stiffness[s]);
-            lambda.push(self.lambda[s]);
-        }
-        for n in new {
-            items.push(n.pair);
-            rest.push(n.rest);
-            compliance.push(n.compliance);
-            stiffness.push(n.stiffness);
-            lambda.push(0.0);
-        }
+            let row = NewDistance {
+                pair: self.pairs[s],
+                rest: self.rest[s],
+                compliance: self.compliance[s],
+                stiffness: self.stiffness[s],
+            };
+            (row, self.lambda[s])
+        }));
+        rows.extend(new.iter().map(|&n| (n, 0.0)));
+        let mut items = try_with_capacity::<[u32; 2]>(m, WHAT)?;
+        items.extend(rows.iter().map(|(r, _)| r.pair));
         let colouring = colour_greedy(&items, particles.len())?;
         let (slot_of, colour_offsets) = sort_by_colour(&colouring)?;
+        drop(items);
         let mut out = DistanceConstraints {
-            pairs: try_with_capacity(m, "distance constraints")?,
-            rest: try_with_capacity(m, "distance constraints")?,
-            compliance: try_with_capacity(m, "distance constraints")?,
-            stiffness: try_with_capacity(m, "distance constraints")?,
-            lambda: try_with_capacity(m, "distance constraints")?,
+            pairs: try_with_capacity(m, WHAT)?,
+            rest: try_with_capacity(m, WHAT)?,
+            compliance: try_with_capacity(m, WHAT)?,
+            stiffness: try_with_capacity(m, WHAT)?,
+            lambda: try_with_capacity(m, WHAT)?,
             slot_of,
             colour_offsets,
-            adjacency: Adjacency::default(),
-            corrections: Vec::new(),
-            jacobi_weight: Vec::new(),
+            ..Default::default()
         };
         out.pairs.resize(m, [0, 0]);
         out.rest.resize(m, 0.0);
         out.compliance.resize(m, 0.0);
         out.stiffness.resize(m, 0.0);
         out.lambda.resize(m, 0.0);
-        for id in 0..m {
-            let s = out.slot_of[id] as usize;
-            out.pairs[s] = items[id];
-            out.rest[s] = rest[id];
-            out.compliance[s] = compliance[id];
-            out.stiffness[s] = stiffness[id];
-            out.lambda[s] = lambda[id];
+        for (&slot, (row, lambda)) in out.slot_of.iter().zip(&rows) {
+            let s = slot as usize;
+            out.pairs[s] = row.pair;
+            out.rest[s] = row.rest;
+            out.compliance[s] = row.compliance;
+            out.stiffness[s] = row.stiffness;
+            out.lambda[s] = *lambda;
         }
         out.prepare_jacobi(particles.len(), &particles.hot, jacobi)?;
         Ok(out)
