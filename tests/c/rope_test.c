@@ -3,7 +3,7 @@
  *
  * Built and run by tests/c_abi.rs (`cargo test --test c_abi`) with
  *   gcc -std=c11 -Wall -Wextra -Werror -pedantic -I include tests/c/rope_test.c \
- *       -L target/<profile> -lsinew -Wl,-rpath,target/<profile> -lm
+ *       -L target/<profile>/deps -lsinew -Wl,-rpath,target/<profile>/deps -lm
  *
  * A 20-link rope (21 particles, 5 cm links, 50 g each, top particle pinned) starts
  * horizontal, falls, swings and settles under damping for 3 s at 60 Hz. Then:
