@@ -169,3 +169,46 @@ pub extern "C" fn sinew_version() -> *const c_char {
 pub extern "C" fn sinew_last_error_message() -> *const c_char {
     LAST_ERROR.with(|e| e.borrow().as_ptr())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    fn last() -> String {
+        // SAFETY: the pointer is a valid NUL-terminated string owned by this thread.
+        unsafe { CStr::from_ptr(sinew_last_error_message()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn a_panic_becomes_internal_with_its_message() {
+        let status = guard("sinew_test_fn", || panic!("boom at step 3"));
+        assert_eq!(status, SinewStatus::SINEW_ERROR_INTERNAL);
+        let m = last();
+        assert!(m.starts_with("sinew_test_fn: internal error"), "{m}");
+        assert!(m.contains("boom at step 3"), "{m}");
+        // a formatted (String) panic payload too
+        let n = 7;
+        let status = guard("sinew_test_fn", || panic!("bad index {n}"));
+        assert_eq!(status, SinewStatus::SINEW_ERROR_INTERNAL);
+        assert!(last().contains("bad index 7"));
+    }
+
+    #[test]
+    fn core_errors_map_to_statuses_and_messages() {
+        let status = guard("sinew_test_fn", || {
+            Err(Error::out_of_range("particle 9 of 3").into())
+        });
+        assert_eq!(status, SinewStatus::SINEW_ERROR_OUT_OF_RANGE);
+        assert_eq!(last(), "sinew_test_fn: particle 9 of 3");
+        let status = guard("sinew_test_fn", || {
+            Err(Error::out_of_memory("no room").into())
+        });
+        assert_eq!(status, SinewStatus::SINEW_ERROR_OUT_OF_MEMORY);
+        // success leaves the last failure's message in place
+        assert_eq!(guard("sinew_other", || Ok(())), SinewStatus::SINEW_OK);
+        assert_eq!(last(), "sinew_test_fn: no room");
+    }
+}
