@@ -27,12 +27,6 @@ pub fn two_sum3(a: Vec3, b: Vec3) -> (Vec3, Vec3) {
     (Vec3::new(x, y, z), Vec3::new(ex, ey, ez))
 }
 
-/// True when every component is finite.
-#[inline]
-pub fn finite3(v: Vec3) -> bool {
-    v.is_finite()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
