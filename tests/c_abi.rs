@@ -4,7 +4,9 @@
 //!   `gcc -std=c11 -Wall -Wextra -Werror -pedantic` against `include/sinew.h`, links it
 //!   to the shared library built by this same `cargo test` (`libsinew.so` in
 //!   `target/<profile>/deps/`, next to this test binary; `-L <dir> -lsinew
-//!   -Wl,-rpath,<dir>`), runs it and requires exit status 0.
+//!   -Wl,-rpath,<dir>`), runs it and requires exit status 0; `rope_from_c_static`
+//!   links the same program against `libsinew.a`.
+//! * `readme_c_example_compiles_and_runs`: the README's C example.
 //! * `header_compiles_as_c99` / `_c11` / `_cpp17`: the header alone is valid,
 //!   warning-free (`-Wall -Wextra -Werror -pedantic`) C99, C11 and C++17.
 //!
@@ -88,15 +90,27 @@ fn run_ok(cmd: Command, what: &str) -> Output {
 
 /// Compiles the C11 program `src` with gcc against include/sinew.h, links it to the
 /// shared library of this `cargo test`, runs it and returns its stdout (exit 0 required).
-fn compile_and_run_c(src: &std::path::Path, name: &str) -> String {
+/// How a C program links the library.
+#[derive(Clone, Copy, PartialEq)]
+enum Link {
+    /// libsinew.so, found through an rpath (what engines load at run time).
+    Shared,
+    /// libsinew.a (iOS, consoles, engines that link statically).
+    Static,
+}
+
+fn compile_and_run_c(src: &std::path::Path, name: &str, link: Link) -> String {
     let root = manifest_dir();
     let lib_dir = lib_dir();
-    let so = lib_dir.join("libsinew.so");
+    let lib_file = lib_dir.join(match link {
+        Link::Shared => "libsinew.so",
+        Link::Static => "libsinew.a",
+    });
     assert!(
-        so.is_file(),
-        "{} not found: `cargo test` should build the shared library (crate-type \
-         \"cdylib\" in Cargo.toml) next to this test binary; libsinew* there: {:?}",
-        so.display(),
+        lib_file.is_file(),
+        "{} not found: `cargo test` should build the library (crate-type \
+         \"cdylib\" and \"staticlib\" in Cargo.toml) next to this test binary; libsinew* there: {:?}",
+        lib_file.display(),
         std::fs::read_dir(&lib_dir)
             .map(|d| d
                 .filter_map(|e| e.ok())
@@ -122,12 +136,18 @@ fn compile_and_run_c(src: &std::path::Path, name: &str) -> String {
     .arg(root.join("include"))
     .arg(src)
     .arg("-o")
-    .arg(&exe)
-    .arg("-L")
-    .arg(&lib_dir)
-    .arg("-lsinew")
-    .arg(format!("-Wl,-rpath,{}", lib_dir.display()))
-    .arg("-lm");
+    .arg(&exe);
+    match link {
+        Link::Shared => cc
+            .arg("-L")
+            .arg(&lib_dir)
+            .arg("-lsinew")
+            .arg(format!("-Wl,-rpath,{}", lib_dir.display())),
+        Link::Static => cc
+            .arg(lib_dir.join("libsinew.a"))
+            .args(["-lpthread", "-ldl"]),
+    };
+    cc.arg("-lm");
     run_ok(cc, &format!("compiling {}", src.display()));
 
     // Make sure the program really resolves libsinew.so from target/<profile>, not
@@ -142,10 +162,22 @@ fn compile_and_run_c(src: &std::path::Path, name: &str) -> String {
 
 #[test]
 fn rope_from_c() {
-    let stdout = compile_and_run_c(&manifest_dir().join("tests/c/rope_test.c"), "rope_test");
+    let src = manifest_dir().join("tests/c/rope_test.c");
+    let stdout = compile_and_run_c(&src, "rope_test", Link::Shared);
     assert!(
         stdout.contains(", 0 failed"),
         "rope_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+/// The same program linked against the static library.
+#[test]
+fn rope_from_c_static() {
+    let src = manifest_dir().join("tests/c/rope_test.c");
+    let stdout = compile_and_run_c(&src, "rope_test_static", Link::Static);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "rope_test (static) exited 0 but did not report its summary:\n{stdout}"
     );
 }
 
@@ -166,7 +198,7 @@ fn readme_c_example_compiles_and_runs() {
         .expect("the section has a ```c block");
     let src = scratch_dir("readme").join("readme_rope.c");
     std::fs::write(&src, code).unwrap_or_else(|e| panic!("cannot write {}: {e}", src.display()));
-    let stdout = compile_and_run_c(&src, "readme_rope");
+    let stdout = compile_and_run_c(&src, "readme_rope", Link::Shared);
     let nums: Vec<f32> = stdout
         .trim()
         .trim_start_matches("rope end at (")
