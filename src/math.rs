@@ -3,7 +3,7 @@
 //! The engine stores positions in single precision. Small substeps make the
 //! per-substep displacement tiny compared with the absolute coordinate (seed 000:
 //! "with many substeps gravity stops accelerating"), so the integrator keeps the
-//! part of each displacement that does not fit in an `f32` in a separate residual,
+//! part of each position that changes within a step apart from the large part,
 //! using an error-free transformation ([`two_sum`]).
 
 pub use glam::{Vec3, Vec4};

@@ -1,12 +1,21 @@
 //! Particle storage: struct-of-arrays, hot data separate from cold data.
 //!
-//! * `hot[i]`: `xyz` = position (m), `w` = inverse mass (1/kg, 0 = pinned). Every
-//!   constraint kernel reads and writes only this array.
+//! * `base[i]`: the large part of the position (m), moved once per step.
+//! * `hot[i]`: `xyz` = the small part (m): the displacement from `base` since the start
+//!   of the step; `w` = inverse mass (1/kg, 0 = pinned). Constraint kernels write only
+//!   this array.
 //! * `velocity[i]`: m/s.
-//! * `predicted[i]`: the position after the predict stage of the current substep (m);
-//!   the velocity update is `v += (x - predicted) / h`.
-//! * `residual[i]`: the part of the position (m) that does not fit in the `f32` of
-//!   `hot[i]` (see [`crate::math::two_sum`]); the true position is `hot.xyz + residual`.
+//! * `predicted[i]`: the displacement after the predict stage of the current substep
+//!   (m); the velocity update is `v += (x - predicted) / h`.
+//!
+//! The true position is `base + hot.xyz`. Seed 000's float trouble: with small steps a
+//! substep moves a particle by far less than the spacing of `f32` at its coordinate
+//! (6e-5 m at 1 km), so positions stored whole lose the motion, and velocities derived
+//! from them are quantised to that spacing / h (0.37 m/s at 1 km with 100 substeps at
+//! 60 Hz). Keeping the displacement within a step separate keeps full precision: at the
+//! start of each step `(base, d) = two_sum(base, d)` moves what fits into `base` and
+//! leaves the exact remainder in `d` (see [`crate::math::two_sum`]); constraints see
+//! `x_a − x_b = (base_a − base_b) + (d_a − d_b)`.
 
 use crate::error::{try_reserve, Result};
 use crate::math::{Vec3, Vec4};
@@ -42,9 +51,15 @@ impl Vec3Attribute {
 #[derive(Default, Clone)]
 pub struct Particles {
     pub(crate) hot: Vec<Vec4>,
+    pub(crate) base: Vec<Vec3>,
     pub(crate) velocity: Vec<Vec3>,
     pub(crate) predicted: Vec<Vec3>,
-    pub(crate) residual: Vec<Vec3>,
+}
+
+/// `x_a − x_b` (m) from the bases and the hot displacements of two particles.
+#[inline(always)]
+pub(crate) fn separation(base_a: Vec3, base_b: Vec3, hot_a: Vec4, hot_b: Vec4) -> Vec3 {
+    (base_a - base_b) + (hot_a - hot_b).truncate()
 }
 
 impl Particles {
@@ -62,35 +77,35 @@ impl Particles {
     /// Reserves room for `additional` particles in every array (all or nothing as far as
     /// contents go: on failure nothing has been added).
     pub(crate) fn reserve(&mut self, additional: usize) -> Result<()> {
-        try_reserve(&mut self.hot, additional, "particle positions")?;
+        try_reserve(&mut self.hot, additional, "particle displacements")?;
+        try_reserve(&mut self.base, additional, "particle positions")?;
         try_reserve(&mut self.velocity, additional, "particle velocities")?;
         try_reserve(&mut self.predicted, additional, "particle predictions")?;
-        try_reserve(&mut self.residual, additional, "particle residuals")?;
         Ok(())
     }
 
     /// Appends one particle at rest. Room must have been reserved.
     #[inline]
     pub(crate) fn push(&mut self, position: Vec3, inverse_mass: f32) {
-        self.hot.push(position.extend(inverse_mass));
+        self.hot.push(Vec3::ZERO.extend(inverse_mass));
+        self.base.push(position);
         self.velocity.push(Vec3::ZERO);
-        self.predicted.push(position);
-        self.residual.push(Vec3::ZERO);
+        self.predicted.push(Vec3::ZERO);
     }
 
-    /// The position of particle `i` (m), including the sub-ulp residual.
+    /// The position of particle `i` (m), rounded to `f32`.
     #[inline]
     pub fn position(&self, i: usize) -> Vec3 {
-        self.hot[i].truncate() + self.residual[i]
+        self.base[i] + self.hot[i].truncate()
     }
 
-    /// Moves particle `i` to `p` (m), dropping its residual.
+    /// Moves particle `i` to `p` (m).
     #[inline]
     pub(crate) fn set_position(&mut self, i: usize, p: Vec3) {
         let w = self.hot[i].w;
-        self.hot[i] = p.extend(w);
-        self.predicted[i] = p;
-        self.residual[i] = Vec3::ZERO;
+        self.hot[i] = Vec3::ZERO.extend(w);
+        self.base[i] = p;
+        self.predicted[i] = Vec3::ZERO;
     }
 
     /// The inverse mass of particle `i` (1/kg).

@@ -20,7 +20,7 @@
 
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
-use crate::particles::Particles;
+use crate::particles::{separation, Particles};
 use crate::solver::colouring::{colour_greedy, sort_by_colour};
 use crate::solver::jacobi::Adjacency;
 use crate::solver::parallel::{DisjointSlice, Executor};
@@ -71,17 +71,17 @@ pub struct DistanceConstraints {
 
 /// Result of projecting one constraint: the correction direction scaled by Δλ.
 #[inline(always)]
+/// `d` = x_a − x_b (m), `w_sum` = w_a + w_b (1/kg).
 fn project(
-    pa: Vec4,
-    pb: Vec4,
+    d: Vec3,
+    w_sum: f32,
     rest: f32,
     alpha_tilde: f32,
     stiffness: f32,
     lambda: f32,
 ) -> Option<(Vec3, f32)> {
-    let d = (pa - pb).truncate();
     let len = d.length();
-    let denom = pa.w + pb.w + alpha_tilde;
+    let denom = w_sum + alpha_tilde;
     if len <= MIN_LENGTH || denom <= 0.0 {
         return None;
     }
@@ -241,6 +241,7 @@ impl DistanceConstraints {
         inv_h2: f32,
         exec: &Executor,
     ) {
+        let base = &particles.base;
         let pos = DisjointSlice::new(&mut particles.hot);
         let colours = self.colour_count();
         let lambda = DisjointSlice::new(&mut self.lambda);
@@ -258,11 +259,11 @@ impl DistanceConstraints {
                     unsafe {
                         let pa = pos.get(a);
                         let pb = pos.get(b);
+                        let d = separation(base[a], base[b], pa, pb);
                         let l = lambda.get(s);
                         let at = self.compliance[s] * inv_h2;
-                        if let Some((g, dl)) =
-                            project(pa, pb, self.rest[s], at, self.stiffness[s], l)
-                        {
+                        let k = self.stiffness[s];
+                        if let Some((g, dl)) = project(d, pa.w + pb.w, self.rest[s], at, k, l) {
                             pos.set(a, pa + (g * pa.w).extend(0.0));
                             pos.set(b, pb - (g * pb.w).extend(0.0));
                             lambda.set(s, l + dl);
@@ -291,7 +292,7 @@ impl DistanceConstraints {
         let m = self.len();
         debug_assert_eq!(self.corrections.len(), m);
         {
-            let hot = &particles.hot;
+            let (hot, base) = (&particles.hot, &particles.base);
             let corrections = DisjointSlice::new(&mut self.corrections);
             let lambda = DisjointSlice::new(&mut self.lambda);
             let (pairs, rest, compliance, stiffness, weight) = (
@@ -304,18 +305,15 @@ impl DistanceConstraints {
             exec.for_ranges(m, |r| {
                 for s in r {
                     let [a, b] = pairs[s];
+                    let (a, b) = (a as usize, b as usize);
+                    let (pa, pb) = (hot[a], hot[b]);
+                    let d = separation(base[a], base[b], pa, pb);
+                    let k = stiffness[s] * relaxation * weight[s];
                     // SAFETY: each slot s is visited by exactly one range.
                     unsafe {
                         let l = lambda.get(s);
                         let at = compliance[s] * inv_h2;
-                        match project(
-                            hot[a as usize],
-                            hot[b as usize],
-                            rest[s],
-                            at,
-                            stiffness[s] * relaxation * weight[s],
-                            l,
-                        ) {
+                        match project(d, pa.w + pb.w, rest[s], at, k, l) {
                             Some((g, dl)) => {
                                 corrections.set(s, g);
                                 lambda.set(s, l + dl);

@@ -49,6 +49,7 @@ pub(crate) fn step(
     exec: &Executor,
 ) {
     let inv_h2 = 1.0 / (p.h * p.h);
+    rebase(particles, exec);
     for _ in 0..p.substeps {
         predict(particles, p.gravity, p.h, exec);
         distance.reset_lambda();
@@ -62,16 +63,31 @@ pub(crate) fn step(
     }
 }
 
-/// Symplectic Euler prediction. The displacement `h v` is added to the position with an
-/// error-free sum; what does not fit in the `f32` position is kept in the residual and
-/// carried into the next substep, so free fall is exact to float rounding at any height
-/// and any substep count.
+/// Moves what fits of each displacement into the base position, exactly: afterwards
+/// `base + d` is the same real number and `d` is at most half an ulp of `base`.
+fn rebase(particles: &mut Particles, exec: &Executor) {
+    let n = particles.len();
+    let hot = DisjointSlice::new(&mut particles.hot);
+    let base = DisjointSlice::new(&mut particles.base);
+    exec.for_ranges(n, |r| {
+        for i in r {
+            // SAFETY: each particle index i is visited by exactly one range.
+            unsafe {
+                let p = hot.get(i);
+                let (b, d) = two_sum3(base.get(i), p.truncate());
+                base.set(i, b);
+                hot.set(i, d.extend(p.w));
+            }
+        }
+    });
+}
+
+/// Symplectic Euler prediction on the displacement (pinned particles stay put).
 fn predict(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
     let n = particles.len();
     let hot = DisjointSlice::new(&mut particles.hot);
     let vel = DisjointSlice::new(&mut particles.velocity);
     let pred = DisjointSlice::new(&mut particles.predicted);
-    let res = DisjointSlice::new(&mut particles.residual);
     let dv = gravity * h;
     exec.for_ranges(n, |r| {
         for i in r {
@@ -84,17 +100,16 @@ fn predict(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
                 }
                 let v = vel.get(i) + dv;
                 vel.set(i, v);
-                let (x, e) = two_sum3(p.truncate(), v * h + res.get(i));
-                hot.set(i, x.extend(p.w));
-                pred.set(i, x);
-                res.set(i, e);
+                let d = p.truncate() + v * h;
+                hot.set(i, d.extend(p.w));
+                pred.set(i, d);
             }
         }
     });
 }
 
-/// v = (x_true_new - x_true_prev) / h, which equals v + (x - predicted) / h because the
-/// prediction moved the true position by exactly h v; then damping.
+/// v = (x_new − x_prev) / h, which equals v + (d − predicted) / h because the
+/// prediction moved the particle by h v; then damping.
 fn update_velocities(particles: &mut Particles, h: f32, damping_factor: f32, exec: &Executor) {
     let n = particles.len();
     let inv_h = 1.0 / h;
