@@ -48,7 +48,7 @@ impl Vec3Attribute {
     }
 }
 
-#[derive(Default, Clone)]
+#[derive(Default)]
 pub struct Particles {
     pub(crate) hot: Vec<Vec4>,
     pub(crate) base: Vec<Vec3>,

@@ -232,14 +232,6 @@ impl World {
             }
         }
         self.particles.reserve(count)?;
-        let jacobi = self.desc.solver == Solver::Jacobi;
-        if jacobi && !self.distance.is_empty() {
-            // The adjacency covers every particle: rebuild it for the new count first,
-            // so that a failure leaves the world as it was.
-            let mut rebuilt = self.distance.clone();
-            rebuilt.prepare_jacobi(first + count, &self.particles.hot, true)?;
-            self.distance = rebuilt;
-        }
         for (i, &p) in positions.iter().enumerate() {
             self.particles.push(p, inverse_masses.map_or(1.0, |w| w[i]));
         }
@@ -474,5 +466,41 @@ mod tests {
             }
             assert!((d.rest_length(3) - 0.1).abs() < 1e-6);
         }
+    }
+
+    /// Particles added after a Jacobi set was built are outside its adjacency (they
+    /// have none of its constraints): they fall freely, and constraints added to them
+    /// later rebuild the adjacency. Free fall over n substeps: g·h²·n(n+1)/2.
+    #[test]
+    fn jacobi_particles_added_after_constraints_fall_then_join() {
+        let mut w = World::new(WorldDesc {
+            solver: Solver::Jacobi,
+            substeps: 4,
+            threads: 1,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        w.add_particles(&[Vec3::ZERO, Vec3::X], Some(&[0.0, 1.0]))
+            .unwrap();
+        w.add_distance_constraints(&[[0, 1]], None, 0.0).unwrap();
+        let late = w.add_particles(&[Vec3::new(5.0, 0.0, 0.0)], None).unwrap();
+        for _ in 0..10 {
+            w.step(0.01).unwrap();
+        }
+        let (h, n) = (0.01f64 / 4.0, 40.0f64);
+        let drop = -w.particles().position(late as usize).y as f64;
+        let expected = 9.81 * h * h * n * (n + 1.0) / 2.0;
+        assert!((drop - expected).abs() < 1e-6, "{drop} vs {expected}");
+        assert!((w.particles().position(1).length() - 1.0).abs() < 1e-3);
+        w.add_distance_constraints(&[[1, late]], None, 0.0).unwrap();
+        let rest = w.distance_constraints().rest_length(1);
+        for _ in 0..60 {
+            w.step(0.01).unwrap();
+        }
+        let d = w
+            .particles()
+            .position(1)
+            .distance(w.particles().position(late as usize));
+        assert!((d - rest).abs() < 0.05 * rest, "{d} vs rest {rest}");
     }
 }

@@ -47,7 +47,7 @@ pub(crate) struct NewDistance {
 }
 
 /// Distance constraints stored in solve order: sorted by colour, then by id.
-#[derive(Default, Clone)]
+#[derive(Default)]
 pub struct DistanceConstraints {
     pairs: Vec<[u32; 2]>,
     /// m
@@ -179,26 +179,22 @@ impl DistanceConstraints {
             out.stiffness[s] = row.stiffness;
             out.lambda[s] = *lambda;
         }
-        out.prepare_jacobi(particles.len(), &particles.hot, jacobi)?;
+        out.prepare_jacobi(&particles.hot, jacobi)?;
         Ok(out)
     }
 
-    /// Builds (or drops) the Jacobi adjacency, correction buffer and weights for
-    /// `particle_count` particles (`hot` holds at least every constrained particle), so
-    /// that `step` never allocates.
-    pub(crate) fn prepare_jacobi(
-        &mut self,
-        particle_count: usize,
-        hot: &[Vec4],
-        jacobi: bool,
-    ) -> Result<()> {
+    /// Builds (or drops) the Jacobi adjacency, correction buffer and weights over the
+    /// particles in `hot`, so that `step` never allocates. Particles added later have
+    /// no constraints of this set (adding constraints rebuilds it), so they need no
+    /// adjacency: the gather pass covers only the particles the adjacency knows.
+    pub(crate) fn prepare_jacobi(&mut self, hot: &[Vec4], jacobi: bool) -> Result<()> {
         if !jacobi {
             self.adjacency = Adjacency::default();
             self.corrections = Vec::new();
             self.jacobi_weight = Vec::new();
             return Ok(());
         }
-        let adjacency = Adjacency::build(&self.pairs, particle_count)?;
+        let adjacency = Adjacency::build(&self.pairs, hot.len())?;
         let mut corrections = try_with_capacity::<Vec3>(self.len(), "Jacobi corrections")?;
         corrections.resize(self.len(), Vec3::ZERO);
         let mut weight = try_with_capacity::<f32>(self.len(), "Jacobi weights")?;
@@ -324,9 +320,9 @@ impl DistanceConstraints {
                 }
             });
         }
-        let n = particles.len();
         let pos = DisjointSlice::new(&mut particles.hot);
         let (adjacency, corrections) = (&self.adjacency, &self.corrections);
+        let n = adjacency.particle_count();
         exec.for_ranges(n, |r| {
             for i in r {
                 let entries = adjacency.of(i);

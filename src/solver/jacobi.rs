@@ -7,7 +7,7 @@ use crate::error::{try_with_capacity, Result};
 /// For particle i, `entries[offsets[i]..offsets[i+1]]` lists `(slot << 1) | end` of the
 /// constraints that touch it, where `end` is 0 for the first particle of the pair
 /// and 1 for the second.
-#[derive(Default, Clone)]
+#[derive(Default)]
 pub(crate) struct Adjacency {
     pub(crate) offsets: Vec<u32>,
     pub(crate) entries: Vec<u32>,
@@ -35,6 +35,11 @@ impl Adjacency {
             }
         }
         Ok(Adjacency { offsets, entries })
+    }
+
+    /// Number of particles covered (those that existed when it was built).
+    pub(crate) fn particle_count(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
     }
 
     /// The entries of particle `i`.
