@@ -49,6 +49,35 @@ impl std::error::Error for Error {}
 /// Result of the safe API.
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// Fails with INVALID_ARGUMENT when `count` is 0: an empty batch is almost always a
+/// wrong length in a binding layer, so it is reported, not ignored.
+pub(crate) fn check_nonzero(count: usize, what: &str) -> Result<()> {
+    if count == 0 {
+        return Err(Error::invalid(format!(
+            "count is 0: pass at least one {what}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that `first..first+count` is a non-empty range within `len` items named
+/// `what` (plural) and returns it; `first + count` may not overflow.
+pub(crate) fn check_range(
+    first: u32,
+    count: usize,
+    len: usize,
+    what: &str,
+) -> Result<std::ops::Range<usize>> {
+    check_nonzero(count, "element")?;
+    let end = first as u64 + count as u64;
+    if end > len as u64 {
+        return Err(Error::out_of_range(format!(
+            "{what} {first}..{end} are out of range (the world has {len} {what})"
+        )));
+    }
+    Ok(first as usize..end as usize)
+}
+
 /// Allocates an empty vector with room for `n` elements, or reports OUT_OF_MEMORY.
 pub(crate) fn try_with_capacity<T>(n: usize, what: &str) -> Result<Vec<T>> {
     let mut v = Vec::new();

@@ -2,7 +2,7 @@
 //! changes anything (a failed call changes nothing), and steps the simulation.
 
 use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
-use crate::error::{Error, Result};
+use crate::error::{check_nonzero, check_range, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 use crate::solver::parallel::Executor;
@@ -108,7 +108,7 @@ pub struct World {
     last_h: f32,
 }
 
-fn check_position(what: &str, i: usize, p: Vec3) -> Result<()> {
+fn check_vec3(what: &str, i: usize, p: Vec3) -> Result<()> {
     if !p.is_finite() || p.abs().max_element() > MAX_COORDINATE {
         return Err(Error::invalid(format!(
             "{what} {i} is {p}: components must be finite and within ±{MAX_COORDINATE}"
@@ -176,18 +176,9 @@ impl World {
         self.distance.len() as u32
     }
 
-    fn check_range(&self, first: u32, count: usize) -> Result<std::ops::Range<usize>> {
-        if count == 0 {
-            return Err(Error::invalid("count is 0: pass at least one element"));
-        }
-        let n = self.particles.len();
-        let end = first as u64 + count as u64;
-        if end > n as u64 {
-            return Err(Error::out_of_range(format!(
-                "particles {first}..{end} are out of range (the world has {n} particles)"
-            )));
-        }
-        Ok(first as usize..end as usize)
+    /// The particle range `first..first+count`, or an error.
+    fn particle_range(&self, first: u32, count: usize) -> Result<std::ops::Range<usize>> {
+        check_range(first, count, self.particles.len(), "particles")
     }
 
     /// Fails with OUT_OF_RANGE when `count` more particles would exceed
@@ -210,9 +201,7 @@ impl World {
         inverse_masses: Option<&[f32]>,
     ) -> Result<u32> {
         let count = positions.len();
-        if count == 0 {
-            return Err(Error::invalid("count is 0: pass at least one particle"));
-        }
+        check_nonzero(count, "particle")?;
         self.check_particle_room(count)?;
         let first = self.particles.len();
         if let Some(w) = inverse_masses {
@@ -224,7 +213,7 @@ impl World {
             }
         }
         for (i, &p) in positions.iter().enumerate() {
-            check_position("position", i, p)?;
+            check_vec3("position", i, p)?;
         }
         if let Some(w) = inverse_masses {
             for (i, &w) in w.iter().enumerate() {
@@ -247,7 +236,7 @@ impl World {
         count: u32,
         mut sink: impl FnMut(usize, Vec3),
     ) -> Result<()> {
-        let range = self.check_range(first, count as usize)?;
+        let range = self.particle_range(first, count as usize)?;
         for (k, i) in range.enumerate() {
             sink(k, self.particles.get_vec3(attribute, i));
         }
@@ -264,9 +253,9 @@ impl World {
         count: u32,
         get: impl Fn(usize) -> Vec3,
     ) -> Result<()> {
-        let range = self.check_range(first, count as usize)?;
+        let range = self.particle_range(first, count as usize)?;
         for k in 0..count as usize {
-            check_position(attribute.name(), k, get(k))?;
+            check_vec3(attribute.name(), k, get(k))?;
         }
         for (k, i) in range.enumerate() {
             self.particles.set_vec3(attribute, i, get(k));
@@ -308,7 +297,7 @@ impl World {
 
     /// Sets inverse masses (1/kg, 0 = pinned) of particles `first..`.
     pub fn set_inverse_masses(&mut self, first: u32, inverse_masses: &[f32]) -> Result<()> {
-        let range = self.check_range(first, inverse_masses.len())?;
+        let range = self.particle_range(first, inverse_masses.len())?;
         for (k, &w) in inverse_masses.iter().enumerate() {
             check_inverse_mass(k, w)?;
         }
@@ -383,19 +372,14 @@ impl World {
     /// Writes |λ|/h² (N) of distance constraints `first..first+out.len()` from the last
     /// substep of the last step (0 before the first step).
     pub fn read_constraint_forces(&self, first: u32, out: &mut [f32]) -> Result<()> {
-        let count = out.len();
-        if count == 0 {
-            return Err(Error::invalid("count is 0: pass at least one element"));
-        }
-        let m = self.distance.len();
-        let end = first as u64 + count as u64;
-        if end > m as u64 {
-            return Err(Error::out_of_range(format!(
-                "constraints {first}..{end} are out of range (the world has {m} distance constraints)"
-            )));
-        }
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = self.distance.force(first as usize + k, self.last_h);
+        let range = check_range(
+            first,
+            out.len(),
+            self.distance.len(),
+            "distance constraints",
+        )?;
+        for (o, id) in out.iter_mut().zip(range) {
+            *o = self.distance.force(id, self.last_h);
         }
         Ok(())
     }

@@ -18,7 +18,7 @@
 //! Degenerate pairs never produce NaN: coincident particles (no direction) and pairs
 //! whose ends are both pinned with α = 0 (nothing can move) are skipped.
 
-use crate::error::{try_with_capacity, Error, Result};
+use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::{separation, Particles};
 use crate::solver::colouring::{colour_greedy, sort_by_colour};
@@ -355,9 +355,7 @@ pub(crate) fn validate(
     stiffness: f32,
 ) -> Result<Vec<NewDistance>> {
     let count = pairs.len();
-    if count == 0 {
-        return Err(Error::invalid("count is 0: pass at least one constraint"));
-    }
+    check_nonzero(count, "constraint")?;
     if existing as u64 + count as u64 > MAX_DISTANCE_CONSTRAINTS as u64 {
         return Err(Error::out_of_range(format!(
             "adding {count} distance constraints to {existing} would exceed the limit of {MAX_DISTANCE_CONSTRAINTS}"
