@@ -1,36 +1,42 @@
 //! Distance constraints (XPBD and PBD) and their force readback.
 
 use super::world::{with_world, SinewWorld};
-use super::{guard, non_null, slice_from, SinewStatus};
+use super::{guard, non_null, query_u32, slice_from, slice_from_mut, SinewStatus};
+use crate::World;
 
-/// The pairs and optional rest lengths of one batch, viewed from C memory.
-type Batch<'a> = (&'a [[u32; 2]], Option<&'a [f32]>);
-
-/// Reads the optional rest-length array and the pair array of a batch.
+/// Adds one batch of two-particle constraints through `add`, writing the first new id
+/// to `*out_first` on success.
 ///
 /// # Safety
-/// As the callers' contracts.
-unsafe fn batch<'a>(
+/// `particle_pairs` must point to 2*count uint32_t, `rest_lengths` to count floats or
+/// be NULL, `out_first` to one writable uint32_t.
+unsafe fn add_pair_batch(
+    function: &str,
+    world: SinewWorld,
     particle_pairs: *const u32,
     rest_lengths: *const f32,
     count: u32,
-) -> super::FfiResult<Batch<'a>> {
-    // SAFETY: `[u32; 2]` has the size and alignment of two u32; the caller promises
-    // 2*count readable indices.
-    let pairs = unsafe {
-        slice_from(
-            particle_pairs as *const [u32; 2],
-            count as usize,
-            "particle_pairs",
-        )?
-    };
-    let rest = if rest_lengths.is_null() {
-        None
-    } else {
-        // SAFETY: the caller promises `count` readable floats.
-        Some(unsafe { slice_from(rest_lengths, count as usize, "rest_lengths")? })
-    };
-    Ok((pairs, rest))
+    out_first: *mut u32,
+    add: impl FnOnce(&mut World, &[[u32; 2]], Option<&[f32]>) -> crate::Result<u32>,
+) -> SinewStatus {
+    guard(function, || {
+        non_null(out_first, "out_first")?;
+        let count = count as usize;
+        // SAFETY: `[u32; 2]` has the size and alignment of two u32; the caller promises
+        // 2*count readable indices.
+        let pairs =
+            unsafe { slice_from(particle_pairs as *const [u32; 2], count, "particle_pairs")? };
+        let rest = if rest_lengths.is_null() {
+            None
+        } else {
+            // SAFETY: the caller promises `count` readable floats.
+            Some(unsafe { slice_from(rest_lengths, count, "rest_lengths")? })
+        };
+        let first = with_world(world, |w| Ok(add(w, pairs, rest)?))?;
+        // SAFETY: non-null (checked), writable by the caller's contract.
+        unsafe { out_first.write_unaligned(first) };
+        Ok(())
+    })
 }
 
 /// Adds `count` XPBD distance constraints. `particle_pairs` holds 2*count particle
@@ -51,17 +57,19 @@ pub unsafe extern "C" fn sinew_world_add_distance_constraints(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_distance_constraints", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
-        let (pairs, rest) = unsafe { batch(particle_pairs, rest_lengths, count)? };
-        let first = with_world(world, |w| {
-            Ok(w.add_distance_constraints(pairs, rest, compliance)?)
-        })?;
-        // SAFETY: non-null (checked), writable by the caller's contract.
-        unsafe { out_first.write_unaligned(first) };
-        Ok(())
-    })
+    let f = "sinew_world_add_distance_constraints";
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        add_pair_batch(
+            f,
+            world,
+            particle_pairs,
+            rest_lengths,
+            count,
+            out_first,
+            |w, p, r| w.add_distance_constraints(p, r, compliance),
+        )
+    }
 }
 
 /// Adds `count` PBD distance constraints with `stiffness` k in [0, 1]: the fraction of
@@ -79,17 +87,19 @@ pub unsafe extern "C" fn sinew_world_add_pbd_distance_constraints(
     stiffness: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_pbd_distance_constraints", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
-        let (pairs, rest) = unsafe { batch(particle_pairs, rest_lengths, count)? };
-        let first = with_world(world, |w| {
-            Ok(w.add_pbd_distance_constraints(pairs, rest, stiffness)?)
-        })?;
-        // SAFETY: non-null (checked), writable by the caller's contract.
-        unsafe { out_first.write_unaligned(first) };
-        Ok(())
-    })
+    let f = "sinew_world_add_pbd_distance_constraints";
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        add_pair_batch(
+            f,
+            world,
+            particle_pairs,
+            rest_lengths,
+            count,
+            out_first,
+            |w, p, r| w.add_pbd_distance_constraints(p, r, stiffness),
+        )
+    }
 }
 
 /// Writes the number of distance constraints (both flavours) to `*out_count`.
@@ -101,13 +111,9 @@ pub unsafe extern "C" fn sinew_world_distance_constraint_count(
     world: SinewWorld,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_distance_constraint_count", || {
-        non_null(out_count, "out_count")?;
-        let n = with_world(world, |w| Ok(w.distance_constraint_count()))?;
-        // SAFETY: non-null (checked), writable by the caller's contract.
-        unsafe { out_count.write_unaligned(n) };
-        Ok(())
-    })
+    let f = "sinew_world_distance_constraint_count";
+    // SAFETY: the caller's contract, passed on.
+    unsafe { query_u32(f, world, out_count, World::distance_constraint_count) }
 }
 
 /// Writes the force magnitude |λ|/h² (N) of distance constraints `first..first+count`
@@ -124,11 +130,8 @@ pub unsafe extern "C" fn sinew_world_read_constraint_forces(
     out_newtons: *mut f32,
 ) -> SinewStatus {
     guard("sinew_world_read_constraint_forces", || {
-        // Check the buffer as a readable slice (null, alignment, size) before writing.
-        // SAFETY: the caller promises `count` writable (hence valid) floats.
-        unsafe { slice_from(out_newtons as *const f32, count as usize, "out_newtons")? };
-        // SAFETY: checked just above; writable by the caller's contract.
-        let out = unsafe { std::slice::from_raw_parts_mut(out_newtons, count as usize) };
+        // SAFETY: the caller promises `count` writable floats.
+        let out = unsafe { slice_from_mut(out_newtons, count as usize, "out_newtons")? };
         with_world(world, |w| Ok(w.read_constraint_forces(first, out)?))
     })
 }

@@ -117,16 +117,15 @@ pub(crate) fn non_null<T>(ptr: *const T, name: &str) -> FfiResult<()> {
 /// Largest element count of one array argument (the particle and constraint limits).
 const MAX_BATCH: usize = 1 << 28;
 
-/// Views `count` elements at `ptr` as a slice after checking null, alignment and size.
-///
-/// # Safety
-/// When non-null and aligned, `ptr` must point to `count` readable elements that stay
-/// valid and unmodified for the returned lifetime (the C caller's promise).
-pub(crate) unsafe fn slice_from<'a, T>(
-    ptr: *const T,
-    count: usize,
-    name: &str,
-) -> FfiResult<&'a [T]> {
+/// Checks an array argument of `count` elements at `ptr`: non-null, aligned for T, and
+/// no longer than the largest batch (no world holds more than 2^28 particles or
+/// constraints, so absurd counts are refused before a slice over memory the caller
+/// cannot own is made).
+fn check_array<T>(ptr: *const T, count: usize, name: &str) -> FfiResult<()> {
+    debug_assert!(
+        std::mem::size_of::<T>() <= 16,
+        "MAX_BATCH assumes small elements"
+    );
     non_null(ptr, name)?;
     if (ptr as usize) % std::mem::align_of::<T>() != 0 {
         return Err(Failure::new(
@@ -137,17 +136,63 @@ pub(crate) unsafe fn slice_from<'a, T>(
             ),
         ));
     }
-    // No world holds more than 2^28 particles or constraints: refuse absurd counts
-    // before making a slice over memory the caller cannot own.
     if count > MAX_BATCH {
         return Err(Failure::new(
             SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
             format!("{name}: count {count} exceeds the largest batch of {MAX_BATCH} elements"),
         ));
     }
-    // SAFETY: non-null, aligned, at most 2^28 elements of at most 16 bytes (checked above); readability
-    // for `count` elements is the caller's contract.
+    Ok(())
+}
+
+/// Views `count` elements at `ptr` as a slice after [`check_array`].
+///
+/// # Safety
+/// When non-null and aligned, `ptr` must point to `count` readable elements that stay
+/// valid and unmodified for the returned lifetime (the C caller's promise).
+pub(crate) unsafe fn slice_from<'a, T>(
+    ptr: *const T,
+    count: usize,
+    name: &str,
+) -> FfiResult<&'a [T]> {
+    check_array(ptr, count, name)?;
+    // SAFETY: non-null, aligned, at most 2^28 elements of at most 16 bytes (checked);
+    // readability for `count` elements is the caller's contract.
     Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
+}
+
+/// Views `count` elements at `ptr` as a mutable slice after [`check_array`].
+///
+/// # Safety
+/// When non-null and aligned, `ptr` must point to `count` writable elements that
+/// nothing else accesses for the returned lifetime (the C caller's promise).
+pub(crate) unsafe fn slice_from_mut<'a, T>(
+    ptr: *mut T,
+    count: usize,
+    name: &str,
+) -> FfiResult<&'a mut [T]> {
+    check_array(ptr as *const T, count, name)?;
+    // SAFETY: as in `slice_from`, with writability and exclusivity from the caller.
+    Ok(unsafe { std::slice::from_raw_parts_mut(ptr, count) })
+}
+
+/// Runs `query` on the world and writes its answer to `*out` (only on success).
+///
+/// # Safety
+/// `out` must be NULL or point to one writable uint32_t.
+pub(crate) unsafe fn query_u32(
+    function: &str,
+    world: world::SinewWorld,
+    out: *mut u32,
+    query: impl FnOnce(&crate::World) -> u32,
+) -> SinewStatus {
+    guard(function, || {
+        non_null(out, "out_count")?;
+        let n = world::with_world(world, |w| Ok(query(w)))?;
+        // SAFETY: non-null (checked), writable by the caller's contract.
+        unsafe { out.write_unaligned(n) };
+        Ok(())
+    })
 }
 
 /// Returns `SINEW_ABI_VERSION` of this binary.

@@ -3,10 +3,11 @@
 use std::ffi::c_void;
 
 use super::world::{with_world, SinewVec3, SinewWorld};
-use super::{guard, non_null, slice_from, Failure, FfiResult, SinewStatus};
+use super::{guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
 use crate::error::try_with_capacity;
 use crate::math::Vec3;
 use crate::particles::Vec3Attribute;
+use crate::World;
 
 /// Size of one packed SinewVec3, the smallest stride.
 const VEC3_BYTES: u32 = 12;
@@ -94,13 +95,9 @@ pub unsafe extern "C" fn sinew_world_particle_count(
     world: SinewWorld,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_particle_count", || {
-        non_null(out_count, "out_count")?;
-        let n = with_world(world, |w| Ok(w.particle_count()))?;
-        // SAFETY: non-null (checked), writable by the caller's contract.
-        unsafe { out_count.write_unaligned(n) };
-        Ok(())
-    })
+    let f = "sinew_world_particle_count";
+    // SAFETY: the caller's contract, passed on.
+    unsafe { query_u32(f, world, out_count, World::particle_count) }
 }
 
 /// Copies `attribute` of particles `first..first+count` into a strided buffer.
