@@ -150,8 +150,8 @@ fn compile_and_run_c(src: &std::path::Path, name: &str, link: Link) -> String {
     cc.arg("-lm");
     run_ok(cc, &format!("compiling {}", src.display()));
 
-    // Make sure the program really resolves libsinew.so from target/<profile>, not
-    // from some other copy on the system: no LD_LIBRARY_PATH, rpath only.
+    // A shared build must resolve libsinew.so from this build's directory, not some
+    // other copy on the system: no LD_LIBRARY_PATH, rpath only.
     let mut cmd = Command::new(&exe);
     cmd.env_remove("LD_LIBRARY_PATH").env_remove("LD_PRELOAD");
     let out = run_ok(cmd, &src.display().to_string());
@@ -160,25 +160,25 @@ fn compile_and_run_c(src: &std::path::Path, name: &str, link: Link) -> String {
     stdout
 }
 
-#[test]
-fn rope_from_c() {
+/// Builds and runs tests/c/rope_test.c, which prints "N checks, 0 failed" when all pass.
+fn run_rope_test(name: &str, link: Link) {
     let src = manifest_dir().join("tests/c/rope_test.c");
-    let stdout = compile_and_run_c(&src, "rope_test", Link::Shared);
+    let stdout = compile_and_run_c(&src, name, link);
     assert!(
         stdout.contains(", 0 failed"),
-        "rope_test exited 0 but did not report its summary:\n{stdout}"
+        "{name} exited 0 but did not report its summary:\n{stdout}"
     );
+}
+
+#[test]
+fn rope_from_c() {
+    run_rope_test("rope_test", Link::Shared);
 }
 
 /// The same program linked against the static library.
 #[test]
 fn rope_from_c_static() {
-    let src = manifest_dir().join("tests/c/rope_test.c");
-    let stdout = compile_and_run_c(&src, "rope_test_static", Link::Static);
-    assert!(
-        stdout.contains(", 0 failed"),
-        "rope_test (static) exited 0 but did not report its summary:\n{stdout}"
-    );
+    run_rope_test("rope_test_static", Link::Static);
 }
 
 /// The C example in README.md ("A rope from C") compiles warning-free and runs: the
