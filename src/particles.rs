@@ -50,9 +50,13 @@ impl Vec3Attribute {
 
 #[derive(Default)]
 pub struct Particles {
+    /// xyz: displacement from `base` within the current step (m); w: inverse mass (1/kg).
     pub(crate) hot: Vec<Vec4>,
+    /// Large part of the position (m), moved once per step.
     pub(crate) base: Vec<Vec3>,
+    /// m/s
     pub(crate) velocity: Vec<Vec3>,
+    /// Displacement after the predict stage of the current substep (m).
     pub(crate) predicted: Vec<Vec3>,
 }
 

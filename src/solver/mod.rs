@@ -31,11 +31,15 @@ pub enum Solver {
 
 /// Parameters of one step that do not change within it.
 pub(crate) struct StepParams {
+    /// m/s²
     pub gravity: Vec3,
+    /// Substep length, s.
     pub h: f32,
     pub substeps: u32,
+    /// Per substep.
     pub iterations: u32,
     pub solver: Solver,
+    /// Jacobi relaxation ω, dimensionless.
     pub relaxation: f32,
     /// Velocity factor per substep, exp(-damping * h).
     pub damping_factor: f32,
