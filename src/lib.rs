@@ -27,6 +27,8 @@ pub mod math;
 /// cbindgen:ignore
 pub mod particles;
 /// cbindgen:ignore
+pub mod scenes;
+/// cbindgen:ignore
 pub(crate) mod solver;
 /// cbindgen:ignore
 pub mod world;

@@ -1,0 +1,150 @@
+//! Runs one benchmark scene of BENCHMARKS.md and prints ONE JSON line of figures.
+//!
+//! ```text
+//! cargo run --release --example bench -- cloth --n 128 --threads 2
+//! cargo run --release --example bench -- cloth --n 256 --threads 1 --solver jacobi
+//! cargo run --release --example bench -- ropes --n 1000 --threads 2
+//! ```
+//!
+//! Options: `--n` (cloth side, default 128; ropes: rope count, default 1000),
+//! `--threads` (default 2; 0 = all cores), `--solver gs|jacobi` (default gs),
+//! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300).
+//! Set-up (including the colouring) is not timed; the frames are, from rest.
+//!
+//! Fields: `ms_per_frame`; `mproj_per_s` = constraints × substeps × iterations × frames
+//! / seconds / 1e6; `min_y` and `median_stretch` (sanity: the same physics as the
+//! reference implementations); `bytes_per_particle` and `bytes_per_constraint` (the
+//! solver's storage, Jacobi-only buffers excluded).
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use sinew::constraints::DistanceConstraints;
+use sinew::particles::Particles;
+use sinew::scenes::{self, FRAME_DT};
+use sinew::Solver;
+
+struct Options {
+    scene: String,
+    n: Option<u32>,
+    threads: u32,
+    solver: Solver,
+    substeps: u32,
+    iterations: u32,
+    frames: u32,
+}
+
+fn parse() -> Result<Options, String> {
+    let mut args = std::env::args().skip(1);
+    let scene = args
+        .next()
+        .ok_or("usage: bench <cloth|ropes> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F]")?;
+    let mut o = Options {
+        scene,
+        n: None,
+        threads: 2,
+        solver: Solver::GaussSeidel,
+        substeps: 10,
+        iterations: 1,
+        frames: 300,
+    };
+    while let Some(flag) = args.next() {
+        let value = args.next().ok_or(format!("{flag} needs a value"))?;
+        let number = || {
+            value
+                .parse::<u32>()
+                .map_err(|e| format!("{flag} {value}: {e}"))
+        };
+        match flag.as_str() {
+            "--n" => o.n = Some(number()?),
+            "--threads" => o.threads = number()?,
+            "--substeps" => o.substeps = number()?,
+            "--iterations" => o.iterations = number()?,
+            "--frames" => o.frames = number()?,
+            "--solver" => {
+                o.solver = match value.as_str() {
+                    "gs" | "gauss-seidel" => Solver::GaussSeidel,
+                    "jacobi" => Solver::Jacobi,
+                    _ => return Err(format!("--solver {value}: expected gs or jacobi")),
+                }
+            }
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    Ok(o)
+}
+
+fn run(o: &Options) -> Result<String, String> {
+    let desc = sinew::WorldDesc {
+        threads: o.threads,
+        solver: o.solver,
+        substeps: o.substeps,
+        iterations: o.iterations,
+        ..scenes::default_desc()
+    };
+    let (n, built) = match o.scene.as_str() {
+        "cloth" => {
+            let n = o.n.unwrap_or(128);
+            if !(3..=4096).contains(&n) {
+                return Err(format!("--n {n}: cloth side must be in 3..=4096"));
+            }
+            (n, scenes::cloth(n, desc))
+        }
+        "ropes" => {
+            let n = o.n.unwrap_or(1000);
+            if !(1..=1_000_000).contains(&n) {
+                return Err(format!("--n {n}: rope count must be in 1..=1000000"));
+            }
+            (n, scenes::ropes(n, desc))
+        }
+        other => return Err(format!("unknown scene {other}: expected cloth or ropes")),
+    };
+    let mut scene = built.map_err(|e| e.to_string())?;
+    let constraints = scene.world.distance_constraint_count() as u64;
+    let start = Instant::now();
+    for _ in 0..o.frames {
+        scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let f = scenes::figures(&scene);
+    let projections = constraints * (o.substeps * o.iterations * o.frames) as u64;
+    let solver = match o.solver {
+        Solver::GaussSeidel => "gs",
+        Solver::Jacobi => "jacobi",
+    };
+    Ok(format!(
+        concat!(
+            "{{\"scene\":\"{}\",\"n\":{},\"threads\":{},\"solver\":\"{}\",",
+            "\"substeps\":{},\"iterations\":{},\"frames\":{},\"constraints\":{},",
+            "\"ms_per_frame\":{:.3},\"mproj_per_s\":{:.1},\"min_y\":{:.4},",
+            "\"median_stretch\":{:.6},\"bytes_per_particle\":{},\"bytes_per_constraint\":{}}}"
+        ),
+        o.scene,
+        n,
+        scene.world.threads(),
+        solver,
+        o.substeps,
+        o.iterations,
+        o.frames,
+        constraints,
+        seconds * 1e3 / o.frames.max(1) as f64,
+        projections as f64 / seconds / 1e6,
+        f.min_y,
+        f.median_stretch,
+        Particles::BYTES_PER_PARTICLE,
+        DistanceConstraints::BYTES_PER_CONSTRAINT,
+    ))
+}
+
+fn main() -> ExitCode {
+    match parse().and_then(|o| run(&o)) {
+        Ok(line) => {
+            println!("{line}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("bench: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

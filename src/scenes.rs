@@ -1,0 +1,165 @@
+//! The benchmark scenes of `BENCHMARKS.md`, shared by the bench example
+//! (`examples/bench.rs`), the criterion benches (`benches/`) and the tests, so that
+//! every figure the project reports comes from exactly the same set-up.
+//!
+//! * [`cloth`]: `cloth_N`, the constraint-solver throughput scene.
+//! * [`ropes`]: many short ropes hanging from pinned ends (many small islands).
+//!
+//! Building a scene (including the colouring) is never part of a timed region.
+
+use crate::error::Result;
+use crate::math::Vec3;
+use crate::world::{World, WorldDesc};
+
+/// Frame time of every scene, s.
+pub const FRAME_DT: f32 = 1.0 / 60.0;
+
+/// A built scene: the world and what the figures need to know about it.
+pub struct Scene {
+    pub world: World,
+    /// Ids of the constraints whose relative stretch is reported (the structural ones).
+    pub stretch_constraints: std::ops::Range<u32>,
+}
+
+/// The desc every scene starts from: BENCHMARKS.md's 10 substeps × 1 iteration,
+/// Gauss-Seidel, gravity (0, −9.81, 0), no damping.
+pub fn default_desc() -> WorldDesc {
+    WorldDesc {
+        substeps: 10,
+        iterations: 1,
+        ..WorldDesc::default()
+    }
+}
+
+/// `cloth_N`: N×N particles, index = row·N + col at (col·s, 0, row·s) with
+/// s = 1/(N−1) m (a 1 m square in the XZ plane), 1 kg each except the two corners of
+/// row 0 (pinned). Distance constraints, compliance 0, rest length = initial distance,
+/// added in this order: stretch (each particle to its +x and +z neighbour), shear (both
+/// diagonals of every quad), bend (each particle to the one two apart in +x and +z).
+/// N = 64: 23,938 constraints; 128: 97,026; 256: 390,658.
+pub fn cloth(n: u32, desc: WorldDesc) -> Result<Scene> {
+    assert!(n >= 3, "cloth needs n >= 3");
+    let mut world = World::new(desc)?;
+    let s = 1.0 / (n - 1) as f32;
+    let count = (n * n) as usize;
+    let mut positions = Vec::with_capacity(count);
+    let mut inverse_masses = Vec::with_capacity(count);
+    for row in 0..n {
+        for col in 0..n {
+            positions.push(Vec3::new(col as f32 * s, 0.0, row as f32 * s));
+            let pinned = row == 0 && (col == 0 || col == n - 1);
+            inverse_masses.push(if pinned { 0.0 } else { 1.0 });
+        }
+    }
+    let first = world.add_particles(&positions, Some(&inverse_masses))?;
+    let id = |row: u32, col: u32| first + row * n + col;
+    let mut pairs = Vec::with_capacity(2 * count * 3);
+    for row in 0..n {
+        for col in 0..n {
+            if col + 1 < n {
+                pairs.push([id(row, col), id(row, col + 1)]);
+            }
+            if row + 1 < n {
+                pairs.push([id(row, col), id(row + 1, col)]);
+            }
+        }
+    }
+    let stretch = pairs.len() as u32;
+    for row in 0..n - 1 {
+        for col in 0..n - 1 {
+            pairs.push([id(row, col), id(row + 1, col + 1)]);
+            pairs.push([id(row, col + 1), id(row + 1, col)]);
+        }
+    }
+    for row in 0..n {
+        for col in 0..n {
+            if col + 2 < n {
+                pairs.push([id(row, col), id(row, col + 2)]);
+            }
+            if row + 2 < n {
+                pairs.push([id(row, col), id(row + 2, col)]);
+            }
+        }
+    }
+    let first_constraint = world.add_distance_constraints(&pairs, None, 0.0)?;
+    Ok(Scene {
+        world,
+        stretch_constraints: first_constraint..first_constraint + stretch,
+    })
+}
+
+/// Segments per rope of the [`ropes`] scene.
+pub const ROPE_SEGMENTS: u32 = 32;
+
+/// `ropes`: `count` ropes of [`ROPE_SEGMENTS`] segments, each 1 m long, 1 kg in all
+/// (the pinned top particle excluded), hanging from a pinned top particle; the tops sit
+/// on a ⌈√count⌉-wide grid in the XZ plane at y = 0 (1.25 m apart in x, 0.25 m in z)
+/// and each rope starts horizontal along +x, so it swings down. Stretch links have compliance 0.
+pub fn ropes(count: u32, desc: WorldDesc) -> Result<Scene> {
+    let mut world = World::new(desc)?;
+    let per_rope = ROPE_SEGMENTS + 1;
+    let side = (count as f32).sqrt().ceil() as u32;
+    let seg = 1.0 / ROPE_SEGMENTS as f32;
+    let w = ROPE_SEGMENTS as f32; // 1 kg over 32 particles
+    let total = (count * per_rope) as usize;
+    let mut positions = Vec::with_capacity(total);
+    let mut inverse_masses = Vec::with_capacity(total);
+    for r in 0..count {
+        let top = Vec3::new((r % side) as f32 * 1.25, 0.0, (r / side) as f32 * 0.25);
+        for i in 0..per_rope {
+            positions.push(top + Vec3::new(i as f32 * seg, 0.0, 0.0));
+            inverse_masses.push(if i == 0 { 0.0 } else { w });
+        }
+    }
+    let first = world.add_particles(&positions, Some(&inverse_masses))?;
+    let mut pairs = Vec::with_capacity((count * ROPE_SEGMENTS) as usize);
+    for r in 0..count {
+        let top = first + r * per_rope;
+        for i in 0..ROPE_SEGMENTS {
+            pairs.push([top + i, top + i + 1]);
+        }
+    }
+    let first_constraint = world.add_distance_constraints(&pairs, None, 0.0)?;
+    Ok(Scene {
+        world,
+        stretch_constraints: first_constraint..first_constraint + pairs.len() as u32,
+    })
+}
+
+/// The sanity figures every scene reports after its last frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Figures {
+    /// Lowest y of all particles, m.
+    pub min_y: f32,
+    /// Median of |x_a − x_b| / L − 1 over the scene's stretch constraints.
+    pub median_stretch: f32,
+}
+
+/// Computes [`Figures`] from the world's current state.
+pub fn figures(scene: &Scene) -> Figures {
+    let w = &scene.world;
+    let positions: Vec<Vec3> = (0..w.particle_count() as usize)
+        .map(|i| w.particles().position(i))
+        .collect();
+    let min_y = positions.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+    let d = w.distance_constraints();
+    let mut stretch: Vec<f32> = scene
+        .stretch_constraints
+        .clone()
+        .map(|id| {
+            let [a, b] = d.pair(id as usize);
+            let len = (positions[a as usize] - positions[b as usize]).length();
+            len / d.rest_length(id as usize) - 1.0
+        })
+        .collect();
+    stretch.sort_by(f32::total_cmp);
+    let median_stretch = if stretch.is_empty() {
+        0.0
+    } else {
+        stretch[stretch.len() / 2]
+    };
+    Figures {
+        min_y,
+        median_stretch,
+    }
+}
