@@ -21,9 +21,11 @@
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::{separation, Particles};
-use crate::solver::colouring::{colour_greedy, sort_by_colour};
 use crate::solver::jacobi::Adjacency;
 use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::schedule::{self, Schedule};
+
+use super::distance_kernel::{project_range, Bodies, Slots};
 
 /// Largest number of distance constraints one world holds.
 pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
@@ -32,7 +34,7 @@ pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
 pub const MAX_COMPLIANCE: f32 = 1.0e10;
 
 /// Below this distance (m) two particles are treated as coincident: no direction.
-const MIN_LENGTH: f32 = 1.0e-12;
+pub(crate) const MIN_LENGTH: f32 = 1.0e-12;
 
 /// One constraint to add (already validated by the world).
 #[derive(Clone, Copy, Debug)]
@@ -60,8 +62,8 @@ pub struct DistanceConstraints {
     lambda: Vec<f32>,
     /// constraint id → storage slot
     slot_of: Vec<u32>,
-    /// slots of colour c are `colour_offsets[c]..colour_offsets[c+1]`
-    colour_offsets: Vec<u32>,
+    /// Gauss-Seidel phases: blocks of interior slots, then shared colours.
+    schedule: Schedule,
     /// Jacobi only: particle → slots, one correction per slot, and the averaging
     /// weight 1 / max(n_a, n_b) of each slot (n = constraints on the particle).
     adjacency: Adjacency,
@@ -100,9 +102,19 @@ impl DistanceConstraints {
         self.pairs.is_empty()
     }
 
-    /// Number of colours (sequential phases of one Gauss-Seidel sweep).
+    /// Largest number of colours in one phase of a Gauss-Seidel sweep.
     pub fn colour_count(&self) -> usize {
-        self.colour_offsets.len().saturating_sub(1)
+        self.schedule.colour_count()
+    }
+
+    /// Number of particle blocks whose interior constraints run in parallel.
+    pub fn block_count(&self) -> usize {
+        self.schedule.blocks.len()
+    }
+
+    /// Number of constraints joining particles of different blocks.
+    pub fn shared_count(&self) -> usize {
+        self.len() - self.schedule.interior_len()
     }
 
     /// Bytes of storage per constraint (excluding the Jacobi-only arrays).
@@ -153,8 +165,7 @@ impl DistanceConstraints {
         rows.extend(new.iter().map(|&n| (n, 0.0)));
         let mut items = try_with_capacity::<[u32; 2]>(m, WHAT)?;
         items.extend(rows.iter().map(|(r, _)| r.pair));
-        let colouring = colour_greedy(&items, particles.len())?;
-        let (slot_of, colour_offsets) = sort_by_colour(&colouring)?;
+        let (slot_of, schedule) = schedule::build(&items, particles.len())?;
         drop(items);
         let mut out = DistanceConstraints {
             pairs: try_with_capacity(m, WHAT)?,
@@ -163,7 +174,7 @@ impl DistanceConstraints {
             stiffness: try_with_capacity(m, WHAT)?,
             lambda: try_with_capacity(m, WHAT)?,
             slot_of,
-            colour_offsets,
+            schedule,
             ..Default::default()
         };
         out.pairs.resize(m, [0, 0]);
@@ -237,35 +248,33 @@ impl DistanceConstraints {
         inv_h2: f32,
         exec: &Executor,
     ) {
-        let base = &particles.base;
-        let pos = DisjointSlice::new(&mut particles.hot);
-        let colours = self.colour_count();
-        let lambda = DisjointSlice::new(&mut self.lambda);
-        for c in 0..colours {
-            let start = self.colour_offsets[c] as usize;
-            let end = self.colour_offsets[c + 1] as usize;
-            exec.for_ranges(end - start, |r| {
-                for s in start + r.start..start + r.end {
-                    let [a, b] = self.pairs[s];
-                    let (a, b) = (a as usize, b as usize);
-                    // SAFETY: slots of one colour never share a particle (colouring
-                    // invariant), each slot is visited by one range only, and indices
-                    // were checked against the particle count when the constraint was
-                    // added (particles are never removed).
-                    unsafe {
-                        let pa = pos.get(a);
-                        let pb = pos.get(b);
-                        let d = separation(base[a], base[b], pa, pb);
-                        let l = lambda.get(s);
-                        let at = self.compliance[s] * inv_h2;
-                        let k = self.stiffness[s];
-                        if let Some((g, dl)) = project(d, pa.w + pb.w, self.rest[s], at, k, l) {
-                            pos.set(a, pa + (g * pa.w).extend(0.0));
-                            pos.set(b, pb - (g * pb.w).extend(0.0));
-                            lambda.set(s, l + dl);
-                        }
-                    }
-                }
+        let bodies = Bodies {
+            base: &particles.base,
+            hot: DisjointSlice::new(&mut particles.hot),
+        };
+        let slots = Slots {
+            pairs: &self.pairs,
+            rest: &self.rest,
+            compliance: &self.compliance,
+            stiffness: &self.stiffness,
+            lambda: DisjointSlice::new(&mut self.lambda),
+        };
+        let sched = &self.schedule;
+        // SAFETY (both phases): slots of one colour never share a particle, blocks
+        // hold disjoint particles (the schedule's invariants), each slot is visited by
+        // one task only, and indices were checked against the particle count when the
+        // constraint was added (particles are never removed).
+        exec.for_each_index(sched.blocks.len(), sched.interior_len(), |b| {
+            for colour in sched.block_colours(b) {
+                // SAFETY: see above.
+                unsafe { project_range(colour, &slots, &bodies, inv_h2) };
+            }
+        });
+        for colour in sched.shared_colours() {
+            exec.for_ranges(colour.len(), |r| {
+                let r = colour.start + r.start..colour.start + r.end;
+                // SAFETY: see above.
+                unsafe { project_range(r, &slots, &bodies, inv_h2) };
             });
         }
     }

@@ -2,5 +2,6 @@
 //! colours at build time, and knows how to project itself.
 
 pub mod distance;
+mod distance_kernel;
 
 pub use distance::DistanceConstraints;

@@ -11,6 +11,7 @@
 pub(crate) mod colouring;
 pub(crate) mod jacobi;
 pub(crate) mod parallel;
+pub(crate) mod schedule;
 
 use crate::constraints::DistanceConstraints;
 use crate::math::{two_sum3, Vec3};

@@ -92,6 +92,21 @@ impl Executor {
             _ => f(0..n),
         }
     }
+
+    /// Calls `f(i)` for every i in `0..n`, in parallel (one task per index) when the
+    /// world has worker threads, there is more than one index and `work` (the total
+    /// item count, a measure of the cost) reaches [`PARALLEL_MIN_ITEMS`].
+    pub(crate) fn for_each_index<F>(&self, n: usize, work: usize, f: F)
+    where
+        F: Fn(usize) + Sync + Send,
+    {
+        match &self.pool {
+            Some(pool) if n > 1 && work >= PARALLEL_MIN_ITEMS => {
+                pool.install(|| (0..n).into_par_iter().with_max_len(1).for_each(&f))
+            }
+            _ => (0..n).for_each(f),
+        }
+    }
 }
 
 /// A slice that several threads may read and write at the same time, each at indices
@@ -111,6 +126,13 @@ unsafe impl<T: Send> Send for DisjointSlice<'_, T> {}
 unsafe impl<T: Send> Sync for DisjointSlice<'_, T> {}
 
 impl<'a, T: Copy> DisjointSlice<'a, T> {
+    /// The first element; for SIMD kernels that load and store several at a time,
+    /// under the same rule as [`Self::get`] and [`Self::set`].
+    #[inline(always)]
+    pub(crate) fn as_ptr(&self) -> *mut T {
+        self.ptr
+    }
+
     pub(crate) fn new(slice: &'a mut [T]) -> Self {
         DisjointSlice {
             ptr: slice.as_mut_ptr(),

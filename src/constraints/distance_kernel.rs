@@ -1,0 +1,390 @@
+//! The Gauss-Seidel kernel of the distance constraints, several constraints at a time.
+//!
+//! On x86-64 four slots of one colour are loaded (two 16-byte `Vec4` loads per
+//! constraint), transposed into lanes (`x[4]`, `y[4]`, ...), projected with SSE2
+//! (part of every x86-64 CPU, so the shipped library needs no `target-cpu` and no
+//! run-time dispatch) and transposed back. Elsewhere (arm64, ...) a portable version
+//! gathers [`LANES`] slots into lane arrays that the compiler vectorises. Within a
+//! colour no two slots share a particle, so loading a whole block before writing any
+//! of it reads exactly what the one-at-a-time loop would.
+//!
+//! Both versions perform the same IEEE-754 operations in the same order (no fused
+//! multiply-add, exact `sqrt` and division; a unit test compares them bit for bit), so
+//! the result is the same on every CPU and however a colour is split between threads.
+
+use std::ops::Range;
+
+use crate::math::{Vec3, Vec4};
+use crate::solver::parallel::DisjointSlice;
+
+use super::distance::MIN_LENGTH;
+
+/// Constraints projected together.
+pub(crate) const LANES: usize = 8;
+
+/// The per-slot arrays of a distance constraint set, borrowed for one sweep.
+pub(crate) struct Slots<'a> {
+    pub pairs: &'a [[u32; 2]],
+    pub rest: &'a [f32],
+    pub compliance: &'a [f32],
+    pub stiffness: &'a [f32],
+    pub lambda: DisjointSlice<'a, f32>,
+}
+
+/// Particle arrays borrowed for one sweep.
+pub(crate) struct Bodies<'a> {
+    pub base: &'a [Vec3],
+    pub hot: DisjointSlice<'a, Vec4>,
+}
+
+/// Projects slots `range` (all of one colour): on x86-64 four at a time with SSE2
+/// (part of every x86-64 CPU), elsewhere with the portable lane code.
+///
+/// # Safety
+/// The slots of `range` must not share a particle with each other nor with any slot
+/// another thread projects at the same time, every particle index must be below
+/// `bodies.hot`'s length, and `range` must lie within the slot arrays.
+#[inline]
+pub(crate) unsafe fn project_range(
+    range: Range<usize>,
+    slots: &Slots<'_>,
+    bodies: &Bodies<'_>,
+    inv_h2: f32,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe { sse2::project_range(range, slots, bodies, inv_h2) }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe { project_range_generic(range, slots, bodies, inv_h2) }
+    }
+}
+
+/// The portable version: blocks of [`LANES`] gathered into lane arrays.
+///
+/// # Safety
+/// As [`project_range`].
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(crate) unsafe fn project_range_generic(
+    range: Range<usize>,
+    slots: &Slots<'_>,
+    bodies: &Bodies<'_>,
+    inv_h2: f32,
+) {
+    let mut s = range.start;
+    while s + LANES <= range.end {
+        // SAFETY: the caller's contract covers every slot of the range.
+        unsafe { project_block::<LANES>(s, LANES, slots, bodies, inv_h2) };
+        s += LANES;
+    }
+    if s < range.end {
+        // SAFETY: as above; the block is cut to the range.
+        unsafe { project_block::<LANES>(s, range.end - s, slots, bodies, inv_h2) };
+    }
+}
+
+/// Projects slots `start..start + n` (n ≤ L) as one block of L lanes; lanes n.. are
+/// padding and never written.
+///
+/// # Safety
+/// As [`project_range`] for the slots `start..start + n`.
+#[inline(always)]
+unsafe fn project_block<const L: usize>(
+    start: usize,
+    n: usize,
+    slots: &Slots<'_>,
+    bodies: &Bodies<'_>,
+    inv_h2: f32,
+) {
+    let mut ia = [0usize; L];
+    let mut ib = [0usize; L];
+    // Lane arrays: separation d, inverse masses, hot displacements of both ends, and
+    // the constraint's own values. Padding lanes stay zero: length 0, so inactive.
+    let (mut dx, mut dy, mut dz) = ([0f32; L], [0f32; L], [0f32; L]);
+    let (mut wa, mut wb) = ([0f32; L], [0f32; L]);
+    let (mut rest, mut alpha, mut k, mut lambda) = ([0f32; L], [0f32; L], [0f32; L], [0f32; L]);
+    let mut ha = [Vec4::ZERO; L];
+    let mut hb = [Vec4::ZERO; L];
+    for l in 0..n {
+        let s = start + l;
+        let [a, b] = slots.pairs[s];
+        let (a, b) = (a as usize, b as usize);
+        ia[l] = a;
+        ib[l] = b;
+        // SAFETY: a and b are particle indices below the length (caller's contract);
+        // no other thread writes them while this block runs.
+        let (pa, pb) = unsafe { (bodies.hot.get(a), bodies.hot.get(b)) };
+        let d = (bodies.base[a] - bodies.base[b]) + (pa - pb).truncate();
+        dx[l] = d.x;
+        dy[l] = d.y;
+        dz[l] = d.z;
+        wa[l] = pa.w;
+        wb[l] = pb.w;
+        ha[l] = pa;
+        hb[l] = pb;
+        rest[l] = slots.rest[s];
+        alpha[l] = slots.compliance[s] * inv_h2;
+        k[l] = slots.stiffness[s];
+        // SAFETY: slot s belongs to this block only.
+        lambda[l] = unsafe { slots.lambda.get(s) };
+    }
+    // The projection of distance.rs::project, lane by lane.
+    let mut scale = [0f32; L];
+    let mut dl = [0f32; L];
+    for l in 0..L {
+        let len = (dx[l] * dx[l] + dy[l] * dy[l] + dz[l] * dz[l]).sqrt();
+        let denom = wa[l] + wb[l] + alpha[l];
+        let c = len - rest[l];
+        // Δλ = k (−C − α̃λ) / denom; the correction scale Δλ / len is divided
+        // separately so the two divisions do not wait on each other.
+        let t = k[l] * (-c - alpha[l] * lambda[l]);
+        let active = len > MIN_LENGTH && denom > 0.0;
+        dl[l] = if active { t / denom } else { 0.0 };
+        scale[l] = if active { t / (denom * len) } else { 0.0 };
+    }
+    for l in 0..n {
+        let g = Vec3::new(dx[l], dy[l], dz[l]) * scale[l];
+        // SAFETY: as for the gather; slot start + l belongs to this block only.
+        unsafe {
+            bodies.hot.set(ia[l], ha[l] + (g * wa[l]).extend(0.0));
+            bodies.hot.set(ib[l], hb[l] - (g * wb[l]).extend(0.0));
+            slots.lambda.set(start + l, lambda[l] + dl[l]);
+        }
+    }
+}
+
+/// The x86-64 kernel: SSE2 intrinsics, four constraints per block.
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use std::arch::x86_64::*;
+    use std::ops::Range;
+
+    use super::{Bodies, Slots, MIN_LENGTH};
+    use crate::math::Vec3;
+
+    /// # Safety
+    /// As [`super::project_range`].
+    #[inline]
+    pub(super) unsafe fn project_range(
+        range: Range<usize>,
+        slots: &Slots<'_>,
+        bodies: &Bodies<'_>,
+        inv_h2: f32,
+    ) {
+        let mut s = range.start;
+        while s + 4 <= range.end {
+            // SAFETY: slots s..s+4 lie in the range (caller's contract).
+            unsafe { project4(s, slots, bodies, inv_h2) };
+            s += 4;
+        }
+        if s < range.end {
+            // SAFETY: as above; the portable block handles the last 1..=3 slots with
+            // the same arithmetic.
+            unsafe { super::project_block::<4>(s, range.end - s, slots, bodies, inv_h2) };
+        }
+    }
+
+    /// `(x, y, z, 0)` of a base position.
+    #[inline(always)]
+    fn base4(v: Vec3) -> __m128 {
+        // SAFETY: SSE2 is part of x86-64.
+        unsafe { _mm_set_ps(0.0, v.z, v.y, v.x) }
+    }
+
+    /// Projects slots `s..s + 4`.
+    ///
+    /// # Safety
+    /// As [`super::project_range`] for these four slots.
+    #[inline(always)]
+    unsafe fn project4(s: usize, slots: &Slots<'_>, bodies: &Bodies<'_>, inv_h2: f32) {
+        let p = &slots.pairs[s..s + 4];
+        let ia = [p[0][0], p[1][0], p[2][0], p[3][0]].map(|i| i as usize);
+        let ib = [p[0][1], p[1][1], p[2][1], p[3][1]].map(|i| i as usize);
+        let hot = bodies.hot.as_ptr();
+        let base = bodies.base;
+        // SAFETY: every index is below the particle count (caller's contract), `hot`
+        // is an array of 16-byte aligned `Vec4`s laid out as four f32, no other
+        // thread touches these particles during this call, and slots s..s+4 lie in the
+        // slot arrays.
+        unsafe {
+            let load = |i: usize| _mm_load_ps(hot.add(i) as *const f32);
+            let (mut a0, mut a1, mut a2, mut a3) =
+                (load(ia[0]), load(ia[1]), load(ia[2]), load(ia[3]));
+            let (mut b0, mut b1, mut b2, mut b3) =
+                (load(ib[0]), load(ib[1]), load(ib[2]), load(ib[3]));
+            _MM_TRANSPOSE4_PS(&mut a0, &mut a1, &mut a2, &mut a3);
+            _MM_TRANSPOSE4_PS(&mut b0, &mut b1, &mut b2, &mut b3);
+            // a0..a3 = x, y, z, w of the four a ends; b likewise.
+            let (mut p0, mut p1, mut p2, mut p3) = (
+                base4(base[ia[0]]),
+                base4(base[ia[1]]),
+                base4(base[ia[2]]),
+                base4(base[ia[3]]),
+            );
+            let (mut q0, mut q1, mut q2, mut q3) = (
+                base4(base[ib[0]]),
+                base4(base[ib[1]]),
+                base4(base[ib[2]]),
+                base4(base[ib[3]]),
+            );
+            _MM_TRANSPOSE4_PS(&mut p0, &mut p1, &mut p2, &mut p3);
+            _MM_TRANSPOSE4_PS(&mut q0, &mut q1, &mut q2, &mut q3);
+            // d = (base_a − base_b) + (d_a − d_b), as `particles::separation`.
+            let dx = _mm_add_ps(_mm_sub_ps(p0, q0), _mm_sub_ps(a0, b0));
+            let dy = _mm_add_ps(_mm_sub_ps(p1, q1), _mm_sub_ps(a1, b1));
+            let dz = _mm_add_ps(_mm_sub_ps(p2, q2), _mm_sub_ps(a2, b2));
+            let rest = _mm_loadu_ps(slots.rest.as_ptr().add(s));
+            let alpha = _mm_mul_ps(
+                _mm_loadu_ps(slots.compliance.as_ptr().add(s)),
+                _mm_set1_ps(inv_h2),
+            );
+            let k = _mm_loadu_ps(slots.stiffness.as_ptr().add(s));
+            let lambda_ptr = slots.lambda.as_ptr().add(s);
+            let lambda = _mm_loadu_ps(lambda_ptr);
+            // The projection of `project_block`, same operations in the same order.
+            let len2 = _mm_add_ps(
+                _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)),
+                _mm_mul_ps(dz, dz),
+            );
+            let len = _mm_sqrt_ps(len2);
+            let denom = _mm_add_ps(_mm_add_ps(a3, b3), alpha);
+            let c = _mm_sub_ps(len, rest);
+            let neg_c = _mm_xor_ps(c, _mm_set1_ps(-0.0));
+            let t = _mm_mul_ps(k, _mm_sub_ps(neg_c, _mm_mul_ps(alpha, lambda)));
+            let active = _mm_and_ps(
+                _mm_cmpgt_ps(len, _mm_set1_ps(MIN_LENGTH)),
+                _mm_cmpgt_ps(denom, _mm_setzero_ps()),
+            );
+            let dl = _mm_and_ps(active, _mm_div_ps(t, denom));
+            let scale = _mm_and_ps(active, _mm_div_ps(t, _mm_mul_ps(denom, len)));
+            let gx = _mm_mul_ps(dx, scale);
+            let gy = _mm_mul_ps(dy, scale);
+            let gz = _mm_mul_ps(dz, scale);
+            a0 = _mm_add_ps(a0, _mm_mul_ps(gx, a3));
+            a1 = _mm_add_ps(a1, _mm_mul_ps(gy, a3));
+            a2 = _mm_add_ps(a2, _mm_mul_ps(gz, a3));
+            b0 = _mm_sub_ps(b0, _mm_mul_ps(gx, b3));
+            b1 = _mm_sub_ps(b1, _mm_mul_ps(gy, b3));
+            b2 = _mm_sub_ps(b2, _mm_mul_ps(gz, b3));
+            _mm_storeu_ps(lambda_ptr, _mm_add_ps(lambda, dl));
+            _MM_TRANSPOSE4_PS(&mut a0, &mut a1, &mut a2, &mut a3);
+            _MM_TRANSPOSE4_PS(&mut b0, &mut b1, &mut b2, &mut b3);
+            let store = |i: usize, v: __m128| _mm_store_ps(hot.add(i) as *mut f32, v);
+            store(ia[0], a0);
+            store(ia[1], a1);
+            store(ia[2], a2);
+            store(ia[3], a3);
+            store(ib[0], b0);
+            store(ib[1], b1);
+            store(ib[2], b2);
+            store(ib[3], b3);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tiny deterministic generator (xorshift), so the test needs no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn f(&mut self) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    /// 37 disjoint pairs over 80 particles (one colour), with the degenerate cases:
+    /// coincident particles, both ends pinned and rigid, one end pinned, PBD stiffness,
+    /// nonzero λ from an earlier iteration, large base coordinates.
+    #[allow(clippy::type_complexity)]
+    fn scene() -> (Vec<Vec3>, Vec<Vec4>, Vec<[u32; 2]>, [Vec<f32>; 4]) {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let n = 80;
+        let base: Vec<Vec3> = (0..n)
+            .map(|i| Vec3::new(rng.f(), rng.f(), rng.f()) * if i % 5 == 0 { 1.0e3 } else { 1.0 })
+            .collect();
+        let mut hot: Vec<Vec4> = (0..n)
+            .map(|i| {
+                let w = if i % 7 == 0 { 0.0 } else { 0.5 + rng.f() };
+                Vec4::new(rng.f() - 0.5, rng.f() - 0.5, rng.f() - 0.5, w)
+                    * Vec4::new(1e-2, 1e-2, 1e-2, 1.0)
+            })
+            .collect();
+        let mut pairs: Vec<[u32; 2]> = (0..37).map(|j| [2 * j + 1, 2 * j + 2]).collect();
+        pairs[3] = [0, 7]; // both pinned
+        hot[8] = Vec4::new(0.0, 0.0, 0.0, hot[8].w);
+        let mut base = base;
+        base[8] = base[9];
+        hot[9] = Vec4::new(0.0, 0.0, 0.0, hot[9].w); // 8 and 9 coincide
+        pairs[4] = [8, 9];
+        let m = pairs.len();
+        let rest = (0..m).map(|_| rng.f()).collect();
+        let compliance = (0..m)
+            .map(|j| if j % 3 == 0 { 0.0 } else { rng.f() * 1e-3 })
+            .collect();
+        let stiffness = (0..m).map(|j| if j % 4 == 0 { 0.3 } else { 1.0 }).collect();
+        let lambda = (0..m).map(|_| rng.f() - 0.5).collect();
+        (base, hot, pairs, [rest, compliance, stiffness, lambda])
+    }
+
+    fn run(generic: bool) -> (Vec<Vec4>, Vec<f32>) {
+        let (base, mut hot, pairs, [rest, compliance, stiffness, mut lambda]) = scene();
+        {
+            let slots = Slots {
+                pairs: &pairs,
+                rest: &rest,
+                compliance: &compliance,
+                stiffness: &stiffness,
+                lambda: DisjointSlice::new(&mut lambda),
+            };
+            let bodies = Bodies {
+                base: &base,
+                hot: DisjointSlice::new(&mut hot),
+            };
+            let inv_h2 = 3600.0 * 64.0;
+            // Split like a thread would: 0..13 then 13..37.
+            for r in [0..13, 13..pairs.len()] {
+                // SAFETY: the pairs are disjoint and in range.
+                unsafe {
+                    if generic {
+                        project_range_generic(r, &slots, &bodies, inv_h2)
+                    } else {
+                        project_range(r, &slots, &bodies, inv_h2)
+                    }
+                }
+            }
+        }
+        (hot, lambda)
+    }
+
+    #[test]
+    fn simd_and_portable_kernels_are_bit_identical() {
+        let (hot_a, lambda_a) = run(false);
+        let (hot_b, lambda_b) = run(true);
+        let bits = |v: &[Vec4]| {
+            v.iter()
+                .flat_map(|p| p.to_array().map(f32::to_bits))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&hot_a), bits(&hot_b));
+        assert_eq!(
+            lambda_a.iter().map(|l| l.to_bits()).collect::<Vec<_>>(),
+            lambda_b.iter().map(|l| l.to_bits()).collect::<Vec<_>>()
+        );
+        let hot0 = scene().1;
+        // The kernel moved the movable particles and left the pinned and the
+        // coincident ones where they were.
+        assert!(hot_a.iter().zip(&hot0).filter(|(a, b)| a != b).count() > 50);
+        for i in [0, 7, 8, 9] {
+            assert_eq!(hot_a[i], hot0[i], "particle {i} must not move");
+        }
+        assert!(hot_a.iter().all(|p| p.is_finite()) && lambda_a.iter().all(|l| l.is_finite()));
+    }
+}
