@@ -54,10 +54,10 @@ pub struct DistanceConstraints {
     pairs: Vec<[u32; 2]>,
     /// m
     rest: Vec<f32>,
-    /// m/N
-    compliance: Vec<f32>,
-    /// per-iteration factor k' (1 = XPBD)
-    stiffness: Vec<f32>,
+    /// Both flavours in one number ([`pack_softness`]): an XPBD compliance α ≥ +0
+    /// (m/N), or, with the sign bit set, a PBD constraint with per-iteration
+    /// stiffness k' = −value (and α = 0).
+    softness: Vec<f32>,
     /// N·s² (Lagrange multiplier of the current / last substep)
     lambda: Vec<f32>,
     /// constraint id → storage slot
@@ -92,6 +92,29 @@ fn project(
     Some((d * (dl / len), dl))
 }
 
+/// Packs an XPBD compliance α (m/N, with k' = 1) or a PBD per-iteration stiffness k'
+/// (with α = 0) into one `f32`: α itself, or −k' with the sign bit set (so k' = 0 is
+/// −0.0). A PBD constraint with k' = 1 is stored as the rigid XPBD constraint α = 0,
+/// which projects identically.
+pub(crate) fn pack_softness(compliance: f32, stiffness: f32) -> f32 {
+    if stiffness < 1.0 {
+        debug_assert_eq!(compliance, 0.0);
+        -stiffness
+    } else {
+        compliance
+    }
+}
+
+/// (α in m/N, k') from [`pack_softness`]'s value.
+#[inline(always)]
+pub(crate) fn unpack_softness(v: f32) -> (f32, f32) {
+    if v.is_sign_negative() {
+        (0.0, -v)
+    } else {
+        (v, 1.0)
+    }
+}
+
 impl DistanceConstraints {
     /// Number of constraints.
     pub fn len(&self) -> usize {
@@ -117,8 +140,10 @@ impl DistanceConstraints {
         self.len() - self.schedule.interior_len()
     }
 
-    /// Bytes of storage per constraint (excluding the Jacobi-only arrays).
-    pub const BYTES_PER_CONSTRAINT: usize = 8 + 4 * 5;
+    /// Bytes of storage per constraint: the pair (8), rest length, softness, λ and
+    /// the id → slot map (4 each). Jacobi worlds add 24 (averaging weight, correction
+    /// vector, two adjacency entries).
+    pub const BYTES_PER_CONSTRAINT: usize = 8 + 4 * 4;
 
     /// The particle pair of constraint `id`.
     pub fn pair(&self, id: usize) -> [u32; 2] {
@@ -157,8 +182,8 @@ impl DistanceConstraints {
             let row = NewDistance {
                 pair: self.pairs[s],
                 rest: self.rest[s],
-                compliance: self.compliance[s],
-                stiffness: self.stiffness[s],
+                compliance: unpack_softness(self.softness[s]).0,
+                stiffness: unpack_softness(self.softness[s]).1,
             };
             (row, self.lambda[s])
         }));
@@ -170,8 +195,7 @@ impl DistanceConstraints {
         let mut out = DistanceConstraints {
             pairs: try_with_capacity(m, WHAT)?,
             rest: try_with_capacity(m, WHAT)?,
-            compliance: try_with_capacity(m, WHAT)?,
-            stiffness: try_with_capacity(m, WHAT)?,
+            softness: try_with_capacity(m, WHAT)?,
             lambda: try_with_capacity(m, WHAT)?,
             slot_of,
             schedule,
@@ -179,15 +203,13 @@ impl DistanceConstraints {
         };
         out.pairs.resize(m, [0, 0]);
         out.rest.resize(m, 0.0);
-        out.compliance.resize(m, 0.0);
-        out.stiffness.resize(m, 0.0);
+        out.softness.resize(m, 0.0);
         out.lambda.resize(m, 0.0);
         for (&slot, (row, lambda)) in out.slot_of.iter().zip(&rows) {
             let s = slot as usize;
             out.pairs[s] = row.pair;
             out.rest[s] = row.rest;
-            out.compliance[s] = row.compliance;
-            out.stiffness[s] = row.stiffness;
+            out.softness[s] = pack_softness(row.compliance, row.stiffness);
             out.lambda[s] = *lambda;
         }
         out.prepare_jacobi(&particles.hot, jacobi)?;
@@ -255,8 +277,7 @@ impl DistanceConstraints {
         let slots = Slots {
             pairs: &self.pairs,
             rest: &self.rest,
-            compliance: &self.compliance,
-            stiffness: &self.stiffness,
+            softness: &self.softness,
             lambda: DisjointSlice::new(&mut self.lambda),
         };
         let sched = &self.schedule;
@@ -300,24 +321,20 @@ impl DistanceConstraints {
             let (hot, base) = (&particles.hot, &particles.base);
             let corrections = DisjointSlice::new(&mut self.corrections);
             let lambda = DisjointSlice::new(&mut self.lambda);
-            let (pairs, rest, compliance, stiffness, weight) = (
-                &self.pairs,
-                &self.rest,
-                &self.compliance,
-                &self.stiffness,
-                &self.jacobi_weight,
-            );
+            let (pairs, rest, softness, weight) =
+                (&self.pairs, &self.rest, &self.softness, &self.jacobi_weight);
             exec.for_ranges(m, |r| {
                 for s in r {
                     let [a, b] = pairs[s];
                     let (a, b) = (a as usize, b as usize);
                     let (pa, pb) = (hot[a], hot[b]);
                     let d = separation(base[a], base[b], pa, pb);
-                    let k = stiffness[s] * relaxation * weight[s];
+                    let (compliance, stiffness) = unpack_softness(softness[s]);
+                    let k = stiffness * relaxation * weight[s];
                     // SAFETY: each slot s is visited by exactly one range.
                     unsafe {
                         let l = lambda.get(s);
-                        let at = compliance[s] * inv_h2;
+                        let at = compliance * inv_h2;
                         match project(d, pa.w + pb.w, rest[s], at, k, l) {
                             Some((g, dl)) => {
                                 corrections.set(s, g);
