@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! for each substep (h = dt / substeps):
-//!   predict            v += h g;  x += h v        (pinned particles stay put)
+//!   predict            rebase; v += h g;  x += h v    (pinned particles stay put)
 //!   for each iteration:
 //!     project          distance constraints, Gauss-Seidel by colour or Jacobi
 //!   update velocities  v = (x - x_prev) / h, then v *= exp(-damping h)
@@ -54,7 +54,6 @@ pub(crate) fn step(
     exec: &Executor,
 ) {
     let inv_h2 = 1.0 / (p.h * p.h);
-    rebase(particles, exec);
     for _ in 0..p.substeps {
         predict(particles, p.gravity, p.h, exec);
         distance.reset_lambda();
@@ -68,58 +67,43 @@ pub(crate) fn step(
     }
 }
 
-/// Moves what fits of each displacement into the base position, exactly: afterwards
-/// `base + d` is the same real number and `d` is at most half an ulp of `base`.
-fn rebase(particles: &mut Particles, exec: &Executor) {
-    let n = particles.len();
-    let hot = DisjointSlice::new(&mut particles.hot);
-    let base = DisjointSlice::new(&mut particles.base);
-    exec.for_ranges(n, |r| {
-        for i in r {
-            // SAFETY: each particle index i is visited by exactly one range.
-            unsafe {
-                let p = hot.get(i);
-                let (b, d) = two_sum3(base.get(i), p.truncate());
-                base.set(i, b);
-                hot.set(i, d.extend(p.w));
-            }
-        }
-    });
-}
-
-/// Symplectic Euler prediction on the displacement (pinned particles stay put).
+/// Rebases, then predicts with symplectic Euler (pinned particles stay put):
+///
+/// * `(base, d) = two_sum(base, d)`: what fits of the displacement moves into the base
+///   position, exactly (`base + d` is the same real number, `d` is at most half an ulp
+///   of `base`);
+/// * `v' = v + h g`, `d += h v'`;
+/// * the velocity slot keeps `u = v' − d / h` for [`update_velocities`].
 fn predict(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
     let n = particles.len();
     let hot = DisjointSlice::new(&mut particles.hot);
+    let base = DisjointSlice::new(&mut particles.base);
     let vel = DisjointSlice::new(&mut particles.velocity);
-    let pred = DisjointSlice::new(&mut particles.predicted);
-    let dv = gravity * h;
+    let (dv, inv_h) = (gravity * h, 1.0 / h);
     exec.for_ranges(n, |r| {
         for i in r {
             // SAFETY: each particle index i is visited by exactly one range.
             unsafe {
                 let p = hot.get(i);
                 if p.w == 0.0 {
-                    pred.set(i, p.truncate());
                     continue;
                 }
+                let (b, rest) = two_sum3(base.get(i), p.truncate());
+                base.set(i, b);
                 let v = vel.get(i) + dv;
-                vel.set(i, v);
-                let d = p.truncate() + v * h;
+                let d = rest + v * h;
                 hot.set(i, d.extend(p.w));
-                pred.set(i, d);
+                vel.set(i, v - d * inv_h);
             }
         }
     });
 }
 
-/// v = (x_new − x_prev) / h, which equals v + (d − predicted) / h because the
-/// prediction moved the particle by h v; then damping.
+/// v = (x_new − x_prev) / h = u + d / h (see [`predict`]), then damping.
 fn update_velocities(particles: &mut Particles, h: f32, damping_factor: f32, exec: &Executor) {
     let n = particles.len();
     let inv_h = 1.0 / h;
     let hot = &particles.hot;
-    let pred = &particles.predicted;
     let vel = DisjointSlice::new(&mut particles.velocity);
     exec.for_ranges(n, |r| {
         for i in r {
@@ -129,7 +113,7 @@ fn update_velocities(particles: &mut Particles, h: f32, damping_factor: f32, exe
             }
             // SAFETY: each particle index i is visited by exactly one range.
             unsafe {
-                let v = vel.get(i) + (p.truncate() - pred[i]) * inv_h;
+                let v = vel.get(i) + p.truncate() * inv_h;
                 vel.set(i, v * damping_factor);
             }
         }
