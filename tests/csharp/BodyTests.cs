@@ -71,6 +71,10 @@ namespace SinewTests
                     for (int k = 0; k < n; k++)
                         sum[k] += t[k];
                 }
+                var shown = new string[n];
+                for (int k = 0; k < n; k++)
+                    shown[k] = (sum[k] / 300).ToString("F4") + " (" + ((n - k) * 0.2 * G).ToString("F4") + ")";
+                System.Console.WriteLine("     hanging rope: mean link tensions, N (weight below): " + string.Join(", ", shown));
                 for (int k = 0; k < n; k++)
                     Check.Rel((n - k) * 0.2 * G, sum[k] / 300, 0.02, "mean tension of link " + k);
                 var p = new Vector3[n + 1];

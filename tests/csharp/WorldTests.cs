@@ -167,6 +167,8 @@ namespace SinewTests
                     ext += -p[1].y - 1.0;
                     force += f[0];
                 }
+                System.Console.WriteLine("     hanging mass: mean extension " + (ext / 600 * 1000).ToString("F4") +
+                    " mm (α·m·g = 19.62 mm), mean force " + (force / 600).ToString("F4") + " N (m·g = 19.62 N)");
                 Check.Rel(alpha * m * G, ext / 600, 0.01, "mean extension (19.62 mm)");
                 Check.Rel(m * G, force / 600, 0.01, "mean force (19.62 N)");
             }
