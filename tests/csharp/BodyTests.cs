@@ -231,6 +231,11 @@ namespace SinewTests
                 for (int i = 0; i < verts.Length; i++) verts[i].u = 3;
                 cloth.ReadVertices(verts);
                 Check.True(verts[22].position.y == now[22].y && verts[22].u == 3, "strided vertex read");
+                float* buf = stackalloc float[cloth.VertexCount * 4];
+                cloth.ReadVertices(buf, 16);
+                Check.True(buf[22 * 4 + 1] == now[22].y && buf[27 * 4 + 1] == now[27].y, "welded strided pointer read");
+                Check.Throws(SinewStatus.ErrorNullPointer, () => cloth.ReadVertices(null, 12), "Cloth.ReadVertices");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => { var b = stackalloc float[200]; cloth.ReadVertices(b, 8); }, "strideBytes 8");
                 // Release a corner: it falls.
                 cloth.PinVertex(c1, false, cloth.ParticleCount / 0.5f);
                 w.Step(Dt);

@@ -238,6 +238,50 @@ namespace SinewTests
             }
         }
 
+        /// <summary>Positions taken from a 32-byte vertex struct (x, y, z first) and a
+        /// Vector3 array land where they were; the masses go with them.</summary>
+        public static void TestAddParticlesFromWideVertexStructs()
+        {
+            var s = WorldSettings.Default;
+            s.Gravity = new SinewVec3(0, -10, 0);
+            s.Substeps = 1;
+            s.Threads = 1;
+            using (var w = new World(s))
+            {
+                var verts = new Vertex[3];
+                for (int i = 0; i < 3; i++)
+                {
+                    verts[i].position = new Vector3(i, 10 + i, -i);
+                    verts[i].normal = new Vector3(99, 99, 99);
+                }
+                Check.Equal(0, w.AddParticles(verts, new[] { 0f, 1f, 0f }), "first");
+                Check.Equal(3, w.AddParticles(new[] { new Vector3(7, 7, 7) }), "appended after");
+                var p = new Vector3[4];
+                w.ReadPositions(0, p);
+                for (int i = 0; i < 3; i++)
+                    Check.True(p[i].x == i && p[i].y == 10 + i && p[i].z == -i, "vertex " + i + " position");
+                Check.True(p[3].x == 7, "Vector3 particle");
+                w.Step(0.1f);
+                w.ReadPositions(0, p);
+                Check.Equal(10f, p[0].y, "inverse mass 0 stays");
+                Check.Near(11 - 10 * 0.1 * 0.1, p[1].y, 1e-5, "free one falls g·h²");
+                Check.Equal(12f, p[2].y, "inverse mass 0 stays");
+            }
+        }
+
+        public static void TestSinewVec3Arithmetic()
+        {
+            var a = new SinewVec3(1, 2, 3);
+            var b = new SinewVec3(4, 6, 3);
+            var d = b - a;
+            Check.Equal(5f, d.Length, "|(3, 4, 0)|");
+            var m = SinewVec3.Lerp(a, b, 0.5f);
+            Check.True(m.x == 2.5f && m.y == 4f && m.z == 3f, "Lerp");
+            var s = (a + b) * 2f;
+            Check.True(s.x == 10 && s.y == 16 && s.z == 12, "+ and *");
+            Check.Equal("(1, 2, 3)", a.ToString(), "ToString");
+        }
+
         public static void TestWritePositionsVelocitiesAndMassesEveryOverload()
         {
             var s = WorldSettings.Default;
