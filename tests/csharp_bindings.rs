@@ -5,8 +5,9 @@
 //! list of functions that pass a struct larger than a handle by value); every C struct
 //! has a `[StructLayout(LayoutKind.Sequential)]` C# struct with the same fields in the
 //! same order; every C enum a C# enum with the same underlying type and values;
-//! `SINEW_ABI_VERSION` the same value. Burst rules: no `bool`, `string`, arrays,
-//! `ref`/`out` or by-value struct larger than 8 bytes in any extern.
+//! `SINEW_ABI_VERSION` the same value. Burst rules: externs take and return only
+//! integers, floats, pointers and one-field handle structs (C enum types cross as their
+//! integer type, as `typedef int32_t SinewStatus` does in C).
 //!
 //! When this fails after a change to src/ffi: regenerate the header
 //! (`SINEW_UPDATE_HEADER=1 cargo test --test header`) and update the matching file in
@@ -315,7 +316,9 @@ fn map_type(
         "uint8_t" => "byte".into(),
         "float" => "float".into(),
         "double" => "double".into(),
-        s if structs.contains_key(s) || enums.contains_key(s) => s.to_string(),
+        // A C enum type crosses as its fixed underlying integer (Burst takes no enums).
+        s if enums.contains_key(s) => map_type(&enums[s].underlying, structs, enums),
+        s if structs.contains_key(s) => s.to_string(),
         other => panic!("no C# mapping for C type `{other}`: extend map_type"),
     }
 }
@@ -408,6 +411,7 @@ fn header_parses_into_the_expected_shape() {
         .find(|f| f.name == "sinew_world_read_positions")
         .unwrap();
     assert_eq!(rp.ret, "SinewStatus");
+    assert_eq!(map_type(&rp.ret, &p.structs, &p.enums), "int");
     assert_eq!(
         rp.params[0],
         ("struct SinewWorld".to_string(), "world".to_string())
@@ -506,20 +510,29 @@ fn every_c_function_has_a_matching_dllimport() {
 fn externs_are_burst_compatible() {
     let p = parse();
     let mut errors = Vec::new();
+    // Burst's DllImport takes integers, floats, pointers and handle structs (one integer
+    // or pointer field) as parameters and returns.
+    const SCALARS: &[&str] = &[
+        "void", "byte", "sbyte", "short", "ushort", "int", "uint", "long", "ulong", "float",
+        "double",
+    ];
     for f in &p.cs_funcs {
         for t in std::iter::once(&f.ret).chain(f.params.iter().map(|(t, _)| t)) {
-            let bare = t.trim_end_matches(" *");
-            if ["bool", "string", "char", "object", "IntPtr"].contains(&bare)
-                || t.contains("[]")
-                || t.starts_with("ref ")
-                || t.starts_with("out ")
-                || t.starts_with("in ")
-            {
-                errors.push(format!("{}: type `{t}`", f.name));
-            }
-            if !t.ends_with('*') && p.structs.contains_key(t) && c_size(t, &p.structs) > 8 {
+            let ok = if let Some(pointee) = t.strip_suffix(" *") {
+                let base = pointee.trim_end_matches(" *");
+                SCALARS.contains(&base) || p.structs.contains_key(base)
+            } else if SCALARS.contains(&t.as_str()) {
+                true
+            } else if let Some(fields) = p.structs.get(t.as_str()) {
+                fields.len() == 1
+                    && ["uint32_t", "uint64_t", "int32_t", "int64_t"]
+                        .contains(&fields[0].0.as_str())
+            } else {
+                false
+            };
+            if !ok {
                 errors.push(format!(
-                    "{}: struct `{t}` by value is larger than a handle",
+                    "{}: type `{t}` (Burst takes integers, floats, pointers and one-field handle structs)",
                     f.name
                 ));
             }

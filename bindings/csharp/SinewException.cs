@@ -21,11 +21,12 @@ namespace Sinew
             NativeMessage = nativeMessage;
         }
 
-        /// <summary>Throws for any status but Ok, with this thread's last native error.</summary>
-        internal static unsafe void Check(SinewStatus status)
+        /// <summary>Throws for any status but Ok (a raw SinewStatus value), with this
+        /// thread's last native error.</summary>
+        internal static unsafe void Check(int status)
         {
-            if (status != SinewStatus.Ok)
-                throw new SinewException(status, SinewNative.Utf8ToString(SinewNative.sinew_last_error_message()));
+            if (status != (int)SinewStatus.Ok)
+                throw new SinewException((SinewStatus)status, SinewNative.Utf8ToString(SinewNative.sinew_last_error_message()));
         }
 
         /// <summary>An argument refused by the C# layer (before any native call).</summary>

@@ -30,7 +30,7 @@ namespace SinewTests
         public static void TestDescInitFillsDefaultsAndCookie()
         {
             SinewWorldDesc d = default(SinewWorldDesc);
-            Check.Equal(SinewStatus.Ok, SinewNative.sinew_world_desc_init(&d), "desc_init");
+            Check.Equal((int)SinewStatus.Ok, SinewNative.sinew_world_desc_init(&d), "desc_init");
             Check.Equal(-9.81f, d.gravity.y, "gravity.y");
             Check.Equal(0f, d.gravity.x, "gravity.x");
             Check.Equal(8u, d.substeps, "substeps");
@@ -40,7 +40,7 @@ namespace SinewTests
             Check.Equal(0f, d.damping, "damping");
             Check.Equal(0u, d.threads, "threads");
             Check.True(d.internal_cookie != 0, "cookie set");
-            Check.Equal(SinewStatus.ErrorNullPointer, SinewNative.sinew_world_desc_init(null), "desc_init(NULL)");
+            Check.Equal((int)SinewStatus.ErrorNullPointer, SinewNative.sinew_world_desc_init(null), "desc_init(NULL)");
             Check.True(SinewNative.Utf8ToString(SinewNative.sinew_last_error_message()).StartsWith("sinew_world_desc_init: "),
                 "last error names the function");
         }
@@ -50,17 +50,17 @@ namespace SinewTests
             SinewWorldDesc d;
             SinewNative.sinew_world_desc_init(&d);
             SinewWorld w = default(SinewWorld);
-            Check.Equal(SinewStatus.Ok, SinewNative.sinew_world_create(&d, &w), "create");
+            Check.Equal((int)SinewStatus.Ok, SinewNative.sinew_world_create(&d, &w), "create");
             Check.True(w.id != 0, "handle is not null");
             var p = new SinewVec3(0, 1, 0);
             uint first = 99;
-            Check.Equal(SinewStatus.Ok, SinewNative.sinew_world_add_particles(w, &p, null, 1, &first), "add_particles");
+            Check.Equal((int)SinewStatus.Ok, SinewNative.sinew_world_add_particles(w, &p, null, 1, &first), "add_particles");
             Check.Equal(0u, first, "first");
-            Check.Equal(SinewStatus.Ok, SinewNative.sinew_world_step(w, 1f / 60f), "step");
-            Check.Equal(SinewStatus.Ok, SinewNative.sinew_world_destroy(w), "destroy");
-            Check.Equal(SinewStatus.ErrorInvalidHandle, SinewNative.sinew_world_destroy(w), "destroy twice");
+            Check.Equal((int)SinewStatus.Ok, SinewNative.sinew_world_step(w, 1f / 60f), "step");
+            Check.Equal((int)SinewStatus.Ok, SinewNative.sinew_world_destroy(w), "destroy");
+            Check.Equal((int)SinewStatus.ErrorInvalidHandle, SinewNative.sinew_world_destroy(w), "destroy twice");
             uint n = 1234;
-            Check.Equal(SinewStatus.ErrorInvalidHandle, SinewNative.sinew_world_particle_count(w, &n), "count on stale handle");
+            Check.Equal((int)SinewStatus.ErrorInvalidHandle, SinewNative.sinew_world_particle_count(w, &n), "count on stale handle");
             Check.Equal(1234u, n, "output untouched on failure");
         }
 
@@ -68,7 +68,7 @@ namespace SinewTests
         {
             SinewWorldDesc d = default(SinewWorldDesc);
             SinewWorld w = default(SinewWorld);
-            Check.Equal(SinewStatus.ErrorInvalidArgument, SinewNative.sinew_world_create(&d, &w), "create from zeroed desc");
+            Check.Equal((int)SinewStatus.ErrorInvalidArgument, SinewNative.sinew_world_create(&d, &w), "create from zeroed desc");
             Check.Equal(0ul, w.id, "out_world untouched");
             string m = SinewNative.Utf8ToString(SinewNative.sinew_last_error_message());
             Check.True(m.StartsWith("sinew_world_create: ") && m.Contains("sinew_world_desc_default"), m);

@@ -95,7 +95,7 @@ namespace SinewTests
             w.Dispose();
             Check.True(w.IsDisposed, "disposed");
             Check.Equal(live, World.LiveCount, "unregistered");
-            Check.Equal(SinewStatus.ErrorInvalidHandle, SinewNative.sinew_world_step(h, Dt), "native world destroyed");
+            Check.Equal((int)SinewStatus.ErrorInvalidHandle, SinewNative.sinew_world_step(h, Dt), "native world destroyed");
             Check.ThrowsDisposed(() => w.Step(Dt), "Step");
             Check.ThrowsDisposed(() => { var unused = w.ParticleCount; }, "ParticleCount");
             Check.ThrowsDisposed(() => { var unused = w.Handle; }, "Handle");
@@ -112,7 +112,7 @@ namespace SinewTests
             World.DisposeAll();
             Check.True(a.IsDisposed && b.IsDisposed, "both disposed");
             Check.Equal(0, World.LiveCount, "none left");
-            Check.Equal(SinewStatus.ErrorInvalidHandle, SinewNative.sinew_world_destroy(hb), "native world gone");
+            Check.Equal((int)SinewStatus.ErrorInvalidHandle, SinewNative.sinew_world_destroy(hb), "native world gone");
             a.Dispose(); // still fine
         }
 

@@ -13,18 +13,18 @@ namespace Sinew.Native
     {
         /// <summary>Fills <c>*out_desc</c> with every field at its default.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern SinewStatus sinew_world_desc_init(SinewWorldDesc* out_desc);
+        public static extern int sinew_world_desc_init(SinewWorldDesc* out_desc);
 
         /// <summary>Creates a world; <c>*out_world</c> is written only on success.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern SinewStatus sinew_world_create(SinewWorldDesc* desc, SinewWorld* out_world);
+        public static extern int sinew_world_create(SinewWorldDesc* desc, SinewWorld* out_world);
 
         /// <summary>Destroys a world; every copy of its handle becomes invalid.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern SinewStatus sinew_world_destroy(SinewWorld world);
+        public static extern int sinew_world_destroy(SinewWorld world);
 
         /// <summary>Advances the world by <c>dt</c> seconds (finite, in [1e-6, 10]).</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern SinewStatus sinew_world_step(SinewWorld world, float dt);
+        public static extern int sinew_world_step(SinewWorld world, float dt);
     }
 }

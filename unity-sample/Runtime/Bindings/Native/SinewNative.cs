@@ -1,6 +1,8 @@
 // Raw P/Invoke layer over include/sinew.h: one C function, one declaration, same name,
-// same parameter names, blittable types only (no bool, no struct larger than a handle
-// passed by value), so that the declarations are also callable from Burst-compiled code.
+// same parameter names, and only the types Burst's DllImport accepts (integers, floats,
+// pointers, handle structs of one integer field): no bool, no enum, no struct larger
+// than a handle by value. Fallible functions return the SinewStatus value as `int`
+// (C: `typedef int32_t SinewStatus`); compare with `(int)SinewStatus.Ok`.
 // Hand-written and checked declaration by declaration against the header by
 // tests/csharp_bindings.rs (names, parameter names and types, struct layouts, enums).
 // C# 7.2: compiles with Mono's mcs and with Unity.
