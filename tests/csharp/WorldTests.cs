@@ -116,6 +116,24 @@ namespace SinewTests
             a.Dispose(); // still fine
         }
 
+        /// <summary>A world whose World object was collected undisposed (simulated by
+        /// clearing its weak reference in the registry) is still destroyed natively by
+        /// DisposeAll, which is what runs before a domain reload.</summary>
+        public static void TestDisposeAllDestroysWorldsWhoseObjectsWereDropped()
+        {
+            var w = new World();
+            SinewWorld h = w.Handle;
+            var field = typeof(World).GetField("registry", System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static);
+            var registry = (System.Collections.Generic.Dictionary<long, WeakReference<World>>)field.GetValue(null);
+            registry[(long)h.id].SetTarget(null); // single-threaded here
+            World.DisposeAll();
+            Check.Equal(0, World.LiveCount, "registry emptied");
+            uint n;
+            Check.Equal((int)SinewStatus.ErrorInvalidHandle, SinewNative.sinew_world_particle_count(h, &n), "native world destroyed");
+            w.Dispose(); // the late finalizer/Dispose of such a world finds nothing to do
+            Check.True(w.IsDisposed, "disposed");
+        }
+
         public static void TestStepRejectsBadDt()
         {
             using (var w = new World())
