@@ -92,11 +92,26 @@ namespace UnityEngine
 
     public class Collider : Component { }
 
+    // Unity's own cloth component: here so that the compile check proves the package's
+    // scripts resolve `Cloth` to Sinew.Cloth, not to this.
+    public sealed class Cloth : Component { }
+
+    public sealed class Shader : Object
+    {
+        public static Shader Find(string name) { return null; }
+    }
+
+    public class Material : Object
+    {
+        public Material(Shader shader) { }
+    }
+
     public sealed class LineRenderer : Component
     {
         public int positionCount { get; set; }
         public bool useWorldSpace { get; set; }
         public float widthMultiplier { get; set; }
+        public Material material { get; set; }
         public void SetPositions(Vector3[] positions) { }
     }
 

@@ -28,6 +28,7 @@ namespace Sinew.Samples
             var ropeObject = new GameObject("Rope");
             var line = ropeObject.AddComponent<LineRenderer>();
             line.widthMultiplier = 0.03f;
+            line.material = new Material(Shader.Find("Sprites/Default"));
             var rope = ropeObject.AddComponent<SinewRope>();
             rope.world = world;
             rope.start = fixedAnchor;
