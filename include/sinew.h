@@ -312,6 +312,16 @@ SinewStatus sinew_world_set_inverse_masses(struct SinewWorld world,
 struct SinewWorldDesc sinew_world_desc_default(void);
 
 /**
+ * Fills `*out_desc` with every field at its default, as `sinew_world_desc_default`
+ * (the cookie included), through a pointer: for bindings that cannot return a struct
+ * by value (C# P/Invoke under Burst passes nothing larger than a handle by value).
+ *
+ * # Safety
+ * `out_desc` must be NULL or point to writable memory for one SinewWorldDesc.
+ */
+SinewStatus sinew_world_desc_init(struct SinewWorldDesc *out_desc);
+
+/**
  * Creates a world. `out_world` is written only on success.
  *
  * # Safety

@@ -33,8 +33,8 @@ use sinew::ffi::particles::{
     sinew_world_write_velocities,
 };
 use sinew::ffi::world::{
-    sinew_world_create, sinew_world_desc_default, sinew_world_destroy, sinew_world_step,
-    SinewSolver, SinewVec3, SinewWorld, SinewWorldDesc,
+    sinew_world_create, sinew_world_desc_default, sinew_world_desc_init, sinew_world_destroy,
+    sinew_world_step, SinewSolver, SinewVec3, SinewWorld, SinewWorldDesc,
 };
 use sinew::ffi::SinewStatus::{self, *};
 use sinew::ffi::{sinew_abi_version, sinew_last_error_message, sinew_version, SINEW_ABI_VERSION};
@@ -656,6 +656,16 @@ fn create_cases() -> Vec<Case> {
     cases
 }
 
+fn desc_init_cases() -> Vec<Case> {
+    vec![case(
+        "sinew_world_desc_init",
+        "out_desc NULL",
+        SINEW_ERROR_NULL_POINTER,
+        // SAFETY: NULL is the case under test.
+        |_| unsafe { sinew_world_desc_init(std::ptr::null_mut()) },
+    )]
+}
+
 fn step_cases() -> Vec<Case> {
     let dts = [
         ("NaN", f32::NAN),
@@ -1251,6 +1261,7 @@ fn forces_cases() -> Vec<Case> {
 fn every_table() -> Vec<Vec<Case>> {
     vec![
         create_cases(),
+        desc_init_cases(),
         step_cases(),
         add_particles_cases(),
         count_cases(),
@@ -1273,6 +1284,24 @@ fn every_table() -> Vec<Vec<Case>> {
 #[test]
 fn world_create_rejects_bad_desc() {
     run_cases(create_cases());
+}
+
+#[test]
+fn world_desc_init_rejects_null() {
+    run_cases(desc_init_cases());
+}
+
+/// `sinew_world_desc_init` writes exactly what `sinew_world_desc_default` returns (the
+/// cookie included), and a world can be made from it.
+#[test]
+fn world_desc_init_matches_default() {
+    // SAFETY: all-zero is a valid bit pattern for this plain struct.
+    let mut d: SinewWorldDesc = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointer.
+    ok(unsafe { sinew_world_desc_init(&mut d) }, "desc_init");
+    assert_eq!(d, sinew_world_desc_default());
+    let w = create(&d);
+    ok(sinew_world_destroy(w), "destroy");
 }
 
 #[test]

@@ -10,6 +10,9 @@ cd "$(dirname "$0")/.."
 need_apt=()
 command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
+# C# bindings: compiled by Mono's mcs and run on Mono (Unity's runtime).
+command -v mcs >/dev/null 2>&1 || need_apt+=(mono-mcs)
+command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "== installing ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -25,5 +28,8 @@ cargo clippy --all-targets --locked -- -D warnings
 
 echo "== cargo test (Rust, C ABI via gcc, header freshness)"
 cargo test --locked
+
+echo "== C# bindings on Mono, Unity package scripts"
+tests/csharp/run.sh
 
 echo "== all tests passed"

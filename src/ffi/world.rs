@@ -123,6 +123,22 @@ pub extern "C" fn sinew_world_desc_default() -> SinewWorldDesc {
     }
 }
 
+/// Fills `*out_desc` with every field at its default, as `sinew_world_desc_default`
+/// (the cookie included), through a pointer: for bindings that cannot return a struct
+/// by value (C# P/Invoke under Burst passes nothing larger than a handle by value).
+///
+/// # Safety
+/// `out_desc` must be NULL or point to writable memory for one SinewWorldDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_desc_init(out_desc: *mut SinewWorldDesc) -> SinewStatus {
+    guard("sinew_world_desc_init", || {
+        non_null(out_desc, "out_desc")?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_desc.write_unaligned(sinew_world_desc_default()) };
+        Ok(())
+    })
+}
+
 /// Creates a world. `out_world` is written only on success.
 ///
 /// # Safety

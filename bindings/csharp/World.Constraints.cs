@@ -1,0 +1,90 @@
+// Sinew.World: distance constraints. Particle pairs are given as a flat index array
+// (a0, b0, a1, b1, ...); rest lengths in m (null = the current distances); XPBD
+// compliance α in m/N (0 = rigid) or PBD stiffness k in [0, 1].
+
+using Sinew.Native;
+
+namespace Sinew
+{
+    public sealed partial class World
+    {
+        /// <summary>Number of distance constraints (both flavours).</summary>
+        public unsafe int DistanceConstraintCount
+        {
+            get
+            {
+                uint n;
+                SinewException.Check(SinewNative.sinew_world_distance_constraint_count(Handle, &n));
+                return (int)n;
+            }
+        }
+
+        /// <summary>Adds particlePairs.Length / 2 XPBD distance constraints with
+        /// <paramref name="compliance"/> α (m/N, 0 = rigid). Returns the id of the first;
+        /// ids are consecutive and shared with the PBD flavour.</summary>
+        public unsafe int AddDistanceConstraints(int[] particlePairs, float[] restLengths, float compliance)
+        {
+            const string F = "World.AddDistanceConstraints";
+            CheckPairs(particlePairs, restLengths, F);
+            using (var p = new Pin(particlePairs))
+            using (var r = new Pin(restLengths))
+                return AddDistanceConstraints((uint*)p.Ptr, (float*)r.Ptr, particlePairs.Length / 2, compliance);
+        }
+
+        /// <summary>Adds <paramref name="count"/> XPBD distance constraints from 2*count
+        /// particle indices and count rest lengths (m; null = current distances).</summary>
+        public unsafe int AddDistanceConstraints(uint* particlePairs, float* restLengths, int count, float compliance)
+        {
+            uint first;
+            SinewException.Check(SinewNative.sinew_world_add_distance_constraints(Handle, particlePairs, restLengths, unchecked((uint)count), compliance, &first));
+            return (int)first;
+        }
+
+        /// <summary>Adds particlePairs.Length / 2 PBD distance constraints with
+        /// <paramref name="stiffness"/> k in [0, 1] (fraction of the error removed per
+        /// substep, independent of the iteration count). Returns the id of the first.</summary>
+        public unsafe int AddPbdDistanceConstraints(int[] particlePairs, float[] restLengths, float stiffness)
+        {
+            const string F = "World.AddPbdDistanceConstraints";
+            CheckPairs(particlePairs, restLengths, F);
+            using (var p = new Pin(particlePairs))
+            using (var r = new Pin(restLengths))
+                return AddPbdDistanceConstraints((uint*)p.Ptr, (float*)r.Ptr, particlePairs.Length / 2, stiffness);
+        }
+
+        /// <summary>Adds <paramref name="count"/> PBD distance constraints from 2*count
+        /// particle indices and count rest lengths (m; null = current distances).</summary>
+        public unsafe int AddPbdDistanceConstraints(uint* particlePairs, float* restLengths, int count, float stiffness)
+        {
+            uint first;
+            SinewException.Check(SinewNative.sinew_world_add_pbd_distance_constraints(Handle, particlePairs, restLengths, unchecked((uint)count), stiffness, &first));
+            return (int)first;
+        }
+
+        /// <summary>Copies the force magnitudes |λ|/h² (N) of constraints
+        /// first..first+newtons.Length in the last substep (e.g. rope tension).</summary>
+        public unsafe void ReadConstraintForces(int first, float[] newtons)
+        {
+            Args.NotNull(newtons, "World.ReadConstraintForces", "newtons");
+            using (var p = new Pin(newtons))
+                ReadConstraintForces(first, newtons.Length, (float*)p.Ptr);
+        }
+
+        /// <summary>Copies the force magnitudes (N) of constraints first..first+count.</summary>
+        public unsafe void ReadConstraintForces(int first, int count, float* newtons)
+        {
+            SinewException.Check(SinewNative.sinew_world_read_constraint_forces(Handle, unchecked((uint)first), unchecked((uint)count), newtons));
+        }
+
+        static void CheckPairs(int[] particlePairs, float[] restLengths, string function)
+        {
+            Args.NotNull(particlePairs, function, "particlePairs");
+            if (particlePairs.Length % 2 != 0)
+                throw SinewException.Argument(function, "particlePairs has " + particlePairs.Length +
+                    " indices, not an even number (two per constraint)");
+            if (restLengths != null && restLengths.Length != particlePairs.Length / 2)
+                throw SinewException.Argument(function, "restLengths has " + restLengths.Length +
+                    " elements for " + particlePairs.Length / 2 + " constraints");
+        }
+    }
+}

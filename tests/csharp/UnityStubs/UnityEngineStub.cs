@@ -1,0 +1,205 @@
+// COMPILE-CHECK STUB, NOT SHIPPED, NOT UNITY: the handful of UnityEngine / UnityEditor /
+// Unity.Collections signatures that unity-sample's scripts use, with empty bodies, so that
+// tests/csharp/run.sh can compile those scripts with mcs and catch syntax and type
+// errors without a Unity installation. Signatures follow the Unity 2021.3 scripting API.
+// Nothing here runs.
+
+using System;
+
+namespace UnityEngine
+{
+    public class Object
+    {
+        public string name { get; set; }
+        public static void Destroy(Object obj) { }
+        public static T FindObjectOfType<T>() where T : Object { return null; }
+        public static T FindFirstObjectByType<T>() where T : Object { return null; }
+        public static implicit operator bool(Object o) { return o != null; }
+    }
+
+    public class Component : Object
+    {
+        public Transform transform { get { return null; } }
+        public GameObject gameObject { get { return null; } }
+        public T GetComponent<T>() { return default(T); }
+    }
+
+    public class Behaviour : Component
+    {
+        public bool enabled { get; set; }
+    }
+
+    public class MonoBehaviour : Behaviour { }
+
+    public sealed class GameObject : Object
+    {
+        public GameObject(string name) { }
+        public Transform transform { get { return null; } }
+        public T AddComponent<T>() where T : Component { return null; }
+        public T GetComponent<T>() { return default(T); }
+        public static GameObject CreatePrimitive(PrimitiveType type) { return null; }
+    }
+
+    public enum PrimitiveType { Sphere, Capsule, Cylinder, Cube, Plane, Quad }
+
+    public class Transform : Component
+    {
+        public Vector3 position { get; set; }
+        public Vector3 localScale { get; set; }
+        public Quaternion rotation { get; set; }
+        public Matrix4x4 worldToLocalMatrix { get { return default(Matrix4x4); } }
+        public Vector3 TransformPoint(Vector3 p) { return p; }
+    }
+
+    public struct Vector3
+    {
+        public float x, y, z;
+        public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
+        public static Vector3 operator +(Vector3 a, Vector3 b) { return a; }
+        public static Vector3 operator -(Vector3 a, Vector3 b) { return a; }
+        public static Vector3 operator *(Vector3 a, float s) { return a; }
+    }
+
+    public struct Quaternion { }
+
+    public struct Matrix4x4
+    {
+        public Vector3 MultiplyPoint3x4(Vector3 p) { return p; }
+    }
+
+    public static class Time
+    {
+        public static float fixedDeltaTime { get { return 0.02f; } }
+        public static float deltaTime { get { return 0.02f; } }
+        public static float time { get { return 0f; } }
+    }
+
+    public static class Mathf
+    {
+        public static float Sin(float f) { return f; }
+        public static float Cos(float f) { return f; }
+    }
+
+    public static class Debug
+    {
+        public static void LogError(object message, Object context) { }
+    }
+
+    public static class Application
+    {
+        public static event Action quitting;
+    }
+
+    public class Collider : Component { }
+
+    // Unity's own cloth component: here so that the compile check proves the package's
+    // scripts resolve `Cloth` to Sinew.Cloth, not to this.
+    public sealed class Cloth : Component { }
+
+    public sealed class Shader : Object
+    {
+        public static Shader Find(string name) { return null; }
+    }
+
+    public class Material : Object
+    {
+        public Material(Shader shader) { }
+    }
+
+    public sealed class LineRenderer : Component
+    {
+        public int positionCount { get; set; }
+        public bool useWorldSpace { get; set; }
+        public float widthMultiplier { get; set; }
+        public Material material { get; set; }
+        public void SetPositions(Vector3[] positions) { }
+    }
+
+    public sealed class MeshFilter : Component
+    {
+        public Mesh mesh { get; set; }
+        public Mesh sharedMesh { get; set; }
+    }
+
+    public sealed class Mesh : Object
+    {
+        public Vector3[] vertices { get; set; }
+        public int[] triangles { get; set; }
+        public void MarkDynamic() { }
+        public void SetVertices<T>(Unity.Collections.NativeArray<T> inVertices) where T : struct { }
+        public void RecalculateNormals() { }
+        public void RecalculateBounds() { }
+    }
+
+    public enum RuntimeInitializeLoadType { AfterSceneLoad, BeforeSceneLoad, AfterAssembliesLoaded, BeforeSplashScreen, SubsystemRegistration }
+
+    [AttributeUsage(AttributeTargets.Method)]
+    public sealed class RuntimeInitializeOnLoadMethodAttribute : Attribute
+    {
+        public RuntimeInitializeOnLoadMethodAttribute(RuntimeInitializeLoadType loadType) { }
+    }
+
+    [AttributeUsage(AttributeTargets.Field)]
+    public sealed class TooltipAttribute : Attribute { public TooltipAttribute(string tooltip) { } }
+
+    [AttributeUsage(AttributeTargets.Field)]
+    public sealed class RangeAttribute : Attribute { public RangeAttribute(float min, float max) { } }
+
+    [AttributeUsage(AttributeTargets.Field)]
+    public sealed class MinAttribute : Attribute { public MinAttribute(float min) { } }
+
+    [AttributeUsage(AttributeTargets.Class)]
+    public sealed class AddComponentMenu : Attribute { public AddComponentMenu(string menuName) { } }
+
+    [AttributeUsage(AttributeTargets.Class)]
+    public sealed class DisallowMultipleComponent : Attribute { }
+
+    [AttributeUsage(AttributeTargets.Class, AllowMultiple = true)]
+    public sealed class RequireComponent : Attribute { public RequireComponent(Type requiredComponent) { } }
+
+    [AttributeUsage(AttributeTargets.Class)]
+    public sealed class DefaultExecutionOrder : Attribute { public DefaultExecutionOrder(int order) { } }
+}
+
+namespace Unity.Collections
+{
+    public enum Allocator { Invalid, None, Temp, TempJob, Persistent }
+
+    public struct NativeArray<T> : IDisposable where T : struct
+    {
+        public NativeArray(int length, Allocator allocator) { }
+        public int Length { get { return 0; } }
+        public bool IsCreated { get { return false; } }
+        public T this[int index] { get { return default(T); } set { } }
+        public void Dispose() { }
+    }
+}
+
+namespace Unity.Collections.LowLevel.Unsafe
+{
+    public static class NativeArrayUnsafeUtility
+    {
+        public static unsafe void* GetUnsafePtr<T>(this NativeArray<T> nativeArray) where T : struct { return null; }
+    }
+}
+
+#if UNITY_EDITOR
+namespace UnityEditor
+{
+    [AttributeUsage(AttributeTargets.Class)]
+    public sealed class InitializeOnLoadAttribute : Attribute { }
+
+    public enum PlayModeStateChange { EnteredEditMode, ExitingEditMode, EnteredPlayMode, ExitingPlayMode }
+
+    public static class AssemblyReloadEvents
+    {
+        public delegate void AssemblyReloadCallback();
+        public static event AssemblyReloadCallback beforeAssemblyReload;
+    }
+
+    public static class EditorApplication
+    {
+        public static event Action<PlayModeStateChange> playModeStateChanged;
+    }
+}
+#endif
