@@ -16,6 +16,9 @@
 // The wrapper checks what it can see locally (sizes that do not fit uint32_t, odd pair
 // lists, mismatched array lengths) and reports it as SINEW_ERROR_INVALID_ARGUMENT /
 // OUT_OF_RANGE without calling the library; everything else is the library's check.
+//
+// Identifiers here and in the other bindings/cpp headers avoid Unreal's function-like
+// macros (check, verify, ensure...): tests/cpp/unreal_checks.rs enforces it.
 #ifndef SINEW_HPP
 #define SINEW_HPP
 
@@ -149,7 +152,7 @@ inline std::string last_error_message() { return std::string(sinew_last_error_me
 
 namespace detail {
 /// Converts a C status into a Result, copying the thread's last error message.
-inline Result<void> check(SinewStatus s) {
+inline Result<void> to_result(SinewStatus s) {
     if (s == SINEW_OK) return {};
     return Error{static_cast<Status>(s), last_error_message()};
 }
@@ -304,7 +307,7 @@ class World {
     /// Creates a world.
     static Result<World> create(const WorldDesc& desc = WorldDesc()) {
         SinewWorld h{0};
-        auto r = detail::check(sinew_world_create(&desc, &h));
+        auto r = detail::to_result(sinew_world_create(&desc, &h));
         if (!r) return r.error();
         return World(h);
     }
@@ -324,7 +327,7 @@ class World {
     }
 
     /// Advances by dt seconds (finite, in [1e-6, 10]) in the desc's substeps.
-    Result<void> step(float dt) { return detail::check(sinew_world_step(handle_, dt)); }
+    Result<void> step(float dt) { return detail::to_result(sinew_world_step(handle_, dt)); }
 
     // --- particles ---------------------------------------------------------------
 
@@ -341,7 +344,7 @@ class World {
                                            " positions but " + std::to_string(inverse_masses.size()) +
                                            " inverse masses");
         uint32_t first = 0;
-        auto r = detail::check(sinew_world_add_particles(
+        auto r = detail::to_result(sinew_world_add_particles(
             handle_, reinterpret_cast<const SinewVec3*>(positions.data()),
             inverse_masses.empty() ? nullptr : inverse_masses.data(), *n, &first));
         if (!r) return r.error();
@@ -355,7 +358,7 @@ class World {
     /// The number of particles.
     Result<uint32_t> particle_count() const {
         uint32_t n = 0;
-        auto r = detail::check(sinew_world_particle_count(handle_, &n));
+        auto r = detail::to_result(sinew_world_particle_count(handle_, &n));
         if (!r) return r.error();
         return n;
     }
@@ -382,7 +385,7 @@ class World {
     /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12)
     /// starting at `out`, which must hold (count - 1) * stride_bytes + 12 bytes.
     Result<void> read_positions_strided(uint32_t first, uint32_t count, void* out, uint32_t stride_bytes) const {
-        return detail::check(sinew_world_read_positions(handle_, first, count, out, stride_bytes));
+        return detail::to_result(sinew_world_read_positions(handle_, first, count, out, stride_bytes));
     }
 
     /// Moves particles `first .. first + positions.size()` to `positions` (m);
@@ -433,14 +436,14 @@ class World {
     Result<void> set_inverse_masses(uint32_t first, Span<const float> inverse_masses) {
         auto n = detail::to_count(inverse_masses.size(), "World::set_inverse_masses");
         if (!n) return n.error();
-        return detail::check(sinew_world_set_inverse_masses(handle_, first, *n, inverse_masses.data()));
+        return detail::to_result(sinew_world_set_inverse_masses(handle_, first, *n, inverse_masses.data()));
     }
     Result<void> set_inverse_masses(uint32_t first, const std::vector<float>& inverse_masses) {
         return set_inverse_masses(first, Span<const float>(inverse_masses));
     }
     /// Sets one particle's inverse mass (1/kg; 0 = pinned).
     Result<void> set_inverse_mass(uint32_t particle, float inverse_mass) {
-        return detail::check(sinew_world_set_inverse_masses(handle_, particle, 1, &inverse_mass));
+        return detail::to_result(sinew_world_set_inverse_masses(handle_, particle, 1, &inverse_mass));
     }
 
     // --- distance constraints ---------------------------------------------------
@@ -472,7 +475,7 @@ class World {
     /// The number of distance constraints (both flavours).
     Result<uint32_t> distance_constraint_count() const {
         uint32_t n = 0;
-        auto r = detail::check(sinew_world_distance_constraint_count(handle_, &n));
+        auto r = detail::to_result(sinew_world_distance_constraint_count(handle_, &n));
         if (!r) return r.error();
         return n;
     }
@@ -482,7 +485,7 @@ class World {
     Result<void> read_constraint_forces(uint32_t first, Span<float> out_newtons) const {
         auto n = detail::to_count(out_newtons.size(), "World::read_constraint_forces");
         if (!n) return n.error();
-        return detail::check(sinew_world_read_constraint_forces(handle_, first, *n, out_newtons.data()));
+        return detail::to_result(sinew_world_read_constraint_forces(handle_, first, *n, out_newtons.data()));
     }
     Result<void> read_constraint_forces(uint32_t first, std::vector<float>& out_newtons) const {
         return read_constraint_forces(first, Span<float>(out_newtons));
@@ -503,13 +506,13 @@ class World {
                               const char* what) const {
         auto n = detail::to_count(count, what);
         if (!n) return n.error();
-        return detail::check(fn(handle_, first, *n, out, static_cast<uint32_t>(stride)));
+        return detail::to_result(fn(handle_, first, *n, out, static_cast<uint32_t>(stride)));
     }
     Result<void> write_strided(WriteFn fn, uint32_t first, const void* in, std::size_t count,
                                const char* what) {
         auto n = detail::to_count(count, what);
         if (!n) return n.error();
-        return detail::check(fn(handle_, first, *n, in, static_cast<uint32_t>(sizeof(Vec3))));
+        return detail::to_result(fn(handle_, first, *n, in, static_cast<uint32_t>(sizeof(Vec3))));
     }
     Result<Range> add_pairs(PairFn fn, Span<const uint32_t> pairs, Span<const float> rest, float param,
                             const char* what) {
@@ -524,7 +527,7 @@ class World {
                                                                     " pairs but " + std::to_string(rest.size()) +
                                                                     " rest lengths");
         uint32_t first = 0;
-        auto r = detail::check(fn(handle_, pairs.data(), rest.empty() ? nullptr : rest.data(), *n, param, &first));
+        auto r = detail::to_result(fn(handle_, pairs.data(), rest.empty() ? nullptr : rest.data(), *n, param, &first));
         if (!r) return r.error();
         return Range{first, *n};
     }

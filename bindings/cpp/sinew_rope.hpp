@@ -66,21 +66,6 @@ inline Result<Layout> layout(const Params& p) {
     return out;
 }
 
-/// The index of the point nearest to `target` (grabbing); 0 for an empty span.
-inline uint32_t nearest(Span<const Vec3> points, Vec3 target) {
-    uint32_t best = 0;
-    float best_d = INFINITY;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-        const Vec3 d = vec::sub(points[i], target);
-        const float d2 = vec::dot(d, d);
-        if (d2 < best_d) {
-            best_d = d2;
-            best = static_cast<uint32_t>(i);
-        }
-    }
-    return best;
-}
-
 } // namespace rope
 } // namespace sinew
 

@@ -147,6 +147,31 @@ class Scene {
         return b->desc.inverse_masses[i] == 0.0f;
     }
 
+    /// The body's free (not pinned) particle nearest to `target` (m): what a grab
+    /// takes. OutOfRange when every particle is pinned.
+    Result<uint32_t> nearest_free_particle(BodyId id, Vec3 target) {
+        if (auto r = ensure_built(); !r) return r.error();
+        const Body* b = find(id);
+        if (!b) return unknown("Scene::nearest_free_particle", id);
+        std::vector<Vec3> pos(b->particles.count);
+        if (auto r = world_.read_positions(b->particles.first, Span<Vec3>(pos)); !r) return r.error();
+        uint32_t best = UINT32_MAX;
+        float best_d2 = 0.0f;
+        for (uint32_t i = 0; i < pos.size(); ++i) {
+            if (b->desc.inverse_masses[i] == 0.0f) continue;
+            const float dx = pos[i].x - target.x, dy = pos[i].y - target.y, dz = pos[i].z - target.z;
+            const float d2 = dx * dx + dy * dy + dz * dz;
+            if (best == UINT32_MAX || d2 < best_d2) {
+                best = i;
+                best_d2 = d2;
+            }
+        }
+        if (best == UINT32_MAX)
+            return Error{Status::OutOfRange, "Scene::nearest_free_particle: every particle of body " +
+                                                 std::to_string(id) + " is pinned"};
+        return best;
+    }
+
     /// Moves particles `particles[k]` of the body to `positions[k]` (m): the kinematic
     /// drive of pinned ends and grabbed particles.
     Result<void> move_particles(BodyId id, Span<const uint32_t> particles, Span<const Vec3> positions) {

@@ -542,8 +542,6 @@ void test_rope_layout() {
     p.segments = 4;
     p.mass = 0;
     check(sinew::rope::layout(p).status() == sinew::Status::InvalidArgument, "0 kg rejected");
-    std::vector<sinew::Vec3> pts{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}};
-    check(sinew::rope::nearest(pts, sinew::Vec3{1.2f, 0.3f, 0}) == 1, "nearest particle");
 }
 
 /// Rope of n links hanging from a pinned top; with compliance α each link stretches by
@@ -651,6 +649,9 @@ void test_scene_grab_release() {
     p.pin_end = true;
     auto l = must(sinew::rope::layout(p), "layout");
     const sinew::BodyId rope = must(scene.add_body(rope_body(l, 0.0f)), "rope");
+    check(*scene.nearest_free_particle(rope, sinew::Vec3{0.52f, 0.1f, 1.0f}) == 5, "nearest free particle");
+    check(*scene.nearest_free_particle(rope, sinew::Vec3{-1.0f, 0.0f, 1.0f}) == 1,
+          "nearest free particle skips the pinned end");
     must(scene.pin(rope, 5), "grab particle 5");
     check(*scene.is_pinned(rope, 5), "grabbed particle is pinned");
     const uint32_t grabbed[1] = {5};
@@ -677,6 +678,9 @@ void test_scene_grab_release() {
     must(scene.read_positions(rope, pos), "positions");
     check(pos[5].z < 1.0f, "released particle falls", std::to_string(pos[5].z));
     check(scene.pin(rope, 11).status() == sinew::Status::OutOfRange, "pin out of range rejected");
+    for (uint32_t i = 0; i < 11; ++i) must(scene.pin(rope, i), "pin all");
+    check(scene.nearest_free_particle(rope, sinew::Vec3{0, 0, 0}).status() == sinew::Status::OutOfRange,
+          "no free particle to grab");
     const uint32_t bad_idx[1] = {42};
     check(scene.move_particles(rope, bad_idx, target).status() == sinew::Status::OutOfRange,
           "move out of range rejected");
