@@ -275,6 +275,7 @@ fn unreal_plugin_static_checks() {
 #[test]
 fn unreal_static_checks_catch_mistakes() {
     for (name, problem) in unreal_checks::self_test() {
+        println!("{name}: {problem:?}");
         assert!(problem.is_some(), "the check missed: {name}");
     }
 }
