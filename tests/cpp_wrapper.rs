@@ -9,6 +9,8 @@
 //! * `cpp_headers_are_self_contained_without_exceptions_or_rtti`: every header of
 //!   bindings/cpp compiles on its own with `-fno-exceptions -fno-rtti` (how Unreal
 //!   builds modules by default).
+//! * `cpp_templates_compile_strictly_as_cpp17_and_cpp20`: every template instantiated
+//!   with -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast, no exceptions/RTTI.
 //! * `double_vector_is_rejected_at_compile_time`: reading positions into a 24-byte
 //!   vector (UE5's FVector) must fail to compile with the static_assert naming FVector3f.
 //! * `readme_cpp_example_compiles_and_runs`: the C++ snippet of the README section
@@ -207,6 +209,29 @@ fn cpp_headers_are_self_contained_without_exceptions_or_rtti() {
         let mut cc = gpp(&["-fno-exceptions", "-fno-rtti", "-fsyntax-only"]);
         cc.arg(&src);
         run_ok(cc, &format!("{name} on its own, -fno-exceptions -fno-rtti"));
+    }
+}
+
+/// Every template instantiated under the warnings Unreal's compilers enforce
+/// (-Wshadow, -Wconversion, -Wsign-conversion, -Wold-style-cast), without exceptions
+/// and RTTI, as C++17 and as C++20 (UE 5.3+ compiles modules as C++20).
+#[test]
+fn cpp_templates_compile_strictly_as_cpp17_and_cpp20() {
+    let src = manifest_dir().join("tests/cpp/strict_instantiation.cpp");
+    for std in ["-std=c++17", "-std=c++20"] {
+        let mut cc = gpp(&[
+            "-fno-exceptions",
+            "-fno-rtti",
+            "-Wshadow",
+            "-Wconversion",
+            "-Wsign-conversion",
+            "-Wold-style-cast",
+            "-Wdouble-promotion",
+            "-fsyntax-only",
+        ]);
+        // The later -std wins over gpp's -std=c++17.
+        cc.arg(std).arg(&src);
+        run_ok(cc, &format!("strict instantiation {std}"));
     }
 }
 

@@ -43,7 +43,7 @@ inline FVector FromMeshSpace(const sinew::Vec3& V)
 }
 
 /** World gravity (UWorld::GetGravityZ, cm/s²) as the simulation's gravity (m/s²). */
-inline sinew::Vec3 Gravity(float GravityZ)
+inline sinew::Vec3 Gravity(double GravityZ)
 {
 	return sinew::units::gravity_from_unreal(GravityZ);
 }

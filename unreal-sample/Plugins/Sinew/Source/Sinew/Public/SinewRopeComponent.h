@@ -126,8 +126,8 @@ public:
 	virtual void BeginPlay() override;
 	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
 
-	virtual void PreSinewStep(USinewWorldSubsystem& Subsystem) override;
-	virtual void PostSinewStep(USinewWorldSubsystem& Subsystem) override;
+	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
 
 private:
 	/** World location (cm) of the start (bStart) or end attachment. */

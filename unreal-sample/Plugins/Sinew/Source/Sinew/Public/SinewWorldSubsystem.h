@@ -23,9 +23,9 @@ class SINEW_API ISinewSimulated
 public:
 	virtual ~ISinewSimulated() = default;
 	/** Before the step: write pinned and grabbed particles' positions. */
-	virtual void PreSinewStep(USinewWorldSubsystem& Subsystem) = 0;
+	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
 	/** After the step: read positions and forces, update the mesh. */
-	virtual void PostSinewStep(USinewWorldSubsystem& Subsystem) = 0;
+	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
 };
 
 /** The subsystem's tick, registered in TG_PostPhysics on the persistent level. */
@@ -67,8 +67,8 @@ public:
 	/** The cm <-> m conversion of this world. */
 	const sinew::units::Frame& GetFrame() const { return Frame; }
 
-	void Register(ISinewSimulated* Simulated);
-	void Unregister(ISinewSimulated* Simulated);
+	void Register(ISinewSimulated* Body);
+	void Unregister(ISinewSimulated* Body);
 
 	/** Runs one frame: PreSinewStep of every body, one step of DeltaSeconds (clamped to MaxDeltaTime), PostSinewStep. */
 	void Step(float DeltaSeconds);
