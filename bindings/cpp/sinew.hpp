@@ -401,6 +401,12 @@ class World {
         return write_positions(first, Span<const V>(positions));
     }
 
+    /// Moves particles to positions (m) read every `stride_bytes` (>= 12) from `in`,
+    /// e.g. straight out of a vertex buffer ((count - 1) * stride_bytes + 12 bytes).
+    Result<void> write_positions_strided(uint32_t first, uint32_t count, const void* in, uint32_t stride_bytes) {
+        return detail::to_result(sinew_world_write_positions(handle_, first, count, in, stride_bytes));
+    }
+
     /// Copies velocities (m/s) of particles `first .. first + out.size()` into `out`.
     template <class V>
     Result<void> read_velocities(uint32_t first, Span<V> out) const {
@@ -418,6 +424,15 @@ class World {
         auto r = read_velocities(range.first, Span<V>(out));
         if (!r) return r.error();
         return out;
+    }
+
+    /// Copies velocities (m/s) into a strided buffer, as read_positions_strided.
+    Result<void> read_velocities_strided(uint32_t first, uint32_t count, void* out, uint32_t stride_bytes) const {
+        return detail::to_result(sinew_world_read_velocities(handle_, first, count, out, stride_bytes));
+    }
+    /// Sets velocities (m/s) read from a strided buffer, as write_positions_strided.
+    Result<void> write_velocities_strided(uint32_t first, uint32_t count, const void* in, uint32_t stride_bytes) {
+        return detail::to_result(sinew_world_write_velocities(handle_, first, count, in, stride_bytes));
     }
 
     /// Sets velocities (m/s); pinned particles keep velocity 0.

@@ -198,6 +198,18 @@ void test_hanging_rope_and_vector_types() {
     must(w.write_velocities(20, vel), "velocity of a pinned particle");
     must(w.read_velocities(20, vback), "read");
     check(vback[0].x == 0.0f, "a pinned particle keeps velocity 0");
+    // Strided writes and reads, from and into a 16-byte vertex.
+    std::vector<Vertex> src{{{7, 8, 9}, 1u}, {{-1, -2, -3}, 2u}};
+    must(w.write_positions_strided(10, 2, src.data(), sizeof(Vertex)), "strided position write");
+    must(w.write_velocities_strided(10, 2, src.data(), sizeof(Vertex)), "strided velocity write");
+    std::vector<Vertex> dst(2, Vertex{{0, 0, 0}, 0xabcdu});
+    must(w.read_velocities_strided(10, 2, dst.data(), sizeof(Vertex)), "strided velocity read");
+    std::vector<sinew::Vec3> pback(2);
+    must(w.read_positions(10, pback), "read");
+    check(pback[0].x == 7 && pback[1].z == -3 && dst[0].pos[1] == 8 && dst[1].pos[0] == -1 && dst[1].color == 0xabcdu,
+          "strided writes and reads with a 16-byte stride");
+    check(w.write_positions_strided(10, 2, src.data(), 8).status() == sinew::Status::InvalidArgument,
+          "stride below 12 bytes rejected");
     std::vector<float> ws{10.0f, 10.0f};
     must(w.set_inverse_masses(1, ws), "set inverse masses");
     auto pbd = must(w.add_pbd_distance_constraints(std::vector<uint32_t>{0, 20}, {}, 0.5f), "PBD constraint");
@@ -584,6 +596,18 @@ void test_scene_rope_tension_and_compliance() {
     must(scene.read_forces(rope, 0, t), "tension");
     check(near(t[0], w, 0.03 * w), "tension still the weight below", fmt(t[0], w));
 
+    // A body that the library rejects (negative compliance) is not added, and the
+    // world keeps exactly the rope.
+    sinew::BodyDesc broken = rope_body(l, -1.0f);
+    check(scene.add_body(broken).status() == sinew::Status::InvalidArgument, "body with a bad compliance rejected");
+    broken = rope_body(l, 0.0f);
+    broken.groups[0].pairs.push_back(99);
+    broken.groups[0].pairs.push_back(0);
+    check(scene.add_body(broken).status() == sinew::Status::OutOfRange, "body with a bad index rejected");
+    must(scene.step(1.0f / 60.0f), "step after rejected bodies");
+    check(scene.body_count() == 1 && *scene.world().particle_count() == 11 &&
+              *scene.world().distance_constraint_count() == 10,
+          "rejected bodies left nothing in the world");
     check(scene.set_compliance(rope, 1, 0.0f).status() == sinew::Status::OutOfRange, "unknown group rejected");
     check(scene.set_compliance(rope, 0, -1.0f).status() == sinew::Status::InvalidArgument,
           "negative compliance rejected");
@@ -686,6 +710,38 @@ void test_scene_grab_release() {
           "move out of range rejected");
 }
 
+/// World settings change through a rebuild that keeps the state; a bad desc changes nothing.
+void test_scene_set_desc() {
+    sinew::WorldDesc desc;
+    desc.with_gravity(0, 0, -kG).with_substeps(4);
+    auto scene = must(sinew::Scene::create(desc), "scene");
+    sinew::BodyDesc ball;
+    ball.positions = {{0, 0, 10}};
+    ball.inverse_masses = {1.0f};
+    const sinew::BodyId b = must(scene.add_body(ball), "ball");
+    for (int f = 0; f < 10; ++f) must(scene.step(0.01f), "step");
+    std::vector<sinew::Vec3> p0(1), v0, p1(1), v1;
+    must(scene.read_positions(b, p0), "pos");
+    must(scene.read_velocities(b, v0), "vel");
+    sinew::WorldDesc sideways = desc;
+    sideways.with_gravity(kG, 0, 0);
+    must(scene.set_desc(sideways), "set gravity along +X");
+    must(scene.read_positions(b, p1), "pos");
+    must(scene.read_velocities(b, v1), "vel");
+    check(std::memcmp(p0.data(), p1.data(), sizeof(sinew::Vec3)) == 0 &&
+              std::memcmp(v0.data(), v1.data(), sizeof(sinew::Vec3)) == 0,
+          "set_desc keeps position and velocity");
+    for (int f = 0; f < 10; ++f) must(scene.step(0.01f), "step");
+    must(scene.read_velocities(b, v1), "vel");
+    // 0.1 s more: +X picks up g * 0.1, Z keeps its velocity (no gravity along Z now).
+    check(near(v1[0].x, kG * 0.1, 1e-4) && near(v1[0].z, v0[0].z, 1e-5), "new gravity acts, old one is gone",
+          fmt(v1[0].x, kG * 0.1));
+    sinew::WorldDesc bad = desc;
+    bad.substeps = 0;
+    check(scene.set_desc(bad).status() == sinew::Status::InvalidArgument, "bad desc rejected");
+    check(scene.desc().substeps == 4 && scene.step(0.01f).ok(), "scene keeps its old desc and works");
+}
+
 /// A 6 x 6 quad cloth pinned at its two top corners hangs without stretching much.
 void test_scene_cloth() {
     std::vector<sinew::Vec3> v;
@@ -739,6 +795,7 @@ int main() {
     test_scene_rope_tension_and_compliance();
     test_scene_rebuild_is_seamless();
     test_scene_grab_release();
+    test_scene_set_desc();
     test_scene_cloth();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
