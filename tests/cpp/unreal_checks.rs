@@ -440,6 +440,25 @@ const ENGINE_MODULES: &[&str] = &[
 /// Modules that live in engine plugins: (module, plugin that must be enabled).
 const ENGINE_PLUGIN_MODULES: &[(&str, &str)] =
     &[("ProceduralMeshComponent", "ProceduralMeshComponent")];
+/// Values of meta=(Units=...) used here that Unreal's EUnit parser accepts.
+const KNOWN_UNITS: &[&str] = &[
+    "mm",
+    "cm",
+    "m",
+    "km",
+    "g",
+    "kg",
+    "ms",
+    "s",
+    "N",
+    "deg",
+    "Degrees",
+    "Radians",
+    "Percent",
+    "Multiplier",
+    "cm/s",
+    "m/s",
+];
 /// Unreal's function-like macros (and object-like PI) that a header used inside an
 /// Unreal module must not use as identifiers.
 const UE_MACROS: &[&str] = &[
@@ -757,6 +776,20 @@ fn check_reflection_specifiers(file: &str, blank: &str, keep: &str) -> Vec<Strin
             errors.push(format!(
                 "{file}:{line}: Blueprint/editor-visible {id} needs a Category"
             ));
+        }
+        // meta=(Units="...") must be a unit the editor knows (else it warns and ignores it).
+        if let Some(u) = spec.split("Units").nth(1) {
+            let value = u
+                .trim_start()
+                .strip_prefix('=')
+                .map(str::trim_start)
+                .and_then(|v| v.strip_prefix('"'));
+            match value.and_then(|v| v.split('"').next()) {
+                Some(unit) if KNOWN_UNITS.contains(&unit) => {}
+                other => errors.push(format!(
+                    "{file}:{line}: {id} Units {other:?} is not a unit Unreal knows"
+                )),
+            }
         }
         if id == "UPROPERTY" {
             let after = &blank[open + spec.len() + 2..];
@@ -1163,6 +1196,17 @@ pub fn self_test() -> Vec<(String, Option<String>)> {
                 "TWeakObjectPtr<USceneComponent> EndOverride;",
                 "USceneComponent* EndOverride;",
             ),
+        )
+        .0,
+    );
+    push(
+        "unknown Units",
+        check_header_text(
+            "t",
+            "SinewRopeComponent",
+            "Sinew",
+            true,
+            &must_change(&rope_h, "Units = \"kg\"", "Units = \"1/s\""),
         )
         .0,
     );

@@ -44,7 +44,7 @@ void USinewWorldSubsystem::Initialize(FSubsystemCollectionBase& Collection)
 
 sinew::Scene* USinewWorldSubsystem::GetScene()
 {
-	if (!Scene && !bSceneFailed)
+	if (!Scene && !bNoScene)
 	{
 		const USinewSettings* Settings = GetDefault<USinewSettings>();
 		sinew::WorldDesc Desc;
@@ -56,7 +56,7 @@ sinew::Scene* USinewWorldSubsystem::GetScene()
 		sinew::Result<sinew::Scene> Created = sinew::Scene::create(Desc);
 		if (!Created)
 		{
-			bSceneFailed = true;
+			bNoScene = true;
 			UE_LOG(LogSinew, Error, TEXT("Cannot create the simulation: %s"), UTF8_TO_TCHAR(Created.error().message.c_str()));
 			return nullptr;
 		}
@@ -86,6 +86,7 @@ void USinewWorldSubsystem::Deinitialize()
 	TickFunction.Subsystem = nullptr;
 	Simulated.Reset();
 	Scene.reset(); // destroys the sinew world
+	bNoScene = true; // components ending play after this find no simulation
 	Super::Deinitialize();
 }
 

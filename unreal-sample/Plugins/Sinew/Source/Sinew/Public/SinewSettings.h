@@ -20,7 +20,7 @@ public:
 	int32 Iterations = 1;
 
 	/** Linear velocity damping, 1/s (velocities decay as exp(-Damping t)). */
-	UPROPERTY(Config, EditAnywhere, Category = "Solver", meta = (ClampMin = "0", Units = "1/s"))
+	UPROPERTY(Config, EditAnywhere, Category = "Solver", meta = (ClampMin = "0"))
 	float Damping = 0.1f;
 
 	/** Worker threads of the solver (0 = all cores, 1 = the game thread only); results do not depend on it. */

@@ -62,7 +62,7 @@ public:
 	virtual void OnWorldBeginPlay(UWorld& InWorld) override;
 	virtual void Deinitialize() override;
 
-	/** The simulation (created on first use); null if the library is unavailable. */
+	/** The simulation (created on first use); null if it cannot be created or the world is shutting down. */
 	sinew::Scene* GetScene();
 	/** The cm <-> m conversion of this world. */
 	const sinew::units::Frame& GetFrame() const { return Frame; }
@@ -89,5 +89,6 @@ private:
 	std::unique_ptr<sinew::Scene> Scene;
 	sinew::units::Frame Frame;
 	TArray<ISinewSimulated*> Simulated;
-	bool bSceneFailed = false;
+	/** Set when creating the simulation failed or after Deinitialize: GetScene returns null. */
+	bool bNoScene = false;
 };
