@@ -1,0 +1,555 @@
+// sinew.hpp: header-only, engine-neutral C++17 wrapper over the Sinew C ABI (sinew.h).
+//
+// * Errors are VALUES, not exceptions: every fallible call returns a
+//   `sinew::Result<T>` (a small `std::expected`-style type marked [[nodiscard]]) that
+//   holds either the value or a `sinew::Error { Status status; std::string message; }`.
+//   Unreal Engine builds with exceptions disabled, so the wrapper never throws; it
+//   compiles with and without -fno-exceptions. `value()` on an error (or `error()` on a
+//   success) is a programming mistake and calls std::abort after printing the error.
+// * `sinew::World` owns one world handle (RAII, move-only): the destructor destroys it.
+// * Units are the library's: SI (m, s, kg, N, compliance m/N). Engine-specific unit and
+//   axis conversion (Unreal's centimetres) lives in sinew_units.hpp, nowhere else.
+// * Positions and velocities are read into and written from any trivially copyable
+//   12-byte vector type (UE's FVector3f, glm::vec3, float[3], sinew::Vec3 = SinewVec3):
+//   a static_assert rejects anything else, e.g. UE5's double-precision FVector.
+//
+// The wrapper checks what it can see locally (sizes that do not fit uint32_t, odd pair
+// lists, mismatched array lengths) and reports it as SINEW_ERROR_INVALID_ARGUMENT /
+// OUT_OF_RANGE without calling the library; everything else is the library's check.
+//
+// Identifiers here and in the other bindings/cpp headers avoid Unreal's function-like
+// macros (check, verify, ensure...): tests/cpp/unreal_checks.rs enforces it.
+#ifndef SINEW_HPP
+#define SINEW_HPP
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "sinew.h"
+
+namespace sinew {
+
+/// Status codes of the C ABI (`SinewStatus`).
+enum class Status : int32_t {
+    Ok = SINEW_OK,
+    NullPointer = SINEW_ERROR_NULL_POINTER,
+    InvalidHandle = SINEW_ERROR_INVALID_HANDLE,
+    OutOfRange = SINEW_ERROR_OUT_OF_RANGE,
+    InvalidArgument = SINEW_ERROR_INVALID_ARGUMENT,
+    OutOfMemory = SINEW_ERROR_OUT_OF_MEMORY,
+    Internal = SINEW_ERROR_INTERNAL,
+};
+
+/// The name of a status ("invalid argument", ...).
+inline const char* to_string(Status s) noexcept {
+    switch (s) {
+    case Status::Ok: return "ok";
+    case Status::NullPointer: return "null pointer";
+    case Status::InvalidHandle: return "invalid handle";
+    case Status::OutOfRange: return "out of range";
+    case Status::InvalidArgument: return "invalid argument";
+    case Status::OutOfMemory: return "out of memory";
+    case Status::Internal: return "internal error";
+    }
+    return "unknown status";
+}
+
+/// Why a call failed: the status and the library's message ("function: reason").
+struct Error {
+    Status status = Status::Internal;
+    std::string message;
+};
+
+namespace detail {
+[[noreturn]] inline void fail(const char* what, const Error* e) noexcept {
+    std::fprintf(stderr, "sinew: %s%s%s\n", what, e ? ": " : "", e ? e->message.c_str() : "");
+    std::abort();
+}
+} // namespace detail
+
+/// Either a T or an Error (like C++23 std::expected<T, Error>).
+template <class T>
+class [[nodiscard]] Result {
+  public:
+    Result(T value) : v_(std::in_place_index<0>, std::move(value)) {}
+    Result(Error error) : v_(std::in_place_index<1>, std::move(error)) {}
+
+    bool ok() const noexcept { return v_.index() == 0; }
+    bool has_value() const noexcept { return ok(); }
+    explicit operator bool() const noexcept { return ok(); }
+
+    T& value() & {
+        check_value();
+        return *std::get_if<0>(&v_);
+    }
+    const T& value() const& {
+        check_value();
+        return *std::get_if<0>(&v_);
+    }
+    T&& value() && {
+        check_value();
+        return std::move(*std::get_if<0>(&v_));
+    }
+    T& operator*() & { return value(); }
+    const T& operator*() const& { return value(); }
+    T* operator->() { return &value(); }
+    const T* operator->() const { return &value(); }
+
+    template <class U>
+    T value_or(U&& fallback) const& {
+        return ok() ? *std::get_if<0>(&v_) : static_cast<T>(std::forward<U>(fallback));
+    }
+
+    const Error& error() const {
+        if (ok()) detail::fail("Result::error() called on a success", nullptr);
+        return *std::get_if<1>(&v_);
+    }
+    Status status() const noexcept { return ok() ? Status::Ok : std::get_if<1>(&v_)->status; }
+
+  private:
+    void check_value() const {
+        if (!ok()) detail::fail("Result::value() called on an error", std::get_if<1>(&v_));
+    }
+    std::variant<T, Error> v_;
+};
+
+/// Success without a value, or an Error.
+template <>
+class [[nodiscard]] Result<void> {
+  public:
+    Result() = default;
+    Result(Error error) : error_(std::move(error)), ok_(false) {}
+
+    bool ok() const noexcept { return ok_; }
+    bool has_value() const noexcept { return ok_; }
+    explicit operator bool() const noexcept { return ok_; }
+    /// Aborts if this is an error (for code that treats failure as a bug).
+    void value() const {
+        if (!ok_) detail::fail("Result<void>::value() called on an error", &error_);
+    }
+    const Error& error() const {
+        if (ok_) detail::fail("Result::error() called on a success", nullptr);
+        return error_;
+    }
+    Status status() const noexcept { return ok_ ? Status::Ok : error_.status; }
+
+  private:
+    Error error_;
+    bool ok_ = true;
+};
+
+/// The library's last error on this thread ("" if none).
+inline std::string last_error_message() { return std::string(sinew_last_error_message()); }
+
+namespace detail {
+/// Converts a C status into a Result, copying the thread's last error message.
+inline Result<void> to_result(SinewStatus s) {
+    if (s == SINEW_OK) return {};
+    return Error{static_cast<Status>(s), last_error_message()};
+}
+inline Error local_error(Status s, std::string message) { return Error{s, std::move(message)}; }
+
+template <class T, class = void>
+struct has_data_size : std::false_type {};
+template <class T>
+struct has_data_size<T, std::void_t<decltype(std::declval<T&>().data()),
+                                    decltype(std::declval<T&>().size())>> : std::true_type {};
+} // namespace detail
+
+/// A pointer and a length (std::span is C++20). Converts from C arrays and from any
+/// container with data() and size() (std::vector, std::array, std::string_view...).
+/// UE's TArray: `sinew::Span<const FVector3f>(Array.GetData(), Array.Num())`.
+template <class T>
+class Span {
+  public:
+    constexpr Span() noexcept = default;
+    constexpr Span(T* data, std::size_t size) noexcept : data_(data), size_(size) {}
+    template <std::size_t N>
+    constexpr Span(T (&array)[N]) noexcept : data_(array), size_(N) {}
+    /// From a container; a temporary container only for a Span of const elements
+    /// (a call argument, like std::span).
+    template <class C, class D = std::remove_reference_t<C>,
+              class = std::enable_if_t<
+                  detail::has_data_size<D>::value && std::is_convertible_v<decltype(std::declval<D&>().data()), T*> &&
+                  (std::is_const_v<T> || std::is_lvalue_reference_v<C>)>>
+    constexpr Span(C&& container) noexcept : data_(container.data()), size_(container.size()) {}
+    template <class U, class = std::enable_if_t<std::is_convertible_v<U (*)[], T (*)[]>>>
+    constexpr Span(Span<U> other) noexcept : data_(other.data()), size_(other.size()) {}
+
+    constexpr T* data() const noexcept { return data_; }
+    constexpr std::size_t size() const noexcept { return size_; }
+    constexpr bool empty() const noexcept { return size_ == 0; }
+    constexpr T& operator[](std::size_t i) const noexcept { return data_[i]; }
+    constexpr T* begin() const noexcept { return data_; }
+    constexpr T* end() const noexcept { return data_ + size_; }
+
+  private:
+    T* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// Three floats (m or m/s): the C ABI's SinewVec3.
+using Vec3 = SinewVec3;
+
+/// True for the types positions and velocities may be read into or written from:
+/// trivially copyable and exactly 12 bytes (three floats): Vec3, float[3], FVector3f,
+/// glm::vec3, std::array<float, 3>.
+template <class V>
+inline constexpr bool is_vec3_like_v =
+    sizeof(V) == 3 * sizeof(float) && std::is_trivially_copyable_v<V> && alignof(V) <= alignof(float);
+
+#define SINEW_ASSERT_VEC3_LIKE(V)                                                                    \
+    static_assert(sizeof(V) == 12, "sinew: the vector type must be exactly three floats (12 bytes); " \
+                                   "UE5's FVector is double: convert to FVector3f");                 \
+    static_assert(std::is_trivially_copyable_v<V>, "sinew: the vector type must be trivially copyable"); \
+    static_assert(alignof(V) <= alignof(float), "sinew: the vector type must be float-aligned")
+
+static_assert(is_vec3_like_v<Vec3> && is_vec3_like_v<float[3]> && is_vec3_like_v<std::array<float, 3>>,
+              "sinew: SinewVec3 must be three packed floats");
+
+/// The solver of a world (`SinewSolver`).
+enum class Solver : uint32_t {
+    GaussSeidel = SINEW_SOLVER_GAUSS_SEIDEL,
+    Jacobi = SINEW_SOLVER_JACOBI,
+};
+
+/// Settings of a new world: a SinewWorldDesc that starts at sinew_world_desc_default()
+/// (every field at its default, including the cookie the library checks). Fields:
+/// gravity (m/s²), substeps, iterations, solver, jacobi_relaxation, damping (1/s),
+/// threads (0 = all cores).
+struct WorldDesc : SinewWorldDesc {
+    WorldDesc() noexcept : SinewWorldDesc(sinew_world_desc_default()) {}
+    WorldDesc& with_gravity(float x, float y, float z) noexcept {
+        gravity = Vec3{x, y, z};
+        return *this;
+    }
+    WorldDesc& with_substeps(uint32_t n) noexcept {
+        substeps = n;
+        return *this;
+    }
+    WorldDesc& with_iterations(uint32_t n) noexcept {
+        iterations = n;
+        return *this;
+    }
+    WorldDesc& with_solver(Solver s, float relaxation = 1.0f) noexcept {
+        solver = static_cast<uint32_t>(s);
+        jacobi_relaxation = relaxation;
+        return *this;
+    }
+    WorldDesc& with_damping(float per_second) noexcept {
+        damping = per_second;
+        return *this;
+    }
+    WorldDesc& with_threads(uint32_t n) noexcept {
+        threads = n;
+        return *this;
+    }
+};
+
+/// Consecutive ids `first .. first + count` (particles or constraints).
+struct Range {
+    uint32_t first = 0;
+    uint32_t count = 0;
+    constexpr uint32_t end() const noexcept { return first + count; }
+    constexpr bool contains(uint32_t i) const noexcept { return i >= first && i - first < count; }
+};
+
+/// The library version ("major.minor.patch").
+inline const char* version() noexcept { return sinew_version(); }
+
+/// Fails unless the loaded library speaks the ABI this header was generated for; call
+/// it once after loading the library (an engine plugin's StartupModule).
+inline Result<void> check_abi() {
+    const uint32_t found = sinew_abi_version();
+    if (found == SINEW_ABI_VERSION) return {};
+    return detail::local_error(Status::InvalidArgument,
+                               "sinew ABI mismatch: header expects " + std::to_string(SINEW_ABI_VERSION) +
+                                   ", library has " + std::to_string(found));
+}
+
+namespace detail {
+inline Result<uint32_t> to_count(std::size_t n, const char* what) {
+    if (n > std::numeric_limits<uint32_t>::max())
+        return local_error(Status::OutOfRange, std::string(what) + ": " + std::to_string(n) +
+                                                   " elements do not fit a uint32_t count");
+    return static_cast<uint32_t>(n);
+}
+} // namespace detail
+
+/// One simulation world (RAII, move-only). A default-constructed or moved-from World
+/// is empty (`valid()` false) and its calls fail with Status::InvalidHandle.
+class World {
+  public:
+    World() noexcept = default;
+    /// Takes ownership of a raw handle (destroyed by this World).
+    explicit World(SinewWorld handle) noexcept : handle_(handle) {}
+    ~World() { reset(); }
+    World(const World&) = delete;
+    World& operator=(const World&) = delete;
+    World(World&& other) noexcept : handle_(other.release()) {}
+    World& operator=(World&& other) noexcept {
+        if (this != &other) {
+            reset();
+            handle_ = other.release();
+        }
+        return *this;
+    }
+
+    /// Creates a world.
+    static Result<World> create(const WorldDesc& desc = WorldDesc()) {
+        SinewWorld h{0};
+        auto r = detail::to_result(sinew_world_create(&desc, &h));
+        if (!r) return r.error();
+        return World(h);
+    }
+
+    bool valid() const noexcept { return handle_.id != 0; }
+    explicit operator bool() const noexcept { return valid(); }
+    SinewWorld handle() const noexcept { return handle_; }
+    /// Gives up ownership: the caller must sinew_world_destroy the returned handle.
+    SinewWorld release() noexcept {
+        SinewWorld h = handle_;
+        handle_.id = 0;
+        return h;
+    }
+    /// Destroys the world now (no-op when empty).
+    void reset() noexcept {
+        if (valid()) (void)sinew_world_destroy(release());
+    }
+
+    /// Advances by dt seconds (finite, in [1e-6, 10]) in the desc's substeps.
+    Result<void> step(float dt) { return detail::to_result(sinew_world_step(handle_, dt)); }
+
+    // --- particles ---------------------------------------------------------------
+
+    /// Adds particles at rest at `positions` (m) with `inverse_masses` (1/kg, 0 =
+    /// pinned; empty = all 1 kg). Returns the new particles' range.
+    template <class V>
+    Result<Range> add_particles(Span<const V> positions, Span<const float> inverse_masses = {}) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto n = detail::to_count(positions.size(), "World::add_particles");
+        if (!n) return n.error();
+        if (!inverse_masses.empty() && inverse_masses.size() != positions.size())
+            return detail::local_error(Status::InvalidArgument,
+                                       "World::add_particles: " + std::to_string(positions.size()) +
+                                           " positions but " + std::to_string(inverse_masses.size()) +
+                                           " inverse masses");
+        uint32_t first = 0;
+        auto r = detail::to_result(sinew_world_add_particles(
+            handle_, reinterpret_cast<const SinewVec3*>(positions.data()),
+            inverse_masses.empty() ? nullptr : inverse_masses.data(), *n, &first));
+        if (!r) return r.error();
+        return Range{first, *n};
+    }
+    template <class V>
+    Result<Range> add_particles(const std::vector<V>& positions, const std::vector<float>& inverse_masses = {}) {
+        return add_particles(Span<const V>(positions), Span<const float>(inverse_masses));
+    }
+
+    /// The number of particles.
+    Result<uint32_t> particle_count() const {
+        uint32_t n = 0;
+        auto r = detail::to_result(sinew_world_particle_count(handle_, &n));
+        if (!r) return r.error();
+        return n;
+    }
+
+    /// Copies positions (m) of particles `first .. first + out.size()` into `out`.
+    template <class V>
+    Result<void> read_positions(uint32_t first, Span<V> out) const {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        return read_strided(&sinew_world_read_positions, first, out.data(), out.size(), sizeof(V),
+                            "World::read_positions");
+    }
+    template <class V>
+    Result<void> read_positions(uint32_t first, std::vector<V>& out) const {
+        return read_positions(first, Span<V>(out));
+    }
+    /// Positions of `range` as a new vector of V (default Vec3).
+    template <class V = Vec3>
+    Result<std::vector<V>> positions(Range range) const {
+        std::vector<V> out(range.count);
+        auto r = read_positions(range.first, Span<V>(out));
+        if (!r) return r.error();
+        return out;
+    }
+    /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12)
+    /// starting at `out`, which must hold (count - 1) * stride_bytes + 12 bytes.
+    Result<void> read_positions_strided(uint32_t first, uint32_t count, void* out, uint32_t stride_bytes) const {
+        return detail::to_result(sinew_world_read_positions(handle_, first, count, out, stride_bytes));
+    }
+
+    /// Moves particles `first .. first + positions.size()` to `positions` (m);
+    /// velocities are kept. Pinned particles (inverse mass 0) are moved this way.
+    template <class V>
+    Result<void> write_positions(uint32_t first, Span<const V> positions) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        return write_strided(&sinew_world_write_positions, first, positions.data(), positions.size(),
+                             "World::write_positions");
+    }
+    template <class V>
+    Result<void> write_positions(uint32_t first, const std::vector<V>& positions) {
+        return write_positions(first, Span<const V>(positions));
+    }
+
+    /// Moves particles to positions (m) read every `stride_bytes` (>= 12) from `in`,
+    /// e.g. straight out of a vertex buffer ((count - 1) * stride_bytes + 12 bytes).
+    Result<void> write_positions_strided(uint32_t first, uint32_t count, const void* in, uint32_t stride_bytes) {
+        return detail::to_result(sinew_world_write_positions(handle_, first, count, in, stride_bytes));
+    }
+
+    /// Copies velocities (m/s) of particles `first .. first + out.size()` into `out`.
+    template <class V>
+    Result<void> read_velocities(uint32_t first, Span<V> out) const {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        return read_strided(&sinew_world_read_velocities, first, out.data(), out.size(), sizeof(V),
+                            "World::read_velocities");
+    }
+    template <class V>
+    Result<void> read_velocities(uint32_t first, std::vector<V>& out) const {
+        return read_velocities(first, Span<V>(out));
+    }
+    template <class V = Vec3>
+    Result<std::vector<V>> velocities(Range range) const {
+        std::vector<V> out(range.count);
+        auto r = read_velocities(range.first, Span<V>(out));
+        if (!r) return r.error();
+        return out;
+    }
+
+    /// Copies velocities (m/s) into a strided buffer, as read_positions_strided.
+    Result<void> read_velocities_strided(uint32_t first, uint32_t count, void* out, uint32_t stride_bytes) const {
+        return detail::to_result(sinew_world_read_velocities(handle_, first, count, out, stride_bytes));
+    }
+    /// Sets velocities (m/s) read from a strided buffer, as write_positions_strided.
+    Result<void> write_velocities_strided(uint32_t first, uint32_t count, const void* in, uint32_t stride_bytes) {
+        return detail::to_result(sinew_world_write_velocities(handle_, first, count, in, stride_bytes));
+    }
+
+    /// Sets velocities (m/s); pinned particles keep velocity 0.
+    template <class V>
+    Result<void> write_velocities(uint32_t first, Span<const V> velocities) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        return write_strided(&sinew_world_write_velocities, first, velocities.data(), velocities.size(),
+                             "World::write_velocities");
+    }
+    template <class V>
+    Result<void> write_velocities(uint32_t first, const std::vector<V>& velocities) {
+        return write_velocities(first, Span<const V>(velocities));
+    }
+
+    /// Sets inverse masses (1/kg; 0 = pinned) of particles `first .. first + size`.
+    Result<void> set_inverse_masses(uint32_t first, Span<const float> inverse_masses) {
+        auto n = detail::to_count(inverse_masses.size(), "World::set_inverse_masses");
+        if (!n) return n.error();
+        return detail::to_result(sinew_world_set_inverse_masses(handle_, first, *n, inverse_masses.data()));
+    }
+    Result<void> set_inverse_masses(uint32_t first, const std::vector<float>& inverse_masses) {
+        return set_inverse_masses(first, Span<const float>(inverse_masses));
+    }
+    /// Sets one particle's inverse mass (1/kg; 0 = pinned).
+    Result<void> set_inverse_mass(uint32_t particle, float inverse_mass) {
+        return detail::to_result(sinew_world_set_inverse_masses(handle_, particle, 1, &inverse_mass));
+    }
+
+    // --- distance constraints ---------------------------------------------------
+
+    /// Adds XPBD distance constraints between particle pairs (a0, b0, a1, b1, ...):
+    /// `rest_lengths` in m (empty = current distances), `compliance` α in m/N (0 = rigid).
+    Result<Range> add_distance_constraints(Span<const uint32_t> particle_pairs,
+                                           Span<const float> rest_lengths, float compliance) {
+        return add_pairs(&sinew_world_add_distance_constraints, particle_pairs, rest_lengths, compliance,
+                         "World::add_distance_constraints");
+    }
+    Result<Range> add_distance_constraints(const std::vector<uint32_t>& particle_pairs,
+                                           const std::vector<float>& rest_lengths, float compliance) {
+        return add_distance_constraints(Span<const uint32_t>(particle_pairs), Span<const float>(rest_lengths),
+                                        compliance);
+    }
+    /// Adds PBD distance constraints with stiffness k in [0, 1] (iteration-count corrected).
+    Result<Range> add_pbd_distance_constraints(Span<const uint32_t> particle_pairs,
+                                               Span<const float> rest_lengths, float stiffness) {
+        return add_pairs(&sinew_world_add_pbd_distance_constraints, particle_pairs, rest_lengths, stiffness,
+                         "World::add_pbd_distance_constraints");
+    }
+    Result<Range> add_pbd_distance_constraints(const std::vector<uint32_t>& particle_pairs,
+                                               const std::vector<float>& rest_lengths, float stiffness) {
+        return add_pbd_distance_constraints(Span<const uint32_t>(particle_pairs), Span<const float>(rest_lengths),
+                                            stiffness);
+    }
+
+    /// The number of distance constraints (both flavours).
+    Result<uint32_t> distance_constraint_count() const {
+        uint32_t n = 0;
+        auto r = detail::to_result(sinew_world_distance_constraint_count(handle_, &n));
+        if (!r) return r.error();
+        return n;
+    }
+
+    /// Force magnitudes |λ|/h² (N) of distance constraints `first .. first + out.size()`
+    /// in the last substep of the last step (0 before the first step): rope tension.
+    Result<void> read_constraint_forces(uint32_t first, Span<float> out_newtons) const {
+        auto n = detail::to_count(out_newtons.size(), "World::read_constraint_forces");
+        if (!n) return n.error();
+        return detail::to_result(sinew_world_read_constraint_forces(handle_, first, *n, out_newtons.data()));
+    }
+    Result<void> read_constraint_forces(uint32_t first, std::vector<float>& out_newtons) const {
+        return read_constraint_forces(first, Span<float>(out_newtons));
+    }
+    Result<std::vector<float>> constraint_forces(Range range) const {
+        std::vector<float> out(range.count);
+        auto r = read_constraint_forces(range.first, Span<float>(out));
+        if (!r) return r.error();
+        return out;
+    }
+
+  private:
+    using ReadFn = SinewStatus (*)(SinewWorld, uint32_t, uint32_t, void*, uint32_t);
+    using WriteFn = SinewStatus (*)(SinewWorld, uint32_t, uint32_t, const void*, uint32_t);
+    using PairFn = SinewStatus (*)(SinewWorld, const uint32_t*, const float*, uint32_t, float, uint32_t*);
+
+    Result<void> read_strided(ReadFn fn, uint32_t first, void* out, std::size_t count, std::size_t stride,
+                              const char* what) const {
+        auto n = detail::to_count(count, what);
+        if (!n) return n.error();
+        return detail::to_result(fn(handle_, first, *n, out, static_cast<uint32_t>(stride)));
+    }
+    Result<void> write_strided(WriteFn fn, uint32_t first, const void* in, std::size_t count,
+                               const char* what) {
+        auto n = detail::to_count(count, what);
+        if (!n) return n.error();
+        return detail::to_result(fn(handle_, first, *n, in, static_cast<uint32_t>(sizeof(Vec3))));
+    }
+    Result<Range> add_pairs(PairFn fn, Span<const uint32_t> pairs, Span<const float> rest, float param,
+                            const char* what) {
+        if (pairs.size() % 2 != 0)
+            return detail::local_error(Status::InvalidArgument, std::string(what) + ": " +
+                                                                    std::to_string(pairs.size()) +
+                                                                    " pair indices (must be even)");
+        auto n = detail::to_count(pairs.size() / 2, what);
+        if (!n) return n.error();
+        if (!rest.empty() && rest.size() != *n)
+            return detail::local_error(Status::InvalidArgument, std::string(what) + ": " + std::to_string(*n) +
+                                                                    " pairs but " + std::to_string(rest.size()) +
+                                                                    " rest lengths");
+        uint32_t first = 0;
+        auto r = detail::to_result(fn(handle_, pairs.data(), rest.empty() ? nullptr : rest.data(), *n, param, &first));
+        if (!r) return r.error();
+        return Range{first, *n};
+    }
+
+    SinewWorld handle_{0};
+};
+
+} // namespace sinew
+
+#endif // SINEW_HPP

@@ -1,0 +1,173 @@
+// sinew_cloth.hpp: turns a render mesh (a static mesh section: vertices + triangles)
+// into cloth particles and distance constraints, and recomputes render normals;
+// engine-neutral.
+//
+// Render meshes split vertices at UV seams and hard edges, so coincident vertices are
+// welded first (within `weld_distance`): every render vertex maps to one particle.
+// Stretch constraints: every unique triangle edge. Bend constraints (optional): for
+// every edge shared by exactly two triangles, a distance constraint between the two
+// vertices opposite that edge (the classic "distance bending" of PBD cloth), skipped
+// when that pair is already an edge.
+#ifndef SINEW_CLOTH_HPP
+#define SINEW_CLOTH_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "sinew.hpp"
+#include "sinew_tube.hpp"
+#include "sinew_vec.hpp"
+
+namespace sinew {
+namespace cloth {
+
+struct Layout {
+    std::vector<Vec3> particles;                ///< welded positions (input units)
+    std::vector<uint32_t> render_to_particle;   ///< one entry per input vertex
+    std::vector<uint32_t> triangles;            ///< input triangles in particle indices
+    std::vector<uint32_t> stretch_pairs;        ///< (a, b) per unique edge
+    std::vector<uint32_t> bend_pairs;           ///< (c, d) opposite an interior edge
+};
+
+namespace detail {
+inline uint64_t edge_key(uint32_t a, uint32_t b) {
+    if (a > b) std::swap(a, b);
+    return (uint64_t{a} << 32) | b;
+}
+struct CellHash {
+    std::size_t operator()(const std::array<int64_t, 3>& c) const noexcept {
+        uint64_t h = 1469598103934665603ull;
+        for (int64_t v : c) h = (h ^ static_cast<uint64_t>(v)) * 1099511628211ull;
+        return static_cast<std::size_t>(h);
+    }
+};
+} // namespace detail
+
+/// Builds a cloth layout. `weld_distance` >= 0 (same units as the vertices; 0 welds
+/// only exactly equal positions). Degenerate triangles (two corners welded together)
+/// are dropped.
+inline Result<Layout> build(Span<const Vec3> vertices, Span<const uint32_t> triangle_indices, float weld_distance,
+                            bool bending) {
+    if (vertices.empty() || triangle_indices.empty() || triangle_indices.size() % 3 != 0)
+        return Error{Status::InvalidArgument, "cloth::build: needs vertices and a multiple of 3 indices, got " +
+                                                  std::to_string(vertices.size()) + " vertices and " +
+                                                  std::to_string(triangle_indices.size()) + " indices"};
+    if (!(weld_distance >= 0.0f) || !std::isfinite(weld_distance))
+        return Error{Status::InvalidArgument, "cloth::build: weld_distance must be finite and >= 0"};
+    if (vertices.size() >= (std::size_t{1} << 31) || triangle_indices.size() >= (std::size_t{1} << 31))
+        return Error{Status::OutOfRange, "cloth::build: mesh too large"};
+    for (std::size_t i = 0; i < vertices.size(); ++i)
+        if (!vec::is_finite(vertices[i]))
+            return Error{Status::InvalidArgument, "cloth::build: vertex " + std::to_string(i) + " is not finite"};
+    for (std::size_t i = 0; i < triangle_indices.size(); ++i)
+        if (triangle_indices[i] >= vertices.size())
+            return Error{Status::OutOfRange, "cloth::build: index " + std::to_string(i) + " = " +
+                                                 std::to_string(triangle_indices[i]) + " >= vertex count " +
+                                                 std::to_string(vertices.size())};
+
+    Layout out;
+    out.render_to_particle.resize(vertices.size());
+    // Weld through a grid of cells of size weld_distance (or exact positions).
+    const float cell = weld_distance > 0.0f ? weld_distance : 1.0f;
+    std::unordered_map<std::array<int64_t, 3>, std::vector<uint32_t>, detail::CellHash> grid;
+    auto cell_of = [&](Vec3 p) {
+        return std::array<int64_t, 3>{static_cast<int64_t>(std::floor(p.x / cell)),
+                                      static_cast<int64_t>(std::floor(p.y / cell)),
+                                      static_cast<int64_t>(std::floor(p.z / cell))};
+    };
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        const Vec3 p = vertices[i];
+        const auto c = cell_of(p);
+        uint32_t found = UINT32_MAX;
+        for (int dx = -1; dx <= 1 && found == UINT32_MAX; ++dx)
+            for (int dy = -1; dy <= 1 && found == UINT32_MAX; ++dy)
+                for (int dz = -1; dz <= 1 && found == UINT32_MAX; ++dz) {
+                    auto it = grid.find({c[0] + dx, c[1] + dy, c[2] + dz});
+                    if (it == grid.end()) continue;
+                    for (uint32_t q : it->second) {
+                        const Vec3 o = out.particles[q];
+                        const bool same = weld_distance > 0.0f ? vec::distance(o, p) <= weld_distance
+                                                               : (o.x == p.x && o.y == p.y && o.z == p.z);
+                        if (same) {
+                            found = q;
+                            break;
+                        }
+                    }
+                }
+        if (found == UINT32_MAX) {
+            found = static_cast<uint32_t>(out.particles.size());
+            out.particles.push_back(p);
+            grid[c].push_back(found);
+        }
+        out.render_to_particle[i] = found;
+    }
+
+    // Triangles in particle indices; edges with the vertex opposite each side.
+    std::unordered_map<uint64_t, std::vector<uint32_t>> opposite; // edge -> opposite vertices
+    std::vector<uint64_t> edge_order;                              // first-seen order (determinism)
+    for (std::size_t t = 0; t < triangle_indices.size(); t += 3) {
+        const uint32_t v[3] = {out.render_to_particle[triangle_indices[t]],
+                               out.render_to_particle[triangle_indices[t + 1]],
+                               out.render_to_particle[triangle_indices[t + 2]]};
+        if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2]) continue;
+        out.triangles.insert(out.triangles.end(), v, v + 3);
+        for (int e = 0; e < 3; ++e) {
+            const uint64_t key = detail::edge_key(v[e], v[(e + 1) % 3]);
+            auto it = opposite.find(key);
+            if (it == opposite.end()) {
+                edge_order.push_back(key);
+                it = opposite.emplace(key, std::vector<uint32_t>{}).first;
+            }
+            it->second.push_back(v[(e + 2) % 3]);
+        }
+    }
+    if (out.triangles.empty())
+        return Error{Status::InvalidArgument, "cloth::build: every triangle is degenerate after welding"};
+    for (uint64_t key : edge_order) {
+        out.stretch_pairs.push_back(static_cast<uint32_t>(key >> 32));
+        out.stretch_pairs.push_back(static_cast<uint32_t>(key & 0xffffffffu));
+    }
+    if (bending) {
+        std::unordered_map<uint64_t, bool> bend_seen;
+        for (uint64_t key : edge_order) {
+            const auto& opp = opposite[key];
+            if (opp.size() != 2 || opp[0] == opp[1]) continue;
+            const uint64_t bk = detail::edge_key(opp[0], opp[1]);
+            if (opposite.count(bk) || bend_seen.count(bk)) continue;
+            bend_seen[bk] = true;
+            out.bend_pairs.push_back(opp[0]);
+            out.bend_pairs.push_back(opp[1]);
+        }
+    }
+    return out;
+}
+
+/// Area-weighted unit vertex normals of `triangles` (indices into `positions`). With
+/// FrontFace::CounterClockwise a triangle's normal is (b - a) x (c - a) normalised;
+/// with FrontFace::Clockwise (Unreal) it is the opposite. Unused vertices get (0,0,1).
+inline void normals(Span<const Vec3> positions, Span<const uint32_t> triangles, tube::FrontFace front_face,
+                    std::vector<Vec3>& out) {
+    out.assign(positions.size(), Vec3{0, 0, 0});
+    const float sign = front_face == tube::FrontFace::CounterClockwise ? 1.0f : -1.0f;
+    for (std::size_t t = 0; t + 2 < triangles.size(); t += 3) {
+        const uint32_t a = triangles[t], b = triangles[t + 1], c = triangles[t + 2];
+        if (a >= positions.size() || b >= positions.size() || c >= positions.size()) continue;
+        // |cross| = twice the area: summing unnormalised crosses weights by area.
+        const Vec3 n = vec::scale(vec::cross(vec::sub(positions[b], positions[a]), vec::sub(positions[c], positions[a])),
+                                  sign);
+        out[a] = vec::add(out[a], n);
+        out[b] = vec::add(out[b], n);
+        out[c] = vec::add(out[c], n);
+    }
+    for (Vec3& n : out) n = vec::normalize_or(n, Vec3{0, 0, 1});
+}
+
+} // namespace cloth
+} // namespace sinew
+
+#endif // SINEW_CLOTH_HPP

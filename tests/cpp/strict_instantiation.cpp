@@ -1,0 +1,39 @@
+// Instantiates every template of bindings/cpp so that tests/cpp_wrapper.rs can compile
+// them (syntax only) under the warnings Unreal's compilers are strict about: shadowing,
+// implicit conversions, old-style casts; without exceptions and RTTI; C++17 and C++20.
+#include <vector>
+
+#include "sinew.hpp"
+#include "sinew_cloth.hpp"
+#include "sinew_rope.hpp"
+#include "sinew_scene.hpp"
+#include "sinew_tube.hpp"
+#include "sinew_units.hpp"
+
+template class sinew::Result<int>;
+template class sinew::Result<sinew::World>;
+template class sinew::Span<const sinew::Vec3>;
+
+struct FVector3fLike {
+    float X, Y, Z;
+};
+
+void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector<float>& f, float (*arr)[3]);
+void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector<float>& f, float (*arr)[3]) {
+    (void)scene.read_positions(1, v);
+    (void)scene.read_velocities(1, v);
+    (void)scene.read_forces(1, 0, f);
+    auto w = sinew::World::create();
+    const sinew::Range r{0, 1};
+    (void)w->positions<FVector3fLike>(r);
+    (void)w->velocities(r);
+    (void)w->constraint_forces(r);
+    (void)w->write_positions(0, v);
+    (void)w->write_velocities(0, v);
+    (void)w->read_positions(0, sinew::Span<float[3]>(arr, 1));
+    (void)w->add_particles(sinew::Span<const FVector3fLike>(v), sinew::Span<const float>(f));
+    sinew::tube::Mesh m;
+    (void)sinew::tube::build(std::vector<sinew::Vec3>{}, sinew::tube::Params{}, m);
+    (void)sinew::cloth::build(std::vector<sinew::Vec3>{}, std::vector<uint32_t>{}, 0.0f, true);
+    (void)sinew::rope::layout(sinew::rope::Params{});
+}

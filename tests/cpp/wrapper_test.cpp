@@ -1,0 +1,802 @@
+// Tests of bindings/cpp: the RAII wrapper sinew.hpp against the real library, and the
+// engine-neutral helpers the Unreal plugin uses (units, tube mesh, rope and cloth
+// layouts, Scene with rebuilds, grab/release).
+//
+// Built and run by tests/cpp_wrapper.rs with g++ -std=c++17 -Wall -Wextra -Werror
+// -pedantic, once plain and once under -fsanitize=address,undefined, linked to the
+// libsinew.so of the same `cargo test`. Prints every check; exits 1 on any failure.
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sinew.hpp"
+#include "sinew_cloth.hpp"
+#include "sinew_rope.hpp"
+#include "sinew_scene.hpp"
+#include "sinew_tube.hpp"
+#include "sinew_units.hpp"
+
+namespace {
+
+int g_checks = 0;
+int g_failures = 0;
+
+void check(bool ok, const std::string& what, const std::string& detail = "") {
+    ++g_checks;
+    if (!ok) ++g_failures;
+    std::printf("[%s] %s%s%s\n", ok ? "PASS" : "FAIL", what.c_str(), detail.empty() ? "" : ": ", detail.c_str());
+}
+
+bool near(double a, double b, double tol) { return std::fabs(a - b) <= tol; }
+
+std::string fmt(double a, double b) { return "got " + std::to_string(a) + ", expected " + std::to_string(b); }
+
+template <class T>
+T must(sinew::Result<T> r, const char* what) {
+    if (!r) {
+        check(false, what, r.error().message);
+        std::printf("aborting: cannot continue without %s\n", what);
+        std::exit(1);
+    }
+    return std::move(r).value();
+}
+void must(sinew::Result<void> r, const char* what) {
+    if (!r) {
+        check(false, what, r.error().message);
+        std::printf("aborting: cannot continue without %s\n", what);
+        std::exit(1);
+    }
+}
+
+// Stand-ins for engine vector types: UE's FVector3f (X, Y, Z) and glm::vec3 (x, y, z).
+struct FVector3fLike {
+    float X, Y, Z;
+};
+struct GlmVec3Like {
+    float x, y, z;
+};
+struct DoubleVector {
+    double X, Y, Z;
+};
+static_assert(sinew::is_vec3_like_v<FVector3fLike> && sinew::is_vec3_like_v<GlmVec3Like>, "12-byte types accepted");
+static_assert(!sinew::is_vec3_like_v<DoubleVector> && !sinew::is_vec3_like_v<double[3]>,
+              "UE5's double FVector is not a Vec3");
+static_assert(!std::is_copy_constructible_v<sinew::World> && std::is_nothrow_move_constructible_v<sinew::World>,
+              "World is move-only");
+
+constexpr float kG = 9.81f;
+
+// ---------------------------------------------------------------------------------
+
+void test_abi_and_results() {
+    check(sinew::check_abi().ok(), "check_abi accepts the library the test links");
+    check(std::strlen(sinew::version()) >= 5, "version string", sinew::version());
+    sinew::Result<int> good = 3;
+    sinew::Result<int> bad = sinew::Error{sinew::Status::OutOfRange, "x: y"};
+    check(good.ok() && *good == 3 && good.value_or(7) == 3 && good.status() == sinew::Status::Ok, "Result holds a value");
+    check(!bad && bad.value_or(7) == 7 && bad.status() == sinew::Status::OutOfRange && bad.error().message == "x: y",
+          "Result holds an error");
+    check(std::string(sinew::to_string(sinew::Status::InvalidHandle)) == "invalid handle", "status names");
+}
+
+void test_raii() {
+    SinewWorld raw{0};
+    {
+        sinew::World w = must(sinew::World::create(), "create a world");
+        raw = w.handle();
+        check(w.valid() && raw.id != 0, "created world has a handle");
+        sinew::World moved = std::move(w);
+        check(!w.valid() && moved.valid() && moved.handle().id == raw.id, "move transfers the handle"); // NOLINT
+        auto r = w.step(0.01f); // NOLINT: use after move is the point
+        check(r.status() == sinew::Status::InvalidHandle && !r.error().message.empty(),
+              "an empty World reports InvalidHandle with a message", r.ok() ? "" : r.error().message);
+        sinew::World other = must(sinew::World::create(), "create a second world");
+        const SinewWorld other_raw = other.handle();
+        other = std::move(moved); // destroys `other`'s own world
+        check(sinew_world_step(other_raw, 0.01f) == SINEW_ERROR_INVALID_HANDLE,
+              "move assignment destroys the overwritten world");
+        check(other.step(0.01f).ok(), "the moved-in world still steps");
+    }
+    check(sinew_world_step(raw, 0.01f) == SINEW_ERROR_INVALID_HANDLE, "destructor destroys the handle");
+    SinewWorld released{0};
+    {
+        sinew::World w = must(sinew::World::create(), "create a world to release");
+        released = w.release();
+    }
+    check(sinew_world_step(released, 0.01f) == SINEW_OK, "release() hands the handle over");
+    check(sinew_world_destroy(released) == SINEW_OK, "released handle destroyed by the caller");
+}
+
+/// Free fall with semi-implicit Euler: after n substeps of h from rest,
+/// z = z0 - g h² n (n + 1) / 2 and v = -g h n (closed form of the integrator).
+void test_free_fall_z_up() {
+    sinew::WorldDesc desc;
+    desc.with_gravity(0, 0, -kG).with_substeps(10);
+    sinew::World w = must(sinew::World::create(desc), "create a Z-up world");
+    std::vector<sinew::Vec3> p{{0, 0, 100}};
+    sinew::Range r = must(w.add_particles(p), "add one particle");
+    for (int i = 0; i < 30; ++i) must(w.step(1.0f / 60.0f), "step");
+    auto pos = must(w.positions(r), "read position");
+    auto vel = must(w.velocities(r), "read velocity");
+    const double h = 1.0 / 600.0, n = 300;
+    const double z = 100.0 - kG * h * h * n * (n + 1) / 2;
+    check(near(pos[0].z, z, 1e-4) && pos[0].x == 0 && pos[0].y == 0, "free fall along -Z (gravity from WorldDesc)",
+          fmt(pos[0].z, z));
+    check(near(vel[0].z, -kG * h * n, 1e-4), "free-fall velocity", fmt(vel[0].z, -kG * h * n));
+}
+
+/// A 20-link rope (5 cm links, 50 g particles) pinned at the top hangs straight down;
+/// the top link carries the weight of the 20 particles below it.
+void test_hanging_rope_and_vector_types() {
+    sinew::WorldDesc desc;
+    desc.with_substeps(20).with_damping(4.0f);
+    sinew::World w = must(sinew::World::create(desc), "create");
+    constexpr int kLinks = 20;
+    std::vector<sinew::Vec3> p;
+    std::vector<float> inv;
+    std::vector<uint32_t> pairs;
+    for (int i = 0; i <= kLinks; ++i) {
+        p.push_back({0.05f * static_cast<float>(i), 2.0f, 0.0f});
+        inv.push_back(i == 0 ? 0.0f : 20.0f);
+    }
+    for (uint32_t i = 0; i < kLinks; ++i) {
+        pairs.push_back(i);
+        pairs.push_back(i + 1);
+    }
+    sinew::Range parts = must(w.add_particles(p, inv), "add rope particles");
+    sinew::Range links = must(w.add_distance_constraints(pairs, {}, 0.0f), "add rope links");
+    check(parts.first == 0 && parts.count == 21 && links.count == 20, "ranges of particles and links");
+    check(must(w.particle_count(), "count") == 21 && must(w.distance_constraint_count(), "count") == 20, "counts");
+    for (int f = 0; f < 180; ++f) must(w.step(1.0f / 60.0f), "step");
+
+    std::vector<sinew::Vec3> v(21);
+    std::vector<FVector3fLike> fv(21);
+    std::vector<GlmVec3Like> gv(21);
+    float arr[21][3];
+    must(w.read_positions(0, v), "read Vec3");
+    must(w.read_positions(0, fv), "read FVector3f-like");
+    must(w.read_positions(0, gv), "read glm-like");
+    must(w.read_positions(0, sinew::Span<float[3]>(arr)), "read float[3]");
+    struct Vertex {
+        float pos[3];
+        uint32_t color;
+    };
+    std::vector<Vertex> vb(21, Vertex{{0, 0, 0}, 0xdeadbeef});
+    must(w.read_positions_strided(0, 21, vb.data(), sizeof(Vertex)), "read into a vertex buffer");
+    bool same = true, padding = true;
+    for (int i = 0; i < 21; ++i) {
+        same = same && v[i].x == fv[i].X && v[i].y == fv[i].Y && v[i].z == fv[i].Z && v[i].x == gv[i].x &&
+               v[i].y == gv[i].y && v[i].z == gv[i].z && v[i].x == arr[i][0] && v[i].y == arr[i][1] &&
+               v[i].z == arr[i][2] && vb[i].pos[0] == v[i].x && vb[i].pos[1] == v[i].y && vb[i].pos[2] == v[i].z;
+        padding = padding && vb[i].color == 0xdeadbeef;
+    }
+    check(same, "Vec3, FVector3f-like, glm-like, float[3] and strided reads agree");
+    check(padding, "strided read leaves the rest of the vertex untouched");
+    check(near(v[20].y, 1.0, 0.02) && near(v[20].x, 0.0, 0.02), "rope hangs straight down, 1 m",
+          fmt(v[20].y, 1.0));
+    auto forces = must(w.constraint_forces(links), "read tensions");
+    const double weight = 20 * 0.05 * kG;
+    check(near(forces[0], weight, 0.02 * weight), "top link tension = weight below", fmt(forces[0], weight));
+    check(near(forces[19], 0.05 * kG, 0.02 * 0.05 * kG), "bottom link tension = one particle",
+          fmt(forces[19], 0.05 * kG));
+
+    // Writes: positions, velocities, inverse masses round-trip.
+    std::vector<GlmVec3Like> moved{{1, 2, 3}, {4, 5, 6}};
+    must(w.write_positions(3, moved), "write positions");
+    std::vector<GlmVec3Like> back(2);
+    must(w.read_positions(3, back), "read back");
+    check(back[0].x == 1 && back[0].z == 3 && back[1].y == 5, "write_positions round-trips");
+    std::vector<sinew::Vec3> vel{{0.5f, 0, 0}};
+    must(w.write_velocities(7, vel), "write velocity");
+    std::vector<sinew::Vec3> vback(1);
+    must(w.read_velocities(7, vback), "read velocity");
+    check(vback[0].x == 0.5f, "write_velocities round-trips");
+    must(w.set_inverse_mass(20, 0.0f), "pin the end");
+    must(w.write_velocities(20, vel), "velocity of a pinned particle");
+    must(w.read_velocities(20, vback), "read");
+    check(vback[0].x == 0.0f, "a pinned particle keeps velocity 0");
+    // Strided writes and reads, from and into a 16-byte vertex.
+    std::vector<Vertex> src{{{7, 8, 9}, 1u}, {{-1, -2, -3}, 2u}};
+    must(w.write_positions_strided(10, 2, src.data(), sizeof(Vertex)), "strided position write");
+    must(w.write_velocities_strided(10, 2, src.data(), sizeof(Vertex)), "strided velocity write");
+    std::vector<Vertex> dst(2, Vertex{{0, 0, 0}, 0xabcdu});
+    must(w.read_velocities_strided(10, 2, dst.data(), sizeof(Vertex)), "strided velocity read");
+    std::vector<sinew::Vec3> pback(2);
+    must(w.read_positions(10, pback), "read");
+    check(pback[0].x == 7 && pback[1].z == -3 && dst[0].pos[1] == 8 && dst[1].pos[0] == -1 && dst[1].color == 0xabcdu,
+          "strided writes and reads with a 16-byte stride");
+    check(w.write_positions_strided(10, 2, src.data(), 8).status() == sinew::Status::InvalidArgument,
+          "stride below 12 bytes rejected");
+    std::vector<float> ws{10.0f, 10.0f};
+    must(w.set_inverse_masses(1, ws), "set inverse masses");
+    auto pbd = must(w.add_pbd_distance_constraints(std::vector<uint32_t>{0, 20}, {}, 0.5f), "PBD constraint");
+    check(pbd.first == 20 && pbd.count == 1, "PBD ids continue after the XPBD ones");
+}
+
+void test_errors_change_nothing() {
+    sinew::World w = must(sinew::World::create(), "create");
+    std::vector<sinew::Vec3> p{{0, 0, 0}, {1, 0, 0}};
+    must(w.add_particles(p), "add");
+    auto odd = w.add_distance_constraints(std::vector<uint32_t>{0, 1, 1}, {}, 0.0f);
+    check(odd.status() == sinew::Status::InvalidArgument && odd.error().message.find("even") != std::string::npos,
+          "odd pair list rejected by the wrapper", odd.ok() ? "" : odd.error().message);
+    auto mism = w.add_particles(p, std::vector<float>{1.0f});
+    check(mism.status() == sinew::Status::InvalidArgument, "mismatched inverse masses rejected");
+    std::vector<sinew::Vec3> out(3);
+    auto oob = w.read_positions(0, out);
+    check(oob.status() == sinew::Status::OutOfRange &&
+              oob.error().message.rfind("sinew_world_read_positions", 0) == 0,
+          "out-of-range read: status and the library's message", oob.ok() ? "" : oob.error().message);
+    auto nan = w.step(NAN);
+    check(nan.status() == sinew::Status::InvalidArgument, "NaN dt rejected", nan.ok() ? "" : nan.error().message);
+    auto bad_pair = w.add_distance_constraints(std::vector<uint32_t>{0, 5}, {}, 0.0f);
+    check(bad_pair.status() == sinew::Status::OutOfRange, "constraint on a missing particle rejected");
+    auto neg = w.add_distance_constraints(std::vector<uint32_t>{0, 1}, {}, -1.0f);
+    check(neg.status() == sinew::Status::InvalidArgument, "negative compliance rejected");
+    check(must(w.particle_count(), "count") == 2 && must(w.distance_constraint_count(), "count") == 0,
+          "failed calls changed nothing");
+    sinew::WorldDesc desc;
+    desc.substeps = 0;
+    auto bad_world = sinew::World::create(desc);
+    check(bad_world.status() == sinew::Status::InvalidArgument, "bad desc rejected",
+          bad_world.ok() ? "" : bad_world.error().message);
+}
+
+// ---------------------------------------------------------------------------------
+
+void test_units() {
+    using namespace sinew::units;
+    Frame f;
+    const sinew::Vec3 s = f.to_sim(150.0, -20.0, 980.0);
+    check(s.x == 1.5f && s.y == -0.2f && s.z == 9.8f, "cm -> m, no axis swap");
+    const Double3 back = f.from_sim(s);
+    check(near(back.x, 150.0, 1e-4) && near(back.y, -20.0, 1e-4) && near(back.z, 980.0, 1e-4), "m -> cm");
+    const sinew::Vec3 g = gravity_from_unreal(kUnrealDefaultGravityZ);
+    check(g.x == 0 && g.y == 0 && near(g.z, -9.8, 1e-6), "UE gravity -980 cm/s² -> (0, 0, -9.8) m/s²");
+    check(length_to_sim(250.0) == 2.5f && length_from_sim(2.5f) == 250.0, "lengths");
+    // 100 km from the origin a 1 mm offset survives only with a rebased origin.
+    const double far = 1.0e7; // cm
+    Frame rebased(Double3{far, far, far});
+    const sinew::Vec3 a = rebased.to_sim(far + 0.1, far, far);
+    const sinew::Vec3 b = f.to_sim(far + 0.1, far, far);
+    check(near(a.x, 0.001, 1e-9), "rebased origin keeps a 1 mm offset at 100 km", fmt(a.x, 0.001));
+    check(!near(b.x - 100000.0f, 0.001, 1e-4), "without rebasing float loses it (why the origin exists)");
+    const Double3 fb = rebased.from_sim(a);
+    check(near(fb.x, far + 0.1, 1e-6), "rebased round trip in double", fmt(fb.x, far + 0.1));
+    const sinew::Vec3 v = Frame::velocity_to_sim(Double3{100.0, 0.0, -50.0});
+    check(v.x == 1.0f && v.z == -0.5f, "velocities cm/s -> m/s");
+}
+
+// ---------------------------------------------------------------------------------
+
+using sinew::vec::cross;
+using sinew::vec::dot;
+using sinew::vec::length;
+using sinew::vec::sub;
+
+/// Checks the geometry every tube must have; returns true when all hold.
+bool tube_geometry_ok(const std::vector<sinew::Vec3>& pts, const sinew::tube::Params& prm,
+                      const sinew::tube::Mesh& m, std::string& why) {
+    const uint32_t n = static_cast<uint32_t>(pts.size()), ring = prm.sides + 1;
+    if (m.positions.size() != sinew::tube::vertex_count(n, prm.sides) || m.normals.size() != m.positions.size() ||
+        m.uvs.size() != m.positions.size() || m.indices.size() != sinew::tube::index_count(n, prm.sides)) {
+        why = "counts";
+        return false;
+    }
+    float arc = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (i) arc += sinew::vec::distance(pts[i], pts[i - 1]);
+        for (uint32_t j = 0; j < ring; ++j) {
+            const std::size_t k = std::size_t{i} * ring + j;
+            const sinew::Vec3 off = sub(m.positions[k], pts[i]);
+            if (!near(length(off), prm.radius, 1e-5 * (1 + prm.radius))) {
+                why = "ring radius at " + std::to_string(k) + ": " + std::to_string(length(off));
+                return false;
+            }
+            if (!near(length(m.normals[k]), 1.0, 1e-5)) {
+                why = "normal not unit";
+                return false;
+            }
+            if (length(sub(sinew::vec::scale(off, 1.0f / prm.radius), m.normals[k])) > 1e-4f) {
+                why = "normal is not the radial direction";
+                return false;
+            }
+            if (std::fabs(dot(m.normals[k], m.tangents[k])) > 1e-4f) {
+                why = "normal not perpendicular to the tangent";
+                return false;
+            }
+            if (!near(m.uvs[k].u, static_cast<double>(j) / prm.sides, 1e-6) ||
+                !near(m.uvs[k].v, arc * prm.v_per_length, 1e-4)) {
+                why = "uv at " + std::to_string(k);
+                return false;
+            }
+        }
+        // The seam vertex repeats the first one exactly (U 0 and 1 at one position).
+        const std::size_t s0 = std::size_t{i} * ring, s1 = s0 + prm.sides;
+        if (m.positions[s0].x != m.positions[s1].x || m.positions[s0].y != m.positions[s1].y ||
+            m.positions[s0].z != m.positions[s1].z) {
+            why = "seam vertex differs";
+            return false;
+        }
+    }
+    // Winding: the numeric normal of each triangle against its vertex normals.
+    const float want = prm.front_face == sinew::tube::FrontFace::CounterClockwise ? 1.0f : -1.0f;
+    for (std::size_t t = 0; t < m.indices.size(); t += 3) {
+        const uint32_t a = m.indices[t], b = m.indices[t + 1], c = m.indices[t + 2];
+        if (a >= m.positions.size() || b >= m.positions.size() || c >= m.positions.size()) {
+            why = "index out of range";
+            return false;
+        }
+        const sinew::Vec3 nrm = cross(sub(m.positions[b], m.positions[a]), sub(m.positions[c], m.positions[a]));
+        const sinew::Vec3 avg = sinew::vec::add(sinew::vec::add(m.normals[a], m.normals[b]), m.normals[c]);
+        if (!(dot(nrm, avg) * want > 0)) {
+            why = "triangle " + std::to_string(t / 3) + " wound the wrong way";
+            return false;
+        }
+    }
+    return true;
+}
+
+/// Largest angle (radians) between the reference directions (normal at U = 0) of
+/// consecutive rings, and the smallest dot product between them.
+double max_ring_turn(const sinew::tube::Mesh& m, uint32_t n, uint32_t sides, double* min_dot) {
+    double worst = 0;
+    *min_dot = 1;
+    for (uint32_t i = 0; i + 1 < n; ++i) {
+        const double d = dot(m.normals[std::size_t{i} * (sides + 1)], m.normals[std::size_t{i + 1} * (sides + 1)]);
+        *min_dot = std::min(*min_dot, d);
+        worst = std::max(worst, std::acos(std::min(1.0, std::max(-1.0, d))));
+    }
+    return worst;
+}
+
+void test_tube() {
+    using namespace sinew::tube;
+    // Straight tube along X.
+    std::vector<sinew::Vec3> line;
+    for (int i = 0; i < 5; ++i) line.push_back({0.25f * static_cast<float>(i), 0, 0});
+    for (FrontFace ff : {FrontFace::CounterClockwise, FrontFace::Clockwise}) {
+        Params prm;
+        prm.radius = 0.02f;
+        prm.sides = 8;
+        prm.v_per_length = 2.0f;
+        prm.front_face = ff;
+        Mesh m;
+        must(build(line, prm, m), "build a straight tube");
+        std::string why;
+        check(tube_geometry_ok(line, prm, m, why),
+              std::string("straight tube geometry (") + (ff == FrontFace::Clockwise ? "clockwise" : "ccw") + ")",
+              why);
+        check(m.positions.size() == 45 && m.indices.size() == 4 * 8 * 6, "straight tube: 5 rings of 9, 192 indices");
+    }
+
+    // A planar quarter circle in XY: parallel transport keeps the out-of-plane
+    // direction exactly; a Frenet frame would not even be defined on a straight part.
+    std::vector<sinew::Vec3> arc;
+    for (int i = 0; i <= 48; ++i) {
+        const float a = 1.5707963f * static_cast<float>(i) / 48.0f;
+        arc.push_back({std::cos(a), std::sin(a), 0});
+    }
+    Params prm;
+    prm.radius = 0.05f;
+    prm.sides = 12;
+    Mesh m;
+    m.start_normal = sinew::Vec3{0, 0, 1};
+    must(build(arc, prm, m), "build an arc tube");
+    std::string why;
+    check(tube_geometry_ok(arc, prm, m, why), "arc tube geometry", why);
+    bool in_z = true;
+    for (uint32_t i = 0; i < arc.size(); ++i) in_z = in_z && near(m.normals[i * 13].z, 1.0, 1e-4);
+    check(in_z, "planar curve: the reference direction stays the plane normal (no twist)");
+
+    // A helix: no twist flips, the frame turns smoothly from ring to ring.
+    std::vector<sinew::Vec3> helix;
+    for (int i = 0; i <= 200; ++i) {
+        const float t = 0.1f * static_cast<float>(i);
+        helix.push_back({0.3f * std::cos(t), 0.3f * std::sin(t), 0.05f * t});
+    }
+    Mesh hm;
+    must(build(helix, prm, hm), "build a helix tube");
+    check(tube_geometry_ok(helix, prm, hm, why), "helix tube geometry", why);
+    double min_dot = 0;
+    const double turn = max_ring_turn(hm, static_cast<uint32_t>(helix.size()), prm.sides, &min_dot);
+    // Consecutive tangents differ by ~0.1 rad; a rotation-minimising frame turns by
+    // no more than that, a flip would be ~pi.
+    check(turn < 0.12 && min_dot > 0.99, "helix: no twist flips", "max turn " + std::to_string(turn) + " rad");
+
+    // Over time: the same rope rotated by 1 degree keeps its start frame (no popping).
+    const sinew::Vec3 before = hm.start_normal;
+    std::vector<sinew::Vec3> rotated = helix;
+    const float c = std::cos(0.01745f), s = std::sin(0.01745f);
+    for (auto& p : rotated) p = {c * p.x - s * p.z, p.y, s * p.x + c * p.z};
+    must(build(rotated, prm, hm), "rebuild after a small rotation");
+    check(dot(before, hm.start_normal) > 0.999f, "frame continuous from one build to the next",
+          std::to_string(dot(before, hm.start_normal)));
+
+    // Degenerate input: repeated points give finite geometry, no NaN.
+    std::vector<sinew::Vec3> dup{{0, 0, 0}, {0, 0, 0}, {0, 0, 1}, {0, 0, 1}, {0, 1, 1}};
+    Mesh dm;
+    must(build(dup, prm, dm), "build with repeated points");
+    bool finite = true;
+    for (std::size_t k = 0; k < dm.positions.size(); ++k)
+        finite = finite && sinew::vec::is_finite(dm.positions[k]) && near(length(dm.normals[k]), 1.0, 1e-4);
+    check(finite, "repeated points: finite positions, unit normals");
+
+    // Errors.
+    Mesh em;
+    check(build(std::vector<sinew::Vec3>{{0, 0, 0}}, prm, em).status() == sinew::Status::InvalidArgument,
+          "one point rejected");
+    Params bad = prm;
+    bad.sides = 2;
+    check(build(line, bad, em).status() == sinew::Status::InvalidArgument, "2 sides rejected");
+    bad = prm;
+    bad.radius = NAN;
+    check(build(line, bad, em).status() == sinew::Status::InvalidArgument, "NaN radius rejected");
+    std::vector<sinew::Vec3> nanpts = line;
+    nanpts[2].y = INFINITY;
+    check(build(nanpts, prm, em).status() == sinew::Status::InvalidArgument, "infinite point rejected");
+}
+
+// ---------------------------------------------------------------------------------
+
+/// A q x q grid of quads in the XY plane (size 1), each quad with its OWN four render
+/// vertices (as a mesh with split UVs has), two triangles (i,j)-(i+1,j)-(i+1,j+1) and
+/// (i,j)-(i+1,j+1)-(i,j+1): counter-clockwise seen from +Z.
+void split_grid(int q, std::vector<sinew::Vec3>& v, std::vector<uint32_t>& idx, float jitter = 0) {
+    v.clear();
+    idx.clear();
+    const float d = 1.0f / static_cast<float>(q);
+    for (int j = 0; j < q; ++j)
+        for (int i = 0; i < q; ++i) {
+            const uint32_t b = static_cast<uint32_t>(v.size());
+            const float x = d * static_cast<float>(i), y = d * static_cast<float>(j);
+            const float e = jitter * static_cast<float>((i + j) % 2);
+            v.push_back({x + e, y, 0});
+            v.push_back({x + d, y + e, 0});
+            v.push_back({x + d, y + d, e});
+            v.push_back({x, y + d, 0});
+            for (uint32_t k : {0u, 1u, 2u, 0u, 2u, 3u}) idx.push_back(b + k);
+        }
+}
+
+void test_cloth_layout() {
+    std::vector<sinew::Vec3> v;
+    std::vector<uint32_t> idx;
+    split_grid(2, v, idx);
+    auto lay = must(sinew::cloth::build(v, idx, 0.0f, true), "cloth layout of a 2x2 grid");
+    check(lay.particles.size() == 9, "16 split render vertices weld to 9 particles",
+          std::to_string(lay.particles.size()));
+    check(lay.stretch_pairs.size() == 2 * 16, "16 unique edges (12 sides + 4 diagonals)",
+          std::to_string(lay.stretch_pairs.size() / 2));
+    check(lay.bend_pairs.size() == 2 * 8, "8 bend pairs, one per interior edge",
+          std::to_string(lay.bend_pairs.size() / 2));
+    check(lay.triangles.size() == idx.size(), "all 8 triangles kept");
+    bool mapped = true;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const sinew::Vec3 p = lay.particles[lay.render_to_particle[i]];
+        mapped = mapped && p.x == v[i].x && p.y == v[i].y && p.z == v[i].z;
+    }
+    check(mapped, "each render vertex maps to the particle at its position");
+    bool bend_not_edge = true;
+    for (std::size_t k = 0; k < lay.bend_pairs.size(); k += 2) {
+        const float d = sinew::vec::distance(lay.particles[lay.bend_pairs[k]], lay.particles[lay.bend_pairs[k + 1]]);
+        bend_not_edge = bend_not_edge && d > 0.5f + 1e-3f; // longer than any edge of this grid
+    }
+    check(bend_not_edge, "bend pairs span two triangles");
+
+    // Welding tolerance.
+    split_grid(2, v, idx, 1e-5f);
+    auto exact = must(sinew::cloth::build(v, idx, 0.0f, false), "no welding tolerance");
+    auto welded = must(sinew::cloth::build(v, idx, 1e-4f, false), "welding tolerance");
+    check(exact.particles.size() > 9 && welded.particles.size() == 9, "weld_distance merges near vertices",
+          std::to_string(exact.particles.size()) + " vs " + std::to_string(welded.particles.size()));
+    check(welded.bend_pairs.empty(), "bending off: no bend pairs");
+
+    // Normals of the flat grid: +Z counter-clockwise, -Z clockwise (Unreal).
+    split_grid(2, v, idx);
+    std::vector<sinew::Vec3> n;
+    sinew::cloth::normals(v, idx, sinew::tube::FrontFace::CounterClockwise, n);
+    bool up = true;
+    for (auto& x : n) up = up && near(x.z, 1.0, 1e-6);
+    sinew::cloth::normals(v, idx, sinew::tube::FrontFace::Clockwise, n);
+    bool down = true;
+    for (auto& x : n) down = down && near(x.z, -1.0, 1e-6);
+    check(up && down, "vertex normals follow the winding convention");
+    // A folded pair of triangles: the shared vertices get the normalised average.
+    std::vector<sinew::Vec3> fold{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    std::vector<uint32_t> ft{0, 1, 2, 0, 3, 1};
+    sinew::cloth::normals(fold, ft, sinew::tube::FrontFace::CounterClockwise, n);
+    const double r2 = std::sqrt(0.5);
+    check(near(n[0].y, r2, 1e-6) && near(n[0].z, r2, 1e-6) && near(n[2].z, 1.0, 1e-6) && near(n[3].y, 1.0, 1e-6),
+          "area-weighted normals at a fold");
+
+    // Errors.
+    check(sinew::cloth::build(v, std::vector<uint32_t>{0, 1}, 0, false).status() == sinew::Status::InvalidArgument,
+          "index count not a multiple of 3 rejected");
+    check(sinew::cloth::build(v, std::vector<uint32_t>{0, 1, 99}, 0, false).status() == sinew::Status::OutOfRange,
+          "index out of range rejected");
+    check(sinew::cloth::build(v, idx, -1.0f, false).status() == sinew::Status::InvalidArgument,
+          "negative weld distance rejected");
+}
+
+// ---------------------------------------------------------------------------------
+
+sinew::BodyDesc rope_body(const sinew::rope::Layout& l, float compliance) {
+    sinew::BodyDesc d;
+    d.positions = l.positions;
+    d.inverse_masses = l.inverse_masses;
+    d.free_inverse_masses = l.free_inverse_masses;
+    d.groups.push_back(sinew::ConstraintGroup{l.pairs, l.rest_lengths, compliance});
+    return d;
+}
+
+void test_rope_layout() {
+    sinew::rope::Params p;
+    p.start = {0, 0, 2};
+    p.end = {1, 0, 2};
+    p.length = 1.5f;
+    p.segments = 10;
+    p.mass = 1.1f;
+    p.pin_start = true;
+    p.pin_end = true;
+    auto l = must(sinew::rope::layout(p), "rope layout");
+    check(l.positions.size() == 11 && l.pairs.size() == 20 && l.rest_lengths.size() == 10, "rope counts");
+    check(l.inverse_masses[0] == 0 && l.inverse_masses[10] == 0 && near(l.inverse_masses[5], 10.0, 1e-5) &&
+              near(l.free_inverse_masses[0], 10.0, 1e-5),
+          "ends pinned, 0.1 kg particles");
+    check(near(l.rest_lengths[3], 0.15, 1e-6) && near(l.positions[5].x, 0.5, 1e-6) && l.pairs[7] == 4,
+          "rest length = length / segments; straight initial line");
+    p.segments = 0;
+    check(sinew::rope::layout(p).status() == sinew::Status::InvalidArgument, "0 segments rejected");
+    p.segments = 4;
+    p.mass = 0;
+    check(sinew::rope::layout(p).status() == sinew::Status::InvalidArgument, "0 kg rejected");
+}
+
+/// Rope of n links hanging from a pinned top; with compliance α each link stretches by
+/// α T, T = weight below, so the rope lengthens by α m g n (n + 1) / 2.
+void test_scene_rope_tension_and_compliance() {
+    sinew::WorldDesc desc;
+    desc.with_gravity(0, 0, -kG).with_substeps(20).with_damping(4.0f);
+    auto scene = must(sinew::Scene::create(desc), "scene");
+    sinew::rope::Params p;
+    p.start = {0, 0, 0};
+    p.end = {0, 0, -1};
+    p.length = 1.0f;
+    p.segments = 10;
+    p.mass = 1.1f; // 0.1 kg per particle
+    auto l = must(sinew::rope::layout(p), "layout");
+    const sinew::BodyId rope = must(scene.add_body(rope_body(l, 0.0f)), "add rope");
+    for (int f = 0; f < 120; ++f) must(scene.step(1.0f / 60.0f), "step");
+    std::vector<float> t;
+    must(scene.read_forces(rope, 0, t), "tension");
+    const double w = 10 * 0.1 * kG;
+    check(t.size() == 10 && near(t[0], w, 0.02 * w), "Scene: top tension = weight of 10 particles", fmt(t[0], w));
+
+    std::vector<sinew::Vec3> before(11), after(11);
+    must(scene.read_positions(rope, before), "positions");
+    const uint32_t rebuilds = scene.rebuild_count();
+    const float alpha = 1e-3f;
+    must(scene.set_compliance(rope, 0, 5e-4f), "set compliance");
+    must(scene.set_compliance(rope, 0, alpha), "set compliance again");
+    check(*scene.compliance(rope, 0) == alpha, "compliance recorded");
+    must(scene.read_positions(rope, after), "positions after rebuild");
+    check(scene.rebuild_count() == rebuilds + 1, "two changes, one (lazy) rebuild");
+    check(std::memcmp(before.data(), after.data(), sizeof(sinew::Vec3) * 11) == 0,
+          "rebuild keeps positions exactly");
+    for (int f = 0; f < 240; ++f) must(scene.step(1.0f / 60.0f), "step");
+    must(scene.read_positions(rope, after), "positions");
+    const double stretch = -after[10].z - 1.0;
+    const double expect = alpha * 0.1 * kG * 10 * 11 / 2;
+    check(near(stretch, expect, 0.05 * expect), "softer rope stretches by alpha * sum of tensions",
+          fmt(stretch, expect));
+    must(scene.read_forces(rope, 0, t), "tension");
+    check(near(t[0], w, 0.03 * w), "tension still the weight below", fmt(t[0], w));
+
+    // A body that the library rejects (negative compliance) is not added, and the
+    // world keeps exactly the rope.
+    sinew::BodyDesc broken = rope_body(l, -1.0f);
+    check(scene.add_body(broken).status() == sinew::Status::InvalidArgument, "body with a bad compliance rejected");
+    broken = rope_body(l, 0.0f);
+    broken.groups[0].pairs.push_back(99);
+    broken.groups[0].pairs.push_back(0);
+    check(scene.add_body(broken).status() == sinew::Status::OutOfRange, "body with a bad index rejected");
+    must(scene.step(1.0f / 60.0f), "step after rejected bodies");
+    check(scene.body_count() == 1 && *scene.world().particle_count() == 11 &&
+              *scene.world().distance_constraint_count() == 10,
+          "rejected bodies left nothing in the world");
+    check(scene.set_compliance(rope, 1, 0.0f).status() == sinew::Status::OutOfRange, "unknown group rejected");
+    check(scene.set_compliance(rope, 0, -1.0f).status() == sinew::Status::InvalidArgument,
+          "negative compliance rejected");
+    check(scene.remove_body(999).status() == sinew::Status::InvalidHandle, "unknown body rejected");
+    std::vector<sinew::Vec3> wrong(3);
+    check(scene.read_positions(rope, wrong).status() == sinew::Status::InvalidArgument, "wrong output size rejected");
+}
+
+/// Removing another body rebuilds the world; the remaining rope continues as in a
+/// scene that never had the other body (to float rounding).
+void test_scene_rebuild_is_seamless() {
+    sinew::WorldDesc desc;
+    desc.with_gravity(0, 0, -kG).with_substeps(8).with_threads(1);
+    auto a = must(sinew::Scene::create(desc), "scene a");
+    auto b = must(sinew::Scene::create(desc), "scene b");
+    sinew::rope::Params p;
+    p.start = {0, 0, 0};
+    p.end = {1, 0, 0};
+    p.segments = 16;
+    auto l = must(sinew::rope::layout(p), "layout");
+    const sinew::BodyId ra = must(a.add_body(rope_body(l, 1e-4f)), "rope a");
+    const sinew::BodyId other = must(b.add_body(rope_body(l, 0.0f)), "other body in b");
+    const sinew::BodyId rb = must(b.add_body(rope_body(l, 1e-4f)), "rope b");
+    check(ra != 0 && rb != other, "body ids");
+    for (int f = 0; f < 20; ++f) {
+        must(a.step(1.0f / 60.0f), "step a");
+        must(b.step(1.0f / 60.0f), "step b");
+    }
+    must(b.remove_body(other), "remove");
+    check(!b.contains(other) && b.body_count() == 1, "body removed");
+    for (int f = 0; f < 20; ++f) {
+        must(a.step(1.0f / 60.0f), "step a");
+        must(b.step(1.0f / 60.0f), "step b");
+    }
+    std::vector<sinew::Vec3> pa(17), pb(17), va, vb;
+    must(a.read_positions(ra, pa), "a");
+    must(b.read_positions(rb, pb), "b");
+    must(a.read_velocities(ra, va), "va");
+    must(b.read_velocities(rb, vb), "vb");
+    // Not bit-identical: the library keeps each particle's in-step displacement apart
+    // from its base position, and a rebuild re-adds base + displacement rounded to one
+    // float, so the continuation differs by float rounding (~1e-7 m), no more.
+    double dp = 0, dv = 0;
+    for (int i = 0; i < 17; ++i) {
+        dp = std::max<double>(dp, sinew::vec::distance(pa[i], pb[i]));
+        dv = std::max<double>(dv, sinew::vec::distance(va[i], vb[i]));
+    }
+    check(dp < 1e-5 && dv < 1e-3, "after removing a body the rope continues as if it had been alone",
+          "max position difference " + std::to_string(dp) + " m, velocity " + std::to_string(dv) + " m/s");
+    check(b.particle_count(rb).value_or(0) == 17 && *b.world().particle_count() == 17,
+          "the rebuilt world holds only the remaining rope");
+}
+
+/// Grab = pin + drive, release = restore the inverse mass.
+void test_scene_grab_release() {
+    sinew::WorldDesc desc;
+    desc.with_gravity(0, 0, -kG).with_substeps(10);
+    auto scene = must(sinew::Scene::create(desc), "scene");
+    sinew::rope::Params p;
+    p.start = {0, 0, 1};
+    p.end = {1, 0, 1};
+    p.segments = 10;
+    p.pin_end = true;
+    auto l = must(sinew::rope::layout(p), "layout");
+    const sinew::BodyId rope = must(scene.add_body(rope_body(l, 0.0f)), "rope");
+    check(*scene.nearest_free_particle(rope, sinew::Vec3{0.52f, 0.1f, 1.0f}) == 5, "nearest free particle");
+    check(*scene.nearest_free_particle(rope, sinew::Vec3{-1.0f, 0.0f, 1.0f}) == 1,
+          "nearest free particle skips the pinned end");
+    must(scene.pin(rope, 5), "grab particle 5");
+    check(*scene.is_pinned(rope, 5), "grabbed particle is pinned");
+    const uint32_t grabbed[1] = {5};
+    const sinew::Vec3 target[1] = {{0.5f, 0.2f, 1.1f}};
+    for (int f = 0; f < 60; ++f) {
+        must(scene.move_particles(rope, grabbed, target), "drive");
+        must(scene.step(1.0f / 60.0f), "step");
+    }
+    std::vector<sinew::Vec3> pos(11);
+    must(scene.read_positions(rope, pos), "positions");
+    check(pos[5].x == 0.5f && pos[5].y == 0.2f && pos[5].z == 1.1f, "grabbed particle stays where it is driven");
+    check(pos[0].x == 0 && pos[0].z == 1 && pos[10].x == 1 && pos[10].z == 1, "pinned ends stay");
+    check(pos[3].z < 1.1f, "free particles hang below the grab");
+    must(scene.unpin(rope, 5), "release");
+    check(!*scene.is_pinned(rope, 5) && !*scene.is_pinned(rope, 4), "released");
+    // Rebuilds keep the pin state: pin again, force a rebuild, the pin survives.
+    must(scene.pin(rope, 5), "grab again");
+    must(scene.set_compliance(rope, 0, 1e-5f), "force rebuild");
+    for (int f = 0; f < 10; ++f) must(scene.step(1.0f / 60.0f), "step");
+    must(scene.read_positions(rope, pos), "positions");
+    check(pos[5].x == 0.5f && pos[5].z == 1.1f, "pin survives a rebuild");
+    must(scene.unpin(rope, 5), "release");
+    for (int f = 0; f < 30; ++f) must(scene.step(1.0f / 60.0f), "step");
+    must(scene.read_positions(rope, pos), "positions");
+    check(pos[5].z < 1.0f, "released particle falls", std::to_string(pos[5].z));
+    check(scene.pin(rope, 11).status() == sinew::Status::OutOfRange, "pin out of range rejected");
+    for (uint32_t i = 0; i < 11; ++i) must(scene.pin(rope, i), "pin all");
+    check(scene.nearest_free_particle(rope, sinew::Vec3{0, 0, 0}).status() == sinew::Status::OutOfRange,
+          "no free particle to grab");
+    const uint32_t bad_idx[1] = {42};
+    check(scene.move_particles(rope, bad_idx, target).status() == sinew::Status::OutOfRange,
+          "move out of range rejected");
+}
+
+/// World settings change through a rebuild that keeps the state; a bad desc changes nothing.
+void test_scene_set_desc() {
+    sinew::WorldDesc desc;
+    desc.with_gravity(0, 0, -kG).with_substeps(4);
+    auto scene = must(sinew::Scene::create(desc), "scene");
+    sinew::BodyDesc ball;
+    ball.positions = {{0, 0, 10}};
+    ball.inverse_masses = {1.0f};
+    const sinew::BodyId b = must(scene.add_body(ball), "ball");
+    for (int f = 0; f < 10; ++f) must(scene.step(0.01f), "step");
+    std::vector<sinew::Vec3> p0(1), v0, p1(1), v1;
+    must(scene.read_positions(b, p0), "pos");
+    must(scene.read_velocities(b, v0), "vel");
+    sinew::WorldDesc sideways = desc;
+    sideways.with_gravity(kG, 0, 0);
+    must(scene.set_desc(sideways), "set gravity along +X");
+    must(scene.read_positions(b, p1), "pos");
+    must(scene.read_velocities(b, v1), "vel");
+    check(std::memcmp(p0.data(), p1.data(), sizeof(sinew::Vec3)) == 0 &&
+              std::memcmp(v0.data(), v1.data(), sizeof(sinew::Vec3)) == 0,
+          "set_desc keeps position and velocity");
+    for (int f = 0; f < 10; ++f) must(scene.step(0.01f), "step");
+    must(scene.read_velocities(b, v1), "vel");
+    // 0.1 s more: +X picks up g * 0.1, Z keeps its velocity (no gravity along Z now).
+    check(near(v1[0].x, kG * 0.1, 1e-4) && near(v1[0].z, v0[0].z, 1e-5), "new gravity acts, old one is gone",
+          fmt(v1[0].x, kG * 0.1));
+    sinew::WorldDesc bad = desc;
+    bad.substeps = 0;
+    check(scene.set_desc(bad).status() == sinew::Status::InvalidArgument, "bad desc rejected");
+    check(scene.desc().substeps == 4 && scene.step(0.01f).ok(), "scene keeps its old desc and works");
+}
+
+/// A 6 x 6 quad cloth pinned at its two top corners hangs without stretching much.
+void test_scene_cloth() {
+    std::vector<sinew::Vec3> v;
+    std::vector<uint32_t> idx;
+    split_grid(6, v, idx);
+    for (auto& x : v) x = {x.x, 0.0f, x.y}; // vertical sheet in XZ, top at z = 1
+    auto lay = must(sinew::cloth::build(v, idx, 1e-5f, true), "cloth layout");
+    sinew::BodyDesc d;
+    d.positions = lay.particles;
+    d.inverse_masses.assign(lay.particles.size(), 1.0f / 0.01f);
+    d.free_inverse_masses = d.inverse_masses;
+    for (std::size_t i = 0; i < lay.particles.size(); ++i)
+        if (lay.particles[i].z == 1.0f && (lay.particles[i].x == 0.0f || lay.particles[i].x == 1.0f))
+            d.inverse_masses[i] = 0.0f;
+    d.groups.push_back({lay.stretch_pairs, {}, 0.0f});
+    d.groups.push_back({lay.bend_pairs, {}, 1e-2f});
+    sinew::WorldDesc desc;
+    desc.with_gravity(0, -kG, 0).with_substeps(20).with_damping(2.0f);
+    auto scene = must(sinew::Scene::create(desc), "scene");
+    const sinew::BodyId cloth = must(scene.add_body(d), "cloth");
+    for (int f = 0; f < 120; ++f) must(scene.step(1.0f / 60.0f), "step");
+    std::vector<sinew::Vec3> pos(lay.particles.size());
+    must(scene.read_positions(cloth, pos), "positions");
+    double worst = 0;
+    for (std::size_t k = 0; k < lay.stretch_pairs.size(); k += 2) {
+        const uint32_t a = lay.stretch_pairs[k], b = lay.stretch_pairs[k + 1];
+        const double rest = sinew::vec::distance(lay.particles[a], lay.particles[b]);
+        worst = std::max(worst, std::fabs(sinew::vec::distance(pos[a], pos[b]) - rest) / rest);
+    }
+    check(worst < 0.03, "cloth edges within 3% of rest length", std::to_string(worst));
+    double min_y = 0;
+    for (auto& x : pos) min_y = std::min<double>(min_y, x.y);
+    check(min_y < -0.1, "cloth swung down under gravity (-Y here)", std::to_string(min_y));
+    std::vector<float> f;
+    must(scene.read_forces(cloth, 1, f), "bend forces");
+    check(f.size() == lay.bend_pairs.size() / 2, "forces per group");
+}
+
+} // namespace
+
+int main() {
+    test_abi_and_results();
+    test_raii();
+    test_free_fall_z_up();
+    test_hanging_rope_and_vector_types();
+    test_errors_change_nothing();
+    test_units();
+    test_tube();
+    test_cloth_layout();
+    test_rope_layout();
+    test_scene_rope_tension_and_compliance();
+    test_scene_rebuild_is_seamless();
+    test_scene_grab_release();
+    test_scene_set_desc();
+    test_scene_cloth();
+    std::printf("%d checks, %d failed\n", g_checks, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}

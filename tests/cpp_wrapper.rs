@@ -1,0 +1,367 @@
+//! The C++ wrapper (bindings/cpp) and the Unreal Engine 5 plugin (unreal-sample/).
+//!
+//! * `cpp_wrapper` / `cpp_wrapper_asan_ubsan`: compile `tests/cpp/wrapper_test.cpp`
+//!   with `g++ -std=c++17 -Wall -Wextra -Werror -pedantic` (the second time with
+//!   `-fsanitize=address,undefined -fno-sanitize-recover=all`, leak detection on),
+//!   link it to the `libsinew.so` built by this same `cargo test` (in
+//!   `target/<profile>/deps/`, as tests/c_abi.rs explains), run it and require
+//!   "N checks, 0 failed". The Rust side is not instrumented; the C++ side is.
+//! * `cpp_headers_are_self_contained_without_exceptions_or_rtti`: every header of
+//!   bindings/cpp compiles on its own with `-fno-exceptions -fno-rtti` (how Unreal
+//!   builds modules by default).
+//! * `cpp_templates_compile_strictly_as_cpp17_and_cpp20`: every template instantiated
+//!   with -Wshadow -Wconversion -Wsign-conversion -Wold-style-cast, no exceptions/RTTI.
+//! * `double_vector_is_rejected_at_compile_time`: reading positions into a 24-byte
+//!   vector (UE5's FVector) must fail to compile with the static_assert naming FVector3f.
+//! * `readme_cpp_example_compiles_and_runs`: the C++ snippet of the README section
+//!   "Unreal Engine 5 / C++".
+//! * `unreal_plugin_static_checks` (see tests/cpp/unreal_checks.rs): the .uplugin is
+//!   valid JSON, every module it names has a Build.cs, every UCLASS/USTRUCT header
+//!   includes its .generated.h last and has one GENERATED_BODY per reflected type, and
+//!   the engine-neutral headers the plugin includes are the ones in bindings/cpp.
+//! * `stage_script_copies_library_and_headers`: `unreal-sample/stage-library.sh` puts
+//!   the headers and the library where SinewLibrary.Build.cs looks for them.
+//!
+//! Needs g++ (tests/run-all.sh installs it); without it the tests fail with a clear message.
+
+#[path = "cpp/unreal_checks.rs"]
+mod unreal_checks;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `target/<profile>/deps/`: where this test binary and the `libsinew.so` of this
+/// `cargo test` run live (see tests/c_abi.rs for why not `target/<profile>/`).
+fn lib_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    exe.parent()
+        .unwrap_or_else(|| panic!("{} has no parent directory", exe.display()))
+        .to_path_buf()
+}
+
+/// A scratch directory: `target/<profile>/cpp-tests/<name>`.
+fn scratch_dir(name: &str) -> PathBuf {
+    let deps = lib_dir();
+    let dir = deps
+        .parent()
+        .unwrap_or_else(|| panic!("{} has no parent", deps.display()))
+        .join("cpp-tests")
+        .join(name);
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    dir
+}
+
+fn describe(cmd: &Command) -> String {
+    let mut s = cmd.get_program().to_string_lossy().into_owned();
+    for a in cmd.get_args() {
+        s.push(' ');
+        s.push_str(&a.to_string_lossy());
+    }
+    s
+}
+
+fn run(mut cmd: Command) -> Output {
+    let line = describe(&cmd);
+    match cmd.output() {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => panic!(
+            "`{}` is not installed (needed to test the C++ wrapper; install g++): {line}",
+            cmd.get_program().to_string_lossy()
+        ),
+        Err(e) => panic!("could not run `{line}`: {e}"),
+    }
+}
+
+fn show(out: &Output) -> String {
+    format!(
+        "--- stdout ---\n{}\n--- stderr ---\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn run_ok(cmd: Command, what: &str) -> Output {
+    let line = describe(&cmd);
+    let out = run(cmd);
+    if !out.status.success() {
+        panic!(
+            "{what} failed ({})\ncommand: {line}\n{}",
+            out.status,
+            show(&out)
+        );
+    }
+    out
+}
+
+/// The strict C++17 flags every C++ source here is compiled with.
+fn gpp(extra: &[&str]) -> Command {
+    let root = manifest_dir();
+    let mut cc = Command::new("g++");
+    cc.args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+        .args(extra)
+        .arg("-I")
+        .arg(root.join("include"))
+        .arg("-I")
+        .arg(root.join("bindings/cpp"));
+    cc
+}
+
+/// Compiles `src` linked to this build's libsinew.so, runs it, returns its stdout.
+fn compile_and_run(src: &Path, name: &str, extra: &[&str]) -> String {
+    let lib_dir = lib_dir();
+    assert!(
+        lib_dir.join("libsinew.so").is_file(),
+        "{} not found: `cargo test` builds the cdylib next to this test binary",
+        lib_dir.join("libsinew.so").display()
+    );
+    let exe = scratch_dir(name).join(name);
+    let _ = std::fs::remove_file(&exe);
+    let mut cc = gpp(extra);
+    cc.args(["-O1", "-g"])
+        .arg(src)
+        .arg("-o")
+        .arg(&exe)
+        .arg("-L")
+        .arg(&lib_dir)
+        .arg("-lsinew")
+        .arg(format!("-Wl,-rpath,{}", lib_dir.display()));
+    run_ok(cc, &format!("compiling {}", src.display()));
+    let sanitized = extra.iter().any(|f| f.starts_with("-fsanitize"));
+    let mut cmd = match no_aslr_prefix() {
+        // AddressSanitizer of GCC 12 can crash at start-up on kernels with
+        // vm.mmap_rnd_bits = 32 (some newer distributions); without address-space
+        // randomisation it always works and finds the same bugs.
+        Some(arch) if sanitized => {
+            let mut c = Command::new("setarch");
+            c.args([arch.as_str(), "-R"]).arg(&exe);
+            c
+        }
+        _ => Command::new(&exe),
+    };
+    cmd.env_remove("LD_LIBRARY_PATH")
+        .env_remove("LD_PRELOAD")
+        .env(
+            "ASAN_OPTIONS",
+            "detect_leaks=1:abort_on_error=0:halt_on_error=1",
+        )
+        .env("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1");
+    let out = run_ok(cmd, &src.display().to_string());
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    print!("{stdout}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("runtime error") && !stderr.contains("Sanitizer"),
+        "{name}: sanitizer report\n{}",
+        show(&out)
+    );
+    stdout
+}
+
+/// `Some(arch)` when `setarch <arch> -R` works here (it needs the personality
+/// syscall, which some containers forbid); None otherwise.
+fn no_aslr_prefix() -> Option<String> {
+    let arch = String::from_utf8(Command::new("uname").arg("-m").output().ok()?.stdout).ok()?;
+    let arch = arch.trim().to_string();
+    let ok = Command::new("setarch")
+        .args([arch.as_str(), "-R", "true"])
+        .output()
+        .ok()?
+        .status
+        .success();
+    ok.then_some(arch)
+}
+
+fn run_wrapper_test(name: &str, extra: &[&str]) {
+    let src = manifest_dir().join("tests/cpp/wrapper_test.cpp");
+    let stdout = compile_and_run(&src, name, extra);
+    assert!(
+        stdout.contains(" checks, 0 failed"),
+        "{name} exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+#[test]
+fn cpp_wrapper() {
+    run_wrapper_test("wrapper_test", &[]);
+}
+
+#[test]
+fn cpp_wrapper_asan_ubsan() {
+    run_wrapper_test(
+        "wrapper_test_asan_ubsan",
+        &[
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ],
+    );
+}
+
+/// The headers of bindings/cpp, sorted.
+fn cpp_headers() -> Vec<PathBuf> {
+    let dir = manifest_dir().join("bindings/cpp");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "hpp"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn cpp_headers_are_self_contained_without_exceptions_or_rtti() {
+    let headers = cpp_headers();
+    assert!(
+        headers.len() >= 6,
+        "expected sinew.hpp and the helpers, found {headers:?}"
+    );
+    let dir = scratch_dir("headers");
+    for h in headers {
+        let name = h.file_name().unwrap().to_string_lossy().into_owned();
+        let src = dir.join(format!("{name}.cpp"));
+        // Included twice: the include guard must work too.
+        std::fs::write(
+            &src,
+            format!("#include \"{name}\"\n#include \"{name}\"\nint sinew_self_contained_check;\n"),
+        )
+        .unwrap();
+        let mut cc = gpp(&["-fno-exceptions", "-fno-rtti", "-fsyntax-only"]);
+        cc.arg(&src);
+        run_ok(cc, &format!("{name} on its own, -fno-exceptions -fno-rtti"));
+    }
+}
+
+/// Every template instantiated under the warnings Unreal's compilers enforce
+/// (-Wshadow, -Wconversion, -Wsign-conversion, -Wold-style-cast), without exceptions
+/// and RTTI, as C++17 and as C++20 (UE 5.3+ compiles modules as C++20).
+#[test]
+fn cpp_templates_compile_strictly_as_cpp17_and_cpp20() {
+    let src = manifest_dir().join("tests/cpp/strict_instantiation.cpp");
+    for std in ["-std=c++17", "-std=c++20"] {
+        let mut cc = gpp(&[
+            "-fno-exceptions",
+            "-fno-rtti",
+            "-Wshadow",
+            "-Wconversion",
+            "-Wsign-conversion",
+            "-Wold-style-cast",
+            "-Wdouble-promotion",
+            "-fsyntax-only",
+        ]);
+        // The later -std wins over gpp's -std=c++17.
+        cc.arg(std).arg(&src);
+        run_ok(cc, &format!("strict instantiation {std}"));
+    }
+}
+
+#[test]
+fn double_vector_is_rejected_at_compile_time() {
+    let src = manifest_dir().join("tests/cpp/reject_double_vector.cpp");
+    let mut cc = gpp(&["-fsyntax-only"]);
+    cc.arg(&src);
+    let out = run(cc);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success(),
+        "reading positions into a double vector compiled, but must not"
+    );
+    assert!(
+        stderr.contains("static assertion failed") && stderr.contains("FVector3f"),
+        "expected the static_assert naming FVector3f, got:\n{stderr}"
+    );
+}
+
+#[test]
+fn readme_cpp_example_compiles_and_runs() {
+    let readme = std::fs::read_to_string(manifest_dir().join("README.md")).expect("README.md");
+    let section = readme
+        .split("## Unreal Engine 5 / C++")
+        .nth(1)
+        .expect("README.md has a section \"Unreal Engine 5 / C++\"");
+    let code = section
+        .split("```cpp\n")
+        .nth(1)
+        .and_then(|s| s.split("```").next())
+        .expect("the section has a ```cpp block");
+    let src = scratch_dir("readme").join("readme_rope.cpp");
+    std::fs::write(&src, code).unwrap();
+    let stdout = compile_and_run(&src, "readme_rope_cpp", &[]);
+    // The snippet prints the tension of the top link of a 10-link, 1 kg-per-link rope
+    // hanging from a pinned end: the weight of the 10 particles below, 98.1 N.
+    let tension: f64 = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("top tension "))
+        .and_then(|l| l.trim_end_matches(" N").parse().ok())
+        .unwrap_or_else(|| panic!("unexpected output: {stdout}"));
+    assert!(
+        (tension - 98.1).abs() < 0.02 * 98.1,
+        "top tension {tension} N, expected 98.1 N"
+    );
+}
+
+#[test]
+fn unreal_plugin_static_checks() {
+    let plugin = manifest_dir().join("unreal-sample/Plugins/Sinew");
+    let report = unreal_checks::check_plugin(&plugin, &manifest_dir().join("bindings/cpp"));
+    assert!(
+        report.errors.is_empty(),
+        "Unreal plugin problems:\n  {}",
+        report.errors.join("\n  ")
+    );
+    assert!(
+        report.reflected_types >= 5,
+        "expected the subsystem, its tick function, two components and settings; found {}",
+        report.reflected_types
+    );
+}
+
+/// The static checks catch the mistakes they exist for (each broken copy must fail).
+#[test]
+fn unreal_static_checks_catch_mistakes() {
+    for (name, problem) in unreal_checks::self_test() {
+        println!("{name}: {problem:?}");
+        assert!(problem.is_some(), "the check missed: {name}");
+    }
+}
+
+#[test]
+fn stage_script_copies_library_and_headers() {
+    let lib = lib_dir().join("libsinew.so");
+    let dest = scratch_dir("stage");
+    let plugin = dest.join("Sinew");
+    let _ = std::fs::remove_dir_all(&plugin);
+    // A copy of the plugin, as a user would have it.
+    let mut cp = Command::new("cp");
+    cp.arg("-r")
+        .arg(manifest_dir().join("unreal-sample/Plugins/Sinew"))
+        .arg(&plugin);
+    run_ok(cp, "copying the plugin");
+    let mut sh = Command::new("bash");
+    sh.arg(manifest_dir().join("unreal-sample/stage-library.sh"))
+        .arg(&plugin)
+        .arg(&lib);
+    run_ok(sh, "stage-library.sh");
+    let third = plugin.join("Source/ThirdParty/SinewLibrary");
+    for f in [
+        "include/sinew.h",
+        "include/sinew.hpp",
+        "include/sinew_scene.hpp",
+        "include/sinew_tube.hpp",
+        "include/sinew_units.hpp",
+        "lib/Linux/libsinew.so",
+    ] {
+        assert!(third.join(f).is_file(), "{f} not staged");
+    }
+    let built = std::fs::read(&lib).unwrap();
+    let staged = std::fs::read(third.join("lib/Linux/libsinew.so")).unwrap();
+    assert!(built == staged, "staged library differs from the built one");
+    // Every file the Build.cs names exists after staging (for Linux).
+    let build_cs = std::fs::read_to_string(third.join("SinewLibrary.Build.cs")).unwrap();
+    assert!(build_cs.contains("\"libsinew.so\"") && build_cs.contains("\"include\""));
+}

@@ -1,0 +1,53 @@
+// Unreal <-> Sinew conversions, in one place: FVector (double, cm, Z-up) becomes
+// sinew::Vec3 (float, m, Z-up) through sinew::units::Frame (bindings/cpp/
+// sinew_units.hpp, which documents and tests the convention). No other plugin file
+// scales lengths or touches gravity.
+#pragma once
+
+#include "CoreMinimal.h"
+
+THIRD_PARTY_INCLUDES_START
+#include "sinew.hpp"
+#include "sinew_units.hpp"
+THIRD_PARTY_INCLUDES_END
+
+// FVector3f can be read straight from the library; UE5's double FVector cannot.
+static_assert(sinew::is_vec3_like_v<FVector3f>, "FVector3f must be three packed floats");
+static_assert(!sinew::is_vec3_like_v<FVector>, "FVector is double in UE5: convert explicitly");
+
+namespace SinewUE
+{
+/** World position (cm, double) -> simulation position (m, float). */
+inline sinew::Vec3 ToSim(const sinew::units::Frame& Frame, const FVector& Location)
+{
+	return Frame.to_sim(Location.X, Location.Y, Location.Z);
+}
+
+/** Simulation position (m, float) -> world position (cm, double). */
+inline FVector FromSim(const sinew::units::Frame& Frame, const sinew::Vec3& Position)
+{
+	const sinew::units::Double3 P = Frame.from_sim(Position);
+	return FVector(P.x, P.y, P.z);
+}
+
+/** A component-local position (cm) as three floats for the engine-neutral mesh code. */
+inline sinew::Vec3 ToMeshSpace(const FVector& Local)
+{
+	const FVector3f F(Local); // explicit double -> float at the boundary
+	return sinew::Vec3{F.X, F.Y, F.Z};
+}
+
+inline FVector FromMeshSpace(const sinew::Vec3& V)
+{
+	return FVector(FVector3f(V.x, V.y, V.z));
+}
+
+/** World gravity (UWorld::GetGravityZ, cm/s²) as the simulation's gravity (m/s²). */
+inline sinew::Vec3 Gravity(double GravityZ)
+{
+	return sinew::units::gravity_from_unreal(GravityZ);
+}
+
+/** Compliance, mass and force are SI on both sides (m/N, kg, N): no conversion. */
+inline float Compliance(float MetresPerNewton) { return MetresPerNewton; }
+} // namespace SinewUE

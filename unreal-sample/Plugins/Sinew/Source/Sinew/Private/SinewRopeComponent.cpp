@@ -1,0 +1,295 @@
+#include "SinewRopeComponent.h"
+
+#include "Engine/World.h"
+#include "GameFramework/Actor.h"
+#include "SinewConversions.h"
+#include "SinewModule.h"
+
+THIRD_PARTY_INCLUDES_START
+#include "sinew_rope.hpp"
+THIRD_PARTY_INCLUDES_END
+
+USinewRopeComponent::USinewRopeComponent(const FObjectInitializer& ObjectInitializer)
+	: Super(ObjectInitializer)
+{
+	PrimaryComponentTick.bCanEverTick = false; // stepped by USinewWorldSubsystem
+	SetCollisionEnabled(ECollisionEnabled::NoCollision);
+	bUseAsyncCooking = true;
+}
+
+FVector USinewRopeComponent::AttachmentLocation(bool bStart) const
+{
+	const FComponentReference& Ref = bStart ? AttachStartTo : AttachEndTo;
+	const FName Socket = bStart ? AttachStartToSocketName : AttachEndToSocketName;
+	const FVector& Offset = bStart ? StartLocation : EndLocation;
+	const USceneComponent* Target = nullptr;
+	if (!bStart && EndOverride.IsValid())
+	{
+		Target = EndOverride.Get();
+	}
+	else if (const UActorComponent* Found = Ref.GetComponent(GetOwner()))
+	{
+		Target = Cast<USceneComponent>(Found);
+	}
+	if (!Target)
+	{
+		Target = this;
+	}
+	return Target->GetSocketTransform(Socket).TransformPosition(Offset);
+}
+
+void USinewRopeComponent::BeginPlay()
+{
+	Super::BeginPlay();
+	USinewWorldSubsystem* Sub = GetWorld() ? GetWorld()->GetSubsystem<USinewWorldSubsystem>() : nullptr;
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (!Scene)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: no Sinew simulation in this world (library unavailable?)"), *GetPathName());
+		return;
+	}
+	const sinew::units::Frame& Frame = Sub->GetFrame();
+	sinew::rope::Params Params;
+	Params.start = SinewUE::ToSim(Frame, AttachmentLocation(true));
+	Params.end = SinewUE::ToSim(Frame, AttachmentLocation(false));
+	Params.length = sinew::units::length_to_sim(RopeLength);
+	Params.segments = (uint32)FMath::Max(NumSegments, 1);
+	Params.mass = Mass;
+	Params.pin_start = bAttachStart;
+	Params.pin_end = bAttachEnd;
+	sinew::Result<sinew::rope::Layout> Layout = sinew::rope::layout(Params);
+	if (!Layout)
+	{
+		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Layout.error().message.c_str()));
+		return;
+	}
+	sinew::BodyDesc Desc;
+	Desc.positions = Layout->positions;
+	Desc.inverse_masses = Layout->inverse_masses;
+	Desc.free_inverse_masses = Layout->free_inverse_masses;
+	Desc.groups.push_back(sinew::ConstraintGroup{Layout->pairs, Layout->rest_lengths, SinewUE::Compliance(Compliance)});
+	sinew::Result<sinew::BodyId> Added = Scene->add_body(std::move(Desc));
+	if (!Added)
+	{
+		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Added.error().message.c_str()));
+		return;
+	}
+	Body = *Added;
+	Subsystem = Sub;
+	SimPositions = Layout->positions;
+	Tensions.assign(Params.segments, 0.0f);
+	Sub->Register(this);
+	UpdateMesh();
+}
+
+void USinewRopeComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
+{
+	if (USinewWorldSubsystem* Sub = Subsystem.Get())
+	{
+		Sub->Unregister(this);
+		if (sinew::Scene* Scene = Sub->GetScene(); Scene && Body != 0)
+		{
+			(void)Scene->remove_body(Body); // rebuilt lazily before the next step
+		}
+	}
+	Body = 0;
+	Subsystem.Reset();
+	Super::EndPlay(EndPlayReason);
+}
+
+void USinewRopeComponent::PreSinewStep(USinewWorldSubsystem& Sub)
+{
+	sinew::Scene* Scene = Sub.GetScene();
+	if (!Scene || Body == 0)
+	{
+		return;
+	}
+	const sinew::units::Frame& Frame = Sub.GetFrame();
+	uint32 Indices[3];
+	sinew::Vec3 Targets[3];
+	uint32 Count = 0;
+	if (bAttachStart)
+	{
+		Indices[Count] = 0;
+		Targets[Count++] = SinewUE::ToSim(Frame, AttachmentLocation(true));
+	}
+	if (bAttachEnd)
+	{
+		Indices[Count] = (uint32)SimPositions.size() - 1;
+		Targets[Count++] = SinewUE::ToSim(Frame, AttachmentLocation(false));
+	}
+	if (GrabbedParticle != INDEX_NONE)
+	{
+		Indices[Count] = (uint32)GrabbedParticle;
+		Targets[Count++] = SinewUE::ToSim(Frame, GrabLocation);
+	}
+	if (Count > 0)
+	{
+		const sinew::Result<void> Moved = Scene->move_particles(Body, sinew::Span<const uint32_t>(Indices, Count), sinew::Span<const sinew::Vec3>(Targets, Count));
+		if (!Moved)
+		{
+			UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Moved.error().message.c_str()));
+		}
+	}
+}
+
+void USinewRopeComponent::PostSinewStep(USinewWorldSubsystem& Sub)
+{
+	sinew::Scene* Scene = Sub.GetScene();
+	if (!Scene || Body == 0)
+	{
+		return;
+	}
+	if (!Scene->read_positions(Body, SimPositions) || !Scene->read_forces(Body, 0, Tensions))
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the rope back"), *GetPathName());
+		return;
+	}
+	UpdateMesh();
+}
+
+void USinewRopeComponent::UpdateMesh()
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	if (!Sub || SimPositions.size() < 2)
+	{
+		return;
+	}
+	// Simulation (m) -> world (cm) -> this component's space, where the mesh lives.
+	const FTransform& ToWorld = GetComponentTransform();
+	LocalPoints.resize(SimPositions.size());
+	for (size_t i = 0; i < SimPositions.size(); ++i)
+	{
+		const FVector World = SinewUE::FromSim(Sub->GetFrame(), SimPositions[i]);
+		LocalPoints[i] = SinewUE::ToMeshSpace(ToWorld.InverseTransformPosition(World));
+	}
+	sinew::tube::Params Params;
+	Params.radius = 0.5f * Width;
+	Params.sides = (uint32)FMath::Clamp(NumSides, 3, 64);
+	Params.v_per_length = TileMaterial / FMath::Max(RopeLength, 0.1f);
+	Params.front_face = sinew::tube::FrontFace::Clockwise; // Unreal's front faces
+	const sinew::Result<void> Built = sinew::tube::build(sinew::Span<const sinew::Vec3>(LocalPoints), Params, Tube);
+	if (!Built)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Built.error().message.c_str()));
+		return;
+	}
+
+	TArray<FVector> Vertices, Normals;
+	TArray<FVector2D> UV0;
+	TArray<FProcMeshTangent> Tangents;
+	Vertices.Reserve((int32)Tube.positions.size());
+	Normals.Reserve((int32)Tube.positions.size());
+	UV0.Reserve((int32)Tube.positions.size());
+	Tangents.Reserve((int32)Tube.positions.size());
+	for (size_t k = 0; k < Tube.positions.size(); ++k)
+	{
+		Vertices.Add(SinewUE::FromMeshSpace(Tube.positions[k]));
+		Normals.Add(SinewUE::FromMeshSpace(Tube.normals[k]));
+		UV0.Add(FVector2D(Tube.uvs[k].u, Tube.uvs[k].v));
+		Tangents.Add(FProcMeshTangent(SinewUE::FromMeshSpace(Tube.tangents[k]), false));
+	}
+	const TArray<FLinearColor> NoColors;
+	if (!bMeshCreated)
+	{
+		TArray<int32> Triangles;
+		Triangles.Reserve((int32)Tube.indices.size());
+		for (uint32_t Index : Tube.indices)
+		{
+			Triangles.Add((int32)Index);
+		}
+		CreateMeshSection_LinearColor(0, Vertices, Triangles, Normals, UV0, NoColors, Tangents, false);
+		bMeshCreated = true;
+	}
+	else
+	{
+		UpdateMeshSection_LinearColor(0, Vertices, Normals, UV0, NoColors, Tangents);
+	}
+}
+
+void USinewRopeComponent::SetCompliance(float NewCompliance)
+{
+	Compliance = FMath::Max(NewCompliance, 0.0f);
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (Scene && Body != 0)
+	{
+		const sinew::Result<void> Set = Scene->set_compliance(Body, 0, SinewUE::Compliance(Compliance));
+		if (!Set)
+		{
+			UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Set.error().message.c_str()));
+		}
+	}
+}
+
+float USinewRopeComponent::GetTension(int32 Segment) const
+{
+	return (Segment >= 0 && (size_t)Segment < Tensions.size()) ? Tensions[(size_t)Segment] : 0.0f;
+}
+
+float USinewRopeComponent::GetMaxTension() const
+{
+	float Max = 0.0f;
+	for (float T : Tensions)
+	{
+		Max = FMath::Max(Max, T);
+	}
+	return Max;
+}
+
+int32 USinewRopeComponent::Grab(FVector WorldLocation)
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (!Scene || Body == 0)
+	{
+		return INDEX_NONE;
+	}
+	Release();
+	// Only free particles can be grabbed: pinned ones (attached ends) are driven already.
+	const sinew::Result<uint32_t> Nearest = Scene->nearest_free_particle(Body, SinewUE::ToSim(Sub->GetFrame(), WorldLocation));
+	const int32 Best = Nearest ? (int32)*Nearest : INDEX_NONE;
+	if (Best == INDEX_NONE || !Scene->pin(Body, (uint32)Best))
+	{
+		return INDEX_NONE;
+	}
+	GrabbedParticle = Best;
+	GrabLocation = SinewUE::FromSim(Sub->GetFrame(), SimPositions[(size_t)Best]);
+	return Best;
+}
+
+void USinewRopeComponent::SetGrabLocation(FVector WorldLocation)
+{
+	GrabLocation = WorldLocation;
+}
+
+void USinewRopeComponent::Release()
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (Scene && Body != 0 && GrabbedParticle != INDEX_NONE)
+	{
+		(void)Scene->unpin(Body, (uint32)GrabbedParticle);
+	}
+	GrabbedParticle = INDEX_NONE;
+}
+
+void USinewRopeComponent::SetAttachEndToComponent(USceneComponent* Component, FName SocketName)
+{
+	EndOverride = Component;
+	AttachEndToSocketName = SocketName;
+}
+
+void USinewRopeComponent::GetParticleLocations(TArray<FVector>& Locations) const
+{
+	Locations.Reset();
+	const USinewWorldSubsystem* Sub = Subsystem.Get();
+	if (!Sub)
+	{
+		return;
+	}
+	for (const sinew::Vec3& P : SimPositions)
+	{
+		Locations.Add(SinewUE::FromSim(Sub->GetFrame(), P));
+	}
+}

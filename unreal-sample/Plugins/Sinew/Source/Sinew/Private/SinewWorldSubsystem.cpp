@@ -1,0 +1,143 @@
+#include "SinewWorldSubsystem.h"
+
+#include "Engine/Level.h"
+#include "Engine/World.h"
+#include "SinewConversions.h"
+#include "SinewModule.h"
+#include "SinewSettings.h"
+
+void FSinewWorldTickFunction::ExecuteTick(float DeltaTime, ELevelTick TickType, ENamedThreads::Type CurrentThread, const FGraphEventRef& MyCompletionGraphEvent)
+{
+	if (Subsystem && TickType != LEVELTICK_ViewportsOnly)
+	{
+		Subsystem->Step(DeltaTime);
+	}
+}
+
+FString FSinewWorldTickFunction::DiagnosticMessage()
+{
+	return TEXT("FSinewWorldTickFunction");
+}
+
+FName FSinewWorldTickFunction::DiagnosticContext(bool bDetailed)
+{
+	return FName(TEXT("SinewWorldSubsystem"));
+}
+
+bool USinewWorldSubsystem::ShouldCreateSubsystem(UObject* Outer) const
+{
+	return Super::ShouldCreateSubsystem(Outer) && FSinewModule::IsAvailable();
+}
+
+bool USinewWorldSubsystem::DoesSupportWorldType(const EWorldType::Type WorldType) const
+{
+	return WorldType == EWorldType::Game || WorldType == EWorldType::PIE;
+}
+
+void USinewWorldSubsystem::Initialize(FSubsystemCollectionBase& Collection)
+{
+	Super::Initialize(Collection);
+	// The world origin maps to the simulation origin; sinew::units::Frame can rebase
+	// on another origin for scenes far from it (see sinew_units.hpp).
+	Frame = sinew::units::Frame();
+}
+
+sinew::Scene* USinewWorldSubsystem::GetScene()
+{
+	if (!Scene && !bNoScene)
+	{
+		const USinewSettings* Settings = GetDefault<USinewSettings>();
+		sinew::WorldDesc Desc;
+		Desc.gravity = SinewUE::Gravity(GetWorld()->GetGravityZ());
+		Desc.substeps = (uint32)FMath::Clamp(Settings->Substeps, 1, 1024);
+		Desc.iterations = (uint32)FMath::Clamp(Settings->Iterations, 1, 1024);
+		Desc.damping = FMath::Max(Settings->Damping, 0.0f);
+		Desc.threads = (uint32)FMath::Clamp(Settings->Threads, 0, 64);
+		sinew::Result<sinew::Scene> Created = sinew::Scene::create(Desc);
+		if (!Created)
+		{
+			bNoScene = true;
+			UE_LOG(LogSinew, Error, TEXT("Cannot create the simulation: %s"), UTF8_TO_TCHAR(Created.error().message.c_str()));
+			return nullptr;
+		}
+		Scene = std::make_unique<sinew::Scene>(std::move(Created).value());
+	}
+	return Scene.get();
+}
+
+void USinewWorldSubsystem::OnWorldBeginPlay(UWorld& InWorld)
+{
+	Super::OnWorldBeginPlay(InWorld);
+	TickFunction.Subsystem = this;
+	TickFunction.bCanEverTick = true;
+	TickFunction.bStartWithTickEnabled = true;
+	TickFunction.bTickEvenWhenPaused = false;
+	TickFunction.TickGroup = TG_PostPhysics;
+	TickFunction.EndTickGroup = TG_PostPhysics;
+	TickFunction.RegisterTickFunction(InWorld.PersistentLevel);
+}
+
+void USinewWorldSubsystem::Deinitialize()
+{
+	if (TickFunction.IsTickFunctionRegistered())
+	{
+		TickFunction.UnRegisterTickFunction();
+	}
+	TickFunction.Subsystem = nullptr;
+	Simulated.Reset();
+	Scene.reset(); // destroys the sinew world
+	bNoScene = true; // components ending play after this find no simulation
+	Super::Deinitialize();
+}
+
+void USinewWorldSubsystem::Register(ISinewSimulated* Body)
+{
+	Simulated.AddUnique(Body);
+}
+
+void USinewWorldSubsystem::Unregister(ISinewSimulated* Body)
+{
+	Simulated.Remove(Body);
+}
+
+void USinewWorldSubsystem::Step(float DeltaSeconds)
+{
+	if (!Scene || Simulated.Num() == 0)
+	{
+		return;
+	}
+	const float Dt = FMath::Min(DeltaSeconds, GetDefault<USinewSettings>()->MaxDeltaTime);
+	if (!(Dt >= 1e-6f))
+	{
+		return; // paused or a zero-length frame: nothing to simulate
+	}
+	// Components may unregister from their callbacks: iterate over a copy.
+	const TArray<ISinewSimulated*> Bodies = Simulated;
+	for (ISinewSimulated* Body : Bodies)
+	{
+		Body->PreSinewStep(*this);
+	}
+	const sinew::Result<void> Stepped = Scene->step(Dt);
+	if (!Stepped)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("Step failed: %s"), UTF8_TO_TCHAR(Stepped.error().message.c_str()));
+		return;
+	}
+	for (ISinewSimulated* Body : Bodies)
+	{
+		if (Simulated.Contains(Body))
+		{
+			Body->PostSinewStep(*this);
+		}
+	}
+}
+
+int32 USinewWorldSubsystem::GetBodyCount() const
+{
+	return Scene ? (int32)Scene->body_count() : 0;
+}
+
+int32 USinewWorldSubsystem::GetRebuildCount() const
+{
+	return Scene ? (int32)Scene->rebuild_count() : 0;
+}

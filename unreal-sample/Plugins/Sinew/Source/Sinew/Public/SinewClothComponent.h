@@ -1,0 +1,119 @@
+// Cloth simulated by Sinew from a static mesh section: the mesh's vertices (welded at
+// UV seams) become particles, its edges stretch constraints and the vertex pairs across
+// its interior edges bend constraints (bindings/cpp/sinew_cloth.hpp). Pinned vertices
+// follow this component's transform. Renders through the procedural mesh it is.
+//
+// The static mesh must allow CPU access (Allow CPU Access in its details) so that its
+// vertices can be read in a packaged game. Units: cm, kg, compliance in m/N, force in N.
+#pragma once
+
+#include "CoreMinimal.h"
+#include "ProceduralMeshComponent.h"
+#include "SinewWorldSubsystem.h"
+
+#include <vector>
+
+THIRD_PARTY_INCLUDES_START
+#include "sinew_cloth.hpp"
+THIRD_PARTY_INCLUDES_END
+
+#include "SinewClothComponent.generated.h"
+
+class UStaticMesh;
+
+UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Physics, Activation, "Components|Activation"))
+class SINEW_API USinewClothComponent : public UProceduralMeshComponent, public ISinewSimulated
+{
+	GENERATED_BODY()
+
+public:
+	USinewClothComponent(const FObjectInitializer& ObjectInitializer);
+
+	/** The mesh whose section becomes the cloth (needs Allow CPU Access). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth")
+	TObjectPtr<UStaticMesh> SourceMesh;
+
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	int32 LODIndex = 0;
+
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	int32 SectionIndex = 0;
+
+	/** Total mass, kg. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0.001", Units = "kg"))
+	float Mass = 1.0f;
+
+	/** Compliance of the edges, m/N (0 = inextensible). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	float StretchCompliance = 0.0f;
+
+	/** Add bend constraints across interior edges. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth")
+	bool bBending = true;
+
+	/** Compliance of the bend constraints, m/N (larger = folds more easily). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	float BendCompliance = 0.001f;
+
+	/** Vertices closer than this are one particle (UV seams), cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", Units = "cm"))
+	float WeldDistance = 0.01f;
+
+	/** Pin the vertices at the top of the mesh (highest local Z, within PinHeightTolerance). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Pinning")
+	bool bPinTopVertices = true;
+
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Pinning", meta = (ClampMin = "0", Units = "cm"))
+	float PinHeightTolerance = 1.0f;
+
+	/** Mesh vertex indices to pin as well. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Pinning")
+	TArray<int32> PinnedVertices;
+
+	/** Sets the stretch compliance (m/N); the simulation is rebuilt before the next step. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
+	void SetStretchCompliance(float NewCompliance);
+
+	/** Sets the bend compliance (m/N); the simulation is rebuilt before the next step. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
+	void SetBendCompliance(float NewCompliance);
+
+	/** Largest stretch constraint force in the last substep, N. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Cloth")
+	float GetMaxStretchForce() const;
+
+	/** Grabs the free particle nearest to WorldLocation; returns its index, or -1. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
+	int32 Grab(FVector WorldLocation);
+
+	/** Moves the grabbed particle (world space, cm). */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
+	void SetGrabLocation(FVector WorldLocation);
+
+	/** Releases the grabbed particle. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
+	void Release();
+
+	virtual void BeginPlay() override;
+	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
+
+	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
+
+private:
+	void UpdateMesh();
+
+	UPROPERTY(Transient)
+	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
+
+	uint32 Body = 0;
+	int32 GrabbedParticle = INDEX_NONE;
+	FVector GrabLocation = FVector::ZeroVector;
+	sinew::cloth::Layout Layout;             // particles in this component's space, cm
+	std::vector<uint32_t> Pinned;            // particle indices that follow the component
+	std::vector<sinew::Vec3> SimPositions;   // m, simulation space
+	std::vector<sinew::Vec3> LocalParticles; // cm, this component's space
+	std::vector<sinew::Vec3> ParticleNormals;
+	std::vector<float> StretchForces;        // N
+	bool bMeshCreated = false;
+};

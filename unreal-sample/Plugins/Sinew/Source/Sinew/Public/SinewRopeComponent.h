@@ -1,0 +1,151 @@
+// A rope simulated by Sinew, in the spirit of UE's CableComponent: it starts at this
+// component (or another component / socket), ends at another component / socket or a
+// point, and renders as a tube (bindings/cpp/sinew_tube.hpp) through the procedural
+// mesh this component is.
+//
+// Units: lengths and widths in cm (Unreal), mass in kg, compliance in m/N, tension in N.
+#pragma once
+
+#include "CoreMinimal.h"
+#include "Engine/EngineTypes.h"
+#include "ProceduralMeshComponent.h"
+#include "SinewWorldSubsystem.h"
+
+#include <vector>
+
+THIRD_PARTY_INCLUDES_START
+#include "sinew_tube.hpp"
+THIRD_PARTY_INCLUDES_END
+
+#include "SinewRopeComponent.generated.h"
+
+UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Physics, Activation, "Components|Activation"))
+class SINEW_API USinewRopeComponent : public UProceduralMeshComponent, public ISinewSimulated
+{
+	GENERATED_BODY()
+
+public:
+	USinewRopeComponent(const FObjectInitializer& ObjectInitializer);
+
+	/** Pin the first particle to the start point. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Attachment")
+	bool bAttachStart = true;
+
+	/** Component the rope starts at (none = this component). */
+	UPROPERTY(EditAnywhere, Category = "Sinew|Attachment", meta = (UseComponentPicker, AllowedClasses = "/Script/Engine.SceneComponent"))
+	FComponentReference AttachStartTo;
+
+	/** Socket of the start component (none = its origin). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Attachment")
+	FName AttachStartToSocketName;
+
+	/** Start point, cm, in the space of the start component / socket. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Attachment")
+	FVector StartLocation = FVector::ZeroVector;
+
+	/** Pin the last particle to the end point. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Attachment")
+	bool bAttachEnd = true;
+
+	/** Component the rope ends at (none = this component). */
+	UPROPERTY(EditAnywhere, Category = "Sinew|Attachment", meta = (UseComponentPicker, AllowedClasses = "/Script/Engine.SceneComponent"))
+	FComponentReference AttachEndTo;
+
+	/** Socket of the end component (none = its origin). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Attachment")
+	FName AttachEndToSocketName;
+
+	/** End point, cm, in the space of the end component / socket. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Attachment")
+	FVector EndLocation = FVector(100.0, 0.0, 0.0);
+
+	/** Rest length of the rope, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.1", Units = "cm"))
+	float RopeLength = 100.0f;
+
+	/** Number of links (particles = links + 1). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "1", ClampMax = "1000"))
+	int32 NumSegments = 10;
+
+	/** Total mass, kg. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.001", Units = "kg"))
+	float Mass = 1.0f;
+
+	/** Link compliance, m/N (0 = inextensible; see the material table in the README). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0"))
+	float Compliance = 0.0f;
+
+	/** Tube diameter, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.01", Units = "cm"))
+	float Width = 2.0f;
+
+	/** Vertices around the tube. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "3", ClampMax = "64"))
+	int32 NumSides = 6;
+
+	/** How many times the material repeats along the rope. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0"))
+	float TileMaterial = 1.0f;
+
+	/** Sets the link compliance (m/N); the simulation is rebuilt before the next step. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
+	void SetCompliance(float NewCompliance);
+
+	/** Tension of link Segment (0 = at the start) in the last substep, N. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
+	float GetTension(int32 Segment) const;
+
+	/** Largest link tension, N. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
+	float GetMaxTension() const;
+
+	/** Grabs the free particle nearest to WorldLocation: it is pinned and follows SetGrabLocation. Returns its index, or -1. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
+	int32 Grab(FVector WorldLocation);
+
+	/** Moves the grabbed particle (world space, cm). */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
+	void SetGrabLocation(FVector WorldLocation);
+
+	/** Releases the grabbed particle: it gets its mass back. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
+	void Release();
+
+	/** Attaches the end to a component (and socket) at run time. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Attachment")
+	void SetAttachEndToComponent(USceneComponent* Component, FName SocketName = NAME_None);
+
+	/** Particle positions, world space, cm. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
+	void GetParticleLocations(TArray<FVector>& Locations) const;
+
+	/** True while the rope is in the world's simulation. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
+	bool IsSimulating() const { return Body != 0; }
+
+	virtual void BeginPlay() override;
+	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
+
+	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
+
+private:
+	/** World location (cm) of the start (bStart) or end attachment. */
+	FVector AttachmentLocation(bool bStart) const;
+	void UpdateMesh();
+
+	UPROPERTY(Transient)
+	TWeakObjectPtr<USceneComponent> EndOverride;
+
+	UPROPERTY(Transient)
+	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
+
+	uint32 Body = 0;
+	int32 GrabbedParticle = INDEX_NONE;
+	FVector GrabLocation = FVector::ZeroVector;
+	std::vector<sinew::Vec3> SimPositions; // m, simulation space
+	std::vector<sinew::Vec3> LocalPoints;  // cm, this component's space
+	std::vector<float> Tensions;           // N
+	sinew::tube::Mesh Tube;
+	bool bMeshCreated = false;
+};

@@ -1,0 +1,50 @@
+// The Sinew native library as an External module: headers, the import library / .so /
+// .dylib per platform, and the runtime copy next to the module binaries.
+//
+// Expected layout (unreal-sample/stage-library.sh fills it from a `cargo build --release`):
+//   include/               sinew.h and the bindings/cpp headers (sinew.hpp, sinew_*.hpp)
+//   lib/Win64/             sinew.dll and its import library sinew.dll.lib
+//   lib/Linux/             libsinew.so
+//   lib/Mac/               libsinew.dylib (install name @rpath/libsinew.dylib)
+using System.IO;
+using UnrealBuildTool;
+
+public class SinewLibrary : ModuleRules
+{
+	public SinewLibrary(ReadOnlyTargetRules Target) : base(Target)
+	{
+		Type = ModuleType.External;
+
+		string IncludeDir = Path.Combine(ModuleDirectory, "include");
+		PublicSystemIncludePaths.Add(IncludeDir);
+
+		string LibDir = Path.Combine(ModuleDirectory, "lib", Target.Platform.ToString());
+
+		if (Target.Platform == UnrealTargetPlatform.Win64)
+		{
+			// Link against the import library; load the DLL ourselves in
+			// FSinewModule::StartupModule (delay-load), so the editor starts even when
+			// the DLL is missing and the module can report it.
+			PublicAdditionalLibraries.Add(Path.Combine(LibDir, "sinew.dll.lib"));
+			PublicDelayLoadDLLs.Add("sinew.dll");
+			RuntimeDependencies.Add("$(BinaryOutputDir)/sinew.dll", Path.Combine(LibDir, "sinew.dll"));
+		}
+		else if (Target.Platform == UnrealTargetPlatform.Mac)
+		{
+			string Dylib = Path.Combine(LibDir, "libsinew.dylib");
+			PublicAdditionalLibraries.Add(Dylib);
+			PublicDelayLoadDLLs.Add(Dylib);
+			RuntimeDependencies.Add("$(BinaryOutputDir)/libsinew.dylib", Dylib);
+		}
+		else if (Target.Platform == UnrealTargetPlatform.Linux)
+		{
+			// The dynamic linker resolves libsinew.so when the Sinew module is loaded
+			// (UBT adds an rpath to the runtime copy next to the binaries).
+			string So = Path.Combine(LibDir, "libsinew.so");
+			PublicAdditionalLibraries.Add(So);
+			RuntimeDependencies.Add("$(BinaryOutputDir)/libsinew.so", So);
+		}
+
+		PublicDefinitions.Add("WITH_SINEW_LIBRARY=1");
+	}
+}

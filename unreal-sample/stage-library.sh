@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Copies the Sinew headers and a built library into the Unreal plugin, where
+# Source/ThirdParty/SinewLibrary/SinewLibrary.Build.cs looks for them:
+#   include/           sinew.h + bindings/cpp/*.hpp
+#   lib/<Platform>/    the library for this platform (Linux, Mac or Win64)
+#
+#   unreal-sample/stage-library.sh [PLUGIN_DIR] [LIBRARY]
+#
+# PLUGIN_DIR defaults to unreal-sample/Plugins/Sinew; LIBRARY defaults to the release
+# build of this machine's platform (run `cargo build --release` first):
+# target/release/libsinew.so, target/release/libsinew.dylib or target/release/sinew.dll
+# (with sinew.dll.lib next to it).
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+plugin="${1:-$repo/unreal-sample/Plugins/Sinew}"
+case "$(uname -s)" in
+  Linux) default_lib="$repo/target/release/libsinew.so" ;;
+  Darwin) default_lib="$repo/target/release/libsinew.dylib" ;;
+  MINGW* | MSYS* | CYGWIN*) default_lib="$repo/target/release/sinew.dll" ;;
+  *) echo "stage-library.sh: unknown platform $(uname -s); pass the library path" >&2; exit 2 ;;
+esac
+lib="${2:-$default_lib}"
+
+if [ ! -f "$plugin/Sinew.uplugin" ]; then
+  echo "stage-library.sh: $plugin is not the Sinew plugin (no Sinew.uplugin)" >&2
+  exit 2
+fi
+if [ ! -f "$lib" ]; then
+  echo "stage-library.sh: $lib not found; run 'cargo build --release' first" >&2
+  exit 2
+fi
+
+third="$plugin/Source/ThirdParty/SinewLibrary"
+mkdir -p "$third/include"
+cp "$repo/include/sinew.h" "$third/include/"
+cp "$repo"/bindings/cpp/*.hpp "$third/include/"
+
+case "$(basename "$lib")" in
+  libsinew.so)
+    mkdir -p "$third/lib/Linux"
+    cp "$lib" "$third/lib/Linux/libsinew.so"
+    echo "staged $lib -> $third/lib/Linux"
+    ;;
+  libsinew.dylib)
+    mkdir -p "$third/lib/Mac"
+    cp "$lib" "$third/lib/Mac/libsinew.dylib"
+    # Unreal loads it from the binaries folder: give it an @rpath install name.
+    if command -v install_name_tool >/dev/null 2>&1; then
+      install_name_tool -id @rpath/libsinew.dylib "$third/lib/Mac/libsinew.dylib"
+    fi
+    echo "staged $lib -> $third/lib/Mac"
+    ;;
+  sinew.dll)
+    mkdir -p "$third/lib/Win64"
+    cp "$lib" "$third/lib/Win64/sinew.dll"
+    if [ ! -f "$lib.lib" ]; then
+      echo "stage-library.sh: import library $lib.lib not found next to the DLL" >&2
+      exit 2
+    fi
+    cp "$lib.lib" "$third/lib/Win64/sinew.dll.lib"
+    echo "staged $lib -> $third/lib/Win64"
+    ;;
+  *)
+    echo "stage-library.sh: $lib is not libsinew.so, libsinew.dylib or sinew.dll" >&2
+    exit 2
+    ;;
+esac
+echo "staged headers -> $third/include"
