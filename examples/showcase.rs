@@ -81,6 +81,15 @@ fn main() -> std::io::Result<()> {
             }
         }
         print!("{summary}");
+        if scene.name == "materials" {
+            for (name, alpha, _) in scenes::MATERIALS {
+                println!(
+                    "{:13}   {name}: closed-form static extension {:.4} m",
+                    "",
+                    scenes::hanging_extension(alpha)
+                );
+            }
+        }
         println!(
             "{:13}   {} frames, {} colours: {} ({} KiB), {} ({} KiB); {:.2} s simulate+render, {:.2} s total",
             "",

@@ -36,6 +36,8 @@ pub struct Summary {
     pub energy_free: f64,
     pub energy_max_free: f64,
     pub energy_end: f64,
+    /// Largest rise of the energy (J) from one step to the next after `free_after`.
+    pub energy_max_rise: f64,
     /// Per rope: label, rest length (m), length at the end (m, sum of links), tip.
     pub ropes: Vec<(&'static str, f32, f32, Vec3)>,
     /// Mean and largest wall time of one `World::step` (ms); not asserted.
@@ -48,7 +50,7 @@ impl std::fmt::Display for Summary {
         writeln!(
             f,
             "{:13} {} steps: max stretch {:.3}%, min height {:.3} m, energy {:.4} J at start, \
-             {:.4} J when free, max {:.4} J after, {:.4} J at end; step {:.3} ms mean, {:.3} ms max",
+             {:.4} J when free, max {:.4} J after (largest rise {:.2e} J/step), {:.4} J at end; step {:.3} ms mean, {:.3} ms max",
             self.name,
             self.steps,
             100.0 * self.max_stretch,
@@ -56,6 +58,7 @@ impl std::fmt::Display for Summary {
             self.energy_start,
             self.energy_free,
             self.energy_max_free,
+            self.energy_max_rise,
             self.energy_end,
             self.step_ms_mean,
             self.step_ms_max
@@ -101,7 +104,7 @@ pub fn render_frame(scene: &Scene, r: &Render, lines: &[String]) -> Vec<u8> {
         camera,
         light: Light::default(),
     };
-    painter.floor(0.0, scene.target.x, 0.0, 40, 0.25, FLOOR_A, FLOOR_B);
+    painter.floor(0.0, (scene.target.x, 0.0), 40, 0.25, (FLOOR_A, FLOOR_B));
     scenes::draw(&scene.sim, &mut painter);
     let mut out = big.downsample(ss);
     // Labels under the ropes' anchors.
@@ -119,8 +122,18 @@ pub fn render_frame(scene: &Scene, r: &Render, lines: &[String]) -> Vec<u8> {
         }
     }
     let line_h = 10;
-    let box_w = lines.iter().map(|l| l.len() as u32 * 6 + 8).max().unwrap_or(0);
-    out.shade_rect(0, 0, box_w.min(r.width), lines.len() as u32 * line_h + 6, 0.55);
+    let box_w = lines
+        .iter()
+        .map(|l| l.len() as u32 * 6 + 8)
+        .max()
+        .unwrap_or(0);
+    out.shade_rect(
+        0,
+        0,
+        box_w.min(r.width),
+        lines.len() as u32 * line_h + 6,
+        0.55,
+    );
     for (k, l) in lines.iter().enumerate() {
         let c = if k == 0 { TEXT } else { TEXT_DIM };
         out.text(4, 4 + k as u32 * line_h, l, 1, c);
@@ -147,6 +160,7 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
         energy_free: f64::NAN,
         energy_max_free: f64::NEG_INFINITY,
         energy_end: 0.0,
+        energy_max_rise: f64::NEG_INFINITY,
         ropes: Vec::new(),
         step_ms_mean: 0.0,
         step_ms_max: 0.0,
@@ -161,6 +175,7 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
     let mut last_ms = 0.0;
     let mut next_frame_time = 0.0f32;
     let mut shown_cs = 0u32;
+    let mut last_energy = 0.0f64;
     for k in 0..=steps {
         let t = k as f32 * dt;
         // Record the state at time t.
@@ -173,7 +188,10 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
             let e = scene.sim.energy();
             if summary.energy_free.is_nan() {
                 summary.energy_free = e;
+            } else {
+                summary.energy_max_rise = summary.energy_max_rise.max(e - last_energy);
             }
+            last_energy = e;
             summary.energy_max_free = summary.energy_max_free.max(e);
         }
         if let Some(r) = render {
@@ -185,7 +203,7 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
                         "t {:5.2} s  frame {:3}/{}  {} Hz x {} substeps x {} iter, {}",
                         t,
                         frame_no + 1,
-                        (scene.seconds * r.fps).round() as u32 + 1,
+                        (scene.seconds * r.fps + 1e-3).floor() as u32 + 1,
                         SIM_HZ as u32,
                         desc.substeps,
                         desc.iterations,
@@ -234,7 +252,10 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
     let pos = scene.sim.positions();
     for shape in &scene.sim.shapes {
         if let Shape::Rope {
-            label, first, count, ..
+            label,
+            first,
+            count,
+            ..
         } = *shape
         {
             let ids = first as usize..(first + count) as usize;
@@ -243,10 +264,11 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
                 .filter(|l| ids.contains(&(l.a as usize)))
                 .map(|l| l.rest)
                 .sum();
-            let len: f32 = pos[ids.clone()].windows(2).map(|w| w[0].distance(w[1])).sum();
-            summary
-                .ropes
-                .push((label, rest, len, pos[ids.end - 1]));
+            let len: f32 = pos[ids.clone()]
+                .windows(2)
+                .map(|w| w[0].distance(w[1]))
+                .sum();
+            summary.ropes.push((label, rest, len, pos[ids.end - 1]));
         }
     }
     (summary, frames)

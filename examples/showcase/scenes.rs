@@ -304,6 +304,18 @@ fn on_arc(angle: f32) -> Vec3 {
     SWING_ANCHOR + GRAB_RADIUS * Vec3::new(angle.cos(), angle.sin(), 0.0)
 }
 
+/// Where the hand holds the tip at time `t` (s) of the grab, which began with the tip
+/// at `from`: eased in a straight line to the start of the arc, then along the arc at
+/// a constant angular speed.
+pub fn grab_hand(t: f32, from: Vec3) -> Vec3 {
+    if t <= GRAB_ARC_START {
+        let s = smoothstep((t - GRAB_START) / (GRAB_ARC_START - GRAB_START));
+        from.lerp(on_arc(arc_angle(GRAB_ARC_START)), s)
+    } else {
+        on_arc(arc_angle(t))
+    }
+}
+
 /// The rope swing with a grab: a 1 m rope pinned at one end swings down from
 /// horizontal; at 1.2 s its tip is grabbed (inverse mass 0, position written every
 /// frame), dragged to the left, swung along a circle under the anchor and released
@@ -340,8 +352,8 @@ pub fn rope_swing() -> Scene {
                 // Release: free the tip with the hand's velocity along the arc.
                 sim.pin(tip, false);
                 let a = arc_angle(GRAB_END - 0.5 * dt);
-                let omega = (GRAB_ARC_DEG.1 - GRAB_ARC_DEG.0).to_radians()
-                    / (GRAB_END - GRAB_ARC_START);
+                let omega =
+                    (GRAB_ARC_DEG.1 - GRAB_ARC_DEG.0).to_radians() / (GRAB_END - GRAB_ARC_START);
                 let v = GRAB_RADIUS * omega * Vec3::new(-a.sin(), a.cos(), 0.0);
                 sim.world.write_velocities(tip, &[v]).expect("tip exists");
                 sim.held.clear();
@@ -352,17 +364,10 @@ pub fn rope_swing() -> Scene {
         if sim.held.is_empty() {
             sim.pin(tip, true);
             sim.held.push(tip);
-            grabbed_at = Some(sim.positions()[tip as usize]);
         }
         // Where the hand is at the end of this step.
-        let te = t + dt;
-        let hand = if te <= GRAB_ARC_START {
-            let s = smoothstep((te - GRAB_START) / (GRAB_ARC_START - GRAB_START));
-            let from = grabbed_at.unwrap_or(on_arc(arc_angle(GRAB_ARC_START)));
-            from.lerp(on_arc(arc_angle(GRAB_ARC_START)), s)
-        } else {
-            on_arc(arc_angle(te))
-        };
+        let from = *grabbed_at.get_or_insert(sim.positions()[tip as usize]);
+        let hand = grab_hand(t + dt, from);
         sim.world.write_positions(tip, &[hand]).expect("tip exists");
         sim.status = "GRAB: tip pinned, write_positions".into();
     };
@@ -504,7 +509,7 @@ pub fn hanging_extension(alpha: f32) -> f32 {
 /// compliance of leather, muscle and fat from the material table, released at their
 /// rest length: the soft ones drop, bounce and settle longer by α·Σ T.
 pub fn materials() -> Scene {
-    let mut sim = Sim::new(rope_desc(20, 1.5));
+    let mut sim = Sim::new(rope_desc(50, 1.5));
     let mut labels = Vec::new();
     for (k, &(name, alpha, colour)) in MATERIALS.iter().enumerate() {
         let x = (k as f32 - 1.0) * 0.6;
@@ -574,7 +579,14 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 ny,
                 front,
                 back,
-            } => draw_cloth(&pos[first as usize..(first + nx * ny) as usize], nx, ny, front, back, p),
+            } => draw_cloth(
+                &pos[first as usize..(first + nx * ny) as usize],
+                nx,
+                ny,
+                front,
+                back,
+                p,
+            ),
             Shape::Ball {
                 particle,
                 radius,

@@ -1,0 +1,259 @@
+//! The showcase (examples/showcase.rs) still does what its pictures show: every scene
+//! is run with the same physics as the demo and its summary numbers (max stretch, min
+//! height, energy, rope lengths) are checked against closed forms; the pictures are
+//! rendered at a low resolution and checked where they must show something. The
+//! rasteriser and encoder unit tests (in the modules included below) run here too.
+
+#![allow(dead_code)]
+
+#[path = "../examples/showcase/encode.rs"]
+mod encode;
+#[path = "../examples/showcase/font.rs"]
+mod font;
+#[path = "../examples/showcase/raster.rs"]
+mod raster;
+#[path = "../examples/showcase/run.rs"]
+mod run;
+#[path = "../examples/showcase/scenes.rs"]
+mod scenes;
+
+use raster::Camera;
+use run::Render;
+use scenes::*;
+use sinew::Vec3;
+
+const SMALL: Render = Render {
+    width: 96,
+    height: 60,
+    supersample: 1,
+    fps: 5.0,
+};
+
+fn run_scene(mut scene: Scene) -> run::Summary {
+    let (summary, frames) = run::run(&mut scene, Some(&SMALL));
+    println!("{summary}");
+    // One frame every 1/fps s, both ends included.
+    assert_eq!(
+        frames.rgb.len() as f32,
+        (scene.seconds * SMALL.fps + 1e-3).floor() + 1.0,
+        "{}",
+        scene.name
+    );
+    let total_cs: u32 = frames.delays_cs.iter().map(|&d| d as u32).sum();
+    assert_eq!(total_cs as f32, 100.0 * frames.rgb.len() as f32 / SMALL.fps);
+    assert!(frames
+        .rgb
+        .iter()
+        .all(|f| f.len() == (SMALL.width * SMALL.height * 3) as usize));
+    summary
+}
+
+/// Energy never rises by more than `rel` of the energy at the moment the scene runs
+/// free (nothing driven any more), neither in total nor from one step to the next.
+fn assert_energy_does_not_grow(s: &run::Summary, rel: f64) {
+    let e = s.energy_free.abs().max(1e-9);
+    assert!(
+        s.energy_max_free <= s.energy_free + rel * e,
+        "{}: energy grew from {} to {} J",
+        s.name,
+        s.energy_free,
+        s.energy_max_free
+    );
+    assert!(
+        s.energy_max_rise <= rel * e,
+        "{}: energy rose by {} J in one step",
+        s.name,
+        s.energy_max_rise
+    );
+    assert!(s.energy_end < s.energy_free, "{}: no dissipation", s.name);
+}
+
+/// A rigid 1 m rope released horizontal: at the bottom of its swing the tip is one
+/// rope length below the anchor, never further (rigid links stretch < 2.5% even in
+/// the whip), and the energy (damping 0.4/s) only falls.
+#[test]
+fn hanging_rope_swings_down_to_its_length_and_loses_energy() {
+    let s = run_scene(hanging_rope());
+    let length = ROPE_LINKS as f32 * ROPE_LINK_LENGTH;
+    assert!(s.max_stretch < 0.025, "max stretch {}", s.max_stretch);
+    // The lowest point of the swing is the tip hanging straight down.
+    let lowest = HANGING_ANCHOR.y - length;
+    assert!(
+        s.min_height >= lowest - 0.005,
+        "min height {} vs {lowest}",
+        s.min_height
+    );
+    assert!(
+        s.min_height <= lowest + 0.02,
+        "min height {} vs {lowest}",
+        s.min_height
+    );
+    let (_, rest, len, tip) = s.ropes[0];
+    assert!((rest - length).abs() < 1e-5);
+    assert!((len - length).abs() < 0.005 * length, "final length {len}");
+    assert!(tip.distance(HANGING_ANCHOR) <= length * 1.005);
+    assert_energy_does_not_grow(&s, 1e-3);
+    // Starting at rest, horizontal: E0 = m g y summed over the 20 free particles.
+    let e0 = 20.0 * ROPE_PARTICLE_MASS as f64 * G as f64 * HANGING_ANCHOR.y as f64;
+    assert!(
+        (s.energy_start - e0).abs() < 1e-4 * e0,
+        "{} vs {e0}",
+        s.energy_start
+    );
+}
+
+/// While grabbed, the tip (inverse mass 0) is exactly where the hand put it, every
+/// step; the rest of the rope follows within its length; after the release the
+/// energy never grows.
+#[test]
+fn rope_swing_tip_follows_the_hand_then_flies_freely() {
+    let mut scene = rope_swing();
+    let dt = 1.0 / SIM_HZ;
+    let tip = ROPE_LINKS;
+    let mut from = None;
+    let mut checked = 0;
+    let steps = (GRAB_END * SIM_HZ) as u32 - 1;
+    for k in 0..steps {
+        let t = k as f32 * dt;
+        if (t + 0.5 * dt) >= GRAB_START && from.is_none() {
+            from = Some(scene.sim.positions()[tip as usize]);
+        }
+        (scene.drive.as_mut().unwrap())(&mut scene.sim, t);
+        scene.sim.world.step(dt).unwrap();
+        let p = scene.sim.positions();
+        let length = ROPE_LINKS as f32 * ROPE_LINK_LENGTH;
+        assert!(p[tip as usize].distance(SWING_ANCHOR) <= length * 1.05);
+        if let Some(f) = from {
+            let hand = grab_hand(t + dt, f);
+            assert!(
+                p[tip as usize].distance(hand) < 1e-5,
+                "t {}: tip {} vs hand {hand}",
+                t + dt,
+                p[tip as usize]
+            );
+            assert_eq!(scene.sim.held, vec![tip]);
+            checked += 1;
+        }
+    }
+    assert!(checked as f32 >= (GRAB_END - GRAB_START) * SIM_HZ - 2.0);
+    // The hand ends on the arc, GRAB_RADIUS from the anchor.
+    let end = grab_hand(GRAB_END, Vec3::ZERO);
+    assert!((end.distance(SWING_ANCHOR) - GRAB_RADIUS).abs() < 1e-5);
+
+    let s = run_scene(rope_swing());
+    assert_energy_does_not_grow(&s, 2e-3);
+    // Released at speed ω r with ω = 120° / 0.7 s: the kinetic energy at the release
+    // makes the energy jump above the pre-grab energy.
+    assert!(s.energy_free > s.energy_start, "{s}");
+    let (_, _, len, tip_end) = s.ropes[0];
+    assert!((len - 1.0).abs() < 0.01, "final length {len}");
+    assert!(tip_end.distance(SWING_ANCHOR) <= 1.005);
+    // Rigid links under a kinematic whip: bounded, not exact.
+    assert!(s.max_stretch < 0.25, "max stretch {}", s.max_stretch);
+}
+
+/// The cloth held by two corners: it ends up hanging (lowest point at least 0.7 m
+/// below the corners, the cloth is 0.8 m deep), no particle ever falls further from
+/// the corners than the cloth's own extent allows, the pins never move, rigid
+/// stretch constraints stretch < 5%, and the energy only falls.
+#[test]
+fn cloth_hangs_from_its_corners_without_stretching() {
+    let s = run_scene(cloth());
+    assert!(s.max_stretch < 0.05, "max stretch {}", s.max_stretch);
+    assert!(
+        s.min_height < CLOTH_HEIGHT - 0.7,
+        "min height {}",
+        s.min_height
+    );
+    // Farthest any particle can be from its nearer pin along the grid (octile
+    // distance over stretch and shear links), times the worst stretch.
+    let pins = [cloth_rest(0, 0), cloth_rest(CLOTH_NX - 1, 0)];
+    let mut reach: f32 = 0.0;
+    for j in 0..CLOTH_NY {
+        for i in 0..CLOTH_NX {
+            let p = cloth_rest(i, j);
+            let d = pins
+                .iter()
+                .map(|q| {
+                    let (dx, dz) = ((p.x - q.x).abs(), (p.z - q.z).abs());
+                    dx.max(dz) + (std::f32::consts::SQRT_2 - 1.0) * dx.min(dz)
+                })
+                .fold(f32::INFINITY, f32::min);
+            reach = reach.max(d);
+        }
+    }
+    let bound = CLOTH_HEIGHT - reach * (1.0 + s.max_stretch);
+    assert!(
+        s.min_height >= bound,
+        "min height {} below {bound}",
+        s.min_height
+    );
+    assert_energy_does_not_grow(&s, 2e-3);
+
+    let mut scene = cloth();
+    for _ in 0..60 {
+        scene.sim.world.step(1.0 / SIM_HZ).unwrap();
+    }
+    let p = scene.sim.positions();
+    assert_eq!(p[0], cloth_rest(0, 0));
+    assert_eq!(p[(CLOTH_NX - 1) as usize], cloth_rest(CLOTH_NX - 1, 0));
+}
+
+/// Three ropes with the compliance of leather, muscle and fat: each settles longer
+/// by the closed form Σ α·T_k (T_k = the weight below link k), within 8% + 2 mm (the
+/// rest is the residual bounce and the one-iteration solver's own give, which the
+/// near-rigid leather rope shows alone).
+#[test]
+fn material_ropes_stretch_by_compliance_times_tension() {
+    let s = run_scene(materials());
+    assert_eq!(s.ropes.len(), MATERIALS.len());
+    let mut last = -1.0;
+    for ((label, rest, len, _), &(name, alpha, _)) in s.ropes.iter().zip(&MATERIALS) {
+        assert_eq!(*label, name);
+        let want = hanging_extension(alpha);
+        let got = len - rest;
+        println!("{name}: extension {got:.5} m, closed form {want:.5} m");
+        assert!(
+            (got - want).abs() <= 0.08 * want + 0.002,
+            "{name}: extension {got} m, closed form {want} m"
+        );
+        assert!(got > last, "softer material must stretch more");
+        last = got;
+    }
+    // Fat: 1e-3 m/N × 9.81 m/s² × (20 × 0.5 kg + 0.02 kg × 190) = 0.1354 m.
+    assert!((hanging_extension(1.0e-3) - 0.13538).abs() < 1e-4);
+    // Gravity + kinetic energy never exceeds the start (the springs store the rest).
+    assert!(s.energy_max_free <= s.energy_start * (1.0 + 1e-6), "{s}");
+}
+
+/// The rendered picture shows the scene: the middle of the hanging rope (horizontal
+/// at the start) and the middle of the cloth (its red top side faces up at the
+/// start) are drawn where the camera projects them, over the blue-grey sky.
+#[test]
+fn pictures_show_the_objects_where_the_camera_puts_them() {
+    for (scene, point) in [
+        (hanging_rope(), HANGING_ANCHOR + Vec3::new(0.5, 0.0, 0.0)),
+        (cloth(), cloth_rest(CLOTH_NX / 2, CLOTH_NY / 2)),
+    ] {
+        let r = Render {
+            width: 240,
+            height: 150,
+            supersample: 1,
+            fps: 30.0,
+        };
+        let rgb = run::render_frame(&scene, &r, &[]);
+        let cam = Camera::look_at(scene.eye, scene.target, scene.fov_deg, r.width, r.height);
+        let (x, y, _) = cam.project(point).unwrap();
+        let k = 3 * (y as usize * r.width as usize + x as usize);
+        let (red, blue) = (rgb[k] as i32, rgb[k + 2] as i32);
+        assert!(
+            red > blue + 40,
+            "{}: pixel ({x}, {y}) is {:?}",
+            scene.name,
+            &rgb[k..k + 3]
+        );
+        // A corner of the sky stays sky (bluish).
+        let c = 3 * (r.width as usize - 1);
+        assert!(rgb[c + 2] > rgb[c], "{}", scene.name);
+    }
+}
