@@ -38,8 +38,8 @@ fn main() -> std::io::Result<()> {
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/img"));
     std::fs::create_dir_all(&out_dir)?;
     let render = run::Render {
-        width: 480,
-        height: 300,
+        width: 640,
+        height: 400,
         supersample: 2,
         fps: 30.0,
     };

@@ -24,7 +24,9 @@ fn root() -> PathBuf {
 /// `target/<profile>/deps/`: where this test binary, `libsinew.so` and the rlib are.
 fn deps_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("current_exe");
-    exe.parent().expect("test binary has a directory").to_path_buf()
+    exe.parent()
+        .expect("test binary has a directory")
+        .to_path_buf()
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -162,11 +164,7 @@ fn parse_header(header: &str) -> (String, Vec<Item>) {
                 }
                 if let Some(decl) = f.strip_suffix(';') {
                     let (ty, field) = decl.rsplit_once(' ').unwrap_or(("", decl));
-                    fields.push((
-                        field.to_string(),
-                        ty.to_string(),
-                        std::mem::take(&mut fdoc),
-                    ));
+                    fields.push((field.to_string(), ty.to_string(), std::mem::take(&mut fdoc)));
                 }
             }
             items.push(Item::Struct {
@@ -218,7 +216,11 @@ fn format_prototype(proto: &str) -> String {
     };
     let indent = " ".repeat(open + 1);
     let params: Vec<&str> = proto[open + 1..].split(", ").collect();
-    format!("{}{}", &proto[..open + 1], params.join(&format!(",\n{indent}")))
+    format!(
+        "{}{}",
+        &proto[..open + 1],
+        params.join(&format!(",\n{indent}"))
+    )
 }
 
 /// The Markdown of docs/c-api.md.
@@ -252,7 +254,10 @@ fn c_api_markdown(header: &str) -> String {
     md.push_str("\n## Constants\n\n");
     for item in &items {
         if let Item::Define { name, value, doc } = item {
-            md.push_str(&format!("### `{name}` = {value}\n\n{}\n\n", doc_markdown(doc)));
+            md.push_str(&format!(
+                "### `{name}` = {value}\n\n{}\n\n",
+                doc_markdown(doc)
+            ));
         }
     }
     md.push_str("## Enumerations\n\n");
@@ -350,7 +355,13 @@ fn c_api_reference_covers_the_whole_header() {
         .filter(|l| !l.starts_with('*') && !l.starts_with('/') && !l.starts_with('#'))
         .count();
     assert_eq!(functions, declared, "every declared function is parsed");
-    for name in ["SinewWorldDesc", "SinewVec3", "SinewStatus", "SinewSolver", "SINEW_ABI_VERSION"] {
+    for name in [
+        "SinewWorldDesc",
+        "SinewVec3",
+        "SinewStatus",
+        "SinewSolver",
+        "SINEW_ABI_VERSION",
+    ] {
         assert!(md.contains(&format!("`{name}`")), "{name} missing");
     }
 }
@@ -466,10 +477,17 @@ fn c_snippets_compile_and_run() {
         };
         std::fs::write(&src, format!("/* {what} */\n{body}")).unwrap();
         let mut cc = Command::new("gcc");
-        cc.args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1"])
-            .arg("-I")
-            .arg(root().join("include"))
-            .arg(&src);
+        cc.args([
+            "-std=c11",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-O1",
+        ])
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg(&src);
         if has_main {
             let exe = dir.join(format!("snippet_{k}"));
             cc.arg("-o")
@@ -493,8 +511,14 @@ fn c_snippets_compile_and_run() {
             compiled += 1;
         }
     }
-    assert!(ran >= 2, "expected runnable C examples in docs/, found {ran}");
-    assert!(compiled >= 1, "expected the reference's prototypes, found {compiled}");
+    assert!(
+        ran >= 2,
+        "expected runnable C examples in docs/, found {ran}"
+    );
+    assert!(
+        compiled >= 1,
+        "expected the reference's prototypes, found {compiled}"
+    );
 }
 
 /// The rlib of this build in the deps directory: `libsinew.rlib` (rustc names it

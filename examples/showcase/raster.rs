@@ -443,6 +443,38 @@ impl Painter<'_> {
         self.canvas.fill_triangle(v);
     }
 
+    /// An unlit triangle of one colour (shadows).
+    pub fn flat_triangle(&mut self, p: [Vec3; 3], c: Rgb) {
+        let mut v = [ScreenVertex {
+            x: 0.0,
+            y: 0.0,
+            inv_z: 0.0,
+            color: c,
+        }; 3];
+        for k in 0..3 {
+            let Some((x, y, z)) = self.camera.project(p[k]) else {
+                return;
+            };
+            v[k] = ScreenVertex {
+                x,
+                y,
+                inv_z: 1.0 / z,
+                color: c,
+            };
+        }
+        self.canvas.fill_triangle(v);
+    }
+
+    /// An unlit thick line of radius `radius` m (shadows).
+    pub fn flat_line(&mut self, a: Vec3, b: Vec3, radius: f32, c: Rgb) {
+        let (Some(pa), Some(pb)) = (self.camera.project(a), self.camera.project(b)) else {
+            return;
+        };
+        let ra = (radius * self.camera.pixels_per_metre(pa.2)).max(0.6);
+        let rb = (radius * self.camera.pixels_per_metre(pb.2)).max(0.6);
+        self.canvas.fill_capsule(pa, pb, ra, rb, c, None);
+    }
+
     /// A tube of radius `radius` m from a to b.
     pub fn line(&mut self, a: Vec3, b: Vec3, radius: f32, c: Rgb) {
         let (Some(pa), Some(pb)) = (self.camera.project(a), self.camera.project(b)) else {

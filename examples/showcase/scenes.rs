@@ -229,7 +229,7 @@ fn add_rope(
         label,
         first,
         count: links + 1,
-        radius: 0.012,
+        radius: 0.015,
         colour,
     });
     first
@@ -267,8 +267,8 @@ pub fn hanging_rope() -> Scene {
         title: "Hanging rope",
         seconds: 4.0,
         still_at: 0.45,
-        eye: Vec3::new(0.3, 1.3, 2.6),
-        target: Vec3::new(-0.3, 1.05, 0.0),
+        eye: Vec3::new(0.3, 1.4, 2.3),
+        target: Vec3::new(-0.3, 1.0, 0.0),
         fov_deg: 50.0,
         sim,
         drive: None,
@@ -375,10 +375,10 @@ pub fn rope_swing() -> Scene {
         name: "rope_swing",
         title: "Rope swing with a grab",
         seconds: 4.5,
-        still_at: 2.6,
-        eye: Vec3::new(0.4, 1.4, 3.0),
-        target: Vec3::new(0.0, 1.35, 0.0),
-        fov_deg: 55.0,
+        still_at: 2.2,
+        eye: Vec3::new(0.4, 1.5, 2.4),
+        target: Vec3::new(0.0, 1.4, 0.0),
+        fov_deg: 50.0,
         sim,
         drive: Some(Box::new(drive)),
         free_after: GRAB_END,
@@ -402,8 +402,36 @@ pub fn cloth_rest(i: u32, j: u32) -> Vec3 {
     )
 }
 
+/// When the wind blows on the cloth (s).
+pub const WIND_START: f32 = 1.5;
+pub const WIND_END: f32 = 3.5;
+/// Peak wind speed (m/s, along +z) and air density (kg/m³) × drag coefficient / 2.
+pub const WIND_SPEED: f32 = 3.0;
+pub const WIND_DRAG: f32 = 0.6;
+
+/// Wind velocity (m/s) at time t and place p: a gust rising and falling between the
+/// start and end, with ripples travelling along x.
+pub fn wind(t: f32, p: Vec3) -> Vec3 {
+    if !(WIND_START..WIND_END).contains(&t) {
+        return Vec3::ZERO;
+    }
+    let s = (t - WIND_START) / (WIND_END - WIND_START);
+    let gust = (std::f32::consts::PI * s).sin() * (0.7 + 0.3 * (7.0 * p.x - 9.0 * t).sin());
+    Vec3::new(0.0, 0.0, WIND_SPEED * gust)
+}
+
+/// Quadratic drag on each particle's share of the cloth (`area` m²), along its
+/// normal: F = WIND_DRAG · area · (u·n)|u·n| n, u = wind − particle velocity.
+pub fn wind_force(wind: Vec3, velocity: Vec3, normal: Vec3, area: f32) -> Vec3 {
+    let un = (wind - velocity).dot(normal);
+    WIND_DRAG * area * un * un.abs() * normal
+}
+
 /// A 1.2 m × 0.8 m cloth (25 × 17 particles) held horizontal by the two corners of
-/// its back edge, released: it falls, swings down and hangs as a sagging curtain.
+/// its back edge, released: it falls, swings down and hangs as a sagging curtain;
+/// then gusts of wind blow on it for two seconds and it settles again. The wind is
+/// the scene's own aerodynamic drag, applied once per frame as a velocity change
+/// Δv = F·dt/m through `write_velocities` (Sinew has no external-force API yet).
 /// Stretch and shear: rigid XPBD distance constraints along the grid and its
 /// diagonals; bending: soft distance constraints two particles apart.
 pub fn cloth() -> Scene {
@@ -463,17 +491,46 @@ pub fn cloth() -> Scene {
         });
     }
     sim.status = "stretch rigid, shear 1e-6, bend 1e-3 m/N".into();
+    let count = nx * ny;
+    let drive = move |sim: &mut Sim, t: f32| {
+        if wind(t, Vec3::ZERO) == Vec3::ZERO {
+            sim.status = "stretch rigid, shear 1e-6, bend 1e-3 m/N".into();
+            return;
+        }
+        let dt = 1.0 / SIM_HZ;
+        let pos = sim.positions();
+        let vel = sim.velocities();
+        let range = first as usize..(first + count) as usize;
+        let (_, normals) = grid_mesh(&pos[range.clone()], nx, ny);
+        let area = CLOTH_SPACING * CLOTH_SPACING;
+        let new_v: Vec<Vec3> = range
+            .clone()
+            .zip(&normals)
+            .map(|(i, &n)| {
+                if sim.inv_mass[i] == 0.0 {
+                    return vel[i]; // pinned: stays put
+                }
+                let w = wind(t, pos[i]);
+                vel[i] + wind_force(w, vel[i], n, area) * (dt * sim.inv_mass[i])
+            })
+            .collect();
+        sim.world
+            .write_velocities(first, &new_v)
+            .expect("cloth particles exist");
+        let gust = wind(t, Vec3::ZERO).length();
+        sim.status = format!("wind ~{gust:.1} m/s: drag via write_velocities");
+    };
     Scene {
         name: "cloth",
-        title: "Cloth held by two corners",
-        seconds: 4.0,
-        still_at: 0.35,
+        title: "Cloth held by two corners, in the wind",
+        seconds: 5.0,
+        still_at: 2.3,
         eye: Vec3::new(1.2, 1.6, 1.9),
         target: Vec3::new(0.0, 1.25, 0.0),
         fov_deg: 50.0,
         sim,
-        drive: None,
-        free_after: 0.0,
+        drive: Some(Box::new(drive)),
+        free_after: WIND_END,
         labels: Vec::new(),
     }
 }
@@ -558,9 +615,49 @@ pub fn all() -> Vec<Scene> {
     vec![hanging_rope(), rope_swing(), cloth(), materials()]
 }
 
-/// What to draw, read back from the world.
+/// Colour of the shadows on the floor.
+const SHADOW: Rgb = Rgb::hex(0x3a3f47);
+
+/// Straight down onto the floor (y = 0), just above it.
+fn on_floor(p: Vec3) -> Vec3 {
+    Vec3::new(p.x, 0.002, p.z)
+}
+
+/// What to draw, read back from the world: shadows cast straight down by a light
+/// overhead, then the objects.
 pub fn draw(sim: &Sim, p: &mut Painter) {
     let pos = sim.positions();
+    for shape in &sim.shapes {
+        match *shape {
+            Shape::Rope {
+                first,
+                count,
+                radius,
+                ..
+            } => {
+                let pts = &pos[first as usize..(first + count) as usize];
+                for w in pts.windows(2) {
+                    p.flat_line(on_floor(w[0]), on_floor(w[1]), radius, SHADOW);
+                }
+            }
+            Shape::Cloth { first, nx, ny, .. } => {
+                let id = |i: u32, j: u32| (first + j * nx + i) as usize;
+                for j in 0..ny - 1 {
+                    for i in 0..nx - 1 {
+                        let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+                        p.flat_triangle([a, b, c].map(|k| on_floor(pos[k])), SHADOW);
+                        p.flat_triangle([a, c, d].map(|k| on_floor(pos[k])), SHADOW);
+                    }
+                }
+            }
+            Shape::Ball {
+                particle, radius, ..
+            } => {
+                let c = on_floor(pos[particle as usize]);
+                p.flat_line(c, c, radius, SHADOW);
+            }
+        }
+    }
     for shape in &sim.shapes {
         match *shape {
             Shape::Rope {
@@ -599,9 +696,9 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
     }
 }
 
-/// Shaded triangles with smooth (averaged) normals; the normals point to the `front`
-/// side and each triangle is lit from the side that faces the camera.
-fn draw_cloth(pos: &[Vec3], nx: u32, ny: u32, front: Rgb, back: Rgb, p: &mut Painter) {
+/// Triangles of an `nx`×`ny` grid (two per cell) and the unit vertex normals
+/// (area-weighted averages of the faces around each vertex).
+pub fn grid_mesh(pos: &[Vec3], nx: u32, ny: u32) -> (Vec<[usize; 3]>, Vec<Vec3>) {
     let id = |i: u32, j: u32| (j * nx + i) as usize;
     let mut normals = vec![Vec3::ZERO; pos.len()];
     let mut tris = Vec::new();
@@ -621,6 +718,13 @@ fn draw_cloth(pos: &[Vec3], nx: u32, ny: u32, front: Rgb, back: Rgb, p: &mut Pai
     for n in &mut normals {
         *n = n.normalize_or_zero();
     }
+    (tris, normals)
+}
+
+/// Shaded triangles with smooth (averaged) normals; the normals point to the `front`
+/// side and each triangle is lit from the side that faces the camera.
+fn draw_cloth(pos: &[Vec3], nx: u32, ny: u32, front: Rgb, back: Rgb, p: &mut Painter) {
+    let (tris, normals) = grid_mesh(pos, nx, ny);
     for t in &tris {
         p.triangle(
             [pos[t[0]], pos[t[1]], pos[t[2]]],
