@@ -148,8 +148,18 @@ fn parse_header(header: &str) -> (String, Vec<Item>) {
                 doc: std::mem::take(&mut doc),
                 variants,
             });
-        } else if let Some(name) = l.strip_prefix("typedef struct ") {
-            let name = name.trim_end_matches('{').trim().to_string();
+        } else if let Some(decl) = l.strip_prefix("typedef struct ") {
+            if !decl.ends_with('{') {
+                // An opaque type: `typedef struct SinewX SinewX;`.
+                let name = decl.split_whitespace().next().unwrap_or("").to_string();
+                items.push(Item::Struct {
+                    name,
+                    doc: std::mem::take(&mut doc),
+                    fields: Vec::new(),
+                });
+                continue;
+            }
+            let name = decl.trim_end_matches('{').trim().to_string();
             let mut fields = Vec::new();
             let mut fdoc = String::new();
             while i < lines.len() {
@@ -282,10 +292,12 @@ fn c_api_markdown(header: &str) -> String {
     md.push_str("## Types\n\n");
     for item in &items {
         if let Item::Struct { name, doc, fields } = item {
-            md.push_str(&format!(
-                "### `{name}`\n\n{}\n\n| field | type | meaning |\n|---|---|---|\n",
-                doc_markdown(doc)
-            ));
+            md.push_str(&format!("### `{name}`\n\n{}\n\n", doc_markdown(doc)));
+            if fields.is_empty() {
+                md.push_str("Opaque: used through pointers only.\n\n");
+                continue;
+            }
+            md.push_str("| field | type | meaning |\n|---|---|---|\n");
             for (n, t, d) in fields {
                 md.push_str(&format!("| `{n}` | `{t}` | {} |\n", cell(d)));
             }
@@ -364,6 +376,73 @@ fn c_api_reference_covers_the_whole_header() {
     ] {
         assert!(md.contains(&format!("`{name}`")), "{name} missing");
     }
+}
+
+/// The parser on the shapes cbindgen writes: an opaque type, a struct, an enum with
+/// its C23/C++ underlying type, a pointer-returning and a multi-line function.
+#[test]
+fn header_parser_reads_every_declaration_shape() {
+    let header = "/*\n * Title.\n * Conventions here.\n */\n\n#ifndef SINEW_H\n#define SINEW_H\n\
+        /**\n * Max things.\n */\n#define SINEW_MAX 4\n\
+        /**\n * Kinds.\n */\nenum SinewKind\n#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L\n  : uint32_t\n#endif\n {\n  /**\n   * First.\n   */\n  SINEW_KIND_A = 0,\n  SINEW_KIND_B = 1,\n};\n\
+        /**\n * Opaque.\n */\ntypedef struct SinewThing SinewThing;\n\
+        /**\n * A pair.\n */\ntypedef struct SinewPair {\n  /**\n   * m\n   */\n  float a;\n  uint32_t b[2];\n} SinewPair;\n\
+        /**\n * Name.\n */\nconst char *sinew_name(void);\n\
+        /**\n * Adds.\n *\n * # Safety\n * Pointers valid.\n */\nSinewStatus sinew_add(struct SinewWorld world,\n                      const float *x,\n                      uint32_t n);\n";
+    let (preamble, items) = parse_header(header);
+    assert!(preamble.contains("Conventions here."));
+    let names: Vec<String> = items
+        .iter()
+        .map(|i| match i {
+            Item::Define { name, .. }
+            | Item::Enum { name, .. }
+            | Item::Struct { name, .. }
+            | Item::Function { name, .. } => name.clone(),
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "SINEW_MAX",
+            "SinewKind",
+            "SinewThing",
+            "SinewPair",
+            "sinew_name",
+            "sinew_add"
+        ]
+    );
+    match &items[1] {
+        Item::Enum { repr, variants, .. } => {
+            assert_eq!(repr, "uint32_t");
+            assert_eq!(
+                variants[0],
+                ("SINEW_KIND_A".into(), "0".into(), "First.".into())
+            );
+            assert_eq!(variants.len(), 2);
+        }
+        other => panic!("{other:?}"),
+    }
+    match &items[3] {
+        Item::Struct { fields, .. } => {
+            assert_eq!(fields[0], ("a".into(), "float".into(), "m".into()));
+            assert_eq!(fields[1].0, "b[2]");
+        }
+        other => panic!("{other:?}"),
+    }
+    match &items[5] {
+        Item::Function { prototype, doc, .. } => {
+            assert_eq!(
+                prototype,
+                "SinewStatus sinew_add(struct SinewWorld world, const float *x, uint32_t n);"
+            );
+            assert!(doc.contains("# Safety"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let md = c_api_markdown(header);
+    assert!(md.contains("**Safety.** Pointers valid."));
+    assert!(md.contains("Opaque: used through pointers only."));
+    assert!(md.contains("| 0 | `SINEW_KIND_A` | First. |"));
 }
 
 // ---------------------------------------------------------------- snippets
