@@ -36,6 +36,8 @@ pub enum Shape {
         front: Rgb,
         back: Rgb,
     },
+    /// A fixed segment in the world, not simulated (a ruler mark).
+    Mark { a: Vec3, b: Vec3, colour: Rgb },
     /// A ball at one particle (a bob, a pin).
     Ball {
         particle: u32,
@@ -592,9 +594,21 @@ pub fn materials() -> Scene {
             radius: 0.02,
             colour: Rgb::hex(0x606870),
         });
+        // Where the bob hangs at rest length, and where the closed form puts it.
+        let rest = MATERIAL_TOP - MATERIAL_LINKS as f32 * MATERIAL_LINK_LENGTH;
+        for (y, c) in [
+            (rest, 0xd0d4da),
+            (rest - hanging_extension(alpha), 0x60d0ff),
+        ] {
+            sim.shapes.push(Shape::Mark {
+                a: Vec3::new(x - 0.12, y, 0.0),
+                b: Vec3::new(x - 0.05, y, 0.0),
+                colour: Rgb::hex(c),
+            });
+        }
         labels.push(format!("{name} {alpha:.0e}"));
     }
-    sim.status = "0.8 m ropes, 0.5 kg bobs, compliance in m/N".into();
+    sim.status = "marks: rest length (grey), alpha x tension (blue)".into();
     Scene {
         name: "materials",
         title: "Stiff and soft: the material table",
@@ -656,6 +670,7 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 let c = on_floor(pos[particle as usize]);
                 p.flat_line(c, c, radius, SHADOW);
             }
+            Shape::Mark { .. } => {}
         }
     }
     for shape in &sim.shapes {
@@ -689,6 +704,7 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 radius,
                 colour,
             } => p.disc(pos[particle as usize], radius, colour),
+            Shape::Mark { a, b, colour } => p.flat_line(a, b, 0.005, colour),
         }
     }
     for &h in &sim.held {
