@@ -652,3 +652,45 @@ fn rust_snippets_compile_and_run() {
     }
     assert!(ran >= 2, "expected Rust examples in docs/, found {ran}");
 }
+
+/// Every relative link and image in README.md and docs/**/*.md points to a file that
+/// exists (the README's pictures are committed under docs/img/).
+#[test]
+fn local_links_resolve() {
+    let mut files = vec![root().join("README.md")];
+    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_some_and(|x| x == "md") {
+            files.push(p);
+        }
+    }
+    let mut checked = 0;
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let mut targets = Vec::new();
+        for (open, close) in [("](", ')'), ("src=\"", '"')] {
+            let mut rest = text.as_str();
+            while let Some(k) = rest.find(open) {
+                rest = &rest[k + open.len()..];
+                if let Some(end) = rest.find(close) {
+                    targets.push(rest[..end].to_string());
+                }
+            }
+        }
+        for t in targets {
+            if t.starts_with("http://") || t.starts_with("https://") || t.starts_with('#') {
+                continue;
+            }
+            let path = t.split('#').next().unwrap();
+            let full = f.parent().unwrap().join(path);
+            assert!(
+                full.exists(),
+                "{}: link to {t} but {} does not exist",
+                label(&f, 0),
+                full.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "only {checked} local links found");
+}

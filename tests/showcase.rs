@@ -359,3 +359,20 @@ fn gif_round_trips_to_the_quantised_frames() {
     assert_eq!(&buf[..info.buffer_size()], &frames.rgb[3][..]);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every scene's pictures are committed under docs/img/ and small enough for the
+/// README (GIF < 2 MB, PNG < 500 kB). Regenerate with
+/// `cargo run --release --example showcase`.
+#[test]
+fn committed_pictures_exist_and_are_small() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/img");
+    for scene in all() {
+        for (ext, limit) in [("gif", 2_000_000), ("png", 500_000)] {
+            let path = dir.join(format!("{}.{ext}", scene.name));
+            let len = std::fs::metadata(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}; run the showcase", path.display()))
+                .len();
+            assert!(len < limit, "{} is {len} bytes", path.display());
+        }
+    }
+}
