@@ -321,7 +321,8 @@ pub fn grab_hand(t: f32, from: Vec3) -> Vec3 {
 /// The rope swing with a grab: a 1 m rope pinned at one end swings down from
 /// horizontal; at 1.2 s its tip is grabbed (inverse mass 0, position written every
 /// frame), dragged to the left, swung along a circle under the anchor and released
-/// at 2.5 s with the hand's velocity: it flies up and over.
+/// at 2.5 s with the hand's velocity (2.5 m/s): it flies up to the right and swings on
+/// freely.
 pub fn rope_swing() -> Scene {
     let mut sim = Sim::new(rope_desc(30, 0.1));
     let first = add_rope(
@@ -383,7 +384,8 @@ pub fn rope_swing() -> Scene {
         fov_deg: 50.0,
         sim,
         drive: Some(Box::new(drive)),
-        free_after: GRAB_END,
+        // The step starting at GRAB_END releases the tip: free from the state after it.
+        free_after: GRAB_END + 1.0 / SIM_HZ,
         labels: Vec::new(),
     }
 }
