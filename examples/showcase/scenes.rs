@@ -243,7 +243,8 @@ pub const ROPE_PARTICLE_MASS: f32 = 0.05;
 pub const HANGING_ANCHOR: Vec3 = Vec3::new(-0.5, 1.6, 0.0);
 
 /// A 1 m rope of 20 rigid links (α = 0), pinned at one end, released horizontal: it
-/// swings down and, with a little damping, comes to rest hanging straight down.
+/// swings down, whips through the bottom and swings on, losing energy to a little
+/// damping (0.4 /s).
 pub fn hanging_rope() -> Scene {
     let mut sim = Sim::new(rope_desc(20, 0.4));
     let first = add_rope(
