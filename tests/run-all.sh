@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of Sinew on a fresh machine: formatting, lints, the Rust unit and
-# integration tests (physics, C ABI from a gcc-compiled C program, bad input, header
-# freshness). Installs what it needs first (Debian/Ubuntu: apt-get, needs root or sudo).
+# integration tests (physics, C ABI from a gcc-compiled C program, the C++ wrapper via
+# g++ plain and under ASan/UBSan, the Unity and Unreal package checks, bad input, header
+# and docs freshness, the showcase's numbers), then the C# bindings on Mono. Installs what it needs first (Debian/Ubuntu: apt-get, needs root or sudo).
 #
 #   tests/run-all.sh
 set -euo pipefail
@@ -26,7 +27,7 @@ cargo fmt --all -- --check
 echo "== cargo clippy -D warnings"
 cargo clippy --all-targets --locked -- -D warnings
 
-echo "== cargo test (Rust, C ABI via gcc, header freshness)"
+echo "== cargo test (Rust, C via gcc, C++ via g++, packages, docs, showcase)"
 cargo test --locked
 
 echo "== C# bindings on Mono, Unity package scripts"

@@ -1,0 +1,378 @@
+//! The showcase (examples/showcase.rs) still does what its pictures show: every scene
+//! is run with the same physics as the demo and its summary numbers (max stretch, min
+//! height, energy, rope lengths) are checked against closed forms; the pictures are
+//! rendered at a low resolution and checked where they must show something. The
+//! rasteriser and encoder unit tests (in the modules included below) run here too.
+
+#![allow(dead_code)]
+
+#[path = "../examples/showcase/encode.rs"]
+mod encode;
+#[path = "../examples/showcase/font.rs"]
+mod font;
+#[path = "../examples/showcase/raster.rs"]
+mod raster;
+#[path = "../examples/showcase/run.rs"]
+mod run;
+#[path = "../examples/showcase/scenes.rs"]
+mod scenes;
+
+use raster::Camera;
+use run::Render;
+use scenes::*;
+use sinew::Vec3;
+
+const SMALL: Render = Render {
+    width: 96,
+    height: 60,
+    supersample: 1,
+    fps: 5.0,
+};
+
+fn run_scene(mut scene: Scene) -> run::Summary {
+    let (summary, frames) = run::run(&mut scene, Some(&SMALL));
+    println!("{summary}");
+    // One frame every 1/fps s, both ends included.
+    assert_eq!(
+        frames.rgb.len() as f32,
+        (scene.seconds * SMALL.fps + 1e-3).floor() + 1.0,
+        "{}",
+        scene.name
+    );
+    let total_cs: u32 = frames.delays_cs.iter().map(|&d| d as u32).sum();
+    assert_eq!(total_cs as f32, 100.0 * frames.rgb.len() as f32 / SMALL.fps);
+    assert!(frames
+        .rgb
+        .iter()
+        .all(|f| f.len() == (SMALL.width * SMALL.height * 3) as usize));
+    summary
+}
+
+/// Energy never rises by more than `rel` of the energy at the moment the scene runs
+/// free (nothing driven any more), neither in total nor from one step to the next.
+fn assert_energy_does_not_grow(s: &run::Summary, rel: f64) {
+    let e = s.energy_free.abs().max(1e-9);
+    assert!(
+        s.energy_max_free <= s.energy_free + rel * e,
+        "{}: energy grew from {} to {} J",
+        s.name,
+        s.energy_free,
+        s.energy_max_free
+    );
+    assert!(
+        s.energy_max_rise <= rel * e,
+        "{}: energy rose by {} J in one step",
+        s.name,
+        s.energy_max_rise
+    );
+    assert!(s.energy_end < s.energy_free, "{}: no dissipation", s.name);
+}
+
+/// A rigid 1 m rope released horizontal: at the bottom of its swing the tip is one
+/// rope length below the anchor, never further (rigid links stretch < 2.5% even in
+/// the whip), and the energy (damping 0.4/s) only falls.
+#[test]
+fn hanging_rope_swings_down_to_its_length_and_loses_energy() {
+    let s = run_scene(hanging_rope());
+    let length = ROPE_LINKS as f32 * ROPE_LINK_LENGTH;
+    assert!(s.max_stretch < 0.025, "max stretch {}", s.max_stretch);
+    // The lowest point of the swing is the tip hanging straight down.
+    let lowest = HANGING_ANCHOR.y - length;
+    assert!(
+        s.min_height >= lowest - 0.005,
+        "min height {} vs {lowest}",
+        s.min_height
+    );
+    assert!(
+        s.min_height <= lowest + 0.02,
+        "min height {} vs {lowest}",
+        s.min_height
+    );
+    let (_, rest, len, tip) = s.ropes[0];
+    assert!((rest - length).abs() < 1e-5);
+    assert!((len - length).abs() < 0.005 * length, "final length {len}");
+    assert!(tip.distance(HANGING_ANCHOR) <= length * 1.005);
+    assert_energy_does_not_grow(&s, 1e-3);
+    // Starting at rest, horizontal: E0 = m g y summed over the 20 free particles.
+    let e0 = 20.0 * ROPE_PARTICLE_MASS as f64 * G as f64 * HANGING_ANCHOR.y as f64;
+    assert!(
+        (s.energy_start - e0).abs() < 1e-4 * e0,
+        "{} vs {e0}",
+        s.energy_start
+    );
+}
+
+/// While grabbed, the tip (inverse mass 0) is exactly where the hand put it, every
+/// step; the rest of the rope follows within its length; after the release the
+/// energy never grows.
+#[test]
+fn rope_swing_tip_follows_the_hand_then_flies_freely() {
+    let mut scene = rope_swing();
+    let dt = 1.0 / SIM_HZ;
+    let tip = ROPE_LINKS;
+    let mut from = None;
+    let mut checked = 0;
+    let steps = (GRAB_END * SIM_HZ) as u32 - 1;
+    for k in 0..steps {
+        let t = k as f32 * dt;
+        if (t + 0.5 * dt) >= GRAB_START && from.is_none() {
+            from = Some(scene.sim.positions()[tip as usize]);
+        }
+        (scene.drive.as_mut().unwrap())(&mut scene.sim, t);
+        scene.sim.world.step(dt).unwrap();
+        let p = scene.sim.positions();
+        let length = ROPE_LINKS as f32 * ROPE_LINK_LENGTH;
+        assert!(p[tip as usize].distance(SWING_ANCHOR) <= length * 1.05);
+        if let Some(f) = from {
+            let hand = grab_hand(t + dt, f);
+            assert!(
+                p[tip as usize].distance(hand) < 1e-5,
+                "t {}: tip {} vs hand {hand}",
+                t + dt,
+                p[tip as usize]
+            );
+            assert_eq!(scene.sim.held, vec![tip]);
+            checked += 1;
+        }
+    }
+    assert!(checked as f32 >= (GRAB_END - GRAB_START) * SIM_HZ - 2.0);
+    // The hand ends on the arc, GRAB_RADIUS from the anchor.
+    let end = grab_hand(GRAB_END, Vec3::ZERO);
+    assert!((end.distance(SWING_ANCHOR) - GRAB_RADIUS).abs() < 1e-5);
+
+    let s = run_scene(rope_swing());
+    assert_energy_does_not_grow(&s, 2e-3);
+    // Released at speed ω r with ω = 120° / 0.7 s: the kinetic energy at the release
+    // makes the energy jump above the pre-grab energy.
+    assert!(s.energy_free > s.energy_start, "{s}");
+    let (_, _, len, tip_end) = s.ropes[0];
+    assert!((len - 1.0).abs() < 0.01, "final length {len}");
+    assert!(tip_end.distance(SWING_ANCHOR) <= 1.005);
+    // Rigid links under a kinematic whip: bounded, not exact.
+    assert!(s.max_stretch < 0.25, "max stretch {}", s.max_stretch);
+}
+
+/// The cloth held by two corners: it ends up hanging (lowest point at least 0.7 m
+/// below the corners, the cloth is 0.8 m deep), no particle ever falls further from
+/// the corners than the cloth's own extent allows, the pins never move, rigid
+/// stretch constraints stretch < 5%, and once the wind stops the energy only falls.
+#[test]
+fn cloth_hangs_from_its_corners_without_stretching() {
+    let s = run_scene(cloth());
+    assert!(s.max_stretch < 0.05, "max stretch {}", s.max_stretch);
+    assert!(
+        s.min_height < CLOTH_HEIGHT - 0.7,
+        "min height {}",
+        s.min_height
+    );
+    // Farthest any particle can be from its nearer pin along the grid (octile
+    // distance over stretch and shear links), times the worst stretch.
+    let pins = [cloth_rest(0, 0), cloth_rest(CLOTH_NX - 1, 0)];
+    let mut reach: f32 = 0.0;
+    for j in 0..CLOTH_NY {
+        for i in 0..CLOTH_NX {
+            let p = cloth_rest(i, j);
+            let d = pins
+                .iter()
+                .map(|q| {
+                    let (dx, dz) = ((p.x - q.x).abs(), (p.z - q.z).abs());
+                    dx.max(dz) + (std::f32::consts::SQRT_2 - 1.0) * dx.min(dz)
+                })
+                .fold(f32::INFINITY, f32::min);
+            reach = reach.max(d);
+        }
+    }
+    let bound = CLOTH_HEIGHT - reach * (1.0 + s.max_stretch);
+    assert!(
+        s.min_height >= bound,
+        "min height {} below {bound}",
+        s.min_height
+    );
+    assert_energy_does_not_grow(&s, 2e-3);
+
+    // The wind blows along +z: with it the hanging cloth is pushed downwind of where
+    // it hangs without it; the pins never move.
+    let mean_z = |with_wind: bool| {
+        let mut scene = cloth();
+        let dt = 1.0 / SIM_HZ;
+        let steps = ((WIND_START + WIND_END) * 0.5 * SIM_HZ) as u32;
+        for k in 0..steps {
+            if with_wind {
+                (scene.drive.as_mut().unwrap())(&mut scene.sim, k as f32 * dt);
+            }
+            scene.sim.world.step(dt).unwrap();
+        }
+        let p = scene.sim.positions();
+        assert_eq!(p[0], cloth_rest(0, 0));
+        assert_eq!(p[(CLOTH_NX - 1) as usize], cloth_rest(CLOTH_NX - 1, 0));
+        p.iter().map(|p| p.z).sum::<f32>() / p.len() as f32
+    };
+    let (calm, windy) = (mean_z(false), mean_z(true));
+    assert!(
+        windy > calm + 0.05,
+        "mean z {windy} m with wind, {calm} m without"
+    );
+}
+
+/// Quadratic drag along the normal: ½ρC_d = 0.6 kg/m³ on 25 cm² at 3 m/s head-on is
+/// 0.6 × 0.0025 × 9 = 0.0135 N; wind along the surface pushes nothing; moving with
+/// the wind cancels it.
+#[test]
+fn wind_drag_is_quadratic_along_the_normal() {
+    let f = wind_force(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO, Vec3::Z, 0.0025);
+    assert!((f - Vec3::new(0.0, 0.0, 0.0135)).length() < 1e-7, "{f}");
+    let back = wind_force(Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO, -Vec3::Z, 0.0025);
+    assert!(
+        (back - f).length() < 1e-7,
+        "the side facing away is pushed the same way"
+    );
+    assert_eq!(
+        wind_force(Vec3::X * 3.0, Vec3::ZERO, Vec3::Z, 0.0025),
+        Vec3::ZERO
+    );
+    assert_eq!(wind_force(Vec3::Z, Vec3::Z, Vec3::Z, 0.0025), Vec3::ZERO);
+    assert_eq!(wind(WIND_START - 0.01, Vec3::ZERO), Vec3::ZERO);
+    assert_eq!(wind(WIND_END, Vec3::ZERO), Vec3::ZERO);
+}
+
+/// Three ropes with the compliance of leather, muscle and fat: each settles longer
+/// by the closed form Σ α·T_k (T_k = the weight below link k), within 8% + 2 mm (the
+/// rest is the residual bounce and the one-iteration solver's own give, which the
+/// near-rigid leather rope shows alone).
+#[test]
+fn material_ropes_stretch_by_compliance_times_tension() {
+    let s = run_scene(materials());
+    assert_eq!(s.ropes.len(), MATERIALS.len());
+    let mut last = -1.0;
+    for ((label, rest, len, _), &(name, alpha, _)) in s.ropes.iter().zip(&MATERIALS) {
+        assert_eq!(*label, name);
+        let want = hanging_extension(alpha);
+        let got = len - rest;
+        println!("{name}: extension {got:.5} m, closed form {want:.5} m");
+        assert!(
+            (got - want).abs() <= 0.08 * want + 0.002,
+            "{name}: extension {got} m, closed form {want} m"
+        );
+        assert!(got > last, "softer material must stretch more");
+        last = got;
+    }
+    // Fat: 1e-3 m/N × 9.81 m/s² × (20 × 0.5 kg + 0.02 kg × 190) = 0.1354 m.
+    assert!((hanging_extension(1.0e-3) - 0.13538).abs() < 1e-4);
+    // Gravity + kinetic energy never exceeds the start (the springs store the rest).
+    assert!(s.energy_max_free <= s.energy_start * (1.0 + 1e-6), "{s}");
+}
+
+/// The rendered picture shows the scene: the middle of the hanging rope (horizontal
+/// at the start) and the middle of the cloth (its red top side faces up at the
+/// start) are drawn where the camera projects them, over the blue-grey sky.
+#[test]
+fn pictures_show_the_objects_where_the_camera_puts_them() {
+    for (scene, point) in [
+        (hanging_rope(), HANGING_ANCHOR + Vec3::new(0.5, 0.0, 0.0)),
+        (cloth(), cloth_rest(CLOTH_NX / 2, CLOTH_NY / 2)),
+    ] {
+        let r = Render {
+            width: 240,
+            height: 150,
+            supersample: 1,
+            fps: 30.0,
+        };
+        let rgb = run::render_frame(&scene, &r, &[]);
+        let cam = Camera::look_at(scene.eye, scene.target, scene.fov_deg, r.width, r.height);
+        let (x, y, _) = cam.project(point).unwrap();
+        let k = 3 * (y as usize * r.width as usize + x as usize);
+        let (red, blue) = (rgb[k] as i32, rgb[k + 2] as i32);
+        assert!(
+            red > blue + 40,
+            "{}: pixel ({x}, {y}) is {:?}",
+            scene.name,
+            &rgb[k..k + 3]
+        );
+        // A corner of the sky stays sky (bluish).
+        let c = 3 * (r.width as usize - 1);
+        assert!(rgb[c + 2] > rgb[c], "{}", scene.name);
+    }
+}
+
+/// The GIF decodes back to exactly the quantised frames: one global palette, the
+/// first frame whole, later frames as changed rectangles with unchanged pixels
+/// transparent (kept from the frame before), delays as written.
+#[test]
+fn gif_round_trips_to_the_quantised_frames() {
+    let mut scene = rope_swing();
+    let r = Render {
+        width: 80,
+        height: 50,
+        supersample: 2,
+        fps: 10.0,
+    };
+    let (_, frames) = run::run(&mut scene, Some(&r));
+    let mut hist = encode::Histogram::default();
+    for f in &frames.rgb {
+        hist.add(f);
+    }
+    let q = encode::Quantiser::new(hist.median_cut(encode::MAX_COLOURS));
+    let dir = std::env::temp_dir().join(format!("sinew-showcase-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("swing.gif");
+    encode::write_gif(&path, r.width, r.height, &frames.rgb, &frames.delays_cs, &q).unwrap();
+
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut dec = opts.read_info(std::fs::File::open(&path).unwrap()).unwrap();
+    assert_eq!(
+        (dec.width() as u32, dec.height() as u32),
+        (r.width, r.height)
+    );
+    let palette = dec.global_palette().unwrap().to_vec();
+    for (k, c) in q.palette.iter().enumerate() {
+        assert_eq!(&palette[3 * k..3 * k + 3], c);
+    }
+    let w = r.width as usize;
+    let mut canvas = vec![0u8; w * r.height as usize];
+    let mut n = 0;
+    while let Some(f) = dec.read_next_frame().unwrap() {
+        for y in 0..f.height as usize {
+            for x in 0..f.width as usize {
+                let v = f.buffer[y * f.width as usize + x];
+                if Some(v) != f.transparent {
+                    canvas[(f.top as usize + y) * w + f.left as usize + x] = v;
+                }
+            }
+        }
+        assert_eq!(canvas, q.index(&frames.rgb[n]), "frame {n}");
+        assert_eq!(f.delay, frames.delays_cs[n]);
+        n += 1;
+    }
+    assert_eq!(n, frames.rgb.len());
+
+    // The PNG still is lossless.
+    let png_path = dir.join("swing.png");
+    encode::write_png(&png_path, r.width, r.height, &frames.rgb[3]).unwrap();
+    let dec = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&png_path).unwrap(),
+    ));
+    let mut reader = dec.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (r.width, r.height));
+    assert_eq!(&buf[..info.buffer_size()], &frames.rgb[3][..]);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every scene's pictures are committed under docs/img/ and small enough for the
+/// README (GIF < 2 MB, PNG < 500 kB). Regenerate with
+/// `cargo run --release --example showcase`.
+#[test]
+fn committed_pictures_exist_and_are_small() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/img");
+    for scene in all() {
+        for (ext, limit) in [("gif", 2_000_000), ("png", 500_000)] {
+            let path = dir.join(format!("{}.{ext}", scene.name));
+            let len = std::fs::metadata(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}; run the showcase", path.display()))
+                .len();
+            assert!(len < limit, "{} is {len} bytes", path.display());
+        }
+    }
+}
