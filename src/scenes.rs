@@ -52,40 +52,49 @@ pub fn cloth(n: u32, desc: WorldDesc) -> Result<Scene> {
         }
     }
     let first = world.add_particles(&positions, Some(&inverse_masses))?;
-    let id = |row: u32, col: u32| first + row * n + col;
-    let mut pairs = Vec::with_capacity(2 * count * 3);
-    for row in 0..n {
-        for col in 0..n {
-            if col + 1 < n {
-                pairs.push([id(row, col), id(row, col + 1)]);
-            }
-            if row + 1 < n {
-                pairs.push([id(row, col), id(row + 1, col)]);
-            }
-        }
-    }
-    let stretch = pairs.len() as u32;
-    for row in 0..n - 1 {
-        for col in 0..n - 1 {
-            pairs.push([id(row, col), id(row + 1, col + 1)]);
-            pairs.push([id(row, col + 1), id(row + 1, col)]);
-        }
-    }
-    for row in 0..n {
-        for col in 0..n {
-            if col + 2 < n {
-                pairs.push([id(row, col), id(row, col + 2)]);
-            }
-            if row + 2 < n {
-                pairs.push([id(row, col), id(row + 2, col)]);
-            }
-        }
-    }
+    let [stretch, shear, bend] = cloth_pairs(n, first);
+    let stretch_count = stretch.len() as u32;
+    let pairs = [stretch, shear, bend].concat();
     let first_constraint = world.add_distance_constraints(&pairs, None, 0.0)?;
     Ok(Scene {
         world,
-        stretch_constraints: first_constraint..first_constraint + stretch,
+        stretch_constraints: first_constraint..first_constraint + stretch_count,
     })
+}
+
+/// The particle pairs of an N×N grid whose particle (row, col) is
+/// `first + row·N + col`: `[stretch, shear, bend]` in [`cloth`]'s order (stretch: each
+/// particle to its +x and +z neighbour; shear: both diagonals of every quad; bend: each
+/// particle to the one two apart in +x and in +z).
+pub fn cloth_pairs(n: u32, first: u32) -> [Vec<[u32; 2]>; 3] {
+    let id = |row: u32, col: u32| first + row * n + col;
+    let cells = (n * n) as usize;
+    let (mut stretch, mut shear, mut bend) = (
+        Vec::with_capacity(2 * cells),
+        Vec::with_capacity(2 * cells),
+        Vec::with_capacity(2 * cells),
+    );
+    for row in 0..n {
+        for col in 0..n {
+            if col + 1 < n {
+                stretch.push([id(row, col), id(row, col + 1)]);
+            }
+            if row + 1 < n {
+                stretch.push([id(row, col), id(row + 1, col)]);
+            }
+            if row + 1 < n && col + 1 < n {
+                shear.push([id(row, col), id(row + 1, col + 1)]);
+                shear.push([id(row, col + 1), id(row + 1, col)]);
+            }
+            if col + 2 < n {
+                bend.push([id(row, col), id(row, col + 2)]);
+            }
+            if row + 2 < n {
+                bend.push([id(row, col), id(row + 2, col)]);
+            }
+        }
+    }
+    [stretch, shear, bend]
 }
 
 /// Segments per rope of the [`ropes`] scene.

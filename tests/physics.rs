@@ -820,30 +820,7 @@ fn cloth_hash(solver: Solver, threads: u32, steps: u32) -> u64 {
         }
     }
     w.add_particles(&positions, Some(&inv)).unwrap();
-    let id = |r: u32, c: u32| r * n + c;
-    let mut stretch = Vec::new();
-    let mut shear = Vec::new();
-    let mut bend = Vec::new();
-    for r in 0..n {
-        for c in 0..n {
-            if c + 1 < n {
-                stretch.push([id(r, c), id(r, c + 1)]);
-            }
-            if r + 1 < n {
-                stretch.push([id(r, c), id(r + 1, c)]);
-            }
-            if r + 1 < n && c + 1 < n {
-                shear.push([id(r, c), id(r + 1, c + 1)]);
-                shear.push([id(r, c + 1), id(r + 1, c)]);
-            }
-            if c + 2 < n {
-                bend.push([id(r, c), id(r, c + 2)]);
-            }
-            if r + 2 < n {
-                bend.push([id(r, c), id(r + 2, c)]);
-            }
-        }
-    }
+    let [stretch, shear, bend] = sinew::scenes::cloth_pairs(n, 0);
     w.add_distance_constraints(&stretch, None, 0.0).unwrap();
     w.add_distance_constraints(&shear, None, 1.0e-6).unwrap();
     w.add_distance_constraints(&bend, None, 1.0e-4).unwrap();

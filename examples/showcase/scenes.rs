@@ -325,7 +325,7 @@ pub fn grab_hand(t: f32, from: Vec3) -> Vec3 {
 /// at 2.5 s with the hand's velocity (2.5 m/s): it flies up to the right and swings on
 /// freely.
 pub fn rope_swing() -> Scene {
-    let mut sim = Sim::new(rope_desc(30, 0.1));
+    let mut sim = Sim::new(rope_desc(60, 0.1));
     let first = add_rope(
         &mut sim,
         "rope",
