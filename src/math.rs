@@ -6,7 +6,7 @@
 //! part of each position that changes within a step apart from the large part,
 //! using an error-free transformation ([`two_sum`]).
 
-pub use glam::{Vec3, Vec4};
+pub use glam::{Vec3, Vec3A, Vec4};
 
 /// Knuth's TwoSum: returns `(s, e)` with `s = fl(a + b)` and `a + b = s + e` exactly
 /// (for finite inputs, round-to-nearest, no overflow). Works for any magnitudes.
@@ -18,13 +18,14 @@ pub fn two_sum(a: f32, b: f32) -> (f32, f32) {
     (s, e)
 }
 
-/// [`two_sum`] applied per component.
+/// [`two_sum`] applied per component, on SIMD vectors (the same IEEE operations per
+/// lane).
 #[inline(always)]
-pub fn two_sum3(a: Vec3, b: Vec3) -> (Vec3, Vec3) {
-    let (x, ex) = two_sum(a.x, b.x);
-    let (y, ey) = two_sum(a.y, b.y);
-    let (z, ez) = two_sum(a.z, b.z);
-    (Vec3::new(x, y, z), Vec3::new(ex, ey, ez))
+pub fn two_sum3(a: Vec3A, b: Vec3A) -> (Vec3A, Vec3A) {
+    let s = a + b;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (b - bb);
+    (s, e)
 }
 
 #[cfg(test)]

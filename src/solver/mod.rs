@@ -14,7 +14,7 @@ pub(crate) mod parallel;
 pub(crate) mod schedule;
 
 use crate::constraints::DistanceConstraints;
-use crate::math::{two_sum3, Vec3};
+use crate::math::{two_sum3, Vec3, Vec3A};
 use crate::particles::Particles;
 use parallel::{DisjointSlice, Executor};
 
@@ -79,7 +79,8 @@ fn predict(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
     let hot = DisjointSlice::new(&mut particles.hot);
     let base = DisjointSlice::new(&mut particles.base);
     let vel = DisjointSlice::new(&mut particles.velocity);
-    let (dv, inv_h) = (gravity * h, 1.0 / h);
+    // SIMD vectors (Vec3A) inside; the arrays keep their compact layouts.
+    let (dv, inv_h) = (Vec3A::from(gravity * h), 1.0 / h);
     exec.for_ranges(n, |r| {
         for i in r {
             // SAFETY: each particle index i is visited by exactly one range.
@@ -88,12 +89,12 @@ fn predict(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
                 if p.w == 0.0 {
                     continue;
                 }
-                let (b, rest) = two_sum3(base.get(i), p.truncate());
-                base.set(i, b);
-                let v = vel.get(i) + dv;
+                let (b, rest) = two_sum3(base.get(i).into(), Vec3A::from_vec4(p));
+                base.set(i, b.into());
+                let v = Vec3A::from(vel.get(i)) + dv;
                 let d = rest + v * h;
                 hot.set(i, d.extend(p.w));
-                vel.set(i, v - d * inv_h);
+                vel.set(i, (v - d * inv_h).into());
             }
         }
     });
@@ -113,8 +114,8 @@ fn update_velocities(particles: &mut Particles, h: f32, damping_factor: f32, exe
             }
             // SAFETY: each particle index i is visited by exactly one range.
             unsafe {
-                let v = vel.get(i) + p.truncate() * inv_h;
-                vel.set(i, v * damping_factor);
+                let v = Vec3A::from(vel.get(i)) + Vec3A::from_vec4(p) * inv_h;
+                vel.set(i, (v * damping_factor).into());
             }
         }
     });
