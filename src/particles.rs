@@ -20,7 +20,7 @@
 //! of `base`, so `u`'s rounding costs at most ~ε (|v| + ulp(base)/h) per substep.
 
 use crate::error::{try_reserve, Result};
-use crate::math::{Vec3, Vec4};
+use crate::math::{Vec3, Vec3A, Vec4};
 
 /// Largest number of particles one world holds.
 pub const MAX_PARTICLES: u32 = 1 << 28;
@@ -55,15 +55,15 @@ pub struct Particles {
     /// xyz: displacement from `base` within the current substep (m); w: inverse mass (1/kg).
     pub(crate) hot: Vec<Vec4>,
     /// Large part of the position (m), moved once per substep.
-    pub(crate) base: Vec<Vec3>,
+    pub(crate) base: Vec<Vec3A>,
     /// m/s
     pub(crate) velocity: Vec<Vec3>,
 }
 
 /// `x_a − x_b` (m) from the bases and the hot displacements of two particles.
 #[inline(always)]
-pub(crate) fn separation(base_a: Vec3, base_b: Vec3, hot_a: Vec4, hot_b: Vec4) -> Vec3 {
-    (base_a - base_b) + (hot_a - hot_b).truncate()
+pub(crate) fn separation(base_a: Vec3A, base_b: Vec3A, hot_a: Vec4, hot_b: Vec4) -> Vec3 {
+    ((base_a - base_b) + Vec3A::from_vec4(hot_a - hot_b)).into()
 }
 
 impl Particles {
@@ -91,14 +91,14 @@ impl Particles {
     #[inline]
     pub(crate) fn push(&mut self, position: Vec3, inverse_mass: f32) {
         self.hot.push(Vec3::ZERO.extend(inverse_mass));
-        self.base.push(position);
+        self.base.push(position.into());
         self.velocity.push(Vec3::ZERO);
     }
 
     /// The position of particle `i` (m), rounded to `f32`.
     #[inline]
     pub fn position(&self, i: usize) -> Vec3 {
-        self.base[i] + self.hot[i].truncate()
+        (self.base[i] + Vec3A::from_vec4(self.hot[i])).into()
     }
 
     /// Moves particle `i` to `p` (m).
@@ -106,7 +106,7 @@ impl Particles {
     pub(crate) fn set_position(&mut self, i: usize, p: Vec3) {
         let w = self.hot[i].w;
         self.hot[i] = Vec3::ZERO.extend(w);
-        self.base[i] = p;
+        self.base[i] = p.into();
     }
 
     /// The inverse mass of particle `i` (1/kg).
@@ -154,5 +154,5 @@ impl Particles {
 
     /// Bytes of storage per particle (all arrays).
     pub const BYTES_PER_PARTICLE: usize =
-        std::mem::size_of::<Vec4>() + 2 * std::mem::size_of::<Vec3>();
+        std::mem::size_of::<Vec4>() + std::mem::size_of::<Vec3A>() + std::mem::size_of::<Vec3>();
 }

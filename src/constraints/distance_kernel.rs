@@ -14,7 +14,7 @@
 
 use std::ops::Range;
 
-use crate::math::{Vec3, Vec4};
+use crate::math::{Vec3, Vec3A, Vec4};
 use crate::solver::parallel::DisjointSlice;
 
 use super::distance::MIN_LENGTH;
@@ -33,7 +33,7 @@ pub(crate) struct Slots<'a> {
 
 /// Particle arrays borrowed for one sweep.
 pub(crate) struct Bodies<'a> {
-    pub base: &'a [Vec3],
+    pub base: &'a [Vec3A],
     pub hot: DisjointSlice<'a, Vec4>,
 }
 
@@ -117,7 +117,7 @@ unsafe fn project_block<const L: usize>(
         // SAFETY: a and b are particle indices below the length (caller's contract);
         // no other thread writes them while this block runs.
         let (pa, pb) = unsafe { (bodies.hot.get(a), bodies.hot.get(b)) };
-        let d = (bodies.base[a] - bodies.base[b]) + (pa - pb).truncate();
+        let d = crate::particles::separation(bodies.base[a], bodies.base[b], pa, pb);
         dx[l] = d.x;
         dy[l] = d.y;
         dz[l] = d.z;
@@ -164,8 +164,6 @@ mod sse2 {
     use std::ops::Range;
 
     use super::{Bodies, Slots, MIN_LENGTH};
-    use crate::math::Vec3;
-
     /// # Safety
     /// As [`super::project_range`].
     #[inline]
@@ -186,13 +184,6 @@ mod sse2 {
             // the same arithmetic.
             unsafe { super::project_block::<4>(s, range.end - s, slots, bodies, inv_h2) };
         }
-    }
-
-    /// `(x, y, z, 0)` of a base position.
-    #[inline(always)]
-    fn base4(v: Vec3) -> __m128 {
-        // SAFETY: SSE2 is part of x86-64.
-        unsafe { _mm_set_ps(0.0, v.z, v.y, v.x) }
     }
 
     /// Projects slots `s..s + 4`.
@@ -219,18 +210,12 @@ mod sse2 {
             _MM_TRANSPOSE4_PS(&mut a0, &mut a1, &mut a2, &mut a3);
             _MM_TRANSPOSE4_PS(&mut b0, &mut b1, &mut b2, &mut b3);
             // a0..a3 = x, y, z, w of the four a ends; b likewise.
-            let (mut p0, mut p1, mut p2, mut p3) = (
-                base4(base[ia[0]]),
-                base4(base[ia[1]]),
-                base4(base[ia[2]]),
-                base4(base[ia[3]]),
-            );
-            let (mut q0, mut q1, mut q2, mut q3) = (
-                base4(base[ib[0]]),
-                base4(base[ib[1]]),
-                base4(base[ib[2]]),
-                base4(base[ib[3]]),
-            );
+            // Base positions are 16-byte aligned `Vec3A`s (lane 3 is padding).
+            let base = |i: usize| _mm_load_ps(base.as_ptr().add(i) as *const f32);
+            let (mut p0, mut p1, mut p2, mut p3) =
+                (base(ia[0]), base(ia[1]), base(ia[2]), base(ia[3]));
+            let (mut q0, mut q1, mut q2, mut q3) =
+                (base(ib[0]), base(ib[1]), base(ib[2]), base(ib[3]));
             _MM_TRANSPOSE4_PS(&mut p0, &mut p1, &mut p2, &mut p3);
             _MM_TRANSPOSE4_PS(&mut q0, &mut q1, &mut q2, &mut q3);
             // d = (base_a − base_b) + (d_a − d_b), as `particles::separation`.
@@ -309,11 +294,11 @@ mod tests {
     /// coincident particles, both ends pinned and rigid, one end pinned, PBD stiffness,
     /// nonzero λ from an earlier iteration, large base coordinates.
     #[allow(clippy::type_complexity)]
-    fn scene() -> (Vec<Vec3>, Vec<Vec4>, Vec<[u32; 2]>, [Vec<f32>; 3]) {
+    fn scene() -> (Vec<Vec3A>, Vec<Vec4>, Vec<[u32; 2]>, [Vec<f32>; 3]) {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
         let n = 80;
-        let base: Vec<Vec3> = (0..n)
-            .map(|i| Vec3::new(rng.f(), rng.f(), rng.f()) * if i % 5 == 0 { 1.0e3 } else { 1.0 })
+        let base: Vec<Vec3A> = (0..n)
+            .map(|i| Vec3A::new(rng.f(), rng.f(), rng.f()) * if i % 5 == 0 { 1.0e3 } else { 1.0 })
             .collect();
         let mut hot: Vec<Vec4> = (0..n)
             .map(|i| {

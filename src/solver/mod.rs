@@ -89,8 +89,8 @@ fn predict(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
                 if p.w == 0.0 {
                     continue;
                 }
-                let (b, rest) = two_sum3(base.get(i).into(), Vec3A::from_vec4(p));
-                base.set(i, b.into());
+                let (b, rest) = two_sum3(base.get(i), Vec3A::from_vec4(p));
+                base.set(i, b);
                 let v = Vec3A::from(vel.get(i)) + dv;
                 let d = rest + v * h;
                 hot.set(i, d.extend(p.w));
