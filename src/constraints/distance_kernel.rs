@@ -53,8 +53,14 @@ pub(crate) unsafe fn project_range(
 ) {
     #[cfg(target_arch = "x86_64")]
     {
-        // SAFETY: the caller's contract is passed on unchanged.
-        unsafe { sse2::project_range(range, slots, bodies, inv_h2) }
+        if avx::available() {
+            // SAFETY: the CPU has AVX (checked at run time); the caller's contract is
+            // passed on unchanged.
+            unsafe { avx::project_range(range, slots, bodies, inv_h2) }
+        } else {
+            // SAFETY: the caller's contract is passed on unchanged.
+            unsafe { sse2::project_range(range, slots, bodies, inv_h2) }
+        }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -167,7 +173,7 @@ mod sse2 {
     /// # Safety
     /// As [`super::project_range`].
     #[inline]
-    pub(super) unsafe fn project_range(
+    pub(crate) unsafe fn project_range(
         range: Range<usize>,
         slots: &Slots<'_>,
         bodies: &Bodies<'_>,
@@ -191,7 +197,7 @@ mod sse2 {
     /// # Safety
     /// As [`super::project_range`] for these four slots.
     #[inline(always)]
-    unsafe fn project4(s: usize, slots: &Slots<'_>, bodies: &Bodies<'_>, inv_h2: f32) {
+    pub(super) unsafe fn project4(s: usize, slots: &Slots<'_>, bodies: &Bodies<'_>, inv_h2: f32) {
         let p = &slots.pairs[s..s + 4];
         let ia = [p[0][0], p[1][0], p[2][0], p[3][0]].map(|i| i as usize);
         let ib = [p[0][1], p[1][1], p[2][1], p[3][1]].map(|i| i as usize);
@@ -275,6 +281,185 @@ mod sse2 {
     }
 }
 
+/// The x86-64 kernel for CPUs with AVX (chosen once at run time): eight constraints
+/// per block in 256-bit registers, the same operations as [`sse2`] lane by lane (no
+/// FMA), so the results are identical whichever kernel runs.
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use std::arch::x86_64::*;
+    use std::ops::Range;
+    use std::sync::atomic::{AtomicU8, Ordering};
+
+    use super::{Bodies, Slots, MIN_LENGTH};
+
+    /// Whether the CPU has AVX: 0 = not checked yet, 1 = no, 2 = yes.
+    static AVX: AtomicU8 = AtomicU8::new(0);
+
+    /// Whether the AVX kernel can run (checked once, then cached).
+    #[inline]
+    pub(super) fn available() -> bool {
+        match AVX.load(Ordering::Relaxed) {
+            0 => {
+                let yes = std::arch::is_x86_feature_detected!("avx");
+                AVX.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+                yes
+            }
+            v => v == 2,
+        }
+    }
+
+    /// # Safety
+    /// As [`super::project_range`], and the CPU must support AVX.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn project_range(
+        range: Range<usize>,
+        slots: &Slots<'_>,
+        bodies: &Bodies<'_>,
+        inv_h2: f32,
+    ) {
+        let mut s = range.start;
+        while s + 8 <= range.end {
+            // SAFETY: slots s..s+8 lie in the range (caller's contract).
+            unsafe { project8(s, slots, bodies, inv_h2) };
+            s += 8;
+        }
+        // SAFETY: as above; the SSE2 kernel (same arithmetic) takes the last 0..=7.
+        unsafe { super::sse2::project_range(s..range.end, slots, bodies, inv_h2) };
+    }
+
+    /// Eight `(x, y, z, w)` records → `[x, y, z, w]` rows of eight lanes (lane k from
+    /// record k).
+    #[inline(always)]
+    fn to_lanes(r: [__m128; 8]) -> [__m256; 4] {
+        // SAFETY: AVX is enabled in every caller (target_feature).
+        unsafe {
+            let row =
+                |lo: __m128, hi: __m128| _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
+            let (r0, r1, r2, r3) = (
+                row(r[0], r[4]),
+                row(r[1], r[5]),
+                row(r[2], r[6]),
+                row(r[3], r[7]),
+            );
+            let t0 = _mm256_unpacklo_ps(r0, r1);
+            let t1 = _mm256_unpacklo_ps(r2, r3);
+            let t2 = _mm256_unpackhi_ps(r0, r1);
+            let t3 = _mm256_unpackhi_ps(r2, r3);
+            [
+                _mm256_shuffle_ps(t0, t1, 0x44),
+                _mm256_shuffle_ps(t0, t1, 0xEE),
+                _mm256_shuffle_ps(t2, t3, 0x44),
+                _mm256_shuffle_ps(t2, t3, 0xEE),
+            ]
+        }
+    }
+
+    /// The inverse of [`to_lanes`].
+    #[inline(always)]
+    fn to_records(v: [__m256; 4]) -> [__m128; 8] {
+        // SAFETY: AVX is enabled in every caller (target_feature).
+        unsafe {
+            let t0 = _mm256_unpacklo_ps(v[0], v[1]);
+            let t1 = _mm256_unpackhi_ps(v[0], v[1]);
+            let t2 = _mm256_unpacklo_ps(v[2], v[3]);
+            let t3 = _mm256_unpackhi_ps(v[2], v[3]);
+            let r0 = _mm256_shuffle_ps(t0, t2, 0x44);
+            let r1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+            let r2 = _mm256_shuffle_ps(t1, t3, 0x44);
+            let r3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+            let (lo, hi) = (_mm256_castps256_ps128, |r| _mm256_extractf128_ps(r, 1));
+            [
+                lo(r0),
+                lo(r1),
+                lo(r2),
+                lo(r3),
+                hi(r0),
+                hi(r1),
+                hi(r2),
+                hi(r3),
+            ]
+        }
+    }
+
+    /// Projects slots `s..s + 8`.
+    ///
+    /// # Safety
+    /// As [`super::project_range`] for these eight slots; the CPU must support AVX.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    unsafe fn project8(s: usize, slots: &Slots<'_>, bodies: &Bodies<'_>, inv_h2: f32) {
+        let p = &slots.pairs[s..s + 8];
+        let ia: [usize; 8] = std::array::from_fn(|k| p[k][0] as usize);
+        let ib: [usize; 8] = std::array::from_fn(|k| p[k][1] as usize);
+        let hot = bodies.hot.as_ptr() as *mut f32;
+        let base = bodies.base.as_ptr() as *const f32;
+        // SAFETY: every index is below the particle count (caller's contract), `hot`
+        // and `base` are arrays of 16-byte aligned four-float records, no other thread
+        // touches these particles during this call, and slots s..s+8 lie in the slot
+        // arrays.
+        unsafe {
+            let [ax, ay, az, aw] = to_lanes(ia.map(|i| _mm_load_ps(hot.add(4 * i))));
+            let [bx, by, bz, bw] = to_lanes(ib.map(|i| _mm_load_ps(hot.add(4 * i))));
+            let [px, py, pz, _] = to_lanes(ia.map(|i| _mm_load_ps(base.add(4 * i))));
+            let [qx, qy, qz, _] = to_lanes(ib.map(|i| _mm_load_ps(base.add(4 * i))));
+            // d = (base_a − base_b) + (d_a − d_b), as `particles::separation`.
+            let dx = _mm256_add_ps(_mm256_sub_ps(px, qx), _mm256_sub_ps(ax, bx));
+            let dy = _mm256_add_ps(_mm256_sub_ps(py, qy), _mm256_sub_ps(ay, by));
+            let dz = _mm256_add_ps(_mm256_sub_ps(pz, qz), _mm256_sub_ps(az, bz));
+            let rest = _mm256_loadu_ps(slots.rest.as_ptr().add(s));
+            // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
+            // (blendv selects by the sign bit).
+            let softness = _mm256_loadu_ps(slots.softness.as_ptr().add(s));
+            let sign = _mm256_set1_ps(-0.0);
+            let alpha = _mm256_blendv_ps(
+                _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
+                _mm256_setzero_ps(),
+                softness,
+            );
+            let k = _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
+            let lambda_ptr = slots.lambda.as_ptr().add(s);
+            let lambda = _mm256_loadu_ps(lambda_ptr);
+            let len2 = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
+                _mm256_mul_ps(dz, dz),
+            );
+            let len = _mm256_sqrt_ps(len2);
+            let denom = _mm256_add_ps(_mm256_add_ps(aw, bw), alpha);
+            let c = _mm256_sub_ps(len, rest);
+            let neg_c = _mm256_xor_ps(c, sign);
+            let t = _mm256_mul_ps(k, _mm256_sub_ps(neg_c, _mm256_mul_ps(alpha, lambda)));
+            let active = _mm256_and_ps(
+                _mm256_cmp_ps::<_CMP_GT_OQ>(len, _mm256_set1_ps(MIN_LENGTH)),
+                _mm256_cmp_ps::<_CMP_GT_OQ>(denom, _mm256_setzero_ps()),
+            );
+            let dl = _mm256_and_ps(active, _mm256_div_ps(t, denom));
+            let scale = _mm256_and_ps(active, _mm256_div_ps(t, _mm256_mul_ps(denom, len)));
+            let gx = _mm256_mul_ps(dx, scale);
+            let gy = _mm256_mul_ps(dy, scale);
+            let gz = _mm256_mul_ps(dz, scale);
+            let a = [
+                _mm256_add_ps(ax, _mm256_mul_ps(gx, aw)),
+                _mm256_add_ps(ay, _mm256_mul_ps(gy, aw)),
+                _mm256_add_ps(az, _mm256_mul_ps(gz, aw)),
+                aw,
+            ];
+            let b = [
+                _mm256_sub_ps(bx, _mm256_mul_ps(gx, bw)),
+                _mm256_sub_ps(by, _mm256_mul_ps(gy, bw)),
+                _mm256_sub_ps(bz, _mm256_mul_ps(gz, bw)),
+                bw,
+            ];
+            _mm256_storeu_ps(lambda_ptr, _mm256_add_ps(lambda, dl));
+            for (&i, r) in ia.iter().zip(to_records(a)) {
+                _mm_store_ps(hot.add(4 * i), r);
+            }
+            for (&i, r) in ib.iter().zip(to_records(b)) {
+                _mm_store_ps(hot.add(4 * i), r);
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -330,7 +515,16 @@ mod tests {
         (base, hot, pairs, [rest, softness, lambda])
     }
 
-    fn run(generic: bool) -> (Vec<Vec4>, Vec<f32>) {
+    #[derive(Clone, Copy, Debug)]
+    enum Kernel {
+        Portable,
+        /// AVX where the CPU has it.
+        Dispatched,
+        #[cfg(target_arch = "x86_64")]
+        Sse2,
+    }
+
+    fn run(kernel: Kernel) -> (Vec<Vec4>, Vec<f32>) {
         let (base, mut hot, pairs, [rest, softness, mut lambda]) = scene();
         {
             let slots = Slots {
@@ -348,10 +542,11 @@ mod tests {
             for r in [0..13, 13..pairs.len()] {
                 // SAFETY: the pairs are disjoint and in range.
                 unsafe {
-                    if generic {
-                        project_range_generic(r, &slots, &bodies, inv_h2)
-                    } else {
-                        project_range(r, &slots, &bodies, inv_h2)
+                    match kernel {
+                        Kernel::Portable => project_range_generic(r, &slots, &bodies, inv_h2),
+                        Kernel::Dispatched => project_range(r, &slots, &bodies, inv_h2),
+                        #[cfg(target_arch = "x86_64")]
+                        Kernel::Sse2 => sse2::project_range(r, &slots, &bodies, inv_h2),
                     }
                 }
             }
@@ -361,8 +556,23 @@ mod tests {
 
     #[test]
     fn simd_and_portable_kernels_are_bit_identical() {
-        let (hot_a, lambda_a) = run(false);
-        let (hot_b, lambda_b) = run(true);
+        let (hot_a, lambda_a) = run(Kernel::Dispatched);
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (hot_s, lambda_s) = run(Kernel::Sse2);
+            let same = |x: &Vec4, y: &Vec4| {
+                x.to_array().map(f32::to_bits) == y.to_array().map(f32::to_bits)
+            };
+            assert!(
+                hot_s.iter().zip(&hot_a).all(|(x, y)| same(x, y)),
+                "SSE2 vs AVX"
+            );
+            assert!(lambda_s
+                .iter()
+                .zip(&lambda_a)
+                .all(|(x, y)| x.to_bits() == y.to_bits()));
+        }
+        let (hot_b, lambda_b) = run(Kernel::Portable);
         let bits = |v: &[Vec4]| {
             v.iter()
                 .flat_map(|p| p.to_array().map(f32::to_bits))
