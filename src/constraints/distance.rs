@@ -264,10 +264,14 @@ impl DistanceConstraints {
     }
 
     /// One Gauss-Seidel sweep: colours in order, each colour in parallel.
+    ///
+    /// `fresh`: the first sweep of a substep, which starts every λ from 0 (so
+    /// Gauss-Seidel needs no [`Self::reset_lambda`]).
     pub(crate) fn solve_gauss_seidel(
         &mut self,
         particles: &mut Particles,
         inv_h2: f32,
+        fresh: bool,
         exec: &Executor,
     ) {
         let bodies = Bodies {
@@ -279,6 +283,7 @@ impl DistanceConstraints {
             rest: &self.rest,
             softness: &self.softness,
             lambda: DisjointSlice::new(&mut self.lambda),
+            fresh,
         };
         let sched = &self.schedule;
         // SAFETY (both phases): slots of one colour never share a particle, blocks

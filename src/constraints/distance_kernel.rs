@@ -29,6 +29,9 @@ pub(crate) struct Slots<'a> {
     /// See `distance::pack_softness`.
     pub softness: &'a [f32],
     pub lambda: DisjointSlice<'a, f32>,
+    /// First iteration of a substep: λ is taken as 0 (not read), which resets it
+    /// without a separate pass over the array.
+    pub fresh: bool,
 }
 
 /// Particle arrays borrowed for one sweep.
@@ -135,8 +138,12 @@ unsafe fn project_block<const L: usize>(
         let (compliance, stiffness) = super::distance::unpack_softness(slots.softness[s]);
         alpha[l] = compliance * inv_h2;
         k[l] = stiffness;
-        // SAFETY: slot s belongs to this block only.
-        lambda[l] = unsafe { slots.lambda.get(s) };
+        lambda[l] = if slots.fresh {
+            0.0
+        } else {
+            // SAFETY: slot s belongs to this block only.
+            unsafe { slots.lambda.get(s) }
+        };
     }
     // The projection of distance.rs::project, lane by lane.
     let mut scale = [0f32; L];
@@ -239,7 +246,11 @@ mod sse2 {
                 _mm_andnot_ps(pbd, _mm_set1_ps(1.0)),
             );
             let lambda_ptr = slots.lambda.as_ptr().add(s);
-            let lambda = _mm_loadu_ps(lambda_ptr);
+            let lambda = if slots.fresh {
+                _mm_setzero_ps()
+            } else {
+                _mm_loadu_ps(lambda_ptr)
+            };
             // The projection of `project_block`, same operations in the same order.
             let len2 = _mm_add_ps(
                 _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dy, dy)),
@@ -418,7 +429,11 @@ mod avx {
             );
             let k = _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
             let lambda_ptr = slots.lambda.as_ptr().add(s);
-            let lambda = _mm256_loadu_ps(lambda_ptr);
+            let lambda = if slots.fresh {
+                _mm256_setzero_ps()
+            } else {
+                _mm256_loadu_ps(lambda_ptr)
+            };
             let len2 = _mm256_add_ps(
                 _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
                 _mm256_mul_ps(dz, dz),
@@ -525,13 +540,22 @@ mod tests {
     }
 
     fn run(kernel: Kernel) -> (Vec<Vec4>, Vec<f32>) {
+        run_with(kernel, false, false)
+    }
+
+    /// `fresh`: the first sweep of a substep; `zero`: start from λ = 0.
+    fn run_with(kernel: Kernel, fresh: bool, zero: bool) -> (Vec<Vec4>, Vec<f32>) {
         let (base, mut hot, pairs, [rest, softness, mut lambda]) = scene();
+        if zero {
+            lambda.fill(0.0);
+        }
         {
             let slots = Slots {
                 pairs: &pairs,
                 rest: &rest,
                 softness: &softness,
                 lambda: DisjointSlice::new(&mut lambda),
+                fresh,
             };
             let bodies = Bodies {
                 base: &base,
@@ -592,5 +616,18 @@ mod tests {
             assert_eq!(hot_a[i], hot0[i], "particle {i} must not move");
         }
         assert!(hot_a.iter().all(|p| p.is_finite()) && lambda_a.iter().all(|l| l.is_finite()));
+    }
+
+    /// The first sweep of a substep ignores the λ left from the last substep: the same
+    /// as starting from λ = 0, in every kernel.
+    #[test]
+    fn a_fresh_sweep_starts_lambda_from_zero() {
+        for kernel in [Kernel::Portable, Kernel::Dispatched] {
+            let fresh = run_with(kernel, true, false);
+            let zeroed = run_with(kernel, false, true);
+            let stale = run_with(kernel, false, false);
+            assert_eq!(fresh, zeroed, "{kernel:?}");
+            assert_ne!(fresh.1, stale.1, "{kernel:?}: the old λ must have mattered");
+        }
     }
 }

@@ -56,10 +56,14 @@ pub(crate) fn step(
     let inv_h2 = 1.0 / (p.h * p.h);
     for _ in 0..p.substeps {
         predict(particles, p.gravity, p.h, exec);
-        distance.reset_lambda();
-        for _ in 0..p.iterations {
+        if p.solver == Solver::Jacobi {
+            distance.reset_lambda(); // Gauss-Seidel's first sweep starts λ from 0 itself
+        }
+        for it in 0..p.iterations {
             match p.solver {
-                Solver::GaussSeidel => distance.solve_gauss_seidel(particles, inv_h2, exec),
+                Solver::GaussSeidel => {
+                    distance.solve_gauss_seidel(particles, inv_h2, it == 0, exec)
+                }
                 Solver::Jacobi => distance.solve_jacobi(particles, inv_h2, p.relaxation, exec),
             }
         }
