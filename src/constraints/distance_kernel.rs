@@ -84,14 +84,18 @@ pub(crate) unsafe fn project_range_generic(
     inv_h2: f32,
 ) {
     let mut s = range.start;
-    while s + LANES <= range.end {
-        // SAFETY: the caller's contract covers every slot of the range.
-        unsafe { project_block::<LANES>(s, LANES, slots, bodies, inv_h2) };
-        s += LANES;
-    }
-    if s < range.end {
-        // SAFETY: as above; the block is cut to the range.
-        unsafe { project_block::<LANES>(s, range.end - s, slots, bodies, inv_h2) };
+    while s < range.end {
+        let n = (range.end - s).min(LANES);
+        // SAFETY: the caller's contract covers every slot of the range; the block is
+        // cut to the range.
+        unsafe {
+            if slots.fresh {
+                project_block::<LANES, true>(s, n, slots, bodies, inv_h2)
+            } else {
+                project_block::<LANES, false>(s, n, slots, bodies, inv_h2)
+            }
+        };
+        s += n;
     }
 }
 
@@ -101,7 +105,7 @@ pub(crate) unsafe fn project_range_generic(
 /// # Safety
 /// As [`project_range`] for the slots `start..start + n`.
 #[inline(always)]
-unsafe fn project_block<const L: usize>(
+unsafe fn project_block<const L: usize, const FRESH: bool>(
     start: usize,
     n: usize,
     slots: &Slots<'_>,
@@ -138,7 +142,7 @@ unsafe fn project_block<const L: usize>(
         let (compliance, stiffness) = super::distance::unpack_softness(slots.softness[s]);
         alpha[l] = compliance * inv_h2;
         k[l] = stiffness;
-        lambda[l] = if slots.fresh {
+        lambda[l] = if FRESH {
             0.0
         } else {
             // SAFETY: slot s belongs to this block only.
@@ -186,16 +190,35 @@ mod sse2 {
         bodies: &Bodies<'_>,
         inv_h2: f32,
     ) {
+        // SAFETY: the caller's contract is passed on unchanged.
+        unsafe {
+            if slots.fresh {
+                blocks::<true>(range, slots, bodies, inv_h2)
+            } else {
+                blocks::<false>(range, slots, bodies, inv_h2)
+            }
+        }
+    }
+
+    /// # Safety
+    /// As [`super::project_range`].
+    #[inline(always)]
+    unsafe fn blocks<const FRESH: bool>(
+        range: Range<usize>,
+        slots: &Slots<'_>,
+        bodies: &Bodies<'_>,
+        inv_h2: f32,
+    ) {
         let mut s = range.start;
         while s + 4 <= range.end {
             // SAFETY: slots s..s+4 lie in the range (caller's contract).
-            unsafe { project4(s, slots, bodies, inv_h2) };
+            unsafe { project4::<FRESH>(s, slots, bodies, inv_h2) };
             s += 4;
         }
         if s < range.end {
             // SAFETY: as above; the portable block handles the last 1..=3 slots with
             // the same arithmetic.
-            unsafe { super::project_block::<4>(s, range.end - s, slots, bodies, inv_h2) };
+            unsafe { super::project_block::<4, FRESH>(s, range.end - s, slots, bodies, inv_h2) };
         }
     }
 
@@ -204,7 +227,12 @@ mod sse2 {
     /// # Safety
     /// As [`super::project_range`] for these four slots.
     #[inline(always)]
-    pub(super) unsafe fn project4(s: usize, slots: &Slots<'_>, bodies: &Bodies<'_>, inv_h2: f32) {
+    pub(super) unsafe fn project4<const FRESH: bool>(
+        s: usize,
+        slots: &Slots<'_>,
+        bodies: &Bodies<'_>,
+        inv_h2: f32,
+    ) {
         let p = &slots.pairs[s..s + 4];
         let ia = [p[0][0], p[1][0], p[2][0], p[3][0]].map(|i| i as usize);
         let ib = [p[0][1], p[1][1], p[2][1], p[3][1]].map(|i| i as usize);
@@ -246,7 +274,7 @@ mod sse2 {
                 _mm_andnot_ps(pbd, _mm_set1_ps(1.0)),
             );
             let lambda_ptr = slots.lambda.as_ptr().add(s);
-            let lambda = if slots.fresh {
+            let lambda = if FRESH {
                 _mm_setzero_ps()
             } else {
                 _mm_loadu_ps(lambda_ptr)
@@ -331,7 +359,13 @@ mod avx {
         let mut s = range.start;
         while s + 8 <= range.end {
             // SAFETY: slots s..s+8 lie in the range (caller's contract).
-            unsafe { project8(s, slots, bodies, inv_h2) };
+            unsafe {
+                if slots.fresh {
+                    project8::<true>(s, slots, bodies, inv_h2)
+                } else {
+                    project8::<false>(s, slots, bodies, inv_h2)
+                }
+            };
             s += 8;
         }
         // SAFETY: as above; the SSE2 kernel (same arithmetic) takes the last 0..=7.
@@ -398,7 +432,12 @@ mod avx {
     /// As [`super::project_range`] for these eight slots; the CPU must support AVX.
     #[inline]
     #[target_feature(enable = "avx")]
-    unsafe fn project8(s: usize, slots: &Slots<'_>, bodies: &Bodies<'_>, inv_h2: f32) {
+    unsafe fn project8<const FRESH: bool>(
+        s: usize,
+        slots: &Slots<'_>,
+        bodies: &Bodies<'_>,
+        inv_h2: f32,
+    ) {
         let p = &slots.pairs[s..s + 8];
         let ia: [usize; 8] = std::array::from_fn(|k| p[k][0] as usize);
         let ib: [usize; 8] = std::array::from_fn(|k| p[k][1] as usize);
@@ -429,7 +468,7 @@ mod avx {
             );
             let k = _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
             let lambda_ptr = slots.lambda.as_ptr().add(s);
-            let lambda = if slots.fresh {
+            let lambda = if FRESH {
                 _mm256_setzero_ps()
             } else {
                 _mm256_loadu_ps(lambda_ptr)
