@@ -18,6 +18,8 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 /// cbindgen:ignore
+pub mod bodies;
+/// cbindgen:ignore
 pub mod constraints;
 /// cbindgen:ignore
 pub mod error;

@@ -64,6 +64,7 @@ impl From<Error> for Failure {
             ErrorKind::OutOfRange => SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
             ErrorKind::InvalidArgument => SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
             ErrorKind::OutOfMemory => SinewStatus::SINEW_ERROR_OUT_OF_MEMORY,
+            ErrorKind::InvalidHandle => SinewStatus::SINEW_ERROR_INVALID_HANDLE,
         };
         Failure::new(status, e.message)
     }

@@ -12,7 +12,7 @@ pub(crate) mod colouring;
 pub(crate) mod jacobi;
 pub(crate) mod parallel;
 
-use crate::constraints::DistanceConstraints;
+use crate::constraints::{ConstraintSets, DistanceConstraints};
 use crate::math::{two_sum3, Vec3};
 use crate::particles::Particles;
 use parallel::{DisjointSlice, Executor};
@@ -49,22 +49,27 @@ pub(crate) struct StepParams {
 pub(crate) fn step(
     particles: &mut Particles,
     distance: &mut DistanceConstraints,
+    sets: &mut ConstraintSets,
     p: &StepParams,
     exec: &Executor,
 ) {
     let inv_h2 = 1.0 / (p.h * p.h);
     rebase(particles, exec);
-    for _ in 0..p.substeps {
+    for s in 0..p.substeps {
         predict(particles, p.gravity, p.h, exec);
         distance.reset_lambda();
+        sets.begin_substep(s, p.substeps);
         for _ in 0..p.iterations {
             match p.solver {
                 Solver::GaussSeidel => distance.solve_gauss_seidel(particles, inv_h2, exec),
                 Solver::Jacobi => distance.solve_jacobi(particles, inv_h2, p.relaxation, exec),
             }
+            sets.project(particles, inv_h2, p.solver, p.relaxation, exec);
         }
         update_velocities(particles, p.h, p.damping_factor, exec);
+        sets.end_substep(particles, p.h);
     }
+    sets.end_step();
 }
 
 /// Moves what fits of each displacement into the base position, exactly: afterwards
