@@ -33,7 +33,14 @@ pub(crate) mod solver;
 /// cbindgen:ignore
 pub mod world;
 
+pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc};
+pub use bodies::families::FamilyKind;
+pub use bodies::rope::RopeDesc;
+pub use bodies::soft::{PressureBodyDesc, TetBodyDesc};
+pub use bodies::{BodyConstraints, BodyId, BodyKind};
+pub use constraints::attachment::Transform;
 pub use error::{Error, ErrorKind, Result};
+pub use glam::Quat;
 pub use math::Vec3;
 pub use solver::Solver;
 pub use world::{World, WorldDesc};
