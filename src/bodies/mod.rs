@@ -334,6 +334,11 @@ impl World {
         }))
     }
 
+    /// Read access to the constraint families (other than distance).
+    pub fn constraint_sets(&self) -> &crate::constraints::ConstraintSets {
+        &self.sets
+    }
+
     /// The body behind `id`.
     pub fn body(&self, id: BodyId) -> Result<&Body> {
         self.bodies.get(id)
