@@ -204,7 +204,7 @@ impl World {
     ) -> Result<BodyId> {
         validate_desc(desc)?;
         let n = vertices.len();
-        if n < 3 || n >= MAX_BODY_PARTICLES {
+        if !(3..MAX_BODY_PARTICLES).contains(&n) {
             return Err(Error::invalid(format!(
                 "a cloth needs 3..{MAX_BODY_PARTICLES} vertices, got {n}"
             )));

@@ -60,7 +60,7 @@ pub(crate) fn tet_volumes(p: &Particles, tets: &[[u32; 4]]) -> Result<Vec<f32>> 
             .map(|x| x.length())
             .fold(0.0f32, f32::max)
             .powi(3);
-        if !(v > 1e-6 * scale) {
+        if v.is_nan() || v <= 1e-6 * scale {
             let what = if v < -1e-6 * scale {
                 "inverted"
             } else {

@@ -16,6 +16,7 @@ pub mod rope;
 pub mod soft;
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::constraints::bending::IsometricRest;
 use crate::constraints::nary::{check_compliance, Family, NarySet, NewConstraint};
@@ -30,9 +31,17 @@ pub const MAX_BODY_COMPLIANCE: f32 = 1.0e10;
 /// Largest number of particles one builder makes.
 pub const MAX_BODY_PARTICLES: usize = 1 << 24;
 
-/// A body's id: `(generation << 32) | (slot + 1)`; 0 is never issued.
+/// A body's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20 and
+/// 24 bits); 0 is never issued. The world serial makes a body id of one world invalid
+/// in another (until 2^20 worlds have been created in between).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BodyId(pub u64);
+
+const SLOT_BITS: u32 = 24;
+const GENERATION_BITS: u32 = 20;
+const GENERATION_MASK: u32 = (1 << GENERATION_BITS) - 1;
+/// Largest number of body slots in one world.
+pub const MAX_BODIES: usize = (1 << SLOT_BITS) - 2;
 
 /// What made a body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,22 +100,38 @@ struct Slot {
 }
 
 /// The bodies of one world.
-#[derive(Default)]
 pub struct Bodies {
+    serial: u64,
     slots: Vec<Slot>,
     free: Vec<u32>,
 }
 
+impl Default for Bodies {
+    fn default() -> Self {
+        static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
+        Bodies {
+            serial: NEXT_SERIAL.fetch_add(1, Ordering::Relaxed) & 0xFFFFF,
+            slots: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+}
+
 impl Bodies {
-    /// The body behind `id`, or an INVALID_ARGUMENT error naming it.
-    pub fn get(&self, id: BodyId) -> Result<&Body> {
-        let low = (id.0 & 0xFFFF_FFFF) as usize;
-        let generation = (id.0 >> 32) as u32;
-        match self.slots.get(low.wrapping_sub(1)) {
-            Some(Slot {
-                generation: g,
-                body: Some(b),
-            }) if *g == generation => Ok(b),
+    fn encode(&self, slot: usize, generation: u32) -> BodyId {
+        BodyId(
+            (self.serial << (SLOT_BITS + GENERATION_BITS))
+                | ((generation as u64) << SLOT_BITS)
+                | (slot as u64 + 1),
+        )
+    }
+
+    /// The slot index of `id` when it names a live body of this world.
+    fn slot_of(&self, id: BodyId) -> Result<usize> {
+        let low = (id.0 & ((1 << SLOT_BITS) - 1)) as usize;
+        let slot = low.wrapping_sub(1);
+        match self.slots.get(slot) {
+            Some(s) if s.body.is_some() && self.encode(slot, s.generation) == id => Ok(slot),
             _ => Err(Error::new(
                 crate::error::ErrorKind::InvalidHandle,
                 if id.0 == 0 {
@@ -121,15 +146,20 @@ impl Bodies {
         }
     }
 
+    /// The body behind `id`, or an INVALID_HANDLE error.
+    pub fn get(&self, id: BodyId) -> Result<&Body> {
+        let slot = self.slot_of(id)?;
+        Ok(self.slots[slot].body.as_ref().expect("checked"))
+    }
+
     fn get_mut(&mut self, id: BodyId) -> Result<&mut Body> {
-        self.get(id)?;
-        let slot = (id.0 & 0xFFFF_FFFF) as usize - 1;
+        let slot = self.slot_of(id)?;
         Ok(self.slots[slot].body.as_mut().expect("checked"))
     }
 
     /// Number of live bodies.
     pub fn len(&self) -> usize {
-        self.slots.iter().filter(|s| s.body.is_some()).count()
+        self.slots.len() - self.free.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -138,10 +168,13 @@ impl Bodies {
 
     fn reserve(&mut self) -> Result<()> {
         if self.free.is_empty() {
-            if self.slots.len() >= (u32::MAX - 1) as usize {
-                return Err(Error::out_of_range("too many bodies"));
+            if self.slots.len() >= MAX_BODIES {
+                return Err(Error::out_of_range(format!(
+                    "a world holds at most {MAX_BODIES} bodies"
+                )));
             }
             try_reserve(&mut self.slots, 1, "bodies")?;
+            try_reserve(&mut self.free, self.slots.len() + 1, "free body slots")?;
         }
         Ok(())
     }
@@ -158,17 +191,19 @@ impl Bodies {
                 self.slots.len() - 1
             }
         };
-        let slot = &mut self.slots[index];
-        slot.body = Some(body);
-        BodyId(((slot.generation as u64) << 32) | (index as u64 + 1))
+        self.slots[index].body = Some(body);
+        self.encode(index, self.slots[index].generation)
     }
 
     fn remove(&mut self, id: BodyId) -> Result<Body> {
-        self.get(id)?;
-        let index = (id.0 & 0xFFFF_FFFF) as usize - 1;
+        let index = self.slot_of(id)?;
         let slot = &mut self.slots[index];
         let body = slot.body.take().expect("checked");
-        slot.generation = slot.generation.checked_add(1).unwrap_or(1);
+        // Generation 0 is skipped so that no id of a live body has generation 0.
+        slot.generation = match (slot.generation + 1) & GENERATION_MASK {
+            0 => 1,
+            g => g,
+        };
         self.free.push(index as u32);
         Ok(body)
     }

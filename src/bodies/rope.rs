@@ -104,7 +104,7 @@ impl World {
         let mut arc = vec![0.0f32; n];
         for i in 1..n {
             let l = points[i].distance(points[i - 1]);
-            if !(l > 1e-9) {
+            if l.is_nan() || l <= 1e-9 {
                 return Err(Error::invalid(format!(
                     "segment {} (points {} and {i}) has zero length",
                     i - 1,

@@ -68,7 +68,7 @@ fn project<F: Family<K>, const K: usize>(
     for k in 0..K {
         denom += p[k].w * g[k].length_squared();
     }
-    if !(denom > f32::MIN_POSITIVE) || !c.is_finite() {
+    if denom.is_nan() || denom <= f32::MIN_POSITIVE || !c.is_finite() {
         return None;
     }
     let dl = scale * (-c - alpha_tilde * lambda) / denom;

@@ -177,7 +177,7 @@ pub(crate) fn check_triangle_areas(particles: &Particles, triangles: &[[u32; 3]]
         let [a, b, c] = tri.map(|p| particles.position(p as usize));
         let n = (b - a).cross(c - a);
         let scale = (b - a).length_squared().max((c - a).length_squared());
-        if !(n.length() > 1e-6 * scale) || scale == 0.0 {
+        if n.length().is_nan() || n.length() <= 1e-6 * scale || scale == 0.0 {
             return Err(Error::invalid(format!(
                 "triangle {t} {tri:?} has zero area (its vertices are coincident or collinear)"
             )));
@@ -302,7 +302,7 @@ impl PressureConstraints {
             for (g, &p) in s.gradient.iter().zip(&s.vertices) {
                 denom += particles.hot[p as usize].w * g.length_squared();
             }
-            if !(denom > f32::MIN_POSITIVE) {
+            if denom.is_nan() || denom <= f32::MIN_POSITIVE {
                 continue;
             }
             let dl = (-c - alpha_tilde * s.lambda) / denom;

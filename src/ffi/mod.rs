@@ -5,7 +5,10 @@
 //! `SinewStatus`, writes its outputs only on success, runs inside a panic guard, and
 //! records a readable reason for a failure in `sinew_last_error_message`.
 
+pub mod attachments;
+pub mod bodies;
 pub mod constraints;
+pub mod families;
 pub mod handles;
 pub mod particles;
 pub mod world;
