@@ -413,3 +413,65 @@ fn families_are_deterministic_across_thread_counts() {
         );
     }
 }
+
+/// Degenerate elements are refused naming the element, and nothing is added.
+#[test]
+fn degenerate_elements_are_refused() {
+    let mut w = world(G, 4, Solver::GaussSeidel, 0.0);
+    // 0, 1, 2 collinear; 3 off the line.
+    let p = [
+        Vec3::ZERO,
+        Vec3::X,
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::Y,
+        Vec3::Z,
+    ];
+    w.add_particles(&p, None).unwrap();
+    let e = w.add_dihedral_bending(&[[3, 4, 0, 1]], None, 0.0).unwrap();
+    assert_eq!(e, 0, "a valid hinge");
+    let e = w
+        .add_dihedral_bending(&[[0, 1, 2, 3]], None, 0.0)
+        .unwrap_err();
+    assert!(
+        e.message.contains("hinge 0") && e.message.contains("zero area"),
+        "{}",
+        e.message
+    );
+    let e = w.add_isometric_bending(&[[0, 1, 2, 3]], 0.0).unwrap_err();
+    assert!(
+        e.message.contains("hinge 0") && e.message.contains("zero area"),
+        "{}",
+        e.message
+    );
+    let e = w
+        .add_tet_volumes(&[[0, 3, 4, 1], [0, 1, 2, 3]], None, 0.0)
+        .unwrap_err();
+    assert!(
+        e.message.contains("tet 1") && e.message.contains("zero volume"),
+        "{}",
+        e.message
+    );
+    let e = w
+        .add_tet_volumes(&[[0, 1, 3, 4], [0, 3, 1, 4]], None, 0.0)
+        .unwrap_err();
+    assert!(
+        e.message.contains("tet 1") && e.message.contains("inverted"),
+        "{}",
+        e.message
+    );
+    let e = w
+        .add_pressure_volume(&[[0, 1, 2], [0, 2, 3], [0, 3, 1], [1, 3, 2]], 1.0, 0.0)
+        .unwrap_err();
+    assert!(
+        e.message.contains("triangle 0") && e.message.contains("zero area"),
+        "{}",
+        e.message
+    );
+    let e = w.add_tethers(&[[0, 9]], None, 0.0).unwrap_err();
+    assert!(e.message.contains("tether 0"), "{}", e.message);
+    assert_eq!(w.family_constraint_count(FamilyKind::DihedralBending), 1);
+    assert_eq!(w.family_constraint_count(FamilyKind::TetVolume), 0);
+    assert_eq!(w.family_constraint_count(FamilyKind::PressureVolume), 0);
+    assert_eq!(w.family_constraint_count(FamilyKind::IsometricBending), 0);
+    assert_eq!(w.family_constraint_count(FamilyKind::Tether), 0);
+}
