@@ -4,8 +4,9 @@
 //! for each substep (h = dt / substeps):
 //!   predict            v += h g;  x += h v        (pinned particles stay put)
 //!   for each iteration:
-//!     project          distance constraints, Gauss-Seidel by colour or Jacobi
-//!   update velocities  v = (x - x_prev) / h, then v *= exp(-damping h)
+//!     project          distance constraints, Gauss-Seidel by colour or Jacobi,
+//!                      then every other family and the attachments (ConstraintSets)
+//!   update velocities  v = (x - x_prev) / h, then v *= exp(-damping h), body damping
 //! ```
 
 pub(crate) mod colouring;
