@@ -4,6 +4,7 @@
 use crate::constraints::attachment::{NewAttachment, Transform};
 use crate::constraints::bending::{dihedral_angle_and_gradient, IsometricRest};
 use crate::constraints::nary::{check_compliance, check_elements, Family, NarySet, NewConstraint};
+use crate::constraints::strain::{tet_coefficients, triangle_coefficients, StrainRest};
 use crate::constraints::volume::{tet_volume, validate_surface};
 use crate::error::{check_nonzero, check_range, try_with_capacity, Error, Result};
 use crate::math::Vec3;
@@ -27,6 +28,16 @@ pub enum FamilyKind {
     TetVolume,
     /// Closed-surface volume; pressure in Pa.
     PressureVolume,
+    /// Triangle strain components; |λ|/h² in N·m.
+    TriangleStrain,
+    /// Tet strain components; |λ|/h² in N·m.
+    TetStrain,
+    /// Unilateral XY area; N/m.
+    UnilateralArea,
+    /// Unilateral tet volume; Pa.
+    UnilateralVolume,
+    /// Ring area; N/m.
+    RingArea,
 }
 
 /// Relative rest positions of an element's particles.
@@ -273,6 +284,11 @@ impl World {
             FamilyKind::IsometricBending => s.isometric.len(),
             FamilyKind::TetVolume => s.tet_volume.len(),
             FamilyKind::PressureVolume => s.pressure.len(),
+            FamilyKind::TriangleStrain => s.triangle_strain.len(),
+            FamilyKind::TetStrain => s.tet_strain.len(),
+            FamilyKind::UnilateralArea => s.unilateral_area.len(),
+            FamilyKind::UnilateralVolume => s.unilateral_volume.len(),
+            FamilyKind::RingArea => s.rings.len(),
         }) as u32
     }
 
@@ -294,6 +310,11 @@ impl World {
                 FamilyKind::IsometricBending => s.isometric.force(id, h),
                 FamilyKind::TetVolume => s.tet_volume.force(id, h),
                 FamilyKind::PressureVolume => s.pressure.force(id, h),
+                FamilyKind::TriangleStrain => s.triangle_strain.force(id, h),
+                FamilyKind::TetStrain => s.tet_strain.force(id, h),
+                FamilyKind::UnilateralArea => s.unilateral_area.force(id, h),
+                FamilyKind::UnilateralVolume => s.unilateral_volume.force(id, h),
+                FamilyKind::RingArea => s.rings.force(id, h),
             };
         }
         Ok(())
@@ -425,4 +446,256 @@ impl World {
         }
         Ok(())
     }
+}
+
+impl World {
+    /// Adds strain-based triangle constraints (Müller et al. 2014): three per triangle,
+    /// ids `first + 3j + (0: stretch along the rest edge 0→1, 1: stretch across it,
+    /// 2: shear)`, with compliances in 1/(N·m). Returns the first id.
+    pub fn add_triangle_strain(
+        &mut self,
+        triangles: &[[u32; 3]],
+        compliance_xx: f32,
+        compliance_yy: f32,
+        compliance_shear: f32,
+    ) -> Result<u32> {
+        check_nonzero(triangles.len(), "triangle")?;
+        for (what, c) in [
+            ("xx", compliance_xx),
+            ("yy", compliance_yy),
+            ("shear", compliance_shear),
+        ] {
+            check_compliance(what, c, MAX_FAMILY_COMPLIANCE, "1/(N·m)")?;
+        }
+        self.sets.triangle_strain.check_room(3 * triangles.len())?;
+        check_elements(triangles, self.particles.len(), "triangle")?;
+        crate::constraints::volume::check_triangle_areas(&self.particles, triangles)?;
+        let mut rows = try_with_capacity(3 * triangles.len(), "triangle strain")?;
+        for (j, t) in triangles.iter().enumerate() {
+            let r = rel(&self.particles, t);
+            let coef = triangle_coefficients(r[1], r[2])
+                .ok_or_else(|| Error::invalid(format!("triangle {j} {t:?} has zero area")))?;
+            for (axes, compliance) in [
+                ((0, 0), compliance_xx),
+                ((1, 1), compliance_yy),
+                ((0, 1), compliance_shear),
+            ] {
+                rows.push(NewConstraint {
+                    particles: *t,
+                    rest: StrainRest { coef, axes },
+                    compliance,
+                });
+            }
+        }
+        let first = self.sets.triangle_strain.len() as u32;
+        self.sets.triangle_strain = self.append(&self.sets.triangle_strain, &rows)?;
+        Ok(first)
+    }
+
+    /// Adds strain-based tet constraints: six per tet, ids `first + 6j + (0, 1, 2:
+    /// stretch along world x, y, z of the rest shape; 3, 4, 5: shear xy, xz, yz)`;
+    /// `compliance_stretch` per axis and `compliance_shear` in 1/(N·m). Tets must have
+    /// positive volume.
+    pub fn add_tet_strain(
+        &mut self,
+        tets: &[[u32; 4]],
+        compliance_stretch: [f32; 3],
+        compliance_shear: f32,
+    ) -> Result<u32> {
+        check_nonzero(tets.len(), "tet")?;
+        for (what, c) in [
+            ("xx", compliance_stretch[0]),
+            ("yy", compliance_stretch[1]),
+            ("zz", compliance_stretch[2]),
+            ("shear", compliance_shear),
+        ] {
+            check_compliance(what, c, MAX_FAMILY_COMPLIANCE, "1/(N·m)")?;
+        }
+        self.sets.tet_strain.check_room(6 * tets.len())?;
+        check_elements(tets, self.particles.len(), "tet")?;
+        tet_volumes(&self.particles, tets)?;
+        let mut rows = try_with_capacity(6 * tets.len(), "tet strain")?;
+        for (j, t) in tets.iter().enumerate() {
+            let r = rel(&self.particles, t);
+            let coef = tet_coefficients(r[1], r[2], r[3])
+                .ok_or_else(|| Error::invalid(format!("tet {j} {t:?} is degenerate")))?;
+            let c = compliance_stretch;
+            for (axes, compliance) in [
+                ((0, 0), c[0]),
+                ((1, 1), c[1]),
+                ((2, 2), c[2]),
+                ((0, 1), compliance_shear),
+                ((0, 2), compliance_shear),
+                ((1, 2), compliance_shear),
+            ] {
+                rows.push(NewConstraint {
+                    particles: *t,
+                    rest: StrainRest { coef, axes },
+                    compliance,
+                });
+            }
+        }
+        let first = self.sets.tet_strain.len() as u32;
+        self.sets.tet_strain = self.append(&self.sets.tet_strain, &rows)?;
+        Ok(first)
+    }
+
+    /// Adds unilateral area constraints (air mesh, 2D): each triangle's signed area in
+    /// the XY plane stays >= `min_areas[j]` (m²; None = 0); compliance in m³/N.
+    pub fn add_unilateral_areas(
+        &mut self,
+        triangles: &[[u32; 3]],
+        min_areas: Option<&[f32]>,
+        compliance: f32,
+    ) -> Result<u32> {
+        check_nonzero(triangles.len(), "triangle")?;
+        check_compliance("unilateral area", compliance, MAX_FAMILY_COMPLIANCE, "m³/N")?;
+        check_len(min_areas, triangles.len(), "minimum areas")?;
+        self.sets.unilateral_area.check_room(triangles.len())?;
+        check_elements(triangles, self.particles.len(), "triangle")?;
+        let rows = minimum_rows(triangles, min_areas, compliance, "minimum area", "m²")?;
+        let first = self.sets.unilateral_area.len() as u32;
+        self.sets.unilateral_area = self.append(&self.sets.unilateral_area, &rows)?;
+        Ok(first)
+    }
+
+    /// Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume
+    /// stays >= `min_volumes[j]` (m³; None = 0); compliance in m⁵/N.
+    pub fn add_unilateral_volumes(
+        &mut self,
+        tets: &[[u32; 4]],
+        min_volumes: Option<&[f32]>,
+        compliance: f32,
+    ) -> Result<u32> {
+        check_nonzero(tets.len(), "tet")?;
+        check_compliance(
+            "unilateral volume",
+            compliance,
+            MAX_FAMILY_COMPLIANCE,
+            "m⁵/N",
+        )?;
+        check_len(min_volumes, tets.len(), "minimum volumes")?;
+        self.sets.unilateral_volume.check_room(tets.len())?;
+        check_elements(tets, self.particles.len(), "tet")?;
+        let rows = minimum_rows(tets, min_volumes, compliance, "minimum volume", "m³")?;
+        let first = self.sets.unilateral_volume.len() as u32;
+        self.sets.unilateral_volume = self.append(&self.sets.unilateral_volume, &rows)?;
+        Ok(first)
+    }
+
+    /// Makes the world 2D (`Some(z)`: every particle moves only in the plane z, its
+    /// z velocity is zeroed at the end of every substep; existing particles are moved
+    /// onto the plane now) or 3D again (`None`).
+    pub fn set_planar(&mut self, plane: Option<f32>) -> Result<()> {
+        if let Some(z) = plane {
+            if !z.is_finite() || z.abs() > crate::particles::MAX_COORDINATE {
+                return Err(Error::invalid(format!(
+                    "plane z {z} must be finite and within ±{} m",
+                    crate::particles::MAX_COORDINATE
+                )));
+            }
+            crate::constraints::ring::flatten(&mut self.particles, z);
+        }
+        self.sets.planar = plane;
+        Ok(())
+    }
+
+    /// The 2D plane (z, m) of a planar world, None for a 3D world.
+    pub fn planar(&self) -> Option<f32> {
+        self.sets.planar
+    }
+
+    /// Adds a closed ring (particles counter-clockwise seen from +z) whose enclosed XY
+    /// area is kept at `pressure` × its current area (seed 002's 2D soft bodies);
+    /// compliance in m³/N. Returns its id.
+    pub fn add_ring_area(&mut self, ring: &[u32], pressure: f32, compliance: f32) -> Result<u32> {
+        super::soft::check_pressure(pressure)?;
+        check_compliance("ring area", compliance, MAX_FAMILY_COMPLIANCE, "m³/N")?;
+        if ring.len() > super::MAX_BODY_PARTICLES {
+            return Err(Error::out_of_range(format!(
+                "a ring of {} particles is too long",
+                ring.len()
+            )));
+        }
+        self.sets
+            .rings
+            .add(&self.particles, ring, pressure, compliance)
+    }
+
+    /// Current enclosed area (m²) of ring `id`.
+    pub fn ring_area(&self, id: u32) -> Result<f32> {
+        check_range(id, 1, self.sets.rings.len(), "rings")?;
+        Ok(self.sets.rings.area(&self.particles, id as usize))
+    }
+
+    /// Adds a shape-matching cluster (Müller 2005) over `members` with rest shape =
+    /// their current positions; `stiffness` in [0, 1] per substep (iteration-count
+    /// corrected); plastic when the mean goal distance exceeds `yield_distance` (m;
+    /// +inf = elastic), creeping by `creep` in [0, 1] per substep. Returns its id.
+    pub fn add_shape_cluster(
+        &mut self,
+        members: &[u32],
+        stiffness: f32,
+        yield_distance: f32,
+        creep: f32,
+    ) -> Result<u32> {
+        if members.len() > super::MAX_BODY_PARTICLES {
+            return Err(Error::out_of_range(format!(
+                "a cluster of {} particles is too large",
+                members.len()
+            )));
+        }
+        let n = self.desc.iterations;
+        self.sets.shapes.add(
+            &self.particles,
+            members,
+            stiffness,
+            n,
+            yield_distance,
+            creep,
+        )
+    }
+
+    /// Sets the stiffness (in [0, 1]) of shape-matching cluster `id`.
+    pub fn set_shape_cluster_stiffness(&mut self, id: u32, stiffness: f32) -> Result<()> {
+        check_range(id, 1, self.sets.shapes.len(), "shape clusters")?;
+        if !(stiffness.is_finite() && (0.0..=1.0).contains(&stiffness)) {
+            return Err(Error::invalid(format!(
+                "stiffness {stiffness} must be in [0, 1]"
+            )));
+        }
+        let n = self.desc.iterations;
+        self.sets.shapes.set_stiffness(id as usize, stiffness, n);
+        Ok(())
+    }
+
+    /// Number of shape-matching clusters.
+    pub fn shape_cluster_count(&self) -> u32 {
+        self.sets.shapes.len() as u32
+    }
+}
+
+/// Rows with a minimum (area or volume) per element, None = 0.
+fn minimum_rows<const K: usize>(
+    elements: &[[u32; K]],
+    minimum: Option<&[f32]>,
+    compliance: f32,
+    what: &str,
+    unit: &str,
+) -> Result<Vec<NewConstraint<f32, K>>> {
+    let mut rows = try_with_capacity(elements.len(), what)?;
+    for (j, e) in elements.iter().enumerate() {
+        let m = minimum.map_or(0.0, |m| m[j]);
+        if !m.is_finite() || m < 0.0 {
+            return Err(Error::invalid(format!(
+                "element {j}: {what} {m} must be finite and >= 0 ({unit})"
+            )));
+        }
+        rows.push(NewConstraint {
+            particles: *e,
+            rest: m,
+            compliance,
+        });
+    }
+    Ok(rows)
 }

@@ -6,6 +6,10 @@ pub mod bending;
 pub mod distance;
 pub mod link;
 pub mod nary;
+pub mod ring;
+pub mod shape;
+pub mod strain;
+pub mod unilateral;
 pub mod volume;
 
 pub use distance::DistanceConstraints;
@@ -17,6 +21,10 @@ use attachment::Attachments;
 use bending::{Dihedral, Isometric};
 use link::{Link, Tether};
 use nary::NarySet;
+use ring::RingAreas;
+use shape::ShapeClusters;
+use strain::{TetStrain, TriangleStrain};
+use unilateral::{UnilateralArea, UnilateralVolume};
 use volume::{PressureConstraints, TetVolume};
 
 /// Every constraint family except distance, plus attachments and per-body damping:
@@ -35,6 +43,20 @@ pub struct ConstraintSets {
     pub tet_volume: NarySet<TetVolume, 4>,
     /// Closed-surface volume / pressure (m⁵/N).
     pub pressure: PressureConstraints,
+    /// Triangle Green-strain components (1/(N·m)).
+    pub triangle_strain: NarySet<TriangleStrain, 3>,
+    /// Tet Green-strain components (1/(N·m)).
+    pub tet_strain: NarySet<TetStrain, 4>,
+    /// Signed XY area ≥ minimum (m³/N).
+    pub unilateral_area: NarySet<UnilateralArea, 3>,
+    /// Signed tet volume ≥ minimum (m⁵/N).
+    pub unilateral_volume: NarySet<UnilateralVolume, 4>,
+    /// Enclosed areas of closed rings in the XY plane (m³/N).
+    pub rings: RingAreas,
+    /// Shape-matching clusters (PBD stiffness).
+    pub shapes: ShapeClusters,
+    /// 2D worlds: all motion in the plane z = this value.
+    pub(crate) planar: Option<f32>,
     /// Particles following host transforms.
     pub attachments: Attachments,
     /// Extra velocity damping (1/s) of particle ranges (bodies).
@@ -50,6 +72,11 @@ impl ConstraintSets {
         self.isometric.reset_lambda();
         self.tet_volume.reset_lambda();
         self.pressure.reset_lambda();
+        self.triangle_strain.reset_lambda();
+        self.tet_strain.reset_lambda();
+        self.unilateral_area.reset_lambda();
+        self.unilateral_volume.reset_lambda();
+        self.rings.reset_lambda();
         self.attachments.begin_substep(s, n);
     }
 
@@ -67,18 +94,30 @@ impl ConstraintSets {
         self.dihedral.solve(particles, inv_h2, jacobi, exec);
         self.isometric.solve(particles, inv_h2, jacobi, exec);
         self.tet_volume.solve(particles, inv_h2, jacobi, exec);
+        self.triangle_strain.solve(particles, inv_h2, jacobi, exec);
+        self.tet_strain.solve(particles, inv_h2, jacobi, exec);
         self.pressure.solve(particles, inv_h2);
+        self.rings.solve(particles, inv_h2);
+        self.shapes.solve(particles);
+        self.unilateral_area.solve(particles, inv_h2, jacobi, exec);
+        self.unilateral_volume
+            .solve(particles, inv_h2, jacobi, exec);
         self.tether.solve(particles, inv_h2, jacobi, exec);
         self.attachments.solve(particles, inv_h2);
     }
 
-    /// After the velocity update of a substep of length `h` (s): per-body damping.
+    /// After the velocity update of a substep of length `h` (s): per-body damping,
+    /// plastic flow of shape-matching clusters, the 2D plane.
     pub(crate) fn end_substep(&mut self, particles: &mut Particles, h: f32) {
         for (range, damping) in &self.damped {
             let f = (-damping * h).exp();
             for v in &mut particles.velocity[range.start as usize..range.end as usize] {
                 *v *= f;
             }
+        }
+        self.shapes.plastic_flow(particles);
+        if let Some(z) = self.planar {
+            ring::flatten(particles, z);
         }
     }
 
@@ -95,5 +134,9 @@ impl ConstraintSets {
         self.dihedral.update_jacobi_weights(hot);
         self.isometric.update_jacobi_weights(hot);
         self.tet_volume.update_jacobi_weights(hot);
+        self.triangle_strain.update_jacobi_weights(hot);
+        self.tet_strain.update_jacobi_weights(hot);
+        self.unilateral_area.update_jacobi_weights(hot);
+        self.unilateral_volume.update_jacobi_weights(hot);
     }
 }
