@@ -155,6 +155,26 @@ enum SinewFamily
    * Closed-surface volume; pressure in Pa.
    */
   SINEW_FAMILY_PRESSURE_VOLUME = 4,
+  /**
+   * Triangle strain components; |λ|/h² in N·m.
+   */
+  SINEW_FAMILY_TRIANGLE_STRAIN = 5,
+  /**
+   * Tet strain components; |λ|/h² in N·m.
+   */
+  SINEW_FAMILY_TET_STRAIN = 6,
+  /**
+   * Unilateral XY area; N/m.
+   */
+  SINEW_FAMILY_UNILATERAL_AREA = 7,
+  /**
+   * Unilateral tet volume; Pa.
+   */
+  SINEW_FAMILY_UNILATERAL_VOLUME = 8,
+  /**
+   * Ring area (2D); N/m.
+   */
+  SINEW_FAMILY_RING_AREA = 9,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -988,6 +1008,125 @@ SinewStatus sinew_world_read_family_forces(struct SinewWorld world,
  * `out_volume` must point to one writable float.
  */
 SinewStatus sinew_world_pressure_volume(struct SinewWorld world, uint32_t id, float *out_volume);
+
+/**
+ * Adds strain-based triangle constraints (Müller et al. 2014): 3 per triangle, ids
+ * `first + 3j + (0: stretch along the rest edge 0→1, 1: stretch across it, 2: shear)`;
+ * compliances in 1/(N·m) (C = stretch ratio − 1, or the cosine of the axes' angle).
+ *
+ * # Safety
+ * `triangles` must point to 3*count uint32_t, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_triangle_strain(struct SinewWorld world,
+                                            const uint32_t *triangles,
+                                            uint32_t count,
+                                            float compliance_xx,
+                                            float compliance_yy,
+                                            float compliance_shear,
+                                            uint32_t *out_first);
+
+/**
+ * Adds strain-based tet constraints: 6 per tet, ids `first + 6j + (0, 1, 2: stretch
+ * along the rest shape's world x, y, z; 3, 4, 5: shear xy, xz, yz)`; compliances in
+ * 1/(N·m). Tets must have positive volume.
+ *
+ * # Safety
+ * `tets` must point to 4*count uint32_t, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_tet_strain(struct SinewWorld world,
+                                       const uint32_t *tets,
+                                       uint32_t count,
+                                       float compliance_xx,
+                                       float compliance_yy,
+                                       float compliance_zz,
+                                       float compliance_shear,
+                                       uint32_t *out_first);
+
+/**
+ * Adds unilateral area constraints (air mesh, 2D worlds): each triangle's signed area
+ * in the XY plane stays >= `min_areas[j]` (m²; NULL = 0); they act only when
+ * violated. Compliance in m³/N.
+ *
+ * # Safety
+ * `triangles` must point to 3*count uint32_t, `min_areas` to count floats or be NULL,
+ * `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_unilateral_areas(struct SinewWorld world,
+                                             const uint32_t *triangles,
+                                             const float *min_areas,
+                                             uint32_t count,
+                                             float compliance,
+                                             uint32_t *out_first);
+
+/**
+ * Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume stays
+ * >= `min_volumes[j]` (m³; NULL = 0); they act only when violated. Compliance in
+ * m⁵/N.
+ *
+ * # Safety
+ * `tets` must point to 4*count uint32_t, `min_volumes` to count floats or be NULL,
+ * `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_unilateral_volumes(struct SinewWorld world,
+                                               const uint32_t *tets,
+                                               const float *min_volumes,
+                                               uint32_t count,
+                                               float compliance,
+                                               uint32_t *out_first);
+
+/**
+ * Makes the world 2D (`enabled` = 1: all motion in the plane z = `z` (m); particles are
+ * moved onto it now and their z velocity is zeroed every substep) or 3D again (0).
+ */
+SinewStatus sinew_world_set_planar(struct SinewWorld world, uint32_t enabled, float z);
+
+/**
+ * Adds a closed ring of `count` >= 3 particles (counter-clockwise seen from +z) whose
+ * enclosed XY area is kept at `pressure` (in (0, 100]) times its current area;
+ * compliance in m³/N. `*out_id` receives its id.
+ *
+ * # Safety
+ * `particles` must point to `count` uint32_t, `out_id` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_ring_area(struct SinewWorld world,
+                                      const uint32_t *particles,
+                                      uint32_t count,
+                                      float pressure,
+                                      float compliance,
+                                      uint32_t *out_id);
+
+/**
+ * Writes the current enclosed area (m²) of ring `id` to `*out_area`.
+ *
+ * # Safety
+ * `out_area` must point to one writable float.
+ */
+SinewStatus sinew_world_ring_area(struct SinewWorld world, uint32_t id, float *out_area);
+
+/**
+ * Adds a shape-matching cluster (Müller 2005) over `count` >= 2 particles, rest shape =
+ * their current positions. `stiffness` in [0, 1] per substep (PBD, iteration-count
+ * corrected); plastic when the mean distance from the goals exceeds `yield_distance`
+ * (m; INFINITY = elastic), the rest shape then creeping by `creep` in [0, 1] per
+ * substep. `*out_id` receives its id.
+ *
+ * # Safety
+ * `particles` must point to `count` uint32_t, `out_id` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_shape_cluster(struct SinewWorld world,
+                                          const uint32_t *particles,
+                                          uint32_t count,
+                                          float stiffness,
+                                          float yield_distance,
+                                          float creep,
+                                          uint32_t *out_id);
+
+/**
+ * Sets the stiffness (in [0, 1]) of shape-matching cluster `id`.
+ */
+SinewStatus sinew_world_set_shape_cluster_stiffness(struct SinewWorld world,
+                                                    uint32_t id,
+                                                    float stiffness);
 
 /**
  * Adds `count` particles at rest at `positions` (m) with `inverse_masses` (1/kg, 0 =

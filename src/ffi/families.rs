@@ -20,6 +20,16 @@ pub enum SinewFamily {
     SINEW_FAMILY_TET_VOLUME = 3,
     /// Closed-surface volume; pressure in Pa.
     SINEW_FAMILY_PRESSURE_VOLUME = 4,
+    /// Triangle strain components; |λ|/h² in N·m.
+    SINEW_FAMILY_TRIANGLE_STRAIN = 5,
+    /// Tet strain components; |λ|/h² in N·m.
+    SINEW_FAMILY_TET_STRAIN = 6,
+    /// Unilateral XY area; N/m.
+    SINEW_FAMILY_UNILATERAL_AREA = 7,
+    /// Unilateral tet volume; Pa.
+    SINEW_FAMILY_UNILATERAL_VOLUME = 8,
+    /// Ring area (2D); N/m.
+    SINEW_FAMILY_RING_AREA = 9,
 }
 
 pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
@@ -29,10 +39,15 @@ pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
         2 => FamilyKind::IsometricBending,
         3 => FamilyKind::TetVolume,
         4 => FamilyKind::PressureVolume,
+        5 => FamilyKind::TriangleStrain,
+        6 => FamilyKind::TetStrain,
+        7 => FamilyKind::UnilateralArea,
+        8 => FamilyKind::UnilateralVolume,
+        9 => FamilyKind::RingArea,
         _ => {
             return Err(Failure::new(
                 SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-                format!("family {v} is not a SinewFamily (0..=4)"),
+                format!("family {v} is not a SinewFamily (0..=9)"),
             ))
         }
     })
@@ -279,5 +294,228 @@ pub unsafe extern "C" fn sinew_world_pressure_volume(
         // SAFETY: non-null (checked).
         unsafe { put(out_volume, v) };
         Ok(())
+    })
+}
+
+/// Adds strain-based triangle constraints (Müller et al. 2014): 3 per triangle, ids
+/// `first + 3j + (0: stretch along the rest edge 0→1, 1: stretch across it, 2: shear)`;
+/// compliances in 1/(N·m) (C = stretch ratio − 1, or the cosine of the axes' angle).
+///
+/// # Safety
+/// `triangles` must point to 3*count uint32_t, `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_triangle_strain(
+    world: SinewWorld,
+    triangles: *const u32,
+    count: u32,
+    compliance_xx: f32,
+    compliance_yy: f32,
+    compliance_shear: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_triangle_strain", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
+        let first = with_world(world, |w| {
+            Ok(w.add_triangle_strain(t, compliance_xx, compliance_yy, compliance_shear)?)
+        })?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds strain-based tet constraints: 6 per tet, ids `first + 6j + (0, 1, 2: stretch
+/// along the rest shape's world x, y, z; 3, 4, 5: shear xy, xz, yz)`; compliances in
+/// 1/(N·m). Tets must have positive volume.
+///
+/// # Safety
+/// `tets` must point to 4*count uint32_t, `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_tet_strain(
+    world: SinewWorld,
+    tets: *const u32,
+    count: u32,
+    compliance_xx: f32,
+    compliance_yy: f32,
+    compliance_zz: f32,
+    compliance_shear: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_tet_strain", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<4>(tets, count, "tets")? };
+        let c = [compliance_xx, compliance_yy, compliance_zz];
+        let first = with_world(world, |w| Ok(w.add_tet_strain(t, c, compliance_shear)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds unilateral area constraints (air mesh, 2D worlds): each triangle's signed area
+/// in the XY plane stays >= `min_areas[j]` (m²; NULL = 0); they act only when
+/// violated. Compliance in m³/N.
+///
+/// # Safety
+/// `triangles` must point to 3*count uint32_t, `min_areas` to count floats or be NULL,
+/// `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_unilateral_areas(
+    world: SinewWorld,
+    triangles: *const u32,
+    min_areas: *const f32,
+    count: u32,
+    compliance: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_unilateral_areas", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
+        // SAFETY: the caller's contract.
+        let m = unsafe { optional(min_areas, count, "min_areas")? };
+        let first = with_world(world, |w| Ok(w.add_unilateral_areas(t, m, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume stays
+/// >= `min_volumes[j]` (m³; NULL = 0); they act only when violated. Compliance in
+/// m⁵/N.
+///
+/// # Safety
+/// `tets` must point to 4*count uint32_t, `min_volumes` to count floats or be NULL,
+/// `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_unilateral_volumes(
+    world: SinewWorld,
+    tets: *const u32,
+    min_volumes: *const f32,
+    count: u32,
+    compliance: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_unilateral_volumes", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<4>(tets, count, "tets")? };
+        // SAFETY: the caller's contract.
+        let m = unsafe { optional(min_volumes, count, "min_volumes")? };
+        let first = with_world(world, |w| Ok(w.add_unilateral_volumes(t, m, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Makes the world 2D (`enabled` = 1: all motion in the plane z = `z` (m); particles are
+/// moved onto it now and their z velocity is zeroed every substep) or 3D again (0).
+#[no_mangle]
+pub extern "C" fn sinew_world_set_planar(world: SinewWorld, enabled: u32, z: f32) -> SinewStatus {
+    guard("sinew_world_set_planar", || {
+        let plane = match enabled {
+            0 => None,
+            1 => Some(z),
+            v => {
+                return Err(Failure::new(
+                    SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                    format!("enabled is {v}: must be 0 or 1"),
+                ))
+            }
+        };
+        with_world(world, |w| Ok(w.set_planar(plane)?))
+    })
+}
+
+/// Adds a closed ring of `count` >= 3 particles (counter-clockwise seen from +z) whose
+/// enclosed XY area is kept at `pressure` (in (0, 100]) times its current area;
+/// compliance in m³/N. `*out_id` receives its id.
+///
+/// # Safety
+/// `particles` must point to `count` uint32_t, `out_id` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_ring_area(
+    world: SinewWorld,
+    particles: *const u32,
+    count: u32,
+    pressure: f32,
+    compliance: f32,
+    out_id: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_ring_area", || {
+        non_null(out_id, "out_id")?;
+        // SAFETY: the caller promises `count` readable indices.
+        let p = unsafe { slice_from(particles, count as usize, "particles")? };
+        let id = with_world(world, |w| Ok(w.add_ring_area(p, pressure, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_id, id) };
+        Ok(())
+    })
+}
+
+/// Writes the current enclosed area (m²) of ring `id` to `*out_area`.
+///
+/// # Safety
+/// `out_area` must point to one writable float.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_ring_area(
+    world: SinewWorld,
+    id: u32,
+    out_area: *mut f32,
+) -> SinewStatus {
+    guard("sinew_world_ring_area", || {
+        non_null(out_area, "out_area")?;
+        let a = with_world(world, |w| Ok(w.ring_area(id)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_area, a) };
+        Ok(())
+    })
+}
+
+/// Adds a shape-matching cluster (Müller 2005) over `count` >= 2 particles, rest shape =
+/// their current positions. `stiffness` in [0, 1] per substep (PBD, iteration-count
+/// corrected); plastic when the mean distance from the goals exceeds `yield_distance`
+/// (m; INFINITY = elastic), the rest shape then creeping by `creep` in [0, 1] per
+/// substep. `*out_id` receives its id.
+///
+/// # Safety
+/// `particles` must point to `count` uint32_t, `out_id` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_shape_cluster(
+    world: SinewWorld,
+    particles: *const u32,
+    count: u32,
+    stiffness: f32,
+    yield_distance: f32,
+    creep: f32,
+    out_id: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_shape_cluster", || {
+        non_null(out_id, "out_id")?;
+        // SAFETY: the caller promises `count` readable indices.
+        let p = unsafe { slice_from(particles, count as usize, "particles")? };
+        let id = with_world(world, |w| {
+            Ok(w.add_shape_cluster(p, stiffness, yield_distance, creep)?)
+        })?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_id, id) };
+        Ok(())
+    })
+}
+
+/// Sets the stiffness (in [0, 1]) of shape-matching cluster `id`.
+#[no_mangle]
+pub extern "C" fn sinew_world_set_shape_cluster_stiffness(
+    world: SinewWorld,
+    id: u32,
+    stiffness: f32,
+) -> SinewStatus {
+    guard("sinew_world_set_shape_cluster_stiffness", || {
+        with_world(world, |w| Ok(w.set_shape_cluster_stiffness(id, stiffness)?))
     })
 }
