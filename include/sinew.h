@@ -1060,7 +1060,7 @@ SinewStatus sinew_world_add_unilateral_areas(struct SinewWorld world,
 
 /**
  * Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume stays
- * >= `min_volumes[j]` (m³; NULL = 0); they act only when violated. Compliance in
+ * at least `min_volumes[j]` (m³; NULL = 0); they act only when violated. Compliance in
  * m⁵/N.
  *
  * # Safety

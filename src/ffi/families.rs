@@ -385,7 +385,7 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_areas(
 }
 
 /// Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume stays
-/// >= `min_volumes[j]` (m³; NULL = 0); they act only when violated. Compliance in
+/// at least `min_volumes[j]` (m³; NULL = 0); they act only when violated. Compliance in
 /// m⁵/N.
 ///
 /// # Safety
