@@ -255,6 +255,31 @@ typedef uint32_t SinewBodyConstraints;
 #endif // __cplusplus
 
 /**
+ * Values of `SinewTetBodyDesc::model` (crosses as `uint32_t`).
+ */
+enum SinewTetModel
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * A link on every tet edge plus a volume constraint per tet (default).
+   */
+  SINEW_TET_EDGES_AND_VOLUME = 0,
+  /**
+   * Strain-based: stretch x, y, z and shear per tet, plus volume.
+   */
+  SINEW_TET_STRAIN = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewTetModel SinewTetModel;
+#else
+typedef uint32_t SinewTetModel;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {
@@ -426,9 +451,18 @@ typedef struct SinewTetBodyDesc {
    */
   float total_mass;
   /**
-   * Compliance of the tet edges (m/N), default 1e-4.
+   * A SinewTetModel, default SINEW_TET_EDGES_AND_VOLUME.
+   */
+  uint32_t model;
+  /**
+   * Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
+   * components (1/(N·m)). Default 1e-4.
    */
   float stretch_compliance;
+  /**
+   * Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
+   */
+  float shear_compliance;
   /**
    * Compliance of the tet volumes (1/(N·m)), default 0.
    */

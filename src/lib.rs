@@ -36,7 +36,7 @@ pub mod world;
 pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc};
 pub use bodies::families::FamilyKind;
 pub use bodies::rope::RopeDesc;
-pub use bodies::soft::{PressureBodyDesc, TetBodyDesc};
+pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
 pub use bodies::{BodyConstraints, BodyId, BodyKind};
 pub use constraints::attachment::Transform;
 pub use error::{Error, ErrorKind, Result};

@@ -6,7 +6,7 @@
 
 use sinew::{
     BendingModel, BodyConstraints, BodyId, ClothDesc, ClothGridDesc, ErrorKind, PressureBodyDesc,
-    RopeDesc, Solver, TetBodyDesc, Vec3, World, WorldDesc,
+    RopeDesc, Solver, TetBodyDesc, TetModel, Vec3, World, WorldDesc,
 };
 
 fn world(gravity: f32, substeps: u32, solver: Solver) -> World {
@@ -133,40 +133,112 @@ fn tet_cube(n: usize, size: f32) -> (Vec<Vec3>, Vec<[u32; 4]>) {
 }
 
 /// A tet soft body cube in zero gravity, squashed by 30% and released, recovers
-/// ≥ 95% of its rest volume within 2 s. Both solvers.
+/// ≥ 95% of its rest volume within 2 s. Both solvers, both tet models.
 #[test]
 fn squashed_tet_cube_recovers_its_volume() {
-    for solver in [Solver::GaussSeidel, Solver::Jacobi] {
-        let mut w = world(0.0, 10, solver);
-        let (v, tets) = tet_cube(3, 0.5);
-        let b = w
-            .add_tet_body(&TetBodyDesc::default(), &v, &tets, None)
-            .unwrap();
-        let v0 = w.body_volume(b).unwrap();
-        assert!((v0 - 0.125).abs() < 1e-5, "{v0}");
-        let (first, count) = w.body_particle_range(b).unwrap();
-        let squashed: Vec<Vec3> = positions(&w, first, count)
-            .iter()
-            .map(|p| Vec3::new(p.x, 0.7 * p.y, p.z))
-            .collect();
-        w.write_positions(first, &squashed).unwrap();
-        let squashed_volume = w.body_volume(b).unwrap();
-        assert!((squashed_volume / v0 - 0.7).abs() < 1e-3);
-        let mut recovered_at = None;
-        for frame in 1..=120 {
-            w.step(1.0 / 60.0).unwrap();
-            if recovered_at.is_none() && w.body_volume(b).unwrap() >= 0.95 * v0 {
-                recovered_at = Some(frame as f32 / 60.0);
+    for model in [TetModel::EdgesAndVolume, TetModel::Strain] {
+        for solver in [Solver::GaussSeidel, Solver::Jacobi] {
+            let mut w = world(0.0, 10, solver);
+            let (v, tets) = tet_cube(3, 0.5);
+            let b = w
+                .add_tet_body(
+                    &TetBodyDesc {
+                        model,
+                        damping: 3.0,
+                        ..TetBodyDesc::default()
+                    },
+                    &v,
+                    &tets,
+                    None,
+                )
+                .unwrap();
+            let v0 = w.body_volume(b).unwrap();
+            assert!((v0 - 0.125).abs() < 1e-5, "{v0}");
+            let (first, count) = w.body_particle_range(b).unwrap();
+            let squashed: Vec<Vec3> = positions(&w, first, count)
+                .iter()
+                .map(|p| Vec3::new(p.x, 0.7 * p.y, p.z))
+                .collect();
+            w.write_positions(first, &squashed).unwrap();
+            let squashed_volume = w.body_volume(b).unwrap();
+            assert!((squashed_volume / v0 - 0.7).abs() < 1e-3);
+            let mut recovered_at = None;
+            for frame in 1..=120 {
+                w.step(1.0 / 60.0).unwrap();
+                if recovered_at.is_none() && w.body_volume(b).unwrap() >= 0.95 * v0 {
+                    recovered_at = Some(frame as f32 / 60.0);
+                }
             }
+            let end = w.body_volume(b).unwrap() / v0;
+            // Shape up to a rigid motion: every pair distance against the rest one.
+            let p = positions(&w, first, count);
+            let mut shape_error = 0.0f32;
+            for i in 0..p.len() {
+                for j in i + 1..p.len() {
+                    let d0 = v[i].distance(v[j]);
+                    shape_error = shape_error.max((p[i].distance(p[j]) - d0).abs());
+                }
+            }
+            println!(
+                "{model:?} {solver:?}: 95% of the volume after {recovered_at:?} s, {:.2}% at 2 s, \
+                 shape error {shape_error} m (size 0.5 m)",
+                end * 100.0
+            );
+            assert!(
+                recovered_at.is_some(),
+                "{model:?} {solver:?}: did not recover 95%"
+            );
+            assert!(end >= 0.95, "{model:?} {solver:?}: {end}");
+            assert!(
+                shape_error < 0.025,
+                "{model:?} {solver:?}: shape not recovered"
+            );
         }
-        let end = w.body_volume(b).unwrap() / v0;
-        println!(
-            "{solver:?}: 95% of the volume after {recovered_at:?} s, {:.2}% at 2 s",
-            end * 100.0
-        );
-        assert!(recovered_at.is_some(), "{solver:?}: did not recover 95%");
-        assert!(end >= 0.95, "{solver:?}: {end}");
     }
+}
+
+/// Strain-based tet body: the stretch setter changes only the stretch components, the
+/// shear setter only the shear components.
+#[test]
+fn strain_tet_body_setters_address_their_components() {
+    let mut w = world(0.0, 4, Solver::GaussSeidel);
+    let (v, tets) = tet_cube(1, 1.0);
+    let b = w
+        .add_tet_body(
+            &TetBodyDesc {
+                model: TetModel::Strain,
+                ..TetBodyDesc::default()
+            },
+            &v,
+            &tets,
+            None,
+        )
+        .unwrap();
+    let parts = w.body(b).unwrap().parts.clone();
+    assert_eq!(parts.tet_strain.len(), 6 * tets.len());
+    assert!(
+        parts.stretch.is_empty(),
+        "no edge links in the strain model"
+    );
+    w.set_body_compliance(b, BodyConstraints::Stretch, 0.5)
+        .unwrap();
+    w.set_body_compliance(b, BodyConstraints::Shear, 0.25)
+        .unwrap();
+    let set = &w.constraint_sets().tet_strain;
+    for id in parts.tet_strain.clone() {
+        let expected = if (id - parts.tet_strain.start) % 6 < 3 {
+            0.5
+        } else {
+            0.25
+        };
+        assert_eq!(set.compliance(id as usize), Some(expected), "id {id}");
+    }
+    w.remove_body(b).unwrap();
+    assert_eq!(
+        w.constraint_sets().tet_strain.compliance(0),
+        None,
+        "removed"
+    );
 }
 
 /// An icosphere of radius r (outward triangles), `levels` subdivisions.

@@ -55,9 +55,11 @@ pub enum BodyKind {
 /// Which of a body's constraint groups a parameter setter addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyConstraints {
-    /// Edges (rope links, cloth and soft-body edges), m/N.
+    /// Edges (rope links, cloth and soft-body edges), m/N; the stretch components of a
+    /// strain-based tet body, 1/(N·m).
     Stretch,
-    /// Cloth grid diagonals, m/N.
+    /// Cloth grid diagonals, m/N; the shear components of a strain-based tet body,
+    /// 1/(N·m).
     Shear,
     /// Bending: rope i–i+2 links and cloth distance bending (m/N), dihedral
     /// (rad/(N·m)) or isometric (1/(N·m)).
@@ -78,6 +80,8 @@ pub struct BodyParts {
     pub dihedral: Range<u32>,
     pub isometric: Range<u32>,
     pub tet_volume: Range<u32>,
+    /// Strain model: 6 per tet (3 stretch, then 3 shear).
+    pub tet_strain: Range<u32>,
     pub pressure: Option<u32>,
 }
 
@@ -223,6 +227,7 @@ pub(crate) struct BodyBuild {
     pub dihedral: Vec<NewConstraint<f32, 4>>,
     pub isometric: Vec<NewConstraint<IsometricRest, 4>>,
     pub tet_volume: Vec<NewConstraint<f32, 4>>,
+    pub tet_strain: Vec<NewConstraint<crate::constraints::strain::StrainRest<3>, 4>>,
     /// Surface, overpressure factor, compliance (m⁵/N).
     pub pressure: Option<(NewSurface, f32, f32)>,
     pub damping: f32,
@@ -316,6 +321,7 @@ impl World {
         let (dihedral, dihedral_ids) = appended(&sets.dihedral, &b.dihedral, &hot, jacobi)?;
         let (isometric, isometric_ids) = appended(&sets.isometric, &b.isometric, &hot, jacobi)?;
         let (tet, tet_ids) = appended(&sets.tet_volume, &b.tet_volume, &hot, jacobi)?;
+        let (strain, strain_ids) = appended(&sets.tet_strain, &b.tet_strain, &hot, jacobi)?;
         drop(hot);
         self.bodies.reserve()?;
         self.particles.reserve(count)?;
@@ -339,6 +345,7 @@ impl World {
             dihedral: dihedral_ids,
             isometric: isometric_ids,
             tet_volume: tet_ids,
+            tet_strain: strain_ids,
             pressure,
         };
         if let Some(x) = link {
@@ -355,6 +362,9 @@ impl World {
         }
         if let Some(x) = tet {
             self.sets.tet_volume = x;
+        }
+        if let Some(x) = strain {
+            self.sets.tet_strain = x;
         }
         let particles = b.first..b.first + count as u32;
         if b.damping > 0.0 {
@@ -401,6 +411,7 @@ impl World {
         self.sets.dihedral.remove(p.dihedral.clone());
         self.sets.isometric.remove(p.isometric.clone());
         self.sets.tet_volume.remove(p.tet_volume.clone());
+        self.sets.tet_strain.remove(p.tet_strain.clone());
         if let Some(s) = p.pressure {
             self.sets.pressure.remove(s as usize);
         }
@@ -428,8 +439,18 @@ impl World {
         let parts = self.bodies.get(id)?.parts.clone();
         let s = &mut self.sets;
         match which {
-            BodyConstraints::Stretch => s.link.set_compliance(parts.stretch, compliance),
-            BodyConstraints::Shear => s.link.set_compliance(parts.shear, compliance),
+            BodyConstraints::Stretch => {
+                s.link.set_compliance(parts.stretch, compliance);
+                let first = parts.tet_strain.start;
+                s.tet_strain
+                    .set_compliance_where(parts.tet_strain, compliance, |id| (id - first) % 6 < 3);
+            }
+            BodyConstraints::Shear => {
+                s.link.set_compliance(parts.shear, compliance);
+                let first = parts.tet_strain.start;
+                s.tet_strain
+                    .set_compliance_where(parts.tet_strain, compliance, |id| (id - first) % 6 >= 3);
+            }
             BodyConstraints::Bend => {
                 s.link.set_compliance(parts.bend_link, compliance);
                 s.dihedral.set_compliance(parts.dihedral, compliance);

@@ -8,6 +8,7 @@ use super::{
     BodyKind, MAX_BODY_PARTICLES,
 };
 use crate::constraints::nary::{check_elements, NewConstraint};
+use crate::constraints::strain::{tet_coefficients, StrainRest};
 use crate::constraints::volume::validate_surface;
 use crate::error::{Error, Result};
 use crate::math::Vec3;
@@ -27,14 +28,30 @@ pub(crate) fn check_pressure(k: f32) -> Result<()> {
     Ok(())
 }
 
+/// How a tet soft body resists deformation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TetModel {
+    /// A length link on every tet edge plus a volume constraint per tet (default).
+    #[default]
+    EdgesAndVolume,
+    /// Strain-based dynamics: per tet, stretch along x, y, z and shear xy, xz, yz
+    /// (Müller et al. 2014), plus a volume constraint.
+    Strain,
+}
+
 /// A tetrahedral soft body. Units: kg, m/N, 1/(N·m), 1/s.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TetBodyDesc {
     /// Total mass (kg), lumped to the vertices by tet volume when no inverse masses are
     /// given. Default 1.
     pub total_mass: f32,
-    /// Compliance of the tet edges (m/N), default 1e-4.
+    /// Default edges and volume.
+    pub model: TetModel,
+    /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
+    /// components (1/(N·m)). Default 1e-4.
     pub stretch_compliance: f32,
+    /// Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
+    pub shear_compliance: f32,
     /// Compliance of the tet volumes (1/(N·m)), default 0 (incompressible).
     pub volume_compliance: f32,
     /// Extra velocity damping (1/s), default 0.
@@ -45,7 +62,9 @@ impl Default for TetBodyDesc {
     fn default() -> Self {
         TetBodyDesc {
             total_mass: 1.0,
+            model: TetModel::EdgesAndVolume,
             stretch_compliance: 1.0e-4,
+            shear_compliance: 1.0e-4,
             volume_compliance: 0.0,
             damping: 0.0,
         }
@@ -155,6 +174,7 @@ impl World {
         inverse_masses: Option<&[f32]>,
     ) -> Result<BodyId> {
         check_body_compliance("stretch", desc.stretch_compliance)?;
+        check_body_compliance("shear", desc.shear_compliance)?;
         check_body_compliance("volume", desc.volume_compliance)?;
         check_damping(desc.damping)?;
         check_vertices(vertices, 4)?;
@@ -185,12 +205,39 @@ impl World {
             damping: desc.damping,
             ..Default::default()
         };
-        b.stretch = links(
-            &unique_edges(tets),
-            vertices,
-            first,
-            desc.stretch_compliance,
-        );
+        match desc.model {
+            TetModel::EdgesAndVolume => {
+                b.stretch = links(
+                    &unique_edges(tets),
+                    vertices,
+                    first,
+                    desc.stretch_compliance,
+                );
+            }
+            TetModel::Strain => {
+                for (j, t) in tets.iter().enumerate() {
+                    let x0 = vertices[t[0] as usize];
+                    let r = t.map(|p| vertices[p as usize] - x0);
+                    let coef = tet_coefficients(r[1], r[2], r[3])
+                        .ok_or_else(|| Error::invalid(format!("tet {j} {t:?} is degenerate")))?;
+                    let (cs, cx) = (desc.stretch_compliance, desc.shear_compliance);
+                    for (axes, compliance) in [
+                        ((0, 0), cs),
+                        ((1, 1), cs),
+                        ((2, 2), cs),
+                        ((0, 1), cx),
+                        ((0, 2), cx),
+                        ((1, 2), cx),
+                    ] {
+                        b.tet_strain.push(NewConstraint {
+                            particles: t.map(|p| p + first),
+                            rest: StrainRest { coef, axes },
+                            compliance,
+                        });
+                    }
+                }
+            }
+        }
         b.tet_volume = tets
             .iter()
             .zip(&volumes)

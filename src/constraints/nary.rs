@@ -304,6 +304,21 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         }
     }
 
+    /// Sets the compliance of the live constraints among ids `ids` for which `pick(id)`.
+    pub(crate) fn set_compliance_where(
+        &mut self,
+        ids: Range<u32>,
+        compliance: f32,
+        pick: impl Fn(u32) -> bool,
+    ) {
+        for id in ids {
+            let s = self.slot_of[id as usize] as usize;
+            if pick(id) && self.compliance[s] >= 0.0 {
+                self.compliance[s] = compliance;
+            }
+        }
+    }
+
     /// Removes constraints `ids`: they keep their ids, stop acting and report 0 force.
     pub(crate) fn remove(&mut self, ids: Range<u32>) {
         for id in ids {

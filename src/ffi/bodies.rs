@@ -12,7 +12,7 @@ use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{guard, non_null, slice_from, Failure, FfiResult, SinewStatus};
 use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc};
 use crate::bodies::rope::RopeDesc;
-use crate::bodies::soft::{PressureBodyDesc, TetBodyDesc};
+use crate::bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
 use crate::bodies::{BodyConstraints, BodyId};
 use crate::math::Vec3;
 use crate::World;
@@ -151,14 +151,30 @@ pub struct SinewClothGridDesc {
     pub internal_cookie: u32,
 }
 
+/// Values of `SinewTetBodyDesc::model` (crosses as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewTetModel {
+    /// A link on every tet edge plus a volume constraint per tet (default).
+    SINEW_TET_EDGES_AND_VOLUME = 0,
+    /// Strain-based: stretch x, y, z and shear per tet, plus volume.
+    SINEW_TET_STRAIN = 1,
+}
+
 /// A tetrahedral soft body. Start from sinew_tet_body_desc_default().
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewTetBodyDesc {
     /// Total mass (kg), lumped by tet volume when no inverse masses are given; default 1.
     pub total_mass: f32,
-    /// Compliance of the tet edges (m/N), default 1e-4.
+    /// A SinewTetModel, default SINEW_TET_EDGES_AND_VOLUME.
+    pub model: u32,
+    /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
+    /// components (1/(N·m)). Default 1e-4.
     pub stretch_compliance: f32,
+    /// Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
+    pub shear_compliance: f32,
     /// Compliance of the tet volumes (1/(N·m)), default 0.
     pub volume_compliance: f32,
     /// Extra velocity damping (1/s), default 0.
@@ -328,7 +344,9 @@ pub extern "C" fn sinew_tet_body_desc_default() -> SinewTetBodyDesc {
     let d = TetBodyDesc::default();
     SinewTetBodyDesc {
         total_mass: d.total_mass,
+        model: SinewTetModel::SINEW_TET_EDGES_AND_VOLUME as u32,
         stretch_compliance: d.stretch_compliance,
+        shear_compliance: d.shear_compliance,
         volume_compliance: d.volume_compliance,
         damping: d.damping,
         internal_cookie: TET_COOKIE,
@@ -646,9 +664,21 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
                 "sinew_tet_body_desc_default",
             )?
         };
+        let model = match d.model {
+            0 => TetModel::EdgesAndVolume,
+            1 => TetModel::Strain,
+            m => {
+                return Err(Failure::new(
+                    SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                    format!("model {m} is not a SinewTetModel (0 or 1)"),
+                ))
+            }
+        };
         let d = TetBodyDesc {
             total_mass: d.total_mass,
+            model,
             stretch_compliance: d.stretch_compliance,
+            shear_compliance: d.shear_compliance,
             volume_compliance: d.volume_compliance,
             damping: d.damping,
         };
