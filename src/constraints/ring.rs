@@ -19,7 +19,9 @@ struct Ring {
     /// m³/N; negative once removed.
     compliance: f32,
     lambda: f32,
+    /// Scratch (no allocation in the step): gradient and relative positions.
     gradient: Vec<Vec3>,
+    points: Vec<Vec3>,
 }
 
 /// Enclosed-area constraints of closed rings in the XY plane.
@@ -101,6 +103,8 @@ impl RingAreas {
         list.extend_from_slice(ring);
         let mut gradient = try_with_capacity::<Vec3>(ring.len(), "ring gradient")?;
         gradient.resize(ring.len(), Vec3::ZERO);
+        let mut points = try_with_capacity::<Vec3>(ring.len(), "ring points")?;
+        points.resize(ring.len(), Vec3::ZERO);
         try_reserve(&mut self.rings, 1, "rings")?;
         self.rings.push(Ring {
             particles: list,
@@ -109,6 +113,7 @@ impl RingAreas {
             compliance,
             lambda: 0.0,
             gradient,
+            points,
         });
         Ok(self.rings.len() as u32 - 1)
     }
@@ -148,7 +153,10 @@ impl RingAreas {
             let n = ring.particles.len();
             let (c, denom_w) = {
                 let rel = rel_of(particles, &ring.particles);
-                let pts: Vec<Vec3> = (0..n).map(&rel).collect();
+                for (i, p) in ring.points.iter_mut().enumerate() {
+                    *p = rel(i);
+                }
+                let pts = &ring.points;
                 for i in 0..n {
                     let next = pts[(i + 1) % n];
                     let prev = pts[(i + n - 1) % n];
