@@ -280,6 +280,27 @@ typedef uint32_t SinewTetModel;
 #endif // __cplusplus
 
 /**
+ * Values of `SinewBodyInfo::kind`.
+ */
+enum SinewBodyKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  SINEW_BODY_ROPE = 0,
+  SINEW_BODY_CLOTH = 1,
+  SINEW_BODY_TET_SOFT_BODY = 2,
+  SINEW_BODY_PRESSURE_SOFT_BODY = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewBodyKind SinewBodyKind;
+#else
+typedef uint32_t SinewBodyKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {
@@ -515,6 +536,29 @@ typedef struct SinewPressureBodyDesc {
 typedef struct SinewBody {
   uint64_t id;
 } SinewBody;
+
+/**
+ * What sinew_body_info reports about a body.
+ */
+typedef struct SinewBodyInfo {
+  /**
+   * A SinewBodyKind.
+   */
+  uint32_t kind;
+  /**
+   * Its particles are first_particle..first_particle+particle_count.
+   */
+  uint32_t first_particle;
+  uint32_t particle_count;
+  /**
+   * Rope radius (m) from its desc; 0 for other bodies.
+   */
+  float radius;
+  /**
+   * Extra velocity damping (1/s).
+   */
+  float damping;
+} SinewBodyInfo;
 
 /**
  * Settings of a new world. Always start from `sinew_world_desc_default`.
@@ -830,6 +874,16 @@ SinewStatus sinew_body_particle_range(struct SinewWorld world,
                                       struct SinewBody body,
                                       uint32_t *out_first,
                                       uint32_t *out_count);
+
+/**
+ * Writes what the body is (kind, particles, rope radius, damping) to `*out_info`.
+ *
+ * # Safety
+ * `out_info` must point to one writable SinewBodyInfo.
+ */
+SinewStatus sinew_body_info(struct SinewWorld world,
+                            struct SinewBody body,
+                            struct SinewBodyInfo *out_info);
 
 /**
  * Copies the positions (m) of all the body's particles to `out`, one SinewVec3 every

@@ -13,7 +13,7 @@ use super::{guard, non_null, slice_from, Failure, FfiResult, SinewStatus};
 use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc};
 use crate::bodies::rope::RopeDesc;
 use crate::bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
-use crate::bodies::{BodyConstraints, BodyId};
+use crate::bodies::{BodyConstraints, BodyId, BodyKind};
 use crate::math::Vec3;
 use crate::World;
 
@@ -70,6 +70,32 @@ pub enum SinewBodyConstraints {
     SINEW_BODY_TETHER = 3,
     /// Tet volumes (1/(N·m)) or the pressure surface (m⁵/N).
     SINEW_BODY_VOLUME = 4,
+}
+
+/// Values of `SinewBodyInfo::kind`.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewBodyKind {
+    SINEW_BODY_ROPE = 0,
+    SINEW_BODY_CLOTH = 1,
+    SINEW_BODY_TET_SOFT_BODY = 2,
+    SINEW_BODY_PRESSURE_SOFT_BODY = 3,
+}
+
+/// What sinew_body_info reports about a body.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewBodyInfo {
+    /// A SinewBodyKind.
+    pub kind: u32,
+    /// Its particles are first_particle..first_particle+particle_count.
+    pub first_particle: u32,
+    pub particle_count: u32,
+    /// Rope radius (m) from its desc; 0 for other bodies.
+    pub radius: f32,
+    /// Extra velocity damping (1/s).
+    pub damping: f32,
 }
 
 const ROPE_COOKIE: u32 = 0x5E1E_0201;
@@ -805,6 +831,39 @@ pub unsafe extern "C" fn sinew_body_particle_range(
             out_first.write_unaligned(first);
             out_count.write_unaligned(count);
         }
+        Ok(())
+    })
+}
+
+/// Writes what the body is (kind, particles, rope radius, damping) to `*out_info`.
+///
+/// # Safety
+/// `out_info` must point to one writable SinewBodyInfo.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_info(
+    world: SinewWorld,
+    body: SinewBody,
+    out_info: *mut SinewBodyInfo,
+) -> SinewStatus {
+    guard("sinew_body_info", || {
+        non_null(out_info, "out_info")?;
+        let info = with_world(world, |w| {
+            let b = w.body(BodyId(body.id))?;
+            Ok(SinewBodyInfo {
+                kind: match b.kind {
+                    BodyKind::Rope => SinewBodyKind::SINEW_BODY_ROPE,
+                    BodyKind::Cloth => SinewBodyKind::SINEW_BODY_CLOTH,
+                    BodyKind::TetSoftBody => SinewBodyKind::SINEW_BODY_TET_SOFT_BODY,
+                    BodyKind::PressureSoftBody => SinewBodyKind::SINEW_BODY_PRESSURE_SOFT_BODY,
+                } as u32,
+                first_particle: b.particles.start,
+                particle_count: b.particles.end - b.particles.start,
+                radius: b.radius,
+                damping: b.damping,
+            })
+        })?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_info.write_unaligned(info) };
         Ok(())
     })
 }

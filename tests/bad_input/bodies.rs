@@ -1215,6 +1215,12 @@ fn body_handle_cases() -> Vec<Case> {
                 SINEW_ERROR_INVALID_HANDLE,
                 move |c| unsafe { sinew_body_volume(c.world, body, c.out.f32s()) },
             ),
+            case(
+                "sinew_body_info",
+                label,
+                SINEW_ERROR_INVALID_HANDLE,
+                move |c| unsafe { sinew_body_info(c.world, body, c.out.bytes().cast()) },
+            ),
         ]);
     }
     cases.extend([
@@ -1269,6 +1275,18 @@ fn body_handle_cases() -> Vec<Case> {
             "out NULL",
             SINEW_ERROR_NULL_POINTER,
             |c| unsafe { sinew_body_volume(c.world, FORGED_BODY, std::ptr::null_mut()) },
+        ),
+        case(
+            "sinew_body_info",
+            "out NULL",
+            SINEW_ERROR_NULL_POINTER,
+            |c| unsafe { sinew_body_info(c.world, FORGED_BODY, std::ptr::null_mut()) },
+        ),
+        case(
+            "sinew_body_info",
+            "world null",
+            SINEW_ERROR_INVALID_HANDLE,
+            |c| unsafe { sinew_body_info(NULL_WORLD, FORGED_BODY, c.out.bytes().cast()) },
         ),
     ]);
     cases

@@ -108,6 +108,11 @@ static void rope(void)
     uint32_t first = 99, count = 0;
     check_status(sinew_body_particle_range(w, b, &first, &count), SINEW_OK, "rope range");
     check(first == 0 && count == 21, "rope has particles 0..21", "");
+    SinewBodyInfo info;
+    check_status(sinew_body_info(w, b, &info), SINEW_OK, "rope info");
+    check(info.kind == SINEW_BODY_ROPE && info.first_particle == 0 && info.particle_count == 21 &&
+              info.radius == 0.01f && info.damping == 1.0f,
+          "rope info: kind, particles, radius 0.01 m, damping 1/s", "");
     steps(w, 600);
     Vertex16 v[21];
     for (int i = 0; i < 21; i++) v[i].pad = 7.0f;
