@@ -493,6 +493,16 @@ unsafe fn cloth_desc(desc: *const SinewClothDesc) -> FfiResult<ClothDesc> {
 /// # Safety
 /// `p` must point to `count` readable SinewVec3 (NULL: an error).
 unsafe fn points(p: *const SinewVec3, count: u32, name: &str) -> FfiResult<Vec<Vec3>> {
+    // Refuse bodies over the size limit before copying anything.
+    if count as usize > crate::bodies::MAX_BODY_PARTICLES {
+        return Err(Failure::new(
+            SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+            format!(
+                "{name}: {count} exceed the limit of {} particles per body",
+                crate::bodies::MAX_BODY_PARTICLES
+            ),
+        ));
+    }
     // SAFETY: the caller's contract.
     let s = unsafe { slice_from(p, count as usize, name)? };
     let mut v = crate::error::try_with_capacity::<Vec3>(s.len(), name)?;

@@ -604,6 +604,22 @@ fn rope_cases() -> Vec<Case> {
         }));
     }
     let f = "sinew_world_add_rope_polyline";
+    cases.push(case(
+        f,
+        "2^27 points (over the body limit)",
+        SINEW_ERROR_OUT_OF_RANGE,
+        |c| unsafe {
+            let p = [v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0)];
+            // Refused by count before any element is read.
+            sinew_world_add_rope_polyline(
+                c.world,
+                &sinew_rope_desc_default(),
+                p.as_ptr(),
+                1 << 27,
+                out_body(c),
+            )
+        },
+    ));
     cases.extend([
         case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |c| unsafe {
             let p = [v3(0.0, 0.0, 0.0), v3(1.0, 0.0, 0.0)];
