@@ -301,6 +301,31 @@ typedef uint32_t SinewBodyKind;
 #endif // __cplusplus
 
 /**
+ * Values of `SinewClothDesc::model` (crosses as `uint32_t`).
+ */
+enum SinewClothModel
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * A link on every edge; grid diagonals are shear links (default).
+   */
+  SINEW_CLOTH_EDGES = 0,
+  /**
+   * Strain-based: warp stretch, weft stretch and shear per triangle.
+   */
+  SINEW_CLOTH_STRAIN = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewClothModel SinewClothModel;
+#else
+typedef uint32_t SinewClothModel;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {
@@ -395,13 +420,27 @@ typedef struct SinewRopeDesc {
  */
 typedef struct SinewClothDesc {
   /**
-   * Compliance of the edges (m/N), default 0.
+   * A SinewClothModel, default SINEW_CLOTH_EDGES.
+   */
+  uint32_t model;
+  /**
+   * Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
+   * Default 0.
    */
   float stretch_compliance;
   /**
-   * Compliance of the grid diagonals (m/N), default 1e-4; unused for meshes.
+   * Strain model only: compliance of the weft stretch (1/(N·m)), default 0.
+   */
+  float weft_compliance;
+  /**
+   * Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
+   * shear components (1/(N·m)). Default 1e-4.
    */
   float shear_compliance;
+  /**
+   * Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).
+   */
+  struct SinewVec3 warp;
   /**
    * Compliance of the bending constraints (units of the model), default 1.
    */

@@ -33,7 +33,7 @@ pub(crate) mod solver;
 /// cbindgen:ignore
 pub mod world;
 
-pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc};
+pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
 pub use bodies::families::FamilyKind;
 pub use bodies::rope::RopeDesc;
 pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};

@@ -13,6 +13,7 @@ use super::{
 };
 use crate::constraints::bending::{dihedral_angle_and_gradient, IsometricRest};
 use crate::constraints::nary::{check_elements, NewConstraint};
+use crate::constraints::strain::{triangle_coefficients_along, StrainRest};
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 use crate::world::{check_inverse_mass, check_vec3, World};
@@ -34,13 +35,33 @@ pub enum BendingModel {
     Isometric,
 }
 
-/// Material of a cloth. Units: m/N (stretch, shear), per the model (bend), 1/s.
+/// How a cloth resists stretch and shear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ClothModel {
+    /// A length link on every edge (grid diagonals are the shear links). The default.
+    #[default]
+    Edges,
+    /// Strain-based dynamics (Müller et al. 2014): per triangle, stretch along the warp
+    /// direction, stretch across it (weft) and shear, each with its own compliance.
+    Strain,
+}
+
+/// Material of a cloth. Units: m/N (edges), 1/(N·m) (strain), per the model (bend), 1/s.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClothDesc {
-    /// Compliance of the edges (m/N), default 0.
+    /// Default edges.
+    pub model: ClothModel,
+    /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
+    /// Default 0.
     pub stretch_compliance: f32,
-    /// Compliance of the grid diagonals (m/N), default 1e-4; unused for meshes.
+    /// Strain model only: compliance of the weft stretch (1/(N·m)), default 0.
+    pub weft_compliance: f32,
+    /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
+    /// shear components (1/(N·m)). Default 1e-4.
     pub shear_compliance: f32,
+    /// Strain model: the warp direction (projected onto each triangle; a grid uses its
+    /// u edge). Default (1, 0, 0).
+    pub warp: Vec3,
     /// Compliance of the bending constraints (units of the model), default 1.
     pub bend_compliance: f32,
     /// Default dihedral.
@@ -54,8 +75,11 @@ pub struct ClothDesc {
 impl Default for ClothDesc {
     fn default() -> Self {
         ClothDesc {
+            model: ClothModel::Edges,
             stretch_compliance: 0.0,
+            weft_compliance: 0.0,
             shear_compliance: 1.0e-4,
+            warp: Vec3::X,
             bend_compliance: 1.0,
             bending: BendingModel::Dihedral,
             tethers: true,
@@ -98,7 +122,14 @@ impl Default for ClothGridDesc {
 
 fn validate_desc(d: &ClothDesc) -> Result<()> {
     check_body_compliance("stretch", d.stretch_compliance)?;
+    check_body_compliance("weft", d.weft_compliance)?;
     check_body_compliance("shear", d.shear_compliance)?;
+    if !d.warp.is_finite() || d.warp.length() < 1e-6 {
+        return Err(Error::invalid(format!(
+            "warp {} must be a finite, non-zero direction",
+            d.warp
+        )));
+    }
     check_body_compliance("bend", d.bend_compliance)?;
     check_damping(d.damping)
 }
@@ -128,7 +159,14 @@ impl World {
         triangles: &[[u32; 3]],
         inverse_masses: &[f32],
     ) -> Result<BodyId> {
-        self.cloth(desc, vertices, triangles, inverse_masses, &HashSet::new())
+        self.cloth(
+            desc,
+            vertices,
+            triangles,
+            inverse_masses,
+            &HashSet::new(),
+            desc.warp,
+        )
     }
 
     /// Adds a rectangular grid cloth.
@@ -191,7 +229,7 @@ impl World {
                 }
             }
         }
-        self.cloth(desc, &vertices, &triangles, &inv, &shear)
+        self.cloth(desc, &vertices, &triangles, &inv, &shear, grid.u)
     }
 
     fn cloth(
@@ -201,6 +239,7 @@ impl World {
         triangles: &[[u32; 3]],
         inverse_masses: &[f32],
         shear: &HashSet<(u32, u32)>,
+        warp: Vec3,
     ) -> Result<BodyId> {
         validate_desc(desc)?;
         let n = vertices.len();
@@ -246,8 +285,33 @@ impl World {
         };
         let (stretch, shear_edges): (Vec<[u32; 2]>, Vec<[u32; 2]>) =
             edges.iter().partition(|e| !shear.contains(&(e[0], e[1])));
-        b.stretch = links(&stretch, vertices, first, desc.stretch_compliance);
-        b.shear = links(&shear_edges, vertices, first, desc.shear_compliance);
+        match desc.model {
+            ClothModel::Edges => {
+                b.stretch = links(&stretch, vertices, first, desc.stretch_compliance);
+                b.shear = links(&shear_edges, vertices, first, desc.shear_compliance);
+            }
+            ClothModel::Strain => {
+                for (j, t) in triangles.iter().enumerate() {
+                    let x0 = vertices[t[0] as usize];
+                    let (r1, r2) = (vertices[t[1] as usize] - x0, vertices[t[2] as usize] - x0);
+                    let coef = triangle_coefficients_along(r1, r2, warp).ok_or_else(|| {
+                        Error::invalid(format!("triangle {j} {t:?} has zero area"))
+                    })?;
+                    for (axes, compliance) in [
+                        ((0, 0), desc.stretch_compliance),
+                        ((1, 1), desc.weft_compliance),
+                        ((0, 1), desc.shear_compliance),
+                    ] {
+                        b.triangle_strain.push(NewConstraint {
+                            particles: t.map(g),
+                            rest: StrainRest { coef, axes },
+                            compliance,
+                        });
+                    }
+                }
+            }
+        }
+
         for e in &edges {
             let w = &wings[&(e[0], e[1])];
             if w.len() > 2 {

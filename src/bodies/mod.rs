@@ -55,11 +55,11 @@ pub enum BodyKind {
 /// Which of a body's constraint groups a parameter setter addresses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BodyConstraints {
-    /// Edges (rope links, cloth and soft-body edges), m/N; the stretch components of a
-    /// strain-based tet body, 1/(N·m).
+    /// Edges (rope links, cloth and soft-body edges), m/N; the stretch components
+    /// (warp and weft, x/y/z) of strain-based cloth and tet bodies, 1/(N·m).
     Stretch,
-    /// Cloth grid diagonals, m/N; the shear components of a strain-based tet body,
-    /// 1/(N·m).
+    /// Cloth grid diagonals, m/N; the shear components of strain-based cloth and tet
+    /// bodies, 1/(N·m).
     Shear,
     /// Bending: rope i–i+2 links and cloth distance bending (m/N), dihedral
     /// (rad/(N·m)) or isometric (1/(N·m)).
@@ -82,6 +82,8 @@ pub struct BodyParts {
     pub tet_volume: Range<u32>,
     /// Strain model: 6 per tet (3 stretch, then 3 shear).
     pub tet_strain: Range<u32>,
+    /// Strain cloth: 3 per triangle (warp, weft, shear).
+    pub triangle_strain: Range<u32>,
     pub pressure: Option<u32>,
 }
 
@@ -228,6 +230,7 @@ pub(crate) struct BodyBuild {
     pub isometric: Vec<NewConstraint<IsometricRest, 4>>,
     pub tet_volume: Vec<NewConstraint<f32, 4>>,
     pub tet_strain: Vec<NewConstraint<crate::constraints::strain::StrainRest<3>, 4>>,
+    pub triangle_strain: Vec<NewConstraint<crate::constraints::strain::StrainRest<2>, 3>>,
     /// Surface, overpressure factor, compliance (m⁵/N).
     pub pressure: Option<(NewSurface, f32, f32)>,
     pub damping: f32,
@@ -322,6 +325,7 @@ impl World {
         let (isometric, isometric_ids) = appended(&sets.isometric, &b.isometric, &hot, jacobi)?;
         let (tet, tet_ids) = appended(&sets.tet_volume, &b.tet_volume, &hot, jacobi)?;
         let (strain, strain_ids) = appended(&sets.tet_strain, &b.tet_strain, &hot, jacobi)?;
+        let (tri, tri_ids) = appended(&sets.triangle_strain, &b.triangle_strain, &hot, jacobi)?;
         drop(hot);
         self.bodies.reserve()?;
         self.particles.reserve(count)?;
@@ -346,6 +350,7 @@ impl World {
             isometric: isometric_ids,
             tet_volume: tet_ids,
             tet_strain: strain_ids,
+            triangle_strain: tri_ids,
             pressure,
         };
         if let Some(x) = link {
@@ -365,6 +370,9 @@ impl World {
         }
         if let Some(x) = strain {
             self.sets.tet_strain = x;
+        }
+        if let Some(x) = tri {
+            self.sets.triangle_strain = x;
         }
         let particles = b.first..b.first + count as u32;
         if b.damping > 0.0 {
@@ -412,6 +420,7 @@ impl World {
         self.sets.isometric.remove(p.isometric.clone());
         self.sets.tet_volume.remove(p.tet_volume.clone());
         self.sets.tet_strain.remove(p.tet_strain.clone());
+        self.sets.triangle_strain.remove(p.triangle_strain.clone());
         if let Some(s) = p.pressure {
             self.sets.pressure.remove(s as usize);
         }
@@ -444,12 +453,22 @@ impl World {
                 let first = parts.tet_strain.start;
                 s.tet_strain
                     .set_compliance_where(parts.tet_strain, compliance, |id| (id - first) % 6 < 3);
+                let first = parts.triangle_strain.start;
+                s.triangle_strain
+                    .set_compliance_where(parts.triangle_strain, compliance, |id| {
+                        (id - first) % 3 < 2
+                    });
             }
             BodyConstraints::Shear => {
                 s.link.set_compliance(parts.shear, compliance);
                 let first = parts.tet_strain.start;
                 s.tet_strain
                     .set_compliance_where(parts.tet_strain, compliance, |id| (id - first) % 6 >= 3);
+                let first = parts.triangle_strain.start;
+                s.triangle_strain
+                    .set_compliance_where(parts.triangle_strain, compliance, |id| {
+                        (id - first) % 3 == 2
+                    });
             }
             BodyConstraints::Bend => {
                 s.link.set_compliance(parts.bend_link, compliance);

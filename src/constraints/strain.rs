@@ -112,13 +112,26 @@ impl Family<4> for TetStrain {
 /// The inverse rest matrix coefficients of a triangle (rest positions relative to
 /// x_0): axis x along edge 0→1, axis y perpendicular in the plane. None if degenerate.
 pub fn triangle_coefficients(r1: Vec3, r2: Vec3) -> Option<[[f32; 2]; 3]> {
+    triangle_coefficients_along(r1, r2, r1)
+}
+
+/// As [`triangle_coefficients`], with axis x along `warp` projected onto the
+/// triangle's plane (edge 0→1 when `warp` is (nearly) normal to it): cloth keeps one
+/// warp direction across its triangles.
+pub fn triangle_coefficients_along(r1: Vec3, r2: Vec3, warp: Vec3) -> Option<[[f32; 2]; 3]> {
     let l1 = r1.length();
     let n = r1.cross(r2);
     if l1 <= 0.0 || n.length() <= 1e-6 * l1 * r2.length() {
         return None;
     }
-    let ex = r1 / l1;
-    let ey = n.cross(ex).normalize();
+    let nn = n.normalize();
+    let in_plane = warp - nn * warp.dot(nn);
+    let ex = if in_plane.length() > 1e-3 * warp.length() {
+        in_plane.normalize()
+    } else {
+        r1 / l1
+    };
+    let ey = nn.cross(ex);
     // Dm = [[r1·ex, r2·ex], [r1·ey, r2·ey]] (2x2), columns = edges in the frame.
     let (a, b, c, d) = (r1.dot(ex), r2.dot(ex), r1.dot(ey), r2.dot(ey));
     let det = a * d - b * c;
@@ -166,6 +179,21 @@ mod tests {
             assert!(c0.abs() < 1e-5, "{axes:?}: C at rest = {c0}");
             check_gradient::<TriangleStrain, 3>(x, &r, 1e-3, 3e-3);
         }
+        // A warp axis: stretching along it loads xx only.
+        let warp = Vec3::new(1.0, 1.0, 0.0);
+        let flat = [
+            Vec3::ZERO,
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ];
+        let coef = triangle_coefficients_along(flat[1], flat[2], warp).unwrap();
+        let s: [Vec3; 3] = flat.map(|p| p + warp.normalize() * p.dot(warp.normalize()) * 0.1);
+        let c = |axes| {
+            TriangleStrain::evaluate(&s, &StrainRest { coef, axes })
+                .unwrap()
+                .0
+        };
+        assert!((c((0, 0)) - 0.1).abs() < 1e-5 && c((1, 1)).abs() < 1e-5 && c((0, 1)).abs() < 1e-5);
     }
 
     #[test]

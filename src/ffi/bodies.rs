@@ -10,7 +10,7 @@ use std::ffi::c_void;
 use super::particles::{strided, write_at};
 use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{guard, non_null, slice_from, Failure, FfiResult, SinewStatus};
-use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc};
+use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
 use crate::bodies::rope::RopeDesc;
 use crate::bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
 use crate::bodies::{BodyConstraints, BodyId, BodyKind};
@@ -134,14 +134,33 @@ pub struct SinewRopeDesc {
     pub internal_cookie: u32,
 }
 
+/// Values of `SinewClothDesc::model` (crosses as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewClothModel {
+    /// A link on every edge; grid diagonals are shear links (default).
+    SINEW_CLOTH_EDGES = 0,
+    /// Strain-based: warp stretch, weft stretch and shear per triangle.
+    SINEW_CLOTH_STRAIN = 1,
+}
+
 /// The material of a cloth (mesh or grid). Start from sinew_cloth_desc_default().
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewClothDesc {
-    /// Compliance of the edges (m/N), default 0.
+    /// A SinewClothModel, default SINEW_CLOTH_EDGES.
+    pub model: u32,
+    /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
+    /// Default 0.
     pub stretch_compliance: f32,
-    /// Compliance of the grid diagonals (m/N), default 1e-4; unused for meshes.
+    /// Strain model only: compliance of the weft stretch (1/(N·m)), default 0.
+    pub weft_compliance: f32,
+    /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
+    /// shear components (1/(N·m)). Default 1e-4.
     pub shear_compliance: f32,
+    /// Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).
+    pub warp: SinewVec3,
     /// Compliance of the bending constraints (units of the model), default 1.
     pub bend_compliance: f32,
     /// A SinewBendingModel, default SINEW_BENDING_DIHEDRAL.
@@ -312,8 +331,11 @@ pub unsafe extern "C" fn sinew_rope_desc_init(out: *mut SinewRopeDesc) -> SinewS
 pub extern "C" fn sinew_cloth_desc_default() -> SinewClothDesc {
     let d = ClothDesc::default();
     SinewClothDesc {
+        model: SinewClothModel::SINEW_CLOTH_EDGES as u32,
         stretch_compliance: d.stretch_compliance,
+        weft_compliance: d.weft_compliance,
         shear_compliance: d.shear_compliance,
+        warp: d.warp.into(),
         bend_compliance: d.bend_compliance,
         bending: SinewBendingModel::SINEW_BENDING_DIHEDRAL as u32,
         tethers: d.tethers as u32,
@@ -478,9 +500,22 @@ unsafe fn cloth_desc(desc: *const SinewClothDesc) -> FfiResult<ClothDesc> {
             ))
         }
     };
+    let model = match d.model {
+        0 => ClothModel::Edges,
+        1 => ClothModel::Strain,
+        m => {
+            return Err(Failure::new(
+                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                format!("model {m} is not a SinewClothModel (0 or 1)"),
+            ))
+        }
+    };
     Ok(ClothDesc {
+        model,
         stretch_compliance: d.stretch_compliance,
+        weft_compliance: d.weft_compliance,
         shear_compliance: d.shear_compliance,
+        warp: d.warp.into(),
         bend_compliance: d.bend_compliance,
         bending,
         tethers: flag(d.tethers, "tethers")?,

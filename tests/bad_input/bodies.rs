@@ -790,6 +790,44 @@ fn cloth_cases() -> Vec<Case> {
         ),
         case(
             f,
+            "model 5",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| unsafe {
+                let mut d = sinew_cloth_desc_default();
+                d.model = 5;
+                sinew_world_add_cloth_mesh(
+                    c.world,
+                    &d,
+                    quad.as_ptr(),
+                    4,
+                    tris.as_ptr(),
+                    2,
+                    inv.as_ptr(),
+                    out_body(c),
+                )
+            },
+        ),
+        case(
+            f,
+            "warp zero",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| unsafe {
+                let mut d = sinew_cloth_desc_default();
+                d.warp = v3(0.0, 0.0, 0.0);
+                sinew_world_add_cloth_mesh(
+                    c.world,
+                    &d,
+                    quad.as_ptr(),
+                    4,
+                    tris.as_ptr(),
+                    2,
+                    inv.as_ptr(),
+                    out_body(c),
+                )
+            },
+        ),
+        case(
+            f,
             "bending 9",
             SINEW_ERROR_INVALID_ARGUMENT,
             move |c| unsafe {
