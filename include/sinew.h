@@ -22,6 +22,42 @@
 #define SINEW_ABI_VERSION 1
 
 /**
+ * Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
+ * XPBD slides (seed 001). A starting point for the compliance of a material.
+ */
+#define SINEW_MATERIAL_CONCRETE 0.04e-9
+
+/**
+ * Wood, m²/N (seed 001).
+ */
+#define SINEW_MATERIAL_WOOD 0.16e-9
+
+/**
+ * Leather, m²/N (seed 001).
+ */
+#define SINEW_MATERIAL_LEATHER 1.0e-8
+
+/**
+ * Tendon, m²/N (seed 001).
+ */
+#define SINEW_MATERIAL_TENDON 0.2e-7
+
+/**
+ * Rubber, m²/N (seed 001).
+ */
+#define SINEW_MATERIAL_RUBBER 1.0e-6
+
+/**
+ * Muscle, m²/N (seed 001).
+ */
+#define SINEW_MATERIAL_MUSCLE 0.2e-3
+
+/**
+ * Fat, m²/N (seed 001).
+ */
+#define SINEW_MATERIAL_FAT 1.0e-3
+
+/**
  * Result of every fallible function (`int32_t`).
  */
 enum SinewStatus
@@ -92,6 +128,204 @@ typedef uint32_t SinewSolver;
 #endif // __cplusplus
 
 /**
+ * Values of the `family` argument (crosses as `uint32_t`).
+ */
+enum SinewFamily
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Tethers; force in N.
+   */
+  SINEW_FAMILY_TETHER = 0,
+  /**
+   * Dihedral bending; torque in N·m.
+   */
+  SINEW_FAMILY_DIHEDRAL_BENDING = 1,
+  /**
+   * Isometric bending; |λ|/h² in N·m.
+   */
+  SINEW_FAMILY_ISOMETRIC_BENDING = 2,
+  /**
+   * Tet volume; |λ|/h² in N·m.
+   */
+  SINEW_FAMILY_TET_VOLUME = 3,
+  /**
+   * Closed-surface volume; pressure in Pa.
+   */
+  SINEW_FAMILY_PRESSURE_VOLUME = 4,
+  /**
+   * Triangle strain components; |λ|/h² in N·m.
+   */
+  SINEW_FAMILY_TRIANGLE_STRAIN = 5,
+  /**
+   * Tet strain components; |λ|/h² in N·m.
+   */
+  SINEW_FAMILY_TET_STRAIN = 6,
+  /**
+   * Unilateral XY area; N/m.
+   */
+  SINEW_FAMILY_UNILATERAL_AREA = 7,
+  /**
+   * Unilateral tet volume; Pa.
+   */
+  SINEW_FAMILY_UNILATERAL_VOLUME = 8,
+  /**
+   * Ring area (2D); N/m.
+   */
+  SINEW_FAMILY_RING_AREA = 9,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewFamily SinewFamily;
+#else
+typedef uint32_t SinewFamily;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of `SinewClothDesc::bending` (crosses as `uint32_t`).
+ */
+enum SinewBendingModel
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * No bending constraints.
+   */
+  SINEW_BENDING_NONE = 0,
+  /**
+   * A link between the wings of each interior edge (m/N).
+   */
+  SINEW_BENDING_DISTANCE = 1,
+  /**
+   * Dihedral angle, rad/(N·m) (default).
+   */
+  SINEW_BENDING_DIHEDRAL = 2,
+  /**
+   * Isometric (Bergou 2006), 1/(N·m); for cloth flat at rest.
+   */
+  SINEW_BENDING_ISOMETRIC = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewBendingModel SinewBendingModel;
+#else
+typedef uint32_t SinewBendingModel;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of the `which` argument of sinew_body_set_compliance (`uint32_t`).
+ */
+enum SinewBodyConstraints
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Edges: rope links, cloth and soft-body edges (m/N).
+   */
+  SINEW_BODY_STRETCH = 0,
+  /**
+   * Cloth grid diagonals (m/N).
+   */
+  SINEW_BODY_SHEAR = 1,
+  /**
+   * Bending (units of the model).
+   */
+  SINEW_BODY_BEND = 2,
+  /**
+   * Tethers (m/N).
+   */
+  SINEW_BODY_TETHER = 3,
+  /**
+   * Tet volumes (1/(N·m)) or the pressure surface (m⁵/N).
+   */
+  SINEW_BODY_VOLUME = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewBodyConstraints SinewBodyConstraints;
+#else
+typedef uint32_t SinewBodyConstraints;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of `SinewTetBodyDesc::model` (crosses as `uint32_t`).
+ */
+enum SinewTetModel
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * A link on every tet edge plus a volume constraint per tet (default).
+   */
+  SINEW_TET_EDGES_AND_VOLUME = 0,
+  /**
+   * Strain-based: stretch x, y, z and shear per tet, plus volume.
+   */
+  SINEW_TET_STRAIN = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewTetModel SinewTetModel;
+#else
+typedef uint32_t SinewTetModel;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of `SinewBodyInfo::kind`.
+ */
+enum SinewBodyKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  SINEW_BODY_ROPE = 0,
+  SINEW_BODY_CLOTH = 1,
+  SINEW_BODY_TET_SOFT_BODY = 2,
+  SINEW_BODY_PRESSURE_SOFT_BODY = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewBodyKind SinewBodyKind;
+#else
+typedef uint32_t SinewBodyKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of `SinewClothDesc::model` (crosses as `uint32_t`).
+ */
+enum SinewClothModel
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * A link on every edge; grid diagonals are shear links (default).
+   */
+  SINEW_CLOTH_EDGES = 0,
+  /**
+   * Strain-based: warp stretch, weft stretch and shear per triangle.
+   */
+  SINEW_CLOTH_STRAIN = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewClothModel SinewClothModel;
+#else
+typedef uint32_t SinewClothModel;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {
@@ -106,6 +340,264 @@ typedef struct SinewVec3 {
   float y;
   float z;
 } SinewVec3;
+
+/**
+ * A unit quaternion (x, y, z, w), layout-identical to Unity's `Quaternion` and UE's
+ * `FQuat4f`.
+ */
+typedef struct SinewQuat {
+  float x;
+  float y;
+  float z;
+  float w;
+} SinewQuat;
+
+/**
+ * A rigid transform: position (m) and rotation (unit quaternion; normalised on input,
+ * its length must be within [0.5, 2]).
+ */
+typedef struct SinewTransform {
+  struct SinewVec3 position;
+  struct SinewQuat rotation;
+} SinewTransform;
+
+/**
+ * How to build a rope (sinew_world_add_rope). Start from sinew_rope_desc_default().
+ */
+typedef struct SinewRopeDesc {
+  /**
+   * First end (m), default (0, 0, 0). Ignored by sinew_world_add_rope_polyline.
+   */
+  struct SinewVec3 start;
+  /**
+   * Second end (m), default (1, 0, 0). Ignored by the polyline variant.
+   */
+  struct SinewVec3 end;
+  /**
+   * Segments between start and end, default 20. Ignored by the polyline variant.
+   */
+  uint32_t segments;
+  /**
+   * Total mass (kg), spread evenly over the particles, default 1.
+   */
+  float total_mass;
+  /**
+   * Radius (m) for rendering and collision, >= 0, default 0.01.
+   */
+  float radius;
+  /**
+   * Compliance of the links (m/N), default 0 (inextensible).
+   */
+  float stretch_compliance;
+  /**
+   * Compliance of the (i, i+2) bend links (m/N), default 0.01.
+   */
+  float bend_compliance;
+  /**
+   * 1 = tethers from each pinned end to every particle (default), 0 = none.
+   */
+  uint32_t tethers;
+  /**
+   * 1 = pin the first particle (default), 0 = free.
+   */
+  uint32_t pin_start;
+  /**
+   * 1 = pin the last particle, 0 = free (default).
+   */
+  uint32_t pin_end;
+  /**
+   * Extra velocity damping of the rope (1/s), default 0.
+   */
+  float damping;
+  /**
+   * Set by sinew_rope_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewRopeDesc;
+
+/**
+ * The material of a cloth (mesh or grid). Start from sinew_cloth_desc_default().
+ */
+typedef struct SinewClothDesc {
+  /**
+   * A SinewClothModel, default SINEW_CLOTH_EDGES.
+   */
+  uint32_t model;
+  /**
+   * Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
+   * Default 0.
+   */
+  float stretch_compliance;
+  /**
+   * Strain model only: compliance of the weft stretch (1/(N·m)), default 0.
+   */
+  float weft_compliance;
+  /**
+   * Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
+   * shear components (1/(N·m)). Default 1e-4.
+   */
+  float shear_compliance;
+  /**
+   * Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).
+   */
+  struct SinewVec3 warp;
+  /**
+   * Compliance of the bending constraints (units of the model), default 1.
+   */
+  float bend_compliance;
+  /**
+   * A SinewBendingModel, default SINEW_BENDING_DIHEDRAL.
+   */
+  uint32_t bending;
+  /**
+   * 1 = tether free vertices to the nearest pinned ones (default), 0 = none.
+   */
+  uint32_t tethers;
+  /**
+   * Extra velocity damping (1/s), default 0.
+   */
+  float damping;
+  /**
+   * Set by sinew_cloth_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewClothDesc;
+
+/**
+ * A rectangular cloth grid: vertex (i, j) at origin + u*i/segments_u + v*j/segments_v,
+ * index j*(segments_u+1) + i. Start from sinew_cloth_grid_desc_default().
+ */
+typedef struct SinewClothGridDesc {
+  /**
+   * m, default (0, 0, 0).
+   */
+  struct SinewVec3 origin;
+  /**
+   * Full width edge (m), default (1, 0, 0).
+   */
+  struct SinewVec3 u;
+  /**
+   * Full height edge (m), default (0, 0, 1).
+   */
+  struct SinewVec3 v;
+  /**
+   * Cells along u, 1..=4096, default 20.
+   */
+  uint32_t segments_u;
+  /**
+   * Cells along v, 1..=4096, default 20.
+   */
+  uint32_t segments_v;
+  /**
+   * Total mass (kg), default 1.
+   */
+  float total_mass;
+  /**
+   * Pinned corners: 1 = (0,0), 2 = (u,0), 4 = (0,v), 8 = (u,v); default 0.
+   */
+  uint32_t pin_corners;
+  /**
+   * Set by sinew_cloth_grid_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewClothGridDesc;
+
+/**
+ * A tetrahedral soft body. Start from sinew_tet_body_desc_default().
+ */
+typedef struct SinewTetBodyDesc {
+  /**
+   * Total mass (kg), lumped by tet volume when no inverse masses are given; default 1.
+   */
+  float total_mass;
+  /**
+   * A SinewTetModel, default SINEW_TET_EDGES_AND_VOLUME.
+   */
+  uint32_t model;
+  /**
+   * Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
+   * components (1/(N·m)). Default 1e-4.
+   */
+  float stretch_compliance;
+  /**
+   * Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
+   */
+  float shear_compliance;
+  /**
+   * Compliance of the tet volumes (1/(N·m)), default 0.
+   */
+  float volume_compliance;
+  /**
+   * Extra velocity damping (1/s), default 0.
+   */
+  float damping;
+  /**
+   * Set by sinew_tet_body_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewTetBodyDesc;
+
+/**
+ * A closed-surface (pressure) soft body. Start from sinew_pressure_body_desc_default().
+ */
+typedef struct SinewPressureBodyDesc {
+  /**
+   * Total mass (kg), lumped by triangle area when no inverse masses are given;
+   * default 1.
+   */
+  float total_mass;
+  /**
+   * Compliance of the surface edges (m/N), default 1e-4.
+   */
+  float stretch_compliance;
+  /**
+   * Overpressure factor: the body keeps pressure x its rest volume; (0, 100],
+   * default 1.
+   */
+  float pressure;
+  /**
+   * Compliance of the volume constraint (m⁵/N), default 0.
+   */
+  float volume_compliance;
+  /**
+   * Extra velocity damping (1/s), default 0.
+   */
+  float damping;
+  /**
+   * Set by sinew_pressure_body_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewPressureBodyDesc;
+
+/**
+ * A body handle, passed by value; valid in the world that made it. 0 is null.
+ */
+typedef struct SinewBody {
+  uint64_t id;
+} SinewBody;
+
+/**
+ * What sinew_body_info reports about a body.
+ */
+typedef struct SinewBodyInfo {
+  /**
+   * A SinewBodyKind.
+   */
+  uint32_t kind;
+  /**
+   * Its particles are first_particle..first_particle+particle_count.
+   */
+  uint32_t first_particle;
+  uint32_t particle_count;
+  /**
+   * Rope radius (m) from its desc; 0 for other bodies.
+   */
+  float radius;
+  /**
+   * Extra velocity damping (1/s).
+   */
+  float damping;
+} SinewBodyInfo;
 
 /**
  * Settings of a new world. Always start from `sinew_world_desc_default`.
@@ -168,6 +660,313 @@ const char *sinew_version(void);
 const char *sinew_last_error_message(void);
 
 /**
+ * Adds an attachment host (a host rigid body, bone, hand...) at `transform`;
+ * `*out_host` receives its index (hosts are numbered 0, 1, ...).
+ *
+ * # Safety
+ * `transform` must point to a readable SinewTransform, `out_host` to one writable
+ * uint32_t.
+ */
+SinewStatus sinew_world_add_attachment_host(struct SinewWorld world,
+                                            const struct SinewTransform *transform,
+                                            uint32_t *out_host);
+
+/**
+ * Sets the transform `host` reaches at the end of the next step; call it once per
+ * frame before sinew_world_step. Within the step each substep follows the transform
+ * interpolated between the previous one and this one.
+ *
+ * # Safety
+ * `transform` must point to a readable SinewTransform.
+ */
+SinewStatus sinew_world_set_attachment_host_transform(struct SinewWorld world,
+                                                      uint32_t host,
+                                                      const struct SinewTransform *transform);
+
+/**
+ * Attaches `count` particles to `host` at `local_offsets` (m, in the host's frame;
+ * NULL = where each particle is now). `compliance` α in m/N: 0 pins the particle to
+ * its target, above 0 is a soft (zero-length spring) attachment of stiffness 1/α.
+ * Attach particles with inverse mass > 0. `*out_first` receives the first new id.
+ *
+ * # Safety
+ * `particles` must point to `count` uint32_t, `local_offsets` to `count` SinewVec3 or
+ * be NULL, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_attachments(struct SinewWorld world,
+                                        uint32_t host,
+                                        const uint32_t *particles,
+                                        const struct SinewVec3 *local_offsets,
+                                        uint32_t count,
+                                        float compliance,
+                                        uint32_t *out_first);
+
+/**
+ * Sets the compliance (m/N) of attachments `first..first+count`; next step on.
+ */
+SinewStatus sinew_world_set_attachment_compliance(struct SinewWorld world,
+                                                  uint32_t first,
+                                                  uint32_t count,
+                                                  float compliance);
+
+/**
+ * Writes the force (N, world frame) each attachment `first..first+count` exerted on
+ * its host during the last substep of the last step: apply it to the host's rigid
+ * body at the attachment point for two-way coupling (a hanging 1 kg particle gives
+ * (0, -9.81, 0)). Zero before the first step.
+ *
+ * # Safety
+ * `out` must point to `count` writable SinewVec3.
+ */
+SinewStatus sinew_world_read_attachment_forces(struct SinewWorld world,
+                                               uint32_t first,
+                                               uint32_t count,
+                                               struct SinewVec3 *out);
+
+/**
+ * A rope desc with every field at its default.
+ */
+struct SinewRopeDesc sinew_rope_desc_default(void);
+
+/**
+ * Writes sinew_rope_desc_default() to `*out` (for bindings that avoid by-value structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewRopeDesc.
+ */
+SinewStatus sinew_rope_desc_init(struct SinewRopeDesc *out);
+
+/**
+ * A cloth desc with every field at its default.
+ */
+struct SinewClothDesc sinew_cloth_desc_default(void);
+
+/**
+ * Writes sinew_cloth_desc_default() to `*out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewClothDesc.
+ */
+SinewStatus sinew_cloth_desc_init(struct SinewClothDesc *out);
+
+/**
+ * A cloth grid desc with every field at its default.
+ */
+struct SinewClothGridDesc sinew_cloth_grid_desc_default(void);
+
+/**
+ * Writes sinew_cloth_grid_desc_default() to `*out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewClothGridDesc.
+ */
+SinewStatus sinew_cloth_grid_desc_init(struct SinewClothGridDesc *out);
+
+/**
+ * A tet soft body desc with every field at its default.
+ */
+struct SinewTetBodyDesc sinew_tet_body_desc_default(void);
+
+/**
+ * Writes sinew_tet_body_desc_default() to `*out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewTetBodyDesc.
+ */
+SinewStatus sinew_tet_body_desc_init(struct SinewTetBodyDesc *out);
+
+/**
+ * A pressure soft body desc with every field at its default.
+ */
+struct SinewPressureBodyDesc sinew_pressure_body_desc_default(void);
+
+/**
+ * Writes sinew_pressure_body_desc_default() to `*out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewPressureBodyDesc.
+ */
+SinewStatus sinew_pressure_body_desc_init(struct SinewPressureBodyDesc *out);
+
+/**
+ * Adds a straight rope from desc->start to desc->end in desc->segments segments
+ * (segments + 1 particles, consecutive indices). `*out_body` receives its handle.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewRopeDesc, `out_body` to one writable SinewBody.
+ */
+SinewStatus sinew_world_add_rope(struct SinewWorld world,
+                                 const struct SinewRopeDesc *desc,
+                                 struct SinewBody *out_body);
+
+/**
+ * Adds a rope through `point_count` >= 2 points (m), one particle each; the start,
+ * end and segments of the desc are ignored.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewRopeDesc, `points` to `point_count` SinewVec3,
+ * `out_body` to one writable SinewBody.
+ */
+SinewStatus sinew_world_add_rope_polyline(struct SinewWorld world,
+                                          const struct SinewRopeDesc *desc,
+                                          const struct SinewVec3 *points,
+                                          uint32_t point_count,
+                                          struct SinewBody *out_body);
+
+/**
+ * Adds a cloth from a triangle mesh: `vertex_count` vertices (m) with
+ * `inverse_masses` (1/kg, 0 = pinned, one per vertex), `triangle_count` triangles (3
+ * vertex indices each, 0-based within this mesh). The body's particles are the
+ * vertices in order. Malformed meshes (index out of range, a vertex repeated in a
+ * triangle, zero-area triangles, an edge shared by more than two triangles) are
+ * refused naming the element.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewClothDesc, `vertices` to `vertex_count`
+ * SinewVec3, `triangles` to 3*triangle_count uint32_t, `inverse_masses` to
+ * `vertex_count` floats, `out_body` to one writable SinewBody.
+ */
+SinewStatus sinew_world_add_cloth_mesh(struct SinewWorld world,
+                                       const struct SinewClothDesc *desc,
+                                       const struct SinewVec3 *vertices,
+                                       uint32_t vertex_count,
+                                       const uint32_t *triangles,
+                                       uint32_t triangle_count,
+                                       const float *inverse_masses,
+                                       struct SinewBody *out_body);
+
+/**
+ * Adds a rectangular grid cloth ((segments_u+1) x (segments_v+1) particles, index
+ * j*(segments_u+1) + i; the diagonals are shear links).
+ *
+ * # Safety
+ * `desc` and `grid` must point to readable descs, `out_body` to one writable
+ * SinewBody.
+ */
+SinewStatus sinew_world_add_cloth_grid(struct SinewWorld world,
+                                       const struct SinewClothDesc *desc,
+                                       const struct SinewClothGridDesc *grid,
+                                       struct SinewBody *out_body);
+
+/**
+ * Adds a soft body from a tetrahedral mesh: every tet edge a link, every tet a volume
+ * constraint. Tets (4 indices each) must have positive volume (vertices 1, 2, 3
+ * counter-clockwise seen from vertex 0): inverted or flat tets are refused naming the
+ * tet. `inverse_masses` NULL = desc->total_mass lumped by volume.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewTetBodyDesc, `vertices` to `vertex_count`
+ * SinewVec3, `tets` to 4*tet_count uint32_t, `inverse_masses` to `vertex_count`
+ * floats or be NULL, `out_body` to one writable SinewBody.
+ */
+SinewStatus sinew_world_add_tet_body(struct SinewWorld world,
+                                     const struct SinewTetBodyDesc *desc,
+                                     const struct SinewVec3 *vertices,
+                                     uint32_t vertex_count,
+                                     const uint32_t *tets,
+                                     uint32_t tet_count,
+                                     const float *inverse_masses,
+                                     struct SinewBody *out_body);
+
+/**
+ * Adds a soft body from a closed surface (triangles wound counter-clockwise seen from
+ * outside): every edge a link plus one volume constraint keeping desc->pressure x the
+ * rest volume. A surface that is not closed, inconsistently wound or inside-out is
+ * refused naming the edge. `inverse_masses` NULL = desc->total_mass lumped by area.
+ *
+ * # Safety
+ * As sinew_world_add_tet_body, with `triangles` pointing to 3*triangle_count uint32_t.
+ */
+SinewStatus sinew_world_add_pressure_body(struct SinewWorld world,
+                                          const struct SinewPressureBodyDesc *desc,
+                                          const struct SinewVec3 *vertices,
+                                          uint32_t vertex_count,
+                                          const uint32_t *triangles,
+                                          uint32_t triangle_count,
+                                          const float *inverse_masses,
+                                          struct SinewBody *out_body);
+
+/**
+ * Removes a body. Its particles keep their indices but become inert (inverse mass 0,
+ * they stay where they are); its constraints and the attachments on its particles
+ * stop acting. Other bodies' indices and motion are unchanged. The handle becomes
+ * invalid: removing it again gives SINEW_ERROR_INVALID_HANDLE.
+ */
+SinewStatus sinew_world_remove_body(struct SinewWorld world, struct SinewBody body);
+
+/**
+ * Writes the number of live bodies to `*out_count`.
+ *
+ * # Safety
+ * `out_count` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_body_count(struct SinewWorld world, uint32_t *out_count);
+
+/**
+ * Writes the body's particles (`first..first+count`, world particle indices) to
+ * `*out_first` and `*out_count`.
+ *
+ * # Safety
+ * `out_first` and `out_count` must point to one writable uint32_t each.
+ */
+SinewStatus sinew_body_particle_range(struct SinewWorld world,
+                                      struct SinewBody body,
+                                      uint32_t *out_first,
+                                      uint32_t *out_count);
+
+/**
+ * Writes what the body is (kind, particles, rope radius, damping) to `*out_info`.
+ *
+ * # Safety
+ * `out_info` must point to one writable SinewBodyInfo.
+ */
+SinewStatus sinew_body_info(struct SinewWorld world,
+                            struct SinewBody body,
+                            struct SinewBodyInfo *out_info);
+
+/**
+ * Copies the positions (m) of all the body's particles to `out`, one SinewVec3 every
+ * `stride_bytes` (>= 12), e.g. straight into a vertex buffer; `capacity` is the number
+ * of elements `out` holds (at least the body's particle count).
+ *
+ * # Safety
+ * `out` must point to `(capacity-1)*stride_bytes + 12` writable bytes.
+ */
+SinewStatus sinew_body_read_positions(struct SinewWorld world,
+                                      struct SinewBody body,
+                                      void *out,
+                                      uint32_t capacity,
+                                      uint32_t stride_bytes);
+
+/**
+ * Sets the compliance of one of the body's constraint groups (`which` a
+ * SinewBodyConstraints; units per group) from the next step on.
+ */
+SinewStatus sinew_body_set_compliance(struct SinewWorld world,
+                                      struct SinewBody body,
+                                      uint32_t which,
+                                      float compliance);
+
+/**
+ * Sets the body's extra velocity damping (1/s, >= 0) from the next step on.
+ */
+SinewStatus sinew_body_set_damping(struct SinewWorld world, struct SinewBody body, float damping);
+
+/**
+ * Sets the overpressure factor (in (0, 100]) of a pressure soft body.
+ */
+SinewStatus sinew_body_set_pressure(struct SinewWorld world, struct SinewBody body, float pressure);
+
+/**
+ * Writes the current volume (m³) of a soft body (the enclosed volume of a pressure
+ * body, the summed tet volume of a tet body) to `*out_volume`.
+ *
+ * # Safety
+ * `out_volume` must point to one writable float.
+ */
+SinewStatus sinew_body_volume(struct SinewWorld world, struct SinewBody body, float *out_volume);
+
+/**
  * Adds `count` XPBD distance constraints. `particle_pairs` holds 2*count particle
  * indices (a0, b0, a1, b1, ...); `rest_lengths` (m) NULL = the current distances;
  * `compliance` α in m/N (0 = rigid; see the material table in the README).
@@ -220,6 +1019,241 @@ SinewStatus sinew_world_read_constraint_forces(struct SinewWorld world,
                                                uint32_t first,
                                                uint32_t count,
                                                float *out_newtons);
+
+/**
+ * Adds `count` tethers (long-range attachments, Kim et al. 2012):
+ * `particle_pairs` = (anchor0, particle0, anchor1, particle1, ...); each particle may
+ * be at most `max_lengths[j]` m from its anchor (NULL = the current distances).
+ * Unilateral: only a stretched tether acts. `compliance` α in m/N (0 = rigid).
+ * `*out_first` receives the id of the first new tether.
+ *
+ * # Safety
+ * `particle_pairs` must point to 2*count uint32_t, `max_lengths` to count floats or be
+ * NULL, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_tethers(struct SinewWorld world,
+                                    const uint32_t *particle_pairs,
+                                    const float *max_lengths,
+                                    uint32_t count,
+                                    float compliance,
+                                    uint32_t *out_first);
+
+/**
+ * Adds `count` dihedral bending constraints (Müller et al. 2007). `hinges` holds 4
+ * indices per hinge: the shared edge (e0, e1), then the wing of each triangle
+ * (w0 of triangle e0-e1-w0, w1 of triangle e1-e0-w1). `rest_angles` in rad, in
+ * [-pi, pi] (NULL = the current angles; 0 = flat). `compliance` in rad/(N·m).
+ *
+ * # Safety
+ * `hinges` must point to 4*count uint32_t, `rest_angles` to count floats or be NULL,
+ * `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_dihedral_bending(struct SinewWorld world,
+                                             const uint32_t *hinges,
+                                             const float *rest_angles,
+                                             uint32_t count,
+                                             float compliance,
+                                             uint32_t *out_first);
+
+/**
+ * Adds `count` isometric bending constraints (Bergou et al. 2006) over hinges laid out
+ * as in sinew_world_add_dihedral_bending; the rest shape is the current one and
+ * should be (near) flat. `compliance` in 1/(N·m).
+ *
+ * # Safety
+ * `hinges` must point to 4*count uint32_t, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_isometric_bending(struct SinewWorld world,
+                                              const uint32_t *hinges,
+                                              uint32_t count,
+                                              float compliance,
+                                              uint32_t *out_first);
+
+/**
+ * Adds `count` tetrahedron volume constraints, C = V/V0 - 1. `tets` holds 4 indices
+ * per tet with positive volume (vertices 1, 2, 3 counter-clockwise seen from vertex
+ * 0); inverted or flat tets are refused. `rest_volumes` in m³ (NULL = current).
+ * `compliance` in 1/(N·m).
+ *
+ * # Safety
+ * `tets` must point to 4*count uint32_t, `rest_volumes` to count floats or be NULL,
+ * `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_tet_volume_constraints(struct SinewWorld world,
+                                                   const uint32_t *tets,
+                                                   const float *rest_volumes,
+                                                   uint32_t count,
+                                                   float compliance,
+                                                   uint32_t *out_first);
+
+/**
+ * Adds one closed-surface volume constraint over `triangle_count` triangles (3
+ * indices each, closed, wound counter-clockwise seen from outside): the enclosed
+ * volume is kept at `pressure` (overpressure factor, in (0, 100]) times its current
+ * volume. `compliance` in m⁵/N. `*out_id` receives its id.
+ *
+ * # Safety
+ * `triangles` must point to 3*triangle_count uint32_t, `out_id` to one writable
+ * uint32_t.
+ */
+SinewStatus sinew_world_add_pressure_volume(struct SinewWorld world,
+                                            const uint32_t *triangles,
+                                            uint32_t triangle_count,
+                                            float pressure,
+                                            float compliance,
+                                            uint32_t *out_id);
+
+/**
+ * Writes the number of constraints of `family` (a SinewFamily; removed ones included:
+ * ids never shift) to `*out_count`.
+ *
+ * # Safety
+ * `out_count` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_family_constraint_count(struct SinewWorld world,
+                                                uint32_t family,
+                                                uint32_t *out_count);
+
+/**
+ * Writes |λ|/h² of constraints `first..first+count` of `family` in the last substep of
+ * the last step (units per SinewFamily; 0 before the first step) to `out`.
+ *
+ * # Safety
+ * `out` must point to `count` writable floats.
+ */
+SinewStatus sinew_world_read_family_forces(struct SinewWorld world,
+                                           uint32_t family,
+                                           uint32_t first,
+                                           uint32_t count,
+                                           float *out);
+
+/**
+ * Writes the current enclosed volume (m³) of pressure constraint `id` to
+ * `*out_volume`.
+ *
+ * # Safety
+ * `out_volume` must point to one writable float.
+ */
+SinewStatus sinew_world_pressure_volume(struct SinewWorld world, uint32_t id, float *out_volume);
+
+/**
+ * Adds strain-based triangle constraints (Müller et al. 2014): 3 per triangle, ids
+ * `first + 3j + (0: stretch along the rest edge 0→1, 1: stretch across it, 2: shear)`;
+ * compliances in 1/(N·m) (C = stretch ratio − 1, or the cosine of the axes' angle).
+ *
+ * # Safety
+ * `triangles` must point to 3*count uint32_t, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_triangle_strain(struct SinewWorld world,
+                                            const uint32_t *triangles,
+                                            uint32_t count,
+                                            float compliance_xx,
+                                            float compliance_yy,
+                                            float compliance_shear,
+                                            uint32_t *out_first);
+
+/**
+ * Adds strain-based tet constraints: 6 per tet, ids `first + 6j + (0, 1, 2: stretch
+ * along the rest shape's world x, y, z; 3, 4, 5: shear xy, xz, yz)`; compliances in
+ * 1/(N·m). Tets must have positive volume.
+ *
+ * # Safety
+ * `tets` must point to 4*count uint32_t, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_tet_strain(struct SinewWorld world,
+                                       const uint32_t *tets,
+                                       uint32_t count,
+                                       float compliance_xx,
+                                       float compliance_yy,
+                                       float compliance_zz,
+                                       float compliance_shear,
+                                       uint32_t *out_first);
+
+/**
+ * Adds unilateral area constraints (air mesh, 2D worlds): each triangle's signed area
+ * in the XY plane stays >= `min_areas[j]` (m²; NULL = 0); they act only when
+ * violated. Compliance in m³/N.
+ *
+ * # Safety
+ * `triangles` must point to 3*count uint32_t, `min_areas` to count floats or be NULL,
+ * `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_unilateral_areas(struct SinewWorld world,
+                                             const uint32_t *triangles,
+                                             const float *min_areas,
+                                             uint32_t count,
+                                             float compliance,
+                                             uint32_t *out_first);
+
+/**
+ * Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume stays
+ * at least `min_volumes[j]` (m³; NULL = 0); they act only when violated. Compliance in
+ * m⁵/N.
+ *
+ * # Safety
+ * `tets` must point to 4*count uint32_t, `min_volumes` to count floats or be NULL,
+ * `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_unilateral_volumes(struct SinewWorld world,
+                                               const uint32_t *tets,
+                                               const float *min_volumes,
+                                               uint32_t count,
+                                               float compliance,
+                                               uint32_t *out_first);
+
+/**
+ * Makes the world 2D (`enabled` = 1: all motion in the plane z = `z` (m); particles are
+ * moved onto it now and their z velocity is zeroed every substep) or 3D again (0).
+ */
+SinewStatus sinew_world_set_planar(struct SinewWorld world, uint32_t enabled, float z);
+
+/**
+ * Adds a closed ring of `count` >= 3 particles (counter-clockwise seen from +z) whose
+ * enclosed XY area is kept at `pressure` (in (0, 100]) times its current area;
+ * compliance in m³/N. `*out_id` receives its id.
+ *
+ * # Safety
+ * `particles` must point to `count` uint32_t, `out_id` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_ring_area(struct SinewWorld world,
+                                      const uint32_t *particles,
+                                      uint32_t count,
+                                      float pressure,
+                                      float compliance,
+                                      uint32_t *out_id);
+
+/**
+ * Writes the current enclosed area (m²) of ring `id` to `*out_area`.
+ *
+ * # Safety
+ * `out_area` must point to one writable float.
+ */
+SinewStatus sinew_world_ring_area(struct SinewWorld world, uint32_t id, float *out_area);
+
+/**
+ * Adds a shape-matching cluster (Müller 2005) over `count` >= 2 particles, rest shape =
+ * their current positions. `stiffness` in [0, 1] per substep (PBD, iteration-count
+ * corrected); plastic when the mean distance from the goals exceeds `yield_distance`
+ * (m; INFINITY = elastic), the rest shape then creeping by `creep` in [0, 1] per
+ * substep. `*out_id` receives its id.
+ *
+ * # Safety
+ * `particles` must point to `count` uint32_t, `out_id` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_shape_cluster(struct SinewWorld world,
+                                          const uint32_t *particles,
+                                          uint32_t count,
+                                          float stiffness,
+                                          float yield_distance,
+                                          float creep,
+                                          uint32_t *out_id);
+
+/**
+ * Sets the stiffness (in [0, 1]) of shape-matching cluster `id`.
+ */
+SinewStatus sinew_world_set_shape_cluster_stiffness(struct SinewWorld world,
+                                                    uint32_t id,
+                                                    float stiffness);
 
 /**
  * Adds `count` particles at rest at `positions` (m) with `inverse_masses` (1/kg, 0 =

@@ -18,6 +18,8 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 /// cbindgen:ignore
+pub mod bodies;
+/// cbindgen:ignore
 pub mod constraints;
 /// cbindgen:ignore
 pub mod error;
@@ -33,7 +35,14 @@ pub(crate) mod solver;
 /// cbindgen:ignore
 pub mod world;
 
+pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
+pub use bodies::families::FamilyKind;
+pub use bodies::rope::RopeDesc;
+pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
+pub use bodies::{BodyConstraints, BodyId, BodyKind};
+pub use constraints::attachment::Transform;
 pub use error::{Error, ErrorKind, Result};
+pub use glam::Quat;
 pub use math::Vec3;
 pub use solver::Solver;
 pub use world::{World, WorldDesc};

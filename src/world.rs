@@ -1,7 +1,9 @@
 //! The world: owns particles and constraint sets, validates every input before it
 //! changes anything (a failed call changes nothing), and steps the simulation.
 
+use crate::bodies::Bodies;
 use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
+use crate::constraints::ConstraintSets;
 use crate::error::{check_nonzero, check_range, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
@@ -100,15 +102,19 @@ impl WorldDesc {
 
 /// A simulation world: particles, constraints, and the step.
 pub struct World {
-    desc: WorldDesc,
-    particles: Particles,
+    pub(crate) desc: WorldDesc,
+    pub(crate) particles: Particles,
     distance: DistanceConstraints,
+    /// Every other constraint family, attachments, per-body damping.
+    pub(crate) sets: ConstraintSets,
+    /// Bodies made by the builders (src/bodies).
+    pub(crate) bodies: Bodies,
     exec: Executor,
     /// Substep length (s) of the last step; 0 before the first.
-    last_h: f32,
+    pub(crate) last_h: f32,
 }
 
-fn check_vec3(what: &str, i: usize, p: Vec3) -> Result<()> {
+pub(crate) fn check_vec3(what: &str, i: usize, p: Vec3) -> Result<()> {
     if !p.is_finite() || p.abs().max_element() > MAX_COORDINATE {
         return Err(Error::invalid(format!(
             "{what} {i} is {p}: components must be finite and within ±{MAX_COORDINATE}"
@@ -123,7 +129,7 @@ fn count_u32(n: usize) -> Result<u32> {
         .map_err(|_| Error::out_of_range(format!("{n} elements exceed the u32 count limit")))
 }
 
-fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
+pub(crate) fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
     if !(w.is_finite() && w >= 0.0) {
         return Err(Error::invalid(format!(
             "inverse mass {i} is {w}: must be finite and >= 0 (1/kg; 0 = pinned)"
@@ -141,6 +147,8 @@ impl World {
             desc,
             particles: Particles::default(),
             distance: DistanceConstraints::default(),
+            sets: ConstraintSets::default(),
+            bodies: Bodies::default(),
             exec,
             last_h: 0.0,
         })
@@ -177,7 +185,11 @@ impl World {
     }
 
     /// The particle range `first..first+count`, or an error.
-    fn particle_range(&self, first: u32, count: usize) -> Result<std::ops::Range<usize>> {
+    pub(crate) fn particle_range(
+        &self,
+        first: u32,
+        count: usize,
+    ) -> Result<std::ops::Range<usize>> {
         check_range(first, count, self.particles.len(), "particles")
     }
 
@@ -305,6 +317,7 @@ impl World {
             self.particles.set_inverse_mass(i, w);
         }
         self.distance.update_jacobi_weights(&self.particles.hot);
+        self.sets.update_jacobi_weights(&self.particles);
         Ok(())
     }
 
@@ -401,7 +414,13 @@ impl World {
             relaxation: self.desc.jacobi_relaxation,
             damping_factor: (-self.desc.damping * h).exp(),
         };
-        solver::step(&mut self.particles, &mut self.distance, &params, &self.exec);
+        solver::step(
+            &mut self.particles,
+            &mut self.distance,
+            &mut self.sets,
+            &params,
+            &self.exec,
+        );
         self.last_h = h;
         Ok(())
     }

@@ -6,6 +6,7 @@
 //!   `target/<profile>/deps/`, next to this test binary; `-L <dir> -lsinew
 //!   -Wl,-rpath,<dir>`), runs it and requires exit status 0; `rope_from_c_static`
 //!   links the same program against `libsinew.a`.
+//! * `bodies_from_c`: `tests/c/bodies_test.c`, the families, bodies and attachments.
 //! * `readme_c_example_compiles_and_runs`: the README's C example.
 //! * `header_compiles_as_c99` / `_c11` / `_cpp17`: the header alone is valid,
 //!   warning-free (`-Wall -Wextra -Werror -pedantic`) C99, C11 and C++17.
@@ -179,6 +180,17 @@ fn rope_from_c() {
 #[test]
 fn rope_from_c_static() {
     run_rope_test("rope_test_static", Link::Static);
+}
+
+/// Builds and runs tests/c/bodies_test.c (families, bodies, attachments from C).
+#[test]
+fn bodies_from_c() {
+    let src = manifest_dir().join("tests/c/bodies_test.c");
+    let stdout = compile_and_run_c(&src, "bodies_test", Link::Shared);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "bodies_test exited 0 but did not report its summary:\n{stdout}"
+    );
 }
 
 /// The C example in README.md ("A rope from C") compiles warning-free and runs: the

@@ -1258,8 +1258,11 @@ fn forces_cases() -> Vec<Case> {
     cases
 }
 
+#[path = "bad_input/bodies.rs"]
+mod bodies_cases;
+
 fn every_table() -> Vec<Vec<Case>> {
-    vec![
+    let mut tables = vec![
         create_cases(),
         desc_init_cases(),
         step_cases(),
@@ -1274,7 +1277,9 @@ fn every_table() -> Vec<Vec<Case>> {
         pbd_cases(),
         forces_cases(),
         handle_cases(),
-    ]
+    ];
+    tables.extend(bodies_cases::tables());
+    tables
 }
 
 // ---------------------------------------------------------------------------------
@@ -1427,7 +1432,10 @@ fn every_exported_function_is_covered() {
         "sinew_version",
         "sinew_last_error_message",
         "sinew_world_desc_default",
-    ] {
+    ]
+    .into_iter()
+    .chain(bodies_cases::INFALLIBLE)
+    {
         covered.insert(f.to_string());
     }
     let missing: Vec<_> = declared.difference(&covered).collect();

@@ -13,7 +13,12 @@ use crate::World;
 const VEC3_BYTES: u32 = 12;
 
 /// Checks a strided buffer of `count` SinewVec3 at `ptr` and returns its base address.
-fn strided(ptr: *const c_void, count: u32, stride_bytes: u32, name: &str) -> FfiResult<*const u8> {
+pub(crate) fn strided(
+    ptr: *const c_void,
+    count: u32,
+    stride_bytes: u32,
+    name: &str,
+) -> FfiResult<*const u8> {
     non_null(ptr, name)?;
     if stride_bytes < VEC3_BYTES {
         return Err(Failure::new(
@@ -44,7 +49,7 @@ unsafe fn read_at(base: *const u8, stride: u32, k: usize) -> Vec3 {
 ///
 /// # Safety
 /// `base` came from `strided` for at least k+1 elements that the caller made writable.
-unsafe fn write_at(base: *mut u8, stride: u32, k: usize, v: Vec3) {
+pub(crate) unsafe fn write_at(base: *mut u8, stride: u32, k: usize, v: Vec3) {
     // SAFETY: within the span checked by `strided`; unaligned write, so any stride works.
     unsafe { (base.add(k * stride as usize) as *mut SinewVec3).write_unaligned(v.into()) }
 }

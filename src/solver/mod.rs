@@ -4,8 +4,9 @@
 //! for each substep (h = dt / substeps):
 //!   predict            rebase; v += h g;  x += h v    (pinned particles stay put)
 //!   for each iteration:
-//!     project          distance constraints, Gauss-Seidel by colour or Jacobi
-//!   update velocities  v = (x - x_prev) / h, then v *= exp(-damping h)
+//!     project          distance constraints, Gauss-Seidel by colour or Jacobi,
+//!                      then every other family and the attachments (ConstraintSets)
+//!   update velocities  v = (x - x_prev) / h, then v *= exp(-damping h), body damping
 //! ```
 
 pub(crate) mod colouring;
@@ -13,7 +14,7 @@ pub(crate) mod jacobi;
 pub(crate) mod parallel;
 pub(crate) mod schedule;
 
-use crate::constraints::DistanceConstraints;
+use crate::constraints::{ConstraintSets, DistanceConstraints};
 use crate::math::{two_sum3, Vec3, Vec3A};
 use crate::particles::Particles;
 use parallel::{DisjointSlice, Executor};
@@ -50,15 +51,17 @@ pub(crate) struct StepParams {
 pub(crate) fn step(
     particles: &mut Particles,
     distance: &mut DistanceConstraints,
+    sets: &mut ConstraintSets,
     p: &StepParams,
     exec: &Executor,
 ) {
     let inv_h2 = 1.0 / (p.h * p.h);
-    for _ in 0..p.substeps {
+    for s in 0..p.substeps {
         predict(particles, p.gravity, p.h, exec);
         if p.solver == Solver::Jacobi {
             distance.reset_lambda(); // Gauss-Seidel's first sweep starts λ from 0 itself
         }
+        sets.begin_substep(s, p.substeps);
         for it in 0..p.iterations {
             match p.solver {
                 Solver::GaussSeidel => {
@@ -66,9 +69,12 @@ pub(crate) fn step(
                 }
                 Solver::Jacobi => distance.solve_jacobi(particles, inv_h2, p.relaxation, exec),
             }
+            sets.project(particles, inv_h2, p.solver, p.relaxation, exec);
         }
         update_velocities(particles, p.h, p.damping_factor, exec);
+        sets.end_substep(particles, p.h);
     }
+    sets.end_step();
 }
 
 /// Rebases, then predicts with symplectic Euler (pinned particles stay put):

@@ -1,0 +1,323 @@
+//! Soft bodies: from a tetrahedral mesh (edge links + tet volume constraints) or from
+//! a closed triangle surface (edge links + one pressure volume constraint with an
+//! overpressure factor, seed 001's inflatable).
+
+use super::families::tet_volumes;
+use super::{
+    check_body_compliance, check_damping, check_total_mass, links, unique_edges, BodyBuild, BodyId,
+    BodyKind, MAX_BODY_PARTICLES,
+};
+use crate::constraints::nary::{check_elements, NewConstraint};
+use crate::constraints::strain::{tet_coefficients, StrainRest};
+use crate::constraints::volume::validate_surface;
+use crate::error::{Error, Result};
+use crate::math::Vec3;
+use crate::particles::Particles;
+use crate::world::{check_inverse_mass, check_vec3, World};
+
+/// Largest overpressure factor.
+pub const MAX_PRESSURE: f32 = 100.0;
+
+/// Checks an overpressure factor k (target volume k·V0): finite, in (0, 100].
+pub(crate) fn check_pressure(k: f32) -> Result<()> {
+    if !(k.is_finite() && k > 0.0 && k <= MAX_PRESSURE) {
+        return Err(Error::invalid(format!(
+            "pressure {k} must be finite and in (0, {MAX_PRESSURE}] (target volume = pressure × rest volume)"
+        )));
+    }
+    Ok(())
+}
+
+/// How a tet soft body resists deformation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TetModel {
+    /// A length link on every tet edge plus a volume constraint per tet (default).
+    #[default]
+    EdgesAndVolume,
+    /// Strain-based dynamics: per tet, stretch along x, y, z and shear xy, xz, yz
+    /// (Müller et al. 2014), plus a volume constraint.
+    Strain,
+}
+
+/// A tetrahedral soft body. Units: kg, m/N, 1/(N·m), 1/s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TetBodyDesc {
+    /// Total mass (kg), lumped to the vertices by tet volume when no inverse masses are
+    /// given. Default 1.
+    pub total_mass: f32,
+    /// Default edges and volume.
+    pub model: TetModel,
+    /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
+    /// components (1/(N·m)). Default 1e-4.
+    pub stretch_compliance: f32,
+    /// Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
+    pub shear_compliance: f32,
+    /// Compliance of the tet volumes (1/(N·m)), default 0 (incompressible).
+    pub volume_compliance: f32,
+    /// Extra velocity damping (1/s), default 0.
+    pub damping: f32,
+}
+
+impl Default for TetBodyDesc {
+    fn default() -> Self {
+        TetBodyDesc {
+            total_mass: 1.0,
+            model: TetModel::EdgesAndVolume,
+            stretch_compliance: 1.0e-4,
+            shear_compliance: 1.0e-4,
+            volume_compliance: 0.0,
+            damping: 0.0,
+        }
+    }
+}
+
+/// A closed-surface (pressure) soft body. Units: kg, m/N, m⁵/N, 1/s.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PressureBodyDesc {
+    /// Total mass (kg), lumped to the vertices by triangle area when no inverse masses
+    /// are given. Default 1.
+    pub total_mass: f32,
+    /// Compliance of the surface edges (m/N), default 1e-4.
+    pub stretch_compliance: f32,
+    /// Overpressure factor k: the body keeps k × its rest volume; (0, 100], default 1.
+    pub pressure: f32,
+    /// Compliance of the volume constraint (m⁵/N), default 0.
+    pub volume_compliance: f32,
+    /// Extra velocity damping (1/s), default 0.
+    pub damping: f32,
+}
+
+impl Default for PressureBodyDesc {
+    fn default() -> Self {
+        PressureBodyDesc {
+            total_mass: 1.0,
+            stretch_compliance: 1.0e-4,
+            pressure: 1.0,
+            volume_compliance: 0.0,
+            damping: 0.0,
+        }
+    }
+}
+
+/// The body's vertices as stand-alone particles (for validation in local indices).
+fn local_particles(vertices: &[Vec3]) -> Result<Particles> {
+    let mut p = Particles::default();
+    p.reserve(vertices.len())?;
+    for &v in vertices {
+        p.push(v, 1.0);
+    }
+    Ok(p)
+}
+
+/// Inverse masses: the given ones (checked), or `total_mass` lumped by `share`
+/// (per-vertex weights, e.g. volume or area); a vertex with no share is an error.
+fn lumped_inverse_masses(
+    given: Option<&[f32]>,
+    n: usize,
+    total_mass: f32,
+    share: &[f64],
+    element: &str,
+) -> Result<Vec<f32>> {
+    match given {
+        Some(w) => {
+            if w.len() != n {
+                return Err(Error::invalid(format!(
+                    "{} inverse masses for {n} vertices",
+                    w.len()
+                )));
+            }
+            for (i, &x) in w.iter().enumerate() {
+                check_inverse_mass(i, x)?;
+            }
+            Ok(w.to_vec())
+        }
+        None => {
+            check_total_mass(total_mass)?;
+            let total: f64 = share.iter().sum();
+            let mut out = Vec::with_capacity(n);
+            for (i, &s) in share.iter().enumerate() {
+                if s <= 0.0 {
+                    return Err(Error::invalid(format!(
+                        "vertex {i} belongs to no {element}: it would have no mass"
+                    )));
+                }
+                out.push((total / (s * total_mass as f64)) as f32);
+            }
+            Ok(out)
+        }
+    }
+}
+
+fn check_vertices(vertices: &[Vec3], min: usize) -> Result<()> {
+    let n = vertices.len();
+    if n < min || n >= MAX_BODY_PARTICLES {
+        return Err(Error::invalid(format!(
+            "the mesh needs {min}..{MAX_BODY_PARTICLES} vertices, got {n}"
+        )));
+    }
+    for (i, &p) in vertices.iter().enumerate() {
+        check_vec3("vertex", i, p)?;
+    }
+    Ok(())
+}
+
+impl World {
+    /// Adds a soft body from a tetrahedral mesh: every tet edge a link, every tet a
+    /// volume constraint. Tets `[a, b, c, d]` must have positive volume (b, c, d
+    /// counter-clockwise seen from a). `inverse_masses` None: `desc.total_mass` lumped
+    /// by volume.
+    pub fn add_tet_body(
+        &mut self,
+        desc: &TetBodyDesc,
+        vertices: &[Vec3],
+        tets: &[[u32; 4]],
+        inverse_masses: Option<&[f32]>,
+    ) -> Result<BodyId> {
+        check_body_compliance("stretch", desc.stretch_compliance)?;
+        check_body_compliance("shear", desc.shear_compliance)?;
+        check_body_compliance("volume", desc.volume_compliance)?;
+        check_damping(desc.damping)?;
+        check_vertices(vertices, 4)?;
+        if tets.is_empty() {
+            return Err(Error::invalid("a tet body needs at least one tet"));
+        }
+        let first = self.next_body_first(vertices.len())?;
+        check_elements(tets, vertices.len(), "tet")?;
+        let local = local_particles(vertices)?;
+        let volumes = tet_volumes(&local, tets)?;
+        let mut share = vec![0.0f64; vertices.len()];
+        for (t, &v) in tets.iter().zip(&volumes) {
+            for &p in t {
+                share[p as usize] += v as f64 / 4.0;
+            }
+        }
+        let inv = lumped_inverse_masses(
+            inverse_masses,
+            vertices.len(),
+            desc.total_mass,
+            &share,
+            "tet",
+        )?;
+        let mut b = BodyBuild {
+            first,
+            positions: vertices.to_vec(),
+            inverse_masses: inv,
+            damping: desc.damping,
+            ..Default::default()
+        };
+        match desc.model {
+            TetModel::EdgesAndVolume => {
+                b.stretch = links(
+                    &unique_edges(tets),
+                    vertices,
+                    first,
+                    desc.stretch_compliance,
+                );
+            }
+            TetModel::Strain => {
+                for (j, t) in tets.iter().enumerate() {
+                    let x0 = vertices[t[0] as usize];
+                    let r = t.map(|p| vertices[p as usize] - x0);
+                    let coef = tet_coefficients(r[1], r[2], r[3])
+                        .ok_or_else(|| Error::invalid(format!("tet {j} {t:?} is degenerate")))?;
+                    let (cs, cx) = (desc.stretch_compliance, desc.shear_compliance);
+                    for (axes, compliance) in [
+                        ((0, 0), cs),
+                        ((1, 1), cs),
+                        ((2, 2), cs),
+                        ((0, 1), cx),
+                        ((0, 2), cx),
+                        ((1, 2), cx),
+                    ] {
+                        b.tet_strain.push(NewConstraint {
+                            particles: t.map(|p| p + first),
+                            rest: StrainRest { coef, axes },
+                            compliance,
+                        });
+                    }
+                }
+            }
+        }
+        b.tet_volume = tets
+            .iter()
+            .zip(&volumes)
+            .map(|(t, &v)| NewConstraint {
+                particles: t.map(|p| p + first),
+                rest: v,
+                compliance: desc.volume_compliance,
+            })
+            .collect();
+        self.commit_body(BodyKind::TetSoftBody, b)
+    }
+
+    /// Adds a soft body from a closed surface (triangles wound counter-clockwise seen
+    /// from outside): every edge a link, plus one volume constraint keeping
+    /// `desc.pressure` × the rest volume. `inverse_masses` None: `desc.total_mass`
+    /// lumped by triangle area.
+    pub fn add_pressure_body(
+        &mut self,
+        desc: &PressureBodyDesc,
+        vertices: &[Vec3],
+        triangles: &[[u32; 3]],
+        inverse_masses: Option<&[f32]>,
+    ) -> Result<BodyId> {
+        check_body_compliance("stretch", desc.stretch_compliance)?;
+        check_body_compliance("volume", desc.volume_compliance)?;
+        check_pressure(desc.pressure)?;
+        check_damping(desc.damping)?;
+        check_vertices(vertices, 4)?;
+        let first = self.next_body_first(vertices.len())?;
+        let local = local_particles(vertices)?;
+        let surface = validate_surface(&local, triangles)?;
+        let mut share = vec![0.0f64; vertices.len()];
+        for t in triangles {
+            let [a, b, c] = t.map(|p| vertices[p as usize]);
+            let area = 0.5 * (b - a).cross(c - a).length() as f64;
+            for &p in t {
+                share[p as usize] += area / 3.0;
+            }
+        }
+        let inv = lumped_inverse_masses(
+            inverse_masses,
+            vertices.len(),
+            desc.total_mass,
+            &share,
+            "triangle",
+        )?;
+        let mut b = BodyBuild {
+            first,
+            positions: vertices.to_vec(),
+            inverse_masses: inv,
+            damping: desc.damping,
+            ..Default::default()
+        };
+        b.stretch = links(
+            &unique_edges(triangles),
+            vertices,
+            first,
+            desc.stretch_compliance,
+        );
+        b.pressure = Some((surface.offset(first), desc.pressure, desc.volume_compliance));
+        self.commit_body(BodyKind::PressureSoftBody, b)
+    }
+
+    /// Current enclosed volume (m³) of a pressure soft body, or the summed tet volume
+    /// of a tet soft body.
+    pub fn body_volume(&self, id: BodyId) -> Result<f32> {
+        let body = self.body(id)?;
+        if let Some(p) = body.parts.pressure {
+            return self.pressure_volume(p);
+        }
+        if body.parts.tet_volume.is_empty() {
+            return Err(Error::invalid("the body has no volume (not a soft body)"));
+        }
+        let mut v = 0.0f64;
+        for id in body.parts.tet_volume.clone() {
+            let t = self.sets.tet_volume.particles_of(id as usize);
+            let x0 = self.particles.position(t[0] as usize);
+            let r: [Vec3; 4] = t.map(|p| self.particles.position(p as usize) - x0);
+            v += crate::constraints::volume::tet_volume(&r) as f64;
+        }
+        Ok(v as f32)
+    }
+}

@@ -1,0 +1,227 @@
+//! Attachments of particles to host transforms (a host engine's rigid body, a bone, a
+//! hand): the host writes each host's transform (position + rotation) once per frame;
+//! within a step, substep s of n follows the transform interpolated at t = (s+1)/n
+//! between the previous frame's and the new one (position lerp, rotation slerp), so a
+//! fast-moving host drags its particles smoothly instead of teleporting them.
+//!
+//! Constraint (XPBD, a zero-length spring to the moving target, three components):
+//! `C(x) = x − t(s)` with `t = p + R·o` (host position p, rotation R, local offset o),
+//! `∇C = I`; `Δλ = (−C − α̃ λ) / (w + α̃)`, `Δx = w Δλ`, λ ∈ R³. Compliance α in m/N
+//! (0 = a hard pin: the particle lands on its target every iteration). The force the
+//! attachment exerts on the particle is λ/h² (N); the equal and opposite force
+//! `−λ/h²` acts on the host at the target point, which is what
+//! [`Attachments::host_force`] returns, so a host engine can apply it to its own rigid
+//! body (two-way coupling). Attachments are projected after every other constraint of
+//! an iteration, one after another (also with the Jacobi solver). An attachment on a
+//! particle of inverse mass 0 does nothing.
+
+use crate::error::{try_reserve, Error, Result};
+use crate::math::{Vec3, Vec3A};
+use crate::particles::Particles;
+use glam::Quat;
+
+/// A host's rigid transform: position (m) and unit rotation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Transform {
+    /// m
+    pub position: Vec3,
+    /// Unit quaternion (normalised on input).
+    pub rotation: Quat,
+}
+
+impl Transform {
+    /// Validates and normalises: finite, |position| within range, |q| in [0.5, 2].
+    pub fn checked(position: Vec3, rotation: Quat) -> Result<Transform> {
+        if !position.is_finite() || position.abs().max_element() > crate::particles::MAX_COORDINATE
+        {
+            return Err(Error::invalid(format!(
+                "transform position {position} must be finite and within ±{} m",
+                crate::particles::MAX_COORDINATE
+            )));
+        }
+        let len = rotation.length();
+        if !rotation.is_finite() || !(0.5..=2.0).contains(&len) {
+            return Err(Error::invalid(format!(
+                "transform rotation ({}, {}, {}, {}) must be a finite unit quaternion (x, y, z, w)",
+                rotation.x, rotation.y, rotation.z, rotation.w
+            )));
+        }
+        Ok(Transform {
+            position,
+            rotation: rotation / len,
+        })
+    }
+
+    /// The world point of local offset `o`.
+    pub fn apply(&self, o: Vec3) -> Vec3 {
+        self.position + self.rotation * o
+    }
+
+    /// The local offset of world point `x`.
+    pub fn inverse_apply(&self, x: Vec3) -> Vec3 {
+        self.rotation.inverse() * (x - self.position)
+    }
+
+    fn lerp(&self, other: &Transform, t: f32) -> Transform {
+        Transform {
+            position: self.position.lerp(other.position, t),
+            rotation: self.rotation.slerp(other.rotation, t),
+        }
+    }
+}
+
+struct Host {
+    previous: Transform,
+    current: Transform,
+    /// This substep's interpolated transform.
+    now: Transform,
+}
+
+struct Attachment {
+    particle: u32,
+    host: u32,
+    /// m, in the host's frame.
+    offset: Vec3,
+    /// m/N; negative once removed.
+    compliance: f32,
+    /// N·s² per component.
+    lambda: Vec3,
+}
+
+/// Hosts and the attachments that follow them.
+#[derive(Default)]
+pub struct Attachments {
+    hosts: Vec<Host>,
+    list: Vec<Attachment>,
+}
+
+/// One attachment to add: particle, host, local offset (m), compliance (m/N).
+#[derive(Clone, Copy, Debug)]
+pub struct NewAttachment {
+    pub particle: u32,
+    pub host: u32,
+    pub offset: Vec3,
+    pub compliance: f32,
+}
+
+impl Attachments {
+    /// Number of hosts.
+    pub fn host_count(&self) -> usize {
+        self.hosts.len()
+    }
+
+    /// Number of attachments (removed ones included: ids never shift).
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub(crate) fn add_host(&mut self, t: Transform) -> Result<u32> {
+        try_reserve(&mut self.hosts, 1, "attachment hosts")?;
+        self.hosts.push(Host {
+            previous: t,
+            current: t,
+            now: t,
+        });
+        Ok(self.hosts.len() as u32 - 1)
+    }
+
+    /// The host's transform (the one the host last wrote).
+    pub fn host_transform(&self, host: usize) -> Transform {
+        self.hosts[host].current
+    }
+
+    /// Sets the transform that `host` reaches at the end of the next step.
+    pub(crate) fn set_host_transform(&mut self, host: usize, t: Transform) {
+        self.hosts[host].current = t;
+    }
+
+    pub(crate) fn push_all(&mut self, new: &[NewAttachment]) -> Result<u32> {
+        try_reserve(&mut self.list, new.len(), "attachments")?;
+        let first = self.list.len() as u32;
+        self.list.extend(new.iter().map(|n| Attachment {
+            particle: n.particle,
+            host: n.host,
+            offset: n.offset,
+            compliance: n.compliance,
+            lambda: Vec3::ZERO,
+        }));
+        Ok(first)
+    }
+
+    /// Host of attachment `id`.
+    pub fn host_of(&self, id: usize) -> u32 {
+        self.list[id].host
+    }
+
+    /// Force (N) attachment `id` exerted on its host in the last substep of length `h`:
+    /// −λ/h² (zero before the first step and once removed).
+    pub fn host_force(&self, id: usize, h: f32) -> Vec3 {
+        if h > 0.0 {
+            -self.list[id].lambda / (h * h)
+        } else {
+            Vec3::ZERO
+        }
+    }
+
+    pub(crate) fn set_compliance(&mut self, id: usize, compliance: f32) {
+        let a = &mut self.list[id];
+        if a.compliance >= 0.0 {
+            a.compliance = compliance;
+        }
+    }
+
+    /// Removes every attachment on a particle in `particles` (they stop acting).
+    pub(crate) fn remove_on_particles(&mut self, particles: std::ops::Range<u32>) {
+        for a in &mut self.list {
+            if particles.contains(&a.particle) {
+                a.compliance = -1.0;
+                a.lambda = Vec3::ZERO;
+            }
+        }
+    }
+
+    /// Start of substep `s` of `n`: interpolates the hosts, resets λ.
+    pub(crate) fn begin_substep(&mut self, s: u32, n: u32) {
+        let t = (s + 1) as f32 / n as f32;
+        for h in &mut self.hosts {
+            h.now = h.previous.lerp(&h.current, t);
+        }
+        for a in &mut self.list {
+            a.lambda = Vec3::ZERO;
+        }
+    }
+
+    /// End of a step: the hosts have reached their current transforms.
+    pub(crate) fn end_step(&mut self) {
+        for h in &mut self.hosts {
+            h.previous = h.current;
+            h.now = h.current;
+        }
+    }
+
+    /// Projects every attachment once.
+    pub(crate) fn solve(&mut self, particles: &mut Particles, inv_h2: f32) {
+        for a in &mut self.list {
+            if a.compliance < 0.0 {
+                continue;
+            }
+            let i = a.particle as usize;
+            let w = particles.hot[i].w;
+            if w == 0.0 {
+                continue;
+            }
+            let target = self.hosts[a.host as usize].now.apply(a.offset);
+            // x − t with the large parts subtracted first (precision far from origin).
+            let c =
+                Vec3::from(particles.base[i] - Vec3A::from(target)) + particles.hot[i].truncate();
+            let alpha_tilde = a.compliance * inv_h2;
+            let dl = (-c - a.lambda * alpha_tilde) / (w + alpha_tilde);
+            particles.hot[i] += (dl * w).extend(0.0);
+            a.lambda += dl;
+        }
+    }
+}

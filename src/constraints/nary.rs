@@ -1,0 +1,551 @@
+//! Generic machinery for constraints over K particles (K = 2, 3, 4), shared by every
+//! family except distance: storage in solve order (sorted by colour, then id), XPBD
+//! projection with one λ per constraint, Gauss-Seidel by colour (each colour in
+//! parallel), deterministic Jacobi (per-particle gather over a CSR adjacency), force
+//! readback and removal (a removed constraint keeps its id and stops acting).
+//!
+//! A family supplies only C(x), ∇C and its rest data ([`Family`]); it sees positions
+//! relative to its first particle, `r_k = x_k − x_0` (m), computed from the split
+//! (base, displacement) storage with [`separation`], so it keeps full precision far
+//! from the origin. Every family here is translation-invariant.
+//!
+//! XPBD (Macklin et al. 2016, eq. 17-18): `α̃ = α / h²`,
+//! `Δλ = (−C − α̃ λ) / (Σ_k w_k |∇_k C|² + α̃)`, `Δx_k = w_k ∇_k C Δλ`, `λ += Δλ`;
+//! λ is reset at the start of each substep; the constraint's force is |λ| / h².
+
+use std::marker::PhantomData;
+use std::ops::Range;
+
+use crate::error::{try_with_capacity, Error, Result};
+use crate::math::{Vec3, Vec3A, Vec4};
+use crate::particles::{separation, Particles};
+use crate::solver::colouring::{colour_greedy, sort_by_colour};
+use crate::solver::parallel::{DisjointSlice, Executor};
+
+/// Largest number of constraints of one family in one world.
+pub const MAX_FAMILY_CONSTRAINTS: u32 = 1 << 26;
+
+/// Compliance value marking a removed constraint (never accepted from a caller).
+const REMOVED: f32 = -1.0;
+
+/// One constraint family: its C(x) and ∇C.
+pub trait Family<const K: usize>: Send + Sync + 'static {
+    /// Per-constraint rest data (rest length, rest angle, rest volume, ...).
+    type Rest: Copy + Send + Sync + std::fmt::Debug + 'static;
+    /// Name for messages, e.g. "tether".
+    const NAME: &'static str;
+    /// C and ∇C at relative positions `r` (`r[0]` = 0), or None when the constraint is
+    /// inactive (a unilateral constraint that holds) or degenerate (no direction).
+    fn evaluate(r: &[Vec3; K], rest: &Self::Rest) -> Option<(f32, [Vec3; K])>;
+}
+
+/// Relative positions `x_k − x_0` of the particles `idx`, from split storage.
+#[inline(always)]
+pub(crate) fn relative<const K: usize>(
+    idx: &[u32; K],
+    base: &[Vec3A],
+    hot: impl Fn(usize) -> Vec4,
+) -> ([Vec3; K], [Vec4; K]) {
+    let p: [Vec4; K] = std::array::from_fn(|k| hot(idx[k] as usize));
+    let b0 = base[idx[0] as usize];
+    let r = std::array::from_fn(|k| separation(base[idx[k] as usize], b0, p[k], p[0]));
+    (r, p)
+}
+
+/// The XPBD update of one constraint: per-particle corrections and Δλ (scaled by
+/// `scale`, 1 for Gauss-Seidel, the Jacobi weight otherwise).
+#[inline(always)]
+fn project<F: Family<K>, const K: usize>(
+    r: &[Vec3; K],
+    p: &[Vec4; K],
+    rest: &F::Rest,
+    alpha_tilde: f32,
+    lambda: f32,
+    scale: f32,
+) -> Option<([Vec3; K], f32)> {
+    let (c, g) = F::evaluate(r, rest)?;
+    let mut denom = alpha_tilde;
+    for k in 0..K {
+        denom += p[k].w * g[k].length_squared();
+    }
+    if denom.is_nan() || denom <= f32::MIN_POSITIVE || !c.is_finite() {
+        return None;
+    }
+    let dl = scale * (-c - alpha_tilde * lambda) / denom;
+    if !dl.is_finite() {
+        return None;
+    }
+    Some((std::array::from_fn(|k| g[k] * (p[k].w * dl)), dl))
+}
+
+/// Constraints of family F over K particles, stored in solve order.
+pub struct NarySet<F: Family<K>, const K: usize> {
+    particles: Vec<[u32; K]>,
+    rest: Vec<F::Rest>,
+    /// Units of the family (m/N for lengths); [`REMOVED`] for a removed constraint.
+    compliance: Vec<f32>,
+    /// Lagrange multiplier of the current / last substep.
+    lambda: Vec<f32>,
+    /// constraint id → storage slot
+    slot_of: Vec<u32>,
+    /// slots of colour c are `colour_offsets[c]..colour_offsets[c+1]`
+    colour_offsets: Vec<u32>,
+    /// Jacobi only: particle i's entries `adj_entries[adj_offsets[i]..adj_offsets[i+1]]`
+    /// are `slot * K + k` indices into `corrections`.
+    adj_offsets: Vec<u32>,
+    adj_entries: Vec<u32>,
+    corrections: Vec<Vec3>,
+    /// Jacobi only: 1 / (largest number of constraints on a movable particle of the slot).
+    weight: Vec<f32>,
+    _family: PhantomData<F>,
+}
+
+impl<F: Family<K>, const K: usize> Default for NarySet<F, K> {
+    fn default() -> Self {
+        NarySet {
+            particles: Vec::new(),
+            rest: Vec::new(),
+            compliance: Vec::new(),
+            lambda: Vec::new(),
+            slot_of: Vec::new(),
+            colour_offsets: Vec::new(),
+            adj_offsets: Vec::new(),
+            adj_entries: Vec::new(),
+            corrections: Vec::new(),
+            weight: Vec::new(),
+            _family: PhantomData,
+        }
+    }
+}
+
+/// One constraint to add (validated by the caller).
+#[derive(Clone, Copy, Debug)]
+pub struct NewConstraint<R, const K: usize> {
+    pub particles: [u32; K],
+    pub rest: R,
+    pub compliance: f32,
+}
+
+impl<F: Family<K>, const K: usize> NarySet<F, K> {
+    /// Number of constraints (removed ones included: ids never shift).
+    pub fn len(&self) -> usize {
+        self.particles.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.particles.is_empty()
+    }
+
+    /// Number of colours (sequential phases of one Gauss-Seidel sweep).
+    pub fn colour_count(&self) -> usize {
+        self.colour_offsets.len().saturating_sub(1)
+    }
+
+    /// Particles of constraint `id`.
+    pub fn particles_of(&self, id: usize) -> [u32; K] {
+        self.particles[self.slot_of[id] as usize]
+    }
+
+    /// Rest data of constraint `id`.
+    pub fn rest(&self, id: usize) -> F::Rest {
+        self.rest[self.slot_of[id] as usize]
+    }
+
+    /// Compliance of constraint `id`, None once removed.
+    pub fn compliance(&self, id: usize) -> Option<f32> {
+        let c = self.compliance[self.slot_of[id] as usize];
+        (c >= 0.0).then_some(c)
+    }
+
+    /// |λ| / h² of constraint `id` in the last substep of length `h` (s): N for
+    /// constraints measured in m, N·m for dimensionless ones (angles, volume ratios).
+    pub fn force(&self, id: usize, h: f32) -> f32 {
+        if h > 0.0 {
+            self.lambda[self.slot_of[id] as usize].abs() / (h * h)
+        } else {
+            0.0
+        }
+    }
+
+    /// Fails unless `count` more constraints fit.
+    pub(crate) fn check_room(&self, count: usize) -> Result<()> {
+        if self.len() as u64 + count as u64 > MAX_FAMILY_CONSTRAINTS as u64 {
+            return Err(Error::out_of_range(format!(
+                "adding {count} {} constraints to {} would exceed the limit of {MAX_FAMILY_CONSTRAINTS}",
+                F::NAME,
+                self.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// A new set holding these constraints followed by `new` (ids continue), coloured
+    /// and sorted, with Jacobi data when `jacobi`, over the particles whose hot data
+    /// (displacement, inverse mass) is `hot` (it may include particles not yet in the
+    /// world). `self` is untouched, so a failure (out of memory) changes nothing.
+    pub(crate) fn with_appended(
+        &self,
+        new: &[NewConstraint<F::Rest, K>],
+        hot: &[Vec4],
+        jacobi: bool,
+    ) -> Result<Self> {
+        self.check_room(new.len())?;
+        let what = F::NAME;
+        let m = self.len() + new.len();
+        let mut rows = try_with_capacity::<(NewConstraint<F::Rest, K>, f32)>(m, what)?;
+        rows.extend(self.slot_of.iter().map(|&slot| {
+            let s = slot as usize;
+            let row = NewConstraint {
+                particles: self.particles[s],
+                rest: self.rest[s],
+                compliance: self.compliance[s],
+            };
+            (row, self.lambda[s])
+        }));
+        rows.extend(new.iter().map(|&n| (n, 0.0)));
+        let mut items = try_with_capacity::<[u32; K]>(m, what)?;
+        items.extend(rows.iter().map(|(r, _)| r.particles));
+        let colouring = colour_greedy(&items, hot.len())?;
+        let (slot_of, colour_offsets) = sort_by_colour(&colouring)?;
+        // Slot order: the inverse of the id → slot permutation.
+        let mut id_of_slot = try_with_capacity::<u32>(m, what)?;
+        id_of_slot.resize(m, 0);
+        for (id, &slot) in slot_of.iter().enumerate() {
+            id_of_slot[slot as usize] = id as u32;
+        }
+        let mut out = NarySet::<F, K> {
+            particles: try_with_capacity(m, what)?,
+            rest: try_with_capacity(m, what)?,
+            compliance: try_with_capacity(m, what)?,
+            lambda: try_with_capacity(m, what)?,
+            slot_of,
+            colour_offsets,
+            ..Default::default()
+        };
+        drop(items);
+        for &id in &id_of_slot {
+            let (row, lambda) = &rows[id as usize];
+            out.particles.push(row.particles);
+            out.rest.push(row.rest);
+            out.compliance.push(row.compliance);
+            out.lambda.push(*lambda);
+        }
+        out.prepare_jacobi(hot, jacobi)?;
+        Ok(out)
+    }
+
+    /// Builds (or drops) the Jacobi adjacency and buffers over the particles in `hot`.
+    fn prepare_jacobi(&mut self, hot: &[Vec4], jacobi: bool) -> Result<()> {
+        if !jacobi || self.is_empty() {
+            self.adj_offsets = Vec::new();
+            self.adj_entries = Vec::new();
+            self.corrections = Vec::new();
+            self.weight = Vec::new();
+            return Ok(());
+        }
+        let n = hot.len();
+        let mut offsets = try_with_capacity::<u32>(n + 1, "Jacobi adjacency")?;
+        offsets.resize(n + 1, 0);
+        for item in &self.particles {
+            for &p in item {
+                offsets[p as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            offsets[i + 1] += offsets[i];
+        }
+        let mut next = offsets.clone();
+        let entries_len = self.len() * K;
+        let mut entries = try_with_capacity::<u32>(entries_len, "Jacobi adjacency")?;
+        entries.resize(entries_len, 0);
+        for (slot, item) in self.particles.iter().enumerate() {
+            for (k, &p) in item.iter().enumerate() {
+                entries[next[p as usize] as usize] = (slot * K + k) as u32;
+                next[p as usize] += 1;
+            }
+        }
+        let mut corrections = try_with_capacity::<Vec3>(entries_len, "Jacobi corrections")?;
+        corrections.resize(entries_len, Vec3::ZERO);
+        let mut weight = try_with_capacity::<f32>(self.len(), "Jacobi weights")?;
+        weight.resize(self.len(), 1.0);
+        self.adj_offsets = offsets;
+        self.adj_entries = entries;
+        self.corrections = corrections;
+        self.weight = weight;
+        self.update_jacobi_weights(hot);
+        Ok(())
+    }
+
+    /// Recomputes the Jacobi weights 1 / max(n_k) over the movable particles of each
+    /// constraint (n = active constraints of this set on the particle). No allocation.
+    pub(crate) fn update_jacobi_weights(&mut self, hot: &[Vec4]) {
+        if self.weight.len() != self.len() {
+            return;
+        }
+        for s in 0..self.len() {
+            let mut most = 1usize;
+            for &p in &self.particles[s] {
+                let p = p as usize;
+                if hot[p].w > 0.0 {
+                    most = most.max((self.adj_offsets[p + 1] - self.adj_offsets[p]) as usize);
+                }
+            }
+            self.weight[s] = 1.0 / most as f32;
+        }
+    }
+
+    /// Sets the compliance of the live constraints among ids `ids`.
+    pub(crate) fn set_compliance(&mut self, ids: Range<u32>, compliance: f32) {
+        for id in ids {
+            let s = self.slot_of[id as usize] as usize;
+            if self.compliance[s] >= 0.0 {
+                self.compliance[s] = compliance;
+            }
+        }
+    }
+
+    /// Sets the compliance of the live constraints among ids `ids` for which `pick(id)`.
+    pub(crate) fn set_compliance_where(
+        &mut self,
+        ids: Range<u32>,
+        compliance: f32,
+        pick: impl Fn(u32) -> bool,
+    ) {
+        for id in ids {
+            let s = self.slot_of[id as usize] as usize;
+            if pick(id) && self.compliance[s] >= 0.0 {
+                self.compliance[s] = compliance;
+            }
+        }
+    }
+
+    /// Removes constraints `ids`: they keep their ids, stop acting and report 0 force.
+    pub(crate) fn remove(&mut self, ids: Range<u32>) {
+        for id in ids {
+            let s = self.slot_of[id as usize] as usize;
+            self.compliance[s] = REMOVED;
+            self.lambda[s] = 0.0;
+        }
+    }
+
+    /// Sets every λ to zero (start of a substep).
+    pub(crate) fn reset_lambda(&mut self) {
+        self.lambda.fill(0.0);
+    }
+
+    /// One Gauss-Seidel sweep: colours in order, each colour in parallel.
+    pub(crate) fn solve_gauss_seidel(
+        &mut self,
+        particles: &mut Particles,
+        inv_h2: f32,
+        exec: &Executor,
+    ) {
+        let base = &particles.base;
+        let pos = DisjointSlice::new(&mut particles.hot);
+        let colours = self.colour_count();
+        let lambda = DisjointSlice::new(&mut self.lambda);
+        let (items, rest, compliance) = (&self.particles, &self.rest, &self.compliance);
+        for c in 0..colours {
+            let start = self.colour_offsets[c] as usize;
+            let end = self.colour_offsets[c + 1] as usize;
+            exec.for_ranges(end - start, |r| {
+                for s in start + r.start..start + r.end {
+                    let alpha = compliance[s];
+                    if alpha < 0.0 {
+                        continue;
+                    }
+                    let idx = &items[s];
+                    // SAFETY: slots of one colour never share a particle (colouring
+                    // invariant), each slot is visited by one range only, and indices
+                    // were checked against the particle count when the constraint was
+                    // added (particles are never removed from storage).
+                    unsafe {
+                        let (r, p) = relative(idx, base, |i| pos.get(i));
+                        let l = lambda.get(s);
+                        if let Some((dx, dl)) =
+                            project::<F, K>(&r, &p, &rest[s], alpha * inv_h2, l, 1.0)
+                        {
+                            for k in 0..K {
+                                pos.set(idx[k] as usize, p[k] + dx[k].extend(0.0));
+                            }
+                            lambda.set(s, l + dl);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    /// One Jacobi iteration: every constraint is projected from the same positions,
+    /// with its Δλ scaled by ω / max(n_k) (n = constraints of this set on a movable
+    /// particle, ω = `relaxation`), then each particle gathers its corrections in a
+    /// fixed order (deterministic for any thread count).
+    pub(crate) fn solve_jacobi(
+        &mut self,
+        particles: &mut Particles,
+        inv_h2: f32,
+        relaxation: f32,
+        exec: &Executor,
+    ) {
+        let m = self.len();
+        if m == 0 {
+            return;
+        }
+        debug_assert_eq!(self.corrections.len(), m * K);
+        {
+            let (hot, base) = (&particles.hot, &particles.base);
+            let corrections = DisjointSlice::new(&mut self.corrections);
+            let lambda = DisjointSlice::new(&mut self.lambda);
+            let (items, rest, compliance, weight) =
+                (&self.particles, &self.rest, &self.compliance, &self.weight);
+            exec.for_ranges(m, |r| {
+                for s in r {
+                    let alpha = compliance[s];
+                    let (rel, p) = relative(&items[s], base, |i| hot[i]);
+                    // SAFETY: each slot s (and its K correction entries) is visited by
+                    // exactly one range.
+                    unsafe {
+                        let l = lambda.get(s);
+                        let scale = relaxation * weight[s];
+                        let res = if alpha < 0.0 {
+                            None
+                        } else {
+                            project::<F, K>(&rel, &p, &rest[s], alpha * inv_h2, l, scale)
+                        };
+                        match res {
+                            Some((dx, dl)) => {
+                                for (k, d) in dx.iter().enumerate() {
+                                    corrections.set(s * K + k, *d);
+                                }
+                                lambda.set(s, l + dl);
+                            }
+                            None => {
+                                for k in 0..K {
+                                    corrections.set(s * K + k, Vec3::ZERO);
+                                }
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        let pos = DisjointSlice::new(&mut particles.hot);
+        let (offsets, entries, corrections) =
+            (&self.adj_offsets, &self.adj_entries, &self.corrections);
+        let n = offsets.len().saturating_sub(1);
+        exec.for_ranges(n, |r| {
+            for i in r {
+                let list = &entries[offsets[i] as usize..offsets[i + 1] as usize];
+                if list.is_empty() {
+                    continue;
+                }
+                let sum = list
+                    .iter()
+                    .fold(Vec3::ZERO, |acc, &e| acc + corrections[e as usize]);
+                // SAFETY: each particle i is visited by exactly one range.
+                unsafe {
+                    let p = pos.get(i);
+                    pos.set(i, p + sum.extend(0.0));
+                }
+            }
+        });
+    }
+
+    /// One iteration with the world's solver.
+    pub(crate) fn solve(
+        &mut self,
+        particles: &mut Particles,
+        inv_h2: f32,
+        jacobi: Option<f32>,
+        exec: &Executor,
+    ) {
+        if self.is_empty() {
+            return;
+        }
+        match jacobi {
+            None => self.solve_gauss_seidel(particles, inv_h2, exec),
+            Some(relaxation) => self.solve_jacobi(particles, inv_h2, relaxation, exec),
+        }
+    }
+}
+
+/// Checks K-particle index tuples: in range and no particle repeated within one
+/// element. `what` names the element kind ("tet", "triangle", ...).
+pub(crate) fn check_elements<const K: usize>(
+    elements: &[[u32; K]],
+    particle_count: usize,
+    what: &str,
+) -> Result<()> {
+    for (j, e) in elements.iter().enumerate() {
+        for (k, &p) in e.iter().enumerate() {
+            if p as usize >= particle_count {
+                return Err(Error::out_of_range(format!(
+                    "{what} {j}: particle index {p} is out of range (there are {particle_count} particles)"
+                )));
+            }
+            if e[..k].contains(&p) {
+                return Err(Error::invalid(format!(
+                    "{what} {j}: particle {p} appears twice in {e:?}"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks a compliance value for a family (finite, >= 0, at most `max`).
+pub(crate) fn check_compliance(what: &str, compliance: f32, max: f32, unit: &str) -> Result<()> {
+    if !(compliance.is_finite() && (0.0..=max).contains(&compliance)) {
+        return Err(Error::invalid(format!(
+            "{what} compliance {compliance} must be finite and in [0, {max}] ({unit}; 0 = rigid)"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod fd {
+    //! Finite-difference check of a family's ∇C (f64 central differences of the f32 C).
+    use super::*;
+
+    /// Compares ∇C with central differences at `r` (relative positions, r[0] = 0 is
+    /// moved too: C must be translation-invariant so moving x_0 is fine).
+    pub(crate) fn check_gradient<F: Family<K>, const K: usize>(
+        x: [Vec3; K],
+        rest: &F::Rest,
+        eps: f32,
+        tol: f32,
+    ) {
+        let rel = |x: &[Vec3; K]| -> [Vec3; K] { std::array::from_fn(|k| x[k] - x[0]) };
+        let (_, g) = F::evaluate(&rel(&x), rest).expect("active at the test point");
+        let mut worst = 0.0f32;
+        let scale = g
+            .iter()
+            .map(|v| v.length())
+            .fold(0.0f32, f32::max)
+            .max(1e-3);
+        for k in 0..K {
+            for axis in 0..3 {
+                let mut xp = x;
+                let mut xm = x;
+                xp[k][axis] += eps;
+                xm[k][axis] -= eps;
+                let cp = F::evaluate(&rel(&xp), rest).expect("active").0;
+                let cm = F::evaluate(&rel(&xm), rest).expect("active").0;
+                let numeric = (cp - cm) / (2.0 * eps);
+                let err = (numeric - g[k][axis]).abs();
+                worst = worst.max(err);
+                assert!(
+                    err <= tol * scale,
+                    "{}: dC/dx{k}[{axis}] analytic {} vs finite difference {numeric} (|∇C| scale {scale})",
+                    F::NAME,
+                    g[k][axis]
+                );
+            }
+        }
+        // Translation invariance: the gradients sum to zero.
+        let sum: Vec3 = g.iter().copied().sum();
+        assert!(sum.length() <= 1e-4 * scale, "{}: Σ∇C = {sum}", F::NAME);
+        let _ = worst;
+    }
+}

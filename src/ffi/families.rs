@@ -1,0 +1,521 @@
+//! Constraint families over existing particles: tethers, dihedral and isometric
+//! bending, tet volume, closed-surface pressure volume; counts and force readback.
+
+use super::world::{with_world, SinewWorld};
+use super::{guard, non_null, slice_from, slice_from_mut, Failure, FfiResult, SinewStatus};
+use crate::bodies::families::FamilyKind;
+
+/// Values of the `family` argument (crosses as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewFamily {
+    /// Tethers; force in N.
+    SINEW_FAMILY_TETHER = 0,
+    /// Dihedral bending; torque in N·m.
+    SINEW_FAMILY_DIHEDRAL_BENDING = 1,
+    /// Isometric bending; |λ|/h² in N·m.
+    SINEW_FAMILY_ISOMETRIC_BENDING = 2,
+    /// Tet volume; |λ|/h² in N·m.
+    SINEW_FAMILY_TET_VOLUME = 3,
+    /// Closed-surface volume; pressure in Pa.
+    SINEW_FAMILY_PRESSURE_VOLUME = 4,
+    /// Triangle strain components; |λ|/h² in N·m.
+    SINEW_FAMILY_TRIANGLE_STRAIN = 5,
+    /// Tet strain components; |λ|/h² in N·m.
+    SINEW_FAMILY_TET_STRAIN = 6,
+    /// Unilateral XY area; N/m.
+    SINEW_FAMILY_UNILATERAL_AREA = 7,
+    /// Unilateral tet volume; Pa.
+    SINEW_FAMILY_UNILATERAL_VOLUME = 8,
+    /// Ring area (2D); N/m.
+    SINEW_FAMILY_RING_AREA = 9,
+}
+
+pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
+    Ok(match v {
+        0 => FamilyKind::Tether,
+        1 => FamilyKind::DihedralBending,
+        2 => FamilyKind::IsometricBending,
+        3 => FamilyKind::TetVolume,
+        4 => FamilyKind::PressureVolume,
+        5 => FamilyKind::TriangleStrain,
+        6 => FamilyKind::TetStrain,
+        7 => FamilyKind::UnilateralArea,
+        8 => FamilyKind::UnilateralVolume,
+        9 => FamilyKind::RingArea,
+        _ => {
+            return Err(Failure::new(
+                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                format!("family {v} is not a SinewFamily (0..=9)"),
+            ))
+        }
+    })
+}
+
+/// Views `count` K-index tuples at `indices`.
+///
+/// # Safety
+/// `indices` must point to K*count readable uint32_t (or be NULL: an error).
+unsafe fn tuples<'a, const K: usize>(
+    indices: *const u32,
+    count: u32,
+    name: &str,
+) -> FfiResult<&'a [[u32; K]]> {
+    // SAFETY: [u32; K] has the alignment of u32 and size K*4; the caller promises
+    // K*count readable indices.
+    unsafe { slice_from(indices as *const [u32; K], count as usize, name) }
+}
+
+/// An optional per-constraint float array (NULL = None).
+///
+/// # Safety
+/// `values` must be NULL or point to `count` readable floats.
+unsafe fn optional<'a>(values: *const f32, count: u32, name: &str) -> FfiResult<Option<&'a [f32]>> {
+    if values.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: the caller promises `count` readable floats.
+    Ok(Some(unsafe { slice_from(values, count as usize, name)? }))
+}
+
+/// Writes `v` to `*out` (checked non-null before the work).
+///
+/// # Safety
+/// `out` must be writable (checked non-null by the caller).
+unsafe fn put<T>(out: *mut T, v: T) {
+    // SAFETY: the caller's contract.
+    unsafe { out.write_unaligned(v) }
+}
+
+/// Adds `count` tethers (long-range attachments, Kim et al. 2012):
+/// `particle_pairs` = (anchor0, particle0, anchor1, particle1, ...); each particle may
+/// be at most `max_lengths[j]` m from its anchor (NULL = the current distances).
+/// Unilateral: only a stretched tether acts. `compliance` α in m/N (0 = rigid).
+/// `*out_first` receives the id of the first new tether.
+///
+/// # Safety
+/// `particle_pairs` must point to 2*count uint32_t, `max_lengths` to count floats or be
+/// NULL, `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_tethers(
+    world: SinewWorld,
+    particle_pairs: *const u32,
+    max_lengths: *const f32,
+    count: u32,
+    compliance: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_tethers", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let pairs = unsafe { tuples::<2>(particle_pairs, count, "particle_pairs")? };
+        // SAFETY: the caller's contract.
+        let lengths = unsafe { optional(max_lengths, count, "max_lengths")? };
+        let first = with_world(world, |w| Ok(w.add_tethers(pairs, lengths, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds `count` dihedral bending constraints (Müller et al. 2007). `hinges` holds 4
+/// indices per hinge: the shared edge (e0, e1), then the wing of each triangle
+/// (w0 of triangle e0-e1-w0, w1 of triangle e1-e0-w1). `rest_angles` in rad, in
+/// [-pi, pi] (NULL = the current angles; 0 = flat). `compliance` in rad/(N·m).
+///
+/// # Safety
+/// `hinges` must point to 4*count uint32_t, `rest_angles` to count floats or be NULL,
+/// `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_dihedral_bending(
+    world: SinewWorld,
+    hinges: *const u32,
+    rest_angles: *const f32,
+    count: u32,
+    compliance: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_dihedral_bending", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let h = unsafe { tuples::<4>(hinges, count, "hinges")? };
+        // SAFETY: the caller's contract.
+        let rest = unsafe { optional(rest_angles, count, "rest_angles")? };
+        let first = with_world(world, |w| Ok(w.add_dihedral_bending(h, rest, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds `count` isometric bending constraints (Bergou et al. 2006) over hinges laid out
+/// as in sinew_world_add_dihedral_bending; the rest shape is the current one and
+/// should be (near) flat. `compliance` in 1/(N·m).
+///
+/// # Safety
+/// `hinges` must point to 4*count uint32_t, `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_isometric_bending(
+    world: SinewWorld,
+    hinges: *const u32,
+    count: u32,
+    compliance: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_isometric_bending", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let h = unsafe { tuples::<4>(hinges, count, "hinges")? };
+        let first = with_world(world, |w| Ok(w.add_isometric_bending(h, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds `count` tetrahedron volume constraints, C = V/V0 - 1. `tets` holds 4 indices
+/// per tet with positive volume (vertices 1, 2, 3 counter-clockwise seen from vertex
+/// 0); inverted or flat tets are refused. `rest_volumes` in m³ (NULL = current).
+/// `compliance` in 1/(N·m).
+///
+/// # Safety
+/// `tets` must point to 4*count uint32_t, `rest_volumes` to count floats or be NULL,
+/// `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_tet_volume_constraints(
+    world: SinewWorld,
+    tets: *const u32,
+    rest_volumes: *const f32,
+    count: u32,
+    compliance: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_tet_volume_constraints", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<4>(tets, count, "tets")? };
+        // SAFETY: the caller's contract.
+        let rest = unsafe { optional(rest_volumes, count, "rest_volumes")? };
+        let first = with_world(world, |w| Ok(w.add_tet_volumes(t, rest, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds one closed-surface volume constraint over `triangle_count` triangles (3
+/// indices each, closed, wound counter-clockwise seen from outside): the enclosed
+/// volume is kept at `pressure` (overpressure factor, in (0, 100]) times its current
+/// volume. `compliance` in m⁵/N. `*out_id` receives its id.
+///
+/// # Safety
+/// `triangles` must point to 3*triangle_count uint32_t, `out_id` to one writable
+/// uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_pressure_volume(
+    world: SinewWorld,
+    triangles: *const u32,
+    triangle_count: u32,
+    pressure: f32,
+    compliance: f32,
+    out_id: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_pressure_volume", || {
+        non_null(out_id, "out_id")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
+        let id = with_world(world, |w| {
+            Ok(w.add_pressure_volume(t, pressure, compliance)?)
+        })?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_id, id) };
+        Ok(())
+    })
+}
+
+/// Writes the number of constraints of `family` (a SinewFamily; removed ones included:
+/// ids never shift) to `*out_count`.
+///
+/// # Safety
+/// `out_count` must be NULL or point to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_family_constraint_count(
+    world: SinewWorld,
+    family: u32,
+    out_count: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_family_constraint_count", || {
+        non_null(out_count, "out_count")?;
+        let f = self::family(family)?;
+        let n = with_world(world, |w| Ok(w.family_constraint_count(f)))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_count, n) };
+        Ok(())
+    })
+}
+
+/// Writes |λ|/h² of constraints `first..first+count` of `family` in the last substep of
+/// the last step (units per SinewFamily; 0 before the first step) to `out`.
+///
+/// # Safety
+/// `out` must point to `count` writable floats.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_read_family_forces(
+    world: SinewWorld,
+    family: u32,
+    first: u32,
+    count: u32,
+    out: *mut f32,
+) -> SinewStatus {
+    guard("sinew_world_read_family_forces", || {
+        let f = self::family(family)?;
+        // SAFETY: the caller promises `count` writable floats.
+        let out = unsafe { slice_from_mut(out, count as usize, "out")? };
+        // The range is checked before anything is written.
+        with_world(world, |w| Ok(w.read_family_forces(f, first, out)?))
+    })
+}
+
+/// Writes the current enclosed volume (m³) of pressure constraint `id` to
+/// `*out_volume`.
+///
+/// # Safety
+/// `out_volume` must point to one writable float.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_pressure_volume(
+    world: SinewWorld,
+    id: u32,
+    out_volume: *mut f32,
+) -> SinewStatus {
+    guard("sinew_world_pressure_volume", || {
+        non_null(out_volume, "out_volume")?;
+        let v = with_world(world, |w| Ok(w.pressure_volume(id)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_volume, v) };
+        Ok(())
+    })
+}
+
+/// Adds strain-based triangle constraints (Müller et al. 2014): 3 per triangle, ids
+/// `first + 3j + (0: stretch along the rest edge 0→1, 1: stretch across it, 2: shear)`;
+/// compliances in 1/(N·m) (C = stretch ratio − 1, or the cosine of the axes' angle).
+///
+/// # Safety
+/// `triangles` must point to 3*count uint32_t, `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_triangle_strain(
+    world: SinewWorld,
+    triangles: *const u32,
+    count: u32,
+    compliance_xx: f32,
+    compliance_yy: f32,
+    compliance_shear: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_triangle_strain", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
+        let first = with_world(world, |w| {
+            Ok(w.add_triangle_strain(t, compliance_xx, compliance_yy, compliance_shear)?)
+        })?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds strain-based tet constraints: 6 per tet, ids `first + 6j + (0, 1, 2: stretch
+/// along the rest shape's world x, y, z; 3, 4, 5: shear xy, xz, yz)`; compliances in
+/// 1/(N·m). Tets must have positive volume.
+///
+/// # Safety
+/// `tets` must point to 4*count uint32_t, `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_tet_strain(
+    world: SinewWorld,
+    tets: *const u32,
+    count: u32,
+    compliance_xx: f32,
+    compliance_yy: f32,
+    compliance_zz: f32,
+    compliance_shear: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_tet_strain", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<4>(tets, count, "tets")? };
+        let c = [compliance_xx, compliance_yy, compliance_zz];
+        let first = with_world(world, |w| Ok(w.add_tet_strain(t, c, compliance_shear)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds unilateral area constraints (air mesh, 2D worlds): each triangle's signed area
+/// in the XY plane stays >= `min_areas[j]` (m²; NULL = 0); they act only when
+/// violated. Compliance in m³/N.
+///
+/// # Safety
+/// `triangles` must point to 3*count uint32_t, `min_areas` to count floats or be NULL,
+/// `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_unilateral_areas(
+    world: SinewWorld,
+    triangles: *const u32,
+    min_areas: *const f32,
+    count: u32,
+    compliance: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_unilateral_areas", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
+        // SAFETY: the caller's contract.
+        let m = unsafe { optional(min_areas, count, "min_areas")? };
+        let first = with_world(world, |w| Ok(w.add_unilateral_areas(t, m, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume stays
+/// at least `min_volumes[j]` (m³; NULL = 0); they act only when violated. Compliance in
+/// m⁵/N.
+///
+/// # Safety
+/// `tets` must point to 4*count uint32_t, `min_volumes` to count floats or be NULL,
+/// `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_unilateral_volumes(
+    world: SinewWorld,
+    tets: *const u32,
+    min_volumes: *const f32,
+    count: u32,
+    compliance: f32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_unilateral_volumes", || {
+        non_null(out_first, "out_first")?;
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<4>(tets, count, "tets")? };
+        // SAFETY: the caller's contract.
+        let m = unsafe { optional(min_volumes, count, "min_volumes")? };
+        let first = with_world(world, |w| Ok(w.add_unilateral_volumes(t, m, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_first, first) };
+        Ok(())
+    })
+}
+
+/// Makes the world 2D (`enabled` = 1: all motion in the plane z = `z` (m); particles are
+/// moved onto it now and their z velocity is zeroed every substep) or 3D again (0).
+#[no_mangle]
+pub extern "C" fn sinew_world_set_planar(world: SinewWorld, enabled: u32, z: f32) -> SinewStatus {
+    guard("sinew_world_set_planar", || {
+        let plane = match enabled {
+            0 => None,
+            1 => Some(z),
+            v => {
+                return Err(Failure::new(
+                    SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                    format!("enabled is {v}: must be 0 or 1"),
+                ))
+            }
+        };
+        with_world(world, |w| Ok(w.set_planar(plane)?))
+    })
+}
+
+/// Adds a closed ring of `count` >= 3 particles (counter-clockwise seen from +z) whose
+/// enclosed XY area is kept at `pressure` (in (0, 100]) times its current area;
+/// compliance in m³/N. `*out_id` receives its id.
+///
+/// # Safety
+/// `particles` must point to `count` uint32_t, `out_id` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_ring_area(
+    world: SinewWorld,
+    particles: *const u32,
+    count: u32,
+    pressure: f32,
+    compliance: f32,
+    out_id: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_ring_area", || {
+        non_null(out_id, "out_id")?;
+        // SAFETY: the caller promises `count` readable indices.
+        let p = unsafe { slice_from(particles, count as usize, "particles")? };
+        let id = with_world(world, |w| Ok(w.add_ring_area(p, pressure, compliance)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_id, id) };
+        Ok(())
+    })
+}
+
+/// Writes the current enclosed area (m²) of ring `id` to `*out_area`.
+///
+/// # Safety
+/// `out_area` must point to one writable float.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_ring_area(
+    world: SinewWorld,
+    id: u32,
+    out_area: *mut f32,
+) -> SinewStatus {
+    guard("sinew_world_ring_area", || {
+        non_null(out_area, "out_area")?;
+        let a = with_world(world, |w| Ok(w.ring_area(id)?))?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_area, a) };
+        Ok(())
+    })
+}
+
+/// Adds a shape-matching cluster (Müller 2005) over `count` >= 2 particles, rest shape =
+/// their current positions. `stiffness` in [0, 1] per substep (PBD, iteration-count
+/// corrected); plastic when the mean distance from the goals exceeds `yield_distance`
+/// (m; INFINITY = elastic), the rest shape then creeping by `creep` in [0, 1] per
+/// substep. `*out_id` receives its id.
+///
+/// # Safety
+/// `particles` must point to `count` uint32_t, `out_id` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_shape_cluster(
+    world: SinewWorld,
+    particles: *const u32,
+    count: u32,
+    stiffness: f32,
+    yield_distance: f32,
+    creep: f32,
+    out_id: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_add_shape_cluster", || {
+        non_null(out_id, "out_id")?;
+        // SAFETY: the caller promises `count` readable indices.
+        let p = unsafe { slice_from(particles, count as usize, "particles")? };
+        let id = with_world(world, |w| {
+            Ok(w.add_shape_cluster(p, stiffness, yield_distance, creep)?)
+        })?;
+        // SAFETY: non-null (checked).
+        unsafe { put(out_id, id) };
+        Ok(())
+    })
+}
+
+/// Sets the stiffness (in [0, 1]) of shape-matching cluster `id`.
+#[no_mangle]
+pub extern "C" fn sinew_world_set_shape_cluster_stiffness(
+    world: SinewWorld,
+    id: u32,
+    stiffness: f32,
+) -> SinewStatus {
+    guard("sinew_world_set_shape_cluster_stiffness", || {
+        with_world(world, |w| Ok(w.set_shape_cluster_stiffness(id, stiffness)?))
+    })
+}
