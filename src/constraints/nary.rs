@@ -19,7 +19,7 @@ use std::ops::Range;
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{separation, Particles};
-use crate::solver::colouring::{colour_greedy, sort_by_colour};
+use crate::solver::schedule::{self, Schedule};
 use crate::solver::parallel::{DisjointSlice, Executor};
 
 /// Largest number of constraints of one family in one world.
@@ -88,8 +88,9 @@ pub struct NarySet<F: Family<K>, const K: usize> {
     lambda: Vec<f32>,
     /// constraint id → storage slot
     slot_of: Vec<u32>,
-    /// slots of colour c are `colour_offsets[c]..colour_offsets[c+1]`
-    colour_offsets: Vec<u32>,
+    /// Gauss-Seidel phases: blocks of interior slots, then shared colours
+    /// (`solver::schedule`).
+    schedule: Schedule,
     /// Jacobi only: particle i's entries `adj_entries[adj_offsets[i]..adj_offsets[i+1]]`
     /// are `slot * K + k` indices into `corrections`.
     adj_offsets: Vec<u32>,
@@ -108,7 +109,7 @@ impl<F: Family<K>, const K: usize> Default for NarySet<F, K> {
             compliance: Vec::new(),
             lambda: Vec::new(),
             slot_of: Vec::new(),
-            colour_offsets: Vec::new(),
+            schedule: Schedule::default(),
             adj_offsets: Vec::new(),
             adj_entries: Vec::new(),
             corrections: Vec::new(),
@@ -136,9 +137,9 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         self.particles.is_empty()
     }
 
-    /// Number of colours (sequential phases of one Gauss-Seidel sweep).
+    /// Largest number of colours in one phase of a Gauss-Seidel sweep.
     pub fn colour_count(&self) -> usize {
-        self.colour_offsets.len().saturating_sub(1)
+        self.schedule.colour_count()
     }
 
     /// Particles of constraint `id`.
@@ -205,8 +206,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         rows.extend(new.iter().map(|&n| (n, 0.0)));
         let mut items = try_with_capacity::<[u32; K]>(m, what)?;
         items.extend(rows.iter().map(|(r, _)| r.particles));
-        let colouring = colour_greedy(&items, hot.len())?;
-        let (slot_of, colour_offsets) = sort_by_colour(&colouring)?;
+        let (slot_of, schedule) = schedule::build(&items, hot.len())?;
         // Slot order: the inverse of the id → slot permutation.
         let mut id_of_slot = try_with_capacity::<u32>(m, what)?;
         id_of_slot.resize(m, 0);
@@ -219,7 +219,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             compliance: try_with_capacity(m, what)?,
             lambda: try_with_capacity(m, what)?,
             slot_of,
-            colour_offsets,
+            schedule,
             ..Default::default()
         };
         drop(items);
@@ -333,7 +333,8 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         self.lambda.fill(0.0);
     }
 
-    /// One Gauss-Seidel sweep: colours in order, each colour in parallel.
+    /// One Gauss-Seidel sweep in the order of the schedule: blocks in parallel, each
+    /// colour by colour, then the shared colours, each in parallel.
     pub(crate) fn solve_gauss_seidel(
         &mut self,
         particles: &mut Particles,
@@ -342,36 +343,43 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
     ) {
         let base = &particles.base;
         let pos = DisjointSlice::new(&mut particles.hot);
-        let colours = self.colour_count();
         let lambda = DisjointSlice::new(&mut self.lambda);
         let (items, rest, compliance) = (&self.particles, &self.rest, &self.compliance);
-        for c in 0..colours {
-            let start = self.colour_offsets[c] as usize;
-            let end = self.colour_offsets[c + 1] as usize;
-            exec.for_ranges(end - start, |r| {
-                for s in start + r.start..start + r.end {
-                    let alpha = compliance[s];
-                    if alpha < 0.0 {
-                        continue;
-                    }
-                    let idx = &items[s];
-                    // SAFETY: slots of one colour never share a particle (colouring
-                    // invariant), each slot is visited by one range only, and indices
-                    // were checked against the particle count when the constraint was
-                    // added (particles are never removed from storage).
-                    unsafe {
-                        let (r, p) = relative(idx, base, |i| pos.get(i));
-                        let l = lambda.get(s);
-                        if let Some((dx, dl)) =
-                            project::<F, K>(&r, &p, &rest[s], alpha * inv_h2, l, 1.0)
-                        {
-                            for k in 0..K {
-                                pos.set(idx[k] as usize, p[k] + dx[k].extend(0.0));
-                            }
-                            lambda.set(s, l + dl);
+        let project_slots = |slots: Range<usize>| {
+            for s in slots {
+                let alpha = compliance[s];
+                if alpha < 0.0 {
+                    continue;
+                }
+                let idx = &items[s];
+                // SAFETY: slots of one colour never share a particle, blocks hold
+                // disjoint particles (the schedule's invariants), each slot is visited
+                // by one task only, and indices were checked against the particle
+                // count when the constraint was added (particles are never removed
+                // from storage).
+                unsafe {
+                    let (r, p) = relative(idx, base, |i| pos.get(i));
+                    let l = lambda.get(s);
+                    if let Some((dx, dl)) =
+                        project::<F, K>(&r, &p, &rest[s], alpha * inv_h2, l, 1.0)
+                    {
+                        for k in 0..K {
+                            pos.set(idx[k] as usize, p[k] + dx[k].extend(0.0));
                         }
+                        lambda.set(s, l + dl);
                     }
                 }
+            }
+        };
+        let sched = &self.schedule;
+        exec.for_each_index(sched.blocks.len(), sched.interior_len(), |b| {
+            for colour in sched.block_colours(b) {
+                project_slots(colour);
+            }
+        });
+        for colour in sched.shared_colours() {
+            exec.for_ranges(colour.len(), |r| {
+                project_slots(colour.start + r.start..colour.start + r.end)
             });
         }
     }
