@@ -19,7 +19,7 @@ fn desc(threads: u32, solver: Solver) -> WorldDesc {
 
 fn bench_scene(c: &mut Criterion, group: &str, id: String, mut scene: Scene) {
     let substeps = scene.world.desc().substeps as u64;
-    let projections = scene.world.distance_constraint_count() as u64 * substeps;
+    let projections = scene.constraints * substeps;
     let mut g = c.benchmark_group(group);
     g.sample_size(20);
     g.throughput(Throughput::Elements(projections));

@@ -17,8 +17,10 @@ pub const FRAME_DT: f32 = 1.0 / 60.0;
 /// A built scene: the world and what the figures need to know about it.
 pub struct Scene {
     pub world: World,
-    /// Ids of the constraints whose relative stretch is reported (the structural ones).
+    /// Ids of the distance constraints whose relative stretch is reported.
     pub stretch_constraints: std::ops::Range<u32>,
+    /// Constraints projected per iteration (every family).
+    pub constraints: u64,
 }
 
 /// The desc every scene starts from: BENCHMARKS.md's 10 substeps × 1 iteration,
@@ -59,6 +61,7 @@ pub fn cloth(n: u32, desc: WorldDesc) -> Result<Scene> {
     Ok(Scene {
         world,
         stretch_constraints: first_constraint..first_constraint + stretch_count,
+        constraints: pairs.len() as u64,
     })
 }
 
@@ -103,7 +106,9 @@ pub const ROPE_SEGMENTS: u32 = 32;
 /// `ropes`: `count` ropes of [`ROPE_SEGMENTS`] segments, each 1 m long, 1 kg in all
 /// (the pinned top particle excluded), hanging from a pinned top particle; the tops sit
 /// on a ⌈√count⌉-wide grid in the XZ plane at y = 0 (1.25 m apart in x, 0.25 m in z)
-/// and each rope starts horizontal along +x, so it swings down. Stretch links have compliance 0.
+/// and each rope starts horizontal along +x, so it swings down. Stretch links
+/// (distance constraints) and tethers (Kim et al. 2012: each particle at most its
+/// distance along the rope from the top) have compliance 0.
 pub fn ropes(count: u32, desc: WorldDesc) -> Result<Scene> {
     let mut world = World::new(desc)?;
     let per_rope = ROPE_SEGMENTS + 1;
@@ -129,9 +134,17 @@ pub fn ropes(count: u32, desc: WorldDesc) -> Result<Scene> {
         }
     }
     let first_constraint = world.add_distance_constraints(&pairs, None, 0.0)?;
+    let tethers: Vec<[u32; 2]> = (0..count)
+        .flat_map(|r| {
+            let top = first + r * per_rope;
+            (1..per_rope).map(move |i| [top, top + i])
+        })
+        .collect();
+    world.add_tethers(&tethers, None, 0.0)?;
     Ok(Scene {
         world,
         stretch_constraints: first_constraint..first_constraint + pairs.len() as u32,
+        constraints: (pairs.len() + tethers.len()) as u64,
     })
 }
 

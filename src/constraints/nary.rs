@@ -19,8 +19,8 @@ use std::ops::Range;
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{separation, Particles};
-use crate::solver::schedule::{self, Schedule};
 use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::schedule::{self, Schedule};
 
 /// Largest number of constraints of one family in one world.
 pub const MAX_FAMILY_CONSTRAINTS: u32 = 1 << 26;
