@@ -790,7 +790,10 @@ fn csharp_snippets_compile_and_run() {
             cmd.args(["-target:library", defines])
                 .arg(format!("-r:{}", stub.display()))
                 .arg(format!("-r:{}", runtime.display()))
-                .arg(format!("-out:{}", dir.join(format!("snippet_{k}.dll")).display()))
+                .arg(format!(
+                    "-out:{}",
+                    dir.join(format!("snippet_{k}.dll")).display()
+                ))
                 .arg(&src);
             run_checked(cmd, &format!("compiling {what} (Unity)"));
             unity += 1;
@@ -812,15 +815,24 @@ fn csharp_snippets_compile_and_run() {
             let mut cmd = mcs();
             cmd.arg("-target:library")
                 .arg(format!("-r:{}", bindings.display()))
-                .arg(format!("-out:{}", dir.join(format!("snippet_{k}.dll")).display()))
+                .arg(format!(
+                    "-out:{}",
+                    dir.join(format!("snippet_{k}.dll")).display()
+                ))
                 .arg(&src);
             run_checked(cmd, &format!("compiling {what}"));
             compiled += 1;
         }
     }
     println!("C# snippets: {ran} run, {compiled} compiled, {unity} Unity compiled");
-    assert!(ran >= 2, "expected runnable C# examples in docs/, found {ran}");
-    assert!(unity >= 2, "expected Unity examples in docs/, found {unity}");
+    assert!(
+        ran >= 2,
+        "expected runnable C# examples in docs/, found {ran}"
+    );
+    assert!(
+        unity >= 2,
+        "expected Unity examples in docs/, found {unity}"
+    );
 }
 
 /// Every ```` ```cpp ```` block is compiled by g++ (`-std=c++17 -Wall -Wextra -Werror
@@ -840,12 +852,19 @@ fn cpp_snippets_compile_and_run() {
         let src = dir.join(format!("snippet_{k}.cpp"));
         std::fs::write(&src, format!("// {what}\n{code}")).unwrap();
         let mut cc = Command::new("g++");
-        cc.args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic", "-O1"])
-            .arg("-I")
-            .arg(root().join("include"))
-            .arg("-I")
-            .arg(root().join("bindings/cpp"))
-            .arg(&src);
+        cc.args([
+            "-std=c++17",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+            "-pedantic",
+            "-O1",
+        ])
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg("-I")
+        .arg(root().join("bindings/cpp"))
+        .arg(&src);
         if code.contains("int main(") {
             let exe = dir.join(format!("snippet_{k}"));
             cc.arg("-o")
@@ -867,7 +886,10 @@ fn cpp_snippets_compile_and_run() {
             run_checked(cc, &format!("compiling {what}"));
         }
     }
-    assert!(ran >= 2, "expected runnable C++ examples in docs/, found {ran}");
+    assert!(
+        ran >= 2,
+        "expected runnable C++ examples in docs/, found {ran}"
+    );
 }
 
 /// Unreal engine members the `cpp-unreal` snippets may call besides the plugin's own
@@ -999,7 +1021,10 @@ fn unreal_snippets_name_only_what_the_plugin_declares() {
         }
         checked += 1;
     }
-    assert!(checked >= 2, "expected Unreal C++ examples in docs/, found {checked}");
+    assert!(
+        checked >= 2,
+        "expected Unreal C++ examples in docs/, found {checked}"
+    );
 }
 
 #[test]
@@ -1010,6 +1035,9 @@ fn unreal_name_checker_catches_a_wrong_member() {
     let (members, types) = unreal_names(&code);
     assert_eq!(members, ["SetLength"]);
     assert_eq!(types, ["USinewRopeComponent"]);
-    assert!(contains_word("float GetTension(int32 Segment) const;", "GetTension"));
+    assert!(contains_word(
+        "float GetTension(int32 Segment) const;",
+        "GetTension"
+    ));
     assert!(!contains_word("float GetTensionMax() const;", "GetTension"));
 }
