@@ -91,7 +91,7 @@ fn predict(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
     let vel = DisjointSlice::new(&mut particles.velocity);
     // SIMD vectors (Vec3A) inside; the arrays keep their compact layouts.
     let (dv, inv_h) = (Vec3A::from(gravity * h), 1.0 / h);
-    exec.for_ranges(n, |r| {
+    exec.for_ranges_light(n, |r| {
         for i in r {
             // SAFETY: each particle index i is visited by exactly one range.
             unsafe {
@@ -116,7 +116,7 @@ fn update_velocities(particles: &mut Particles, h: f32, damping_factor: f32, exe
     let inv_h = 1.0 / h;
     let hot = &particles.hot;
     let vel = DisjointSlice::new(&mut particles.velocity);
-    exec.for_ranges(n, |r| {
+    exec.for_ranges_light(n, |r| {
         for i in r {
             let p = hot[i];
             if p.w == 0.0 {

@@ -17,6 +17,8 @@ use crate::error::{Error, Result};
 
 /// Below this many items a pass runs inline on the calling thread.
 pub(crate) const PARALLEL_MIN_ITEMS: usize = 4096;
+/// See [`Executor::for_ranges_light`].
+pub(crate) const PARALLEL_MIN_LIGHT_ITEMS: usize = 16384;
 /// Items per parallel task: large enough to amortise scheduling.
 pub(crate) const CHUNK: usize = 1024;
 
@@ -83,8 +85,25 @@ impl Executor {
     where
         F: Fn(Range<usize>) + Sync + Send,
     {
+        self.for_ranges_from(n, PARALLEL_MIN_ITEMS, f)
+    }
+
+    /// [`Self::for_ranges`] for cheap per-item work (a few nanoseconds, such as the
+    /// particle passes): parallel only from [`PARALLEL_MIN_LIGHT_ITEMS`] items, below
+    /// which waking the workers costs more than it saves.
+    pub(crate) fn for_ranges_light<F>(&self, n: usize, f: F)
+    where
+        F: Fn(Range<usize>) + Sync + Send,
+    {
+        self.for_ranges_from(n, PARALLEL_MIN_LIGHT_ITEMS, f)
+    }
+
+    fn for_ranges_from<F>(&self, n: usize, min_items: usize, f: F)
+    where
+        F: Fn(Range<usize>) + Sync + Send,
+    {
         match &self.pool {
-            Some(pool) if n >= PARALLEL_MIN_ITEMS => pool.install(|| {
+            Some(pool) if n >= min_items => pool.install(|| {
                 (0..n.div_ceil(CHUNK))
                     .into_par_iter()
                     .for_each(|c| f(c * CHUNK..((c + 1) * CHUNK).min(n)))
