@@ -11,6 +11,8 @@ pub enum ErrorKind {
     InvalidArgument,
     /// Memory (or a worker thread) could not be obtained.
     OutOfMemory,
+    /// An id of an object inside a world (a collider) is removed or was never issued.
+    InvalidHandle,
 }
 
 /// A failure with a human-readable reason. A failed call changed nothing.

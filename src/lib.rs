@@ -18,6 +18,8 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 /// cbindgen:ignore
+pub mod collision;
+/// cbindgen:ignore
 pub mod constraints;
 /// cbindgen:ignore
 pub mod error;
@@ -33,7 +35,10 @@ pub(crate) mod solver;
 /// cbindgen:ignore
 pub mod world;
 
+pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape};
 pub use error::{Error, ErrorKind, Result};
+pub use glam::Quat;
 pub use math::Vec3;
+pub use particles::CollisionFilter;
 pub use solver::Solver;
 pub use world::{World, WorldDesc};

@@ -1,6 +1,7 @@
 //! The world: owns particles and constraint sets, validates every input before it
 //! changes anything (a failed call changes nothing), and steps the simulation.
 
+use crate::collision::Collision;
 use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
 use crate::error::{check_nonzero, check_range, Error, Result};
 use crate::math::Vec3;
@@ -103,6 +104,7 @@ pub struct World {
     desc: WorldDesc,
     particles: Particles,
     distance: DistanceConstraints,
+    collision: Collision,
     exec: Executor,
     /// Substep length (s) of the last step; 0 before the first.
     last_h: f32,
@@ -141,6 +143,7 @@ impl World {
             desc,
             particles: Particles::default(),
             distance: DistanceConstraints::default(),
+            collision: Collision::default(),
             exec,
             last_h: 0.0,
         })
@@ -164,6 +167,17 @@ impl World {
     /// Read access to the distance constraints.
     pub fn distance_constraints(&self) -> &DistanceConstraints {
         &self.distance
+    }
+
+    /// Particles and collision state together, for the collision API
+    /// (`crate::collision::api`).
+    pub(crate) fn collision_parts(&mut self) -> (&mut Particles, &mut Collision) {
+        (&mut self.particles, &mut self.collision)
+    }
+
+    /// Read access to the collision state.
+    pub(crate) fn collision(&self) -> &Collision {
+        &self.collision
     }
 
     /// Number of particles.
@@ -401,7 +415,16 @@ impl World {
             relaxation: self.desc.jacobi_relaxation,
             damping_factor: (-self.desc.damping * h).exp(),
         };
-        solver::step(&mut self.particles, &mut self.distance, &params, &self.exec);
+        self.collision
+            .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
+        solver::step(
+            &mut self.particles,
+            &mut self.distance,
+            &mut self.collision,
+            &params,
+            &self.exec,
+        );
+        self.collision.end_step(self.particles.len());
         self.last_h = h;
         Ok(())
     }

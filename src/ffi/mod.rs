@@ -5,6 +5,7 @@
 //! `SinewStatus`, writes its outputs only on success, runs inside a panic guard, and
 //! records a readable reason for a failure in `sinew_last_error_message`.
 
+pub mod collision;
 pub mod constraints;
 pub mod handles;
 pub mod particles;
@@ -64,6 +65,7 @@ impl From<Error> for Failure {
             ErrorKind::OutOfRange => SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
             ErrorKind::InvalidArgument => SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
             ErrorKind::OutOfMemory => SinewStatus::SINEW_ERROR_OUT_OF_MEMORY,
+            ErrorKind::InvalidHandle => SinewStatus::SINEW_ERROR_INVALID_HANDLE,
         };
         Failure::new(status, e.message)
     }

@@ -5,7 +5,9 @@
 //!   predict            rebase; v += h g;  x += h v    (pinned particles stay put)
 //!   for each iteration:
 //!     project          distance constraints, Gauss-Seidel by colour or Jacobi
+//!     collisions       grabs, particle contacts, collider contacts + friction
 //!   update velocities  v = (x - x_prev) / h, then v *= exp(-damping h)
+//!   restitution        against colliders (crate::collision)
 //! ```
 
 pub(crate) mod colouring;
@@ -13,6 +15,7 @@ pub(crate) mod jacobi;
 pub(crate) mod parallel;
 pub(crate) mod schedule;
 
+use crate::collision::Collision;
 use crate::constraints::DistanceConstraints;
 use crate::math::{two_sum3, Vec3};
 use crate::particles::Particles;
@@ -50,20 +53,24 @@ pub(crate) struct StepParams {
 pub(crate) fn step(
     particles: &mut Particles,
     distance: &mut DistanceConstraints,
+    collision: &mut Collision,
     p: &StepParams,
     exec: &Executor,
 ) {
     let inv_h2 = 1.0 / (p.h * p.h);
-    for _ in 0..p.substeps {
+    for s in 0..p.substeps {
         predict(particles, p.gravity, p.h, exec);
+        collision.begin_substep(particles, s, p.substeps, p.h, exec);
         distance.reset_lambda();
         for _ in 0..p.iterations {
             match p.solver {
                 Solver::GaussSeidel => distance.solve_gauss_seidel(particles, inv_h2, exec),
                 Solver::Jacobi => distance.solve_jacobi(particles, inv_h2, p.relaxation, exec),
             }
+            collision.project(particles, p.h, exec);
         }
         update_velocities(particles, p.h, p.damping_factor, exec);
+        collision.end_substep(particles, p.h, p.gravity, exec);
     }
 }
 
