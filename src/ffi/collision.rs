@@ -31,15 +31,15 @@ impl From<SinewQuat> for Quat {
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(non_camel_case_types)]
-pub enum SinewColliderShape {
+pub enum SinewShape {
     /// Half-space below the plane through `position` with normal rotation·(0,1,0).
-    SINEW_COLLIDER_SHAPE_PLANE = 0,
+    SINEW_SHAPE_PLANE = 0,
     /// Ball of `radius` around `position`.
-    SINEW_COLLIDER_SHAPE_SPHERE = 1,
+    SINEW_SHAPE_SPHERE = 1,
     /// Points within `radius` of the segment ±`half_height` along the local Y axis.
-    SINEW_COLLIDER_SHAPE_CAPSULE = 2,
+    SINEW_SHAPE_CAPSULE = 2,
     /// Oriented box of `half_extents`.
-    SINEW_COLLIDER_SHAPE_BOX = 3,
+    SINEW_SHAPE_BOX = 3,
 }
 
 /// A collider handle (an id inside one world), passed by value. `id` 0 is the null
@@ -57,7 +57,7 @@ const COLLIDER_DESC_COOKIE: u32 = 0xC011_1DE5;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewColliderDesc {
-    /// A SinewColliderShape value, default SINEW_COLLIDER_SHAPE_PLANE.
+    /// A SinewShape value, default SINEW_SHAPE_PLANE.
     pub shape: u32,
     /// World position of the shape's origin, m, default (0, 0, 0).
     pub position: SinewVec3,
@@ -123,7 +123,7 @@ pub unsafe extern "C" fn sinew_collider_desc_init(out_desc: *mut SinewColliderDe
     guard("sinew_collider_desc_init", || {
         non_null(out_desc, "out_desc")?;
         let d = SinewColliderDesc {
-            shape: SinewColliderShape::SINEW_COLLIDER_SHAPE_PLANE as u32,
+            shape: SinewShape::SINEW_SHAPE_PLANE as u32,
             position: SinewVec3::default(),
             rotation: SinewQuat {
                 x: 0.0,
@@ -165,9 +165,11 @@ fn desc_from_c(d: &SinewColliderDesc) -> FfiResult<ColliderDesc> {
         3 => Shape::Box {
             half_extents: d.half_extents.into(),
         },
-        v => return Err(invalid(format!(
-            "shape {v} is not a SinewColliderShape (0 = plane, 1 = sphere, 2 = capsule, 3 = box)"
-        ))),
+        v => {
+            return Err(invalid(format!(
+                "shape {v} is not a SinewShape (0 = plane, 1 = sphere, 2 = capsule, 3 = box)"
+            )))
+        }
     };
     Ok(ColliderDesc {
         shape,
