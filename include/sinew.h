@@ -115,6 +115,10 @@ enum SinewShape
    * Oriented box of `half_extents`.
    */
   SINEW_SHAPE_BOX = 3,
+  /**
+   * Static triangle mesh: only through sinew_world_add_mesh_collider.
+   */
+  SINEW_SHAPE_MESH = 4,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -330,6 +334,27 @@ SinewStatus sinew_collider_desc_init(struct SinewColliderDesc *out_desc);
 SinewStatus sinew_world_add_collider(struct SinewWorld world,
                                      const struct SinewColliderDesc *desc,
                                      struct SinewCollider *out_collider);
+
+/**
+ * Adds a static triangle-mesh collider: `vertex_count` vertices (m, in the
+ * collider's local frame) and `triangle_count` triangles of three vertex indices
+ * each; `desc` gives the transform and material (its shape and size fields are
+ * ignored). The mesh is two-sided (particles stay their radius away from it) and
+ * need not be closed; a BVH is built once here. Zero-area triangles are dropped.
+ * `*out_collider` receives the handle.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewColliderDesc, `vertices` to `vertex_count`
+ * SinewVec3, `indices` to 3*triangle_count uint32_t, `out_collider` to one writable
+ * SinewCollider.
+ */
+SinewStatus sinew_world_add_mesh_collider(struct SinewWorld world,
+                                          const struct SinewColliderDesc *desc,
+                                          const struct SinewVec3 *vertices,
+                                          uint32_t vertex_count,
+                                          const uint32_t *indices,
+                                          uint32_t triangle_count,
+                                          struct SinewCollider *out_collider);
 
 /**
  * Removes a collider; its handle becomes invalid.

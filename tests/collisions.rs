@@ -537,3 +537,109 @@ fn grabbed_rope_end_follows_the_target_and_is_released() {
     }
     assert!(pos(&w, end).y < 0.0, "released end falls");
 }
+
+/// A closed box mesh of half extents `h` (8 vertices, 12 triangles).
+fn box_mesh(h: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let v: Vec<Vec3> = (0..8)
+        .map(|i| {
+            Vec3::new(
+                if i & 1 != 0 { h.x } else { -h.x },
+                if i & 2 != 0 { h.y } else { -h.y },
+                if i & 4 != 0 { h.z } else { -h.z },
+            )
+        })
+        .collect();
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    let mut t = Vec::new();
+    for q in quads {
+        t.push([q[0], q[1], q[2]]);
+        t.push([q[0], q[2], q[3]]);
+    }
+    (v, t)
+}
+
+#[test]
+fn particle_at_20_m_s_does_not_tunnel_through_a_1_cm_mesh_box() {
+    let (v, t) = box_mesh(Vec3::new(1.0, 0.005, 1.0));
+    for (tilt, substeps, x) in [
+        (0.0f32, 8u32, 0.0f32),
+        (0.3, 8, 0.37),
+        (0.0, 2, -0.61),
+        (-0.5, 4, 0.5),
+    ] {
+        let mut w = world(substeps, 1, 1);
+        let q = Quat::from_rotation_x(tilt);
+        let at = Vec3::new(0.2, -0.3, 0.1);
+        let id = w
+            .add_mesh_collider(
+                &ColliderDesc {
+                    position: at,
+                    rotation: q,
+                    static_friction: 1.0,
+                    dynamic_friction: 1.0,
+                    ..ColliderDesc::default()
+                },
+                &v,
+                &t,
+            )
+            .unwrap();
+        assert_eq!(w.collider(id).unwrap().shape, Shape::Mesh);
+        let r = 0.01;
+        let n = q * Vec3::Y;
+        // Aim at a point of the top face away from the triangle edges, or on one.
+        let aim = at + q * Vec3::new(x, 0.0, 0.0);
+        w.add_particles(&[aim + n * 0.5], None).unwrap();
+        w.set_particle_radii(0, &[r]).unwrap();
+        w.write_velocities(0, &[-n * 20.0]).unwrap();
+        for step in 0..60 {
+            w.step(DT).unwrap();
+            let h = (pos(&w, 0) - at).dot(n);
+            assert!(
+                h > 0.005 + r - 1e-3,
+                "tilt {tilt}, substeps {substeps}, step {step}: height {h} above the mesh centre"
+            );
+        }
+        let h = (pos(&w, 0) - at).dot(n) as f64;
+        assert!((h - 0.015).abs() < 2e-3, "tilt {tilt}: rests at {h}");
+        let c = w.contacts();
+        assert_eq!(c.len(), 1, "{c:?}");
+        assert_eq!(c[0].collider, id);
+        assert!((c[0].normal - n).length() < 1e-4, "{:?}", c[0].normal);
+    }
+}
+
+#[test]
+fn mesh_colliders_refuse_bad_meshes_and_change_nothing() {
+    let (v, t) = box_mesh(Vec3::ONE);
+    let mut w = world(8, 1, 1);
+    let desc = ColliderDesc::default();
+    let mut bad_index = t.clone();
+    bad_index[5][2] = 8;
+    let mut nan = v.clone();
+    nan[3].z = f32::NAN;
+    assert!(w.add_mesh_collider(&desc, &v, &bad_index).is_err());
+    assert!(w.add_mesh_collider(&desc, &nan, &t).is_err());
+    assert!(w.add_mesh_collider(&desc, &v, &[]).is_err());
+    let bad_rot = ColliderDesc {
+        rotation: Quat::from_xyzw(0.0, 0.0, 0.0, 1.5),
+        ..desc
+    };
+    assert!(w.add_mesh_collider(&bad_rot, &v, &t).is_err());
+    // The mesh shape cannot be made without its triangles.
+    assert!(w
+        .add_collider(&ColliderDesc {
+            shape: Shape::Mesh,
+            ..desc
+        })
+        .is_err());
+    assert_eq!(w.collider_count(), 0);
+    w.add_mesh_collider(&desc, &v, &t).unwrap();
+    assert_eq!(w.collider_count(), 1);
+}

@@ -25,11 +25,12 @@ use std::sync::{Arc, Barrier};
 
 use sinew::ffi::collision::{
     sinew_collider_desc_init, sinew_collider_remove, sinew_collider_set_material,
-    sinew_collider_set_transform, sinew_world_add_collider, sinew_world_collider_count,
-    sinew_world_contact_count, sinew_world_grab_particle, sinew_world_move_grab,
-    sinew_world_pick_particle, sinew_world_read_contacts, sinew_world_release_particle,
-    sinew_world_set_collision_filters, sinew_world_set_particle_radii, sinew_world_set_unyielding,
-    SinewCollider, SinewColliderDesc, SinewCollisionFilter, SinewContact, SinewQuat, SinewShape,
+    sinew_collider_set_transform, sinew_world_add_collider, sinew_world_add_mesh_collider,
+    sinew_world_collider_count, sinew_world_contact_count, sinew_world_grab_particle,
+    sinew_world_move_grab, sinew_world_pick_particle, sinew_world_read_contacts,
+    sinew_world_release_particle, sinew_world_set_collision_filters,
+    sinew_world_set_particle_radii, sinew_world_set_unyielding, SinewCollider, SinewColliderDesc,
+    SinewCollisionFilter, SinewContact, SinewQuat, SinewShape,
 };
 use sinew::ffi::constraints::{
     sinew_world_add_distance_constraints, sinew_world_add_pbd_distance_constraints,
@@ -1289,6 +1290,7 @@ fn every_table() -> Vec<Vec<Case>> {
         forces_cases(),
         handle_cases(),
         collider_cases(),
+        mesh_cases(),
         particle_property_cases(),
         contact_cases(),
         interaction_cases(),
@@ -1879,6 +1881,21 @@ fn collision_valid_calls() -> Vec<(&'static str, CallWith)> {
             d.shape = SinewShape::SINEW_SHAPE_SPHERE as u32;
             unsafe { sinew_world_add_collider(w, &d, c.out.u32().cast()) }
         }),
+        ("sinew_world_add_mesh_collider", |c, w| {
+            let d = collider_desc();
+            let (v, t) = tetrahedron();
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    w,
+                    &d,
+                    v.as_ptr(),
+                    4,
+                    t.as_ptr(),
+                    4,
+                    c.out.u32().cast(),
+                )
+            }
+        }),
         ("sinew_collider_remove", |_, w| {
             sinew_collider_remove(w, FIXTURE_COLLIDER)
         }),
@@ -1952,6 +1969,169 @@ fn bad_colliders() -> Vec<(&'static str, SinewCollider)> {
     ]
 }
 
+/// A small closed mesh: 4 vertices, 4 triangles (12 indices).
+fn tetrahedron() -> ([SinewVec3; 4], [u32; 12]) {
+    (
+        [
+            v3(0.0, -1.0, 0.0),
+            v3(1.0, -1.0, 0.0),
+            v3(0.0, -1.0, 1.0),
+            v3(0.0, -0.5, 0.0),
+        ],
+        [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3],
+    )
+}
+
+fn mesh_cases() -> Vec<Case> {
+    const F: &str = "sinew_world_add_mesh_collider";
+    let mut cases = vec![
+        case(F, "desc NULL", SINEW_ERROR_NULL_POINTER, |c| {
+            let (v, t) = tetrahedron();
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    std::ptr::null(),
+                    v.as_ptr(),
+                    4,
+                    t.as_ptr(),
+                    4,
+                    c.out.u32().cast(),
+                )
+            }
+        }),
+        case(F, "vertices NULL", SINEW_ERROR_NULL_POINTER, |c| {
+            let (d, (_, t)) = (collider_desc(), tetrahedron());
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    &d,
+                    std::ptr::null(),
+                    4,
+                    t.as_ptr(),
+                    4,
+                    c.out.u32().cast(),
+                )
+            }
+        }),
+        case(F, "indices NULL", SINEW_ERROR_NULL_POINTER, |c| {
+            let (d, (v, _)) = (collider_desc(), tetrahedron());
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    &d,
+                    v.as_ptr(),
+                    4,
+                    std::ptr::null(),
+                    4,
+                    c.out.u32().cast(),
+                )
+            }
+        }),
+        case(F, "out_collider NULL", SINEW_ERROR_NULL_POINTER, |c| {
+            let (d, (v, t)) = (collider_desc(), tetrahedron());
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    &d,
+                    v.as_ptr(),
+                    4,
+                    t.as_ptr(),
+                    4,
+                    std::ptr::null_mut(),
+                )
+            }
+        }),
+    ];
+    type Edit = fn(&mut SinewColliderDesc, &mut [SinewVec3; 4], &mut [u32; 12], &mut u32, &mut u32);
+    let bad: Vec<(&str, SinewStatus, Edit)> = vec![
+        (
+            "index 4 of 4 vertices",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |_, _, t, _, _| t[7] = 4,
+        ),
+        (
+            "index u32::MAX",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |_, _, t, _, _| t[0] = u32::MAX,
+        ),
+        (
+            "3 vertices for indices up to 3",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |_, _, _, nv, _| *nv = 3,
+        ),
+        (
+            "vertex NaN",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, v, _, _, _| v[2].y = f32::NAN,
+        ),
+        (
+            "vertex inf",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, v, _, _, _| v[0].x = f32::INFINITY,
+        ),
+        (
+            "0 triangles",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, _, _, _, nt| *nt = 0,
+        ),
+        (
+            "0 vertices",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, _, _, nv, _| *nv = 0,
+        ),
+        (
+            "all triangles zero-area",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, _, t, _, _| t.copy_from_slice(&[0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0]),
+        ),
+        (
+            "rotation non-unit",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |d, _, _, _, _| d.rotation.w = 3.0,
+        ),
+        (
+            "position NaN",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |d, _, _, _, _| d.position.z = f32::NAN,
+        ),
+        (
+            "restitution 2",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |d, _, _, _, _| d.restitution = 2.0,
+        ),
+        (
+            "no cookie",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |d, _, _, _, _| d.internal_cookie = 7,
+        ),
+    ];
+    for (label, expected, edit) in bad {
+        cases.push(case(F, label, expected, move |c| {
+            let mut d = collider_desc();
+            let (mut v, mut t) = tetrahedron();
+            let (mut nv, mut nt) = (4u32, 4u32);
+            edit(&mut d, &mut v, &mut t, &mut nv, &mut nt);
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    &d,
+                    v.as_ptr(),
+                    nv,
+                    t.as_ptr(),
+                    nt,
+                    c.out.u32().cast(),
+                )
+            }
+        }));
+    }
+    cases
+}
+
+#[test]
+fn mesh_colliders_reject_bad_input() {
+    run_cases(mesh_cases());
+}
+
 fn collider_cases() -> Vec<Case> {
     let mut cases = vec![case(
         "sinew_collider_desc_init",
@@ -1978,7 +2158,8 @@ fn collider_cases() -> Vec<Case> {
     type Edit = fn(&mut SinewColliderDesc);
     let bad: Vec<(&str, Edit)> = vec![
         ("no cookie", |d| d.internal_cookie = 0),
-        ("shape 4", |d| d.shape = 4),
+        ("shape 4 (mesh without triangles)", |d| d.shape = 4),
+        ("shape 5", |d| d.shape = 5),
         ("shape u32::MAX", |d| d.shape = u32::MAX),
         ("sphere radius -1", |d| {
             d.shape = 1;

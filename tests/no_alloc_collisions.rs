@@ -85,7 +85,8 @@ fn collision_world(threads: u32) -> World {
 fn step_with_collisions_does_not_allocate() {
     // On the calling thread, as tests/no_alloc.rs: with rayon workers, rayon's own
     // job deques allocate now and then (a plain world without collisions too).
-    for threads in [1] {
+    {
+        let threads = 1;
         let mut w = collision_world(threads);
         // First steps: buffers grow to the particle count; particles reach the shapes.
         for _ in 0..30 {

@@ -18,6 +18,22 @@ impl World {
         self.collision_parts().1.colliders.add(*desc)
     }
 
+    /// Adds a static triangle-mesh collider: `vertices` (m) in the collider's local
+    /// frame, `triangles` as vertex index triples; `desc` gives the transform and
+    /// material (its shape is ignored). A BVH is built once here. Zero-area triangles
+    /// are dropped; a bad index or vertex is refused.
+    pub fn add_mesh_collider(
+        &mut self,
+        desc: &ColliderDesc,
+        vertices: &[Vec3],
+        triangles: &[[u32; 3]],
+    ) -> Result<ColliderId> {
+        self.collision_parts()
+            .1
+            .colliders
+            .add_mesh(*desc, vertices, triangles)
+    }
+
     /// Removes a collider; its id (and every copy of it) becomes invalid.
     pub fn remove_collider(&mut self, id: ColliderId) -> Result<()> {
         self.collision_parts().1.colliders.remove(id)

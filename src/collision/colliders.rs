@@ -29,7 +29,8 @@
 
 use glam::Quat;
 
-use super::shape::{check_transform, ColliderDesc};
+use super::mesh::TriMesh;
+use super::shape::{check_transform, ColliderDesc, Shape};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
@@ -54,9 +55,11 @@ pub struct ContactReport {
     pub impulse: f32,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Collider {
     pub desc: ColliderDesc,
+    /// The triangles of a [`Shape::Mesh`] collider.
+    mesh: Option<Box<TriMesh>>,
     prev_position: Vec3,
     prev_rotation: Quat,
     // Transform of the current substep and the surface motion over the step.
@@ -70,9 +73,10 @@ pub(crate) struct Collider {
 }
 
 impl Collider {
-    fn new(desc: ColliderDesc) -> Self {
+    fn new(desc: ColliderDesc, mesh: Option<Box<TriMesh>>) -> Self {
         Collider {
             desc,
+            mesh,
             prev_position: desc.position,
             prev_rotation: desc.rotation,
             pos: desc.position,
@@ -88,6 +92,26 @@ impl Collider {
     fn surface_velocity(&self, p: Vec3) -> Vec3 {
         self.lin_vel + self.ang_vel.cross(p - self.pos)
     }
+}
+
+/// The contact plane (outward normal, a point on it; local frame) of a particle of
+/// radius `r` moving `l0 → l1` against a convex shape: the entry point of the path
+/// when it starts outside and enters, else the nearest surface point when `l1` is
+/// within `r` of the surface (or inside).
+fn convex_contact(shape: &Shape, l0: Vec3, l1: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
+    let (d0, _) = shape.distance(l0, r);
+    if d0 > 0.0 {
+        if let Some((t, nl)) = shape.sweep(l0, l1, r) {
+            let hit = l0 + (l1 - l0) * t;
+            // The plane through the inflated surface at the hit: n·x ≥ n·hit.
+            return Some((nl, hit - nl * r));
+        }
+    }
+    let (d1, nl) = shape.distance(l1, r);
+    if d1 < r.max(1.0e-4) {
+        return Some((nl, l1 - nl * (d1 + r)));
+    }
+    None
 }
 
 /// A contact of one particle in the current substep.
@@ -164,6 +188,31 @@ impl Colliders {
     }
 
     pub(crate) fn add(&mut self, desc: ColliderDesc) -> Result<ColliderId> {
+        if desc.shape == Shape::Mesh {
+            return Err(Error::invalid(
+                "a triangle mesh collider is added with its vertices and triangles (add_mesh_collider)",
+            ));
+        }
+        self.insert(desc, None)
+    }
+
+    /// Adds a static triangle mesh collider (vertices in its local frame, m).
+    pub(crate) fn add_mesh(
+        &mut self,
+        desc: ColliderDesc,
+        vertices: &[Vec3],
+        triangles: &[[u32; 3]],
+    ) -> Result<ColliderId> {
+        let desc = ColliderDesc {
+            shape: Shape::Mesh,
+            ..desc
+        };
+        desc.validate()?;
+        let mesh = Box::new(TriMesh::new(vertices, triangles)?);
+        self.insert(desc, Some(mesh))
+    }
+
+    fn insert(&mut self, desc: ColliderDesc, mesh: Option<Box<TriMesh>>) -> Result<ColliderId> {
         desc.validate()?;
         let mut desc = desc;
         desc.rotation = desc.rotation.normalize();
@@ -180,7 +229,7 @@ impl Colliders {
                 self.slots.len() - 1
             }
         };
-        self.slots[slot] = Some(Collider::new(desc));
+        self.slots[slot] = Some(Collider::new(desc, mesh));
         self.live += 1;
         Ok(self.id_of(slot))
     }
@@ -328,30 +377,22 @@ impl Colliders {
                         let rel = c.pos - b;
                         let l0 = c.inv_rot * (x0 - rel);
                         let l1 = c.inv_rot * (d - rel);
-                        let shape = &c.desc.shape;
-                        let (d0, _) = shape.distance(l0, r);
-                        let mut plane = None;
-                        if d0 > 0.0 {
-                            if let Some((t, nl)) = shape.sweep(l0, l1, r) {
-                                plane = Some((nl, l0 + (l1 - l0) * t));
-                            }
-                        }
-                        if plane.is_none() {
-                            let (d1, nl) = shape.distance(l1, r);
-                            if d1 < r.max(1.0e-4) {
-                                plane = Some((nl, l1 - nl * d1));
-                            }
-                        }
+                        let plane = match &c.mesh {
+                            Some(mesh) => mesh.contact(l0, l1, r),
+                            None => convex_contact(&c.desc.shape, l0, l1, r),
+                        };
                         let Some((nl, surface_local)) = plane else {
                             continue;
                         };
                         let normal = c.rot * nl;
+                        // On the collider's surface; the particle centre stays r
+                        // beyond it.
                         let surface = rel + c.rot * surface_local;
                         let v_surface = c.surface_velocity(surface + b);
                         let v_pre = u + d * inv_h;
                         let contact = Contact {
                             normal,
-                            offset: normal.dot(surface),
+                            offset: normal.dot(surface) + r,
                             surface_disp: v_surface * h,
                             vn_pre: normal.dot(v_pre - v_surface),
                             dn_total: 0.0,

@@ -2,7 +2,9 @@
 //! neighbour lists, and a Jacobi projection of the unilateral contact constraints.
 //!
 //! * **Grid** (once per step): cell size = 2 r_max + margin, where the margin
-//!   `min(max|v| dt + |g| dt², 2 r_max)` covers how far particles travel in the step.
+//!   `2 max|v| dt + |g| dt²`, clamped to [r_max/2, 2 r_max], covers how far two
+//!   particles close in on each other during the step (contacts push particles too,
+//!   hence the floor).
 //!   Each particle with a radius hashes its cell (Teschner et al. 2003, Müller's dense
 //!   hash: a table of `2n` buckets, parallel); a counting sort by bucket (serial,
 //!   stable, so the order is fixed) lists the particles of each bucket.
@@ -82,7 +84,8 @@ impl ParticleContacts {
         if !self.active {
             return Ok(());
         }
-        self.margin = (v_max * dt + gravity.length() * dt * dt).min(2.0 * r_max);
+        self.margin =
+            (2.0 * v_max * dt + gravity.length() * dt * dt).clamp(0.5 * r_max, 2.0 * r_max);
         self.cell_size = 2.0 * r_max + self.margin;
         let table = (2 * n).next_power_of_two().max(64);
         if self.bucket_of.len() < n {

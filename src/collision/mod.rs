@@ -21,6 +21,7 @@ mod api;
 pub mod colliders;
 pub mod grid;
 pub mod interaction;
+pub mod mesh;
 pub mod shape;
 
 use crate::error::Result;

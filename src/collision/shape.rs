@@ -27,6 +27,9 @@ pub enum Shape {
     Capsule { radius: f32, half_height: f32 },
     /// The box |x| ≤ half_extents.x, |y| ≤ half_extents.y, |z| ≤ half_extents.z (m).
     Box { half_extents: Vec3 },
+    /// A static triangle mesh (two-sided surface); its triangles are given to
+    /// `World::add_mesh_collider`, which alone creates this shape.
+    Mesh,
 }
 
 /// A collider: a shape, a transform the host updates every frame, and a material.
@@ -89,7 +92,7 @@ impl ColliderDesc {
     /// Checks every field; the message names the field and its range.
     pub fn validate(&self) -> Result<()> {
         match self.shape {
-            Shape::Plane => {}
+            Shape::Plane | Shape::Mesh => {}
             Shape::Sphere { radius } => check_length("sphere radius", radius)?,
             Shape::Capsule {
                 radius,
@@ -130,6 +133,8 @@ impl Shape {
     pub(crate) fn distance(&self, p: Vec3, r: f32) -> (f32, Vec3) {
         match *self {
             Shape::Plane => (p.y - r, Vec3::Y),
+            // Meshes are queried through their triangles (mesh.rs), never here.
+            Shape::Mesh => (f32::INFINITY, Vec3::Y),
             Shape::Sphere { radius } => {
                 let l = p.length();
                 let n = if l > 1e-12 { p / l } else { Vec3::Y };

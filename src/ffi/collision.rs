@@ -40,6 +40,8 @@ pub enum SinewShape {
     SINEW_SHAPE_CAPSULE = 2,
     /// Oriented box of `half_extents`.
     SINEW_SHAPE_BOX = 3,
+    /// Static triangle mesh: only through sinew_world_add_mesh_collider.
+    SINEW_SHAPE_MESH = 4,
 }
 
 /// A collider handle (an id inside one world), passed by value. `id` 0 is the null
@@ -165,10 +167,11 @@ fn desc_from_c(d: &SinewColliderDesc) -> FfiResult<ColliderDesc> {
         3 => Shape::Box {
             half_extents: d.half_extents.into(),
         },
+        4 => Shape::Mesh,
         v => {
             return Err(invalid(format!(
-                "shape {v} is not a SinewShape (0 = plane, 1 = sphere, 2 = capsule, 3 = box)"
-            )))
+            "shape {v} is not a SinewShape (0 = plane, 1 = sphere, 2 = capsule, 3 = box, 4 = mesh)"
+        )))
         }
     };
     Ok(ColliderDesc {
@@ -198,6 +201,54 @@ pub unsafe extern "C" fn sinew_world_add_collider(
         // SAFETY: non-null (checked); readable by the caller's contract.
         let d = desc_from_c(&unsafe { desc.read_unaligned() })?;
         let id = with_world(world, |w| Ok(w.add_collider(&d)?))?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_collider.write_unaligned(SinewCollider { id: id.0 }) };
+        Ok(())
+    })
+}
+
+/// Adds a static triangle-mesh collider: `vertex_count` vertices (m, in the
+/// collider's local frame) and `triangle_count` triangles of three vertex indices
+/// each; `desc` gives the transform and material (its shape and size fields are
+/// ignored). The mesh is two-sided (particles stay their radius away from it) and
+/// need not be closed; a BVH is built once here. Zero-area triangles are dropped.
+/// `*out_collider` receives the handle.
+///
+/// # Safety
+/// `desc` must point to a readable SinewColliderDesc, `vertices` to `vertex_count`
+/// SinewVec3, `indices` to 3*triangle_count uint32_t, `out_collider` to one writable
+/// SinewCollider.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_mesh_collider(
+    world: SinewWorld,
+    desc: *const SinewColliderDesc,
+    vertices: *const SinewVec3,
+    vertex_count: u32,
+    indices: *const u32,
+    triangle_count: u32,
+    out_collider: *mut SinewCollider,
+) -> SinewStatus {
+    guard("sinew_world_add_mesh_collider", || {
+        non_null(desc, "desc")?;
+        non_null(out_collider, "out_collider")?;
+        // SAFETY: non-null (checked); readable by the caller's contract.
+        let mut d = unsafe { desc.read_unaligned() };
+        d.shape = SinewShape::SINEW_SHAPE_MESH as u32;
+        let d = desc_from_c(&d)?;
+        // SAFETY: the caller promises `vertex_count` readable vertices.
+        let v = unsafe { slice_from(vertices, vertex_count as usize, "vertices")? };
+        // SAFETY: `[u32; 3]` has the size and alignment of three u32; the caller
+        // promises 3*triangle_count readable indices.
+        let t = unsafe {
+            slice_from(
+                indices as *const [u32; 3],
+                triangle_count as usize,
+                "indices",
+            )?
+        };
+        let mut buf = try_with_capacity::<Vec3>(v.len(), "mesh vertices")?;
+        buf.extend(v.iter().map(|&p| Vec3::from(p)));
+        let id = with_world(world, |w| Ok(w.add_mesh_collider(&d, &buf, t)?))?;
         // SAFETY: non-null (checked); writable by the caller's contract.
         unsafe { out_collider.write_unaligned(SinewCollider { id: id.0 }) };
         Ok(())

@@ -16,6 +16,8 @@ namespace Sinew.Native
         Capsule = 2,
         /// <summary>Oriented box of <c>half_extents</c>.</summary>
         Box = 3,
+        /// <summary>Static triangle mesh: only through <c>sinew_world_add_mesh_collider</c>.</summary>
+        Mesh = 4,
     }
 
     /// <summary>A unit quaternion (x, y, z, w), layout-identical to Unity's <c>Quaternion</c>.</summary>
@@ -109,6 +111,10 @@ namespace Sinew.Native
         /// <summary>Adds a collider; <c>*out_collider</c> receives its handle.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_add_collider(SinewWorld world, SinewColliderDesc* desc, SinewCollider* out_collider);
+
+        /// <summary>Adds a static two-sided triangle-mesh collider (vertices in m, local frame; 3 indices per triangle).</summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_add_mesh_collider(SinewWorld world, SinewColliderDesc* desc, SinewVec3* vertices, uint vertex_count, uint* indices, uint triangle_count, SinewCollider* out_collider);
 
         /// <summary>Removes a collider; its handle becomes invalid.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
