@@ -643,3 +643,148 @@ fn mesh_colliders_refuse_bad_meshes_and_change_nothing() {
     w.add_mesh_collider(&desc, &v, &t).unwrap();
     assert_eq!(w.collider_count(), 1);
 }
+
+/// A square cloth of `n`×`n` particles (spacing `s`, 10 g each) dropped onto a sphere
+/// of radius `big_r` at the origin standing on a floor: flat from `height`, or
+/// vertical (edge first, slightly off the sphere's axis, so that it drapes over the
+/// sphere and crumples onto the floor). Particles have radius 0.45 s and are one body,
+/// colliding with each other when `self_collision`.
+fn drop_cloth(n: u32, s: f32, big_r: f32, vertical: bool, self_collision: bool) -> (World, f32) {
+    let mut w = World::new(WorldDesc {
+        substeps: 10,
+        iterations: 2,
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    w.add_collider(&ColliderDesc {
+        shape: Shape::Sphere { radius: big_r },
+        static_friction: 0.4,
+        dynamic_friction: 0.3,
+        ..ColliderDesc::default()
+    })
+    .unwrap();
+    plane(
+        &mut w,
+        Vec3::new(0.0, -big_r, 0.0),
+        Quat::IDENTITY,
+        0.4,
+        0.3,
+        0.0,
+    );
+    let half = (n - 1) as f32 * s * 0.5;
+    let pts: Vec<Vec3> = (0..n * n)
+        .map(|k| {
+            let (a, b) = ((k % n) as f32 * s - half, (k / n) as f32 * s);
+            if vertical {
+                Vec3::new(a, 2.0 * big_r + b, 0.05)
+            } else {
+                Vec3::new(a, 2.0 * big_r, b - half)
+            }
+        })
+        .collect();
+    w.add_particles(&pts, Some(&vec![1.0 / 0.01; pts.len()]))
+        .unwrap();
+    let id = |i: u32, j: u32| j * n + i;
+    let mut links = Vec::new();
+    let mut bends = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            if i + 1 < n {
+                links.push([id(i, j), id(i + 1, j)]);
+            }
+            if j + 1 < n {
+                links.push([id(i, j), id(i, j + 1)]);
+            }
+            if i + 1 < n && j + 1 < n {
+                links.push([id(i, j), id(i + 1, j + 1)]);
+                links.push([id(i + 1, j), id(i, j + 1)]);
+            }
+            if i + 2 < n {
+                bends.push([id(i, j), id(i + 2, j)]);
+            }
+            if j + 2 < n {
+                bends.push([id(i, j), id(i, j + 2)]);
+            }
+        }
+    }
+    w.add_distance_constraints(&links, None, 1e-6).unwrap();
+    w.add_distance_constraints(&bends, None, 1e-3).unwrap();
+    let r = 0.45 * s;
+    w.set_particle_radii(0, &vec![r; pts.len()]).unwrap();
+    let body = sinew::CollisionFilter {
+        group: 1,
+        self_collision,
+        ..sinew::CollisionFilter::default()
+    };
+    w.set_collision_filters(0, &vec![body; pts.len()]).unwrap();
+    for _ in 0..180 {
+        w.step(DT).unwrap();
+    }
+    (w, r)
+}
+
+fn positions(w: &World) -> Vec<Vec3> {
+    (0..w.particle_count() as usize)
+        .map(|i| w.particles().position(i))
+        .collect()
+}
+
+/// Smallest distance between two particles, and the smallest distance of a particle
+/// from the origin (the sphere's centre).
+fn closest_pair_and_centre(p: &[Vec3]) -> (f32, f32) {
+    let mut closest = f32::MAX;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            closest = closest.min(p[i].distance(p[j]));
+        }
+    }
+    (
+        closest,
+        p.iter().map(|q| q.length()).fold(f32::MAX, f32::min),
+    )
+}
+
+#[test]
+fn cloth_dropped_on_a_sphere_drapes_without_passing_through_it() {
+    let (n, s, big_r) = (40u32, 0.03f32, 0.2f32);
+    let (w, r) = drop_cloth(n, s, big_r, false, true);
+    let p = positions(&w);
+    let (closest, inside) = closest_pair_and_centre(&p);
+    assert!(
+        inside >= big_r + r - 1e-3,
+        "a particle is {inside} m from the centre"
+    );
+    assert!(
+        closest >= 0.9 * 2.0 * r,
+        "closest pair {closest} < 90% of {}",
+        2.0 * r
+    );
+    // Draped: the middle rests on top of the sphere, the corners lie on the floor.
+    let centre = p[(n / 2 * n + n / 2) as usize];
+    assert!((centre.y - (big_r + r)).abs() < 0.02, "centre at {centre}");
+    assert!((p[0].y - (r - big_r)).abs() < 2e-3, "corner at {}", p[0]);
+}
+
+#[test]
+fn crumpling_cloth_does_not_self_intersect() {
+    let (s, big_r) = (0.03f32, 0.2f32);
+    let (w, r) = drop_cloth(40, s, big_r, true, true);
+    let (closest, inside) = closest_pair_and_centre(&positions(&w));
+    assert!(
+        inside >= big_r + r - 1e-3,
+        "a particle is {inside} m from the centre"
+    );
+    assert!(
+        closest >= 0.9 * 2.0 * r,
+        "closest pair {closest} < 90% of {}",
+        2.0 * r
+    );
+    // Control: the same drop without self-collision folds through itself.
+    let (w, _) = drop_cloth(40, s, big_r, true, false);
+    let (closest, _) = closest_pair_and_centre(&positions(&w));
+    assert!(
+        closest < 0.5 * r,
+        "without self-collision the closest pair is {closest}"
+    );
+}
