@@ -788,3 +788,74 @@ fn crumpling_cloth_does_not_self_intersect() {
         "without self-collision the closest pair is {closest}"
     );
 }
+
+#[test]
+fn rope_falls_onto_a_rope_and_hangs_over_it() {
+    // Rope A: pinned at both ends along x at y = 0. Rope B: pinned at one end, held
+    // horizontal along z above A, falls, swings onto A and hangs over it. Particle
+    // radius 2.5 cm, spacing 5 cm: the particles of one rope touch, so the other cannot
+    // slip between them. Different groups: the ropes collide.
+    let mut w = World::new(WorldDesc {
+        substeps: 10,
+        iterations: 2,
+        damping: 2.0,
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let (k, s, r) = (21u32, 0.05f32, 0.025f32);
+    let half = (k - 1) as f32 * s * 0.5;
+    let a: Vec<Vec3> = (0..k)
+        .map(|i| Vec3::new(i as f32 * s - half, 0.0, 0.0))
+        .collect();
+    let b: Vec<Vec3> = (0..k)
+        .map(|i| Vec3::new(0.01, 0.15, i as f32 * s - 0.3))
+        .collect();
+    let mut inv_a = vec![1.0; k as usize];
+    inv_a[0] = 0.0;
+    inv_a[k as usize - 1] = 0.0;
+    let mut inv_b = vec![1.0; k as usize];
+    inv_b[0] = 0.0;
+    let fa = w.add_particles(&a, Some(&inv_a)).unwrap();
+    let fb = w.add_particles(&b, Some(&inv_b)).unwrap();
+    for (first, group) in [(fa, 1u32), (fb, 2)] {
+        let links: Vec<[u32; 2]> = (0..k - 1).map(|i| [first + i, first + i + 1]).collect();
+        w.add_distance_constraints(&links, None, 0.0).unwrap();
+        w.set_particle_radii(first, &vec![r; k as usize]).unwrap();
+        let f = sinew::CollisionFilter {
+            group,
+            ..sinew::CollisionFilter::default()
+        };
+        w.set_collision_filters(first, &vec![f; k as usize])
+            .unwrap();
+    }
+    for _ in 0..240 {
+        w.step(DT).unwrap();
+    }
+    let mut closest = f32::MAX;
+    for i in 0..k {
+        for j in 0..k {
+            closest = closest.min(pos(&w, fa + i).distance(pos(&w, fb + j)));
+        }
+    }
+    assert!(closest >= 0.9 * 2.0 * r, "ropes interpenetrate: {closest}");
+    // B passes over A: where B's chain crosses the vertical plane through A's middle,
+    // it is above A; and B's free end hangs below A.
+    let a_mid = pos(&w, fa + k / 2);
+    let crossings: Vec<f32> = (0..k - 1)
+        .filter_map(|j| {
+            let (p, q) = (pos(&w, fb + j), pos(&w, fb + j + 1));
+            let (dp, dq) = (p.z - a_mid.z, q.z - a_mid.z);
+            (dp * dq <= 0.0 && dp != dq).then(|| p.y + (q.y - p.y) * dp / (dp - dq))
+        })
+        .collect();
+    assert!(
+        !crossings.is_empty() && crossings.iter().all(|&y| y > a_mid.y),
+        "B crosses A's plane at heights {crossings:?}, A is at {a_mid}"
+    );
+    let end = pos(&w, fb + k - 1);
+    assert!(
+        end.y < a_mid.y - 0.2,
+        "B's free end {end} does not hang over A"
+    );
+}
