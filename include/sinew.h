@@ -428,6 +428,13 @@ SinewStatus sinew_world_set_unyielding(struct SinewWorld world,
                                        const float *factors);
 
 /**
+ * Limits every particle's speed to `max_speed` (m/s, finite, >= 0; 0 = unlimited, the
+ * default) at each substep (velocity clamping: fast particles cannot skip thin cloth
+ * or each other; keep max_speed · dt below the particle radius).
+ */
+SinewStatus sinew_world_set_max_speed(struct SinewWorld world, float max_speed);
+
+/**
  * Writes the number of particle–collider contacts of the last step to `*out_count`.
  *
  * # Safety

@@ -859,3 +859,43 @@ fn rope_falls_onto_a_rope_and_hangs_over_it() {
         "B's free end {end} does not hang over A"
     );
 }
+
+#[test]
+fn velocity_clamping_keeps_fast_particles_from_passing_through_each_other() {
+    // Two particles of radius 2 cm approach head-on at 20 m/s each: without a speed
+    // limit they pass through each other within one step; limited to 1 m/s they meet
+    // and push each other apart.
+    let run = |max_speed: f32| {
+        let mut w = World::new(WorldDesc {
+            gravity: Vec3::ZERO,
+            threads: 1,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        w.set_max_speed(max_speed).unwrap();
+        w.add_particles(&[Vec3::new(-0.1, 0.0, 0.0), Vec3::new(0.1, 0.0, 0.0)], None)
+            .unwrap();
+        w.set_particle_radii(0, &[0.02, 0.02]).unwrap();
+        w.write_velocities(0, &[Vec3::new(20.0, 0.0, 0.0), Vec3::new(-20.0, 0.0, 0.0)])
+            .unwrap();
+        let mut v_max = 0.0f32;
+        for _ in 0..30 {
+            w.step(DT).unwrap();
+            for i in 0..2 {
+                v_max = v_max.max(w.particles().velocity(i).length());
+            }
+        }
+        (pos(&w, 0), pos(&w, 1), v_max)
+    };
+    let (a, b, _) = run(0.0);
+    assert!(
+        a.x > b.x,
+        "unlimited: they should have passed through ({a}, {b})"
+    );
+    let (a, b, v_max) = run(1.0);
+    assert!(b.x - a.x >= 0.95 * 0.04, "limited: {a} {b}");
+    assert!(v_max <= 1.0 + 1e-4, "speed {v_max} above the 1 m/s limit");
+    let mut w = world(8, 1, 1);
+    assert!(w.set_max_speed(-1.0).is_err() && w.set_max_speed(f32::NAN).is_err());
+    assert_eq!(w.max_speed(), 0.0);
+}

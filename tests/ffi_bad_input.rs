@@ -28,7 +28,7 @@ use sinew::ffi::collision::{
     sinew_collider_set_transform, sinew_world_add_collider, sinew_world_add_mesh_collider,
     sinew_world_collider_count, sinew_world_contact_count, sinew_world_grab_particle,
     sinew_world_move_grab, sinew_world_pick_particle, sinew_world_read_contacts,
-    sinew_world_release_particle, sinew_world_set_collision_filters,
+    sinew_world_release_particle, sinew_world_set_collision_filters, sinew_world_set_max_speed,
     sinew_world_set_particle_radii, sinew_world_set_unyielding, SinewCollider, SinewColliderDesc,
     SinewCollisionFilter, SinewContact, SinewQuat, SinewShape,
 };
@@ -1932,6 +1932,9 @@ fn collision_valid_calls() -> Vec<(&'static str, CallWith)> {
             let u = [1.0f32];
             unsafe { sinew_world_set_unyielding(w, 1, 1, u.as_ptr()) }
         }),
+        ("sinew_world_set_max_speed", |_, w| {
+            sinew_world_set_max_speed(w, 5.0)
+        }),
         ("sinew_world_contact_count", |c, w| unsafe {
             sinew_world_contact_count(w, c.out.u32())
         }),
@@ -2425,7 +2428,23 @@ fn particle_property_cases() -> Vec<Case> {
 
 fn contact_cases() -> Vec<Case> {
     const F: &str = "sinew_world_read_contacts";
-    vec![
+    let mut cases: Vec<Case> = [
+        ("-1", -1.0f32),
+        ("NaN", f32::NAN),
+        ("+inf", f32::INFINITY),
+        ("2e9", 2e9),
+    ]
+    .into_iter()
+    .map(|(label, v)| {
+        case(
+            "sinew_world_set_max_speed",
+            format!("max_speed {label}"),
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| sinew_world_set_max_speed(c.world, v),
+        )
+    })
+    .collect();
+    cases.extend(vec![
         case(
             "sinew_world_contact_count",
             "out_count NULL",
@@ -2447,7 +2466,8 @@ fn contact_cases() -> Vec<Case> {
                 sinew_world_read_contacts(c.world, c.out.misaligned(), 2, &mut n)
             },
         ),
-    ]
+    ]);
+    cases
 }
 
 fn interaction_cases() -> Vec<Case> {

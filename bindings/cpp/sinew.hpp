@@ -582,6 +582,10 @@ class World {
         if (!n) return n.error();
         return detail::to_result(sinew_world_set_unyielding(handle_, first, *n, factors.data()));
     }
+    /// Limits every particle's speed (m/s; 0 = unlimited) at each substep.
+    Result<void> set_max_speed(float max_speed) {
+        return detail::to_result(sinew_world_set_max_speed(handle_, max_speed));
+    }
     /// The particle-collider contacts of the last step.
     Result<std::vector<SinewContact>> contacts() const {
         uint32_t n = 0;

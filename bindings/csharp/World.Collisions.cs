@@ -85,6 +85,13 @@ namespace Sinew
                 SinewException.Check(SinewNative.sinew_world_set_unyielding(Handle, unchecked((uint)first), unchecked((uint)factors.Length), u));
         }
 
+        /// <summary>Limits every particle's speed (m/s; 0 = unlimited) at each substep, so
+        /// fast particles cannot skip thin cloth or each other.</summary>
+        public void SetMaxSpeed(float maxSpeed)
+        {
+            SinewException.Check(SinewNative.sinew_world_set_max_speed(Handle, maxSpeed));
+        }
+
         /// <summary>The particle-collider contacts of the last step (a new array).</summary>
         public unsafe SinewContact[] Contacts()
         {

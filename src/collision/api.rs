@@ -158,6 +158,25 @@ impl World {
         self.collision_parts().1.grabs.release(particle)
     }
 
+    /// Limits the speed of every particle to `max_speed` (m/s; 0 = unlimited, the
+    /// default) at each substep, so that fast particles cannot skip a thin layer of
+    /// cloth or each other (per step, particles find each other within about
+    /// 2 × the largest radius: keep `max_speed · dt` below the radius).
+    pub fn set_max_speed(&mut self, max_speed: f32) -> Result<()> {
+        if !(max_speed.is_finite() && (0.0..=MAX_COORDINATE).contains(&max_speed)) {
+            return Err(Error::invalid(format!(
+                "max_speed {max_speed} must be finite and in [0, {MAX_COORDINATE}] m/s (0 = unlimited)"
+            )));
+        }
+        self.collision_parts().1.max_speed = max_speed;
+        Ok(())
+    }
+
+    /// The speed limit (m/s; 0 = unlimited).
+    pub fn max_speed(&self) -> f32 {
+        self.collision().max_speed
+    }
+
     /// Number of grabbed particles.
     pub fn grab_count(&self) -> u32 {
         self.collision().grabs.len() as u32

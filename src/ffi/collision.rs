@@ -402,6 +402,16 @@ pub unsafe extern "C" fn sinew_world_set_unyielding(
     })
 }
 
+/// Limits every particle's speed to `max_speed` (m/s, finite, >= 0; 0 = unlimited, the
+/// default) at each substep (velocity clamping: fast particles cannot skip thin cloth
+/// or each other; keep max_speed · dt below the particle radius).
+#[no_mangle]
+pub extern "C" fn sinew_world_set_max_speed(world: SinewWorld, max_speed: f32) -> SinewStatus {
+    guard("sinew_world_set_max_speed", || {
+        with_world(world, |w| Ok(w.set_max_speed(max_speed)?))
+    })
+}
+
 /// Writes the number of particle–collider contacts of the last step to `*out_count`.
 ///
 /// # Safety

@@ -144,6 +144,10 @@ namespace Sinew.Native
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_unyielding(SinewWorld world, uint first, uint count, float* factors);
 
+        /// <summary>Limits every particle's speed (m/s; 0 = unlimited) at each substep.</summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_max_speed(SinewWorld world, float max_speed);
+
         /// <summary>Writes the number of contacts of the last step to <c>*out_count</c>.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_contact_count(SinewWorld world, uint* out_count);
