@@ -326,6 +326,43 @@ typedef uint32_t SinewClothModel;
 #endif // __cplusplus
 
 /**
+ * Values of `SinewColliderDesc::shape` (crosses as `uint32_t`).
+ */
+enum SinewShape
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Half-space below the plane through `position` with normal rotation·(0,1,0).
+   */
+  SINEW_SHAPE_PLANE = 0,
+  /**
+   * Ball of `radius` around `position`.
+   */
+  SINEW_SHAPE_SPHERE = 1,
+  /**
+   * Points within `radius` of the segment ±`half_height` along the local Y axis.
+   */
+  SINEW_SHAPE_CAPSULE = 2,
+  /**
+   * Oriented box of `half_extents`.
+   */
+  SINEW_SHAPE_BOX = 3,
+  /**
+   * Static triangle mesh: only through sinew_world_add_mesh_collider.
+   */
+  SINEW_SHAPE_MESH = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewShape SinewShape;
+#else
+typedef uint32_t SinewShape;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {
@@ -598,6 +635,106 @@ typedef struct SinewBodyInfo {
    */
   float damping;
 } SinewBodyInfo;
+
+/**
+ * A collider. Always start from `sinew_collider_desc_init`.
+ */
+typedef struct SinewColliderDesc {
+  /**
+   * A SinewShape value, default SINEW_SHAPE_PLANE.
+   */
+  uint32_t shape;
+  /**
+   * World position of the shape's origin, m, default (0, 0, 0).
+   */
+  struct SinewVec3 position;
+  /**
+   * Unit quaternion, local to world, default identity.
+   */
+  struct SinewQuat rotation;
+  /**
+   * Sphere and capsule radius, m (> 0), default 0.5.
+   */
+  float radius;
+  /**
+   * Capsule: half the length of its axis segment, m (> 0), default 0.5.
+   */
+  float half_height;
+  /**
+   * Box half extents, m (each > 0), default (0.5, 0.5, 0.5).
+   */
+  struct SinewVec3 half_extents;
+  /**
+   * Coulomb static friction coefficient (>= 0), default 0.
+   */
+  float static_friction;
+  /**
+   * Coulomb dynamic friction coefficient (>= 0), default 0.
+   */
+  float dynamic_friction;
+  /**
+   * Restitution in [0, 1] (0 = no bounce), default 0.
+   */
+  float restitution;
+  /**
+   * Set by sinew_collider_desc_init(); a desc not made by it is rejected.
+   */
+  uint32_t internal_cookie;
+} SinewColliderDesc;
+
+/**
+ * A collider handle (an id inside one world), passed by value. `id` 0 is the null
+ * handle; a removed collider's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+ */
+typedef struct SinewCollider {
+  uint64_t id;
+} SinewCollider;
+
+/**
+ * Which particles collide with which. Two particles collide when
+ * `(layers_a & mask_b) != 0 && (layers_b & mask_a) != 0` and they are not of the same
+ * non-zero `group` (one body) unless both have `self_collision` = 1.
+ */
+typedef struct SinewCollisionFilter {
+  /**
+   * Body id; 0 = none. Default 0.
+   */
+  uint32_t group;
+  /**
+   * Layer bits the particle is on. Default 1.
+   */
+  uint32_t layers;
+  /**
+   * Layer bits it collides with. Default 0xFFFFFFFF.
+   */
+  uint32_t mask;
+  /**
+   * 1 = collides with particles of its own group (that also set it), 0 = not.
+   */
+  uint32_t self_collision;
+} SinewCollisionFilter;
+
+/**
+ * One particle–collider contact of the last step.
+ */
+typedef struct SinewContact {
+  /**
+   * The collider touched.
+   */
+  struct SinewCollider collider;
+  /**
+   * The particle index.
+   */
+  uint32_t particle;
+  /**
+   * Normal impulse the collider gave the particle over the step, N·s (>= 0).
+   */
+  float impulse;
+  /**
+   * Unit normal pointing out of the collider.
+   */
+  struct SinewVec3 normal;
+} SinewContact;
 
 /**
  * Settings of a new world. Always start from `sinew_world_desc_default`.
@@ -965,6 +1102,190 @@ SinewStatus sinew_body_set_pressure(struct SinewWorld world, struct SinewBody bo
  * `out_volume` must point to one writable float.
  */
 SinewStatus sinew_body_volume(struct SinewWorld world, struct SinewBody body, float *out_volume);
+
+/**
+ * Fills `*out_desc` with defaults (a plane through the origin facing +Y, no friction,
+ * no bounce) and the cookie.
+ *
+ * # Safety
+ * `out_desc` must be NULL or point to writable memory for one SinewColliderDesc.
+ */
+SinewStatus sinew_collider_desc_init(struct SinewColliderDesc *out_desc);
+
+/**
+ * Adds a collider; `*out_collider` receives its handle.
+ *
+ * # Safety
+ * `desc` must be NULL or point to a readable SinewColliderDesc; `out_collider` NULL or
+ * writable for one SinewCollider.
+ */
+SinewStatus sinew_world_add_collider(struct SinewWorld world,
+                                     const struct SinewColliderDesc *desc,
+                                     struct SinewCollider *out_collider);
+
+/**
+ * Adds a static triangle-mesh collider: `vertex_count` vertices (m, in the
+ * collider's local frame) and `triangle_count` triangles of three vertex indices
+ * each; `desc` gives the transform and material (its shape and size fields are
+ * ignored). The mesh is two-sided (particles stay their radius away from it) and
+ * need not be closed; a BVH is built once here. Zero-area triangles are dropped.
+ * `*out_collider` receives the handle.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewColliderDesc, `vertices` to `vertex_count`
+ * SinewVec3, `indices` to 3*triangle_count uint32_t, `out_collider` to one writable
+ * SinewCollider.
+ */
+SinewStatus sinew_world_add_mesh_collider(struct SinewWorld world,
+                                          const struct SinewColliderDesc *desc,
+                                          const struct SinewVec3 *vertices,
+                                          uint32_t vertex_count,
+                                          const uint32_t *indices,
+                                          uint32_t triangle_count,
+                                          struct SinewCollider *out_collider);
+
+/**
+ * Removes a collider; its handle becomes invalid.
+ */
+SinewStatus sinew_collider_remove(struct SinewWorld world, struct SinewCollider collider);
+
+/**
+ * Moves a collider to `position` (m) and `rotation` (unit quaternion). Over the next
+ * step it sweeps there from its previous transform (a kinematic collider pushes and,
+ * by friction, carries particles); `teleport` = 1 jumps there instead (0 or 1).
+ *
+ * # Safety
+ * `position` must point to one readable SinewVec3, `rotation` to one SinewQuat.
+ */
+SinewStatus sinew_collider_set_transform(struct SinewWorld world,
+                                         struct SinewCollider collider,
+                                         const struct SinewVec3 *position,
+                                         const struct SinewQuat *rotation,
+                                         uint32_t teleport);
+
+/**
+ * Sets a collider's friction coefficients (>= 0) and restitution ([0, 1]).
+ */
+SinewStatus sinew_collider_set_material(struct SinewWorld world,
+                                        struct SinewCollider collider,
+                                        float static_friction,
+                                        float dynamic_friction,
+                                        float restitution);
+
+/**
+ * Writes the number of colliders to `*out_count`.
+ *
+ * # Safety
+ * `out_count` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_collider_count(struct SinewWorld world, uint32_t *out_count);
+
+/**
+ * Sets the collision radii (m, >= 0; 0 = a point, the default) of particles
+ * `first..first+count`.
+ *
+ * # Safety
+ * `radii` must point to `count` readable floats.
+ */
+SinewStatus sinew_world_set_particle_radii(struct SinewWorld world,
+                                           uint32_t first,
+                                           uint32_t count,
+                                           const float *radii);
+
+/**
+ * Sets the collision filters of particles `first..first+count`.
+ *
+ * # Safety
+ * `filters` must point to `count` readable SinewCollisionFilter.
+ */
+SinewStatus sinew_world_set_collision_filters(struct SinewWorld world,
+                                              uint32_t first,
+                                              uint32_t count,
+                                              const struct SinewCollisionFilter *filters);
+
+/**
+ * Sets the unyielding factors (in [0, 1]; 1 = pushes yielding particles without
+ * being pushed, 0 = ordinary, the default) of particles `first..first+count`.
+ *
+ * # Safety
+ * `factors` must point to `count` readable floats.
+ */
+SinewStatus sinew_world_set_unyielding(struct SinewWorld world,
+                                       uint32_t first,
+                                       uint32_t count,
+                                       const float *factors);
+
+/**
+ * Limits every particle's speed to `max_speed` (m/s, finite, >= 0; 0 = unlimited, the
+ * default) at each substep (velocity clamping: fast particles cannot skip thin cloth
+ * or each other; keep max_speed · dt below the particle radius).
+ */
+SinewStatus sinew_world_set_max_speed(struct SinewWorld world, float max_speed);
+
+/**
+ * Writes the number of particle–collider contacts of the last step to `*out_count`.
+ *
+ * # Safety
+ * `out_count` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_contact_count(struct SinewWorld world, uint32_t *out_count);
+
+/**
+ * Copies the first `min(capacity, contact count)` contacts of the last step (in
+ * particle order) to `out`; `*out_count` receives how many were written.
+ *
+ * # Safety
+ * `out` must point to `capacity` writable SinewContact, `out_count` to one uint32_t.
+ */
+SinewStatus sinew_world_read_contacts(struct SinewWorld world,
+                                      struct SinewContact *out,
+                                      uint32_t capacity,
+                                      uint32_t *out_count);
+
+/**
+ * Picks the particle nearest along the ray `origin + t·direction` (t >= 0; direction
+ * finite and non-zero, any length) among those whose centre is within `radius` (m) +
+ * the particle's radius of the ray. `*out_particle` receives its index and
+ * `*out_distance` t (m), or 0xFFFFFFFF and -1 when the ray misses every particle.
+ *
+ * # Safety
+ * `origin` and `direction` must point to one readable SinewVec3 each; `out_particle`
+ * to one writable uint32_t, `out_distance` to one writable float.
+ */
+SinewStatus sinew_world_pick_particle(struct SinewWorld world,
+                                      const struct SinewVec3 *origin,
+                                      const struct SinewVec3 *direction,
+                                      float radius,
+                                      uint32_t *out_particle,
+                                      float *out_distance);
+
+/**
+ * Attaches `particle` to `*target` (m) with `compliance` (m/N, 0 = rigid, <= 1000)
+ * until sinew_world_release_particle; grabbing it again replaces target and
+ * compliance. Pinned particles cannot be grabbed.
+ *
+ * # Safety
+ * `target` must point to one readable SinewVec3.
+ */
+SinewStatus sinew_world_grab_particle(struct SinewWorld world,
+                                      uint32_t particle,
+                                      const struct SinewVec3 *target,
+                                      float compliance);
+
+/**
+ * Moves the target (m) of the grab on `particle` (e.g. with the mouse).
+ *
+ * # Safety
+ * `target` must point to one readable SinewVec3.
+ */
+SinewStatus sinew_world_move_grab(struct SinewWorld world,
+                                  uint32_t particle,
+                                  const struct SinewVec3 *target);
+
+/**
+ * Releases the grab on `particle`.
+ */
+SinewStatus sinew_world_release_particle(struct SinewWorld world, uint32_t particle);
 
 /**
  * Adds `count` XPBD distance constraints. `particle_pairs` holds 2*count particle

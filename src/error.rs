@@ -11,7 +11,8 @@ pub enum ErrorKind {
     InvalidArgument,
     /// Memory (or a worker thread) could not be obtained.
     OutOfMemory,
-    /// An id of an object inside a world (a body) is removed or was never issued.
+    /// An id of an object inside a world (a body, a collider) is removed or was never
+    /// issued.
     InvalidHandle,
 }
 

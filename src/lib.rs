@@ -20,6 +20,8 @@
 /// cbindgen:ignore
 pub mod bodies;
 /// cbindgen:ignore
+pub mod collision;
+/// cbindgen:ignore
 pub mod constraints;
 /// cbindgen:ignore
 pub mod error;
@@ -40,9 +42,11 @@ pub use bodies::families::FamilyKind;
 pub use bodies::rope::RopeDesc;
 pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
 pub use bodies::{BodyConstraints, BodyId, BodyKind};
+pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape};
 pub use constraints::attachment::Transform;
 pub use error::{Error, ErrorKind, Result};
 pub use glam::Quat;
 pub use math::Vec3;
+pub use particles::CollisionFilter;
 pub use solver::Solver;
 pub use world::{World, WorldDesc};

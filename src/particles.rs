@@ -50,6 +50,47 @@ impl Vec3Attribute {
     }
 }
 
+/// Which particles collide with which (cold data, read when the neighbour lists are
+/// built once per step).
+///
+/// Two particles i and j collide when `layers_i & mask_j != 0` and
+/// `layers_j & mask_i != 0`, and they are not of the same non-zero `group` (one body)
+/// unless both have `self_collision` set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollisionFilter {
+    /// Body id; 0 = no body (collides with every particle that the layers allow).
+    pub group: u32,
+    /// Layers this particle is on (bits).
+    pub layers: u32,
+    /// Layers this particle collides with (bits).
+    pub mask: u32,
+    /// Particles of one group collide with each other when both set this.
+    pub self_collision: bool,
+}
+
+impl Default for CollisionFilter {
+    fn default() -> Self {
+        CollisionFilter {
+            group: 0,
+            layers: 1,
+            mask: u32::MAX,
+            self_collision: false,
+        }
+    }
+}
+
+impl CollisionFilter {
+    /// Whether particles with filters `self` and `other` collide.
+    #[inline]
+    pub fn collides(&self, other: &CollisionFilter) -> bool {
+        (self.layers & other.mask) != 0
+            && (other.layers & self.mask) != 0
+            && (self.group == 0
+                || self.group != other.group
+                || (self.self_collision && other.self_collision))
+    }
+}
+
 #[derive(Default)]
 pub struct Particles {
     /// xyz: displacement from `base` within the current substep (m); w: inverse mass (1/kg).
@@ -58,6 +99,14 @@ pub struct Particles {
     pub(crate) base: Vec<Vec3A>,
     /// m/s
     pub(crate) velocity: Vec<Vec3>,
+    /// Collision radius (m), cold; 0 (the default) = a point that collides with
+    /// colliders only.
+    pub(crate) radius: Vec<f32>,
+    /// Collision filter, cold.
+    pub(crate) filter: Vec<CollisionFilter>,
+    /// Unyielding factor in [0, 1] (seed 004), cold: 1 = pushes yielding particles
+    /// without being pushed by them, 0 (default) = ordinary.
+    pub(crate) unyielding: Vec<f32>,
 }
 
 /// `x_a − x_b` (m) from the bases and the hot displacements of two particles.
@@ -84,6 +133,13 @@ impl Particles {
         try_reserve(&mut self.hot, additional, "particle displacements")?;
         try_reserve(&mut self.base, additional, "particle positions")?;
         try_reserve(&mut self.velocity, additional, "particle velocities")?;
+        try_reserve(&mut self.radius, additional, "particle radii")?;
+        try_reserve(&mut self.filter, additional, "particle collision filters")?;
+        try_reserve(
+            &mut self.unyielding,
+            additional,
+            "particle unyielding factors",
+        )?;
         Ok(())
     }
 
@@ -93,6 +149,27 @@ impl Particles {
         self.hot.push(Vec3::ZERO.extend(inverse_mass));
         self.base.push(position.into());
         self.velocity.push(Vec3::ZERO);
+        self.radius.push(0.0);
+        self.filter.push(CollisionFilter::default());
+        self.unyielding.push(0.0);
+    }
+
+    /// The collision radius of particle `i` (m).
+    #[inline]
+    pub fn radius(&self, i: usize) -> f32 {
+        self.radius[i]
+    }
+
+    /// The collision filter of particle `i`.
+    #[inline]
+    pub fn collision_filter(&self, i: usize) -> CollisionFilter {
+        self.filter[i]
+    }
+
+    /// The unyielding factor of particle `i` (0..1).
+    #[inline]
+    pub fn unyielding(&self, i: usize) -> f32 {
+        self.unyielding[i]
     }
 
     /// The position of particle `i` (m), rounded to `f32`.
@@ -154,5 +231,15 @@ impl Particles {
 
     /// Bytes of storage per particle (all arrays).
     pub const BYTES_PER_PARTICLE: usize =
+        Self::SOLVER_BYTES_PER_PARTICLE + Self::COLD_BYTES_PER_PARTICLE;
+
+    /// Bytes per particle that the solver streams every substep: hot displacement and
+    /// inverse mass, base position, velocity.
+    pub const SOLVER_BYTES_PER_PARTICLE: usize =
         std::mem::size_of::<Vec4>() + std::mem::size_of::<Vec3A>() + std::mem::size_of::<Vec3>();
+
+    /// Bytes per particle of cold data, read by the collision passes only: radius,
+    /// unyielding factor, collision filter.
+    pub const COLD_BYTES_PER_PARTICLE: usize =
+        2 * std::mem::size_of::<f32>() + std::mem::size_of::<CollisionFilter>();
 }

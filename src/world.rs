@@ -2,6 +2,7 @@
 //! changes anything (a failed call changes nothing), and steps the simulation.
 
 use crate::bodies::Bodies;
+use crate::collision::Collision;
 use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
 use crate::constraints::ConstraintSets;
 use crate::error::{check_nonzero, check_range, Error, Result};
@@ -109,6 +110,7 @@ pub struct World {
     pub(crate) sets: ConstraintSets,
     /// Bodies made by the builders (src/bodies).
     pub(crate) bodies: Bodies,
+    pub(crate) collision: Collision,
     exec: Executor,
     /// Substep length (s) of the last step; 0 before the first.
     pub(crate) last_h: f32,
@@ -149,6 +151,7 @@ impl World {
             distance: DistanceConstraints::default(),
             sets: ConstraintSets::default(),
             bodies: Bodies::default(),
+            collision: Collision::default(),
             exec,
             last_h: 0.0,
         })
@@ -172,6 +175,17 @@ impl World {
     /// Read access to the distance constraints.
     pub fn distance_constraints(&self) -> &DistanceConstraints {
         &self.distance
+    }
+
+    /// Particles and collision state together, for the collision API
+    /// (`crate::collision::api`).
+    pub(crate) fn collision_parts(&mut self) -> (&mut Particles, &mut Collision) {
+        (&mut self.particles, &mut self.collision)
+    }
+
+    /// Read access to the collision state.
+    pub(crate) fn collision(&self) -> &Collision {
+        &self.collision
     }
 
     /// Number of particles.
@@ -414,13 +428,17 @@ impl World {
             relaxation: self.desc.jacobi_relaxation,
             damping_factor: (-self.desc.damping * h).exp(),
         };
+        self.collision
+            .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
         solver::step(
             &mut self.particles,
             &mut self.distance,
             &mut self.sets,
+            &mut self.collision,
             &params,
             &self.exec,
         );
+        self.collision.end_step(self.particles.len());
         self.last_h = h;
         Ok(())
     }

@@ -7,6 +7,8 @@
 //!   -Wl,-rpath,<dir>`), runs it and requires exit status 0; `rope_from_c_static`
 //!   links the same program against `libsinew.a`.
 //! * `bodies_from_c`: `tests/c/bodies_test.c`, the families, bodies and attachments.
+//! * `collisions_from_c`: `tests/c/collision_test.c` the same way (colliders, contact
+//!   readback, pick and grab).
 //! * `readme_c_example_compiles_and_runs`: the README's C example.
 //! * `header_compiles_as_c99` / `_c11` / `_cpp17`: the header alone is valid,
 //!   warning-free (`-Wall -Wextra -Werror -pedantic`) C99, C11 and C++17.
@@ -190,6 +192,18 @@ fn bodies_from_c() {
     assert!(
         stdout.contains(", 0 failed"),
         "bodies_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+/// tests/c/collision_test.c: a 20 m/s particle against a 1 cm box collider, contact
+/// readback, picking and dragging a rope end, bad collision input.
+#[test]
+fn collisions_from_c() {
+    let src = manifest_dir().join("tests/c/collision_test.c");
+    let stdout = compile_and_run_c(&src, "collision_test", Link::Shared);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "collision_test exited 0 but did not report its summary:\n{stdout}"
     );
 }
 

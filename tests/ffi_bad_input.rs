@@ -23,6 +23,15 @@ use std::collections::BTreeSet;
 use std::ffi::{c_void, CStr};
 use std::sync::{Arc, Barrier};
 
+use sinew::ffi::collision::{
+    sinew_collider_desc_init, sinew_collider_remove, sinew_collider_set_material,
+    sinew_collider_set_transform, sinew_world_add_collider, sinew_world_add_mesh_collider,
+    sinew_world_collider_count, sinew_world_contact_count, sinew_world_grab_particle,
+    sinew_world_move_grab, sinew_world_pick_particle, sinew_world_read_contacts,
+    sinew_world_release_particle, sinew_world_set_collision_filters, sinew_world_set_max_speed,
+    sinew_world_set_particle_radii, sinew_world_set_unyielding, SinewCollider, SinewColliderDesc,
+    SinewCollisionFilter, SinewContact, SinewShape,
+};
 use sinew::ffi::constraints::{
     sinew_world_add_distance_constraints, sinew_world_add_pbd_distance_constraints,
     sinew_world_distance_constraint_count, sinew_world_read_constraint_forces,
@@ -34,7 +43,7 @@ use sinew::ffi::particles::{
 };
 use sinew::ffi::world::{
     sinew_world_create, sinew_world_desc_default, sinew_world_desc_init, sinew_world_destroy,
-    sinew_world_step, SinewSolver, SinewVec3, SinewWorld, SinewWorldDesc,
+    sinew_world_step, SinewQuat, SinewSolver, SinewVec3, SinewWorld, SinewWorldDesc,
 };
 use sinew::ffi::SinewStatus::{self, *};
 use sinew::ffi::{sinew_abi_version, sinew_last_error_message, sinew_version, SINEW_ABI_VERSION};
@@ -140,6 +149,7 @@ fn make_world() -> SinewWorld {
         );
         assert_eq!(first, 2);
     }
+    add_fixture_collisions(w);
     ok(sinew_world_step(w, DT), "step");
     w
 }
@@ -150,6 +160,7 @@ fn make_world() -> SinewWorld {
 struct Snapshot {
     particles: u32,
     constraints: u32,
+    colliders: u32,
     positions: Vec<u32>,
     velocities: Vec<u32>,
     forces: Vec<u32>,
@@ -162,6 +173,7 @@ impl std::fmt::Debug for Snapshot {
         f.debug_struct("Snapshot")
             .field("particles", &self.particles)
             .field("constraints", &self.constraints)
+            .field("colliders", &self.colliders)
             .field("positions", &floats(&self.positions))
             .field("velocities", &floats(&self.velocities))
             .field("forces", &floats(&self.forces))
@@ -204,6 +216,7 @@ fn snapshot(w: SinewWorld) -> Snapshot {
         Snapshot {
             particles,
             constraints,
+            colliders: collider_count(w),
             positions,
             velocities,
             forces: forces.iter().map(|f| f.to_bits()).collect(),
@@ -484,7 +497,7 @@ fn bad_handle(kind: &str, world: SinewWorld) -> SinewWorld {
 type CallWith = fn(&mut Ctx, SinewWorld) -> SinewStatus;
 
 fn valid_calls() -> Vec<(&'static str, CallWith)> {
-    vec![
+    let mut calls: Vec<(&'static str, CallWith)> = vec![
         ("sinew_world_destroy", |_, w| sinew_world_destroy(w)),
         ("sinew_world_step", |_, w| sinew_world_step(w, DT)),
         ("sinew_world_add_particles", |c, w| {
@@ -547,7 +560,9 @@ fn valid_calls() -> Vec<(&'static str, CallWith)> {
         ("sinew_world_read_constraint_forces", |c, w| unsafe {
             sinew_world_read_constraint_forces(w, 0, M, c.out.f32s())
         }),
-    ]
+    ];
+    calls.extend(collision_valid_calls());
+    calls
 }
 
 /// Every valid call above with every bad handle: INVALID_HANDLE.
@@ -1277,6 +1292,11 @@ fn every_table() -> Vec<Vec<Case>> {
         pbd_cases(),
         forces_cases(),
         handle_cases(),
+        collider_cases(),
+        mesh_cases(),
+        particle_property_cases(),
+        contact_cases(),
+        interaction_cases(),
     ];
     tables.extend(bodies_cases::tables());
     tables
@@ -1805,4 +1825,838 @@ fn one_world_shared_by_threads_then_destroyed_under_them() {
     let total: u32 = workers.into_iter().map(|t| t.join().expect("worker")).sum();
     assert!(total > 0, "no call succeeded before the destroy");
     assert_eq!(sinew_world_step(w, DT), SINEW_ERROR_INVALID_HANDLE);
+}
+
+// ---------------------------------------------------------------------------------
+// Collisions and interaction (src/ffi/collision.rs)
+// ---------------------------------------------------------------------------------
+
+/// The plane collider of the fixture world (the first collider of a world: slot 0,
+/// generation 1).
+const FIXTURE_COLLIDER: SinewCollider = SinewCollider { id: (1 << 32) | 1 };
+
+/// Adds the fixture's collision state: a plane just below the particles (friction,
+/// restitution), radii, and a grab on particle 2.
+fn add_fixture_collisions(w: SinewWorld) {
+    let mut d = collider_desc();
+    d.position = v3(0.0, -0.12, 0.0);
+    d.static_friction = 0.5;
+    d.dynamic_friction = 0.4;
+    d.restitution = 0.5;
+    let mut id = SinewCollider { id: 0 };
+    let radii = [0.02f32; N as usize];
+    let target = v3(0.25, 0.0, 0.0);
+    // SAFETY: valid pointers.
+    unsafe {
+        ok(sinew_world_add_collider(w, &d, &mut id), "add_collider");
+        assert_eq!(id, FIXTURE_COLLIDER);
+        ok(
+            sinew_world_set_particle_radii(w, 0, N, radii.as_ptr()),
+            "set_particle_radii",
+        );
+        ok(
+            sinew_world_grab_particle(w, 2, &target, 1e-3),
+            "grab_particle",
+        );
+    }
+}
+
+fn collider_desc() -> SinewColliderDesc {
+    // SAFETY: all-zero is a valid bit pattern for this plain struct.
+    let mut d: SinewColliderDesc = unsafe { std::mem::zeroed() };
+    // SAFETY: valid pointer.
+    ok(
+        unsafe { sinew_collider_desc_init(&mut d) },
+        "collider_desc_init",
+    );
+    d
+}
+
+fn collider_count(w: SinewWorld) -> u32 {
+    let mut n = u32::MAX;
+    // SAFETY: valid pointer.
+    ok(
+        unsafe { sinew_world_collider_count(w, &mut n) },
+        "collider_count",
+    );
+    n
+}
+
+fn collision_valid_calls() -> Vec<(&'static str, CallWith)> {
+    vec![
+        ("sinew_world_add_collider", |c, w| {
+            let mut d = collider_desc();
+            d.shape = SinewShape::SINEW_SHAPE_SPHERE as u32;
+            unsafe { sinew_world_add_collider(w, &d, c.out.u32().cast()) }
+        }),
+        ("sinew_world_add_mesh_collider", |c, w| {
+            let d = collider_desc();
+            let (v, t) = tetrahedron();
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    w,
+                    &d,
+                    v.as_ptr(),
+                    4,
+                    t.as_ptr(),
+                    4,
+                    c.out.u32().cast(),
+                )
+            }
+        }),
+        ("sinew_collider_remove", |_, w| {
+            sinew_collider_remove(w, FIXTURE_COLLIDER)
+        }),
+        ("sinew_collider_set_transform", |_, w| {
+            let p = v3(0.0, -0.1, 0.0);
+            let q = SinewQuat {
+                x: 0.0,
+                y: 0.0,
+                z: 0.0,
+                w: 1.0,
+            };
+            unsafe { sinew_collider_set_transform(w, FIXTURE_COLLIDER, &p, &q, 0) }
+        }),
+        ("sinew_collider_set_material", |_, w| {
+            sinew_collider_set_material(w, FIXTURE_COLLIDER, 0.1, 0.1, 0.0)
+        }),
+        ("sinew_world_collider_count", |c, w| unsafe {
+            sinew_world_collider_count(w, c.out.u32())
+        }),
+        ("sinew_world_set_particle_radii", |_, w| {
+            let r = [0.03f32];
+            unsafe { sinew_world_set_particle_radii(w, 1, 1, r.as_ptr()) }
+        }),
+        ("sinew_world_set_collision_filters", |_, w| {
+            let f = [SinewCollisionFilter {
+                group: 1,
+                layers: 1,
+                mask: 1,
+                self_collision: 0,
+            }];
+            unsafe { sinew_world_set_collision_filters(w, 1, 1, f.as_ptr()) }
+        }),
+        ("sinew_world_set_unyielding", |_, w| {
+            let u = [1.0f32];
+            unsafe { sinew_world_set_unyielding(w, 1, 1, u.as_ptr()) }
+        }),
+        ("sinew_world_set_max_speed", |_, w| {
+            sinew_world_set_max_speed(w, 5.0)
+        }),
+        ("sinew_world_contact_count", |c, w| unsafe {
+            sinew_world_contact_count(w, c.out.u32())
+        }),
+        ("sinew_world_read_contacts", |c, w| unsafe {
+            let mut n = 0u32;
+            sinew_world_read_contacts(w, c.out.bytes().cast(), 8, &mut n)
+        }),
+        ("sinew_world_pick_particle", |c, w| {
+            let (o, d) = (v3(0.1, 0.0, -1.0), v3(0.0, 0.0, 1.0));
+            let f = c.out.f32s();
+            unsafe { sinew_world_pick_particle(w, &o, &d, 0.05, c.out.u32(), f) }
+        }),
+        ("sinew_world_grab_particle", |_, w| {
+            let t = v3(0.1, 0.1, 0.0);
+            unsafe { sinew_world_grab_particle(w, 1, &t, 0.0) }
+        }),
+        ("sinew_world_move_grab", |_, w| {
+            let t = v3(0.3, 0.0, 0.0);
+            unsafe { sinew_world_move_grab(w, 2, &t) }
+        }),
+        ("sinew_world_release_particle", |_, w| {
+            sinew_world_release_particle(w, 2)
+        }),
+    ]
+}
+
+/// Collider handles that are not the fixture's live collider.
+fn bad_colliders() -> Vec<(&'static str, SinewCollider)> {
+    vec![
+        ("null collider", SinewCollider { id: 0 }),
+        ("generation + 1", SinewCollider { id: (2 << 32) | 1 }),
+        ("generation 0", SinewCollider { id: 1 }),
+        ("slot never used", SinewCollider { id: (1 << 32) | 9 }),
+        ("all ones", SinewCollider { id: u64::MAX }),
+    ]
+}
+
+/// A small closed mesh: 4 vertices, 4 triangles (12 indices).
+fn tetrahedron() -> ([SinewVec3; 4], [u32; 12]) {
+    (
+        [
+            v3(0.0, -1.0, 0.0),
+            v3(1.0, -1.0, 0.0),
+            v3(0.0, -1.0, 1.0),
+            v3(0.0, -0.5, 0.0),
+        ],
+        [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3],
+    )
+}
+
+fn mesh_cases() -> Vec<Case> {
+    const F: &str = "sinew_world_add_mesh_collider";
+    let mut cases = vec![
+        case(F, "desc NULL", SINEW_ERROR_NULL_POINTER, |c| {
+            let (v, t) = tetrahedron();
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    std::ptr::null(),
+                    v.as_ptr(),
+                    4,
+                    t.as_ptr(),
+                    4,
+                    c.out.u32().cast(),
+                )
+            }
+        }),
+        case(F, "vertices NULL", SINEW_ERROR_NULL_POINTER, |c| {
+            let (d, (_, t)) = (collider_desc(), tetrahedron());
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    &d,
+                    std::ptr::null(),
+                    4,
+                    t.as_ptr(),
+                    4,
+                    c.out.u32().cast(),
+                )
+            }
+        }),
+        case(F, "indices NULL", SINEW_ERROR_NULL_POINTER, |c| {
+            let (d, (v, _)) = (collider_desc(), tetrahedron());
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    &d,
+                    v.as_ptr(),
+                    4,
+                    std::ptr::null(),
+                    4,
+                    c.out.u32().cast(),
+                )
+            }
+        }),
+        case(F, "out_collider NULL", SINEW_ERROR_NULL_POINTER, |c| {
+            let (d, (v, t)) = (collider_desc(), tetrahedron());
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    &d,
+                    v.as_ptr(),
+                    4,
+                    t.as_ptr(),
+                    4,
+                    std::ptr::null_mut(),
+                )
+            }
+        }),
+    ];
+    type Edit = fn(&mut SinewColliderDesc, &mut [SinewVec3; 4], &mut [u32; 12], &mut u32, &mut u32);
+    let bad: Vec<(&str, SinewStatus, Edit)> = vec![
+        (
+            "index 4 of 4 vertices",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |_, _, t, _, _| t[7] = 4,
+        ),
+        (
+            "index u32::MAX",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |_, _, t, _, _| t[0] = u32::MAX,
+        ),
+        (
+            "3 vertices for indices up to 3",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |_, _, _, nv, _| *nv = 3,
+        ),
+        (
+            "vertex NaN",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, v, _, _, _| v[2].y = f32::NAN,
+        ),
+        (
+            "vertex inf",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, v, _, _, _| v[0].x = f32::INFINITY,
+        ),
+        (
+            "0 triangles",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, _, _, _, nt| *nt = 0,
+        ),
+        (
+            "0 vertices",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, _, _, nv, _| *nv = 0,
+        ),
+        (
+            "all triangles zero-area",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |_, _, t, _, _| t.copy_from_slice(&[0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 0]),
+        ),
+        (
+            "rotation non-unit",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |d, _, _, _, _| d.rotation.w = 3.0,
+        ),
+        (
+            "position NaN",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |d, _, _, _, _| d.position.z = f32::NAN,
+        ),
+        (
+            "restitution 2",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |d, _, _, _, _| d.restitution = 2.0,
+        ),
+        (
+            "no cookie",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |d, _, _, _, _| d.internal_cookie = 7,
+        ),
+    ];
+    for (label, expected, edit) in bad {
+        cases.push(case(F, label, expected, move |c| {
+            let mut d = collider_desc();
+            let (mut v, mut t) = tetrahedron();
+            let (mut nv, mut nt) = (4u32, 4u32);
+            edit(&mut d, &mut v, &mut t, &mut nv, &mut nt);
+            unsafe {
+                sinew_world_add_mesh_collider(
+                    c.world,
+                    &d,
+                    v.as_ptr(),
+                    nv,
+                    t.as_ptr(),
+                    nt,
+                    c.out.u32().cast(),
+                )
+            }
+        }));
+    }
+    cases
+}
+
+#[test]
+fn mesh_colliders_reject_bad_input() {
+    run_cases(mesh_cases());
+}
+
+fn collider_cases() -> Vec<Case> {
+    let mut cases = vec![case(
+        "sinew_collider_desc_init",
+        "out_desc NULL",
+        SINEW_ERROR_NULL_POINTER,
+        |_| unsafe { sinew_collider_desc_init(std::ptr::null_mut()) },
+    )];
+    const ADD: &str = "sinew_world_add_collider";
+    cases.push(case(
+        ADD,
+        "desc NULL",
+        SINEW_ERROR_NULL_POINTER,
+        |c| unsafe { sinew_world_add_collider(c.world, std::ptr::null(), c.out.u32().cast()) },
+    ));
+    cases.push(case(
+        ADD,
+        "out_collider NULL",
+        SINEW_ERROR_NULL_POINTER,
+        |c| {
+            let d = collider_desc();
+            unsafe { sinew_world_add_collider(c.world, &d, std::ptr::null_mut()) }
+        },
+    ));
+    type Edit = fn(&mut SinewColliderDesc);
+    let bad: Vec<(&str, Edit)> = vec![
+        ("no cookie", |d| d.internal_cookie = 0),
+        ("shape 4 (mesh without triangles)", |d| d.shape = 4),
+        ("shape 5", |d| d.shape = 5),
+        ("shape u32::MAX", |d| d.shape = u32::MAX),
+        ("sphere radius -1", |d| {
+            d.shape = 1;
+            d.radius = -1.0
+        }),
+        ("sphere radius NaN", |d| {
+            d.shape = 1;
+            d.radius = f32::NAN
+        }),
+        ("sphere radius 0", |d| {
+            d.shape = 1;
+            d.radius = 0.0
+        }),
+        ("capsule half_height 0", |d| {
+            d.shape = 2;
+            d.half_height = 0.0
+        }),
+        ("capsule radius inf", |d| {
+            d.shape = 2;
+            d.radius = f32::INFINITY
+        }),
+        ("box zero size (y 0)", |d| {
+            d.shape = 3;
+            d.half_extents.y = 0.0
+        }),
+        ("box negative x", |d| {
+            d.shape = 3;
+            d.half_extents.x = -0.5
+        }),
+        ("box NaN z", |d| {
+            d.shape = 3;
+            d.half_extents.z = f32::NAN
+        }),
+        ("position NaN", |d| d.position.x = f32::NAN),
+        ("position 2e9", |d| d.position.y = 2e9),
+        ("rotation NaN", |d| d.rotation.x = f32::NAN),
+        ("rotation non-unit (w 2)", |d| d.rotation.w = 2.0),
+        ("rotation zero", |d| d.rotation.w = 0.0),
+        ("static_friction -0.1", |d| d.static_friction = -0.1),
+        ("static_friction NaN", |d| d.static_friction = f32::NAN),
+        ("dynamic_friction inf", |d| {
+            d.dynamic_friction = f32::INFINITY
+        }),
+        ("restitution -0.1", |d| d.restitution = -0.1),
+        ("restitution 1.5", |d| d.restitution = 1.5),
+        ("restitution NaN", |d| d.restitution = f32::NAN),
+    ];
+    for (label, edit) in bad {
+        cases.push(case(ADD, label, SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            let mut d = collider_desc();
+            edit(&mut d);
+            unsafe { sinew_world_add_collider(c.world, &d, c.out.u32().cast()) }
+        }));
+    }
+    for (label, bad) in bad_colliders() {
+        cases.push(case(
+            "sinew_collider_remove",
+            label,
+            SINEW_ERROR_INVALID_HANDLE,
+            move |c| sinew_collider_remove(c.world, bad),
+        ));
+        cases.push(case(
+            "sinew_collider_set_material",
+            label,
+            SINEW_ERROR_INVALID_HANDLE,
+            move |c| sinew_collider_set_material(c.world, bad, 0.1, 0.1, 0.1),
+        ));
+        cases.push(case(
+            "sinew_collider_set_transform",
+            label,
+            SINEW_ERROR_INVALID_HANDLE,
+            move |c| {
+                let p = v3(0.0, 0.0, 0.0);
+                let q = SinewQuat {
+                    x: 0.0,
+                    y: 0.0,
+                    z: 0.0,
+                    w: 1.0,
+                };
+                unsafe { sinew_collider_set_transform(c.world, bad, &p, &q, 0) }
+            },
+        ));
+    }
+    const TF: &str = "sinew_collider_set_transform";
+    let unit = SinewQuat {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+        w: 1.0,
+    };
+    let transforms: Vec<(&str, SinewVec3, SinewQuat, u32)> = vec![
+        ("position NaN", v3(f32::NAN, 0.0, 0.0), unit, 0),
+        ("position -inf", v3(0.0, f32::NEG_INFINITY, 0.0), unit, 0),
+        (
+            "rotation non-unit",
+            v3(0.0, 0.0, 0.0),
+            SinewQuat { w: 0.5, ..unit },
+            0,
+        ),
+        (
+            "rotation zero",
+            v3(0.0, 0.0, 0.0),
+            SinewQuat { w: 0.0, ..unit },
+            0,
+        ),
+        (
+            "rotation NaN",
+            v3(0.0, 0.0, 0.0),
+            SinewQuat {
+                y: f32::NAN,
+                ..unit
+            },
+            0,
+        ),
+        ("teleport 2", v3(0.0, 0.0, 0.0), unit, 2),
+    ];
+    for (label, p, q, teleport) in transforms {
+        cases.push(case(
+            TF,
+            label,
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| unsafe {
+                sinew_collider_set_transform(c.world, FIXTURE_COLLIDER, &p, &q, teleport)
+            },
+        ));
+    }
+    cases.push(case(
+        TF,
+        "position NULL",
+        SINEW_ERROR_NULL_POINTER,
+        move |c| unsafe {
+            sinew_collider_set_transform(c.world, FIXTURE_COLLIDER, std::ptr::null(), &unit, 0)
+        },
+    ));
+    cases.push(case(
+        TF,
+        "rotation NULL",
+        SINEW_ERROR_NULL_POINTER,
+        move |c| {
+            let p = v3(0.0, 0.0, 0.0);
+            unsafe {
+                sinew_collider_set_transform(c.world, FIXTURE_COLLIDER, &p, std::ptr::null(), 0)
+            }
+        },
+    ));
+    const MAT: &str = "sinew_collider_set_material";
+    for (label, s, d, e) in [
+        ("static -1", -1.0f32, 0.1f32, 0.0f32),
+        ("static NaN", f32::NAN, 0.1, 0.0),
+        ("dynamic -0.5", 0.1, -0.5, 0.0),
+        ("dynamic 1e9", 0.1, 1e9, 0.0),
+        ("restitution -0.01", 0.1, 0.1, -0.01),
+        ("restitution 1.01", 0.1, 0.1, 1.01),
+        ("restitution inf", 0.1, 0.1, f32::INFINITY),
+    ] {
+        cases.push(case(MAT, label, SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            sinew_collider_set_material(c.world, FIXTURE_COLLIDER, s, d, e)
+        }));
+    }
+    cases.push(case(
+        "sinew_world_collider_count",
+        "out_count NULL",
+        SINEW_ERROR_NULL_POINTER,
+        |c| unsafe { sinew_world_collider_count(c.world, std::ptr::null_mut()) },
+    ));
+    cases
+}
+
+type SetFloatsFn = unsafe extern "C" fn(SinewWorld, u32, u32, *const f32) -> SinewStatus;
+
+fn per_particle_float_cases(
+    f: &'static str,
+    set: SetFloatsFn,
+    good: f32,
+    bad: &[(&'static str, f32)],
+) -> Vec<Case> {
+    let mut cases = vec![
+        case(
+            f,
+            "values NULL",
+            SINEW_ERROR_NULL_POINTER,
+            move |c| unsafe { set(c.world, 0, 1, std::ptr::null()) },
+        ),
+        case(
+            f,
+            "values misaligned",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| {
+                let v = Misaligned::new(&[good, good]);
+                unsafe { set(c.world, 0, 2, v.ptr()) }
+            },
+        ),
+    ];
+    for (label, first, count, expected) in bad_ranges(N) {
+        cases.push(case(f, label, expected, move |c| {
+            let v = vec![good; count.max(1) as usize];
+            unsafe { set(c.world, first, count, v.as_ptr()) }
+        }));
+    }
+    for &(label, value) in bad {
+        cases.push(case(
+            f,
+            format!("last of {N} {label}"),
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| {
+                let v = [good, good, good, value];
+                unsafe { set(c.world, 0, N, v.as_ptr()) }
+            },
+        ));
+    }
+    cases
+}
+
+fn particle_property_cases() -> Vec<Case> {
+    let mut cases = per_particle_float_cases(
+        "sinew_world_set_particle_radii",
+        sinew_world_set_particle_radii,
+        0.05,
+        &[
+            ("-0.01 (negative radius)", -0.01),
+            ("NaN", f32::NAN),
+            ("+inf", f32::INFINITY),
+            ("2e9", 2e9),
+        ],
+    );
+    cases.extend(per_particle_float_cases(
+        "sinew_world_set_unyielding",
+        sinew_world_set_unyielding,
+        1.0,
+        &[("-0.1", -0.1), ("1.1", 1.1), ("NaN", f32::NAN)],
+    ));
+    const F: &str = "sinew_world_set_collision_filters";
+    let good = SinewCollisionFilter {
+        group: 3,
+        layers: 1,
+        mask: u32::MAX,
+        self_collision: 1,
+    };
+    cases.push(case(
+        F,
+        "filters NULL",
+        SINEW_ERROR_NULL_POINTER,
+        |c| unsafe { sinew_world_set_collision_filters(c.world, 0, 1, std::ptr::null()) },
+    ));
+    for (label, first, count, expected) in bad_ranges(N) {
+        cases.push(case(F, label, expected, move |c| {
+            let v = vec![good; count.max(1) as usize];
+            unsafe { sinew_world_set_collision_filters(c.world, first, count, v.as_ptr()) }
+        }));
+    }
+    cases.push(case(
+        F,
+        "last self_collision 2",
+        SINEW_ERROR_INVALID_ARGUMENT,
+        move |c| {
+            let mut v = [good; N as usize];
+            v[3].self_collision = 2;
+            unsafe { sinew_world_set_collision_filters(c.world, 0, N, v.as_ptr()) }
+        },
+    ));
+    cases
+}
+
+fn contact_cases() -> Vec<Case> {
+    const F: &str = "sinew_world_read_contacts";
+    let mut cases: Vec<Case> = [
+        ("-1", -1.0f32),
+        ("NaN", f32::NAN),
+        ("+inf", f32::INFINITY),
+        ("2e9", 2e9),
+    ]
+    .into_iter()
+    .map(|(label, v)| {
+        case(
+            "sinew_world_set_max_speed",
+            format!("max_speed {label}"),
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| sinew_world_set_max_speed(c.world, v),
+        )
+    })
+    .collect();
+    cases.extend(vec![
+        case(
+            "sinew_world_contact_count",
+            "out_count NULL",
+            SINEW_ERROR_NULL_POINTER,
+            |c| unsafe { sinew_world_contact_count(c.world, std::ptr::null_mut()) },
+        ),
+        case(F, "out NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            sinew_world_read_contacts(c.world, std::ptr::null_mut(), 8, c.out.u32())
+        }),
+        case(F, "out_count NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            sinew_world_read_contacts(c.world, c.out.bytes().cast(), 8, std::ptr::null_mut())
+        }),
+        case(
+            F,
+            "out misaligned",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |c| unsafe {
+                let mut n = 0u32;
+                sinew_world_read_contacts(c.world, c.out.misaligned(), 2, &mut n)
+            },
+        ),
+    ]);
+    cases
+}
+
+fn interaction_cases() -> Vec<Case> {
+    const PICK: &str = "sinew_world_pick_particle";
+    let mut cases = Vec::new();
+    let (o, d) = (v3(0.1, 0.0, -1.0), v3(0.0, 0.0, 1.0));
+    cases.push(case(
+        PICK,
+        "origin NULL",
+        SINEW_ERROR_NULL_POINTER,
+        move |c| {
+            let f = c.out.f32s();
+            unsafe { sinew_world_pick_particle(c.world, std::ptr::null(), &d, 0.1, c.out.u32(), f) }
+        },
+    ));
+    cases.push(case(
+        PICK,
+        "direction NULL",
+        SINEW_ERROR_NULL_POINTER,
+        move |c| {
+            let f = c.out.f32s();
+            unsafe { sinew_world_pick_particle(c.world, &o, std::ptr::null(), 0.1, c.out.u32(), f) }
+        },
+    ));
+    cases.push(case(
+        PICK,
+        "out_particle NULL",
+        SINEW_ERROR_NULL_POINTER,
+        move |c| {
+            let f = c.out.f32s();
+            unsafe { sinew_world_pick_particle(c.world, &o, &d, 0.1, std::ptr::null_mut(), f) }
+        },
+    ));
+    cases.push(case(
+        PICK,
+        "out_distance NULL",
+        SINEW_ERROR_NULL_POINTER,
+        move |c| unsafe {
+            sinew_world_pick_particle(c.world, &o, &d, 0.1, c.out.u32(), std::ptr::null_mut())
+        },
+    ));
+    for (label, origin, dir, radius) in [
+        ("zero direction", o, v3(0.0, 0.0, 0.0), 0.1f32),
+        ("NaN direction", o, v3(f32::NAN, 0.0, 1.0), 0.1),
+        ("inf direction", o, v3(0.0, f32::INFINITY, 0.0), 0.1),
+        ("NaN origin", v3(0.0, f32::NAN, 0.0), d, 0.1),
+        ("radius -1", o, d, -1.0),
+        ("radius NaN", o, d, f32::NAN),
+    ] {
+        cases.push(case(PICK, label, SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            let f = c.out.f32s();
+            unsafe { sinew_world_pick_particle(c.world, &origin, &dir, radius, c.out.u32(), f) }
+        }));
+    }
+    const GRAB: &str = "sinew_world_grab_particle";
+    let t = v3(0.1, 0.1, 0.0);
+    cases.push(case(
+        GRAB,
+        "target NULL",
+        SINEW_ERROR_NULL_POINTER,
+        |c| unsafe { sinew_world_grab_particle(c.world, 1, std::ptr::null(), 0.0) },
+    ));
+    cases.push(case(
+        GRAB,
+        "particle N",
+        SINEW_ERROR_OUT_OF_RANGE,
+        move |c| unsafe { sinew_world_grab_particle(c.world, N, &t, 0.0) },
+    ));
+    cases.push(case(
+        GRAB,
+        "particle u32::MAX",
+        SINEW_ERROR_OUT_OF_RANGE,
+        move |c| unsafe { sinew_world_grab_particle(c.world, u32::MAX, &t, 0.0) },
+    ));
+    for (label, particle, target, compliance) in [
+        ("pinned particle 0", 0u32, t, 0.0f32),
+        ("target NaN", 1, v3(f32::NAN, 0.0, 0.0), 0.0),
+        ("compliance -1", 1, t, -1.0),
+        ("compliance NaN", 1, t, f32::NAN),
+        ("compliance inf", 1, t, f32::INFINITY),
+        ("regrab 2 with compliance -1", 2, t, -1.0),
+    ] {
+        cases.push(case(
+            GRAB,
+            label,
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| unsafe { sinew_world_grab_particle(c.world, particle, &target, compliance) },
+        ));
+    }
+    const MOVE: &str = "sinew_world_move_grab";
+    cases.push(case(
+        MOVE,
+        "target NULL",
+        SINEW_ERROR_NULL_POINTER,
+        |c| unsafe { sinew_world_move_grab(c.world, 2, std::ptr::null()) },
+    ));
+    cases.push(case(
+        MOVE,
+        "particle not grabbed",
+        SINEW_ERROR_INVALID_ARGUMENT,
+        move |c| unsafe { sinew_world_move_grab(c.world, 1, &t) },
+    ));
+    cases.push(case(
+        MOVE,
+        "target inf",
+        SINEW_ERROR_INVALID_ARGUMENT,
+        |c| {
+            let bad = v3(0.0, f32::INFINITY, 0.0);
+            unsafe { sinew_world_move_grab(c.world, 2, &bad) }
+        },
+    ));
+    const REL: &str = "sinew_world_release_particle";
+    cases.push(case(
+        REL,
+        "particle not grabbed",
+        SINEW_ERROR_INVALID_ARGUMENT,
+        |c| sinew_world_release_particle(c.world, 1),
+    ));
+    cases.push(case(
+        REL,
+        "particle u32::MAX",
+        SINEW_ERROR_INVALID_ARGUMENT,
+        |c| sinew_world_release_particle(c.world, u32::MAX),
+    ));
+    cases
+}
+
+#[test]
+fn colliders_reject_bad_input() {
+    run_cases(collider_cases());
+}
+
+#[test]
+fn particle_collision_properties_reject_bad_input() {
+    run_cases(particle_property_cases());
+}
+
+#[test]
+fn contact_readback_rejects_bad_input() {
+    run_cases(contact_cases());
+}
+
+#[test]
+fn pick_and_grab_reject_bad_input() {
+    run_cases(interaction_cases());
+}
+
+/// The fixture's collision state is live: its plane, radii and grab act in the step.
+#[test]
+fn fixture_collisions_are_live() {
+    let w = make_world();
+    assert_eq!(collider_count(w), 1);
+    let mut before = [v3(0.0, 0.0, 0.0); N as usize];
+    let mut after = before;
+    // SAFETY: buffers of N elements.
+    unsafe {
+        ok(
+            sinew_world_read_positions(w, 0, N, before.as_mut_ptr().cast(), 12),
+            "read",
+        );
+        for _ in 0..30 {
+            ok(sinew_world_step(w, DT), "step");
+        }
+        ok(
+            sinew_world_read_positions(w, 0, N, after.as_mut_ptr().cast(), 12),
+            "read",
+        );
+        let mut n = 0u32;
+        ok(sinew_world_contact_count(w, &mut n), "contact_count");
+        assert!(n >= 1, "particle 3 rests on the plane: {n} contacts");
+        let mut contacts = [SinewContact::default(); 4];
+        let mut written = 0;
+        ok(
+            sinew_world_read_contacts(w, contacts.as_mut_ptr(), 4, &mut written),
+            "read_contacts",
+        );
+        assert_eq!(written, n.min(4));
+        assert_eq!(contacts[0].collider, FIXTURE_COLLIDER);
+        assert!((contacts[0].normal.y - 1.0).abs() < 1e-5);
+        assert!(contacts[0].impulse > 0.0);
+    }
+    assert!(after[3].y >= -0.12 + 0.02 - 1e-3, "{:?}", after[3]);
+    ok(sinew_world_destroy(w), "destroy");
 }

@@ -285,6 +285,14 @@ inline Result<uint32_t> to_count(std::size_t n, const char* what) {
 }
 } // namespace detail
 
+/// A collider desc with every field at its default (a plane through the origin facing
+/// +Y, no friction, no bounce).
+inline SinewColliderDesc collider_desc() noexcept {
+    SinewColliderDesc d{};
+    (void)sinew_collider_desc_init(&d);
+    return d;
+}
+
 /// One simulation world (RAII, move-only). A default-constructed or moved-from World
 /// is empty (`valid()` false) and its calls fail with Status::InvalidHandle.
 class World {
@@ -510,6 +518,113 @@ class World {
         auto r = read_constraint_forces(range.first, Span<float>(out));
         if (!r) return r.error();
         return out;
+    }
+
+    // --- collisions and interaction (README "Collisions and interaction") --------
+
+    /// Adds a collider; start `desc` from sinew::collider_desc(). Returns its handle.
+    Result<SinewCollider> add_collider(const SinewColliderDesc& desc) {
+        SinewCollider c{0};
+        auto r = detail::to_result(sinew_world_add_collider(handle_, &desc, &c));
+        if (!r) return r.error();
+        return c;
+    }
+    /// Adds a static two-sided triangle-mesh collider: vertices (m, local frame) and
+    /// three vertex indices per triangle; `desc` gives transform and material.
+    template <class V>
+    Result<SinewCollider> add_mesh_collider(const SinewColliderDesc& desc, Span<const V> vertices,
+                                            Span<const uint32_t> indices) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        static_assert(sizeof(V) == sizeof(SinewVec3), "mesh vertices must be packed Vec3-like structs");
+        auto nv = detail::to_count(vertices.size(), "World::add_mesh_collider");
+        if (!nv) return nv.error();
+        if (indices.size() % 3 != 0)
+            return detail::local_error(Status::InvalidArgument,
+                                       "World::add_mesh_collider: " + std::to_string(indices.size()) +
+                                           " indices is not a multiple of 3");
+        auto nt = detail::to_count(indices.size() / 3, "World::add_mesh_collider");
+        if (!nt) return nt.error();
+        SinewCollider c{0};
+        auto r = detail::to_result(sinew_world_add_mesh_collider(
+            handle_, &desc, reinterpret_cast<const SinewVec3*>(vertices.data()), *nv, indices.data(), *nt, &c));
+        if (!r) return r.error();
+        return c;
+    }
+    /// Removes a collider; its handle becomes invalid.
+    Result<void> remove_collider(SinewCollider c) { return detail::to_result(sinew_collider_remove(handle_, c)); }
+    /// Moves a collider (m, unit quaternion): it sweeps there over the next step, or
+    /// jumps there when `teleport`.
+    Result<void> set_collider_transform(SinewCollider c, const SinewVec3& position, const SinewQuat& rotation,
+                                        bool teleport = false) {
+        return detail::to_result(sinew_collider_set_transform(handle_, c, &position, &rotation, teleport ? 1u : 0u));
+    }
+    /// Sets Coulomb friction coefficients (>= 0) and restitution ([0, 1]).
+    Result<void> set_collider_material(SinewCollider c, float static_friction, float dynamic_friction,
+                                       float restitution) {
+        return detail::to_result(
+            sinew_collider_set_material(handle_, c, static_friction, dynamic_friction, restitution));
+    }
+    /// Sets collision radii (m, >= 0) of particles `first .. first + radii.size()`.
+    Result<void> set_particle_radii(uint32_t first, Span<const float> radii) {
+        auto n = detail::to_count(radii.size(), "World::set_particle_radii");
+        if (!n) return n.error();
+        return detail::to_result(sinew_world_set_particle_radii(handle_, first, *n, radii.data()));
+    }
+    /// Sets collision filters (group, layers, mask, self_collision) of particles.
+    Result<void> set_collision_filters(uint32_t first, Span<const SinewCollisionFilter> filters) {
+        auto n = detail::to_count(filters.size(), "World::set_collision_filters");
+        if (!n) return n.error();
+        return detail::to_result(sinew_world_set_collision_filters(handle_, first, *n, filters.data()));
+    }
+    /// Sets unyielding factors ([0, 1]; seed 004) of particles.
+    Result<void> set_unyielding(uint32_t first, Span<const float> factors) {
+        auto n = detail::to_count(factors.size(), "World::set_unyielding");
+        if (!n) return n.error();
+        return detail::to_result(sinew_world_set_unyielding(handle_, first, *n, factors.data()));
+    }
+    /// Limits every particle's speed (m/s; 0 = unlimited) at each substep.
+    Result<void> set_max_speed(float max_speed) {
+        return detail::to_result(sinew_world_set_max_speed(handle_, max_speed));
+    }
+    /// The particle-collider contacts of the last step.
+    Result<std::vector<SinewContact>> contacts() const {
+        uint32_t n = 0;
+        auto r = detail::to_result(sinew_world_contact_count(handle_, &n));
+        if (!r) return r.error();
+        std::vector<SinewContact> out(n);
+        if (n == 0) return out;
+        uint32_t written = 0;
+        r = detail::to_result(sinew_world_read_contacts(handle_, out.data(), n, &written));
+        if (!r) return r.error();
+        out.resize(written);
+        return out;
+    }
+    /// A ray pick: `particle` is UINT32_MAX (and `hit()` false) when the ray misses.
+    struct Pick {
+        uint32_t particle;
+        float distance;
+        bool hit() const noexcept { return particle != UINT32_MAX; }
+    };
+    /// The particle nearest along the ray origin + t direction (t >= 0) within
+    /// `radius` (m) + its own radius of it, and t (m).
+    Result<Pick> pick_particle(const SinewVec3& origin, const SinewVec3& direction, float radius) const {
+        Pick p{UINT32_MAX, -1.0f};
+        auto r = detail::to_result(
+            sinew_world_pick_particle(handle_, &origin, &direction, radius, &p.particle, &p.distance));
+        if (!r) return r.error();
+        return p;
+    }
+    /// Attaches a particle to `target` (m) with `compliance` (m/N) until released.
+    Result<void> grab_particle(uint32_t particle, const SinewVec3& target, float compliance) {
+        return detail::to_result(sinew_world_grab_particle(handle_, particle, &target, compliance));
+    }
+    /// Moves the target (m) of the grab on `particle`.
+    Result<void> move_grab(uint32_t particle, const SinewVec3& target) {
+        return detail::to_result(sinew_world_move_grab(handle_, particle, &target));
+    }
+    /// Releases the grab on `particle`.
+    Result<void> release_particle(uint32_t particle) {
+        return detail::to_result(sinew_world_release_particle(handle_, particle));
     }
 
   private:

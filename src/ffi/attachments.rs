@@ -1,22 +1,11 @@
 //! Attachments of particles to host transforms, with force readback for two-way
 //! coupling with a host engine's rigid bodies.
 
-use super::world::{with_world, SinewVec3, SinewWorld};
+use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
 use super::{guard, non_null, slice_from, slice_from_mut, FfiResult, SinewStatus};
 use crate::constraints::attachment::Transform;
 use crate::math::Vec3;
 use glam::Quat;
-
-/// A unit quaternion (x, y, z, w), layout-identical to Unity's `Quaternion` and UE's
-/// `FQuat4f`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewQuat {
-    pub x: f32,
-    pub y: f32,
-    pub z: f32,
-    pub w: f32,
-}
 
 /// A rigid transform: position (m) and rotation (unit quaternion; normalised on input,
 /// its length must be within [0.5, 2]).

@@ -7,6 +7,7 @@
 
 pub mod attachments;
 pub mod bodies;
+pub mod collision;
 pub mod constraints;
 pub mod families;
 pub mod handles;

@@ -8,6 +8,23 @@ use crate::math::Vec3;
 use crate::solver::Solver;
 use crate::world::{World, WorldDesc};
 
+/// A unit quaternion (x, y, z, w), layout-identical to Unity's `Quaternion` and UE's
+/// `FQuat4f`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewQuat {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+    pub w: f32,
+}
+
+impl From<SinewQuat> for glam::Quat {
+    fn from(q: SinewQuat) -> glam::Quat {
+        glam::Quat::from_xyzw(q.x, q.y, q.z, q.w)
+    }
+}
+
 /// Three floats, layout-identical to Unity's `Vector3`, UE's `FVector3f`, `float[3]`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -6,7 +6,9 @@
 //!   for each iteration:
 //!     project          distance constraints, Gauss-Seidel by colour or Jacobi,
 //!                      then every other family and the attachments (ConstraintSets)
+//!     collisions       grabs, particle contacts, collider contacts + friction
 //!   update velocities  v = (x - x_prev) / h, then v *= exp(-damping h), body damping
+//!   restitution        against colliders (crate::collision)
 //! ```
 
 pub(crate) mod colouring;
@@ -14,6 +16,7 @@ pub(crate) mod jacobi;
 pub(crate) mod parallel;
 pub(crate) mod schedule;
 
+use crate::collision::Collision;
 use crate::constraints::{ConstraintSets, DistanceConstraints};
 use crate::math::{two_sum3, Vec3, Vec3A};
 use crate::particles::Particles;
@@ -52,6 +55,7 @@ pub(crate) fn step(
     particles: &mut Particles,
     distance: &mut DistanceConstraints,
     sets: &mut ConstraintSets,
+    collision: &mut Collision,
     p: &StepParams,
     exec: &Executor,
 ) {
@@ -62,6 +66,7 @@ pub(crate) fn step(
             distance.reset_lambda(); // Gauss-Seidel's first sweep starts λ from 0 itself
         }
         sets.begin_substep(s, p.substeps);
+        collision.begin_substep(particles, s, p.substeps, p.h, exec);
         for it in 0..p.iterations {
             match p.solver {
                 Solver::GaussSeidel => {
@@ -70,9 +75,11 @@ pub(crate) fn step(
                 Solver::Jacobi => distance.solve_jacobi(particles, inv_h2, p.relaxation, exec),
             }
             sets.project(particles, inv_h2, p.solver, p.relaxation, exec);
+            collision.project(particles, p.h, exec);
         }
         update_velocities(particles, p.h, p.damping_factor, exec);
         sets.end_substep(particles, p.h);
+        collision.end_substep(particles, p.h, p.gravity, exec);
     }
     sets.end_step();
 }

@@ -780,6 +780,62 @@ void test_scene_cloth() {
     check(f.size() == lay.bend_pairs.size() / 2, "forces per group");
 }
 
+// Collisions through the wrapper: a ball bouncing on a box collider keeps e² of its
+// energy, the contact readback names the box, a ray picks the ball, a grab lifts it,
+// and bad input fails with the native message.
+void test_collisions() {
+    auto w = must(sinew::World::create(), "create world for collisions");
+    SinewColliderDesc box = sinew::collider_desc();
+    box.shape = SINEW_SHAPE_BOX;
+    box.half_extents = SinewVec3{2.0f, 0.05f, 2.0f};
+    box.position = SinewVec3{0.0f, -0.05f, 0.0f};
+    box.restitution = 0.5f;
+    SinewCollider c = must(w.add_collider(box), "add_collider");
+    std::vector<FVector3fLike> p{{0.0f, 1.1f, 0.0f}};
+    auto range = must(w.add_particles(p), "add ball");
+    const float radius = 0.1f;
+    must(w.set_particle_radii(range.first, sinew::Span<const float>(&radius, 1)), "set_particle_radii");
+    // Fall 1 m, bounce: the next apex is e² = 0.25 m above the contact height.
+    float apex = 0.0f, prev_vy = 0.0f;
+    bool bounced = false, contact_seen = false;
+    for (int i = 0; i < 120; ++i) {
+        must(w.step(1.0f / 60.0f), "step");
+        auto contacts = must(w.contacts(), "contacts");
+        if (!contacts.empty()) {
+            contact_seen = contacts[0].collider.id == c.id && contacts[0].particle == range.first &&
+                           near(contacts[0].normal.y, 1.0, 1e-5) && contacts[0].impulse > 0.0f;
+            bounced = true;
+        }
+        auto v = must(w.velocities(range), "velocities");
+        auto x = must(w.positions(range), "positions");
+        if (bounced && prev_vy > 0.0f && v[0].y <= 0.0f) {
+            apex = x[0].y - radius + v[0].y * v[0].y / (2.0f * kG);
+            break;
+        }
+        prev_vy = v[0].y;
+    }
+    check(contact_seen, "contact readback names the box, +Y and an impulse");
+    check(near(apex, 0.25, 0.0125), "bounce keeps e^2 of the energy", fmt(apex, 0.25));
+
+    auto pick = must(w.pick_particle(SinewVec3{0.0f, 0.2f, -3.0f}, SinewVec3{0.0f, 0.0f, 1.0f}, 1.0f), "pick");
+    check(pick.hit() && pick.particle == range.first, "ray picks the ball");
+    auto miss = must(w.pick_particle(SinewVec3{5.0f, 5.0f, 5.0f}, SinewVec3{1.0f, 0.0f, 0.0f}, 0.1f), "pick miss");
+    check(!miss.hit() && miss.distance == -1.0f, "a missing ray reports no particle");
+    must(w.grab_particle(range.first, SinewVec3{0.0f, 1.0f, 0.0f}, 0.0f), "grab");
+    for (int i = 0; i < 30; ++i) must(w.step(1.0f / 60.0f), "step grabbed");
+    auto x = must(w.positions(range), "positions grabbed");
+    check(near(x[0].y, 1.0, 1e-3), "grabbed ball held at the target", fmt(x[0].y, 1.0));
+    must(w.release_particle(range.first), "release");
+
+    SinewQuat bad{0.0f, 0.0f, 0.0f, 2.0f};
+    auto r = w.set_collider_transform(c, SinewVec3{0.0f, 0.0f, 0.0f}, bad);
+    check(!r && r.status() == sinew::Status::InvalidArgument &&
+              r.error().message.find("unit quaternion") != std::string::npos,
+          "non-unit rotation refused with the native message", r ? "" : r.error().message);
+    must(w.remove_collider(c), "remove_collider");
+    check(w.remove_collider(c).status() == sinew::Status::InvalidHandle, "removed collider handle refused");
+}
+
 } // namespace
 
 int main() {
@@ -797,6 +853,7 @@ int main() {
     test_scene_grab_release();
     test_scene_set_desc();
     test_scene_cloth();
+    test_collisions();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

@@ -1,0 +1,184 @@
+//! The safe Rust API of collisions on [`World`]: colliders, per-particle collision
+//! properties, contact readback, picking and grabbing. Every call validates all of its
+//! input before it changes anything.
+
+use glam::Quat;
+
+use super::colliders::{ColliderId, ContactReport};
+use super::interaction;
+use super::shape::ColliderDesc;
+use crate::error::{check_range, Error, Result};
+use crate::math::Vec3;
+use crate::particles::{CollisionFilter, MAX_COORDINATE};
+use crate::world::World;
+
+impl World {
+    /// Adds a collider; returns its id (generation-checked, never 0).
+    pub fn add_collider(&mut self, desc: &ColliderDesc) -> Result<ColliderId> {
+        self.collision_parts().1.colliders.add(*desc)
+    }
+
+    /// Adds a static triangle-mesh collider: `vertices` (m) in the collider's local
+    /// frame, `triangles` as vertex index triples; `desc` gives the transform and
+    /// material (its shape is ignored). A BVH is built once here. Zero-area triangles
+    /// are dropped; a bad index or vertex is refused.
+    pub fn add_mesh_collider(
+        &mut self,
+        desc: &ColliderDesc,
+        vertices: &[Vec3],
+        triangles: &[[u32; 3]],
+    ) -> Result<ColliderId> {
+        self.collision_parts()
+            .1
+            .colliders
+            .add_mesh(*desc, vertices, triangles)
+    }
+
+    /// Removes a collider; its id (and every copy of it) becomes invalid.
+    pub fn remove_collider(&mut self, id: ColliderId) -> Result<()> {
+        self.collision_parts().1.colliders.remove(id)
+    }
+
+    /// The description of a collider, with its current transform.
+    pub fn collider(&self, id: ColliderId) -> Result<ColliderDesc> {
+        self.collision().colliders.get(id).copied()
+    }
+
+    /// Number of colliders.
+    pub fn collider_count(&self) -> u32 {
+        self.collision().colliders.len() as u32
+    }
+
+    /// Moves a collider to `position` (m) / `rotation` (unit quaternion). Over the next
+    /// step it sweeps there from where it was (kinematic: particles it hits are pushed
+    /// and dragged along by friction), unless `teleport`.
+    pub fn set_collider_transform(
+        &mut self,
+        id: ColliderId,
+        position: Vec3,
+        rotation: Quat,
+        teleport: bool,
+    ) -> Result<()> {
+        self.collision_parts()
+            .1
+            .colliders
+            .set_transform(id, position, rotation, teleport)
+    }
+
+    /// Sets the friction coefficients (>= 0) and restitution ([0, 1]) of a collider.
+    pub fn set_collider_material(
+        &mut self,
+        id: ColliderId,
+        static_friction: f32,
+        dynamic_friction: f32,
+        restitution: f32,
+    ) -> Result<()> {
+        self.collision_parts().1.colliders.set_material(
+            id,
+            static_friction,
+            dynamic_friction,
+            restitution,
+        )
+    }
+
+    /// The particle–collider contacts of the last step, in particle order: at most
+    /// [`super::MAX_COLLIDER_CONTACTS`] per particle, impulses summed over the step.
+    pub fn contacts(&self) -> &[ContactReport] {
+        self.collision().colliders.reports()
+    }
+
+    /// Sets the collision radii (m, finite, >= 0; 0 = a point that collides with
+    /// colliders only) of particles `first..`.
+    pub fn set_particle_radii(&mut self, first: u32, radii: &[f32]) -> Result<()> {
+        let (particles, _) = self.collision_parts();
+        let range = check_range(first, radii.len(), particles.len(), "particles")?;
+        for (k, &r) in radii.iter().enumerate() {
+            if !(r.is_finite() && (0.0..=MAX_COORDINATE).contains(&r)) {
+                return Err(Error::invalid(format!(
+                    "radius {k} is {r}: must be finite and in [0, {MAX_COORDINATE}] m"
+                )));
+            }
+        }
+        particles.radius[range].copy_from_slice(radii);
+        Ok(())
+    }
+
+    /// Sets the collision filters (group, layers, mask, self-collision) of particles
+    /// `first..`.
+    pub fn set_collision_filters(&mut self, first: u32, filters: &[CollisionFilter]) -> Result<()> {
+        let (particles, _) = self.collision_parts();
+        let range = check_range(first, filters.len(), particles.len(), "particles")?;
+        particles.filter[range].copy_from_slice(filters);
+        Ok(())
+    }
+
+    /// Sets the unyielding factors (in [0, 1]; seed 004) of particles `first..`.
+    pub fn set_unyielding(&mut self, first: u32, factors: &[f32]) -> Result<()> {
+        let (particles, _) = self.collision_parts();
+        let range = check_range(first, factors.len(), particles.len(), "particles")?;
+        for (k, &u) in factors.iter().enumerate() {
+            if !(u.is_finite() && (0.0..=1.0).contains(&u)) {
+                return Err(Error::invalid(format!(
+                    "unyielding factor {k} is {u}: must be in [0, 1]"
+                )));
+            }
+        }
+        particles.unyielding[range].copy_from_slice(factors);
+        Ok(())
+    }
+
+    /// The particle nearest along the ray `origin + t·direction` (t >= 0) among those
+    /// within `radius` (+ their own radius) of it: `Some((index, t))` with t in m, or
+    /// None when the ray misses every particle.
+    pub fn pick_particle(
+        &self,
+        origin: Vec3,
+        direction: Vec3,
+        radius: f32,
+    ) -> Result<Option<(u32, f32)>> {
+        interaction::pick(self.particles(), origin, direction, radius)
+    }
+
+    /// Attaches `particle` to `target` (m) with `compliance` (m/N, 0 = rigid) until
+    /// [`World::release_particle`].
+    pub fn grab_particle(&mut self, particle: u32, target: Vec3, compliance: f32) -> Result<()> {
+        let (particles, collision) = self.collision_parts();
+        collision
+            .grabs
+            .grab(particles, particle, target, compliance)
+    }
+
+    /// Moves the target (m) of the grab on `particle`.
+    pub fn move_grab(&mut self, particle: u32, target: Vec3) -> Result<()> {
+        self.collision_parts().1.grabs.move_target(particle, target)
+    }
+
+    /// Releases the grab on `particle`.
+    pub fn release_particle(&mut self, particle: u32) -> Result<()> {
+        self.collision_parts().1.grabs.release(particle)
+    }
+
+    /// Limits the speed of every particle to `max_speed` (m/s; 0 = unlimited, the
+    /// default) at each substep, so that fast particles cannot skip a thin layer of
+    /// cloth or each other (per step, particles find each other within about
+    /// 2 × the largest radius: keep `max_speed · dt` below the radius).
+    pub fn set_max_speed(&mut self, max_speed: f32) -> Result<()> {
+        if !(max_speed.is_finite() && (0.0..=MAX_COORDINATE).contains(&max_speed)) {
+            return Err(Error::invalid(format!(
+                "max_speed {max_speed} must be finite and in [0, {MAX_COORDINATE}] m/s (0 = unlimited)"
+            )));
+        }
+        self.collision_parts().1.max_speed = max_speed;
+        Ok(())
+    }
+
+    /// The speed limit (m/s; 0 = unlimited).
+    pub fn max_speed(&self) -> f32 {
+        self.collision().max_speed
+    }
+
+    /// Number of grabbed particles.
+    pub fn grab_count(&self) -> u32 {
+        self.collision().grabs.len() as u32
+    }
+}

@@ -1,0 +1,573 @@
+//! Host-owned colliders (kinematic shapes with a transform updated every frame) and
+//! the particle–collider contacts.
+//!
+//! Per substep (h), after predict:
+//!
+//! * **detect** (parallel per particle): the particle's path over the substep runs from
+//!   `x_prev = base − h u` to `x = base + d` (see `particles.rs` for u and d). When
+//!   `x_prev` is outside a collider (inflated by the particle radius) and the segment
+//!   enters it, the contact plane is the tangent plane at the entry point (continuous
+//!   detection: a fast particle cannot pass through a thin box). Otherwise, when `x`
+//!   lies within one radius of the surface (or inside), the plane is the one at the
+//!   nearest surface point. A contact is the unilateral constraint
+//!   `C(x) = n · x − offset ≥ 0` (offset relative to `base`, never absolute).
+//! * **project** (each iteration): `Δn = max(−C, 0)`, `x += n Δn`; then Coulomb friction
+//!   at position level (Macklin et al. 2014, "Unified particle physics", eq. 24–25):
+//!   with `Δx_t` the tangential displacement over the substep relative to the surface,
+//!   `x −= Δx_t` when `|Δx_t| < μs Δn` (stick), else
+//!   `x −= Δx_t · min(μd Δn / |Δx_t|, 1)` (slide).
+//! * **restitution** (after the velocity update): for a contact that moved the
+//!   particle, the normal relative velocity becomes `max(−e v_n⁻, 0)` with `v_n⁻` the
+//!   approach velocity before the substep's projection; approaches slower than
+//!   `2 |g| h` do not bounce (Müller et al. 2020, "Detailed rigid body simulation with
+//!   extended position based dynamics", section 3.5), so resting contacts stay at rest.
+//!
+//! A particle keeps at most [`MAX_COLLIDER_CONTACTS`] contacts per substep (the first
+//! colliders in id-slot order). Collider motion over a step is interpolated from the
+//! previous transform to the current one (linear / slerp) substep by substep, and its
+//! surface velocity enters friction and restitution.
+
+use glam::Quat;
+
+use super::mesh::TriMesh;
+use super::shape::{check_transform, ColliderDesc, Shape};
+use crate::error::{try_reserve, Error, Result};
+use crate::math::Vec3;
+use crate::particles::Particles;
+use crate::solver::parallel::{DisjointSlice, Executor};
+
+/// Contacts one particle keeps per substep and reports per step.
+pub const MAX_COLLIDER_CONTACTS: usize = 4;
+
+/// A generation-checked collider id: `(generation << 32) | (slot + 1)`; 0 is never
+/// issued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ColliderId(pub u64);
+
+/// One entry of the per-step contact readback.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ContactReport {
+    pub particle: u32,
+    pub collider: ColliderId,
+    /// Unit normal pointing out of the collider (world), from the step's last contact.
+    pub normal: Vec3,
+    /// Normal impulse the collider gave the particle over the whole step (N·s).
+    pub impulse: f32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Collider {
+    pub desc: ColliderDesc,
+    /// The triangles of a [`Shape::Mesh`] collider.
+    mesh: Option<Box<TriMesh>>,
+    prev_position: Vec3,
+    prev_rotation: Quat,
+    // Transform of the current substep and the surface motion over the step.
+    pos: Vec3,
+    rot: Quat,
+    inv_rot: Quat,
+    /// m/s
+    lin_vel: Vec3,
+    /// rad/s
+    ang_vel: Vec3,
+}
+
+impl Collider {
+    fn new(desc: ColliderDesc, mesh: Option<Box<TriMesh>>) -> Self {
+        Collider {
+            desc,
+            mesh,
+            prev_position: desc.position,
+            prev_rotation: desc.rotation,
+            pos: desc.position,
+            rot: desc.rotation,
+            inv_rot: desc.rotation.inverse(),
+            lin_vel: Vec3::ZERO,
+            ang_vel: Vec3::ZERO,
+        }
+    }
+
+    /// Velocity of the collider's material at world point `p` (m/s).
+    #[inline]
+    fn surface_velocity(&self, p: Vec3) -> Vec3 {
+        self.lin_vel + self.ang_vel.cross(p - self.pos)
+    }
+}
+
+/// The contact plane (outward normal, a point on it; local frame) of a particle of
+/// radius `r` moving `l0 → l1` against a convex shape: the entry point of the path
+/// when it starts outside and enters, else the nearest surface point when `l1` is
+/// within `r` of the surface (or inside).
+fn convex_contact(shape: &Shape, l0: Vec3, l1: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
+    let (d0, _) = shape.distance(l0, r);
+    if d0 > 0.0 {
+        if let Some((t, nl)) = shape.sweep(l0, l1, r) {
+            let hit = l0 + (l1 - l0) * t;
+            // The plane through the inflated surface at the hit: n·x ≥ n·hit.
+            return Some((nl, hit - nl * r));
+        }
+    }
+    let (d1, nl) = shape.distance(l1, r);
+    if d1 < r.max(1.0e-4) {
+        return Some((nl, l1 - nl * (d1 + r)));
+    }
+    None
+}
+
+/// A contact of one particle in the current substep.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Contact {
+    /// Outward unit normal (world).
+    normal: Vec3,
+    /// `n · (x − base) ≥ offset` (m).
+    offset: f32,
+    /// Collider surface displacement over the substep at the contact (m).
+    surface_disp: Vec3,
+    /// Approach velocity along the normal before the projection (m/s).
+    vn_pre: f32,
+    /// Normal correction applied so far in this substep (m).
+    dn_total: f32,
+    slot: u32,
+}
+
+/// A contact accumulated over the step, for the readback.
+#[derive(Clone, Copy, Debug, Default)]
+struct StepContact {
+    normal: Vec3,
+    impulse: f32,
+    slot: u32,
+}
+
+/// The colliders of a world and the buffers of their contacts.
+#[derive(Default)]
+pub(crate) struct Colliders {
+    slots: Vec<Option<Collider>>,
+    generations: Vec<u32>,
+    free: Vec<u32>,
+    live: usize,
+    // Per particle: MAX_COLLIDER_CONTACTS slots each.
+    contacts: Vec<Contact>,
+    contact_count: Vec<u8>,
+    step_contacts: Vec<StepContact>,
+    step_count: Vec<u8>,
+    reports: Vec<ContactReport>,
+}
+
+fn invalid_id(id: ColliderId) -> Error {
+    Error::new(
+        crate::error::ErrorKind::InvalidHandle,
+        if id.0 == 0 {
+            "the collider handle is null (0)".to_string()
+        } else {
+            format!(
+                "the collider handle {:#x} is removed or was never created in this world",
+                id.0
+            )
+        },
+    )
+}
+
+impl Colliders {
+    /// Number of live colliders.
+    pub(crate) fn len(&self) -> usize {
+        self.live
+    }
+
+    fn slot_of(&self, id: ColliderId) -> Result<usize> {
+        let low = (id.0 & 0xFFFF_FFFF) as usize;
+        let generation = (id.0 >> 32) as u32;
+        let slot = low.wrapping_sub(1);
+        match self.slots.get(slot) {
+            Some(Some(_)) if self.generations[slot] == generation => Ok(slot),
+            _ => Err(invalid_id(id)),
+        }
+    }
+
+    fn id_of(&self, slot: usize) -> ColliderId {
+        ColliderId(((self.generations[slot] as u64) << 32) | (slot as u64 + 1))
+    }
+
+    pub(crate) fn add(&mut self, desc: ColliderDesc) -> Result<ColliderId> {
+        if desc.shape == Shape::Mesh {
+            return Err(Error::invalid(
+                "a triangle mesh collider is added with its vertices and triangles (add_mesh_collider)",
+            ));
+        }
+        self.insert(desc, None)
+    }
+
+    /// Adds a static triangle mesh collider (vertices in its local frame, m).
+    pub(crate) fn add_mesh(
+        &mut self,
+        desc: ColliderDesc,
+        vertices: &[Vec3],
+        triangles: &[[u32; 3]],
+    ) -> Result<ColliderId> {
+        let desc = ColliderDesc {
+            shape: Shape::Mesh,
+            ..desc
+        };
+        desc.validate()?;
+        let mesh = Box::new(TriMesh::new(vertices, triangles)?);
+        self.insert(desc, Some(mesh))
+    }
+
+    fn insert(&mut self, desc: ColliderDesc, mesh: Option<Box<TriMesh>>) -> Result<ColliderId> {
+        desc.validate()?;
+        let mut desc = desc;
+        desc.rotation = desc.rotation.normalize();
+        let slot = match self.free.pop() {
+            Some(s) => s as usize,
+            None => {
+                if self.slots.len() >= (u32::MAX - 1) as usize {
+                    return Err(Error::out_of_memory("too many colliders"));
+                }
+                try_reserve(&mut self.slots, 1, "colliders")?;
+                try_reserve(&mut self.generations, 1, "colliders")?;
+                self.slots.push(None);
+                self.generations.push(1);
+                self.slots.len() - 1
+            }
+        };
+        self.slots[slot] = Some(Collider::new(desc, mesh));
+        self.live += 1;
+        Ok(self.id_of(slot))
+    }
+
+    pub(crate) fn remove(&mut self, id: ColliderId) -> Result<()> {
+        let slot = self.slot_of(id)?;
+        try_reserve(&mut self.free, 1, "free collider slots")?;
+        self.slots[slot] = None;
+        // Generation 0 is skipped so that no id ever equals 0.
+        self.generations[slot] = self.generations[slot].checked_add(1).unwrap_or(1);
+        self.free.push(slot as u32);
+        self.live -= 1;
+        Ok(())
+    }
+
+    pub(crate) fn get(&self, id: ColliderId) -> Result<&ColliderDesc> {
+        let slot = self.slot_of(id)?;
+        Ok(&self.slots[slot].as_ref().expect("checked").desc)
+    }
+
+    /// Moves the collider: over the next step it travels from where it is now to
+    /// `position`/`rotation` (kinematic), or jumps there when `teleport`.
+    pub(crate) fn set_transform(
+        &mut self,
+        id: ColliderId,
+        position: Vec3,
+        rotation: Quat,
+        teleport: bool,
+    ) -> Result<()> {
+        let slot = self.slot_of(id)?;
+        let rotation = check_transform(position, rotation)?;
+        let c = self.slots[slot].as_mut().expect("checked");
+        c.desc.position = position;
+        c.desc.rotation = rotation;
+        if teleport {
+            c.prev_position = position;
+            c.prev_rotation = rotation;
+        }
+        Ok(())
+    }
+
+    /// Sets the material of a collider (validated like a new desc).
+    pub(crate) fn set_material(
+        &mut self,
+        id: ColliderId,
+        static_friction: f32,
+        dynamic_friction: f32,
+        restitution: f32,
+    ) -> Result<()> {
+        let slot = self.slot_of(id)?;
+        let c = self.slots[slot].as_mut().expect("checked");
+        let desc = ColliderDesc {
+            static_friction,
+            dynamic_friction,
+            restitution,
+            ..c.desc
+        };
+        desc.validate()?;
+        c.desc = desc;
+        Ok(())
+    }
+
+    /// The contacts of the last step.
+    pub(crate) fn reports(&self) -> &[ContactReport] {
+        &self.reports
+    }
+
+    /// Grows the contact buffers to `n` particles (allocates only when the particle
+    /// count grew since the last step) and clears the step's contacts.
+    pub(crate) fn begin_step(&mut self, n: usize, dt: f32) -> Result<()> {
+        self.reports.clear();
+        if self.live == 0 {
+            return Ok(());
+        }
+        let k = n * MAX_COLLIDER_CONTACTS;
+        if self.contacts.len() < k {
+            let grow = k - self.contacts.len();
+            try_reserve(&mut self.contacts, grow, "contacts")?;
+            try_reserve(&mut self.step_contacts, k, "contacts")?;
+            try_reserve(&mut self.reports, k, "contact reports")?;
+            try_reserve(&mut self.contact_count, n, "contacts")?;
+            try_reserve(&mut self.step_count, n, "contacts")?;
+            self.contacts.resize(k, Contact::default());
+            self.step_contacts.resize(k, StepContact::default());
+            self.contact_count.resize(n, 0);
+            self.step_count.resize(n, 0);
+        }
+        self.step_count[..n].fill(0);
+        let inv_dt = 1.0 / dt;
+        for c in self.slots.iter_mut().flatten() {
+            c.lin_vel = (c.desc.position - c.prev_position) * inv_dt;
+            let dq = c.desc.rotation * c.prev_rotation.inverse();
+            let (axis, mut angle) = dq.to_axis_angle();
+            if angle > std::f32::consts::PI {
+                angle -= 2.0 * std::f32::consts::PI;
+            }
+            c.ang_vel = if angle.is_finite() && angle != 0.0 {
+                axis * (angle * inv_dt)
+            } else {
+                Vec3::ZERO
+            };
+        }
+        Ok(())
+    }
+
+    /// Places the colliders at substep `s` of `substeps` and finds the contacts of
+    /// every particle (path from `base − h u` to `base + d`).
+    pub(crate) fn detect(
+        &mut self,
+        particles: &Particles,
+        radius: &[f32],
+        s: u32,
+        substeps: u32,
+        h: f32,
+        exec: &Executor,
+    ) {
+        if self.live == 0 {
+            return;
+        }
+        let alpha = (s + 1) as f32 / substeps as f32;
+        for c in self.slots.iter_mut().flatten() {
+            c.pos = c.prev_position.lerp(c.desc.position, alpha);
+            c.rot = c.prev_rotation.slerp(c.desc.rotation, alpha).normalize();
+            c.inv_rot = c.rot.inverse();
+        }
+        let n = particles.len();
+        let slots = &self.slots;
+        let contacts = DisjointSlice::new(&mut self.contacts);
+        let count = DisjointSlice::new(&mut self.contact_count);
+        let (hot, base, vel) = (&particles.hot, &particles.base, &particles.velocity);
+        let inv_h = 1.0 / h;
+        exec.for_ranges(n, |range| {
+            for i in range {
+                let p = hot[i];
+                let mut found = 0usize;
+                if p.w != 0.0 {
+                    let (b, u, d) = (Vec3::from(base[i]), vel[i], p.truncate());
+                    let r = radius[i];
+                    let x0 = -h * u; // relative to base
+                    for (slot, c) in slots.iter().enumerate() {
+                        let Some(c) = c else { continue };
+                        if found == MAX_COLLIDER_CONTACTS {
+                            break;
+                        }
+                        let rel = c.pos - b;
+                        let l0 = c.inv_rot * (x0 - rel);
+                        let l1 = c.inv_rot * (d - rel);
+                        let plane = match &c.mesh {
+                            Some(mesh) => mesh.contact(l0, l1, r),
+                            None => convex_contact(&c.desc.shape, l0, l1, r),
+                        };
+                        let Some((nl, surface_local)) = plane else {
+                            continue;
+                        };
+                        let normal = c.rot * nl;
+                        // On the collider's surface; the particle centre stays r
+                        // beyond it.
+                        let surface = rel + c.rot * surface_local;
+                        let v_surface = c.surface_velocity(surface + b);
+                        let v_pre = u + d * inv_h;
+                        let contact = Contact {
+                            normal,
+                            offset: normal.dot(surface) + r,
+                            surface_disp: v_surface * h,
+                            vn_pre: normal.dot(v_pre - v_surface),
+                            dn_total: 0.0,
+                            slot: slot as u32,
+                        };
+                        // SAFETY: the contact slots of particle i belong to i alone,
+                        // and each i is visited by exactly one range.
+                        unsafe { contacts.set(i * MAX_COLLIDER_CONTACTS + found, contact) };
+                        found += 1;
+                    }
+                }
+                // SAFETY: as above.
+                unsafe { count.set(i, found as u8) };
+            }
+        });
+    }
+
+    /// One projection of every contact, with position-level Coulomb friction.
+    pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
+        if self.live == 0 {
+            return;
+        }
+        let n = particles.len();
+        let slots = &self.slots;
+        let contacts = DisjointSlice::new(&mut self.contacts);
+        let count = &self.contact_count;
+        let vel = &particles.velocity;
+        let hot = DisjointSlice::new(&mut particles.hot);
+        exec.for_ranges(n, |range| {
+            for i in range {
+                let k = count[i] as usize;
+                if k == 0 {
+                    continue;
+                }
+                // SAFETY: particle i and its contact slots are touched by this range
+                // only.
+                let mut p = unsafe { hot.get(i) };
+                let mut d = p.truncate();
+                let u = vel[i];
+                for c in 0..k {
+                    let idx = i * MAX_COLLIDER_CONTACTS + c;
+                    // SAFETY: as above.
+                    let mut ct = unsafe { contacts.get(idx) };
+                    let violation = ct.normal.dot(d) - ct.offset;
+                    if violation >= 0.0 {
+                        continue;
+                    }
+                    let dn = -violation;
+                    d += ct.normal * dn;
+                    ct.dn_total += dn;
+                    let desc = &slots[ct.slot as usize].as_ref().expect("live").desc;
+                    let disp = d + u * h - ct.surface_disp;
+                    let dt = disp - ct.normal * ct.normal.dot(disp);
+                    let l = dt.length();
+                    if l < desc.static_friction * dn {
+                        d -= dt;
+                    } else if l > 0.0 {
+                        d -= dt * (desc.dynamic_friction * dn / l).min(1.0);
+                    }
+                    // SAFETY: as above.
+                    unsafe { contacts.set(idx, ct) };
+                }
+                p = d.extend(p.w);
+                // SAFETY: as above.
+                unsafe { hot.set(i, p) };
+            }
+        });
+    }
+
+    /// Restitution after the velocity update, and the step's impulse bookkeeping.
+    pub(crate) fn restitute(
+        &mut self,
+        particles: &mut Particles,
+        h: f32,
+        gravity: Vec3,
+        exec: &Executor,
+    ) {
+        if self.live == 0 {
+            return;
+        }
+        let n = particles.len();
+        let slots = &self.slots;
+        let contacts = &self.contacts;
+        let count = &self.contact_count;
+        let step_contacts = DisjointSlice::new(&mut self.step_contacts);
+        let step_count = DisjointSlice::new(&mut self.step_count);
+        let hot = &particles.hot;
+        let vel = DisjointSlice::new(&mut particles.velocity);
+        let threshold = 2.0 * gravity.length() * h;
+        let inv_h = 1.0 / h;
+        exec.for_ranges(n, |range| {
+            for i in range {
+                let k = count[i] as usize;
+                if k == 0 {
+                    continue;
+                }
+                let mass = 1.0 / hot[i].w;
+                // SAFETY: particle i and its slots are touched by this range only.
+                let mut v = unsafe { vel.get(i) };
+                // SAFETY: as above.
+                let mut sc = unsafe { step_count.get(i) } as usize;
+                for c in 0..k {
+                    let ct = contacts[i * MAX_COLLIDER_CONTACTS + c];
+                    if ct.dn_total <= 0.0 {
+                        continue;
+                    }
+                    let desc = &slots[ct.slot as usize].as_ref().expect("live").desc;
+                    let v_surface = ct.surface_disp * inv_h;
+                    let vn = ct.normal.dot(v - v_surface);
+                    let e = if -ct.vn_pre > threshold {
+                        desc.restitution
+                    } else {
+                        0.0
+                    };
+                    let target = (-e * ct.vn_pre).max(0.0);
+                    let dv = target - vn;
+                    v += ct.normal * dv;
+                    let impulse = mass * (ct.dn_total * inv_h + dv);
+                    // Merge into the step's record of this collider.
+                    let base = i * MAX_COLLIDER_CONTACTS;
+                    let mut merged = false;
+                    for j in 0..sc {
+                        // SAFETY: as above.
+                        let mut s = unsafe { step_contacts.get(base + j) };
+                        if s.slot == ct.slot {
+                            s.impulse += impulse;
+                            s.normal = ct.normal;
+                            // SAFETY: as above.
+                            unsafe { step_contacts.set(base + j, s) };
+                            merged = true;
+                            break;
+                        }
+                    }
+                    if !merged && sc < MAX_COLLIDER_CONTACTS {
+                        let s = StepContact {
+                            normal: ct.normal,
+                            impulse,
+                            slot: ct.slot,
+                        };
+                        // SAFETY: as above.
+                        unsafe { step_contacts.set(base + sc, s) };
+                        sc += 1;
+                    }
+                }
+                // SAFETY: as above.
+                unsafe {
+                    vel.set(i, v);
+                    step_count.set(i, sc as u8);
+                }
+            }
+        });
+    }
+
+    /// Collects the step's contacts into the readback buffer (particle order) and
+    /// makes the current transforms the starting point of the next step.
+    pub(crate) fn end_step(&mut self, n: usize) {
+        if self.live == 0 {
+            return;
+        }
+        for i in 0..n {
+            for j in 0..self.step_count[i] as usize {
+                let s = self.step_contacts[i * MAX_COLLIDER_CONTACTS + j];
+                let collider = self.id_of(s.slot as usize);
+                // Capacity reserved in begin_step: no allocation.
+                self.reports.push(ContactReport {
+                    particle: i as u32,
+                    collider,
+                    normal: s.normal,
+                    impulse: s.impulse,
+                });
+            }
+        }
+        for c in self.slots.iter_mut().flatten() {
+            c.prev_position = c.desc.position;
+            c.prev_rotation = c.desc.rotation;
+        }
+    }
+}

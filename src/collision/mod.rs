@@ -1,0 +1,126 @@
+//! Collisions and interaction: host-owned colliders with continuous detection,
+//! Coulomb friction and restitution ([`colliders`]), particle–particle contacts on a
+//! spatial hash grid ([`grid`]), and picking / grabbing particles ([`interaction`]).
+//!
+//! The step calls, in this order:
+//!
+//! ```text
+//! begin_step                         grid + neighbour lists, collider velocities
+//! for each substep:
+//!   (predict)
+//!   begin_substep                    velocity clamping (optional), collider contacts
+//!                                    along each particle's path
+//!   for each iteration:
+//!     (constraint sets)
+//!     project                        grabs, particle contacts, collider contacts
+//!   (update velocities)
+//!   end_substep                      restitution, contact impulses
+//! end_step                           contact readback
+//! ```
+
+mod api;
+pub mod colliders;
+pub mod grid;
+pub mod interaction;
+pub mod mesh;
+pub mod shape;
+
+use crate::error::Result;
+use crate::math::Vec3;
+use crate::particles::Particles;
+use crate::solver::parallel::{DisjointSlice, Executor};
+
+pub use colliders::{ColliderId, ContactReport, MAX_COLLIDER_CONTACTS};
+pub use shape::{ColliderDesc, Shape};
+
+/// Everything collision-related that a world owns.
+#[derive(Default)]
+pub(crate) struct Collision {
+    pub colliders: colliders::Colliders,
+    pub particles: grid::ParticleContacts,
+    pub grabs: interaction::Grabs,
+    /// Largest particle speed (m/s) after each substep's predict; 0 = unlimited.
+    pub max_speed: f32,
+}
+
+/// Velocity clamping (Müller, "Ten Minute Physics" / the five tricks of small-step
+/// cloth): after predict, a particle faster than `max_speed` is slowed to it, so that
+/// it moves at most `max_speed·h` per substep and thin layers and other particles
+/// are not skipped. With the predict of `solver::predict` (d = rest + v'h,
+/// u = v' − d/h): v' = u + d/h, rest = d − v'h, then v' is scaled.
+fn clamp_speed(particles: &mut Particles, max_speed: f32, h: f32, exec: &Executor) {
+    let n = particles.len();
+    let inv_h = 1.0 / h;
+    let hot = DisjointSlice::new(&mut particles.hot);
+    let vel = DisjointSlice::new(&mut particles.velocity);
+    exec.for_ranges(n, |range| {
+        for i in range {
+            // SAFETY: each particle index i is visited by exactly one range.
+            unsafe {
+                let p = hot.get(i);
+                if p.w == 0.0 {
+                    continue;
+                }
+                let d = p.truncate();
+                let v = vel.get(i) + d * inv_h;
+                let speed = v.length();
+                if speed <= max_speed {
+                    continue;
+                }
+                let v2 = v * (max_speed / speed);
+                let d2 = (d - v * h) + v2 * h;
+                hot.set(i, d2.extend(p.w));
+                vel.set(i, v2 - d2 * inv_h);
+            }
+        }
+    });
+}
+
+impl Collision {
+    pub(crate) fn begin_step(
+        &mut self,
+        particles: &Particles,
+        dt: f32,
+        gravity: Vec3,
+        exec: &Executor,
+    ) -> Result<()> {
+        self.colliders.begin_step(particles.len(), dt)?;
+        self.particles.begin_step(particles, dt, gravity, exec)
+    }
+
+    pub(crate) fn begin_substep(
+        &mut self,
+        particles: &mut Particles,
+        s: u32,
+        substeps: u32,
+        h: f32,
+        exec: &Executor,
+    ) {
+        self.grabs.reset_lambda();
+        if self.max_speed > 0.0 {
+            clamp_speed(particles, self.max_speed, h, exec);
+        }
+        self.colliders
+            .detect(particles, &particles.radius, s, substeps, h, exec);
+    }
+
+    pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
+        self.grabs.project(particles, h);
+        self.particles.project(particles, exec);
+        self.colliders.project(particles, h, exec);
+    }
+
+    pub(crate) fn end_substep(
+        &mut self,
+        particles: &mut Particles,
+        h: f32,
+        gravity: Vec3,
+        exec: &Executor,
+    ) {
+        self.colliders.restitute(particles, h, gravity, exec);
+    }
+
+    pub(crate) fn end_step(&mut self, n: usize) {
+        self.colliders.end_step(n);
+    }
+}

@@ -1,0 +1,532 @@
+//! Colliders, per-particle collision properties, contact readback, picking and
+//! grabbing (src/collision).
+
+use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
+use super::{guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
+use crate::collision::{ColliderDesc, ColliderId, Shape};
+use crate::error::try_with_capacity;
+use crate::math::Vec3;
+use crate::particles::CollisionFilter;
+use crate::World;
+
+/// Values of `SinewColliderDesc::shape` (crosses as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewShape {
+    /// Half-space below the plane through `position` with normal rotation·(0,1,0).
+    SINEW_SHAPE_PLANE = 0,
+    /// Ball of `radius` around `position`.
+    SINEW_SHAPE_SPHERE = 1,
+    /// Points within `radius` of the segment ±`half_height` along the local Y axis.
+    SINEW_SHAPE_CAPSULE = 2,
+    /// Oriented box of `half_extents`.
+    SINEW_SHAPE_BOX = 3,
+    /// Static triangle mesh: only through sinew_world_add_mesh_collider.
+    SINEW_SHAPE_MESH = 4,
+}
+
+/// A collider handle (an id inside one world), passed by value. `id` 0 is the null
+/// handle; a removed collider's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SinewCollider {
+    pub id: u64,
+}
+
+/// Value of `internal_cookie` written by `sinew_collider_desc_init`.
+const COLLIDER_DESC_COOKIE: u32 = 0xC011_1DE5;
+
+/// A collider. Always start from `sinew_collider_desc_init`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewColliderDesc {
+    /// A SinewShape value, default SINEW_SHAPE_PLANE.
+    pub shape: u32,
+    /// World position of the shape's origin, m, default (0, 0, 0).
+    pub position: SinewVec3,
+    /// Unit quaternion, local to world, default identity.
+    pub rotation: SinewQuat,
+    /// Sphere and capsule radius, m (> 0), default 0.5.
+    pub radius: f32,
+    /// Capsule: half the length of its axis segment, m (> 0), default 0.5.
+    pub half_height: f32,
+    /// Box half extents, m (each > 0), default (0.5, 0.5, 0.5).
+    pub half_extents: SinewVec3,
+    /// Coulomb static friction coefficient (>= 0), default 0.
+    pub static_friction: f32,
+    /// Coulomb dynamic friction coefficient (>= 0), default 0.
+    pub dynamic_friction: f32,
+    /// Restitution in [0, 1] (0 = no bounce), default 0.
+    pub restitution: f32,
+    /// Set by sinew_collider_desc_init(); a desc not made by it is rejected.
+    pub internal_cookie: u32,
+}
+
+/// Which particles collide with which. Two particles collide when
+/// `(layers_a & mask_b) != 0 && (layers_b & mask_a) != 0` and they are not of the same
+/// non-zero `group` (one body) unless both have `self_collision` = 1.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SinewCollisionFilter {
+    /// Body id; 0 = none. Default 0.
+    pub group: u32,
+    /// Layer bits the particle is on. Default 1.
+    pub layers: u32,
+    /// Layer bits it collides with. Default 0xFFFFFFFF.
+    pub mask: u32,
+    /// 1 = collides with particles of its own group (that also set it), 0 = not.
+    pub self_collision: u32,
+}
+
+/// One particle–collider contact of the last step.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewContact {
+    /// The collider touched.
+    pub collider: SinewCollider,
+    /// The particle index.
+    pub particle: u32,
+    /// Normal impulse the collider gave the particle over the step, N·s (>= 0).
+    pub impulse: f32,
+    /// Unit normal pointing out of the collider.
+    pub normal: SinewVec3,
+}
+
+fn invalid(message: String) -> Failure {
+    Failure::new(SinewStatus::SINEW_ERROR_INVALID_ARGUMENT, message)
+}
+
+/// Fills `*out_desc` with defaults (a plane through the origin facing +Y, no friction,
+/// no bounce) and the cookie.
+///
+/// # Safety
+/// `out_desc` must be NULL or point to writable memory for one SinewColliderDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_collider_desc_init(out_desc: *mut SinewColliderDesc) -> SinewStatus {
+    guard("sinew_collider_desc_init", || {
+        non_null(out_desc, "out_desc")?;
+        let d = SinewColliderDesc {
+            shape: SinewShape::SINEW_SHAPE_PLANE as u32,
+            position: SinewVec3::default(),
+            rotation: SinewQuat {
+                x: 0.0,
+                y: 0.0,
+                z: 0.0,
+                w: 1.0,
+            },
+            radius: 0.5,
+            half_height: 0.5,
+            half_extents: SinewVec3 {
+                x: 0.5,
+                y: 0.5,
+                z: 0.5,
+            },
+            static_friction: 0.0,
+            dynamic_friction: 0.0,
+            restitution: 0.0,
+            internal_cookie: COLLIDER_DESC_COOKIE,
+        };
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_desc.write_unaligned(d) };
+        Ok(())
+    })
+}
+
+fn desc_from_c(d: &SinewColliderDesc) -> FfiResult<ColliderDesc> {
+    if d.internal_cookie != COLLIDER_DESC_COOKIE {
+        return Err(invalid(
+            "desc was not initialised by sinew_collider_desc_init()".into(),
+        ));
+    }
+    let shape = match d.shape {
+        0 => Shape::Plane,
+        1 => Shape::Sphere { radius: d.radius },
+        2 => Shape::Capsule {
+            radius: d.radius,
+            half_height: d.half_height,
+        },
+        3 => Shape::Box {
+            half_extents: d.half_extents.into(),
+        },
+        4 => Shape::Mesh,
+        v => {
+            return Err(invalid(format!(
+            "shape {v} is not a SinewShape (0 = plane, 1 = sphere, 2 = capsule, 3 = box, 4 = mesh)"
+        )))
+        }
+    };
+    Ok(ColliderDesc {
+        shape,
+        position: d.position.into(),
+        rotation: d.rotation.into(),
+        static_friction: d.static_friction,
+        dynamic_friction: d.dynamic_friction,
+        restitution: d.restitution,
+    })
+}
+
+/// Adds a collider; `*out_collider` receives its handle.
+///
+/// # Safety
+/// `desc` must be NULL or point to a readable SinewColliderDesc; `out_collider` NULL or
+/// writable for one SinewCollider.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_collider(
+    world: SinewWorld,
+    desc: *const SinewColliderDesc,
+    out_collider: *mut SinewCollider,
+) -> SinewStatus {
+    guard("sinew_world_add_collider", || {
+        non_null(desc, "desc")?;
+        non_null(out_collider, "out_collider")?;
+        // SAFETY: non-null (checked); readable by the caller's contract.
+        let d = desc_from_c(&unsafe { desc.read_unaligned() })?;
+        let id = with_world(world, |w| Ok(w.add_collider(&d)?))?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_collider.write_unaligned(SinewCollider { id: id.0 }) };
+        Ok(())
+    })
+}
+
+/// Adds a static triangle-mesh collider: `vertex_count` vertices (m, in the
+/// collider's local frame) and `triangle_count` triangles of three vertex indices
+/// each; `desc` gives the transform and material (its shape and size fields are
+/// ignored). The mesh is two-sided (particles stay their radius away from it) and
+/// need not be closed; a BVH is built once here. Zero-area triangles are dropped.
+/// `*out_collider` receives the handle.
+///
+/// # Safety
+/// `desc` must point to a readable SinewColliderDesc, `vertices` to `vertex_count`
+/// SinewVec3, `indices` to 3*triangle_count uint32_t, `out_collider` to one writable
+/// SinewCollider.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_mesh_collider(
+    world: SinewWorld,
+    desc: *const SinewColliderDesc,
+    vertices: *const SinewVec3,
+    vertex_count: u32,
+    indices: *const u32,
+    triangle_count: u32,
+    out_collider: *mut SinewCollider,
+) -> SinewStatus {
+    guard("sinew_world_add_mesh_collider", || {
+        non_null(desc, "desc")?;
+        non_null(out_collider, "out_collider")?;
+        // SAFETY: non-null (checked); readable by the caller's contract.
+        let mut d = unsafe { desc.read_unaligned() };
+        d.shape = SinewShape::SINEW_SHAPE_MESH as u32;
+        let d = desc_from_c(&d)?;
+        // SAFETY: the caller promises `vertex_count` readable vertices.
+        let v = unsafe { slice_from(vertices, vertex_count as usize, "vertices")? };
+        // SAFETY: `[u32; 3]` has the size and alignment of three u32; the caller
+        // promises 3*triangle_count readable indices.
+        let t = unsafe {
+            slice_from(
+                indices as *const [u32; 3],
+                triangle_count as usize,
+                "indices",
+            )?
+        };
+        let mut buf = try_with_capacity::<Vec3>(v.len(), "mesh vertices")?;
+        buf.extend(v.iter().map(|&p| Vec3::from(p)));
+        let id = with_world(world, |w| Ok(w.add_mesh_collider(&d, &buf, t)?))?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_collider.write_unaligned(SinewCollider { id: id.0 }) };
+        Ok(())
+    })
+}
+
+/// Removes a collider; its handle becomes invalid.
+#[no_mangle]
+pub extern "C" fn sinew_collider_remove(world: SinewWorld, collider: SinewCollider) -> SinewStatus {
+    guard("sinew_collider_remove", || {
+        with_world(world, |w| Ok(w.remove_collider(ColliderId(collider.id))?))
+    })
+}
+
+/// Moves a collider to `position` (m) and `rotation` (unit quaternion). Over the next
+/// step it sweeps there from its previous transform (a kinematic collider pushes and,
+/// by friction, carries particles); `teleport` = 1 jumps there instead (0 or 1).
+///
+/// # Safety
+/// `position` must point to one readable SinewVec3, `rotation` to one SinewQuat.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_collider_set_transform(
+    world: SinewWorld,
+    collider: SinewCollider,
+    position: *const SinewVec3,
+    rotation: *const SinewQuat,
+    teleport: u32,
+) -> SinewStatus {
+    guard("sinew_collider_set_transform", || {
+        non_null(position, "position")?;
+        non_null(rotation, "rotation")?;
+        if teleport > 1 {
+            return Err(invalid(format!("teleport {teleport} must be 0 or 1")));
+        }
+        // SAFETY: non-null (checked); readable by the caller's contract.
+        let (p, q) = unsafe { (position.read_unaligned(), rotation.read_unaligned()) };
+        with_world(world, |w| {
+            Ok(w.set_collider_transform(
+                ColliderId(collider.id),
+                p.into(),
+                q.into(),
+                teleport == 1,
+            )?)
+        })
+    })
+}
+
+/// Sets a collider's friction coefficients (>= 0) and restitution ([0, 1]).
+#[no_mangle]
+pub extern "C" fn sinew_collider_set_material(
+    world: SinewWorld,
+    collider: SinewCollider,
+    static_friction: f32,
+    dynamic_friction: f32,
+    restitution: f32,
+) -> SinewStatus {
+    guard("sinew_collider_set_material", || {
+        with_world(world, |w| {
+            Ok(w.set_collider_material(
+                ColliderId(collider.id),
+                static_friction,
+                dynamic_friction,
+                restitution,
+            )?)
+        })
+    })
+}
+
+/// Writes the number of colliders to `*out_count`.
+///
+/// # Safety
+/// `out_count` must be NULL or point to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_collider_count(
+    world: SinewWorld,
+    out_count: *mut u32,
+) -> SinewStatus {
+    let f = "sinew_world_collider_count";
+    // SAFETY: the caller's contract, passed on.
+    unsafe { query_u32(f, world, out_count, World::collider_count) }
+}
+
+/// Sets the collision radii (m, >= 0; 0 = a point, the default) of particles
+/// `first..first+count`.
+///
+/// # Safety
+/// `radii` must point to `count` readable floats.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_set_particle_radii(
+    world: SinewWorld,
+    first: u32,
+    count: u32,
+    radii: *const f32,
+) -> SinewStatus {
+    guard("sinew_world_set_particle_radii", || {
+        // SAFETY: the caller promises `count` readable floats.
+        let r = unsafe { slice_from(radii, count as usize, "radii")? };
+        with_world(world, |w| Ok(w.set_particle_radii(first, r)?))
+    })
+}
+
+/// Sets the collision filters of particles `first..first+count`.
+///
+/// # Safety
+/// `filters` must point to `count` readable SinewCollisionFilter.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_set_collision_filters(
+    world: SinewWorld,
+    first: u32,
+    count: u32,
+    filters: *const SinewCollisionFilter,
+) -> SinewStatus {
+    guard("sinew_world_set_collision_filters", || {
+        // SAFETY: the caller promises `count` readable filters.
+        let f = unsafe { slice_from(filters, count as usize, "filters")? };
+        let mut buf = try_with_capacity::<CollisionFilter>(f.len(), "collision filters")?;
+        for (k, c) in f.iter().enumerate() {
+            if c.self_collision > 1 {
+                return Err(invalid(format!(
+                    "filters[{k}].self_collision {} must be 0 or 1",
+                    c.self_collision
+                )));
+            }
+            buf.push(CollisionFilter {
+                group: c.group,
+                layers: c.layers,
+                mask: c.mask,
+                self_collision: c.self_collision == 1,
+            });
+        }
+        with_world(world, |w| Ok(w.set_collision_filters(first, &buf)?))
+    })
+}
+
+/// Sets the unyielding factors (in [0, 1]; 1 = pushes yielding particles without
+/// being pushed, 0 = ordinary, the default) of particles `first..first+count`.
+///
+/// # Safety
+/// `factors` must point to `count` readable floats.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_set_unyielding(
+    world: SinewWorld,
+    first: u32,
+    count: u32,
+    factors: *const f32,
+) -> SinewStatus {
+    guard("sinew_world_set_unyielding", || {
+        // SAFETY: the caller promises `count` readable floats.
+        let u = unsafe { slice_from(factors, count as usize, "factors")? };
+        with_world(world, |w| Ok(w.set_unyielding(first, u)?))
+    })
+}
+
+/// Limits every particle's speed to `max_speed` (m/s, finite, >= 0; 0 = unlimited, the
+/// default) at each substep (velocity clamping: fast particles cannot skip thin cloth
+/// or each other; keep max_speed · dt below the particle radius).
+#[no_mangle]
+pub extern "C" fn sinew_world_set_max_speed(world: SinewWorld, max_speed: f32) -> SinewStatus {
+    guard("sinew_world_set_max_speed", || {
+        with_world(world, |w| Ok(w.set_max_speed(max_speed)?))
+    })
+}
+
+/// Writes the number of particle–collider contacts of the last step to `*out_count`.
+///
+/// # Safety
+/// `out_count` must be NULL or point to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_contact_count(
+    world: SinewWorld,
+    out_count: *mut u32,
+) -> SinewStatus {
+    let f = "sinew_world_contact_count";
+    // SAFETY: the caller's contract, passed on.
+    unsafe { query_u32(f, world, out_count, |w| w.contacts().len() as u32) }
+}
+
+/// Copies the first `min(capacity, contact count)` contacts of the last step (in
+/// particle order) to `out`; `*out_count` receives how many were written.
+///
+/// # Safety
+/// `out` must point to `capacity` writable SinewContact, `out_count` to one uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_read_contacts(
+    world: SinewWorld,
+    out: *mut SinewContact,
+    capacity: u32,
+    out_count: *mut u32,
+) -> SinewStatus {
+    guard("sinew_world_read_contacts", || {
+        non_null(out, "out")?;
+        non_null(out_count, "out_count")?;
+        if (out as usize) % std::mem::align_of::<SinewContact>() != 0 {
+            return Err(invalid("out is not aligned to 8 bytes".into()));
+        }
+        let written = with_world(world, |w| {
+            let c = w.contacts();
+            let k = c.len().min(capacity as usize);
+            for (j, r) in c[..k].iter().enumerate() {
+                let v = SinewContact {
+                    collider: SinewCollider { id: r.collider.0 },
+                    particle: r.particle,
+                    impulse: r.impulse,
+                    normal: r.normal.into(),
+                };
+                // SAFETY: j < capacity; aligned and writable by the caller's contract.
+                unsafe { out.add(j).write(v) };
+            }
+            Ok(k as u32)
+        })?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_count.write_unaligned(written) };
+        Ok(())
+    })
+}
+
+/// Picks the particle nearest along the ray `origin + t·direction` (t >= 0; direction
+/// finite and non-zero, any length) among those whose centre is within `radius` (m) +
+/// the particle's radius of the ray. `*out_particle` receives its index and
+/// `*out_distance` t (m), or 0xFFFFFFFF and -1 when the ray misses every particle.
+///
+/// # Safety
+/// `origin` and `direction` must point to one readable SinewVec3 each; `out_particle`
+/// to one writable uint32_t, `out_distance` to one writable float.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_pick_particle(
+    world: SinewWorld,
+    origin: *const SinewVec3,
+    direction: *const SinewVec3,
+    radius: f32,
+    out_particle: *mut u32,
+    out_distance: *mut f32,
+) -> SinewStatus {
+    guard("sinew_world_pick_particle", || {
+        non_null(origin, "origin")?;
+        non_null(direction, "direction")?;
+        non_null(out_particle, "out_particle")?;
+        non_null(out_distance, "out_distance")?;
+        // SAFETY: non-null (checked); readable by the caller's contract.
+        let (o, d) = unsafe { (origin.read_unaligned(), direction.read_unaligned()) };
+        let hit = with_world(world, |w| {
+            Ok(w.pick_particle(o.into(), d.into(), radius)?)
+        })?;
+        let (i, t) = hit.unwrap_or((u32::MAX, -1.0));
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe {
+            out_particle.write_unaligned(i);
+            out_distance.write_unaligned(t);
+        }
+        Ok(())
+    })
+}
+
+/// Attaches `particle` to `*target` (m) with `compliance` (m/N, 0 = rigid, <= 1000)
+/// until sinew_world_release_particle; grabbing it again replaces target and
+/// compliance. Pinned particles cannot be grabbed.
+///
+/// # Safety
+/// `target` must point to one readable SinewVec3.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_grab_particle(
+    world: SinewWorld,
+    particle: u32,
+    target: *const SinewVec3,
+    compliance: f32,
+) -> SinewStatus {
+    guard("sinew_world_grab_particle", || {
+        non_null(target, "target")?;
+        // SAFETY: non-null (checked); readable by the caller's contract.
+        let t: Vec3 = unsafe { target.read_unaligned() }.into();
+        with_world(world, |w| Ok(w.grab_particle(particle, t, compliance)?))
+    })
+}
+
+/// Moves the target (m) of the grab on `particle` (e.g. with the mouse).
+///
+/// # Safety
+/// `target` must point to one readable SinewVec3.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_move_grab(
+    world: SinewWorld,
+    particle: u32,
+    target: *const SinewVec3,
+) -> SinewStatus {
+    guard("sinew_world_move_grab", || {
+        non_null(target, "target")?;
+        // SAFETY: non-null (checked); readable by the caller's contract.
+        let t: Vec3 = unsafe { target.read_unaligned() }.into();
+        with_world(world, |w| Ok(w.move_grab(particle, t)?))
+    })
+}
+
+/// Releases the grab on `particle`.
+#[no_mangle]
+pub extern "C" fn sinew_world_release_particle(world: SinewWorld, particle: u32) -> SinewStatus {
+    guard("sinew_world_release_particle", || {
+        with_world(world, |w| Ok(w.release_particle(particle)?))
+    })
+}

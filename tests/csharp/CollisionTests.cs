@@ -1,0 +1,84 @@
+// Collisions through the idiomatic C# layer: a particle on a box collider, the contact
+// readback, ray pick and drag, and bad input with the native message.
+
+using Sinew;
+using Sinew.Native;
+
+namespace SinewTests
+{
+    public static unsafe class CollisionTests
+    {
+        public static void TestCollisionStructLayoutsMatchC()
+        {
+            Check.Equal(16, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewQuat)), "sizeof(SinewQuat)");
+            Check.Equal(32, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewContact)), "sizeof(SinewContact)");
+            Check.Equal(16, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewCollisionFilter)), "sizeof(SinewCollisionFilter)");
+            Check.Equal(68, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewColliderDesc)), "sizeof(SinewColliderDesc)");
+        }
+
+        public static void TestFastParticleStopsOnThinBoxAndIsReported()
+        {
+            using (var w = new World(WorldSettings.Default))
+            {
+                var d = World.ColliderDesc();
+                d.shape = (uint)SinewShape.Box;
+                d.half_extents = new SinewVec3(1f, 0.005f, 1f);
+                var box = w.AddCollider(d);
+                int p = w.AddParticles(new[] { new SinewVec3(0f, 0.5f, 0f) });
+                w.SetParticleRadii(p, new[] { 0.01f });
+                w.WriteVelocities(p, new[] { new SinewVec3(0f, -20f, 0f) });
+                for (int i = 0; i < 60; i++)
+                    w.Step(1f / 60f);
+                var x = new SinewVec3[1];
+                w.ReadPositions(p, x);
+                Check.Near(0.015, x[0].y, 2e-3, "rests on the 1 cm box at 20 m/s");
+                var contacts = w.Contacts();
+                Check.Equal(1, contacts.Length, "one contact");
+                Check.Equal(box.id, contacts[0].collider.id, "contact names the box");
+                Check.Rel(9.81 / 60.0, contacts[0].impulse, 0.02, "impulse m g dt");
+                Check.Throws(SinewStatus.ErrorInvalidArgument,
+                    () => w.SetColliderTransform(box, new SinewVec3(0f, 0f, 0f), new SinewQuat(0f, 0f, 0f, 2f)),
+                    "sinew_collider_set_transform", "unit quaternion");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.SetParticleRadii(p, new[] { -1f }),
+                    "sinew_world_set_particle_radii");
+                w.RemoveCollider(box);
+                Check.Throws(SinewStatus.ErrorInvalidHandle, () => w.RemoveCollider(box), "sinew_collider_remove");
+            }
+        }
+
+        public static void TestPickAndDragRopeEnd()
+        {
+            using (var w = new World(WorldSettings.Default))
+            {
+                var pts = new SinewVec3[6];
+                var inv = new float[6];
+                for (int i = 0; i < 6; i++)
+                {
+                    pts[i] = new SinewVec3(0.1f * i, 0f, 0f);
+                    inv[i] = i == 0 ? 0f : 1f;
+                }
+                w.AddParticles(pts, inv);
+                int particle;
+                float distance;
+                Check.True(w.PickParticle(new SinewVec3(0.5f, 0f, -1f), new SinewVec3(0f, 0f, 1f), 0.02f, out particle, out distance), "ray hits");
+                Check.Equal(5, particle, "picked the end");
+                Check.Near(1.0, distance, 1e-5, "distance along the ray");
+                Check.True(!w.PickParticle(new SinewVec3(5f, 5f, 5f), new SinewVec3(1f, 0f, 0f), 0.02f, out particle, out distance), "ray misses");
+                Check.Throws(SinewStatus.ErrorInvalidArgument,
+                    () => { int a; float b; w.PickParticle(new SinewVec3(0f, 0f, 0f), new SinewVec3(0f, 0f, 0f), 0.1f, out a, out b); },
+                    "sinew_world_pick_particle", "direction");
+                var target = new SinewVec3(0.3f, 0.3f, 0f);
+                w.GrabParticle(5, pts[5], 0f);
+                for (int i = 1; i <= 60; i++)
+                {
+                    w.MoveGrab(5, SinewVec3.Lerp(pts[5], target, i / 60f));
+                    w.Step(1f / 60f);
+                }
+                var x = new SinewVec3[1];
+                w.ReadPositions(5, x);
+                Check.Near(0.0, (x[0] - target).Length, 1e-3, "dragged end at the target");
+                w.ReleaseParticle(5);
+            }
+        }
+    }
+}

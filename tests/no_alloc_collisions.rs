@@ -1,0 +1,108 @@
+//! `World::step` never allocates with collisions on: a counting global allocator
+//! watches the heap while particles rain onto colliders of every shape (plane, sphere,
+//! capsule, box), touching each other (hash grid, neighbour lists), one of them
+//! grabbed, with the contact readback filled every step.
+//!
+//! One test in its own binary, so no other test allocates at the same time.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use sinew::scenes::{self, FRAME_DT};
+
+use sinew::{ColliderDesc, Quat, Shape, Vec3, World, WorldDesc};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn collision_world(threads: u32) -> World {
+    let mut w = World::new(WorldDesc {
+        threads,
+        ..scenes::default_desc()
+    })
+    .unwrap();
+    let shapes = [
+        Shape::Plane,
+        Shape::Sphere { radius: 0.3 },
+        Shape::Capsule {
+            radius: 0.1,
+            half_height: 0.5,
+        },
+        Shape::Box {
+            half_extents: Vec3::new(0.4, 0.05, 0.4),
+        },
+    ];
+    for (k, shape) in shapes.into_iter().enumerate() {
+        w.add_collider(&ColliderDesc {
+            shape,
+            position: Vec3::new(k as f32 * 0.5 - 0.75, if k == 0 { 0.0 } else { 0.5 }, 0.0),
+            rotation: Quat::from_rotation_z(0.2 * k as f32),
+            static_friction: 0.5,
+            dynamic_friction: 0.4,
+            restitution: 0.3,
+        })
+        .unwrap();
+    }
+    // 6000 particles: more than one parallel chunk per pass.
+    let pts: Vec<Vec3> = (0..6000)
+        .map(|i| {
+            Vec3::new(
+                (i % 20) as f32 * 0.09 - 0.9,
+                1.0 + (i / 400) as f32 * 0.09,
+                ((i / 20) % 20) as f32 * 0.09 - 0.9,
+            )
+        })
+        .collect();
+    w.add_particles(&pts, None).unwrap();
+    w.set_particle_radii(0, &vec![0.04; pts.len()]).unwrap();
+    w.grab_particle(5, Vec3::new(0.0, 2.0, 0.0), 1e-3).unwrap();
+    w
+}
+
+#[test]
+fn step_with_collisions_does_not_allocate() {
+    // On the calling thread, as tests/no_alloc.rs: with rayon workers, rayon's own
+    // job deques allocate now and then (a plain world without collisions too).
+    {
+        let threads = 1;
+        let mut w = collision_world(threads);
+        // First steps: buffers grow to the particle count; particles reach the shapes.
+        for _ in 0..30 {
+            w.step(FRAME_DT).unwrap();
+        }
+        assert!(!w.contacts().is_empty());
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        for _ in 0..5 {
+            w.step(FRAME_DT).unwrap();
+        }
+        let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        assert_eq!(
+            during, 0,
+            "threads {threads}: {during} allocations in 5 steps"
+        );
+        let v: Vec<Vec3> = vec![Vec3::ZERO; 3];
+        assert!(ALLOCATIONS.load(Ordering::Relaxed) > before, "{v:?}");
+    }
+}

@@ -1,0 +1,141 @@
+// Sinew.World: colliders, particle collision properties, contact readback, picking and
+// grabbing (README "Collisions and interaction"). Lengths in m, impulses in N·s,
+// friction coefficients >= 0, restitution and unyielding factors in [0, 1].
+
+using Sinew.Native;
+
+namespace Sinew
+{
+    public sealed partial class World
+    {
+        /// <summary>A collider desc with every field at its default (a plane through the
+        /// origin facing +Y, no friction, no bounce).</summary>
+        public static unsafe SinewColliderDesc ColliderDesc()
+        {
+            SinewColliderDesc d;
+            SinewException.Check(SinewNative.sinew_collider_desc_init(&d));
+            return d;
+        }
+
+        /// <summary>Adds a collider (start from <see cref="ColliderDesc"/>); returns its handle.</summary>
+        public unsafe SinewCollider AddCollider(SinewColliderDesc desc)
+        {
+            SinewCollider c;
+            SinewException.Check(SinewNative.sinew_world_add_collider(Handle, &desc, &c));
+            return c;
+        }
+
+        /// <summary>Adds a static two-sided triangle-mesh collider: vertices (m, local frame)
+        /// and three vertex indices per triangle; <paramref name="desc"/> gives transform
+        /// and material.</summary>
+        public unsafe SinewCollider AddMeshCollider(SinewColliderDesc desc, SinewVec3[] vertices, int[] indices)
+        {
+            const string F = "World.AddMeshCollider";
+            Args.NotNull(vertices, F, "vertices");
+            Args.NotNull(indices, F, "indices");
+            if (indices.Length % 3 != 0)
+                throw SinewException.Argument(F, "indices has " + indices.Length + " elements, not a multiple of 3");
+            SinewCollider c;
+            fixed (SinewVec3* v = vertices)
+            fixed (int* t = indices)
+                SinewException.Check(SinewNative.sinew_world_add_mesh_collider(Handle, &desc, v, unchecked((uint)vertices.Length), (uint*)t, unchecked((uint)(indices.Length / 3)), &c));
+            return c;
+        }
+
+        /// <summary>Removes a collider; its handle becomes invalid.</summary>
+        public void RemoveCollider(SinewCollider collider)
+        {
+            SinewException.Check(SinewNative.sinew_collider_remove(Handle, collider));
+        }
+
+        /// <summary>Moves a collider (m, unit quaternion): it sweeps there during the next
+        /// step, or jumps there when <paramref name="teleport"/>.</summary>
+        public unsafe void SetColliderTransform(SinewCollider collider, SinewVec3 position, SinewQuat rotation, bool teleport = false)
+        {
+            SinewException.Check(SinewNative.sinew_collider_set_transform(Handle, collider, &position, &rotation, teleport ? 1u : 0u));
+        }
+
+        /// <summary>Sets Coulomb friction coefficients (>= 0) and restitution ([0, 1]).</summary>
+        public void SetColliderMaterial(SinewCollider collider, float staticFriction, float dynamicFriction, float restitution)
+        {
+            SinewException.Check(SinewNative.sinew_collider_set_material(Handle, collider, staticFriction, dynamicFriction, restitution));
+        }
+
+        /// <summary>Sets collision radii (m, >= 0) of particles first..first+radii.Length.</summary>
+        public unsafe void SetParticleRadii(int first, float[] radii)
+        {
+            Args.NotNull(radii, "World.SetParticleRadii", "radii");
+            fixed (float* r = radii)
+                SinewException.Check(SinewNative.sinew_world_set_particle_radii(Handle, unchecked((uint)first), unchecked((uint)radii.Length), r));
+        }
+
+        /// <summary>Sets collision filters of particles first..first+filters.Length.</summary>
+        public unsafe void SetCollisionFilters(int first, SinewCollisionFilter[] filters)
+        {
+            Args.NotNull(filters, "World.SetCollisionFilters", "filters");
+            fixed (SinewCollisionFilter* f = filters)
+                SinewException.Check(SinewNative.sinew_world_set_collision_filters(Handle, unchecked((uint)first), unchecked((uint)filters.Length), f));
+        }
+
+        /// <summary>Sets unyielding factors ([0, 1]; seed 004) of particles.</summary>
+        public unsafe void SetUnyielding(int first, float[] factors)
+        {
+            Args.NotNull(factors, "World.SetUnyielding", "factors");
+            fixed (float* u = factors)
+                SinewException.Check(SinewNative.sinew_world_set_unyielding(Handle, unchecked((uint)first), unchecked((uint)factors.Length), u));
+        }
+
+        /// <summary>Limits every particle's speed (m/s; 0 = unlimited) at each substep, so
+        /// fast particles cannot skip thin cloth or each other.</summary>
+        public void SetMaxSpeed(float maxSpeed)
+        {
+            SinewException.Check(SinewNative.sinew_world_set_max_speed(Handle, maxSpeed));
+        }
+
+        /// <summary>The particle-collider contacts of the last step (a new array).</summary>
+        public unsafe SinewContact[] Contacts()
+        {
+            uint n;
+            SinewException.Check(SinewNative.sinew_world_contact_count(Handle, &n));
+            var contacts = new SinewContact[n];
+            if (n == 0)
+                return contacts;
+            uint written;
+            fixed (SinewContact* c = contacts)
+                SinewException.Check(SinewNative.sinew_world_read_contacts(Handle, c, n, &written));
+            return contacts;
+        }
+
+        /// <summary>The particle nearest along the ray origin + t·direction (t >= 0) within
+        /// <paramref name="radius"/> (m) + its own radius of it: true and its index and
+        /// distance t (m), or false.</summary>
+        public unsafe bool PickParticle(SinewVec3 origin, SinewVec3 direction, float radius, out int particle, out float distance)
+        {
+            uint p;
+            float t;
+            SinewException.Check(SinewNative.sinew_world_pick_particle(Handle, &origin, &direction, radius, &p, &t));
+            particle = p == uint.MaxValue ? -1 : (int)p;
+            distance = t;
+            return p != uint.MaxValue;
+        }
+
+        /// <summary>Attaches a particle to <paramref name="target"/> (m) with a compliance
+        /// (m/N, 0 = rigid) until <see cref="ReleaseParticle"/>.</summary>
+        public unsafe void GrabParticle(int particle, SinewVec3 target, float compliance)
+        {
+            SinewException.Check(SinewNative.sinew_world_grab_particle(Handle, unchecked((uint)particle), &target, compliance));
+        }
+
+        /// <summary>Moves the target (m) of the grab on a particle (mouse drag).</summary>
+        public unsafe void MoveGrab(int particle, SinewVec3 target)
+        {
+            SinewException.Check(SinewNative.sinew_world_move_grab(Handle, unchecked((uint)particle), &target));
+        }
+
+        /// <summary>Releases the grab on a particle.</summary>
+        public void ReleaseParticle(int particle)
+        {
+            SinewException.Check(SinewNative.sinew_world_release_particle(Handle, unchecked((uint)particle)));
+        }
+    }
+}
