@@ -24,9 +24,15 @@ const BY_VALUE_EXCLUDED: &[(&str, &str)] = &[
     ("sinew_world_desc_default", "sinew_world_desc_init"),
     ("sinew_rope_desc_default", "sinew_rope_desc_init"),
     ("sinew_cloth_desc_default", "sinew_cloth_desc_init"),
-    ("sinew_cloth_grid_desc_default", "sinew_cloth_grid_desc_init"),
+    (
+        "sinew_cloth_grid_desc_default",
+        "sinew_cloth_grid_desc_init",
+    ),
     ("sinew_tet_body_desc_default", "sinew_tet_body_desc_init"),
-    ("sinew_pressure_body_desc_default", "sinew_pressure_body_desc_init"),
+    (
+        "sinew_pressure_body_desc_default",
+        "sinew_pressure_body_desc_init",
+    ),
 ];
 
 #[derive(Debug, Clone, PartialEq)]
@@ -642,7 +648,10 @@ fn material_presets_are_the_same_csharp_constants() {
         .filter_map(|l| l.strip_prefix("#define SINEW_MATERIAL_"))
         .map(|rest| rest.split_once(' ').unwrap())
         .collect();
-    assert!(presets.len() >= 7, "material presets in the header: {presets:?}");
+    assert!(
+        presets.len() >= 7,
+        "material presets in the header: {presets:?}"
+    );
     let mut errors = Vec::new();
     for (name, value) in presets {
         let c: f32 = value.trim().parse().unwrap();
