@@ -336,6 +336,22 @@ namespace SinewTests
                 Check.Near(1.0, Dist(verts[0].position, verts[2].position), 0.01, "edge 0-2 keeps 1 m");
                 Check.Near(1.0, Dist(verts[1].position, verts[3].position), 0.01, "edge 1-3 keeps 1 m");
                 Check.Equal(7f, verts[3].u, "UVs untouched");
+                // The pointer overload: straight into unmanaged memory with a 16-byte stride.
+                var buffer = new float[4 * 4];
+                fixed (float* dst = buffer)
+                {
+                    cloth.ReadPositions(dst, 4, 16);
+                    IntPtr at = (IntPtr)dst;
+                    Check.Throws(SinewStatus.ErrorInvalidArgument, () => cloth.ReadPositions((void*)at, 4, 8), "stride");
+                }
+                Check.Equal(verts[3].position.y, buffer[13], "vertex 3's y at byte 52");
+                SinewBodyInfo info = cloth.Info;
+                Check.Equal((uint)SinewBodyKind.BodyCloth, info.kind, "Info.kind");
+                Check.Equal(4u, info.first_particle, "Info.first_particle");
+                Check.Equal(4u, info.particle_count, "Info.particle_count");
+                Check.Equal("BodyCloth body, particles 4..8", cloth.ToString(), "ToString");
+                Check.Equal(cloth.Handle.id, cloth.Handle.id, "Handle");
+                Check.True(cloth.Handle.id != 0 && cloth.Handle.id != rope.Handle.id, "distinct handles");
             }
         }
 
