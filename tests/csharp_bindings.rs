@@ -20,7 +20,20 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// C functions the raw C# layer deliberately does not declare, with the function
 /// that replaces each one.
-const BY_VALUE_EXCLUDED: &[(&str, &str)] = &[("sinew_world_desc_default", "sinew_world_desc_init")];
+const BY_VALUE_EXCLUDED: &[(&str, &str)] = &[
+    ("sinew_world_desc_default", "sinew_world_desc_init"),
+    ("sinew_rope_desc_default", "sinew_rope_desc_init"),
+    ("sinew_cloth_desc_default", "sinew_cloth_desc_init"),
+    (
+        "sinew_cloth_grid_desc_default",
+        "sinew_cloth_grid_desc_init",
+    ),
+    ("sinew_tet_body_desc_default", "sinew_tet_body_desc_init"),
+    (
+        "sinew_pressure_body_desc_default",
+        "sinew_pressure_body_desc_init",
+    ),
+];
 
 #[derive(Debug, Clone, PartialEq)]
 struct Func {
@@ -624,4 +637,37 @@ fn abi_version_and_library_names_match() {
         p.cs.contains(ios),
         "library name: `sinew`, `__Internal` on iOS players"
     );
+}
+
+#[test]
+fn material_presets_are_the_same_csharp_constants() {
+    let p = parse();
+    let h = read("include/sinew.h");
+    let presets: Vec<(&str, &str)> = h
+        .lines()
+        .filter_map(|l| l.strip_prefix("#define SINEW_MATERIAL_"))
+        .map(|rest| rest.split_once(' ').unwrap())
+        .collect();
+    assert!(
+        presets.len() >= 7,
+        "material presets in the header: {presets:?}"
+    );
+    let mut errors = Vec::new();
+    for (name, value) in presets {
+        let c: f32 = value.trim().parse().unwrap();
+        let decl = format!("public const float SINEW_MATERIAL_{name} = ");
+        let Some(pos) = p.cs.find(&decl) else {
+            errors.push(format!("no `{decl}...f;` in bindings/csharp/Native"));
+            continue;
+        };
+        let rest = &p.cs[pos + decl.len()..];
+        let literal = rest[..rest.find(';').unwrap()].trim();
+        match literal.strip_suffix('f').map(str::parse::<f32>) {
+            Some(Ok(v)) if v == c => {}
+            _ => errors.push(format!(
+                "SINEW_MATERIAL_{name}: C# `{literal}`, C `{value}` (want the same float with an f suffix)"
+            )),
+        }
+    }
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
 }

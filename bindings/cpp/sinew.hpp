@@ -293,6 +293,322 @@ inline SinewColliderDesc collider_desc() noexcept {
     return d;
 }
 
+/// A unit quaternion (x, y, z, w): the C ABI's SinewQuat (layout of UE's FQuat4f).
+using Quat = SinewQuat;
+/// A rigid transform, position (m) and rotation: the C ABI's SinewTransform.
+using Transform = SinewTransform;
+
+/// The identity rotation.
+inline constexpr Quat identity_quat() noexcept { return Quat{0.0f, 0.0f, 0.0f, 1.0f}; }
+/// A transform at `position` (m) with `rotation` (identity by default).
+inline constexpr Transform make_transform(Vec3 position, Quat rotation = identity_quat()) noexcept {
+    return Transform{position, rotation};
+}
+
+/// Compliance presets (m²/N, the inverse of Young's modulus) of common materials from
+/// the CEDEC 2017 XPBD slides (seed 001): the header's SINEW_MATERIAL_* as floats.
+namespace material {
+inline constexpr float concrete = static_cast<float>(SINEW_MATERIAL_CONCRETE);
+inline constexpr float wood = static_cast<float>(SINEW_MATERIAL_WOOD);
+inline constexpr float leather = static_cast<float>(SINEW_MATERIAL_LEATHER);
+inline constexpr float tendon = static_cast<float>(SINEW_MATERIAL_TENDON);
+inline constexpr float rubber = static_cast<float>(SINEW_MATERIAL_RUBBER);
+inline constexpr float muscle = static_cast<float>(SINEW_MATERIAL_MUSCLE);
+inline constexpr float fat = static_cast<float>(SINEW_MATERIAL_FAT);
+} // namespace material
+
+/// Constraint families with their own ids and force readback (`SinewFamily`); the unit
+/// of each family's |λ|/h² is in its comment.
+enum class Family : uint32_t {
+    Tether = SINEW_FAMILY_TETHER,                        ///< N
+    DihedralBending = SINEW_FAMILY_DIHEDRAL_BENDING,     ///< N·m
+    IsometricBending = SINEW_FAMILY_ISOMETRIC_BENDING,   ///< N·m
+    TetVolume = SINEW_FAMILY_TET_VOLUME,                 ///< N·m
+    PressureVolume = SINEW_FAMILY_PRESSURE_VOLUME,       ///< Pa
+    TriangleStrain = SINEW_FAMILY_TRIANGLE_STRAIN,       ///< N·m
+    TetStrain = SINEW_FAMILY_TET_STRAIN,                 ///< N·m
+    UnilateralArea = SINEW_FAMILY_UNILATERAL_AREA,       ///< N/m
+    UnilateralVolume = SINEW_FAMILY_UNILATERAL_VOLUME,   ///< Pa
+    RingArea = SINEW_FAMILY_RING_AREA,                   ///< N/m
+};
+
+/// Bending model of a cloth (`SinewBendingModel`).
+enum class BendingModel : uint32_t {
+    None = SINEW_BENDING_NONE,           ///< no bending constraints
+    Distance = SINEW_BENDING_DISTANCE,   ///< wing-to-wing links, m/N
+    Dihedral = SINEW_BENDING_DIHEDRAL,   ///< dihedral angle, rad/(N·m) (default)
+    Isometric = SINEW_BENDING_ISOMETRIC, ///< Bergou 2006, 1/(N·m); flat rest shape
+};
+
+/// A body's constraint group for Body::set_compliance (`SinewBodyConstraints`).
+enum class BodyConstraints : uint32_t {
+    Stretch = SINEW_BODY_STRETCH, ///< rope links, cloth and soft-body edges (m/N)
+    Shear = SINEW_BODY_SHEAR,     ///< cloth grid diagonals (m/N)
+    Bend = SINEW_BODY_BEND,       ///< bending (units of the model)
+    Tether = SINEW_BODY_TETHER,   ///< tethers (m/N)
+    Volume = SINEW_BODY_VOLUME,   ///< tet volumes (1/(N·m)) or the pressure surface (m⁵/N)
+};
+
+/// Model of a tet soft body (`SinewTetModel`).
+enum class TetModel : uint32_t {
+    EdgesAndVolume = SINEW_TET_EDGES_AND_VOLUME, ///< a link per tet edge plus volume (default)
+    Strain = SINEW_TET_STRAIN,                   ///< strain-based stretch and shear plus volume
+};
+
+/// Model of a cloth (`SinewClothModel`).
+enum class ClothModel : uint32_t {
+    Edges = SINEW_CLOTH_EDGES,   ///< a link per edge, grid diagonals as shear links (default)
+    Strain = SINEW_CLOTH_STRAIN, ///< strain-based warp, weft and shear per triangle
+};
+
+/// What a body is (`SinewBodyKind`).
+enum class BodyKind : uint32_t {
+    Rope = SINEW_BODY_ROPE,
+    Cloth = SINEW_BODY_CLOTH,
+    TetSoftBody = SINEW_BODY_TET_SOFT_BODY,
+    PressureSoftBody = SINEW_BODY_PRESSURE_SOFT_BODY,
+};
+
+/// A rope (World::add_rope): a SinewRopeDesc starting at sinew_rope_desc_default().
+/// Fields: start, end (m), segments, total_mass (kg), radius (m), stretch_compliance and
+/// bend_compliance (m/N), tethers / pin_start / pin_end (0 or 1), damping (1/s).
+struct RopeDesc : SinewRopeDesc {
+    RopeDesc() noexcept : SinewRopeDesc(sinew_rope_desc_default()) {}
+    RopeDesc& with_ends(Vec3 from, Vec3 to) noexcept {
+        start = from;
+        end = to;
+        return *this;
+    }
+    RopeDesc& with_segments(uint32_t n) noexcept {
+        segments = n;
+        return *this;
+    }
+    RopeDesc& with_mass(float kg) noexcept {
+        total_mass = kg;
+        return *this;
+    }
+    RopeDesc& with_compliance(float stretch, float bend) noexcept {
+        stretch_compliance = stretch;
+        bend_compliance = bend;
+        return *this;
+    }
+    RopeDesc& with_pins(bool first, bool last) noexcept {
+        pin_start = first ? 1u : 0u;
+        pin_end = last ? 1u : 0u;
+        return *this;
+    }
+    RopeDesc& with_tethers(bool on) noexcept {
+        tethers = on ? 1u : 0u;
+        return *this;
+    }
+    RopeDesc& with_damping(float per_second) noexcept {
+        damping = per_second;
+        return *this;
+    }
+};
+
+/// The material of a cloth: a SinewClothDesc starting at sinew_cloth_desc_default().
+struct ClothDesc : SinewClothDesc {
+    ClothDesc() noexcept : SinewClothDesc(sinew_cloth_desc_default()) {}
+    ClothDesc& with_model(ClothModel m) noexcept {
+        model = static_cast<uint32_t>(m);
+        return *this;
+    }
+    ClothDesc& with_bending(BendingModel m, float compliance) noexcept {
+        bending = static_cast<uint32_t>(m);
+        bend_compliance = compliance;
+        return *this;
+    }
+    ClothDesc& with_tethers(bool on) noexcept {
+        tethers = on ? 1u : 0u;
+        return *this;
+    }
+    ClothDesc& with_damping(float per_second) noexcept {
+        damping = per_second;
+        return *this;
+    }
+};
+
+/// A rectangular cloth grid: a SinewClothGridDesc starting at its default. Vertex (i, j)
+/// at origin + u·i/segments_u + v·j/segments_v, particle j·(segments_u+1) + i.
+struct ClothGridDesc : SinewClothGridDesc {
+    /// pin_corners bits.
+    static constexpr uint32_t corner_origin = 1, corner_u = 2, corner_v = 4, corner_uv = 8;
+    ClothGridDesc() noexcept : SinewClothGridDesc(sinew_cloth_grid_desc_default()) {}
+    ClothGridDesc& with_frame(Vec3 at, Vec3 edge_u, Vec3 edge_v) noexcept {
+        origin = at;
+        u = edge_u;
+        v = edge_v;
+        return *this;
+    }
+    ClothGridDesc& with_segments(uint32_t nu, uint32_t nv) noexcept {
+        segments_u = nu;
+        segments_v = nv;
+        return *this;
+    }
+    ClothGridDesc& with_mass(float kg) noexcept {
+        total_mass = kg;
+        return *this;
+    }
+    ClothGridDesc& with_pinned_corners(uint32_t bits) noexcept {
+        pin_corners = bits;
+        return *this;
+    }
+};
+
+/// A tet soft body: a SinewTetBodyDesc starting at sinew_tet_body_desc_default().
+struct TetBodyDesc : SinewTetBodyDesc {
+    TetBodyDesc() noexcept : SinewTetBodyDesc(sinew_tet_body_desc_default()) {}
+    TetBodyDesc& with_model(TetModel m) noexcept {
+        model = static_cast<uint32_t>(m);
+        return *this;
+    }
+    TetBodyDesc& with_mass(float kg) noexcept {
+        total_mass = kg;
+        return *this;
+    }
+    TetBodyDesc& with_damping(float per_second) noexcept {
+        damping = per_second;
+        return *this;
+    }
+};
+
+/// A closed-surface soft body: a SinewPressureBodyDesc starting at its default.
+struct PressureBodyDesc : SinewPressureBodyDesc {
+    PressureBodyDesc() noexcept : SinewPressureBodyDesc(sinew_pressure_body_desc_default()) {}
+    PressureBodyDesc& with_pressure(float overpressure) noexcept {
+        pressure = overpressure;
+        return *this;
+    }
+    PressureBodyDesc& with_mass(float kg) noexcept {
+        total_mass = kg;
+        return *this;
+    }
+    PressureBodyDesc& with_damping(float per_second) noexcept {
+        damping = per_second;
+        return *this;
+    }
+};
+
+/// A body (rope, cloth, tet or pressure soft body) built by a World (RAII, move-only):
+/// the destructor removes it from its world; release() keeps it there. After its world
+/// is destroyed every call fails with Status::InvalidHandle (handles are
+/// generation-checked) and the destructor does nothing harmful. A default-constructed,
+/// moved-from, released or removed Body is empty.
+class Body {
+  public:
+    Body() noexcept = default;
+    /// Takes ownership of a raw body handle of `world`.
+    Body(SinewWorld world, SinewBody body) noexcept : world_(world), body_(body) {}
+    ~Body() { reset(); }
+    Body(const Body&) = delete;
+    Body& operator=(const Body&) = delete;
+    Body(Body&& other) noexcept : world_(other.world_), body_(other.release()) {}
+    Body& operator=(Body&& other) noexcept {
+        if (this != &other) {
+            reset();
+            world_ = other.world_;
+            body_ = other.release();
+        }
+        return *this;
+    }
+
+    bool valid() const noexcept { return body_.id != 0; }
+    explicit operator bool() const noexcept { return valid(); }
+    SinewBody handle() const noexcept { return body_; }
+    SinewWorld world_handle() const noexcept { return world_; }
+    /// Gives up ownership: the body stays in its world.
+    SinewBody release() noexcept {
+        SinewBody b = body_;
+        body_.id = 0;
+        return b;
+    }
+    /// Removes the body now if owned (errors ignored, e.g. its world already destroyed).
+    void reset() noexcept {
+        if (valid()) (void)sinew_world_remove_body(world_, release());
+    }
+    /// Removes the body: its particles keep their indices but become inert (inverse mass
+    /// 0); its constraints and the attachments on its particles stop acting. Fails with
+    /// Status::InvalidHandle on an empty Body or a body already gone.
+    Result<void> remove() {
+        auto r = detail::to_result(sinew_world_remove_body(world_, body_));
+        if (r) body_.id = 0;
+        return r;
+    }
+
+    /// Kind, particle range, rope radius (m) and damping (1/s).
+    Result<SinewBodyInfo> info() const {
+        SinewBodyInfo i{};
+        auto r = detail::to_result(sinew_body_info(world_, body_, &i));
+        if (!r) return r.error();
+        return i;
+    }
+    Result<BodyKind> kind() const {
+        auto i = info();
+        if (!i) return i.error();
+        return static_cast<BodyKind>(i->kind);
+    }
+    /// The body's world particle indices.
+    Result<Range> particles() const {
+        uint32_t first = 0, count = 0;
+        auto r = detail::to_result(sinew_body_particle_range(world_, body_, &first, &count));
+        if (!r) return r.error();
+        return Range{first, count};
+    }
+    /// Copies the positions (m) of all the body's particles into `out` (at least as many
+    /// elements as particles), in one call straight into the caller's memory.
+    template <class V>
+    Result<void> read_positions(Span<V> out) const {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto n = detail::to_count(out.size(), "Body::read_positions");
+        if (!n) return n.error();
+        return detail::to_result(
+            sinew_body_read_positions(world_, body_, out.data(), *n, static_cast<uint32_t>(sizeof(V))));
+    }
+    template <class V>
+    Result<void> read_positions(std::vector<V>& out) const {
+        return read_positions(Span<V>(out));
+    }
+    /// The positions (m) as a new vector of V (default Vec3).
+    template <class V = Vec3>
+    Result<std::vector<V>> positions() const {
+        auto range = particles();
+        if (!range) return range.error();
+        std::vector<V> out(range->count);
+        auto r = read_positions(Span<V>(out));
+        if (!r) return r.error();
+        return out;
+    }
+    /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12);
+    /// `capacity` elements fit at `out`.
+    Result<void> read_positions_strided(void* out, uint32_t capacity, uint32_t stride_bytes) const {
+        return detail::to_result(sinew_body_read_positions(world_, body_, out, capacity, stride_bytes));
+    }
+    /// Sets the compliance of a constraint group from the next step on (units per group).
+    Result<void> set_compliance(BodyConstraints which, float compliance) {
+        return detail::to_result(sinew_body_set_compliance(world_, body_, static_cast<uint32_t>(which), compliance));
+    }
+    /// Sets the body's extra velocity damping (1/s, >= 0).
+    Result<void> set_damping(float per_second) {
+        return detail::to_result(sinew_body_set_damping(world_, body_, per_second));
+    }
+    /// Sets the overpressure factor ((0, 100]) of a pressure soft body.
+    Result<void> set_pressure(float overpressure) {
+        return detail::to_result(sinew_body_set_pressure(world_, body_, overpressure));
+    }
+    /// The current volume (m³) of a tet or pressure soft body.
+    Result<float> volume() const {
+        float v = 0.0f;
+        auto r = detail::to_result(sinew_body_volume(world_, body_, &v));
+        if (!r) return r.error();
+        return v;
+    }
+
+  private:
+    SinewWorld world_{0};
+    SinewBody body_{0};
+};
+
 /// One simulation world (RAII, move-only). A default-constructed or moved-from World
 /// is empty (`valid()` false) and its calls fail with Status::InvalidHandle.
 class World {
@@ -625,6 +941,329 @@ class World {
     /// Releases the grab on `particle`.
     Result<void> release_particle(uint32_t particle) {
         return detail::to_result(sinew_world_release_particle(handle_, particle));
+
+    // --- bodies -------------------------------------------------------------------
+
+    /// Adds a straight rope (desc.segments + 1 particles, start to end).
+    Result<Body> add_rope(const RopeDesc& desc = RopeDesc()) {
+        SinewBody b{0};
+        auto r = detail::to_result(sinew_world_add_rope(handle_, &desc, &b));
+        if (!r) return r.error();
+        return Body(handle_, b);
+    }
+    /// Adds a rope through `points` (m, at least 2), one particle each; desc.start, end
+    /// and segments are ignored.
+    template <class V>
+    Result<Body> add_rope_polyline(const RopeDesc& desc, Span<const V> points) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto n = detail::to_count(points.size(), "World::add_rope_polyline");
+        if (!n) return n.error();
+        SinewBody b{0};
+        auto r = detail::to_result(sinew_world_add_rope_polyline(
+            handle_, &desc, reinterpret_cast<const SinewVec3*>(points.data()), *n, &b));
+        if (!r) return r.error();
+        return Body(handle_, b);
+    }
+    template <class V>
+    Result<Body> add_rope_polyline(const RopeDesc& desc, const std::vector<V>& points) {
+        return add_rope_polyline(desc, Span<const V>(points));
+    }
+    /// Adds a rectangular grid cloth ((segments_u+1)·(segments_v+1) particles).
+    Result<Body> add_cloth_grid(const ClothDesc& desc, const ClothGridDesc& grid) {
+        SinewBody b{0};
+        auto r = detail::to_result(sinew_world_add_cloth_grid(handle_, &desc, &grid, &b));
+        if (!r) return r.error();
+        return Body(handle_, b);
+    }
+    /// Adds a cloth from a triangle mesh: `vertices` (m), three indices per triangle, one
+    /// inverse mass (1/kg, 0 = pinned) per vertex. Malformed meshes are refused by name.
+    template <class V>
+    Result<Body> add_cloth_mesh(const ClothDesc& desc, Span<const V> vertices, Span<const uint32_t> triangles,
+                                Span<const float> inverse_masses) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto nv = detail::to_count(vertices.size(), "World::add_cloth_mesh");
+        if (!nv) return nv.error();
+        auto nt = elements(triangles, 3, {}, "World::add_cloth_mesh");
+        if (!nt) return nt.error();
+        if (inverse_masses.size() != vertices.size())
+            return detail::local_error(Status::InvalidArgument,
+                                       "World::add_cloth_mesh: " + std::to_string(vertices.size()) +
+                                           " vertices but " + std::to_string(inverse_masses.size()) +
+                                           " inverse masses");
+        SinewBody b{0};
+        auto r = detail::to_result(sinew_world_add_cloth_mesh(handle_, &desc,
+                                                              reinterpret_cast<const SinewVec3*>(vertices.data()),
+                                                              *nv, triangles.data(), *nt, inverse_masses.data(), &b));
+        if (!r) return r.error();
+        return Body(handle_, b);
+    }
+    template <class V>
+    Result<Body> add_cloth_mesh(const ClothDesc& desc, const std::vector<V>& vertices,
+                                const std::vector<uint32_t>& triangles, const std::vector<float>& inverse_masses) {
+        return add_cloth_mesh(desc, Span<const V>(vertices), Span<const uint32_t>(triangles),
+                              Span<const float>(inverse_masses));
+    }
+    /// Adds a tet soft body: four indices per tet of positive volume; `inverse_masses`
+    /// (1/kg, one per vertex) empty = desc.total_mass lumped by volume.
+    template <class V>
+    Result<Body> add_tet_body(const TetBodyDesc& desc, Span<const V> vertices, Span<const uint32_t> tets,
+                              Span<const float> inverse_masses = {}) {
+        return add_mesh_body<SinewTetBodyDesc, V>(&sinew_world_add_tet_body, desc, vertices, tets, 4,
+                                                  inverse_masses, "World::add_tet_body");
+    }
+    template <class V>
+    Result<Body> add_tet_body(const TetBodyDesc& desc, const std::vector<V>& vertices,
+                              const std::vector<uint32_t>& tets, const std::vector<float>& inverse_masses = {}) {
+        return add_tet_body(desc, Span<const V>(vertices), Span<const uint32_t>(tets),
+                            Span<const float>(inverse_masses));
+    }
+    /// Adds a pressure soft body from a closed surface (three indices per triangle,
+    /// counter-clockwise seen from outside); `inverse_masses` empty = lumped by area.
+    template <class V>
+    Result<Body> add_pressure_body(const PressureBodyDesc& desc, Span<const V> vertices,
+                                   Span<const uint32_t> triangles, Span<const float> inverse_masses = {}) {
+        return add_mesh_body<SinewPressureBodyDesc, V>(&sinew_world_add_pressure_body, desc, vertices, triangles, 3,
+                                                       inverse_masses, "World::add_pressure_body");
+    }
+    template <class V>
+    Result<Body> add_pressure_body(const PressureBodyDesc& desc, const std::vector<V>& vertices,
+                                   const std::vector<uint32_t>& triangles,
+                                   const std::vector<float>& inverse_masses = {}) {
+        return add_pressure_body(desc, Span<const V>(vertices), Span<const uint32_t>(triangles),
+                                 Span<const float>(inverse_masses));
+    }
+    /// The number of live bodies.
+    Result<uint32_t> body_count() const {
+        uint32_t n = 0;
+        auto r = detail::to_result(sinew_world_body_count(handle_, &n));
+        if (!r) return r.error();
+        return n;
+    }
+
+    // --- constraint families ------------------------------------------------------
+
+    /// Tethers (Kim et al. 2012): pairs (anchor, particle), each particle at most
+    /// max_lengths[j] m from its anchor (empty = current distances); only a stretched
+    /// tether acts. Compliance m/N.
+    Result<Range> add_tethers(Span<const uint32_t> anchor_particle_pairs, Span<const float> max_lengths,
+                              float compliance) {
+        auto n = elements(anchor_particle_pairs, 2, max_lengths, "World::add_tethers");
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = sinew_world_add_tethers(handle_, anchor_particle_pairs.data(),
+                                                      data_or_null(max_lengths), *n, compliance, &first);
+        return added(s, first, *n);
+    }
+    /// Dihedral bending (Müller et al. 2007): four indices per hinge (edge e0, e1, then
+    /// wings w0, w1); rest angles in rad (empty = current). Compliance rad/(N·m).
+    Result<Range> add_dihedral_bending(Span<const uint32_t> hinges, Span<const float> rest_angles,
+                                       float compliance) {
+        auto n = elements(hinges, 4, rest_angles, "World::add_dihedral_bending");
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = sinew_world_add_dihedral_bending(handle_, hinges.data(), data_or_null(rest_angles), *n,
+                                                               compliance, &first);
+        return added(s, first, *n);
+    }
+    /// Isometric bending (Bergou et al. 2006) over hinges as above; flat rest shape.
+    /// Compliance 1/(N·m).
+    Result<Range> add_isometric_bending(Span<const uint32_t> hinges, float compliance) {
+        auto n = elements(hinges, 4, {}, "World::add_isometric_bending");
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = sinew_world_add_isometric_bending(handle_, hinges.data(), *n, compliance, &first);
+        return added(s, first, *n);
+    }
+    /// Tet volume constraints C = V/V0 − 1: four indices per tet of positive volume;
+    /// rest volumes in m³ (empty = current). Compliance 1/(N·m).
+    Result<Range> add_tet_volumes(Span<const uint32_t> tets, Span<const float> rest_volumes, float compliance) {
+        auto n = elements(tets, 4, rest_volumes, "World::add_tet_volumes");
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = sinew_world_add_tet_volume_constraints(handle_, tets.data(), data_or_null(rest_volumes),
+                                                                     *n, compliance, &first);
+        return added(s, first, *n);
+    }
+    /// One closed-surface volume constraint keeping `pressure` ((0, 100]) × the current
+    /// enclosed volume; compliance m⁵/N. Returns its id.
+    Result<uint32_t> add_pressure_volume(Span<const uint32_t> triangles, float pressure, float compliance) {
+        auto n = elements(triangles, 3, {}, "World::add_pressure_volume");
+        if (!n) return n.error();
+        uint32_t id = 0;
+        const SinewStatus s = sinew_world_add_pressure_volume(handle_, triangles.data(), *n, pressure, compliance, &id);
+        return added_id(s, id);
+    }
+    /// The enclosed volume (m³) of pressure constraint `id`.
+    Result<float> pressure_volume(uint32_t id) const {
+        float v = 0.0f;
+        auto r = detail::to_result(sinew_world_pressure_volume(handle_, id, &v));
+        if (!r) return r.error();
+        return v;
+    }
+    /// Strain-based triangles (Müller et al. 2014): three constraints per triangle (ids
+    /// first + 3j + 0 along the rest edge 0→1, 1 across it, 2 shear); compliances 1/(N·m).
+    Result<Range> add_triangle_strain(Span<const uint32_t> triangles, float compliance_xx, float compliance_yy,
+                                      float compliance_shear) {
+        auto n = elements(triangles, 3, {}, "World::add_triangle_strain");
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = sinew_world_add_triangle_strain(handle_, triangles.data(), *n, compliance_xx,
+                                                              compliance_yy, compliance_shear, &first);
+        return added(s, first, 3u * *n);
+    }
+    /// Strain-based tets: six constraints per tet (stretch x, y, z, shear xy, xz, yz);
+    /// compliances 1/(N·m).
+    Result<Range> add_tet_strain(Span<const uint32_t> tets, float compliance_xx, float compliance_yy,
+                                 float compliance_zz, float compliance_shear) {
+        auto n = elements(tets, 4, {}, "World::add_tet_strain");
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = sinew_world_add_tet_strain(handle_, tets.data(), *n, compliance_xx, compliance_yy,
+                                                         compliance_zz, compliance_shear, &first);
+        return added(s, first, 6u * *n);
+    }
+    /// Unilateral XY areas (air mesh, 2D): each triangle's signed area stays >=
+    /// min_areas[j] (m²; empty = 0). Compliance m³/N.
+    Result<Range> add_unilateral_areas(Span<const uint32_t> triangles, Span<const float> min_areas,
+                                       float compliance) {
+        auto n = elements(triangles, 3, min_areas, "World::add_unilateral_areas");
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = sinew_world_add_unilateral_areas(handle_, triangles.data(), data_or_null(min_areas), *n,
+                                                               compliance, &first);
+        return added(s, first, *n);
+    }
+    /// Unilateral tet volumes (air mesh, 3D): each tet's signed volume stays >=
+    /// min_volumes[j] (m³; empty = 0). Compliance m⁵/N.
+    Result<Range> add_unilateral_volumes(Span<const uint32_t> tets, Span<const float> min_volumes,
+                                         float compliance) {
+        auto n = elements(tets, 4, min_volumes, "World::add_unilateral_volumes");
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = sinew_world_add_unilateral_volumes(handle_, tets.data(), data_or_null(min_volumes), *n,
+                                                                 compliance, &first);
+        return added(s, first, *n);
+    }
+    /// Makes the world 2D (motion in the plane z = `z`, m) or 3D again.
+    Result<void> set_planar(bool enabled, float z = 0.0f) {
+        return detail::to_result(sinew_world_set_planar(handle_, enabled ? 1u : 0u, z));
+    }
+    /// A ring of at least 3 particles (counter-clockwise from +z) keeping `pressure`
+    /// ((0, 100]) × its current XY area; compliance m³/N. Returns its id.
+    Result<uint32_t> add_ring_area(Span<const uint32_t> particles, float pressure, float compliance) {
+        auto n = detail::to_count(particles.size(), "World::add_ring_area");
+        if (!n) return n.error();
+        uint32_t id = 0;
+        const SinewStatus s = sinew_world_add_ring_area(handle_, particles.data(), *n, pressure, compliance, &id);
+        return added_id(s, id);
+    }
+    /// The enclosed XY area (m²) of ring `id`.
+    Result<float> ring_area(uint32_t id) const {
+        float a = 0.0f;
+        auto r = detail::to_result(sinew_world_ring_area(handle_, id, &a));
+        if (!r) return r.error();
+        return a;
+    }
+    /// A shape-matching cluster (Müller 2005) over at least 2 particles, rest shape = now;
+    /// stiffness in [0, 1]; plastic beyond `yield_distance` (m; infinity = elastic), the
+    /// rest shape creeping by `creep` in [0, 1] per substep. Returns its id.
+    Result<uint32_t> add_shape_cluster(Span<const uint32_t> particles, float stiffness,
+                                       float yield_distance = std::numeric_limits<float>::infinity(),
+                                       float creep = 0.0f) {
+        auto n = detail::to_count(particles.size(), "World::add_shape_cluster");
+        if (!n) return n.error();
+        uint32_t id = 0;
+        const SinewStatus s = sinew_world_add_shape_cluster(handle_, particles.data(), *n, stiffness, yield_distance,
+                                                            creep, &id);
+        return added_id(s, id);
+    }
+    /// Sets the stiffness ([0, 1]) of shape-matching cluster `id`.
+    Result<void> set_shape_cluster_stiffness(uint32_t id, float stiffness) {
+        return detail::to_result(sinew_world_set_shape_cluster_stiffness(handle_, id, stiffness));
+    }
+    /// The number of constraints of `family` (ids never shift).
+    Result<uint32_t> family_constraint_count(Family family) const {
+        uint32_t n = 0;
+        auto r = detail::to_result(sinew_world_family_constraint_count(handle_, static_cast<uint32_t>(family), &n));
+        if (!r) return r.error();
+        return n;
+    }
+    /// |λ|/h² of constraints `first .. first + out.size()` of `family` in the last
+    /// substep (unit per Family; 0 before the first step).
+    Result<void> read_family_forces(Family family, uint32_t first, Span<float> out) const {
+        auto n = detail::to_count(out.size(), "World::read_family_forces");
+        if (!n) return n.error();
+        return detail::to_result(
+            sinew_world_read_family_forces(handle_, static_cast<uint32_t>(family), first, *n, out.data()));
+    }
+    Result<std::vector<float>> family_forces(Family family, Range range) const {
+        std::vector<float> out(range.count);
+        auto r = read_family_forces(family, range.first, Span<float>(out));
+        if (!r) return r.error();
+        return out;
+    }
+
+    // --- attachments --------------------------------------------------------------
+
+    /// Adds an attachment host (a rigid body, bone, hand) at `transform`; returns its
+    /// index (0, 1, ...).
+    Result<uint32_t> add_attachment_host(const Transform& transform) {
+        uint32_t id = 0;
+        const SinewStatus s = sinew_world_add_attachment_host(handle_, &transform, &id);
+        return added_id(s, id);
+    }
+    /// Sets the transform `host` reaches at the end of the next step (once per frame,
+    /// before step()); the substeps follow it interpolated.
+    Result<void> set_attachment_host_transform(uint32_t host, const Transform& transform) {
+        return detail::to_result(sinew_world_set_attachment_host_transform(handle_, host, &transform));
+    }
+    /// Attaches `particles` (inverse mass > 0) to `host` where they are now. Compliance
+    /// α in m/N: 0 pins, above 0 a zero-length spring of stiffness 1/α.
+    Result<Range> add_attachments(uint32_t host, Span<const uint32_t> particles, float compliance) {
+        return add_attachments(host, particles, Span<const Vec3>(), compliance);
+    }
+    /// As above, at `local_offsets` (m, in the host's frame; one per particle).
+    template <class V>
+    Result<Range> add_attachments(uint32_t host, Span<const uint32_t> particles, Span<const V> local_offsets,
+                                  float compliance) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto n = detail::to_count(particles.size(), "World::add_attachments");
+        if (!n) return n.error();
+        if (!local_offsets.empty() && local_offsets.size() != particles.size())
+            return detail::local_error(Status::InvalidArgument,
+                                       "World::add_attachments: " + std::to_string(particles.size()) +
+                                           " particles but " + std::to_string(local_offsets.size()) +
+                                           " local offsets");
+        uint32_t first = 0;
+        const SinewVec3* offsets =
+            local_offsets.empty() ? nullptr : reinterpret_cast<const SinewVec3*>(local_offsets.data());
+        const SinewStatus s =
+            sinew_world_add_attachments(handle_, host, particles.data(), offsets, *n, compliance, &first);
+        return added(s, first, *n);
+    }
+    /// Sets the compliance (m/N) of attachments `range` from the next step on.
+    Result<void> set_attachment_compliance(Range range, float compliance) {
+        return detail::to_result(sinew_world_set_attachment_compliance(handle_, range.first, range.count, compliance));
+    }
+    /// The force (N, world frame) each attachment `first .. first + out.size()` exerted on
+    /// its host in the last substep: apply it to the host's rigid body.
+    template <class V>
+    Result<void> read_attachment_forces(uint32_t first, Span<V> out) const {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto n = detail::to_count(out.size(), "World::read_attachment_forces");
+        if (!n) return n.error();
+        return detail::to_result(
+            sinew_world_read_attachment_forces(handle_, first, *n, reinterpret_cast<SinewVec3*>(out.data())));
+    }
+    template <class V>
+    Result<void> read_attachment_forces(uint32_t first, std::vector<V>& out) const {
+        return read_attachment_forces(first, Span<V>(out));
+    }
+    Result<std::vector<Vec3>> attachment_forces(Range range) const {
+        std::vector<Vec3> out(range.count);
+        auto r = read_attachment_forces(range.first, Span<Vec3>(out));
+        if (!r) return r.error();
+        return out;
     }
 
   private:
@@ -660,6 +1299,62 @@ class World {
         auto r = detail::to_result(fn(handle_, pairs.data(), rest.empty() ? nullptr : rest.data(), *n, param, &first));
         if (!r) return r.error();
         return Range{first, *n};
+    }
+
+    /// Checks a flat index list of `per` indices per element and an optional
+    /// per-element value list; returns the element count.
+    static Result<uint32_t> elements(Span<const uint32_t> indices, std::size_t per, Span<const float> values,
+                                     const char* what) {
+        if (indices.size() % per != 0)
+            return detail::local_error(Status::InvalidArgument, std::string(what) + ": " +
+                                                                    std::to_string(indices.size()) +
+                                                                    " indices, not a multiple of " +
+                                                                    std::to_string(per));
+        auto n = detail::to_count(indices.size() / per, what);
+        if (!n) return n.error();
+        if (!values.empty() && values.size() != *n)
+            return detail::local_error(Status::InvalidArgument, std::string(what) + ": " + std::to_string(*n) +
+                                                                    " elements but " +
+                                                                    std::to_string(values.size()) + " values");
+        return *n;
+    }
+    static const float* data_or_null(Span<const float> values) noexcept {
+        return values.empty() ? nullptr : values.data();
+    }
+    /// The Range of `count` new ids from `first`, or the call's error.
+    static Result<Range> added(SinewStatus s, uint32_t first, uint32_t count) {
+        auto r = detail::to_result(s);
+        if (!r) return r.error();
+        return Range{first, count};
+    }
+    static Result<uint32_t> added_id(SinewStatus s, uint32_t id) {
+        auto r = detail::to_result(s);
+        if (!r) return r.error();
+        return id;
+    }
+    template <class Desc>
+    using MeshBodyFn = SinewStatus (*)(SinewWorld, const Desc*, const SinewVec3*, uint32_t, const uint32_t*,
+                                       uint32_t, const float*, SinewBody*);
+    template <class Desc, class V>
+    Result<Body> add_mesh_body(MeshBodyFn<Desc> fn, const Desc& desc, Span<const V> vertices,
+                               Span<const uint32_t> elems, std::size_t per, Span<const float> inverse_masses,
+                               const char* what) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto nv = detail::to_count(vertices.size(), what);
+        if (!nv) return nv.error();
+        auto ne = elements(elems, per, {}, what);
+        if (!ne) return ne.error();
+        if (!inverse_masses.empty() && inverse_masses.size() != vertices.size())
+            return detail::local_error(Status::InvalidArgument, std::string(what) + ": " +
+                                                                    std::to_string(vertices.size()) +
+                                                                    " vertices but " +
+                                                                    std::to_string(inverse_masses.size()) +
+                                                                    " inverse masses");
+        SinewBody b{0};
+        auto r = detail::to_result(fn(handle_, &desc, reinterpret_cast<const SinewVec3*>(vertices.data()), *nv,
+                                      elems.data(), *ne, data_or_null(inverse_masses), &b));
+        if (!r) return r.error();
+        return Body(handle_, b);
     }
 
     SinewWorld handle_{0};

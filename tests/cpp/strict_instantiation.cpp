@@ -36,4 +36,18 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
     (void)sinew::tube::build(std::vector<sinew::Vec3>{}, sinew::tube::Params{}, m);
     (void)sinew::cloth::build(std::vector<sinew::Vec3>{}, std::vector<uint32_t>{}, 0.0f, true);
     (void)sinew::rope::layout(sinew::rope::Params{});
+    const sinew::Span<const FVector3fLike> cv(v);
+    const std::vector<uint32_t> idx{0, 1, 2, 3};
+    (void)w->add_rope_polyline(sinew::RopeDesc(), v);
+    (void)w->add_cloth_mesh(sinew::ClothDesc(), v, idx, f);
+    (void)w->add_tet_body(sinew::TetBodyDesc(), v, idx, f);
+    (void)w->add_pressure_body(sinew::PressureBodyDesc(), cv, idx);
+    (void)w->add_attachments(0, idx, cv, 0.0f);
+    (void)w->read_attachment_forces(0, v);
+    (void)w->attachment_forces(r);
+    (void)w->family_forces(sinew::Family::Tether, r);
+    sinew::Body body = std::move(w->add_rope()).value();
+    (void)body.read_positions(v);
+    (void)body.positions<FVector3fLike>();
+    (void)body.kind();
 }

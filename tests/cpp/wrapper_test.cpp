@@ -5,6 +5,7 @@
 // Built and run by tests/cpp_wrapper.rs with g++ -std=c++17 -Wall -Wextra -Werror
 // -pedantic, once plain and once under -fsanitize=address,undefined, linked to the
 // libsinew.so of the same `cargo test`. Prints every check; exits 1 on any failure.
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -834,6 +835,343 @@ void test_collisions() {
           "non-unit rotation refused with the native message", r ? "" : r.error().message);
     must(w.remove_collider(c), "remove_collider");
     check(w.remove_collider(c).status() == sinew::Status::InvalidHandle, "removed collider handle refused");
+// --- bodies, families, attachments (the issue-4 ABI) --------------------------------
+
+sinew::World make_world(float gravity, uint32_t substeps, float damping = 0.0f) {
+    return must(sinew::World::create(sinew::WorldDesc()
+                                         .with_gravity(0, -gravity, 0)
+                                         .with_substeps(substeps)
+                                         .with_damping(damping)
+                                         .with_threads(1)),
+                "World::create");
+}
+
+float dist(sinew::Vec3 a, sinew::Vec3 b) {
+    const float dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z;
+    return std::sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+double signed_volume(sinew::Vec3 a, sinew::Vec3 b, sinew::Vec3 c, sinew::Vec3 d) {
+    const double bx = b.x - a.x, by = b.y - a.y, bz = b.z - a.z;
+    const double cx = c.x - a.x, cy = c.y - a.y, cz = c.z - a.z;
+    const double dx = d.x - a.x, dy = d.y - a.y, dz = d.z - a.z;
+    return (bx * (cy * dz - cz * dy) - by * (cx * dz - cz * dx) + bz * (cx * dy - cy * dx)) / 6.0;
+}
+
+// The 8 corners of a unit cube (index x + 2y + 4z) and its 12 outward triangles.
+void unit_cube(std::vector<sinew::Vec3>& v, std::vector<uint32_t>& t) {
+    v.clear();
+    for (uint32_t i = 0; i < 8; ++i)
+        v.push_back(sinew::Vec3{float(i & 1), float((i >> 1) & 1), float(i >> 2)});
+    t = {0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3, 5, 3, 7, 5};
+}
+
+// A 1 kg rope body hanging from an attachment host: length 1 m and the force on the host
+// is its whole weight; RAII removal, release, remove twice, setters.
+void test_body_rope_and_raii() {
+    sinew::World w = make_world(kG, 16);
+    sinew::RopeDesc desc;
+    desc.with_ends({0, 2, 0}, {1, 2, 0}).with_pins(false, false).with_tethers(false).with_damping(1.0f);
+    desc.radius = 0.02f;
+    sinew::Body rope = must(w.add_rope(desc), "add_rope");
+    const sinew::Range range = must(rope.particles(), "Body::particles");
+    check(range.first == 0 && range.count == 21, "rope body: 21 particles from 0");
+    check(must(rope.kind(), "kind") == sinew::BodyKind::Rope, "rope body: kind");
+    check(must(rope.info(), "info").radius == 0.02f, "rope body: radius from the desc");
+    const uint32_t host = must(w.add_attachment_host(sinew::make_transform({0, 2, 0})), "host");
+    const uint32_t top[] = {0};
+    const sinew::Range att = must(w.add_attachments(host, top, 0.0f), "add_attachments");
+    check(att.first == 0 && att.count == 1, "attachment range");
+    for (int i = 0; i < 600; ++i) must(w.step(1.0f / 60.0f), "step");
+    std::vector<FVector3fLike> p(21);
+    must(rope.read_positions(p), "Body::read_positions into FVector3f-like");
+    float length = 0;
+    for (size_t i = 1; i < p.size(); ++i)
+        length += dist({p[i].X, p[i].Y, p[i].Z}, {p[i - 1].X, p[i - 1].Y, p[i - 1].Z});
+    check(near(length, 1.0, 0.01), "rope body: inextensible", fmt(length, 1.0));
+    const auto f = must(w.attachment_forces(att), "attachment_forces");
+    check(near(f[0].y, -kG, 0.01 * kG), "rope body: top tension = its weight (N)", fmt(f[0].y, -kG));
+    must(rope.set_compliance(sinew::BodyConstraints::Stretch, 1e-3f), "set_compliance");
+    must(rope.set_compliance(sinew::BodyConstraints::Bend, 1e6f), "set_compliance bend");
+    for (int i = 0; i < 600; ++i) must(w.step(1.0f / 60.0f), "step");
+    auto q = must(rope.positions(), "Body::positions");
+    float soft = 0;
+    for (size_t i = 1; i < q.size(); ++i) soft += dist(q[i], q[i - 1]);
+    const double expected = 1.0 + 1e-3 * kG * (1.0 / 21.0) * 210.0;
+    check(near(soft, expected, 0.1 * (expected - 1.0)), "rope body: stretch under its own weight", fmt(soft, expected));
+    check(rope.set_damping(-1.0f).status() == sinew::Status::InvalidArgument, "negative damping refused");
+    check(rope.set_pressure(1.2f).status() == sinew::Status::InvalidArgument, "pressure on a rope refused");
+    check(rope.volume().status() == sinew::Status::InvalidArgument, "volume of a rope refused");
+    std::vector<sinew::Vec3> small(20);
+    check(rope.read_positions(small).status() == sinew::Status::OutOfRange, "read into too few elements");
+
+    // RAII: a Body removes its body when it goes out of scope; release() keeps it.
+    check(must(w.body_count(), "body_count") == 1, "one body");
+    {
+        sinew::Body scoped = must(w.add_rope(sinew::RopeDesc()), "add_rope");
+        check(must(w.body_count(), "body_count") == 2, "two bodies");
+        sinew::Body moved = std::move(scoped);
+        check(!scoped.valid() && moved.valid(), "moved-from Body is empty");
+    }
+    check(must(w.body_count(), "body_count") == 1, "the scoped body was removed by its destructor");
+    SinewBody kept{0};
+    {
+        sinew::Body b = must(w.add_rope(sinew::RopeDesc()), "add_rope");
+        kept = b.release();
+    }
+    check(must(w.body_count(), "body_count") == 2, "a released body stays");
+    sinew::Body again(w.handle(), kept);
+    must(again.remove(), "Body::remove");
+    check(!again.valid(), "a removed Body is empty");
+    sinew::Body stale(w.handle(), kept);
+    auto twice = stale.remove();
+    check(twice.status() == sinew::Status::InvalidHandle, "removing twice: invalid handle", twice.error().message);
+    check(stale.particles().status() == sinew::Status::InvalidHandle, "calls on a removed body fail");
+    (void)stale.release();
+    rope.reset();
+    check(must(w.body_count(), "body_count") == 0, "reset removed the rope");
+    sinew::Body orphan = must(w.add_rope(sinew::RopeDesc()), "add_rope");
+    w.reset();
+    check(orphan.particles().status() == sinew::Status::InvalidHandle, "a body of a destroyed world fails");
+    // ~orphan after its world: harmless (generation-checked handles).
+}
+
+void test_soft_bodies_and_cloth() {
+    {
+        // Tet cube 2×2×2 cells, 0.5 m: rest volume 0.125 m³, squashed to 70%, recovers.
+        sinew::World w = make_world(0.0f, 10);
+        const uint32_t n = 2, c = n + 1;
+        std::vector<sinew::Vec3> v;
+        for (uint32_t k = 0; k < c; ++k)
+            for (uint32_t j = 0; j < c; ++j)
+                for (uint32_t i = 0; i < c; ++i)
+                    v.push_back(sinew::Vec3{0.25f * float(i), 0.25f * float(j), 0.25f * float(k)});
+        std::vector<uint32_t> tets;
+        const uint32_t fan[6][2] = {{1, 3}, {3, 2}, {2, 6}, {6, 4}, {4, 5}, {5, 1}};
+        for (uint32_t k = 0; k < n; ++k)
+            for (uint32_t j = 0; j < n; ++j)
+                for (uint32_t i = 0; i < n; ++i) {
+                    auto corner = [&](uint32_t b) {
+                        return (i + (b & 1)) + c * ((j + ((b >> 1) & 1)) + c * (k + (b >> 2)));
+                    };
+                    for (auto& ab : fan) {
+                        uint32_t t[4] = {corner(0), corner(ab[0]), corner(ab[1]), corner(7)};
+                        if (signed_volume(v[t[0]], v[t[1]], v[t[2]], v[t[3]]) < 0) std::swap(t[1], t[2]);
+                        tets.insert(tets.end(), t, t + 4);
+                    }
+                }
+        sinew::Body b = must(w.add_tet_body(sinew::TetBodyDesc().with_damping(3.0f), v, tets), "add_tet_body");
+        const float v0 = must(b.volume(), "volume");
+        check(near(v0, 0.125, 1e-5), "tet body: rest volume", fmt(v0, 0.125));
+        auto p = must(b.positions(), "positions");
+        for (auto& x : p) x.y *= 0.7f;
+        must(w.write_positions(0, p), "squash");
+        for (int i = 0; i < 120; ++i) must(w.step(1.0f / 60.0f), "step");
+        const float end = must(b.volume(), "volume") / v0;
+        check(end >= 0.95f, "tet body: recovers 95% of its volume in 2 s", fmt(end, 1.0));
+        const std::vector<uint32_t> inverted = {0, 3, 1, 9};
+        check(w.add_tet_body(sinew::TetBodyDesc(), v, inverted).status() == sinew::Status::InvalidArgument,
+              "an inverted tet is refused");
+        check(w.add_tet_body(sinew::TetBodyDesc(), v, std::vector<uint32_t>{0, 1, 2}).status() ==
+                  sinew::Status::InvalidArgument,
+              "tet indices not a multiple of 4 (local check)");
+        check(must(w.body_count(), "count") == 1, "refused bodies add nothing");
+    }
+    {
+        sinew::World w = make_world(0.0f, 10, 5.0f);
+        std::vector<sinew::Vec3> v;
+        std::vector<uint32_t> t;
+        unit_cube(v, t);
+        sinew::Body b = must(w.add_pressure_body(sinew::PressureBodyDesc(), v, t), "add_pressure_body");
+        check(must(b.kind(), "kind") == sinew::BodyKind::PressureSoftBody, "pressure body: kind");
+        check(near(must(b.volume(), "volume"), 1.0, 1e-5), "pressure body: unit cube volume");
+        for (auto& x : v) x.y *= 0.5f;
+        must(w.write_positions(0, v), "squash");
+        for (int i = 0; i < 120; ++i) must(w.step(1.0f / 60.0f), "step");
+        const float vol = must(b.volume(), "volume");
+        check(near(vol, 1.0, 0.02), "pressure body: volume recovered", fmt(vol, 1.0));
+        must(b.set_pressure(1.2f), "set_pressure");
+        check(b.set_pressure(0.0f).status() == sinew::Status::InvalidArgument, "pressure 0 refused");
+        t[5] = 8;
+        check(w.add_pressure_body(sinew::PressureBodyDesc(), v, t).status() == sinew::Status::OutOfRange,
+              "pressure body: vertex index out of range");
+    }
+    {
+        // 20 × 20 cloth hanging from two corners with tethers: every edge within 2%.
+        sinew::World w = make_world(kG, 20);
+        sinew::ClothGridDesc grid;
+        grid.with_frame({0, 2, 0}, {1, 0, 0}, {0, 0, 1}).with_mass(0.2f).with_pinned_corners(
+            sinew::ClothGridDesc::corner_origin | sinew::ClothGridDesc::corner_u);
+        sinew::Body cloth = must(w.add_cloth_grid(sinew::ClothDesc(), grid), "add_cloth_grid");
+        std::vector<sinew::Vec3> p(441);
+        float worst = 0;
+        for (int s = 0; s < 300; ++s) {
+            must(w.step(1.0f / 60.0f), "step");
+            must(cloth.read_positions(p), "read");
+            for (uint32_t j = 0; j <= 20; ++j)
+                for (uint32_t i = 0; i <= 20; ++i) {
+                    const uint32_t k = j * 21 + i;
+                    if (i < 20) worst = std::max(worst, dist(p[k], p[k + 1]) / 0.05f - 1.0f);
+                    if (j < 20) worst = std::max(worst, dist(p[k], p[k + 21]) / 0.05f - 1.0f);
+                }
+        }
+        check(worst < 0.02f, "tethered cloth: max edge stretch below 2%", fmt(worst, 0.02));
+        // A vertex buffer of 24-byte vertices (position then normal), strided read.
+        struct Vertex {
+            float px, py, pz, nx, ny, nz;
+        };
+        std::vector<Vertex> vb(441, Vertex{0, 0, 0, 0, 1, 0});
+        must(cloth.read_positions_strided(vb.data(), 441, sizeof(Vertex)), "read_positions_strided");
+        check(vb[440].px == p[440].x && vb[440].ny == 1.0f, "strided read keeps the normals");
+        // Mesh cloth: a quad from two triangles, top edge pinned.
+        const sinew::Vec3 quad[] = {{0, 1, 0}, {1, 1, 0}, {0, 0, 0}, {1, 0, 0}};
+        const uint32_t tris[] = {0, 2, 1, 1, 2, 3};
+        const float masses[] = {0, 0, 2, 2};
+        const sinew::Span<const sinew::Vec3> quad_span(quad);
+        sinew::Body mesh =
+            must(w.add_cloth_mesh(sinew::ClothDesc().with_tethers(false), quad_span, tris, masses), "add_cloth_mesh");
+        check(must(mesh.particles(), "particles").first == 441, "mesh cloth after the grid");
+        const uint32_t bad[] = {0, 1, 1};
+        check(w.add_cloth_mesh(sinew::ClothDesc(), sinew::Span<const sinew::Vec3>(quad), bad, masses).status() ==
+                  sinew::Status::InvalidArgument,
+              "a triangle repeating a vertex is refused");
+        const sinew::Vec3 line[] = {{0, 3, 0}, {0.5f, 3, 0}, {0.5f, 2.5f, 0}};
+        sinew::Body poly =
+            must(w.add_rope_polyline(sinew::RopeDesc(), sinew::Span<const sinew::Vec3>(line)), "polyline");
+        auto lp = must(poly.positions(), "polyline positions");
+        check(lp.size() == 3 && lp[2].y == 2.5f, "polyline rope: one particle per point");
+    }
+}
+
+void test_families_and_attachments() {
+    {
+        // Tether: slack then holding 0.5 kg at its max length with tension m g.
+        sinew::World w = make_world(kG, 20, 2.0f);
+        must(w.add_particles(std::vector<sinew::Vec3>{{0, 0, 0}, {0, -0.2f, 0}}, std::vector<float>{0, 2}),
+             "particles");
+        const uint32_t pair[] = {0, 1};
+        const float max_len[] = {1.0f};
+        const sinew::Range t = must(w.add_tethers(pair, max_len, 0.0f), "add_tethers");
+        check(t.first == 0 && t.count == 1, "tether range");
+        must(w.step(0.1f), "step");
+        check(must(w.family_forces(sinew::Family::Tether, t), "family_forces")[0] == 0.0f, "slack tether: no force");
+        for (int i = 0; i < 300; ++i) must(w.step(1.0f / 60.0f), "step");
+        const auto p = must(w.positions(sinew::Range{1, 1}), "positions");
+        const auto f = must(w.family_forces(sinew::Family::Tether, t), "family_forces");
+        check(near(-p[0].y, 1.0, 1e-3), "tether: hangs at its max length", fmt(-p[0].y, 1.0));
+        check(near(f[0], 0.5 * kG, 0.01 * 0.5 * kG), "tether: tension m g", fmt(f[0], 0.5 * kG));
+        const uint32_t odd[] = {0, 1, 1};
+        check(w.add_tethers(odd, {}, 0.0f).status() == sinew::Status::InvalidArgument, "odd tether list (local)");
+        check(must(w.family_constraint_count(sinew::Family::Tether), "count") == 1, "refused tethers add nothing");
+        float two[2];
+        check(w.read_family_forces(sinew::Family::Tether, 0, two).status() == sinew::Status::OutOfRange,
+              "force readback past the end");
+    }
+    {
+        // Closed unit cube with overpressure 1.5 inflates to 1.5 m³.
+        sinew::World w = make_world(0.0f, 10, 5.0f);
+        std::vector<sinew::Vec3> v;
+        std::vector<uint32_t> t;
+        unit_cube(v, t);
+        must(w.add_particles(v), "particles");
+        const uint32_t id = must(w.add_pressure_volume(t, 1.5f, 0.0f), "add_pressure_volume");
+        for (int i = 0; i < 60; ++i) must(w.step(1.0f / 60.0f), "step");
+        const float vol = must(w.pressure_volume(id), "pressure_volume");
+        check(near(vol, 1.5, 0.015), "pressure volume: 1.5 × rest", fmt(vol, 1.5));
+        // Tet volume, strain, unilateral volume and shape matching on a unit tet.
+        const std::vector<sinew::Vec3> unit_tet{{5, 0, 0}, {6, 0, 0}, {5, 1, 0}, {5, 0, 1}};
+        const uint32_t base = must(w.add_particles(unit_tet), "tet particles").first;
+        const uint32_t tet[] = {base, base + 1, base + 2, base + 3};
+        must(w.add_tet_volumes(tet, {}, 0.0f), "add_tet_volumes");
+        const sinew::Range strain = must(w.add_tet_strain(tet, 0, 0, 0, 0), "add_tet_strain");
+        check(strain.count == 6, "six strain constraints per tet");
+        must(w.add_unilateral_volumes(tet, {}, 0.0f), "add_unilateral_volumes");
+        const uint32_t cluster = must(w.add_shape_cluster(tet, 1.0f), "add_shape_cluster");
+        must(w.set_shape_cluster_stiffness(cluster, 0.5f), "set_shape_cluster_stiffness");
+        check(w.set_shape_cluster_stiffness(cluster, 2.0f).status() == sinew::Status::InvalidArgument,
+              "stiffness 2 refused");
+        must(w.write_positions(base + 2, std::vector<sinew::Vec3>{{5, 0.5f, 0}}), "squash");
+        for (int i = 0; i < 30; ++i) must(w.step(1.0f / 60.0f), "step");
+        const auto q = must(w.positions(sinew::Range{base, 4}), "tet positions");
+        const double tv = signed_volume(q[0], q[1], q[2], q[3]);
+        check(near(tv, 1.0 / 6.0, 0.01 / 6.0), "tet volume recovered", fmt(tv, 1.0 / 6.0));
+        const uint32_t tri[] = {0, 1, 2};
+        check(must(w.add_triangle_strain(tri, 0, 0, 0), "add_triangle_strain").count == 3, "three per triangle");
+        const uint32_t hinge[] = {0, 1, 2, 4};
+        must(w.add_isometric_bending(hinge, 1.0f), "add_isometric_bending");
+        const float rest[] = {0.0f};
+        must(w.add_dihedral_bending(hinge, rest, 1.0f), "add_dihedral_bending");
+        check(must(w.family_constraint_count(sinew::Family::DihedralBending), "count") == 1, "dihedral count");
+    }
+    {
+        // Planar world, unilateral area and a ring at pressure 1.5.
+        sinew::World w = make_world(0.0f, 10, 5.0f);
+        std::vector<sinew::Vec3> ring;
+        std::vector<uint32_t> ids;
+        for (uint32_t i = 0; i < 16; ++i) {
+            const double th = 2.0 * 3.14159265358979323846 * i / 16.0;
+            ring.push_back(sinew::Vec3{0.5f * float(std::cos(th)), 0.5f * float(std::sin(th)), 0.3f});
+            ids.push_back(i);
+        }
+        must(w.add_particles(ring), "ring particles");
+        must(w.set_planar(true, 0.0f), "set_planar");
+        const auto moved = must(w.positions(sinew::Range{0, 1}), "positions");
+        check(moved[0].z == 0.0f, "planar: moved onto z = 0");
+        const uint32_t id = must(w.add_ring_area(ids, 1.5f, 0.0f), "add_ring_area");
+        const double a0 = 0.5 * 16 * 0.25 * std::sin(2.0 * 3.14159265358979323846 / 16.0);
+        for (int i = 0; i < 60; ++i) must(w.step(1.0f / 60.0f), "step");
+        const float area = must(w.ring_area(id), "ring_area");
+        check(near(area, 1.5 * a0, 0.01 * 1.5 * a0), "ring area: 1.5 × rest", fmt(area, 1.5 * a0));
+        const uint32_t tri[] = {0, 4, 8};
+        must(w.add_unilateral_areas(tri, {}, 0.0f), "add_unilateral_areas");
+        check(w.ring_area(id + 1).status() == sinew::Status::OutOfRange, "unknown ring id");
+    }
+    {
+        // Attachments: a soft one sags α m g; a pinned one follows a moving host.
+        const float alpha = 0.01f;
+        sinew::World w = make_world(kG, 10, 4.0f);
+        must(w.add_particles(std::vector<sinew::Vec3>{{0, 0, 0}, {1, 0, 0}}, std::vector<float>{2, 1}), "particles");
+        const uint32_t h0 = must(w.add_attachment_host(sinew::make_transform({0, 0, 0})), "host 0");
+        const uint32_t h1 = must(w.add_attachment_host(sinew::make_transform({0, 0, 0})), "host 1");
+        check(h0 == 0 && h1 == 1, "hosts numbered 0, 1");
+        const uint32_t first[] = {0}, second[] = {1};
+        const sinew::Range soft = must(w.add_attachments(h0, first, alpha), "soft attachment");
+        const FVector3fLike offset[] = {{0, 0, 0.5f}};
+        const sinew::Range pin =
+            must(w.add_attachments(h1, second, sinew::Span<const FVector3fLike>(offset), 0.0f), "pinned attachment");
+        check(pin.first == 1, "attachment ids consecutive");
+        for (int k = 1; k <= 300; ++k) {
+            const float s = 0.5f * 0.01f * float(k);
+            const sinew::Quat rot{std::sin(s), 0, 0, std::cos(s)}; // 0.01·k rad about x
+            must(w.set_attachment_host_transform(h1, sinew::make_transform({0.01f * float(k), 0, 0}, rot)), "move");
+            must(w.step(1.0f / 60.0f), "step");
+        }
+        const auto p = must(w.positions(sinew::Range{0, 2}), "positions");
+        const float ang = 3.0f;
+        const sinew::Vec3 target{3.0f, -0.5f * std::sin(ang), 0.5f * std::cos(ang)};
+        check(dist(p[1], target) < 1e-4f, "pinned particle on the host's target", fmt(dist(p[1], target), 0));
+        check(near(-p[0].y, alpha * 0.5 * kG, 0.01 * alpha * 0.5 * kG), "soft attachment sags α m g",
+              fmt(-p[0].y, alpha * 0.5 * kG));
+        std::vector<GlmVec3Like> f(1);
+        must(w.read_attachment_forces(soft.first, f), "read_attachment_forces");
+        check(near(f[0].y, -0.5 * kG, 0.01 * 0.5 * kG), "host feels −m g", fmt(f[0].y, -0.5 * kG));
+        must(w.set_attachment_compliance(soft, 0.0f), "set_attachment_compliance");
+        check(w.set_attachment_compliance(sinew::Range{0, 3}, 0.0f).status() == sinew::Status::OutOfRange,
+              "compliance of unknown attachments");
+        check(w.set_attachment_host_transform(7, sinew::make_transform({0, 0, 0})).status() ==
+                  sinew::Status::OutOfRange,
+              "unknown host");
+        check(w.set_attachment_host_transform(h0, sinew::make_transform({0, 0, 0}, sinew::Quat{0, 0, 0, 0})).status() ==
+                  sinew::Status::InvalidArgument,
+              "zero quaternion refused");
+        const FVector3fLike two[] = {{0, 0, 0}, {0, 0, 0}};
+        check(w.add_attachments(h0, first, sinew::Span<const FVector3fLike>(two), 0.0f).status() ==
+                  sinew::Status::InvalidArgument,
+              "offset count mismatch (local)");
+    }
+    check(sinew::material::rubber == 1.0e-6f && sinew::material::concrete == 0.04e-9f &&
+              sinew::material::fat == 1.0e-3f,
+          "material presets as floats");
 }
 
 } // namespace
@@ -854,6 +1192,9 @@ int main() {
     test_scene_set_desc();
     test_scene_cloth();
     test_collisions();
+    test_body_rope_and_raii();
+    test_soft_bodies_and_cloth();
+    test_families_and_attachments();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

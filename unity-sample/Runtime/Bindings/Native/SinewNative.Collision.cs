@@ -20,26 +20,7 @@ namespace Sinew.Native
         Mesh = 4,
     }
 
-    /// <summary>A unit quaternion (x, y, z, w), layout-identical to Unity's <c>Quaternion</c>.</summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public struct SinewQuat
-    {
-        public float x;
-        public float y;
-        public float z;
-        public float w;
-
-        public SinewQuat(float x, float y, float z, float w)
-        {
-            this.x = x;
-            this.y = y;
-            this.z = z;
-            this.w = w;
-        }
-
-        /// <summary>The identity rotation.</summary>
-        public static SinewQuat Identity { get { return new SinewQuat(0f, 0f, 0f, 1f); } }
-    }
+    // SinewQuat (shared with the attachments) is declared in SinewNative.Attachments.cs.
 
     /// <summary>A collider handle inside one world (8 bytes). <c>id</c> 0 is the null handle.</summary>
     [StructLayout(LayoutKind.Sequential)]

@@ -8,7 +8,8 @@
 // C# 7.2: compiles with Mono's mcs and with Unity.
 //
 // The raw layer is split by area like src/ffi: SinewNative.Core.cs, SinewNative.World.cs,
-// SinewNative.Particles.cs, SinewNative.Constraints.cs; a new family adds one file.
+// SinewNative.Particles.cs, SinewNative.Constraints.cs, SinewNative.Families.cs,
+// SinewNative.Attachments.cs, SinewNative.Bodies.cs; a new area adds one file.
 
 using System.Runtime.InteropServices;
 

@@ -1,0 +1,149 @@
+// A body built by the library (rope, cloth, tet or pressure soft body): a SinewBody
+// handle plus the world that owns it. Made by World.AddRope / AddRopePolyline /
+// AddClothGrid / AddClothMesh / AddTetBody / AddPressureBody.
+
+using System;
+using Sinew.Native;
+
+namespace Sinew
+{
+    /// <summary>A rope, cloth or soft body owned by a <see cref="World"/>. Its particles are
+    /// <see cref="FirstParticle"/>..FirstParticle+<see cref="ParticleCount"/> in the world
+    /// and keep their indices for the world's lifetime (after <see cref="Remove"/> too).
+    /// Every method throws <see cref="SinewException"/> on failure and changes nothing then;
+    /// after the body is removed they throw with status ErrorInvalidHandle.
+    /// <see cref="Dispose"/> removes the body if it is still there (twice is fine, and so is
+    /// disposing after its world); there is no finalizer: a Body dropped undisposed stays in
+    /// its world until the world is disposed.</summary>
+    public sealed class Body : IDisposable
+    {
+        /// <summary>The world that owns the body.</summary>
+        public World World { get; private set; }
+        /// <summary>The native handle (for the raw layer).</summary>
+        public SinewBody Handle { get; private set; }
+        /// <summary>Rope, cloth, tet soft body or pressure soft body.</summary>
+        public SinewBodyKind Kind { get; private set; }
+        /// <summary>World index of the body's first particle.</summary>
+        public int FirstParticle { get; private set; }
+        /// <summary>Number of particles (a rope's segments + 1, a grid's (u+1)(v+1), a mesh's
+        /// vertices).</summary>
+        public int ParticleCount { get; private set; }
+        /// <summary>True once <see cref="Remove"/> or <see cref="Dispose"/> removed it.</summary>
+        public bool IsRemoved { get; private set; }
+
+        internal unsafe Body(World world, SinewBody handle)
+        {
+            World = world;
+            Handle = handle;
+            SinewBodyInfo info;
+            SinewException.Check(SinewNative.sinew_body_info(world.Handle, handle, &info));
+            Kind = (SinewBodyKind)info.kind;
+            FirstParticle = (int)info.first_particle;
+            ParticleCount = (int)info.particle_count;
+        }
+
+        /// <summary>What the library reports now: kind, particle range, rope radius (m),
+        /// damping (1/s).</summary>
+        public unsafe SinewBodyInfo Info
+        {
+            get
+            {
+                SinewBodyInfo info;
+                SinewException.Check(SinewNative.sinew_body_info(World.Handle, Handle, &info));
+                return info;
+            }
+        }
+
+        /// <summary>Rope radius (m) from its settings; 0 for other bodies.</summary>
+        public float Radius { get { return Info.radius; } }
+
+        /// <summary>Extra velocity damping (1/s, >= 0), from the next step on when set.</summary>
+        public float Damping
+        {
+            get { return Info.damping; }
+            set { SinewException.Check(SinewNative.sinew_body_set_damping(World.Handle, Handle, value)); }
+        }
+
+        /// <summary>Sets the compliance of one of the body's constraint groups from the next
+        /// step on: Stretch / Shear / Tether in m/N, Bend in the units of the bending model,
+        /// Volume in 1/(N·m) (tet volumes) or m⁵/N (a pressure surface). A group the body
+        /// does not have is refused.</summary>
+        public void SetCompliance(SinewBodyConstraints which, float compliance)
+        {
+            SinewException.Check(SinewNative.sinew_body_set_compliance(World.Handle, Handle, (uint)which, compliance));
+        }
+
+        /// <summary>Sets the overpressure factor (in (0, 100]) of a pressure soft body; other
+        /// kinds are refused.</summary>
+        public void SetPressure(float pressure)
+        {
+            SinewException.Check(SinewNative.sinew_body_set_pressure(World.Handle, Handle, pressure));
+        }
+
+        /// <summary>The current volume (m³) of a soft body: the enclosed volume of a pressure
+        /// body, the summed tet volume of a tet body. Ropes and cloth are refused.</summary>
+        public unsafe float Volume
+        {
+            get
+            {
+                float v;
+                SinewException.Check(SinewNative.sinew_body_volume(World.Handle, Handle, &v));
+                return v;
+            }
+        }
+
+        /// <summary>Copies the positions (m) of all the body's particles into
+        /// destination[0..ParticleCount] (Unity's Vector3, SinewVec3, or any blittable struct
+        /// whose first 12 bytes are x, y, z), in one library call straight into the array.</summary>
+        public unsafe void ReadPositions<T>(T[] destination) where T : struct
+        {
+            const string F = "Body.ReadPositions";
+            Args.NotNull(destination, F, "destination");
+            Args.Vec3Element<T>(F);
+            using (var p = new Pin(destination))
+                ReadPositions(p.Ptr, destination.Length, Element<T>.Size);
+        }
+
+        /// <summary>Copies the positions (m) of all the body's particles to
+        /// <paramref name="destination"/>, one x, y, z every <paramref name="strideBytes"/>
+        /// (>= 12), e.g. a vertex buffer; <paramref name="capacity"/> elements fit there (at
+        /// least ParticleCount).</summary>
+        public unsafe void ReadPositions(void* destination, int capacity, int strideBytes)
+        {
+            SinewException.Check(SinewNative.sinew_body_read_positions(World.Handle, Handle, destination,
+                unchecked((uint)capacity), unchecked((uint)strideBytes)));
+        }
+
+        /// <summary>Removes the body: its particles keep their indices but become inert
+        /// (inverse mass 0, they stay where they are); its constraints and the attachments on
+        /// its particles stop acting. Removing it again throws (ErrorInvalidHandle).</summary>
+        public void Remove()
+        {
+            SinewException.Check(SinewNative.sinew_world_remove_body(World.Handle, Handle));
+            IsRemoved = true;
+        }
+
+        /// <summary>Removes the body if it and its world are still there; otherwise does
+        /// nothing.</summary>
+        public void Dispose()
+        {
+            if (IsRemoved || World.IsDisposed)
+                return;
+            IsRemoved = true;
+            try
+            {
+                // Fails only for a body the raw layer already removed: nothing to do then.
+                SinewNative.sinew_world_remove_body(World.Handle, Handle);
+            }
+            catch (ObjectDisposedException)
+            {
+                // The world was disposed meanwhile, and the body with it.
+            }
+        }
+
+        public override string ToString()
+        {
+            return Kind + " body, particles " + FirstParticle + ".." + (FirstParticle + ParticleCount);
+        }
+    }
+}
