@@ -4,17 +4,22 @@
 //! cargo run --release --example bench -- cloth --n 128 --threads 2
 //! cargo run --release --example bench -- cloth --n 256 --threads 1 --solver jacobi
 //! cargo run --release --example bench -- ropes --n 1000 --threads 2
+//! cargo run --release --example bench -- particles --n 100000 --threads 2
 //! ```
 //!
-//! Options: `--n` (cloth side, default 128; ropes: rope count, default 1000),
+//! Options: `--n` (cloth side, default 128; ropes: rope count, default 1000;
+//! particles: particle count, default 100000),
 //! `--threads` (default 2; 0 = all cores), `--solver gs|jacobi` (default gs),
 //! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300).
 //! Set-up (including the colouring) is not timed; the frames are, from rest.
 //!
 //! Fields: `ms_per_frame`; `mproj_per_s` = constraints × substeps × iterations × frames
-//! / seconds / 1e6; `min_y` and `median_stretch` (sanity: the same physics as the
-//! reference implementations); `bytes_per_particle` and `bytes_per_constraint` (the
-//! solver's storage, Jacobi-only buffers excluded).
+//! / seconds / 1e6 (for `particles`, "constraints" = one contact pass per particle);
+//! `min_y` and `median_stretch` (sanity: the same physics as the reference
+//! implementations; 0 stretch for `particles`); `bytes_per_particle` (what the solver
+//! streams every substep), `cold_bytes_per_particle` (collision data, read by the
+//! collision passes only) and `bytes_per_constraint` (a distance constraint; Jacobi-only
+//! buffers excluded).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -38,7 +43,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F]")?;
+        .ok_or("usage: bench <cloth|ropes|particles> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -97,7 +102,18 @@ fn run(o: &Options) -> Result<String, String> {
             }
             (n, scenes::ropes(n, desc))
         }
-        other => return Err(format!("unknown scene {other}: expected cloth or ropes")),
+        "particles" => {
+            let n = o.n.unwrap_or(100_000);
+            if !(1..=1_000_000).contains(&n) {
+                return Err(format!("--n {n}: particle count must be in 1..=1000000"));
+            }
+            (n, scenes::particles(n, desc))
+        }
+        other => {
+            return Err(format!(
+                "unknown scene {other}: expected cloth, ropes or particles"
+            ))
+        }
     };
     let mut scene = built.map_err(|e| e.to_string())?;
     let constraints = scene.constraints;
@@ -117,7 +133,8 @@ fn run(o: &Options) -> Result<String, String> {
             "{{\"scene\":\"{}\",\"n\":{},\"threads\":{},\"solver\":\"{}\",",
             "\"substeps\":{},\"iterations\":{},\"frames\":{},\"constraints\":{},",
             "\"ms_per_frame\":{:.3},\"mproj_per_s\":{:.1},\"min_y\":{:.4},",
-            "\"median_stretch\":{:.6},\"bytes_per_particle\":{},\"bytes_per_constraint\":{}}}"
+            "\"median_stretch\":{:.6},\"bytes_per_particle\":{},\"cold_bytes_per_particle\":{},",
+            "\"bytes_per_constraint\":{}}}"
         ),
         o.scene,
         n,
@@ -131,7 +148,8 @@ fn run(o: &Options) -> Result<String, String> {
         projections as f64 / seconds / 1e6,
         f.min_y,
         f.median_stretch,
-        Particles::BYTES_PER_PARTICLE,
+        Particles::SOLVER_BYTES_PER_PARTICLE,
+        Particles::COLD_BYTES_PER_PARTICLE,
         DistanceConstraints::BYTES_PER_CONSTRAINT,
     ))
 }

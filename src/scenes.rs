@@ -4,9 +4,12 @@
 //!
 //! * [`cloth`]: `cloth_N`, the constraint-solver throughput scene.
 //! * [`ropes`]: many short ropes hanging from pinned ends (many small islands).
+//! * [`particles`]: a block of particles falling into a box, colliding with each other
+//!   and with the walls (the collision pipeline).
 //!
 //! Building a scene (including the colouring) is never part of a timed region.
 
+use crate::collision::{ColliderDesc, Shape};
 use crate::error::Result;
 use crate::math::Vec3;
 use crate::world::{World, WorldDesc};
@@ -145,6 +148,72 @@ pub fn ropes(count: u32, desc: WorldDesc) -> Result<Scene> {
         world,
         stretch_constraints: first_constraint..first_constraint + pairs.len() as u32,
         constraints: (pairs.len() + tethers.len()) as u64,
+    })
+}
+
+/// Radius (m) of every particle of the [`particles`] scene.
+pub const PARTICLE_RADIUS: f32 = 0.01;
+
+/// Half the inner width of the [`particles`] scene's box (m).
+pub const BOX_HALF_WIDTH: f32 = 0.6;
+
+/// `particles`: `count` particles of radius [`PARTICLE_RADIUS`] (1 kg each), on a
+/// 50 × 50 grid per layer 2.1 radii apart, layers stacked upwards from y = 0.05 m (a
+/// little sideways jitter breaks the symmetry), fall into a box: a ground plane at
+/// y = 0 and four walls at x, z = ±[`BOX_HALF_WIDTH`], no friction. Particles collide
+/// with each other (hash grid) and with the five planes. `constraints` counts one
+/// contact pass per particle.
+pub fn particles(count: u32, desc: WorldDesc) -> Result<Scene> {
+    let mut world = World::new(desc)?;
+    let (r, side) = (PARTICLE_RADIUS, 50u32);
+    let spacing = 2.1 * r;
+    let half = 0.5 * spacing * (side - 1) as f32;
+    let positions: Vec<Vec3> = (0..count)
+        .map(|i| {
+            let (col, row, layer) = (i % side, (i / side) % side, i / (side * side));
+            let jitter = ((i * 7919) % 13) as f32 / 13.0 * 0.1 * r;
+            Vec3::new(
+                col as f32 * spacing - half + jitter,
+                0.05 + layer as f32 * spacing,
+                row as f32 * spacing - half - jitter,
+            )
+        })
+        .collect();
+    let first = world.add_particles(&positions, None)?;
+    world.set_particle_radii(first, &vec![r; count as usize])?;
+    use std::f32::consts::FRAC_PI_2;
+    let l = BOX_HALF_WIDTH;
+    let walls = [
+        (Vec3::ZERO, crate::Quat::IDENTITY),
+        (
+            Vec3::new(-l, 0.0, 0.0),
+            crate::Quat::from_rotation_z(-FRAC_PI_2),
+        ),
+        (
+            Vec3::new(l, 0.0, 0.0),
+            crate::Quat::from_rotation_z(FRAC_PI_2),
+        ),
+        (
+            Vec3::new(0.0, 0.0, -l),
+            crate::Quat::from_rotation_x(FRAC_PI_2),
+        ),
+        (
+            Vec3::new(0.0, 0.0, l),
+            crate::Quat::from_rotation_x(-FRAC_PI_2),
+        ),
+    ];
+    for (position, rotation) in walls {
+        world.add_collider(&ColliderDesc {
+            shape: Shape::Plane,
+            position,
+            rotation,
+            ..ColliderDesc::default()
+        })?;
+    }
+    Ok(Scene {
+        world,
+        stretch_constraints: 0..0,
+        constraints: count as u64,
     })
 }
 
