@@ -941,6 +941,8 @@ class World {
     /// Releases the grab on `particle`.
     Result<void> release_particle(uint32_t particle) {
         return detail::to_result(sinew_world_release_particle(handle_, particle));
+    }
+
 
     // --- bodies -------------------------------------------------------------------
 

@@ -835,6 +835,8 @@ void test_collisions() {
           "non-unit rotation refused with the native message", r ? "" : r.error().message);
     must(w.remove_collider(c), "remove_collider");
     check(w.remove_collider(c).status() == sinew::Status::InvalidHandle, "removed collider handle refused");
+}
+
 // --- bodies, families, attachments (the issue-4 ABI) --------------------------------
 
 sinew::World make_world(float gravity, uint32_t substeps, float damping = 0.0f) {
