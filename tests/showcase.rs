@@ -379,13 +379,20 @@ fn host_attachment_carries_the_weight_and_the_balloon_keeps_its_volume() {
 }
 
 /// The rendered picture shows the scene: the middle of the hanging rope (horizontal
-/// at the start) and the middle of the cloth (its red top side faces up at the
-/// start) are drawn where the camera projects them, over the blue-grey sky.
+/// at the start), the middle of the cloth (its red top side faces up at the start),
+/// the orange cube and the red balloon are drawn where the camera projects them,
+/// over the blue-grey sky.
 #[test]
 fn pictures_show_the_objects_where_the_camera_puts_them() {
     for (scene, point) in [
         (hanging_rope(), HANGING_ANCHOR + Vec3::new(0.5, 0.0, 0.0)),
         (cloth(), cloth_rest(CLOTH_NX / 2, CLOTH_NY / 2)),
+        // The orange (strain) cube and the red balloon: shaded closed surfaces.
+        (soft_bodies(), CUBES[1].3),
+        (
+            balloon_on_a_host(),
+            HOST_START - Vec3::Y * (BALLOON_ROPE_LENGTH + 0.02 + BALLOON_RADIUS),
+        ),
     ] {
         let r = Render {
             width: 240,
