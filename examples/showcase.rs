@@ -8,7 +8,8 @@
 //! cargo run --release --example showcase -- OUT_DIR --frames   # and every frame as PNG
 //! ```
 //!
-//! With `--frames` each frame is also written as `OUT_DIR/<scene>/frame_NNN.png`.
+//! With `--frames` each frame is also written as `OUT_DIR/<scene>/frame_NNN.png`;
+//! `--only=NAME` runs the scene NAME alone.
 //!
 //! Scenes live in `examples/showcase/scenes.rs`: a scene is a function that builds a
 //! world and says what to draw; add it to `scenes::all()`.
@@ -31,9 +32,13 @@ fn main() -> std::io::Result<()> {
     let started = Instant::now();
     let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     let all_frames = args.iter().any(|a| a == "--frames");
+    let only: Option<String> = args
+        .iter()
+        .filter_map(|a| a.to_str()?.strip_prefix("--only=").map(String::from))
+        .next();
     let out_dir = args
         .iter()
-        .find(|a| *a != "--frames")
+        .find(|a| *a != "--frames" && !a.to_string_lossy().starts_with("--only="))
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/img"));
     std::fs::create_dir_all(&out_dir)?;
@@ -52,6 +57,9 @@ fn main() -> std::io::Result<()> {
         out_dir.display()
     );
     for mut scene in scenes::all() {
+        if only.as_ref().is_some_and(|n| n != scene.name) {
+            continue;
+        }
         let t0 = Instant::now();
         let (summary, frames) = run::run(&mut scene, Some(&render));
         let t_sim = t0.elapsed();

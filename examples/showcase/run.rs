@@ -40,6 +40,8 @@ pub struct Summary {
     pub energy_max_rise: f64,
     /// Per rope: label, rest length (m), length at the end (m, sum of links), tip.
     pub ropes: Vec<(&'static str, f32, f32, Vec3)>,
+    /// The scene's own metrics at the end (see `Sim::metrics`).
+    pub metrics: Vec<(&'static str, f64)>,
     /// Mean and largest wall time of one `World::step` (ms); not asserted.
     pub step_ms_mean: f64,
     pub step_ms_max: f64,
@@ -63,6 +65,9 @@ impl std::fmt::Display for Summary {
             self.step_ms_mean,
             self.step_ms_max
         )?;
+        for (name, value) in &self.metrics {
+            writeln!(f, "{:13}   {name}: {value:.5}", "")?;
+        }
         for (label, rest, len, tip) in &self.ropes {
             writeln!(
                 f,
@@ -110,8 +115,20 @@ pub fn render_frame(scene: &Scene, r: &Render, lines: &[String]) -> Vec<u8> {
     // Labels under the ropes' anchors.
     let small_cam = Camera::look_at(scene.eye, scene.target, scene.fov_deg, r.width, r.height);
     let pos = scene.sim.positions();
+    // Ropes: the first particle; cloths: the middle of the first row's ends; meshes:
+    // above the middle of the highest point.
     let anchors = scene.sim.shapes.iter().filter_map(|s| match *s {
         Shape::Rope { first, .. } => Some(pos[first as usize]),
+        Shape::Cloth { first, nx, .. } => {
+            Some(0.5 * (pos[first as usize] + pos[(first + nx - 1) as usize]))
+        }
+        Shape::Mesh { ref tris, .. } => {
+            let pts = || tris.iter().flatten().map(|&k| pos[k as usize]);
+            let n = 3.0 * tris.len() as f32;
+            let mid = pts().sum::<Vec3>() / n;
+            let top = pts().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
+            Some(Vec3::new(mid.x, top, mid.z))
+        }
         _ => None,
     });
     for (label, anchor) in scene.labels.iter().zip(anchors) {
@@ -162,6 +179,7 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
         energy_end: 0.0,
         energy_max_rise: f64::NEG_INFINITY,
         ropes: Vec::new(),
+        metrics: Vec::new(),
         step_ms_mean: 0.0,
         step_ms_max: 0.0,
     };
@@ -194,6 +212,9 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
             last_energy = e;
             summary.energy_max_free = summary.energy_max_free.max(e);
         }
+        if let Some(observe) = scene.observe.as_mut() {
+            observe(&mut scene.sim, t);
+        }
         if let Some(r) = render {
             if t + 1e-4 >= next_frame_time {
                 let frame_no = frames.rgb.len() as u32;
@@ -214,7 +235,7 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
                         last_ms,
                         if k > 0 { total_ms / k as f64 } else { 0.0 },
                         scene.sim.world.particle_count(),
-                        scene.sim.world.distance_constraint_count()
+                        scenes::constraint_count(&scene.sim.world)
                     ),
                     format!(
                         "max stretch {:.2}%  {}",
@@ -247,6 +268,7 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
         summary.step_ms_max = summary.step_ms_max.max(last_ms);
     }
     summary.frames = frames.rgb.len() as u32;
+    summary.metrics = scene.sim.metrics.clone();
     summary.energy_end = scene.sim.energy();
     summary.step_ms_mean = total_ms / steps.max(1) as f64;
     let pos = scene.sim.positions();

@@ -4,10 +4,14 @@
 //! public API; nothing is animated by hand except what the scene text says is driven.
 //!
 //! To add a scene: write `fn my_scene() -> Scene`, add it to [`all`], and pick a
-//! camera. Scenes that need collisions (cloth on a sphere), soft bodies or fluids wait
-//! for those features in the engine.
+//! camera. Bodies made by the engine's builders (cloth grids, tet and pressure soft
+//! bodies, ropes) join a scene through [`Sim::adopt_body`]. Scenes that need
+//! collisions (cloth on a sphere) or fluids wait for those features in the engine.
 
-use sinew::{Solver, Vec3, World, WorldDesc};
+use sinew::{
+    BodyId, ClothDesc, ClothGridDesc, FamilyKind, PressureBodyDesc, Quat, RopeDesc, Solver,
+    TetBodyDesc, TetModel, Transform, Vec3, World, WorldDesc,
+};
 
 use super::raster::{Painter, Rgb};
 
@@ -44,6 +48,15 @@ pub enum Shape {
         radius: f32,
         colour: Rgb,
     },
+    /// A closed surface: triangles of particle indices, wound counter-clockwise seen
+    /// from outside, drawn shaded; `smooth` averages the normals at the vertices
+    /// (a balloon), otherwise each face is flat (a cube).
+    Mesh {
+        tris: Vec<[u32; 3]>,
+        smooth: bool,
+        front: Rgb,
+        back: Rgb,
+    },
 }
 
 /// One distance constraint as the scene built it (for stretch statistics).
@@ -67,6 +80,9 @@ pub struct Sim {
     pub held: Vec<u32>,
     /// One line of scene-specific status for the corner text.
     pub status: String,
+    /// Scene-specific numbers (name, value with its unit in the name) that the
+    /// scene's observer records and tests/showcase.rs checks.
+    pub metrics: Vec<(&'static str, f64)>,
 }
 
 impl Sim {
@@ -79,7 +95,65 @@ impl Sim {
             shapes: Vec::new(),
             held: Vec::new(),
             status: String::new(),
+            metrics: Vec::new(),
         }
+    }
+
+    /// Sets (or adds) the metric `name`.
+    pub fn set_metric(&mut self, name: &'static str, value: f64) {
+        match self.metrics.iter_mut().find(|(n, _)| *n == name) {
+            Some(m) => m.1 = value,
+            None => self.metrics.push((name, value)),
+        }
+    }
+
+    /// The metric `name` (NaN when it was never recorded).
+    pub fn metric(&self, name: &str) -> f64 {
+        self.metrics
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(f64::NAN, |m| m.1)
+    }
+
+    /// Takes a body a builder just added into the bookkeeping: its particles' masses
+    /// (read back from the world; a pinned one gets mass 0 here) and its stretch links
+    /// (for the stretch statistics). Returns its first particle and count.
+    pub fn adopt_body(&mut self, id: BodyId) -> (u32, u32) {
+        let (first, count) = self.world.body_particle_range(id).expect("body exists");
+        assert_eq!(
+            first as usize,
+            self.mass.len(),
+            "bodies are adopted in order"
+        );
+        for i in first..first + count {
+            let w = self.world.particles().inverse_mass(i as usize);
+            self.inv_mass.push(w);
+            self.mass.push(if w > 0.0 { 1.0 / w } else { 0.0 });
+        }
+        let links = &self.world.constraint_sets().link;
+        let stretch = self
+            .world
+            .body(id)
+            .expect("body exists")
+            .parts
+            .stretch
+            .clone();
+        self.links.extend(stretch.map(|c| {
+            let [a, b] = links.particles_of(c as usize);
+            Link {
+                a,
+                b,
+                rest: links.rest(c as usize),
+            }
+        }));
+        (first, count)
+    }
+
+    /// Total mass (kg) of particles `first..first+count` (pinned ones count 0).
+    pub fn mass_of(&self, first: u32, count: u32) -> f32 {
+        self.mass[first as usize..(first + count) as usize]
+            .iter()
+            .sum()
     }
 
     /// Adds particles with masses in kg (0 = pinned); returns the first index.
@@ -145,15 +219,19 @@ impl Sim {
         out
     }
 
-    /// Kinetic + gravitational potential energy (J, zero at y = 0) of the particles
-    /// that move freely now (inverse mass > 0).
+    /// Kinetic + gravitational potential energy (J, zero at the origin, for the
+    /// world's gravity) of the particles that move freely now (inverse mass > 0).
     pub fn energy(&self) -> f64 {
         let (p, v) = (self.positions(), self.velocities());
+        let g = self.world.desc().gravity;
         (0..p.len())
             .filter(|&i| self.inv_mass[i] > 0.0)
             .map(|i| {
                 let m = self.mass[i] as f64;
-                0.5 * m * v[i].length_squared() as f64 + m * G as f64 * p[i].y as f64
+                let height = -(g.x as f64 * p[i].x as f64
+                    + g.y as f64 * p[i].y as f64
+                    + g.z as f64 * p[i].z as f64);
+                0.5 * m * v[i].length_squared() as f64 + m * height
             })
             .sum()
     }
@@ -187,6 +265,9 @@ pub struct Scene {
     pub fov_deg: f32,
     pub sim: Sim,
     pub drive: Option<Drive>,
+    /// Called with every recorded state (time t, s, from 0 to the end, after the
+    /// step that reached it) to record the scene's metrics.
+    pub observe: Option<Drive>,
     /// From this time on nothing is driven: the energy may only fall.
     pub free_after: f32,
     /// Text drawn under each rope's anchor, in rope order (may be empty).
@@ -275,6 +356,7 @@ pub fn hanging_rope() -> Scene {
         fov_deg: 50.0,
         sim,
         drive: None,
+        observe: None,
         free_after: 0.0,
         labels: Vec::new(),
     }
@@ -385,6 +467,7 @@ pub fn rope_swing() -> Scene {
         fov_deg: 50.0,
         sim,
         drive: Some(Box::new(drive)),
+        observe: None,
         // The step starting at GRAB_END releases the tip: free from the state after it.
         free_after: GRAB_END + 1.0 / SIM_HZ,
         labels: Vec::new(),
@@ -535,6 +618,7 @@ pub fn cloth() -> Scene {
         fov_deg: 50.0,
         sim,
         drive: Some(Box::new(drive)),
+        observe: None,
         free_after: WIND_END,
         labels: Vec::new(),
     }
@@ -622,14 +706,717 @@ pub fn materials() -> Scene {
         fov_deg: 50.0,
         sim,
         drive: None,
+        observe: None,
         free_after: 0.0,
         labels,
     }
 }
 
+/// A cube of `n`×`n`×`n` cells (6 tets each, Kuhn triangulation, conforming across
+/// cells), `size` m wide, centred at `centre`: vertices and tets (positive volume).
+pub fn tet_cube(n: u32, size: f32, centre: Vec3) -> (Vec<Vec3>, Vec<[u32; 4]>) {
+    let c = n + 1;
+    let id = |i: u32, j: u32, k: u32| i + c * (j + c * k);
+    let mut v = Vec::new();
+    for k in 0..c {
+        for j in 0..c {
+            for i in 0..c {
+                let unit = Vec3::new(i as f32, j as f32, k as f32) / n as f32 - Vec3::splat(0.5);
+                v.push(centre + unit * size);
+            }
+        }
+    }
+    let mut tets = Vec::new();
+    for k in 0..n {
+        for j in 0..n {
+            for i in 0..n {
+                let corner = |b: u32| id(i + (b & 1), j + ((b >> 1) & 1), k + (b >> 2));
+                for [a, b] in [[1, 3], [3, 2], [2, 6], [6, 4], [4, 5], [5, 1]] {
+                    let mut t = [corner(0), corner(a), corner(b), corner(7)];
+                    let x = t.map(|p| v[p as usize]);
+                    if (x[1] - x[0]).dot((x[2] - x[0]).cross(x[3] - x[0])) < 0.0 {
+                        t.swap(1, 2);
+                    }
+                    tets.push(t);
+                }
+            }
+        }
+    }
+    (v, tets)
+}
+
+/// The boundary of a tet mesh: the faces that belong to one tet only, wound
+/// counter-clockwise seen from outside (away from the tet's fourth vertex).
+pub fn tet_surface(vertices: &[Vec3], tets: &[[u32; 4]]) -> Vec<[u32; 3]> {
+    let mut uses = std::collections::HashMap::<[u32; 3], u32>::new();
+    let key = |f: [u32; 3]| {
+        let mut k = f;
+        k.sort_unstable();
+        k
+    };
+    for t in tets {
+        for skip in 0..4 {
+            let f = [t[(skip + 1) % 4], t[(skip + 2) % 4], t[(skip + 3) % 4]];
+            *uses.entry(key(f)).or_insert(0) += 1;
+        }
+    }
+    let mut out = Vec::new();
+    for t in tets {
+        for skip in 0..4 {
+            let mut f = [t[(skip + 1) % 4], t[(skip + 2) % 4], t[(skip + 3) % 4]];
+            if uses[&key(f)] != 1 {
+                continue;
+            }
+            let [a, b, c] = f.map(|p| vertices[p as usize]);
+            if (b - a).cross(c - a).dot(vertices[t[skip] as usize] - a) > 0.0 {
+                f.swap(1, 2);
+            }
+            out.push(f);
+        }
+    }
+    out
+}
+
+/// An icosphere of radius `r` centred at `centre`, `levels` subdivisions of the
+/// icosahedron: vertices and triangles wound counter-clockwise seen from outside.
+pub fn icosphere(levels: u32, r: f32, centre: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let t = (1.0 + 5f32.sqrt()) / 2.0;
+    let mut v: Vec<Vec3> = [
+        (-1.0, t, 0.0),
+        (1.0, t, 0.0),
+        (-1.0, -t, 0.0),
+        (1.0, -t, 0.0),
+        (0.0, -1.0, t),
+        (0.0, 1.0, t),
+        (0.0, -1.0, -t),
+        (0.0, 1.0, -t),
+        (t, 0.0, -1.0),
+        (t, 0.0, 1.0),
+        (-t, 0.0, -1.0),
+        (-t, 0.0, 1.0),
+    ]
+    .iter()
+    .map(|&(x, y, z)| Vec3::new(x, y, z).normalize())
+    .collect();
+    let mut f: Vec<[u32; 3]> = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    for _ in 0..levels {
+        let mut mid = std::collections::HashMap::new();
+        let mut next = Vec::new();
+        for tri in &f {
+            let m: Vec<u32> = (0..3)
+                .map(|k| {
+                    let (a, b) = (tri[k], tri[(k + 1) % 3]);
+                    *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                        v.push(((v[a as usize] + v[b as usize]) / 2.0).normalize());
+                        v.len() as u32 - 1
+                    })
+                })
+                .collect();
+            next.push([tri[0], m[0], m[2]]);
+            next.push([tri[1], m[1], m[0]]);
+            next.push([tri[2], m[2], m[1]]);
+            next.push([m[0], m[1], m[2]]);
+        }
+        f = next;
+    }
+    for tri in &mut f {
+        let [a, b, c] = tri.map(|p| v[p as usize]);
+        if (b - a).cross(c - a).dot(a + b + c) < 0.0 {
+            tri.swap(1, 2);
+        }
+    }
+    (v.into_iter().map(|p| centre + p * r).collect(), f)
+}
+
+/// Centre of mass (m) of particles `first..first+count` (pinned ones excluded).
+pub fn centre_of_mass(sim: &Sim, first: u32, count: u32) -> Vec3 {
+    let p = sim.positions();
+    let range = first as usize..(first + count) as usize;
+    let m: f32 = sim.mass[range.clone()].iter().sum();
+    range.map(|i| p[i] * sim.mass[i]).sum::<Vec3>() / m
+}
+
+/// Squashes particles `first..first+count` to `factor` of their extent along `axis`
+/// (unit) about their centre of mass, which stays put, and stops them (positions and
+/// velocities written through the public API).
+pub fn squash(sim: &mut Sim, first: u32, count: u32, axis: Vec3, factor: f32) {
+    let com = centre_of_mass(sim, first, count);
+    let p = sim.positions();
+    let squashed: Vec<Vec3> = p[first as usize..(first + count) as usize]
+        .iter()
+        .map(|&x| x - (1.0 - factor) * (x - com).dot(axis) * axis)
+        .collect();
+    sim.world
+        .write_positions(first, &squashed)
+        .expect("body particles exist");
+    sim.world
+        .write_velocities(first, &vec![Vec3::ZERO; count as usize])
+        .expect("body particles exist");
+}
+
+/// Largest |distance − rest distance| (m) over all pairs of points: zero exactly when
+/// `now` is `rest` moved rigidly.
+pub fn shape_error(now: &[Vec3], rest: &[Vec3]) -> f32 {
+    let mut worst = 0.0f32;
+    for i in 0..now.len() {
+        for j in i + 1..now.len() {
+            let e = (now[i].distance(now[j]) - rest[i].distance(rest[j])).abs();
+            worst = worst.max(e);
+        }
+    }
+    worst
+}
+
+/// Fraction of its extent a soft cube is squashed to, and when (s): along y at the
+/// start, along x at the second time.
+pub const SQUASH_FACTOR: f32 = 0.7;
+pub const SECOND_SQUASH: f32 = 2.0;
+pub const CUBE_SIZE: f32 = 0.5;
+pub const CUBE_CELLS: u32 = 3;
+pub const CUBE_MASS: f32 = 1.0;
+/// Extra velocity damping of the cubes (1/s).
+pub const CUBE_DAMPING: f32 = 1.0;
+/// The two cubes: label, tet model, compliance of the edges (m/N) or of the strain
+/// components (1/(N·m)), centre, colour. Soft enough to wobble visibly at 60 Hz.
+pub const CUBES: [(&str, TetModel, f32, Vec3, u32); 2] = [
+    (
+        "edges + volume",
+        TetModel::EdgesAndVolume,
+        0.01,
+        Vec3::new(-0.45, 1.0, 0.0),
+        0x4aa3d8,
+    ),
+    (
+        "strain + volume",
+        TetModel::Strain,
+        0.01,
+        Vec3::new(0.45, 1.0, 0.0),
+        0xd8884a,
+    ),
+];
+/// Metric names per cube: V/V0 just after the first squash, seconds until V ≥ 95% V0
+/// again, V/V0 at SECOND_SQUASH (before it), V/V0 just after the second squash,
+/// seconds until 95% again, V/V0 at the end, largest drift of the centre of mass (m),
+/// shape error (m: largest |distance − rest distance| over all vertex pairs, i.e. up
+/// to a rigid motion) at SECOND_SQUASH (before it) and at the end.
+pub const CUBE_METRICS: [[&str; 9]; 2] = [
+    [
+        "edges: V/V0 squashed",
+        "edges: s to 95% V0",
+        "edges: V/V0 at 2 s",
+        "edges: V/V0 squashed again",
+        "edges: s to 95% V0 again",
+        "edges: V/V0 at end",
+        "edges: centre of mass drift (m)",
+        "edges: shape error at 2 s (m)",
+        "edges: shape error at end (m)",
+    ],
+    [
+        "strain: V/V0 squashed",
+        "strain: s to 95% V0",
+        "strain: V/V0 at 2 s",
+        "strain: V/V0 squashed again",
+        "strain: s to 95% V0 again",
+        "strain: V/V0 at end",
+        "strain: centre of mass drift (m)",
+        "strain: shape error at 2 s (m)",
+        "strain: shape error at end (m)",
+    ],
+];
+
+/// Soft bodies in zero gravity: two 0.5 m tet-mesh cubes (3 × 3 × 3 cells, 162 tets,
+/// 1 kg, incompressible tet volumes), one held together by edge links, one by
+/// strain-based constraints, squashed to 70% of their height and released: they
+/// spring back to their rest volume and shape. At 2 s they are squashed to 70% of
+/// their width and recover again. The squash is written through `write_positions`
+/// about each cube's centre of mass, which never moves (no gravity, no contacts).
+pub fn soft_bodies() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        gravity: Vec3::ZERO,
+        substeps: 10,
+        solver: Solver::GaussSeidel,
+        ..WorldDesc::default()
+    });
+    let mut cubes = Vec::new();
+    let mut labels = Vec::new();
+    for &(label, model, compliance, centre, colour) in &CUBES {
+        let (v, tets) = tet_cube(CUBE_CELLS, CUBE_SIZE, centre);
+        let id = sim
+            .world
+            .add_tet_body(
+                &TetBodyDesc {
+                    model,
+                    total_mass: CUBE_MASS,
+                    stretch_compliance: compliance,
+                    shear_compliance: compliance,
+                    damping: CUBE_DAMPING,
+                    ..TetBodyDesc::default()
+                },
+                &v,
+                &tets,
+                None,
+            )
+            .expect("cube is valid");
+        let (first, count) = sim.adopt_body(id);
+        let c = Rgb::hex(colour);
+        sim.shapes.push(Shape::Mesh {
+            tris: tet_surface(&v, &tets)
+                .into_iter()
+                .map(|t| t.map(|p| p + first))
+                .collect(),
+            smooth: false,
+            front: c,
+            back: c.scale(0.5),
+        });
+        let v0 = sim.world.body_volume(id).expect("tet body") as f64;
+        let com0 = centre_of_mass(&sim, first, count);
+        squash(&mut sim, first, count, Vec3::Y, SQUASH_FACTOR);
+        cubes.push((id, first, count, v0, com0, v));
+        labels.push(label.to_string());
+    }
+    for (k, &(id, _, _, v0, _, _)) in cubes.iter().enumerate() {
+        let v = sim.world.body_volume(id).expect("tet body") as f64;
+        sim.set_metric(CUBE_METRICS[k][0], v / v0);
+    }
+    let drive_cubes = cubes.clone();
+    let dt = 1.0 / SIM_HZ;
+    let drive = move |sim: &mut Sim, t: f32| {
+        if (t - SECOND_SQUASH).abs() < 0.5 * dt {
+            for (k, &(id, first, count, v0, _, _)) in drive_cubes.iter().enumerate() {
+                squash(sim, first, count, Vec3::X, SQUASH_FACTOR);
+                let v = sim.world.body_volume(id).expect("tet body") as f64;
+                sim.set_metric(CUBE_METRICS[k][3], v / v0);
+            }
+        }
+    };
+    let observe = move |sim: &mut Sim, t: f32| {
+        let mut status = String::from("V/V0");
+        for (k, (id, first, count, v0, com0, rest)) in cubes.iter().enumerate() {
+            let (id, first, count, v0, com0) = (*id, *first, *count, *v0, *com0);
+            let names = CUBE_METRICS[k];
+            let ratio = sim.world.body_volume(id).expect("tet body") as f64 / v0;
+            status += &format!(" {:.3}", ratio);
+            let (since, slot) = if t + 0.5 * dt < SECOND_SQUASH {
+                (0.0, names[1])
+            } else {
+                (SECOND_SQUASH, names[4])
+            };
+            if t > since + 0.5 * dt && ratio >= 0.95 && sim.metric(slot).is_nan() {
+                sim.set_metric(slot, (t - since) as f64);
+            }
+            let shape = shape_error(
+                &sim.positions()[first as usize..(first + count) as usize],
+                rest,
+            );
+            if (t - SECOND_SQUASH).abs() < 0.5 * dt {
+                sim.set_metric(names[2], ratio);
+                sim.set_metric(names[7], shape as f64);
+            }
+            sim.set_metric(names[5], ratio);
+            sim.set_metric(names[8], shape as f64);
+            let drift = centre_of_mass(sim, first, count).distance(com0) as f64;
+            let worst = sim.metric(names[6]);
+            sim.set_metric(
+                names[6],
+                if worst.is_nan() {
+                    drift
+                } else {
+                    worst.max(drift)
+                },
+            );
+        }
+        sim.status = format!("{status}  squashed to 70% at 0 s (y) and {SECOND_SQUASH} s (x)");
+    };
+    Scene {
+        name: "soft_bodies",
+        title: "Soft bodies: squashed tet cubes spring back",
+        seconds: 4.0,
+        // Mid-rebound: the edge cube bulges and wobbles.
+        still_at: 0.067,
+        eye: Vec3::new(0.6, 1.7, 2.2),
+        target: Vec3::new(0.0, 0.95, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: Some(Box::new(drive)),
+        observe: Some(Box::new(observe)),
+        // Driven (squashed) up to the second squash; elastic energy is not counted.
+        free_after: 4.0,
+        labels,
+    }
+}
+
+pub const TETHER_CLOTH_SIZE: f32 = 1.0;
+pub const TETHER_CLOTH_SEGMENTS: u32 = 20;
+pub const TETHER_CLOTH_HEIGHT: f32 = 2.0;
+pub const TETHER_CLOTH_MASS: f32 = 0.2;
+/// Extra velocity damping of the cloths (1/s): they swing down and settle.
+pub const TETHER_CLOTH_DAMPING: f32 = 1.0;
+/// The two cloths: tethers on or off, x of the left edge, metric name of the largest
+/// edge stretch over the run, label.
+pub const TETHER_CLOTHS: [(bool, f32, &str, &str); 2] = [
+    (true, -1.1, "with tethers: max edge stretch", "tethers"),
+    (
+        false,
+        0.1,
+        "without tethers: max edge stretch",
+        "no tethers",
+    ),
+];
+
+/// Tethers against stretch: two 1 m × 1 m cloths (20 × 20 cells, 0.2 kg, inextensible
+/// edge links, dihedral bending) start horizontal, held by the two corners of their
+/// back edge, fall and hang. With one substep's Gauss-Seidel sweep per substep the
+/// chain of links from the pins gives a little, more the further it is from them;
+/// tethers (each particle at most its rest distance from its nearest pins, Kim et al.
+/// 2012) stop that: the left cloth stays within 2% everywhere, the right one sags
+/// further. The blue marks are where the free edges hang at rest length.
+pub fn cloth_tethers() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 20,
+        solver: Solver::GaussSeidel,
+        ..WorldDesc::default()
+    });
+    let n = TETHER_CLOTH_SEGMENTS + 1;
+    let mut cloths = Vec::new();
+    let mut labels = Vec::new();
+    for &(tethers, x, metric, label) in &TETHER_CLOTHS {
+        let id = sim
+            .world
+            .add_cloth_grid(
+                &ClothDesc {
+                    tethers,
+                    damping: TETHER_CLOTH_DAMPING,
+                    ..ClothDesc::default()
+                },
+                &ClothGridDesc {
+                    origin: Vec3::new(x, TETHER_CLOTH_HEIGHT, 0.0),
+                    u: Vec3::X * TETHER_CLOTH_SIZE,
+                    v: Vec3::Z * TETHER_CLOTH_SIZE,
+                    segments_u: TETHER_CLOTH_SEGMENTS,
+                    segments_v: TETHER_CLOTH_SEGMENTS,
+                    total_mass: TETHER_CLOTH_MASS,
+                    pin_corners: 1 | 2,
+                },
+            )
+            .expect("cloth is valid");
+        let links_from = sim.links.len();
+        let (first, _) = sim.adopt_body(id);
+        let links = sim.links[links_from..].to_vec();
+        let (front, back) = if tethers {
+            (0x3c8c64, 0xa0d8b0)
+        } else {
+            (0xc8503c, 0xe8c060)
+        };
+        sim.shapes.push(Shape::Cloth {
+            first,
+            nx: n,
+            ny: n,
+            front: Rgb::hex(front),
+            back: Rgb::hex(back),
+        });
+        for i in [0, n - 1] {
+            sim.shapes.push(Shape::Ball {
+                particle: first + i,
+                radius: 0.025,
+                colour: Rgb::hex(0x606870),
+            });
+        }
+        // Where the free edge hangs at rest length, straight below the pins.
+        let bottom = TETHER_CLOTH_HEIGHT - TETHER_CLOTH_SIZE;
+        sim.shapes.push(Shape::Mark {
+            a: Vec3::new(x, bottom, 0.0),
+            b: Vec3::new(x + TETHER_CLOTH_SIZE, bottom, 0.0),
+            colour: Rgb::hex(0x60d0ff),
+        });
+        cloths.push((links, metric));
+        labels.push(label.to_string());
+    }
+    let tether_count = sim.world.family_constraint_count(FamilyKind::Tether);
+    let observe = move |sim: &mut Sim, _t: f32| {
+        let mut now = Vec::new();
+        for (links, metric) in &cloths {
+            let s = sim.max_stretch(links) as f64;
+            let worst = sim.metric(metric);
+            sim.set_metric(metric, if worst.is_nan() { s } else { worst.max(s) });
+            now.push(s);
+        }
+        sim.status = format!(
+            "stretch now {:.2}% / {:.2}%, {tether_count} tethers (left)",
+            100.0 * now[0].max(0.0),
+            100.0 * now[1].max(0.0)
+        );
+    };
+    Scene {
+        name: "cloth_tethers",
+        title: "Cloth with and without tethers",
+        seconds: 5.0,
+        still_at: 0.6,
+        eye: Vec3::new(0.5, 1.9, 3.3),
+        target: Vec3::new(0.0, 1.45, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: None,
+        observe: Some(Box::new(observe)),
+        free_after: 0.0,
+        labels,
+    }
+}
+
+/// Where the attachment host starts (m), when it starts to circle (s), the radius (m)
+/// it ramps up to over HOST_RAMP s and its angular speed (rad/s).
+pub const HOST_START: Vec3 = Vec3::new(0.0, 1.9, 0.0);
+pub const HOST_CIRCLE_START: f32 = 2.0;
+pub const HOST_RAMP: f32 = 1.0;
+/// The host force at rest is averaged over this long before the host moves (s).
+pub const HOST_REST_WINDOW: f32 = 1.0;
+pub const HOST_RADIUS: f32 = 0.25;
+pub const HOST_OMEGA: f32 = 2.5;
+pub const BALLOON_ROPE_LENGTH: f32 = 0.5;
+pub const BALLOON_ROPE_MASS: f32 = 0.1;
+pub const BALLOON_RADIUS: f32 = 0.2;
+pub const BALLOON_MASS: f32 = 0.2;
+
+/// The host's position at time t (s): still, then circling about its start in the
+/// horizontal plane with a radius that eases in.
+pub fn host_at(t: f32) -> Vec3 {
+    if t <= HOST_CIRCLE_START {
+        return HOST_START;
+    }
+    let s = t - HOST_CIRCLE_START;
+    let r = HOST_RADIUS * smoothstep(s / HOST_RAMP);
+    let phi = HOST_OMEGA * s;
+    HOST_START + r * Vec3::new(phi.cos(), 0.0, phi.sin())
+}
+
+/// An attachment and a pressure balloon: a 0.5 m rope (10 segments, 0.1 kg) is
+/// hard-attached (α = 0) by its top particle to a host transform, with a 0.2 kg
+/// pressure balloon (icosphere, r = 0.2 m, 162 vertices, pressure 1) tied to its end.
+/// The host holds still for 2 s, reading back the attachment force (the weight of
+/// everything below it), then circles: rope and balloon swing out like a conical
+/// pendulum while the balloon keeps its volume.
+pub fn balloon_on_a_host() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 20,
+        solver: Solver::GaussSeidel,
+        damping: 0.5,
+        ..WorldDesc::default()
+    });
+    let rope = sim
+        .world
+        .add_rope(&RopeDesc {
+            start: HOST_START,
+            end: HOST_START - Vec3::Y * BALLOON_ROPE_LENGTH,
+            segments: 10,
+            total_mass: BALLOON_ROPE_MASS,
+            radius: 0.012,
+            tethers: false,
+            pin_start: false,
+            ..RopeDesc::default()
+        })
+        .expect("rope is valid");
+    let (rope_first, rope_count) = sim.adopt_body(rope);
+    sim.shapes.push(Shape::Rope {
+        label: "rope",
+        first: rope_first,
+        count: rope_count,
+        radius: 0.012,
+        colour: Rgb::hex(0xd8a24a),
+    });
+    let gap = 0.02;
+    let centre = HOST_START - Vec3::Y * (BALLOON_ROPE_LENGTH + gap + BALLOON_RADIUS);
+    let (v, tris) = icosphere(2, BALLOON_RADIUS, centre);
+    let balloon = sim
+        .world
+        .add_pressure_body(
+            &PressureBodyDesc {
+                total_mass: BALLOON_MASS,
+                stretch_compliance: 1.0e-6,
+                damping: 0.5,
+                ..PressureBodyDesc::default()
+            },
+            &v,
+            &tris,
+            None,
+        )
+        .expect("balloon is valid");
+    let (b_first, _) = sim.adopt_body(balloon);
+    let top = v
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.y.total_cmp(&b.1.y))
+        .expect("vertices")
+        .0;
+    // The rope's end is tied to the balloon's top vertex and the ring around it (the
+    // vertices within 0.1 m), so that the load spreads over the cap.
+    let end = rope_first + rope_count - 1;
+    let cap: Vec<[u32; 2]> = (0..v.len() as u32)
+        .filter(|&k| v[k as usize].distance(v[top]) < 0.1)
+        .map(|k| [b_first + k, end])
+        .collect();
+    sim.links(&cap, 0.0);
+    sim.shapes.push(Shape::Mesh {
+        tris: tris.iter().map(|t| t.map(|p| p + b_first)).collect(),
+        smooth: true,
+        front: Rgb::hex(0xd04a6a),
+        back: Rgb::hex(0x802040),
+    });
+    let host = sim
+        .world
+        .add_attachment_host(Transform {
+            position: HOST_START,
+            rotation: Quat::IDENTITY,
+        })
+        .expect("host is valid");
+    let attachment = sim
+        .world
+        .add_attachments(host, &[rope_first], None, 0.0)
+        .expect("attachment is valid");
+    sim.shapes.push(Shape::Ball {
+        particle: rope_first,
+        radius: 0.03,
+        colour: Rgb::hex(0x606870),
+    });
+    // The host's path, as a ring of marks.
+    for k in 0..48 {
+        let a = |k: u32| {
+            let phi = k as f32 * std::f32::consts::TAU / 48.0;
+            HOST_START + HOST_RADIUS * Vec3::new(phi.cos(), 0.0, phi.sin())
+        };
+        if k % 2 == 0 {
+            sim.shapes.push(Shape::Mark {
+                a: a(k),
+                b: a(k + 1),
+                colour: Rgb::hex(0x60d0ff),
+            });
+        }
+    }
+    let weight = (sim.mass_of(rope_first, rope_count) + BALLOON_MASS) as f64 * G as f64;
+    sim.set_metric("weight below the host (N)", weight);
+    let v0 = sim.world.body_volume(balloon).expect("pressure body") as f64;
+    let dt = 1.0 / SIM_HZ;
+    let drive = move |sim: &mut Sim, t: f32| {
+        let phi = HOST_OMEGA * (t + dt - HOST_CIRCLE_START).max(0.0);
+        sim.world
+            .set_attachment_host_transform(
+                host,
+                Transform {
+                    position: host_at(t + dt),
+                    rotation: Quat::from_rotation_y(-phi),
+                },
+            )
+            .expect("host exists");
+    };
+    let (mut rest_sum, mut rest_n) = (glam::DVec3::ZERO, 0u32);
+    let observe = move |sim: &mut Sim, t: f32| {
+        let mut f = [Vec3::ZERO];
+        sim.world
+            .read_attachment_forces(attachment, &mut f)
+            .expect("attachment exists");
+        let f = f[0];
+        // The mean over the last second before the host moves: the force read back
+        // (from the last substep of each step) jitters by ~10% from step to step.
+        if t > HOST_CIRCLE_START - HOST_REST_WINDOW + 0.5 * dt && t < HOST_CIRCLE_START + 0.5 * dt {
+            rest_sum += f.as_dvec3();
+            rest_n += 1;
+            let mean = rest_sum / rest_n as f64;
+            sim.set_metric("mean force on the host at rest, y (N)", mean.y);
+            sim.set_metric(
+                "mean force on the host at rest, horizontal (N)",
+                (mean.x * mean.x + mean.z * mean.z).sqrt(),
+            );
+        }
+        let volume = sim.world.body_volume(balloon).expect("pressure body") as f64;
+        let off = (volume / v0 - 1.0).abs();
+        let top = sim.positions()[rope_first as usize];
+        let miss = top.distance(host_at(t)) as f64;
+        for (name, value) in [
+            ("balloon: max |V/V0 - 1|", off),
+            ("rope top: max distance from the host (m)", miss),
+        ] {
+            let worst = sim.metric(name);
+            sim.set_metric(
+                name,
+                if worst.is_nan() {
+                    value
+                } else {
+                    worst.max(value)
+                },
+            );
+        }
+        if t > HOST_CIRCLE_START {
+            let worst = sim.metric("force on the host circling, max (N)");
+            let value = f.length() as f64;
+            sim.set_metric(
+                "force on the host circling, max (N)",
+                if worst.is_nan() {
+                    value
+                } else {
+                    worst.max(value)
+                },
+            );
+        }
+        sim.status = format!(
+            "host {}: force ({:.2}, {:.2}, {:.2}) N, weight {:.2} N, V/V0 {:.3}",
+            if t <= HOST_CIRCLE_START {
+                "still"
+            } else {
+                "circling"
+            },
+            f.x,
+            f.y,
+            f.z,
+            weight,
+            volume / v0
+        );
+    };
+    Scene {
+        name: "balloon",
+        title: "Balloon on a rope, attached to a moving host",
+        seconds: 6.0,
+        still_at: 4.5,
+        eye: Vec3::new(0.9, 1.6, 2.4),
+        target: Vec3::new(0.0, 1.3, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: Some(Box::new(drive)),
+        observe: Some(Box::new(observe)),
+        free_after: 6.0,
+        labels: Vec::new(),
+    }
+}
+
 /// Every scene, in README order.
 pub fn all() -> Vec<Scene> {
-    vec![hanging_rope(), rope_swing(), cloth(), materials()]
+    vec![
+        hanging_rope(),
+        rope_swing(),
+        cloth(),
+        materials(),
+        soft_bodies(),
+        cloth_tethers(),
+        balloon_on_a_host(),
+    ]
 }
 
 /// Colour of the shadows on the floor.
@@ -673,6 +1460,11 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 let c = on_floor(pos[particle as usize]);
                 p.flat_line(c, c, radius, SHADOW);
             }
+            Shape::Mesh { ref tris, .. } => {
+                for t in tris {
+                    p.flat_triangle(t.map(|k| on_floor(pos[k as usize])), SHADOW);
+                }
+            }
             Shape::Mark { .. } => {}
         }
     }
@@ -708,6 +1500,12 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 colour,
             } => p.disc(pos[particle as usize], radius, colour),
             Shape::Mark { a, b, colour } => p.flat_line(a, b, 0.005, colour),
+            Shape::Mesh {
+                ref tris,
+                smooth,
+                front,
+                back,
+            } => draw_mesh(&pos, tris, smooth, front, back, p),
         }
     }
     for &h in &sim.held {
@@ -752,4 +1550,59 @@ fn draw_cloth(pos: &[Vec3], nx: u32, ny: u32, front: Rgb, back: Rgb, p: &mut Pai
             back,
         );
     }
+}
+
+/// Shaded triangles of a closed surface: flat (face normals from the winding) or
+/// smooth (area-weighted vertex normals).
+fn draw_mesh(
+    pos: &[Vec3],
+    tris: &[[u32; 3]],
+    smooth: bool,
+    front: Rgb,
+    back: Rgb,
+    p: &mut Painter,
+) {
+    let normals = smooth.then(|| {
+        let mut n = std::collections::HashMap::<u32, Vec3>::new();
+        for t in tris {
+            let [a, b, c] = t.map(|k| pos[k as usize]);
+            let f = (b - a).cross(c - a);
+            for &k in t {
+                *n.entry(k).or_insert(Vec3::ZERO) += f;
+            }
+        }
+        n
+    });
+    for t in tris {
+        let x = t.map(|k| pos[k as usize]);
+        let n = normals
+            .as_ref()
+            .map(|n| t.map(|k| n[&k].normalize_or_zero()));
+        p.triangle(x, n, front, back);
+    }
+}
+
+/// Every constraint the world projects: distance constraints, body links and every
+/// family (tethers, bending, volumes, pressure, strain, ...), attachments.
+pub fn constraint_count(world: &World) -> u32 {
+    use FamilyKind::*;
+    world.distance_constraint_count()
+        + world.constraint_sets().link.len() as u32
+        + [
+            Tether,
+            DihedralBending,
+            IsometricBending,
+            TetVolume,
+            PressureVolume,
+            TriangleStrain,
+            TetStrain,
+            UnilateralArea,
+            UnilateralVolume,
+            RingArea,
+        ]
+        .into_iter()
+        .map(|f| world.family_constraint_count(f))
+        .sum::<u32>()
+        + world.attachment_count()
+        + world.shape_cluster_count()
 }
