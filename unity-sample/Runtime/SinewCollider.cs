@@ -15,7 +15,7 @@ namespace Sinew.Unity
     [AddComponentMenu("Sinew/Sinew Collider")]
     public sealed class SinewCollider : MonoBehaviour
     {
-        [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
+        [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene. Read in OnEnable.")]
         public SinewWorldBehaviour world;
         [Tooltip("Coulomb static friction coefficient (>= 0).")]
         [Min(0f)]
@@ -74,7 +74,7 @@ namespace Sinew.Unity
             Unregister();
         }
 
-        // Adds the collider to the behaviour's world (creating the world if needed).
+        // Adds the collider to the subscribed behaviour's world (creating it if needed).
         void Register()
         {
             SinewColliderDesc desc;
@@ -82,7 +82,7 @@ namespace Sinew.Unity
                 return;
             try
             {
-                World w = world.World;
+                World w = subscribed.World;
                 Handle = w.AddCollider(desc);
                 Owner = w;
                 registered = desc;
