@@ -47,6 +47,8 @@ namespace UnityEngine
         public Vector3 position { get; set; }
         public Vector3 localScale { get; set; }
         public Quaternion rotation { get; set; }
+        public Vector3 lossyScale { get { return default(Vector3); } }
+        public Vector3 forward { get { return default(Vector3); } }
         public Matrix4x4 worldToLocalMatrix { get { return default(Matrix4x4); } }
         public Vector3 TransformPoint(Vector3 p) { return p; }
     }
@@ -58,9 +60,35 @@ namespace UnityEngine
         public static Vector3 operator +(Vector3 a, Vector3 b) { return a; }
         public static Vector3 operator -(Vector3 a, Vector3 b) { return a; }
         public static Vector3 operator *(Vector3 a, float s) { return a; }
+        public static float Dot(Vector3 a, Vector3 b) { return 0f; }
     }
 
-    public struct Quaternion { }
+    public struct Quaternion
+    {
+        public float x, y, z, w;
+        public Quaternion(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
+    }
+
+    public struct Ray
+    {
+        public Vector3 origin { get { return default(Vector3); } }
+        public Vector3 direction { get { return default(Vector3); } }
+        public Vector3 GetPoint(float distance) { return default(Vector3); }
+    }
+
+    public sealed class Camera : Behaviour
+    {
+        public static Camera main { get { return null; } }
+        public Ray ScreenPointToRay(Vector3 pos) { return default(Ray); }
+    }
+
+    public static class Input
+    {
+        public static Vector3 mousePosition { get { return default(Vector3); } }
+        public static bool GetMouseButton(int button) { return false; }
+        public static bool GetMouseButtonDown(int button) { return false; }
+        public static bool GetMouseButtonUp(int button) { return false; }
+    }
 
     public struct Matrix4x4
     {
@@ -91,6 +119,26 @@ namespace UnityEngine
     }
 
     public class Collider : Component { }
+
+    public sealed class SphereCollider : Collider
+    {
+        public Vector3 center { get; set; }
+        public float radius { get; set; }
+    }
+
+    public sealed class CapsuleCollider : Collider
+    {
+        public Vector3 center { get; set; }
+        public float radius { get; set; }
+        public float height { get; set; }
+        public int direction { get; set; }
+    }
+
+    public sealed class BoxCollider : Collider
+    {
+        public Vector3 center { get; set; }
+        public Vector3 size { get; set; }
+    }
 
     // Unity's own cloth component: here so that the compile check proves the package's
     // scripts resolve `Cloth` to Sinew.Cloth, not to this.

@@ -1,7 +1,8 @@
 // Sample: add this component to an empty GameObject in an empty scene and press Play.
 // It builds everything in code: a Sinew world, a rope between a fixed anchor and one
-// that swings, and a 2 m × 2 m cloth (Unity's Plane) hanging from two corner pins, one
-// of which moves.
+// that swings, a 2 m × 2 m cloth (Unity's Plane) hanging from two corner pins, one of
+// which moves, over a ball (SinewCollider), and mouse dragging (SinewGrabber on the
+// main camera).
 
 using Sinew.Unity;
 using UnityEngine;
@@ -52,6 +53,22 @@ namespace Sinew.Samples
             sinewCloth.massKg = 0.3f;
             sinewCloth.compliance = 1e-6f;
             sinewCloth.pins = new[] { pinA, movingPin };
+
+            // A ball under the cloth: Unity's Sphere primitive keeps its SphereCollider
+            // (radius 0.5, scaled to 0.6 m), which SinewCollider mirrors into the world.
+            var ball = GameObject.CreatePrimitive(PrimitiveType.Sphere);
+            ball.name = "Ball";
+            ball.transform.position = new Vector3(3f, 1.9f, 0.4f);
+            ball.transform.localScale = new Vector3(1.2f, 1.2f, 1.2f);
+            var ballCollider = ball.AddComponent<SinewCollider>();
+            ballCollider.world = world;
+            ballCollider.staticFriction = 0.6f;
+            ballCollider.dynamicFriction = 0.5f;
+
+            // Drag rope and cloth with the left mouse button.
+            var cam = Camera.main;
+            if (cam != null)
+                cam.gameObject.AddComponent<SinewGrabber>().world = world;
         }
 
         void Update()

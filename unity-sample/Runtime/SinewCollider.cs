@@ -1,0 +1,202 @@
+// Mirrors this object's Unity SphereCollider, CapsuleCollider or BoxCollider into a Sinew
+// world as a Sinew collider of the same shape (ColliderShapes does the mapping, scale
+// included), so that ropes and cloth collide with it. The transform is pushed from the
+// world's BeforeStep event, i.e. inside SinewWorldBehaviour.FixedUpdate just before each
+// step, whatever the script execution order; a change of size or scale re-adds the
+// collider. Removed in OnDisable; a world already destroyed (domain reload, play-mode
+// exit) is left alone, and a world created again later gets the collider again.
+
+using Sinew.Native;
+using UnityEngine;
+
+namespace Sinew.Unity
+{
+    [DisallowMultipleComponent]
+    [AddComponentMenu("Sinew/Sinew Collider")]
+    public sealed class SinewCollider : MonoBehaviour
+    {
+        [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene. Read in OnEnable.")]
+        public SinewWorldBehaviour world;
+        [Tooltip("Coulomb static friction coefficient (>= 0).")]
+        [Min(0f)]
+        public float staticFriction = 0.5f;
+        [Tooltip("Coulomb dynamic friction coefficient (>= 0).")]
+        [Min(0f)]
+        public float dynamicFriction = 0.4f;
+        [Tooltip("Restitution: 0 = no bounce, 1 = elastic.")]
+        [Range(0f, 1f)]
+        public float restitution = 0f;
+
+        /// <summary>The Sinew collider (id 0 while none is registered).</summary>
+        public Sinew.Native.SinewCollider Handle { get; private set; }
+
+        /// <summary>The world the collider is in (null while none).</summary>
+        public World Owner { get; private set; }
+
+        SinewWorldBehaviour subscribed;
+        SinewColliderDesc registered;
+        SinewColliderDesc template;
+        bool haveTemplate;
+        bool teleportNext;
+
+        /// <summary>The next transform update jumps instead of sweeping (particles on the
+        /// way are not pushed).</summary>
+        public void Teleport()
+        {
+            teleportNext = true;
+        }
+
+        void OnEnable()
+        {
+            if (world == null)
+                world = SinewWorldBehaviour.FindInScene();
+            if (world == null)
+            {
+                Debug.LogError("SinewCollider needs a SinewWorldBehaviour", this);
+                enabled = false;
+                return;
+            }
+            subscribed = world;
+            subscribed.BeforeStep += Push;
+            Register();
+        }
+
+        void OnDisable()
+        {
+            if (subscribed != null)
+                subscribed.BeforeStep -= Push;
+            subscribed = null;
+            Unregister();
+        }
+
+        void OnDestroy()
+        {
+            Unregister();
+        }
+
+        // Adds the collider to the subscribed behaviour's world (creating it if needed).
+        void Register()
+        {
+            SinewColliderDesc desc;
+            if (!Describe(out desc))
+                return;
+            try
+            {
+                World w = subscribed.World;
+                Handle = w.AddCollider(desc);
+                Owner = w;
+                registered = desc;
+            }
+            catch (SinewException e)
+            {
+                Fail(e);
+            }
+        }
+
+        // Removes the collider unless its world is already gone (its colliders went with it).
+        void Unregister()
+        {
+            World w = Owner;
+            Sinew.Native.SinewCollider h = Handle;
+            Owner = null;
+            Handle = default(Sinew.Native.SinewCollider);
+            if (w == null || w.IsDisposed || h.id == 0)
+                return;
+            try
+            {
+                w.RemoveCollider(h);
+            }
+            catch (SinewException e)
+            {
+                Debug.LogError("SinewCollider: " + e.Message, this);
+            }
+        }
+
+        // BeforeStep: the Unity collider's pose, size and the material fields, into the world.
+        void Push()
+        {
+            if (Owner == null || Owner.IsDisposed)
+            {
+                Owner = null;
+                Handle = default(Sinew.Native.SinewCollider);
+                Register();
+                return;
+            }
+            SinewColliderDesc desc;
+            if (!Describe(out desc))
+                return;
+            try
+            {
+                if (!ColliderShapes.SameShape(desc, registered))
+                {
+                    Unregister();
+                    Register();
+                    return;
+                }
+                Owner.SetColliderTransform(Handle, desc.position, desc.rotation, teleportNext);
+                teleportNext = false;
+                registered.position = desc.position;
+                registered.rotation = desc.rotation;
+                if (desc.static_friction != registered.static_friction ||
+                    desc.dynamic_friction != registered.dynamic_friction ||
+                    desc.restitution != registered.restitution)
+                {
+                    Owner.SetColliderMaterial(Handle, desc.static_friction, desc.dynamic_friction, desc.restitution);
+                    registered.static_friction = desc.static_friction;
+                    registered.dynamic_friction = desc.dynamic_friction;
+                    registered.restitution = desc.restitution;
+                }
+            }
+            catch (SinewException e)
+            {
+                Fail(e);
+            }
+        }
+
+        // The desc of the Unity collider on this object, or false (logged, disabled).
+        bool Describe(out SinewColliderDesc desc)
+        {
+            if (!haveTemplate)
+            {
+                template = World.ColliderDesc();
+                haveTemplate = true;
+            }
+            desc = template;
+            desc.static_friction = staticFriction;
+            desc.dynamic_friction = dynamicFriction;
+            desc.restitution = restitution;
+            Transform t = transform;
+            SinewVec3 scale = t.lossyScale.ToSinew();
+            SinewQuat rotation = t.rotation.ToSinew();
+            var sphere = GetComponent<SphereCollider>();
+            if (sphere != null)
+            {
+                desc = ColliderShapes.Sphere(desc, sphere.radius, scale, t.TransformPoint(sphere.center).ToSinew(), rotation);
+                return true;
+            }
+            var capsule = GetComponent<CapsuleCollider>();
+            if (capsule != null)
+            {
+                desc = ColliderShapes.Capsule(desc, capsule.radius, capsule.height, capsule.direction, scale,
+                                              t.TransformPoint(capsule.center).ToSinew(), rotation);
+                return true;
+            }
+            var box = GetComponent<BoxCollider>();
+            if (box != null)
+            {
+                desc = ColliderShapes.Box(desc, box.size.ToSinew(), scale, t.TransformPoint(box.center).ToSinew(), rotation);
+                return true;
+            }
+            Debug.LogError("SinewCollider needs a SphereCollider, CapsuleCollider or BoxCollider on the same GameObject", this);
+            enabled = false;
+            return false;
+        }
+
+        // Bad values (a zero scale, a negative friction): the library's message, then off.
+        void Fail(SinewException e)
+        {
+            Debug.LogError("SinewCollider: " + e.Message, this);
+            enabled = false;
+        }
+    }
+}
