@@ -6,6 +6,8 @@
 //!   link it to the `libsinew.so` built by this same `cargo test` (in
 //!   `target/<profile>/deps/`, as tests/c_abi.rs explains), run it and require
 //!   "N checks, 0 failed". The Rust side is not instrumented; the C++ side is.
+//! * `cpp_colliders` / `cpp_colliders_asan_ubsan`: the same for
+//!   `tests/cpp/colliders_test.cpp` (UE collider shapes, Scene colliders, pick, grab).
 //! * `cpp_headers_are_self_contained_without_exceptions_or_rtti`: every header of
 //!   bindings/cpp compiles on its own with `-fno-exceptions -fno-rtti` (how Unreal
 //!   builds modules by default).
@@ -202,6 +204,34 @@ fn cpp_wrapper_asan_ubsan() {
     );
 }
 
+/// tests/cpp/colliders_test.cpp: sinew_colliders.hpp (UE shapes -> collider descs)
+/// and the Scene's colliders, radii, picks and grabs, plain and under ASan/UBSan.
+fn run_colliders_test(name: &str, extra: &[&str]) {
+    let src = manifest_dir().join("tests/cpp/colliders_test.cpp");
+    let stdout = compile_and_run(&src, name, extra);
+    assert!(
+        stdout.contains(" checks, 0 failed"),
+        "{name} exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+#[test]
+fn cpp_colliders() {
+    run_colliders_test("colliders_test", &[]);
+}
+
+#[test]
+fn cpp_colliders_asan_ubsan() {
+    run_colliders_test(
+        "colliders_test_asan_ubsan",
+        &[
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ],
+    );
+}
+
 /// The headers of bindings/cpp, sorted.
 fn cpp_headers() -> Vec<PathBuf> {
     let dir = manifest_dir().join("bindings/cpp");
@@ -354,6 +384,7 @@ fn stage_script_copies_library_and_headers() {
         "include/sinew_scene.hpp",
         "include/sinew_tube.hpp",
         "include/sinew_units.hpp",
+        "include/sinew_colliders.hpp",
         "lib/Linux/libsinew.so",
     ] {
         assert!(third.join(f).is_file(), "{f} not staged");

@@ -12,7 +12,13 @@
 // displacement rounded once), so a rebuild that changes nothing continues to within
 // float rounding (~1e-7 m on a 1 m rope), not bit-identically.
 //
-// Grab / release: pin(body, i) sets particle i's inverse mass to 0 (it then moves only
+// Colliders, particle radii and grabs (sinew_world_grab_particle) are world state too:
+// the Scene keeps them (colliders at their latest transform and material) and re-adds
+// them on every rebuild, so ids handed out by the Scene stay valid. Every body's
+// particles get collision group = its BodyId, so a body's own particles never push each
+// other apart (neighbouring rope particles closer than 2 radii stay put).
+//
+// Pin / unpin: pin(body, i) sets particle i's inverse mass to 0 (it then moves only
 // where move_particles puts it); unpin restores the body's own inverse mass.
 #ifndef SINEW_SCENE_HPP
 #define SINEW_SCENE_HPP
@@ -41,6 +47,17 @@ struct BodyDesc {
     std::vector<float> inverse_masses;      ///< 1/kg as added (0 = pinned); empty = all 1
     std::vector<float> free_inverse_masses; ///< 1/kg restored by unpin; empty = inverse_masses
     std::vector<ConstraintGroup> groups;
+    std::vector<float> radii;               ///< collision radius per particle, m; empty = all 0
+};
+
+using ColliderId = uint32_t; ///< 0 is never a collider
+
+/// A ray pick over the whole Scene: `body` is 0 when the ray hits no particle.
+struct ScenePick {
+    uint32_t body = 0;      ///< BodyId of the hit particle, 0 = miss
+    uint32_t particle = 0;  ///< body-local index
+    float distance = -1.0f; ///< m along the (normalised) ray
+    bool hit() const noexcept { return body != 0; }
 };
 
 using BodyId = uint32_t; ///< 0 is never a body
@@ -75,6 +92,8 @@ class Scene {
         if (desc.free_inverse_masses.empty()) desc.free_inverse_masses = desc.inverse_masses;
         if (desc.inverse_masses.size() != n || desc.free_inverse_masses.size() != n)
             return Error{Status::InvalidArgument, "Scene::add_body: inverse mass arrays must match positions"};
+        if (!desc.radii.empty() && desc.radii.size() != n)
+            return Error{Status::InvalidArgument, "Scene::add_body: radii must be empty or match positions"};
         for (const auto& g : desc.groups)
             for (uint32_t i : g.pairs)
                 if (i >= n)
@@ -83,7 +102,7 @@ class Scene {
         if (auto r = ensure_built(); !r) return r.error();
         Body body;
         body.desc = std::move(desc);
-        if (auto r = add_to(world_, body, body.desc.positions, {}); !r) {
+        if (auto r = add_to(world_, next_id_, body, body.desc.positions, {}); !r) {
             // Adding is all-or-nothing per call, but an earlier group may have landed:
             // rebuild without this body so the world holds exactly the bodies listed.
             dirty_ = true;
@@ -97,6 +116,7 @@ class Scene {
     /// Removes a body (the world is rebuilt lazily).
     Result<void> remove_body(BodyId id) {
         if (bodies_.erase(id) == 0) return unknown("Scene::remove_body", id);
+        for (auto it = grabs_.begin(); it != grabs_.end();) it = it->first.first == id ? grabs_.erase(it) : ++it;
         dirty_ = true;
         return {};
     }
@@ -192,6 +212,117 @@ class Scene {
         return {};
     }
 
+    // --- colliders --------------------------------------------------------------
+
+    /// Adds a collider (plane, sphere, capsule or box; start from sinew::collider_desc()).
+    Result<ColliderId> add_collider(const SinewColliderDesc& desc) {
+        if (auto r = ensure_built(); !r) return r.error();
+        auto c = world_.add_collider(desc);
+        if (!c) return c.error();
+        const ColliderId id = next_collider_++;
+        colliders_.emplace(id, ColliderEntry{desc, *c});
+        return id;
+    }
+    /// Removes a collider.
+    Result<void> remove_collider(ColliderId id) {
+        auto it = colliders_.find(id);
+        if (it == colliders_.end()) return unknown_collider("Scene::remove_collider", id);
+        if (!dirty_) {
+            if (auto r = world_.remove_collider(it->second.handle); !r) return r;
+        }
+        colliders_.erase(it);
+        return {};
+    }
+    /// Moves a collider (m, unit quaternion); it sweeps there over the next step unless
+    /// `teleport`.
+    Result<void> set_collider_transform(ColliderId id, Vec3 position, Quat rotation, bool teleport = false) {
+        if (auto r = ensure_built(); !r) return r;
+        auto it = colliders_.find(id);
+        if (it == colliders_.end()) return unknown_collider("Scene::set_collider_transform", id);
+        if (auto r = world_.set_collider_transform(it->second.handle, position, rotation, teleport); !r) return r;
+        it->second.desc.position = position;
+        it->second.desc.rotation = rotation;
+        return {};
+    }
+    /// Sets a collider's friction coefficients (>= 0) and restitution ([0, 1]).
+    Result<void> set_collider_material(ColliderId id, float static_friction, float dynamic_friction,
+                                       float restitution) {
+        if (auto r = ensure_built(); !r) return r;
+        auto it = colliders_.find(id);
+        if (it == colliders_.end()) return unknown_collider("Scene::set_collider_material", id);
+        if (auto r = world_.set_collider_material(it->second.handle, static_friction, dynamic_friction, restitution);
+            !r)
+            return r;
+        it->second.desc.static_friction = static_friction;
+        it->second.desc.dynamic_friction = dynamic_friction;
+        it->second.desc.restitution = restitution;
+        return {};
+    }
+    bool contains_collider(ColliderId id) const noexcept { return colliders_.count(id) != 0; }
+    std::size_t collider_count() const noexcept { return colliders_.size(); }
+
+    // --- picking and grabbing ----------------------------------------------------
+
+    /// The particle nearest along origin + t·direction (t >= 0, m; direction is
+    /// normalised here) within `radius` (m) + its own radius of the ray.
+    Result<ScenePick> pick(Vec3 origin, Vec3 direction, float radius) {
+        if (auto r = ensure_built(); !r) return r.error();
+        const float len = std::sqrt(direction.x * direction.x + direction.y * direction.y + direction.z * direction.z);
+        if (!std::isfinite(len) || !(len > 0.0f))
+            return Error{Status::InvalidArgument, "Scene::pick: direction must be finite and non-zero"};
+        const Vec3 unit{direction.x / len, direction.y / len, direction.z / len};
+        auto p = world_.pick_particle(origin, unit, radius);
+        if (!p) return p.error();
+        ScenePick out;
+        if (!p->hit()) return out;
+        for (const auto& [id, b] : bodies_) {
+            if (p->particle >= b.particles.first && p->particle - b.particles.first < b.particles.count) {
+                out.body = id;
+                out.particle = p->particle - b.particles.first;
+                out.distance = p->distance;
+                return out;
+            }
+        }
+        return out; // not reachable: every particle of the world belongs to a body
+    }
+    /// Attaches particle `i` of the body to `target` (m) with `compliance` (m/N, 0 =
+    /// rigid) until release(); the library's grab constraint, kept across rebuilds.
+    /// Pinned particles cannot be grabbed.
+    Result<void> grab(BodyId id, uint32_t i, Vec3 target, float compliance) {
+        if (auto r = ensure_built(); !r) return r;
+        const Body* b = find(id);
+        if (!b) return unknown("Scene::grab", id);
+        if (i >= b->particles.count)
+            return Error{Status::OutOfRange, "Scene::grab: particle " + std::to_string(i) +
+                                                 " >= body particle count " + std::to_string(b->particles.count)};
+        if (auto r = world_.grab_particle(b->particles.first + i, target, compliance); !r) return r;
+        grabs_[{id, i}] = GrabEntry{target, compliance};
+        return {};
+    }
+    /// Moves the target (m) of the grab on particle `i` of the body.
+    Result<void> move_grab(BodyId id, uint32_t i, Vec3 target) {
+        if (auto r = ensure_built(); !r) return r;
+        auto it = grabs_.find({id, i});
+        if (it == grabs_.end())
+            return Error{Status::InvalidArgument, "Scene::move_grab: particle " + std::to_string(i) + " of body " +
+                                                      std::to_string(id) + " is not grabbed"};
+        if (auto r = world_.move_grab(find(id)->particles.first + i, target); !r) return r;
+        it->second.target = target;
+        return {};
+    }
+    /// Releases the grab on particle `i` of the body.
+    Result<void> release(BodyId id, uint32_t i) {
+        if (auto r = ensure_built(); !r) return r;
+        auto it = grabs_.find({id, i});
+        if (it == grabs_.end())
+            return Error{Status::InvalidArgument, "Scene::release: particle " + std::to_string(i) + " of body " +
+                                                      std::to_string(id) + " is not grabbed"};
+        if (auto r = world_.release_particle(find(id)->particles.first + i); !r) return r;
+        grabs_.erase(it);
+        return {};
+    }
+    bool is_grabbed(BodyId id, uint32_t i) const noexcept { return grabs_.count({id, i}) != 0; }
+
     /// Advances the world by dt seconds.
     Result<void> step(float dt) {
         if (auto r = ensure_built(); !r) return r;
@@ -244,7 +375,18 @@ class Scene {
         std::vector<Range> groups;
     };
 
+    struct ColliderEntry {
+        SinewColliderDesc desc; ///< at the latest transform and material
+        SinewCollider handle;
+    };
+    struct GrabEntry {
+        Vec3 target;
+        float compliance;
+    };
     Scene(const WorldDesc& desc, World world) : desc_(desc), world_(std::move(world)) {}
+    static Error unknown_collider(const char* what, ColliderId id) {
+        return Error{Status::InvalidHandle, std::string(what) + ": no collider " + std::to_string(id)};
+    }
 
     static Error unknown(const char* what, BodyId id) {
         return Error{Status::InvalidHandle, std::string(what) + ": no body " + std::to_string(id)};
@@ -274,11 +416,23 @@ class Scene {
 
     /// Adds `body` to `world` at `positions` with `velocities` (empty = at rest) and
     /// records where its particles and constraints landed.
-    static Result<void> add_to(World& world, Body& body, const std::vector<Vec3>& positions,
+    static Result<void> add_to(World& world, BodyId id, Body& body, const std::vector<Vec3>& positions,
                                const std::vector<Vec3>& velocities) {
         auto p = world.add_particles(Span<const Vec3>(positions), Span<const float>(body.desc.inverse_masses));
         if (!p) return p.error();
         body.particles = *p;
+        SinewCollisionFilter filter{};
+        filter.group = id;
+        filter.layers = 1u;
+        filter.mask = 0xFFFFFFFFu;
+        filter.self_collision = 0u;
+        std::vector<SinewCollisionFilter> filters(positions.size(), filter);
+        if (auto r = world.set_collision_filters(body.particles.first, Span<const SinewCollisionFilter>(filters)); !r)
+            return r;
+        if (!body.desc.radii.empty()) {
+            if (auto r = world.set_particle_radii(body.particles.first, Span<const float>(body.desc.radii)); !r)
+                return r;
+        }
         body.groups.clear();
         for (const auto& g : body.desc.groups) {
             if (g.pairs.empty()) {
@@ -315,11 +469,24 @@ class Scene {
                 pos = old.desc.positions;
                 vel.clear();
             }
-            if (auto r = add_to(fresh, body, pos, vel); !r) return r;
+            if (auto r = add_to(fresh, id, body, pos, vel); !r) return r;
             rebuilt.emplace(id, std::move(body));
+        }
+        std::map<ColliderId, ColliderEntry> colliders;
+        for (const auto& [id, c] : colliders_) {
+            auto h = fresh.add_collider(c.desc);
+            if (!h) return h.error();
+            colliders.emplace(id, ColliderEntry{c.desc, *h});
+        }
+        for (const auto& [key, g] : grabs_) {
+            auto it = rebuilt.find(key.first);
+            if (it == rebuilt.end()) continue; // removed with its body
+            if (auto r = fresh.grab_particle(it->second.particles.first + key.second, g.target, g.compliance); !r)
+                return r;
         }
         world_ = std::move(fresh);
         bodies_ = std::move(rebuilt);
+        colliders_ = std::move(colliders);
         dirty_ = false;
         ++rebuilds_;
         return {};
@@ -329,6 +496,9 @@ class Scene {
     World world_;
     std::map<BodyId, Body> bodies_;
     BodyId next_id_ = 1;
+    std::map<ColliderId, ColliderEntry> colliders_;
+    ColliderId next_collider_ = 1;
+    std::map<std::pair<BodyId, uint32_t>, GrabEntry> grabs_;
     bool dirty_ = false;
     uint32_t rebuilds_ = 0;
 };

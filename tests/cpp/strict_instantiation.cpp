@@ -5,6 +5,7 @@
 
 #include "sinew.hpp"
 #include "sinew_cloth.hpp"
+#include "sinew_colliders.hpp"
 #include "sinew_rope.hpp"
 #include "sinew_scene.hpp"
 #include "sinew_tube.hpp"

@@ -95,6 +95,7 @@ void USinewClothComponent::BeginPlay()
 	}
 	Desc.groups.push_back(sinew::ConstraintGroup{Layout.stretch_pairs, {}, SinewUE::Compliance(StretchCompliance)});
 	Desc.groups.push_back(sinew::ConstraintGroup{Layout.bend_pairs, {}, SinewUE::Compliance(BendCompliance)});
+	Desc.radii.assign(N, SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f)));
 	SimPositions = Desc.positions;
 	sinew::Result<sinew::BodyId> Added = Scene->add_body(std::move(Desc));
 	if (!Added)
@@ -127,7 +128,8 @@ void USinewClothComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
 			(void)Scene->remove_body(Body);
 		}
 	}
-	Body = 0;
+	Body = 0; // the Scene drops its grab with the body
+	GrabbedParticle = INDEX_NONE;
 	Subsystem.Reset();
 	Super::EndPlay(EndPlayReason);
 }
@@ -139,19 +141,15 @@ void USinewClothComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	{
 		return;
 	}
-	// Pinned particles follow the component (the actor may move); a grabbed one follows the grab.
+	// Pinned particles follow the component (the actor may move); a grabbed one follows
+	// its grab constraint (USinewClothComponent::SetGrabLocation), not this.
 	const FTransform& ToWorld = GetComponentTransform();
 	std::vector<uint32_t> Indices = Pinned;
 	std::vector<sinew::Vec3> Targets;
-	Targets.reserve(Indices.size() + 1);
+	Targets.reserve(Indices.size());
 	for (uint32_t i : Pinned)
 	{
 		Targets.push_back(SinewUE::ToSim(Sub.GetFrame(), ToWorld.TransformPosition(SinewUE::FromMeshSpace(Layout.particles[i]))));
-	}
-	if (GrabbedParticle != INDEX_NONE)
-	{
-		Indices.push_back((uint32_t)GrabbedParticle);
-		Targets.push_back(SinewUE::ToSim(Sub.GetFrame(), GrabLocation));
 	}
 	if (!Indices.empty())
 	{
@@ -247,22 +245,42 @@ int32 USinewClothComponent::Grab(FVector WorldLocation)
 	{
 		return INDEX_NONE;
 	}
-	Release();
-	// Only free particles can be grabbed: pinned ones (attached ends) are driven already.
+	// Only free particles can be grabbed: pinned ones are driven already.
 	const sinew::Result<uint32_t> Nearest = Scene->nearest_free_particle(Body, SinewUE::ToSim(Sub->GetFrame(), WorldLocation));
-	const int32 Best = Nearest ? (int32)*Nearest : INDEX_NONE;
-	if (Best == INDEX_NONE || !Scene->pin(Body, (uint32_t)Best))
+	if (!Nearest || !GrabParticle((int32)*Nearest))
 	{
 		return INDEX_NONE;
 	}
-	GrabbedParticle = Best;
-	GrabLocation = SinewUE::FromSim(Sub->GetFrame(), SimPositions[(size_t)Best]);
-	return Best;
+	return GrabbedParticle;
+}
+
+bool USinewClothComponent::GrabParticle(int32 Particle)
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (!Scene || Body == 0 || Particle < 0 || (size_t)Particle >= SimPositions.size())
+	{
+		return false;
+	}
+	Release();
+	const sinew::Result<void> Grabbed = Scene->grab(Body, (uint32_t)Particle, SimPositions[(size_t)Particle], FMath::Max(GrabCompliance, 0.0f));
+	if (!Grabbed)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Grabbed.error().message.c_str()));
+		return false;
+	}
+	GrabbedParticle = Particle;
+	return true;
 }
 
 void USinewClothComponent::SetGrabLocation(FVector WorldLocation)
 {
-	GrabLocation = WorldLocation;
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (Scene && Body != 0 && GrabbedParticle != INDEX_NONE)
+	{
+		(void)Scene->move_grab(Body, (uint32_t)GrabbedParticle, SinewUE::ToSim(Sub->GetFrame(), WorldLocation));
+	}
 }
 
 void USinewClothComponent::Release()
@@ -271,7 +289,7 @@ void USinewClothComponent::Release()
 	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
 	if (Scene && Body != 0 && GrabbedParticle != INDEX_NONE)
 	{
-		(void)Scene->unpin(Body, (uint32_t)GrabbedParticle);
+		(void)Scene->release(Body, (uint32_t)GrabbedParticle);
 	}
 	GrabbedParticle = INDEX_NONE;
 }

@@ -8,6 +8,7 @@
 
 THIRD_PARTY_INCLUDES_START
 #include "sinew.hpp"
+#include "sinew_colliders.hpp"
 #include "sinew_units.hpp"
 THIRD_PARTY_INCLUDES_END
 
@@ -47,6 +48,30 @@ inline sinew::Vec3 Gravity(double GravityZ)
 {
 	return sinew::units::gravity_from_unreal(GravityZ);
 }
+
+/** A world transform (cm, FQuat, scale) for sinew::colliders::to_collider_desc. */
+inline sinew::colliders::UeTransform ColliderTransform(const FTransform& T)
+{
+	const FVector L = T.GetLocation();
+	const FQuat Q = T.GetRotation();
+	const FVector S = T.GetScale3D();
+	sinew::colliders::UeTransform Out;
+	Out.location_cm = sinew::units::Double3{L.X, L.Y, L.Z};
+	Out.rotation = sinew::colliders::DQuat{Q.X, Q.Y, Q.Z, Q.W};
+	Out.scale = sinew::units::Double3{S.X, S.Y, S.Z};
+	return Out;
+}
+
+/** A direction (any length; the axes are not swapped, so no unit applies) as floats. */
+inline sinew::Vec3 Direction(const FVector& D)
+{
+	const FVector3f F(D.GetSafeNormal());
+	return sinew::Vec3{F.X, F.Y, F.Z};
+}
+
+/** Length: cm -> m and back, through sinew_units.hpp. */
+inline float LengthToSim(float Centimetres) { return sinew::units::length_to_sim(Centimetres); }
+inline float LengthFromSim(float Metres) { return (float)sinew::units::length_from_sim(Metres); }
 
 /** Compliance, mass and force are SI on both sides (m/N, kg, N): no conversion. */
 inline float Compliance(float MetresPerNewton) { return MetresPerNewton; }

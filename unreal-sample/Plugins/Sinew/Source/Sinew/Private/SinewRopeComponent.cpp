@@ -68,6 +68,7 @@ void USinewRopeComponent::BeginPlay()
 	Desc.inverse_masses = Layout->inverse_masses;
 	Desc.free_inverse_masses = Layout->free_inverse_masses;
 	Desc.groups.push_back(sinew::ConstraintGroup{Layout->pairs, Layout->rest_lengths, SinewUE::Compliance(Compliance)});
+	Desc.radii.assign(Layout->positions.size(), SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f)));
 	sinew::Result<sinew::BodyId> Added = Scene->add_body(std::move(Desc));
 	if (!Added)
 	{
@@ -92,7 +93,8 @@ void USinewRopeComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
 			(void)Scene->remove_body(Body); // rebuilt lazily before the next step
 		}
 	}
-	Body = 0;
+	Body = 0; // the Scene drops its grab with the body
+	GrabbedParticle = INDEX_NONE;
 	Subsystem.Reset();
 	Super::EndPlay(EndPlayReason);
 }
@@ -105,8 +107,10 @@ void USinewRopeComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 		return;
 	}
 	const sinew::units::Frame& Frame = Sub.GetFrame();
-	uint32 Indices[3];
-	sinew::Vec3 Targets[3];
+	// Pinned ends follow their attachments; a grabbed particle follows its grab
+	// constraint (SetGrabLocation), not this.
+	uint32 Indices[2];
+	sinew::Vec3 Targets[2];
 	uint32 Count = 0;
 	if (bAttachStart)
 	{
@@ -117,11 +121,6 @@ void USinewRopeComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	{
 		Indices[Count] = (uint32)SimPositions.size() - 1;
 		Targets[Count++] = SinewUE::ToSim(Frame, AttachmentLocation(false));
-	}
-	if (GrabbedParticle != INDEX_NONE)
-	{
-		Indices[Count] = (uint32)GrabbedParticle;
-		Targets[Count++] = SinewUE::ToSim(Frame, GrabLocation);
 	}
 	if (Count > 0)
 	{
@@ -245,22 +244,42 @@ int32 USinewRopeComponent::Grab(FVector WorldLocation)
 	{
 		return INDEX_NONE;
 	}
-	Release();
-	// Only free particles can be grabbed: pinned ones (attached ends) are driven already.
+	// Only free particles can be grabbed: pinned ones are driven already.
 	const sinew::Result<uint32_t> Nearest = Scene->nearest_free_particle(Body, SinewUE::ToSim(Sub->GetFrame(), WorldLocation));
-	const int32 Best = Nearest ? (int32)*Nearest : INDEX_NONE;
-	if (Best == INDEX_NONE || !Scene->pin(Body, (uint32)Best))
+	if (!Nearest || !GrabParticle((int32)*Nearest))
 	{
 		return INDEX_NONE;
 	}
-	GrabbedParticle = Best;
-	GrabLocation = SinewUE::FromSim(Sub->GetFrame(), SimPositions[(size_t)Best]);
-	return Best;
+	return GrabbedParticle;
+}
+
+bool USinewRopeComponent::GrabParticle(int32 Particle)
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (!Scene || Body == 0 || Particle < 0 || (size_t)Particle >= SimPositions.size())
+	{
+		return false;
+	}
+	Release();
+	const sinew::Result<void> Grabbed = Scene->grab(Body, (uint32_t)Particle, SimPositions[(size_t)Particle], FMath::Max(GrabCompliance, 0.0f));
+	if (!Grabbed)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Grabbed.error().message.c_str()));
+		return false;
+	}
+	GrabbedParticle = Particle;
+	return true;
 }
 
 void USinewRopeComponent::SetGrabLocation(FVector WorldLocation)
 {
-	GrabLocation = WorldLocation;
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (Scene && Body != 0 && GrabbedParticle != INDEX_NONE)
+	{
+		(void)Scene->move_grab(Body, (uint32_t)GrabbedParticle, SinewUE::ToSim(Sub->GetFrame(), WorldLocation));
+	}
 }
 
 void USinewRopeComponent::Release()
@@ -269,7 +288,7 @@ void USinewRopeComponent::Release()
 	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
 	if (Scene && Body != 0 && GrabbedParticle != INDEX_NONE)
 	{
-		(void)Scene->unpin(Body, (uint32)GrabbedParticle);
+		(void)Scene->release(Body, (uint32_t)GrabbedParticle);
 	}
 	GrabbedParticle = INDEX_NONE;
 }

@@ -132,6 +132,38 @@ void USinewWorldSubsystem::Step(float DeltaSeconds)
 	}
 }
 
+FSinewPickResult USinewWorldSubsystem::PickParticle(FVector WorldOrigin, FVector WorldDirection, float RadiusCm)
+{
+	FSinewPickResult Result;
+	sinew::Scene* S = GetScene();
+	if (!S || WorldDirection.IsNearlyZero())
+	{
+		return Result;
+	}
+	const sinew::Result<sinew::ScenePick> Pick = S->pick(SinewUE::ToSim(Frame, WorldOrigin), SinewUE::Direction(WorldDirection), SinewUE::LengthToSim(FMath::Max(RadiusCm, 0.0f)));
+	if (!Pick)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("PickParticle: %s"), UTF8_TO_TCHAR(Pick.error().message.c_str()));
+		return Result;
+	}
+	if (!Pick->hit())
+	{
+		return Result;
+	}
+	for (ISinewSimulated* Body : Simulated)
+	{
+		if (Body->GetSinewBody() == Pick->body)
+		{
+			Result.bHit = true;
+			Result.Component = Body->GetSinewComponent();
+			Result.Particle = (int32)Pick->particle;
+			Result.DistanceCm = SinewUE::LengthFromSim(Pick->distance);
+			break;
+		}
+	}
+	return Result;
+}
+
 int32 USinewWorldSubsystem::GetBodyCount() const
 {
 	return Scene ? (int32)Scene->body_count() : 0;

@@ -82,16 +82,28 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew|Cloth")
 	float GetMaxStretchForce() const;
 
-	/** Grabs the free particle nearest to WorldLocation; returns its index, or -1. */
-	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
+	/** Collision radius of every particle (the cloth's thickness), cm; 0 = no collisions. Particles of one cloth never collide with each other. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", Units = "cm"))
+	float CollisionRadius = 1.0f;
+
+	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000"))
+	float GrabCompliance = 0.0001f;
+
+	/** Grabs the free particle nearest to WorldLocation where it is now (a grab constraint of GrabCompliance). Returns its index, or -1. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
 	int32 Grab(FVector WorldLocation);
 
-	/** Moves the grabbed particle (world space, cm). */
-	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
+	/** Grabs particle Particle (e.g. from USinewWorldSubsystem::PickParticle) where it is now. False if it is pinned or out of range. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
+	bool GrabParticle(int32 Particle);
+
+	/** Moves the grab target (world space, cm); the particle follows through the grab constraint. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
 	void SetGrabLocation(FVector WorldLocation);
 
 	/** Releases the grabbed particle. */
-	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
 	void Release();
 
 	virtual void BeginPlay() override;
@@ -99,6 +111,8 @@ public:
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual uint32 GetSinewBody() const override { return Body; }
+	virtual USceneComponent* GetSinewComponent() override { return this; }
 
 private:
 	void UpdateMesh();
@@ -108,7 +122,6 @@ private:
 
 	uint32 Body = 0;
 	int32 GrabbedParticle = INDEX_NONE;
-	FVector GrabLocation = FVector::ZeroVector;
 	sinew::cloth::Layout Layout;             // particles in this component's space, cm
 	std::vector<uint32_t> Pinned;            // particle indices that follow the component
 	std::vector<sinew::Vec3> SimPositions;   // m, simulation space

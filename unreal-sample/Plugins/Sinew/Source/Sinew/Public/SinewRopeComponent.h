@@ -99,16 +99,28 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
 	float GetMaxTension() const;
 
-	/** Grabs the free particle nearest to WorldLocation: it is pinned and follows SetGrabLocation. Returns its index, or -1. */
-	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
+	/** Collision radius of every particle (the rope's thickness), cm; 0 = no collisions. Particles of one rope never collide with each other. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", Units = "cm"))
+	float CollisionRadius = 1.0f;
+
+	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000"))
+	float GrabCompliance = 0.0001f;
+
+	/** Grabs the free particle nearest to WorldLocation where it is now (a grab constraint of GrabCompliance). Returns its index, or -1. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
 	int32 Grab(FVector WorldLocation);
 
-	/** Moves the grabbed particle (world space, cm). */
-	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
+	/** Grabs particle Particle (e.g. from USinewWorldSubsystem::PickParticle) where it is now. False if it is pinned or out of range. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
+	bool GrabParticle(int32 Particle);
+
+	/** Moves the grab target (world space, cm); the particle follows through the grab constraint. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
 	void SetGrabLocation(FVector WorldLocation);
 
-	/** Releases the grabbed particle: it gets its mass back. */
-	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
+	/** Releases the grabbed particle. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
 	void Release();
 
 	/** Attaches the end to a component (and socket) at run time. */
@@ -128,6 +140,8 @@ public:
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual uint32 GetSinewBody() const override { return Body; }
+	virtual USceneComponent* GetSinewComponent() override { return this; }
 
 private:
 	/** World location (cm) of the start (bStart) or end attachment. */
@@ -142,7 +156,6 @@ private:
 
 	uint32 Body = 0;
 	int32 GrabbedParticle = INDEX_NONE;
-	FVector GrabLocation = FVector::ZeroVector;
 	std::vector<sinew::Vec3> SimPositions; // m, simulation space
 	std::vector<sinew::Vec3> LocalPoints;  // cm, this component's space
 	std::vector<float> Tensions;           // N

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "CoreMinimal.h"
+#include "Components/SceneComponent.h"
 #include "Engine/EngineBaseTypes.h"
 #include "Subsystems/WorldSubsystem.h"
 
@@ -26,6 +27,10 @@ public:
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
 	/** After the step: read positions and forces, update the mesh. */
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
+	/** The sinew::Scene body this owns (0 = none, e.g. a collider): what PickParticle reports. */
+	virtual uint32 GetSinewBody() const { return 0; }
+	/** The component PickParticle returns for a hit on GetSinewBody(). */
+	virtual USceneComponent* GetSinewComponent() { return nullptr; }
 };
 
 /** The subsystem's tick, registered in TG_PostPhysics on the persistent level. */
@@ -40,6 +45,29 @@ struct FSinewWorldTickFunction : public FTickFunction
 	virtual void ExecuteTick(float DeltaTime, ELevelTick TickType, ENamedThreads::Type CurrentThread, const FGraphEventRef& MyCompletionGraphEvent) override;
 	virtual FString DiagnosticMessage() override;
 	virtual FName DiagnosticContext(bool bDetailed) override;
+};
+
+/** What USinewWorldSubsystem::PickParticle found. */
+USTRUCT(BlueprintType)
+struct FSinewPickResult
+{
+	GENERATED_BODY()
+
+	/** True when the ray passed close enough to a particle. */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Interaction")
+	bool bHit = false;
+
+	/** The rope or cloth component the particle belongs to. */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Interaction")
+	TObjectPtr<USceneComponent> Component = nullptr;
+
+	/** The particle's index in that component (for its GrabParticle). */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Interaction")
+	int32 Particle = INDEX_NONE;
+
+	/** Distance from the ray origin along the ray, cm. */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Interaction")
+	float DistanceCm = -1.0f;
 };
 
 template <>
@@ -76,6 +104,14 @@ public:
 	/** Number of bodies (ropes, cloths) in this world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew")
 	int32 GetBodyCount() const;
+
+	/**
+	 * The particle nearest along the ray WorldOrigin + t WorldDirection (cm, t >= 0) whose
+	 * centre is within RadiusCm + its own collision radius of the ray, over every rope and
+	 * cloth of this world. Pass the hit to the component's GrabParticle.
+	 */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
+	FSinewPickResult PickParticle(FVector WorldOrigin, FVector WorldDirection, float RadiusCm = 5.0f);
 
 	/** How many times the simulation was rebuilt (a body removed, a compliance changed). */
 	UFUNCTION(BlueprintPure, Category = "Sinew")

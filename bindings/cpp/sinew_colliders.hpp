@@ -1,0 +1,167 @@
+// sinew_colliders.hpp: Unreal-style collider shapes (centimetres, Z up, capsules along
+// local Z, scale on the transform) -> SinewColliderDesc (metres, capsules along local Y).
+// Engine-neutral: the Unreal plugin's USinewColliderComponent calls it every frame.
+//
+// Conventions (see sinew_units.hpp for positions):
+//   * Rotations pass through unchanged (the simulation runs in UE's axes, only scaled).
+//   * A Sinew capsule lies along its local Y axis, a UE capsule along local Z: the Sinew
+//     rotation is q_ue * q_fix with q_fix = 90° about X (local Y -> local Z). The same
+//     fix turns a Sinew plane (normal local Y) into one whose normal is UE's local +Z.
+//   * UE's capsule half height INCLUDES the hemispherical caps; Sinew's half_height is
+//     half the axis segment: half_height = ue_half_height - radius. A capsule whose
+//     half height is <= its radius is a sphere and becomes a Sinew sphere.
+//   * Scale as UE applies it: spheres and capsules scale by the smallest |axis scale|
+//     (UShapeComponent::GetShapeScale), boxes per axis by |scale|.
+#ifndef SINEW_COLLIDERS_HPP
+#define SINEW_COLLIDERS_HPP
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "sinew.hpp"
+#include "sinew_units.hpp"
+
+namespace sinew {
+namespace colliders {
+
+/// A rotation quaternion in double precision (UE's FQuat: x, y, z, w).
+struct DQuat {
+    double x = 0.0, y = 0.0, z = 0.0, w = 1.0;
+};
+
+/// The shapes a UE scene can mirror.
+enum class Shape { Sphere, Capsule, Box, Plane };
+
+/// Shape parameters the way UE stores them, unscaled, in cm.
+struct ShapeParams {
+    Shape shape = Shape::Sphere;
+    double radius_cm = 50.0;      ///< sphere / capsule radius
+    double half_height_cm = 50.0; ///< capsule: UE half height, caps included (>= radius)
+    units::Double3 box_extent_cm{50.0, 50.0, 50.0}; ///< box half extents
+};
+
+/// A UE world transform: location (cm), rotation, 3D scale.
+struct UeTransform {
+    units::Double3 location_cm{};
+    DQuat rotation{};
+    units::Double3 scale{1.0, 1.0, 1.0};
+};
+
+/// Friction coefficients (>= 0) and restitution ([0, 1]); validated by the library.
+struct Material {
+    float static_friction = 0.0f;
+    float dynamic_friction = 0.0f;
+    float restitution = 0.0f;
+};
+
+/// Hamilton product a * b (apply b, then a).
+inline DQuat multiply(const DQuat& a, const DQuat& b) noexcept {
+    return DQuat{a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                 a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+}
+
+/// Rotates v by the unit quaternion q.
+inline Vec3 rotate(const Quat& q, const Vec3& v) noexcept {
+    // v' = v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z)
+    const float cx = q.y * v.z - q.z * v.y, cy = q.z * v.x - q.x * v.z, cz = q.x * v.y - q.y * v.x;
+    const float dx = q.y * cz - q.z * cy, dy = q.z * cx - q.x * cz, dz = q.x * cy - q.y * cx;
+    return Vec3{v.x + 2.0f * (q.w * cx + dx), v.y + 2.0f * (q.w * cy + dy), v.z + 2.0f * (q.w * cz + dz)};
+}
+
+/// 90° about X: maps local +Y to local +Z (Sinew capsule axis / plane normal -> UE's).
+inline DQuat y_to_z() noexcept {
+    const double h = std::sqrt(0.5);
+    return DQuat{h, 0.0, 0.0, h};
+}
+
+/// The Sinew rotation of a collider of `shape` whose UE rotation is `ue`: normalised,
+/// with the Y -> Z fix for capsules and planes. InvalidArgument for a zero or
+/// non-finite quaternion.
+inline Result<Quat> to_sim_rotation(const DQuat& ue, Shape shape) {
+    const double n = std::sqrt(ue.x * ue.x + ue.y * ue.y + ue.z * ue.z + ue.w * ue.w);
+    if (!std::isfinite(n) || !(n > 1e-12))
+        return Error{Status::InvalidArgument, "sinew::colliders: rotation quaternion is zero or not finite"};
+    DQuat q{ue.x / n, ue.y / n, ue.z / n, ue.w / n};
+    if (shape == Shape::Capsule || shape == Shape::Plane) q = multiply(q, y_to_z());
+    return Quat{static_cast<float>(q.x), static_cast<float>(q.y), static_cast<float>(q.z), static_cast<float>(q.w)};
+}
+
+namespace detail {
+inline bool positive(double v) noexcept { return std::isfinite(v) && v > 0.0; }
+inline Error bad(const std::string& what) { return Error{Status::InvalidArgument, "sinew::colliders: " + what}; }
+} // namespace detail
+
+/// The SinewColliderDesc (m) of a UE shape at a UE transform (cm, Z up), seen through
+/// `frame`. InvalidArgument (naming the field) for non-positive or non-finite sizes,
+/// scales or a bad rotation; materials are checked by the library when added.
+inline Result<SinewColliderDesc> to_collider_desc(const units::Frame& frame, const ShapeParams& params,
+                                                  const UeTransform& xf, const Material& material = Material()) {
+    const units::Double3 s{std::fabs(xf.scale.x), std::fabs(xf.scale.y), std::fabs(xf.scale.z)};
+    if (!detail::positive(s.x) || !detail::positive(s.y) || !detail::positive(s.z))
+        return detail::bad("scale must be finite and non-zero on every axis");
+    const units::Double3& l = xf.location_cm;
+    if (!std::isfinite(l.x) || !std::isfinite(l.y) || !std::isfinite(l.z))
+        return detail::bad("location must be finite");
+    const double shape_scale = std::min(s.x, std::min(s.y, s.z));
+    SinewColliderDesc d = collider_desc();
+    Shape effective = params.shape;
+    switch (params.shape) {
+    case Shape::Sphere:
+        if (!detail::positive(params.radius_cm)) return detail::bad("sphere radius must be > 0 cm");
+        d.shape = SINEW_SHAPE_SPHERE;
+        d.radius = units::length_to_sim(params.radius_cm * shape_scale);
+        break;
+    case Shape::Capsule: {
+        if (!detail::positive(params.radius_cm)) return detail::bad("capsule radius must be > 0 cm");
+        if (!std::isfinite(params.half_height_cm) || params.half_height_cm < 0.0)
+            return detail::bad("capsule half height must be finite and >= 0 cm");
+        const double radius = params.radius_cm * shape_scale;
+        const double segment_half = params.half_height_cm * shape_scale - radius;
+        d.radius = units::length_to_sim(radius);
+        if (segment_half * units::kMetresPerUnrealUnit > 1e-6) {
+            d.shape = SINEW_SHAPE_CAPSULE;
+            d.half_height = units::length_to_sim(segment_half);
+        } else {
+            d.shape = SINEW_SHAPE_SPHERE; // all caps, no cylinder: a sphere
+            effective = Shape::Sphere;
+        }
+        break;
+    }
+    case Shape::Box: {
+        const units::Double3& e = params.box_extent_cm;
+        if (!detail::positive(e.x) || !detail::positive(e.y) || !detail::positive(e.z))
+            return detail::bad("box extent must be > 0 cm on every axis");
+        d.shape = SINEW_SHAPE_BOX;
+        d.half_extents = Vec3{units::length_to_sim(e.x * s.x), units::length_to_sim(e.y * s.y),
+                              units::length_to_sim(e.z * s.z)};
+        break;
+    }
+    case Shape::Plane:
+        d.shape = SINEW_SHAPE_PLANE;
+        break;
+    default:
+        return detail::bad("unknown shape");
+    }
+    auto q = to_sim_rotation(xf.rotation, effective);
+    if (!q) return q.error();
+    d.rotation = *q;
+    d.position = frame.to_sim(xf.location_cm);
+    d.static_friction = material.static_friction;
+    d.dynamic_friction = material.dynamic_friction;
+    d.restitution = material.restitution;
+    return d;
+}
+
+/// True when `a` and `b` have the same shape and sizes (then only the transform or the
+/// material changed and the collider can be moved instead of re-created).
+inline bool same_geometry(const SinewColliderDesc& a, const SinewColliderDesc& b) noexcept {
+    return a.shape == b.shape && a.radius == b.radius && a.half_height == b.half_height &&
+           a.half_extents.x == b.half_extents.x && a.half_extents.y == b.half_extents.y &&
+           a.half_extents.z == b.half_extents.z;
+}
+
+} // namespace colliders
+} // namespace sinew
+
+#endif // SINEW_COLLIDERS_HPP

@@ -1,0 +1,348 @@
+// Tests of the engine-neutral collision helpers the Unreal plugin uses:
+// bindings/cpp/sinew_colliders.hpp (UE shape + cm/Z-up transform -> SinewColliderDesc)
+// and the collider / radius / pick / grab parts of sinew::Scene (sinew_scene.hpp),
+// against the real library, with closed-form expectations.
+//
+// Built and run by tests/cpp_wrapper.rs (cpp_colliders, cpp_colliders_asan_ubsan) with
+// the same strict flags as wrapper_test.cpp. Prints every check; exits 1 on failure.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "sinew.hpp"
+#include "sinew_colliders.hpp"
+#include "sinew_scene.hpp"
+#include "sinew_units.hpp"
+
+namespace {
+
+int g_checks = 0;
+int g_failures = 0;
+
+void check(bool ok, const std::string& what, const std::string& detail = "") {
+    ++g_checks;
+    if (!ok) ++g_failures;
+    std::printf("[%s] %s%s%s\n", ok ? "PASS" : "FAIL", what.c_str(), detail.empty() ? "" : ": ", detail.c_str());
+}
+
+bool near(double a, double b, double tol) { return std::fabs(a - b) <= tol; }
+
+std::string fmt(double a, double b) { return "got " + std::to_string(a) + ", expected " + std::to_string(b); }
+
+std::string fmt3(sinew::Vec3 v) {
+    return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+}
+
+template <class T>
+T must(sinew::Result<T> r, const char* what) {
+    if (!r) {
+        check(false, what, r.error().message);
+        std::printf("aborting: cannot continue without %s\n", what);
+        std::exit(1);
+    }
+    return std::move(r).value();
+}
+void must(sinew::Result<void> r, const char* what) {
+    if (!r) {
+        check(false, what, r.error().message);
+        std::printf("aborting: cannot continue without %s\n", what);
+        std::exit(1);
+    }
+}
+
+namespace sc = sinew::colliders;
+using sinew::units::Double3;
+
+bool near3(sinew::Vec3 a, sinew::Vec3 b, float tol) {
+    return near(a.x, b.x, tol) && near(a.y, b.y, tol) && near(a.z, b.z, tol);
+}
+
+sc::DQuat about(double ax, double ay, double az, double degrees) {
+    const double h = 0.5 * degrees * 3.14159265358979323846 / 180.0;
+    const double s = std::sin(h);
+    return sc::DQuat{ax * s, ay * s, az * s, std::cos(h)};
+}
+
+sinew::Scene z_up_scene() {
+    sinew::WorldDesc d;
+    d.with_gravity(0.0f, 0.0f, -9.8f).with_substeps(8).with_iterations(4);
+    d.damping = 0.0f;
+    return must(sinew::Scene::create(d), "Scene::create");
+}
+
+/// A body of one free particle (1 kg) of `radius` m at `p`.
+sinew::BodyId add_ball(sinew::Scene& scene, sinew::Vec3 p, float radius) {
+    sinew::BodyDesc b;
+    b.positions = {p};
+    b.inverse_masses = {1.0f};
+    b.radii = {radius};
+    return must(scene.add_body(b), "add a one-particle body");
+}
+
+sinew::Vec3 position_of(sinew::Scene& scene, sinew::BodyId id, uint32_t i = 0) {
+    std::vector<sinew::Vec3> p(must(scene.particle_count(id), "particle_count"));
+    must(scene.read_positions(id, p), "read_positions");
+    return p[i];
+}
+
+void run(sinew::Scene& scene, int steps) {
+    for (int k = 0; k < steps; ++k) must(scene.step(1.0f / 60.0f), "step");
+}
+
+void test_rotations() {
+    const sinew::Vec3 y{0, 1, 0}, z{0, 0, 1};
+    // Identity UE rotation: the Sinew capsule axis (local Y) must be UE's local Z.
+    auto q = must(sc::to_sim_rotation(sc::DQuat{}, sc::Shape::Capsule), "capsule rotation");
+    check(near3(sc::rotate(q, y), z, 1e-6f), "capsule: Sinew local Y maps to UE local Z", fmt3(sc::rotate(q, y)));
+    // A UE capsule pitched 90° about Y lies along world X.
+    const sc::DQuat pitch = about(0, 1, 0, 90);
+    q = must(sc::to_sim_rotation(pitch, sc::Shape::Capsule), "pitched capsule rotation");
+    check(near3(sc::rotate(q, y), sinew::Vec3{1, 0, 0}, 1e-6f), "pitched capsule lies along world X",
+          fmt3(sc::rotate(q, y)));
+    // Planes: normal = UE's local +Z.
+    q = must(sc::to_sim_rotation(about(1, 0, 0, 30), sc::Shape::Plane), "plane rotation");
+    const sinew::Vec3 n = sc::rotate(q, y);
+    check(near3(n, sinew::Vec3{0, -0.5f, 0.8660254f}, 1e-6f), "plane normal is the rotated local +Z", fmt3(n));
+    // Spheres and boxes: rotation unchanged (but normalised).
+    q = must(sc::to_sim_rotation(sc::DQuat{0, 0, 2, 2}, sc::Shape::Box), "box rotation");
+    check(near(q.z, std::sqrt(0.5), 1e-6) && near(q.w, std::sqrt(0.5), 1e-6) && q.x == 0 && q.y == 0,
+          "box rotation passes through, normalised");
+    auto bad = sc::to_sim_rotation(sc::DQuat{0, 0, 0, 0}, sc::Shape::Sphere);
+    check(!bad && bad.error().status == sinew::Status::InvalidArgument, "zero quaternion rejected");
+}
+
+void test_descs() {
+    const sinew::units::Frame frame(Double3{100.0, 0.0, 0.0});
+    sc::UeTransform xf;
+    xf.location_cm = Double3{100.0, 200.0, 300.0};
+    xf.scale = Double3{2.0, 3.0, -1.5};
+    sc::ShapeParams cap;
+    cap.shape = sc::Shape::Capsule;
+    cap.radius_cm = 20.0;
+    cap.half_height_cm = 60.0;
+    sc::Material mat{0.4f, 0.3f, 0.5f};
+    auto d = must(sc::to_collider_desc(frame, cap, xf, mat), "capsule desc");
+    // Shape scale = min |scale| = 1.5: radius 30 cm, half height 90 cm, segment half 60 cm.
+    check(d.shape == SINEW_SHAPE_CAPSULE, "capsule stays a capsule");
+    check(near(d.radius, 0.30, 1e-6), "capsule radius scaled by the smallest axis, cm -> m", fmt(d.radius, 0.30));
+    check(near(d.half_height, 0.60, 1e-6), "capsule half height excludes the caps", fmt(d.half_height, 0.60));
+    check(near3(d.position, sinew::Vec3{0.0f, 2.0f, 3.0f}, 1e-6f), "position through the frame", fmt3(d.position));
+    check(d.static_friction == 0.4f && d.dynamic_friction == 0.3f && d.restitution == 0.5f, "material copied");
+
+    cap.half_height_cm = 20.0; // all caps: a sphere
+    d = must(sc::to_collider_desc(frame, cap, xf), "round capsule desc");
+    check(d.shape == SINEW_SHAPE_SPHERE && near(d.radius, 0.30, 1e-6), "capsule with half height = radius is a sphere");
+
+    sc::ShapeParams box;
+    box.shape = sc::Shape::Box;
+    box.box_extent_cm = Double3{10.0, 20.0, 30.0};
+    xf.scale = Double3{1.0, 2.0, -3.0};
+    d = must(sc::to_collider_desc(frame, box, xf), "box desc");
+    check(d.shape == SINEW_SHAPE_BOX && near3(d.half_extents, sinew::Vec3{0.1f, 0.4f, 0.9f}, 1e-6f),
+          "box extent scaled per axis by |scale|", fmt3(d.half_extents));
+
+    sc::ShapeParams sphere;
+    sphere.radius_cm = 50.0;
+    xf.scale = Double3{4.0, 0.5, 2.0};
+    d = must(sc::to_collider_desc(frame, sphere, xf), "sphere desc");
+    check(d.shape == SINEW_SHAPE_SPHERE && near(d.radius, 0.25, 1e-6), "sphere radius scaled by the smallest axis",
+          fmt(d.radius, 0.25));
+
+    // Bad input: a readable InvalidArgument, never a desc.
+    sphere.radius_cm = 0.0;
+    auto e = sc::to_collider_desc(frame, sphere, xf);
+    check(!e && e.error().status == sinew::Status::InvalidArgument &&
+              e.error().message.find("radius") != std::string::npos,
+          "zero sphere radius rejected", e ? "" : e.error().message);
+    sphere.radius_cm = 10.0;
+    xf.scale.y = 0.0;
+    e = sc::to_collider_desc(frame, sphere, xf);
+    check(!e && e.error().message.find("scale") != std::string::npos, "zero scale rejected");
+    xf.scale.y = 1.0;
+    xf.location_cm.x = std::nan("");
+    e = sc::to_collider_desc(frame, sphere, xf);
+    check(!e && e.error().message.find("location") != std::string::npos, "NaN location rejected");
+    xf.location_cm.x = 0.0;
+    box.box_extent_cm.z = -1.0;
+    e = sc::to_collider_desc(frame, box, xf);
+    check(!e && e.error().message.find("box") != std::string::npos, "negative box extent rejected");
+    // The library validates the material of the desc when it is added.
+    sinew::Scene scene = z_up_scene();
+    sphere.radius_cm = 10.0;
+    d = must(sc::to_collider_desc(frame, sphere, xf, sc::Material{0.0f, 0.0f, 2.0f}), "desc with bad restitution");
+    auto added = scene.add_collider(d);
+    check(!added && added.error().status == sinew::Status::InvalidArgument && scene.collider_count() == 0,
+          "restitution 2 rejected by the library, nothing added");
+}
+
+/// A UE capsule lying along world X (pitched 90° about Y), radius 20 cm, half height
+/// 100 cm: balls dropped over its axis rest on top of it at z = 0.20 + r, balls dropped
+/// beside it (y = 0.5 m > 0.2 m) fall past. A missing or wrong Y -> Z fix fails both.
+void test_capsule_catches_particles() {
+    sinew::Scene scene = z_up_scene();
+    sc::ShapeParams cap;
+    cap.shape = sc::Shape::Capsule;
+    cap.radius_cm = 20.0;
+    cap.half_height_cm = 100.0;
+    sc::UeTransform xf;
+    xf.rotation = about(0, 1, 0, 90);
+    const sinew::units::Frame frame;
+    const auto desc = must(sc::to_collider_desc(frame, cap, xf), "capsule desc");
+    must(scene.add_collider(desc), "add capsule");
+    const float r = 0.05f;
+    const auto on_axis = add_ball(scene, sinew::Vec3{0.6f, 0.0f, 1.0f}, r);
+    const auto beside = add_ball(scene, sinew::Vec3{0.0f, 0.5f, 1.0f}, r);
+    run(scene, 120);
+    const sinew::Vec3 a = position_of(scene, on_axis), b = position_of(scene, beside);
+    check(near(a.z, 0.20 + r, 2e-3) && near(a.x, 0.6, 1e-3), "ball over the capsule axis rests at z = R + r",
+          fmt(a.z, 0.20 + r));
+    check(b.z < -1.0f, "ball beside the capsule falls past it", fmt3(b));
+}
+
+/// Colliders (at their latest transform), radii, grabs survive a Scene rebuild.
+void test_rebuild_keeps_colliders_radii_and_grabs() {
+    sinew::Scene scene = z_up_scene();
+    sc::ShapeParams sphere;
+    sphere.radius_cm = 30.0;
+    sc::UeTransform xf;
+    xf.location_cm = Double3{0.0, 0.0, -500.0};
+    const sinew::units::Frame frame;
+    const auto id = must(scene.add_collider(must(sc::to_collider_desc(frame, sphere, xf), "sphere")), "add sphere");
+    // Move it (teleport) to the origin: the rebuilt world must use this transform.
+    must(scene.set_collider_transform(id, sinew::Vec3{0, 0, 0}, sinew::Quat{0, 0, 0, 1}, true), "move sphere");
+    const auto ball = add_ball(scene, sinew::Vec3{0.0f, 0.0f, 0.6f}, 0.1f);
+    const auto other = add_ball(scene, sinew::Vec3{5.0f, 0.0f, 0.0f}, 0.1f);
+    // Grab a third body's particle with compliance alpha: static sag = m g alpha.
+    const float alpha = 1e-3f;
+    const auto hung = add_ball(scene, sinew::Vec3{-3.0f, 0.0f, 0.0f}, 0.0f);
+    must(scene.grab(hung, 0, sinew::Vec3{-3.0f, 0.0f, 0.0f}, alpha), "grab");
+    run(scene, 30);
+    const uint32_t rebuilds = scene.rebuild_count();
+    must(scene.remove_body(other), "remove a body"); // forces a rebuild
+    run(scene, 150);
+    check(scene.rebuild_count() == rebuilds + 1, "removing a body rebuilt the world");
+    check(scene.collider_count() == 1 && scene.contains_collider(id), "collider id still valid after the rebuild");
+    const sinew::Vec3 p = position_of(scene, ball);
+    check(near(p.z, 0.3 + 0.1, 2e-3), "ball rests on the moved sphere after the rebuild (R + r)", fmt(p.z, 0.4));
+    const sinew::Vec3 h = position_of(scene, hung);
+    const double sag = 1.0 * 9.8 * alpha;
+    check(near(h.z, -sag, 0.1 * sag), "grabbed particle sags m g alpha below its target after the rebuild",
+          fmt(h.z, -sag));
+    // Material updates land, and bad ones change nothing.
+    auto bad = scene.set_collider_material(id, -1.0f, 0.0f, 0.0f);
+    check(!bad && bad.error().status == sinew::Status::InvalidArgument, "negative friction rejected");
+    must(scene.set_collider_material(id, 0.5f, 0.4f, 0.0f), "set material");
+    must(scene.remove_collider(id), "remove collider");
+    check(scene.collider_count() == 0, "collider removed");
+    auto gone = scene.remove_collider(id);
+    check(!gone && gone.error().status == sinew::Status::InvalidHandle, "removing it twice: InvalidHandle");
+    run(scene, 60);
+    check(position_of(scene, ball).z < 0.0f, "without the sphere the ball falls");
+}
+
+/// A body's own particles do not collide (group = BodyId); different bodies do.
+void test_radii_and_groups() {
+    sinew::WorldDesc d;
+    d.with_gravity(0.0f, 0.0f, 0.0f);
+    d.damping = 0.0f;
+    sinew::Scene scene = must(sinew::Scene::create(d), "Scene::create");
+    sinew::BodyDesc rope;
+    rope.positions = {{0.0f, 0.0f, 0.0f}, {0.05f, 0.0f, 0.0f}};
+    rope.radii = {0.05f, 0.05f}; // overlap 0.05 m, same body
+    const auto a = must(scene.add_body(rope), "one body, overlapping particles");
+    sinew::BodyDesc other;
+    other.positions = {{10.0f, 1.0f, 0.0f}, {10.05f, 1.0f, 0.0f}};
+    other.radii = {0.05f, 0.0f};
+    const auto b = must(scene.add_body(other), "second body");
+    sinew::BodyDesc third;
+    third.positions = {{10.0f, 1.09f, 0.0f}};
+    third.radii = {0.05f};
+    const auto c = must(scene.add_body(third), "third body, overlapping the second");
+    run(scene, 1);
+    // Bodies b and c: c's particle (r 0.05) overlaps b's first (r 0.05) by 0.01 m; equal
+    // masses push each other apart (at least to touching, r_a + r_b = 0.10 m, and then
+    // on with the velocity the push gave them) about their fixed midpoint y = 1.045.
+    const sinew::Vec3 b0 = position_of(scene, b, 0), c0 = position_of(scene, c, 0);
+    check(c0.y - b0.y >= 0.10f - 1e-4f, "particles of different bodies are pushed apart to >= r_a + r_b",
+          fmt(c0.y - b0.y, 0.10));
+    check(near(0.5 * (double(b0.y) + double(c0.y)), 1.045, 1e-4) && near(b0.x, 10.0, 1e-5),
+          "equal masses: the midpoint stays (momentum conserved)", fmt(0.5 * (b0.y + c0.y), 1.045));
+    run(scene, 30);
+    const sinew::Vec3 a0 = position_of(scene, a, 0), a1 = position_of(scene, a, 1);
+    check(near(a1.x - a0.x, 0.05, 1e-6) && near(a0.x, 0.0, 1e-6),
+          "particles of one body (group = BodyId) overlap undisturbed", fmt(a1.x - a0.x, 0.05));
+    sinew::BodyDesc wrong;
+    wrong.positions = {{0, 0, 0}, {1, 0, 0}};
+    wrong.radii = {0.1f};
+    auto bad = scene.add_body(wrong);
+    check(!bad && bad.error().status == sinew::Status::InvalidArgument && scene.body_count() == 3,
+          "radii of the wrong length rejected, nothing added");
+    wrong.radii = {0.1f, -1.0f};
+    bad = scene.add_body(wrong);
+    check(!bad && scene.body_count() == 3, "negative radius rejected by the library, nothing added");
+}
+
+/// pick() names the body and its local particle; grab / move / release.
+void test_pick_and_grab() {
+    sinew::WorldDesc d;
+    d.with_gravity(0.0f, 0.0f, -9.8f).with_substeps(8).with_iterations(4);
+    d.damping = 0.0f;
+    sinew::Scene scene = must(sinew::Scene::create(d), "Scene::create");
+    sinew::BodyDesc row;
+    for (int i = 0; i < 5; ++i) row.positions.push_back(sinew::Vec3{0.1f * float(i), 0.0f, 0.0f});
+    row.inverse_masses.assign(5, 0.0f); // pinned: the pick sees them where they are
+    row.free_inverse_masses.assign(5, 1.0f);
+    const auto first = must(scene.add_body(row), "first row");
+    for (auto& p : row.positions) p.y = 1.0f;
+    const auto second = must(scene.add_body(row), "second row");
+    // Straight down onto particle 3 of the second row, from 2 m above, direction not unit.
+    auto hit = must(scene.pick(sinew::Vec3{0.31f, 1.0f, 2.0f}, sinew::Vec3{0, 0, -5.0f}, 0.02f), "pick");
+    check(hit.hit() && hit.body == second && hit.particle == 3, "pick names the body and its local particle",
+          "body " + std::to_string(hit.body) + " particle " + std::to_string(hit.particle));
+    check(near(hit.distance, 2.0, 1e-4), "pick distance in m along the normalised ray", fmt(hit.distance, 2.0));
+    hit = must(scene.pick(sinew::Vec3{0.31f, 0.5f, 2.0f}, sinew::Vec3{0, 0, -1.0f}, 0.02f), "pick between rows");
+    check(!hit.hit() && hit.body == 0, "a ray between the rows misses");
+    auto bad = scene.pick(sinew::Vec3{0, 0, 0}, sinew::Vec3{0, 0, 0}, 0.1f);
+    check(!bad && bad.error().status == sinew::Status::InvalidArgument, "zero ray direction rejected");
+    auto pinned = scene.grab(first, 2, sinew::Vec3{0, 0, 0}, 0.0f);
+    check(!pinned && !scene.is_grabbed(first, 2), "a pinned particle cannot be grabbed");
+    must(scene.unpin(first, 2), "unpin");
+    must(scene.grab(first, 2, sinew::Vec3{0.2f, 0.0f, 0.0f}, 0.0f), "grab rigidly");
+    must(scene.move_grab(first, 2, sinew::Vec3{0.2f, 0.0f, 0.5f}), "move grab");
+    run(scene, 60);
+    sinew::Vec3 p = position_of(scene, first, 2);
+    check(near3(p, sinew::Vec3{0.2f, 0.0f, 0.5f}, 2e-3f), "rigidly grabbed particle follows its target", fmt3(p));
+    auto oob = scene.grab(first, 9, sinew::Vec3{0, 0, 0}, 0.0f);
+    check(!oob && oob.error().status == sinew::Status::OutOfRange, "grab of particle 9 of 5: OutOfRange");
+    auto not_grabbed = scene.move_grab(first, 1, sinew::Vec3{0, 0, 0});
+    check(!not_grabbed && not_grabbed.error().status == sinew::Status::InvalidArgument,
+          "move_grab of a particle not grabbed rejected");
+    must(scene.release(first, 2), "release");
+    check(!scene.is_grabbed(first, 2), "released");
+    run(scene, 30); // 0.5 s of free fall from rest: 1/2 g t² = 1.225 m
+    p = position_of(scene, first, 2);
+    check(near(p.z, 0.5 - 1.225, 0.03), "released particle falls freely", fmt(p.z, 0.5 - 1.225));
+    auto twice = scene.release(first, 2);
+    check(!twice, "releasing twice rejected");
+    // A grab goes with its body.
+    must(scene.unpin(second, 0), "unpin second");
+    must(scene.grab(second, 0, sinew::Vec3{0, 1, 0}, 0.0f), "grab on the second row");
+    must(scene.remove_body(second), "remove the second row");
+    check(!scene.is_grabbed(second, 0), "removing a body drops its grabs");
+    run(scene, 1);
+}
+
+} // namespace
+
+int main() {
+    test_rotations();
+    test_descs();
+    test_capsule_catches_particles();
+    test_rebuild_keeps_colliders_radii_and_grabs();
+    test_radii_and_groups();
+    test_pick_and_grab();
+    std::printf("%d checks, %d failed\n", g_checks, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}

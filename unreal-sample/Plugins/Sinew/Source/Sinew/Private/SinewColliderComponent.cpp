@@ -1,0 +1,172 @@
+#include "SinewColliderComponent.h"
+
+#include "Components/BoxComponent.h"
+#include "Components/CapsuleComponent.h"
+#include "Components/SphereComponent.h"
+#include "Engine/World.h"
+#include "SinewConversions.h"
+#include "SinewModule.h"
+
+USinewColliderComponent::USinewColliderComponent(const FObjectInitializer& ObjectInitializer)
+	: Super(ObjectInitializer)
+{
+	PrimaryComponentTick.bCanEverTick = false; // moved by USinewWorldSubsystem before each step
+}
+
+bool USinewColliderComponent::BuildDesc(const USinewWorldSubsystem& Sub, SinewColliderDesc& Out)
+{
+	sinew::colliders::ShapeParams Params;
+	const USceneComponent* Source = this;
+	const USceneComponent* Parent = bMirrorParentShape ? GetAttachParent() : nullptr;
+	if (const USphereComponent* SphereParent = Cast<USphereComponent>(Parent))
+	{
+		Params.shape = sinew::colliders::Shape::Sphere;
+		Params.radius_cm = SphereParent->GetUnscaledSphereRadius();
+		Source = Parent;
+	}
+	else if (const UCapsuleComponent* CapsuleParent = Cast<UCapsuleComponent>(Parent))
+	{
+		Params.shape = sinew::colliders::Shape::Capsule;
+		Params.radius_cm = CapsuleParent->GetUnscaledCapsuleRadius();
+		Params.half_height_cm = CapsuleParent->GetUnscaledCapsuleHalfHeight();
+		Source = Parent;
+	}
+	else if (const UBoxComponent* BoxParent = Cast<UBoxComponent>(Parent))
+	{
+		const FVector Extent = BoxParent->GetUnscaledBoxExtent();
+		Params.shape = sinew::colliders::Shape::Box;
+		Params.box_extent_cm = sinew::units::Double3{Extent.X, Extent.Y, Extent.Z};
+		Source = Parent;
+	}
+	else
+	{
+		switch (Shape)
+		{
+		case ESinewColliderShape::Capsule:
+			Params.shape = sinew::colliders::Shape::Capsule;
+			break;
+		case ESinewColliderShape::Box:
+			Params.shape = sinew::colliders::Shape::Box;
+			break;
+		case ESinewColliderShape::Plane:
+			Params.shape = sinew::colliders::Shape::Plane;
+			break;
+		default:
+			Params.shape = sinew::colliders::Shape::Sphere;
+			break;
+		}
+		Params.radius_cm = Params.shape == sinew::colliders::Shape::Capsule ? CapsuleRadius : SphereRadius;
+		Params.half_height_cm = CapsuleHalfHeight;
+		Params.box_extent_cm = sinew::units::Double3{BoxExtent.X, BoxExtent.Y, BoxExtent.Z};
+	}
+	const sinew::colliders::Material Material{StaticFriction, DynamicFriction, Restitution};
+	const sinew::Result<SinewColliderDesc> Desc = sinew::colliders::to_collider_desc(
+		Sub.GetFrame(), Params, SinewUE::ColliderTransform(Source->GetComponentTransform()), Material);
+	if (!Desc)
+	{
+		if (!bWarned)
+		{
+			UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Desc.error().message.c_str()));
+			bWarned = true;
+		}
+		return false;
+	}
+	Out = *Desc;
+	return true;
+}
+
+void USinewColliderComponent::BeginPlay()
+{
+	Super::BeginPlay();
+	USinewWorldSubsystem* Sub = GetWorld() ? GetWorld()->GetSubsystem<USinewWorldSubsystem>() : nullptr;
+	if (!Sub || !Sub->GetScene())
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: no Sinew simulation in this world (library unavailable?)"), *GetPathName());
+		return;
+	}
+	Subsystem = Sub;
+	Sub->Register(this);
+	PreSinewStep(*Sub); // add it now, so that bodies created this frame already see it
+}
+
+void USinewColliderComponent::PreSinewStep(USinewWorldSubsystem& Sub)
+{
+	sinew::Scene* Scene = Sub.GetScene();
+	SinewColliderDesc Desc;
+	if (!Scene || !BuildDesc(Sub, Desc))
+	{
+		return;
+	}
+	sinew::Result<void> Done;
+	if (Collider != 0 && sinew::colliders::same_geometry(Desc, Current))
+	{
+		// Same shape and size: sweep to the new pose, update the material if it changed.
+		Done = Scene->set_collider_transform(Collider, Desc.position, Desc.rotation);
+		if (Done && (Desc.static_friction != Current.static_friction || Desc.dynamic_friction != Current.dynamic_friction || Desc.restitution != Current.restitution))
+		{
+			Done = Scene->set_collider_material(Collider, Desc.static_friction, Desc.dynamic_friction, Desc.restitution);
+			if (!Done)
+			{
+				// Keep the material that is in the simulation.
+				Desc.static_friction = Current.static_friction;
+				Desc.dynamic_friction = Current.dynamic_friction;
+				Desc.restitution = Current.restitution;
+			}
+		}
+	}
+	else
+	{
+		// First time, or the shape or its size changed (e.g. a scale): re-create it.
+		if (Collider != 0)
+		{
+			(void)Scene->remove_collider(Collider);
+			Collider = 0;
+		}
+		const sinew::Result<sinew::ColliderId> Added = Scene->add_collider(Desc);
+		if (Added)
+		{
+			Collider = *Added;
+		}
+		else
+		{
+			Done = Added.error();
+		}
+	}
+	if (!Done)
+	{
+		if (!bWarned)
+		{
+			UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Done.error().message.c_str()));
+			bWarned = true;
+		}
+		return;
+	}
+	Current = Desc;
+	bWarned = false;
+}
+
+void USinewColliderComponent::RemoveFromSimulation()
+{
+	if (USinewWorldSubsystem* Sub = Subsystem.Get())
+	{
+		Sub->Unregister(this);
+		if (sinew::Scene* Scene = Sub->GetScene(); Scene && Collider != 0)
+		{
+			(void)Scene->remove_collider(Collider);
+		}
+	}
+	Collider = 0;
+	Subsystem.Reset();
+}
+
+void USinewColliderComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
+{
+	RemoveFromSimulation();
+	Super::EndPlay(EndPlayReason);
+}
+
+void USinewColliderComponent::OnUnregister()
+{
+	RemoveFromSimulation();
+	Super::OnUnregister();
+}

@@ -1,0 +1,100 @@
+// A Sinew collider that follows this component: ropes and cloths (with a non-zero
+// CollisionRadius) collide with it. It mirrors the sphere, capsule or box component it
+// is attached to (bMirrorParentShape), or uses its own shape below. Shapes are
+// converted by bindings/cpp/sinew_colliders.hpp (cm -> m, UE capsules along local Z ->
+// Sinew capsules along local Y, UE's scale rules); the transform is sent every frame
+// just before the world steps (the collider sweeps from its last pose to the new one,
+// so moving colliders carry particles along through friction).
+//
+// Units: lengths in cm; friction coefficients and restitution are unitless.
+#pragma once
+
+#include "CoreMinimal.h"
+#include "Components/SceneComponent.h"
+#include "SinewWorldSubsystem.h"
+
+THIRD_PARTY_INCLUDES_START
+#include "sinew_colliders.hpp"
+THIRD_PARTY_INCLUDES_END
+
+#include "SinewColliderComponent.generated.h"
+
+/** The shape of a USinewColliderComponent that does not mirror its parent. */
+UENUM(BlueprintType)
+enum class ESinewColliderShape : uint8
+{
+	Sphere,
+	/** Along the component's local Z axis, as UCapsuleComponent. */
+	Capsule,
+	Box,
+	/** Infinite plane through the component, normal along its local +Z; particles stay above it. */
+	Plane
+};
+
+UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Activation, "Components|Activation"))
+class SINEW_API USinewColliderComponent : public USceneComponent, public ISinewSimulated
+{
+	GENERATED_BODY()
+
+public:
+	USinewColliderComponent(const FObjectInitializer& ObjectInitializer);
+
+	/** Take shape and size from the sphere, capsule or box component this one is attached to (else use Shape below). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collider")
+	bool bMirrorParentShape = true;
+
+	/** Shape when not mirroring a parent primitive. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider")
+	ESinewColliderShape Shape = ESinewColliderShape::Sphere;
+
+	/** Sphere radius, cm (scaled by the smallest axis of the component scale). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0.01", Units = "cm"))
+	float SphereRadius = 50.0f;
+
+	/** Capsule radius, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0.01", Units = "cm"))
+	float CapsuleRadius = 22.0f;
+
+	/** Capsule half height including the caps, cm (as UCapsuleComponent). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0", Units = "cm"))
+	float CapsuleHalfHeight = 44.0f;
+
+	/** Box half extents, cm (scaled per axis). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider")
+	FVector BoxExtent = FVector(32.0, 32.0, 32.0);
+
+	/** Coulomb static friction coefficient (>= 0). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0"))
+	float StaticFriction = 0.5f;
+
+	/** Coulomb dynamic friction coefficient (>= 0). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0"))
+	float DynamicFriction = 0.4f;
+
+	/** Restitution, 0 (no bounce) to 1. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "1"))
+	float Restitution = 0.0f;
+
+	/** True while the collider is in the world's simulation. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Collider")
+	bool IsSimulating() const { return Collider != 0; }
+
+	virtual void BeginPlay() override;
+	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
+	virtual void OnUnregister() override;
+
+	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override {}
+
+private:
+	/** The collider desc for the current shape, transform and material; false (and logs once) when invalid. */
+	bool BuildDesc(const USinewWorldSubsystem& Sub, SinewColliderDesc& Out);
+	void RemoveFromSimulation();
+
+	UPROPERTY(Transient)
+	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
+
+	uint32 Collider = 0;
+	SinewColliderDesc Current{};
+	bool bWarned = false;
+};
