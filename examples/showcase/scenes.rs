@@ -6,14 +6,15 @@
 //! To add a scene: write `fn my_scene() -> Scene`, add it to [`all`], and pick a
 //! camera. Bodies made by the engine's builders (cloth grids, tet and pressure soft
 //! bodies, ropes) join a scene through [`Sim::adopt_body`]. Scenes that need
-//! collisions (cloth on a sphere) or fluids wait for those features in the engine.
+//! fluids wait for that feature in the engine.
 
 use sinew::{
-    BodyId, ClothDesc, ClothGridDesc, FamilyKind, PressureBodyDesc, Quat, RopeDesc, Solver,
-    TetBodyDesc, TetModel, Transform, Vec3, World, WorldDesc,
+    BodyId, ClothDesc, ClothGridDesc, ColliderDesc, CollisionFilter, FamilyKind, PressureBodyDesc,
+    Quat, RopeDesc, Solver, TetBodyDesc, TetModel, Transform, Vec3, World, WorldDesc,
 };
 
 use super::raster::{Painter, Rgb};
+use sinew::Shape as ColliderShape;
 
 /// Frame rate of the simulation (Hz): one `World::step` per frame.
 pub const SIM_HZ: f32 = 60.0;
@@ -56,6 +57,12 @@ pub enum Shape {
         smooth: bool,
         front: Rgb,
         back: Rgb,
+    },
+    /// A sphere collider (not simulated): shaded triangles of an icosphere.
+    Sphere {
+        centre: Vec3,
+        radius: f32,
+        colour: Rgb,
     },
 }
 
@@ -1406,6 +1413,392 @@ pub fn balloon_on_a_host() -> Scene {
     }
 }
 
+/// Kinetic energy (J) of particles `first..first+count`.
+pub fn kinetic_energy(sim: &Sim, first: u32, count: u32) -> f64 {
+    let v = sim.velocities();
+    (first as usize..(first + count) as usize)
+        .map(|i| 0.5 * sim.mass[i] as f64 * v[i].length_squared() as f64)
+        .sum()
+}
+
+/// Keeps the largest value of metric `name` seen so far.
+fn max_metric(sim: &mut Sim, name: &'static str, value: f64) {
+    let worst = sim.metric(name);
+    sim.set_metric(
+        name,
+        if worst.is_nan() {
+            value
+        } else {
+            worst.max(value)
+        },
+    );
+}
+
+/// Keeps the smallest value of metric `name` seen so far.
+fn min_metric(sim: &mut Sim, name: &'static str, value: f64) {
+    let best = sim.metric(name);
+    sim.set_metric(
+        name,
+        if best.is_nan() {
+            value
+        } else {
+            best.min(value)
+        },
+    );
+}
+
+/// Smallest distance (m) between two of the points.
+pub fn closest_pair(p: &[Vec3]) -> f32 {
+    let mut closest = f32::INFINITY;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            closest = closest.min(p[i].distance_squared(p[j]));
+        }
+    }
+    closest.sqrt()
+}
+
+/// A ground plane collider through y = 0 facing +y, with Coulomb friction μs, μd and
+/// restitution e.
+fn ground(sim: &mut Sim, mu_s: f32, mu_d: f32, e: f32) {
+    sim.world
+        .add_collider(&ColliderDesc {
+            shape: ColliderShape::Plane,
+            static_friction: mu_s,
+            dynamic_friction: mu_d,
+            restitution: e,
+            ..ColliderDesc::default()
+        })
+        .expect("ground is valid");
+}
+
+/// The sphere the cloth falls on: radius (m), resting on the ground.
+pub const DRAPE_SPHERE_R: f32 = 0.3;
+pub const DRAPE_SPHERE_CENTRE: Vec3 = Vec3::new(0.0, DRAPE_SPHERE_R, 0.0);
+/// The cloth: `DRAPE_N`×`DRAPE_N` particles `DRAPE_SPACING` m apart, `DRAPE_MASS` kg
+/// each, radius 0.45 × the spacing, released flat at `DRAPE_HEIGHT` m, offset
+/// sideways by `DRAPE_OFFSET` so that it slides off one side a little.
+pub const DRAPE_N: u32 = 28;
+pub const DRAPE_SPACING: f32 = 0.035;
+pub const DRAPE_MASS: f32 = 0.01;
+pub const DRAPE_RADIUS: f32 = 0.45 * DRAPE_SPACING;
+pub const DRAPE_HEIGHT: f32 = 0.9;
+pub const DRAPE_OFFSET: Vec3 = Vec3::new(0.05, 0.0, -0.03);
+pub const DRAPE_SECONDS: f32 = 4.0;
+/// Metric names of the cloth on the sphere.
+pub const DRAPE_INSIDE: &str = "min over the run of |x - c| - (R + r) (m)";
+pub const DRAPE_FLOOR: &str = "min over the run of y - r (m)";
+pub const DRAPE_CLOSEST: &str = "closest particle pair at the end / 2r";
+pub const DRAPE_KE_END: &str = "kinetic energy at the end (J)";
+pub const DRAPE_DROP_PE: &str = "potential energy released by the drop (J)";
+pub const DRAPE_TOP: &str = "highest particle at the end: height (m)";
+pub const DRAPE_TOP_GAP: &str = "highest particle at the end: |x - c| - (R + r) (m)";
+
+/// Rest position of cloth particle (i, j) of the draped cloth (m).
+pub fn drape_rest(i: u32, j: u32) -> Vec3 {
+    let half = (DRAPE_N - 1) as f32 * DRAPE_SPACING * 0.5;
+    Vec3::new(
+        i as f32 * DRAPE_SPACING - half,
+        DRAPE_HEIGHT,
+        j as f32 * DRAPE_SPACING - half,
+    ) + DRAPE_OFFSET
+}
+
+/// Cloth on a sphere: a 1.2 m square cloth (36 × 36 particles, 10 g each, radius
+/// 1.6 cm, self-collision on) is dropped flat onto a 0.3 m sphere collider standing on
+/// a ground plane (both with friction): it drapes over the sphere in folds, its
+/// corners settle on the ground, and no particle enters the sphere or another.
+pub fn cloth_on_sphere() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 10,
+        iterations: 2,
+        damping: 0.5,
+        ..WorldDesc::default()
+    });
+    sim.world
+        .add_collider(&ColliderDesc {
+            shape: ColliderShape::Sphere {
+                radius: DRAPE_SPHERE_R,
+            },
+            position: DRAPE_SPHERE_CENTRE,
+            static_friction: 0.4,
+            dynamic_friction: 0.3,
+            ..ColliderDesc::default()
+        })
+        .expect("sphere is valid");
+    ground(&mut sim, 0.4, 0.3, 0.0);
+    let n = DRAPE_N;
+    let pos: Vec<Vec3> = (0..n * n).map(|k| drape_rest(k % n, k / n)).collect();
+    let first = sim.particles(&pos, &vec![DRAPE_MASS; pos.len()]);
+    let id = |i: u32, j: u32| first + j * n + i;
+    let (mut links, mut bends) = (Vec::new(), Vec::new());
+    for j in 0..n {
+        for i in 0..n {
+            if i + 1 < n {
+                links.push([id(i, j), id(i + 1, j)]);
+            }
+            if j + 1 < n {
+                links.push([id(i, j), id(i, j + 1)]);
+            }
+            if i + 1 < n && j + 1 < n {
+                links.push([id(i, j), id(i + 1, j + 1)]);
+                links.push([id(i + 1, j), id(i, j + 1)]);
+            }
+            if i + 2 < n {
+                bends.push([id(i, j), id(i + 2, j)]);
+            }
+            if j + 2 < n {
+                bends.push([id(i, j), id(i, j + 2)]);
+            }
+        }
+    }
+    sim.links(&links, 1.0e-6);
+    sim.links(&bends, 1.0e-3);
+    let count = n * n;
+    sim.world
+        .set_particle_radii(first, &vec![DRAPE_RADIUS; count as usize])
+        .expect("cloth particles exist");
+    let filter = CollisionFilter {
+        group: 1,
+        self_collision: true,
+        ..CollisionFilter::default()
+    };
+    sim.world
+        .set_collision_filters(first, &vec![filter; count as usize])
+        .expect("cloth particles exist");
+    sim.shapes.push(Shape::Sphere {
+        centre: DRAPE_SPHERE_CENTRE,
+        radius: DRAPE_SPHERE_R,
+        colour: Rgb::hex(0x7a8fa8),
+    });
+    sim.shapes.push(Shape::Cloth {
+        first,
+        nx: n,
+        ny: n,
+        front: Rgb::hex(0x3c9a6a),
+        back: Rgb::hex(0xe8c060),
+    });
+    let m = sim.mass_of(first, count) as f64;
+    let g = G as f64;
+    let dt = 1.0 / SIM_HZ;
+    let observe = move |sim: &mut Sim, t: f32| {
+        let p = sim.positions();
+        let cloth = &p[first as usize..(first + count) as usize];
+        let inside = cloth
+            .iter()
+            .map(|x| x.distance(DRAPE_SPHERE_CENTRE) - (DRAPE_SPHERE_R + DRAPE_RADIUS))
+            .fold(f32::INFINITY, f32::min);
+        let floor = cloth
+            .iter()
+            .map(|x| x.y - DRAPE_RADIUS)
+            .fold(f32::INFINITY, f32::min);
+        min_metric(sim, DRAPE_INSIDE, inside as f64);
+        min_metric(sim, DRAPE_FLOOR, floor as f64);
+        let ke = kinetic_energy(sim, first, count);
+        if t + 0.5 * dt >= DRAPE_SECONDS {
+            let mean_y: f64 = cloth.iter().map(|x| x.y as f64).sum::<f64>() / count as f64;
+            sim.set_metric(DRAPE_KE_END, ke);
+            sim.set_metric(DRAPE_DROP_PE, m * g * (DRAPE_HEIGHT as f64 - mean_y));
+            sim.set_metric(
+                DRAPE_CLOSEST,
+                (closest_pair(cloth) / (2.0 * DRAPE_RADIUS)) as f64,
+            );
+            let top = cloth
+                .iter()
+                .copied()
+                .max_by(|a, b| a.y.total_cmp(&b.y))
+                .expect("cloth particles");
+            sim.set_metric(DRAPE_TOP, top.y as f64);
+            sim.set_metric(
+                DRAPE_TOP_GAP,
+                (top.distance(DRAPE_SPHERE_CENTRE) - (DRAPE_SPHERE_R + DRAPE_RADIUS)) as f64,
+            );
+        }
+        sim.status = format!(
+            "{} contacts, kinetic {:.4} J, self-collision r {:.1} cm",
+            sim.world.contacts().len(),
+            ke,
+            100.0 * DRAPE_RADIUS
+        );
+    };
+    Scene {
+        name: "cloth_on_sphere",
+        title: "Cloth dropped on a sphere",
+        seconds: DRAPE_SECONDS,
+        still_at: 0.5,
+        eye: Vec3::new(0.9, 1.0, 1.5),
+        target: Vec3::new(0.0, 0.4, 0.0),
+        fov_deg: 40.0,
+        sim,
+        drive: None,
+        observe: Some(Box::new(observe)),
+        free_after: 0.0,
+        labels: Vec::new(),
+    }
+}
+
+/// The ground's friction and restitution under the dropped soft bodies.
+pub const DROP_FRICTION: (f32, f32) = (0.6, 0.5);
+pub const DROP_RESTITUTION: f32 = 0.5;
+pub const DROP_SECONDS: f32 = 5.0;
+/// The tet cube: 0.4 m, 3 × 3 × 3 cells, 1 kg, centre released at this height (m),
+/// tilted about z and x so that it lands on an edge and tips over.
+pub const DROP_CUBE_SIZE: f32 = 0.4;
+pub const DROP_CUBE_CENTRE: Vec3 = Vec3::new(-0.35, 1.0, 0.0);
+pub const DROP_CUBE_TILT_DEG: (f32, f32) = (-25.0, 10.0);
+/// The pressure ball: icosphere of radius 0.2 m (162 vertices), 0.5 kg.
+pub const DROP_BALL_RADIUS: f32 = 0.2;
+pub const DROP_BALL_CENTRE: Vec3 = Vec3::new(0.45, 1.3, 0.0);
+pub const DROP_BALL_MASS: f32 = 0.5;
+/// Metric names of the drop, per body (cube, ball): V/V0 at the end, largest
+/// |V/V0 − 1| over the run, kinetic energy at the end (J), potential energy released
+/// by the fall (J, from the start to the end), highest centre of mass after the
+/// first touch of the ground (m, the rebound) and the centre-of-mass height then (m).
+pub const DROP_METRICS: [[&str; 7]; 2] = [
+    [
+        "cube: V/V0 at end",
+        "cube: max |V/V0 - 1|",
+        "cube: kinetic energy at end (J)",
+        "cube: potential energy released (J)",
+        "cube: highest centre after first touch (m)",
+        "cube: centre at first touch (m)",
+        "cube: lowest particle over the run (m)",
+    ],
+    [
+        "ball: V/V0 at end",
+        "ball: max |V/V0 - 1|",
+        "ball: kinetic energy at end (J)",
+        "ball: potential energy released (J)",
+        "ball: highest centre after first touch (m)",
+        "ball: centre at first touch (m)",
+        "ball: lowest particle over the run (m)",
+    ],
+];
+
+/// Soft bodies dropped on the ground: a tet cube (edges + volume, 1 kg) released
+/// tilted from 1 m and a pressure ball (0.5 kg, r = 0.2 m) from 1.3 m fall onto a
+/// ground plane with friction (μs 0.6, μd 0.5) and restitution 0.5: they squash,
+/// bounce, tip and settle, keeping their volume.
+pub fn soft_body_drop() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 20,
+        iterations: 2,
+        solver: Solver::GaussSeidel,
+        ..WorldDesc::default()
+    });
+    ground(&mut sim, DROP_FRICTION.0, DROP_FRICTION.1, DROP_RESTITUTION);
+    let (v, tets) = tet_cube(3, DROP_CUBE_SIZE, Vec3::ZERO);
+    let tilt = Quat::from_rotation_z(DROP_CUBE_TILT_DEG.0.to_radians())
+        * Quat::from_rotation_x(DROP_CUBE_TILT_DEG.1.to_radians());
+    let v: Vec<Vec3> = v.iter().map(|&p| DROP_CUBE_CENTRE + tilt * p).collect();
+    let cube = sim
+        .world
+        .add_tet_body(
+            &TetBodyDesc {
+                model: TetModel::EdgesAndVolume,
+                total_mass: 1.0,
+                stretch_compliance: 1.0e-3,
+                damping: 1.0,
+                ..TetBodyDesc::default()
+            },
+            &v,
+            &tets,
+            None,
+        )
+        .expect("cube is valid");
+    let (cube_first, cube_count) = sim.adopt_body(cube);
+    sim.shapes.push(Shape::Mesh {
+        tris: tet_surface(&v, &tets)
+            .into_iter()
+            .map(|t| t.map(|p| p + cube_first))
+            .collect(),
+        smooth: false,
+        front: Rgb::hex(0x4aa3d8),
+        back: Rgb::hex(0x205070),
+    });
+    let (bv, btris) = icosphere(2, DROP_BALL_RADIUS, DROP_BALL_CENTRE);
+    let ball = sim
+        .world
+        .add_pressure_body(
+            &PressureBodyDesc {
+                total_mass: DROP_BALL_MASS,
+                stretch_compliance: 1.0e-4,
+                damping: 1.0,
+                ..PressureBodyDesc::default()
+            },
+            &bv,
+            &btris,
+            None,
+        )
+        .expect("ball is valid");
+    let (ball_first, ball_count) = sim.adopt_body(ball);
+    sim.shapes.push(Shape::Mesh {
+        tris: btris.iter().map(|t| t.map(|p| p + ball_first)).collect(),
+        smooth: true,
+        front: Rgb::hex(0xd8884a),
+        back: Rgb::hex(0x804020),
+    });
+    let bodies = [
+        (cube, cube_first, cube_count),
+        (ball, ball_first, ball_count),
+    ];
+    let v0 = bodies.map(|(id, _, _)| sim.world.body_volume(id).expect("soft body") as f64);
+    let y0 = bodies.map(|(_, f, c)| centre_of_mass(&sim, f, c).y as f64);
+    let mut touched = [false; 2];
+    let dt = 1.0 / SIM_HZ;
+    let observe = move |sim: &mut Sim, t: f32| {
+        let p = sim.positions();
+        let mut status = Vec::new();
+        for (k, &(id, first, count)) in bodies.iter().enumerate() {
+            let names = DROP_METRICS[k];
+            let ratio = sim.world.body_volume(id).expect("soft body") as f64 / v0[k];
+            max_metric(sim, names[1], (ratio - 1.0).abs());
+            let com = centre_of_mass(sim, first, count).y as f64;
+            let low = p[first as usize..(first + count) as usize]
+                .iter()
+                .map(|x| x.y)
+                .fold(f32::INFINITY, f32::min);
+            min_metric(sim, names[6], low as f64);
+            if !touched[k] && low < 1e-3 {
+                touched[k] = true;
+                sim.set_metric(names[5], com);
+                sim.set_metric(names[4], com);
+            }
+            if touched[k] {
+                max_metric(sim, names[4], com);
+            }
+            let ke = kinetic_energy(sim, first, count);
+            if t + 0.5 * dt >= DROP_SECONDS {
+                sim.set_metric(names[0], ratio);
+                sim.set_metric(names[2], ke);
+                let m = sim.mass_of(first, count) as f64;
+                sim.set_metric(names[3], m * G as f64 * (y0[k] - com));
+            }
+            status.push(format!("V/V0 {ratio:.3}"));
+        }
+        sim.status = format!(
+            "cube {}, ball {}, {} ground contacts",
+            status[0],
+            status[1],
+            sim.world.contacts().len()
+        );
+    };
+    Scene {
+        name: "soft_body_drop",
+        title: "Soft bodies dropped on the ground",
+        seconds: DROP_SECONDS,
+        still_at: 0.55,
+        eye: Vec3::new(0.5, 0.9, 2.4),
+        target: Vec3::new(0.0, 0.45, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: None,
+        observe: Some(Box::new(observe)),
+        free_after: 0.0,
+        labels: vec!["tet cube".into(), "pressure ball".into()],
+    }
+}
+
 /// Every scene, in README order.
 pub fn all() -> Vec<Scene> {
     vec![
@@ -1416,6 +1809,8 @@ pub fn all() -> Vec<Scene> {
         soft_bodies(),
         cloth_tethers(),
         balloon_on_a_host(),
+        cloth_on_sphere(),
+        soft_body_drop(),
     ]
 }
 
@@ -1465,6 +1860,10 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                     p.flat_triangle(t.map(|k| on_floor(pos[k as usize])), SHADOW);
                 }
             }
+            Shape::Sphere { centre, radius, .. } => {
+                let c = on_floor(centre);
+                p.flat_line(c, c, radius, SHADOW);
+            }
             Shape::Mark { .. } => {}
         }
     }
@@ -1506,6 +1905,11 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 front,
                 back,
             } => draw_mesh(&pos, tris, smooth, front, back, p),
+            Shape::Sphere {
+                centre,
+                radius,
+                colour,
+            } => draw_sphere(centre, radius, colour, p),
         }
     }
     for &h in &sim.held {
@@ -1579,6 +1983,17 @@ fn draw_mesh(
             .as_ref()
             .map(|n| t.map(|k| n[&k].normalize_or_zero()));
         p.triangle(x, n, front, back);
+    }
+}
+
+/// A sphere of `radius` m at `centre`, as shaded triangles of a level-3 icosphere
+/// (1280 faces) with the sphere's own normals.
+fn draw_sphere(centre: Vec3, radius: f32, colour: Rgb, p: &mut Painter) {
+    let (v, tris) = icosphere(3, radius, centre);
+    for t in &tris {
+        let x = t.map(|k| v[k as usize]);
+        let n = x.map(|q| (q - centre) / radius);
+        p.triangle(x, Some(n), colour, colour);
     }
 }
 
