@@ -1799,6 +1799,120 @@ pub fn soft_body_drop() -> Scene {
     }
 }
 
+/// The picked rope: anchor (m); when the ray is cast and the grab starts, when it is
+/// released (s); the grab's compliance (m/N); the path the grab's target is dragged
+/// along: from where the tip was picked to `DRAG_TO` (m), eased.
+pub const PICK_ANCHOR: Vec3 = Vec3::new(-0.3, 1.6, 0.0);
+pub const PICK_AT: f32 = 1.5;
+pub const DRAG_END: f32 = 3.0;
+pub const RELEASE_AT: f32 = 3.5;
+pub const GRAB_COMPLIANCE: f32 = 1.0e-4;
+pub const DRAG_TO: Vec3 = Vec3::new(0.5, 1.3, 0.4);
+/// Radius (m) around the pick ray within which particles are found.
+pub const PICK_RADIUS: f32 = 0.02;
+/// Metric names: the particle the ray picked, the ray distance (m) to it and the true
+/// distance from the eye (m), the largest distance (m) between the grabbed particle
+/// and the grab target from a quarter second after the drag to the release, grabs after
+/// the release.
+pub const PICK_METRICS: [&str; 5] = [
+    "picked particle",
+    "pick ray distance (m)",
+    "eye to the picked particle (m)",
+    "grabbed particle: max distance from the target after the drag (m)",
+    "grabs after the release",
+];
+
+/// Where the grab's target is at time t (s), for a tip picked at `from`.
+pub fn drag_target(t: f32, from: Vec3) -> Vec3 {
+    from.lerp(DRAG_TO, smoothstep((t - PICK_AT) / (DRAG_END - PICK_AT)))
+}
+
+/// Pick and drag: a 1 m rope of 20 rigid links hangs from a pin after swinging down;
+/// at 1.5 s a ray from the camera through its tip picks the tip
+/// (`World::pick_particle`), `grab_particle` attaches it to a target (α = 1e-4 m/N)
+/// that `move_grab` drags up, right and towards the camera over 1.5 s, holds, and
+/// `release_particle` lets go at 3.5 s: the rope swings back down.
+pub fn pick_and_drag() -> Scene {
+    let mut sim = Sim::new(rope_desc(20, 0.4));
+    let first = add_rope(
+        &mut sim,
+        "rope",
+        PICK_ANCHOR,
+        Vec3::new(0.6, -0.8, 0.0),
+        ROPE_LINKS,
+        ROPE_LINK_LENGTH,
+        ROPE_PARTICLE_MASS,
+        ROPE_PARTICLE_MASS,
+        0.0,
+        Rgb::hex(0x8ac04a),
+    );
+    sim.shapes.push(Shape::Ball {
+        particle: first,
+        radius: 0.03,
+        colour: Rgb::hex(0x606870),
+    });
+    let eye = Vec3::new(0.3, 1.5, 2.4);
+    let tip = first + ROPE_LINKS;
+    let dt = 1.0 / SIM_HZ;
+    let mut picked: Option<(u32, Vec3)> = None;
+    let drive = move |sim: &mut Sim, t: f32| {
+        if t + 0.5 * dt < PICK_AT {
+            sim.status = "hanging freely".into();
+            return;
+        }
+        if t + 0.5 * dt >= RELEASE_AT {
+            if let Some((p, _)) = picked.filter(|_| !sim.held.is_empty()) {
+                sim.world.release_particle(p).expect("grab exists");
+                sim.held.clear();
+                let grabs = sim.world.grab_count() as f64;
+                sim.set_metric(PICK_METRICS[4], grabs);
+            }
+            sim.status = "released: release_particle".into();
+            return;
+        }
+        let (p, from) = *picked.get_or_insert_with(|| {
+            let at = sim.positions()[tip as usize];
+            let (p, dist) = sim
+                .world
+                .pick_particle(eye, (at - eye).normalize(), PICK_RADIUS)
+                .expect("ray is valid")
+                .expect("the ray through the tip hits the rope");
+            let x = sim.positions()[p as usize];
+            sim.set_metric(PICK_METRICS[0], p as f64);
+            sim.set_metric(PICK_METRICS[1], dist as f64);
+            sim.set_metric(PICK_METRICS[2], eye.distance(x) as f64);
+            sim.world
+                .grab_particle(p, x, GRAB_COMPLIANCE)
+                .expect("particle is free");
+            sim.held.push(p);
+            (p, x)
+        });
+        // Where the target is at the end of this step.
+        let target = drag_target(t + dt, from);
+        sim.world.move_grab(p, target).expect("grab exists");
+        if t > DRAG_END + 0.25 {
+            let miss = sim.positions()[p as usize].distance(drag_target(t, from)) as f64;
+            max_metric(sim, PICK_METRICS[3], miss);
+        }
+        sim.status = format!("GRAB: particle {p} picked by a ray, move_grab");
+    };
+    Scene {
+        name: "pick_and_drag",
+        title: "Pick a rope with a ray and drag it",
+        seconds: 5.0,
+        still_at: 2.6,
+        eye,
+        target: Vec3::new(0.0, 1.2, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: Some(Box::new(drive)),
+        observe: None,
+        // The step starting at RELEASE_AT releases the grab: free from the state after.
+        free_after: RELEASE_AT + 1.0 / SIM_HZ,
+        labels: Vec::new(),
+    }
+}
+
 /// Every scene, in README order.
 pub fn all() -> Vec<Scene> {
     vec![
@@ -1811,6 +1925,7 @@ pub fn all() -> Vec<Scene> {
         balloon_on_a_host(),
         cloth_on_sphere(),
         soft_body_drop(),
+        pick_and_drag(),
     ]
 }
 
