@@ -516,6 +516,36 @@ fn pick_ray_finds_the_tip_and_the_grab_drags_it() {
     assert!(drag_target(DRAG_END, from).distance(DRAG_TO) < 1e-6);
 }
 
+/// 2000 particles (r = 3 cm) poured from a circling spout into an open 1 m box of
+/// four wall planes on the ground: over the whole run no particle's surface is past a
+/// wall or the ground by more than 1 mm; at the end no two overlap by more than 5% of
+/// their radius sum; once the pour is over the energy only falls (no restitution).
+#[test]
+fn poured_particles_stay_in_the_box_without_overlapping() {
+    let s = run_scene(pour());
+    assert_eq!(
+        metric(&s, POUR_COUNT),
+        (POUR_BATCHES * POUR_SIDE * POUR_SIDE) as f64
+    );
+    let past = metric(&s, POUR_OUTSIDE);
+    assert!(past <= 1e-3, "a particle went {past} m past the box");
+    let overlap = metric(&s, POUR_OVERLAP);
+    println!(
+        "largest overlap at the end: {:.2}% of the radius sum",
+        100.0 * overlap
+    );
+    assert!(overlap <= 0.05, "overlap {overlap}");
+    assert_energy_does_not_grow(&s, 1e-3);
+    // The overlap measure: 1.9 r apart is 5% of 2r, touching or apart is 0.
+    let r = 0.1;
+    let pts = [Vec3::ZERO, Vec3::X * 1.9 * r, Vec3::X * 5.0 * r];
+    assert!((max_overlap(&pts, r) - 0.05).abs() < 1e-5);
+    assert_eq!(max_overlap(&pts[1..], r), 0.0);
+    // The spout circles at POUR_SPOUT_RADIUS about POUR_SPOUT.
+    let d = pour_spout(0.3).distance(POUR_SPOUT);
+    assert!((d - POUR_SPOUT_RADIUS).abs() < 1e-5, "{d}");
+}
+
 /// The rendered picture shows the scene: the middle of the hanging rope (horizontal
 /// at the start), the middle of the cloth (its red top side faces up at the start),
 /// the orange cube, the red balloon and the orange dropped ball are drawn where the camera projects them,

@@ -1913,6 +1913,214 @@ pub fn pick_and_drag() -> Scene {
     }
 }
 
+/// The pour: particles of radius `POUR_RADIUS` m and `POUR_MASS` kg, released in
+/// batches of `POUR_SIDE`² from a square spout circling above the box every
+/// `POUR_EVERY` steps,
+/// `POUR_BATCHES` times, moving at `POUR_VELOCITY` m/s, into an open box of four
+/// wall planes |x|, |z| ≤ `POUR_HALF` m on a ground plane.
+pub const POUR_RADIUS: f32 = 0.03;
+pub const POUR_MASS: f32 = 0.01;
+pub const POUR_SIDE: u32 = 5;
+pub const POUR_BATCHES: u32 = 80;
+pub const POUR_EVERY: u32 = 3;
+pub const POUR_VELOCITY: Vec3 = Vec3::new(0.0, -1.2, 0.0);
+/// Speed limit (m/s): per step a particle moves less than its radius, so that the
+/// stream cannot pass through the pile (`World::set_max_speed`).
+pub const POUR_MAX_SPEED: f32 = 1.5;
+pub const POUR_SPOUT: Vec3 = Vec3::new(0.0, 0.9, 0.0);
+pub const POUR_SPOUT_RADIUS: f32 = 0.25;
+pub const POUR_SPOUT_PERIOD: f32 = 2.0;
+pub const POUR_HALF: f32 = 0.5;
+pub const POUR_WALL_HEIGHT: f32 = 0.5;
+pub const POUR_SECONDS: f32 = 5.0;
+/// Metric names of the pour: the largest distance (m) any particle's surface went
+/// past a wall or the ground over the run (≤ 0 when none did), the largest overlap of
+/// two particles at the end as a fraction of their radius sum, the particle count.
+pub const POUR_OUTSIDE: &str = "max over the run of the distance past the box (m)";
+pub const POUR_OVERLAP: &str = "max pair overlap at the end / (r_i + r_j)";
+pub const POUR_COUNT: &str = "particles poured";
+
+/// The spout at time t (s): circling about `POUR_SPOUT` with radius
+/// `POUR_SPOUT_RADIUS` m, once every `POUR_SPOUT_PERIOD` s.
+pub fn pour_spout(t: f32) -> Vec3 {
+    let phi = std::f32::consts::TAU * t / POUR_SPOUT_PERIOD;
+    POUR_SPOUT + POUR_SPOUT_RADIUS * Vec3::new(phi.cos(), 0.0, phi.sin())
+}
+
+/// Largest overlap (r_i + r_j − |x_i − x_j|) / (r_i + r_j) over all pairs of points
+/// of one radius `r` (0 when no two overlap), with a uniform grid of cells 2r wide.
+pub fn max_overlap(p: &[Vec3], r: f32) -> f32 {
+    let cell = 2.0 * r;
+    let key = |x: Vec3| (x / cell).floor().as_ivec3();
+    let mut grid = std::collections::HashMap::<glam::IVec3, Vec<usize>>::new();
+    for (i, &x) in p.iter().enumerate() {
+        grid.entry(key(x)).or_default().push(i);
+    }
+    let mut worst = 0.0f32;
+    for (i, &x) in p.iter().enumerate() {
+        let k = key(x);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let Some(cell) = grid.get(&(k + glam::IVec3::new(dx, dy, dz))) else {
+                        continue;
+                    };
+                    for &j in cell.iter().filter(|&&j| j > i) {
+                        let d = x.distance(p[j]);
+                        worst = worst.max((2.0 * r - d) / (2.0 * r));
+                    }
+                }
+            }
+        }
+    }
+    worst
+}
+
+/// Pouring particles into a box: 2000 particles (radius 3 cm, 10 g) stream from a
+/// circling spout in 80 batches of 5 × 5, no faster than 1.5 m/s, into an open
+/// 1 m × 1 m box (four wall planes and
+/// the ground, with friction), pile up, spread and settle without overlapping.
+pub fn pour() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 10,
+        iterations: 4,
+        damping: 0.5,
+        ..WorldDesc::default()
+    });
+    ground(&mut sim, 0.3, 0.3, 0.0);
+    sim.world
+        .set_max_speed(POUR_MAX_SPEED)
+        .expect("speed limit is valid");
+    let quarter = std::f32::consts::FRAC_PI_2;
+    for (p, q) in [
+        (
+            Vec3::new(-POUR_HALF, 0.0, 0.0),
+            Quat::from_rotation_z(-quarter),
+        ),
+        (
+            Vec3::new(POUR_HALF, 0.0, 0.0),
+            Quat::from_rotation_z(quarter),
+        ),
+        (
+            Vec3::new(0.0, 0.0, -POUR_HALF),
+            Quat::from_rotation_x(quarter),
+        ),
+        (
+            Vec3::new(0.0, 0.0, POUR_HALF),
+            Quat::from_rotation_x(-quarter),
+        ),
+    ] {
+        sim.world
+            .add_collider(&ColliderDesc {
+                shape: ColliderShape::Plane,
+                position: p,
+                rotation: q,
+                static_friction: 0.3,
+                dynamic_friction: 0.3,
+                ..ColliderDesc::default()
+            })
+            .expect("wall is valid");
+    }
+    // The box's edges.
+    let (h, top) = (POUR_HALF, POUR_WALL_HEIGHT);
+    let corners = [(-h, -h), (h, -h), (h, h), (-h, h)];
+    for k in 0..4 {
+        let (x0, z0) = corners[k];
+        let (x1, z1) = corners[(k + 1) % 4];
+        for y in [0.0, top] {
+            sim.shapes.push(Shape::Mark {
+                a: Vec3::new(x0, y, z0),
+                b: Vec3::new(x1, y, z1),
+                colour: Rgb::hex(0xd0d4da),
+            });
+        }
+        sim.shapes.push(Shape::Mark {
+            a: Vec3::new(x0, 0.0, z0),
+            b: Vec3::new(x0, top, z0),
+            colour: Rgb::hex(0xd0d4da),
+        });
+    }
+    let dt = 1.0 / SIM_HZ;
+    let spacing = 2.2 * POUR_RADIUS;
+    // A fixed pseudo-random jitter (±0.1 r) breaks the lattice the batches start in.
+    let mut seed = 12345u32;
+    let mut jitter = move || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        ((seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5) * 0.2 * POUR_RADIUS
+    };
+    let drive = move |sim: &mut Sim, t: f32| {
+        let step = (t / dt).round() as u32;
+        let batch = step / POUR_EVERY;
+        if step % POUR_EVERY != 0 || batch >= POUR_BATCHES {
+            sim.status = format!("{} particles", sim.world.particle_count());
+            return;
+        }
+        let half = 0.5 * (POUR_SIDE - 1) as f32 * spacing;
+        let spout = pour_spout(t);
+        let pos: Vec<Vec3> = (0..POUR_SIDE * POUR_SIDE)
+            .map(|k| {
+                spout
+                    + Vec3::new(
+                        (k % POUR_SIDE) as f32 * spacing - half + jitter(),
+                        jitter(),
+                        (k / POUR_SIDE) as f32 * spacing - half + jitter(),
+                    )
+            })
+            .collect();
+        let n = pos.len();
+        let first = sim.particles(&pos, &vec![POUR_MASS; n]);
+        sim.world
+            .set_particle_radii(first, &vec![POUR_RADIUS; n])
+            .expect("new particles exist");
+        sim.world
+            .write_velocities(first, &vec![POUR_VELOCITY; n])
+            .expect("new particles exist");
+        let s = batch as f32 / (POUR_BATCHES - 1) as f32;
+        let colour = Rgb::hex(0x4aa3d8).lerp(Rgb::hex(0xe8c060), s);
+        for i in first..first + n as u32 {
+            sim.shapes.push(Shape::Ball {
+                particle: i,
+                radius: POUR_RADIUS,
+                colour,
+            });
+        }
+        sim.status = format!("pouring: {} particles", sim.world.particle_count());
+    };
+    let observe = move |sim: &mut Sim, t: f32| {
+        let p = sim.positions();
+        let past = p
+            .iter()
+            .map(|x| {
+                (x.x.abs() + POUR_RADIUS - POUR_HALF)
+                    .max(x.z.abs() + POUR_RADIUS - POUR_HALF)
+                    .max(POUR_RADIUS - x.y)
+            })
+            .fold(f32::NEG_INFINITY, f32::max);
+        if !p.is_empty() {
+            max_metric(sim, POUR_OUTSIDE, past as f64);
+        }
+        if t + 0.5 * dt >= POUR_SECONDS {
+            sim.set_metric(POUR_OVERLAP, max_overlap(&p, POUR_RADIUS) as f64);
+            sim.set_metric(POUR_COUNT, p.len() as f64);
+        }
+    };
+    Scene {
+        name: "pour",
+        title: "Particles poured into a box",
+        seconds: POUR_SECONDS,
+        still_at: 2.5,
+        eye: Vec3::new(1.0, 1.6, 2.3),
+        target: Vec3::new(0.0, 0.35, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: Some(Box::new(drive)),
+        observe: Some(Box::new(observe)),
+        // The last batch is added by the step starting at this time.
+        free_after: ((POUR_BATCHES - 1) * POUR_EVERY + 1) as f32 / SIM_HZ,
+        labels: Vec::new(),
+    }
+}
+
 /// Every scene, in README order.
 pub fn all() -> Vec<Scene> {
     vec![
@@ -1926,6 +2134,7 @@ pub fn all() -> Vec<Scene> {
         cloth_on_sphere(),
         soft_body_drop(),
         pick_and_drag(),
+        pour(),
     ]
 }
 
