@@ -378,9 +378,177 @@ fn host_attachment_carries_the_weight_and_the_balloon_keeps_its_volume() {
     assert!((r - HOST_RADIUS).abs() < 1e-5, "{r}");
 }
 
+/// A 0.95 m cloth (28 × 28 particles, radius r = 1.6 cm, self-collision on) dropped
+/// onto a sphere collider (R = 0.3 m) on a ground plane: at every recorded state no
+/// particle is inside the sphere inflated by its radius (|x − c| ≥ R + r − 1 mm) or
+/// below the ground (y ≥ r − 1 mm); at the end no two particles are closer than 90%
+/// of 2r (no self-intersection), the highest particle rests on the sphere's top
+/// (2R + r up) and the cloth is at rest: its kinetic energy is below 1e-5 of the potential energy the drop
+/// released. The sphere is drawn (bluish grey) where the camera projects its bottom.
+#[test]
+fn cloth_drapes_over_the_sphere_without_entering_it_or_itself() {
+    let s = run_scene(cloth_on_sphere());
+    let inside = metric(&s, DRAPE_INSIDE);
+    assert!(
+        inside >= -1e-3,
+        "a particle is {inside} m inside the sphere"
+    );
+    let floor = metric(&s, DRAPE_FLOOR);
+    assert!(floor >= -1e-3, "a particle is {floor} m below the ground");
+    let closest = metric(&s, DRAPE_CLOSEST);
+    assert!(closest >= 0.9, "closest pair {closest} x 2r");
+    // The cloth rests on the sphere's top: its highest particle touches the sphere
+    // (inflated by r) and is 2R + r up.
+    let (top, gap) = (metric(&s, DRAPE_TOP), metric(&s, DRAPE_TOP_GAP));
+    let want = (DRAPE_SPHERE_CENTRE.y + DRAPE_SPHERE_R + DRAPE_RADIUS) as f64;
+    assert!(
+        (top - want).abs() < 5e-3,
+        "highest particle at {top} m, want {want} m"
+    );
+    assert!(gap.abs() < 1e-3, "highest particle {gap} m off the sphere");
+    let (ke, pe) = (metric(&s, DRAPE_KE_END), metric(&s, DRAPE_DROP_PE));
+    // The drop: 7.84 kg of cloth from 0.9 m onto a sphere whose top is at 0.6 m.
+    let m = (DRAPE_N * DRAPE_N) as f64 * DRAPE_MASS as f64;
+    assert!(pe > m * G as f64 * 0.25 && pe < m * G as f64 * DRAPE_HEIGHT as f64);
+    assert!(ke < 1e-5 * pe, "kinetic {ke} J vs {pe} J released");
+    // With no restitution and damping nothing ever gains energy.
+    assert!(s.energy_max_free <= s.energy_start * (1.0 + 1e-6), "{s}");
+
+    let scene = cloth_on_sphere();
+    let r = Render {
+        width: 240,
+        height: 150,
+        supersample: 1,
+        fps: 30.0,
+    };
+    let rgb = run::render_frame(&scene, &r, &[]);
+    let cam = Camera::look_at(scene.eye, scene.target, scene.fov_deg, r.width, r.height);
+    // The point of the sphere's equator nearest the camera.
+    let towards = (scene.eye - DRAPE_SPHERE_CENTRE) * Vec3::new(1.0, 0.0, 1.0);
+    let front = DRAPE_SPHERE_CENTRE + DRAPE_SPHERE_R * towards.normalize();
+    let (x, y, _) = cam.project(front).unwrap();
+    let k = 3 * (y as usize * r.width as usize + x as usize);
+    let px = &rgb[k..k + 3];
+    // Drawn in the sphere's colour (0x7a8fa8) shaded: blue/red as in 168/122.
+    let ratio = px[2] as f32 / px[0] as f32;
+    assert!(
+        (ratio - 168.0 / 122.0).abs() < 0.06 && px[0] > 60,
+        "sphere pixel ({x}, {y}) is {px:?}"
+    );
+    // Without the sphere shape the pixel shows something else (the floor).
+    let mut bare = cloth_on_sphere();
+    bare.sim
+        .shapes
+        .retain(|s| !matches!(s, scenes::Shape::Sphere { .. }));
+    let without = run::render_frame(&bare, &r, &[]);
+    assert_ne!(&without[k..k + 3], px, "the sphere is not drawn");
+}
+
+/// A tet cube (edges + volume, 1 kg) and a pressure ball (0.5 kg) dropped on a
+/// ground plane with friction and restitution 0.5: nothing goes more than 1 cm below
+/// the ground (the stiff volumes push a corner 3 mm in during one substep of the
+/// impact); the volumes stay within 5% of rest throughout and at the end; the ball
+/// bounces up by more than e²/2 of its fall and less than the fall itself (energy);
+/// both end at rest (kinetic energy below 1e-4 of the potential energy released) and
+/// the energy never exceeds the start (the bodies' elastic energy is not counted, so
+/// it may rise from step to step as they spring back).
+#[test]
+fn dropped_soft_bodies_bounce_settle_and_keep_their_volume() {
+    let s = run_scene(soft_body_drop());
+    assert!(s.min_height >= -0.01, "min height {}", s.min_height);
+    for names in &DROP_METRICS {
+        let m = |i: usize| metric(&s, names[i]);
+        assert!((m(0) - 1.0).abs() < 0.05, "{}: {}", names[0], m(0));
+        assert!(m(1) < 0.05, "{}: {}", names[1], m(1));
+        assert!(m(6) >= -0.01, "{}: {}", names[6], m(6));
+        assert!(m(3) > 0.0, "{}: {}", names[3], m(3));
+        assert!(m(2) < 1e-4 * m(3), "{}: {} J", names[2], m(2));
+    }
+    let ball = DROP_METRICS[1];
+    let m = |i: usize| metric(&s, ball[i]);
+    let fall = (DROP_BALL_CENTRE.y - DROP_BALL_RADIUS) as f64;
+    let rise = m(4) - DROP_BALL_RADIUS as f64;
+    let e2 = (DROP_RESTITUTION * DROP_RESTITUTION) as f64;
+    println!(
+        "ball rebound {rise:.3} m after a {fall:.3} m fall (e^2 h = {:.3} m)",
+        e2 * fall
+    );
+    assert!(rise > 0.5 * e2 * fall && rise < fall, "rebound {rise} m");
+    // The ball, 0.5 kg, released 1.1 m above where it rests (within its squash).
+    let released = m(3);
+    let want = (DROP_BALL_MASS * G) as f64 * fall;
+    assert!(
+        (released - want).abs() < 0.05 * want,
+        "{released} J vs {want} J"
+    );
+    assert!(s.energy_max_free <= s.energy_start * (1.0 + 1e-6), "{s}");
+}
+
+/// A ray from the camera through the hanging rope's tip picks the tip (index 20) at
+/// its distance from the eye; the grab (α = 1e-4 m/N) holds it within α × 2 M g
+/// (M = 1 kg of rope, 2 mm) of the target once the drag is over, and not exactly on
+/// it (the grab is compliant); after `release_particle` no grab is left, the rope's
+/// links stay within 2.5% of rest and its energy never grows.
+#[test]
+fn pick_ray_finds_the_tip_and_the_grab_drags_it() {
+    let s = run_scene(pick_and_drag());
+    let m = |i: usize| metric(&s, PICK_METRICS[i]);
+    assert_eq!(m(0), ROPE_LINKS as f64, "picked particle");
+    assert!(
+        (m(1) - m(2)).abs() < PICK_RADIUS as f64,
+        "ray {} vs {}",
+        m(1),
+        m(2)
+    );
+    let rope_weight = (ROPE_LINKS as f32 * ROPE_PARTICLE_MASS * G) as f64;
+    let bound = GRAB_COMPLIANCE as f64 * 2.0 * rope_weight;
+    assert!(
+        m(3) < bound && m(3) > 1e-5,
+        "grab miss {} m, bound {bound} m",
+        m(3)
+    );
+    assert_eq!(m(4), 0.0);
+    assert!(s.max_stretch < 0.025, "max stretch {}", s.max_stretch);
+    assert_energy_does_not_grow(&s, 1e-3);
+    // The eased drag path starts where the tip was picked and ends at DRAG_TO.
+    let from = Vec3::new(0.1, 0.7, 0.0);
+    assert_eq!(drag_target(PICK_AT, from), from);
+    assert!(drag_target(DRAG_END, from).distance(DRAG_TO) < 1e-6);
+}
+
+/// 2000 particles (r = 3 cm) poured from a circling spout into an open 1 m box of
+/// four wall planes on the ground: over the whole run no particle's surface is past a
+/// wall or the ground by more than 1 mm; at the end no two overlap by more than 5% of
+/// their radius sum; once the pour is over the energy only falls (no restitution).
+#[test]
+fn poured_particles_stay_in_the_box_without_overlapping() {
+    let s = run_scene(pour());
+    assert_eq!(
+        metric(&s, POUR_COUNT),
+        (POUR_BATCHES * POUR_SIDE * POUR_SIDE) as f64
+    );
+    let past = metric(&s, POUR_OUTSIDE);
+    assert!(past <= 1e-3, "a particle went {past} m past the box");
+    let overlap = metric(&s, POUR_OVERLAP);
+    println!(
+        "largest overlap at the end: {:.2}% of the radius sum",
+        100.0 * overlap
+    );
+    assert!(overlap <= 0.05, "overlap {overlap}");
+    assert_energy_does_not_grow(&s, 1e-3);
+    // The overlap measure: 1.9 r apart is 5% of 2r, touching or apart is 0.
+    let r = 0.1;
+    let pts = [Vec3::ZERO, Vec3::X * 1.9 * r, Vec3::X * 5.0 * r];
+    assert!((max_overlap(&pts, r) - 0.05).abs() < 1e-5);
+    assert_eq!(max_overlap(&pts[1..], r), 0.0);
+    // The spout circles at POUR_SPOUT_RADIUS about POUR_SPOUT.
+    let d = pour_spout(0.3).distance(POUR_SPOUT);
+    assert!((d - POUR_SPOUT_RADIUS).abs() < 1e-5, "{d}");
+}
+
 /// The rendered picture shows the scene: the middle of the hanging rope (horizontal
 /// at the start), the middle of the cloth (its red top side faces up at the start),
-/// the orange cube and the red balloon are drawn where the camera projects them,
+/// the orange cube, the red balloon and the orange dropped ball are drawn where the camera projects them,
 /// over the blue-grey sky.
 #[test]
 fn pictures_show_the_objects_where_the_camera_puts_them() {
@@ -393,6 +561,8 @@ fn pictures_show_the_objects_where_the_camera_puts_them() {
             balloon_on_a_host(),
             HOST_START - Vec3::Y * (BALLOON_ROPE_LENGTH + 0.02 + BALLOON_RADIUS),
         ),
+        // The orange pressure ball before it falls.
+        (soft_body_drop(), DROP_BALL_CENTRE),
     ] {
         let r = Render {
             width: 240,

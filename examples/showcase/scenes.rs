@@ -6,14 +6,15 @@
 //! To add a scene: write `fn my_scene() -> Scene`, add it to [`all`], and pick a
 //! camera. Bodies made by the engine's builders (cloth grids, tet and pressure soft
 //! bodies, ropes) join a scene through [`Sim::adopt_body`]. Scenes that need
-//! collisions (cloth on a sphere) or fluids wait for those features in the engine.
+//! fluids wait for that feature in the engine.
 
 use sinew::{
-    BodyId, ClothDesc, ClothGridDesc, FamilyKind, PressureBodyDesc, Quat, RopeDesc, Solver,
-    TetBodyDesc, TetModel, Transform, Vec3, World, WorldDesc,
+    BodyId, ClothDesc, ClothGridDesc, ColliderDesc, CollisionFilter, FamilyKind, PressureBodyDesc,
+    Quat, RopeDesc, Solver, TetBodyDesc, TetModel, Transform, Vec3, World, WorldDesc,
 };
 
 use super::raster::{Painter, Rgb};
+use sinew::Shape as ColliderShape;
 
 /// Frame rate of the simulation (Hz): one `World::step` per frame.
 pub const SIM_HZ: f32 = 60.0;
@@ -56,6 +57,12 @@ pub enum Shape {
         smooth: bool,
         front: Rgb,
         back: Rgb,
+    },
+    /// A sphere collider (not simulated): shaded triangles of an icosphere.
+    Sphere {
+        centre: Vec3,
+        radius: f32,
+        colour: Rgb,
     },
 }
 
@@ -1406,6 +1413,714 @@ pub fn balloon_on_a_host() -> Scene {
     }
 }
 
+/// Kinetic energy (J) of particles `first..first+count`.
+pub fn kinetic_energy(sim: &Sim, first: u32, count: u32) -> f64 {
+    let v = sim.velocities();
+    (first as usize..(first + count) as usize)
+        .map(|i| 0.5 * sim.mass[i] as f64 * v[i].length_squared() as f64)
+        .sum()
+}
+
+/// Keeps the largest value of metric `name` seen so far.
+fn max_metric(sim: &mut Sim, name: &'static str, value: f64) {
+    let worst = sim.metric(name);
+    sim.set_metric(
+        name,
+        if worst.is_nan() {
+            value
+        } else {
+            worst.max(value)
+        },
+    );
+}
+
+/// Keeps the smallest value of metric `name` seen so far.
+fn min_metric(sim: &mut Sim, name: &'static str, value: f64) {
+    let best = sim.metric(name);
+    sim.set_metric(
+        name,
+        if best.is_nan() {
+            value
+        } else {
+            best.min(value)
+        },
+    );
+}
+
+/// Smallest distance (m) between two of the points.
+pub fn closest_pair(p: &[Vec3]) -> f32 {
+    let mut closest = f32::INFINITY;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            closest = closest.min(p[i].distance_squared(p[j]));
+        }
+    }
+    closest.sqrt()
+}
+
+/// A ground plane collider through y = 0 facing +y, with Coulomb friction μs, μd and
+/// restitution e.
+fn ground(sim: &mut Sim, mu_s: f32, mu_d: f32, e: f32) {
+    sim.world
+        .add_collider(&ColliderDesc {
+            shape: ColliderShape::Plane,
+            static_friction: mu_s,
+            dynamic_friction: mu_d,
+            restitution: e,
+            ..ColliderDesc::default()
+        })
+        .expect("ground is valid");
+}
+
+/// The sphere the cloth falls on: radius (m), resting on the ground.
+pub const DRAPE_SPHERE_R: f32 = 0.3;
+pub const DRAPE_SPHERE_CENTRE: Vec3 = Vec3::new(0.0, DRAPE_SPHERE_R, 0.0);
+/// The cloth: `DRAPE_N`×`DRAPE_N` particles `DRAPE_SPACING` m apart, `DRAPE_MASS` kg
+/// each, radius 0.45 × the spacing, released flat at `DRAPE_HEIGHT` m, offset
+/// sideways by `DRAPE_OFFSET` so that it slides off one side a little.
+pub const DRAPE_N: u32 = 28;
+pub const DRAPE_SPACING: f32 = 0.035;
+pub const DRAPE_MASS: f32 = 0.01;
+pub const DRAPE_RADIUS: f32 = 0.45 * DRAPE_SPACING;
+pub const DRAPE_HEIGHT: f32 = 0.9;
+pub const DRAPE_OFFSET: Vec3 = Vec3::new(0.05, 0.0, -0.03);
+pub const DRAPE_SECONDS: f32 = 4.0;
+/// Metric names of the cloth on the sphere.
+pub const DRAPE_INSIDE: &str = "min over the run of |x - c| - (R + r) (m)";
+pub const DRAPE_FLOOR: &str = "min over the run of y - r (m)";
+pub const DRAPE_CLOSEST: &str = "closest particle pair at the end / 2r";
+pub const DRAPE_KE_END: &str = "kinetic energy at the end (J)";
+pub const DRAPE_DROP_PE: &str = "potential energy released by the drop (J)";
+pub const DRAPE_TOP: &str = "highest particle at the end: height (m)";
+pub const DRAPE_TOP_GAP: &str = "highest particle at the end: |x - c| - (R + r) (m)";
+
+/// Rest position of cloth particle (i, j) of the draped cloth (m).
+pub fn drape_rest(i: u32, j: u32) -> Vec3 {
+    let half = (DRAPE_N - 1) as f32 * DRAPE_SPACING * 0.5;
+    Vec3::new(
+        i as f32 * DRAPE_SPACING - half,
+        DRAPE_HEIGHT,
+        j as f32 * DRAPE_SPACING - half,
+    ) + DRAPE_OFFSET
+}
+
+/// Cloth on a sphere: a 1.2 m square cloth (36 × 36 particles, 10 g each, radius
+/// 1.6 cm, self-collision on) is dropped flat onto a 0.3 m sphere collider standing on
+/// a ground plane (both with friction): it drapes over the sphere in folds, its
+/// corners settle on the ground, and no particle enters the sphere or another.
+pub fn cloth_on_sphere() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 10,
+        iterations: 2,
+        damping: 0.5,
+        ..WorldDesc::default()
+    });
+    sim.world
+        .add_collider(&ColliderDesc {
+            shape: ColliderShape::Sphere {
+                radius: DRAPE_SPHERE_R,
+            },
+            position: DRAPE_SPHERE_CENTRE,
+            static_friction: 0.4,
+            dynamic_friction: 0.3,
+            ..ColliderDesc::default()
+        })
+        .expect("sphere is valid");
+    ground(&mut sim, 0.4, 0.3, 0.0);
+    let n = DRAPE_N;
+    let pos: Vec<Vec3> = (0..n * n).map(|k| drape_rest(k % n, k / n)).collect();
+    let first = sim.particles(&pos, &vec![DRAPE_MASS; pos.len()]);
+    let id = |i: u32, j: u32| first + j * n + i;
+    let (mut links, mut bends) = (Vec::new(), Vec::new());
+    for j in 0..n {
+        for i in 0..n {
+            if i + 1 < n {
+                links.push([id(i, j), id(i + 1, j)]);
+            }
+            if j + 1 < n {
+                links.push([id(i, j), id(i, j + 1)]);
+            }
+            if i + 1 < n && j + 1 < n {
+                links.push([id(i, j), id(i + 1, j + 1)]);
+                links.push([id(i + 1, j), id(i, j + 1)]);
+            }
+            if i + 2 < n {
+                bends.push([id(i, j), id(i + 2, j)]);
+            }
+            if j + 2 < n {
+                bends.push([id(i, j), id(i, j + 2)]);
+            }
+        }
+    }
+    sim.links(&links, 1.0e-6);
+    sim.links(&bends, 1.0e-3);
+    let count = n * n;
+    sim.world
+        .set_particle_radii(first, &vec![DRAPE_RADIUS; count as usize])
+        .expect("cloth particles exist");
+    let filter = CollisionFilter {
+        group: 1,
+        self_collision: true,
+        ..CollisionFilter::default()
+    };
+    sim.world
+        .set_collision_filters(first, &vec![filter; count as usize])
+        .expect("cloth particles exist");
+    sim.shapes.push(Shape::Sphere {
+        centre: DRAPE_SPHERE_CENTRE,
+        radius: DRAPE_SPHERE_R,
+        colour: Rgb::hex(0x7a8fa8),
+    });
+    sim.shapes.push(Shape::Cloth {
+        first,
+        nx: n,
+        ny: n,
+        front: Rgb::hex(0x3c9a6a),
+        back: Rgb::hex(0xe8c060),
+    });
+    let m = sim.mass_of(first, count) as f64;
+    let g = G as f64;
+    let dt = 1.0 / SIM_HZ;
+    let observe = move |sim: &mut Sim, t: f32| {
+        let p = sim.positions();
+        let cloth = &p[first as usize..(first + count) as usize];
+        let inside = cloth
+            .iter()
+            .map(|x| x.distance(DRAPE_SPHERE_CENTRE) - (DRAPE_SPHERE_R + DRAPE_RADIUS))
+            .fold(f32::INFINITY, f32::min);
+        let floor = cloth
+            .iter()
+            .map(|x| x.y - DRAPE_RADIUS)
+            .fold(f32::INFINITY, f32::min);
+        min_metric(sim, DRAPE_INSIDE, inside as f64);
+        min_metric(sim, DRAPE_FLOOR, floor as f64);
+        let ke = kinetic_energy(sim, first, count);
+        if t + 0.5 * dt >= DRAPE_SECONDS {
+            let mean_y: f64 = cloth.iter().map(|x| x.y as f64).sum::<f64>() / count as f64;
+            sim.set_metric(DRAPE_KE_END, ke);
+            sim.set_metric(DRAPE_DROP_PE, m * g * (DRAPE_HEIGHT as f64 - mean_y));
+            sim.set_metric(
+                DRAPE_CLOSEST,
+                (closest_pair(cloth) / (2.0 * DRAPE_RADIUS)) as f64,
+            );
+            let top = cloth
+                .iter()
+                .copied()
+                .max_by(|a, b| a.y.total_cmp(&b.y))
+                .expect("cloth particles");
+            sim.set_metric(DRAPE_TOP, top.y as f64);
+            sim.set_metric(
+                DRAPE_TOP_GAP,
+                (top.distance(DRAPE_SPHERE_CENTRE) - (DRAPE_SPHERE_R + DRAPE_RADIUS)) as f64,
+            );
+        }
+        sim.status = format!(
+            "{} contacts, kinetic {:.4} J, self-collision r {:.1} cm",
+            sim.world.contacts().len(),
+            ke,
+            100.0 * DRAPE_RADIUS
+        );
+    };
+    Scene {
+        name: "cloth_on_sphere",
+        title: "Cloth dropped on a sphere",
+        seconds: DRAPE_SECONDS,
+        still_at: 0.5,
+        eye: Vec3::new(0.9, 1.0, 1.5),
+        target: Vec3::new(0.0, 0.4, 0.0),
+        fov_deg: 40.0,
+        sim,
+        drive: None,
+        observe: Some(Box::new(observe)),
+        free_after: 0.0,
+        labels: Vec::new(),
+    }
+}
+
+/// The ground's friction and restitution under the dropped soft bodies.
+pub const DROP_FRICTION: (f32, f32) = (0.6, 0.5);
+pub const DROP_RESTITUTION: f32 = 0.5;
+pub const DROP_SECONDS: f32 = 5.0;
+/// The tet cube: 0.4 m, 3 × 3 × 3 cells, 1 kg, centre released at this height (m),
+/// tilted about z and x so that it lands on an edge and tips over.
+pub const DROP_CUBE_SIZE: f32 = 0.4;
+pub const DROP_CUBE_CENTRE: Vec3 = Vec3::new(-0.35, 1.0, 0.0);
+pub const DROP_CUBE_TILT_DEG: (f32, f32) = (-25.0, 10.0);
+/// The pressure ball: icosphere of radius 0.2 m (162 vertices), 0.5 kg.
+pub const DROP_BALL_RADIUS: f32 = 0.2;
+pub const DROP_BALL_CENTRE: Vec3 = Vec3::new(0.45, 1.3, 0.0);
+pub const DROP_BALL_MASS: f32 = 0.5;
+/// Metric names of the drop, per body (cube, ball): V/V0 at the end, largest
+/// |V/V0 − 1| over the run, kinetic energy at the end (J), potential energy released
+/// by the fall (J, from the start to the end), highest centre of mass after the
+/// first touch of the ground (m, the rebound) and the centre-of-mass height then (m).
+pub const DROP_METRICS: [[&str; 7]; 2] = [
+    [
+        "cube: V/V0 at end",
+        "cube: max |V/V0 - 1|",
+        "cube: kinetic energy at end (J)",
+        "cube: potential energy released (J)",
+        "cube: highest centre after first touch (m)",
+        "cube: centre at first touch (m)",
+        "cube: lowest particle over the run (m)",
+    ],
+    [
+        "ball: V/V0 at end",
+        "ball: max |V/V0 - 1|",
+        "ball: kinetic energy at end (J)",
+        "ball: potential energy released (J)",
+        "ball: highest centre after first touch (m)",
+        "ball: centre at first touch (m)",
+        "ball: lowest particle over the run (m)",
+    ],
+];
+
+/// Soft bodies dropped on the ground: a tet cube (edges + volume, 1 kg) released
+/// tilted from 1 m and a pressure ball (0.5 kg, r = 0.2 m) from 1.3 m fall onto a
+/// ground plane with friction (μs 0.6, μd 0.5) and restitution 0.5: they squash,
+/// bounce, tip and settle, keeping their volume.
+pub fn soft_body_drop() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 20,
+        iterations: 2,
+        solver: Solver::GaussSeidel,
+        ..WorldDesc::default()
+    });
+    ground(&mut sim, DROP_FRICTION.0, DROP_FRICTION.1, DROP_RESTITUTION);
+    let (v, tets) = tet_cube(3, DROP_CUBE_SIZE, Vec3::ZERO);
+    let tilt = Quat::from_rotation_z(DROP_CUBE_TILT_DEG.0.to_radians())
+        * Quat::from_rotation_x(DROP_CUBE_TILT_DEG.1.to_radians());
+    let v: Vec<Vec3> = v.iter().map(|&p| DROP_CUBE_CENTRE + tilt * p).collect();
+    let cube = sim
+        .world
+        .add_tet_body(
+            &TetBodyDesc {
+                model: TetModel::EdgesAndVolume,
+                total_mass: 1.0,
+                stretch_compliance: 1.0e-3,
+                damping: 1.0,
+                ..TetBodyDesc::default()
+            },
+            &v,
+            &tets,
+            None,
+        )
+        .expect("cube is valid");
+    let (cube_first, cube_count) = sim.adopt_body(cube);
+    sim.shapes.push(Shape::Mesh {
+        tris: tet_surface(&v, &tets)
+            .into_iter()
+            .map(|t| t.map(|p| p + cube_first))
+            .collect(),
+        smooth: false,
+        front: Rgb::hex(0x4aa3d8),
+        back: Rgb::hex(0x205070),
+    });
+    let (bv, btris) = icosphere(2, DROP_BALL_RADIUS, DROP_BALL_CENTRE);
+    let ball = sim
+        .world
+        .add_pressure_body(
+            &PressureBodyDesc {
+                total_mass: DROP_BALL_MASS,
+                stretch_compliance: 1.0e-4,
+                damping: 1.0,
+                ..PressureBodyDesc::default()
+            },
+            &bv,
+            &btris,
+            None,
+        )
+        .expect("ball is valid");
+    let (ball_first, ball_count) = sim.adopt_body(ball);
+    sim.shapes.push(Shape::Mesh {
+        tris: btris.iter().map(|t| t.map(|p| p + ball_first)).collect(),
+        smooth: true,
+        front: Rgb::hex(0xd8884a),
+        back: Rgb::hex(0x804020),
+    });
+    let bodies = [
+        (cube, cube_first, cube_count),
+        (ball, ball_first, ball_count),
+    ];
+    let v0 = bodies.map(|(id, _, _)| sim.world.body_volume(id).expect("soft body") as f64);
+    let y0 = bodies.map(|(_, f, c)| centre_of_mass(&sim, f, c).y as f64);
+    let mut touched = [false; 2];
+    let dt = 1.0 / SIM_HZ;
+    let observe = move |sim: &mut Sim, t: f32| {
+        let p = sim.positions();
+        let mut status = Vec::new();
+        for (k, &(id, first, count)) in bodies.iter().enumerate() {
+            let names = DROP_METRICS[k];
+            let ratio = sim.world.body_volume(id).expect("soft body") as f64 / v0[k];
+            max_metric(sim, names[1], (ratio - 1.0).abs());
+            let com = centre_of_mass(sim, first, count).y as f64;
+            let low = p[first as usize..(first + count) as usize]
+                .iter()
+                .map(|x| x.y)
+                .fold(f32::INFINITY, f32::min);
+            min_metric(sim, names[6], low as f64);
+            if !touched[k] && low < 1e-3 {
+                touched[k] = true;
+                sim.set_metric(names[5], com);
+                sim.set_metric(names[4], com);
+            }
+            if touched[k] {
+                max_metric(sim, names[4], com);
+            }
+            let ke = kinetic_energy(sim, first, count);
+            if t + 0.5 * dt >= DROP_SECONDS {
+                sim.set_metric(names[0], ratio);
+                sim.set_metric(names[2], ke);
+                let m = sim.mass_of(first, count) as f64;
+                sim.set_metric(names[3], m * G as f64 * (y0[k] - com));
+            }
+            status.push(format!("V/V0 {ratio:.3}"));
+        }
+        sim.status = format!(
+            "cube {}, ball {}, {} ground contacts",
+            status[0],
+            status[1],
+            sim.world.contacts().len()
+        );
+    };
+    Scene {
+        name: "soft_body_drop",
+        title: "Soft bodies dropped on the ground",
+        seconds: DROP_SECONDS,
+        still_at: 0.55,
+        eye: Vec3::new(0.5, 0.9, 2.4),
+        target: Vec3::new(0.0, 0.45, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: None,
+        observe: Some(Box::new(observe)),
+        free_after: 0.0,
+        labels: vec!["tet cube".into(), "pressure ball".into()],
+    }
+}
+
+/// The picked rope: anchor (m); when the ray is cast and the grab starts, when it is
+/// released (s); the grab's compliance (m/N); the path the grab's target is dragged
+/// along: from where the tip was picked to `DRAG_TO` (m), eased.
+pub const PICK_ANCHOR: Vec3 = Vec3::new(-0.3, 1.6, 0.0);
+pub const PICK_AT: f32 = 1.5;
+pub const DRAG_END: f32 = 3.0;
+pub const RELEASE_AT: f32 = 3.5;
+pub const GRAB_COMPLIANCE: f32 = 1.0e-4;
+pub const DRAG_TO: Vec3 = Vec3::new(0.5, 1.3, 0.4);
+/// Radius (m) around the pick ray within which particles are found.
+pub const PICK_RADIUS: f32 = 0.02;
+/// Metric names: the particle the ray picked, the ray distance (m) to it and the true
+/// distance from the eye (m), the largest distance (m) between the grabbed particle
+/// and the grab target from a quarter second after the drag to the release, grabs after
+/// the release.
+pub const PICK_METRICS: [&str; 5] = [
+    "picked particle",
+    "pick ray distance (m)",
+    "eye to the picked particle (m)",
+    "grabbed particle: max distance from the target after the drag (m)",
+    "grabs after the release",
+];
+
+/// Where the grab's target is at time t (s), for a tip picked at `from`.
+pub fn drag_target(t: f32, from: Vec3) -> Vec3 {
+    from.lerp(DRAG_TO, smoothstep((t - PICK_AT) / (DRAG_END - PICK_AT)))
+}
+
+/// Pick and drag: a 1 m rope of 20 rigid links hangs from a pin after swinging down;
+/// at 1.5 s a ray from the camera through its tip picks the tip
+/// (`World::pick_particle`), `grab_particle` attaches it to a target (α = 1e-4 m/N)
+/// that `move_grab` drags up, right and towards the camera over 1.5 s, holds, and
+/// `release_particle` lets go at 3.5 s: the rope swings back down.
+pub fn pick_and_drag() -> Scene {
+    let mut sim = Sim::new(rope_desc(20, 0.4));
+    let first = add_rope(
+        &mut sim,
+        "rope",
+        PICK_ANCHOR,
+        Vec3::new(0.6, -0.8, 0.0),
+        ROPE_LINKS,
+        ROPE_LINK_LENGTH,
+        ROPE_PARTICLE_MASS,
+        ROPE_PARTICLE_MASS,
+        0.0,
+        Rgb::hex(0x8ac04a),
+    );
+    sim.shapes.push(Shape::Ball {
+        particle: first,
+        radius: 0.03,
+        colour: Rgb::hex(0x606870),
+    });
+    let eye = Vec3::new(0.3, 1.5, 2.4);
+    let tip = first + ROPE_LINKS;
+    let dt = 1.0 / SIM_HZ;
+    let mut picked: Option<(u32, Vec3)> = None;
+    let drive = move |sim: &mut Sim, t: f32| {
+        if t + 0.5 * dt < PICK_AT {
+            sim.status = "hanging freely".into();
+            return;
+        }
+        if t + 0.5 * dt >= RELEASE_AT {
+            if let Some((p, _)) = picked.filter(|_| !sim.held.is_empty()) {
+                sim.world.release_particle(p).expect("grab exists");
+                sim.held.clear();
+                let grabs = sim.world.grab_count() as f64;
+                sim.set_metric(PICK_METRICS[4], grabs);
+            }
+            sim.status = "released: release_particle".into();
+            return;
+        }
+        let (p, from) = *picked.get_or_insert_with(|| {
+            let at = sim.positions()[tip as usize];
+            let (p, dist) = sim
+                .world
+                .pick_particle(eye, (at - eye).normalize(), PICK_RADIUS)
+                .expect("ray is valid")
+                .expect("the ray through the tip hits the rope");
+            let x = sim.positions()[p as usize];
+            sim.set_metric(PICK_METRICS[0], p as f64);
+            sim.set_metric(PICK_METRICS[1], dist as f64);
+            sim.set_metric(PICK_METRICS[2], eye.distance(x) as f64);
+            sim.world
+                .grab_particle(p, x, GRAB_COMPLIANCE)
+                .expect("particle is free");
+            sim.held.push(p);
+            (p, x)
+        });
+        // Where the target is at the end of this step.
+        let target = drag_target(t + dt, from);
+        sim.world.move_grab(p, target).expect("grab exists");
+        if t > DRAG_END + 0.25 {
+            let miss = sim.positions()[p as usize].distance(drag_target(t, from)) as f64;
+            max_metric(sim, PICK_METRICS[3], miss);
+        }
+        sim.status = format!("GRAB: particle {p} picked by a ray, move_grab");
+    };
+    Scene {
+        name: "pick_and_drag",
+        title: "Pick a rope with a ray and drag it",
+        seconds: 5.0,
+        still_at: 2.6,
+        eye,
+        target: Vec3::new(0.0, 1.2, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: Some(Box::new(drive)),
+        observe: None,
+        // The step starting at RELEASE_AT releases the grab: free from the state after.
+        free_after: RELEASE_AT + 1.0 / SIM_HZ,
+        labels: Vec::new(),
+    }
+}
+
+/// The pour: particles of radius `POUR_RADIUS` m and `POUR_MASS` kg, released in
+/// batches of `POUR_SIDE`² from a square spout circling above the box every
+/// `POUR_EVERY` steps,
+/// `POUR_BATCHES` times, moving at `POUR_VELOCITY` m/s, into an open box of four
+/// wall planes |x|, |z| ≤ `POUR_HALF` m on a ground plane.
+pub const POUR_RADIUS: f32 = 0.03;
+pub const POUR_MASS: f32 = 0.01;
+pub const POUR_SIDE: u32 = 5;
+pub const POUR_BATCHES: u32 = 80;
+pub const POUR_EVERY: u32 = 3;
+pub const POUR_VELOCITY: Vec3 = Vec3::new(0.0, -1.2, 0.0);
+/// Speed limit (m/s): per step a particle moves less than its radius, so that the
+/// stream cannot pass through the pile (`World::set_max_speed`).
+pub const POUR_MAX_SPEED: f32 = 1.5;
+pub const POUR_SPOUT: Vec3 = Vec3::new(0.0, 0.9, 0.0);
+pub const POUR_SPOUT_RADIUS: f32 = 0.25;
+pub const POUR_SPOUT_PERIOD: f32 = 2.0;
+pub const POUR_HALF: f32 = 0.5;
+pub const POUR_WALL_HEIGHT: f32 = 0.5;
+pub const POUR_SECONDS: f32 = 5.0;
+/// Metric names of the pour: the largest distance (m) any particle's surface went
+/// past a wall or the ground over the run (≤ 0 when none did), the largest overlap of
+/// two particles at the end as a fraction of their radius sum, the particle count.
+pub const POUR_OUTSIDE: &str = "max over the run of the distance past the box (m)";
+pub const POUR_OVERLAP: &str = "max pair overlap at the end / (r_i + r_j)";
+pub const POUR_COUNT: &str = "particles poured";
+
+/// The spout at time t (s): circling about `POUR_SPOUT` with radius
+/// `POUR_SPOUT_RADIUS` m, once every `POUR_SPOUT_PERIOD` s.
+pub fn pour_spout(t: f32) -> Vec3 {
+    let phi = std::f32::consts::TAU * t / POUR_SPOUT_PERIOD;
+    POUR_SPOUT + POUR_SPOUT_RADIUS * Vec3::new(phi.cos(), 0.0, phi.sin())
+}
+
+/// Largest overlap (r_i + r_j − |x_i − x_j|) / (r_i + r_j) over all pairs of points
+/// of one radius `r` (0 when no two overlap), with a uniform grid of cells 2r wide.
+pub fn max_overlap(p: &[Vec3], r: f32) -> f32 {
+    let cell = 2.0 * r;
+    let key = |x: Vec3| (x / cell).floor().as_ivec3();
+    let mut grid = std::collections::HashMap::<glam::IVec3, Vec<usize>>::new();
+    for (i, &x) in p.iter().enumerate() {
+        grid.entry(key(x)).or_default().push(i);
+    }
+    let mut worst = 0.0f32;
+    for (i, &x) in p.iter().enumerate() {
+        let k = key(x);
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    let Some(cell) = grid.get(&(k + glam::IVec3::new(dx, dy, dz))) else {
+                        continue;
+                    };
+                    for &j in cell.iter().filter(|&&j| j > i) {
+                        let d = x.distance(p[j]);
+                        worst = worst.max((2.0 * r - d) / (2.0 * r));
+                    }
+                }
+            }
+        }
+    }
+    worst
+}
+
+/// Pouring particles into a box: 2000 particles (radius 3 cm, 10 g) stream from a
+/// circling spout in 80 batches of 5 × 5, no faster than 1.5 m/s, into an open
+/// 1 m × 1 m box (four wall planes and
+/// the ground, with friction), pile up, spread and settle without overlapping.
+pub fn pour() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 10,
+        iterations: 4,
+        damping: 0.5,
+        ..WorldDesc::default()
+    });
+    ground(&mut sim, 0.3, 0.3, 0.0);
+    sim.world
+        .set_max_speed(POUR_MAX_SPEED)
+        .expect("speed limit is valid");
+    let quarter = std::f32::consts::FRAC_PI_2;
+    for (p, q) in [
+        (
+            Vec3::new(-POUR_HALF, 0.0, 0.0),
+            Quat::from_rotation_z(-quarter),
+        ),
+        (
+            Vec3::new(POUR_HALF, 0.0, 0.0),
+            Quat::from_rotation_z(quarter),
+        ),
+        (
+            Vec3::new(0.0, 0.0, -POUR_HALF),
+            Quat::from_rotation_x(quarter),
+        ),
+        (
+            Vec3::new(0.0, 0.0, POUR_HALF),
+            Quat::from_rotation_x(-quarter),
+        ),
+    ] {
+        sim.world
+            .add_collider(&ColliderDesc {
+                shape: ColliderShape::Plane,
+                position: p,
+                rotation: q,
+                static_friction: 0.3,
+                dynamic_friction: 0.3,
+                ..ColliderDesc::default()
+            })
+            .expect("wall is valid");
+    }
+    // The box's edges.
+    let (h, top) = (POUR_HALF, POUR_WALL_HEIGHT);
+    let corners = [(-h, -h), (h, -h), (h, h), (-h, h)];
+    for k in 0..4 {
+        let (x0, z0) = corners[k];
+        let (x1, z1) = corners[(k + 1) % 4];
+        for y in [0.0, top] {
+            sim.shapes.push(Shape::Mark {
+                a: Vec3::new(x0, y, z0),
+                b: Vec3::new(x1, y, z1),
+                colour: Rgb::hex(0xd0d4da),
+            });
+        }
+        sim.shapes.push(Shape::Mark {
+            a: Vec3::new(x0, 0.0, z0),
+            b: Vec3::new(x0, top, z0),
+            colour: Rgb::hex(0xd0d4da),
+        });
+    }
+    let dt = 1.0 / SIM_HZ;
+    let spacing = 2.2 * POUR_RADIUS;
+    // A fixed pseudo-random jitter (±0.1 r) breaks the lattice the batches start in.
+    let mut seed = 12345u32;
+    let mut jitter = move || {
+        seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        ((seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5) * 0.2 * POUR_RADIUS
+    };
+    let drive = move |sim: &mut Sim, t: f32| {
+        let step = (t / dt).round() as u32;
+        let batch = step / POUR_EVERY;
+        if step % POUR_EVERY != 0 || batch >= POUR_BATCHES {
+            sim.status = format!("{} particles", sim.world.particle_count());
+            return;
+        }
+        let half = 0.5 * (POUR_SIDE - 1) as f32 * spacing;
+        let spout = pour_spout(t);
+        let pos: Vec<Vec3> = (0..POUR_SIDE * POUR_SIDE)
+            .map(|k| {
+                spout
+                    + Vec3::new(
+                        (k % POUR_SIDE) as f32 * spacing - half + jitter(),
+                        jitter(),
+                        (k / POUR_SIDE) as f32 * spacing - half + jitter(),
+                    )
+            })
+            .collect();
+        let n = pos.len();
+        let first = sim.particles(&pos, &vec![POUR_MASS; n]);
+        sim.world
+            .set_particle_radii(first, &vec![POUR_RADIUS; n])
+            .expect("new particles exist");
+        sim.world
+            .write_velocities(first, &vec![POUR_VELOCITY; n])
+            .expect("new particles exist");
+        let s = batch as f32 / (POUR_BATCHES - 1) as f32;
+        let colour = Rgb::hex(0x4aa3d8).lerp(Rgb::hex(0xe8c060), s);
+        for i in first..first + n as u32 {
+            sim.shapes.push(Shape::Ball {
+                particle: i,
+                radius: POUR_RADIUS,
+                colour,
+            });
+        }
+        sim.status = format!("pouring: {} particles", sim.world.particle_count());
+    };
+    let observe = move |sim: &mut Sim, t: f32| {
+        let p = sim.positions();
+        let past = p
+            .iter()
+            .map(|x| {
+                (x.x.abs() + POUR_RADIUS - POUR_HALF)
+                    .max(x.z.abs() + POUR_RADIUS - POUR_HALF)
+                    .max(POUR_RADIUS - x.y)
+            })
+            .fold(f32::NEG_INFINITY, f32::max);
+        if !p.is_empty() {
+            max_metric(sim, POUR_OUTSIDE, past as f64);
+        }
+        if t + 0.5 * dt >= POUR_SECONDS {
+            sim.set_metric(POUR_OVERLAP, max_overlap(&p, POUR_RADIUS) as f64);
+            sim.set_metric(POUR_COUNT, p.len() as f64);
+        }
+    };
+    Scene {
+        name: "pour",
+        title: "Particles poured into a box",
+        seconds: POUR_SECONDS,
+        still_at: 2.5,
+        eye: Vec3::new(1.0, 1.6, 2.3),
+        target: Vec3::new(0.0, 0.35, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: Some(Box::new(drive)),
+        observe: Some(Box::new(observe)),
+        // The last batch is added by the step starting at this time.
+        free_after: ((POUR_BATCHES - 1) * POUR_EVERY + 1) as f32 / SIM_HZ,
+        labels: Vec::new(),
+    }
+}
+
 /// Every scene, in README order.
 pub fn all() -> Vec<Scene> {
     vec![
@@ -1416,6 +2131,10 @@ pub fn all() -> Vec<Scene> {
         soft_bodies(),
         cloth_tethers(),
         balloon_on_a_host(),
+        cloth_on_sphere(),
+        soft_body_drop(),
+        pick_and_drag(),
+        pour(),
     ]
 }
 
@@ -1465,6 +2184,10 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                     p.flat_triangle(t.map(|k| on_floor(pos[k as usize])), SHADOW);
                 }
             }
+            Shape::Sphere { centre, radius, .. } => {
+                let c = on_floor(centre);
+                p.flat_line(c, c, radius, SHADOW);
+            }
             Shape::Mark { .. } => {}
         }
     }
@@ -1506,6 +2229,11 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 front,
                 back,
             } => draw_mesh(&pos, tris, smooth, front, back, p),
+            Shape::Sphere {
+                centre,
+                radius,
+                colour,
+            } => draw_sphere(centre, radius, colour, p),
         }
     }
     for &h in &sim.held {
@@ -1579,6 +2307,17 @@ fn draw_mesh(
             .as_ref()
             .map(|n| t.map(|k| n[&k].normalize_or_zero()));
         p.triangle(x, n, front, back);
+    }
+}
+
+/// A sphere of `radius` m at `centre`, as shaded triangles of a level-3 icosphere
+/// (1280 faces) with the sphere's own normals.
+fn draw_sphere(centre: Vec3, radius: f32, colour: Rgb, p: &mut Painter) {
+    let (v, tris) = icosphere(3, radius, centre);
+    for t in &tris {
+        let x = t.map(|k| v[k as usize]);
+        let n = x.map(|q| (q - centre) / radius);
+        p.triangle(x, Some(n), colour, colour);
     }
 }
 
