@@ -19,6 +19,7 @@ use std::ops::Range;
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{separation, Particles};
+use crate::solver::jacobi::Adjacency;
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
 
@@ -91,10 +92,8 @@ pub struct NarySet<F: Family<K>, const K: usize> {
     /// Gauss-Seidel phases: blocks of interior slots, then shared colours
     /// (`solver::schedule`).
     schedule: Schedule,
-    /// Jacobi only: particle i's entries `adj_entries[adj_offsets[i]..adj_offsets[i+1]]`
-    /// are `slot * K + k` indices into `corrections`.
-    adj_offsets: Vec<u32>,
-    adj_entries: Vec<u32>,
+    /// Jacobi only: particle → `slot · K + k` indices into `corrections`.
+    adjacency: Adjacency,
     corrections: Vec<Vec3>,
     /// Jacobi only: 1 / (largest number of constraints on a movable particle of the slot).
     weight: Vec<f32>,
@@ -110,8 +109,7 @@ impl<F: Family<K>, const K: usize> Default for NarySet<F, K> {
             lambda: Vec::new(),
             slot_of: Vec::new(),
             schedule: Schedule::default(),
-            adj_offsets: Vec::new(),
-            adj_entries: Vec::new(),
+            adjacency: Adjacency::default(),
             corrections: Vec::new(),
             weight: Vec::new(),
             _family: PhantomData,
@@ -237,39 +235,18 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
     /// Builds (or drops) the Jacobi adjacency and buffers over the particles in `hot`.
     fn prepare_jacobi(&mut self, hot: &[Vec4], jacobi: bool) -> Result<()> {
         if !jacobi || self.is_empty() {
-            self.adj_offsets = Vec::new();
-            self.adj_entries = Vec::new();
+            self.adjacency = Adjacency::default();
             self.corrections = Vec::new();
             self.weight = Vec::new();
             return Ok(());
         }
-        let n = hot.len();
-        let mut offsets = try_with_capacity::<u32>(n + 1, "Jacobi adjacency")?;
-        offsets.resize(n + 1, 0);
-        for item in &self.particles {
-            for &p in item {
-                offsets[p as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            offsets[i + 1] += offsets[i];
-        }
-        let mut next = offsets.clone();
+        let adjacency = Adjacency::build(&self.particles, hot.len())?;
         let entries_len = self.len() * K;
-        let mut entries = try_with_capacity::<u32>(entries_len, "Jacobi adjacency")?;
-        entries.resize(entries_len, 0);
-        for (slot, item) in self.particles.iter().enumerate() {
-            for (k, &p) in item.iter().enumerate() {
-                entries[next[p as usize] as usize] = (slot * K + k) as u32;
-                next[p as usize] += 1;
-            }
-        }
         let mut corrections = try_with_capacity::<Vec3>(entries_len, "Jacobi corrections")?;
         corrections.resize(entries_len, Vec3::ZERO);
         let mut weight = try_with_capacity::<f32>(self.len(), "Jacobi weights")?;
         weight.resize(self.len(), 1.0);
-        self.adj_offsets = offsets;
-        self.adj_entries = entries;
+        self.adjacency = adjacency;
         self.corrections = corrections;
         self.weight = weight;
         self.update_jacobi_weights(hot);
@@ -287,7 +264,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             for &p in &self.particles[s] {
                 let p = p as usize;
                 if hot[p].w > 0.0 {
-                    most = most.max((self.adj_offsets[p + 1] - self.adj_offsets[p]) as usize);
+                    most = most.max(self.adjacency.of(p).len());
                 }
             }
             self.weight[s] = 1.0 / most as f32;
@@ -438,12 +415,10 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             });
         }
         let pos = DisjointSlice::new(&mut particles.hot);
-        let (offsets, entries, corrections) =
-            (&self.adj_offsets, &self.adj_entries, &self.corrections);
-        let n = offsets.len().saturating_sub(1);
-        exec.for_ranges(n, |r| {
+        let (adjacency, corrections) = (&self.adjacency, &self.corrections);
+        exec.for_ranges(adjacency.particle_count(), |r| {
             for i in r {
-                let list = &entries[offsets[i] as usize..offsets[i + 1] as usize];
+                let list = adjacency.of(i);
                 if list.is_empty() {
                     continue;
                 }

@@ -4,9 +4,9 @@
 
 use crate::error::{try_with_capacity, Result};
 
-/// For particle i, `entries[offsets[i]..offsets[i+1]]` lists `(slot << 1) | end` of the
-/// constraints that touch it, where `end` is 0 for the first particle of the pair
-/// and 1 for the second.
+/// For particle i, `entries[offsets[i]..offsets[i+1]]` lists `slot · K + k` of the
+/// constraints that touch it, where `k` is the particle's position in the constraint
+/// (for pairs, K = 2: `(slot << 1) | end`).
 #[derive(Default)]
 pub(crate) struct Adjacency {
     pub(crate) offsets: Vec<u32>,
@@ -14,30 +14,31 @@ pub(crate) struct Adjacency {
 }
 
 impl Adjacency {
-    /// Builds the adjacency of pairs stored at slots `0..pairs.len()`.
-    pub(crate) fn build(pairs: &[[u32; 2]], particle_count: usize) -> Result<Self> {
+    /// Builds the adjacency of the K-particle constraints stored at slots
+    /// `0..items.len()`; entries of one particle are in slot order.
+    pub(crate) fn build<const K: usize>(items: &[[u32; K]], particle_count: usize) -> Result<Self> {
         let mut offsets = try_with_capacity::<u32>(particle_count + 1, "Jacobi adjacency")?;
         offsets.resize(particle_count + 1, 0);
-        for pair in pairs {
-            offsets[pair[0] as usize + 1] += 1;
-            offsets[pair[1] as usize + 1] += 1;
+        for item in items {
+            for &p in item {
+                offsets[p as usize + 1] += 1;
+            }
         }
         for i in 0..particle_count {
             offsets[i + 1] += offsets[i];
         }
         let mut next = offsets.clone();
-        let mut entries = try_with_capacity::<u32>(pairs.len() * 2, "Jacobi adjacency")?;
-        entries.resize(pairs.len() * 2, 0);
-        for (slot, pair) in pairs.iter().enumerate() {
-            for (end, &p) in pair.iter().enumerate() {
-                entries[next[p as usize] as usize] = ((slot as u32) << 1) | end as u32;
+        let mut entries = try_with_capacity::<u32>(items.len() * K, "Jacobi adjacency")?;
+        entries.resize(items.len() * K, 0);
+        for (slot, item) in items.iter().enumerate() {
+            for (k, &p) in item.iter().enumerate() {
+                entries[next[p as usize] as usize] = (slot * K + k) as u32;
                 next[p as usize] += 1;
             }
         }
         Ok(Adjacency { offsets, entries })
     }
 
-    /// Number of particles covered (those that existed when it was built).
     pub(crate) fn particle_count(&self) -> usize {
         self.offsets.len().saturating_sub(1)
     }
