@@ -9,7 +9,7 @@ use std::ffi::c_void;
 
 use super::particles::{strided, write_at};
 use super::world::{with_world, SinewVec3, SinewWorld};
-use super::{guard, non_null, slice_from, Failure, FfiResult, SinewStatus};
+use super::{guard, non_null, optional_slice_from, slice_from, Failure, FfiResult, SinewStatus};
 use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
 use crate::bodies::rope::RopeDesc;
 use crate::bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
@@ -757,11 +757,9 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
         let v = unsafe { points(vertices, vertex_count, "vertices")? };
         // SAFETY: the caller's contract.
         let t = unsafe { tuples::<4>(tets, tet_count, "tets")? };
-        let w = if inverse_masses.is_null() {
-            None
-        } else {
-            // SAFETY: the caller's contract.
-            Some(unsafe { slice_from(inverse_masses, vertex_count as usize, "inverse_masses")? })
+        // SAFETY: the caller's contract.
+        let w = unsafe {
+            optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
         };
         Ok::<Adder, Failure>(Box::new(move |world: &mut World| {
             world.add_tet_body(&d, &v, t, w)
@@ -810,11 +808,9 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
         let v = unsafe { points(vertices, vertex_count, "vertices")? };
         // SAFETY: the caller's contract.
         let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
-        let w = if inverse_masses.is_null() {
-            None
-        } else {
-            // SAFETY: the caller's contract.
-            Some(unsafe { slice_from(inverse_masses, vertex_count as usize, "inverse_masses")? })
+        // SAFETY: the caller's contract.
+        let w = unsafe {
+            optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
         };
         Ok::<Adder, Failure>(Box::new(move |world: &mut World| {
             world.add_pressure_body(&d, &v, t, w)

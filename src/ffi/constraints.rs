@@ -1,7 +1,9 @@
 //! Distance constraints (XPBD and PBD) and their force readback.
 
 use super::world::{with_world, SinewWorld};
-use super::{guard, non_null, query_u32, slice_from, slice_from_mut, SinewStatus};
+use super::{
+    guard, non_null, optional_slice_from, query_u32, slice_from, slice_from_mut, SinewStatus,
+};
 use crate::World;
 
 /// Adds one batch of two-particle constraints through `add`, writing the first new id
@@ -26,12 +28,8 @@ unsafe fn add_pair_batch(
         // 2*count readable indices.
         let pairs =
             unsafe { slice_from(particle_pairs as *const [u32; 2], count, "particle_pairs")? };
-        let rest = if rest_lengths.is_null() {
-            None
-        } else {
-            // SAFETY: the caller promises `count` readable floats.
-            Some(unsafe { slice_from(rest_lengths, count, "rest_lengths")? })
-        };
+        // SAFETY: the caller promises NULL or `count` readable elements.
+        let rest = unsafe { optional_slice_from(rest_lengths, count, "rest_lengths")? };
         let first = with_world(world, |w| Ok(add(w, pairs, rest)?))?;
         // SAFETY: non-null (checked), writable by the caller's contract.
         unsafe { out_first.write_unaligned(first) };

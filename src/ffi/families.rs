@@ -2,7 +2,10 @@
 //! bending, tet volume, closed-surface pressure volume; counts and force readback.
 
 use super::world::{with_world, SinewWorld};
-use super::{guard, non_null, slice_from, slice_from_mut, Failure, FfiResult, SinewStatus};
+use super::{
+    guard, non_null, optional_slice_from, slice_from, slice_from_mut, Failure, FfiResult,
+    SinewStatus,
+};
 use crate::bodies::families::FamilyKind;
 
 /// Values of the `family` argument (crosses as `uint32_t`).
@@ -67,18 +70,6 @@ unsafe fn tuples<'a, const K: usize>(
     unsafe { slice_from(indices as *const [u32; K], count as usize, name) }
 }
 
-/// An optional per-constraint float array (NULL = None).
-///
-/// # Safety
-/// `values` must be NULL or point to `count` readable floats.
-unsafe fn optional<'a>(values: *const f32, count: u32, name: &str) -> FfiResult<Option<&'a [f32]>> {
-    if values.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: the caller promises `count` readable floats.
-    Ok(Some(unsafe { slice_from(values, count as usize, name)? }))
-}
-
 /// Writes `v` to `*out` (checked non-null before the work).
 ///
 /// # Safety
@@ -111,7 +102,7 @@ pub unsafe extern "C" fn sinew_world_add_tethers(
         // SAFETY: the caller's contract.
         let pairs = unsafe { tuples::<2>(particle_pairs, count, "particle_pairs")? };
         // SAFETY: the caller's contract.
-        let lengths = unsafe { optional(max_lengths, count, "max_lengths")? };
+        let lengths = unsafe { optional_slice_from(max_lengths, count as usize, "max_lengths")? };
         let first = with_world(world, |w| Ok(w.add_tethers(pairs, lengths, compliance)?))?;
         // SAFETY: non-null (checked).
         unsafe { put(out_first, first) };
@@ -141,7 +132,7 @@ pub unsafe extern "C" fn sinew_world_add_dihedral_bending(
         // SAFETY: the caller's contract.
         let h = unsafe { tuples::<4>(hinges, count, "hinges")? };
         // SAFETY: the caller's contract.
-        let rest = unsafe { optional(rest_angles, count, "rest_angles")? };
+        let rest = unsafe { optional_slice_from(rest_angles, count as usize, "rest_angles")? };
         let first = with_world(world, |w| Ok(w.add_dihedral_bending(h, rest, compliance)?))?;
         // SAFETY: non-null (checked).
         unsafe { put(out_first, first) };
@@ -196,7 +187,7 @@ pub unsafe extern "C" fn sinew_world_add_tet_volume_constraints(
         // SAFETY: the caller's contract.
         let t = unsafe { tuples::<4>(tets, count, "tets")? };
         // SAFETY: the caller's contract.
-        let rest = unsafe { optional(rest_volumes, count, "rest_volumes")? };
+        let rest = unsafe { optional_slice_from(rest_volumes, count as usize, "rest_volumes")? };
         let first = with_world(world, |w| Ok(w.add_tet_volumes(t, rest, compliance)?))?;
         // SAFETY: non-null (checked).
         unsafe { put(out_first, first) };
@@ -376,7 +367,7 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_areas(
         // SAFETY: the caller's contract.
         let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
         // SAFETY: the caller's contract.
-        let m = unsafe { optional(min_areas, count, "min_areas")? };
+        let m = unsafe { optional_slice_from(min_areas, count as usize, "min_areas")? };
         let first = with_world(world, |w| Ok(w.add_unilateral_areas(t, m, compliance)?))?;
         // SAFETY: non-null (checked).
         unsafe { put(out_first, first) };
@@ -405,7 +396,7 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_volumes(
         // SAFETY: the caller's contract.
         let t = unsafe { tuples::<4>(tets, count, "tets")? };
         // SAFETY: the caller's contract.
-        let m = unsafe { optional(min_volumes, count, "min_volumes")? };
+        let m = unsafe { optional_slice_from(min_volumes, count as usize, "min_volumes")? };
         let first = with_world(world, |w| Ok(w.add_unilateral_volumes(t, m, compliance)?))?;
         // SAFETY: non-null (checked).
         unsafe { put(out_first, first) };

@@ -166,6 +166,22 @@ pub(crate) unsafe fn slice_from<'a, T>(
     Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
 }
 
+/// [`slice_from`] for an optional array: NULL means None.
+///
+/// # Safety
+/// `ptr` must be NULL or satisfy [`slice_from`]'s contract.
+pub(crate) unsafe fn optional_slice_from<'a, T>(
+    ptr: *const T,
+    count: usize,
+    name: &str,
+) -> FfiResult<Option<&'a [T]>> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-null; the rest is the caller's contract.
+    Ok(Some(unsafe { slice_from(ptr, count, name)? }))
+}
+
 /// Views `count` elements at `ptr` as a mutable slice after [`check_array`].
 ///
 /// # Safety

@@ -3,7 +3,9 @@
 use std::ffi::c_void;
 
 use super::world::{with_world, SinewVec3, SinewWorld};
-use super::{guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
+use super::{
+    guard, non_null, optional_slice_from, query_u32, slice_from, Failure, FfiResult, SinewStatus,
+};
 use crate::error::try_with_capacity;
 use crate::math::Vec3;
 use crate::particles::Vec3Attribute;
@@ -73,12 +75,8 @@ pub unsafe extern "C" fn sinew_world_add_particles(
         non_null(out_first, "out_first")?;
         // SAFETY: the caller promises `count` readable elements.
         let p = unsafe { slice_from(positions, count as usize, "positions")? };
-        let w = if inverse_masses.is_null() {
-            None
-        } else {
-            // SAFETY: as above.
-            Some(unsafe { slice_from(inverse_masses, count as usize, "inverse_masses")? })
-        };
+        // SAFETY: the caller promises NULL or `count` readable elements.
+        let w = unsafe { optional_slice_from(inverse_masses, count as usize, "inverse_masses")? };
         let first = with_world(world, |world| {
             world.check_particle_room(p.len())?;
             let mut buf = try_with_capacity::<Vec3>(p.len(), "particle positions")?;
