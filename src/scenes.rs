@@ -151,6 +151,34 @@ pub fn ropes(count: u32, desc: WorldDesc) -> Result<Scene> {
     })
 }
 
+/// A closed box mesh centred on the origin with half extents `h` (m): 8 vertices and 12
+/// triangles, two per face (mesh colliders are two-sided, so the winding does not
+/// matter; used by the collision tests).
+pub fn box_mesh(h: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let vertices = (0..8)
+        .map(|i| {
+            Vec3::new(
+                if i & 1 != 0 { h.x } else { -h.x },
+                if i & 2 != 0 { h.y } else { -h.y },
+                if i & 4 != 0 { h.z } else { -h.z },
+            )
+        })
+        .collect();
+    let quads = [
+        [0, 1, 3, 2],
+        [4, 6, 7, 5],
+        [0, 4, 5, 1],
+        [2, 3, 7, 6],
+        [0, 2, 6, 4],
+        [1, 5, 7, 3],
+    ];
+    let triangles = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .collect();
+    (vertices, triangles)
+}
+
 /// Radius (m) of every particle of the [`particles`] scene.
 pub const PARTICLE_RADIUS: f32 = 0.01;
 

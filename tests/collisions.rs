@@ -538,36 +538,9 @@ fn grabbed_rope_end_follows_the_target_and_is_released() {
     assert!(pos(&w, end).y < 0.0, "released end falls");
 }
 
-/// A closed box mesh of half extents `h` (8 vertices, 12 triangles).
-fn box_mesh(h: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
-    let v: Vec<Vec3> = (0..8)
-        .map(|i| {
-            Vec3::new(
-                if i & 1 != 0 { h.x } else { -h.x },
-                if i & 2 != 0 { h.y } else { -h.y },
-                if i & 4 != 0 { h.z } else { -h.z },
-            )
-        })
-        .collect();
-    let quads = [
-        [0, 1, 3, 2],
-        [4, 6, 7, 5],
-        [0, 4, 5, 1],
-        [2, 3, 7, 6],
-        [0, 2, 6, 4],
-        [1, 5, 7, 3],
-    ];
-    let mut t = Vec::new();
-    for q in quads {
-        t.push([q[0], q[1], q[2]]);
-        t.push([q[0], q[2], q[3]]);
-    }
-    (v, t)
-}
-
 #[test]
 fn particle_at_20_m_s_does_not_tunnel_through_a_1_cm_mesh_box() {
-    let (v, t) = box_mesh(Vec3::new(1.0, 0.005, 1.0));
+    let (v, t) = sinew::scenes::box_mesh(Vec3::new(1.0, 0.005, 1.0));
     for (tilt, substeps, x) in [
         (0.0f32, 8u32, 0.0f32),
         (0.3, 8, 0.37),
@@ -617,7 +590,7 @@ fn particle_at_20_m_s_does_not_tunnel_through_a_1_cm_mesh_box() {
 
 #[test]
 fn mesh_colliders_refuse_bad_meshes_and_change_nothing() {
-    let (v, t) = box_mesh(Vec3::ONE);
+    let (v, t) = sinew::scenes::box_mesh(Vec3::ONE);
     let mut w = world(8, 1, 1);
     let desc = ColliderDesc::default();
     let mut bad_index = t.clone();

@@ -272,33 +272,7 @@ fn build_children(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A closed box mesh of half extents `h` (12 triangles).
-    pub(crate) fn box_mesh(h: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
-        let v: Vec<Vec3> = (0..8)
-            .map(|i| {
-                Vec3::new(
-                    if i & 1 != 0 { h.x } else { -h.x },
-                    if i & 2 != 0 { h.y } else { -h.y },
-                    if i & 4 != 0 { h.z } else { -h.z },
-                )
-            })
-            .collect();
-        let quads = [
-            [0, 1, 3, 2],
-            [4, 6, 7, 5],
-            [0, 4, 5, 1],
-            [2, 3, 7, 6],
-            [0, 2, 6, 4],
-            [1, 5, 7, 3],
-        ];
-        let mut t = Vec::new();
-        for q in quads {
-            t.push([q[0], q[1], q[2]]);
-            t.push([q[0], q[2], q[3]]);
-        }
-        (v, t)
-    }
+    use crate::scenes::box_mesh;
 
     #[test]
     fn swept_hit_and_proximity_on_a_box_mesh() {
