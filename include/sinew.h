@@ -23,37 +23,37 @@
 
 /**
  * Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
- * XPBD slides (seed 001). A starting point for the compliance of a material.
+ * XPBD slides of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017. A starting point for the compliance of a material.
  */
 #define SINEW_MATERIAL_CONCRETE 0.04e-9
 
 /**
- * Wood, m²/N (seed 001).
+ * Wood, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
  */
 #define SINEW_MATERIAL_WOOD 0.16e-9
 
 /**
- * Leather, m²/N (seed 001).
+ * Leather, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
  */
 #define SINEW_MATERIAL_LEATHER 1.0e-8
 
 /**
- * Tendon, m²/N (seed 001).
+ * Tendon, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
  */
 #define SINEW_MATERIAL_TENDON 0.2e-7
 
 /**
- * Rubber, m²/N (seed 001).
+ * Rubber, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
  */
 #define SINEW_MATERIAL_RUBBER 1.0e-6
 
 /**
- * Muscle, m²/N (seed 001).
+ * Muscle, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
  */
 #define SINEW_MATERIAL_MUSCLE 0.2e-3
 
 /**
- * Fat, m²/N (seed 001).
+ * Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
  */
 #define SINEW_MATERIAL_FAT 1.0e-3
 

@@ -1,7 +1,7 @@
 //! Small maths helpers over the glam types used inside the engine.
 //!
 //! The engine stores positions in single precision. Small substeps make the
-//! per-substep displacement tiny compared with the absolute coordinate (seed 000:
+//! per-substep displacement tiny compared with the absolute coordinate (Sakai, "XPBD and small-step XPBD in Unity" (2022):
 //! "with many substeps gravity stops accelerating"), so the integrator keeps the
 //! part of each position that changes within a step apart from the large part,
 //! using an error-free transformation ([`two_sum`]).

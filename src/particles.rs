@@ -9,7 +9,7 @@
 //!   `v = (x − x_prev) / h = u + d / h` needs no array of predicted positions
 //!   (40 bytes per particle in all).
 //!
-//! The true position is `base + hot.xyz`. Seed 000's float trouble: with small steps a
+//! The true position is `base + hot.xyz`. The float trouble of Sakai, "XPBD and small-step XPBD in Unity" (2022): with small steps a
 //! substep moves a particle by far less than the spacing of `f32` at its coordinate
 //! (6e-5 m at 1 km), so positions stored whole lose the motion, and velocities derived
 //! from them are quantised to that spacing / h (0.37 m/s at 1 km with 100 substeps at
@@ -104,7 +104,7 @@ pub struct Particles {
     pub(crate) radius: Vec<f32>,
     /// Collision filter, cold.
     pub(crate) filter: Vec<CollisionFilter>,
-    /// Unyielding factor in [0, 1] (seed 004), cold: 1 = pushes yielding particles
+    /// Unyielding factor in [0, 1] (the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)), cold: 1 = pushes yielding particles
     /// without being pushed by them, 0 (default) = ordinary.
     pub(crate) unyielding: Vec<f32>,
 }

@@ -1,6 +1,6 @@
 //! Collisions and interaction through the safe Rust API, against closed forms:
 //! friction on an inclined plane, restitution, continuous detection at 20 m/s, the
-//! contact readback, seed 004's mass-weighted and unyielding particle contacts, a
+//! contact readback, the mass-weighted (the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) and unyielding particle contacts, a
 //! 1000-particle pour, picking and grabbing, determinism across thread counts.
 
 use sinew::{ColliderDesc, ColliderId, Quat, Shape, Vec3, World, WorldDesc};
@@ -276,9 +276,9 @@ fn moving_collider_carries_a_resting_particle_by_friction() {
     assert!(w.contacts().is_empty());
 }
 
-/// Seed 004, two overlapping particles without gravity; one step of one substep and
+/// As in the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020): two overlapping particles without gravity; one step of one substep and
 /// one iteration resolves the overlap exactly.
-fn seed004(w_a: f32, w_b: f32, u_a: f32, u_b: f32) -> (Vec3, Vec3) {
+fn niagara_pair(w_a: f32, w_b: f32, u_a: f32, u_b: f32) -> (Vec3, Vec3) {
     let mut w = World::new(WorldDesc {
         gravity: Vec3::ZERO,
         substeps: 1,
@@ -296,33 +296,33 @@ fn seed004(w_a: f32, w_b: f32, u_a: f32, u_b: f32) -> (Vec3, Vec3) {
 }
 
 #[test]
-fn seed004_unyielding_particle_is_not_pushed_and_others_move_by_mass() {
+fn niagara_unyielding_particle_is_not_pushed_and_others_move_by_mass() {
     // Neither unyielding, masses 1 and 3: moves 3/4 and 1/4 of the 0.1 m overlap.
-    let (da, db) = seed004(1.0, 1.0 / 3.0, 0.0, 0.0);
+    let (da, db) = niagara_pair(1.0, 1.0 / 3.0, 0.0, 0.0);
     assert!(
         (da.x + 0.075).abs() < 1e-6 && (db.x - 0.025).abs() < 1e-6,
         "{da} {db}"
     );
     // Equal masses: half each.
-    let (da, db) = seed004(1.0, 1.0, 0.0, 0.0);
+    let (da, db) = niagara_pair(1.0, 1.0, 0.0, 0.0);
     assert!(
         (da.x + 0.05).abs() < 1e-6 && (db.x - 0.05).abs() < 1e-6,
         "{da} {db}"
     );
     // b unyielding: b does not move at all, a (lighter or heavier) takes all of it.
     for w_a in [1.0, 0.1] {
-        let (da, db) = seed004(w_a, 1.0, 0.0, 1.0);
+        let (da, db) = niagara_pair(w_a, 1.0, 0.0, 1.0);
         assert_eq!(db, Vec3::ZERO);
         assert!((da.x + 0.1).abs() < 1e-6, "{da}");
     }
     // Blend 0.5: a's share 1/2 moves halfway to 1 → 3/4.
-    let (da, db) = seed004(1.0, 1.0, 0.0, 0.5);
+    let (da, db) = niagara_pair(1.0, 1.0, 0.0, 0.5);
     assert!(
         (da.x + 0.075).abs() < 1e-6 && (db.x - 0.025).abs() < 1e-6,
         "{da} {db}"
     );
     // Both unyielding: plain mass weighting.
-    let (da, db) = seed004(1.0, 1.0 / 3.0, 1.0, 1.0);
+    let (da, db) = niagara_pair(1.0, 1.0 / 3.0, 1.0, 1.0);
     assert!(
         (da.x + 0.075).abs() < 1e-6 && (db.x - 0.025).abs() < 1e-6,
         "{da} {db}"

@@ -1,6 +1,6 @@
 //! Physics integration tests: every test compares the engine against a closed form
 //! (or a property with an exact answer) with a tolerance tight enough to catch a wrong
-//! formula. Worked numbers of seed 000 (the PBD / XPBD / small-step XPBD article) are
+//! formula. Worked numbers of Sakai, "XPBD and small-step XPBD in Unity" (2022) are
 //! reproduced exactly.
 //!
 //! Run with `cargo test --test physics -- --nocapture` to see the measured values.
@@ -112,9 +112,15 @@ impl Rng {
     }
 }
 
-/// The seed 000 scene: particle 0 at the origin, particle 1 at (2, 0, 0), one XPBD
+/// The worked scene of Sakai, "XPBD and small-step XPBD in Unity" (2022): particle 0 at the origin, particle 1 at (2, 0, 0), one XPBD
 /// distance constraint of rest length 1.
-fn seed000_world(w0: f32, w1: f32, compliance: f32, iterations: u32, solver: Solver) -> World {
+fn worked_example_world(
+    w0: f32,
+    w1: f32,
+    compliance: f32,
+    iterations: u32,
+    solver: Solver,
+) -> World {
     let mut w = World::new(desc(1, iterations, solver)).unwrap();
     w.add_particles(&[Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0)], Some(&[w0, w1]))
         .unwrap();
@@ -123,32 +129,32 @@ fn seed000_world(w0: f32, w1: f32, compliance: f32, iterations: u32, solver: Sol
     w
 }
 
-const SEED_DT: f32 = 0.02;
-const SEED_COMPLIANCE: f32 = 1.0e-4;
+const EXAMPLE_DT: f32 = 0.02;
+const EXAMPLE_COMPLIANCE: f32 = 1.0e-4;
 
 // ---------------------------------------------------------------------------------------
-// 1. Seed 000 worked XPBD example
+// 1. Worked XPBD example of Sakai, "XPBD and small-step XPBD in Unity" (2022)
 // ---------------------------------------------------------------------------------------
 
-/// Seed 000: d = 2, L = 1, α = 1e-4 m/N, h = 0.02 s → α̃ = α/h² = 0.25; w_a = 0 (pinned),
+/// Sakai, "XPBD and small-step XPBD in Unity" (2022): d = 2, L = 1, α = 1e-4 m/N, h = 0.02 s → α̃ = α/h² = 0.25; w_a = 0 (pinned),
 /// w_b = 1. Iteration 1: Δλ = −C/(w_a + w_b + α̃) = −1/1.25 = −0.8, the free end moves
 /// 0.8 → distance 1.2. Iteration 2: C = 0.2, Δλ = (−0.2 − 0.25·(−0.8))/1.25 = 0.
 /// Force readback |λ|/h² = 0.8/0.0004 = 2000 N. (The article's code line writes
 /// 0.0004f / (0.02f * 0.02f) but states 0.25 = 0.0001 / 0.0004: α = 1e-4 is the value
 /// its numbers use.)
 #[test]
-fn xpbd_seed000_worked_example_reaches_1_2() {
-    let mut w = seed000_world(0.0, 1.0, SEED_COMPLIANCE, 2, Solver::GaussSeidel);
-    w.step(SEED_DT).unwrap();
+fn xpbd_sakai_worked_example_reaches_1_2() {
+    let mut w = worked_example_world(0.0, 1.0, EXAMPLE_COMPLIANCE, 2, Solver::GaussSeidel);
+    w.step(EXAMPLE_DT).unwrap();
     let d = dist(&w, 0, 1);
     let f = force(&w, 0);
-    println!("seed000 2 iterations: distance {d} (1.2), force {f} N (2000)");
+    println!("worked example 2 iterations: distance {d} (1.2), force {f} N (2000)");
     assert_abs("distance after one step", d, 1.2, 1e-5);
     assert_eq!(pos(&w, 0), Vec3::ZERO, "the pinned end moved");
     assert_rel("force |λ|/h²", f, 0.8 / (0.02 * 0.02), 1e-3);
     // λ after two iterations equals λ after one (0.8): the second Δλ was 0.
-    let mut one = seed000_world(0.0, 1.0, SEED_COMPLIANCE, 1, Solver::GaussSeidel);
-    one.step(SEED_DT).unwrap();
+    let mut one = worked_example_world(0.0, 1.0, EXAMPLE_COMPLIANCE, 1, Solver::GaussSeidel);
+    one.step(EXAMPLE_DT).unwrap();
     let f1 = force(&one, 0);
     println!(
         "  force after 1 iteration {f1} N: second Δλ/h² = {} N",
@@ -161,12 +167,12 @@ fn xpbd_seed000_worked_example_reaches_1_2() {
 /// Same scene, one iteration: Δλ = −0.8 already solves C + α̃λ = 0 for a single
 /// constraint, so distance 1.2 and force 2000 N again.
 #[test]
-fn xpbd_seed000_one_iteration_also_reaches_1_2() {
-    let mut w = seed000_world(0.0, 1.0, SEED_COMPLIANCE, 1, Solver::GaussSeidel);
-    w.step(SEED_DT).unwrap();
+fn xpbd_sakai_one_iteration_also_reaches_1_2() {
+    let mut w = worked_example_world(0.0, 1.0, EXAMPLE_COMPLIANCE, 1, Solver::GaussSeidel);
+    w.step(EXAMPLE_DT).unwrap();
     let d = dist(&w, 0, 1);
     let f = force(&w, 0);
-    println!("seed000 1 iteration: distance {d} (1.2), force {f} N (2000)");
+    println!("worked example 1 iteration: distance {d} (1.2), force {f} N (2000)");
     assert_abs("distance after one step", d, 1.2, 1e-5);
     assert_rel("force |λ|/h²", f, 2000.0, 1e-3);
 }
@@ -175,15 +181,21 @@ fn xpbd_seed000_one_iteration_also_reaches_1_2() {
 /// 1/2.25 = 0.4444 towards the other → distance 2 − 2/2.25 = 1.1111; force
 /// (1/2.25)/h² = 1111.1 N. More iterations change nothing (the second Δλ is 0).
 #[test]
-fn xpbd_seed000_equal_masses_each_move_one_over_2_25() {
+fn xpbd_sakai_equal_masses_each_move_one_over_2_25() {
     for iterations in [1, 2, 5] {
-        let mut w = seed000_world(1.0, 1.0, SEED_COMPLIANCE, iterations, Solver::GaussSeidel);
-        w.step(SEED_DT).unwrap();
+        let mut w = worked_example_world(
+            1.0,
+            1.0,
+            EXAMPLE_COMPLIANCE,
+            iterations,
+            Solver::GaussSeidel,
+        );
+        w.step(EXAMPLE_DT).unwrap();
         let (a, b) = (pos(&w, 0), pos(&w, 1));
         let moved = 1.0 / 2.25;
         let f = force(&w, 0);
         println!(
-            "seed000 equal masses, {iterations} it: a.x {} ({moved}), b.x {} ({}), force {f} ({})",
+            "worked example equal masses, {iterations} it: a.x {} ({moved}), b.x {} ({}), force {f} ({})",
             a.x,
             b.x,
             2.0 - moved,
@@ -197,14 +209,14 @@ fn xpbd_seed000_equal_masses_each_move_one_over_2_25() {
 }
 
 // ---------------------------------------------------------------------------------------
-// 2. Seed 000 mass split
+// 2. Mass split of Sakai, "XPBD and small-step XPBD in Unity" (2022)
 // ---------------------------------------------------------------------------------------
 
-/// Seed 000: masses 1 and 2 (w = 1 and 0.5), C = 1, rigid: Δx_a = w_a/(w_a + w_b)·C =
+/// Sakai, "XPBD and small-step XPBD in Unity" (2022): masses 1 and 2 (w = 1 and 0.5), C = 1, rigid: Δx_a = w_a/(w_a + w_b)·C =
 /// 2/3, Δx_b = w_b/(w_a + w_b)·C = 1/3, for an XPBD link with α = 0 and for a PBD link
 /// with k = 1.
 #[test]
-fn seed000_mass_split_moves_two_thirds_and_one_third() {
+fn sakai_mass_split_moves_two_thirds_and_one_third() {
     for pbd in [false, true] {
         let mut w = World::new(desc(1, 1, Solver::GaussSeidel)).unwrap();
         w.add_particles(&[Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0)], Some(&[1.0, 0.5]))
@@ -216,7 +228,7 @@ fn seed000_mass_split_moves_two_thirds_and_one_third() {
             w.add_distance_constraints(&[[0, 1]], Some(&[1.0]), 0.0)
                 .unwrap();
         }
-        w.step(SEED_DT).unwrap();
+        w.step(EXAMPLE_DT).unwrap();
         let (a, b) = (pos(&w, 0).x as f64, pos(&w, 1).x as f64);
         println!(
             "mass split (pbd {pbd}): a moved {a} (2/3), b moved {} (1/3)",
@@ -244,7 +256,7 @@ fn pbd_stiffness_leaves_one_minus_k_of_the_error_for_any_iteration_count() {
                 .unwrap();
             w.add_pbd_distance_constraints(&[[0, 1]], Some(&[1.0]), k)
                 .unwrap();
-            w.step(SEED_DT).unwrap();
+            w.step(EXAMPLE_DT).unwrap();
             let error = dist(&w, 0, 1) - 1.0;
             let expected = 1.0 - k as f64;
             println!("pbd k {k}, {n} iterations: remaining error {error} ({expected})");
@@ -504,7 +516,7 @@ fn internal_constraints_conserve_linear_momentum_gauss_seidel_and_jacobi() {
     }
 }
 
-/// Regression (seed 000's float trouble beyond free fall): a rigid 20-link rope (5 cm
+/// Regression (the float trouble of Sakai, "XPBD and small-step XPBD in Unity" (2022) beyond free fall): a rigid 20-link rope (5 cm
 /// links, 50 g particles, damping 1/s) swinging for 5 s with 100 substeps moves the same
 /// at the origin and 1 km away. Positions stored whole quantised every substep's motion
 /// to the f32 spacing (6e-5 m at 1 km): the rope ended 0.57 m off and its top link read
@@ -592,7 +604,7 @@ fn swinging_chain(iterations: u32, solver: Solver) -> (f64, f64) {
 /// n × max stretch = 0.094 … 0.112), so the bounds are
 /// * every position finite and max stretch < 0.125/n (12.5 % at n = 1, < 5 % from
 ///   n = 3 on, 1.25 % at n = 10),
-/// * the late stretch strictly decreasing in n, odd and even alike (seed 000 reports its
+/// * the late stretch strictly decreasing in n, odd and even alike (Sakai, "XPBD and small-step XPBD in Unity" (2022) reports its
 ///   Jacobi going unstable with odd counts), and n × late ≤ 1.1 × (late at n = 1),
 /// * 10 iterations below 0.15 × the error of 1 iteration,
 /// * Jacobi no worse than 4 × Gauss-Seidel with the same n (measured 2.3 … 2.7 ×
@@ -637,27 +649,27 @@ fn jacobi_chain_converges_for_one_to_ten_iterations() {
     );
 }
 
-/// For the seed 000 scene (one constraint) a Jacobi iteration is a Gauss-Seidel
+/// For the worked scene of Sakai, "XPBD and small-step XPBD in Unity" (2022) (one constraint) a Jacobi iteration is a Gauss-Seidel
 /// iteration: distance 1.2 and 2000 N, with 1 and 2 iterations.
 #[test]
-fn jacobi_seed000_example_matches_gauss_seidel() {
+fn jacobi_sakai_example_matches_gauss_seidel() {
     for iterations in [1, 2] {
-        let mut w = seed000_world(0.0, 1.0, SEED_COMPLIANCE, iterations, Solver::Jacobi);
-        w.step(SEED_DT).unwrap();
+        let mut w = worked_example_world(0.0, 1.0, EXAMPLE_COMPLIANCE, iterations, Solver::Jacobi);
+        w.step(EXAMPLE_DT).unwrap();
         let d = dist(&w, 0, 1);
         let f = force(&w, 0);
-        println!("jacobi seed000 {iterations} it: distance {d} (1.2), force {f} (2000)");
+        println!("jacobi worked example {iterations} it: distance {d} (1.2), force {f} (2000)");
         assert_abs("distance", d, 1.2, 1e-5);
         assert_rel("force", f, 2000.0, 1e-3);
     }
 }
 
-/// Seed 000 extended to two links (pinned, free, free; each link 2 m, rest 1 m,
+/// The worked example of Sakai, "XPBD and small-step XPBD in Unity" (2022) extended to two links (pinned, free, free; each link 2 m, rest 1 m,
 /// α = 1e-4, h = 0.02): one XPBD step solves the linear system
 /// x − x̃ = W∇Cᵀλ, C + α̃λ = 0. Gauss-Seidel with 50 iterations converges to it; Jacobi
 /// must converge towards the same answer as its iteration count grows.
 #[test]
-fn jacobi_seed000_two_links_converges_towards_gauss_seidel() {
+fn jacobi_sakai_two_links_converges_towards_gauss_seidel() {
     let run = |solver, iterations| {
         let mut w = World::new(desc(1, iterations, solver)).unwrap();
         w.add_particles(
@@ -669,9 +681,9 @@ fn jacobi_seed000_two_links_converges_towards_gauss_seidel() {
             Some(&[0.0, 1.0, 1.0]),
         )
         .unwrap();
-        w.add_distance_constraints(&[[0, 1], [1, 2]], Some(&[1.0, 1.0]), SEED_COMPLIANCE)
+        w.add_distance_constraints(&[[0, 1], [1, 2]], Some(&[1.0, 1.0]), EXAMPLE_COMPLIANCE)
             .unwrap();
-        w.step(SEED_DT).unwrap();
+        w.step(EXAMPLE_DT).unwrap();
         (
             pos(&w, 1).x as f64,
             pos(&w, 2).x as f64,

@@ -306,7 +306,7 @@ inline constexpr Transform make_transform(Vec3 position, Quat rotation = identit
 }
 
 /// Compliance presets (m²/N, the inverse of Young's modulus) of common materials from
-/// the CEDEC 2017 XPBD slides (seed 001): the header's SINEW_MATERIAL_* as floats.
+/// the XPBD slides of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017: the header's SINEW_MATERIAL_* as floats.
 namespace material {
 inline constexpr float concrete = static_cast<float>(SINEW_MATERIAL_CONCRETE);
 inline constexpr float wood = static_cast<float>(SINEW_MATERIAL_WOOD);
@@ -892,7 +892,7 @@ class World {
         if (!n) return n.error();
         return detail::to_result(sinew_world_set_collision_filters(handle_, first, *n, filters.data()));
     }
-    /// Sets unyielding factors ([0, 1]; seed 004) of particles.
+    /// Sets unyielding factors ([0, 1]; the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) of particles.
     Result<void> set_unyielding(uint32_t first, Span<const float> factors) {
         auto n = detail::to_count(factors.size(), "World::set_unyielding");
         if (!n) return n.error();

@@ -1,5 +1,5 @@
 // Material presets: compliance α (m²/N, the inverse of Young's modulus) of common
-// materials from the CEDEC 2017 XPBD slides (seed 001). The same values as the C
+// materials from the XPBD slides of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017. The same values as the C
 // header's SINEW_MATERIAL_* constants. A starting point for a body's compliance: a
 // distance link of rest length L and cross-section A has compliance α·L/A (m/N).
 

@@ -606,7 +606,7 @@ impl World {
     }
 
     /// Adds a closed ring (particles counter-clockwise seen from +z) whose enclosed XY
-    /// area is kept at `pressure` × its current area (seed 002's 2D soft bodies);
+    /// area is kept at `pressure` × its current area (the 2D soft bodies of Matsuoka, "Soft bodies and fluids with Position Based Dynamics" (2025));
     /// compliance in m³/N. Returns its id.
     pub fn add_ring_area(&mut self, ring: &[u32], pressure: f32, compliance: f32) -> Result<u32> {
         super::soft::check_pressure(pressure)?;

@@ -1,6 +1,6 @@
 //! Soft bodies: from a tetrahedral mesh (edge links + tet volume constraints) or from
 //! a closed triangle surface (edge links + one pressure volume constraint with an
-//! overpressure factor, seed 001's inflatable).
+//! overpressure factor, the inflatable of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 
 use super::families::tet_volumes;
 use super::{

@@ -112,7 +112,7 @@ impl World {
         Ok(())
     }
 
-    /// Sets the unyielding factors (in [0, 1]; seed 004) of particles `first..`.
+    /// Sets the unyielding factors (in [0, 1]; the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) of particles `first..`.
     pub fn set_unyielding(&mut self, first: u32, factors: &[f32]) -> Result<()> {
         let (particles, _) = self.collision_parts();
         let range = check_range(first, factors.len(), particles.len(), "particles")?;

@@ -9,14 +9,14 @@
 //!   hash: a table of `2n` buckets, parallel); a counting sort by bucket (serial,
 //!   stable, so the order is fixed) lists the particles of each bucket.
 //! * **Neighbours** (once per step, parallel per particle): the 27 cells around the
-//!   particle (seed 004's neighbour grid), kept when the pair passes the collision
+//!   particle (the neighbour grid of the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)), kept when the pair passes the collision
 //!   filter and lies within `r_i + r_j + margin`; at most [`MAX_NEIGHBOURS`] per
 //!   particle, in a fixed order (offsets, then bucket order), duplicates from hash
 //!   collisions removed.
 //! * **Project** (each iteration): `C = |x_i − x_j| − (r_i + r_j) ≥ 0`. Particle i
 //!   gathers `s_i · max(−C, 0) · n` over its neighbours, `n = (x_i − x_j)/|x_i − x_j|`,
 //!   with its share `s_i = w_i / (w_i + w_j)` (mass weighting), and moves by the
-//!   average over its active contacts (seed 004's relaxation). Unyielding (seed 004):
+//!   average over its active contacts (the relaxation of the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)). Unyielding (the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)):
 //!   when only j is unyielding, `s_i = lerp(s_i, 1, u_j)`; when only i is,
 //!   `s_i = lerp(s_i, 0, u_i)` (so u = 1 pushes others without being pushed). Every
 //!   particle reads the positions of the previous iteration and writes only its own

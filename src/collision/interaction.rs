@@ -1,4 +1,4 @@
-//! Interaction: ray picking and grabbing particles (mouse drag, seed 000).
+//! Interaction: ray picking and grabbing particles (mouse drag, as in Sakai, "XPBD and small-step XPBD in Unity" (2022)).
 //!
 //! * **Pick**: the particle nearest to the ray origin among those whose centre lies
 //!   within `radius + particle radius` of the ray `origin + t·direction`, t ≥ 0;

@@ -3,7 +3,7 @@
 //! x3 the wing of triangle (x1, x0, x3).
 //!
 //! * [`Dihedral`] (Müller et al. 2007, "Position Based Dynamics", section 4.2 and
-//!   appendix; seed 001): `C(x) = θ(x) − θ0`, θ the signed dihedral angle (rad), 0 for a
+//!   appendix; Nakagawa, "Position Based Dynamics Combo", CEDEC 2017): `C(x) = θ(x) − θ0`, θ the signed dihedral angle (rad), 0 for a
 //!   flat pair. With `e = x1 − x0`, `n1 = e × (x2 − x0)`, `n2 = (x3 − x0) × e`:
 //!   `θ = atan2((n1 × n2)·e/|e|, n1·n2)`. Gradients (Bridson et al. 2003):
 //!   `∇_2 θ = −|e| n1/|n1|²`, `∇_3 θ = −|e| n2/|n2|²`,

@@ -1,4 +1,4 @@
-//! 2D: the area enclosed by a closed ring of particles (seed 002's soft bodies), and
+//! 2D: the area enclosed by a closed ring of particles (the soft bodies of Matsuoka, "Soft bodies and fluids with Position Based Dynamics" (2025)), and
 //! the planar flag that keeps a world's motion in the XY plane.
 //!
 //! Ring area (a polygon x_0 … x_{n−1}, counter-clockwise seen from +z):

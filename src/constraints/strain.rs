@@ -1,5 +1,5 @@
 //! Strain-based dynamics (Müller, Chentanez, Kim, Macklin 2014, "Strain Based
-//! Dynamics"; seed 001): one constraint per component of the Green strain of a
+//! Dynamics"; Nakagawa, "Position Based Dynamics Combo", CEDEC 2017): one constraint per component of the Green strain of a
 //! triangle (D = 2, K = 3 particles) or a tetrahedron (D = 3, K = 4), each with its own
 //! compliance, so stretch along each material axis and shear are set apart
 //! (anisotropy).

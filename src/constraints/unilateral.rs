@@ -1,4 +1,4 @@
-//! Unilateral area and volume (the "air mesh" of seed 001, Müller et al. 2015, "Air
+//! Unilateral area and volume (the "air mesh" of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017, Müller et al. 2015, "Air
 //! Meshes for Robust Collision Handling"): the signed area of a triangle in the XY
 //! plane, or the signed volume of a tetrahedron, is kept at or above a minimum;
 //! the constraint acts only when violated (an inverted element means two objects

@@ -8,7 +8,7 @@
 //!   `∇_0 C = −(∇_1 + ∇_2 + ∇_3)`. Compliance in 1/(N·m) (C is dimensionless; for a
 //!   bulk modulus κ in Pa, α = 1/(κ V0)).
 //! * [`PressureConstraints`] (Müller et al. 2007, section 4.4, "closed meshes"; the
-//!   overpressure factor k of seed 001): a closed, outward-wound triangle surface keeps
+//!   overpressure factor k of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017): a closed, outward-wound triangle surface keeps
 //!   the volume k·V0. `V = (1/6) Σ_t r_a·(r_b × r_c)` over triangles (a, b, c), positions
 //!   relative to the surface's first vertex; `C(x) = V − k V0` (m³);
 //!   `∇_i C = (1/6) Σ_{t ∋ i} r_b × r_c` with (i, b, c) the triangle rotated to start at

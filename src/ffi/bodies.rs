@@ -18,19 +18,19 @@ use crate::math::Vec3;
 use crate::World;
 
 /// Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
-/// XPBD slides (seed 001). A starting point for the compliance of a material.
+/// XPBD slides of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017. A starting point for the compliance of a material.
 pub const SINEW_MATERIAL_CONCRETE: f32 = 0.04e-9;
-/// Wood, m²/N (seed 001).
+/// Wood, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 pub const SINEW_MATERIAL_WOOD: f32 = 0.16e-9;
-/// Leather, m²/N (seed 001).
+/// Leather, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 pub const SINEW_MATERIAL_LEATHER: f32 = 1.0e-8;
-/// Tendon, m²/N (seed 001).
+/// Tendon, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 pub const SINEW_MATERIAL_TENDON: f32 = 0.2e-7;
-/// Rubber, m²/N (seed 001).
+/// Rubber, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 pub const SINEW_MATERIAL_RUBBER: f32 = 1.0e-6;
-/// Muscle, m²/N (seed 001).
+/// Muscle, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 pub const SINEW_MATERIAL_MUSCLE: f32 = 0.2e-3;
-/// Fat, m²/N (seed 001).
+/// Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 pub const SINEW_MATERIAL_FAT: f32 = 1.0e-3;
 
 /// A body handle, passed by value; valid in the world that made it. 0 is null.

@@ -16,7 +16,7 @@
  *   - removing a rope between two cloths keeps their indices; removing twice fails;
  *   - malformed input (inverted tet, open surface, NaN transform, negative
  *     compliance) gives a status and a message naming the element, nothing added;
- *   - material presets are the seed 001 values;
+ *   - material presets are the values of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017;
  *   - triangle strain stretches by alpha_yy m g; a 2D ring regains its area in its
  *     plane; a unilateral area stops an inversion; shape matching restores a shape.
  * Prints every check; exits 1 on any failure.
@@ -529,7 +529,7 @@ int main(void)
 {
     check(SINEW_MATERIAL_RUBBER == 1.0e-6 && SINEW_MATERIAL_FAT == 1.0e-3 &&
               SINEW_MATERIAL_LEATHER == 1.0e-8,
-          "material presets are seed 001's", "");
+          "material presets are Nakagawa's CEDEC 2017 values", "");
     rope();
     cloth();
     tet_cube(SINEW_TET_EDGES_AND_VOLUME);

@@ -70,7 +70,7 @@ namespace SinewTests
             Check.Equal(1e-4f, p.StretchCompliance, "pressure stretch");
         }
 
-        public static void TestMaterialPresetsAreTheSeedValues()
+        public static void TestMaterialPresetsAreTheCedecValues()
         {
             Check.Equal(0.04e-9f, Materials.Concrete, "concrete");
             Check.Equal(0.16e-9f, Materials.Wood, "wood");

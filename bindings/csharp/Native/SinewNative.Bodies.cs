@@ -211,19 +211,19 @@ namespace Sinew.Native
     public static unsafe partial class SinewNative
     {
         /// <summary>C: <c>SINEW_MATERIAL_CONCRETE</c>, compliance (m²/N, the inverse of Young's
-        /// modulus) of concrete, from the CEDEC 2017 XPBD slides (seed 001).</summary>
+        /// modulus) of concrete, from the XPBD slides of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017.</summary>
         public const float SINEW_MATERIAL_CONCRETE = 0.04e-9f;
-        /// <summary>C: <c>SINEW_MATERIAL_WOOD</c>, m²/N (seed 001).</summary>
+        /// <summary>C: <c>SINEW_MATERIAL_WOOD</c>, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_WOOD = 0.16e-9f;
-        /// <summary>C: <c>SINEW_MATERIAL_LEATHER</c>, m²/N (seed 001).</summary>
+        /// <summary>C: <c>SINEW_MATERIAL_LEATHER</c>, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_LEATHER = 1.0e-8f;
-        /// <summary>C: <c>SINEW_MATERIAL_TENDON</c>, m²/N (seed 001).</summary>
+        /// <summary>C: <c>SINEW_MATERIAL_TENDON</c>, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_TENDON = 0.2e-7f;
-        /// <summary>C: <c>SINEW_MATERIAL_RUBBER</c>, m²/N (seed 001).</summary>
+        /// <summary>C: <c>SINEW_MATERIAL_RUBBER</c>, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_RUBBER = 1.0e-6f;
-        /// <summary>C: <c>SINEW_MATERIAL_MUSCLE</c>, m²/N (seed 001).</summary>
+        /// <summary>C: <c>SINEW_MATERIAL_MUSCLE</c>, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_MUSCLE = 0.2e-3f;
-        /// <summary>C: <c>SINEW_MATERIAL_FAT</c>, m²/N (seed 001).</summary>
+        /// <summary>C: <c>SINEW_MATERIAL_FAT</c>, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_FAT = 1.0e-3f;
 
         /// <summary>Writes sinew_rope_desc_default() to <c>*out</c> (for bindings that avoid

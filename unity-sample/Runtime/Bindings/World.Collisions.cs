@@ -77,7 +77,7 @@ namespace Sinew
                 SinewException.Check(SinewNative.sinew_world_set_collision_filters(Handle, unchecked((uint)first), unchecked((uint)filters.Length), f));
         }
 
-        /// <summary>Sets unyielding factors ([0, 1]; seed 004) of particles.</summary>
+        /// <summary>Sets unyielding factors ([0, 1]; the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) of particles.</summary>
         public unsafe void SetUnyielding(int first, float[] factors)
         {
             Args.NotNull(factors, "World.SetUnyielding", "factors");
