@@ -731,8 +731,8 @@ fn csharp_has_main(code: &str) -> bool {
 }
 
 /// Every ```` ```csharp ```` block: a block that uses `UnityEngine` is compiled against
-/// the Unity package's scripts (`unity-sample/Runtime`, which carry their own copy of
-/// the bindings) and the compile-check stub of UnityEngine in `tests/csharp/UnityStubs`;
+/// the Unity package's scripts (`unity-sample/Runtime`, built on the core package
+/// `bindings/csharp` as Unity builds them) and the compile-check stub of UnityEngine in `tests/csharp/UnityStubs`;
 /// any other block against `bindings/csharp`. A block with `Main` is run on Mono
 /// against the `libsinew.so` of this build and must exit 0 (the snippets throw when a
 /// checked result is wrong). Needs mcs and mono (`tests/run-all.sh` installs them).
@@ -745,7 +745,7 @@ fn csharp_snippets_compile_and_run() {
         deps.display()
     );
     let dir = scratch("csharp");
-    let bindings = dir.join("Sinew.dll");
+    let bindings = dir.join("Sinew.Core.dll");
     let mut cmd = mcs();
     cmd.arg("-target:library")
         .arg(format!("-out:{}", bindings.display()))
@@ -781,6 +781,7 @@ fn csharp_snippets_compile_and_run() {
                 let mut cmd = mcs();
                 cmd.args(["-target:library", defines])
                     .arg(format!("-r:{}", stub.display()))
+                    .arg(format!("-r:{}", bindings.display()))
                     .arg(format!("-out:{}", runtime.display()))
                     .arg("-recurse:unity-sample/Runtime/*.cs");
                 run_checked(cmd, "compiling unity-sample/Runtime");
@@ -789,6 +790,7 @@ fn csharp_snippets_compile_and_run() {
             let mut cmd = mcs();
             cmd.args(["-target:library", defines])
                 .arg(format!("-r:{}", stub.display()))
+                .arg(format!("-r:{}", bindings.display()))
                 .arg(format!("-r:{}", runtime.display()))
                 .arg(format!(
                     "-out:{}",
@@ -798,7 +800,7 @@ fn csharp_snippets_compile_and_run() {
             run_checked(cmd, &format!("compiling {what} (Unity)"));
             unity += 1;
         } else if has_main {
-            // Next to Sinew.dll, where Mono looks for the referenced assembly.
+            // Next to Sinew.Core.dll, where Mono looks for the referenced assembly.
             let exe = dir.join(format!("snippet_{k}.exe"));
             let mut cmd = mcs();
             cmd.arg("-target:exe")
