@@ -1,8 +1,11 @@
-// Cloth from this object's MeshFilter: one particle per distinct vertex, one XPBD
-// distance constraint per edge (Sinew.Cloth). Vertices nearest to the `pins` transforms
-// are pinned and follow them; every frame the simulated positions are read straight
-// into a NativeArray, turned into local space and handed to the mesh.
+// Cloth from this object's MeshFilter, built by the library (Sinew.Cloth over
+// sinew_world_add_cloth_mesh: one particle per distinct vertex, edges, bending and
+// tethers to the pinned vertices). Vertices nearest to the `pins` transforms are pinned
+// and follow them; every frame the simulated positions are read straight into a
+// NativeArray, turned into local space and handed to the mesh. Removed from the world
+// when destroyed.
 
+using Sinew.Native;
 using Unity.Collections;
 using Unity.Collections.LowLevel.Unsafe;
 using UnityEngine;
@@ -18,9 +21,27 @@ namespace Sinew.Unity
         [Tooltip("Total mass of the cloth, kg.")]
         [Min(1e-4f)]
         public float massKg = 0.5f;
-        [Tooltip("Edge compliance α, m/N (0 = inextensible).")]
+        [Tooltip("Edge compliance α, m/N (0 = inextensible); strain model: warp stretch, 1/(N·m).")]
         [Min(0f)]
         public float compliance = 1e-6f;
+        [Tooltip("Edges: a link per edge. Strain: warp, weft and shear strain per triangle.")]
+        public SinewClothModel model = SinewClothModel.ClothEdges;
+        [Tooltip("Strain model: weft stretch compliance, 1/(N·m).")]
+        [Min(0f)]
+        public float weftCompliance = 0f;
+        [Tooltip("Strain model: shear compliance, 1/(N·m).")]
+        [Min(0f)]
+        public float shearCompliance = 1e-4f;
+        [Tooltip("None, distance links across edges, dihedral angle (rad/(N·m)) or isometric (1/(N·m)).")]
+        public SinewBendingModel bending = SinewBendingModel.BendingDihedral;
+        [Tooltip("Bending compliance, in the units of the bending model (larger = softer).")]
+        [Min(0f)]
+        public float bendCompliance = 1f;
+        [Tooltip("Tether every free vertex to its nearest pinned one: the cloth does not sag from its pins.")]
+        public bool tethers = true;
+        [Tooltip("Extra velocity damping of the cloth, 1/s.")]
+        [Min(0f)]
+        public float damping = 0f;
         [Tooltip("Each transform pins the vertex nearest to it at Start; the vertex then follows it.")]
         public Transform[] pins = new Transform[0];
 
@@ -47,13 +68,20 @@ namespace Sinew.Unity
             var worldSpace = new Vector3[local.Length];
             for (int i = 0; i < local.Length; i++)
                 worldSpace[i] = transform.TransformPoint(local[i]);
-            Cloth = Cloth.Create(world.World, worldSpace, mesh.triangles, massKg, compliance);
+            // Pins are chosen before the build so that the library tethers to them.
             pinnedVertices = new int[pins.Length];
             for (int i = 0; i < pins.Length; i++)
-            {
-                pinnedVertices[i] = Cloth.NearestVertex(pins[i].position.ToSinew());
-                Cloth.PinVertex(pinnedVertices[i], true, 0f);
-            }
+                pinnedVertices[i] = Cloth.NearestVertex(worldSpace, pins[i].position.ToSinew());
+            var s = ClothSettings.Default;
+            s.Model = model;
+            s.StretchCompliance = compliance;
+            s.WeftCompliance = weftCompliance;
+            s.ShearCompliance = shearCompliance;
+            s.Bending = bending;
+            s.BendCompliance = bendCompliance;
+            s.Tethers = tethers;
+            s.Damping = damping;
+            Cloth = Cloth.Create(world.World, worldSpace, mesh.triangles, massKg, s, pinnedVertices);
             vertices = new NativeArray<Vector3>(local.Length, Allocator.Persistent);
             world.BeforeStep += FollowPins;
         }
@@ -84,6 +112,8 @@ namespace Sinew.Unity
         {
             if (world != null)
                 world.BeforeStep -= FollowPins;
+            if (Cloth != null)
+                Cloth.Dispose(); // removes the body (nothing to do once the world is gone)
             if (vertices.IsCreated)
                 vertices.Dispose();
             if (mesh != null)

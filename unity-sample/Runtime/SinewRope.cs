@@ -1,6 +1,8 @@
-// A rope between two transforms: particles + XPBD distance constraints (Sinew.Rope),
-// ends pinned to the transforms every FixedUpdate, drawn with a LineRenderer.
+// A rope between two transforms, built by the library (Sinew.Rope over sinew_world_add_rope:
+// links, bend links, tethers from pinned ends), ends pinned to the transforms every
+// FixedUpdate, drawn with a LineRenderer. Removed from the world when destroyed.
 
+using Sinew.Native;
 using UnityEngine;
 
 namespace Sinew.Unity
@@ -21,6 +23,17 @@ namespace Sinew.Unity
         [Tooltip("Link compliance α, m/N (0 = inextensible; 1e-6 rubbery).")]
         [Min(0f)]
         public float compliance = 0f;
+        [Tooltip("Compliance of the (i, i+2) bend links, m/N (larger = floppier).")]
+        [Min(0f)]
+        public float bendCompliance = 0.01f;
+        [Tooltip("Tethers from each pinned end to every particle: long ropes do not stretch under their weight.")]
+        public bool tethers = true;
+        [Tooltip("Radius for collision, m.")]
+        [Min(0f)]
+        public float radius = 0.01f;
+        [Tooltip("Extra velocity damping of the rope, 1/s.")]
+        [Min(0f)]
+        public float damping = 0f;
         public bool pinStart = true;
         public bool pinEnd = true;
 
@@ -29,6 +42,7 @@ namespace Sinew.Unity
 
         LineRenderer line;
         Vector3[] points;
+        float appliedCompliance, appliedBend, appliedDamping;
 
         void Start()
         {
@@ -40,8 +54,22 @@ namespace Sinew.Unity
                 enabled = false;
                 return;
             }
-            Rope = Rope.Create(world.World, start.position.ToSinew(), end.position.ToSinew(), segments, massKg,
-                               compliance, pinStart, pinEnd);
+            var s = RopeSettings.Default;
+            s.Start = start.position.ToSinew();
+            s.End = end.position.ToSinew();
+            s.Segments = segments;
+            s.TotalMass = massKg;
+            s.StretchCompliance = compliance;
+            s.BendCompliance = bendCompliance;
+            s.Tethers = tethers;
+            s.Radius = radius;
+            s.Damping = damping;
+            s.PinStart = pinStart;
+            s.PinEnd = pinEnd;
+            Rope = Rope.Create(world.World, s);
+            appliedCompliance = compliance;
+            appliedBend = bendCompliance;
+            appliedDamping = damping;
             points = new Vector3[Rope.ParticleCount];
             line = GetComponent<LineRenderer>();
             line.useWorldSpace = true;
@@ -51,8 +79,25 @@ namespace Sinew.Unity
 
         void FollowEnds()
         {
-            if (Rope != null && !Rope.World.IsDisposed)
-                Rope.MoveEnds(start.position.ToSinew(), end.position.ToSinew());
+            if (Rope == null || Rope.World.IsDisposed)
+                return;
+            // Inspector edits of the material apply in place, from this step on.
+            if (compliance != appliedCompliance)
+            {
+                Rope.SetCompliance(SinewBodyConstraints.BodyStretch, compliance);
+                appliedCompliance = compliance;
+            }
+            if (bendCompliance != appliedBend)
+            {
+                Rope.SetCompliance(SinewBodyConstraints.BodyBend, bendCompliance);
+                appliedBend = bendCompliance;
+            }
+            if (damping != appliedDamping)
+            {
+                Rope.Body.Damping = damping;
+                appliedDamping = damping;
+            }
+            Rope.MoveEnds(start.position.ToSinew(), end.position.ToSinew());
         }
 
         void LateUpdate()
@@ -67,6 +112,8 @@ namespace Sinew.Unity
         {
             if (world != null)
                 world.BeforeStep -= FollowEnds;
+            if (Rope != null)
+                Rope.Dispose(); // removes the body (nothing to do once the world is gone)
         }
     }
 }

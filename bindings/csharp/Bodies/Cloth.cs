@@ -1,27 +1,32 @@
-// Cloth built from a triangle mesh: one particle per distinct vertex position, one XPBD
-// distance constraint per distinct triangle edge (engine-neutral; the Unity SinewCloth
-// component is a thin shell over it).
+// Cloth over a triangle mesh: a thin convenience over the library's cloth body
+// (World.AddClothMesh, sinew_world_add_cloth_mesh). It welds vertices at the same position
+// (UV seams) into one particle and maps the mesh's vertices to the body's particles; the
+// edges, bending, tethers and strain constraints are the library's. The Unity SinewCloth
+// component is a thin shell over it.
 
+using System;
 using System.Collections.Generic;
 using Sinew.Native;
 
 namespace Sinew
 {
-    /// <summary>A cloth over a triangle mesh. Vertices at exactly the same position (UV
-    /// seams, hard edges) are welded into one particle, so the cloth does not tear along
-    /// seams; <see cref="ReadVertices{T}(T[])"/> writes every mesh vertex back, welded ones
-    /// from their shared particle. Particles are consecutive from <see cref="FirstParticle"/>,
-    /// constraints from <see cref="FirstConstraint"/>.</summary>
-    public sealed class Cloth
+    /// <summary>A cloth over a triangle mesh, built by the library. Vertices at exactly the
+    /// same position (UV seams, hard edges) are welded into one particle, so the cloth does
+    /// not tear along seams; <see cref="ReadVertices{T}(T[])"/> writes every mesh vertex
+    /// back, welded ones from their shared particle. Particles are consecutive from
+    /// <see cref="FirstParticle"/>. <see cref="Dispose"/> removes the cloth from its world.</summary>
+    public sealed class Cloth : IDisposable
     {
         public World World { get; private set; }
-        public int FirstParticle { get; private set; }
-        public int ParticleCount { get; private set; }
-        public int FirstConstraint { get; private set; }
-        /// <summary>Number of distinct edges = distance constraints.</summary>
-        public int EdgeCount { get; private set; }
+        /// <summary>The library's body (compliance, damping, removal).</summary>
+        public Body Body { get; private set; }
+        public int FirstParticle { get { return Body.FirstParticle; } }
+        public int ParticleCount { get { return Body.ParticleCount; } }
         /// <summary>Number of mesh vertices (>= ParticleCount).</summary>
         public int VertexCount { get { return vertexToParticle.Length; } }
+        /// <summary>Number of triangles given to the library (those that welding made
+        /// degenerate are dropped).</summary>
+        public int TriangleCount { get; private set; }
 
         int[] vertexToParticle; // mesh vertex -> particle offset from FirstParticle
         bool identity;          // no vertex welded: vertex i is particle i
@@ -34,8 +39,24 @@ namespace Sinew
         /// <summary>Builds a cloth from <paramref name="vertices"/> (m, world space; any
         /// struct whose first 12 bytes are x, y, z) and <paramref name="triangles"/>
         /// (3 vertex indices each), total mass <paramref name="massKg"/> (kg) shared
-        /// equally by the particles, edge compliance <paramref name="compliance"/> (m/N).</summary>
-        public static unsafe Cloth Create<T>(World world, T[] vertices, int[] triangles, float massKg, float compliance)
+        /// equally by the particles, edge compliance <paramref name="compliance"/> (m/N);
+        /// the rest of the material at the library's defaults
+        /// (<see cref="ClothSettings.Default"/>: dihedral bending, tethers).</summary>
+        public static Cloth Create<T>(World world, T[] vertices, int[] triangles, float massKg, float compliance)
+            where T : struct
+        {
+            Args.NotNull(world, "Cloth.Create", "world");
+            ClothSettings s = ClothSettings.Default;
+            s.StretchCompliance = compliance;
+            return Create(world, vertices, triangles, massKg, s, null);
+        }
+
+        /// <summary>Builds a cloth with every setting of the library's cloth (model,
+        /// stretch / shear / bend compliances, bending model, tethers, damping).
+        /// <paramref name="pinnedVertices"/> (mesh vertex indices, may be null) start pinned
+        /// (inverse mass 0), so that the library's tethers run from them.</summary>
+        public static unsafe Cloth Create<T>(World world, T[] vertices, int[] triangles, float massKg,
+                                             ClothSettings settings, int[] pinnedVertices)
             where T : struct
         {
             const string F = "Cloth.Create";
@@ -48,8 +69,6 @@ namespace Sinew
                     vertices.Length + " vertices, " + triangles.Length + " indices)");
             if (!(massKg > 0) || float.IsInfinity(massKg))
                 throw SinewException.Argument(F, "massKg " + massKg + " is not a positive finite mass");
-            if (!(compliance >= 0 && compliance <= Rope.MaxCompliance))
-                throw SinewException.Argument(F, "compliance " + compliance + " is not in [0, 1e10] (m/N)");
 
             // Weld vertices with bit-identical positions.
             var map = new int[vertices.Length];
@@ -72,48 +91,76 @@ namespace Sinew
                 }
             }
 
-            // Distinct edges of the triangles, in order of first appearance.
-            int first = world.ParticleCount;
-            var edges = new HashSet<long>();
-            var pairs = new List<int>(triangles.Length * 2);
+            // The triangles over the welded particles; a triangle that welding (or the mesh)
+            // made degenerate has no area and is dropped.
+            var welded = new List<int>(triangles.Length);
             for (int t = 0; t < triangles.Length; t += 3)
             {
                 for (int e = 0; e < 3; e++)
                 {
-                    int va = triangles[t + e], vb = triangles[t + (e + 1) % 3];
-                    if (va < 0 || va >= map.Length || vb < 0 || vb >= map.Length)
+                    int v = triangles[t + e];
+                    if (v < 0 || v >= map.Length)
                         throw new SinewException(SinewStatus.ErrorOutOfRange, F + ": triangle " + t / 3 +
-                            " has vertex index " + (va < 0 || va >= map.Length ? va : vb) + " outside 0.." + (map.Length - 1));
-                    int a = map[va], b = map[vb];
-                    if (a == b)
-                        continue; // degenerate edge (welded or repeated vertex)
-                    long key = a < b ? ((long)a << 32) | (uint)b : ((long)b << 32) | (uint)a;
-                    if (edges.Add(key))
-                    {
-                        pairs.Add(first + a);
-                        pairs.Add(first + b);
-                    }
+                            " has vertex index " + v + " outside 0.." + (map.Length - 1));
                 }
+                int a = map[triangles[t]], b = map[triangles[t + 1]], c = map[triangles[t + 2]];
+                if (a == b || b == c || a == c)
+                    continue;
+                welded.Add(a);
+                welded.Add(b);
+                welded.Add(c);
             }
-            if (pairs.Count == 0)
-                throw SinewException.Argument(F, "the triangles have no edge of non-zero length");
+            if (welded.Count == 0)
+                throw SinewException.Argument(F, "every triangle repeats a vertex: no triangle of non-zero area");
 
             var inverseMasses = new float[positions.Count];
             float w = positions.Count / massKg;
             for (int i = 0; i < inverseMasses.Length; i++)
                 inverseMasses[i] = w;
-            int p0 = world.AddParticles(positions.ToArray(), inverseMasses);
-            int c0 = world.AddDistanceConstraints(pairs.ToArray(), null, compliance);
+            if (pinnedVertices != null)
+            {
+                foreach (int v in pinnedVertices)
+                {
+                    Args.Range(map.Length, v, 1, F, "pinnedVertices");
+                    inverseMasses[map[v]] = 0f;
+                }
+            }
+            Body body = world.AddClothMesh(settings, positions.ToArray(), welded.ToArray(), inverseMasses);
             return new Cloth
             {
                 World = world,
-                FirstParticle = p0,
-                ParticleCount = positions.Count,
-                FirstConstraint = c0,
-                EdgeCount = pairs.Count / 2,
+                Body = body,
+                TriangleCount = welded.Count / 3,
                 vertexToParticle = map,
                 identity = positions.Count == vertices.Length,
             };
+        }
+
+        /// <summary>The mesh vertex nearest to <paramref name="point"/> (m) among
+        /// <paramref name="vertices"/> (before a cloth is built from them, e.g. to choose the
+        /// pinned vertices).</summary>
+        public static unsafe int NearestVertex<T>(T[] vertices, SinewVec3 point) where T : struct
+        {
+            const string F = "Cloth.NearestVertex";
+            Args.NotNull(vertices, F, "vertices");
+            Args.Vec3Element<T>(F);
+            int best = -1;
+            float bestD = float.PositiveInfinity;
+            using (var pin = new Pin(vertices))
+            {
+                for (int i = 0; i < vertices.Length; i++)
+                {
+                    float d = (*(SinewVec3*)(pin.Ptr + (long)i * Element<T>.Size) - point).Length;
+                    if (d < bestD)
+                    {
+                        bestD = d;
+                        best = i;
+                    }
+                }
+            }
+            if (best < 0)
+                throw SinewException.Argument(F, "no vertex with a finite distance to the point");
+            return best;
         }
 
         /// <summary>The world particle index of mesh vertex <paramref name="vertex"/>.</summary>
@@ -189,6 +236,20 @@ namespace Sinew
             byte* dst = (byte*)destination;
             for (int v = 0; v < vertexToParticle.Length; v++)
                 *(SinewVec3*)(dst + (long)v * strideBytes) = scratch[vertexToParticle[v]];
+        }
+
+        /// <summary>Sets the compliance of one of the library's constraint groups of this
+        /// cloth (Stretch, Shear, Bend, Tether; units as <see cref="Sinew.Body.SetCompliance"/>)
+        /// from the next step on.</summary>
+        public void SetCompliance(SinewBodyConstraints which, float compliance)
+        {
+            Body.SetCompliance(which, compliance);
+        }
+
+        /// <summary>Removes the cloth from its world (see <see cref="Sinew.Body.Dispose"/>).</summary>
+        public void Dispose()
+        {
+            Body.Dispose();
         }
 
         /// <summary>Exact position key (bit patterns; -0 and +0 are different, as in the mesh).</summary>
