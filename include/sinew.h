@@ -1085,6 +1085,28 @@ SinewStatus sinew_body_set_compliance(struct SinewWorld world,
                                       float compliance);
 
 /**
+ * Writes |λ|/h² (N) of the body's length constraints of group `which` in the last
+ * substep of the last step (0 before the first step), in the order the builder made
+ * them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
+ * SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+ * cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
+ * constraints are not length constraints and are not included (their group may read
+ * as 0 constraints). `capacity` is the number of floats `out` holds; `*out_count`
+ * receives the group's size; `out` is written only when it fits. `out` NULL with
+ * `capacity` 0 asks for the size only.
+ *
+ * # Safety
+ * `out` must point to `capacity` writable floats or be NULL with `capacity` 0,
+ * `out_count` to one writable uint32_t.
+ */
+SinewStatus sinew_body_read_forces(struct SinewWorld world,
+                                   struct SinewBody body,
+                                   uint32_t which,
+                                   float *out,
+                                   uint32_t capacity,
+                                   uint32_t *out_count);
+
+/**
  * Sets the body's extra velocity damping (1/s, >= 0) from the next step on.
  */
 SinewStatus sinew_body_set_damping(struct SinewWorld world, struct SinewBody body, float damping);

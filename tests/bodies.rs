@@ -717,3 +717,90 @@ fn strain_cloth_is_anisotropic() {
         "a soft warp hardly lengthens a curtain: {drops:?}"
     );
 }
+
+/// sinew_body_read_forces on a vertical rope of compliant links (bend links made
+/// negligible, no tethers) hanging from a pinned start: once settled, link k (from the
+/// top) carries the weight of the particles below it, (n − k)·(M/(n+1))·g, the library
+/// spreading the mass M over the n + 1 particles; the bend links carry almost nothing.
+#[test]
+fn body_read_forces_gives_the_weight_below_each_link() {
+    use sinew::ffi::bodies::*;
+    use sinew::ffi::world::*;
+    use sinew::ffi::SinewStatus::SINEW_OK;
+    const N: u32 = 4;
+    const MASS: f32 = 1.0;
+    let mut desc = sinew_world_desc_default();
+    desc.substeps = 20;
+    desc.threads = 1;
+    desc.damping = 4.0;
+    let mut w = SinewWorld { id: 0 };
+    assert_eq!(unsafe { sinew_world_create(&desc, &mut w) }, SINEW_OK);
+    let mut rope = sinew_rope_desc_default();
+    rope.start = SinewVec3 {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    };
+    rope.end = SinewVec3 {
+        x: 0.0,
+        y: -2.0,
+        z: 0.0,
+    };
+    rope.segments = N;
+    rope.total_mass = MASS;
+    rope.stretch_compliance = 1e-3;
+    rope.bend_compliance = 1e3;
+    rope.tethers = 0;
+    let mut body = SinewBody { id: 0 };
+    assert_eq!(
+        unsafe { sinew_world_add_rope(w, &rope, &mut body) },
+        SINEW_OK
+    );
+    let (mut forces, mut n) = ([-1.0f32; 8], 0u32);
+    assert_eq!(
+        unsafe { sinew_body_read_forces(w, body, 0, forces.as_mut_ptr(), 8, &mut n) },
+        SINEW_OK
+    );
+    assert_eq!(n, N);
+    assert!(
+        forces[..4].iter().all(|&f| f == 0.0),
+        "0 before the first step"
+    );
+    let mut size = 0u32;
+    assert_eq!(
+        unsafe { sinew_body_read_forces(w, body, 0, std::ptr::null_mut(), 0, &mut size) },
+        SINEW_OK,
+        "NULL with capacity 0 asks for the size"
+    );
+    assert_eq!(size, N);
+    for _ in 0..600 {
+        assert_eq!(sinew_world_step(w, 1.0 / 60.0), SINEW_OK);
+    }
+    assert_eq!(
+        unsafe { sinew_body_read_forces(w, body, 0, forces.as_mut_ptr(), 8, &mut n) },
+        SINEW_OK
+    );
+    let g = 9.81f32;
+    for k in 0..N as usize {
+        let want = (N as usize - k) as f32 * (MASS / (N + 1) as f32) * g;
+        println!("link {k}: {} N (weight below {want} N)", forces[k]);
+        assert!(
+            (forces[k] - want).abs() < 0.02 * want,
+            "link {k}: {} N, want {want} N",
+            forces[k]
+        );
+    }
+    let mut bend = [0.0f32; 8];
+    assert_eq!(
+        unsafe { sinew_body_read_forces(w, body, 2, bend.as_mut_ptr(), 8, &mut n) },
+        SINEW_OK
+    );
+    assert_eq!(n, N - 1, "bend links (i, i+2)");
+    assert!(bend[..3].iter().all(|&f| f.abs() < 1e-3), "{bend:?}");
+    assert_eq!(
+        unsafe { sinew_body_read_forces(w, body, 3, bend.as_mut_ptr(), 8, &mut n) },
+        SINEW_OK
+    );
+    assert_eq!(n, 0, "no tethers");
+    assert_eq!(sinew_world_destroy(w), SINEW_OK);
+}

@@ -596,6 +596,19 @@ class Body {
     Result<void> set_pressure(float overpressure) {
         return detail::to_result(sinew_body_set_pressure(world_, body_, overpressure));
     }
+    /// |λ|/h² (N) of the body's length constraints of group `which` (Stretch: a rope's
+    /// links from start to end, cloth edges; Shear: grid diagonals; Bend: a rope's (i, i+2)
+    /// links, distance bending; Tether) in the last substep, written to `out`, which is
+    /// resized to the group's size. `out` keeps its contents on failure.
+    Result<void> read_forces(BodyConstraints which, std::vector<float>& out) const {
+        uint32_t n = 0;
+        const uint32_t w = static_cast<uint32_t>(which);
+        if (auto r = detail::to_result(sinew_body_read_forces(world_, body_, w, nullptr, 0, &n)); !r) return r;
+        std::vector<float> buf(n);
+        if (auto r = detail::to_result(sinew_body_read_forces(world_, body_, w, buf.data(), n, &n)); !r) return r;
+        out.swap(buf);
+        return {};
+    }
     /// The current volume (m³) of a tet or pressure soft body.
     Result<float> volume() const {
         float v = 0.0f;

@@ -9,7 +9,10 @@ use std::ffi::c_void;
 
 use super::particles::{strided, write_at};
 use super::world::{with_world, SinewVec3, SinewWorld};
-use super::{guard, non_null, optional_slice_from, slice_from, Failure, FfiResult, SinewStatus};
+use super::{
+    guard, non_null, optional_slice_from, slice_from, slice_from_mut, Failure, FfiResult,
+    SinewStatus,
+};
 use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
 use crate::bodies::rope::RopeDesc;
 use crate::bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
@@ -966,6 +969,76 @@ pub extern "C" fn sinew_body_set_compliance(
         with_world(world, |w| {
             Ok(w.set_body_compliance(BodyId(body.id), which, compliance)?)
         })
+    })
+}
+
+/// Writes |λ|/h² (N) of the body's length constraints of group `which` in the last
+/// substep of the last step (0 before the first step), in the order the builder made
+/// them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
+/// SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+/// cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
+/// constraints are not length constraints and are not included (their group may read
+/// as 0 constraints). `capacity` is the number of floats `out` holds; `*out_count`
+/// receives the group's size; `out` is written only when it fits. `out` NULL with
+/// `capacity` 0 asks for the size only.
+///
+/// # Safety
+/// `out` must point to `capacity` writable floats or be NULL with `capacity` 0,
+/// `out_count` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_read_forces(
+    world: SinewWorld,
+    body: SinewBody,
+    which: u32,
+    out: *mut f32,
+    capacity: u32,
+    out_count: *mut u32,
+) -> SinewStatus {
+    guard("sinew_body_read_forces", || {
+        non_null(out_count, "out_count")?;
+        let n = with_world(world, |w| {
+            let parts = &w.body(BodyId(body.id))?.parts;
+            let (range, tether) = match which {
+                0 => (parts.stretch.clone(), false),
+                1 => (parts.shear.clone(), false),
+                2 => (parts.bend_link.clone(), false),
+                3 => (parts.tether.clone(), true),
+                v => {
+                    return Err(Failure::new(
+                        SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                        format!(
+                            "which {v} is not a SinewBodyConstraints group of length constraints (0..=3)"
+                        ),
+                    ))
+                }
+            };
+            let n = range.len();
+            if out.is_null() && capacity == 0 {
+                return Ok(n as u32); // a size query
+            }
+            if n > capacity as usize {
+                return Err(Failure::new(
+                    SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+                    format!("the group has {n} constraints, out holds {capacity}"),
+                ));
+            }
+            if n > 0 {
+                // SAFETY: the caller promises `capacity` >= n writable floats.
+                let out = unsafe { slice_from_mut(out, n, "out")? };
+                let sets = w.constraint_sets();
+                for (o, id) in out.iter_mut().zip(range) {
+                    *o = if tether {
+                        sets.tether.force(id as usize, w.last_h)
+                    } else {
+                        sets.link.force(id as usize, w.last_h)
+                    };
+                }
+            }
+            Ok(n as u32)
+        })?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_count.write_unaligned(n) };
+        Ok(())
     })
 }
 

@@ -1270,6 +1270,15 @@ fn body_handle_cases() -> Vec<Case> {
                 move |c| unsafe { sinew_body_volume(c.world, body, c.out.f32s()) },
             ),
             case(
+                "sinew_body_read_forces",
+                label,
+                SINEW_ERROR_INVALID_HANDLE,
+                move |c| unsafe {
+                    let f = c.out.f32s();
+                    sinew_body_read_forces(c.world, body, 0, f, 16, c.out.u32())
+                },
+            ),
+            case(
                 "sinew_body_info",
                 label,
                 SINEW_ERROR_INVALID_HANDLE,
@@ -1323,6 +1332,21 @@ fn body_handle_cases() -> Vec<Case> {
             "which 9",
             SINEW_ERROR_INVALID_ARGUMENT,
             |c| sinew_body_set_compliance(c.world, FORGED_BODY, 9, 0.0),
+        ),
+        case(
+            "sinew_body_read_forces",
+            "out_count NULL",
+            SINEW_ERROR_NULL_POINTER,
+            |c| unsafe {
+                sinew_body_read_forces(
+                    c.world,
+                    FORGED_BODY,
+                    0,
+                    c.out.f32s(),
+                    16,
+                    std::ptr::null_mut(),
+                )
+            },
         ),
         case(
             "sinew_body_volume",
@@ -1915,7 +1939,38 @@ fn body_world() -> (SinewWorld, SinewBody, SinewBody) {
 #[test]
 fn body_values_are_checked_and_change_nothing() {
     type BodyCall = fn(SinewWorld, SinewBody, SinewBody) -> SinewStatus;
-    let calls: [(&str, &str, SinewStatus, BodyCall); 9] = [
+    let calls: [(&str, &str, SinewStatus, BodyCall); 12] = [
+        (
+            "sinew_body_read_forces",
+            "which 4 (volume)",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| unsafe {
+                let (mut f, mut n) = ([0.0f32; 64], 7u32);
+                let s = sinew_body_read_forces(w, r, 4, f.as_mut_ptr(), 64, &mut n);
+                assert_eq!(n, 7, "out_count untouched");
+                s
+            },
+        ),
+        (
+            "sinew_body_read_forces",
+            "capacity below the group",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |w, r, _| unsafe {
+                let (mut f, mut n) = ([-1.0f32; 2], 7u32);
+                let s = sinew_body_read_forces(w, r, 0, f.as_mut_ptr(), 2, &mut n);
+                assert!(f == [-1.0; 2] && n == 7, "nothing written");
+                s
+            },
+        ),
+        (
+            "sinew_body_read_forces",
+            "out NULL",
+            SINEW_ERROR_NULL_POINTER,
+            |w, r, _| unsafe {
+                let mut n = 0u32;
+                sinew_body_read_forces(w, r, 0, std::ptr::null_mut(), 64, &mut n)
+            },
+        ),
         (
             "sinew_body_set_compliance",
             "NaN",

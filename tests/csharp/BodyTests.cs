@@ -90,6 +90,12 @@ namespace SinewTests
                     Check.Rel(want, got, 0.02, "stretch of link " + k);
                 }
                 System.Console.WriteLine("     hanging rope: link stretch, mm (α × weight below): " + string.Join(", ", shown));
+                // The library's link forces: the weight below each link.
+                var t = new float[n];
+                rope.ReadTensions(t);
+                for (int k = 0; k < n; k++)
+                    Check.Rel((n - k) * (mass / (n + 1)) * G, t[k], 0.02, "tension of link " + k);
+                Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.ReadTensions(new float[n - 1]), "sinew_body_read_forces");
                 // Stiffer links from the next step on: the stretch shrinks in proportion.
                 rope.SetCompliance(SinewBodyConstraints.BodyStretch, alpha / 4);
                 for (int i = 0; i < 600; i++)

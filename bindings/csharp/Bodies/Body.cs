@@ -114,6 +114,22 @@ namespace Sinew
                 unchecked((uint)capacity), unchecked((uint)strideBytes)));
         }
 
+        /// <summary>Copies |λ|/h² (N) of the body's length constraints of one group in the
+        /// last substep of the last step (0 before the first step) into destination, in the
+        /// order the library built them, and returns how many: Stretch (a rope's links from
+        /// start to end, cloth edges), Shear (grid diagonals), Bend (a rope's (i, i+2) links,
+        /// distance bending), Tether. A destination shorter than the group throws
+        /// (ErrorOutOfRange) and writes nothing.</summary>
+        public unsafe int ReadForces(SinewBodyConstraints which, float[] destination)
+        {
+            Args.NotNull(destination, "Body.ReadForces", "destination");
+            uint n;
+            fixed (float* p = destination)
+                SinewException.Check(SinewNative.sinew_body_read_forces(World.Handle, Handle, (uint)which, p,
+                    (uint)destination.Length, &n));
+            return (int)n;
+        }
+
         /// <summary>Removes the body: its particles keep their indices but become inert
         /// (inverse mass 0, they stay where they are); its constraints and the attachments on
         /// its particles stop acting. Removing it again throws (ErrorInvalidHandle).</summary>

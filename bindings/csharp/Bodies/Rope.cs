@@ -98,6 +98,14 @@ namespace Sinew
             World.ReadPositions(FirstParticle, destination, 0, ParticleCount);
         }
 
+        /// <summary>Copies the links' tensions (N) in the last substep, start to end, into
+        /// newtons[0..Segments].</summary>
+        public void ReadTensions(float[] newtons)
+        {
+            Args.NotNull(newtons, "Rope.ReadTensions", "newtons");
+            Body.ReadForces(SinewBodyConstraints.BodyStretch, newtons);
+        }
+
         /// <summary>Sets the compliance of the links (<c>Stretch</c>, m/N), bend links
         /// (<c>Bend</c>, m/N) or tethers (<c>Tether</c>, m/N) from the next step on.</summary>
         public void SetCompliance(SinewBodyConstraints which, float compliance)

@@ -679,6 +679,24 @@ namespace Sinew.Native
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_compliance(SinewWorld world, SinewBody body, uint which, float compliance);
 
+        /// <summary>
+        /// Writes |λ|/h² (N) of the body's length constraints of group <c>which</c> in the last
+        /// substep of the last step (0 before the first step), in the order the builder made
+        /// them, to <c>out</c>: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
+        /// SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+        /// cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
+        /// constraints are not length constraints and are not included (their group may read
+        /// as 0 constraints). <c>capacity</c> is the number of floats <c>out</c> holds; <c>*out_count</c>
+        /// receives the group's size; <c>out</c> is written only when it fits. <c>out</c> NULL with
+        /// <c>capacity</c> 0 asks for the size only.
+        /// </summary>
+        /// <remarks>
+        /// <c>out</c> must point to <c>capacity</c> writable floats or be NULL with <c>capacity</c> 0,
+        /// <c>out_count</c> to one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_read_forces(SinewWorld world, SinewBody body, uint which, float* @out, uint capacity, uint* out_count);
+
         /// <summary>Sets the body's extra velocity damping (1/s, &gt;= 0) from the next step on.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_damping(SinewWorld world, SinewBody body, float damping);
