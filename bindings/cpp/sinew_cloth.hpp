@@ -1,17 +1,16 @@
-// sinew_cloth.hpp: turns a render mesh (a static mesh section: vertices + triangles)
-// into cloth particles and distance constraints, and recomputes render normals;
-// engine-neutral.
+// sinew_cloth.hpp: prepares a render mesh (a static mesh section: vertices + triangles)
+// for the library's cloth builder, and recomputes render normals; engine-neutral.
 //
 // Render meshes split vertices at UV seams and hard edges, so coincident vertices are
-// welded first (within `weld_distance`): every render vertex maps to one particle.
-// Stretch constraints: every unique triangle edge. Bend constraints (optional): for
-// every edge shared by exactly two triangles, a distance constraint between the two
-// vertices opposite that edge (the classic "distance bending" of PBD cloth), skipped
-// when that pair is already an edge.
+// welded first (within `weld_distance`): every render vertex maps to one particle, and
+// the triangles are re-indexed onto the particles. The cloth itself (edges, bending,
+// tethers, strain) is built by the library: pass `particles` and `triangles` to
+// World::add_cloth_mesh or Scene::add_cloth_mesh.
 #ifndef SINEW_CLOTH_HPP
 #define SINEW_CLOTH_HPP
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -29,16 +28,10 @@ namespace cloth {
 struct Layout {
     std::vector<Vec3> particles;                ///< welded positions (input units)
     std::vector<uint32_t> render_to_particle;   ///< one entry per input vertex
-    std::vector<uint32_t> triangles;            ///< input triangles in particle indices
-    std::vector<uint32_t> stretch_pairs;        ///< (a, b) per unique edge
-    std::vector<uint32_t> bend_pairs;           ///< (c, d) opposite an interior edge
+    std::vector<uint32_t> triangles;            ///< input triangles in particle indices, degenerate ones dropped
 };
 
 namespace detail {
-inline uint64_t edge_key(uint32_t a, uint32_t b) {
-    if (a > b) std::swap(a, b);
-    return (uint64_t{a} << 32) | b;
-}
 struct CellHash {
     std::size_t operator()(const std::array<int64_t, 3>& c) const noexcept {
         uint64_t h = 1469598103934665603ull;
@@ -48,25 +41,24 @@ struct CellHash {
 };
 } // namespace detail
 
-/// Builds a cloth layout. `weld_distance` >= 0 (same units as the vertices; 0 welds
-/// only exactly equal positions). Degenerate triangles (two corners welded together)
-/// are dropped.
-inline Result<Layout> build(Span<const Vec3> vertices, Span<const uint32_t> triangle_indices, float weld_distance,
-                            bool bending) {
+/// Welds a render mesh. `weld_distance` >= 0 (same units as the vertices; 0 welds only
+/// exactly equal positions). Degenerate triangles (two corners welded together) are
+/// dropped.
+inline Result<Layout> weld(Span<const Vec3> vertices, Span<const uint32_t> triangle_indices, float weld_distance) {
     if (vertices.empty() || triangle_indices.empty() || triangle_indices.size() % 3 != 0)
-        return Error{Status::InvalidArgument, "cloth::build: needs vertices and a multiple of 3 indices, got " +
+        return Error{Status::InvalidArgument, "cloth::weld: needs vertices and a multiple of 3 indices, got " +
                                                   std::to_string(vertices.size()) + " vertices and " +
                                                   std::to_string(triangle_indices.size()) + " indices"};
     if (!(weld_distance >= 0.0f) || !std::isfinite(weld_distance))
-        return Error{Status::InvalidArgument, "cloth::build: weld_distance must be finite and >= 0"};
+        return Error{Status::InvalidArgument, "cloth::weld: weld_distance must be finite and >= 0"};
     if (vertices.size() >= (std::size_t{1} << 31) || triangle_indices.size() >= (std::size_t{1} << 31))
-        return Error{Status::OutOfRange, "cloth::build: mesh too large"};
+        return Error{Status::OutOfRange, "cloth::weld: mesh too large"};
     for (std::size_t i = 0; i < vertices.size(); ++i)
         if (!vec::is_finite(vertices[i]))
-            return Error{Status::InvalidArgument, "cloth::build: vertex " + std::to_string(i) + " is not finite"};
+            return Error{Status::InvalidArgument, "cloth::weld: vertex " + std::to_string(i) + " is not finite"};
     for (std::size_t i = 0; i < triangle_indices.size(); ++i)
         if (triangle_indices[i] >= vertices.size())
-            return Error{Status::OutOfRange, "cloth::build: index " + std::to_string(i) + " = " +
+            return Error{Status::OutOfRange, "cloth::weld: index " + std::to_string(i) + " = " +
                                                  std::to_string(triangle_indices[i]) + " >= vertex count " +
                                                  std::to_string(vertices.size())};
 
@@ -107,43 +99,16 @@ inline Result<Layout> build(Span<const Vec3> vertices, Span<const uint32_t> tria
         out.render_to_particle[i] = found;
     }
 
-    // Triangles in particle indices; edges with the vertex opposite each side.
-    std::unordered_map<uint64_t, std::vector<uint32_t>> opposite; // edge -> opposite vertices
-    std::vector<uint64_t> edge_order;                              // first-seen order (determinism)
+    // Triangles in particle indices; those that welding made degenerate are dropped.
     for (std::size_t t = 0; t < triangle_indices.size(); t += 3) {
         const uint32_t v[3] = {out.render_to_particle[triangle_indices[t]],
                                out.render_to_particle[triangle_indices[t + 1]],
                                out.render_to_particle[triangle_indices[t + 2]]};
         if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2]) continue;
         out.triangles.insert(out.triangles.end(), v, v + 3);
-        for (int e = 0; e < 3; ++e) {
-            const uint64_t key = detail::edge_key(v[e], v[(e + 1) % 3]);
-            auto it = opposite.find(key);
-            if (it == opposite.end()) {
-                edge_order.push_back(key);
-                it = opposite.emplace(key, std::vector<uint32_t>{}).first;
-            }
-            it->second.push_back(v[(e + 2) % 3]);
-        }
     }
     if (out.triangles.empty())
-        return Error{Status::InvalidArgument, "cloth::build: every triangle is degenerate after welding"};
-    for (uint64_t key : edge_order) {
-        out.stretch_pairs.push_back(static_cast<uint32_t>(key >> 32));
-        out.stretch_pairs.push_back(static_cast<uint32_t>(key & 0xffffffffu));
-    }
-    if (bending) {
-        std::unordered_map<uint64_t, bool> bend_seen;
-        for (uint64_t key : edge_order) {
-            const auto& opp = opposite[key];
-            if (opp.size() != 2 || opp[0] == opp[1]) continue;
-            const uint64_t bk = detail::edge_key(opp[0], opp[1]);
-            if (opposite.count(bk) || bend_seen.count(bk)) continue;
-            bend_seen[bk] = true;
-            out.bend_pairs.push_back(opp[0]);
-            out.bend_pairs.push_back(opp[1]);
-        }
-    }
+        return Error{Status::InvalidArgument, "cloth::weld: every triangle is degenerate after welding"};
     return out;
 }
 

@@ -1,10 +1,14 @@
-// sinew_rope.hpp: rope parameters -> particles and distance constraints; engine-neutral.
+// sinew_rope.hpp: the starting shape of a rope of a given length between two points,
+// for the library's rope builder (World::add_rope_polyline / Scene::add_rope_polyline,
+// which makes the particles, links, bend links and tethers); engine-neutral.
 //
-// Like Unreal's CableComponent, a rope of `segments` links starts as a straight line
-// from `start` to `end`; its rest length is `length` (it sags if longer than the
-// start-end distance, and is stretched towards its rest length if shorter). The total
-// `mass` (kg) is split evenly over the segments + 1 particles; pinned ends get inverse
-// mass 0 and are driven by writing their positions (the attachments).
+// Like Unreal's CableComponent, a rope of `segments` links has its own rest `length`:
+// longer than the start-end distance it starts sagging in a V (apex straight below the
+// midpoint, along `down`), so that its polyline is `length` long; shorter or equal, it
+// starts straight from `start` towards `end` and `length` long (a pinned end driven to
+// its attachment then stretches it). The points are evenly spaced along the polyline;
+// the library takes the distances between them as the links' rest lengths (length /
+// segments, a little less for a link across the apex).
 #ifndef SINEW_ROPE_HPP
 #define SINEW_ROPE_HPP
 
@@ -20,49 +24,47 @@ namespace sinew {
 namespace rope {
 
 struct Params {
-    Vec3 start{0, 0, 0};       ///< m
-    Vec3 end{1, 0, 0};         ///< m
-    float length = 1.0f;       ///< rest length, m (> 0)
-    uint32_t segments = 10;    ///< links, 1..=100000
-    float mass = 1.0f;         ///< total mass, kg (> 0)
-    bool pin_start = true;     ///< first particle pinned (inverse mass 0)
-    bool pin_end = false;      ///< last particle pinned
+    Vec3 start{0, 0, 0};    ///< m
+    Vec3 end{1, 0, 0};      ///< m
+    float length = 1.0f;    ///< rest length, m (> 0)
+    uint32_t segments = 10; ///< links, 1..=100000
+    Vec3 down{0, 0, -1};    ///< unit direction of the sag (gravity's), and of the rope when start = end
 };
 
-struct Layout {
-    std::vector<Vec3> positions;       ///< segments + 1, m
-    std::vector<float> inverse_masses; ///< 1/kg; 0 at pinned ends
-    std::vector<float> free_inverse_masses; ///< 1/kg of every particle if it were free
-    std::vector<uint32_t> pairs;       ///< (i, i + 1) per link
-    std::vector<float> rest_lengths;   ///< length / segments, m
-};
-
-inline Result<Layout> layout(const Params& p) {
+/// The segments + 1 points (m) of the starting polyline.
+inline Result<std::vector<Vec3>> polyline(const Params& p) {
     if (p.segments < 1 || p.segments > 100000)
-        return Error{Status::InvalidArgument, "rope::layout: segments must be in 1..=100000, got " +
+        return Error{Status::InvalidArgument, "rope::polyline: segments must be in 1..=100000, got " +
                                                   std::to_string(p.segments)};
     if (!(p.length > 0.0f) || !std::isfinite(p.length))
-        return Error{Status::InvalidArgument, "rope::layout: length must be finite and > 0 m"};
-    if (!(p.mass > 0.0f) || !std::isfinite(p.mass))
-        return Error{Status::InvalidArgument, "rope::layout: mass must be finite and > 0 kg"};
-    if (!vec::is_finite(p.start) || !vec::is_finite(p.end))
-        return Error{Status::InvalidArgument, "rope::layout: start and end must be finite"};
-    Layout out;
-    const uint32_t n = p.segments + 1;
-    const float w = static_cast<float>(n) / p.mass;
-    out.positions.resize(n);
-    out.inverse_masses.assign(n, w);
-    out.free_inverse_masses.assign(n, w);
-    for (uint32_t i = 0; i < n; ++i)
-        out.positions[i] = vec::lerp(p.start, p.end, static_cast<float>(i) / static_cast<float>(p.segments));
-    if (p.pin_start) out.inverse_masses[0] = 0.0f;
-    if (p.pin_end) out.inverse_masses[n - 1] = 0.0f;
-    out.pairs.reserve(2 * std::size_t{p.segments});
-    for (uint32_t i = 0; i < p.segments; ++i) {
-        out.pairs.push_back(i);
-        out.pairs.push_back(i + 1);
+        return Error{Status::InvalidArgument, "rope::polyline: length must be finite and > 0 m"};
+    if (!vec::is_finite(p.start) || !vec::is_finite(p.end) || !vec::is_finite(p.down))
+        return Error{Status::InvalidArgument, "rope::polyline: start, end and down must be finite"};
+    const Vec3 down = vec::normalize_or(p.down, Vec3{0, 0, -1});
+    const float gap = vec::distance(p.start, p.end);
+    // The corners of the polyline: start, (apex,) end.
+    std::vector<Vec3> corners;
+    if (p.length > gap && gap > 0.0f) {
+        const float h = std::sqrt(std::fmax(0.25f * p.length * p.length - 0.25f * gap * gap, 0.0f));
+        corners = {p.start, vec::add(vec::lerp(p.start, p.end, 0.5f), vec::scale(down, h)), p.end};
+    } else {
+        const Vec3 dir = gap > 0.0f ? vec::scale(vec::sub(p.end, p.start), 1.0f / gap) : down;
+        corners = {p.start, vec::add(p.start, vec::scale(dir, p.length))};
     }
-    out.rest_lengths.assign(p.segments, p.length / static_cast<float>(p.segments));
+    // Even spacing along the corners' arc length.
+    std::vector<float> arc(corners.size(), 0.0f);
+    for (std::size_t k = 1; k < corners.size(); ++k) arc[k] = arc[k - 1] + vec::distance(corners[k - 1], corners[k]);
+    std::vector<Vec3> out(std::size_t{p.segments} + 1);
+    std::size_t k = 0;
+    for (uint32_t i = 0; i <= p.segments; ++i) {
+        const float s = arc.back() * static_cast<float>(i) / static_cast<float>(p.segments);
+        while (k + 2 < corners.size() && s > arc[k + 1]) ++k;
+        const float len = arc[k + 1] - arc[k];
+        const float t = len > 0.0f ? (s - arc[k]) / len : 0.0f;
+        out[i] = vec::lerp(corners[k], corners[k + 1], std::fmin(std::fmax(t, 0.0f), 1.0f));
+    }
+    out.front() = corners.front();
+    out.back() = corners.back();
     return out;
 }
 

@@ -23,7 +23,9 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
 void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector<float>& f, float (*arr)[3]) {
     (void)scene.read_positions(1, v);
     (void)scene.read_velocities(1, v);
-    (void)scene.read_forces(1, 0, f);
+    (void)scene.read_forces(1, sinew::BodyConstraints::Stretch, f);
+    (void)scene.add_rope(sinew::RopeDesc());
+    (void)scene.set_compliance(1, sinew::BodyConstraints::Bend, 0.0f);
     auto w = sinew::World::create();
     const sinew::Range r{0, 1};
     (void)w->positions<FVector3fLike>(r);
@@ -35,8 +37,8 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
     (void)w->add_particles(sinew::Span<const FVector3fLike>(v), sinew::Span<const float>(f));
     sinew::tube::Mesh m;
     (void)sinew::tube::build(std::vector<sinew::Vec3>{}, sinew::tube::Params{}, m);
-    (void)sinew::cloth::build(std::vector<sinew::Vec3>{}, std::vector<uint32_t>{}, 0.0f, true);
-    (void)sinew::rope::layout(sinew::rope::Params{});
+    (void)sinew::cloth::weld(std::vector<sinew::Vec3>{}, std::vector<uint32_t>{}, 0.0f);
+    (void)sinew::rope::polyline(sinew::rope::Params{});
     const sinew::Span<const FVector3fLike> cv(v);
     const std::vector<uint32_t> idx{0, 1, 2, 3};
     (void)w->add_rope_polyline(sinew::RopeDesc(), v);
@@ -51,4 +53,5 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
     (void)body.read_positions(v);
     (void)body.positions<FVector3fLike>();
     (void)body.kind();
+    (void)body.read_forces(sinew::BodyConstraints::Tether, f);
 }

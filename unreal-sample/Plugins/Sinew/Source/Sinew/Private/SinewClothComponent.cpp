@@ -45,7 +45,7 @@ void USinewClothComponent::BeginPlay()
 	{
 		Indices[(size_t)i] = (uint32_t)FMath::Max(Triangles[i], 0);
 	}
-	sinew::Result<sinew::cloth::Layout> Built = sinew::cloth::build(sinew::Span<const sinew::Vec3>(LocalVertices), sinew::Span<const uint32_t>(Indices), WeldDistance, bBending);
+	sinew::Result<sinew::cloth::Layout> Built = sinew::cloth::weld(sinew::Span<const sinew::Vec3>(LocalVertices), sinew::Span<const uint32_t>(Indices), WeldDistance);
 	if (!Built)
 	{
 		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Built.error().message.c_str()));
@@ -79,30 +79,33 @@ void USinewClothComponent::BeginPlay()
 	const sinew::units::Frame& Frame = Sub->GetFrame();
 	const FTransform& ToWorld = GetComponentTransform();
 	const float W = (float)N / FMath::Max(Mass, 0.001f);
-	sinew::BodyDesc Desc;
-	Desc.positions.resize(N);
-	Desc.free_inverse_masses.assign(N, W);
-	Desc.inverse_masses.assign(N, W);
+	std::vector<sinew::Vec3> Positions(N);
+	std::vector<float> FreeInverseMasses(N, W);
+	std::vector<float> InverseMasses(N, W);
 	Pinned.clear();
 	for (size_t i = 0; i < N; ++i)
 	{
-		Desc.positions[i] = SinewUE::ToSim(Frame, ToWorld.TransformPosition(SinewUE::FromMeshSpace(Layout.particles[i])));
+		Positions[i] = SinewUE::ToSim(Frame, ToWorld.TransformPosition(SinewUE::FromMeshSpace(Layout.particles[i])));
 		if (IsPinned[i])
 		{
-			Desc.inverse_masses[i] = 0.0f;
+			InverseMasses[i] = 0.0f;
 			Pinned.push_back((uint32_t)i);
 		}
 	}
-	Desc.groups.push_back(sinew::ConstraintGroup{Layout.stretch_pairs, {}, SinewUE::Compliance(StretchCompliance)});
-	Desc.groups.push_back(sinew::ConstraintGroup{Layout.bend_pairs, {}, SinewUE::Compliance(BendCompliance)});
-	Desc.radii.assign(N, SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f)));
-	SimPositions = Desc.positions;
-	sinew::Result<sinew::BodyId> Added = Scene->add_body(std::move(Desc));
+	// The library builds the cloth: a link per edge, distance bending, tethers to the pins.
+	sinew::ClothDesc Desc;
+	Desc.with_model(sinew::ClothModel::Edges)
+		.with_bending(bBending ? sinew::BendingModel::Distance : sinew::BendingModel::None, SinewUE::Compliance(BendCompliance))
+		.with_tethers(bTethers)
+		.with_damping(FMath::Max(Damping, 0.0f));
+	Desc.stretch_compliance = SinewUE::Compliance(StretchCompliance);
+	const sinew::Result<sinew::BodyId> Added = Scene->add_cloth_mesh(Desc, sinew::Span<const sinew::Vec3>(Positions), sinew::Span<const uint32_t>(Layout.triangles), sinew::Span<const float>(InverseMasses), SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f)), sinew::Span<const float>(FreeInverseMasses));
 	if (!Added)
 	{
 		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Added.error().message.c_str()));
 		return;
 	}
+	SimPositions = Positions;
 	Body = *Added;
 	Subsystem = Sub;
 	Sub->Register(this);
@@ -125,10 +128,10 @@ void USinewClothComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
 		Sub->Unregister(this);
 		if (sinew::Scene* Scene = Sub->GetScene(); Scene && Body != 0)
 		{
-			(void)Scene->remove_body(Body);
+			(void)Scene->remove_body(Body); // the library's removal: other bodies are untouched
 		}
 	}
-	Body = 0; // the Scene drops its grab with the body
+	Body = 0; // the Scene released its grab with the body
 	GrabbedParticle = INDEX_NONE;
 	Subsystem.Reset();
 	Super::EndPlay(EndPlayReason);
@@ -168,7 +171,7 @@ void USinewClothComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 	{
 		return;
 	}
-	if (!Scene->read_positions(Body, SimPositions) || !Scene->read_forces(Body, 0, StretchForces))
+	if (!Scene->read_positions(Body, SimPositions) || !Scene->read_forces(Body, sinew::BodyConstraints::Stretch, StretchForces))
 	{
 		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the cloth back"), *GetPathName());
 		return;
@@ -213,7 +216,7 @@ void USinewClothComponent::SetStretchCompliance(float NewCompliance)
 	USinewWorldSubsystem* Sub = Subsystem.Get();
 	if (sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr; Scene && Body != 0)
 	{
-		(void)Scene->set_compliance(Body, 0, SinewUE::Compliance(StretchCompliance));
+		(void)Scene->set_compliance(Body, sinew::BodyConstraints::Stretch, SinewUE::Compliance(StretchCompliance)); // in place
 	}
 }
 
@@ -223,7 +226,7 @@ void USinewClothComponent::SetBendCompliance(float NewCompliance)
 	USinewWorldSubsystem* Sub = Subsystem.Get();
 	if (sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr; Scene && Body != 0)
 	{
-		(void)Scene->set_compliance(Body, 1, SinewUE::Compliance(BendCompliance));
+		(void)Scene->set_compliance(Body, sinew::BodyConstraints::Bend, SinewUE::Compliance(BendCompliance)); // in place
 	}
 }
 

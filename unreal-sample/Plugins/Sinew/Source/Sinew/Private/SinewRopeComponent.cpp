@@ -49,27 +49,28 @@ void USinewRopeComponent::BeginPlay()
 		return;
 	}
 	const sinew::units::Frame& Frame = Sub->GetFrame();
-	sinew::rope::Params Params;
-	Params.start = SinewUE::ToSim(Frame, AttachmentLocation(true));
-	Params.end = SinewUE::ToSim(Frame, AttachmentLocation(false));
-	Params.length = sinew::units::length_to_sim(RopeLength);
-	Params.segments = (uint32)FMath::Max(NumSegments, 1);
-	Params.mass = Mass;
-	Params.pin_start = bAttachStart;
-	Params.pin_end = bAttachEnd;
-	sinew::Result<sinew::rope::Layout> Layout = sinew::rope::layout(Params);
-	if (!Layout)
+	// The starting shape: a polyline of the rope's own length between the attachments
+	// (sagging when longer than their distance); the library builds the rope through it.
+	sinew::rope::Params Shape;
+	Shape.start = SinewUE::ToSim(Frame, AttachmentLocation(true));
+	Shape.end = SinewUE::ToSim(Frame, AttachmentLocation(false));
+	Shape.length = sinew::units::length_to_sim(RopeLength);
+	Shape.segments = (uint32)FMath::Max(NumSegments, 1);
+	Shape.down = SinewUE::Direction(FVector(0.0, 0.0, -1.0));
+	const sinew::Result<std::vector<sinew::Vec3>> Points = sinew::rope::polyline(Shape);
+	if (!Points)
 	{
-		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Layout.error().message.c_str()));
+		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Points.error().message.c_str()));
 		return;
 	}
-	sinew::BodyDesc Desc;
-	Desc.positions = Layout->positions;
-	Desc.inverse_masses = Layout->inverse_masses;
-	Desc.free_inverse_masses = Layout->free_inverse_masses;
-	Desc.groups.push_back(sinew::ConstraintGroup{Layout->pairs, Layout->rest_lengths, SinewUE::Compliance(Compliance)});
-	Desc.radii.assign(Layout->positions.size(), SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f)));
-	sinew::Result<sinew::BodyId> Added = Scene->add_body(std::move(Desc));
+	sinew::RopeDesc Desc;
+	Desc.with_mass(Mass)
+		.with_compliance(SinewUE::Compliance(Compliance), SinewUE::Compliance(BendCompliance))
+		.with_pins(bAttachStart, bAttachEnd)
+		.with_tethers(bTethers)
+		.with_damping(FMath::Max(Damping, 0.0f));
+	Desc.radius = SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f));
+	const sinew::Result<sinew::BodyId> Added = Scene->add_rope_polyline(Desc, sinew::Span<const sinew::Vec3>(*Points));
 	if (!Added)
 	{
 		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Added.error().message.c_str()));
@@ -77,8 +78,8 @@ void USinewRopeComponent::BeginPlay()
 	}
 	Body = *Added;
 	Subsystem = Sub;
-	SimPositions = Layout->positions;
-	Tensions.assign(Params.segments, 0.0f);
+	SimPositions = *Points;
+	Tensions.assign(Shape.segments, 0.0f);
 	Sub->Register(this);
 	UpdateMesh();
 }
@@ -90,10 +91,10 @@ void USinewRopeComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
 		Sub->Unregister(this);
 		if (sinew::Scene* Scene = Sub->GetScene(); Scene && Body != 0)
 		{
-			(void)Scene->remove_body(Body); // rebuilt lazily before the next step
+			(void)Scene->remove_body(Body); // the library's removal: other bodies are untouched
 		}
 	}
-	Body = 0; // the Scene drops its grab with the body
+	Body = 0; // the Scene released its grab with the body
 	GrabbedParticle = INDEX_NONE;
 	Subsystem.Reset();
 	Super::EndPlay(EndPlayReason);
@@ -139,7 +140,7 @@ void USinewRopeComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 	{
 		return;
 	}
-	if (!Scene->read_positions(Body, SimPositions) || !Scene->read_forces(Body, 0, Tensions))
+	if (!Scene->read_positions(Body, SimPositions) || !Scene->read_forces(Body, sinew::BodyConstraints::Stretch, Tensions))
 	{
 		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the rope back"), *GetPathName());
 		return;
@@ -209,11 +210,22 @@ void USinewRopeComponent::UpdateMesh()
 void USinewRopeComponent::SetCompliance(float NewCompliance)
 {
 	Compliance = FMath::Max(NewCompliance, 0.0f);
+	SetBodyCompliance(sinew::BodyConstraints::Stretch, Compliance);
+}
+
+void USinewRopeComponent::SetBendCompliance(float NewCompliance)
+{
+	BendCompliance = FMath::Max(NewCompliance, 0.0f);
+	SetBodyCompliance(sinew::BodyConstraints::Bend, BendCompliance);
+}
+
+void USinewRopeComponent::SetBodyCompliance(sinew::BodyConstraints Which, float Value)
+{
 	USinewWorldSubsystem* Sub = Subsystem.Get();
 	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
 	if (Scene && Body != 0)
 	{
-		const sinew::Result<void> Set = Scene->set_compliance(Body, 0, SinewUE::Compliance(Compliance));
+		const sinew::Result<void> Set = Scene->set_compliance(Body, Which, SinewUE::Compliance(Value));
 		if (!Set)
 		{
 			UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Set.error().message.c_str()));

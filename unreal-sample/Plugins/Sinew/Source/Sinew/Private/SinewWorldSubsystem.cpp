@@ -169,7 +169,3 @@ int32 USinewWorldSubsystem::GetBodyCount() const
 	return Scene ? (int32)Scene->body_count() : 0;
 }
 
-int32 USinewWorldSubsystem::GetRebuildCount() const
-{
-	return Scene ? (int32)Scene->rebuild_count() : 0;
-}

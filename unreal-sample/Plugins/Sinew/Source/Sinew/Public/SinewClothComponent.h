@@ -47,13 +47,21 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
 	float StretchCompliance = 0.0f;
 
-	/** Add bend constraints across interior edges. */
+	/** Add bend constraints across interior edges: a link between the wings of each (the library's distance bending). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth")
 	bool bBending = true;
 
 	/** Compliance of the bend constraints, m/N (larger = folds more easily). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
 	float BendCompliance = 0.001f;
+
+	/** Tether every free vertex to its nearest pinned ones (Kim et al. 2012): the cloth does not sag away from its pins. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth")
+	bool bTethers = true;
+
+	/** Extra velocity damping of the cloth, 1/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	float Damping = 0.0f;
 
 	/** Vertices closer than this are one particle (UV seams), cm. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", Units = "cm"))
@@ -70,11 +78,11 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Pinning")
 	TArray<int32> PinnedVertices;
 
-	/** Sets the stretch compliance (m/N); the simulation is rebuilt before the next step. */
+	/** Sets the stretch compliance (m/N) of this cloth in place, from the next step on; other bodies are untouched. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
 	void SetStretchCompliance(float NewCompliance);
 
-	/** Sets the bend compliance (m/N); the simulation is rebuilt before the next step. */
+	/** Sets the bend compliance (m/N) of this cloth in place, from the next step on. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
 	void SetBendCompliance(float NewCompliance);
 

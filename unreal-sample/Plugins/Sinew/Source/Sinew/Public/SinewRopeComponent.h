@@ -75,6 +75,18 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0"))
 	float Compliance = 0.0f;
 
+	/** Compliance of the (i, i+2) bend links, m/N (larger = floppier). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0"))
+	float BendCompliance = 0.01f;
+
+	/** Tethers from each attached end to every particle (Kim et al. 2012): a long rope does not stretch under its own weight. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope")
+	bool bTethers = true;
+
+	/** Extra velocity damping of the rope, 1/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0"))
+	float Damping = 0.0f;
+
 	/** Tube diameter, cm. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.01", Units = "cm"))
 	float Width = 2.0f;
@@ -87,9 +99,13 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0"))
 	float TileMaterial = 1.0f;
 
-	/** Sets the link compliance (m/N); the simulation is rebuilt before the next step. */
+	/** Sets the link compliance (m/N) of this rope in place, from the next step on; other bodies are untouched. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
 	void SetCompliance(float NewCompliance);
+
+	/** Sets the bend-link compliance (m/N) of this rope in place, from the next step on. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
+	void SetBendCompliance(float NewCompliance);
 
 	/** Tension of link Segment (0 = at the start) in the last substep, N. */
 	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
@@ -147,6 +163,8 @@ private:
 	/** World location (cm) of the start (bStart) or end attachment. */
 	FVector AttachmentLocation(bool bStart) const;
 	void UpdateMesh();
+	/** Sets one of the rope body's compliances in place (logs a failure). */
+	void SetBodyCompliance(sinew::BodyConstraints Which, float Value);
 
 	UPROPERTY(Transient)
 	TWeakObjectPtr<USceneComponent> EndOverride;

@@ -27,7 +27,7 @@ public:
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
 	/** After the step: read positions and forces, update the mesh. */
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
-	/** The sinew::Scene body this owns (0 = none, e.g. a collider): what PickParticle reports. */
+	/** The sinew::Scene body id this owns (0 = none, e.g. a collider): what PickParticle reports. */
 	virtual uint32 GetSinewBody() const { return 0; }
 	/** The component PickParticle returns for a hit on GetSinewBody(). */
 	virtual USceneComponent* GetSinewComponent() { return nullptr; }
@@ -112,10 +112,6 @@ public:
 	 */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
 	FSinewPickResult PickParticle(FVector WorldOrigin, FVector WorldDirection, float RadiusCm = 5.0f);
-
-	/** How many times the simulation was rebuilt (a body removed, a compliance changed). */
-	UFUNCTION(BlueprintPure, Category = "Sinew")
-	int32 GetRebuildCount() const;
 
 protected:
 	virtual bool DoesSupportWorldType(const EWorldType::Type WorldType) const override;
