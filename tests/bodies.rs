@@ -781,13 +781,12 @@ fn body_read_forces_gives_the_weight_below_each_link() {
         SINEW_OK
     );
     let g = 9.81f32;
-    for k in 0..N as usize {
+    for (k, &force) in forces.iter().take(N as usize).enumerate() {
         let want = (N as usize - k) as f32 * (MASS / (N + 1) as f32) * g;
-        println!("link {k}: {} N (weight below {want} N)", forces[k]);
+        println!("link {k}: {force} N (weight below {want} N)");
         assert!(
-            (forces[k] - want).abs() < 0.02 * want,
-            "link {k}: {} N, want {want} N",
-            forces[k]
+            (force - want).abs() < 0.02 * want,
+            "link {k}: {force} N, want {want} N"
         );
     }
     let mut bend = [0.0f32; 8];

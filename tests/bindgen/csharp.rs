@@ -103,7 +103,9 @@ pub fn parse_header(h: &str) -> Header {
                     .trim_end_matches("*/")
                     .trim_start_matches('*');
                 let body = body.strip_prefix(' ').unwrap_or(body).trim_end();
-                if !(l.starts_with("/*") && body.is_empty()) && !(end && body.is_empty()) {
+                // The `/**` and `*/` lines open and close the block; they carry no text.
+                let delimiter = body.is_empty() && (l.starts_with("/*") || end);
+                if !delimiter {
                     block.push(body.to_string());
                 }
                 i += 1;
@@ -341,22 +343,20 @@ pub fn csharp_variant(enum_name: &str, variant: &str) -> String {
 const KEYWORDS: &[&str] = &[
     "base",
     "checked",
+    "delegate",
     "event",
     "fixed",
     "in",
     "internal",
     "is",
     "lock",
+    "namespace",
     "object",
+    "operator",
     "out",
     "params",
     "ref",
     "string",
-    "base",
-    "operator",
-    "namespace",
-    "object",
-    "delegate",
 ];
 
 fn ident(name: &str) -> String {
