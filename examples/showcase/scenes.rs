@@ -315,7 +315,7 @@ impl Sim {
 
 /// Drives a scene between frames: called before each step with the time t (s) at the
 /// start of the step.
-pub type Drive = Box<dyn FnMut(&mut Sim, f32)>;
+pub type Drive = Box<dyn FnMut(&mut Sim, f32) + Send>;
 
 /// A demo scene: a world, a camera, a length, and an optional driver.
 pub struct Scene {
