@@ -495,8 +495,8 @@ pub fn rope_swing() -> Scene {
         0.0,
         Rgb::hex(0x4aa3d8),
     );
-    // A rope resists bending: without it the release's whip folds the links into
-    // particle-sized zigzags that nothing straightens (a chain of free hinges).
+    // A rope resists bending: bend links keep the whip after the release a smooth
+    // curve instead of a chain of free hinges that folds at single joints.
     let bends: Vec<[u32; 2]> = (0..ROPE_LINKS - 1)
         .map(|i| [first + i, first + i + 2])
         .collect();
