@@ -48,6 +48,12 @@ fn run_scene(mut scene: Scene) -> run::Summary {
     summary
 }
 
+/// The largest stretch of a scene with distance constraints.
+fn stretch(s: &run::Summary) -> f32 {
+    s.max_stretch
+        .unwrap_or_else(|| panic!("{}: no distance constraints", s.name))
+}
+
 /// Energy never rises by more than `rel` of the energy at the moment the scene runs
 /// free (nothing driven any more), neither in total nor from one step to the next.
 fn assert_energy_does_not_grow(s: &run::Summary, rel: f64) {
@@ -59,11 +65,13 @@ fn assert_energy_does_not_grow(s: &run::Summary, rel: f64) {
         s.energy_free,
         s.energy_max_free
     );
+    let rise = s
+        .energy_max_rise
+        .expect("the scene runs free for more than one state");
     assert!(
-        s.energy_max_rise <= rel * e,
-        "{}: energy rose by {} J in one step",
-        s.name,
-        s.energy_max_rise
+        rise <= rel * e,
+        "{}: energy rose by {rise} J in one step",
+        s.name
     );
     assert!(s.energy_end < s.energy_free, "{}: no dissipation", s.name);
 }
@@ -75,7 +83,7 @@ fn assert_energy_does_not_grow(s: &run::Summary, rel: f64) {
 fn hanging_rope_swings_down_to_its_length_and_loses_energy() {
     let s = run_scene(hanging_rope());
     let length = ROPE_LINKS as f32 * ROPE_LINK_LENGTH;
-    assert!(s.max_stretch < 0.025, "max stretch {}", s.max_stretch);
+    assert!(stretch(&s) < 0.025, "max stretch {}", stretch(&s));
     // The lowest point of the swing is the tip hanging straight down.
     let lowest = HANGING_ANCHOR.y - length;
     assert!(
@@ -102,9 +110,10 @@ fn hanging_rope_swings_down_to_its_length_and_loses_energy() {
     );
 }
 
-/// While grabbed, the tip (inverse mass 0) is exactly where the hand put it, every
-/// step; the rest of the rope follows within its length; after the release the
-/// energy never grows.
+/// While grabbed, the tip (hard-attached to the moving hand) is exactly where the hand
+/// put it, every step; the rest of the rope follows within its length; at the release
+/// the tip moves with the hand's speed ω r (ω = 120° / 0.7 s, r = 0.85 m); after it the
+/// energy (bend springs included) never grows.
 #[test]
 fn rope_swing_tip_follows_the_hand_then_flies_freely() {
     let mut scene = rope_swing();
@@ -112,6 +121,7 @@ fn rope_swing_tip_follows_the_hand_then_flies_freely() {
     let tip = ROPE_LINKS;
     let mut from = None;
     let mut checked = 0;
+    let mut worst: f32 = 0.0;
     let steps = (GRAB_END * SIM_HZ) as u32 - 1;
     for k in 0..steps {
         let t = k as f32 * dt;
@@ -125,31 +135,46 @@ fn rope_swing_tip_follows_the_hand_then_flies_freely() {
         assert!(p[tip as usize].distance(SWING_ANCHOR) <= length * 1.05);
         if let Some(f) = from {
             let hand = grab_hand(t + dt, f);
-            assert!(
-                p[tip as usize].distance(hand) < 1e-5,
-                "t {}: tip {} vs hand {hand}",
-                t + dt,
-                p[tip as usize]
-            );
+            worst = worst.max(p[tip as usize].distance(hand));
             assert_eq!(scene.sim.held, vec![tip]);
             checked += 1;
         }
     }
+    println!("tip within {worst} m of the hand");
+    assert!(worst < 1e-5, "tip {worst} m from the hand");
     assert!(checked as f32 >= (GRAB_END - GRAB_START) * SIM_HZ - 2.0);
+    // On the arc the tip moves at ω r along it (over the last substep's chord: the
+    // same within 0.1%).
+    let omega = (GRAB_ARC_DEG.1 - GRAB_ARC_DEG.0).to_radians() / (GRAB_END - GRAB_ARC_START);
+    let mut v = Vec3::ZERO;
+    scene
+        .sim
+        .world
+        .read_velocities(tip, 1, |_, x| v = x)
+        .unwrap();
+    let want = omega * GRAB_RADIUS;
+    println!(
+        "tip speed at the release {} m/s, hand {want} m/s",
+        v.length()
+    );
+    assert!(
+        (v.length() - want).abs() < 1e-3 * want,
+        "tip speed {} m/s, hand {want} m/s",
+        v.length()
+    );
     // The hand ends on the arc, GRAB_RADIUS from the anchor.
     let end = grab_hand(GRAB_END, Vec3::ZERO);
     assert!((end.distance(SWING_ANCHOR) - GRAB_RADIUS).abs() < 1e-5);
 
     let s = run_scene(rope_swing());
     assert_energy_does_not_grow(&s, 2e-3);
-    // Released at speed ω r with ω = 120° / 0.7 s: the kinetic energy at the release
-    // makes the energy jump above the pre-grab energy.
-    assert!(s.energy_free > s.energy_start, "{s}");
     let (_, _, len, tip_end) = s.ropes[0];
     assert!((len - 1.0).abs() < 0.01, "final length {len}");
     assert!(tip_end.distance(SWING_ANCHOR) <= 1.005);
-    // Rigid links under a kinematic whip: bounded, not exact.
-    assert!(s.max_stretch < 0.25, "max stretch {}", s.max_stretch);
+    // The hand moves the tip smoothly over the substeps (an attachment, not a
+    // position written once a frame): rigid links stretch under 2.5%, as in the
+    // hanging rope (0.7% measured; the written tip stretched them by 3.8%).
+    assert!(stretch(&s) < 0.025, "max stretch {}", stretch(&s));
 }
 
 /// The cloth held by two corners: it ends up hanging (lowest point at least 0.7 m
@@ -159,7 +184,7 @@ fn rope_swing_tip_follows_the_hand_then_flies_freely() {
 #[test]
 fn cloth_hangs_from_its_corners_without_stretching() {
     let s = run_scene(cloth());
-    assert!(s.max_stretch < 0.05, "max stretch {}", s.max_stretch);
+    assert!(stretch(&s) < 0.05, "max stretch {}", stretch(&s));
     assert!(
         s.min_height < CLOTH_HEIGHT - 0.7,
         "min height {}",
@@ -182,7 +207,7 @@ fn cloth_hangs_from_its_corners_without_stretching() {
             reach = reach.max(d);
         }
     }
-    let bound = CLOTH_HEIGHT - reach * (1.0 + s.max_stretch);
+    let bound = CLOTH_HEIGHT - reach * (1.0 + stretch(&s));
     assert!(
         s.min_height >= bound,
         "min height {} below {bound}",
@@ -267,9 +292,9 @@ fn metric(s: &run::Summary, name: &str) -> f64 {
     let v = s
         .metrics
         .iter()
-        .find(|(n, _)| *n == name)
+        .find(|m| m.name == name)
         .unwrap_or_else(|| panic!("{}: no metric {name:?}", s.name))
-        .1;
+        .value;
     assert!(v.is_finite(), "{}: {name} = {v}", s.name);
     v
 }
@@ -346,7 +371,7 @@ fn tethers_keep_hanging_cloth_within_2_percent() {
     );
     assert!(with < 0.02, "with tethers {with}");
     assert!(without > 1.5 * with, "with {with}, without {without}");
-    assert!((s.max_stretch as f64 - without.max(with)).abs() < 1e-6);
+    assert!((stretch(&s) as f64 - without.max(with)).abs() < 1e-6);
     // Both cloths fell from y = 2 m and hang about 1 m below their pins.
     assert!(s.min_height < TETHER_CLOTH_HEIGHT - 0.9 * TETHER_CLOTH_SIZE);
     assert_energy_does_not_grow(&s, 2e-3);
@@ -508,7 +533,7 @@ fn pick_ray_finds_the_tip_and_the_grab_drags_it() {
         m(3)
     );
     assert_eq!(m(4), 0.0);
-    assert!(s.max_stretch < 0.025, "max stretch {}", s.max_stretch);
+    assert!(stretch(&s) < 0.025, "max stretch {}", stretch(&s));
     assert_energy_does_not_grow(&s, 1e-3);
     // The eased drag path starts where the tip was picked and ends at DRAG_TO.
     let from = Vec3::new(0.1, 0.7, 0.0);
@@ -523,10 +548,7 @@ fn pick_ray_finds_the_tip_and_the_grab_drags_it() {
 #[test]
 fn poured_particles_stay_in_the_box_without_overlapping() {
     let s = run_scene(pour());
-    assert_eq!(
-        metric(&s, POUR_COUNT),
-        (POUR_BATCHES * POUR_SIDE * POUR_SIDE) as f64
-    );
+    assert_eq!(metric(&s, POUR_COUNT), POUR_PARTICLES as f64);
     let past = metric(&s, POUR_OUTSIDE);
     assert!(past <= 1e-3, "a particle went {past} m past the box");
     let overlap = metric(&s, POUR_OVERLAP);
@@ -536,6 +558,15 @@ fn poured_particles_stay_in_the_box_without_overlapping() {
     );
     assert!(overlap <= 0.05, "overlap {overlap}");
     assert_energy_does_not_grow(&s, 1e-3);
+    // Loose particles only: the summary has no stretch, the count is an integer and
+    // the empty world at the start has energy 0, not -0.
+    assert_eq!(s.max_stretch, None);
+    let text = s.to_string();
+    assert!(text.contains("particles poured: 2000\n"), "{text}");
+    assert!(text.contains("energy 0.0000 J at start"), "{text}");
+    for wrong in ["stretch", "inf", "NaN", "-0.0"] {
+        assert!(!text.contains(wrong), "{wrong:?} in {text}");
+    }
     // The overlap measure: 1.9 r apart is 5% of 2r, touching or apart is 0.
     let r = 0.1;
     let pts = [Vec3::ZERO, Vec3::X * 1.9 * r, Vec3::X * 5.0 * r];
@@ -653,9 +684,34 @@ fn gif_round_trips_to_the_quantised_frames() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Numbers are printed without the sign of a value that rounds to zero, "n/a" for
+/// one never recorded, and counts as integers.
+#[test]
+fn summaries_print_numbers_plainly() {
+    assert_eq!(fixed(-0.0, 4), "0.0000");
+    assert_eq!(fixed(-1e-7, 5), "0.00000");
+    assert_eq!(fixed(-2e-5, 4), "0.0000");
+    assert_eq!(fixed(-0.00051, 3), "-0.001");
+    assert_eq!(fixed(12.5, 2), "12.50");
+    assert_eq!(fixed(f64::NAN, 2), "n/a");
+    let count = Metric {
+        name: "particles",
+        value: 2000.0,
+        count: true,
+    };
+    assert_eq!(count.to_string(), "particles: 2000");
+    let length = Metric {
+        name: "length (m)",
+        value: 0.25,
+        count: false,
+    };
+    assert_eq!(length.to_string(), "length (m): 0.25000");
+}
+
 /// Every scene's pictures are committed under docs/img/ and small enough for the
-/// README (GIF < 2 MB, PNG < 500 kB). Regenerate with
-/// `cargo run --release --example showcase`.
+/// README (GIF < 2 MB, PNG < 500 kB). Regenerate them with
+/// `cargo run --release --example showcase -- --update-docs` (a plain run writes to
+/// `target/showcase/` and leaves docs/img/ alone).
 #[test]
 fn committed_pictures_exist_and_are_small() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/img");

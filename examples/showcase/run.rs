@@ -6,7 +6,7 @@ use std::time::Instant;
 use sinew::Vec3;
 
 use super::raster::{Camera, Canvas, Light, Painter, Rgb};
-use super::scenes::{self, Scene, Shape, SIM_HZ};
+use super::scenes::{self, fixed, Metric, Scene, Shape, SIM_HZ};
 
 /// How pictures are made.
 #[derive(Clone, Copy, Debug)]
@@ -26,8 +26,9 @@ pub struct Summary {
     pub name: &'static str,
     pub frames: u32,
     pub steps: u32,
-    /// Largest relative stretch of any distance constraint over the whole run.
-    pub max_stretch: f32,
+    /// Largest relative stretch of any distance constraint over the whole run (`None`
+    /// for a scene without distance constraints).
+    pub max_stretch: Option<f32>,
     /// Lowest height (m) of any particle over the whole run.
     pub min_height: f32,
     /// Energy (J) of the freely moving particles: at the start, at `free_after`, the
@@ -36,12 +37,13 @@ pub struct Summary {
     pub energy_free: f64,
     pub energy_max_free: f64,
     pub energy_end: f64,
-    /// Largest rise of the energy (J) from one step to the next after `free_after`.
-    pub energy_max_rise: f64,
+    /// Largest rise of the energy (J) from one step to the next after `free_after`
+    /// (`None` when the scene runs free for its last state only).
+    pub energy_max_rise: Option<f64>,
     /// Per rope: label, rest length (m), length at the end (m, sum of links), tip.
     pub ropes: Vec<(&'static str, f32, f32, Vec3)>,
     /// The scene's own metrics at the end (see `Sim::metrics`).
-    pub metrics: Vec<(&'static str, f64)>,
+    pub metrics: Vec<Metric>,
     /// Mean and largest wall time of one `World::step` (ms); not asserted.
     pub step_ms_mean: f64,
     pub step_ms_max: f64,
@@ -49,34 +51,41 @@ pub struct Summary {
 
 impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Only what applies to the scene: no stretch without distance constraints, no
+        // step-to-step rise without two free states.
+        let mut line = format!("{:13} {} steps:", self.name, self.steps);
+        if let Some(stretch) = self.max_stretch {
+            line += &format!(" max stretch {}%,", fixed(100.0 * stretch as f64, 3));
+        }
+        line += &format!(
+            " min height {} m, energy {} J at start, {} J when free, max {} J after",
+            fixed(self.min_height as f64, 3),
+            fixed(self.energy_start, 4),
+            fixed(self.energy_free, 4),
+            fixed(self.energy_max_free, 4)
+        );
+        if let Some(rise) = self.energy_max_rise {
+            line += &format!(" (largest rise {rise:.2e} J/step)");
+        }
         writeln!(
             f,
-            "{:13} {} steps: max stretch {:.3}%, min height {:.3} m, energy {:.4} J at start, \
-             {:.4} J when free, max {:.4} J after (largest rise {:.2e} J/step), {:.4} J at end; step {:.3} ms mean, {:.3} ms max",
-            self.name,
-            self.steps,
-            100.0 * self.max_stretch,
-            self.min_height,
-            self.energy_start,
-            self.energy_free,
-            self.energy_max_free,
-            self.energy_max_rise,
-            self.energy_end,
+            "{line}, {} J at end; step {:.3} ms mean, {:.3} ms max",
+            fixed(self.energy_end, 4),
             self.step_ms_mean,
             self.step_ms_max
         )?;
-        for (name, value) in &self.metrics {
-            writeln!(f, "{:13}   {name}: {value:.5}", "")?;
+        for metric in &self.metrics {
+            writeln!(f, "{:13}   {metric}", "")?;
         }
         for (label, rest, len, tip) in &self.ropes {
             writeln!(
                 f,
-                "{:13}   {label}: length {len:.4} m (rest {rest:.4} m, +{:.2}%), tip at ({:.3}, {:.3}, {:.3}) m",
+                "{:13}   {label}: length {len:.4} m (rest {rest:.4} m, {:+.2}%), tip at ({}, {}, {}) m",
                 "",
                 100.0 * (len - rest) / rest,
-                tip.x,
-                tip.y,
-                tip.z
+                fixed(tip.x as f64, 3),
+                fixed(tip.y as f64, 3),
+                fixed(tip.z as f64, 3)
             )?;
         }
         Ok(())
@@ -171,13 +180,13 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
         name: scene.name,
         frames: 0,
         steps,
-        max_stretch: f32::NEG_INFINITY,
+        max_stretch: None,
         min_height: f32::INFINITY,
         energy_start: scene.sim.energy(),
         energy_free: f64::NAN,
         energy_max_free: f64::NEG_INFINITY,
         energy_end: 0.0,
-        energy_max_rise: f64::NEG_INFINITY,
+        energy_max_rise: None,
         ropes: Vec::new(),
         metrics: Vec::new(),
         step_ms_mean: 0.0,
@@ -197,7 +206,11 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
     for k in 0..=steps {
         let t = k as f32 * dt;
         // Record the state at time t.
-        summary.max_stretch = summary.max_stretch.max(scene.sim.max_stretch(&links));
+        let stretch = scene.sim.max_stretch(&links);
+        summary.max_stretch = match (summary.max_stretch, stretch) {
+            (Some(worst), Some(now)) => Some(worst.max(now)),
+            (worst, now) => worst.or(now),
+        };
         let pos = scene.sim.positions();
         for p in &pos {
             summary.min_height = summary.min_height.min(p.y);
@@ -207,7 +220,9 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
             if summary.energy_free.is_nan() {
                 summary.energy_free = e;
             } else {
-                summary.energy_max_rise = summary.energy_max_rise.max(e - last_energy);
+                let rise = e - last_energy;
+                summary.energy_max_rise =
+                    Some(summary.energy_max_rise.map_or(rise, |r| r.max(rise)));
             }
             last_energy = e;
             summary.energy_max_free = summary.energy_max_free.max(e);
@@ -231,17 +246,23 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
                         solver
                     ),
                     format!(
-                        "step {:.3} ms (mean {:.3})  {} particles  {} constraints",
+                        "step {:.3} ms (mean {:.3})  {} particles{}",
                         last_ms,
                         if k > 0 { total_ms / k as f64 } else { 0.0 },
                         scene.sim.world.particle_count(),
-                        scenes::constraint_count(&scene.sim.world)
+                        match scenes::constraint_count(&scene.sim.world) {
+                            0 => String::new(),
+                            n => format!("  {n} constraints"),
+                        }
                     ),
-                    format!(
-                        "max stretch {:.2}%  {}",
-                        100.0 * scene.sim.max_stretch(&links).max(0.0),
-                        scene.sim.status
-                    ),
+                    match stretch {
+                        Some(s) => format!(
+                            "max stretch {:.2}%  {}",
+                            100.0 * s.max(0.0),
+                            scene.sim.status
+                        ),
+                        None => scene.sim.status.clone(),
+                    },
                 ];
                 frames.rgb.push(render_frame(scene, r, &lines));
                 // GIF delays are whole hundredths: keep the running total exact.
