@@ -38,12 +38,12 @@ pub(crate) mod solver;
 pub mod world;
 
 pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
-pub use bodies::families::FamilyKind;
 pub use bodies::rope::RopeDesc;
 pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
 pub use bodies::{BodyConstraints, BodyId, BodyKind};
 pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape};
 pub use constraints::attachment::Transform;
+pub use constraints::FamilyKind;
 pub use error::{Error, ErrorKind, Result};
 pub use glam::Quat;
 pub use math::Vec3;

@@ -107,10 +107,7 @@ fn trajectories_match_the_recorded_hashes() {
     let mut now = BTreeMap::new();
     bench_hashes(&mut now);
     showcase_hashes(&mut now);
-    let text: String = now
-        .iter()
-        .map(|(k, v)| format!("{k} {v:016x}\n"))
-        .collect();
+    let text: String = now.iter().map(|(k, v)| format!("{k} {v:016x}\n")).collect();
     print!("{text}");
     if std::env::var_os("SINEW_WRITE_HASHES").is_some() {
         std::fs::write(BASELINE, &text).expect("write the baseline");
@@ -127,5 +124,9 @@ fn trajectories_match_the_recorded_hashes() {
         }
     }
     assert_eq!(recorded.lines().count(), now.len(), "scene list changed");
-    assert!(differ.is_empty(), "trajectories changed:\n{}", differ.join("\n"));
+    assert!(
+        differ.is_empty(),
+        "trajectories changed:\n{}",
+        differ.join("\n")
+    );
 }

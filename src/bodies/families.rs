@@ -15,30 +15,7 @@ use crate::world::World;
 /// Largest compliance accepted by the families (in each family's units).
 pub const MAX_FAMILY_COMPLIANCE: f32 = 1.0e10;
 
-/// The families with a low-level API, for counts and force readback.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FamilyKind {
-    /// Unilateral max distance; force in N.
-    Tether,
-    /// Dihedral-angle bending; torque in N·m.
-    DihedralBending,
-    /// Isometric bending; |λ|/h² in N·m.
-    IsometricBending,
-    /// Tetrahedron volume; |λ|/h² in N·m (J per unit volume ratio).
-    TetVolume,
-    /// Closed-surface volume; pressure in Pa.
-    PressureVolume,
-    /// Triangle strain components; |λ|/h² in N·m.
-    TriangleStrain,
-    /// Tet strain components; |λ|/h² in N·m.
-    TetStrain,
-    /// Unilateral XY area; N/m.
-    UnilateralArea,
-    /// Unilateral tet volume; Pa.
-    UnilateralVolume,
-    /// Ring area; N/m.
-    RingArea,
-}
+pub use crate::constraints::FamilyKind;
 
 /// Relative rest positions of an element's particles.
 fn rel<const K: usize>(p: &Particles, e: &[u32; K]) -> [Vec3; K] {
@@ -277,19 +254,7 @@ impl World {
 
     /// Number of constraints of a family (removed ones included).
     pub fn family_constraint_count(&self, family: FamilyKind) -> u32 {
-        let s = &self.sets;
-        (match family {
-            FamilyKind::Tether => s.tether.len(),
-            FamilyKind::DihedralBending => s.dihedral.len(),
-            FamilyKind::IsometricBending => s.isometric.len(),
-            FamilyKind::TetVolume => s.tet_volume.len(),
-            FamilyKind::PressureVolume => s.pressure.len(),
-            FamilyKind::TriangleStrain => s.triangle_strain.len(),
-            FamilyKind::TetStrain => s.tet_strain.len(),
-            FamilyKind::UnilateralArea => s.unilateral_area.len(),
-            FamilyKind::UnilateralVolume => s.unilateral_volume.len(),
-            FamilyKind::RingArea => s.rings.len(),
-        }) as u32
+        self.sets.family(family).count() as u32
     }
 
     /// Writes |λ|/h² of constraints `first..first+out.len()` of a family in the last
@@ -302,20 +267,9 @@ impl World {
     ) -> Result<()> {
         let n = self.family_constraint_count(family) as usize;
         let range = check_range(first, out.len(), n, "constraints of the family")?;
-        let (s, h) = (&self.sets, self.last_h);
+        let set = self.sets.family(family);
         for (o, id) in out.iter_mut().zip(range) {
-            *o = match family {
-                FamilyKind::Tether => s.tether.force(id, h),
-                FamilyKind::DihedralBending => s.dihedral.force(id, h),
-                FamilyKind::IsometricBending => s.isometric.force(id, h),
-                FamilyKind::TetVolume => s.tet_volume.force(id, h),
-                FamilyKind::PressureVolume => s.pressure.force(id, h),
-                FamilyKind::TriangleStrain => s.triangle_strain.force(id, h),
-                FamilyKind::TetStrain => s.tet_strain.force(id, h),
-                FamilyKind::UnilateralArea => s.unilateral_area.force(id, h),
-                FamilyKind::UnilateralVolume => s.unilateral_volume.force(id, h),
-                FamilyKind::RingArea => s.rings.force(id, h),
-            };
+            *o = set.force(id, self.last_h);
         }
         Ok(())
     }

@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::constraints::bending::IsometricRest;
 use crate::constraints::nary::{check_compliance, Family, NarySet, NewConstraint};
 use crate::constraints::volume::NewSurface;
+use crate::constraints::{ConstraintSet, ConstraintSets};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::solver::Solver;
@@ -85,6 +86,29 @@ pub struct BodyParts {
     /// Strain cloth: 3 per triangle (warp, weft, shear).
     pub triangle_strain: Range<u32>,
     pub pressure: Option<u32>,
+}
+
+impl BodyParts {
+    /// Each id range with the set that holds it (stretch, shear and bend links are
+    /// consecutive ids of the link set).
+    fn in_sets<'a>(
+        &self,
+        s: &'a mut ConstraintSets,
+    ) -> [(&'a mut dyn ConstraintSet, Range<u32>); 8] {
+        debug_assert!(
+            self.stretch.end == self.shear.start && self.shear.end == self.bend_link.start
+        );
+        [
+            (&mut s.link, self.stretch.start..self.bend_link.end),
+            (&mut s.tether, self.tether.clone()),
+            (&mut s.dihedral, self.dihedral.clone()),
+            (&mut s.isometric, self.isometric.clone()),
+            (&mut s.tet_volume, self.tet_volume.clone()),
+            (&mut s.tet_strain, self.tet_strain.clone()),
+            (&mut s.triangle_strain, self.triangle_strain.clone()),
+            (&mut s.pressure, self.pressure.map_or(0..0, |p| p..p + 1)),
+        ]
+    }
 }
 
 /// One body.
@@ -387,8 +411,8 @@ impl World {
         }))
     }
 
-    /// Read access to the constraint families (other than distance).
-    pub fn constraint_sets(&self) -> &crate::constraints::ConstraintSets {
+    /// Read access to the constraint sets.
+    pub fn constraint_sets(&self) -> &ConstraintSets {
         &self.sets
     }
 
@@ -411,18 +435,8 @@ impl World {
     /// Removes a body (see the module doc for what happens to its particles).
     pub fn remove_body(&mut self, id: BodyId) -> Result<()> {
         let body = self.bodies.remove(id)?;
-        let p = &body.parts;
-        for range in [&p.stretch, &p.shear, &p.bend_link] {
-            self.sets.link.remove(range.clone());
-        }
-        self.sets.tether.remove(p.tether.clone());
-        self.sets.dihedral.remove(p.dihedral.clone());
-        self.sets.isometric.remove(p.isometric.clone());
-        self.sets.tet_volume.remove(p.tet_volume.clone());
-        self.sets.tet_strain.remove(p.tet_strain.clone());
-        self.sets.triangle_strain.remove(p.triangle_strain.clone());
-        if let Some(s) = p.pressure {
-            self.sets.pressure.remove(s as usize);
+        for (set, ids) in body.parts.in_sets(&mut self.sets) {
+            set.remove(ids);
         }
         self.sets
             .attachments

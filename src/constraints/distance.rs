@@ -18,12 +18,16 @@
 //! Degenerate pairs never produce NaN: coincident particles (no direction) and pairs
 //! whose ends are both pinned with α = 0 (nothing can move) are skipped.
 
+use std::ops::Range;
+
+use super::set::{ConstraintSet, Iteration};
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::{separation, Particles};
 use crate::solver::jacobi::Adjacency;
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
+use crate::solver::Solver;
 
 use super::distance_kernel::{project_range, Bodies, Slots};
 
@@ -32,6 +36,9 @@ pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
 
 /// Largest compliance (m/N) accepted; softer links are indistinguishable from none.
 pub const MAX_COMPLIANCE: f32 = 1.0e10;
+
+/// Softness of a removed constraint: a PBD constraint of stiffness 0 (`-0.0`).
+const REMOVED: f32 = -0.0;
 
 /// Below this distance (m) two particles are treated as coincident: no direction.
 pub(crate) const MIN_LENGTH: f32 = 1.0e-12;
@@ -258,6 +265,16 @@ impl DistanceConstraints {
         }
     }
 
+    /// Removes constraints `ids`: they keep their ids and stop acting (stored as PBD
+    /// constraints of stiffness 0, which move nothing), and report 0 force.
+    pub(crate) fn remove(&mut self, ids: Range<u32>) {
+        for id in ids {
+            let s = self.slot_of[id as usize] as usize;
+            self.softness[s] = REMOVED;
+            self.lambda[s] = 0.0;
+        }
+    }
+
     /// Sets every λ to zero (start of a substep).
     pub(crate) fn reset_lambda(&mut self) {
         self.lambda.fill(0.0);
@@ -372,6 +389,42 @@ impl DistanceConstraints {
                 }
             }
         });
+    }
+}
+
+impl ConstraintSet for DistanceConstraints {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    /// Gauss-Seidel's first sweep starts λ from 0 itself (`fresh`); Jacobi resets.
+    fn begin_substep(&mut self, _s: u32, _n: u32, solver: Solver) {
+        if solver == Solver::Jacobi {
+            self.reset_lambda();
+        }
+    }
+
+    fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        match it.solver {
+            Solver::GaussSeidel => self.solve_gauss_seidel(particles, it.inv_h2, it.first, it.exec),
+            Solver::Jacobi => self.solve_jacobi(particles, it.inv_h2, it.relaxation, it.exec),
+        }
+    }
+
+    fn update_jacobi_weights(&mut self, hot: &[Vec4]) {
+        DistanceConstraints::update_jacobi_weights(self, hot);
+    }
+
+    fn force(&self, id: usize, h: f32) -> f32 {
+        DistanceConstraints::force(self, id, h)
+    }
+
+    fn remove(&mut self, ids: Range<u32>) {
+        DistanceConstraints::remove(self, ids);
+    }
+
+    fn colour_count(&self) -> usize {
+        DistanceConstraints::colour_count(self)
     }
 }
 

@@ -10,6 +10,7 @@
 //!   so cloth and ropes cannot stretch beyond it under their own weight.
 
 use super::nary::Family;
+use super::set::FamilyKind;
 use crate::math::Vec3;
 
 /// Below this length (m) the direction is undefined.
@@ -45,6 +46,7 @@ pub struct Tether;
 impl Family<2> for Tether {
     type Rest = f32;
     const NAME: &'static str = "tether";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::Tether);
     #[inline(always)]
     fn evaluate(r: &[Vec3; 2], rest: &f32) -> Option<(f32, [Vec3; 2])> {
         let (c, g) = length_and_gradient(r, *rest)?;

@@ -1,5 +1,8 @@
 //! Constraint families. Each family stores its own struct-of-arrays set, sorted into
-//! colours at build time, and knows how to project itself.
+//! colours at build time, and knows how to project itself ([`ConstraintSet`]). The
+//! registry ([`ConstraintSets`], the list in `registry!`) is the one place that names
+//! every set and fixes the projection order; the step, force readback, removal and
+//! the Jacobi bookkeeping loop over it (ARCHITECTURE.md).
 
 pub mod attachment;
 pub mod bending;
@@ -8,15 +11,17 @@ mod distance_kernel;
 pub mod link;
 pub mod nary;
 pub mod ring;
+pub(crate) mod set;
 pub mod shape;
 pub mod strain;
 pub mod unilateral;
 pub mod volume;
 
 pub use distance::DistanceConstraints;
+pub use set::FamilyKind;
+pub(crate) use set::{ConstraintSet, Iteration};
 
 use crate::particles::Particles;
-use crate::solver::parallel::Executor;
 use crate::solver::Solver;
 use attachment::Attachments;
 use bending::{Dihedral, Isometric};
@@ -28,10 +33,12 @@ use strain::{TetStrain, TriangleStrain};
 use unilateral::{UnilateralArea, UnilateralVolume};
 use volume::{PressureConstraints, TetVolume};
 
-/// Every constraint family except distance, plus attachments and per-body damping:
-/// what the solver projects after the distance constraints in each iteration.
+/// Every constraint set (distance and every other family), plus attachments and
+/// per-body damping: what the solver projects in each iteration.
 #[derive(Default)]
 pub struct ConstraintSets {
+    /// Distance constraints added by the host (m/N, or PBD stiffness).
+    pub distance: DistanceConstraints,
     /// Bilateral length constraints of bodies (m/N).
     pub link: NarySet<Link, 2>,
     /// Unilateral max-distance tethers (m/N).
@@ -56,59 +63,87 @@ pub struct ConstraintSets {
     pub rings: RingAreas,
     /// Shape-matching clusters (PBD stiffness).
     pub shapes: ShapeClusters,
-    /// 2D worlds: all motion in the plane z = this value.
-    pub(crate) planar: Option<f32>,
     /// Particles following host transforms.
     pub attachments: Attachments,
+    /// 2D worlds: all motion in the plane z = this value.
+    pub(crate) planar: Option<f32>,
     /// Extra velocity damping (1/s) of particle ranges (bodies).
     pub(crate) damped: Vec<(std::ops::Range<u32>, f32)>,
 }
 
+/// THE registry: every set, in projection order (the order of one solver iteration).
+/// `registry!(self, &)` and `registry!(self, &mut)` expand to the array of all sets.
+/// Adding a family is one field above and one line here.
+macro_rules! registry {
+    ($s:expr, $($r:tt)+) => {
+        [
+            $($r)+ $s.distance,
+            $($r)+ $s.link,
+            $($r)+ $s.dihedral,
+            $($r)+ $s.isometric,
+            $($r)+ $s.tet_volume,
+            $($r)+ $s.triangle_strain,
+            $($r)+ $s.tet_strain,
+            $($r)+ $s.pressure,
+            $($r)+ $s.rings,
+            $($r)+ $s.shapes,
+            $($r)+ $s.unilateral_area,
+            $($r)+ $s.unilateral_volume,
+            $($r)+ $s.tether,
+            $($r)+ $s.attachments,
+        ]
+    };
+}
+
+/// Number of sets in the registry.
+const SET_COUNT: usize = 14;
+
 impl ConstraintSets {
-    /// Start of substep `s` of `n`: resets every λ, interpolates attachment hosts.
-    pub(crate) fn begin_substep(&mut self, s: u32, n: u32) {
-        self.link.reset_lambda();
-        self.tether.reset_lambda();
-        self.dihedral.reset_lambda();
-        self.isometric.reset_lambda();
-        self.tet_volume.reset_lambda();
-        self.pressure.reset_lambda();
-        self.triangle_strain.reset_lambda();
-        self.tet_strain.reset_lambda();
-        self.unilateral_area.reset_lambda();
-        self.unilateral_volume.reset_lambda();
-        self.rings.reset_lambda();
-        self.attachments.begin_substep(s, n);
+    /// Every set, in projection order.
+    pub(crate) fn all(&self) -> [&dyn ConstraintSet; SET_COUNT] {
+        registry!(self, &)
     }
 
-    /// One iteration over every family (after the distance constraints).
-    pub(crate) fn project(
-        &mut self,
-        particles: &mut Particles,
-        inv_h2: f32,
-        solver: Solver,
-        relaxation: f32,
-        exec: &Executor,
-    ) {
-        let jacobi = (solver == Solver::Jacobi).then_some(relaxation);
-        self.link.solve(particles, inv_h2, jacobi, exec);
-        self.dihedral.solve(particles, inv_h2, jacobi, exec);
-        self.isometric.solve(particles, inv_h2, jacobi, exec);
-        self.tet_volume.solve(particles, inv_h2, jacobi, exec);
-        self.triangle_strain.solve(particles, inv_h2, jacobi, exec);
-        self.tet_strain.solve(particles, inv_h2, jacobi, exec);
-        self.pressure.solve(particles, inv_h2);
-        self.rings.solve(particles, inv_h2);
-        self.shapes.solve(particles);
-        self.unilateral_area.solve(particles, inv_h2, jacobi, exec);
-        self.unilateral_volume
-            .solve(particles, inv_h2, jacobi, exec);
-        self.tether.solve(particles, inv_h2, jacobi, exec);
-        self.attachments.solve(particles, inv_h2);
+    /// Every set, in projection order, mutable.
+    pub(crate) fn all_mut(&mut self) -> [&mut dyn ConstraintSet; SET_COUNT] {
+        registry!(self, &mut)
+    }
+
+    /// Largest number of colours in one phase of a Gauss-Seidel sweep, over every set
+    /// (the number of sequential parallel passes a sweep of one set takes at most).
+    pub fn colour_count(&self) -> usize {
+        self.all()
+            .iter()
+            .map(|s| s.colour_count())
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The set of a family with a low-level API.
+    pub(crate) fn family(&self, kind: FamilyKind) -> &dyn ConstraintSet {
+        self.all()
+            .into_iter()
+            .find(|s| s.kind() == Some(kind))
+            .expect("every FamilyKind has a set in the registry")
+    }
+
+    /// Start of substep `s` of `n`: resets every λ, interpolates attachment hosts.
+    pub(crate) fn begin_substep(&mut self, s: u32, n: u32, solver: Solver) {
+        for set in self.all_mut() {
+            set.begin_substep(s, n, solver);
+        }
+    }
+
+    /// One iteration over every set, in registry order.
+    pub(crate) fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        for set in self.all_mut() {
+            set.project(particles, it);
+        }
     }
 
     /// After the velocity update of a substep of length `h` (s): per-body damping,
-    /// plastic flow of shape-matching clusters, the 2D plane.
+    /// each set's end of substep (plastic flow of shape-matching clusters), the 2D
+    /// plane.
     pub(crate) fn end_substep(&mut self, particles: &mut Particles, h: f32) {
         for (range, damping) in &self.damped {
             let f = (-damping * h).exp();
@@ -116,7 +151,9 @@ impl ConstraintSets {
                 *v *= f;
             }
         }
-        self.shapes.plastic_flow(particles);
+        for set in self.all_mut() {
+            set.end_substep(particles);
+        }
         if let Some(z) = self.planar {
             ring::flatten(particles, z);
         }
@@ -124,20 +161,31 @@ impl ConstraintSets {
 
     /// End of a step.
     pub(crate) fn end_step(&mut self) {
-        self.attachments.end_step();
+        for set in self.all_mut() {
+            set.end_step();
+        }
     }
 
     /// Recomputes Jacobi weights after inverse masses changed.
     pub(crate) fn update_jacobi_weights(&mut self, particles: &Particles) {
         let hot = &particles.hot;
-        self.link.update_jacobi_weights(hot);
-        self.tether.update_jacobi_weights(hot);
-        self.dihedral.update_jacobi_weights(hot);
-        self.isometric.update_jacobi_weights(hot);
-        self.tet_volume.update_jacobi_weights(hot);
-        self.triangle_strain.update_jacobi_weights(hot);
-        self.tet_strain.update_jacobi_weights(hot);
-        self.unilateral_area.update_jacobi_weights(hot);
-        self.unilateral_volume.update_jacobi_weights(hot);
+        for set in self.all_mut() {
+            set.update_jacobi_weights(hot);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_family_kind_has_exactly_one_set() {
+        let sets = ConstraintSets::default();
+        for kind in FamilyKind::ALL {
+            let n = sets.all().iter().filter(|s| s.kind() == Some(kind)).count();
+            assert_eq!(n, 1, "{kind:?}");
+            assert_eq!(FamilyKind::from_u32(kind as u32), Some(kind));
+        }
     }
 }

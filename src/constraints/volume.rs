@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 
 use super::nary::Family;
+use super::set::{ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
@@ -34,6 +35,7 @@ pub struct TetVolume;
 impl Family<4> for TetVolume {
     type Rest = f32;
     const NAME: &'static str = "tet volume";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::TetVolume);
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &f32) -> Option<(f32, [Vec3; 4])> {
         let s = 1.0 / (6.0 * rest);
@@ -314,6 +316,34 @@ impl PressureConstraints {
                 *h += (*g * (h.w * dl)).extend(0.0);
             }
             s.lambda += dl;
+        }
+    }
+}
+
+impl ConstraintSet for PressureConstraints {
+    fn kind(&self) -> Option<FamilyKind> {
+        Some(FamilyKind::PressureVolume)
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {
+        self.reset_lambda();
+    }
+
+    fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        self.solve(particles, it.inv_h2);
+    }
+
+    fn force(&self, id: usize, h: f32) -> f32 {
+        PressureConstraints::force(self, id, h)
+    }
+
+    fn remove(&mut self, ids: std::ops::Range<u32>) {
+        for id in ids {
+            PressureConstraints::remove(self, id as usize);
         }
     }
 }

@@ -9,7 +9,10 @@ use crate::error::{check_nonzero, check_range, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 use crate::solver::parallel::Executor;
-use crate::solver::{self, Solver, StepParams};
+use crate::solver::Solver;
+use step::StepParams;
+
+mod step;
 
 /// Largest number of substeps per step and of iterations per substep.
 pub const MAX_SUBSTEPS: u32 = 1024;
@@ -105,8 +108,7 @@ impl WorldDesc {
 pub struct World {
     pub(crate) desc: WorldDesc,
     pub(crate) particles: Particles,
-    distance: DistanceConstraints,
-    /// Every other constraint family, attachments, per-body damping.
+    /// Every constraint family (distance included), attachments, per-body damping.
     pub(crate) sets: ConstraintSets,
     /// Bodies made by the builders (src/bodies).
     pub(crate) bodies: Bodies,
@@ -148,7 +150,6 @@ impl World {
         Ok(World {
             desc,
             particles: Particles::default(),
-            distance: DistanceConstraints::default(),
             sets: ConstraintSets::default(),
             bodies: Bodies::default(),
             collision: Collision::default(),
@@ -174,7 +175,7 @@ impl World {
 
     /// Read access to the distance constraints.
     pub fn distance_constraints(&self) -> &DistanceConstraints {
-        &self.distance
+        &self.sets.distance
     }
 
     /// Particles and collision state together, for the collision API
@@ -195,7 +196,7 @@ impl World {
 
     /// Number of distance constraints (both flavours).
     pub fn distance_constraint_count(&self) -> u32 {
-        self.distance.len() as u32
+        self.sets.distance.len() as u32
     }
 
     /// The particle range `first..first+count`, or an error.
@@ -330,15 +331,15 @@ impl World {
         for (i, &w) in range.zip(inverse_masses) {
             self.particles.set_inverse_mass(i, w);
         }
-        self.distance.update_jacobi_weights(&self.particles.hot);
         self.sets.update_jacobi_weights(&self.particles);
         Ok(())
     }
 
     fn add_distance(&mut self, batch: Vec<distance::NewDistance>) -> Result<u32> {
-        let first = self.distance.len() as u32;
+        let first = self.sets.distance.len() as u32;
         let jacobi = self.desc.solver == Solver::Jacobi;
-        self.distance = self
+        self.sets.distance = self
+            .sets
             .distance
             .with_appended(&batch, &self.particles, jacobi)?;
         Ok(first)
@@ -360,7 +361,7 @@ impl World {
         }
         let batch = distance::validate(
             &self.particles,
-            self.distance.len(),
+            self.sets.distance.len(),
             pairs,
             rest_lengths,
             compliance,
@@ -387,7 +388,7 @@ impl World {
         let per_iteration = 1.0 - (1.0 - stiffness).powf(1.0 / n);
         let batch = distance::validate(
             &self.particles,
-            self.distance.len(),
+            self.sets.distance.len(),
             pairs,
             rest_lengths,
             0.0,
@@ -402,11 +403,11 @@ impl World {
         let range = check_range(
             first,
             out.len(),
-            self.distance.len(),
+            self.sets.distance.len(),
             "distance constraints",
         )?;
         for (o, id) in out.iter_mut().zip(range) {
-            *o = self.distance.force(id, self.last_h);
+            *o = self.sets.distance.force(id, self.last_h);
         }
         Ok(())
     }
@@ -430,9 +431,8 @@ impl World {
         };
         self.collision
             .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
-        solver::step(
+        step::step(
             &mut self.particles,
-            &mut self.distance,
             &mut self.sets,
             &mut self.collision,
             &params,
