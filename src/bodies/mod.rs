@@ -19,6 +19,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::constraints::bending::IsometricRest;
+use crate::constraints::distance::NewDistance;
 use crate::constraints::nary::{check_compliance, Family, NarySet, NewConstraint};
 use crate::constraints::volume::NewSurface;
 use crate::constraints::{ConstraintSet, ConstraintSets};
@@ -340,10 +341,14 @@ impl World {
             b.stretch.len() + b.shear.len() + b.bend_link.len(),
             "links",
         )?;
-        links.extend_from_slice(&b.stretch);
-        links.extend_from_slice(&b.shear);
-        links.extend_from_slice(&b.bend_link);
-        let (link, link_ids) = appended(&sets.link, &links, &hot, jacobi)?;
+        let all_links = b.stretch.iter().chain(&b.shear).chain(&b.bend_link);
+        links.extend(all_links.map(|&c| NewDistance::from(c)));
+        let link_first = sets.link.len() as u32;
+        let link_ids = link_first..link_first + links.len() as u32;
+        let link = match links.is_empty() {
+            true => None,
+            false => Some(sets.link.with_appended(&links, &hot, jacobi)?),
+        };
         let (tether, tether_ids) = appended(&sets.tether, &b.tether, &hot, jacobi)?;
         let (dihedral, dihedral_ids) = appended(&sets.dihedral, &b.dihedral, &hot, jacobi)?;
         let (isometric, isometric_ids) = appended(&sets.isometric, &b.isometric, &hot, jacobi)?;

@@ -1,4 +1,7 @@
-//! Distance constraints, XPBD and PBD flavours in one set.
+//! Distance constraints, XPBD and PBD flavours in one set. The same set type holds the
+//! host's distance constraints (`ConstraintSets::distance`) and the length links of
+//! bodies (`ConstraintSets::link`: rope segments and bend links, cloth and soft-body
+//! edges), so both run on the SIMD block kernel (`distance_kernel`).
 //!
 //! For particles a, b with positions x_a, x_b and rest length L:
 //!
@@ -55,6 +58,18 @@ pub(crate) struct NewDistance {
     pub stiffness: f32,
 }
 
+impl From<super::nary::NewConstraint<f32, 2>> for NewDistance {
+    /// A body link: XPBD, rest length in m, compliance in m/N.
+    fn from(c: super::nary::NewConstraint<f32, 2>) -> Self {
+        NewDistance {
+            pair: c.particles,
+            rest: c.rest,
+            compliance: c.compliance,
+            stiffness: 1.0,
+        }
+    }
+}
+
 /// Distance constraints stored in solve order: sorted by colour, then by id.
 #[derive(Default)]
 pub struct DistanceConstraints {
@@ -102,13 +117,14 @@ fn project(
 /// Packs an XPBD compliance α (m/N, with k' = 1) or a PBD per-iteration stiffness k'
 /// (with α = 0) into one `f32`: α itself, or −k' with the sign bit set (so k' = 0 is
 /// −0.0). A PBD constraint with k' = 1 is stored as the rigid XPBD constraint α = 0,
-/// which projects identically.
+/// which projects identically. A compliance of −0.0 (accepted as 0) is stored as +0.0,
+/// so that it is not read as a PBD stiffness.
 pub(crate) fn pack_softness(compliance: f32, stiffness: f32) -> f32 {
     if stiffness < 1.0 {
         debug_assert_eq!(compliance, 0.0);
         -stiffness
     } else {
-        compliance
+        compliance.abs()
     }
 }
 
@@ -162,6 +178,34 @@ impl DistanceConstraints {
         self.rest[self.slot_of[id] as usize]
     }
 
+    /// The particle pair of constraint `id` (as [`Self::pair`]; the name the other
+    /// families use).
+    pub fn particles_of(&self, id: usize) -> [u32; 2] {
+        self.pair(id)
+    }
+
+    /// The rest length (m) of constraint `id` (as [`Self::rest_length`]).
+    pub fn rest(&self, id: usize) -> f32 {
+        self.rest_length(id)
+    }
+
+    /// Compliance (m/N) of XPBD constraint `id`; None once removed (and for PBD
+    /// constraints, which have a stiffness instead).
+    pub fn compliance(&self, id: usize) -> Option<f32> {
+        let v = self.softness[self.slot_of[id] as usize];
+        (!v.is_sign_negative()).then_some(v)
+    }
+
+    /// Sets the compliance (m/N) of the live XPBD constraints among ids `ids`.
+    pub(crate) fn set_compliance(&mut self, ids: Range<u32>, compliance: f32) {
+        for id in ids {
+            let s = self.slot_of[id as usize] as usize;
+            if !self.softness[s].is_sign_negative() {
+                self.softness[s] = pack_softness(compliance, 1.0);
+            }
+        }
+    }
+
     /// |λ| / h² (N) of constraint `id` for a last substep of length `h` (s).
     pub fn force(&self, id: usize, h: f32) -> f32 {
         if h > 0.0 {
@@ -172,15 +216,24 @@ impl DistanceConstraints {
     }
 
     /// A new set holding these constraints followed by `new` (ids continue), coloured
-    /// and sorted; `jacobi` also builds the adjacency. `self` is left untouched, so a
+    /// and sorted; `jacobi` also builds the adjacency, over the particles whose hot
+    /// data (displacement, inverse mass) is `hot` (it may include particles not yet in
+    /// the world). `self` is left untouched, so a
     /// failure (out of memory) changes nothing.
     pub(crate) fn with_appended(
         &self,
         new: &[NewDistance],
-        particles: &Particles,
+        hot: &[Vec4],
         jacobi: bool,
     ) -> Result<Self> {
         const WHAT: &str = "distance constraints";
+        if self.len() as u64 + new.len() as u64 > MAX_DISTANCE_CONSTRAINTS as u64 {
+            return Err(Error::out_of_range(format!(
+                "adding {} length constraints to {} would exceed the limit of {MAX_DISTANCE_CONSTRAINTS}",
+                new.len(),
+                self.len()
+            )));
+        }
         let m = self.len() + new.len();
         // Every constraint in id order, with its λ: the existing ones, then the new.
         let mut rows = try_with_capacity::<(NewDistance, f32)>(m, WHAT)?;
@@ -197,7 +250,7 @@ impl DistanceConstraints {
         rows.extend(new.iter().map(|&n| (n, 0.0)));
         let mut items = try_with_capacity::<[u32; 2]>(m, WHAT)?;
         items.extend(rows.iter().map(|(r, _)| r.pair));
-        let (slot_of, schedule) = schedule::build(&items, particles.len())?;
+        let (slot_of, schedule) = schedule::build(&items, hot.len())?;
         drop(items);
         let mut out = DistanceConstraints {
             pairs: try_with_capacity(m, WHAT)?,
@@ -219,7 +272,7 @@ impl DistanceConstraints {
             out.softness[s] = pack_softness(row.compliance, row.stiffness);
             out.lambda[s] = *lambda;
         }
-        out.prepare_jacobi(&particles.hot, jacobi)?;
+        out.prepare_jacobi(hot, jacobi)?;
         Ok(out)
     }
 

@@ -25,7 +25,7 @@ use crate::particles::Particles;
 use crate::solver::Solver;
 use attachment::Attachments;
 use bending::{Dihedral, Isometric};
-use link::{Link, Tether};
+use link::Tether;
 use nary::NarySet;
 use ring::RingAreas;
 use shape::ShapeClusters;
@@ -39,8 +39,8 @@ use volume::{PressureConstraints, TetVolume};
 pub struct ConstraintSets {
     /// Distance constraints added by the host (m/N, or PBD stiffness).
     pub distance: DistanceConstraints,
-    /// Bilateral length constraints of bodies (m/N).
-    pub link: NarySet<Link, 2>,
+    /// Bilateral length links of bodies (m/N), on the distance kernel.
+    pub link: DistanceConstraints,
     /// Unilateral max-distance tethers (m/N).
     pub tether: NarySet<Tether, 2>,
     /// Dihedral-angle bending (rad/(N·m)).

@@ -338,10 +338,10 @@ impl World {
     fn add_distance(&mut self, batch: Vec<distance::NewDistance>) -> Result<u32> {
         let first = self.sets.distance.len() as u32;
         let jacobi = self.desc.solver == Solver::Jacobi;
-        self.sets.distance = self
-            .sets
-            .distance
-            .with_appended(&batch, &self.particles, jacobi)?;
+        self.sets.distance =
+            self.sets
+                .distance
+                .with_appended(&batch, &self.particles.hot, jacobi)?;
         Ok(first)
     }
 
