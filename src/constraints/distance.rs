@@ -32,7 +32,7 @@ use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
 use crate::solver::Solver;
 
-use super::distance_kernel::{project_range, Bodies, Slots};
+use super::distance_kernel::{project_range, ParticleArrays, Slots};
 
 /// Largest number of distance constraints one world holds.
 pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
@@ -344,7 +344,7 @@ impl DistanceConstraints {
         fresh: bool,
         exec: &Executor,
     ) {
-        let bodies = Bodies {
+        let arrays = ParticleArrays {
             base: &particles.base,
             hot: DisjointSlice::new(&mut particles.hot),
         };
@@ -363,14 +363,14 @@ impl DistanceConstraints {
         exec.for_each_index(sched.blocks.len(), sched.interior_len(), |b| {
             for colour in sched.block_colours(b) {
                 // SAFETY: see above.
-                unsafe { project_range(colour, &slots, &bodies, inv_h2) };
+                unsafe { project_range(colour, &slots, &arrays, inv_h2) };
             }
         });
         for colour in sched.shared_colours() {
             exec.for_ranges(colour.len(), |r| {
                 let r = colour.start + r.start..colour.start + r.end;
                 // SAFETY: see above.
-                unsafe { project_range(r, &slots, &bodies, inv_h2) };
+                unsafe { project_range(r, &slots, &arrays, inv_h2) };
             });
         }
     }
