@@ -18,7 +18,6 @@
 //! end_step                           contact readback
 //! ```
 
-mod api;
 pub mod colliders;
 pub mod grid;
 pub mod interaction;

@@ -32,6 +32,7 @@ use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
 use crate::solver::Solver;
 
+pub(crate) use super::distance_kernel::{pack_softness, unpack_softness, MIN_LENGTH};
 use super::distance_kernel::{project_range, ParticleArrays, Slots};
 
 /// Largest number of distance constraints one world holds.
@@ -42,9 +43,6 @@ pub const MAX_COMPLIANCE: f32 = 1.0e10;
 
 /// Softness of a removed constraint: a PBD constraint of stiffness 0 (`-0.0`).
 const REMOVED: f32 = -0.0;
-
-/// Below this distance (m) two particles are treated as coincident: no direction.
-pub(crate) const MIN_LENGTH: f32 = 1.0e-12;
 
 /// One constraint to add (already validated by the world).
 #[derive(Clone, Copy, Debug)]
@@ -112,30 +110,6 @@ fn project(
     let c = len - rest;
     let dl = stiffness * (-c - alpha_tilde * lambda) / denom;
     Some((d * (dl / len), dl))
-}
-
-/// Packs an XPBD compliance α (m/N, with k' = 1) or a PBD per-iteration stiffness k'
-/// (with α = 0) into one `f32`: α itself, or −k' with the sign bit set (so k' = 0 is
-/// −0.0). A PBD constraint with k' = 1 is stored as the rigid XPBD constraint α = 0,
-/// which projects identically. A compliance of −0.0 (accepted as 0) is stored as +0.0,
-/// so that it is not read as a PBD stiffness.
-pub(crate) fn pack_softness(compliance: f32, stiffness: f32) -> f32 {
-    if stiffness < 1.0 {
-        debug_assert_eq!(compliance, 0.0);
-        -stiffness
-    } else {
-        compliance.abs()
-    }
-}
-
-/// (α in m/N, k') from [`pack_softness`]'s value.
-#[inline(always)]
-pub(crate) fn unpack_softness(v: f32) -> (f32, f32) {
-    if v.is_sign_negative() {
-        (0.0, -v)
-    } else {
-        (v, 1.0)
-    }
 }
 
 impl DistanceConstraints {

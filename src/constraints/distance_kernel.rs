@@ -18,7 +18,32 @@ use std::ops::Range;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::solver::parallel::DisjointSlice;
 
-use super::distance::MIN_LENGTH;
+/// Below this distance (m) two particles are treated as coincident: no direction.
+pub(crate) const MIN_LENGTH: f32 = 1.0e-12;
+
+/// Packs an XPBD compliance α (m/N, with k' = 1) or a PBD per-iteration stiffness k'
+/// (with α = 0) into one `f32`: α itself, or −k' with the sign bit set (so k' = 0 is
+/// −0.0). A PBD constraint with k' = 1 is stored as the rigid XPBD constraint α = 0,
+/// which projects identically. A compliance of −0.0 (accepted as 0) is stored as +0.0,
+/// so that it is not read as a PBD stiffness.
+pub(crate) fn pack_softness(compliance: f32, stiffness: f32) -> f32 {
+    if stiffness < 1.0 {
+        debug_assert_eq!(compliance, 0.0);
+        -stiffness
+    } else {
+        compliance.abs()
+    }
+}
+
+/// (α in m/N, k') from [`pack_softness`]'s value.
+#[inline(always)]
+pub(crate) fn unpack_softness(v: f32) -> (f32, f32) {
+    if v.is_sign_negative() {
+        (0.0, -v)
+    } else {
+        (v, 1.0)
+    }
+}
 
 /// Constraints projected together.
 pub(crate) const LANES: usize = 8;
@@ -27,7 +52,7 @@ pub(crate) const LANES: usize = 8;
 pub(crate) struct Slots<'a> {
     pub pairs: &'a [[u32; 2]],
     pub rest: &'a [f32],
-    /// See `distance::pack_softness`.
+    /// See [`pack_softness`].
     pub softness: &'a [f32],
     pub lambda: DisjointSlice<'a, f32>,
     /// First iteration of a substep: λ is taken as 0 (not read), which resets it
@@ -140,7 +165,7 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
         ha[l] = pa;
         hb[l] = pb;
         rest[l] = slots.rest[s];
-        let (compliance, stiffness) = super::distance::unpack_softness(slots.softness[s]);
+        let (compliance, stiffness) = unpack_softness(slots.softness[s]);
         alpha[l] = compliance * inv_h2;
         k[l] = stiffness;
         lambda[l] = if FRESH {

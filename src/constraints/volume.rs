@@ -21,7 +21,7 @@ use super::nary::Family;
 use super::set::{ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
-use crate::particles::{separation, Particles};
+use crate::particles::{rel, separation, Particles};
 
 /// Signed volume (m³) of a tetrahedron from positions relative to x0.
 #[inline(always)]
@@ -346,6 +346,34 @@ impl ConstraintSet for PressureConstraints {
             PressureConstraints::remove(self, id as usize);
         }
     }
+}
+
+/// Checks that every tet has positive volume above a tiny fraction of its size;
+/// returns the volumes (m³).
+pub(crate) fn tet_volumes(p: &Particles, tets: &[[u32; 4]]) -> Result<Vec<f32>> {
+    let mut out = try_with_capacity::<f32>(tets.len(), "tet volumes")?;
+    for (j, t) in tets.iter().enumerate() {
+        let r = rel(p, t);
+        let v = tet_volume(&r);
+        let scale = r[1..]
+            .iter()
+            .map(|x| x.length())
+            .fold(0.0f32, f32::max)
+            .powi(3);
+        if v.is_nan() || v <= 1e-6 * scale {
+            let what = if v < -1e-6 * scale {
+                "inverted"
+            } else {
+                "degenerate (zero volume)"
+            };
+            return Err(Error::invalid(format!(
+                "tet {j} {t:?} is {what}: signed volume {v} m³ (vertices 1, 2, 3 must wind \
+                 counter-clockwise seen from vertex 0)"
+            )));
+        }
+        out.push(v);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -7,11 +7,15 @@ use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
 use crate::constraints::ConstraintSets;
 use crate::error::{check_nonzero, check_range, Error, Result};
 use crate::math::Vec3;
-use crate::particles::{Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
+pub(crate) use crate::particles::check_vec3;
+use crate::particles::{check_inverse_mass, check_room, Particles, Vec3Attribute};
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
 use step::StepParams;
 
+mod bodies;
+mod collision;
+mod families;
 mod step;
 
 /// Largest number of substeps per step and of iterations per substep.
@@ -24,8 +28,7 @@ pub const MAX_THREADS: u32 = 256;
 pub const MIN_DT: f32 = 1.0e-6;
 /// See [`MIN_DT`].
 pub const MAX_DT: f32 = 10.0;
-/// Largest gravity component (m/s²) and damping (1/s) accepted.
-pub const MAX_ACCELERATION: f32 = 1.0e6;
+pub use crate::particles::MAX_ACCELERATION;
 
 /// How a world simulates. Every field has a unit and a default.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -118,28 +121,10 @@ pub struct World {
     pub(crate) last_h: f32,
 }
 
-pub(crate) fn check_vec3(what: &str, i: usize, p: Vec3) -> Result<()> {
-    if !p.is_finite() || p.abs().max_element() > MAX_COORDINATE {
-        return Err(Error::invalid(format!(
-            "{what} {i} is {p}: components must be finite and within ±{MAX_COORDINATE}"
-        )));
-    }
-    Ok(())
-}
-
 /// A slice length as the u32 count the C ABI uses.
 fn count_u32(n: usize) -> Result<u32> {
     u32::try_from(n)
         .map_err(|_| Error::out_of_range(format!("{n} elements exceed the u32 count limit")))
-}
-
-pub(crate) fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
-    if !(w.is_finite() && w >= 0.0) {
-        return Err(Error::invalid(format!(
-            "inverse mass {i} is {w}: must be finite and >= 0 (1/kg; 0 = pinned)"
-        )));
-    }
-    Ok(())
 }
 
 impl World {
@@ -211,13 +196,7 @@ impl World {
     /// Fails with OUT_OF_RANGE when `count` more particles would exceed
     /// [`MAX_PARTICLES`]. Checked before any input is read.
     pub fn check_particle_room(&self, count: usize) -> Result<()> {
-        let n = self.particles.len();
-        if n as u64 + count as u64 > MAX_PARTICLES as u64 {
-            return Err(Error::out_of_range(format!(
-                "adding {count} particles to {n} would exceed the limit of {MAX_PARTICLES}"
-            )));
-        }
-        Ok(())
+        check_room(self.particles.len(), count)
     }
 
     /// Adds particles at rest; `inverse_masses` None means 1/kg for all. Returns the

@@ -4,13 +4,13 @@
 
 use glam::Quat;
 
-use super::colliders::{ColliderId, ContactReport};
-use super::interaction;
-use super::shape::ColliderDesc;
+use super::World;
+use crate::collision::colliders::{ColliderId, ContactReport};
+use crate::collision::interaction;
+use crate::collision::shape::ColliderDesc;
 use crate::error::{check_range, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{CollisionFilter, MAX_COORDINATE};
-use crate::world::World;
 
 impl World {
     /// Adds a collider; returns its id (generation-checked, never 0).
