@@ -29,10 +29,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use sinew::constraints::DistanceConstraints;
-use sinew::particles::Particles;
 use sinew::scenes::{self, FRAME_DT};
-use sinew::Solver;
+use sinew::{DistanceConstraints, Particles, Solver};
 
 struct Options {
     scene: String,

@@ -186,12 +186,8 @@ impl Bodies {
     }
 
     /// Number of live bodies.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.slots.len() - self.free.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     pub(crate) fn reserve(&mut self) -> Result<()> {

@@ -15,7 +15,7 @@ use step::StepParams;
 
 mod bodies;
 mod collision;
-mod families;
+pub(crate) mod families;
 mod step;
 
 /// Largest number of substeps per step and of iterations per substep.
