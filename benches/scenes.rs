@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the shared scenes (`sinew::scenes`, BENCHMARKS.md).
+//! Criterion benchmarks of the shared scenes (`sinew::scenes`).
 //!
 //! `cargo bench --bench scenes` — each measured iteration is one 1/60 s frame of the
 //! scene (10 substeps × 1 iteration, Gauss-Seidel unless named), started from the state

@@ -1,4 +1,4 @@
-//! Runs one benchmark scene of BENCHMARKS.md and prints ONE JSON line of figures.
+//! Runs one benchmark scene (`sinew::scenes`) and prints ONE JSON line of figures.
 //!
 //! ```text
 //! cargo run --release --example bench -- cloth --n 128 --threads 2

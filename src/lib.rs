@@ -14,6 +14,10 @@
 //! ```
 //!
 //! Units are SI: metres, seconds, kilograms; compliance in m/N.
+//!
+//! The map of the code (layers, the step, data layout, the block schedule, the C ABI
+//! conventions, how to add a constraint family) is `ARCHITECTURE.md` at the root of
+//! the repository.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 

@@ -18,6 +18,8 @@
 //! and leaves the exact remainder in `d` (see [`crate::math::two_sum`]); constraints see
 //! `x_a − x_b = (base_a − base_b) + (d_a − d_b)`. The remainder is at most half an ulp
 //! of `base`, so `u`'s rounding costs at most ~ε (|v| + ulp(base)/h) per substep.
+//!
+//! ARCHITECTURE.md, "Data layout", places this in the whole.
 
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};

@@ -1,9 +1,11 @@
-//! The benchmark scenes of `BENCHMARKS.md`, shared by the bench example
+//! The benchmark scenes (ARCHITECTURE.md), shared by the bench example
 //! (`examples/bench.rs`), the criterion benches (`benches/`) and the tests, so that
 //! every figure the project reports comes from exactly the same set-up.
 //!
 //! * [`cloth`]: `cloth_N`, the constraint-solver throughput scene.
 //! * [`ropes`]: many short ropes hanging from pinned ends (many small islands).
+//! * [`cloth_body`], [`ropes_body`]: the same cloth and ropes built through the body
+//!   builders, as a game builds them (their links run in the bodies' link set).
 //! * [`particles`]: a block of particles falling into a box, colliding with each other
 //!   and with the walls (the collision pipeline).
 //!
@@ -29,7 +31,7 @@ pub struct Scene {
     pub constraints: u64,
 }
 
-/// The desc every scene starts from: BENCHMARKS.md's 10 substeps × 1 iteration,
+/// The desc every scene starts from: 10 substeps × 1 iteration,
 /// Gauss-Seidel, gravity (0, −9.81, 0), no damping.
 pub fn default_desc() -> WorldDesc {
     WorldDesc {

@@ -9,6 +9,9 @@
 //! itself, are untouched, so their motion is bit-identical to a world where the body
 //! was never added (as long as nothing of theirs was connected to it). The body's
 //! handle becomes invalid; removing it again is an error.
+//!
+//! The builders here know nothing of the world: each returns a [`BodyBuild`] that
+//! `World` commits all-or-nothing (`world/bodies.rs`; ARCHITECTURE.md, "Layers").
 
 pub mod cloth;
 pub mod rope;

@@ -13,7 +13,7 @@ use crate::math::Vec3;
 /// How to build a rope. Units: m, kg, m/N, 1/s.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RopeDesc {
-    /// First end (m), used by [`World::add_rope`]. Default (0, 0, 0).
+    /// First end (m), used by [`crate::World::add_rope`]. Default (0, 0, 0).
     pub start: Vec3,
     /// Second end (m). Default (1, 0, 0).
     pub end: Vec3,

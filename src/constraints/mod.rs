@@ -1,5 +1,5 @@
 //! Constraint families. Each family stores its own struct-of-arrays set, sorted into
-//! colours at build time, and knows how to project itself ([`ConstraintSet`]). The
+//! colours at build time, and knows how to project itself (`ConstraintSet`). The
 //! registry ([`ConstraintSets`], the list in `registry!`) is the one place that names
 //! every set and fixes the projection order; the step, force readback, removal and
 //! the Jacobi bookkeeping loop over it (ARCHITECTURE.md).

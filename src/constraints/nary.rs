@@ -6,12 +6,15 @@
 //!
 //! A family supplies only C(x), ∇C and its rest data ([`Family`]); it sees positions
 //! relative to its first particle, `r_k = x_k − x_0` (m), computed from the split
-//! (base, displacement) storage with [`separation`], so it keeps full precision far
+//! (base, displacement) storage with `separation`, so it keeps full precision far
 //! from the origin. Every family here is translation-invariant.
 //!
 //! XPBD (Macklin et al. 2016, eq. 17-18): `α̃ = α / h²`,
 //! `Δλ = (−C − α̃ λ) / (Σ_k w_k |∇_k C|² + α̃)`, `Δx_k = w_k ∇_k C Δλ`, `λ += Δλ`;
 //! λ is reset at the start of each substep; the constraint's force is |λ| / h².
+//!
+//! ARCHITECTURE.md, "How to add a constraint family", lists the files a new family
+//! takes.
 
 use std::marker::PhantomData;
 use std::ops::Range;

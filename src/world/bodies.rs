@@ -19,6 +19,27 @@ use crate::solver::Solver;
 
 impl World {
     /// Adds a straight rope from `desc.start` to `desc.end` in `desc.segments` segments.
+    ///
+    /// ```
+    /// use sinew::{RopeDesc, Vec3, World, WorldDesc};
+    /// let mut world = World::new(WorldDesc::default())?;
+    /// let rope = world.add_rope(&RopeDesc {
+    ///     start: Vec3::new(0.0, 2.0, 0.0),
+    ///     end: Vec3::new(1.0, 2.0, 0.0),
+    ///     segments: 10,
+    ///     ..RopeDesc::default()
+    /// })?;
+    /// assert_eq!(world.body_particle_range(rope)?, (0, 11));
+    /// let mut lowest = f32::INFINITY;
+    /// for _ in 0..60 {
+    ///     world.step(1.0 / 60.0)?;
+    ///     lowest = lowest.min(world.particles().position(10).y);
+    /// }
+    /// // The free end swung down to about 1 m below the pinned start, which stayed.
+    /// assert!((lowest - 1.0).abs() < 0.05, "{lowest}");
+    /// assert_eq!(world.particles().position(0), Vec3::new(0.0, 2.0, 0.0));
+    /// # Ok::<(), sinew::Error>(())
+    /// ```
     pub fn add_rope(&mut self, desc: &RopeDesc) -> Result<BodyId> {
         let points = rope::straight_points(desc)?;
         self.add_rope_polyline(desc, &points)
@@ -46,6 +67,21 @@ impl World {
     }
 
     /// Adds a rectangular grid cloth.
+    ///
+    /// ```
+    /// use sinew::{ClothDesc, ClothGridDesc, Vec3, World, WorldDesc};
+    /// let mut world = World::new(WorldDesc::default())?;
+    /// let grid = ClothGridDesc {
+    ///     segments_u: 8,
+    ///     segments_v: 8,
+    ///     pin_corners: 1 | 2, // the two corners of the first row
+    ///     ..ClothGridDesc::default()
+    /// };
+    /// let cloth = world.add_cloth_grid(&ClothDesc::default(), &grid)?;
+    /// assert_eq!(world.body_particle_range(cloth)?, (0, 81));
+    /// world.step(1.0 / 60.0)?;
+    /// # Ok::<(), sinew::Error>(())
+    /// ```
     pub fn add_cloth_grid(&mut self, desc: &ClothDesc, grid: &ClothGridDesc) -> Result<BodyId> {
         let b = cloth::grid(self.particles.len(), desc, grid)?;
         self.commit_body(BodyKind::Cloth, b)
@@ -223,7 +259,19 @@ impl World {
         Ok((b.particles.start, b.particles.end - b.particles.start))
     }
 
-    /// Removes a body (see the module doc for what happens to its particles).
+    /// Removes a body: its particles keep their indices but become inert (inverse mass
+    /// 0, at rest), its constraints and the attachments on its particles stop acting;
+    /// other bodies are untouched. The id becomes invalid.
+    ///
+    /// ```
+    /// use sinew::{ErrorKind, RopeDesc, World, WorldDesc};
+    /// let mut world = World::new(WorldDesc::default())?;
+    /// let rope = world.add_rope(&RopeDesc::default())?;
+    /// world.remove_body(rope)?;
+    /// assert_eq!(world.body_count(), 0);
+    /// assert_eq!(world.remove_body(rope).unwrap_err().kind, ErrorKind::InvalidHandle);
+    /// # Ok::<(), sinew::Error>(())
+    /// ```
     pub fn remove_body(&mut self, id: BodyId) -> Result<()> {
         let body = self.bodies.remove(id)?;
         for (set, ids) in body.parts.in_sets(&mut self.sets) {

@@ -226,6 +226,21 @@ impl World {
 
     /// Writes |λ|/h² of constraints `first..first+out.len()` of a family in the last
     /// substep (units per [`FamilyKind`]; 0 before the first step).
+    ///
+    /// ```
+    /// use sinew::{FamilyKind, Vec3, World, WorldDesc};
+    /// let mut world = World::new(WorldDesc::default())?;
+    /// // A 1 kg particle hanging 0.5 m below a pinned anchor on a rigid tether.
+    /// world.add_particles(&[Vec3::ZERO, Vec3::new(0.0, -0.5, 0.0)], Some(&[0.0, 1.0]))?;
+    /// world.add_tethers(&[[0, 1]], None, 0.0)?;
+    /// for _ in 0..30 {
+    ///     world.step(1.0 / 60.0)?;
+    /// }
+    /// let mut force = [0.0];
+    /// world.read_family_forces(FamilyKind::Tether, 0, &mut force)?;
+    /// assert!((force[0] - 9.81).abs() < 0.05, "{} N", force[0]); // m g
+    /// # Ok::<(), sinew::Error>(())
+    /// ```
     pub fn read_family_forces(
         &self,
         family: FamilyKind,

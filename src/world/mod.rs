@@ -1,5 +1,8 @@
 //! The world: owns particles and constraint sets, validates every input before it
-//! changes anything (a failed call changes nothing), and steps the simulation.
+//! changes anything (a failed call changes nothing), and steps the simulation
+//! (`step.rs`). Its API is split by area: particles, distance constraints and the step
+//! here, constraint families in `families.rs`, bodies in `bodies.rs`, collision in
+//! `collision.rs` (ARCHITECTURE.md, "Layers").
 
 use crate::bodies::Bodies;
 use crate::collision::Collision;
@@ -194,7 +197,7 @@ impl World {
     }
 
     /// Fails with OUT_OF_RANGE when `count` more particles would exceed
-    /// [`MAX_PARTICLES`]. Checked before any input is read.
+    /// [`crate::MAX_PARTICLES`]. Checked before any input is read.
     pub fn check_particle_room(&self, count: usize) -> Result<()> {
         check_room(self.particles.len(), count)
     }
