@@ -167,9 +167,10 @@ impl World {
         links.extend(all_links.map(|&c| NewDistance::from(c)));
         let link_first = sets.link.len() as u32;
         let link_ids = link_first..link_first + links.len() as u32;
-        let link = match links.is_empty() {
-            true => None,
-            false => Some(sets.link.with_appended(&links, &hot, jacobi)?),
+        let link = if links.is_empty() {
+            None
+        } else {
+            Some(sets.link.with_appended(&links, &hot, jacobi)?)
         };
         let (tether, tether_ids) = appended(&sets.tether, &b.tether, &hot, jacobi)?;
         let (dihedral, dihedral_ids) = appended(&sets.dihedral, &b.dihedral, &hot, jacobi)?;
