@@ -1,7 +1,7 @@
 //! Constraint families. Each family stores its own struct-of-arrays set, sorted into
 //! colours at build time, and knows how to project itself (`ConstraintSet`). The
-//! registry ([`ConstraintSets`], the list in `registry!`) is the one place that names
-//! every set and fixes the projection order; the step, force readback, removal and
+//! registry (the `constraint_sets!` list that declares [`ConstraintSets`]) is the one
+//! place that names every set and fixes the projection order; the step, force readback, removal and
 //! the Jacobi bookkeeping loop over it (ARCHITECTURE.md).
 
 pub mod attachment;
@@ -33,82 +33,75 @@ use strain::{TetStrain, TriangleStrain};
 use unilateral::{UnilateralArea, UnilateralVolume};
 use volume::{PressureConstraints, TetVolume};
 
-/// Every constraint set (distance and every other family), plus attachments and
-/// per-body damping: what the solver projects in each iteration.
-#[derive(Default)]
-pub struct ConstraintSets {
-    /// Distance constraints added by the host (m/N, or PBD stiffness).
-    pub distance: DistanceConstraints,
-    /// Bilateral length links of bodies (m/N), on the distance kernel.
-    pub link: DistanceConstraints,
-    /// Unilateral max-distance tethers (m/N).
-    pub tether: NarySet<Tether, 2>,
-    /// Dihedral-angle bending (rad/(N·m)).
-    pub dihedral: NarySet<Dihedral, 4>,
-    /// Isometric bending (1/(N·m)).
-    pub isometric: NarySet<Isometric, 4>,
-    /// Tetrahedron volume (1/(N·m)).
-    pub tet_volume: NarySet<TetVolume, 4>,
-    /// Closed-surface volume / pressure (m⁵/N).
-    pub pressure: PressureConstraints,
-    /// Triangle Green-strain components (1/(N·m)).
-    pub triangle_strain: NarySet<TriangleStrain, 3>,
-    /// Tet Green-strain components (1/(N·m)).
-    pub tet_strain: NarySet<TetStrain, 4>,
-    /// Signed XY area ≥ minimum (m³/N).
-    pub unilateral_area: NarySet<UnilateralArea, 3>,
-    /// Signed tet volume ≥ minimum (m⁵/N).
-    pub unilateral_volume: NarySet<UnilateralVolume, 4>,
-    /// Enclosed areas of closed rings in the XY plane (m³/N).
-    pub rings: RingAreas,
-    /// Shape-matching clusters (PBD stiffness).
-    pub shapes: ShapeClusters,
-    /// Particles following host transforms.
-    pub attachments: Attachments,
-    /// 2D worlds: all motion in the plane z = this value.
-    pub(crate) planar: Option<f32>,
-    /// Extra velocity damping (1/s) of particle ranges (bodies).
-    pub(crate) damped: Vec<(std::ops::Range<u32>, f32)>,
-}
+/// Declares [`ConstraintSets`] and its registry from ONE list: each line is a set (its
+/// doc, field name and type), and the order of the lines is the projection order (the
+/// order of one solver iteration). `all()` and `all_mut()` return the sets in that
+/// order; the step, force readback, removal and the Jacobi bookkeeping loop over them.
+macro_rules! constraint_sets {
+    ($( $(#[$doc:meta])* $field:ident: $ty:ty, )+) => {
+        /// Every constraint set (distance and every other family), plus attachments
+        /// and per-body damping: what the solver projects in each iteration. The
+        /// fields are in projection order.
+        #[derive(Default)]
+        pub struct ConstraintSets {
+            $( $(#[$doc])* pub $field: $ty, )+
+            /// 2D worlds: all motion in the plane z = this value.
+            pub(crate) planar: Option<f32>,
+            /// Extra velocity damping (1/s) of particle ranges (bodies).
+            pub(crate) damped: Vec<(std::ops::Range<u32>, f32)>,
+        }
 
-/// THE registry: every set, in projection order (the order of one solver iteration).
-/// `registry!(self, &)` and `registry!(self, &mut)` expand to the array of all sets.
-/// Adding a family is one field above and one line here.
-macro_rules! registry {
-    ($s:expr, $($r:tt)+) => {
-        [
-            $($r)+ $s.distance,
-            $($r)+ $s.link,
-            $($r)+ $s.dihedral,
-            $($r)+ $s.isometric,
-            $($r)+ $s.tet_volume,
-            $($r)+ $s.triangle_strain,
-            $($r)+ $s.tet_strain,
-            $($r)+ $s.pressure,
-            $($r)+ $s.rings,
-            $($r)+ $s.shapes,
-            $($r)+ $s.unilateral_area,
-            $($r)+ $s.unilateral_volume,
-            $($r)+ $s.tether,
-            $($r)+ $s.attachments,
-        ]
+        /// Number of sets in the registry.
+        const SET_COUNT: usize = [$(stringify!($field)),+].len();
+
+        impl ConstraintSets {
+            /// Every set, in projection order.
+            pub(crate) fn all(&self) -> [&dyn ConstraintSet; SET_COUNT] {
+                [$(&self.$field),+]
+            }
+
+            /// Every set, in projection order, mutable.
+            pub(crate) fn all_mut(&mut self) -> [&mut dyn ConstraintSet; SET_COUNT] {
+                [$(&mut self.$field),+]
+            }
+        }
     };
 }
 
-/// Number of sets in the registry.
-const SET_COUNT: usize = 14;
+// THE registry. Adding a family is one line here (at its place in the projection
+// order); changing the order changes every trajectory.
+constraint_sets! {
+    /// Distance constraints added by the host (m/N, or PBD stiffness).
+    distance: DistanceConstraints,
+    /// Bilateral length links of bodies (m/N), on the distance kernel.
+    link: DistanceConstraints,
+    /// Dihedral-angle bending (rad/(N·m)).
+    dihedral: NarySet<Dihedral, 4>,
+    /// Isometric bending (1/(N·m)).
+    isometric: NarySet<Isometric, 4>,
+    /// Tetrahedron volume (1/(N·m)).
+    tet_volume: NarySet<TetVolume, 4>,
+    /// Triangle Green-strain components (1/(N·m)).
+    triangle_strain: NarySet<TriangleStrain, 3>,
+    /// Tet Green-strain components (1/(N·m)).
+    tet_strain: NarySet<TetStrain, 4>,
+    /// Closed-surface volume / pressure (m⁵/N).
+    pressure: PressureConstraints,
+    /// Enclosed areas of closed rings in the XY plane (m³/N).
+    rings: RingAreas,
+    /// Shape-matching clusters (PBD stiffness).
+    shapes: ShapeClusters,
+    /// Signed XY area ≥ minimum (m³/N).
+    unilateral_area: NarySet<UnilateralArea, 3>,
+    /// Signed tet volume ≥ minimum (m⁵/N).
+    unilateral_volume: NarySet<UnilateralVolume, 4>,
+    /// Unilateral max-distance tethers (m/N).
+    tether: NarySet<Tether, 2>,
+    /// Particles following host transforms.
+    attachments: Attachments,
+}
 
 impl ConstraintSets {
-    /// Every set, in projection order.
-    pub(crate) fn all(&self) -> [&dyn ConstraintSet; SET_COUNT] {
-        registry!(self, &)
-    }
-
-    /// Every set, in projection order, mutable.
-    pub(crate) fn all_mut(&mut self) -> [&mut dyn ConstraintSet; SET_COUNT] {
-        registry!(self, &mut)
-    }
-
     /// Largest number of colours in one phase of a Gauss-Seidel sweep, over every set
     /// (the number of sequential parallel passes a sweep of one set takes at most).
     pub fn colour_count(&self) -> usize {
