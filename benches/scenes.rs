@@ -1,4 +1,4 @@
-//! Criterion benchmarks of the shared scenes (`sinew::scenes`, BENCHMARKS.md).
+//! Criterion benchmarks of the shared scenes (`sinew::scenes`).
 //!
 //! `cargo bench --bench scenes` — each measured iteration is one 1/60 s frame of the
 //! scene (10 substeps × 1 iteration, Gauss-Seidel unless named), started from the state
@@ -47,5 +47,16 @@ fn ropes(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, cloth, ropes);
+/// The cloth and ropes built through the body builders, as a game builds them.
+fn bodies(c: &mut Criterion) {
+    for threads in [1u32, 2] {
+        let desc = desc(threads, Solver::GaussSeidel);
+        let scene = scenes::cloth_body(128, desc).expect("cloth body scene");
+        bench_scene(c, "cloth_body", format!("n128_t{threads}"), scene);
+        let scene = scenes::ropes_body(1000, desc).expect("ropes body scene");
+        bench_scene(c, "ropes_body", format!("1000x32_t{threads}"), scene);
+    }
+}
+
+criterion_group!(benches, cloth, ropes, bodies);
 criterion_main!(benches);

@@ -1,11 +1,16 @@
-//! Runs one benchmark scene of BENCHMARKS.md and prints ONE JSON line of figures.
+//! Runs one benchmark scene (`sinew::scenes`) and prints ONE JSON line of figures.
 //!
 //! ```text
 //! cargo run --release --example bench -- cloth --n 128 --threads 2
 //! cargo run --release --example bench -- cloth --n 256 --threads 1 --solver jacobi
 //! cargo run --release --example bench -- ropes --n 1000 --threads 2
+//! cargo run --release --example bench -- cloth_body --n 128 --threads 2
+//! cargo run --release --example bench -- ropes_body --n 1000 --threads 2
 //! cargo run --release --example bench -- particles --n 100000 --threads 2
 //! ```
+//!
+//! `cloth_body` and `ropes_body` are the same cloth and ropes built through the body
+//! builders (`World::add_cloth_grid`, `World::add_rope`), as a game builds them.
 //!
 //! Options: `--n` (cloth side, default 128; ropes: rope count, default 1000;
 //! particles: particle count, default 100000),
@@ -24,10 +29,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use sinew::constraints::DistanceConstraints;
-use sinew::particles::Particles;
 use sinew::scenes::{self, FRAME_DT};
-use sinew::Solver;
+use sinew::{DistanceConstraints, Particles, Solver};
 
 struct Options {
     scene: String,
@@ -43,7 +46,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|particles> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -102,6 +105,20 @@ fn run(o: &Options) -> Result<String, String> {
             }
             (n, scenes::ropes(n, desc))
         }
+        "cloth_body" => {
+            let n = o.n.unwrap_or(128);
+            if !(3..=4096).contains(&n) {
+                return Err(format!("--n {n}: cloth side must be in 3..=4096"));
+            }
+            (n, scenes::cloth_body(n, desc))
+        }
+        "ropes_body" => {
+            let n = o.n.unwrap_or(1000);
+            if !(1..=1_000_000).contains(&n) {
+                return Err(format!("--n {n}: rope count must be in 1..=1000000"));
+            }
+            (n, scenes::ropes_body(n, desc))
+        }
         "particles" => {
             let n = o.n.unwrap_or(100_000);
             if !(1..=1_000_000).contains(&n) {
@@ -111,7 +128,7 @@ fn run(o: &Options) -> Result<String, String> {
         }
         other => {
             return Err(format!(
-                "unknown scene {other}: expected cloth, ropes or particles"
+                "unknown scene {other}: expected cloth, ropes, cloth_body, ropes_body or particles"
             ))
         }
     };

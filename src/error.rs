@@ -7,7 +7,7 @@ use std::fmt;
 pub enum ErrorKind {
     /// An index, range or count lies outside what the world holds or allows.
     OutOfRange,
-    /// A value is not acceptable (NaN, negative mass, stiffness outside [0,1], ...).
+    /// A value is not acceptable (NaN, negative mass, stiffness outside \[0, 1\], ...).
     InvalidArgument,
     /// Memory (or a worker thread) could not be obtained.
     OutOfMemory,

@@ -14,39 +14,56 @@
 //! ```
 //!
 //! Units are SI: metres, seconds, kilograms; compliance in m/N.
+//!
+//! The map of the code (layers, the step, data layout, the block schedule, the C ABI
+//! conventions, how to add a constraint family) is `ARCHITECTURE.md` at the root of
+//! the repository.
 
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 /// cbindgen:ignore
-pub mod bodies;
+mod bodies;
 /// cbindgen:ignore
-pub mod collision;
+mod collision;
 /// cbindgen:ignore
 pub mod constraints;
 /// cbindgen:ignore
-pub mod error;
+mod error;
 pub mod ffi;
 /// cbindgen:ignore
-pub mod math;
+mod math;
 /// cbindgen:ignore
-pub mod particles;
+mod particles;
 /// cbindgen:ignore
+#[cfg(feature = "bench-scenes")]
 pub mod scenes;
 /// cbindgen:ignore
-pub(crate) mod solver;
+mod solver;
 /// cbindgen:ignore
-pub mod world;
+mod world;
 
-pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
-pub use bodies::families::FamilyKind;
+pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel, TETHERS_PER_VERTEX};
 pub use bodies::rope::RopeDesc;
-pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
-pub use bodies::{BodyConstraints, BodyId, BodyKind};
-pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape};
+pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel, MAX_PRESSURE};
+pub use bodies::{
+    Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES, MAX_BODY_COMPLIANCE,
+    MAX_BODY_PARTICLES,
+};
+pub use collision::interaction::MAX_GRAB_COMPLIANCE;
+pub use collision::mesh::MAX_TRIANGLES;
+pub use collision::shape::MAX_FRICTION;
+pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape, MAX_COLLIDER_CONTACTS};
 pub use constraints::attachment::Transform;
+pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
+pub use constraints::nary::MAX_FAMILY_CONSTRAINTS;
+pub use constraints::volume::MAX_SURFACE_TRIANGLES;
+pub use constraints::{ConstraintSets, DistanceConstraints, FamilyKind};
 pub use error::{Error, ErrorKind, Result};
 pub use glam::Quat;
 pub use math::Vec3;
-pub use particles::CollisionFilter;
+pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use solver::Solver;
-pub use world::{World, WorldDesc};
+pub use world::families::MAX_FAMILY_COMPLIANCE;
+pub use world::{
+    World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MAX_THREADS, MIN_DT,
+};

@@ -18,8 +18,10 @@
 //! and leaves the exact remainder in `d` (see [`crate::math::two_sum`]); constraints see
 //! `x_a − x_b = (base_a − base_b) + (d_a − d_b)`. The remainder is at most half an ulp
 //! of `base`, so `u`'s rounding costs at most ~ε (|v| + ulp(base)/h) per substep.
+//!
+//! ARCHITECTURE.md, "Data layout", places this in the whole.
 
-use crate::error::{try_reserve, Result};
+use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 
 /// Largest number of particles one world holds.
@@ -242,4 +244,42 @@ impl Particles {
     /// unyielding factor, collision filter.
     pub const COLD_BYTES_PER_PARTICLE: usize =
         2 * std::mem::size_of::<f32>() + std::mem::size_of::<CollisionFilter>();
+}
+
+/// Largest gravity component (m/s²) and damping (1/s) accepted.
+pub const MAX_ACCELERATION: f32 = 1.0e6;
+
+/// Fails with OUT_OF_RANGE when `count` more particles than the `n` there are would
+/// exceed [`MAX_PARTICLES`].
+pub(crate) fn check_room(n: usize, count: usize) -> Result<()> {
+    if n as u64 + count as u64 > MAX_PARTICLES as u64 {
+        return Err(Error::out_of_range(format!(
+            "adding {count} particles to {n} would exceed the limit of {MAX_PARTICLES}"
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn check_vec3(what: &str, i: usize, p: Vec3) -> Result<()> {
+    if !p.is_finite() || p.abs().max_element() > MAX_COORDINATE {
+        return Err(Error::invalid(format!(
+            "{what} {i} is {p}: components must be finite and within ±{MAX_COORDINATE}"
+        )));
+    }
+    Ok(())
+}
+
+pub(crate) fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
+    if !(w.is_finite() && w >= 0.0) {
+        return Err(Error::invalid(format!(
+            "inverse mass {i} is {w}: must be finite and >= 0 (1/kg; 0 = pinned)"
+        )));
+    }
+    Ok(())
+}
+
+/// Relative rest positions of an element's particles.
+pub(crate) fn rel<const K: usize>(p: &Particles, e: &[u32; K]) -> [Vec3; K] {
+    let x0 = p.position(e[0] as usize);
+    std::array::from_fn(|k| p.position(e[k] as usize) - x0)
 }

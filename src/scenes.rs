@@ -1,9 +1,11 @@
-//! The benchmark scenes of `BENCHMARKS.md`, shared by the bench example
+//! The benchmark scenes (ARCHITECTURE.md), shared by the bench example
 //! (`examples/bench.rs`), the criterion benches (`benches/`) and the tests, so that
 //! every figure the project reports comes from exactly the same set-up.
 //!
 //! * [`cloth`]: `cloth_N`, the constraint-solver throughput scene.
 //! * [`ropes`]: many short ropes hanging from pinned ends (many small islands).
+//! * [`cloth_body`], [`ropes_body`]: the same cloth and ropes built through the body
+//!   builders, as a game builds them (their links run in the bodies' link set).
 //! * [`particles`]: a block of particles falling into a box, colliding with each other
 //!   and with the walls (the collision pipeline).
 //!
@@ -22,11 +24,14 @@ pub struct Scene {
     pub world: World,
     /// Ids of the distance constraints whose relative stretch is reported.
     pub stretch_constraints: std::ops::Range<u32>,
+    /// Ids of the body links (scenes built through the body builders) whose relative
+    /// stretch is reported.
+    pub stretch_links: std::ops::Range<u32>,
     /// Constraints projected per iteration (every family).
     pub constraints: u64,
 }
 
-/// The desc every scene starts from: BENCHMARKS.md's 10 substeps × 1 iteration,
+/// The desc every scene starts from: 10 substeps × 1 iteration,
 /// Gauss-Seidel, gravity (0, −9.81, 0), no damping.
 pub fn default_desc() -> WorldDesc {
     WorldDesc {
@@ -64,6 +69,7 @@ pub fn cloth(n: u32, desc: WorldDesc) -> Result<Scene> {
     Ok(Scene {
         world,
         stretch_constraints: first_constraint..first_constraint + stretch_count,
+        stretch_links: 0..0,
         constraints: pairs.len() as u64,
     })
 }
@@ -147,7 +153,73 @@ pub fn ropes(count: u32, desc: WorldDesc) -> Result<Scene> {
     Ok(Scene {
         world,
         stretch_constraints: first_constraint..first_constraint + pairs.len() as u32,
+        stretch_links: 0..0,
         constraints: (pairs.len() + tethers.len()) as u64,
+    })
+}
+
+/// `cloth_body`: the [`cloth`] scene's N×N particles (1 m square in the XZ plane, 1 kg
+/// each, the two corners of row 0 pinned) built as one cloth body through
+/// [`World::add_cloth_grid`]: edge links (compliance 0) on the grid edges and both
+/// diagonals (compliance 0), distance bending links (compliance 0), no tethers. This
+/// is the cloth a game builds; its constraints run in the bodies' link set.
+pub fn cloth_body(n: u32, desc: WorldDesc) -> Result<Scene> {
+    assert!(n >= 3, "cloth needs n >= 3");
+    let mut world = World::new(desc)?;
+    let cloth = crate::ClothDesc {
+        stretch_compliance: 0.0,
+        shear_compliance: 0.0,
+        bend_compliance: 0.0,
+        bending: crate::BendingModel::Distance,
+        tethers: false,
+        ..crate::ClothDesc::default()
+    };
+    let grid = crate::ClothGridDesc {
+        segments_u: n - 1,
+        segments_v: n - 1,
+        total_mass: (n * n) as f32,
+        pin_corners: 1 | 2,
+        ..crate::ClothGridDesc::default()
+    };
+    let body = world.add_cloth_grid(&cloth, &grid)?;
+    let stretch = world.body(body)?.parts.stretch.clone();
+    let constraints = world.constraint_sets().link.len() as u64;
+    Ok(Scene {
+        world,
+        stretch_constraints: 0..0,
+        stretch_links: stretch,
+        constraints,
+    })
+}
+
+/// `ropes_body`: the [`ropes`] scene's `count` ropes (tops on the same grid, each 1 m
+/// long along +x, 1 kg, top pinned) built through [`World::add_rope`]: [`ROPE_SEGMENTS`]
+/// stretch links (compliance 0), bend links (i, i+2) with the rope default compliance
+/// 0.01 m/N, tethers from the pinned top (compliance 0).
+pub fn ropes_body(count: u32, desc: WorldDesc) -> Result<Scene> {
+    let mut world = World::new(desc)?;
+    let side = (count as f32).sqrt().ceil() as u32;
+    let mut stretch_links = 0..0;
+    for r in 0..count {
+        let top = Vec3::new((r % side) as f32 * 1.25, 0.0, (r / side) as f32 * 0.25);
+        let body = world.add_rope(&crate::RopeDesc {
+            start: top,
+            end: top + Vec3::X,
+            segments: ROPE_SEGMENTS,
+            total_mass: 1.0,
+            ..crate::RopeDesc::default()
+        })?;
+        if r == 0 {
+            stretch_links = world.body(body)?.parts.stretch.clone();
+        }
+    }
+    let sets = world.constraint_sets();
+    let constraints = (sets.link.len() + sets.tether.len()) as u64;
+    Ok(Scene {
+        world,
+        stretch_constraints: 0..0,
+        stretch_links,
+        constraints,
     })
 }
 
@@ -241,6 +313,7 @@ pub fn particles(count: u32, desc: WorldDesc) -> Result<Scene> {
     Ok(Scene {
         world,
         stretch_constraints: 0..0,
+        stretch_links: 0..0,
         constraints: count as u64,
     })
 }
@@ -262,14 +335,20 @@ pub fn figures(scene: &Scene) -> Figures {
         .collect();
     let min_y = positions.iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
     let d = w.distance_constraints();
+    let link = &w.constraint_sets().link;
+    let relative = |[a, b]: [u32; 2], rest: f32| {
+        (positions[a as usize] - positions[b as usize]).length() / rest - 1.0
+    };
     let mut stretch: Vec<f32> = scene
         .stretch_constraints
         .clone()
-        .map(|id| {
-            let [a, b] = d.pair(id as usize);
-            let len = (positions[a as usize] - positions[b as usize]).length();
-            len / d.rest_length(id as usize) - 1.0
-        })
+        .map(|id| relative(d.pair(id as usize), d.rest_length(id as usize)))
+        .chain(
+            scene
+                .stretch_links
+                .clone()
+                .map(|id| relative(link.particles_of(id as usize), link.rest(id as usize))),
+        )
         .collect();
     stretch.sort_by(f32::total_cmp);
     let median_stretch = if stretch.is_empty() {

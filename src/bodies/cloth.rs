@@ -8,15 +8,15 @@
 use std::collections::{HashMap, HashSet};
 
 use super::{
-    check_body_compliance, check_damping, check_total_mass, links, unique_edges, BodyBuild, BodyId,
-    BodyKind, MAX_BODY_PARTICLES,
+    check_body_compliance, check_damping, check_total_mass, first_index, links, unique_edges,
+    BodyBuild, MAX_BODY_PARTICLES,
 };
 use crate::constraints::bending::{dihedral_angle_and_gradient, IsometricRest};
 use crate::constraints::nary::{check_elements, NewConstraint};
 use crate::constraints::strain::{triangle_coefficients_along, StrainRest};
 use crate::error::{Error, Result};
 use crate::math::Vec3;
-use crate::world::{check_inverse_mass, check_vec3, World};
+use crate::particles::{check_inverse_mass, check_vec3};
 
 /// Nearest pinned vertices each free vertex is tethered to.
 pub const TETHERS_PER_VERTEX: usize = 4;
@@ -149,237 +149,249 @@ pub(crate) fn check_areas(positions: &[Vec3], triangles: &[[u32; 3]]) -> Result<
     Ok(())
 }
 
-impl World {
-    /// Adds a cloth from a triangle mesh (local vertex indices), with per-vertex
-    /// inverse masses (1/kg; 0 = pinned).
-    pub fn add_cloth_mesh(
-        &mut self,
-        desc: &ClothDesc,
-        vertices: &[Vec3],
-        triangles: &[[u32; 3]],
-        inverse_masses: &[f32],
-    ) -> Result<BodyId> {
-        self.cloth(
-            desc,
-            vertices,
-            triangles,
-            inverse_masses,
-            &HashSet::new(),
-            desc.warp,
-        )
+/// The cloth [`crate::World::add_cloth_mesh`] adds to a world of `particle_count`
+/// particles.
+pub(crate) fn mesh(
+    particle_count: usize,
+    desc: &ClothDesc,
+    vertices: &[Vec3],
+    triangles: &[[u32; 3]],
+    inverse_masses: &[f32],
+) -> Result<BodyBuild> {
+    cloth(
+        particle_count,
+        desc,
+        vertices,
+        triangles,
+        inverse_masses,
+        &HashSet::new(),
+        desc.warp,
+    )
+}
+
+/// The cloth [`crate::World::add_cloth_grid`] adds to a world of `particle_count`
+/// particles.
+pub(crate) fn grid(
+    particle_count: usize,
+    desc: &ClothDesc,
+    grid: &ClothGridDesc,
+) -> Result<BodyBuild> {
+    check_total_mass(grid.total_mass)?;
+    let (nu, nv) = (grid.segments_u, grid.segments_v);
+    if !(1..=4096).contains(&nu) || !(1..=4096).contains(&nv) {
+        return Err(Error::invalid(format!(
+            "segments_u {nu} and segments_v {nv} must be in 1..=4096"
+        )));
+    }
+    if grid.pin_corners > 15 {
+        return Err(Error::invalid(format!(
+            "pin_corners {} has bits other than 1, 2, 4, 8",
+            grid.pin_corners
+        )));
+    }
+    for (name, x) in [("origin", grid.origin), ("u", grid.u), ("v", grid.v)] {
+        check_vec3(name, 0, x)?;
+    }
+    if grid.u.cross(grid.v).length() <= 1e-12 {
+        return Err(Error::invalid(
+            "u and v are parallel or zero: the grid has zero area",
+        ));
+    }
+    let (cu, cv) = (nu as usize + 1, nv as usize + 1);
+    let id = |i: usize, j: usize| (j * cu + i) as u32;
+    let mut vertices = Vec::with_capacity(cu * cv);
+    for j in 0..cv {
+        for i in 0..cu {
+            vertices.push(
+                grid.origin + grid.u * (i as f32 / nu as f32) + grid.v * (j as f32 / nv as f32),
+            );
+        }
+    }
+    let w = vertices.len() as f32 / grid.total_mass;
+    let mut inv = vec![w; vertices.len()];
+    for (bit, (i, j)) in [(0, 0), (cu - 1, 0), (0, cv - 1), (cu - 1, cv - 1)]
+        .into_iter()
+        .enumerate()
+    {
+        if grid.pin_corners & (1 << bit) != 0 {
+            inv[id(i, j) as usize] = 0.0;
+        }
+    }
+    let mut triangles = Vec::with_capacity(2 * nu as usize * nv as usize);
+    let mut shear = HashSet::new();
+    for j in 0..cv - 1 {
+        for i in 0..cu - 1 {
+            let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i, j + 1), id(i + 1, j + 1));
+            // Alternate the diagonal so the cloth has no preferred shear direction.
+            if (i + j) % 2 == 0 {
+                triangles.push([a, b, d]);
+                triangles.push([a, d, c]);
+                shear.insert((a.min(d), a.max(d)));
+            } else {
+                triangles.push([a, b, c]);
+                triangles.push([b, d, c]);
+                shear.insert((b.min(c), b.max(c)));
+            }
+        }
+    }
+    cloth(
+        particle_count,
+        desc,
+        &vertices,
+        &triangles,
+        &inv,
+        &shear,
+        grid.u,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cloth(
+    particle_count: usize,
+    desc: &ClothDesc,
+    vertices: &[Vec3],
+    triangles: &[[u32; 3]],
+    inverse_masses: &[f32],
+    shear: &HashSet<(u32, u32)>,
+    warp: Vec3,
+) -> Result<BodyBuild> {
+    validate_desc(desc)?;
+    let n = vertices.len();
+    if !(3..MAX_BODY_PARTICLES).contains(&n) {
+        return Err(Error::invalid(format!(
+            "a cloth needs 3..{MAX_BODY_PARTICLES} vertices, got {n}"
+        )));
+    }
+    if triangles.is_empty() {
+        return Err(Error::invalid("a cloth needs at least one triangle"));
+    }
+    if inverse_masses.len() != n {
+        return Err(Error::invalid(format!(
+            "{} inverse masses for {n} vertices",
+            inverse_masses.len()
+        )));
+    }
+    let first = first_index(particle_count, n)?;
+    for (i, &p) in vertices.iter().enumerate() {
+        check_vec3("vertex", i, p)?;
+    }
+    for (i, &w) in inverse_masses.iter().enumerate() {
+        check_inverse_mass(i, w)?;
+    }
+    check_elements(triangles, n, "triangle")?;
+    check_areas(vertices, triangles)?;
+    // Wings of each edge.
+    let mut wings: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+    for tri in triangles {
+        for k in 0..3 {
+            let (a, b, c) = (tri[k], tri[(k + 1) % 3], tri[(k + 2) % 3]);
+            wings.entry((a.min(b), a.max(b))).or_default().push(c);
+        }
+    }
+    let edges = unique_edges(triangles);
+    let g = |p: u32| p + first;
+    let mut b = BodyBuild {
+        first,
+        positions: vertices.to_vec(),
+        inverse_masses: inverse_masses.to_vec(),
+        damping: desc.damping,
+        ..Default::default()
+    };
+    let (stretch, shear_edges): (Vec<[u32; 2]>, Vec<[u32; 2]>) =
+        edges.iter().partition(|e| !shear.contains(&(e[0], e[1])));
+    match desc.model {
+        ClothModel::Edges => {
+            b.stretch = links(&stretch, vertices, first, desc.stretch_compliance);
+            b.shear = links(&shear_edges, vertices, first, desc.shear_compliance);
+        }
+        ClothModel::Strain => {
+            for (j, t) in triangles.iter().enumerate() {
+                let x0 = vertices[t[0] as usize];
+                let (r1, r2) = (vertices[t[1] as usize] - x0, vertices[t[2] as usize] - x0);
+                let coef = triangle_coefficients_along(r1, r2, warp)
+                    .ok_or_else(|| Error::invalid(format!("triangle {j} {t:?} has zero area")))?;
+                for (axes, compliance) in [
+                    ((0, 0), desc.stretch_compliance),
+                    ((1, 1), desc.weft_compliance),
+                    ((0, 1), desc.shear_compliance),
+                ] {
+                    b.triangle_strain.push(NewConstraint {
+                        particles: t.map(g),
+                        rest: StrainRest { coef, axes },
+                        compliance,
+                    });
+                }
+            }
+        }
     }
 
-    /// Adds a rectangular grid cloth.
-    pub fn add_cloth_grid(&mut self, desc: &ClothDesc, grid: &ClothGridDesc) -> Result<BodyId> {
-        check_total_mass(grid.total_mass)?;
-        let (nu, nv) = (grid.segments_u, grid.segments_v);
-        if !(1..=4096).contains(&nu) || !(1..=4096).contains(&nv) {
+    for e in &edges {
+        let w = &wings[&(e[0], e[1])];
+        if w.len() > 2 {
             return Err(Error::invalid(format!(
-                "segments_u {nu} and segments_v {nv} must be in 1..=4096"
+                "edge ({}, {}) is shared by {} triangles: the mesh is not two-manifold",
+                e[0],
+                e[1],
+                w.len()
             )));
         }
-        if grid.pin_corners > 15 {
-            return Err(Error::invalid(format!(
-                "pin_corners {} has bits other than 1, 2, 4, 8",
-                grid.pin_corners
-            )));
+        if w.len() != 2 {
+            continue;
         }
-        for (name, x) in [("origin", grid.origin), ("u", grid.u), ("v", grid.v)] {
-            check_vec3(name, 0, x)?;
-        }
-        if grid.u.cross(grid.v).length() <= 1e-12 {
-            return Err(Error::invalid(
-                "u and v are parallel or zero: the grid has zero area",
-            ));
-        }
-        let (cu, cv) = (nu as usize + 1, nv as usize + 1);
-        let id = |i: usize, j: usize| (j * cu + i) as u32;
-        let mut vertices = Vec::with_capacity(cu * cv);
-        for j in 0..cv {
-            for i in 0..cu {
-                vertices.push(
-                    grid.origin + grid.u * (i as f32 / nu as f32) + grid.v * (j as f32 / nv as f32),
-                );
+        let hinge = [e[0], e[1], w[0], w[1]];
+        let x = hinge.map(|p| vertices[p as usize]);
+        match desc.bending {
+            BendingModel::None => {}
+            BendingModel::Distance => b.bend_link.push(NewConstraint {
+                particles: [g(w[0]), g(w[1])],
+                rest: x[2].distance(x[3]),
+                compliance: desc.bend_compliance,
+            }),
+            BendingModel::Dihedral => {
+                let r = x.map(|p| p - x[0]);
+                if let Some((theta, _)) = dihedral_angle_and_gradient(&r) {
+                    b.dihedral.push(NewConstraint {
+                        particles: hinge.map(g),
+                        rest: theta,
+                        compliance: desc.bend_compliance,
+                    });
+                }
             }
-        }
-        let w = vertices.len() as f32 / grid.total_mass;
-        let mut inv = vec![w; vertices.len()];
-        for (bit, (i, j)) in [(0, 0), (cu - 1, 0), (0, cv - 1), (cu - 1, cv - 1)]
-            .into_iter()
-            .enumerate()
-        {
-            if grid.pin_corners & (1 << bit) != 0 {
-                inv[id(i, j) as usize] = 0.0;
-            }
-        }
-        let mut triangles = Vec::with_capacity(2 * nu as usize * nv as usize);
-        let mut shear = HashSet::new();
-        for j in 0..cv - 1 {
-            for i in 0..cu - 1 {
-                let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i, j + 1), id(i + 1, j + 1));
-                // Alternate the diagonal so the cloth has no preferred shear direction.
-                if (i + j) % 2 == 0 {
-                    triangles.push([a, b, d]);
-                    triangles.push([a, d, c]);
-                    shear.insert((a.min(d), a.max(d)));
-                } else {
-                    triangles.push([a, b, c]);
-                    triangles.push([b, d, c]);
-                    shear.insert((b.min(c), b.max(c)));
+            BendingModel::Isometric => {
+                if let Some(rest) = IsometricRest::new(&x) {
+                    b.isometric.push(NewConstraint {
+                        particles: hinge.map(g),
+                        rest,
+                        compliance: desc.bend_compliance,
+                    });
                 }
             }
         }
-        self.cloth(desc, &vertices, &triangles, &inv, &shear, grid.u)
     }
-
-    fn cloth(
-        &mut self,
-        desc: &ClothDesc,
-        vertices: &[Vec3],
-        triangles: &[[u32; 3]],
-        inverse_masses: &[f32],
-        shear: &HashSet<(u32, u32)>,
-        warp: Vec3,
-    ) -> Result<BodyId> {
-        validate_desc(desc)?;
-        let n = vertices.len();
-        if !(3..MAX_BODY_PARTICLES).contains(&n) {
-            return Err(Error::invalid(format!(
-                "a cloth needs 3..{MAX_BODY_PARTICLES} vertices, got {n}"
-            )));
-        }
-        if triangles.is_empty() {
-            return Err(Error::invalid("a cloth needs at least one triangle"));
-        }
-        if inverse_masses.len() != n {
-            return Err(Error::invalid(format!(
-                "{} inverse masses for {n} vertices",
-                inverse_masses.len()
-            )));
-        }
-        let first = self.next_body_first(n)?;
-        for (i, &p) in vertices.iter().enumerate() {
-            check_vec3("vertex", i, p)?;
-        }
-        for (i, &w) in inverse_masses.iter().enumerate() {
-            check_inverse_mass(i, w)?;
-        }
-        check_elements(triangles, n, "triangle")?;
-        check_areas(vertices, triangles)?;
-        // Wings of each edge.
-        let mut wings: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
-        for tri in triangles {
-            for k in 0..3 {
-                let (a, b, c) = (tri[k], tri[(k + 1) % 3], tri[(k + 2) % 3]);
-                wings.entry((a.min(b), a.max(b))).or_default().push(c);
-            }
-        }
-        let edges = unique_edges(triangles);
-        let g = |p: u32| p + first;
-        let mut b = BodyBuild {
-            first,
-            positions: vertices.to_vec(),
-            inverse_masses: inverse_masses.to_vec(),
-            damping: desc.damping,
-            ..Default::default()
-        };
-        let (stretch, shear_edges): (Vec<[u32; 2]>, Vec<[u32; 2]>) =
-            edges.iter().partition(|e| !shear.contains(&(e[0], e[1])));
-        match desc.model {
-            ClothModel::Edges => {
-                b.stretch = links(&stretch, vertices, first, desc.stretch_compliance);
-                b.shear = links(&shear_edges, vertices, first, desc.shear_compliance);
-            }
-            ClothModel::Strain => {
-                for (j, t) in triangles.iter().enumerate() {
-                    let x0 = vertices[t[0] as usize];
-                    let (r1, r2) = (vertices[t[1] as usize] - x0, vertices[t[2] as usize] - x0);
-                    let coef = triangle_coefficients_along(r1, r2, warp).ok_or_else(|| {
-                        Error::invalid(format!("triangle {j} {t:?} has zero area"))
-                    })?;
-                    for (axes, compliance) in [
-                        ((0, 0), desc.stretch_compliance),
-                        ((1, 1), desc.weft_compliance),
-                        ((0, 1), desc.shear_compliance),
-                    ] {
-                        b.triangle_strain.push(NewConstraint {
-                            particles: t.map(g),
-                            rest: StrainRest { coef, axes },
-                            compliance,
-                        });
-                    }
+    if desc.tethers {
+        let pinned: Vec<u32> = (0..n as u32)
+            .filter(|&i| inverse_masses[i as usize] == 0.0)
+            .collect();
+        if !pinned.is_empty() {
+            for v in 0..n as u32 {
+                if inverse_masses[v as usize] == 0.0 {
+                    continue;
+                }
+                let x = vertices[v as usize];
+                let mut near: Vec<(f32, u32)> = pinned
+                    .iter()
+                    .map(|&p| (vertices[p as usize].distance(x), p))
+                    .collect();
+                near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+                for &(d, p) in near.iter().take(TETHERS_PER_VERTEX) {
+                    b.tether.push(NewConstraint {
+                        particles: [g(p), g(v)],
+                        rest: d,
+                        compliance: 0.0,
+                    });
                 }
             }
         }
-
-        for e in &edges {
-            let w = &wings[&(e[0], e[1])];
-            if w.len() > 2 {
-                return Err(Error::invalid(format!(
-                    "edge ({}, {}) is shared by {} triangles: the mesh is not two-manifold",
-                    e[0],
-                    e[1],
-                    w.len()
-                )));
-            }
-            if w.len() != 2 {
-                continue;
-            }
-            let hinge = [e[0], e[1], w[0], w[1]];
-            let x = hinge.map(|p| vertices[p as usize]);
-            match desc.bending {
-                BendingModel::None => {}
-                BendingModel::Distance => b.bend_link.push(NewConstraint {
-                    particles: [g(w[0]), g(w[1])],
-                    rest: x[2].distance(x[3]),
-                    compliance: desc.bend_compliance,
-                }),
-                BendingModel::Dihedral => {
-                    let r = x.map(|p| p - x[0]);
-                    if let Some((theta, _)) = dihedral_angle_and_gradient(&r) {
-                        b.dihedral.push(NewConstraint {
-                            particles: hinge.map(g),
-                            rest: theta,
-                            compliance: desc.bend_compliance,
-                        });
-                    }
-                }
-                BendingModel::Isometric => {
-                    if let Some(rest) = IsometricRest::new(&x) {
-                        b.isometric.push(NewConstraint {
-                            particles: hinge.map(g),
-                            rest,
-                            compliance: desc.bend_compliance,
-                        });
-                    }
-                }
-            }
-        }
-        if desc.tethers {
-            let pinned: Vec<u32> = (0..n as u32)
-                .filter(|&i| inverse_masses[i as usize] == 0.0)
-                .collect();
-            if !pinned.is_empty() {
-                for v in 0..n as u32 {
-                    if inverse_masses[v as usize] == 0.0 {
-                        continue;
-                    }
-                    let x = vertices[v as usize];
-                    let mut near: Vec<(f32, u32)> = pinned
-                        .iter()
-                        .map(|&p| (vertices[p as usize].distance(x), p))
-                        .collect();
-                    near.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                    for &(d, p) in near.iter().take(TETHERS_PER_VERTEX) {
-                        b.tether.push(NewConstraint {
-                            particles: [g(p), g(v)],
-                            rest: d,
-                            compliance: 0.0,
-                        });
-                    }
-                }
-            }
-        }
-        self.commit_body(BodyKind::Cloth, b)
     }
+    Ok(b)
 }

@@ -9,9 +9,11 @@
 //! itself, are untouched, so their motion is bit-identical to a world where the body
 //! was never added (as long as nothing of theirs was connected to it). The body's
 //! handle becomes invalid; removing it again is an error.
+//!
+//! The builders here know nothing of the world: each returns a [`BodyBuild`] that
+//! `World` commits all-or-nothing (`world/bodies.rs`; ARCHITECTURE.md, "Layers").
 
 pub mod cloth;
-pub mod families;
 pub mod rope;
 pub mod soft;
 
@@ -21,10 +23,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::constraints::bending::IsometricRest;
 use crate::constraints::nary::{check_compliance, Family, NarySet, NewConstraint};
 use crate::constraints::volume::NewSurface;
+use crate::constraints::{ConstraintSet, ConstraintSets};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec4};
-use crate::solver::Solver;
-use crate::world::{check_inverse_mass, check_vec3, World};
+use crate::particles::check_room;
 
 /// Largest compliance accepted by body parameters (any family's units).
 pub const MAX_BODY_COMPLIANCE: f32 = 1.0e10;
@@ -85,6 +87,29 @@ pub struct BodyParts {
     /// Strain cloth: 3 per triangle (warp, weft, shear).
     pub triangle_strain: Range<u32>,
     pub pressure: Option<u32>,
+}
+
+impl BodyParts {
+    /// Each id range with the set that holds it (stretch, shear and bend links are
+    /// consecutive ids of the link set).
+    pub(crate) fn in_sets<'a>(
+        &self,
+        s: &'a mut ConstraintSets,
+    ) -> [(&'a mut dyn ConstraintSet, Range<u32>); 8] {
+        debug_assert!(
+            self.stretch.end == self.shear.start && self.shear.end == self.bend_link.start
+        );
+        [
+            (&mut s.link, self.stretch.start..self.bend_link.end),
+            (&mut s.tether, self.tether.clone()),
+            (&mut s.dihedral, self.dihedral.clone()),
+            (&mut s.isometric, self.isometric.clone()),
+            (&mut s.tet_volume, self.tet_volume.clone()),
+            (&mut s.tet_strain, self.tet_strain.clone()),
+            (&mut s.triangle_strain, self.triangle_strain.clone()),
+            (&mut s.pressure, self.pressure.map_or(0..0, |p| p..p + 1)),
+        ]
+    }
 }
 
 /// One body.
@@ -158,21 +183,17 @@ impl Bodies {
         Ok(self.slots[slot].body.as_ref().expect("checked"))
     }
 
-    fn get_mut(&mut self, id: BodyId) -> Result<&mut Body> {
+    pub(crate) fn get_mut(&mut self, id: BodyId) -> Result<&mut Body> {
         let slot = self.slot_of(id)?;
         Ok(self.slots[slot].body.as_mut().expect("checked"))
     }
 
     /// Number of live bodies.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.slots.len() - self.free.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    fn reserve(&mut self) -> Result<()> {
+    pub(crate) fn reserve(&mut self) -> Result<()> {
         if self.free.is_empty() {
             if self.slots.len() >= MAX_BODIES {
                 return Err(Error::out_of_range(format!(
@@ -186,7 +207,7 @@ impl Bodies {
     }
 
     /// Stores `body` (room reserved by [`Self::reserve`]).
-    fn insert(&mut self, body: Body) -> BodyId {
+    pub(crate) fn insert(&mut self, body: Body) -> BodyId {
         let index = match self.free.pop() {
             Some(i) => i as usize,
             None => {
@@ -201,7 +222,7 @@ impl Bodies {
         self.encode(index, self.slots[index].generation)
     }
 
-    fn remove(&mut self, id: BodyId) -> Result<Body> {
+    pub(crate) fn remove(&mut self, id: BodyId) -> Result<Body> {
         let index = self.slot_of(id)?;
         let slot = &mut self.slots[index];
         let body = slot.body.take().expect("checked");
@@ -239,7 +260,7 @@ pub(crate) struct BodyBuild {
 
 /// Appends `new` to `set` when non-empty: the new set and the id range of the new
 /// constraints.
-fn appended<F: Family<K>, const K: usize>(
+pub(crate) fn appended<F: Family<K>, const K: usize>(
     set: &NarySet<F, K>,
     new: &[NewConstraint<F::Rest, K>],
     hot: &[Vec4],
@@ -255,10 +276,10 @@ fn appended<F: Family<K>, const K: usize>(
 
 /// Checks a damping value (1/s).
 pub(crate) fn check_damping(damping: f32) -> Result<()> {
-    if !(damping.is_finite() && (0.0..=crate::world::MAX_ACCELERATION).contains(&damping)) {
+    if !(damping.is_finite() && (0.0..=crate::particles::MAX_ACCELERATION).contains(&damping)) {
         return Err(Error::invalid(format!(
             "damping {damping} must be finite and in [0, {}] (1/s)",
-            crate::world::MAX_ACCELERATION
+            crate::particles::MAX_ACCELERATION
         )));
     }
     Ok(())
@@ -279,239 +300,16 @@ pub(crate) fn check_total_mass(m: f32) -> Result<()> {
     Ok(())
 }
 
-impl World {
-    /// The first index a new body's particles will get; fails when `count` more
-    /// particles do not fit.
-    pub(crate) fn next_body_first(&self, count: usize) -> Result<u32> {
-        if count > MAX_BODY_PARTICLES {
-            return Err(Error::out_of_range(format!(
-                "a body of {count} particles exceeds the limit of {MAX_BODY_PARTICLES}"
-            )));
-        }
-        self.check_particle_room(count)?;
-        Ok(self.particles.len() as u32)
+/// The first index a new body of `count` particles gets in a world of
+/// `particle_count` particles; fails when they do not fit.
+pub(crate) fn first_index(particle_count: usize, count: usize) -> Result<u32> {
+    if count > MAX_BODY_PARTICLES {
+        return Err(Error::out_of_range(format!(
+            "a body of {count} particles exceeds the limit of {MAX_BODY_PARTICLES}"
+        )));
     }
-
-    /// Adds everything a builder made, all or nothing.
-    pub(crate) fn commit_body(&mut self, kind: BodyKind, b: BodyBuild) -> Result<BodyId> {
-        let count = b.positions.len();
-        debug_assert_eq!(b.first as usize, self.particles.len());
-        debug_assert_eq!(count, b.inverse_masses.len());
-        for (i, &p) in b.positions.iter().enumerate() {
-            check_vec3("vertex", i, p)?;
-        }
-        for (i, &w) in b.inverse_masses.iter().enumerate() {
-            check_inverse_mass(i, w)?;
-        }
-        let jacobi = self.desc.solver == Solver::Jacobi;
-        let mut hot =
-            crate::error::try_with_capacity::<Vec4>(self.particles.len() + count, "particle data")?;
-        hot.extend_from_slice(&self.particles.hot);
-        hot.extend(b.inverse_masses.iter().map(|&w| Vec3::ZERO.extend(w)));
-        let sets = &self.sets;
-        // Stretch, shear and bend links share the link set: append in one go.
-        let mut links = Vec::new();
-        try_reserve(
-            &mut links,
-            b.stretch.len() + b.shear.len() + b.bend_link.len(),
-            "links",
-        )?;
-        links.extend_from_slice(&b.stretch);
-        links.extend_from_slice(&b.shear);
-        links.extend_from_slice(&b.bend_link);
-        let (link, link_ids) = appended(&sets.link, &links, &hot, jacobi)?;
-        let (tether, tether_ids) = appended(&sets.tether, &b.tether, &hot, jacobi)?;
-        let (dihedral, dihedral_ids) = appended(&sets.dihedral, &b.dihedral, &hot, jacobi)?;
-        let (isometric, isometric_ids) = appended(&sets.isometric, &b.isometric, &hot, jacobi)?;
-        let (tet, tet_ids) = appended(&sets.tet_volume, &b.tet_volume, &hot, jacobi)?;
-        let (strain, strain_ids) = appended(&sets.tet_strain, &b.tet_strain, &hot, jacobi)?;
-        let (tri, tri_ids) = appended(&sets.triangle_strain, &b.triangle_strain, &hot, jacobi)?;
-        drop(hot);
-        self.bodies.reserve()?;
-        self.particles.reserve(count)?;
-        try_reserve(&mut self.sets.damped, 1, "body damping")?;
-        // Last fallible step: the pressure surface.
-        let pressure = match b.pressure {
-            Some((surface, k, alpha)) => Some(self.sets.pressure.push(surface, k, alpha)?),
-            None => None,
-        };
-        // Nothing below can fail.
-        for (&p, &w) in b.positions.iter().zip(&b.inverse_masses) {
-            self.particles.push(p, w);
-        }
-        let s = link_ids.start;
-        let (n1, n2) = (b.stretch.len() as u32, b.shear.len() as u32);
-        let parts = BodyParts {
-            stretch: s..s + n1,
-            shear: s + n1..s + n1 + n2,
-            bend_link: s + n1 + n2..link_ids.end,
-            tether: tether_ids,
-            dihedral: dihedral_ids,
-            isometric: isometric_ids,
-            tet_volume: tet_ids,
-            tet_strain: strain_ids,
-            triangle_strain: tri_ids,
-            pressure,
-        };
-        if let Some(x) = link {
-            self.sets.link = x;
-        }
-        if let Some(x) = tether {
-            self.sets.tether = x;
-        }
-        if let Some(x) = dihedral {
-            self.sets.dihedral = x;
-        }
-        if let Some(x) = isometric {
-            self.sets.isometric = x;
-        }
-        if let Some(x) = tet {
-            self.sets.tet_volume = x;
-        }
-        if let Some(x) = strain {
-            self.sets.tet_strain = x;
-        }
-        if let Some(x) = tri {
-            self.sets.triangle_strain = x;
-        }
-        let particles = b.first..b.first + count as u32;
-        if b.damping > 0.0 {
-            self.sets.damped.push((particles.clone(), b.damping));
-        }
-        Ok(self.bodies.insert(Body {
-            kind,
-            particles,
-            parts,
-            damping: b.damping,
-            radius: b.radius,
-        }))
-    }
-
-    /// Read access to the constraint families (other than distance).
-    pub fn constraint_sets(&self) -> &crate::constraints::ConstraintSets {
-        &self.sets
-    }
-
-    /// The body behind `id`.
-    pub fn body(&self, id: BodyId) -> Result<&Body> {
-        self.bodies.get(id)
-    }
-
-    /// Number of live bodies.
-    pub fn body_count(&self) -> u32 {
-        self.bodies.len() as u32
-    }
-
-    /// The body's particles: (first index, count).
-    pub fn body_particle_range(&self, id: BodyId) -> Result<(u32, u32)> {
-        let b = self.bodies.get(id)?;
-        Ok((b.particles.start, b.particles.end - b.particles.start))
-    }
-
-    /// Removes a body (see the module doc for what happens to its particles).
-    pub fn remove_body(&mut self, id: BodyId) -> Result<()> {
-        let body = self.bodies.remove(id)?;
-        let p = &body.parts;
-        for range in [&p.stretch, &p.shear, &p.bend_link] {
-            self.sets.link.remove(range.clone());
-        }
-        self.sets.tether.remove(p.tether.clone());
-        self.sets.dihedral.remove(p.dihedral.clone());
-        self.sets.isometric.remove(p.isometric.clone());
-        self.sets.tet_volume.remove(p.tet_volume.clone());
-        self.sets.tet_strain.remove(p.tet_strain.clone());
-        self.sets.triangle_strain.remove(p.triangle_strain.clone());
-        if let Some(s) = p.pressure {
-            self.sets.pressure.remove(s as usize);
-        }
-        self.sets
-            .attachments
-            .remove_on_particles(body.particles.clone());
-        self.sets.damped.retain(|(r, _)| *r != body.particles);
-        for i in body.particles.clone() {
-            self.particles.set_inverse_mass(i as usize, 0.0);
-            self.particles.set_velocity(i as usize, Vec3::ZERO);
-        }
-        self.sets.update_jacobi_weights(&self.particles);
-        Ok(())
-    }
-
-    /// Sets the compliance of one of the body's constraint groups (units as
-    /// [`BodyConstraints`]); takes effect on the next step.
-    pub fn set_body_compliance(
-        &mut self,
-        id: BodyId,
-        which: BodyConstraints,
-        compliance: f32,
-    ) -> Result<()> {
-        check_body_compliance("body", compliance)?;
-        let parts = self.bodies.get(id)?.parts.clone();
-        let s = &mut self.sets;
-        match which {
-            BodyConstraints::Stretch => {
-                s.link.set_compliance(parts.stretch, compliance);
-                let first = parts.tet_strain.start;
-                s.tet_strain
-                    .set_compliance_where(parts.tet_strain, compliance, |id| (id - first) % 6 < 3);
-                let first = parts.triangle_strain.start;
-                s.triangle_strain
-                    .set_compliance_where(parts.triangle_strain, compliance, |id| {
-                        (id - first) % 3 < 2
-                    });
-            }
-            BodyConstraints::Shear => {
-                s.link.set_compliance(parts.shear, compliance);
-                let first = parts.tet_strain.start;
-                s.tet_strain
-                    .set_compliance_where(parts.tet_strain, compliance, |id| (id - first) % 6 >= 3);
-                let first = parts.triangle_strain.start;
-                s.triangle_strain
-                    .set_compliance_where(parts.triangle_strain, compliance, |id| {
-                        (id - first) % 3 == 2
-                    });
-            }
-            BodyConstraints::Bend => {
-                s.link.set_compliance(parts.bend_link, compliance);
-                s.dihedral.set_compliance(parts.dihedral, compliance);
-                s.isometric.set_compliance(parts.isometric, compliance);
-            }
-            BodyConstraints::Tether => s.tether.set_compliance(parts.tether, compliance),
-            BodyConstraints::Volume => {
-                s.tet_volume.set_compliance(parts.tet_volume, compliance);
-                if let Some(p) = parts.pressure {
-                    s.pressure.set_compliance(p as usize, compliance);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Sets the body's extra velocity damping (1/s); takes effect on the next step.
-    pub fn set_body_damping(&mut self, id: BodyId, damping: f32) -> Result<()> {
-        check_damping(damping)?;
-        let body = self.bodies.get_mut(id)?;
-        body.damping = damping;
-        let range = body.particles.clone();
-        self.sets.damped.retain(|(r, _)| *r != range);
-        if damping > 0.0 {
-            try_reserve(&mut self.sets.damped, 1, "body damping")?;
-            self.sets.damped.push((range, damping));
-        }
-        Ok(())
-    }
-
-    /// Sets the overpressure factor k (target volume k·V0) of a pressure soft body.
-    pub fn set_body_pressure(&mut self, id: BodyId, pressure: f32) -> Result<()> {
-        soft::check_pressure(pressure)?;
-        let body = self.bodies.get(id)?;
-        let Some(p) = body.parts.pressure else {
-            return Err(Error::invalid(
-                "the body has no pressure surface (only pressure soft bodies have one)",
-            ));
-        };
-        self.sets.pressure.set_pressure(p as usize, pressure);
-        Ok(())
-    }
+    check_room(particle_count, count)?;
+    Ok(particle_count as u32)
 }
 
 /// Unique undirected edges (sorted pairs, in first-use order) of K-particle elements.

@@ -3,18 +3,17 @@
 //! length along the rope) and pins at either end.
 
 use super::{
-    check_body_compliance, check_damping, check_total_mass, BodyBuild, BodyId, BodyKind,
+    check_body_compliance, check_damping, check_total_mass, first_index, BodyBuild,
     MAX_BODY_PARTICLES,
 };
 use crate::constraints::nary::NewConstraint;
 use crate::error::{Error, Result};
 use crate::math::Vec3;
-use crate::world::World;
 
 /// How to build a rope. Units: m, kg, m/N, 1/s.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RopeDesc {
-    /// First end (m), used by [`World::add_rope`]. Default (0, 0, 0).
+    /// First end (m), used by [`crate::World::add_rope`]. Default (0, 0, 0).
     pub start: Vec3,
     /// Second end (m). Default (1, 0, 0).
     pub end: Vec3,
@@ -71,99 +70,102 @@ impl RopeDesc {
     }
 }
 
-impl World {
-    /// Adds a straight rope from `desc.start` to `desc.end` in `desc.segments` segments.
-    pub fn add_rope(&mut self, desc: &RopeDesc) -> Result<BodyId> {
-        desc.validate()?;
-        let n = desc.segments as usize;
-        if !(1..MAX_BODY_PARTICLES).contains(&n) {
-            return Err(Error::invalid(format!(
-                "segments {n} must be in 1..{MAX_BODY_PARTICLES}"
-            )));
-        }
-        let points: Vec<Vec3> = (0..=n)
-            .map(|i| desc.start.lerp(desc.end, i as f32 / n as f32))
-            .collect();
-        self.add_rope_polyline(desc, &points)
+/// The particles of a straight rope from `desc.start` to `desc.end` in
+/// `desc.segments` segments (checks `desc`).
+pub(crate) fn straight_points(desc: &RopeDesc) -> Result<Vec<Vec3>> {
+    desc.validate()?;
+    let n = desc.segments as usize;
+    if !(1..MAX_BODY_PARTICLES).contains(&n) {
+        return Err(Error::invalid(format!(
+            "segments {n} must be in 1..{MAX_BODY_PARTICLES}"
+        )));
     }
+    let points: Vec<Vec3> = (0..=n)
+        .map(|i| desc.start.lerp(desc.end, i as f32 / n as f32))
+        .collect();
+    Ok(points)
+}
 
-    /// Adds a rope through `points` (one particle each, at least 2; start, end and
-    /// segments of `desc` are ignored).
-    pub fn add_rope_polyline(&mut self, desc: &RopeDesc, points: &[Vec3]) -> Result<BodyId> {
-        desc.validate()?;
-        let n = points.len();
-        if n < 2 {
+/// The rope [`crate::World::add_rope_polyline`] adds to a world of `particle_count`
+/// particles, through `points` (one particle each, at least 2).
+pub(crate) fn polyline(
+    particle_count: usize,
+    desc: &RopeDesc,
+    points: &[Vec3],
+) -> Result<BodyBuild> {
+    desc.validate()?;
+    let n = points.len();
+    if n < 2 {
+        return Err(Error::invalid(format!(
+            "a rope needs at least 2 points, got {n}"
+        )));
+    }
+    let first = first_index(particle_count, n)?;
+    for (i, &p) in points.iter().enumerate() {
+        crate::particles::check_vec3("point", i, p)?;
+    }
+    let mut arc = vec![0.0f32; n];
+    for i in 1..n {
+        let l = points[i].distance(points[i - 1]);
+        if l.is_nan() || l <= 1e-9 {
             return Err(Error::invalid(format!(
-                "a rope needs at least 2 points, got {n}"
+                "segment {} (points {} and {i}) has zero length",
+                i - 1,
+                i - 1
             )));
         }
-        let first = self.next_body_first(n)?;
-        for (i, &p) in points.iter().enumerate() {
-            crate::world::check_vec3("point", i, p)?;
-        }
-        let mut arc = vec![0.0f32; n];
-        for i in 1..n {
-            let l = points[i].distance(points[i - 1]);
-            if l.is_nan() || l <= 1e-9 {
-                return Err(Error::invalid(format!(
-                    "segment {} (points {} and {i}) has zero length",
-                    i - 1,
-                    i - 1
-                )));
-            }
-            arc[i] = arc[i - 1] + l;
-        }
-        let w = n as f32 / desc.total_mass;
-        let mut inverse_masses = vec![w; n];
+        arc[i] = arc[i - 1] + l;
+    }
+    let w = n as f32 / desc.total_mass;
+    let mut inverse_masses = vec![w; n];
+    if desc.pin_start {
+        inverse_masses[0] = 0.0;
+    }
+    if desc.pin_end {
+        inverse_masses[n - 1] = 0.0;
+    }
+    let g = |i: usize| first + i as u32;
+    let mut b = BodyBuild {
+        first,
+        positions: points.to_vec(),
+        inverse_masses,
+        damping: desc.damping,
+        radius: desc.radius,
+        ..Default::default()
+    };
+    b.stretch = (0..n - 1)
+        .map(|i| NewConstraint {
+            particles: [g(i), g(i + 1)],
+            rest: arc[i + 1] - arc[i],
+            compliance: desc.stretch_compliance,
+        })
+        .collect();
+    b.bend_link = (0..n.saturating_sub(2))
+        .map(|i| NewConstraint {
+            particles: [g(i), g(i + 2)],
+            rest: points[i].distance(points[i + 2]),
+            compliance: desc.bend_compliance,
+        })
+        .collect();
+    if desc.tethers {
+        let mut anchors = Vec::new();
         if desc.pin_start {
-            inverse_masses[0] = 0.0;
+            anchors.push(0usize);
         }
         if desc.pin_end {
-            inverse_masses[n - 1] = 0.0;
+            anchors.push(n - 1);
         }
-        let g = |i: usize| first + i as u32;
-        let mut b = BodyBuild {
-            first,
-            positions: points.to_vec(),
-            inverse_masses,
-            damping: desc.damping,
-            radius: desc.radius,
-            ..Default::default()
-        };
-        b.stretch = (0..n - 1)
-            .map(|i| NewConstraint {
-                particles: [g(i), g(i + 1)],
-                rest: arc[i + 1] - arc[i],
-                compliance: desc.stretch_compliance,
-            })
-            .collect();
-        b.bend_link = (0..n.saturating_sub(2))
-            .map(|i| NewConstraint {
-                particles: [g(i), g(i + 2)],
-                rest: points[i].distance(points[i + 2]),
-                compliance: desc.bend_compliance,
-            })
-            .collect();
-        if desc.tethers {
-            let mut anchors = Vec::new();
-            if desc.pin_start {
-                anchors.push(0usize);
-            }
-            if desc.pin_end {
-                anchors.push(n - 1);
-            }
-            for &a in &anchors {
-                for i in 0..n {
-                    if b.inverse_masses[i] > 0.0 && i.abs_diff(a) >= 2 {
-                        b.tether.push(NewConstraint {
-                            particles: [g(a), g(i)],
-                            rest: (arc[i] - arc[a]).abs(),
-                            compliance: 0.0,
-                        });
-                    }
+        for &a in &anchors {
+            for i in 0..n {
+                if b.inverse_masses[i] > 0.0 && i.abs_diff(a) >= 2 {
+                    b.tether.push(NewConstraint {
+                        particles: [g(a), g(i)],
+                        rest: (arc[i] - arc[a]).abs(),
+                        compliance: 0.0,
+                    });
                 }
             }
         }
-        self.commit_body(BodyKind::Rope, b)
     }
+    Ok(b)
 }

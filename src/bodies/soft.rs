@@ -2,18 +2,17 @@
 //! a closed triangle surface (edge links + one pressure volume constraint with an
 //! overpressure factor, the inflatable of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 
-use super::families::tet_volumes;
 use super::{
-    check_body_compliance, check_damping, check_total_mass, links, unique_edges, BodyBuild, BodyId,
-    BodyKind, MAX_BODY_PARTICLES,
+    check_body_compliance, check_damping, check_total_mass, first_index, links, unique_edges,
+    BodyBuild, MAX_BODY_PARTICLES,
 };
 use crate::constraints::nary::{check_elements, NewConstraint};
 use crate::constraints::strain::{tet_coefficients, StrainRest};
-use crate::constraints::volume::validate_surface;
+use crate::constraints::volume::{tet_volumes, validate_surface};
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
-use crate::world::{check_inverse_mass, check_vec3, World};
+use crate::particles::{check_inverse_mass, check_vec3};
 
 /// Largest overpressure factor.
 pub const MAX_PRESSURE: f32 = 100.0;
@@ -161,163 +160,137 @@ fn check_vertices(vertices: &[Vec3], min: usize) -> Result<()> {
     Ok(())
 }
 
-impl World {
-    /// Adds a soft body from a tetrahedral mesh: every tet edge a link, every tet a
-    /// volume constraint. Tets `[a, b, c, d]` must have positive volume (b, c, d
-    /// counter-clockwise seen from a). `inverse_masses` None: `desc.total_mass` lumped
-    /// by volume.
-    pub fn add_tet_body(
-        &mut self,
-        desc: &TetBodyDesc,
-        vertices: &[Vec3],
-        tets: &[[u32; 4]],
-        inverse_masses: Option<&[f32]>,
-    ) -> Result<BodyId> {
-        check_body_compliance("stretch", desc.stretch_compliance)?;
-        check_body_compliance("shear", desc.shear_compliance)?;
-        check_body_compliance("volume", desc.volume_compliance)?;
-        check_damping(desc.damping)?;
-        check_vertices(vertices, 4)?;
-        if tets.is_empty() {
-            return Err(Error::invalid("a tet body needs at least one tet"));
+/// The body [`crate::World::add_tet_body`] adds to a world of `particle_count`
+/// particles.
+pub(crate) fn tet_body(
+    particle_count: usize,
+    desc: &TetBodyDesc,
+    vertices: &[Vec3],
+    tets: &[[u32; 4]],
+    inverse_masses: Option<&[f32]>,
+) -> Result<BodyBuild> {
+    check_body_compliance("stretch", desc.stretch_compliance)?;
+    check_body_compliance("shear", desc.shear_compliance)?;
+    check_body_compliance("volume", desc.volume_compliance)?;
+    check_damping(desc.damping)?;
+    check_vertices(vertices, 4)?;
+    if tets.is_empty() {
+        return Err(Error::invalid("a tet body needs at least one tet"));
+    }
+    let first = first_index(particle_count, vertices.len())?;
+    check_elements(tets, vertices.len(), "tet")?;
+    let local = local_particles(vertices)?;
+    let volumes = tet_volumes(&local, tets)?;
+    let mut share = vec![0.0f64; vertices.len()];
+    for (t, &v) in tets.iter().zip(&volumes) {
+        for &p in t {
+            share[p as usize] += v as f64 / 4.0;
         }
-        let first = self.next_body_first(vertices.len())?;
-        check_elements(tets, vertices.len(), "tet")?;
-        let local = local_particles(vertices)?;
-        let volumes = tet_volumes(&local, tets)?;
-        let mut share = vec![0.0f64; vertices.len()];
-        for (t, &v) in tets.iter().zip(&volumes) {
-            for &p in t {
-                share[p as usize] += v as f64 / 4.0;
-            }
+    }
+    let inv = lumped_inverse_masses(
+        inverse_masses,
+        vertices.len(),
+        desc.total_mass,
+        &share,
+        "tet",
+    )?;
+    let mut b = BodyBuild {
+        first,
+        positions: vertices.to_vec(),
+        inverse_masses: inv,
+        damping: desc.damping,
+        ..Default::default()
+    };
+    match desc.model {
+        TetModel::EdgesAndVolume => {
+            b.stretch = links(
+                &unique_edges(tets),
+                vertices,
+                first,
+                desc.stretch_compliance,
+            );
         }
-        let inv = lumped_inverse_masses(
-            inverse_masses,
-            vertices.len(),
-            desc.total_mass,
-            &share,
-            "tet",
-        )?;
-        let mut b = BodyBuild {
-            first,
-            positions: vertices.to_vec(),
-            inverse_masses: inv,
-            damping: desc.damping,
-            ..Default::default()
-        };
-        match desc.model {
-            TetModel::EdgesAndVolume => {
-                b.stretch = links(
-                    &unique_edges(tets),
-                    vertices,
-                    first,
-                    desc.stretch_compliance,
-                );
-            }
-            TetModel::Strain => {
-                for (j, t) in tets.iter().enumerate() {
-                    let x0 = vertices[t[0] as usize];
-                    let r = t.map(|p| vertices[p as usize] - x0);
-                    let coef = tet_coefficients(r[1], r[2], r[3])
-                        .ok_or_else(|| Error::invalid(format!("tet {j} {t:?} is degenerate")))?;
-                    let (cs, cx) = (desc.stretch_compliance, desc.shear_compliance);
-                    for (axes, compliance) in [
-                        ((0, 0), cs),
-                        ((1, 1), cs),
-                        ((2, 2), cs),
-                        ((0, 1), cx),
-                        ((0, 2), cx),
-                        ((1, 2), cx),
-                    ] {
-                        b.tet_strain.push(NewConstraint {
-                            particles: t.map(|p| p + first),
-                            rest: StrainRest { coef, axes },
-                            compliance,
-                        });
-                    }
+        TetModel::Strain => {
+            for (j, t) in tets.iter().enumerate() {
+                let x0 = vertices[t[0] as usize];
+                let r = t.map(|p| vertices[p as usize] - x0);
+                let coef = tet_coefficients(r[1], r[2], r[3])
+                    .ok_or_else(|| Error::invalid(format!("tet {j} {t:?} is degenerate")))?;
+                let (cs, cx) = (desc.stretch_compliance, desc.shear_compliance);
+                for (axes, compliance) in [
+                    ((0, 0), cs),
+                    ((1, 1), cs),
+                    ((2, 2), cs),
+                    ((0, 1), cx),
+                    ((0, 2), cx),
+                    ((1, 2), cx),
+                ] {
+                    b.tet_strain.push(NewConstraint {
+                        particles: t.map(|p| p + first),
+                        rest: StrainRest { coef, axes },
+                        compliance,
+                    });
                 }
             }
         }
-        b.tet_volume = tets
-            .iter()
-            .zip(&volumes)
-            .map(|(t, &v)| NewConstraint {
-                particles: t.map(|p| p + first),
-                rest: v,
-                compliance: desc.volume_compliance,
-            })
-            .collect();
-        self.commit_body(BodyKind::TetSoftBody, b)
     }
+    b.tet_volume = tets
+        .iter()
+        .zip(&volumes)
+        .map(|(t, &v)| NewConstraint {
+            particles: t.map(|p| p + first),
+            rest: v,
+            compliance: desc.volume_compliance,
+        })
+        .collect();
+    Ok(b)
+}
 
-    /// Adds a soft body from a closed surface (triangles wound counter-clockwise seen
-    /// from outside): every edge a link, plus one volume constraint keeping
-    /// `desc.pressure` × the rest volume. `inverse_masses` None: `desc.total_mass`
-    /// lumped by triangle area.
-    pub fn add_pressure_body(
-        &mut self,
-        desc: &PressureBodyDesc,
-        vertices: &[Vec3],
-        triangles: &[[u32; 3]],
-        inverse_masses: Option<&[f32]>,
-    ) -> Result<BodyId> {
-        check_body_compliance("stretch", desc.stretch_compliance)?;
-        check_body_compliance("volume", desc.volume_compliance)?;
-        check_pressure(desc.pressure)?;
-        check_damping(desc.damping)?;
-        check_vertices(vertices, 4)?;
-        let first = self.next_body_first(vertices.len())?;
-        let local = local_particles(vertices)?;
-        let surface = validate_surface(&local, triangles)?;
-        let mut share = vec![0.0f64; vertices.len()];
-        for t in triangles {
-            let [a, b, c] = t.map(|p| vertices[p as usize]);
-            let area = 0.5 * (b - a).cross(c - a).length() as f64;
-            for &p in t {
-                share[p as usize] += area / 3.0;
-            }
+/// The body [`crate::World::add_pressure_body`] adds to a world of `particle_count`
+/// particles.
+pub(crate) fn pressure_body(
+    particle_count: usize,
+    desc: &PressureBodyDesc,
+    vertices: &[Vec3],
+    triangles: &[[u32; 3]],
+    inverse_masses: Option<&[f32]>,
+) -> Result<BodyBuild> {
+    check_body_compliance("stretch", desc.stretch_compliance)?;
+    check_body_compliance("volume", desc.volume_compliance)?;
+    check_pressure(desc.pressure)?;
+    check_damping(desc.damping)?;
+    check_vertices(vertices, 4)?;
+    let first = first_index(particle_count, vertices.len())?;
+    let local = local_particles(vertices)?;
+    let surface = validate_surface(&local, triangles)?;
+    let mut share = vec![0.0f64; vertices.len()];
+    for t in triangles {
+        let [a, b, c] = t.map(|p| vertices[p as usize]);
+        let area = 0.5 * (b - a).cross(c - a).length() as f64;
+        for &p in t {
+            share[p as usize] += area / 3.0;
         }
-        let inv = lumped_inverse_masses(
-            inverse_masses,
-            vertices.len(),
-            desc.total_mass,
-            &share,
-            "triangle",
-        )?;
-        let mut b = BodyBuild {
-            first,
-            positions: vertices.to_vec(),
-            inverse_masses: inv,
-            damping: desc.damping,
-            ..Default::default()
-        };
-        b.stretch = links(
-            &unique_edges(triangles),
-            vertices,
-            first,
-            desc.stretch_compliance,
-        );
-        b.pressure = Some((surface.offset(first), desc.pressure, desc.volume_compliance));
-        self.commit_body(BodyKind::PressureSoftBody, b)
     }
-
-    /// Current enclosed volume (m³) of a pressure soft body, or the summed tet volume
-    /// of a tet soft body.
-    pub fn body_volume(&self, id: BodyId) -> Result<f32> {
-        let body = self.body(id)?;
-        if let Some(p) = body.parts.pressure {
-            return self.pressure_volume(p);
-        }
-        if body.parts.tet_volume.is_empty() {
-            return Err(Error::invalid("the body has no volume (not a soft body)"));
-        }
-        let mut v = 0.0f64;
-        for id in body.parts.tet_volume.clone() {
-            let t = self.sets.tet_volume.particles_of(id as usize);
-            let x0 = self.particles.position(t[0] as usize);
-            let r: [Vec3; 4] = t.map(|p| self.particles.position(p as usize) - x0);
-            v += crate::constraints::volume::tet_volume(&r) as f64;
-        }
-        Ok(v as f32)
-    }
+    let inv = lumped_inverse_masses(
+        inverse_masses,
+        vertices.len(),
+        desc.total_mass,
+        &share,
+        "triangle",
+    )?;
+    let mut b = BodyBuild {
+        first,
+        positions: vertices.to_vec(),
+        inverse_masses: inv,
+        damping: desc.damping,
+        ..Default::default()
+    };
+    b.stretch = links(
+        &unique_edges(triangles),
+        vertices,
+        first,
+        desc.stretch_compliance,
+    );
+    b.pressure = Some((surface.offset(first), desc.pressure, desc.volume_compliance));
+    Ok(b)
 }

@@ -1,6 +1,8 @@
 //! Collisions and interaction: host-owned colliders with continuous detection,
 //! Coulomb friction and restitution ([`colliders`]), particle–particle contacts on a
 //! spatial hash grid ([`grid`]), and picking / grabbing particles ([`interaction`]).
+//! Its `World` API is in `world/collision.rs`; ARCHITECTURE.md, "The step", shows
+//! where each pass runs.
 //!
 //! The step calls, in this order:
 //!
@@ -18,7 +20,6 @@
 //! end_step                           contact readback
 //! ```
 
-mod api;
 pub mod colliders;
 pub mod grid;
 pub mod interaction;

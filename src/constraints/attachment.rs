@@ -15,6 +15,7 @@
 //! an iteration, one after another (also with the Jacobi solver). An attachment on a
 //! particle of inverse mass 0 does nothing.
 
+use super::set::{ConstraintSet, Iteration};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec3A};
 use crate::particles::Particles;
@@ -222,6 +223,37 @@ impl Attachments {
             let dl = (-c - a.lambda * alpha_tilde) / (w + alpha_tilde);
             particles.hot[i] += (dl * w).extend(0.0);
             a.lambda += dl;
+        }
+    }
+}
+
+impl ConstraintSet for Attachments {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn begin_substep(&mut self, s: u32, n: u32, _solver: crate::solver::Solver) {
+        Attachments::begin_substep(self, s, n);
+    }
+
+    fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        self.solve(particles, it.inv_h2);
+    }
+
+    fn end_step(&mut self) {
+        Attachments::end_step(self);
+    }
+
+    /// |λ|/h² (N): the magnitude of [`Attachments::host_force`].
+    fn force(&self, id: usize, h: f32) -> f32 {
+        self.host_force(id, h).length()
+    }
+
+    fn remove(&mut self, ids: std::ops::Range<u32>) {
+        for id in ids {
+            let a = &mut self.list[id as usize];
+            a.compliance = -1.0;
+            a.lambda = Vec3::ZERO;
         }
     }
 }

@@ -23,6 +23,7 @@
 use std::f32::consts::PI;
 
 use super::nary::Family;
+use super::set::FamilyKind;
 use crate::math::Vec3;
 
 /// Below this squared normal length (m⁴) a triangle is degenerate.
@@ -66,6 +67,7 @@ pub struct Dihedral;
 impl Family<4> for Dihedral {
     type Rest = f32;
     const NAME: &'static str = "dihedral bending";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::DihedralBending);
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &f32) -> Option<(f32, [Vec3; 4])> {
         let (theta, g) = dihedral_angle_and_gradient(r)?;
@@ -115,6 +117,7 @@ pub struct Isometric;
 impl Family<4> for Isometric {
     type Rest = IsometricRest;
     const NAME: &'static str = "isometric bending";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::IsometricBending);
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &IsometricRest) -> Option<(f32, [Vec3; 4])> {
         let k = rest.k;

@@ -1,4 +1,7 @@
-//! Distance constraints, XPBD and PBD flavours in one set.
+//! Distance constraints, XPBD and PBD flavours in one set. The same set type holds the
+//! host's distance constraints (`ConstraintSets::distance`) and the length links of
+//! bodies (`ConstraintSets::link`: rope segments and bend links, cloth and soft-body
+//! edges), so both run on the SIMD block kernel (`distance_kernel`).
 //!
 //! For particles a, b with positions x_a, x_b and rest length L:
 //!
@@ -18,14 +21,19 @@
 //! Degenerate pairs never produce NaN: coincident particles (no direction) and pairs
 //! whose ends are both pinned with α = 0 (nothing can move) are skipped.
 
+use std::ops::Range;
+
+use super::set::{ConstraintSet, Iteration};
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::{separation, Particles};
 use crate::solver::jacobi::Adjacency;
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
+use crate::solver::Solver;
 
-use super::distance_kernel::{project_range, Bodies, Slots};
+pub(crate) use super::distance_kernel::{pack_softness, unpack_softness, MIN_LENGTH};
+use super::distance_kernel::{project_range, ParticleArrays, Slots};
 
 /// Largest number of distance constraints one world holds.
 pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
@@ -33,8 +41,8 @@ pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
 /// Largest compliance (m/N) accepted; softer links are indistinguishable from none.
 pub const MAX_COMPLIANCE: f32 = 1.0e10;
 
-/// Below this distance (m) two particles are treated as coincident: no direction.
-pub(crate) const MIN_LENGTH: f32 = 1.0e-12;
+/// Softness of a removed constraint: a PBD constraint of stiffness 0 (`-0.0`).
+const REMOVED: f32 = -0.0;
 
 /// One constraint to add (already validated by the world).
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +54,18 @@ pub(crate) struct NewDistance {
     pub compliance: f32,
     /// per-iteration factor k' (1 for XPBD constraints)
     pub stiffness: f32,
+}
+
+impl From<super::nary::NewConstraint<f32, 2>> for NewDistance {
+    /// A body link: XPBD, rest length in m, compliance in m/N.
+    fn from(c: super::nary::NewConstraint<f32, 2>) -> Self {
+        NewDistance {
+            pair: c.particles,
+            rest: c.rest,
+            compliance: c.compliance,
+            stiffness: 1.0,
+        }
+    }
 }
 
 /// Distance constraints stored in solve order: sorted by colour, then by id.
@@ -92,29 +112,6 @@ fn project(
     Some((d * (dl / len), dl))
 }
 
-/// Packs an XPBD compliance α (m/N, with k' = 1) or a PBD per-iteration stiffness k'
-/// (with α = 0) into one `f32`: α itself, or −k' with the sign bit set (so k' = 0 is
-/// −0.0). A PBD constraint with k' = 1 is stored as the rigid XPBD constraint α = 0,
-/// which projects identically.
-pub(crate) fn pack_softness(compliance: f32, stiffness: f32) -> f32 {
-    if stiffness < 1.0 {
-        debug_assert_eq!(compliance, 0.0);
-        -stiffness
-    } else {
-        compliance
-    }
-}
-
-/// (α in m/N, k') from [`pack_softness`]'s value.
-#[inline(always)]
-pub(crate) fn unpack_softness(v: f32) -> (f32, f32) {
-    if v.is_sign_negative() {
-        (0.0, -v)
-    } else {
-        (v, 1.0)
-    }
-}
-
 impl DistanceConstraints {
     /// Number of constraints.
     pub fn len(&self) -> usize {
@@ -155,6 +152,34 @@ impl DistanceConstraints {
         self.rest[self.slot_of[id] as usize]
     }
 
+    /// The particle pair of constraint `id` (as [`Self::pair`]; the name the other
+    /// families use).
+    pub fn particles_of(&self, id: usize) -> [u32; 2] {
+        self.pair(id)
+    }
+
+    /// The rest length (m) of constraint `id` (as [`Self::rest_length`]).
+    pub fn rest(&self, id: usize) -> f32 {
+        self.rest_length(id)
+    }
+
+    /// Compliance (m/N) of XPBD constraint `id`; None once removed (and for PBD
+    /// constraints, which have a stiffness instead).
+    pub fn compliance(&self, id: usize) -> Option<f32> {
+        let v = self.softness[self.slot_of[id] as usize];
+        (!v.is_sign_negative()).then_some(v)
+    }
+
+    /// Sets the compliance (m/N) of the live XPBD constraints among ids `ids`.
+    pub(crate) fn set_compliance(&mut self, ids: Range<u32>, compliance: f32) {
+        for id in ids {
+            let s = self.slot_of[id as usize] as usize;
+            if !self.softness[s].is_sign_negative() {
+                self.softness[s] = pack_softness(compliance, 1.0);
+            }
+        }
+    }
+
     /// |λ| / h² (N) of constraint `id` for a last substep of length `h` (s).
     pub fn force(&self, id: usize, h: f32) -> f32 {
         if h > 0.0 {
@@ -165,15 +190,24 @@ impl DistanceConstraints {
     }
 
     /// A new set holding these constraints followed by `new` (ids continue), coloured
-    /// and sorted; `jacobi` also builds the adjacency. `self` is left untouched, so a
+    /// and sorted; `jacobi` also builds the adjacency, over the particles whose hot
+    /// data (displacement, inverse mass) is `hot` (it may include particles not yet in
+    /// the world). `self` is left untouched, so a
     /// failure (out of memory) changes nothing.
     pub(crate) fn with_appended(
         &self,
         new: &[NewDistance],
-        particles: &Particles,
+        hot: &[Vec4],
         jacobi: bool,
     ) -> Result<Self> {
         const WHAT: &str = "distance constraints";
+        if self.len() as u64 + new.len() as u64 > MAX_DISTANCE_CONSTRAINTS as u64 {
+            return Err(Error::out_of_range(format!(
+                "adding {} length constraints to {} would exceed the limit of {MAX_DISTANCE_CONSTRAINTS}",
+                new.len(),
+                self.len()
+            )));
+        }
         let m = self.len() + new.len();
         // Every constraint in id order, with its λ: the existing ones, then the new.
         let mut rows = try_with_capacity::<(NewDistance, f32)>(m, WHAT)?;
@@ -190,7 +224,7 @@ impl DistanceConstraints {
         rows.extend(new.iter().map(|&n| (n, 0.0)));
         let mut items = try_with_capacity::<[u32; 2]>(m, WHAT)?;
         items.extend(rows.iter().map(|(r, _)| r.pair));
-        let (slot_of, schedule) = schedule::build(&items, particles.len())?;
+        let (slot_of, schedule) = schedule::build(&items, hot.len())?;
         drop(items);
         let mut out = DistanceConstraints {
             pairs: try_with_capacity(m, WHAT)?,
@@ -212,7 +246,7 @@ impl DistanceConstraints {
             out.softness[s] = pack_softness(row.compliance, row.stiffness);
             out.lambda[s] = *lambda;
         }
-        out.prepare_jacobi(&particles.hot, jacobi)?;
+        out.prepare_jacobi(hot, jacobi)?;
         Ok(out)
     }
 
@@ -258,6 +292,16 @@ impl DistanceConstraints {
         }
     }
 
+    /// Removes constraints `ids`: they keep their ids and stop acting (stored as PBD
+    /// constraints of stiffness 0, which move nothing), and report 0 force.
+    pub(crate) fn remove(&mut self, ids: Range<u32>) {
+        for id in ids {
+            let s = self.slot_of[id as usize] as usize;
+            self.softness[s] = REMOVED;
+            self.lambda[s] = 0.0;
+        }
+    }
+
     /// Sets every λ to zero (start of a substep).
     pub(crate) fn reset_lambda(&mut self) {
         self.lambda.fill(0.0);
@@ -274,7 +318,7 @@ impl DistanceConstraints {
         fresh: bool,
         exec: &Executor,
     ) {
-        let bodies = Bodies {
+        let arrays = ParticleArrays {
             base: &particles.base,
             hot: DisjointSlice::new(&mut particles.hot),
         };
@@ -293,14 +337,14 @@ impl DistanceConstraints {
         exec.for_each_index(sched.blocks.len(), sched.interior_len(), |b| {
             for colour in sched.block_colours(b) {
                 // SAFETY: see above.
-                unsafe { project_range(colour, &slots, &bodies, inv_h2) };
+                unsafe { project_range(colour, &slots, &arrays, inv_h2) };
             }
         });
         for colour in sched.shared_colours() {
             exec.for_ranges(colour.len(), |r| {
                 let r = colour.start + r.start..colour.start + r.end;
                 // SAFETY: see above.
-                unsafe { project_range(r, &slots, &bodies, inv_h2) };
+                unsafe { project_range(r, &slots, &arrays, inv_h2) };
             });
         }
     }
@@ -372,6 +416,42 @@ impl DistanceConstraints {
                 }
             }
         });
+    }
+}
+
+impl ConstraintSet for DistanceConstraints {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    /// Gauss-Seidel's first sweep starts λ from 0 itself (`fresh`); Jacobi resets.
+    fn begin_substep(&mut self, _s: u32, _n: u32, solver: Solver) {
+        if solver == Solver::Jacobi {
+            self.reset_lambda();
+        }
+    }
+
+    fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        match it.solver {
+            Solver::GaussSeidel => self.solve_gauss_seidel(particles, it.inv_h2, it.first, it.exec),
+            Solver::Jacobi => self.solve_jacobi(particles, it.inv_h2, it.relaxation, it.exec),
+        }
+    }
+
+    fn update_jacobi_weights(&mut self, hot: &[Vec4]) {
+        DistanceConstraints::update_jacobi_weights(self, hot);
+    }
+
+    fn force(&self, id: usize, h: f32) -> f32 {
+        DistanceConstraints::force(self, id, h)
+    }
+
+    fn remove(&mut self, ids: Range<u32>) {
+        DistanceConstraints::remove(self, ids);
+    }
+
+    fn colour_count(&self) -> usize {
+        DistanceConstraints::colour_count(self)
     }
 }
 

@@ -1,14 +1,15 @@
 //! The Gauss-Seidel kernel of the distance constraints, several constraints at a time.
 //!
-//! On x86-64 four slots of one colour are loaded (two 16-byte `Vec4` loads per
-//! constraint), transposed into lanes (`x[4]`, `y[4]`, ...), projected with SSE2
-//! (part of every x86-64 CPU, so the shipped library needs no `target-cpu` and no
-//! run-time dispatch) and transposed back. Elsewhere (arm64, ...) a portable version
+//! On x86-64 the slots of one colour are loaded (two 16-byte `Vec4` loads per
+//! constraint), transposed into lanes (`x[4]`, `y[4]`, ...), projected and transposed
+//! back: eight at a time with AVX when the CPU has it (detected once at run time and
+//! cached, so the shipped library needs no `target-cpu`), otherwise four at a time
+//! with SSE2 (part of every x86-64 CPU). Elsewhere (arm64, ...) a portable version
 //! gathers [`LANES`] slots into lane arrays that the compiler vectorises. Within a
 //! colour no two slots share a particle, so loading a whole block before writing any
 //! of it reads exactly what the one-at-a-time loop would.
 //!
-//! Both versions perform the same IEEE-754 operations in the same order (no fused
+//! All versions perform the same IEEE-754 operations in the same order (no fused
 //! multiply-add, exact `sqrt` and division; a unit test compares them bit for bit), so
 //! the result is the same on every CPU and however a colour is split between threads.
 
@@ -17,7 +18,32 @@ use std::ops::Range;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::solver::parallel::DisjointSlice;
 
-use super::distance::MIN_LENGTH;
+/// Below this distance (m) two particles are treated as coincident: no direction.
+pub(crate) const MIN_LENGTH: f32 = 1.0e-12;
+
+/// Packs an XPBD compliance α (m/N, with k' = 1) or a PBD per-iteration stiffness k'
+/// (with α = 0) into one `f32`: α itself, or −k' with the sign bit set (so k' = 0 is
+/// −0.0). A PBD constraint with k' = 1 is stored as the rigid XPBD constraint α = 0,
+/// which projects identically. A compliance of −0.0 (accepted as 0) is stored as +0.0,
+/// so that it is not read as a PBD stiffness.
+pub(crate) fn pack_softness(compliance: f32, stiffness: f32) -> f32 {
+    if stiffness < 1.0 {
+        debug_assert_eq!(compliance, 0.0);
+        -stiffness
+    } else {
+        compliance.abs()
+    }
+}
+
+/// (α in m/N, k') from [`pack_softness`]'s value.
+#[inline(always)]
+pub(crate) fn unpack_softness(v: f32) -> (f32, f32) {
+    if v.is_sign_negative() {
+        (0.0, -v)
+    } else {
+        (v, 1.0)
+    }
+}
 
 /// Constraints projected together.
 pub(crate) const LANES: usize = 8;
@@ -26,7 +52,7 @@ pub(crate) const LANES: usize = 8;
 pub(crate) struct Slots<'a> {
     pub pairs: &'a [[u32; 2]],
     pub rest: &'a [f32],
-    /// See `distance::pack_softness`.
+    /// See [`pack_softness`].
     pub softness: &'a [f32],
     pub lambda: DisjointSlice<'a, f32>,
     /// First iteration of a substep: λ is taken as 0 (not read), which resets it
@@ -35,7 +61,7 @@ pub(crate) struct Slots<'a> {
 }
 
 /// Particle arrays borrowed for one sweep.
-pub(crate) struct Bodies<'a> {
+pub(crate) struct ParticleArrays<'a> {
     pub base: &'a [Vec3A],
     pub hot: DisjointSlice<'a, Vec4>,
 }
@@ -46,12 +72,12 @@ pub(crate) struct Bodies<'a> {
 /// # Safety
 /// The slots of `range` must not share a particle with each other nor with any slot
 /// another thread projects at the same time, every particle index must be below
-/// `bodies.hot`'s length, and `range` must lie within the slot arrays.
+/// `particles.hot`'s length, and `range` must lie within the slot arrays.
 #[inline]
 pub(crate) unsafe fn project_range(
     range: Range<usize>,
     slots: &Slots<'_>,
-    bodies: &Bodies<'_>,
+    particles: &ParticleArrays<'_>,
     inv_h2: f32,
 ) {
     #[cfg(target_arch = "x86_64")]
@@ -59,16 +85,16 @@ pub(crate) unsafe fn project_range(
         if avx::available() {
             // SAFETY: the CPU has AVX (checked at run time); the caller's contract is
             // passed on unchanged.
-            unsafe { avx::project_range(range, slots, bodies, inv_h2) }
+            unsafe { avx::project_range(range, slots, particles, inv_h2) }
         } else {
             // SAFETY: the caller's contract is passed on unchanged.
-            unsafe { sse2::project_range(range, slots, bodies, inv_h2) }
+            unsafe { sse2::project_range(range, slots, particles, inv_h2) }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         // SAFETY: the caller's contract is passed on unchanged.
-        unsafe { project_range_generic(range, slots, bodies, inv_h2) }
+        unsafe { project_range_generic(range, slots, particles, inv_h2) }
     }
 }
 
@@ -80,7 +106,7 @@ pub(crate) unsafe fn project_range(
 pub(crate) unsafe fn project_range_generic(
     range: Range<usize>,
     slots: &Slots<'_>,
-    bodies: &Bodies<'_>,
+    particles: &ParticleArrays<'_>,
     inv_h2: f32,
 ) {
     let mut s = range.start;
@@ -90,9 +116,9 @@ pub(crate) unsafe fn project_range_generic(
         // cut to the range.
         unsafe {
             if slots.fresh {
-                project_block::<LANES, true>(s, n, slots, bodies, inv_h2)
+                project_block::<LANES, true>(s, n, slots, particles, inv_h2)
             } else {
-                project_block::<LANES, false>(s, n, slots, bodies, inv_h2)
+                project_block::<LANES, false>(s, n, slots, particles, inv_h2)
             }
         };
         s += n;
@@ -109,7 +135,7 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
     start: usize,
     n: usize,
     slots: &Slots<'_>,
-    bodies: &Bodies<'_>,
+    particles: &ParticleArrays<'_>,
     inv_h2: f32,
 ) {
     let mut ia = [0usize; L];
@@ -129,8 +155,8 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
         ib[l] = b;
         // SAFETY: a and b are particle indices below the length (caller's contract);
         // no other thread writes them while this block runs.
-        let (pa, pb) = unsafe { (bodies.hot.get(a), bodies.hot.get(b)) };
-        let d = crate::particles::separation(bodies.base[a], bodies.base[b], pa, pb);
+        let (pa, pb) = unsafe { (particles.hot.get(a), particles.hot.get(b)) };
+        let d = crate::particles::separation(particles.base[a], particles.base[b], pa, pb);
         dx[l] = d.x;
         dy[l] = d.y;
         dz[l] = d.z;
@@ -139,7 +165,7 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
         ha[l] = pa;
         hb[l] = pb;
         rest[l] = slots.rest[s];
-        let (compliance, stiffness) = super::distance::unpack_softness(slots.softness[s]);
+        let (compliance, stiffness) = unpack_softness(slots.softness[s]);
         alpha[l] = compliance * inv_h2;
         k[l] = stiffness;
         lambda[l] = if FRESH {
@@ -167,8 +193,8 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
         let g = Vec3::new(dx[l], dy[l], dz[l]) * scale[l];
         // SAFETY: as for the gather; slot start + l belongs to this block only.
         unsafe {
-            bodies.hot.set(ia[l], ha[l] + (g * wa[l]).extend(0.0));
-            bodies.hot.set(ib[l], hb[l] - (g * wb[l]).extend(0.0));
+            particles.hot.set(ia[l], ha[l] + (g * wa[l]).extend(0.0));
+            particles.hot.set(ib[l], hb[l] - (g * wb[l]).extend(0.0));
             slots.lambda.set(start + l, lambda[l] + dl[l]);
         }
     }
@@ -180,22 +206,22 @@ mod sse2 {
     use std::arch::x86_64::*;
     use std::ops::Range;
 
-    use super::{Bodies, Slots, MIN_LENGTH};
+    use super::{ParticleArrays, Slots, MIN_LENGTH};
     /// # Safety
     /// As [`super::project_range`].
     #[inline]
     pub(crate) unsafe fn project_range(
         range: Range<usize>,
         slots: &Slots<'_>,
-        bodies: &Bodies<'_>,
+        particles: &ParticleArrays<'_>,
         inv_h2: f32,
     ) {
         // SAFETY: the caller's contract is passed on unchanged.
         unsafe {
             if slots.fresh {
-                blocks::<true>(range, slots, bodies, inv_h2)
+                blocks::<true>(range, slots, particles, inv_h2)
             } else {
-                blocks::<false>(range, slots, bodies, inv_h2)
+                blocks::<false>(range, slots, particles, inv_h2)
             }
         }
     }
@@ -206,19 +232,19 @@ mod sse2 {
     unsafe fn blocks<const FRESH: bool>(
         range: Range<usize>,
         slots: &Slots<'_>,
-        bodies: &Bodies<'_>,
+        particles: &ParticleArrays<'_>,
         inv_h2: f32,
     ) {
         let mut s = range.start;
         while s + 4 <= range.end {
             // SAFETY: slots s..s+4 lie in the range (caller's contract).
-            unsafe { project4::<FRESH>(s, slots, bodies, inv_h2) };
+            unsafe { project4::<FRESH>(s, slots, particles, inv_h2) };
             s += 4;
         }
         if s < range.end {
             // SAFETY: as above; the portable block handles the last 1..=3 slots with
             // the same arithmetic.
-            unsafe { super::project_block::<4, FRESH>(s, range.end - s, slots, bodies, inv_h2) };
+            unsafe { super::project_block::<4, FRESH>(s, range.end - s, slots, particles, inv_h2) };
         }
     }
 
@@ -230,14 +256,14 @@ mod sse2 {
     pub(super) unsafe fn project4<const FRESH: bool>(
         s: usize,
         slots: &Slots<'_>,
-        bodies: &Bodies<'_>,
+        particles: &ParticleArrays<'_>,
         inv_h2: f32,
     ) {
         let p = &slots.pairs[s..s + 4];
         let ia = [p[0][0], p[1][0], p[2][0], p[3][0]].map(|i| i as usize);
         let ib = [p[0][1], p[1][1], p[2][1], p[3][1]].map(|i| i as usize);
-        let hot = bodies.hot.as_ptr();
-        let base = bodies.base;
+        let hot = particles.hot.as_ptr();
+        let base = particles.base;
         // SAFETY: every index is below the particle count (caller's contract), `hot`
         // is an array of 16-byte aligned `Vec4`s laid out as four f32, no other
         // thread touches these particles during this call, and slots s..s+4 lie in the
@@ -329,7 +355,7 @@ mod avx {
     use std::ops::Range;
     use std::sync::atomic::{AtomicU8, Ordering};
 
-    use super::{Bodies, Slots, MIN_LENGTH};
+    use super::{ParticleArrays, Slots, MIN_LENGTH};
 
     /// Whether the CPU has AVX: 0 = not checked yet, 1 = no, 2 = yes.
     static AVX: AtomicU8 = AtomicU8::new(0);
@@ -353,7 +379,7 @@ mod avx {
     pub(super) unsafe fn project_range(
         range: Range<usize>,
         slots: &Slots<'_>,
-        bodies: &Bodies<'_>,
+        particles: &ParticleArrays<'_>,
         inv_h2: f32,
     ) {
         let mut s = range.start;
@@ -361,15 +387,15 @@ mod avx {
             // SAFETY: slots s..s+8 lie in the range (caller's contract).
             unsafe {
                 if slots.fresh {
-                    project8::<true>(s, slots, bodies, inv_h2)
+                    project8::<true>(s, slots, particles, inv_h2)
                 } else {
-                    project8::<false>(s, slots, bodies, inv_h2)
+                    project8::<false>(s, slots, particles, inv_h2)
                 }
             };
             s += 8;
         }
         // SAFETY: as above; the SSE2 kernel (same arithmetic) takes the last 0..=7.
-        unsafe { super::sse2::project_range(s..range.end, slots, bodies, inv_h2) };
+        unsafe { super::sse2::project_range(s..range.end, slots, particles, inv_h2) };
     }
 
     /// Eight `(x, y, z, w)` records → `[x, y, z, w]` rows of eight lanes (lane k from
@@ -435,14 +461,14 @@ mod avx {
     unsafe fn project8<const FRESH: bool>(
         s: usize,
         slots: &Slots<'_>,
-        bodies: &Bodies<'_>,
+        particles: &ParticleArrays<'_>,
         inv_h2: f32,
     ) {
         let p = &slots.pairs[s..s + 8];
         let ia: [usize; 8] = std::array::from_fn(|k| p[k][0] as usize);
         let ib: [usize; 8] = std::array::from_fn(|k| p[k][1] as usize);
-        let hot = bodies.hot.as_ptr() as *mut f32;
-        let base = bodies.base.as_ptr() as *const f32;
+        let hot = particles.hot.as_ptr() as *mut f32;
+        let base = particles.base.as_ptr() as *const f32;
         // SAFETY: every index is below the particle count (caller's contract), `hot`
         // and `base` are arrays of 16-byte aligned four-float records, no other thread
         // touches these particles during this call, and slots s..s+8 lie in the slot
@@ -596,7 +622,7 @@ mod tests {
                 lambda: DisjointSlice::new(&mut lambda),
                 fresh,
             };
-            let bodies = Bodies {
+            let particles = ParticleArrays {
                 base: &base,
                 hot: DisjointSlice::new(&mut hot),
             };
@@ -606,10 +632,10 @@ mod tests {
                 // SAFETY: the pairs are disjoint and in range.
                 unsafe {
                     match kernel {
-                        Kernel::Portable => project_range_generic(r, &slots, &bodies, inv_h2),
-                        Kernel::Dispatched => project_range(r, &slots, &bodies, inv_h2),
+                        Kernel::Portable => project_range_generic(r, &slots, &particles, inv_h2),
+                        Kernel::Dispatched => project_range(r, &slots, &particles, inv_h2),
                         #[cfg(target_arch = "x86_64")]
-                        Kernel::Sse2 => sse2::project_range(r, &slots, &bodies, inv_h2),
+                        Kernel::Sse2 => sse2::project_range(r, &slots, &particles, inv_h2),
                     }
                 }
             }

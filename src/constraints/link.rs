@@ -1,8 +1,10 @@
 //! Two-particle length constraints on the generic machinery ([`super::nary`]):
 //!
-//! * [`Link`]: bilateral distance, the stretch/shear/bend edges of bodies (removable
-//!   with their body). `C(x) = |x_1 − x_0| − L`, `∇_1 C = n`, `∇_0 C = −n`,
-//!   `n = (x_1 − x_0)/|x_1 − x_0|`; compliance in m/N (Macklin et al. 2016).
+//! * [`Link`]: bilateral distance. `C(x) = |x_1 − x_0| − L`, `∇_1 C = n`,
+//!   `∇_0 C = −n`, `n = (x_1 − x_0)/|x_1 − x_0|`; compliance in m/N (Macklin et al.
+//!   2016). The stretch/shear/bend edges of bodies run this same C and ∇C on the
+//!   distance set's SIMD kernel (`ConstraintSets::link` is a `DistanceConstraints`);
+//!   `Link` is the generic-path form of it, whose gradient the unit test checks.
 //! * [`Tether`]: long-range attachment (Kim, Chentanez, Müller 2012, "Long Range
 //!   Attachments"): particle 1 may be at most L from the anchor particle 0 (usually
 //!   pinned). Unilateral: `C(x) = |x_1 − x_0| − L`, active only when C > 0; same ∇C;
@@ -10,6 +12,7 @@
 //!   so cloth and ropes cannot stretch beyond it under their own weight.
 
 use super::nary::Family;
+use super::set::FamilyKind;
 use crate::math::Vec3;
 
 /// Below this length (m) the direction is undefined.
@@ -45,6 +48,7 @@ pub struct Tether;
 impl Family<2> for Tether {
     type Rest = f32;
     const NAME: &'static str = "tether";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::Tether);
     #[inline(always)]
     fn evaluate(r: &[Vec3; 2], rest: &f32) -> Option<(f32, [Vec3; 2])> {
         let (c, g) = length_and_gradient(r, *rest)?;

@@ -1,5 +1,8 @@
 //! Constraint families. Each family stores its own struct-of-arrays set, sorted into
-//! colours at build time, and knows how to project itself.
+//! colours at build time, and knows how to project itself (`ConstraintSet`). The
+//! registry (the `constraint_sets!` list that declares [`ConstraintSets`]) is the one
+//! place that names every set and fixes the projection order; the step, force readback, removal and
+//! the Jacobi bookkeeping loop over it (ARCHITECTURE.md).
 
 pub mod attachment;
 pub mod bending;
@@ -8,107 +11,132 @@ mod distance_kernel;
 pub mod link;
 pub mod nary;
 pub mod ring;
-pub mod shape;
+pub(crate) mod set;
+pub mod shape_matching;
 pub mod strain;
 pub mod unilateral;
 pub mod volume;
 
 pub use distance::DistanceConstraints;
+pub use set::FamilyKind;
+pub(crate) use set::{ConstraintSet, Iteration};
 
 use crate::particles::Particles;
-use crate::solver::parallel::Executor;
 use crate::solver::Solver;
 use attachment::Attachments;
 use bending::{Dihedral, Isometric};
-use link::{Link, Tether};
+use link::Tether;
 use nary::NarySet;
 use ring::RingAreas;
-use shape::ShapeClusters;
+use shape_matching::ShapeClusters;
 use strain::{TetStrain, TriangleStrain};
 use unilateral::{UnilateralArea, UnilateralVolume};
 use volume::{PressureConstraints, TetVolume};
 
-/// Every constraint family except distance, plus attachments and per-body damping:
-/// what the solver projects after the distance constraints in each iteration.
-#[derive(Default)]
-pub struct ConstraintSets {
-    /// Bilateral length constraints of bodies (m/N).
-    pub link: NarySet<Link, 2>,
-    /// Unilateral max-distance tethers (m/N).
-    pub tether: NarySet<Tether, 2>,
+/// Declares [`ConstraintSets`] and its registry from ONE list: each line is a set (its
+/// doc, field name and type), and the order of the lines is the projection order (the
+/// order of one solver iteration). `all()` and `all_mut()` return the sets in that
+/// order; the step, force readback, removal and the Jacobi bookkeeping loop over them.
+macro_rules! constraint_sets {
+    ($( $(#[$doc:meta])* $field:ident: $ty:ty, )+) => {
+        /// Every constraint set (distance and every other family), plus attachments
+        /// and per-body damping: what the solver projects in each iteration. The
+        /// fields are in projection order.
+        #[derive(Default)]
+        pub struct ConstraintSets {
+            $( $(#[$doc])* pub $field: $ty, )+
+            /// 2D worlds: all motion in the plane z = this value.
+            pub(crate) planar: Option<f32>,
+            /// Extra velocity damping (1/s) of particle ranges (bodies).
+            pub(crate) damped: Vec<(std::ops::Range<u32>, f32)>,
+        }
+
+        /// Number of sets in the registry.
+        const SET_COUNT: usize = [$(stringify!($field)),+].len();
+
+        impl ConstraintSets {
+            /// Every set, in projection order.
+            pub(crate) fn all(&self) -> [&dyn ConstraintSet; SET_COUNT] {
+                [$(&self.$field),+]
+            }
+
+            /// Every set, in projection order, mutable.
+            pub(crate) fn all_mut(&mut self) -> [&mut dyn ConstraintSet; SET_COUNT] {
+                [$(&mut self.$field),+]
+            }
+        }
+    };
+}
+
+// THE registry. Adding a family is one line here (at its place in the projection
+// order); changing the order changes every trajectory.
+constraint_sets! {
+    /// Distance constraints added by the host (m/N, or PBD stiffness).
+    distance: DistanceConstraints,
+    /// Bilateral length links of bodies (m/N), on the distance kernel.
+    link: DistanceConstraints,
     /// Dihedral-angle bending (rad/(N·m)).
-    pub dihedral: NarySet<Dihedral, 4>,
+    dihedral: NarySet<Dihedral, 4>,
     /// Isometric bending (1/(N·m)).
-    pub isometric: NarySet<Isometric, 4>,
+    isometric: NarySet<Isometric, 4>,
     /// Tetrahedron volume (1/(N·m)).
-    pub tet_volume: NarySet<TetVolume, 4>,
-    /// Closed-surface volume / pressure (m⁵/N).
-    pub pressure: PressureConstraints,
+    tet_volume: NarySet<TetVolume, 4>,
     /// Triangle Green-strain components (1/(N·m)).
-    pub triangle_strain: NarySet<TriangleStrain, 3>,
+    triangle_strain: NarySet<TriangleStrain, 3>,
     /// Tet Green-strain components (1/(N·m)).
-    pub tet_strain: NarySet<TetStrain, 4>,
-    /// Signed XY area ≥ minimum (m³/N).
-    pub unilateral_area: NarySet<UnilateralArea, 3>,
-    /// Signed tet volume ≥ minimum (m⁵/N).
-    pub unilateral_volume: NarySet<UnilateralVolume, 4>,
+    tet_strain: NarySet<TetStrain, 4>,
+    /// Closed-surface volume / pressure (m⁵/N).
+    pressure: PressureConstraints,
     /// Enclosed areas of closed rings in the XY plane (m³/N).
-    pub rings: RingAreas,
+    rings: RingAreas,
     /// Shape-matching clusters (PBD stiffness).
-    pub shapes: ShapeClusters,
-    /// 2D worlds: all motion in the plane z = this value.
-    pub(crate) planar: Option<f32>,
+    shapes: ShapeClusters,
+    /// Signed XY area ≥ minimum (m³/N).
+    unilateral_area: NarySet<UnilateralArea, 3>,
+    /// Signed tet volume ≥ minimum (m⁵/N).
+    unilateral_volume: NarySet<UnilateralVolume, 4>,
+    /// Unilateral max-distance tethers (m/N).
+    tether: NarySet<Tether, 2>,
     /// Particles following host transforms.
-    pub attachments: Attachments,
-    /// Extra velocity damping (1/s) of particle ranges (bodies).
-    pub(crate) damped: Vec<(std::ops::Range<u32>, f32)>,
+    attachments: Attachments,
 }
 
 impl ConstraintSets {
-    /// Start of substep `s` of `n`: resets every λ, interpolates attachment hosts.
-    pub(crate) fn begin_substep(&mut self, s: u32, n: u32) {
-        self.link.reset_lambda();
-        self.tether.reset_lambda();
-        self.dihedral.reset_lambda();
-        self.isometric.reset_lambda();
-        self.tet_volume.reset_lambda();
-        self.pressure.reset_lambda();
-        self.triangle_strain.reset_lambda();
-        self.tet_strain.reset_lambda();
-        self.unilateral_area.reset_lambda();
-        self.unilateral_volume.reset_lambda();
-        self.rings.reset_lambda();
-        self.attachments.begin_substep(s, n);
+    /// Largest number of colours in one phase of a Gauss-Seidel sweep, over every set
+    /// (the number of sequential parallel passes a sweep of one set takes at most).
+    pub fn colour_count(&self) -> usize {
+        self.all()
+            .iter()
+            .map(|s| s.colour_count())
+            .max()
+            .unwrap_or(0)
     }
 
-    /// One iteration over every family (after the distance constraints).
-    pub(crate) fn project(
-        &mut self,
-        particles: &mut Particles,
-        inv_h2: f32,
-        solver: Solver,
-        relaxation: f32,
-        exec: &Executor,
-    ) {
-        let jacobi = (solver == Solver::Jacobi).then_some(relaxation);
-        self.link.solve(particles, inv_h2, jacobi, exec);
-        self.dihedral.solve(particles, inv_h2, jacobi, exec);
-        self.isometric.solve(particles, inv_h2, jacobi, exec);
-        self.tet_volume.solve(particles, inv_h2, jacobi, exec);
-        self.triangle_strain.solve(particles, inv_h2, jacobi, exec);
-        self.tet_strain.solve(particles, inv_h2, jacobi, exec);
-        self.pressure.solve(particles, inv_h2);
-        self.rings.solve(particles, inv_h2);
-        self.shapes.solve(particles);
-        self.unilateral_area.solve(particles, inv_h2, jacobi, exec);
-        self.unilateral_volume
-            .solve(particles, inv_h2, jacobi, exec);
-        self.tether.solve(particles, inv_h2, jacobi, exec);
-        self.attachments.solve(particles, inv_h2);
+    /// The set of a family with a low-level API.
+    pub(crate) fn family(&self, kind: FamilyKind) -> &dyn ConstraintSet {
+        self.all()
+            .into_iter()
+            .find(|s| s.kind() == Some(kind))
+            .expect("every FamilyKind has a set in the registry")
+    }
+
+    /// Start of substep `s` of `n`: resets every λ, interpolates attachment hosts.
+    pub(crate) fn begin_substep(&mut self, s: u32, n: u32, solver: Solver) {
+        for set in self.all_mut() {
+            set.begin_substep(s, n, solver);
+        }
+    }
+
+    /// One iteration over every set, in registry order.
+    pub(crate) fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        for set in self.all_mut() {
+            set.project(particles, it);
+        }
     }
 
     /// After the velocity update of a substep of length `h` (s): per-body damping,
-    /// plastic flow of shape-matching clusters, the 2D plane.
+    /// each set's end of substep (plastic flow of shape-matching clusters), the 2D
+    /// plane.
     pub(crate) fn end_substep(&mut self, particles: &mut Particles, h: f32) {
         for (range, damping) in &self.damped {
             let f = (-damping * h).exp();
@@ -116,7 +144,9 @@ impl ConstraintSets {
                 *v *= f;
             }
         }
-        self.shapes.plastic_flow(particles);
+        for set in self.all_mut() {
+            set.end_substep(particles);
+        }
         if let Some(z) = self.planar {
             ring::flatten(particles, z);
         }
@@ -124,20 +154,31 @@ impl ConstraintSets {
 
     /// End of a step.
     pub(crate) fn end_step(&mut self) {
-        self.attachments.end_step();
+        for set in self.all_mut() {
+            set.end_step();
+        }
     }
 
     /// Recomputes Jacobi weights after inverse masses changed.
     pub(crate) fn update_jacobi_weights(&mut self, particles: &Particles) {
         let hot = &particles.hot;
-        self.link.update_jacobi_weights(hot);
-        self.tether.update_jacobi_weights(hot);
-        self.dihedral.update_jacobi_weights(hot);
-        self.isometric.update_jacobi_weights(hot);
-        self.tet_volume.update_jacobi_weights(hot);
-        self.triangle_strain.update_jacobi_weights(hot);
-        self.tet_strain.update_jacobi_weights(hot);
-        self.unilateral_area.update_jacobi_weights(hot);
-        self.unilateral_volume.update_jacobi_weights(hot);
+        for set in self.all_mut() {
+            set.update_jacobi_weights(hot);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_family_kind_has_exactly_one_set() {
+        let sets = ConstraintSets::default();
+        for kind in FamilyKind::ALL {
+            let n = sets.all().iter().filter(|s| s.kind() == Some(kind)).count();
+            assert_eq!(n, 1, "{kind:?}");
+            assert_eq!(FamilyKind::from_u32(kind as u32), Some(kind));
+        }
     }
 }

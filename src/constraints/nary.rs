@@ -6,16 +6,20 @@
 //!
 //! A family supplies only C(x), ∇C and its rest data ([`Family`]); it sees positions
 //! relative to its first particle, `r_k = x_k − x_0` (m), computed from the split
-//! (base, displacement) storage with [`separation`], so it keeps full precision far
+//! (base, displacement) storage with `separation`, so it keeps full precision far
 //! from the origin. Every family here is translation-invariant.
 //!
 //! XPBD (Macklin et al. 2016, eq. 17-18): `α̃ = α / h²`,
 //! `Δλ = (−C − α̃ λ) / (Σ_k w_k |∇_k C|² + α̃)`, `Δx_k = w_k ∇_k C Δλ`, `λ += Δλ`;
 //! λ is reset at the start of each substep; the constraint's force is |λ| / h².
+//!
+//! ARCHITECTURE.md, "How to add a constraint family", lists the files a new family
+//! takes.
 
 use std::marker::PhantomData;
 use std::ops::Range;
 
+use super::set::{ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{separation, Particles};
@@ -35,6 +39,8 @@ pub trait Family<const K: usize>: Send + Sync + 'static {
     type Rest: Copy + Send + Sync + std::fmt::Debug + 'static;
     /// Name for messages, e.g. "tether".
     const NAME: &'static str;
+    /// Its public name, when the family has a low-level API.
+    const KIND: Option<FamilyKind> = None;
     /// C and ∇C at relative positions `r` (`r[0]` = 0), or None when the constraint is
     /// inactive (a unilateral constraint that holds) or degenerate (no direction).
     fn evaluate(r: &[Vec3; K], rest: &Self::Rest) -> Option<(f32, [Vec3; K])>;
@@ -449,6 +455,40 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             None => self.solve_gauss_seidel(particles, inv_h2, exec),
             Some(relaxation) => self.solve_jacobi(particles, inv_h2, relaxation, exec),
         }
+    }
+}
+
+impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
+    fn kind(&self) -> Option<FamilyKind> {
+        F::KIND
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {
+        self.reset_lambda();
+    }
+
+    fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        self.solve(particles, it.inv_h2, it.jacobi(), it.exec);
+    }
+
+    fn update_jacobi_weights(&mut self, hot: &[Vec4]) {
+        NarySet::update_jacobi_weights(self, hot);
+    }
+
+    fn force(&self, id: usize, h: f32) -> f32 {
+        NarySet::force(self, id, h)
+    }
+
+    fn remove(&mut self, ids: Range<u32>) {
+        NarySet::remove(self, ids);
+    }
+
+    fn colour_count(&self) -> usize {
+        NarySet::colour_count(self)
     }
 }
 

@@ -7,6 +7,7 @@
 //! `∇_i C = ½ (y_{i+1} − y_{i−1}, x_{i−1} − x_{i+1}, 0)`. One λ per ring; compliance
 //! in m³/N (|λ|/h² is a line pressure in N/m). Rings are projected one after another.
 
+use super::set::{ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
@@ -183,6 +184,36 @@ impl RingAreas {
                 *h += (*g * (h.w * dl)).extend(0.0);
             }
             ring.lambda += dl;
+        }
+    }
+}
+
+impl ConstraintSet for RingAreas {
+    fn kind(&self) -> Option<FamilyKind> {
+        Some(FamilyKind::RingArea)
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {
+        self.reset_lambda();
+    }
+
+    fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        self.solve(particles, it.inv_h2);
+    }
+
+    fn force(&self, id: usize, h: f32) -> f32 {
+        RingAreas::force(self, id, h)
+    }
+
+    fn remove(&mut self, ids: std::ops::Range<u32>) {
+        for id in ids {
+            let r = &mut self.rings[id as usize];
+            r.compliance = -1.0;
+            r.lambda = 0.0;
         }
     }
 }

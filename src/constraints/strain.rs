@@ -21,6 +21,7 @@
 //! to it in the triangle's plane; for a tet, the world axes of the rest shape.
 
 use super::nary::Family;
+use super::set::FamilyKind;
 use crate::math::Vec3;
 
 /// Rest data of one strain component.
@@ -91,6 +92,7 @@ pub struct TriangleStrain;
 impl Family<3> for TriangleStrain {
     type Rest = StrainRest<2>;
     const NAME: &'static str = "triangle strain";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::TriangleStrain);
     #[inline]
     fn evaluate(r: &[Vec3; 3], rest: &StrainRest<2>) -> Option<(f32, [Vec3; 3])> {
         evaluate(r, rest)
@@ -103,6 +105,7 @@ pub struct TetStrain;
 impl Family<4> for TetStrain {
     type Rest = StrainRest<3>;
     const NAME: &'static str = "tet strain";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::TetStrain);
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &StrainRest<3>) -> Option<(f32, [Vec3; 4])> {
         evaluate(r, rest)

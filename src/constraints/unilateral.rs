@@ -11,6 +11,7 @@
 //!   when C < 0; ∇V as in [`super::volume::TetVolume`] (times V0). Compliance in m⁵/N.
 
 use super::nary::Family;
+use super::set::FamilyKind;
 use super::volume::tet_volume;
 use crate::math::Vec3;
 
@@ -25,6 +26,7 @@ pub struct UnilateralArea;
 impl Family<3> for UnilateralArea {
     type Rest = f32;
     const NAME: &'static str = "unilateral area";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::UnilateralArea);
     #[inline]
     fn evaluate(r: &[Vec3; 3], rest: &f32) -> Option<(f32, [Vec3; 3])> {
         let c = signed_area_xy(r[1], r[2]) - rest;
@@ -43,6 +45,7 @@ pub struct UnilateralVolume;
 impl Family<4> for UnilateralVolume {
     type Rest = f32;
     const NAME: &'static str = "unilateral volume";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::UnilateralVolume);
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &f32) -> Option<(f32, [Vec3; 4])> {
         let c = tet_volume(r) - rest;

@@ -18,9 +18,10 @@
 use std::collections::HashMap;
 
 use super::nary::Family;
+use super::set::{ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
-use crate::particles::{separation, Particles};
+use crate::particles::{rel, separation, Particles};
 
 /// Signed volume (m³) of a tetrahedron from positions relative to x0.
 #[inline(always)]
@@ -34,6 +35,7 @@ pub struct TetVolume;
 impl Family<4> for TetVolume {
     type Rest = f32;
     const NAME: &'static str = "tet volume";
+    const KIND: Option<FamilyKind> = Some(FamilyKind::TetVolume);
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &f32) -> Option<(f32, [Vec3; 4])> {
         let s = 1.0 / (6.0 * rest);
@@ -316,6 +318,62 @@ impl PressureConstraints {
             s.lambda += dl;
         }
     }
+}
+
+impl ConstraintSet for PressureConstraints {
+    fn kind(&self) -> Option<FamilyKind> {
+        Some(FamilyKind::PressureVolume)
+    }
+
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {
+        self.reset_lambda();
+    }
+
+    fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        self.solve(particles, it.inv_h2);
+    }
+
+    fn force(&self, id: usize, h: f32) -> f32 {
+        PressureConstraints::force(self, id, h)
+    }
+
+    fn remove(&mut self, ids: std::ops::Range<u32>) {
+        for id in ids {
+            PressureConstraints::remove(self, id as usize);
+        }
+    }
+}
+
+/// Checks that every tet has positive volume above a tiny fraction of its size;
+/// returns the volumes (m³).
+pub(crate) fn tet_volumes(p: &Particles, tets: &[[u32; 4]]) -> Result<Vec<f32>> {
+    let mut out = try_with_capacity::<f32>(tets.len(), "tet volumes")?;
+    for (j, t) in tets.iter().enumerate() {
+        let r = rel(p, t);
+        let v = tet_volume(&r);
+        let scale = r[1..]
+            .iter()
+            .map(|x| x.length())
+            .fold(0.0f32, f32::max)
+            .powi(3);
+        if v.is_nan() || v <= 1e-6 * scale {
+            let what = if v < -1e-6 * scale {
+                "inverted"
+            } else {
+                "degenerate (zero volume)"
+            };
+            return Err(Error::invalid(format!(
+                "tet {j} {t:?} is {what}: signed volume {v} m³ (vertices 1, 2, 3 must wind \
+                 counter-clockwise seen from vertex 0)"
+            )));
+        }
+        out.push(v);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::{
     guard, non_null, optional_slice_from, slice_from, slice_from_mut, Failure, FfiResult,
     SinewStatus,
 };
-use crate::bodies::families::FamilyKind;
+use crate::constraints::FamilyKind;
 
 /// Values of the `family` argument (crosses as `uint32_t`).
 #[repr(u32)]
@@ -36,23 +36,14 @@ pub enum SinewFamily {
 }
 
 pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
-    Ok(match v {
-        0 => FamilyKind::Tether,
-        1 => FamilyKind::DihedralBending,
-        2 => FamilyKind::IsometricBending,
-        3 => FamilyKind::TetVolume,
-        4 => FamilyKind::PressureVolume,
-        5 => FamilyKind::TriangleStrain,
-        6 => FamilyKind::TetStrain,
-        7 => FamilyKind::UnilateralArea,
-        8 => FamilyKind::UnilateralVolume,
-        9 => FamilyKind::RingArea,
-        _ => {
-            return Err(Failure::new(
-                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-                format!("family {v} is not a SinewFamily (0..=9)"),
-            ))
-        }
+    FamilyKind::from_u32(v).ok_or_else(|| {
+        Failure::new(
+            SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+            format!(
+                "family {v} is not a SinewFamily (0..={})",
+                FamilyKind::ALL.len() - 1
+            ),
+        )
     })
 }
 
@@ -509,4 +500,34 @@ pub extern "C" fn sinew_world_set_shape_cluster_stiffness(
     guard("sinew_world_set_shape_cluster_stiffness", || {
         with_world(world, |w| Ok(w.set_shape_cluster_stiffness(id, stiffness)?))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ABI enum mirrors [`FamilyKind`] (the one Rust source of the values; cbindgen
+    /// needs the C enum spelled out here).
+    #[test]
+    fn sinew_family_values_are_the_family_kinds() {
+        use SinewFamily::*;
+        let abi = [
+            SINEW_FAMILY_TETHER,
+            SINEW_FAMILY_DIHEDRAL_BENDING,
+            SINEW_FAMILY_ISOMETRIC_BENDING,
+            SINEW_FAMILY_TET_VOLUME,
+            SINEW_FAMILY_PRESSURE_VOLUME,
+            SINEW_FAMILY_TRIANGLE_STRAIN,
+            SINEW_FAMILY_TET_STRAIN,
+            SINEW_FAMILY_UNILATERAL_AREA,
+            SINEW_FAMILY_UNILATERAL_VOLUME,
+            SINEW_FAMILY_RING_AREA,
+        ];
+        assert_eq!(abi.len(), FamilyKind::ALL.len());
+        for (a, k) in abi.iter().zip(FamilyKind::ALL) {
+            assert_eq!(*a as u32, k as u32, "{a:?} vs {k:?}");
+            assert_eq!(family(*a as u32).ok(), Some(k));
+        }
+        assert!(family(FamilyKind::ALL.len() as u32).is_err());
+    }
 }

@@ -1,7 +1,7 @@
 //! The C ABI: the only `extern "C"` code in the crate. No physics lives here: each
 //! function checks its pointers, turns C data into Rust slices and calls the safe API.
 //!
-//! Conventions (DESIGN.md, "The C ABI"): every fallible function returns
+//! Conventions (ARCHITECTURE.md, "C ABI conventions"): every fallible function returns
 //! `SinewStatus`, writes its outputs only on success, runs inside a panic guard, and
 //! records a readable reason for a failure in `sinew_last_error_message`.
 

@@ -14,7 +14,7 @@
 //! Builders emit particles of one body consecutively and neighbours close together
 //! (rows of a cloth, links of a rope), so most constraints are interior. The order
 //! depends on the scene only, never on the thread count: results are bit-identical
-//! for any number of threads.
+//! for any number of threads (ARCHITECTURE.md, "Block schedule and colouring").
 
 use std::ops::Range;
 

@@ -18,6 +18,7 @@
 
 use glam::{DMat3, DQuat, DVec3, Mat3, Quat};
 
+use super::set::{ConstraintSet, Iteration};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
@@ -257,6 +258,37 @@ impl ShapeClusters {
                 let local = rt * (*x - com);
                 *q += (local - *q) * c.creep;
             }
+        }
+    }
+}
+
+impl ConstraintSet for ShapeClusters {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    /// Shape matching keeps no λ.
+    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {}
+
+    fn project(&mut self, particles: &mut Particles, _it: &Iteration<'_>) {
+        self.solve(particles);
+    }
+
+    fn end_substep(&mut self, particles: &Particles) {
+        self.plastic_flow(particles);
+    }
+
+    /// Shape matching is PBD: it has no λ and reports no force.
+    fn force(&self, _id: usize, _h: f32) -> f32 {
+        0.0
+    }
+
+    fn remove(&mut self, ids: std::ops::Range<u32>) {
+        for id in ids {
+            let c = &mut self.clusters[id as usize];
+            c.stiffness = 0.0;
+            c.per_iteration = 0.0;
+            c.creep = 0.0;
         }
     }
 }

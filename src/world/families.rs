@@ -1,50 +1,22 @@
-//! The low-level API of the constraint families: bulk adds over existing particles
-//! (index arrays, like distance constraints), force readback, attachments.
+//! The world's API of the constraint families (the maths and validation live beside
+//! each family in `constraints/`): bulk adds over existing particles (index arrays,
+//! like distance constraints), force readback, attachments.
 
+use super::World;
 use crate::constraints::attachment::{NewAttachment, Transform};
 use crate::constraints::bending::{dihedral_angle_and_gradient, IsometricRest};
 use crate::constraints::nary::{check_compliance, check_elements, Family, NarySet, NewConstraint};
 use crate::constraints::strain::{tet_coefficients, triangle_coefficients, StrainRest};
-use crate::constraints::volume::{tet_volume, validate_surface};
+use crate::constraints::volume::{tet_volumes, validate_surface};
 use crate::error::{check_nonzero, check_range, try_with_capacity, Error, Result};
 use crate::math::Vec3;
-use crate::particles::Particles;
+use crate::particles::rel;
 use crate::solver::Solver;
-use crate::world::World;
 
 /// Largest compliance accepted by the families (in each family's units).
 pub const MAX_FAMILY_COMPLIANCE: f32 = 1.0e10;
 
-/// The families with a low-level API, for counts and force readback.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FamilyKind {
-    /// Unilateral max distance; force in N.
-    Tether,
-    /// Dihedral-angle bending; torque in N·m.
-    DihedralBending,
-    /// Isometric bending; |λ|/h² in N·m.
-    IsometricBending,
-    /// Tetrahedron volume; |λ|/h² in N·m (J per unit volume ratio).
-    TetVolume,
-    /// Closed-surface volume; pressure in Pa.
-    PressureVolume,
-    /// Triangle strain components; |λ|/h² in N·m.
-    TriangleStrain,
-    /// Tet strain components; |λ|/h² in N·m.
-    TetStrain,
-    /// Unilateral XY area; N/m.
-    UnilateralArea,
-    /// Unilateral tet volume; Pa.
-    UnilateralVolume,
-    /// Ring area; N/m.
-    RingArea,
-}
-
-/// Relative rest positions of an element's particles.
-fn rel<const K: usize>(p: &Particles, e: &[u32; K]) -> [Vec3; K] {
-    let x0 = p.position(e[0] as usize);
-    std::array::from_fn(|k| p.position(e[k] as usize) - x0)
-}
+pub use crate::constraints::FamilyKind;
 
 /// Fails unless `rest` (when given) has `count` entries.
 fn check_len(rest: Option<&[f32]>, count: usize, what: &str) -> Result<()> {
@@ -57,34 +29,6 @@ fn check_len(rest: Option<&[f32]>, count: usize, what: &str) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Checks that every tet has positive volume above a tiny fraction of its size;
-/// returns the volumes (m³).
-pub(crate) fn tet_volumes(p: &Particles, tets: &[[u32; 4]]) -> Result<Vec<f32>> {
-    let mut out = try_with_capacity::<f32>(tets.len(), "tet volumes")?;
-    for (j, t) in tets.iter().enumerate() {
-        let r = rel(p, t);
-        let v = tet_volume(&r);
-        let scale = r[1..]
-            .iter()
-            .map(|x| x.length())
-            .fold(0.0f32, f32::max)
-            .powi(3);
-        if v.is_nan() || v <= 1e-6 * scale {
-            let what = if v < -1e-6 * scale {
-                "inverted"
-            } else {
-                "degenerate (zero volume)"
-            };
-            return Err(Error::invalid(format!(
-                "tet {j} {t:?} is {what}: signed volume {v} m³ (vertices 1, 2, 3 must wind \
-                 counter-clockwise seen from vertex 0)"
-            )));
-        }
-        out.push(v);
-    }
-    Ok(out)
 }
 
 impl World {
@@ -269,7 +213,7 @@ impl World {
         compliance: f32,
     ) -> Result<u32> {
         check_nonzero(triangles.len(), "triangle")?;
-        super::soft::check_pressure(pressure)?;
+        crate::bodies::soft::check_pressure(pressure)?;
         check_compliance("pressure volume", compliance, MAX_FAMILY_COMPLIANCE, "m⁵/N")?;
         let surface = validate_surface(&self.particles, triangles)?;
         self.sets.pressure.push(surface, pressure, compliance)
@@ -277,23 +221,26 @@ impl World {
 
     /// Number of constraints of a family (removed ones included).
     pub fn family_constraint_count(&self, family: FamilyKind) -> u32 {
-        let s = &self.sets;
-        (match family {
-            FamilyKind::Tether => s.tether.len(),
-            FamilyKind::DihedralBending => s.dihedral.len(),
-            FamilyKind::IsometricBending => s.isometric.len(),
-            FamilyKind::TetVolume => s.tet_volume.len(),
-            FamilyKind::PressureVolume => s.pressure.len(),
-            FamilyKind::TriangleStrain => s.triangle_strain.len(),
-            FamilyKind::TetStrain => s.tet_strain.len(),
-            FamilyKind::UnilateralArea => s.unilateral_area.len(),
-            FamilyKind::UnilateralVolume => s.unilateral_volume.len(),
-            FamilyKind::RingArea => s.rings.len(),
-        }) as u32
+        self.sets.family(family).count() as u32
     }
 
     /// Writes |λ|/h² of constraints `first..first+out.len()` of a family in the last
     /// substep (units per [`FamilyKind`]; 0 before the first step).
+    ///
+    /// ```
+    /// use sinew::{FamilyKind, Vec3, World, WorldDesc};
+    /// let mut world = World::new(WorldDesc::default())?;
+    /// // A 1 kg particle hanging 0.5 m below a pinned anchor on a rigid tether.
+    /// world.add_particles(&[Vec3::ZERO, Vec3::new(0.0, -0.5, 0.0)], Some(&[0.0, 1.0]))?;
+    /// world.add_tethers(&[[0, 1]], None, 0.0)?;
+    /// for _ in 0..30 {
+    ///     world.step(1.0 / 60.0)?;
+    /// }
+    /// let mut force = [0.0];
+    /// world.read_family_forces(FamilyKind::Tether, 0, &mut force)?;
+    /// assert!((force[0] - 9.81).abs() < 0.05, "{} N", force[0]); // m g
+    /// # Ok::<(), sinew::Error>(())
+    /// ```
     pub fn read_family_forces(
         &self,
         family: FamilyKind,
@@ -302,20 +249,9 @@ impl World {
     ) -> Result<()> {
         let n = self.family_constraint_count(family) as usize;
         let range = check_range(first, out.len(), n, "constraints of the family")?;
-        let (s, h) = (&self.sets, self.last_h);
+        let set = self.sets.family(family);
         for (o, id) in out.iter_mut().zip(range) {
-            *o = match family {
-                FamilyKind::Tether => s.tether.force(id, h),
-                FamilyKind::DihedralBending => s.dihedral.force(id, h),
-                FamilyKind::IsometricBending => s.isometric.force(id, h),
-                FamilyKind::TetVolume => s.tet_volume.force(id, h),
-                FamilyKind::PressureVolume => s.pressure.force(id, h),
-                FamilyKind::TriangleStrain => s.triangle_strain.force(id, h),
-                FamilyKind::TetStrain => s.tet_strain.force(id, h),
-                FamilyKind::UnilateralArea => s.unilateral_area.force(id, h),
-                FamilyKind::UnilateralVolume => s.unilateral_volume.force(id, h),
-                FamilyKind::RingArea => s.rings.force(id, h),
-            };
+            *o = set.force(id, self.last_h);
         }
         Ok(())
     }
@@ -378,11 +314,11 @@ impl World {
                 )));
             }
         }
-        if self.sets.attachments.len() + particles.len() > super::nary_limit() {
+        if self.sets.attachments.len() + particles.len() > crate::bodies::nary_limit() {
             return Err(Error::out_of_range(format!(
                 "adding {} attachments would exceed the limit of {}",
                 particles.len(),
-                super::nary_limit()
+                crate::bodies::nary_limit()
             )));
         }
         let t = self.sets.attachments.host_transform(host as usize);
@@ -396,7 +332,7 @@ impl World {
             }
             let offset = match local_offsets {
                 Some(o) => {
-                    crate::world::check_vec3("local offset", j, o[j])?;
+                    crate::particles::check_vec3("local offset", j, o[j])?;
                     o[j]
                 }
                 None => t.inverse_apply(self.particles.position(p as usize)),
@@ -609,9 +545,9 @@ impl World {
     /// area is kept at `pressure` × its current area (the 2D soft bodies of Matsuoka, "Soft bodies and fluids with Position Based Dynamics" (2025));
     /// compliance in m³/N. Returns its id.
     pub fn add_ring_area(&mut self, ring: &[u32], pressure: f32, compliance: f32) -> Result<u32> {
-        super::soft::check_pressure(pressure)?;
+        crate::bodies::soft::check_pressure(pressure)?;
         check_compliance("ring area", compliance, MAX_FAMILY_COMPLIANCE, "m³/N")?;
-        if ring.len() > super::MAX_BODY_PARTICLES {
+        if ring.len() > crate::bodies::MAX_BODY_PARTICLES {
             return Err(Error::out_of_range(format!(
                 "a ring of {} particles is too long",
                 ring.len()
@@ -639,7 +575,7 @@ impl World {
         yield_distance: f32,
         creep: f32,
     ) -> Result<u32> {
-        if members.len() > super::MAX_BODY_PARTICLES {
+        if members.len() > crate::bodies::MAX_BODY_PARTICLES {
             return Err(Error::out_of_range(format!(
                 "a cluster of {} particles is too large",
                 members.len()

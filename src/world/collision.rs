@@ -4,16 +4,31 @@
 
 use glam::Quat;
 
-use super::colliders::{ColliderId, ContactReport};
-use super::interaction;
-use super::shape::ColliderDesc;
+use super::World;
+use crate::collision::colliders::{ColliderId, ContactReport};
+use crate::collision::interaction;
+use crate::collision::shape::ColliderDesc;
 use crate::error::{check_range, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{CollisionFilter, MAX_COORDINATE};
-use crate::world::World;
 
 impl World {
     /// Adds a collider; returns its id (generation-checked, never 0).
+    ///
+    /// ```
+    /// use sinew::{ColliderDesc, Shape, Vec3, World, WorldDesc};
+    /// let mut world = World::new(WorldDesc::default())?;
+    /// world.add_collider(&ColliderDesc {
+    ///     shape: Shape::Plane, // the ground y = 0 (normal +y)
+    ///     ..ColliderDesc::default()
+    /// })?;
+    /// world.add_particles(&[Vec3::new(0.0, 1.0, 0.0)], None)?;
+    /// for _ in 0..120 {
+    ///     world.step(1.0 / 60.0)?;
+    /// }
+    /// assert!(world.particles().position(0).y.abs() < 1e-3); // resting on the ground
+    /// # Ok::<(), sinew::Error>(())
+    /// ```
     pub fn add_collider(&mut self, desc: &ColliderDesc) -> Result<ColliderId> {
         self.collision_parts().1.colliders.add(*desc)
     }
@@ -82,7 +97,7 @@ impl World {
     }
 
     /// The particle–collider contacts of the last step, in particle order: at most
-    /// [`super::MAX_COLLIDER_CONTACTS`] per particle, impulses summed over the step.
+    /// [`crate::MAX_COLLIDER_CONTACTS`] per particle, impulses summed over the step.
     pub fn contacts(&self) -> &[ContactReport] {
         self.collision().colliders.reports()
     }

@@ -1,5 +1,8 @@
 //! The world: owns particles and constraint sets, validates every input before it
-//! changes anything (a failed call changes nothing), and steps the simulation.
+//! changes anything (a failed call changes nothing), and steps the simulation
+//! (`step.rs`). Its API is split by area: particles, distance constraints and the step
+//! here, constraint families in `families.rs`, bodies in `bodies.rs`, collision in
+//! `collision.rs` (ARCHITECTURE.md, "Layers").
 
 use crate::bodies::Bodies;
 use crate::collision::Collision;
@@ -7,9 +10,16 @@ use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
 use crate::constraints::ConstraintSets;
 use crate::error::{check_nonzero, check_range, Error, Result};
 use crate::math::Vec3;
-use crate::particles::{Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
+pub(crate) use crate::particles::check_vec3;
+use crate::particles::{check_inverse_mass, check_room, Particles, Vec3Attribute};
 use crate::solver::parallel::Executor;
-use crate::solver::{self, Solver, StepParams};
+use crate::solver::Solver;
+use step::StepParams;
+
+mod bodies;
+mod collision;
+pub(crate) mod families;
+mod step;
 
 /// Largest number of substeps per step and of iterations per substep.
 pub const MAX_SUBSTEPS: u32 = 1024;
@@ -21,8 +31,7 @@ pub const MAX_THREADS: u32 = 256;
 pub const MIN_DT: f32 = 1.0e-6;
 /// See [`MIN_DT`].
 pub const MAX_DT: f32 = 10.0;
-/// Largest gravity component (m/s²) and damping (1/s) accepted.
-pub const MAX_ACCELERATION: f32 = 1.0e6;
+pub use crate::particles::MAX_ACCELERATION;
 
 /// How a world simulates. Every field has a unit and a default.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -105,8 +114,7 @@ impl WorldDesc {
 pub struct World {
     pub(crate) desc: WorldDesc,
     pub(crate) particles: Particles,
-    distance: DistanceConstraints,
-    /// Every other constraint family, attachments, per-body damping.
+    /// Every constraint family (distance included), attachments, per-body damping.
     pub(crate) sets: ConstraintSets,
     /// Bodies made by the builders (src/bodies).
     pub(crate) bodies: Bodies,
@@ -116,28 +124,10 @@ pub struct World {
     pub(crate) last_h: f32,
 }
 
-pub(crate) fn check_vec3(what: &str, i: usize, p: Vec3) -> Result<()> {
-    if !p.is_finite() || p.abs().max_element() > MAX_COORDINATE {
-        return Err(Error::invalid(format!(
-            "{what} {i} is {p}: components must be finite and within ±{MAX_COORDINATE}"
-        )));
-    }
-    Ok(())
-}
-
 /// A slice length as the u32 count the C ABI uses.
 fn count_u32(n: usize) -> Result<u32> {
     u32::try_from(n)
         .map_err(|_| Error::out_of_range(format!("{n} elements exceed the u32 count limit")))
-}
-
-pub(crate) fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
-    if !(w.is_finite() && w >= 0.0) {
-        return Err(Error::invalid(format!(
-            "inverse mass {i} is {w}: must be finite and >= 0 (1/kg; 0 = pinned)"
-        )));
-    }
-    Ok(())
 }
 
 impl World {
@@ -148,7 +138,6 @@ impl World {
         Ok(World {
             desc,
             particles: Particles::default(),
-            distance: DistanceConstraints::default(),
             sets: ConstraintSets::default(),
             bodies: Bodies::default(),
             collision: Collision::default(),
@@ -174,7 +163,7 @@ impl World {
 
     /// Read access to the distance constraints.
     pub fn distance_constraints(&self) -> &DistanceConstraints {
-        &self.distance
+        &self.sets.distance
     }
 
     /// Particles and collision state together, for the collision API
@@ -195,7 +184,7 @@ impl World {
 
     /// Number of distance constraints (both flavours).
     pub fn distance_constraint_count(&self) -> u32 {
-        self.distance.len() as u32
+        self.sets.distance.len() as u32
     }
 
     /// The particle range `first..first+count`, or an error.
@@ -208,15 +197,9 @@ impl World {
     }
 
     /// Fails with OUT_OF_RANGE when `count` more particles would exceed
-    /// [`MAX_PARTICLES`]. Checked before any input is read.
+    /// [`crate::MAX_PARTICLES`]. Checked before any input is read.
     pub fn check_particle_room(&self, count: usize) -> Result<()> {
-        let n = self.particles.len();
-        if n as u64 + count as u64 > MAX_PARTICLES as u64 {
-            return Err(Error::out_of_range(format!(
-                "adding {count} particles to {n} would exceed the limit of {MAX_PARTICLES}"
-            )));
-        }
-        Ok(())
+        check_room(self.particles.len(), count)
     }
 
     /// Adds particles at rest; `inverse_masses` None means 1/kg for all. Returns the
@@ -330,17 +313,17 @@ impl World {
         for (i, &w) in range.zip(inverse_masses) {
             self.particles.set_inverse_mass(i, w);
         }
-        self.distance.update_jacobi_weights(&self.particles.hot);
         self.sets.update_jacobi_weights(&self.particles);
         Ok(())
     }
 
     fn add_distance(&mut self, batch: Vec<distance::NewDistance>) -> Result<u32> {
-        let first = self.distance.len() as u32;
+        let first = self.sets.distance.len() as u32;
         let jacobi = self.desc.solver == Solver::Jacobi;
-        self.distance = self
-            .distance
-            .with_appended(&batch, &self.particles, jacobi)?;
+        self.sets.distance =
+            self.sets
+                .distance
+                .with_appended(&batch, &self.particles.hot, jacobi)?;
         Ok(first)
     }
 
@@ -360,7 +343,7 @@ impl World {
         }
         let batch = distance::validate(
             &self.particles,
-            self.distance.len(),
+            self.sets.distance.len(),
             pairs,
             rest_lengths,
             compliance,
@@ -387,7 +370,7 @@ impl World {
         let per_iteration = 1.0 - (1.0 - stiffness).powf(1.0 / n);
         let batch = distance::validate(
             &self.particles,
-            self.distance.len(),
+            self.sets.distance.len(),
             pairs,
             rest_lengths,
             0.0,
@@ -402,11 +385,11 @@ impl World {
         let range = check_range(
             first,
             out.len(),
-            self.distance.len(),
+            self.sets.distance.len(),
             "distance constraints",
         )?;
         for (o, id) in out.iter_mut().zip(range) {
-            *o = self.distance.force(id, self.last_h);
+            *o = self.sets.distance.force(id, self.last_h);
         }
         Ok(())
     }
@@ -430,9 +413,8 @@ impl World {
         };
         self.collision
             .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
-        solver::step(
+        step::step(
             &mut self.particles,
-            &mut self.distance,
             &mut self.sets,
             &mut self.collision,
             &params,

@@ -1,0 +1,376 @@
+//! Building bodies through the C ABI: rope (straight and polyline), cloth (mesh and
+//! grid), tet and pressure soft bodies. Each call reads and checks its whole desc and
+//! arrays before the world changes.
+
+use super::*;
+
+/// # Safety
+/// `desc` must be NULL or point to a readable SinewRopeDesc.
+unsafe fn rope_desc(desc: *const SinewRopeDesc) -> FfiResult<RopeDesc> {
+    // SAFETY: the caller's contract.
+    let d = unsafe {
+        read_desc(
+            desc,
+            |d| d.internal_cookie,
+            ROPE_COOKIE,
+            "sinew_rope_desc_default",
+        )?
+    };
+    Ok(RopeDesc {
+        start: d.start.into(),
+        end: d.end.into(),
+        segments: d.segments,
+        total_mass: d.total_mass,
+        radius: d.radius,
+        stretch_compliance: d.stretch_compliance,
+        bend_compliance: d.bend_compliance,
+        tethers: flag(d.tethers, "tethers")?,
+        pin_start: flag(d.pin_start, "pin_start")?,
+        pin_end: flag(d.pin_end, "pin_end")?,
+        damping: d.damping,
+    })
+}
+
+/// # Safety
+/// `desc` must be NULL or point to a readable SinewClothDesc.
+unsafe fn cloth_desc(desc: *const SinewClothDesc) -> FfiResult<ClothDesc> {
+    // SAFETY: the caller's contract.
+    let d = unsafe {
+        read_desc(
+            desc,
+            |d| d.internal_cookie,
+            CLOTH_COOKIE,
+            "sinew_cloth_desc_default",
+        )?
+    };
+    let bending = match d.bending {
+        0 => BendingModel::None,
+        1 => BendingModel::Distance,
+        2 => BendingModel::Dihedral,
+        3 => BendingModel::Isometric,
+        b => {
+            return Err(Failure::new(
+                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                format!("bending {b} is not a SinewBendingModel (0..=3)"),
+            ))
+        }
+    };
+    let model = match d.model {
+        0 => ClothModel::Edges,
+        1 => ClothModel::Strain,
+        m => {
+            return Err(Failure::new(
+                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                format!("model {m} is not a SinewClothModel (0 or 1)"),
+            ))
+        }
+    };
+    Ok(ClothDesc {
+        model,
+        stretch_compliance: d.stretch_compliance,
+        weft_compliance: d.weft_compliance,
+        shear_compliance: d.shear_compliance,
+        warp: d.warp.into(),
+        bend_compliance: d.bend_compliance,
+        bending,
+        tethers: flag(d.tethers, "tethers")?,
+        damping: d.damping,
+    })
+}
+
+/// Copies `count` SinewVec3 into Vec3s.
+///
+/// # Safety
+/// `p` must point to `count` readable SinewVec3 (NULL: an error).
+unsafe fn points(p: *const SinewVec3, count: u32, name: &str) -> FfiResult<Vec<Vec3>> {
+    // Refuse bodies over the size limit before copying anything.
+    if count as usize > crate::bodies::MAX_BODY_PARTICLES {
+        return Err(Failure::new(
+            SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+            format!(
+                "{name}: {count} exceed the limit of {} particles per body",
+                crate::bodies::MAX_BODY_PARTICLES
+            ),
+        ));
+    }
+    // SAFETY: the caller's contract.
+    let s = unsafe { slice_from(p, count as usize, name)? };
+    let mut v = crate::error::try_with_capacity::<Vec3>(s.len(), name)?;
+    v.extend(s.iter().map(|&x| Vec3::from(x)));
+    Ok(v)
+}
+
+/// Views `count` K-index tuples.
+///
+/// # Safety
+/// `indices` must point to K*count readable uint32_t (NULL: an error).
+unsafe fn tuples<'a, const K: usize>(
+    indices: *const u32,
+    count: u32,
+    name: &str,
+) -> FfiResult<&'a [[u32; K]]> {
+    // SAFETY: [u32; K] has the alignment of u32; the caller promises K*count indices.
+    unsafe { slice_from(indices as *const [u32; K], count as usize, name) }
+}
+
+/// A builder call, prepared outside the world lock.
+type Adder = Box<dyn FnOnce(&mut World) -> crate::Result<BodyId>>;
+
+/// Runs `add` on the world and writes the new body to `*out_body` on success.
+///
+/// # Safety
+/// `out_body` must be NULL or point to one writable SinewBody.
+unsafe fn add_body(
+    function: &str,
+    world: SinewWorld,
+    out_body: *mut SinewBody,
+    add: impl FnOnce() -> FfiResult<Adder>,
+) -> SinewStatus {
+    guard(function, || {
+        non_null(out_body, "out_body")?;
+        let add = add()?;
+        let id = with_world(world, |w| Ok(add(w)?))?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_body.write_unaligned(SinewBody { id: id.0 }) };
+        Ok(())
+    })
+}
+
+/// Adds a straight rope from desc->start to desc->end in desc->segments segments
+/// (segments + 1 particles, consecutive indices). `*out_body` receives its handle.
+///
+/// # Safety
+/// `desc` must point to a readable SinewRopeDesc, `out_body` to one writable SinewBody.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_rope(
+    world: SinewWorld,
+    desc: *const SinewRopeDesc,
+    out_body: *mut SinewBody,
+) -> SinewStatus {
+    let build = || {
+        // SAFETY: the caller's contract.
+        let d = unsafe { rope_desc(desc)? };
+        Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_rope(&d)))
+    };
+    // SAFETY: the caller's contract, passed on.
+    unsafe { add_body("sinew_world_add_rope", world, out_body, build) }
+}
+
+/// Adds a rope through `point_count` >= 2 points (m), one particle each; the start,
+/// end and segments of the desc are ignored.
+///
+/// # Safety
+/// `desc` must point to a readable SinewRopeDesc, `points` to `point_count` SinewVec3,
+/// `out_body` to one writable SinewBody.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_rope_polyline(
+    world: SinewWorld,
+    desc: *const SinewRopeDesc,
+    points: *const SinewVec3,
+    point_count: u32,
+    out_body: *mut SinewBody,
+) -> SinewStatus {
+    let build = || {
+        // SAFETY: the caller's contract.
+        let d = unsafe { rope_desc(desc)? };
+        // SAFETY: the caller's contract.
+        let p = unsafe { self::points(points, point_count, "points")? };
+        Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_rope_polyline(&d, &p)))
+    };
+    // SAFETY: the caller's contract, passed on.
+    unsafe { add_body("sinew_world_add_rope_polyline", world, out_body, build) }
+}
+
+/// Adds a cloth from a triangle mesh: `vertex_count` vertices (m) with
+/// `inverse_masses` (1/kg, 0 = pinned, one per vertex), `triangle_count` triangles (3
+/// vertex indices each, 0-based within this mesh). The body's particles are the
+/// vertices in order. Malformed meshes (index out of range, a vertex repeated in a
+/// triangle, zero-area triangles, an edge shared by more than two triangles) are
+/// refused naming the element.
+///
+/// # Safety
+/// `desc` must point to a readable SinewClothDesc, `vertices` to `vertex_count`
+/// SinewVec3, `triangles` to 3*triangle_count uint32_t, `inverse_masses` to
+/// `vertex_count` floats, `out_body` to one writable SinewBody.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_cloth_mesh(
+    world: SinewWorld,
+    desc: *const SinewClothDesc,
+    vertices: *const SinewVec3,
+    vertex_count: u32,
+    triangles: *const u32,
+    triangle_count: u32,
+    inverse_masses: *const f32,
+    out_body: *mut SinewBody,
+) -> SinewStatus {
+    let build = || {
+        // SAFETY: the caller's contract.
+        let d = unsafe { cloth_desc(desc)? };
+        // SAFETY: the caller's contract.
+        let v = unsafe { points(vertices, vertex_count, "vertices")? };
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
+        // SAFETY: the caller's contract.
+        let w = unsafe { slice_from(inverse_masses, vertex_count as usize, "inverse_masses")? };
+        Ok::<Adder, Failure>(Box::new(move |world: &mut World| {
+            world.add_cloth_mesh(&d, &v, t, w)
+        }))
+    };
+    // SAFETY: the caller's contract, passed on.
+    unsafe { add_body("sinew_world_add_cloth_mesh", world, out_body, build) }
+}
+
+/// Adds a rectangular grid cloth ((segments_u+1) x (segments_v+1) particles, index
+/// j*(segments_u+1) + i; the diagonals are shear links).
+///
+/// # Safety
+/// `desc` and `grid` must point to readable descs, `out_body` to one writable
+/// SinewBody.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_cloth_grid(
+    world: SinewWorld,
+    desc: *const SinewClothDesc,
+    grid: *const SinewClothGridDesc,
+    out_body: *mut SinewBody,
+) -> SinewStatus {
+    let build = || {
+        // SAFETY: the caller's contract.
+        let d = unsafe { cloth_desc(desc)? };
+        // SAFETY: the caller's contract.
+        let g = unsafe {
+            read_desc(
+                grid,
+                |g| g.internal_cookie,
+                GRID_COOKIE,
+                "sinew_cloth_grid_desc_default",
+            )?
+        };
+        let g = ClothGridDesc {
+            origin: g.origin.into(),
+            u: g.u.into(),
+            v: g.v.into(),
+            segments_u: g.segments_u,
+            segments_v: g.segments_v,
+            total_mass: g.total_mass,
+            pin_corners: g.pin_corners,
+        };
+        Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_cloth_grid(&d, &g)))
+    };
+    // SAFETY: the caller's contract, passed on.
+    unsafe { add_body("sinew_world_add_cloth_grid", world, out_body, build) }
+}
+
+/// Adds a soft body from a tetrahedral mesh: every tet edge a link, every tet a volume
+/// constraint. Tets (4 indices each) must have positive volume (vertices 1, 2, 3
+/// counter-clockwise seen from vertex 0): inverted or flat tets are refused naming the
+/// tet. `inverse_masses` NULL = desc->total_mass lumped by volume.
+///
+/// # Safety
+/// `desc` must point to a readable SinewTetBodyDesc, `vertices` to `vertex_count`
+/// SinewVec3, `tets` to 4*tet_count uint32_t, `inverse_masses` to `vertex_count`
+/// floats or be NULL, `out_body` to one writable SinewBody.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_tet_body(
+    world: SinewWorld,
+    desc: *const SinewTetBodyDesc,
+    vertices: *const SinewVec3,
+    vertex_count: u32,
+    tets: *const u32,
+    tet_count: u32,
+    inverse_masses: *const f32,
+    out_body: *mut SinewBody,
+) -> SinewStatus {
+    let build = || {
+        // SAFETY: the caller's contract.
+        let d = unsafe {
+            read_desc(
+                desc,
+                |d| d.internal_cookie,
+                TET_COOKIE,
+                "sinew_tet_body_desc_default",
+            )?
+        };
+        let model = match d.model {
+            0 => TetModel::EdgesAndVolume,
+            1 => TetModel::Strain,
+            m => {
+                return Err(Failure::new(
+                    SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                    format!("model {m} is not a SinewTetModel (0 or 1)"),
+                ))
+            }
+        };
+        let d = TetBodyDesc {
+            total_mass: d.total_mass,
+            model,
+            stretch_compliance: d.stretch_compliance,
+            shear_compliance: d.shear_compliance,
+            volume_compliance: d.volume_compliance,
+            damping: d.damping,
+        };
+        // SAFETY: the caller's contract.
+        let v = unsafe { points(vertices, vertex_count, "vertices")? };
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<4>(tets, tet_count, "tets")? };
+        // SAFETY: the caller's contract.
+        let w = unsafe {
+            optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
+        };
+        Ok::<Adder, Failure>(Box::new(move |world: &mut World| {
+            world.add_tet_body(&d, &v, t, w)
+        }))
+    };
+    // SAFETY: the caller's contract, passed on.
+    unsafe { add_body("sinew_world_add_tet_body", world, out_body, build) }
+}
+
+/// Adds a soft body from a closed surface (triangles wound counter-clockwise seen from
+/// outside): every edge a link plus one volume constraint keeping desc->pressure x the
+/// rest volume. A surface that is not closed, inconsistently wound or inside-out is
+/// refused naming the edge. `inverse_masses` NULL = desc->total_mass lumped by area.
+///
+/// # Safety
+/// As sinew_world_add_tet_body, with `triangles` pointing to 3*triangle_count uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_pressure_body(
+    world: SinewWorld,
+    desc: *const SinewPressureBodyDesc,
+    vertices: *const SinewVec3,
+    vertex_count: u32,
+    triangles: *const u32,
+    triangle_count: u32,
+    inverse_masses: *const f32,
+    out_body: *mut SinewBody,
+) -> SinewStatus {
+    let build = || {
+        // SAFETY: the caller's contract.
+        let d = unsafe {
+            read_desc(
+                desc,
+                |d| d.internal_cookie,
+                PRESSURE_COOKIE,
+                "sinew_pressure_body_desc_default",
+            )?
+        };
+        let d = PressureBodyDesc {
+            total_mass: d.total_mass,
+            stretch_compliance: d.stretch_compliance,
+            pressure: d.pressure,
+            volume_compliance: d.volume_compliance,
+            damping: d.damping,
+        };
+        // SAFETY: the caller's contract.
+        let v = unsafe { points(vertices, vertex_count, "vertices")? };
+        // SAFETY: the caller's contract.
+        let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
+        // SAFETY: the caller's contract.
+        let w = unsafe {
+            optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
+        };
+        Ok::<Adder, Failure>(Box::new(move |world: &mut World| {
+            world.add_pressure_body(&d, &v, t, w)
+        }))
+    };
+    // SAFETY: the caller's contract, passed on.
+    unsafe { add_body("sinew_world_add_pressure_body", world, out_body, build) }
+}

@@ -1,0 +1,269 @@
+//! Bodies after they are built, through the C ABI: removal, count, particle range,
+//! info, strided position readback, per-body compliance, damping and pressure, volume.
+
+use super::*;
+
+/// Removes a body. Its particles keep their indices but become inert (inverse mass 0,
+/// they stay where they are); its constraints and the attachments on its particles
+/// stop acting. Other bodies' indices and motion are unchanged. The handle becomes
+/// invalid: removing it again gives SINEW_ERROR_INVALID_HANDLE.
+#[no_mangle]
+pub extern "C" fn sinew_world_remove_body(world: SinewWorld, body: SinewBody) -> SinewStatus {
+    guard("sinew_world_remove_body", || {
+        with_world(world, |w| Ok(w.remove_body(BodyId(body.id))?))
+    })
+}
+
+/// Writes the number of live bodies to `*out_count`.
+///
+/// # Safety
+/// `out_count` must be NULL or point to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_body_count(
+    world: SinewWorld,
+    out_count: *mut u32,
+) -> SinewStatus {
+    // SAFETY: the caller's contract, passed on.
+    unsafe {
+        query_u32(
+            "sinew_world_body_count",
+            world,
+            out_count,
+            World::body_count,
+        )
+    }
+}
+
+/// Writes the body's particles (`first..first+count`, world particle indices) to
+/// `*out_first` and `*out_count`.
+///
+/// # Safety
+/// `out_first` and `out_count` must point to one writable uint32_t each.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_particle_range(
+    world: SinewWorld,
+    body: SinewBody,
+    out_first: *mut u32,
+    out_count: *mut u32,
+) -> SinewStatus {
+    guard("sinew_body_particle_range", || {
+        non_null(out_first, "out_first")?;
+        non_null(out_count, "out_count")?;
+        let (first, count) = with_world(world, |w| Ok(w.body_particle_range(BodyId(body.id))?))?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe {
+            out_first.write_unaligned(first);
+            out_count.write_unaligned(count);
+        }
+        Ok(())
+    })
+}
+
+/// Writes what the body is (kind, particles, rope radius, damping) to `*out_info`.
+///
+/// # Safety
+/// `out_info` must point to one writable SinewBodyInfo.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_info(
+    world: SinewWorld,
+    body: SinewBody,
+    out_info: *mut SinewBodyInfo,
+) -> SinewStatus {
+    guard("sinew_body_info", || {
+        non_null(out_info, "out_info")?;
+        let info = with_world(world, |w| {
+            let b = w.body(BodyId(body.id))?;
+            Ok(SinewBodyInfo {
+                kind: match b.kind {
+                    BodyKind::Rope => SinewBodyKind::SINEW_BODY_ROPE,
+                    BodyKind::Cloth => SinewBodyKind::SINEW_BODY_CLOTH,
+                    BodyKind::TetSoftBody => SinewBodyKind::SINEW_BODY_TET_SOFT_BODY,
+                    BodyKind::PressureSoftBody => SinewBodyKind::SINEW_BODY_PRESSURE_SOFT_BODY,
+                } as u32,
+                first_particle: b.particles.start,
+                particle_count: b.particles.end - b.particles.start,
+                radius: b.radius,
+                damping: b.damping,
+            })
+        })?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_info.write_unaligned(info) };
+        Ok(())
+    })
+}
+
+/// Copies the positions (m) of all the body's particles to `out`, one SinewVec3 every
+/// `stride_bytes` (>= 12), e.g. straight into a vertex buffer; `capacity` is the number
+/// of elements `out` holds (at least the body's particle count).
+///
+/// # Safety
+/// `out` must point to `(capacity-1)*stride_bytes + 12` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_read_positions(
+    world: SinewWorld,
+    body: SinewBody,
+    out: *mut c_void,
+    capacity: u32,
+    stride_bytes: u32,
+) -> SinewStatus {
+    guard("sinew_body_read_positions", || {
+        let base = strided(out, capacity, stride_bytes, "out")? as *mut u8;
+        with_world(world, |w| {
+            let (first, count) = w.body_particle_range(BodyId(body.id))?;
+            if count > capacity {
+                return Err(Failure::new(
+                    SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+                    format!("capacity {capacity} is below the body's {count} particles"),
+                ));
+            }
+            // SAFETY: k < count <= capacity, within the span checked by `strided`.
+            let sink = |k, v| unsafe { write_at(base, stride_bytes, k, v) };
+            Ok(w.read_positions(first, count, sink)?)
+        })
+    })
+}
+
+/// Sets the compliance of one of the body's constraint groups (`which` a
+/// SinewBodyConstraints; units per group) from the next step on.
+#[no_mangle]
+pub extern "C" fn sinew_body_set_compliance(
+    world: SinewWorld,
+    body: SinewBody,
+    which: u32,
+    compliance: f32,
+) -> SinewStatus {
+    guard("sinew_body_set_compliance", || {
+        let which = match which {
+            0 => BodyConstraints::Stretch,
+            1 => BodyConstraints::Shear,
+            2 => BodyConstraints::Bend,
+            3 => BodyConstraints::Tether,
+            4 => BodyConstraints::Volume,
+            v => {
+                return Err(Failure::new(
+                    SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                    format!("which {v} is not a SinewBodyConstraints (0..=4)"),
+                ))
+            }
+        };
+        with_world(world, |w| {
+            Ok(w.set_body_compliance(BodyId(body.id), which, compliance)?)
+        })
+    })
+}
+
+/// Writes |λ|/h² (N) of the body's length constraints of group `which` in the last
+/// substep of the last step (0 before the first step), in the order the builder made
+/// them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
+/// SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+/// cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
+/// constraints are not length constraints and are not included (their group may read
+/// as 0 constraints). `capacity` is the number of floats `out` holds; `*out_count`
+/// receives the group's size; `out` is written only when it fits. `out` NULL with
+/// `capacity` 0 asks for the size only.
+///
+/// # Safety
+/// `out` must point to `capacity` writable floats or be NULL with `capacity` 0,
+/// `out_count` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_read_forces(
+    world: SinewWorld,
+    body: SinewBody,
+    which: u32,
+    out: *mut f32,
+    capacity: u32,
+    out_count: *mut u32,
+) -> SinewStatus {
+    guard("sinew_body_read_forces", || {
+        non_null(out_count, "out_count")?;
+        let n = with_world(world, |w| {
+            let parts = &w.body(BodyId(body.id))?.parts;
+            let (range, tether) = match which {
+                0 => (parts.stretch.clone(), false),
+                1 => (parts.shear.clone(), false),
+                2 => (parts.bend_link.clone(), false),
+                3 => (parts.tether.clone(), true),
+                v => {
+                    return Err(Failure::new(
+                        SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                        format!(
+                            "which {v} is not a SinewBodyConstraints group of length constraints (0..=3)"
+                        ),
+                    ))
+                }
+            };
+            let n = range.len();
+            if out.is_null() && capacity == 0 {
+                return Ok(n as u32); // a size query
+            }
+            if n > capacity as usize {
+                return Err(Failure::new(
+                    SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+                    format!("the group has {n} constraints, out holds {capacity}"),
+                ));
+            }
+            if n > 0 {
+                // SAFETY: the caller promises `capacity` >= n writable floats.
+                let out = unsafe { slice_from_mut(out, n, "out")? };
+                let sets = w.constraint_sets();
+                for (o, id) in out.iter_mut().zip(range) {
+                    *o = if tether {
+                        sets.tether.force(id as usize, w.last_h)
+                    } else {
+                        sets.link.force(id as usize, w.last_h)
+                    };
+                }
+            }
+            Ok(n as u32)
+        })?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_count.write_unaligned(n) };
+        Ok(())
+    })
+}
+
+/// Sets the body's extra velocity damping (1/s, >= 0) from the next step on.
+#[no_mangle]
+pub extern "C" fn sinew_body_set_damping(
+    world: SinewWorld,
+    body: SinewBody,
+    damping: f32,
+) -> SinewStatus {
+    guard("sinew_body_set_damping", || {
+        with_world(world, |w| Ok(w.set_body_damping(BodyId(body.id), damping)?))
+    })
+}
+
+/// Sets the overpressure factor (in (0, 100]) of a pressure soft body.
+#[no_mangle]
+pub extern "C" fn sinew_body_set_pressure(
+    world: SinewWorld,
+    body: SinewBody,
+    pressure: f32,
+) -> SinewStatus {
+    guard("sinew_body_set_pressure", || {
+        with_world(world, |w| {
+            Ok(w.set_body_pressure(BodyId(body.id), pressure)?)
+        })
+    })
+}
+
+/// Writes the current volume (m³) of a soft body (the enclosed volume of a pressure
+/// body, the summed tet volume of a tet body) to `*out_volume`.
+///
+/// # Safety
+/// `out_volume` must point to one writable float.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_volume(
+    world: SinewWorld,
+    body: SinewBody,
+    out_volume: *mut f32,
+) -> SinewStatus {
+    guard("sinew_body_volume", || {
+        non_null(out_volume, "out_volume")?;
+        let v = with_world(world, |w| Ok(w.body_volume(BodyId(body.id))?))?;
+        // SAFETY: non-null (checked); writable by the caller's contract.
+        unsafe { out_volume.write_unaligned(v) };
+        Ok(())
+    })
+}
