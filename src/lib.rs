@@ -27,9 +27,13 @@ pub mod constraints;
 pub mod error;
 pub mod ffi;
 /// cbindgen:ignore
+pub mod limits;
+/// cbindgen:ignore
 pub mod math;
 /// cbindgen:ignore
 pub mod particles;
+/// cbindgen:ignore
+pub(crate) mod recovery;
 /// cbindgen:ignore
 pub mod scenes;
 /// cbindgen:ignore

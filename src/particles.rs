@@ -25,9 +25,9 @@ use crate::math::{Vec3, Vec3A, Vec4};
 /// Largest number of particles one world holds.
 pub const MAX_PARTICLES: u32 = 1 << 28;
 
-/// Largest coordinate magnitude (m) accepted for positions and velocities (m/s).
-/// Larger values overflow squared distances in single precision.
-pub const MAX_COORDINATE: f32 = 1.0e9;
+/// Largest coordinate magnitude (m) accepted for positions and velocities (m/s): see
+/// the table of accepted ranges in [`crate::limits`].
+pub use crate::limits::MAX_COORDINATE;
 
 const _: () = assert!(std::mem::size_of::<Vec4>() == 16);
 

@@ -7,7 +7,7 @@ use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
 use crate::constraints::ConstraintSets;
 use crate::error::{check_nonzero, check_range, Error, Result};
 use crate::math::Vec3;
-use crate::particles::{Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
+use crate::particles::{Particles, Vec3Attribute, MAX_PARTICLES};
 use crate::solver::parallel::Executor;
 use crate::solver::{self, Solver, StepParams};
 
@@ -114,15 +114,12 @@ pub struct World {
     exec: Executor,
     /// Substep length (s) of the last step; 0 before the first.
     pub(crate) last_h: f32,
+    /// Start-of-step positions for the non-finite fallback.
+    recovery: crate::recovery::Recovery,
 }
 
 pub(crate) fn check_vec3(what: &str, i: usize, p: Vec3) -> Result<()> {
-    if !p.is_finite() || p.abs().max_element() > MAX_COORDINATE {
-        return Err(Error::invalid(format!(
-            "{what} {i} is {p}: components must be finite and within ±{MAX_COORDINATE}"
-        )));
-    }
-    Ok(())
+    crate::limits::check_coordinates(&format!("{what} {i}"), p)
 }
 
 /// A slice length as the u32 count the C ABI uses.
@@ -132,12 +129,7 @@ fn count_u32(n: usize) -> Result<u32> {
 }
 
 pub(crate) fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
-    if !(w.is_finite() && w >= 0.0) {
-        return Err(Error::invalid(format!(
-            "inverse mass {i} is {w}: must be finite and >= 0 (1/kg; 0 = pinned)"
-        )));
-    }
-    Ok(())
+    crate::limits::check_inverse_mass(i, w)
 }
 
 impl World {
@@ -154,6 +146,7 @@ impl World {
             collision: Collision::default(),
             exec,
             last_h: 0.0,
+            recovery: Default::default(),
         })
     }
 
@@ -353,11 +346,7 @@ impl World {
         rest_lengths: Option<&[f32]>,
         compliance: f32,
     ) -> Result<u32> {
-        if !(compliance.is_finite() && (0.0..=MAX_COMPLIANCE).contains(&compliance)) {
-            return Err(Error::invalid(format!(
-                "compliance {compliance} must be finite and in [0, {MAX_COMPLIANCE}] (m/N; 0 = rigid)"
-            )));
-        }
+        crate::limits::check_compliance("distance", compliance, MAX_COMPLIANCE, "m/N")?;
         let batch = distance::validate(
             &self.particles,
             self.distance.len(),
@@ -412,6 +401,11 @@ impl World {
     }
 
     /// Advances the world by `dt` seconds (in [1e-6, 10]) in `substeps` substeps.
+    ///
+    /// The one failure that is not "nothing changed": [`crate::ErrorKind::NonFinite`]
+    /// means the step ran but met a NaN or infinity in some bodies (an extreme state);
+    /// their particles are back at their positions before the step, at rest, every
+    /// other particle advanced, and every particle is finite (src/recovery.rs).
     pub fn step(&mut self, dt: f32) -> Result<()> {
         if !(dt.is_finite() && (MIN_DT..=MAX_DT).contains(&dt)) {
             return Err(Error::invalid(format!(
@@ -428,6 +422,7 @@ impl World {
             relaxation: self.desc.jacobi_relaxation,
             damping_factor: (-self.desc.damping * h).exp(),
         };
+        self.recovery.save(&self.particles, &self.exec)?;
         self.collision
             .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
         solver::step(
@@ -440,7 +435,8 @@ impl World {
         );
         self.collision.end_step(self.particles.len());
         self.last_h = h;
-        Ok(())
+        self.recovery
+            .check(&mut self.particles, &self.bodies, &self.exec)
     }
 }
 

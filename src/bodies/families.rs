@@ -13,7 +13,7 @@ use crate::solver::Solver;
 use crate::world::World;
 
 /// Largest compliance accepted by the families (in each family's units).
-pub const MAX_FAMILY_COMPLIANCE: f32 = 1.0e10;
+pub const MAX_FAMILY_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
 
 /// The families with a low-level API, for counts and force readback.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,11 +119,7 @@ impl World {
             let rest = match max_lengths {
                 Some(l) => {
                     let l = l[j];
-                    if !(l.is_finite() && l >= 0.0) {
-                        return Err(Error::invalid(format!(
-                            "tether {j}: max length {l} must be finite and >= 0 (m)"
-                        )));
-                    }
+                    crate::limits::check_length(&format!("tether {j}: max length"), l, false)?;
                     l
                 }
                 None => rel(&self.particles, &pair)[1].length(),
@@ -238,11 +234,7 @@ impl World {
             let rest = match rest_volumes {
                 Some(v) => {
                     let v = v[j];
-                    if !(v.is_finite() && v > 0.0) {
-                        return Err(Error::invalid(format!(
-                            "tet {j}: rest volume {v} must be finite and > 0 (m³)"
-                        )));
-                    }
+                    crate::limits::check_volume(&format!("tet {j}: rest volume"), v)?;
                     v
                 }
                 None => current[j],

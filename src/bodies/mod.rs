@@ -27,7 +27,7 @@ use crate::solver::Solver;
 use crate::world::{check_inverse_mass, check_vec3, World};
 
 /// Largest compliance accepted by body parameters (any family's units).
-pub const MAX_BODY_COMPLIANCE: f32 = 1.0e10;
+pub const MAX_BODY_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
 /// Largest number of particles one builder makes.
 pub const MAX_BODY_PARTICLES: usize = 1 << 24;
 
@@ -199,6 +199,17 @@ impl Bodies {
         };
         self.slots[index].body = Some(body);
         self.encode(index, self.slots[index].generation)
+    }
+
+    /// The live body whose particles include `particle`, with its id (a linear scan,
+    /// for the rare recovery path of the step).
+    pub(crate) fn containing(&self, particle: u32) -> Option<(BodyId, Range<u32>)> {
+        self.slots.iter().enumerate().find_map(|(i, s)| {
+            let b = s.body.as_ref()?;
+            b.particles
+                .contains(&particle)
+                .then(|| (self.encode(i, s.generation), b.particles.clone()))
+        })
     }
 
     fn remove(&mut self, id: BodyId) -> Result<Body> {

@@ -31,7 +31,7 @@ use super::distance_kernel::{project_range, Bodies, Slots};
 pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
 
 /// Largest compliance (m/N) accepted; softer links are indistinguishable from none.
-pub const MAX_COMPLIANCE: f32 = 1.0e10;
+pub const MAX_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
 
 /// Below this distance (m) two particles are treated as coincident: no direction.
 pub(crate) const MIN_LENGTH: f32 = 1.0e-12;
@@ -416,11 +416,7 @@ pub(crate) fn validate(
         let rest = match rest {
             Some(r) => {
                 let l = r[j];
-                if !l.is_finite() || l < 0.0 {
-                    return Err(Error::invalid(format!(
-                        "constraint {j}: rest length {l} must be finite and >= 0 (metres)"
-                    )));
-                }
+                crate::limits::check_length(&format!("constraint {j}: rest length"), l, false)?;
                 l
             }
             None => particles

@@ -478,12 +478,7 @@ pub(crate) fn check_elements<const K: usize>(
 
 /// Checks a compliance value for a family (finite, >= 0, at most `max`).
 pub(crate) fn check_compliance(what: &str, compliance: f32, max: f32, unit: &str) -> Result<()> {
-    if !(compliance.is_finite() && (0.0..=max).contains(&compliance)) {
-        return Err(Error::invalid(format!(
-            "{what} compliance {compliance} must be finite and in [0, {max}] ({unit}; 0 = rigid)"
-        )));
-    }
-    Ok(())
+    crate::limits::check_compliance(what, compliance, max, unit)
 }
 
 #[cfg(test)]

@@ -32,6 +32,9 @@ namespace Sinew.Native
         ErrorOutOfMemory = 5,
         /// <summary>A bug inside Sinew (a caught panic); the message says where.</summary>
         ErrorInternal = 6,
+        /// <summary>The step ran but met NaN or infinity in some bodies; their particles are back at
+        /// their positions before the step, at rest; every particle is finite. The message names them.</summary>
+        ErrorNonFinite = 7,
     }
 
     /// <summary>Values of <c>SinewWorldDesc.solver</c> (C: <c>SinewSolver</c>, crosses as uint32_t).</summary>
