@@ -1,0 +1,289 @@
+//! Hardening regressions: the table of accepted ranges (src/limits.rs), contacts far
+//! from the origin, no NaN from accepted input, momentum of free bodies.
+
+use sinew::limits::{MAX_COMPLIANCE, MAX_INVERSE_MASS, MAX_LENGTH};
+use sinew::{
+    BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, ErrorKind, Shape, Vec3,
+    World, WorldDesc,
+};
+
+fn zero_g(threads: u32) -> World {
+    World::new(WorldDesc {
+        gravity: Vec3::ZERO,
+        threads,
+        ..WorldDesc::default()
+    })
+    .unwrap()
+}
+
+fn positions(w: &World) -> Vec<Vec3> {
+    let mut out = vec![Vec3::ZERO; w.particle_count() as usize];
+    w.read_positions(0, w.particle_count(), |k, p| out[k] = p)
+        .unwrap();
+    out
+}
+
+fn velocities(w: &World) -> Vec<Vec3> {
+    let mut out = vec![Vec3::ZERO; w.particle_count() as usize];
+    w.read_velocities(0, w.particle_count(), |k, v| out[k] = v)
+        .unwrap();
+    out
+}
+
+fn all_finite(w: &World) -> bool {
+    positions(w).iter().all(|p| p.is_finite()) && velocities(w).iter().all(|v| v.is_finite())
+}
+
+// ---------------------------------------------------------------------------------
+// Hash-grid cells far from the origin.
+
+/// Two overlapping particles of radius 1 mm at `x` (y separation 1.5 mm, exact in f32
+/// since y is near 0), zero gravity; returns their y positions after `steps` steps.
+fn far_pair(x: f32, steps: usize) -> [f32; 2] {
+    let mut w = zero_g(1);
+    w.add_particles(&[Vec3::new(x, 0.0, 0.0), Vec3::new(x, 1.5e-3, 0.0)], None)
+        .unwrap();
+    w.set_particle_radii(0, &[1.0e-3, 1.0e-3]).unwrap();
+    for _ in 0..steps {
+        w.step(1.0 / 60.0).unwrap();
+    }
+    let p = positions(&w);
+    [p[0].y, p[1].y]
+}
+
+/// A particle 1e9 m from the origin with a 1 mm radius lies 4e11 cells out: the i32
+/// cell arithmetic overflowed (a panic in debug builds, wrapped cells and missed
+/// contacts in release). The contact must be found and resolved exactly as at the
+/// origin: the y arithmetic does not depend on x, so the y positions are bit-equal.
+#[test]
+fn hash_grid_cells_do_not_overflow_far_from_the_origin() {
+    let near = far_pair(0.0, 3);
+    // One Jacobi contact per particle pushes each by half the 0.5 mm overlap in the
+    // first iteration: the pair separates to at least 2 mm.
+    assert!(near[1] - near[0] >= 2.0e-3 * (1.0 - 1e-4), "{near:?}");
+    for x in [1.0e7f32, -3.0e8, 1.0e9, -1.0e9] {
+        let far = far_pair(x, 3);
+        assert_eq!(far, near, "at x = {x}");
+    }
+}
+
+/// Far from the origin, particles separated only by their sub-ulp displacements (1e9 m
+/// has an f32 spacing of 64 m) are still in contact: a particle moving along x at
+/// 1e9 m towards a resting one is stopped by it instead of passing through.
+#[test]
+fn hash_grid_finds_contacts_closer_than_the_coordinate_spacing() {
+    for x in [0.0f32, 1.0e9] {
+        let mut w = zero_g(1);
+        w.add_particles(&[Vec3::new(x, 0.0, 0.0), Vec3::new(x, 0.0, 0.0)], None)
+            .unwrap();
+        w.set_particle_radii(0, &[1.0e-3, 1.0e-3]).unwrap();
+        // Separate them along y by 3 mm of motion (no contact), then close in again.
+        w.write_velocities(0, &[Vec3::ZERO, Vec3::new(0.0, 0.18, 0.0)])
+            .unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        w.write_velocities(0, &[Vec3::ZERO, Vec3::new(0.0, -0.18, 0.0)])
+            .unwrap();
+        let mut min_gap = f32::MAX;
+        for _ in 0..4 {
+            w.step(1.0 / 60.0).unwrap();
+            let p = positions(&w);
+            min_gap = min_gap.min(p[1].y - p[0].y);
+        }
+        assert!(
+            min_gap > 1.5e-3,
+            "x = {x}: the particles passed through ({min_gap})"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Accepted values the maths cannot hold are rejected.
+
+fn pair_world() -> World {
+    let mut w = zero_g(1);
+    w.add_particles(&[Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z], None)
+        .unwrap();
+    w
+}
+
+fn assert_rejected<T: std::fmt::Debug>(r: sinew::Result<T>, words: &[&str]) {
+    let e = r.expect_err("must be rejected");
+    assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
+    for word in words {
+        assert!(e.message.contains(word), "{:?} lacks {word:?}", e.message);
+    }
+}
+
+/// A rest length of 3e38 was accepted and the next step turned both particles into
+/// NaN with status OK. Now: INVALID_ARGUMENT naming the value and the range, and the
+/// world is unchanged.
+#[test]
+fn rest_length_of_3e38_is_rejected_and_changes_nothing() {
+    let mut w = pair_world();
+    let before = positions(&w);
+    assert_rejected(
+        w.add_distance_constraints(&[[0, 1]], Some(&[3.0e38]), 0.0),
+        &["rest length", "3", "1000000000"],
+    );
+    assert_rejected(
+        w.add_pbd_distance_constraints(&[[0, 1]], Some(&[2.0e9]), 1.0),
+        &["rest length"],
+    );
+    assert_eq!(w.distance_constraint_count(), 0);
+    w.step(1.0 / 60.0).unwrap();
+    assert_eq!(positions(&w), before);
+    // The largest accepted length is accepted.
+    w.add_distance_constraints(&[[0, 1]], Some(&[MAX_LENGTH]), 0.0)
+        .unwrap();
+}
+
+/// Tether lengths, tet rest volumes, radii, collider sizes, compliances and inverse
+/// masses beyond the table are rejected the same way.
+#[test]
+fn lengths_volumes_sizes_compliances_and_masses_beyond_the_table_are_rejected() {
+    let mut w = pair_world();
+    assert_rejected(
+        w.add_tethers(&[[0, 1]], Some(&[3.0e38]), 0.0),
+        &["tether 0: max length"],
+    );
+    assert_rejected(
+        w.add_tet_volumes(&[[0, 1, 2, 3]], Some(&[3.0e38]), 0.0),
+        &["rest volume"],
+    );
+    assert_rejected(w.set_particle_radii(0, &[0.1, 2.0e9]), &["radius 1"]);
+    assert_rejected(
+        w.add_collider(&ColliderDesc {
+            shape: Shape::Box {
+                half_extents: Vec3::new(1.0, 3.0e38, 1.0),
+            },
+            ..ColliderDesc::default()
+        }),
+        &["half_extents.y"],
+    );
+    assert_rejected(
+        w.add_distance_constraints(&[[0, 1]], None, MAX_COMPLIANCE * 10.0),
+        &["compliance"],
+    );
+    assert_rejected(
+        w.add_tethers(&[[0, 1]], None, MAX_COMPLIANCE * 10.0),
+        &["compliance"],
+    );
+    assert_rejected(
+        w.set_inverse_masses(0, &[1.0, MAX_INVERSE_MASS * 10.0]),
+        &["inverse mass 1"],
+    );
+    assert_rejected(
+        w.add_particles(&[Vec3::ZERO], Some(&[f32::MAX])),
+        &["inverse mass 0"],
+    );
+    assert_eq!(w.particle_count(), 4);
+    assert_eq!(w.collider_count(), 0);
+    assert_eq!(w.constraint_sets().tether.len(), 0);
+    let w_before: Vec<f32> = (0..4).map(|i| w.particles().inverse_mass(i)).collect();
+    assert_eq!(w_before, vec![1.0; 4]);
+}
+
+/// The extremes the table accepts give finite results: the largest rest length on a
+/// unit pair, the largest compliance, the largest inverse mass, the largest box.
+#[test]
+fn the_extremes_of_the_table_stay_finite() {
+    for threads in [1, 2] {
+        let mut w = zero_g(threads);
+        w.add_particles(
+            &[
+                Vec3::ZERO,
+                Vec3::X,
+                Vec3::new(5.0, 0.0, 0.0),
+                Vec3::new(6.0, 0.0, 0.0),
+            ],
+            Some(&[1.0, MAX_INVERSE_MASS, 1.0, 1.0]),
+        )
+        .unwrap();
+        w.add_distance_constraints(&[[0, 1]], Some(&[MAX_LENGTH]), 0.0)
+            .unwrap();
+        w.add_distance_constraints(&[[2, 3]], Some(&[0.5]), MAX_COMPLIANCE)
+            .unwrap();
+        w.add_collider(&ColliderDesc {
+            shape: Shape::Box {
+                half_extents: Vec3::splat(MAX_LENGTH),
+            },
+            position: Vec3::new(0.0, -MAX_LENGTH - 10.0, 0.0),
+            ..ColliderDesc::default()
+        })
+        .unwrap();
+        for _ in 0..20 {
+            match w.step(1.0 / 60.0) {
+                Ok(()) => {}
+                Err(e) => assert_eq!(e.kind, ErrorKind::NonFinite, "{e}"),
+            }
+            assert!(all_finite(&w), "{:?}", positions(&w));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// Extreme but valid states never produce NaN.
+
+/// The fuzzer's scene: a strain-model cloth, isometric bending, zero compliance,
+/// pinned corners, tangled by an accepted `write_positions` (some particles 1e5 m
+/// away).
+fn tangled_cloth(threads: u32) -> (World, sinew::BodyId) {
+    let mut w = World::new(WorldDesc {
+        threads,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let cloth = w
+        .add_cloth_grid(
+            &ClothDesc {
+                model: ClothModel::Strain,
+                stretch_compliance: 0.0,
+                weft_compliance: 0.0,
+                shear_compliance: 0.0,
+                bend_compliance: 0.0,
+                bending: BendingModel::Isometric,
+                ..ClothDesc::default()
+            },
+            &ClothGridDesc {
+                segments_u: 8,
+                segments_v: 8,
+                pin_corners: 15,
+                ..ClothGridDesc::default()
+            },
+        )
+        .unwrap();
+    let n = w.particle_count() as usize;
+    let mut p = positions(&w);
+    for (k, q) in p.iter_mut().enumerate() {
+        match k % 7 {
+            0 => *q = Vec3::new(1.0e5, -3.0e4, 2.0e5),
+            3 => *q = p_swap(k, n),
+            5 => *q = Vec3::ZERO,
+            _ => {}
+        }
+    }
+    w.write_positions(0, &p).unwrap();
+    (w, cloth)
+}
+
+/// A deterministic scramble: particle k goes where particle n−1−k was (mirrored).
+fn p_swap(k: usize, n: usize) -> Vec3 {
+    let j = n - 1 - k;
+    Vec3::new((j % 9) as f32 / 8.0, 0.0, (j / 9) as f32 / 8.0)
+}
+
+/// Produced −inf then NaN on the first step, every call returning OK. Now every
+/// particle stays finite, whatever each step reports.
+#[test]
+fn tangled_strain_cloth_with_isometric_bending_stays_finite() {
+    for threads in [1, 2] {
+        let (mut w, _) = tangled_cloth(threads);
+        for step in 0..120 {
+            if let Err(e) = w.step(1.0 / 60.0) {
+                assert_eq!(e.kind, ErrorKind::NonFinite, "step {step}: {e}");
+                assert!(e.message.contains("body"), "{e}");
+            }
+            assert!(all_finite(&w), "step {step}");
+        }
+    }
+}
