@@ -124,3 +124,59 @@ impl Recovery {
 fn finite(p: &Particles, i: usize) -> bool {
     p.position(i).is_finite() && p.velocity[i].is_finite()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{RopeDesc, World, WorldDesc};
+
+    /// Two ropes and a lone particle; a NaN appears in rope 1 and an infinity in the
+    /// lone particle during a "step": both come back to their saved positions at rest,
+    /// rope 0 keeps its new state, the message names rope 1 and the particle.
+    #[test]
+    fn non_finite_bodies_go_back_to_their_start_of_step_state() {
+        let mut w = World::new(WorldDesc {
+            threads: 1,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        let rope = |x: f32| RopeDesc {
+            start: Vec3::new(x, 1.0, 0.0),
+            end: Vec3::new(x + 1.0, 1.0, 0.0),
+            segments: 4,
+            ..RopeDesc::default()
+        };
+        let _r0 = w.add_rope(&rope(0.0)).unwrap();
+        let r1 = w.add_rope(&rope(5.0)).unwrap();
+        let lone = w.add_particles(&[Vec3::new(9.0, 0.0, 0.0)], None).unwrap() as usize;
+        let mut rec = Recovery::default();
+        rec.save(&w.particles, &w.exec).unwrap();
+        let start: Vec<Vec3> = (0..w.particles.len())
+            .map(|i| w.particles.position(i))
+            .collect();
+        // The "step": everything moves; then rope 1 and the lone particle blow up.
+        for i in 0..w.particles.len() {
+            w.particles.set_position(i, start[i] + Vec3::Y * 0.5);
+            w.particles.velocity[i] = Vec3::new(0.0, 3.0, 0.0);
+        }
+        w.particles.hot[7].x = f32::NAN;
+        w.particles.velocity[lone] = Vec3::new(f32::INFINITY, 0.0, 0.0);
+        let e = rec.check(&mut w.particles, &w.bodies, &w.exec).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::NonFinite);
+        assert!(e.message.contains(&format!("body {:#x}", r1.0)), "{e}");
+        assert!(
+            e.message.contains(&format!("particle {lone} (in no body)")),
+            "{e}"
+        );
+        for i in 0..w.particles.len() {
+            let (p, v) = (w.particles.position(i), w.particles.velocity[i]);
+            if (5..10).contains(&i) || i == lone {
+                assert_eq!((p, v), (start[i], Vec3::ZERO), "particle {i} restored");
+            } else {
+                assert_eq!((p, v), (start[i] + Vec3::Y * 0.5, Vec3::new(0.0, 3.0, 0.0)));
+            }
+        }
+        // Nothing non-finite: Ok, nothing touched.
+        rec.check(&mut w.particles, &w.bodies, &w.exec).unwrap();
+    }
+}

@@ -111,7 +111,7 @@ pub struct World {
     /// Bodies made by the builders (src/bodies).
     pub(crate) bodies: Bodies,
     pub(crate) collision: Collision,
-    exec: Executor,
+    pub(crate) exec: Executor,
     /// Substep length (s) of the last step; 0 before the first.
     pub(crate) last_h: f32,
     /// Start-of-step positions for the non-finite fallback.

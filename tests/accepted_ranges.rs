@@ -287,3 +287,109 @@ fn tangled_strain_cloth_with_isometric_bending_stays_finite() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------------
+// Momentum of free bodies.
+
+/// A cube of n × n × n cells (6 tets each, Kuhn triangulation), `size` m wide.
+fn tet_cube(n: usize, size: f32) -> (Vec<Vec3>, Vec<[u32; 4]>) {
+    let c = n + 1;
+    let id = |i: usize, j: usize, k: usize| (i + c * (j + c * k)) as u32;
+    let mut v = Vec::new();
+    for k in 0..c {
+        for j in 0..c {
+            for i in 0..c {
+                v.push(Vec3::new(i as f32, j as f32, k as f32) * (size / n as f32));
+            }
+        }
+    }
+    let mut tets = Vec::new();
+    for k in 0..n {
+        for j in 0..n {
+            for i in 0..n {
+                let corner = |b: usize| id(i + (b & 1), j + ((b >> 1) & 1), k + (b >> 2));
+                for [a, b] in [[1, 3], [3, 2], [2, 6], [6, 4], [4, 5], [5, 1]] {
+                    let mut t = [corner(0), corner(a), corner(b), corner(7)];
+                    let x: [Vec3; 4] = t.map(|p| v[p as usize]);
+                    if (x[1] - x[0]).dot((x[2] - x[0]).cross(x[3] - x[0])) < 0.0 {
+                        t.swap(1, 2);
+                    }
+                    tets.push(t);
+                }
+            }
+        }
+    }
+    (v, tets)
+}
+
+/// Linear momentum P = Σ m v (kg·m/s), angular momentum L = Σ m (x − c) × v about the
+/// centre of mass c, and the scale Σ m |x − c| |v| that |L| is compared with.
+fn momenta(w: &World) -> (Vec3, Vec3, f32) {
+    let (p, v) = (positions(w), velocities(w));
+    let m: Vec<f32> = (0..p.len())
+        .map(|i| 1.0 / w.particles().inverse_mass(i))
+        .collect();
+    let total: f32 = m.iter().sum();
+    let c = p.iter().zip(&m).map(|(x, m)| *x * *m).sum::<Vec3>() / total;
+    let (mut lin, mut ang, mut scale) = (Vec3::ZERO, Vec3::ZERO, 0.0f32);
+    for i in 0..p.len() {
+        lin += v[i] * m[i];
+        ang += (p[i] - c).cross(v[i]) * m[i];
+        scale += m[i] * (p[i] - c).length() * v[i].length();
+    }
+    (lin, ang, scale)
+}
+
+fn squashed_cube(desc: WorldDesc, model: sinew::TetModel) -> World {
+    let mut w = World::new(WorldDesc {
+        gravity: Vec3::ZERO,
+        threads: 1,
+        ..desc
+    })
+    .unwrap();
+    let (v, tets) = tet_cube(3, 0.5);
+    w.add_tet_body(
+        &sinew::TetBodyDesc {
+            model,
+            ..sinew::TetBodyDesc::default()
+        },
+        &v,
+        &tets,
+        None,
+    )
+    .unwrap();
+    let squashed: Vec<Vec3> = v.iter().map(|p| Vec3::new(p.x, 0.7 * p.y, p.z)).collect();
+    w.write_positions(0, &squashed).unwrap();
+    w
+}
+
+#[test]
+fn probe_momentum() {
+    use sinew::{Solver, TetModel};
+    for model in [TetModel::EdgesAndVolume, TetModel::Strain] {
+        for solver in [Solver::GaussSeidel, Solver::Jacobi] {
+            for (substeps, iterations) in [(8, 1), (32, 1), (8, 4), (64, 1)] {
+                let mut w = squashed_cube(
+                    WorldDesc {
+                        solver,
+                        substeps,
+                        iterations,
+                        ..WorldDesc::default()
+                    },
+                    model,
+                );
+                let mut line = format!("{model:?} {solver:?} {substeps}x{iterations}:");
+                for step in 0..3 {
+                    w.step(1.0 / 60.0).unwrap();
+                    let (lin, ang, scale) = momenta(&w);
+                    line += &format!(
+                        " step{step} |P|={:.2e} |L|/S={:.3}",
+                        lin.length(),
+                        ang.length() / scale
+                    );
+                }
+                eprintln!("{line}");
+            }
+        }
+    }
+}

@@ -84,7 +84,9 @@ fn project(
 ) -> Option<(Vec3, f32)> {
     let len = d.length();
     let denom = w_sum + alpha_tilde;
-    if len <= MIN_LENGTH || denom <= 0.0 {
+    // Coincident particles (no direction) and overflowed or NaN separations (an
+    // extreme state) are skipped: `!(len > MIN_LENGTH)` is true for NaN.
+    if !(len > MIN_LENGTH && len < f32::INFINITY) || denom <= 0.0 {
         return None;
     }
     let c = len - rest;

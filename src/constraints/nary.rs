@@ -69,7 +69,15 @@ fn project<F: Family<K>, const K: usize>(
     for k in 0..K {
         denom += p[k].w * g[k].length_squared();
     }
-    if denom.is_nan() || denom <= f32::MIN_POSITIVE || !c.is_finite() {
+    // Degenerate or overflowing geometry (an extreme but accepted state): skip the
+    // constraint this iteration rather than write NaN. `denom` finite implies finite
+    // gradients of movable particles; pinned ones (w = 0) are checked too, since
+    // `∞ · 0` is NaN.
+    if !denom.is_finite()
+        || denom <= f32::MIN_POSITIVE
+        || !c.is_finite()
+        || g.iter().any(|v| !v.is_finite())
+    {
         return None;
     }
     let dl = scale * (-c - alpha_tilde * lambda) / denom;
