@@ -495,3 +495,116 @@ fn free_tet_cube_conserves_linear_momentum_and_bounds_angular_momentum() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------
+// The same through the C ABI.
+
+mod c_abi {
+    use std::ffi::{c_void, CStr};
+
+    use sinew::ffi::bodies::{
+        sinew_cloth_desc_default, sinew_cloth_grid_desc_default, sinew_world_add_cloth_grid,
+        SinewBendingModel, SinewBody, SinewClothModel,
+    };
+    use sinew::ffi::constraints::sinew_world_add_distance_constraints;
+    use sinew::ffi::particles::{
+        sinew_world_particle_count, sinew_world_read_positions, sinew_world_read_velocities,
+        sinew_world_write_positions,
+    };
+    use sinew::ffi::world::{
+        sinew_world_create, sinew_world_desc_default, sinew_world_destroy, sinew_world_step,
+        SinewWorld,
+    };
+    use sinew::ffi::{sinew_last_error_message, SinewStatus};
+
+    fn message() -> String {
+        // SAFETY: the library returns a valid NUL-terminated string.
+        unsafe { CStr::from_ptr(sinew_last_error_message()) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    fn read(world: SinewWorld, n: u32, velocities: bool) -> Vec<[f32; 3]> {
+        let mut out = vec![[0f32; 3]; n as usize];
+        let ptr = out.as_mut_ptr() as *mut c_void;
+        // SAFETY: out holds n packed SinewVec3.
+        let s = unsafe {
+            if velocities {
+                sinew_world_read_velocities(world, 0, n, ptr, 12)
+            } else {
+                sinew_world_read_positions(world, 0, n, ptr, 12)
+            }
+        };
+        assert_eq!(s, SinewStatus::SINEW_OK);
+        out
+    }
+
+    /// The fuzzer's scene through the C ABI: every step returns SINEW_OK or
+    /// SINEW_ERROR_NON_FINITE (naming a body), and every particle read back is finite.
+    /// A rest length of 3e38 is refused with SINEW_ERROR_INVALID_ARGUMENT and a message.
+    #[test]
+    fn tangled_cloth_and_huge_rest_length_through_the_c_abi() {
+        let mut world = SinewWorld { id: 0 };
+        let desc = sinew_world_desc_default();
+        // SAFETY: valid pointers to locals.
+        assert_eq!(
+            unsafe { sinew_world_create(&desc, &mut world) },
+            SinewStatus::SINEW_OK
+        );
+        let mut cloth = sinew_cloth_desc_default();
+        cloth.model = SinewClothModel::SINEW_CLOTH_STRAIN as u32;
+        cloth.bending = SinewBendingModel::SINEW_BENDING_ISOMETRIC as u32;
+        cloth.stretch_compliance = 0.0;
+        cloth.weft_compliance = 0.0;
+        cloth.shear_compliance = 0.0;
+        cloth.bend_compliance = 0.0;
+        let mut grid = sinew_cloth_grid_desc_default();
+        grid.pin_corners = 15;
+        let mut body = SinewBody { id: 0 };
+        // SAFETY: valid pointers to locals.
+        let s = unsafe { sinew_world_add_cloth_grid(world, &cloth, &grid, &mut body) };
+        assert_eq!(s, SinewStatus::SINEW_OK, "{}", message());
+        let mut n = 0u32;
+        // SAFETY: valid pointer to a local.
+        unsafe { sinew_world_particle_count(world, &mut n) };
+        let mut p = read(world, n, false);
+        for (k, q) in p.iter_mut().enumerate() {
+            if k % 5 == 0 {
+                *q = [1.0e5, -2.0e4 * (k % 3) as f32, 3.0e4];
+            } else if k % 5 == 2 {
+                *q = [0.0; 3];
+            }
+        }
+        // SAFETY: p holds n packed SinewVec3.
+        let s = unsafe { sinew_world_write_positions(world, 0, n, p.as_ptr().cast(), 12) };
+        assert_eq!(s, SinewStatus::SINEW_OK);
+        for _ in 0..60 {
+            match sinew_world_step(world, 1.0 / 60.0) {
+                SinewStatus::SINEW_OK => {}
+                SinewStatus::SINEW_ERROR_NON_FINITE => assert!(message().contains("body")),
+                other => panic!("{other:?}: {}", message()),
+            }
+            for v in read(world, n, false).iter().chain(&read(world, n, true)) {
+                assert!(v.iter().all(|c| c.is_finite()), "{v:?}");
+            }
+        }
+        let pair = [0u32, 1];
+        let rest = [3.0e38f32];
+        let mut first = 77u32;
+        // SAFETY: valid pointers to locals.
+        let s = unsafe {
+            sinew_world_add_distance_constraints(
+                world,
+                pair.as_ptr(),
+                rest.as_ptr(),
+                1,
+                0.0,
+                &mut first,
+            )
+        };
+        assert_eq!(s, SinewStatus::SINEW_ERROR_INVALID_ARGUMENT);
+        assert_eq!(first, 77, "output written on failure");
+        assert!(message().contains("rest length"), "{}", message());
+        assert_eq!(sinew_world_destroy(world), SinewStatus::SINEW_OK);
+    }
+}
