@@ -340,10 +340,6 @@ fn momenta(w: &World) -> (Vec3, Vec3, f32) {
     (lin, ang, scale)
 }
 
-fn squashed_cube(desc: WorldDesc, model: sinew::TetModel) -> World {
-    squashed_cube_by(desc, model, 0.7)
-}
-
 fn squashed_cube_by(desc: WorldDesc, model: sinew::TetModel, factor: f32) -> World {
     let mut w = World::new(WorldDesc {
         gravity: Vec3::ZERO,
