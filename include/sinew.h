@@ -1733,6 +1733,9 @@ SinewStatus sinew_world_destroy(struct SinewWorld world);
 
 /**
  * Advances the world by `dt` seconds (finite, in [1e-6, 10]) in `substeps` substeps.
+ * SINEW_ERROR_NON_FINITE is the one failure after which the world did change: the
+ * step ran, but some bodies met NaN or infinity (an extreme state) and were put back
+ * where they were before the step, at rest; the message names them.
  */
 SinewStatus sinew_world_step(struct SinewWorld world, float dt);
 
