@@ -155,8 +155,8 @@ mod tests {
             .map(|i| w.particles.position(i))
             .collect();
         // The "step": everything moves; then rope 1 and the lone particle blow up.
-        for i in 0..w.particles.len() {
-            w.particles.set_position(i, start[i] + Vec3::Y * 0.5);
+        for (i, &x) in start.iter().enumerate() {
+            w.particles.set_position(i, x + Vec3::Y * 0.5);
             w.particles.velocity[i] = Vec3::new(0.0, 3.0, 0.0);
         }
         w.particles.hot[7].x = f32::NAN;
@@ -168,12 +168,12 @@ mod tests {
             e.message.contains(&format!("particle {lone} (in no body)")),
             "{e}"
         );
-        for i in 0..w.particles.len() {
+        for (i, &x) in start.iter().enumerate() {
             let (p, v) = (w.particles.position(i), w.particles.velocity[i]);
             if (5..10).contains(&i) || i == lone {
-                assert_eq!((p, v), (start[i], Vec3::ZERO), "particle {i} restored");
+                assert_eq!((p, v), (x, Vec3::ZERO), "particle {i} restored");
             } else {
-                assert_eq!((p, v), (start[i] + Vec3::Y * 0.5, Vec3::new(0.0, 3.0, 0.0)));
+                assert_eq!((p, v), (x + Vec3::Y * 0.5, Vec3::new(0.0, 3.0, 0.0)));
             }
         }
         // Nothing non-finite: Ok, nothing touched.
