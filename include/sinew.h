@@ -34,7 +34,12 @@
 #define SINEW_MAX_LENGTH 1.0e9
 
 /**
- * Largest rest volume (m³) of a tet: SINEW_MAX_LENGTH cubed.
+ * Largest minimum area (m²) of a unilateral area constraint: SINEW_MAX_LENGTH squared.
+ */
+#define SINEW_MAX_AREA 1.0e18
+
+/**
+ * Largest rest or minimum volume (m³) of a tet: SINEW_MAX_LENGTH cubed.
  */
 #define SINEW_MAX_VOLUME 1.0e27
 

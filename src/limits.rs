@@ -12,7 +12,8 @@
 //! |---|---|---|---|
 //! | position, velocity component | [`MAX_COORDINATE`] | ±1e9 | m, m/s |
 //! | length: rest length, tether length, radius, collider size, pick radius | [`MAX_LENGTH`] | [0, 1e9] | m |
-//! | rest volume (tet, pressure surface) | [`MAX_VOLUME`] | (0, 1e27] | m³ |
+//! | minimum area (unilateral area) | [`MAX_AREA`] | [0, 1e18] | m² |
+//! | rest or minimum volume (tets) | [`MAX_VOLUME`] | (0, 1e27] | m³ |
 //! | compliance (any family's unit) | [`MAX_COMPLIANCE`] | [0, 1e10] | m/N, 1/(N·m), … |
 //! | inverse mass | [`MAX_INVERSE_MASS`] | [0, 1e12] | 1/kg |
 //! | strided buffer stride | [`MIN_STRIDE_BYTES`]..=[`MAX_STRIDE_BYTES`] | 12..=1 MiB | bytes |
@@ -32,7 +33,9 @@
 //!   overflow: rejected. The same bound covers what a length feeds into: a collider's
 //!   half-extents and radii (its support distances), a particle radius (the contact
 //!   reach `r_i + r_j`, and the hash-grid cell, which is `≤ 6·MAX_LENGTH`).
-//! * **Volumes.** `MAX_LENGTH³`: the rest volume of a cube of the largest side.
+//! * **Areas and volumes.** `MAX_LENGTH²` and `MAX_LENGTH³`: the face and the volume
+//!   of a cube of the largest side. A minimum area of 3e38 m² would ask one substep
+//!   for a correction that overflows, like a rest length of 3e38 m.
 //! * **Compliances.** XPBD divides by `α̃ = α / h²`; the smallest substep is
 //!   `MIN_DT / MAX_SUBSTEPS ≈ 9.8e-10` s, so `α̃ ≤ 1e10 / 9.5e-19 ≈ 1.1e28`, 1e10
 //!   below overflow (compliances enter the kernels unscaled). `α̃ λ` stays of the
@@ -61,7 +64,10 @@ pub const MAX_COORDINATE: f32 = 1.0e9;
 /// radii, collider half-extents, radii and half-heights, pick radii.
 pub const MAX_LENGTH: f32 = 1.0e9;
 
-/// Largest rest volume (m³) of a tet or a pressure surface: [`MAX_LENGTH`]³.
+/// Largest minimum area (m²) of a unilateral area constraint: [`MAX_LENGTH`]².
+pub const MAX_AREA: f32 = 1.0e18;
+
+/// Largest rest or minimum volume (m³) of a tet: [`MAX_LENGTH`]³.
 pub const MAX_VOLUME: f32 = 1.0e27;
 
 /// Largest compliance, in the unit of the constraint it applies to (m/N for lengths,
@@ -103,9 +109,18 @@ pub fn check_length(what: &str, v: f32, positive: bool) -> Result<()> {
 
 /// Checks a rest volume (m³): finite, in `(0, MAX_VOLUME]`.
 pub fn check_volume(what: &str, v: f32) -> Result<()> {
-    if !(v.is_finite() && v > 0.0 && v <= MAX_VOLUME) {
+    check_measure(what, v, MAX_VOLUME, "m³", true)
+}
+
+/// Checks a minimum area (m², `positive` false) or a rest/minimum volume (m³): finite,
+/// in `[0, max]` (`(0, max]` when `positive`), `max` being [`MAX_AREA`] or
+/// [`MAX_VOLUME`]; `unit` is shown in the message.
+pub fn check_measure(what: &str, v: f32, max: f32, unit: &str, positive: bool) -> Result<()> {
+    let low_ok = if positive { v > 0.0 } else { v >= 0.0 };
+    if !(v.is_finite() && low_ok && v <= max) {
+        let open = if positive { "(" } else { "[" };
         return Err(Error::invalid(format!(
-            "{what} {v} must be finite and in (0, {MAX_VOLUME}] m³"
+            "{what} {v} must be finite and in {open}0, {max}] {unit}"
         )));
     }
     Ok(())
@@ -185,6 +200,9 @@ mod tests {
         assert!(check_stride("out", 11, 12).is_err());
         assert!(check_stride("out", 12, 12).is_ok());
         assert!(check_volume("rest volume", 3.0e38).is_err());
+        assert!(check_measure("minimum area", 3.0e38, MAX_AREA, "m²", false).is_err());
+        assert!(check_measure("minimum area", 0.0, MAX_AREA, "m²", false).is_ok());
+        assert_eq!(MAX_AREA, MAX_LENGTH * MAX_LENGTH);
         assert!(check_compliance("x", 1.0e11, MAX_COMPLIANCE, "m/N").is_err());
     }
 }

@@ -150,6 +150,14 @@ fn lengths_volumes_sizes_compliances_and_masses_beyond_the_table_are_rejected() 
         w.add_tet_volumes(&[[0, 1, 2, 3]], Some(&[3.0e38]), 0.0),
         &["rest volume"],
     );
+    assert_rejected(
+        w.add_unilateral_areas(&[[0, 1, 2]], Some(&[3.0e38]), 0.0),
+        &["element 0: minimum area"],
+    );
+    assert_rejected(
+        w.add_unilateral_volumes(&[[0, 1, 2, 3]], Some(&[3.0e38]), 0.0),
+        &["element 0: minimum volume"],
+    );
     assert_rejected(w.set_particle_radii(0, &[0.1, 2.0e9]), &["radius 1"]);
     assert_rejected(
         w.add_collider(&ColliderDesc {

@@ -678,11 +678,12 @@ fn minimum_rows<const K: usize>(
     let mut rows = try_with_capacity(elements.len(), what)?;
     for (j, e) in elements.iter().enumerate() {
         let m = minimum.map_or(0.0, |m| m[j]);
-        if !m.is_finite() || m < 0.0 {
-            return Err(Error::invalid(format!(
-                "element {j}: {what} {m} must be finite and >= 0 ({unit})"
-            )));
-        }
+        let max = if K == 3 {
+            crate::limits::MAX_AREA
+        } else {
+            crate::limits::MAX_VOLUME
+        };
+        crate::limits::check_measure(&format!("element {j}: {what}"), m, max, unit, false)?;
         rows.push(NewConstraint {
             particles: *e,
             rest: m,

@@ -30,7 +30,9 @@ pub const SINEW_MAX_COORDINATE: f32 = 1.0e9;
 /// Largest length (m): rest lengths, tether lengths, particle and rope radii, collider
 /// half-extents, radii and half-heights, pick radii.
 pub const SINEW_MAX_LENGTH: f32 = 1.0e9;
-/// Largest rest volume (m³) of a tet: SINEW_MAX_LENGTH cubed.
+/// Largest minimum area (m²) of a unilateral area constraint: SINEW_MAX_LENGTH squared.
+pub const SINEW_MAX_AREA: f32 = 1.0e18;
+/// Largest rest or minimum volume (m³) of a tet: SINEW_MAX_LENGTH cubed.
 pub const SINEW_MAX_VOLUME: f32 = 1.0e27;
 /// Largest compliance, in the unit of the constraint (m/N, 1/(N·m), ...); 0 = rigid.
 pub const SINEW_MAX_COMPLIANCE: f32 = 1.0e10;
@@ -43,6 +45,7 @@ const _: () = {
     use crate::limits;
     assert!(SINEW_MAX_COORDINATE == limits::MAX_COORDINATE);
     assert!(SINEW_MAX_LENGTH == limits::MAX_LENGTH);
+    assert!(SINEW_MAX_AREA == limits::MAX_AREA);
     assert!(SINEW_MAX_VOLUME == limits::MAX_VOLUME);
     assert!(SINEW_MAX_COMPLIANCE == limits::MAX_COMPLIANCE);
     assert!(SINEW_MAX_INVERSE_MASS == limits::MAX_INVERSE_MASS);
