@@ -1,7 +1,8 @@
 //! The accepted ranges of every quantity the API takes, in one table, derived from what
-//! single-precision (`f32`) maths can hold, and the checks that enforce them. Every
-//! validation point of the crate routes through these checks; the C header exports
-//! the same numbers as `SINEW_MAX_*` constants (src/ffi/mod.rs).
+//! single-precision (`f32`) maths can hold, and the checks that enforce them. The
+//! validation points of the crate call these checks (or compare with these constants);
+//! the C header exports the same numbers as `SINEW_MAX_*` constants (src/ffi/mod.rs,
+//! checked equal at compile time).
 //!
 //! `f32` holds magnitudes up to `f32::MAX` ≈ 3.4e38 and keeps 24 bits of mantissa.
 //! The budget below is the worst product any kernel forms from accepted values; each
@@ -32,7 +33,7 @@
 //!   A rest length of 3e38 (the value the fuzzer found) makes the correction itself
 //!   overflow: rejected. The same bound covers what a length feeds into: a collider's
 //!   half-extents and radii (its support distances), a particle radius (the contact
-//!   reach `r_i + r_j`, and the hash-grid cell, which is `≤ 6·MAX_LENGTH`).
+//!   reach `r_i + r_j`, and the hash-grid cell, which is `≤ 4·MAX_LENGTH`).
 //! * **Areas and volumes.** `MAX_LENGTH²` and `MAX_LENGTH³`: the face and the volume
 //!   of a cube of the largest side. A minimum area of 3e38 m² would ask one substep
 //!   for a correction that overflows, like a rest length of 3e38 m.
