@@ -22,6 +22,43 @@
 #define SINEW_ABI_VERSION 1
 
 /**
+ * Largest position component (m) and velocity component (m/s) accepted. Accepted
+ * ranges are derived from what single-precision maths can hold (src/limits.rs).
+ */
+#define SINEW_MAX_COORDINATE 1.0e9
+
+/**
+ * Largest length (m): rest lengths, tether lengths, particle and rope radii, collider
+ * half-extents, radii and half-heights, pick radii.
+ */
+#define SINEW_MAX_LENGTH 1.0e9
+
+/**
+ * Largest minimum area (m²) of a unilateral area constraint: SINEW_MAX_LENGTH squared.
+ */
+#define SINEW_MAX_AREA 1.0e18
+
+/**
+ * Largest rest or minimum volume (m³) of a tet: SINEW_MAX_LENGTH cubed.
+ */
+#define SINEW_MAX_VOLUME 1.0e27
+
+/**
+ * Largest compliance, in the unit of the constraint (m/N, 1/(N·m), ...); 0 = rigid.
+ */
+#define SINEW_MAX_COMPLIANCE 1.0e10
+
+/**
+ * Largest inverse mass (1/kg); 0 = pinned.
+ */
+#define SINEW_MAX_INVERSE_MASS 1.0e12
+
+/**
+ * Largest `stride_bytes` of a strided SinewVec3 buffer (1 MiB); the smallest is 12.
+ */
+#define SINEW_MAX_STRIDE_BYTES (1 << 20)
+
+/**
  * Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
  * XPBD slides of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017. A starting point for the compliance of a material.
  */
@@ -93,6 +130,14 @@ enum SinewStatus
    * A bug inside Sinew (a caught panic); the message says where.
    */
   SINEW_ERROR_INTERNAL = 6,
+  /**
+   * The step ran, but the solver met a non-finite value (NaN or infinity) in some
+   * bodies (an extreme state, e.g. a tangled cloth with rigid constraints). Their
+   * particles were put back where they were before the step, at rest; every other
+   * particle advanced normally, and every particle is finite. The message names the
+   * bodies (or the lone particles).
+   */
+  SINEW_ERROR_NON_FINITE = 7,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1063,7 +1108,7 @@ SinewStatus sinew_body_info(struct SinewWorld world,
 
 /**
  * Copies the positions (m) of all the body's particles to `out`, one SinewVec3 every
- * `stride_bytes` (>= 12), e.g. straight into a vertex buffer; `capacity` is the number
+ * `stride_bytes` (12..=SINEW_MAX_STRIDE_BYTES), e.g. straight into a vertex buffer; `capacity` is the number
  * of elements `out` holds (at least the body's particle count).
  *
  * # Safety
@@ -1623,7 +1668,7 @@ SinewStatus sinew_world_particle_count(struct SinewWorld world, uint32_t *out_co
 
 /**
  * Copies positions (m) of particles `first..first+count` to `out`, one SinewVec3
- * every `stride_bytes` (>= 12; 12 = packed), e.g. straight into a vertex buffer.
+ * every `stride_bytes` (12..=SINEW_MAX_STRIDE_BYTES; 12 = packed), e.g. straight into a vertex buffer.
  *
  * # Safety
  * `out` must point to `(count-1)*stride_bytes + 12` writable bytes.
@@ -1715,6 +1760,9 @@ SinewStatus sinew_world_destroy(struct SinewWorld world);
 
 /**
  * Advances the world by `dt` seconds (finite, in [1e-6, 10]) in `substeps` substeps.
+ * SINEW_ERROR_NON_FINITE is the one failure after which the world did change: the
+ * step ran, but some bodies met NaN or infinity (an extreme state) and were put back
+ * where they were before the step, at rest; the message names them.
  */
 SinewStatus sinew_world_step(struct SinewWorld world, float dt);
 

@@ -31,9 +31,13 @@ pub mod constraints;
 mod error;
 pub mod ffi;
 /// cbindgen:ignore
+pub mod limits;
+/// cbindgen:ignore
 mod math;
 /// cbindgen:ignore
 mod particles;
+/// cbindgen:ignore
+mod recovery;
 /// cbindgen:ignore
 #[cfg(feature = "bench-scenes")]
 pub mod scenes;

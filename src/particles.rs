@@ -27,9 +27,9 @@ use crate::math::{Vec3, Vec3A, Vec4};
 /// Largest number of particles one world holds.
 pub const MAX_PARTICLES: u32 = 1 << 28;
 
-/// Largest coordinate magnitude (m) accepted for positions and velocities (m/s).
-/// Larger values overflow squared distances in single precision.
-pub const MAX_COORDINATE: f32 = 1.0e9;
+/// Largest coordinate magnitude (m) accepted for positions and velocities (m/s): see
+/// the table of accepted ranges in [`crate::limits`].
+pub use crate::limits::MAX_COORDINATE;
 
 const _: () = assert!(std::mem::size_of::<Vec4>() == 16);
 
@@ -261,21 +261,11 @@ pub(crate) fn check_room(n: usize, count: usize) -> Result<()> {
 }
 
 pub(crate) fn check_vec3(what: &str, i: usize, p: Vec3) -> Result<()> {
-    if !p.is_finite() || p.abs().max_element() > MAX_COORDINATE {
-        return Err(Error::invalid(format!(
-            "{what} {i} is {p}: components must be finite and within ±{MAX_COORDINATE}"
-        )));
-    }
-    Ok(())
+    crate::limits::check_coordinates(&format!("{what} {i}"), p)
 }
 
 pub(crate) fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
-    if !(w.is_finite() && w >= 0.0) {
-        return Err(Error::invalid(format!(
-            "inverse mass {i} is {w}: must be finite and >= 0 (1/kg; 0 = pinned)"
-        )));
-    }
-    Ok(())
+    crate::limits::check_inverse_mass(i, w)
 }
 
 /// Relative rest positions of an element's particles.

@@ -910,6 +910,19 @@ fn strided_read_cases(f: &'static str, read: ReadFn) -> Vec<Case> {
             SINEW_ERROR_OUT_OF_RANGE,
             move |c| unsafe { read(c.world, 0, 2, TOP_OF_MEMORY as *mut c_void, 12) },
         ),
+        // Unbounded strides: 4 GiB was accepted and wrote far past any real buffer.
+        case(
+            f,
+            "stride 4 GiB - 1 (above SINEW_MAX_STRIDE_BYTES)",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| unsafe { read(c.world, 0, 2, c.out.bytes(), u32::MAX) },
+        ),
+        case(
+            f,
+            "stride 1 MiB + 1 (above SINEW_MAX_STRIDE_BYTES)",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| unsafe { read(c.world, 0, 2, c.out.bytes(), (1 << 20) + 1) },
+        ),
         // The range is checked before anything is written, so a huge count never
         // touches the (small) buffer.
         case(
@@ -951,6 +964,15 @@ fn strided_write_cases(f: &'static str, write: WriteFn) -> Vec<Case> {
             "buffer wraps the address space",
             SINEW_ERROR_OUT_OF_RANGE,
             move |c| unsafe { write(c.world, 0, 2, TOP_OF_MEMORY as *const c_void, 12) },
+        ),
+        case(
+            f,
+            "stride 4 GiB - 1 (above SINEW_MAX_STRIDE_BYTES)",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| {
+                let p = [good(0); 4];
+                unsafe { write(c.world, 0, 2, p.as_ptr().cast(), u32::MAX) }
+            },
         ),
     ];
     for (label, first, count, expected) in bad_ranges(N) {

@@ -47,6 +47,7 @@ enum class Status : int32_t {
     InvalidArgument = SINEW_ERROR_INVALID_ARGUMENT,
     OutOfMemory = SINEW_ERROR_OUT_OF_MEMORY,
     Internal = SINEW_ERROR_INTERNAL,
+    NonFinite = SINEW_ERROR_NON_FINITE,
 };
 
 /// The name of a status ("invalid argument", ...).
@@ -59,6 +60,7 @@ inline const char* to_string(Status s) noexcept {
     case Status::InvalidArgument: return "invalid argument";
     case Status::OutOfMemory: return "out of memory";
     case Status::Internal: return "internal error";
+    case Status::NonFinite: return "non-finite value met (bodies reset)";
     }
     return "unknown status";
 }

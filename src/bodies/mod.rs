@@ -29,7 +29,7 @@ use crate::math::{Vec3, Vec4};
 use crate::particles::check_room;
 
 /// Largest compliance accepted by body parameters (any family's units).
-pub const MAX_BODY_COMPLIANCE: f32 = 1.0e10;
+pub const MAX_BODY_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
 /// Largest number of particles one builder makes.
 pub const MAX_BODY_PARTICLES: usize = 1 << 24;
 
@@ -220,6 +220,17 @@ impl Bodies {
         };
         self.slots[index].body = Some(body);
         self.encode(index, self.slots[index].generation)
+    }
+
+    /// The live body whose particles include `particle`, with its id (a linear scan,
+    /// for the rare recovery path of the step).
+    pub(crate) fn containing(&self, particle: u32) -> Option<(BodyId, Range<u32>)> {
+        self.slots.iter().enumerate().find_map(|(i, s)| {
+            let b = s.body.as_ref()?;
+            b.particles
+                .contains(&particle)
+                .then(|| (self.encode(i, s.generation), b.particles.clone()))
+        })
     }
 
     pub(crate) fn remove(&mut self, id: BodyId) -> Result<Body> {

@@ -58,12 +58,7 @@ impl Default for RopeDesc {
 impl RopeDesc {
     fn validate(&self) -> Result<()> {
         check_total_mass(self.total_mass)?;
-        if !(self.radius.is_finite() && self.radius >= 0.0) {
-            return Err(Error::invalid(format!(
-                "radius {} must be finite and >= 0 (m)",
-                self.radius
-            )));
-        }
+        crate::limits::check_length("radius", self.radius, false)?;
         check_body_compliance("stretch", self.stretch_compliance)?;
         check_body_compliance("bend", self.bend_compliance)?;
         check_damping(self.damping)

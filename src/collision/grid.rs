@@ -46,14 +46,50 @@ pub(crate) struct ParticleContacts {
     delta: Vec<Vec3>,
 }
 
+/// Cells up to this coordinate (in cells) use the `f32` product of the rounded
+/// position: within it the rounding error of that product is below 1/4 cell. Beyond
+/// it the cell comes from the exact `f64` position `base + hot`.
+const NEAR_CELLS: f32 = (1 << 22) as f32;
+
+/// Bound of a cell coordinate: `c ± 1` never overflows `i64`.
+const FAR_CELLS: f64 = (1u64 << 62) as f64;
+
+/// The cell of particle `i`, in `i64` so that no accepted position overflows it.
+///
+/// A particle far from the origin with a small radius (1e9 m with a radius of 1 mm is
+/// 4e11 cells) used to overflow the `i32` cells: a panic in debug builds on `c + 1`, and
+/// wrapped cells in release builds (missed contacts). Now: near the origin (below
+/// [`NEAR_CELLS`], every ordinary scene) the cell is computed exactly as before, so
+/// results are unchanged; farther out it is `floor((base + hot) / cell)` in `f64`, where
+/// two particles in contact (true separation below one cell, possibly below the `f32`
+/// spacing of their coordinates, which the split storage keeps) get cells at most 1
+/// apart, clamped to ±2^62 so that the neighbour offsets cannot overflow.
 #[inline]
-fn cell_of(p: Vec3, inv_cell: f32) -> [i32; 3] {
-    let c = (p * inv_cell).floor();
-    [c.x as i32, c.y as i32, c.z as i32]
+fn cell_of(particles: &Particles, i: usize, inv_cell: f32) -> [i64; 3] {
+    let c = (particles.position(i) * inv_cell).floor();
+    if c.abs().max_element() < NEAR_CELLS {
+        return [c.x as i64, c.y as i64, c.z as i64];
+    }
+    let (b, h) = (particles.base[i], particles.hot[i]);
+    let far = |b: f32, h: f32| -> i64 {
+        let x = ((b as f64 + h as f64) * inv_cell as f64).floor();
+        // NaN (0 · ∞ for a cell of denormal size) lands in cell 0, consistently.
+        if x.is_nan() {
+            0
+        } else {
+            x.clamp(-FAR_CELLS, FAR_CELLS) as i64
+        }
+    };
+    [far(b.x, h.x), far(b.y, h.y), far(b.z, h.z)]
 }
 
+/// Bucket of a cell. The coordinates are deliberately truncated to `i32` (wrapping):
+/// cells within `i32` hash exactly as they always did, and distant cells that share
+/// their low 32 bits only share a bucket, like any hash collision — candidates are
+/// still checked by distance, so nothing is missed and nothing spurious is kept.
 #[inline]
-fn hash(c: [i32; 3], mask: u32) -> u32 {
+fn hash(c: [i64; 3], mask: u32) -> u32 {
+    let c = c.map(|v| v as i32);
     let h = (c[0].wrapping_mul(92_837_111))
         ^ (c[1].wrapping_mul(689_287_499))
         ^ (c[2].wrapping_mul(283_923_481));
@@ -118,7 +154,7 @@ impl ParticleContacts {
             exec.for_ranges(n, |range| {
                 for i in range {
                     let b = if particles.radius[i] > 0.0 {
-                        hash(cell_of(particles.position(i), inv_cell), mask)
+                        hash(cell_of(particles, i, inv_cell), mask)
                     } else {
                         EMPTY
                     };
@@ -165,7 +201,7 @@ impl ParticleContacts {
             for i in range {
                 let mut k = 0usize;
                 if bucket_of[i] != EMPTY && hot[i].w != 0.0 {
-                    let c = cell_of(particles.position(i), inv_cell);
+                    let c = cell_of(particles, i, inv_cell);
                     let (ri, fi) = (particles.radius[i], particles.filter[i]);
                     let first = i * MAX_NEIGHBOURS;
                     'cells: for dx in -1..=1 {

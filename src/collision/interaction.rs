@@ -55,11 +55,7 @@ pub fn pick(
             "ray direction {direction} must be finite and non-zero"
         )));
     }
-    if !(radius.is_finite() && (0.0..=MAX_COORDINATE).contains(&radius)) {
-        return Err(Error::invalid(format!(
-            "pick radius {radius} must be finite and in [0, {MAX_COORDINATE}] m"
-        )));
-    }
+    crate::limits::check_length("pick radius", radius, false)?;
     let dir = direction / len;
     let mut best: Option<(u32, f32)> = None;
     for i in 0..particles.len() {

@@ -63,12 +63,7 @@ impl Default for ColliderDesc {
 }
 
 fn check_length(what: &str, v: f32) -> Result<()> {
-    if !(v.is_finite() && v > 0.0 && v <= MAX_COORDINATE) {
-        return Err(Error::invalid(format!(
-            "{what} {v} must be finite and in (0, {MAX_COORDINATE}] m"
-        )));
-    }
-    Ok(())
+    crate::limits::check_length(what, v, true)
 }
 
 /// Checks a collider transform: finite position within ±MAX_COORDINATE, finite unit

@@ -36,7 +36,10 @@ pub fn dihedral_angle_and_gradient(r: &[Vec3; 4]) -> Option<(f32, [Vec3; 4])> {
     let n1 = e.cross(r[2]);
     let n2 = r[3].cross(e);
     let (l1, l2, le2) = (n1.length_squared(), n2.length_squared(), e.length_squared());
-    if l1 <= MIN_NORMAL_SQ || l2 <= MIN_NORMAL_SQ || le2 <= MIN_NORMAL_SQ {
+    // Zero-area triangles, a zero-length edge, and overflowed (inf) or NaN geometry
+    // have no angle: `!(x > MIN)` is also true for NaN.
+    let ok = |v: f32| v > MIN_NORMAL_SQ && v < f32::INFINITY;
+    if !(ok(l1) && ok(l2) && ok(le2)) {
         return None;
     }
     let le = le2.sqrt();

@@ -39,7 +39,7 @@ use super::distance_kernel::{project_range, ParticleArrays, Slots};
 pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
 
 /// Largest compliance (m/N) accepted; softer links are indistinguishable from none.
-pub const MAX_COMPLIANCE: f32 = 1.0e10;
+pub const MAX_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
 
 /// Softness of a removed constraint: a PBD constraint of stiffness 0 (`-0.0`).
 const REMOVED: f32 = -0.0;
@@ -104,7 +104,9 @@ fn project(
 ) -> Option<(Vec3, f32)> {
     let len = d.length();
     let denom = w_sum + alpha_tilde;
-    if len <= MIN_LENGTH || denom <= 0.0 {
+    // Coincident particles (no direction) and overflowed or NaN separations (an
+    // extreme state) are skipped: `!(len > MIN_LENGTH)` is true for NaN.
+    if !(len > MIN_LENGTH && len < f32::INFINITY) || denom <= 0.0 {
         return None;
     }
     let c = len - rest;
@@ -496,11 +498,7 @@ pub(crate) fn validate(
         let rest = match rest {
             Some(r) => {
                 let l = r[j];
-                if !l.is_finite() || l < 0.0 {
-                    return Err(Error::invalid(format!(
-                        "constraint {j}: rest length {l} must be finite and >= 0 (metres)"
-                    )));
-                }
+                crate::limits::check_length(&format!("constraint {j}: rest length"), l, false)?;
                 l
             }
             None => particles

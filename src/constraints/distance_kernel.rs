@@ -178,6 +178,7 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
     // The projection of distance.rs::project, lane by lane.
     let mut scale = [0f32; L];
     let mut dl = [0f32; L];
+    let mut finite = [false; L];
     for l in 0..L {
         let len = (dx[l] * dx[l] + dy[l] * dy[l] + dz[l] * dz[l]).sqrt();
         let denom = wa[l] + wb[l] + alpha[l];
@@ -185,12 +186,20 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
         // Δλ = k (−C − α̃λ) / denom; the correction scale Δλ / len is divided
         // separately so the two divisions do not wait on each other.
         let t = k[l] * (-c - alpha[l] * lambda[l]);
-        let active = len > MIN_LENGTH && denom > 0.0;
+        // Coincident particles and overflowed (inf) or NaN separations stay inactive;
+        // an inactive lane's correction d · 0 is ±0, except for a non-finite d, whose
+        // correction is dropped (∞ · 0 is NaN).
+        finite[l] = len < f32::INFINITY;
+        let active = len > MIN_LENGTH && finite[l] && denom > 0.0;
         dl[l] = if active { t / denom } else { 0.0 };
         scale[l] = if active { t / (denom * len) } else { 0.0 };
     }
     for l in 0..n {
-        let g = Vec3::new(dx[l], dy[l], dz[l]) * scale[l];
+        let g = if finite[l] {
+            Vec3::new(dx[l], dy[l], dz[l]) * scale[l]
+        } else {
+            Vec3::ZERO
+        };
         // SAFETY: as for the gather; slot start + l belongs to this block only.
         unsafe {
             particles.hot.set(ia[l], ha[l] + (g * wa[l]).extend(0.0));
@@ -315,15 +324,18 @@ mod sse2 {
             let c = _mm_sub_ps(len, rest);
             let neg_c = _mm_xor_ps(c, sign);
             let t = _mm_mul_ps(k, _mm_sub_ps(neg_c, _mm_mul_ps(alpha, lambda)));
+            // As in `project_block`: inactive for coincident, overflowed (inf) or NaN
+            // separations, and a non-finite d's correction is dropped (∞ · 0 is NaN).
+            let finite = _mm_cmplt_ps(len, _mm_set1_ps(f32::INFINITY));
             let active = _mm_and_ps(
-                _mm_cmpgt_ps(len, _mm_set1_ps(MIN_LENGTH)),
+                _mm_and_ps(_mm_cmpgt_ps(len, _mm_set1_ps(MIN_LENGTH)), finite),
                 _mm_cmpgt_ps(denom, _mm_setzero_ps()),
             );
             let dl = _mm_and_ps(active, _mm_div_ps(t, denom));
             let scale = _mm_and_ps(active, _mm_div_ps(t, _mm_mul_ps(denom, len)));
-            let gx = _mm_mul_ps(dx, scale);
-            let gy = _mm_mul_ps(dy, scale);
-            let gz = _mm_mul_ps(dz, scale);
+            let gx = _mm_and_ps(finite, _mm_mul_ps(dx, scale));
+            let gy = _mm_and_ps(finite, _mm_mul_ps(dy, scale));
+            let gz = _mm_and_ps(finite, _mm_mul_ps(dz, scale));
             a0 = _mm_add_ps(a0, _mm_mul_ps(gx, a3));
             a1 = _mm_add_ps(a1, _mm_mul_ps(gy, a3));
             a2 = _mm_add_ps(a2, _mm_mul_ps(gz, a3));
@@ -508,15 +520,20 @@ mod avx {
             let c = _mm256_sub_ps(len, rest);
             let neg_c = _mm256_xor_ps(c, sign);
             let t = _mm256_mul_ps(k, _mm256_sub_ps(neg_c, _mm256_mul_ps(alpha, lambda)));
+            // As in `project_block` (see sse2).
+            let finite = _mm256_cmp_ps::<_CMP_LT_OQ>(len, _mm256_set1_ps(f32::INFINITY));
             let active = _mm256_and_ps(
-                _mm256_cmp_ps::<_CMP_GT_OQ>(len, _mm256_set1_ps(MIN_LENGTH)),
+                _mm256_and_ps(
+                    _mm256_cmp_ps::<_CMP_GT_OQ>(len, _mm256_set1_ps(MIN_LENGTH)),
+                    finite,
+                ),
                 _mm256_cmp_ps::<_CMP_GT_OQ>(denom, _mm256_setzero_ps()),
             );
             let dl = _mm256_and_ps(active, _mm256_div_ps(t, denom));
             let scale = _mm256_and_ps(active, _mm256_div_ps(t, _mm256_mul_ps(denom, len)));
-            let gx = _mm256_mul_ps(dx, scale);
-            let gy = _mm256_mul_ps(dy, scale);
-            let gz = _mm256_mul_ps(dz, scale);
+            let gx = _mm256_and_ps(finite, _mm256_mul_ps(dx, scale));
+            let gy = _mm256_and_ps(finite, _mm256_mul_ps(dy, scale));
+            let gz = _mm256_and_ps(finite, _mm256_mul_ps(dz, scale));
             let a = [
                 _mm256_add_ps(ax, _mm256_mul_ps(gx, aw)),
                 _mm256_add_ps(ay, _mm256_mul_ps(gy, aw)),
@@ -557,7 +574,8 @@ mod tests {
 
     /// 37 disjoint pairs over 80 particles (one colour), with the degenerate cases:
     /// coincident particles, both ends pinned and rigid, one end pinned, PBD stiffness,
-    /// nonzero λ from an earlier iteration, large base coordinates.
+    /// nonzero λ from an earlier iteration, large base coordinates, an overflowed
+    /// (infinite) separation.
     #[allow(clippy::type_complexity)]
     fn scene() -> (Vec<Vec3A>, Vec<Vec4>, Vec<[u32; 2]>, [Vec<f32>; 3]) {
         let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
@@ -579,6 +597,11 @@ mod tests {
         base[8] = base[9];
         hot[9] = Vec4::new(0.0, 0.0, 0.0, hot[9].w); // 8 and 9 coincide
         pairs[4] = [8, 9];
+        // 10 and 11 so far apart that their separation overflows to infinity (an
+        // extreme state): the pair must stay inactive instead of writing NaN.
+        base[10] = Vec3A::new(3.0e38, 0.0, 0.0);
+        base[11] = Vec3A::new(-3.0e38, 0.0, 0.0);
+        pairs[5] = [10, 11];
         let m = pairs.len();
         let rest = (0..m).map(|_| rng.f()).collect();
         // XPBD (rigid and compliant) and PBD (k' = 0.3 and k' = 0).
@@ -677,7 +700,7 @@ mod tests {
         // coincident ones where they were.
         let moved = hot_a.iter().zip(&hot0).filter(|(a, b)| a != b).count();
         assert!(moved > 40, "{moved} particles moved");
-        for i in [0, 7, 8, 9] {
+        for i in [0, 7, 8, 9, 10, 11] {
             assert_eq!(hot_a[i], hot0[i], "particle {i} must not move");
         }
         assert!(hot_a.iter().all(|p| p.is_finite()) && lambda_a.iter().all(|l| l.is_finite()));

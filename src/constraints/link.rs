@@ -22,7 +22,8 @@ const MIN_LENGTH: f32 = 1.0e-12;
 fn length_and_gradient(r: &[Vec3; 2], rest: f32) -> Option<(f32, [Vec3; 2])> {
     let d = r[1];
     let len = d.length();
-    if len <= MIN_LENGTH {
+    // Coincident particles and overflowed or NaN separations have no direction.
+    if !(len > MIN_LENGTH && len < f32::INFINITY) {
         return None;
     }
     let n = d / len;

@@ -75,7 +75,15 @@ fn project<F: Family<K>, const K: usize>(
     for k in 0..K {
         denom += p[k].w * g[k].length_squared();
     }
-    if denom.is_nan() || denom <= f32::MIN_POSITIVE || !c.is_finite() {
+    // Degenerate or overflowing geometry (an extreme but accepted state): skip the
+    // constraint this iteration rather than write NaN. `denom` finite implies finite
+    // gradients of movable particles; pinned ones (w = 0) are checked too, since
+    // `∞ · 0` is NaN.
+    if !denom.is_finite()
+        || denom <= f32::MIN_POSITIVE
+        || !c.is_finite()
+        || g.iter().any(|v| !v.is_finite())
+    {
         return None;
     }
     let dl = scale * (-c - alpha_tilde * lambda) / denom;
@@ -518,12 +526,7 @@ pub(crate) fn check_elements<const K: usize>(
 
 /// Checks a compliance value for a family (finite, >= 0, at most `max`).
 pub(crate) fn check_compliance(what: &str, compliance: f32, max: f32, unit: &str) -> Result<()> {
-    if !(compliance.is_finite() && (0.0..=max).contains(&compliance)) {
-        return Err(Error::invalid(format!(
-            "{what} compliance {compliance} must be finite and in [0, {max}] ({unit}; 0 = rigid)"
-        )));
-    }
-    Ok(())
+    crate::limits::check_compliance(what, compliance, max, unit)
 }
 
 #[cfg(test)]

@@ -172,7 +172,11 @@ impl RingAreas {
             };
             let alpha_tilde = ring.compliance * inv_h2;
             let denom = denom_w + alpha_tilde;
-            if denom.is_nan() || denom <= f32::MIN_POSITIVE {
+            // Overflowing geometry (see nary::project): skip rather than write NaN.
+            if !denom.is_finite()
+                || denom <= f32::MIN_POSITIVE
+                || ring.gradient.iter().any(|g| !g.is_finite())
+            {
                 continue;
             }
             let dl = (-c - alpha_tilde * ring.lambda) / denom;

@@ -62,7 +62,9 @@ fn extract_rotation_f64(a: &DMat3, mut q: DQuat, iterations: usize) -> DQuat {
             + 1.0e-9;
         let omega = omega / denom;
         let w = omega.length();
-        if w < 1.0e-15 {
+        // Converged, or a non-finite fit (an extreme state): keep the last rotation,
+        // which is stored across substeps and must stay finite.
+        if !(w >= 1.0e-15 && w.is_finite()) {
             break;
         }
         q = (DQuat::from_axis_angle(omega / w, w) * q).normalize();

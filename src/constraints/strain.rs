@@ -53,7 +53,8 @@ fn evaluate<const E: usize, const K: usize>(
     let (i, j) = (rest.axes.0 as usize, rest.axes.1 as usize);
     let fi = axis(&rest.coef[i], r);
     let li = fi.length();
-    if li <= MIN_AXIS {
+    // Flat, inverted-to-a-line or overflowed elements (NaN compares false): skipped.
+    if !(li > MIN_AXIS && li < f32::INFINITY) {
         return None;
     }
     let ni = fi / li;
@@ -67,7 +68,7 @@ fn evaluate<const E: usize, const K: usize>(
     } else {
         let fj = axis(&rest.coef[j], r);
         let lj = fj.length();
-        if lj <= MIN_AXIS {
+        if !(lj > MIN_AXIS && lj < f32::INFINITY) {
             return None;
         }
         let nj = fj / lj;

@@ -304,7 +304,11 @@ impl PressureConstraints {
             for (g, &p) in s.gradient.iter().zip(&s.vertices) {
                 denom += particles.hot[p as usize].w * g.length_squared();
             }
-            if denom.is_nan() || denom <= f32::MIN_POSITIVE {
+            // Overflowing geometry (see nary::project): skip rather than write NaN.
+            if !denom.is_finite()
+                || denom <= f32::MIN_POSITIVE
+                || s.gradient.iter().any(|g| !g.is_finite())
+            {
                 continue;
             }
             let dl = (-c - alpha_tilde * s.lambda) / denom;

@@ -24,6 +24,34 @@ use crate::error::{Error, ErrorKind};
 /// the library and refuse a mismatched binary. Bumped on any incompatible change.
 pub const SINEW_ABI_VERSION: u32 = 1;
 
+/// Largest position component (m) and velocity component (m/s) accepted. Accepted
+/// ranges are derived from what single-precision maths can hold (src/limits.rs).
+pub const SINEW_MAX_COORDINATE: f32 = 1.0e9;
+/// Largest length (m): rest lengths, tether lengths, particle and rope radii, collider
+/// half-extents, radii and half-heights, pick radii.
+pub const SINEW_MAX_LENGTH: f32 = 1.0e9;
+/// Largest minimum area (m²) of a unilateral area constraint: SINEW_MAX_LENGTH squared.
+pub const SINEW_MAX_AREA: f32 = 1.0e18;
+/// Largest rest or minimum volume (m³) of a tet: SINEW_MAX_LENGTH cubed.
+pub const SINEW_MAX_VOLUME: f32 = 1.0e27;
+/// Largest compliance, in the unit of the constraint (m/N, 1/(N·m), ...); 0 = rigid.
+pub const SINEW_MAX_COMPLIANCE: f32 = 1.0e10;
+/// Largest inverse mass (1/kg); 0 = pinned.
+pub const SINEW_MAX_INVERSE_MASS: f32 = 1.0e12;
+/// Largest `stride_bytes` of a strided SinewVec3 buffer (1 MiB); the smallest is 12.
+pub const SINEW_MAX_STRIDE_BYTES: u32 = 1 << 20;
+
+const _: () = {
+    use crate::limits;
+    assert!(SINEW_MAX_COORDINATE == limits::MAX_COORDINATE);
+    assert!(SINEW_MAX_LENGTH == limits::MAX_LENGTH);
+    assert!(SINEW_MAX_AREA == limits::MAX_AREA);
+    assert!(SINEW_MAX_VOLUME == limits::MAX_VOLUME);
+    assert!(SINEW_MAX_COMPLIANCE == limits::MAX_COMPLIANCE);
+    assert!(SINEW_MAX_INVERSE_MASS == limits::MAX_INVERSE_MASS);
+    assert!(SINEW_MAX_STRIDE_BYTES == limits::MAX_STRIDE_BYTES);
+};
+
 /// Result of every fallible function (`int32_t`).
 #[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +71,12 @@ pub enum SinewStatus {
     SINEW_ERROR_OUT_OF_MEMORY = 5,
     /// A bug inside Sinew (a caught panic); the message says where.
     SINEW_ERROR_INTERNAL = 6,
+    /// The step ran, but the solver met a non-finite value (NaN or infinity) in some
+    /// bodies (an extreme state, e.g. a tangled cloth with rigid constraints). Their
+    /// particles were put back where they were before the step, at rest; every other
+    /// particle advanced normally, and every particle is finite. The message names the
+    /// bodies (or the lone particles).
+    SINEW_ERROR_NON_FINITE = 7,
 }
 
 /// A failure on its way to the C caller: a status and a message.
@@ -69,6 +103,7 @@ impl From<Error> for Failure {
             ErrorKind::InvalidArgument => SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
             ErrorKind::OutOfMemory => SinewStatus::SINEW_ERROR_OUT_OF_MEMORY,
             ErrorKind::InvalidHandle => SinewStatus::SINEW_ERROR_INVALID_HANDLE,
+            ErrorKind::NonFinite => SinewStatus::SINEW_ERROR_NON_FINITE,
         };
         Failure::new(status, e.message)
     }

@@ -12,9 +12,10 @@ use crate::particles::Vec3Attribute;
 use crate::World;
 
 /// Size of one packed SinewVec3, the smallest stride.
-const VEC3_BYTES: u32 = 12;
+const VEC3_BYTES: u32 = crate::limits::MIN_STRIDE_BYTES;
 
 /// Checks a strided buffer of `count` SinewVec3 at `ptr` and returns its base address.
+/// The stride must lie in 12..=[`crate::limits::MAX_STRIDE_BYTES`] (1 MiB).
 pub(crate) fn strided(
     ptr: *const c_void,
     count: u32,
@@ -22,12 +23,7 @@ pub(crate) fn strided(
     name: &str,
 ) -> FfiResult<*const u8> {
     non_null(ptr, name)?;
-    if stride_bytes < VEC3_BYTES {
-        return Err(Failure::new(
-            SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-            format!("stride_bytes {stride_bytes} is below 12 (one SinewVec3)"),
-        ));
-    }
+    crate::limits::check_stride(name, stride_bytes, VEC3_BYTES)?;
     let span = (count.max(1) as u64 - 1) * stride_bytes as u64 + VEC3_BYTES as u64;
     if span > isize::MAX as u64 || (ptr as u64).checked_add(span).is_none() {
         return Err(Failure::new(
@@ -154,7 +150,7 @@ unsafe fn write_strided(
 }
 
 /// Copies positions (m) of particles `first..first+count` to `out`, one SinewVec3
-/// every `stride_bytes` (>= 12; 12 = packed), e.g. straight into a vertex buffer.
+/// every `stride_bytes` (12..=SINEW_MAX_STRIDE_BYTES; 12 = packed), e.g. straight into a vertex buffer.
 ///
 /// # Safety
 /// `out` must point to `(count-1)*stride_bytes + 12` writable bytes.

@@ -209,6 +209,9 @@ pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
 }
 
 /// Advances the world by `dt` seconds (finite, in [1e-6, 10]) in `substeps` substeps.
+/// SINEW_ERROR_NON_FINITE is the one failure after which the world did change: the
+/// step ran, but some bodies met NaN or infinity (an extreme state) and were put back
+/// where they were before the step, at rest; the message names them.
 #[no_mangle]
 pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewStatus {
     guard("sinew_world_step", || {

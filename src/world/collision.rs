@@ -108,11 +108,7 @@ impl World {
         let (particles, _) = self.collision_parts();
         let range = check_range(first, radii.len(), particles.len(), "particles")?;
         for (k, &r) in radii.iter().enumerate() {
-            if !(r.is_finite() && (0.0..=MAX_COORDINATE).contains(&r)) {
-                return Err(Error::invalid(format!(
-                    "radius {k} is {r}: must be finite and in [0, {MAX_COORDINATE}] m"
-                )));
-            }
+            crate::limits::check_length(&format!("radius {k}"), r, false)?;
         }
         particles.radius[range].copy_from_slice(radii);
         Ok(())

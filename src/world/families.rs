@@ -14,7 +14,7 @@ use crate::particles::rel;
 use crate::solver::Solver;
 
 /// Largest compliance accepted by the families (in each family's units).
-pub const MAX_FAMILY_COMPLIANCE: f32 = 1.0e10;
+pub const MAX_FAMILY_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
 
 pub use crate::constraints::FamilyKind;
 
@@ -63,11 +63,7 @@ impl World {
             let rest = match max_lengths {
                 Some(l) => {
                     let l = l[j];
-                    if !(l.is_finite() && l >= 0.0) {
-                        return Err(Error::invalid(format!(
-                            "tether {j}: max length {l} must be finite and >= 0 (m)"
-                        )));
-                    }
+                    crate::limits::check_length(&format!("tether {j}: max length"), l, false)?;
                     l
                 }
                 None => rel(&self.particles, &pair)[1].length(),
@@ -182,11 +178,7 @@ impl World {
             let rest = match rest_volumes {
                 Some(v) => {
                     let v = v[j];
-                    if !(v.is_finite() && v > 0.0) {
-                        return Err(Error::invalid(format!(
-                            "tet {j}: rest volume {v} must be finite and > 0 (m³)"
-                        )));
-                    }
+                    crate::limits::check_volume(&format!("tet {j}: rest volume"), v)?;
                     v
                 }
                 None => current[j],
@@ -622,11 +614,12 @@ fn minimum_rows<const K: usize>(
     let mut rows = try_with_capacity(elements.len(), what)?;
     for (j, e) in elements.iter().enumerate() {
         let m = minimum.map_or(0.0, |m| m[j]);
-        if !m.is_finite() || m < 0.0 {
-            return Err(Error::invalid(format!(
-                "element {j}: {what} {m} must be finite and >= 0 ({unit})"
-            )));
-        }
+        let max = if K == 3 {
+            crate::limits::MAX_AREA
+        } else {
+            crate::limits::MAX_VOLUME
+        };
+        crate::limits::check_measure(&format!("element {j}: {what}"), m, max, unit, false)?;
         rows.push(NewConstraint {
             particles: *e,
             rest: m,

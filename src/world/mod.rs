@@ -119,9 +119,11 @@ pub struct World {
     /// Bodies made by the builders (src/bodies).
     pub(crate) bodies: Bodies,
     pub(crate) collision: Collision,
-    exec: Executor,
+    pub(crate) exec: Executor,
     /// Substep length (s) of the last step; 0 before the first.
     pub(crate) last_h: f32,
+    /// Start-of-step positions for the non-finite fallback.
+    recovery: crate::recovery::Recovery,
 }
 
 /// A slice length as the u32 count the C ABI uses.
@@ -143,6 +145,7 @@ impl World {
             collision: Collision::default(),
             exec,
             last_h: 0.0,
+            recovery: Default::default(),
         })
     }
 
@@ -336,11 +339,7 @@ impl World {
         rest_lengths: Option<&[f32]>,
         compliance: f32,
     ) -> Result<u32> {
-        if !(compliance.is_finite() && (0.0..=MAX_COMPLIANCE).contains(&compliance)) {
-            return Err(Error::invalid(format!(
-                "compliance {compliance} must be finite and in [0, {MAX_COMPLIANCE}] (m/N; 0 = rigid)"
-            )));
-        }
+        crate::limits::check_compliance("distance", compliance, MAX_COMPLIANCE, "m/N")?;
         let batch = distance::validate(
             &self.particles,
             self.sets.distance.len(),
@@ -395,6 +394,11 @@ impl World {
     }
 
     /// Advances the world by `dt` seconds (in [1e-6, 10]) in `substeps` substeps.
+    ///
+    /// The one failure that is not "nothing changed": [`crate::ErrorKind::NonFinite`]
+    /// means the step ran but met a NaN or infinity in some bodies (an extreme state);
+    /// their particles are back at their positions before the step, at rest, every
+    /// other particle advanced, and every particle is finite (src/recovery.rs).
     pub fn step(&mut self, dt: f32) -> Result<()> {
         if !(dt.is_finite() && (MIN_DT..=MAX_DT).contains(&dt)) {
             return Err(Error::invalid(format!(
@@ -411,6 +415,7 @@ impl World {
             relaxation: self.desc.jacobi_relaxation,
             damping_factor: (-self.desc.damping * h).exp(),
         };
+        self.recovery.save(&self.particles, &self.exec)?;
         self.collision
             .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
         step::step(
@@ -422,7 +427,8 @@ impl World {
         );
         self.collision.end_step(self.particles.len());
         self.last_h = h;
-        Ok(())
+        self.recovery
+            .check(&mut self.particles, &self.bodies, &self.exec)
     }
 }
 

@@ -40,6 +40,14 @@ namespace Sinew.Native
         ErrorOutOfMemory = 5,
         /// <summary>A bug inside Sinew (a caught panic); the message says where.</summary>
         ErrorInternal = 6,
+        /// <summary>
+        /// The step ran, but the solver met a non-finite value (NaN or infinity) in some
+        /// bodies (an extreme state, e.g. a tangled cloth with rigid constraints). Their
+        /// particles were put back where they were before the step, at rest; every other
+        /// particle advanced normally, and every particle is finite. The message names the
+        /// bodies (or the lone particles).
+        /// </summary>
+        ErrorNonFinite = 7,
     }
 
     /// <summary>Values of <c>SinewWorldDesc::solver</c> (crosses as <c>uint32_t</c>).</summary>
@@ -455,6 +463,33 @@ namespace Sinew.Native
         public const uint SINEW_ABI_VERSION = 1;
 
         /// <summary>
+        /// Largest position component (m) and velocity component (m/s) accepted. Accepted
+        /// ranges are derived from what single-precision maths can hold (src/limits.rs).
+        /// </summary>
+        public const float SINEW_MAX_COORDINATE = 1.0e9f;
+
+        /// <summary>
+        /// Largest length (m): rest lengths, tether lengths, particle and rope radii, collider
+        /// half-extents, radii and half-heights, pick radii.
+        /// </summary>
+        public const float SINEW_MAX_LENGTH = 1.0e9f;
+
+        /// <summary>Largest minimum area (m²) of a unilateral area constraint: SINEW_MAX_LENGTH squared.</summary>
+        public const float SINEW_MAX_AREA = 1.0e18f;
+
+        /// <summary>Largest rest or minimum volume (m³) of a tet: SINEW_MAX_LENGTH cubed.</summary>
+        public const float SINEW_MAX_VOLUME = 1.0e27f;
+
+        /// <summary>Largest compliance, in the unit of the constraint (m/N, 1/(N·m), ...); 0 = rigid.</summary>
+        public const float SINEW_MAX_COMPLIANCE = 1.0e10f;
+
+        /// <summary>Largest inverse mass (1/kg); 0 = pinned.</summary>
+        public const float SINEW_MAX_INVERSE_MASS = 1.0e12f;
+
+        /// <summary>Largest <c>stride_bytes</c> of a strided SinewVec3 buffer (1 MiB); the smallest is 12.</summary>
+        public const uint SINEW_MAX_STRIDE_BYTES = (1 << 20);
+
+        /// <summary>
         /// Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
         /// XPBD slides of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017. A starting point for the compliance of a material.
         /// </summary>
@@ -665,7 +700,7 @@ namespace Sinew.Native
 
         /// <summary>
         /// Copies the positions (m) of all the body's particles to <c>out</c>, one SinewVec3 every
-        /// <c>stride_bytes</c> (&gt;= 12), e.g. straight into a vertex buffer; <c>capacity</c> is the number
+        /// <c>stride_bytes</c> (12..=SINEW_MAX_STRIDE_BYTES), e.g. straight into a vertex buffer; <c>capacity</c> is the number
         /// of elements <c>out</c> holds (at least the body's particle count).
         /// </summary>
         /// <remarks><c>out</c> must point to <c>(capacity-1)*stride_bytes + 12</c> writable bytes.</remarks>
@@ -1060,7 +1095,7 @@ namespace Sinew.Native
 
         /// <summary>
         /// Copies positions (m) of particles <c>first..first+count</c> to <c>out</c>, one SinewVec3
-        /// every <c>stride_bytes</c> (&gt;= 12; 12 = packed), e.g. straight into a vertex buffer.
+        /// every <c>stride_bytes</c> (12..=SINEW_MAX_STRIDE_BYTES; 12 = packed), e.g. straight into a vertex buffer.
         /// </summary>
         /// <remarks><c>out</c> must point to <c>(count-1)*stride_bytes + 12</c> writable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -1116,7 +1151,12 @@ namespace Sinew.Native
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_destroy(SinewWorld world);
 
-        /// <summary>Advances the world by <c>dt</c> seconds (finite, in [1e-6, 10]) in <c>substeps</c> substeps.</summary>
+        /// <summary>
+        /// Advances the world by <c>dt</c> seconds (finite, in [1e-6, 10]) in <c>substeps</c> substeps.
+        /// SINEW_ERROR_NON_FINITE is the one failure after which the world did change: the
+        /// step ran, but some bodies met NaN or infinity (an extreme state) and were put back
+        /// where they were before the step, at rest; the message names them.
+        /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_step(SinewWorld world, float dt);
     }

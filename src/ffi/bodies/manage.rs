@@ -93,7 +93,7 @@ pub unsafe extern "C" fn sinew_body_info(
 }
 
 /// Copies the positions (m) of all the body's particles to `out`, one SinewVec3 every
-/// `stride_bytes` (>= 12), e.g. straight into a vertex buffer; `capacity` is the number
+/// `stride_bytes` (12..=SINEW_MAX_STRIDE_BYTES), e.g. straight into a vertex buffer; `capacity` is the number
 /// of elements `out` holds (at least the body's particle count).
 ///
 /// # Safety

@@ -1,0 +1,209 @@
+//! The accepted ranges of every quantity the API takes, in one table, derived from what
+//! single-precision (`f32`) maths can hold, and the checks that enforce them. The
+//! validation points of the crate call these checks (or compare with these constants);
+//! the C header exports the same numbers as `SINEW_MAX_*` constants (src/ffi/mod.rs,
+//! checked equal at compile time).
+//!
+//! `f32` holds magnitudes up to `f32::MAX` ≈ 3.4e38 and keeps 24 bits of mantissa.
+//! The budget below is the worst product any kernel forms from accepted values; each
+//! bound leaves a margin of at least 1e9 below overflow so that one substep of an
+//! extreme but accepted scene stays finite.
+//!
+//! | quantity | constant | range | unit |
+//! |---|---|---|---|
+//! | position, velocity component | [`MAX_COORDINATE`] | ±1e9 | m, m/s |
+//! | length: rest length, tether length, radius, collider size, pick radius | [`MAX_LENGTH`] | [0, 1e9] | m |
+//! | minimum area (unilateral area) | [`MAX_AREA`] | [0, 1e18] | m² |
+//! | rest or minimum volume (tets) | [`MAX_VOLUME`] | (0, 1e27] | m³ |
+//! | compliance (any family's unit) | [`MAX_COMPLIANCE`] | [0, 1e10] | m/N, 1/(N·m), … |
+//! | inverse mass | [`MAX_INVERSE_MASS`] | [0, 1e12] | 1/kg |
+//! | strided buffer stride | [`MIN_STRIDE_BYTES`]..=[`MAX_STRIDE_BYTES`] | 12..=1 MiB | bytes |
+//! | counts | [`MAX_PARTICLES`], [`MAX_DISTANCE_CONSTRAINTS`], [`MAX_FAMILY_CONSTRAINTS`] | 2^28, 2^28, 2^26 | — |
+//!
+//! Derivations (the worst case of each kernel):
+//! * **Positions.** Two accepted particles are at most `2√3·1e9 ≈ 3.5e9` m apart; the
+//!   squared distance `≤ 1.2e19`, a cross product of two edges (twice a triangle's area)
+//!   `≤ 1.2e19`, a triple product (six times a tet's volume) `≤ 4.2e28`: all at least
+//!   1e10 below `f32::MAX`. At 1e9 m the spacing of `f32` is 64 m, so scenes that need
+//!   centimetres stay within ~1e5 m of the origin; the bound is about overflow, not
+//!   precision.
+//! * **Lengths.** A constraint error `C = |x_a − x_b| − L` is at most `3.5e9 + 1e9` m;
+//!   the correction it asks for moves a particle by at most that much in a substep, so
+//!   positions stay below ~1e10 m after a substep and squared distances below 1e20.
+//!   A rest length of 3e38 (the value the fuzzer found) makes the correction itself
+//!   overflow: rejected. The same bound covers what a length feeds into: a collider's
+//!   half-extents and radii (its support distances), a particle radius (the contact
+//!   reach `r_i + r_j`, and the hash-grid cell, which is `≤ 4·MAX_LENGTH`).
+//! * **Areas and volumes.** `MAX_LENGTH²` and `MAX_LENGTH³`: the face and the volume
+//!   of a cube of the largest side. A minimum area of 3e38 m² would ask one substep
+//!   for a correction that overflows, like a rest length of 3e38 m.
+//! * **Compliances.** XPBD divides by `α̃ = α / h²`; the smallest substep is
+//!   `MIN_DT / MAX_SUBSTEPS ≈ 9.8e-10` s, so `α̃ ≤ 1e10 / 9.5e-19 ≈ 1.1e28`, 1e10
+//!   below overflow (compliances enter the kernels unscaled). `α̃ λ` stays of the
+//!   order of `|C|` (λ accumulates about `−C/α̃` per iteration).
+//! * **Inverse masses.** The XPBD denominator `Σ w |∇C|² + α̃` with `|∇C| = 1` (lengths)
+//!   is at most `2e12 + 1.1e28`; a particle's correction `w Δλ ∇C` is bounded by `|C|`
+//!   whatever `w` is, so the bound only keeps the sum of weights finite and
+//!   distinguishable from the compliance term (1e12 1/kg is a particle of 1 ng).
+//! * **Strides.** A strided read/write of `count` elements touches
+//!   `(count − 1)·stride + 12` bytes; with at most 2^28 particles and 1 MiB strides that is
+//!   below 2^48 bytes, so the span never wraps and never exceeds a real address space.
+//!   1 MiB is far above any vertex layout (a few hundred bytes) while 4 GiB, the value
+//!   the fuzzer found accepted, is rejected.
+
+use crate::error::{Error, Result};
+use crate::math::Vec3;
+
+pub use crate::constraints::distance::MAX_DISTANCE_CONSTRAINTS;
+pub use crate::constraints::nary::MAX_FAMILY_CONSTRAINTS;
+pub use crate::particles::MAX_PARTICLES;
+
+/// Largest position component (m) and velocity component (m/s) accepted.
+pub const MAX_COORDINATE: f32 = 1.0e9;
+
+/// Largest length (m): distance rest lengths, tether max lengths, particle and rope
+/// radii, collider half-extents, radii and half-heights, pick radii.
+pub const MAX_LENGTH: f32 = 1.0e9;
+
+/// Largest minimum area (m²) of a unilateral area constraint: [`MAX_LENGTH`]².
+pub const MAX_AREA: f32 = 1.0e18;
+
+/// Largest rest or minimum volume (m³) of a tet: [`MAX_LENGTH`]³.
+pub const MAX_VOLUME: f32 = 1.0e27;
+
+/// Largest compliance, in the unit of the constraint it applies to (m/N for lengths,
+/// 1/(N·m) for strain and bending, …). 0 = rigid.
+pub const MAX_COMPLIANCE: f32 = 1.0e10;
+
+/// Largest inverse mass (1/kg); 0 = pinned.
+pub const MAX_INVERSE_MASS: f32 = 1.0e12;
+
+/// Smallest stride of a strided `SinewVec3` buffer (bytes): one packed element.
+pub const MIN_STRIDE_BYTES: u32 = 12;
+
+/// Largest stride of a strided buffer (bytes): 1 MiB.
+pub const MAX_STRIDE_BYTES: u32 = 1 << 20;
+
+/// Checks a vector of coordinates (m or m/s): finite, components within
+/// ±[`MAX_COORDINATE`]. `what` names it in the message.
+pub fn check_coordinates(what: &str, v: Vec3) -> Result<()> {
+    if !v.is_finite() || v.abs().max_element() > MAX_COORDINATE {
+        return Err(Error::invalid(format!(
+            "{what} is {v}: components must be finite and within ±{MAX_COORDINATE} m"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a length (m): finite, in `[0, MAX_LENGTH]`, or `(0, MAX_LENGTH]` when
+/// `positive`.
+pub fn check_length(what: &str, v: f32, positive: bool) -> Result<()> {
+    let low_ok = if positive { v > 0.0 } else { v >= 0.0 };
+    if !(v.is_finite() && low_ok && v <= MAX_LENGTH) {
+        let open = if positive { "(" } else { "[" };
+        return Err(Error::invalid(format!(
+            "{what} {v} must be finite and in {open}0, {MAX_LENGTH}] m"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a rest volume (m³): finite, in `(0, MAX_VOLUME]`.
+pub fn check_volume(what: &str, v: f32) -> Result<()> {
+    check_measure(what, v, MAX_VOLUME, "m³", true)
+}
+
+/// Checks a minimum area (m², `positive` false) or a rest/minimum volume (m³): finite,
+/// in `[0, max]` (`(0, max]` when `positive`), `max` being [`MAX_AREA`] or
+/// [`MAX_VOLUME`]; `unit` is shown in the message.
+pub fn check_measure(what: &str, v: f32, max: f32, unit: &str, positive: bool) -> Result<()> {
+    let low_ok = if positive { v > 0.0 } else { v >= 0.0 };
+    if !(v.is_finite() && low_ok && v <= max) {
+        let open = if positive { "(" } else { "[" };
+        return Err(Error::invalid(format!(
+            "{what} {v} must be finite and in {open}0, {max}] {unit}"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks a compliance: finite, in `[0, max]` with `max ≤ MAX_COMPLIANCE`; `unit` is
+/// shown in the message.
+pub fn check_compliance(what: &str, compliance: f32, max: f32, unit: &str) -> Result<()> {
+    debug_assert!(max <= MAX_COMPLIANCE);
+    if !(compliance.is_finite() && (0.0..=max).contains(&compliance)) {
+        return Err(Error::invalid(format!(
+            "{what} compliance {compliance} must be finite and in [0, {max}] ({unit}; 0 = rigid)"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks inverse mass `i` (1/kg): finite, in `[0, MAX_INVERSE_MASS]`.
+pub fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
+    if !(w.is_finite() && (0.0..=MAX_INVERSE_MASS).contains(&w)) {
+        return Err(Error::invalid(format!(
+            "inverse mass {i} is {w}: must be finite and in [0, {MAX_INVERSE_MASS}] (1/kg; 0 = pinned)"
+        )));
+    }
+    Ok(())
+}
+
+/// Checks the stride (bytes) of a strided buffer of elements of `element` bytes.
+pub fn check_stride(what: &str, stride_bytes: u32, element: u32) -> Result<()> {
+    if stride_bytes < element || stride_bytes > MAX_STRIDE_BYTES {
+        return Err(Error::invalid(format!(
+            "{what}: stride_bytes {stride_bytes} must be in {element}..={MAX_STRIDE_BYTES} \
+             (at least one element, at most 1 MiB)"
+        )));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The derivations above, checked in f32: the worst products stay finite.
+    #[test]
+    fn worst_products_of_accepted_values_are_finite() {
+        let span = 2.0 * 3f32.sqrt() * MAX_COORDINATE;
+        assert!((span * span * 3.0).is_finite());
+        let d = 2.0 * MAX_COORDINATE;
+        let (a, b, c) = (
+            Vec3::new(d, d, -d),
+            Vec3::new(-d, d, d),
+            Vec3::new(d, -d, d),
+        );
+        assert!(a.cross(b).dot(c).abs().is_finite());
+        let h = 1.0e-6f32 / 1024.0;
+        let alpha_tilde = MAX_COMPLIANCE / (h * h);
+        assert!((alpha_tilde + 2.0 * MAX_INVERSE_MASS).is_finite());
+        assert!(alpha_tilde < 1.0e29);
+        assert!(((span + MAX_LENGTH) * (span + MAX_LENGTH)).is_finite());
+        assert!((MAX_VOLUME / (MAX_LENGTH * MAX_LENGTH * MAX_LENGTH) - 1.0).abs() < 1e-6);
+        assert!(((1u64 << 28) - 1) * MAX_STRIDE_BYTES as u64 + 12 < 1 << 48);
+    }
+
+    #[test]
+    fn checks_name_the_value_and_the_range() {
+        let e = check_length("rest length", 3.0e38, false).unwrap_err();
+        assert!(
+            e.message.contains("3") && e.message.contains("1000000000"),
+            "{e}"
+        );
+        assert!(check_length("radius", 0.0, true).is_err());
+        assert!(check_length("radius", 0.0, false).is_ok());
+        assert!(check_length("radius", MAX_LENGTH, true).is_ok());
+        assert!(check_inverse_mass(0, 1.0e13).is_err());
+        assert!(check_inverse_mass(0, MAX_INVERSE_MASS).is_ok());
+        assert!(check_stride("out", 1 << 21, 12).is_err());
+        assert!(check_stride("out", 11, 12).is_err());
+        assert!(check_stride("out", 12, 12).is_ok());
+        assert!(check_volume("rest volume", 3.0e38).is_err());
+        assert!(check_measure("minimum area", 3.0e38, MAX_AREA, "m²", false).is_err());
+        assert!(check_measure("minimum area", 0.0, MAX_AREA, "m²", false).is_ok());
+        assert_eq!(MAX_AREA, MAX_LENGTH * MAX_LENGTH);
+        assert!(check_compliance("x", 1.0e11, MAX_COMPLIANCE, "m/N").is_err());
+    }
+}
