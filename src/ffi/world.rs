@@ -1,6 +1,6 @@
 //! World lifetime and stepping.
 
-use parking_lot::RwLock;
+use parking_lot::{MutexGuard, RwLock};
 
 use super::handles::{self, Registry};
 use super::{guard, non_null, Failure, FfiResult, SinewStatus};
@@ -115,13 +115,23 @@ pub struct SinewWorldDesc {
 pub(crate) static WORLDS: RwLock<Registry<World>> = RwLock::new(Registry::new());
 
 /// Runs `f` on the world behind `world`, holding that world's lock.
+///
+/// The threading model (docs/c-api.md, "Threads"): every call on a world holds its
+/// lock for the whole call (a step included), so calls on one world are serialised and
+/// a reader waits for a running step. The lock is released fairly: when other threads
+/// are waiting it is handed to the one that has waited longest, so a thread calling in
+/// a tight loop cannot keep the stepper (or anyone) out. The handle lookup only clones
+/// an `Arc`, so a `sinew_world_destroy` racing this call removes the handle while the
+/// call finishes on its own reference; the world is dropped by whichever ends last.
 pub(crate) fn with_world<R>(
     world: SinewWorld,
     f: impl FnOnce(&mut World) -> FfiResult<R>,
 ) -> FfiResult<R> {
     let w = handles::get(&WORLDS, "world", world.id)?;
     let mut guard = w.lock();
-    f(&mut guard)
+    let result = f(&mut guard);
+    MutexGuard::unlock_fair(guard);
+    result
 }
 
 /// A desc with every field at its default.
