@@ -77,6 +77,9 @@ const INDEXED: &[SinewStatus] = &[
     SINEW_ERROR_OUT_OF_RANGE,
 ];
 
+/// One thread's loop.
+type Role = Box<dyn FnOnce(&Shared) + Send>;
+
 struct Shared {
     world: AtomicU64,
     stop: AtomicBool,
@@ -221,7 +224,7 @@ fn same_world_stress() {
     });
     let (done_tx, done_rx) = mpsc::channel::<Result<(), String>>();
     let mut handles = Vec::new();
-    let roles: Vec<(&str, Box<dyn FnOnce(&Shared) + Send>)> = vec![
+    let roles: Vec<(&str, Role)> = vec![
         ("stepper", Box::new(stepper)),
         ("reader positions", Box::new(|s| reader(s, false))),
         ("reader velocities", Box::new(|s| reader(s, true))),
