@@ -270,8 +270,8 @@ unsafe fn read_desc<T: Copy>(
     initialiser: &str,
 ) -> FfiResult<T> {
     non_null(desc, "desc")?;
-    // SAFETY: non-null (checked); readable by the caller's contract.
-    // SAFETY: the caller's contract.
+    // SAFETY: `desc` is non-null (checked by `non_null` above) and, by this function's safety
+    // section, points to one readable value; `read_unaligned` needs no alignment.
     let d = unsafe { desc.read_unaligned() };
     if cookie_of(&d) != cookie {
         return Err(Failure::new(
@@ -290,7 +290,9 @@ unsafe fn read_desc<T: Copy>(
 unsafe fn init_desc<T>(function: &str, out: *mut T, value: T) -> SinewStatus {
     guard(function, || {
         non_null(out, "out")?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out.write_unaligned(value) };
         Ok(())
     })
@@ -322,7 +324,8 @@ pub extern "C" fn sinew_rope_desc_default() -> SinewRopeDesc {
 /// `out` must be NULL or point to writable memory for one SinewRopeDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_rope_desc_init(out: *mut SinewRopeDesc) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe { init_desc("sinew_rope_desc_init", out, sinew_rope_desc_default()) }
 }
 
@@ -350,7 +353,8 @@ pub extern "C" fn sinew_cloth_desc_default() -> SinewClothDesc {
 /// `out` must be NULL or point to writable memory for one SinewClothDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_cloth_desc_init(out: *mut SinewClothDesc) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe { init_desc("sinew_cloth_desc_init", out, sinew_cloth_desc_default()) }
 }
 
@@ -376,7 +380,8 @@ pub extern "C" fn sinew_cloth_grid_desc_default() -> SinewClothGridDesc {
 /// `out` must be NULL or point to writable memory for one SinewClothGridDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_cloth_grid_desc_init(out: *mut SinewClothGridDesc) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe {
         init_desc(
             "sinew_cloth_grid_desc_init",
@@ -407,7 +412,8 @@ pub extern "C" fn sinew_tet_body_desc_default() -> SinewTetBodyDesc {
 /// `out` must be NULL or point to writable memory for one SinewTetBodyDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_tet_body_desc_init(out: *mut SinewTetBodyDesc) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe {
         init_desc(
             "sinew_tet_body_desc_init",
@@ -439,7 +445,8 @@ pub extern "C" fn sinew_pressure_body_desc_default() -> SinewPressureBodyDesc {
 pub unsafe extern "C" fn sinew_pressure_body_desc_init(
     out: *mut SinewPressureBodyDesc,
 ) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe {
         init_desc(
             "sinew_pressure_body_desc_init",
@@ -452,7 +459,8 @@ pub unsafe extern "C" fn sinew_pressure_body_desc_init(
 /// # Safety
 /// `desc` must be NULL or point to a readable SinewRopeDesc.
 unsafe fn rope_desc(desc: *const SinewRopeDesc) -> FfiResult<RopeDesc> {
-    // SAFETY: the caller's contract.
+    // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+    // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable desc.
     let d = unsafe {
         read_desc(
             desc,
@@ -479,7 +487,8 @@ unsafe fn rope_desc(desc: *const SinewRopeDesc) -> FfiResult<RopeDesc> {
 /// # Safety
 /// `desc` must be NULL or point to a readable SinewClothDesc.
 unsafe fn cloth_desc(desc: *const SinewClothDesc) -> FfiResult<ClothDesc> {
-    // SAFETY: the caller's contract.
+    // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+    // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable desc.
     let d = unsafe {
         read_desc(
             desc,
@@ -538,7 +547,9 @@ unsafe fn points(p: *const SinewVec3, count: u32, name: &str) -> FfiResult<Vec<V
             ),
         ));
     }
-    // SAFETY: the caller's contract.
+    // SAFETY: `p` is a pointer to `count` readable elements, as this function's safety section
+    // requires (NULL is refused by `check_array`); `slice_from` checks non-null, alignment and
+    // the batch limit before it makes the slice, which lives only for this call.
     let s = unsafe { slice_from(p, count as usize, name)? };
     let mut v = crate::error::try_with_capacity::<Vec3>(s.len(), name)?;
     v.extend(s.iter().map(|&x| Vec3::from(x)));
@@ -575,7 +586,9 @@ unsafe fn add_body(
         non_null(out_body, "out_body")?;
         let add = add()?;
         let id = with_world(world, |w| Ok(add(w)?))?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_body` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_body.write_unaligned(SinewBody { id: id.0 }) };
         Ok(())
     })
@@ -593,11 +606,15 @@ pub unsafe extern "C" fn sinew_world_add_rope(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `rope_desc` unchanged, and this function's safety section
+        // promises what `rope_desc` needs: `desc` is NULL (refused) or points to one readable
+        // SinewRopeDesc.
         let d = unsafe { rope_desc(desc)? };
         Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_rope(&d)))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_rope", world, out_body, build) }
 }
 
@@ -616,13 +633,21 @@ pub unsafe extern "C" fn sinew_world_add_rope_polyline(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: `points` is a pointer to `point_count` readable SinewVec3, as this function's
+        // safety section requires (NULL is refused by `check_array`); `points` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let d = unsafe { rope_desc(desc)? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `points` is a pointer to `point_count` readable SinewVec3, as this function's
+        // safety section requires (NULL is refused by `check_array`); `points` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let p = unsafe { self::points(points, point_count, "points")? };
         Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_rope_polyline(&d, &p)))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_rope_polyline", world, out_body, build) }
 }
 
@@ -649,19 +674,33 @@ pub unsafe extern "C" fn sinew_world_add_cloth_mesh(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
+        // function's safety section requires (NULL is refused by `check_array`); `points`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let d = unsafe { cloth_desc(desc)? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
+        // function's safety section requires (NULL is refused by `check_array`); `points`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let v = unsafe { points(vertices, vertex_count, "vertices")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `triangles` is a pointer to `3*triangle_count` readable uint32_t, as this
+        // function's safety section requires (NULL is refused by `check_array`); `tuples`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `inverse_masses` is a pointer to `vertex_count` readable elements, as this
+        // function's safety section requires (NULL is refused by `check_array`); `slice_from`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let w = unsafe { slice_from(inverse_masses, vertex_count as usize, "inverse_masses")? };
         Ok::<Adder, Failure>(Box::new(move |world: &mut World| {
             world.add_cloth_mesh(&d, &v, t, w)
         }))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_cloth_mesh", world, out_body, build) }
 }
 
@@ -679,9 +718,13 @@ pub unsafe extern "C" fn sinew_world_add_cloth_grid(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `cloth_desc` unchanged, and this function's safety section
+        // promises what `cloth_desc` needs: `desc` is NULL (refused) or points to one readable
+        // SinewClothDesc.
         let d = unsafe { cloth_desc(desc)? };
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+        // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable
+        // desc.
         let g = unsafe {
             read_desc(
                 grid,
@@ -701,7 +744,9 @@ pub unsafe extern "C" fn sinew_world_add_cloth_grid(
         };
         Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_cloth_grid(&d, &g)))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_cloth_grid", world, out_body, build) }
 }
 
@@ -726,7 +771,9 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+        // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable
+        // desc.
         let d = unsafe {
             read_desc(
                 desc,
@@ -753,11 +800,20 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
             volume_compliance: d.volume_compliance,
             damping: d.damping,
         };
-        // SAFETY: the caller's contract.
+        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
+        // function's safety section requires (NULL is refused by `check_array`); `points`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let v = unsafe { points(vertices, vertex_count, "vertices")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `tets` is a pointer to `4*tet_count` readable uint32_t, as this function's
+        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let t = unsafe { tuples::<4>(tets, tet_count, "tets")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `inverse_masses` is NULL (None: the array is optional) or a pointer to
+        // `vertex_count` readable elements, as this function's safety section requires;
+        // `optional_slice_from` checks non-null, alignment and the batch limit before it makes
+        // the slice, which lives only for this call.
         let w = unsafe {
             optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
         };
@@ -765,7 +821,9 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
             world.add_tet_body(&d, &v, t, w)
         }))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_tet_body", world, out_body, build) }
 }
 
@@ -788,7 +846,9 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+        // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable
+        // desc.
         let d = unsafe {
             read_desc(
                 desc,
@@ -804,11 +864,20 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
             volume_compliance: d.volume_compliance,
             damping: d.damping,
         };
-        // SAFETY: the caller's contract.
+        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
+        // function's safety section requires (NULL is refused by `check_array`); `points`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let v = unsafe { points(vertices, vertex_count, "vertices")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `triangles` is a pointer to `3*triangle_count` readable uint32_t, as this
+        // function's safety section requires (NULL is refused by `check_array`); `tuples`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `inverse_masses` is NULL (None: the array is optional) or a pointer to
+        // `vertex_count` readable elements, as this function's safety section requires;
+        // `optional_slice_from` checks non-null, alignment and the batch limit before it makes
+        // the slice, which lives only for this call.
         let w = unsafe {
             optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
         };
@@ -816,7 +885,9 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
             world.add_pressure_body(&d, &v, t, w)
         }))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_pressure_body", world, out_body, build) }
 }
 
@@ -840,7 +911,9 @@ pub unsafe extern "C" fn sinew_world_body_count(
     world: SinewWorld,
     out_count: *mut u32,
 ) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
+    // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
+    // uint32_t.
     unsafe {
         super::query_u32(
             "sinew_world_body_count",
@@ -867,7 +940,9 @@ pub unsafe extern "C" fn sinew_body_particle_range(
         non_null(out_first, "out_first")?;
         non_null(out_count, "out_count")?;
         let (first, count) = with_world(world, |w| Ok(w.body_particle_range(BodyId(body.id))?))?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_first` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe {
             out_first.write_unaligned(first);
             out_count.write_unaligned(count);
@@ -903,7 +978,9 @@ pub unsafe extern "C" fn sinew_body_info(
                 damping: b.damping,
             })
         })?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_info` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_info.write_unaligned(info) };
         Ok(())
     })
@@ -1009,7 +1086,9 @@ pub unsafe extern "C" fn sinew_body_volume(
     guard("sinew_body_volume", || {
         non_null(out_volume, "out_volume")?;
         let v = with_world(world, |w| Ok(w.body_volume(BodyId(body.id))?))?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_volume` is non-null (checked by `non_null` above) and, by this
+        // function's safety section, points to writable memory for one value; `write_unaligned`
+        // needs no alignment.
         unsafe { out_volume.write_unaligned(v) };
         Ok(())
     })

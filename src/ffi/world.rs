@@ -160,7 +160,9 @@ pub extern "C" fn sinew_world_desc_default() -> SinewWorldDesc {
 pub unsafe extern "C" fn sinew_world_desc_init(out_desc: *mut SinewWorldDesc) -> SinewStatus {
     guard("sinew_world_desc_init", || {
         non_null(out_desc, "out_desc")?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_desc` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_desc.write_unaligned(sinew_world_desc_default()) };
         Ok(())
     })
@@ -179,7 +181,8 @@ pub unsafe extern "C" fn sinew_world_create(
     guard("sinew_world_create", || {
         non_null(desc, "desc")?;
         non_null(out_world, "out_world")?;
-        // SAFETY: non-null (checked); readable by the caller's contract.
+        // SAFETY: `desc` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to one readable value; `read_unaligned` needs no alignment.
         let d = unsafe { desc.read_unaligned() };
         if d.internal_cookie != DESC_COOKIE {
             return Err(Failure::new(
@@ -201,7 +204,9 @@ pub unsafe extern "C" fn sinew_world_create(
             threads: d.threads,
         })?;
         let id = handles::insert(&WORLDS, world)?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_world` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_world.write_unaligned(SinewWorld { id }) };
         Ok(())
     })
