@@ -213,7 +213,9 @@ pub unsafe extern "C" fn sinew_world_create(
 }
 
 /// Destroys a world. Its handle (and every copy of it) becomes invalid; a call already
-/// running on the world on another thread finishes first.
+/// running on the world on another thread (a step included) finishes first, on the old
+/// world, and the memory is freed when it returns; calls made after this one get
+/// SINEW_ERROR_INVALID_HANDLE. Never blocks on a running step.
 #[no_mangle]
 pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
     guard("sinew_world_destroy", || {
@@ -224,6 +226,9 @@ pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
 }
 
 /// Advances the world by `dt` seconds (finite, in [1e-6, 10]) in `substeps` substeps.
+/// Holds the world's lock for the whole step: calls on the same world from other
+/// threads wait until it returns (calls on other worlds do not); the lock then goes to
+/// the longest waiter, so a thread calling in a loop cannot starve the stepper.
 #[no_mangle]
 pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewStatus {
     guard("sinew_world_step", || {
