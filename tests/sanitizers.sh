@@ -52,7 +52,7 @@ if [[ " $parts " == *" asan "* ]]; then
     # Without rust-src, ASan runs with the prebuilt (uninstrumented) std, which on
     # x86_64 Linux still checks every access made by Sinew's own code.
     asan() {
-      RUSTFLAGS="-Zsanitizer=address -Cdebug-assertions=on" \
+      RUSTFLAGS="-Zsanitizer=address" \
         RUSTDOCFLAGS="-Zsanitizer=address" \
         ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1" \
         CARGO_TARGET_DIR=target/sanitizers/asan \
