@@ -3,9 +3,9 @@
 # each part skips with a message where its tools are missing):
 #
 #  * AddressSanitizer (-Zsanitizer=address): the library's unit tests (the unsafe
-#    parallel helpers and SIMD kernels), the no-allocation tests, every C function fed
-#    bad input, the API-sequence fuzzer (SINEW_FUZZ_CALLS, default 30 000 here) and the
-#    same-world stress test (10 s).
+#    parallel helpers and SIMD kernels), the no-allocation tests, the heap-integrity
+#    regression test, every C function fed bad input, the API-sequence fuzzer
+#    (SINEW_FUZZ_CALLS, default 30 000 here) and the same-world stress test (10 s).
 #  * ThreadSanitizer (-Zsanitizer=thread, needs the rust-src component for -Zbuild-std):
 #    the same-world stress test (SINEW_STRESS_SECONDS, default 60 s here) and the
 #    parallel helpers' unit tests.
@@ -61,8 +61,8 @@ if [[ " $parts " == *" asan "* ]]; then
         cargo +nightly test "${build_std[@]}" --target "$host" --locked "$@"
     }
     run "asan: unit tests" asan --lib
-    run "asan: no_alloc, ffi_bad_input, fuzz_api, threads" \
-      asan --test no_alloc --test no_alloc_collisions --test ffi_bad_input \
+    run "asan: no_alloc, ffi_bad_input, heap_integrity, fuzz_api, threads" \
+      asan --test no_alloc --test no_alloc_collisions --test ffi_bad_input --test heap_integrity \
       --test fuzz_api --test threads -- --nocapture
   fi
 fi
