@@ -831,7 +831,8 @@ impl<'a> Session<'a> {
             return;
         }
         if o.status == SINEW_ERROR_INTERNAL {
-            let m = last_error();
+            let at = PANIC_AT.with(|p| std::mem::take(&mut *p.borrow_mut()));
+            let m = format!("{} (at {at})", last_error());
             let kind = if m.contains("overflow") {
                 Kind::InternalArithmeticOverflow
             } else {
@@ -1940,8 +1941,32 @@ impl<'a> Session<'a> {
     }
 }
 
+thread_local! {
+    /// Where the library last panicked on this thread (the boundary turns the panic
+    /// into SINEW_ERROR_INTERNAL; the location goes into the finding).
+    static PANIC_AT: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Installs (once) a panic hook that records, instead of printing, panics raised in the
+/// library's own code (`src/`), which the C boundary catches: a finding reports them.
+/// Other panics (the harness's and the tests' own) print as usual.
+fn quiet_library_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| match info.location() {
+            Some(l) if l.file().starts_with("src/") => {
+                let at = format!("{}:{}:{}", l.file(), l.line(), l.column());
+                PANIC_AT.with(|p| *p.borrow_mut() = at);
+            }
+            _ => default(info),
+        }));
+    });
+}
+
 /// Runs `calls` calls (or until a byte source is used up) and returns what they found.
 pub fn run(src: &mut dyn Source, calls: u64) -> Report {
+    quiet_library_panics();
     let mut s = Session::new(src);
     for _ in 0..calls {
         if s.g.src.exhausted() {
