@@ -6,6 +6,12 @@
  * come last and are written only on success; a failed call changes nothing and
  * sinew_last_error_message() says why. Units are SI: metres, seconds, kilograms,
  * compliance in m/N. Handles are generation-checked ids; 0 is the null handle.
+ * Threads: any function may be called from any thread. Calls on one world are
+ * serialised by that world's lock, held for the whole call (a step included), so a
+ * reader waits for a running step; the lock goes to the longest waiter first, so no
+ * caller (the stepper included) is starved. Destroying a world while another thread is
+ * inside a call on it is safe: that call finishes first, later ones get
+ * SINEW_ERROR_INVALID_HANDLE. Calls on different worlds run in parallel.
  */
 
 #ifndef SINEW_H
@@ -1754,7 +1760,9 @@ SinewStatus sinew_world_create(const struct SinewWorldDesc *desc, struct SinewWo
 
 /**
  * Destroys a world. Its handle (and every copy of it) becomes invalid; a call already
- * running on the world on another thread finishes first.
+ * running on the world on another thread (a step included) finishes first, on the old
+ * world, and the memory is freed when it returns; calls made after this one get
+ * SINEW_ERROR_INVALID_HANDLE. Never blocks on a running step.
  */
 SinewStatus sinew_world_destroy(struct SinewWorld world);
 
@@ -1763,6 +1771,9 @@ SinewStatus sinew_world_destroy(struct SinewWorld world);
  * SINEW_ERROR_NON_FINITE is the one failure after which the world did change: the
  * step ran, but some bodies met NaN or infinity (an extreme state) and were put back
  * where they were before the step, at rest; the message names them.
+ * Holds the world's lock for the whole step: calls on the same world from other
+ * threads wait until it returns (calls on other worlds do not); the lock then goes to
+ * the longest waiter, so a thread calling in a loop cannot starve the stepper.
  */
 SinewStatus sinew_world_step(struct SinewWorld world, float dt);
 

@@ -2,7 +2,9 @@
 # Runs every test of Sinew on a fresh machine: formatting, lints, the Rust unit and
 # integration tests (physics, C ABI from a gcc-compiled C program, the C++ wrapper via
 # g++ plain and under ASan/UBSan, the Unity and Unreal package checks, bad input, header
-# and docs freshness, the showcase's numbers), then the C# bindings on Mono. Installs what it needs first (Debian/Ubuntu: apt-get, needs root or sudo).
+# and docs freshness, the showcase's numbers, the API fuzzer, the same-world thread stress
+# test), the C# bindings on Mono, then the Rust side under ASan/TSan/Miri where the nightly
+# toolchain has them (tests/sanitizers.sh). Installs what it needs first (Debian/Ubuntu: apt-get, needs root or sudo).
 #
 #   tests/run-all.sh
 set -euo pipefail
@@ -32,5 +34,8 @@ cargo test --locked
 
 echo "== C# bindings on Mono, Unity package scripts"
 tests/csharp/run.sh
+
+echo "== sanitizers on the Rust side (ASan, TSan, Miri; nightly only, else skipped)"
+tests/sanitizers.sh
 
 echo "== all tests passed"

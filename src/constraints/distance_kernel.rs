@@ -83,17 +83,20 @@ pub(crate) unsafe fn project_range(
     #[cfg(target_arch = "x86_64")]
     {
         if avx::available() {
-            // SAFETY: the CPU has AVX (checked at run time); the caller's contract is
-            // passed on unchanged.
+            // SAFETY: the CPU has AVX (`available` checked it at run time); the range,
+            // slot and particle invariants of this function's safety section are exactly
+            // those `avx::project_range` requires, passed on unchanged.
             unsafe { avx::project_range(range, slots, particles, inv_h2) }
         } else {
-            // SAFETY: the caller's contract is passed on unchanged.
+            // SAFETY: SSE2 is part of x86-64; the range, slot and particle invariants of
+            // this function's safety section are those `sse2::project_range` requires.
             unsafe { sse2::project_range(range, slots, particles, inv_h2) }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        // SAFETY: the caller's contract is passed on unchanged.
+        // SAFETY: the range, slot and particle invariants of this function's safety
+        // section are those `project_range_generic` requires.
         unsafe { project_range_generic(range, slots, particles, inv_h2) }
     }
 }
@@ -112,8 +115,9 @@ pub(crate) unsafe fn project_range_generic(
     let mut s = range.start;
     while s < range.end {
         let n = (range.end - s).min(LANES);
-        // SAFETY: the caller's contract covers every slot of the range; the block is
-        // cut to the range.
+        // SAFETY: start..start+n lies in `range` (n is cut to range.end - s), whose slots
+        // are in bounds and share no particle with any other thread's (this function's
+        // safety section).
         unsafe {
             if slots.fresh {
                 project_block::<LANES, true>(s, n, slots, particles, inv_h2)
@@ -153,8 +157,9 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
         let (a, b) = (a as usize, b as usize);
         ia[l] = a;
         ib[l] = b;
-        // SAFETY: a and b are particle indices below the length (caller's contract);
-        // no other thread writes them while this block runs.
+        // SAFETY: a and b are below `particles.hot`'s length (checked against the particle
+        // count when the constraint was added; particles are never removed), and the
+        // slots of this range own their particles during the pass (the colouring).
         let (pa, pb) = unsafe { (particles.hot.get(a), particles.hot.get(b)) };
         let d = crate::particles::separation(particles.base[a], particles.base[b], pa, pb);
         dx[l] = d.x;
@@ -225,7 +230,8 @@ mod sse2 {
         particles: &ParticleArrays<'_>,
         inv_h2: f32,
     ) {
-        // SAFETY: the caller's contract is passed on unchanged.
+        // SAFETY: the range, slot and particle invariants of this function's safety
+        // section are those `blocks` requires.
         unsafe {
             if slots.fresh {
                 blocks::<true>(range, slots, particles, inv_h2)
@@ -246,7 +252,8 @@ mod sse2 {
     ) {
         let mut s = range.start;
         while s + 4 <= range.end {
-            // SAFETY: slots s..s+4 lie in the range (caller's contract).
+            // SAFETY: s + 4 <= range.end (loop condition), so slots s..s+4 lie in the
+            // range, whose slots are in bounds and own their particles (safety section).
             unsafe { project4::<FRESH>(s, slots, particles, inv_h2) };
             s += 4;
         }
@@ -273,10 +280,13 @@ mod sse2 {
         let ib = [p[0][1], p[1][1], p[2][1], p[3][1]].map(|i| i as usize);
         let hot = particles.hot.as_ptr();
         let base = particles.base;
-        // SAFETY: every index is below the particle count (caller's contract), `hot`
-        // is an array of 16-byte aligned `Vec4`s laid out as four f32, no other
-        // thread touches these particles during this call, and slots s..s+4 lie in the
-        // slot arrays.
+        // SAFETY: every index is below `hot`'s and `base`'s length (validated when the
+        // constraint was added; particles are never removed); `hot` is an array of
+        // 16-byte aligned `Vec4`s and `base` of 16-byte aligned `Vec3A`s, each four f32,
+        // so the aligned loads and stores stay inside one element; no other thread
+        // touches these particles during this call (the colouring); and slots s..s+4 lie
+        // in the slot arrays (`pairs[s..s + 4]` above is bounds-checked, and `rest`,
+        // `softness` and `lambda` have the length of `pairs`).
         unsafe {
             let load = |i: usize| _mm_load_ps(hot.add(i) as *const f32);
             let (mut a0, mut a1, mut a2, mut a3) =
@@ -396,7 +406,8 @@ mod avx {
     ) {
         let mut s = range.start;
         while s + 8 <= range.end {
-            // SAFETY: slots s..s+8 lie in the range (caller's contract).
+            // SAFETY: s + 8 <= range.end (loop condition), so slots s..s+8 lie in the
+            // range, whose slots are in bounds and own their particles (safety section).
             unsafe {
                 if slots.fresh {
                     project8::<true>(s, slots, particles, inv_h2)
@@ -481,10 +492,12 @@ mod avx {
         let ib: [usize; 8] = std::array::from_fn(|k| p[k][1] as usize);
         let hot = particles.hot.as_ptr() as *mut f32;
         let base = particles.base.as_ptr() as *const f32;
-        // SAFETY: every index is below the particle count (caller's contract), `hot`
-        // and `base` are arrays of 16-byte aligned four-float records, no other thread
-        // touches these particles during this call, and slots s..s+8 lie in the slot
-        // arrays.
+        // SAFETY: every index is below `hot`'s and `base`'s length (validated when the
+        // constraint was added; particles are never removed); both are arrays of 16-byte
+        // aligned four-float records, so each aligned load and store stays inside one
+        // element; no other thread touches these particles during this call (the
+        // colouring); and slots s..s+8 lie in the slot arrays (`pairs[s..s + 8]` above is
+        // bounds-checked, and `rest`, `softness` and `lambda` have the length of `pairs`).
         unsafe {
             let [ax, ay, az, aw] = to_lanes(ia.map(|i| _mm_load_ps(hot.add(4 * i))));
             let [bx, by, bz, bw] = to_lanes(ib.map(|i| _mm_load_ps(hot.add(4 * i))));

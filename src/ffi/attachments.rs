@@ -24,7 +24,8 @@ const _: () = assert!(std::mem::size_of::<SinewTransform>() == 28);
 /// `t` must be NULL or point to a readable SinewTransform.
 unsafe fn transform(t: *const SinewTransform) -> FfiResult<Transform> {
     non_null(t, "transform")?;
-    // SAFETY: non-null (checked); readable by the caller's contract.
+    // SAFETY: `t` is non-null (checked by `non_null` above) and, by this function's safety
+    // section, points to one readable value; `read_unaligned` needs no alignment.
     let t = unsafe { t.read_unaligned() };
     let q = t.rotation;
     Ok(Transform::checked(
@@ -47,7 +48,9 @@ pub unsafe extern "C" fn sinew_world_add_attachment_host(
 ) -> SinewStatus {
     guard("sinew_world_add_attachment_host", || {
         non_null(out_host, "out_host")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `out_host` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         let t = unsafe { self::transform(transform)? };
         let host = with_world(world, |w| Ok(w.add_attachment_host(t)?))?;
         // SAFETY: non-null (checked).
@@ -69,7 +72,9 @@ pub unsafe extern "C" fn sinew_world_set_attachment_host_transform(
     transform: *const SinewTransform,
 ) -> SinewStatus {
     guard("sinew_world_set_attachment_host_transform", || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `transform` unchanged, and this function's safety section
+        // promises what `transform` needs: `transform` is NULL (refused) or points to one
+        // readable SinewTransform.
         let t = unsafe { self::transform(transform)? };
         with_world(world, |w| Ok(w.set_attachment_host_transform(host, t)?))
     })

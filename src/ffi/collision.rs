@@ -127,7 +127,9 @@ pub unsafe extern "C" fn sinew_collider_desc_init(out_desc: *mut SinewColliderDe
             restitution: 0.0,
             internal_cookie: COLLIDER_DESC_COOKIE,
         };
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_desc` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_desc.write_unaligned(d) };
         Ok(())
     })
@@ -180,10 +182,13 @@ pub unsafe extern "C" fn sinew_world_add_collider(
     guard("sinew_world_add_collider", || {
         non_null(desc, "desc")?;
         non_null(out_collider, "out_collider")?;
-        // SAFETY: non-null (checked); readable by the caller's contract.
+        // SAFETY: `desc` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to one readable value; `read_unaligned` needs no alignment.
         let d = desc_from_c(&unsafe { desc.read_unaligned() })?;
         let id = with_world(world, |w| Ok(w.add_collider(&d)?))?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_collider` is non-null (checked by `non_null` above) and, by this
+        // function's safety section, points to writable memory for one value; `write_unaligned`
+        // needs no alignment.
         unsafe { out_collider.write_unaligned(SinewCollider { id: id.0 }) };
         Ok(())
     })
@@ -213,7 +218,10 @@ pub unsafe extern "C" fn sinew_world_add_mesh_collider(
     guard("sinew_world_add_mesh_collider", || {
         non_null(desc, "desc")?;
         non_null(out_collider, "out_collider")?;
-        // SAFETY: non-null (checked); readable by the caller's contract.
+        // SAFETY: `vertices` is a pointer to `vertex_count` readable elements, as this
+        // function's safety section requires (NULL is refused by `check_array`); `slice_from`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let mut d = unsafe { desc.read_unaligned() };
         d.shape = SinewShape::SINEW_SHAPE_MESH as u32;
         let d = desc_from_c(&d)?;
@@ -231,7 +239,9 @@ pub unsafe extern "C" fn sinew_world_add_mesh_collider(
         let mut buf = try_with_capacity::<Vec3>(v.len(), "mesh vertices")?;
         buf.extend(v.iter().map(|&p| Vec3::from(p)));
         let id = with_world(world, |w| Ok(w.add_mesh_collider(&d, &buf, t)?))?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_collider` is non-null (checked by `non_null` above) and, by this
+        // function's safety section, points to writable memory for one value; `write_unaligned`
+        // needs no alignment.
         unsafe { out_collider.write_unaligned(SinewCollider { id: id.0 }) };
         Ok(())
     })
@@ -265,7 +275,9 @@ pub unsafe extern "C" fn sinew_collider_set_transform(
         if teleport > 1 {
             return Err(invalid(format!("teleport {teleport} must be 0 or 1")));
         }
-        // SAFETY: non-null (checked); readable by the caller's contract.
+        // SAFETY: `position` and `rotation` are non-null (checked by `non_null` above) and, by
+        // this function's safety section, each points to one readable value; `read_unaligned`
+        // needs no alignment.
         let (p, q) = unsafe { (position.read_unaligned(), rotation.read_unaligned()) };
         with_world(world, |w| {
             Ok(w.set_collider_transform(
@@ -309,7 +321,9 @@ pub unsafe extern "C" fn sinew_world_collider_count(
     out_count: *mut u32,
 ) -> SinewStatus {
     let f = "sinew_world_collider_count";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
+    // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
+    // uint32_t.
     unsafe { query_u32(f, world, out_count, World::collider_count) }
 }
 
@@ -404,7 +418,9 @@ pub unsafe extern "C" fn sinew_world_contact_count(
     out_count: *mut u32,
 ) -> SinewStatus {
     let f = "sinew_world_contact_count";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
+    // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
+    // uint32_t.
     unsafe { query_u32(f, world, out_count, |w| w.contacts().len() as u32) }
 }
 
@@ -436,12 +452,16 @@ pub unsafe extern "C" fn sinew_world_read_contacts(
                     impulse: r.impulse,
                     normal: r.normal.into(),
                 };
-                // SAFETY: j < capacity; aligned and writable by the caller's contract.
+                // SAFETY: `out` is non-null and aligned for SinewContact (both checked above),
+                // j < k <= capacity, and this function's safety section makes `out` writable
+                // for `capacity` contacts.
                 unsafe { out.add(j).write(v) };
             }
             Ok(k as u32)
         })?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_count` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_count.write_unaligned(written) };
         Ok(())
     })
@@ -469,13 +489,17 @@ pub unsafe extern "C" fn sinew_world_pick_particle(
         non_null(direction, "direction")?;
         non_null(out_particle, "out_particle")?;
         non_null(out_distance, "out_distance")?;
-        // SAFETY: non-null (checked); readable by the caller's contract.
+        // SAFETY: `origin` and `direction` are non-null (checked by `non_null` above) and, by
+        // this function's safety section, each points to one readable SinewVec3;
+        // `read_unaligned` needs no alignment.
         let (o, d) = unsafe { (origin.read_unaligned(), direction.read_unaligned()) };
         let hit = with_world(world, |w| {
             Ok(w.pick_particle(o.into(), d.into(), radius)?)
         })?;
         let (i, t) = hit.unwrap_or((u32::MAX, -1.0));
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_particle` is non-null (checked by `non_null` above) and, by this
+        // function's safety section, points to writable memory for one value; `write_unaligned`
+        // needs no alignment.
         unsafe {
             out_particle.write_unaligned(i);
             out_distance.write_unaligned(t);
@@ -499,7 +523,8 @@ pub unsafe extern "C" fn sinew_world_grab_particle(
 ) -> SinewStatus {
     guard("sinew_world_grab_particle", || {
         non_null(target, "target")?;
-        // SAFETY: non-null (checked); readable by the caller's contract.
+        // SAFETY: `target` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to one readable value; `read_unaligned` needs no alignment.
         let t: Vec3 = unsafe { target.read_unaligned() }.into();
         with_world(world, |w| Ok(w.grab_particle(particle, t, compliance)?))
     })
@@ -517,7 +542,8 @@ pub unsafe extern "C" fn sinew_world_move_grab(
 ) -> SinewStatus {
     guard("sinew_world_move_grab", || {
         non_null(target, "target")?;
-        // SAFETY: non-null (checked); readable by the caller's contract.
+        // SAFETY: `target` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to one readable value; `read_unaligned` needs no alignment.
         let t: Vec3 = unsafe { target.read_unaligned() }.into();
         with_world(world, |w| Ok(w.move_grab(particle, t)?))
     })

@@ -31,7 +31,9 @@ unsafe fn add_pair_batch(
         // SAFETY: the caller promises NULL or `count` readable elements.
         let rest = unsafe { optional_slice_from(rest_lengths, count, "rest_lengths")? };
         let first = with_world(world, |w| Ok(add(w, pairs, rest)?))?;
-        // SAFETY: non-null (checked), writable by the caller's contract.
+        // SAFETY: `out_first` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_first.write_unaligned(first) };
         Ok(())
     })
@@ -56,7 +58,10 @@ pub unsafe extern "C" fn sinew_world_add_distance_constraints(
     out_first: *mut u32,
 ) -> SinewStatus {
     let f = "sinew_world_add_distance_constraints";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_pair_batch` unchanged, and this function's safety section
+    // promises what `add_pair_batch` needs: `particle_pairs` is NULL (refused) or holds 2*count
+    // uint32_t, `rest_lengths` is NULL or holds count floats, `out_first` is NULL (refused) or
+    // writable for one uint32_t.
     unsafe {
         add_pair_batch(
             f,
@@ -86,7 +91,10 @@ pub unsafe extern "C" fn sinew_world_add_pbd_distance_constraints(
     out_first: *mut u32,
 ) -> SinewStatus {
     let f = "sinew_world_add_pbd_distance_constraints";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_pair_batch` unchanged, and this function's safety section
+    // promises what `add_pair_batch` needs: `particle_pairs` is NULL (refused) or holds 2*count
+    // uint32_t, `rest_lengths` is NULL or holds count floats, `out_first` is NULL (refused) or
+    // writable for one uint32_t.
     unsafe {
         add_pair_batch(
             f,
@@ -110,7 +118,9 @@ pub unsafe extern "C" fn sinew_world_distance_constraint_count(
     out_count: *mut u32,
 ) -> SinewStatus {
     let f = "sinew_world_distance_constraint_count";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
+    // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
+    // uint32_t.
     unsafe { query_u32(f, world, out_count, World::distance_constraint_count) }
 }
 

@@ -66,7 +66,9 @@ unsafe fn tuples<'a, const K: usize>(
 /// # Safety
 /// `out` must be writable (checked non-null by the caller).
 unsafe fn put<T>(out: *mut T, v: T) {
-    // SAFETY: the caller's contract.
+    // SAFETY: every caller checks `out` with `non_null` before the work, and its own safety
+    // section makes `out` writable for one T (this function's section passes that on);
+    // `write_unaligned` needs no alignment.
     unsafe { out.write_unaligned(v) }
 }
 
@@ -90,9 +92,15 @@ pub unsafe extern "C" fn sinew_world_add_tethers(
 ) -> SinewStatus {
     guard("sinew_world_add_tethers", || {
         non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `particle_pairs` is a pointer to `2*count` readable uint32_t, as this
+        // function's safety section requires (NULL is refused by `check_array`); `tuples`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let pairs = unsafe { tuples::<2>(particle_pairs, count, "particle_pairs")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `max_lengths` is NULL (None: the array is optional) or a pointer to `count`
+        // readable elements, as this function's safety section requires; `optional_slice_from`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let lengths = unsafe { optional_slice_from(max_lengths, count as usize, "max_lengths")? };
         let first = with_world(world, |w| Ok(w.add_tethers(pairs, lengths, compliance)?))?;
         // SAFETY: non-null (checked).
@@ -120,9 +128,15 @@ pub unsafe extern "C" fn sinew_world_add_dihedral_bending(
 ) -> SinewStatus {
     guard("sinew_world_add_dihedral_bending", || {
         non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `hinges` is a pointer to `4*count` readable uint32_t, as this function's
+        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let h = unsafe { tuples::<4>(hinges, count, "hinges")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `rest_angles` is NULL (None: the array is optional) or a pointer to `count`
+        // readable elements, as this function's safety section requires; `optional_slice_from`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let rest = unsafe { optional_slice_from(rest_angles, count as usize, "rest_angles")? };
         let first = with_world(world, |w| Ok(w.add_dihedral_bending(h, rest, compliance)?))?;
         // SAFETY: non-null (checked).
@@ -147,7 +161,10 @@ pub unsafe extern "C" fn sinew_world_add_isometric_bending(
 ) -> SinewStatus {
     guard("sinew_world_add_isometric_bending", || {
         non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `hinges` is a pointer to `4*count` readable uint32_t, as this function's
+        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let h = unsafe { tuples::<4>(hinges, count, "hinges")? };
         let first = with_world(world, |w| Ok(w.add_isometric_bending(h, compliance)?))?;
         // SAFETY: non-null (checked).
@@ -175,9 +192,15 @@ pub unsafe extern "C" fn sinew_world_add_tet_volume_constraints(
 ) -> SinewStatus {
     guard("sinew_world_add_tet_volume_constraints", || {
         non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `tets` is a pointer to `4*count` readable uint32_t, as this function's safety
+        // section requires (NULL is refused by `check_array`); `tuples` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let t = unsafe { tuples::<4>(tets, count, "tets")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `rest_volumes` is NULL (None: the array is optional) or a pointer to `count`
+        // readable elements, as this function's safety section requires; `optional_slice_from`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let rest = unsafe { optional_slice_from(rest_volumes, count as usize, "rest_volumes")? };
         let first = with_world(world, |w| Ok(w.add_tet_volumes(t, rest, compliance)?))?;
         // SAFETY: non-null (checked).
@@ -205,7 +228,10 @@ pub unsafe extern "C" fn sinew_world_add_pressure_volume(
 ) -> SinewStatus {
     guard("sinew_world_add_pressure_volume", || {
         non_null(out_id, "out_id")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `triangles` is a pointer to `3*triangle_count` readable uint32_t, as this
+        // function's safety section requires (NULL is refused by `check_array`); `tuples`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
         let id = with_world(world, |w| {
             Ok(w.add_pressure_volume(t, pressure, compliance)?)
@@ -297,7 +323,10 @@ pub unsafe extern "C" fn sinew_world_add_triangle_strain(
 ) -> SinewStatus {
     guard("sinew_world_add_triangle_strain", || {
         non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `triangles` is a pointer to `3*count` readable uint32_t, as this function's
+        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
         let first = with_world(world, |w| {
             Ok(w.add_triangle_strain(t, compliance_xx, compliance_yy, compliance_shear)?)
@@ -327,7 +356,10 @@ pub unsafe extern "C" fn sinew_world_add_tet_strain(
 ) -> SinewStatus {
     guard("sinew_world_add_tet_strain", || {
         non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `tets` is a pointer to `4*count` readable uint32_t, as this function's safety
+        // section requires (NULL is refused by `check_array`); `tuples` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let t = unsafe { tuples::<4>(tets, count, "tets")? };
         let c = [compliance_xx, compliance_yy, compliance_zz];
         let first = with_world(world, |w| Ok(w.add_tet_strain(t, c, compliance_shear)?))?;
@@ -355,9 +387,15 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_areas(
 ) -> SinewStatus {
     guard("sinew_world_add_unilateral_areas", || {
         non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `triangles` is a pointer to `3*count` readable uint32_t, as this function's
+        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `min_areas` is NULL (None: the array is optional) or a pointer to `count`
+        // readable elements, as this function's safety section requires; `optional_slice_from`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let m = unsafe { optional_slice_from(min_areas, count as usize, "min_areas")? };
         let first = with_world(world, |w| Ok(w.add_unilateral_areas(t, m, compliance)?))?;
         // SAFETY: non-null (checked).
@@ -384,9 +422,15 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_volumes(
 ) -> SinewStatus {
     guard("sinew_world_add_unilateral_volumes", || {
         non_null(out_first, "out_first")?;
-        // SAFETY: the caller's contract.
+        // SAFETY: `tets` is a pointer to `4*count` readable uint32_t, as this function's safety
+        // section requires (NULL is refused by `check_array`); `tuples` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let t = unsafe { tuples::<4>(tets, count, "tets")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `min_volumes` is NULL (None: the array is optional) or a pointer to `count`
+        // readable elements, as this function's safety section requires; `optional_slice_from`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let m = unsafe { optional_slice_from(min_volumes, count as usize, "min_volumes")? };
         let first = with_world(world, |w| Ok(w.add_unilateral_volumes(t, m, compliance)?))?;
         // SAFETY: non-null (checked).

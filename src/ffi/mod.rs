@@ -196,8 +196,10 @@ pub(crate) unsafe fn slice_from<'a, T>(
     name: &str,
 ) -> FfiResult<&'a [T]> {
     check_array(ptr, count, name)?;
-    // SAFETY: non-null, aligned, at most 2^28 elements of at most 16 bytes (checked);
-    // readability for `count` elements is the caller's contract.
+    // SAFETY: `ptr` is non-null and aligned for T, and `count` is at most 2^28 elements of
+    // at most 16 bytes (all checked by `check_array` above), so the slice fits in isize;
+    // this function's safety section makes `ptr` readable for `count` elements, unchanged
+    // for the returned lifetime.
     Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
 }
 
@@ -213,7 +215,9 @@ pub(crate) unsafe fn optional_slice_from<'a, T>(
     if ptr.is_null() {
         return Ok(None);
     }
-    // SAFETY: non-null; the rest is the caller's contract.
+    // SAFETY: `ptr` is non-null here (NULL returned None above), so this function's safety
+    // section gives exactly `slice_from`'s contract: readable for `count` elements when
+    // aligned; `slice_from` checks alignment and the batch limit itself.
     Ok(Some(unsafe { slice_from(ptr, count, name)? }))
 }
 
@@ -228,7 +232,9 @@ pub(crate) unsafe fn slice_from_mut<'a, T>(
     name: &str,
 ) -> FfiResult<&'a mut [T]> {
     check_array(ptr as *const T, count, name)?;
-    // SAFETY: as in `slice_from`, with writability and exclusivity from the caller.
+    // SAFETY: `ptr` is non-null and aligned, `count` within the batch limit (checked by
+    // `check_array` above); this function's safety section makes the `count` elements
+    // writable and unaliased for the returned lifetime.
     Ok(unsafe { std::slice::from_raw_parts_mut(ptr, count) })
 }
 
@@ -245,7 +251,9 @@ pub(crate) unsafe fn query_u32(
     guard(function, || {
         non_null(out, "out_count")?;
         let n = world::with_world(world, |w| Ok(query(w)))?;
-        // SAFETY: non-null (checked), writable by the caller's contract.
+        // SAFETY: `out` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out.write_unaligned(n) };
         Ok(())
     })

@@ -79,7 +79,9 @@ pub unsafe extern "C" fn sinew_world_add_particles(
             buf.extend(p.iter().map(|&v| Vec3::from(v)));
             Ok(world.add_particles(&buf, w)?)
         })?;
-        // SAFETY: non-null (checked), writable by the caller's contract.
+        // SAFETY: `out_first` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_first.write_unaligned(first) };
         Ok(())
     })
@@ -95,7 +97,9 @@ pub unsafe extern "C" fn sinew_world_particle_count(
     out_count: *mut u32,
 ) -> SinewStatus {
     let f = "sinew_world_particle_count";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
+    // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
+    // uint32_t.
     unsafe { query_u32(f, world, out_count, World::particle_count) }
 }
 
@@ -163,7 +167,9 @@ pub unsafe extern "C" fn sinew_world_read_positions(
     stride_bytes: u32,
 ) -> SinewStatus {
     let f = "sinew_world_read_positions";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `read_strided` unchanged, and this function's safety section
+    // promises what `read_strided` needs: `out` is NULL (refused) or holds
+    // `(count-1)*stride_bytes + 12` writable bytes.
     unsafe {
         read_strided(
             f,
@@ -191,7 +197,9 @@ pub unsafe extern "C" fn sinew_world_write_positions(
     stride_bytes: u32,
 ) -> SinewStatus {
     let f = "sinew_world_write_positions";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `write_strided` unchanged, and this function's safety section
+    // promises what `write_strided` needs: the input is NULL (refused) or holds
+    // `(count-1)*stride_bytes + 12` readable bytes.
     unsafe {
         write_strided(
             f,
@@ -218,7 +226,9 @@ pub unsafe extern "C" fn sinew_world_read_velocities(
     stride_bytes: u32,
 ) -> SinewStatus {
     let f = "sinew_world_read_velocities";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `read_strided` unchanged, and this function's safety section
+    // promises what `read_strided` needs: `out` is NULL (refused) or holds
+    // `(count-1)*stride_bytes + 12` writable bytes.
     unsafe {
         read_strided(
             f,
@@ -246,7 +256,9 @@ pub unsafe extern "C" fn sinew_world_write_velocities(
     stride_bytes: u32,
 ) -> SinewStatus {
     let f = "sinew_world_write_velocities";
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `write_strided` unchanged, and this function's safety section
+    // promises what `write_strided` needs: the input is NULL (refused) or holds
+    // `(count-1)*stride_bytes + 12` readable bytes.
     unsafe {
         write_strided(
             f,

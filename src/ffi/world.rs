@@ -1,6 +1,6 @@
 //! World lifetime and stepping.
 
-use parking_lot::RwLock;
+use parking_lot::{MutexGuard, RwLock};
 
 use super::handles::{self, Registry};
 use super::{guard, non_null, Failure, FfiResult, SinewStatus};
@@ -115,13 +115,23 @@ pub struct SinewWorldDesc {
 pub(crate) static WORLDS: RwLock<Registry<World>> = RwLock::new(Registry::new());
 
 /// Runs `f` on the world behind `world`, holding that world's lock.
+///
+/// The threading model (docs/c-api.md, "Threads"): every call on a world holds its
+/// lock for the whole call (a step included), so calls on one world are serialised and
+/// a reader waits for a running step. The lock is released fairly: when other threads
+/// are waiting it is handed to the one that has waited longest, so a thread calling in
+/// a tight loop cannot keep the stepper (or anyone) out. The handle lookup only clones
+/// an `Arc`, so a `sinew_world_destroy` racing this call removes the handle while the
+/// call finishes on its own reference; the world is dropped by whichever ends last.
 pub(crate) fn with_world<R>(
     world: SinewWorld,
     f: impl FnOnce(&mut World) -> FfiResult<R>,
 ) -> FfiResult<R> {
     let w = handles::get(&WORLDS, "world", world.id)?;
     let mut guard = w.lock();
-    f(&mut guard)
+    let result = f(&mut guard);
+    MutexGuard::unlock_fair(guard);
+    result
 }
 
 /// A desc with every field at its default.
@@ -150,7 +160,9 @@ pub extern "C" fn sinew_world_desc_default() -> SinewWorldDesc {
 pub unsafe extern "C" fn sinew_world_desc_init(out_desc: *mut SinewWorldDesc) -> SinewStatus {
     guard("sinew_world_desc_init", || {
         non_null(out_desc, "out_desc")?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_desc` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_desc.write_unaligned(sinew_world_desc_default()) };
         Ok(())
     })
@@ -169,7 +181,8 @@ pub unsafe extern "C" fn sinew_world_create(
     guard("sinew_world_create", || {
         non_null(desc, "desc")?;
         non_null(out_world, "out_world")?;
-        // SAFETY: non-null (checked); readable by the caller's contract.
+        // SAFETY: `desc` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to one readable value; `read_unaligned` needs no alignment.
         let d = unsafe { desc.read_unaligned() };
         if d.internal_cookie != DESC_COOKIE {
             return Err(Failure::new(
@@ -191,14 +204,18 @@ pub unsafe extern "C" fn sinew_world_create(
             threads: d.threads,
         })?;
         let id = handles::insert(&WORLDS, world)?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_world` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_world.write_unaligned(SinewWorld { id }) };
         Ok(())
     })
 }
 
 /// Destroys a world. Its handle (and every copy of it) becomes invalid; a call already
-/// running on the world on another thread finishes first.
+/// running on the world on another thread (a step included) finishes first, on the old
+/// world, and the memory is freed when it returns; calls made after this one get
+/// SINEW_ERROR_INVALID_HANDLE. Never blocks on a running step.
 #[no_mangle]
 pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
     guard("sinew_world_destroy", || {
@@ -212,6 +229,9 @@ pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
 /// SINEW_ERROR_NON_FINITE is the one failure after which the world did change: the
 /// step ran, but some bodies met NaN or infinity (an extreme state) and were put back
 /// where they were before the step, at rest; the message names them.
+/// Holds the world's lock for the whole step: calls on the same world from other
+/// threads wait until it returns (calls on other worlds do not); the lock then goes to
+/// the longest waiter, so a thread calling in a loop cannot starve the stepper.
 #[no_mangle]
 pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewStatus {
     guard("sinew_world_step", || {

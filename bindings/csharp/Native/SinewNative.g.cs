@@ -1146,7 +1146,9 @@ namespace Sinew.Native
 
         /// <summary>
         /// Destroys a world. Its handle (and every copy of it) becomes invalid; a call already
-        /// running on the world on another thread finishes first.
+        /// running on the world on another thread (a step included) finishes first, on the old
+        /// world, and the memory is freed when it returns; calls made after this one get
+        /// SINEW_ERROR_INVALID_HANDLE. Never blocks on a running step.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_destroy(SinewWorld world);
@@ -1156,6 +1158,9 @@ namespace Sinew.Native
         /// SINEW_ERROR_NON_FINITE is the one failure after which the world did change: the
         /// step ran, but some bodies met NaN or infinity (an extreme state) and were put back
         /// where they were before the step, at rest; the message names them.
+        /// Holds the world's lock for the whole step: calls on the same world from other
+        /// threads wait until it returns (calls on other worlds do not); the lock then goes to
+        /// the longest waiter, so a thread calling in a loop cannot starve the stepper.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_step(SinewWorld world, float dt);

@@ -7,7 +7,8 @@ use super::*;
 /// # Safety
 /// `desc` must be NULL or point to a readable SinewRopeDesc.
 unsafe fn rope_desc(desc: *const SinewRopeDesc) -> FfiResult<RopeDesc> {
-    // SAFETY: the caller's contract.
+    // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+    // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable desc.
     let d = unsafe {
         read_desc(
             desc,
@@ -34,7 +35,8 @@ unsafe fn rope_desc(desc: *const SinewRopeDesc) -> FfiResult<RopeDesc> {
 /// # Safety
 /// `desc` must be NULL or point to a readable SinewClothDesc.
 unsafe fn cloth_desc(desc: *const SinewClothDesc) -> FfiResult<ClothDesc> {
-    // SAFETY: the caller's contract.
+    // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+    // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable desc.
     let d = unsafe {
         read_desc(
             desc,
@@ -93,7 +95,9 @@ unsafe fn points(p: *const SinewVec3, count: u32, name: &str) -> FfiResult<Vec<V
             ),
         ));
     }
-    // SAFETY: the caller's contract.
+    // SAFETY: `p` is a pointer to `count` readable elements, as this function's safety section
+    // requires (NULL is refused by `check_array`); `slice_from` checks non-null, alignment and
+    // the batch limit before it makes the slice, which lives only for this call.
     let s = unsafe { slice_from(p, count as usize, name)? };
     let mut v = crate::error::try_with_capacity::<Vec3>(s.len(), name)?;
     v.extend(s.iter().map(|&x| Vec3::from(x)));
@@ -130,7 +134,9 @@ unsafe fn add_body(
         non_null(out_body, "out_body")?;
         let add = add()?;
         let id = with_world(world, |w| Ok(add(w)?))?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_body` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_body.write_unaligned(SinewBody { id: id.0 }) };
         Ok(())
     })
@@ -148,11 +154,15 @@ pub unsafe extern "C" fn sinew_world_add_rope(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `rope_desc` unchanged, and this function's safety section
+        // promises what `rope_desc` needs: `desc` is NULL (refused) or points to one readable
+        // SinewRopeDesc.
         let d = unsafe { rope_desc(desc)? };
         Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_rope(&d)))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_rope", world, out_body, build) }
 }
 
@@ -171,13 +181,20 @@ pub unsafe extern "C" fn sinew_world_add_rope_polyline(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `rope_desc` unchanged, and this function's safety section
+        // promises what `rope_desc` needs: `desc` is NULL (refused) or points to one readable
+        // SinewRopeDesc.
         let d = unsafe { rope_desc(desc)? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `points` is a pointer to `point_count` readable SinewVec3, as this function's
+        // safety section requires (NULL is refused by `check_array`); `points` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let p = unsafe { self::points(points, point_count, "points")? };
         Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_rope_polyline(&d, &p)))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_rope_polyline", world, out_body, build) }
 }
 
@@ -204,19 +221,32 @@ pub unsafe extern "C" fn sinew_world_add_cloth_mesh(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `cloth_desc` unchanged, and this function's safety section
+        // promises what `cloth_desc` needs: `desc` is NULL (refused) or points to one readable
+        // SinewClothDesc.
         let d = unsafe { cloth_desc(desc)? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
+        // function's safety section requires (NULL is refused by `check_array`); `points`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let v = unsafe { points(vertices, vertex_count, "vertices")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `triangles` is a pointer to `3*triangle_count` readable uint32_t, as this
+        // function's safety section requires (NULL is refused by `check_array`); `tuples`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `inverse_masses` is a pointer to `vertex_count` readable elements, as this
+        // function's safety section requires (NULL is refused by `check_array`); `slice_from`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let w = unsafe { slice_from(inverse_masses, vertex_count as usize, "inverse_masses")? };
         Ok::<Adder, Failure>(Box::new(move |world: &mut World| {
             world.add_cloth_mesh(&d, &v, t, w)
         }))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_cloth_mesh", world, out_body, build) }
 }
 
@@ -234,9 +264,13 @@ pub unsafe extern "C" fn sinew_world_add_cloth_grid(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `cloth_desc` unchanged, and this function's safety section
+        // promises what `cloth_desc` needs: `desc` is NULL (refused) or points to one readable
+        // SinewClothDesc.
         let d = unsafe { cloth_desc(desc)? };
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+        // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable
+        // desc.
         let g = unsafe {
             read_desc(
                 grid,
@@ -256,7 +290,9 @@ pub unsafe extern "C" fn sinew_world_add_cloth_grid(
         };
         Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_cloth_grid(&d, &g)))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_cloth_grid", world, out_body, build) }
 }
 
@@ -281,7 +317,9 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+        // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable
+        // desc.
         let d = unsafe {
             read_desc(
                 desc,
@@ -308,11 +346,20 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
             volume_compliance: d.volume_compliance,
             damping: d.damping,
         };
-        // SAFETY: the caller's contract.
+        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
+        // function's safety section requires (NULL is refused by `check_array`); `points`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let v = unsafe { points(vertices, vertex_count, "vertices")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `tets` is a pointer to `4*tet_count` readable uint32_t, as this function's
+        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
+        // alignment and the batch limit before it makes the slice, which lives only for this
+        // call.
         let t = unsafe { tuples::<4>(tets, tet_count, "tets")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `inverse_masses` is NULL (None: the array is optional) or a pointer to
+        // `vertex_count` readable elements, as this function's safety section requires;
+        // `optional_slice_from` checks non-null, alignment and the batch limit before it makes
+        // the slice, which lives only for this call.
         let w = unsafe {
             optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
         };
@@ -320,7 +367,9 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
             world.add_tet_body(&d, &v, t, w)
         }))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_tet_body", world, out_body, build) }
 }
 
@@ -343,7 +392,9 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
     out_body: *mut SinewBody,
 ) -> SinewStatus {
     let build = || {
-        // SAFETY: the caller's contract.
+        // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
+        // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable
+        // desc.
         let d = unsafe {
             read_desc(
                 desc,
@@ -359,11 +410,20 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
             volume_compliance: d.volume_compliance,
             damping: d.damping,
         };
-        // SAFETY: the caller's contract.
+        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
+        // function's safety section requires (NULL is refused by `check_array`); `points`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let v = unsafe { points(vertices, vertex_count, "vertices")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `triangles` is a pointer to `3*triangle_count` readable uint32_t, as this
+        // function's safety section requires (NULL is refused by `check_array`); `tuples`
+        // checks non-null, alignment and the batch limit before it makes the slice, which lives
+        // only for this call.
         let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
-        // SAFETY: the caller's contract.
+        // SAFETY: `inverse_masses` is NULL (None: the array is optional) or a pointer to
+        // `vertex_count` readable elements, as this function's safety section requires;
+        // `optional_slice_from` checks non-null, alignment and the batch limit before it makes
+        // the slice, which lives only for this call.
         let w = unsafe {
             optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
         };
@@ -371,6 +431,8 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
             world.add_pressure_body(&d, &v, t, w)
         }))
     };
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
+    // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
+    // SinewBody.
     unsafe { add_body("sinew_world_add_pressure_body", world, out_body, build) }
 }

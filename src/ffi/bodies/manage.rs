@@ -23,7 +23,9 @@ pub unsafe extern "C" fn sinew_world_body_count(
     world: SinewWorld,
     out_count: *mut u32,
 ) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
+    // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
+    // uint32_t.
     unsafe {
         query_u32(
             "sinew_world_body_count",
@@ -50,7 +52,9 @@ pub unsafe extern "C" fn sinew_body_particle_range(
         non_null(out_first, "out_first")?;
         non_null(out_count, "out_count")?;
         let (first, count) = with_world(world, |w| Ok(w.body_particle_range(BodyId(body.id))?))?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_first` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe {
             out_first.write_unaligned(first);
             out_count.write_unaligned(count);
@@ -86,7 +90,9 @@ pub unsafe extern "C" fn sinew_body_info(
                 damping: b.damping,
             })
         })?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_info` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_info.write_unaligned(info) };
         Ok(())
     })
@@ -216,7 +222,9 @@ pub unsafe extern "C" fn sinew_body_read_forces(
             }
             Ok(n as u32)
         })?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_first` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out_count.write_unaligned(n) };
         Ok(())
     })
@@ -262,7 +270,9 @@ pub unsafe extern "C" fn sinew_body_volume(
     guard("sinew_body_volume", || {
         non_null(out_volume, "out_volume")?;
         let v = with_world(world, |w| Ok(w.body_volume(BodyId(body.id))?))?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out_volume` is non-null (checked by `non_null` above) and, by this
+        // function's safety section, points to writable memory for one value; `write_unaligned`
+        // needs no alignment.
         unsafe { out_volume.write_unaligned(v) };
         Ok(())
     })

@@ -283,8 +283,8 @@ unsafe fn read_desc<T: Copy>(
     initialiser: &str,
 ) -> FfiResult<T> {
     non_null(desc, "desc")?;
-    // SAFETY: non-null (checked); readable by the caller's contract.
-    // SAFETY: the caller's contract.
+    // SAFETY: `desc` is non-null (checked by `non_null` above) and, by this function's safety
+    // section, points to one readable value; `read_unaligned` needs no alignment.
     let d = unsafe { desc.read_unaligned() };
     if cookie_of(&d) != cookie {
         return Err(Failure::new(
@@ -303,7 +303,9 @@ unsafe fn read_desc<T: Copy>(
 unsafe fn init_desc<T>(function: &str, out: *mut T, value: T) -> SinewStatus {
     guard(function, || {
         non_null(out, "out")?;
-        // SAFETY: non-null (checked); writable by the caller's contract.
+        // SAFETY: `out` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
         unsafe { out.write_unaligned(value) };
         Ok(())
     })
@@ -335,7 +337,8 @@ pub extern "C" fn sinew_rope_desc_default() -> SinewRopeDesc {
 /// `out` must be NULL or point to writable memory for one SinewRopeDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_rope_desc_init(out: *mut SinewRopeDesc) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe { init_desc("sinew_rope_desc_init", out, sinew_rope_desc_default()) }
 }
 
@@ -363,7 +366,8 @@ pub extern "C" fn sinew_cloth_desc_default() -> SinewClothDesc {
 /// `out` must be NULL or point to writable memory for one SinewClothDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_cloth_desc_init(out: *mut SinewClothDesc) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe { init_desc("sinew_cloth_desc_init", out, sinew_cloth_desc_default()) }
 }
 
@@ -389,7 +393,8 @@ pub extern "C" fn sinew_cloth_grid_desc_default() -> SinewClothGridDesc {
 /// `out` must be NULL or point to writable memory for one SinewClothGridDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_cloth_grid_desc_init(out: *mut SinewClothGridDesc) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe {
         init_desc(
             "sinew_cloth_grid_desc_init",
@@ -420,7 +425,8 @@ pub extern "C" fn sinew_tet_body_desc_default() -> SinewTetBodyDesc {
 /// `out` must be NULL or point to writable memory for one SinewTetBodyDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_tet_body_desc_init(out: *mut SinewTetBodyDesc) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe {
         init_desc(
             "sinew_tet_body_desc_init",
@@ -452,7 +458,8 @@ pub extern "C" fn sinew_pressure_body_desc_default() -> SinewPressureBodyDesc {
 pub unsafe extern "C" fn sinew_pressure_body_desc_init(
     out: *mut SinewPressureBodyDesc,
 ) -> SinewStatus {
-    // SAFETY: the caller's contract, passed on.
+    // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
+    // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
     unsafe {
         init_desc(
             "sinew_pressure_body_desc_init",
