@@ -157,6 +157,14 @@ inline Result<void> to_result(SinewStatus s) {
     return Error{static_cast<Status>(s), last_error_message()};
 }
 inline Error local_error(Status s, std::string message) { return Error{s, std::move(message)}; }
+/// The value a C call wrote through its out-pointer, or the call's error:
+/// `checked(sinew_x(h, &v), v)`. `value` is a reference, read only once the call has
+/// returned (the order in which arguments are evaluated does not matter).
+template <class T>
+Result<T> checked(SinewStatus s, const T& value) {
+    if (s != SINEW_OK) return Error{static_cast<Status>(s), last_error_message()};
+    return value;
+}
 
 template <class T, class = void>
 struct has_data_size : std::false_type {};
@@ -282,6 +290,22 @@ inline Result<uint32_t> to_count(std::size_t n, const char* what) {
         return local_error(Status::OutOfRange, std::string(what) + ": " + std::to_string(n) +
                                                    " elements do not fit a uint32_t count");
     return static_cast<uint32_t>(n);
+}
+/// A new vector of `count` T filled by `read(Span<T>)`, or its error.
+template <class T, class Read>
+Result<std::vector<T>> collect(std::size_t count, Read read) {
+    std::vector<T> out(count);
+    auto r = read(Span<T>(out));
+    if (!r) return r.error();
+    return out;
+}
+/// `fn(world, first, count, data)` over the elements of `values`, their number checked to
+/// fit a uint32_t count: the per-element setters and readers of one array.
+template <class T, class Fn>
+Result<void> array_call(Fn fn, SinewWorld world, uint32_t first, Span<T> values, const char* what) {
+    auto n = to_count(values.size(), what);
+    if (!n) return n.error();
+    return to_result(fn(world, first, *n, values.data()));
 }
 } // namespace detail
 
@@ -539,9 +563,7 @@ class Body {
     /// Kind, particle range, rope radius (m) and damping (1/s).
     Result<SinewBodyInfo> info() const {
         SinewBodyInfo i{};
-        auto r = detail::to_result(sinew_body_info(world_, body_, &i));
-        if (!r) return r.error();
-        return i;
+        return detail::checked(sinew_body_info(world_, body_, &i), i);
     }
     Result<BodyKind> kind() const {
         auto i = info();
@@ -550,10 +572,8 @@ class Body {
     }
     /// The body's world particle indices.
     Result<Range> particles() const {
-        uint32_t first = 0, count = 0;
-        auto r = detail::to_result(sinew_body_particle_range(world_, body_, &first, &count));
-        if (!r) return r.error();
-        return Range{first, count};
+        Range range;
+        return detail::checked(sinew_body_particle_range(world_, body_, &range.first, &range.count), range);
     }
     /// Copies the positions (m) of all the body's particles into `out` (at least as many
     /// elements as particles), in one call straight into the caller's memory.
@@ -574,10 +594,7 @@ class Body {
     Result<std::vector<V>> positions() const {
         auto range = particles();
         if (!range) return range.error();
-        std::vector<V> out(range->count);
-        auto r = read_positions(Span<V>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<V>(range->count, [&](Span<V> out) { return read_positions(out); });
     }
     /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12);
     /// `capacity` elements fit at `out`.
@@ -612,9 +629,7 @@ class Body {
     /// The current volume (m³) of a tet or pressure soft body.
     Result<float> volume() const {
         float v = 0.0f;
-        auto r = detail::to_result(sinew_body_volume(world_, body_, &v));
-        if (!r) return r.error();
-        return v;
+        return detail::checked(sinew_body_volume(world_, body_, &v), v);
     }
 
   private:
@@ -695,9 +710,7 @@ class World {
     /// The number of particles.
     Result<uint32_t> particle_count() const {
         uint32_t n = 0;
-        auto r = detail::to_result(sinew_world_particle_count(handle_, &n));
-        if (!r) return r.error();
-        return n;
+        return detail::checked(sinew_world_particle_count(handle_, &n), n);
     }
 
     /// Copies positions (m) of particles `first .. first + out.size()` into `out`.
@@ -714,10 +727,7 @@ class World {
     /// Positions of `range` as a new vector of V (default Vec3).
     template <class V = Vec3>
     Result<std::vector<V>> positions(Range range) const {
-        std::vector<V> out(range.count);
-        auto r = read_positions(range.first, Span<V>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<V>(range.count, [&](Span<V> out) { return read_positions(range.first, out); });
     }
     /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12)
     /// starting at `out`, which must hold (count - 1) * stride_bytes + 12 bytes.
@@ -757,10 +767,7 @@ class World {
     }
     template <class V = Vec3>
     Result<std::vector<V>> velocities(Range range) const {
-        std::vector<V> out(range.count);
-        auto r = read_velocities(range.first, Span<V>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<V>(range.count, [&](Span<V> out) { return read_velocities(range.first, out); });
     }
 
     /// Copies velocities (m/s) into a strided buffer, as read_positions_strided.
@@ -786,9 +793,8 @@ class World {
 
     /// Sets inverse masses (1/kg; 0 = pinned) of particles `first .. first + size`.
     Result<void> set_inverse_masses(uint32_t first, Span<const float> inverse_masses) {
-        auto n = detail::to_count(inverse_masses.size(), "World::set_inverse_masses");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_set_inverse_masses(handle_, first, *n, inverse_masses.data()));
+        return detail::array_call(&sinew_world_set_inverse_masses, handle_, first, inverse_masses,
+                                  "World::set_inverse_masses");
     }
     Result<void> set_inverse_masses(uint32_t first, const std::vector<float>& inverse_masses) {
         return set_inverse_masses(first, Span<const float>(inverse_masses));
@@ -827,26 +833,20 @@ class World {
     /// The number of distance constraints (both flavours).
     Result<uint32_t> distance_constraint_count() const {
         uint32_t n = 0;
-        auto r = detail::to_result(sinew_world_distance_constraint_count(handle_, &n));
-        if (!r) return r.error();
-        return n;
+        return detail::checked(sinew_world_distance_constraint_count(handle_, &n), n);
     }
 
     /// Force magnitudes |λ|/h² (N) of distance constraints `first .. first + out.size()`
     /// in the last substep of the last step (0 before the first step): rope tension.
     Result<void> read_constraint_forces(uint32_t first, Span<float> out_newtons) const {
-        auto n = detail::to_count(out_newtons.size(), "World::read_constraint_forces");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_read_constraint_forces(handle_, first, *n, out_newtons.data()));
+        return detail::array_call(&sinew_world_read_constraint_forces, handle_, first, out_newtons,
+                                  "World::read_constraint_forces");
     }
     Result<void> read_constraint_forces(uint32_t first, std::vector<float>& out_newtons) const {
         return read_constraint_forces(first, Span<float>(out_newtons));
     }
     Result<std::vector<float>> constraint_forces(Range range) const {
-        std::vector<float> out(range.count);
-        auto r = read_constraint_forces(range.first, Span<float>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<float>(range.count, [&](Span<float> out) { return read_constraint_forces(range.first, out); });
     }
 
     // --- collisions and interaction (README "Collisions and interaction") --------
@@ -854,9 +854,7 @@ class World {
     /// Adds a collider; start `desc` from sinew::collider_desc(). Returns its handle.
     Result<SinewCollider> add_collider(const SinewColliderDesc& desc) {
         SinewCollider c{0};
-        auto r = detail::to_result(sinew_world_add_collider(handle_, &desc, &c));
-        if (!r) return r.error();
-        return c;
+        return detail::checked(sinew_world_add_collider(handle_, &desc, &c), c);
     }
     /// Adds a static two-sided triangle-mesh collider: vertices (m, local frame) and
     /// three vertex indices per triangle; `desc` gives transform and material.
@@ -874,10 +872,10 @@ class World {
         auto nt = detail::to_count(indices.size() / 3, "World::add_mesh_collider");
         if (!nt) return nt.error();
         SinewCollider c{0};
-        auto r = detail::to_result(sinew_world_add_mesh_collider(
-            handle_, &desc, reinterpret_cast<const SinewVec3*>(vertices.data()), *nv, indices.data(), *nt, &c));
-        if (!r) return r.error();
-        return c;
+        return detail::checked(sinew_world_add_mesh_collider(handle_, &desc,
+                                                             reinterpret_cast<const SinewVec3*>(vertices.data()), *nv,
+                                                             indices.data(), *nt, &c),
+                               c);
     }
     /// Removes a collider; its handle becomes invalid.
     Result<void> remove_collider(SinewCollider c) { return detail::to_result(sinew_collider_remove(handle_, c)); }
@@ -895,21 +893,15 @@ class World {
     }
     /// Sets collision radii (m, >= 0) of particles `first .. first + radii.size()`.
     Result<void> set_particle_radii(uint32_t first, Span<const float> radii) {
-        auto n = detail::to_count(radii.size(), "World::set_particle_radii");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_set_particle_radii(handle_, first, *n, radii.data()));
+        return detail::array_call(&sinew_world_set_particle_radii, handle_, first, radii, "World::set_particle_radii");
     }
     /// Sets collision filters (group, layers, mask, self_collision) of particles.
     Result<void> set_collision_filters(uint32_t first, Span<const SinewCollisionFilter> filters) {
-        auto n = detail::to_count(filters.size(), "World::set_collision_filters");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_set_collision_filters(handle_, first, *n, filters.data()));
+        return detail::array_call(&sinew_world_set_collision_filters, handle_, first, filters, "World::set_collision_filters");
     }
     /// Sets unyielding factors ([0, 1]; the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) of particles.
     Result<void> set_unyielding(uint32_t first, Span<const float> factors) {
-        auto n = detail::to_count(factors.size(), "World::set_unyielding");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_set_unyielding(handle_, first, *n, factors.data()));
+        return detail::array_call(&sinew_world_set_unyielding, handle_, first, factors, "World::set_unyielding");
     }
     /// Limits every particle's speed (m/s; 0 = unlimited) at each substep.
     Result<void> set_max_speed(float max_speed) {
@@ -938,10 +930,8 @@ class World {
     /// `radius` (m) + its own radius of it, and t (m).
     Result<Pick> pick_particle(const SinewVec3& origin, const SinewVec3& direction, float radius) const {
         Pick p{UINT32_MAX, -1.0f};
-        auto r = detail::to_result(
-            sinew_world_pick_particle(handle_, &origin, &direction, radius, &p.particle, &p.distance));
-        if (!r) return r.error();
-        return p;
+        return detail::checked(
+            sinew_world_pick_particle(handle_, &origin, &direction, radius, &p.particle, &p.distance), p);
     }
     /// Attaches a particle to `target` (m) with `compliance` (m/N) until released.
     Result<void> grab_particle(uint32_t particle, const SinewVec3& target, float compliance) {
@@ -1050,9 +1040,7 @@ class World {
     /// The number of live bodies.
     Result<uint32_t> body_count() const {
         uint32_t n = 0;
-        auto r = detail::to_result(sinew_world_body_count(handle_, &n));
-        if (!r) return r.error();
-        return n;
+        return detail::checked(sinew_world_body_count(handle_, &n), n);
     }
 
     // --- constraint families ------------------------------------------------------
@@ -1111,9 +1099,7 @@ class World {
     /// The enclosed volume (m³) of pressure constraint `id`.
     Result<float> pressure_volume(uint32_t id) const {
         float v = 0.0f;
-        auto r = detail::to_result(sinew_world_pressure_volume(handle_, id, &v));
-        if (!r) return r.error();
-        return v;
+        return detail::checked(sinew_world_pressure_volume(handle_, id, &v), v);
     }
     /// Strain-based triangles (Müller et al. 2014): three constraints per triangle (ids
     /// first + 3j + 0 along the rest edge 0→1, 1 across it, 2 shear); compliances 1/(N·m).
@@ -1175,9 +1161,7 @@ class World {
     /// The enclosed XY area (m²) of ring `id`.
     Result<float> ring_area(uint32_t id) const {
         float a = 0.0f;
-        auto r = detail::to_result(sinew_world_ring_area(handle_, id, &a));
-        if (!r) return r.error();
-        return a;
+        return detail::checked(sinew_world_ring_area(handle_, id, &a), a);
     }
     /// A shape-matching cluster (Müller 2005) over at least 2 particles, rest shape = now;
     /// stiffness in [0, 1]; plastic beyond `yield_distance` (m; infinity = elastic), the
@@ -1199,23 +1183,19 @@ class World {
     /// The number of constraints of `family` (ids never shift).
     Result<uint32_t> family_constraint_count(Family family) const {
         uint32_t n = 0;
-        auto r = detail::to_result(sinew_world_family_constraint_count(handle_, static_cast<uint32_t>(family), &n));
-        if (!r) return r.error();
-        return n;
+        return detail::checked(sinew_world_family_constraint_count(handle_, static_cast<uint32_t>(family), &n), n);
     }
     /// |λ|/h² of constraints `first .. first + out.size()` of `family` in the last
     /// substep (unit per Family; 0 before the first step).
     Result<void> read_family_forces(Family family, uint32_t first, Span<float> out) const {
-        auto n = detail::to_count(out.size(), "World::read_family_forces");
-        if (!n) return n.error();
-        return detail::to_result(
-            sinew_world_read_family_forces(handle_, static_cast<uint32_t>(family), first, *n, out.data()));
+        const auto read = [family](SinewWorld w, uint32_t from, uint32_t n, float* to) {
+            return sinew_world_read_family_forces(w, static_cast<uint32_t>(family), from, n, to);
+        };
+        return detail::array_call(read, handle_, first, out, "World::read_family_forces");
     }
     Result<std::vector<float>> family_forces(Family family, Range range) const {
-        std::vector<float> out(range.count);
-        auto r = read_family_forces(family, range.first, Span<float>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<float>(range.count,
+                                      [&](Span<float> out) { return read_family_forces(family, range.first, out); });
     }
 
     // --- attachments --------------------------------------------------------------
@@ -1265,20 +1245,16 @@ class World {
     template <class V>
     Result<void> read_attachment_forces(uint32_t first, Span<V> out) const {
         SINEW_ASSERT_VEC3_LIKE(V);
-        auto n = detail::to_count(out.size(), "World::read_attachment_forces");
-        if (!n) return n.error();
-        return detail::to_result(
-            sinew_world_read_attachment_forces(handle_, first, *n, reinterpret_cast<SinewVec3*>(out.data())));
+        return detail::array_call(&sinew_world_read_attachment_forces, handle_, first,
+                                  Span<SinewVec3>(reinterpret_cast<SinewVec3*>(out.data()), out.size()),
+                                  "World::read_attachment_forces");
     }
     template <class V>
     Result<void> read_attachment_forces(uint32_t first, std::vector<V>& out) const {
         return read_attachment_forces(first, Span<V>(out));
     }
     Result<std::vector<Vec3>> attachment_forces(Range range) const {
-        std::vector<Vec3> out(range.count);
-        auto r = read_attachment_forces(range.first, Span<Vec3>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<Vec3>(range.count, [&](Span<Vec3> out) { return read_attachment_forces(range.first, out); });
     }
 
   private:
