@@ -846,7 +846,8 @@ class World {
         return read_constraint_forces(first, Span<float>(out_newtons));
     }
     Result<std::vector<float>> constraint_forces(Range range) const {
-        return detail::collect<float>(range.count, [&](Span<float> out) { return read_constraint_forces(range.first, out); });
+        return detail::collect<float>(range.count,
+                                      [&](Span<float> out) { return read_constraint_forces(range.first, out); });
     }
 
     // --- collisions and interaction (README "Collisions and interaction") --------
@@ -897,7 +898,8 @@ class World {
     }
     /// Sets collision filters (group, layers, mask, self_collision) of particles.
     Result<void> set_collision_filters(uint32_t first, Span<const SinewCollisionFilter> filters) {
-        return detail::array_call(&sinew_world_set_collision_filters, handle_, first, filters, "World::set_collision_filters");
+        return detail::array_call(&sinew_world_set_collision_filters, handle_, first, filters,
+                                  "World::set_collision_filters");
     }
     /// Sets unyielding factors ([0, 1]; the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) of particles.
     Result<void> set_unyielding(uint32_t first, Span<const float> factors) {
@@ -952,9 +954,7 @@ class World {
     /// Adds a straight rope (desc.segments + 1 particles, start to end).
     Result<Body> add_rope(const RopeDesc& desc = RopeDesc()) {
         SinewBody b{0};
-        auto r = detail::to_result(sinew_world_add_rope(handle_, &desc, &b));
-        if (!r) return r.error();
-        return Body(handle_, b);
+        return made_body(sinew_world_add_rope(handle_, &desc, &b), b);
     }
     /// Adds a rope through `points` (m, at least 2), one particle each; desc.start, end
     /// and segments are ignored.
@@ -964,10 +964,9 @@ class World {
         auto n = detail::to_count(points.size(), "World::add_rope_polyline");
         if (!n) return n.error();
         SinewBody b{0};
-        auto r = detail::to_result(sinew_world_add_rope_polyline(
-            handle_, &desc, reinterpret_cast<const SinewVec3*>(points.data()), *n, &b));
-        if (!r) return r.error();
-        return Body(handle_, b);
+        return made_body(
+            sinew_world_add_rope_polyline(handle_, &desc, reinterpret_cast<const SinewVec3*>(points.data()), *n, &b),
+            b);
     }
     template <class V>
     Result<Body> add_rope_polyline(const RopeDesc& desc, const std::vector<V>& points) {
@@ -976,31 +975,15 @@ class World {
     /// Adds a rectangular grid cloth ((segments_u+1)·(segments_v+1) particles).
     Result<Body> add_cloth_grid(const ClothDesc& desc, const ClothGridDesc& grid) {
         SinewBody b{0};
-        auto r = detail::to_result(sinew_world_add_cloth_grid(handle_, &desc, &grid, &b));
-        if (!r) return r.error();
-        return Body(handle_, b);
+        return made_body(sinew_world_add_cloth_grid(handle_, &desc, &grid, &b), b);
     }
     /// Adds a cloth from a triangle mesh: `vertices` (m), three indices per triangle, one
     /// inverse mass (1/kg, 0 = pinned) per vertex. Malformed meshes are refused by name.
     template <class V>
     Result<Body> add_cloth_mesh(const ClothDesc& desc, Span<const V> vertices, Span<const uint32_t> triangles,
                                 Span<const float> inverse_masses) {
-        SINEW_ASSERT_VEC3_LIKE(V);
-        auto nv = detail::to_count(vertices.size(), "World::add_cloth_mesh");
-        if (!nv) return nv.error();
-        auto nt = elements(triangles, 3, {}, "World::add_cloth_mesh");
-        if (!nt) return nt.error();
-        if (inverse_masses.size() != vertices.size())
-            return detail::local_error(Status::InvalidArgument,
-                                       "World::add_cloth_mesh: " + std::to_string(vertices.size()) +
-                                           " vertices but " + std::to_string(inverse_masses.size()) +
-                                           " inverse masses");
-        SinewBody b{0};
-        auto r = detail::to_result(sinew_world_add_cloth_mesh(handle_, &desc,
-                                                              reinterpret_cast<const SinewVec3*>(vertices.data()),
-                                                              *nv, triangles.data(), *nt, inverse_masses.data(), &b));
-        if (!r) return r.error();
-        return Body(handle_, b);
+        return add_mesh_body<SinewClothDesc, V>(&sinew_world_add_cloth_mesh, desc, vertices, triangles, 3,
+                                                inverse_masses, true, "World::add_cloth_mesh");
     }
     template <class V>
     Result<Body> add_cloth_mesh(const ClothDesc& desc, const std::vector<V>& vertices,
@@ -1014,7 +997,7 @@ class World {
     Result<Body> add_tet_body(const TetBodyDesc& desc, Span<const V> vertices, Span<const uint32_t> tets,
                               Span<const float> inverse_masses = {}) {
         return add_mesh_body<SinewTetBodyDesc, V>(&sinew_world_add_tet_body, desc, vertices, tets, 4,
-                                                  inverse_masses, "World::add_tet_body");
+                                                  inverse_masses, false, "World::add_tet_body");
     }
     template <class V>
     Result<Body> add_tet_body(const TetBodyDesc& desc, const std::vector<V>& vertices,
@@ -1028,7 +1011,7 @@ class World {
     Result<Body> add_pressure_body(const PressureBodyDesc& desc, Span<const V> vertices,
                                    Span<const uint32_t> triangles, Span<const float> inverse_masses = {}) {
         return add_mesh_body<SinewPressureBodyDesc, V>(&sinew_world_add_pressure_body, desc, vertices, triangles, 3,
-                                                       inverse_masses, "World::add_pressure_body");
+                                                       inverse_masses, false, "World::add_pressure_body");
     }
     template <class V>
     Result<Body> add_pressure_body(const PressureBodyDesc& desc, const std::vector<V>& vertices,
@@ -1050,42 +1033,38 @@ class World {
     /// tether acts. Compliance m/N.
     Result<Range> add_tethers(Span<const uint32_t> anchor_particle_pairs, Span<const float> max_lengths,
                               float compliance) {
-        auto n = elements(anchor_particle_pairs, 2, max_lengths, "World::add_tethers");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_tethers(handle_, anchor_particle_pairs.data(),
-                                                      data_or_null(max_lengths), *n, compliance, &first);
-        return added(s, first, *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_tethers(handle_, anchor_particle_pairs.data(), data_or_null(max_lengths), n,
+                                           compliance, first);
+        };
+        return add_elements(anchor_particle_pairs, 2, max_lengths, 1, "World::add_tethers", add);
     }
     /// Dihedral bending (Müller et al. 2007): four indices per hinge (edge e0, e1, then
     /// wings w0, w1); rest angles in rad (empty = current). Compliance rad/(N·m).
     Result<Range> add_dihedral_bending(Span<const uint32_t> hinges, Span<const float> rest_angles,
                                        float compliance) {
-        auto n = elements(hinges, 4, rest_angles, "World::add_dihedral_bending");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_dihedral_bending(handle_, hinges.data(), data_or_null(rest_angles), *n,
-                                                               compliance, &first);
-        return added(s, first, *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_dihedral_bending(handle_, hinges.data(), data_or_null(rest_angles), n, compliance,
+                                                    first);
+        };
+        return add_elements(hinges, 4, rest_angles, 1, "World::add_dihedral_bending", add);
     }
     /// Isometric bending (Bergou et al. 2006) over hinges as above; flat rest shape.
     /// Compliance 1/(N·m).
     Result<Range> add_isometric_bending(Span<const uint32_t> hinges, float compliance) {
-        auto n = elements(hinges, 4, {}, "World::add_isometric_bending");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_isometric_bending(handle_, hinges.data(), *n, compliance, &first);
-        return added(s, first, *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_isometric_bending(handle_, hinges.data(), n, compliance, first);
+        };
+        return add_elements(hinges, 4, {}, 1, "World::add_isometric_bending", add);
     }
     /// Tet volume constraints C = V/V0 − 1: four indices per tet of positive volume;
     /// rest volumes in m³ (empty = current). Compliance 1/(N·m).
     Result<Range> add_tet_volumes(Span<const uint32_t> tets, Span<const float> rest_volumes, float compliance) {
-        auto n = elements(tets, 4, rest_volumes, "World::add_tet_volumes");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_tet_volume_constraints(handle_, tets.data(), data_or_null(rest_volumes),
-                                                                     *n, compliance, &first);
-        return added(s, first, *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_tet_volume_constraints(handle_, tets.data(), data_or_null(rest_volumes), n,
+                                                          compliance, first);
+        };
+        return add_elements(tets, 4, rest_volumes, 1, "World::add_tet_volumes", add);
     }
     /// One closed-surface volume constraint keeping `pressure` ((0, 100]) × the current
     /// enclosed volume; compliance m⁵/N. Returns its id.
@@ -1093,8 +1072,9 @@ class World {
         auto n = elements(triangles, 3, {}, "World::add_pressure_volume");
         if (!n) return n.error();
         uint32_t id = 0;
-        const SinewStatus s = sinew_world_add_pressure_volume(handle_, triangles.data(), *n, pressure, compliance, &id);
-        return added_id(s, id);
+        const SinewStatus s = sinew_world_add_pressure_volume(handle_, triangles.data(), *n, pressure, compliance,
+                                                              &id);
+        return detail::checked(s, id);
     }
     /// The enclosed volume (m³) of pressure constraint `id`.
     Result<float> pressure_volume(uint32_t id) const {
@@ -1105,45 +1085,41 @@ class World {
     /// first + 3j + 0 along the rest edge 0→1, 1 across it, 2 shear); compliances 1/(N·m).
     Result<Range> add_triangle_strain(Span<const uint32_t> triangles, float compliance_xx, float compliance_yy,
                                       float compliance_shear) {
-        auto n = elements(triangles, 3, {}, "World::add_triangle_strain");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_triangle_strain(handle_, triangles.data(), *n, compliance_xx,
-                                                              compliance_yy, compliance_shear, &first);
-        return added(s, first, 3u * *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_triangle_strain(handle_, triangles.data(), n, compliance_xx, compliance_yy,
+                                                   compliance_shear, first);
+        };
+        return add_elements(triangles, 3, {}, 3, "World::add_triangle_strain", add);
     }
     /// Strain-based tets: six constraints per tet (stretch x, y, z, shear xy, xz, yz);
     /// compliances 1/(N·m).
     Result<Range> add_tet_strain(Span<const uint32_t> tets, float compliance_xx, float compliance_yy,
                                  float compliance_zz, float compliance_shear) {
-        auto n = elements(tets, 4, {}, "World::add_tet_strain");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_tet_strain(handle_, tets.data(), *n, compliance_xx, compliance_yy,
-                                                         compliance_zz, compliance_shear, &first);
-        return added(s, first, 6u * *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_tet_strain(handle_, tets.data(), n, compliance_xx, compliance_yy, compliance_zz,
+                                              compliance_shear, first);
+        };
+        return add_elements(tets, 4, {}, 6, "World::add_tet_strain", add);
     }
     /// Unilateral XY areas (air mesh, 2D): each triangle's signed area stays >=
     /// min_areas[j] (m²; empty = 0). Compliance m³/N.
     Result<Range> add_unilateral_areas(Span<const uint32_t> triangles, Span<const float> min_areas,
                                        float compliance) {
-        auto n = elements(triangles, 3, min_areas, "World::add_unilateral_areas");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_unilateral_areas(handle_, triangles.data(), data_or_null(min_areas), *n,
-                                                               compliance, &first);
-        return added(s, first, *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_unilateral_areas(handle_, triangles.data(), data_or_null(min_areas), n, compliance,
+                                                    first);
+        };
+        return add_elements(triangles, 3, min_areas, 1, "World::add_unilateral_areas", add);
     }
     /// Unilateral tet volumes (air mesh, 3D): each tet's signed volume stays >=
     /// min_volumes[j] (m³; empty = 0). Compliance m⁵/N.
     Result<Range> add_unilateral_volumes(Span<const uint32_t> tets, Span<const float> min_volumes,
                                          float compliance) {
-        auto n = elements(tets, 4, min_volumes, "World::add_unilateral_volumes");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_unilateral_volumes(handle_, tets.data(), data_or_null(min_volumes), *n,
-                                                                 compliance, &first);
-        return added(s, first, *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_unilateral_volumes(handle_, tets.data(), data_or_null(min_volumes), n, compliance,
+                                                      first);
+        };
+        return add_elements(tets, 4, min_volumes, 1, "World::add_unilateral_volumes", add);
     }
     /// Makes the world 2D (motion in the plane z = `z`, m) or 3D again.
     Result<void> set_planar(bool enabled, float z = 0.0f) {
@@ -1156,7 +1132,7 @@ class World {
         if (!n) return n.error();
         uint32_t id = 0;
         const SinewStatus s = sinew_world_add_ring_area(handle_, particles.data(), *n, pressure, compliance, &id);
-        return added_id(s, id);
+        return detail::checked(s, id);
     }
     /// The enclosed XY area (m²) of ring `id`.
     Result<float> ring_area(uint32_t id) const {
@@ -1174,7 +1150,7 @@ class World {
         uint32_t id = 0;
         const SinewStatus s = sinew_world_add_shape_cluster(handle_, particles.data(), *n, stiffness, yield_distance,
                                                             creep, &id);
-        return added_id(s, id);
+        return detail::checked(s, id);
     }
     /// Sets the stiffness ([0, 1]) of shape-matching cluster `id`.
     Result<void> set_shape_cluster_stiffness(uint32_t id, float stiffness) {
@@ -1204,8 +1180,7 @@ class World {
     /// index (0, 1, ...).
     Result<uint32_t> add_attachment_host(const Transform& transform) {
         uint32_t id = 0;
-        const SinewStatus s = sinew_world_add_attachment_host(handle_, &transform, &id);
-        return added_id(s, id);
+        return detail::checked(sinew_world_add_attachment_host(handle_, &transform, &id), id);
     }
     /// Sets the transform `host` reaches at the end of the next step (once per frame,
     /// before step()); the substeps follow it interpolated.
@@ -1254,7 +1229,8 @@ class World {
         return read_attachment_forces(first, Span<V>(out));
     }
     Result<std::vector<Vec3>> attachment_forces(Range range) const {
-        return detail::collect<Vec3>(range.count, [&](Span<Vec3> out) { return read_attachment_forces(range.first, out); });
+        return detail::collect<Vec3>(range.count,
+                                     [&](Span<Vec3> out) { return read_attachment_forces(range.first, out); });
     }
 
   private:
@@ -1318,34 +1294,48 @@ class World {
         if (!r) return r.error();
         return Range{first, count};
     }
-    static Result<uint32_t> added_id(SinewStatus s, uint32_t id) {
-        auto r = detail::to_result(s);
-        if (!r) return r.error();
-        return id;
+    /// A family builder over a flat index list (`per` indices per element, optional
+    /// per-element `values`): `call(count, &first)` adds `ids_per` constraints per element.
+    template <class Call>
+    Result<Range> add_elements(Span<const uint32_t> indices, std::size_t per, Span<const float> values,
+                               uint32_t ids_per, const char* what, Call call) {
+        auto n = elements(indices, per, values, what);
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = call(*n, &first);
+        return added(s, first, ids_per * *n);
     }
     template <class Desc>
     using MeshBodyFn = SinewStatus (*)(SinewWorld, const Desc*, const SinewVec3*, uint32_t, const uint32_t*,
                                        uint32_t, const float*, SinewBody*);
+    /// A body over a mesh: vertices, `per` indices per element and one inverse mass per
+    /// vertex (or none, unless `masses_required`).
     template <class Desc, class V>
     Result<Body> add_mesh_body(MeshBodyFn<Desc> fn, const Desc& desc, Span<const V> vertices,
                                Span<const uint32_t> elems, std::size_t per, Span<const float> inverse_masses,
-                               const char* what) {
+                               bool masses_required, const char* what) {
         SINEW_ASSERT_VEC3_LIKE(V);
         auto nv = detail::to_count(vertices.size(), what);
         if (!nv) return nv.error();
         auto ne = elements(elems, per, {}, what);
         if (!ne) return ne.error();
-        if (!inverse_masses.empty() && inverse_masses.size() != vertices.size())
+        if ((masses_required || !inverse_masses.empty()) && inverse_masses.size() != vertices.size())
             return detail::local_error(Status::InvalidArgument, std::string(what) + ": " +
                                                                     std::to_string(vertices.size()) +
                                                                     " vertices but " +
                                                                     std::to_string(inverse_masses.size()) +
                                                                     " inverse masses");
         SinewBody b{0};
-        auto r = detail::to_result(fn(handle_, &desc, reinterpret_cast<const SinewVec3*>(vertices.data()), *nv,
-                                      elems.data(), *ne, data_or_null(inverse_masses), &b));
+        const float* masses = masses_required ? inverse_masses.data() : data_or_null(inverse_masses);
+        return made_body(fn(handle_, &desc, reinterpret_cast<const SinewVec3*>(vertices.data()), *nv, elems.data(),
+                            *ne, masses, &b),
+                         b);
+    }
+    /// The Body a builder wrote to `body` (read once the call has returned), or its error.
+    Result<Body> made_body(SinewStatus s, const SinewBody& body) const {
+        auto r = detail::to_result(s);
         if (!r) return r.error();
-        return Body(handle_, b);
+        return Body(handle_, body);
     }
 
     SinewWorld handle_{0};
