@@ -59,15 +59,16 @@ namespace Sinew
             SinewException.Check(SinewNative.sinew_world_read_constraint_forces(Handle, unchecked((uint)first), unchecked((uint)count), newtons));
         }
 
-        /// <summary>The two distance builders of the library (one signature): pairs, rest
-        /// lengths, count, compliance or stiffness, the first new id.</summary>
-        unsafe delegate int PairsCall(SinewWorld world, uint* pairs, float* restLengths, uint count, float parameter,
-                                      uint* first);
+        /// <summary>A library builder over a flat index list with one optional value per element
+        /// and one parameter: the distance constraints (pairs, rest lengths, compliance or
+        /// stiffness) and the families of World.Families.cs; writes the first new id.</summary>
+        unsafe delegate int ValuedCall(SinewWorld world, uint* indices, float* values, uint count, float parameter,
+                                       uint* first);
 
-        static readonly unsafe PairsCall addDistance = SinewNative.sinew_world_add_distance_constraints;
-        static readonly unsafe PairsCall addPbdDistance = SinewNative.sinew_world_add_pbd_distance_constraints;
+        static readonly unsafe ValuedCall addDistance = SinewNative.sinew_world_add_distance_constraints;
+        static readonly unsafe ValuedCall addPbdDistance = SinewNative.sinew_world_add_pbd_distance_constraints;
 
-        unsafe int AddPairs(PairsCall call, int[] particlePairs, float[] restLengths, float parameter, string function)
+        unsafe int AddPairs(ValuedCall call, int[] particlePairs, float[] restLengths, float parameter, string function)
         {
             CheckPairs(particlePairs, restLengths, function);
             using (var p = new Pin(particlePairs))
@@ -75,7 +76,7 @@ namespace Sinew
                 return AddPairs(call, (uint*)p.Ptr, (float*)r.Ptr, particlePairs.Length / 2, parameter);
         }
 
-        unsafe int AddPairs(PairsCall call, uint* particlePairs, float* restLengths, int count, float parameter)
+        unsafe int AddPairs(ValuedCall call, uint* particlePairs, float* restLengths, int count, float parameter)
         {
             uint first;
             return (int)SinewException.Checked(call(Handle, particlePairs, restLengths, unchecked((uint)count), parameter,

@@ -16,8 +16,8 @@ namespace Sinew
         /// m/N (0 = rigid). Force readback: <see cref="SinewFamily.Tether"/>, N.</summary>
         public unsafe int AddTethers(int[] anchorParticlePairs, float[] maxLengths, float compliance)
         {
-            return AddElements(anchorParticlePairs, 2, maxLengths, "World.AddTethers", "anchorParticlePairs", "maxLengths",
-                (p, r, n, id) => SinewNative.sinew_world_add_tethers(Handle, p, r, n, compliance, id));
+            return AddValued(addTethers, anchorParticlePairs, 2, maxLengths, compliance, "World.AddTethers",
+                "anchorParticlePairs", "maxLengths");
         }
 
         /// <summary>Adds dihedral bending constraints (Müller et al. 2007): four indices per
@@ -26,8 +26,8 @@ namespace Sinew
         /// Compliance in rad/(N·m).</summary>
         public unsafe int AddDihedralBending(int[] hinges, float[] restAngles, float compliance)
         {
-            return AddElements(hinges, 4, restAngles, "World.AddDihedralBending", "hinges", "restAngles",
-                (p, r, n, id) => SinewNative.sinew_world_add_dihedral_bending(Handle, p, r, n, compliance, id));
+            return AddValued(addDihedralBending, hinges, 4, restAngles, compliance, "World.AddDihedralBending",
+                "hinges", "restAngles");
         }
 
         /// <summary>Adds isometric bending constraints (Bergou et al. 2006) over hinges laid out
@@ -44,8 +44,8 @@ namespace Sinew
         /// current). Compliance in 1/(N·m).</summary>
         public unsafe int AddTetVolumes(int[] tets, float[] restVolumes, float compliance)
         {
-            return AddElements(tets, 4, restVolumes, "World.AddTetVolumes", "tets", "restVolumes",
-                (p, r, n, id) => SinewNative.sinew_world_add_tet_volume_constraints(Handle, p, r, n, compliance, id));
+            return AddValued(addTetVolumeConstraints, tets, 4, restVolumes, compliance, "World.AddTetVolumes",
+                "tets", "restVolumes");
         }
 
         /// <summary>Adds one closed-surface volume constraint over triangles (three indices
@@ -88,8 +88,8 @@ namespace Sinew
         /// m³/N.</summary>
         public unsafe int AddUnilateralAreas(int[] triangles, float[] minAreas, float compliance)
         {
-            return AddElements(triangles, 3, minAreas, "World.AddUnilateralAreas", "triangles", "minAreas",
-                (p, r, n, id) => SinewNative.sinew_world_add_unilateral_areas(Handle, p, r, n, compliance, id));
+            return AddValued(addUnilateralAreas, triangles, 3, minAreas, compliance, "World.AddUnilateralAreas",
+                "triangles", "minAreas");
         }
 
         /// <summary>Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume
@@ -97,8 +97,8 @@ namespace Sinew
         /// m⁵/N.</summary>
         public unsafe int AddUnilateralVolumes(int[] tets, float[] minVolumes, float compliance)
         {
-            return AddElements(tets, 4, minVolumes, "World.AddUnilateralVolumes", "tets", "minVolumes",
-                (p, r, n, id) => SinewNative.sinew_world_add_unilateral_volumes(Handle, p, r, n, compliance, id));
+            return AddValued(addUnilateralVolumes, tets, 4, minVolumes, compliance, "World.AddUnilateralVolumes",
+                "tets", "minVolumes");
         }
 
         /// <summary>Makes the world 2D (all motion in the plane z = <paramref name="z"/> (m);
@@ -160,6 +160,22 @@ namespace Sinew
             using (var p = new Pin(destination))
                 SinewException.Check(SinewNative.sinew_world_read_family_forces(Handle, (uint)family, unchecked((uint)first),
                     (uint)destination.Length, (float*)p.Ptr));
+        }
+
+        // The builders of one value per element and one compliance (see ValuedCall).
+        static readonly unsafe ValuedCall addTethers = SinewNative.sinew_world_add_tethers;
+        static readonly unsafe ValuedCall addDihedralBending = SinewNative.sinew_world_add_dihedral_bending;
+        static readonly unsafe ValuedCall addTetVolumeConstraints = SinewNative.sinew_world_add_tet_volume_constraints;
+        static readonly unsafe ValuedCall addUnilateralAreas = SinewNative.sinew_world_add_unilateral_areas;
+        static readonly unsafe ValuedCall addUnilateralVolumes = SinewNative.sinew_world_add_unilateral_volumes;
+
+        /// <summary>A family with one value per element (rest lengths, angles, volumes; null =
+        /// the library's default) and one compliance.</summary>
+        unsafe int AddValued(ValuedCall call, int[] indices, int per, float[] values, float compliance,
+                             string function, string name, string valuesName)
+        {
+            return AddElements(indices, per, values, function, name, valuesName,
+                (p, r, n, id) => call(Handle, p, r, n, compliance, id));
         }
 
         /// <summary>A family's builder with its parameters bound: flat indices, per-element
