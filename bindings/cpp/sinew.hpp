@@ -230,12 +230,44 @@ enum class Solver : uint32_t {
     Jacobi = SINEW_SOLVER_JACOBI,
 };
 
+namespace detail {
+/// The base of the builder descs (WorldDesc, RopeDesc, ...): the C desc `C`, started by
+/// the derived desc at the library's defaults, and the setters several descs share. Each
+/// setter is a template that exists only where `C` has its field.
+template <class Self, class C>
+struct DescSetters : C {
+    explicit DescSetters(const C& defaults) noexcept : C(defaults) {}
+
+    /// Total mass (kg).
+    template <class D = C, class = decltype(D::total_mass)>
+    Self& with_mass(float kg) noexcept {
+        this->total_mass = kg;
+        return self();
+    }
+    /// Extra velocity damping (1/s).
+    template <class D = C, class = decltype(D::damping)>
+    Self& with_damping(float per_second) noexcept {
+        this->damping = per_second;
+        return self();
+    }
+    /// Tethers from the pinned particles (on or off).
+    template <class D = C, class = decltype(D::tethers)>
+    Self& with_tethers(bool on) noexcept {
+        this->tethers = on ? 1u : 0u;
+        return self();
+    }
+
+  protected:
+    Self& self() noexcept { return static_cast<Self&>(*this); }
+};
+} // namespace detail
+
 /// Settings of a new world: a SinewWorldDesc that starts at sinew_world_desc_default()
 /// (every field at its default, including the cookie the library checks). Fields:
 /// gravity (m/s²), substeps, iterations, solver, jacobi_relaxation, damping (1/s),
 /// threads (0 = all cores).
-struct WorldDesc : SinewWorldDesc {
-    WorldDesc() noexcept : SinewWorldDesc(sinew_world_desc_default()) {}
+struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
+    WorldDesc() noexcept : DescSetters(sinew_world_desc_default()) {}
     WorldDesc& with_gravity(float x, float y, float z) noexcept {
         gravity = Vec3{x, y, z};
         return *this;
@@ -251,10 +283,6 @@ struct WorldDesc : SinewWorldDesc {
     WorldDesc& with_solver(Solver s, float relaxation = 1.0f) noexcept {
         solver = static_cast<uint32_t>(s);
         jacobi_relaxation = relaxation;
-        return *this;
-    }
-    WorldDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
         return *this;
     }
     WorldDesc& with_threads(uint32_t n) noexcept {
@@ -396,8 +424,8 @@ enum class BodyKind : uint32_t {
 /// A rope (World::add_rope): a SinewRopeDesc starting at sinew_rope_desc_default().
 /// Fields: start, end (m), segments, total_mass (kg), radius (m), stretch_compliance and
 /// bend_compliance (m/N), tethers / pin_start / pin_end (0 or 1), damping (1/s).
-struct RopeDesc : SinewRopeDesc {
-    RopeDesc() noexcept : SinewRopeDesc(sinew_rope_desc_default()) {}
+struct RopeDesc : detail::DescSetters<RopeDesc, SinewRopeDesc> {
+    RopeDesc() noexcept : DescSetters(sinew_rope_desc_default()) {}
     RopeDesc& with_ends(Vec3 from, Vec3 to) noexcept {
         start = from;
         end = to;
@@ -405,10 +433,6 @@ struct RopeDesc : SinewRopeDesc {
     }
     RopeDesc& with_segments(uint32_t n) noexcept {
         segments = n;
-        return *this;
-    }
-    RopeDesc& with_mass(float kg) noexcept {
-        total_mass = kg;
         return *this;
     }
     RopeDesc& with_compliance(float stretch, float bend) noexcept {
@@ -421,19 +445,11 @@ struct RopeDesc : SinewRopeDesc {
         pin_end = last ? 1u : 0u;
         return *this;
     }
-    RopeDesc& with_tethers(bool on) noexcept {
-        tethers = on ? 1u : 0u;
-        return *this;
-    }
-    RopeDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
-        return *this;
-    }
 };
 
 /// The material of a cloth: a SinewClothDesc starting at sinew_cloth_desc_default().
-struct ClothDesc : SinewClothDesc {
-    ClothDesc() noexcept : SinewClothDesc(sinew_cloth_desc_default()) {}
+struct ClothDesc : detail::DescSetters<ClothDesc, SinewClothDesc> {
+    ClothDesc() noexcept : DescSetters(sinew_cloth_desc_default()) {}
     ClothDesc& with_model(ClothModel m) noexcept {
         model = static_cast<uint32_t>(m);
         return *this;
@@ -443,22 +459,14 @@ struct ClothDesc : SinewClothDesc {
         bend_compliance = compliance;
         return *this;
     }
-    ClothDesc& with_tethers(bool on) noexcept {
-        tethers = on ? 1u : 0u;
-        return *this;
-    }
-    ClothDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
-        return *this;
-    }
 };
 
 /// A rectangular cloth grid: a SinewClothGridDesc starting at its default. Vertex (i, j)
 /// at origin + u·i/segments_u + v·j/segments_v, particle j·(segments_u+1) + i.
-struct ClothGridDesc : SinewClothGridDesc {
+struct ClothGridDesc : detail::DescSetters<ClothGridDesc, SinewClothGridDesc> {
     /// pin_corners bits.
     static constexpr uint32_t corner_origin = 1, corner_u = 2, corner_v = 4, corner_uv = 8;
-    ClothGridDesc() noexcept : SinewClothGridDesc(sinew_cloth_grid_desc_default()) {}
+    ClothGridDesc() noexcept : DescSetters(sinew_cloth_grid_desc_default()) {}
     ClothGridDesc& with_frame(Vec3 at, Vec3 edge_u, Vec3 edge_v) noexcept {
         origin = at;
         u = edge_u;
@@ -470,10 +478,6 @@ struct ClothGridDesc : SinewClothGridDesc {
         segments_v = nv;
         return *this;
     }
-    ClothGridDesc& with_mass(float kg) noexcept {
-        total_mass = kg;
-        return *this;
-    }
     ClothGridDesc& with_pinned_corners(uint32_t bits) noexcept {
         pin_corners = bits;
         return *this;
@@ -481,35 +485,19 @@ struct ClothGridDesc : SinewClothGridDesc {
 };
 
 /// A tet soft body: a SinewTetBodyDesc starting at sinew_tet_body_desc_default().
-struct TetBodyDesc : SinewTetBodyDesc {
-    TetBodyDesc() noexcept : SinewTetBodyDesc(sinew_tet_body_desc_default()) {}
+struct TetBodyDesc : detail::DescSetters<TetBodyDesc, SinewTetBodyDesc> {
+    TetBodyDesc() noexcept : DescSetters(sinew_tet_body_desc_default()) {}
     TetBodyDesc& with_model(TetModel m) noexcept {
         model = static_cast<uint32_t>(m);
-        return *this;
-    }
-    TetBodyDesc& with_mass(float kg) noexcept {
-        total_mass = kg;
-        return *this;
-    }
-    TetBodyDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
         return *this;
     }
 };
 
 /// A closed-surface soft body: a SinewPressureBodyDesc starting at its default.
-struct PressureBodyDesc : SinewPressureBodyDesc {
-    PressureBodyDesc() noexcept : SinewPressureBodyDesc(sinew_pressure_body_desc_default()) {}
+struct PressureBodyDesc : detail::DescSetters<PressureBodyDesc, SinewPressureBodyDesc> {
+    PressureBodyDesc() noexcept : DescSetters(sinew_pressure_body_desc_default()) {}
     PressureBodyDesc& with_pressure(float overpressure) noexcept {
         pressure = overpressure;
-        return *this;
-    }
-    PressureBodyDesc& with_mass(float kg) noexcept {
-        total_mass = kg;
-        return *this;
-    }
-    PressureBodyDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
         return *this;
     }
 };
@@ -1033,21 +1021,15 @@ class World {
     /// tether acts. Compliance m/N.
     Result<Range> add_tethers(Span<const uint32_t> anchor_particle_pairs, Span<const float> max_lengths,
                               float compliance) {
-        const auto add = [&](uint32_t n, uint32_t* first) {
-            return sinew_world_add_tethers(handle_, anchor_particle_pairs.data(), data_or_null(max_lengths), n,
-                                           compliance, first);
-        };
-        return add_elements(anchor_particle_pairs, 2, max_lengths, 1, "World::add_tethers", add);
+        return add_valued(&sinew_world_add_tethers, anchor_particle_pairs, 2, max_lengths, compliance,
+                          "World::add_tethers");
     }
     /// Dihedral bending (Müller et al. 2007): four indices per hinge (edge e0, e1, then
     /// wings w0, w1); rest angles in rad (empty = current). Compliance rad/(N·m).
     Result<Range> add_dihedral_bending(Span<const uint32_t> hinges, Span<const float> rest_angles,
                                        float compliance) {
-        const auto add = [&](uint32_t n, uint32_t* first) {
-            return sinew_world_add_dihedral_bending(handle_, hinges.data(), data_or_null(rest_angles), n, compliance,
-                                                    first);
-        };
-        return add_elements(hinges, 4, rest_angles, 1, "World::add_dihedral_bending", add);
+        return add_valued(&sinew_world_add_dihedral_bending, hinges, 4, rest_angles, compliance,
+                          "World::add_dihedral_bending");
     }
     /// Isometric bending (Bergou et al. 2006) over hinges as above; flat rest shape.
     /// Compliance 1/(N·m).
@@ -1060,11 +1042,8 @@ class World {
     /// Tet volume constraints C = V/V0 − 1: four indices per tet of positive volume;
     /// rest volumes in m³ (empty = current). Compliance 1/(N·m).
     Result<Range> add_tet_volumes(Span<const uint32_t> tets, Span<const float> rest_volumes, float compliance) {
-        const auto add = [&](uint32_t n, uint32_t* first) {
-            return sinew_world_add_tet_volume_constraints(handle_, tets.data(), data_or_null(rest_volumes), n,
-                                                          compliance, first);
-        };
-        return add_elements(tets, 4, rest_volumes, 1, "World::add_tet_volumes", add);
+        return add_valued(&sinew_world_add_tet_volume_constraints, tets, 4, rest_volumes, compliance,
+                          "World::add_tet_volumes");
     }
     /// One closed-surface volume constraint keeping `pressure` ((0, 100]) × the current
     /// enclosed volume; compliance m⁵/N. Returns its id.
@@ -1105,21 +1084,15 @@ class World {
     /// min_areas[j] (m²; empty = 0). Compliance m³/N.
     Result<Range> add_unilateral_areas(Span<const uint32_t> triangles, Span<const float> min_areas,
                                        float compliance) {
-        const auto add = [&](uint32_t n, uint32_t* first) {
-            return sinew_world_add_unilateral_areas(handle_, triangles.data(), data_or_null(min_areas), n, compliance,
-                                                    first);
-        };
-        return add_elements(triangles, 3, min_areas, 1, "World::add_unilateral_areas", add);
+        return add_valued(&sinew_world_add_unilateral_areas, triangles, 3, min_areas, compliance,
+                          "World::add_unilateral_areas");
     }
     /// Unilateral tet volumes (air mesh, 3D): each tet's signed volume stays >=
     /// min_volumes[j] (m³; empty = 0). Compliance m⁵/N.
     Result<Range> add_unilateral_volumes(Span<const uint32_t> tets, Span<const float> min_volumes,
                                          float compliance) {
-        const auto add = [&](uint32_t n, uint32_t* first) {
-            return sinew_world_add_unilateral_volumes(handle_, tets.data(), data_or_null(min_volumes), n, compliance,
-                                                      first);
-        };
-        return add_elements(tets, 4, min_volumes, 1, "World::add_unilateral_volumes", add);
+        return add_valued(&sinew_world_add_unilateral_volumes, tets, 4, min_volumes, compliance,
+                          "World::add_unilateral_volumes");
     }
     /// Makes the world 2D (motion in the plane z = `z`, m) or 3D again.
     Result<void> set_planar(bool enabled, float z = 0.0f) {
@@ -1293,6 +1266,16 @@ class World {
         auto r = detail::to_result(s);
         if (!r) return r.error();
         return Range{first, count};
+    }
+    /// A family builder with one value per element (rest lengths, angles, volumes; empty =
+    /// the library's default) and one compliance: tethers, dihedral bending, tet volumes,
+    /// unilateral areas and volumes.
+    Result<Range> add_valued(PairFn fn, Span<const uint32_t> indices, std::size_t per, Span<const float> values,
+                             float compliance, const char* what) {
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return fn(handle_, indices.data(), data_or_null(values), n, compliance, first);
+        };
+        return add_elements(indices, per, values, 1, what, add);
     }
     /// A family builder over a flat index list (`per` indices per element, optional
     /// per-element `values`): `call(count, &first)` adds `ids_per` constraints per element.
