@@ -502,56 +502,84 @@ struct PressureBodyDesc : detail::DescSetters<PressureBodyDesc, SinewPressureBod
     }
 };
 
+namespace detail {
+/// What World and Body share: the move-only owner of one library handle `H` (`id` 0 =
+/// empty), which `Self::destroy(H)` gives back to the library. The derived destructor
+/// calls reset().
+template <class Self, class H>
+class OwnedHandle {
+  public:
+    OwnedHandle(const OwnedHandle&) = delete;
+    OwnedHandle& operator=(const OwnedHandle&) = delete;
+
+    bool valid() const noexcept { return handle_.id != 0; }
+    explicit operator bool() const noexcept { return valid(); }
+    H handle() const noexcept { return handle_; }
+    /// Gives up ownership: the handle stays alive in the library.
+    H release() noexcept {
+        H h = handle_;
+        handle_.id = 0;
+        return h;
+    }
+    /// Gives the handle back to the library now if owned (no-op when empty; errors
+    /// ignored, e.g. a body whose world is already destroyed).
+    void reset() noexcept {
+        if (valid()) static_cast<Self*>(this)->destroy(release());
+    }
+
+  protected:
+    OwnedHandle() noexcept = default;
+    explicit OwnedHandle(H h) noexcept : handle_(h) {}
+    ~OwnedHandle() = default;
+    OwnedHandle(OwnedHandle&& other) noexcept : handle_(other.release()) {}
+    OwnedHandle& operator=(OwnedHandle&& other) noexcept {
+        if (this != &other) {
+            reset();
+            handle_ = other.release();
+        }
+        return *this;
+    }
+
+    H handle_{0};
+};
+} // namespace detail
+
 /// A body (rope, cloth, tet or pressure soft body) built by a World (RAII, move-only):
 /// the destructor removes it from its world; release() keeps it there. After its world
 /// is destroyed every call fails with Status::InvalidHandle (handles are
 /// generation-checked) and the destructor does nothing harmful. A default-constructed,
 /// moved-from, released or removed Body is empty.
-class Body {
+class Body : public detail::OwnedHandle<Body, SinewBody> {
   public:
     Body() noexcept = default;
     /// Takes ownership of a raw body handle of `world`.
-    Body(SinewWorld world, SinewBody body) noexcept : world_(world), body_(body) {}
+    Body(SinewWorld world, SinewBody body) noexcept : OwnedHandle(body), world_(world) {}
     ~Body() { reset(); }
-    Body(const Body&) = delete;
-    Body& operator=(const Body&) = delete;
-    Body(Body&& other) noexcept : world_(other.world_), body_(other.release()) {}
+    Body(Body&& other) noexcept : OwnedHandle(std::move(other)), world_(other.world_) {}
     Body& operator=(Body&& other) noexcept {
         if (this != &other) {
-            reset();
+            OwnedHandle::operator=(std::move(other)); // removes this body with its own world
             world_ = other.world_;
-            body_ = other.release();
         }
         return *this;
     }
 
-    bool valid() const noexcept { return body_.id != 0; }
-    explicit operator bool() const noexcept { return valid(); }
-    SinewBody handle() const noexcept { return body_; }
+    // valid(), operator bool, handle(), release() (the body stays in its world) and reset()
+    // (removes it now if owned) come from OwnedHandle.
     SinewWorld world_handle() const noexcept { return world_; }
-    /// Gives up ownership: the body stays in its world.
-    SinewBody release() noexcept {
-        SinewBody b = body_;
-        body_.id = 0;
-        return b;
-    }
-    /// Removes the body now if owned (errors ignored, e.g. its world already destroyed).
-    void reset() noexcept {
-        if (valid()) (void)sinew_world_remove_body(world_, release());
-    }
     /// Removes the body: its particles keep their indices but become inert (inverse mass
     /// 0); its constraints and the attachments on its particles stop acting. Fails with
     /// Status::InvalidHandle on an empty Body or a body already gone.
     Result<void> remove() {
-        auto r = detail::to_result(sinew_world_remove_body(world_, body_));
-        if (r) body_.id = 0;
+        auto r = detail::to_result(sinew_world_remove_body(world_, handle_));
+        if (r) handle_.id = 0;
         return r;
     }
 
     /// Kind, particle range, rope radius (m) and damping (1/s).
     Result<SinewBodyInfo> info() const {
         SinewBodyInfo i{};
-        return detail::checked(sinew_body_info(world_, body_, &i), i);
+        return detail::checked(sinew_body_info(world_, handle_, &i), i);
     }
     Result<BodyKind> kind() const {
         auto i = info();
@@ -561,7 +589,7 @@ class Body {
     /// The body's world particle indices.
     Result<Range> particles() const {
         Range range;
-        return detail::checked(sinew_body_particle_range(world_, body_, &range.first, &range.count), range);
+        return detail::checked(sinew_body_particle_range(world_, handle_, &range.first, &range.count), range);
     }
     /// Copies the positions (m) of all the body's particles into `out` (at least as many
     /// elements as particles), in one call straight into the caller's memory.
@@ -571,7 +599,7 @@ class Body {
         auto n = detail::to_count(out.size(), "Body::read_positions");
         if (!n) return n.error();
         return detail::to_result(
-            sinew_body_read_positions(world_, body_, out.data(), *n, static_cast<uint32_t>(sizeof(V))));
+            sinew_body_read_positions(world_, handle_, out.data(), *n, static_cast<uint32_t>(sizeof(V))));
     }
     template <class V>
     Result<void> read_positions(std::vector<V>& out) const {
@@ -587,19 +615,19 @@ class Body {
     /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12);
     /// `capacity` elements fit at `out`.
     Result<void> read_positions_strided(void* out, uint32_t capacity, uint32_t stride_bytes) const {
-        return detail::to_result(sinew_body_read_positions(world_, body_, out, capacity, stride_bytes));
+        return detail::to_result(sinew_body_read_positions(world_, handle_, out, capacity, stride_bytes));
     }
     /// Sets the compliance of a constraint group from the next step on (units per group).
     Result<void> set_compliance(BodyConstraints which, float compliance) {
-        return detail::to_result(sinew_body_set_compliance(world_, body_, static_cast<uint32_t>(which), compliance));
+        return detail::to_result(sinew_body_set_compliance(world_, handle_, static_cast<uint32_t>(which), compliance));
     }
     /// Sets the body's extra velocity damping (1/s, >= 0).
     Result<void> set_damping(float per_second) {
-        return detail::to_result(sinew_body_set_damping(world_, body_, per_second));
+        return detail::to_result(sinew_body_set_damping(world_, handle_, per_second));
     }
     /// Sets the overpressure factor ((0, 100]) of a pressure soft body.
     Result<void> set_pressure(float overpressure) {
-        return detail::to_result(sinew_body_set_pressure(world_, body_, overpressure));
+        return detail::to_result(sinew_body_set_pressure(world_, handle_, overpressure));
     }
     /// |λ|/h² (N) of the body's length constraints of group `which` (Stretch: a rope's
     /// links from start to end, cloth edges; Shear: grid diagonals; Bend: a rope's (i, i+2)
@@ -608,41 +636,35 @@ class Body {
     Result<void> read_forces(BodyConstraints which, std::vector<float>& out) const {
         uint32_t n = 0;
         const uint32_t w = static_cast<uint32_t>(which);
-        if (auto r = detail::to_result(sinew_body_read_forces(world_, body_, w, nullptr, 0, &n)); !r) return r;
+        if (auto r = detail::to_result(sinew_body_read_forces(world_, handle_, w, nullptr, 0, &n)); !r) return r;
         std::vector<float> buf(n);
-        if (auto r = detail::to_result(sinew_body_read_forces(world_, body_, w, buf.data(), n, &n)); !r) return r;
+        if (auto r = detail::to_result(sinew_body_read_forces(world_, handle_, w, buf.data(), n, &n)); !r) return r;
         out.swap(buf);
         return {};
     }
     /// The current volume (m³) of a tet or pressure soft body.
     Result<float> volume() const {
         float v = 0.0f;
-        return detail::checked(sinew_body_volume(world_, body_, &v), v);
+        return detail::checked(sinew_body_volume(world_, handle_, &v), v);
     }
 
   private:
+    friend class detail::OwnedHandle<Body, SinewBody>;
+    void destroy(SinewBody body) noexcept { (void)sinew_world_remove_body(world_, body); }
+
     SinewWorld world_{0};
-    SinewBody body_{0};
 };
 
 /// One simulation world (RAII, move-only). A default-constructed or moved-from World
 /// is empty (`valid()` false) and its calls fail with Status::InvalidHandle.
-class World {
+class World : public detail::OwnedHandle<World, SinewWorld> {
   public:
     World() noexcept = default;
     /// Takes ownership of a raw handle (destroyed by this World).
-    explicit World(SinewWorld handle) noexcept : handle_(handle) {}
+    explicit World(SinewWorld handle) noexcept : OwnedHandle(handle) {}
     ~World() { reset(); }
-    World(const World&) = delete;
-    World& operator=(const World&) = delete;
-    World(World&& other) noexcept : handle_(other.release()) {}
-    World& operator=(World&& other) noexcept {
-        if (this != &other) {
-            reset();
-            handle_ = other.release();
-        }
-        return *this;
-    }
+    World(World&&) noexcept = default;
+    World& operator=(World&&) noexcept = default;
 
     /// Creates a world.
     static Result<World> create(const WorldDesc& desc = WorldDesc()) {
@@ -652,19 +674,9 @@ class World {
         return World(h);
     }
 
-    bool valid() const noexcept { return handle_.id != 0; }
-    explicit operator bool() const noexcept { return valid(); }
-    SinewWorld handle() const noexcept { return handle_; }
-    /// Gives up ownership: the caller must sinew_world_destroy the returned handle.
-    SinewWorld release() noexcept {
-        SinewWorld h = handle_;
-        handle_.id = 0;
-        return h;
-    }
-    /// Destroys the world now (no-op when empty).
-    void reset() noexcept {
-        if (valid()) (void)sinew_world_destroy(release());
-    }
+    // valid(), operator bool, handle(), release() (the caller must then
+    // sinew_world_destroy the handle) and reset() (destroys the world now; no-op when
+    // empty) come from OwnedHandle.
 
     /// Advances by dt seconds (finite, in [1e-6, 10]) in the desc's substeps.
     Result<void> step(float dt) { return detail::to_result(sinew_world_step(handle_, dt)); }
@@ -1321,7 +1333,8 @@ class World {
         return Body(handle_, body);
     }
 
-    SinewWorld handle_{0};
+    friend class detail::OwnedHandle<World, SinewWorld>;
+    void destroy(SinewWorld world) noexcept { (void)sinew_world_destroy(world); }
 };
 
 } // namespace sinew
