@@ -159,6 +159,14 @@ inline Result<void> to_result(SinewStatus s) {
     return Error{static_cast<Status>(s), last_error_message()};
 }
 inline Error local_error(Status s, std::string message) { return Error{s, std::move(message)}; }
+/// The value a C call wrote through its out-pointer, or the call's error:
+/// `checked(sinew_x(h, &v), v)`. `value` is a reference, read only once the call has
+/// returned (the order in which arguments are evaluated does not matter).
+template <class T>
+Result<T> checked(SinewStatus s, const T& value) {
+    if (s != SINEW_OK) return Error{static_cast<Status>(s), last_error_message()};
+    return value;
+}
 
 template <class T, class = void>
 struct has_data_size : std::false_type {};
@@ -224,12 +232,44 @@ enum class Solver : uint32_t {
     Jacobi = SINEW_SOLVER_JACOBI,
 };
 
+namespace detail {
+/// The base of the builder descs (WorldDesc, RopeDesc, ...): the C desc `C`, started by
+/// the derived desc at the library's defaults, and the setters several descs share. Each
+/// setter is a template that exists only where `C` has its field.
+template <class Self, class C>
+struct DescSetters : C {
+    explicit DescSetters(const C& defaults) noexcept : C(defaults) {}
+
+    /// Total mass (kg).
+    template <class D = C, class = decltype(D::total_mass)>
+    Self& with_mass(float kg) noexcept {
+        this->total_mass = kg;
+        return self();
+    }
+    /// Extra velocity damping (1/s).
+    template <class D = C, class = decltype(D::damping)>
+    Self& with_damping(float per_second) noexcept {
+        this->damping = per_second;
+        return self();
+    }
+    /// Tethers from the pinned particles (on or off).
+    template <class D = C, class = decltype(D::tethers)>
+    Self& with_tethers(bool on) noexcept {
+        this->tethers = on ? 1u : 0u;
+        return self();
+    }
+
+  protected:
+    Self& self() noexcept { return static_cast<Self&>(*this); }
+};
+} // namespace detail
+
 /// Settings of a new world: a SinewWorldDesc that starts at sinew_world_desc_default()
 /// (every field at its default, including the cookie the library checks). Fields:
 /// gravity (m/s²), substeps, iterations, solver, jacobi_relaxation, damping (1/s),
 /// threads (0 = all cores).
-struct WorldDesc : SinewWorldDesc {
-    WorldDesc() noexcept : SinewWorldDesc(sinew_world_desc_default()) {}
+struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
+    WorldDesc() noexcept : DescSetters(sinew_world_desc_default()) {}
     WorldDesc& with_gravity(float x, float y, float z) noexcept {
         gravity = Vec3{x, y, z};
         return *this;
@@ -245,10 +285,6 @@ struct WorldDesc : SinewWorldDesc {
     WorldDesc& with_solver(Solver s, float relaxation = 1.0f) noexcept {
         solver = static_cast<uint32_t>(s);
         jacobi_relaxation = relaxation;
-        return *this;
-    }
-    WorldDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
         return *this;
     }
     WorldDesc& with_threads(uint32_t n) noexcept {
@@ -284,6 +320,22 @@ inline Result<uint32_t> to_count(std::size_t n, const char* what) {
         return local_error(Status::OutOfRange, std::string(what) + ": " + std::to_string(n) +
                                                    " elements do not fit a uint32_t count");
     return static_cast<uint32_t>(n);
+}
+/// A new vector of `count` T filled by `read(Span<T>)`, or its error.
+template <class T, class Read>
+Result<std::vector<T>> collect(std::size_t count, Read read) {
+    std::vector<T> out(count);
+    auto r = read(Span<T>(out));
+    if (!r) return r.error();
+    return out;
+}
+/// `fn(world, first, count, data)` over the elements of `values`, their number checked to
+/// fit a uint32_t count: the per-element setters and readers of one array.
+template <class T, class Fn>
+Result<void> array_call(Fn fn, SinewWorld world, uint32_t first, Span<T> values, const char* what) {
+    auto n = to_count(values.size(), what);
+    if (!n) return n.error();
+    return to_result(fn(world, first, *n, values.data()));
 }
 } // namespace detail
 
@@ -374,8 +426,8 @@ enum class BodyKind : uint32_t {
 /// A rope (World::add_rope): a SinewRopeDesc starting at sinew_rope_desc_default().
 /// Fields: start, end (m), segments, total_mass (kg), radius (m), stretch_compliance and
 /// bend_compliance (m/N), tethers / pin_start / pin_end (0 or 1), damping (1/s).
-struct RopeDesc : SinewRopeDesc {
-    RopeDesc() noexcept : SinewRopeDesc(sinew_rope_desc_default()) {}
+struct RopeDesc : detail::DescSetters<RopeDesc, SinewRopeDesc> {
+    RopeDesc() noexcept : DescSetters(sinew_rope_desc_default()) {}
     RopeDesc& with_ends(Vec3 from, Vec3 to) noexcept {
         start = from;
         end = to;
@@ -383,10 +435,6 @@ struct RopeDesc : SinewRopeDesc {
     }
     RopeDesc& with_segments(uint32_t n) noexcept {
         segments = n;
-        return *this;
-    }
-    RopeDesc& with_mass(float kg) noexcept {
-        total_mass = kg;
         return *this;
     }
     RopeDesc& with_compliance(float stretch, float bend) noexcept {
@@ -399,19 +447,11 @@ struct RopeDesc : SinewRopeDesc {
         pin_end = last ? 1u : 0u;
         return *this;
     }
-    RopeDesc& with_tethers(bool on) noexcept {
-        tethers = on ? 1u : 0u;
-        return *this;
-    }
-    RopeDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
-        return *this;
-    }
 };
 
 /// The material of a cloth: a SinewClothDesc starting at sinew_cloth_desc_default().
-struct ClothDesc : SinewClothDesc {
-    ClothDesc() noexcept : SinewClothDesc(sinew_cloth_desc_default()) {}
+struct ClothDesc : detail::DescSetters<ClothDesc, SinewClothDesc> {
+    ClothDesc() noexcept : DescSetters(sinew_cloth_desc_default()) {}
     ClothDesc& with_model(ClothModel m) noexcept {
         model = static_cast<uint32_t>(m);
         return *this;
@@ -421,22 +461,14 @@ struct ClothDesc : SinewClothDesc {
         bend_compliance = compliance;
         return *this;
     }
-    ClothDesc& with_tethers(bool on) noexcept {
-        tethers = on ? 1u : 0u;
-        return *this;
-    }
-    ClothDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
-        return *this;
-    }
 };
 
 /// A rectangular cloth grid: a SinewClothGridDesc starting at its default. Vertex (i, j)
 /// at origin + u·i/segments_u + v·j/segments_v, particle j·(segments_u+1) + i.
-struct ClothGridDesc : SinewClothGridDesc {
+struct ClothGridDesc : detail::DescSetters<ClothGridDesc, SinewClothGridDesc> {
     /// pin_corners bits.
     static constexpr uint32_t corner_origin = 1, corner_u = 2, corner_v = 4, corner_uv = 8;
-    ClothGridDesc() noexcept : SinewClothGridDesc(sinew_cloth_grid_desc_default()) {}
+    ClothGridDesc() noexcept : DescSetters(sinew_cloth_grid_desc_default()) {}
     ClothGridDesc& with_frame(Vec3 at, Vec3 edge_u, Vec3 edge_v) noexcept {
         origin = at;
         u = edge_u;
@@ -448,10 +480,6 @@ struct ClothGridDesc : SinewClothGridDesc {
         segments_v = nv;
         return *this;
     }
-    ClothGridDesc& with_mass(float kg) noexcept {
-        total_mass = kg;
-        return *this;
-    }
     ClothGridDesc& with_pinned_corners(uint32_t bits) noexcept {
         pin_corners = bits;
         return *this;
@@ -459,91 +487,101 @@ struct ClothGridDesc : SinewClothGridDesc {
 };
 
 /// A tet soft body: a SinewTetBodyDesc starting at sinew_tet_body_desc_default().
-struct TetBodyDesc : SinewTetBodyDesc {
-    TetBodyDesc() noexcept : SinewTetBodyDesc(sinew_tet_body_desc_default()) {}
+struct TetBodyDesc : detail::DescSetters<TetBodyDesc, SinewTetBodyDesc> {
+    TetBodyDesc() noexcept : DescSetters(sinew_tet_body_desc_default()) {}
     TetBodyDesc& with_model(TetModel m) noexcept {
         model = static_cast<uint32_t>(m);
-        return *this;
-    }
-    TetBodyDesc& with_mass(float kg) noexcept {
-        total_mass = kg;
-        return *this;
-    }
-    TetBodyDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
         return *this;
     }
 };
 
 /// A closed-surface soft body: a SinewPressureBodyDesc starting at its default.
-struct PressureBodyDesc : SinewPressureBodyDesc {
-    PressureBodyDesc() noexcept : SinewPressureBodyDesc(sinew_pressure_body_desc_default()) {}
+struct PressureBodyDesc : detail::DescSetters<PressureBodyDesc, SinewPressureBodyDesc> {
+    PressureBodyDesc() noexcept : DescSetters(sinew_pressure_body_desc_default()) {}
     PressureBodyDesc& with_pressure(float overpressure) noexcept {
         pressure = overpressure;
         return *this;
     }
-    PressureBodyDesc& with_mass(float kg) noexcept {
-        total_mass = kg;
-        return *this;
-    }
-    PressureBodyDesc& with_damping(float per_second) noexcept {
-        damping = per_second;
-        return *this;
-    }
 };
+
+namespace detail {
+/// What World and Body share: the move-only owner of one library handle `H` (`id` 0 =
+/// empty), which `Self::destroy(H)` gives back to the library. The derived destructor
+/// calls reset().
+template <class Self, class H>
+class OwnedHandle {
+  public:
+    OwnedHandle(const OwnedHandle&) = delete;
+    OwnedHandle& operator=(const OwnedHandle&) = delete;
+
+    bool valid() const noexcept { return handle_.id != 0; }
+    explicit operator bool() const noexcept { return valid(); }
+    H handle() const noexcept { return handle_; }
+    /// Gives up ownership: the handle stays alive in the library.
+    H release() noexcept {
+        H h = handle_;
+        handle_.id = 0;
+        return h;
+    }
+    /// Gives the handle back to the library now if owned (no-op when empty; errors
+    /// ignored, e.g. a body whose world is already destroyed).
+    void reset() noexcept {
+        if (valid()) static_cast<Self*>(this)->destroy(release());
+    }
+
+  protected:
+    OwnedHandle() noexcept = default;
+    explicit OwnedHandle(H h) noexcept : handle_(h) {}
+    ~OwnedHandle() = default;
+    OwnedHandle(OwnedHandle&& other) noexcept : handle_(other.release()) {}
+    OwnedHandle& operator=(OwnedHandle&& other) noexcept {
+        if (this != &other) {
+            reset();
+            handle_ = other.release();
+        }
+        return *this;
+    }
+
+    H handle_{0};
+};
+} // namespace detail
 
 /// A body (rope, cloth, tet or pressure soft body) built by a World (RAII, move-only):
 /// the destructor removes it from its world; release() keeps it there. After its world
 /// is destroyed every call fails with Status::InvalidHandle (handles are
 /// generation-checked) and the destructor does nothing harmful. A default-constructed,
 /// moved-from, released or removed Body is empty.
-class Body {
+class Body : public detail::OwnedHandle<Body, SinewBody> {
   public:
     Body() noexcept = default;
     /// Takes ownership of a raw body handle of `world`.
-    Body(SinewWorld world, SinewBody body) noexcept : world_(world), body_(body) {}
+    Body(SinewWorld world, SinewBody body) noexcept : OwnedHandle(body), world_(world) {}
     ~Body() { reset(); }
-    Body(const Body&) = delete;
-    Body& operator=(const Body&) = delete;
-    Body(Body&& other) noexcept : world_(other.world_), body_(other.release()) {}
+    Body(Body&& other) noexcept : OwnedHandle(std::move(other)), world_(other.world_) {}
     Body& operator=(Body&& other) noexcept {
         if (this != &other) {
-            reset();
+            OwnedHandle::operator=(std::move(other)); // removes this body with its own world
             world_ = other.world_;
-            body_ = other.release();
         }
         return *this;
     }
 
-    bool valid() const noexcept { return body_.id != 0; }
-    explicit operator bool() const noexcept { return valid(); }
-    SinewBody handle() const noexcept { return body_; }
+    // valid(), operator bool, handle(), release() (the body stays in its world) and reset()
+    // (removes it now if owned) come from OwnedHandle.
     SinewWorld world_handle() const noexcept { return world_; }
-    /// Gives up ownership: the body stays in its world.
-    SinewBody release() noexcept {
-        SinewBody b = body_;
-        body_.id = 0;
-        return b;
-    }
-    /// Removes the body now if owned (errors ignored, e.g. its world already destroyed).
-    void reset() noexcept {
-        if (valid()) (void)sinew_world_remove_body(world_, release());
-    }
     /// Removes the body: its particles keep their indices but become inert (inverse mass
     /// 0); its constraints and the attachments on its particles stop acting. Fails with
     /// Status::InvalidHandle on an empty Body or a body already gone.
     Result<void> remove() {
-        auto r = detail::to_result(sinew_world_remove_body(world_, body_));
-        if (r) body_.id = 0;
+        auto r = detail::to_result(sinew_world_remove_body(world_, handle_));
+        if (r) handle_.id = 0;
         return r;
     }
 
     /// Kind, particle range, rope radius (m) and damping (1/s).
     Result<SinewBodyInfo> info() const {
         SinewBodyInfo i{};
-        auto r = detail::to_result(sinew_body_info(world_, body_, &i));
-        if (!r) return r.error();
-        return i;
+        return detail::checked(sinew_body_info(world_, handle_, &i), i);
     }
     Result<BodyKind> kind() const {
         auto i = info();
@@ -552,10 +590,8 @@ class Body {
     }
     /// The body's world particle indices.
     Result<Range> particles() const {
-        uint32_t first = 0, count = 0;
-        auto r = detail::to_result(sinew_body_particle_range(world_, body_, &first, &count));
-        if (!r) return r.error();
-        return Range{first, count};
+        Range range;
+        return detail::checked(sinew_body_particle_range(world_, handle_, &range.first, &range.count), range);
     }
     /// Copies the positions (m) of all the body's particles into `out` (at least as many
     /// elements as particles), in one call straight into the caller's memory.
@@ -565,7 +601,7 @@ class Body {
         auto n = detail::to_count(out.size(), "Body::read_positions");
         if (!n) return n.error();
         return detail::to_result(
-            sinew_body_read_positions(world_, body_, out.data(), *n, static_cast<uint32_t>(sizeof(V))));
+            sinew_body_read_positions(world_, handle_, out.data(), *n, static_cast<uint32_t>(sizeof(V))));
     }
     template <class V>
     Result<void> read_positions(std::vector<V>& out) const {
@@ -576,27 +612,24 @@ class Body {
     Result<std::vector<V>> positions() const {
         auto range = particles();
         if (!range) return range.error();
-        std::vector<V> out(range->count);
-        auto r = read_positions(Span<V>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<V>(range->count, [&](Span<V> out) { return read_positions(out); });
     }
     /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12);
     /// `capacity` elements fit at `out`.
     Result<void> read_positions_strided(void* out, uint32_t capacity, uint32_t stride_bytes) const {
-        return detail::to_result(sinew_body_read_positions(world_, body_, out, capacity, stride_bytes));
+        return detail::to_result(sinew_body_read_positions(world_, handle_, out, capacity, stride_bytes));
     }
     /// Sets the compliance of a constraint group from the next step on (units per group).
     Result<void> set_compliance(BodyConstraints which, float compliance) {
-        return detail::to_result(sinew_body_set_compliance(world_, body_, static_cast<uint32_t>(which), compliance));
+        return detail::to_result(sinew_body_set_compliance(world_, handle_, static_cast<uint32_t>(which), compliance));
     }
     /// Sets the body's extra velocity damping (1/s, >= 0).
     Result<void> set_damping(float per_second) {
-        return detail::to_result(sinew_body_set_damping(world_, body_, per_second));
+        return detail::to_result(sinew_body_set_damping(world_, handle_, per_second));
     }
     /// Sets the overpressure factor ((0, 100]) of a pressure soft body.
     Result<void> set_pressure(float overpressure) {
-        return detail::to_result(sinew_body_set_pressure(world_, body_, overpressure));
+        return detail::to_result(sinew_body_set_pressure(world_, handle_, overpressure));
     }
     /// |λ|/h² (N) of the body's length constraints of group `which` (Stretch: a rope's
     /// links from start to end, cloth edges; Shear: grid diagonals; Bend: a rope's (i, i+2)
@@ -605,43 +638,35 @@ class Body {
     Result<void> read_forces(BodyConstraints which, std::vector<float>& out) const {
         uint32_t n = 0;
         const uint32_t w = static_cast<uint32_t>(which);
-        if (auto r = detail::to_result(sinew_body_read_forces(world_, body_, w, nullptr, 0, &n)); !r) return r;
+        if (auto r = detail::to_result(sinew_body_read_forces(world_, handle_, w, nullptr, 0, &n)); !r) return r;
         std::vector<float> buf(n);
-        if (auto r = detail::to_result(sinew_body_read_forces(world_, body_, w, buf.data(), n, &n)); !r) return r;
+        if (auto r = detail::to_result(sinew_body_read_forces(world_, handle_, w, buf.data(), n, &n)); !r) return r;
         out.swap(buf);
         return {};
     }
     /// The current volume (m³) of a tet or pressure soft body.
     Result<float> volume() const {
         float v = 0.0f;
-        auto r = detail::to_result(sinew_body_volume(world_, body_, &v));
-        if (!r) return r.error();
-        return v;
+        return detail::checked(sinew_body_volume(world_, handle_, &v), v);
     }
 
   private:
+    friend class detail::OwnedHandle<Body, SinewBody>;
+    void destroy(SinewBody body) noexcept { (void)sinew_world_remove_body(world_, body); }
+
     SinewWorld world_{0};
-    SinewBody body_{0};
 };
 
 /// One simulation world (RAII, move-only). A default-constructed or moved-from World
 /// is empty (`valid()` false) and its calls fail with Status::InvalidHandle.
-class World {
+class World : public detail::OwnedHandle<World, SinewWorld> {
   public:
     World() noexcept = default;
     /// Takes ownership of a raw handle (destroyed by this World).
-    explicit World(SinewWorld handle) noexcept : handle_(handle) {}
+    explicit World(SinewWorld handle) noexcept : OwnedHandle(handle) {}
     ~World() { reset(); }
-    World(const World&) = delete;
-    World& operator=(const World&) = delete;
-    World(World&& other) noexcept : handle_(other.release()) {}
-    World& operator=(World&& other) noexcept {
-        if (this != &other) {
-            reset();
-            handle_ = other.release();
-        }
-        return *this;
-    }
+    World(World&&) noexcept = default;
+    World& operator=(World&&) noexcept = default;
 
     /// Creates a world.
     static Result<World> create(const WorldDesc& desc = WorldDesc()) {
@@ -651,19 +676,9 @@ class World {
         return World(h);
     }
 
-    bool valid() const noexcept { return handle_.id != 0; }
-    explicit operator bool() const noexcept { return valid(); }
-    SinewWorld handle() const noexcept { return handle_; }
-    /// Gives up ownership: the caller must sinew_world_destroy the returned handle.
-    SinewWorld release() noexcept {
-        SinewWorld h = handle_;
-        handle_.id = 0;
-        return h;
-    }
-    /// Destroys the world now (no-op when empty).
-    void reset() noexcept {
-        if (valid()) (void)sinew_world_destroy(release());
-    }
+    // valid(), operator bool, handle(), release() (the caller must then
+    // sinew_world_destroy the handle) and reset() (destroys the world now; no-op when
+    // empty) come from OwnedHandle.
 
     /// Advances by dt seconds (finite, in [1e-6, 10]) in the desc's substeps.
     Result<void> step(float dt) { return detail::to_result(sinew_world_step(handle_, dt)); }
@@ -697,9 +712,7 @@ class World {
     /// The number of particles.
     Result<uint32_t> particle_count() const {
         uint32_t n = 0;
-        auto r = detail::to_result(sinew_world_particle_count(handle_, &n));
-        if (!r) return r.error();
-        return n;
+        return detail::checked(sinew_world_particle_count(handle_, &n), n);
     }
 
     /// Copies positions (m) of particles `first .. first + out.size()` into `out`.
@@ -716,10 +729,7 @@ class World {
     /// Positions of `range` as a new vector of V (default Vec3).
     template <class V = Vec3>
     Result<std::vector<V>> positions(Range range) const {
-        std::vector<V> out(range.count);
-        auto r = read_positions(range.first, Span<V>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<V>(range.count, [&](Span<V> out) { return read_positions(range.first, out); });
     }
     /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12)
     /// starting at `out`, which must hold (count - 1) * stride_bytes + 12 bytes.
@@ -759,10 +769,7 @@ class World {
     }
     template <class V = Vec3>
     Result<std::vector<V>> velocities(Range range) const {
-        std::vector<V> out(range.count);
-        auto r = read_velocities(range.first, Span<V>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<V>(range.count, [&](Span<V> out) { return read_velocities(range.first, out); });
     }
 
     /// Copies velocities (m/s) into a strided buffer, as read_positions_strided.
@@ -788,9 +795,8 @@ class World {
 
     /// Sets inverse masses (1/kg; 0 = pinned) of particles `first .. first + size`.
     Result<void> set_inverse_masses(uint32_t first, Span<const float> inverse_masses) {
-        auto n = detail::to_count(inverse_masses.size(), "World::set_inverse_masses");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_set_inverse_masses(handle_, first, *n, inverse_masses.data()));
+        return detail::array_call(&sinew_world_set_inverse_masses, handle_, first, inverse_masses,
+                                  "World::set_inverse_masses");
     }
     Result<void> set_inverse_masses(uint32_t first, const std::vector<float>& inverse_masses) {
         return set_inverse_masses(first, Span<const float>(inverse_masses));
@@ -829,26 +835,21 @@ class World {
     /// The number of distance constraints (both flavours).
     Result<uint32_t> distance_constraint_count() const {
         uint32_t n = 0;
-        auto r = detail::to_result(sinew_world_distance_constraint_count(handle_, &n));
-        if (!r) return r.error();
-        return n;
+        return detail::checked(sinew_world_distance_constraint_count(handle_, &n), n);
     }
 
     /// Force magnitudes |λ|/h² (N) of distance constraints `first .. first + out.size()`
     /// in the last substep of the last step (0 before the first step): rope tension.
     Result<void> read_constraint_forces(uint32_t first, Span<float> out_newtons) const {
-        auto n = detail::to_count(out_newtons.size(), "World::read_constraint_forces");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_read_constraint_forces(handle_, first, *n, out_newtons.data()));
+        return detail::array_call(&sinew_world_read_constraint_forces, handle_, first, out_newtons,
+                                  "World::read_constraint_forces");
     }
     Result<void> read_constraint_forces(uint32_t first, std::vector<float>& out_newtons) const {
         return read_constraint_forces(first, Span<float>(out_newtons));
     }
     Result<std::vector<float>> constraint_forces(Range range) const {
-        std::vector<float> out(range.count);
-        auto r = read_constraint_forces(range.first, Span<float>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<float>(range.count,
+                                      [&](Span<float> out) { return read_constraint_forces(range.first, out); });
     }
 
     // --- collisions and interaction (README "Collisions and interaction") --------
@@ -856,9 +857,7 @@ class World {
     /// Adds a collider; start `desc` from sinew::collider_desc(). Returns its handle.
     Result<SinewCollider> add_collider(const SinewColliderDesc& desc) {
         SinewCollider c{0};
-        auto r = detail::to_result(sinew_world_add_collider(handle_, &desc, &c));
-        if (!r) return r.error();
-        return c;
+        return detail::checked(sinew_world_add_collider(handle_, &desc, &c), c);
     }
     /// Adds a static two-sided triangle-mesh collider: vertices (m, local frame) and
     /// three vertex indices per triangle; `desc` gives transform and material.
@@ -876,10 +875,10 @@ class World {
         auto nt = detail::to_count(indices.size() / 3, "World::add_mesh_collider");
         if (!nt) return nt.error();
         SinewCollider c{0};
-        auto r = detail::to_result(sinew_world_add_mesh_collider(
-            handle_, &desc, reinterpret_cast<const SinewVec3*>(vertices.data()), *nv, indices.data(), *nt, &c));
-        if (!r) return r.error();
-        return c;
+        return detail::checked(sinew_world_add_mesh_collider(handle_, &desc,
+                                                             reinterpret_cast<const SinewVec3*>(vertices.data()), *nv,
+                                                             indices.data(), *nt, &c),
+                               c);
     }
     /// Removes a collider; its handle becomes invalid.
     Result<void> remove_collider(SinewCollider c) { return detail::to_result(sinew_collider_remove(handle_, c)); }
@@ -897,21 +896,16 @@ class World {
     }
     /// Sets collision radii (m, >= 0) of particles `first .. first + radii.size()`.
     Result<void> set_particle_radii(uint32_t first, Span<const float> radii) {
-        auto n = detail::to_count(radii.size(), "World::set_particle_radii");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_set_particle_radii(handle_, first, *n, radii.data()));
+        return detail::array_call(&sinew_world_set_particle_radii, handle_, first, radii, "World::set_particle_radii");
     }
     /// Sets collision filters (group, layers, mask, self_collision) of particles.
     Result<void> set_collision_filters(uint32_t first, Span<const SinewCollisionFilter> filters) {
-        auto n = detail::to_count(filters.size(), "World::set_collision_filters");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_set_collision_filters(handle_, first, *n, filters.data()));
+        return detail::array_call(&sinew_world_set_collision_filters, handle_, first, filters,
+                                  "World::set_collision_filters");
     }
     /// Sets unyielding factors ([0, 1]; the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) of particles.
     Result<void> set_unyielding(uint32_t first, Span<const float> factors) {
-        auto n = detail::to_count(factors.size(), "World::set_unyielding");
-        if (!n) return n.error();
-        return detail::to_result(sinew_world_set_unyielding(handle_, first, *n, factors.data()));
+        return detail::array_call(&sinew_world_set_unyielding, handle_, first, factors, "World::set_unyielding");
     }
     /// Limits every particle's speed (m/s; 0 = unlimited) at each substep.
     Result<void> set_max_speed(float max_speed) {
@@ -940,10 +934,8 @@ class World {
     /// `radius` (m) + its own radius of it, and t (m).
     Result<Pick> pick_particle(const SinewVec3& origin, const SinewVec3& direction, float radius) const {
         Pick p{UINT32_MAX, -1.0f};
-        auto r = detail::to_result(
-            sinew_world_pick_particle(handle_, &origin, &direction, radius, &p.particle, &p.distance));
-        if (!r) return r.error();
-        return p;
+        return detail::checked(
+            sinew_world_pick_particle(handle_, &origin, &direction, radius, &p.particle, &p.distance), p);
     }
     /// Attaches a particle to `target` (m) with `compliance` (m/N) until released.
     Result<void> grab_particle(uint32_t particle, const SinewVec3& target, float compliance) {
@@ -964,9 +956,7 @@ class World {
     /// Adds a straight rope (desc.segments + 1 particles, start to end).
     Result<Body> add_rope(const RopeDesc& desc = RopeDesc()) {
         SinewBody b{0};
-        auto r = detail::to_result(sinew_world_add_rope(handle_, &desc, &b));
-        if (!r) return r.error();
-        return Body(handle_, b);
+        return made_body(sinew_world_add_rope(handle_, &desc, &b), b);
     }
     /// Adds a rope through `points` (m, at least 2), one particle each; desc.start, end
     /// and segments are ignored.
@@ -976,10 +966,9 @@ class World {
         auto n = detail::to_count(points.size(), "World::add_rope_polyline");
         if (!n) return n.error();
         SinewBody b{0};
-        auto r = detail::to_result(sinew_world_add_rope_polyline(
-            handle_, &desc, reinterpret_cast<const SinewVec3*>(points.data()), *n, &b));
-        if (!r) return r.error();
-        return Body(handle_, b);
+        return made_body(
+            sinew_world_add_rope_polyline(handle_, &desc, reinterpret_cast<const SinewVec3*>(points.data()), *n, &b),
+            b);
     }
     template <class V>
     Result<Body> add_rope_polyline(const RopeDesc& desc, const std::vector<V>& points) {
@@ -988,31 +977,15 @@ class World {
     /// Adds a rectangular grid cloth ((segments_u+1)·(segments_v+1) particles).
     Result<Body> add_cloth_grid(const ClothDesc& desc, const ClothGridDesc& grid) {
         SinewBody b{0};
-        auto r = detail::to_result(sinew_world_add_cloth_grid(handle_, &desc, &grid, &b));
-        if (!r) return r.error();
-        return Body(handle_, b);
+        return made_body(sinew_world_add_cloth_grid(handle_, &desc, &grid, &b), b);
     }
     /// Adds a cloth from a triangle mesh: `vertices` (m), three indices per triangle, one
     /// inverse mass (1/kg, 0 = pinned) per vertex. Malformed meshes are refused by name.
     template <class V>
     Result<Body> add_cloth_mesh(const ClothDesc& desc, Span<const V> vertices, Span<const uint32_t> triangles,
                                 Span<const float> inverse_masses) {
-        SINEW_ASSERT_VEC3_LIKE(V);
-        auto nv = detail::to_count(vertices.size(), "World::add_cloth_mesh");
-        if (!nv) return nv.error();
-        auto nt = elements(triangles, 3, {}, "World::add_cloth_mesh");
-        if (!nt) return nt.error();
-        if (inverse_masses.size() != vertices.size())
-            return detail::local_error(Status::InvalidArgument,
-                                       "World::add_cloth_mesh: " + std::to_string(vertices.size()) +
-                                           " vertices but " + std::to_string(inverse_masses.size()) +
-                                           " inverse masses");
-        SinewBody b{0};
-        auto r = detail::to_result(sinew_world_add_cloth_mesh(handle_, &desc,
-                                                              reinterpret_cast<const SinewVec3*>(vertices.data()),
-                                                              *nv, triangles.data(), *nt, inverse_masses.data(), &b));
-        if (!r) return r.error();
-        return Body(handle_, b);
+        return add_mesh_body<SinewClothDesc, V>(&sinew_world_add_cloth_mesh, desc, vertices, triangles, 3,
+                                                inverse_masses, true, "World::add_cloth_mesh");
     }
     template <class V>
     Result<Body> add_cloth_mesh(const ClothDesc& desc, const std::vector<V>& vertices,
@@ -1026,7 +999,7 @@ class World {
     Result<Body> add_tet_body(const TetBodyDesc& desc, Span<const V> vertices, Span<const uint32_t> tets,
                               Span<const float> inverse_masses = {}) {
         return add_mesh_body<SinewTetBodyDesc, V>(&sinew_world_add_tet_body, desc, vertices, tets, 4,
-                                                  inverse_masses, "World::add_tet_body");
+                                                  inverse_masses, false, "World::add_tet_body");
     }
     template <class V>
     Result<Body> add_tet_body(const TetBodyDesc& desc, const std::vector<V>& vertices,
@@ -1040,7 +1013,7 @@ class World {
     Result<Body> add_pressure_body(const PressureBodyDesc& desc, Span<const V> vertices,
                                    Span<const uint32_t> triangles, Span<const float> inverse_masses = {}) {
         return add_mesh_body<SinewPressureBodyDesc, V>(&sinew_world_add_pressure_body, desc, vertices, triangles, 3,
-                                                       inverse_masses, "World::add_pressure_body");
+                                                       inverse_masses, false, "World::add_pressure_body");
     }
     template <class V>
     Result<Body> add_pressure_body(const PressureBodyDesc& desc, const std::vector<V>& vertices,
@@ -1052,9 +1025,7 @@ class World {
     /// The number of live bodies.
     Result<uint32_t> body_count() const {
         uint32_t n = 0;
-        auto r = detail::to_result(sinew_world_body_count(handle_, &n));
-        if (!r) return r.error();
-        return n;
+        return detail::checked(sinew_world_body_count(handle_, &n), n);
     }
 
     // --- constraint families ------------------------------------------------------
@@ -1064,42 +1035,29 @@ class World {
     /// tether acts. Compliance m/N.
     Result<Range> add_tethers(Span<const uint32_t> anchor_particle_pairs, Span<const float> max_lengths,
                               float compliance) {
-        auto n = elements(anchor_particle_pairs, 2, max_lengths, "World::add_tethers");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_tethers(handle_, anchor_particle_pairs.data(),
-                                                      data_or_null(max_lengths), *n, compliance, &first);
-        return added(s, first, *n);
+        return add_valued(&sinew_world_add_tethers, anchor_particle_pairs, 2, max_lengths, compliance,
+                          "World::add_tethers");
     }
     /// Dihedral bending (Müller et al. 2007): four indices per hinge (edge e0, e1, then
     /// wings w0, w1); rest angles in rad (empty = current). Compliance rad/(N·m).
     Result<Range> add_dihedral_bending(Span<const uint32_t> hinges, Span<const float> rest_angles,
                                        float compliance) {
-        auto n = elements(hinges, 4, rest_angles, "World::add_dihedral_bending");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_dihedral_bending(handle_, hinges.data(), data_or_null(rest_angles), *n,
-                                                               compliance, &first);
-        return added(s, first, *n);
+        return add_valued(&sinew_world_add_dihedral_bending, hinges, 4, rest_angles, compliance,
+                          "World::add_dihedral_bending");
     }
     /// Isometric bending (Bergou et al. 2006) over hinges as above; flat rest shape.
     /// Compliance 1/(N·m).
     Result<Range> add_isometric_bending(Span<const uint32_t> hinges, float compliance) {
-        auto n = elements(hinges, 4, {}, "World::add_isometric_bending");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_isometric_bending(handle_, hinges.data(), *n, compliance, &first);
-        return added(s, first, *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_isometric_bending(handle_, hinges.data(), n, compliance, first);
+        };
+        return add_elements(hinges, 4, {}, 1, "World::add_isometric_bending", add);
     }
     /// Tet volume constraints C = V/V0 − 1: four indices per tet of positive volume;
     /// rest volumes in m³ (empty = current). Compliance 1/(N·m).
     Result<Range> add_tet_volumes(Span<const uint32_t> tets, Span<const float> rest_volumes, float compliance) {
-        auto n = elements(tets, 4, rest_volumes, "World::add_tet_volumes");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_tet_volume_constraints(handle_, tets.data(), data_or_null(rest_volumes),
-                                                                     *n, compliance, &first);
-        return added(s, first, *n);
+        return add_valued(&sinew_world_add_tet_volume_constraints, tets, 4, rest_volumes, compliance,
+                          "World::add_tet_volumes");
     }
     /// One closed-surface volume constraint keeping `pressure` ((0, 100]) × the current
     /// enclosed volume; compliance m⁵/N. Returns its id.
@@ -1107,59 +1065,48 @@ class World {
         auto n = elements(triangles, 3, {}, "World::add_pressure_volume");
         if (!n) return n.error();
         uint32_t id = 0;
-        const SinewStatus s = sinew_world_add_pressure_volume(handle_, triangles.data(), *n, pressure, compliance, &id);
-        return added_id(s, id);
+        const SinewStatus s = sinew_world_add_pressure_volume(handle_, triangles.data(), *n, pressure, compliance,
+                                                              &id);
+        return detail::checked(s, id);
     }
     /// The enclosed volume (m³) of pressure constraint `id`.
     Result<float> pressure_volume(uint32_t id) const {
         float v = 0.0f;
-        auto r = detail::to_result(sinew_world_pressure_volume(handle_, id, &v));
-        if (!r) return r.error();
-        return v;
+        return detail::checked(sinew_world_pressure_volume(handle_, id, &v), v);
     }
     /// Strain-based triangles (Müller et al. 2014): three constraints per triangle (ids
     /// first + 3j + 0 along the rest edge 0→1, 1 across it, 2 shear); compliances 1/(N·m).
     Result<Range> add_triangle_strain(Span<const uint32_t> triangles, float compliance_xx, float compliance_yy,
                                       float compliance_shear) {
-        auto n = elements(triangles, 3, {}, "World::add_triangle_strain");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_triangle_strain(handle_, triangles.data(), *n, compliance_xx,
-                                                              compliance_yy, compliance_shear, &first);
-        return added(s, first, 3u * *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_triangle_strain(handle_, triangles.data(), n, compliance_xx, compliance_yy,
+                                                   compliance_shear, first);
+        };
+        return add_elements(triangles, 3, {}, 3, "World::add_triangle_strain", add);
     }
     /// Strain-based tets: six constraints per tet (stretch x, y, z, shear xy, xz, yz);
     /// compliances 1/(N·m).
     Result<Range> add_tet_strain(Span<const uint32_t> tets, float compliance_xx, float compliance_yy,
                                  float compliance_zz, float compliance_shear) {
-        auto n = elements(tets, 4, {}, "World::add_tet_strain");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_tet_strain(handle_, tets.data(), *n, compliance_xx, compliance_yy,
-                                                         compliance_zz, compliance_shear, &first);
-        return added(s, first, 6u * *n);
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return sinew_world_add_tet_strain(handle_, tets.data(), n, compliance_xx, compliance_yy, compliance_zz,
+                                              compliance_shear, first);
+        };
+        return add_elements(tets, 4, {}, 6, "World::add_tet_strain", add);
     }
     /// Unilateral XY areas (air mesh, 2D): each triangle's signed area stays >=
     /// min_areas[j] (m²; empty = 0). Compliance m³/N.
     Result<Range> add_unilateral_areas(Span<const uint32_t> triangles, Span<const float> min_areas,
                                        float compliance) {
-        auto n = elements(triangles, 3, min_areas, "World::add_unilateral_areas");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_unilateral_areas(handle_, triangles.data(), data_or_null(min_areas), *n,
-                                                               compliance, &first);
-        return added(s, first, *n);
+        return add_valued(&sinew_world_add_unilateral_areas, triangles, 3, min_areas, compliance,
+                          "World::add_unilateral_areas");
     }
     /// Unilateral tet volumes (air mesh, 3D): each tet's signed volume stays >=
     /// min_volumes[j] (m³; empty = 0). Compliance m⁵/N.
     Result<Range> add_unilateral_volumes(Span<const uint32_t> tets, Span<const float> min_volumes,
                                          float compliance) {
-        auto n = elements(tets, 4, min_volumes, "World::add_unilateral_volumes");
-        if (!n) return n.error();
-        uint32_t first = 0;
-        const SinewStatus s = sinew_world_add_unilateral_volumes(handle_, tets.data(), data_or_null(min_volumes), *n,
-                                                                 compliance, &first);
-        return added(s, first, *n);
+        return add_valued(&sinew_world_add_unilateral_volumes, tets, 4, min_volumes, compliance,
+                          "World::add_unilateral_volumes");
     }
     /// Makes the world 2D (motion in the plane z = `z`, m) or 3D again.
     Result<void> set_planar(bool enabled, float z = 0.0f) {
@@ -1172,14 +1119,12 @@ class World {
         if (!n) return n.error();
         uint32_t id = 0;
         const SinewStatus s = sinew_world_add_ring_area(handle_, particles.data(), *n, pressure, compliance, &id);
-        return added_id(s, id);
+        return detail::checked(s, id);
     }
     /// The enclosed XY area (m²) of ring `id`.
     Result<float> ring_area(uint32_t id) const {
         float a = 0.0f;
-        auto r = detail::to_result(sinew_world_ring_area(handle_, id, &a));
-        if (!r) return r.error();
-        return a;
+        return detail::checked(sinew_world_ring_area(handle_, id, &a), a);
     }
     /// A shape-matching cluster (Müller 2005) over at least 2 particles, rest shape = now;
     /// stiffness in [0, 1]; plastic beyond `yield_distance` (m; infinity = elastic), the
@@ -1192,7 +1137,7 @@ class World {
         uint32_t id = 0;
         const SinewStatus s = sinew_world_add_shape_cluster(handle_, particles.data(), *n, stiffness, yield_distance,
                                                             creep, &id);
-        return added_id(s, id);
+        return detail::checked(s, id);
     }
     /// Sets the stiffness ([0, 1]) of shape-matching cluster `id`.
     Result<void> set_shape_cluster_stiffness(uint32_t id, float stiffness) {
@@ -1201,23 +1146,19 @@ class World {
     /// The number of constraints of `family` (ids never shift).
     Result<uint32_t> family_constraint_count(Family family) const {
         uint32_t n = 0;
-        auto r = detail::to_result(sinew_world_family_constraint_count(handle_, static_cast<uint32_t>(family), &n));
-        if (!r) return r.error();
-        return n;
+        return detail::checked(sinew_world_family_constraint_count(handle_, static_cast<uint32_t>(family), &n), n);
     }
     /// |λ|/h² of constraints `first .. first + out.size()` of `family` in the last
     /// substep (unit per Family; 0 before the first step).
     Result<void> read_family_forces(Family family, uint32_t first, Span<float> out) const {
-        auto n = detail::to_count(out.size(), "World::read_family_forces");
-        if (!n) return n.error();
-        return detail::to_result(
-            sinew_world_read_family_forces(handle_, static_cast<uint32_t>(family), first, *n, out.data()));
+        const auto read = [family](SinewWorld w, uint32_t from, uint32_t n, float* to) {
+            return sinew_world_read_family_forces(w, static_cast<uint32_t>(family), from, n, to);
+        };
+        return detail::array_call(read, handle_, first, out, "World::read_family_forces");
     }
     Result<std::vector<float>> family_forces(Family family, Range range) const {
-        std::vector<float> out(range.count);
-        auto r = read_family_forces(family, range.first, Span<float>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<float>(range.count,
+                                      [&](Span<float> out) { return read_family_forces(family, range.first, out); });
     }
 
     // --- attachments --------------------------------------------------------------
@@ -1226,8 +1167,7 @@ class World {
     /// index (0, 1, ...).
     Result<uint32_t> add_attachment_host(const Transform& transform) {
         uint32_t id = 0;
-        const SinewStatus s = sinew_world_add_attachment_host(handle_, &transform, &id);
-        return added_id(s, id);
+        return detail::checked(sinew_world_add_attachment_host(handle_, &transform, &id), id);
     }
     /// Sets the transform `host` reaches at the end of the next step (once per frame,
     /// before step()); the substeps follow it interpolated.
@@ -1267,20 +1207,17 @@ class World {
     template <class V>
     Result<void> read_attachment_forces(uint32_t first, Span<V> out) const {
         SINEW_ASSERT_VEC3_LIKE(V);
-        auto n = detail::to_count(out.size(), "World::read_attachment_forces");
-        if (!n) return n.error();
-        return detail::to_result(
-            sinew_world_read_attachment_forces(handle_, first, *n, reinterpret_cast<SinewVec3*>(out.data())));
+        return detail::array_call(&sinew_world_read_attachment_forces, handle_, first,
+                                  Span<SinewVec3>(reinterpret_cast<SinewVec3*>(out.data()), out.size()),
+                                  "World::read_attachment_forces");
     }
     template <class V>
     Result<void> read_attachment_forces(uint32_t first, std::vector<V>& out) const {
         return read_attachment_forces(first, Span<V>(out));
     }
     Result<std::vector<Vec3>> attachment_forces(Range range) const {
-        std::vector<Vec3> out(range.count);
-        auto r = read_attachment_forces(range.first, Span<Vec3>(out));
-        if (!r) return r.error();
-        return out;
+        return detail::collect<Vec3>(range.count,
+                                     [&](Span<Vec3> out) { return read_attachment_forces(range.first, out); });
     }
 
   private:
@@ -1344,37 +1281,62 @@ class World {
         if (!r) return r.error();
         return Range{first, count};
     }
-    static Result<uint32_t> added_id(SinewStatus s, uint32_t id) {
-        auto r = detail::to_result(s);
-        if (!r) return r.error();
-        return id;
+    /// A family builder with one value per element (rest lengths, angles, volumes; empty =
+    /// the library's default) and one compliance: tethers, dihedral bending, tet volumes,
+    /// unilateral areas and volumes.
+    Result<Range> add_valued(PairFn fn, Span<const uint32_t> indices, std::size_t per, Span<const float> values,
+                             float compliance, const char* what) {
+        const auto add = [&](uint32_t n, uint32_t* first) {
+            return fn(handle_, indices.data(), data_or_null(values), n, compliance, first);
+        };
+        return add_elements(indices, per, values, 1, what, add);
+    }
+    /// A family builder over a flat index list (`per` indices per element, optional
+    /// per-element `values`): `call(count, &first)` adds `ids_per` constraints per element.
+    template <class Call>
+    Result<Range> add_elements(Span<const uint32_t> indices, std::size_t per, Span<const float> values,
+                               uint32_t ids_per, const char* what, Call call) {
+        auto n = elements(indices, per, values, what);
+        if (!n) return n.error();
+        uint32_t first = 0;
+        const SinewStatus s = call(*n, &first);
+        return added(s, first, ids_per * *n);
     }
     template <class Desc>
     using MeshBodyFn = SinewStatus (*)(SinewWorld, const Desc*, const SinewVec3*, uint32_t, const uint32_t*,
                                        uint32_t, const float*, SinewBody*);
+    /// A body over a mesh: vertices, `per` indices per element and one inverse mass per
+    /// vertex (or none, unless `masses_required`).
     template <class Desc, class V>
     Result<Body> add_mesh_body(MeshBodyFn<Desc> fn, const Desc& desc, Span<const V> vertices,
                                Span<const uint32_t> elems, std::size_t per, Span<const float> inverse_masses,
-                               const char* what) {
+                               bool masses_required, const char* what) {
         SINEW_ASSERT_VEC3_LIKE(V);
         auto nv = detail::to_count(vertices.size(), what);
         if (!nv) return nv.error();
         auto ne = elements(elems, per, {}, what);
         if (!ne) return ne.error();
-        if (!inverse_masses.empty() && inverse_masses.size() != vertices.size())
+        if ((masses_required || !inverse_masses.empty()) && inverse_masses.size() != vertices.size())
             return detail::local_error(Status::InvalidArgument, std::string(what) + ": " +
                                                                     std::to_string(vertices.size()) +
                                                                     " vertices but " +
                                                                     std::to_string(inverse_masses.size()) +
                                                                     " inverse masses");
         SinewBody b{0};
-        auto r = detail::to_result(fn(handle_, &desc, reinterpret_cast<const SinewVec3*>(vertices.data()), *nv,
-                                      elems.data(), *ne, data_or_null(inverse_masses), &b));
+        const float* masses = masses_required ? inverse_masses.data() : data_or_null(inverse_masses);
+        return made_body(fn(handle_, &desc, reinterpret_cast<const SinewVec3*>(vertices.data()), *nv, elems.data(),
+                            *ne, masses, &b),
+                         b);
+    }
+    /// The Body a builder wrote to `body` (read once the call has returned), or its error.
+    Result<Body> made_body(SinewStatus s, const SinewBody& body) const {
+        auto r = detail::to_result(s);
         if (!r) return r.error();
-        return Body(handle_, b);
+        return Body(handle_, body);
     }
 
-    SinewWorld handle_{0};
+    friend class detail::OwnedHandle<World, SinewWorld>;
+    void destroy(SinewWorld world) noexcept { (void)sinew_world_destroy(world); }
 };
 
 } // namespace sinew

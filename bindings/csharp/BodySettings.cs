@@ -8,7 +8,7 @@ using Sinew.Native;
 namespace Sinew
 {
     /// <summary>A rope built by the library (<see cref="World.AddRope"/>).</summary>
-    public struct RopeSettings
+    public struct RopeSettings : INativeSettings<SinewRopeDesc>
     {
         /// <summary>First end (m), default (0, 0, 0). Ignored by AddRopePolyline.</summary>
         public SinewVec3 Start;
@@ -35,59 +35,43 @@ namespace Sinew
         public float Damping;
 
         /// <summary>The library's defaults.</summary>
-        public static unsafe RopeSettings Default
+        public static RopeSettings Default
         {
-            get
-            {
-                SinewRopeDesc d = NativeDefaults();
-                return new RopeSettings
-                {
-                    Start = d.start,
-                    End = d.end,
-                    Segments = (int)d.segments,
-                    TotalMass = d.total_mass,
-                    Radius = d.radius,
-                    StretchCompliance = d.stretch_compliance,
-                    BendCompliance = d.bend_compliance,
-                    Tethers = d.tethers != 0,
-                    PinStart = d.pin_start != 0,
-                    PinEnd = d.pin_end != 0,
-                    Damping = d.damping,
-                };
-            }
-        }
-
-        static unsafe SinewRopeDesc NativeDefaults()
-        {
-            Library.EnsureLoaded();
-            SinewRopeDesc d;
-            SinewException.Check(SinewNative.sinew_rope_desc_init(&d));
-            return d;
+            get { return NativeSettings.Default<RopeSettings, SinewRopeDesc>(); }
         }
 
         /// <summary>The native desc: the defaults (with their cookie) overwritten by these
         /// settings.</summary>
         public SinewRopeDesc ToNative()
         {
-            SinewRopeDesc d = NativeDefaults();
-            d.start = Start;
-            d.end = End;
-            d.segments = unchecked((uint)Segments);
-            d.total_mass = TotalMass;
-            d.radius = Radius;
-            d.stretch_compliance = StretchCompliance;
-            d.bend_compliance = BendCompliance;
-            d.tethers = Tethers ? 1u : 0u;
-            d.pin_start = PinStart ? 1u : 0u;
-            d.pin_end = PinEnd ? 1u : 0u;
-            d.damping = Damping;
-            return d;
+            return NativeSettings.ToNative<RopeSettings, SinewRopeDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewRopeDesc>.InitNative(ref SinewRopeDesc d)
+        {
+            fixed (SinewRopeDesc* p = &d)
+                return SinewNative.sinew_rope_desc_init(p);
+        }
+
+        void INativeSettings<SinewRopeDesc>.Exchange(ref SinewRopeDesc d, bool toNative)
+        {
+            NativeSettings.Copy(ref d.start, ref Start, toNative);
+            NativeSettings.Copy(ref d.end, ref End, toNative);
+            NativeSettings.Copy(ref d.segments, ref Segments, toNative);
+            NativeSettings.Copy(ref d.total_mass, ref TotalMass, toNative);
+            NativeSettings.Copy(ref d.radius, ref Radius, toNative);
+            NativeSettings.Copy(ref d.stretch_compliance, ref StretchCompliance, toNative);
+            NativeSettings.Copy(ref d.bend_compliance, ref BendCompliance, toNative);
+            NativeSettings.Copy(ref d.tethers, ref Tethers, toNative);
+            NativeSettings.Copy(ref d.pin_start, ref PinStart, toNative);
+            NativeSettings.Copy(ref d.pin_end, ref PinEnd, toNative);
+            NativeSettings.Copy(ref d.damping, ref Damping, toNative);
         }
     }
 
     /// <summary>The material of a cloth, mesh or grid (<see cref="World.AddClothGrid"/>,
     /// <see cref="World.AddClothMesh{T}"/>).</summary>
-    public struct ClothSettings
+    public struct ClothSettings : INativeSettings<SinewClothDesc>
     {
         /// <summary>Edge links (default) or strain-based triangles.</summary>
         public SinewClothModel Model;
@@ -113,53 +97,39 @@ namespace Sinew
         /// <summary>The library's defaults.</summary>
         public static ClothSettings Default
         {
-            get
-            {
-                SinewClothDesc d = NativeDefaults();
-                return new ClothSettings
-                {
-                    Model = (SinewClothModel)d.model,
-                    StretchCompliance = d.stretch_compliance,
-                    WeftCompliance = d.weft_compliance,
-                    ShearCompliance = d.shear_compliance,
-                    Warp = d.warp,
-                    BendCompliance = d.bend_compliance,
-                    Bending = (SinewBendingModel)d.bending,
-                    Tethers = d.tethers != 0,
-                    Damping = d.damping,
-                };
-            }
-        }
-
-        static unsafe SinewClothDesc NativeDefaults()
-        {
-            Library.EnsureLoaded();
-            SinewClothDesc d;
-            SinewException.Check(SinewNative.sinew_cloth_desc_init(&d));
-            return d;
+            get { return NativeSettings.Default<ClothSettings, SinewClothDesc>(); }
         }
 
         /// <summary>The native desc: the defaults (with their cookie) overwritten by these
         /// settings.</summary>
         public SinewClothDesc ToNative()
         {
-            SinewClothDesc d = NativeDefaults();
-            d.model = (uint)Model;
-            d.stretch_compliance = StretchCompliance;
-            d.weft_compliance = WeftCompliance;
-            d.shear_compliance = ShearCompliance;
-            d.warp = Warp;
-            d.bend_compliance = BendCompliance;
-            d.bending = (uint)Bending;
-            d.tethers = Tethers ? 1u : 0u;
-            d.damping = Damping;
-            return d;
+            return NativeSettings.ToNative<ClothSettings, SinewClothDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewClothDesc>.InitNative(ref SinewClothDesc d)
+        {
+            fixed (SinewClothDesc* p = &d)
+                return SinewNative.sinew_cloth_desc_init(p);
+        }
+
+        void INativeSettings<SinewClothDesc>.Exchange(ref SinewClothDesc d, bool toNative)
+        {
+            NativeSettings.CopyEnum(ref d.model, ref Model, toNative);
+            NativeSettings.Copy(ref d.stretch_compliance, ref StretchCompliance, toNative);
+            NativeSettings.Copy(ref d.weft_compliance, ref WeftCompliance, toNative);
+            NativeSettings.Copy(ref d.shear_compliance, ref ShearCompliance, toNative);
+            NativeSettings.Copy(ref d.warp, ref Warp, toNative);
+            NativeSettings.Copy(ref d.bend_compliance, ref BendCompliance, toNative);
+            NativeSettings.CopyEnum(ref d.bending, ref Bending, toNative);
+            NativeSettings.Copy(ref d.tethers, ref Tethers, toNative);
+            NativeSettings.Copy(ref d.damping, ref Damping, toNative);
         }
     }
 
     /// <summary>A rectangular cloth grid (<see cref="World.AddClothGrid"/>): vertex (i, j) at
     /// Origin + U·i/SegmentsU + V·j/SegmentsV, particle index j·(SegmentsU+1) + i.</summary>
-    public struct ClothGridSettings
+    public struct ClothGridSettings : INativeSettings<SinewClothGridDesc>
     {
         /// <summary>m, default (0, 0, 0).</summary>
         public SinewVec3 Origin;
@@ -189,48 +159,36 @@ namespace Sinew
         /// <summary>The library's defaults.</summary>
         public static ClothGridSettings Default
         {
-            get
-            {
-                SinewClothGridDesc d = NativeDefaults();
-                return new ClothGridSettings
-                {
-                    Origin = d.origin,
-                    U = d.u,
-                    V = d.v,
-                    SegmentsU = (int)d.segments_u,
-                    SegmentsV = (int)d.segments_v,
-                    TotalMass = d.total_mass,
-                    PinCorners = (int)d.pin_corners,
-                };
-            }
-        }
-
-        static unsafe SinewClothGridDesc NativeDefaults()
-        {
-            Library.EnsureLoaded();
-            SinewClothGridDesc d;
-            SinewException.Check(SinewNative.sinew_cloth_grid_desc_init(&d));
-            return d;
+            get { return NativeSettings.Default<ClothGridSettings, SinewClothGridDesc>(); }
         }
 
         /// <summary>The native desc: the defaults (with their cookie) overwritten by these
         /// settings.</summary>
         public SinewClothGridDesc ToNative()
         {
-            SinewClothGridDesc d = NativeDefaults();
-            d.origin = Origin;
-            d.u = U;
-            d.v = V;
-            d.segments_u = unchecked((uint)SegmentsU);
-            d.segments_v = unchecked((uint)SegmentsV);
-            d.total_mass = TotalMass;
-            d.pin_corners = unchecked((uint)PinCorners);
-            return d;
+            return NativeSettings.ToNative<ClothGridSettings, SinewClothGridDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewClothGridDesc>.InitNative(ref SinewClothGridDesc d)
+        {
+            fixed (SinewClothGridDesc* p = &d)
+                return SinewNative.sinew_cloth_grid_desc_init(p);
+        }
+
+        void INativeSettings<SinewClothGridDesc>.Exchange(ref SinewClothGridDesc d, bool toNative)
+        {
+            NativeSettings.Copy(ref d.origin, ref Origin, toNative);
+            NativeSettings.Copy(ref d.u, ref U, toNative);
+            NativeSettings.Copy(ref d.v, ref V, toNative);
+            NativeSettings.Copy(ref d.segments_u, ref SegmentsU, toNative);
+            NativeSettings.Copy(ref d.segments_v, ref SegmentsV, toNative);
+            NativeSettings.Copy(ref d.total_mass, ref TotalMass, toNative);
+            NativeSettings.Copy(ref d.pin_corners, ref PinCorners, toNative);
         }
     }
 
     /// <summary>A tetrahedral soft body (<see cref="World.AddTetBody{T}"/>).</summary>
-    public struct TetBodySettings
+    public struct TetBodySettings : INativeSettings<SinewTetBodyDesc>
     {
         /// <summary>Total mass (kg), lumped by tet volume when no inverse masses are given;
         /// default 1.</summary>
@@ -250,46 +208,35 @@ namespace Sinew
         /// <summary>The library's defaults.</summary>
         public static TetBodySettings Default
         {
-            get
-            {
-                SinewTetBodyDesc d = NativeDefaults();
-                return new TetBodySettings
-                {
-                    TotalMass = d.total_mass,
-                    Model = (SinewTetModel)d.model,
-                    StretchCompliance = d.stretch_compliance,
-                    ShearCompliance = d.shear_compliance,
-                    VolumeCompliance = d.volume_compliance,
-                    Damping = d.damping,
-                };
-            }
-        }
-
-        static unsafe SinewTetBodyDesc NativeDefaults()
-        {
-            Library.EnsureLoaded();
-            SinewTetBodyDesc d;
-            SinewException.Check(SinewNative.sinew_tet_body_desc_init(&d));
-            return d;
+            get { return NativeSettings.Default<TetBodySettings, SinewTetBodyDesc>(); }
         }
 
         /// <summary>The native desc: the defaults (with their cookie) overwritten by these
         /// settings.</summary>
         public SinewTetBodyDesc ToNative()
         {
-            SinewTetBodyDesc d = NativeDefaults();
-            d.total_mass = TotalMass;
-            d.model = (uint)Model;
-            d.stretch_compliance = StretchCompliance;
-            d.shear_compliance = ShearCompliance;
-            d.volume_compliance = VolumeCompliance;
-            d.damping = Damping;
-            return d;
+            return NativeSettings.ToNative<TetBodySettings, SinewTetBodyDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewTetBodyDesc>.InitNative(ref SinewTetBodyDesc d)
+        {
+            fixed (SinewTetBodyDesc* p = &d)
+                return SinewNative.sinew_tet_body_desc_init(p);
+        }
+
+        void INativeSettings<SinewTetBodyDesc>.Exchange(ref SinewTetBodyDesc d, bool toNative)
+        {
+            NativeSettings.Copy(ref d.total_mass, ref TotalMass, toNative);
+            NativeSettings.CopyEnum(ref d.model, ref Model, toNative);
+            NativeSettings.Copy(ref d.stretch_compliance, ref StretchCompliance, toNative);
+            NativeSettings.Copy(ref d.shear_compliance, ref ShearCompliance, toNative);
+            NativeSettings.Copy(ref d.volume_compliance, ref VolumeCompliance, toNative);
+            NativeSettings.Copy(ref d.damping, ref Damping, toNative);
         }
     }
 
     /// <summary>A closed-surface (pressure) soft body (<see cref="World.AddPressureBody{T}"/>).</summary>
-    public struct PressureBodySettings
+    public struct PressureBodySettings : INativeSettings<SinewPressureBodyDesc>
     {
         /// <summary>Total mass (kg), lumped by triangle area when no inverse masses are given;
         /// default 1.</summary>
@@ -307,39 +254,29 @@ namespace Sinew
         /// <summary>The library's defaults.</summary>
         public static PressureBodySettings Default
         {
-            get
-            {
-                SinewPressureBodyDesc d = NativeDefaults();
-                return new PressureBodySettings
-                {
-                    TotalMass = d.total_mass,
-                    StretchCompliance = d.stretch_compliance,
-                    Pressure = d.pressure,
-                    VolumeCompliance = d.volume_compliance,
-                    Damping = d.damping,
-                };
-            }
-        }
-
-        static unsafe SinewPressureBodyDesc NativeDefaults()
-        {
-            Library.EnsureLoaded();
-            SinewPressureBodyDesc d;
-            SinewException.Check(SinewNative.sinew_pressure_body_desc_init(&d));
-            return d;
+            get { return NativeSettings.Default<PressureBodySettings, SinewPressureBodyDesc>(); }
         }
 
         /// <summary>The native desc: the defaults (with their cookie) overwritten by these
         /// settings.</summary>
         public SinewPressureBodyDesc ToNative()
         {
-            SinewPressureBodyDesc d = NativeDefaults();
-            d.total_mass = TotalMass;
-            d.stretch_compliance = StretchCompliance;
-            d.pressure = Pressure;
-            d.volume_compliance = VolumeCompliance;
-            d.damping = Damping;
-            return d;
+            return NativeSettings.ToNative<PressureBodySettings, SinewPressureBodyDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewPressureBodyDesc>.InitNative(ref SinewPressureBodyDesc d)
+        {
+            fixed (SinewPressureBodyDesc* p = &d)
+                return SinewNative.sinew_pressure_body_desc_init(p);
+        }
+
+        void INativeSettings<SinewPressureBodyDesc>.Exchange(ref SinewPressureBodyDesc d, bool toNative)
+        {
+            NativeSettings.Copy(ref d.total_mass, ref TotalMass, toNative);
+            NativeSettings.Copy(ref d.stretch_compliance, ref StretchCompliance, toNative);
+            NativeSettings.Copy(ref d.pressure, ref Pressure, toNative);
+            NativeSettings.Copy(ref d.volume_compliance, ref VolumeCompliance, toNative);
+            NativeSettings.Copy(ref d.damping, ref Damping, toNative);
         }
     }
 }

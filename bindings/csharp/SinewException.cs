@@ -29,6 +29,15 @@ namespace Sinew
                 throw new SinewException((SinewStatus)status, SinewNative.Utf8ToString(SinewNative.sinew_last_error_message()));
         }
 
+        /// <summary>Checks a native call that writes its result through a pointer and returns
+        /// that result: <c>uint n; return Checked(sinew_x(handle, &amp;n), n);</c> (arguments
+        /// are evaluated left to right, so <paramref name="value"/> is read after the call).</summary>
+        internal static T Checked<T>(int status, T value)
+        {
+            Check(status);
+            return value;
+        }
+
         /// <summary>An argument refused by the C# layer (before any native call).</summary>
         internal static SinewException Argument(string function, string reason)
         {

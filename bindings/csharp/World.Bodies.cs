@@ -12,12 +12,7 @@ namespace Sinew
         /// <summary>Number of live bodies (removed ones not counted).</summary>
         public unsafe int BodyCount
         {
-            get
-            {
-                uint n;
-                SinewException.Check(SinewNative.sinew_world_body_count(Handle, &n));
-                return (int)n;
-            }
+            get { uint n; return (int)SinewException.Checked(SinewNative.sinew_world_body_count(Handle, &n), n); }
         }
 
         /// <summary>Adds a straight rope from settings.Start to settings.End in
@@ -26,8 +21,7 @@ namespace Sinew
         {
             SinewRopeDesc desc = settings.ToNative();
             SinewBody body;
-            SinewException.Check(SinewNative.sinew_world_add_rope(Handle, &desc, &body));
-            return new Body(this, body);
+            return new Body(this, SinewException.Checked(SinewNative.sinew_world_add_rope(Handle, &desc, &body), body));
         }
 
         /// <summary>Adds a rope through <paramref name="points"/> (m, at least 2), one particle
@@ -51,8 +45,7 @@ namespace Sinew
             SinewClothDesc desc = cloth.ToNative();
             SinewClothGridDesc g = grid.ToNative();
             SinewBody body;
-            SinewException.Check(SinewNative.sinew_world_add_cloth_grid(Handle, &desc, &g, &body));
-            return new Body(this, body);
+            return new Body(this, SinewException.Checked(SinewNative.sinew_world_add_cloth_grid(Handle, &desc, &g, &body), body));
         }
 
         /// <summary>Adds a cloth from a triangle mesh: <paramref name="vertices"/> (m), three
@@ -63,21 +56,12 @@ namespace Sinew
         public unsafe Body AddClothMesh<T>(ClothSettings cloth, T[] vertices, int[] triangles, float[] inverseMasses)
             where T : struct
         {
-            const string F = "World.AddClothMesh";
-            Args.NotNull(vertices, F, "vertices");
-            CheckElements(triangles, 3, F, "triangles");
-            Args.NotNull(inverseMasses, F, "inverseMasses");
-            if (inverseMasses.Length != vertices.Length)
-                throw SinewException.Argument(F, "inverseMasses has " + inverseMasses.Length + " elements for " +
-                    vertices.Length + " vertices");
-            SinewClothDesc desc = cloth.ToNative();
-            SinewBody body;
-            using (var v = PackVec3(vertices, F, "vertices"))
-            using (var t = new Pin(triangles))
-            using (var m = new Pin(inverseMasses))
-                SinewException.Check(SinewNative.sinew_world_add_cloth_mesh(Handle, &desc, (SinewVec3*)v.Ptr,
-                    (uint)vertices.Length, (uint*)t.Ptr, (uint)(triangles.Length / 3), (float*)m.Ptr, &body));
-            return new Body(this, body);
+            return AddMeshBody(vertices, triangles, 3, "triangles", inverseMasses, true, "World.AddClothMesh",
+                (v, nv, t, nt, m, body) =>
+                {
+                    SinewClothDesc desc = cloth.ToNative();
+                    return SinewNative.sinew_world_add_cloth_mesh(Handle, &desc, v, nv, t, nt, m, body);
+                });
         }
 
         /// <summary>Adds a soft body from a tetrahedral mesh (four vertex indices per tet,
@@ -87,18 +71,12 @@ namespace Sinew
         public unsafe Body AddTetBody<T>(TetBodySettings settings, T[] vertices, int[] tets, float[] inverseMasses = null)
             where T : struct
         {
-            const string F = "World.AddTetBody";
-            Args.NotNull(vertices, F, "vertices");
-            CheckElements(tets, 4, F, "tets");
-            CheckMasses(inverseMasses, vertices.Length, F);
-            SinewTetBodyDesc desc = settings.ToNative();
-            SinewBody body;
-            using (var v = PackVec3(vertices, F, "vertices"))
-            using (var t = new Pin(tets))
-            using (var m = new Pin(inverseMasses))
-                SinewException.Check(SinewNative.sinew_world_add_tet_body(Handle, &desc, (SinewVec3*)v.Ptr,
-                    (uint)vertices.Length, (uint*)t.Ptr, (uint)(tets.Length / 4), (float*)m.Ptr, &body));
-            return new Body(this, body);
+            return AddMeshBody(vertices, tets, 4, "tets", inverseMasses, false, "World.AddTetBody",
+                (v, nv, t, nt, m, body) =>
+                {
+                    SinewTetBodyDesc desc = settings.ToNative();
+                    return SinewNative.sinew_world_add_tet_body(Handle, &desc, v, nv, t, nt, m, body);
+                });
         }
 
         /// <summary>Adds a soft body from a closed surface (three vertex indices per triangle,
@@ -108,17 +86,38 @@ namespace Sinew
         public unsafe Body AddPressureBody<T>(PressureBodySettings settings, T[] vertices, int[] triangles,
                                               float[] inverseMasses = null) where T : struct
         {
-            const string F = "World.AddPressureBody";
-            Args.NotNull(vertices, F, "vertices");
-            CheckElements(triangles, 3, F, "triangles");
-            CheckMasses(inverseMasses, vertices.Length, F);
-            SinewPressureBodyDesc desc = settings.ToNative();
+            return AddMeshBody(vertices, triangles, 3, "triangles", inverseMasses, false, "World.AddPressureBody",
+                (v, nv, t, nt, m, body) =>
+                {
+                    SinewPressureBodyDesc desc = settings.ToNative();
+                    return SinewNative.sinew_world_add_pressure_body(Handle, &desc, v, nv, t, nt, m, body);
+                });
+        }
+
+        /// <summary>A library body builder over a mesh, its desc bound: vertices,
+        /// element indices, inverse masses (null = the builder's default), the new body.</summary>
+        unsafe delegate int MeshBodyCall(SinewVec3* vertices, uint vertexCount, uint* elements, uint elementCount,
+                                         float* inverseMasses, SinewBody* body);
+
+        /// <summary>Checks and pins a mesh (<paramref name="per"/> indices per element, one
+        /// inverse mass per vertex, or null unless <paramref name="massesRequired"/>) and
+        /// builds its body.</summary>
+        unsafe Body AddMeshBody<T>(T[] vertices, int[] elements, int per, string elementsName, float[] inverseMasses,
+                                   bool massesRequired, string function, MeshBodyCall call) where T : struct
+        {
+            Args.NotNull(vertices, function, "vertices");
+            CheckElements(elements, per, function, elementsName);
+            if (massesRequired)
+                Args.NotNull(inverseMasses, function, "inverseMasses");
+            if (inverseMasses != null && inverseMasses.Length != vertices.Length)
+                throw SinewException.Argument(function, "inverseMasses has " + inverseMasses.Length + " elements for " +
+                    vertices.Length + " vertices");
             SinewBody body;
-            using (var v = PackVec3(vertices, F, "vertices"))
-            using (var t = new Pin(triangles))
+            using (var v = PackVec3(vertices, function, "vertices"))
+            using (var e = new Pin(elements))
             using (var m = new Pin(inverseMasses))
-                SinewException.Check(SinewNative.sinew_world_add_pressure_body(Handle, &desc, (SinewVec3*)v.Ptr,
-                    (uint)vertices.Length, (uint*)t.Ptr, (uint)(triangles.Length / 3), (float*)m.Ptr, &body));
+                SinewException.Check(call((SinewVec3*)v.Ptr, (uint)vertices.Length, (uint*)e.Ptr,
+                    (uint)(elements.Length / per), (float*)m.Ptr, &body));
             return new Body(this, body);
         }
 
@@ -145,13 +144,6 @@ namespace Sinew
             Args.NotNull(indices, function, name);
             if (indices.Length % per != 0)
                 throw SinewException.Argument(function, name + " has " + indices.Length + " indices, not a multiple of " + per);
-        }
-
-        static void CheckMasses(float[] inverseMasses, int vertices, string function)
-        {
-            if (inverseMasses != null && inverseMasses.Length != vertices)
-                throw SinewException.Argument(function, "inverseMasses has " + inverseMasses.Length + " elements for " +
-                    vertices + " vertices");
         }
     }
 }

@@ -13,16 +13,14 @@ namespace Sinew
         public static unsafe SinewColliderDesc ColliderDesc()
         {
             SinewColliderDesc d;
-            SinewException.Check(SinewNative.sinew_collider_desc_init(&d));
-            return d;
+            return SinewException.Checked(SinewNative.sinew_collider_desc_init(&d), d);
         }
 
         /// <summary>Adds a collider (start from <see cref="ColliderDesc"/>); returns its handle.</summary>
         public unsafe SinewCollider AddCollider(SinewColliderDesc desc)
         {
             SinewCollider c;
-            SinewException.Check(SinewNative.sinew_world_add_collider(Handle, &desc, &c));
-            return c;
+            return SinewException.Checked(SinewNative.sinew_world_add_collider(Handle, &desc, &c), c);
         }
 
         /// <summary>Adds a static two-sided triangle-mesh collider: vertices (m, local frame)
@@ -38,8 +36,7 @@ namespace Sinew
             SinewCollider c;
             fixed (SinewVec3* v = vertices)
             fixed (int* t = indices)
-                SinewException.Check(SinewNative.sinew_world_add_mesh_collider(Handle, &desc, v, unchecked((uint)vertices.Length), (uint*)t, unchecked((uint)(indices.Length / 3)), &c));
-            return c;
+                return SinewException.Checked(SinewNative.sinew_world_add_mesh_collider(Handle, &desc, v, unchecked((uint)vertices.Length), (uint*)t, unchecked((uint)(indices.Length / 3)), &c), c);
         }
 
         /// <summary>Removes a collider; its handle becomes invalid.</summary>

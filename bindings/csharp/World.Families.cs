@@ -16,13 +16,8 @@ namespace Sinew
         /// m/N (0 = rigid). Force readback: <see cref="SinewFamily.Tether"/>, N.</summary>
         public unsafe int AddTethers(int[] anchorParticlePairs, float[] maxLengths, float compliance)
         {
-            const string F = "World.AddTethers";
-            int n = Count(anchorParticlePairs, 2, maxLengths, F, "anchorParticlePairs", "maxLengths");
-            uint first;
-            using (var p = new Pin(anchorParticlePairs))
-            using (var r = new Pin(maxLengths))
-                SinewException.Check(SinewNative.sinew_world_add_tethers(Handle, (uint*)p.Ptr, (float*)r.Ptr, (uint)n, compliance, &first));
-            return (int)first;
+            return AddValued(addTethers, anchorParticlePairs, 2, maxLengths, compliance, "World.AddTethers",
+                "anchorParticlePairs", "maxLengths");
         }
 
         /// <summary>Adds dihedral bending constraints (Müller et al. 2007): four indices per
@@ -31,13 +26,8 @@ namespace Sinew
         /// Compliance in rad/(N·m).</summary>
         public unsafe int AddDihedralBending(int[] hinges, float[] restAngles, float compliance)
         {
-            const string F = "World.AddDihedralBending";
-            int n = Count(hinges, 4, restAngles, F, "hinges", "restAngles");
-            uint first;
-            using (var p = new Pin(hinges))
-            using (var r = new Pin(restAngles))
-                SinewException.Check(SinewNative.sinew_world_add_dihedral_bending(Handle, (uint*)p.Ptr, (float*)r.Ptr, (uint)n, compliance, &first));
-            return (int)first;
+            return AddValued(addDihedralBending, hinges, 4, restAngles, compliance, "World.AddDihedralBending",
+                "hinges", "restAngles");
         }
 
         /// <summary>Adds isometric bending constraints (Bergou et al. 2006) over hinges laid out
@@ -45,12 +35,8 @@ namespace Sinew
         /// be (near) flat. Compliance in 1/(N·m).</summary>
         public unsafe int AddIsometricBending(int[] hinges, float compliance)
         {
-            const string F = "World.AddIsometricBending";
-            int n = Count(hinges, 4, null, F, "hinges", null);
-            uint first;
-            using (var p = new Pin(hinges))
-                SinewException.Check(SinewNative.sinew_world_add_isometric_bending(Handle, (uint*)p.Ptr, (uint)n, compliance, &first));
-            return (int)first;
+            return AddElements(hinges, 4, null, "World.AddIsometricBending", "hinges", null,
+                (p, r, n, id) => SinewNative.sinew_world_add_isometric_bending(Handle, p, n, compliance, id));
         }
 
         /// <summary>Adds tetrahedron volume constraints, C = V/V0 − 1: four indices per tet of
@@ -58,13 +44,8 @@ namespace Sinew
         /// current). Compliance in 1/(N·m).</summary>
         public unsafe int AddTetVolumes(int[] tets, float[] restVolumes, float compliance)
         {
-            const string F = "World.AddTetVolumes";
-            int n = Count(tets, 4, restVolumes, F, "tets", "restVolumes");
-            uint first;
-            using (var p = new Pin(tets))
-            using (var r = new Pin(restVolumes))
-                SinewException.Check(SinewNative.sinew_world_add_tet_volume_constraints(Handle, (uint*)p.Ptr, (float*)r.Ptr, (uint)n, compliance, &first));
-            return (int)first;
+            return AddValued(addTetVolumeConstraints, tets, 4, restVolumes, compliance, "World.AddTetVolumes",
+                "tets", "restVolumes");
         }
 
         /// <summary>Adds one closed-surface volume constraint over triangles (three indices
@@ -73,20 +54,15 @@ namespace Sinew
         /// Compliance in m⁵/N. Returns its id (<see cref="PressureVolume"/>).</summary>
         public unsafe int AddPressureVolume(int[] triangles, float pressure, float compliance)
         {
-            const string F = "World.AddPressureVolume";
-            int n = Count(triangles, 3, null, F, "triangles", null);
-            uint id;
-            using (var p = new Pin(triangles))
-                SinewException.Check(SinewNative.sinew_world_add_pressure_volume(Handle, (uint*)p.Ptr, (uint)n, pressure, compliance, &id));
-            return (int)id;
+            return AddElements(triangles, 3, null, "World.AddPressureVolume", "triangles", null,
+                (p, r, n, id) => SinewNative.sinew_world_add_pressure_volume(Handle, p, n, pressure, compliance, id));
         }
 
         /// <summary>The current enclosed volume (m³) of pressure constraint <paramref name="id"/>.</summary>
         public unsafe float PressureVolume(int id)
         {
             float v;
-            SinewException.Check(SinewNative.sinew_world_pressure_volume(Handle, unchecked((uint)id), &v));
-            return v;
+            return SinewException.Checked(SinewNative.sinew_world_pressure_volume(Handle, unchecked((uint)id), &v), v);
         }
 
         /// <summary>Adds strain-based triangle constraints (Müller et al. 2014), three per
@@ -94,13 +70,8 @@ namespace Sinew
         /// it, 2: shear); compliances in 1/(N·m).</summary>
         public unsafe int AddTriangleStrain(int[] triangles, float complianceXX, float complianceYY, float complianceShear)
         {
-            const string F = "World.AddTriangleStrain";
-            int n = Count(triangles, 3, null, F, "triangles", null);
-            uint first;
-            using (var p = new Pin(triangles))
-                SinewException.Check(SinewNative.sinew_world_add_triangle_strain(Handle, (uint*)p.Ptr, (uint)n,
-                    complianceXX, complianceYY, complianceShear, &first));
-            return (int)first;
+            return AddElements(triangles, 3, null, "World.AddTriangleStrain", "triangles", null,
+                (p, r, n, id) => SinewNative.sinew_world_add_triangle_strain(Handle, p, n, complianceXX, complianceYY, complianceShear, id));
         }
 
         /// <summary>Adds strain-based tet constraints, six per tet: ids first + 6j + (0, 1, 2:
@@ -108,13 +79,8 @@ namespace Sinew
         /// 1/(N·m).</summary>
         public unsafe int AddTetStrain(int[] tets, float complianceXX, float complianceYY, float complianceZZ, float complianceShear)
         {
-            const string F = "World.AddTetStrain";
-            int n = Count(tets, 4, null, F, "tets", null);
-            uint first;
-            using (var p = new Pin(tets))
-                SinewException.Check(SinewNative.sinew_world_add_tet_strain(Handle, (uint*)p.Ptr, (uint)n,
-                    complianceXX, complianceYY, complianceZZ, complianceShear, &first));
-            return (int)first;
+            return AddElements(tets, 4, null, "World.AddTetStrain", "tets", null,
+                (p, r, n, id) => SinewNative.sinew_world_add_tet_strain(Handle, p, n, complianceXX, complianceYY, complianceZZ, complianceShear, id));
         }
 
         /// <summary>Adds unilateral area constraints (air mesh, 2D): each triangle's signed XY
@@ -122,13 +88,8 @@ namespace Sinew
         /// m³/N.</summary>
         public unsafe int AddUnilateralAreas(int[] triangles, float[] minAreas, float compliance)
         {
-            const string F = "World.AddUnilateralAreas";
-            int n = Count(triangles, 3, minAreas, F, "triangles", "minAreas");
-            uint first;
-            using (var p = new Pin(triangles))
-            using (var r = new Pin(minAreas))
-                SinewException.Check(SinewNative.sinew_world_add_unilateral_areas(Handle, (uint*)p.Ptr, (float*)r.Ptr, (uint)n, compliance, &first));
-            return (int)first;
+            return AddValued(addUnilateralAreas, triangles, 3, minAreas, compliance, "World.AddUnilateralAreas",
+                "triangles", "minAreas");
         }
 
         /// <summary>Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume
@@ -136,13 +97,8 @@ namespace Sinew
         /// m⁵/N.</summary>
         public unsafe int AddUnilateralVolumes(int[] tets, float[] minVolumes, float compliance)
         {
-            const string F = "World.AddUnilateralVolumes";
-            int n = Count(tets, 4, minVolumes, F, "tets", "minVolumes");
-            uint first;
-            using (var p = new Pin(tets))
-            using (var r = new Pin(minVolumes))
-                SinewException.Check(SinewNative.sinew_world_add_unilateral_volumes(Handle, (uint*)p.Ptr, (float*)r.Ptr, (uint)n, compliance, &first));
-            return (int)first;
+            return AddValued(addUnilateralVolumes, tets, 4, minVolumes, compliance, "World.AddUnilateralVolumes",
+                "tets", "minVolumes");
         }
 
         /// <summary>Makes the world 2D (all motion in the plane z = <paramref name="z"/> (m);
@@ -158,19 +114,15 @@ namespace Sinew
         /// area; compliance in m³/N. Returns its id (<see cref="RingArea"/>).</summary>
         public unsafe int AddRingArea(int[] particles, float pressure, float compliance)
         {
-            Args.NotNull(particles, "World.AddRingArea", "particles");
-            uint id;
-            using (var p = new Pin(particles))
-                SinewException.Check(SinewNative.sinew_world_add_ring_area(Handle, (uint*)p.Ptr, (uint)particles.Length, pressure, compliance, &id));
-            return (int)id;
+            return AddElements(particles, 1, null, "World.AddRingArea", "particles", null,
+                (p, r, n, id) => SinewNative.sinew_world_add_ring_area(Handle, p, n, pressure, compliance, id));
         }
 
         /// <summary>The current enclosed area (m²) of ring <paramref name="id"/>.</summary>
         public unsafe float RingArea(int id)
         {
             float a;
-            SinewException.Check(SinewNative.sinew_world_ring_area(Handle, unchecked((uint)id), &a));
-            return a;
+            return SinewException.Checked(SinewNative.sinew_world_ring_area(Handle, unchecked((uint)id), &a), a);
         }
 
         /// <summary>Adds a shape-matching cluster (Müller 2005) over at least 2 particles, rest
@@ -181,12 +133,8 @@ namespace Sinew
         public unsafe int AddShapeCluster(int[] particles, float stiffness, float yieldDistance = float.PositiveInfinity,
                                           float creep = 0f)
         {
-            Args.NotNull(particles, "World.AddShapeCluster", "particles");
-            uint id;
-            using (var p = new Pin(particles))
-                SinewException.Check(SinewNative.sinew_world_add_shape_cluster(Handle, (uint*)p.Ptr, (uint)particles.Length,
-                    stiffness, yieldDistance, creep, &id));
-            return (int)id;
+            return AddElements(particles, 1, null, "World.AddShapeCluster", "particles", null,
+                (p, r, n, id) => SinewNative.sinew_world_add_shape_cluster(Handle, p, n, stiffness, yieldDistance, creep, id));
         }
 
         /// <summary>Sets the stiffness (in [0, 1]) of shape-matching cluster <paramref name="id"/>.</summary>
@@ -200,8 +148,7 @@ namespace Sinew
         public unsafe int FamilyConstraintCount(SinewFamily family)
         {
             uint n;
-            SinewException.Check(SinewNative.sinew_world_family_constraint_count(Handle, (uint)family, &n));
-            return (int)n;
+            return (int)SinewException.Checked(SinewNative.sinew_world_family_constraint_count(Handle, (uint)family, &n), n);
         }
 
         /// <summary>Copies |λ|/h² of constraints first..first+destination.Length of
@@ -215,16 +162,41 @@ namespace Sinew
                     (uint)destination.Length, (float*)p.Ptr));
         }
 
+        // The builders of one value per element and one compliance (see ValuedCall).
+        static readonly unsafe ValuedCall addTethers = SinewNative.sinew_world_add_tethers;
+        static readonly unsafe ValuedCall addDihedralBending = SinewNative.sinew_world_add_dihedral_bending;
+        static readonly unsafe ValuedCall addTetVolumeConstraints = SinewNative.sinew_world_add_tet_volume_constraints;
+        static readonly unsafe ValuedCall addUnilateralAreas = SinewNative.sinew_world_add_unilateral_areas;
+        static readonly unsafe ValuedCall addUnilateralVolumes = SinewNative.sinew_world_add_unilateral_volumes;
+
+        /// <summary>A family with one value per element (rest lengths, angles, volumes; null =
+        /// the library's default) and one compliance.</summary>
+        unsafe int AddValued(ValuedCall call, int[] indices, int per, float[] values, float compliance,
+                             string function, string name, string valuesName)
+        {
+            return AddElements(indices, per, values, function, name, valuesName,
+                (p, r, n, id) => call(Handle, p, r, n, compliance, id));
+        }
+
+        /// <summary>A family's builder with its parameters bound: flat indices, per-element
+        /// values (null = the builder's default), the element count, the first new id.</summary>
+        unsafe delegate int ElementsCall(uint* indices, float* values, uint count, uint* id);
+
         /// <summary>Checks a flat index array of <paramref name="per"/> indices per element and
-        /// an optional per-element value array; returns the element count.</summary>
-        static int Count(int[] indices, int per, float[] values, string function, string name, string valuesName)
+        /// an optional per-element value array, pins both and calls the builder; returns the
+        /// id it wrote.</summary>
+        unsafe int AddElements(int[] indices, int per, float[] values, string function, string name,
+                               string valuesName, ElementsCall call)
         {
             CheckElements(indices, per, function, name);
             int n = indices.Length / per;
             if (values != null && values.Length != n)
                 throw SinewException.Argument(function, valuesName + " has " + values.Length + " elements for " + n +
                     " constraints");
-            return n;
+            uint id;
+            using (var p = new Pin(indices))
+            using (var r = new Pin(values))
+                return (int)SinewException.Checked(call((uint*)p.Ptr, (float*)r.Ptr, (uint)n, &id), id);
         }
     }
 }

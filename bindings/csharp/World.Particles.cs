@@ -15,12 +15,7 @@ namespace Sinew
         /// <summary>Number of particles in the world.</summary>
         public unsafe int ParticleCount
         {
-            get
-            {
-                uint n;
-                SinewException.Check(SinewNative.sinew_world_particle_count(Handle, &n));
-                return (int)n;
-            }
+            get { uint n; return (int)SinewException.Checked(SinewNative.sinew_world_particle_count(Handle, &n), n); }
         }
 
         /// <summary>Adds particles at rest at <paramref name="positions"/> (m) with
@@ -34,20 +29,9 @@ namespace Sinew
             if (inverseMasses != null && inverseMasses.Length != positions.Length)
                 throw SinewException.Argument(F, "inverseMasses has " + inverseMasses.Length +
                     " elements but positions has " + positions.Length);
-            if (Element<T>.Size == 12)
-            {
-                using (var p = new Pin(positions))
-                using (var m = new Pin(inverseMasses))
-                    return AddParticles((SinewVec3*)p.Ptr, (float*)m.Ptr, positions.Length);
-            }
-            // A wider struct: gather the positions (the library takes packed SinewVec3).
-            var packed = new SinewVec3[positions.Length];
-            using (var p = new Pin(positions))
-            {
-                for (int i = 0; i < packed.Length; i++)
-                    packed[i] = *(SinewVec3*)(p.Ptr + (long)i * Element<T>.Size);
-            }
-            return AddParticles(packed, inverseMasses);
+            using (var p = PackVec3(positions, F, "positions"))
+            using (var m = new Pin(inverseMasses))
+                return AddParticles((SinewVec3*)p.Ptr, (float*)m.Ptr, positions.Length);
         }
 
         /// <summary>Adds <paramref name="count"/> particles from packed positions (m) and
@@ -59,20 +43,21 @@ namespace Sinew
             return (int)first;
         }
 
+        // Positions and velocities, read and written: three overloads each (whole array,
+        // part of an array, raw strided memory), all through Strided below.
+
         /// <summary>Copies positions (m) of particles first..first+destination.Length
         /// into <paramref name="destination"/>.</summary>
         public void ReadPositions<T>(int first, T[] destination) where T : struct
         {
-            Args.NotNull(destination, "World.ReadPositions", "destination");
-            ReadPositions(first, destination, 0, destination.Length);
+            Strided(readPositions, first, destination, "World.ReadPositions", "destination");
         }
 
         /// <summary>Copies positions (m) of particles first..first+count into
         /// destination[start..start+count].</summary>
-        public unsafe void ReadPositions<T>(int first, T[] destination, int start, int count) where T : struct
+        public void ReadPositions<T>(int first, T[] destination, int start, int count) where T : struct
         {
-            using (var p = PinVec3(destination, start, count, "World.ReadPositions", "destination"))
-                ReadPositions(first, count, p.Ptr + (long)start * Element<T>.Size, Element<T>.Size);
+            Strided(readPositions, first, destination, start, count, "World.ReadPositions", "destination");
         }
 
         /// <summary>Copies positions (m) of particles first..first+count to
@@ -80,72 +65,66 @@ namespace Sinew
         /// (>= 12), e.g. straight into a vertex buffer.</summary>
         public unsafe void ReadPositions(int first, int count, void* destination, int strideBytes)
         {
-            SinewException.Check(SinewNative.sinew_world_read_positions(Handle, unchecked((uint)first), unchecked((uint)count), destination, unchecked((uint)strideBytes)));
+            Strided(readPositions, first, count, destination, strideBytes);
         }
 
         /// <summary>Moves particles first..first+source.Length to <paramref name="source"/>
         /// (m); velocities are kept. Pinned particles (inverse mass 0) are moved this way.</summary>
         public void WritePositions<T>(int first, T[] source) where T : struct
         {
-            Args.NotNull(source, "World.WritePositions", "source");
-            WritePositions(first, source, 0, source.Length);
+            Strided(writePositions, first, source, "World.WritePositions", "source");
         }
 
         /// <summary>Moves particles first..first+count to source[start..start+count] (m).</summary>
-        public unsafe void WritePositions<T>(int first, T[] source, int start, int count) where T : struct
+        public void WritePositions<T>(int first, T[] source, int start, int count) where T : struct
         {
-            using (var p = PinVec3(source, start, count, "World.WritePositions", "source"))
-                WritePositions(first, count, p.Ptr + (long)start * Element<T>.Size, Element<T>.Size);
+            Strided(writePositions, first, source, start, count, "World.WritePositions", "source");
         }
 
         /// <summary>Moves particles first..first+count to positions (m) read every
         /// <paramref name="strideBytes"/> (>= 12) from <paramref name="source"/>.</summary>
         public unsafe void WritePositions(int first, int count, void* source, int strideBytes)
         {
-            SinewException.Check(SinewNative.sinew_world_write_positions(Handle, unchecked((uint)first), unchecked((uint)count), source, unchecked((uint)strideBytes)));
+            Strided(writePositions, first, count, source, strideBytes);
         }
 
         /// <summary>Copies velocities (m/s) of particles first..first+destination.Length.</summary>
         public void ReadVelocities<T>(int first, T[] destination) where T : struct
         {
-            Args.NotNull(destination, "World.ReadVelocities", "destination");
-            ReadVelocities(first, destination, 0, destination.Length);
+            Strided(readVelocities, first, destination, "World.ReadVelocities", "destination");
         }
 
         /// <summary>Copies velocities (m/s) of particles first..first+count into
         /// destination[start..start+count].</summary>
-        public unsafe void ReadVelocities<T>(int first, T[] destination, int start, int count) where T : struct
+        public void ReadVelocities<T>(int first, T[] destination, int start, int count) where T : struct
         {
-            using (var p = PinVec3(destination, start, count, "World.ReadVelocities", "destination"))
-                ReadVelocities(first, count, p.Ptr + (long)start * Element<T>.Size, Element<T>.Size);
+            Strided(readVelocities, first, destination, start, count, "World.ReadVelocities", "destination");
         }
 
         /// <summary>Copies velocities (m/s) of particles first..first+count (strided).</summary>
         public unsafe void ReadVelocities(int first, int count, void* destination, int strideBytes)
         {
-            SinewException.Check(SinewNative.sinew_world_read_velocities(Handle, unchecked((uint)first), unchecked((uint)count), destination, unchecked((uint)strideBytes)));
+            Strided(readVelocities, first, count, destination, strideBytes);
         }
 
         /// <summary>Sets velocities (m/s) of particles first..first+source.Length; pinned
         /// particles keep velocity 0.</summary>
         public void WriteVelocities<T>(int first, T[] source) where T : struct
         {
-            Args.NotNull(source, "World.WriteVelocities", "source");
-            WriteVelocities(first, source, 0, source.Length);
+            Strided(writeVelocities, first, source, "World.WriteVelocities", "source");
         }
 
         /// <summary>Sets velocities (m/s) of particles first..first+count from
         /// source[start..start+count].</summary>
-        public unsafe void WriteVelocities<T>(int first, T[] source, int start, int count) where T : struct
+        public void WriteVelocities<T>(int first, T[] source, int start, int count) where T : struct
         {
-            using (var p = PinVec3(source, start, count, "World.WriteVelocities", "source"))
-                WriteVelocities(first, count, p.Ptr + (long)start * Element<T>.Size, Element<T>.Size);
+            Strided(writeVelocities, first, source, start, count, "World.WriteVelocities", "source");
         }
 
         /// <summary>Sets velocities (m/s) of particles first..first+count (strided).</summary>
         public unsafe void WriteVelocities(int first, int count, void* source, int strideBytes)
         {
-            SinewException.Check(SinewNative.sinew_world_write_velocities(Handle, unchecked((uint)first), unchecked((uint)count), source, unchecked((uint)strideBytes)));
+            Strided(writeVelocities, first, count, source, strideBytes);
         }
 
         /// <summary>Sets inverse masses (1/kg; 0 = pinned) of particles
@@ -161,6 +140,36 @@ namespace Sinew
         public unsafe void SetInverseMasses(int first, float* inverseMasses, int count)
         {
             SinewException.Check(SinewNative.sinew_world_set_inverse_masses(Handle, unchecked((uint)first), unchecked((uint)count), inverseMasses));
+        }
+
+        /// <summary>The four strided particle calls of the library (one signature).</summary>
+        unsafe delegate int StridedCall(SinewWorld world, uint first, uint count, void* data, uint strideBytes);
+
+        // Created once: the per-frame reads and writes allocate nothing.
+        static readonly unsafe StridedCall readPositions = SinewNative.sinew_world_read_positions;
+        static readonly unsafe StridedCall writePositions = SinewNative.sinew_world_write_positions;
+        static readonly unsafe StridedCall readVelocities = SinewNative.sinew_world_read_velocities;
+        static readonly unsafe StridedCall writeVelocities = SinewNative.sinew_world_write_velocities;
+
+        /// <summary>Particles first..first+array.Length from or to the whole array.</summary>
+        void Strided<T>(StridedCall call, int first, T[] array, string function, string name) where T : struct
+        {
+            Args.NotNull(array, function, name);
+            Strided(call, first, array, 0, array.Length, function, name);
+        }
+
+        /// <summary>Particles first..first+count from or to array[start..start+count], pinned
+        /// in place with stride sizeof(T).</summary>
+        unsafe void Strided<T>(StridedCall call, int first, T[] array, int start, int count, string function,
+                               string name) where T : struct
+        {
+            using (var p = PinVec3(array, start, count, function, name))
+                Strided(call, first, count, p.Ptr + (long)start * Element<T>.Size, Element<T>.Size);
+        }
+
+        unsafe void Strided(StridedCall call, int first, int count, void* data, int strideBytes)
+        {
+            SinewException.Check(call(Handle, unchecked((uint)first), unchecked((uint)count), data, unchecked((uint)strideBytes)));
         }
 
         static Pin PinVec3<T>(T[] array, int start, int count, string function, string name) where T : struct

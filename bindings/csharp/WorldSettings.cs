@@ -7,7 +7,7 @@ namespace Sinew
     /// <summary>Settings of a new <see cref="World"/>. Start from <see cref="Default"/>
     /// (the library's own defaults) and change what you need; the library validates
     /// every field when the world is created.</summary>
-    public struct WorldSettings
+    public struct WorldSettings : INativeSettings<SinewWorldDesc>
     {
         /// <summary>m/s², default (0, -9.81, 0).</summary>
         public SinewVec3 Gravity;
@@ -29,28 +29,7 @@ namespace Sinew
         /// <summary>The library's defaults (read from the library, so they never drift).</summary>
         public static WorldSettings Default
         {
-            get
-            {
-                SinewWorldDesc d = NativeDefaults();
-                return new WorldSettings
-                {
-                    Gravity = d.gravity,
-                    Substeps = (int)d.substeps,
-                    Iterations = (int)d.iterations,
-                    Solver = (SinewSolver)d.solver,
-                    JacobiRelaxation = d.jacobi_relaxation,
-                    Damping = d.damping,
-                    Threads = (int)d.threads,
-                };
-            }
-        }
-
-        static unsafe SinewWorldDesc NativeDefaults()
-        {
-            Library.EnsureLoaded();
-            SinewWorldDesc d;
-            SinewException.Check(SinewNative.sinew_world_desc_init(&d));
-            return d;
+            get { return NativeSettings.Default<WorldSettings, SinewWorldDesc>(); }
         }
 
         /// <summary>The native desc: the defaults (with their cookie) overwritten by
@@ -58,15 +37,24 @@ namespace Sinew
         /// rejects with a message.</summary>
         public SinewWorldDesc ToNative()
         {
-            SinewWorldDesc d = NativeDefaults();
-            d.gravity = Gravity;
-            d.substeps = unchecked((uint)Substeps);
-            d.iterations = unchecked((uint)Iterations);
-            d.solver = (uint)Solver;
-            d.jacobi_relaxation = JacobiRelaxation;
-            d.damping = Damping;
-            d.threads = unchecked((uint)Threads);
-            return d;
+            return NativeSettings.ToNative<WorldSettings, SinewWorldDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewWorldDesc>.InitNative(ref SinewWorldDesc d)
+        {
+            fixed (SinewWorldDesc* p = &d)
+                return SinewNative.sinew_world_desc_init(p);
+        }
+
+        void INativeSettings<SinewWorldDesc>.Exchange(ref SinewWorldDesc d, bool toNative)
+        {
+            NativeSettings.Copy(ref d.gravity, ref Gravity, toNative);
+            NativeSettings.Copy(ref d.substeps, ref Substeps, toNative);
+            NativeSettings.Copy(ref d.iterations, ref Iterations, toNative);
+            NativeSettings.CopyEnum(ref d.solver, ref Solver, toNative);
+            NativeSettings.Copy(ref d.jacobi_relaxation, ref JacobiRelaxation, toNative);
+            NativeSettings.Copy(ref d.damping, ref Damping, toNative);
+            NativeSettings.Copy(ref d.threads, ref Threads, toNative);
         }
     }
 }

@@ -49,8 +49,7 @@ namespace Sinew
             get
             {
                 SinewBodyInfo info;
-                SinewException.Check(SinewNative.sinew_body_info(World.Handle, Handle, &info));
-                return info;
+                return SinewException.Checked(SinewNative.sinew_body_info(World.Handle, Handle, &info), info);
             }
         }
 
@@ -87,8 +86,7 @@ namespace Sinew
             get
             {
                 float v;
-                SinewException.Check(SinewNative.sinew_body_volume(World.Handle, Handle, &v));
-                return v;
+                return SinewException.Checked(SinewNative.sinew_body_volume(World.Handle, Handle, &v), v);
             }
         }
 

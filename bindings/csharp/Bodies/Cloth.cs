@@ -15,13 +15,8 @@ namespace Sinew
     /// not tear along seams; <see cref="ReadVertices{T}(T[])"/> writes every mesh vertex
     /// back, welded ones from their shared particle. Particles are consecutive from
     /// <see cref="FirstParticle"/>. <see cref="Dispose"/> removes the cloth from its world.</summary>
-    public sealed class Cloth : IDisposable
+    public sealed class Cloth : BodyWrapper
     {
-        public World World { get; private set; }
-        /// <summary>The library's body (compliance, damping, removal).</summary>
-        public Body Body { get; private set; }
-        public int FirstParticle { get { return Body.FirstParticle; } }
-        public int ParticleCount { get { return Body.ParticleCount; } }
         /// <summary>Number of mesh vertices (>= ParticleCount).</summary>
         public int VertexCount { get { return vertexToParticle.Length; } }
         /// <summary>Number of triangles given to the library (those that welding made
@@ -34,7 +29,7 @@ namespace Sinew
         readonly SinewVec3[] one = new SinewVec3[1];
         readonly float[] oneMass = new float[1];
 
-        Cloth() { }
+        Cloth(World world, Body body) : base(world, body) { }
 
         /// <summary>Builds a cloth from <paramref name="vertices"/> (m, world space; any
         /// struct whose first 12 bytes are x, y, z) and <paramref name="triangles"/>
@@ -126,10 +121,8 @@ namespace Sinew
                 }
             }
             Body body = world.AddClothMesh(settings, positions.ToArray(), welded.ToArray(), inverseMasses);
-            return new Cloth
+            return new Cloth(world, body)
             {
-                World = world,
-                Body = body,
                 TriangleCount = welded.Count / 3,
                 vertexToParticle = map,
                 identity = positions.Count == vertices.Length,
@@ -236,20 +229,6 @@ namespace Sinew
             byte* dst = (byte*)destination;
             for (int v = 0; v < vertexToParticle.Length; v++)
                 *(SinewVec3*)(dst + (long)v * strideBytes) = scratch[vertexToParticle[v]];
-        }
-
-        /// <summary>Sets the compliance of one of the library's constraint groups of this
-        /// cloth (Stretch, Shear, Bend, Tether; units as <see cref="Sinew.Body.SetCompliance"/>)
-        /// from the next step on.</summary>
-        public void SetCompliance(SinewBodyConstraints which, float compliance)
-        {
-            Body.SetCompliance(which, compliance);
-        }
-
-        /// <summary>Removes the cloth from its world (see <see cref="Sinew.Body.Dispose"/>).</summary>
-        public void Dispose()
-        {
-            Body.Dispose();
         }
 
         /// <summary>Exact position key (bit patterns; -0 and +0 are different, as in the mesh).</summary>

@@ -14,15 +14,8 @@ namespace Sinew
     /// bend links (i, i+2) and, when <see cref="RopeSettings.Tethers"/> is set, tethers from
     /// each pinned end. Pinned ends have inverse mass 0 and follow <see cref="MoveEnds"/>.
     /// <see cref="Dispose"/> removes the rope from its world.</summary>
-    public sealed class Rope : IDisposable
+    public sealed class Rope : BodyWrapper
     {
-        public World World { get; private set; }
-        /// <summary>The library's body (compliance, damping, removal).</summary>
-        public Body Body { get; private set; }
-        /// <summary>Index of the particle at the start; the rope's particles are consecutive.</summary>
-        public int FirstParticle { get { return Body.FirstParticle; } }
-        /// <summary>Segments + 1.</summary>
-        public int ParticleCount { get { return Body.ParticleCount; } }
         /// <summary>Number of links.</summary>
         public int Segments { get { return ParticleCount - 1; } }
         /// <summary>Rest length of the whole rope (m): the distance from start to end at
@@ -36,7 +29,7 @@ namespace Sinew
 
         readonly SinewVec3[] ends = new SinewVec3[1];
 
-        Rope() { }
+        Rope(World world, Body body) : base(world, body) { }
 
         /// <summary>Builds a rope from <paramref name="start"/> to <paramref name="end"/> (m)
         /// with <paramref name="segments"/> links (>= 1), total mass <paramref name="massKg"/>
@@ -64,10 +57,8 @@ namespace Sinew
         {
             Args.NotNull(world, "Rope.Create", "world");
             Body body = world.AddRope(settings);
-            return new Rope
+            return new Rope(world, body)
             {
-                World = world,
-                Body = body,
                 RestLength = (settings.End - settings.Start).Length,
                 StartPinned = settings.PinStart,
                 EndPinned = settings.PinEnd,
@@ -104,19 +95,6 @@ namespace Sinew
         {
             Args.NotNull(newtons, "Rope.ReadTensions", "newtons");
             Body.ReadForces(SinewBodyConstraints.BodyStretch, newtons);
-        }
-
-        /// <summary>Sets the compliance of the links (<c>Stretch</c>, m/N), bend links
-        /// (<c>Bend</c>, m/N) or tethers (<c>Tether</c>, m/N) from the next step on.</summary>
-        public void SetCompliance(SinewBodyConstraints which, float compliance)
-        {
-            Body.SetCompliance(which, compliance);
-        }
-
-        /// <summary>Removes the rope from its world (see <see cref="Sinew.Body.Dispose"/>).</summary>
-        public void Dispose()
-        {
-            Body.Dispose();
         }
     }
 }
