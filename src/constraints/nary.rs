@@ -93,6 +93,33 @@ fn project<F: Family<K>, const K: usize>(
     Some((std::array::from_fn(|k| g[k] * (p[k].w * dl)), dl))
 }
 
+/// The XPBD update of one constraint over many particles with one λ (a ring's area,
+/// a surface's volume): Δλ = (−C − α̃λ) / `denom`, each particle moved by w ∇C Δλ.
+/// `denom` is Σ w |∇C|² + α̃, summed by the caller in its own order. Overflowing
+/// geometry (see [`project`]) skips the update rather than write NaN.
+pub(crate) fn apply_shared_lambda(
+    particles: &mut Particles,
+    ids: &[u32],
+    gradient: &[Vec3],
+    c: f32,
+    alpha_tilde: f32,
+    denom: f32,
+    lambda: &mut f32,
+) {
+    if !denom.is_finite() || denom <= f32::MIN_POSITIVE || gradient.iter().any(|g| !g.is_finite()) {
+        return;
+    }
+    let dl = (-c - alpha_tilde * *lambda) / denom;
+    if !dl.is_finite() {
+        return;
+    }
+    for (g, &p) in gradient.iter().zip(ids) {
+        let h = &mut particles.hot[p as usize];
+        *h += (*g * (h.w * dl)).extend(0.0);
+    }
+    *lambda += dl;
+}
+
 /// Constraints of family F over K particles, stored in solve order.
 pub struct NarySet<F: Family<K>, const K: usize> {
     particles: Vec<[u32; K]>,

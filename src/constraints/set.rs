@@ -125,3 +125,43 @@ pub(crate) trait ConstraintSet: Send {
         0
     }
 }
+
+/// Implements [`ConstraintSet`] for a family with one λ per element, projected
+/// sequentially (Gauss-Seidel only): ring areas and pressure volumes. The type provides
+/// `len`, `reset_lambda`, `solve(particles, inv_h2)`, `force(id, h)` and `remove(id)`.
+macro_rules! single_lambda_set {
+    ($set:ty, $kind:expr) => {
+        impl $crate::constraints::set::ConstraintSet for $set {
+            fn kind(&self) -> Option<$crate::constraints::set::FamilyKind> {
+                Some($kind)
+            }
+
+            fn count(&self) -> usize {
+                self.len()
+            }
+
+            fn begin_substep(&mut self, _s: u32, _n: u32, _solver: $crate::solver::Solver) {
+                self.reset_lambda();
+            }
+
+            fn project(
+                &mut self,
+                particles: &mut $crate::particles::Particles,
+                it: &$crate::constraints::set::Iteration<'_>,
+            ) {
+                self.solve(particles, it.inv_h2);
+            }
+
+            fn force(&self, id: usize, h: f32) -> f32 {
+                <$set>::force(self, id, h)
+            }
+
+            fn remove(&mut self, ids: std::ops::Range<u32>) {
+                for id in ids {
+                    <$set>::remove(self, id as usize);
+                }
+            }
+        }
+    };
+}
+pub(crate) use single_lambda_set;
