@@ -3,7 +3,7 @@
 
 use super::world::{with_world, SinewWorld};
 use super::{
-    guard, non_null, optional_slice_from, slice_from, slice_from_mut, Failure, FfiResult,
+    guard, non_null, optional_slice_from, slice_from, slice_from_mut, tuples, Failure, FfiResult,
     SinewStatus,
 };
 use crate::constraints::FamilyKind;
@@ -45,20 +45,6 @@ pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
             ),
         )
     })
-}
-
-/// Views `count` K-index tuples at `indices`.
-///
-/// # Safety
-/// `indices` must point to K*count readable uint32_t (or be NULL: an error).
-unsafe fn tuples<'a, const K: usize>(
-    indices: *const u32,
-    count: u32,
-    name: &str,
-) -> FfiResult<&'a [[u32; K]]> {
-    // SAFETY: [u32; K] has the alignment of u32 and size K*4; the caller promises
-    // K*count readable indices.
-    unsafe { slice_from(indices as *const [u32; K], count as usize, name) }
 }
 
 /// Writes `v` to `*out` (checked non-null before the work).

@@ -203,6 +203,21 @@ pub(crate) unsafe fn slice_from<'a, T>(
     Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
 }
 
+/// Views `count` K-index tuples (triangles, tets, constraint particle lists) at
+/// `indices`.
+///
+/// # Safety
+/// `indices` must point to K*count readable uint32_t (or be NULL: an error).
+pub(crate) unsafe fn tuples<'a, const K: usize>(
+    indices: *const u32,
+    count: u32,
+    name: &str,
+) -> FfiResult<&'a [[u32; K]]> {
+    // SAFETY: [u32; K] has the alignment of u32 and size K*4; the caller promises
+    // K*count readable indices.
+    unsafe { slice_from(indices as *const [u32; K], count as usize, name) }
+}
+
 /// [`slice_from`] for an optional array: NULL means None.
 ///
 /// # Safety

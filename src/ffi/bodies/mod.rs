@@ -14,7 +14,7 @@ use std::ffi::c_void;
 use super::particles::{strided, write_at};
 use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{
-    guard, non_null, optional_slice_from, query_u32, slice_from, slice_from_mut, Failure,
+    guard, non_null, optional_slice_from, query_u32, slice_from, slice_from_mut, tuples, Failure,
     FfiResult, SinewStatus,
 };
 use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
