@@ -8,7 +8,7 @@
 //! in m³/N (|λ|/h² is a line pressure in N/m). Rings are projected one after another.
 
 use super::nary::apply_shared_lambda;
-use super::set::{single_lambda_set, FamilyKind};
+use super::set::{force_of_lambda, single_lambda_set, FamilyKind};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
@@ -133,11 +133,7 @@ impl RingAreas {
 
     /// |λ|/h² (N/m) of ring `id` in the last substep.
     pub fn force(&self, id: usize, h: f32) -> f32 {
-        if h > 0.0 {
-            self.rings[id].lambda.abs() / (h * h)
-        } else {
-            0.0
-        }
+        force_of_lambda(self.rings[id].lambda, h)
     }
 
     pub(crate) fn remove(&mut self, id: usize) {

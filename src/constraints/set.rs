@@ -126,6 +126,33 @@ pub(crate) trait ConstraintSet: Send {
     }
 }
 
+/// |λ|/h² of a multiplier λ after a substep of length `h` (s): the constraint's force
+/// in the family's units; 0 before any step (h = 0).
+pub(crate) fn force_of_lambda(lambda: f32, h: f32) -> f32 {
+    if h > 0.0 {
+        lambda.abs() / (h * h)
+    } else {
+        0.0
+    }
+}
+
+/// Removes constraints `ids` from slot-ordered storage (`slot_of`: id → slot): each
+/// one's parameter (compliance or softness) becomes the set's `removed` marker and its
+/// λ zero, so it stops acting and reports 0 force while keeping its id.
+pub(crate) fn remove_slots(
+    ids: Range<u32>,
+    slot_of: &[u32],
+    parameter: &mut [f32],
+    removed: f32,
+    lambda: &mut [f32],
+) {
+    for id in ids {
+        let s = slot_of[id as usize] as usize;
+        parameter[s] = removed;
+        lambda[s] = 0.0;
+    }
+}
+
 /// Implements [`ConstraintSet`] for a family with one λ per element, projected
 /// sequentially (Gauss-Seidel only): ring areas and pressure volumes. The type provides
 /// `len`, `reset_lambda`, `solve(particles, inv_h2)`, `force(id, h)` and `remove(id)`.

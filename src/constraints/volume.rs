@@ -18,7 +18,7 @@
 use std::collections::HashMap;
 
 use super::nary::{apply_shared_lambda, Family};
-use super::set::{single_lambda_set, FamilyKind};
+use super::set::{force_of_lambda, single_lambda_set, FamilyKind};
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{rel, separation, Particles};
@@ -247,11 +247,7 @@ impl PressureConstraints {
 
     /// |λ|/h² of surface `id`: the pressure it applied (Pa) in the last substep.
     pub fn force(&self, id: usize, h: f32) -> f32 {
-        if h > 0.0 {
-            self.surfaces[id].lambda.abs() / (h * h)
-        } else {
-            0.0
-        }
+        force_of_lambda(self.surfaces[id].lambda, h)
     }
 
     pub(crate) fn set_compliance(&mut self, id: usize, compliance: f32) {
