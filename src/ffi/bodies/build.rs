@@ -157,16 +157,14 @@ unsafe fn add_body(
     out_body: *mut SinewBody,
     add: impl FnOnce() -> FfiResult<Adder>,
 ) -> SinewStatus {
-    guard(function, || {
-        non_null(out_body, "out_body")?;
+    let body = || {
         let add = add()?;
         let id = with_world(world, |w| Ok(add(w)?))?;
-        // SAFETY: `out_body` is non-null (checked by `non_null` above) and, by this function's
-        // safety section, points to writable memory for one value; `write_unaligned` needs no
-        // alignment.
-        unsafe { out_body.write_unaligned(SinewBody { id: id.0 }) };
-        Ok(())
-    })
+        Ok(SinewBody { id: id.0 })
+    };
+    // SAFETY: `out_body` goes to `answer` unchanged; this function's safety section is
+    // `answer`'s.
+    unsafe { answer(function, out_body, "out_body", body) }
 }
 
 /// Adds a straight rope from desc->start to desc->end in desc->segments segments
