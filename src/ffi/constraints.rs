@@ -34,7 +34,7 @@ pub unsafe extern "C" fn sinew_world_add_distance_constraints(
             (particle_pairs, "particle_pairs"),
             (rest_lengths, "rest_lengths"),
             count,
-            out_first,
+            (out_first, "out_first"),
             |w, p: &[[u32; 2]], r| w.add_distance_constraints(p, r, compliance),
         )
     }
@@ -67,7 +67,7 @@ pub unsafe extern "C" fn sinew_world_add_pbd_distance_constraints(
             (particle_pairs, "particle_pairs"),
             (rest_lengths, "rest_lengths"),
             count,
-            out_first,
+            (out_first, "out_first"),
             |w, p: &[[u32; 2]], r| w.add_pbd_distance_constraints(p, r, stiffness),
         )
     }

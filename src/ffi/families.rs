@@ -3,7 +3,8 @@
 
 use super::world::{with_world, SinewWorld};
 use super::{
-    add_batch, answer, guard, slice_from, slice_from_mut, tuples, Failure, FfiResult, SinewStatus,
+    add_batch, add_elements, answer, guard, slice_from, slice_from_mut, Failure, FfiResult,
+    SinewStatus,
 };
 use crate::constraints::FamilyKind;
 
@@ -75,7 +76,7 @@ pub unsafe extern "C" fn sinew_world_add_tethers(
             (particle_pairs, "particle_pairs"),
             (max_lengths, "max_lengths"),
             count,
-            out_first,
+            (out_first, "out_first"),
             |w, e: &[[u32; 2]], v| w.add_tethers(e, v, compliance),
         )
     }
@@ -109,7 +110,7 @@ pub unsafe extern "C" fn sinew_world_add_dihedral_bending(
             (hinges, "hinges"),
             (rest_angles, "rest_angles"),
             count,
-            out_first,
+            (out_first, "out_first"),
             |w, e: &[[u32; 4]], v| w.add_dihedral_bending(e, v, compliance),
         )
     }
@@ -129,22 +130,17 @@ pub unsafe extern "C" fn sinew_world_add_isometric_bending(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    let body = || {
-        // SAFETY: `hinges` is a pointer to `4*count` readable uint32_t, as this function's
-        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let h = unsafe { tuples::<4>(hinges, count, "hinges")? };
-        with_world(world, |w| Ok(w.add_isometric_bending(h, compliance)?))
-    };
-    // SAFETY: `out_first` goes to `answer` unchanged, and this function's safety section
-    // promises what `answer` needs: `out_first` is NULL (refused) or writable for one value.
+    // SAFETY: the pointers go to `add_elements` unchanged, and this function's safety
+    // section promises what `add_elements` needs: `hinges` is NULL (refused) or holds
+    // 4*count uint32_t, `out_first` is NULL (refused) or writable for one uint32_t.
     unsafe {
-        answer(
+        add_elements(
             "sinew_world_add_isometric_bending",
-            out_first,
-            "out_first",
-            body,
+            world,
+            (hinges, "hinges"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 4]]| w.add_isometric_bending(e, compliance),
         )
     }
 }
@@ -177,7 +173,7 @@ pub unsafe extern "C" fn sinew_world_add_tet_volume_constraints(
             (tets, "tets"),
             (rest_volumes, "rest_volumes"),
             count,
-            out_first,
+            (out_first, "out_first"),
             |w, e: &[[u32; 4]], v| w.add_tet_volumes(e, v, compliance),
         )
     }
@@ -200,19 +196,19 @@ pub unsafe extern "C" fn sinew_world_add_pressure_volume(
     compliance: f32,
     out_id: *mut u32,
 ) -> SinewStatus {
-    let body = || {
-        // SAFETY: `triangles` is a pointer to `3*triangle_count` readable uint32_t, as this
-        // function's safety section requires (NULL is refused by `check_array`); `tuples`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
-        with_world(world, |w| {
-            Ok(w.add_pressure_volume(t, pressure, compliance)?)
-        })
-    };
-    // SAFETY: `out_id` goes to `answer` unchanged, and this function's safety section
-    // promises what `answer` needs: `out_id` is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_add_pressure_volume", out_id, "out_id", body) }
+    // SAFETY: the pointers go to `add_elements` unchanged, and this function's safety
+    // section promises what `add_elements` needs: `triangles` is NULL (refused) or holds
+    // 3*triangle_count uint32_t, `out_id` is NULL (refused) or writable for one uint32_t.
+    unsafe {
+        add_elements(
+            "sinew_world_add_pressure_volume",
+            world,
+            (triangles, "triangles"),
+            triangle_count,
+            (out_id, "out_id"),
+            |w, e: &[[u32; 3]]| w.add_pressure_volume(e, pressure, compliance),
+        )
+    }
 }
 
 /// Writes the number of constraints of `family` (a SinewFamily; removed ones included:
@@ -304,24 +300,19 @@ pub unsafe extern "C" fn sinew_world_add_triangle_strain(
     compliance_shear: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    let body = || {
-        // SAFETY: `triangles` is a pointer to `3*count` readable uint32_t, as this function's
-        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
-        with_world(world, |w| {
-            Ok(w.add_triangle_strain(t, compliance_xx, compliance_yy, compliance_shear)?)
-        })
-    };
-    // SAFETY: `out_first` goes to `answer` unchanged, and this function's safety section
-    // promises what `answer` needs: `out_first` is NULL (refused) or writable for one value.
+    // SAFETY: the pointers go to `add_elements` unchanged, and this function's safety
+    // section promises what `add_elements` needs: `triangles` is NULL (refused) or holds
+    // 3*count uint32_t, `out_first` is NULL (refused) or writable for one uint32_t.
     unsafe {
-        answer(
+        add_elements(
             "sinew_world_add_triangle_strain",
-            out_first,
-            "out_first",
-            body,
+            world,
+            (triangles, "triangles"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 3]]| {
+                w.add_triangle_strain(e, compliance_xx, compliance_yy, compliance_shear)
+            },
         )
     }
 }
@@ -343,18 +334,20 @@ pub unsafe extern "C" fn sinew_world_add_tet_strain(
     compliance_shear: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    let body = || {
-        // SAFETY: `tets` is a pointer to `4*count` readable uint32_t, as this function's safety
-        // section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let t = unsafe { tuples::<4>(tets, count, "tets")? };
-        let c = [compliance_xx, compliance_yy, compliance_zz];
-        with_world(world, |w| Ok(w.add_tet_strain(t, c, compliance_shear)?))
-    };
-    // SAFETY: `out_first` goes to `answer` unchanged, and this function's safety section
-    // promises what `answer` needs: `out_first` is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_add_tet_strain", out_first, "out_first", body) }
+    let c = [compliance_xx, compliance_yy, compliance_zz];
+    // SAFETY: the pointers go to `add_elements` unchanged, and this function's safety
+    // section promises what `add_elements` needs: `tets` is NULL (refused) or holds
+    // 4*count uint32_t, `out_first` is NULL (refused) or writable for one uint32_t.
+    unsafe {
+        add_elements(
+            "sinew_world_add_tet_strain",
+            world,
+            (tets, "tets"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 4]]| w.add_tet_strain(e, c, compliance_shear),
+        )
+    }
 }
 
 /// Adds unilateral area constraints (air mesh, 2D worlds): each triangle's signed area
@@ -384,7 +377,7 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_areas(
             (triangles, "triangles"),
             (min_areas, "min_areas"),
             count,
-            out_first,
+            (out_first, "out_first"),
             |w, e: &[[u32; 3]], v| w.add_unilateral_areas(e, v, compliance),
         )
     }
@@ -417,7 +410,7 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_volumes(
             (tets, "tets"),
             (min_volumes, "min_volumes"),
             count,
-            out_first,
+            (out_first, "out_first"),
             |w, e: &[[u32; 4]], v| w.add_unilateral_volumes(e, v, compliance),
         )
     }

@@ -298,19 +298,20 @@ pub(crate) unsafe fn query_u32(
 
 /// Adds one batch of K-index elements (pairs, hinges, triangles, tets), each with an
 /// optional value from `values` (rest lengths, angles, volumes, minimum measures; NULL
-/// = the family's default), through `add`, and writes the first new id to `*out_first`.
+/// = the family's default), through `add`, and writes the first new id to `*out` (named
+/// `out_name` in errors).
 /// The arrays are checked in that order, before the world changes.
 ///
 /// # Safety
 /// `elements` must point to K*count uint32_t, `values` to count floats or be NULL,
-/// `out_first` to one writable uint32_t or be NULL.
+/// `out` to one writable uint32_t or be NULL.
 pub(crate) unsafe fn add_batch<const K: usize>(
     function: &str,
     world: world::SinewWorld,
     (elements, elements_name): (*const u32, &str),
     (values, values_name): (*const f32, &str),
     count: u32,
-    out_first: *mut u32,
+    (out, out_name): (*mut u32, &str),
     add: impl FnOnce(&mut crate::World, &[[u32; K]], Option<&[f32]>) -> crate::Result<u32>,
 ) -> SinewStatus {
     let body = || {
@@ -326,9 +327,37 @@ pub(crate) unsafe fn add_batch<const K: usize>(
         let v = unsafe { optional_slice_from(values, count as usize, values_name)? };
         world::with_world(world, |w| Ok(add(w, e, v)?))
     };
-    // SAFETY: `out_first` goes to `answer` unchanged; this function's safety section
-    // promises what `answer` needs.
-    unsafe { answer(function, out_first, "out_first", body) }
+    // SAFETY: `out` goes to `answer` unchanged; this function's safety section promises
+    // what `answer` needs.
+    unsafe { answer(function, out, out_name, body) }
+}
+
+/// [`add_batch`] for the families whose elements carry no per-element value.
+///
+/// # Safety
+/// `elements` must point to K*count uint32_t, `out` to one writable uint32_t or be NULL.
+pub(crate) unsafe fn add_elements<const K: usize>(
+    function: &str,
+    world: world::SinewWorld,
+    elements: (*const u32, &str),
+    count: u32,
+    out: (*mut u32, &str),
+    add: impl FnOnce(&mut crate::World, &[[u32; K]]) -> crate::Result<u32>,
+) -> SinewStatus {
+    let no_values = (std::ptr::null(), "no values");
+    // SAFETY: the pointers go to `add_batch` unchanged (with no values, NULL), and this
+    // function's safety section promises what `add_batch` needs.
+    unsafe {
+        add_batch(
+            function,
+            world,
+            elements,
+            no_values,
+            count,
+            out,
+            |w, e, _| add(w, e),
+        )
+    }
 }
 
 /// Returns `SINEW_ABI_VERSION` of this binary.
