@@ -160,6 +160,27 @@ fn check_vertices(vertices: &[Vec3], min: usize) -> Result<()> {
     Ok(())
 }
 
+/// A soft body's particles, `vertices` from index `first`, before its constraints:
+/// the given inverse masses, or `lump` = (total mass, each vertex's share of the volume
+/// or area, the element name) lumped by [`lumped_inverse_masses`].
+fn soft_particles(
+    first: u32,
+    vertices: &[Vec3],
+    inverse_masses: Option<&[f32]>,
+    (total_mass, share, element): (f32, &[f64], &str),
+    damping: f32,
+) -> Result<BodyBuild> {
+    let inverse_masses =
+        lumped_inverse_masses(inverse_masses, vertices.len(), total_mass, share, element)?;
+    Ok(BodyBuild {
+        first,
+        positions: vertices.to_vec(),
+        inverse_masses,
+        damping,
+        ..Default::default()
+    })
+}
+
 /// The body [`crate::World::add_tet_body`] adds to a world of `particle_count`
 /// particles.
 pub(crate) fn tet_body(
@@ -187,20 +208,13 @@ pub(crate) fn tet_body(
             share[p as usize] += v as f64 / 4.0;
         }
     }
-    let inv = lumped_inverse_masses(
-        inverse_masses,
-        vertices.len(),
-        desc.total_mass,
-        &share,
-        "tet",
-    )?;
-    let mut b = BodyBuild {
+    let mut b = soft_particles(
         first,
-        positions: vertices.to_vec(),
-        inverse_masses: inv,
-        damping: desc.damping,
-        ..Default::default()
-    };
+        vertices,
+        inverse_masses,
+        (desc.total_mass, &share, "tet"),
+        desc.damping,
+    )?;
     match desc.model {
         TetModel::EdgesAndVolume => {
             b.stretch = links(
@@ -271,20 +285,13 @@ pub(crate) fn pressure_body(
             share[p as usize] += area / 3.0;
         }
     }
-    let inv = lumped_inverse_masses(
-        inverse_masses,
-        vertices.len(),
-        desc.total_mass,
-        &share,
-        "triangle",
-    )?;
-    let mut b = BodyBuild {
+    let mut b = soft_particles(
         first,
-        positions: vertices.to_vec(),
-        inverse_masses: inv,
-        damping: desc.damping,
-        ..Default::default()
-    };
+        vertices,
+        inverse_masses,
+        (desc.total_mass, &share, "triangle"),
+        desc.damping,
+    )?;
     b.stretch = links(
         &unique_edges(triangles),
         vertices,

@@ -23,11 +23,11 @@
 
 use std::ops::Range;
 
-use super::set::{ConstraintSet, Iteration};
+use super::set::{force_of_lambda, remove_slots, ConstraintSet, Iteration};
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::{separation, Particles};
-use crate::solver::jacobi::Adjacency;
+use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
 use crate::solver::Solver;
@@ -184,11 +184,7 @@ impl DistanceConstraints {
 
     /// |λ| / h² (N) of constraint `id` for a last substep of length `h` (s).
     pub fn force(&self, id: usize, h: f32) -> f32 {
-        if h > 0.0 {
-            self.lambda[self.slot_of[id] as usize].abs() / (h * h)
-        } else {
-            0.0
-        }
+        force_of_lambda(self.lambda[self.slot_of[id] as usize], h)
     }
 
     /// A new set holding these constraints followed by `new` (ids continue), coloured
@@ -264,10 +260,7 @@ impl DistanceConstraints {
             return Ok(());
         }
         let adjacency = Adjacency::build(&self.pairs, hot.len())?;
-        let mut corrections = try_with_capacity::<Vec3>(self.len(), "Jacobi corrections")?;
-        corrections.resize(self.len(), Vec3::ZERO);
-        let mut weight = try_with_capacity::<f32>(self.len(), "Jacobi weights")?;
-        weight.resize(self.len(), 1.0);
+        let (corrections, weight) = jacobi::buffers(self.len(), self.len())?;
         self.adjacency = adjacency;
         self.corrections = corrections;
         self.jacobi_weight = weight;
@@ -294,25 +287,10 @@ impl DistanceConstraints {
         }
     }
 
-    /// Removes constraints `ids`: they keep their ids and stop acting (stored as PBD
-    /// constraints of stiffness 0, which move nothing), and report 0 force.
-    pub(crate) fn remove(&mut self, ids: Range<u32>) {
-        for id in ids {
-            let s = self.slot_of[id as usize] as usize;
-            self.softness[s] = REMOVED;
-            self.lambda[s] = 0.0;
-        }
-    }
-
-    /// Sets every λ to zero (start of a substep).
-    pub(crate) fn reset_lambda(&mut self) {
-        self.lambda.fill(0.0);
-    }
-
     /// One Gauss-Seidel sweep: colours in order, each colour in parallel.
     ///
     /// `fresh`: the first sweep of a substep, which starts every λ from 0 (so
-    /// Gauss-Seidel needs no [`Self::reset_lambda`]).
+    /// Gauss-Seidel needs no λ reset).
     pub(crate) fn solve_gauss_seidel(
         &mut self,
         particles: &mut Particles,
@@ -429,7 +407,7 @@ impl ConstraintSet for DistanceConstraints {
     /// Gauss-Seidel's first sweep starts λ from 0 itself (`fresh`); Jacobi resets.
     fn begin_substep(&mut self, _s: u32, _n: u32, solver: Solver) {
         if solver == Solver::Jacobi {
-            self.reset_lambda();
+            self.lambda.fill(0.0);
         }
     }
 
@@ -448,8 +426,16 @@ impl ConstraintSet for DistanceConstraints {
         DistanceConstraints::force(self, id, h)
     }
 
+    /// Removes constraints `ids`: they keep their ids and stop acting (stored as PBD
+    /// constraints of stiffness 0, which move nothing), and report 0 force.
     fn remove(&mut self, ids: Range<u32>) {
-        DistanceConstraints::remove(self, ids);
+        remove_slots(
+            ids,
+            &self.slot_of,
+            &mut self.softness,
+            REMOVED,
+            &mut self.lambda,
+        );
     }
 
     fn colour_count(&self) -> usize {

@@ -19,11 +19,11 @@
 use std::marker::PhantomData;
 use std::ops::Range;
 
-use super::set::{ConstraintSet, FamilyKind, Iteration};
+use super::set::{force_of_lambda, remove_slots, ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{separation, Particles};
-use crate::solver::jacobi::Adjacency;
+use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
 
@@ -91,6 +91,33 @@ fn project<F: Family<K>, const K: usize>(
         return None;
     }
     Some((std::array::from_fn(|k| g[k] * (p[k].w * dl)), dl))
+}
+
+/// The XPBD update of one constraint over many particles with one λ (a ring's area,
+/// a surface's volume): Δλ = (−C − α̃λ) / `denom`, each particle moved by w ∇C Δλ.
+/// `denom` is Σ w |∇C|² + α̃, summed by the caller in its own order. Overflowing
+/// geometry (see [`project`]) skips the update rather than write NaN.
+pub(crate) fn apply_shared_lambda(
+    particles: &mut Particles,
+    ids: &[u32],
+    gradient: &[Vec3],
+    c: f32,
+    alpha_tilde: f32,
+    denom: f32,
+    lambda: &mut f32,
+) {
+    if !denom.is_finite() || denom <= f32::MIN_POSITIVE || gradient.iter().any(|g| !g.is_finite()) {
+        return;
+    }
+    let dl = (-c - alpha_tilde * *lambda) / denom;
+    if !dl.is_finite() {
+        return;
+    }
+    for (g, &p) in gradient.iter().zip(ids) {
+        let h = &mut particles.hot[p as usize];
+        *h += (*g * (h.w * dl)).extend(0.0);
+    }
+    *lambda += dl;
 }
 
 /// Constraints of family F over K particles, stored in solve order.
@@ -173,11 +200,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
     /// |λ| / h² of constraint `id` in the last substep of length `h` (s): N for
     /// constraints measured in m, N·m for dimensionless ones (angles, volume ratios).
     pub fn force(&self, id: usize, h: f32) -> f32 {
-        if h > 0.0 {
-            self.lambda[self.slot_of[id] as usize].abs() / (h * h)
-        } else {
-            0.0
-        }
+        force_of_lambda(self.lambda[self.slot_of[id] as usize], h)
     }
 
     /// Fails unless `count` more constraints fit.
@@ -255,11 +278,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             return Ok(());
         }
         let adjacency = Adjacency::build(&self.particles, hot.len())?;
-        let entries_len = self.len() * K;
-        let mut corrections = try_with_capacity::<Vec3>(entries_len, "Jacobi corrections")?;
-        corrections.resize(entries_len, Vec3::ZERO);
-        let mut weight = try_with_capacity::<f32>(self.len(), "Jacobi weights")?;
-        weight.resize(self.len(), 1.0);
+        let (corrections, weight) = jacobi::buffers(self.len() * K, self.len())?;
         self.adjacency = adjacency;
         self.corrections = corrections;
         self.weight = weight;
@@ -308,20 +327,6 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
                 self.compliance[s] = compliance;
             }
         }
-    }
-
-    /// Removes constraints `ids`: they keep their ids, stop acting and report 0 force.
-    pub(crate) fn remove(&mut self, ids: Range<u32>) {
-        for id in ids {
-            let s = self.slot_of[id as usize] as usize;
-            self.compliance[s] = REMOVED;
-            self.lambda[s] = 0.0;
-        }
-    }
-
-    /// Sets every λ to zero (start of a substep).
-    pub(crate) fn reset_lambda(&mut self) {
-        self.lambda.fill(0.0);
     }
 
     /// One Gauss-Seidel sweep in the order of the schedule: blocks in parallel, each
@@ -476,7 +481,7 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
     }
 
     fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {
-        self.reset_lambda();
+        self.lambda.fill(0.0);
     }
 
     fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
@@ -491,8 +496,15 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
         NarySet::force(self, id, h)
     }
 
+    /// Removes constraints `ids`: they keep their ids, stop acting and report 0 force.
     fn remove(&mut self, ids: Range<u32>) {
-        NarySet::remove(self, ids);
+        remove_slots(
+            ids,
+            &self.slot_of,
+            &mut self.compliance,
+            REMOVED,
+            &mut self.lambda,
+        );
     }
 
     fn colour_count(&self) -> usize {

@@ -7,7 +7,8 @@
 //! `∇_i C = ½ (y_{i+1} − y_{i−1}, x_{i−1} − x_{i+1}, 0)`. One λ per ring; compliance
 //! in m³/N (|λ|/h² is a line pressure in N/m). Rings are projected one after another.
 
-use super::set::{ConstraintSet, FamilyKind, Iteration};
+use super::nary::apply_shared_lambda;
+use super::set::{force_of_lambda, single_lambda_set, FamilyKind};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
@@ -132,11 +133,13 @@ impl RingAreas {
 
     /// |λ|/h² (N/m) of ring `id` in the last substep.
     pub fn force(&self, id: usize, h: f32) -> f32 {
-        if h > 0.0 {
-            self.rings[id].lambda.abs() / (h * h)
-        } else {
-            0.0
-        }
+        force_of_lambda(self.rings[id].lambda, h)
+    }
+
+    pub(crate) fn remove(&mut self, id: usize) {
+        let r = &mut self.rings[id];
+        r.compliance = -1.0;
+        r.lambda = 0.0;
     }
 
     pub(crate) fn reset_lambda(&mut self) {
@@ -171,56 +174,20 @@ impl RingAreas {
                 (a - ring.pressure * ring.rest_area, d)
             };
             let alpha_tilde = ring.compliance * inv_h2;
-            let denom = denom_w + alpha_tilde;
-            // Overflowing geometry (see nary::project): skip rather than write NaN.
-            if !denom.is_finite()
-                || denom <= f32::MIN_POSITIVE
-                || ring.gradient.iter().any(|g| !g.is_finite())
-            {
-                continue;
-            }
-            let dl = (-c - alpha_tilde * ring.lambda) / denom;
-            if !dl.is_finite() {
-                continue;
-            }
-            for (g, &p) in ring.gradient.iter().zip(&ring.particles) {
-                let h = &mut particles.hot[p as usize];
-                *h += (*g * (h.w * dl)).extend(0.0);
-            }
-            ring.lambda += dl;
+            apply_shared_lambda(
+                particles,
+                &ring.particles,
+                &ring.gradient,
+                c,
+                alpha_tilde,
+                denom_w + alpha_tilde,
+                &mut ring.lambda,
+            );
         }
     }
 }
 
-impl ConstraintSet for RingAreas {
-    fn kind(&self) -> Option<FamilyKind> {
-        Some(FamilyKind::RingArea)
-    }
-
-    fn count(&self) -> usize {
-        self.len()
-    }
-
-    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {
-        self.reset_lambda();
-    }
-
-    fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
-        self.solve(particles, it.inv_h2);
-    }
-
-    fn force(&self, id: usize, h: f32) -> f32 {
-        RingAreas::force(self, id, h)
-    }
-
-    fn remove(&mut self, ids: std::ops::Range<u32>) {
-        for id in ids {
-            let r = &mut self.rings[id as usize];
-            r.compliance = -1.0;
-            r.lambda = 0.0;
-        }
-    }
-}
+single_lambda_set!(RingAreas, FamilyKind::RingArea);
 
 /// Keeps every particle in the plane z = `z`: zero z velocity, z position reset.
 pub(crate) fn flatten(particles: &mut Particles, z: f32) {

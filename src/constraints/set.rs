@@ -125,3 +125,70 @@ pub(crate) trait ConstraintSet: Send {
         0
     }
 }
+
+/// |λ|/h² of a multiplier λ after a substep of length `h` (s): the constraint's force
+/// in the family's units; 0 before any step (h = 0).
+pub(crate) fn force_of_lambda(lambda: f32, h: f32) -> f32 {
+    if h > 0.0 {
+        lambda.abs() / (h * h)
+    } else {
+        0.0
+    }
+}
+
+/// Removes constraints `ids` from slot-ordered storage (`slot_of`: id → slot): each
+/// one's parameter (compliance or softness) becomes the set's `removed` marker and its
+/// λ zero, so it stops acting and reports 0 force while keeping its id.
+pub(crate) fn remove_slots(
+    ids: Range<u32>,
+    slot_of: &[u32],
+    parameter: &mut [f32],
+    removed: f32,
+    lambda: &mut [f32],
+) {
+    for id in ids {
+        let s = slot_of[id as usize] as usize;
+        parameter[s] = removed;
+        lambda[s] = 0.0;
+    }
+}
+
+/// Implements [`ConstraintSet`] for a family with one λ per element, projected
+/// sequentially (Gauss-Seidel only): ring areas and pressure volumes. The type provides
+/// `len`, `reset_lambda`, `solve(particles, inv_h2)`, `force(id, h)` and `remove(id)`.
+macro_rules! single_lambda_set {
+    ($set:ty, $kind:expr) => {
+        impl $crate::constraints::set::ConstraintSet for $set {
+            fn kind(&self) -> Option<$crate::constraints::set::FamilyKind> {
+                Some($kind)
+            }
+
+            fn count(&self) -> usize {
+                self.len()
+            }
+
+            fn begin_substep(&mut self, _s: u32, _n: u32, _solver: $crate::solver::Solver) {
+                self.reset_lambda();
+            }
+
+            fn project(
+                &mut self,
+                particles: &mut $crate::particles::Particles,
+                it: &$crate::constraints::set::Iteration<'_>,
+            ) {
+                self.solve(particles, it.inv_h2);
+            }
+
+            fn force(&self, id: usize, h: f32) -> f32 {
+                <$set>::force(self, id, h)
+            }
+
+            fn remove(&mut self, ids: std::ops::Range<u32>) {
+                for id in ids {
+                    <$set>::remove(self, id as usize);
+                }
+            }
+        }
+    };
+}
+pub(crate) use single_lambda_set;

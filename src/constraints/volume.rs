@@ -17,8 +17,8 @@
 
 use std::collections::HashMap;
 
-use super::nary::Family;
-use super::set::{ConstraintSet, FamilyKind, Iteration};
+use super::nary::{apply_shared_lambda, Family};
+use super::set::{force_of_lambda, single_lambda_set, FamilyKind};
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{rel, separation, Particles};
@@ -247,11 +247,7 @@ impl PressureConstraints {
 
     /// |λ|/h² of surface `id`: the pressure it applied (Pa) in the last substep.
     pub fn force(&self, id: usize, h: f32) -> f32 {
-        if h > 0.0 {
-            self.surfaces[id].lambda.abs() / (h * h)
-        } else {
-            0.0
-        }
+        force_of_lambda(self.surfaces[id].lambda, h)
     }
 
     pub(crate) fn set_compliance(&mut self, id: usize, compliance: f32) {
@@ -304,53 +300,20 @@ impl PressureConstraints {
             for (g, &p) in s.gradient.iter().zip(&s.vertices) {
                 denom += particles.hot[p as usize].w * g.length_squared();
             }
-            // Overflowing geometry (see nary::project): skip rather than write NaN.
-            if !denom.is_finite()
-                || denom <= f32::MIN_POSITIVE
-                || s.gradient.iter().any(|g| !g.is_finite())
-            {
-                continue;
-            }
-            let dl = (-c - alpha_tilde * s.lambda) / denom;
-            if !dl.is_finite() {
-                continue;
-            }
-            for (g, &p) in s.gradient.iter().zip(&s.vertices) {
-                let h = &mut particles.hot[p as usize];
-                *h += (*g * (h.w * dl)).extend(0.0);
-            }
-            s.lambda += dl;
+            apply_shared_lambda(
+                particles,
+                &s.vertices,
+                &s.gradient,
+                c,
+                alpha_tilde,
+                denom,
+                &mut s.lambda,
+            );
         }
     }
 }
 
-impl ConstraintSet for PressureConstraints {
-    fn kind(&self) -> Option<FamilyKind> {
-        Some(FamilyKind::PressureVolume)
-    }
-
-    fn count(&self) -> usize {
-        self.len()
-    }
-
-    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {
-        self.reset_lambda();
-    }
-
-    fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
-        self.solve(particles, it.inv_h2);
-    }
-
-    fn force(&self, id: usize, h: f32) -> f32 {
-        PressureConstraints::force(self, id, h)
-    }
-
-    fn remove(&mut self, ids: std::ops::Range<u32>) {
-        for id in ids {
-            PressureConstraints::remove(self, id as usize);
-        }
-    }
-}
+single_lambda_set!(PressureConstraints, FamilyKind::PressureVolume);
 
 /// Checks that every tet has positive volume above a tiny fraction of its size;
 /// returns the volumes (m³).

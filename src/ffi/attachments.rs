@@ -2,7 +2,7 @@
 //! coupling with a host engine's rigid bodies.
 
 use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
-use super::{guard, non_null, slice_from, slice_from_mut, FfiResult, SinewStatus};
+use super::{answer, guard, non_null, slice_from, slice_from_mut, FfiResult, SinewStatus};
 use crate::constraints::attachment::Transform;
 use crate::math::Vec3;
 use glam::Quat;
@@ -98,8 +98,7 @@ pub unsafe extern "C" fn sinew_world_add_attachments(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_attachments", || {
-        non_null(out_first, "out_first")?;
+    let body = || {
         // SAFETY: the caller promises `count` readable indices.
         let p = unsafe { slice_from(particles, count as usize, "particles")? };
         let offsets: Option<Vec<Vec3>> = if local_offsets.is_null() {
@@ -111,13 +110,13 @@ pub unsafe extern "C" fn sinew_world_add_attachments(
             v.extend(o.iter().map(|&x| Vec3::from(x)));
             Some(v)
         };
-        let first = with_world(world, |w| {
+        with_world(world, |w| {
             Ok(w.add_attachments(host, p, offsets.as_deref(), compliance)?)
-        })?;
-        // SAFETY: non-null (checked).
-        unsafe { out_first.write_unaligned(first) };
-        Ok(())
-    })
+        })
+    };
+    // SAFETY: `out_first` goes to `answer` unchanged, and this function's safety section
+    // promises what `answer` needs: `out_first` is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_world_add_attachments", out_first, "out_first", body) }
 }
 
 /// Sets the compliance (m/N) of attachments `first..first+count`; next step on.

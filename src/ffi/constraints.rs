@@ -1,43 +1,8 @@
 //! Distance constraints (XPBD and PBD) and their force readback.
 
 use super::world::{with_world, SinewWorld};
-use super::{
-    guard, non_null, optional_slice_from, query_u32, slice_from, slice_from_mut, SinewStatus,
-};
+use super::{add_batch, guard, query_u32, slice_from_mut, SinewStatus};
 use crate::World;
-
-/// Adds one batch of two-particle constraints through `add`, writing the first new id
-/// to `*out_first` on success.
-///
-/// # Safety
-/// `particle_pairs` must point to 2*count uint32_t, `rest_lengths` to count floats or
-/// be NULL, `out_first` to one writable uint32_t.
-unsafe fn add_pair_batch(
-    function: &str,
-    world: SinewWorld,
-    particle_pairs: *const u32,
-    rest_lengths: *const f32,
-    count: u32,
-    out_first: *mut u32,
-    add: impl FnOnce(&mut World, &[[u32; 2]], Option<&[f32]>) -> crate::Result<u32>,
-) -> SinewStatus {
-    guard(function, || {
-        non_null(out_first, "out_first")?;
-        let count = count as usize;
-        // SAFETY: `[u32; 2]` has the size and alignment of two u32; the caller promises
-        // 2*count readable indices.
-        let pairs =
-            unsafe { slice_from(particle_pairs as *const [u32; 2], count, "particle_pairs")? };
-        // SAFETY: the caller promises NULL or `count` readable elements.
-        let rest = unsafe { optional_slice_from(rest_lengths, count, "rest_lengths")? };
-        let first = with_world(world, |w| Ok(add(w, pairs, rest)?))?;
-        // SAFETY: `out_first` is non-null (checked by `non_null` above) and, by this function's
-        // safety section, points to writable memory for one value; `write_unaligned` needs no
-        // alignment.
-        unsafe { out_first.write_unaligned(first) };
-        Ok(())
-    })
-}
 
 /// Adds `count` XPBD distance constraints. `particle_pairs` holds 2*count particle
 /// indices (a0, b0, a1, b1, ...); `rest_lengths` (m) NULL = the current distances;
@@ -58,19 +23,19 @@ pub unsafe extern "C" fn sinew_world_add_distance_constraints(
     out_first: *mut u32,
 ) -> SinewStatus {
     let f = "sinew_world_add_distance_constraints";
-    // SAFETY: the pointers go to `add_pair_batch` unchanged, and this function's safety section
-    // promises what `add_pair_batch` needs: `particle_pairs` is NULL (refused) or holds 2*count
+    // SAFETY: the pointers go to `add_batch` unchanged, and this function's safety section
+    // promises what `add_batch` needs: `particle_pairs` is NULL (refused) or holds 2*count
     // uint32_t, `rest_lengths` is NULL or holds count floats, `out_first` is NULL (refused) or
     // writable for one uint32_t.
     unsafe {
-        add_pair_batch(
+        add_batch(
             f,
             world,
-            particle_pairs,
-            rest_lengths,
+            (particle_pairs, "particle_pairs"),
+            (rest_lengths, "rest_lengths"),
             count,
-            out_first,
-            |w, p, r| w.add_distance_constraints(p, r, compliance),
+            (out_first, "out_first"),
+            |w, p: &[[u32; 2]], r| w.add_distance_constraints(p, r, compliance),
         )
     }
 }
@@ -91,19 +56,19 @@ pub unsafe extern "C" fn sinew_world_add_pbd_distance_constraints(
     out_first: *mut u32,
 ) -> SinewStatus {
     let f = "sinew_world_add_pbd_distance_constraints";
-    // SAFETY: the pointers go to `add_pair_batch` unchanged, and this function's safety section
-    // promises what `add_pair_batch` needs: `particle_pairs` is NULL (refused) or holds 2*count
+    // SAFETY: the pointers go to `add_batch` unchanged, and this function's safety section
+    // promises what `add_batch` needs: `particle_pairs` is NULL (refused) or holds 2*count
     // uint32_t, `rest_lengths` is NULL or holds count floats, `out_first` is NULL (refused) or
     // writable for one uint32_t.
     unsafe {
-        add_pair_batch(
+        add_batch(
             f,
             world,
-            particle_pairs,
-            rest_lengths,
+            (particle_pairs, "particle_pairs"),
+            (rest_lengths, "rest_lengths"),
             count,
-            out_first,
-            |w, p, r| w.add_pbd_distance_constraints(p, r, stiffness),
+            (out_first, "out_first"),
+            |w, p: &[[u32; 2]], r| w.add_pbd_distance_constraints(p, r, stiffness),
         )
     }
 }

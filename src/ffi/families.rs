@@ -3,7 +3,7 @@
 
 use super::world::{with_world, SinewWorld};
 use super::{
-    guard, non_null, optional_slice_from, slice_from, slice_from_mut, Failure, FfiResult,
+    add_batch, add_elements, answer, guard, slice_from, slice_from_mut, Failure, FfiResult,
     SinewStatus,
 };
 use crate::constraints::FamilyKind;
@@ -47,31 +47,6 @@ pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
     })
 }
 
-/// Views `count` K-index tuples at `indices`.
-///
-/// # Safety
-/// `indices` must point to K*count readable uint32_t (or be NULL: an error).
-unsafe fn tuples<'a, const K: usize>(
-    indices: *const u32,
-    count: u32,
-    name: &str,
-) -> FfiResult<&'a [[u32; K]]> {
-    // SAFETY: [u32; K] has the alignment of u32 and size K*4; the caller promises
-    // K*count readable indices.
-    unsafe { slice_from(indices as *const [u32; K], count as usize, name) }
-}
-
-/// Writes `v` to `*out` (checked non-null before the work).
-///
-/// # Safety
-/// `out` must be writable (checked non-null by the caller).
-unsafe fn put<T>(out: *mut T, v: T) {
-    // SAFETY: every caller checks `out` with `non_null` before the work, and its own safety
-    // section makes `out` writable for one T (this function's section passes that on);
-    // `write_unaligned` needs no alignment.
-    unsafe { out.write_unaligned(v) }
-}
-
 /// Adds `count` tethers (long-range attachments, Kim et al. 2012):
 /// `particle_pairs` = (anchor0, particle0, anchor1, particle1, ...); each particle may
 /// be at most `max_lengths[j]` m from its anchor (NULL = the current distances).
@@ -90,23 +65,21 @@ pub unsafe extern "C" fn sinew_world_add_tethers(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_tethers", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: `particle_pairs` is a pointer to `2*count` readable uint32_t, as this
-        // function's safety section requires (NULL is refused by `check_array`); `tuples`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let pairs = unsafe { tuples::<2>(particle_pairs, count, "particle_pairs")? };
-        // SAFETY: `max_lengths` is NULL (None: the array is optional) or a pointer to `count`
-        // readable elements, as this function's safety section requires; `optional_slice_from`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let lengths = unsafe { optional_slice_from(max_lengths, count as usize, "max_lengths")? };
-        let first = with_world(world, |w| Ok(w.add_tethers(pairs, lengths, compliance)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_first, first) };
-        Ok(())
-    })
+    // SAFETY: the pointers go to `add_batch` unchanged, and this function's safety section
+    // promises what `add_batch` needs: `particle_pairs` is NULL (refused) or holds 2*count uint32_t,
+    // `max_lengths` is NULL or holds count floats, `out_first` is NULL (refused) or writable for
+    // one uint32_t.
+    unsafe {
+        add_batch(
+            "sinew_world_add_tethers",
+            world,
+            (particle_pairs, "particle_pairs"),
+            (max_lengths, "max_lengths"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 2]], v| w.add_tethers(e, v, compliance),
+        )
+    }
 }
 
 /// Adds `count` dihedral bending constraints (Müller et al. 2007). `hinges` holds 4
@@ -126,23 +99,21 @@ pub unsafe extern "C" fn sinew_world_add_dihedral_bending(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_dihedral_bending", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: `hinges` is a pointer to `4*count` readable uint32_t, as this function's
-        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let h = unsafe { tuples::<4>(hinges, count, "hinges")? };
-        // SAFETY: `rest_angles` is NULL (None: the array is optional) or a pointer to `count`
-        // readable elements, as this function's safety section requires; `optional_slice_from`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let rest = unsafe { optional_slice_from(rest_angles, count as usize, "rest_angles")? };
-        let first = with_world(world, |w| Ok(w.add_dihedral_bending(h, rest, compliance)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_first, first) };
-        Ok(())
-    })
+    // SAFETY: the pointers go to `add_batch` unchanged, and this function's safety section
+    // promises what `add_batch` needs: `hinges` is NULL (refused) or holds 4*count uint32_t,
+    // `rest_angles` is NULL or holds count floats, `out_first` is NULL (refused) or writable for
+    // one uint32_t.
+    unsafe {
+        add_batch(
+            "sinew_world_add_dihedral_bending",
+            world,
+            (hinges, "hinges"),
+            (rest_angles, "rest_angles"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 4]], v| w.add_dihedral_bending(e, v, compliance),
+        )
+    }
 }
 
 /// Adds `count` isometric bending constraints (Bergou et al. 2006) over hinges laid out
@@ -159,18 +130,19 @@ pub unsafe extern "C" fn sinew_world_add_isometric_bending(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_isometric_bending", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: `hinges` is a pointer to `4*count` readable uint32_t, as this function's
-        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let h = unsafe { tuples::<4>(hinges, count, "hinges")? };
-        let first = with_world(world, |w| Ok(w.add_isometric_bending(h, compliance)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_first, first) };
-        Ok(())
-    })
+    // SAFETY: the pointers go to `add_elements` unchanged, and this function's safety
+    // section promises what `add_elements` needs: `hinges` is NULL (refused) or holds
+    // 4*count uint32_t, `out_first` is NULL (refused) or writable for one uint32_t.
+    unsafe {
+        add_elements(
+            "sinew_world_add_isometric_bending",
+            world,
+            (hinges, "hinges"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 4]]| w.add_isometric_bending(e, compliance),
+        )
+    }
 }
 
 /// Adds `count` tetrahedron volume constraints, C = V/V0 - 1. `tets` holds 4 indices
@@ -190,23 +162,21 @@ pub unsafe extern "C" fn sinew_world_add_tet_volume_constraints(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_tet_volume_constraints", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: `tets` is a pointer to `4*count` readable uint32_t, as this function's safety
-        // section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let t = unsafe { tuples::<4>(tets, count, "tets")? };
-        // SAFETY: `rest_volumes` is NULL (None: the array is optional) or a pointer to `count`
-        // readable elements, as this function's safety section requires; `optional_slice_from`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let rest = unsafe { optional_slice_from(rest_volumes, count as usize, "rest_volumes")? };
-        let first = with_world(world, |w| Ok(w.add_tet_volumes(t, rest, compliance)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_first, first) };
-        Ok(())
-    })
+    // SAFETY: the pointers go to `add_batch` unchanged, and this function's safety section
+    // promises what `add_batch` needs: `tets` is NULL (refused) or holds 4*count uint32_t,
+    // `rest_volumes` is NULL or holds count floats, `out_first` is NULL (refused) or writable for
+    // one uint32_t.
+    unsafe {
+        add_batch(
+            "sinew_world_add_tet_volume_constraints",
+            world,
+            (tets, "tets"),
+            (rest_volumes, "rest_volumes"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 4]], v| w.add_tet_volumes(e, v, compliance),
+        )
+    }
 }
 
 /// Adds one closed-surface volume constraint over `triangle_count` triangles (3
@@ -226,20 +196,19 @@ pub unsafe extern "C" fn sinew_world_add_pressure_volume(
     compliance: f32,
     out_id: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_pressure_volume", || {
-        non_null(out_id, "out_id")?;
-        // SAFETY: `triangles` is a pointer to `3*triangle_count` readable uint32_t, as this
-        // function's safety section requires (NULL is refused by `check_array`); `tuples`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
-        let id = with_world(world, |w| {
-            Ok(w.add_pressure_volume(t, pressure, compliance)?)
-        })?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_id, id) };
-        Ok(())
-    })
+    // SAFETY: the pointers go to `add_elements` unchanged, and this function's safety
+    // section promises what `add_elements` needs: `triangles` is NULL (refused) or holds
+    // 3*triangle_count uint32_t, `out_id` is NULL (refused) or writable for one uint32_t.
+    unsafe {
+        add_elements(
+            "sinew_world_add_pressure_volume",
+            world,
+            (triangles, "triangles"),
+            triangle_count,
+            (out_id, "out_id"),
+            |w, e: &[[u32; 3]]| w.add_pressure_volume(e, pressure, compliance),
+        )
+    }
 }
 
 /// Writes the number of constraints of `family` (a SinewFamily; removed ones included:
@@ -253,14 +222,20 @@ pub unsafe extern "C" fn sinew_world_family_constraint_count(
     family: u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_family_constraint_count", || {
-        non_null(out_count, "out_count")?;
+    let body = || {
         let f = self::family(family)?;
-        let n = with_world(world, |w| Ok(w.family_constraint_count(f)))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_count, n) };
-        Ok(())
-    })
+        with_world(world, |w| Ok(w.family_constraint_count(f)))
+    };
+    // SAFETY: `out_count` goes to `answer` unchanged, and this function's safety section
+    // promises what `answer` needs: `out_count` is NULL (refused) or writable for one value.
+    unsafe {
+        answer(
+            "sinew_world_family_constraint_count",
+            out_count,
+            "out_count",
+            body,
+        )
+    }
 }
 
 /// Writes |λ|/h² of constraints `first..first+count` of `family` in the last substep of
@@ -296,13 +271,17 @@ pub unsafe extern "C" fn sinew_world_pressure_volume(
     id: u32,
     out_volume: *mut f32,
 ) -> SinewStatus {
-    guard("sinew_world_pressure_volume", || {
-        non_null(out_volume, "out_volume")?;
-        let v = with_world(world, |w| Ok(w.pressure_volume(id)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_volume, v) };
-        Ok(())
-    })
+    let body = || with_world(world, |w| Ok(w.pressure_volume(id)?));
+    // SAFETY: `out_volume` goes to `answer` unchanged, and this function's safety section
+    // promises what `answer` needs: `out_volume` is NULL (refused) or writable for one value.
+    unsafe {
+        answer(
+            "sinew_world_pressure_volume",
+            out_volume,
+            "out_volume",
+            body,
+        )
+    }
 }
 
 /// Adds strain-based triangle constraints (Müller et al. 2014): 3 per triangle, ids
@@ -321,20 +300,21 @@ pub unsafe extern "C" fn sinew_world_add_triangle_strain(
     compliance_shear: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_triangle_strain", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: `triangles` is a pointer to `3*count` readable uint32_t, as this function's
-        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
-        let first = with_world(world, |w| {
-            Ok(w.add_triangle_strain(t, compliance_xx, compliance_yy, compliance_shear)?)
-        })?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_first, first) };
-        Ok(())
-    })
+    // SAFETY: the pointers go to `add_elements` unchanged, and this function's safety
+    // section promises what `add_elements` needs: `triangles` is NULL (refused) or holds
+    // 3*count uint32_t, `out_first` is NULL (refused) or writable for one uint32_t.
+    unsafe {
+        add_elements(
+            "sinew_world_add_triangle_strain",
+            world,
+            (triangles, "triangles"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 3]]| {
+                w.add_triangle_strain(e, compliance_xx, compliance_yy, compliance_shear)
+            },
+        )
+    }
 }
 
 /// Adds strain-based tet constraints: 6 per tet, ids `first + 6j + (0, 1, 2: stretch
@@ -354,19 +334,20 @@ pub unsafe extern "C" fn sinew_world_add_tet_strain(
     compliance_shear: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_tet_strain", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: `tets` is a pointer to `4*count` readable uint32_t, as this function's safety
-        // section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let t = unsafe { tuples::<4>(tets, count, "tets")? };
-        let c = [compliance_xx, compliance_yy, compliance_zz];
-        let first = with_world(world, |w| Ok(w.add_tet_strain(t, c, compliance_shear)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_first, first) };
-        Ok(())
-    })
+    let c = [compliance_xx, compliance_yy, compliance_zz];
+    // SAFETY: the pointers go to `add_elements` unchanged, and this function's safety
+    // section promises what `add_elements` needs: `tets` is NULL (refused) or holds
+    // 4*count uint32_t, `out_first` is NULL (refused) or writable for one uint32_t.
+    unsafe {
+        add_elements(
+            "sinew_world_add_tet_strain",
+            world,
+            (tets, "tets"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 4]]| w.add_tet_strain(e, c, compliance_shear),
+        )
+    }
 }
 
 /// Adds unilateral area constraints (air mesh, 2D worlds): each triangle's signed area
@@ -385,23 +366,21 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_areas(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_unilateral_areas", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: `triangles` is a pointer to `3*count` readable uint32_t, as this function's
-        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let t = unsafe { tuples::<3>(triangles, count, "triangles")? };
-        // SAFETY: `min_areas` is NULL (None: the array is optional) or a pointer to `count`
-        // readable elements, as this function's safety section requires; `optional_slice_from`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let m = unsafe { optional_slice_from(min_areas, count as usize, "min_areas")? };
-        let first = with_world(world, |w| Ok(w.add_unilateral_areas(t, m, compliance)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_first, first) };
-        Ok(())
-    })
+    // SAFETY: the pointers go to `add_batch` unchanged, and this function's safety section
+    // promises what `add_batch` needs: `triangles` is NULL (refused) or holds 3*count uint32_t,
+    // `min_areas` is NULL or holds count floats, `out_first` is NULL (refused) or writable for
+    // one uint32_t.
+    unsafe {
+        add_batch(
+            "sinew_world_add_unilateral_areas",
+            world,
+            (triangles, "triangles"),
+            (min_areas, "min_areas"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 3]], v| w.add_unilateral_areas(e, v, compliance),
+        )
+    }
 }
 
 /// Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume stays
@@ -420,23 +399,21 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_volumes(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_unilateral_volumes", || {
-        non_null(out_first, "out_first")?;
-        // SAFETY: `tets` is a pointer to `4*count` readable uint32_t, as this function's safety
-        // section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let t = unsafe { tuples::<4>(tets, count, "tets")? };
-        // SAFETY: `min_volumes` is NULL (None: the array is optional) or a pointer to `count`
-        // readable elements, as this function's safety section requires; `optional_slice_from`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let m = unsafe { optional_slice_from(min_volumes, count as usize, "min_volumes")? };
-        let first = with_world(world, |w| Ok(w.add_unilateral_volumes(t, m, compliance)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_first, first) };
-        Ok(())
-    })
+    // SAFETY: the pointers go to `add_batch` unchanged, and this function's safety section
+    // promises what `add_batch` needs: `tets` is NULL (refused) or holds 4*count uint32_t,
+    // `min_volumes` is NULL or holds count floats, `out_first` is NULL (refused) or writable for
+    // one uint32_t.
+    unsafe {
+        add_batch(
+            "sinew_world_add_unilateral_volumes",
+            world,
+            (tets, "tets"),
+            (min_volumes, "min_volumes"),
+            count,
+            (out_first, "out_first"),
+            |w, e: &[[u32; 4]], v| w.add_unilateral_volumes(e, v, compliance),
+        )
+    }
 }
 
 /// Makes the world 2D (`enabled` = 1: all motion in the plane z = `z` (m); particles are
@@ -473,15 +450,14 @@ pub unsafe extern "C" fn sinew_world_add_ring_area(
     compliance: f32,
     out_id: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_ring_area", || {
-        non_null(out_id, "out_id")?;
+    let body = || {
         // SAFETY: the caller promises `count` readable indices.
         let p = unsafe { slice_from(particles, count as usize, "particles")? };
-        let id = with_world(world, |w| Ok(w.add_ring_area(p, pressure, compliance)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_id, id) };
-        Ok(())
-    })
+        with_world(world, |w| Ok(w.add_ring_area(p, pressure, compliance)?))
+    };
+    // SAFETY: `out_id` goes to `answer` unchanged, and this function's safety section
+    // promises what `answer` needs: `out_id` is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_world_add_ring_area", out_id, "out_id", body) }
 }
 
 /// Writes the current enclosed area (m²) of ring `id` to `*out_area`.
@@ -494,13 +470,10 @@ pub unsafe extern "C" fn sinew_world_ring_area(
     id: u32,
     out_area: *mut f32,
 ) -> SinewStatus {
-    guard("sinew_world_ring_area", || {
-        non_null(out_area, "out_area")?;
-        let a = with_world(world, |w| Ok(w.ring_area(id)?))?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_area, a) };
-        Ok(())
-    })
+    let body = || with_world(world, |w| Ok(w.ring_area(id)?));
+    // SAFETY: `out_area` goes to `answer` unchanged, and this function's safety section
+    // promises what `answer` needs: `out_area` is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_world_ring_area", out_area, "out_area", body) }
 }
 
 /// Adds a shape-matching cluster (Müller 2005) over `count` >= 2 particles, rest shape =
@@ -521,17 +494,16 @@ pub unsafe extern "C" fn sinew_world_add_shape_cluster(
     creep: f32,
     out_id: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_shape_cluster", || {
-        non_null(out_id, "out_id")?;
+    let body = || {
         // SAFETY: the caller promises `count` readable indices.
         let p = unsafe { slice_from(particles, count as usize, "particles")? };
-        let id = with_world(world, |w| {
+        with_world(world, |w| {
             Ok(w.add_shape_cluster(p, stiffness, yield_distance, creep)?)
-        })?;
-        // SAFETY: non-null (checked).
-        unsafe { put(out_id, id) };
-        Ok(())
-    })
+        })
+    };
+    // SAFETY: `out_id` goes to `answer` unchanged, and this function's safety section
+    // promises what `answer` needs: `out_id` is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_world_add_shape_cluster", out_id, "out_id", body) }
 }
 
 /// Sets the stiffness (in [0, 1]) of shape-matching cluster `id`.

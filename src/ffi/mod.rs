@@ -203,6 +203,21 @@ pub(crate) unsafe fn slice_from<'a, T>(
     Ok(unsafe { std::slice::from_raw_parts(ptr, count) })
 }
 
+/// Views `count` K-index tuples (triangles, tets, constraint particle lists) at
+/// `indices`.
+///
+/// # Safety
+/// `indices` must point to K*count readable uint32_t (or be NULL: an error).
+pub(crate) unsafe fn tuples<'a, const K: usize>(
+    indices: *const u32,
+    count: u32,
+    name: &str,
+) -> FfiResult<&'a [[u32; K]]> {
+    // SAFETY: [u32; K] has the alignment of u32 and size K*4; the caller promises
+    // K*count readable indices.
+    unsafe { slice_from(indices as *const [u32; K], count as usize, name) }
+}
+
 /// [`slice_from`] for an optional array: NULL means None.
 ///
 /// # Safety
@@ -238,6 +253,30 @@ pub(crate) unsafe fn slice_from_mut<'a, T>(
     Ok(unsafe { std::slice::from_raw_parts_mut(ptr, count) })
 }
 
+/// The frame of every call that answers one value (a count, a new id, a measure):
+/// refuses a NULL `out` (named `out_name`) before any work, runs `body` (which reads
+/// the arguments and reaches the world) and writes its answer to `*out`, only on
+/// success.
+///
+/// # Safety
+/// `out` must be NULL or point to writable memory for one T.
+pub(crate) unsafe fn answer<T>(
+    function: &str,
+    out: *mut T,
+    out_name: &str,
+    body: impl FnOnce() -> FfiResult<T>,
+) -> SinewStatus {
+    guard(function, || {
+        non_null(out, out_name)?;
+        let n = body()?;
+        // SAFETY: `out` is non-null (checked by `non_null` above) and, by this function's
+        // safety section, points to writable memory for one value; `write_unaligned` needs no
+        // alignment.
+        unsafe { out.write_unaligned(n) };
+        Ok(())
+    })
+}
+
 /// Runs `query` on the world and writes its answer to `*out` (only on success).
 ///
 /// # Safety
@@ -248,15 +287,77 @@ pub(crate) unsafe fn query_u32(
     out: *mut u32,
     query: impl FnOnce(&crate::World) -> u32,
 ) -> SinewStatus {
-    guard(function, || {
-        non_null(out, "out_count")?;
-        let n = world::with_world(world, |w| Ok(query(w)))?;
-        // SAFETY: `out` is non-null (checked by `non_null` above) and, by this function's
-        // safety section, points to writable memory for one value; `write_unaligned` needs no
-        // alignment.
-        unsafe { out.write_unaligned(n) };
-        Ok(())
-    })
+    // SAFETY: `out` goes to `answer` unchanged; this function's safety section is
+    // `answer`'s.
+    unsafe {
+        answer(function, out, "out_count", || {
+            world::with_world(world, |w| Ok(query(w)))
+        })
+    }
+}
+
+/// Adds one batch of K-index elements (pairs, hinges, triangles, tets), each with an
+/// optional value from `values` (rest lengths, angles, volumes, minimum measures; NULL
+/// = the family's default), through `add`, and writes the first new id to `*out` (named
+/// `out_name` in errors).
+/// The arrays are checked in that order, before the world changes.
+///
+/// # Safety
+/// `elements` must point to K*count uint32_t, `values` to count floats or be NULL,
+/// `out` to one writable uint32_t or be NULL.
+pub(crate) unsafe fn add_batch<const K: usize>(
+    function: &str,
+    world: world::SinewWorld,
+    (elements, elements_name): (*const u32, &str),
+    (values, values_name): (*const f32, &str),
+    count: u32,
+    (out, out_name): (*mut u32, &str),
+    add: impl FnOnce(&mut crate::World, &[[u32; K]], Option<&[f32]>) -> crate::Result<u32>,
+) -> SinewStatus {
+    let body = || {
+        // SAFETY: `elements` is a pointer to `K*count` readable uint32_t, as this
+        // function's safety section requires (NULL is refused by `check_array`); `tuples`
+        // checks non-null, alignment and the batch limit before it makes the slice,
+        // which lives only for this call.
+        let e = unsafe { tuples::<K>(elements, count, elements_name)? };
+        // SAFETY: `values` is NULL (None: the array is optional) or a pointer to `count`
+        // readable floats, as this function's safety section requires;
+        // `optional_slice_from` checks non-null, alignment and the batch limit before it
+        // makes the slice, which lives only for this call.
+        let v = unsafe { optional_slice_from(values, count as usize, values_name)? };
+        world::with_world(world, |w| Ok(add(w, e, v)?))
+    };
+    // SAFETY: `out` goes to `answer` unchanged; this function's safety section promises
+    // what `answer` needs.
+    unsafe { answer(function, out, out_name, body) }
+}
+
+/// [`add_batch`] for the families whose elements carry no per-element value.
+///
+/// # Safety
+/// `elements` must point to K*count uint32_t, `out` to one writable uint32_t or be NULL.
+pub(crate) unsafe fn add_elements<const K: usize>(
+    function: &str,
+    world: world::SinewWorld,
+    elements: (*const u32, &str),
+    count: u32,
+    out: (*mut u32, &str),
+    add: impl FnOnce(&mut crate::World, &[[u32; K]]) -> crate::Result<u32>,
+) -> SinewStatus {
+    let no_values = (std::ptr::null(), "no values");
+    // SAFETY: the pointers go to `add_batch` unchanged (with no values, NULL), and this
+    // function's safety section promises what `add_batch` needs.
+    unsafe {
+        add_batch(
+            function,
+            world,
+            elements,
+            no_values,
+            count,
+            out,
+            |w, e, _| add(w, e),
+        )
+    }
 }
 
 /// Returns `SINEW_ABI_VERSION` of this binary.

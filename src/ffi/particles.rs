@@ -4,7 +4,8 @@ use std::ffi::c_void;
 
 use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{
-    guard, non_null, optional_slice_from, query_u32, slice_from, Failure, FfiResult, SinewStatus,
+    answer, guard, non_null, optional_slice_from, query_u32, slice_from, Failure, FfiResult,
+    SinewStatus,
 };
 use crate::error::try_with_capacity;
 use crate::math::Vec3;
@@ -67,24 +68,21 @@ pub unsafe extern "C" fn sinew_world_add_particles(
     count: u32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_particles", || {
-        non_null(out_first, "out_first")?;
+    let body = || {
         // SAFETY: the caller promises `count` readable elements.
         let p = unsafe { slice_from(positions, count as usize, "positions")? };
         // SAFETY: the caller promises NULL or `count` readable elements.
         let w = unsafe { optional_slice_from(inverse_masses, count as usize, "inverse_masses")? };
-        let first = with_world(world, |world| {
+        with_world(world, |world| {
             world.check_particle_room(p.len())?;
             let mut buf = try_with_capacity::<Vec3>(p.len(), "particle positions")?;
             buf.extend(p.iter().map(|&v| Vec3::from(v)));
             Ok(world.add_particles(&buf, w)?)
-        })?;
-        // SAFETY: `out_first` is non-null (checked by `non_null` above) and, by this function's
-        // safety section, points to writable memory for one value; `write_unaligned` needs no
-        // alignment.
-        unsafe { out_first.write_unaligned(first) };
-        Ok(())
-    })
+        })
+    };
+    // SAFETY: `out_first` goes to `answer` unchanged, and this function's safety section
+    // promises what `answer` needs: `out_first` is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_world_add_particles", out_first, "out_first", body) }
 }
 
 /// Writes the number of particles to `*out_count`.

@@ -3,6 +3,7 @@
 //! Jacobi path is deterministic for any thread count.
 
 use crate::error::{try_with_capacity, Result};
+use crate::math::Vec3;
 
 /// For particle i, `entries[offsets[i]..offsets[i+1]]` lists `slot · K + k` of the
 /// constraints that touch it, where `k` is the particle's position in the constraint
@@ -48,4 +49,15 @@ impl Adjacency {
     pub(crate) fn of(&self, i: usize) -> &[u32] {
         &self.entries[self.offsets[i] as usize..self.offsets[i + 1] as usize]
     }
+}
+
+/// The Jacobi buffers of a set, allocated once so that the step never allocates:
+/// `entries` zero corrections (one per constraint end gathered through the adjacency)
+/// and `constraints` averaging weights of 1.
+pub(crate) fn buffers(entries: usize, constraints: usize) -> Result<(Vec<Vec3>, Vec<f32>)> {
+    let mut corrections = try_with_capacity::<Vec3>(entries, "Jacobi corrections")?;
+    corrections.resize(entries, Vec3::ZERO);
+    let mut weight = try_with_capacity::<f32>(constraints, "Jacobi weights")?;
+    weight.resize(constraints, 1.0);
+    Ok((corrections, weight))
 }

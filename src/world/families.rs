@@ -8,6 +8,7 @@ use crate::constraints::bending::{dihedral_angle_and_gradient, IsometricRest};
 use crate::constraints::nary::{check_compliance, check_elements, Family, NarySet, NewConstraint};
 use crate::constraints::strain::{tet_coefficients, triangle_coefficients, StrainRest};
 use crate::constraints::volume::{tet_volumes, validate_surface};
+use crate::constraints::ConstraintSets;
 use crate::error::{check_nonzero, check_range, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::rel;
@@ -36,12 +37,36 @@ impl World {
         self.desc.solver == Solver::Jacobi
     }
 
-    fn append<F: Family<K>, const K: usize>(
+    /// Checks a batch of `elements` for the family set `set` before any row is built:
+    /// `rest` (when given, named `rest_what`) has one entry per element, the set has room
+    /// for `per_element` constraints per element, and every index names a particle.
+    fn check_batch<F: Family<K>, const K: usize>(
         &self,
         set: &NarySet<F, K>,
+        elements: &[[u32; K]],
+        per_element: usize,
+        element: &str,
+        rest: Option<(Option<&[f32]>, &str)>,
+    ) -> Result<()> {
+        if let Some((rest, rest_what)) = rest {
+            check_len(rest, elements.len(), rest_what)?;
+        }
+        set.check_room(per_element * elements.len())?;
+        check_elements(elements, self.particles.len(), element)
+    }
+
+    /// Appends `rows` to the family set `set` picks (all or nothing) and returns the id
+    /// of the first new constraint.
+    fn append<F: Family<K>, const K: usize>(
+        &mut self,
+        set: impl FnOnce(&mut ConstraintSets) -> &mut NarySet<F, K>,
         rows: &[NewConstraint<F::Rest, K>],
-    ) -> Result<NarySet<F, K>> {
-        set.with_appended(rows, &self.particles.hot, self.jacobi())
+    ) -> Result<u32> {
+        let jacobi = self.jacobi();
+        let set = set(&mut self.sets);
+        let first = set.len() as u32;
+        *set = set.with_appended(rows, &self.particles.hot, jacobi)?;
+        Ok(first)
     }
 
     /// Adds tethers (Kim et al. 2012): `pairs[j] = [anchor, particle]`; particle may be
@@ -55,9 +80,13 @@ impl World {
     ) -> Result<u32> {
         check_nonzero(pairs.len(), "tether")?;
         check_compliance("tether", compliance, MAX_FAMILY_COMPLIANCE, "m/N")?;
-        check_len(max_lengths, pairs.len(), "max lengths")?;
-        self.sets.tether.check_room(pairs.len())?;
-        check_elements(pairs, self.particles.len(), "tether")?;
+        self.check_batch(
+            &self.sets.tether,
+            pairs,
+            1,
+            "tether",
+            Some((max_lengths, "max lengths")),
+        )?;
         let mut rows = try_with_capacity(pairs.len(), "tethers")?;
         for (j, &pair) in pairs.iter().enumerate() {
             let rest = match max_lengths {
@@ -74,9 +103,7 @@ impl World {
                 compliance,
             });
         }
-        let first = self.sets.tether.len() as u32;
-        self.sets.tether = self.append(&self.sets.tether, &rows)?;
-        Ok(first)
+        self.append(|s| &mut s.tether, &rows)
     }
 
     /// Adds dihedral bending constraints over hinges `[e0, e1, w0, w1]` (shared edge
@@ -95,9 +122,13 @@ impl World {
             MAX_FAMILY_COMPLIANCE,
             "rad/(N·m)",
         )?;
-        check_len(rest_angles, hinges.len(), "rest angles")?;
-        self.sets.dihedral.check_room(hinges.len())?;
-        check_elements(hinges, self.particles.len(), "hinge")?;
+        self.check_batch(
+            &self.sets.dihedral,
+            hinges,
+            1,
+            "hinge",
+            Some((rest_angles, "rest angles")),
+        )?;
         let mut rows = try_with_capacity(hinges.len(), "dihedral bending")?;
         for (j, h) in hinges.iter().enumerate() {
             let current =
@@ -124,9 +155,7 @@ impl World {
                 compliance,
             });
         }
-        let first = self.sets.dihedral.len() as u32;
-        self.sets.dihedral = self.append(&self.sets.dihedral, &rows)?;
-        Ok(first)
+        self.append(|s| &mut s.dihedral, &rows)
     }
 
     /// Adds isometric bending constraints (Bergou et al. 2006) over hinges
@@ -140,8 +169,7 @@ impl World {
             MAX_FAMILY_COMPLIANCE,
             "1/(N·m)",
         )?;
-        self.sets.isometric.check_room(hinges.len())?;
-        check_elements(hinges, self.particles.len(), "hinge")?;
+        self.check_batch(&self.sets.isometric, hinges, 1, "hinge", None)?;
         let mut rows = try_with_capacity(hinges.len(), "isometric bending")?;
         for (j, h) in hinges.iter().enumerate() {
             let x: [Vec3; 4] = h.map(|p| self.particles.position(p as usize));
@@ -154,9 +182,7 @@ impl World {
                 compliance,
             });
         }
-        let first = self.sets.isometric.len() as u32;
-        self.sets.isometric = self.append(&self.sets.isometric, &rows)?;
-        Ok(first)
+        self.append(|s| &mut s.isometric, &rows)
     }
 
     /// Adds tetrahedron volume constraints; `rest_volumes` in m³ (None = the current
@@ -169,9 +195,13 @@ impl World {
     ) -> Result<u32> {
         check_nonzero(tets.len(), "tet")?;
         check_compliance("tet volume", compliance, MAX_FAMILY_COMPLIANCE, "1/(N·m)")?;
-        check_len(rest_volumes, tets.len(), "rest volumes")?;
-        self.sets.tet_volume.check_room(tets.len())?;
-        check_elements(tets, self.particles.len(), "tet")?;
+        self.check_batch(
+            &self.sets.tet_volume,
+            tets,
+            1,
+            "tet",
+            Some((rest_volumes, "rest volumes")),
+        )?;
         let current = tet_volumes(&self.particles, tets)?;
         let mut rows = try_with_capacity(tets.len(), "tet volumes")?;
         for (j, t) in tets.iter().enumerate() {
@@ -189,9 +219,7 @@ impl World {
                 compliance,
             });
         }
-        let first = self.sets.tet_volume.len() as u32;
-        self.sets.tet_volume = self.append(&self.sets.tet_volume, &rows)?;
-        Ok(first)
+        self.append(|s| &mut s.tet_volume, &rows)
     }
 
     /// Adds one closed-surface volume constraint over `triangles` (closed, wound
@@ -395,8 +423,7 @@ impl World {
         ] {
             check_compliance(what, c, MAX_FAMILY_COMPLIANCE, "1/(N·m)")?;
         }
-        self.sets.triangle_strain.check_room(3 * triangles.len())?;
-        check_elements(triangles, self.particles.len(), "triangle")?;
+        self.check_batch(&self.sets.triangle_strain, triangles, 3, "triangle", None)?;
         crate::constraints::volume::check_triangle_areas(&self.particles, triangles)?;
         let mut rows = try_with_capacity(3 * triangles.len(), "triangle strain")?;
         for (j, t) in triangles.iter().enumerate() {
@@ -415,9 +442,7 @@ impl World {
                 });
             }
         }
-        let first = self.sets.triangle_strain.len() as u32;
-        self.sets.triangle_strain = self.append(&self.sets.triangle_strain, &rows)?;
-        Ok(first)
+        self.append(|s| &mut s.triangle_strain, &rows)
     }
 
     /// Adds strain-based tet constraints: six per tet, ids `first + 6j + (0, 1, 2:
@@ -439,8 +464,7 @@ impl World {
         ] {
             check_compliance(what, c, MAX_FAMILY_COMPLIANCE, "1/(N·m)")?;
         }
-        self.sets.tet_strain.check_room(6 * tets.len())?;
-        check_elements(tets, self.particles.len(), "tet")?;
+        self.check_batch(&self.sets.tet_strain, tets, 6, "tet", None)?;
         tet_volumes(&self.particles, tets)?;
         let mut rows = try_with_capacity(6 * tets.len(), "tet strain")?;
         for (j, t) in tets.iter().enumerate() {
@@ -463,9 +487,7 @@ impl World {
                 });
             }
         }
-        let first = self.sets.tet_strain.len() as u32;
-        self.sets.tet_strain = self.append(&self.sets.tet_strain, &rows)?;
-        Ok(first)
+        self.append(|s| &mut s.tet_strain, &rows)
     }
 
     /// Adds unilateral area constraints (air mesh, 2D): each triangle's signed area in
@@ -478,13 +500,15 @@ impl World {
     ) -> Result<u32> {
         check_nonzero(triangles.len(), "triangle")?;
         check_compliance("unilateral area", compliance, MAX_FAMILY_COMPLIANCE, "m³/N")?;
-        check_len(min_areas, triangles.len(), "minimum areas")?;
-        self.sets.unilateral_area.check_room(triangles.len())?;
-        check_elements(triangles, self.particles.len(), "triangle")?;
+        self.check_batch(
+            &self.sets.unilateral_area,
+            triangles,
+            1,
+            "triangle",
+            Some((min_areas, "minimum areas")),
+        )?;
         let rows = minimum_rows(triangles, min_areas, compliance, "minimum area", "m²")?;
-        let first = self.sets.unilateral_area.len() as u32;
-        self.sets.unilateral_area = self.append(&self.sets.unilateral_area, &rows)?;
-        Ok(first)
+        self.append(|s| &mut s.unilateral_area, &rows)
     }
 
     /// Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume
@@ -502,13 +526,15 @@ impl World {
             MAX_FAMILY_COMPLIANCE,
             "m⁵/N",
         )?;
-        check_len(min_volumes, tets.len(), "minimum volumes")?;
-        self.sets.unilateral_volume.check_room(tets.len())?;
-        check_elements(tets, self.particles.len(), "tet")?;
+        self.check_batch(
+            &self.sets.unilateral_volume,
+            tets,
+            1,
+            "tet",
+            Some((min_volumes, "minimum volumes")),
+        )?;
         let rows = minimum_rows(tets, min_volumes, compliance, "minimum volume", "m³")?;
-        let first = self.sets.unilateral_volume.len() as u32;
-        self.sets.unilateral_volume = self.append(&self.sets.unilateral_volume, &rows)?;
-        Ok(first)
+        self.append(|s| &mut s.unilateral_volume, &rows)
     }
 
     /// Makes the world 2D (`Some(z)`: every particle moves only in the plane z, its

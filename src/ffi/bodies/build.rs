@@ -104,17 +104,44 @@ unsafe fn points(p: *const SinewVec3, count: u32, name: &str) -> FfiResult<Vec<V
     Ok(v)
 }
 
-/// Views `count` K-index tuples.
+/// Copies a mesh's vertices and views its K-index elements (triangles or tets), in that
+/// order, so that a bad array is reported the same way by every mesh builder.
 ///
 /// # Safety
-/// `indices` must point to K*count readable uint32_t (NULL: an error).
-unsafe fn tuples<'a, const K: usize>(
-    indices: *const u32,
-    count: u32,
-    name: &str,
-) -> FfiResult<&'a [[u32; K]]> {
-    // SAFETY: [u32; K] has the alignment of u32; the caller promises K*count indices.
-    unsafe { slice_from(indices as *const [u32; K], count as usize, name) }
+/// `vertices` must point to `vertex_count` readable SinewVec3 and `elements` to
+/// K*element_count readable uint32_t (NULL: an error).
+unsafe fn mesh<'a, const K: usize>(
+    vertices: *const SinewVec3,
+    vertex_count: u32,
+    elements: *const u32,
+    element_count: u32,
+    elements_name: &str,
+) -> FfiResult<(Vec<Vec3>, &'a [[u32; K]])> {
+    // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
+    // function's safety section requires (NULL is refused by `check_array`); `points`
+    // checks non-null, alignment and the batch limit before it makes the slice.
+    let v = unsafe { points(vertices, vertex_count, "vertices")? };
+    // SAFETY: `elements` is a pointer to `K*element_count` readable uint32_t, as this
+    // function's safety section requires (NULL is refused by `check_array`); `tuples`
+    // checks non-null, alignment and the batch limit before it makes the slice.
+    let t = unsafe { tuples::<K>(elements, element_count, elements_name)? };
+    Ok((v, t))
+}
+
+/// Views the optional per-vertex inverse masses of a soft body (NULL: None, the
+/// builder lumps the body's mass).
+///
+/// # Safety
+/// `inverse_masses` must be NULL or point to `vertex_count` readable floats.
+unsafe fn optional_masses<'a>(
+    inverse_masses: *const f32,
+    vertex_count: u32,
+) -> FfiResult<Option<&'a [f32]>> {
+    // SAFETY: `inverse_masses` is NULL (None: the array is optional) or a pointer to
+    // `vertex_count` readable elements, as this function's safety section requires;
+    // `optional_slice_from` checks non-null, alignment and the batch limit before it makes
+    // the slice.
+    unsafe { optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses") }
 }
 
 /// A builder call, prepared outside the world lock.
@@ -130,16 +157,14 @@ unsafe fn add_body(
     out_body: *mut SinewBody,
     add: impl FnOnce() -> FfiResult<Adder>,
 ) -> SinewStatus {
-    guard(function, || {
-        non_null(out_body, "out_body")?;
+    let body = || {
         let add = add()?;
         let id = with_world(world, |w| Ok(add(w)?))?;
-        // SAFETY: `out_body` is non-null (checked by `non_null` above) and, by this function's
-        // safety section, points to writable memory for one value; `write_unaligned` needs no
-        // alignment.
-        unsafe { out_body.write_unaligned(SinewBody { id: id.0 }) };
-        Ok(())
-    })
+        Ok(SinewBody { id: id.0 })
+    };
+    // SAFETY: `out_body` goes to `answer` unchanged; this function's safety section is
+    // `answer`'s.
+    unsafe { answer(function, out_body, "out_body", body) }
 }
 
 /// Adds a straight rope from desc->start to desc->end in desc->segments segments
@@ -225,16 +250,18 @@ pub unsafe extern "C" fn sinew_world_add_cloth_mesh(
         // promises what `cloth_desc` needs: `desc` is NULL (refused) or points to one readable
         // SinewClothDesc.
         let d = unsafe { cloth_desc(desc)? };
-        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
-        // function's safety section requires (NULL is refused by `check_array`); `points`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let v = unsafe { points(vertices, vertex_count, "vertices")? };
-        // SAFETY: `triangles` is a pointer to `3*triangle_count` readable uint32_t, as this
-        // function's safety section requires (NULL is refused by `check_array`); `tuples`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
+        // SAFETY: the pointers go to `mesh` unchanged, and this function's safety section
+        // promises what `mesh` needs: `vertices` points to `vertex_count` SinewVec3 and
+        // `triangles` to 3*triangle_count uint32_t.
+        let (v, t) = unsafe {
+            mesh::<3>(
+                vertices,
+                vertex_count,
+                triangles,
+                triangle_count,
+                "triangles",
+            )?
+        };
         // SAFETY: `inverse_masses` is a pointer to `vertex_count` readable elements, as this
         // function's safety section requires (NULL is refused by `check_array`); `slice_from`
         // checks non-null, alignment and the batch limit before it makes the slice, which lives
@@ -346,23 +373,14 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
             volume_compliance: d.volume_compliance,
             damping: d.damping,
         };
-        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
-        // function's safety section requires (NULL is refused by `check_array`); `points`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let v = unsafe { points(vertices, vertex_count, "vertices")? };
-        // SAFETY: `tets` is a pointer to `4*tet_count` readable uint32_t, as this function's
-        // safety section requires (NULL is refused by `check_array`); `tuples` checks non-null,
-        // alignment and the batch limit before it makes the slice, which lives only for this
-        // call.
-        let t = unsafe { tuples::<4>(tets, tet_count, "tets")? };
-        // SAFETY: `inverse_masses` is NULL (None: the array is optional) or a pointer to
-        // `vertex_count` readable elements, as this function's safety section requires;
-        // `optional_slice_from` checks non-null, alignment and the batch limit before it makes
-        // the slice, which lives only for this call.
-        let w = unsafe {
-            optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
-        };
+        // SAFETY: the pointers go to `mesh` unchanged, and this function's safety section
+        // promises what `mesh` needs: `vertices` points to `vertex_count` SinewVec3 and
+        // `tets` to 4*tet_count uint32_t.
+        let (v, t) = unsafe { mesh::<4>(vertices, vertex_count, tets, tet_count, "tets")? };
+        // SAFETY: the pointer goes to `optional_masses` unchanged, and this function's safety
+        // section promises what it needs: `inverse_masses` is NULL or points to `vertex_count`
+        // floats.
+        let w = unsafe { optional_masses(inverse_masses, vertex_count)? };
         Ok::<Adder, Failure>(Box::new(move |world: &mut World| {
             world.add_tet_body(&d, &v, t, w)
         }))
@@ -410,23 +428,22 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
             volume_compliance: d.volume_compliance,
             damping: d.damping,
         };
-        // SAFETY: `vertices` is a pointer to `vertex_count` readable SinewVec3, as this
-        // function's safety section requires (NULL is refused by `check_array`); `points`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let v = unsafe { points(vertices, vertex_count, "vertices")? };
-        // SAFETY: `triangles` is a pointer to `3*triangle_count` readable uint32_t, as this
-        // function's safety section requires (NULL is refused by `check_array`); `tuples`
-        // checks non-null, alignment and the batch limit before it makes the slice, which lives
-        // only for this call.
-        let t = unsafe { tuples::<3>(triangles, triangle_count, "triangles")? };
-        // SAFETY: `inverse_masses` is NULL (None: the array is optional) or a pointer to
-        // `vertex_count` readable elements, as this function's safety section requires;
-        // `optional_slice_from` checks non-null, alignment and the batch limit before it makes
-        // the slice, which lives only for this call.
-        let w = unsafe {
-            optional_slice_from(inverse_masses, vertex_count as usize, "inverse_masses")?
+        // SAFETY: the pointers go to `mesh` unchanged, and this function's safety section
+        // promises what `mesh` needs: `vertices` points to `vertex_count` SinewVec3 and
+        // `triangles` to 3*triangle_count uint32_t.
+        let (v, t) = unsafe {
+            mesh::<3>(
+                vertices,
+                vertex_count,
+                triangles,
+                triangle_count,
+                "triangles",
+            )?
         };
+        // SAFETY: the pointer goes to `optional_masses` unchanged, and this function's safety
+        // section promises what it needs: `inverse_masses` is NULL or points to `vertex_count`
+        // floats.
+        let w = unsafe { optional_masses(inverse_masses, vertex_count)? };
         Ok::<Adder, Failure>(Box::new(move |world: &mut World| {
             world.add_pressure_body(&d, &v, t, w)
         }))

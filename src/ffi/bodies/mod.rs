@@ -14,8 +14,8 @@ use std::ffi::c_void;
 use super::particles::{strided, write_at};
 use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{
-    guard, non_null, optional_slice_from, query_u32, slice_from, slice_from_mut, Failure,
-    FfiResult, SinewStatus,
+    answer, guard, non_null, optional_slice_from, query_u32, slice_from, slice_from_mut, tuples,
+    Failure, FfiResult, SinewStatus,
 };
 use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
 use crate::bodies::rope::RopeDesc;
@@ -301,14 +301,9 @@ unsafe fn read_desc<T: Copy>(
 /// # Safety
 /// `out` must be NULL or point to writable memory for one T.
 unsafe fn init_desc<T>(function: &str, out: *mut T, value: T) -> SinewStatus {
-    guard(function, || {
-        non_null(out, "out")?;
-        // SAFETY: `out` is non-null (checked by `non_null` above) and, by this function's
-        // safety section, points to writable memory for one value; `write_unaligned` needs no
-        // alignment.
-        unsafe { out.write_unaligned(value) };
-        Ok(())
-    })
+    // SAFETY: `out` goes to `answer` unchanged; this function's safety section is
+    // `answer`'s.
+    unsafe { answer(function, out, "out", || Ok(value)) }
 }
 
 /// A rope desc with every field at its default.
