@@ -109,12 +109,22 @@ pub struct Particles {
     /// Unyielding factor in [0, 1] (the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)), cold: 1 = pushes yielding particles
     /// without being pushed by them, 0 (default) = ordinary.
     pub(crate) unyielding: Vec<f32>,
+    /// Position (m) at the start of the current step, cold: where the step's non-finite
+    /// fallback (src/recovery.rs) puts back a body that met NaN or infinity. Grown with
+    /// the other arrays, so the step never allocates for it.
+    pub(crate) step_start: Vec<Vec3>,
 }
 
 /// `x_a − x_b` (m) from the bases and the hot displacements of two particles.
 #[inline(always)]
 pub(crate) fn separation(base_a: Vec3A, base_b: Vec3A, hot_a: Vec4, hot_b: Vec4) -> Vec3 {
     ((base_a - base_b) + Vec3A::from_vec4(hot_a - hot_b)).into()
+}
+
+/// A position (m) from its base and hot displacement, rounded to `f32`.
+#[inline(always)]
+pub(crate) fn position_of(base: Vec3A, hot: Vec4) -> Vec3 {
+    (base + Vec3A::from_vec4(hot)).into()
 }
 
 impl Particles {
@@ -142,6 +152,7 @@ impl Particles {
             additional,
             "particle unyielding factors",
         )?;
+        try_reserve(&mut self.step_start, additional, "particle step starts")?;
         Ok(())
     }
 
@@ -154,6 +165,7 @@ impl Particles {
         self.radius.push(0.0);
         self.filter.push(CollisionFilter::default());
         self.unyielding.push(0.0);
+        self.step_start.push(position);
     }
 
     /// The collision radius of particle `i` (m).
@@ -177,7 +189,7 @@ impl Particles {
     /// The position of particle `i` (m), rounded to `f32`.
     #[inline]
     pub fn position(&self, i: usize) -> Vec3 {
-        (self.base[i] + Vec3A::from_vec4(self.hot[i])).into()
+        position_of(self.base[i], self.hot[i])
     }
 
     /// Moves particle `i` to `p` (m).

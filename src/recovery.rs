@@ -10,114 +10,106 @@
 //! of other bodies keep their new state, so one exploding body does not stop a scene.
 //!
 //! Cost per step: one parallel copy of the positions (12 bytes per particle) and one
-//! parallel read of positions and velocities; no allocation once the particle count is
-//! reached. Finite results are never touched, so ordinary scenes are bit-identical.
+//! parallel read of positions and velocities; no allocation (the start positions live
+//! in `Particles::step_start`, grown with the particles). Finite results are never touched, so ordinary scenes are bit-identical.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::bodies::Bodies;
-use crate::error::{try_reserve, Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::math::Vec3;
-use crate::particles::Particles;
+use crate::particles::{position_of, Particles};
 use crate::solver::parallel::{DisjointSlice, Executor};
 
 /// Positions at the start of the step.
-#[derive(Default)]
-pub(crate) struct Recovery {
-    start: Vec<Vec3>,
-}
-
 /// Bodies named in the message, at most.
 const NAMED: usize = 4;
 
-impl Recovery {
-    /// Keeps the current positions (allocates only when the particle count grew).
-    pub(crate) fn save(&mut self, particles: &Particles, exec: &Executor) -> Result<()> {
-        let n = particles.len();
-        if self.start.len() < n {
-            let grow = n - self.start.len();
-            try_reserve(&mut self.start, grow, "step recovery")?;
-            self.start.resize(n, Vec3::ZERO);
+/// Keeps every particle's current position in `Particles::step_start` (no allocation:
+/// the array grows with the particles).
+pub(crate) fn save(particles: &mut Particles, exec: &Executor) {
+    let Particles {
+        base,
+        hot,
+        step_start,
+        ..
+    } = particles;
+    let n = hot.len();
+    let start = DisjointSlice::new(&mut step_start[..n]);
+    exec.for_ranges_light(n, |range| {
+        for i in range {
+            let p = position_of(base[i], hot[i]);
+            // SAFETY: the ranges of `for_ranges_light` are disjoint, so each i is
+            // written by exactly one range, and i < n = step_start's length.
+            unsafe { start.set(i, p) };
         }
-        let start = DisjointSlice::new(&mut self.start[..n]);
+    });
+}
+
+/// Checks every particle; restores the bodies (or lone particles) that hold a
+/// non-finite position or velocity to their [`save`]d positions, at rest, and reports
+/// them.
+pub(crate) fn check(particles: &mut Particles, bodies: &Bodies, exec: &Executor) -> Result<()> {
+    let n = particles.len();
+    let bad = AtomicBool::new(false);
+    {
+        let p = &*particles;
         exec.for_ranges_light(n, |range| {
-            for i in range {
-                // SAFETY: each i is visited by exactly one range.
-                unsafe { start.set(i, particles.position(i)) };
+            if range.clone().any(|i| !finite(p, i)) {
+                bad.store(true, Ordering::Relaxed);
             }
         });
-        Ok(())
     }
-
-    /// Checks every particle; restores the bodies (or lone particles) that hold a
-    /// non-finite position or velocity and reports them.
-    pub(crate) fn check(
-        &self,
-        particles: &mut Particles,
-        bodies: &Bodies,
-        exec: &Executor,
-    ) -> Result<()> {
-        let n = particles.len();
-        let bad = AtomicBool::new(false);
-        {
-            let p = &*particles;
-            exec.for_ranges_light(n, |range| {
-                if range.clone().any(|i| !finite(p, i)) {
-                    bad.store(true, Ordering::Relaxed);
+    if !bad.into_inner() {
+        return Ok(());
+    }
+    let mut named = Vec::new();
+    let (mut bodies_hit, mut lone) = (0usize, 0usize);
+    let mut i = 0usize;
+    while i < n {
+        if finite(particles, i) {
+            i += 1;
+            continue;
+        }
+        let range = match bodies.containing(i as u32) {
+            Some((id, r)) => {
+                bodies_hit += 1;
+                if named.len() < NAMED {
+                    named.push(format!(
+                        "body {:#x} (particles {}..{}, first bad {i})",
+                        id.0, r.start, r.end
+                    ));
                 }
-            });
-        }
-        if !bad.into_inner() {
-            return Ok(());
-        }
-        let mut named = Vec::new();
-        let (mut bodies_hit, mut lone) = (0usize, 0usize);
-        let mut i = 0usize;
-        while i < n {
-            if finite(particles, i) {
-                i += 1;
-                continue;
+                r.start as usize..r.end as usize
             }
-            let range = match bodies.containing(i as u32) {
-                Some((id, r)) => {
-                    bodies_hit += 1;
-                    if named.len() < NAMED {
-                        named.push(format!(
-                            "body {:#x} (particles {}..{}, first bad {i})",
-                            id.0, r.start, r.end
-                        ));
-                    }
-                    r.start as usize..r.end as usize
+            None => {
+                lone += 1;
+                if named.len() < NAMED {
+                    named.push(format!("particle {i} (in no body)"));
                 }
-                None => {
-                    lone += 1;
-                    if named.len() < NAMED {
-                        named.push(format!("particle {i} (in no body)"));
-                    }
-                    i..i + 1
-                }
-            };
-            for k in range.clone() {
-                particles.set_position(k, self.start[k]);
-                particles.velocity[k] = Vec3::ZERO;
+                i..i + 1
             }
-            i = range.end.max(i + 1);
-        }
-        let more = (bodies_hit + lone).saturating_sub(named.len());
-        let tail = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
         };
-        Err(Error::new(
-            ErrorKind::NonFinite,
-            format!(
-                "the step met a non-finite value in {}{tail}; their particles were put back \
-                 at their positions before this step, at rest (every other particle advanced)",
-                named.join(", ")
-            ),
-        ))
+        for k in range.clone() {
+            particles.set_position(k, particles.step_start[k]);
+            particles.velocity[k] = Vec3::ZERO;
+        }
+        i = range.end.max(i + 1);
     }
+    let more = (bodies_hit + lone).saturating_sub(named.len());
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    Err(Error::new(
+        ErrorKind::NonFinite,
+        format!(
+            "the step met a non-finite value in {}{tail}; their particles were put back \
+                 at their positions before this step, at rest (every other particle advanced)",
+            named.join(", ")
+        ),
+    ))
 }
 
 #[inline]
@@ -149,8 +141,7 @@ mod tests {
         let _r0 = w.add_rope(&rope(0.0)).unwrap();
         let r1 = w.add_rope(&rope(5.0)).unwrap();
         let lone = w.add_particles(&[Vec3::new(9.0, 0.0, 0.0)], None).unwrap() as usize;
-        let mut rec = Recovery::default();
-        rec.save(&w.particles, &w.exec).unwrap();
+        save(&mut w.particles, &w.exec);
         let start: Vec<Vec3> = (0..w.particles.len())
             .map(|i| w.particles.position(i))
             .collect();
@@ -161,7 +152,7 @@ mod tests {
         }
         w.particles.hot[7].x = f32::NAN;
         w.particles.velocity[lone] = Vec3::new(f32::INFINITY, 0.0, 0.0);
-        let e = rec.check(&mut w.particles, &w.bodies, &w.exec).unwrap_err();
+        let e = check(&mut w.particles, &w.bodies, &w.exec).unwrap_err();
         assert_eq!(e.kind, ErrorKind::NonFinite);
         assert!(e.message.contains(&format!("body {:#x}", r1.0)), "{e}");
         assert!(
@@ -177,6 +168,6 @@ mod tests {
             }
         }
         // Nothing non-finite: Ok, nothing touched.
-        rec.check(&mut w.particles, &w.bodies, &w.exec).unwrap();
+        check(&mut w.particles, &w.bodies, &w.exec).unwrap();
     }
 }

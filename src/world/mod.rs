@@ -122,8 +122,6 @@ pub struct World {
     pub(crate) exec: Executor,
     /// Substep length (s) of the last step; 0 before the first.
     pub(crate) last_h: f32,
-    /// Start-of-step positions for the non-finite fallback.
-    recovery: crate::recovery::Recovery,
 }
 
 /// A slice length as the u32 count the C ABI uses.
@@ -145,7 +143,6 @@ impl World {
             collision: Collision::default(),
             exec,
             last_h: 0.0,
-            recovery: Default::default(),
         })
     }
 
@@ -415,7 +412,7 @@ impl World {
             relaxation: self.desc.jacobi_relaxation,
             damping_factor: (-self.desc.damping * h).exp(),
         };
-        self.recovery.save(&self.particles, &self.exec)?;
+        crate::recovery::save(&mut self.particles, &self.exec);
         self.collision
             .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
         step::step(
@@ -427,8 +424,7 @@ impl World {
         );
         self.collision.end_step(self.particles.len());
         self.last_h = h;
-        self.recovery
-            .check(&mut self.particles, &self.bodies, &self.exec)
+        crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
     }
 }
 

@@ -295,9 +295,9 @@ pub unsafe extern "C" fn sinew_world_add_cloth_grid(
         // promises what `cloth_desc` needs: `desc` is NULL (refused) or points to one readable
         // SinewClothDesc.
         let d = unsafe { cloth_desc(desc)? };
-        // SAFETY: the pointers go to `read_desc` unchanged, and this function's safety section
-        // promises what `read_desc` needs: `desc` is NULL (refused) or points to one readable
-        // desc.
+        // SAFETY: `grid` goes to `read_desc` unchanged, and this function's safety section
+        // promises what `read_desc` needs: `grid` is NULL (refused) or points to one readable
+        // SinewClothGridDesc.
         let g = unsafe {
             read_desc(
                 grid,
