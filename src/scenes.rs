@@ -251,6 +251,40 @@ pub fn box_mesh(h: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     (vertices, triangles)
 }
 
+/// A cube of `n` × `n` × `n` cells, `size` m wide, with one corner at the origin: the
+/// vertices and 6 tets per cell (Kuhn triangulation around each cell's diagonal, so the
+/// cells conform), every tet of positive volume (used by the soft-body tests).
+pub fn tet_cube(n: usize, size: f32) -> (Vec<Vec3>, Vec<[u32; 4]>) {
+    let c = n + 1;
+    let id = |i: usize, j: usize, k: usize| (i + c * (j + c * k)) as u32;
+    let mut v = Vec::new();
+    for k in 0..c {
+        for j in 0..c {
+            for i in 0..c {
+                v.push(Vec3::new(i as f32, j as f32, k as f32) * (size / n as f32));
+            }
+        }
+    }
+    let mut tets = Vec::new();
+    for k in 0..n {
+        for j in 0..n {
+            for i in 0..n {
+                let corner = |b: usize| id(i + (b & 1), j + ((b >> 1) & 1), k + (b >> 2));
+                // Kuhn triangulation around the diagonal 0-7: conforming across cells.
+                for [a, b] in [[1, 3], [3, 2], [2, 6], [6, 4], [4, 5], [5, 1]] {
+                    let mut t = [corner(0), corner(a), corner(b), corner(7)];
+                    let x: [Vec3; 4] = t.map(|p| v[p as usize]);
+                    if (x[1] - x[0]).dot((x[2] - x[0]).cross(x[3] - x[0])) < 0.0 {
+                        t.swap(1, 2);
+                    }
+                    tets.push(t);
+                }
+            }
+        }
+    }
+    (v, tets)
+}
+
 /// Radius (m) of every particle of the [`particles`] scene.
 pub const PARTICLE_RADIUS: f32 = 0.01;
 

@@ -2,6 +2,7 @@
 //! from the origin, no NaN from accepted input, momentum of free bodies.
 
 use sinew::limits::{MAX_COMPLIANCE, MAX_INVERSE_MASS, MAX_LENGTH};
+use sinew::scenes::tet_cube;
 use sinew::{
     BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, ErrorKind, Shape, Vec3,
     World, WorldDesc,
@@ -298,37 +299,6 @@ fn tangled_strain_cloth_with_isometric_bending_stays_finite() {
 
 // ---------------------------------------------------------------------------------
 // Momentum of free bodies.
-
-/// A cube of n × n × n cells (6 tets each, Kuhn triangulation), `size` m wide.
-fn tet_cube(n: usize, size: f32) -> (Vec<Vec3>, Vec<[u32; 4]>) {
-    let c = n + 1;
-    let id = |i: usize, j: usize, k: usize| (i + c * (j + c * k)) as u32;
-    let mut v = Vec::new();
-    for k in 0..c {
-        for j in 0..c {
-            for i in 0..c {
-                v.push(Vec3::new(i as f32, j as f32, k as f32) * (size / n as f32));
-            }
-        }
-    }
-    let mut tets = Vec::new();
-    for k in 0..n {
-        for j in 0..n {
-            for i in 0..n {
-                let corner = |b: usize| id(i + (b & 1), j + ((b >> 1) & 1), k + (b >> 2));
-                for [a, b] in [[1, 3], [3, 2], [2, 6], [6, 4], [4, 5], [5, 1]] {
-                    let mut t = [corner(0), corner(a), corner(b), corner(7)];
-                    let x: [Vec3; 4] = t.map(|p| v[p as usize]);
-                    if (x[1] - x[0]).dot((x[2] - x[0]).cross(x[3] - x[0])) < 0.0 {
-                        t.swap(1, 2);
-                    }
-                    tets.push(t);
-                }
-            }
-        }
-    }
-    (v, tets)
-}
 
 /// Linear momentum P = Σ m v (kg·m/s), angular momentum L = Σ m (x − c) × v about the
 /// centre of mass c, and the scale Σ m |x − c| |v| that |L| is compared with.
