@@ -48,12 +48,13 @@ pub unsafe extern "C" fn sinew_world_add_attachment_host(
 ) -> SinewStatus {
     guard("sinew_world_add_attachment_host", || {
         non_null(out_host, "out_host")?;
+        // SAFETY: `transform` goes to `transform` unchanged, and this function's safety
+        // section promises what it needs: NULL (refused) or one readable SinewTransform.
+        let t = unsafe { self::transform(transform)? };
+        let host = with_world(world, |w| Ok(w.add_attachment_host(t)?))?;
         // SAFETY: `out_host` is non-null (checked by `non_null` above) and, by this function's
         // safety section, points to writable memory for one value; `write_unaligned` needs no
         // alignment.
-        let t = unsafe { self::transform(transform)? };
-        let host = with_world(world, |w| Ok(w.add_attachment_host(t)?))?;
-        // SAFETY: non-null (checked).
         unsafe { out_host.write_unaligned(host) };
         Ok(())
     })

@@ -497,9 +497,9 @@ pub unsafe extern "C" fn sinew_world_pick_particle(
             Ok(w.pick_particle(o.into(), d.into(), radius)?)
         })?;
         let (i, t) = hit.unwrap_or((u32::MAX, -1.0));
-        // SAFETY: `out_particle` is non-null (checked by `non_null` above) and, by this
-        // function's safety section, points to writable memory for one value; `write_unaligned`
-        // needs no alignment.
+        // SAFETY: `out_particle` and `out_distance` are non-null (checked by `non_null`
+        // above) and, by this function's safety section, each points to writable memory for
+        // one value; `write_unaligned` needs no alignment.
         unsafe {
             out_particle.write_unaligned(i);
             out_distance.write_unaligned(t);

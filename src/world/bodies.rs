@@ -2,6 +2,8 @@
 //! bodies; their maths and checks live in `bodies/`), all-or-nothing commit, removal
 //! and per-body settings. See [`crate::bodies`] for the removal scheme.
 
+use std::ops::Range;
+
 use super::World;
 use crate::bodies::cloth::{self, ClothDesc, ClothGridDesc};
 use crate::bodies::rope::{self, RopeDesc};
@@ -338,6 +340,61 @@ impl World {
             }
         }
         Ok(())
+    }
+
+    /// Number of constraints in the body's length-constraint group `which`
+    /// ([`BodyConstraints::Stretch`], `Shear`, `Bend` or `Tether`): the length of what
+    /// [`World::read_body_forces`] writes.
+    pub fn body_force_count(&self, id: BodyId, which: BodyConstraints) -> Result<usize> {
+        Ok(self.length_group(id, which)?.0.len())
+    }
+
+    /// Writes |λ|/h² (N) of the body's length constraints of group `which` in the last
+    /// substep of the last step (0 before the first step), in the order the builder made
+    /// them, to the start of `out`: `Stretch` the links and edges (a rope's from start
+    /// to end), `Shear` the grid diagonals, `Bend` a rope's (i, i+2) links or a cloth's
+    /// distance bending, `Tether` the tethers. Angle, strain and volume constraints are
+    /// not length constraints; `Volume` is refused. Fails, writing nothing, when `out`
+    /// is shorter than [`World::body_force_count`].
+    pub fn read_body_forces(
+        &self,
+        id: BodyId,
+        which: BodyConstraints,
+        out: &mut [f32],
+    ) -> Result<()> {
+        let (range, tether) = self.length_group(id, which)?;
+        let n = range.len();
+        if out.len() < n {
+            return Err(Error::out_of_range(format!(
+                "the group has {n} constraints, out holds {}",
+                out.len()
+            )));
+        }
+        for (o, id) in out.iter_mut().zip(range) {
+            *o = if tether {
+                self.sets.tether.force(id as usize, self.last_h)
+            } else {
+                self.sets.link.force(id as usize, self.last_h)
+            };
+        }
+        Ok(())
+    }
+
+    /// The ids of a body's length-constraint group, and whether they are tethers (else
+    /// links).
+    fn length_group(&self, id: BodyId, which: BodyConstraints) -> Result<(Range<u32>, bool)> {
+        let parts = &self.bodies.get(id)?.parts;
+        Ok(match which {
+            BodyConstraints::Stretch => (parts.stretch.clone(), false),
+            BodyConstraints::Shear => (parts.shear.clone(), false),
+            BodyConstraints::Bend => (parts.bend_link.clone(), false),
+            BodyConstraints::Tether => (parts.tether.clone(), true),
+            BodyConstraints::Volume => {
+                return Err(Error::invalid(
+                    "the volume group holds no length constraints: its forces are not readable per body",
+                ))
+            }
+        })
     }
 
     /// Sets the body's extra velocity damping (1/s); takes effect on the next step.

@@ -52,9 +52,9 @@ pub unsafe extern "C" fn sinew_body_particle_range(
         non_null(out_first, "out_first")?;
         non_null(out_count, "out_count")?;
         let (first, count) = with_world(world, |w| Ok(w.body_particle_range(BodyId(body.id))?))?;
-        // SAFETY: `out_first` is non-null (checked by `non_null` above) and, by this function's
-        // safety section, points to writable memory for one value; `write_unaligned` needs no
-        // alignment.
+        // SAFETY: `out_first` and `out_count` are non-null (checked by `non_null` above) and,
+        // by this function's safety section, each points to one writable uint32_t;
+        // `write_unaligned` needs no alignment.
         unsafe {
             out_first.write_unaligned(first);
             out_count.write_unaligned(count);
@@ -139,19 +139,7 @@ pub extern "C" fn sinew_body_set_compliance(
     compliance: f32,
 ) -> SinewStatus {
     guard("sinew_body_set_compliance", || {
-        let which = match which {
-            0 => BodyConstraints::Stretch,
-            1 => BodyConstraints::Shear,
-            2 => BodyConstraints::Bend,
-            3 => BodyConstraints::Tether,
-            4 => BodyConstraints::Volume,
-            v => {
-                return Err(Failure::new(
-                    SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-                    format!("which {v} is not a SinewBodyConstraints (0..=4)"),
-                ))
-            }
-        };
+        let which = body_constraints(which)?;
         with_world(world, |w| {
             Ok(w.set_body_compliance(BodyId(body.id), which, compliance)?)
         })
@@ -182,23 +170,10 @@ pub unsafe extern "C" fn sinew_body_read_forces(
 ) -> SinewStatus {
     guard("sinew_body_read_forces", || {
         non_null(out_count, "out_count")?;
+        let which = body_constraints(which)?;
         let n = with_world(world, |w| {
-            let parts = &w.body(BodyId(body.id))?.parts;
-            let (range, tether) = match which {
-                0 => (parts.stretch.clone(), false),
-                1 => (parts.shear.clone(), false),
-                2 => (parts.bend_link.clone(), false),
-                3 => (parts.tether.clone(), true),
-                v => {
-                    return Err(Failure::new(
-                        SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-                        format!(
-                            "which {v} is not a SinewBodyConstraints group of length constraints (0..=3)"
-                        ),
-                    ))
-                }
-            };
-            let n = range.len();
+            let id = BodyId(body.id);
+            let n = w.body_force_count(id, which)?;
             if out.is_null() && capacity == 0 {
                 return Ok(n as u32); // a size query
             }
@@ -209,20 +184,15 @@ pub unsafe extern "C" fn sinew_body_read_forces(
                 ));
             }
             if n > 0 {
-                // SAFETY: the caller promises `capacity` >= n writable floats.
+                // SAFETY: `out` points to `capacity` >= n writable floats (this function's
+                // safety section; n <= capacity checked above); `slice_from_mut` checks
+                // non-null and alignment, and the slice lives only for this call.
                 let out = unsafe { slice_from_mut(out, n, "out")? };
-                let sets = w.constraint_sets();
-                for (o, id) in out.iter_mut().zip(range) {
-                    *o = if tether {
-                        sets.tether.force(id as usize, w.last_h)
-                    } else {
-                        sets.link.force(id as usize, w.last_h)
-                    };
-                }
+                w.read_body_forces(id, which, out)?;
             }
             Ok(n as u32)
         })?;
-        // SAFETY: `out_first` is non-null (checked by `non_null` above) and, by this function's
+        // SAFETY: `out_count` is non-null (checked by `non_null` above) and, by this function's
         // safety section, points to writable memory for one value; `write_unaligned` needs no
         // alignment.
         unsafe { out_count.write_unaligned(n) };
@@ -275,5 +245,22 @@ pub unsafe extern "C" fn sinew_body_volume(
         // needs no alignment.
         unsafe { out_volume.write_unaligned(v) };
         Ok(())
+    })
+}
+
+/// A `SinewBodyConstraints` value from the C ABI.
+fn body_constraints(which: u32) -> FfiResult<BodyConstraints> {
+    Ok(match which {
+        0 => BodyConstraints::Stretch,
+        1 => BodyConstraints::Shear,
+        2 => BodyConstraints::Bend,
+        3 => BodyConstraints::Tether,
+        4 => BodyConstraints::Volume,
+        v => {
+            return Err(Failure::new(
+                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                format!("which {v} is not a SinewBodyConstraints (0..=4)"),
+            ))
+        }
     })
 }
