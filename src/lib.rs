@@ -22,6 +22,8 @@
 #![deny(clippy::undocumented_unsafe_blocks)]
 
 /// cbindgen:ignore
+mod aero;
+/// cbindgen:ignore
 mod bodies;
 /// cbindgen:ignore
 mod collision;
@@ -46,6 +48,10 @@ mod solver;
 /// cbindgen:ignore
 mod world;
 
+pub use aero::{
+    WindDesc, WindZoneDesc, WindZoneShape, MAX_AERO_COEFFICIENT, MAX_AIR_DENSITY,
+    MAX_TURBULENCE_FREQUENCY, MAX_WIND_SPEED, MAX_WIND_ZONES, MIN_TURBULENCE_SCALE,
+};
 pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel, TETHERS_PER_VERTEX};
 pub use bodies::rope::RopeDesc;
 pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel, MAX_PRESSURE};

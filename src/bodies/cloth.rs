@@ -295,6 +295,7 @@ fn cloth(
         positions: vertices.to_vec(),
         inverse_masses: inverse_masses.to_vec(),
         damping: desc.damping,
+        triangles: triangles.iter().map(|t| t.map(g)).collect(),
         ..Default::default()
     };
     let (stretch, shear_edges): (Vec<[u32; 2]>, Vec<[u32; 2]>) =

@@ -267,6 +267,8 @@ pub(crate) struct BodyBuild {
     pub pressure: Option<(NewSurface, f32, f32)>,
     pub damping: f32,
     pub radius: f32,
+    /// Cloth triangles (global indices), kept for aerodynamics (src/aero.rs).
+    pub triangles: Vec<[u32; 3]>,
 }
 
 /// Appends `new` to `set` when non-empty: the new set and the id range of the new

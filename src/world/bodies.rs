@@ -184,6 +184,10 @@ impl World {
         self.bodies.reserve()?;
         self.particles.reserve(count)?;
         try_reserve(&mut self.sets.damped, 1, "body damping")?;
+        let surface = !b.triangles.is_empty();
+        if surface {
+            self.aero.reserve_surface()?;
+        }
         // Last fallible step: the pressure surface.
         let pressure = match b.pressure {
             Some((surface, k, alpha)) => Some(self.sets.pressure.push(surface, k, alpha)?),
@@ -232,13 +236,18 @@ impl World {
         if b.damping > 0.0 {
             self.sets.damped.push((particles.clone(), b.damping));
         }
-        Ok(self.bodies.insert(Body {
+        let id = self.bodies.insert(Body {
             kind,
-            particles,
+            particles: particles.clone(),
             parts,
             damping: b.damping,
             radius: b.radius,
-        }))
+        });
+        if surface {
+            let triangles = crate::aero::Elements::Triangles(b.triangles);
+            self.aero.push_surface(id, particles, triangles);
+        }
+        Ok(id)
     }
 
     /// Read access to the constraint sets.
@@ -284,6 +293,7 @@ impl World {
             .attachments
             .remove_on_particles(body.particles.clone());
         self.sets.damped.retain(|(r, _)| *r != body.particles);
+        self.aero.remove_body(id);
         for i in body.particles.clone() {
             self.particles.set_inverse_mass(i as usize, 0.0);
             self.particles.set_velocity(i as usize, Vec3::ZERO);

@@ -20,6 +20,7 @@ mod bodies;
 mod collision;
 pub(crate) mod families;
 mod step;
+mod wind;
 
 /// Largest number of substeps per step and of iterations per substep.
 pub const MAX_SUBSTEPS: u32 = 1024;
@@ -122,6 +123,8 @@ pub struct World {
     pub(crate) exec: Executor,
     /// Substep length (s) of the last step; 0 before the first.
     pub(crate) last_h: f32,
+    /// Wind, wind zones, aerodynamic surfaces, simulated time (src/aero.rs).
+    pub(crate) aero: crate::aero::Aero,
 }
 
 /// A slice length as the u32 count the C ABI uses.
@@ -143,6 +146,7 @@ impl World {
             collision: Collision::default(),
             exec,
             last_h: 0.0,
+            aero: crate::aero::Aero::default(),
         })
     }
 
@@ -419,11 +423,13 @@ impl World {
             &mut self.particles,
             &mut self.sets,
             &mut self.collision,
+            &mut self.aero,
             &params,
             &self.exec,
         );
         self.collision.end_step(self.particles.len());
         self.last_h = h;
+        self.aero.time += dt as f64;
         crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
     }
 }

@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! for each substep (h = dt / substeps):
+//!   aerodynamics       drag and lift impulses on cloth and ropes (crate::aero)
 //!   predict            rebase; v += h g;  x += h v    (pinned particles stay put)
 //!   for each iteration:
 //!     project          every constraint set in registry order (distance first,
@@ -12,6 +13,7 @@
 //!   restitution        against colliders (crate::collision)
 //! ```
 
+use crate::aero::Aero;
 use crate::collision::Collision;
 use crate::constraints::{ConstraintSets, Iteration};
 use crate::math::{two_sum3, Vec3, Vec3A};
@@ -40,11 +42,16 @@ pub(crate) fn step(
     particles: &mut Particles,
     sets: &mut ConstraintSets,
     collision: &mut Collision,
+    aero: &mut Aero,
     p: &StepParams,
     exec: &Executor,
 ) {
     let inv_h2 = 1.0 / (p.h * p.h);
+    let (aero_on, t0) = (aero.any_active(), aero.time);
     for s in 0..p.substeps {
+        if aero_on {
+            aero.apply(particles, p.h, t0 + s as f64 * p.h as f64);
+        }
         predict(particles, p.gravity, p.h, exec);
         sets.begin_substep(s, p.substeps, p.solver);
         collision.begin_substep(particles, s, p.substeps, p.h, exec);

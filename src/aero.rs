@@ -1,0 +1,606 @@
+//! Wind and aerodynamics: a world wind field (a uniform velocity, turbulence, and wind
+//! zones) and the drag and lift it puts on cloth triangles and rope links.
+//!
+//! **Wind field.** The air velocity at point `p` and time `t` is
+//!
+//! ```text
+//! u(p, t) = U + a N(p / L, f t)
+//!         + Σ_zones  k_z(p) (s_z d_z(p) + a_z N_z(p / L, f t))
+//! ```
+//!
+//! with `U` the world wind (m/s), `a` its turbulence amplitude (m/s), `N` a
+//! deterministic value noise in [−1, 1]³ of position (scale `L`, m) and time (frequency
+//! `f`, Hz), and for each zone (box or sphere) its strength `s_z` (m/s) along its
+//! direction `d_z` (a unit vector; zero = radially outward from the zone's centre), its
+//! turbulence `a_z` and a weight `k_z(p)`: 1 inside, 0 outside, fading linearly to 0 over
+//! the outer `falloff` fraction of the zone. The noise hashes the integer lattice
+//! (f64 arithmetic, no randomness, no state), so the field is the same on every run,
+//! thread count and CPU.
+//!
+//! **Forces.** Per triangle of area `A`, unit normal `n`, velocity `v` (the mean of its
+//! vertices') and air velocity `u` at its centroid, with `w = v − u`, `s = |w|`,
+//! ρ the air density (kg/m³) and C_d, C_l the body's drag and lift coefficients:
+//!
+//! ```text
+//! drag  F_D = −½ ρ C_d A |n·w| w                  (the projected area A|cos θ| facing the flow)
+//! lift  F_L = −½ ρ C_l A (n·w) (s n − (n·w) w / s)  (⊥ w, ∝ cos θ sin θ s²)
+//! ```
+//!
+//! the thin-plate model of Chaos Cloth's aerodynamics ("Cloth Aerodynamics", Unreal
+//! Engine documentation) and Obi Cloth's aerodynamic constraints (Obi documentation,
+//! "Aerodynamics"); each vertex takes a third. A flat plate falling face first feels
+//! `½ ρ C_d A v²`, so its terminal speed is `√(2 m g / (ρ C_d A))`. Per rope link of
+//! length `L` and radius `r`, the cross-flow drag of a cylinder on the velocity
+//! component normal to the link, `w_n = w − (w·t) t`:
+//! `F = −½ ρ C_d (2 r L) |w_n| w_n`, half to each end (ropes have no lift).
+//!
+//! **Integration.** Before each substep's prediction each particle gets
+//! `Δv = h w_p F` (explicit), with two guards that only act far outside the usual range:
+//! the step is capped as if `h w_p K ≤ 1`, where `K` is the summed rate
+//! (|F| ≤ K s) of the forces on the particle, so drag never reverses the flow past a
+//! particle; and the speed relative to the (mean) air never grows, so lift cannot pump
+//! energy into a particle. Sums are in f64 and bounded by the relative speeds, so
+//! accepted input gives finite velocities. One pass, one thread, fixed order: bit-identical
+//! for every thread count.
+
+use std::ops::Range;
+
+use glam::DVec3;
+
+use crate::bodies::BodyId;
+use crate::error::{try_reserve, Error, Result};
+use crate::math::Vec3;
+use crate::particles::{position_of, Particles};
+use glam::Quat;
+
+/// Largest wind speed, zone strength and turbulence amplitude (m/s): far above any
+/// weather, and small enough that every force sum stays finite.
+pub const MAX_WIND_SPEED: f32 = 1.0e4;
+/// Largest air density (kg/m³): ten times water, so liquids can be modelled too.
+pub const MAX_AIR_DENSITY: f32 = 1.0e4;
+/// Largest drag or lift coefficient (dimensionless; a flat plate has C_d ≈ 1.2).
+pub const MAX_AERO_COEFFICIENT: f32 = 10.0;
+/// Largest turbulence frequency (Hz).
+pub const MAX_TURBULENCE_FREQUENCY: f32 = 1.0e3;
+/// Smallest turbulence length scale (m).
+pub const MIN_TURBULENCE_SCALE: f32 = 1.0e-3;
+/// Largest number of wind zones one world holds (ids are never reused).
+pub const MAX_WIND_ZONES: u32 = 1 << 16;
+
+/// The world's air: density, uniform wind and its turbulence. Changeable every frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindDesc {
+    /// Uniform wind velocity (m/s), default (0, 0, 0); components within ±1e4.
+    pub velocity: Vec3,
+    /// Air density ρ (kg/m³), default 1.225 (sea level, 15 °C); in [0, 1e4].
+    pub air_density: f32,
+    /// Amplitude of the world wind's turbulence (m/s per component), default 0.
+    pub turbulence: f32,
+    /// Length scale of the turbulence noise (m), default 2; in [1e-3, 1e9].
+    pub turbulence_scale: f32,
+    /// Time frequency of the turbulence noise (Hz), default 1; in [0, 1e3].
+    pub turbulence_frequency: f32,
+}
+
+impl Default for WindDesc {
+    fn default() -> Self {
+        WindDesc {
+            velocity: Vec3::ZERO,
+            air_density: 1.225,
+            turbulence: 0.0,
+            turbulence_scale: 2.0,
+            turbulence_frequency: 1.0,
+        }
+    }
+}
+
+fn check_speed(what: &str, v: f32) -> Result<()> {
+    if !(v.is_finite() && (0.0..=MAX_WIND_SPEED).contains(&v)) {
+        return Err(Error::invalid(format!(
+            "{what} {v} must be finite and in [0, {MAX_WIND_SPEED}] m/s"
+        )));
+    }
+    Ok(())
+}
+
+fn check_unit_range(what: &str, v: f32, max: f32, unit: &str) -> Result<()> {
+    if !(v.is_finite() && (0.0..=max).contains(&v)) {
+        return Err(Error::invalid(format!(
+            "{what} {v} must be finite and in [0, {max}]{unit}"
+        )));
+    }
+    Ok(())
+}
+
+impl WindDesc {
+    /// Checks every field; the message names the field and its range.
+    pub fn validate(&self) -> Result<()> {
+        if !self.velocity.is_finite() || self.velocity.abs().max_element() > MAX_WIND_SPEED {
+            return Err(Error::invalid(format!(
+                "wind velocity {} must be finite with components within ±{MAX_WIND_SPEED} m/s",
+                self.velocity
+            )));
+        }
+        check_unit_range("air_density", self.air_density, MAX_AIR_DENSITY, " kg/m³")?;
+        check_speed("turbulence", self.turbulence)?;
+        let l = self.turbulence_scale;
+        if !(l.is_finite() && (MIN_TURBULENCE_SCALE..=crate::limits::MAX_LENGTH).contains(&l)) {
+            return Err(Error::invalid(format!(
+                "turbulence_scale {l} must be finite and in [{MIN_TURBULENCE_SCALE}, {}] m",
+                crate::limits::MAX_LENGTH
+            )));
+        }
+        check_unit_range(
+            "turbulence_frequency",
+            self.turbulence_frequency,
+            MAX_TURBULENCE_FREQUENCY,
+            " Hz",
+        )
+    }
+}
+
+/// The region of a wind zone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum WindZoneShape {
+    /// An oriented box (`half_extents` in the zone's frame). The default.
+    #[default]
+    Box,
+    /// A sphere of `radius` around `position`.
+    Sphere,
+}
+
+/// A wind zone: extra wind inside a box or sphere. Changeable every frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WindZoneDesc {
+    /// Default box.
+    pub shape: WindZoneShape,
+    /// Centre (m), default (0, 0, 0).
+    pub position: Vec3,
+    /// Orientation of a box (unit quaternion, normalised on input), default identity.
+    pub rotation: Quat,
+    /// Box half extents (m, each > 0), default (1, 1, 1).
+    pub half_extents: Vec3,
+    /// Sphere radius (m, > 0), default 1.
+    pub radius: f32,
+    /// Direction the wind blows (world frame; normalised on input), default (1, 0, 0);
+    /// (0, 0, 0) = radially outward from `position` (a blast, Unity's spherical zone).
+    pub direction: Vec3,
+    /// Wind speed along `direction` (m/s), default 5; in [0, 1e4].
+    pub strength: f32,
+    /// Turbulence amplitude (m/s per component), default 0; in [0, 1e4].
+    pub turbulence: f32,
+    /// Outer fraction of the zone over which the wind fades to 0, in [0, 1], default 0
+    /// (a sharp edge).
+    pub falloff: f32,
+}
+
+impl Default for WindZoneDesc {
+    fn default() -> Self {
+        WindZoneDesc {
+            shape: WindZoneShape::Box,
+            position: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            half_extents: Vec3::ONE,
+            radius: 1.0,
+            direction: Vec3::X,
+            strength: 5.0,
+            turbulence: 0.0,
+            falloff: 0.0,
+        }
+    }
+}
+
+impl WindZoneDesc {
+    /// Checks every field and returns the desc with its rotation and direction
+    /// normalised.
+    pub fn validated(&self) -> Result<WindZoneDesc> {
+        let t = crate::constraints::attachment::Transform::checked(self.position, self.rotation)?;
+        for (k, h) in self.half_extents.to_array().into_iter().enumerate() {
+            crate::limits::check_length(&format!("half_extents[{k}]"), h, true)?;
+        }
+        crate::limits::check_length("radius", self.radius, true)?;
+        let d = self.direction;
+        let len = d.length();
+        if !(d.is_finite() && (len == 0.0 || (1e-6..=1e6).contains(&len))) {
+            return Err(Error::invalid(format!(
+                "direction {d} must be finite and either zero (radial) or of length in [1e-6, 1e6]"
+            )));
+        }
+        check_speed("strength", self.strength)?;
+        check_speed("turbulence", self.turbulence)?;
+        check_unit_range("falloff", self.falloff, 1.0, "")?;
+        Ok(WindZoneDesc {
+            rotation: t.rotation,
+            direction: if len == 0.0 { Vec3::ZERO } else { d / len },
+            ..*self
+        })
+    }
+
+    /// The zone's weight at `p` (0 outside) and its direction there.
+    fn weight(&self, p: DVec3) -> Option<(f64, DVec3)> {
+        let rel = p - self.position.as_dvec3();
+        // How far out p lies: 0 at the centre, 1 on the boundary.
+        let depth = match self.shape {
+            WindZoneShape::Sphere => rel.length() / self.radius as f64,
+            WindZoneShape::Box => {
+                let local = self.rotation.as_dquat().inverse() * rel;
+                (local / self.half_extents.as_dvec3()).abs().max_element()
+            }
+        };
+        if depth.is_nan() || depth > 1.0 {
+            return None;
+        }
+        let f = self.falloff as f64;
+        let k = if f > 0.0 && depth > 1.0 - f {
+            (1.0 - depth) / f
+        } else {
+            1.0
+        };
+        let dir = if self.direction == Vec3::ZERO {
+            rel.normalize_or_zero()
+        } else {
+            self.direction.as_dvec3()
+        };
+        Some((k, dir))
+    }
+}
+
+/// A per-particle sum of the aerodynamic forces of one step's substep.
+#[derive(Clone, Copy, Debug, Default)]
+struct Accum {
+    /// N
+    force: DVec3,
+    /// Summed rate (N·s/m): |force| ≤ rate × relative speed.
+    rate: f64,
+    /// Sum of the air velocities (m/s) of the elements touching the particle.
+    air: DVec3,
+    /// Number of those elements.
+    count: f64,
+}
+
+/// What a body's aerodynamic elements are.
+#[derive(Clone, Debug)]
+pub(crate) enum Elements {
+    /// Cloth triangles (global particle indices).
+    Triangles(Vec<[u32; 3]>),
+    /// Rope links (i, i+1) over the particle range, with the rope's radius (m).
+    Links(f32),
+}
+
+/// One body's aerodynamic surface and coefficients.
+#[derive(Clone, Debug)]
+pub(crate) struct Surface {
+    pub body: BodyId,
+    pub particles: Range<u32>,
+    pub elements: Elements,
+    /// Drag coefficient C_d (dimensionless).
+    pub drag: f32,
+    /// Lift coefficient C_l (dimensionless; cloth only).
+    pub lift: f32,
+    /// Per-particle sums, sized to the body when its coefficients are set (so the step
+    /// never allocates); empty while the surface is off.
+    scratch: Vec<Accum>,
+}
+
+impl Surface {
+    fn active(&self) -> bool {
+        (self.drag > 0.0 || self.lift > 0.0) && !self.scratch.is_empty()
+    }
+}
+
+/// Wind settings, zones, the aerodynamic surfaces and the simulated time: plain
+/// per-world state (no pointers), owned by the World.
+#[derive(Clone, Debug, Default)]
+pub struct Aero {
+    pub(crate) wind: WindDesc,
+    /// Zones by id (ids are never reused; None = removed).
+    pub(crate) zones: Vec<Option<WindZoneDesc>>,
+    /// Every cloth's triangles (recorded when it is built) and every rope with
+    /// coefficients, in creation order.
+    pub(crate) surfaces: Vec<Surface>,
+    /// Simulated time (s) since the world was created: the turbulence's clock.
+    pub(crate) time: f64,
+}
+
+/// 64-bit mix (the SplitMix64 finaliser: Steele, Lea and Flood, "Fast splittable
+/// pseudorandom number generators", 2014).
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A lattice value in [−1, 1] for corner `c` of channel `channel`.
+fn lattice(c: [i64; 4], channel: u64) -> f64 {
+    let mut h = mix(channel.wrapping_add(0x9E37_79B9_7F4A_7C15));
+    for x in c {
+        h = mix(h ^ (x as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93));
+    }
+    (h >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+/// Value noise in [−1, 1] on the integer lattice of 4D point `q` (smoothstep
+/// interpolation of hashed corner values).
+fn value_noise(q: [f64; 4], channel: u64) -> f64 {
+    let mut base = [0i64; 4];
+    let mut s = [0.0f64; 4];
+    for k in 0..4 {
+        let fl = q[k].floor();
+        // `as` saturates: far-away points share a lattice cell (finite, still smooth).
+        base[k] = fl as i64;
+        let f = (q[k] - fl).clamp(0.0, 1.0);
+        s[k] = f * f * (3.0 - 2.0 * f);
+    }
+    let mut sum = 0.0;
+    for corner in 0..16u32 {
+        let mut weight = 1.0;
+        let mut c = base;
+        for k in 0..4 {
+            if corner & (1 << k) != 0 {
+                c[k] = c[k].wrapping_add(1);
+                weight *= s[k];
+            } else {
+                weight *= 1.0 - s[k];
+            }
+        }
+        sum += weight * lattice(c, channel);
+    }
+    sum
+}
+
+/// Three independent noise channels (`3 first_channel`..) at `p` / `scale`, time
+/// `t` · `frequency`.
+fn noise3(p: DVec3, t: f64, wind: &WindDesc, first_channel: u64) -> DVec3 {
+    let l = wind.turbulence_scale as f64;
+    let q = [
+        p.x / l,
+        p.y / l,
+        p.z / l,
+        t * wind.turbulence_frequency as f64,
+    ];
+    DVec3::new(
+        value_noise(q, 3 * first_channel),
+        value_noise(q, 3 * first_channel + 1),
+        value_noise(q, 3 * first_channel + 2),
+    )
+}
+
+impl Aero {
+    /// The air velocity (m/s) at `p` at time `t` (see the module doc).
+    pub(crate) fn wind_at(&self, p: DVec3, t: f64) -> DVec3 {
+        let w = &self.wind;
+        let mut u = w.velocity.as_dvec3();
+        if w.turbulence > 0.0 {
+            u += w.turbulence as f64 * noise3(p, t, w, 0);
+        }
+        for (id, z) in self.zones.iter().enumerate() {
+            let Some(z) = z else { continue };
+            let Some((k, dir)) = z.weight(p) else {
+                continue;
+            };
+            let mut zu = dir * z.strength as f64;
+            if z.turbulence > 0.0 {
+                zu += z.turbulence as f64 * noise3(p, t, w, id as u64 + 1);
+            }
+            u += k * zu;
+        }
+        u
+    }
+
+    /// Whether any surface has non-zero coefficients.
+    pub(crate) fn any_active(&self) -> bool {
+        self.surfaces.iter().any(Surface::active)
+    }
+
+    /// Records a new cloth's triangles (global indices), off until coefficients are set.
+    pub(crate) fn reserve_surface(&mut self) -> Result<()> {
+        try_reserve(&mut self.surfaces, 1, "aerodynamic surfaces")
+    }
+
+    /// Adds a surface (room reserved by [`Self::reserve_surface`]).
+    pub(crate) fn push_surface(&mut self, body: BodyId, particles: Range<u32>, e: Elements) {
+        self.surfaces.push(Surface {
+            body,
+            particles,
+            elements: e,
+            drag: 0.0,
+            lift: 0.0,
+            scratch: Vec::new(),
+        });
+    }
+
+    /// The surface of `body`, if any.
+    pub(crate) fn surface_mut(&mut self, body: BodyId) -> Option<&mut Surface> {
+        self.surfaces.iter_mut().find(|s| s.body == body)
+    }
+
+    /// Sets a surface's coefficients (checked by the caller), sizing its scratch.
+    pub(crate) fn set_coefficients(s: &mut Surface, drag: f32, lift: f32) -> Result<()> {
+        if drag > 0.0 || lift > 0.0 {
+            if s.scratch.is_empty() {
+                let n = s.particles.len();
+                let mut v = crate::error::try_with_capacity(n, "aerodynamic sums")?;
+                v.resize(n, Accum::default());
+                s.scratch = v;
+            }
+        } else {
+            s.scratch = Vec::new();
+        }
+        s.drag = drag;
+        s.lift = lift;
+        Ok(())
+    }
+
+    /// Forgets a removed body's surface.
+    pub(crate) fn remove_body(&mut self, body: BodyId) {
+        self.surfaces.retain(|s| s.body != body);
+    }
+
+    /// Applies one substep's aerodynamic impulses (`h`, s) at time `t` (s) to the
+    /// velocities (see the module doc). Called before the prediction.
+    pub(crate) fn apply(&mut self, particles: &mut Particles, h: f32, t: f64) {
+        let rho = self.wind.air_density as f64;
+        let mut surfaces = std::mem::take(&mut self.surfaces);
+        for s in surfaces.iter_mut().filter(|s| s.active()) {
+            let first = s.particles.start as usize;
+            s.scratch.fill(Accum::default());
+            let pos = |i: u32| {
+                let i = i as usize;
+                position_of(particles.base[i], particles.hot[i]).as_dvec3()
+            };
+            let vel = |i: u32| particles.velocity[i as usize].as_dvec3();
+            match &s.elements {
+                Elements::Triangles(tris) => {
+                    let (cd, cl) = (s.drag as f64, s.lift as f64);
+                    for tri in tris {
+                        let [a, b, c] = tri.map(pos);
+                        let cross = (b - a).cross(c - a);
+                        let twice_area = cross.length();
+                        if twice_area.is_nan() || twice_area <= 0.0 {
+                            continue;
+                        }
+                        let n = cross / twice_area;
+                        let v = (vel(tri[0]) + vel(tri[1]) + vel(tri[2])) / 3.0;
+                        let air = self.wind_at((a + b + c) / 3.0, t);
+                        let w = v - air;
+                        let speed = w.length();
+                        if speed.is_nan() || speed <= 0.0 {
+                            continue;
+                        }
+                        let nw = n.dot(w);
+                        let q = 0.5 * rho * 0.5 * twice_area * nw.abs();
+                        let drag = -cd * q * w;
+                        let lift =
+                            -cl * 0.5 * rho * 0.5 * twice_area * nw * (speed * n - nw * w / speed);
+                        let rate = (cd + cl) * q;
+                        let share = Accum {
+                            force: (drag + lift) / 3.0,
+                            rate: rate / 3.0,
+                            air,
+                            count: 1.0,
+                        };
+                        for &p in tri {
+                            add(&mut s.scratch[p as usize - first], &share);
+                        }
+                    }
+                }
+                Elements::Links(radius) => {
+                    let d = 2.0 * *radius as f64;
+                    for i in s.particles.start..s.particles.end.saturating_sub(1) {
+                        let (a, b) = (pos(i), pos(i + 1));
+                        let e = b - a;
+                        let len = e.length();
+                        if len.is_nan() || len <= 0.0 {
+                            continue;
+                        }
+                        let tangent = e / len;
+                        let air = self.wind_at((a + b) * 0.5, t);
+                        let w = (vel(i) + vel(i + 1)) * 0.5 - air;
+                        let wn = w - w.dot(tangent) * tangent;
+                        let rate = 0.5 * rho * s.drag as f64 * d * len * wn.length();
+                        let share = Accum {
+                            force: -rate * wn * 0.5,
+                            rate: rate * 0.5,
+                            air,
+                            count: 1.0,
+                        };
+                        add(&mut s.scratch[(i - s.particles.start) as usize], &share);
+                        add(&mut s.scratch[(i + 1 - s.particles.start) as usize], &share);
+                    }
+                }
+            }
+            let h = h as f64;
+            for (k, acc) in s.scratch.iter().enumerate() {
+                let i = first + k;
+                let inv_mass = particles.hot[i].w as f64;
+                if inv_mass == 0.0 || acc.rate.is_nan() || acc.rate <= 0.0 {
+                    continue;
+                }
+                // Explicit step, capped as if h w K ≤ 1 (|force / rate| ≤ relative speed).
+                let dv = acc.force / acc.rate * (h * inv_mass * acc.rate).min(1.0);
+                let v = particles.velocity[i].as_dvec3();
+                let air = acc.air / acc.count;
+                let (before, mut after) = (v - air, v + dv - air);
+                let (lb, la) = (before.length(), after.length());
+                if la > lb {
+                    after *= lb / la;
+                }
+                let new = (air + after).as_vec3();
+                if new.is_finite() {
+                    particles.velocity[i] = new;
+                }
+            }
+        }
+        self.surfaces = surfaces;
+    }
+}
+
+fn add(acc: &mut Accum, share: &Accum) {
+    acc.force += share.force;
+    acc.rate += share.rate;
+    acc.air += share.air;
+    acc.count += share.count;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_is_bounded_smooth_and_deterministic() {
+        let w = WindDesc::default();
+        let mut prev = noise3(DVec3::new(0.0, 0.5, -1.0), 0.0, &w, 0);
+        for k in 1..2000 {
+            let p = DVec3::new(k as f64 * 0.003, 0.5, -1.0);
+            let n = noise3(p, k as f64 * 0.001, &w, 0);
+            assert!(n.abs().max_element() <= 1.0, "{n}");
+            // Smooth: a step of 3 mm on a 2 m scale changes the value by little.
+            assert!((n - prev).abs().max_element() < 0.05, "{n} {prev}");
+            assert_eq!(n, noise3(p, k as f64 * 0.001, &w, 0));
+            prev = n;
+        }
+        // Channels differ.
+        let n = noise3(DVec3::new(0.3, 0.7, 0.1), 0.2, &w, 0);
+        assert!(n.x != n.y && n.y != n.z);
+        // Far away: still finite.
+        let far = noise3(DVec3::splat(1e9), 1e12, &w, 5);
+        assert!(far.is_finite());
+    }
+
+    #[test]
+    fn zones_add_their_wind_inside_and_fade_over_the_falloff() {
+        let mut a = Aero::default();
+        a.zones.push(Some(
+            WindZoneDesc {
+                shape: WindZoneShape::Sphere,
+                radius: 2.0,
+                direction: Vec3::new(0.0, 0.0, 2.0),
+                strength: 4.0,
+                falloff: 0.5,
+                ..WindZoneDesc::default()
+            }
+            .validated()
+            .unwrap(),
+        ));
+        assert_eq!(a.wind_at(DVec3::ZERO, 0.0), DVec3::new(0.0, 0.0, 4.0));
+        // depth 0.75 of 1: halfway through the outer half → half strength.
+        let u = a.wind_at(DVec3::new(1.5, 0.0, 0.0), 0.0);
+        assert!((u.z - 2.0).abs() < 1e-12, "{u}");
+        assert_eq!(a.wind_at(DVec3::new(2.1, 0.0, 0.0), 0.0), DVec3::ZERO);
+        // A rotated box: 45° about y, half extents (2, 1, 0.1).
+        a.zones[0] = Some(
+            WindZoneDesc {
+                rotation: Quat::from_rotation_y(std::f32::consts::FRAC_PI_4),
+                half_extents: Vec3::new(2.0, 1.0, 0.1),
+                direction: Vec3::ZERO,
+                ..WindZoneDesc::default()
+            }
+            .validated()
+            .unwrap(),
+        );
+        let along = DVec3::new(1.0, 0.0, -1.0); // local x (rotated by 45° about y)
+        let u = a.wind_at(along, 0.0);
+        assert!((u - along.normalize() * 5.0).length() < 1e-5, "{u}");
+        assert_eq!(a.wind_at(DVec3::new(1.0, 0.0, 1.0), 0.0), DVec3::ZERO);
+    }
+}
