@@ -101,6 +101,21 @@
 #define SINEW_MATERIAL_FAT 1.0e-3
 
 /**
+ * Largest wind speed, zone strength and turbulence amplitude (m/s).
+ */
+#define SINEW_MAX_WIND_SPEED 1.0e4
+
+/**
+ * Largest air density (kg/m³).
+ */
+#define SINEW_MAX_AIR_DENSITY 1.0e4
+
+/**
+ * Largest drag or lift coefficient (dimensionless).
+ */
+#define SINEW_MAX_AERO_COEFFICIENT 10.0
+
+/**
  * Result of every fallible function (`int32_t`).
  */
 enum SinewStatus
@@ -786,6 +801,84 @@ typedef struct SinewContact {
    */
   struct SinewVec3 normal;
 } SinewContact;
+
+/**
+ * The world's air and uniform wind (sinew_world_set_wind). Start from
+ * sinew_wind_desc_default().
+ */
+typedef struct SinewWindDesc {
+  /**
+   * Uniform wind velocity (m/s), default (0, 0, 0); components within ±1e4.
+   */
+  struct SinewVec3 velocity;
+  /**
+   * Air density (kg/m³), default 1.225; in [0, 1e4].
+   */
+  float air_density;
+  /**
+   * Turbulence amplitude (m/s per component) of the uniform wind, default 0; in [0, 1e4].
+   */
+  float turbulence;
+  /**
+   * Length scale of the turbulence noise (m), default 2; in [1e-3, 1e9].
+   */
+  float turbulence_scale;
+  /**
+   * Time frequency of the turbulence noise (Hz), default 1; in [0, 1e3].
+   */
+  float turbulence_frequency;
+  /**
+   * Set by sinew_wind_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewWindDesc;
+
+/**
+ * A wind zone (sinew_world_add_wind_zone). Start from sinew_wind_zone_desc_default().
+ */
+typedef struct SinewWindZoneDesc {
+  /**
+   * A SinewWindZoneShape, default SINEW_WIND_ZONE_BOX.
+   */
+  uint32_t shape;
+  /**
+   * Centre (m), default (0, 0, 0).
+   */
+  struct SinewVec3 position;
+  /**
+   * Box orientation (unit quaternion, normalised on input), default identity.
+   */
+  struct SinewQuat rotation;
+  /**
+   * Box half extents (m, each > 0), default (1, 1, 1).
+   */
+  struct SinewVec3 half_extents;
+  /**
+   * Sphere radius (m, > 0), default 1.
+   */
+  float radius;
+  /**
+   * Direction the wind blows (world frame, normalised on input), default (1, 0, 0);
+   * (0, 0, 0) = radially outward from the centre.
+   */
+  struct SinewVec3 direction;
+  /**
+   * Wind speed along the direction (m/s), default 5; in [0, 1e4].
+   */
+  float strength;
+  /**
+   * Turbulence amplitude (m/s per component), default 0; in [0, 1e4].
+   */
+  float turbulence;
+  /**
+   * Outer fraction of the zone over which the wind fades to 0, in [0, 1], default 0.
+   */
+  float falloff;
+  /**
+   * Set by sinew_wind_zone_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewWindZoneDesc;
 
 /**
  * Settings of a new world. Always start from `sinew_world_desc_default`.
@@ -1733,6 +1826,89 @@ SinewStatus sinew_world_set_inverse_masses(struct SinewWorld world,
                                            uint32_t first,
                                            uint32_t count,
                                            const float *inverse_masses);
+
+/**
+ * A wind desc with every field at its default.
+ */
+struct SinewWindDesc sinew_wind_desc_default(void);
+
+/**
+ * Writes sinew_wind_desc_default() to `*out` (for bindings that avoid by-value structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewWindDesc.
+ */
+SinewStatus sinew_wind_desc_init(struct SinewWindDesc *out);
+
+/**
+ * A wind zone desc with every field at its default.
+ */
+struct SinewWindZoneDesc sinew_wind_zone_desc_default(void);
+
+/**
+ * Writes sinew_wind_zone_desc_default() to `*out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewWindZoneDesc.
+ */
+SinewStatus sinew_wind_zone_desc_init(struct SinewWindZoneDesc *out);
+
+/**
+ * Sets the world's air density, uniform wind and turbulence; next step on. Call it
+ * every frame for gusts.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewWindDesc.
+ */
+SinewStatus sinew_world_set_wind(struct SinewWorld world, const struct SinewWindDesc *desc);
+
+/**
+ * Adds a wind zone; `*out_zone` receives its id (0, 1, ...; never reused).
+ *
+ * # Safety
+ * `desc` must point to a readable SinewWindZoneDesc, `out_zone` to one writable
+ * uint32_t.
+ */
+SinewStatus sinew_world_add_wind_zone(struct SinewWorld world,
+                                      const struct SinewWindZoneDesc *desc,
+                                      uint32_t *out_zone);
+
+/**
+ * Replaces the settings of wind zone `zone` (move it, change its strength...); next
+ * step on.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewWindZoneDesc.
+ */
+SinewStatus sinew_world_set_wind_zone(struct SinewWorld world,
+                                      uint32_t zone,
+                                      const struct SinewWindZoneDesc *desc);
+
+/**
+ * Removes wind zone `zone` (its id is not reused).
+ */
+SinewStatus sinew_world_remove_wind_zone(struct SinewWorld world, uint32_t zone);
+
+/**
+ * Writes the air velocity (m/s) at `*position` (m) at the world's current time: the
+ * uniform wind, its turbulence and every zone.
+ *
+ * # Safety
+ * `position` must point to a readable SinewVec3, `out_velocity` to a writable one.
+ */
+SinewStatus sinew_world_wind_at(struct SinewWorld world,
+                                const struct SinewVec3 *position,
+                                struct SinewVec3 *out_velocity);
+
+/**
+ * Sets a cloth's or rope's drag and lift coefficients (dimensionless, in [0, 10]; both
+ * 0, the default, = no aerodynamics). Cloth: drag and lift per triangle; rope: drag
+ * per link on the cylinder of its radius (lift must be 0). Soft bodies are refused.
+ */
+SinewStatus sinew_body_set_aerodynamics(struct SinewWorld world,
+                                        struct SinewBody body,
+                                        float drag,
+                                        float lift);
 
 /**
  * A desc with every field at its default.

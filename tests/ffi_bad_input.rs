@@ -1297,6 +1297,8 @@ fn forces_cases() -> Vec<Case> {
 
 #[path = "bad_input/bodies.rs"]
 mod bodies_cases;
+#[path = "bad_input/wind.rs"]
+mod wind_cases;
 
 fn every_table() -> Vec<Vec<Case>> {
     let mut tables = vec![
@@ -1321,6 +1323,7 @@ fn every_table() -> Vec<Vec<Case>> {
         interaction_cases(),
     ];
     tables.extend(bodies_cases::tables());
+    tables.extend(wind_cases::tables());
     tables
 }
 
@@ -1477,6 +1480,7 @@ fn every_exported_function_is_covered() {
     ]
     .into_iter()
     .chain(bodies_cases::INFALLIBLE)
+    .chain(wind_cases::INFALLIBLE)
     {
         covered.insert(f.to_string());
     }

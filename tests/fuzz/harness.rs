@@ -70,6 +70,12 @@ use sinew::ffi::particles::{
     sinew_world_read_velocities, sinew_world_set_inverse_masses, sinew_world_write_positions,
     sinew_world_write_velocities,
 };
+use sinew::ffi::wind::{
+    sinew_body_set_aerodynamics, sinew_wind_desc_default, sinew_wind_desc_init,
+    sinew_wind_zone_desc_default, sinew_wind_zone_desc_init, sinew_world_add_wind_zone,
+    sinew_world_remove_wind_zone, sinew_world_set_wind, sinew_world_set_wind_zone,
+    sinew_world_wind_at, SinewWindDesc, SinewWindZoneDesc,
+};
 use sinew::ffi::world::{
     sinew_world_create, sinew_world_desc_default, sinew_world_desc_init, sinew_world_destroy,
     sinew_world_step, SinewQuat, SinewVec3, SinewWorld, SinewWorldDesc,
@@ -613,7 +619,25 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_world_create",
     "sinew_world_destroy",
     "sinew_world_step",
+    "sinew_wind_desc_default",
+    "sinew_wind_desc_init",
+    "sinew_world_set_wind",
+    "sinew_wind_zone_desc_default",
+    "sinew_wind_zone_desc_init",
+    "sinew_world_add_wind_zone",
+    "sinew_world_set_wind_zone",
+    "sinew_world_remove_wind_zone",
+    "sinew_world_wind_at",
+    "sinew_body_set_aerodynamics",
 ];
+
+fn v3z() -> SinewVec3 {
+    SinewVec3 {
+        x: 0.0,
+        y: 0.0,
+        z: 0.0,
+    }
+}
 
 /// The closed surface of an octahedron (8 outward triangles), for pressure bodies and
 /// mesh colliders.
@@ -1071,6 +1095,52 @@ impl<'a> Session<'a> {
     }
 
     /// Calls `name` on world `w` with generated arguments.
+    /// A wind desc: valid values up to the limits, sometimes one field out of range.
+    fn desc_wind(&mut self) -> SinewWindDesc {
+        let g = &mut self.g;
+        let mut d = sinew_wind_desc_default();
+        d.velocity = g.vec3(20.0);
+        if g.pct(30) {
+            d.velocity = g.vec3(1e4);
+        }
+        d.air_density = g.float(0.0, 1e4);
+        d.turbulence = g.float(0.0, 10.0);
+        d.turbulence_scale = g.float(1e-3, 10.0);
+        d.turbulence_frequency = g.float(0.0, 10.0);
+        if g.pct(10) {
+            match g.below(4) {
+                0 => d.air_density = -1.0,
+                1 => d.turbulence_scale = 0.0,
+                2 => d.turbulence_frequency = 1e4,
+                _ => d.internal_cookie ^= 1,
+            }
+        }
+        d
+    }
+
+    /// A wind zone desc around the origin, sometimes malformed.
+    fn desc_wind_zone(&mut self) -> SinewWindZoneDesc {
+        let g = &mut self.g;
+        let mut d = sinew_wind_zone_desc_default();
+        d.shape = if g.pct(95) {
+            g.below(2) as u32
+        } else {
+            2 + g.below(5) as u32
+        };
+        d.position = g.vec3(3.0);
+        d.rotation = g.quat();
+        d.half_extents = g.vec3(3.0);
+        d.radius = g.float(0.0, 5.0);
+        d.direction = if g.pct(20) { v3z() } else { g.vec3(1.0) };
+        d.strength = g.float(0.0, 50.0);
+        d.turbulence = g.float(0.0, 20.0);
+        d.falloff = g.float(0.0, 1.0);
+        if g.pct(5) {
+            d.internal_cookie ^= 1;
+        }
+        d
+    }
+
     fn call(&mut self, name: &'static str, w: SinewWorld, wi: Option<usize>) -> Outcome {
         let s = self.state(wi);
         let n = Self::particle_count(w);
@@ -1910,6 +1980,63 @@ impl<'a> Session<'a> {
                         sinew_world_read_attachment_forces(w, first, c, o.ptr()),
                         o.untouched(),
                     )
+                }
+                // ---- wind and aerodynamics ------------------------------------------
+                "sinew_wind_desc_default" => {
+                    let _ = sinew_wind_desc_default();
+                    Outcome::new(SINEW_OK, true)
+                }
+                "sinew_wind_desc_init" => {
+                    let mut o = out1!(SinewWindDesc);
+                    ok_or(sinew_wind_desc_init(o.ptr()), o.untouched())
+                }
+                "sinew_wind_zone_desc_default" => {
+                    let _ = sinew_wind_zone_desc_default();
+                    Outcome::new(SINEW_OK, true)
+                }
+                "sinew_wind_zone_desc_init" => {
+                    let mut o = out1!(SinewWindZoneDesc);
+                    ok_or(sinew_wind_zone_desc_init(o.ptr()), o.untouched())
+                }
+                "sinew_world_set_wind" => {
+                    let d = self.desc_wind();
+                    let d = Input::new(&mut self.g, vec![d]);
+                    Outcome::new(sinew_world_set_wind(w, d.ptr()), true)
+                }
+                "sinew_world_add_wind_zone" => {
+                    let d = self.desc_wind_zone();
+                    let d = Input::new(&mut self.g, vec![d]);
+                    let mut o = out1!(u32);
+                    ok_or(
+                        sinew_world_add_wind_zone(w, d.ptr(), o.ptr()),
+                        o.untouched(),
+                    )
+                }
+                "sinew_world_set_wind_zone" => {
+                    let zone = self.g.index(4);
+                    let d = self.desc_wind_zone();
+                    let d = Input::new(&mut self.g, vec![d]);
+                    Outcome::new(sinew_world_set_wind_zone(w, zone, d.ptr()), true)
+                }
+                "sinew_world_remove_wind_zone" => {
+                    let zone = self.g.index(4);
+                    Outcome::new(sinew_world_remove_wind_zone(w, zone), true)
+                }
+                "sinew_world_wind_at" => {
+                    let p = self.g.vec3(5.0);
+                    let p = Input::new(&mut self.g, vec![p]);
+                    let mut o = out1!(SinewVec3);
+                    ok_or(sinew_world_wind_at(w, p.ptr(), o.ptr()), o.untouched())
+                }
+                "sinew_body_set_aerodynamics" => {
+                    let b = self.body(&s);
+                    let drag = self.g.float(0.0, 10.0);
+                    let lift = if self.g.pct(50) {
+                        0.0
+                    } else {
+                        self.g.float(0.0, 10.0)
+                    };
+                    Outcome::new(sinew_body_set_aerodynamics(w, b, drag, lift), true)
                 }
                 other => panic!("the harness has no generator for {other}"),
             }

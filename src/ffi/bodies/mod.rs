@@ -276,7 +276,7 @@ fn flag(v: u32, name: &str) -> FfiResult<bool> {
 ///
 /// # Safety
 /// `desc` must be NULL or point to a readable T.
-unsafe fn read_desc<T: Copy>(
+pub(crate) unsafe fn read_desc<T: Copy>(
     desc: *const T,
     cookie_of: impl Fn(&T) -> u32,
     cookie: u32,
@@ -300,7 +300,7 @@ unsafe fn read_desc<T: Copy>(
 ///
 /// # Safety
 /// `out` must be NULL or point to writable memory for one T.
-unsafe fn init_desc<T>(function: &str, out: *mut T, value: T) -> SinewStatus {
+pub(crate) unsafe fn init_desc<T>(function: &str, out: *mut T, value: T) -> SinewStatus {
     // SAFETY: `out` goes to `answer` unchanged; this function's safety section is
     // `answer`'s.
     unsafe { answer(function, out, "out", || Ok(value)) }
