@@ -117,6 +117,8 @@ fn declarations_are_burst_compatible() {
             "sinew_cloth_grid_desc_default",
             "sinew_tet_body_desc_default",
             "sinew_pressure_body_desc_default",
+            "sinew_wind_desc_default",
+            "sinew_wind_zone_desc_default",
             "sinew_world_desc_default",
         ],
         "functions returning a desc by value (each has a *_init twin)"

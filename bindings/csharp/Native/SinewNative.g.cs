@@ -17,6 +17,8 @@
 //   sinew_cloth_grid_desc_default -> sinew_cloth_grid_desc_init
 //   sinew_tet_body_desc_default -> sinew_tet_body_desc_init
 //   sinew_pressure_body_desc_default -> sinew_pressure_body_desc_init
+//   sinew_wind_desc_default -> sinew_wind_desc_init
+//   sinew_wind_zone_desc_default -> sinew_wind_zone_desc_init
 //   sinew_world_desc_default -> sinew_world_desc_init
 
 using System.Runtime.InteropServices;
@@ -418,6 +420,56 @@ namespace Sinew.Native
         public SinewVec3 normal;
     }
 
+    /// <summary>
+    /// The world's air and uniform wind (sinew_world_set_wind). Start from
+    /// sinew_wind_desc_default().
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewWindDesc
+    {
+        /// <summary>Uniform wind velocity (m/s), default (0, 0, 0); components within ±1e4.</summary>
+        public SinewVec3 velocity;
+        /// <summary>Air density (kg/m³), default 1.225; in [0, 1e4].</summary>
+        public float air_density;
+        /// <summary>Turbulence amplitude (m/s per component) of the uniform wind, default 0; in [0, 1e4].</summary>
+        public float turbulence;
+        /// <summary>Length scale of the turbulence noise (m), default 2; in [1e-3, 1e9].</summary>
+        public float turbulence_scale;
+        /// <summary>Time frequency of the turbulence noise (Hz), default 1; in [0, 1e3].</summary>
+        public float turbulence_frequency;
+        /// <summary>Set by sinew_wind_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>A wind zone (sinew_world_add_wind_zone). Start from sinew_wind_zone_desc_default().</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewWindZoneDesc
+    {
+        /// <summary>A SinewWindZoneShape, default SINEW_WIND_ZONE_BOX.</summary>
+        public uint shape;
+        /// <summary>Centre (m), default (0, 0, 0).</summary>
+        public SinewVec3 position;
+        /// <summary>Box orientation (unit quaternion, normalised on input), default identity.</summary>
+        public SinewQuat rotation;
+        /// <summary>Box half extents (m, each &gt; 0), default (1, 1, 1).</summary>
+        public SinewVec3 half_extents;
+        /// <summary>Sphere radius (m, &gt; 0), default 1.</summary>
+        public float radius;
+        /// <summary>
+        /// Direction the wind blows (world frame, normalised on input), default (1, 0, 0);
+        /// (0, 0, 0) = radially outward from the centre.
+        /// </summary>
+        public SinewVec3 direction;
+        /// <summary>Wind speed along the direction (m/s), default 5; in [0, 1e4].</summary>
+        public float strength;
+        /// <summary>Turbulence amplitude (m/s per component), default 0; in [0, 1e4].</summary>
+        public float turbulence;
+        /// <summary>Outer fraction of the zone over which the wind fades to 0, in [0, 1], default 0.</summary>
+        public float falloff;
+        /// <summary>Set by sinew_wind_zone_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
     /// <summary>Settings of a new world. Always start from <c>sinew_world_desc_default</c>.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewWorldDesc
@@ -512,6 +564,15 @@ namespace Sinew.Native
 
         /// <summary>Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_FAT = 1.0e-3f;
+
+        /// <summary>Largest wind speed, zone strength and turbulence amplitude (m/s).</summary>
+        public const float SINEW_MAX_WIND_SPEED = 1.0e4f;
+
+        /// <summary>Largest air density (kg/m³).</summary>
+        public const float SINEW_MAX_AIR_DENSITY = 1.0e4f;
+
+        /// <summary>Largest drag or lift coefficient (dimensionless).</summary>
+        public const float SINEW_MAX_AERO_COEFFICIENT = 10.0f;
 
         /// <summary>Returns <c>SINEW_ABI_VERSION</c> of this binary.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -1126,6 +1187,60 @@ namespace Sinew.Native
         /// <remarks><c>inverse_masses</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_inverse_masses(SinewWorld world, uint first, uint count, float* inverse_masses);
+
+        /// <summary>Writes sinew_wind_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewWindDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_wind_desc_init(SinewWindDesc* @out);
+
+        /// <summary>Writes sinew_wind_zone_desc_default() to <c>*out</c>.</summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewWindZoneDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_wind_zone_desc_init(SinewWindZoneDesc* @out);
+
+        /// <summary>
+        /// Sets the world's air density, uniform wind and turbulence; next step on. Call it
+        /// every frame for gusts.
+        /// </summary>
+        /// <remarks><c>desc</c> must point to a readable SinewWindDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_wind(SinewWorld world, SinewWindDesc* desc);
+
+        /// <summary>Adds a wind zone; <c>*out_zone</c> receives its id (0, 1, ...; never reused).</summary>
+        /// <remarks>
+        /// <c>desc</c> must point to a readable SinewWindZoneDesc, <c>out_zone</c> to one writable
+        /// uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_add_wind_zone(SinewWorld world, SinewWindZoneDesc* desc, uint* out_zone);
+
+        /// <summary>
+        /// Replaces the settings of wind zone <c>zone</c> (move it, change its strength...); next
+        /// step on.
+        /// </summary>
+        /// <remarks><c>desc</c> must point to a readable SinewWindZoneDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_wind_zone(SinewWorld world, uint zone, SinewWindZoneDesc* desc);
+
+        /// <summary>Removes wind zone <c>zone</c> (its id is not reused).</summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_remove_wind_zone(SinewWorld world, uint zone);
+
+        /// <summary>
+        /// Writes the air velocity (m/s) at <c>*position</c> (m) at the world's current time: the
+        /// uniform wind, its turbulence and every zone.
+        /// </summary>
+        /// <remarks><c>position</c> must point to a readable SinewVec3, <c>out_velocity</c> to a writable one.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_wind_at(SinewWorld world, SinewVec3* position, SinewVec3* out_velocity);
+
+        /// <summary>
+        /// Sets a cloth's or rope's drag and lift coefficients (dimensionless, in [0, 10]; both
+        /// 0, the default, = no aerodynamics). Cloth: drag and lift per triangle; rope: drag
+        /// per link on the cylinder of its radius (lift must be 0). Soft bodies are refused.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_aerodynamics(SinewWorld world, SinewBody body, float drag, float lift);
 
         /// <summary>
         /// Fills <c>*out_desc</c> with every field at its default, as <c>sinew_world_desc_default</c>
