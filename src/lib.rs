@@ -44,6 +44,8 @@ mod recovery;
 #[cfg(feature = "bench-scenes")]
 pub mod scenes;
 /// cbindgen:ignore
+mod skinning;
+/// cbindgen:ignore
 mod solver;
 /// cbindgen:ignore
 mod world;
@@ -72,6 +74,7 @@ pub use error::{Error, ErrorKind, Result};
 pub use glam::Quat;
 pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
+pub use skinning::SkinWeights;
 pub use solver::Solver;
 pub use world::families::MAX_FAMILY_COMPLIANCE;
 pub use world::{

@@ -294,6 +294,7 @@ impl World {
             .remove_on_particles(body.particles.clone());
         self.sets.damped.retain(|(r, _)| *r != body.particles);
         self.aero.remove_body(id);
+        self.skinning.remove_body(id);
         for i in body.particles.clone() {
             self.particles.set_inverse_mass(i as usize, 0.0);
             self.particles.set_velocity(i as usize, Vec3::ZERO);

@@ -19,6 +19,7 @@ use step::StepParams;
 mod bodies;
 mod collision;
 pub(crate) mod families;
+mod skinning;
 mod step;
 mod wind;
 
@@ -125,6 +126,8 @@ pub struct World {
     pub(crate) last_h: f32,
     /// Wind, wind zones, aerodynamic surfaces, simulated time (src/aero.rs).
     pub(crate) aero: crate::aero::Aero,
+    /// Skinned targets, their weights and roots (src/skinning.rs).
+    pub(crate) skinning: crate::skinning::Skinning,
 }
 
 /// A slice length as the u32 count the C ABI uses.
@@ -147,6 +150,7 @@ impl World {
             exec,
             last_h: 0.0,
             aero: crate::aero::Aero::default(),
+            skinning: crate::skinning::Skinning::default(),
         })
     }
 
@@ -424,12 +428,14 @@ impl World {
             &mut self.sets,
             &mut self.collision,
             &mut self.aero,
+            &mut self.skinning,
             &params,
             &self.exec,
         );
         self.collision.end_step(self.particles.len());
         self.last_h = h;
         self.aero.time += dt as f64;
+        self.skinning.end_step();
         crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
     }
 }

@@ -3,11 +3,13 @@
 //! ```text
 //! for each substep (h = dt / substeps):
 //!   aerodynamics       drag and lift impulses on cloth and ropes (crate::aero)
+//!   skinning           targets interpolated, the carry by the root (crate::skinning)
 //!   predict            rebase; v += h g;  x += h v    (pinned particles stay put)
 //!   for each iteration:
 //!     project          every constraint set in registry order (distance first,
 //!                      attachments last), Gauss-Seidel by colour or Jacobi
 //!                      (ConstraintSets)
+//!     skinning         anim drive, backstop, max distance (crate::skinning)
 //!     collisions       grabs, particle contacts, collider contacts + friction
 //!   update velocities  v = (x - x_prev) / h, then v *= exp(-damping h), body damping
 //!   restitution        against colliders (crate::collision)
@@ -18,6 +20,7 @@ use crate::collision::Collision;
 use crate::constraints::{ConstraintSets, Iteration};
 use crate::math::{two_sum3, Vec3, Vec3A};
 use crate::particles::Particles;
+use crate::skinning::Skinning;
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::Solver;
 
@@ -43,14 +46,19 @@ pub(crate) fn step(
     sets: &mut ConstraintSets,
     collision: &mut Collision,
     aero: &mut Aero,
+    skin: &mut Skinning,
     p: &StepParams,
     exec: &Executor,
 ) {
     let inv_h2 = 1.0 / (p.h * p.h);
     let (aero_on, t0) = (aero.any_active(), aero.time);
+    let skin_on = !skin.bodies.is_empty();
     for s in 0..p.substeps {
         if aero_on {
             aero.apply(particles, p.h, t0 + s as f64 * p.h as f64);
+        }
+        if skin_on {
+            skin.begin_substep(particles, s, p.substeps);
         }
         predict(particles, p.gravity, p.h, exec);
         sets.begin_substep(s, p.substeps, p.solver);
@@ -64,6 +72,9 @@ pub(crate) fn step(
                 exec,
             };
             sets.project(particles, &iteration);
+            if skin_on {
+                skin.project(particles, inv_h2);
+            }
             collision.project(particles, p.h, exec);
         }
         update_velocities(particles, p.h, p.damping_factor, exec);
