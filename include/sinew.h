@@ -803,6 +803,32 @@ typedef struct SinewContact {
 } SinewContact;
 
 /**
+ * Per-particle weights against the skinned target. Defaults (no skinning):
+ * max_distance -1, backstop_radius 0, backstop_distance 0, drive_compliance -1.
+ */
+typedef struct SinewSkinWeights {
+  /**
+   * Radius (m) the particle may move away from its target; negative = no limit,
+   * 0 = fully skinned.
+   */
+  float max_distance;
+  /**
+   * Radius (m) of the backstop sphere behind the target (along -normal) that the
+   * particle may not enter; 0 = none.
+   */
+  float backstop_radius;
+  /**
+   * Distance (m) from the target to the backstop sphere's surface, along -normal.
+   */
+  float backstop_distance;
+  /**
+   * Compliance (m/N) of the spring pulling the particle to its target; negative =
+   * none, 0 = rigid. Static deflection under gravity: m g compliance.
+   */
+  float drive_compliance;
+} SinewSkinWeights;
+
+/**
  * The world's air and uniform wind (sinew_world_set_wind). Start from
  * sinew_wind_desc_default().
  */
@@ -1826,6 +1852,61 @@ SinewStatus sinew_world_set_inverse_masses(struct SinewWorld world,
                                            uint32_t first,
                                            uint32_t count,
                                            const float *inverse_masses);
+
+/**
+ * Sets the skinning weights of every particle of the body (`count` = its particle
+ * count, in the order of its particles); the body follows its targets once they are
+ * written (sinew_body_set_skin_targets). Calling it again replaces the weights.
+ *
+ * # Safety
+ * `weights` must point to `count` readable SinewSkinWeights.
+ */
+SinewStatus sinew_body_set_skin_weights(struct SinewWorld world,
+                                        struct SinewBody body,
+                                        const struct SinewSkinWeights *weights,
+                                        uint32_t count);
+
+/**
+ * Writes the targets the next step reaches (call once per frame before
+ * sinew_world_step): `count` (= the body's particle count) positions (m) and, unless
+ * `normals` is NULL (then the last normals are kept; none = no backstop), unit
+ * normals, read as three floats every `*_stride` bytes (12 to 1 MiB), straight from a
+ * vertex buffer. Within the step each substep sees the targets interpolated between the
+ * previous frame's and these. The first write also stands for the previous frame.
+ *
+ * # Safety
+ * `positions` must point to `count` readable elements of stride `position_stride`,
+ * `normals` be NULL or point to `count` readable elements of stride `normal_stride`.
+ */
+SinewStatus sinew_body_set_skin_targets(struct SinewWorld world,
+                                        struct SinewBody body,
+                                        const void *positions,
+                                        uint32_t position_stride,
+                                        const void *normals,
+                                        uint32_t normal_stride,
+                                        uint32_t count);
+
+/**
+ * Sets the reference transform (the character's root) the next step reaches, and the
+ * fractions in [0, 1] of its linear and angular acceleration passed on to the body:
+ * 1 = full inertia (world-space simulation), 0 = carried with the root. Call it every
+ * frame with the targets; the body needs skinning weights.
+ *
+ * # Safety
+ * `root` must point to a readable SinewTransform.
+ */
+SinewStatus sinew_body_set_skin_root(struct SinewWorld world,
+                                     struct SinewBody body,
+                                     const struct SinewTransform *root,
+                                     float linear_inertia,
+                                     float angular_inertia);
+
+/**
+ * Teleports the body onto its skinned pose: every movable particle to its latest
+ * target, at rest; the previous frame is forgotten (no interpolation across the jump,
+ * no inertia from it). Needs weights and targets.
+ */
+SinewStatus sinew_body_teleport_to_skin(struct SinewWorld world, struct SinewBody body);
 
 /**
  * A wind desc with every field at its default.

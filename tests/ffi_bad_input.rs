@@ -1297,6 +1297,8 @@ fn forces_cases() -> Vec<Case> {
 
 #[path = "bad_input/bodies.rs"]
 mod bodies_cases;
+#[path = "bad_input/skinning.rs"]
+mod skinning_cases;
 #[path = "bad_input/wind.rs"]
 mod wind_cases;
 
@@ -1324,6 +1326,7 @@ fn every_table() -> Vec<Vec<Case>> {
     ];
     tables.extend(bodies_cases::tables());
     tables.extend(wind_cases::tables());
+    tables.extend(skinning_cases::tables());
     tables
 }
 

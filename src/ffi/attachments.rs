@@ -22,7 +22,7 @@ const _: () = assert!(std::mem::size_of::<SinewTransform>() == 28);
 ///
 /// # Safety
 /// `t` must be NULL or point to a readable SinewTransform.
-unsafe fn transform(t: *const SinewTransform) -> FfiResult<Transform> {
+pub(crate) unsafe fn transform(t: *const SinewTransform) -> FfiResult<Transform> {
     non_null(t, "transform")?;
     // SAFETY: `t` is non-null (checked by `non_null` above) and, by this function's safety
     // section, points to one readable value; `read_unaligned` needs no alignment.

@@ -39,7 +39,7 @@ pub(crate) fn strided(
 ///
 /// # Safety
 /// `base` came from `strided` for at least k+1 elements that the caller made readable.
-unsafe fn read_at(base: *const u8, stride: u32, k: usize) -> Vec3 {
+pub(crate) unsafe fn read_at(base: *const u8, stride: u32, k: usize) -> Vec3 {
     // SAFETY: within the span checked by `strided`; unaligned read, so any stride works.
     unsafe { (base.add(k * stride as usize) as *const SinewVec3).read_unaligned() }.into()
 }

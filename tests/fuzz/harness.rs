@@ -70,6 +70,10 @@ use sinew::ffi::particles::{
     sinew_world_read_velocities, sinew_world_set_inverse_masses, sinew_world_write_positions,
     sinew_world_write_velocities,
 };
+use sinew::ffi::skinning::{
+    sinew_body_set_skin_root, sinew_body_set_skin_targets, sinew_body_set_skin_weights,
+    sinew_body_teleport_to_skin, SinewSkinWeights,
+};
 use sinew::ffi::wind::{
     sinew_body_set_aerodynamics, sinew_wind_desc_default, sinew_wind_desc_init,
     sinew_wind_zone_desc_default, sinew_wind_zone_desc_init, sinew_world_add_wind_zone,
@@ -629,7 +633,26 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_world_remove_wind_zone",
     "sinew_world_wind_at",
     "sinew_body_set_aerodynamics",
+    "sinew_body_set_skin_weights",
+    "sinew_body_set_skin_targets",
+    "sinew_body_set_skin_root",
+    "sinew_body_teleport_to_skin",
 ];
+
+/// `values` laid out every `stride` bytes (at least 12), in a byte buffer.
+fn strided_copy(values: &[SinewVec3], stride: u32) -> Vec<u8> {
+    let stride = (stride as usize).max(12);
+    let mut out = vec![0u8; strided_len(values.len() as u32, stride as u32).max(12)];
+    for (k, v) in values.iter().enumerate() {
+        let at = k * stride;
+        if at + 12 <= out.len() {
+            out[at..at + 4].copy_from_slice(&v.x.to_ne_bytes());
+            out[at + 4..at + 8].copy_from_slice(&v.y.to_ne_bytes());
+            out[at + 8..at + 12].copy_from_slice(&v.z.to_ne_bytes());
+        }
+    }
+    out
+}
 
 fn v3z() -> SinewVec3 {
     SinewVec3 {
@@ -1139,6 +1162,17 @@ impl<'a> Session<'a> {
             d.internal_cookie ^= 1;
         }
         d
+    }
+
+    /// The particle count of `b` (a skinning array's length), sometimes off by one.
+    fn skin_count(&mut self, w: SinewWorld, b: SinewBody) -> u32 {
+        let (mut first, mut count) = (0u32, 0u32);
+        // SAFETY: valid pointers.
+        let st = unsafe { sinew_body_particle_range(w, b, &mut first, &mut count) };
+        if st != SINEW_OK || self.g.pct(5) {
+            return 1 + self.g.below(10) as u32;
+        }
+        count
     }
 
     fn call(&mut self, name: &'static str, w: SinewWorld, wi: Option<usize>) -> Outcome {
@@ -2037,6 +2071,84 @@ impl<'a> Session<'a> {
                         self.g.float(0.0, 10.0)
                     };
                     Outcome::new(sinew_body_set_aerodynamics(w, b, drag, lift), true)
+                }
+                // ---- skinned targets ------------------------------------------------
+                "sinew_body_set_skin_weights" => {
+                    let b = self.body(&s);
+                    let count = self.skin_count(w, b);
+                    let v: Vec<SinewSkinWeights> = (0..count.min(MAX_BUF as u32))
+                        .map(|_| SinewSkinWeights {
+                            max_distance: self.g.float(-1.0, 1.0),
+                            backstop_radius: self.g.float(0.0, 1.0),
+                            backstop_distance: self.g.float(0.0, 0.2),
+                            drive_compliance: if self.g.pct(50) {
+                                -1.0
+                            } else {
+                                self.g.compliance()
+                            },
+                        })
+                        .collect();
+                    let v = Input::new(&mut self.g, v);
+                    Outcome::new(sinew_body_set_skin_weights(w, b, v.ptr(), count), true)
+                }
+                "sinew_body_set_skin_targets" => {
+                    let b = self.body(&s);
+                    let count = self.skin_count(w, b);
+                    let (mut first, mut have) = (0u32, 0u32);
+                    sinew_body_particle_range(w, b, &mut first, &mut have);
+                    let scale = self.g.float(0.0, 2.0);
+                    let mut p = vec![self.g.vec3(1.0); count.min(MAX_BUF as u32) as usize];
+                    if have == count && count as usize <= MAX_BUF {
+                        // Near the current positions, sometimes far away.
+                        let mut cur = vec![v3z(); count as usize];
+                        sinew_world_read_positions(w, first, count, cur.as_mut_ptr().cast(), 12);
+                        for (q, c) in p.iter_mut().zip(&cur) {
+                            let d = self.g.vec3(scale);
+                            *q = SinewVec3 {
+                                x: c.x + d.x,
+                                y: c.y + d.y,
+                                z: c.z + d.z,
+                            };
+                        }
+                    }
+                    let n: Vec<SinewVec3> = (0..p.len()).map(|_| self.g.vec3(1.0)).collect();
+                    let stride = stride_for(&mut self.g, count);
+                    let mode = if self.g.pct(95) { 0 } else { 1 };
+                    let pb = strided_copy(&p, stride);
+                    let pn = if self.g.pct(30) {
+                        None
+                    } else {
+                        Some(strided_copy(&n, 12))
+                    };
+                    let pp = if mode == 1 {
+                        std::ptr::null()
+                    } else {
+                        pb.as_ptr().cast()
+                    };
+                    let np = pn.as_ref().map_or(std::ptr::null(), |v| v.as_ptr().cast());
+                    let st = if strided_len(count, stride) > pb.len() && mode == 0 {
+                        // The buffer is shorter than the count promises: pass a count
+                        // the call must refuse before reading.
+                        sinew_body_set_skin_targets(w, b, pp, stride, np, 12, (1 << 28) + 1)
+                    } else {
+                        sinew_body_set_skin_targets(w, b, pp, stride, np, 12, count)
+                    };
+                    Outcome::new(st, true)
+                }
+                "sinew_body_set_skin_root" => {
+                    let b = self.body(&s);
+                    let t = SinewTransform {
+                        position: self.g.vec3(2.0),
+                        rotation: self.g.quat(),
+                    };
+                    let t = Input::new(&mut self.g, vec![t]);
+                    let fl = self.g.float(0.0, 1.0);
+                    let fa = self.g.float(0.0, 1.0);
+                    Outcome::new(sinew_body_set_skin_root(w, b, t.ptr(), fl, fa), true)
+                }
+                "sinew_body_teleport_to_skin" => {
+                    let b = self.body(&s);
+                    Outcome::new(sinew_body_teleport_to_skin(w, b), true)
                 }
                 other => panic!("the harness has no generator for {other}"),
             }

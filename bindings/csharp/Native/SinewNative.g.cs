@@ -421,6 +421,32 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    /// Per-particle weights against the skinned target. Defaults (no skinning):
+    /// max_distance -1, backstop_radius 0, backstop_distance 0, drive_compliance -1.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewSkinWeights
+    {
+        /// <summary>
+        /// Radius (m) the particle may move away from its target; negative = no limit,
+        /// 0 = fully skinned.
+        /// </summary>
+        public float max_distance;
+        /// <summary>
+        /// Radius (m) of the backstop sphere behind the target (along -normal) that the
+        /// particle may not enter; 0 = none.
+        /// </summary>
+        public float backstop_radius;
+        /// <summary>Distance (m) from the target to the backstop sphere's surface, along -normal.</summary>
+        public float backstop_distance;
+        /// <summary>
+        /// Compliance (m/N) of the spring pulling the particle to its target; negative =
+        /// none, 0 = rigid. Static deflection under gravity: m g compliance.
+        /// </summary>
+        public float drive_compliance;
+    }
+
+    /// <summary>
     /// The world's air and uniform wind (sinew_world_set_wind). Start from
     /// sinew_wind_desc_default().
     /// </summary>
@@ -1187,6 +1213,48 @@ namespace Sinew.Native
         /// <remarks><c>inverse_masses</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_inverse_masses(SinewWorld world, uint first, uint count, float* inverse_masses);
+
+        /// <summary>
+        /// Sets the skinning weights of every particle of the body (<c>count</c> = its particle
+        /// count, in the order of its particles); the body follows its targets once they are
+        /// written (sinew_body_set_skin_targets). Calling it again replaces the weights.
+        /// </summary>
+        /// <remarks><c>weights</c> must point to <c>count</c> readable SinewSkinWeights.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_skin_weights(SinewWorld world, SinewBody body, SinewSkinWeights* weights, uint count);
+
+        /// <summary>
+        /// Writes the targets the next step reaches (call once per frame before
+        /// sinew_world_step): <c>count</c> (= the body's particle count) positions (m) and, unless
+        /// <c>normals</c> is NULL (then the last normals are kept; none = no backstop), unit
+        /// normals, read as three floats every <c>*_stride</c> bytes (12 to 1 MiB), straight from a
+        /// vertex buffer. Within the step each substep sees the targets interpolated between the
+        /// previous frame's and these. The first write also stands for the previous frame.
+        /// </summary>
+        /// <remarks>
+        /// <c>positions</c> must point to <c>count</c> readable elements of stride <c>position_stride</c>,
+        /// <c>normals</c> be NULL or point to <c>count</c> readable elements of stride <c>normal_stride</c>.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_skin_targets(SinewWorld world, SinewBody body, void* positions, uint position_stride, void* normals, uint normal_stride, uint count);
+
+        /// <summary>
+        /// Sets the reference transform (the character's root) the next step reaches, and the
+        /// fractions in [0, 1] of its linear and angular acceleration passed on to the body:
+        /// 1 = full inertia (world-space simulation), 0 = carried with the root. Call it every
+        /// frame with the targets; the body needs skinning weights.
+        /// </summary>
+        /// <remarks><c>root</c> must point to a readable SinewTransform.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_skin_root(SinewWorld world, SinewBody body, SinewTransform* root, float linear_inertia, float angular_inertia);
+
+        /// <summary>
+        /// Teleports the body onto its skinned pose: every movable particle to its latest
+        /// target, at rest; the previous frame is forgotten (no interpolation across the jump,
+        /// no inertia from it). Needs weights and targets.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_teleport_to_skin(SinewWorld world, SinewBody body);
 
         /// <summary>Writes sinew_wind_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewWindDesc.</remarks>
