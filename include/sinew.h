@@ -429,6 +429,31 @@ typedef uint32_t SinewShape;
 #endif // __cplusplus
 
 /**
+ * Values of `SinewWindZoneDesc::shape` (crosses as `uint32_t`).
+ */
+enum SinewWindZoneShape
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * An oriented box: position, rotation, half_extents (default).
+   */
+  SINEW_WIND_ZONE_BOX = 0,
+  /**
+   * A sphere: position, radius.
+   */
+  SINEW_WIND_ZONE_SPHERE = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewWindZoneShape SinewWindZoneShape;
+#else
+typedef uint32_t SinewWindZoneShape;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {

@@ -15,7 +15,7 @@ namespace Sinew
     /// <see cref="Dispose"/> removes the body if it is still there (twice is fine, and so is
     /// disposing after its world); there is no finalizer: a Body dropped undisposed stays in
     /// its world until the world is disposed.</summary>
-    public sealed class Body : IDisposable
+    public sealed partial class Body : IDisposable
     {
         /// <summary>The world that owns the body.</summary>
         public World World { get; private set; }

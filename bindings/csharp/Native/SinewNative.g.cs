@@ -156,6 +156,15 @@ namespace Sinew.Native
         Mesh = 4,
     }
 
+    /// <summary>Values of <c>SinewWindZoneDesc::shape</c> (crosses as <c>uint32_t</c>).</summary>
+    public enum SinewWindZoneShape : uint
+    {
+        /// <summary>An oriented box: position, rotation, half_extents (default).</summary>
+        WindZoneBox = 0,
+        /// <summary>A sphere: position, radius.</summary>
+        WindZoneSphere = 1,
+    }
+
     /// <summary>A world handle, passed by value. <c>id</c> 0 is the null handle.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewWorld
