@@ -650,6 +650,51 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
         return detail::checked(sinew_body_volume(world_, handle_, &v), v);
     }
 
+    // --- character cloth: aerodynamics, skinned targets, inertia --------------------
+
+    /// Weights that skin nothing (no max distance, no backstop, no drive).
+    static SinewSkinWeights no_skinning() noexcept { return SinewSkinWeights{-1.0f, 0.0f, 0.0f, -1.0f}; }
+    /// Drag and lift coefficients ([0, 10]; both 0 = none): per triangle on cloth, drag
+    /// per link on ropes (lift must be 0).
+    Result<void> set_aerodynamics(float drag, float lift) {
+        return detail::to_result(sinew_body_set_aerodynamics(world_, handle_, drag, lift));
+    }
+    /// One SinewSkinWeights per particle, in order.
+    Result<void> set_skin_weights(Span<const SinewSkinWeights> weights) {
+        auto n = detail::to_count(weights.size(), "Body::set_skin_weights");
+        if (!n) return n.error();
+        return detail::to_result(sinew_body_set_skin_weights(world_, handle_, weights.data(), *n));
+    }
+    /// This frame's skinned targets: one position (m) per particle and one normal each
+    /// (an empty `normals` keeps the last ones).
+    template <class V>
+    Result<void> set_skin_targets(Span<const V> positions, Span<const V> normals) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto n = detail::to_count(positions.size(), "Body::set_skin_targets");
+        if (!n) return n.error();
+        if (!normals.empty() && normals.size() != positions.size())
+            return detail::local_error(Status::InvalidArgument,
+                                       "Body::set_skin_targets: " + std::to_string(positions.size()) +
+                                           " positions but " + std::to_string(normals.size()) + " normals");
+        const auto stride = static_cast<uint32_t>(sizeof(V));
+        return set_skin_targets_strided(positions.data(), stride, normals.empty() ? nullptr : normals.data(),
+                                        stride, *n);
+    }
+    /// This frame's skinned targets straight from a vertex buffer: `count` positions
+    /// every `position_stride` bytes, normals (nullptr = keep) every `normal_stride`.
+    Result<void> set_skin_targets_strided(const void* positions, uint32_t position_stride, const void* normals,
+                                          uint32_t normal_stride, uint32_t count) {
+        return detail::to_result(sinew_body_set_skin_targets(world_, handle_, positions, position_stride, normals,
+                                                             normal_stride, count));
+    }
+    /// The reference transform (character root) the next step reaches, and the fractions
+    /// in [0, 1] of its linear and angular acceleration passed on (1 = world space).
+    Result<void> set_skin_root(const Transform& root, float linear_inertia, float angular_inertia) {
+        return detail::to_result(sinew_body_set_skin_root(world_, handle_, &root, linear_inertia, angular_inertia));
+    }
+    /// Puts every movable particle on its latest target, at rest.
+    Result<void> teleport_to_skin() { return detail::to_result(sinew_body_teleport_to_skin(world_, handle_)); }
+
   private:
     friend class detail::OwnedHandle<Body, SinewBody>;
     void destroy(SinewBody body) noexcept { (void)sinew_world_remove_body(world_, body); }
@@ -1159,6 +1204,29 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     Result<std::vector<float>> family_forces(Family family, Range range) const {
         return detail::collect<float>(range.count,
                                       [&](Span<float> out) { return read_family_forces(family, range.first, out); });
+    }
+
+    // --- wind ----------------------------------------------------------------------
+
+    /// The library's default air and wind (start from it).
+    static SinewWindDesc wind_defaults() noexcept { return sinew_wind_desc_default(); }
+    /// The library's default wind zone.
+    static SinewWindZoneDesc wind_zone_defaults() noexcept { return sinew_wind_zone_desc_default(); }
+    /// Air density, uniform wind and turbulence, next step on.
+    Result<void> set_wind(const SinewWindDesc& desc) { return detail::to_result(sinew_world_set_wind(handle_, &desc)); }
+    /// Adds a wind zone; returns its id.
+    Result<uint32_t> add_wind_zone(const SinewWindZoneDesc& desc) {
+        uint32_t id = 0;
+        return detail::checked(sinew_world_add_wind_zone(handle_, &desc, &id), id);
+    }
+    Result<void> set_wind_zone(uint32_t zone, const SinewWindZoneDesc& desc) {
+        return detail::to_result(sinew_world_set_wind_zone(handle_, zone, &desc));
+    }
+    Result<void> remove_wind_zone(uint32_t zone) { return detail::to_result(sinew_world_remove_wind_zone(handle_, zone)); }
+    /// The air velocity (m/s) at `position` (m) now.
+    Result<Vec3> wind_at(const Vec3& position) const {
+        Vec3 v{};
+        return detail::checked(sinew_world_wind_at(handle_, &position, &v), v);
     }
 
     // --- attachments --------------------------------------------------------------

@@ -1168,6 +1168,63 @@ void test_families_and_attachments() {
 
 } // namespace
 
+void test_wind_and_skinning() {
+    {
+        // A flat 1 m² cloth of 0.1 kg, C_d 1, falls at sqrt(2 m g / (rho C_d A)).
+        sinew::World w = make_world(kG, 16);
+        sinew::ClothGridDesc grid;
+        grid.with_frame({-0.5f, 10, -0.5f}, {1, 0, 0}, {0, 0, 1}).with_segments(4, 4).with_mass(0.1f);
+        sinew::ClothDesc cloth;
+        cloth.bend_compliance = 0.0f;
+        cloth.shear_compliance = 0.0f;
+        sinew::Body c = must(w.add_cloth_grid(cloth, grid), "add_cloth_grid");
+        must(c.set_aerodynamics(1.0f, 0.0f), "set_aerodynamics");
+        for (int i = 0; i < 120; ++i) must(w.step(1.0f / 60.0f), "step");
+        std::vector<sinew::Vec3> v(25);
+        must(w.read_velocities(0, sinew::Span<sinew::Vec3>(v)), "velocities");
+        double vy = 0;
+        for (auto& x : v) vy += x.y / 25.0;
+        const double expected = std::sqrt(2 * 0.1 * 9.81 / 1.225);
+        check(near(-vy, expected, 0.01 * expected), "cloth terminal speed", fmt(float(-vy), expected));
+        check(c.set_aerodynamics(-1.0f, 0.0f).status() == sinew::Status::InvalidArgument, "negative drag refused");
+        SinewWindZoneDesc zone = sinew::World::wind_zone_defaults();
+        zone.shape = SINEW_WIND_ZONE_SPHERE;
+        zone.radius = 2.0f;
+        zone.strength = 4.0f;
+        const uint32_t id = must(w.add_wind_zone(zone), "add_wind_zone");
+        SinewWindDesc air = sinew::World::wind_defaults();
+        air.velocity = sinew::Vec3{0, 0, 1};
+        must(w.set_wind(air), "set_wind");
+        const sinew::Vec3 u = must(w.wind_at(sinew::Vec3{0.5f, 0, 0}), "wind_at");
+        check(u.x == 4.0f && u.z == 1.0f, "zone + world wind", fmt(u.x, 4.0));
+        must(w.remove_wind_zone(id), "remove_wind_zone");
+        check(w.remove_wind_zone(id).status() == sinew::Status::InvalidArgument, "removed zone");
+    }
+    {
+        // Max distance 0.2 m: a skinned patch hangs 0.2 m below its targets.
+        sinew::World w = make_world(kG, 8, 2.0f);
+        sinew::ClothGridDesc grid;
+        grid.with_frame({0, 1, 0}, {0.4f, 0, 0}, {0, 0, 0.4f}).with_segments(2, 2).with_mass(0.9f);
+        sinew::Body c = must(w.add_cloth_grid(sinew::ClothDesc(), grid), "add_cloth_grid");
+        std::vector<sinew::Vec3> rest = must(c.positions(), "positions");
+        std::vector<SinewSkinWeights> weights(rest.size(), sinew::Body::no_skinning());
+        for (auto& x : weights) x.max_distance = 0.2f;
+        must(c.set_skin_weights(weights), "set_skin_weights");
+        std::vector<sinew::Vec3> up(rest.size(), sinew::Vec3{0, 1, 0});
+        must(c.set_skin_targets(sinew::Span<const sinew::Vec3>(rest), sinew::Span<const sinew::Vec3>(up)),
+             "set_skin_targets");
+        must(c.set_skin_root(sinew::Transform{{0, 0, 0}, {0, 0, 0, 1}}, 0.5f, 0.5f), "set_skin_root");
+        for (int i = 0; i < 240; ++i) must(w.step(1.0f / 60.0f), "step");
+        std::vector<sinew::Vec3> p = must(c.positions(), "positions");
+        check(near(rest[4].y - p[4].y, 0.2, 1e-5), "max distance: r below the target", fmt(rest[4].y - p[4].y, 0.2));
+        must(c.teleport_to_skin(), "teleport_to_skin");
+        p = must(c.positions(), "positions");
+        check(p[4].y == rest[4].y, "teleport lands on the target", fmt(p[4].y, rest[4].y));
+        weights[0].backstop_radius = -1.0f;
+        check(c.set_skin_weights(weights).status() == sinew::Status::InvalidArgument, "negative backstop refused");
+    }
+}
+
 int main() {
     test_abi_and_results();
     test_raii();
@@ -1186,6 +1243,7 @@ int main() {
     test_body_rope_and_raii();
     test_soft_bodies_and_cloth();
     test_families_and_attachments();
+    test_wind_and_skinning();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }
