@@ -14,6 +14,8 @@ namespace UnityEngine
         public static void Destroy(Object obj) { }
         public static T FindObjectOfType<T>() where T : Object { return null; }
         public static T FindFirstObjectByType<T>() where T : Object { return null; }
+        public static T[] FindObjectsOfType<T>() where T : Object { return new T[0]; }
+        public static T[] FindObjectsByType<T>(FindObjectsSortMode mode) where T : Object { return new T[0]; }
         public static implicit operator bool(Object o) { return o != null; }
     }
 
@@ -40,6 +42,8 @@ namespace UnityEngine
         public static GameObject CreatePrimitive(PrimitiveType type) { return null; }
     }
 
+    public enum FindObjectsSortMode { None, InstanceID }
+
     public enum PrimitiveType { Sphere, Capsule, Cylinder, Cube, Plane, Quad }
 
     public class Transform : Component
@@ -50,6 +54,11 @@ namespace UnityEngine
         public Vector3 lossyScale { get { return default(Vector3); } }
         public Vector3 forward { get { return default(Vector3); } }
         public Matrix4x4 worldToLocalMatrix { get { return default(Matrix4x4); } }
+        public Matrix4x4 localToWorldMatrix { get { return default(Matrix4x4); } }
+        public Vector3 localPosition { get; set; }
+        public Quaternion localRotation { get; set; }
+        public Transform parent { get { return null; } }
+        public void SetParent(Transform parent, bool worldPositionStays) { }
         public Vector3 TransformPoint(Vector3 p) { return p; }
     }
 
@@ -67,6 +76,9 @@ namespace UnityEngine
     {
         public float x, y, z, w;
         public Quaternion(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
+        public static Quaternion Euler(float x, float y, float z) { return default(Quaternion); }
+        public static Quaternion identity { get { return default(Quaternion); } }
+        public static Vector3 operator *(Quaternion q, Vector3 v) { return v; }
     }
 
     public struct Ray
@@ -93,6 +105,8 @@ namespace UnityEngine
     public struct Matrix4x4
     {
         public Vector3 MultiplyPoint3x4(Vector3 p) { return p; }
+        public Vector3 MultiplyVector(Vector3 v) { return v; }
+        public static Matrix4x4 operator *(Matrix4x4 a, Matrix4x4 b) { return a; }
     }
 
     public static class Time
@@ -106,6 +120,8 @@ namespace UnityEngine
     {
         public static float Sin(float f) { return f; }
         public static float Cos(float f) { return f; }
+        public static float Clamp01(float f) { return f; }
+        public static float SmoothStep(float a, float b, float t) { return a; }
     }
 
     public static class Debug
@@ -172,12 +188,65 @@ namespace UnityEngine
     public sealed class Mesh : Object
     {
         public Vector3[] vertices { get; set; }
+        public Vector3[] normals { get; set; }
+        public Color[] colors { get; set; }
+        public BoneWeight[] boneWeights { get; set; }
+        public Matrix4x4[] bindposes { get; set; }
+        public int vertexCount { get { return 0; } }
         public int[] triangles { get; set; }
+        public void GetVertices(System.Collections.Generic.List<Vector3> vertices) { }
+        public void GetNormals(System.Collections.Generic.List<Vector3> normals) { }
+        public void SetVertices(Vector3[] inVertices) { }
+        public void SetNormals(Vector3[] inNormals) { }
         public void MarkDynamic() { }
         public void SetVertices<T>(Unity.Collections.NativeArray<T> inVertices) where T : struct { }
         public void RecalculateNormals() { }
         public void RecalculateBounds() { }
     }
+
+    public struct Color
+    {
+        public float r, g, b, a;
+        public Color(float r, float g, float b, float a) { this.r = r; this.g = g; this.b = b; this.a = a; }
+    }
+
+    public struct BoneWeight
+    {
+        public int boneIndex0 { get; set; }
+        public float weight0 { get; set; }
+    }
+
+    public class Renderer : Component
+    {
+        public bool enabled { get; set; }
+        public Material sharedMaterial { get; set; }
+        public bool forceRenderingOff { get; set; }
+    }
+
+    public sealed class MeshRenderer : Renderer { }
+
+    public sealed class SkinnedMeshRenderer : Renderer
+    {
+        public Mesh sharedMesh { get; set; }
+        public Transform rootBone { get; set; }
+        public Transform[] bones { get; set; }
+        public void BakeMesh(Mesh mesh) { }
+    }
+
+    public enum WindZoneMode { Directional, Spherical }
+
+    public sealed class WindZone : Component
+    {
+        public WindZoneMode mode { get; set; }
+        public float radius { get; set; }
+        public float windMain { get; set; }
+        public float windTurbulence { get; set; }
+        public float windPulseMagnitude { get; set; }
+        public float windPulseFrequency { get; set; }
+    }
+
+    [AttributeUsage(AttributeTargets.Field)]
+    public sealed class HeaderAttribute : Attribute { public HeaderAttribute(string header) { } }
 
     public enum RuntimeInitializeLoadType { AfterSceneLoad, BeforeSceneLoad, AfterAssembliesLoaded, BeforeSplashScreen, SubsystemRegistration }
 

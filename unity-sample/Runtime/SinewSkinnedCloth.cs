@@ -1,0 +1,290 @@
+// Character cloth (a cape, a skirt) on this object's SkinnedMeshRenderer. The library
+// builds a cloth from the skinned mesh (one particle per distinct vertex); every
+// FixedUpdate the mesh is baked in its animated pose and the skinned positions and
+// normals are written as the particles' targets in one call, with the character's root
+// for inertia control. Per-vertex weights come from the vertex colours (red = max
+// distance, green = backstop, blue = anim drive) or from per-vertex arrays. Unity
+// WindZones blow on it (Directional -> the world wind, Spherical -> a sphere zone).
+// The simulated mesh is drawn by a separate MeshRenderer in world space; the skinned
+// renderer keeps skinning but stops drawing. Removed from the world when destroyed.
+
+using System.Collections.Generic;
+using Sinew.Native;
+using UnityEngine;
+
+namespace Sinew.Unity
+{
+    /// <summary>Where <see cref="SinewSkinnedCloth"/> reads its per-vertex weights.</summary>
+    public enum SkinWeightSource
+    {
+        /// <summary>Vertex colours: red × maxDistance, green × backstopRadius, blue = drive
+        /// (blue 0 = no drive). A mesh without colours: red 1, green 0, blue 0.</summary>
+        VertexColors,
+        /// <summary>The arrays maxDistances and backstopRadii (one per vertex).</summary>
+        PerVertexArrays,
+    }
+
+    [RequireComponent(typeof(SkinnedMeshRenderer))]
+    [AddComponentMenu("Sinew/Sinew Skinned Cloth")]
+    public sealed class SinewSkinnedCloth : MonoBehaviour
+    {
+        [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
+        public SinewWorldBehaviour world;
+
+        [Header("Material")]
+        [Tooltip("Total mass of the cloth, kg.")]
+        [Min(1e-4f)]
+        public float massKg = 0.4f;
+        [Tooltip("Edge compliance α, m/N (0 = inextensible).")]
+        [Min(0f)]
+        public float compliance = 1e-6f;
+        [Tooltip("Dihedral bending compliance, rad/(N·m) (larger = softer).")]
+        [Min(0f)]
+        public float bendCompliance = 0.5f;
+        [Tooltip("Extra velocity damping of the cloth, 1/s.")]
+        [Min(0f)]
+        public float damping = 0.2f;
+
+        [Header("Skinning")]
+        public SkinWeightSource weightSource = SkinWeightSource.VertexColors;
+        [Tooltip("Max distance (m) a particle may leave its skinned position where red = 1 (red 0 = fully skinned).")]
+        [Min(0f)]
+        public float maxDistance = 0.3f;
+        [Tooltip("Backstop sphere radius (m) where green = 1 (0 = no backstop): the cloth may not pass into the body.")]
+        [Min(0f)]
+        public float backstopRadius = 0.3f;
+        [Tooltip("Distance (m) from the skinned surface to the backstop sphere, along -normal.")]
+        [Min(0f)]
+        public float backstopDistance = 0.01f;
+        [Tooltip("Anim-drive compliance (m/N) where blue > 0 (divided by blue); negative = no drive anywhere.")]
+        public float driveCompliance = -1f;
+        [Tooltip("PerVertexArrays: max distance (m) per mesh vertex; negative = no limit.")]
+        public float[] maxDistances = new float[0];
+        [Tooltip("PerVertexArrays: backstop radius (m) per mesh vertex; empty = none.")]
+        public float[] backstopRadii = new float[0];
+
+        [Header("Inertia")]
+        [Tooltip("The character's root (empty = the renderer's root bone, else this transform).")]
+        public Transform root;
+        [Tooltip("Fraction of the root's linear acceleration the cloth feels (1 = world space, 0 = carried).")]
+        [Range(0f, 1f)]
+        public float linearInertia = 0.3f;
+        [Tooltip("Fraction of the root's angular acceleration the cloth feels.")]
+        [Range(0f, 1f)]
+        public float angularInertia = 0.3f;
+
+        [Header("Wind")]
+        [Tooltip("Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics).")]
+        [Range(0f, 10f)]
+        public float drag = 1.2f;
+        [Tooltip("Lift coefficient per triangle (0.1-0.5 makes flags ripple).")]
+        [Range(0f, 10f)]
+        public float lift = 0.2f;
+        [Tooltip("Read the scene's WindZones every FixedUpdate.")]
+        public bool useWindZones = true;
+        [Tooltip("Wind speed (m/s) per unit of WindZone.windMain.")]
+        [Min(0f)]
+        public float windZoneSpeed = 2f;
+
+        /// <summary>The engine-neutral cloth (null before Start).</summary>
+        public Cloth Cloth { get; private set; }
+
+        SkinnedMeshRenderer skin;
+        Mesh baked;
+        Mesh output;
+        GameObject display;
+        int[] vertexOfParticle = new int[0];
+        Vector3[] targets = new Vector3[0];
+        Vector3[] normals = new Vector3[0];
+        Vector3[] simulated = new Vector3[0];
+        Vector3[] vertexNormals = new Vector3[0];
+        WindZone[] windZones = new WindZone[0];
+        readonly List<int> zoneIds = new List<int>();
+        bool teleportNext = true;
+
+        void Start()
+        {
+            if (world == null)
+                world = SinewWorldBehaviour.FindInScene();
+            skin = GetComponent<SkinnedMeshRenderer>();
+            if (world == null || skin == null || skin.sharedMesh == null)
+            {
+                Debug.LogError("SinewSkinnedCloth needs a SinewWorldBehaviour and a SkinnedMeshRenderer with a mesh", this);
+                enabled = false;
+                return;
+            }
+            if (root == null)
+                root = skin.rootBone != null ? skin.rootBone : transform;
+            baked = new Mesh();
+            Vector3[] worldVertices = BakeWorld(null);
+            var s = ClothSettings.Default;
+            s.StretchCompliance = compliance;
+            s.BendCompliance = bendCompliance;
+            s.Tethers = false; // the skinning holds the cloth, not pins
+            s.Damping = damping;
+            Cloth = Cloth.Create(world.World, worldVertices, skin.sharedMesh.triangles, massKg, s, null);
+            Cloth.Body.SetAerodynamics(drag, lift);
+            int n = Cloth.ParticleCount;
+            vertexOfParticle = new int[n];
+            for (int v = worldVertices.Length - 1; v >= 0; v--)
+                vertexOfParticle[Cloth.ParticleOfVertex(v) - Cloth.FirstParticle] = v;
+            Cloth.Body.SetSkinWeights(Weights(skin.sharedMesh, n));
+            targets = new Vector3[n];
+            normals = new Vector3[n];
+            simulated = new Vector3[worldVertices.Length];
+            vertexNormals = new Vector3[worldVertices.Length];
+            display = new GameObject(name + " (Sinew cloth)");
+            output = new Mesh();
+            output.MarkDynamic();
+            output.vertices = worldVertices;
+            output.triangles = skin.sharedMesh.triangles;
+            display.AddComponent<MeshFilter>().mesh = output;
+            display.AddComponent<MeshRenderer>().sharedMaterial = skin.sharedMaterial;
+            skin.forceRenderingOff = true;
+            if (useWindZones)
+#if UNITY_2023_1_OR_NEWER
+                windZones = FindObjectsByType<WindZone>(FindObjectsSortMode.None);
+#else
+                windZones = FindObjectsOfType<WindZone>();
+#endif
+            world.BeforeStep += FollowSkin;
+        }
+
+        /// <summary>Puts the cloth on its skinned pose at the next step (after a cut or a
+        /// teleport of the character).</summary>
+        public void Teleport()
+        {
+            teleportNext = true;
+        }
+
+        SinewSkinWeights[] Weights(Mesh mesh, int particles)
+        {
+            Color[] colors = mesh.colors;
+            var weights = new SinewSkinWeights[particles];
+            for (int p = 0; p < particles; p++)
+            {
+                int v = vertexOfParticle[p];
+                var w = Body.NoSkinning;
+                if (weightSource == SkinWeightSource.PerVertexArrays)
+                {
+                    w.max_distance = v < maxDistances.Length ? maxDistances[v] : -1f;
+                    w.backstop_radius = v < backstopRadii.Length ? backstopRadii[v] : 0f;
+                }
+                else
+                {
+                    bool has = colors != null && v < colors.Length;
+                    w.max_distance = (has ? colors[v].r : 1f) * maxDistance;
+                    w.backstop_radius = (has ? colors[v].g : 0f) * backstopRadius;
+                    float blue = has ? colors[v].b : 0f;
+                    if (driveCompliance >= 0f && blue > 0f)
+                        w.drive_compliance = driveCompliance / blue;
+                }
+                w.backstop_distance = backstopDistance;
+                weights[p] = w;
+            }
+            return weights;
+        }
+
+        /// <summary>Bakes the skinned pose and returns its vertices in world space; fills
+        /// <paramref name="worldNormals"/> (per vertex) when given.</summary>
+        Vector3[] BakeWorld(Vector3[] worldNormals)
+        {
+            skin.BakeMesh(baked);
+            Vector3[] v = baked.vertices;
+            Matrix4x4 toWorld = skin.transform.localToWorldMatrix;
+            for (int i = 0; i < v.Length; i++)
+                v[i] = toWorld.MultiplyPoint3x4(v[i]);
+            if (worldNormals != null)
+            {
+                Vector3[] n = baked.normals;
+                for (int i = 0; i < n.Length && i < worldNormals.Length; i++)
+                    worldNormals[i] = toWorld.MultiplyVector(n[i]);
+            }
+            return v;
+        }
+
+        void FollowSkin()
+        {
+            if (Cloth == null || Cloth.World.IsDisposed)
+                return;
+            Vector3[] v = BakeWorld(vertexNormals);
+            for (int p = 0; p < targets.Length; p++)
+            {
+                targets[p] = v[vertexOfParticle[p]];
+                normals[p] = vertexNormals[vertexOfParticle[p]];
+            }
+            Cloth.Body.SetSkinTargets(targets, normals);
+            Cloth.Body.SetSkinRoot(root.position.ToSinew(), root.rotation.ToSinew(), linearInertia, angularInertia);
+            if (teleportNext)
+            {
+                Cloth.Body.TeleportToSkin();
+                teleportNext = false;
+            }
+            if (useWindZones)
+                ApplyWindZones();
+        }
+
+        void ApplyWindZones()
+        {
+            var wind = WindSettings.Default;
+            int zone = 0;
+            foreach (var z in windZones)
+            {
+                if (z == null)
+                    continue;
+                float speed = z.windMain * windZoneSpeed;
+                float turbulence = z.windTurbulence * windZoneSpeed;
+                if (z.mode == WindZoneMode.Directional)
+                {
+                    wind.Velocity = (wind.Velocity.ToUnity() + z.transform.forward * speed).ToSinew();
+                    if (turbulence > wind.Turbulence)
+                        wind.Turbulence = turbulence;
+                    continue;
+                }
+                var s = WindZoneSettings.Default;
+                s.Shape = SinewWindZoneShape.WindZoneSphere;
+                s.Position = z.transform.position.ToSinew();
+                s.Radius = z.radius;
+                s.Direction = new SinewVec3(0f, 0f, 0f); // radial, as Unity's spherical zones
+                s.Strength = speed;
+                s.Turbulence = turbulence;
+                s.Falloff = 1f; // Unity's spherical zones fade from the centre to the edge
+                if (zone < zoneIds.Count)
+                    Cloth.World.SetWindZone(zoneIds[zone], s);
+                else
+                    zoneIds.Add(Cloth.World.AddWindZone(s));
+                zone++;
+            }
+            Cloth.World.SetWind(wind);
+        }
+
+        void LateUpdate()
+        {
+            if (Cloth == null || Cloth.World.IsDisposed || output == null)
+                return;
+            Cloth.ReadVertices(simulated);
+            output.SetVertices(simulated);
+            output.RecalculateNormals();
+            output.RecalculateBounds();
+        }
+
+        void OnDestroy()
+        {
+            if (world != null)
+                world.BeforeStep -= FollowSkin;
+            if (Cloth != null && !Cloth.World.IsDisposed)
+                foreach (int id in zoneIds)
+                    Cloth.World.RemoveWindZone(id);
+            if (Cloth != null)
+                Cloth.Dispose();
+            if (skin != null)
+                skin.forceRenderingOff = false;
+            if (display != null)
+                Destroy(display);
+            if (output != null)
+                Destroy(output);
+            if (baked != null)
+                Destroy(baked);
+        }
+    }
+}
