@@ -315,6 +315,42 @@ class Scene {
     /// The world (for calls the Scene does not wrap).
     World& world() noexcept { return world_; }
 
+    // --- character cloth: aerodynamics, skinned targets, inertia (m, m/N) -----------
+
+    /// Drag and lift coefficients of a cloth (per triangle) or rope (drag per link).
+    Result<void> set_aerodynamics(BodyId id, float drag, float lift) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_aerodynamics", id);
+        return b->body.set_aerodynamics(drag, lift);
+    }
+    /// One SinewSkinWeights per particle of the body (max distance and backstop in m).
+    Result<void> set_skin_weights(BodyId id, Span<const SinewSkinWeights> weights) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_skin_weights", id);
+        return b->body.set_skin_weights(weights);
+    }
+    /// This frame's skinned targets (m) and normals, one per particle (empty normals =
+    /// keep the last ones).
+    Result<void> set_skin_targets(BodyId id, Span<const Vec3> positions, Span<const Vec3> normals) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_skin_targets", id);
+        return b->body.set_skin_targets(positions, normals);
+    }
+    /// The root transform (m) the next step reaches and the inertia fractions (0..1).
+    Result<void> set_skin_root(BodyId id, const Transform& root, float linear_inertia, float angular_inertia) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_skin_root", id);
+        return b->body.set_skin_root(root, linear_inertia, angular_inertia);
+    }
+    /// Puts the body on its skinned pose, at rest.
+    Result<void> teleport_to_skin(BodyId id) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::teleport_to_skin", id);
+        return b->body.teleport_to_skin();
+    }
+    /// The world's air and wind (m/s) and its zones.
+    Result<void> set_wind(const SinewWindDesc& desc) { return world_.set_wind(desc); }
+
   private:
     struct Entry {
         Body body;

@@ -1,0 +1,163 @@
+// Character cloth simulated by Sinew on a section of a USkeletalMeshComponent (a cape,
+// a skirt): the section's vertices (welded at UV seams) become particles that follow
+// their skinned positions, read each frame from the skeletal mesh (CPU skinning), with
+// per-vertex weights from a vertex colour channel: max distance, backstop, anim drive.
+// The character's root (the skeletal mesh component, or a bone) drives inertia control;
+// UE's wind directional sources blow on it. Renders through the procedural mesh it is.
+// Units: cm (Blueprint), kg, compliance in m/N, wind in m/s.
+#pragma once
+
+#include "CoreMinimal.h"
+#include "ProceduralMeshComponent.h"
+#include "SinewWorldSubsystem.h"
+
+#include <vector>
+
+THIRD_PARTY_INCLUDES_START
+#include "sinew_cloth.hpp"
+THIRD_PARTY_INCLUDES_END
+
+#include "SinewSkinnedClothComponent.generated.h"
+
+class USkeletalMeshComponent;
+
+/** A vertex colour channel that paints a per-vertex weight. */
+UENUM(BlueprintType)
+enum class ESinewColorChannel : uint8
+{
+	Red,
+	Green,
+	Blue,
+	Alpha,
+	/** Not painted: the weight is 1 everywhere. */
+	None,
+};
+
+UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Physics, Activation, "Components|Activation"))
+class SINEW_API USinewSkinnedClothComponent : public UProceduralMeshComponent, public ISinewSimulated
+{
+	GENERATED_BODY()
+
+public:
+	USinewSkinnedClothComponent(const FObjectInitializer& ObjectInitializer);
+
+	/** Name of the skeletal mesh component to follow; None = the component this one is attached to, else the owner's first. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
+	FName SkeletalMeshComponentName;
+
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning", meta = (ClampMin = "0"))
+	int32 LODIndex = 0;
+
+	/** The render section that is the cloth. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning", meta = (ClampMin = "0"))
+	int32 SectionIndex = 0;
+
+	/** Max distance (cm) a vertex may leave its skinned position where its channel is 1 (0 = fully skinned). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", Units = "cm"))
+	float MaxDistance = 30.0f;
+
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
+	ESinewColorChannel MaxDistanceChannel = ESinewColorChannel::Red;
+
+	/** Radius (cm) of the backstop sphere behind the skinned surface where its channel is 1 (0 = none). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", Units = "cm"))
+	float BackstopRadius = 30.0f;
+
+	/** Distance (cm) from the skinned surface to the backstop sphere, along -normal. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", Units = "cm"))
+	float BackstopDistance = 1.0f;
+
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
+	ESinewColorChannel BackstopChannel = ESinewColorChannel::Green;
+
+	/** Anim-drive compliance (m/N) where the drive channel is 1 (divided by the channel); negative = no drive. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning")
+	float DriveCompliance = -1.0f;
+
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
+	ESinewColorChannel DriveChannel = ESinewColorChannel::Blue;
+
+	/** Bone whose transform is the root for inertia control; None = the skeletal mesh component. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Inertia")
+	FName RootBone;
+
+	/** Fraction (0..1) of the root's linear acceleration the cloth feels (1 = world space, 0 = carried). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Inertia", meta = (ClampMin = "0", ClampMax = "1"))
+	float LinearInertia = 0.3f;
+
+	/** Fraction (0..1) of the root's angular acceleration the cloth feels. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Inertia", meta = (ClampMin = "0", ClampMax = "1"))
+	float AngularInertia = 0.3f;
+
+	/** Total mass, kg. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0.001", Units = "kg"))
+	float Mass = 0.4f;
+
+	/** Compliance of the edges, m/N (0 = inextensible). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	float StretchCompliance = 1e-6f;
+
+	/** Compliance of the bend links across interior edges, m/N. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	float BendCompliance = 0.001f;
+
+	/** Extra velocity damping, 1/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	float Damping = 0.2f;
+
+	/** Vertices closer than this are one particle (UV seams), cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", Units = "cm"))
+	float WeldDistance = 0.01f;
+
+	/** Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10"))
+	float Drag = 1.2f;
+
+	/** Lift coefficient per triangle. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10"))
+	float Lift = 0.2f;
+
+	/** Read the scene's wind (Wind Directional Source actors) at the root each frame. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Wind")
+	bool bUseSceneWind = true;
+
+	/** Wind speed (m/s) per unit of the wind source's Speed. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Wind", meta = (ClampMin = "0"))
+	float WindSpeedScale = 20.0f;
+
+	/** Puts the cloth on its skinned pose at the next step (after a cut or a teleport). */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Skinning")
+	void Teleport();
+
+	virtual void BeginPlay() override;
+	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
+
+	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual uint32 GetSinewBody() const override { return Body; }
+	virtual USceneComponent* GetSinewComponent() override { return this; }
+
+private:
+	USkeletalMeshComponent* FindSkeletalMesh() const;
+	bool ReadSkinned(std::vector<sinew::Vec3>& OutPositions, std::vector<sinew::Vec3>& OutNormals) const;
+	void UpdateMesh();
+
+	UPROPERTY(Transient)
+	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
+
+	UPROPERTY(Transient)
+	TWeakObjectPtr<USkeletalMeshComponent> Skeletal;
+
+	uint32 Body = 0;
+	bool bTeleport = true;
+	bool bMeshCreated = false;
+	int32 BaseVertex = 0;
+	int32 NumSectionVertices = 0;
+	sinew::cloth::Layout Layout;                // particles in the skeletal component's space, cm
+	std::vector<int32> VertexOfParticle;        // first section vertex of each particle
+	std::vector<sinew::Vec3> SimPositions;      // m, simulation space
+	std::vector<sinew::Vec3> Targets;           // m, per particle
+	std::vector<sinew::Vec3> TargetNormals;     // per particle
+	std::vector<sinew::Vec3> LocalParticles;    // cm, this component's space
+	std::vector<sinew::Vec3> ParticleNormals;
+};
