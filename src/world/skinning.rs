@@ -65,8 +65,13 @@ impl World {
                 b.next.len()
             )));
         }
+        let max = crate::limits::MAX_COORDINATE;
         for k in 0..count {
-            crate::particles::check_vec3("target position", k, position(k))?;
+            let p = position(k);
+            // The message (a formatted name) only on failure: a frame allocates nothing.
+            if !(p.is_finite() && p.abs().max_element() <= max) {
+                crate::particles::check_vec3("target position", k, p)?;
+            }
             if let Some(n) = normal {
                 let n = n(k);
                 if !n.is_finite() || n.abs().max_element() > 1e6 {

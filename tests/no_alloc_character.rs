@@ -1,0 +1,103 @@
+//! A character-cloth frame never allocates: a counting global allocator watches the heap
+//! while the host writes skinned targets, the root and the wind, and the world steps a
+//! skinned cloth with aerodynamics and a rope with drag (the tests/no_alloc.rs scheme).
+//!
+//! One test in its own binary, so no other test allocates at the same time.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use sinew::scenes::{self, FRAME_DT};
+use sinew::WorldDesc;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Wind, aerodynamics and skinned targets add nothing to the heap either: a skinned
+/// cloth with drag and lift in turbulent wind and a zone, and a rope with drag, stepped
+/// with the host's per-frame calls (targets, root, wind) inside the watched window.
+#[test]
+fn character_cloth_frame_does_not_allocate() {
+    use sinew::{
+        ClothDesc, ClothGridDesc, Quat, RopeDesc, SkinWeights, Transform, Vec3, WindDesc,
+        WindZoneDesc, World,
+    };
+    let mut w = World::new(WorldDesc {
+        threads: 1,
+        ..scenes::default_desc()
+    })
+    .unwrap();
+    let grid = ClothGridDesc {
+        segments_u: 10,
+        segments_v: 10,
+        ..ClothGridDesc::default()
+    };
+    let cloth = w.add_cloth_grid(&ClothDesc::default(), &grid).unwrap();
+    let rope = w.add_rope(&RopeDesc::default()).unwrap();
+    w.set_body_aerodynamics(cloth, 1.2, 0.3).unwrap();
+    w.set_body_aerodynamics(rope, 1.1, 0.0).unwrap();
+    w.add_wind_zone(&WindZoneDesc::default()).unwrap();
+    let (first, count) = w.body_particle_range(cloth).unwrap();
+    let mut rest = vec![Vec3::ZERO; count as usize];
+    w.read_positions(first, count, |k, p| rest[k] = p).unwrap();
+    let weights = vec![
+        SkinWeights {
+            max_distance: 0.2,
+            backstop_radius: 0.3,
+            drive_compliance: 0.01,
+            ..SkinWeights::default()
+        };
+        count as usize
+    ];
+    w.set_skin_weights(cloth, &weights).unwrap();
+    let normals = vec![Vec3::Y; count as usize];
+    let mut targets = rest.clone();
+    let mut frame = |w: &mut World, k: u32| {
+        let q = Quat::from_rotation_y(0.1 * k as f32);
+        for (t, r) in targets.iter_mut().zip(&rest) {
+            *t = q * *r;
+        }
+        w.set_skin_targets(cloth, &targets, Some(&normals)).unwrap();
+        w.set_skin_root(cloth, Transform::checked(Vec3::ZERO, q).unwrap(), 0.3, 0.3)
+            .unwrap();
+        w.set_wind(&WindDesc {
+            velocity: Vec3::new(3.0, 0.0, 0.1 * k as f32),
+            turbulence: 1.0,
+            ..WindDesc::default()
+        })
+        .unwrap();
+        w.step(FRAME_DT).unwrap();
+    };
+    frame(&mut w, 0);
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for k in 1..6 {
+        frame(&mut w, k);
+    }
+    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    assert_eq!(
+        during, 0,
+        "{during} allocations in 5 character-cloth frames"
+    );
+}
