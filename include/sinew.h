@@ -226,6 +226,18 @@ enum SinewFamily
    * Ring area (2D); N/m.
    */
   SINEW_FAMILY_RING_AREA = 9,
+  /**
+   * The host's distance constraints (XPBD and PBD; not body links); N.
+   */
+  SINEW_FAMILY_DISTANCE = 10,
+  /**
+   * Shape-matching clusters (PBD stiffness); no force (reads 0).
+   */
+  SINEW_FAMILY_SHAPE_CLUSTER = 11,
+  /**
+   * Attachments to hosts; |force| in N.
+   */
+  SINEW_FAMILY_ATTACHMENT = 12,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1359,6 +1371,98 @@ SinewStatus sinew_world_move_grab(struct SinewWorld world,
  * Releases the grab on `particle`.
  */
 SinewStatus sinew_world_release_particle(struct SinewWorld world, uint32_t particle);
+
+/**
+ * Removes constraints `first..first+count` of `family` (a SinewFamily value): they
+ * keep their ids, stop acting from the next step and report zero force. Fails,
+ * changing nothing, on an out-of-range id, a zero count or an id already removed.
+ */
+SinewStatus sinew_constraints_remove(struct SinewWorld world,
+                                     uint32_t family,
+                                     uint32_t first,
+                                     uint32_t count);
+
+/**
+ * Writes 1 to `*out_removed` when constraint `id` of `family` was removed, else 0.
+ *
+ * # Safety
+ * `out_removed` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_constraints_is_removed(struct SinewWorld world,
+                                         uint32_t family,
+                                         uint32_t id,
+                                         uint32_t *out_removed);
+
+/**
+ * Sets the rest values of constraints `first..first+count` of `family` from
+ * `rest_values` (count floats): the rest length (m) of distance constraints, the max
+ * length (m) of tethers, the rest angle (rad, [-pi, pi]) of dihedral bending, the
+ * rest volume (m³) of tets and pressure surfaces (the target is the overpressure
+ * times it), the rest area (m²) of rings, the minimum area (m²) or volume (m³) of
+ * unilateral constraints. Isometric bending, strains, shape clusters and attachments
+ * have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). All or nothing.
+ *
+ * # Safety
+ * `rest_values` must point to `count` readable floats.
+ */
+SinewStatus sinew_constraints_set_rest(struct SinewWorld world,
+                                       uint32_t family,
+                                       uint32_t first,
+                                       uint32_t count,
+                                       const float *rest_values);
+
+/**
+ * Writes the rest values (units as sinew_constraints_set_rest) of constraints
+ * `first..first+count` of `family` to `out_rest_values`; a removed constraint reads
+ * NaN.
+ *
+ * # Safety
+ * `out_rest_values` must point to `count` writable floats.
+ */
+SinewStatus sinew_constraints_read_rest(struct SinewWorld world,
+                                        uint32_t family,
+                                        uint32_t first,
+                                        uint32_t count,
+                                        float *out_rest_values);
+
+/**
+ * Sets the compliance of constraints `first..first+count` of `family`, in the
+ * family's unit (m/N for distance, tethers and attachments; rad/(N·m) dihedral;
+ * 1/(N·m) isometric, tet volume and strains; m⁵/N pressure and unilateral volume;
+ * m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]. A PBD distance
+ * constraint becomes an XPBD one. Shape clusters take a stiffness instead.
+ */
+SinewStatus sinew_constraints_set_compliance(struct SinewWorld world,
+                                             uint32_t family,
+                                             uint32_t first,
+                                             uint32_t count,
+                                             float compliance);
+
+/**
+ * Sets the PBD stiffness k in [0, 1] (the fraction of the error removed per substep,
+ * whatever the iteration count) of constraints `first..first+count` of `family`:
+ * distance constraints (an XPBD one becomes a PBD one) and shape clusters; the other
+ * families take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
+ */
+SinewStatus sinew_constraints_set_stiffness(struct SinewWorld world,
+                                            uint32_t family,
+                                            uint32_t first,
+                                            uint32_t count,
+                                            float stiffness);
+
+/**
+ * Scales the rest lengths of a rope or a distance-model cloth (links, bend links,
+ * tethers) to `scale` (in (0, 1000]) times the lengths it was built with; other
+ * bodies are untouched. Change it gradually (a few percent per step) to reel a rope
+ * in smoothly.
+ */
+SinewStatus sinew_body_set_rest_scale(struct SinewWorld world, struct SinewBody body, float scale);
+
+/**
+ * Sets the total mass (kg, finite, > 0) of a body's movable particles, keeping their
+ * mass ratios; pinned particles stay pinned.
+ */
+SinewStatus sinew_body_set_mass(struct SinewWorld world, struct SinewBody body, float mass);
 
 /**
  * Adds `count` XPBD distance constraints. `particle_pairs` holds 2*count particle

@@ -67,6 +67,7 @@ pub use glam::Quat;
 pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use solver::Solver;
+pub use world::edit::MAX_REST_SCALE;
 pub use world::families::MAX_FAMILY_COMPLIANCE;
 pub use world::{
     World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MAX_THREADS, MIN_DT,

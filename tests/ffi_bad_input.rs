@@ -1298,6 +1298,9 @@ fn forces_cases() -> Vec<Case> {
 #[path = "bad_input/bodies.rs"]
 mod bodies_cases;
 
+#[path = "bad_input/edit.rs"]
+mod edit_cases;
+
 fn every_table() -> Vec<Vec<Case>> {
     let mut tables = vec![
         create_cases(),
@@ -1321,6 +1324,7 @@ fn every_table() -> Vec<Vec<Case>> {
         interaction_cases(),
     ];
     tables.extend(bodies_cases::tables());
+    tables.extend(edit_cases::tables());
     tables
 }
 

@@ -33,6 +33,12 @@ pub enum SinewFamily {
     SINEW_FAMILY_UNILATERAL_VOLUME = 8,
     /// Ring area (2D); N/m.
     SINEW_FAMILY_RING_AREA = 9,
+    /// The host's distance constraints (XPBD and PBD; not body links); N.
+    SINEW_FAMILY_DISTANCE = 10,
+    /// Shape-matching clusters (PBD stiffness); no force (reads 0).
+    SINEW_FAMILY_SHAPE_CLUSTER = 11,
+    /// Attachments to hosts; |force| in N.
+    SINEW_FAMILY_ATTACHMENT = 12,
 }
 
 pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
@@ -538,6 +544,9 @@ mod tests {
             SINEW_FAMILY_UNILATERAL_AREA,
             SINEW_FAMILY_UNILATERAL_VOLUME,
             SINEW_FAMILY_RING_AREA,
+            SINEW_FAMILY_DISTANCE,
+            SINEW_FAMILY_SHAPE_CLUSTER,
+            SINEW_FAMILY_ATTACHMENT,
         ];
         assert_eq!(abi.len(), FamilyKind::ALL.len());
         for (a, k) in abi.iter().zip(FamilyKind::ALL) {

@@ -238,6 +238,7 @@ impl World {
             parts,
             damping: b.damping,
             radius: b.radius,
+            rest_scale: 1.0,
         }))
     }
 

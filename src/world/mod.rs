@@ -18,6 +18,7 @@ use step::StepParams;
 
 mod bodies;
 mod collision;
+pub(crate) mod edit;
 pub(crate) mod families;
 mod step;
 
@@ -362,8 +363,7 @@ impl World {
                 "stiffness {stiffness} must be in [0, 1]"
             )));
         }
-        let n = self.desc.iterations as f32;
-        let per_iteration = 1.0 - (1.0 - stiffness).powf(1.0 / n);
+        let per_iteration = distance::pbd_per_iteration(stiffness, self.desc.iterations);
         let batch = distance::validate(
             &self.particles,
             self.sets.distance.len(),

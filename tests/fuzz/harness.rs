@@ -56,6 +56,11 @@ use sinew::ffi::constraints::{
     sinew_world_add_distance_constraints, sinew_world_add_pbd_distance_constraints,
     sinew_world_distance_constraint_count, sinew_world_read_constraint_forces,
 };
+use sinew::ffi::edit::{
+    sinew_body_set_mass, sinew_body_set_rest_scale, sinew_constraints_is_removed,
+    sinew_constraints_read_rest, sinew_constraints_remove, sinew_constraints_set_compliance,
+    sinew_constraints_set_rest, sinew_constraints_set_stiffness,
+};
 use sinew::ffi::families::{
     sinew_world_add_dihedral_bending, sinew_world_add_isometric_bending,
     sinew_world_add_pressure_volume, sinew_world_add_ring_area, sinew_world_add_shape_cluster,
@@ -563,6 +568,14 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_body_set_pressure",
     "sinew_body_volume",
     "sinew_body_read_forces",
+    "sinew_constraints_remove",
+    "sinew_constraints_is_removed",
+    "sinew_constraints_set_rest",
+    "sinew_constraints_read_rest",
+    "sinew_constraints_set_compliance",
+    "sinew_constraints_set_stiffness",
+    "sinew_body_set_rest_scale",
+    "sinew_body_set_mass",
     "sinew_collider_desc_init",
     "sinew_world_add_collider",
     "sinew_world_add_mesh_collider",
@@ -1481,6 +1494,74 @@ impl<'a> Session<'a> {
                     let st = sinew_body_read_forces(w, b, which, o.ptr(), cap, n.ptr());
                     ok_or(st, o.untouched() && n.untouched())
                 }
+                // ---- in-place edits ----------------------------------------------
+                "sinew_constraints_remove"
+                | "sinew_constraints_set_compliance"
+                | "sinew_constraints_set_stiffness" => {
+                    let f = self.g.index(13);
+                    let mut m = 0;
+                    sinew_world_family_constraint_count(w, f.min(12), &mut m);
+                    let first = self.g.index(m);
+                    let c = if self.g.pct(90) {
+                        m.saturating_sub(first).min(self.g.count(8))
+                    } else {
+                        self.g.count(8)
+                    };
+                    let st = match name {
+                        "sinew_constraints_remove" => sinew_constraints_remove(w, f, first, c),
+                        "sinew_constraints_set_compliance" => {
+                            let k = self.g.compliance();
+                            sinew_constraints_set_compliance(w, f, first, c, k)
+                        }
+                        _ => {
+                            let k = self.g.float(0.0, 1.0);
+                            sinew_constraints_set_stiffness(w, f, first, c, k)
+                        }
+                    };
+                    Outcome::new(st, true)
+                }
+                "sinew_constraints_is_removed" => {
+                    let f = self.g.index(13);
+                    let mut m = 0;
+                    sinew_world_family_constraint_count(w, f.min(12), &mut m);
+                    let id = self.g.index(m);
+                    let mut o = out1!(u32);
+                    ok_or(
+                        sinew_constraints_is_removed(w, f, id, o.ptr()),
+                        o.untouched(),
+                    )
+                }
+                "sinew_constraints_set_rest" | "sinew_constraints_read_rest" => {
+                    let f = self.g.index(13);
+                    let mut m = 0;
+                    sinew_world_family_constraint_count(w, f.min(12), &mut m);
+                    let first = self.g.index(m);
+                    // Never more than the buffer holds: the call may accept the count.
+                    let c = m
+                        .saturating_sub(first)
+                        .min(self.g.count(8))
+                        .min(MAX_BUF as u32);
+                    if name == "sinew_constraints_set_rest" {
+                        let v = self.floats(c, 0.0, 2.0);
+                        Outcome::new(sinew_constraints_set_rest(w, f, first, c, v.ptr()), true)
+                    } else {
+                        let mut o = Output::<f32>::new(&mut self.g, (c as usize).min(MAX_BUF));
+                        ok_or(
+                            sinew_constraints_read_rest(w, f, first, c, o.ptr()),
+                            o.untouched(),
+                        )
+                    }
+                }
+                "sinew_body_set_rest_scale" => {
+                    let b = self.body(&s);
+                    let k = self.g.float(0.5, 1.5);
+                    Outcome::new(sinew_body_set_rest_scale(w, b, k), true)
+                }
+                "sinew_body_set_mass" => {
+                    let b = self.body(&s);
+                    let k = self.g.float(0.1, 10.0);
+                    Outcome::new(sinew_body_set_mass(w, b, k), true)
+                }
                 "sinew_body_volume" => {
                     let b = self.body(&s);
                     let mut o = out1!(f32);
@@ -1696,7 +1777,7 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_world_family_constraint_count" => {
-                    let f = self.g.index(10);
+                    let f = self.g.index(13);
                     let mut o = out1!(u32);
                     ok_or(
                         sinew_world_family_constraint_count(w, f, o.ptr()),
@@ -1704,9 +1785,9 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_world_read_family_forces" => {
-                    let f = self.g.index(10);
+                    let f = self.g.index(13);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(9), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(12), &mut m);
                     let first = self.g.index(m);
                     let c = m.saturating_sub(first).min(self.g.count(16));
                     let mut o = Output::<f32>::new(&mut self.g, (c as usize).min(MAX_BUF));

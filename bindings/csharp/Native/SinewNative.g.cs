@@ -82,6 +82,12 @@ namespace Sinew.Native
         UnilateralVolume = 8,
         /// <summary>Ring area (2D); N/m.</summary>
         RingArea = 9,
+        /// <summary>The host's distance constraints (XPBD and PBD; not body links); N.</summary>
+        Distance = 10,
+        /// <summary>Shape-matching clusters (PBD stiffness); no force (reads 0).</summary>
+        ShapeCluster = 11,
+        /// <summary>Attachments to hosts; |force| in N.</summary>
+        Attachment = 12,
     }
 
     /// <summary>Values of <c>SinewClothDesc::bending</c> (crosses as <c>uint32_t</c>).</summary>
@@ -874,6 +880,76 @@ namespace Sinew.Native
         /// <summary>Releases the grab on <c>particle</c>.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_release_particle(SinewWorld world, uint particle);
+
+        /// <summary>
+        /// Removes constraints <c>first..first+count</c> of <c>family</c> (a SinewFamily value): they
+        /// keep their ids, stop acting from the next step and report zero force. Fails,
+        /// changing nothing, on an out-of-range id, a zero count or an id already removed.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_remove(SinewWorld world, uint family, uint first, uint count);
+
+        /// <summary>Writes 1 to <c>*out_removed</c> when constraint <c>id</c> of <c>family</c> was removed, else 0.</summary>
+        /// <remarks><c>out_removed</c> must be NULL or point to one writable uint32_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_is_removed(SinewWorld world, uint family, uint id, uint* out_removed);
+
+        /// <summary>
+        /// Sets the rest values of constraints <c>first..first+count</c> of <c>family</c> from
+        /// <c>rest_values</c> (count floats): the rest length (m) of distance constraints, the max
+        /// length (m) of tethers, the rest angle (rad, [-pi, pi]) of dihedral bending, the
+        /// rest volume (m³) of tets and pressure surfaces (the target is the overpressure
+        /// times it), the rest area (m²) of rings, the minimum area (m²) or volume (m³) of
+        /// unilateral constraints. Isometric bending, strains, shape clusters and attachments
+        /// have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). All or nothing.
+        /// </summary>
+        /// <remarks><c>rest_values</c> must point to <c>count</c> readable floats.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_set_rest(SinewWorld world, uint family, uint first, uint count, float* rest_values);
+
+        /// <summary>
+        /// Writes the rest values (units as sinew_constraints_set_rest) of constraints
+        /// <c>first..first+count</c> of <c>family</c> to <c>out_rest_values</c>; a removed constraint reads
+        /// NaN.
+        /// </summary>
+        /// <remarks><c>out_rest_values</c> must point to <c>count</c> writable floats.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_read_rest(SinewWorld world, uint family, uint first, uint count, float* out_rest_values);
+
+        /// <summary>
+        /// Sets the compliance of constraints <c>first..first+count</c> of <c>family</c>, in the
+        /// family's unit (m/N for distance, tethers and attachments; rad/(N·m) dihedral;
+        /// 1/(N·m) isometric, tet volume and strains; m⁵/N pressure and unilateral volume;
+        /// m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]. A PBD distance
+        /// constraint becomes an XPBD one. Shape clusters take a stiffness instead.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_set_compliance(SinewWorld world, uint family, uint first, uint count, float compliance);
+
+        /// <summary>
+        /// Sets the PBD stiffness k in [0, 1] (the fraction of the error removed per substep,
+        /// whatever the iteration count) of constraints <c>first..first+count</c> of <c>family</c>:
+        /// distance constraints (an XPBD one becomes a PBD one) and shape clusters; the other
+        /// families take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_set_stiffness(SinewWorld world, uint family, uint first, uint count, float stiffness);
+
+        /// <summary>
+        /// Scales the rest lengths of a rope or a distance-model cloth (links, bend links,
+        /// tethers) to <c>scale</c> (in (0, 1000]) times the lengths it was built with; other
+        /// bodies are untouched. Change it gradually (a few percent per step) to reel a rope
+        /// in smoothly.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_rest_scale(SinewWorld world, SinewBody body, float scale);
+
+        /// <summary>
+        /// Sets the total mass (kg, finite, &gt; 0) of a body's movable particles, keeping their
+        /// mass ratios; pinned particles stay pinned.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_mass(SinewWorld world, SinewBody body, float mass);
 
         /// <summary>
         /// Adds <c>count</c> XPBD distance constraints. <c>particle_pairs</c> holds 2*count particle
