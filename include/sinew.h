@@ -1373,6 +1373,60 @@ SinewStatus sinew_world_move_grab(struct SinewWorld world,
 SinewStatus sinew_world_release_particle(struct SinewWorld world, uint32_t particle);
 
 /**
+ * Adds `count` XPBD distance constraints. `particle_pairs` holds 2*count particle
+ * indices (a0, b0, a1, b1, ...); `rest_lengths` (m) NULL = the current distances;
+ * `compliance` α in m/N (0 = rigid; see the material table in the README).
+ * `*out_first` receives the id of the first new constraint; ids are consecutive and
+ * shared with sinew_world_add_pbd_distance_constraints.
+ *
+ * # Safety
+ * `particle_pairs` must point to 2*count uint32_t, `rest_lengths` to count floats or
+ * be NULL, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_world_add_distance_constraints(struct SinewWorld world,
+                                                 const uint32_t *particle_pairs,
+                                                 const float *rest_lengths,
+                                                 uint32_t count,
+                                                 float compliance,
+                                                 uint32_t *out_first);
+
+/**
+ * Adds `count` PBD distance constraints with `stiffness` k in [0, 1]: the fraction of
+ * the error removed per substep, corrected for the iteration count
+ * (k' = 1 - (1 - k)^(1/n)). Arguments as sinew_world_add_distance_constraints.
+ *
+ * # Safety
+ * As sinew_world_add_distance_constraints.
+ */
+SinewStatus sinew_world_add_pbd_distance_constraints(struct SinewWorld world,
+                                                     const uint32_t *particle_pairs,
+                                                     const float *rest_lengths,
+                                                     uint32_t count,
+                                                     float stiffness,
+                                                     uint32_t *out_first);
+
+/**
+ * Writes the number of distance constraints (both flavours) to `*out_count`.
+ *
+ * # Safety
+ * `out_count` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_distance_constraint_count(struct SinewWorld world, uint32_t *out_count);
+
+/**
+ * Writes the force magnitude |λ|/h² (N) of distance constraints `first..first+count`
+ * during the last substep of the last step (0 before the first step) to
+ * `out_newtons`, e.g. a rope's tension.
+ *
+ * # Safety
+ * `out_newtons` must point to `count` writable floats.
+ */
+SinewStatus sinew_world_read_constraint_forces(struct SinewWorld world,
+                                               uint32_t first,
+                                               uint32_t count,
+                                               float *out_newtons);
+
+/**
  * Removes constraints `first..first+count` of `family` (a SinewFamily value): they
  * keep their ids, stop acting from the next step and report zero force. Fails,
  * changing nothing, on an out-of-range id, a zero count or an id already removed.
@@ -1463,60 +1517,6 @@ SinewStatus sinew_body_set_rest_scale(struct SinewWorld world, struct SinewBody 
  * mass ratios; pinned particles stay pinned.
  */
 SinewStatus sinew_body_set_mass(struct SinewWorld world, struct SinewBody body, float mass);
-
-/**
- * Adds `count` XPBD distance constraints. `particle_pairs` holds 2*count particle
- * indices (a0, b0, a1, b1, ...); `rest_lengths` (m) NULL = the current distances;
- * `compliance` α in m/N (0 = rigid; see the material table in the README).
- * `*out_first` receives the id of the first new constraint; ids are consecutive and
- * shared with sinew_world_add_pbd_distance_constraints.
- *
- * # Safety
- * `particle_pairs` must point to 2*count uint32_t, `rest_lengths` to count floats or
- * be NULL, `out_first` to one writable uint32_t.
- */
-SinewStatus sinew_world_add_distance_constraints(struct SinewWorld world,
-                                                 const uint32_t *particle_pairs,
-                                                 const float *rest_lengths,
-                                                 uint32_t count,
-                                                 float compliance,
-                                                 uint32_t *out_first);
-
-/**
- * Adds `count` PBD distance constraints with `stiffness` k in [0, 1]: the fraction of
- * the error removed per substep, corrected for the iteration count
- * (k' = 1 - (1 - k)^(1/n)). Arguments as sinew_world_add_distance_constraints.
- *
- * # Safety
- * As sinew_world_add_distance_constraints.
- */
-SinewStatus sinew_world_add_pbd_distance_constraints(struct SinewWorld world,
-                                                     const uint32_t *particle_pairs,
-                                                     const float *rest_lengths,
-                                                     uint32_t count,
-                                                     float stiffness,
-                                                     uint32_t *out_first);
-
-/**
- * Writes the number of distance constraints (both flavours) to `*out_count`.
- *
- * # Safety
- * `out_count` must be NULL or point to one writable uint32_t.
- */
-SinewStatus sinew_world_distance_constraint_count(struct SinewWorld world, uint32_t *out_count);
-
-/**
- * Writes the force magnitude |λ|/h² (N) of distance constraints `first..first+count`
- * during the last substep of the last step (0 before the first step) to
- * `out_newtons`, e.g. a rope's tension.
- *
- * # Safety
- * `out_newtons` must point to `count` writable floats.
- */
-SinewStatus sinew_world_read_constraint_forces(struct SinewWorld world,
-                                               uint32_t first,
-                                               uint32_t count,
-                                               float *out_newtons);
 
 /**
  * Adds `count` tethers (long-range attachments, Kim et al. 2012):

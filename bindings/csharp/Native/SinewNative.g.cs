@@ -882,6 +882,43 @@ namespace Sinew.Native
         public static extern int sinew_world_release_particle(SinewWorld world, uint particle);
 
         /// <summary>
+        /// Adds <c>count</c> XPBD distance constraints. <c>particle_pairs</c> holds 2*count particle
+        /// indices (a0, b0, a1, b1, ...); <c>rest_lengths</c> (m) NULL = the current distances;
+        /// <c>compliance</c> α in m/N (0 = rigid; see the material table in the README).
+        /// <c>*out_first</c> receives the id of the first new constraint; ids are consecutive and
+        /// shared with sinew_world_add_pbd_distance_constraints.
+        /// </summary>
+        /// <remarks>
+        /// <c>particle_pairs</c> must point to 2*count uint32_t, <c>rest_lengths</c> to count floats or
+        /// be NULL, <c>out_first</c> to one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_add_distance_constraints(SinewWorld world, uint* particle_pairs, float* rest_lengths, uint count, float compliance, uint* out_first);
+
+        /// <summary>
+        /// Adds <c>count</c> PBD distance constraints with <c>stiffness</c> k in [0, 1]: the fraction of
+        /// the error removed per substep, corrected for the iteration count
+        /// (k' = 1 - (1 - k)^(1/n)). Arguments as sinew_world_add_distance_constraints.
+        /// </summary>
+        /// <remarks>As sinew_world_add_distance_constraints.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_add_pbd_distance_constraints(SinewWorld world, uint* particle_pairs, float* rest_lengths, uint count, float stiffness, uint* out_first);
+
+        /// <summary>Writes the number of distance constraints (both flavours) to <c>*out_count</c>.</summary>
+        /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_distance_constraint_count(SinewWorld world, uint* out_count);
+
+        /// <summary>
+        /// Writes the force magnitude |λ|/h² (N) of distance constraints <c>first..first+count</c>
+        /// during the last substep of the last step (0 before the first step) to
+        /// <c>out_newtons</c>, e.g. a rope's tension.
+        /// </summary>
+        /// <remarks><c>out_newtons</c> must point to <c>count</c> writable floats.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_read_constraint_forces(SinewWorld world, uint first, uint count, float* out_newtons);
+
+        /// <summary>
         /// Removes constraints <c>first..first+count</c> of <c>family</c> (a SinewFamily value): they
         /// keep their ids, stop acting from the next step and report zero force. Fails,
         /// changing nothing, on an out-of-range id, a zero count or an id already removed.
@@ -950,43 +987,6 @@ namespace Sinew.Native
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_mass(SinewWorld world, SinewBody body, float mass);
-
-        /// <summary>
-        /// Adds <c>count</c> XPBD distance constraints. <c>particle_pairs</c> holds 2*count particle
-        /// indices (a0, b0, a1, b1, ...); <c>rest_lengths</c> (m) NULL = the current distances;
-        /// <c>compliance</c> α in m/N (0 = rigid; see the material table in the README).
-        /// <c>*out_first</c> receives the id of the first new constraint; ids are consecutive and
-        /// shared with sinew_world_add_pbd_distance_constraints.
-        /// </summary>
-        /// <remarks>
-        /// <c>particle_pairs</c> must point to 2*count uint32_t, <c>rest_lengths</c> to count floats or
-        /// be NULL, <c>out_first</c> to one writable uint32_t.
-        /// </remarks>
-        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_distance_constraints(SinewWorld world, uint* particle_pairs, float* rest_lengths, uint count, float compliance, uint* out_first);
-
-        /// <summary>
-        /// Adds <c>count</c> PBD distance constraints with <c>stiffness</c> k in [0, 1]: the fraction of
-        /// the error removed per substep, corrected for the iteration count
-        /// (k' = 1 - (1 - k)^(1/n)). Arguments as sinew_world_add_distance_constraints.
-        /// </summary>
-        /// <remarks>As sinew_world_add_distance_constraints.</remarks>
-        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_pbd_distance_constraints(SinewWorld world, uint* particle_pairs, float* rest_lengths, uint count, float stiffness, uint* out_first);
-
-        /// <summary>Writes the number of distance constraints (both flavours) to <c>*out_count</c>.</summary>
-        /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
-        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_distance_constraint_count(SinewWorld world, uint* out_count);
-
-        /// <summary>
-        /// Writes the force magnitude |λ|/h² (N) of distance constraints <c>first..first+count</c>
-        /// during the last substep of the last step (0 before the first step) to
-        /// <c>out_newtons</c>, e.g. a rope's tension.
-        /// </summary>
-        /// <remarks><c>out_newtons</c> must point to <c>count</c> writable floats.</remarks>
-        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_constraint_forces(SinewWorld world, uint first, uint count, float* out_newtons);
 
         /// <summary>
         /// Adds <c>count</c> tethers (long-range attachments, Kim et al. 2012):
