@@ -101,6 +101,12 @@
 #define SINEW_MATERIAL_FAT 1.0e-3
 
 /**
+ * Largest number of break events queued between two sinew_world_take_break_events;
+ * events past it are counted in `out_lost`.
+ */
+#define SINEW_MAX_BREAK_EVENTS 4096
+
+/**
  * Result of every fallible function (`int32_t`).
  */
 enum SinewStatus
@@ -238,6 +244,12 @@ enum SinewFamily
    * Attachments to hosts; |force| in N.
    */
   SINEW_FAMILY_ATTACHMENT = 12,
+  /**
+   * The length links of bodies (rope links and bend links, cloth and soft-body
+   * edges); N. Prefer the body functions; ids are those of sinew_body_read_forces'
+   * groups, offset by the body's first link.
+   */
+  SINEW_FAMILY_BODY_LINK = 13,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -798,6 +810,30 @@ typedef struct SinewContact {
    */
   struct SinewVec3 normal;
 } SinewContact;
+
+/**
+ * One broken constraint (see sinew_world_take_break_events).
+ */
+typedef struct SinewBreakEvent {
+  /**
+   * The body it belonged to (id 0: a constraint the host added, or a body removed
+   * since).
+   */
+  struct SinewBody body;
+  /**
+   * Its family (a SinewFamily value) and id.
+   */
+  uint32_t family;
+  uint32_t id;
+  /**
+   * The force that broke it, in the family's units (N for lengths).
+   */
+  float force;
+  /**
+   * Where it broke (m): the mean position of its particles.
+   */
+  struct SinewVec3 position;
+} SinewBreakEvent;
 
 /**
  * Settings of a new world. Always start from `sinew_world_desc_default`.
@@ -1517,6 +1553,73 @@ SinewStatus sinew_body_set_rest_scale(struct SinewWorld world, struct SinewBody 
  * mass ratios; pinned particles stay pinned.
  */
 SinewStatus sinew_body_set_mass(struct SinewWorld world, struct SinewBody body, float mass);
+
+/**
+ * Sets the break force (family units, N for lengths; +infinity = never breaks; finite
+ * values must be > 0) of constraints `first..first+count` of `family`. From the next
+ * step on, a constraint whose force exceeds it in a substep is removed and reported
+ * by sinew_world_take_break_events. Shape clusters report no force and cannot break.
+ */
+SinewStatus sinew_constraints_set_break_force(struct SinewWorld world,
+                                              uint32_t family,
+                                              uint32_t first,
+                                              uint32_t count,
+                                              float force);
+
+/**
+ * Sets the break force (N, > 0; +infinity = never breaks) of a rope's links: a link
+ * whose tension exceeds it in a substep breaks and the rope falls apart there (as
+ * sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
+ * with `tethers` = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+ */
+SinewStatus sinew_body_set_break_force(struct SinewWorld world, struct SinewBody body, float force);
+
+/**
+ * Writes the number of break events waiting to be taken to `*out_count` (at most
+ * SINEW_MAX_BREAK_EVENTS).
+ *
+ * # Safety
+ * `out_count` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_break_event_count(struct SinewWorld world, uint32_t *out_count);
+
+/**
+ * Moves the oldest break events (up to `capacity`) into `out_events`, oldest first,
+ * writes how many to `*out_count` and how many were lost to a full queue since the
+ * last call to `*out_lost` (then clears that count). Poll it after each step.
+ *
+ * # Safety
+ * `out_events` must point to `capacity` writable SinewBreakEvent, `out_count` to one
+ * writable uint32_t, `out_lost` to one writable uint64_t.
+ */
+SinewStatus sinew_world_take_break_events(struct SinewWorld world,
+                                          struct SinewBreakEvent *out_events,
+                                          uint32_t capacity,
+                                          uint32_t *out_count,
+                                          uint64_t *out_lost);
+
+/**
+ * Cuts a rope at its link `link` (0 = the link at its start; a rope of n segments has
+ * n links): that link, the bend links over it and the tethers across it are removed,
+ * so the two pieces fall apart. Cutting where it was cut already does nothing more.
+ * SINEW_ERROR_INVALID_ARGUMENT for a body that is not a rope, OUT_OF_RANGE for a link
+ * past its end.
+ */
+SinewStatus sinew_body_cut_rope(struct SinewWorld world, struct SinewBody body, uint32_t link);
+
+/**
+ * Cuts a rope at the live link nearest to the segment `*a`–`*b` (a sword swipe, m)
+ * and writes that link's index to `*out_link`.
+ *
+ * # Safety
+ * `a` and `b` must point to one readable SinewVec3 each, `out_link` to one writable
+ * uint32_t.
+ */
+SinewStatus sinew_body_cut_rope_along(struct SinewWorld world,
+                                      struct SinewBody body,
+                                      const struct SinewVec3 *a,
+                                      const struct SinewVec3 *b,
+                                      uint32_t *out_link);
 
 /**
  * Adds `count` tethers (long-range attachments, Kim et al. 2012):

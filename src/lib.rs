@@ -58,6 +58,7 @@ pub use collision::mesh::MAX_TRIANGLES;
 pub use collision::shape::MAX_FRICTION;
 pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape, MAX_COLLIDER_CONTACTS};
 pub use constraints::attachment::Transform;
+pub use constraints::breaking::MAX_BREAK_EVENTS;
 pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
 pub use constraints::nary::MAX_FAMILY_CONSTRAINTS;
 pub use constraints::volume::MAX_SURFACE_TRIANGLES;
@@ -67,6 +68,7 @@ pub use glam::Quat;
 pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use solver::Solver;
+pub use world::breaking::BreakReport;
 pub use world::edit::MAX_REST_SCALE;
 pub use world::families::MAX_FAMILY_COMPLIANCE;
 pub use world::{

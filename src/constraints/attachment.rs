@@ -272,4 +272,9 @@ impl ConstraintSet for Attachments {
     fn edit_compliance(&mut self, id: usize, compliance: f32) {
         self.set_compliance(id, compliance);
     }
+
+    fn locate(&self, id: usize, particles: &Particles) -> Option<(u32, Vec3)> {
+        let p = self.list[id].particle;
+        Some((p, particles.position(p as usize)))
+    }
 }

@@ -482,6 +482,10 @@ impl ConstraintSet for DistanceConstraints {
         self.softness[self.slot_of[id] as usize] = pack_softness(compliance, 1.0);
     }
 
+    fn locate(&self, id: usize, particles: &Particles) -> Option<(u32, Vec3)> {
+        Some(super::set::mean_position(&self.pair(id), particles))
+    }
+
     /// Any distance constraint takes a stiffness too (it becomes a PBD constraint).
     fn check_stiffness_of(&self, _id: usize) -> Result<()> {
         Ok(())

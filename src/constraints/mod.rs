@@ -6,6 +6,7 @@
 
 pub mod attachment;
 pub mod bending;
+pub mod breaking;
 pub mod distance;
 mod distance_kernel;
 pub mod link;
@@ -49,6 +50,8 @@ macro_rules! constraint_sets {
             pub(crate) planar: Option<f32>,
             /// Extra velocity damping (1/s) of particle ranges (bodies).
             pub(crate) damped: Vec<(std::ops::Range<u32>, f32)>,
+            /// Break forces, rope cuts and the break-event queue.
+            pub(crate) breaking: breaking::Breaking,
         }
 
         /// Number of sets in the registry.
@@ -115,8 +118,10 @@ impl ConstraintSets {
     /// The set of a family with a low-level API (the host's distance constraints for
     /// [`FamilyKind::Distance`]: the body links share their type but not their kind).
     pub(crate) fn family(&self, kind: FamilyKind) -> &dyn ConstraintSet {
-        if kind == FamilyKind::Distance {
-            return &self.distance;
+        match kind {
+            FamilyKind::Distance => return &self.distance,
+            FamilyKind::BodyLink => return &self.link,
+            _ => {}
         }
         self.all()
             .into_iter()
@@ -126,8 +131,10 @@ impl ConstraintSets {
 
     /// The set of a family, mutable (as [`Self::family`]).
     pub(crate) fn family_mut(&mut self, kind: FamilyKind) -> &mut dyn ConstraintSet {
-        if kind == FamilyKind::Distance {
-            return &mut self.distance;
+        match kind {
+            FamilyKind::Distance => return &mut self.distance,
+            FamilyKind::BodyLink => return &mut self.link,
+            _ => {}
         }
         self.all_mut()
             .into_iter()
@@ -149,10 +156,12 @@ impl ConstraintSets {
         }
     }
 
-    /// After the velocity update of a substep of length `h` (s): per-body damping,
+    /// After the velocity update of a substep of length `h` (s): breaks overloaded
+    /// constraints (`breaking`), per-body damping,
     /// each set's end of substep (plastic flow of shape-matching clusters), the 2D
     /// plane.
     pub(crate) fn end_substep(&mut self, particles: &mut Particles, h: f32) {
+        self.break_overloaded(particles, h);
         for (range, damping) in &self.damped {
             let f = (-damping * h).exp();
             for v in &mut particles.velocity[range.start as usize..range.end as usize] {
@@ -192,8 +201,8 @@ mod tests {
         let sets = ConstraintSets::default();
         for kind in FamilyKind::ALL {
             let n = sets.all().iter().filter(|s| s.kind() == Some(kind)).count();
-            // Distance is found by field: the body links share its type.
-            let want = usize::from(kind != FamilyKind::Distance);
+            // Distance and body links are found by field: they share one type.
+            let want = usize::from(!matches!(kind, FamilyKind::Distance | FamilyKind::BodyLink));
             assert_eq!(n, want, "{kind:?}");
             assert_eq!(FamilyKind::from_u32(kind as u32), Some(kind));
         }

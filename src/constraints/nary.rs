@@ -559,6 +559,10 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
             self.compliance[s] = compliance;
         }
     }
+
+    fn locate(&self, id: usize, particles: &Particles) -> Option<(u32, Vec3)> {
+        Some(super::set::mean_position(&self.particles_of(id), particles))
+    }
 }
 
 /// Checks K-particle index tuples: in range and no particle repeated within one

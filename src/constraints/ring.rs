@@ -146,6 +146,11 @@ impl RingAreas {
         self.rings[id].compliance < 0.0
     }
 
+    /// The particles of ring `id`.
+    pub(crate) fn particle_list(&self, id: usize) -> &[u32] {
+        &self.rings[id].particles
+    }
+
     /// The editable rest value of ring `id`: A0 (m²).
     pub(crate) fn rest_value(&self, id: usize) -> f32 {
         self.rest_area(id)

@@ -42,11 +42,14 @@ pub enum FamilyKind {
     ShapeCluster = 11,
     /// Attachments to hosts; force in N.
     Attachment = 12,
+    /// The length links of bodies (rope links and bend links, cloth and soft-body
+    /// edges), ids as in `BodyParts`; force in N.
+    BodyLink = 13,
 }
 
 impl FamilyKind {
     /// Every kind, in the order of their values (`ALL[k as usize] == k`).
-    pub const ALL: [FamilyKind; 13] = [
+    pub const ALL: [FamilyKind; 14] = [
         FamilyKind::Tether,
         FamilyKind::DihedralBending,
         FamilyKind::IsometricBending,
@@ -60,6 +63,7 @@ impl FamilyKind {
         FamilyKind::Distance,
         FamilyKind::ShapeCluster,
         FamilyKind::Attachment,
+        FamilyKind::BodyLink,
     ];
 
     /// The kind whose value is `v`, if any.
@@ -89,6 +93,7 @@ impl FamilyKind {
             FamilyKind::Distance => "distance",
             FamilyKind::ShapeCluster => "shape cluster",
             FamilyKind::Attachment => "attachment",
+            FamilyKind::BodyLink => "body link",
         }
     }
 }
@@ -207,6 +212,23 @@ pub(crate) trait ConstraintSet: Send {
     /// Sets the stiffness k in [0, 1] (per substep, corrected for `iterations`) of live
     /// constraint `id`.
     fn edit_stiffness(&mut self, _id: usize, _stiffness: f32, _iterations: u32) {}
+
+    /// Where constraint `id` acts: its first particle and the mean position of its
+    /// particles (m), for break events; None for families that report no force.
+    fn locate(&self, _id: usize, _particles: &Particles) -> Option<(u32, crate::math::Vec3)> {
+        None
+    }
+}
+
+/// The first of `ids` and the mean position of the particles `ids` (m).
+pub(crate) fn mean_position(ids: &[u32], particles: &Particles) -> (u32, crate::math::Vec3) {
+    let first = ids[0];
+    let base = particles.position(first as usize);
+    let mut sum = crate::math::Vec3::ZERO;
+    for &i in ids {
+        sum += particles.position(i as usize) - base;
+    }
+    (first, base + sum / ids.len() as f32)
 }
 
 /// |λ|/h² of a multiplier λ after a substep of length `h` (s): the constraint's force
@@ -240,8 +262,8 @@ pub(crate) fn remove_slots(
 /// sequentially (Gauss-Seidel only): ring areas and pressure volumes. The type provides
 /// `len`, `reset_lambda`, `solve(particles, inv_h2)`, `force(id, h)`, `remove(id)`, and
 /// for editing `is_removed(id)`, `rest_value(id)`, `check_rest_value(what, v)`,
-/// `set_rest_value(id, v)`, `set_compliance(id, c)` and the consts `REST_UNIT`,
-/// `COMPLIANCE_UNIT`.
+/// `set_rest_value(id, v)`, `set_compliance(id, c)`, `particle_list(id)` and the consts
+/// `REST_UNIT`, `COMPLIANCE_UNIT`.
 macro_rules! single_lambda_set {
     ($set:ty, $kind:expr) => {
         impl $crate::constraints::set::ConstraintSet for $set {
@@ -301,6 +323,17 @@ macro_rules! single_lambda_set {
 
             fn edit_compliance(&mut self, id: usize, compliance: f32) {
                 <$set>::set_compliance(self, id, compliance)
+            }
+
+            fn locate(
+                &self,
+                id: usize,
+                particles: &$crate::particles::Particles,
+            ) -> Option<(u32, $crate::math::Vec3)> {
+                Some($crate::constraints::set::mean_position(
+                    <$set>::particle_list(self, id),
+                    particles,
+                ))
             }
         }
     };

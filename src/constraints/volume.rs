@@ -278,6 +278,11 @@ impl PressureConstraints {
         self.surfaces[id].compliance < 0.0
     }
 
+    /// The particles of surface `id`.
+    pub(crate) fn particle_list(&self, id: usize) -> &[u32] {
+        &self.surfaces[id].vertices
+    }
+
     /// The editable rest value of surface `id`: V0 (m³).
     pub(crate) fn rest_value(&self, id: usize) -> f32 {
         self.rest_volume(id)

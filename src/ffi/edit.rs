@@ -5,9 +5,12 @@
 
 use super::bodies::SinewBody;
 use super::families::family;
+use super::world::SinewVec3;
 use super::world::{with_world, SinewWorld};
-use super::{answer, guard, slice_from, slice_from_mut, SinewStatus};
+use super::{answer, guard, non_null, query_u32, slice_from, slice_from_mut, Failure, SinewStatus};
 use crate::bodies::BodyId;
+use crate::math::Vec3;
+use crate::BreakReport;
 
 /// Removes constraints `first..first+count` of `family` (a SinewFamily value): they
 /// keep their ids, stop acting from the next step and report zero force. Fails,
@@ -170,4 +173,187 @@ pub extern "C" fn sinew_body_set_mass(
     guard("sinew_body_set_mass", || {
         with_world(world, |w| Ok(w.set_body_mass(BodyId(body.id), mass)?))
     })
+}
+
+/// One broken constraint (see sinew_world_take_break_events).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewBreakEvent {
+    /// The body it belonged to (id 0: a constraint the host added, or a body removed
+    /// since).
+    pub body: SinewBody,
+    /// Its family (a SinewFamily value) and id.
+    pub family: u32,
+    pub id: u32,
+    /// The force that broke it, in the family's units (N for lengths).
+    pub force: f32,
+    /// Where it broke (m): the mean position of its particles.
+    pub position: SinewVec3,
+}
+
+/// Sets the break force (family units, N for lengths; +infinity = never breaks; finite
+/// values must be > 0) of constraints `first..first+count` of `family`. From the next
+/// step on, a constraint whose force exceeds it in a substep is removed and reported
+/// by sinew_world_take_break_events. Shape clusters report no force and cannot break.
+#[no_mangle]
+pub extern "C" fn sinew_constraints_set_break_force(
+    world: SinewWorld,
+    family: u32,
+    first: u32,
+    count: u32,
+    force: f32,
+) -> SinewStatus {
+    guard("sinew_constraints_set_break_force", || {
+        let kind = self::family(family)?;
+        with_world(world, |w| {
+            Ok(w.set_constraint_break_force(kind, first, count, force)?)
+        })
+    })
+}
+
+/// Sets the break force (N, > 0; +infinity = never breaks) of a rope's links: a link
+/// whose tension exceeds it in a substep breaks and the rope falls apart there (as
+/// sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
+/// with `tethers` = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+#[no_mangle]
+pub extern "C" fn sinew_body_set_break_force(
+    world: SinewWorld,
+    body: SinewBody,
+    force: f32,
+) -> SinewStatus {
+    guard("sinew_body_set_break_force", || {
+        with_world(world, |w| {
+            Ok(w.set_body_break_force(BodyId(body.id), force)?)
+        })
+    })
+}
+
+/// Writes the number of break events waiting to be taken to `*out_count` (at most
+/// SINEW_MAX_BREAK_EVENTS).
+///
+/// # Safety
+/// `out_count` must be NULL or point to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_break_event_count(
+    world: SinewWorld,
+    out_count: *mut u32,
+) -> SinewStatus {
+    // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
+    // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
+    // uint32_t.
+    unsafe {
+        query_u32("sinew_world_break_event_count", world, out_count, |w| {
+            w.break_event_count() as u32
+        })
+    }
+}
+
+/// Largest number of break events queued between two sinew_world_take_break_events;
+/// events past it are counted in `out_lost`.
+pub const SINEW_MAX_BREAK_EVENTS: u32 = 4096;
+
+const _: () = assert!(SINEW_MAX_BREAK_EVENTS as usize == crate::MAX_BREAK_EVENTS);
+
+/// Moves the oldest break events (up to `capacity`) into `out_events`, oldest first,
+/// writes how many to `*out_count` and how many were lost to a full queue since the
+/// last call to `*out_lost` (then clears that count). Poll it after each step.
+///
+/// # Safety
+/// `out_events` must point to `capacity` writable SinewBreakEvent, `out_count` to one
+/// writable uint32_t, `out_lost` to one writable uint64_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_take_break_events(
+    world: SinewWorld,
+    out_events: *mut SinewBreakEvent,
+    capacity: u32,
+    out_count: *mut u32,
+    out_lost: *mut u64,
+) -> SinewStatus {
+    guard("sinew_world_take_break_events", || {
+        non_null(out_events, "out_events")?;
+        non_null(out_count, "out_count")?;
+        non_null(out_lost, "out_lost")?;
+        if (out_events as usize) % std::mem::align_of::<SinewBreakEvent>() != 0 {
+            return Err(Failure::new(
+                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+                format!(
+                    "out_events is not aligned to {} bytes",
+                    std::mem::align_of::<SinewBreakEvent>()
+                ),
+            ));
+        }
+        let (n, lost) = with_world(world, |w| {
+            let n = (capacity as usize).min(w.break_event_count());
+            let mut reports = crate::error::try_with_capacity(n, "break events")?;
+            reports.resize(n, BreakReport::default());
+            let (n, lost) = w.take_break_events(&mut reports);
+            for (j, r) in reports[..n].iter().enumerate() {
+                let e = SinewBreakEvent {
+                    body: SinewBody {
+                        id: r.body.map_or(0, |b| b.0),
+                    },
+                    family: r.family as u32,
+                    id: r.id,
+                    force: r.force,
+                    position: r.position.into(),
+                };
+                // SAFETY: `out_events` is non-null and aligned (both checked above),
+                // j < n <= capacity, and this function's safety section makes it
+                // writable for `capacity` events.
+                unsafe { out_events.add(j).write(e) };
+            }
+            Ok((n as u32, lost))
+        })?;
+        // SAFETY: both are non-null (checked above) and, by this function's safety
+        // section, writable for one value each; `write_unaligned` needs no alignment.
+        unsafe {
+            out_count.write_unaligned(n);
+            out_lost.write_unaligned(lost);
+        }
+        Ok(())
+    })
+}
+
+/// Cuts a rope at its link `link` (0 = the link at its start; a rope of n segments has
+/// n links): that link, the bend links over it and the tethers across it are removed,
+/// so the two pieces fall apart. Cutting where it was cut already does nothing more.
+/// SINEW_ERROR_INVALID_ARGUMENT for a body that is not a rope, OUT_OF_RANGE for a link
+/// past its end.
+#[no_mangle]
+pub extern "C" fn sinew_body_cut_rope(
+    world: SinewWorld,
+    body: SinewBody,
+    link: u32,
+) -> SinewStatus {
+    guard("sinew_body_cut_rope", || {
+        with_world(world, |w| Ok(w.cut_rope(BodyId(body.id), link)?))
+    })
+}
+
+/// Cuts a rope at the live link nearest to the segment `*a`–`*b` (a sword swipe, m)
+/// and writes that link's index to `*out_link`.
+///
+/// # Safety
+/// `a` and `b` must point to one readable SinewVec3 each, `out_link` to one writable
+/// uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_cut_rope_along(
+    world: SinewWorld,
+    body: SinewBody,
+    a: *const SinewVec3,
+    b: *const SinewVec3,
+    out_link: *mut u32,
+) -> SinewStatus {
+    let f = || {
+        non_null(a, "a")?;
+        non_null(b, "b")?;
+        // SAFETY: `a` and `b` are non-null (checked above) and, by this function's safety
+        // section, readable for one value each; `read_unaligned` needs no alignment.
+        let (a, b): (Vec3, Vec3) =
+            unsafe { (a.read_unaligned().into(), b.read_unaligned().into()) };
+        with_world(world, |w| Ok(w.cut_rope_along(BodyId(body.id), a, b)?))
+    };
+    // SAFETY: `out_link` goes to `answer` unchanged; this function's safety section
+    // promises what `answer` needs: NULL (refused) or writable for one uint32_t.
+    unsafe { answer("sinew_body_cut_rope_along", out_link, "out_link", f) }
 }

@@ -39,6 +39,10 @@ pub enum SinewFamily {
     SINEW_FAMILY_SHAPE_CLUSTER = 11,
     /// Attachments to hosts; |force| in N.
     SINEW_FAMILY_ATTACHMENT = 12,
+    /// The length links of bodies (rope links and bend links, cloth and soft-body
+    /// edges); N. Prefer the body functions; ids are those of sinew_body_read_forces'
+    /// groups, offset by the body's first link.
+    SINEW_FAMILY_BODY_LINK = 13,
 }
 
 pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
@@ -547,6 +551,7 @@ mod tests {
             SINEW_FAMILY_DISTANCE,
             SINEW_FAMILY_SHAPE_CLUSTER,
             SINEW_FAMILY_ATTACHMENT,
+            SINEW_FAMILY_BODY_LINK,
         ];
         assert_eq!(abi.len(), FamilyKind::ALL.len());
         for (a, k) in abi.iter().zip(FamilyKind::ALL) {

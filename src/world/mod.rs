@@ -17,6 +17,7 @@ use crate::solver::Solver;
 use step::StepParams;
 
 mod bodies;
+pub(crate) mod breaking;
 mod collision;
 pub(crate) mod edit;
 pub(crate) mod families;

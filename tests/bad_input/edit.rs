@@ -23,8 +23,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
             sinew_constraints_remove(NULL_WORLD, DISTANCE, 0, 1)
         }),
-        case(f, "family 13", SINEW_ERROR_INVALID_ARGUMENT, |c| {
-            sinew_constraints_remove(c.world, 13, 0, 1)
+        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_remove(c.world, 14, 0, 1)
         }),
         case(f, "no tethers", SINEW_ERROR_OUT_OF_RANGE, |c| {
             sinew_constraints_remove(c.world, TETHER, 0, 1)
@@ -43,8 +43,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "out NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
             sinew_constraints_is_removed(c.world, DISTANCE, 0, std::ptr::null_mut())
         }),
-        case(f, "family 13", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
-            sinew_constraints_is_removed(c.world, 13, 0, c.out.u32())
+        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
+            sinew_constraints_is_removed(c.world, 14, 0, c.out.u32())
         }),
         case(f, "id out of range", SINEW_ERROR_OUT_OF_RANGE, |c| unsafe {
             sinew_constraints_is_removed(c.world, DISTANCE, M, c.out.u32())
@@ -59,9 +59,9 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "values NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
             sinew_constraints_set_rest(c.world, DISTANCE, 0, 1, std::ptr::null())
         }),
-        case(f, "family 13", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
+        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
             let r = [0.1f32];
-            sinew_constraints_set_rest(c.world, 13, 0, 1, r.as_ptr())
+            sinew_constraints_set_rest(c.world, 14, 0, 1, r.as_ptr())
         }),
         case(
             f,
@@ -105,8 +105,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "out NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
             sinew_constraints_read_rest(c.world, DISTANCE, 0, 1, std::ptr::null_mut())
         }),
-        case(f, "family 13", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
-            sinew_constraints_read_rest(c.world, 13, 0, 1, c.out.f32s())
+        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
+            sinew_constraints_read_rest(c.world, 14, 0, 1, c.out.f32s())
         }),
         case(f, "count 0", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
             sinew_constraints_read_rest(c.world, DISTANCE, 0, 0, c.out.f32s())
@@ -120,8 +120,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
             sinew_constraints_set_compliance(NULL_WORLD, DISTANCE, 0, 1, 0.0)
         }),
-        case(f, "family 13", SINEW_ERROR_INVALID_ARGUMENT, |c| {
-            sinew_constraints_set_compliance(c.world, 13, 0, 1, 0.0)
+        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_set_compliance(c.world, 14, 0, 1, 0.0)
         }),
         case(
             f,
@@ -156,8 +156,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
             sinew_constraints_set_stiffness(NULL_WORLD, DISTANCE, 0, 1, 0.5)
         }),
-        case(f, "family 13", SINEW_ERROR_INVALID_ARGUMENT, |c| {
-            sinew_constraints_set_stiffness(c.world, 13, 0, 1, 0.5)
+        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_set_stiffness(c.world, 14, 0, 1, 0.5)
         }),
     ]);
     for (label, v) in [("NaN", f32::NAN), ("negative", -0.5), ("above 1", 1.5)] {
@@ -194,6 +194,118 @@ fn constraint_cases() -> Vec<Case> {
             sinew_body_set_mass(c.world, FORGED_BODY, 1.0)
         }),
     ]);
+    let f = "sinew_constraints_set_break_force";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
+            sinew_constraints_set_break_force(NULL_WORLD, DISTANCE, 0, 1, 10.0)
+        }),
+        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_set_break_force(c.world, 14, 0, 1, 10.0)
+        }),
+    ]);
+    for (label, v) in [("NaN", f32::NAN), ("zero", 0.0), ("negative", -5.0)] {
+        cases.push(case(
+            f,
+            format!("force {label}"),
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| sinew_constraints_set_break_force(c.world, DISTANCE, 0, M, v),
+        ));
+    }
+    for (label, first, count, expected) in bad_ranges(M) {
+        cases.push(case(f, label, expected, move |c| {
+            sinew_constraints_set_break_force(c.world, DISTANCE, first, count, 10.0)
+        }));
+    }
+    let f = "sinew_body_set_break_force";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
+            sinew_body_set_break_force(NULL_WORLD, FORGED_BODY, 10.0)
+        }),
+        case(f, "forged body", SINEW_ERROR_INVALID_HANDLE, |c| {
+            sinew_body_set_break_force(c.world, FORGED_BODY, 10.0)
+        }),
+    ]);
+    let f = "sinew_world_break_event_count";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |c| unsafe {
+            sinew_world_break_event_count(NULL_WORLD, c.out.u32())
+        }),
+        case(f, "out NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            sinew_world_break_event_count(c.world, std::ptr::null_mut())
+        }),
+    ]);
+    let f = "sinew_world_take_break_events";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| unsafe {
+            let mut e = [SinewBreakEvent::default(); 2];
+            let (mut n, mut lost) = (7u32, 7u64);
+            let s = sinew_world_take_break_events(NULL_WORLD, e.as_mut_ptr(), 2, &mut n, &mut lost);
+            assert_eq!((n, lost), (7, 7), "outputs untouched");
+            s
+        }),
+        case(f, "events NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let (mut n, mut lost) = (7u32, 7u64);
+            let s =
+                sinew_world_take_break_events(c.world, std::ptr::null_mut(), 2, &mut n, &mut lost);
+            assert_eq!((n, lost), (7, 7), "outputs untouched");
+            s
+        }),
+        case(f, "out_count NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let mut e = [SinewBreakEvent::default(); 2];
+            let mut lost = 7u64;
+            sinew_world_take_break_events(
+                c.world,
+                e.as_mut_ptr(),
+                2,
+                std::ptr::null_mut(),
+                &mut lost,
+            )
+        }),
+        case(f, "out_lost NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let mut e = [SinewBreakEvent::default(); 2];
+            let mut n = 7u32;
+            sinew_world_take_break_events(c.world, e.as_mut_ptr(), 2, &mut n, std::ptr::null_mut())
+        }),
+        case(
+            f,
+            "misaligned events",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |c| unsafe {
+                let mut e = [SinewBreakEvent::default(); 3];
+                let (mut n, mut lost) = (7u32, 7u64);
+                let p = e.as_mut_ptr().cast::<u8>().add(4).cast();
+                sinew_world_take_break_events(c.world, p, 2, &mut n, &mut lost)
+            },
+        ),
+    ]);
+    let f = "sinew_body_cut_rope";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
+            sinew_body_cut_rope(NULL_WORLD, FORGED_BODY, 0)
+        }),
+        case(f, "forged body", SINEW_ERROR_INVALID_HANDLE, |c| {
+            sinew_body_cut_rope(c.world, FORGED_BODY, 0)
+        }),
+    ]);
+    let f = "sinew_body_cut_rope_along";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |c| unsafe {
+            let (a, b) = (v3(0.0, 1.0, 0.0), v3(0.0, -1.0, 0.0));
+            sinew_body_cut_rope_along(NULL_WORLD, FORGED_BODY, &a, &b, c.out.u32())
+        }),
+        case(f, "forged body", SINEW_ERROR_INVALID_HANDLE, |c| unsafe {
+            let (a, b) = (v3(0.0, 1.0, 0.0), v3(0.0, -1.0, 0.0));
+            sinew_body_cut_rope_along(c.world, FORGED_BODY, &a, &b, c.out.u32())
+        }),
+        case(f, "a NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let b = v3(0.0, -1.0, 0.0);
+            sinew_body_cut_rope_along(c.world, FORGED_BODY, std::ptr::null(), &b, c.out.u32())
+        }),
+        case(f, "out NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let (a, b) = (v3(0.0, 1.0, 0.0), v3(0.0, -1.0, 0.0));
+            sinew_body_cut_rope_along(c.world, FORGED_BODY, &a, &b, std::ptr::null_mut())
+        }),
+    ]);
     cases
 }
 
@@ -213,7 +325,59 @@ fn constraint_edits_reject_bad_input() {
 #[test]
 fn removed_ids_and_body_values_are_checked_and_change_nothing() {
     type EditCall = fn(SinewWorld, SinewBody, SinewBody) -> SinewStatus;
-    let calls: [(&str, &str, SinewStatus, EditCall); 12] = [
+    let calls: [(&str, &str, SinewStatus, EditCall); 19] = [
+        (
+            "sinew_body_set_break_force",
+            "tet body is not a rope",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, _, t| sinew_body_set_break_force(w, t, 10.0),
+        ),
+        (
+            "sinew_body_set_break_force",
+            "NaN",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| sinew_body_set_break_force(w, r, f32::NAN),
+        ),
+        (
+            "sinew_body_set_break_force",
+            "negative",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| sinew_body_set_break_force(w, r, -1.0),
+        ),
+        (
+            "sinew_body_cut_rope",
+            "tet body is not a rope",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, _, t| sinew_body_cut_rope(w, t, 0),
+        ),
+        (
+            "sinew_body_cut_rope",
+            "link past the end (5 links)",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |w, r, _| sinew_body_cut_rope(w, r, 5),
+        ),
+        (
+            "sinew_body_cut_rope_along",
+            "NaN segment",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| unsafe {
+                let (a, b) = (v3(f32::NAN, 1.0, 0.0), v3(0.0, -1.0, 0.0));
+                let mut link = 7u32;
+                let s = sinew_body_cut_rope_along(w, r, &a, &b, &mut link);
+                assert_eq!(link, 7, "out_link untouched");
+                s
+            },
+        ),
+        (
+            "sinew_body_cut_rope_along",
+            "tet body is not a rope",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, _, t| unsafe {
+                let (a, b) = (v3(0.0, 1.0, 0.0), v3(0.0, -1.0, 0.0));
+                let mut link = 7u32;
+                sinew_body_cut_rope_along(w, t, &a, &b, &mut link)
+            },
+        ),
         (
             "sinew_constraints_remove",
             "tether 1 removed twice",

@@ -57,9 +57,11 @@ use sinew::ffi::constraints::{
     sinew_world_distance_constraint_count, sinew_world_read_constraint_forces,
 };
 use sinew::ffi::edit::{
+    sinew_body_cut_rope, sinew_body_cut_rope_along, sinew_body_set_break_force,
     sinew_body_set_mass, sinew_body_set_rest_scale, sinew_constraints_is_removed,
-    sinew_constraints_read_rest, sinew_constraints_remove, sinew_constraints_set_compliance,
-    sinew_constraints_set_rest, sinew_constraints_set_stiffness,
+    sinew_constraints_read_rest, sinew_constraints_remove, sinew_constraints_set_break_force,
+    sinew_constraints_set_compliance, sinew_constraints_set_rest, sinew_constraints_set_stiffness,
+    sinew_world_break_event_count, sinew_world_take_break_events, SinewBreakEvent,
 };
 use sinew::ffi::families::{
     sinew_world_add_dihedral_bending, sinew_world_add_isometric_bending,
@@ -576,6 +578,12 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_constraints_set_stiffness",
     "sinew_body_set_rest_scale",
     "sinew_body_set_mass",
+    "sinew_constraints_set_break_force",
+    "sinew_body_set_break_force",
+    "sinew_world_break_event_count",
+    "sinew_world_take_break_events",
+    "sinew_body_cut_rope",
+    "sinew_body_cut_rope_along",
     "sinew_collider_desc_init",
     "sinew_world_add_collider",
     "sinew_world_add_mesh_collider",
@@ -1498,9 +1506,9 @@ impl<'a> Session<'a> {
                 "sinew_constraints_remove"
                 | "sinew_constraints_set_compliance"
                 | "sinew_constraints_set_stiffness" => {
-                    let f = self.g.index(13);
+                    let f = self.g.index(14);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(12), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
                     let first = self.g.index(m);
                     let c = if self.g.pct(90) {
                         m.saturating_sub(first).min(self.g.count(8))
@@ -1521,9 +1529,9 @@ impl<'a> Session<'a> {
                     Outcome::new(st, true)
                 }
                 "sinew_constraints_is_removed" => {
-                    let f = self.g.index(13);
+                    let f = self.g.index(14);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(12), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
                     let id = self.g.index(m);
                     let mut o = out1!(u32);
                     ok_or(
@@ -1532,9 +1540,9 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_constraints_set_rest" | "sinew_constraints_read_rest" => {
-                    let f = self.g.index(13);
+                    let f = self.g.index(14);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(12), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
                     let first = self.g.index(m);
                     // Never more than the buffer holds: the call may accept the count.
                     let c = m
@@ -1561,6 +1569,47 @@ impl<'a> Session<'a> {
                     let b = self.body(&s);
                     let k = self.g.float(0.1, 10.0);
                     Outcome::new(sinew_body_set_mass(w, b, k), true)
+                }
+                "sinew_constraints_set_break_force" => {
+                    let f = self.g.index(14);
+                    let mut m = 0;
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    let first = self.g.index(m);
+                    let c = m.saturating_sub(first).min(self.g.count(8));
+                    let k = self.g.float(0.0, 50.0);
+                    Outcome::new(sinew_constraints_set_break_force(w, f, first, c, k), true)
+                }
+                "sinew_body_set_break_force" => {
+                    let b = self.body(&s);
+                    let k = self.g.float(0.0, 50.0);
+                    Outcome::new(sinew_body_set_break_force(w, b, k), true)
+                }
+                "sinew_world_break_event_count" => {
+                    let mut o = out1!(u32);
+                    ok_or(sinew_world_break_event_count(w, o.ptr()), o.untouched())
+                }
+                "sinew_world_take_break_events" => {
+                    let cap = self.g.count(8).min(MAX_BUF as u32);
+                    let mut o = Output::<SinewBreakEvent>::new(&mut self.g, cap as usize);
+                    let mut n = out1!(u32);
+                    let mut lost = out1!(u64);
+                    let st = sinew_world_take_break_events(w, o.ptr(), cap, n.ptr(), lost.ptr());
+                    ok_or(st, o.untouched() && n.untouched() && lost.untouched())
+                }
+                "sinew_body_cut_rope" => {
+                    let b = self.body(&s);
+                    let link = self.g.index(32);
+                    Outcome::new(sinew_body_cut_rope(w, b, link), true)
+                }
+                "sinew_body_cut_rope_along" => {
+                    let b = self.body(&s);
+                    let (a, c) = (self.g.vec3(3.0), self.g.vec3(3.0));
+                    let ap: *const SinewVec3 = if self.g.pct(3) { std::ptr::null() } else { &a };
+                    let mut o = out1!(u32);
+                    ok_or(
+                        sinew_body_cut_rope_along(w, b, ap, &c, o.ptr()),
+                        o.untouched(),
+                    )
                 }
                 "sinew_body_volume" => {
                     let b = self.body(&s);
@@ -1777,7 +1826,7 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_world_family_constraint_count" => {
-                    let f = self.g.index(13);
+                    let f = self.g.index(14);
                     let mut o = out1!(u32);
                     ok_or(
                         sinew_world_family_constraint_count(w, f, o.ptr()),
@@ -1785,9 +1834,9 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_world_read_family_forces" => {
-                    let f = self.g.index(13);
+                    let f = self.g.index(14);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(12), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
                     let first = self.g.index(m);
                     let c = m.saturating_sub(first).min(self.g.count(16));
                     let mut o = Output::<f32>::new(&mut self.g, (c as usize).min(MAX_BUF));

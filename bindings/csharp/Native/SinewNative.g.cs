@@ -88,6 +88,12 @@ namespace Sinew.Native
         ShapeCluster = 11,
         /// <summary>Attachments to hosts; |force| in N.</summary>
         Attachment = 12,
+        /// <summary>
+        /// The length links of bodies (rope links and bend links, cloth and soft-body
+        /// edges); N. Prefer the body functions; ids are those of sinew_body_read_forces'
+        /// groups, offset by the body's first link.
+        /// </summary>
+        BodyLink = 13,
     }
 
     /// <summary>Values of <c>SinewClothDesc::bending</c> (crosses as <c>uint32_t</c>).</summary>
@@ -424,6 +430,24 @@ namespace Sinew.Native
         public SinewVec3 normal;
     }
 
+    /// <summary>One broken constraint (see sinew_world_take_break_events).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewBreakEvent
+    {
+        /// <summary>
+        /// The body it belonged to (id 0: a constraint the host added, or a body removed
+        /// since).
+        /// </summary>
+        public SinewBody body;
+        /// <summary>Its family (a SinewFamily value) and id.</summary>
+        public uint family;
+        public uint id;
+        /// <summary>The force that broke it, in the family's units (N for lengths).</summary>
+        public float force;
+        /// <summary>Where it broke (m): the mean position of its particles.</summary>
+        public SinewVec3 position;
+    }
+
     /// <summary>Settings of a new world. Always start from <c>sinew_world_desc_default</c>.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewWorldDesc
@@ -518,6 +542,12 @@ namespace Sinew.Native
 
         /// <summary>Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_FAT = 1.0e-3f;
+
+        /// <summary>
+        /// Largest number of break events queued between two sinew_world_take_break_events;
+        /// events past it are counted in <c>out_lost</c>.
+        /// </summary>
+        public const uint SINEW_MAX_BREAK_EVENTS = 4096;
 
         /// <summary>Returns <c>SINEW_ABI_VERSION</c> of this binary.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -987,6 +1017,65 @@ namespace Sinew.Native
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_mass(SinewWorld world, SinewBody body, float mass);
+
+        /// <summary>
+        /// Sets the break force (family units, N for lengths; +infinity = never breaks; finite
+        /// values must be &gt; 0) of constraints <c>first..first+count</c> of <c>family</c>. From the next
+        /// step on, a constraint whose force exceeds it in a substep is removed and reported
+        /// by sinew_world_take_break_events. Shape clusters report no force and cannot break.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_set_break_force(SinewWorld world, uint family, uint first, uint count, float force);
+
+        /// <summary>
+        /// Sets the break force (N, &gt; 0; +infinity = never breaks) of a rope's links: a link
+        /// whose tension exceeds it in a substep breaks and the rope falls apart there (as
+        /// sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
+        /// with <c>tethers</c> = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_break_force(SinewWorld world, SinewBody body, float force);
+
+        /// <summary>
+        /// Writes the number of break events waiting to be taken to <c>*out_count</c> (at most
+        /// SINEW_MAX_BREAK_EVENTS).
+        /// </summary>
+        /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_break_event_count(SinewWorld world, uint* out_count);
+
+        /// <summary>
+        /// Moves the oldest break events (up to <c>capacity</c>) into <c>out_events</c>, oldest first,
+        /// writes how many to <c>*out_count</c> and how many were lost to a full queue since the
+        /// last call to <c>*out_lost</c> (then clears that count). Poll it after each step.
+        /// </summary>
+        /// <remarks>
+        /// <c>out_events</c> must point to <c>capacity</c> writable SinewBreakEvent, <c>out_count</c> to one
+        /// writable uint32_t, <c>out_lost</c> to one writable uint64_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_take_break_events(SinewWorld world, SinewBreakEvent* out_events, uint capacity, uint* out_count, ulong* out_lost);
+
+        /// <summary>
+        /// Cuts a rope at its link <c>link</c> (0 = the link at its start; a rope of n segments has
+        /// n links): that link, the bend links over it and the tethers across it are removed,
+        /// so the two pieces fall apart. Cutting where it was cut already does nothing more.
+        /// SINEW_ERROR_INVALID_ARGUMENT for a body that is not a rope, OUT_OF_RANGE for a link
+        /// past its end.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_cut_rope(SinewWorld world, SinewBody body, uint link);
+
+        /// <summary>
+        /// Cuts a rope at the live link nearest to the segment <c>*a</c>–<c>*b</c> (a sword swipe, m)
+        /// and writes that link's index to <c>*out_link</c>.
+        /// </summary>
+        /// <remarks>
+        /// <c>a</c> and <c>b</c> must point to one readable SinewVec3 each, <c>out_link</c> to one writable
+        /// uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_cut_rope_along(SinewWorld world, SinewBody body, SinewVec3* a, SinewVec3* b, uint* out_link);
 
         /// <summary>
         /// Adds <c>count</c> tethers (long-range attachments, Kim et al. 2012):
