@@ -107,6 +107,11 @@
 #define SINEW_MAX_BREAK_EVENTS 4096
 
 /**
+ * Largest winch speed (m/s).
+ */
+#define SINEW_MAX_WINCH_SPEED 1000.0
+
+/**
  * Result of every fallible function (`int32_t`).
  */
 enum SinewStatus
@@ -1620,6 +1625,48 @@ SinewStatus sinew_body_cut_rope_along(struct SinewWorld world,
                                       const struct SinewVec3 *a,
                                       const struct SinewVec3 *b,
                                       uint32_t *out_link);
+
+/**
+ * Attaches a winch to a rope at `end` (a SinewRopeEnd; that end must be pinned: the
+ * drum) and reels the rope in at once to `length` m (in (0, built length]): the
+ * particles parked at the drum are the reserve it pays out later. One winch per rope.
+ * Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+ */
+SinewStatus sinew_body_add_winch(struct SinewWorld world,
+                                 struct SinewBody body,
+                                 uint32_t end,
+                                 float length);
+
+/**
+ * Drives a rope's winch at `speed` m/s (> 0 pays out, < 0 reels in, 0 holds; within
+ * ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+ */
+SinewStatus sinew_body_set_winch_speed(struct SinewWorld world, struct SinewBody body, float speed);
+
+/**
+ * Drives a rope's winch towards `length` m (in [0, built length]) at `speed` m/s
+ * (> 0); it stops there.
+ */
+SinewStatus sinew_body_set_winch_target(struct SinewWorld world,
+                                        struct SinewBody body,
+                                        float length,
+                                        float speed);
+
+/**
+ * Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
+ * stopped) and the index of its paying link (the link at the drum, which carries the
+ * load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
+ * outputs.
+ *
+ * # Safety
+ * `out_length` and `out_speed` must point to one writable float each, `out_link` to
+ * one writable uint32_t.
+ */
+SinewStatus sinew_body_winch_state(struct SinewWorld world,
+                                   struct SinewBody body,
+                                   float *out_length,
+                                   float *out_speed,
+                                   uint32_t *out_link);
 
 /**
  * Adds `count` tethers (long-range attachments, Kim et al. 2012):

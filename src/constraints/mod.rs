@@ -17,6 +17,7 @@ pub mod shape_matching;
 pub mod strain;
 pub mod unilateral;
 pub mod volume;
+pub mod winch;
 
 pub use distance::DistanceConstraints;
 pub use set::FamilyKind;
@@ -52,6 +53,8 @@ macro_rules! constraint_sets {
             pub(crate) damped: Vec<(std::ops::Range<u32>, f32)>,
             /// Break forces, rope cuts and the break-event queue.
             pub(crate) breaking: breaking::Breaking,
+            /// Winches changing ropes' lengths.
+            pub(crate) winches: Vec<winch::Winch>,
         }
 
         /// Number of sets in the registry.
@@ -157,11 +160,12 @@ impl ConstraintSets {
     }
 
     /// After the velocity update of a substep of length `h` (s): breaks overloaded
-    /// constraints (`breaking`), per-body damping,
+    /// constraints (`breaking`), winches (`winch`), per-body damping,
     /// each set's end of substep (plastic flow of shape-matching clusters), the 2D
     /// plane.
     pub(crate) fn end_substep(&mut self, particles: &mut Particles, h: f32) {
         self.break_overloaded(particles, h);
+        self.advance_winches(particles, h);
         for (range, damping) in &self.damped {
             let f = (-damping * h).exp();
             for v in &mut particles.velocity[range.start as usize..range.end as usize] {

@@ -357,3 +357,115 @@ pub unsafe extern "C" fn sinew_body_cut_rope_along(
     // promises what `answer` needs: NULL (refused) or writable for one uint32_t.
     unsafe { answer("sinew_body_cut_rope_along", out_link, "out_link", f) }
 }
+
+/// Values of the `end` argument of sinew_body_add_winch (crosses as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewRopeEnd {
+    /// The rope's first particle (its `start`).
+    SINEW_ROPE_START = 0,
+    /// The rope's last particle (its `end`).
+    SINEW_ROPE_END = 1,
+}
+
+fn rope_end(v: u32) -> super::FfiResult<crate::RopeEnd> {
+    match v {
+        0 => Ok(crate::RopeEnd::Start),
+        1 => Ok(crate::RopeEnd::End),
+        _ => Err(Failure::new(
+            SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
+            format!("end {v} is not a SinewRopeEnd (0 or 1)"),
+        )),
+    }
+}
+
+/// Attaches a winch to a rope at `end` (a SinewRopeEnd; that end must be pinned: the
+/// drum) and reels the rope in at once to `length` m (in (0, built length]): the
+/// particles parked at the drum are the reserve it pays out later. One winch per rope.
+/// Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+#[no_mangle]
+pub extern "C" fn sinew_body_add_winch(
+    world: SinewWorld,
+    body: SinewBody,
+    end: u32,
+    length: f32,
+) -> SinewStatus {
+    guard("sinew_body_add_winch", || {
+        let end = rope_end(end)?;
+        with_world(world, |w| Ok(w.add_winch(BodyId(body.id), end, length)?))
+    })
+}
+
+/// Drives a rope's winch at `speed` m/s (> 0 pays out, < 0 reels in, 0 holds; within
+/// ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+#[no_mangle]
+pub extern "C" fn sinew_body_set_winch_speed(
+    world: SinewWorld,
+    body: SinewBody,
+    speed: f32,
+) -> SinewStatus {
+    guard("sinew_body_set_winch_speed", || {
+        with_world(world, |w| Ok(w.set_winch_speed(BodyId(body.id), speed)?))
+    })
+}
+
+/// Drives a rope's winch towards `length` m (in [0, built length]) at `speed` m/s
+/// (> 0); it stops there.
+#[no_mangle]
+pub extern "C" fn sinew_body_set_winch_target(
+    world: SinewWorld,
+    body: SinewBody,
+    length: f32,
+    speed: f32,
+) -> SinewStatus {
+    guard("sinew_body_set_winch_target", || {
+        with_world(world, |w| {
+            Ok(w.set_winch_target(BodyId(body.id), length, speed)?)
+        })
+    })
+}
+
+/// Largest winch speed (m/s).
+pub const SINEW_MAX_WINCH_SPEED: f32 = 1000.0;
+
+const _: () = assert!(SINEW_MAX_WINCH_SPEED == crate::MAX_WINCH_SPEED);
+
+/// Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
+/// stopped) and the index of its paying link (the link at the drum, which carries the
+/// load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
+/// outputs.
+///
+/// # Safety
+/// `out_length` and `out_speed` must point to one writable float each, `out_link` to
+/// one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_winch_state(
+    world: SinewWorld,
+    body: SinewBody,
+    out_length: *mut f32,
+    out_speed: *mut f32,
+    out_link: *mut u32,
+) -> SinewStatus {
+    guard("sinew_body_winch_state", || {
+        non_null(out_length, "out_length")?;
+        non_null(out_speed, "out_speed")?;
+        non_null(out_link, "out_link")?;
+        let (l, v, k) = with_world(world, |w| {
+            let id = BodyId(body.id);
+            Ok((
+                w.winch_length(id)?,
+                w.winch_speed(id)?,
+                w.winch_paying_link(id)?,
+            ))
+        })?;
+        // SAFETY: all three are non-null (checked above) and, by this function's safety
+        // section, writable for one value each; `write_unaligned` needs no alignment.
+        unsafe {
+            out_length.write_unaligned(l);
+            out_speed.write_unaligned(v);
+            out_link.write_unaligned(k);
+        }
+        Ok(())
+    })
+}

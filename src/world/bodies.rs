@@ -285,6 +285,9 @@ impl World {
             .attachments
             .remove_on_particles(body.particles.clone());
         self.sets.damped.retain(|(r, _)| *r != body.particles);
+        self.sets
+            .winches
+            .retain(|w| w.rope.particles != body.particles);
         for i in body.particles.clone() {
             self.particles.set_inverse_mass(i as usize, 0.0);
             self.particles.set_velocity(i as usize, Vec3::ZERO);

@@ -163,7 +163,7 @@ impl World {
     }
 
     /// The constraint ids of rope `id` (an error for other bodies).
-    fn rope_cut(&self, id: BodyId) -> Result<RopeCut> {
+    pub(crate) fn rope_cut(&self, id: BodyId) -> Result<RopeCut> {
         let body = self.bodies.get(id)?;
         if body.kind != BodyKind::Rope {
             return Err(Error::invalid(format!(

@@ -22,6 +22,7 @@ mod collision;
 pub(crate) mod edit;
 pub(crate) mod families;
 mod step;
+pub(crate) mod winch;
 
 /// Largest number of substeps per step and of iterations per substep.
 pub const MAX_SUBSTEPS: u32 = 1024;

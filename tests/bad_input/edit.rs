@@ -306,6 +306,51 @@ fn constraint_cases() -> Vec<Case> {
             sinew_body_cut_rope_along(c.world, FORGED_BODY, &a, &b, std::ptr::null_mut())
         }),
     ]);
+    let f = "sinew_body_add_winch";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
+            sinew_body_add_winch(NULL_WORLD, FORGED_BODY, 0, 1.0)
+        }),
+        case(f, "forged body", SINEW_ERROR_INVALID_HANDLE, |c| {
+            sinew_body_add_winch(c.world, FORGED_BODY, 0, 1.0)
+        }),
+        case(f, "end 2", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_body_add_winch(c.world, FORGED_BODY, 2, 1.0)
+        }),
+    ]);
+    let f = "sinew_body_set_winch_speed";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
+            sinew_body_set_winch_speed(NULL_WORLD, FORGED_BODY, 1.0)
+        }),
+        case(f, "forged body", SINEW_ERROR_INVALID_HANDLE, |c| {
+            sinew_body_set_winch_speed(c.world, FORGED_BODY, 1.0)
+        }),
+    ]);
+    let f = "sinew_body_set_winch_target";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
+            sinew_body_set_winch_target(NULL_WORLD, FORGED_BODY, 1.0, 1.0)
+        }),
+        case(f, "forged body", SINEW_ERROR_INVALID_HANDLE, |c| {
+            sinew_body_set_winch_target(c.world, FORGED_BODY, 1.0, 1.0)
+        }),
+    ]);
+    let f = "sinew_body_winch_state";
+    cases.extend([
+        case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| unsafe {
+            let (mut l, mut v, mut k) = (7.0f32, 7.0f32, 7u32);
+            sinew_body_winch_state(NULL_WORLD, FORGED_BODY, &mut l, &mut v, &mut k)
+        }),
+        case(f, "out_length NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let (mut v, mut k) = (7.0f32, 7u32);
+            sinew_body_winch_state(c.world, FORGED_BODY, std::ptr::null_mut(), &mut v, &mut k)
+        }),
+        case(f, "out_link NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let (mut l, mut v) = (7.0f32, 7.0f32);
+            sinew_body_winch_state(c.world, FORGED_BODY, &mut l, &mut v, std::ptr::null_mut())
+        }),
+    ]);
     cases
 }
 
@@ -325,7 +370,60 @@ fn constraint_edits_reject_bad_input() {
 #[test]
 fn removed_ids_and_body_values_are_checked_and_change_nothing() {
     type EditCall = fn(SinewWorld, SinewBody, SinewBody) -> SinewStatus;
-    let calls: [(&str, &str, SinewStatus, EditCall); 19] = [
+    let calls: [(&str, &str, SinewStatus, EditCall); 27] = [
+        (
+            "sinew_body_add_winch",
+            "rope end not pinned",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| sinew_body_add_winch(w, r, 1, 0.5),
+        ),
+        (
+            "sinew_body_add_winch",
+            "length past the rope",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| sinew_body_add_winch(w, r, 0, 1.5),
+        ),
+        (
+            "sinew_body_add_winch",
+            "NaN length",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| sinew_body_add_winch(w, r, 0, f32::NAN),
+        ),
+        (
+            "sinew_body_add_winch",
+            "tet body",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, _, t| sinew_body_add_winch(w, t, 0, 0.5),
+        ),
+        (
+            "sinew_body_set_winch_speed",
+            "no winch",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| sinew_body_set_winch_speed(w, r, 0.5),
+        ),
+        (
+            "sinew_body_set_winch_speed",
+            "infinite",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| sinew_body_set_winch_speed(w, r, f32::INFINITY),
+        ),
+        (
+            "sinew_body_set_winch_target",
+            "no winch",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| sinew_body_set_winch_target(w, r, 0.5, 1.0),
+        ),
+        (
+            "sinew_body_winch_state",
+            "no winch",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| unsafe {
+                let (mut l, mut v, mut k) = (7.0f32, 7.0f32, 7u32);
+                let s = sinew_body_winch_state(w, r, &mut l, &mut v, &mut k);
+                assert_eq!((l, v, k), (7.0, 7.0, 7), "outputs untouched");
+                s
+            },
+        ),
         (
             "sinew_body_set_break_force",
             "tet body is not a rope",

@@ -57,11 +57,13 @@ use sinew::ffi::constraints::{
     sinew_world_distance_constraint_count, sinew_world_read_constraint_forces,
 };
 use sinew::ffi::edit::{
-    sinew_body_cut_rope, sinew_body_cut_rope_along, sinew_body_set_break_force,
-    sinew_body_set_mass, sinew_body_set_rest_scale, sinew_constraints_is_removed,
-    sinew_constraints_read_rest, sinew_constraints_remove, sinew_constraints_set_break_force,
-    sinew_constraints_set_compliance, sinew_constraints_set_rest, sinew_constraints_set_stiffness,
-    sinew_world_break_event_count, sinew_world_take_break_events, SinewBreakEvent,
+    sinew_body_add_winch, sinew_body_cut_rope, sinew_body_cut_rope_along,
+    sinew_body_set_break_force, sinew_body_set_mass, sinew_body_set_rest_scale,
+    sinew_body_set_winch_speed, sinew_body_set_winch_target, sinew_body_winch_state,
+    sinew_constraints_is_removed, sinew_constraints_read_rest, sinew_constraints_remove,
+    sinew_constraints_set_break_force, sinew_constraints_set_compliance,
+    sinew_constraints_set_rest, sinew_constraints_set_stiffness, sinew_world_break_event_count,
+    sinew_world_take_break_events, SinewBreakEvent,
 };
 use sinew::ffi::families::{
     sinew_world_add_dihedral_bending, sinew_world_add_isometric_bending,
@@ -584,6 +586,10 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_world_take_break_events",
     "sinew_body_cut_rope",
     "sinew_body_cut_rope_along",
+    "sinew_body_add_winch",
+    "sinew_body_set_winch_speed",
+    "sinew_body_set_winch_target",
+    "sinew_body_winch_state",
     "sinew_collider_desc_init",
     "sinew_world_add_collider",
     "sinew_world_add_mesh_collider",
@@ -1595,6 +1601,32 @@ impl<'a> Session<'a> {
                     let mut lost = out1!(u64);
                     let st = sinew_world_take_break_events(w, o.ptr(), cap, n.ptr(), lost.ptr());
                     ok_or(st, o.untouched() && n.untouched() && lost.untouched())
+                }
+                "sinew_body_add_winch" => {
+                    let b = self.body(&s);
+                    let end = if self.g.pct(90) {
+                        self.g.below(2) as u32
+                    } else {
+                        self.g.index(4)
+                    };
+                    let l = self.g.float(0.0, 2.0);
+                    Outcome::new(sinew_body_add_winch(w, b, end, l), true)
+                }
+                "sinew_body_set_winch_speed" => {
+                    let b = self.body(&s);
+                    let v = self.g.float(-2.0, 2.0);
+                    Outcome::new(sinew_body_set_winch_speed(w, b, v), true)
+                }
+                "sinew_body_set_winch_target" => {
+                    let b = self.body(&s);
+                    let (l, v) = (self.g.float(0.0, 2.0), self.g.float(0.0, 2.0));
+                    Outcome::new(sinew_body_set_winch_target(w, b, l, v), true)
+                }
+                "sinew_body_winch_state" => {
+                    let b = self.body(&s);
+                    let (mut l, mut v, mut k) = (out1!(f32), out1!(f32), out1!(u32));
+                    let st = sinew_body_winch_state(w, b, l.ptr(), v.ptr(), k.ptr());
+                    ok_or(st, l.untouched() && v.untouched() && k.untouched())
                 }
                 "sinew_body_cut_rope" => {
                     let b = self.body(&s);

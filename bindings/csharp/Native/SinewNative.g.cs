@@ -549,6 +549,9 @@ namespace Sinew.Native
         /// </summary>
         public const uint SINEW_MAX_BREAK_EVENTS = 4096;
 
+        /// <summary>Largest winch speed (m/s).</summary>
+        public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
+
         /// <summary>Returns <c>SINEW_ABI_VERSION</c> of this binary.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern uint sinew_abi_version();
@@ -1076,6 +1079,42 @@ namespace Sinew.Native
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_cut_rope_along(SinewWorld world, SinewBody body, SinewVec3* a, SinewVec3* b, uint* out_link);
+
+        /// <summary>
+        /// Attaches a winch to a rope at <c>end</c> (a SinewRopeEnd; that end must be pinned: the
+        /// drum) and reels the rope in at once to <c>length</c> m (in (0, built length]): the
+        /// particles parked at the drum are the reserve it pays out later. One winch per rope.
+        /// Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_add_winch(SinewWorld world, SinewBody body, uint end, float length);
+
+        /// <summary>
+        /// Drives a rope's winch at <c>speed</c> m/s (&gt; 0 pays out, &lt; 0 reels in, 0 holds; within
+        /// ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_winch_speed(SinewWorld world, SinewBody body, float speed);
+
+        /// <summary>
+        /// Drives a rope's winch towards <c>length</c> m (in [0, built length]) at <c>speed</c> m/s
+        /// (&gt; 0); it stops there.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_winch_target(SinewWorld world, SinewBody body, float length, float speed);
+
+        /// <summary>
+        /// Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
+        /// stopped) and the index of its paying link (the link at the drum, which carries the
+        /// load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
+        /// outputs.
+        /// </summary>
+        /// <remarks>
+        /// <c>out_length</c> and <c>out_speed</c> must point to one writable float each, <c>out_link</c> to
+        /// one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_winch_state(SinewWorld world, SinewBody body, float* out_length, float* out_speed, uint* out_link);
 
         /// <summary>
         /// Adds <c>count</c> tethers (long-range attachments, Kim et al. 2012):
