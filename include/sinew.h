@@ -443,6 +443,31 @@ typedef uint32_t SinewShape;
 #endif // __cplusplus
 
 /**
+ * Values of the `end` argument of sinew_body_add_winch (crosses as `uint32_t`).
+ */
+enum SinewRopeEnd
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * The rope's first particle (its `start`).
+   */
+  SINEW_ROPE_START = 0,
+  /**
+   * The rope's last particle (its `end`).
+   */
+  SINEW_ROPE_END = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewRopeEnd SinewRopeEnd;
+#else
+typedef uint32_t SinewRopeEnd;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {

@@ -79,8 +79,18 @@ impl World {
             self.sets.update_jacobi_weights(&self.particles);
             // Reeled in at once: the parked particles go onto the drum, and the active
             // part of the rope moves with the new cursor onto it.
+            // The point of the paying link r from its outer end goes onto the drum, so
+            // the link starts at its rest length r.
             let drum = self.particles.position(w.particle(0) as usize);
-            let shift = drum - self.particles.position(w.particle(w.cursor()) as usize);
+            let inner = self.particles.position(w.particle(w.cursor()) as usize);
+            let outer = self.particles.position(w.particle(w.cursor() + 1) as usize);
+            let d = inner.distance(outer);
+            let on_link = if d > 0.0 {
+                outer + (inner - outer) * (w.paying / d).min(1.0)
+            } else {
+                inner
+            };
+            let shift = drum - on_link;
             for i in 0..=n {
                 let p = w.particle(i) as usize;
                 let to = if i <= w.cursor() {

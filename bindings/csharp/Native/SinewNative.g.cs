@@ -166,6 +166,15 @@ namespace Sinew.Native
         Mesh = 4,
     }
 
+    /// <summary>Values of the <c>end</c> argument of sinew_body_add_winch (crosses as <c>uint32_t</c>).</summary>
+    public enum SinewRopeEnd : uint
+    {
+        /// <summary>The rope's first particle (its <c>start</c>).</summary>
+        RopeStart = 0,
+        /// <summary>The rope's last particle (its <c>end</c>).</summary>
+        RopeEnd = 1,
+    }
+
     /// <summary>A world handle, passed by value. <c>id</c> 0 is the null handle.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewWorld
