@@ -200,3 +200,36 @@ fn winch_bad_input_changes_nothing() {
         ErrorKind::InvalidArgument
     );
 }
+
+/// When the host moves the drum (the pinned end), the parked particles and the hanging
+/// rope follow it.
+#[test]
+fn parked_particles_follow_a_moving_drum() {
+    let mut w = World::new(WorldDesc {
+        substeps: 16,
+        damping: 2.0,
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::ZERO,
+            end: Vec3::new(0.0, -1.0, 0.0),
+            segments: 10,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    w.add_winch(rope, RopeEnd::Start, 0.5).unwrap();
+    let to = Vec3::new(1.0, 0.5, 0.0);
+    w.write_positions(0, &[to]).unwrap();
+    for _ in 0..300 {
+        w.step(DT).unwrap();
+    }
+    for i in 0..5 {
+        let d = pos(&w, i).distance(to);
+        assert!(d < 1e-3, "parked particle {i} is {d} m from the drum");
+    }
+    let d = pos(&w, 10).distance(to + Vec3::new(0.0, -0.5, 0.0));
+    assert!(d < 0.01, "free end {d} m from below the drum");
+}

@@ -57,6 +57,9 @@ pub struct Winch {
     /// Bend rest length per unit of the paying link's straight span (ratio of the
     /// built bend length to the two built links it spans).
     pub(crate) bend_ratio: f32,
+    /// Where the drum (local particle 0) was at the last substep (m): when the host
+    /// moves it, the parked particles move with it.
+    pub(crate) drum: crate::math::Vec3,
 }
 
 impl Winch {
@@ -134,6 +137,15 @@ impl ConstraintSets {
         particles: &mut Particles,
         h: f32,
     ) -> bool {
+        let drum = particles.position(w.particle(0) as usize);
+        if drum != w.drum {
+            let delta = drum - w.drum;
+            for i in 1..=w.cursor {
+                let p = w.particle(i) as usize;
+                particles.set_position(p, particles.position(p) + delta);
+            }
+            w.drum = drum;
+        }
         if w.speed == 0.0 {
             return false;
         }

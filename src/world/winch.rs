@@ -34,8 +34,10 @@ impl World {
             target: None,
             inverse_mass: 0.0,
             bend_ratio: 1.0,
+            drum: crate::math::Vec3::ZERO,
         };
         let drum = w.particle(0) as usize;
+        w.drum = self.particles.position(drum);
         if self.particles.inverse_mass(drum) != 0.0 {
             return Err(Error::invalid(format!(
                 "the rope's {end:?} is not pinned: a winch needs a pinned end (the drum)"
