@@ -101,6 +101,17 @@
 #define SINEW_MATERIAL_FAT 1.0e-3
 
 /**
+ * Largest number of break events queued between two sinew_world_take_break_events;
+ * events past it are counted in `out_lost`.
+ */
+#define SINEW_MAX_BREAK_EVENTS 4096
+
+/**
+ * Largest winch speed (m/s).
+ */
+#define SINEW_MAX_WINCH_SPEED 1000.0
+
+/**
  * Largest wind speed, zone strength and turbulence amplitude (m/s).
  */
 #define SINEW_MAX_WIND_SPEED 1.0e4
@@ -241,6 +252,24 @@ enum SinewFamily
    * Ring area (2D); N/m.
    */
   SINEW_FAMILY_RING_AREA = 9,
+  /**
+   * The host's distance constraints (XPBD and PBD; not body links); N.
+   */
+  SINEW_FAMILY_DISTANCE = 10,
+  /**
+   * Shape-matching clusters (PBD stiffness); no force (reads 0).
+   */
+  SINEW_FAMILY_SHAPE_CLUSTER = 11,
+  /**
+   * Attachments to hosts; |force| in N.
+   */
+  SINEW_FAMILY_ATTACHMENT = 12,
+  /**
+   * The length links of bodies (rope links and bend links, cloth and soft-body
+   * edges); N. Prefer the body functions; ids are those of sinew_body_read_forces'
+   * groups, offset by the body's first link.
+   */
+  SINEW_FAMILY_BODY_LINK = 13,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -450,6 +479,31 @@ enum SinewWindZoneShape
 typedef enum SinewWindZoneShape SinewWindZoneShape;
 #else
 typedef uint32_t SinewWindZoneShape;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of the `end` argument of sinew_body_add_winch (crosses as `uint32_t`).
+ */
+enum SinewRopeEnd
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * The rope's first particle (its `start`).
+   */
+  SINEW_ROPE_START = 0,
+  /**
+   * The rope's last particle (its `end`).
+   */
+  SINEW_ROPE_END = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewRopeEnd SinewRopeEnd;
+#else
+typedef uint32_t SinewRopeEnd;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -826,6 +880,30 @@ typedef struct SinewContact {
    */
   struct SinewVec3 normal;
 } SinewContact;
+
+/**
+ * One broken constraint (see sinew_world_take_break_events).
+ */
+typedef struct SinewBreakEvent {
+  /**
+   * The body it belonged to (id 0: a constraint the host added, or a body removed
+   * since).
+   */
+  struct SinewBody body;
+  /**
+   * Its family (a SinewFamily value) and id.
+   */
+  uint32_t family;
+  uint32_t id;
+  /**
+   * The force that broke it, in the family's units (N for lengths).
+   */
+  float force;
+  /**
+   * Where it broke (m): the mean position of its particles.
+   */
+  struct SinewVec3 position;
+} SinewBreakEvent;
 
 /**
  * Per-particle weights against the skinned target. Defaults (no skinning):
@@ -1557,6 +1635,207 @@ SinewStatus sinew_world_read_constraint_forces(struct SinewWorld world,
                                                uint32_t first,
                                                uint32_t count,
                                                float *out_newtons);
+
+/**
+ * Removes constraints `first..first+count` of `family` (a SinewFamily value): they
+ * keep their ids, stop acting from the next step and report zero force. Fails,
+ * changing nothing, on an out-of-range id, a zero count or an id already removed.
+ */
+SinewStatus sinew_constraints_remove(struct SinewWorld world,
+                                     uint32_t family,
+                                     uint32_t first,
+                                     uint32_t count);
+
+/**
+ * Writes 1 to `*out_removed` when constraint `id` of `family` was removed, else 0.
+ *
+ * # Safety
+ * `out_removed` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_constraints_is_removed(struct SinewWorld world,
+                                         uint32_t family,
+                                         uint32_t id,
+                                         uint32_t *out_removed);
+
+/**
+ * Sets the rest values of constraints `first..first+count` of `family` from
+ * `rest_values` (count floats): the rest length (m) of distance constraints, the max
+ * length (m) of tethers, the rest angle (rad, [-pi, pi]) of dihedral bending, the
+ * rest volume (m³) of tets and pressure surfaces (the target is the overpressure
+ * times it), the rest area (m²) of rings, the minimum area (m²) or volume (m³) of
+ * unilateral constraints. Isometric bending, strains, shape clusters and attachments
+ * have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). All or nothing.
+ *
+ * # Safety
+ * `rest_values` must point to `count` readable floats.
+ */
+SinewStatus sinew_constraints_set_rest(struct SinewWorld world,
+                                       uint32_t family,
+                                       uint32_t first,
+                                       uint32_t count,
+                                       const float *rest_values);
+
+/**
+ * Writes the rest values (units as sinew_constraints_set_rest) of constraints
+ * `first..first+count` of `family` to `out_rest_values`; a removed constraint reads
+ * NaN.
+ *
+ * # Safety
+ * `out_rest_values` must point to `count` writable floats.
+ */
+SinewStatus sinew_constraints_read_rest(struct SinewWorld world,
+                                        uint32_t family,
+                                        uint32_t first,
+                                        uint32_t count,
+                                        float *out_rest_values);
+
+/**
+ * Sets the compliance of constraints `first..first+count` of `family`, in the
+ * family's unit (m/N for distance, tethers and attachments; rad/(N·m) dihedral;
+ * 1/(N·m) isometric, tet volume and strains; m⁵/N pressure and unilateral volume;
+ * m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]. A PBD distance
+ * constraint becomes an XPBD one. Shape clusters take a stiffness instead.
+ */
+SinewStatus sinew_constraints_set_compliance(struct SinewWorld world,
+                                             uint32_t family,
+                                             uint32_t first,
+                                             uint32_t count,
+                                             float compliance);
+
+/**
+ * Sets the PBD stiffness k in [0, 1] (the fraction of the error removed per substep,
+ * whatever the iteration count) of constraints `first..first+count` of `family`:
+ * distance constraints (an XPBD one becomes a PBD one) and shape clusters; the other
+ * families take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
+ */
+SinewStatus sinew_constraints_set_stiffness(struct SinewWorld world,
+                                            uint32_t family,
+                                            uint32_t first,
+                                            uint32_t count,
+                                            float stiffness);
+
+/**
+ * Scales the rest lengths of a rope or a distance-model cloth (links, bend links,
+ * tethers) to `scale` (in (0, 1000]) times the lengths it was built with; other
+ * bodies are untouched. Change it gradually (a few percent per step) to reel a rope
+ * in smoothly.
+ */
+SinewStatus sinew_body_set_rest_scale(struct SinewWorld world, struct SinewBody body, float scale);
+
+/**
+ * Sets the total mass (kg, finite, > 0) of a body's movable particles, keeping their
+ * mass ratios; pinned particles stay pinned.
+ */
+SinewStatus sinew_body_set_mass(struct SinewWorld world, struct SinewBody body, float mass);
+
+/**
+ * Sets the break force (family units, N for lengths; +infinity = never breaks; finite
+ * values must be > 0) of constraints `first..first+count` of `family`. From the next
+ * step on, a constraint whose force exceeds it in a substep is removed and reported
+ * by sinew_world_take_break_events. Shape clusters report no force and cannot break.
+ */
+SinewStatus sinew_constraints_set_break_force(struct SinewWorld world,
+                                              uint32_t family,
+                                              uint32_t first,
+                                              uint32_t count,
+                                              float force);
+
+/**
+ * Sets the break force (N, > 0; +infinity = never breaks) of a rope's links: a link
+ * whose tension exceeds it in a substep breaks and the rope falls apart there (as
+ * sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
+ * with `tethers` = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+ */
+SinewStatus sinew_body_set_break_force(struct SinewWorld world, struct SinewBody body, float force);
+
+/**
+ * Writes the number of break events waiting to be taken to `*out_count` (at most
+ * SINEW_MAX_BREAK_EVENTS).
+ *
+ * # Safety
+ * `out_count` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_break_event_count(struct SinewWorld world, uint32_t *out_count);
+
+/**
+ * Moves the oldest break events (up to `capacity`) into `out_events`, oldest first,
+ * writes how many to `*out_count` and how many were lost to a full queue since the
+ * last call to `*out_lost` (then clears that count). Poll it after each step.
+ *
+ * # Safety
+ * `out_events` must point to `capacity` writable SinewBreakEvent, `out_count` to one
+ * writable uint32_t, `out_lost` to one writable uint64_t.
+ */
+SinewStatus sinew_world_take_break_events(struct SinewWorld world,
+                                          struct SinewBreakEvent *out_events,
+                                          uint32_t capacity,
+                                          uint32_t *out_count,
+                                          uint64_t *out_lost);
+
+/**
+ * Cuts a rope at its link `link` (0 = the link at its start; a rope of n segments has
+ * n links): that link, the bend links over it and the tethers across it are removed,
+ * so the two pieces fall apart. Cutting where it was cut already does nothing more.
+ * SINEW_ERROR_INVALID_ARGUMENT for a body that is not a rope, OUT_OF_RANGE for a link
+ * past its end.
+ */
+SinewStatus sinew_body_cut_rope(struct SinewWorld world, struct SinewBody body, uint32_t link);
+
+/**
+ * Cuts a rope at the live link nearest to the segment `*a`–`*b` (a sword swipe, m)
+ * and writes that link's index to `*out_link`.
+ *
+ * # Safety
+ * `a` and `b` must point to one readable SinewVec3 each, `out_link` to one writable
+ * uint32_t.
+ */
+SinewStatus sinew_body_cut_rope_along(struct SinewWorld world,
+                                      struct SinewBody body,
+                                      const struct SinewVec3 *a,
+                                      const struct SinewVec3 *b,
+                                      uint32_t *out_link);
+
+/**
+ * Attaches a winch to a rope at `end` (a SinewRopeEnd; that end must be pinned: the
+ * drum) and reels the rope in at once to `length` m (in (0, built length]): the
+ * particles parked at the drum are the reserve it pays out later. One winch per rope.
+ * Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+ */
+SinewStatus sinew_body_add_winch(struct SinewWorld world,
+                                 struct SinewBody body,
+                                 uint32_t end,
+                                 float length);
+
+/**
+ * Drives a rope's winch at `speed` m/s (> 0 pays out, < 0 reels in, 0 holds; within
+ * ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+ */
+SinewStatus sinew_body_set_winch_speed(struct SinewWorld world, struct SinewBody body, float speed);
+
+/**
+ * Drives a rope's winch towards `length` m (in [0, built length]) at `speed` m/s
+ * (> 0); it stops there.
+ */
+SinewStatus sinew_body_set_winch_target(struct SinewWorld world,
+                                        struct SinewBody body,
+                                        float length,
+                                        float speed);
+
+/**
+ * Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
+ * stopped) and the index of its paying link (the link at the drum, which carries the
+ * load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
+ * outputs.
+ *
+ * # Safety
+ * `out_length` and `out_speed` must point to one writable float each, `out_link` to
+ * one writable uint32_t.
+ */
+SinewStatus sinew_body_winch_state(struct SinewWorld world,
+                                   struct SinewBody body,
+                                   float *out_length,
+                                   float *out_speed,
+                                   uint32_t *out_link);
 
 /**
  * Adds `count` tethers (long-range attachments, Kim et al. 2012):

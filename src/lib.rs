@@ -66,9 +66,11 @@ pub use collision::mesh::MAX_TRIANGLES;
 pub use collision::shape::MAX_FRICTION;
 pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape, MAX_COLLIDER_CONTACTS};
 pub use constraints::attachment::Transform;
+pub use constraints::breaking::MAX_BREAK_EVENTS;
 pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
 pub use constraints::nary::MAX_FAMILY_CONSTRAINTS;
 pub use constraints::volume::MAX_SURFACE_TRIANGLES;
+pub use constraints::winch::RopeEnd;
 pub use constraints::{ConstraintSets, DistanceConstraints, FamilyKind};
 pub use error::{Error, ErrorKind, Result};
 pub use glam::Quat;
@@ -76,7 +78,10 @@ pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use skinning::SkinWeights;
 pub use solver::Solver;
+pub use world::breaking::BreakReport;
+pub use world::edit::MAX_REST_SCALE;
 pub use world::families::MAX_FAMILY_COMPLIANCE;
+pub use world::winch::MAX_WINCH_SPEED;
 pub use world::{
     World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MAX_THREADS, MIN_DT,
 };

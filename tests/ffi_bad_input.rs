@@ -1302,6 +1302,9 @@ mod skinning_cases;
 #[path = "bad_input/wind.rs"]
 mod wind_cases;
 
+#[path = "bad_input/edit.rs"]
+mod edit_cases;
+
 fn every_table() -> Vec<Vec<Case>> {
     let mut tables = vec![
         create_cases(),
@@ -1327,6 +1330,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(bodies_cases::tables());
     tables.extend(wind_cases::tables());
     tables.extend(skinning_cases::tables());
+    tables.extend(edit_cases::tables());
     tables
 }
 

@@ -384,7 +384,28 @@ enum class Family : uint32_t {
     UnilateralArea = SINEW_FAMILY_UNILATERAL_AREA,       ///< N/m
     UnilateralVolume = SINEW_FAMILY_UNILATERAL_VOLUME,   ///< Pa
     RingArea = SINEW_FAMILY_RING_AREA,                   ///< N/m
+    Distance = SINEW_FAMILY_DISTANCE,                    ///< N (the host's distance constraints)
+    ShapeCluster = SINEW_FAMILY_SHAPE_CLUSTER,           ///< no force (PBD stiffness)
+    Attachment = SINEW_FAMILY_ATTACHMENT,                ///< N
+    BodyLink = SINEW_FAMILY_BODY_LINK,                   ///< N (rope links, cloth edges)
 };
+
+/// The end of a rope a winch pays from (`SinewRopeEnd`).
+enum class RopeEnd : uint32_t {
+    Start = SINEW_ROPE_START, ///< the rope's first particle
+    End = SINEW_ROPE_END,     ///< the rope's last particle
+};
+
+/// A winched rope's state: active length (m), speed (m/s), paying link (index into the
+/// Stretch group of Body::read_forces).
+struct WinchState {
+    float length = 0.0f;
+    float speed = 0.0f;
+    uint32_t paying_link = 0;
+};
+
+/// One broken constraint (`SinewBreakEvent`).
+using BreakEvent = SinewBreakEvent;
 
 /// Bending model of a cloth (`SinewBendingModel`).
 enum class BendingModel : uint32_t {
@@ -694,6 +715,44 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
     }
     /// Puts every movable particle on its latest target, at rest.
     Result<void> teleport_to_skin() { return detail::to_result(sinew_body_teleport_to_skin(world_, handle_)); }
+    // --- in-place edits (take effect at the next step; other bodies untouched) ---
+
+    /// Scales a rope's or distance-model cloth's rest lengths to `scale` (in (0, 1000])
+    /// times their built lengths. Change it gradually to shorten a rope smoothly.
+    Result<void> set_rest_scale(float scale) {
+        return detail::to_result(sinew_body_set_rest_scale(world_, handle_, scale));
+    }
+    /// Sets the total mass (kg) of the body's movable particles, keeping their ratios.
+    Result<void> set_mass(float kg) { return detail::to_result(sinew_body_set_mass(world_, handle_, kg)); }
+    /// A rope's links break when their tension exceeds `newtons` (+inf: never).
+    Result<void> set_break_force(float newtons) {
+        return detail::to_result(sinew_body_set_break_force(world_, handle_, newtons));
+    }
+    /// Cuts a rope at link `link` (0 = at its start): the two pieces fall apart.
+    Result<void> cut(uint32_t link) { return detail::to_result(sinew_body_cut_rope(world_, handle_, link)); }
+    /// Cuts a rope at the link nearest the segment a–b (a sword swipe); returns the link.
+    Result<uint32_t> cut_along(const Vec3& a, const Vec3& b) {
+        uint32_t link = 0;
+        return detail::checked(sinew_body_cut_rope_along(world_, handle_, &a, &b, &link), link);
+    }
+    /// Attaches a winch at the rope's pinned `end` and reels it in at once to `length` m.
+    Result<void> add_winch(RopeEnd end, float length) {
+        return detail::to_result(sinew_body_add_winch(world_, handle_, static_cast<uint32_t>(end), length));
+    }
+    /// Drives the winch at `meters_per_second` (> 0 pays out, < 0 reels in).
+    Result<void> set_winch_speed(float meters_per_second) {
+        return detail::to_result(sinew_body_set_winch_speed(world_, handle_, meters_per_second));
+    }
+    /// Drives the winch to `length` m at `meters_per_second` (> 0); it stops there.
+    Result<void> set_winch_target(float length, float meters_per_second) {
+        return detail::to_result(sinew_body_set_winch_target(world_, handle_, length, meters_per_second));
+    }
+    /// The winch's length, speed and paying link.
+    Result<WinchState> winch_state() const {
+        WinchState s;
+        return detail::checked(
+            sinew_body_winch_state(world_, handle_, &s.length, &s.speed, &s.paying_link), s);
+    }
 
   private:
     friend class detail::OwnedHandle<Body, SinewBody>;
@@ -1227,6 +1286,64 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     Result<Vec3> wind_at(const Vec3& position) const {
         Vec3 v{};
         return detail::checked(sinew_world_wind_at(handle_, &position, &v), v);
+    }
+
+    // --- in-place edits of any family (ids never shift; effective next step) -----
+
+    /// Removes constraints `first .. first + count` of `family` (removed ones stay so).
+    Result<void> remove_constraints(Family family, uint32_t first, uint32_t count) {
+        return detail::to_result(sinew_constraints_remove(handle_, static_cast<uint32_t>(family), first, count));
+    }
+    /// Whether constraint `id` of `family` was removed.
+    Result<bool> constraint_removed(Family family, uint32_t id) const {
+        uint32_t r = 0;
+        auto s = sinew_constraints_is_removed(handle_, static_cast<uint32_t>(family), id, &r);
+        return detail::checked(s, r != 0);
+    }
+    /// Sets the rest values (length m, angle rad, area m², volume m³ per family) of
+    /// constraints `first .. first + values.size()`.
+    Result<void> set_constraint_rest(Family family, uint32_t first, Span<const float> values) {
+        const auto set = [family](SinewWorld w, uint32_t from, uint32_t n, const float* v) {
+            return sinew_constraints_set_rest(w, static_cast<uint32_t>(family), from, n, v);
+        };
+        return detail::array_call(set, handle_, first, values, "World::set_constraint_rest");
+    }
+    /// Reads the rest values of constraints `first .. first + out.size()` (NaN: removed).
+    Result<void> read_constraint_rest(Family family, uint32_t first, Span<float> out) const {
+        const auto read = [family](SinewWorld w, uint32_t from, uint32_t n, float* to) {
+            return sinew_constraints_read_rest(w, static_cast<uint32_t>(family), from, n, to);
+        };
+        return detail::array_call(read, handle_, first, out, "World::read_constraint_rest");
+    }
+    /// Sets the compliance (family units) of constraints `first .. first + count`.
+    Result<void> set_constraint_compliance(Family family, uint32_t first, uint32_t count, float compliance) {
+        return detail::to_result(
+            sinew_constraints_set_compliance(handle_, static_cast<uint32_t>(family), first, count, compliance));
+    }
+    /// Sets the PBD stiffness ([0, 1]) of distance constraints or shape clusters.
+    Result<void> set_constraint_stiffness(Family family, uint32_t first, uint32_t count, float stiffness) {
+        return detail::to_result(
+            sinew_constraints_set_stiffness(handle_, static_cast<uint32_t>(family), first, count, stiffness));
+    }
+    /// Constraints whose force exceeds `force` (family units; +inf: never) in a substep
+    /// break: they are removed and reported by take_break_events().
+    Result<void> set_constraint_break_force(Family family, uint32_t first, uint32_t count, float force) {
+        return detail::to_result(
+            sinew_constraints_set_break_force(handle_, static_cast<uint32_t>(family), first, count, force));
+    }
+    /// Moves the waiting break events (oldest first) into `out` (resized to their number)
+    /// and returns how many were lost to a full queue since the last call.
+    Result<uint64_t> take_break_events(std::vector<BreakEvent>& out) {
+        uint32_t waiting = 0;
+        if (auto r = detail::to_result(sinew_world_break_event_count(handle_, &waiting)); !r) return r.error();
+        std::vector<BreakEvent> buf(waiting == 0 ? 1 : waiting);
+        uint32_t n = 0;
+        uint64_t lost = 0;
+        auto s = sinew_world_take_break_events(handle_, buf.data(), waiting, &n, &lost);
+        if (s != SINEW_OK) return detail::to_result(s).error();
+        buf.resize(n);
+        out.swap(buf);
+        return lost;
     }
 
     // --- attachments --------------------------------------------------------------

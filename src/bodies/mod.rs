@@ -123,6 +123,9 @@ pub struct Body {
     pub damping: f32,
     /// Rope radius (m); 0 for other bodies.
     pub radius: f32,
+    /// Scale of the rest lengths relative to the built ones (1 until
+    /// [`crate::World::set_body_rest_scale`] changes it).
+    pub rest_scale: f32,
 }
 
 struct Slot {

@@ -15,7 +15,7 @@
 //! an iteration, one after another (also with the Jacobi solver). An attachment on a
 //! particle of inverse mass 0 does nothing.
 
-use super::set::{ConstraintSet, Iteration};
+use super::set::{ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec3A};
 use crate::particles::Particles;
@@ -255,5 +255,26 @@ impl ConstraintSet for Attachments {
             a.compliance = -1.0;
             a.lambda = Vec3::ZERO;
         }
+    }
+
+    fn kind(&self) -> Option<FamilyKind> {
+        Some(FamilyKind::Attachment)
+    }
+
+    fn is_removed(&self, id: usize) -> bool {
+        self.list[id].compliance < 0.0
+    }
+
+    fn compliance_unit(&self) -> Option<&'static str> {
+        Some("m/N")
+    }
+
+    fn edit_compliance(&mut self, id: usize, compliance: f32) {
+        self.set_compliance(id, compliance);
+    }
+
+    fn locate(&self, id: usize, particles: &Particles) -> Option<(u32, Vec3)> {
+        let p = self.list[id].particle;
+        Some((p, particles.position(p as usize)))
     }
 }

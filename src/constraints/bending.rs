@@ -71,6 +71,22 @@ impl Family<4> for Dihedral {
     type Rest = f32;
     const NAME: &'static str = "dihedral bending";
     const KIND: Option<FamilyKind> = Some(FamilyKind::DihedralBending);
+    const COMPLIANCE_UNIT: &'static str = "rad/(N·m)";
+    const REST_UNIT: Option<&'static str> = Some("rest angle (rad)");
+    fn rest_scalar(rest: &f32) -> Option<f32> {
+        Some(*rest)
+    }
+    fn set_rest_scalar(rest: &mut f32, value: f32) {
+        *rest = value;
+    }
+    fn check_rest_scalar(what: &str, a: f32) -> crate::error::Result<()> {
+        if !(a.is_finite() && a.abs() <= std::f32::consts::PI) {
+            return Err(crate::error::Error::invalid(format!(
+                "{what} {a} must be finite and in [-pi, pi] (rad)"
+            )));
+        }
+        Ok(())
+    }
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &f32) -> Option<(f32, [Vec3; 4])> {
         let (theta, g) = dihedral_angle_and_gradient(r)?;
@@ -120,6 +136,7 @@ pub struct Isometric;
 impl Family<4> for Isometric {
     type Rest = IsometricRest;
     const NAME: &'static str = "isometric bending";
+    const COMPLIANCE_UNIT: &'static str = "1/(N·m)";
     const KIND: Option<FamilyKind> = Some(FamilyKind::IsometricBending);
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &IsometricRest) -> Option<(f32, [Vec3; 4])> {

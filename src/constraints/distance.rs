@@ -41,8 +41,14 @@ pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
 /// Largest compliance (m/N) accepted; softer links are indistinguishable from none.
 pub const MAX_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
 
-/// Softness of a removed constraint: a PBD constraint of stiffness 0 (`-0.0`).
+/// Softness of a removed constraint: a PBD constraint of stiffness 0 (`-0.0`), which
+/// moves nothing.
 const REMOVED: f32 = -0.0;
+
+/// Rest length marking a removed constraint (with softness [`REMOVED`]); a live
+/// constraint's rest length is never negative, and a stiffness-0 constraint moves
+/// nothing whatever its rest length.
+const REMOVED_REST: f32 = -1.0;
 
 /// One constraint to add (already validated by the world).
 #[derive(Clone, Copy, Debug)]
@@ -429,6 +435,9 @@ impl ConstraintSet for DistanceConstraints {
     /// Removes constraints `ids`: they keep their ids and stop acting (stored as PBD
     /// constraints of stiffness 0, which move nothing), and report 0 force.
     fn remove(&mut self, ids: Range<u32>) {
+        for id in ids.clone() {
+            self.rest[self.slot_of[id as usize] as usize] = REMOVED_REST;
+        }
         remove_slots(
             ids,
             &self.slot_of,
@@ -441,6 +450,59 @@ impl ConstraintSet for DistanceConstraints {
     fn colour_count(&self) -> usize {
         DistanceConstraints::colour_count(self)
     }
+
+    fn is_removed(&self, id: usize) -> bool {
+        let s = self.slot_of[id] as usize;
+        self.softness[s].to_bits() == REMOVED.to_bits() && self.rest[s] == REMOVED_REST
+    }
+
+    fn rest_value(&self, id: usize) -> Option<f32> {
+        Some(self.rest_length(id))
+    }
+
+    fn rest_unit(&self) -> Option<&'static str> {
+        Some("rest length (m)")
+    }
+
+    fn check_rest(&self, _id: usize, value: f32, what: &str) -> Result<()> {
+        crate::limits::check_length(what, value, false)
+    }
+
+    fn edit_rest(&mut self, id: usize, value: f32) {
+        self.rest[self.slot_of[id] as usize] = value;
+    }
+
+    fn compliance_unit(&self) -> Option<&'static str> {
+        Some("m/N")
+    }
+
+    /// Makes live constraint `id` an XPBD constraint of compliance α (m/N), whichever
+    /// flavour it was.
+    fn edit_compliance(&mut self, id: usize, compliance: f32) {
+        self.softness[self.slot_of[id] as usize] = pack_softness(compliance, 1.0);
+    }
+
+    fn locate(&self, id: usize, particles: &Particles) -> Option<(u32, Vec3)> {
+        Some(super::set::mean_position(&self.pair(id), particles))
+    }
+
+    /// Any distance constraint takes a stiffness too (it becomes a PBD constraint).
+    fn check_stiffness_of(&self, _id: usize) -> Result<()> {
+        Ok(())
+    }
+
+    /// Makes live constraint `id` a PBD constraint of stiffness k (per substep, for
+    /// `iterations` iterations: k' = 1 − (1 − k)^(1/n)), whichever flavour it was.
+    fn edit_stiffness(&mut self, id: usize, stiffness: f32, iterations: u32) {
+        let per_iteration = pbd_per_iteration(stiffness, iterations);
+        self.softness[self.slot_of[id] as usize] = pack_softness(0.0, per_iteration);
+    }
+}
+
+/// The per-iteration stiffness k' = 1 − (1 − k)^(1/n) that removes the fraction k of
+/// the error in n iterations.
+pub(crate) fn pbd_per_iteration(stiffness: f32, iterations: u32) -> f32 {
+    1.0 - (1.0 - stiffness).powf(1.0 / iterations as f32)
 }
 
 /// Checks a batch of distance constraints before anything is added; `rest` None means

@@ -36,6 +36,7 @@ pub struct Link;
 impl Family<2> for Link {
     type Rest = f32;
     const NAME: &'static str = "link";
+    const COMPLIANCE_UNIT: &'static str = "m/N";
     #[inline(always)]
     fn evaluate(r: &[Vec3; 2], rest: &f32) -> Option<(f32, [Vec3; 2])> {
         length_and_gradient(r, *rest)
@@ -50,6 +51,17 @@ impl Family<2> for Tether {
     type Rest = f32;
     const NAME: &'static str = "tether";
     const KIND: Option<FamilyKind> = Some(FamilyKind::Tether);
+    const COMPLIANCE_UNIT: &'static str = "m/N";
+    const REST_UNIT: Option<&'static str> = Some("max length (m)");
+    fn rest_scalar(rest: &f32) -> Option<f32> {
+        Some(*rest)
+    }
+    fn set_rest_scalar(rest: &mut f32, value: f32) {
+        *rest = value;
+    }
+    fn check_rest_scalar(what: &str, value: f32) -> crate::error::Result<()> {
+        crate::limits::check_length(what, value, false)
+    }
     #[inline(always)]
     fn evaluate(r: &[Vec3; 2], rest: &f32) -> Option<(f32, [Vec3; 2])> {
         let (c, g) = length_and_gradient(r, *rest)?;

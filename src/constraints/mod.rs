@@ -6,6 +6,7 @@
 
 pub mod attachment;
 pub mod bending;
+pub mod breaking;
 pub mod distance;
 mod distance_kernel;
 pub mod link;
@@ -16,6 +17,7 @@ pub mod shape_matching;
 pub mod strain;
 pub mod unilateral;
 pub mod volume;
+pub mod winch;
 
 pub use distance::DistanceConstraints;
 pub use set::FamilyKind;
@@ -49,6 +51,10 @@ macro_rules! constraint_sets {
             pub(crate) planar: Option<f32>,
             /// Extra velocity damping (1/s) of particle ranges (bodies).
             pub(crate) damped: Vec<(std::ops::Range<u32>, f32)>,
+            /// Break forces, rope cuts and the break-event queue.
+            pub(crate) breaking: breaking::Breaking,
+            /// Winches changing ropes' lengths.
+            pub(crate) winches: Vec<winch::Winch>,
         }
 
         /// Number of sets in the registry.
@@ -112,9 +118,28 @@ impl ConstraintSets {
             .unwrap_or(0)
     }
 
-    /// The set of a family with a low-level API.
+    /// The set of a family with a low-level API (the host's distance constraints for
+    /// [`FamilyKind::Distance`]: the body links share their type but not their kind).
     pub(crate) fn family(&self, kind: FamilyKind) -> &dyn ConstraintSet {
+        match kind {
+            FamilyKind::Distance => return &self.distance,
+            FamilyKind::BodyLink => return &self.link,
+            _ => {}
+        }
         self.all()
+            .into_iter()
+            .find(|s| s.kind() == Some(kind))
+            .expect("every FamilyKind has a set in the registry")
+    }
+
+    /// The set of a family, mutable (as [`Self::family`]).
+    pub(crate) fn family_mut(&mut self, kind: FamilyKind) -> &mut dyn ConstraintSet {
+        match kind {
+            FamilyKind::Distance => return &mut self.distance,
+            FamilyKind::BodyLink => return &mut self.link,
+            _ => {}
+        }
+        self.all_mut()
             .into_iter()
             .find(|s| s.kind() == Some(kind))
             .expect("every FamilyKind has a set in the registry")
@@ -134,10 +159,13 @@ impl ConstraintSets {
         }
     }
 
-    /// After the velocity update of a substep of length `h` (s): per-body damping,
+    /// After the velocity update of a substep of length `h` (s): breaks overloaded
+    /// constraints (`breaking`), winches (`winch`), per-body damping,
     /// each set's end of substep (plastic flow of shape-matching clusters), the 2D
     /// plane.
     pub(crate) fn end_substep(&mut self, particles: &mut Particles, h: f32) {
+        self.break_overloaded(particles, h);
+        self.advance_winches(particles, h);
         for (range, damping) in &self.damped {
             let f = (-damping * h).exp();
             for v in &mut particles.velocity[range.start as usize..range.end as usize] {
@@ -177,7 +205,9 @@ mod tests {
         let sets = ConstraintSets::default();
         for kind in FamilyKind::ALL {
             let n = sets.all().iter().filter(|s| s.kind() == Some(kind)).count();
-            assert_eq!(n, 1, "{kind:?}");
+            // Distance and body links are found by field: they share one type.
+            let want = usize::from(!matches!(kind, FamilyKind::Distance | FamilyKind::BodyLink));
+            assert_eq!(n, want, "{kind:?}");
             assert_eq!(FamilyKind::from_u32(kind as u32), Some(kind));
         }
     }

@@ -41,9 +41,27 @@ pub trait Family<const K: usize>: Send + Sync + 'static {
     const NAME: &'static str;
     /// Its public name, when the family has a low-level API.
     const KIND: Option<FamilyKind> = None;
+    /// Unit of the compliance, e.g. "m/N".
+    const COMPLIANCE_UNIT: &'static str;
+    /// What the editable scalar of the rest data is, with its unit ("max length (m)"),
+    /// None when the rest data has no single scalar (a strain or isometric matrix).
+    const REST_UNIT: Option<&'static str> = None;
     /// C and ∇C at relative positions `r` (`r[0]` = 0), or None when the constraint is
     /// inactive (a unilateral constraint that holds) or degenerate (no direction).
     fn evaluate(r: &[Vec3; K], rest: &Self::Rest) -> Option<(f32, [Vec3; K])>;
+    /// The editable scalar of `rest` (when [`Self::REST_UNIT`] is Some).
+    fn rest_scalar(_rest: &Self::Rest) -> Option<f32> {
+        None
+    }
+    /// Sets the editable scalar of `rest` (checked by [`Self::check_rest_scalar`]).
+    fn set_rest_scalar(_rest: &mut Self::Rest, _value: f32) {}
+    /// Checks `value` as the editable scalar; `what` names it in the message.
+    fn check_rest_scalar(what: &str, _value: f32) -> Result<()> {
+        Err(Error::invalid(format!(
+            "{what}: the {} family has no scalar rest value",
+            Self::NAME
+        )))
+    }
 }
 
 /// Relative positions `x_k − x_0` of the particles `idx`, from split storage.
@@ -509,6 +527,41 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
 
     fn colour_count(&self) -> usize {
         NarySet::colour_count(self)
+    }
+
+    fn is_removed(&self, id: usize) -> bool {
+        self.compliance[self.slot_of[id] as usize] < 0.0
+    }
+
+    fn rest_value(&self, id: usize) -> Option<f32> {
+        F::rest_scalar(&self.rest[self.slot_of[id] as usize])
+    }
+
+    fn rest_unit(&self) -> Option<&'static str> {
+        F::REST_UNIT
+    }
+
+    fn check_rest(&self, _id: usize, value: f32, what: &str) -> Result<()> {
+        F::check_rest_scalar(what, value)
+    }
+
+    fn edit_rest(&mut self, id: usize, value: f32) {
+        F::set_rest_scalar(&mut self.rest[self.slot_of[id] as usize], value);
+    }
+
+    fn compliance_unit(&self) -> Option<&'static str> {
+        Some(F::COMPLIANCE_UNIT)
+    }
+
+    fn edit_compliance(&mut self, id: usize, compliance: f32) {
+        let s = self.slot_of[id] as usize;
+        if self.compliance[s] >= 0.0 {
+            self.compliance[s] = compliance;
+        }
+    }
+
+    fn locate(&self, id: usize, particles: &Particles) -> Option<(u32, Vec3)> {
+        Some(super::set::mean_position(&self.particles_of(id), particles))
     }
 }
 

@@ -136,6 +136,44 @@ impl RingAreas {
         force_of_lambda(self.rings[id].lambda, h)
     }
 
+    /// What the editable rest value is: the rest area A0 (the target is k A0).
+    pub(crate) const REST_UNIT: &'static str = "rest area (m²)";
+    /// Unit of the compliance.
+    pub(crate) const COMPLIANCE_UNIT: &'static str = "m³/N";
+
+    /// Whether ring `id` was removed.
+    pub fn is_removed(&self, id: usize) -> bool {
+        self.rings[id].compliance < 0.0
+    }
+
+    /// The particles of ring `id`.
+    pub(crate) fn particle_list(&self, id: usize) -> &[u32] {
+        &self.rings[id].particles
+    }
+
+    /// The editable rest value of ring `id`: A0 (m²).
+    pub(crate) fn rest_value(&self, id: usize) -> f32 {
+        self.rest_area(id)
+    }
+
+    /// Checks a rest area A0: finite, in (0, MAX_AREA] m².
+    pub(crate) fn check_rest_value(what: &str, v: f32) -> Result<()> {
+        crate::limits::check_measure(what, v, crate::limits::MAX_AREA, "m²", true)
+    }
+
+    /// Sets the rest area A0 (m², checked) of ring `id`.
+    pub(crate) fn set_rest_value(&mut self, id: usize, v: f32) {
+        self.rings[id].rest_area = v;
+    }
+
+    /// Sets the compliance (m³/N, checked) of live ring `id`.
+    pub(crate) fn set_compliance(&mut self, id: usize, compliance: f32) {
+        let r = &mut self.rings[id];
+        if r.compliance >= 0.0 {
+            r.compliance = compliance;
+        }
+    }
+
     pub(crate) fn remove(&mut self, id: usize) {
         let r = &mut self.rings[id];
         r.compliance = -1.0;

@@ -36,11 +36,20 @@ pub enum FamilyKind {
     UnilateralVolume = 8,
     /// Ring area; N/m.
     RingArea = 9,
+    /// The host's distance constraints (XPBD and PBD); force in N.
+    Distance = 10,
+    /// Shape-matching clusters (PBD stiffness); no force.
+    ShapeCluster = 11,
+    /// Attachments to hosts; force in N.
+    Attachment = 12,
+    /// The length links of bodies (rope links and bend links, cloth and soft-body
+    /// edges), ids as in `BodyParts`; force in N.
+    BodyLink = 13,
 }
 
 impl FamilyKind {
     /// Every kind, in the order of their values (`ALL[k as usize] == k`).
-    pub const ALL: [FamilyKind; 10] = [
+    pub const ALL: [FamilyKind; 14] = [
         FamilyKind::Tether,
         FamilyKind::DihedralBending,
         FamilyKind::IsometricBending,
@@ -51,6 +60,10 @@ impl FamilyKind {
         FamilyKind::UnilateralArea,
         FamilyKind::UnilateralVolume,
         FamilyKind::RingArea,
+        FamilyKind::Distance,
+        FamilyKind::ShapeCluster,
+        FamilyKind::Attachment,
+        FamilyKind::BodyLink,
     ];
 
     /// The kind whose value is `v`, if any.
@@ -62,6 +75,26 @@ impl FamilyKind {
     /// ```
     pub fn from_u32(v: u32) -> Option<FamilyKind> {
         FamilyKind::ALL.get(v as usize).copied()
+    }
+
+    /// The family's name, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            FamilyKind::Tether => "tether",
+            FamilyKind::DihedralBending => "dihedral bending",
+            FamilyKind::IsometricBending => "isometric bending",
+            FamilyKind::TetVolume => "tet volume",
+            FamilyKind::PressureVolume => "pressure volume",
+            FamilyKind::TriangleStrain => "triangle strain",
+            FamilyKind::TetStrain => "tet strain",
+            FamilyKind::UnilateralArea => "unilateral area",
+            FamilyKind::UnilateralVolume => "unilateral volume",
+            FamilyKind::RingArea => "ring area",
+            FamilyKind::Distance => "distance",
+            FamilyKind::ShapeCluster => "shape cluster",
+            FamilyKind::Attachment => "attachment",
+            FamilyKind::BodyLink => "body link",
+        }
     }
 }
 
@@ -124,6 +157,78 @@ pub(crate) trait ConstraintSet: Send {
     fn colour_count(&self) -> usize {
         0
     }
+
+    /// Whether constraint `id` was removed.
+    fn is_removed(&self, id: usize) -> bool;
+
+    /// The editable rest value of constraint `id` (a length, angle, area or volume;
+    /// see [`Self::rest_unit`]), None for families without one.
+    fn rest_value(&self, _id: usize) -> Option<f32> {
+        None
+    }
+
+    /// What the rest value is and its unit ("rest length (m)"), None for families
+    /// without a scalar rest value.
+    fn rest_unit(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Checks `value` as the rest value of live constraint `id`; `what` names it.
+    fn check_rest(&self, _id: usize, _value: f32, _what: &str) -> crate::error::Result<()> {
+        Err(crate::error::Error::invalid(
+            "the family has no scalar rest value",
+        ))
+    }
+
+    /// Sets the rest value of live constraint `id` (checked by [`Self::check_rest`]).
+    fn edit_rest(&mut self, _id: usize, _value: f32) {}
+
+    /// The unit of the family's compliance ("m/N"), None for families without one.
+    fn compliance_unit(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Checks that live constraint `id` takes a compliance (a PBD distance constraint
+    /// takes a stiffness instead).
+    fn check_compliance_of(&self, _id: usize) -> crate::error::Result<()> {
+        match self.compliance_unit() {
+            Some(_) => Ok(()),
+            None => Err(crate::error::Error::invalid(
+                "the family has a stiffness, not a compliance",
+            )),
+        }
+    }
+
+    /// Sets the compliance (checked range) of live constraint `id`.
+    fn edit_compliance(&mut self, _id: usize, _compliance: f32) {}
+
+    /// Checks that live constraint `id` takes a PBD stiffness in [0, 1].
+    fn check_stiffness_of(&self, _id: usize) -> crate::error::Result<()> {
+        Err(crate::error::Error::invalid(
+            "the family has a compliance, not a stiffness",
+        ))
+    }
+
+    /// Sets the stiffness k in [0, 1] (per substep, corrected for `iterations`) of live
+    /// constraint `id`.
+    fn edit_stiffness(&mut self, _id: usize, _stiffness: f32, _iterations: u32) {}
+
+    /// Where constraint `id` acts: its first particle and the mean position of its
+    /// particles (m), for break events; None for families that report no force.
+    fn locate(&self, _id: usize, _particles: &Particles) -> Option<(u32, crate::math::Vec3)> {
+        None
+    }
+}
+
+/// The first of `ids` and the mean position of the particles `ids` (m).
+pub(crate) fn mean_position(ids: &[u32], particles: &Particles) -> (u32, crate::math::Vec3) {
+    let first = ids[0];
+    let base = particles.position(first as usize);
+    let mut sum = crate::math::Vec3::ZERO;
+    for &i in ids {
+        sum += particles.position(i as usize) - base;
+    }
+    (first, base + sum / ids.len() as f32)
 }
 
 /// |λ|/h² of a multiplier λ after a substep of length `h` (s): the constraint's force
@@ -155,7 +260,10 @@ pub(crate) fn remove_slots(
 
 /// Implements [`ConstraintSet`] for a family with one λ per element, projected
 /// sequentially (Gauss-Seidel only): ring areas and pressure volumes. The type provides
-/// `len`, `reset_lambda`, `solve(particles, inv_h2)`, `force(id, h)` and `remove(id)`.
+/// `len`, `reset_lambda`, `solve(particles, inv_h2)`, `force(id, h)`, `remove(id)`, and
+/// for editing `is_removed(id)`, `rest_value(id)`, `check_rest_value(what, v)`,
+/// `set_rest_value(id, v)`, `set_compliance(id, c)`, `particle_list(id)` and the consts
+/// `REST_UNIT`, `COMPLIANCE_UNIT`.
 macro_rules! single_lambda_set {
     ($set:ty, $kind:expr) => {
         impl $crate::constraints::set::ConstraintSet for $set {
@@ -187,6 +295,45 @@ macro_rules! single_lambda_set {
                 for id in ids {
                     <$set>::remove(self, id as usize);
                 }
+            }
+
+            fn is_removed(&self, id: usize) -> bool {
+                <$set>::is_removed(self, id)
+            }
+
+            fn rest_value(&self, id: usize) -> Option<f32> {
+                Some(<$set>::rest_value(self, id))
+            }
+
+            fn rest_unit(&self) -> Option<&'static str> {
+                Some(<$set>::REST_UNIT)
+            }
+
+            fn check_rest(&self, _id: usize, value: f32, what: &str) -> $crate::error::Result<()> {
+                <$set>::check_rest_value(what, value)
+            }
+
+            fn edit_rest(&mut self, id: usize, value: f32) {
+                <$set>::set_rest_value(self, id, value)
+            }
+
+            fn compliance_unit(&self) -> Option<&'static str> {
+                Some(<$set>::COMPLIANCE_UNIT)
+            }
+
+            fn edit_compliance(&mut self, id: usize, compliance: f32) {
+                <$set>::set_compliance(self, id, compliance)
+            }
+
+            fn locate(
+                &self,
+                id: usize,
+                particles: &$crate::particles::Particles,
+            ) -> Option<(u32, $crate::math::Vec3)> {
+                Some($crate::constraints::set::mean_position(
+                    <$set>::particle_list(self, id),
+                    particles,
+                ))
             }
         }
     };

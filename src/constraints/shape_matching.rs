@@ -18,7 +18,7 @@
 
 use glam::{DMat3, DQuat, DVec3, Mat3, Quat};
 
-use super::set::{ConstraintSet, Iteration};
+use super::set::{ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
@@ -36,6 +36,8 @@ struct Cluster {
     /// m; +inf = elastic.
     yield_distance: f32,
     creep: f32,
+    /// Removed: stiffness and creep are 0 and stay so.
+    removed: bool,
     rotation: DQuat,
     /// Scratch: current positions relative to particle 0.
     scratch: Vec<Vec3>,
@@ -162,6 +164,7 @@ impl ShapeClusters {
             per_iteration: 1.0 - (1.0 - stiffness).powf(1.0 / iterations as f32),
             yield_distance,
             creep,
+            removed: false,
             rotation: DQuat::IDENTITY,
             scratch,
         });
@@ -176,6 +179,9 @@ impl ShapeClusters {
     /// Sets the stiffness of cluster `id` (already checked) for `iterations`.
     pub(crate) fn set_stiffness(&mut self, id: usize, stiffness: f32, iterations: u32) {
         let c = &mut self.clusters[id];
+        if c.removed {
+            return;
+        }
         c.stiffness = stiffness;
         c.per_iteration = 1.0 - (1.0 - stiffness).powf(1.0 / iterations as f32);
     }
@@ -291,7 +297,24 @@ impl ConstraintSet for ShapeClusters {
             c.stiffness = 0.0;
             c.per_iteration = 0.0;
             c.creep = 0.0;
+            c.removed = true;
         }
+    }
+
+    fn kind(&self) -> Option<FamilyKind> {
+        Some(FamilyKind::ShapeCluster)
+    }
+
+    fn is_removed(&self, id: usize) -> bool {
+        self.clusters[id].removed
+    }
+
+    fn check_stiffness_of(&self, _id: usize) -> crate::error::Result<()> {
+        Ok(())
+    }
+
+    fn edit_stiffness(&mut self, id: usize, stiffness: f32, iterations: u32) {
+        self.set_stiffness(id, stiffness, iterations);
     }
 }
 

@@ -93,6 +93,7 @@ pub struct TriangleStrain;
 impl Family<3> for TriangleStrain {
     type Rest = StrainRest<2>;
     const NAME: &'static str = "triangle strain";
+    const COMPLIANCE_UNIT: &'static str = "1/(N·m)";
     const KIND: Option<FamilyKind> = Some(FamilyKind::TriangleStrain);
     #[inline]
     fn evaluate(r: &[Vec3; 3], rest: &StrainRest<2>) -> Option<(f32, [Vec3; 3])> {
@@ -106,6 +107,7 @@ pub struct TetStrain;
 impl Family<4> for TetStrain {
     type Rest = StrainRest<3>;
     const NAME: &'static str = "tet strain";
+    const COMPLIANCE_UNIT: &'static str = "1/(N·m)";
     const KIND: Option<FamilyKind> = Some(FamilyKind::TetStrain);
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &StrainRest<3>) -> Option<(f32, [Vec3; 4])> {

@@ -27,6 +27,17 @@ impl Family<3> for UnilateralArea {
     type Rest = f32;
     const NAME: &'static str = "unilateral area";
     const KIND: Option<FamilyKind> = Some(FamilyKind::UnilateralArea);
+    const COMPLIANCE_UNIT: &'static str = "m³/N";
+    const REST_UNIT: Option<&'static str> = Some("minimum area (m²)");
+    fn rest_scalar(rest: &f32) -> Option<f32> {
+        Some(*rest)
+    }
+    fn set_rest_scalar(rest: &mut f32, value: f32) {
+        *rest = value;
+    }
+    fn check_rest_scalar(what: &str, v: f32) -> crate::error::Result<()> {
+        crate::limits::check_measure(what, v, crate::limits::MAX_AREA, "m²", false)
+    }
     #[inline]
     fn evaluate(r: &[Vec3; 3], rest: &f32) -> Option<(f32, [Vec3; 3])> {
         let c = signed_area_xy(r[1], r[2]) - rest;
@@ -46,6 +57,17 @@ impl Family<4> for UnilateralVolume {
     type Rest = f32;
     const NAME: &'static str = "unilateral volume";
     const KIND: Option<FamilyKind> = Some(FamilyKind::UnilateralVolume);
+    const COMPLIANCE_UNIT: &'static str = "m⁵/N";
+    const REST_UNIT: Option<&'static str> = Some("minimum volume (m³)");
+    fn rest_scalar(rest: &f32) -> Option<f32> {
+        Some(*rest)
+    }
+    fn set_rest_scalar(rest: &mut f32, value: f32) {
+        *rest = value;
+    }
+    fn check_rest_scalar(what: &str, v: f32) -> crate::error::Result<()> {
+        crate::limits::check_measure(what, v, crate::limits::MAX_VOLUME, "m³", false)
+    }
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &f32) -> Option<(f32, [Vec3; 4])> {
         let c = tet_volume(r) - rest;

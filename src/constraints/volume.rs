@@ -36,6 +36,17 @@ impl Family<4> for TetVolume {
     type Rest = f32;
     const NAME: &'static str = "tet volume";
     const KIND: Option<FamilyKind> = Some(FamilyKind::TetVolume);
+    const COMPLIANCE_UNIT: &'static str = "1/(N·m)";
+    const REST_UNIT: Option<&'static str> = Some("rest volume (m³)");
+    fn rest_scalar(rest: &f32) -> Option<f32> {
+        Some(*rest)
+    }
+    fn set_rest_scalar(rest: &mut f32, value: f32) {
+        *rest = value;
+    }
+    fn check_rest_scalar(what: &str, v: f32) -> Result<()> {
+        crate::limits::check_volume(what, v)
+    }
     #[inline]
     fn evaluate(r: &[Vec3; 4], rest: &f32) -> Option<(f32, [Vec3; 4])> {
         let s = 1.0 / (6.0 * rest);
@@ -255,6 +266,36 @@ impl PressureConstraints {
         if s.compliance >= 0.0 {
             s.compliance = compliance;
         }
+    }
+
+    /// What the editable rest value is: the rest volume V0 (the target is k V0).
+    pub(crate) const REST_UNIT: &'static str = "rest volume (m³)";
+    /// Unit of the compliance.
+    pub(crate) const COMPLIANCE_UNIT: &'static str = "m⁵/N";
+
+    /// Whether surface `id` was removed.
+    pub fn is_removed(&self, id: usize) -> bool {
+        self.surfaces[id].compliance < 0.0
+    }
+
+    /// The particles of surface `id`.
+    pub(crate) fn particle_list(&self, id: usize) -> &[u32] {
+        &self.surfaces[id].vertices
+    }
+
+    /// The editable rest value of surface `id`: V0 (m³).
+    pub(crate) fn rest_value(&self, id: usize) -> f32 {
+        self.rest_volume(id)
+    }
+
+    /// Checks a rest volume V0: finite, in (0, MAX_VOLUME] m³.
+    pub(crate) fn check_rest_value(what: &str, v: f32) -> Result<()> {
+        crate::limits::check_volume(what, v)
+    }
+
+    /// Sets the rest volume V0 (m³, checked) of surface `id`.
+    pub(crate) fn set_rest_value(&mut self, id: usize, v: f32) {
+        self.surfaces[id].rest_volume = v;
     }
 
     pub(crate) fn set_pressure(&mut self, id: usize, pressure: f32) {

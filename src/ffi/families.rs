@@ -33,6 +33,16 @@ pub enum SinewFamily {
     SINEW_FAMILY_UNILATERAL_VOLUME = 8,
     /// Ring area (2D); N/m.
     SINEW_FAMILY_RING_AREA = 9,
+    /// The host's distance constraints (XPBD and PBD; not body links); N.
+    SINEW_FAMILY_DISTANCE = 10,
+    /// Shape-matching clusters (PBD stiffness); no force (reads 0).
+    SINEW_FAMILY_SHAPE_CLUSTER = 11,
+    /// Attachments to hosts; |force| in N.
+    SINEW_FAMILY_ATTACHMENT = 12,
+    /// The length links of bodies (rope links and bend links, cloth and soft-body
+    /// edges); N. Prefer the body functions; ids are those of sinew_body_read_forces'
+    /// groups, offset by the body's first link.
+    SINEW_FAMILY_BODY_LINK = 13,
 }
 
 pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
@@ -538,6 +548,10 @@ mod tests {
             SINEW_FAMILY_UNILATERAL_AREA,
             SINEW_FAMILY_UNILATERAL_VOLUME,
             SINEW_FAMILY_RING_AREA,
+            SINEW_FAMILY_DISTANCE,
+            SINEW_FAMILY_SHAPE_CLUSTER,
+            SINEW_FAMILY_ATTACHMENT,
+            SINEW_FAMILY_BODY_LINK,
         ];
         assert_eq!(abi.len(), FamilyKind::ALL.len());
         for (a, k) in abi.iter().zip(FamilyKind::ALL) {

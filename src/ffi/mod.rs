@@ -9,6 +9,7 @@ pub mod attachments;
 pub mod bodies;
 pub mod collision;
 pub mod constraints;
+pub mod edit;
 pub mod families;
 pub mod handles;
 pub mod particles;

@@ -242,6 +242,7 @@ impl World {
             parts,
             damping: b.damping,
             radius: b.radius,
+            rest_scale: 1.0,
         });
         if surface {
             let triangles = crate::aero::Elements::Triangles(b.triangles);
@@ -295,6 +296,9 @@ impl World {
         self.sets.damped.retain(|(r, _)| *r != body.particles);
         self.aero.remove_body(id);
         self.skinning.remove_body(id);
+        self.sets
+            .winches
+            .retain(|w| w.rope.particles != body.particles);
         for i in body.particles.clone() {
             self.particles.set_inverse_mass(i as usize, 0.0);
             self.particles.set_velocity(i as usize, Vec3::ZERO);

@@ -17,10 +17,13 @@ use crate::solver::Solver;
 use step::StepParams;
 
 mod bodies;
+pub(crate) mod breaking;
 mod collision;
+pub(crate) mod edit;
 pub(crate) mod families;
 mod skinning;
 mod step;
+pub(crate) mod winch;
 mod wind;
 
 /// Largest number of substeps per step and of iterations per substep.
@@ -370,8 +373,7 @@ impl World {
                 "stiffness {stiffness} must be in [0, 1]"
             )));
         }
-        let n = self.desc.iterations as f32;
-        let per_iteration = 1.0 - (1.0 - stiffness).powf(1.0 / n);
+        let per_iteration = distance::pbd_per_iteration(stiffness, self.desc.iterations);
         let batch = distance::validate(
             &self.particles,
             self.sets.distance.len(),

@@ -1225,6 +1225,70 @@ void test_wind_and_skinning() {
     }
 }
 
+// In-place edits, breaking, cutting and winches through the wrapper.
+void test_edits_breaks_cuts_and_winches() {
+    sinew::World w = make_world(kG, 32, 2.0f);
+    // A pendulum on one distance constraint: new rest length, then removal.
+    const sinew::Vec3 pts[] = {{0, 0, 0}, {0, -1, 0}};
+    const float inv[] = {0.0f, 1.0f};
+    must(w.add_particles(sinew::Span<const sinew::Vec3>(pts), sinew::Span<const float>(inv)), "add_particles");
+    const uint32_t pair[] = {0, 1};
+    must(w.add_distance_constraints(pair, {}, 0.0f), "add_distance_constraints");
+    const float half[] = {0.5f};
+    must(w.set_constraint_rest(sinew::Family::Distance, 0, half), "set_constraint_rest");
+    float rest[1] = {0};
+    must(w.read_constraint_rest(sinew::Family::Distance, 0, rest), "read_constraint_rest");
+    check(rest[0] == 0.5f, "rest length read back");
+    const float nan_rest[] = {std::nanf("")};
+    check(w.set_constraint_rest(sinew::Family::Distance, 0, nan_rest).status() == sinew::Status::InvalidArgument,
+          "NaN rest refused");
+    for (int i = 0; i < 240; ++i) must(w.step(1.0f / 60.0f), "step");
+    auto p = must(w.positions(sinew::Range{0, 2}), "positions");
+    check(near(dist(p[0], p[1]), 0.5, 2e-3), "pendulum at the new rest length", fmt(dist(p[0], p[1]), 0.5));
+    must(w.remove_constraints(sinew::Family::Distance, 0, 1), "remove_constraints");
+    check(must(w.constraint_removed(sinew::Family::Distance, 0), "constraint_removed"), "removed reads back");
+    check(w.remove_constraints(sinew::Family::Distance, 0, 1).status() == sinew::Status::InvalidArgument,
+          "removing twice refused");
+
+    // A rope that snaps under a weight above its break force.
+    sinew::RopeDesc desc;
+    desc.with_ends({2, 0, 0}, {2, -1, 0}).with_tethers(false);
+    desc.segments = 10;
+    sinew::Body rope = must(w.add_rope(desc), "add_rope");
+    const sinew::Range r = must(rope.particles(), "particles");
+    const float heavy[] = {1.0f / 10.0f};
+    must(w.set_inverse_masses(r.first + r.count - 1, heavy), "heavy end");
+    must(rope.set_break_force(50.0f), "set_break_force");
+    std::vector<sinew::BreakEvent> events;
+    uint64_t lost = 1;
+    for (int i = 0; i < 30 && events.empty(); ++i) {
+        must(w.step(1.0f / 60.0f), "step");
+        lost = must(w.take_break_events(events), "take_break_events");
+    }
+    check(!events.empty() && lost == 0, "a 10 kg load snaps a 50 N rope");
+    if (!events.empty())
+        check(events[0].body.id == rope.handle().id && events[0].force > 50.0f, "event names the rope and force",
+              fmt(events[0].force, 98.1));
+
+    // Cutting and winching a second rope.
+    sinew::RopeDesc d2;
+    d2.with_ends({4, 0, 0}, {4, -2, 0});
+    d2.segments = 20;
+    sinew::Body crane = must(w.add_rope(d2), "add_rope");
+    must(crane.add_winch(sinew::RopeEnd::Start, 1.0f), "add_winch");
+    must(crane.set_winch_target(0.5f, 1.0f), "set_winch_target");
+    for (int i = 0; i < 60; ++i) must(w.step(1.0f / 60.0f), "step");
+    const sinew::WinchState ws = must(crane.winch_state(), "winch_state");
+    check(near(ws.length, 0.5, 1e-4) && ws.speed == 0.0f, "winch reached its target", fmt(ws.length, 0.5));
+    check(crane.set_winch_speed(std::nanf("")).status() == sinew::Status::InvalidArgument, "NaN speed refused");
+    check(crane.cut(99).status() == sinew::Status::OutOfRange, "cut past the end refused");
+    const uint32_t link = must(crane.cut_along({3, -1.9f, 0}, {5, -1.9f, 0}), "cut_along");
+    check(link >= 15, "swipe near the bottom cuts a low link", std::to_string(link));
+    must(crane.set_rest_scale(0.9f), "set_rest_scale");
+    must(crane.set_mass(2.0f), "set_mass");
+    check(crane.set_mass(-1.0f).status() == sinew::Status::InvalidArgument, "negative mass refused");
+}
+
 int main() {
     test_abi_and_results();
     test_raii();
@@ -1244,6 +1308,7 @@ int main() {
     test_soft_bodies_and_cloth();
     test_families_and_attachments();
     test_wind_and_skinning();
+    test_edits_breaks_cuts_and_winches();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

@@ -56,6 +56,15 @@ use sinew::ffi::constraints::{
     sinew_world_add_distance_constraints, sinew_world_add_pbd_distance_constraints,
     sinew_world_distance_constraint_count, sinew_world_read_constraint_forces,
 };
+use sinew::ffi::edit::{
+    sinew_body_add_winch, sinew_body_cut_rope, sinew_body_cut_rope_along,
+    sinew_body_set_break_force, sinew_body_set_mass, sinew_body_set_rest_scale,
+    sinew_body_set_winch_speed, sinew_body_set_winch_target, sinew_body_winch_state,
+    sinew_constraints_is_removed, sinew_constraints_read_rest, sinew_constraints_remove,
+    sinew_constraints_set_break_force, sinew_constraints_set_compliance,
+    sinew_constraints_set_rest, sinew_constraints_set_stiffness, sinew_world_break_event_count,
+    sinew_world_take_break_events, SinewBreakEvent,
+};
 use sinew::ffi::families::{
     sinew_world_add_dihedral_bending, sinew_world_add_isometric_bending,
     sinew_world_add_pressure_volume, sinew_world_add_ring_area, sinew_world_add_shape_cluster,
@@ -573,6 +582,24 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_body_set_pressure",
     "sinew_body_volume",
     "sinew_body_read_forces",
+    "sinew_constraints_remove",
+    "sinew_constraints_is_removed",
+    "sinew_constraints_set_rest",
+    "sinew_constraints_read_rest",
+    "sinew_constraints_set_compliance",
+    "sinew_constraints_set_stiffness",
+    "sinew_body_set_rest_scale",
+    "sinew_body_set_mass",
+    "sinew_constraints_set_break_force",
+    "sinew_body_set_break_force",
+    "sinew_world_break_event_count",
+    "sinew_world_take_break_events",
+    "sinew_body_cut_rope",
+    "sinew_body_cut_rope_along",
+    "sinew_body_add_winch",
+    "sinew_body_set_winch_speed",
+    "sinew_body_set_winch_target",
+    "sinew_body_winch_state",
     "sinew_collider_desc_init",
     "sinew_world_add_collider",
     "sinew_world_add_mesh_collider",
@@ -1585,6 +1612,141 @@ impl<'a> Session<'a> {
                     let st = sinew_body_read_forces(w, b, which, o.ptr(), cap, n.ptr());
                     ok_or(st, o.untouched() && n.untouched())
                 }
+                // ---- in-place edits ----------------------------------------------
+                "sinew_constraints_remove"
+                | "sinew_constraints_set_compliance"
+                | "sinew_constraints_set_stiffness" => {
+                    let f = self.g.index(14);
+                    let mut m = 0;
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    let first = self.g.index(m);
+                    let c = if self.g.pct(90) {
+                        m.saturating_sub(first).min(self.g.count(8))
+                    } else {
+                        self.g.count(8)
+                    };
+                    let st = match name {
+                        "sinew_constraints_remove" => sinew_constraints_remove(w, f, first, c),
+                        "sinew_constraints_set_compliance" => {
+                            let k = self.g.compliance();
+                            sinew_constraints_set_compliance(w, f, first, c, k)
+                        }
+                        _ => {
+                            let k = self.g.float(0.0, 1.0);
+                            sinew_constraints_set_stiffness(w, f, first, c, k)
+                        }
+                    };
+                    Outcome::new(st, true)
+                }
+                "sinew_constraints_is_removed" => {
+                    let f = self.g.index(14);
+                    let mut m = 0;
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    let id = self.g.index(m);
+                    let mut o = out1!(u32);
+                    ok_or(
+                        sinew_constraints_is_removed(w, f, id, o.ptr()),
+                        o.untouched(),
+                    )
+                }
+                "sinew_constraints_set_rest" | "sinew_constraints_read_rest" => {
+                    let f = self.g.index(14);
+                    let mut m = 0;
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    let first = self.g.index(m);
+                    // Never more than the buffer holds: the call may accept the count.
+                    let c = m
+                        .saturating_sub(first)
+                        .min(self.g.count(8))
+                        .min(MAX_BUF as u32);
+                    if name == "sinew_constraints_set_rest" {
+                        let v = self.floats(c, 0.0, 2.0);
+                        Outcome::new(sinew_constraints_set_rest(w, f, first, c, v.ptr()), true)
+                    } else {
+                        let mut o = Output::<f32>::new(&mut self.g, (c as usize).min(MAX_BUF));
+                        ok_or(
+                            sinew_constraints_read_rest(w, f, first, c, o.ptr()),
+                            o.untouched(),
+                        )
+                    }
+                }
+                "sinew_body_set_rest_scale" => {
+                    let b = self.body(&s);
+                    let k = self.g.float(0.5, 1.5);
+                    Outcome::new(sinew_body_set_rest_scale(w, b, k), true)
+                }
+                "sinew_body_set_mass" => {
+                    let b = self.body(&s);
+                    let k = self.g.float(0.1, 10.0);
+                    Outcome::new(sinew_body_set_mass(w, b, k), true)
+                }
+                "sinew_constraints_set_break_force" => {
+                    let f = self.g.index(14);
+                    let mut m = 0;
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    let first = self.g.index(m);
+                    let c = m.saturating_sub(first).min(self.g.count(8));
+                    let k = self.g.float(0.0, 50.0);
+                    Outcome::new(sinew_constraints_set_break_force(w, f, first, c, k), true)
+                }
+                "sinew_body_set_break_force" => {
+                    let b = self.body(&s);
+                    let k = self.g.float(0.0, 50.0);
+                    Outcome::new(sinew_body_set_break_force(w, b, k), true)
+                }
+                "sinew_world_break_event_count" => {
+                    let mut o = out1!(u32);
+                    ok_or(sinew_world_break_event_count(w, o.ptr()), o.untouched())
+                }
+                "sinew_world_take_break_events" => {
+                    let cap = self.g.count(8).min(MAX_BUF as u32);
+                    let mut o = Output::<SinewBreakEvent>::new(&mut self.g, cap as usize);
+                    let mut n = out1!(u32);
+                    let mut lost = out1!(u64);
+                    let st = sinew_world_take_break_events(w, o.ptr(), cap, n.ptr(), lost.ptr());
+                    ok_or(st, o.untouched() && n.untouched() && lost.untouched())
+                }
+                "sinew_body_add_winch" => {
+                    let b = self.body(&s);
+                    let end = if self.g.pct(90) {
+                        self.g.below(2) as u32
+                    } else {
+                        self.g.index(4)
+                    };
+                    let l = self.g.float(0.0, 2.0);
+                    Outcome::new(sinew_body_add_winch(w, b, end, l), true)
+                }
+                "sinew_body_set_winch_speed" => {
+                    let b = self.body(&s);
+                    let v = self.g.float(-2.0, 2.0);
+                    Outcome::new(sinew_body_set_winch_speed(w, b, v), true)
+                }
+                "sinew_body_set_winch_target" => {
+                    let b = self.body(&s);
+                    let (l, v) = (self.g.float(0.0, 2.0), self.g.float(0.0, 2.0));
+                    Outcome::new(sinew_body_set_winch_target(w, b, l, v), true)
+                }
+                "sinew_body_winch_state" => {
+                    let b = self.body(&s);
+                    let (mut l, mut v, mut k) = (out1!(f32), out1!(f32), out1!(u32));
+                    let st = sinew_body_winch_state(w, b, l.ptr(), v.ptr(), k.ptr());
+                    ok_or(st, l.untouched() && v.untouched() && k.untouched())
+                }
+                "sinew_body_cut_rope" => {
+                    let b = self.body(&s);
+                    let link = self.g.index(32);
+                    Outcome::new(sinew_body_cut_rope(w, b, link), true)
+                }
+                "sinew_body_cut_rope_along" => {
+                    let b = self.body(&s);
+                    let (a, c) = (self.g.vec3(3.0), self.g.vec3(3.0));
+                    let ap: *const SinewVec3 = if self.g.pct(3) { std::ptr::null() } else { &a };
+                    let mut o = out1!(u32);
+                    ok_or(
+                        sinew_body_cut_rope_along(w, b, ap, &c, o.ptr()),
+                        o.untouched(),
+                    )
+                }
                 "sinew_body_volume" => {
                     let b = self.body(&s);
                     let mut o = out1!(f32);
@@ -1800,7 +1962,7 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_world_family_constraint_count" => {
-                    let f = self.g.index(10);
+                    let f = self.g.index(14);
                     let mut o = out1!(u32);
                     ok_or(
                         sinew_world_family_constraint_count(w, f, o.ptr()),
@@ -1808,9 +1970,9 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_world_read_family_forces" => {
-                    let f = self.g.index(10);
+                    let f = self.g.index(14);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(9), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
                     let first = self.g.index(m);
                     let c = m.saturating_sub(first).min(self.g.count(16));
                     let mut o = Output::<f32>::new(&mut self.g, (c as usize).min(MAX_BUF));

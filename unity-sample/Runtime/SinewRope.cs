@@ -1,6 +1,8 @@
 // A rope between two transforms, built by the library (Sinew.Rope over sinew_world_add_rope:
 // links, bend links, tethers from pinned ends), ends pinned to the transforms every
-// FixedUpdate, drawn with a LineRenderer. Removed from the world when destroyed.
+// FixedUpdate, drawn with a LineRenderer. Removed from the world when destroyed. Length,
+// Winch Speed and Break Force edit the rope in place (a winch at the start, the links'
+// break force): nothing is rebuilt, and other ropes are never touched.
 
 using Sinew.Native;
 using UnityEngine;
@@ -36,6 +38,16 @@ namespace Sinew.Unity
         public float damping = 0f;
         public bool pinStart = true;
         public bool pinEnd = true;
+        [Tooltip("Rope length, m, paid out of or reeled into the start (a winch; needs Pin Start). " +
+                 "0 = the length it was built with, which is also the most it pays out.")]
+        [Min(0f)]
+        public float length = 0f;
+        [Tooltip("Winch speed, m/s, at which the rope moves towards Length.")]
+        [Min(0f)]
+        public float winchSpeed = 0.5f;
+        [Tooltip("Break force of the links, N (0 = unbreakable). Build breakable ropes without tethers.")]
+        [Min(0f)]
+        public float breakForce = 0f;
 
         /// <summary>The engine-neutral rope (null before Start).</summary>
         public Rope Rope { get; private set; }
@@ -43,6 +55,8 @@ namespace Sinew.Unity
         LineRenderer line;
         Vector3[] points;
         float appliedCompliance, appliedBend, appliedDamping;
+        float appliedLength, appliedWinchSpeed, appliedBreakForce;
+        bool winched;
 
         void Start()
         {
@@ -70,6 +84,17 @@ namespace Sinew.Unity
             appliedCompliance = compliance;
             appliedBend = bendCompliance;
             appliedDamping = damping;
+            if (pinStart)
+            {
+                float built = Vector3.Distance(start.position, end.position);
+                Rope.Body.AddWinch(SinewRopeEnd.RopeStart, length > 0f ? Mathf.Min(length, built) : built);
+                winched = true;
+            }
+            appliedLength = length;
+            appliedWinchSpeed = winchSpeed;
+            if (breakForce > 0f)
+                Rope.Body.SetBreakForce(breakForce);
+            appliedBreakForce = breakForce;
             points = new Vector3[Rope.ParticleCount];
             line = GetComponent<LineRenderer>();
             line.useWorldSpace = true;
@@ -97,6 +122,19 @@ namespace Sinew.Unity
                 Rope.Body.Damping = damping;
                 appliedDamping = damping;
             }
+            if (winched && (length != appliedLength || winchSpeed != appliedWinchSpeed))
+            {
+                if (length > 0f && winchSpeed > 0f)
+                    Rope.Body.SetWinchTarget(length, winchSpeed);
+                appliedLength = length;
+                appliedWinchSpeed = winchSpeed;
+            }
+            if (breakForce != appliedBreakForce)
+            {
+                Rope.Body.SetBreakForce(breakForce > 0f ? breakForce : float.PositiveInfinity);
+                appliedBreakForce = breakForce;
+            }
+            // A winched rope's far end hangs free unless pinned; the drum follows start.
             Rope.MoveEnds(start.position.ToSinew(), end.position.ToSinew());
         }
 

@@ -79,6 +79,76 @@ namespace Sinew
             SinewException.Check(SinewNative.sinew_body_set_pressure(World.Handle, Handle, pressure));
         }
 
+        /// <summary>Scales a rope's or distance-model cloth's rest lengths to
+        /// <paramref name="scale"/> (in (0, 1000]) times their built lengths, from the next
+        /// step on; other bodies are untouched. Change it gradually.</summary>
+        public void SetRestScale(float scale)
+        {
+            SinewException.Check(SinewNative.sinew_body_set_rest_scale(World.Handle, Handle, scale));
+        }
+
+        /// <summary>Sets the total mass (kg) of the body's movable particles, keeping their
+        /// ratios; pinned particles stay pinned.</summary>
+        public void SetMass(float kg)
+        {
+            SinewException.Check(SinewNative.sinew_body_set_mass(World.Handle, Handle, kg));
+        }
+
+        /// <summary>A rope's links break when their tension exceeds
+        /// <paramref name="newtons"/> (+infinity: never); build breakable ropes without
+        /// tethers. Events: <see cref="World.TakeBreakEvents"/>.</summary>
+        public void SetBreakForce(float newtons)
+        {
+            SinewException.Check(SinewNative.sinew_body_set_break_force(World.Handle, Handle, newtons));
+        }
+
+        /// <summary>Cuts a rope at link <paramref name="link"/> (0 = at its start).</summary>
+        public void Cut(int link)
+        {
+            SinewException.Check(SinewNative.sinew_body_cut_rope(World.Handle, Handle, unchecked((uint)link)));
+        }
+
+        /// <summary>Cuts a rope at the link nearest the segment a–b (a sword swipe); returns
+        /// the link.</summary>
+        public unsafe int CutAlong(SinewVec3 a, SinewVec3 b)
+        {
+            uint link;
+            return (int)SinewException.Checked(SinewNative.sinew_body_cut_rope_along(World.Handle, Handle, &a, &b, &link), link);
+        }
+
+        /// <summary>Attaches a winch at the rope's pinned <paramref name="end"/> and reels it
+        /// in at once to <paramref name="length"/> m (its built length is the most it pays
+        /// out).</summary>
+        public void AddWinch(SinewRopeEnd end, float length)
+        {
+            SinewException.Check(SinewNative.sinew_body_add_winch(World.Handle, Handle, (uint)end, length));
+        }
+
+        /// <summary>Drives the winch (m/s; > 0 pays out, < 0 reels in, 0 holds).</summary>
+        public void SetWinchSpeed(float metersPerSecond)
+        {
+            SinewException.Check(SinewNative.sinew_body_set_winch_speed(World.Handle, Handle, metersPerSecond));
+        }
+
+        /// <summary>Drives the winch to <paramref name="length"/> m at
+        /// <paramref name="metersPerSecond"/> (> 0); it stops there.</summary>
+        public void SetWinchTarget(float length, float metersPerSecond)
+        {
+            SinewException.Check(SinewNative.sinew_body_set_winch_target(World.Handle, Handle, length, metersPerSecond));
+        }
+
+        /// <summary>The winch's active length (m), speed (m/s) and paying link (its index in
+        /// <see cref="ReadForces"/>' Stretch group).</summary>
+        public unsafe void ReadWinch(out float length, out float speed, out int payingLink)
+        {
+            float l, v;
+            uint k;
+            SinewException.Check(SinewNative.sinew_body_winch_state(World.Handle, Handle, &l, &v, &k));
+            length = l;
+            speed = v;
+            payingLink = (int)k;
+        }
+
         /// <summary>The current volume (m³) of a soft body: the enclosed volume of a pressure
         /// body, the summed tet volume of a tet body. Ropes and cloth are refused.</summary>
         public unsafe float Volume

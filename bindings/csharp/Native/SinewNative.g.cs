@@ -84,6 +84,18 @@ namespace Sinew.Native
         UnilateralVolume = 8,
         /// <summary>Ring area (2D); N/m.</summary>
         RingArea = 9,
+        /// <summary>The host's distance constraints (XPBD and PBD; not body links); N.</summary>
+        Distance = 10,
+        /// <summary>Shape-matching clusters (PBD stiffness); no force (reads 0).</summary>
+        ShapeCluster = 11,
+        /// <summary>Attachments to hosts; |force| in N.</summary>
+        Attachment = 12,
+        /// <summary>
+        /// The length links of bodies (rope links and bend links, cloth and soft-body
+        /// edges); N. Prefer the body functions; ids are those of sinew_body_read_forces'
+        /// groups, offset by the body's first link.
+        /// </summary>
+        BodyLink = 13,
     }
 
     /// <summary>Values of <c>SinewClothDesc::bending</c> (crosses as <c>uint32_t</c>).</summary>
@@ -163,6 +175,15 @@ namespace Sinew.Native
         WindZoneBox = 0,
         /// <summary>A sphere: position, radius.</summary>
         WindZoneSphere = 1,
+    }
+
+    /// <summary>Values of the <c>end</c> argument of sinew_body_add_winch (crosses as <c>uint32_t</c>).</summary>
+    public enum SinewRopeEnd : uint
+    {
+        /// <summary>The rope's first particle (its <c>start</c>).</summary>
+        RopeStart = 0,
+        /// <summary>The rope's last particle (its <c>end</c>).</summary>
+        RopeEnd = 1,
     }
 
     /// <summary>A world handle, passed by value. <c>id</c> 0 is the null handle.</summary>
@@ -429,6 +450,24 @@ namespace Sinew.Native
         public SinewVec3 normal;
     }
 
+    /// <summary>One broken constraint (see sinew_world_take_break_events).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewBreakEvent
+    {
+        /// <summary>
+        /// The body it belonged to (id 0: a constraint the host added, or a body removed
+        /// since).
+        /// </summary>
+        public SinewBody body;
+        /// <summary>Its family (a SinewFamily value) and id.</summary>
+        public uint family;
+        public uint id;
+        /// <summary>The force that broke it, in the family's units (N for lengths).</summary>
+        public float force;
+        /// <summary>Where it broke (m): the mean position of its particles.</summary>
+        public SinewVec3 position;
+    }
+
     /// <summary>
     /// Per-particle weights against the skinned target. Defaults (no skinning):
     /// max_distance -1, backstop_radius 0, backstop_distance 0, drive_compliance -1.
@@ -599,6 +638,15 @@ namespace Sinew.Native
 
         /// <summary>Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_FAT = 1.0e-3f;
+
+        /// <summary>
+        /// Largest number of break events queued between two sinew_world_take_break_events;
+        /// events past it are counted in <c>out_lost</c>.
+        /// </summary>
+        public const uint SINEW_MAX_BREAK_EVENTS = 4096;
+
+        /// <summary>Largest winch speed (m/s).</summary>
+        public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
 
         /// <summary>Largest wind speed, zone strength and turbulence amplitude (m/s).</summary>
         public const float SINEW_MAX_WIND_SPEED = 1.0e4f;
@@ -1007,6 +1055,171 @@ namespace Sinew.Native
         /// <remarks><c>out_newtons</c> must point to <c>count</c> writable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_read_constraint_forces(SinewWorld world, uint first, uint count, float* out_newtons);
+
+        /// <summary>
+        /// Removes constraints <c>first..first+count</c> of <c>family</c> (a SinewFamily value): they
+        /// keep their ids, stop acting from the next step and report zero force. Fails,
+        /// changing nothing, on an out-of-range id, a zero count or an id already removed.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_remove(SinewWorld world, uint family, uint first, uint count);
+
+        /// <summary>Writes 1 to <c>*out_removed</c> when constraint <c>id</c> of <c>family</c> was removed, else 0.</summary>
+        /// <remarks><c>out_removed</c> must be NULL or point to one writable uint32_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_is_removed(SinewWorld world, uint family, uint id, uint* out_removed);
+
+        /// <summary>
+        /// Sets the rest values of constraints <c>first..first+count</c> of <c>family</c> from
+        /// <c>rest_values</c> (count floats): the rest length (m) of distance constraints, the max
+        /// length (m) of tethers, the rest angle (rad, [-pi, pi]) of dihedral bending, the
+        /// rest volume (m³) of tets and pressure surfaces (the target is the overpressure
+        /// times it), the rest area (m²) of rings, the minimum area (m²) or volume (m³) of
+        /// unilateral constraints. Isometric bending, strains, shape clusters and attachments
+        /// have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). All or nothing.
+        /// </summary>
+        /// <remarks><c>rest_values</c> must point to <c>count</c> readable floats.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_set_rest(SinewWorld world, uint family, uint first, uint count, float* rest_values);
+
+        /// <summary>
+        /// Writes the rest values (units as sinew_constraints_set_rest) of constraints
+        /// <c>first..first+count</c> of <c>family</c> to <c>out_rest_values</c>; a removed constraint reads
+        /// NaN.
+        /// </summary>
+        /// <remarks><c>out_rest_values</c> must point to <c>count</c> writable floats.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_read_rest(SinewWorld world, uint family, uint first, uint count, float* out_rest_values);
+
+        /// <summary>
+        /// Sets the compliance of constraints <c>first..first+count</c> of <c>family</c>, in the
+        /// family's unit (m/N for distance, tethers and attachments; rad/(N·m) dihedral;
+        /// 1/(N·m) isometric, tet volume and strains; m⁵/N pressure and unilateral volume;
+        /// m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]. A PBD distance
+        /// constraint becomes an XPBD one. Shape clusters take a stiffness instead.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_set_compliance(SinewWorld world, uint family, uint first, uint count, float compliance);
+
+        /// <summary>
+        /// Sets the PBD stiffness k in [0, 1] (the fraction of the error removed per substep,
+        /// whatever the iteration count) of constraints <c>first..first+count</c> of <c>family</c>:
+        /// distance constraints (an XPBD one becomes a PBD one) and shape clusters; the other
+        /// families take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_set_stiffness(SinewWorld world, uint family, uint first, uint count, float stiffness);
+
+        /// <summary>
+        /// Scales the rest lengths of a rope or a distance-model cloth (links, bend links,
+        /// tethers) to <c>scale</c> (in (0, 1000]) times the lengths it was built with; other
+        /// bodies are untouched. Change it gradually (a few percent per step) to reel a rope
+        /// in smoothly.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_rest_scale(SinewWorld world, SinewBody body, float scale);
+
+        /// <summary>
+        /// Sets the total mass (kg, finite, &gt; 0) of a body's movable particles, keeping their
+        /// mass ratios; pinned particles stay pinned.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_mass(SinewWorld world, SinewBody body, float mass);
+
+        /// <summary>
+        /// Sets the break force (family units, N for lengths; +infinity = never breaks; finite
+        /// values must be &gt; 0) of constraints <c>first..first+count</c> of <c>family</c>. From the next
+        /// step on, a constraint whose force exceeds it in a substep is removed and reported
+        /// by sinew_world_take_break_events. Shape clusters report no force and cannot break.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_constraints_set_break_force(SinewWorld world, uint family, uint first, uint count, float force);
+
+        /// <summary>
+        /// Sets the break force (N, &gt; 0; +infinity = never breaks) of a rope's links: a link
+        /// whose tension exceeds it in a substep breaks and the rope falls apart there (as
+        /// sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
+        /// with <c>tethers</c> = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_break_force(SinewWorld world, SinewBody body, float force);
+
+        /// <summary>
+        /// Writes the number of break events waiting to be taken to <c>*out_count</c> (at most
+        /// SINEW_MAX_BREAK_EVENTS).
+        /// </summary>
+        /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_break_event_count(SinewWorld world, uint* out_count);
+
+        /// <summary>
+        /// Moves the oldest break events (up to <c>capacity</c>) into <c>out_events</c>, oldest first,
+        /// writes how many to <c>*out_count</c> and how many were lost to a full queue since the
+        /// last call to <c>*out_lost</c> (then clears that count). Poll it after each step.
+        /// </summary>
+        /// <remarks>
+        /// <c>out_events</c> must point to <c>capacity</c> writable SinewBreakEvent, <c>out_count</c> to one
+        /// writable uint32_t, <c>out_lost</c> to one writable uint64_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_take_break_events(SinewWorld world, SinewBreakEvent* out_events, uint capacity, uint* out_count, ulong* out_lost);
+
+        /// <summary>
+        /// Cuts a rope at its link <c>link</c> (0 = the link at its start; a rope of n segments has
+        /// n links): that link, the bend links over it and the tethers across it are removed,
+        /// so the two pieces fall apart. Cutting where it was cut already does nothing more.
+        /// SINEW_ERROR_INVALID_ARGUMENT for a body that is not a rope, OUT_OF_RANGE for a link
+        /// past its end.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_cut_rope(SinewWorld world, SinewBody body, uint link);
+
+        /// <summary>
+        /// Cuts a rope at the live link nearest to the segment <c>*a</c>–<c>*b</c> (a sword swipe, m)
+        /// and writes that link's index to <c>*out_link</c>.
+        /// </summary>
+        /// <remarks>
+        /// <c>a</c> and <c>b</c> must point to one readable SinewVec3 each, <c>out_link</c> to one writable
+        /// uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_cut_rope_along(SinewWorld world, SinewBody body, SinewVec3* a, SinewVec3* b, uint* out_link);
+
+        /// <summary>
+        /// Attaches a winch to a rope at <c>end</c> (a SinewRopeEnd; that end must be pinned: the
+        /// drum) and reels the rope in at once to <c>length</c> m (in (0, built length]): the
+        /// particles parked at the drum are the reserve it pays out later. One winch per rope.
+        /// Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_add_winch(SinewWorld world, SinewBody body, uint end, float length);
+
+        /// <summary>
+        /// Drives a rope's winch at <c>speed</c> m/s (&gt; 0 pays out, &lt; 0 reels in, 0 holds; within
+        /// ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_winch_speed(SinewWorld world, SinewBody body, float speed);
+
+        /// <summary>
+        /// Drives a rope's winch towards <c>length</c> m (in [0, built length]) at <c>speed</c> m/s
+        /// (&gt; 0); it stops there.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_winch_target(SinewWorld world, SinewBody body, float length, float speed);
+
+        /// <summary>
+        /// Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
+        /// stopped) and the index of its paying link (the link at the drum, which carries the
+        /// load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
+        /// outputs.
+        /// </summary>
+        /// <remarks>
+        /// <c>out_length</c> and <c>out_speed</c> must point to one writable float each, <c>out_link</c> to
+        /// one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_winch_state(SinewWorld world, SinewBody body, float* out_length, float* out_speed, uint* out_link);
 
         /// <summary>
         /// Adds <c>count</c> tethers (long-range attachments, Kim et al. 2012):

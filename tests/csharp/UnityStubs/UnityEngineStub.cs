@@ -70,6 +70,7 @@ namespace UnityEngine
         public static Vector3 operator -(Vector3 a, Vector3 b) { return a; }
         public static Vector3 operator *(Vector3 a, float s) { return a; }
         public static float Dot(Vector3 a, Vector3 b) { return 0f; }
+        public static float Distance(Vector3 a, Vector3 b) { return 0f; }
     }
 
     public struct Quaternion
@@ -122,6 +123,7 @@ namespace UnityEngine
         public static float Cos(float f) { return f; }
         public static float Clamp01(float f) { return f; }
         public static float SmoothStep(float a, float b, float t) { return a; }
+        public static float Min(float a, float b) { return a < b ? a : b; }
     }
 
     public static class Debug

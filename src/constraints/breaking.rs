@@ -1,0 +1,182 @@
+//! Breakable constraints and rope cuts. A constraint with a break force F_max breaks in
+//! the first substep whose force |λ|/h² (the force every readback reports, in the
+//! family's units) exceeds F_max: it is removed (its id stays, it stops acting) and a
+//! [`BreakEvent`] is queued for the host to poll. A broken rope link cuts the rope
+//! there (see [`RopeCut`]): the bend links and tethers that span the cut go too, so the
+//! two pieces fall apart.
+//!
+//! All of this is plain data owned by [`super::ConstraintSets`]: per-family threshold
+//! arrays indexed by constraint id, the ropes that cut cleanly, and a bounded event
+//! queue whose room is reserved when the first threshold is set, so the step never
+//! allocates (events past the room are counted as lost).
+
+use std::ops::Range;
+
+use super::set::FamilyKind;
+use super::ConstraintSets;
+use crate::error::{try_reserve, Result};
+use crate::math::Vec3;
+use crate::particles::Particles;
+
+/// Room of the break-event queue: events past it (before the host takes them) are
+/// counted as lost.
+pub const MAX_BREAK_EVENTS: usize = 4096;
+
+/// One broken constraint.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BreakEvent {
+    /// The family and id of the constraint.
+    pub family: FamilyKind,
+    pub id: u32,
+    /// The force that broke it (family units: N for lengths), in the substep it broke.
+    pub force: f32,
+    /// The mean position of its particles when it broke (m).
+    pub position: Vec3,
+    /// Its first particle (the world finds the body from it).
+    pub particle: u32,
+}
+
+/// A rope's constraint ids, to cut it cleanly: link i joins particles `first + i` and
+/// `first + i + 1`, bend link j joins `first + j` and `first + j + 2`, and tethers run
+/// from a pinned end to a particle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RopeCut {
+    /// The rope's particles.
+    pub particles: Range<u32>,
+    /// Body-link ids of its links, then of its bend links.
+    pub stretch: Range<u32>,
+    pub bend: Range<u32>,
+    /// Tether ids.
+    pub tether: Range<u32>,
+}
+
+/// Break thresholds, ropes and the event queue of one world.
+#[derive(Default)]
+pub struct Breaking {
+    /// Per family (by `FamilyKind` value): the break force of each id, +inf for none.
+    /// Shorter than the set: the ids past it never break.
+    pub(crate) thresholds: Vec<Vec<f32>>,
+    /// Ropes whose broken links cut them.
+    pub(crate) ropes: Vec<RopeCut>,
+    /// Events not yet taken by the host (capacity [`MAX_BREAK_EVENTS`]).
+    pub(crate) events: Vec<BreakEvent>,
+    /// Events dropped because the queue was full, since the host last took events.
+    pub(crate) lost: u64,
+}
+
+impl Breaking {
+    /// Reserves what a threshold for ids `ids` of `family` needs (all or nothing).
+    pub(crate) fn reserve(&mut self, family: FamilyKind, ids: &Range<u32>) -> Result<()> {
+        let need_families = FamilyKind::ALL.len().saturating_sub(self.thresholds.len());
+        try_reserve(&mut self.thresholds, need_families, "break thresholds")?;
+        // Empty inner vectors: no allocation.
+        self.thresholds.resize_with(FamilyKind::ALL.len(), Vec::new);
+        let have = self.thresholds.get(family as usize).map_or(0, |t| t.len());
+        if let Some(t) = self.thresholds.get_mut(family as usize) {
+            try_reserve(
+                t,
+                (ids.end as usize).saturating_sub(have),
+                "break thresholds",
+            )?;
+        }
+        if self.events.capacity() < MAX_BREAK_EVENTS {
+            try_reserve(&mut self.events, MAX_BREAK_EVENTS, "break events")?;
+        }
+        Ok(())
+    }
+
+    /// Sets the break force of ids `ids` of `family` (after [`Self::reserve`]).
+    pub(crate) fn set(&mut self, family: FamilyKind, ids: Range<u32>, force: f32) {
+        let t = &mut self.thresholds[family as usize];
+        if t.len() < ids.end as usize {
+            t.resize(ids.end as usize, f32::INFINITY);
+        }
+        t[ids.start as usize..ids.end as usize].fill(force);
+    }
+
+    /// The break force of constraint `id` of `family` (+inf: never breaks).
+    pub fn threshold(&self, family: FamilyKind, id: u32) -> f32 {
+        self.thresholds
+            .get(family as usize)
+            .and_then(|t| t.get(id as usize))
+            .copied()
+            .unwrap_or(f32::INFINITY)
+    }
+}
+
+impl ConstraintSets {
+    /// Removes every constraint whose force exceeded its break force in the substep of
+    /// length `h` just solved, queues an event for each, and cuts the ropes whose links
+    /// broke. No allocation.
+    pub(crate) fn break_overloaded(&mut self, particles: &Particles, h: f32) {
+        if self.breaking.thresholds.is_empty() {
+            return;
+        }
+        let mut breaking = std::mem::take(&mut self.breaking);
+        for (k, thresholds) in breaking.thresholds.iter().enumerate() {
+            let kind = FamilyKind::ALL[k];
+            for (id, &limit) in thresholds.iter().enumerate() {
+                if limit == f32::INFINITY {
+                    continue;
+                }
+                let set = self.family(kind);
+                if id >= set.count() || set.is_removed(id) {
+                    continue;
+                }
+                let force = set.force(id, h);
+                if force <= limit {
+                    continue;
+                }
+                let (particle, position) = set.locate(id, particles).unwrap_or((0, Vec3::ZERO));
+                self.family_mut(kind).remove(id as u32..id as u32 + 1);
+                if kind == FamilyKind::BodyLink {
+                    if let Some(rope) = breaking
+                        .ropes
+                        .iter()
+                        .find(|r| r.stretch.contains(&(id as u32)))
+                    {
+                        self.cut_rope(rope, id as u32 - rope.stretch.start);
+                    }
+                }
+                let event = BreakEvent {
+                    family: kind,
+                    id: id as u32,
+                    force,
+                    position,
+                    particle,
+                };
+                if breaking.events.len() < breaking.events.capacity() {
+                    breaking.events.push(event);
+                } else {
+                    breaking.lost += 1;
+                }
+            }
+        }
+        self.breaking = breaking;
+    }
+
+    /// Cuts `rope` at its link `link` (between its particles `link` and `link + 1`):
+    /// removes that link, the bend links over it and the tethers across it. Already
+    /// removed ones stay removed. No allocation.
+    pub(crate) fn cut_rope(&mut self, rope: &RopeCut, link: u32) {
+        let s = rope.stretch.start + link;
+        if s < rope.stretch.end {
+            super::ConstraintSet::remove(&mut self.link, s..s + 1);
+        }
+        // Bend link j spans links j and j + 1.
+        for j in [link.wrapping_sub(1), link] {
+            if j < rope.bend.len() as u32 {
+                let b = rope.bend.start + j;
+                super::ConstraintSet::remove(&mut self.link, b..b + 1);
+            }
+        }
+        let first = rope.particles.start;
+        for t in rope.tether.clone() {
+            let [a, p] = self.tether.particles_of(t as usize);
+            let (lo, hi) = ((a.min(p) - first), (a.max(p) - first));
+            if lo <= link && link < hi {
+                super::ConstraintSet::remove(&mut self.tether, t..t + 1);
+            }
+        }
+    }
+}

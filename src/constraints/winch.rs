@@ -1,0 +1,254 @@
+//! Winches: a rope whose length changes while it runs, paying links out of or into a
+//! pinned end (the cursor end), as a crane's drum or Obi Rope's cursor does.
+//!
+//! The rope keeps all the particles it was built with. Counting from the cursor end
+//! (local index 0, pinned at the drum point P), particles `0..=k` are *parked*: pinned
+//! at (or within a link's stretch of) P, their links inert (both ends pinned). Particle `k` is the cursor; the paying
+//! link (k, k+1) has a rest length r in [0, L_k] (L_k its built length), and every
+//! later link keeps its built length. The rope's active length is r plus the built
+//! lengths past the paying link.
+//!
+//! Each substep of length h, r changes by v h (v > 0 pays out). Reeling in past r = 0
+//! parks particle k+1 where it is (within the link's stretch of P) and
+//! the next link becomes the paying one; paying out past r = L_k unparks the cursor
+//! (its mass comes back) and the parked particle before it becomes the cursor, its
+//! link paying from 0. So every link stays within [0, L] and no particle is created or
+//! destroyed: the parked particles are the reserve. The bend links across the cursor
+//! and the tethers from the cursor end follow the active length.
+//!
+//! Winches are plain data in [`super::ConstraintSets`], advanced at the end of every
+//! substep without allocation.
+
+use super::breaking::RopeCut;
+use super::ConstraintSet;
+use super::ConstraintSets;
+use crate::particles::Particles;
+
+/// Which end of a rope a winch pays from.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RopeEnd {
+    /// The rope's first particle.
+    Start = 0,
+    /// The rope's last particle.
+    End = 1,
+}
+
+/// One winch on one rope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Winch {
+    /// The rope's particles and constraint ids.
+    pub(crate) rope: RopeCut,
+    pub(crate) end: RopeEnd,
+    /// Local index (from the cursor end) of the cursor particle.
+    pub(crate) cursor: u32,
+    /// Rest length of the paying link (m).
+    pub(crate) paying: f32,
+    /// Built length of the paying link (m).
+    pub(crate) full: f32,
+    /// Built lengths of the active links past the paying one (m).
+    pub(crate) tail: f32,
+    /// Speed (m/s): > 0 pays out, < 0 reels in.
+    pub(crate) speed: f32,
+    /// Length at which the winch stops (m), if any.
+    pub(crate) target: Option<f32>,
+    /// Inverse mass (1/kg) an unparked particle gets back.
+    pub(crate) inverse_mass: f32,
+    /// Bend rest length per unit of the paying link's straight span (ratio of the
+    /// built bend length to the two built links it spans).
+    pub(crate) bend_ratio: f32,
+    /// Where the drum (local particle 0) was at the last substep (m): when the host
+    /// moves it, the parked particles move with it.
+    pub(crate) drum: crate::math::Vec3,
+}
+
+impl Winch {
+    /// Number of links of the rope.
+    pub(crate) fn links(&self) -> u32 {
+        self.rope.stretch.len() as u32
+    }
+
+    /// Global particle of local index `i` (counted from the cursor end).
+    pub(crate) fn particle(&self, i: u32) -> u32 {
+        match self.end {
+            RopeEnd::Start => self.rope.particles.start + i,
+            RopeEnd::End => self.rope.particles.end - 1 - i,
+        }
+    }
+
+    /// Body-link id of the link between local particles i and i+1.
+    pub(crate) fn link(&self, i: u32) -> u32 {
+        match self.end {
+            RopeEnd::Start => self.rope.stretch.start + i,
+            RopeEnd::End => self.rope.stretch.start + self.links() - 1 - i,
+        }
+    }
+
+    /// Body-link id of the bend link between local particles i and i+2, if any.
+    pub(crate) fn bend(&self, i: u32) -> Option<u32> {
+        let n = self.rope.bend.len() as u32;
+        let j = match self.end {
+            RopeEnd::Start => i,
+            RopeEnd::End => n.checked_sub(1)?.checked_sub(i)?,
+        };
+        (i < n).then_some(self.rope.bend.start + j)
+    }
+
+    /// The rope's active length (m).
+    pub fn length(&self) -> f32 {
+        self.paying + self.tail
+    }
+
+    /// The cursor's local index (parked particles are 0..=cursor).
+    pub fn cursor(&self) -> u32 {
+        self.cursor
+    }
+}
+
+/// Sets the rest value of constraint `id` of `set` unless it was removed (a cut or
+/// broken rope keeps its winch; removed stays removed).
+fn edit_live(set: &mut dyn ConstraintSet, id: u32, value: f32) {
+    if !set.is_removed(id as usize) {
+        set.edit_rest(id as usize, value);
+    }
+}
+
+impl ConstraintSets {
+    /// Advances every winch by one substep of length `h` (s). No allocation.
+    pub(crate) fn advance_winches(&mut self, particles: &mut Particles, h: f32) {
+        if self.winches.is_empty() {
+            return;
+        }
+        let mut winches = std::mem::take(&mut self.winches);
+        let mut masses_changed = false;
+        for w in &mut winches {
+            masses_changed |= self.advance_winch(w, particles, h);
+        }
+        self.winches = winches;
+        if masses_changed {
+            self.update_jacobi_weights(particles);
+        }
+    }
+
+    /// One substep of one winch; true when a particle was parked or unparked.
+    pub(crate) fn advance_winch(
+        &mut self,
+        w: &mut Winch,
+        particles: &mut Particles,
+        h: f32,
+    ) -> bool {
+        let drum = particles.position(w.particle(0) as usize);
+        if drum != w.drum {
+            let delta = drum - w.drum;
+            for i in 1..=w.cursor {
+                let p = w.particle(i) as usize;
+                particles.set_position(p, particles.position(p) + delta);
+            }
+            w.drum = drum;
+        }
+        if w.speed == 0.0 {
+            return false;
+        }
+        let mut r = w.paying + w.speed * h;
+        if let Some(t) = w.target {
+            let len = r + w.tail;
+            if (w.speed < 0.0 && len <= t) || (w.speed > 0.0 && len >= t) {
+                r = t - w.tail;
+                w.speed = 0.0;
+            }
+        }
+        let mut changed = false;
+        // Reel in: park the particle past the cursor while the paying link is spent.
+        while r < 0.0 {
+            let next = w.cursor + 1;
+            if next + 1 > w.links() {
+                // Nothing left to park: the rope is fully reeled in.
+                r = 0.0;
+                w.speed = 0.0;
+                break;
+            }
+            // The spent link goes back to its built length (for paying out later).
+            edit_live(&mut self.link, w.link(w.cursor), w.full);
+            // Pinned where it is: within the paying link's stretch of the drum (moving it
+            // onto the drum would yank the rest of the rope by that stretch).
+            let p = w.particle(next) as usize;
+            particles.set_velocity(p, crate::math::Vec3::ZERO);
+            particles.set_inverse_mass(p, 0.0);
+            w.cursor = next;
+            w.full = self.link.rest_length(w.link(next) as usize);
+            w.tail -= w.full;
+            r += w.full;
+            changed = true;
+        }
+        // Pay out: unpark the cursor while the paying link is longer than built.
+        while r > w.full {
+            if w.cursor == 0 {
+                // The reserve is spent: the rope is fully paid out.
+                r = w.full;
+                w.speed = 0.0;
+                break;
+            }
+            edit_live(&mut self.link, w.link(w.cursor), w.full);
+            particles.set_inverse_mass(w.particle(w.cursor) as usize, w.inverse_mass);
+            r -= w.full;
+            w.tail += w.full;
+            w.cursor -= 1;
+            w.full = self.link.rest_length(w.link(w.cursor) as usize);
+            changed = true;
+        }
+        w.paying = r;
+        edit_live(&mut self.link, w.link(w.cursor), r);
+        self.follow_winch(w, particles);
+        changed
+    }
+
+    /// Sets the rest lengths that depend on the paying link: the bend links across the
+    /// cursor and the tethers from the cursor end (their max length is the active arc
+    /// length from the drum).
+    pub(crate) fn follow_winch(&mut self, w: &Winch, _particles: &Particles) {
+        let k = w.cursor;
+        let (r, ratio) = (w.paying, w.bend_ratio);
+        if k >= 1 {
+            if let Some(b) = w.bend(k - 1) {
+                edit_live(&mut self.link, b, r * ratio);
+            }
+        }
+        if let Some(b) = w.bend(k) {
+            let next = if k + 1 < w.links() {
+                self.link.rest_length(w.link(k + 1) as usize)
+            } else {
+                0.0
+            };
+            edit_live(&mut self.link, b, (r + next) * ratio);
+        }
+        // Tethers from the drum end, in increasing local index (the builder emits them
+        // by increasing particle index), with the arc length summed as we go.
+        let anchor = w.particle(0);
+        let ids = w.rope.tether.clone();
+        let (mut j, mut s) = (k + 1, r);
+        let mut each = |t: u32, sets: &mut ConstraintSets| {
+            let [a, p] = sets.tether.particles_of(t as usize);
+            if a != anchor || sets.tether.is_removed(t as usize) {
+                return;
+            }
+            let i = match w.end {
+                RopeEnd::Start => p - w.rope.particles.start,
+                RopeEnd::End => w.rope.particles.end - 1 - p,
+            };
+            let arc = if i <= k {
+                0.0
+            } else {
+                while j < i {
+                    s += sets.link.rest_length(w.link(j) as usize);
+                    j += 1;
+                }
+                s
+            };
+            edit_live(&mut sets.tether, t, arc);
+        };
+        match w.end {
+            RopeEnd::Start => ids.for_each(|t| each(t, self)),
+            RopeEnd::End => ids.rev().for_each(|t| each(t, self)),
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! The world's API of breaking and cutting: break forces per constraint or per rope,
+//! the polled break events, and cutting a rope by link or along a segment (a sword
+//! swipe). The per-substep check lives in [`crate::constraints::breaking`].
+
+use super::World;
+use crate::bodies::{BodyId, BodyKind};
+use crate::constraints::breaking::RopeCut;
+use crate::constraints::FamilyKind;
+use crate::error::{check_range, try_reserve, Error, Result};
+use crate::math::Vec3;
+
+/// A broken constraint, as the host reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BreakReport {
+    /// The body the constraint belonged to (None for constraints the host added, or a
+    /// body removed since).
+    pub body: Option<BodyId>,
+    pub family: FamilyKind,
+    pub id: u32,
+    /// The force that broke it, in the family's units (N for lengths).
+    pub force: f32,
+    /// Where it broke (m): the mean position of its particles.
+    pub position: Vec3,
+}
+
+impl Default for BreakReport {
+    fn default() -> Self {
+        BreakReport {
+            body: None,
+            family: FamilyKind::Tether,
+            id: 0,
+            force: 0.0,
+            position: Vec3::ZERO,
+        }
+    }
+}
+
+/// Checks a break force: positive, not NaN; +inf means "never breaks".
+fn check_break_force(force: f32) -> Result<()> {
+    if force.is_nan() || force <= 0.0 {
+        return Err(Error::invalid(format!(
+            "break force {force} must be positive (+inf: never breaks)"
+        )));
+    }
+    Ok(())
+}
+
+impl World {
+    /// Sets the break force (family units, N for lengths; +inf = never breaks) of
+    /// constraints `first..first+count` of `family`: from the next step on, a
+    /// constraint whose force exceeds it in a substep is removed and reported by
+    /// [`World::take_break_events`].
+    pub fn set_constraint_break_force(
+        &mut self,
+        family: FamilyKind,
+        first: u32,
+        count: u32,
+        force: f32,
+    ) -> Result<()> {
+        let set = self.sets.family(family);
+        let what = format!("{} constraints", family.name());
+        let range = check_range(first, count as usize, set.count(), &what)?;
+        check_break_force(force)?;
+        if family == FamilyKind::ShapeCluster {
+            return Err(Error::invalid(
+                "shape clusters report no force, so they cannot break",
+            ));
+        }
+        let ids = range.start as u32..range.end as u32;
+        self.sets.breaking.reserve(family, &ids)?;
+        self.sets.breaking.set(family, ids, force);
+        Ok(())
+    }
+
+    /// Sets the break force (N; +inf = never breaks) of a rope's links: from the next
+    /// step on, a link whose tension exceeds it in a substep breaks, and the rope falls
+    /// apart there (the bend links and tethers across the break go too; see
+    /// [`World::cut_rope`]). Tethers carry part of a rope's load, so build breakable
+    /// ropes without tethers.
+    pub fn set_body_break_force(&mut self, id: BodyId, force: f32) -> Result<()> {
+        check_break_force(force)?;
+        let cut = self.rope_cut(id)?;
+        let b = &mut self.sets.breaking;
+        if !b.ropes.contains(&cut) {
+            try_reserve(&mut b.ropes, 1, "breakable ropes")?;
+        }
+        b.reserve(FamilyKind::BodyLink, &cut.stretch)?;
+        if !b.ropes.contains(&cut) {
+            b.ropes.push(cut.clone());
+        }
+        b.set(FamilyKind::BodyLink, cut.stretch, force);
+        Ok(())
+    }
+
+    /// The break force of constraint `id` of `family` (+inf when none was set).
+    pub fn constraint_break_force(&self, family: FamilyKind, id: u32) -> Result<f32> {
+        let what = format!("{} constraints", family.name());
+        check_range(id, 1, self.sets.family(family).count(), &what)?;
+        Ok(self.sets.breaking.threshold(family, id))
+    }
+
+    /// Number of break events waiting (at most [`crate::MAX_BREAK_EVENTS`]).
+    pub fn break_event_count(&self) -> usize {
+        self.sets.breaking.events.len()
+    }
+
+    /// Moves the oldest break events (up to `out.len()`) into `out`, oldest first, and
+    /// returns how many it wrote and how many events were lost to a full queue since
+    /// the last call (the queue holds [`crate::MAX_BREAK_EVENTS`]; the count is cleared).
+    pub fn take_break_events(&mut self, out: &mut [BreakReport]) -> (usize, u64) {
+        let n = out.len().min(self.sets.breaking.events.len());
+        for (o, e) in out.iter_mut().zip(self.sets.breaking.events.drain(..n)) {
+            *o = BreakReport {
+                body: self.bodies.containing(e.particle).map(|(b, _)| b),
+                family: e.family,
+                id: e.id,
+                force: e.force,
+                position: e.position,
+            };
+        }
+        let lost = std::mem::take(&mut self.sets.breaking.lost);
+        (n, lost)
+    }
+
+    /// Cuts a rope at its link `link` (0 = the link at its start): that link, the bend
+    /// links over it and the tethers across it are removed, so the two pieces fall
+    /// apart. Cutting where it was already cut does nothing more.
+    pub fn cut_rope(&mut self, id: BodyId, link: u32) -> Result<()> {
+        let cut = self.rope_cut(id)?;
+        let links = cut.stretch.len();
+        if link as usize >= links {
+            return Err(Error::out_of_range(format!(
+                "link {link} is out of range (the rope has {links} links)"
+            )));
+        }
+        self.sets.cut_rope(&cut, link);
+        Ok(())
+    }
+
+    /// Cuts a rope at the live link nearest to the segment `a`–`b` (a sword swipe,
+    /// m) and returns that link's index.
+    pub fn cut_rope_along(&mut self, id: BodyId, a: Vec3, b: Vec3) -> Result<u32> {
+        crate::particles::check_vec3("segment start", 0, a)?;
+        crate::particles::check_vec3("segment end", 0, b)?;
+        let cut = self.rope_cut(id)?;
+        let mut best: Option<(f32, u32)> = None;
+        for (i, l) in cut.stretch.clone().enumerate() {
+            if crate::constraints::ConstraintSet::is_removed(&self.sets.link, l as usize) {
+                continue;
+            }
+            let p = cut.particles.start as usize + i;
+            let (p, q) = (self.particles.position(p), self.particles.position(p + 1));
+            let d = segment_distance(p, q, a, b);
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, i as u32));
+            }
+        }
+        let Some((_, link)) = best else {
+            return Err(Error::invalid("the rope has no link left to cut"));
+        };
+        self.sets.cut_rope(&cut, link);
+        Ok(link)
+    }
+
+    /// The constraint ids of rope `id` (an error for other bodies).
+    pub(crate) fn rope_cut(&self, id: BodyId) -> Result<RopeCut> {
+        let body = self.bodies.get(id)?;
+        if body.kind != BodyKind::Rope {
+            return Err(Error::invalid(format!(
+                "the body is a {:?}, not a rope: only ropes are cut or break per body",
+                body.kind
+            )));
+        }
+        let p = &body.parts;
+        Ok(RopeCut {
+            particles: body.particles.clone(),
+            stretch: p.stretch.clone(),
+            bend: p.bend_link.clone(),
+            tether: p.tether.clone(),
+        })
+    }
+}
+
+/// Distance (m) between segments p–q and a–b (closest points, clamped; Ericson,
+/// "Real-Time Collision Detection" (2004), 5.1.9).
+fn segment_distance(p: Vec3, q: Vec3, a: Vec3, b: Vec3) -> f32 {
+    let (d1, d2, r) = (q - p, b - a, p - a);
+    let (aa, ee, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
+    let (s, t);
+    if aa <= f32::EPSILON && ee <= f32::EPSILON {
+        return p.distance(a);
+    }
+    if aa <= f32::EPSILON {
+        s = 0.0;
+        t = (f / ee).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if ee <= f32::EPSILON {
+            t = 0.0;
+            s = (-c / aa).clamp(0.0, 1.0);
+        } else {
+            let bb = d1.dot(d2);
+            let denom = aa * ee - bb * bb;
+            let s0 = if denom > 0.0 {
+                ((bb * f - c * ee) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let t0 = (bb * s0 + f) / ee;
+            if t0 < 0.0 {
+                t = 0.0;
+                s = (-c / aa).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t = 1.0;
+                s = ((bb - c) / aa).clamp(0.0, 1.0);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    (p + d1 * s).distance(a + d2 * t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_distance_matches_closed_forms() {
+        // Crossing segments at 1 m apart in z.
+        let d = segment_distance(
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, -1.0, 1.0),
+            Vec3::new(0.0, 1.0, 1.0),
+        );
+        assert!((d - 1.0).abs() < 1e-6, "{d}");
+        // Parallel, offset 2 m, overlapping.
+        let d = segment_distance(
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::new(0.5, 2.0, 0.0),
+            Vec3::new(3.0, 2.0, 0.0),
+        );
+        assert!((d - 2.0).abs() < 1e-6, "{d}");
+        // End to end: (1,0,0) to (2,1,0).
+        let d = segment_distance(
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::new(2.0, 1.0, 0.0),
+            Vec3::new(3.0, 1.0, 0.0),
+        );
+        assert!((d - 2f32.sqrt()).abs() < 1e-6, "{d}");
+    }
+}

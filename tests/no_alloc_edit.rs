@@ -1,0 +1,96 @@
+//! Edits between steps may allocate, `World::step` still never does: after in-place
+//! edits (removals, rest values, compliance, rest scale, mass, break forces) and with
+//! ropes breaking during the counted steps (events queued in reserved room), a
+//! counting global allocator sees no allocation in the step.
+//!
+//! One test in its own binary, so no other test allocates at the same time.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use sinew::{FamilyKind, RopeDesc, Solver, Vec3, World, WorldDesc};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards every call to the system allocator unchanged; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn step_after_edits_and_breaks_does_not_allocate() {
+    for solver in [Solver::GaussSeidel, Solver::Jacobi] {
+        let mut w = World::new(WorldDesc {
+            threads: 1,
+            solver,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        let mut ropes = Vec::new();
+        for i in 0..8 {
+            let x = i as f32 * 0.5;
+            ropes.push(
+                w.add_rope(&RopeDesc {
+                    start: Vec3::new(x, 0.0, 0.0),
+                    end: Vec3::new(x + 1.0, 0.0, 0.0),
+                    segments: 30,
+                    tethers: i % 2 == 0,
+                    ..RopeDesc::default()
+                })
+                .unwrap(),
+            );
+        }
+        w.add_particles(
+            &[Vec3::new(0.0, 2.0, 0.0), Vec3::new(0.0, 1.0, 0.0)],
+            Some(&[0.0, 1.0]),
+        )
+        .unwrap();
+        w.add_distance_constraints(&[[240 + 8, 240 + 9]], None, 0.0)
+            .unwrap();
+        w.step(1.0 / 60.0).unwrap();
+        // Edits (they may allocate).
+        w.set_constraint_rest(FamilyKind::Distance, 0, &[0.8])
+            .unwrap();
+        w.set_constraint_compliance(FamilyKind::Tether, 0, 4, 1e-4)
+            .unwrap();
+        w.remove_constraints(FamilyKind::Tether, 5, 3).unwrap();
+        w.set_body_rest_scale(ropes[1], 0.9).unwrap();
+        w.set_body_mass(ropes[2], 3.0).unwrap();
+        w.cut_rope(ropes[3], 12).unwrap();
+        // Ropes 4..8 break under their own swing (0.5 N is below their tension).
+        for &r in &ropes[4..] {
+            w.set_body_break_force(r, 0.5).unwrap();
+        }
+        w.set_constraint_break_force(FamilyKind::Distance, 0, 1, 1000.0)
+            .unwrap();
+        let events_before = w.break_event_count();
+        let before = ALLOCATIONS.load(Ordering::Relaxed);
+        for _ in 0..10 {
+            w.step(1.0 / 60.0).unwrap();
+        }
+        let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        assert_eq!(during, 0, "{solver:?}: {during} allocations in 10 steps");
+        assert!(
+            w.break_event_count() > events_before,
+            "{solver:?}: no rope broke during the counted steps"
+        );
+    }
+}
