@@ -33,7 +33,7 @@ use crate::solver::schedule::{self, Schedule};
 use crate::solver::Solver;
 
 pub(crate) use super::distance_kernel::{pack_softness, unpack_softness, MIN_LENGTH};
-use super::distance_kernel::{project_range, ParticleArrays, Slots};
+use super::distance_kernel::{project_range, ParticleArrays, Slots, LANES};
 
 /// Largest number of distance constraints one world holds.
 pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
@@ -310,23 +310,38 @@ impl DistanceConstraints {
             fresh,
         };
         let sched = &self.schedule;
-        // SAFETY (both phases): slots of one colour never share a particle, blocks
-        // hold disjoint particles (the schedule's invariants), each slot is visited by
-        // one task only, and indices were checked against the particle count when the
-        // constraint was added (particles are never removed).
-        exec.for_each_index(sched.blocks.len(), sched.interior_len(), |b| {
-            for colour in sched.block_colours(b) {
-                // SAFETY: see above.
-                unsafe { project_range(colour, &slots, &arrays, inv_h2) };
+        let interior = sched.interior_len();
+        // One parallel region for the whole sweep: phase 1 hands each thread a run of
+        // consecutive blocks holding about its share of the interior constraints;
+        // phase 2 splits every shared colour between the threads, with a barrier after
+        // each colour. The thread count follows the work (one thread for a small set).
+        exec.region(exec.threads_for(self.pairs.len()), |team| {
+            // Block b goes to the thread whose share of the interior slots holds the
+            // block's middle slot: consecutive blocks, balanced by constraint count.
+            let owner = |b: usize| {
+                let o = &sched.blocks[b];
+                let mid = (o[0] as usize + *o.last().expect("offsets") as usize) / 2;
+                mid * team.threads / interior.max(1)
+            };
+            for b in (0..sched.blocks.len()).filter(|&b| owner(b) == team.index) {
+                for colour in sched.block_colours(b) {
+                    // SAFETY: slots of one colour never share a particle, blocks hold
+                    // disjoint particles (the schedule's invariants) and each block is
+                    // run by one thread only; indices were checked against the
+                    // particle count when the constraint was added (particles are
+                    // never removed).
+                    unsafe { project_range(colour, &slots, &arrays, inv_h2) };
+                }
+            }
+            for colour in sched.shared_colours() {
+                team.barrier();
+                let r = team.share(colour, LANES);
+                // SAFETY: the threads' shares of one colour are disjoint, its slots
+                // share no particle, and the barrier before it ends every write of the
+                // phase or colour before (indices as above).
+                unsafe { project_range(r, &slots, &arrays, inv_h2) };
             }
         });
-        for colour in sched.shared_colours() {
-            exec.for_ranges(colour.len(), |r| {
-                let r = colour.start + r.start..colour.start + r.end;
-                // SAFETY: see above.
-                unsafe { project_range(r, &slots, &arrays, inv_h2) };
-            });
-        }
     }
 
     /// One Jacobi iteration: every constraint is projected from the same positions,

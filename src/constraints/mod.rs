@@ -152,6 +152,12 @@ impl ConstraintSets {
         }
     }
 
+    /// Whether [`Self::end_substep`] changes particles (per-body damping or the 2D
+    /// plane; the sets' own `end_substep` only reads them).
+    pub(crate) fn end_substep_moves_particles(&self) -> bool {
+        !self.damped.is_empty() || self.planar.is_some()
+    }
+
     /// End of a step.
     pub(crate) fn end_step(&mut self) {
         for set in self.all_mut() {

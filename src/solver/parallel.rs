@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
@@ -22,18 +23,95 @@ pub(crate) const PARALLEL_MIN_LIGHT_ITEMS: usize = 16384;
 /// Items per parallel task: large enough to amortise scheduling.
 pub(crate) const CHUNK: usize = 1024;
 
+/// Work (constraint projections, or particles of a light pass) below which a
+/// [`Executor::region`] runs on the calling thread alone: waking a second thread and
+/// meeting it at a barrier costs more than it saves below it (measured on 2-core
+/// x86-64: cloth_64, 23,938 constraints, is faster on one thread).
+pub(crate) const REGION_MIN_WORK: usize = 32768;
+
+/// A rayon pool and the lock that lets one [`Executor::region`] at a time use it.
+struct Pool {
+    rayon: ThreadPool,
+    /// Held for the whole of a region: a region's threads wait for each other at
+    /// barriers, so two regions sharing the pool's workers at once could each hold one
+    /// worker waiting for the other (deadlock). Regions of worlds sharing a pool run
+    /// one after the other instead.
+    region: Mutex<()>,
+}
+
 /// Pools are shared between worlds that ask for the same thread count, so that creating
 /// many worlds does not create many threads.
-fn pool_cache() -> &'static Mutex<HashMap<usize, Arc<ThreadPool>>> {
-    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
+fn pool_cache() -> &'static Mutex<HashMap<usize, Arc<Pool>>> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<Pool>>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 /// Runs the passes of one world: inline, or on a rayon pool of the world's size.
 #[derive(Clone)]
 pub(crate) struct Executor {
-    pool: Option<Arc<ThreadPool>>,
+    pool: Option<Arc<Pool>>,
     threads: usize,
+}
+
+/// A barrier for the threads of one region: they spin briefly (a barrier between two
+/// colours is a few hundred nanoseconds apart), then yield the core, so an
+/// oversubscribed machine still makes progress.
+struct SpinBarrier {
+    threads: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+}
+
+impl SpinBarrier {
+    fn wait(&self) {
+        let generation = self.generation.load(Ordering::Acquire);
+        // AcqRel: the last thread to arrive acquires every other thread's writes (the
+        // arrivals form one release sequence) and publishes them with the generation.
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::Release);
+            return;
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == generation {
+            if spins < 4096 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+}
+
+/// One thread's view of a parallel region ([`Executor::region`]).
+pub(crate) struct Team<'a> {
+    /// This thread's index, `0..threads`.
+    pub(crate) index: usize,
+    /// Threads in the region.
+    pub(crate) threads: usize,
+    barrier: Option<&'a SpinBarrier>,
+}
+
+impl Team<'_> {
+    /// Waits until every thread of the region has arrived here; what each wrote before
+    /// is then visible to all.
+    pub(crate) fn barrier(&self) {
+        if let Some(b) = self.barrier {
+            b.wait();
+        }
+    }
+
+    /// This thread's share of `range`: consecutive equal shares, cut at multiples of
+    /// `align` items from `range.start` (so SIMD kernels see whole blocks). Which thread
+    /// computes an item never changes what it computes, so any split gives the same
+    /// bits as long as the items of `range` are independent of each other.
+    pub(crate) fn share(&self, range: Range<usize>, align: usize) -> Range<usize> {
+        let len = range.len();
+        let units = len.div_ceil(align);
+        let cut = |t: usize| (units * t / self.threads * align).min(len);
+        range.start + cut(self.index)..range.start + cut(self.index + 1)
+    }
 }
 
 impl Executor {
@@ -57,14 +135,17 @@ impl Executor {
                 threads: n,
             });
         }
-        let pool = rayon::ThreadPoolBuilder::new()
+        let rayon = rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .thread_name(|i| format!("sinew-worker-{i}"))
             .build()
             .map_err(|e| {
                 Error::out_of_memory(format!("could not start {n} worker threads: {e}"))
             })?;
-        let pool = Arc::new(pool);
+        let pool = Arc::new(Pool {
+            rayon,
+            region: Mutex::new(()),
+        });
         cache.insert(n, pool.clone());
         Ok(Executor {
             pool: Some(pool),
@@ -75,6 +156,52 @@ impl Executor {
     /// Number of threads the passes may use.
     pub(crate) fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Threads a [`Self::region`] over `work` items should use: all of the world's from
+    /// [`REGION_MIN_WORK`] items, otherwise one (so small worlds never pay for waking
+    /// threads they cannot keep busy).
+    pub(crate) fn threads_for(&self, work: usize) -> usize {
+        if work >= REGION_MIN_WORK {
+            self.threads
+        } else {
+            1
+        }
+    }
+
+    /// Runs `f` once on each of `threads` threads (at most the world's), which meet at
+    /// [`Team::barrier`]s: one parallel region for a whole multi-phase pass, instead of
+    /// one fork and join per phase. With one thread `f` runs inline and barriers are
+    /// free.
+    pub(crate) fn region<F>(&self, threads: usize, f: F)
+    where
+        F: Fn(&Team<'_>) + Sync,
+    {
+        let threads = threads.min(self.threads);
+        match &self.pool {
+            Some(pool) if threads > 1 => {
+                let barrier = SpinBarrier {
+                    threads,
+                    arrived: AtomicUsize::new(0),
+                    generation: AtomicUsize::new(0),
+                };
+                let _one_region_at_a_time = pool.region.lock();
+                pool.rayon.broadcast(|ctx| {
+                    if ctx.index() < threads {
+                        f(&Team {
+                            index: ctx.index(),
+                            threads,
+                            barrier: Some(&barrier),
+                        })
+                    }
+                });
+            }
+            _ => f(&Team {
+                index: 0,
+                threads: 1,
+                barrier: None,
+            }),
+        }
     }
 
     /// Calls `f` on consecutive ranges that cover `0..n`. The ranges are
@@ -103,7 +230,7 @@ impl Executor {
         F: Fn(Range<usize>) + Sync + Send,
     {
         match &self.pool {
-            Some(pool) if n >= min_items => pool.install(|| {
+            Some(pool) if n >= min_items => pool.rayon.install(|| {
                 (0..n.div_ceil(CHUNK))
                     .into_par_iter()
                     .for_each(|c| f(c * CHUNK..((c + 1) * CHUNK).min(n)))
@@ -120,9 +247,9 @@ impl Executor {
         F: Fn(usize) + Sync + Send,
     {
         match &self.pool {
-            Some(pool) if n > 1 && work >= PARALLEL_MIN_ITEMS => {
-                pool.install(|| (0..n).into_par_iter().with_max_len(1).for_each(&f))
-            }
+            Some(pool) if n > 1 && work >= PARALLEL_MIN_ITEMS => pool
+                .rayon
+                .install(|| (0..n).into_par_iter().with_max_len(1).for_each(&f)),
             _ => (0..n).for_each(f),
         }
     }

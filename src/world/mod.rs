@@ -412,10 +412,9 @@ impl World {
             relaxation: self.desc.jacobi_relaxation,
             damping_factor: (-self.desc.damping * h).exp(),
         };
-        crate::recovery::save(&mut self.particles, &self.exec);
         self.collision
             .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
-        step::step(
+        let finite = step::step(
             &mut self.particles,
             &mut self.sets,
             &mut self.collision,
@@ -424,7 +423,12 @@ impl World {
         );
         self.collision.end_step(self.particles.len());
         self.last_h = h;
-        crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
+        match finite {
+            step::Finite::Checked => Ok(()),
+            step::Finite::Unknown => {
+                crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
+            }
+        }
     }
 }
 
