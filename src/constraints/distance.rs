@@ -25,14 +25,15 @@ use std::ops::Range;
 
 use super::set::{force_of_lambda, remove_slots, ConstraintSet, Iteration};
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
-use crate::math::{Vec3, Vec4};
-use crate::particles::{separation, Particles};
+use crate::math::Vec4;
+use crate::particles::Particles;
 use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
 use crate::solver::Solver;
 
-pub(crate) use super::distance_kernel::{pack_softness, unpack_softness, MIN_LENGTH};
+use super::distance_jacobi::{gather_range, project_range as project_jacobi, JacobiSlots};
+pub(crate) use super::distance_kernel::{pack_softness, unpack_softness};
 use super::distance_kernel::{project_range, ParticleArrays, Slots, LANES};
 
 /// Largest number of distance constraints one world holds.
@@ -87,31 +88,8 @@ pub struct DistanceConstraints {
     /// Jacobi only: particle → slots, one correction per slot, and the averaging
     /// weight 1 / max(n_a, n_b) of each slot (n = constraints on the particle).
     adjacency: Adjacency,
-    corrections: Vec<Vec3>,
+    corrections: Vec<Vec4>,
     jacobi_weight: Vec<f32>,
-}
-
-/// Result of projecting one constraint: the correction direction scaled by Δλ.
-#[inline(always)]
-/// `d` = x_a − x_b (m), `w_sum` = w_a + w_b (1/kg).
-fn project(
-    d: Vec3,
-    w_sum: f32,
-    rest: f32,
-    alpha_tilde: f32,
-    stiffness: f32,
-    lambda: f32,
-) -> Option<(Vec3, f32)> {
-    let len = d.length();
-    let denom = w_sum + alpha_tilde;
-    // Coincident particles (no direction) and overflowed or NaN separations (an
-    // extreme state) are skipped: `!(len > MIN_LENGTH)` is true for NaN.
-    if !(len > MIN_LENGTH && len < f32::INFINITY) || denom <= 0.0 {
-        return None;
-    }
-    let c = len - rest;
-    let dl = stiffness * (-c - alpha_tilde * lambda) / denom;
-    Some((d * (dl / len), dl))
 }
 
 impl DistanceConstraints {
@@ -260,7 +238,9 @@ impl DistanceConstraints {
             return Ok(());
         }
         let adjacency = Adjacency::build(&self.pairs, hot.len())?;
-        let (corrections, weight) = jacobi::buffers(self.len(), self.len())?;
+        let (_, weight) = jacobi::buffers(0, self.len())?;
+        let mut corrections = try_with_capacity::<Vec4>(self.len(), "Jacobi corrections")?;
+        corrections.resize(self.len(), Vec4::ZERO);
         self.adjacency = adjacency;
         self.corrections = corrections;
         self.jacobi_weight = weight;
@@ -361,55 +341,50 @@ impl DistanceConstraints {
     ) {
         let m = self.len();
         debug_assert_eq!(self.corrections.len(), m);
-        {
-            let (hot, base) = (&particles.hot, &particles.base);
-            let corrections = DisjointSlice::new(&mut self.corrections);
-            let lambda = DisjointSlice::new(&mut self.lambda);
-            let (pairs, rest, softness, weight) =
-                (&self.pairs, &self.rest, &self.softness, &self.jacobi_weight);
-            exec.for_ranges(m, |r| {
-                for s in r {
-                    let [a, b] = pairs[s];
-                    let (a, b) = (a as usize, b as usize);
-                    let (pa, pb) = (hot[a], hot[b]);
-                    let d = separation(base[a], base[b], pa, pb);
-                    let (compliance, stiffness) = unpack_softness(softness[s]);
-                    let k = stiffness * relaxation * weight[s];
-                    // SAFETY: each slot s is visited by exactly one range.
-                    unsafe {
-                        let l = lambda.get(s);
-                        let at = compliance * inv_h2;
-                        match project(d, pa.w + pb.w, rest[s], at, k, l) {
-                            Some((g, dl)) => {
-                                corrections.set(s, g);
-                                lambda.set(s, l + dl);
-                            }
-                            None => corrections.set(s, Vec3::ZERO),
-                        }
-                    }
-                }
-            });
-        }
-        let pos = DisjointSlice::new(&mut particles.hot);
-        let (adjacency, corrections) = (&self.adjacency, &self.corrections);
+        let slots = JacobiSlots {
+            pairs: &self.pairs,
+            rest: &self.rest,
+            softness: &self.softness,
+            weight: &self.jacobi_weight,
+            lambda: DisjointSlice::new(&mut self.lambda),
+            corrections: DisjointSlice::new(&mut self.corrections),
+        };
+        let Particles { base, hot, .. } = particles;
+        let hot_len = hot.len();
+        let (base, hot) = (&*base, DisjointSlice::new(hot));
+        let adjacency = &self.adjacency;
         let n = adjacency.particle_count();
-        exec.for_ranges(n, |r| {
-            for i in r {
-                let entries = adjacency.of(i);
-                if entries.is_empty() {
-                    continue;
-                }
-                let mut sum = Vec3::ZERO;
-                for &e in entries {
-                    let g = corrections[(e >> 1) as usize];
-                    sum = if e & 1 == 0 { sum + g } else { sum - g };
-                }
-                // SAFETY: each particle i is visited by exactly one range.
-                unsafe {
-                    let p = pos.get(i);
-                    pos.set(i, p + (sum * p.w).extend(0.0));
-                }
-            }
+        // One parallel region: every thread projects its share of the slots (reading
+        // positions only), then, after the barrier, gathers for its share of the
+        // particles (reading corrections only).
+        exec.region(exec.threads_for(m), |team| {
+            // SAFETY: the shares of the threads are disjoint slot ranges within the
+            // slot arrays; particle indices were checked when the constraints were
+            // added; no thread writes positions before the barrier.
+            unsafe {
+                let positions = std::slice::from_raw_parts(hot.as_ptr(), hot_len);
+                project_jacobi(
+                    team.share(0..m, LANES),
+                    &slots,
+                    base,
+                    positions,
+                    inv_h2,
+                    relaxation,
+                )
+            };
+            team.barrier();
+            // SAFETY: the shares of the threads are disjoint particle ranges, and
+            // after the barrier no thread writes corrections any more.
+            unsafe {
+                let corrections = std::slice::from_raw_parts(slots.corrections.as_ptr(), m);
+                gather_range(
+                    team.share(0..n, 64),
+                    &adjacency.offsets,
+                    &adjacency.entries,
+                    corrections,
+                    &hot,
+                )
+            };
         });
     }
 }

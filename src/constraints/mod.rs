@@ -7,6 +7,7 @@
 pub mod attachment;
 pub mod bending;
 pub mod distance;
+mod distance_jacobi;
 mod distance_kernel;
 pub mod link;
 pub mod nary;
