@@ -29,12 +29,12 @@ use crate::math::Vec4;
 use crate::particles::Particles;
 use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
-use crate::solver::schedule::{self, Schedule};
+use crate::solver::schedule::{self, Plan, Schedule, COLOUR_CHUNK};
 use crate::solver::Solver;
 
 use super::distance_jacobi::{gather_range, project_range as project_jacobi, JacobiSlots};
 pub(crate) use super::distance_kernel::{pack_softness, unpack_softness};
-use super::distance_kernel::{project_range, ParticleArrays, Slots, LANES};
+use super::distance_kernel::{project_range, ParticleArrays, Slots};
 
 /// Largest number of distance constraints one world holds.
 pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
@@ -85,6 +85,8 @@ pub struct DistanceConstraints {
     slot_of: Vec<u32>,
     /// Gauss-Seidel phases: blocks of interior slots, then shared colours.
     schedule: Schedule,
+    /// The schedule cut into the stages and items of one parallel sweep.
+    plan: Plan,
     /// Jacobi only: particle → slots, one correction per slot, and the averaging
     /// weight 1 / max(n_a, n_b) of each slot (n = constraints on the particle).
     adjacency: Adjacency,
@@ -208,6 +210,7 @@ impl DistanceConstraints {
             softness: try_with_capacity(m, WHAT)?,
             lambda: try_with_capacity(m, WHAT)?,
             slot_of,
+            plan: Plan::new(&schedule)?,
             schedule,
             ..Default::default()
         };
@@ -289,37 +292,27 @@ impl DistanceConstraints {
             lambda: DisjointSlice::new(&mut self.lambda),
             fresh,
         };
-        let sched = &self.schedule;
-        let interior = sched.interior_len();
-        // One parallel region for the whole sweep: phase 1 hands each thread a run of
-        // consecutive blocks holding about its share of the interior constraints;
-        // phase 2 splits every shared colour between the threads, with a barrier after
-        // each colour. The thread count follows the work (one thread for a small set).
-        exec.region(exec.threads_for(self.pairs.len()), |team| {
-            // Block b goes to the thread whose share of the interior slots holds the
-            // block's middle slot: consecutive blocks, balanced by constraint count.
-            let owner = |b: usize| {
-                let o = &sched.blocks[b];
-                let mid = (o[0] as usize + *o.last().expect("offsets") as usize) / 2;
-                mid * team.threads / interior.max(1)
-            };
-            for b in (0..sched.blocks.len()).filter(|&b| owner(b) == team.index) {
-                for colour in sched.block_colours(b) {
-                    // SAFETY: slots of one colour never share a particle, blocks hold
-                    // disjoint particles (the schedule's invariants) and each block is
-                    // run by one thread only; indices were checked against the
-                    // particle count when the constraint was added (particles are
-                    // never removed).
-                    unsafe { project_range(colour, &slots, &arrays, inv_h2) };
+        let (sched, plan) = (&self.schedule, &self.plan);
+        // One parallel region for the whole sweep (see `schedule::Plan`): the blocks'
+        // interior colours, then the shared colours, large ones cut between threads.
+        // The thread count follows the work (one thread for a small set).
+        exec.stages(exec.threads_for(self.pairs.len()), plan, |stage, item| {
+            // SAFETY: slots of one colour never share a particle, blocks hold disjoint
+            // particles (the schedule's invariants), the items of one stage are
+            // disjoint slot ranges of one colour or of disjoint blocks, each run by
+            // one thread, and stages run one after the other; indices were checked
+            // against the particle count when the constraint was added (particles are
+            // never removed).
+            unsafe {
+                if stage == 0 {
+                    for colour in sched.block_colours(item) {
+                        project_range(colour, &slots, &arrays, inv_h2);
+                    }
+                } else {
+                    plan.shared_item(sched, stage, item, |r| {
+                        project_range(r, &slots, &arrays, inv_h2)
+                    });
                 }
-            }
-            for colour in sched.shared_colours() {
-                team.barrier();
-                let r = team.share(colour, LANES);
-                // SAFETY: the threads' shares of one colour are disjoint, its slots
-                // share no particle, and the barrier before it ends every write of the
-                // phase or colour before (indices as above).
-                unsafe { project_range(r, &slots, &arrays, inv_h2) };
             }
         });
     }
@@ -354,37 +347,30 @@ impl DistanceConstraints {
         let (base, hot) = (&*base, DisjointSlice::new(hot));
         let adjacency = &self.adjacency;
         let n = adjacency.particle_count();
-        // One parallel region: every thread projects its share of the slots (reading
-        // positions only), then, after the barrier, gathers for its share of the
-        // particles (reading corrections only).
-        exec.region(exec.threads_for(m), |team| {
-            // SAFETY: the shares of the threads are disjoint slot ranges within the
-            // slot arrays; particle indices were checked when the constraints were
-            // added; no thread writes positions before the barrier.
-            unsafe {
-                let positions = std::slice::from_raw_parts(hot.as_ptr(), hot_len);
-                project_jacobi(
-                    team.share(0..m, LANES),
-                    &slots,
-                    base,
-                    positions,
-                    inv_h2,
-                    relaxation,
-                )
-            };
-            team.barrier();
-            // SAFETY: the shares of the threads are disjoint particle ranges, and
-            // after the barrier no thread writes corrections any more.
-            unsafe {
-                let corrections = std::slice::from_raw_parts(slots.corrections.as_ptr(), m);
-                gather_range(
-                    team.share(0..n, 64),
-                    &adjacency.offsets,
-                    &adjacency.entries,
-                    corrections,
-                    &hot,
-                )
-            };
+        // One parallel region in two stages: the projection of every slot (reading
+        // positions only), then the gather for every particle (reading corrections
+        // only).
+        const PARTICLE_CHUNK: usize = 512;
+        let plan = [m.div_ceil(COLOUR_CHUNK), n.div_ceil(PARTICLE_CHUNK)];
+        exec.stages(exec.threads_for(m), &plan[..], |stage, item| {
+            if stage == 0 {
+                let r = item * COLOUR_CHUNK..((item + 1) * COLOUR_CHUNK).min(m);
+                // SAFETY: items are disjoint slot ranges within the slot arrays;
+                // particle indices were checked when the constraints were added; no
+                // item writes positions in this stage.
+                unsafe {
+                    let positions = std::slice::from_raw_parts(hot.as_ptr(), hot_len);
+                    project_jacobi(r, &slots, base, positions, inv_h2, relaxation)
+                };
+            } else {
+                let r = item * PARTICLE_CHUNK..((item + 1) * PARTICLE_CHUNK).min(n);
+                // SAFETY: items are disjoint particle ranges, and no item writes
+                // corrections in this stage.
+                unsafe {
+                    let corrections = std::slice::from_raw_parts(slots.corrections.as_ptr(), m);
+                    gather_range(r, &adjacency.offsets, &adjacency.entries, corrections, &hot)
+                };
+            }
         });
     }
 }

@@ -23,20 +23,18 @@ pub(crate) const PARALLEL_MIN_LIGHT_ITEMS: usize = 16384;
 /// Items per parallel task: large enough to amortise scheduling.
 pub(crate) const CHUNK: usize = 1024;
 
-/// Work (constraint projections, or particles of a light pass) below which a
-/// [`Executor::region`] runs on the calling thread alone: waking a second thread and
-/// meeting it at a barrier costs more than it saves below it (measured on 2-core
-/// x86-64: cloth_64, 23,938 constraints, is faster on one thread).
+/// Constraint projections below which a [`Executor::stages`] pass runs on the calling
+/// thread alone: waking a second thread costs more than it saves below it (measured on
+/// 2-core x86-64: cloth_64, 23,938 constraints, is faster on one thread).
 pub(crate) const REGION_MIN_WORK: usize = 32768;
 
-/// A rayon pool and the lock that lets one [`Executor::region`] at a time use it.
+/// A rayon pool shared by the worlds of one thread count.
+///
+/// A [`Executor::stages`] pass never waits for a particular thread, only for items
+/// that some thread is already running (and an item waits for nothing), so passes of
+/// several worlds may share the workers without deadlock.
 struct Pool {
     rayon: ThreadPool,
-    /// Held for the whole of a region: a region's threads wait for each other at
-    /// barriers, so two regions sharing the pool's workers at once could each hold one
-    /// worker waiting for the other (deadlock). Regions of worlds sharing a pool run
-    /// one after the other instead.
-    region: Mutex<()>,
 }
 
 /// Pools are shared between worlds that ask for the same thread count, so that creating
@@ -53,64 +51,35 @@ pub(crate) struct Executor {
     threads: usize,
 }
 
-/// A barrier for the threads of one region: they spin briefly (a barrier between two
-/// colours is a few hundred nanoseconds apart), then yield the core, so an
-/// oversubscribed machine still makes progress.
-struct SpinBarrier {
-    threads: usize,
-    arrived: AtomicUsize,
-    generation: AtomicUsize,
-}
-
-impl SpinBarrier {
-    fn wait(&self) {
-        let generation = self.generation.load(Ordering::Acquire);
-        // AcqRel: the last thread to arrive acquires every other thread's writes (the
-        // arrivals form one release sequence) and publishes them with the generation.
-        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
-            self.arrived.store(0, Ordering::Relaxed);
-            self.generation.fetch_add(1, Ordering::Release);
-            return;
-        }
-        let mut spins = 0u32;
-        while self.generation.load(Ordering::Acquire) == generation {
-            if spins < 4096 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
-            }
+/// Spins briefly, then yields the core (so an oversubscribed machine still makes
+/// progress), until `ready()`.
+#[inline]
+fn wait_until(ready: impl Fn() -> bool) {
+    let mut spins = 0u32;
+    while !ready() {
+        if spins < 2048 {
+            std::hint::spin_loop();
+            spins += 1;
+        } else {
+            std::thread::yield_now();
         }
     }
 }
 
-/// One thread's view of a parallel region ([`Executor::region`]).
-pub(crate) struct Team<'a> {
-    /// This thread's index, `0..threads`.
-    pub(crate) index: usize,
-    /// Threads in the region.
-    pub(crate) threads: usize,
-    barrier: Option<&'a SpinBarrier>,
+/// The items of a staged pass ([`Executor::stages`]): how many items each stage has.
+pub(crate) trait StagePlan: Sync {
+    /// Number of stages.
+    fn stages(&self) -> usize;
+    /// Number of items of stage `s`.
+    fn items(&self, s: usize) -> usize;
 }
 
-impl Team<'_> {
-    /// Waits until every thread of the region has arrived here; what each wrote before
-    /// is then visible to all.
-    pub(crate) fn barrier(&self) {
-        if let Some(b) = self.barrier {
-            b.wait();
-        }
+impl StagePlan for [usize] {
+    fn stages(&self) -> usize {
+        self.len()
     }
-
-    /// This thread's share of `range`: consecutive equal shares, cut at multiples of
-    /// `align` items from `range.start` (so SIMD kernels see whole blocks). Which thread
-    /// computes an item never changes what it computes, so any split gives the same
-    /// bits as long as the items of `range` are independent of each other.
-    pub(crate) fn share(&self, range: Range<usize>, align: usize) -> Range<usize> {
-        let len = range.len();
-        let units = len.div_ceil(align);
-        let cut = |t: usize| (units * t / self.threads * align).min(len);
-        range.start + cut(self.index)..range.start + cut(self.index + 1)
+    fn items(&self, s: usize) -> usize {
+        self[s]
     }
 }
 
@@ -142,10 +111,7 @@ impl Executor {
             .map_err(|e| {
                 Error::out_of_memory(format!("could not start {n} worker threads: {e}"))
             })?;
-        let pool = Arc::new(Pool {
-            rayon,
-            region: Mutex::new(()),
-        });
+        let pool = Arc::new(Pool { rayon });
         cache.insert(n, pool.clone());
         Ok(Executor {
             pool: Some(pool),
@@ -158,9 +124,9 @@ impl Executor {
         self.threads
     }
 
-    /// Threads a [`Self::region`] over `work` items should use: all of the world's from
-    /// [`REGION_MIN_WORK`] items, otherwise one (so small worlds never pay for waking
-    /// threads they cannot keep busy).
+    /// Threads a [`Self::stages`] pass over `work` items (constraint projections)
+    /// should use: all of the world's from [`REGION_MIN_WORK`] items, otherwise one
+    /// (so small worlds never pay for waking threads they cannot keep busy).
     pub(crate) fn threads_for(&self, work: usize) -> usize {
         if work >= REGION_MIN_WORK {
             self.threads
@@ -169,39 +135,64 @@ impl Executor {
         }
     }
 
-    /// Runs `f` once on each of `threads` threads (at most the world's), which meet at
-    /// [`Team::barrier`]s: one parallel region for a whole multi-phase pass, instead of
-    /// one fork and join per phase. With one thread `f` runs inline and barriers are
-    /// free.
-    pub(crate) fn region<F>(&self, threads: usize, f: F)
+    /// Runs a multi-stage pass as one parallel region: `f(s, i)` for every item `i` of
+    /// every stage `s` of `plan`, the stages in order (every item of a stage has
+    /// finished, and its writes are visible, before any item of the next starts), the
+    /// items of one stage on whichever thread claims them first. The items of a stage
+    /// must be independent of each other; then which thread runs an item never changes
+    /// what it computes, and the result is the same bits for any thread count.
+    ///
+    /// Threads take items from one shared counter, so a thread that wakes late (its
+    /// core busy with another process) just finds less to do: nobody waits for a thread
+    /// that has not started, only for items already running. One fork and join for the
+    /// whole pass instead of one per stage.
+    pub(crate) fn stages<P, F>(&self, threads: usize, plan: &P, f: F)
     where
-        F: Fn(&Team<'_>) + Sync,
+        P: StagePlan + ?Sized,
+        F: Fn(usize, usize) + Sync,
     {
         let threads = threads.min(self.threads);
-        match &self.pool {
-            Some(pool) if threads > 1 => {
-                let barrier = SpinBarrier {
-                    threads,
-                    arrived: AtomicUsize::new(0),
-                    generation: AtomicUsize::new(0),
-                };
-                let _one_region_at_a_time = pool.region.lock();
-                pool.rayon.broadcast(|ctx| {
-                    if ctx.index() < threads {
-                        f(&Team {
-                            index: ctx.index(),
-                            threads,
-                            barrier: Some(&barrier),
-                        })
+        let pool = match &self.pool {
+            Some(pool) if threads > 1 => pool,
+            _ => {
+                for s in 0..plan.stages() {
+                    for i in 0..plan.items(s) {
+                        f(s, i);
                     }
-                });
+                }
+                return;
             }
-            _ => f(&Team {
-                index: 0,
-                threads: 1,
-                barrier: None,
-            }),
-        }
+        };
+        // Items are numbered across the stages in order; `claimed` hands them out,
+        // `done` counts finished ones. An item of a stage starting at item `first`
+        // runs once `done` reaches `first`: every earlier item has finished (the
+        // Release of each `done` increment, read with Acquire, publishes its writes).
+        let claimed = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let work = || {
+            let (mut s, mut first) = (0usize, 0usize);
+            loop {
+                let g = claimed.fetch_add(1, Ordering::Relaxed);
+                while s < plan.stages() && g >= first + plan.items(s) {
+                    first += plan.items(s);
+                    s += 1;
+                }
+                if s == plan.stages() {
+                    return;
+                }
+                if done.load(Ordering::Acquire) < first {
+                    wait_until(|| done.load(Ordering::Acquire) >= first);
+                }
+                f(s, g - first);
+                done.fetch_add(1, Ordering::Release);
+            }
+        };
+        pool.rayon.scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|_| work());
+            }
+            work();
+        });
     }
 
     /// Calls `f` on consecutive ranges that cover `0..n`. The ranges are
@@ -359,6 +350,38 @@ mod tests {
                 }
             });
             assert!(hits.iter().all(|&h| h == 1), "threads {threads}");
+        }
+    }
+
+    /// A staged pass runs every item once and a stage only after every item of the
+    /// stage before has finished, for any thread count (also with a pool shared by two
+    /// threads running passes at once).
+    #[test]
+    fn stages_run_every_item_once_and_in_stage_order() {
+        let plan = [3usize, 0, 17, 1, 40];
+        for threads in [1u32, 2, 4] {
+            let exec = Executor::new(threads).expect("pool");
+            std::thread::scope(|s| {
+                for _ in 0..2 {
+                    let exec = &exec;
+                    s.spawn(move || {
+                        let total: usize = plan.iter().sum();
+                        let hits: Vec<AtomicUsize> =
+                            (0..total).map(|_| AtomicUsize::new(0)).collect();
+                        let finished: Vec<AtomicUsize> =
+                            plan.iter().map(|_| AtomicUsize::new(0)).collect();
+                        exec.stages(exec.threads(), &plan[..], |stage, item| {
+                            for (earlier, &n) in plan[..stage].iter().enumerate() {
+                                assert_eq!(finished[earlier].load(Ordering::SeqCst), n);
+                            }
+                            let g: usize = plan[..stage].iter().sum::<usize>() + item;
+                            hits[g].fetch_add(1, Ordering::SeqCst);
+                            finished[stage].fetch_add(1, Ordering::SeqCst);
+                        });
+                        assert!(hits.iter().all(|h| h.load(Ordering::SeqCst) == 1));
+                    });
+                }
+            });
         }
     }
 }
