@@ -187,12 +187,16 @@ impl Executor {
                 done.fetch_add(1, Ordering::Release);
             }
         };
-        pool.rayon.scope(|scope| {
-            for _ in 1..threads {
-                scope.spawn(|_| work());
+        // Nested joins (stack jobs: no allocation), `threads` calls of `work` in all;
+        // a call no idle thread steals runs after its sibling and finds nothing left.
+        fn fan_out(k: usize, work: &(impl Fn() + Sync)) {
+            if k <= 1 {
+                work()
+            } else {
+                rayon::join(work, || fan_out(k - 1, work));
             }
-            work();
-        });
+        }
+        pool.rayon.install(|| fan_out(threads, &work));
     }
 
     /// Calls `f` on consecutive ranges that cover `0..n`. The ranges are
