@@ -26,13 +26,14 @@ use std::ops::Range;
 use super::set::{force_of_lambda, remove_slots, ConstraintSet, Iteration};
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
-use crate::particles::{separation, Particles};
+use crate::particles::Particles;
 use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
-use crate::solver::schedule::{self, Schedule};
+use crate::solver::schedule::{self, Plan, Schedule, COLOUR_CHUNK};
 use crate::solver::Solver;
 
-pub(crate) use super::distance_kernel::{pack_softness, unpack_softness, MIN_LENGTH};
+use super::distance_jacobi::{gather_range, project_range as project_jacobi, JacobiSlots};
+pub(crate) use super::distance_kernel::{pack_softness, unpack_softness};
 use super::distance_kernel::{project_range, ParticleArrays, Slots};
 
 /// Largest number of distance constraints one world holds.
@@ -90,34 +91,13 @@ pub struct DistanceConstraints {
     slot_of: Vec<u32>,
     /// Gauss-Seidel phases: blocks of interior slots, then shared colours.
     schedule: Schedule,
+    /// The schedule cut into the stages and items of one parallel sweep.
+    plan: Plan,
     /// Jacobi only: particle → slots, one correction per slot, and the averaging
     /// weight 1 / max(n_a, n_b) of each slot (n = constraints on the particle).
     adjacency: Adjacency,
-    corrections: Vec<Vec3>,
+    corrections: Vec<Vec4>,
     jacobi_weight: Vec<f32>,
-}
-
-/// Result of projecting one constraint: the correction direction scaled by Δλ.
-#[inline(always)]
-/// `d` = x_a − x_b (m), `w_sum` = w_a + w_b (1/kg).
-fn project(
-    d: Vec3,
-    w_sum: f32,
-    rest: f32,
-    alpha_tilde: f32,
-    stiffness: f32,
-    lambda: f32,
-) -> Option<(Vec3, f32)> {
-    let len = d.length();
-    let denom = w_sum + alpha_tilde;
-    // Coincident particles (no direction) and overflowed or NaN separations (an
-    // extreme state) are skipped: `!(len > MIN_LENGTH)` is true for NaN.
-    if !(len > MIN_LENGTH && len < f32::INFINITY) || denom <= 0.0 {
-        return None;
-    }
-    let c = len - rest;
-    let dl = stiffness * (-c - alpha_tilde * lambda) / denom;
-    Some((d * (dl / len), dl))
 }
 
 impl DistanceConstraints {
@@ -236,6 +216,7 @@ impl DistanceConstraints {
             softness: try_with_capacity(m, WHAT)?,
             lambda: try_with_capacity(m, WHAT)?,
             slot_of,
+            plan: Plan::new(&schedule)?,
             schedule,
             ..Default::default()
         };
@@ -266,7 +247,9 @@ impl DistanceConstraints {
             return Ok(());
         }
         let adjacency = Adjacency::build(&self.pairs, hot.len())?;
-        let (corrections, weight) = jacobi::buffers(self.len(), self.len())?;
+        let (_, weight) = jacobi::buffers(0, self.len())?;
+        let mut corrections = try_with_capacity::<Vec4>(self.len(), "Jacobi corrections")?;
+        corrections.resize(self.len(), Vec4::ZERO);
         self.adjacency = adjacency;
         self.corrections = corrections;
         self.jacobi_weight = weight;
@@ -315,24 +298,29 @@ impl DistanceConstraints {
             lambda: DisjointSlice::new(&mut self.lambda),
             fresh,
         };
-        let sched = &self.schedule;
-        // SAFETY (both phases): slots of one colour never share a particle, blocks
-        // hold disjoint particles (the schedule's invariants), each slot is visited by
-        // one task only, and indices were checked against the particle count when the
-        // constraint was added (particles are never removed).
-        exec.for_each_index(sched.blocks.len(), sched.interior_len(), |b| {
-            for colour in sched.block_colours(b) {
-                // SAFETY: see above.
-                unsafe { project_range(colour, &slots, &arrays, inv_h2) };
+        let (sched, plan) = (&self.schedule, &self.plan);
+        // One parallel region for the whole sweep (see `schedule::Plan`): the blocks'
+        // interior colours, then the shared colours, large ones cut between threads.
+        // The thread count follows the work (one thread for a small set).
+        exec.stages(exec.threads_for(self.pairs.len()), plan, |stage, item| {
+            // SAFETY: slots of one colour never share a particle, blocks hold disjoint
+            // particles (the schedule's invariants), the items of one stage are
+            // disjoint slot ranges of one colour or of disjoint blocks, each run by
+            // one thread, and stages run one after the other; indices were checked
+            // against the particle count when the constraint was added (particles are
+            // never removed).
+            unsafe {
+                if stage == 0 {
+                    for colour in sched.block_colours(item) {
+                        project_range(colour, &slots, &arrays, inv_h2);
+                    }
+                } else {
+                    plan.shared_item(sched, stage, item, |r| {
+                        project_range(r, &slots, &arrays, inv_h2)
+                    });
+                }
             }
         });
-        for colour in sched.shared_colours() {
-            exec.for_ranges(colour.len(), |r| {
-                let r = colour.start + r.start..colour.start + r.end;
-                // SAFETY: see above.
-                unsafe { project_range(r, &slots, &arrays, inv_h2) };
-            });
-        }
     }
 
     /// One Jacobi iteration: every constraint is projected from the same positions,
@@ -352,54 +340,42 @@ impl DistanceConstraints {
     ) {
         let m = self.len();
         debug_assert_eq!(self.corrections.len(), m);
-        {
-            let (hot, base) = (&particles.hot, &particles.base);
-            let corrections = DisjointSlice::new(&mut self.corrections);
-            let lambda = DisjointSlice::new(&mut self.lambda);
-            let (pairs, rest, softness, weight) =
-                (&self.pairs, &self.rest, &self.softness, &self.jacobi_weight);
-            exec.for_ranges(m, |r| {
-                for s in r {
-                    let [a, b] = pairs[s];
-                    let (a, b) = (a as usize, b as usize);
-                    let (pa, pb) = (hot[a], hot[b]);
-                    let d = separation(base[a], base[b], pa, pb);
-                    let (compliance, stiffness) = unpack_softness(softness[s]);
-                    let k = stiffness * relaxation * weight[s];
-                    // SAFETY: each slot s is visited by exactly one range.
-                    unsafe {
-                        let l = lambda.get(s);
-                        let at = compliance * inv_h2;
-                        match project(d, pa.w + pb.w, rest[s], at, k, l) {
-                            Some((g, dl)) => {
-                                corrections.set(s, g);
-                                lambda.set(s, l + dl);
-                            }
-                            None => corrections.set(s, Vec3::ZERO),
-                        }
-                    }
-                }
-            });
-        }
-        let pos = DisjointSlice::new(&mut particles.hot);
-        let (adjacency, corrections) = (&self.adjacency, &self.corrections);
+        let slots = JacobiSlots {
+            pairs: &self.pairs,
+            rest: &self.rest,
+            softness: &self.softness,
+            weight: &self.jacobi_weight,
+            lambda: DisjointSlice::new(&mut self.lambda),
+            corrections: DisjointSlice::new(&mut self.corrections),
+        };
+        let Particles { base, hot, .. } = particles;
+        let hot_len = hot.len();
+        let (base, hot) = (&*base, DisjointSlice::new(hot));
+        let adjacency = &self.adjacency;
         let n = adjacency.particle_count();
-        exec.for_ranges(n, |r| {
-            for i in r {
-                let entries = adjacency.of(i);
-                if entries.is_empty() {
-                    continue;
-                }
-                let mut sum = Vec3::ZERO;
-                for &e in entries {
-                    let g = corrections[(e >> 1) as usize];
-                    sum = if e & 1 == 0 { sum + g } else { sum - g };
-                }
-                // SAFETY: each particle i is visited by exactly one range.
+        // One parallel region in two stages: the projection of every slot (reading
+        // positions only), then the gather for every particle (reading corrections
+        // only).
+        const PARTICLE_CHUNK: usize = 512;
+        let plan = [m.div_ceil(COLOUR_CHUNK), n.div_ceil(PARTICLE_CHUNK)];
+        exec.stages(exec.threads_for(m), &plan[..], |stage, item| {
+            if stage == 0 {
+                let r = item * COLOUR_CHUNK..((item + 1) * COLOUR_CHUNK).min(m);
+                // SAFETY: items are disjoint slot ranges within the slot arrays;
+                // particle indices were checked when the constraints were added; no
+                // item writes positions in this stage.
                 unsafe {
-                    let p = pos.get(i);
-                    pos.set(i, p + (sum * p.w).extend(0.0));
-                }
+                    let positions = std::slice::from_raw_parts(hot.as_ptr(), hot_len);
+                    project_jacobi(r, &slots, base, positions, inv_h2, relaxation)
+                };
+            } else {
+                let r = item * PARTICLE_CHUNK..((item + 1) * PARTICLE_CHUNK).min(n);
+                // SAFETY: items are disjoint particle ranges, and no item writes
+                // corrections in this stage.
+                unsafe {
+                    let corrections = std::slice::from_raw_parts(slots.corrections.as_ptr(), m);
+                    gather_range(r, &adjacency.offsets, &adjacency.entries, corrections, &hot)
+                };
             }
         });
     }

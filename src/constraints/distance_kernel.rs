@@ -372,7 +372,7 @@ mod sse2 {
 /// per block in 256-bit registers, the same operations as [`sse2`] lane by lane (no
 /// FMA), so the results are identical whichever kernel runs.
 #[cfg(target_arch = "x86_64")]
-mod avx {
+pub(super) mod avx {
     use std::arch::x86_64::*;
     use std::ops::Range;
     use std::sync::atomic::{AtomicU8, Ordering};
@@ -384,7 +384,7 @@ mod avx {
 
     /// Whether the AVX kernel can run (checked once, then cached).
     #[inline]
-    pub(super) fn available() -> bool {
+    pub(in crate::constraints) fn available() -> bool {
         match AVX.load(Ordering::Relaxed) {
             0 => {
                 let yes = std::arch::is_x86_feature_detected!("avx");
@@ -424,7 +424,7 @@ mod avx {
     /// Eight `(x, y, z, w)` records → `[x, y, z, w]` rows of eight lanes (lane k from
     /// record k).
     #[inline(always)]
-    fn to_lanes(r: [__m128; 8]) -> [__m256; 4] {
+    pub(in crate::constraints) fn to_lanes(r: [__m128; 8]) -> [__m256; 4] {
         // SAFETY: AVX is enabled in every caller (target_feature).
         unsafe {
             let row =
@@ -450,7 +450,7 @@ mod avx {
 
     /// The inverse of [`to_lanes`].
     #[inline(always)]
-    fn to_records(v: [__m256; 4]) -> [__m128; 8] {
+    pub(in crate::constraints) fn to_records(v: [__m256; 4]) -> [__m128; 8] {
         // SAFETY: AVX is enabled in every caller (target_feature).
         unsafe {
             let t0 = _mm256_unpacklo_ps(v[0], v[1]);

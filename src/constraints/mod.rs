@@ -8,6 +8,7 @@ pub mod attachment;
 pub mod bending;
 pub mod breaking;
 pub mod distance;
+mod distance_jacobi;
 mod distance_kernel;
 pub mod link;
 pub mod nary;
@@ -178,6 +179,12 @@ impl ConstraintSets {
         if let Some(z) = self.planar {
             ring::flatten(particles, z);
         }
+    }
+
+    /// Whether [`Self::end_substep`] changes particles (per-body damping or the 2D
+    /// plane; the sets' own `end_substep` only reads them).
+    pub(crate) fn end_substep_moves_particles(&self) -> bool {
+        !self.damped.is_empty() || self.planar.is_some()
     }
 
     /// End of a step.

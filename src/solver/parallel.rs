@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
@@ -22,18 +23,64 @@ pub(crate) const PARALLEL_MIN_LIGHT_ITEMS: usize = 16384;
 /// Items per parallel task: large enough to amortise scheduling.
 pub(crate) const CHUNK: usize = 1024;
 
+/// Constraint projections below which a [`Executor::stages`] pass runs on the calling
+/// thread alone: waking a second thread costs more than it saves below it (measured on
+/// 2-core x86-64: cloth_64, 23,938 constraints, is faster on one thread).
+pub(crate) const REGION_MIN_WORK: usize = 32768;
+
+/// A rayon pool shared by the worlds of one thread count.
+///
+/// A [`Executor::stages`] pass never waits for a particular thread, only for items
+/// that some thread is already running (and an item waits for nothing), so passes of
+/// several worlds may share the workers without deadlock.
+struct Pool {
+    rayon: ThreadPool,
+}
+
 /// Pools are shared between worlds that ask for the same thread count, so that creating
 /// many worlds does not create many threads.
-fn pool_cache() -> &'static Mutex<HashMap<usize, Arc<ThreadPool>>> {
-    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<ThreadPool>>>> = OnceLock::new();
+fn pool_cache() -> &'static Mutex<HashMap<usize, Arc<Pool>>> {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Arc<Pool>>>> = OnceLock::new();
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 /// Runs the passes of one world: inline, or on a rayon pool of the world's size.
 #[derive(Clone)]
 pub(crate) struct Executor {
-    pool: Option<Arc<ThreadPool>>,
+    pool: Option<Arc<Pool>>,
     threads: usize,
+}
+
+/// Spins briefly, then yields the core (so an oversubscribed machine still makes
+/// progress), until `ready()`.
+#[inline]
+fn wait_until(ready: impl Fn() -> bool) {
+    let mut spins = 0u32;
+    while !ready() {
+        if spins < 2048 {
+            std::hint::spin_loop();
+            spins += 1;
+        } else {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// The items of a staged pass ([`Executor::stages`]): how many items each stage has.
+pub(crate) trait StagePlan: Sync {
+    /// Number of stages.
+    fn stages(&self) -> usize;
+    /// Number of items of stage `s`.
+    fn items(&self, s: usize) -> usize;
+}
+
+impl StagePlan for [usize] {
+    fn stages(&self) -> usize {
+        self.len()
+    }
+    fn items(&self, s: usize) -> usize {
+        self[s]
+    }
 }
 
 impl Executor {
@@ -57,14 +104,14 @@ impl Executor {
                 threads: n,
             });
         }
-        let pool = rayon::ThreadPoolBuilder::new()
+        let rayon = rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .thread_name(|i| format!("sinew-worker-{i}"))
             .build()
             .map_err(|e| {
                 Error::out_of_memory(format!("could not start {n} worker threads: {e}"))
             })?;
-        let pool = Arc::new(pool);
+        let pool = Arc::new(Pool { rayon });
         cache.insert(n, pool.clone());
         Ok(Executor {
             pool: Some(pool),
@@ -75,6 +122,81 @@ impl Executor {
     /// Number of threads the passes may use.
     pub(crate) fn threads(&self) -> usize {
         self.threads
+    }
+
+    /// Threads a [`Self::stages`] pass over `work` items (constraint projections)
+    /// should use: all of the world's from [`REGION_MIN_WORK`] items, otherwise one
+    /// (so small worlds never pay for waking threads they cannot keep busy).
+    pub(crate) fn threads_for(&self, work: usize) -> usize {
+        if work >= REGION_MIN_WORK {
+            self.threads
+        } else {
+            1
+        }
+    }
+
+    /// Runs a multi-stage pass as one parallel region: `f(s, i)` for every item `i` of
+    /// every stage `s` of `plan`, the stages in order (every item of a stage has
+    /// finished, and its writes are visible, before any item of the next starts), the
+    /// items of one stage on whichever thread claims them first. The items of a stage
+    /// must be independent of each other; then which thread runs an item never changes
+    /// what it computes, and the result is the same bits for any thread count.
+    ///
+    /// Threads take items from one shared counter, so a thread that wakes late (its
+    /// core busy with another process) just finds less to do: nobody waits for a thread
+    /// that has not started, only for items already running. One fork and join for the
+    /// whole pass instead of one per stage.
+    pub(crate) fn stages<P, F>(&self, threads: usize, plan: &P, f: F)
+    where
+        P: StagePlan + ?Sized,
+        F: Fn(usize, usize) + Sync,
+    {
+        let threads = threads.min(self.threads);
+        let pool = match &self.pool {
+            Some(pool) if threads > 1 => pool,
+            _ => {
+                for s in 0..plan.stages() {
+                    for i in 0..plan.items(s) {
+                        f(s, i);
+                    }
+                }
+                return;
+            }
+        };
+        // Items are numbered across the stages in order; `claimed` hands them out,
+        // `done` counts finished ones. An item of a stage starting at item `first`
+        // runs once `done` reaches `first`: every earlier item has finished (the
+        // Release of each `done` increment, read with Acquire, publishes its writes).
+        let claimed = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let work = || {
+            let (mut s, mut first) = (0usize, 0usize);
+            loop {
+                let g = claimed.fetch_add(1, Ordering::Relaxed);
+                while s < plan.stages() && g >= first + plan.items(s) {
+                    first += plan.items(s);
+                    s += 1;
+                }
+                if s == plan.stages() {
+                    return;
+                }
+                if done.load(Ordering::Acquire) < first {
+                    wait_until(|| done.load(Ordering::Acquire) >= first);
+                }
+                f(s, g - first);
+                done.fetch_add(1, Ordering::Release);
+            }
+        };
+        // Nested joins (stack jobs: no allocation), `threads` calls of `work` in all;
+        // a call no idle thread steals runs after its sibling and finds nothing left.
+        fn fan_out(k: usize, work: &(impl Fn() + Sync)) {
+            if k <= 1 {
+                work()
+            } else {
+                rayon::join(work, || fan_out(k - 1, work));
+            }
+        }
+        pool.rayon.install(|| fan_out(threads, &work));
     }
 
     /// Calls `f` on consecutive ranges that cover `0..n`. The ranges are
@@ -103,7 +225,7 @@ impl Executor {
         F: Fn(Range<usize>) + Sync + Send,
     {
         match &self.pool {
-            Some(pool) if n >= min_items => pool.install(|| {
+            Some(pool) if n >= min_items => pool.rayon.install(|| {
                 (0..n.div_ceil(CHUNK))
                     .into_par_iter()
                     .for_each(|c| f(c * CHUNK..((c + 1) * CHUNK).min(n)))
@@ -120,9 +242,9 @@ impl Executor {
         F: Fn(usize) + Sync + Send,
     {
         match &self.pool {
-            Some(pool) if n > 1 && work >= PARALLEL_MIN_ITEMS => {
-                pool.install(|| (0..n).into_par_iter().with_max_len(1).for_each(&f))
-            }
+            Some(pool) if n > 1 && work >= PARALLEL_MIN_ITEMS => pool
+                .rayon
+                .install(|| (0..n).into_par_iter().with_max_len(1).for_each(&f)),
             _ => (0..n).for_each(f),
         }
     }
@@ -232,6 +354,38 @@ mod tests {
                 }
             });
             assert!(hits.iter().all(|&h| h == 1), "threads {threads}");
+        }
+    }
+
+    /// A staged pass runs every item once and a stage only after every item of the
+    /// stage before has finished, for any thread count (also with a pool shared by two
+    /// threads running passes at once).
+    #[test]
+    fn stages_run_every_item_once_and_in_stage_order() {
+        let plan = [3usize, 0, 17, 1, 40];
+        for threads in [1u32, 2, 4] {
+            let exec = Executor::new(threads).expect("pool");
+            std::thread::scope(|s| {
+                for _ in 0..2 {
+                    let exec = &exec;
+                    s.spawn(move || {
+                        let total: usize = plan.iter().sum();
+                        let hits: Vec<AtomicUsize> =
+                            (0..total).map(|_| AtomicUsize::new(0)).collect();
+                        let finished: Vec<AtomicUsize> =
+                            plan.iter().map(|_| AtomicUsize::new(0)).collect();
+                        exec.stages(exec.threads(), &plan[..], |stage, item| {
+                            for (earlier, &n) in plan[..stage].iter().enumerate() {
+                                assert_eq!(finished[earlier].load(Ordering::SeqCst), n);
+                            }
+                            let g: usize = plan[..stage].iter().sum::<usize>() + item;
+                            hits[g].fetch_add(1, Ordering::SeqCst);
+                            finished[stage].fetch_add(1, Ordering::SeqCst);
+                        });
+                        assert!(hits.iter().all(|h| h.load(Ordering::SeqCst) == 1));
+                    });
+                }
+            });
         }
     }
 }

@@ -74,6 +74,82 @@ impl Schedule {
     }
 }
 
+/// Shared colours with fewer slots run as one item of a [`Plan`] (consecutive ones
+/// together): splitting them would cost a stage boundary, a wait for the slowest
+/// thread, for less work than it spreads.
+pub(crate) const SPLIT_COLOUR_MIN: usize = 8192;
+/// Slots per item of a split shared colour (a multiple of the SIMD kernels' 8 lanes).
+pub(crate) const COLOUR_CHUNK: usize = 2048;
+
+/// How a sweep of a [`Schedule`] is cut into the stages and items of
+/// `Executor::stages`: stage 0 holds one item per block (its interior colours in
+/// order); each later stage is either one large shared colour cut into
+/// [`COLOUR_CHUNK`]-slot items, or a run of consecutive small shared colours as one
+/// item. It depends on the scene only; any thread may run any item.
+#[derive(Default, Debug)]
+pub(crate) struct Plan {
+    /// Items per stage.
+    pub(crate) items: Vec<usize>,
+    /// For stage s ≥ 1, `shared[s − 1]`: the shared colours (indices) it covers.
+    shared: Vec<Range<usize>>,
+}
+
+impl Plan {
+    /// The plan of `schedule`.
+    pub(crate) fn new(schedule: &Schedule) -> Result<Plan> {
+        let colours: Vec<Range<usize>> = schedule.shared_colours().collect();
+        let mut items = try_with_capacity::<usize>(colours.len() + 1, "sweep plan")?;
+        let mut shared = try_with_capacity::<Range<usize>>(colours.len(), "sweep plan")?;
+        items.push(schedule.blocks.len());
+        let mut c = 0;
+        while c < colours.len() {
+            if colours[c].len() >= SPLIT_COLOUR_MIN {
+                items.push(colours[c].len().div_ceil(COLOUR_CHUNK));
+                shared.push(c..c + 1);
+                c += 1;
+            } else {
+                let start = c;
+                while c < colours.len() && colours[c].len() < SPLIT_COLOUR_MIN {
+                    c += 1;
+                }
+                items.push(1);
+                shared.push(start..c);
+            }
+        }
+        Ok(Plan { items, shared })
+    }
+
+    /// Calls `f` on the slot ranges of item `item` of stage `stage` (≥ 1), in order;
+    /// the slots of one range share no particle.
+    pub(crate) fn shared_item(
+        &self,
+        schedule: &Schedule,
+        stage: usize,
+        item: usize,
+        mut f: impl FnMut(Range<usize>),
+    ) {
+        let colours = &self.shared[stage - 1];
+        for c in colours.clone() {
+            let r = schedule.shared[c] as usize..schedule.shared[c + 1] as usize;
+            if r.len() >= SPLIT_COLOUR_MIN {
+                let start = r.start + item * COLOUR_CHUNK;
+                f(start..(start + COLOUR_CHUNK).min(r.end));
+            } else {
+                f(r);
+            }
+        }
+    }
+}
+
+impl crate::solver::parallel::StagePlan for Plan {
+    fn stages(&self) -> usize {
+        self.items.len()
+    }
+    fn items(&self, s: usize) -> usize {
+        self.items[s]
+    }
+}
+
 /// Orders `items` (the particle indices of each constraint, in id order): returns the
 /// slot of each id and the schedule. Within one colour of one block, and within one
 /// shared colour, slots keep id order.

@@ -422,10 +422,9 @@ impl World {
             relaxation: self.desc.jacobi_relaxation,
             damping_factor: (-self.desc.damping * h).exp(),
         };
-        crate::recovery::save(&mut self.particles, &self.exec);
         self.collision
             .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
-        step::step(
+        let finite = step::step(
             &mut self.particles,
             &mut self.sets,
             &mut self.collision,
@@ -438,7 +437,12 @@ impl World {
         self.last_h = h;
         self.aero.time += dt as f64;
         self.skinning.end_step();
-        crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
+        match finite {
+            step::Finite::Checked => Ok(()),
+            step::Finite::Unknown => {
+                crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
+            }
+        }
     }
 }
 

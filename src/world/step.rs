@@ -18,11 +18,12 @@
 use crate::aero::Aero;
 use crate::collision::Collision;
 use crate::constraints::{ConstraintSets, Iteration};
-use crate::math::{two_sum3, Vec3, Vec3A};
-use crate::particles::Particles;
+use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
+use crate::particles::{position_of, Particles};
 use crate::skinning::Skinning;
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::Solver;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Parameters of one step that do not change within it.
 pub(crate) struct StepParams {
@@ -40,7 +41,29 @@ pub(crate) struct StepParams {
     pub damping_factor: f32,
 }
 
-/// Advances particles and constraints by `substeps` substeps of length `h`.
+/// What [`step`] found out about finiteness.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Finite {
+    /// The last velocity update checked every particle and nothing ran after it that
+    /// could change a particle: every position and velocity is finite.
+    Checked,
+    /// Not (or not conclusively) checked: the caller runs `recovery::check`.
+    Unknown,
+}
+
+/// Whether the end of a substep leaves every particle as the velocity update left it
+/// (no per-body damping, no 2D plane, no collider restitution). Then the velocity
+/// update of one substep and the predict of the next run as one pass over the
+/// particles, and the last velocity update doubles as the step's finiteness check. It
+/// mirrors `ConstraintSets::end_substep` and `Collision::end_substep`, which leave the
+/// particles alone exactly when these hold.
+fn substep_tail_is_idle(sets: &ConstraintSets, collision: &Collision) -> bool {
+    !sets.end_substep_moves_particles() && collision.colliders.len() == 0
+}
+
+/// Advances particles and constraints by `substeps` substeps of length `h`. The first
+/// predict also records every particle's start-of-step position in
+/// `Particles::step_start` for `recovery::check`.
 pub(crate) fn step(
     particles: &mut Particles,
     sets: &mut ConstraintSets,
@@ -49,18 +72,26 @@ pub(crate) fn step(
     skin: &mut Skinning,
     p: &StepParams,
     exec: &Executor,
-) {
+) -> Finite {
     let inv_h2 = 1.0 / (p.h * p.h);
     let (aero_on, t0) = (aero.any_active(), aero.time);
     let skin_on = !skin.bodies.is_empty();
+    // Wind and skinned targets act between a velocity update and the next predict.
+    let fused = substep_tail_is_idle(sets, collision) && !aero_on && !skin_on;
+    // Wind impulses and the skinned targets of substep s, before its predict.
+    let before_predict =
+        |particles: &mut Particles, aero: &mut Aero, skin: &mut Skinning, s: u32| {
+            if aero_on {
+                aero.apply(particles, p.h, t0 + s as f64 * p.h as f64);
+            }
+            if skin_on {
+                skin.begin_substep(particles, s, p.substeps);
+            }
+        };
+    let mut finite = Finite::Unknown;
+    before_predict(particles, aero, skin, 0);
+    predict::<true>(particles, p.gravity, p.h, exec);
     for s in 0..p.substeps {
-        if aero_on {
-            aero.apply(particles, p.h, t0 + s as f64 * p.h as f64);
-        }
-        if skin_on {
-            skin.begin_substep(particles, s, p.substeps);
-        }
-        predict(particles, p.gravity, p.h, exec);
         sets.begin_substep(s, p.substeps, p.solver);
         collision.begin_substep(particles, s, p.substeps, p.h, exec);
         for it in 0..p.iterations {
@@ -77,11 +108,25 @@ pub(crate) fn step(
             }
             collision.project(particles, p.h, exec);
         }
-        update_velocities(particles, p.h, p.damping_factor, exec);
+        let last = s + 1 == p.substeps;
+        if fused && !last {
+            // Nothing happens between this update and the next predict: one pass.
+            update_and_predict(particles, p, exec);
+        } else {
+            let all_finite = update_velocities(particles, p.h, p.damping_factor, fused, exec);
+            if fused && all_finite {
+                finite = Finite::Checked;
+            }
+        }
         sets.end_substep(particles, p.h);
         collision.end_substep(particles, p.h, p.gravity, exec);
+        if !last && !fused {
+            before_predict(particles, aero, skin, s + 1);
+            predict::<false>(particles, p.gravity, p.h, exec);
+        }
     }
     sets.end_step();
+    finite
 }
 
 /// Rebases, then predicts with symplectic Euler (pinned particles stay put):
@@ -91,49 +136,187 @@ pub(crate) fn step(
 ///   of `base`);
 /// * `v' = v + h g`, `d += h v'`;
 /// * the velocity slot keeps `u = v' − d / h` for [`update_velocities`].
-fn predict(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
+///
+/// `SAVE` (the first substep): first records each particle's position in
+/// `Particles::step_start` (the start-of-step state `recovery::check` restores).
+fn predict<const SAVE: bool>(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
     let n = particles.len();
     let hot = DisjointSlice::new(&mut particles.hot);
     let base = DisjointSlice::new(&mut particles.base);
     let vel = DisjointSlice::new(&mut particles.velocity);
+    let start = DisjointSlice::new(&mut particles.step_start[..n]);
     // SIMD vectors (Vec3A) inside; the arrays keep their compact layouts.
     let (dv, inv_h) = (Vec3A::from(gravity * h), 1.0 / h);
     exec.for_ranges_light(n, |r| {
         for i in r {
-            // SAFETY: each particle index i is visited by exactly one range.
+            // SAFETY: each particle index i is visited by exactly one range, and
+            // i < n, the length of every array here.
             unsafe {
                 let p = hot.get(i);
+                if SAVE {
+                    start.set(i, position_of(base.get(i), p));
+                }
                 if p.w == 0.0 {
                     continue;
                 }
-                let (b, rest) = two_sum3(base.get(i), Vec3A::from_vec4(p));
-                base.set(i, b);
-                let v = Vec3A::from(vel.get(i)) + dv;
-                let d = rest + v * h;
-                hot.set(i, d.extend(p.w));
-                vel.set(i, (v - d * inv_h).into());
+                predict_one(&hot, &base, &vel, i, p, vel.get(i), dv, h, inv_h);
             }
         }
     });
 }
 
-/// v = (x_new − x_prev) / h = u + d / h (see [`predict`]), then damping.
-fn update_velocities(particles: &mut Particles, h: f32, damping_factor: f32, exec: &Executor) {
+/// [`predict`] of particle `i`, whose hot data is `p` (not pinned) and velocity `u`
+/// (passed in so that a fused pass need not read back what it just stored).
+///
+/// # Safety
+/// No other thread touches particle `i` of these arrays during the call, and `i` is in
+/// bounds.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+unsafe fn predict_one(
+    hot: &DisjointSlice<'_, Vec4>,
+    base: &DisjointSlice<'_, Vec3A>,
+    vel: &DisjointSlice<'_, Vec3>,
+    i: usize,
+    p: Vec4,
+    u: Vec3,
+    dv: Vec3A,
+    h: f32,
+    inv_h: f32,
+) {
+    // SAFETY: the caller owns particle i and it is in bounds.
+    unsafe {
+        let (b, rest) = two_sum3(base.get(i), Vec3A::from_vec4(p));
+        base.set(i, b);
+        let v = Vec3A::from(u) + dv;
+        let d = rest + v * h;
+        hot.set(i, d.extend(p.w));
+        vel.set(i, (v - d * inv_h).into());
+    }
+}
+
+/// v = (x_new − x_prev) / h = u + d / h (see [`predict`]), then damping. With `check`,
+/// also returns whether every particle's position and velocity is finite (otherwise
+/// true).
+fn update_velocities(
+    particles: &mut Particles,
+    h: f32,
+    damping_factor: f32,
+    check: bool,
+    exec: &Executor,
+) -> bool {
     let n = particles.len();
     let inv_h = 1.0 / h;
-    let hot = &particles.hot;
+    let (hot, base) = (&particles.hot, &particles.base);
     let vel = DisjointSlice::new(&mut particles.velocity);
+    let bad = AtomicBool::new(false);
     exec.for_ranges_light(n, |r| {
+        let mut all_finite = true;
         for i in r {
             let p = hot[i];
-            if p.w == 0.0 {
-                continue;
-            }
             // SAFETY: each particle index i is visited by exactly one range.
             unsafe {
-                let v = Vec3A::from(vel.get(i)) + Vec3A::from_vec4(p) * inv_h;
-                vel.set(i, (v * damping_factor).into());
+                let v = if p.w == 0.0 {
+                    vel.get(i)
+                } else {
+                    let v = Vec3A::from(vel.get(i)) + Vec3A::from_vec4(p) * inv_h;
+                    let v: Vec3 = (v * damping_factor).into();
+                    vel.set(i, v);
+                    v
+                };
+                if check {
+                    all_finite &= position_of(base[i], p).is_finite() & v.is_finite();
+                }
+            }
+        }
+        if !all_finite {
+            bad.store(true, Ordering::Relaxed);
+        }
+    });
+    !bad.into_inner()
+}
+
+/// [`update_velocities`] of one substep and [`predict`] of the next in one pass over
+/// the particles (the same operations per particle, in the same order).
+fn update_and_predict(particles: &mut Particles, p: &StepParams, exec: &Executor) {
+    let n = particles.len();
+    let hot = DisjointSlice::new(&mut particles.hot);
+    let base = DisjointSlice::new(&mut particles.base);
+    let vel = DisjointSlice::new(&mut particles.velocity);
+    let (h, inv_h, damping) = (p.h, 1.0 / p.h, p.damping_factor);
+    let dv = Vec3A::from(p.gravity * h);
+    exec.for_ranges_light(n, |r| {
+        for i in r {
+            // SAFETY: each particle index i is visited by exactly one range, i < n.
+            unsafe {
+                let q = hot.get(i);
+                if q.w == 0.0 {
+                    continue;
+                }
+                let v = Vec3A::from(vel.get(i)) + Vec3A::from_vec4(q) * inv_h;
+                let v: Vec3 = (v * damping).into();
+                predict_one(&hot, &base, &vel, i, q, v, dv, h, inv_h);
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collision::{ColliderDesc, Shape};
+    use crate::error::ErrorKind;
+    use crate::{RopeDesc, World, WorldDesc};
+
+    /// A rope whose particle turns NaN mid-step is put back at its start-of-step
+    /// positions at rest, whether the step checks finiteness in its last velocity update
+    /// (nothing after it moves particles) or in the separate pass (a collider's
+    /// restitution, per-body damping); the other rope advances either way.
+    #[test]
+    fn a_non_finite_rope_is_restored_on_the_fused_and_the_separate_path() {
+        for case in ["fused", "collider", "body damping"] {
+            let mut w = World::new(WorldDesc {
+                threads: 1,
+                ..WorldDesc::default()
+            })
+            .unwrap();
+            let rope = |x: f32| RopeDesc {
+                start: Vec3::new(x, 1.0, 0.0),
+                end: Vec3::new(x + 1.0, 1.0, 0.0),
+                segments: 4,
+                ..RopeDesc::default()
+            };
+            let r0 = w.add_rope(&rope(0.0)).unwrap();
+            let _r1 = w.add_rope(&rope(5.0)).unwrap();
+            match case {
+                "collider" => {
+                    w.add_collider(&ColliderDesc {
+                        shape: Shape::Sphere { radius: 0.1 },
+                        position: Vec3::new(0.0, -10.0, 0.0),
+                        ..ColliderDesc::default()
+                    })
+                    .unwrap();
+                }
+                "body damping" => w.set_body_damping(r0, 0.5).unwrap(),
+                _ => {}
+            }
+            let fused = substep_tail_is_idle(&w.sets, &w.collision);
+            assert_eq!(fused, case == "fused", "{case}");
+            w.step(1.0 / 60.0).unwrap();
+            let before: Vec<Vec3> = (0..10).map(|i| w.particles.position(i)).collect();
+            w.particles.velocity[7] = Vec3::new(f32::NAN, 0.0, 0.0);
+            let e = w.step(1.0 / 60.0).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::NonFinite, "{case}");
+            for (i, &x) in before.iter().enumerate() {
+                let (p, v) = (w.particles.position(i), w.particles.velocity[i]);
+                assert!(p.is_finite() && v.is_finite(), "{case}: particle {i}");
+                if i >= 5 {
+                    assert_eq!((p, v), (x, Vec3::ZERO), "{case}: particle {i} restored");
+                } else if w.particles.hot[i].w > 0.0 {
+                    assert_ne!(p, x, "{case}: particle {i} of the other rope advances");
+                }
+            }
+            w.step(1.0 / 60.0).unwrap();
+        }
+    }
 }
