@@ -414,7 +414,7 @@ impl World {
         };
         crate::recovery::save(&mut self.particles, &self.exec);
         self.collision
-            .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
+            .begin_step(&self.particles, dt, h, &self.exec)?;
         step::step(
             &mut self.particles,
             &mut self.sets,
@@ -424,7 +424,11 @@ impl World {
         );
         self.collision.end_step(self.particles.len());
         self.last_h = h;
-        crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
+        let recovered = crate::recovery::check(&mut self.particles, &self.bodies, &self.exec);
+        match self.collision.particles.search.take_error() {
+            Some(e) => Err(e),
+            None => recovered,
+        }
     }
 }
 
