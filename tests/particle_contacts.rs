@@ -73,11 +73,11 @@ fn deepest_overlap(w: &World) -> f32 {
     deepest
 }
 
-/// Steps the pile for 1 s. Every frame: no particle rises above the height the
+/// Steps the pile for 0.75 s. Every frame: no particle rises above the height the
 /// initial energy allows the highest one (`max(y0 + v0² / 2g)`, the top of the drop;
 /// particles of the lower layers do end up above their own start, on top of the
 /// ones that landed first), and no pair overlaps by more than 5% of the radius sum.
-/// From 2/3 s on (settled), the total energy never grows from one frame to the next.
+/// From 0.5 s on (settled), the total energy never grows from one frame to the next.
 fn settle(mut w: World) -> World {
     let p = w.particles();
     let ceiling = (0..p.len())
@@ -85,7 +85,7 @@ fn settle(mut w: World) -> World {
         .fold(f32::MIN, f32::max)
         + 1.0e-4;
     let mut last = f64::INFINITY;
-    for frame in 0..60 {
+    for frame in 0..45 {
         w.step(FRAME_DT).unwrap();
         let p = w.particles();
         for i in 0..p.len() {
@@ -100,7 +100,7 @@ fn settle(mut w: World) -> World {
             overlap <= 0.05,
             "frame {frame}: overlap {overlap} of the radius sum"
         );
-        if frame >= 40 {
+        if frame >= 30 {
             let e = energy(&w);
             assert!(e <= last, "frame {frame}: energy grew from {last} to {e} J");
             last = e;

@@ -125,6 +125,28 @@ fn bucket(c: [i64; 3], mask: u32) -> u32 {
     row_key(c[1], c[2]).wrapping_add(c[0] as i32 as u32) & mask
 }
 
+/// Cells padded on both ends of every row, so that a slow scan never leaves its row.
+const PAD: i64 = SLOW_CELLS;
+
+/// A dense grid over the particles' box of cells: cell (x, y, z) is bucket
+/// `((z − lo_z) ny + (y − lo_y)) nx + (x − lo_x + PAD)`, rows of `nx` buckets
+/// (with padding), no two cells share a bucket.
+#[derive(Clone, Copy, Debug, Default)]
+struct Dense {
+    lo: [i64; 3],
+    hi: [i64; 3],
+    nx: i64,
+    ny: i64,
+}
+
+impl Dense {
+    #[inline]
+    fn bucket(&self, c: [i64; 3]) -> u32 {
+        (((c[2] - self.lo[2]) * self.ny + (c[1] - self.lo[1])) * self.nx
+            + (c[0] - self.lo[0] + PAD)) as u32
+    }
+}
+
 /// A raw pointer to the per-chunk lists, shared by the tasks of one pass.
 struct ChunkPtr(*mut Vec<u32>);
 // SAFETY: each task dereferences only the element of its own chunk index.
@@ -168,6 +190,9 @@ pub(crate) struct Neighbours {
     pub active: bool,
     cell: f32,
     mask: u32,
+    /// The dense layout of the last build, when the particles' box of cells fits the
+    /// table.
+    dense: Option<Dense>,
     r_max: f32,
     s_cut: f32,
     s_fast: f32,
@@ -525,13 +550,38 @@ impl Neighbours {
         let table = (TABLE_PER_PARTICLE * n).next_power_of_two().max(64);
         self.mask = (table - 1) as u32;
         let mask = self.mask;
+        // Dense when the box of cells of the particles fits the table (serial: min
+        // and max do not depend on the order anyway).
+        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
+        for i in 0..n {
+            if particles.radius[i] > 0.0 {
+                let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
+                for a in 0..3 {
+                    lo[a] = lo[a].min(c[a]);
+                    hi[a] = hi[a].max(c[a]);
+                }
+            }
+        }
+        let span = |a: usize| (hi[a] - lo[a] + 1) as f64;
+        let nx = span(0) + 2.0 * PAD as f64;
+        self.dense = (nx * span(1) * span(2) <= table as f64).then(|| Dense {
+            lo,
+            hi,
+            nx: nx as i64,
+            ny: span(1) as i64,
+        });
+        let dense = self.dense;
         // Buckets (parallel).
         {
             let bucket_of = DisjointSlice::new(&mut self.bucket_of);
             exec.for_ranges_light(n, |range| {
                 for i in range {
                     let b = if particles.radius[i] > 0.0 {
-                        bucket(cell_of(particles.base[i], particles.hot[i], inv_cell), mask)
+                        let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
+                        match &dense {
+                            Some(d) => d.bucket(c),
+                            None => bucket(c, mask),
+                        }
                     } else {
                         EMPTY
                     };
@@ -767,8 +817,25 @@ impl Neighbours {
         }
         let kc = reach_cells as i64;
         let c = cell_of(bk, hk, 1.0 / self.cell);
-        let mask = self.mask;
         let starts = &self.bucket_start;
+        if let Some(d) = &self.dense {
+            // Rows outside the box are empty; a row's run is contiguous.
+            for z in (c[2] - kc).max(d.lo[2])..=(c[2] + kc).min(d.hi[2]) {
+                for y in (c[1] - kc).max(d.lo[1])..=(c[1] + kc).min(d.hi[1]) {
+                    let row = ((z - d.lo[2]) * d.ny + (y - d.lo[1])) * d.nx;
+                    let x0 = (c[0] - kc - d.lo[0] + PAD).max(0);
+                    let x1 = (c[0] + kc - d.lo[0] + PAD).min(d.nx - 1);
+                    let (a, b) = ((row + x0) as usize, (row + x1 + 1) as usize);
+                    for j in starts[a] as usize..starts[b] as usize {
+                        if keep(j) {
+                            push(j, buf)?;
+                        }
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let mask = self.mask;
         let len = (2 * kc + 1) as u32;
         for dz in -kc..=kc {
             for dy in -kc..=kc {
@@ -892,10 +959,20 @@ mod tests {
             (3, 2000, 2.0, Vec3::new(-3.0, 0.0, 7.0), 0.05, 40),
             (4, 5000, 0.4, Vec3::ZERO, 0.01, 200), // too many fast: clamped
         ];
-        for (seed, n, side, centre, r, fast) in cases {
-            let p = cloud(seed, n, side, centre, r, fast);
+        for (case, (seed, n, side, centre, r, fast)) in cases.into_iter().enumerate() {
+            let mut p = cloud(seed, n, side, centre, r, fast);
+            if case == 1 {
+                // Two clusters 5 km apart: the box of cells is far too large for a
+                // dense grid, so this case runs on the hashed rows.
+                for i in (0..n).step_by(2) {
+                    p.base[i].x += 5.0e3;
+                }
+            }
             let mut s = Neighbours::default();
             s.begin_step(&p, h, &exec).unwrap();
+            if case <= 1 {
+                assert_eq!(s.dense.is_none(), case == 1, "seed {seed}: layout");
+            }
             let got = listed(&s);
             let want = brute_force(&p, &s);
             assert!(!want.is_empty());
