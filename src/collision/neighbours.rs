@@ -15,22 +15,27 @@
 //!   checks it while it gathers the positions, before every use, and rebuilds when
 //!   one particle moved out of its skin. The lists are therefore complete: no pair
 //!   that touches is ever missing, with no cap on the neighbour count.
-//! * **Grid**: cell `C = 2 (r_max + s_cut)` where `s_cut` is the largest skin of the
-//!   *slow* particles (skins up to `r_max`), so a slow particle finds every slow
-//!   partner in the 3 × 3 × 3 cells around its own. A *fast* particle (skin above
-//!   `r_max`, when there are at most [`MAX_FAST`]`+ n/256` of them; otherwise their
-//!   skins are clamped to `r_max` and the validity check rebuilds as they move)
-//!   scans as many cells as its reach needs (or every particle, when that is
-//!   cheaper), and its slow partners list it through a short side list of
-//!   (slow, fast) pairs. So one fast particle never widens the search of the others
-//!   (no global margin).
-//! * **Cell order**: a cell `(x, y, z)` falls in bucket `(hash(y, z) + x) mod 2^k`
-//!   (Teschner et al. 2003, "Optimized Spatial Hashing for Collision Detection of
-//!   Deformable Objects", with the rows kept whole), so the three cells of a row are
-//!   three consecutive buckets: a slow particle scans 9 contiguous runs of the sorted
-//!   particles. A counting sort by bucket (stable) gives the permutation `order`
-//!   (slot → particle) and its inverse; positions, inverse masses, radii, skins,
-//!   filters and unyielding factors are gathered into slot order. User indices never
+//! * **Grid**: cell `C = r_max + s_cut`, half the largest reach of two *slow*
+//!   particles (skins up to `FAST_SKIN · r_max`, with `s_cut` their largest skin),
+//!   so a slow particle finds every slow partner in the 5 × 5 × 5 cells around its
+//!   own (125 cells of (R/2)³ hold fewer candidates than 27 of R³). A *fast*
+//!   particle (skin above `FAST_SKIN · r_max`, when there are at most
+//!   [`MAX_FAST`]`+ n/256` of them; otherwise their skins are clamped and the
+//!   validity check rebuilds as they move) scans as many cells as its reach needs
+//!   (or every particle, when that is cheaper), and its slow partners see it through
+//!   a short side list of (slow, fast) pairs sorted by the slow slot. So one fast
+//!   particle never widens the search of the others (no global margin).
+//! * **Cell order**: when the box of cells of the particles fits the table (4
+//!   buckets per particle), the grid is dense: cell (x, y, z) is bucket
+//!   `((z − z₀) n_y + (y − y₀)) n_x + x − x₀ + 2` (rows padded by 2 cells), so a
+//!   slow particle scans 25 contiguous runs of the sorted particles (5 × 5 rows of 5
+//!   cells). Otherwise (particles spread far apart) a cell falls in bucket
+//!   `(hash(y, z) + x) mod 2^k` (Teschner et al. 2003, "Optimized Spatial Hashing
+//!   for Collision Detection of Deformable Objects", with the rows kept whole): the
+//!   runs are the same, and a candidate counts only in the pass of its own row, so
+//!   none is visited twice. A counting sort by bucket (stable) gives the
+//!   permutation (slot → particle); positions, inverse masses, radii, skins, filters
+//!   and unyielding factors are gathered into slot order. User indices never
 //!   change: the permutation is internal.
 //! * **Lists** (parallel per chunk of 1024 slots): slot k's neighbours are slot
 //!   indices in scan order (row by row in bucket order, then by slot), stored per
