@@ -139,6 +139,7 @@ fn run(o: &Options) -> Result<String, String> {
         scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
     }
     let seconds = start.elapsed().as_secs_f64();
+    let stats = scene.world.neighbour_stats();
     let f = scenes::figures(&scene);
     let projections = constraints * (o.substeps * o.iterations * o.frames) as u64;
     let solver = match o.solver {
@@ -151,7 +152,9 @@ fn run(o: &Options) -> Result<String, String> {
             "\"substeps\":{},\"iterations\":{},\"frames\":{},\"constraints\":{},",
             "\"ms_per_frame\":{:.3},\"mproj_per_s\":{:.1},\"min_y\":{:.4},",
             "\"median_stretch\":{:.6},\"bytes_per_particle\":{},\"cold_bytes_per_particle\":{},",
-            "\"bytes_per_constraint\":{}}}"
+            "\"bytes_per_constraint\":{},\"neighbour_builds_per_frame\":{:.2},",
+            "\"mean_neighbours\":{:.2},\"max_neighbours\":{},\"fast_particles\":{},",
+            "\"contact_bytes_per_particle\":{}}}"
         ),
         o.scene,
         n,
@@ -168,6 +171,11 @@ fn run(o: &Options) -> Result<String, String> {
         Particles::SOLVER_BYTES_PER_PARTICLE,
         Particles::COLD_BYTES_PER_PARTICLE,
         DistanceConstraints::BYTES_PER_CONSTRAINT,
+        stats.builds as f64 / o.frames.max(1) as f64,
+        stats.pairs as f64 / stats.particles.max(1) as f64,
+        stats.max_neighbours,
+        stats.fast,
+        stats.bytes_per_particle(),
     ))
 }
 

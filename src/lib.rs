@@ -63,6 +63,7 @@ pub use bodies::{
 };
 pub use collision::interaction::MAX_GRAB_COMPLIANCE;
 pub use collision::mesh::MAX_TRIANGLES;
+pub use collision::neighbours::NeighbourStats;
 pub use collision::shape::MAX_FRICTION;
 pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape, MAX_COLLIDER_CONTACTS};
 pub use constraints::attachment::Transform;

@@ -295,7 +295,7 @@ pub const BOX_HALF_WIDTH: f32 = 0.6;
 /// 50 × 50 grid per layer 2.1 radii apart, layers stacked upwards from y = 0.05 m (a
 /// little sideways jitter breaks the symmetry), fall into a box: a ground plane at
 /// y = 0 and four walls at x, z = ±[`BOX_HALF_WIDTH`], no friction. Particles collide
-/// with each other (hash grid) and with the five planes. `constraints` counts one
+/// with each other (neighbour lists) and with the five planes. `constraints` counts one
 /// contact pass per particle.
 pub fn particles(count: u32, desc: WorldDesc) -> Result<Scene> {
     let mut world = World::new(desc)?;

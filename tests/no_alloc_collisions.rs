@@ -1,6 +1,6 @@
 //! `World::step` never allocates with collisions on: a counting global allocator
 //! watches the heap while particles rain onto colliders of every shape (plane, sphere,
-//! capsule, box), touching each other (hash grid, neighbour lists), one of them
+//! capsule, box), touching each other (neighbour lists, rebuilt inside steps), one of them
 //! grabbed, with the contact readback filled every step.
 //!
 //! One test in its own binary, so no other test allocates at the same time.

@@ -1,29 +1,32 @@
 //! Collisions and interaction: host-owned colliders with continuous detection,
-//! Coulomb friction and restitution ([`colliders`]), particle–particle contacts on a
-//! spatial hash grid ([`grid`]), and picking / grabbing particles ([`interaction`]).
+//! Coulomb friction and restitution ([`colliders`]), particle–particle contacts ([`contacts`]) over
+//! the shared neighbour search ([`neighbours`]), and picking / grabbing particles ([`interaction`]).
 //! Its `World` API is in `world/collision.rs`; ARCHITECTURE.md, "The step", shows
 //! where each pass runs.
 //!
 //! The step calls, in this order:
 //!
 //! ```text
-//! begin_step                         grid + neighbour lists, collider velocities
+//! begin_step                         neighbour lists, collider velocities
 //! for each substep:
 //!   (predict)
 //!   begin_substep                    velocity clamping (optional), collider contacts
 //!                                    along each particle's path
 //!   for each iteration:
 //!     (constraint sets)
-//!     project                        grabs, particle contacts, collider contacts
+//!     project                        grabs, particle contacts (the neighbour lists
+//!                                    are rebuilt first when a particle left its
+//!                                    skin), collider contacts
 //!   (update velocities)
 //!   end_substep                      restitution, contact impulses
 //! end_step                           contact readback
 //! ```
 
 pub mod colliders;
-pub mod grid;
+pub mod contacts;
 pub mod interaction;
 pub mod mesh;
+pub mod neighbours;
 pub mod shape;
 
 use crate::error::Result;
@@ -38,7 +41,7 @@ pub use shape::{ColliderDesc, Shape};
 #[derive(Default)]
 pub(crate) struct Collision {
     pub colliders: colliders::Colliders,
-    pub particles: grid::ParticleContacts,
+    pub particles: contacts::ParticleContacts,
     pub grabs: interaction::Grabs,
     /// Largest particle speed (m/s) after each substep's predict; 0 = unlimited.
     pub max_speed: f32,
@@ -82,11 +85,11 @@ impl Collision {
         &mut self,
         particles: &Particles,
         dt: f32,
-        gravity: Vec3,
+        h: f32,
         exec: &Executor,
     ) -> Result<()> {
         self.colliders.begin_step(particles.len(), dt)?;
-        self.particles.begin_step(particles, dt, gravity, exec)
+        self.particles.begin_step(particles, h, exec)
     }
 
     pub(crate) fn begin_substep(
@@ -98,6 +101,7 @@ impl Collision {
         exec: &Executor,
     ) {
         self.grabs.reset_lambda();
+        self.particles.search.advance(h);
         if self.max_speed > 0.0 {
             clamp_speed(particles, self.max_speed, h, exec);
         }
@@ -107,7 +111,7 @@ impl Collision {
 
     pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
         self.grabs.project(particles, h);
-        self.particles.project(particles, exec);
+        self.particles.project(particles, h, exec);
         self.colliders.project(particles, h, exec);
     }
 

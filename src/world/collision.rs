@@ -7,6 +7,7 @@ use glam::Quat;
 use super::World;
 use crate::collision::colliders::{ColliderId, ContactReport};
 use crate::collision::interaction;
+use crate::collision::neighbours::NeighbourStats;
 use crate::collision::shape::ColliderDesc;
 use crate::error::{check_range, Error, Result};
 use crate::math::Vec3;
@@ -171,8 +172,8 @@ impl World {
 
     /// Limits the speed of every particle to `max_speed` (m/s; 0 = unlimited, the
     /// default) at each substep, so that fast particles cannot skip a thin layer of
-    /// cloth or each other (per step, particles find each other within about
-    /// 2 × the largest radius: keep `max_speed · dt` below the radius).
+    /// cloth or each other (particle contacts are found at every substep's
+    /// positions: keep `max_speed · dt / substeps` below the radius).
     pub fn set_max_speed(&mut self, max_speed: f32) -> Result<()> {
         if !(max_speed.is_finite() && (0.0..=MAX_COORDINATE).contains(&max_speed)) {
             return Err(Error::invalid(format!(
@@ -186,6 +187,13 @@ impl World {
     /// The speed limit (m/s; 0 = unlimited).
     pub fn max_speed(&self) -> f32 {
         self.collision().max_speed
+    }
+
+    /// Counters of the particle neighbour search: particles with a radius, listed
+    /// pairs, the longest list, fast particles and builds so far (the lists are
+    /// complete, with no cap on the neighbour count).
+    pub fn neighbour_stats(&self) -> NeighbourStats {
+        self.collision().particles.stats()
     }
 
     /// Number of grabbed particles.

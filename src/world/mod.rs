@@ -423,7 +423,7 @@ impl World {
             damping_factor: (-self.desc.damping * h).exp(),
         };
         self.collision
-            .begin_step(&self.particles, dt, params.gravity, &self.exec)?;
+            .begin_step(&self.particles, dt, h, &self.exec)?;
         let finite = step::step(
             &mut self.particles,
             &mut self.sets,
@@ -437,11 +437,15 @@ impl World {
         self.last_h = h;
         self.aero.time += dt as f64;
         self.skinning.end_step();
-        match finite {
+        let recovered = match finite {
             step::Finite::Checked => Ok(()),
             step::Finite::Unknown => {
                 crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
             }
+        };
+        match self.collision.particles.search.take_error() {
+            Some(e) => Err(e),
+            None => recovered,
         }
     }
 }

@@ -1,0 +1,133 @@
+//! Particle–particle contacts: a Jacobi projection of the unilateral contact
+//! constraints over the complete neighbour lists of [`super::neighbours`].
+//!
+//! * **Neighbours**: built at the start of each step and rebuilt inside it whenever a
+//!   particle leaves its skin, so every pair that overlaps at a projection is listed
+//!   (no cap on the neighbour count); see the module doc of `neighbours.rs`.
+//! * **Project** (each iteration, in cell order): `C = |x_i − x_j| − (r_i + r_j) ≥ 0`.
+//!   The overlap test is on squared distances; the square root is taken only for
+//!   pairs that overlap. Particle i gathers `s_i · max(−C, 0) · n` over its
+//!   neighbours, `n = (x_i − x_j)/|x_i − x_j|`, with its share `s_i = w_i / (w_i + w_j)`
+//!   (mass weighting), and moves by the average over its active contacts (the
+//!   relaxation of the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)).
+//!   Unyielding (the same sample): when only j is unyielding,
+//!   `s_i = lerp(s_i, 1, u_j)`; when only i is, `s_i = lerp(s_i, 0, u_i)` (so u = 1
+//!   pushes others without being pushed). Every particle reads the positions gathered
+//!   at the start of the projection and writes only its own correction (fast
+//!   partners of a slow particle are added in a short serial pass, in a fixed order),
+//!   so the result does not depend on the thread count.
+
+use super::neighbours::{NeighbourStats, Neighbours};
+use crate::error::{try_reserve, Result};
+use crate::math::{Vec3, Vec4};
+use crate::particles::{separation, Particles};
+use crate::solver::parallel::{DisjointSlice, Executor};
+
+/// Buffers of the particle–particle pass, reused from step to step.
+#[derive(Default)]
+pub(crate) struct ParticleContacts {
+    pub search: Neighbours,
+    /// Per slot: the summed correction (xyz) and the number of active contacts (w).
+    delta: Vec<Vec4>,
+}
+
+/// The correction of slot k from neighbour j: `Some(share · overlap · n)` when they
+/// overlap.
+#[inline(always)]
+fn push(s: &Neighbours, k: usize, j: usize, pk: Vec4, uk: f32, rk: f32) -> Option<Vec3> {
+    let pj = s.hot[j];
+    let sep = separation(s.base[k], s.base[j], pk, pj);
+    let d2 = sep.length_squared();
+    let rs = rk + s.radius[j];
+    if d2 >= rs * rs || d2 <= 1.0e-18 {
+        return None;
+    }
+    let dist = d2.sqrt();
+    let overlap = rs - dist;
+    let mut share = pk.w / (pk.w + pj.w);
+    let uj = s.unyielding[j];
+    if uj > 0.0 && uk == 0.0 {
+        share += (1.0 - share) * uj;
+    } else if uk > 0.0 && uj == 0.0 {
+        share -= share * uk;
+    }
+    Some(sep * (share * overlap / dist))
+}
+
+impl ParticleContacts {
+    /// Builds the neighbour lists for a step whose substeps last `h` seconds. Allocates
+    /// only when the particle count grew since the last step.
+    pub(crate) fn begin_step(
+        &mut self,
+        particles: &Particles,
+        h: f32,
+        exec: &Executor,
+    ) -> Result<()> {
+        let n = particles.len();
+        if self.delta.len() < n {
+            let grow = n - self.delta.len();
+            try_reserve(&mut self.delta, grow, "contact corrections")?;
+            self.delta.resize(n, Vec4::ZERO);
+        }
+        self.search.begin_step(particles, h, exec)
+    }
+
+    pub(crate) fn stats(&self) -> NeighbourStats {
+        let mut s = self.search.stats();
+        s.bytes += (self.delta.capacity() * std::mem::size_of::<Vec4>()) as u64;
+        s
+    }
+
+    /// One Jacobi projection of all particle–particle contacts.
+    pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
+        self.search.refresh(particles, h, exec);
+        if !self.search.active {
+            return;
+        }
+        let s = &self.search;
+        let m = s.len();
+        {
+            let delta = DisjointSlice::new(&mut self.delta);
+            exec.for_ranges(m, |range| {
+                for k in range {
+                    let pk = s.hot[k];
+                    let mut acc = Vec3::ZERO;
+                    let mut active = 0u32;
+                    if pk.w != 0.0 {
+                        let (uk, rk) = (s.unyielding[k], s.radius[k]);
+                        for &j in s.list(k) {
+                            if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
+                                acc += d;
+                                active += 1;
+                            }
+                        }
+                    }
+                    // SAFETY: each slot k is visited by exactly one range.
+                    unsafe { delta.set(k, acc.extend(active as f32)) };
+                }
+            });
+        }
+        // The fast partners of slow particles, in the fixed order of the pairs.
+        for &[k, j] in &s.fast_pairs {
+            let (k, j) = (k as usize, j as usize);
+            let pk = s.hot[k];
+            if let Some(d) = push(s, k, j, pk, s.unyielding[k], s.radius[k]) {
+                self.delta[k] += d.extend(1.0);
+            }
+        }
+        let delta = &self.delta;
+        let hot = DisjointSlice::new(&mut particles.hot);
+        exec.for_ranges_light(m, |range| {
+            for k in range {
+                let d = delta[k];
+                if d.w > 0.0 {
+                    let i = s.particle(k);
+                    let c = d.truncate() / d.w;
+                    // SAFETY: slots map to distinct particles; each slot is visited
+                    // by exactly one range.
+                    unsafe { hot.set(i, hot.get(i) + c.extend(0.0)) };
+                }
+            }
+        });
+    }
+}

@@ -1,0 +1,1075 @@
+//! Neighbour search shared by the particle passes (contacts now, fluids next): a grid
+//! sorted by cell, hot particle data gathered into cell order, and complete Verlet
+//! neighbour lists with per-particle skins.
+//!
+//! * **Skins** (per particle, from its own motion). At a build, particle i gets the
+//!   skin `s_i = max(s_min, |v_i − v̄| · H)`: how far it moves over the horizon
+//!   `H = HORIZON_SUBSTEPS · h` relative to the mean velocity `v̄` of the particles
+//!   (a block falling as one has no relative motion), never below
+//!   `s_min = MIN_SKIN · r_i`. The pair (i, j) is listed when
+//!   `|x_i − x_j| < r_i + r_j + s_i + s_j` (and the collision filter lets it collide).
+//! * **Validity** (the Verlet criterion, per particle): with `Δ_i` the motion of i
+//!   since the build and `T = v̄ t` the drift of the mean, the lists hold every pair
+//!   closer than `r_i + r_j` as long as every particle has `|Δ_i − T| ≤ s_i`
+//!   (`|x_i − x_j| ≥ |x⁰_i − x⁰_j| − |Δ_i − T| − |Δ_j − T|`). [`Neighbours::refresh`]
+//!   checks it while it gathers the positions, before every use, and rebuilds when
+//!   one particle moved out of its skin. The lists are therefore complete: no pair
+//!   that touches is ever missing, with no cap on the neighbour count.
+//! * **Grid**: cell `C = r_max + s_cut`, half the largest reach of two *slow*
+//!   particles (skins up to `FAST_SKIN · r_max`, with `s_cut` their largest skin),
+//!   so a slow particle finds every slow partner in the 5 × 5 × 5 cells around its
+//!   own (125 cells of (R/2)³ hold fewer candidates than 27 of R³). A *fast*
+//!   particle (skin above `FAST_SKIN · r_max`, when there are at most
+//!   [`MAX_FAST`]`+ n/256` of them; otherwise their skins are clamped and the
+//!   validity check rebuilds as they move) scans as many cells as its reach needs
+//!   (or every particle, when that is cheaper), and its slow partners see it through
+//!   a short side list of (slow, fast) pairs sorted by the slow slot. So one fast
+//!   particle never widens the search of the others (no global margin).
+//! * **Cell order**: when the box of cells of the particles fits the table (4
+//!   buckets per particle), the grid is dense: cell (x, y, z) is bucket
+//!   `((z − z₀) n_y + (y − y₀)) n_x + x − x₀ + 2` (rows padded by 2 cells), so a
+//!   slow particle scans 25 contiguous runs of the sorted particles (5 × 5 rows of 5
+//!   cells). Otherwise (particles spread far apart) a cell falls in bucket
+//!   `(hash(y, z) + x) mod 2^k` (Teschner et al. 2003, "Optimized Spatial Hashing
+//!   for Collision Detection of Deformable Objects", with the rows kept whole): the
+//!   runs are the same, and a candidate counts only in the pass of its own row, so
+//!   none is visited twice. A counting sort by bucket (stable) gives the
+//!   permutation (slot → particle); positions, inverse masses, radii, skins, filters
+//!   and unyielding factors are gathered into slot order. User indices never
+//!   change: the permutation is internal.
+//! * **Lists** (parallel per chunk of 1024 slots): slot k's neighbours are slot
+//!   indices in scan order (row by row in bucket order, then by slot), stored per
+//!   chunk; everything depends only on the positions, never on the thread count.
+//!
+//! [`Neighbours::for_each`] iterates the neighbours of a slot within a distance (the
+//! loop of a fluid density estimate).
+
+use crate::error::{try_reserve, Error, Result};
+use crate::math::{Vec3, Vec3A, Vec4};
+use crate::particles::{CollisionFilter, Particles};
+use crate::solver::parallel::{DisjointSlice, Executor, CHUNK};
+
+/// The lowest skin, as a fraction of the particle's radius (m/m): room for the small
+/// pushes of contacts in a resting pile before a rebuild.
+pub const MIN_SKIN: f32 = 0.25;
+
+/// Substeps of relative motion a skin covers.
+pub const HORIZON_SUBSTEPS: f32 = 4.0;
+
+/// Fast particles (skin above the largest radius) handled on their own: at most this
+/// many plus one per 256 particles; beyond that, skins are clamped to the largest
+/// radius and the validity check rebuilds the lists as the particles move.
+pub const MAX_FAST: usize = 64;
+
+/// Skins above this fraction of the largest radius make a particle fast.
+pub const FAST_SKIN: f32 = 0.5;
+
+/// A slow particle scans the cells within this many of its own: cells are
+/// `1 / SLOW_CELLS` of the largest slow reach, which scans fewer candidates than
+/// cells of the whole reach (125 cells of (R/2)³ instead of 27 of R³).
+const SLOW_CELLS: i64 = 2;
+
+/// Neighbour slots reserved per particle (lists grow beyond it when they must).
+const LIST_RESERVE: usize = 16;
+
+/// Side-list pairs reserved per fast particle (grown beyond it when needed).
+const FAST_PAIRS_RESERVE: usize = 32;
+
+/// Buckets per particle: a sparse table keeps few particles of other rows in a run.
+const TABLE_PER_PARTICLE: usize = 4;
+
+const EMPTY: u32 = u32::MAX;
+
+/// Cells up to this coordinate (in cells) use the `f32` product of the rounded
+/// position: within it the rounding error of that product is below 1/4 cell. Beyond
+/// it the cell comes from the exact `f64` position `base + hot`.
+const NEAR_CELLS: f32 = (1 << 22) as f32;
+
+/// Bound of a cell coordinate: `c ± k` never overflows `i64`.
+const FAR_CELLS: f64 = (1u64 << 62) as f64;
+
+/// The cell of the position `base + hot`, in `i64` so that no accepted position
+/// overflows it. Near the origin (below [`NEAR_CELLS`], every ordinary scene) it is
+/// the `f32` floor of the rounded position; farther out it is `floor((base + hot) /
+/// cell)` in `f64`, where two particles in contact get cells at most 1 apart, clamped
+/// to ±2^62 so that the neighbour offsets cannot overflow.
+#[inline]
+fn cell_of(base: Vec3A, hot: Vec4, inv_cell: f32) -> [i64; 3] {
+    let c = (crate::particles::position_of(base, hot) * inv_cell).floor();
+    if c.abs().max_element() < NEAR_CELLS {
+        return [c.x as i64, c.y as i64, c.z as i64];
+    }
+    let far = |b: f32, h: f32| -> i64 {
+        let x = ((b as f64 + h as f64) * inv_cell as f64).floor();
+        // NaN (0 · ∞ for a cell of denormal size) lands in cell 0, consistently.
+        if x.is_nan() {
+            0
+        } else {
+            x.clamp(-FAR_CELLS, FAR_CELLS) as i64
+        }
+    };
+    [far(base.x, hot.x), far(base.y, hot.y), far(base.z, hot.z)]
+}
+
+/// Bucket of the first cell of row (y, z): coordinates truncated to `i32` (distant
+/// cells that share their low bits only share a bucket, like any hash collision:
+/// candidates are checked by distance).
+#[inline]
+fn row_key(cy: i64, cz: i64) -> u32 {
+    ((cy as i32).wrapping_mul(689_287_499) ^ (cz as i32).wrapping_mul(283_923_481)) as u32
+}
+
+/// The row (y, z) of a cell, truncated to `i32` coordinates like [`row_key`].
+#[inline]
+fn row_id(cy: i64, cz: i64) -> u64 {
+    ((cy as i32 as u32 as u64) << 32) | (cz as i32 as u32 as u64)
+}
+
+#[inline]
+fn bucket(c: [i64; 3], mask: u32) -> u32 {
+    row_key(c[1], c[2]).wrapping_add(c[0] as i32 as u32) & mask
+}
+
+/// Cells padded on both ends of every row, so that a slow scan never leaves its row.
+const PAD: i64 = SLOW_CELLS;
+
+/// A dense grid over the particles' box of cells: cell (x, y, z) is bucket
+/// `((z − lo_z) ny + (y − lo_y)) nx + (x − lo_x + PAD)`, rows of `nx` buckets
+/// (with padding), no two cells share a bucket.
+#[derive(Clone, Copy, Debug, Default)]
+struct Dense {
+    lo: [i64; 3],
+    hi: [i64; 3],
+    nx: i64,
+    ny: i64,
+}
+
+impl Dense {
+    #[inline]
+    fn bucket(&self, c: [i64; 3]) -> u32 {
+        (((c[2] - self.lo[2]) * self.ny + (c[1] - self.lo[1])) * self.nx
+            + (c[0] - self.lo[0] + PAD)) as u32
+    }
+}
+
+/// A raw pointer to the per-chunk lists, shared by the tasks of one pass.
+struct ChunkPtr(*mut Vec<u32>);
+// SAFETY: each task dereferences only the element of its own chunk index.
+unsafe impl Send for ChunkPtr {}
+// SAFETY: as above.
+unsafe impl Sync for ChunkPtr {}
+
+/// Counters of the search, for reports and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NeighbourStats {
+    /// Particles in the search (radius > 0).
+    pub particles: u32,
+    /// Listed (ordered) pairs: every pair counts once for each particle that moves.
+    pub pairs: u64,
+    /// The longest list.
+    pub max_neighbours: u32,
+    /// Fast particles of the last build (searched on their own).
+    pub fast: u32,
+    /// Builds since the world was created.
+    pub builds: u64,
+    /// Heap bytes held by the search and the contact pass (grid, permutation,
+    /// gathered data, lists, corrections).
+    pub bytes: u64,
+}
+
+impl NeighbourStats {
+    /// [`Self::bytes`] per particle with a radius.
+    pub fn bytes_per_particle(&self) -> u64 {
+        self.bytes / (self.particles.max(1) as u64)
+    }
+}
+
+fn bytes_of<T>(v: &Vec<T>) -> u64 {
+    (v.capacity() * std::mem::size_of::<T>()) as u64
+}
+
+/// The grid, the permutation, the gathered particle data and the lists.
+#[derive(Default)]
+pub(crate) struct Neighbours {
+    /// Whether any particle has a radius.
+    pub active: bool,
+    cell: f32,
+    mask: u32,
+    /// The dense layout of the last build, when the particles' box of cells fits the
+    /// table.
+    dense: Option<Dense>,
+    r_max: f32,
+    s_cut: f32,
+    s_fast: f32,
+    /// Mean velocity at the build (m/s) and the time since (s): the drift `T`.
+    drift_velocity: Vec3,
+    drift_time: f32,
+    /// Per particle: its bucket, its slot (EMPTY without a radius), its skin.
+    bucket_of: Vec<u32>,
+    slot_of: Vec<u32>,
+    skin_of: Vec<f32>,
+    /// Per slot.
+    order: Vec<u32>,
+    bucket_start: Vec<u32>,
+    /// Positions of the last refresh: base, and hot (displacement, inverse mass).
+    pub base: Vec<Vec3A>,
+    pub hot: Vec<Vec4>,
+    pub radius: Vec<f32>,
+    pub unyielding: Vec<f32>,
+    filter: Vec<CollisionFilter>,
+    skin: Vec<f32>,
+    /// `r + s` per slot: a pair is listed within the sum of its extents.
+    extent: Vec<f32>,
+    /// The row of each slot's cell ([`row_id`]).
+    row: Vec<u64>,
+    fast: Vec<bool>,
+    anchor_base: Vec<Vec3A>,
+    anchor_hot: Vec<Vec3>,
+    /// Per slot: end of its list in its chunk's buffer (the start is the previous
+    /// slot's end, or 0 at a chunk's first slot).
+    list_end: Vec<u32>,
+    chunks: Vec<Vec<u32>>,
+    /// Fast slots, and the (slow slot, fast slot) pairs the slow side must see.
+    fast_slots: Vec<u32>,
+    pub(crate) fast_pairs: Vec<[u32; 2]>,
+    /// Set when a rebuild inside a step could not allocate.
+    failed: Option<Error>,
+    stats: NeighbourStats,
+}
+
+impl Neighbours {
+    /// Number of slots (particles with a radius).
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// The particle of slot `k`.
+    #[inline]
+    pub(crate) fn particle(&self, k: usize) -> usize {
+        self.order[k] as usize
+    }
+
+    pub(crate) fn stats(&self) -> NeighbourStats {
+        let mut bytes = bytes_of(&self.bucket_of)
+            + bytes_of(&self.slot_of)
+            + bytes_of(&self.skin_of)
+            + bytes_of(&self.order)
+            + bytes_of(&self.bucket_start)
+            + bytes_of(&self.base)
+            + bytes_of(&self.hot)
+            + bytes_of(&self.radius)
+            + bytes_of(&self.unyielding)
+            + bytes_of(&self.filter)
+            + bytes_of(&self.skin)
+            + bytes_of(&self.extent)
+            + bytes_of(&self.row)
+            + bytes_of(&self.fast)
+            + bytes_of(&self.anchor_base)
+            + bytes_of(&self.anchor_hot)
+            + bytes_of(&self.list_end)
+            + bytes_of(&self.chunks)
+            + bytes_of(&self.fast_slots)
+            + bytes_of(&self.fast_pairs);
+        for c in &self.chunks {
+            bytes += bytes_of(c);
+        }
+        NeighbourStats {
+            bytes,
+            ..self.stats
+        }
+    }
+
+    /// The listed neighbours of slot `k` (slot indices; fast partners of a slow slot
+    /// are in [`Self::fast_pairs`]).
+    #[inline]
+    pub(crate) fn list(&self, k: usize) -> &[u32] {
+        let c = k / CHUNK;
+        let start = if k % CHUNK == 0 {
+            0
+        } else {
+            self.list_end[k - 1] as usize
+        };
+        &self.chunks[c][start..self.list_end[k] as usize]
+    }
+
+    /// The loop of a density estimate (Position Based Fluids builds on it; tested
+    /// below).
+    #[cfg_attr(not(test), allow(dead_code))]
+    /// Calls `f(j, x_k − x_j, |x_k − x_j|²)` for every neighbour slot j of slot k
+    /// closer than `reach` (m), in list order, then for its fast partners.
+    #[inline]
+    pub(crate) fn for_each(&self, k: usize, reach: f32, mut f: impl FnMut(usize, Vec3, f32)) {
+        let reach2 = reach * reach;
+        let (bk, hk) = (self.base[k], self.hot[k]);
+        let mut visit = |j: usize| {
+            let sep = crate::particles::separation(bk, self.base[j], hk, self.hot[j]);
+            let d2 = sep.length_squared();
+            if d2 < reach2 {
+                f(j, sep, d2);
+            }
+        };
+        for &j in self.list(k) {
+            visit(j as usize);
+        }
+        if !self.fast[k] {
+            for p in self.fast_partners(k) {
+                visit(p[1] as usize);
+            }
+        }
+    }
+
+    #[cfg_attr(not(test), allow(dead_code))]
+    /// The (k, fast slot) pairs of slow slot k.
+    #[inline]
+    pub(crate) fn fast_partners(&self, k: usize) -> &[[u32; 2]] {
+        let p = &self.fast_pairs;
+        let lo = p.partition_point(|q| (q[0] as usize) < k);
+        let hi = lo + p[lo..].partition_point(|q| q[0] as usize == k);
+        &p[lo..hi]
+    }
+
+    /// Takes the error of a rebuild that failed inside the step.
+    pub(crate) fn take_error(&mut self) -> Option<Error> {
+        self.failed.take()
+    }
+
+    /// Grows the per-particle buffers to `n` particles (the step never allocates for
+    /// them afterwards) and builds the lists from the current positions.
+    pub(crate) fn begin_step(
+        &mut self,
+        particles: &Particles,
+        h: f32,
+        exec: &Executor,
+    ) -> Result<()> {
+        let n = particles.len();
+        if self.bucket_of.len() < n {
+            let grow = n - self.bucket_of.len();
+            let what = "neighbour search";
+            try_reserve(&mut self.bucket_of, grow, what)?;
+            try_reserve(&mut self.slot_of, grow, what)?;
+            try_reserve(&mut self.skin_of, grow, what)?;
+            self.bucket_of.resize(n, EMPTY);
+            self.slot_of.resize(n, EMPTY);
+            self.skin_of.resize(n, 0.0);
+        }
+        let grow = n.saturating_sub(self.order.capacity());
+        let what = "neighbour search";
+        try_reserve(&mut self.order, grow, what)?;
+        try_reserve(&mut self.base, grow, what)?;
+        try_reserve(&mut self.hot, grow, what)?;
+        try_reserve(&mut self.radius, grow, what)?;
+        try_reserve(&mut self.unyielding, grow, what)?;
+        try_reserve(&mut self.filter, grow, what)?;
+        try_reserve(&mut self.skin, grow, what)?;
+        try_reserve(&mut self.extent, grow, what)?;
+        try_reserve(&mut self.row, grow, what)?;
+        try_reserve(&mut self.fast, grow, what)?;
+        try_reserve(&mut self.anchor_base, grow, what)?;
+        try_reserve(&mut self.anchor_hot, grow, what)?;
+        try_reserve(&mut self.list_end, grow, what)?;
+        let table = (TABLE_PER_PARTICLE * n).next_power_of_two().max(64);
+        if self.bucket_start.len() < table + 1 {
+            let grow = table + 1 - self.bucket_start.len();
+            try_reserve(&mut self.bucket_start, grow, what)?;
+            self.bucket_start.resize(table + 1, 0);
+        }
+        let chunks = n.div_ceil(CHUNK);
+        if self.chunks.len() < chunks {
+            let grow = chunks - self.chunks.len();
+            try_reserve(&mut self.chunks, grow, what)?;
+            self.chunks.resize_with(chunks, Vec::new);
+        }
+        let fast_cap = MAX_FAST + n / 256;
+        let grow = fast_cap.saturating_sub(self.fast_slots.capacity());
+        try_reserve(&mut self.fast_slots, grow, what)?;
+        // Room for typical lists, so that builds inside a step rarely grow them.
+        let grow = (FAST_PAIRS_RESERVE * fast_cap).saturating_sub(self.fast_pairs.capacity());
+        try_reserve(&mut self.fast_pairs, grow, what)?;
+        for c in 0..chunks {
+            let buf = &mut self.chunks[c];
+            let want = LIST_RESERVE * CHUNK.min(n - c * CHUNK);
+            let grow = want.saturating_sub(buf.capacity());
+            try_reserve(buf, grow, what)?;
+        }
+        self.failed = None;
+        // Between steps the velocity slot holds the velocity itself.
+        self.build(particles, 0.0, HORIZON_SUBSTEPS * h, exec)
+    }
+
+    /// Advances the drift of the mean by one substep of `h` seconds (call after each
+    /// predict).
+    pub(crate) fn advance(&mut self, h: f32) {
+        self.drift_time += h;
+    }
+
+    /// Gathers the current positions into slot order and checks that every particle
+    /// is still within its skin (see the module doc); rebuilds otherwise. `h` (s) is
+    /// the substep: within it a particle's velocity is `u + d / h`.
+    pub(crate) fn refresh(&mut self, particles: &Particles, h: f32, exec: &Executor) {
+        if !self.active {
+            return;
+        }
+        let drift = self.drift_velocity * self.drift_time;
+        let m = self.len();
+        let stale = {
+            let (order, skin) = (&self.order, &self.skin);
+            let (anchor_base, anchor_hot) = (&self.anchor_base, &self.anchor_hot);
+            let base = DisjointSlice::new(&mut self.base);
+            let hot = DisjointSlice::new(&mut self.hot);
+            let out = std::sync::atomic::AtomicBool::new(false);
+            exec.for_ranges_light(m, |range| {
+                let mut bad = false;
+                for k in range {
+                    let i = order[k] as usize;
+                    let (b, p) = (particles.base[i], particles.hot[i]);
+                    // SAFETY: each slot k is visited by exactly one range.
+                    unsafe {
+                        base.set(k, b);
+                        hot.set(k, p);
+                    }
+                    let moved = Vec3::from(b - anchor_base[k]) + (p.truncate() - anchor_hot[k]);
+                    let s = skin[k];
+                    bad |= (moved - drift).length_squared() > s * s;
+                }
+                if bad {
+                    out.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            });
+            out.into_inner()
+        };
+        if stale {
+            if let Err(e) = self.build(particles, 1.0 / h, HORIZON_SUBSTEPS * h, exec) {
+                self.active = false;
+                self.failed.get_or_insert(e);
+            }
+        }
+    }
+
+    /// Builds the grid and the lists from the current positions. A particle's velocity
+    /// is `velocity + d · inv_h` (`inv_h` = 1/h within a substep, 0 between steps);
+    /// skins cover `horizon` seconds of relative motion.
+    fn build(
+        &mut self,
+        particles: &Particles,
+        inv_h: f32,
+        horizon: f32,
+        exec: &Executor,
+    ) -> Result<()> {
+        let n = particles.len();
+        // Largest radius and mean velocity (serial: a fixed order).
+        let (mut r_max, mut count) = (0.0f32, 0usize);
+        let mut v_sum = Vec3::ZERO;
+        let mut moving = 0u32;
+        for i in 0..n {
+            let r = particles.radius[i];
+            if r > 0.0 {
+                r_max = r_max.max(r);
+                count += 1;
+                let p = particles.hot[i];
+                if p.w != 0.0 {
+                    v_sum += particles.velocity[i] + p.truncate() * inv_h;
+                    moving += 1;
+                }
+            }
+        }
+        self.active = count > 0;
+        self.stats.particles = count as u32;
+        if !self.active {
+            self.order.clear();
+            return Ok(());
+        }
+        let v_mean = if moving > 0 {
+            v_sum / moving as f32
+        } else {
+            Vec3::ZERO
+        };
+        let v_mean = if v_mean.is_finite() {
+            v_mean
+        } else {
+            Vec3::ZERO
+        };
+        self.drift_velocity = v_mean;
+        self.drift_time = 0.0;
+        // Skins (parallel), then the fast set and the cell size (serial).
+        {
+            let skin_of = DisjointSlice::new(&mut self.skin_of);
+            exec.for_ranges_light(n, |range| {
+                for i in range {
+                    let r = particles.radius[i];
+                    let s = if r > 0.0 {
+                        let p = particles.hot[i];
+                        let v = if p.w != 0.0 {
+                            particles.velocity[i] + p.truncate() * inv_h
+                        } else {
+                            Vec3::ZERO
+                        };
+                        let s = (v - v_mean).length() * horizon;
+                        // NaN or infinity (a body the step will recover): the floor.
+                        if s.is_finite() {
+                            s.max(MIN_SKIN * r)
+                        } else {
+                            MIN_SKIN * r
+                        }
+                    } else {
+                        0.0
+                    };
+                    // SAFETY: each i is visited by exactly one range.
+                    unsafe { skin_of.set(i, s) };
+                }
+            });
+        }
+        let fast_cap = MAX_FAST + n / 256;
+        let mut fast_count = 0usize;
+        let (mut s_cut, mut s_fast) = (0.0f32, 0.0f32);
+        let cap = FAST_SKIN * r_max;
+        for i in 0..n {
+            let s = self.skin_of[i];
+            if s > cap {
+                if particles.hot[i].w != 0.0 {
+                    fast_count += 1;
+                    s_fast = s_fast.max(s);
+                } else {
+                    // A pinned particle is never searched on its own.
+                    self.skin_of[i] = cap;
+                    s_cut = s_cut.max(cap);
+                }
+            } else {
+                s_cut = s_cut.max(s);
+            }
+        }
+        if fast_count > fast_cap {
+            // Too many to search one by one: clamp them (the check rebuilds).
+            for s in &mut self.skin_of[..n] {
+                *s = s.min(cap);
+            }
+            s_cut = s_cut.max(cap);
+            fast_count = 0;
+            s_fast = 0.0;
+        }
+        self.r_max = r_max;
+        self.s_cut = s_cut;
+        self.s_fast = s_fast;
+        self.cell = 2.0 * (r_max + s_cut) / SLOW_CELLS as f32;
+        let inv_cell = 1.0 / self.cell;
+        let table = (TABLE_PER_PARTICLE * n).next_power_of_two().max(64);
+        self.mask = (table - 1) as u32;
+        let mask = self.mask;
+        // Dense when the box of cells of the particles fits the table (serial: min
+        // and max do not depend on the order anyway).
+        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
+        for i in 0..n {
+            if particles.radius[i] > 0.0 {
+                let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
+                for a in 0..3 {
+                    lo[a] = lo[a].min(c[a]);
+                    hi[a] = hi[a].max(c[a]);
+                }
+            }
+        }
+        let span = |a: usize| (hi[a] - lo[a] + 1) as f64;
+        let nx = span(0) + 2.0 * PAD as f64;
+        self.dense = (nx * span(1) * span(2) <= table as f64).then(|| Dense {
+            lo,
+            hi,
+            nx: nx as i64,
+            ny: span(1) as i64,
+        });
+        let dense = self.dense;
+        // Buckets (parallel).
+        {
+            let bucket_of = DisjointSlice::new(&mut self.bucket_of);
+            exec.for_ranges_light(n, |range| {
+                for i in range {
+                    let b = if particles.radius[i] > 0.0 {
+                        let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
+                        match &dense {
+                            Some(d) => d.bucket(c),
+                            None => bucket(c, mask),
+                        }
+                    } else {
+                        EMPTY
+                    };
+                    // SAFETY: each i is visited by exactly one range.
+                    unsafe { bucket_of.set(i, b) };
+                }
+            });
+        }
+        // Counting sort by bucket (serial, stable).
+        let starts = &mut self.bucket_start[..table + 1];
+        starts.fill(0);
+        for &b in &self.bucket_of[..n] {
+            if b != EMPTY {
+                starts[b as usize + 1] += 1;
+            }
+        }
+        for k in 0..table {
+            starts[k + 1] += starts[k];
+        }
+        // Capacity reserved in begin_step for n slots: no allocation.
+        self.order.clear();
+        self.order.resize(count, 0);
+        for i in 0..n {
+            let b = self.bucket_of[i];
+            if b != EMPTY {
+                let at = starts[b as usize] as usize;
+                self.order[at] = i as u32;
+                self.slot_of[i] = at as u32;
+                starts[b as usize] += 1;
+            } else {
+                self.slot_of[i] = EMPTY;
+            }
+        }
+        for k in (1..=table).rev() {
+            starts[k] = starts[k - 1];
+        }
+        starts[0] = 0;
+        // Gather into slot order (parallel).
+        let m = count;
+        self.list_end.clear();
+        self.list_end.resize(m, 0);
+        self.base.resize(m, Vec3A::ZERO);
+        self.hot.resize(m, Vec4::ZERO);
+        self.radius.resize(m, 0.0);
+        self.unyielding.resize(m, 0.0);
+        self.filter.resize(m, CollisionFilter::default());
+        self.skin.resize(m, 0.0);
+        self.extent.resize(m, 0.0);
+        self.row.resize(m, 0);
+        self.fast.resize(m, false);
+        self.anchor_base.resize(m, Vec3A::ZERO);
+        self.anchor_hot.resize(m, Vec3::ZERO);
+        {
+            let order = &self.order;
+            let skin_of = &self.skin_of;
+            let base = DisjointSlice::new(&mut self.base);
+            let hot = DisjointSlice::new(&mut self.hot);
+            let radius = DisjointSlice::new(&mut self.radius);
+            let unyielding = DisjointSlice::new(&mut self.unyielding);
+            let filter = DisjointSlice::new(&mut self.filter);
+            let skin = DisjointSlice::new(&mut self.skin);
+            let extent = DisjointSlice::new(&mut self.extent);
+            let row = DisjointSlice::new(&mut self.row);
+            let fast = DisjointSlice::new(&mut self.fast);
+            let anchor_base = DisjointSlice::new(&mut self.anchor_base);
+            let anchor_hot = DisjointSlice::new(&mut self.anchor_hot);
+            exec.for_ranges_light(m, |range| {
+                for k in range {
+                    let i = order[k] as usize;
+                    let (b, p) = (particles.base[i], particles.hot[i]);
+                    let s = skin_of[i];
+                    let c = cell_of(b, p, inv_cell);
+                    // SAFETY: each slot k is visited by exactly one range.
+                    unsafe {
+                        extent.set(k, particles.radius[i] + s);
+                        row.set(k, row_id(c[1], c[2]));
+                        base.set(k, b);
+                        hot.set(k, p);
+                        radius.set(k, particles.radius[i]);
+                        unyielding.set(k, particles.unyielding[i]);
+                        filter.set(k, particles.filter[i]);
+                        skin.set(k, s);
+                        fast.set(k, fast_count > 0 && s > FAST_SKIN * r_max && p.w != 0.0);
+                        anchor_base.set(k, b);
+                        anchor_hot.set(k, p.truncate());
+                    }
+                }
+            });
+        }
+        // Fast slots, in slot order (capacity reserved in begin_step).
+        self.fast_slots.clear();
+        if fast_count > 0 {
+            for k in 0..m {
+                if self.fast[k] {
+                    self.fast_slots.push(k as u32);
+                }
+            }
+        }
+        self.build_lists(exec)?;
+        // The slow side of every (slow, fast) pair.
+        self.fast_pairs.clear();
+        let mut extra = 0usize;
+        for &k in &self.fast_slots {
+            extra += self.list(k as usize).len();
+        }
+        if extra > self.fast_pairs.capacity() {
+            try_reserve(&mut self.fast_pairs, 2 * extra, "neighbour lists")?;
+        }
+        for idx in 0..self.fast_slots.len() {
+            let k = self.fast_slots[idx] as usize;
+            let c = k / CHUNK;
+            let start = if k % CHUNK == 0 {
+                0
+            } else {
+                self.list_end[k - 1] as usize
+            };
+            for &j in &self.chunks[c][start..self.list_end[k] as usize] {
+                if !self.fast[j as usize] && self.hot[j as usize].w != 0.0 {
+                    self.fast_pairs.push([j, k as u32]);
+                }
+            }
+        }
+        // By slow slot, so that a slot finds its fast partners by binary search.
+        self.fast_pairs.sort_unstable();
+        self.stats.fast = self.fast_slots.len() as u32;
+        self.stats.builds += 1;
+        let mut pairs = self.fast_pairs.len() as u64;
+        let mut longest = 0u32;
+        for k in 0..m {
+            let l = self.list(k).len() as u32;
+            pairs += l as u64;
+            longest = longest.max(l);
+        }
+        self.stats.pairs = pairs;
+        self.stats.max_neighbours = longest;
+        Ok(())
+    }
+
+    /// The lists of every slot (parallel per chunk).
+    fn build_lists(&mut self, exec: &Executor) -> Result<()> {
+        let m = self.len();
+        let chunks = m.div_ceil(CHUNK);
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        // Taken out for the pass (the scan reads the rest of self), put back after.
+        let mut lists = std::mem::take(&mut self.chunks);
+        let mut ends = std::mem::take(&mut self.list_end);
+        {
+            let ptr = ChunkPtr(lists.as_mut_ptr());
+            let ptr = &ptr;
+            let list_end = DisjointSlice::new(&mut ends);
+            let this = &*self;
+            let list_end = &list_end;
+            let failed = &failed;
+            exec.for_each_index(chunks, m, move |c| {
+                // SAFETY: chunk c's buffer is touched by this task only.
+                let buf = unsafe { &mut *ptr.0.add(c) };
+                buf.clear();
+                let slots = c * CHUNK..((c + 1) * CHUNK).min(m);
+                for k in slots {
+                    if this.hot[k].w != 0.0 && this.scan(k, buf).is_err() {
+                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                    // SAFETY: slot k belongs to chunk c, visited by this task only.
+                    unsafe { list_end.set(k, buf.len() as u32) };
+                }
+            });
+        }
+        self.chunks = lists;
+        self.list_end = ends;
+        if failed.into_inner() {
+            return Err(Error::out_of_memory("could not grow the neighbour lists"));
+        }
+        Ok(())
+    }
+
+    /// Whether slot j is a neighbour of slot k: distance first (most candidates fail
+    /// it), then the fast split and the filter.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn keeps(
+        &self,
+        k: usize,
+        j: usize,
+        fast: bool,
+        bk: Vec3A,
+        hk: Vec4,
+        ek: f32,
+        fk: &CollisionFilter,
+    ) -> bool {
+        let reach = ek + self.extent[j];
+        let sep = crate::particles::separation(bk, self.base[j], hk, self.hot[j]);
+        sep.length_squared() < reach * reach
+            && j != k
+            && (fast || !self.fast[j])
+            && fk.collides(&self.filter[j])
+    }
+
+    /// Appends the neighbours of slot k to `buf` (see the module doc).
+    ///
+    /// The cells within K of k's cell are scanned row by row: row (y, z) is the run
+    /// of buckets `row_key(y, z) + x`, x in `cx − K ..= cx + K`. A bucket run may
+    /// hold particles of other rows (hash collisions); a candidate counts only in the
+    /// pass of its own row, so none is visited twice and no run needs merging.
+    fn scan(&self, k: usize, buf: &mut Vec<u32>) -> std::result::Result<(), ()> {
+        let fast = self.fast[k];
+        let (bk, hk) = (self.base[k], self.hot[k]);
+        let (ek, fk) = (self.extent[k], self.filter[k]);
+        let keep = |j: usize| self.keeps(k, j, fast, bk, hk, ek, &fk);
+        let push = |j: usize, buf: &mut Vec<u32>| -> std::result::Result<(), ()> {
+            if buf.len() == buf.capacity() {
+                buf.try_reserve(buf.capacity().max(4 * CHUNK))
+                    .map_err(|_| ())?;
+            }
+            buf.push(j as u32);
+            Ok(())
+        };
+        let reach_cells = if fast {
+            ((ek + self.r_max + self.s_fast.max(self.s_cut)) / self.cell).ceil()
+        } else {
+            SLOW_CELLS as f32
+        };
+        let m = self.len();
+        let side = 2.0 * reach_cells + 1.0;
+        if side * side * side > m as f32 {
+            // A very fast particle: every slot is a candidate.
+            for j in 0..m {
+                if keep(j) {
+                    push(j, buf)?;
+                }
+            }
+            return Ok(());
+        }
+        let kc = reach_cells as i64;
+        let c = cell_of(bk, hk, 1.0 / self.cell);
+        let starts = &self.bucket_start;
+        if let Some(d) = &self.dense {
+            // Rows outside the box are empty; a row's run is contiguous.
+            for z in (c[2] - kc).max(d.lo[2])..=(c[2] + kc).min(d.hi[2]) {
+                for y in (c[1] - kc).max(d.lo[1])..=(c[1] + kc).min(d.hi[1]) {
+                    let row = ((z - d.lo[2]) * d.ny + (y - d.lo[1])) * d.nx;
+                    let x0 = (c[0] - kc - d.lo[0] + PAD).max(0);
+                    let x1 = (c[0] + kc - d.lo[0] + PAD).min(d.nx - 1);
+                    let (a, b) = ((row + x0) as usize, (row + x1 + 1) as usize);
+                    for j in starts[a] as usize..starts[b] as usize {
+                        if keep(j) {
+                            push(j, buf)?;
+                        }
+                    }
+                }
+            }
+            return Ok(());
+        }
+        let mask = self.mask;
+        let len = (2 * kc + 1) as u32;
+        for dz in -kc..=kc {
+            for dy in -kc..=kc {
+                let row = row_id(c[1] + dy, c[2] + dz);
+                let first =
+                    row_key(c[1] + dy, c[2] + dz).wrapping_add((c[0] - kc) as i32 as u32) & mask;
+                // The run of the row's buckets: contiguous slots, split where the
+                // table wraps.
+                let end = first + len;
+                let (a, b) = if end <= mask + 1 {
+                    ((first, end), (0, 0))
+                } else {
+                    ((first, mask + 1), (0, end - (mask + 1)))
+                };
+                for (lo, hi) in [a, b] {
+                    for j in starts[lo as usize] as usize..starts[hi as usize] as usize {
+                        if self.row[j] == row && keep(j) {
+                            push(j, buf)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small linear congruential generator (Knuth's MMIX constants): reproducible
+    /// clouds without a dependency.
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    /// A random cloud: `n` particles in a cube of side `side` (m) around `centre`,
+    /// radii in [r/2, r], some pinned, some without a radius, a few body groups, slow
+    /// random velocities and `fast` particles 100× faster.
+    fn cloud(seed: u64, n: usize, side: f32, centre: Vec3, r: f32, fast: usize) -> Particles {
+        let mut rng = Lcg(seed);
+        let mut p = Particles::default();
+        p.reserve(n).unwrap();
+        for i in 0..n {
+            let x = centre + Vec3::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * side;
+            let w = if i % 17 == 0 { 0.0 } else { 1.0 + rng.next() };
+            p.push(x, w);
+            p.radius[i] = if i % 23 == 0 {
+                0.0
+            } else {
+                r * (0.5 + 0.5 * rng.next())
+            };
+            let v = Vec3::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5);
+            p.velocity[i] = if i < fast { v * 500.0 } else { v * 0.2 };
+            if i % 5 == 0 {
+                p.filter[i] = CollisionFilter {
+                    group: 1 + (i % 3) as u32,
+                    self_collision: i % 10 == 0,
+                    ..CollisionFilter::default()
+                };
+            }
+        }
+        p
+    }
+
+    /// Every ordered pair (i, j) of particles (user indices) that the lists give i.
+    fn listed(s: &Neighbours) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for k in 0..s.len() {
+            let i = s.particle(k);
+            for &j in s.list(k) {
+                out.push((i, s.particle(j as usize)));
+            }
+            for q in s.fast_partners(k) {
+                out.push((i, s.particle(q[1] as usize)));
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// The same pairs by brute force over all n² pairs: i moves, both have a radius,
+    /// the filter lets them collide, and they lie within r_i + r_j + s_i + s_j.
+    fn brute_force(p: &Particles, s: &Neighbours) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let n = p.len();
+        for i in 0..n {
+            if p.radius[i] <= 0.0 || p.hot[i].w == 0.0 {
+                continue;
+            }
+            for j in 0..n {
+                if j == i || p.radius[j] <= 0.0 || !p.filter[i].collides(&p.filter[j]) {
+                    continue;
+                }
+                let reach = p.radius[i] + p.radius[j] + s.skin_of[i] + s.skin_of[j];
+                let sep = crate::particles::separation(p.base[i], p.base[j], p.hot[i], p.hot[j]);
+                if sep.length_squared() < reach * reach {
+                    out.push((i, j));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    #[test]
+    fn lists_equal_a_brute_force_search() {
+        let h = 1.0 / 600.0;
+        let exec = Executor::new(1).unwrap();
+        let cases = [
+            (1u64, 3000usize, 0.5f32, Vec3::ZERO, 0.02f32, 0usize),
+            (2, 3000, 0.3, Vec3::new(1.0e3, -2.0e3, 5.0e2), 0.015, 3),
+            (3, 2000, 2.0, Vec3::new(-3.0, 0.0, 7.0), 0.05, 40),
+            (4, 5000, 0.4, Vec3::ZERO, 0.01, 200), // too many fast: clamped
+        ];
+        for (case, (seed, n, side, centre, r, fast)) in cases.into_iter().enumerate() {
+            let mut p = cloud(seed, n, side, centre, r, fast);
+            if case == 1 {
+                // Two clusters 5 km apart: the box of cells is far too large for a
+                // dense grid, so this case runs on the hashed rows.
+                for i in (0..n).step_by(2) {
+                    p.base[i].x += 5.0e3;
+                }
+            }
+            let mut s = Neighbours::default();
+            s.begin_step(&p, h, &exec).unwrap();
+            if case <= 1 {
+                assert_eq!(s.dense.is_none(), case == 1, "seed {seed}: layout");
+            }
+            let got = listed(&s);
+            let want = brute_force(&p, &s);
+            assert!(!want.is_empty());
+            assert_eq!(got.len(), want.len(), "seed {seed}: pair count");
+            assert_eq!(got, want, "seed {seed}");
+            if (1..=MAX_FAST).contains(&fast) {
+                let movable = (0..fast)
+                    .filter(|&i| p.radius[i] > 0.0 && p.hot[i].w != 0.0)
+                    .count();
+                assert_eq!(s.stats().fast as usize, movable, "seed {seed}");
+            } else {
+                assert_eq!(s.stats().fast, 0, "seed {seed}");
+            }
+        }
+    }
+
+    /// After the particles move (some past their skins), a refresh keeps every
+    /// overlapping pair in the lists; `for_each` within r_i + r_j yields exactly the
+    /// overlapping pairs.
+    #[test]
+    fn refreshed_lists_hold_every_overlapping_pair() {
+        let h = 1.0 / 600.0;
+        let exec = Executor::new(1).unwrap();
+        let r = 0.02;
+        let mut p = cloud(7, 4000, 0.5, Vec3::ZERO, r, 5);
+        for i in 0..p.len() {
+            p.radius[i] = if p.radius[i] > 0.0 { r } else { 0.0 };
+        }
+        let mut s = Neighbours::default();
+        s.begin_step(&p, h, &exec).unwrap();
+        let builds = s.stats().builds;
+        let mut rng = Lcg(99);
+        for round in 0..6 {
+            // Random motion: most particles stay within their skins, a few jump.
+            for i in 0..p.len() {
+                if p.hot[i].w == 0.0 {
+                    continue;
+                }
+                let scale = if i % 97 == round { 4.0 * r } else { 0.1 * r };
+                let d = Vec3::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * scale;
+                p.hot[i] += d.extend(0.0);
+            }
+            s.advance(h);
+            s.refresh(&p, h, &exec);
+            let mut got = Vec::new();
+            for k in 0..s.len() {
+                if s.hot[k].w == 0.0 {
+                    continue;
+                }
+                let i = s.particle(k);
+                s.for_each(k, 2.0 * r, |j, _, _| got.push((i, s.particle(j))));
+            }
+            got.sort_unstable();
+            let mut want = Vec::new();
+            for i in 0..p.len() {
+                if p.radius[i] <= 0.0 || p.hot[i].w == 0.0 {
+                    continue;
+                }
+                for j in 0..p.len() {
+                    if j != i
+                        && p.radius[j] > 0.0
+                        && p.filter[i].collides(&p.filter[j])
+                        && (p.position(i) - p.position(j)).length_squared() < 4.0 * r * r
+                    {
+                        want.push((i, j));
+                    }
+                }
+            }
+            want.sort_unstable();
+            assert!(!want.is_empty());
+            // Positions are compared as base + hot sums in both, to the last bit.
+            assert_eq!(got, want, "round {round}");
+        }
+        assert!(s.stats().builds > builds, "the jumps must trigger rebuilds");
+    }
+
+    #[test]
+    fn search_is_bit_identical_for_any_thread_count() {
+        let h = 1.0 / 600.0;
+        let p = cloud(11, 40_000, 0.8, Vec3::new(0.5, 1.0, -0.5), 0.01, 20);
+        let reference = {
+            let mut s = Neighbours::default();
+            s.begin_step(&p, h, &Executor::new(1).unwrap()).unwrap();
+            (s.order.clone(), listed(&s), s.stats())
+        };
+        for threads in [2, 4, 8] {
+            let mut s = Neighbours::default();
+            s.begin_step(&p, h, &Executor::new(threads).unwrap())
+                .unwrap();
+            assert_eq!(s.order, reference.0, "threads {threads}");
+            assert_eq!(listed(&s), reference.1, "threads {threads}");
+            assert_eq!(s.stats().pairs, reference.2.pairs, "threads {threads}");
+        }
+    }
+}
