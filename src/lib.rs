@@ -42,6 +42,8 @@ mod recovery;
 #[cfg(feature = "bench-scenes")]
 pub mod scenes;
 /// cbindgen:ignore
+pub mod snapshot;
+/// cbindgen:ignore
 mod solver;
 /// cbindgen:ignore
 mod world;

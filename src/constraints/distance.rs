@@ -27,6 +27,8 @@ use super::set::{force_of_lambda, remove_slots, ConstraintSet, Iteration};
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::{separation, Particles};
+use crate::snapshot::codec::{self, Reader, Writer};
+use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
@@ -89,6 +91,9 @@ pub struct DistanceConstraints {
     adjacency: Adjacency,
     corrections: Vec<Vec3>,
     jacobi_weight: Vec<f32>,
+    /// The particle count the schedule and the adjacency were built for (see
+    /// `NarySet`).
+    built_for: u32,
 }
 
 /// Result of projecting one constraint: the correction direction scaled by Δλ.
@@ -231,6 +236,7 @@ impl DistanceConstraints {
             lambda: try_with_capacity(m, WHAT)?,
             slot_of,
             schedule,
+            built_for: hot.len() as u32,
             ..Default::default()
         };
         out.pairs.resize(m, [0, 0]);
@@ -440,6 +446,49 @@ impl ConstraintSet for DistanceConstraints {
 
     fn colour_count(&self) -> usize {
         DistanceConstraints::colour_count(self)
+    }
+
+    /// As `NarySet`: slot order, λ, the id → slot map; the schedule is rebuilt.
+    fn save(&self, w: &mut Writer<'_>) {
+        w.put(self.built_for);
+        w.put_slice(&self.pairs);
+        w.put_raw(&self.rest);
+        w.put_raw(&self.softness);
+        w.put_raw(&self.lambda);
+        w.put_raw(&self.slot_of);
+    }
+
+    fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
+        const WHAT: &str = "distance constraint";
+        let built_for = r.get::<u32>()?;
+        let pairs = r.get_vec::<[u32; 2]>()?;
+        let m = pairs.len();
+        let raw = DistanceConstraints {
+            rest: r.get_raw(m)?,
+            softness: r.get_raw(m)?,
+            lambda: r.get_raw(m)?,
+            slot_of: r.get_raw(m)?,
+            pairs,
+            built_for,
+            ..Default::default()
+        };
+        if m == 0 && built_for == 0 {
+            *self = raw;
+            return Ok(());
+        }
+        let n = codec::built_for(built_for, cx.hot.len(), WHAT)?;
+        codec::check_indices(&raw.pairs, n, WHAT)?;
+        codec::check_permutation(&raw.slot_of, WHAT)?;
+        codec::check_finite(raw.softness.iter().copied(), WHAT)?;
+        codec::check_finite(raw.lambda.iter().copied(), WHAT)?;
+        let mut set = raw.with_appended(&[], &cx.hot[..n], cx.jacobi)?;
+        codec::ensure(set.slot_of == raw.slot_of, || {
+            "the distance constraint order does not match its rebuild".to_string()
+        })?;
+        set.softness = raw.softness;
+        set.lambda = raw.lambda;
+        *self = set;
+        Ok(())
     }
 }
 

@@ -8,6 +8,8 @@ use std::ops::Range;
 
 use crate::math::Vec4;
 use crate::particles::Particles;
+use crate::snapshot::codec::{Reader, Writer};
+use crate::snapshot::LoadContext;
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
 
@@ -124,6 +126,14 @@ pub(crate) trait ConstraintSet: Send {
     fn colour_count(&self) -> usize {
         0
     }
+
+    /// Snapshot: writes everything of the set that the next step or a readback uses
+    /// (ARCHITECTURE.md, "Snapshots").
+    fn save(&self, w: &mut Writer<'_>);
+
+    /// Snapshot: replaces this set (a default one) by the one [`Self::save`] wrote,
+    /// checking every index against the particles of `cx`.
+    fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> crate::error::Result<()>;
 }
 
 /// |λ|/h² of a multiplier λ after a substep of length `h` (s): the constraint's force
@@ -187,6 +197,19 @@ macro_rules! single_lambda_set {
                 for id in ids {
                     <$set>::remove(self, id as usize);
                 }
+            }
+
+            fn save(&self, w: &mut $crate::snapshot::codec::Writer<'_>) {
+                <$set>::save_snapshot(self, w);
+            }
+
+            fn load(
+                &mut self,
+                r: &mut $crate::snapshot::codec::Reader<'_>,
+                cx: &$crate::snapshot::LoadContext<'_>,
+            ) -> $crate::error::Result<()> {
+                *self = <$set>::load_snapshot(r, cx)?;
+                Ok(())
             }
         }
     };

@@ -19,6 +19,7 @@ use step::StepParams;
 mod bodies;
 mod collision;
 pub(crate) mod families;
+mod snapshot;
 mod step;
 
 /// Largest number of substeps per step and of iterations per substep.
