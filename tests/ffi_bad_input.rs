@@ -1297,6 +1297,8 @@ fn forces_cases() -> Vec<Case> {
 
 #[path = "bad_input/bodies.rs"]
 mod bodies_cases;
+#[path = "bad_input/snapshots.rs"]
+mod snapshot_cases;
 
 fn every_table() -> Vec<Vec<Case>> {
     let mut tables = vec![
@@ -1321,6 +1323,7 @@ fn every_table() -> Vec<Vec<Case>> {
         interaction_cases(),
     ];
     tables.extend(bodies_cases::tables());
+    tables.extend(snapshot_cases::tables());
     tables
 }
 

@@ -12,6 +12,7 @@ pub mod constraints;
 pub mod families;
 pub mod handles;
 pub mod particles;
+pub mod snapshot;
 pub mod world;
 
 use std::cell::RefCell;
