@@ -101,7 +101,11 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => {
             assert!(!e.message.is_empty());
-            assert_eq!(target.state_hash(), before, "a refused buffer changed the world");
+            assert_eq!(
+                target.state_hash(),
+                before,
+                "a refused buffer changed the world"
+            );
         }
     }
 });

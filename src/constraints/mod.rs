@@ -8,6 +8,8 @@ pub mod attachment;
 pub mod bending;
 pub mod distance;
 mod distance_kernel;
+#[cfg(test)]
+pub(crate) use distance_kernel::tests as distance_kernel_tests;
 pub mod link;
 pub mod nary;
 pub mod ring;
