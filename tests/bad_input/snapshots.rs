@@ -26,8 +26,11 @@ fn out_u64(c: &mut Ctx) -> *mut u64 {
     c.out.bytes().cast()
 }
 
+/// A way of damaging a snapshot.
+type Damage = fn(&mut Vec<u8>);
+
 /// Damaged copies of a real snapshot, each refused with INVALID_ARGUMENT.
-fn damaged() -> Vec<(&'static str, fn(&mut Vec<u8>))> {
+fn damaged() -> Vec<(&'static str, Damage)> {
     vec![
         ("empty", |b| b.clear()),
         ("shorter than the header", |b| b.truncate(20)),
