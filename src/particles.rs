@@ -291,28 +291,31 @@ impl Particles {
     /// Snapshot: every array (the position as its base and hot parts, so the exact
     /// split survives).
     pub(crate) fn save(&self, w: &mut Writer<'_>) {
-        w.put_slice(&self.hot);
+        w.put_block(&self.hot);
         w.put_raw(&self.base);
-        w.put_raw(&self.velocity);
-        w.put_raw(&self.radius);
+        w.put_block_raw(&self.velocity);
+        w.put_block_raw(&self.radius);
         w.put_len(self.filter.len());
-        for f in &self.filter {
-            w.put((f.group, f.layers, f.mask, f.self_collision));
-        }
-        w.put_raw(&self.unyielding);
-        w.put_raw(&self.step_start);
+        w.put_iter(
+            self.filter.len(),
+            self.filter
+                .iter()
+                .map(|f| (f.group, f.layers, f.mask, f.self_collision)),
+        );
+        w.put_block_raw(&self.unyielding);
+        w.put_block_raw(&self.step_start);
     }
 
     /// Snapshot: the particles [`Self::save`] wrote; every value finite.
     pub(crate) fn load(r: &mut Reader<'_>) -> Result<Particles> {
-        let hot: Vec<Vec4> = r.get_vec()?;
+        let hot: Vec<Vec4> = r.get_block()?;
         let n = hot.len();
         codec::ensure(n <= MAX_PARTICLES as usize, || format!("{n} particles"))?;
         let mut p = Particles {
             hot,
             base: r.get_raw(n)?,
-            velocity: r.get_raw(n)?,
-            radius: r.get_raw(n)?,
+            velocity: r.get_block_raw(n)?,
+            radius: r.get_block_raw(n)?,
             ..Default::default()
         };
         codec::ensure(r.get_len(n, "collision filters")? == n, || {
@@ -328,8 +331,8 @@ impl Particles {
                 self_collision,
             });
         }
-        p.unyielding = r.get_raw(n)?;
-        p.step_start = r.get_raw(n)?;
+        p.unyielding = r.get_block_raw(n)?;
+        p.step_start = r.get_block_raw(n)?;
         codec::check_finite(p.hot.iter().flat_map(|h| h.to_array()), "particle offset")?;
         codec::check_finite(
             p.base.iter().flat_map(|b| b.to_array()),

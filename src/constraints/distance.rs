@@ -451,23 +451,23 @@ impl ConstraintSet for DistanceConstraints {
     /// As `NarySet`: slot order, λ, the id → slot map; the schedule is rebuilt.
     fn save(&self, w: &mut Writer<'_>) {
         w.put(self.built_for);
-        w.put_slice(&self.pairs);
-        w.put_raw(&self.rest);
-        w.put_raw(&self.softness);
-        w.put_raw(&self.lambda);
-        w.put_raw(&self.slot_of);
+        w.put_block(&self.pairs);
+        w.put_block_raw(&self.rest);
+        w.put_block_raw(&self.softness);
+        w.put_block_raw(&self.lambda);
+        w.put_block_raw(&self.slot_of);
     }
 
     fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
         const WHAT: &str = "distance constraint";
         let built_for = r.get::<u32>()?;
-        let pairs = r.get_vec::<[u32; 2]>()?;
+        let pairs = r.get_block::<[u32; 2]>()?;
         let m = pairs.len();
         let raw = DistanceConstraints {
-            rest: r.get_raw(m)?,
-            softness: r.get_raw(m)?,
-            lambda: r.get_raw(m)?,
-            slot_of: r.get_raw(m)?,
+            rest: r.get_block_raw(m)?,
+            softness: r.get_block_raw(m)?,
+            lambda: r.get_block_raw(m)?,
+            slot_of: r.get_block_raw(m)?,
             pairs,
             built_for,
             ..Default::default()

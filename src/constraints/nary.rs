@@ -522,22 +522,22 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
     /// and the Jacobi data are rebuilt on load (the same build, so the same order).
     fn save(&self, w: &mut Writer<'_>) {
         w.put(self.built_for);
-        w.put_slice(&self.particles);
+        w.put_block(&self.particles);
         w.put_raw(&self.rest);
-        w.put_raw(&self.compliance);
-        w.put_raw(&self.lambda);
-        w.put_raw(&self.slot_of);
+        w.put_block_raw(&self.compliance);
+        w.put_block_raw(&self.lambda);
+        w.put_block_raw(&self.slot_of);
     }
 
     fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
         let built_for = r.get::<u32>()?;
-        let particles = r.get_vec::<[u32; K]>()?;
+        let particles = r.get_block::<[u32; K]>()?;
         let m = particles.len();
         let raw = NarySet::<F, K> {
             rest: r.get_raw(m)?,
-            compliance: r.get_raw(m)?,
-            lambda: r.get_raw(m)?,
-            slot_of: r.get_raw(m)?,
+            compliance: r.get_block_raw(m)?,
+            lambda: r.get_block_raw(m)?,
+            slot_of: r.get_block_raw(m)?,
             particles,
             built_for,
             ..Default::default()

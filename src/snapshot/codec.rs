@@ -116,9 +116,48 @@ plain_vector!(Vec4, f32, 4, |v: Vec4| v.to_array(), Vec4::from_array);
 plain_vector!(Quat, f32, 4, |v: Quat| v.to_array(), Quat::from_array);
 plain_vector!(DQuat, f64, 4, |v: DQuat| v.to_array(), DQuat::from_array);
 
+/// A [`Plain`] type whose bytes in memory are exactly its encoding: no padding, and
+/// (on a little-endian machine) the same byte order. Arrays of it are saved and loaded
+/// as one block copy.
+///
+/// # Safety
+/// `size_of::<Self>() == Self::SIZE`, every byte is part of a field, every bit pattern
+/// is a valid value, and on little-endian targets `write` produces the value's memory.
+pub(crate) unsafe trait Raw: Plain {}
+
+// SAFETY (each): primitive numbers, their arrays, and glam's `#[repr(C)]` float
+// vectors and quaternions (`Vec3`: x, y, z; `Vec4` and `Quat`: x, y, z, w, as one
+// 16-byte SIMD value or four floats) have no padding, accept every bit pattern, and
+// are written above component by component in memory order.
+unsafe impl Raw for u8 {}
+// SAFETY: as above.
+unsafe impl Raw for u32 {}
+// SAFETY: as above.
+unsafe impl Raw for f32 {}
+// SAFETY: as above.
+unsafe impl Raw for Vec3 {}
+// SAFETY: as above.
+unsafe impl Raw for Vec4 {}
+// SAFETY: as above.
+unsafe impl Raw for Quat {}
+// SAFETY: an array of a `Raw` type has no padding between its elements.
+unsafe impl<T: Raw, const N: usize> Raw for [T; N] {}
+
+const _: () = assert!(std::mem::size_of::<Vec3>() == 12 && std::mem::size_of::<Vec4>() == 16);
+const _: () = assert!(std::mem::size_of::<Quat>() == 16);
+
+/// Whether [`Raw`] arrays can be block-copied here (their encoding is little-endian).
+const BLOCK_COPY: bool = cfg!(target_endian = "little");
+
 /// Where a [`Writer`]'s bytes go.
 pub(crate) trait Sink {
     fn put(&mut self, bytes: &[u8]);
+
+    /// A sink that only counts takes `n` bytes here without their encoding (the size
+    /// query then skips the work); others return false.
+    fn count_only(&mut self, _n: usize) -> bool {
+        false
+    }
 }
 
 /// Counts bytes (the size query).
@@ -128,6 +167,11 @@ pub(crate) struct Count(pub usize);
 impl Sink for Count {
     fn put(&mut self, bytes: &[u8]) {
         self.0 += bytes.len();
+    }
+
+    fn count_only(&mut self, n: usize) -> bool {
+        self.0 += n;
+        true
     }
 }
 
@@ -214,23 +258,60 @@ impl<'a> Writer<'a> {
 
     /// The elements of a slice whose length the reader knows.
     pub(crate) fn put_raw<T: Plain>(&mut self, v: &[T]) {
-        let mut b = [0u8; CHUNK];
-        let per = (CHUNK / T::SIZE.max(1)).max(1);
-        for chunk in v.chunks(per) {
-            if T::SIZE * chunk.len() > CHUNK {
-                // An element larger than the stage: through a heap copy (no such type
-                // is saved today).
-                let mut big = vec![0u8; T::SIZE * chunk.len()];
-                for (k, &x) in chunk.iter().enumerate() {
-                    x.write(&mut big[k * T::SIZE..]);
-                }
+        self.put_iter(v.len(), v.iter().copied());
+    }
+
+    /// `n` values from an iterator (exactly `n`), read back by [`Reader::get_raw`].
+    pub(crate) fn put_iter<T: Plain>(&mut self, n: usize, values: impl Iterator<Item = T>) {
+        if self.sink.count_only(n * T::SIZE) {
+            return;
+        }
+        let mut values = values;
+        if T::SIZE > CHUNK {
+            // Larger than the stage (no such type is saved today): one at a time.
+            for x in values {
+                let mut big = vec![0u8; T::SIZE];
+                x.write(&mut big);
                 self.sink.put(&big);
-                continue;
             }
-            for (k, &x) in chunk.iter().enumerate() {
+            return;
+        }
+        let per = CHUNK / T::SIZE.max(1);
+        let mut b = [0u8; CHUNK];
+        loop {
+            let mut k = 0;
+            for x in values.by_ref().take(per) {
                 x.write(&mut b[k * T::SIZE..]);
+                k += 1;
             }
-            self.sink.put(&b[..T::SIZE * chunk.len()]);
+            if k == 0 {
+                break;
+            }
+            self.sink.put(&b[..k * T::SIZE]);
+        }
+    }
+
+    /// A slice of a [`Raw`] type: its length, then its bytes in one block.
+    pub(crate) fn put_block<T: Raw>(&mut self, v: &[T]) {
+        self.put_len(v.len());
+        self.put_block_raw(v);
+    }
+
+    /// The elements of a [`Raw`] slice whose length the reader knows, in one block.
+    pub(crate) fn put_block_raw<T: Raw>(&mut self, v: &[T]) {
+        if self.sink.count_only(std::mem::size_of_val(v)) {
+            return;
+        }
+        if BLOCK_COPY {
+            debug_assert_eq!(std::mem::size_of::<T>(), T::SIZE);
+            // SAFETY: `T: Raw` has no padding, so the slice's memory is
+            // `size_of_val(v)` initialised bytes, readable for the borrow of `v`.
+            let bytes = unsafe {
+                std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v))
+            };
+            self.sink.put(bytes);
+        } else {
+            self.put_raw(v);
         }
     }
 
@@ -306,6 +387,30 @@ impl<'a> Reader<'a> {
         let bytes = self.take(n.checked_mul(T::SIZE).ok_or_else(|| corrupt("length"))?)?;
         let mut v = try_with_capacity::<T>(n, "snapshot")?;
         v.extend(bytes.chunks_exact(T::SIZE.max(1)).take(n).map(T::read));
+        Ok(v)
+    }
+
+    /// A vector written by [`Writer::put_block`].
+    pub(crate) fn get_block<T: Raw>(&mut self) -> Result<Vec<T>> {
+        let max = self.remaining() / T::SIZE.max(1);
+        let n = self.get_len(max, "elements in an array longer than the bytes left")?;
+        self.get_block_raw(n)
+    }
+
+    /// `n` elements written by [`Writer::put_block_raw`].
+    pub(crate) fn get_block_raw<T: Raw>(&mut self, n: usize) -> Result<Vec<T>> {
+        if !BLOCK_COPY {
+            return self.get_raw(n);
+        }
+        let bytes = self.take(n.checked_mul(T::SIZE).ok_or_else(|| corrupt("length"))?)?;
+        let mut v = try_with_capacity::<T>(n, "snapshot")?;
+        // SAFETY: `v` has capacity for n elements, which are `bytes.len()` bytes
+        // (`size_of::<T>() == T::SIZE` for `Raw`); the regions do not overlap; every
+        // bit pattern is a valid `T` (`Raw`), so all n elements are initialised.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), v.as_mut_ptr().cast::<u8>(), bytes.len());
+            v.set_len(n);
+        }
         Ok(v)
     }
 
