@@ -125,10 +125,11 @@ plain_vector!(DQuat, f64, 4, |v: DQuat| v.to_array(), DQuat::from_array);
 /// is a valid value, and on little-endian targets `write` produces the value's memory.
 pub(crate) unsafe trait Raw: Plain {}
 
-// SAFETY (each): primitive numbers, their arrays, and glam's `#[repr(C)]` float
-// vectors and quaternions (`Vec3`: x, y, z; `Vec4` and `Quat`: x, y, z, w, as one
-// 16-byte SIMD value or four floats) have no padding, accept every bit pattern, and
-// are written above component by component in memory order.
+// Primitive numbers, their arrays, and glam's `#[repr(C)]` float vectors and
+// quaternions (`Vec3`: x, y, z; `Vec4` and `Quat`: x, y, z, w, as one 16-byte SIMD
+// value or four floats) have no padding, accept every bit pattern, and are written
+// above component by component in memory order.
+// SAFETY: as said above.
 unsafe impl Raw for u8 {}
 // SAFETY: as above.
 unsafe impl Raw for u32 {}
