@@ -7,6 +7,9 @@ use super::world::{with_world, SinewWorld, WORLDS};
 use super::{answer, guard, non_null, Failure, FfiResult, SinewStatus};
 use crate::world::World;
 
+// The snapshot layer records the ABI version without importing this layer.
+const _: () = assert!(crate::snapshot::ABI_VERSION == super::SINEW_ABI_VERSION);
+
 /// The `size` bytes at `data` (any alignment; size 0 is an empty buffer).
 ///
 /// # Safety

@@ -39,6 +39,10 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// Version of the body layout; bumped whenever a field is added, removed or changes
 /// meaning. Buffers of another version are refused.
 pub const FORMAT_VERSION: u32 = 1;
+/// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
+/// C ABI layer above this one, which asserts at compile time that the two agree),
+/// recorded in every snapshot.
+pub const ABI_VERSION: u32 = 1;
 /// Bytes before the body.
 pub const HEADER_BYTES: usize = 32;
 
@@ -52,7 +56,7 @@ pub(crate) struct Header {
 pub(crate) fn write_header(out: &mut [u8], body_len: usize, checksum: u64) {
     out[0..8].copy_from_slice(&MAGIC);
     out[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out[12..16].copy_from_slice(&crate::ffi::SINEW_ABI_VERSION.to_le_bytes());
+    out[12..16].copy_from_slice(&ABI_VERSION.to_le_bytes());
     out[16..24].copy_from_slice(&(body_len as u64).to_le_bytes());
     out[24..32].copy_from_slice(&checksum.to_le_bytes());
 }
@@ -84,10 +88,10 @@ pub(crate) fn check(bytes: &[u8]) -> Result<&[u8]> {
         )));
     }
     let abi = u32_at(12);
-    if abi > crate::ffi::SINEW_ABI_VERSION {
+    if abi > ABI_VERSION {
         return Err(Error::invalid(format!(
             "the snapshot was written by ABI version {abi}, newer than this library's {}",
-            crate::ffi::SINEW_ABI_VERSION
+            ABI_VERSION
         )));
     }
     let header = Header {
