@@ -186,9 +186,14 @@ pub(crate) struct Fill<'a> {
 impl Sink for Fill<'_> {
     fn put(&mut self, bytes: &[u8]) {
         // The size query ran the same writer: the buffer holds exactly these bytes.
-        self.buf[self.pos..self.pos + bytes.len()].copy_from_slice(bytes);
-        self.pos += bytes.len();
-        self.hash.update(bytes);
+        // Copied and hashed a cache-sized piece at a time, so the bytes are read from
+        // memory once.
+        for piece in bytes.chunks(16 * 1024) {
+            let to = &mut self.buf[self.pos..self.pos + piece.len()];
+            to.copy_from_slice(piece);
+            self.hash.update(to);
+            self.pos += piece.len();
+        }
     }
 }
 
