@@ -7,6 +7,7 @@
 //! cargo run --release --example bench -- cloth_body --n 128 --threads 2
 //! cargo run --release --example bench -- ropes_body --n 1000 --threads 2
 //! cargo run --release --example bench -- particles --n 100000 --threads 2
+//! cargo run --release --example bench -- cloth --n 256 --frames 60 --snapshot 50
 //! ```
 //!
 //! `cloth_body` and `ropes_body` are the same cloth and ropes built through the body
@@ -25,6 +26,12 @@
 //! streams every substep), `cold_bytes_per_particle` (collision data, read by the
 //! collision passes only) and `bytes_per_constraint` (a distance constraint; Jacobi-only
 //! buffers excluded).
+//!
+//! `--snapshot R` (default 0 = off) also times snapshots of the world after its frames,
+//! the median of R runs each: `snapshot_bytes`, `save_ms` (into a buffer sized once),
+//! `restore_ms` (into the same world), `from_snapshot_ms` (a new world), `hash_ms`
+//! (the state hash), and `memcpy_ms`, a plain copy of as many bytes between two buffers
+//! (the memory-bandwidth yardstick for the save), with `save_gb_s` and `memcpy_gb_s`.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -40,13 +47,14 @@ struct Options {
     substeps: u32,
     iterations: u32,
     frames: u32,
+    snapshot: u32,
 }
 
 fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -55,6 +63,7 @@ fn parse() -> Result<Options, String> {
         substeps: 10,
         iterations: 1,
         frames: 300,
+        snapshot: 0,
     };
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(format!("{flag} needs a value"))?;
@@ -69,6 +78,7 @@ fn parse() -> Result<Options, String> {
             "--substeps" => o.substeps = number()?,
             "--iterations" => o.iterations = number()?,
             "--frames" => o.frames = number()?,
+            "--snapshot" => o.snapshot = number()?,
             "--solver" => {
                 o.solver = match value.as_str() {
                     "gs" | "gauss-seidel" => Solver::GaussSeidel,
@@ -146,6 +156,11 @@ fn run(o: &Options) -> Result<String, String> {
         Solver::GaussSeidel => "gs",
         Solver::Jacobi => "jacobi",
     };
+    let snapshot = if o.snapshot > 0 {
+        snapshot_figures(&mut scene.world, o.snapshot)?
+    } else {
+        String::new()
+    };
     Ok(format!(
         concat!(
             "{{\"scene\":\"{}\",\"n\":{},\"threads\":{},\"solver\":\"{}\",",
@@ -154,7 +169,7 @@ fn run(o: &Options) -> Result<String, String> {
             "\"median_stretch\":{:.6},\"bytes_per_particle\":{},\"cold_bytes_per_particle\":{},",
             "\"bytes_per_constraint\":{},\"neighbour_builds_per_frame\":{:.2},",
             "\"mean_neighbours\":{:.2},\"max_neighbours\":{},\"fast_particles\":{},",
-            "\"contact_bytes_per_particle\":{}}}"
+            "\"contact_bytes_per_particle\":{}{}}}"
         ),
         o.scene,
         n,
@@ -176,6 +191,75 @@ fn run(o: &Options) -> Result<String, String> {
         stats.max_neighbours,
         stats.fast,
         stats.bytes_per_particle(),
+        snapshot,
+    ))
+}
+
+/// Median milliseconds of `runs` calls of `f`.
+fn median_ms(runs: u32, mut f: impl FnMut() -> Result<(), String>) -> Result<f64, String> {
+    let mut t = Vec::with_capacity(runs as usize);
+    for _ in 0..runs {
+        let start = Instant::now();
+        f()?;
+        t.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    t.sort_by(f64::total_cmp);
+    Ok(t[t.len() / 2])
+}
+
+/// The snapshot fields of the JSON line (see the module doc), interleaving the timed
+/// operations run by run so that machine noise hits them alike.
+fn snapshot_figures(world: &mut sinew::World, runs: u32) -> Result<String, String> {
+    let size = world.snapshot_size();
+    let mut buf = vec![0u8; size];
+    let mut copy = vec![0u8; size];
+    world.save_snapshot(&mut buf).map_err(|e| e.to_string())?;
+    let threads = world.threads() as u32;
+    let mut times = [Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..runs {
+        times[0].push(median_ms(1, || {
+            world
+                .save_snapshot(&mut buf)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })?);
+        times[1].push(median_ms(1, || {
+            world.restore_snapshot(&buf).map_err(|e| e.to_string())
+        })?);
+        times[2].push(median_ms(1, || {
+            sinew::World::from_snapshot(&buf, threads)
+                .map(drop)
+                .map_err(|e| e.to_string())
+        })?);
+        times[3].push(median_ms(1, || {
+            std::hint::black_box(world.state_hash());
+            Ok(())
+        })?);
+        times[4].push(median_ms(1, || {
+            copy.copy_from_slice(std::hint::black_box(&buf));
+            std::hint::black_box(&copy);
+            Ok(())
+        })?);
+    }
+    let [save, restore, from, hash, memcpy] = times.map(|mut t| {
+        t.sort_by(f64::total_cmp);
+        t[t.len() / 2]
+    });
+    let gb_s = |ms: f64| size as f64 / (ms * 1e-3) / 1e9;
+    Ok(format!(
+        concat!(
+            ",\"snapshot_bytes\":{},\"save_ms\":{:.3},\"restore_ms\":{:.3},",
+            "\"from_snapshot_ms\":{:.3},\"hash_ms\":{:.3},\"memcpy_ms\":{:.3},",
+            "\"save_gb_s\":{:.2},\"memcpy_gb_s\":{:.2}"
+        ),
+        size,
+        save,
+        restore,
+        from,
+        hash,
+        memcpy,
+        gb_s(save),
+        gb_s(memcpy)
     ))
 }
 

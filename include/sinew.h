@@ -127,6 +127,24 @@
 #define SINEW_MAX_AERO_COEFFICIENT 10.0
 
 /**
+ * Version of the body layout; bumped whenever a field is added, removed or changes
+ * meaning. Buffers of another version are refused.
+ */
+#define FORMAT_VERSION 1
+
+/**
+ * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
+ * C ABI layer above this one, which asserts at compile time that the two agree),
+ * recorded in every snapshot.
+ */
+#define ABI_VERSION 1
+
+/**
+ * Bytes before the body.
+ */
+#define HEADER_BYTES 32
+
+/**
  * Result of every fallible function (`int32_t`).
  */
 enum SinewStatus
@@ -2211,6 +2229,73 @@ SinewStatus sinew_body_set_skin_root(struct SinewWorld world,
  * no inertia from it). Needs weights and targets.
  */
 SinewStatus sinew_body_teleport_to_skin(struct SinewWorld world, struct SinewBody body);
+
+/**
+ * Writes the number of bytes `sinew_world_save_snapshot` needs now (header included)
+ * to `out_size`.
+ *
+ * # Safety
+ * `out_size` must be NULL or point to writable memory for one uint64_t.
+ */
+SinewStatus sinew_world_snapshot_size(struct SinewWorld world, uint64_t *out_size);
+
+/**
+ * Saves the whole simulation state of `world` into `buffer` (`capacity` bytes, at
+ * least what `sinew_world_snapshot_size` reported) and writes the bytes used to
+ * `out_written`. Nothing is allocated. A buffer that is too small is refused with
+ * SINEW_ERROR_OUT_OF_RANGE and left untouched. The snapshot holds everything the next
+ * step uses (particles, every constraint with its multiplier, bodies, colliders and
+ * their transforms, attachments, grabs, settings, body and collider handles) except
+ * the thread count; it is checksummed and versioned.
+ *
+ * # Safety
+ * `buffer` must be NULL or point to `capacity` writable bytes; `out_written` must be
+ * NULL or point to writable memory for one uint64_t.
+ */
+SinewStatus sinew_world_save_snapshot(struct SinewWorld world,
+                                      uint8_t *buffer,
+                                      uint64_t capacity,
+                                      uint64_t *out_written);
+
+/**
+ * Replaces the simulation state of `world` by the snapshot in `data` (`size` bytes).
+ * The world keeps its thread count and its own handle; body and collider handles it
+ * had when the snapshot was saved are valid again. A truncated, corrupt, foreign or
+ * newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a message saying
+ * which, and the world is unchanged.
+ *
+ * # Safety
+ * `data` must be NULL or point to `size` readable bytes.
+ */
+SinewStatus sinew_world_restore_snapshot(struct SinewWorld world,
+                                         const uint8_t *data,
+                                         uint64_t size);
+
+/**
+ * Creates a world from the snapshot in `data` (`size` bytes) with `threads` worker
+ * threads (0 = all cores, at most 256, as SinewWorldDesc::threads; results do not
+ * depend on it).
+ * Its body and collider handles are the saved ones. Refusals as
+ * `sinew_world_restore_snapshot`; `out_world` is written only on success.
+ *
+ * # Safety
+ * `data` must be NULL or point to `size` readable bytes; `out_world` must be NULL or
+ * point to writable memory for one SinewWorld.
+ */
+SinewStatus sinew_world_create_from_snapshot(const uint8_t *data,
+                                             uint64_t size,
+                                             uint32_t threads,
+                                             struct SinewWorld *out_world);
+
+/**
+ * Writes a 64-bit hash of the simulation state of `world` to `out_hash`: equal
+ * states give equal hashes on any machine, thread count or kernel (for lockstep
+ * desync checks). Cheap (one pass over the state) and allocation-free.
+ *
+ * # Safety
+ * `out_hash` must be NULL or point to writable memory for one uint64_t.
+ */
+SinewStatus sinew_world_state_hash(struct SinewWorld world, uint64_t *out_hash);
 
 /**
  * A wind desc with every field at its default.

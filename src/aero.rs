@@ -604,3 +604,153 @@ mod tests {
         assert_eq!(a.wind_at(DVec3::new(1.0, 0.0, 1.0), 0.0), DVec3::ZERO);
     }
 }
+
+/// Body ids in a snapshot: the generation and slot only (the world serial is the
+/// loading world's; see [`crate::bodies::Bodies::id_with_serial`]).
+pub(crate) const BODY_SLOT_BITS: u64 = (1 << 44) - 1;
+
+impl Aero {
+    /// Snapshot: the wind, the zones, every surface (body, particles, elements,
+    /// coefficients) and the turbulence clock; the per-particle sums are scratch.
+    pub(crate) fn save(&self, w: &mut crate::snapshot::codec::Writer<'_>) {
+        let d = &self.wind;
+        w.put(d.velocity);
+        w.put((
+            d.air_density,
+            d.turbulence,
+            d.turbulence_scale,
+            d.turbulence_frequency,
+        ));
+        w.put_len(self.zones.len());
+        for z in &self.zones {
+            w.put(z.is_some());
+            if let Some(z) = z {
+                w.put(z.shape as u32);
+                w.put((z.position, z.rotation));
+                w.put((z.half_extents, z.direction));
+                w.put((z.radius, z.strength, z.turbulence, z.falloff));
+            }
+        }
+        w.put_len(self.surfaces.len());
+        for s in &self.surfaces {
+            w.put(s.body.0 & BODY_SLOT_BITS);
+            w.put((s.particles.start, s.particles.end));
+            w.put((s.drag, s.lift));
+            match &s.elements {
+                Elements::Triangles(t) => {
+                    w.put(0u32);
+                    w.put_slice(t);
+                }
+                Elements::Links(radius) => {
+                    w.put(1u32);
+                    w.put(*radius);
+                }
+            }
+        }
+        w.put(self.time);
+    }
+
+    /// Snapshot: what [`Self::save`] wrote, over `particles` particles; each surface's
+    /// body id is completed by `id` (the loading world's serial) and checked by `live`.
+    pub(crate) fn load(
+        r: &mut crate::snapshot::codec::Reader<'_>,
+        particles: usize,
+        live: &dyn Fn(u64) -> Option<BodyId>,
+    ) -> Result<Aero> {
+        use crate::snapshot::codec::{self, corrupt};
+        let velocity: Vec3 = r.get()?;
+        let (air_density, turbulence, turbulence_scale, turbulence_frequency) = r.get()?;
+        let wind = WindDesc {
+            velocity,
+            air_density,
+            turbulence,
+            turbulence_scale,
+            turbulence_frequency,
+        };
+        wind.validate().map_err(|e| corrupt(e.message))?;
+        let n = r.get_count(1, "wind zones")?;
+        let mut zones = crate::error::try_with_capacity(n, "wind zones")?;
+        for _ in 0..n {
+            if !r.get::<bool>()? {
+                zones.push(None);
+                continue;
+            }
+            let shape = match r.get::<u32>()? {
+                0 => WindZoneShape::Box,
+                1 => WindZoneShape::Sphere,
+                s => return Err(corrupt(format!("wind zone shape {s}"))),
+            };
+            let (position, rotation) = r.get()?;
+            let (half_extents, direction) = r.get()?;
+            let (radius, strength, turbulence, falloff) = r.get()?;
+            let z = WindZoneDesc {
+                shape,
+                position,
+                rotation,
+                half_extents,
+                radius,
+                direction,
+                strength,
+                turbulence,
+                falloff,
+            };
+            // Checked, but kept bit for bit (it was normalised when it was set).
+            z.validated().map_err(|e| corrupt(e.message))?;
+            zones.push(Some(z));
+        }
+        let n = r.get_count(28, "aerodynamic surfaces")?;
+        let mut surfaces = crate::error::try_with_capacity(n, "aerodynamic surfaces")?;
+        for k in 0..n {
+            let body = live(r.get::<u64>()?)
+                .ok_or_else(|| corrupt(format!("aerodynamic surface {k} names no body")))?;
+            let (a, b) = r.get::<(u32, u32)>()?;
+            codec::ensure(a <= b && b as usize <= particles, || {
+                format!("aerodynamic surface {k} has the particles {a}..{b} of {particles}")
+            })?;
+            let (drag, lift) = r.get::<(f32, f32)>()?;
+            codec::check_finite([drag, lift], "aerodynamic coefficients")?;
+            let elements = match r.get::<u32>()? {
+                0 => {
+                    let t: Vec<[u32; 3]> = r.get_vec()?;
+                    codec::ensure(t.iter().flatten().all(|&i| i >= a && i < b), || {
+                        format!("aerodynamic surface {k} has a triangle outside {a}..{b}")
+                    })?;
+                    Elements::Triangles(t)
+                }
+                1 => {
+                    let radius: f32 = r.get()?;
+                    codec::check_finite([radius], "rope radius")?;
+                    Elements::Links(radius)
+                }
+                e => return Err(corrupt(format!("aerodynamic elements {e}"))),
+            };
+            let mut s = Surface {
+                body,
+                particles: a..b,
+                elements,
+                drag: 0.0,
+                lift: 0.0,
+                scratch: Vec::new(),
+            };
+            Aero::set_coefficients(&mut s, drag, lift)?;
+            surfaces.push(s);
+        }
+        let time: f64 = r.get()?;
+        codec::ensure(time.is_finite(), || "the wind clock is not finite".into())?;
+        Ok(Aero {
+            wind,
+            zones,
+            surfaces,
+            time,
+        })
+    }
+}
+
+impl Aero {
+    /// Gives every surface's body id the world serial of `bodies` (after a restore).
+    pub(crate) fn reserial(&mut self, bodies: &crate::bodies::Bodies) {
+        for s in &mut self.surfaces {
+            s.body = bodies.id_with_serial(s.body.0);
+        }
+    }
+}

@@ -45,6 +45,7 @@ mod recovery;
 pub mod scenes;
 /// cbindgen:ignore
 mod skinning;
+pub mod snapshot;
 /// cbindgen:ignore
 mod solver;
 /// cbindgen:ignore

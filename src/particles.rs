@@ -23,6 +23,7 @@
 
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
+use crate::snapshot::codec::{self, Reader, Writer};
 
 /// Largest number of particles one world holds.
 pub const MAX_PARTICLES: u32 = 1 << 28;
@@ -284,4 +285,70 @@ pub(crate) fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
 pub(crate) fn rel<const K: usize>(p: &Particles, e: &[u32; K]) -> [Vec3; K] {
     let x0 = p.position(e[0] as usize);
     std::array::from_fn(|k| p.position(e[k] as usize) - x0)
+}
+
+impl Particles {
+    /// Snapshot: every array (the position as its base and hot parts, so the exact
+    /// split survives).
+    pub(crate) fn save(&self, w: &mut Writer<'_>) {
+        w.put_block(&self.hot);
+        w.put_raw(&self.base);
+        w.put_block_raw(&self.velocity);
+        w.put_block_raw(&self.radius);
+        w.put_len(self.filter.len());
+        w.put_iter(
+            self.filter.len(),
+            self.filter
+                .iter()
+                .map(|f| (f.group, f.layers, f.mask, f.self_collision)),
+        );
+        w.put_block_raw(&self.unyielding);
+        w.put_block_raw(&self.step_start);
+    }
+
+    /// Snapshot: the particles [`Self::save`] wrote; every value finite.
+    pub(crate) fn load(r: &mut Reader<'_>) -> Result<Particles> {
+        let hot: Vec<Vec4> = r.get_block()?;
+        let n = hot.len();
+        codec::ensure(n <= MAX_PARTICLES as usize, || format!("{n} particles"))?;
+        let mut p = Particles {
+            hot,
+            base: r.get_raw(n)?,
+            velocity: r.get_block_raw(n)?,
+            radius: r.get_block_raw(n)?,
+            ..Default::default()
+        };
+        codec::ensure(r.get_len(n, "collision filters")? == n, || {
+            "the collision filters do not match the particles".into()
+        })?;
+        p.filter = crate::error::try_with_capacity(n, "particle collision filters")?;
+        for _ in 0..n {
+            let (group, layers, mask, self_collision) = r.get::<(u32, u32, u32, bool)>()?;
+            p.filter.push(CollisionFilter {
+                group,
+                layers,
+                mask,
+                self_collision,
+            });
+        }
+        p.unyielding = r.get_block_raw(n)?;
+        p.step_start = r.get_block_raw(n)?;
+        codec::check_finite(p.hot.iter().flat_map(|h| h.to_array()), "particle offset")?;
+        codec::check_finite(
+            p.base.iter().flat_map(|b| b.to_array()),
+            "particle position",
+        )?;
+        codec::check_finite(p.velocity.iter().flat_map(|v| v.to_array()), "velocity")?;
+        codec::check_finite(p.step_start.iter().flat_map(|v| v.to_array()), "step start")?;
+        for (k, h) in p.hot.iter().enumerate() {
+            codec::ensure(h.w >= 0.0, || format!("inverse mass {k} is {}", h.w))?;
+        }
+        for (k, (&r, &u)) in p.radius.iter().zip(&p.unyielding).enumerate() {
+            codec::ensure(
+                r.is_finite() && r >= 0.0 && (0.0..=1.0).contains(&u),
+                || format!("particle {k} has radius {r} and unyielding factor {u}"),
+            )?;
+        }
+        Ok(p)
+    }
 }

@@ -359,3 +359,122 @@ impl SkinnedBody {
         }
     }
 }
+
+impl Skinning {
+    /// Snapshot: every skinned body (body, particles, weights, the two target frames,
+    /// the root); the drive λ and the substep's interpolation are per-substep scratch.
+    pub(crate) fn save(&self, w: &mut crate::snapshot::codec::Writer<'_>) {
+        w.put_len(self.bodies.len());
+        for b in &self.bodies {
+            w.put(b.body.0 & crate::aero::BODY_SLOT_BITS);
+            w.put((b.particles.start, b.particles.end));
+            for s in &b.weights {
+                w.put((
+                    s.max_distance,
+                    s.backstop_radius,
+                    s.backstop_distance,
+                    s.drive_compliance,
+                ));
+            }
+            w.put_raw(&b.previous);
+            w.put_raw(&b.next);
+            w.put(b.has_targets);
+            w.put(b.root.is_some());
+            if let Some(root) = &b.root {
+                for t in [&root.previous, &root.next] {
+                    w.put((t.position, t.rotation));
+                }
+                w.put((root.linear_inertia, root.angular_inertia));
+            }
+        }
+    }
+
+    /// Snapshot: what [`Self::save`] wrote, over `particles` particles; body ids are
+    /// completed and checked by `live`.
+    pub(crate) fn load(
+        r: &mut crate::snapshot::codec::Reader<'_>,
+        particles: usize,
+        live: &dyn Fn(u64) -> Option<BodyId>,
+    ) -> Result<Skinning> {
+        use crate::snapshot::codec::{self, corrupt};
+        let n = r.get_count(22, "skinned bodies")?;
+        let mut bodies = try_with_capacity(n, "skinned bodies")?;
+        for k in 0..n {
+            let body = live(r.get::<u64>()?)
+                .ok_or_else(|| corrupt(format!("skinned body {k} names no body")))?;
+            let (a, b) = r.get::<(u32, u32)>()?;
+            codec::ensure(a <= b && b as usize <= particles, || {
+                format!("skinned body {k} has the particles {a}..{b} of {particles}")
+            })?;
+            let m = (b - a) as usize;
+            let mut weights = try_with_capacity(m, "skin weights")?;
+            for i in 0..m {
+                let (max_distance, backstop_radius, backstop_distance, drive_compliance) =
+                    r.get()?;
+                let s = SkinWeights {
+                    max_distance,
+                    backstop_radius,
+                    backstop_distance,
+                    drive_compliance,
+                };
+                s.check(i).map_err(|e| corrupt(e.message))?;
+                weights.push(s);
+            }
+            let previous: Vec<[Vec3; 2]> = r.get_raw(m)?;
+            let next: Vec<[Vec3; 2]> = r.get_raw(m)?;
+            codec::check_finite(
+                previous
+                    .iter()
+                    .chain(&next)
+                    .flatten()
+                    .flat_map(|v| v.to_array()),
+                "skin targets",
+            )?;
+            let has_targets = r.get::<bool>()?;
+            let root = if r.get::<bool>()? {
+                let mut transform = || -> Result<Transform> {
+                    let (position, rotation): (Vec3, Quat) = r.get()?;
+                    codec::check_finite(
+                        position.to_array().into_iter().chain(rotation.to_array()),
+                        "skin root",
+                    )?;
+                    Ok(Transform { position, rotation })
+                };
+                let t = [transform()?, transform()?];
+                let (linear_inertia, angular_inertia): (f32, f32) = r.get()?;
+                codec::ensure(
+                    (0.0..=1.0).contains(&linear_inertia) && (0.0..=1.0).contains(&angular_inertia),
+                    || format!("skinned body {k} has inertia fractions outside [0, 1]"),
+                )?;
+                Some(SkinRoot {
+                    previous: t[0],
+                    next: t[1],
+                    linear_inertia,
+                    angular_inertia,
+                })
+            } else {
+                None
+            };
+            bodies.push(SkinnedBody {
+                body,
+                particles: a..b,
+                weights,
+                previous,
+                next,
+                has_targets,
+                root,
+                lambda: zeroed(m, Vec3::ZERO, "skin drive")?,
+            });
+        }
+        Ok(Skinning { bodies, a: 0.0 })
+    }
+}
+
+impl Skinning {
+    /// Gives every skinned body's id the world serial of `bodies` (after a restore).
+    pub(crate) fn reserial(&mut self, bodies: &crate::bodies::Bodies) {
+        for b in &mut self.bodies {
+            b.body = bodies.id_with_serial(b.body.0);
+        }
+    }
+}

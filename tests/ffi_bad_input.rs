@@ -1304,6 +1304,8 @@ mod wind_cases;
 
 #[path = "bad_input/edit.rs"]
 mod edit_cases;
+#[path = "bad_input/snapshots.rs"]
+mod snapshot_cases;
 
 fn every_table() -> Vec<Vec<Case>> {
     let mut tables = vec![
@@ -1331,6 +1333,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(wind_cases::tables());
     tables.extend(skinning_cases::tables());
     tables.extend(edit_cases::tables());
+    tables.extend(snapshot_cases::tables());
     tables
 }
 

@@ -787,6 +787,70 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     /// Advances by dt seconds (finite, in [1e-6, 10]) in the desc's substeps.
     Result<void> step(float dt) { return detail::to_result(sinew_world_step(handle_, dt)); }
 
+    // --- snapshots -----------------------------------------------------------------
+
+    /// Bytes a snapshot of the world takes now.
+    Result<uint64_t> snapshot_size() const {
+        uint64_t n = 0;
+        return detail::checked(sinew_world_snapshot_size(handle_, &n), n);
+    }
+
+    /// Saves the whole simulation state into `out`, resized to the snapshot (reuse one
+    /// vector across frames: it reallocates only when the snapshot grows).
+    Result<void> save(std::vector<uint8_t>& out) const {
+        for (int attempt = 0;; ++attempt) {
+            auto size = snapshot_size();
+            if (!size) return size.error();
+            if (*size > out.max_size())
+                return detail::local_error(Status::OutOfRange, "World::save: the snapshot exceeds a vector");
+            out.resize(static_cast<std::size_t>(*size));
+            uint8_t none = 0;
+            uint64_t written = 0;
+            auto r = detail::to_result(
+                sinew_world_save_snapshot(handle_, out.empty() ? &none : out.data(), *size, &written));
+            // Another thread may have grown the world between the two calls: ask again.
+            if (!r && r.status() == Status::OutOfRange && attempt < 8) continue;
+            if (r) out.resize(static_cast<std::size_t>(written));
+            return r;
+        }
+    }
+
+    /// The snapshot in a new vector.
+    Result<std::vector<uint8_t>> save() const {
+        std::vector<uint8_t> out;
+        auto r = save(out);
+        if (!r) return r.error();
+        return out;
+    }
+
+    /// Replaces the simulation state by the snapshot's. The world keeps its thread
+    /// count; its body and collider handles from when the snapshot was saved are valid
+    /// again. A truncated, corrupt, foreign or newer snapshot fails with
+    /// Status::InvalidArgument and changes nothing.
+    Result<void> restore(const uint8_t* data, std::size_t size) {
+        uint8_t none = 0;
+        return detail::to_result(sinew_world_restore_snapshot(handle_, data ? data : &none, size));
+    }
+    Result<void> restore(const std::vector<uint8_t>& snapshot) { return restore(snapshot.data(), snapshot.size()); }
+
+    /// A new world from a snapshot with `threads` worker threads (0 = all cores; the
+    /// results do not depend on it). Its body and collider handles are the saved ones.
+    static Result<World> from_snapshot(const std::vector<uint8_t>& snapshot, uint32_t threads = 0) {
+        uint8_t none = 0;
+        SinewWorld h{0};
+        auto r = detail::to_result(sinew_world_create_from_snapshot(
+            snapshot.empty() ? &none : snapshot.data(), snapshot.size(), threads, &h));
+        if (!r) return r.error();
+        return World(h);
+    }
+
+    /// A 64-bit hash of the simulation state: equal on every machine, thread count and
+    /// CPU for equal states (lockstep desync checks). Allocation-free.
+    Result<uint64_t> state_hash() const {
+        uint64_t h = 0;
+        return detail::checked(sinew_world_state_hash(handle_, &h), h);
+    }
+
     // --- particles ---------------------------------------------------------------
 
     /// Adds particles at rest at `positions` (m) with `inverse_masses` (1/kg, 0 =

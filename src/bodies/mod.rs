@@ -27,6 +27,7 @@ use crate::constraints::{ConstraintSet, ConstraintSets};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::check_room;
+use crate::snapshot::codec::{self, Reader, Writer};
 
 /// Largest compliance accepted by body parameters (any family's units).
 pub const MAX_BODY_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
@@ -366,4 +367,178 @@ pub(crate) fn links(
 /// Largest number of attachments (and of constraints per family).
 pub(crate) fn nary_limit() -> usize {
     crate::constraints::nary::MAX_FAMILY_CONSTRAINTS as usize
+}
+
+fn kind_code(k: BodyKind) -> u32 {
+    match k {
+        BodyKind::Rope => 0,
+        BodyKind::Cloth => 1,
+        BodyKind::TetSoftBody => 2,
+        BodyKind::PressureSoftBody => 3,
+    }
+}
+
+impl BodyParts {
+    /// The id ranges in a fixed order, with the set (name, count) each indexes.
+    fn ranges(&self) -> [&Range<u32>; 9] {
+        [
+            &self.stretch,
+            &self.shear,
+            &self.bend_link,
+            &self.tether,
+            &self.dihedral,
+            &self.isometric,
+            &self.tet_volume,
+            &self.tet_strain,
+            &self.triangle_strain,
+        ]
+    }
+}
+
+impl Bodies {
+    /// Snapshot: the world serial (part of every body id), the slots with their
+    /// generations and the free list, so ids stay valid and a world made from the
+    /// snapshot hands out the same ids.
+    pub(crate) fn save(&self, w: &mut Writer<'_>) {
+        w.put_name(self.serial);
+        w.put_len(self.slots.len());
+        for s in &self.slots {
+            w.put(s.generation);
+            w.put(s.body.is_some());
+            if let Some(b) = &s.body {
+                w.put(kind_code(b.kind));
+                w.put((b.particles.start, b.particles.end));
+                for r in b.parts.ranges() {
+                    w.put((r.start, r.end));
+                }
+                w.put_option(b.parts.pressure);
+                w.put((b.damping, b.radius));
+                w.put(b.rest_scale);
+            }
+        }
+        w.put_slice(&self.free);
+    }
+
+    /// The id of this world with the generation and slot bits of `id` (a snapshot
+    /// stores ids without the world serial).
+    pub(crate) fn id_with_serial(&self, id: u64) -> BodyId {
+        BodyId(
+            (self.serial << (SLOT_BITS + GENERATION_BITS))
+                | (id & ((1 << (SLOT_BITS + GENERATION_BITS)) - 1)),
+        )
+    }
+
+    /// Takes the world serial of `other` (a restore keeps the target world's serial, so
+    /// that its own body ids stay valid).
+    pub(crate) fn keep_serial_of(&mut self, other: &Bodies) {
+        self.serial = other.serial;
+    }
+
+    /// Snapshot: the bodies [`Self::save`] wrote; every range is checked against the
+    /// particles and the constraint sets already loaded.
+    pub(crate) fn load(
+        r: &mut Reader<'_>,
+        particles: usize,
+        sets: &ConstraintSets,
+    ) -> Result<Bodies> {
+        let serial = r.get::<u64>()? & 0xFFFFF;
+        let n = r.get_count(5, "body slots")?;
+        codec::ensure(n <= MAX_BODIES, || format!("{n} body slots"))?;
+        let mut slots = crate::error::try_with_capacity(n, "bodies")?;
+        let counts = [
+            sets.link.len(),
+            sets.link.len(),
+            sets.link.len(),
+            sets.tether.len(),
+            sets.dihedral.len(),
+            sets.isometric.len(),
+            sets.tet_volume.len(),
+            sets.tet_strain.len(),
+            sets.triangle_strain.len(),
+        ];
+        for k in 0..n {
+            let generation = r.get::<u32>()?;
+            codec::ensure(generation != 0 && generation <= GENERATION_MASK, || {
+                format!("body slot {k} has generation {generation}")
+            })?;
+            let body = if r.get::<bool>()? {
+                let kind = match r.get::<u32>()? {
+                    0 => BodyKind::Rope,
+                    1 => BodyKind::Cloth,
+                    2 => BodyKind::TetSoftBody,
+                    3 => BodyKind::PressureSoftBody,
+                    t => return Err(codec::corrupt(format!("body kind {t}"))),
+                };
+                let range = |r: &mut Reader<'_>, max: usize| -> Result<Range<u32>> {
+                    let (a, b) = r.get::<(u32, u32)>()?;
+                    codec::ensure(a <= b && b as usize <= max, || {
+                        format!("body {k} has the range {a}..{b} of {max}")
+                    })?;
+                    Ok(a..b)
+                };
+                let particles = range(r, particles)?;
+                let mut parts = BodyParts::default();
+                {
+                    let [stretch, shear, bend_link, tether, dihedral, isometric, tet_volume, tet_strain, triangle_strain] =
+                        counts.map(|c| range(r, c));
+                    parts.stretch = stretch?;
+                    parts.shear = shear?;
+                    parts.bend_link = bend_link?;
+                    parts.tether = tether?;
+                    parts.dihedral = dihedral?;
+                    parts.isometric = isometric?;
+                    parts.tet_volume = tet_volume?;
+                    parts.tet_strain = tet_strain?;
+                    parts.triangle_strain = triangle_strain?;
+                }
+                parts.pressure = r.get_option()?;
+                codec::ensure(
+                    parts
+                        .pressure
+                        .is_none_or(|p| (p as usize) < sets.pressure.len())
+                        && parts.stretch.end == parts.shear.start
+                        && parts.shear.end == parts.bend_link.start,
+                    || format!("body {k} names constraints that do not exist"),
+                )?;
+                let (damping, radius) = r.get::<(f32, f32)>()?;
+                let rest_scale = r.get::<f32>()?;
+                codec::ensure(
+                    rest_scale > 0.0 && rest_scale <= crate::MAX_REST_SCALE,
+                    || format!("body {k} has the rest scale {rest_scale}"),
+                )?;
+                Some(Body {
+                    kind,
+                    particles,
+                    parts,
+                    damping,
+                    radius,
+                    rest_scale,
+                })
+            } else {
+                None
+            };
+            slots.push(Slot { generation, body });
+        }
+        let free: Vec<u32> = r.get_vec()?;
+        let mut freed = crate::error::try_with_capacity::<bool>(slots.len(), "bodies")?;
+        freed.resize(slots.len(), false);
+        for &f in &free {
+            let f = f as usize;
+            codec::ensure(
+                f < slots.len() && slots[f].body.is_none() && !freed[f],
+                || format!("free body slot {f}"),
+            )?;
+            freed[f] = true;
+        }
+        for (k, s) in slots.iter().enumerate() {
+            codec::ensure(s.body.is_some() || freed[k], || {
+                format!("body slot {k} is neither live nor free")
+            })?;
+        }
+        Ok(Bodies {
+            serial,
+            slots,
+            free,
+        })
+    }
 }

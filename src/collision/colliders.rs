@@ -31,9 +31,10 @@ use glam::Quat;
 
 use super::mesh::TriMesh;
 use super::shape::{check_transform, ColliderDesc, Shape};
-use crate::error::{try_reserve, Error, Result};
+use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
+use crate::snapshot::codec::{self, Reader, Writer};
 use crate::solver::parallel::{DisjointSlice, Executor};
 
 /// Contacts one particle keeps per substep and reports per step.
@@ -625,5 +626,172 @@ impl Colliders {
             c.prev_position = c.desc.position;
             c.prev_rotation = c.desc.rotation;
         }
+    }
+}
+
+/// A shape as a tag and up to three numbers.
+fn shape_code(s: Shape) -> (u32, Vec3) {
+    match s {
+        Shape::Plane => (0, Vec3::ZERO),
+        Shape::Sphere { radius } => (1, Vec3::new(radius, 0.0, 0.0)),
+        Shape::Capsule {
+            radius,
+            half_height,
+        } => (2, Vec3::new(radius, half_height, 0.0)),
+        Shape::Box { half_extents } => (3, half_extents),
+        Shape::Mesh => (4, Vec3::ZERO),
+    }
+}
+
+fn shape_of(tag: u32, v: Vec3) -> Result<Shape> {
+    Ok(match tag {
+        0 => Shape::Plane,
+        1 => Shape::Sphere { radius: v.x },
+        2 => Shape::Capsule {
+            radius: v.x,
+            half_height: v.y,
+        },
+        3 => Shape::Box { half_extents: v },
+        4 => Shape::Mesh,
+        t => return Err(codec::corrupt(format!("collider shape {t}"))),
+    })
+}
+
+impl Collider {
+    fn save(&self, w: &mut Writer<'_>) {
+        let d = &self.desc;
+        w.put(shape_code(d.shape));
+        w.put((d.position, d.rotation));
+        w.put((d.static_friction, d.dynamic_friction, d.restitution, 0u8));
+        w.put(self.mesh.is_some());
+        if let Some(m) = &self.mesh {
+            m.save(w);
+        }
+        w.put((self.prev_position, self.prev_rotation));
+        w.put((self.pos, self.rot, self.inv_rot, 0u8));
+        w.put((self.lin_vel, self.ang_vel));
+    }
+
+    fn load(r: &mut Reader<'_>) -> Result<Collider> {
+        let (tag, v) = r.get::<(u32, Vec3)>()?;
+        let (position, rotation) = r.get()?;
+        let (static_friction, dynamic_friction, restitution, _) = r.get::<(f32, f32, f32, u8)>()?;
+        let desc = ColliderDesc {
+            shape: shape_of(tag, v)?,
+            position,
+            rotation,
+            static_friction,
+            dynamic_friction,
+            restitution,
+        };
+        desc.validate().map_err(|e| codec::corrupt(e.message))?;
+        let mesh = if r.get::<bool>()? {
+            Some(Box::new(TriMesh::load(r)?))
+        } else {
+            None
+        };
+        codec::ensure(mesh.is_some() == (desc.shape == Shape::Mesh), || {
+            "a mesh collider without its mesh".into()
+        })?;
+        let (prev_position, prev_rotation) = r.get::<(Vec3, Quat)>()?;
+        let (pos, rot, inv_rot, _) = r.get::<(Vec3, Quat, Quat, u8)>()?;
+        let (lin_vel, ang_vel) = r.get::<(Vec3, Vec3)>()?;
+        codec::check_finite(
+            [prev_position, pos, lin_vel, ang_vel]
+                .iter()
+                .flat_map(|v| v.to_array())
+                .chain(
+                    [prev_rotation, rot, inv_rot]
+                        .iter()
+                        .flat_map(|q| q.to_array()),
+                ),
+            "collider transform",
+        )?;
+        // The cull is derived from the transform (recomputed every substep).
+        let bound = bound_radius(&desc.shape);
+        Ok(Collider {
+            desc,
+            mesh,
+            prev_position,
+            prev_rotation,
+            pos,
+            rot,
+            inv_rot,
+            lin_vel,
+            ang_vel,
+            normal: rot * Vec3::Y,
+            bound,
+        })
+    }
+}
+
+impl Colliders {
+    /// Snapshot: the slots with their generations and free list, each collider (its
+    /// transforms of the last and the coming step), and the last step's contact
+    /// readback. The contact buffers are scratch, regrown by the next step.
+    pub(crate) fn save(&self, w: &mut Writer<'_>) {
+        w.put_slice(&self.generations);
+        for s in &self.slots {
+            w.put(s.is_some());
+            if let Some(c) = s {
+                c.save(w);
+            }
+        }
+        w.put_slice(&self.free);
+        w.put_len(self.reports.len());
+        for c in &self.reports {
+            w.put((c.particle, c.collider.0, c.normal, c.impulse));
+        }
+    }
+
+    /// Snapshot: the colliders [`Self::save`] wrote.
+    pub(crate) fn load(r: &mut Reader<'_>, particles: usize) -> Result<Colliders> {
+        let generations: Vec<u32> = r.get_vec()?;
+        let mut slots = try_with_capacity(generations.len(), "colliders")?;
+        for _ in 0..generations.len() {
+            slots.push(if r.get::<bool>()? {
+                Some(Collider::load(r)?)
+            } else {
+                None
+            });
+        }
+        let free: Vec<u32> = r.get_vec()?;
+        let mut freed = try_with_capacity::<bool>(slots.len(), "colliders")?;
+        freed.resize(slots.len(), false);
+        for &f in &free {
+            let f = f as usize;
+            codec::ensure(f < slots.len() && slots[f].is_none() && !freed[f], || {
+                format!("free collider slot {f}")
+            })?;
+            freed[f] = true;
+        }
+        for (k, (s, &g)) in slots.iter().zip(&generations).enumerate() {
+            codec::ensure(g != 0 && (s.is_some() || freed[k]), || {
+                format!("collider slot {k} is neither live nor free")
+            })?;
+        }
+        let n = r.get_count(28, "contact reports")?;
+        let mut reports = try_with_capacity(n, "contact reports")?;
+        for _ in 0..n {
+            let (particle, collider, normal, impulse) = r.get::<(u32, u64, Vec3, f32)>()?;
+            codec::ensure((particle as usize) < particles, || {
+                format!("a contact report names particle {particle}")
+            })?;
+            reports.push(ContactReport {
+                particle,
+                collider: ColliderId(collider),
+                normal,
+                impulse,
+            });
+        }
+        let live = slots.iter().flatten().count();
+        Ok(Colliders {
+            slots,
+            generations,
+            free,
+            live,
+            reports,
+            ..Default::default()
+        })
     }
 }

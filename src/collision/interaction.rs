@@ -8,9 +8,10 @@
 //!   `Δλ = (−C − α̃ λ)/(w + α̃)`, `α̃ = α/h²`, `x += w ∇C Δλ` (Macklin et al. 2016,
 //!   eq. 17–18), λ reset every substep. A pinned particle cannot be grabbed.
 
-use crate::error::{try_reserve, Error, Result};
+use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A};
 use crate::particles::{Particles, MAX_COORDINATE};
+use crate::snapshot::codec::{self, Reader, Writer};
 
 /// Largest grab compliance accepted (m/N).
 pub const MAX_GRAB_COMPLIANCE: f32 = 1.0e3;
@@ -172,4 +173,34 @@ impl Grabs {
 
 fn not_grabbed(particle: u32) -> Error {
     Error::invalid(format!("particle {particle} is not grabbed"))
+}
+
+impl Grabs {
+    /// Snapshot: every grab with its target.
+    pub(crate) fn save(&self, w: &mut Writer<'_>) {
+        w.put_len(self.list.len());
+        for g in &self.list {
+            w.put((g.particle, g.target, g.compliance, g.lambda));
+        }
+    }
+
+    /// Snapshot: the grabs [`Self::save`] wrote.
+    pub(crate) fn load(r: &mut Reader<'_>, particles: usize) -> Result<Grabs> {
+        let n = r.get_count(24, "grabs")?;
+        let mut list = try_with_capacity(n, "grabs")?;
+        for _ in 0..n {
+            let (particle, target, compliance, lambda) = r.get::<(u32, Vec3, f32, f32)>()?;
+            codec::ensure((particle as usize) < particles, || {
+                format!("a grab names particle {particle} of {particles}")
+            })?;
+            codec::check_finite(target.to_array(), "grab target")?;
+            list.push(Grab {
+                particle,
+                target,
+                compliance,
+                lambda,
+            });
+        }
+        Ok(Grabs { list })
+    }
 }

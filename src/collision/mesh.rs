@@ -18,6 +18,7 @@
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::MAX_COORDINATE;
+use crate::snapshot::codec::{self, Plain, Reader, Writer};
 
 /// Largest number of triangles of one mesh.
 pub const MAX_TRIANGLES: usize = 1 << 24;
@@ -267,6 +268,53 @@ fn build_children(
     nodes[at].count = 0;
     build_children(tri, nodes, left, start, mid);
     build_children(tri, nodes, left + 1, mid, end);
+}
+
+impl Plain for Node {
+    const SIZE: usize = 32;
+    fn write(self, out: &mut [u8]) {
+        ((self.min, self.max), (self.first, self.count)).write(out);
+    }
+    fn read(b: &[u8]) -> Self {
+        let ((min, max), (first, count)) = <((Vec3, Vec3), (u32, u32))>::read(b);
+        Node {
+            min,
+            max,
+            first,
+            count,
+        }
+    }
+}
+
+impl TriMesh {
+    /// Snapshot: the triangles in BVH order and the tree, verbatim.
+    pub(crate) fn save(&self, w: &mut Writer<'_>) {
+        w.put_slice(&self.tri);
+        w.put_slice(&self.nodes);
+    }
+
+    /// Snapshot: the mesh [`Self::save`] wrote. Every inner node's children come after
+    /// it and every leaf's triangles exist, so a traversal ends and stays in bounds.
+    pub(crate) fn load(r: &mut Reader<'_>) -> Result<TriMesh> {
+        let tri: Vec<[Vec3; 3]> = r.get_vec()?;
+        let nodes: Vec<Node> = r.get_vec()?;
+        codec::ensure(!tri.is_empty() && !nodes.is_empty(), || {
+            "an empty mesh".into()
+        })?;
+        for (i, n) in nodes.iter().enumerate() {
+            let ok = if n.count == 0 {
+                n.first as usize > i && (n.first as usize) + 1 < nodes.len()
+            } else {
+                n.first as u64 + n.count as u64 <= tri.len() as u64
+            };
+            codec::ensure(ok, || format!("mesh node {i} is malformed"))?;
+        }
+        codec::check_finite(
+            tri.iter().flatten().flat_map(|v| v.to_array()),
+            "mesh vertex",
+        )?;
+        Ok(TriMesh { tri, nodes })
+    }
 }
 
 #[cfg(test)]

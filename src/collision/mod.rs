@@ -32,6 +32,7 @@ pub mod shape;
 use crate::error::Result;
 use crate::math::Vec3;
 use crate::particles::Particles;
+use crate::snapshot::codec::{Reader, Writer};
 use crate::solver::parallel::{DisjointSlice, Executor};
 
 pub use colliders::{ColliderId, ContactReport, MAX_COLLIDER_CONTACTS};
@@ -127,5 +128,25 @@ impl Collision {
 
     pub(crate) fn end_step(&mut self, n: usize) {
         self.colliders.end_step(n);
+    }
+}
+
+impl Collision {
+    /// Snapshot: colliders, grabs and the speed limit. The particle–particle grid is
+    /// rebuilt at the start of every step from the particles alone, so it is not saved.
+    pub(crate) fn save(&self, w: &mut Writer<'_>) {
+        self.colliders.save(w);
+        self.grabs.save(w);
+        w.put(self.max_speed);
+    }
+
+    /// Snapshot: what [`Self::save`] wrote, over `particles` particles.
+    pub(crate) fn load(r: &mut Reader<'_>, particles: usize) -> Result<Collision> {
+        Ok(Collision {
+            colliders: colliders::Colliders::load(r, particles)?,
+            grabs: interaction::Grabs::load(r, particles)?,
+            max_speed: r.get()?,
+            particles: contacts::ParticleContacts::default(),
+        })
     }
 }

@@ -16,9 +16,11 @@
 //! particle of inverse mass 0 does nothing.
 
 use super::set::{ConstraintSet, FamilyKind, Iteration};
-use crate::error::{try_reserve, Error, Result};
+use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A};
 use crate::particles::Particles;
+use crate::snapshot::codec::{self, Plain, Reader, Writer};
+use crate::snapshot::LoadContext;
 use glam::Quat;
 
 /// A host's rigid transform: position (m) and unit rotation.
@@ -276,5 +278,70 @@ impl ConstraintSet for Attachments {
     fn locate(&self, id: usize, particles: &Particles) -> Option<(u32, Vec3)> {
         let p = self.list[id].particle;
         Some((p, particles.position(p as usize)))
+    }
+
+    /// The hosts (previous, current and interpolated transforms) and every attachment.
+    fn save(&self, w: &mut Writer<'_>) {
+        w.put_len(self.hosts.len());
+        for h in &self.hosts {
+            w.put(h.previous);
+            w.put(h.current);
+            w.put(h.now);
+        }
+        w.put_len(self.list.len());
+        for a in &self.list {
+            w.put(a.particle);
+            w.put(a.host);
+            w.put(a.offset);
+            w.put(a.compliance);
+            w.put(a.lambda);
+        }
+    }
+
+    fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
+        let n = r.get_count(3 * Transform::SIZE, "attachment hosts")?;
+        let mut hosts = try_with_capacity(n, "attachment hosts")?;
+        for _ in 0..n {
+            let (previous, current, now) = (r.get()?, r.get()?, r.get()?);
+            hosts.push(Host {
+                previous,
+                current,
+                now,
+            });
+        }
+        let n = r.get_count(36, "attachments")?;
+        let mut list = try_with_capacity(n, "attachments")?;
+        for k in 0..n {
+            let a = Attachment {
+                particle: r.get()?,
+                host: r.get()?,
+                offset: r.get()?,
+                compliance: r.get()?,
+                lambda: r.get()?,
+            };
+            codec::ensure(
+                (a.particle as usize) < cx.hot.len() && (a.host as usize) < hosts.len(),
+                || {
+                    format!(
+                        "attachment {k} names particle {} and host {}",
+                        a.particle, a.host
+                    )
+                },
+            )?;
+            list.push(a);
+        }
+        *self = Attachments { hosts, list };
+        Ok(())
+    }
+}
+
+impl Plain for Transform {
+    const SIZE: usize = Vec3::SIZE + Quat::SIZE;
+    fn write(self, out: &mut [u8]) {
+        (self.position, self.rotation).write(out);
+    }
+    fn read(b: &[u8]) -> Self {
+        let (position, rotation) = <(Vec3, Quat)>::read(b);
+        Transform { position, rotation }
     }
 }

@@ -25,6 +25,7 @@ use std::f32::consts::PI;
 use super::nary::Family;
 use super::set::FamilyKind;
 use crate::math::Vec3;
+use crate::snapshot::codec::Plain;
 
 /// Below this squared normal length (m⁴) a triangle is degenerate.
 const MIN_NORMAL_SQ: f32 = 1.0e-24;
@@ -144,6 +145,17 @@ impl Family<4> for Isometric {
         let s = r[1] * k[1] + r[2] * k[2] + r[3] * k[3]; // r[0] = 0
         let c = 0.5 * rest.c * s.length_squared();
         Some((c, std::array::from_fn(|i| s * (rest.c * k[i]))))
+    }
+}
+
+impl Plain for IsometricRest {
+    const SIZE: usize = 20;
+    fn write(self, out: &mut [u8]) {
+        (self.k, self.c).write(out);
+    }
+    fn read(b: &[u8]) -> Self {
+        let (k, c) = <([f32; 4], f32)>::read(b);
+        IsometricRest { k, c }
     }
 }
 

@@ -180,3 +180,117 @@ impl ConstraintSets {
         }
     }
 }
+
+/// A rope's ranges in a snapshot.
+pub(crate) fn save_rope(w: &mut crate::snapshot::codec::Writer<'_>, rope: &RopeCut) {
+    for r in [&rope.particles, &rope.stretch, &rope.bend, &rope.tether] {
+        w.put((r.start, r.end));
+    }
+}
+
+/// A rope's ranges from a snapshot, checked against the loaded particles and sets.
+pub(crate) fn load_rope(
+    r: &mut crate::snapshot::codec::Reader<'_>,
+    sets: &ConstraintSets,
+    particles: usize,
+) -> Result<RopeCut> {
+    let limits = [
+        ("particles", particles),
+        ("links", sets.link.len()),
+        ("bend links", sets.link.len()),
+        ("tethers", sets.tether.len()),
+    ];
+    let mut ranges: [Range<u32>; 4] = Default::default();
+    for (k, (what, max)) in limits.into_iter().enumerate() {
+        let (a, b) = r.get::<(u32, u32)>()?;
+        crate::snapshot::codec::ensure(a <= b && b as usize <= max, || {
+            format!("a rope's {what} {a}..{b} of {max}")
+        })?;
+        ranges[k] = a..b;
+    }
+    let [particles, stretch, bend, tether] = ranges;
+    Ok(RopeCut {
+        particles,
+        stretch,
+        bend,
+        tether,
+    })
+}
+
+impl Breaking {
+    /// Snapshot: thresholds per family, the ropes, the queued events and the lost
+    /// count; whether the event queue's room was reserved.
+    pub(crate) fn save(&self, w: &mut crate::snapshot::codec::Writer<'_>) {
+        w.put_len(self.thresholds.len());
+        for t in &self.thresholds {
+            w.put_slice(t);
+        }
+        w.put_len(self.ropes.len());
+        for rope in &self.ropes {
+            save_rope(w, rope);
+        }
+        w.put(self.events.capacity() > 0);
+        w.put_len(self.events.len());
+        for e in &self.events {
+            w.put((e.family as u32, e.id, e.force, e.particle));
+            w.put(e.position);
+        }
+        w.put(self.lost);
+    }
+
+    /// Snapshot: what [`Self::save`] wrote; every id is checked against `sets`.
+    pub(crate) fn load(
+        r: &mut crate::snapshot::codec::Reader<'_>,
+        sets: &ConstraintSets,
+        particles: usize,
+    ) -> Result<Breaking> {
+        use crate::snapshot::codec::{self, corrupt};
+        let n = r.get_count(8, "break threshold families")?;
+        codec::ensure(n == 0 || n == FamilyKind::ALL.len(), || {
+            format!("{n} break threshold families")
+        })?;
+        let mut thresholds = crate::error::try_with_capacity(n, "break thresholds")?;
+        for _ in 0..n {
+            let t: Vec<f32> = r.get_vec()?;
+            codec::ensure(t.iter().all(|f| !f.is_nan() && *f >= 0.0), || {
+                "a negative or NaN break force".into()
+            })?;
+            thresholds.push(t);
+        }
+        let n = r.get_count(32, "breakable ropes")?;
+        let mut ropes = crate::error::try_with_capacity(n, "breakable ropes")?;
+        for _ in 0..n {
+            ropes.push(load_rope(r, sets, particles)?);
+        }
+        let reserved = r.get::<bool>()?;
+        let n = r.get_count(28, "break events")?;
+        codec::ensure(n <= MAX_BREAK_EVENTS && (reserved || n == 0), || {
+            format!("{n} break events")
+        })?;
+        let mut events = Vec::new();
+        if reserved {
+            try_reserve(&mut events, MAX_BREAK_EVENTS, "break events")?;
+        }
+        for _ in 0..n {
+            let (family, id, force, particle) = r.get::<(u32, u32, f32, u32)>()?;
+            let family = FamilyKind::from_u32(family)
+                .ok_or_else(|| corrupt(format!("break event family {family}")))?;
+            let position: Vec3 = r.get()?;
+            codec::check_finite([force], "break event force")?;
+            codec::check_finite(position.to_array(), "break event position")?;
+            events.push(BreakEvent {
+                family,
+                id,
+                force,
+                position,
+                particle,
+            });
+        }
+        Ok(Breaking {
+            thresholds,
+            ropes,
+            events,
+            lost: r.get()?,
+        })
+    }
+}

@@ -27,6 +27,8 @@ use super::set::{force_of_lambda, remove_slots, ConstraintSet, Iteration};
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
+use crate::snapshot::codec::{self, Reader, Writer};
+use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Plan, Schedule, COLOUR_CHUNK};
@@ -98,6 +100,9 @@ pub struct DistanceConstraints {
     adjacency: Adjacency,
     corrections: Vec<Vec4>,
     jacobi_weight: Vec<f32>,
+    /// The particle count the schedule and the adjacency were built for (see
+    /// `NarySet`).
+    built_for: u32,
 }
 
 impl DistanceConstraints {
@@ -218,6 +223,7 @@ impl DistanceConstraints {
             slot_of,
             plan: Plan::new(&schedule)?,
             schedule,
+            built_for: hot.len() as u32,
             ..Default::default()
         };
         out.pairs.resize(m, [0, 0]);
@@ -472,6 +478,48 @@ impl ConstraintSet for DistanceConstraints {
     fn edit_stiffness(&mut self, id: usize, stiffness: f32, iterations: u32) {
         let per_iteration = pbd_per_iteration(stiffness, iterations);
         self.softness[self.slot_of[id] as usize] = pack_softness(0.0, per_iteration);
+    }
+    /// As `NarySet`: slot order, λ, the id → slot map; the schedule is rebuilt.
+    fn save(&self, w: &mut Writer<'_>) {
+        w.put(self.built_for);
+        w.put_block(&self.pairs);
+        w.put_block_raw(&self.rest);
+        w.put_block_raw(&self.softness);
+        w.put_block_raw(&self.lambda);
+        w.put_block_raw(&self.slot_of);
+    }
+
+    fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
+        const WHAT: &str = "distance constraint";
+        let built_for = r.get::<u32>()?;
+        let pairs = r.get_block::<[u32; 2]>()?;
+        let m = pairs.len();
+        let raw = DistanceConstraints {
+            rest: r.get_block_raw(m)?,
+            softness: r.get_block_raw(m)?,
+            lambda: r.get_block_raw(m)?,
+            slot_of: r.get_block_raw(m)?,
+            pairs,
+            built_for,
+            ..Default::default()
+        };
+        if m == 0 && built_for == 0 {
+            *self = raw;
+            return Ok(());
+        }
+        let n = codec::built_for(built_for, cx.hot.len(), WHAT)?;
+        codec::check_indices(&raw.pairs, n, WHAT)?;
+        codec::check_permutation(&raw.slot_of, WHAT)?;
+        codec::check_finite(raw.softness.iter().copied(), WHAT)?;
+        codec::check_finite(raw.lambda.iter().copied(), WHAT)?;
+        let mut set = raw.with_appended(&[], &cx.hot[..n], cx.jacobi)?;
+        codec::ensure(set.slot_of == raw.slot_of, || {
+            "the distance constraint order does not match its rebuild".to_string()
+        })?;
+        set.softness = raw.softness;
+        set.lambda = raw.lambda;
+        *self = set;
+        Ok(())
     }
 }
 

@@ -80,6 +80,12 @@ pub(crate) unsafe fn project_range(
     particles: &ParticleArrays<'_>,
     inv_h2: f32,
 ) {
+    #[cfg(test)]
+    if tests::FORCE_PORTABLE.load(std::sync::atomic::Ordering::Relaxed) {
+        // SAFETY: the invariants of this function's safety section are those
+        // `project_range_generic` requires.
+        return unsafe { project_range_generic(range, slots, particles, inv_h2) };
+    }
     #[cfg(target_arch = "x86_64")]
     {
         if avx::available() {
@@ -571,7 +577,13 @@ pub(super) mod avx {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    /// Makes every world in this test process use the portable kernel (the state-hash
+    /// test compares it with the SIMD one; results are the same bits either way, so
+    /// tests running meanwhile are unaffected).
+    pub(crate) static FORCE_PORTABLE: std::sync::atomic::AtomicBool =
+        std::sync::atomic::AtomicBool::new(false);
+
     use super::*;
 
     /// A tiny deterministic generator (xorshift), so the test needs no dependency.

@@ -10,6 +10,8 @@ pub mod breaking;
 pub mod distance;
 mod distance_jacobi;
 mod distance_kernel;
+#[cfg(test)]
+pub(crate) use distance_kernel::tests as distance_kernel_tests;
 pub mod link;
 pub mod nary;
 pub mod ring;
@@ -25,6 +27,8 @@ pub use set::FamilyKind;
 pub(crate) use set::{ConstraintSet, Iteration};
 
 use crate::particles::Particles;
+use crate::snapshot::codec::{self, Reader, Writer};
+use crate::snapshot::LoadContext;
 use crate::solver::Solver;
 use attachment::Attachments;
 use bending::{Dihedral, Isometric};
@@ -192,6 +196,51 @@ impl ConstraintSets {
         for set in self.all_mut() {
             set.end_step();
         }
+    }
+
+    /// Snapshot: every set in registry order, then the 2D plane and the damped ranges.
+    pub(crate) fn save(&self, w: &mut Writer<'_>) {
+        for set in self.all() {
+            set.save(w);
+        }
+        w.put_option(self.planar);
+        w.put_len(self.damped.len());
+        for (range, damping) in &self.damped {
+            w.put((range.start, range.end));
+            w.put(*damping);
+        }
+        self.breaking.save(w);
+        w.put_len(self.winches.len());
+        for winch in &self.winches {
+            winch.save(w);
+        }
+    }
+
+    /// Snapshot: the sets [`Self::save`] wrote, over the loaded particles of `cx`.
+    pub(crate) fn load(r: &mut Reader<'_>, cx: &LoadContext<'_>) -> crate::error::Result<Self> {
+        let mut sets = ConstraintSets::default();
+        for set in sets.all_mut() {
+            set.load(r, cx)?;
+        }
+        sets.planar = r.get_option()?;
+        let n = r.get_count(12, "damped ranges")?;
+        let mut damped = crate::error::try_with_capacity(n, "damped ranges")?;
+        for _ in 0..n {
+            let (start, end) = r.get::<(u32, u32)>()?;
+            codec::ensure(start <= end && end as usize <= cx.hot.len(), || {
+                format!("damped range {start}..{end} of {} particles", cx.hot.len())
+            })?;
+            damped.push((start..end, r.get::<f32>()?));
+        }
+        sets.damped = damped;
+        sets.breaking = breaking::Breaking::load(r, &sets, cx.hot.len())?;
+        let n = r.get_count(60, "winches")?;
+        let mut winches = crate::error::try_with_capacity(n, "winches")?;
+        for _ in 0..n {
+            winches.push(winch::Winch::load(r, &sets, cx.hot.len())?);
+        }
+        sets.winches = winches;
+        Ok(sets)
     }
 
     /// Recomputes Jacobi weights after inverse masses changed.

@@ -23,6 +23,8 @@ use super::set::{force_of_lambda, remove_slots, ConstraintSet, FamilyKind, Itera
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{separation, Particles};
+use crate::snapshot::codec::{self, Plain, Reader, Writer};
+use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Schedule};
@@ -36,7 +38,7 @@ const REMOVED: f32 = -1.0;
 /// One constraint family: its C(x) and ∇C.
 pub trait Family<const K: usize>: Send + Sync + 'static {
     /// Per-constraint rest data (rest length, rest angle, rest volume, ...).
-    type Rest: Copy + Send + Sync + std::fmt::Debug + 'static;
+    type Rest: Copy + Send + Sync + std::fmt::Debug + Plain + 'static;
     /// Name for messages, e.g. "tether".
     const NAME: &'static str;
     /// Its public name, when the family has a low-level API.
@@ -156,6 +158,9 @@ pub struct NarySet<F: Family<K>, const K: usize> {
     corrections: Vec<Vec3>,
     /// Jacobi only: 1 / (largest number of constraints on a movable particle of the slot).
     weight: Vec<f32>,
+    /// The particle count the schedule and the adjacency were built for (the world's,
+    /// with the particles of a body being added): a snapshot rebuilds them for it.
+    built_for: u32,
     _family: PhantomData<F>,
 }
 
@@ -171,6 +176,7 @@ impl<F: Family<K>, const K: usize> Default for NarySet<F, K> {
             adjacency: Adjacency::default(),
             corrections: Vec::new(),
             weight: Vec::new(),
+            built_for: 0,
             _family: PhantomData,
         }
     }
@@ -273,6 +279,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             lambda: try_with_capacity(m, what)?,
             slot_of,
             schedule,
+            built_for: hot.len() as u32,
             ..Default::default()
         };
         drop(items);
@@ -562,6 +569,50 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
 
     fn locate(&self, id: usize, particles: &Particles) -> Option<(u32, Vec3)> {
         Some(super::set::mean_position(&self.particles_of(id), particles))
+    }
+
+    /// The constraints in slot order with their λ and the id → slot map; the schedule
+    /// and the Jacobi data are rebuilt on load (the same build, so the same order).
+    fn save(&self, w: &mut Writer<'_>) {
+        w.put(self.built_for);
+        w.put_block(&self.particles);
+        w.put_raw(&self.rest);
+        w.put_block_raw(&self.compliance);
+        w.put_block_raw(&self.lambda);
+        w.put_block_raw(&self.slot_of);
+    }
+
+    fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
+        let built_for = r.get::<u32>()?;
+        let particles = r.get_block::<[u32; K]>()?;
+        let m = particles.len();
+        let raw = NarySet::<F, K> {
+            rest: r.get_raw(m)?,
+            compliance: r.get_block_raw(m)?,
+            lambda: r.get_block_raw(m)?,
+            slot_of: r.get_block_raw(m)?,
+            particles,
+            built_for,
+            ..Default::default()
+        };
+        if m == 0 && built_for == 0 {
+            *self = raw;
+            return Ok(());
+        }
+        let n = codec::built_for(built_for, cx.hot.len(), F::NAME)?;
+        codec::check_indices(&raw.particles, n, F::NAME)?;
+        codec::check_permutation(&raw.slot_of, F::NAME)?;
+        codec::check_finite(raw.compliance.iter().copied(), F::NAME)?;
+        codec::check_finite(raw.lambda.iter().copied(), F::NAME)?;
+        let mut set = raw.with_appended(&[], &cx.hot[..n], cx.jacobi)?;
+        codec::ensure(set.slot_of == raw.slot_of, || {
+            format!("the {} order does not match its rebuild", F::NAME)
+        })?;
+        // Verbatim (the rebuild keeps them too; this keeps every bit).
+        set.compliance = raw.compliance;
+        set.lambda = raw.lambda;
+        *self = set;
+        Ok(())
     }
 }
 

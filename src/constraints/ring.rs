@@ -12,6 +12,8 @@ use super::set::{force_of_lambda, single_lambda_set, FamilyKind};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
+use crate::snapshot::codec::{self, Reader, Writer};
+use crate::snapshot::LoadContext;
 
 struct Ring {
     particles: Vec<u32>,
@@ -232,6 +234,48 @@ pub(crate) fn flatten(particles: &mut Particles, z: f32) {
     for i in 0..particles.len() {
         particles.velocity[i].z = 0.0;
         particles.hot[i].z = z - particles.base[i].z;
+    }
+}
+
+impl RingAreas {
+    /// Snapshot: every ring (its scratch is rebuilt).
+    pub(crate) fn save_snapshot(&self, w: &mut Writer<'_>) {
+        w.put_len(self.rings.len());
+        for r in &self.rings {
+            w.put_slice(&r.particles);
+            w.put(r.rest_area);
+            w.put(r.pressure);
+            w.put(r.compliance);
+            w.put(r.lambda);
+        }
+    }
+
+    /// Snapshot: the rings [`Self::save_snapshot`] wrote.
+    pub(crate) fn load_snapshot(r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<Self> {
+        let n = r.get_count(24, "rings")?;
+        let mut rings = try_with_capacity(n, "rings")?;
+        for k in 0..n {
+            let particles = r.get_vec::<u32>()?;
+            codec::ensure(particles.len() >= 3, || {
+                format!("ring {k} has fewer than 3 particles")
+            })?;
+            codec::check_list(&particles, cx.hot.len(), "ring particle")?;
+            let m = particles.len();
+            let mut gradient = try_with_capacity::<Vec3>(m, "ring gradient")?;
+            gradient.resize(m, Vec3::ZERO);
+            let mut points = try_with_capacity::<Vec3>(m, "ring points")?;
+            points.resize(m, Vec3::ZERO);
+            rings.push(Ring {
+                particles,
+                rest_area: r.get()?,
+                pressure: r.get()?,
+                compliance: r.get()?,
+                lambda: r.get()?,
+                gradient,
+                points,
+            });
+        }
+        Ok(RingAreas { rings })
     }
 }
 

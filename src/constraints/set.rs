@@ -8,6 +8,8 @@ use std::ops::Range;
 
 use crate::math::Vec4;
 use crate::particles::Particles;
+use crate::snapshot::codec::{Reader, Writer};
+use crate::snapshot::LoadContext;
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
 
@@ -218,6 +220,14 @@ pub(crate) trait ConstraintSet: Send {
     fn locate(&self, _id: usize, _particles: &Particles) -> Option<(u32, crate::math::Vec3)> {
         None
     }
+
+    /// Snapshot: writes everything of the set that the next step or a readback uses
+    /// (ARCHITECTURE.md, "Snapshots").
+    fn save(&self, w: &mut Writer<'_>);
+
+    /// Snapshot: replaces this set (a default one) by the one [`Self::save`] wrote,
+    /// checking every index against the particles of `cx`.
+    fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> crate::error::Result<()>;
 }
 
 /// The first of `ids` and the mean position of the particles `ids` (m).
@@ -334,6 +344,19 @@ macro_rules! single_lambda_set {
                     <$set>::particle_list(self, id),
                     particles,
                 ))
+            }
+
+            fn save(&self, w: &mut $crate::snapshot::codec::Writer<'_>) {
+                <$set>::save_snapshot(self, w);
+            }
+
+            fn load(
+                &mut self,
+                r: &mut $crate::snapshot::codec::Reader<'_>,
+                cx: &$crate::snapshot::LoadContext<'_>,
+            ) -> $crate::error::Result<()> {
+                *self = <$set>::load_snapshot(r, cx)?;
+                Ok(())
             }
         }
     };

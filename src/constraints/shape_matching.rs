@@ -22,6 +22,8 @@ use super::set::{ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
+use crate::snapshot::codec::{self, Reader, Writer};
+use crate::snapshot::LoadContext;
 
 /// Mass given to pinned particles (kg): effectively infinite.
 const PINNED_MASS: f32 = 1.0e20;
@@ -315,6 +317,47 @@ impl ConstraintSet for ShapeClusters {
 
     fn edit_stiffness(&mut self, id: usize, stiffness: f32, iterations: u32) {
         self.set_stiffness(id, stiffness, iterations);
+    }
+    /// Every cluster with its rotation, the warm start of the next fit (its scratch is
+    /// rebuilt).
+    fn save(&self, w: &mut Writer<'_>) {
+        w.put_len(self.clusters.len());
+        for c in &self.clusters {
+            w.put_slice(&c.particles);
+            w.put_raw(&c.rest);
+            w.put(c.stiffness);
+            w.put(c.per_iteration);
+            w.put(c.yield_distance);
+            w.put(c.creep);
+            w.put(c.rotation);
+            w.put(c.removed);
+        }
+    }
+
+    fn load(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
+        let n = r.get_count(56, "shape-matching clusters")?;
+        let mut clusters = try_with_capacity(n, "clusters")?;
+        for k in 0..n {
+            let particles = r.get_vec::<u32>()?;
+            let m = particles.len();
+            codec::ensure(m >= 2, || format!("cluster {k} has fewer than 2 particles"))?;
+            codec::check_list(&particles, cx.hot.len(), "cluster particle")?;
+            let mut scratch = try_with_capacity::<Vec3>(m, "cluster")?;
+            scratch.resize(m, Vec3::ZERO);
+            clusters.push(Cluster {
+                particles,
+                rest: r.get_raw(m)?,
+                stiffness: r.get()?,
+                per_iteration: r.get()?,
+                yield_distance: r.get()?,
+                creep: r.get()?,
+                rotation: r.get()?,
+                removed: r.get()?,
+                scratch,
+            });
+        }
+        *self = ShapeClusters { clusters };
+        Ok(())
     }
 }
 

@@ -23,6 +23,7 @@
 use super::nary::Family;
 use super::set::FamilyKind;
 use crate::math::Vec3;
+use crate::snapshot::codec::Plain;
 
 /// Rest data of one strain component.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -160,6 +161,21 @@ pub fn tet_coefficients(r1: Vec3, r2: Vec3, r3: Vec3) -> Option<[[f32; 3]; 3]> {
         let c = inv.col(i);
         [c.x, c.y, c.z]
     }))
+}
+
+impl<const E: usize> Plain for StrainRest<E> {
+    const SIZE: usize = 12 * E + 2;
+    fn write(self, out: &mut [u8]) {
+        (self.coef, [self.axes.0, self.axes.1]).write(out);
+    }
+    fn read(b: &[u8]) -> Self {
+        let (coef, [a, b]) = <([[f32; E]; 3], [u8; 2])>::read(b);
+        // Axes index 3-vectors: a forged value must not index past them.
+        StrainRest {
+            coef,
+            axes: (a.min(2), b.min(2)),
+        }
+    }
 }
 
 #[cfg(test)]

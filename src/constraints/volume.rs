@@ -22,6 +22,8 @@ use super::set::{force_of_lambda, single_lambda_set, FamilyKind};
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{rel, separation, Particles};
+use crate::snapshot::codec::{self, Reader, Writer};
+use crate::snapshot::LoadContext;
 
 /// Signed volume (m³) of a tetrahedron from positions relative to x0.
 #[inline(always)]
@@ -382,6 +384,48 @@ pub(crate) fn tet_volumes(p: &Particles, tets: &[[u32; 4]]) -> Result<Vec<f32>> 
         out.push(v);
     }
     Ok(out)
+}
+
+impl PressureConstraints {
+    /// Snapshot: every surface (its scratch is rebuilt).
+    pub(crate) fn save_snapshot(&self, w: &mut Writer<'_>) {
+        w.put_len(self.surfaces.len());
+        for s in &self.surfaces {
+            w.put_slice(&s.vertices);
+            w.put_slice(&s.triangles);
+            w.put(s.rest_volume);
+            w.put(s.pressure);
+            w.put(s.compliance);
+            w.put(s.lambda);
+        }
+    }
+
+    /// Snapshot: the surfaces [`Self::save_snapshot`] wrote.
+    pub(crate) fn load_snapshot(r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<Self> {
+        let n = r.get_count(32, "pressure surfaces")?;
+        let mut surfaces = try_with_capacity(n, "pressure surfaces")?;
+        for k in 0..n {
+            let vertices = r.get_vec::<u32>()?;
+            let triangles = r.get_vec::<[u32; 3]>()?;
+            codec::ensure(!vertices.is_empty(), || {
+                format!("surface {k} has no vertices")
+            })?;
+            codec::check_list(&vertices, cx.hot.len(), "surface vertex")?;
+            codec::check_indices(&triangles, vertices.len(), "surface triangle")?;
+            let mut gradient = try_with_capacity::<Vec3>(vertices.len(), "surface gradient")?;
+            gradient.resize(vertices.len(), Vec3::ZERO);
+            surfaces.push(Surface {
+                vertices,
+                triangles,
+                rest_volume: r.get()?,
+                pressure: r.get()?,
+                compliance: r.get()?,
+                lambda: r.get()?,
+                gradient,
+            });
+        }
+        Ok(PressureConstraints { surfaces })
+    }
 }
 
 #[cfg(test)]

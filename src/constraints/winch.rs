@@ -252,3 +252,61 @@ impl ConstraintSets {
         }
     }
 }
+
+impl Winch {
+    /// Snapshot: every field, in declaration order.
+    pub(crate) fn save(&self, w: &mut crate::snapshot::codec::Writer<'_>) {
+        super::breaking::save_rope(w, &self.rope);
+        w.put((self.end as u32, self.cursor));
+        w.put((self.paying, self.full, self.tail, self.speed));
+        w.put_option(self.target);
+        w.put((self.inverse_mass, self.bend_ratio));
+        w.put(self.drum);
+    }
+
+    /// Snapshot: what [`Self::save`] wrote, checked against the loaded sets.
+    pub(crate) fn load(
+        r: &mut crate::snapshot::codec::Reader<'_>,
+        sets: &ConstraintSets,
+        particles: usize,
+    ) -> crate::error::Result<Winch> {
+        use crate::snapshot::codec;
+        let rope = super::breaking::load_rope(r, sets, particles)?;
+        let (end, cursor) = r.get::<(u32, u32)>()?;
+        let end = match end {
+            0 => RopeEnd::Start,
+            1 => RopeEnd::End,
+            e => return Err(codec::corrupt(format!("winch end {e}"))),
+        };
+        codec::ensure(
+            rope.particles.len() >= 2
+                && rope.stretch.len() + 1 == rope.particles.len()
+                && (cursor as usize) < rope.particles.len(),
+            || format!("a winch with cursor {cursor} on {:?}", rope.particles),
+        )?;
+        let (paying, full, tail, speed) = r.get::<(f32, f32, f32, f32)>()?;
+        let target = r.get_option::<f32>()?;
+        let (inverse_mass, bend_ratio) = r.get::<(f32, f32)>()?;
+        let drum: crate::math::Vec3 = r.get()?;
+        codec::check_finite(
+            [paying, full, tail, speed, inverse_mass, bend_ratio]
+                .into_iter()
+                .chain(target)
+                .chain(drum.to_array()),
+            "winch",
+        )?;
+        Ok(Winch {
+            rope,
+            end,
+            cursor,
+            paying,
+            full,
+            tail,
+            speed,
+            target,
+            inverse_mass,
+            bend_ratio,
+            drum,
+        })
+    }
+}

@@ -14,6 +14,7 @@ pub mod families;
 pub mod handles;
 pub mod particles;
 pub mod skinning;
+pub mod snapshot;
 pub mod wind;
 pub mod world;
 

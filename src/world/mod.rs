@@ -22,6 +22,7 @@ mod collision;
 pub(crate) mod edit;
 pub(crate) mod families;
 mod skinning;
+mod snapshot;
 mod step;
 pub(crate) mod winch;
 mod wind;

@@ -1287,6 +1287,38 @@ void test_edits_breaks_cuts_and_winches() {
     must(crane.set_rest_scale(0.9f), "set_rest_scale");
     must(crane.set_mass(2.0f), "set_mass");
     check(crane.set_mass(-1.0f).status() == sinew::Status::InvalidArgument, "negative mass refused");
+void test_snapshots() {
+    sinew::World w = make_world(kG, 8);
+    sinew::RopeDesc desc;
+    desc.with_ends({0, 2, 0}, {1, 2, 0});
+    sinew::Body rope = must(w.add_rope(desc), "add_rope");
+    std::vector<uint64_t> hashes{must(w.state_hash(), "state_hash")};
+    std::vector<uint8_t> at60;
+    for (int k = 1; k <= 120; ++k) {
+        must(w.step(1.0f / 60.0f), "step");
+        hashes.push_back(must(w.state_hash(), "state_hash"));
+        if (k == 60) must(w.save(at60), "save into a vector");
+    }
+    check(hashes[60] != hashes[120], "snapshots: the rope swings");
+    check(at60.size() == must(w.snapshot_size(), "snapshot_size"), "snapshots: size");
+    must(w.restore(at60), "restore");
+    sinew::World four = must(sinew::World::from_snapshot(at60, 4), "from_snapshot");
+    bool same = must(w.state_hash(), "hash") == hashes[60];
+    for (int k = 61; k <= 120; ++k) {
+        must(w.step(1.0f / 60.0f), "step");
+        must(four.step(1.0f / 60.0f), "step");
+        same = same && must(w.state_hash(), "hash") == hashes[k] && must(four.state_hash(), "hash") == hashes[k];
+    }
+    check(same, "snapshots: rollback to frame 60 replays 61..120 bit for bit, on 4 threads too");
+    check(must(w.save(), "save") == must(four.save(), "save"), "snapshots: both worlds save the same bytes");
+    std::vector<uint8_t> bad = at60;
+    bad[bad.size() / 2] ^= 1;
+    const uint64_t before = must(w.state_hash(), "hash");
+    check(w.restore(bad).status() == sinew::Status::InvalidArgument, "snapshots: a flipped bit is refused");
+    bad.assign(at60.begin(), at60.end() - 1);
+    check(w.restore(bad).status() == sinew::Status::InvalidArgument, "snapshots: a truncation is refused");
+    check(sinew::World::from_snapshot({}).status() == sinew::Status::InvalidArgument, "snapshots: empty refused");
+    check(must(w.state_hash(), "hash") == before, "snapshots: refusals change nothing");
 }
 
 int main() {
@@ -1309,6 +1341,7 @@ int main() {
     test_families_and_attachments();
     test_wind_and_skinning();
     test_edits_breaks_cuts_and_winches();
+    test_snapshots();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

@@ -83,6 +83,10 @@ use sinew::ffi::skinning::{
     sinew_body_set_skin_root, sinew_body_set_skin_targets, sinew_body_set_skin_weights,
     sinew_body_teleport_to_skin, SinewSkinWeights,
 };
+use sinew::ffi::snapshot::{
+    sinew_world_create_from_snapshot, sinew_world_restore_snapshot, sinew_world_save_snapshot,
+    sinew_world_snapshot_size, sinew_world_state_hash,
+};
 use sinew::ffi::wind::{
     sinew_body_set_aerodynamics, sinew_wind_desc_default, sinew_wind_desc_init,
     sinew_wind_zone_desc_default, sinew_wind_zone_desc_init, sinew_world_add_wind_zone,
@@ -664,6 +668,11 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_body_set_skin_targets",
     "sinew_body_set_skin_root",
     "sinew_body_teleport_to_skin",
+    "sinew_world_snapshot_size",
+    "sinew_world_save_snapshot",
+    "sinew_world_restore_snapshot",
+    "sinew_world_create_from_snapshot",
+    "sinew_world_state_hash",
 ];
 
 /// `values` laid out every `stride` bytes (at least 12), in a byte buffer.
@@ -1144,6 +1153,23 @@ impl<'a> Session<'a> {
         d
     }
 
+    /// A snapshot of `w` through the C ABI, when `w` is a live world.
+    fn snapshot_of(&mut self, w: SinewWorld) -> Option<Vec<u8>> {
+        let mut size = 0u64;
+        // SAFETY: valid pointers; the buffer holds `size` bytes.
+        unsafe {
+            if sinew_world_snapshot_size(w, &mut size) != SINEW_OK {
+                return None;
+            }
+            let mut b = vec![0u8; size as usize];
+            let mut written = 0u64;
+            let st = sinew_world_save_snapshot(w, b.as_mut_ptr(), size, &mut written);
+            assert_eq!(st, SINEW_OK, "saving a live world failed: {}", last_error());
+            assert_eq!(written, size);
+            Some(b)
+        }
+    }
+
     /// Calls `name` on world `w` with generated arguments.
     /// A wind desc: valid values up to the limits, sometimes one field out of range.
     fn desc_wind(&mut self) -> SinewWindDesc {
@@ -1251,6 +1277,65 @@ impl<'a> Session<'a> {
                         _ => 1.0 / 60.0,
                     };
                     Outcome::new(sinew_world_step(w, dt), true)
+                }
+                // ---- snapshots ----------------------------------------------------
+                "sinew_world_snapshot_size" => {
+                    let mut o = out1!(u64);
+                    ok_or(sinew_world_snapshot_size(w, o.ptr()), o.untouched())
+                }
+                "sinew_world_state_hash" => {
+                    let mut o = out1!(u64);
+                    let st = sinew_world_state_hash(w, o.ptr());
+                    if st == SINEW_OK && !o.null {
+                        // The hash is a function of the state: asked again, the same.
+                        let mut again = 0u64;
+                        assert_eq!(sinew_world_state_hash(w, &mut again), SINEW_OK);
+                        assert_eq!(again, o.get(0), "the state hash changed by itself");
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_world_save_snapshot" => {
+                    let need = self.snapshot_of(w).map_or(64, |b| b.len());
+                    let cap = match self.g.below(4) {
+                        0 => need.saturating_sub(1 + self.g.below(64) as usize),
+                        1 => need + self.g.below(64) as usize,
+                        _ => need,
+                    };
+                    let mut buf = Output::<u8>::new(&mut self.g, cap);
+                    let mut o = out1!(u64);
+                    let st = sinew_world_save_snapshot(w, buf.ptr(), cap as u64, o.ptr());
+                    ok_or(st, o.untouched() && buf.untouched())
+                }
+                "sinew_world_restore_snapshot" | "sinew_world_create_from_snapshot" => {
+                    // A real snapshot of this (or another live) world, damaged a third
+                    // of the time: a flipped bit, a truncation, or foreign bytes.
+                    let mut b = self.snapshot_of(w).unwrap_or_default();
+                    if self.g.pct(33) && !b.is_empty() {
+                        let i = self.g.below(b.len() as u64) as usize;
+                        match self.g.below(3) {
+                            0 => b[i] ^= 1 << self.g.below(8),
+                            1 => b.truncate(i),
+                            _ => b[i..].iter_mut().for_each(|x| *x = 0xA5),
+                        }
+                    }
+                    let data = Input::new(&mut self.g, b);
+                    let size = data.values.len() as u64;
+                    if name == "sinew_world_restore_snapshot" {
+                        Outcome::new(sinew_world_restore_snapshot(w, data.ptr(), size), true)
+                    } else {
+                        let threads = [0, 1, 2, 4, 300][self.g.below(5) as usize];
+                        let mut o = out1!(SinewWorld);
+                        let st =
+                            sinew_world_create_from_snapshot(data.ptr(), size, threads, o.ptr());
+                        if st == SINEW_OK {
+                            let made = o.get(0);
+                            self.live.push(WorldState {
+                                handle: made,
+                                ..Default::default()
+                            });
+                        }
+                        ok_or(st, o.untouched())
+                    }
                 }
                 // ---- descs --------------------------------------------------------
                 "sinew_rope_desc_default" => {

@@ -657,6 +657,22 @@ namespace Sinew.Native
         /// <summary>Largest drag or lift coefficient (dimensionless).</summary>
         public const float SINEW_MAX_AERO_COEFFICIENT = 10.0f;
 
+        /// <summary>
+        /// Version of the body layout; bumped whenever a field is added, removed or changes
+        /// meaning. Buffers of another version are refused.
+        /// </summary>
+        public const uint FORMAT_VERSION = 1;
+
+        /// <summary>
+        /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
+        /// C ABI layer above this one, which asserts at compile time that the two agree),
+        /// recorded in every snapshot.
+        /// </summary>
+        public const uint ABI_VERSION = 1;
+
+        /// <summary>Bytes before the body.</summary>
+        public const uint HEADER_BYTES = 32;
+
         /// <summary>Returns <c>SINEW_ABI_VERSION</c> of this binary.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern uint sinew_abi_version();
@@ -1477,6 +1493,64 @@ namespace Sinew.Native
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_teleport_to_skin(SinewWorld world, SinewBody body);
+
+        /// <summary>
+        /// Writes the number of bytes <c>sinew_world_save_snapshot</c> needs now (header included)
+        /// to <c>out_size</c>.
+        /// </summary>
+        /// <remarks><c>out_size</c> must be NULL or point to writable memory for one uint64_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_snapshot_size(SinewWorld world, ulong* out_size);
+
+        /// <summary>
+        /// Saves the whole simulation state of <c>world</c> into <c>buffer</c> (<c>capacity</c> bytes, at
+        /// least what <c>sinew_world_snapshot_size</c> reported) and writes the bytes used to
+        /// <c>out_written</c>. Nothing is allocated. A buffer that is too small is refused with
+        /// SINEW_ERROR_OUT_OF_RANGE and left untouched. The snapshot holds everything the next
+        /// step uses (particles, every constraint with its multiplier, bodies, colliders and
+        /// their transforms, attachments, grabs, settings, body and collider handles) except
+        /// the thread count; it is checksummed and versioned.
+        /// </summary>
+        /// <remarks>
+        /// <c>buffer</c> must be NULL or point to <c>capacity</c> writable bytes; <c>out_written</c> must be
+        /// NULL or point to writable memory for one uint64_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_save_snapshot(SinewWorld world, byte* buffer, ulong capacity, ulong* out_written);
+
+        /// <summary>
+        /// Replaces the simulation state of <c>world</c> by the snapshot in <c>data</c> (<c>size</c> bytes).
+        /// The world keeps its thread count and its own handle; body and collider handles it
+        /// had when the snapshot was saved are valid again. A truncated, corrupt, foreign or
+        /// newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a message saying
+        /// which, and the world is unchanged.
+        /// </summary>
+        /// <remarks><c>data</c> must be NULL or point to <c>size</c> readable bytes.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_restore_snapshot(SinewWorld world, byte* data, ulong size);
+
+        /// <summary>
+        /// Creates a world from the snapshot in <c>data</c> (<c>size</c> bytes) with <c>threads</c> worker
+        /// threads (0 = all cores, at most 256, as SinewWorldDesc::threads; results do not
+        /// depend on it).
+        /// Its body and collider handles are the saved ones. Refusals as
+        /// <c>sinew_world_restore_snapshot</c>; <c>out_world</c> is written only on success.
+        /// </summary>
+        /// <remarks>
+        /// <c>data</c> must be NULL or point to <c>size</c> readable bytes; <c>out_world</c> must be NULL or
+        /// point to writable memory for one SinewWorld.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_create_from_snapshot(byte* data, ulong size, uint threads, SinewWorld* out_world);
+
+        /// <summary>
+        /// Writes a 64-bit hash of the simulation state of <c>world</c> to <c>out_hash</c>: equal
+        /// states give equal hashes on any machine, thread count or kernel (for lockstep
+        /// desync checks). Cheap (one pass over the state) and allocation-free.
+        /// </summary>
+        /// <remarks><c>out_hash</c> must be NULL or point to writable memory for one uint64_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_state_hash(SinewWorld world, ulong* out_hash);
 
         /// <summary>Writes sinew_wind_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewWindDesc.</remarks>

@@ -101,7 +101,10 @@ namespace UnityEngine
         public static bool GetMouseButton(int button) { return false; }
         public static bool GetMouseButtonDown(int button) { return false; }
         public static bool GetMouseButtonUp(int button) { return false; }
+        public static bool GetKeyDown(KeyCode key) { return false; }
     }
+
+    public enum KeyCode { None = 0, Backspace = 8, R = 114 }
 
     public struct Matrix4x4
     {
@@ -124,11 +127,14 @@ namespace UnityEngine
         public static float Clamp01(float f) { return f; }
         public static float SmoothStep(float a, float b, float t) { return a; }
         public static float Min(float a, float b) { return a < b ? a : b; }
+        public static int Max(int a, int b) { return a > b ? a : b; }
+        public static int RoundToInt(float f) { return (int)f; }
     }
 
     public static class Debug
     {
         public static void LogError(object message, Object context) { }
+        public static void Log(object message, Object context) { }
     }
 
     public static class Application

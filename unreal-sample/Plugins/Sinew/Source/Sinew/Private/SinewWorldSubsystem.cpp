@@ -132,6 +132,72 @@ void USinewWorldSubsystem::Step(float DeltaSeconds)
 	}
 }
 
+bool USinewWorldSubsystem::SaveSimulation(TArray<uint8>& OutBytes)
+{
+	sinew::Scene* S = GetScene();
+	if (!S)
+	{
+		return false;
+	}
+	sinew::Result<std::vector<uint8_t>> Saved = S->world().save();
+	if (!Saved)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("SaveSimulation failed: %s"), UTF8_TO_TCHAR(Saved.error().message.c_str()));
+		return false;
+	}
+	const std::vector<uint8_t>& Bytes = *Saved;
+	if (Bytes.size() > (size_t)MAX_int32)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("SaveSimulation: the snapshot exceeds a TArray"));
+		return false;
+	}
+	OutBytes.SetNumUninitialized((int32)Bytes.size());
+	FMemory::Memcpy(OutBytes.GetData(), Bytes.data(), Bytes.size());
+	return true;
+}
+
+bool USinewWorldSubsystem::RestoreSimulation(const TArray<uint8>& Bytes)
+{
+	sinew::Scene* S = GetScene();
+	if (!S)
+	{
+		return false;
+	}
+	const sinew::Result<void> Restored = S->world().restore(Bytes.GetData(), (std::size_t)Bytes.Num());
+	if (!Restored)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("RestoreSimulation refused: %s"), UTF8_TO_TCHAR(Restored.error().message.c_str()));
+		return false;
+	}
+	return true;
+}
+
+bool USinewWorldSubsystem::SerializeSimulation(FArchive& Ar)
+{
+	TArray<uint8> Bytes;
+	if (Ar.IsSaving() && !SaveSimulation(Bytes))
+	{
+		Bytes.Reset(); // an empty record: loading it restores nothing
+	}
+	Ar << Bytes;
+	if (Ar.IsLoading())
+	{
+		return Bytes.Num() > 0 && RestoreSimulation(Bytes);
+	}
+	return Bytes.Num() > 0;
+}
+
+int64 USinewWorldSubsystem::GetStateHash()
+{
+	sinew::Scene* S = GetScene();
+	if (!S)
+	{
+		return 0;
+	}
+	const sinew::Result<uint64_t> Hash = S->world().state_hash();
+	return Hash ? (int64)*Hash : 0;
+}
+
 FSinewPickResult USinewWorldSubsystem::PickParticle(FVector WorldOrigin, FVector WorldDirection, float RadiusCm)
 {
 	FSinewPickResult Result;

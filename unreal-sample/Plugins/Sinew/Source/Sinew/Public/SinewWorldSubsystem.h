@@ -113,6 +113,39 @@ public:
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
 	FSinewPickResult PickParticle(FVector WorldOrigin, FVector WorldDirection, float RadiusCm = 5.0f);
 
+	/**
+	 * Saves the whole simulation (every rope, cloth and collider's state, with the
+	 * handles the components hold) into OutBytes, for a USaveGame's
+	 * UPROPERTY() TArray<uint8>. False (and OutBytes untouched) when there is no
+	 * simulation or the save failed (logged).
+	 */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|SaveGame")
+	bool SaveSimulation(TArray<uint8>& OutBytes);
+
+	/**
+	 * Restores a simulation saved by SaveSimulation in this level, with the same Sinew
+	 * components present: every particle, constraint, collider and grab continues
+	 * exactly from the saved moment. A truncated, corrupt or foreign buffer is refused
+	 * (false, logged) and changes nothing.
+	 */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|SaveGame")
+	bool RestoreSimulation(const TArray<uint8>& Bytes);
+
+	/**
+	 * SaveGame through an archive: saves when Ar.IsSaving(), restores when
+	 * Ar.IsLoading() (the bytes are written as one length-prefixed TArray<uint8>). Call
+	 * it from a USaveGame's or an actor's Serialize(FArchive&). False when there is no
+	 * simulation or the restore was refused.
+	 */
+	bool SerializeSimulation(FArchive& Ar);
+
+	/**
+	 * A 64-bit hash of the simulation state (equal on every machine for equal states:
+	 * compare it between lockstep peers to detect a desync); 0 without a simulation.
+	 */
+	UFUNCTION(BlueprintPure, Category = "Sinew|SaveGame")
+	int64 GetStateHash();
+
 protected:
 	virtual bool DoesSupportWorldType(const EWorldType::Type WorldType) const override;
 

@@ -1,0 +1,260 @@
+//! Snapshots of a world (the format: `crate::snapshot`): the size query, save into a
+//! caller's buffer, restore into this world or a new one, and the state hash.
+//!
+//! What is saved: the settings (all but the thread count, which is this machine's
+//! choice, not simulation state), the substep length of the last step (force
+//! readback), every particle array, every constraint set of the registry with its λ,
+//! the 2D plane and the damped ranges, the bodies with their id table, the colliders
+//! with their id table, transforms and mesh, the contact readback, the grabs and the
+//! speed limit. Scratch buffers (contacts, the collision grid, Jacobi corrections) and
+//! the Gauss-Seidel schedules are rebuilt by the same code that built them, so the
+//! restored world steps bit for bit like the saved one.
+
+use super::World;
+use crate::aero::Aero;
+use crate::bodies::Bodies;
+use crate::collision::Collision;
+use crate::constraints::ConstraintSets;
+use crate::error::{Error, Result};
+use crate::particles::Particles;
+use crate::skinning::Skinning;
+use crate::snapshot::codec::{self, Count, Fill, Reader, Writer};
+use crate::snapshot::xxh64::Xxh64;
+use crate::snapshot::{self as format, LoadContext, HEADER_BYTES};
+use crate::solver::parallel::Executor;
+use crate::solver::Solver;
+use crate::world::WorldDesc;
+
+/// The simulation state of a world, parsed and checked, before it replaces anything.
+struct Parsed {
+    desc: WorldDesc,
+    last_h: f32,
+    particles: Particles,
+    sets: ConstraintSets,
+    bodies: Bodies,
+    collision: Collision,
+    aero: Aero,
+    skinning: Skinning,
+}
+
+impl World {
+    /// The body of a snapshot: every field of the world in order. The destructuring
+    /// names every field, so adding one to `World` fails to compile until it is saved
+    /// here (or deliberately skipped, like the executor).
+    fn write_body(&self, w: &mut Writer<'_>) {
+        let World {
+            desc,
+            particles,
+            sets,
+            bodies,
+            collision,
+            exec: _,
+            last_h,
+            aero,
+            skinning,
+        } = self;
+        let WorldDesc {
+            gravity,
+            substeps,
+            iterations,
+            solver,
+            jacobi_relaxation,
+            damping,
+            threads: _,
+        } = *desc;
+        w.put(gravity);
+        w.put((substeps, iterations));
+        w.put(solver as u32);
+        w.put((jacobi_relaxation, damping));
+        w.put(*last_h);
+        particles.save(w);
+        sets.save(w);
+        bodies.save(w);
+        collision.save(w);
+        aero.save(w);
+        skinning.save(w);
+    }
+
+    fn read_body(body: &[u8], threads: u32) -> Result<Parsed> {
+        let mut r = Reader::new(body);
+        let gravity = r.get()?;
+        let (substeps, iterations) = r.get()?;
+        let solver = match r.get::<u32>()? {
+            0 => Solver::GaussSeidel,
+            1 => Solver::Jacobi,
+            s => return Err(codec::corrupt(format!("solver {s}"))),
+        };
+        let (jacobi_relaxation, damping) = r.get()?;
+        let desc = WorldDesc {
+            gravity,
+            substeps,
+            iterations,
+            solver,
+            jacobi_relaxation,
+            damping,
+            threads,
+        };
+        desc.validate().map_err(|e| codec::corrupt(e.message))?;
+        let last_h: f32 = r.get()?;
+        codec::check_finite([last_h], "last substep")?;
+        let particles = Particles::load(&mut r)?;
+        let cx = LoadContext {
+            hot: &particles.hot,
+            jacobi: solver == Solver::Jacobi,
+        };
+        let sets = ConstraintSets::load(&mut r, &cx)?;
+        let bodies = Bodies::load(&mut r, particles.len(), &sets)?;
+        let collision = Collision::load(&mut r, particles.len())?;
+        let live = |id: u64| {
+            let id = bodies.id_with_serial(id);
+            bodies.get(id).is_ok().then_some(id)
+        };
+        let aero = Aero::load(&mut r, particles.len(), &live)?;
+        let skinning = Skinning::load(&mut r, particles.len(), &live)?;
+        codec::ensure(r.remaining() == 0, || {
+            format!("{} bytes follow the world", r.remaining())
+        })?;
+        Ok(Parsed {
+            desc,
+            last_h,
+            particles,
+            sets,
+            bodies,
+            collision,
+            aero,
+            skinning,
+        })
+    }
+
+    /// Bytes [`World::save_snapshot`] writes now (header included).
+    pub fn snapshot_size(&self) -> usize {
+        let mut count = Count::default();
+        self.write_body(&mut Writer::new(&mut count));
+        HEADER_BYTES + count.0
+    }
+
+    /// Saves the whole simulation state into `out` (at least
+    /// [`World::snapshot_size`] bytes); returns the bytes written. Nothing is
+    /// allocated. Fails with OUT_OF_RANGE, writing nothing, when `out` is too small.
+    pub fn save_snapshot(&self, out: &mut [u8]) -> Result<usize> {
+        let size = self.snapshot_size();
+        if out.len() < size {
+            return Err(Error::out_of_range(format!(
+                "the snapshot takes {size} bytes but the buffer holds {}",
+                out.len()
+            )));
+        }
+        let (header, rest) = out[..size].split_at_mut(HEADER_BYTES);
+        let mut fill = Fill {
+            buf: rest,
+            pos: 0,
+            hash: Xxh64::new(0),
+        };
+        self.write_body(&mut Writer::new(&mut fill));
+        debug_assert_eq!(fill.pos, size - HEADER_BYTES);
+        format::write_header(header, size - HEADER_BYTES, fill.hash.digest());
+        Ok(size)
+    }
+
+    /// The snapshot in a new vector.
+    pub fn snapshot(&self) -> Vec<u8> {
+        let mut v = vec![0u8; self.snapshot_size()];
+        let n = self.save_snapshot(&mut v).expect("sized by snapshot_size");
+        v.truncate(n);
+        v
+    }
+
+    /// Replaces this world's simulation state by a snapshot's; keeps this world's
+    /// thread count and its world serial (the part of body ids that tells worlds
+    /// apart). Body and collider ids this world had when it saved the snapshot are
+    /// valid again afterwards; restoring another world's snapshot makes this world's
+    /// ids name the bodies in the same slots. A truncated, corrupt, foreign or newer buffer is refused with
+    /// INVALID_ARGUMENT and a message, and the world is unchanged.
+    pub fn restore_snapshot(&mut self, bytes: &[u8]) -> Result<()> {
+        let body = format::check(bytes)?;
+        let mut p = Self::read_body(body, self.desc.threads)?;
+        p.bodies.keep_serial_of(&self.bodies);
+        p.aero.reserial(&p.bodies);
+        p.skinning.reserial(&p.bodies);
+        self.desc = p.desc;
+        self.last_h = p.last_h;
+        self.particles = p.particles;
+        self.sets = p.sets;
+        self.bodies = p.bodies;
+        self.collision = p.collision;
+        self.aero = p.aero;
+        self.skinning = p.skinning;
+        Ok(())
+    }
+
+    /// A new world from a snapshot, with `threads` worker threads (0 = all cores; the
+    /// results do not depend on it). Its body and collider ids are the saved ones.
+    pub fn from_snapshot(bytes: &[u8], threads: u32) -> Result<World> {
+        let body = format::check(bytes)?;
+        WorldDesc {
+            threads,
+            ..WorldDesc::default()
+        }
+        .validate()?;
+        let p = Self::read_body(body, threads)?;
+        let exec = Executor::new(threads)?;
+        Ok(World {
+            desc: p.desc,
+            particles: p.particles,
+            sets: p.sets,
+            bodies: p.bodies,
+            collision: p.collision,
+            exec,
+            last_h: p.last_h,
+            aero: p.aero,
+            skinning: p.skinning,
+        })
+    }
+
+    /// A 64-bit hash of the simulation state: the XXH64 of the snapshot body, streamed
+    /// (nothing is allocated), without the world serial that body ids carry (it
+    /// differs between processes). Equal states hash equal whatever the thread count or
+    /// kernel; for lockstep desync checks.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = Xxh64::new(0);
+        self.write_body(&mut Writer::hashing(&mut h));
+        h.digest()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::constraints::distance_kernel_tests::FORCE_PORTABLE;
+    use crate::scenes::{self, FRAME_DT};
+    use crate::{Solver, WorldDesc};
+    use std::sync::atomic::Ordering;
+
+    /// The state hash after 30 frames of a cloth on 1, 2 and 16 threads, with the SIMD
+    /// and with the portable distance kernel: one value.
+    #[test]
+    fn the_state_hash_is_the_same_on_every_thread_count_and_kernel() {
+        for solver in [Solver::GaussSeidel, Solver::Jacobi] {
+            let mut hashes = Vec::new();
+            for portable in [false, true] {
+                for threads in [1, 2, 16] {
+                    FORCE_PORTABLE.store(portable, Ordering::Relaxed);
+                    let desc = WorldDesc {
+                        threads,
+                        solver,
+                        ..scenes::default_desc()
+                    };
+                    let mut s = scenes::cloth(48, desc).unwrap();
+                    for _ in 0..30 {
+                        s.world.step(FRAME_DT).unwrap();
+                    }
+                    hashes.push(s.world.state_hash());
+                }
+            }
+            FORCE_PORTABLE.store(false, Ordering::Relaxed);
+            assert!(
+                hashes.iter().all(|&h| h == hashes[0]),
+                "{solver:?}: {hashes:x?}"
+            );
+        }
+    }
+}
