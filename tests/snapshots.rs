@@ -16,9 +16,11 @@ use std::time::{Duration, Instant};
 
 use sinew::scenes::{self as bench, FRAME_DT};
 use sinew::snapshot::{FORMAT_VERSION, HEADER_BYTES};
+
 use sinew::{
-    BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, ErrorKind, PressureBodyDesc,
-    Quat, RopeDesc, Shape, Solver, TetBodyDesc, TetModel, Transform, Vec3, World, WorldDesc,
+    BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, ErrorKind, FamilyKind,
+    PressureBodyDesc, Quat, RopeDesc, RopeEnd, Shape, SkinWeights, Solver, TetBodyDesc, TetModel,
+    Transform, Vec3, WindDesc, WindZoneDesc, WindZoneShape, World, WorldDesc,
 };
 
 /// One frame of a showcase scene at time index `k` (the observe and drive hooks, then
@@ -235,6 +237,7 @@ fn everything(solver: Solver, threads: u32) -> World {
     })
     .unwrap();
     w.remove_body(doomed).unwrap();
+    live_edits_wind_and_skinning(&mut w);
     let n = w.particle_count();
     w.set_particle_radii(0, &vec![0.02; n as usize]).unwrap();
     w.set_unyielding(first, &[0.5]).unwrap();
@@ -253,6 +256,94 @@ fn everything(solver: Solver, threads: u32) -> World {
     )
     .unwrap();
     w
+}
+
+/// State that live edits, wind and character cloth add: a winch paying in, a
+/// breakable rope, removed and re-rested constraints, a rest scale, wind with a zone
+/// and turbulence on an aerodynamic cloth, and a skinned cloth with targets and a root.
+fn live_edits_wind_and_skinning(w: &mut World) {
+    let crane = w
+        .add_rope(&RopeDesc {
+            start: Vec3::new(6.0, 3.0, 0.0),
+            end: Vec3::new(6.0, 1.0, 0.0),
+            segments: 10,
+            pin_start: true,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    w.add_winch(crane, RopeEnd::Start, 1.8).unwrap();
+    w.set_winch_speed(crane, -0.3).unwrap();
+    let weak = w
+        .add_rope(&RopeDesc {
+            start: Vec3::new(7.0, 3.0, 0.0),
+            end: Vec3::new(8.0, 3.0, 0.0),
+            segments: 6,
+            pin_start: true,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    w.set_body_break_force(weak, 0.5).unwrap();
+    w.set_body_rest_scale(weak, 0.9).unwrap();
+    w.remove_constraints(FamilyKind::Distance, 0, 1).unwrap();
+    w.set_constraint_rest(FamilyKind::Tether, 0, &[0.35])
+        .unwrap();
+    w.set_constraint_break_force(FamilyKind::Tether, 0, 1, 1e6)
+        .unwrap();
+    let grid = |x: f32| ClothGridDesc {
+        origin: Vec3::new(x, 2.5, 2.0),
+        u: Vec3::new(0.5, 0.0, 0.0),
+        v: Vec3::new(0.0, -0.5, 0.0),
+        segments_u: 4,
+        segments_v: 4,
+        pin_corners: 2,
+        ..ClothGridDesc::default()
+    };
+    let flag = w.add_cloth_grid(&ClothDesc::default(), &grid(0.0)).unwrap();
+    w.set_body_aerodynamics(flag, 1.1, 0.4).unwrap();
+    w.set_wind(&WindDesc {
+        velocity: Vec3::new(3.0, 0.0, 1.0),
+        turbulence: 0.7,
+        ..WindDesc::default()
+    })
+    .unwrap();
+    let zone = w
+        .add_wind_zone(&WindZoneDesc {
+            shape: WindZoneShape::Sphere,
+            position: Vec3::new(0.2, 2.3, 2.0),
+            radius: 1.0,
+            strength: 2.0,
+            falloff: 0.3,
+            ..WindZoneDesc::default()
+        })
+        .unwrap();
+    w.add_wind_zone(&WindZoneDesc::default()).unwrap();
+    w.remove_wind_zone(zone).unwrap();
+    let cape = w.add_cloth_grid(&ClothDesc::default(), &grid(1.5)).unwrap();
+    let (first, count) = w.body_particle_range(cape).unwrap();
+    let weights: Vec<SkinWeights> = (0..count)
+        .map(|k| SkinWeights {
+            max_distance: 0.05 * k as f32,
+            backstop_radius: 0.5,
+            backstop_distance: 0.01,
+            drive_compliance: 1e-3,
+        })
+        .collect();
+    w.set_skin_weights(cape, &weights).unwrap();
+    let mut targets = vec![Vec3::ZERO; count as usize];
+    w.read_positions(first, count, |k, p| targets[k] = p)
+        .unwrap();
+    let normals = vec![Vec3::Z; count as usize];
+    w.set_skin_targets(cape, &targets, Some(&normals)).unwrap();
+    w.set_skin_root(
+        cape,
+        Transform {
+            position: Vec3::new(1.6, 2.0, 2.0),
+            rotation: Quat::from_rotation_y(0.3),
+        },
+        0.4,
+        0.6,
+    )
+    .unwrap();
 }
 
 #[test]

@@ -1287,6 +1287,8 @@ void test_edits_breaks_cuts_and_winches() {
     must(crane.set_rest_scale(0.9f), "set_rest_scale");
     must(crane.set_mass(2.0f), "set_mass");
     check(crane.set_mass(-1.0f).status() == sinew::Status::InvalidArgument, "negative mass refused");
+}
+
 void test_snapshots() {
     sinew::World w = make_world(kG, 8);
     sinew::RopeDesc desc;
