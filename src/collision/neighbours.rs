@@ -567,9 +567,11 @@ impl Neighbours {
                 }
             }
         }
-        let span = |a: usize| (hi[a] - lo[a] + 1) as f64;
+        // In f64: cells of far-apart particles can span more than i64 holds.
+        let span = |a: usize| hi[a] as f64 - lo[a] as f64 + 1.0;
         let nx = span(0) + 2.0 * PAD as f64;
-        self.dense = (nx * span(1) * span(2) <= table as f64).then(|| Dense {
+        let boxed = (0..3).all(|a| hi[a] >= lo[a]);
+        self.dense = (boxed && nx * span(1) * span(2) <= table as f64).then(|| Dense {
             lo,
             hi,
             nx: nx as i64,

@@ -6,7 +6,8 @@
 //! readback), every particle array, every constraint set of the registry with its λ,
 //! the 2D plane and the damped ranges, the bodies with their id table, the colliders
 //! with their id table, transforms and mesh, the contact readback, the grabs and the
-//! speed limit. Scratch buffers (contacts, the collision grid, Jacobi corrections) and
+//! speed limit, the break thresholds, events and winches, the wind with its zones and
+//! aerodynamic surfaces, and the skinned bodies. Scratch buffers (contacts, the collision grid, Jacobi corrections) and
 //! the Gauss-Seidel schedules are rebuilt by the same code that built them, so the
 //! restored world steps bit for bit like the saved one.
 
