@@ -542,69 +542,6 @@ fn add(acc: &mut Accum, share: &Accum) {
     acc.count += share.count;
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn noise_is_bounded_smooth_and_deterministic() {
-        let w = WindDesc::default();
-        let mut prev = noise3(DVec3::new(0.0, 0.5, -1.0), 0.0, &w, 0);
-        for k in 1..2000 {
-            let p = DVec3::new(k as f64 * 0.003, 0.5, -1.0);
-            let n = noise3(p, k as f64 * 0.001, &w, 0);
-            assert!(n.abs().max_element() <= 1.0, "{n}");
-            // Smooth: a step of 3 mm on a 2 m scale changes the value by little.
-            assert!((n - prev).abs().max_element() < 0.05, "{n} {prev}");
-            assert_eq!(n, noise3(p, k as f64 * 0.001, &w, 0));
-            prev = n;
-        }
-        // Channels differ.
-        let n = noise3(DVec3::new(0.3, 0.7, 0.1), 0.2, &w, 0);
-        assert!(n.x != n.y && n.y != n.z);
-        // Far away: still finite.
-        let far = noise3(DVec3::splat(1e9), 1e12, &w, 5);
-        assert!(far.is_finite());
-    }
-
-    #[test]
-    fn zones_add_their_wind_inside_and_fade_over_the_falloff() {
-        let mut a = Aero::default();
-        a.zones.push(Some(
-            WindZoneDesc {
-                shape: WindZoneShape::Sphere,
-                radius: 2.0,
-                direction: Vec3::new(0.0, 0.0, 2.0),
-                strength: 4.0,
-                falloff: 0.5,
-                ..WindZoneDesc::default()
-            }
-            .validated()
-            .unwrap(),
-        ));
-        assert_eq!(a.wind_at(DVec3::ZERO, 0.0), DVec3::new(0.0, 0.0, 4.0));
-        // depth 0.75 of 1: halfway through the outer half → half strength.
-        let u = a.wind_at(DVec3::new(1.5, 0.0, 0.0), 0.0);
-        assert!((u.z - 2.0).abs() < 1e-12, "{u}");
-        assert_eq!(a.wind_at(DVec3::new(2.1, 0.0, 0.0), 0.0), DVec3::ZERO);
-        // A rotated box: 45° about y, half extents (2, 1, 0.1).
-        a.zones[0] = Some(
-            WindZoneDesc {
-                rotation: Quat::from_rotation_y(std::f32::consts::FRAC_PI_4),
-                half_extents: Vec3::new(2.0, 1.0, 0.1),
-                direction: Vec3::ZERO,
-                ..WindZoneDesc::default()
-            }
-            .validated()
-            .unwrap(),
-        );
-        let along = DVec3::new(1.0, 0.0, -1.0); // local x (rotated by 45° about y)
-        let u = a.wind_at(along, 0.0);
-        assert!((u - along.normalize() * 5.0).length() < 1e-5, "{u}");
-        assert_eq!(a.wind_at(DVec3::new(1.0, 0.0, 1.0), 0.0), DVec3::ZERO);
-    }
-}
-
 /// Body ids in a snapshot: the generation and slot only (the world serial is the
 /// loading world's; see [`crate::bodies::Bodies::id_with_serial`]).
 pub(crate) const BODY_SLOT_BITS: u64 = (1 << 44) - 1;
@@ -752,5 +689,68 @@ impl Aero {
         for s in &mut self.surfaces {
             s.body = bodies.id_with_serial(s.body.0);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn noise_is_bounded_smooth_and_deterministic() {
+        let w = WindDesc::default();
+        let mut prev = noise3(DVec3::new(0.0, 0.5, -1.0), 0.0, &w, 0);
+        for k in 1..2000 {
+            let p = DVec3::new(k as f64 * 0.003, 0.5, -1.0);
+            let n = noise3(p, k as f64 * 0.001, &w, 0);
+            assert!(n.abs().max_element() <= 1.0, "{n}");
+            // Smooth: a step of 3 mm on a 2 m scale changes the value by little.
+            assert!((n - prev).abs().max_element() < 0.05, "{n} {prev}");
+            assert_eq!(n, noise3(p, k as f64 * 0.001, &w, 0));
+            prev = n;
+        }
+        // Channels differ.
+        let n = noise3(DVec3::new(0.3, 0.7, 0.1), 0.2, &w, 0);
+        assert!(n.x != n.y && n.y != n.z);
+        // Far away: still finite.
+        let far = noise3(DVec3::splat(1e9), 1e12, &w, 5);
+        assert!(far.is_finite());
+    }
+
+    #[test]
+    fn zones_add_their_wind_inside_and_fade_over_the_falloff() {
+        let mut a = Aero::default();
+        a.zones.push(Some(
+            WindZoneDesc {
+                shape: WindZoneShape::Sphere,
+                radius: 2.0,
+                direction: Vec3::new(0.0, 0.0, 2.0),
+                strength: 4.0,
+                falloff: 0.5,
+                ..WindZoneDesc::default()
+            }
+            .validated()
+            .unwrap(),
+        ));
+        assert_eq!(a.wind_at(DVec3::ZERO, 0.0), DVec3::new(0.0, 0.0, 4.0));
+        // depth 0.75 of 1: halfway through the outer half → half strength.
+        let u = a.wind_at(DVec3::new(1.5, 0.0, 0.0), 0.0);
+        assert!((u.z - 2.0).abs() < 1e-12, "{u}");
+        assert_eq!(a.wind_at(DVec3::new(2.1, 0.0, 0.0), 0.0), DVec3::ZERO);
+        // A rotated box: 45° about y, half extents (2, 1, 0.1).
+        a.zones[0] = Some(
+            WindZoneDesc {
+                rotation: Quat::from_rotation_y(std::f32::consts::FRAC_PI_4),
+                half_extents: Vec3::new(2.0, 1.0, 0.1),
+                direction: Vec3::ZERO,
+                ..WindZoneDesc::default()
+            }
+            .validated()
+            .unwrap(),
+        );
+        let along = DVec3::new(1.0, 0.0, -1.0); // local x (rotated by 45° about y)
+        let u = a.wind_at(along, 0.0);
+        assert!((u - along.normalize() * 5.0).length() < 1e-5, "{u}");
+        assert_eq!(a.wind_at(DVec3::new(1.0, 0.0, 1.0), 0.0), DVec3::ZERO);
     }
 }
