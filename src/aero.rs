@@ -49,6 +49,7 @@ use glam::DVec3;
 
 use crate::bodies::BodyId;
 use crate::error::{try_reserve, Error, Result};
+use crate::limits::check_measure;
 use crate::math::Vec3;
 use crate::particles::{position_of, Particles};
 use glam::Quat;
@@ -94,22 +95,9 @@ impl Default for WindDesc {
     }
 }
 
+/// A wind speed or turbulence amplitude (m/s) in [0, MAX_WIND_SPEED].
 fn check_speed(what: &str, v: f32) -> Result<()> {
-    if !(v.is_finite() && (0.0..=MAX_WIND_SPEED).contains(&v)) {
-        return Err(Error::invalid(format!(
-            "{what} {v} must be finite and in [0, {MAX_WIND_SPEED}] m/s"
-        )));
-    }
-    Ok(())
-}
-
-fn check_unit_range(what: &str, v: f32, max: f32, unit: &str) -> Result<()> {
-    if !(v.is_finite() && (0.0..=max).contains(&v)) {
-        return Err(Error::invalid(format!(
-            "{what} {v} must be finite and in [0, {max}]{unit}"
-        )));
-    }
-    Ok(())
+    check_measure(what, v, MAX_WIND_SPEED, "m/s", false)
 }
 
 impl WindDesc {
@@ -121,7 +109,13 @@ impl WindDesc {
                 self.velocity
             )));
         }
-        check_unit_range("air_density", self.air_density, MAX_AIR_DENSITY, " kg/m³")?;
+        check_measure(
+            "air_density",
+            self.air_density,
+            MAX_AIR_DENSITY,
+            "kg/m³",
+            false,
+        )?;
         check_speed("turbulence", self.turbulence)?;
         let l = self.turbulence_scale;
         if !(l.is_finite() && (MIN_TURBULENCE_SCALE..=crate::limits::MAX_LENGTH).contains(&l)) {
@@ -130,11 +124,12 @@ impl WindDesc {
                 crate::limits::MAX_LENGTH
             )));
         }
-        check_unit_range(
+        check_measure(
             "turbulence_frequency",
             self.turbulence_frequency,
             MAX_TURBULENCE_FREQUENCY,
-            " Hz",
+            "Hz",
+            false,
         )
     }
 }
@@ -208,7 +203,13 @@ impl WindZoneDesc {
         }
         check_speed("strength", self.strength)?;
         check_speed("turbulence", self.turbulence)?;
-        check_unit_range("falloff", self.falloff, 1.0, "")?;
+        check_measure(
+            "falloff",
+            self.falloff,
+            1.0,
+            "(fraction of the zone)",
+            false,
+        )?;
         Ok(WindZoneDesc {
             rotation: t.rotation,
             direction: if len == 0.0 { Vec3::ZERO } else { d / len },
