@@ -23,7 +23,7 @@
 
 use std::ops::Range;
 
-use super::set::{force_of_lambda, remove_slots, ConstraintSet, Iteration};
+use super::set::{force_of_lambda, pbd_per_iteration, remove_slots, ConstraintSet, Iteration};
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
@@ -521,12 +521,6 @@ impl ConstraintSet for DistanceConstraints {
         *self = set;
         Ok(())
     }
-}
-
-/// The per-iteration stiffness k' = 1 − (1 − k)^(1/n) that removes the fraction k of
-/// the error in n iterations.
-pub(crate) fn pbd_per_iteration(stiffness: f32, iterations: u32) -> f32 {
-    1.0 - (1.0 - stiffness).powf(1.0 / iterations as f32)
 }
 
 /// Checks a batch of distance constraints before anything is added; `rest` None means

@@ -241,6 +241,13 @@ pub(crate) fn mean_position(ids: &[u32], particles: &Particles) -> (u32, crate::
     (first, base + sum / ids.len() as f32)
 }
 
+/// The per-iteration stiffness k' = 1 − (1 − k)^(1/n) that removes the fraction k of
+/// the error in n iterations (Müller et al. 2007, "Position Based Dynamics", §3.3):
+/// PBD distance constraints and shape-matching clusters.
+pub(crate) fn pbd_per_iteration(stiffness: f32, iterations: u32) -> f32 {
+    1.0 - (1.0 - stiffness).powf(1.0 / iterations as f32)
+}
+
 /// |λ|/h² of a multiplier λ after a substep of length `h` (s): the constraint's force
 /// in the family's units; 0 before any step (h = 0).
 pub(crate) fn force_of_lambda(lambda: f32, h: f32) -> f32 {

@@ -18,7 +18,7 @@
 
 use glam::{DMat3, DQuat, DVec3, Mat3, Quat};
 
-use super::set::{ConstraintSet, FamilyKind, Iteration};
+use super::set::{pbd_per_iteration, ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
@@ -163,7 +163,7 @@ impl ShapeClusters {
             particles: list,
             rest,
             stiffness,
-            per_iteration: 1.0 - (1.0 - stiffness).powf(1.0 / iterations as f32),
+            per_iteration: pbd_per_iteration(stiffness, iterations),
             yield_distance,
             creep,
             removed: false,
@@ -185,7 +185,7 @@ impl ShapeClusters {
             return;
         }
         c.stiffness = stiffness;
-        c.per_iteration = 1.0 - (1.0 - stiffness).powf(1.0 / iterations as f32);
+        c.per_iteration = pbd_per_iteration(stiffness, iterations);
     }
 
     /// Stiffness k of cluster `id`.

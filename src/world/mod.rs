@@ -374,7 +374,8 @@ impl World {
                 "stiffness {stiffness} must be in [0, 1]"
             )));
         }
-        let per_iteration = distance::pbd_per_iteration(stiffness, self.desc.iterations);
+        let per_iteration =
+            crate::constraints::set::pbd_per_iteration(stiffness, self.desc.iterations);
         let batch = distance::validate(
             &self.particles,
             self.sets.distance.len(),
