@@ -185,10 +185,11 @@ impl ConstraintSets {
         }
     }
 
-    /// Whether [`Self::end_substep`] changes particles (per-body damping or the 2D
-    /// plane; the sets' own `end_substep` only reads them).
+    /// Whether [`Self::end_substep`] changes particles (per-body damping, the 2D plane,
+    /// or a winch, which moves and unparks particles; breaking only removes
+    /// constraints, and the sets' own `end_substep` only reads particles).
     pub(crate) fn end_substep_moves_particles(&self) -> bool {
-        !self.damped.is_empty() || self.planar.is_some()
+        !self.damped.is_empty() || self.planar.is_some() || !self.winches.is_empty()
     }
 
     /// End of a step.

@@ -51,14 +51,23 @@ pub(crate) enum Finite {
     Unknown,
 }
 
-/// Whether the end of a substep leaves every particle as the velocity update left it
-/// (no per-body damping, no 2D plane, no collider restitution). Then the velocity
-/// update of one substep and the predict of the next run as one pass over the
-/// particles, and the last velocity update doubles as the step's finiteness check. It
-/// mirrors `ConstraintSets::end_substep` and `Collision::end_substep`, which leave the
-/// particles alone exactly when these hold.
-fn substep_tail_is_idle(sets: &ConstraintSets, collision: &Collision) -> bool {
-    !sets.end_substep_moves_particles() && collision.colliders.len() == 0
+/// Whether nothing changes a particle between the velocity update of one substep and
+/// the predict of the next (no per-body damping, 2D plane or winch, no collider
+/// restitution, no wind impulses, no skinned targets). Then the two run as one pass
+/// over the particles, and the last velocity update doubles as the step's finiteness
+/// check. It mirrors `ConstraintSets::end_substep`, `Collision::end_substep`,
+/// `Aero::apply` and `Skinning::begin_substep`, which leave the particles alone exactly
+/// when these hold.
+fn substep_tail_is_idle(
+    sets: &ConstraintSets,
+    collision: &Collision,
+    aero: &Aero,
+    skin: &Skinning,
+) -> bool {
+    !sets.end_substep_moves_particles()
+        && collision.colliders.len() == 0
+        && !aero.any_active()
+        && skin.bodies.is_empty()
 }
 
 /// Advances particles and constraints by `substeps` substeps of length `h`. The first
@@ -76,8 +85,7 @@ pub(crate) fn step(
     let inv_h2 = 1.0 / (p.h * p.h);
     let (aero_on, t0) = (aero.any_active(), aero.time);
     let skin_on = !skin.bodies.is_empty();
-    // Wind and skinned targets act between a velocity update and the next predict.
-    let fused = substep_tail_is_idle(sets, collision) && !aero_on && !skin_on;
+    let fused = substep_tail_is_idle(sets, collision, aero, skin);
     // Wind impulses and the skinned targets of substep s, before its predict.
     let before_predict =
         |particles: &mut Particles, aero: &mut Aero, skin: &mut Skinning, s: u32| {
@@ -300,7 +308,7 @@ mod tests {
                 "body damping" => w.set_body_damping(r0, 0.5).unwrap(),
                 _ => {}
             }
-            let fused = substep_tail_is_idle(&w.sets, &w.collision);
+            let fused = substep_tail_is_idle(&w.sets, &w.collision, &w.aero, &w.skinning);
             assert_eq!(fused, case == "fused", "{case}");
             w.step(1.0 / 60.0).unwrap();
             let before: Vec<Vec3> = (0..10).map(|i| w.particles.position(i)).collect();
