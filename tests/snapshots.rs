@@ -15,7 +15,7 @@ mod scenes;
 use std::time::{Duration, Instant};
 
 use sinew::scenes::{self as bench, FRAME_DT};
-use sinew::snapshot::{FORMAT_VERSION, HEADER_BYTES};
+use sinew::snapshot::{seal, FORMAT_VERSION, HEADER_BYTES};
 
 use sinew::{
     BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, ErrorKind, FamilyKind,
@@ -422,73 +422,11 @@ fn handles_stay_valid_across_restore_and_carry_into_a_new_world() {
     assert_eq!(next(&mut w), next(&mut fresh));
 }
 
-/// A snapshot with its header fields rewritten and the checksum recomputed.
+/// A snapshot with its header fields rewritten and the checksum recomputed: the
+/// checksum of `seal`, which seals the same body with a fresh header.
 fn reseal(bytes: &mut [u8]) {
-    let sum = xxh64(&bytes[HEADER_BYTES..]);
-    bytes[24..32].copy_from_slice(&sum.to_le_bytes());
-}
-
-/// XXH64 (seed 0), the snapshot checksum, written out again here so the test can forge
-/// buffers whose checksum is right.
-fn xxh64(data: &[u8]) -> u64 {
-    const P1: u64 = 0x9E37_79B1_85EB_CA87;
-    const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
-    const P3: u64 = 0x1656_67B1_9E37_79F9;
-    const P4: u64 = 0x85EB_CA77_C2B2_AE63;
-    const P5: u64 = 0x27D4_EB2F_1656_67C5;
-    let round = |acc: u64, x: u64| {
-        acc.wrapping_add(x.wrapping_mul(P2))
-            .rotate_left(31)
-            .wrapping_mul(P1)
-    };
-    let u64_at = |b: &[u8]| u64::from_le_bytes(b[..8].try_into().unwrap());
-    let mut rest = data;
-    let mut h = if data.len() >= 32 {
-        let mut v = [P1.wrapping_add(P2), P2, 0, 0u64.wrapping_sub(P1)];
-        while rest.len() >= 32 {
-            for (k, lane) in v.iter_mut().enumerate() {
-                *lane = round(*lane, u64_at(&rest[8 * k..]));
-            }
-            rest = &rest[32..];
-        }
-        let mut h = v[0]
-            .rotate_left(1)
-            .wrapping_add(v[1].rotate_left(7))
-            .wrapping_add(v[2].rotate_left(12))
-            .wrapping_add(v[3].rotate_left(18));
-        for x in v {
-            h = (h ^ round(0, x)).wrapping_mul(P1).wrapping_add(P4);
-        }
-        h
-    } else {
-        P5
-    };
-    h = h.wrapping_add(data.len() as u64);
-    while rest.len() >= 8 {
-        h = (h ^ round(0, u64_at(rest)))
-            .rotate_left(27)
-            .wrapping_mul(P1)
-            .wrapping_add(P4);
-        rest = &rest[8..];
-    }
-    if rest.len() >= 4 {
-        let k = u32::from_le_bytes(rest[..4].try_into().unwrap()) as u64;
-        h = (h ^ k.wrapping_mul(P1))
-            .rotate_left(23)
-            .wrapping_mul(P2)
-            .wrapping_add(P3);
-        rest = &rest[4..];
-    }
-    for &b in rest {
-        h = (h ^ (b as u64).wrapping_mul(P5))
-            .rotate_left(11)
-            .wrapping_mul(P1);
-    }
-    h ^= h >> 33;
-    h = h.wrapping_mul(P2);
-    h ^= h >> 29;
-    h = h.wrapping_mul(P3);
-    h ^ (h >> 32)
+    let sealed = seal(&bytes[HEADER_BYTES..]);
+    bytes[24..32].copy_from_slice(&sealed[24..32]);
 }
 
 #[test]
