@@ -71,9 +71,9 @@ pub(crate) struct Collider {
     lin_vel: Vec3,
     /// rad/s
     ang_vel: Vec3,
-    /// The cull of the current substep: the world normal of a plane (`rot · +Y`), and
-    /// the radius of a ball around the local origin that holds the shape (infinite
-    /// for planes and meshes).
+    /// The cull of the current substep: the world normal of a plane (`rot · +Y`, unit),
+    /// and the radius (m) of a ball around the local origin that holds the shape
+    /// (infinite for planes and meshes).
     normal: Vec3,
     bound: f32,
 }

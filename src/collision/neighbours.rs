@@ -193,11 +193,15 @@ fn bytes_of<T>(v: &Vec<T>) -> u64 {
 pub(crate) struct Neighbours {
     /// Whether any particle has a radius.
     pub active: bool,
+    /// Cell edge (m) of the last build: 2 (r_max + s_cut) / SLOW_CELLS.
     cell: f32,
+    /// Hash table size − 1 (a power of two minus one).
     mask: u32,
     /// The dense layout of the last build, when the particles' box of cells fits the
     /// table.
     dense: Option<Dense>,
+    /// Largest particle radius (m), largest skin of a slow particle (m) and of a
+    /// fast one (m), at the last build.
     r_max: f32,
     s_cut: f32,
     s_fast: f32,
