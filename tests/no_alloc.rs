@@ -3,14 +3,12 @@
 //!
 //! One test in its own binary, so no other test allocates at the same time.
 
-use std::sync::atomic::Ordering;
-
 use sinew::scenes::{self, FRAME_DT};
 use sinew::{Solver, WorldDesc};
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
-use counting_alloc::ALLOCATIONS;
+use counting_alloc::{allocations_in, assert_counter_sees_allocations};
 
 #[test]
 fn step_does_not_allocate() {
@@ -25,15 +23,13 @@ fn step_does_not_allocate() {
             scenes::ropes(200, desc).unwrap(),
         ] {
             scene.world.step(FRAME_DT).unwrap(); // first step: nothing lazy left
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
-            for _ in 0..5 {
-                scene.world.step(FRAME_DT).unwrap();
-            }
-            let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            let (during, ()) = allocations_in(|| {
+                for _ in 0..5 {
+                    scene.world.step(FRAME_DT).unwrap();
+                }
+            });
             assert_eq!(during, 0, "{solver:?}: {during} allocations in 5 steps");
-            // The counter works: reading positions into a new Vec allocates.
-            let v: Vec<sinew::Vec3> = vec![sinew::Vec3::ZERO; 3];
-            assert!(ALLOCATIONS.load(Ordering::Relaxed) > before, "{v:?}");
+            assert_counter_sees_allocations();
         }
     }
 }

@@ -4,14 +4,12 @@
 //!
 //! One test in its own binary, so no other test allocates at the same time.
 
-use std::sync::atomic::Ordering;
-
 use sinew::scenes::{self, FRAME_DT};
 use sinew::WorldDesc;
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
-use counting_alloc::ALLOCATIONS;
+use counting_alloc::{allocations_in, assert_counter_sees_allocations};
 
 /// Wind, aerodynamics and skinned targets add nothing to the heap either: a skinned
 /// cloth with drag and lift in turbulent wind and a zone, and a rope with drag, stepped
@@ -69,13 +67,14 @@ fn character_cloth_frame_does_not_allocate() {
         w.step(FRAME_DT).unwrap();
     };
     frame(&mut w, 0);
-    let before = ALLOCATIONS.load(Ordering::Relaxed);
-    for k in 1..6 {
-        frame(&mut w, k);
-    }
-    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let (during, ()) = allocations_in(|| {
+        for k in 1..6 {
+            frame(&mut w, k);
+        }
+    });
     assert_eq!(
         during, 0,
         "{during} allocations in 5 character-cloth frames"
     );
+    assert_counter_sees_allocations();
 }

@@ -5,13 +5,11 @@
 //!
 //! One test in its own binary, so no other test allocates at the same time.
 
-use std::sync::atomic::Ordering;
-
 use sinew::{FamilyKind, RopeDesc, Solver, Vec3, World, WorldDesc};
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
-use counting_alloc::ALLOCATIONS;
+use counting_alloc::{allocations_in, assert_counter_sees_allocations};
 
 #[test]
 fn step_after_edits_and_breaks_does_not_allocate() {
@@ -60,12 +58,13 @@ fn step_after_edits_and_breaks_does_not_allocate() {
         w.set_constraint_break_force(FamilyKind::Distance, 0, 1, 1000.0)
             .unwrap();
         let events_before = w.break_event_count();
-        let before = ALLOCATIONS.load(Ordering::Relaxed);
-        for _ in 0..10 {
-            w.step(1.0 / 60.0).unwrap();
-        }
-        let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+        let (during, ()) = allocations_in(|| {
+            for _ in 0..10 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+        });
         assert_eq!(during, 0, "{solver:?}: {during} allocations in 10 steps");
+        assert_counter_sees_allocations();
         assert!(
             w.break_event_count() > events_before,
             "{solver:?}: no rope broke during the counted steps"

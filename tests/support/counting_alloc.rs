@@ -1,18 +1,53 @@
-//! A global allocator that counts allocations and reallocations and forwards every
-//! call to the system allocator, for the no-allocation tests (each in its own binary,
-//! so that no other test allocates at the same time): `#[path]`-included by them.
+//! A global allocator that counts the allocations and reallocations made on the thread
+//! that watches, and forwards every call to the system allocator, for the
+//! no-allocation tests (`#[path]`-included by them; their worlds step on the calling
+//! thread).
+//!
+//! Only the watching thread counts: the test harness's own main thread allocates now
+//! and then while it waits for the test (a channel's wait context, timing-dependent),
+//! which a process-wide counter would blame on the step.
 
 use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 pub struct Counting;
 
-pub static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+thread_local! {
+    /// Whether this thread's allocations count (const: no lazy init, no destructor,
+    /// so reading it inside the allocator never allocates).
+    static WATCHED: Cell<bool> = const { Cell::new(false) };
+}
+
+#[inline]
+fn count() {
+    if WATCHED.try_with(Cell::get).unwrap_or(false) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Allocations (and reallocations) made on the calling thread while `f` runs.
+pub fn allocations_in<R>(f: impl FnOnce() -> R) -> (usize, R) {
+    WATCHED.with(|w| w.set(true));
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let r = f();
+    let during = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    WATCHED.with(|w| w.set(false));
+    (during, r)
+}
+
+/// The counter works: a `Vec` made inside the window counts.
+pub fn assert_counter_sees_allocations() {
+    let (n, v) = allocations_in(|| vec![0u8; 3]);
+    assert!(n > 0, "the counter missed an allocation of {v:?}");
+}
 
 // SAFETY: forwards every call to the system allocator unchanged; only counts.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: same contract as the caller's.
         unsafe { System.alloc(layout) }
     }
@@ -21,7 +56,7 @@ unsafe impl GlobalAlloc for Counting {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         // SAFETY: same contract as the caller's.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
