@@ -71,6 +71,7 @@ pub use constraints::attachment::Transform;
 pub use constraints::breaking::MAX_BREAK_EVENTS;
 pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
 pub use constraints::nary::MAX_FAMILY_CONSTRAINTS;
+pub use constraints::tearing::MAX_TEAR_RESERVE;
 pub use constraints::volume::MAX_SURFACE_TRIANGLES;
 pub use constraints::winch::RopeEnd;
 pub use constraints::{ConstraintSets, DistanceConstraints, FamilyKind};
@@ -83,6 +84,7 @@ pub use solver::Solver;
 pub use world::breaking::BreakReport;
 pub use world::edit::MAX_REST_SCALE;
 pub use world::families::MAX_FAMILY_COMPLIANCE;
+pub use world::tearing::{default_tear_reserve, TearStatus};
 pub use world::winch::MAX_WINCH_SPEED;
 pub use world::{
     World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MAX_THREADS, MIN_DT,

@@ -18,6 +18,7 @@ pub mod ring;
 pub(crate) mod set;
 pub mod shape_matching;
 pub mod strain;
+pub mod tearing;
 pub mod unilateral;
 pub mod volume;
 pub mod winch;
@@ -110,6 +111,8 @@ constraint_sets! {
     tether: NarySet<Tether, 2>,
     /// Particles following host transforms.
     attachments: Attachments,
+    /// Cloths whose tearing is on: their edges and hinges, projected serially.
+    torn: tearing::TornCloths,
 }
 
 impl ConstraintSets {
@@ -223,6 +226,14 @@ impl ConstraintSets {
         for set in sets.all_mut() {
             set.load(r, cx)?;
         }
+        let tethers = sets.tether.len();
+        codec::ensure(
+            sets.torn
+                .cloths
+                .iter()
+                .all(|c| c.tethers.end as usize <= tethers),
+            || "a torn cloth names tethers that do not exist".to_string(),
+        )?;
         sets.planar = r.get_option()?;
         let n = r.get_count(12, "damped ranges")?;
         let mut damped = crate::error::try_with_capacity(n, "damped ranges")?;

@@ -82,7 +82,7 @@ pub(crate) fn relative<const K: usize>(
 /// The XPBD update of one constraint: per-particle corrections and Δλ (scaled by
 /// `scale`, 1 for Gauss-Seidel, the Jacobi weight otherwise).
 #[inline(always)]
-fn project<F: Family<K>, const K: usize>(
+pub(crate) fn project<F: Family<K>, const K: usize>(
     r: &[Vec3; K],
     p: &[Vec4; K],
     rest: &F::Rest,

@@ -296,6 +296,7 @@ impl World {
         self.sets.damped.retain(|(r, _)| *r != body.particles);
         self.aero.remove_body(id);
         self.skinning.remove_body(id);
+        self.remove_torn_cloth(&body.particles);
         self.sets
             .winches
             .retain(|w| w.rope.particles != body.particles);
@@ -316,7 +317,9 @@ impl World {
         compliance: f32,
     ) -> Result<()> {
         check_body_compliance("body", compliance)?;
-        let parts = self.bodies.get(id)?.parts.clone();
+        let body = self.bodies.get(id)?;
+        let (parts, particles) = (body.parts.clone(), body.particles.clone());
+        self.set_torn_compliance(&particles, which, compliance);
         let s = &mut self.sets;
         match which {
             BodyConstraints::Stretch => {

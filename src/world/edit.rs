@@ -228,6 +228,8 @@ impl World {
             ));
         }
         let ratio = scale / body.rest_scale;
+        let particles = body.particles.clone();
+        self.scale_torn_rest(&particles, ratio, false)?;
         let links = parts.stretch.start..parts.bend_link.end;
         let groups: [(&mut dyn ConstraintSet, Range<u32>); 2] = [
             (&mut self.sets.link, links),
@@ -250,6 +252,7 @@ impl World {
                 }
             }
         }
+        self.scale_torn_rest(&particles, ratio, true)?;
         self.bodies.get_mut(id)?.rest_scale = scale;
         Ok(())
     }

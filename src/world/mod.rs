@@ -24,6 +24,7 @@ pub(crate) mod families;
 mod skinning;
 mod snapshot;
 mod step;
+pub(crate) mod tearing;
 pub(crate) mod winch;
 mod wind;
 
@@ -445,6 +446,7 @@ impl World {
                 crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
             }
         };
+        self.tear_cloths();
         match self.collision.particles.search.take_error() {
             Some(e) => Err(e),
             None => recovered,

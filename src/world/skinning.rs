@@ -22,6 +22,9 @@ impl World {
     /// ([`World::set_skin_targets`]). Calling it again replaces the weights.
     pub fn set_skin_weights(&mut self, id: BodyId, weights: &[SkinWeights]) -> Result<()> {
         let particles = self.bodies.get(id)?.particles.clone();
+        if self.sets.torn.find(&particles).is_some() {
+            return Err(Error::invalid("a tearable cloth cannot be skinned"));
+        }
         if weights.len() != particles.len() {
             return Err(Error::invalid(format!(
                 "{} weights for a body of {} particles",

@@ -92,7 +92,13 @@ impl World {
         check_coefficient("lift", lift)?;
         let body = self.bodies.get(id)?;
         match body.kind {
-            BodyKind::Cloth => {}
+            BodyKind::Cloth => {
+                if (drag > 0.0 || lift > 0.0) && self.sets.torn.find(&body.particles).is_some() {
+                    return Err(Error::invalid(
+                        "a cloth whose tearing is on has no aerodynamics",
+                    ));
+                }
+            }
             BodyKind::Rope => {
                 if lift != 0.0 {
                     return Err(Error::invalid(format!(

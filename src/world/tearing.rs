@@ -1,0 +1,653 @@
+//! The world's API of cloth tearing: turn it on per cloth with a threshold (a stretch
+//! ratio) and a reserve of spare particles, the split itself (run at the end of each
+//! step, see [`crate::constraints::tearing`] for the method), and the topology
+//! readback a host rebuilds its render mesh from.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::World;
+use crate::bodies::{BodyConstraints, BodyId, BodyKind};
+use crate::constraints::tearing::{
+    remove_edge, remove_hinge, Edge, EdgeKind, Hinge, TornCloth, EDGES_PER_SPLIT, MAX_TEAR_RESERVE,
+    NONE,
+};
+use crate::constraints::{ConstraintSet, ConstraintSets};
+use crate::error::{try_reserve, try_with_capacity, Error, Result};
+use crate::math::Vec3;
+use crate::particles::{separation, CollisionFilter, Particles};
+
+/// The reserve of spare particles a cloth of `n` particles gets when the caller asks
+/// for the default (0): a quarter of its particles, at least 16.
+pub fn default_tear_reserve(n: usize) -> u32 {
+    (n.div_ceil(4).max(16)).min(MAX_TEAR_RESERVE as usize) as u32
+}
+
+/// A cloth's tearing state, as the host reads it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TearStatus {
+    /// The stretch ratio past which an edge tears (+inf: tearing is off).
+    pub threshold: f32,
+    /// Spare particles left (each split takes one).
+    pub reserve_left: u32,
+    /// Splits refused because the reserve ran out (of particles or of room for copied
+    /// edges): the cloth stays whole there.
+    pub refused: u64,
+    /// The topology version: the number of splits so far.
+    pub version: u64,
+}
+
+fn check_threshold(threshold: f32) -> Result<f32> {
+    if threshold == 0.0 || threshold == f32::INFINITY {
+        return Ok(f32::INFINITY);
+    }
+    if !(threshold.is_finite() && threshold > 1.0) {
+        return Err(Error::invalid(format!(
+            "tear threshold {threshold} must be a stretch ratio above 1 (length / rest \
+             length), or 0 or +inf for no tearing"
+        )));
+    }
+    Ok(threshold)
+}
+
+impl World {
+    /// Turns tearing of cloth `id` on (or changes its threshold): from the next step
+    /// on, an edge longer than `threshold` × its rest length (a stretch ratio above 1,
+    /// dimensionless; 0 or +inf turn tearing off) splits the cloth at one of its
+    /// vertices. `reserve` spare particles are added to the world the first time (0 =
+    /// [`default_tear_reserve`]; later calls must pass 0 or the same count): each split
+    /// takes one, and once they are gone the cloth stops tearing (see
+    /// [`World::cloth_tear_status`]).
+    ///
+    /// The cloth's edges and bending move into the torn-cloth set (projected serially
+    /// after the other sets, under either solver); its tethers go at the first tear.
+    /// Only distance-model cloths tear (not strain cloths), and not while skinned or
+    /// with aerodynamic coefficients.
+    pub fn set_cloth_tear_threshold(
+        &mut self,
+        id: BodyId,
+        threshold: f32,
+        reserve: u32,
+    ) -> Result<()> {
+        let body = self.bodies.get(id)?;
+        if body.kind != BodyKind::Cloth {
+            return Err(Error::invalid(format!(
+                "the body is a {:?}, not a cloth: only cloth tears",
+                body.kind
+            )));
+        }
+        let threshold = check_threshold(threshold)?;
+        if reserve > MAX_TEAR_RESERVE {
+            return Err(Error::invalid(format!(
+                "reserve {reserve} must be at most {MAX_TEAR_RESERVE} particles (0: the default)"
+            )));
+        }
+        let range = body.particles.clone();
+        if let Some(c) = self.sets.torn.find_mut(&range) {
+            if reserve != 0 && reserve as usize != c.reserve.len() {
+                return Err(Error::invalid(format!(
+                    "reserve {reserve}: the cloth's reserve is {} particles, fixed when \
+                     tearing was first turned on (pass 0 to keep it)",
+                    c.reserve.len()
+                )));
+            }
+            c.threshold = threshold;
+            return Ok(());
+        }
+        if threshold == f32::INFINITY {
+            return Ok(());
+        }
+        let parts = body.parts.clone();
+        if !parts.triangle_strain.is_empty() {
+            return Err(Error::invalid(
+                "a strain-model cloth cannot tear (build it with the edges model)",
+            ));
+        }
+        if self.skinning.bodies.iter().any(|s| s.body == id) {
+            return Err(Error::invalid("a skinned cloth cannot tear"));
+        }
+        let triangles = match self.aero.surfaces.iter().find(|s| s.body == id) {
+            Some(s) if s.drag > 0.0 || s.lift > 0.0 => {
+                return Err(Error::invalid(
+                    "a cloth with aerodynamic coefficients cannot tear (set them to 0 first)",
+                ))
+            }
+            Some(crate::aero::Surface {
+                elements: crate::aero::Elements::Triangles(t),
+                ..
+            }) => t,
+            _ => return Err(Error::invalid("the cloth has no recorded triangles")),
+        };
+        let reserve = if reserve == 0 {
+            default_tear_reserve(range.len())
+        } else {
+            reserve
+        };
+        crate::particles::check_room(self.particles.len(), reserve as usize)?;
+        let edge_room = EDGES_PER_SPLIT * reserve;
+        let s = &self.sets;
+        // The hinge each distance-bending link spans: the edge whose wings it joins.
+        let mut hinge_of: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
+        {
+            let mut wings: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+            for t in triangles {
+                for k in 0..3 {
+                    let (a, b, c) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+                    wings.entry((a.min(b), a.max(b))).or_default().push(c);
+                }
+            }
+            for (e, w) in wings {
+                if let [p, q] = w[..] {
+                    hinge_of.insert((p.min(q), p.max(q)), e);
+                }
+            }
+        }
+        let mut edges = try_with_capacity::<Edge>(
+            (parts.bend_link.end - parts.stretch.start) as usize + edge_room as usize,
+            "torn cloth edges",
+        )?;
+        for (ids, kind) in [
+            (parts.stretch.clone(), EdgeKind::Stretch),
+            (parts.shear.clone(), EdgeKind::Shear),
+            (parts.bend_link.clone(), EdgeKind::Bend),
+        ] {
+            for i in ids {
+                let i = i as usize;
+                let Some(compliance) = s.link.compliance(i) else {
+                    continue;
+                };
+                let [a, b] = s.link.pair(i);
+                let hinge = match kind {
+                    EdgeKind::Bend => hinge_of
+                        .get(&(a.min(b), a.max(b)))
+                        .map_or([NONE, NONE], |&(e0, e1)| [e0, e1]),
+                    _ => [NONE, NONE],
+                };
+                edges.push(Edge {
+                    p: [a, b, hinge[0], hinge[1]],
+                    kind,
+                    rest: s.link.rest_length(i),
+                    compliance,
+                    lambda: 0.0,
+                });
+            }
+        }
+        let mut dihedral = try_with_capacity(parts.dihedral.len(), "torn cloth hinges")?;
+        for i in parts.dihedral.clone() {
+            let i = i as usize;
+            if let Some(compliance) = s.dihedral.compliance(i) {
+                dihedral.push(Hinge {
+                    p: s.dihedral.particles_of(i),
+                    rest: s.dihedral.rest(i),
+                    compliance,
+                    lambda: 0.0,
+                });
+            }
+        }
+        let mut isometric = try_with_capacity(parts.isometric.len(), "torn cloth hinges")?;
+        for i in parts.isometric.clone() {
+            let i = i as usize;
+            if let Some(compliance) = s.isometric.compliance(i) {
+                isometric.push(Hinge {
+                    p: s.isometric.particles_of(i),
+                    rest: s.isometric.rest(i),
+                    compliance,
+                    lambda: 0.0,
+                });
+            }
+        }
+        let first_spare = self.particles.len() as u32;
+        let mut cloth = TornCloth {
+            body: range.clone(),
+            reserve: first_spare..first_spare + reserve,
+            used: 0,
+            threshold,
+            tethers: parts.tether.clone(),
+            tethers_dropped: false,
+            triangles: triangles.clone(),
+            edges,
+            dihedral,
+            isometric,
+            edge_room,
+            refused: 0,
+            version: 0,
+            split_now: Vec::new(),
+        };
+        cloth.reserve_room()?;
+        try_reserve(&mut self.sets.torn.cloths, 1, "torn cloths")?;
+        self.particles.reserve(reserve as usize)?;
+        // Nothing fails from here on.
+        let park = self.particles.position(range.start as usize);
+        for _ in 0..reserve {
+            let i = self.particles.len();
+            self.particles.push(park, 0.0);
+            self.particles.filter[i] = CollisionFilter {
+                layers: 0,
+                mask: 0,
+                ..CollisionFilter::default()
+            };
+        }
+        self.sets
+            .link
+            .remove(parts.stretch.start..parts.bend_link.end);
+        self.sets.dihedral.remove(parts.dihedral);
+        self.sets.isometric.remove(parts.isometric);
+        self.sets.torn.cloths.push(cloth);
+        self.sets.update_jacobi_weights(&self.particles);
+        Ok(())
+    }
+
+    /// The tearing state of cloth `id` (threshold +inf and no reserve while tearing was
+    /// never turned on).
+    pub fn cloth_tear_status(&self, id: BodyId) -> Result<TearStatus> {
+        let range = self.cloth_range(id)?;
+        Ok(match self.sets.torn.find(&range) {
+            Some(c) => TearStatus {
+                threshold: c.threshold,
+                reserve_left: c.reserve.len() as u32 - c.used,
+                refused: c.refused,
+                version: c.version,
+            },
+            None => TearStatus {
+                threshold: f32::INFINITY,
+                ..TearStatus::default()
+            },
+        })
+    }
+
+    /// The topology version of cloth `id`: 0 until its first split, then the number
+    /// of splits. A host re-reads [`World::read_cloth_topology`] when it changes.
+    pub fn cloth_topology_version(&self, id: BodyId) -> Result<u64> {
+        Ok(self.cloth_tear_status(id)?.version)
+    }
+
+    /// The number of render vertices and triangles of cloth `id`: its particles and
+    /// the spares its splits took, and its triangles (their count never changes).
+    pub fn cloth_topology_counts(&self, id: BodyId) -> Result<(u32, u32)> {
+        let range = self.cloth_range(id)?;
+        Ok(match self.sets.torn.find(&range) {
+            Some(c) => (c.vertex_count(), c.triangles.len() as u32),
+            None => (range.len() as u32, self.cloth_triangles(id)?.len() as u32),
+        })
+    }
+
+    /// Writes cloth `id`'s triangles as render-vertex indices (`triangles`, at least
+    /// the triangle count long) and the particle of each render vertex
+    /// (`vertex_particles`, at least the vertex count long; see
+    /// [`World::cloth_topology_counts`]). Vertex i < the cloth's particle count is its
+    /// particle i; the others are the spares in the order the splits took them, so a
+    /// host keeps its vertices and appends the new ones. Fails, writing nothing, when
+    /// either buffer is too short.
+    pub fn read_cloth_topology(
+        &self,
+        id: BodyId,
+        triangles: &mut [[u32; 3]],
+        vertex_particles: &mut [u32],
+    ) -> Result<()> {
+        let (nv, nt) = self.cloth_topology_counts(id)?;
+        if triangles.len() < nt as usize || vertex_particles.len() < nv as usize {
+            return Err(Error::out_of_range(format!(
+                "the cloth has {nt} triangles and {nv} vertices; the buffers hold {} and {}",
+                triangles.len(),
+                vertex_particles.len()
+            )));
+        }
+        let range = self.cloth_range(id)?;
+        match self.sets.torn.find(&range) {
+            Some(c) => {
+                for (o, t) in triangles.iter_mut().zip(&c.triangles) {
+                    *o = t.map(|p| c.vertex_of(p));
+                }
+                for (v, o) in vertex_particles.iter_mut().take(nv as usize).enumerate() {
+                    *o = c.particle_of(v as u32);
+                }
+            }
+            None => {
+                for (o, t) in triangles.iter_mut().zip(self.cloth_triangles(id)?) {
+                    *o = t.map(|p| p - range.start);
+                }
+                for (v, o) in vertex_particles.iter_mut().take(nv as usize).enumerate() {
+                    *o = range.start + v as u32;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The particles of cloth `id` (an error for other bodies).
+    fn cloth_range(&self, id: BodyId) -> Result<Range<u32>> {
+        let body = self.bodies.get(id)?;
+        if body.kind != BodyKind::Cloth {
+            return Err(Error::invalid(format!(
+                "the body is a {:?}, not a cloth",
+                body.kind
+            )));
+        }
+        Ok(body.particles.clone())
+    }
+
+    /// The triangles cloth `id` was built with (global particle indices).
+    fn cloth_triangles(&self, id: BodyId) -> Result<&[[u32; 3]]> {
+        match self.aero.surfaces.iter().find(|s| s.body == id) {
+            Some(crate::aero::Surface {
+                elements: crate::aero::Elements::Triangles(t),
+                ..
+            }) => Ok(t),
+            _ => Err(Error::invalid("the cloth has no recorded triangles")),
+        }
+    }
+
+    /// Body removal: the spares of a torn cloth become inert and its set goes.
+    pub(crate) fn remove_torn_cloth(&mut self, body: &Range<u32>) {
+        if let Some(k) = self.sets.torn.cloths.iter().position(|c| c.body == *body) {
+            let c = self.sets.torn.cloths.remove(k);
+            for i in c.reserve {
+                self.particles.set_inverse_mass(i as usize, 0.0);
+                self.particles.set_velocity(i as usize, Vec3::ZERO);
+            }
+        }
+    }
+
+    /// Body compliance edits reach a torn cloth's edges and hinges.
+    pub(crate) fn set_torn_compliance(
+        &mut self,
+        body: &Range<u32>,
+        which: BodyConstraints,
+        compliance: f32,
+    ) {
+        if let Some(c) = self.sets.torn.find_mut(body) {
+            let kinds: &[EdgeKind] = match which {
+                BodyConstraints::Stretch => &[EdgeKind::Stretch],
+                BodyConstraints::Shear => &[EdgeKind::Shear],
+                BodyConstraints::Bend => &[EdgeKind::Bend],
+                _ => &[],
+            };
+            for e in c
+                .edges
+                .iter_mut()
+                .filter(|e| e.live() && kinds.contains(&e.kind))
+            {
+                e.compliance = compliance;
+            }
+            if which == BodyConstraints::Bend {
+                c.dihedral
+                    .iter_mut()
+                    .filter(|h| h.live())
+                    .for_each(|h| h.compliance = compliance);
+                c.isometric
+                    .iter_mut()
+                    .filter(|h| h.live())
+                    .for_each(|h| h.compliance = compliance);
+            }
+        }
+    }
+
+    /// Rest-scale edits: checks (`apply` false) or scales (true) a torn cloth's edges.
+    pub(crate) fn scale_torn_rest(
+        &mut self,
+        body: &Range<u32>,
+        ratio: f32,
+        apply: bool,
+    ) -> Result<()> {
+        if let Some(c) = self.sets.torn.find_mut(body) {
+            for e in c.edges.iter_mut().filter(|e| e.live()) {
+                if apply {
+                    e.rest *= ratio;
+                } else {
+                    crate::limits::check_length("scaled rest length", e.rest * ratio, false)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// End of a step: splits the torn cloths at their over-stretched edges. No
+    /// allocation; serial and in a fixed order, so the same for any thread count.
+    pub(crate) fn tear_cloths(&mut self) {
+        if self.sets.torn.cloths.is_empty() {
+            return;
+        }
+        let mut cloths = std::mem::take(&mut self.sets.torn.cloths);
+        for c in &mut cloths {
+            if c.threshold.is_finite() {
+                tear(c, &mut self.particles, &mut self.sets);
+            }
+        }
+        self.sets.torn.cloths = cloths;
+    }
+}
+
+/// `x_a − x_b` (m) at full precision.
+fn sep(p: &Particles, a: u32, b: u32) -> Vec3 {
+    let (a, b) = (a as usize, b as usize);
+    separation(p.base[a], p.base[b], p.hot[a], p.hot[b])
+}
+
+/// One tear pass over one cloth.
+fn tear(c: &mut TornCloth, particles: &mut Particles, sets: &mut ConstraintSets) {
+    c.split_now.clear();
+    let mut i = 0;
+    while i < c.edges.len() {
+        let e = c.edges[i];
+        i += 1;
+        if !e.live() || e.kind == EdgeKind::Bend {
+            continue;
+        }
+        let [a, b] = [e.p[0], e.p[1]];
+        if c.split_now.contains(&a) || c.split_now.contains(&b) {
+            continue;
+        }
+        let len = sep(particles, b, a).length();
+        if len.is_nan() || len <= c.threshold * e.rest {
+            continue;
+        }
+        // The heavier end splits first (pinned counts as heaviest), then the other.
+        let (wa, wb) = (particles.hot[a as usize].w, particles.hot[b as usize].w);
+        let order = if wa <= wb {
+            [(a, b), (b, a)]
+        } else {
+            [(b, a), (a, b)]
+        };
+        for (v, o) in order {
+            match split(c, particles, v, o) {
+                Split::Done(q) => {
+                    c.split_now.push(v);
+                    c.split_now.push(q);
+                    c.version += 1;
+                    if !c.tethers_dropped {
+                        sets.tether.remove(c.tethers.clone());
+                        c.tethers_dropped = true;
+                    }
+                    break;
+                }
+                Split::NoRoom => {
+                    c.refused += 1;
+                    break;
+                }
+                Split::OneSided => {}
+            }
+        }
+    }
+}
+
+enum Split {
+    /// Split; the new particle.
+    Done(u32),
+    /// The reserve ran out.
+    NoRoom,
+    /// Every triangle of the vertex lies on one side of the plane: nothing to split.
+    OneSided,
+}
+
+/// The side of triangle `t` (which holds `v`) when `v` splits along the plane through
+/// it normal to its edge towards `o`: true for the side of `o`, which the new particle
+/// takes (a triangle holding `o` always is).
+fn side(particles: &Particles, t: [u32; 3], v: u32, o: u32) -> bool {
+    if t.contains(&o) {
+        return true;
+    }
+    let n = sep(particles, o, v);
+    let c = t
+        .iter()
+        .fold(Vec3::ZERO, |acc, &p| acc + sep(particles, p, v))
+        / 3.0;
+    c.dot(n) > 0.0
+}
+
+/// The sides of the triangles that hold both `v` and `x`: (any on the old side, any on
+/// the new side).
+fn sides_of_edge(c: &TornCloth, particles: &Particles, v: u32, x: u32, o: u32) -> (bool, bool) {
+    let mut s = (false, false);
+    for t in c
+        .triangles
+        .iter()
+        .filter(|t| t.contains(&v) && t.contains(&x))
+    {
+        if side(particles, *t, v, o) {
+            s.1 = true;
+        } else {
+            s.0 = true;
+        }
+    }
+    s
+}
+
+/// The sides of the (one or two) triangles of hinge `[e0, e1, w0, w1]` that hold `v`.
+fn sides_of_hinge(particles: &Particles, h: [u32; 4], v: u32, o: u32) -> (bool, bool) {
+    let mut s = (false, false);
+    for t in [[h[0], h[1], h[2]], [h[0], h[1], h[3]]] {
+        if t.contains(&v) {
+            if side(particles, t, v, o) {
+                s.1 = true;
+            } else {
+                s.0 = true;
+            }
+        }
+    }
+    s
+}
+
+fn repoint<const K: usize>(p: &mut [u32; K], v: u32, q: u32) {
+    for x in p.iter_mut().filter(|x| **x == v) {
+        *x = q;
+    }
+}
+
+/// Splits vertex `v` along the plane through it normal to its edge towards `o`.
+fn split(c: &mut TornCloth, particles: &mut Particles, v: u32, o: u32) -> Split {
+    let (mut old, mut new) = (0usize, 0usize);
+    for t in c.triangles.iter().filter(|t| t.contains(&v)) {
+        if side(particles, *t, v, o) {
+            new += 1;
+        } else {
+            old += 1;
+        }
+    }
+    if old == 0 || new == 0 {
+        return Split::OneSided;
+    }
+    if c.used as usize >= c.reserve.len() {
+        return Split::NoRoom;
+    }
+    let mut copies = 0u32;
+    for e in c
+        .edges
+        .iter()
+        .filter(|e| e.live() && e.kind != EdgeKind::Bend)
+    {
+        if let Some(x) = other_end(e, v) {
+            if sides_of_edge(c, particles, v, x, o) == (true, true) {
+                copies += 1;
+            }
+        }
+    }
+    if copies > c.edge_room {
+        return Split::NoRoom;
+    }
+    // Commit: the new particle is a copy of v; each takes half of v's mass.
+    let q = c.reserve.start + c.used;
+    c.used += 1;
+    let (vi, qi) = (v as usize, q as usize);
+    let w = particles.hot[vi].w * 2.0;
+    particles.hot[vi].w = w;
+    particles.hot[qi] = particles.hot[vi];
+    particles.base[qi] = particles.base[vi];
+    particles.velocity[qi] = particles.velocity[vi];
+    particles.radius[qi] = particles.radius[vi];
+    particles.filter[qi] = particles.filter[vi];
+    particles.unyielding[qi] = particles.unyielding[vi];
+    particles.step_start[qi] = particles.step_start[vi];
+    let before = c.edges.len();
+    for k in 0..before {
+        let e = c.edges[k];
+        if !e.live() || !e.p[..2].contains(&v) {
+            continue;
+        }
+        if e.kind == EdgeKind::Bend {
+            let h = [e.p[2], e.p[3], e.p[0], e.p[1]];
+            let e = &mut c.edges[k];
+            if h[0] == NONE {
+                remove_edge(e);
+                continue;
+            }
+            match sides_of_hinge(particles, h, v, o) {
+                (false, true) => repoint(&mut e.p, v, q),
+                (true, true) => remove_edge(e),
+                _ => {}
+            }
+            continue;
+        }
+        let x = other_end(&e, v).expect("holds v");
+        match sides_of_edge(c, particles, v, x, o) {
+            (false, true) => repoint(&mut c.edges[k].p, v, q),
+            (true, true) => {
+                let mut copy = e;
+                repoint(&mut copy.p, v, q);
+                c.edges.push(copy);
+                c.edge_room -= 1;
+            }
+            _ => {}
+        }
+    }
+    // Bending links name their hinge edge too: re-point it where v moved.
+    for e in c
+        .edges
+        .iter_mut()
+        .filter(|e| e.live() && e.kind == EdgeKind::Bend)
+    {
+        if e.p[2..].contains(&v) && !e.p[..2].contains(&q) && !e.p[..2].contains(&v) {
+            let h = [e.p[2], e.p[3], e.p[0], e.p[1]];
+            match sides_of_hinge(particles, h, v, o) {
+                (false, true) => repoint(&mut e.p, v, q),
+                (true, true) => remove_edge(e),
+                _ => {}
+            }
+        }
+    }
+    split_hinges(&mut c.dihedral, particles, v, o, q);
+    split_hinges(&mut c.isometric, particles, v, o, q);
+    for t in c.triangles.iter_mut() {
+        if t.contains(&v) && side(particles, *t, v, o) {
+            repoint(t, v, q);
+        }
+    }
+    Split::Done(q)
+}
+
+fn split_hinges<R>(hinges: &mut [Hinge<R>], particles: &Particles, v: u32, o: u32, q: u32) {
+    for h in hinges.iter_mut().filter(|h| h.live() && h.p.contains(&v)) {
+        match sides_of_hinge(particles, h.p, v, o) {
+            (false, true) => repoint(&mut h.p, v, q),
+            (true, true) => remove_hinge(h),
+            _ => {}
+        }
+    }
+}
+
+fn other_end(e: &Edge, v: u32) -> Option<u32> {
+    match e.p[..2] {
+        [a, b] if a == v => Some(b),
+        [a, b] if b == v => Some(a),
+        _ => None,
+    }
+}
