@@ -112,6 +112,11 @@
 #define SINEW_MAX_WINCH_SPEED 1000.0
 
 /**
+ * Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).
+ */
+#define SINEW_MAX_TEAR_RESERVE (1 << 20)
+
+/**
  * Largest wind speed, zone strength and turbulence amplitude (m/s).
  */
 #define SINEW_MAX_WIND_SPEED 1.0e4
@@ -130,7 +135,7 @@
  * Version of the body layout; bumped whenever a field is added, removed or changes
  * meaning. Buffers of another version are refused.
  */
-#define FORMAT_VERSION 1
+#define FORMAT_VERSION 2
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -948,6 +953,29 @@ typedef struct SinewSkinWeights {
    */
   float drive_compliance;
 } SinewSkinWeights;
+
+/**
+ * A cloth's tearing state (see sinew_cloth_tear_status).
+ */
+typedef struct SinewTearStatus {
+  /**
+   * The stretch ratio (length / rest length) past which an edge tears; +infinity
+   * while tearing is off.
+   */
+  float threshold;
+  /**
+   * Spare particles left: each split takes one.
+   */
+  uint32_t reserve_left;
+  /**
+   * Splits refused because the reserve ran out (the cloth stays whole there).
+   */
+  uint64_t refused;
+  /**
+   * The topology version: 0 until the first split, then the number of splits.
+   */
+  uint64_t version;
+} SinewTearStatus;
 
 /**
  * The world's air and uniform wind (sinew_world_set_wind). Start from
@@ -2296,6 +2324,78 @@ SinewStatus sinew_world_create_from_snapshot(const uint8_t *data,
  * `out_hash` must be NULL or point to writable memory for one uint64_t.
  */
 SinewStatus sinew_world_state_hash(struct SinewWorld world, uint64_t *out_hash);
+
+/**
+ * Turns tearing of a cloth on or changes its threshold: from the next step on, an
+ * edge longer than `threshold` times its rest length (a stretch ratio above 1,
+ * dimensionless; 0 or +infinity turn tearing off) splits the cloth at one of its
+ * vertices (the vertex is duplicated, each copy taking half its mass, and the
+ * triangles on the torn edge's side move to the copy, so the hole opens). The first
+ * call adds `reserve` spare particles to the world (0: a quarter of the cloth's
+ * particles, at least 16; at most SINEW_MAX_TEAR_RESERVE); later calls pass 0 or the
+ * same count. Tethers go at the first tear. Only distance-model cloths that are not
+ * skinned and have no aerodynamic coefficients tear (SINEW_ERROR_INVALID_ARGUMENT
+ * otherwise, and for a body that is not a cloth).
+ */
+SinewStatus sinew_body_set_tear_threshold(struct SinewWorld world,
+                                          struct SinewBody body,
+                                          float threshold,
+                                          uint32_t reserve);
+
+/**
+ * Writes the cloth's tearing state to `*out_status`.
+ *
+ * # Safety
+ * `out_status` must be NULL or point to one writable SinewTearStatus.
+ */
+SinewStatus sinew_cloth_tear_status(struct SinewWorld world,
+                                    struct SinewBody body,
+                                    struct SinewTearStatus *out_status);
+
+/**
+ * Writes the cloth's topology version to `*out_version`: 0 until its first split,
+ * then the number of splits. Re-read the topology (sinew_cloth_read_topology) when
+ * it changes.
+ *
+ * # Safety
+ * `out_version` must be NULL or point to one writable uint64_t.
+ */
+SinewStatus sinew_cloth_topology_version(struct SinewWorld world,
+                                         struct SinewBody body,
+                                         uint64_t *out_version);
+
+/**
+ * Writes the cloth's number of render vertices (its particles, then the spares its
+ * splits took) to `*out_vertex_count` and of triangles to `*out_triangle_count`.
+ *
+ * # Safety
+ * `out_vertex_count` and `out_triangle_count` must be NULL or point to one writable
+ * uint32_t each.
+ */
+SinewStatus sinew_cloth_topology_counts(struct SinewWorld world,
+                                        struct SinewBody body,
+                                        uint32_t *out_vertex_count,
+                                        uint32_t *out_triangle_count);
+
+/**
+ * Writes the cloth's triangles as render-vertex indices (3 uint32_t each) to
+ * `out_triangles` and the world particle of each render vertex to
+ * `out_vertex_particles`. Vertex i below the cloth's particle count is its particle i;
+ * the vertices after them are the spares in the order the splits took them, so a
+ * host keeps its vertex buffer and appends. Fails with SINEW_ERROR_OUT_OF_RANGE,
+ * writing nothing, when `triangle_capacity` or `vertex_capacity` is below the counts
+ * of sinew_cloth_topology_counts.
+ *
+ * # Safety
+ * `out_triangles` must point to 3 * `triangle_capacity` writable uint32_t and
+ * `out_vertex_particles` to `vertex_capacity` writable uint32_t.
+ */
+SinewStatus sinew_cloth_read_topology(struct SinewWorld world,
+                                      struct SinewBody body,
+                                      uint32_t *out_triangles,
+                                      uint32_t triangle_capacity,
+                                      uint32_t *out_vertex_particles,
+                                      uint32_t vertex_capacity);
 
 /**
  * A wind desc with every field at its default.

@@ -1306,6 +1306,8 @@ mod wind_cases;
 mod edit_cases;
 #[path = "bad_input/snapshots.rs"]
 mod snapshot_cases;
+#[path = "bad_input/tearing.rs"]
+mod tearing_cases;
 
 fn every_table() -> Vec<Vec<Case>> {
     let mut tables = vec![
@@ -1334,6 +1336,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(skinning_cases::tables());
     tables.extend(edit_cases::tables());
     tables.extend(snapshot_cases::tables());
+    tables.extend(tearing_cases::tables());
     tables
 }
 

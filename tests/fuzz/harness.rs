@@ -87,6 +87,11 @@ use sinew::ffi::snapshot::{
     sinew_world_create_from_snapshot, sinew_world_restore_snapshot, sinew_world_save_snapshot,
     sinew_world_snapshot_size, sinew_world_state_hash,
 };
+use sinew::ffi::tearing::{
+    sinew_body_set_tear_threshold, sinew_cloth_read_topology, sinew_cloth_tear_status,
+    sinew_cloth_topology_counts, sinew_cloth_topology_version, SinewTearStatus,
+    SINEW_MAX_TEAR_RESERVE,
+};
 use sinew::ffi::wind::{
     sinew_body_set_aerodynamics, sinew_wind_desc_default, sinew_wind_desc_init,
     sinew_wind_zone_desc_default, sinew_wind_zone_desc_init, sinew_world_add_wind_zone,
@@ -604,6 +609,11 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_body_set_winch_speed",
     "sinew_body_set_winch_target",
     "sinew_body_winch_state",
+    "sinew_body_set_tear_threshold",
+    "sinew_cloth_tear_status",
+    "sinew_cloth_topology_version",
+    "sinew_cloth_topology_counts",
+    "sinew_cloth_read_topology",
     "sinew_collider_desc_init",
     "sinew_world_add_collider",
     "sinew_world_add_mesh_collider",
@@ -1831,6 +1841,43 @@ impl<'a> Session<'a> {
                         sinew_body_cut_rope_along(w, b, ap, &c, o.ptr()),
                         o.untouched(),
                     )
+                }
+                "sinew_body_set_tear_threshold" => {
+                    let b = self.body(&s);
+                    let t = [0.0, 1.0, 1.2, 1.5, 3.0, f32::INFINITY, f32::NAN, -1.0]
+                        [self.g.below(8) as usize];
+                    let reserve =
+                        [0, 0, 4, 16, SINEW_MAX_TEAR_RESERVE + 1][self.g.below(5) as usize];
+                    Outcome::new(sinew_body_set_tear_threshold(w, b, t, reserve), true)
+                }
+                "sinew_cloth_tear_status" => {
+                    let b = self.body(&s);
+                    let mut o = out1!(SinewTearStatus);
+                    ok_or(sinew_cloth_tear_status(w, b, o.ptr()), o.untouched())
+                }
+                "sinew_cloth_topology_version" => {
+                    let b = self.body(&s);
+                    let mut o = out1!(u64);
+                    ok_or(sinew_cloth_topology_version(w, b, o.ptr()), o.untouched())
+                }
+                "sinew_cloth_topology_counts" => {
+                    let b = self.body(&s);
+                    let (mut v, mut t) = (out1!(u32), out1!(u32));
+                    let st = sinew_cloth_topology_counts(w, b, v.ptr(), t.ptr());
+                    ok_or(st, v.untouched() && t.untouched())
+                }
+                "sinew_cloth_read_topology" => {
+                    let b = self.body(&s);
+                    let (mut nv, mut nt) = (0u32, 0u32);
+                    sinew_cloth_topology_counts(w, b, &mut nv, &mut nt);
+                    // Sometimes one short; never more than the buffers hold.
+                    let short = self.g.pct(10) as u32;
+                    let tc = nt.saturating_sub(short).min(MAX_BUF as u32 / 3);
+                    let vc = nv.saturating_sub(short).min(MAX_BUF as u32);
+                    let mut t = Output::<u32>::new(&mut self.g, 3 * tc as usize);
+                    let mut v = Output::<u32>::new(&mut self.g, vc as usize);
+                    let st = sinew_cloth_read_topology(w, b, t.ptr(), tc, v.ptr(), vc);
+                    ok_or(st, t.untouched() && v.untouched())
                 }
                 "sinew_body_volume" => {
                     let b = self.body(&s);

@@ -494,6 +494,23 @@ namespace Sinew.Native
         public float drive_compliance;
     }
 
+    /// <summary>A cloth's tearing state (see sinew_cloth_tear_status).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewTearStatus
+    {
+        /// <summary>
+        /// The stretch ratio (length / rest length) past which an edge tears; +infinity
+        /// while tearing is off.
+        /// </summary>
+        public float threshold;
+        /// <summary>Spare particles left: each split takes one.</summary>
+        public uint reserve_left;
+        /// <summary>Splits refused because the reserve ran out (the cloth stays whole there).</summary>
+        public ulong refused;
+        /// <summary>The topology version: 0 until the first split, then the number of splits.</summary>
+        public ulong version;
+    }
+
     /// <summary>
     /// The world's air and uniform wind (sinew_world_set_wind). Start from
     /// sinew_wind_desc_default().
@@ -648,6 +665,9 @@ namespace Sinew.Native
         /// <summary>Largest winch speed (m/s).</summary>
         public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
 
+        /// <summary>Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).</summary>
+        public const uint SINEW_MAX_TEAR_RESERVE = (1 << 20);
+
         /// <summary>Largest wind speed, zone strength and turbulence amplitude (m/s).</summary>
         public const float SINEW_MAX_WIND_SPEED = 1.0e4f;
 
@@ -661,7 +681,7 @@ namespace Sinew.Native
         /// Version of the body layout; bumped whenever a field is added, removed or changes
         /// meaning. Buffers of another version are refused.
         /// </summary>
-        public const uint FORMAT_VERSION = 1;
+        public const uint FORMAT_VERSION = 2;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
@@ -1551,6 +1571,62 @@ namespace Sinew.Native
         /// <remarks><c>out_hash</c> must be NULL or point to writable memory for one uint64_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_state_hash(SinewWorld world, ulong* out_hash);
+
+        /// <summary>
+        /// Turns tearing of a cloth on or changes its threshold: from the next step on, an
+        /// edge longer than <c>threshold</c> times its rest length (a stretch ratio above 1,
+        /// dimensionless; 0 or +infinity turn tearing off) splits the cloth at one of its
+        /// vertices (the vertex is duplicated, each copy taking half its mass, and the
+        /// triangles on the torn edge's side move to the copy, so the hole opens). The first
+        /// call adds <c>reserve</c> spare particles to the world (0: a quarter of the cloth's
+        /// particles, at least 16; at most SINEW_MAX_TEAR_RESERVE); later calls pass 0 or the
+        /// same count. Tethers go at the first tear. Only distance-model cloths that are not
+        /// skinned and have no aerodynamic coefficients tear (SINEW_ERROR_INVALID_ARGUMENT
+        /// otherwise, and for a body that is not a cloth).
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_tear_threshold(SinewWorld world, SinewBody body, float threshold, uint reserve);
+
+        /// <summary>Writes the cloth's tearing state to <c>*out_status</c>.</summary>
+        /// <remarks><c>out_status</c> must be NULL or point to one writable SinewTearStatus.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_cloth_tear_status(SinewWorld world, SinewBody body, SinewTearStatus* out_status);
+
+        /// <summary>
+        /// Writes the cloth's topology version to <c>*out_version</c>: 0 until its first split,
+        /// then the number of splits. Re-read the topology (sinew_cloth_read_topology) when
+        /// it changes.
+        /// </summary>
+        /// <remarks><c>out_version</c> must be NULL or point to one writable uint64_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_cloth_topology_version(SinewWorld world, SinewBody body, ulong* out_version);
+
+        /// <summary>
+        /// Writes the cloth's number of render vertices (its particles, then the spares its
+        /// splits took) to <c>*out_vertex_count</c> and of triangles to <c>*out_triangle_count</c>.
+        /// </summary>
+        /// <remarks>
+        /// <c>out_vertex_count</c> and <c>out_triangle_count</c> must be NULL or point to one writable
+        /// uint32_t each.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_cloth_topology_counts(SinewWorld world, SinewBody body, uint* out_vertex_count, uint* out_triangle_count);
+
+        /// <summary>
+        /// Writes the cloth's triangles as render-vertex indices (3 uint32_t each) to
+        /// <c>out_triangles</c> and the world particle of each render vertex to
+        /// <c>out_vertex_particles</c>. Vertex i below the cloth's particle count is its particle i;
+        /// the vertices after them are the spares in the order the splits took them, so a
+        /// host keeps its vertex buffer and appends. Fails with SINEW_ERROR_OUT_OF_RANGE,
+        /// writing nothing, when <c>triangle_capacity</c> or <c>vertex_capacity</c> is below the counts
+        /// of sinew_cloth_topology_counts.
+        /// </summary>
+        /// <remarks>
+        /// <c>out_triangles</c> must point to 3 * <c>triangle_capacity</c> writable uint32_t and
+        /// <c>out_vertex_particles</c> to <c>vertex_capacity</c> writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_cloth_read_topology(SinewWorld world, SinewBody body, uint* out_triangles, uint triangle_capacity, uint* out_vertex_particles, uint vertex_capacity);
 
         /// <summary>Writes sinew_wind_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewWindDesc.</remarks>
