@@ -2379,22 +2379,27 @@ SinewStatus sinew_cloth_topology_counts(struct SinewWorld world,
 
 /**
  * Writes the cloth's triangles as render-vertex indices (3 uint32_t each) to
- * `out_triangles` and the world particle of each render vertex to
- * `out_vertex_particles`. Vertex i below the cloth's particle count is its particle i;
+ * `out_triangles`, the world particle of each render vertex to
+ * `out_vertex_particles` and, unless `out_vertex_sources` is NULL, the vertex of the
+ * built cloth each render vertex descends from (itself for those; for a vertex a
+ * split added, the vertex that was split: give it that vertex's UV) to
+ * `out_vertex_sources`. Vertex i below the cloth's particle count is its particle i;
  * the vertices after them are the spares in the order the splits took them, so a
  * host keeps its vertex buffer and appends. Fails with SINEW_ERROR_OUT_OF_RANGE,
  * writing nothing, when `triangle_capacity` or `vertex_capacity` is below the counts
  * of sinew_cloth_topology_counts.
  *
  * # Safety
- * `out_triangles` must point to 3 * `triangle_capacity` writable uint32_t and
- * `out_vertex_particles` to `vertex_capacity` writable uint32_t.
+ * `out_triangles` must point to 3 * `triangle_capacity` writable uint32_t,
+ * `out_vertex_particles` to `vertex_capacity` writable uint32_t, and
+ * `out_vertex_sources` to `vertex_capacity` writable uint32_t or be NULL.
  */
 SinewStatus sinew_cloth_read_topology(struct SinewWorld world,
                                       struct SinewBody body,
                                       uint32_t *out_triangles,
                                       uint32_t triangle_capacity,
                                       uint32_t *out_vertex_particles,
+                                      uint32_t *out_vertex_sources,
                                       uint32_t vertex_capacity);
 
 /**

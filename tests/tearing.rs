@@ -194,7 +194,22 @@ fn tear_in_two(threads: u32) -> Run {
         }
         assert_eq!(roots.len(), 1, "step {step}: {} pieces", roots.len());
     }
-    let (_, map) = topology(&w, cloth);
+    let (mut tris, map) = topology(&w, cloth);
+    let mut sources = vec![0; map.len()];
+    let mut map2 = map.clone();
+    w.read_cloth_topology_with_sources(cloth, &mut tris, &mut map2, Some(&mut sources))
+        .unwrap();
+    let n = ((NU + 1) * (NV + 1)) as usize;
+    assert!(sources[..n].iter().enumerate().all(|(v, &s)| s == v as u32));
+    // Every vertex a split added descends from a vertex near the seam (a crack may
+    // kink by a cell or two), and most from the seam column itself.
+    let cols: Vec<u32> = sources[n..].iter().map(|&s| s % (NU + 1)).collect();
+    println!("columns of the split vertices: {cols:?}");
+    assert!(cols.iter().all(|c| (6..=10).contains(c)), "{cols:?}");
+    assert!(
+        cols.iter().filter(|&&c| c == 8).count() >= NV as usize,
+        "{cols:?}"
+    );
     let status = w.cloth_tear_status(cloth).unwrap();
     println!(
         "threads {threads}: in two pieces after {steps} steps, {} splits, {} refused, \

@@ -177,6 +177,9 @@ pub(crate) struct TornCloth {
     pub refused: u64,
     /// Number of splits so far: the topology version hosts compare.
     pub version: u64,
+    /// For each spare in use, the vertex of the body it descends from (a host copies
+    /// that vertex's UV and colour).
+    pub source: Vec<u32>,
     /// Scratch of one tear pass: the particles split in it (capacity reserved).
     pub split_now: Vec<u32>,
 }
@@ -201,6 +204,16 @@ impl TornCloth {
         }
     }
 
+    /// The vertex of the body render vertex `v` descends from (itself for the body's).
+    pub(crate) fn source_of(&self, v: u32) -> u32 {
+        let n = self.body.len() as u32;
+        if v < n {
+            v
+        } else {
+            self.source[(v - n) as usize]
+        }
+    }
+
     /// Number of render vertices (the body's particles and the spares in use).
     pub(crate) fn vertex_count(&self) -> u32 {
         self.body.len() as u32 + self.used
@@ -210,7 +223,8 @@ impl TornCloth {
     pub(crate) fn reserve_room(&mut self) -> Result<()> {
         try_reserve(&mut self.edges, self.edge_room as usize, "torn cloth edges")?;
         let spare = self.reserve.len().saturating_sub(self.used as usize);
-        try_reserve(&mut self.split_now, spare, "torn cloth scratch")?;
+        try_reserve(&mut self.split_now, 2 * spare, "torn cloth scratch")?;
+        try_reserve(&mut self.source, spare, "torn cloth vertex sources")?;
         Ok(())
     }
 
@@ -245,6 +259,7 @@ impl TornCloth {
         w.put_slice(&self.edges);
         w.put_slice(&self.dihedral);
         w.put_slice(&self.isometric);
+        w.put_slice(&self.source);
         w.put(self.edge_room);
         w.put((self.refused, self.version));
     }
@@ -266,6 +281,7 @@ impl TornCloth {
         let edges: Vec<Edge> = r.get_vec()?;
         let dihedral: Vec<Hinge<f32>> = r.get_vec()?;
         let isometric: Vec<Hinge<IsometricRest>> = r.get_vec()?;
+        let source: Vec<u32> = r.get_vec()?;
         let edge_room = r.get::<u32>()?;
         let (refused, version) = r.get::<(u64, u64)>()?;
         codec::ensure(
@@ -274,7 +290,9 @@ impl TornCloth {
                 && (reserve.end <= body.start || reserve.start >= body.end)
                 && !body.is_empty()
                 && (threshold.is_nan() || threshold > 1.0)
-                && edge_room <= EDGES_PER_SPLIT * MAX_TEAR_RESERVE,
+                && edge_room <= EDGES_PER_SPLIT * MAX_TEAR_RESERVE
+                && source.len() == used as usize
+                && source.iter().all(|&s| (s as usize) < body.len()),
             || "a torn cloth's reserve or threshold is out of range".to_string(),
         )?;
         let mut c = TornCloth {
@@ -291,6 +309,7 @@ impl TornCloth {
             edge_room,
             refused,
             version,
+            source,
             split_now: Vec::new(),
         };
         let ok =

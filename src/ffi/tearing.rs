@@ -129,16 +129,20 @@ pub unsafe extern "C" fn sinew_cloth_topology_counts(
 }
 
 /// Writes the cloth's triangles as render-vertex indices (3 uint32_t each) to
-/// `out_triangles` and the world particle of each render vertex to
-/// `out_vertex_particles`. Vertex i below the cloth's particle count is its particle i;
+/// `out_triangles`, the world particle of each render vertex to
+/// `out_vertex_particles` and, unless `out_vertex_sources` is NULL, the vertex of the
+/// built cloth each render vertex descends from (itself for those; for a vertex a
+/// split added, the vertex that was split: give it that vertex's UV) to
+/// `out_vertex_sources`. Vertex i below the cloth's particle count is its particle i;
 /// the vertices after them are the spares in the order the splits took them, so a
 /// host keeps its vertex buffer and appends. Fails with SINEW_ERROR_OUT_OF_RANGE,
 /// writing nothing, when `triangle_capacity` or `vertex_capacity` is below the counts
 /// of sinew_cloth_topology_counts.
 ///
 /// # Safety
-/// `out_triangles` must point to 3 * `triangle_capacity` writable uint32_t and
-/// `out_vertex_particles` to `vertex_capacity` writable uint32_t.
+/// `out_triangles` must point to 3 * `triangle_capacity` writable uint32_t,
+/// `out_vertex_particles` to `vertex_capacity` writable uint32_t, and
+/// `out_vertex_sources` to `vertex_capacity` writable uint32_t or be NULL.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_cloth_read_topology(
     world: SinewWorld,
@@ -146,6 +150,7 @@ pub unsafe extern "C" fn sinew_cloth_read_topology(
     out_triangles: *mut u32,
     triangle_capacity: u32,
     out_vertex_particles: *mut u32,
+    out_vertex_sources: *mut u32,
     vertex_capacity: u32,
 ) -> SinewStatus {
     guard("sinew_cloth_read_topology", || {
@@ -173,7 +178,15 @@ pub unsafe extern "C" fn sinew_cloth_read_topology(
             let verts = unsafe {
                 slice_from_mut(out_vertex_particles, nv as usize, "out_vertex_particles")?
             };
-            Ok(w.read_cloth_topology(id, tris, verts)?)
+            let sources = if out_vertex_sources.is_null() {
+                None
+            } else {
+                // SAFETY: as above (non-NULL here).
+                Some(unsafe {
+                    slice_from_mut(out_vertex_sources, nv as usize, "out_vertex_sources")?
+                })
+            };
+            Ok(w.read_cloth_topology_with_sources(id, tris, verts, sources)?)
         })
     })
 }

@@ -211,6 +211,7 @@ impl World {
             edge_room,
             refused: 0,
             version: 0,
+            source: Vec::new(),
             split_now: Vec::new(),
         };
         cloth.reserve_room()?;
@@ -284,8 +285,23 @@ impl World {
         triangles: &mut [[u32; 3]],
         vertex_particles: &mut [u32],
     ) -> Result<()> {
+        self.read_cloth_topology_with_sources(id, triangles, vertex_particles, None)
+    }
+
+    /// [`World::read_cloth_topology`], also writing for each render vertex the vertex of
+    /// the built cloth it descends from (itself for those, the split vertex's for a
+    /// spare) to `sources` (at least the vertex count long): the vertex whose UV,
+    /// colour and skin a host gives the new one.
+    pub fn read_cloth_topology_with_sources(
+        &self,
+        id: BodyId,
+        triangles: &mut [[u32; 3]],
+        vertex_particles: &mut [u32],
+        sources: Option<&mut [u32]>,
+    ) -> Result<()> {
         let (nv, nt) = self.cloth_topology_counts(id)?;
-        if triangles.len() < nt as usize || vertex_particles.len() < nv as usize {
+        let short_sources = sources.as_ref().is_some_and(|s| s.len() < nv as usize);
+        if triangles.len() < nt as usize || vertex_particles.len() < nv as usize || short_sources {
             return Err(Error::out_of_range(format!(
                 "the cloth has {nt} triangles and {nv} vertices; the buffers hold {} and {}",
                 triangles.len(),
@@ -301,6 +317,11 @@ impl World {
                 for (v, o) in vertex_particles.iter_mut().take(nv as usize).enumerate() {
                     *o = c.particle_of(v as u32);
                 }
+                if let Some(s) = sources {
+                    for (v, o) in s.iter_mut().take(nv as usize).enumerate() {
+                        *o = c.source_of(v as u32);
+                    }
+                }
             }
             None => {
                 for (o, t) in triangles.iter_mut().zip(self.cloth_triangles(id)?) {
@@ -308,6 +329,11 @@ impl World {
                 }
                 for (v, o) in vertex_particles.iter_mut().take(nv as usize).enumerate() {
                     *o = range.start + v as u32;
+                }
+                if let Some(s) = sources {
+                    for (v, o) in s.iter_mut().take(nv as usize).enumerate() {
+                        *o = v as u32;
+                    }
                 }
             }
         }
@@ -566,6 +592,8 @@ fn split(c: &mut TornCloth, particles: &mut Particles, v: u32, o: u32) -> Split 
     }
     // Commit: the new particle is a copy of v; each takes half of v's mass.
     let q = c.reserve.start + c.used;
+    let root = c.source_of(c.vertex_of(v));
+    c.source.push(root);
     c.used += 1;
     let (vi, qi) = (v as usize, q as usize);
     let w = particles.hot[vi].w * 2.0;

@@ -80,6 +80,7 @@ fn tearing_cases() -> Vec<Case> {
                 t.as_mut_ptr(),
                 2,
                 v.as_mut_ptr(),
+                std::ptr::null_mut(),
                 4,
             )
         }),
@@ -91,6 +92,7 @@ fn tearing_cases() -> Vec<Case> {
                 std::ptr::null_mut(),
                 2,
                 v.as_mut_ptr(),
+                std::ptr::null_mut(),
                 4,
             )
         }),
@@ -105,6 +107,7 @@ fn tearing_cases() -> Vec<Case> {
                     FORGED_BODY,
                     t.as_mut_ptr(),
                     2,
+                    std::ptr::null_mut(),
                     std::ptr::null_mut(),
                     4,
                 )
@@ -149,7 +152,19 @@ fn cloth_world() -> (SinewWorld, SinewBody, SinewBody, SinewBody) {
 #[test]
 fn bad_thresholds_bodies_and_capacities_change_nothing() {
     type Call = fn(SinewWorld, SinewBody, SinewBody, SinewBody) -> SinewStatus;
-    let calls: [(&str, &str, SinewStatus, Call); 14] = [
+    let calls: [(&str, &str, SinewStatus, Call); 15] = [
+        (
+            "sinew_cloth_read_topology",
+            "misaligned sources",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, _, _, c| unsafe {
+                let (mut t, mut v, mut src) = ([7u32; 24], [7u32; 9], [7u32; 10]);
+                let p = src.as_mut_ptr().cast::<u8>().add(1).cast();
+                let st = sinew_cloth_read_topology(w, c, t.as_mut_ptr(), 8, v.as_mut_ptr(), p, 9);
+                assert!(t.iter().chain(&v).all(|&x| x == 7), "outputs untouched");
+                st
+            },
+        ),
         (
             "sinew_body_set_tear_threshold",
             "NaN",
@@ -240,7 +255,15 @@ fn bad_thresholds_bodies_and_capacities_change_nothing() {
             SINEW_ERROR_OUT_OF_RANGE,
             |w, _, _, c| unsafe {
                 let (mut t, mut v) = ([7u32; 24], [7u32; 9]);
-                let st = sinew_cloth_read_topology(w, c, t.as_mut_ptr(), 7, v.as_mut_ptr(), 9);
+                let st = sinew_cloth_read_topology(
+                    w,
+                    c,
+                    t.as_mut_ptr(),
+                    7,
+                    v.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                    9,
+                );
                 assert!(t.iter().chain(&v).all(|&x| x == 7), "outputs untouched");
                 st
             },
@@ -251,7 +274,15 @@ fn bad_thresholds_bodies_and_capacities_change_nothing() {
             SINEW_ERROR_OUT_OF_RANGE,
             |w, _, _, c| unsafe {
                 let (mut t, mut v) = ([7u32; 24], [7u32; 9]);
-                let st = sinew_cloth_read_topology(w, c, t.as_mut_ptr(), 8, v.as_mut_ptr(), 8);
+                let st = sinew_cloth_read_topology(
+                    w,
+                    c,
+                    t.as_mut_ptr(),
+                    8,
+                    v.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                    8,
+                );
                 assert!(t.iter().chain(&v).all(|&x| x == 7), "outputs untouched");
                 st
             },
@@ -263,7 +294,7 @@ fn bad_thresholds_bodies_and_capacities_change_nothing() {
             |w, _, _, c| unsafe {
                 let (mut t, mut v) = ([7u32; 25], [7u32; 9]);
                 let p = t.as_mut_ptr().cast::<u8>().add(1).cast();
-                sinew_cloth_read_topology(w, c, p, 8, v.as_mut_ptr(), 9)
+                sinew_cloth_read_topology(w, c, p, 8, v.as_mut_ptr(), std::ptr::null_mut(), 9)
             },
         ),
     ];

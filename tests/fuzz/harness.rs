@@ -1876,8 +1876,14 @@ impl<'a> Session<'a> {
                     let vc = nv.saturating_sub(short).min(MAX_BUF as u32);
                     let mut t = Output::<u32>::new(&mut self.g, 3 * tc as usize);
                     let mut v = Output::<u32>::new(&mut self.g, vc as usize);
-                    let st = sinew_cloth_read_topology(w, b, t.ptr(), tc, v.ptr(), vc);
-                    ok_or(st, t.untouched() && v.untouched())
+                    let mut src = Output::<u32>::new(&mut self.g, vc as usize);
+                    let sp = if self.g.pct(50) {
+                        src.ptr()
+                    } else {
+                        std::ptr::null_mut()
+                    };
+                    let st = sinew_cloth_read_topology(w, b, t.ptr(), tc, v.ptr(), sp, vc);
+                    ok_or(st, t.untouched() && v.untouched() && src.untouched())
                 }
                 "sinew_body_volume" => {
                     let b = self.body(&s);

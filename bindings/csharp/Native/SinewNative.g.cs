@@ -1614,19 +1614,23 @@ namespace Sinew.Native
 
         /// <summary>
         /// Writes the cloth's triangles as render-vertex indices (3 uint32_t each) to
-        /// <c>out_triangles</c> and the world particle of each render vertex to
-        /// <c>out_vertex_particles</c>. Vertex i below the cloth's particle count is its particle i;
+        /// <c>out_triangles</c>, the world particle of each render vertex to
+        /// <c>out_vertex_particles</c> and, unless <c>out_vertex_sources</c> is NULL, the vertex of the
+        /// built cloth each render vertex descends from (itself for those; for a vertex a
+        /// split added, the vertex that was split: give it that vertex's UV) to
+        /// <c>out_vertex_sources</c>. Vertex i below the cloth's particle count is its particle i;
         /// the vertices after them are the spares in the order the splits took them, so a
         /// host keeps its vertex buffer and appends. Fails with SINEW_ERROR_OUT_OF_RANGE,
         /// writing nothing, when <c>triangle_capacity</c> or <c>vertex_capacity</c> is below the counts
         /// of sinew_cloth_topology_counts.
         /// </summary>
         /// <remarks>
-        /// <c>out_triangles</c> must point to 3 * <c>triangle_capacity</c> writable uint32_t and
-        /// <c>out_vertex_particles</c> to <c>vertex_capacity</c> writable uint32_t.
+        /// <c>out_triangles</c> must point to 3 * <c>triangle_capacity</c> writable uint32_t,
+        /// <c>out_vertex_particles</c> to <c>vertex_capacity</c> writable uint32_t, and
+        /// <c>out_vertex_sources</c> to <c>vertex_capacity</c> writable uint32_t or be NULL.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_cloth_read_topology(SinewWorld world, SinewBody body, uint* out_triangles, uint triangle_capacity, uint* out_vertex_particles, uint vertex_capacity);
+        public static extern int sinew_cloth_read_topology(SinewWorld world, SinewBody body, uint* out_triangles, uint triangle_capacity, uint* out_vertex_particles, uint* out_vertex_sources, uint vertex_capacity);
 
         /// <summary>Writes sinew_wind_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewWindDesc.</remarks>
