@@ -15,7 +15,7 @@ namespace Sinew
     /// not tear along seams; <see cref="ReadVertices{T}(T[])"/> writes every mesh vertex
     /// back, welded ones from their shared particle. Particles are consecutive from
     /// <see cref="FirstParticle"/>. <see cref="Dispose"/> removes the cloth from its world.</summary>
-    public sealed class Cloth : BodyWrapper
+    public sealed partial class Cloth : BodyWrapper
     {
         /// <summary>Number of mesh vertices (>= ParticleCount).</summary>
         public int VertexCount { get { return vertexToParticle.Length; } }
@@ -89,6 +89,7 @@ namespace Sinew
             // The triangles over the welded particles; a triangle that welding (or the mesh)
             // made degenerate has no area and is dropped.
             var welded = new List<int>(triangles.Length);
+            var corners = new List<int>(triangles.Length);
             for (int t = 0; t < triangles.Length; t += 3)
             {
                 for (int e = 0; e < 3; e++)
@@ -104,6 +105,9 @@ namespace Sinew
                 welded.Add(a);
                 welded.Add(b);
                 welded.Add(c);
+                corners.Add(triangles[t]);
+                corners.Add(triangles[t + 1]);
+                corners.Add(triangles[t + 2]);
             }
             if (welded.Count == 0)
                 throw SinewException.Argument(F, "every triangle repeats a vertex: no triangle of non-zero area");
@@ -126,6 +130,7 @@ namespace Sinew
                 TriangleCount = welded.Count / 3,
                 vertexToParticle = map,
                 identity = positions.Count == vertices.Length,
+                meshCorners = corners.ToArray(),
             };
         }
 
@@ -198,25 +203,28 @@ namespace Sinew
             World.WritePositions(ParticleOfVertex(vertex), one);
         }
 
-        /// <summary>Writes every mesh vertex's position (m) into vertices[0..VertexCount].</summary>
+        /// <summary>Writes every mesh vertex's position (m) into vertices[0..MeshVertexCount]
+        /// (the vertices tearing added after the mesh's own).</summary>
         public unsafe void ReadVertices<T>(T[] vertices) where T : struct
         {
             const string F = "Cloth.ReadVertices";
             Args.NotNull(vertices, F, "vertices");
             Args.Vec3Element<T>(F);
-            Args.Range(vertices.Length, 0, VertexCount, F, "vertices");
+            Args.Range(vertices.Length, 0, MeshVertexCount, F, "vertices");
             using (var p = new Pin(vertices))
                 ReadVertices(p.Ptr, Element<T>.Size);
         }
 
         /// <summary>Writes every mesh vertex's position (m) to <paramref name="destination"/>,
         /// one x, y, z every <paramref name="strideBytes"/> (>= 12), e.g. a NativeArray's
-        /// memory. Without welded vertices this is one library call straight into it.</summary>
+        /// memory, MeshVertexCount of them. Without welded vertices this is one library
+        /// call straight into it (and one per vertex tearing added).</summary>
         public unsafe void ReadVertices(void* destination, int strideBytes)
         {
             if (identity)
             {
                 World.ReadPositions(FirstParticle, ParticleCount, destination, strideBytes);
+                ReadTornVertices((byte*)destination, strideBytes);
                 return;
             }
             if (destination == null)
@@ -229,6 +237,7 @@ namespace Sinew
             byte* dst = (byte*)destination;
             for (int v = 0; v < vertexToParticle.Length; v++)
                 *(SinewVec3*)(dst + (long)v * strideBytes) = scratch[vertexToParticle[v]];
+            ReadTornVertices(dst, strideBytes);
         }
 
         /// <summary>Exact position key (bit patterns; -0 and +0 are different, as in the mesh).</summary>
