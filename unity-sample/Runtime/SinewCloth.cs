@@ -2,8 +2,10 @@
 // sinew_world_add_cloth_mesh: one particle per distinct vertex, edges, bending and
 // tethers to the pinned vertices). Vertices nearest to the `pins` transforms are pinned
 // and follow them; every frame the simulated positions are read straight into a
-// NativeArray, turned into local space and handed to the mesh. Removed from the world
-// when destroyed.
+// NativeArray, turned into local space and handed to the mesh. With a tear threshold,
+// edges stretched past it split the cloth; when the library's topology version changes
+// the mesh gets the new vertices (each with the UV of the vertex it was split from) and
+// triangles. Removed from the world when destroyed.
 
 using Sinew.Native;
 using Unity.Collections;
@@ -44,6 +46,12 @@ namespace Sinew.Unity
         public float damping = 0f;
         [Tooltip("Each transform pins the vertex nearest to it at Start; the vertex then follows it.")]
         public Transform[] pins = new Transform[0];
+        [Tooltip("Tear Threshold: stretch ratio (length / rest length, above 1) past which an edge tears and the mesh splits there; 0 = never tears. Edges model only; can change while playing.")]
+        [Min(0f)]
+        public float tearThreshold = 0f;
+        [Tooltip("Spare particles for tearing, taken at the first non-zero threshold (each split takes one); 0 = a quarter of the cloth's particles.")]
+        [Min(0f)]
+        public int tearReserve = 0;
 
         /// <summary>The engine-neutral cloth (null before Start).</summary>
         public Cloth Cloth { get; private set; }
@@ -51,6 +59,8 @@ namespace Sinew.Unity
         Mesh mesh;
         NativeArray<Vector3> vertices;
         int[] pinnedVertices = new int[0];
+        Vector2[] meshUV;
+        float appliedTearThreshold;
 
         void Start()
         {
@@ -83,7 +93,45 @@ namespace Sinew.Unity
             s.Damping = damping;
             Cloth = Cloth.Create(world.World, worldSpace, mesh.triangles, massKg, s, pinnedVertices);
             vertices = new NativeArray<Vector3>(local.Length, Allocator.Persistent);
+            meshUV = mesh.uv;
+            ApplyTearThreshold();
             world.BeforeStep += FollowPins;
+        }
+
+        /// Sends a changed Tear Threshold to the library (an in-place edit; the reserve is
+        /// taken with the first non-zero threshold).
+        void ApplyTearThreshold()
+        {
+            if (tearThreshold == appliedTearThreshold)
+                return;
+            if (appliedTearThreshold == 0f)
+                Cloth.EnableTearing(tearThreshold, tearReserve);
+            else
+                Cloth.TearThreshold = tearThreshold;
+            appliedTearThreshold = tearThreshold;
+        }
+
+        /// The library split vertices: new vertices (UV of their source) and triangles.
+        unsafe void RebuildMesh()
+        {
+            int n = Cloth.MeshVertexCount;
+            if (vertices.Length != n)
+            {
+                vertices.Dispose();
+                vertices = new NativeArray<Vector3>(n, Allocator.Persistent);
+            }
+            if (n > 65535)
+                mesh.indexFormat = UnityEngine.Rendering.IndexFormat.UInt32;
+            Cloth.ReadVertices(vertices.GetUnsafePtr(), 12);
+            mesh.SetVertices(vertices);
+            if (meshUV != null && meshUV.Length == Cloth.VertexCount)
+            {
+                var uv = new Vector2[n];
+                for (int v = 0; v < n; v++)
+                    uv[v] = meshUV[Cloth.MeshVertexSource(v)];
+                mesh.uv = uv;
+            }
+            mesh.triangles = Cloth.MeshTriangles;
         }
 
         void FollowPins()
@@ -99,6 +147,9 @@ namespace Sinew.Unity
         {
             if (Cloth == null || Cloth.World.IsDisposed || !vertices.IsCreated)
                 return;
+            ApplyTearThreshold();
+            if (Cloth.UpdateTopology())
+                RebuildMesh();
             Cloth.ReadVertices(vertices.GetUnsafePtr(), 12);
             Matrix4x4 toLocal = transform.worldToLocalMatrix;
             for (int i = 0; i < vertices.Length; i++)

@@ -202,6 +202,8 @@ namespace UnityEngine
         public Matrix4x4[] bindposes { get; set; }
         public int vertexCount { get { return 0; } }
         public int[] triangles { get; set; }
+        public Vector2[] uv { get; set; }
+        public UnityEngine.Rendering.IndexFormat indexFormat { get; set; }
         public void GetVertices(System.Collections.Generic.List<Vector3> vertices) { }
         public void GetNormals(System.Collections.Generic.List<Vector3> normals) { }
         public void SetVertices(Vector3[] inVertices) { }
@@ -210,6 +212,11 @@ namespace UnityEngine
         public void SetVertices<T>(Unity.Collections.NativeArray<T> inVertices) where T : struct { }
         public void RecalculateNormals() { }
         public void RecalculateBounds() { }
+    }
+
+    public struct Vector2
+    {
+        public float x, y;
     }
 
     public struct Color
@@ -328,3 +335,8 @@ namespace UnityEditor
     }
 }
 #endif
+
+namespace UnityEngine.Rendering
+{
+    public enum IndexFormat { UInt16, UInt32 }
+}
