@@ -407,6 +407,20 @@ struct WinchState {
 /// One broken constraint (`SinewBreakEvent`).
 using BreakEvent = SinewBreakEvent;
 
+/// A cloth's tearing state (`SinewTearStatus`): threshold (stretch ratio, +inf = off),
+/// spare particles left, splits refused for want of them, topology version.
+using TearStatus = SinewTearStatus;
+
+/// A cloth's render topology (sinew_cloth_read_topology): triangles over render
+/// vertices (3 each), the world particle of each render vertex, and the vertex of the
+/// built cloth each descends from (itself for those; the split vertex for one a split
+/// added: give it that vertex's UV).
+struct ClothTopology {
+    std::vector<uint32_t> triangles;
+    std::vector<uint32_t> vertex_particles;
+    std::vector<uint32_t> vertex_sources;
+};
+
 /// Bending model of a cloth (`SinewBendingModel`).
 enum class BendingModel : uint32_t {
     None = SINEW_BENDING_NONE,           ///< no bending constraints
@@ -752,6 +766,41 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
         WinchState s;
         return detail::checked(
             sinew_body_winch_state(world_, handle_, &s.length, &s.speed, &s.paying_link), s);
+    }
+    // --- cloth tearing ---
+
+    /// Turns tearing of a cloth on or changes its threshold: an edge longer than
+    /// `threshold` times its rest length (a stretch ratio above 1; 0 or +inf: off) splits
+    /// the cloth there. The first call adds `reserve` spare particles (0: a quarter of the
+    /// cloth's particles, at least 16); later calls pass 0 or the same count.
+    Result<void> set_tear_threshold(float threshold, uint32_t reserve = 0) {
+        return detail::to_result(sinew_body_set_tear_threshold(world_, handle_, threshold, reserve));
+    }
+    /// The cloth's tearing state.
+    Result<TearStatus> tear_status() const {
+        TearStatus s{};
+        return detail::checked(sinew_cloth_tear_status(world_, handle_, &s), s);
+    }
+    /// The cloth's topology version (0 until the first split): re-read topology() when it
+    /// changes.
+    Result<uint64_t> topology_version() const {
+        uint64_t v = 0;
+        return detail::checked(sinew_cloth_topology_version(world_, handle_, &v), v);
+    }
+    /// The cloth's render topology now.
+    Result<ClothTopology> topology() const {
+        uint32_t nv = 0, nt = 0;
+        if (auto r = detail::to_result(sinew_cloth_topology_counts(world_, handle_, &nv, &nt)); !r) return r.error();
+        ClothTopology t;
+        t.triangles.resize(std::size_t{3} * nt);
+        t.vertex_particles.resize(nv);
+        t.vertex_sources.resize(nv);
+        if (auto r = detail::to_result(sinew_cloth_read_topology(world_, handle_, t.triangles.data(), nt,
+                                                                 t.vertex_particles.data(), t.vertex_sources.data(),
+                                                                 nv));
+            !r)
+            return r.error();
+        return t;
     }
 
   private:

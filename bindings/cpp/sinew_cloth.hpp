@@ -29,6 +29,14 @@ struct Layout {
     std::vector<Vec3> particles;                ///< welded positions (input units)
     std::vector<uint32_t> render_to_particle;   ///< one entry per input vertex
     std::vector<uint32_t> triangles;            ///< input triangles in particle indices, degenerate ones dropped
+    std::vector<uint32_t> render_triangles;     ///< the same triangles in input (render) vertex indices
+};
+
+/// A torn cloth's render mesh (see cloth::torn).
+struct TornMesh {
+    std::vector<uint32_t> triangles; ///< render vertex indices: the layout's vertices, then the new ones
+    std::vector<uint32_t> source;    ///< per new vertex: the layout's render vertex it copies (UV, colour)
+    std::vector<uint32_t> particle;  ///< per new vertex: its world particle
 };
 
 namespace detail {
@@ -106,9 +114,58 @@ inline Result<Layout> weld(Span<const Vec3> vertices, Span<const uint32_t> trian
                                out.render_to_particle[triangle_indices[t + 2]]};
         if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2]) continue;
         out.triangles.insert(out.triangles.end(), v, v + 3);
+        out.render_triangles.insert(out.render_triangles.end(), triangle_indices.begin() + t,
+                                    triangle_indices.begin() + t + 3);
     }
     if (out.triangles.empty())
         return Error{Status::InvalidArgument, "cloth::weld: every triangle is degenerate after welding"};
+    return out;
+}
+
+/// The render mesh of a cloth built from `layout` (its first particle `first_particle`)
+/// after the library tore it (`topology`, from Body::topology). A triangle corner
+/// keeps its render vertex while its particle is the one it was built on; a corner the
+/// library moved to a new particle gets a new render vertex per (render vertex, new
+/// particle) pair, copying that render vertex's UV, so UV seams stay seams. New
+/// vertices of an earlier call keep their index when `previous` is that call's result
+/// (vertices are only ever appended).
+inline Result<TornMesh> torn(const Layout& layout, uint32_t first_particle, const ClothTopology& topology,
+                             const TornMesh* previous = nullptr) {
+    if (topology.triangles.size() != layout.render_triangles.size())
+        return Error{Status::InvalidArgument, "cloth::torn: the topology has " +
+                                                  std::to_string(topology.triangles.size() / 3) +
+                                                  " triangles, the layout " +
+                                                  std::to_string(layout.render_triangles.size() / 3)};
+    TornMesh out;
+    std::unordered_map<uint64_t, uint32_t> known;
+    const auto base = static_cast<uint32_t>(layout.render_to_particle.size());
+    auto key = [](uint32_t m, uint32_t p) { return (static_cast<uint64_t>(m) << 32) | p; };
+    if (previous) {
+        out.source = previous->source;
+        out.particle = previous->particle;
+        for (std::size_t k = 0; k < out.source.size(); ++k)
+            known.emplace(key(out.source[k], out.particle[k]), base + static_cast<uint32_t>(k));
+    }
+    out.triangles.resize(topology.triangles.size());
+    for (std::size_t i = 0; i < topology.triangles.size(); ++i) {
+        const uint32_t r = topology.triangles[i];
+        if (r >= topology.vertex_particles.size())
+            return Error{Status::InvalidArgument, "cloth::torn: triangle corner " + std::to_string(i) +
+                                                      " names vertex " + std::to_string(r)};
+        const uint32_t p = topology.vertex_particles[r];
+        const uint32_t m = layout.render_triangles[i];
+        if (first_particle + layout.render_to_particle[m] == p) {
+            out.triangles[i] = m;
+            continue;
+        }
+        auto it = known.find(key(m, p));
+        if (it == known.end()) {
+            it = known.emplace(key(m, p), base + static_cast<uint32_t>(out.source.size())).first;
+            out.source.push_back(m);
+            out.particle.push_back(p);
+        }
+        out.triangles[i] = it->second;
+    }
     return out;
 }
 

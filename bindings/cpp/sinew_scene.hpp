@@ -315,6 +315,33 @@ class Scene {
     /// The world (for calls the Scene does not wrap).
     World& world() noexcept { return world_; }
 
+    // --- cloth tearing (threshold: a stretch ratio; 0 or +inf = off) ----------------
+
+    /// Turns tearing of a cloth on or changes its threshold (see Body::set_tear_threshold).
+    Result<void> set_tear_threshold(BodyId id, float threshold, uint32_t reserve = 0) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_tear_threshold", id);
+        return b->body.set_tear_threshold(threshold, reserve);
+    }
+    /// The cloth's topology version (0 until its first split).
+    Result<uint64_t> topology_version(BodyId id) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::topology_version", id);
+        return b->body.topology_version();
+    }
+    /// The cloth's render topology now (see ClothTopology).
+    Result<ClothTopology> topology(BodyId id) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::topology", id);
+        return b->body.topology();
+    }
+    /// The first particle of a body (world index).
+    Result<uint32_t> first_particle(BodyId id) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::first_particle", id);
+        return b->particles.first;
+    }
+
     // --- character cloth: aerodynamics, skinned targets, inertia (m, m/N) -----------
 
     /// Drag and lift coefficients of a cloth (per triangle) or rope (drag per link).

@@ -771,6 +771,59 @@ void test_scene_cloth() {
           "free inverse masses of the wrong size rejected");
 }
 
+/// Tearing through the Scene and cloth::torn, as the Unreal cloth component uses them:
+/// a 4 x 4 render mesh split at every quad (UV seams everywhere), welded, built with
+/// every particle pinned, then stretched by 1.2 along x. One step tears it with a
+/// threshold of 1.19 (a stretch ratio) and leaves it whole with 1.21; the torn render
+/// mesh keeps every corner on its particle, adds one vertex per (render vertex, new
+/// particle) and copies the UV source.
+void test_cloth_tearing() {
+    for (const float threshold : {1.19f, 1.21f}) {
+        std::vector<sinew::Vec3> v;
+        std::vector<uint32_t> idx;
+        split_grid(4, v, idx);
+        auto lay = must(sinew::cloth::weld(v, idx, 1e-5f), "welded render mesh");
+        check(lay.render_triangles.size() == lay.triangles.size(), "render corners kept per triangle");
+        const std::size_t n = lay.particles.size();
+        std::vector<float> pinned(n, 0.0f), free(n, 25.0f);
+        auto scene = must(sinew::Scene::create(sinew::WorldDesc()), "scene");
+        const sinew::BodyId cloth =
+            must(scene.add_cloth_mesh(sinew::ClothDesc(), lay.particles, lay.triangles, pinned, 0.0f, free), "cloth");
+        const uint32_t first = must(scene.first_particle(cloth), "first particle");
+        std::vector<sinew::Vec3> stretched = lay.particles;
+        for (auto& x : stretched) x.x *= 1.2f;
+        must(scene.world().write_positions(first, stretched), "stretch");
+        check(scene.set_tear_threshold(cloth, 0.5f).status() == sinew::Status::InvalidArgument,
+              "a threshold below 1 is refused");
+        must(scene.set_tear_threshold(cloth, threshold, 16), "tearing on");
+        check(must(scene.topology_version(cloth), "version") == 0, "no split before the step");
+        must(scene.step(1.0f / 60.0f), "step");
+        const uint64_t version = must(scene.topology_version(cloth), "version");
+        const auto topo = must(scene.topology(cloth), "topology");
+        check(topo.vertex_particles.size() == n + version, "one render vertex per split");
+        auto mesh = must(sinew::cloth::torn(lay, first, topo), "torn render mesh");
+        if (threshold > 1.2f) {
+            check(version == 0 && mesh.source.empty() && mesh.triangles == lay.render_triangles,
+                  "below the threshold nothing tears", std::to_string(version));
+            continue;
+        }
+        check(version > 0, "past the threshold the cloth splits", std::to_string(version));
+        check(!mesh.source.empty(), "the render mesh gains vertices");
+        const auto base = static_cast<uint32_t>(v.size());
+        bool corners = true;
+        for (std::size_t i = 0; i < mesh.triangles.size(); ++i) {
+            const uint32_t r = mesh.triangles[i];
+            const uint32_t p = topo.vertex_particles[topo.triangles[i]];
+            const uint32_t mine = r < base ? first + lay.render_to_particle[r] : mesh.particle[r - base];
+            corners = corners && mine == p;
+            if (r >= base) corners = corners && mesh.source[r - base] == lay.render_triangles[i];
+        }
+        check(corners, "every render corner sits on the library's particle and copies its own UV");
+        auto again = must(sinew::cloth::torn(lay, first, topo, &mesh), "torn again");
+        check(again.triangles == mesh.triangles && again.source == mesh.source, "re-reading keeps the new vertices");
+    }
+}
+
 // Collisions through the wrapper: a ball bouncing on a box collider keeps e² of its
 // energy, the contact readback names the box, a ray picks the ball, a grab lifts it,
 // and bad input fails with the native message.
@@ -1337,6 +1390,7 @@ int main() {
     test_scene_changing_one_rope_does_not_reset_another();
     test_scene_grab_release();
     test_scene_cloth();
+    test_cloth_tearing();
     test_collisions();
     test_body_rope_and_raii();
     test_soft_bodies_and_cloth();
