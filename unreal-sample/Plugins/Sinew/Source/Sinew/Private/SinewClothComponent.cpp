@@ -107,6 +107,15 @@ void USinewClothComponent::BeginPlay()
 	}
 	SimPositions = Positions;
 	Body = *Added;
+	FirstParticle = Scene->first_particle(Body).value_or(0);
+	if (TearThreshold > 0.0f)
+	{
+		const sinew::Result<void> TearOn = Scene->set_tear_threshold(Body, TearThreshold, (uint32_t)FMath::Max(TearReserve, 0));
+		if (!TearOn)
+		{
+			UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(TearOn.error().message.c_str()));
+		}
+	}
 	Subsystem = Sub;
 	Sub->Register(this);
 
@@ -114,6 +123,7 @@ void USinewClothComponent::BeginPlay()
 	// normals follow the particles.
 	const TArray<FLinearColor> NoColors;
 	CreateMeshSection_LinearColor(0, Vertices, Triangles, Normals, UVs, NoColors, Tangents, false);
+	SourceUVs = UVs;
 	if (GetNumMaterials() > 0 && GetMaterial(0) == nullptr)
 	{
 		SetMaterial(0, SourceMesh->GetMaterial(SectionIndex));
@@ -176,7 +186,61 @@ void USinewClothComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the cloth back"), *GetPathName());
 		return;
 	}
+	// A tear: the library split vertices; rebuild the section over the new topology.
+	if (const sinew::Result<uint64_t> Version = Scene->topology_version(Body); Version && *Version != TopologyVersion)
+	{
+		TopologyVersion = *Version;
+		RebuildTornMesh(*Scene);
+	}
+	for (size_t k = 0; k < Torn.particle.size(); ++k)
+	{
+		(void)Scene->world().read_positions(Torn.particle[k], sinew::Span<sinew::Vec3>(&TornPositions[k], 1));
+	}
 	UpdateMesh();
+}
+
+void USinewClothComponent::RebuildTornMesh(sinew::Scene& Scene)
+{
+	const sinew::Result<sinew::ClothTopology> Topology = Scene.topology(Body);
+	if (!Topology)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Topology.error().message.c_str()));
+		return;
+	}
+	sinew::Result<sinew::cloth::TornMesh> Mesh = sinew::cloth::torn(Layout, FirstParticle, *Topology, &Torn);
+	if (!Mesh)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Mesh.error().message.c_str()));
+		return;
+	}
+	Torn = std::move(Mesh).value();
+	TornPositions.resize(Torn.particle.size());
+	for (size_t k = 0; k < Torn.particle.size(); ++k)
+	{
+		(void)Scene.world().read_positions(Torn.particle[k], sinew::Span<sinew::Vec3>(&TornPositions[k], 1));
+	}
+	// The section again, with the new vertices (each with its source's UV) and triangles.
+	const int32 NumSource = (int32)Layout.render_to_particle.size();
+	const int32 NumVertices = NumSource + (int32)Torn.source.size();
+	TArray<FVector> Vertices, Normals;
+	TArray<FVector2D> UVs;
+	TArray<int32> Triangles;
+	Vertices.SetNumZeroed(NumVertices);
+	Normals.Init(FVector::UpVector, NumVertices);
+	UVs.SetNumZeroed(NumVertices);
+	for (int32 v = 0; v < NumVertices; ++v)
+	{
+		const int32 Source = v < NumSource ? v : (int32)Torn.source[(size_t)(v - NumSource)];
+		UVs[v] = SourceUVs.IsValidIndex(Source) ? SourceUVs[Source] : FVector2D::ZeroVector;
+	}
+	Triangles.SetNumUninitialized((int32)Torn.triangles.size());
+	for (int32 i = 0; i < Triangles.Num(); ++i)
+	{
+		Triangles[i] = (int32)Torn.triangles[(size_t)i];
+	}
+	const TArray<FLinearColor> NoColors;
+	const TArray<FProcMeshTangent> NoTangents;
+	CreateMeshSection_LinearColor(0, Vertices, Triangles, Normals, UVs, NoColors, NoTangents, false);
 }
 
 void USinewClothComponent::UpdateMesh()
@@ -194,15 +258,24 @@ void USinewClothComponent::UpdateMesh()
 	}
 	sinew::cloth::normals(sinew::Span<const sinew::Vec3>(LocalParticles), sinew::Span<const uint32_t>(Layout.triangles), sinew::tube::FrontFace::Clockwise, ParticleNormals);
 
-	const int32 NumVertices = (int32)Layout.render_to_particle.size();
+	const int32 NumSource = (int32)Layout.render_to_particle.size();
+	const int32 NumVertices = NumSource + (int32)Torn.source.size();
 	TArray<FVector> Vertices, Normals;
 	Vertices.SetNumUninitialized(NumVertices);
 	Normals.SetNumUninitialized(NumVertices);
-	for (int32 v = 0; v < NumVertices; ++v)
+	for (int32 v = 0; v < NumSource; ++v)
 	{
 		const uint32_t P = Layout.render_to_particle[(size_t)v];
 		Vertices[v] = SinewUE::FromMeshSpace(LocalParticles[P]);
 		Normals[v] = SinewUE::FromMeshSpace(ParticleNormals[P]);
+	}
+	// Vertices a tear added: at their own particle, with their source's normal.
+	for (int32 v = NumSource; v < NumVertices; ++v)
+	{
+		const size_t k = (size_t)(v - NumSource);
+		const sinew::Vec3 Local = SinewUE::ToMeshSpace(ToWorld.InverseTransformPosition(SinewUE::FromSim(Sub->GetFrame(), TornPositions[k])));
+		Vertices[v] = SinewUE::FromMeshSpace(Local);
+		Normals[v] = SinewUE::FromMeshSpace(ParticleNormals[Layout.render_to_particle[Torn.source[k]]]);
 	}
 	const TArray<FVector2D> KeepUVs;
 	const TArray<FLinearColor> NoColors;
@@ -218,6 +291,23 @@ void USinewClothComponent::SetStretchCompliance(float NewCompliance)
 	{
 		(void)Scene->set_compliance(Body, sinew::BodyConstraints::Stretch, SinewUE::Compliance(StretchCompliance)); // in place
 	}
+}
+
+bool USinewClothComponent::SetTearThreshold(float NewThreshold)
+{
+	TearThreshold = FMath::Max(NewThreshold, 0.0f);
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (!Scene || Body == 0)
+	{
+		return true; // applied at BeginPlay
+	}
+	const sinew::Result<void> Set = Scene->set_tear_threshold(Body, TearThreshold, (uint32_t)FMath::Max(TearReserve, 0)); // in place
+	if (!Set)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Set.error().message.c_str()));
+	}
+	return (bool)Set;
 }
 
 void USinewClothComponent::SetBendCompliance(float NewCompliance)

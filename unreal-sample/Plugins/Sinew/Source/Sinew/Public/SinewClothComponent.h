@@ -1,7 +1,10 @@
 // Cloth simulated by Sinew from a static mesh section: the mesh's vertices (welded at
 // UV seams) become particles, its edges stretch constraints and the vertex pairs across
 // its interior edges bend constraints (bindings/cpp/sinew_cloth.hpp). Pinned vertices
-// follow this component's transform. Renders through the procedural mesh it is.
+// follow this component's transform. Renders through the procedural mesh it is. With a
+// Tear Threshold, edges stretched past it split the cloth (the library duplicates the
+// vertex); the mesh section is rebuilt when the topology version changes, new vertices
+// copying the UV of the vertex they were split from.
 //
 // The static mesh must allow CPU access (Allow CPU Access in its details) so that its
 // vertices can be read in a packaged game. Units: cm, kg, compliance in m/N, force in N.
@@ -78,6 +81,22 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Pinning")
 	TArray<int32> PinnedVertices;
 
+	/** Tear Threshold: stretch ratio (length / rest length, above 1) past which an edge tears and the cloth splits there; 0 = never tears. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Tearing", meta = (ClampMin = "0"))
+	float TearThreshold = 0.0f;
+
+	/** Spare particles for tearing, taken at the first non-zero threshold (each split takes one); 0 = a quarter of the cloth's particles. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Tearing", meta = (ClampMin = "0"))
+	int32 TearReserve = 0;
+
+	/** Sets the tear threshold (a stretch ratio above 1; 0 = off) in place, from the next step on. False if the library refused it. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Tearing")
+	bool SetTearThreshold(float NewThreshold);
+
+	/** Number of splits so far (the topology version): changes when the cloth tears. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Tearing")
+	int64 GetTopologyVersion() const { return (int64)TopologyVersion; }
+
 	/** Sets the stretch compliance (m/N) of this cloth in place, from the next step on; other bodies are untouched. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
 	void SetStretchCompliance(float NewCompliance);
@@ -124,6 +143,7 @@ public:
 
 private:
 	void UpdateMesh();
+	void RebuildTornMesh(sinew::Scene& Scene);
 
 	UPROPERTY(Transient)
 	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
@@ -137,4 +157,9 @@ private:
 	std::vector<sinew::Vec3> ParticleNormals;
 	std::vector<float> StretchForces;        // N
 	bool bMeshCreated = false;
+	uint32 FirstParticle = 0;                // world index of the cloth's first particle
+	uint64 TopologyVersion = 0;              // the library's, as last rebuilt
+	sinew::cloth::TornMesh Torn;             // vertices and triangles a tear added
+	TArray<FVector2D> SourceUVs;             // of the source section's vertices
+	std::vector<sinew::Vec3> TornPositions;  // m, simulation space, one per vertex a tear added
 };
