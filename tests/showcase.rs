@@ -738,3 +738,30 @@ fn cape_follows_the_character_and_flies_in_the_gust() {
     assert!(stretch < 0.03, "stretch {stretch}");
     assert!(lift > 0.05, "hem lift {lift}");
 }
+
+/// The torn cloth: the bars pull the seam past the tear threshold and the cloth ends
+/// in two pieces (connected components of the topology it reads back; measured 16
+/// splits); splitting keeps the mass (each copy takes half of its vertex's) and
+/// nothing flies off.
+#[test]
+fn torn_cloth_ends_in_two_pieces() {
+    let s = run_scene(torn_cloth());
+    let splits = metric(&s, TORN_METRICS[0]);
+    let pieces = metric(&s, TORN_METRICS[1]);
+    let mass = metric(&s, TORN_METRICS[2]);
+    let speed = metric(&s, TORN_METRICS[3]);
+    // 0.5 kg over 25 x 15 particles, 30 of them held by the posts.
+    let movable = 0.5 * (25.0 * 15.0 - 30.0) / (25.0 * 15.0);
+    assert_eq!(pieces, 2.0, "{splits} splits");
+    assert!(
+        splits >= TORN_NY as f64,
+        "{splits} splits for a seam of {} rows",
+        TORN_NY + 1
+    );
+    assert!(
+        (mass - movable).abs() < 1e-4 * movable,
+        "mass {mass} kg, built {movable} kg"
+    );
+    // The seam's recoil (measured 5.4 m/s); a flung sliver would be far faster.
+    assert!(speed < 10.0, "max speed {speed} m/s");
+}

@@ -2453,7 +2453,196 @@ pub fn all() -> Vec<Scene> {
         pick_and_drag(),
         pour(),
         cape(),
+        torn_cloth(),
     ]
+}
+
+/// The torn cloth: cells across and down, size (m), where its top hangs (m).
+pub const TORN_NX: u32 = 24;
+pub const TORN_NY: u32 = 14;
+pub const TORN_SIZE: (f32, f32) = (1.2, 0.7);
+pub const TORN_TOP: f32 = 1.8;
+/// Tear threshold: an edge tears at this stretch ratio.
+pub const TORN_THRESHOLD: f32 = 1.3;
+/// Compliance (m/N) of the perforated seam (the edges between columns 12 and 13).
+pub const TORN_SEAM: f32 = 2.0e-3;
+/// The posts move apart from this time (s), each by this much (m) over 2 s.
+pub const TORN_PULL_AT: f32 = 0.8;
+pub const TORN_PULL: f32 = 0.25;
+pub const TORN_METRICS: [&str; 4] = ["splits", "pieces", "movable mass (kg)", "max speed (m/s)"];
+
+/// Connected components of a triangle mesh over `n` vertices.
+pub fn mesh_pieces(tris: &[[u32; 3]], n: usize) -> usize {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    for t in tris {
+        for k in 0..3 {
+            let a = root(&mut parent, t[k] as usize);
+            let b = root(&mut parent, t[(k + 1) % 3] as usize);
+            parent[a.max(b)] = a.min(b);
+        }
+    }
+    let mut roots: Vec<usize> = (0..n).map(|i| root(&mut parent, i)).collect();
+    roots.sort_unstable();
+    roots.dedup();
+    roots.len()
+}
+
+/// A cloth held by its side edges between two posts, with a perforated seam down the
+/// middle (softer edges): the posts move apart, the seam's edges pass the tear
+/// threshold and the library splits the vertices there one after the other, until the
+/// cloth hangs in two pieces. Drawn from the topology it reads back every frame.
+pub fn torn_cloth() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 16,
+        damping: 0.3,
+        ..WorldDesc::default()
+    });
+    let (w, h) = TORN_SIZE;
+    let grid = ClothGridDesc {
+        origin: Vec3::new(-0.5 * w, TORN_TOP, 0.0),
+        u: Vec3::new(w, 0.0, 0.0),
+        v: Vec3::new(0.0, -h, 0.0),
+        segments_u: TORN_NX,
+        segments_v: TORN_NY,
+        total_mass: 0.5,
+        ..ClothGridDesc::default()
+    };
+    let desc = ClothDesc {
+        bend_compliance: 0.2,
+        tethers: false,
+        ..ClothDesc::default()
+    };
+    let body = sim
+        .world
+        .add_cloth_grid(&desc, &grid)
+        .expect("cloth is valid");
+    let (first, count) = sim.adopt_body(body);
+    // The tear changes the edges: no stretch statistics over the built ones.
+    sim.links.clear();
+    let row = TORN_NX + 1;
+    let seam = TORN_NX / 2;
+    // The side columns are held by two posts.
+    let left: Vec<u32> = (0..=TORN_NY).map(|j| first + j * row).collect();
+    let right: Vec<u32> = (0..=TORN_NY).map(|j| first + j * row + TORN_NX).collect();
+    for &p in left.iter().chain(&right) {
+        sim.world.set_inverse_masses(p, &[0.0]).expect("pin");
+        sim.inv_mass[p as usize] = 0.0;
+        sim.mass[p as usize] = 0.0;
+    }
+    let parts = sim.world.body(body).expect("body").parts.clone();
+    for id in parts.stretch.start..parts.shear.end {
+        let [a, b] = sim.world.constraint_sets().link.pair(id as usize);
+        let col = |p: u32| (p - first) % row;
+        if col(a).min(col(b)) == seam && col(a).max(col(b)) == seam + 1 {
+            sim.world
+                .set_constraint_compliance(FamilyKind::BodyLink, id, 1, TORN_SEAM)
+                .expect("seam");
+        }
+    }
+    sim.world
+        .set_cloth_tear_threshold(body, TORN_THRESHOLD, 0)
+        .expect("tearing");
+    // The spares are particles too (pinned until a split takes one).
+    let spares = sim.world.particle_count() as usize - sim.mass.len();
+    sim.mass.extend(std::iter::repeat_n(0.0, spares));
+    sim.inv_mass.extend(std::iter::repeat_n(0.0, spares));
+    let front = Rgb::hex(0x3c78c8);
+    let back = Rgb::hex(0xe8c060);
+    let topology = move |sim: &Sim| -> (Vec<[u32; 3]>, Vec<u32>) {
+        let (nv, nt) = sim.world.cloth_topology_counts(body).expect("cloth");
+        let mut tris = vec![[0; 3]; nt as usize];
+        let mut map = vec![0; nv as usize];
+        sim.world
+            .read_cloth_topology(body, &mut tris, &mut map)
+            .expect("topology");
+        (tris, map)
+    };
+    let (tris, _) = topology(&sim);
+    sim.shapes.push(Shape::Mesh {
+        tris: tris.iter().map(|t| t.map(|v| first + v)).collect(),
+        smooth: true,
+        front,
+        back,
+    });
+    let bar = Rgb::hex(0x606870);
+    let x0 = -0.5 * w;
+    let bars = move |pull: f32| {
+        [(x0 - pull - 0.01), (x0 + w + pull + 0.01)].map(|x| Shape::Mark {
+            a: Vec3::new(x, 0.0, 0.0),
+            b: Vec3::new(x, TORN_TOP + 0.05, 0.0),
+            colour: bar,
+        })
+    };
+    sim.shapes.extend(bars(0.0));
+    sim.status = format!("seam {TORN_SEAM:.0e} m/N, tears at {TORN_THRESHOLD}x its rest length");
+    let pull_at = |t: f32| TORN_PULL * smoothstep(((t - TORN_PULL_AT) / 2.0).clamp(0.0, 1.0));
+    let rest: Vec<Vec3> = (0..count)
+        .map(|k| sim.world.particles().position((first + k) as usize))
+        .collect();
+    let dt = 1.0 / SIM_HZ;
+    let drive = move |sim: &mut Sim, t: f32| {
+        let pull = pull_at(t + dt);
+        for (ps, sign) in [(&left, -1.0f32), (&right, 1.0)] {
+            for &p in ps.iter() {
+                let x = rest[(p - first) as usize] + Vec3::new(sign * pull, 0.0, 0.0);
+                sim.world.write_positions(p, &[x]).expect("bar");
+            }
+        }
+        let [a, b] = bars(pull);
+        let n = sim.shapes.len();
+        sim.shapes[n - 2] = a;
+        sim.shapes[n - 1] = b;
+    };
+    let observe = move |sim: &mut Sim, _t: f32| {
+        let (tris, map) = topology(sim);
+        let status = sim.world.cloth_tear_status(body).expect("cloth");
+        // Split particles changed mass: the bookkeeping follows the world.
+        let mut mass = 0.0f64;
+        let mut speed = 0.0f32;
+        for &p in &map {
+            let iw = sim.world.particles().inverse_mass(p as usize);
+            sim.inv_mass[p as usize] = iw;
+            sim.mass[p as usize] = if iw > 0.0 { 1.0 / iw } else { 0.0 };
+            if iw > 0.0 {
+                mass += 1.0 / iw as f64;
+                speed = speed.max(sim.world.particles().velocity(p as usize).length());
+            }
+        }
+        let pieces = mesh_pieces(&tris, map.len());
+        sim.set_count(TORN_METRICS[0], status.version as usize);
+        sim.set_count(TORN_METRICS[1], pieces);
+        sim.set_metric(TORN_METRICS[2], mass);
+        max_metric(sim, TORN_METRICS[3], speed as f64);
+        if let Some(Shape::Mesh { tris: drawn, .. }) = sim.shapes.first_mut() {
+            *drawn = tris.iter().map(|t| t.map(|v| map[v as usize])).collect();
+        }
+        sim.status = if status.version == 0 {
+            format!("seam {TORN_SEAM:.0e} m/N, tears at {TORN_THRESHOLD}x its rest length")
+        } else {
+            format!("{} vertices split, {pieces} piece(s)", status.version)
+        };
+    };
+    Scene {
+        name: "torn_cloth",
+        title: "Cloth torn in two along a perforated seam",
+        seconds: 4.0,
+        still_at: 2.6,
+        eye: Vec3::new(0.3, 1.5, 2.4),
+        target: Vec3::new(0.0, 1.45, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: Some(Box::new(drive)),
+        observe: Some(Box::new(observe)),
+        free_after: TORN_PULL_AT + 2.0,
+        labels: Vec::new(),
+    }
 }
 
 /// Colour of the shadows on the floor.

@@ -16,7 +16,9 @@
 //! cloth and of Pfaff et al., "Adaptive Tearing and Cracking of Thin Sheets" (2014):
 //! the plane through the vertex normal to the torn edge cuts its fan of triangles in
 //! two; a spare particle (a copy of the vertex, each taking half of its mass) takes the
-//! triangles on the torn edge's side, and every constraint follows its triangles. An
+//! triangles on the torn edge's side, and every constraint follows its triangles; the
+//! torn edge itself relaxes to its length (its fibres failed: the elastic energy it
+//! held goes into the fracture, not into the half-mass copy). An
 //! edge whose two triangles end up on different sides gets a copy for the new vertex
 //! (from a room reserved with the particles); a hinge whose wings end up on different
 //! sides is removed. The cloth's tethers go at its first tear (a torn-off piece must

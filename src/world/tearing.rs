@@ -477,6 +477,10 @@ fn tear(c: &mut TornCloth, particles: &mut Particles, sets: &mut ConstraintSets)
         for (v, o) in order {
             match split(c, particles, v, o) {
                 Split::Done(q) => {
+                    // The torn edge's fibres failed: its stretch is released (its rest
+                    // length becomes its length), so the energy it held is spent on the
+                    // fracture instead of flinging the half-mass copy.
+                    c.edges[i - 1].rest = len;
                     c.split_now.push(v);
                     c.split_now.push(q);
                     c.version += 1;
