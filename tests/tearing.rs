@@ -420,3 +420,34 @@ fn a_snapshot_mid_tear_replays_the_rest_of_the_tear() {
     assert!(w.cloth_topology_version(cloth).unwrap() > 3);
     assert_eq!(topology(&w, cloth), topology(&copy, cloth));
 }
+
+/// After splits, a body mass edit reaches the spares too (the movable mass of the
+/// render vertices is the new total), and turning tearing off keeps the topology.
+#[test]
+fn body_edits_reach_a_torn_cloth() {
+    let mut w = world(1);
+    let cloth = pulled_cloth(&mut w);
+    w.set_cloth_tear_threshold(cloth, THRESHOLD, 0).unwrap();
+    let mut step = 0;
+    while w.cloth_topology_version(cloth).unwrap() < 2 {
+        step += 1;
+        assert!(step < 120, "no tear");
+        pull(&mut w, cloth, step as f32 * DT);
+        w.step(DT).unwrap();
+    }
+    w.set_body_mass(cloth, 2.0).unwrap();
+    let (_, map) = topology(&w, cloth);
+    let mass = movable_mass(&w, &map);
+    assert!(
+        (mass - 2.0).abs() < 1e-5,
+        "movable mass {mass} kg after set_body_mass(2)"
+    );
+    // Tearing off: the topology stays as it is.
+    let version = w.cloth_topology_version(cloth).unwrap();
+    w.set_cloth_tear_threshold(cloth, 0.0, 0).unwrap();
+    for k in 1..=30 {
+        pull(&mut w, cloth, (step + k) as f32 * DT);
+        w.step(DT).unwrap();
+    }
+    assert_eq!(w.cloth_topology_version(cloth).unwrap(), version);
+}

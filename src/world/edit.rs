@@ -266,9 +266,16 @@ impl World {
             )));
         }
         let range = self.bodies.get(id)?.particles.clone();
-        let hot = &self.particles.hot[range.start as usize..range.end as usize];
-        let total: f64 = hot
-            .iter()
+        // A torn cloth's particles include the spares its splits took.
+        let spares = self
+            .sets
+            .torn
+            .find(&range)
+            .map_or(0..0, |c| c.reserve.start..c.reserve.start + c.used);
+        let all = || range.clone().chain(spares.clone());
+        let hot = &self.particles.hot;
+        let total: f64 = all()
+            .map(|i| hot[i as usize])
             .filter(|h| h.w > 0.0)
             .map(|h| 1.0 / h.w as f64)
             .sum();
@@ -278,19 +285,19 @@ impl World {
             ));
         }
         let ratio = total / mass as f64;
-        for (i, h) in hot.iter().enumerate() {
+        for i in all() {
+            let h = hot[i as usize];
             if h.w > 0.0 {
                 let w = (h.w as f64 * ratio) as f32;
                 if !(w > 0.0 && w <= crate::limits::MAX_INVERSE_MASS) {
                     return Err(Error::invalid(format!(
-                        "mass {mass} kg gives particle {} an inverse mass of {w} 1/kg,                          outside (0, {}]",
-                        range.start as usize + i,
+                        "mass {mass} kg gives particle {i} an inverse mass of {w} 1/kg,                          outside (0, {}]",
                         crate::limits::MAX_INVERSE_MASS
                     )));
                 }
             }
         }
-        for i in range {
+        for i in all() {
             let w = self.particles.hot[i as usize].w;
             if w > 0.0 {
                 self.particles
