@@ -421,8 +421,9 @@ fn a_snapshot_mid_tear_replays_the_rest_of_the_tear() {
     assert_eq!(topology(&w, cloth), topology(&copy, cloth));
 }
 
-/// After splits, a body mass edit reaches the spares too (the movable mass of the
-/// render vertices is the new total), and turning tearing off keeps the topology.
+/// After splits, force readback by body reads the torn set, a body mass edit reaches
+/// the spares too (the movable mass of the render vertices is the new total), and
+/// turning tearing off keeps the topology.
 #[test]
 fn body_edits_reach_a_torn_cloth() {
     let mut w = world(1);
@@ -435,6 +436,16 @@ fn body_edits_reach_a_torn_cloth() {
         pull(&mut w, cloth, step as f32 * DT);
         w.step(DT).unwrap();
     }
+    // Force readback by body still reads the edges (now in the torn set), by their
+    // built ids: the pulled cloth's edges carry tension.
+    let n = w
+        .body_force_count(cloth, sinew::BodyConstraints::Stretch)
+        .unwrap();
+    let mut forces = vec![0.0; n];
+    w.read_body_forces(cloth, sinew::BodyConstraints::Stretch, &mut forces)
+        .unwrap();
+    let max = forces.iter().fold(0.0f32, |m, &f| m.max(f));
+    assert!(max > 0.1 && max.is_finite(), "largest edge force {max} N");
     w.set_body_mass(cloth, 2.0).unwrap();
     let (_, map) = topology(&w, cloth);
     let mass = movable_mass(&w, &map);

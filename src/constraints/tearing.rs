@@ -69,6 +69,9 @@ pub(crate) struct Edge {
     /// m/N; [`REMOVED`] once removed.
     pub compliance: f32,
     pub lambda: f32,
+    /// The body-link id it came from ([`NONE`] for a copy a split made): force
+    /// readback by body keeps reading it under that id.
+    pub id: u32,
 }
 
 impl Edge {
@@ -95,16 +98,17 @@ impl<R> Hinge<R> {
 }
 
 impl Plain for Edge {
-    const SIZE: usize = 16 + 16;
+    const SIZE: usize = 16 + 16 + 4;
     fn write(self, out: &mut [u8]) {
         (
-            self.p,
+            (self.p, self.id),
             (self.kind as u32, self.rest, self.compliance, self.lambda),
         )
             .write(out);
     }
     fn read(b: &[u8]) -> Self {
-        let (p, (kind, rest, compliance, lambda)) = <([u32; 4], (u32, f32, f32, f32))>::read(b);
+        let ((p, id), (kind, rest, compliance, lambda)) =
+            <(([u32; 4], u32), (u32, f32, f32, f32))>::read(b);
         let kind = match kind {
             0 => EdgeKind::Stretch,
             1 => EdgeKind::Shear,
@@ -116,6 +120,7 @@ impl Plain for Edge {
             rest,
             compliance,
             lambda,
+            id,
         }
     }
 }
@@ -504,6 +509,7 @@ mod tests {
             rest: 0.25,
             compliance: 1e-3,
             lambda: -2.5,
+            id: 12,
         };
         let mut b = [0u8; Edge::SIZE];
         e.write(&mut b);

@@ -388,6 +388,10 @@ impl World {
                 out.len()
             )));
         }
+        let particles = self.bodies.get(id)?.particles.clone();
+        if !tether && self.read_torn_forces(&particles, range.clone(), out) {
+            return Ok(());
+        }
         for (o, id) in out.iter_mut().zip(range) {
             *o = if tether {
                 self.sets.tether.force(id as usize, self.last_h)

@@ -169,6 +169,7 @@ impl World {
                     rest: s.link.rest_length(i),
                     compliance,
                     lambda: 0.0,
+                    id: i as u32,
                 });
             }
         }
@@ -361,6 +362,26 @@ impl World {
             }) => Ok(t),
             _ => Err(Error::invalid("the cloth has no recorded triangles")),
         }
+    }
+
+    /// Force readback by body: |λ|/h² (N) of a torn cloth's edges that came from the
+    /// body links `ids`, into `out` (in id order; 0 for a link removed before tearing
+    /// was turned on). False when the body's cloth is not torn.
+    pub(crate) fn read_torn_forces(
+        &self,
+        body: &Range<u32>,
+        ids: Range<u32>,
+        out: &mut [f32],
+    ) -> bool {
+        let Some(c) = self.sets.torn.find(body) else {
+            return false;
+        };
+        out[..ids.len()].fill(0.0);
+        for e in c.edges.iter().filter(|e| ids.contains(&e.id)) {
+            out[(e.id - ids.start) as usize] =
+                crate::constraints::set::force_of_lambda(e.lambda, self.last_h);
+        }
+        true
     }
 
     /// Body removal: the spares of a torn cloth become inert and its set goes.
@@ -634,6 +655,7 @@ fn split(c: &mut TornCloth, particles: &mut Particles, v: u32, o: u32) -> Split 
             (false, true) => repoint(&mut c.edges[k].p, v, q),
             (true, true) => {
                 let mut copy = e;
+                copy.id = NONE;
                 repoint(&mut copy.p, v, q);
                 c.edges.push(copy);
                 c.edge_room -= 1;
