@@ -296,7 +296,7 @@ impl TornCloth {
                 && reserve.len() <= MAX_TEAR_RESERVE as usize
                 && (reserve.end <= body.start || reserve.start >= body.end)
                 && !body.is_empty()
-                && (threshold.is_nan() || threshold > 1.0)
+                && threshold > 1.0
                 && edge_room <= EDGES_PER_SPLIT * MAX_TEAR_RESERVE
                 && source.len() == used as usize
                 && source.iter().all(|&s| (s as usize) < body.len()),
