@@ -21,6 +21,9 @@
 //!   valid JSON, every module it names has a Build.cs, every UCLASS/USTRUCT header
 //!   includes its .generated.h last and has one GENERATED_BODY per reflected type, and
 //!   the engine-neutral headers the plugin includes are the ones in bindings/cpp.
+//! * `unreal_plugin_edits_in_place`: Blueprint setters and events of the live edits are
+//!   declared as UHT requires, editor-only overrides sit in `#if WITH_EDITOR`, and no
+//!   code path but BeginPlay/EndPlay adds or removes a body (nothing rebuilds the world).
 //! * `stage_script_copies_library_and_headers`: `unreal-sample/stage-library.sh` puts
 //!   the headers and the library where SinewLibrary.Build.cs looks for them.
 //!
@@ -351,10 +354,43 @@ fn unreal_plugin_static_checks() {
     );
 }
 
+/// Live edits in the Unreal plugin (tests/cpp/unreal_checks.rs, `check_live_edits`):
+/// Blueprint setters name UFUNCTIONs of one parameter, BlueprintAssignable events are
+/// declared dynamic multicast delegates, editor-only overrides sit in WITH_EDITOR, and
+/// nothing rebuilds the simulation (bodies are added only in BeginPlay, removed only in
+/// EndPlay; the Scene is made only in GetScene and destroyed only in Deinitialize).
+#[test]
+fn unreal_plugin_edits_in_place() {
+    let plugin = manifest_dir().join("unreal-sample/Plugins/Sinew");
+    let errors = unreal_checks::check_live_edits(&plugin);
+    assert!(
+        errors.is_empty(),
+        "Unreal plugin problems:\n  {}",
+        errors.join("\n  ")
+    );
+    // The rope component exposes the live edits to Blueprint.
+    let rope = std::fs::read_to_string(plugin.join("Source/Sinew/Public/SinewRopeComponent.h"))
+        .expect("rope header");
+    for setter in [
+        "BlueprintSetter = SetLength",
+        "BlueprintSetter = SetWinchSpeed",
+        "BlueprintSetter = SetBreakForce",
+        "BlueprintSetter = SetCompliance",
+        "BlueprintAssignable",
+        "bool Cut(int32 Link);",
+        "int32 CutAlong(FVector WorldStart, FVector WorldEnd);",
+    ] {
+        assert!(rope.contains(setter), "SinewRopeComponent.h lacks {setter}");
+    }
+}
+
 /// The static checks catch the mistakes they exist for (each broken copy must fail).
 #[test]
 fn unreal_static_checks_catch_mistakes() {
-    for (name, problem) in unreal_checks::self_test() {
+    for (name, problem) in unreal_checks::self_test()
+        .into_iter()
+        .chain(unreal_checks::self_test_live_edits())
+    {
         println!("{name}: {problem:?}");
         assert!(problem.is_some(), "the check missed: {name}");
     }
