@@ -87,11 +87,20 @@ void USinewRopeComponent::BeginPlay()
 	bWinch = false;
 	// The winch at the start: the rope starts Length long (at most RopeLength, what it
 	// was built with) and moves to later Lengths at WinchSpeed.
+	// The library's built length is the sum of the polyline's links (a little under
+	// RopeLength across a sag's apex); 0.01% less keeps the library's float sum of the
+	// link lengths (rounded differently) from refusing a full-length winch.
+	double Built = 0.0;
+	for (size_t i = 1; i < Points->size(); ++i)
+	{
+		const sinew::Vec3& A = (*Points)[i - 1];
+		const sinew::Vec3& B = (*Points)[i];
+		Built += FMath::Sqrt((double)(B.x - A.x) * (B.x - A.x) + (double)(B.y - A.y) * (B.y - A.y) + (double)(B.z - A.z) * (B.z - A.z));
+	}
+	BuiltLength = (float)(Built * (1.0 - 1e-4));
 	if (bAttachStart)
 	{
-		const float Built = RopeLength;
-		const float Start = Length > 0.0f ? FMath::Min(Length, Built) : Built;
-		const sinew::Result<void> Winch = Scene->add_winch(Body, sinew::RopeEnd::Start, SinewUE::LengthToSim(Start));
+		const sinew::Result<void> Winch = Scene->add_winch(Body, sinew::RopeEnd::Start, WinchLength());
 		if (Winch)
 		{
 			bWinch = true;
@@ -309,7 +318,7 @@ void USinewRopeComponent::ApplyWinch()
 	{
 		return; // BeginPlay starts the rope at Length
 	}
-	const float Target = SinewUE::LengthToSim(Length > 0.0f ? FMath::Min(Length, RopeLength) : RopeLength);
+	const float Target = WinchLength();
 	// Speed 0 holds the rope where it is; a target needs a speed.
 	const sinew::Result<void> Set = WinchSpeed > 0.0f
 		? Scene->set_winch_target(Body, Target, SinewUE::LengthToSim(WinchSpeed))
@@ -318,6 +327,12 @@ void USinewRopeComponent::ApplyWinch()
 	{
 		LogFailure(Set.error());
 	}
+}
+
+float USinewRopeComponent::WinchLength() const
+{
+	const float Wanted = Length > 0.0f ? SinewUE::LengthToSim(Length) : BuiltLength;
+	return FMath::Clamp(Wanted, 1e-4f, BuiltLength);
 }
 
 float USinewRopeComponent::GetCurrentLength() const

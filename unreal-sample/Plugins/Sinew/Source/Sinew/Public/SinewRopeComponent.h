@@ -232,6 +232,8 @@ private:
 	void SetBodyCompliance(sinew::BodyConstraints Which, float Value);
 	/** Drives the winch towards Length at WinchSpeed (logs a failure). */
 	void ApplyWinch();
+	/** Length (m) the winch moves the rope to: Length, or the built length for 0, within (0, built length]. */
+	float WinchLength() const;
 	/** The Scene if this rope is simulating, else null. */
 	sinew::Scene* SimulatingScene() const;
 	/** Logs a failed library call. */
@@ -251,6 +253,7 @@ private:
 	std::vector<bool> BrokenLinks;         // per link: broke or cut
 	uint32 FirstDrawnLink = 0;             // the winch's paying link: particles before it are parked at the drum
 	bool bWinch = false;
+	float BuiltLength = 0.0f;              // m, the sum of the built links (less 0.01%)
 	std::vector<sinew::rope::Piece> Pieces; // the mesh sections, one tube each
 	sinew::tube::Mesh Tube;
 	bool bMeshCreated = false;
