@@ -21,6 +21,13 @@
 //!   valid JSON, every module it names has a Build.cs, every UCLASS/USTRUCT header
 //!   includes its .generated.h last and has one GENERATED_BODY per reflected type, and
 //!   the engine-neutral headers the plugin includes are the ones in bindings/cpp.
+//! * `unreal_plugin_edits_in_place`: Blueprint setters and events of the live edits are
+//!   declared as UHT requires, editor-only overrides sit in `#if WITH_EDITOR`, and no
+//!   code path but BeginPlay/EndPlay adds or removes a body (nothing rebuilds the world).
+//! * `unreal_components_on_a_stub_engine` (and `_asan_ubsan`): the plugin's rope
+//!   component and subsystem sources compiled against `tests/cpp/ue_stub` (a minimal
+//!   stand-in for the UE types they use) and run: Blueprint edits apply in place,
+//!   OnRopeBroken fires, the mesh splits per piece, another rope continues bit for bit.
 //! * `stage_script_copies_library_and_headers`: `unreal-sample/stage-library.sh` puts
 //!   the headers and the library where SinewLibrary.Build.cs looks for them.
 //!
@@ -204,6 +211,49 @@ fn cpp_wrapper_asan_ubsan() {
     );
 }
 
+/// tests/cpp/unreal_stub_test.cpp: the Unreal plugin's rope component and world
+/// subsystem (their .cpp files as shipped), compiled against the stand-in engine of
+/// tests/cpp/ue_stub and run, plain and under ASan/UBSan. Unreal's own warning set does
+/// not include unused parameters (engine overrides ignore many), so neither does this.
+fn run_unreal_stub_test(name: &str, extra: &[&str]) {
+    let root = manifest_dir();
+    let source = root.join("unreal-sample/Plugins/Sinew/Source/Sinew");
+    let includes = [
+        root.join("tests/cpp/ue_stub"),
+        source.join("Public"),
+        source.join("Private"),
+    ];
+    let mut flags: Vec<String> = vec!["-Wno-unused-parameter".into()];
+    for dir in &includes {
+        flags.push(format!("-I{}", dir.display()));
+    }
+    flags.extend(extra.iter().map(|s| s.to_string()));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let src = root.join("tests/cpp/unreal_stub_test.cpp");
+    let stdout = compile_and_run(&src, name, &flags);
+    assert!(
+        stdout.contains(" checks, 0 failed"),
+        "{name} exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+#[test]
+fn unreal_components_on_a_stub_engine() {
+    run_unreal_stub_test("unreal_stub_test", &[]);
+}
+
+#[test]
+fn unreal_components_on_a_stub_engine_asan_ubsan() {
+    run_unreal_stub_test(
+        "unreal_stub_test_asan_ubsan",
+        &[
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ],
+    );
+}
+
 /// tests/cpp/colliders_test.cpp: sinew_colliders.hpp (UE shapes -> collider descs)
 /// and the Scene's colliders, radii, picks and grabs, plain and under ASan/UBSan.
 fn run_colliders_test(name: &str, extra: &[&str]) {
@@ -351,10 +401,43 @@ fn unreal_plugin_static_checks() {
     );
 }
 
+/// Live edits in the Unreal plugin (tests/cpp/unreal_checks.rs, `check_live_edits`):
+/// Blueprint setters name UFUNCTIONs of one parameter, BlueprintAssignable events are
+/// declared dynamic multicast delegates, editor-only overrides sit in WITH_EDITOR, and
+/// nothing rebuilds the simulation (bodies are added only in BeginPlay, removed only in
+/// EndPlay; the Scene is made only in GetScene and destroyed only in Deinitialize).
+#[test]
+fn unreal_plugin_edits_in_place() {
+    let plugin = manifest_dir().join("unreal-sample/Plugins/Sinew");
+    let errors = unreal_checks::check_live_edits(&plugin);
+    assert!(
+        errors.is_empty(),
+        "Unreal plugin problems:\n  {}",
+        errors.join("\n  ")
+    );
+    // The rope component exposes the live edits to Blueprint.
+    let rope = std::fs::read_to_string(plugin.join("Source/Sinew/Public/SinewRopeComponent.h"))
+        .expect("rope header");
+    for setter in [
+        "BlueprintSetter = SetLength",
+        "BlueprintSetter = SetWinchSpeed",
+        "BlueprintSetter = SetBreakForce",
+        "BlueprintSetter = SetCompliance",
+        "BlueprintAssignable",
+        "bool Cut(int32 Link);",
+        "int32 CutAlong(FVector WorldStart, FVector WorldEnd);",
+    ] {
+        assert!(rope.contains(setter), "SinewRopeComponent.h lacks {setter}");
+    }
+}
+
 /// The static checks catch the mistakes they exist for (each broken copy must fail).
 #[test]
 fn unreal_static_checks_catch_mistakes() {
-    for (name, problem) in unreal_checks::self_test() {
+    for (name, problem) in unreal_checks::self_test()
+        .into_iter()
+        .chain(unreal_checks::self_test_live_edits())
+    {
         println!("{name}: {problem:?}");
         assert!(problem.is_some(), "the check missed: {name}");
     }

@@ -765,3 +765,97 @@ fn torn_cloth_ends_in_two_pieces() {
     // The seam's recoil (measured 5.4 m/s); a flung sliver would be far faster.
     assert!(speed < 10.0, "max speed {speed} m/s");
 }
+
+/// The winch length (m) the crane's schedule reaches at time `t` (s) until it slows
+/// down near the target (t <= 10 s): the speed rises linearly over `CRANE_RAMP` from
+/// `CRANE_REEL_AT`, then stays.
+fn crane_length(t: f32) -> f32 {
+    let s = (t - CRANE_REEL_AT).max(0.0);
+    let reeled = if s < CRANE_RAMP {
+        0.5 * CRANE_SPEED * s * s / CRANE_RAMP
+    } else {
+        0.5 * CRANE_SPEED * CRANE_RAMP + CRANE_SPEED * (s - CRANE_RAMP)
+    };
+    (CRANE_ROPE_LENGTH - reeled).max(CRANE_TARGET)
+}
+
+/// The crane reels its 100 kg load in from 5 m to 1 m: at full speed the load rises
+/// at the winch's 0.5 m/s (±5%) and the drum link carries the weight hanging from it
+/// (±5%); the load's height follows the winch's schedule (drum height − length,
+/// within 1% of the length); the rope stretches less than 1%; it stops at 1 m.
+#[test]
+fn crane_lifts_its_load_at_the_winch_speed() {
+    let s = run_scene(crane());
+    let speed = metric(&s, CRANE_LOAD_SPEED);
+    assert!((speed - 0.5).abs() < 0.05 * 0.5, "load speed {speed}");
+    let tension = metric(&s, CRANE_TENSION);
+    assert!((tension - 1.0).abs() < 0.05, "tension / m g = {tension}");
+    let stretch = metric(&s, CRANE_STRETCH);
+    assert!(stretch < 0.01, "stretch {stretch}");
+    for (name, t) in CRANE_HEIGHTS.iter().zip([4.0f32, 7.0, 10.0]) {
+        let length = crane_length(t);
+        let expected = (CRANE_DRUM.y - length) as f64;
+        let y = metric(&s, name);
+        assert!(
+            (y - expected).abs() < 0.01 * length as f64,
+            "{name}: {y} vs {expected}"
+        );
+    }
+    // The schedule: 0.25 m over the 1 s ramp, then 0.5 m/s.
+    assert!((crane_length(CRANE_REEL_AT + 1.0) - 4.75).abs() < 1e-6);
+    assert!((crane_length(CRANE_REEL_AT + 3.0) - 3.75).abs() < 1e-6);
+    assert!((metric(&s, CRANE_LENGTH) - 1.0).abs() < 1e-4);
+    let hang = metric(&s, CRANE_HANG);
+    assert!((hang - 1.0).abs() < 0.01, "drum to load {hang}");
+}
+
+/// The bucket's rope (break force 50 N) snaps at its top link with the scoop that
+/// brings the weight within one scoop's weight (4.9 N) of 50 N (W_6 = 48.0 N; a scoop
+/// added suddenly is a step load, which the rope may overshoot by up to its weight),
+/// never before the weight could reach it; the break event reports a force just
+/// above 50 N at the top link's middle, within half a second of the scoop; the bucket
+/// falls to the floor.
+#[test]
+fn bucket_rope_snaps_when_the_weight_passes_its_break_force() {
+    let s = run_scene(bucket_snap());
+    let n = metric(&s, BUCKET_SCOOPS) as u32;
+    let scoop = BUCKET_SCOOP * G;
+    println!(
+        "snapped with {n} scoops: W = {} N, before the last scoop {} N",
+        bucket_weight(n),
+        bucket_weight(n - 1)
+    );
+    assert!(
+        (bucket_weight(n) - BUCKET_BREAK_FORCE).abs() <= scoop
+            && bucket_weight(n - 1) < BUCKET_BREAK_FORCE,
+        "snapped at {n} scoops"
+    );
+    assert!((metric(&s, BUCKET_WEIGHT) - bucket_weight(n) as f64).abs() < 1e-4);
+    let force = metric(&s, BUCKET_FORCE);
+    assert!(
+        force > BUCKET_BREAK_FORCE as f64 && force < (BUCKET_BREAK_FORCE + scoop) as f64,
+        "event force {force}"
+    );
+    assert_eq!(
+        metric(&s, BUCKET_LINK),
+        0.0,
+        "the top link carries the most"
+    );
+    let y = metric(&s, BUCKET_EVENT_Y);
+    assert!(
+        (y - (BUCKET_ANCHOR.y - 0.05) as f64).abs() < 0.01,
+        "event at height {y}"
+    );
+    let t = metric(&s, BUCKET_TIME);
+    let added = n as f64 * BUCKET_EVERY as f64;
+    assert!(
+        t >= added && t < added + BUCKET_EVERY as f64,
+        "snapped at {t} s"
+    );
+    let stretch = metric(&s, BUCKET_STRETCH);
+    assert!(stretch < 0.01, "rope stretch before the snap {stretch}");
+    let floor = metric(&s, BUCKET_FLOOR);
+    assert!((floor - 0.02).abs() < 0.005, "bucket bottom at {floor} m");
+    // The weight: 9 movable rope particles of 0.01 kg, the 1.8 kg bucket, the sand.
+    assert!((bucket_weight(6) - 47.9709).abs() < 1e-3);
+}

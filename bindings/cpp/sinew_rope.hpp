@@ -9,6 +9,9 @@
 // its attachment then stretches it). The points are evenly spaced along the polyline;
 // the library takes the distances between them as the links' rest lengths (length /
 // segments, a little less for a link across the apex).
+//
+// rope::pieces splits a rope that broke, was cut or is partly reeled in into the runs
+// of particles to draw.
 #ifndef SINEW_ROPE_HPP
 #define SINEW_ROPE_HPP
 
@@ -65,6 +68,33 @@ inline Result<std::vector<Vec3>> polyline(const Params& p) {
     }
     out.front() = corners.front();
     out.back() = corners.back();
+    return out;
+}
+
+/// A run of consecutive particles `first .. first + count` (count >= 2) joined by
+/// intact links: one tube to draw.
+struct Piece {
+    uint32_t first = 0;
+    uint32_t count = 0;
+    bool operator==(const Piece& o) const noexcept { return first == o.first && count == o.count; }
+    bool operator!=(const Piece& o) const noexcept { return !(*this == o); }
+};
+
+/// The pieces of a rope of `particles` particles to draw: links `first_link ..` only
+/// (a winch at the start parks the particles before its paying link at the drum), split
+/// wherever `broken[k]` (link k, between particles k and k + 1, broke or was cut; links
+/// past broken.size() are intact). Pieces of a single particle are left out.
+inline std::vector<Piece> pieces(uint32_t particles, uint32_t first_link, const std::vector<bool>& broken) {
+    std::vector<Piece> out;
+    if (particles < 2) return out;
+    uint32_t start = first_link < particles ? first_link : particles - 1;
+    for (uint32_t k = start; k + 1 < particles; ++k) {
+        if (k < broken.size() && broken[k]) {
+            if (k > start) out.push_back(Piece{start, k - start + 1});
+            start = k + 1;
+        }
+    }
+    if (particles - start >= 2) out.push_back(Piece{start, particles - start});
     return out;
 }
 

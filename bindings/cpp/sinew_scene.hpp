@@ -5,8 +5,10 @@
 // particles, links, bending, tethers) and removes it (sinew_world_remove_body: its
 // constraints stop acting, its particles become inert and keep their indices, so other
 // bodies are untouched); compliances and damping change in place
-// (sinew_body_set_compliance). The Scene never rebuilds its world: it only adds what a
-// game engine needs on top, namely
+// (sinew_body_set_compliance), ropes are winched, cut and break in place
+// (sinew_body_add_winch, sinew_body_cut_rope, sinew_body_set_break_force, with the break
+// events routed to the Scene's body ids). The Scene never rebuilds its world: it only
+// adds what a game engine needs on top, namely
 //
 // * ids that stay valid and a body per id (the library's Body handle, owned: removing a
 //   body or destroying the Scene removes it from the world);
@@ -128,6 +130,87 @@ class Scene {
         Entry* b = find(id);
         if (!b) return unknown("Scene::set_damping", id);
         return b->body.set_damping(per_second);
+    }
+
+    // --- ropes edited while they run (in place; other bodies untouched) ------------
+
+    /// A rope's links break when their tension exceeds `newtons` (+inf: never); each
+    /// break is reported once by take_break_events().
+    Result<void> set_break_force(BodyId id, float newtons) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_break_force", id);
+        return b->body.set_break_force(newtons);
+    }
+    /// Cuts a rope at link `link` (0 = at its start): the two pieces fall apart.
+    Result<void> cut(BodyId id, uint32_t link) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::cut", id);
+        return b->body.cut(link);
+    }
+    /// Cuts a rope at the link nearest the segment a–b (m; a sword swipe); returns it.
+    Result<uint32_t> cut_along(BodyId id, Vec3 a, Vec3 b) {
+        Entry* e = find(id);
+        if (!e) return unknown("Scene::cut_along", id);
+        return e->body.cut_along(a, b);
+    }
+    /// Attaches a winch at the rope's pinned `end` and reels it in at once to `length`
+    /// m (at most its built length). The parked particles follow the pinned end.
+    Result<void> add_winch(BodyId id, RopeEnd end, float length) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::add_winch", id);
+        return b->body.add_winch(end, length);
+    }
+    /// Drives the winch at `meters_per_second` (> 0 pays out, < 0 reels in, 0 stops).
+    Result<void> set_winch_speed(BodyId id, float meters_per_second) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_winch_speed", id);
+        return b->body.set_winch_speed(meters_per_second);
+    }
+    /// Drives the winch to `length` m at `meters_per_second` (> 0); it stops there.
+    Result<void> set_winch_target(BodyId id, float length, float meters_per_second) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_winch_target", id);
+        return b->body.set_winch_target(length, meters_per_second);
+    }
+    /// The winch's length (m), speed (m/s) and paying link.
+    Result<WinchState> winch_state(BodyId id) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::winch_state", id);
+        return b->body.winch_state();
+    }
+
+    /// One break of a Scene body (see take_break_events).
+    struct Break {
+        BodyId body = 0;           ///< 0: a constraint of no Scene body
+        uint32_t link = UINT32_MAX; ///< the rope's link (Stretch index from its start); UINT32_MAX: not a rope link
+        float force = 0.0f;        ///< N
+        Vec3 position{0, 0, 0};    ///< m, where it broke
+    };
+    /// Moves the break events of the last steps (oldest first) into `out`, with the
+    /// Scene body each belongs to; returns how many were lost to a full queue. A rope's
+    /// link is the one whose midpoint is nearest the break now (its two particles'
+    /// mean moves on smoothly after the break).
+    Result<uint64_t> take_break_events(std::vector<Break>& out) {
+        std::vector<BreakEvent> raw;
+        auto lost = world_.take_break_events(raw);
+        if (!lost) return lost.error();
+        std::vector<Break> breaks;
+        breaks.reserve(raw.size());
+        for (const BreakEvent& e : raw) {
+            Break k;
+            k.force = e.force;
+            k.position = e.position;
+            for (const auto& [id, b] : bodies_) {
+                if (b.body.handle().id == e.body.id && e.body.id != 0) {
+                    k.body = id;
+                    if (e.family == SINEW_FAMILY_BODY_LINK) k.link = nearest_rope_link(b, e.position);
+                    break;
+                }
+            }
+            breaks.push_back(k);
+        }
+        out.swap(breaks);
+        return *lost;
     }
 
     /// Pin: particle `i` of the body gets inverse mass 0.
@@ -440,6 +523,29 @@ class Scene {
         Entry e{std::move(body), *range, std::move(free_inverse_masses), std::move(inverse_masses)};
         bodies_.emplace(id, std::move(e));
         return id;
+    }
+
+    /// The rope link (i, i+1) whose midpoint is nearest `at` (a winch's parked links
+    /// lie at its drum, half a paying link or more from a break of the paying link);
+    /// UINT32_MAX for a body that is not a rope or cannot be read.
+    uint32_t nearest_rope_link(const Entry& b, const Vec3& at) {
+        auto kind = b.body.kind();
+        if (!kind || *kind != BodyKind::Rope || b.particles.count < 2) return UINT32_MAX;
+        std::vector<Vec3> pos(b.particles.count);
+        if (!world_.read_positions(b.particles.first, Span<Vec3>(pos))) return UINT32_MAX;
+        uint32_t best = UINT32_MAX;
+        float best_d2 = 0.0f;
+        for (uint32_t i = 0; i + 1 < b.particles.count; ++i) {
+            const float dx = 0.5f * (pos[i].x + pos[i + 1].x) - at.x;
+            const float dy = 0.5f * (pos[i].y + pos[i + 1].y) - at.y;
+            const float dz = 0.5f * (pos[i].z + pos[i + 1].z) - at.z;
+            const float d2 = dx * dx + dy * dy + dz * dz;
+            if (best == UINT32_MAX || d2 < best_d2) {
+                best = i;
+                best_d2 = d2;
+            }
+        }
+        return best;
     }
 
     Result<void> set_inverse_mass(BodyId id, uint32_t i, bool pinned, const char* what) {

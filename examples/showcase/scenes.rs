@@ -9,9 +9,9 @@
 //! fluids wait for that feature in the engine.
 
 use sinew::{
-    BodyId, ClothDesc, ClothGridDesc, ColliderDesc, CollisionFilter, FamilyKind, PressureBodyDesc,
-    Quat, RopeDesc, SkinWeights, Solver, TetBodyDesc, TetModel, Transform, Vec3, WindDesc, World,
-    WorldDesc,
+    BodyConstraints, BodyId, BreakReport, ClothDesc, ClothGridDesc, ColliderDesc, CollisionFilter,
+    FamilyKind, PressureBodyDesc, Quat, RopeDesc, RopeEnd, SkinWeights, Solver, TetBodyDesc,
+    TetModel, Transform, Vec3, WindDesc, World, WorldDesc,
 };
 
 use super::raster::{Painter, Rgb};
@@ -65,7 +65,18 @@ pub enum Shape {
         radius: f32,
         colour: Rgb,
     },
+    /// Tubes between particle pairs, each with the constraint that joins it (family,
+    /// id); a pair whose constraint the world removed (broken, cut) is not drawn.
+    Links {
+        pairs: Vec<DrawnLink>,
+        radius: f32,
+        colour: Rgb,
+    },
 }
+
+/// Two particles drawn joined, with the constraint that joins them (family, id), if
+/// it can be removed.
+pub type DrawnLink = ([u32; 2], Option<(FamilyKind, u32)>);
 
 /// One distance constraint as the scene built it (for stretch statistics).
 #[derive(Clone, Copy, Debug)]
@@ -2454,6 +2465,8 @@ pub fn all() -> Vec<Scene> {
         pour(),
         cape(),
         torn_cloth(),
+        crane(),
+        bucket_snap(),
     ]
 }
 
@@ -2696,6 +2709,13 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 p.flat_line(c, c, radius, SHADOW);
             }
             Shape::Mark { .. } => {}
+            Shape::Links {
+                ref pairs, radius, ..
+            } => {
+                for [a, b] in live_pairs(sim, pairs) {
+                    p.flat_line(on_floor(pos[a]), on_floor(pos[b]), radius, SHADOW);
+                }
+            }
         }
     }
     for shape in &sim.shapes {
@@ -2741,6 +2761,15 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 radius,
                 colour,
             } => draw_sphere(centre, radius, colour, p),
+            Shape::Links {
+                ref pairs,
+                radius,
+                colour,
+            } => {
+                for [a, b] in live_pairs(sim, pairs) {
+                    p.line(pos[a], pos[b], radius, colour);
+                }
+            }
         }
     }
     for &h in &sim.held {
@@ -2851,4 +2880,471 @@ pub fn constraint_count(world: &World) -> u32 {
         .sum::<u32>()
         + world.attachment_count()
         + world.shape_cluster_count()
+}
+
+/// The pairs of a [`Shape::Links`] whose constraint is still in the world, as
+/// particle indices.
+fn live_pairs(sim: &Sim, pairs: &[DrawnLink]) -> Vec<[usize; 2]> {
+    pairs
+        .iter()
+        .filter(|(_, c)| {
+            c.is_none_or(|(family, id)| {
+                !sim.world
+                    .is_constraint_removed(family, id)
+                    .expect("drawn constraint exists")
+            })
+        })
+        .map(|&([a, b], _)| [a as usize, b as usize])
+        .collect()
+}
+
+/// The crane: drum (the rope's pinned start), rope (links), load.
+pub const CRANE_DRUM: Vec3 = Vec3::new(0.0, 6.0, 0.0);
+pub const CRANE_LINKS: u32 = 50;
+pub const CRANE_ROPE_LENGTH: f32 = 5.0;
+/// Mass of the rope (kg): 0.1 kg per particle.
+pub const CRANE_ROPE_MASS: f32 = 5.1;
+pub const CRANE_LOAD: f32 = 100.0;
+/// The winch reels in from `CRANE_ROPE_LENGTH` to `CRANE_TARGET` m, starting at
+/// `CRANE_REEL_AT` s, its speed rising linearly to `CRANE_SPEED` m/s over
+/// `CRANE_RAMP` s.
+pub const CRANE_TARGET: f32 = 1.0;
+pub const CRANE_REEL_AT: f32 = 2.0;
+pub const CRANE_RAMP: f32 = 1.0;
+pub const CRANE_SPEED: f32 = 0.5;
+pub const CRANE_SECONDS: f32 = 11.5;
+pub const CRANE_SUBSTEPS: u32 = 128;
+/// The window (s) over which the load's speed and the drum link's tension are
+/// measured: at full speed, while more than 1.1 m of rope hangs.
+pub const CRANE_WINDOW: (f32, f32) = (3.5, 10.0);
+/// Metric names of the crane.
+pub const CRANE_LOAD_SPEED: &str = "load speed at full reel speed (m/s)";
+pub const CRANE_TENSION: &str = "mean drum-link tension / (m g) at full speed";
+pub const CRANE_STRETCH: &str = "largest stretch while reeling (drum to load / length - 1)";
+pub const CRANE_LENGTH: &str = "winch length at the end (m)";
+pub const CRANE_HANG: &str = "drum to load at the end (m)";
+pub const CRANE_HEIGHTS: [&str; 3] = [
+    "load height at 4 s (m)",
+    "load height at 7 s (m)",
+    "load height at 10 s (m)",
+];
+
+/// A crane winching a load: a 5 m rope (50 links, 5.1 kg, no tethers) from a drum
+/// holds a 100 kg load (its last particle). The load settles for two seconds (the
+/// rope damped at 5 /s), then the winch reels the rope in to 1 m, its speed rising to
+/// 0.5 m/s over a second: the load rises at the winch's speed and the drum link
+/// carries the weight hanging from it. The winch parks the reeled-in particles at the
+/// drum, so the links keep their length. 128 substeps: the load is 1000 times a rope
+/// particle (see the tuning guide).
+pub fn crane() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: CRANE_SUBSTEPS,
+        ..WorldDesc::default()
+    });
+    ground(&mut sim, 0.5, 0.5, 0.0);
+    let rope = sim
+        .world
+        .add_rope(&RopeDesc {
+            start: CRANE_DRUM,
+            end: CRANE_DRUM - Vec3::Y * CRANE_ROPE_LENGTH,
+            segments: CRANE_LINKS,
+            total_mass: CRANE_ROPE_MASS,
+            tethers: false,
+            ..RopeDesc::default()
+        })
+        .expect("crane rope is valid");
+    let (first, count) = sim.adopt_body(rope);
+    // The winch changes the links' rest lengths: the scene measures the stretch
+    // against the winch's length instead of the built links.
+    sim.links.clear();
+    let load = first + CRANE_LINKS;
+    sim.world
+        .set_inverse_masses(load, &[1.0 / CRANE_LOAD])
+        .expect("load exists");
+    sim.mass[load as usize] = CRANE_LOAD;
+    sim.inv_mass[load as usize] = 1.0 / CRANE_LOAD;
+    sim.world
+        .add_winch(rope, RopeEnd::Start, CRANE_ROPE_LENGTH)
+        .expect("the drum end is pinned");
+    sim.world.set_body_damping(rope, 5.0).expect("rope exists");
+    // The crane: mast, jib and counter-jib drawn through pinned particles (no
+    // constraints, no collision radius: nothing acts on them); a mark at the height
+    // the load is lifted to.
+    let steel = Rgb::hex(0xe0b040);
+    let mast = Vec3::new(-2.0, 0.0, 0.0);
+    let frame = sim.particles(
+        &[
+            mast,
+            mast + Vec3::Y * 6.6,
+            CRANE_DRUM + Vec3::new(0.5, 0.15, 0.0),
+            mast + Vec3::new(-1.2, 6.15, 0.0),
+            mast + Vec3::Y * 6.15,
+        ],
+        &[0.0; 5],
+    );
+    sim.shapes.push(Shape::Links {
+        pairs: [[0, 1], [4, 2], [1, 2], [3, 1], [3, 4]]
+            .iter()
+            .map(|&[a, b]| ([frame + a, frame + b], None))
+            .collect(),
+        radius: 0.07,
+        colour: steel,
+    });
+    let lifted = CRANE_DRUM - Vec3::Y * CRANE_TARGET;
+    sim.shapes.push(Shape::Mark {
+        a: lifted + Vec3::new(0.4, 0.0, 0.0),
+        b: lifted + Vec3::new(0.9, 0.0, 0.0),
+        colour: Rgb::hex(0xd0d4da),
+    });
+    let link_ids = sim.world.body(rope).expect("rope").parts.stretch.clone();
+    sim.shapes.push(Shape::Links {
+        pairs: (0..count - 1)
+            .map(|k| {
+                (
+                    [first + k, first + k + 1],
+                    Some((FamilyKind::BodyLink, link_ids.start + k)),
+                )
+            })
+            .collect(),
+        radius: 0.03,
+        colour: Rgb::hex(0x505860),
+    });
+    sim.shapes.push(Shape::Ball {
+        particle: first,
+        radius: 0.15,
+        colour: Rgb::hex(0x606870),
+    });
+    sim.shapes.push(Shape::Ball {
+        particle: load,
+        radius: 0.3,
+        colour: Rgb::hex(0xd8603a),
+    });
+    let dt = 1.0 / SIM_HZ;
+    let drive = move |sim: &mut Sim, t: f32| {
+        if t + 0.5 * dt < CRANE_REEL_AT {
+            sim.status = "100 kg load settling on a 5 m rope".into();
+            return;
+        }
+        if t + 0.5 * dt < CRANE_REEL_AT + dt {
+            sim.world.set_body_damping(rope, 0.0).expect("rope exists");
+        }
+        // The speed at the end of this step (the winch keeps a speed until the target).
+        // It slows down at the same rate near the target: v = sqrt(2 a d).
+        let length = sim.world.winch_length(rope).expect("winch");
+        let a = CRANE_SPEED / CRANE_RAMP;
+        let v = (CRANE_SPEED * ((t + dt - CRANE_REEL_AT) / CRANE_RAMP).min(1.0))
+            .min((2.0 * a * (length - CRANE_TARGET).max(0.0)).sqrt());
+        if length > CRANE_TARGET + 1e-4 {
+            sim.world
+                .set_winch_target(rope, CRANE_TARGET, v.max(1e-3))
+                .expect("target in range");
+        }
+        let length = sim.world.winch_length(rope).expect("winch");
+        sim.status = format!(
+            "winch: {} m, {} m/s",
+            fixed(length as f64, 2),
+            fixed(-sim.world.winch_speed(rope).expect("winch") as f64, 2)
+        );
+    };
+    let (mut y_start, mut tension_sum, mut weight_sum) = (f32::NAN, 0.0f64, 0.0f64);
+    let observe = move |sim: &mut Sim, t: f32| {
+        let y = sim.world.particles().position(load as usize).y;
+        for (k, at) in [4.0f32, 7.0, 10.0].into_iter().enumerate() {
+            if (t - at).abs() < 0.5 * dt {
+                sim.set_metric(CRANE_HEIGHTS[k], y as f64);
+            }
+        }
+        let length = sim.world.winch_length(rope).expect("winch");
+        let hang = CRANE_DRUM.distance(sim.world.particles().position(load as usize));
+        if t > CRANE_REEL_AT {
+            max_metric(sim, CRANE_STRETCH, ((hang - length) / length) as f64);
+        }
+        let (w0, w1) = CRANE_WINDOW;
+        if t + 0.5 * dt >= w0 && t - 0.5 * dt <= w1 {
+            if y_start.is_nan() {
+                y_start = y;
+            }
+            let n = sim
+                .world
+                .body_force_count(rope, BodyConstraints::Stretch)
+                .expect("rope");
+            let mut forces = vec![0.0; n];
+            sim.world
+                .read_body_forces(rope, BodyConstraints::Stretch, &mut forces)
+                .expect("rope");
+            let paying = sim.world.winch_paying_link(rope).expect("winch") as usize;
+            // What hangs from the drum link: the load and the rope's particles out of
+            // the drum (0.1 kg each, one per started 0.1 m of length).
+            let particle = CRANE_ROPE_MASS / (CRANE_LINKS + 1) as f32;
+            let hanging = CRANE_LOAD + particle * (length / 0.1).ceil();
+            tension_sum += forces[paying] as f64;
+            weight_sum += (hanging * G) as f64;
+            if (t - w1).abs() < 0.5 * dt {
+                sim.set_metric(CRANE_LOAD_SPEED, ((y - y_start) / (w1 - w0)) as f64);
+                sim.set_metric(CRANE_TENSION, tension_sum / weight_sum);
+            }
+        }
+        if t + 0.5 * dt >= CRANE_SECONDS {
+            sim.set_metric(CRANE_LENGTH, length as f64);
+            sim.set_metric(CRANE_HANG, hang as f64);
+        }
+    };
+    sim.status = "100 kg load settling on a 5 m rope".into();
+    Scene {
+        name: "crane",
+        title: "A crane winching a 100 kg load",
+        seconds: CRANE_SECONDS,
+        still_at: 7.0,
+        eye: Vec3::new(2.2, 2.6, 8.6),
+        target: Vec3::new(-0.8, 3.7, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: Some(Box::new(drive)),
+        observe: Some(Box::new(observe)),
+        // Driven to the end (the winch).
+        free_after: CRANE_SECONDS,
+        labels: Vec::new(),
+    }
+}
+
+/// The snapping rope: a 1 m rope (10 links, 0.11 kg, no tethers, soft bend links) with
+/// a break force of 50 N hangs from a beam and holds a 1.8 kg bucket (four particles
+/// braced rigidly, hung by a bail from a 0.3 kg hook, the rope's end).
+pub const BUCKET_ANCHOR: Vec3 = Vec3::new(0.0, 2.2, 0.0);
+pub const BUCKET_LINKS: u32 = 10;
+pub const BUCKET_ROPE_MASS: f32 = 0.11;
+pub const BUCKET_BREAK_FORCE: f32 = 50.0;
+pub const BUCKET_MASS: f32 = 1.8;
+/// Of the bucket's mass, the hook of its bail (the rope's last particle, kg).
+pub const BUCKET_HOOK: f32 = 0.3;
+/// Every `BUCKET_EVERY` s (from `BUCKET_EVERY` on) a scoop of `BUCKET_SCOOP` kg of sand
+/// (two grains side by side) is added inside the bucket, at rest with it.
+pub const BUCKET_SCOOP: f32 = 0.5;
+pub const BUCKET_EVERY: f32 = 0.5;
+pub const BUCKET_SECONDS: f32 = 4.5;
+/// Metric names of the bucket.
+pub const BUCKET_SCOOPS: &str = "scoops of sand when the rope snapped";
+pub const BUCKET_WEIGHT: &str = "weight hanging from the top link then (N)";
+pub const BUCKET_FORCE: &str = "break event: force (N)";
+pub const BUCKET_LINK: &str = "break event: link";
+pub const BUCKET_EVENT_Y: &str = "break event: height (m)";
+pub const BUCKET_TIME: &str = "break event: time (s)";
+pub const BUCKET_STRETCH: &str = "largest rope stretch before the snap";
+pub const BUCKET_FLOOR: &str = "bucket bottom at the end: height (m)";
+
+/// The weight (N) hanging from the top link with `scoops` scoops in the bucket: the
+/// rope's movable particles (all but the pinned one and the hook), the bucket and the
+/// sand.
+pub fn bucket_weight(scoops: u32) -> f32 {
+    let movable_rope = BUCKET_ROPE_MASS * (BUCKET_LINKS - 1) as f32 / (BUCKET_LINKS + 1) as f32;
+    (movable_rope + BUCKET_MASS + BUCKET_SCOOP * scoops as f32) * G
+}
+
+/// A rope snapping under a filling bucket: every half second a scoop of sand (0.5 kg)
+/// lands in the bucket (added at rest, tied rigidly to its bottom); when the weight
+/// passes the rope's 50 N break force, its top link breaks (the world reports a break
+/// event: link, force, place), and the bucket falls to the floor with the rest of the
+/// rope.
+pub fn bucket_snap() -> Scene {
+    let mut sim = Sim::new(WorldDesc {
+        substeps: 32,
+        // The bucket is a rigid frame of eight links (and two per grain): four
+        // iterations make it rigid (with two, its link forces ring).
+        iterations: 4,
+        damping: 1.0,
+        ..WorldDesc::default()
+    });
+    ground(&mut sim, 0.6, 0.5, 0.0);
+    let rope_end = BUCKET_ANCHOR - Vec3::Y * (0.1 * BUCKET_LINKS as f32);
+    let rope = sim
+        .world
+        .add_rope(&RopeDesc {
+            start: BUCKET_ANCHOR,
+            end: rope_end,
+            segments: BUCKET_LINKS,
+            total_mass: BUCKET_ROPE_MASS,
+            tethers: false,
+            bend_compliance: 1.0,
+            ..RopeDesc::default()
+        })
+        .expect("rope is valid");
+    let (first, count) = sim.adopt_body(rope);
+    // Stretch is measured until the snap by the scene (a broken link stretches
+    // without bound).
+    let rope_links = std::mem::take(&mut sim.links);
+    let link_ids = sim.world.body(rope).expect("rope").parts.stretch.clone();
+    sim.world
+        .set_body_break_force(rope, BUCKET_BREAK_FORCE)
+        .expect("rope exists");
+    sim.world
+        .set_particle_radii(first, &vec![0.012; count as usize])
+        .expect("rope exists");
+    // The bucket: top left, bottom left, bottom right, top right; braced rigidly and
+    // hung from the rope's end by a bail.
+    let handle = first + BUCKET_LINKS;
+    let corners = [
+        rope_end + Vec3::new(-0.13, -0.12, 0.0),
+        rope_end + Vec3::new(-0.1, -0.42, 0.0),
+        rope_end + Vec3::new(0.1, -0.42, 0.0),
+        rope_end + Vec3::new(0.13, -0.12, 0.0),
+    ];
+    // The bail's hook is the rope's last particle: a light particle between the
+    // rope and the heavy bucket would make the solver's link forces ring.
+    sim.world
+        .set_inverse_masses(handle, &[1.0 / BUCKET_HOOK])
+        .expect("rope end exists");
+    sim.mass[handle as usize] = BUCKET_HOOK;
+    sim.inv_mass[handle as usize] = 1.0 / BUCKET_HOOK;
+    let b = sim.particles(&corners, &[(BUCKET_MASS - BUCKET_HOOK) / 4.0; 4]);
+    sim.world
+        .set_particle_radii(b + 1, &[0.02, 0.02])
+        .expect("bucket exists");
+    let (bottom_left, bottom_right) = (b + 1, b + 2);
+    let bail = [[handle, b], [handle, b + 3]];
+    let frame = [
+        [b, b + 1],
+        [b + 1, b + 2],
+        [b + 2, b + 3],
+        [b, b + 3],
+        [b, b + 2],
+        [b + 1, b + 3],
+    ];
+    sim.links(&bail, 0.0);
+    sim.links(&frame, 0.0);
+    sim.shapes.push(Shape::Mark {
+        a: BUCKET_ANCHOR + Vec3::new(-0.5, 0.0, 0.0),
+        b: BUCKET_ANCHOR + Vec3::new(0.5, 0.0, 0.0),
+        colour: Rgb::hex(0x8a6a4a),
+    });
+    sim.shapes.push(Shape::Links {
+        pairs: (0..BUCKET_LINKS)
+            .map(|k| {
+                (
+                    [first + k, first + k + 1],
+                    Some((FamilyKind::BodyLink, link_ids.start + k)),
+                )
+            })
+            .collect(),
+        radius: 0.012,
+        colour: Rgb::hex(0xd8a24a),
+    });
+    sim.shapes.push(Shape::Links {
+        pairs: bail.iter().map(|&p| (p, None)).collect(),
+        radius: 0.006,
+        colour: Rgb::hex(0x909aa4),
+    });
+    sim.shapes.push(Shape::Links {
+        pairs: [[b, b + 1], [b + 1, b + 2], [b + 2, b + 3]]
+            .iter()
+            .map(|&p| (p, None))
+            .collect(),
+        radius: 0.02,
+        colour: Rgb::hex(0x5a7fa8),
+    });
+    sim.shapes.push(Shape::Ball {
+        particle: first,
+        radius: 0.025,
+        colour: Rgb::hex(0x606870),
+    });
+    let dt = 1.0 / SIM_HZ;
+    // Scoops added and whether the rope snapped, shared by the driver and the observer.
+    let state = std::sync::Arc::new(std::sync::Mutex::new((0u32, false)));
+    let seen = state.clone();
+    let drive = move |sim: &mut Sim, t: f32| {
+        let (scoops, snapped) = *state.lock().expect("scene state");
+        let due = ((t + 0.5 * dt) / BUCKET_EVERY).floor() as u32;
+        if !snapped && due > scoops {
+            // Two grains side by side, row by row up from the bottom, each tied
+            // rigidly to both bottom corners, moving with the bucket.
+            let p = sim.positions();
+            let v = sim.velocities();
+            let (l, r) = (p[bottom_left as usize], p[bottom_right as usize]);
+            let across = (r - l).normalize();
+            let up = Vec3::Z.cross(across);
+            let centre = 0.5 * (l + r) + up * (0.045 + 0.05 * scoops as f32);
+            let grains = [centre - across * 0.03, centre + across * 0.03];
+            let g = sim.particles(&grains, &[0.5 * BUCKET_SCOOP; 2]);
+            let velocity = 0.5 * (v[bottom_left as usize] + v[bottom_right as usize]);
+            sim.world
+                .write_velocities(g, &[velocity; 2])
+                .expect("grains exist");
+            sim.links(
+                &[
+                    [bottom_left, g],
+                    [bottom_right, g],
+                    [bottom_left, g + 1],
+                    [bottom_right, g + 1],
+                ],
+                0.0,
+            );
+            for k in 0..2 {
+                sim.shapes.push(Shape::Ball {
+                    particle: g + k,
+                    radius: 0.025,
+                    colour: Rgb::hex(0xe8c060),
+                });
+            }
+            state.lock().expect("scene state").0 = scoops + 1;
+            sim.status = format!(
+                "{} scoops: {} N on a 50 N rope",
+                scoops + 1,
+                fixed(bucket_weight(scoops + 1) as f64, 1)
+            );
+        }
+    };
+    let observe = move |sim: &mut Sim, t: f32| {
+        let mut events = [BreakReport {
+            body: None,
+            family: FamilyKind::BodyLink,
+            id: 0,
+            force: 0.0,
+            position: Vec3::ZERO,
+        }; 4];
+        let (n, _) = sim.world.take_break_events(&mut events);
+        let (scoops, mut snapped) = *seen.lock().expect("scene state");
+        if n > 0 && !snapped {
+            snapped = true;
+            let e = events[0];
+            seen.lock().expect("scene state").1 = true;
+            sim.set_count(BUCKET_SCOOPS, scoops as usize);
+            sim.set_metric(BUCKET_WEIGHT, bucket_weight(scoops) as f64);
+            sim.set_metric(BUCKET_FORCE, e.force as f64);
+            sim.set_count(BUCKET_LINK, (e.id - link_ids.start) as usize);
+            sim.set_metric(BUCKET_EVENT_Y, e.position.y as f64);
+            sim.set_metric(BUCKET_TIME, t as f64);
+            sim.status = format!(
+                "SNAP: link {} broke at {} N",
+                e.id - link_ids.start,
+                fixed(e.force as f64, 1)
+            );
+        }
+        if !snapped {
+            let worst = sim.max_stretch(&rope_links).expect("rope links");
+            max_metric(sim, BUCKET_STRETCH, worst as f64);
+        }
+        if t + 0.5 * dt >= BUCKET_SECONDS {
+            let p = sim.world.particles();
+            let y = p
+                .position(bottom_left as usize)
+                .y
+                .min(p.position(bottom_right as usize).y);
+            sim.set_metric(BUCKET_FLOOR, y as f64);
+        }
+    };
+    sim.status = "0 scoops: 18.6 N on a 50 N rope".into();
+    Scene {
+        name: "bucket_snap",
+        title: "A rope snapping under a filling bucket",
+        seconds: BUCKET_SECONDS,
+        still_at: 3.6,
+        eye: Vec3::new(0.6, 1.5, 2.6),
+        target: Vec3::new(0.0, 1.3, 0.0),
+        fov_deg: 50.0,
+        sim,
+        drive: Some(Box::new(drive)),
+        observe: Some(Box::new(observe)),
+        // Driven until the snap, which the scene finds out as it runs.
+        free_after: BUCKET_SECONDS,
+        labels: Vec::new(),
+    }
 }

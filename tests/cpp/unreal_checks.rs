@@ -1339,3 +1339,420 @@ pub fn self_test() -> Vec<(String, Option<String>)> {
     );
     out
 }
+
+// --- live edits: accessors, delegates, editor-only overrides, no world rebuilds ------
+
+/// The dynamic multicast delegate types a header declares, with their errors:
+/// `DECLARE_DYNAMIC_MULTICAST_DELEGATE[_<N>Param(s)](FName, Type1, Name1, ...)` takes
+/// 1 + 2N arguments, its type name starts with F and its parameter names differ
+/// (UHT refuses anything else).
+pub fn delegate_declarations(file: &str, blank: &str, keep: &str) -> (Vec<String>, Vec<String>) {
+    const COUNTS: [&str; 9] = [
+        "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine",
+    ];
+    let mut errors = Vec::new();
+    let mut names = Vec::new();
+    for (at, id) in identifiers(blank) {
+        let Some(suffix) = id.strip_prefix("DECLARE_DYNAMIC_MULTICAST_DELEGATE") else {
+            continue;
+        };
+        let line = blank[..at].lines().count().max(1);
+        let params = if suffix.is_empty() {
+            0
+        } else {
+            let word = suffix
+                .strip_prefix('_')
+                .and_then(|s| s.strip_suffix("Params").or_else(|| s.strip_suffix("Param")));
+            match word.and_then(|w| COUNTS.iter().position(|c| *c == w)) {
+                Some(k) if (k == 0) == suffix.ends_with("Param") => k + 1,
+                _ => {
+                    errors.push(format!("{file}:{line}: unknown delegate macro {id}"));
+                    continue;
+                }
+            }
+        };
+        let open = at + id.len() + blank[at + id.len()..].find('(').unwrap_or(0);
+        let Some(args) = paren_group(keep, open) else {
+            errors.push(format!("{file}:{line}: {id} without (arguments)"));
+            continue;
+        };
+        let args: Vec<&str> = args.split(',').map(str::trim).collect();
+        if args.len() != 1 + 2 * params {
+            errors.push(format!(
+                "{file}:{line}: {id} takes {} arguments (name + type, name per parameter), found {}",
+                1 + 2 * params,
+                args.len()
+            ));
+            continue;
+        }
+        if !args[0].starts_with('F') {
+            errors.push(format!(
+                "{file}:{line}: delegate type {} must start with F",
+                args[0]
+            ));
+        }
+        let param_names: Vec<&str> = args[1..].iter().skip(1).step_by(2).copied().collect();
+        let distinct: BTreeSet<&str> = param_names.iter().copied().collect();
+        if distinct.len() != param_names.len() {
+            errors.push(format!(
+                "{file}:{line}: {} has repeated parameter names",
+                args[0]
+            ));
+        }
+        names.push(args[0].to_string());
+    }
+    (errors, names)
+}
+
+/// The UFUNCTION declarations of a header: (name, parameter count, returns void).
+fn ufunctions(blank: &str) -> Vec<(String, usize, bool)> {
+    let mut out = Vec::new();
+    for (at, id) in identifiers(blank) {
+        if id != "UFUNCTION" {
+            continue;
+        }
+        let open = at + id.len() + blank[at + id.len()..].find('(').unwrap_or(0);
+        let Some(spec) = paren_group(blank, open) else {
+            continue;
+        };
+        let after = &blank[open + spec.len() + 2..];
+        let Some(paren) = after.find('(') else {
+            continue;
+        };
+        let head = &after[..paren];
+        let name = head.split_whitespace().last().unwrap_or("").to_string();
+        let returns_void = head.split_whitespace().any(|w| w == "void");
+        let params = paren_group(after, paren).unwrap_or("").trim();
+        let count = if params.is_empty() || params == "void" {
+            0
+        } else {
+            let mut depth = 0;
+            1 + params
+                .chars()
+                .filter(|&c| {
+                    match c {
+                        '(' | '<' => depth += 1,
+                        ')' | '>' => depth -= 1,
+                        _ => {}
+                    }
+                    c == ',' && depth == 0
+                })
+                .count()
+        };
+        out.push((name, count, returns_void));
+    }
+    out
+}
+
+/// Header checks for live-edited properties: a `BlueprintSetter = F` names a UFUNCTION
+/// of this header taking one parameter and returning void, a `BlueprintGetter = F` one
+/// taking none, and neither goes with BlueprintReadOnly; a BlueprintAssignable
+/// UPROPERTY's type is a dynamic multicast delegate declared in this header.
+pub fn check_live_edit_header(file: &str, text: &str) -> Vec<String> {
+    let blank = strip(text, true);
+    let keep = strip(text, false);
+    let (mut errors, delegates) = delegate_declarations(file, &blank, &keep);
+    let functions = ufunctions(&blank);
+    for (at, id) in identifiers(&blank) {
+        if id != "UPROPERTY" {
+            continue;
+        }
+        let line = blank[..at].lines().count().max(1);
+        let open = at + id.len() + blank[at + id.len()..].find('(').unwrap_or(0);
+        let Some(spec) = paren_group(&keep, open) else {
+            continue;
+        };
+        for (key, params) in [("BlueprintSetter", 1usize), ("BlueprintGetter", 0)] {
+            let Some(rest) = spec.split(key).nth(1) else {
+                continue;
+            };
+            let name: String = rest
+                .trim_start()
+                .trim_start_matches('=')
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            match functions.iter().find(|(n, _, _)| *n == name) {
+                None => errors.push(format!(
+                    "{file}:{line}: {key} = {name}: no UFUNCTION {name} in this header"
+                )),
+                Some((_, n, void)) if *n != params || (params == 1 && !void) => {
+                    errors.push(format!(
+                        "{file}:{line}: {key} {name} must take {params} parameter(s){}",
+                        if params == 1 { " and return void" } else { "" }
+                    ))
+                }
+                Some(_) => {}
+            }
+            if spec.contains("BlueprintReadOnly") {
+                errors.push(format!(
+                    "{file}:{line}: {key} and BlueprintReadOnly exclude each other"
+                ));
+            }
+        }
+        if spec.contains("BlueprintAssignable") {
+            let after = &blank[open + spec.len() + 2..];
+            let ty = after.split_whitespace().next().unwrap_or("");
+            if !delegates.iter().any(|d| d == ty) {
+                errors.push(format!(
+                    "{file}:{line}: BlueprintAssignable {ty} is not a dynamic multicast delegate declared here"
+                ));
+            }
+        }
+    }
+    errors.extend(check_editor_only(file, text));
+    errors
+}
+
+/// Engine overrides that exist only in editor builds: their declarations and
+/// definitions must sit inside `#if WITH_EDITOR` (a game build fails otherwise).
+pub fn check_editor_only(file: &str, text: &str) -> Vec<String> {
+    const EDITOR_ONLY: &[&str] = &[
+        "PostEditChangeProperty",
+        "PostEditChangeChainProperty",
+        "PreEditChange",
+        "CanEditChange",
+        "FPropertyChangedEvent",
+    ];
+    let blank = strip(text, true);
+    let mut errors = Vec::new();
+    // One entry per open #if: whether it is a WITH_EDITOR block.
+    let mut stack: Vec<bool> = Vec::new();
+    for (n, line) in blank.lines().enumerate() {
+        let t = line.trim_start();
+        if let Some(directive) = t.strip_prefix('#') {
+            let d = directive.trim_start();
+            if d.starts_with("if") {
+                stack.push(
+                    d.starts_with("if WITH_EDITOR") && !d.contains("&&") && !d.contains("||"),
+                );
+            } else if d.starts_with("else") || d.starts_with("elif") {
+                if let Some(top) = stack.last_mut() {
+                    *top = false;
+                }
+            } else if d.starts_with("endif") {
+                stack.pop();
+            }
+            continue;
+        }
+        let editor = stack.iter().any(|&e| e);
+        for (_, id) in identifiers(line) {
+            if EDITOR_ONLY.contains(&id) && !editor {
+                errors.push(format!(
+                    "{file}:{}: {id} outside #if WITH_EDITOR (game builds have no such member)",
+                    n + 1
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// The top-level function (`Class::Name`) each byte of a .cpp belongs to ("" outside
+/// any function body), from the brace structure of `blank`.
+fn enclosing_functions(blank: &str) -> Vec<(std::ops::Range<usize>, String)> {
+    let b = blank.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut head_start = 0usize;
+    let mut body_start = 0usize;
+    let mut name = String::new();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'{' => {
+                if depth == 0 {
+                    let head = &blank[head_start..i];
+                    name = head
+                        .rfind('(')
+                        .map(|p| {
+                            let before = head[..p].trim_end();
+                            let start = before
+                                .rfind(|ch: char| {
+                                    !(ch.is_ascii_alphanumeric()
+                                        || ch == '_'
+                                        || ch == ':'
+                                        || ch == '~')
+                                })
+                                .map_or(0, |k| k + 1);
+                            before[start..].to_string()
+                        })
+                        .unwrap_or_default();
+                    body_start = i;
+                }
+                depth += 1;
+            }
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    out.push((body_start..i + 1, std::mem::take(&mut name)));
+                    head_start = i + 1;
+                }
+            }
+            b';' if depth == 0 => head_start = i + 1,
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Nothing rebuilds the simulation: in the plugin's .cpp files, bodies are added only
+/// in a component's BeginPlay, removed only in its EndPlay, the Scene is created only
+/// in the subsystem's GetScene and destroyed only in its Deinitialize. A property
+/// change or another component's change can then only edit bodies in place.
+pub fn check_no_rebuild(file: &str, text: &str) -> Vec<String> {
+    const RULES: &[(&str, &str)] = &[
+        ("add_rope", "BeginPlay"),
+        ("add_rope_polyline", "BeginPlay"),
+        ("add_cloth_mesh", "BeginPlay"),
+        ("remove_body", "EndPlay"),
+        ("Scene::create", "GetScene"),
+        ("Scene.reset", "Deinitialize"),
+    ];
+    let blank = strip(text, true);
+    let functions = enclosing_functions(&blank);
+    let mut errors = Vec::new();
+    for (pattern, allowed) in RULES {
+        let mut from = 0;
+        while let Some(k) = blank[from..].find(pattern) {
+            let at = from + k;
+            from = at + pattern.len();
+            let bounded = !blank[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                && blank[from..].trim_start().starts_with('(');
+            if !bounded {
+                continue;
+            }
+            let owner = functions
+                .iter()
+                .find(|(r, _)| r.contains(&at))
+                .map_or("", |(_, n)| n.as_str());
+            let method = owner.rsplit("::").next().unwrap_or("");
+            if method != *allowed {
+                errors.push(format!(
+                    "{file}:{}: {pattern} in {} (only {allowed} may: nothing rebuilds the simulation)",
+                    blank[..at].lines().count().max(1),
+                    if owner.is_empty() { "file scope" } else { owner }
+                ));
+            }
+        }
+    }
+    errors
+}
+
+/// Runs the live-edit checks over every header and source of the plugin.
+pub fn check_live_edits(plugin: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    files_under(&plugin.join("Source"), &mut files);
+    let mut errors = Vec::new();
+    for f in &files {
+        let shown = f.strip_prefix(plugin).unwrap_or(f).display().to_string();
+        match f.extension().and_then(|e| e.to_str()) {
+            Some("h") => errors.extend(check_live_edit_header(&shown, &read(f))),
+            Some("cpp") => {
+                let text = read(f);
+                errors.extend(check_editor_only(&shown, &text));
+                errors.extend(check_no_rebuild(&shown, &text));
+            }
+            _ => {}
+        }
+    }
+    errors
+}
+
+/// Broken copies of the real files for the live-edit checks: each must produce an error.
+pub fn self_test_live_edits() -> Vec<(String, Option<String>)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let src = root.join("unreal-sample/Plugins/Sinew/Source/Sinew");
+    let rope_h = read(&src.join("Public/SinewRopeComponent.h"));
+    let rope_cpp = read(&src.join("Private/SinewRopeComponent.cpp"));
+    let sub_cpp = read(&src.join("Private/SinewWorldSubsystem.cpp"));
+    let must_change = |text: &str, from: &str, to: &str| -> String {
+        assert!(text.contains(from), "self-test pattern {from:?} not found");
+        text.replacen(from, to, 1)
+    };
+    let first = |errs: Vec<String>| errs.into_iter().next();
+    vec![
+        (
+            "setter names no UFUNCTION".into(),
+            first(check_live_edit_header(
+                "t",
+                &must_change(&rope_h, "BlueprintSetter = SetLength", "BlueprintSetter = SetLenght"),
+            )),
+        ),
+        (
+            "setter with two parameters".into(),
+            first(check_live_edit_header(
+                "t",
+                &must_change(&rope_h, "void SetLength(float NewLength);", "void SetLength(float NewLength, bool bNow);"),
+            )),
+        ),
+        (
+            "setter on a read-only property".into(),
+            first(check_live_edit_header(
+                "t",
+                &must_change(
+                    &rope_h,
+                    "BlueprintReadWrite, BlueprintSetter = SetWinchSpeed",
+                    "BlueprintReadOnly, BlueprintSetter = SetWinchSpeed",
+                ),
+            )),
+        ),
+        (
+            "delegate with the wrong argument count".into(),
+            first(check_live_edit_header(
+                "t",
+                &must_change(&rope_h, "DELEGATE_FourParams(", "DELEGATE_ThreeParams("),
+            )),
+        ),
+        (
+            "BlueprintAssignable of an undeclared type".into(),
+            first(check_live_edit_header(
+                "t",
+                &must_change(
+                    &rope_h,
+                    "FSinewRopeBrokenSignature OnRopeBroken;",
+                    "FSinewRopeBreakSignature OnRopeBroken;",
+                ),
+            )),
+        ),
+        (
+            "PostEditChangeProperty outside WITH_EDITOR".into(),
+            first(check_live_edit_header(
+                "t",
+                &must_change(&rope_h, "#if WITH_EDITOR\n", "#if 1\n"),
+            )),
+        ),
+        (
+            "a setter re-adds the body".into(),
+            first(check_no_rebuild(
+                "t",
+                &must_change(
+                    &rope_cpp,
+                    "	BreakForce = FMath::Max(NewBreakForce, 0.0f);\n",
+                    "	BreakForce = FMath::Max(NewBreakForce, 0.0f);\n	(void)SimulatingScene()->add_rope_polyline(sinew::RopeDesc(), {});\n",
+                ),
+            )),
+        ),
+        (
+            "the step removes a body".into(),
+            first(check_no_rebuild(
+                "t",
+                &must_change(
+                    &sub_cpp,
+                    "	const sinew::Result<void> Stepped = Scene->step(Dt);\n",
+                    "	(void)Scene->remove_body(1);\n	const sinew::Result<void> Stepped = Scene->step(Dt);\n",
+                ),
+            )),
+        ),
+        (
+            "the world is reset outside Deinitialize".into(),
+            first(check_no_rebuild(
+                "t",
+                &must_change(&sub_cpp, "	Simulated.AddUnique(Body);\n", "	Simulated.AddUnique(Body);\n	Scene.reset();\n"),
+            )),
+        ),
+    ]
+}

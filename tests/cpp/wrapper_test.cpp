@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -618,6 +619,25 @@ void test_scene_rope_tension_and_compliance() {
     check(scene.read_positions(rope, wrong).status() == sinew::Status::InvalidArgument, "wrong output size rejected");
 }
 
+/// rope::pieces: the runs of particles a rope component draws, split at broken links
+/// and starting at a winch's paying link.
+void test_rope_pieces() {
+    using sinew::rope::Piece;
+    auto same = [](const std::vector<Piece>& got, const std::vector<Piece>& want) { return got == want; };
+    check(same(sinew::rope::pieces(11, 0, {}), {Piece{0, 11}}), "an intact rope is one piece");
+    std::vector<bool> broken(10, false);
+    broken[3] = true;
+    check(same(sinew::rope::pieces(11, 0, broken), {Piece{0, 4}, Piece{4, 7}}), "link 3 splits after particle 3");
+    check(same(sinew::rope::pieces(11, 2, broken), {Piece{2, 2}, Piece{4, 7}}), "a winch's parked particles left out");
+    check(same(sinew::rope::pieces(11, 3, broken), {Piece{4, 7}}), "the paying link itself broken");
+    broken.assign(10, false);
+    broken[0] = broken[9] = true;
+    check(same(sinew::rope::pieces(11, 0, broken), {Piece{1, 9}}), "single particles at broken ends left out");
+    check(sinew::rope::pieces(1, 0, {}).empty() && sinew::rope::pieces(11, 11, {}).empty() &&
+              sinew::rope::pieces(11, 10, {}).empty(),
+          "nothing to draw");
+}
+
 /// What a game engine does when one component's rope changes (the Unreal plugin on a
 /// property edit or unregister): remove that body, add the new one, change another's
 /// compliance in place. The remaining rope is not reset: it continues exactly as the
@@ -662,6 +682,93 @@ void test_scene_changing_one_rope_does_not_reset_another() {
     std::vector<sinew::Vec3> po(25);
     must(b.read_positions(second_other, po), "changed rope");
     check(po[24].z < -0.1f && po[0].x == 10.0f, "the changed rope swings from its pin");
+}
+
+/// What the game-engine components do when a player or a Blueprint edits one rope
+/// while the game runs (the Unreal rope component's SetLength, SetWinchSpeed,
+/// SetBreakForce, Cut, SetCompliance): the Scene edits that body in place. Another
+/// rope in the same Scene is never reset: it continues bit for bit as the same rope in
+/// a Scene that never had the edited ones. The break events name the edited rope and
+/// the link that broke; bad edits are refused and change nothing.
+void test_scene_edits_of_one_rope_never_reset_another() {
+    sinew::WorldDesc desc;
+    desc.with_gravity(0, 0, -kG).with_substeps(16).with_threads(1);
+    auto a = must(sinew::Scene::create(desc), "scene a");
+    auto b = must(sinew::Scene::create(desc), "scene b");
+    sinew::RopeDesc swing;
+    swing.with_ends({0, 0, 0}, {1, 0, 0}).with_segments(16).with_compliance(1e-4f, 0.01f);
+    // Two ropes far away from it (no contact): one that will snap, one to winch and cut.
+    sinew::RopeDesc snapping;
+    snapping.with_ends({10, 0, 0}, {10, 0, -1})
+        .with_segments(10)
+        .with_mass(1.1f)
+        .with_pins(true, false)
+        .with_tethers(false);
+    sinew::RopeDesc winched;
+    winched.with_ends({14, 0, 0}, {14, 0, -2}).with_segments(20).with_pins(true, false);
+    const sinew::BodyId ra = must(a.add_rope(swing), "rope a");
+    const sinew::BodyId snap = must(b.add_rope(snapping), "snapping rope");
+    const sinew::BodyId crane = must(b.add_rope(winched), "winched rope");
+    const sinew::BodyId rb = must(b.add_rope(swing), "rope b");
+    for (int f = 0; f < 10; ++f) {
+        must(a.step(1.0f / 60.0f), "step a");
+        must(b.step(1.0f / 60.0f), "step b");
+    }
+    // Link k of the snapping rope holds its 10 - k lowest particles (0.1 kg each):
+    // 9.81 N on the top link, 8.83 N on the next. 9.3 N breaks the top link only.
+    must(b.set_break_force(snap, 9.3f), "break force");
+    must(b.add_winch(crane, sinew::RopeEnd::Start, 1.5f), "winch");
+    must(b.set_winch_target(crane, 1.0f, 2.0f), "winch target");
+    must(b.set_compliance(crane, sinew::BodyConstraints::Stretch, 1e-6f), "compliance in place");
+    // Refused edits: nothing changes.
+    check(b.set_break_force(snap, std::nanf("")).status() == sinew::Status::InvalidArgument, "NaN break force refused");
+    check(b.set_break_force(999, 10.0f).status() == sinew::Status::InvalidHandle, "unknown body refused");
+    check(b.cut(crane, 20).status() == sinew::Status::OutOfRange, "cut past the last link refused");
+    check(b.set_winch_speed(crane, std::numeric_limits<float>::infinity()).status() == sinew::Status::InvalidArgument,
+          "infinite winch speed refused");
+    check(b.add_winch(crane, sinew::RopeEnd::Start, 1.0f).status() == sinew::Status::InvalidArgument,
+          "a second winch refused");
+    check(!b.winch_state(snap), "no winch on the snapping rope");
+    std::vector<sinew::Scene::Break> breaks;
+    std::vector<sinew::Scene::Break> all;
+    uint64_t lost = 0;
+    for (int f = 0; f < 60; ++f) {
+        if (f == 30) {
+            const sinew::WinchState ws = must(b.winch_state(crane), "winch state");
+            check(near(ws.length, 1.0, 1e-4) && ws.speed == 0.0f, "the winch reached 1 m in 0.25 s",
+                  fmt(ws.length, 1.0));
+            check(must(b.cut_along(crane, sinew::Vec3{13.0f, 0.0f, -0.55f}, sinew::Vec3{15.0f, 0.0f, -0.55f}),
+                       "swipe") == 15,
+                  "a swipe 0.55 m below the drum cuts the active link there (links 10..19 hang)");
+        }
+        must(a.step(1.0f / 60.0f), "step a");
+        must(b.step(1.0f / 60.0f), "step b");
+        lost += must(b.take_break_events(breaks), "break events");
+        all.insert(all.end(), breaks.begin(), breaks.end());
+    }
+    check(lost == 0, "no break event lost");
+    check(all.size() == 1, "one link broke", fmt(static_cast<double>(all.size()), 1));
+    if (!all.empty()) {
+        check(all[0].body == snap, "the event names the snapping rope");
+        check(all[0].link == 0, "the top link broke", fmt(all[0].link, 0));
+        check(all[0].force > 9.3f && all[0].force < 9.81f * 1.1f, "force just past the break force",
+              fmt(all[0].force, 9.3));
+        check(std::fabs(all[0].position.x - 10.0f) < 0.01f && all[0].position.z < 0.0f, "where it broke");
+    }
+    std::vector<sinew::Vec3> tail(11);
+    must(b.read_positions(snap, tail), "snapped rope");
+    check(tail[10].z < -3.0f, "the snapped piece fell", fmt(tail[10].z, -3.0));
+    tail.resize(21);
+    must(b.read_positions(crane, tail), "cut rope");
+    check(tail[20].z < -1.5f, "the cut piece fell", fmt(tail[20].z, -1.5));
+    std::vector<sinew::Vec3> pa(17), pb(17), va, vb;
+    must(a.read_positions(ra, pa), "a");
+    must(b.read_positions(rb, pb), "b");
+    must(a.read_velocities(ra, va), "va");
+    must(b.read_velocities(rb, vb), "vb");
+    check(std::memcmp(pa.data(), pb.data(), sizeof(sinew::Vec3) * 17) == 0 &&
+              std::memcmp(va.data(), vb.data(), sizeof(sinew::Vec3) * 17) == 0,
+          "the untouched rope continues bit-identically to the same rope alone");
 }
 
 /// Grab = pin + drive, release = restore the inverse mass the library gave the particle.
@@ -1386,8 +1493,10 @@ int main() {
     test_tube();
     test_cloth_weld();
     test_rope_polyline();
+    test_rope_pieces();
     test_scene_rope_tension_and_compliance();
     test_scene_changing_one_rope_does_not_reset_another();
+    test_scene_edits_of_one_rope_never_reset_another();
     test_scene_grab_release();
     test_scene_cloth();
     test_cloth_tearing();

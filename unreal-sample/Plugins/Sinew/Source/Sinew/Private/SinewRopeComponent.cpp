@@ -5,6 +5,8 @@
 #include "SinewConversions.h"
 #include "SinewModule.h"
 
+#include <limits>
+
 THIRD_PARTY_INCLUDES_START
 #include "sinew_rope.hpp"
 THIRD_PARTY_INCLUDES_END
@@ -80,8 +82,52 @@ void USinewRopeComponent::BeginPlay()
 	Subsystem = Sub;
 	SimPositions = *Points;
 	Tensions.assign(Shape.segments, 0.0f);
+	BrokenLinks.assign(Shape.segments, false);
+	FirstDrawnLink = 0;
+	bWinch = false;
+	// The winch at the start: the rope starts Length long (at most RopeLength, what it
+	// was built with) and moves to later Lengths at WinchSpeed.
+	// The library's built length is the sum of the polyline's links (a little under
+	// RopeLength across a sag's apex); 0.01% less keeps the library's float sum of the
+	// link lengths (rounded differently) from refusing a full-length winch.
+	double Built = 0.0;
+	for (size_t i = 1; i < Points->size(); ++i)
+	{
+		const sinew::Vec3& A = (*Points)[i - 1];
+		const sinew::Vec3& B = (*Points)[i];
+		Built += FMath::Sqrt((double)(B.x - A.x) * (B.x - A.x) + (double)(B.y - A.y) * (B.y - A.y) + (double)(B.z - A.z) * (B.z - A.z));
+	}
+	BuiltLength = (float)(Built * (1.0 - 1e-4));
+	if (bAttachStart)
+	{
+		const sinew::Result<void> Winch = Scene->add_winch(Body, sinew::RopeEnd::Start, WinchLength());
+		if (Winch)
+		{
+			bWinch = true;
+		}
+		else
+		{
+			LogFailure(Winch.error());
+		}
+	}
+	if (BreakForce > 0.0f)
+	{
+		SetBreakForce(BreakForce);
+	}
 	Sub->Register(this);
 	UpdateMesh();
+}
+
+sinew::Scene* USinewRopeComponent::SimulatingScene() const
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	return (Scene && Body != 0) ? Scene : nullptr;
+}
+
+void USinewRopeComponent::LogFailure(const sinew::Error& Error) const
+{
+	UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Error.message.c_str()));
 }
 
 void USinewRopeComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
@@ -96,6 +142,8 @@ void USinewRopeComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
 	}
 	Body = 0; // the Scene released its grab with the body
 	GrabbedParticle = INDEX_NONE;
+	bWinch = false;
+	Pieces.clear();
 	Subsystem.Reset();
 	Super::EndPlay(EndPlayReason);
 }
@@ -145,6 +193,13 @@ void USinewRopeComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the rope back"), *GetPathName());
 		return;
 	}
+	if (bWinch)
+	{
+		if (const sinew::Result<sinew::WinchState> State = Scene->winch_state(Body))
+		{
+			FirstDrawnLink = State->paying_link;
+		}
+	}
 	UpdateMesh();
 }
 
@@ -168,43 +223,56 @@ void USinewRopeComponent::UpdateMesh()
 	Params.sides = (uint32)FMath::Clamp(NumSides, 3, 64);
 	Params.v_per_length = TileMaterial / FMath::Max(RopeLength, 0.1f);
 	Params.front_face = sinew::tube::FrontFace::Clockwise; // Unreal's front faces
-	const sinew::Result<void> Built = sinew::tube::build(sinew::Span<const sinew::Vec3>(LocalPoints), Params, Tube);
-	if (!Built)
+	// One tube (mesh section) per piece: the rope splits where a link broke or was cut,
+	// and a winch's parked particles (at the drum) are not drawn. The sections are
+	// made again only when the pieces change.
+	const std::vector<sinew::rope::Piece> Now = sinew::rope::pieces((uint32_t)LocalPoints.size(), FirstDrawnLink, BrokenLinks);
+	const bool bRecreate = !bMeshCreated || Now != Pieces;
+	if (bRecreate)
 	{
-		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Built.error().message.c_str()));
-		return;
-	}
-
-	TArray<FVector> Vertices, Normals;
-	TArray<FVector2D> UV0;
-	TArray<FProcMeshTangent> Tangents;
-	Vertices.Reserve((int32)Tube.positions.size());
-	Normals.Reserve((int32)Tube.positions.size());
-	UV0.Reserve((int32)Tube.positions.size());
-	Tangents.Reserve((int32)Tube.positions.size());
-	for (size_t k = 0; k < Tube.positions.size(); ++k)
-	{
-		Vertices.Add(SinewUE::FromMeshSpace(Tube.positions[k]));
-		Normals.Add(SinewUE::FromMeshSpace(Tube.normals[k]));
-		UV0.Add(FVector2D(Tube.uvs[k].u, Tube.uvs[k].v));
-		Tangents.Add(FProcMeshTangent(SinewUE::FromMeshSpace(Tube.tangents[k]), false));
+		ClearAllMeshSections();
+		Pieces = Now;
 	}
 	const TArray<FLinearColor> NoColors;
-	if (!bMeshCreated)
+	for (size_t Section = 0; Section < Pieces.size(); ++Section)
 	{
-		TArray<int32> Triangles;
-		Triangles.Reserve((int32)Tube.indices.size());
-		for (uint32_t Index : Tube.indices)
+		const sinew::rope::Piece& Piece = Pieces[Section];
+		const sinew::Result<void> Built = sinew::tube::build(sinew::Span<const sinew::Vec3>(LocalPoints.data() + Piece.first, Piece.count), Params, Tube);
+		if (!Built)
 		{
-			Triangles.Add((int32)Index);
+			LogFailure(Built.error());
+			return;
 		}
-		CreateMeshSection_LinearColor(0, Vertices, Triangles, Normals, UV0, NoColors, Tangents, false);
-		bMeshCreated = true;
+		TArray<FVector> Vertices, Normals;
+		TArray<FVector2D> UV0;
+		TArray<FProcMeshTangent> Tangents;
+		Vertices.Reserve((int32)Tube.positions.size());
+		Normals.Reserve((int32)Tube.positions.size());
+		UV0.Reserve((int32)Tube.positions.size());
+		Tangents.Reserve((int32)Tube.positions.size());
+		for (size_t k = 0; k < Tube.positions.size(); ++k)
+		{
+			Vertices.Add(SinewUE::FromMeshSpace(Tube.positions[k]));
+			Normals.Add(SinewUE::FromMeshSpace(Tube.normals[k]));
+			UV0.Add(FVector2D(Tube.uvs[k].u, Tube.uvs[k].v));
+			Tangents.Add(FProcMeshTangent(SinewUE::FromMeshSpace(Tube.tangents[k]), false));
+		}
+		if (bRecreate)
+		{
+			TArray<int32> Triangles;
+			Triangles.Reserve((int32)Tube.indices.size());
+			for (uint32_t Index : Tube.indices)
+			{
+				Triangles.Add((int32)Index);
+			}
+			CreateMeshSection_LinearColor((int32)Section, Vertices, Triangles, Normals, UV0, NoColors, Tangents, false);
+		}
+		else
+		{
+			UpdateMeshSection_LinearColor((int32)Section, Vertices, Normals, UV0, NoColors, Tangents);
+		}
 	}
-	else
-	{
-		UpdateMeshSection_LinearColor(0, Vertices, Normals, UV0, NoColors, Tangents);
-	}
+	bMeshCreated = true;
 }
 
 void USinewRopeComponent::SetCompliance(float NewCompliance)
@@ -221,17 +289,157 @@ void USinewRopeComponent::SetBendCompliance(float NewCompliance)
 
 void USinewRopeComponent::SetBodyCompliance(sinew::BodyConstraints Which, float Value)
 {
-	USinewWorldSubsystem* Sub = Subsystem.Get();
-	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
-	if (Scene && Body != 0)
+	if (sinew::Scene* Scene = SimulatingScene())
 	{
 		const sinew::Result<void> Set = Scene->set_compliance(Body, Which, SinewUE::Compliance(Value));
 		if (!Set)
 		{
-			UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Set.error().message.c_str()));
+			LogFailure(Set.error());
 		}
 	}
 }
+
+void USinewRopeComponent::SetLength(float NewLength)
+{
+	Length = FMath::Clamp(NewLength, 0.0f, RopeLength);
+	ApplyWinch();
+}
+
+void USinewRopeComponent::SetWinchSpeed(float NewWinchSpeed)
+{
+	WinchSpeed = FMath::Max(NewWinchSpeed, 0.0f);
+	ApplyWinch();
+}
+
+void USinewRopeComponent::ApplyWinch()
+{
+	sinew::Scene* Scene = SimulatingScene();
+	if (!Scene || !bWinch)
+	{
+		return; // BeginPlay starts the rope at Length
+	}
+	const float Target = WinchLength();
+	// Speed 0 holds the rope where it is; a target needs a speed.
+	const sinew::Result<void> Set = WinchSpeed > 0.0f
+		? Scene->set_winch_target(Body, Target, SinewUE::LengthToSim(WinchSpeed))
+		: Scene->set_winch_speed(Body, 0.0f);
+	if (!Set)
+	{
+		LogFailure(Set.error());
+	}
+}
+
+float USinewRopeComponent::WinchLength() const
+{
+	const float Wanted = Length > 0.0f ? SinewUE::LengthToSim(Length) : BuiltLength;
+	return FMath::Clamp(Wanted, 1e-4f, BuiltLength);
+}
+
+float USinewRopeComponent::GetCurrentLength() const
+{
+	if (sinew::Scene* Scene = SimulatingScene(); Scene && bWinch)
+	{
+		if (const sinew::Result<sinew::WinchState> State = Scene->winch_state(Body))
+		{
+			return SinewUE::LengthFromSim(State->length);
+		}
+	}
+	return RopeLength;
+}
+
+void USinewRopeComponent::SetBreakForce(float NewBreakForce)
+{
+	BreakForce = FMath::Max(NewBreakForce, 0.0f);
+	if (sinew::Scene* Scene = SimulatingScene())
+	{
+		const float Newtons = BreakForce > 0.0f ? BreakForce : std::numeric_limits<float>::infinity();
+		const sinew::Result<void> Set = Scene->set_break_force(Body, Newtons);
+		if (!Set)
+		{
+			LogFailure(Set.error());
+		}
+	}
+}
+
+bool USinewRopeComponent::Cut(int32 Link)
+{
+	sinew::Scene* Scene = SimulatingScene();
+	if (!Scene || Link < 0 || (size_t)Link >= BrokenLinks.size() || BrokenLinks[(size_t)Link])
+	{
+		return false;
+	}
+	const sinew::Result<void> Done = Scene->cut(Body, (uint32_t)Link);
+	if (!Done)
+	{
+		LogFailure(Done.error());
+		return false;
+	}
+	BrokenLinks[(size_t)Link] = true;
+	return true;
+}
+
+int32 USinewRopeComponent::CutAlong(FVector WorldStart, FVector WorldEnd)
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = SimulatingScene();
+	if (!Scene || !Sub)
+	{
+		return INDEX_NONE;
+	}
+	const sinew::Result<uint32_t> Link = Scene->cut_along(Body, SinewUE::ToSim(Sub->GetFrame(), WorldStart), SinewUE::ToSim(Sub->GetFrame(), WorldEnd));
+	if (!Link)
+	{
+		LogFailure(Link.error());
+		return INDEX_NONE;
+	}
+	if ((size_t)*Link < BrokenLinks.size())
+	{
+		BrokenLinks[(size_t)*Link] = true;
+	}
+	return (int32)*Link;
+}
+
+bool USinewRopeComponent::IsLinkBroken(int32 Link) const
+{
+	return Link >= 0 && (size_t)Link < BrokenLinks.size() && BrokenLinks[(size_t)Link];
+}
+
+void USinewRopeComponent::OnSinewBreak(USinewWorldSubsystem& InSubsystem, uint32 Link, const FVector& WorldLocation, float Force)
+{
+	if ((size_t)Link < BrokenLinks.size())
+	{
+		BrokenLinks[(size_t)Link] = true;
+	}
+	OnRopeBroken.Broadcast(this, Link < BrokenLinks.size() ? (int32)Link : INDEX_NONE, WorldLocation, Force);
+}
+
+#if WITH_EDITOR
+void USinewRopeComponent::PostEditChangeProperty(FPropertyChangedEvent& PropertyChangedEvent)
+{
+	Super::PostEditChangeProperty(PropertyChangedEvent);
+	const FName Name = PropertyChangedEvent.GetPropertyName();
+	if (Name == GET_MEMBER_NAME_CHECKED(USinewRopeComponent, Length))
+	{
+		SetLength(Length);
+	}
+	else if (Name == GET_MEMBER_NAME_CHECKED(USinewRopeComponent, WinchSpeed))
+	{
+		SetWinchSpeed(WinchSpeed);
+	}
+	else if (Name == GET_MEMBER_NAME_CHECKED(USinewRopeComponent, BreakForce))
+	{
+		SetBreakForce(BreakForce);
+	}
+	else if (Name == GET_MEMBER_NAME_CHECKED(USinewRopeComponent, Compliance))
+	{
+		SetCompliance(Compliance);
+	}
+	else if (Name == GET_MEMBER_NAME_CHECKED(USinewRopeComponent, BendCompliance))
+	{
+		SetBendCompliance(BendCompliance);
+	}
+}
+#endif
 
 float USinewRopeComponent::GetTension(int32 Segment) const
 {

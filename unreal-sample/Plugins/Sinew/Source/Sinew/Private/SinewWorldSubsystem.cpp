@@ -123,6 +123,28 @@ void USinewWorldSubsystem::Step(float DeltaSeconds)
 		UE_LOG(LogSinew, Warning, TEXT("Step failed: %s"), UTF8_TO_TCHAR(Stepped.error().message.c_str()));
 		return;
 	}
+	// Links that broke in this step, to the components that own them (their
+	// Blueprint events may end other components' play: only registered ones hear).
+	const sinew::Result<uint64_t> Lost = Scene->take_break_events(Breaks);
+	if (!Lost)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("Reading break events failed: %s"), UTF8_TO_TCHAR(Lost.error().message.c_str()));
+	}
+	else if (*Lost > 0)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%llu break events were lost (the queue was full)"), (unsigned long long)*Lost);
+	}
+	for (const sinew::Scene::Break& Break : Breaks)
+	{
+		for (ISinewSimulated* Body : Bodies)
+		{
+			if (Break.body != 0 && Simulated.Contains(Body) && Body->GetSinewBody() == Break.body)
+			{
+				Body->OnSinewBreak(*this, Break.link, SinewUE::FromSim(Frame, Break.position), Break.force);
+				break;
+			}
+		}
+	}
 	for (ISinewSimulated* Body : Bodies)
 	{
 		if (Simulated.Contains(Body))

@@ -3,6 +3,12 @@
 // point, and renders as a tube (bindings/cpp/sinew_tube.hpp) through the procedural
 // mesh this component is.
 //
+// Length, WinchSpeed, BreakForce and the compliances edit the rope in place, through the
+// library (a winch at the start, the links' break force, the body's compliance): set
+// them from Blueprint (their setters) or in the details panel while playing. Nothing is
+// rebuilt, and no other rope or cloth is touched. Cut and CutAlong cut the rope; a link
+// that breaks under BreakForce fires OnRopeBroken.
+//
 // Units: lengths and widths in cm (Unreal), mass in kg, compliance in m/N, tension in N.
 #pragma once
 
@@ -14,10 +20,16 @@
 #include <vector>
 
 THIRD_PARTY_INCLUDES_START
+#include "sinew_rope.hpp"
 #include "sinew_tube.hpp"
 THIRD_PARTY_INCLUDES_END
 
 #include "SinewRopeComponent.generated.h"
+
+class USinewRopeComponent;
+
+/** A link of Rope broke: its tension exceeded BreakForce. Link counts from the start (0..NumSegments-1), Location in world space (cm), Force in N. */
+DECLARE_DYNAMIC_MULTICAST_DELEGATE_FourParams(FSinewRopeBrokenSignature, USinewRopeComponent*, Rope, int32, Link, FVector, Location, float, Force);
 
 UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Physics, Activation, "Components|Activation"))
 class SINEW_API USinewRopeComponent : public UProceduralMeshComponent, public ISinewSimulated
@@ -71,17 +83,36 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.001", Units = "kg"))
 	float Mass = 1.0f;
 
-	/** Link compliance, m/N (0 = inextensible; see the material table in the README). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0"))
+	/** Link compliance, m/N (0 = inextensible; see the material table in the README). Changes apply in place. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0"))
 	float Compliance = 0.0f;
 
-	/** Compliance of the (i, i+2) bend links, m/N (larger = floppier). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0"))
+	/** Compliance of the (i, i+2) bend links, m/N (larger = floppier). Changes apply in place. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBendCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0"))
 	float BendCompliance = 0.01f;
 
-	/** Tethers from each attached end to every particle (Kim et al. 2012): a long rope does not stretch under its own weight. */
+	/** Tethers from each attached end to every particle (Kim et al. 2012): a long rope does not stretch under its own weight. Turn them off for a rope that breaks or is cut (a tether would still hold the piece). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope")
 	bool bTethers = true;
+
+	/**
+	 * Length of rope out of the winch at the start, cm (0 = RopeLength, which is also the most it pays out).
+	 * The rope starts this long and then moves towards a new Length at WinchSpeed. Needs bAttachStart.
+	 */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetLength, Category = "Sinew|Winch", meta = (ClampMin = "0", Units = "cm"))
+	float Length = 0.0f;
+
+	/** Speed at which the winch moves the rope towards Length, cm/s (0 = the winch holds). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetWinchSpeed, Category = "Sinew|Winch", meta = (ClampMin = "0", Units = "cm/s"))
+	float WinchSpeed = 50.0f;
+
+	/** A link whose tension exceeds this breaks (N; 0 = unbreakable); OnRopeBroken fires. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBreakForce, Category = "Sinew|Breaking", meta = (ClampMin = "0", Units = "N"))
+	float BreakForce = 0.0f;
+
+	/** Fires when a link breaks under BreakForce (not on Cut). */
+	UPROPERTY(BlueprintAssignable, Category = "Sinew|Breaking")
+	FSinewRopeBrokenSignature OnRopeBroken;
 
 	/** Extra velocity damping of the rope, 1/s. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0"))
@@ -106,6 +137,34 @@ public:
 	/** Sets the bend-link compliance (m/N) of this rope in place, from the next step on. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Rope")
 	void SetBendCompliance(float NewCompliance);
+
+	/** Sets the length (cm, 0 = RopeLength) the winch moves the rope to at WinchSpeed; clamped to RopeLength. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Winch")
+	void SetLength(float NewLength);
+
+	/** Sets the winch speed (cm/s, 0 = hold) and drives the rope towards Length at it. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Winch")
+	void SetWinchSpeed(float NewWinchSpeed);
+
+	/** Length of rope out of the winch now, cm (RopeLength without a winch). */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Winch")
+	float GetCurrentLength() const;
+
+	/** Sets the links' break force (N, 0 = unbreakable) in place. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Breaking")
+	void SetBreakForce(float NewBreakForce);
+
+	/** Cuts link Link (0 = at the start): the two pieces fall apart. False if out of range or already cut. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Breaking")
+	bool Cut(int32 Link);
+
+	/** Cuts the link nearest the segment WorldStart-WorldEnd (cm; a sword swipe). Returns the link, or -1. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Breaking")
+	int32 CutAlong(FVector WorldStart, FVector WorldEnd);
+
+	/** True once link Link broke or was cut. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Breaking")
+	bool IsLinkBroken(int32 Link) const;
 
 	/** Tension of link Segment (0 = at the start) in the last substep, N. */
 	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
@@ -156,8 +215,14 @@ public:
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual void OnSinewBreak(USinewWorldSubsystem& InSubsystem, uint32 Link, const FVector& WorldLocation, float Force) override;
 	virtual uint32 GetSinewBody() const override { return Body; }
 	virtual USceneComponent* GetSinewComponent() override { return this; }
+
+#if WITH_EDITOR
+	/** Details-panel edits while playing go through the setters (in place). */
+	virtual void PostEditChangeProperty(FPropertyChangedEvent& PropertyChangedEvent) override;
+#endif
 
 private:
 	/** World location (cm) of the start (bStart) or end attachment. */
@@ -165,6 +230,14 @@ private:
 	void UpdateMesh();
 	/** Sets one of the rope body's compliances in place (logs a failure). */
 	void SetBodyCompliance(sinew::BodyConstraints Which, float Value);
+	/** Drives the winch towards Length at WinchSpeed (logs a failure). */
+	void ApplyWinch();
+	/** Length (m) the winch moves the rope to: Length, or the built length for 0, within (0, built length]. */
+	float WinchLength() const;
+	/** The Scene if this rope is simulating, else null. */
+	sinew::Scene* SimulatingScene() const;
+	/** Logs a failed library call. */
+	void LogFailure(const sinew::Error& Error) const;
 
 	UPROPERTY(Transient)
 	TWeakObjectPtr<USceneComponent> EndOverride;
@@ -177,6 +250,11 @@ private:
 	std::vector<sinew::Vec3> SimPositions; // m, simulation space
 	std::vector<sinew::Vec3> LocalPoints;  // cm, this component's space
 	std::vector<float> Tensions;           // N
+	std::vector<bool> BrokenLinks;         // per link: broke or cut
+	uint32 FirstDrawnLink = 0;             // the winch's paying link: particles before it are parked at the drum
+	bool bWinch = false;
+	float BuiltLength = 0.0f;              // m, the sum of the built links (less 0.01%)
+	std::vector<sinew::rope::Piece> Pieces; // the mesh sections, one tube each
 	sinew::tube::Mesh Tube;
 	bool bMeshCreated = false;
 };

@@ -27,6 +27,8 @@ public:
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
 	/** After the step: read positions and forces, update the mesh. */
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
+	/** After the step, before PostSinewStep: link Link (a rope's, from its start; MAX_uint32 for other constraints) of GetSinewBody() broke under Force (N) at WorldLocation (cm). */
+	virtual void OnSinewBreak(USinewWorldSubsystem& InSubsystem, uint32 Link, const FVector& WorldLocation, float Force) {}
 	/** The sinew::Scene body id this owns (0 = none, e.g. a collider): what PickParticle reports. */
 	virtual uint32 GetSinewBody() const { return 0; }
 	/** The component PickParticle returns for a hit on GetSinewBody(). */
@@ -98,7 +100,7 @@ public:
 	void Register(ISinewSimulated* Body);
 	void Unregister(ISinewSimulated* Body);
 
-	/** Runs one frame: PreSinewStep of every body, one step of DeltaSeconds (clamped to MaxDeltaTime), PostSinewStep. */
+	/** Runs one frame: PreSinewStep of every body, one step of DeltaSeconds (clamped to MaxDeltaTime), OnSinewBreak of the bodies whose constraints broke, PostSinewStep. */
 	void Step(float DeltaSeconds);
 
 	/** Number of bodies (ropes, cloths) in this world's simulation. */
@@ -154,6 +156,8 @@ private:
 	std::unique_ptr<sinew::Scene> Scene;
 	sinew::units::Frame Frame;
 	TArray<ISinewSimulated*> Simulated;
+	/** The break events of the last step (see Step). */
+	std::vector<sinew::Scene::Break> Breaks;
 	/** Set when creating the simulation failed or after Deinitialize: GetScene returns null. */
 	bool bNoScene = false;
 };

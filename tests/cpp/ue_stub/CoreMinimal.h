@@ -1,0 +1,236 @@
+// A minimal stand-in for the parts of Unreal Engine 5 the Sinew plugin's rope component
+// and world subsystem use, so that their C++ compiles and runs under g++ in
+// tests/cpp/unreal_stub_test.cpp. It is not Unreal: the reflection macros expand to
+// nothing, containers wrap the standard library, transforms are translations, and the
+// mesh and delegate types record what they are given. Names and signatures follow UE
+// 5.x; a call the plugin makes that UE does not have would still be caught only by a
+// real UnrealBuildTool build.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#define UCLASS(...)
+#define USTRUCT(...)
+#define UENUM(...)
+#define UPROPERTY(...)
+#define UFUNCTION(...)
+#define GENERATED_BODY()
+#define SINEW_API
+#define THIRD_PARTY_INCLUDES_START
+#define THIRD_PARTY_INCLUDES_END
+#define WITH_EDITOR 1
+#define TEXT(s) s
+#define UTF8_TO_TCHAR(s) (s)
+#define INDEX_NONE (-1)
+#define MAX_int32 (0x7fffffff)
+#define MAX_uint32 (0xffffffffu)
+#define GET_MEMBER_NAME_CHECKED(Class, Member) (((void)sizeof(&Class::Member)), FName(#Member))
+
+using uint8 = std::uint8_t;
+using uint32 = std::uint32_t;
+using int32 = std::int32_t;
+using int64 = std::int64_t;
+using uint64 = std::uint64_t;
+using TCHAR = char;
+
+struct FString {
+    std::string S;
+    FString() = default;
+    FString(const char* s) : S(s) {}
+    const char* operator*() const { return S.c_str(); }
+};
+
+enum EName { NAME_None };
+struct FName {
+    std::string S;
+    FName() = default;
+    FName(EName) {}
+    FName(const char* s) : S(s) {}
+    bool operator==(const FName& o) const { return S == o.S; }
+    bool operator!=(const FName& o) const { return S != o.S; }
+};
+
+// Logging: counted, so a test can require that nothing was logged.
+struct FLogCategory {
+    const char* Name;
+};
+inline int& GStubLogCount() {
+    static int n = 0;
+    return n;
+}
+#define DECLARE_LOG_CATEGORY_EXTERN(Name, Default, Compile) extern FLogCategory Name
+#define DEFINE_LOG_CATEGORY(Name) FLogCategory Name{#Name}
+template <class... Args>
+void StubLog(const char* Verbosity, const char* Format, Args... args) {
+    ++GStubLogCount();
+    std::printf("[%s] ", Verbosity);
+    if constexpr (sizeof...(Args) == 0) {
+        std::fputs(Format, stdout);
+    } else {
+        std::printf(Format, args...);
+    }
+    std::printf("\n");
+}
+#define UE_LOG(Category, Verbosity, ...) ((void)Category, StubLog(#Verbosity, __VA_ARGS__))
+
+struct FMath {
+    template <class T> static T Max(T a, T b) { return a < b ? b : a; }
+    template <class T> static T Min(T a, T b) { return b < a ? b : a; }
+    template <class T> static T Clamp(T v, T lo, T hi) { return v < lo ? lo : (hi < v ? hi : v); }
+    static double Sqrt(double v) { return std::sqrt(v); }
+    static float Sqrt(float v) { return std::sqrt(v); }
+};
+struct FMemory {
+    static void* Memcpy(void* d, const void* s, std::size_t n) { return std::memcpy(d, s, n); }
+};
+
+struct FVector3f;
+struct FVector {
+    double X = 0, Y = 0, Z = 0;
+    static const FVector ZeroVector;
+    FVector() = default;
+    FVector(double x, double y, double z) : X(x), Y(y), Z(z) {}
+    explicit FVector(const FVector3f& f);
+    FVector operator+(const FVector& o) const { return {X + o.X, Y + o.Y, Z + o.Z}; }
+    FVector operator-(const FVector& o) const { return {X - o.X, Y - o.Y, Z - o.Z}; }
+    bool IsNearlyZero() const { return std::fabs(X) < 1e-8 && std::fabs(Y) < 1e-8 && std::fabs(Z) < 1e-8; }
+    FVector GetSafeNormal() const {
+        const double l = std::sqrt(X * X + Y * Y + Z * Z);
+        return l > 1e-8 ? FVector(X / l, Y / l, Z / l) : FVector();
+    }
+};
+inline const FVector FVector::ZeroVector{};
+struct FVector3f {
+    float X = 0, Y = 0, Z = 0;
+    FVector3f() = default;
+    FVector3f(float x, float y, float z) : X(x), Y(y), Z(z) {}
+    explicit FVector3f(const FVector& d) : X(static_cast<float>(d.X)), Y(static_cast<float>(d.Y)), Z(static_cast<float>(d.Z)) {}
+};
+inline FVector::FVector(const FVector3f& f) : X(f.X), Y(f.Y), Z(f.Z) {}
+struct FVector2D {
+    double X = 0, Y = 0;
+    FVector2D(double x, double y) : X(x), Y(y) {}
+};
+struct FQuat {
+    double X = 0, Y = 0, Z = 0, W = 1;
+};
+struct FLinearColor {
+    float R = 0, G = 0, B = 0, A = 1;
+};
+/// A translation (the tests move nothing else).
+struct FTransform {
+    FVector Translation;
+    FTransform() = default;
+    explicit FTransform(const FVector& t) : Translation(t) {}
+    FVector GetLocation() const { return Translation; }
+    FQuat GetRotation() const { return {}; }
+    FVector GetScale3D() const { return {1, 1, 1}; }
+    FVector TransformPosition(const FVector& p) const { return p + Translation; }
+    FVector InverseTransformPosition(const FVector& p) const { return p - Translation; }
+};
+
+template <class T>
+class TArray {
+  public:
+    using SizeType = int32;
+    void Add(const T& v) { V.push_back(v); }
+    void AddUnique(const T& v) {
+        if (!Contains(v)) V.push_back(v);
+    }
+    int32 Remove(const T& v) {
+        const auto n = V.size();
+        V.erase(std::remove(V.begin(), V.end(), v), V.end());
+        return static_cast<int32>(n - V.size());
+    }
+    bool Contains(const T& v) const { return std::find(V.begin(), V.end(), v) != V.end(); }
+    void Reserve(int32 n) { V.reserve(static_cast<std::size_t>(n)); }
+    void Reset() { V.clear(); }
+    int32 Num() const { return static_cast<int32>(V.size()); }
+    void SetNumUninitialized(int32 n) { V.resize(static_cast<std::size_t>(n)); }
+    T* GetData() { return V.data(); }
+    const T* GetData() const { return V.data(); }
+    T& operator[](int32 i) { return V[static_cast<std::size_t>(i)]; }
+    const T& operator[](int32 i) const { return V[static_cast<std::size_t>(i)]; }
+    typename std::vector<T>::iterator begin() { return V.begin(); }
+    typename std::vector<T>::iterator end() { return V.end(); }
+    typename std::vector<T>::const_iterator begin() const { return V.begin(); }
+    typename std::vector<T>::const_iterator end() const { return V.end(); }
+    std::vector<T> V;
+};
+
+class UObject {
+  public:
+    virtual ~UObject() = default;
+    FString GetPathName() const { return FString("/Stub/Object"); }
+};
+
+template <class T>
+class TWeakObjectPtr {
+  public:
+    TWeakObjectPtr() = default;
+    TWeakObjectPtr(T* p) : P(p) {}
+    TWeakObjectPtr& operator=(T* p) {
+        P = p;
+        return *this;
+    }
+    T* Get() const { return P; }
+    bool IsValid() const { return P != nullptr; }
+    void Reset() { P = nullptr; }
+
+  private:
+    T* P = nullptr;
+};
+template <class T>
+using TObjectPtr = T*;
+
+template <class T, class U>
+std::conditional_t<std::is_const_v<U>, const T*, T*> Cast(U* p) {
+    return dynamic_cast<std::conditional_t<std::is_const_v<U>, const T*, T*>>(p);
+}
+
+template <class T>
+const T* GetDefault() {
+    static T Default;
+    return &Default;
+}
+
+struct FObjectInitializer {};
+
+struct FArchive {
+    bool bSaving = true;
+    TArray<uint8> Stored;
+    bool IsSaving() const { return bSaving; }
+    bool IsLoading() const { return !bSaving; }
+    FArchive& operator<<(TArray<uint8>& Bytes) {
+        if (bSaving)
+            Stored = Bytes;
+        else
+            Bytes = Stored;
+        return *this;
+    }
+};
+
+struct FPropertyChangedEvent {
+    FName Name;
+    FName GetPropertyName() const { return Name; }
+};
+
+// Dynamic multicast delegates: Broadcast calls what AddLambda (a stand-in for
+// AddDynamic, which needs UObject reflection) registered.
+#define DECLARE_DYNAMIC_MULTICAST_DELEGATE_FourParams(Name, T1, N1, T2, N2, T3, N3, T4, N4)                             \
+    struct Name {                                                                                                    \
+        std::vector<std::function<void(T1, T2, T3, T4)>> Calls;                                                      \
+        void AddLambda(std::function<void(T1, T2, T3, T4)> f) { Calls.push_back(std::move(f)); }                     \
+        void Broadcast(T1 N1, T2 N2, T3 N3, T4 N4) const {                                                           \
+            for (const auto& f : Calls) f(N1, N2, N3, N4);                                                           \
+        }                                                                                                            \
+    }

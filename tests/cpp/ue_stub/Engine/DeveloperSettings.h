@@ -1,0 +1,6 @@
+#pragma once
+#include "CoreMinimal.h"
+class UDeveloperSettings : public UObject {
+  public:
+    virtual FName GetCategoryName() const { return FName(); }
+};

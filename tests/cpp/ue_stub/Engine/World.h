@@ -1,0 +1,16 @@
+#pragma once
+#include "CoreMinimal.h"
+#include "Subsystems/WorldSubsystem.h"
+
+class ULevel;
+/// One world with one subsystem (the stub's GetSubsystem returns it for any T that it is).
+class UWorld : public UObject {
+  public:
+    template <class T>
+    T* GetSubsystem() const {
+        return dynamic_cast<T*>(Subsystem);
+    }
+    double GetGravityZ() const { return -980.0; }
+    UWorldSubsystem* Subsystem = nullptr;
+    ULevel* PersistentLevel = nullptr;
+};

@@ -1,0 +1,7 @@
+#pragma once
+class IModuleInterface {
+  public:
+    virtual ~IModuleInterface() = default;
+    virtual void StartupModule() {}
+    virtual void ShutdownModule() {}
+};
