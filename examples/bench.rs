@@ -167,7 +167,7 @@ fn run(o: &Options) -> Result<String, String> {
             "\"substeps\":{},\"iterations\":{},\"frames\":{},\"constraints\":{},",
             "\"ms_per_frame\":{:.3},\"mproj_per_s\":{:.1},\"min_y\":{:.4},",
             "\"median_stretch\":{:.6},\"bytes_per_particle\":{},\"cold_bytes_per_particle\":{},",
-            "\"bytes_per_constraint\":{},\"neighbour_builds_per_frame\":{:.2},",
+            "\"bytes_per_constraint\":{},\"neighbour_builds_per_frame\":{:.2},\"partial_updates_per_frame\":{:.2},",
             "\"mean_neighbours\":{:.2},\"max_neighbours\":{},\"fast_particles\":{},",
             "\"contact_bytes_per_particle\":{}{}}}"
         ),
@@ -187,6 +187,7 @@ fn run(o: &Options) -> Result<String, String> {
         Particles::COLD_BYTES_PER_PARTICLE,
         DistanceConstraints::BYTES_PER_CONSTRAINT,
         stats.builds as f64 / o.frames.max(1) as f64,
+        stats.partial_updates as f64 / o.frames.max(1) as f64,
         stats.pairs as f64 / stats.particles.max(1) as f64,
         stats.max_neighbours,
         stats.fast,
