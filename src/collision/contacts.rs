@@ -119,25 +119,31 @@ impl ParticleContacts {
                     let pk = s.hot[k];
                     let mut acc = Vec3::ZERO;
                     let mut active = 0u32;
-                    let mut add = |j: usize| {
-                        if let Some(d) = push(s, k, j, pk, s.unyielding[k], s.radius[k]) {
-                            acc += d;
-                            active += 1;
-                        }
-                    };
                     if pk.w != 0.0 {
+                        let (uk, rk) = (s.unyielding[k], s.radius[k]);
                         if let Some(list) = s.roam_list(k) {
                             for &j in list {
-                                add(j as usize);
+                                if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
+                                    acc += d;
+                                    active += 1;
+                                }
                             }
                         } else {
                             for &j in s.list(k) {
-                                if !s.is_roaming(j as usize) {
-                                    add(j as usize);
+                                if s.is_roaming(j as usize) {
+                                    continue;
+                                }
+                                if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
+                                    acc += d;
+                                    active += 1;
                                 }
                             }
                             while at < side.len() && side[at][0] as usize == k {
-                                add(side[at][1] as usize);
+                                let j = side[at][1] as usize;
+                                if let Some(d) = push(s, k, j, pk, uk, rk) {
+                                    acc += d;
+                                    active += 1;
+                                }
                                 at += 1;
                             }
                         }

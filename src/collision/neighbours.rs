@@ -697,9 +697,14 @@ impl Neighbours {
                 Ok(())
             };
             let c = cell_of(bk, hk.extend(0.0), inv_cell);
-            let grid = self.for_candidates(c, SLOW_CELLS, |j| {
-                if self.roam_index[j] == EMPTY && keep(j) {
-                    push(j)?;
+            let grid = self.for_runs(c, SLOW_CELLS, |run, row| {
+                for j in run {
+                    if row.is_none_or(|r| self.row[j] == r)
+                        && self.roam_index[j] == EMPTY
+                        && keep(j)
+                    {
+                        push(j)?;
+                    }
                 }
                 Ok(())
             });
@@ -1109,22 +1114,26 @@ impl Neighbours {
             return Ok(());
         }
         let c = cell_of(bk, hk, 1.0 / self.cell);
-        self.for_candidates(c, reach_cells as i64, |j| {
-            if keep(j) {
-                push(j, buf)?;
+        self.for_runs(c, reach_cells as i64, |run, row| {
+            for j in run {
+                if row.is_none_or(|r| self.row[j] == r) && keep(j) {
+                    push(j, buf)?;
+                }
             }
             Ok(())
         })
     }
 
-    /// Calls `visit(j)` for every slot j in the cells within `kc` cells of cell `c`,
-    /// row by row in bucket order, then by slot (see [`Self::scan`]).
+    /// Calls `visit(run, row)` for every run of slots in the cells within `kc` cells
+    /// of cell `c`, row by row in bucket order (see [`Self::scan`]); in the hashed
+    /// layout, `row` is the row whose slots the run may hold (a slot j of the run
+    /// counts only when `self.row[j] == row`).
     #[inline(always)]
-    fn for_candidates(
+    fn for_runs(
         &self,
         c: [i64; 3],
         kc: i64,
-        mut visit: impl FnMut(usize) -> std::result::Result<(), ()>,
+        mut visit: impl FnMut(std::ops::Range<usize>, Option<u64>) -> std::result::Result<(), ()>,
     ) -> std::result::Result<(), ()> {
         let starts = &self.bucket_start;
         if let Some(d) = &self.dense {
@@ -1135,9 +1144,7 @@ impl Neighbours {
                     let x0 = (c[0] - kc - d.lo[0] + PAD).max(0);
                     let x1 = (c[0] + kc - d.lo[0] + PAD).min(d.nx - 1);
                     let (a, b) = ((row + x0) as usize, (row + x1 + 1) as usize);
-                    for j in starts[a] as usize..starts[b] as usize {
-                        visit(j)?;
-                    }
+                    visit(starts[a] as usize..starts[b] as usize, None)?;
                 }
             }
             return Ok(());
@@ -1158,11 +1165,10 @@ impl Neighbours {
                     ((first, mask + 1), (0, end - (mask + 1)))
                 };
                 for (lo, hi) in [a, b] {
-                    for j in starts[lo as usize] as usize..starts[hi as usize] as usize {
-                        if self.row[j] == row {
-                            visit(j)?;
-                        }
-                    }
+                    visit(
+                        starts[lo as usize] as usize..starts[hi as usize] as usize,
+                        Some(row),
+                    )?;
                 }
             }
         }
