@@ -21,12 +21,12 @@
 //!   motion (at most the slow cut `s_cut`, so that the grid's cells still reach
 //!   every partner). They become *roaming*: each gets a new list, of the slots that
 //!   are not roaming (found in the grid, at their anchors) and of the other roaming
-//!   ones (a sweep along x over the anchors), both by the build's test
+//!   ones (a hashed grid of their anchors), both by the build's test
 //!   `|a_i − a_j| < e_i + e_j`; the other slots skip roaming entries of their own
 //!   lists and see their roaming partners through side pairs sorted by slot. The
 //!   validity check is unchanged (a re-anchored particle checks against its new
 //!   anchor). A full rebuild runs instead when some particle is fast, when more than
-//!   `ROAM_MIN + m/16` slots would roam, or when the roaming lists outgrow their
+//!   `ROAM_MIN + m/ROAM_SHARE` slots would roam, or when the roaming lists outgrow their
 //!   reserved room, so a partial update never allocates; every step starts from a
 //!   full build.
 //! * **Grid**: cell `C = r_max + s_cut`, half the largest reach of two *slow*
@@ -90,12 +90,21 @@ const LIST_RESERVE: usize = 16;
 const FAST_PAIRS_RESERVE: usize = 32;
 
 /// Roaming slots (re-anchored by a partial update, see [`Neighbours::refresh`]) kept
-/// before a full rebuild: this many plus one per 16 particles.
+/// before a full rebuild: this many plus one per [`ROAM_SHARE`] particles.
 const ROAM_MIN: usize = 256;
+
+/// See [`ROAM_MIN`].
+const ROAM_SHARE: usize = 8;
+
+/// Buckets of the grid of `count` roaming slots (a power of two, at least two per
+/// slot).
+fn roam_table(count: usize) -> usize {
+    (2 * count).next_power_of_two().max(64)
+}
 
 /// Neighbour slots reserved per roaming slot, and side pairs per roaming slot: a
 /// partial update that needs more rebuilds everything instead (no allocation).
-const ROAM_LIST_RESERVE: usize = 48;
+const ROAM_LIST_RESERVE: usize = 32;
 
 /// Buckets per particle: a sparse table keeps few particles of other rows in a run.
 const TABLE_PER_PARTICLE: usize = 4;
@@ -271,8 +280,13 @@ pub(crate) struct Neighbours {
     roam_end: Vec<u32>,
     roam_lists: Vec<u32>,
     side_pairs: Vec<[u32; 2]>,
-    /// Scratch of a partial update: (anchor x, slot) of the roaming slots, sorted.
-    sweep: Vec<(f32, u32)>,
+    /// A hashed grid of the roaming slots at their anchors (cells of the main grid,
+    /// rows kept whole like its hashed layout): bucket starts, the roaming slots in
+    /// bucket order, their rows, and each one's bucket (scratch).
+    roam_start: Vec<u32>,
+    roam_order: Vec<u32>,
+    roam_row: Vec<u64>,
+    roam_bucket: Vec<u32>,
     /// Set when a rebuild inside a step could not allocate.
     failed: Option<Error>,
     stats: NeighbourStats,
@@ -317,7 +331,10 @@ impl Neighbours {
             + bytes_of(&self.roam_end)
             + bytes_of(&self.roam_lists)
             + bytes_of(&self.side_pairs)
-            + bytes_of(&self.sweep);
+            + bytes_of(&self.roam_start)
+            + bytes_of(&self.roam_order)
+            + bytes_of(&self.roam_row)
+            + bytes_of(&self.roam_bucket);
         for c in &self.chunks {
             bytes += bytes_of(c);
         }
@@ -476,7 +493,7 @@ impl Neighbours {
         try_reserve(&mut self.roam_index, grow, what)?;
         // Room for every roaming slot of a step: `additional` counts from the length,
         // so the capacity reaches the bound whatever the last step left in them.
-        let roam_cap = ROAM_MIN + n / 16;
+        let roam_cap = ROAM_MIN + n / ROAM_SHARE;
         let room = ROAM_LIST_RESERVE * roam_cap;
         fn reserve_to<T>(v: &mut Vec<T>, total: usize, what: &str) -> Result<()> {
             let additional = total.saturating_sub(v.len());
@@ -484,7 +501,10 @@ impl Neighbours {
         }
         reserve_to(&mut self.roaming, roam_cap, what)?;
         reserve_to(&mut self.roam_end, roam_cap, what)?;
-        reserve_to(&mut self.sweep, roam_cap, what)?;
+        reserve_to(&mut self.roam_order, roam_cap, what)?;
+        reserve_to(&mut self.roam_row, roam_cap, what)?;
+        reserve_to(&mut self.roam_bucket, roam_cap, what)?;
+        reserve_to(&mut self.roam_start, roam_table(roam_cap) + 1, what)?;
         reserve_to(&mut self.roam_lists, room, what)?;
         reserve_to(&mut self.side_pairs, room, what)?;
         let table = (TABLE_PER_PARTICLE * n).next_power_of_two().max(64);
@@ -573,7 +593,7 @@ impl Neighbours {
     /// skins at their current positions with skins from their current motion, marks
     /// them roaming, and rebuilds the lists of every roaming slot (the grid, built
     /// from the anchors of the others, finds the slots that are not roaming; the
-    /// roaming ones are found by a sweep along x) and the side pairs through which
+    /// roaming ones in a hashed grid of their own) and the side pairs through which
     /// the other slots see them. Returns false, for a full rebuild, when some slot is
     /// fast, when the roaming slots would exceed their bound, or when a list would
     /// outgrow its reserved room (so it never allocates).
@@ -584,7 +604,7 @@ impl Neighbours {
         let m = self.len();
         // Bounds from the slot count alone (never from a capacity, which depends on
         // the history of the buffers): the same world state takes the same path.
-        let cap = ROAM_MIN + m / 16;
+        let cap = ROAM_MIN + m / ROAM_SHARE;
         let room = ROAM_LIST_RESERVE * cap;
         let (inv_h, horizon) = (1.0 / h, HORIZON_SUBSTEPS * h);
         let v_mean = self.drift_velocity;
@@ -625,20 +645,54 @@ impl Neighbours {
             self.anchor_hot[k] = p.truncate() - drift;
         }
         self.roaming.sort_unstable();
-        self.sweep.clear();
-        let mut e_max = 0.0f32;
-        for (idx, &k) in self.roaming.iter().enumerate() {
-            let k = k as usize;
+        // The grid of the roaming slots: a stable counting sort by bucket.
+        let rm = self.roaming.len();
+        let table = roam_table(rm);
+        let rmask = (table - 1) as u32;
+        let inv_cell = 1.0 / self.cell;
+        self.roam_bucket.clear();
+        for idx in 0..rm {
+            let k = self.roaming[idx] as usize;
             self.roam_index[k] = idx as u32;
-            e_max = e_max.max(self.extent[k]);
-            let x = self.anchor_base[k].x + self.anchor_hot[k].x;
-            self.sweep.push((x, k as u32));
+            let c = cell_of(
+                self.anchor_base[k],
+                self.anchor_hot[k].extend(0.0),
+                inv_cell,
+            );
+            self.roam_bucket.push(bucket(c, rmask));
         }
-        self.sweep
-            .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.roam_start.clear();
+        self.roam_start.resize(table + 1, 0);
+        for &b in &self.roam_bucket {
+            self.roam_start[b as usize + 1] += 1;
+        }
+        for t in 0..table {
+            self.roam_start[t + 1] += self.roam_start[t];
+        }
+        self.roam_order.clear();
+        self.roam_order.resize(rm, 0);
+        self.roam_row.clear();
+        self.roam_row.resize(rm, 0);
+        for idx in 0..rm {
+            let k = self.roaming[idx] as usize;
+            let b = self.roam_bucket[idx] as usize;
+            let at = self.roam_start[b] as usize;
+            self.roam_start[b] += 1;
+            let c = cell_of(
+                self.anchor_base[k],
+                self.anchor_hot[k].extend(0.0),
+                inv_cell,
+            );
+            self.roam_order[at] = k as u32;
+            self.roam_row[at] = row_id(c[1], c[2]);
+        }
+        for t in (1..=table).rev() {
+            self.roam_start[t] = self.roam_start[t - 1];
+        }
+        self.roam_start[0] = 0;
         let mut lists = std::mem::take(&mut self.roam_lists);
         let mut ends = std::mem::take(&mut self.roam_end);
-        let ok = self.roam_scan(&mut lists, &mut ends, e_max, room);
+        let ok = self.roam_scan(&mut lists, &mut ends, rmask, room);
         self.roam_lists = lists;
         self.roam_end = ends;
         if !ok {
@@ -674,7 +728,7 @@ impl Neighbours {
         &self,
         lists: &mut Vec<u32>,
         ends: &mut Vec<u32>,
-        e_max: f32,
+        rmask: u32,
         room: usize,
     ) -> bool {
         lists.clear();
@@ -711,18 +765,31 @@ impl Neighbours {
             if grid.is_err() {
                 return false;
             }
-            // Roaming partners: anchors within the reach along x (with a margin
-            // above the rounding of the sums), then the exact test.
-            let x = bk.x + hk.x;
-            let w = ek + e_max;
-            let w = w + 1.0e-5 * (x.abs() + w) + 1.0e-30;
-            let lo = self.sweep.partition_point(|q| q.0 < x - w);
-            for &(xj, j) in &self.sweep[lo..] {
-                if xj > x + w {
-                    break;
-                }
-                if keep(j as usize) && push(j as usize).is_err() {
-                    return false;
+            // Roaming partners: the same cells in the grid of the roaming slots.
+            let kc = SLOW_CELLS;
+            let len = (2 * kc + 1) as u32;
+            for dz in -kc..=kc {
+                for dy in -kc..=kc {
+                    let row = row_id(c[1] + dy, c[2] + dz);
+                    let first = row_key(c[1] + dy, c[2] + dz)
+                        .wrapping_add((c[0] - kc) as i32 as u32)
+                        & rmask;
+                    let end = first + len;
+                    let (a, b) = if end <= rmask + 1 {
+                        ((first, end), (0, 0))
+                    } else {
+                        ((first, rmask + 1), (0, end - (rmask + 1)))
+                    };
+                    for (lo, hi) in [a, b] {
+                        let run = self.roam_start[lo as usize] as usize
+                            ..self.roam_start[hi as usize] as usize;
+                        for at in run {
+                            let j = self.roam_order[at] as usize;
+                            if self.roam_row[at] == row && keep(j) && push(j).is_err() {
+                                return false;
+                            }
+                        }
+                    }
                 }
             }
             ends.push(lists.len() as u32);
