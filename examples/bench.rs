@@ -25,7 +25,12 @@
 //! implementations; 0 stretch for `particles`); `bytes_per_particle` (what the solver
 //! streams every substep), `cold_bytes_per_particle` (collision data, read by the
 //! collision passes only) and `bytes_per_constraint` (a distance constraint; Jacobi-only
-//! buffers excluded).
+//! buffers excluded); for `particles`, the neighbour search's figures:
+//! `neighbour_builds_per_frame` (full builds, one at the start of every step),
+//! `partial_updates_per_frame` (refreshes that re-anchored only the particles that left
+//! their skins), `mean_neighbours` and `max_neighbours` (at the last full build),
+//! `fast_particles` and `contact_bytes_per_particle` (heap bytes of the search and the
+//! contact pass per particle).
 //!
 //! `--snapshot R` (default 0 = off) also times snapshots of the world after its frames,
 //! the median of R runs each: `snapshot_bytes`, `save_ms` (into a buffer sized once),
