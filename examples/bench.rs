@@ -25,7 +25,12 @@
 //! implementations; 0 stretch for `particles`); `bytes_per_particle` (what the solver
 //! streams every substep), `cold_bytes_per_particle` (collision data, read by the
 //! collision passes only) and `bytes_per_constraint` (a distance constraint; Jacobi-only
-//! buffers excluded).
+//! buffers excluded); for `particles`, the neighbour search's figures:
+//! `neighbour_builds_per_frame` (full builds, one at the start of every step),
+//! `partial_updates_per_frame` (refreshes that re-anchored only the particles that left
+//! their skins), `mean_neighbours` and `max_neighbours` (at the last full build),
+//! `fast_particles` and `contact_bytes_per_particle` (heap bytes of the search and the
+//! contact pass per particle).
 //!
 //! `--snapshot R` (default 0 = off) also times snapshots of the world after its frames,
 //! the median of R runs each: `snapshot_bytes`, `save_ms` (into a buffer sized once),
@@ -167,7 +172,7 @@ fn run(o: &Options) -> Result<String, String> {
             "\"substeps\":{},\"iterations\":{},\"frames\":{},\"constraints\":{},",
             "\"ms_per_frame\":{:.3},\"mproj_per_s\":{:.1},\"min_y\":{:.4},",
             "\"median_stretch\":{:.6},\"bytes_per_particle\":{},\"cold_bytes_per_particle\":{},",
-            "\"bytes_per_constraint\":{},\"neighbour_builds_per_frame\":{:.2},",
+            "\"bytes_per_constraint\":{},\"neighbour_builds_per_frame\":{:.2},\"partial_updates_per_frame\":{:.2},",
             "\"mean_neighbours\":{:.2},\"max_neighbours\":{},\"fast_particles\":{},",
             "\"contact_bytes_per_particle\":{}{}}}"
         ),
@@ -187,6 +192,7 @@ fn run(o: &Options) -> Result<String, String> {
         Particles::COLD_BYTES_PER_PARTICLE,
         DistanceConstraints::BYTES_PER_CONSTRAINT,
         stats.builds as f64 / o.frames.max(1) as f64,
+        stats.partial_updates as f64 / o.frames.max(1) as f64,
         stats.pairs as f64 / stats.particles.max(1) as f64,
         stats.max_neighbours,
         stats.fast,

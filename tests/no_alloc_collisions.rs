@@ -69,11 +69,16 @@ fn step_with_collisions_does_not_allocate() {
             w.step(FRAME_DT).unwrap();
         }
         assert!(!w.contacts().is_empty());
+        let before = w.neighbour_stats();
         let (during, ()) = allocations_in(|| {
             for _ in 0..5 {
                 w.step(FRAME_DT).unwrap();
             }
         });
+        let after = w.neighbour_stats();
+        // The measured steps rebuild lists inside steps and update them partially.
+        assert!(after.builds > before.builds + 5);
+        assert!(after.partial_updates > before.partial_updates);
         assert_eq!(
             during, 0,
             "threads {threads}: {during} allocations in 5 steps"

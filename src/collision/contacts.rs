@@ -1,9 +1,11 @@
 //! Particle–particle contacts: a Jacobi projection of the unilateral contact
 //! constraints over the complete neighbour lists of [`super::neighbours`].
 //!
-//! * **Neighbours**: built at the start of each step and rebuilt inside it whenever a
-//!   particle leaves its skin, so every pair that overlaps at a projection is listed
-//!   (no cap on the neighbour count); see the module doc of `neighbours.rs`.
+//! * **Neighbours**: built at the start of each step and updated inside it whenever a
+//!   particle leaves its skin (partially: a re-anchored, roaming particle reads its
+//!   own new list, the others skip its old entries and read their side pairs), so
+//!   every pair that overlaps at a projection is listed (no cap on the neighbour
+//!   count); see the module doc of `neighbours.rs`.
 //! * **Project** (each iteration, in cell order): `C = |x_i − x_j| − (r_i + r_j) ≥ 0`.
 //!   The overlap test is on squared distances; the square root is taken only for
 //!   pairs that overlap. Particle i gathers `s_i · max(−C, 0) · n` over its
@@ -86,7 +88,7 @@ impl ParticleContacts {
         }
         let s = &self.search;
         let m = s.len();
-        {
+        if !s.has_roaming() {
             let delta = DisjointSlice::new(&mut self.delta);
             exec.for_ranges(m, |range| {
                 for k in range {
@@ -99,6 +101,50 @@ impl ParticleContacts {
                             if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
                                 acc += d;
                                 active += 1;
+                            }
+                        }
+                    }
+                    // SAFETY: each slot k is visited by exactly one range.
+                    unsafe { delta.set(k, acc.extend(active as f32)) };
+                }
+            });
+        } else {
+            // After a partial update: a roaming slot reads its own list; any other
+            // skips the roaming entries of its list and adds its side pairs.
+            let delta = DisjointSlice::new(&mut self.delta);
+            let side = s.side_pairs();
+            exec.for_ranges(m, |range| {
+                let mut at = side.partition_point(|q| (q[0] as usize) < range.start);
+                for k in range {
+                    let pk = s.hot[k];
+                    let mut acc = Vec3::ZERO;
+                    let mut active = 0u32;
+                    if pk.w != 0.0 {
+                        let (uk, rk) = (s.unyielding[k], s.radius[k]);
+                        if let Some(list) = s.roam_list(k) {
+                            for &j in list {
+                                if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
+                                    acc += d;
+                                    active += 1;
+                                }
+                            }
+                        } else {
+                            for &j in s.list(k) {
+                                if s.is_roaming(j as usize) {
+                                    continue;
+                                }
+                                if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
+                                    acc += d;
+                                    active += 1;
+                                }
+                            }
+                            while at < side.len() && side[at][0] as usize == k {
+                                let j = side[at][1] as usize;
+                                if let Some(d) = push(s, k, j, pk, uk, rk) {
+                                    acc += d;
+                                    active += 1;
+                                }
+                                at += 1;
                             }
                         }
                     }

@@ -15,7 +15,7 @@
 //!   for each iteration:
 //!     (constraint sets)
 //!     project                        grabs, particle contacts (the neighbour lists
-//!                                    are rebuilt first when a particle left its
+//!                                    are updated first when a particle left its
 //!                                    skin), collider contacts
 //!   (update velocities)
 //!   end_substep                      restitution, contact impulses
