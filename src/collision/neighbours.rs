@@ -1208,8 +1208,11 @@ impl Neighbours {
             for z in (c[2] - kc).max(d.lo[2])..=(c[2] + kc).min(d.hi[2]) {
                 for y in (c[1] - kc).max(d.lo[1])..=(c[1] + kc).min(d.hi[1]) {
                     let row = ((z - d.lo[2]) * d.ny + (y - d.lo[1])) * d.nx;
-                    let x0 = (c[0] - kc - d.lo[0] + PAD).max(0);
-                    let x1 = (c[0] + kc - d.lo[0] + PAD).min(d.nx - 1);
+                    // Saturating: a roaming slot's cell may lie up to 2^62 cells from
+                    // the box, where the plain differences overflow.
+                    let dx = c[0].saturating_sub(d.lo[0]).saturating_add(PAD);
+                    let x0 = dx.saturating_sub(kc).max(0);
+                    let x1 = dx.saturating_add(kc).min(d.nx - 1);
                     if x0 > x1 {
                         // Cells beyond the box along x (a roaming slot that moved
                         // out of it): empty.
