@@ -157,6 +157,12 @@ impl ConstraintSets {
         }
     }
 
+    /// Constraint projections of one iteration over every set (removed constraints
+    /// included: they are still visited).
+    pub(crate) fn projections(&self) -> usize {
+        self.all().iter().map(|s| s.count()).sum()
+    }
+
     /// One iteration over every set, in registry order.
     pub(crate) fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
         for set in self.all_mut() {
