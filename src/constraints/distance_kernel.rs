@@ -438,10 +438,9 @@ pub(super) mod avx {
         inv_h2: f32,
     ) {
         let mut s = range.start;
-        // SAFETY (each block below): s + 8 (or s + 16) <= range.end, so its slots lie
-        // in the range, whose slots are in bounds and own their particles (safety
-        // section).
         while s + 16 <= range.end {
+            // SAFETY: s + 16 <= range.end, so slots s..s + 16 lie in the range, whose
+            // slots are in bounds and own their particles (safety section).
             unsafe {
                 let first = load8::<FRESH>(s, slots, particles, inv_h2);
                 let second = load8::<FRESH>(s + 8, slots, particles, inv_h2);
@@ -453,6 +452,7 @@ pub(super) mod avx {
             s += 16;
         }
         if s + 8 <= range.end {
+            // SAFETY: as above, for slots s..s + 8.
             unsafe {
                 let block = solve8(load8::<FRESH>(s, slots, particles, inv_h2));
                 store8(s, block, slots, particles);
