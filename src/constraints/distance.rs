@@ -214,6 +214,7 @@ impl DistanceConstraints {
         let mut items = try_with_capacity::<[u32; 2]>(m, WHAT)?;
         items.extend(rows.iter().map(|(r, _)| r.pair));
         let (slot_of, schedule) = schedule::build(&items, hot.len())?;
+        let plan = Plan::new(&schedule, &items, &slot_of, hot.len())?;
         drop(items);
         let mut out = DistanceConstraints {
             pairs: try_with_capacity(m, WHAT)?,
@@ -221,7 +222,7 @@ impl DistanceConstraints {
             softness: try_with_capacity(m, WHAT)?,
             lambda: try_with_capacity(m, WHAT)?,
             slot_of,
-            plan: Plan::new(&schedule)?,
+            plan,
             schedule,
             built_for: hot.len() as u32,
             ..Default::default()

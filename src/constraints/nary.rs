@@ -269,6 +269,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         let mut items = try_with_capacity::<[u32; K]>(m, what)?;
         items.extend(rows.iter().map(|(r, _)| r.particles));
         let (slot_of, schedule) = schedule::build(&items, hot.len())?;
+        let plan = Plan::new(&schedule, &items, &slot_of, hot.len())?;
         // Slot order: the inverse of the id → slot permutation.
         let mut id_of_slot = try_with_capacity::<u32>(m, what)?;
         id_of_slot.resize(m, 0);
@@ -281,7 +282,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             compliance: try_with_capacity(m, what)?,
             lambda: try_with_capacity(m, what)?,
             slot_of,
-            plan: Plan::new(&schedule)?,
+            plan,
             schedule,
             built_for: hot.len() as u32,
             ..Default::default()
