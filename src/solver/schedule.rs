@@ -9,7 +9,9 @@
 //!    particles), each block colour by colour. A block's particles (≤ 8192 × 44 B)
 //!    stay in the core's L2 cache through all its colours, instead of the whole
 //!    particle array being streamed from L3 once per colour;
-//! 2. the shared constraints, colour by colour, each colour split between threads.
+//! 2. the shared constraints, colour by colour: independent groups of them (the seams
+//!    between blocks) on different threads, or large colours split between threads
+//!    ([`Plan`]).
 //!
 //! Builders emit particles of one body consecutively and neighbours close together
 //! (rows of a cloth, links of a rope), so most constraints are interior. The order
