@@ -18,6 +18,7 @@ pub mod ring;
 pub(crate) mod set;
 pub mod shape_matching;
 pub mod strain;
+mod tether_kernel;
 pub mod unilateral;
 pub mod volume;
 pub mod winch;

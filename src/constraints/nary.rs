@@ -29,6 +29,9 @@ use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::schedule::{self, Plan, Schedule};
 
+use super::link::Tether;
+use super::tether_kernel::{self, TetherSlots};
+
 /// Largest number of constraints of one family in one world.
 pub const MAX_FAMILY_CONSTRAINTS: u32 = 1 << 26;
 
@@ -374,8 +377,30 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         let pos = DisjointSlice::new(&mut particles.hot);
         let lambda = DisjointSlice::new(&mut self.lambda);
         let (items, rest, compliance) = (&self.particles, &self.rest, &self.compliance);
+        // Tethers have a SIMD kernel (the same bits as the loop below).
+        let tethers = (std::any::TypeId::of::<F>() == std::any::TypeId::of::<Tether>() && K == 2)
+            .then(|| {
+                // SAFETY: F is `Tether`, whose constraints are pairs (K = 2) with an f32
+                // rest (its max length): the same types, so the same layouts.
+                unsafe {
+                    TetherSlots {
+                        items: std::slice::from_raw_parts(items.as_ptr().cast(), items.len()),
+                        rest: std::slice::from_raw_parts(rest.as_ptr().cast(), rest.len()),
+                        compliance,
+                        lambda: &lambda,
+                    }
+                }
+            });
         let project_slots = |slots: Range<usize>| {
-            for s in slots {
+            let start = match &tethers {
+                // SAFETY: the slots of `slots` are of one colour and this task's alone,
+                // with indices in bounds (as for the loop below).
+                Some(t) => unsafe {
+                    tether_kernel::project_range(slots.clone(), t, base, &pos, inv_h2)
+                },
+                None => slots.start,
+            };
+            for s in start..slots.end {
                 let alpha = compliance[s];
                 if alpha < 0.0 {
                     continue;

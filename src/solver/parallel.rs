@@ -282,6 +282,12 @@ impl<'a, T: Copy> DisjointSlice<'a, T> {
         self.ptr
     }
 
+    /// Number of elements.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
     pub(crate) fn new(slice: &'a mut [T]) -> Self {
         DisjointSlice {
             ptr: slice.as_mut_ptr(),
