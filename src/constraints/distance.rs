@@ -214,6 +214,7 @@ impl DistanceConstraints {
         let mut items = try_with_capacity::<[u32; 2]>(m, WHAT)?;
         items.extend(rows.iter().map(|(r, _)| r.pair));
         let (slot_of, schedule) = schedule::build(&items, hot.len())?;
+        let plan = Plan::new(&schedule, &items, &slot_of, hot.len())?;
         drop(items);
         let mut out = DistanceConstraints {
             pairs: try_with_capacity(m, WHAT)?,
@@ -221,7 +222,7 @@ impl DistanceConstraints {
             softness: try_with_capacity(m, WHAT)?,
             lambda: try_with_capacity(m, WHAT)?,
             slot_of,
-            plan: Plan::new(&schedule)?,
+            plan,
             schedule,
             built_for: hot.len() as u32,
             ..Default::default()
@@ -292,6 +293,7 @@ impl DistanceConstraints {
         inv_h2: f32,
         fresh: bool,
         exec: &Executor,
+        threads: usize,
     ) {
         let arrays = ParticleArrays {
             base: &particles.base,
@@ -307,8 +309,8 @@ impl DistanceConstraints {
         let (sched, plan) = (&self.schedule, &self.plan);
         // One parallel region for the whole sweep (see `schedule::Plan`): the blocks'
         // interior colours, then the shared colours, large ones cut between threads.
-        // The thread count follows the work (one thread for a small set).
-        exec.stages(exec.threads_for(self.pairs.len()), plan, |stage, item| {
+        // The thread count follows the work (`Executor::threads_for`).
+        exec.stages(threads, plan, |stage, item| {
             // SAFETY: slots of one colour never share a particle, blocks hold disjoint
             // particles (the schedule's invariants), the items of one stage are
             // disjoint slot ranges of one colour or of disjoint blocks, each run by
@@ -343,6 +345,7 @@ impl DistanceConstraints {
         inv_h2: f32,
         relaxation: f32,
         exec: &Executor,
+        threads: usize,
     ) {
         let m = self.len();
         debug_assert_eq!(self.corrections.len(), m);
@@ -364,7 +367,7 @@ impl DistanceConstraints {
         // only).
         const PARTICLE_CHUNK: usize = 512;
         let plan = [m.div_ceil(COLOUR_CHUNK), n.div_ceil(PARTICLE_CHUNK)];
-        exec.stages(exec.threads_for(m), &plan[..], |stage, item| {
+        exec.stages(threads, &plan[..], |stage, item| {
             if stage == 0 {
                 let r = item * COLOUR_CHUNK..((item + 1) * COLOUR_CHUNK).min(m);
                 // SAFETY: items are disjoint slot ranges within the slot arrays;
@@ -400,9 +403,14 @@ impl ConstraintSet for DistanceConstraints {
     }
 
     fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
+        let threads = it.exec.threads_for(self.len(), it.work);
         match it.solver {
-            Solver::GaussSeidel => self.solve_gauss_seidel(particles, it.inv_h2, it.first, it.exec),
-            Solver::Jacobi => self.solve_jacobi(particles, it.inv_h2, it.relaxation, it.exec),
+            Solver::GaussSeidel => {
+                self.solve_gauss_seidel(particles, it.inv_h2, it.first, it.exec, threads)
+            }
+            Solver::Jacobi => {
+                self.solve_jacobi(particles, it.inv_h2, it.relaxation, it.exec, threads)
+            }
         }
     }
 

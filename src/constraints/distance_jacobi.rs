@@ -153,22 +153,57 @@ mod avx {
         relaxation: f32,
     ) {
         let mut s = range.start;
-        while s + 8 <= range.end {
-            // SAFETY: slots s..s+8 lie in `range` (loop condition); the rest is the
+        // Two blocks of eight at a time, both computed before either is stored, so
+        // that one block's square root and divisions overlap the other's.
+        while s + 16 <= range.end {
+            // SAFETY: slots s..s+16 lie in `range` (loop condition); the rest is the
             // caller's promise.
-            unsafe { project8(s, slots, base, hot, inv_h2, relaxation) };
+            unsafe {
+                let first = project8(s, slots, base, hot, inv_h2, relaxation);
+                let second = project8(s + 8, slots, base, hot, inv_h2, relaxation);
+                store8(s, slots, first);
+                store8(s + 8, slots, second);
+            }
+            s += 16;
+        }
+        if s + 8 <= range.end {
+            // SAFETY: slots s..s+8 lie in `range`; the rest is the caller's promise.
+            unsafe { store8(s, slots, project8(s, slots, base, hot, inv_h2, relaxation)) };
             s += 8;
         }
         // SAFETY: as above, for the last 0..=7 slots.
         unsafe { super::project_scalar(s..range.end, slots, base, hot, inv_h2, relaxation) };
     }
 
-    /// Projects slots `s..s + 8`.
+    /// Slots `s..s + 8` projected: their new λ and their corrections, for
+    /// [`store8`].
+    struct Projected {
+        lambda: __m256,
+        g: [__m256; 4],
+    }
+
+    /// Stores what [`project8`] computed for slots `s..s + 8`.
     ///
     /// # Safety
-    /// As [`super::project_range`] for these slots; the CPU must support AVX.
-    #[inline]
-    #[target_feature(enable = "avx")]
+    /// As [`project8`]; AVX is enabled in the caller.
+    #[inline(always)]
+    unsafe fn store8(s: usize, slots: &JacobiSlots<'_>, p: Projected) {
+        // SAFETY: slots s..s+8 lie in the slot arrays and are this call's alone (the
+        // caller's promise); `corrections` holds 16-byte aligned `Vec4`s.
+        unsafe {
+            _mm256_storeu_ps(slots.lambda.as_ptr().add(s), p.lambda);
+            let out = slots.corrections.as_ptr().add(s) as *mut f32;
+            for (k, r) in to_records(p.g).into_iter().enumerate() {
+                _mm_store_ps(out.add(4 * k), r);
+            }
+        }
+    }
+
+    /// Projects slots `s..s + 8` (stored by [`store8`]).
+    ///
+    /// # Safety
+    /// As [`super::project_range`] for these slots; AVX is enabled in the caller.
+    #[inline(always)]
     unsafe fn project8(
         s: usize,
         slots: &JacobiSlots<'_>,
@@ -176,7 +211,7 @@ mod avx {
         hot: &[Vec4],
         inv_h2: f32,
         relaxation: f32,
-    ) {
+    ) -> Projected {
         let p = &slots.pairs[s..s + 8];
         let ia: [usize; 8] = std::array::from_fn(|k| p[k][0] as usize);
         let ib: [usize; 8] = std::array::from_fn(|k| p[k][1] as usize);
@@ -195,12 +230,18 @@ mod avx {
         unsafe {
             let [ax, ay, az, aw] = to_lanes(ia.map(|i| _mm_load_ps(hp.add(4 * i))));
             let [bx, by, bz, bw] = to_lanes(ib.map(|i| _mm_load_ps(hp.add(4 * i))));
-            let [px, py, pz, _] = to_lanes(ia.map(|i| _mm_load_ps(bp.add(4 * i))));
-            let [qx, qy, qz, _] = to_lanes(ib.map(|i| _mm_load_ps(bp.add(4 * i))));
+            // base_a − base_b record by record (the same subtractions as lane by
+            // lane), so one transpose serves both bases.
+            let [pqx, pqy, pqz, _] = to_lanes(std::array::from_fn(|k| {
+                _mm_sub_ps(
+                    _mm_load_ps(bp.add(4 * ia[k])),
+                    _mm_load_ps(bp.add(4 * ib[k])),
+                )
+            }));
             // d = (base_a − base_b) + (d_a − d_b), as `particles::separation`.
-            let dx = _mm256_add_ps(_mm256_sub_ps(px, qx), _mm256_sub_ps(ax, bx));
-            let dy = _mm256_add_ps(_mm256_sub_ps(py, qy), _mm256_sub_ps(ay, by));
-            let dz = _mm256_add_ps(_mm256_sub_ps(pz, qz), _mm256_sub_ps(az, bz));
+            let dx = _mm256_add_ps(pqx, _mm256_sub_ps(ax, bx));
+            let dy = _mm256_add_ps(pqy, _mm256_sub_ps(ay, by));
+            let dz = _mm256_add_ps(pqz, _mm256_sub_ps(az, bz));
             let rest = _mm256_loadu_ps(slots.rest.as_ptr().add(s));
             // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
             // (blendv selects by the sign bit).
@@ -215,8 +256,7 @@ mod avx {
                 _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
             let weight = _mm256_loadu_ps(slots.weight.as_ptr().add(s));
             let k = _mm256_mul_ps(_mm256_mul_ps(stiffness, _mm256_set1_ps(relaxation)), weight);
-            let lambda_ptr = slots.lambda.as_ptr().add(s);
-            let lambda = _mm256_loadu_ps(lambda_ptr);
+            let lambda = _mm256_loadu_ps(slots.lambda.as_ptr().add(s));
             let len2 = _mm256_add_ps(
                 _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
                 _mm256_mul_ps(dz, dz),
@@ -245,13 +285,9 @@ mod avx {
                 _mm256_and_ps(active, _mm256_mul_ps(dz, q)),
                 _mm256_setzero_ps(),
             ];
-            _mm256_storeu_ps(
-                lambda_ptr,
-                _mm256_blendv_ps(lambda, _mm256_add_ps(lambda, dl), active),
-            );
-            let out = slots.corrections.as_ptr().add(s) as *mut f32;
-            for (k, r) in to_records(g).into_iter().enumerate() {
-                _mm_store_ps(out.add(4 * k), r);
+            Projected {
+                lambda: _mm256_blendv_ps(lambda, _mm256_add_ps(lambda, dl), active),
+                g,
             }
         }
     }

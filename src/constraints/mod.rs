@@ -19,6 +19,7 @@ pub(crate) mod set;
 pub mod shape_matching;
 pub mod strain;
 pub mod tearing;
+mod tether_kernel;
 pub mod unilateral;
 pub mod volume;
 pub mod winch;
@@ -158,6 +159,12 @@ impl ConstraintSets {
         for set in self.all_mut() {
             set.begin_substep(s, n, solver);
         }
+    }
+
+    /// Constraint projections of one iteration over every set (removed constraints
+    /// included: they are still visited).
+    pub(crate) fn projections(&self) -> usize {
+        self.all().iter().map(|s| s.count()).sum()
     }
 
     /// One iteration over every set, in registry order.

@@ -27,7 +27,10 @@ use crate::snapshot::codec::{self, Plain, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor};
-use crate::solver::schedule::{self, Schedule};
+use crate::solver::schedule::{self, Plan, Schedule};
+
+use super::link::Tether;
+use super::tether_kernel::{self, TetherSlots};
 
 /// Largest number of constraints of one family in one world.
 pub const MAX_FAMILY_CONSTRAINTS: u32 = 1 << 26;
@@ -153,6 +156,8 @@ pub struct NarySet<F: Family<K>, const K: usize> {
     /// Gauss-Seidel phases: blocks of interior slots, then shared colours
     /// (`solver::schedule`).
     schedule: Schedule,
+    /// The schedule cut into the stages and items of one parallel sweep.
+    plan: Plan,
     /// Jacobi only: particle → `slot · K + k` indices into `corrections`.
     adjacency: Adjacency,
     corrections: Vec<Vec3>,
@@ -173,6 +178,7 @@ impl<F: Family<K>, const K: usize> Default for NarySet<F, K> {
             lambda: Vec::new(),
             slot_of: Vec::new(),
             schedule: Schedule::default(),
+            plan: Plan::default(),
             adjacency: Adjacency::default(),
             corrections: Vec::new(),
             weight: Vec::new(),
@@ -266,6 +272,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         let mut items = try_with_capacity::<[u32; K]>(m, what)?;
         items.extend(rows.iter().map(|(r, _)| r.particles));
         let (slot_of, schedule) = schedule::build(&items, hot.len())?;
+        let plan = Plan::new(&schedule, &items, &slot_of, hot.len())?;
         // Slot order: the inverse of the id → slot permutation.
         let mut id_of_slot = try_with_capacity::<u32>(m, what)?;
         id_of_slot.resize(m, 0);
@@ -278,6 +285,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             compliance: try_with_capacity(m, what)?,
             lambda: try_with_capacity(m, what)?,
             slot_of,
+            plan,
             schedule,
             built_for: hot.len() as u32,
             ..Default::default()
@@ -354,30 +362,56 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         }
     }
 
-    /// One Gauss-Seidel sweep in the order of the schedule: blocks in parallel, each
-    /// colour by colour, then the shared colours, each in parallel.
+    /// One Gauss-Seidel sweep in the order of the schedule, as one parallel region
+    /// (`schedule::Plan`, as the distance constraints): blocks in parallel, each colour
+    /// by colour, then the shared colours, large ones cut between threads; `threads`
+    /// from `Executor::threads_for`.
     pub(crate) fn solve_gauss_seidel(
         &mut self,
         particles: &mut Particles,
         inv_h2: f32,
         exec: &Executor,
+        threads: usize,
     ) {
         let base = &particles.base;
         let pos = DisjointSlice::new(&mut particles.hot);
         let lambda = DisjointSlice::new(&mut self.lambda);
         let (items, rest, compliance) = (&self.particles, &self.rest, &self.compliance);
+        // Tethers have a SIMD kernel (the same bits as the loop below).
+        let tethers = (std::any::TypeId::of::<F>() == std::any::TypeId::of::<Tether>() && K == 2)
+            .then(|| {
+                // SAFETY: F is `Tether`, whose constraints are pairs (K = 2) with an f32
+                // rest (its max length): the same types, so the same layouts.
+                unsafe {
+                    TetherSlots {
+                        items: std::slice::from_raw_parts(items.as_ptr().cast(), items.len()),
+                        rest: std::slice::from_raw_parts(rest.as_ptr().cast(), rest.len()),
+                        compliance,
+                        lambda: &lambda,
+                    }
+                }
+            });
         let project_slots = |slots: Range<usize>| {
-            for s in slots {
+            let start = match &tethers {
+                // SAFETY: the slots of `slots` are of one colour and this task's alone,
+                // with indices in bounds (as for the loop below).
+                Some(t) => unsafe {
+                    tether_kernel::project_range(slots.clone(), t, base, &pos, inv_h2)
+                },
+                None => slots.start,
+            };
+            for s in start..slots.end {
                 let alpha = compliance[s];
                 if alpha < 0.0 {
                     continue;
                 }
                 let idx = &items[s];
                 // SAFETY: slots of one colour never share a particle, blocks hold
-                // disjoint particles (the schedule's invariants), each slot is visited
-                // by one task only, and indices were checked against the particle
-                // count when the constraint was added (particles are never removed
-                // from storage).
+                // disjoint particles (the schedule's invariants), the items of one stage
+                // are disjoint slot ranges of one colour or of disjoint blocks, each run
+                // by one thread, and stages run one after the other; indices were
+                // checked against the particle count when the constraint was added
+                // (particles are never removed from storage).
                 unsafe {
                     let (r, p) = relative(idx, base, |i| pos.get(i));
                     let l = lambda.get(s);
@@ -392,17 +426,16 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
                 }
             }
         };
-        let sched = &self.schedule;
-        exec.for_each_index(sched.blocks.len(), sched.interior_len(), |b| {
-            for colour in sched.block_colours(b) {
-                project_slots(colour);
+        let (sched, plan) = (&self.schedule, &self.plan);
+        exec.stages(threads, plan, |stage, item| {
+            if stage == 0 {
+                for colour in sched.block_colours(item) {
+                    project_slots(colour);
+                }
+            } else {
+                plan.shared_item(sched, stage, item, project_slots);
             }
         });
-        for colour in sched.shared_colours() {
-            exec.for_ranges(colour.len(), |r| {
-                project_slots(colour.start + r.start..colour.start + r.end)
-            });
-        }
     }
 
     /// One Jacobi iteration: every constraint is projected from the same positions,
@@ -485,12 +518,13 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         inv_h2: f32,
         jacobi: Option<f32>,
         exec: &Executor,
+        threads: usize,
     ) {
         if self.is_empty() {
             return;
         }
         match jacobi {
-            None => self.solve_gauss_seidel(particles, inv_h2, exec),
+            None => self.solve_gauss_seidel(particles, inv_h2, exec, threads),
             Some(relaxation) => self.solve_jacobi(particles, inv_h2, relaxation, exec),
         }
     }
@@ -510,7 +544,8 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
     }
 
     fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
-        self.solve(particles, it.inv_h2, it.jacobi(), it.exec);
+        let threads = it.exec.threads_for(self.len(), it.work);
+        self.solve(particles, it.inv_h2, it.jacobi(), it.exec, threads);
     }
 
     fn update_jacobi_weights(&mut self, hot: &[Vec4]) {

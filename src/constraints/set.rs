@@ -110,6 +110,9 @@ pub(crate) struct Iteration<'a> {
     /// The first iteration of a substep.
     pub first: bool,
     pub exec: &'a Executor,
+    /// Constraint projections of the whole iteration (every set), from which the sets
+    /// pick their thread count (`Executor::threads_for`).
+    pub work: usize,
 }
 
 impl Iteration<'_> {

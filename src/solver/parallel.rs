@@ -23,10 +23,16 @@ pub(crate) const PARALLEL_MIN_LIGHT_ITEMS: usize = 16384;
 /// Items per parallel task: large enough to amortise scheduling.
 pub(crate) const CHUNK: usize = 1024;
 
-/// Constraint projections below which a [`Executor::stages`] pass runs on the calling
-/// thread alone: waking a second thread costs more than it saves below it (measured on
-/// 2-core x86-64: cloth_64, 23,938 constraints, is faster on one thread).
+/// Constraint projections per iteration (over every set of the world) below which the
+/// constraint passes run on the calling thread alone: waking a second thread costs more
+/// than it saves below it (measured on 2-core x86-64: cloth_64, 23,938 constraints, is
+/// faster on one thread). Counted over the whole iteration, not per set, so that a world
+/// of several sets below it each (ropes: 32,000 links and 32,000 tethers) still uses
+/// its threads.
 pub(crate) const REGION_MIN_WORK: usize = 32768;
+/// A set of fewer constraint projections runs on the calling thread even in a large
+/// world: one block and a few colours are not worth a second thread.
+pub(crate) const SET_MIN_WORK: usize = 4096;
 
 /// A rayon pool shared by the worlds of one thread count.
 ///
@@ -124,11 +130,13 @@ impl Executor {
         self.threads
     }
 
-    /// Threads a [`Self::stages`] pass over `work` items (constraint projections)
-    /// should use: all of the world's from [`REGION_MIN_WORK`] items, otherwise one
-    /// (so small worlds never pay for waking threads they cannot keep busy).
-    pub(crate) fn threads_for(&self, work: usize) -> usize {
-        if work >= REGION_MIN_WORK {
+    /// Threads a [`Self::stages`] pass over `work` items (constraint projections of one
+    /// set) should use, in an iteration of `iteration_work` projections in all: all of
+    /// the world's from [`REGION_MIN_WORK`] per iteration and [`SET_MIN_WORK`] per set,
+    /// otherwise one (so small worlds never pay for waking threads they cannot keep
+    /// busy). It depends on the scene only, and never changes a result.
+    pub(crate) fn threads_for(&self, work: usize, iteration_work: usize) -> usize {
+        if iteration_work >= REGION_MIN_WORK && work >= SET_MIN_WORK {
             self.threads
         } else {
             1
@@ -272,6 +280,12 @@ impl<'a, T: Copy> DisjointSlice<'a, T> {
     #[inline(always)]
     pub(crate) fn as_ptr(&self) -> *mut T {
         self.ptr
+    }
+
+    /// Number of elements.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
     }
 
     pub(crate) fn new(slice: &'a mut [T]) -> Self {

@@ -9,7 +9,9 @@
 //!    particles), each block colour by colour. A block's particles (≤ 8192 × 44 B)
 //!    stay in the core's L2 cache through all its colours, instead of the whole
 //!    particle array being streamed from L3 once per colour;
-//! 2. the shared constraints, colour by colour, each colour split between threads.
+//! 2. the shared constraints, colour by colour: independent groups of them (the seams
+//!    between blocks) on different threads, or large colours split between threads
+//!    ([`Plan`]).
 //!
 //! Builders emit particles of one body consecutively and neighbours close together
 //! (rows of a cloth, links of a rope), so most constraints are interior. The order
@@ -81,22 +83,73 @@ pub(crate) const SPLIT_COLOUR_MIN: usize = 8192;
 /// Slots per item of a split shared colour (a multiple of the SIMD kernels' 8 lanes).
 pub(crate) const COLOUR_CHUNK: usize = 2048;
 
+/// Shared phases split into independent groups only when no group of connected
+/// shared constraints holds more than this fraction of them (1 / 4): then the groups
+/// balance between threads.
+const GROUP_MAX_SHARE: usize = 4;
+/// Most groups a shared phase is split into.
+const MAX_GROUPS: usize = 16;
+
 /// How a sweep of a [`Schedule`] is cut into the stages and items of
 /// `Executor::stages`: stage 0 holds one item per block (its interior colours in
-/// order); each later stage is either one large shared colour cut into
-/// [`COLOUR_CHUNK`]-slot items, or a run of consecutive small shared colours as one
-/// item. It depends on the scene only; any thread may run any item.
+/// order). The shared phase follows in one of two forms:
+///
+/// * **groups** (when the shared constraints fall into many small connected groups,
+///   as along the seams between blocks of a cloth or a chain): one stage with one item
+///   per group of components, each running its own slots colour by colour. Components
+///   share no particle, so they need no stage boundary between colours, and every
+///   constraint still runs after the same constraints on its particles as in colour
+///   order;
+/// * **colours**: each later stage is either one large shared colour cut into
+///   [`COLOUR_CHUNK`]-slot items, or a run of consecutive small shared colours as one
+///   item.
+///
+/// It depends on the scene only; any thread may run any item.
 #[derive(Default, Debug)]
 pub(crate) struct Plan {
     /// Items per stage.
     pub(crate) items: Vec<usize>,
-    /// For stage s ≥ 1, `shared[s − 1]`: the shared colours (indices) it covers.
+    /// Colours form: for stage s ≥ 1, `shared[s − 1]`: the shared colours (indices) it
+    /// covers.
     shared: Vec<Range<usize>>,
+    /// Groups form: the slot runs of group g are `runs[group_runs[g]..group_runs[g +
+    /// 1]]`, in colour order, each within one colour. Empty in the colours form.
+    group_runs: Vec<u32>,
+    runs: Vec<Range<u32>>,
+}
+
+/// The root of `p` in a union-find forest, halving the path on the way.
+fn find(parent: &mut [u32], mut p: u32) -> u32 {
+    while parent[p as usize] != p {
+        let up = parent[parent[p as usize] as usize];
+        parent[p as usize] = up;
+        p = up;
+    }
+    p
 }
 
 impl Plan {
-    /// The plan of `schedule`.
-    pub(crate) fn new(schedule: &Schedule) -> Result<Plan> {
+    /// The plan of `schedule`, built for `items` (the particles of each constraint, in
+    /// id order) stored at `slot_of`, over `particle_count` particles.
+    pub(crate) fn new<const K: usize>(
+        schedule: &Schedule,
+        items: &[[u32; K]],
+        slot_of: &[u32],
+        particle_count: usize,
+    ) -> Result<Plan> {
+        let mut plan = Plan::colours(schedule)?;
+        if let Some((group_runs, runs)) = Plan::groups(schedule, items, slot_of, particle_count)? {
+            plan.items.truncate(1);
+            plan.items.push(group_runs.len() - 1);
+            plan.shared = Vec::new();
+            plan.group_runs = group_runs;
+            plan.runs = runs;
+        }
+        Ok(plan)
+    }
+
+    /// The colours form of the shared phase.
+    fn colours(schedule: &Schedule) -> Result<Plan> {
         let colours: Vec<Range<usize>> = schedule.shared_colours().collect();
         let mut items = try_with_capacity::<usize>(colours.len() + 1, "sweep plan")?;
         let mut shared = try_with_capacity::<Range<usize>>(colours.len(), "sweep plan")?;
@@ -116,7 +169,117 @@ impl Plan {
                 shared.push(start..c);
             }
         }
-        Ok(Plan { items, shared })
+        Ok(Plan {
+            items,
+            shared,
+            ..Plan::default()
+        })
+    }
+
+    /// The groups form (group offsets into the runs, the runs), or None when the
+    /// shared constraints do not fall into small enough components.
+    #[allow(clippy::type_complexity)]
+    fn groups<const K: usize>(
+        schedule: &Schedule,
+        items: &[[u32; K]],
+        slot_of: &[u32],
+        particle_count: usize,
+    ) -> Result<Option<(Vec<u32>, Vec<Range<u32>>)>> {
+        const WHAT: &str = "sweep plan";
+        let first = schedule.interior_len();
+        let count = items.len() - first;
+        if count == 0 {
+            return Ok(None);
+        }
+        // Components of the shared constraints (union-find over their particles).
+        let mut parent = try_with_capacity::<u32>(particle_count, WHAT)?;
+        parent.extend(0..particle_count as u32);
+        for (item, &slot) in items.iter().zip(slot_of) {
+            if (slot as usize) >= first {
+                let root = find(&mut parent, item[0]);
+                for &p in &item[1..] {
+                    let other = find(&mut parent, p);
+                    if other != root {
+                        parent[other as usize] = root;
+                    }
+                }
+            }
+        }
+        // Each shared slot's component, numbered by first appearance in slot order.
+        let mut root_of_slot = try_with_capacity::<u32>(count, WHAT)?;
+        root_of_slot.resize(count, 0);
+        for (item, &slot) in items.iter().zip(slot_of) {
+            if (slot as usize) >= first {
+                root_of_slot[slot as usize - first] = find(&mut parent, item[0]);
+            }
+        }
+        let mut number = parent; // reused: root → component number + 1 (0 = none yet)
+        number.fill(0);
+        let mut sizes: Vec<u32> = Vec::new();
+        let mut component = try_with_capacity::<u32>(count, WHAT)?;
+        for &root in &root_of_slot {
+            if number[root as usize] == 0 {
+                sizes
+                    .try_reserve(1)
+                    .map_err(|_| crate::error::Error::out_of_memory(WHAT))?;
+                sizes.push(0);
+                number[root as usize] = sizes.len() as u32;
+            }
+            let c = number[root as usize] - 1;
+            sizes[c as usize] += 1;
+            component.push(c);
+        }
+        drop(root_of_slot);
+        if sizes.len() < 2 || sizes.iter().any(|&n| n as usize * GROUP_MAX_SHARE > count) {
+            return Ok(None);
+        }
+        // Largest components first, each to the least loaded group (ties: lower
+        // index), so the groups balance.
+        let groups = sizes.len().min(MAX_GROUPS);
+        let mut order = try_with_capacity::<u32>(sizes.len(), WHAT)?;
+        order.extend(0..sizes.len() as u32);
+        order.sort_by_key(|&c| (std::cmp::Reverse(sizes[c as usize]), c));
+        let mut load = [0u32; MAX_GROUPS];
+        let mut group_of = try_with_capacity::<u8>(sizes.len(), WHAT)?;
+        group_of.resize(sizes.len(), 0);
+        for &c in &order {
+            let g = (0..groups).min_by_key(|&g| (load[g], g)).unwrap_or(0);
+            load[g] += sizes[c as usize];
+            group_of[c as usize] = g as u8;
+        }
+        // Runs: consecutive slots of one group within one colour.
+        let mut per_group: Vec<Vec<Range<u32>>> = Vec::new();
+        per_group
+            .try_reserve_exact(groups)
+            .map_err(|_| crate::error::Error::out_of_memory(WHAT))?;
+        per_group.resize_with(groups, Vec::new);
+        for colour in schedule.shared_colours() {
+            let mut open: Option<(usize, Range<u32>)> = None;
+            for slot in colour {
+                let g = group_of[component[slot - first] as usize] as usize;
+                match &mut open {
+                    Some((og, r)) if *og == g && r.end as usize == slot => r.end += 1,
+                    _ => {
+                        if let Some((og, r)) = open.take() {
+                            per_group[og].push(r);
+                        }
+                        open = Some((g, slot as u32..slot as u32 + 1));
+                    }
+                }
+            }
+            if let Some((og, r)) = open {
+                per_group[og].push(r);
+            }
+        }
+        let total: usize = per_group.iter().map(Vec::len).sum();
+        let mut runs = try_with_capacity::<Range<u32>>(total, WHAT)?;
+        let mut group_runs = try_with_capacity::<u32>(groups + 1, WHAT)?;
+        group_runs.push(0);
+        for g in &per_group {
+            runs.extend(g.iter().cloned());
+            group_runs.push(runs.len() as u32);
+        }
+        Ok(Some((group_runs, runs)))
     }
 
     /// Calls `f` on the slot ranges of item `item` of stage `stage` (≥ 1), in order;
@@ -128,6 +291,13 @@ impl Plan {
         item: usize,
         mut f: impl FnMut(Range<usize>),
     ) {
+        if !self.group_runs.is_empty() {
+            let runs = self.group_runs[item] as usize..self.group_runs[item + 1] as usize;
+            for r in &self.runs[runs] {
+                f(r.start as usize..r.end as usize);
+            }
+            return;
+        }
         let colours = &self.shared[stage - 1];
         for c in colours.clone() {
             let r = schedule.shared[c] as usize..schedule.shared[c + 1] as usize;
@@ -306,6 +476,87 @@ mod tests {
         // The seven links across the seams (8191–8192, ...) share no particle: one
         // shared colour, after the n − 1 − 7 interior links.
         assert_eq!(s.shared, vec![n as u32 - 8, n as u32 - 1]);
+    }
+
+    /// Checks a plan's groups form: every shared slot in exactly one run, each run
+    /// within one colour and in colour order within its group, and no particle in two
+    /// groups (so groups may run at the same time).
+    fn check_groups(items: &[[u32; 2]], n: usize) -> Plan {
+        let (slot_of, s) = build(items, n).unwrap();
+        let plan = Plan::new(&s, items, &slot_of, n).unwrap();
+        let mut id_of = vec![0; items.len()];
+        for (id, &slot) in slot_of.iter().enumerate() {
+            id_of[slot as usize] = id;
+        }
+        let colour_of = |slot: usize| s.shared_colours().position(|r| r.contains(&slot));
+        let mut seen = vec![0u8; items.len()];
+        let mut group_of_particle = vec![usize::MAX; n];
+        for g in 0..plan.items[1] {
+            let mut last_colour = 0;
+            plan.shared_item(&s, 1, g, |r| {
+                let c = colour_of(r.start).unwrap();
+                assert_eq!(colour_of(r.end - 1), Some(c), "run within one colour");
+                assert!(c >= last_colour, "colours in order");
+                last_colour = c;
+                for slot in r {
+                    seen[slot] += 1;
+                    for &p in &items[id_of[slot]] {
+                        let o = &mut group_of_particle[p as usize];
+                        assert!(*o == usize::MAX || *o == g, "particle {p} in two groups");
+                        *o = g;
+                    }
+                }
+            });
+        }
+        assert!(seen[..s.interior_len()].iter().all(|&k| k == 0));
+        assert!(seen[s.interior_len()..].iter().all(|&k| k == 1));
+        plan
+    }
+
+    #[test]
+    fn seams_of_a_chain_and_a_cloth_run_as_independent_groups() {
+        let n = 8 * MAX_BLOCK as usize;
+        let chain: Vec<[u32; 2]> = (0..n as u32 - 1).map(|i| [i, i + 1]).collect();
+        let plan = check_groups(&chain, n);
+        assert_eq!(plan.items, vec![8, 7], "one group per seam");
+        let side = 128u32;
+        let id = |r: u32, c: u32| r * side + c;
+        let mut cloth = Vec::new();
+        for r in 0..side {
+            for c in 0..side {
+                if c + 1 < side {
+                    cloth.push([id(r, c), id(r, c + 1)]);
+                }
+                if r + 1 < side {
+                    cloth.push([id(r, c), id(r + 1, c)]);
+                }
+                if r + 2 < side {
+                    cloth.push([id(r, c), id(r + 2, c)]);
+                }
+            }
+        }
+        // Without shear each column's links across a seam are a component of their
+        // own: 7 × 128, in 16 groups.
+        let plan = check_groups(&cloth, (side * side) as usize);
+        assert_eq!(plan.items, vec![8, 16]);
+        // Shear links join the columns: one component per seam.
+        for r in 0..side - 1 {
+            for c in 0..side - 1 {
+                cloth.push([id(r, c), id(r + 1, c + 1)]);
+            }
+        }
+        let plan = check_groups(&cloth, (side * side) as usize);
+        assert_eq!(plan.items, vec![8, 7]);
+        // Pairs scattered over the whole world form one component: the colours form.
+        let m = 4 * MAX_BLOCK;
+        let pairs: Vec<[u32; 2]> = (0..m)
+            .flat_map(|i| [[i, (i * 7919 + 4096) % m], [i, (i * 104_729 + 1) % m]])
+            .collect();
+        let pairs: Vec<[u32; 2]> = pairs.into_iter().filter(|[a, b]| a != b).collect();
+        let (slot_of, s) = build(&pairs, m as usize).unwrap();
+        let plan = Plan::new(&s, &pairs, &slot_of, m as usize).unwrap();
+        assert!(plan.group_runs.is_empty());
+        assert_eq!(plan.items.len(), 1 + plan.shared.len());
     }
 
     #[test]

@@ -96,6 +96,7 @@ pub(crate) fn step(
                 skin.begin_substep(particles, s, p.substeps);
             }
         };
+    let work = sets.projections();
     let mut finite = Finite::Unknown;
     before_predict(particles, aero, skin, 0);
     predict::<true>(particles, p.gravity, p.h, exec);
@@ -109,6 +110,7 @@ pub(crate) fn step(
                 relaxation: p.relaxation,
                 first: it == 0,
                 exec,
+                work,
             };
             sets.project(particles, &iteration);
             if skin_on {
