@@ -393,3 +393,108 @@ fn body_rest_scale_and_mass_edit_one_rope_only() {
         assert_eq!(w.body(a).unwrap().rest_scale, 0.5);
     }
 }
+
+/// Grabs through the generic edits (id = particle index): a free rope of mass M hung
+/// from a grab on its top particle sags by M g α below the target once the compliance
+/// is α, and the grab reads |force| = M g; removing the grab releases it exactly as
+/// `release_particle` does (bit for bit), and the rope falls freely.
+#[test]
+fn grab_compliance_and_removal_through_the_generic_edits() {
+    for solver in SOLVERS {
+        let build = || {
+            let mut w = world(32, solver, 3.0);
+            w.add_rope(&RopeDesc {
+                start: Vec3::ZERO,
+                end: Vec3::new(0.0, -1.0, 0.0),
+                segments: 10,
+                total_mass: 1.1,
+                tethers: false,
+                pin_start: false,
+                ..RopeDesc::default()
+            })
+            .unwrap();
+            w.grab_particle(0, Vec3::ZERO, 0.0).unwrap();
+            w
+        };
+        let mut w = build();
+        let mut twin = build();
+        let n = w.particle_count();
+        assert_eq!(w.family_constraint_count(FamilyKind::Grab), n);
+        assert!(!w.is_constraint_removed(FamilyKind::Grab, 0).unwrap());
+        assert!(w.is_constraint_removed(FamilyKind::Grab, 1).unwrap());
+        let alpha = 1e-3;
+        for x in [&mut w, &mut twin] {
+            x.set_constraint_compliance(FamilyKind::Grab, 0, 1, alpha)
+                .unwrap();
+        }
+        steps(&mut w, 600);
+        steps(&mut twin, 600);
+        let mass = 1.1;
+        let sag = -pos(&w, 0).y;
+        let mut force = [0.0; 2];
+        w.read_family_forces(FamilyKind::Grab, 0, &mut force)
+            .unwrap();
+        println!("{solver:?}: grab sag {sag} m, force {} N", force[0]);
+        assert!(
+            (sag - mass * G * alpha).abs() < 0.02 * mass * G * alpha,
+            "{sag}"
+        );
+        assert!(
+            (force[0] - mass * G).abs() < 0.02 * mass * G,
+            "{}",
+            force[0]
+        );
+        assert_eq!(force[1], 0.0);
+        // Rest length 0: reads 0 (NaN where not grabbed); only 0 is accepted.
+        let mut rest = [1.0; 2];
+        w.read_constraint_rest(FamilyKind::Grab, 0, &mut rest)
+            .unwrap();
+        assert_eq!(rest[0], 0.0);
+        assert!(rest[1].is_nan());
+        w.set_constraint_rest(FamilyKind::Grab, 0, &[0.0]).unwrap();
+        let e = w
+            .set_constraint_rest(FamilyKind::Grab, 0, &[0.1])
+            .unwrap_err();
+        assert!(e.message.contains("move_grab"), "{e}");
+        // No stiffness, no break force; a range over an ungrabbed particle changes
+        // nothing.
+        assert!(w
+            .set_constraint_stiffness(FamilyKind::Grab, 0, 1, 0.5)
+            .is_err());
+        assert!(w
+            .set_constraint_break_force(FamilyKind::Grab, 0, 1, 10.0)
+            .is_err());
+        let e = w.remove_constraints(FamilyKind::Grab, 0, 2).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
+        let e = w
+            .set_constraint_compliance(FamilyKind::Grab, 0, 2, 0.0)
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
+        let e = w.remove_constraints(FamilyKind::Grab, n, 1).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::OutOfRange, "{e}");
+        assert!(w
+            .set_constraint_compliance(FamilyKind::Grab, 0, 1, -1.0)
+            .is_err());
+        assert_eq!(w.grab_count(), 1);
+        // Remove = release.
+        w.remove_constraints(FamilyKind::Grab, 0, 1).unwrap();
+        twin.release_particle(0).unwrap();
+        assert_eq!(w.grab_count(), 0);
+        assert!(w.is_constraint_removed(FamilyKind::Grab, 0).unwrap());
+        let e = w.remove_constraints(FamilyKind::Grab, 0, 1).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
+        let top = pos(&w, 0).y;
+        steps(&mut w, 30);
+        steps(&mut twin, 30);
+        for i in 0..n {
+            assert_eq!(pos(&w, i), pos(&twin, i), "particle {i}");
+        }
+        // Half a second of free fall against the world's damping d = 3/s, from rest:
+        // (g/d)(t − (1 − e^(−d t))/d) = 0.788 m (undamped: 1.23 m).
+        let (d, t) = (3.0f32, 0.5f32);
+        let expected = G / d * (t - (1.0 - (-d * t).exp()) / d);
+        let fall = top - pos(&w, 0).y;
+        println!("{solver:?}: fall {fall} m, expected {expected} m");
+        assert!((fall - expected).abs() < 0.02 * expected, "{fall}");
+    }
+}

@@ -138,6 +138,42 @@ impl Grabs {
         Ok(())
     }
 
+    /// Whether `particle` is grabbed.
+    pub(crate) fn is_grabbed(&self, particle: u32) -> bool {
+        self.find(particle).is_some()
+    }
+
+    /// Fails unless every particle of `ids` is grabbed.
+    pub(crate) fn check_grabbed(&self, ids: std::ops::Range<u32>) -> Result<()> {
+        for p in ids {
+            if self.find(p).is_none() {
+                return Err(Error::invalid(format!(
+                    "grab {p} does not exist: particle {p} is not grabbed (a grab's id is \
+                     its particle's index)"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the compliance (m/N) of the grabs on `ids` (every one grabbed, checked by
+    /// the caller).
+    pub(crate) fn set_compliance(&mut self, ids: std::ops::Range<u32>, compliance: f32) {
+        for g in &mut self.list {
+            if ids.contains(&g.particle) {
+                g.compliance = compliance;
+            }
+        }
+    }
+
+    /// |λ|/h² of the grab on `particle` in the last substep (N), 0 when not grabbed.
+    pub(crate) fn force(&self, particle: u32, h: f32) -> f32 {
+        match self.find(particle) {
+            Some(k) if h > 0.0 => self.list[k].lambda.abs() / (h * h),
+            _ => 0.0,
+        }
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.list.len()
     }

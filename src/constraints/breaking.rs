@@ -274,6 +274,7 @@ impl Breaking {
         for _ in 0..n {
             let (family, id, force, particle) = r.get::<(u32, u32, f32, u32)>()?;
             let family = FamilyKind::from_u32(family)
+                .filter(|k| *k != FamilyKind::Grab)
                 .ok_or_else(|| corrupt(format!("break event family {family}")))?;
             let position: Vec3 = r.get()?;
             codec::check_finite([force], "break event force")?;

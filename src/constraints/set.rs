@@ -47,10 +47,17 @@ pub enum FamilyKind {
     /// The length links of bodies (rope links and bend links, cloth and soft-body
     /// edges), ids as in `BodyParts`; force in N.
     BodyLink = 13,
+    /// Grabs (World::grab_particle): the id of a grab is the index of the particle it
+    /// holds, so ids run over every particle and an id whose particle is not grabbed
+    /// reads as removed. Removing a grab releases it; its rest length is 0 (move it
+    /// with World::move_grab); compliance in m/N; force in N. Not in
+    /// [`FamilyKind::ALL`] (grabs are no constraint set).
+    Grab = 14,
 }
 
 impl FamilyKind {
-    /// Every kind, in the order of their values (`ALL[k as usize] == k`).
+    /// Every kind with a constraint set (all but [`FamilyKind::Grab`]), in the order of
+    /// their values (`ALL[k as usize] == k`).
     pub const ALL: [FamilyKind; 14] = [
         FamilyKind::Tether,
         FamilyKind::DihedralBending,
@@ -68,14 +75,21 @@ impl FamilyKind {
         FamilyKind::BodyLink,
     ];
 
+    /// The kind with the largest value.
+    pub const LAST: FamilyKind = FamilyKind::Grab;
+
     /// The kind whose value is `v`, if any.
     ///
     /// ```
     /// use sinew::FamilyKind;
     /// assert_eq!(FamilyKind::from_u32(3), Some(FamilyKind::TetVolume));
-    /// assert_eq!(FamilyKind::from_u32(FamilyKind::ALL.len() as u32), None);
+    /// assert_eq!(FamilyKind::from_u32(14), Some(FamilyKind::Grab));
+    /// assert_eq!(FamilyKind::from_u32(FamilyKind::LAST as u32 + 1), None);
     /// ```
     pub fn from_u32(v: u32) -> Option<FamilyKind> {
+        if v == FamilyKind::Grab as u32 {
+            return Some(FamilyKind::Grab);
+        }
         FamilyKind::ALL.get(v as usize).copied()
     }
 
@@ -96,6 +110,7 @@ impl FamilyKind {
             FamilyKind::ShapeCluster => "shape cluster",
             FamilyKind::Attachment => "attachment",
             FamilyKind::BodyLink => "body link",
+            FamilyKind::Grab => "grab",
         }
     }
 }

@@ -43,6 +43,13 @@ pub enum SinewFamily {
     /// edges); N. Prefer the body functions; ids are those of sinew_body_read_forces'
     /// groups, offset by the body's first link.
     SINEW_FAMILY_BODY_LINK = 13,
+    /// Grabs (sinew_world_grab_particle); |force| in N. A grab's id is the index of
+    /// the particle it holds: ids run over every particle, and an id whose particle is
+    /// not grabbed reads as removed. Removing a grab releases it (as
+    /// sinew_world_release_particle); compliance in m/N; no stiffness; the rest length
+    /// is 0 (set_rest accepts only 0: move the target with sinew_world_move_grab);
+    /// grabs take no break force.
+    SINEW_FAMILY_GRAB = 14,
 }
 
 pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
@@ -51,7 +58,7 @@ pub(crate) fn family(v: u32) -> FfiResult<FamilyKind> {
             SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
             format!(
                 "family {v} is not a SinewFamily (0..={})",
-                FamilyKind::ALL.len() - 1
+                FamilyKind::LAST as u32
             ),
         )
     })
@@ -552,12 +559,15 @@ mod tests {
             SINEW_FAMILY_SHAPE_CLUSTER,
             SINEW_FAMILY_ATTACHMENT,
             SINEW_FAMILY_BODY_LINK,
+            SINEW_FAMILY_GRAB,
         ];
-        assert_eq!(abi.len(), FamilyKind::ALL.len());
-        for (a, k) in abi.iter().zip(FamilyKind::ALL) {
+        let kinds = FamilyKind::ALL.iter().copied().chain([FamilyKind::Grab]);
+        assert_eq!(abi.len(), kinds.clone().count());
+        for (a, k) in abi.iter().zip(kinds) {
             assert_eq!(*a as u32, k as u32, "{a:?} vs {k:?}");
             assert_eq!(family(*a as u32).ok(), Some(k));
         }
-        assert!(family(FamilyKind::ALL.len() as u32).is_err());
+        assert_eq!(FamilyKind::LAST as u32 + 1, abi.len() as u32);
+        assert!(family(abi.len() as u32).is_err());
     }
 }

@@ -57,6 +57,13 @@ impl World {
         count: u32,
         force: f32,
     ) -> Result<()> {
+        if family == FamilyKind::Grab {
+            check_range(first, count as usize, self.particles.len(), "grabs")?;
+            check_break_force(force)?;
+            return Err(Error::invalid(
+                "grabs take no break force (release one with sinew_world_release_particle)",
+            ));
+        }
         let set = self.sets.family(family);
         let what = format!("{} constraints", family.name());
         let range = check_range(first, count as usize, set.count(), &what)?;
@@ -95,6 +102,10 @@ impl World {
     /// The break force of constraint `id` of `family` (+inf when none was set).
     pub fn constraint_break_force(&self, family: FamilyKind, id: u32) -> Result<f32> {
         let what = format!("{} constraints", family.name());
+        if family == FamilyKind::Grab {
+            check_range(id, 1, self.particles.len(), &what)?;
+            return Ok(f32::INFINITY);
+        }
         check_range(id, 1, self.sets.family(family).count(), &what)?;
         Ok(self.sets.breaking.threshold(family, id))
     }

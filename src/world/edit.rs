@@ -40,10 +40,21 @@ fn live_range(
     Ok(range.start as u32..range.end as u32)
 }
 
+fn check_stiffness(stiffness: f32) -> Result<()> {
+    if !(stiffness.is_finite() && (0.0..=1.0).contains(&stiffness)) {
+        return Err(Error::invalid(format!(
+            "stiffness {stiffness} must be in [0, 1]"
+        )));
+    }
+    Ok(())
+}
+
 impl World {
     /// Removes `count` constraints of `family` from id `first` on: they keep their ids,
     /// stop acting from the next step and report zero force. Fails, changing nothing,
-    /// when the range is out of bounds or holds a removed id.
+    /// when the range is out of bounds or holds a removed id. Removing grabs
+    /// ([`FamilyKind::Grab`], ids = particle indices) releases them; a particle that is
+    /// not grabbed counts as a removed id.
     ///
     /// ```
     /// use sinew::{FamilyKind, Vec3, World, WorldDesc};
@@ -57,6 +68,9 @@ impl World {
     /// # Ok::<(), sinew::Error>(())
     /// ```
     pub fn remove_constraints(&mut self, family: FamilyKind, first: u32, count: u32) -> Result<()> {
+        if family == FamilyKind::Grab {
+            return self.remove_grabs(first, count);
+        }
         let ids = live_range(self.sets.family(family), family, first, count as usize)?;
         self.sets.family_mut(family).remove(ids);
         Ok(())
@@ -64,6 +78,9 @@ impl World {
 
     /// Whether constraint `id` of `family` was removed.
     pub fn is_constraint_removed(&self, family: FamilyKind, id: u32) -> Result<bool> {
+        if family == FamilyKind::Grab {
+            return self.is_grab_removed(id);
+        }
         let set = self.sets.family(family);
         let what = format!("{} constraints", family.name());
         check_range(id, 1, set.count(), &what)?;
@@ -74,6 +91,9 @@ impl World {
     /// None for families without a scalar rest value (isometric bending, strains,
     /// shape clusters, attachments).
     pub fn rest_value_unit(&self, family: FamilyKind) -> Option<&'static str> {
+        if family == FamilyKind::Grab {
+            return Some("rest length (m)");
+        }
         self.sets.family(family).rest_unit()
     }
 
@@ -88,6 +108,9 @@ impl World {
         first: u32,
         values: &[f32],
     ) -> Result<()> {
+        if family == FamilyKind::Grab {
+            return self.set_grab_rest(first, values);
+        }
         let set = self.sets.family(family);
         let ids = live_range(set, family, first, values.len())?;
         let Some(unit) = set.rest_unit() else {
@@ -118,6 +141,9 @@ impl World {
         first: u32,
         out: &mut [f32],
     ) -> Result<()> {
+        if family == FamilyKind::Grab {
+            return self.read_grab_rest(first, out);
+        }
         let set = self.sets.family(family);
         let what = format!("{} constraints", family.name());
         let range = check_range(first, out.len(), set.count(), &what)?;
@@ -148,6 +174,9 @@ impl World {
         count: u32,
         compliance: f32,
     ) -> Result<()> {
+        if family == FamilyKind::Grab {
+            return self.set_grab_compliance(first, count, compliance);
+        }
         let set = self.sets.family(family);
         let ids = live_range(set, family, first, count as usize)?;
         let Some(unit) = set.compliance_unit() else {
@@ -183,13 +212,16 @@ impl World {
         count: u32,
         stiffness: f32,
     ) -> Result<()> {
+        if family == FamilyKind::Grab {
+            self.live_grabs(first, count as usize)?;
+            check_stiffness(stiffness)?;
+            return Err(Error::invalid(
+                "the grab family has a compliance, not a stiffness (grabs are XPBD)",
+            ));
+        }
         let set = self.sets.family(family);
         let ids = live_range(set, family, first, count as usize)?;
-        if !(stiffness.is_finite() && (0.0..=1.0).contains(&stiffness)) {
-            return Err(Error::invalid(format!(
-                "stiffness {stiffness} must be in [0, 1]"
-            )));
-        }
+        check_stiffness(stiffness)?;
         for id in ids.clone() {
             set.check_stiffness_of(id as usize).map_err(|_| {
                 Error::invalid(format!(

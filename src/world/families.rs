@@ -240,7 +240,11 @@ impl World {
     }
 
     /// Number of constraints of a family (removed ones included).
+    /// For grabs ([`FamilyKind::Grab`]) the ids are particle indices: the particle count.
     pub fn family_constraint_count(&self, family: FamilyKind) -> u32 {
+        if family == FamilyKind::Grab {
+            return self.particles.len() as u32;
+        }
         self.sets.family(family).count() as u32
     }
 
@@ -269,6 +273,12 @@ impl World {
     ) -> Result<()> {
         let n = self.family_constraint_count(family) as usize;
         let range = check_range(first, out.len(), n, "constraints of the family")?;
+        if family == FamilyKind::Grab {
+            for (o, id) in out.iter_mut().zip(range) {
+                *o = self.grab_force(id as u32);
+            }
+            return Ok(());
+        }
         let set = self.sets.family(family);
         for (o, id) in out.iter_mut().zip(range) {
             *o = set.force(id, self.last_h);

@@ -21,6 +21,7 @@ pub(crate) mod breaking;
 mod collision;
 pub(crate) mod edit;
 pub(crate) mod families;
+mod grab_edit;
 mod skinning;
 mod snapshot;
 mod step;
