@@ -293,6 +293,15 @@ enum SinewFamily
    * groups, offset by the body's first link.
    */
   SINEW_FAMILY_BODY_LINK = 13,
+  /**
+   * Grabs (sinew_world_grab_particle); |force| in N. A grab's id is the index of
+   * the particle it holds: ids run over every particle, and an id whose particle is
+   * not grabbed reads as removed. Removing a grab releases it (as
+   * sinew_world_release_particle); compliance in m/N; no stiffness; the rest length
+   * is 0 (set_rest accepts only 0: move the target with sinew_world_move_grab);
+   * grabs take no break force.
+   */
+  SINEW_FAMILY_GRAB = 14,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1686,6 +1695,8 @@ SinewStatus sinew_world_read_constraint_forces(struct SinewWorld world,
  * Removes constraints `first..first+count` of `family` (a SinewFamily value): they
  * keep their ids, stop acting from the next step and report zero force. Fails,
  * changing nothing, on an out-of-range id, a zero count or an id already removed.
+ * For SINEW_FAMILY_GRAB the ids are particle indices: removing releases the grabs (as
+ * sinew_world_release_particle), and a particle that is not grabbed is a removed id.
  */
 SinewStatus sinew_constraints_remove(struct SinewWorld world,
                                      uint32_t family,
@@ -1710,7 +1721,8 @@ SinewStatus sinew_constraints_is_removed(struct SinewWorld world,
  * rest volume (m³) of tets and pressure surfaces (the target is the overpressure
  * times it), the rest area (m²) of rings, the minimum area (m²) or volume (m³) of
  * unilateral constraints. Isometric bending, strains, shape clusters and attachments
- * have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). All or nothing.
+ * have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). A grab's rest length is 0:
+ * only 0 is accepted (move a grab with sinew_world_move_grab). All or nothing.
  *
  * # Safety
  * `rest_values` must point to `count` readable floats.
@@ -1739,7 +1751,8 @@ SinewStatus sinew_constraints_read_rest(struct SinewWorld world,
  * Sets the compliance of constraints `first..first+count` of `family`, in the
  * family's unit (m/N for distance, tethers and attachments; rad/(N·m) dihedral;
  * 1/(N·m) isometric, tet volume and strains; m⁵/N pressure and unilateral volume;
- * m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]. A PBD distance
+ * m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]; grabs in m/N, in
+ * [0, 1000]. A PBD distance
  * constraint becomes an XPBD one. Shape clusters take a stiffness instead.
  */
 SinewStatus sinew_constraints_set_compliance(struct SinewWorld world,
@@ -1752,7 +1765,7 @@ SinewStatus sinew_constraints_set_compliance(struct SinewWorld world,
  * Sets the PBD stiffness k in [0, 1] (the fraction of the error removed per substep,
  * whatever the iteration count) of constraints `first..first+count` of `family`:
  * distance constraints (an XPBD one becomes a PBD one) and shape clusters; the other
- * families take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
+ * families, grabs included, take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
  */
 SinewStatus sinew_constraints_set_stiffness(struct SinewWorld world,
                                             uint32_t family,
@@ -1778,7 +1791,8 @@ SinewStatus sinew_body_set_mass(struct SinewWorld world, struct SinewBody body, 
  * Sets the break force (family units, N for lengths; +infinity = never breaks; finite
  * values must be > 0) of constraints `first..first+count` of `family`. From the next
  * step on, a constraint whose force exceeds it in a substep is removed and reported
- * by sinew_world_take_break_events. Shape clusters report no force and cannot break.
+ * by sinew_world_take_break_events. Shape clusters report no force and cannot break;
+ * grabs take no break force (SINEW_ERROR_INVALID_ARGUMENT).
  */
 SinewStatus sinew_constraints_set_break_force(struct SinewWorld world,
                                               uint32_t family,

@@ -81,7 +81,7 @@ fn header_parses_into_the_expected_shape() {
     assert_eq!(h.csharp_type("const struct SinewVec3 *"), "SinewVec3*");
     assert_eq!(h.csharp_type("const char *"), "byte*");
     assert_eq!(h.enum_named("SinewStatus").unwrap().underlying, "int32_t");
-    assert_eq!(h.enum_named("SinewFamily").unwrap().variants.len(), 14);
+    assert_eq!(h.enum_named("SinewFamily").unwrap().variants.len(), 15);
     assert_eq!(
         csharp_variant("SinewStatus", "SINEW_ERROR_NULL_POINTER"),
         "ErrorNullPointer"

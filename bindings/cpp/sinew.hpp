@@ -388,6 +388,7 @@ enum class Family : uint32_t {
     ShapeCluster = SINEW_FAMILY_SHAPE_CLUSTER,           ///< no force (PBD stiffness)
     Attachment = SINEW_FAMILY_ATTACHMENT,                ///< N
     BodyLink = SINEW_FAMILY_BODY_LINK,                   ///< N (rope links, cloth edges)
+    Grab = SINEW_FAMILY_GRAB,                            ///< N (id = the grabbed particle's index)
 };
 
 /// The end of a rope a winch pays from (`SinewRopeEnd`).

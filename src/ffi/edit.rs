@@ -15,6 +15,8 @@ use crate::BreakReport;
 /// Removes constraints `first..first+count` of `family` (a SinewFamily value): they
 /// keep their ids, stop acting from the next step and report zero force. Fails,
 /// changing nothing, on an out-of-range id, a zero count or an id already removed.
+/// For SINEW_FAMILY_GRAB the ids are particle indices: removing releases the grabs (as
+/// sinew_world_release_particle), and a particle that is not grabbed is a removed id.
 #[no_mangle]
 pub extern "C" fn sinew_constraints_remove(
     world: SinewWorld,
@@ -61,7 +63,8 @@ pub unsafe extern "C" fn sinew_constraints_is_removed(
 /// rest volume (m³) of tets and pressure surfaces (the target is the overpressure
 /// times it), the rest area (m²) of rings, the minimum area (m²) or volume (m³) of
 /// unilateral constraints. Isometric bending, strains, shape clusters and attachments
-/// have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). All or nothing.
+/// have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). A grab's rest length is 0:
+/// only 0 is accepted (move a grab with sinew_world_move_grab). All or nothing.
 ///
 /// # Safety
 /// `rest_values` must point to `count` readable floats.
@@ -106,7 +109,8 @@ pub unsafe extern "C" fn sinew_constraints_read_rest(
 /// Sets the compliance of constraints `first..first+count` of `family`, in the
 /// family's unit (m/N for distance, tethers and attachments; rad/(N·m) dihedral;
 /// 1/(N·m) isometric, tet volume and strains; m⁵/N pressure and unilateral volume;
-/// m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]. A PBD distance
+/// m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]; grabs in m/N, in
+/// [0, 1000]. A PBD distance
 /// constraint becomes an XPBD one. Shape clusters take a stiffness instead.
 #[no_mangle]
 pub extern "C" fn sinew_constraints_set_compliance(
@@ -127,7 +131,7 @@ pub extern "C" fn sinew_constraints_set_compliance(
 /// Sets the PBD stiffness k in [0, 1] (the fraction of the error removed per substep,
 /// whatever the iteration count) of constraints `first..first+count` of `family`:
 /// distance constraints (an XPBD one becomes a PBD one) and shape clusters; the other
-/// families take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
+/// families, grabs included, take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
 #[no_mangle]
 pub extern "C" fn sinew_constraints_set_stiffness(
     world: SinewWorld,
@@ -194,7 +198,8 @@ pub struct SinewBreakEvent {
 /// Sets the break force (family units, N for lengths; +infinity = never breaks; finite
 /// values must be > 0) of constraints `first..first+count` of `family`. From the next
 /// step on, a constraint whose force exceeds it in a substep is removed and reported
-/// by sinew_world_take_break_events. Shape clusters report no force and cannot break.
+/// by sinew_world_take_break_events. Shape clusters report no force and cannot break;
+/// grabs take no break force (SINEW_ERROR_INVALID_ARGUMENT).
 #[no_mangle]
 pub extern "C" fn sinew_constraints_set_break_force(
     world: SinewWorld,

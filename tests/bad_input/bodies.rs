@@ -328,8 +328,8 @@ fn family_cases() -> Vec<Case> {
         case(f, "out NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
             sinew_world_family_constraint_count(c.world, 0, std::ptr::null_mut())
         }),
-        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
-            sinew_world_family_constraint_count(c.world, 14, c.out.u32())
+        case(f, "family 15", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
+            sinew_world_family_constraint_count(c.world, 15, c.out.u32())
         }),
     ]);
     let f = "sinew_world_read_family_forces";
@@ -340,8 +340,8 @@ fn family_cases() -> Vec<Case> {
         case(f, "out NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
             sinew_world_read_family_forces(c.world, 0, 0, 1, std::ptr::null_mut())
         }),
-        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
-            sinew_world_read_family_forces(c.world, 14, 0, 1, c.out.f32s())
+        case(f, "family 15", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
+            sinew_world_read_family_forces(c.world, 15, 0, 1, c.out.f32s())
         }),
         case(f, "count 0", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
             sinew_world_read_family_forces(c.world, 0, 0, 0, c.out.f32s())

@@ -16,15 +16,88 @@ const FORGED_BODY: SinewBody = SinewBody {
 const DISTANCE: u32 = 10;
 const TETHER: u32 = 0;
 
-fn constraint_cases() -> Vec<Case> {
+/// SINEW_FAMILY_GRAB: ids are particle indices; the fixture grabs particle 2 only.
+const GRAB: u32 = 14;
+
+/// Grabs through the generic edits: a range over a particle that is not grabbed, a
+/// rest length other than 0, a stiffness or a break force are refused, and the grab on
+/// particle 2 stays as it was.
+fn grab_cases() -> Vec<Case> {
     let mut cases = Vec::new();
+    let f = "sinew_constraints_remove";
+    cases.extend([
+        case(f, "grab: particle 1 not grabbed", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_remove(c.world, GRAB, 1, 1)
+        }),
+        case(f, "grab: 2..4, 3 not grabbed", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_remove(c.world, GRAB, 2, 2)
+        }),
+        case(f, "grab: id N", SINEW_ERROR_OUT_OF_RANGE, |c| {
+            sinew_constraints_remove(c.world, GRAB, N, 1)
+        }),
+        case(f, "grab: count 0", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_remove(c.world, GRAB, 2, 0)
+        }),
+    ]);
+    let f = "sinew_constraints_is_removed";
+    cases.push(case(f, "grab: id N", SINEW_ERROR_OUT_OF_RANGE, |c| unsafe {
+        sinew_constraints_is_removed(c.world, GRAB, N, c.out.u32())
+    }));
+    let f = "sinew_constraints_set_rest";
+    for (label, first, v) in [
+        ("grab: rest 0.1", 2, 0.1f32),
+        ("grab: rest NaN", 2, f32::NAN),
+        ("grab: rest -1", 2, -1.0),
+        ("grab: particle 1 not grabbed", 1, 0.0),
+    ] {
+        cases.push(case(f, label, SINEW_ERROR_INVALID_ARGUMENT, move |c| unsafe {
+            let r = [v];
+            sinew_constraints_set_rest(c.world, GRAB, first, 1, r.as_ptr())
+        }));
+    }
+    let f = "sinew_constraints_read_rest";
+    cases.push(case(f, "grab: id N", SINEW_ERROR_OUT_OF_RANGE, |c| unsafe {
+        sinew_constraints_read_rest(c.world, GRAB, N, 1, c.out.f32s())
+    }));
+    let f = "sinew_constraints_set_compliance";
+    for (label, first, count, k) in [
+        ("grab: compliance -1", 2, 1, -1.0f32),
+        ("grab: compliance NaN", 2, 1, f32::NAN),
+        ("grab: compliance inf", 2, 1, f32::INFINITY),
+        ("grab: compliance above 1000 m/N", 2, 1, 1.0e4),
+        ("grab: 1..3, 1 not grabbed", 1, 2, 0.0),
+    ] {
+        cases.push(case(f, label, SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            sinew_constraints_set_compliance(c.world, GRAB, first, count, k)
+        }));
+    }
+    cases.push(case(f, "grab: id N", SINEW_ERROR_OUT_OF_RANGE, |c| {
+        sinew_constraints_set_compliance(c.world, GRAB, N, 1, 0.0)
+    }));
+    cases.push(case(
+        "sinew_constraints_set_stiffness",
+        "grab: XPBD only",
+        SINEW_ERROR_INVALID_ARGUMENT,
+        |c| sinew_constraints_set_stiffness(c.world, GRAB, 2, 1, 0.5),
+    ));
+    cases.push(case(
+        "sinew_constraints_set_break_force",
+        "grab: no break force",
+        SINEW_ERROR_INVALID_ARGUMENT,
+        |c| sinew_constraints_set_break_force(c.world, GRAB, 2, 1, 10.0),
+    ));
+    cases
+}
+
+fn constraint_cases() -> Vec<Case> {
+    let mut cases = grab_cases();
     let f = "sinew_constraints_remove";
     cases.extend([
         case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
             sinew_constraints_remove(NULL_WORLD, DISTANCE, 0, 1)
         }),
-        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| {
-            sinew_constraints_remove(c.world, 14, 0, 1)
+        case(f, "family 15", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_remove(c.world, 15, 0, 1)
         }),
         case(f, "no tethers", SINEW_ERROR_OUT_OF_RANGE, |c| {
             sinew_constraints_remove(c.world, TETHER, 0, 1)
@@ -43,8 +116,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "out NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
             sinew_constraints_is_removed(c.world, DISTANCE, 0, std::ptr::null_mut())
         }),
-        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
-            sinew_constraints_is_removed(c.world, 14, 0, c.out.u32())
+        case(f, "family 15", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
+            sinew_constraints_is_removed(c.world, 15, 0, c.out.u32())
         }),
         case(f, "id out of range", SINEW_ERROR_OUT_OF_RANGE, |c| unsafe {
             sinew_constraints_is_removed(c.world, DISTANCE, M, c.out.u32())
@@ -59,9 +132,9 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "values NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
             sinew_constraints_set_rest(c.world, DISTANCE, 0, 1, std::ptr::null())
         }),
-        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
+        case(f, "family 15", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
             let r = [0.1f32];
-            sinew_constraints_set_rest(c.world, 14, 0, 1, r.as_ptr())
+            sinew_constraints_set_rest(c.world, 15, 0, 1, r.as_ptr())
         }),
         case(
             f,
@@ -105,8 +178,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "out NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
             sinew_constraints_read_rest(c.world, DISTANCE, 0, 1, std::ptr::null_mut())
         }),
-        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
-            sinew_constraints_read_rest(c.world, 14, 0, 1, c.out.f32s())
+        case(f, "family 15", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
+            sinew_constraints_read_rest(c.world, 15, 0, 1, c.out.f32s())
         }),
         case(f, "count 0", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
             sinew_constraints_read_rest(c.world, DISTANCE, 0, 0, c.out.f32s())
@@ -120,8 +193,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
             sinew_constraints_set_compliance(NULL_WORLD, DISTANCE, 0, 1, 0.0)
         }),
-        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| {
-            sinew_constraints_set_compliance(c.world, 14, 0, 1, 0.0)
+        case(f, "family 15", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_set_compliance(c.world, 15, 0, 1, 0.0)
         }),
         case(
             f,
@@ -156,8 +229,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
             sinew_constraints_set_stiffness(NULL_WORLD, DISTANCE, 0, 1, 0.5)
         }),
-        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| {
-            sinew_constraints_set_stiffness(c.world, 14, 0, 1, 0.5)
+        case(f, "family 15", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_set_stiffness(c.world, 15, 0, 1, 0.5)
         }),
     ]);
     for (label, v) in [("NaN", f32::NAN), ("negative", -0.5), ("above 1", 1.5)] {
@@ -199,8 +272,8 @@ fn constraint_cases() -> Vec<Case> {
         case(f, "world null", SINEW_ERROR_INVALID_HANDLE, |_| {
             sinew_constraints_set_break_force(NULL_WORLD, DISTANCE, 0, 1, 10.0)
         }),
-        case(f, "family 14", SINEW_ERROR_INVALID_ARGUMENT, |c| {
-            sinew_constraints_set_break_force(c.world, 14, 0, 1, 10.0)
+        case(f, "family 15", SINEW_ERROR_INVALID_ARGUMENT, |c| {
+            sinew_constraints_set_break_force(c.world, 15, 0, 1, 10.0)
         }),
     ]);
     for (label, v) in [("NaN", f32::NAN), ("zero", 0.0), ("negative", -5.0)] {

@@ -1711,9 +1711,9 @@ impl<'a> Session<'a> {
                 "sinew_constraints_remove"
                 | "sinew_constraints_set_compliance"
                 | "sinew_constraints_set_stiffness" => {
-                    let f = self.g.index(14);
+                    let f = self.g.index(15);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(14), &mut m);
                     let first = self.g.index(m);
                     let c = if self.g.pct(90) {
                         m.saturating_sub(first).min(self.g.count(8))
@@ -1734,9 +1734,9 @@ impl<'a> Session<'a> {
                     Outcome::new(st, true)
                 }
                 "sinew_constraints_is_removed" => {
-                    let f = self.g.index(14);
+                    let f = self.g.index(15);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(14), &mut m);
                     let id = self.g.index(m);
                     let mut o = out1!(u32);
                     ok_or(
@@ -1745,9 +1745,9 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_constraints_set_rest" | "sinew_constraints_read_rest" => {
-                    let f = self.g.index(14);
+                    let f = self.g.index(15);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(14), &mut m);
                     let first = self.g.index(m);
                     // Never more than the buffer holds: the call may accept the count.
                     let c = m
@@ -1776,9 +1776,9 @@ impl<'a> Session<'a> {
                     Outcome::new(sinew_body_set_mass(w, b, k), true)
                 }
                 "sinew_constraints_set_break_force" => {
-                    let f = self.g.index(14);
+                    let f = self.g.index(15);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(14), &mut m);
                     let first = self.g.index(m);
                     let c = m.saturating_sub(first).min(self.g.count(8));
                     let k = self.g.float(0.0, 50.0);
@@ -2100,7 +2100,7 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_world_family_constraint_count" => {
-                    let f = self.g.index(14);
+                    let f = self.g.index(15);
                     let mut o = out1!(u32);
                     ok_or(
                         sinew_world_family_constraint_count(w, f, o.ptr()),
@@ -2108,9 +2108,9 @@ impl<'a> Session<'a> {
                     )
                 }
                 "sinew_world_read_family_forces" => {
-                    let f = self.g.index(14);
+                    let f = self.g.index(15);
                     let mut m = 0;
-                    sinew_world_family_constraint_count(w, f.min(13), &mut m);
+                    sinew_world_family_constraint_count(w, f.min(14), &mut m);
                     let first = self.g.index(m);
                     let c = m.saturating_sub(first).min(self.g.count(16));
                     let mut o = Output::<f32>::new(&mut self.g, (c as usize).min(MAX_BUF));

@@ -96,6 +96,15 @@ namespace Sinew.Native
         /// groups, offset by the body's first link.
         /// </summary>
         BodyLink = 13,
+        /// <summary>
+        /// Grabs (sinew_world_grab_particle); |force| in N. A grab's id is the index of
+        /// the particle it holds: ids run over every particle, and an id whose particle is
+        /// not grabbed reads as removed. Removing a grab releases it (as
+        /// sinew_world_release_particle); compliance in m/N; no stiffness; the rest length
+        /// is 0 (set_rest accepts only 0: move the target with sinew_world_move_grab);
+        /// grabs take no break force.
+        /// </summary>
+        Grab = 14,
     }
 
     /// <summary>Values of <c>SinewClothDesc::bending</c> (crosses as <c>uint32_t</c>).</summary>
@@ -1096,6 +1105,8 @@ namespace Sinew.Native
         /// Removes constraints <c>first..first+count</c> of <c>family</c> (a SinewFamily value): they
         /// keep their ids, stop acting from the next step and report zero force. Fails,
         /// changing nothing, on an out-of-range id, a zero count or an id already removed.
+        /// For SINEW_FAMILY_GRAB the ids are particle indices: removing releases the grabs (as
+        /// sinew_world_release_particle), and a particle that is not grabbed is a removed id.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_constraints_remove(SinewWorld world, uint family, uint first, uint count);
@@ -1112,7 +1123,8 @@ namespace Sinew.Native
         /// rest volume (m³) of tets and pressure surfaces (the target is the overpressure
         /// times it), the rest area (m²) of rings, the minimum area (m²) or volume (m³) of
         /// unilateral constraints. Isometric bending, strains, shape clusters and attachments
-        /// have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). All or nothing.
+        /// have no scalar rest value (SINEW_ERROR_INVALID_ARGUMENT). A grab's rest length is 0:
+        /// only 0 is accepted (move a grab with sinew_world_move_grab). All or nothing.
         /// </summary>
         /// <remarks><c>rest_values</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -1131,7 +1143,8 @@ namespace Sinew.Native
         /// Sets the compliance of constraints <c>first..first+count</c> of <c>family</c>, in the
         /// family's unit (m/N for distance, tethers and attachments; rad/(N·m) dihedral;
         /// 1/(N·m) isometric, tet volume and strains; m⁵/N pressure and unilateral volume;
-        /// m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]. A PBD distance
+        /// m³/N rings and unilateral area), in [0, SINEW_MAX_COMPLIANCE]; grabs in m/N, in
+        /// [0, 1000]. A PBD distance
         /// constraint becomes an XPBD one. Shape clusters take a stiffness instead.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -1141,7 +1154,7 @@ namespace Sinew.Native
         /// Sets the PBD stiffness k in [0, 1] (the fraction of the error removed per substep,
         /// whatever the iteration count) of constraints <c>first..first+count</c> of <c>family</c>:
         /// distance constraints (an XPBD one becomes a PBD one) and shape clusters; the other
-        /// families take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
+        /// families, grabs included, take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_constraints_set_stiffness(SinewWorld world, uint family, uint first, uint count, float stiffness);
@@ -1166,7 +1179,8 @@ namespace Sinew.Native
         /// Sets the break force (family units, N for lengths; +infinity = never breaks; finite
         /// values must be &gt; 0) of constraints <c>first..first+count</c> of <c>family</c>. From the next
         /// step on, a constraint whose force exceeds it in a substep is removed and reported
-        /// by sinew_world_take_break_events. Shape clusters report no force and cannot break.
+        /// by sinew_world_take_break_events. Shape clusters report no force and cannot break;
+        /// grabs take no break force (SINEW_ERROR_INVALID_ARGUMENT).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_constraints_set_break_force(SinewWorld world, uint family, uint first, uint count, float force);
