@@ -26,12 +26,18 @@ fn grab_cases() -> Vec<Case> {
     let mut cases = Vec::new();
     let f = "sinew_constraints_remove";
     cases.extend([
-        case(f, "grab: particle 1 not grabbed", SINEW_ERROR_INVALID_ARGUMENT, |c| {
-            sinew_constraints_remove(c.world, GRAB, 1, 1)
-        }),
-        case(f, "grab: 2..4, 3 not grabbed", SINEW_ERROR_INVALID_ARGUMENT, |c| {
-            sinew_constraints_remove(c.world, GRAB, 2, 2)
-        }),
+        case(
+            f,
+            "grab: particle 1 not grabbed",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |c| sinew_constraints_remove(c.world, GRAB, 1, 1),
+        ),
+        case(
+            f,
+            "grab: 2..4, 3 not grabbed",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |c| sinew_constraints_remove(c.world, GRAB, 2, 2),
+        ),
         case(f, "grab: id N", SINEW_ERROR_OUT_OF_RANGE, |c| {
             sinew_constraints_remove(c.world, GRAB, N, 1)
         }),
@@ -40,9 +46,12 @@ fn grab_cases() -> Vec<Case> {
         }),
     ]);
     let f = "sinew_constraints_is_removed";
-    cases.push(case(f, "grab: id N", SINEW_ERROR_OUT_OF_RANGE, |c| unsafe {
-        sinew_constraints_is_removed(c.world, GRAB, N, c.out.u32())
-    }));
+    cases.push(case(
+        f,
+        "grab: id N",
+        SINEW_ERROR_OUT_OF_RANGE,
+        |c| unsafe { sinew_constraints_is_removed(c.world, GRAB, N, c.out.u32()) },
+    ));
     let f = "sinew_constraints_set_rest";
     for (label, first, v) in [
         ("grab: rest 0.1", 2, 0.1f32),
@@ -50,15 +59,23 @@ fn grab_cases() -> Vec<Case> {
         ("grab: rest -1", 2, -1.0),
         ("grab: particle 1 not grabbed", 1, 0.0),
     ] {
-        cases.push(case(f, label, SINEW_ERROR_INVALID_ARGUMENT, move |c| unsafe {
-            let r = [v];
-            sinew_constraints_set_rest(c.world, GRAB, first, 1, r.as_ptr())
-        }));
+        cases.push(case(
+            f,
+            label,
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| unsafe {
+                let r = [v];
+                sinew_constraints_set_rest(c.world, GRAB, first, 1, r.as_ptr())
+            },
+        ));
     }
     let f = "sinew_constraints_read_rest";
-    cases.push(case(f, "grab: id N", SINEW_ERROR_OUT_OF_RANGE, |c| unsafe {
-        sinew_constraints_read_rest(c.world, GRAB, N, 1, c.out.f32s())
-    }));
+    cases.push(case(
+        f,
+        "grab: id N",
+        SINEW_ERROR_OUT_OF_RANGE,
+        |c| unsafe { sinew_constraints_read_rest(c.world, GRAB, N, 1, c.out.f32s()) },
+    ));
     let f = "sinew_constraints_set_compliance";
     for (label, first, count, k) in [
         ("grab: compliance -1", 2, 1, -1.0f32),

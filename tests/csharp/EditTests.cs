@@ -55,6 +55,48 @@ namespace SinewTests
             }
         }
 
+        /// A 1 kg particle grabbed at the origin, softened through the generic compliance
+        /// call (id = particle index), sags by α m g and the grab reads m g; removing the
+        /// grab releases it exactly as ReleaseParticle does.
+        public static void TestGrabThroughTheGenericEdits()
+        {
+            using (var w = NewWorld(16, 2f))
+            using (var twin = NewWorld(16, 2f))
+            {
+                foreach (var x in new[] { w, twin })
+                {
+                    x.AddParticles(new[] { V(0, 0, 0), V(1, 0, 0) }, new[] { 1f, 1f });
+                    x.GrabParticle(0, V(0, 0, 0), 0f);
+                    x.SetConstraintCompliance(SinewFamily.Grab, 0, 1, 1e-3f);
+                    for (int i = 0; i < 600; i++) x.Step(Dt);
+                }
+                Check.True(!w.IsConstraintRemoved(SinewFamily.Grab, 0), "particle 0 grabbed");
+                Check.True(w.IsConstraintRemoved(SinewFamily.Grab, 1), "particle 1 not grabbed");
+                var p = new SinewVec3[2];
+                w.ReadPositions(0, p);
+                Check.Rel(1e-3 * G, -p[0].y, 0.02, "grab sag α m g");
+                var f = new float[1];
+                w.ReadFamilyForces(SinewFamily.Grab, 0, f);
+                Check.Rel(G, f[0], 0.02, "grab force m g");
+                var rest = new float[1];
+                w.ReadConstraintRest(SinewFamily.Grab, 0, rest);
+                Check.Equal(0f, rest[0], "grab rest length 0");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.SetConstraintRest(SinewFamily.Grab, 0, new[] { 0.1f }), "sinew_world_move_grab");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.SetConstraintStiffness(SinewFamily.Grab, 0, 1, 0.5f), "sinew_constraints_set_stiffness");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.RemoveConstraints(SinewFamily.Grab, 0, 2), "particle 1 is not grabbed");
+                w.RemoveConstraints(SinewFamily.Grab, 0, 1);
+                twin.ReleaseParticle(0);
+                Check.True(w.IsConstraintRemoved(SinewFamily.Grab, 0), "released");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.RemoveConstraints(SinewFamily.Grab, 0, 1), "particle 0 is not grabbed");
+                for (int i = 0; i < 30; i++) { w.Step(Dt); twin.Step(Dt); }
+                var q = new SinewVec3[2];
+                w.ReadPositions(0, p);
+                twin.ReadPositions(0, q);
+                Check.True(p[0].x == q[0].x && p[0].y == q[0].y && p[0].z == q[0].z, "remove = release, bit for bit");
+                Check.True(p[0].y < -0.1f, "falls once released");
+            }
+        }
+
         /// A 50 N rope under a 10 kg load snaps at its top link; the event names it.
         public static void TestRopeSnapsAndReportsTheBreak()
         {
