@@ -229,7 +229,8 @@ pub unsafe extern "C" fn sinew_world_add_pressure_volume(
 }
 
 /// Writes the number of constraints of `family` (a SinewFamily; removed ones included:
-/// ids never shift) to `*out_count`.
+/// ids never shift) to `*out_count`; for SINEW_FAMILY_GRAB, whose ids are particle
+/// indices, the particle count.
 ///
 /// # Safety
 /// `out_count` must be NULL or point to one writable uint32_t.

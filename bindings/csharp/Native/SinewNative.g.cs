@@ -1335,7 +1335,8 @@ namespace Sinew.Native
 
         /// <summary>
         /// Writes the number of constraints of <c>family</c> (a SinewFamily; removed ones included:
-        /// ids never shift) to <c>*out_count</c>.
+        /// ids never shift) to <c>*out_count</c>; for SINEW_FAMILY_GRAB, whose ids are particle
+        /// indices, the particle count.
         /// </summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
