@@ -1,5 +1,5 @@
 //! Edits between steps may allocate, `World::step` still never does: after in-place
-//! edits (removals, rest values, compliance, rest scale, mass, break forces) and with
+//! edits (removals, rest values, compliance, rest scale, mass, break forces, grabs) and with
 //! ropes breaking during the counted steps (events queued in reserved room), a
 //! counting global allocator sees no allocation in the step.
 //!
@@ -48,6 +48,13 @@ fn step_after_edits_and_breaks_does_not_allocate() {
         w.set_constraint_compliance(FamilyKind::Tether, 0, 4, 1e-4)
             .unwrap();
         w.remove_constraints(FamilyKind::Tether, 5, 3).unwrap();
+        // Grabs through the generic edits (ids are particle indices).
+        w.grab_particle(10, Vec3::new(0.3, 0.1, 0.0), 0.0).unwrap();
+        w.grab_particle(240 + 9, Vec3::new(0.0, 1.2, 0.0), 0.0)
+            .unwrap();
+        w.set_constraint_compliance(FamilyKind::Grab, 240 + 9, 1, 1e-3)
+            .unwrap();
+        w.remove_constraints(FamilyKind::Grab, 10, 1).unwrap();
         w.set_body_rest_scale(ropes[1], 0.9).unwrap();
         w.set_body_mass(ropes[2], 3.0).unwrap();
         w.cut_rope(ropes[3], 12).unwrap();
