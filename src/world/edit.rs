@@ -323,7 +323,7 @@ impl World {
                 let w = (h.w as f64 * ratio) as f32;
                 if !(w > 0.0 && w <= crate::limits::MAX_INVERSE_MASS) {
                     return Err(Error::invalid(format!(
-                        "mass {mass} kg gives particle {i} an inverse mass of {w} 1/kg,                          outside (0, {}]",
+                        "mass {mass} kg gives particle {i} an inverse mass of {w} 1/kg, outside (0, {}]",
                         crate::limits::MAX_INVERSE_MASS
                     )));
                 }
