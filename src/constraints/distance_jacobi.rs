@@ -137,7 +137,7 @@ mod avx {
     use std::arch::x86_64::*;
     use std::ops::Range;
 
-    use super::super::distance_kernel::avx::{to_lanes, to_records};
+    use super::super::distance_kernel::avx::{gather_pairs, to_records};
     use super::{JacobiSlots, MIN_LENGTH};
     use crate::math::{Vec3A, Vec4};
 
@@ -228,20 +228,7 @@ mod avx {
         // have its length) and are this call's alone; `corrections` holds 16-byte
         // aligned `Vec4`s.
         unsafe {
-            let [ax, ay, az, aw] = to_lanes(ia.map(|i| _mm_load_ps(hp.add(4 * i))));
-            let [bx, by, bz, bw] = to_lanes(ib.map(|i| _mm_load_ps(hp.add(4 * i))));
-            // base_a − base_b record by record (the same subtractions as lane by
-            // lane), so one transpose serves both bases.
-            let [pqx, pqy, pqz, _] = to_lanes(std::array::from_fn(|k| {
-                _mm_sub_ps(
-                    _mm_load_ps(bp.add(4 * ia[k])),
-                    _mm_load_ps(bp.add(4 * ib[k])),
-                )
-            }));
-            // d = (base_a − base_b) + (d_a − d_b), as `particles::separation`.
-            let dx = _mm256_add_ps(pqx, _mm256_sub_ps(ax, bx));
-            let dy = _mm256_add_ps(pqy, _mm256_sub_ps(ay, by));
-            let dz = _mm256_add_ps(pqz, _mm256_sub_ps(az, bz));
+            let ([.., aw], [.., bw], [dx, dy, dz]) = gather_pairs(hp, bp, ia, ib);
             let rest = _mm256_loadu_ps(slots.rest.as_ptr().add(s));
             // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
             // (blendv selects by the sign bit).

@@ -502,20 +502,8 @@ pub(super) mod avx {
         // bounds-checked, and `rest`, `softness` and `lambda` have the length of
         // `pairs`).
         unsafe {
-            let [ax, ay, az, aw] = to_lanes(ia.map(|i| _mm_load_ps(hot.add(4 * i))));
-            let [bx, by, bz, bw] = to_lanes(ib.map(|i| _mm_load_ps(hot.add(4 * i))));
-            // base_a − base_b record by record (the same subtractions as lane by
-            // lane), so one transpose serves both bases.
-            let [pqx, pqy, pqz, _] = to_lanes(std::array::from_fn(|k| {
-                _mm_sub_ps(
-                    _mm_load_ps(base.add(4 * ia[k])),
-                    _mm_load_ps(base.add(4 * ib[k])),
-                )
-            }));
-            // d = (base_a − base_b) + (d_a − d_b), as `particles::separation`.
-            let dx = _mm256_add_ps(pqx, _mm256_sub_ps(ax, bx));
-            let dy = _mm256_add_ps(pqy, _mm256_sub_ps(ay, by));
-            let dz = _mm256_add_ps(pqz, _mm256_sub_ps(az, bz));
+            let ([ax, ay, az, aw], [bx, by, bz, bw], [dx, dy, dz]) =
+                gather_pairs(hot, base, ia, ib);
             let rest = _mm256_loadu_ps(slots.rest.as_ptr().add(s));
             // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
             // (blendv selects by the sign bit).
@@ -621,6 +609,42 @@ pub(super) mod avx {
             for (&i, r) in block.ib.iter().zip(to_records(block.b)) {
                 _mm_store_ps(hot.add(4 * i), r);
             }
+        }
+    }
+
+    /// The lanes of eight pairs' hot records (`a`, `b`: x, y, z, w of each end) and
+    /// their separations `d = (base_a − base_b) + (d_a − d_b)` (as
+    /// `particles::separation`): the base difference is taken record by record before
+    /// one transpose, the same subtractions as lane by lane. Shared by the AVX
+    /// Gauss-Seidel, Jacobi and tether kernels.
+    ///
+    /// # Safety
+    /// AVX is enabled in the caller; `hot` and `base` point to arrays of 16-byte
+    /// aligned four-float records, and every index of `ia` and `ib` is below their
+    /// length (so each aligned load stays inside one record).
+    #[inline(always)]
+    pub(in crate::constraints) unsafe fn gather_pairs(
+        hot: *const f32,
+        base: *const f32,
+        ia: [usize; 8],
+        ib: [usize; 8],
+    ) -> ([__m256; 4], [__m256; 4], [__m256; 3]) {
+        // SAFETY: the caller's promise (above).
+        unsafe {
+            let a = to_lanes(ia.map(|i| _mm_load_ps(hot.add(4 * i))));
+            let b = to_lanes(ib.map(|i| _mm_load_ps(hot.add(4 * i))));
+            let [pqx, pqy, pqz, _] = to_lanes(std::array::from_fn(|k| {
+                _mm_sub_ps(
+                    _mm_load_ps(base.add(4 * ia[k])),
+                    _mm_load_ps(base.add(4 * ib[k])),
+                )
+            }));
+            let d = [
+                _mm256_add_ps(pqx, _mm256_sub_ps(a[0], b[0])),
+                _mm256_add_ps(pqy, _mm256_sub_ps(a[1], b[1])),
+                _mm256_add_ps(pqz, _mm256_sub_ps(a[2], b[2])),
+            ];
+            (a, b, d)
         }
     }
 

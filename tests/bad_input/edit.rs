@@ -2,6 +2,11 @@
 //! sinew_body_set_mass), in the tables of ffi_bad_input.rs (same fixture and checks:
 //! its 3 distance constraints are family SINEW_FAMILY_DISTANCE = 10), plus removed ids
 //! and body values on worlds that hold them.
+//!
+//! SAFETY (every `unsafe` call in these tables): each pointer passed is valid for the
+//! count passed beside it, or NULL on purpose where the case's name says so (the ABI
+//! checks for NULL before any read or write); handles may be stale or forged on
+//! purpose, which the ABI checks by generation and never dereferences.
 
 use super::bodies_cases::{body_snapshot, body_world};
 use super::*;

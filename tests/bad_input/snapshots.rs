@@ -1,6 +1,11 @@
 //! Bad input for the snapshot functions, in the tables of ffi_bad_input.rs (same
 //! fixture and checks: a refused call writes no output and leaves the world as it
 //! was, hidden state included).
+//!
+//! SAFETY (every `unsafe` call in these tables): each pointer passed is valid for the
+//! count passed beside it, or NULL on purpose where the case's name says so (the ABI
+//! checks for NULL before any read or write); handles may be stale or forged on
+//! purpose, which the ABI checks by generation and never dereferences.
 
 use super::*;
 use sinew::ffi::snapshot::*;

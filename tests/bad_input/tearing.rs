@@ -1,6 +1,11 @@
 //! Bad input for cloth tearing (sinew_body_set_tear_threshold, sinew_cloth_*), in the
 //! tables of ffi_bad_input.rs, plus bad thresholds, reserves, bodies and capacities on
 //! a world holding a cloth: a status and a message, nothing changed.
+//!
+//! SAFETY (every `unsafe` call in these tables): each pointer passed is valid for the
+//! count passed beside it, or NULL on purpose where the case's name says so (the ABI
+//! checks for NULL before any read or write); handles may be stale or forged on
+//! purpose, which the ABI checks by generation and never dereferences.
 
 use super::bodies_cases::{body_snapshot, body_world};
 use super::*;
