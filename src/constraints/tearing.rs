@@ -68,6 +68,7 @@ pub(crate) struct Edge {
     pub rest: f32,
     /// m/N; [`REMOVED`] once removed.
     pub compliance: f32,
+    /// The XPBD multiplier accumulated over the substep (N·s²: the force is λ/h²).
     pub lambda: f32,
     /// The body-link id it came from ([`NONE`] for a copy a split made): force
     /// readback by body keeps reading it under that id.
@@ -88,6 +89,8 @@ pub(crate) struct Hinge<R> {
     pub rest: R,
     /// Units of the family; [`REMOVED`] once removed.
     pub compliance: f32,
+    /// The XPBD multiplier accumulated over the substep (the family's constraint unit
+    /// divided by its compliance unit, times s²).
     pub lambda: f32,
 }
 
