@@ -30,6 +30,8 @@
 //!   component and subsystem sources compiled against `tests/cpp/ue_stub` (a minimal
 //!   stand-in for the UE types they use) and run: Blueprint edits apply in place,
 //!   OnRopeBroken fires, the mesh splits per piece, another rope continues bit for bit.
+//! * `unreal_fixed_step_on_a_stub_engine` (and `_asan_ubsan`): the subsystem's fixed
+//!   step, accumulator, MaxStepsPerFrame and GetInterpolationAlpha on the stub engine.
 //! * `stage_script_copies_library_and_headers`: `unreal-sample/stage-library.sh` puts
 //!   the headers and the library where SinewLibrary.Build.cs looks for them.
 //!
@@ -248,6 +250,47 @@ fn unreal_components_on_a_stub_engine() {
 fn unreal_components_on_a_stub_engine_asan_ubsan() {
     run_unreal_stub_test(
         "unreal_stub_test_asan_ubsan",
+        &[
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ],
+    );
+}
+
+/// tests/cpp/unreal_fixed_step_test.cpp: the subsystem's fixed step, accumulator,
+/// MaxStepsPerFrame cap and interpolation weight, on the stub engine (same flags as
+/// the stub test above), plain and under ASan/UBSan.
+fn run_unreal_fixed_step_test(name: &str, extra: &[&str]) {
+    let root = manifest_dir();
+    let source = root.join("unreal-sample/Plugins/Sinew/Source/Sinew");
+    let mut flags: Vec<String> = vec!["-Wno-unused-parameter".into()];
+    for dir in [
+        root.join("tests/cpp/ue_stub"),
+        source.join("Public"),
+        source.join("Private"),
+    ] {
+        flags.push(format!("-I{}", dir.display()));
+    }
+    flags.extend(extra.iter().map(|s| s.to_string()));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let src = root.join("tests/cpp/unreal_fixed_step_test.cpp");
+    let stdout = compile_and_run(&src, name, &flags);
+    assert!(
+        stdout.contains(" checks, 0 failed"),
+        "{name} exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+#[test]
+fn unreal_fixed_step_on_a_stub_engine() {
+    run_unreal_fixed_step_test("unreal_fixed_step_test", &[]);
+}
+
+#[test]
+fn unreal_fixed_step_on_a_stub_engine_asan_ubsan() {
+    run_unreal_fixed_step_test(
+        "unreal_fixed_step_test_asan_ubsan",
         &[
             "-fsanitize=address,undefined",
             "-fno-sanitize-recover=all",

@@ -1742,8 +1742,8 @@ pub fn self_test_live_edits() -> Vec<(String, Option<String>)> {
                 "t",
                 &must_change(
                     &sub_cpp,
-                    "	const sinew::Result<void> Stepped = Scene->step(Dt);\n",
-                    "	(void)Scene->remove_body(1);\n	const sinew::Result<void> Stepped = Scene->step(Dt);\n",
+                    "	const sinew::Result<void> Stepped = Scene->step(FixedDt);\n",
+                    "	(void)Scene->remove_body(1);\n	const sinew::Result<void> Stepped = Scene->step(FixedDt);\n",
                 ),
             )),
         ),

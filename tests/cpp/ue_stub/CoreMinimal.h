@@ -88,6 +88,8 @@ struct FMath {
     template <class T> static T Clamp(T v, T lo, T hi) { return v < lo ? lo : (hi < v ? hi : v); }
     static double Sqrt(double v) { return std::sqrt(v); }
     static float Sqrt(float v) { return std::sqrt(v); }
+    static double Fmod(double x, double y) { return std::fmod(x, y); }
+    static bool IsFinite(float v) { return std::isfinite(v); }
 };
 struct FMemory {
     static void* Memcpy(void* d, const void* s, std::size_t n) { return std::memcpy(d, s, n); }
