@@ -553,3 +553,61 @@ fn stage_script_copies_library_and_headers() {
     let build_cs = std::fs::read_to_string(third.join("SinewLibrary.Build.cs")).unwrap();
     assert!(build_cs.contains("\"libsinew.so\"") && build_cs.contains("\"include\""));
 }
+
+/// `unreal-sample/stage-library.sh` places a static library by the cargo target in its
+/// path (target/<triple>/release/libsinew.a) where SinewLibrary.Build.cs links it for
+/// Android (per ABI) and iOS, refuses a static library of another target, and the
+/// plugin allows those platforms. (Stand-in files: the script only copies.)
+#[test]
+fn stage_script_places_static_libraries_for_android_and_ios() {
+    let dest = scratch_dir("stage_static");
+    let plugin = dest.join("Sinew");
+    let _ = std::fs::remove_dir_all(&plugin);
+    let mut cp = Command::new("cp");
+    cp.arg("-r")
+        .arg(manifest_dir().join("unreal-sample/Plugins/Sinew"))
+        .arg(&plugin);
+    run_ok(cp, "copying the plugin");
+    let third = plugin.join("Source/ThirdParty/SinewLibrary");
+    for (triple, staged) in [
+        ("aarch64-linux-android", "lib/Android/arm64-v8a/libsinew.a"),
+        ("x86_64-linux-android", "lib/Android/x86_64/libsinew.a"),
+        ("aarch64-apple-ios", "lib/IOS/libsinew.a"),
+    ] {
+        let dir = dest.join("target").join(triple).join("release");
+        std::fs::create_dir_all(&dir).unwrap();
+        let lib = dir.join("libsinew.a");
+        std::fs::write(&lib, format!("static library of {triple}")).unwrap();
+        let mut sh = Command::new("bash");
+        sh.arg(manifest_dir().join("unreal-sample/stage-library.sh"))
+            .arg(&plugin)
+            .arg(&lib);
+        run_ok(sh, "stage-library.sh");
+        let got = std::fs::read_to_string(third.join(staged))
+            .unwrap_or_else(|e| panic!("{staged} not staged: {e}"));
+        assert_eq!(got, format!("static library of {triple}"));
+    }
+    let stray = dest.join("target/wasm32-unknown-emscripten/release");
+    std::fs::create_dir_all(&stray).unwrap();
+    std::fs::write(stray.join("libsinew.a"), "x").unwrap();
+    let mut sh = Command::new("bash");
+    sh.arg(manifest_dir().join("unreal-sample/stage-library.sh"))
+        .arg(&plugin)
+        .arg(stray.join("libsinew.a"));
+    let out = run(sh);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let build_cs = std::fs::read_to_string(third.join("SinewLibrary.Build.cs")).unwrap();
+    for needle in [
+        "UnrealTargetPlatform.Android",
+        "\"arm64-v8a\", \"libsinew.a\"",
+        "\"x86_64\", \"libsinew.a\"",
+        "UnrealTargetPlatform.IOS",
+    ] {
+        assert!(
+            build_cs.contains(needle),
+            "SinewLibrary.Build.cs lacks {needle}"
+        );
+    }
+    let uplugin = std::fs::read_to_string(plugin.join("Sinew.uplugin")).unwrap();
+    assert!(uplugin.contains("\"Android\"") && uplugin.contains("\"IOS\""));
+}

@@ -33,7 +33,7 @@ namespace Sinew.Unity
         [Tooltip("Gauss-Seidel converges fastest; Jacobi is order-independent. Read when the world is created.")]
         public SinewSolver solver = SinewSolver.GaussSeidel;
 
-        [Tooltip("Worker threads: 0 = all cores, 1 = the main thread only. Results do not depend on it.")]
+        [Tooltip("Worker threads: 0 = all cores, 1 = the main thread only (always 1 in WebGL players). Results do not depend on it.")]
         [Min(0)]
         public int threads = 0;
 
@@ -64,8 +64,10 @@ namespace Sinew.Unity
         /// (pinned particles follow the transforms moved in FixedUpdate, and PhysX rigidbodies
         /// that colliders follow are in the same step), and alpha is the one Unity's own
         /// Rigidbody interpolation uses: (Time.time - Time.fixedTime) / Time.fixedDeltaTime,
-        /// computed in Update. Hosts without a fixed-step loop of their own use
-        /// <see cref="Sinew.World.Advance"/>, the library's accumulator, instead.</para></summary>
+        /// computed in Update. Stepping from Update through <see cref="Sinew.World.Advance"/>
+        /// (the library's accumulator, for hosts without a fixed-step loop of their own) would
+        /// run a frame's steps in one native call, so BeforeStep could not drive pinned
+        /// particles between them, and its steps would drift out of phase with PhysX's.</para></summary>
         public float InterpolationAlpha { get { return alpha; } }
 
         /// <summary>The world, created from the fields above on first use.</summary>
@@ -81,7 +83,14 @@ namespace Sinew.Unity
                     s.Iterations = iterations;
                     s.Damping = damping;
                     s.Solver = solver;
+#if UNITY_WEBGL && !UNITY_EDITOR
+                    // The WebGL player has no threads (unless Unity's experimental native
+                    // multithreading is on): the world runs on the calling thread and never
+                    // starts a pool (docs/unity.md, "Platforms").
+                    s.Threads = 1;
+#else
                     s.Threads = threads;
+#endif
                     world = new World(s);
                 }
                 return world;
