@@ -41,6 +41,7 @@ using int32 = std::int32_t;
 using int64 = std::int64_t;
 using uint64 = std::uint64_t;
 using TCHAR = char;
+using SIZE_T = std::size_t;
 
 struct FString {
     std::string S;
@@ -99,7 +100,9 @@ struct FVector {
     static const FVector ZeroVector;
     FVector() = default;
     FVector(double x, double y, double z) : X(x), Y(y), Z(z) {}
+    explicit FVector(double v) : X(v), Y(v), Z(v) {}
     explicit FVector(const FVector3f& f);
+    FVector operator*(double s) const { return {X * s, Y * s, Z * s}; }
     FVector operator+(const FVector& o) const { return {X + o.X, Y + o.Y, Z + o.Z}; }
     FVector operator-(const FVector& o) const { return {X - o.X, Y - o.Y, Z - o.Z}; }
     bool IsNearlyZero() const { return std::fabs(X) < 1e-8 && std::fabs(Y) < 1e-8 && std::fabs(Z) < 1e-8; }
@@ -119,6 +122,42 @@ inline FVector::FVector(const FVector3f& f) : X(f.X), Y(f.Y), Z(f.Z) {}
 struct FVector2D {
     double X = 0, Y = 0;
     FVector2D(double x, double y) : X(x), Y(y) {}
+};
+struct FVector2f {
+    float X = 0, Y = 0;
+    FVector2f() = default;
+    FVector2f(float x, float y) : X(x), Y(y) {}
+};
+struct FVector4f {
+    float X = 0, Y = 0, Z = 0, W = 0;
+    FVector4f() = default;
+    FVector4f(const FVector3f& v, float w) : X(v.X), Y(v.Y), Z(v.Z), W(w) {}
+};
+struct FColor {
+    uint8 R = 0, G = 0, B = 0, A = 0;
+    static const FColor White;
+};
+inline const FColor FColor::White{255, 255, 255, 255};
+/// An axis-aligned box (cm).
+struct FBox {
+    FVector Min, Max;
+    FBox(const FVector& min, const FVector& max) : Min(min), Max(max) {}
+    FBox& operator+=(const FVector& p) {
+        Min = FVector(std::fmin(Min.X, p.X), std::fmin(Min.Y, p.Y), std::fmin(Min.Z, p.Z));
+        Max = FVector(std::fmax(Max.X, p.X), std::fmax(Max.Y, p.Y), std::fmax(Max.Z, p.Z));
+        return *this;
+    }
+    FBox ExpandBy(double w) const { return FBox(Min - FVector(w), Max + FVector(w)); }
+};
+/// Bounds as UE keeps them: the box's centre and half extent, and the sphere around it.
+struct FBoxSphereBounds {
+    FVector Origin, BoxExtent;
+    double SphereRadius = 0;
+    FBoxSphereBounds() = default;
+    explicit FBoxSphereBounds(const FBox& b)
+        : Origin((b.Min + b.Max) * 0.5), BoxExtent((b.Max - b.Min) * 0.5),
+          SphereRadius(std::sqrt(BoxExtent.X * BoxExtent.X + BoxExtent.Y * BoxExtent.Y + BoxExtent.Z * BoxExtent.Z)) {}
+    FBox GetBox() const { return FBox(Origin - BoxExtent, Origin + BoxExtent); }
 };
 struct FQuat {
     double X = 0, Y = 0, Z = 0, W = 1;
@@ -156,6 +195,7 @@ class TArray {
     void Reset() { V.clear(); }
     int32 Num() const { return static_cast<int32>(V.size()); }
     void SetNumUninitialized(int32 n) { V.resize(static_cast<std::size_t>(n)); }
+    void SetNumZeroed(int32 n) { V.assign(static_cast<std::size_t>(n), T()); }
     T* GetData() { return V.data(); }
     const T* GetData() const { return V.data(); }
     T& operator[](int32 i) { return V[static_cast<std::size_t>(i)]; }

@@ -12,5 +12,6 @@ class UWorld : public UObject {
     }
     double GetGravityZ() const { return -980.0; }
     UWorldSubsystem* Subsystem = nullptr;
+    EWorldType::Type WorldType = EWorldType::Game;
     ULevel* PersistentLevel = nullptr;
 };
