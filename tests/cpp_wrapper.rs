@@ -26,10 +26,12 @@
 //! * `unreal_plugin_edits_in_place`: Blueprint setters and events of the live edits are
 //!   declared as UHT requires, editor-only overrides sit in `#if WITH_EDITOR`, and no
 //!   code path but BeginPlay/EndPlay adds or removes a body (nothing rebuilds the world).
-//! * `unreal_components_on_a_stub_engine` (and `_asan_ubsan`): the plugin's rope
-//!   component and subsystem sources compiled against `tests/cpp/ue_stub` (a minimal
-//!   stand-in for the UE types they use) and run: Blueprint edits apply in place,
-//!   OnRopeBroken fires, the mesh splits per piece, another rope continues bit for bit.
+//! * `unreal_components_on_a_stub_engine` (and `_asan_ubsan`): the plugin's rope and
+//!   cloth components, scene proxy, editor preview and subsystem sources compiled
+//!   against `tests/cpp/ue_stub` (a minimal stand-in for the UE types they use) and
+//!   run: Blueprint edits apply in place, OnRopeBroken fires, the proxy draws a tube
+//!   per piece and the cloth's vertices from the buffers it uploads, another rope
+//!   continues bit for bit, an editor world previews a rope.
 //! * `stage_script_copies_library_and_headers`: `unreal-sample/stage-library.sh` puts
 //!   the headers and the library where SinewLibrary.Build.cs looks for them.
 //!

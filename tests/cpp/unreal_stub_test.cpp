@@ -5,12 +5,15 @@
 // draws one tube per piece from the vertex buffers it uploads (the tube's vertices on
 // circles of the rope's radius around the particles, the index buffer written only
 // when the pieces change), the bounds hold every particle, a rope in another component
-// continues bit for bit as it does alone, and an editor world previews a rope.
+// continues bit for bit as it does alone, a cloth's proxy draws its particles (pins in
+// place, unit normals, the index buffer written again only when it tears), and an
+// editor world previews a rope.
 // Built and run by tests/cpp_wrapper.rs (`unreal_components_on_a_stub_engine`).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewRopeComponent.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewMeshSceneProxy.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewClothComponent.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
 
 #include <cstdio>
@@ -226,6 +229,73 @@ int main() {
     Snap->EndPlay(EEndPlayReason::Destroyed);
     Beside->EndPlay(EEndPlayReason::Destroyed);
     Swing->EndPlay(EEndPlayReason::Destroyed);
+
+    // A cloth: an 80 cm square of 9 x 9 vertices hanging in the XZ plane from its top
+    // row, drawn by its proxy from the positions of its particles.
+    {
+        Game Cloths;
+        UStaticMesh Sheet;
+        for (int j = 0; j < 9; ++j)
+            for (int i = 0; i < 9; ++i) {
+                Sheet.StubVertices.Add(FVector(10.0 * i, 0, 10.0 * j));
+                Sheet.StubUVs.Add(FVector2D(i / 8.0, j / 8.0));
+            }
+        for (int j = 0; j < 8; ++j)
+            for (int i = 0; i < 8; ++i) {
+                const int32 a = j * 9 + i, b = a + 1, c = a + 9, d = a + 10;
+                for (int32 v : {a, b, d, a, d, c}) Sheet.StubTriangles.Add(v);
+            }
+        auto MakeCloth = [&](float Threshold, double X) {
+            auto C = std::make_unique<USinewClothComponent>(FObjectInitializer());
+            C->World = &Cloths.World;
+            C->Transform = FTransform(FVector(X, 500, 100));
+            C->SourceMesh = &Sheet;
+            C->TearThreshold = Threshold;
+            C->RegisterComponent();
+            Cloths.Primitives.push_back(C.get());
+            C->BeginPlay();
+            return C;
+        };
+        auto Cloth = MakeCloth(0.0f, 0.0);
+        auto Tearing = MakeCloth(1.2f, 300.0);
+        Cloths.Frames(60);
+        const FSinewMeshSceneProxy& Proxy = *ProxyOf(*Cloth);
+        check(Cloth->IsSimulating() && Proxy.GetNumVertices() == 81 && Proxy.GetNumIndices() == 8 * 8 * 6,
+              "the cloth's proxy draws every source vertex and triangle");
+        const std::vector<FVector3f> Vertices = Uploaded(Proxy);
+        bool PinsStay = true;
+        for (int i = 0; i < 9; ++i) {
+            const FVector3f& V = Vertices[(std::size_t)(72 + i)];
+            PinsStay = PinsStay && std::fabs(V.X - 10.0f * i) < 1e-3f && std::fabs(V.Y) < 1e-3f && std::fabs(V.Z - 80.0f) < 1e-3f;
+        }
+        check(PinsStay, "the pinned top row is drawn where the source mesh has it (local space)");
+        bool Frames = true;
+        const FStaticMeshVertexBuffer& Attributes = Proxy.GetVertexBuffers().StaticMeshVertexBuffer;
+        for (uint32 v = 0; v < 81; ++v) {
+            const FVector4f N = Attributes.VertexTangentZ(v), T = Attributes.VertexTangentX(v);
+            Frames = Frames && std::fabs(N.X * N.X + N.Y * N.Y + N.Z * N.Z - 1.0f) < 1e-4f &&
+                     std::fabs(N.X * T.X + N.Y * T.Y + N.Z * T.Z) < 1e-4f && std::fabs(N.Y) > 0.99f;
+        }
+        check(Frames, "a hanging sheet: unit normals across its plane, tangents perpendicular to them");
+        check(std::fabs(Attributes.GetVertexUV(80, 0).X - 1.0f) < 1e-6f, "the source's UVs are uploaded");
+        check(Proxy.GetTopologyUploads() == 1, "an untorn cloth writes its index buffer once");
+        check(Tearing->GetTopologyVersion() == 0 && ProxyOf(*Tearing)->GetTopologyUploads() == 1,
+              "the tearing cloth hangs untorn under its own weight");
+        // Pull the tearing cloth's bottom corner 2 m down: edges pass 1.2 x their rest length.
+        check(Tearing->GrabParticle(0), "grab the tearing cloth's bottom corner");
+        Tearing->SetGrabLocation(FVector(300, 500, -100));
+        Cloths.Frames(60);
+        const FSinewMeshSceneProxy& Torn = *ProxyOf(*Tearing);
+        std::printf("the pulled cloth: topology version %lld, %u index uploads, %u vertices\n",
+                    (long long)Tearing->GetTopologyVersion(), Torn.GetTopologyUploads(), Torn.GetNumVertices());
+        check(Tearing->GetTopologyVersion() > 0 && Torn.GetTopologyUploads() >= 2 && Torn.GetNumVertices() > 81,
+              "a tear: new vertices, the index buffer written again");
+        check(Torn.GetTopologyUploads() <= (uint32)Tearing->GetTopologyVersion() + 1,
+              "the index buffer is written only when the topology version changes");
+        check(GStubRHICmdList().BadLocks == 0, "the cloths' buffer locks were all valid");
+        Cloth->EndPlay(EEndPlayReason::Destroyed);
+        Tearing->EndPlay(EEndPlayReason::Destroyed);
+    }
 
     // The editor preview: in an editor world a rope with bPreviewInEditor joins when it
     // is registered (no BeginPlay there), swings in the realtime viewport's tick

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -83,6 +84,12 @@ void StubLog(const char* Verbosity, const char* Format, Args... args) {
 }
 #define UE_LOG(Category, Verbosity, ...) ((void)Category, StubLog(#Verbosity, __VA_ARGS__))
 
+template <class T>
+struct TNumericLimits {
+    static constexpr T Max() { return std::numeric_limits<T>::max(); }
+    static constexpr T Lowest() { return std::numeric_limits<T>::lowest(); }
+};
+
 struct FMath {
     template <class T> static T Max(T a, T b) { return a < b ? b : a; }
     template <class T> static T Min(T a, T b) { return b < a ? b : a; }
@@ -138,6 +145,24 @@ struct FColor {
     static const FColor White;
 };
 inline const FColor FColor::White{255, 255, 255, 255};
+struct FQuat {
+    double X = 0, Y = 0, Z = 0, W = 1;
+};
+struct FLinearColor {
+    float R = 0, G = 0, B = 0, A = 1;
+};
+/// A translation (the tests move nothing else).
+struct FTransform {
+    FVector Translation;
+    FTransform() = default;
+    explicit FTransform(const FVector& t) : Translation(t) {}
+    FVector GetLocation() const { return Translation; }
+    FQuat GetRotation() const { return {}; }
+    FVector GetScale3D() const { return {1, 1, 1}; }
+    FVector TransformPosition(const FVector& p) const { return p + Translation; }
+    FVector InverseTransformPosition(const FVector& p) const { return p - Translation; }
+};
+
 /// An axis-aligned box (cm).
 struct FBox {
     FVector Min, Max;
@@ -158,23 +183,12 @@ struct FBoxSphereBounds {
         : Origin((b.Min + b.Max) * 0.5), BoxExtent((b.Max - b.Min) * 0.5),
           SphereRadius(std::sqrt(BoxExtent.X * BoxExtent.X + BoxExtent.Y * BoxExtent.Y + BoxExtent.Z * BoxExtent.Z)) {}
     FBox GetBox() const { return FBox(Origin - BoxExtent, Origin + BoxExtent); }
-};
-struct FQuat {
-    double X = 0, Y = 0, Z = 0, W = 1;
-};
-struct FLinearColor {
-    float R = 0, G = 0, B = 0, A = 1;
-};
-/// A translation (the tests move nothing else).
-struct FTransform {
-    FVector Translation;
-    FTransform() = default;
-    explicit FTransform(const FVector& t) : Translation(t) {}
-    FVector GetLocation() const { return Translation; }
-    FQuat GetRotation() const { return {}; }
-    FVector GetScale3D() const { return {1, 1, 1}; }
-    FVector TransformPosition(const FVector& p) const { return p + Translation; }
-    FVector InverseTransformPosition(const FVector& p) const { return p - Translation; }
+    /// Stub: transforms are translations.
+    FBoxSphereBounds TransformBy(const FTransform& T) const {
+        FBoxSphereBounds B = *this;
+        B.Origin = T.TransformPosition(Origin);
+        return B;
+    }
 };
 
 template <class T>
@@ -191,6 +205,7 @@ class TArray {
         return static_cast<int32>(n - V.size());
     }
     bool Contains(const T& v) const { return std::find(V.begin(), V.end(), v) != V.end(); }
+    bool IsValidIndex(int32 i) const { return i >= 0 && i < Num(); }
     void Reserve(int32 n) { V.reserve(static_cast<std::size_t>(n)); }
     void Reset() { V.clear(); }
     int32 Num() const { return static_cast<int32>(V.size()); }
@@ -211,6 +226,7 @@ class UObject {
   public:
     virtual ~UObject() = default;
     FString GetPathName() const { return FString("/Stub/Object"); }
+    FString GetName() const { return FString("Object"); }
 };
 
 template <class T>
