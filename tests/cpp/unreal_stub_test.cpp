@@ -14,6 +14,7 @@
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewRopeComponent.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewMeshSceneProxy.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewClothComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewSkinnedClothComponent.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
 
 #include <cstdio>
@@ -295,6 +296,60 @@ int main() {
         check(GStubRHICmdList().BadLocks == 0, "the cloths' buffer locks were all valid");
         Cloth->EndPlay(EEndPlayReason::Destroyed);
         Tearing->EndPlay(EEndPlayReason::Destroyed);
+    }
+
+    // Character cloth: a skeletal mesh's section (the same sheet, in its reference pose)
+    // simulated on its skinned targets and drawn by the proxy instead of the skeletal mesh.
+    {
+        Game Character;
+        FSkeletalMeshRenderData RenderData;
+        FSkeletalMeshLODRenderData LOD;
+        FSkelMeshRenderSection Section;
+        Section.NumTriangles = 128;
+        Section.NumVertices = 81;
+        LOD.RenderSections.Add(Section);
+        USkeletalMeshComponent Skeletal;
+        for (int j = 0; j < 9; ++j)
+            for (int i = 0; i < 9; ++i) {
+                FFinalSkinVertex V;
+                V.Position = FVector3f(10.0f * i, 0.0f, 10.0f * j);
+                Skeletal.Skinned.Add(V);
+            }
+        for (int j = 0; j < 8; ++j)
+            for (int i = 0; i < 8; ++i) {
+                const uint32 a = (uint32)(j * 9 + i), b = a + 1, c = a + 9, d = a + 10;
+                for (uint32 v : {a, b, d, a, d, c}) LOD.MultiSizeIndexContainer.Indices.Add(v);
+            }
+        LOD.StaticVertexBuffers.StaticMeshVertexBuffer.Init(81, 1);
+        LOD.StaticVertexBuffers.StaticMeshVertexBuffer.SetVertexUV(80, 0, FVector2f(1.0f, 1.0f));
+        LOD.StaticVertexBuffers.ColorVertexBuffer.InitFromSingleColor(FColor::White, 81);
+        RenderData.LODRenderData.Add(LOD);
+        Skeletal.RenderData = &RenderData;
+        Skeletal.Transform = FTransform(FVector(0, -500, 100));
+        auto Cape = std::make_unique<USinewSkinnedClothComponent>(FObjectInitializer());
+        Cape->World = &Character.World;
+        Cape->AttachParent = &Skeletal;
+        Cape->Transform = Skeletal.Transform;
+        Cape->bUseSceneWind = false;
+        Cape->RegisterComponent();
+        Character.Primitives.push_back(Cape.get());
+        Cape->BeginPlay();
+        Character.Frames(30);
+        const FSinewMeshSceneProxy* CapeProxy = ProxyOf(*Cape);
+        check(Character.Sub.GetBodyCount() == 1 && CapeProxy->GetNumVertices() == 81 && CapeProxy->GetNumIndices() == 8 * 8 * 6 &&
+                  Skeletal.HiddenSection == 0,
+              "character cloth: the proxy draws the section the skeletal mesh no longer draws");
+        check(std::fabs(CapeProxy->GetVertexBuffers().StaticMeshVertexBuffer.GetVertexUV(80, 0).X - 1.0f) < 1e-6f,
+              "character cloth: the section's UVs are uploaded");
+        const std::vector<FVector3f> CapeVertices = Uploaded(*CapeProxy);
+        bool Near = CapeVertices.size() == 81;
+        for (std::size_t v = 0; Near && v < CapeVertices.size(); ++v) {
+            const FVector3f& Target = Skeletal.Skinned[(int32)v].Position;
+            const double dx = CapeVertices[v].X - Target.X, dy = CapeVertices[v].Y - Target.Y, dz = CapeVertices[v].Z - Target.Z;
+            Near = std::sqrt(dx * dx + dy * dy + dz * dz) <= 30.0 + 1e-3; // MaxDistance with a white colour channel
+        }
+        check(Near, "character cloth: every drawn vertex within MaxDistance of its skinned position");
+        Cape->EndPlay(EEndPlayReason::Destroyed);
     }
 
     // The editor preview: in an editor world a rope with bPreviewInEditor joins when it

@@ -29,6 +29,9 @@
 #define THIRD_PARTY_INCLUDES_START
 #define THIRD_PARTY_INCLUDES_END
 #define WITH_EDITOR 1
+#define PLATFORM_WINDOWS 0
+#define PLATFORM_MAC 0
+#define PLATFORM_LINUX 1
 #define TEXT(s) s
 #define UTF8_TO_TCHAR(s) (s)
 #define INDEX_NONE (-1)
@@ -59,6 +62,7 @@ struct FName {
     FName(const char* s) : S(s) {}
     bool operator==(const FName& o) const { return S == o.S; }
     bool operator!=(const FName& o) const { return S != o.S; }
+    bool IsNone() const { return S.empty(); }
 };
 
 // Logging: counted, so a test can require that nothing was logged.
@@ -161,6 +165,7 @@ struct FTransform {
     FVector GetScale3D() const { return {1, 1, 1}; }
     FVector TransformPosition(const FVector& p) const { return p + Translation; }
     FVector InverseTransformPosition(const FVector& p) const { return p - Translation; }
+    FVector TransformVectorNoScale(const FVector& v) const { return v; }
 };
 
 /// An axis-aligned box (cm).
@@ -211,6 +216,7 @@ class TArray {
     int32 Num() const { return static_cast<int32>(V.size()); }
     void SetNumUninitialized(int32 n) { V.resize(static_cast<std::size_t>(n)); }
     void SetNumZeroed(int32 n) { V.assign(static_cast<std::size_t>(n), T()); }
+    void SetNum(int32 n) { V.resize(static_cast<std::size_t>(n)); }
     T* GetData() { return V.data(); }
     const T* GetData() const { return V.data(); }
     T& operator[](int32 i) { return V[static_cast<std::size_t>(i)]; }
@@ -227,6 +233,8 @@ class UObject {
     virtual ~UObject() = default;
     FString GetPathName() const { return FString("/Stub/Object"); }
     FString GetName() const { return FString("Object"); }
+    FName GetFName() const { return Name; }
+    FName Name; ///< stub: set by the test
 };
 
 template <class T>

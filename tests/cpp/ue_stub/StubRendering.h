@@ -139,6 +139,7 @@ class FStaticMeshVertexBuffer : public FRenderResource {
         NumUVs = NumTexCoords;
     }
     void SetVertexTangents(uint32 i, FVector3f X, FVector3f Y, FVector3f Z) { Tangents[i] = FTangents{X, Y, Z}; }
+    uint32 GetNumVertices() const { return static_cast<uint32>(Tangents.size()); }
     void SetVertexUV(uint32 i, uint32 UVIndex, const FVector2f& UV) { TexCoords[static_cast<std::size_t>(i) * NumUVs + UVIndex] = UV; }
     FVector4f VertexTangentX(uint32 i) const { return FVector4f(Tangents[i].X, 0.0f); }
     FVector4f VertexTangentZ(uint32 i) const { return FVector4f(Tangents[i].Z, 1.0f); }
@@ -166,6 +167,8 @@ class FStaticMeshVertexBuffer : public FRenderResource {
 class FColorVertexBuffer : public FVertexBuffer {
   public:
     void InitFromSingleColor(const FColor& Color, uint32 NumVertices) { Colors.assign(NumVertices, Color); }
+    uint32 GetNumVertices() const { return static_cast<uint32>(Colors.size()); }
+    const FColor& VertexColor(uint32 i) const { return Colors[i]; }
     void InitRHI(FRHICommandListBase&) override { VertexBufferRHI = StubCreateBuffer(Colors.data(), Colors.size() * sizeof(FColor)); }
     void BindColorVertexBuffer(const FLocalVertexFactory*, FLocalVertexFactory::FDataType& Data) const { ++Data.BoundStreams; }
 
@@ -258,6 +261,16 @@ inline bool AllowDebugViewmodes() { return true; }
 class FSceneInterface {
   public:
     ERHIFeatureLevel::Type GetFeatureLevel() const { return ERHIFeatureLevel::SM5; }
+    /// Stub: the wind the test sets (UE sums its wind directional sources at Position).
+    void GetWindParameters_GameThread(const FVector&, FVector& OutDirection, float& OutSpeed, float& OutMinGust,
+                                      float& OutMaxGust) const {
+        OutDirection = WindDirection;
+        OutSpeed = WindSpeed;
+        OutMinGust = 0.0f;
+        OutMaxGust = 0.0f;
+    }
+    FVector WindDirection{1, 0, 0};
+    float WindSpeed = 0.0f;
 };
 
 class FPrimitiveSceneProxy {

@@ -53,8 +53,13 @@ class UActorComponent : public UObject {
 
 class USceneComponent : public UActorComponent {
   public:
+    using Super = USceneComponent; // UE's GENERATED_BODY makes Super the direct base
+    USceneComponent() = default;
+    explicit USceneComponent(const FObjectInitializer&) {}
     /// Stub: the component's world transform is a translation the test sets.
     FTransform GetSocketTransform(FName = FName()) const { return Transform; }
     const FTransform& GetComponentTransform() const { return Transform; }
+    USceneComponent* GetAttachParent() const { return AttachParent; }
     FTransform Transform;
+    USceneComponent* AttachParent = nullptr; ///< stub: set by the test
 };
