@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sinew_render.hpp"
+#include "sinew_scene.hpp"
 
 namespace {
 
@@ -231,9 +232,42 @@ void cloth() {
           "a new vertex copying a vertex that does not exist is refused");
 }
 
+void interpolated_reads() {
+    // What the Unreal components draw between fixed steps: Scene's interpolated read is
+    // the straight line between the positions before and after the last step.
+    sinew::WorldDesc world;
+    world.gravity = Vec3{0, 0, -9.8f};
+    auto scene = sinew::Scene::create(world);
+    if (!scene) {
+        check(false, "a scene");
+        return;
+    }
+    const std::vector<Vec3> line = {{0, 0, 1}, {0.5f, 0, 1}, {1, 0, 1}};
+    sinew::RopeDesc desc;
+    desc.with_pins(true, false).with_tethers(false);
+    auto rope = scene->add_rope_polyline(desc, sinew::Span<const Vec3>(line));
+    check(static_cast<bool>(rope), "a rope in the scene");
+    if (!rope) return;
+    std::vector<Vec3> before(3), after(3), half(3), bad(2);
+    check(scene->step(0.02f) && scene->read_positions(*rope, before) && scene->step(0.02f) &&
+              scene->read_positions(*rope, after),
+          "two steps");
+    auto r = scene->read_interpolated_positions(*rope, 0.5f, sinew::Span<Vec3>(half));
+    bool midway = static_cast<bool>(r);
+    for (std::size_t i = 0; midway && i < 3; ++i)
+        midway = near(half[i].z, 0.5 * before[i].z + 0.5 * after[i].z, 1e-6) && near(half[i].x, 0.5 * before[i].x + 0.5 * after[i].x, 1e-6);
+    check(midway && after[2].z < before[2].z, "alpha 0.5: halfway between the last step's start and end");
+    std::vector<Vec3> end(3);
+    check(scene->read_interpolated_positions(*rope, 1.0f, sinew::Span<Vec3>(end)) && end[2].z == after[2].z &&
+              end[1].x == after[1].x,
+          "alpha 1: the current positions");
+    check(!scene->read_interpolated_positions(*rope, 0.5f, sinew::Span<Vec3>(bad)), "a short output is refused");
+}
+
 } // namespace
 
 int main() {
+    interpolated_reads();
     affine_and_bounds();
     rope();
     cloth();

@@ -293,16 +293,19 @@ void USinewClothComponent::UpdateRenderData()
 	{
 		return;
 	}
-	// The library's reads go straight into the array the render thread receives: the
-	// body's particles in one call, then the spare particles a tear moved vertices to.
+	// The library's interpolated reads go straight into the array the render thread
+	// receives: the body's particles in one call (sinew_body_read_interpolated_positions),
+	// then the spare particles a tear moved vertices to; alpha 1 is the state after the
+	// last step.
+	const float Alpha = 1.0f;
 	std::shared_ptr<FSinewClothRenderData> Data = std::make_shared<FSinewClothRenderData>();
 	Data->Source = ClothSource;
 	Data->SimPositions.resize(ClothSource->key_count);
 	const size_t N = Layout.particles.size();
-	bool bRead = N <= Data->SimPositions.size() && (bool)Scene->read_positions(Body, sinew::Span<sinew::Vec3>(Data->SimPositions.data(), N));
+	bool bRead = N <= Data->SimPositions.size() && (bool)Scene->read_interpolated_positions(Body, Alpha, sinew::Span<sinew::Vec3>(Data->SimPositions.data(), N));
 	for (size_t k = 0; bRead && k < ClothSource->extra_particles.size(); ++k)
 	{
-		bRead = (bool)Scene->world().read_positions(ClothSource->extra_particles[k], sinew::Span<sinew::Vec3>(&Data->SimPositions[N + k], 1));
+		bRead = (bool)Scene->world().read_interpolated_positions(ClothSource->extra_particles[k], Alpha, sinew::Span<sinew::Vec3>(&Data->SimPositions[N + k], 1));
 	}
 	if (!bRead)
 	{

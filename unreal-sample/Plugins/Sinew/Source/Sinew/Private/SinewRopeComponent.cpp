@@ -251,10 +251,11 @@ void USinewRopeComponent::UpdateRenderData()
 	{
 		return;
 	}
-	// One read of the library, straight into the array the render thread receives.
+	// One read of the library (sinew_body_read_interpolated_positions), straight into
+	// the array the render thread receives; alpha 1 is the state after the last step.
 	std::shared_ptr<FSinewRopeRenderData> Data = std::make_shared<FSinewRopeRenderData>();
 	Data->SimPositions.resize(SimPositions.size());
-	if (!Scene->read_positions(Body, Data->SimPositions))
+	if (!Scene->read_interpolated_positions(Body, 1.0f, sinew::Span<sinew::Vec3>(Data->SimPositions)))
 	{
 		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the rope for rendering"), *GetPathName());
 		return;

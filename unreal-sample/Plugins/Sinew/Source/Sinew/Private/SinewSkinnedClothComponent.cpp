@@ -324,11 +324,12 @@ void USinewSkinnedClothComponent::UpdateRenderData()
 	{
 		return;
 	}
-	// One read of the library, straight into the array the render thread receives.
+	// One read of the library (sinew_body_read_interpolated_positions), straight into
+	// the array the render thread receives; alpha 1 is the state after the last step.
 	std::shared_ptr<FSinewClothRenderData> Data = std::make_shared<FSinewClothRenderData>();
 	Data->Source = ClothSource;
 	Data->SimPositions.resize(ClothSource->key_count);
-	if (!Scene->read_positions(Body, Data->SimPositions))
+	if (!Scene->read_interpolated_positions(Body, 1.0f, sinew::Span<sinew::Vec3>(Data->SimPositions)))
 	{
 		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the cloth for rendering"), *GetPathName());
 		return;
