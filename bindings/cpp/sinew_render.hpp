@@ -86,7 +86,8 @@ inline Box bounds(Span<const Vec3> points, float radius) noexcept {
 }
 
 /// A triangle mesh for a vertex factory: per vertex a position, a unit normal, a unit
-/// tangent (U direction) and a UV; indices three per triangle.
+/// tangent perpendicular to it (along the rope for a tube, the source mesh's for a
+/// cloth) and a UV; indices three per triangle.
 struct Mesh {
     std::vector<Vec3> positions;
     std::vector<Vec3> normals;

@@ -1642,7 +1642,11 @@ pub fn check_no_rebuild(file: &str, text: &str) -> Vec<String> {
                 errors.push(format!(
                     "{file}:{}: {pattern} in {} (only {} may: nothing rebuilds the simulation)",
                     blank[..at].lines().count().max(1),
-                    if owner.is_empty() { "file scope" } else { owner },
+                    if owner.is_empty() {
+                        "file scope"
+                    } else {
+                        owner
+                    },
                     allowed.join(" or ")
                 ));
             }

@@ -200,6 +200,14 @@ int main() {
             OnCircles = std::fabs(std::sqrt(dx * dx + dy * dy + dz * dz) - 1.0) < 1e-3;
         }
         check(OnCircles, "the uploaded tube's vertices lie 1 cm (Width / 2) from their particles, in local space");
+        double Arc = 0.0;
+        for (int32 i = 1; i < A.Num(); ++i) {
+            const double dx = A[i].X - A[i - 1].X, dy = A[i].Y - A[i - 1].Y, dz = A[i].Z - A[i - 1].Z;
+            Arc += std::sqrt(dx * dx + dy * dy + dz * dz);
+        }
+        const FVector2f EndUV = ProxyOf(*Swing)->GetVertexBuffers().StaticMeshVertexBuffer.GetVertexUV(11 * 7 - 1, 0);
+        check(std::fabs(EndUV.Y - Arc / 100.0) < 1e-4,
+              "the uploaded V at the rope's end is this frame's arc length over RopeLength (TileMaterial 1)");
         FSceneViewFamily Family;
         FSceneView View;
         TArray<const FSceneView*> Views;

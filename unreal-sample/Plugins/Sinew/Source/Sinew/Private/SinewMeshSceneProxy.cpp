@@ -70,7 +70,7 @@ void FSinewMeshSceneProxy::Allocate_RenderThread(FRHICommandListImmediate& RHICm
 	++Allocations;
 }
 
-void FSinewMeshSceneProxy::Upload_RenderThread(FRHICommandListImmediate& RHICmdList, bool bTopology)
+void FSinewMeshSceneProxy::Upload_RenderThread(FRHICommandListImmediate& RHICmdList, bool bTopology, bool bUVs)
 {
 	const uint32 Vertices = (uint32)Mesh.positions.size();
 	const uint32 Indices = (uint32)Mesh.indices.size();
@@ -87,6 +87,7 @@ void FSinewMeshSceneProxy::Upload_RenderThread(FRHICommandListImmediate& RHICmdL
 		Allocate_RenderThread(RHICmdList, FMath::Max(Vertices, VertexCapacity + VertexCapacity / 2), FMath::Max(Indices, IndexCapacity + IndexCapacity / 2));
 		bTopology = true;
 	}
+	bUVs = bUVs || bTopology;
 	FPositionVertexBuffer& Positions = VertexBuffers.PositionVertexBuffer;
 	FStaticMeshVertexBuffer& Attributes = VertexBuffers.StaticMeshVertexBuffer;
 	for (uint32 i = 0; i < Vertices; ++i)
@@ -97,7 +98,7 @@ void FSinewMeshSceneProxy::Upload_RenderThread(FRHICommandListImmediate& RHICmdL
 		const sinew::Vec3 B = sinew::vec::cross(N, T);
 		Positions.VertexPosition(i) = FVector3f(P.x, P.y, P.z);
 		Attributes.SetVertexTangents(i, FVector3f(T.x, T.y, T.z), FVector3f(B.x, B.y, B.z), FVector3f(N.x, N.y, N.z));
-		if (bTopology)
+		if (bUVs)
 		{
 			Attributes.SetVertexUV(i, 0, FVector2f(Mesh.uvs[i].u, Mesh.uvs[i].v));
 		}
@@ -110,9 +111,12 @@ void FSinewMeshSceneProxy::Upload_RenderThread(FRHICommandListImmediate& RHICmdL
 	};
 	Copy(Positions.VertexBufferRHI, Positions.GetVertexData(), Vertices * Positions.GetStride());
 	Copy(Attributes.TangentsVertexBuffer.VertexBufferRHI, Attributes.GetTangentData(), Attributes.GetTangentSize());
-	if (bTopology)
+	if (bUVs)
 	{
 		Copy(Attributes.TexCoordVertexBuffer.VertexBufferRHI, Attributes.GetTexCoordData(), Attributes.GetTexCoordSize());
+	}
+	if (bTopology)
+	{
 		FMemory::Memcpy(IndexBuffer.Indices.GetData(), Mesh.indices.data(), Indices * sizeof(uint32));
 		Copy(IndexBuffer.IndexBufferRHI, IndexBuffer.Indices.GetData(), Indices * sizeof(uint32));
 		++TopologyUploads;
@@ -135,7 +139,8 @@ void FSinewMeshSceneProxy::SetRopeData_RenderThread(FRHICommandListImmediate& RH
 		NumIndices = 0;
 		return;
 	}
-	Upload_RenderThread(RHICmdList, *Built);
+	// A rope's V coordinate is its arc length, which changes as it stretches: its UVs go up every frame.
+	Upload_RenderThread(RHICmdList, *Built, true);
 }
 
 void FSinewMeshSceneProxy::SetClothData_RenderThread(FRHICommandListImmediate& RHICmdList, const std::shared_ptr<const FSinewClothRenderData>& Data)
@@ -155,7 +160,7 @@ void FSinewMeshSceneProxy::SetClothData_RenderThread(FRHICommandListImmediate& R
 		NumIndices = 0;
 		return;
 	}
-	Upload_RenderThread(RHICmdList, bTopology);
+	Upload_RenderThread(RHICmdList, bTopology, false); // a cloth's UVs are its source's: they change with the topology only
 }
 
 void FSinewMeshSceneProxy::GetDynamicMeshElements(const TArray<const FSceneView*>& Views, const FSceneViewFamily& ViewFamily, uint32 VisibilityMap, FMeshElementCollector& Collector) const

@@ -55,8 +55,8 @@ public:
 	const FDynamicMeshIndexBuffer32& GetIndexBuffer() const { return IndexBuffer; }
 
 private:
-	/** Writes Mesh into the buffers (indices and UVs too with bTopology), growing them when needed. */
-	void Upload_RenderThread(FRHICommandListImmediate& RHICmdList, bool bTopology);
+	/** Writes Mesh into the buffers: positions and tangents, the UVs with bUVs, the indices (and UVs) with bTopology; grows them when needed. */
+	void Upload_RenderThread(FRHICommandListImmediate& RHICmdList, bool bTopology, bool bUVs);
 	void Allocate_RenderThread(FRHICommandListImmediate& RHICmdList, uint32 Vertices, uint32 Indices);
 	void ReleaseBuffers();
 
