@@ -101,6 +101,9 @@ struct FMath {
     static double Sqrt(double v) { return std::sqrt(v); }
     static float Sqrt(float v) { return std::sqrt(v); }
 };
+/// Stub: never a commandlet (cooking, resaving).
+inline bool IsRunningCommandlet() { return false; }
+
 struct FMemory {
     static void* Memcpy(void* d, const void* s, std::size_t n) { return std::memcpy(d, s, n); }
 };

@@ -10,8 +10,9 @@
 
 namespace SinewPreview
 {
+/** An editor world that previews: not while a commandlet (cooking, resaving) loads levels. */
 inline bool IsEditorWorld(const UWorld* World)
 {
-	return World && (World->WorldType == EWorldType::Editor || World->WorldType == EWorldType::EditorPreview);
+	return World && (World->WorldType == EWorldType::Editor || World->WorldType == EWorldType::EditorPreview) && !IsRunningCommandlet();
 }
 } // namespace SinewPreview
