@@ -10,6 +10,8 @@
 //!   `tests/cpp/colliders_test.cpp` (UE collider shapes, Scene colliders, pick, grab).
 //! * `cpp_interpolation` / `cpp_interpolation_asan_ubsan`: the same for
 //!   `tests/cpp/interpolation_test.cpp` (World::advance, interpolated reads).
+//! * `cpp_render` / `cpp_render_asan_ubsan`: `tests/cpp/render_test.cpp`
+//!   (sinew_render.hpp: the Unreal scene proxy's engine-neutral render data).
 //! * `cpp_headers_are_self_contained_without_exceptions_or_rtti`: every header of
 //!   bindings/cpp compiles on its own with `-fno-exceptions -fno-rtti` (how Unreal
 //!   builds modules by default).
@@ -26,10 +28,14 @@
 //! * `unreal_plugin_edits_in_place`: Blueprint setters and events of the live edits are
 //!   declared as UHT requires, editor-only overrides sit in `#if WITH_EDITOR`, and no
 //!   code path but BeginPlay/EndPlay adds or removes a body (nothing rebuilds the world).
-//! * `unreal_components_on_a_stub_engine` (and `_asan_ubsan`): the plugin's rope
-//!   component and subsystem sources compiled against `tests/cpp/ue_stub` (a minimal
-//!   stand-in for the UE types they use) and run: Blueprint edits apply in place,
-//!   OnRopeBroken fires, the mesh splits per piece, another rope continues bit for bit.
+//! * `unreal_components_on_a_stub_engine` (and `_asan_ubsan`): the plugin's rope and
+//!   cloth components, scene proxy, editor preview and subsystem sources compiled
+//!   against `tests/cpp/ue_stub` (a minimal stand-in for the UE types they use) and
+//!   run: Blueprint edits apply in place, OnRopeBroken fires, the proxy draws a tube
+//!   per piece and the cloth's vertices from the buffers it uploads, another rope
+//!   continues bit for bit, an editor world previews a rope.
+//! * `unreal_plugin_sources_compile_against_the_stub`: every .cpp of the plugin
+//!   compiles on its own as C++20 against `tests/cpp/ue_stub`.
 //! * `unreal_fixed_step_on_a_stub_engine` (and `_asan_ubsan`): the subsystem's fixed
 //!   step, accumulator, MaxStepsPerFrame and GetInterpolationAlpha on the stub engine.
 //! * `stage_script_copies_library_and_headers`: `unreal-sample/stage-library.sh` puts
@@ -241,6 +247,55 @@ fn run_unreal_stub_test(name: &str, extra: &[&str]) {
     );
 }
 
+/// Every .cpp of the Unreal plugin compiles on its own as C++20 (as UE 5.3+ builds
+/// modules) against the stand-in engine of tests/cpp/ue_stub, with the strict flags
+/// (and without exceptions, as Unreal builds modules by default). The stub declares
+/// only what the plugin uses, so an engine type or call the stub lacks fails here
+/// first; whether UE itself has it is what a real UnrealBuildTool build checks.
+#[test]
+fn unreal_plugin_sources_compile_against_the_stub() {
+    let root = manifest_dir();
+    let source = root.join("unreal-sample/Plugins/Sinew/Source/Sinew");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(source.join("Private"))
+        .unwrap_or_else(|e| panic!("cannot list the plugin's sources: {e}"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
+        .collect();
+    sources.sort();
+    for expected in [
+        "SinewClothComponent.cpp",
+        "SinewColliderComponent.cpp",
+        "SinewEditorPreview.cpp",
+        "SinewMeshSceneProxy.cpp",
+        "SinewModule.cpp",
+        "SinewRopeComponent.cpp",
+        "SinewSkinnedClothComponent.cpp",
+        "SinewWorldSubsystem.cpp",
+    ] {
+        assert!(
+            sources.iter().any(|p| p.ends_with(expected)),
+            "{expected} not found among {sources:?}"
+        );
+    }
+    let dir = scratch_dir("unreal_sources");
+    for src in &sources {
+        let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut cc = gpp(&["-Wno-unused-parameter", "-fno-exceptions"]);
+        cc.arg("-std=c++20")
+            .arg("-I")
+            .arg(root.join("tests/cpp/ue_stub"))
+            .arg("-I")
+            .arg(source.join("Public"))
+            .arg("-I")
+            .arg(source.join("Private"))
+            .arg("-c")
+            .arg(src)
+            .arg("-o")
+            .arg(dir.join(format!("{name}.o")));
+        run_ok(cc, &format!("compiling {} against the stub", src.display()));
+    }
+}
+
 #[test]
 fn unreal_components_on_a_stub_engine() {
     run_unreal_stub_test("unreal_stub_test", &[]);
@@ -348,6 +403,35 @@ fn cpp_interpolation() {
 fn cpp_interpolation_asan_ubsan() {
     run_interpolation_test(
         "interpolation_test_asan_ubsan",
+        &[
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ],
+    );
+}
+
+/// tests/cpp/render_test.cpp: sinew_render.hpp (the render data of the Unreal scene
+/// proxy: transform, bounds, rope tubes per piece, cloth vertices), plain and under
+/// ASan/UBSan.
+fn run_render_test(name: &str, extra: &[&str]) {
+    let src = manifest_dir().join("tests/cpp/render_test.cpp");
+    let stdout = compile_and_run(&src, name, extra);
+    assert!(
+        stdout.contains(" checks, 0 failed"),
+        "{name} exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+#[test]
+fn cpp_render() {
+    run_render_test("render_test", &[]);
+}
+
+#[test]
+fn cpp_render_asan_ubsan() {
+    run_render_test(
+        "render_test_asan_ubsan",
         &[
             "-fsanitize=address,undefined",
             "-fno-sanitize-recover=all",

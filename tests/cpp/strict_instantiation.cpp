@@ -7,6 +7,7 @@
 #include "sinew_cloth.hpp"
 #include "sinew_colliders.hpp"
 #include "sinew_rope.hpp"
+#include "sinew_render.hpp"
 #include "sinew_scene.hpp"
 #include "sinew_tube.hpp"
 #include "sinew_units.hpp"

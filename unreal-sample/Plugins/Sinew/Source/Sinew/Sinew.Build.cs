@@ -24,6 +24,8 @@ public class Sinew : ModuleRules
 		PrivateDependencyModuleNames.AddRange(new string[]
 		{
 			"Projects",
+			"RenderCore", // the ropes' and cloths' scene proxy (FSinewMeshSceneProxy)
+			"RHI",
 		});
 	}
 }

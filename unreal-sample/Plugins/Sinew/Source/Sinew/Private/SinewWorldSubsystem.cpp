@@ -8,7 +8,8 @@
 
 void FSinewWorldTickFunction::ExecuteTick(float DeltaTime, ELevelTick TickType, ENamedThreads::Type CurrentThread, const FGraphEventRef& MyCompletionGraphEvent)
 {
-	if (Subsystem && TickType != LEVELTICK_ViewportsOnly)
+	// Editor worlds tick with LEVELTICK_ViewportsOnly (realtime viewports): the preview.
+	if (Subsystem && (TickType != LEVELTICK_ViewportsOnly || Subsystem->IsEditorPreview()))
 	{
 		Subsystem->Step(DeltaTime);
 	}
@@ -31,7 +32,7 @@ bool USinewWorldSubsystem::ShouldCreateSubsystem(UObject* Outer) const
 
 bool USinewWorldSubsystem::DoesSupportWorldType(const EWorldType::Type WorldType) const
 {
-	return WorldType == EWorldType::Game || WorldType == EWorldType::PIE;
+	return WorldType == EWorldType::Game || WorldType == EWorldType::PIE || WorldType == EWorldType::Editor || WorldType == EWorldType::EditorPreview;
 }
 
 void USinewWorldSubsystem::Initialize(FSubsystemCollectionBase& Collection)
@@ -93,6 +94,7 @@ void USinewWorldSubsystem::Deinitialize()
 void USinewWorldSubsystem::Register(ISinewSimulated* Body)
 {
 	Simulated.AddUnique(Body);
+	StartEditorPreview(); // editor worlds never begin play: their tick starts with the first body
 }
 
 void USinewWorldSubsystem::Unregister(ISinewSimulated* Body)

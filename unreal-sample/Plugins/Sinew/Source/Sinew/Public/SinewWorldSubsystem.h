@@ -171,10 +171,16 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew|SaveGame")
 	int64 GetStateHash();
 
+	/** True in editor worlds (the level editor's, the Blueprint editor's preview), where components with bPreviewInEditor simulate in realtime viewports. */
+	bool IsEditorPreview() const;
+
 protected:
 	virtual bool DoesSupportWorldType(const EWorldType::Type WorldType) const override;
 
 private:
+	/** In an editor world: registers the tick (once), as OnWorldBeginPlay does in game worlds (SinewEditorPreview.cpp). */
+	void StartEditorPreview();
+
 	FSinewWorldTickFunction TickFunction;
 	std::unique_ptr<sinew::Scene> Scene;
 	sinew::units::Frame Frame;
