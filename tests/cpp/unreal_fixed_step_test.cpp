@@ -7,6 +7,7 @@
 // two states. Built and run by tests/cpp_wrapper.rs (`unreal_fixed_step_on_a_stub_engine`).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
 
 #include <cmath>
 #include <cstdio>

@@ -189,20 +189,34 @@ int main() {
     check(A.Num() == 11 && A[10].Z < 250.0, "the rope swings down from horizontal");
     check(Same(A, B), "the rope beside the edited ones continues bit for bit as it does alone");
 
-    // What the proxy draws: a tube of radius Width / 2 = 1 cm around the particles, in
-    // the component's space (the rope hangs from (0, 0, 300) cm).
+    // What the proxy draws: a tube of radius Width / 2 = 1 cm around the particles as
+    // drawn (interpolated between the last two steps with the subsystem's alpha), in the
+    // component's space (the rope hangs from (0, 0, 300) cm).
     {
+        TArray<FVector> Drawn;
+        {
+            // A (from GetParticleLocations) moved by the interpolation's offset.
+            std::vector<sinew::Vec3> Sim(11), Now(11);
+            sinew::Scene& Scene = *Alone.Sub.GetScene();
+            check((bool)Scene.read_interpolated_positions(Swing->GetSinewBody(), Alone.Sub.GetInterpolationAlpha(),
+                                                          sinew::Span<sinew::Vec3>(Sim)) &&
+                      (bool)Scene.read_positions(Swing->GetSinewBody(), sinew::Span<sinew::Vec3>(Now)),
+                  "the drawn positions read back");
+            for (int32 i = 0; i < 11; ++i)
+                Drawn.Add(A[i] + SinewUE::FromSim(Alone.Sub.GetFrame(), Sim[(std::size_t)i]) -
+                          SinewUE::FromSim(Alone.Sub.GetFrame(), Now[(std::size_t)i]));
+        }
         const std::vector<FVector3f> Vertices = Uploaded(*ProxyOf(*Swing));
         bool OnCircles = Vertices.size() == 11 * 7;
         for (std::size_t v = 0; OnCircles && v < Vertices.size(); ++v) {
-            const FVector& P = A[(int32)(v / 7)];
+            const FVector& P = Drawn[(int32)(v / 7)];
             const double dx = Vertices[v].X - P.X, dy = Vertices[v].Y - P.Y, dz = Vertices[v].Z - (P.Z - 300.0);
             OnCircles = std::fabs(std::sqrt(dx * dx + dy * dy + dz * dz) - 1.0) < 1e-3;
         }
         check(OnCircles, "the uploaded tube's vertices lie 1 cm (Width / 2) from their particles, in local space");
         double Arc = 0.0;
-        for (int32 i = 1; i < A.Num(); ++i) {
-            const double dx = A[i].X - A[i - 1].X, dy = A[i].Y - A[i - 1].Y, dz = A[i].Z - A[i - 1].Z;
+        for (int32 i = 1; i < Drawn.Num(); ++i) {
+            const double dx = Drawn[i].X - Drawn[i - 1].X, dy = Drawn[i].Y - Drawn[i - 1].Y, dz = Drawn[i].Z - Drawn[i - 1].Z;
             Arc += std::sqrt(dx * dx + dy * dy + dz * dz);
         }
         const FVector2f EndUV = ProxyOf(*Swing)->GetVertexBuffers().StaticMeshVertexBuffer.GetVertexUV(11 * 7 - 1, 0);
@@ -221,7 +235,7 @@ int main() {
         check(ProxyOf(*Swing)->GetViewRelevance(&View).bDynamicRelevance, "the proxy is dynamic-relevant");
         const FBox Box = Swing->Bounds.GetBox();
         bool Inside = true;
-        for (const FVector& P : A)
+        for (const FVector& P : Drawn)
             Inside = Inside && P.X - 1.0 >= Box.Min.X - 1e-3 && P.X + 1.0 <= Box.Max.X + 1e-3 && P.Z - 1.0 >= Box.Min.Z - 1e-3 &&
                      P.Z + 1.0 <= Box.Max.Z + 1e-3 && P.Y - 1.0 >= Box.Min.Y - 1e-3 && P.Y + 1.0 <= Box.Max.Y + 1e-3;
         check(Inside && Swing->RenderTransformUpdates > 0, "the bounds hold every particle plus the tube's radius");
