@@ -1306,6 +1306,8 @@ mod wind_cases;
 mod edit_cases;
 #[path = "bad_input/snapshots.rs"]
 mod snapshot_cases;
+#[path = "bad_input/tasks.rs"]
+mod tasks_cases;
 #[path = "bad_input/tearing.rs"]
 mod tearing_cases;
 
@@ -1337,6 +1339,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(edit_cases::tables());
     tables.extend(snapshot_cases::tables());
     tables.extend(tearing_cases::tables());
+    tables.extend(tasks_cases::tables());
     tables
 }
 

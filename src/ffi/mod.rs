@@ -15,6 +15,7 @@ pub mod handles;
 pub mod particles;
 pub mod skinning;
 pub mod snapshot;
+pub mod tasks;
 pub mod tearing;
 pub mod wind;
 pub mod world;

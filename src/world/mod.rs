@@ -25,6 +25,7 @@ mod grab_edit;
 mod skinning;
 mod snapshot;
 mod step;
+mod tasks;
 pub(crate) mod tearing;
 pub(crate) mod winch;
 mod wind;
