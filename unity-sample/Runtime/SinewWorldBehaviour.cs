@@ -34,6 +34,9 @@ namespace Sinew.Unity
         [Min(0)]
         public int threads = 0;
 
+        [Tooltip("Run the world's parallel passes as Unity jobs (on Unity's worker threads) instead of the library's own threads. Results do not depend on it. Read when the world is created.")]
+        public bool useUnityJobs = false;
+
         /// <summary>Called in FixedUpdate just before the world steps (move pinned particles here).</summary>
         public event Action BeforeStep;
         /// <summary>Called in FixedUpdate just after the world stepped.</summary>
@@ -56,6 +59,8 @@ namespace Sinew.Unity
                     s.Solver = solver;
                     s.Threads = threads;
                     world = new World(s);
+                    if (useUnityJobs)
+                        SinewJobsTaskSystem.Install(world);
                 }
                 return world;
             }
