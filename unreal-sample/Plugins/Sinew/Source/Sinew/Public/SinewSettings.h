@@ -31,5 +31,9 @@ public:
 	UPROPERTY(Config, EditAnywhere, Category = "Solver", meta = (ClampMin = "0.001", ClampMax = "1", Units = "s"))
 	float MaxDeltaTime = 1.0f / 30.0f;
 
+	/** Run the solver's parallel passes on the engine's task graph (ParallelFor) instead of Sinew's own worker threads (Threads is then unused); results do not depend on it. */
+	UPROPERTY(Config, EditAnywhere, Category = "Solver")
+	bool bUseTaskGraph = false;
+
 	virtual FName GetCategoryName() const override { return TEXT("Plugins"); }
 };
