@@ -507,7 +507,9 @@ fn header_parser_reads_every_declaration_shape() {
     assert!(md.contains("**Safety.** Pointers valid."));
     assert!(md.contains("Opaque: used through pointers only."));
     assert!(md.contains("| 0 | `SINEW_KIND_A` | First. |"));
-    assert!(md.contains("### `SinewCb`\n\n```c\ntypedef void *(*SinewCb)(uint32_t a, void *b);\n```"));
+    assert!(
+        md.contains("### `SinewCb`\n\n```c\ntypedef void *(*SinewCb)(uint32_t a, void *b);\n```")
+    );
 }
 
 // ---------------------------------------------------------------- snippets
