@@ -35,7 +35,11 @@ pub type SinewEnqueueTaskFn = Option<
 
 /// Called by Sinew with a non-NULL handle `enqueue` returned: returns once every range
 /// of that task has finished (it may run ranges itself meanwhile). Called once per
-/// handle. Must not throw or unwind.
+/// handle. Must not throw or unwind. By then the stepping thread has done whatever work
+/// the host's threads had not taken, but every range must still be called (it finds
+/// nothing left and returns): a host that steps worlds from inside its own workers
+/// should let `finish` run pending ranges itself, as work-stealing schedulers do, so
+/// that it never waits for workers that are all waiting.
 pub type SinewFinishTaskFn =
     Option<unsafe extern "C" fn(host_task: *mut c_void, user_context: *mut c_void)>;
 
