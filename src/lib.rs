@@ -80,6 +80,7 @@ pub use glam::Quat;
 pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use skinning::SkinWeights;
+pub use solver::tasks::{EnqueueTaskFn, FinishTaskFn, TaskFn, TaskSystem};
 pub use solver::Solver;
 pub use world::breaking::BreakReport;
 pub use world::edit::MAX_REST_SCALE;

@@ -285,3 +285,16 @@ fn header_compiles_as_c11() {
 fn header_compiles_as_cpp17() {
     header_check("g++", "c++17", "header_cpp17.cpp", &[]);
 }
+
+/// tests/c/tasks_test.c: a hand-written pthread pool (and an inline host) runs the
+/// passes through sinew_world_set_task_system; the state hashes equal the built-in
+/// pool's on 1 and 2 threads; bad task systems are refused.
+#[test]
+fn tasks_from_c() {
+    let src = manifest_dir().join("tests/c/tasks_test.c");
+    let stdout = compile_and_run_c(&src, "tasks_test", Link::Shared);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "tasks_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}

@@ -78,6 +78,12 @@ enum Item {
         prototype: String,
         doc: String,
     },
+    /// A function pointer typedef (the host task system's callbacks).
+    Callback {
+        name: String,
+        prototype: String,
+        doc: String,
+    },
 }
 
 /// The text of a `/** ... */` comment starting at `lines[*i]`, with the ` * `
@@ -187,13 +193,32 @@ fn parse_header(header: &str) -> (String, Vec<Item>) {
                 }
                 if let Some(decl) = f.strip_suffix(';') {
                     let (ty, field) = decl.rsplit_once(' ').unwrap_or(("", decl));
-                    fields.push((field.to_string(), ty.to_string(), std::mem::take(&mut fdoc)));
+                    // `void *user_context`: the stars belong to the type.
+                    let stars = field.len() - field.trim_start_matches('*').len();
+                    let ty = format!("{ty}{}", if stars > 0 { " " } else { "" }) + &field[..stars];
+                    let field = &field[stars..];
+                    fields.push((field.to_string(), ty, std::mem::take(&mut fdoc)));
                 }
             }
             items.push(Item::Struct {
                 name,
                 doc: std::mem::take(&mut doc),
                 fields,
+            });
+        } else if l.starts_with("typedef ") && l.contains("(*") {
+            // `typedef RET (*Name)(PARAMS);`, possibly over several lines.
+            let mut proto = l.to_string();
+            while !proto.ends_with(';') && i < lines.len() {
+                proto.push(' ');
+                proto.push_str(lines[i].trim());
+                i += 1;
+            }
+            let after = &proto[proto.find("(*").unwrap_or(0) + 2..];
+            let name = after.split(')').next().unwrap_or("").trim().to_string();
+            items.push(Item::Callback {
+                name,
+                prototype: proto,
+                doc: std::mem::take(&mut doc),
             });
         } else if l.contains("sinew_") && l.contains('(') && !l.starts_with('#') {
             let mut proto = l.to_string();
@@ -304,6 +329,17 @@ fn c_api_markdown(header: &str) -> String {
     }
     md.push_str("## Types\n\n");
     for item in &items {
+        if let Item::Callback {
+            name,
+            prototype,
+            doc,
+        } = item
+        {
+            md.push_str(&format!(
+                "### `{name}`\n\n```c\n{prototype}\n```\n\n{}\n\n",
+                doc_markdown(doc)
+            ));
+        }
         if let Item::Struct { name, doc, fields } = item {
             md.push_str(&format!("### `{name}`\n\n{}\n\n", doc_markdown(doc)));
             if fields.is_empty() {
@@ -364,8 +400,13 @@ fn c_api_reference_covers_the_whole_header() {
             Item::Define { name, doc, .. }
             | Item::Enum { name, doc, .. }
             | Item::Struct { name, doc, .. }
-            | Item::Function { name, doc, .. } => (name, doc),
+            | Item::Function { name, doc, .. }
+            | Item::Callback { name, doc, .. } => (name, doc),
         };
+        if let Item::Callback { .. } = item {
+            assert!(md.contains(&format!("### `{name}`\n")), "{name} missing");
+            assert!(!doc.is_empty(), "{name} has no doc comment in the header");
+        }
         if let Item::Function { .. } = item {
             functions += 1;
             assert!(md.contains(&format!("### {name}\n")), "{name} missing");
@@ -400,6 +441,7 @@ fn header_parser_reads_every_declaration_shape() {
         /**\n * Kinds.\n */\nenum SinewKind\n#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L\n  : uint32_t\n#endif\n {\n  /**\n   * First.\n   */\n  SINEW_KIND_A = 0,\n  SINEW_KIND_B = 1,\n};\n\
         /**\n * Opaque.\n */\ntypedef struct SinewThing SinewThing;\n\
         /**\n * A pair.\n */\ntypedef struct SinewPair {\n  /**\n   * m\n   */\n  float a;\n  uint32_t b[2];\n} SinewPair;\n\
+        /**\n * A callback.\n */\ntypedef void *(*SinewCb)(uint32_t a,\n                        void *b);\n\
         /**\n * Name.\n */\nconst char *sinew_name(void);\n\
         /**\n * Adds.\n *\n * # Safety\n * Pointers valid.\n */\nSinewStatus sinew_add(struct SinewWorld world,\n                      const float *x,\n                      uint32_t n);\n";
     let (preamble, items) = parse_header(header);
@@ -410,7 +452,8 @@ fn header_parser_reads_every_declaration_shape() {
             Item::Define { name, .. }
             | Item::Enum { name, .. }
             | Item::Struct { name, .. }
-            | Item::Function { name, .. } => name.clone(),
+            | Item::Function { name, .. }
+            | Item::Callback { name, .. } => name.clone(),
         })
         .collect();
     assert_eq!(
@@ -420,6 +463,7 @@ fn header_parser_reads_every_declaration_shape() {
             "SinewKind",
             "SinewThing",
             "SinewPair",
+            "SinewCb",
             "sinew_name",
             "sinew_add"
         ]
@@ -442,7 +486,14 @@ fn header_parser_reads_every_declaration_shape() {
         }
         other => panic!("{other:?}"),
     }
-    match &items[5] {
+    match &items[4] {
+        Item::Callback { prototype, doc, .. } => {
+            assert_eq!(prototype, "typedef void *(*SinewCb)(uint32_t a, void *b);");
+            assert_eq!(doc, "A callback.");
+        }
+        other => panic!("{other:?}"),
+    }
+    match &items[6] {
         Item::Function { prototype, doc, .. } => {
             assert_eq!(
                 prototype,
@@ -456,6 +507,9 @@ fn header_parser_reads_every_declaration_shape() {
     assert!(md.contains("**Safety.** Pointers valid."));
     assert!(md.contains("Opaque: used through pointers only."));
     assert!(md.contains("| 0 | `SINEW_KIND_A` | First. |"));
+    assert!(
+        md.contains("### `SinewCb`\n\n```c\ntypedef void *(*SinewCb)(uint32_t a, void *b);\n```")
+    );
 }
 
 // ---------------------------------------------------------------- snippets

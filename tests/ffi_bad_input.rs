@@ -1308,6 +1308,8 @@ mod edit_cases;
 mod interpolation_cases;
 #[path = "bad_input/snapshots.rs"]
 mod snapshot_cases;
+#[path = "bad_input/tasks.rs"]
+mod tasks_cases;
 #[path = "bad_input/tearing.rs"]
 mod tearing_cases;
 
@@ -1340,6 +1342,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(snapshot_cases::tables());
     tables.extend(tearing_cases::tables());
     tables.extend(interpolation_cases::tables());
+    tables.extend(tasks_cases::tables());
     tables
 }
 

@@ -83,6 +83,7 @@ if [[ " $parts " == *" tsan "* ]]; then
     }
     run "tsan: same-world stress" tsan --test threads -- --nocapture
     run "tsan: parallel helpers" tsan --lib solver::parallel
+    run "tsan: host task systems" tsan --lib solver::tasks
   fi
 fi
 

@@ -879,6 +879,47 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         return detail::checked(sinew_world_advance(handle_, frame_dt, fixed_dt, max_steps, &r.steps, &r.alpha), r);
     }
 
+    // --- host-supplied parallelism ---------------------------------------------------
+
+    /// Runs the world's parallel passes on a host task system (sinew_world_set_task_system:
+    /// Box2D v3 enqueue / finish; results bit-identical to the built-in pool). NULL
+    /// function pointers or a worker_count outside [1, 256] give InvalidArgument and
+    /// change nothing. The callbacks must not throw.
+    Result<void> set_task_system(const SinewTaskSystem& tasks) {
+        return detail::to_result(sinew_world_set_task_system(handle_, &tasks));
+    }
+
+    /// Back to the library's built-in thread pool (the default).
+    Result<void> set_task_system(std::nullptr_t) {
+        return detail::to_result(sinew_world_set_task_system(handle_, nullptr));
+    }
+
+    /// Runs the passes on `runner`, any object with
+    ///   void* enqueue(SinewTaskFn task, uint32_t item_count, uint32_t min_range, void* task_context)
+    ///   void finish(void* host_task)
+    /// (the C callbacks' contract without user_context; `runner` must outlive its use
+    /// by the world). An exception thrown by `enqueue` is caught: the task then runs on
+    /// the calling thread (harmless, every item takes Sinew's work from a shared counter)
+    /// and enqueue returns nullptr; `finish` must not throw (std::terminate otherwise,
+    /// as it could not wait for the task).
+    template <class Runner>
+    Result<void> set_task_system(Runner& runner, uint32_t worker_count) {
+        SinewTaskSystem t{};
+        t.worker_count = worker_count;
+        t.enqueue = [](SinewTaskFn task, uint32_t n, uint32_t min_range, void* task_context,
+                       void* user) noexcept -> void* {
+            try {
+                return static_cast<Runner*>(user)->enqueue(task, n, min_range, task_context);
+            } catch (...) {
+                task(0, n, task_context);
+                return nullptr;
+            }
+        };
+        t.finish = [](void* host_task, void* user) noexcept { static_cast<Runner*>(user)->finish(host_task); };
+        t.user_context = &runner;
+        return set_task_system(t);
+    }
+
     // --- snapshots -----------------------------------------------------------------
 
     /// Bytes a snapshot of the world takes now.

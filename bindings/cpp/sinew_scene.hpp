@@ -364,6 +364,11 @@ class Scene {
     /// Advances the world by dt seconds.
     Result<void> step(float dt) { return world_.step(dt); }
 
+    /// Runs the world's parallel passes on a host task system (World::set_task_system;
+    /// results bit-identical to the built-in pool), or back on the built-in pool.
+    Result<void> set_task_system(const SinewTaskSystem& tasks) { return world_.set_task_system(tasks); }
+    Result<void> set_task_system(std::nullptr_t) { return world_.set_task_system(nullptr); }
+
     /// Positions (m) of all particles of a body into `out` (size = particle count).
     template <class V>
     Result<void> read_positions(BodyId id, Span<V> out) {

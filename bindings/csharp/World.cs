@@ -77,6 +77,10 @@ namespace Sinew
                 registry.Remove(v);
             // Cannot fail but for a handle already destroyed by DisposeAll: nothing to do.
             SinewNative.sinew_world_destroy(new SinewWorld { id = (ulong)v });
+            // A step still running on another thread may call the task system: the last
+            // step to return frees it then.
+            if (Volatile.Read(ref stepsInFlight) == 0)
+                ReleaseTaskSystem();
         }
 
         /// <summary>Number of worlds created and not yet disposed.</summary>
@@ -113,7 +117,17 @@ namespace Sinew
         /// [1e-6, 10]), in the world's substeps.</summary>
         public void Step(float dt)
         {
-            SinewException.Check(SinewNative.sinew_world_step(Handle, dt));
+            Interlocked.Increment(ref stepsInFlight);
+            try
+            {
+                SinewException.Check(SinewNative.sinew_world_step(Handle, dt));
+            }
+            finally
+            {
+                if (Interlocked.Decrement(ref stepsInFlight) == 0 && IsDisposed)
+                    ReleaseTaskSystem();
+            }
+            ThrowTaskFailure();
         }
     }
 }

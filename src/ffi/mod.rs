@@ -16,6 +16,7 @@ pub mod interpolation;
 pub mod particles;
 pub mod skinning;
 pub mod snapshot;
+pub mod tasks;
 pub mod tearing;
 pub mod wind;
 pub mod world;

@@ -7,6 +7,7 @@ pub(crate) mod colouring;
 pub(crate) mod jacobi;
 pub(crate) mod parallel;
 pub(crate) mod schedule;
+pub(crate) mod tasks;
 
 /// Which iterative scheme projects the constraints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
@@ -15,6 +15,7 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use crate::error::{Error, Result};
+use crate::solver::tasks::{HostTasks, TaskSystem};
 
 /// Below this many items a pass runs inline on the calling thread.
 pub(crate) const PARALLEL_MIN_ITEMS: usize = 4096;
@@ -50,11 +51,23 @@ fn pool_cache() -> &'static Mutex<HashMap<usize, Arc<Pool>>> {
     CACHE.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-/// Runs the passes of one world: inline, or on a rayon pool of the world's size.
+/// Runs the passes of one world: inline, on a rayon pool of the world's size, or on a
+/// host task system (`src/solver/tasks.rs`).
 #[derive(Clone)]
 pub(crate) struct Executor {
-    pool: Option<Arc<Pool>>,
+    backend: Backend,
     threads: usize,
+}
+
+/// Where the parallel passes of an [`Executor`] run.
+#[derive(Clone)]
+enum Backend {
+    /// On the calling thread.
+    Inline,
+    /// On a rayon pool shared by the worlds of one thread count.
+    Pool(Arc<Pool>),
+    /// On the host's workers ([`HostTasks`]); `threads` is its worker count.
+    Host(HostTasks),
 }
 
 /// Spins briefly, then yields the core (so an oversubscribed machine still makes
@@ -99,14 +112,14 @@ impl Executor {
         };
         if n <= 1 {
             return Ok(Executor {
-                pool: None,
+                backend: Backend::Inline,
                 threads: 1,
             });
         }
         let mut cache = pool_cache().lock();
         if let Some(pool) = cache.get(&n) {
             return Ok(Executor {
-                pool: Some(pool.clone()),
+                backend: Backend::Pool(pool.clone()),
                 threads: n,
             });
         }
@@ -120,9 +133,24 @@ impl Executor {
         let pool = Arc::new(Pool { rayon });
         cache.insert(n, pool.clone());
         Ok(Executor {
-            pool: Some(pool),
+            backend: Backend::Pool(pool),
             threads: n,
         })
+    }
+
+    /// An executor that runs the passes on a host task system (validated here), its
+    /// worker count in place of the pool size.
+    pub(crate) fn host(tasks: TaskSystem) -> Result<Self> {
+        let host = HostTasks::new(tasks)?;
+        Ok(Executor {
+            threads: host.threads(),
+            backend: Backend::Host(host),
+        })
+    }
+
+    /// Whether the passes run on a host task system.
+    pub(crate) fn is_host(&self) -> bool {
+        matches!(self.backend, Backend::Host(_))
     }
 
     /// Number of threads the passes may use.
@@ -160,51 +188,39 @@ impl Executor {
         F: Fn(usize, usize) + Sync,
     {
         let threads = threads.min(self.threads);
-        let pool = match &self.pool {
-            Some(pool) if threads > 1 => pool,
-            _ => {
-                for s in 0..plan.stages() {
-                    for i in 0..plan.items(s) {
-                        f(s, i);
+        if threads <= 1 || matches!(self.backend, Backend::Inline) {
+            for s in 0..plan.stages() {
+                for i in 0..plan.items(s) {
+                    f(s, i);
+                }
+            }
+            return;
+        }
+        let claims = Claims {
+            plan,
+            f,
+            claimed: AtomicUsize::new(0),
+            done: AtomicUsize::new(0),
+            abandoned: AtomicBool::new(false),
+        };
+        let work = || claims.work();
+        match &self.backend {
+            Backend::Pool(pool) => {
+                // Nested joins (stack jobs: no allocation), `threads` calls of `work` in
+                // all; a call no idle thread steals runs after its sibling and finds
+                // nothing left.
+                fn fan_out(k: usize, work: &(impl Fn() + Sync)) {
+                    if k <= 1 {
+                        work()
+                    } else {
+                        rayon::join(work, || fan_out(k - 1, work));
                     }
                 }
-                return;
+                pool.rayon.install(|| fan_out(threads, &work));
             }
-        };
-        // Items are numbered across the stages in order; `claimed` hands them out,
-        // `done` counts finished ones. An item of a stage starting at item `first`
-        // runs once `done` reaches `first`: every earlier item has finished (the
-        // Release of each `done` increment, read with Acquire, publishes its writes).
-        let claimed = AtomicUsize::new(0);
-        let done = AtomicUsize::new(0);
-        let work = || {
-            let (mut s, mut first) = (0usize, 0usize);
-            loop {
-                let g = claimed.fetch_add(1, Ordering::Relaxed);
-                while s < plan.stages() && g >= first + plan.items(s) {
-                    first += plan.items(s);
-                    s += 1;
-                }
-                if s == plan.stages() {
-                    return;
-                }
-                if done.load(Ordering::Acquire) < first {
-                    wait_until(|| done.load(Ordering::Acquire) >= first);
-                }
-                f(s, g - first);
-                done.fetch_add(1, Ordering::Release);
-            }
-        };
-        // Nested joins (stack jobs: no allocation), `threads` calls of `work` in all;
-        // a call no idle thread steals runs after its sibling and finds nothing left.
-        fn fan_out(k: usize, work: &(impl Fn() + Sync)) {
-            if k <= 1 {
-                work()
-            } else {
-                rayon::join(work, || fan_out(k - 1, work));
-            }
+            Backend::Host(host) => host.run(threads, &work),
+            Backend::Inline => unreachable!("handled above"),
         }
-        pool.rayon.install(|| fan_out(threads, &work));
     }
 
     /// Calls `f` on consecutive ranges that cover `0..n`. The ranges are
@@ -232,12 +248,19 @@ impl Executor {
     where
         F: Fn(Range<usize>) + Sync + Send,
     {
-        match &self.pool {
-            Some(pool) if n >= min_items => pool.rayon.install(|| {
+        match &self.backend {
+            Backend::Pool(pool) if n >= min_items => pool.rayon.install(|| {
                 (0..n.div_ceil(CHUNK))
                     .into_par_iter()
                     .for_each(|c| f(c * CHUNK..((c + 1) * CHUNK).min(n)))
             }),
+            // The same chunks, claimed by the host's workers and the calling thread.
+            Backend::Host(_) if n >= min_items && self.threads > 1 => {
+                let chunks = n.div_ceil(CHUNK);
+                self.stages(chunks, &[chunks][..], |_, c| {
+                    f(c * CHUNK..((c + 1) * CHUNK).min(n))
+                })
+            }
             _ => f(0..n),
         }
     }
@@ -249,11 +272,71 @@ impl Executor {
     where
         F: Fn(usize) + Sync + Send,
     {
-        match &self.pool {
-            Some(pool) if n > 1 && work >= PARALLEL_MIN_ITEMS => pool
+        match &self.backend {
+            Backend::Pool(pool) if n > 1 && work >= PARALLEL_MIN_ITEMS => pool
                 .rayon
                 .install(|| (0..n).into_par_iter().with_max_len(1).for_each(&f)),
+            Backend::Host(_) if n > 1 && work >= PARALLEL_MIN_ITEMS => {
+                self.stages(n, &[n][..], |_, i| f(i))
+            }
             _ => (0..n).for_each(f),
+        }
+    }
+}
+
+/// The shared state of one [`Executor::stages`] pass.
+///
+/// Items are numbered across the stages in order; `claimed` hands them out, `done`
+/// counts finished ones. An item of a stage starting at item `first` runs once `done`
+/// reaches `first`: every earlier item has finished (the Release of each `done`
+/// increment, read with Acquire, publishes its writes). An item that panics sets
+/// `abandoned`, so that nobody waits for it forever; the panic then reaches the caller
+/// of the pass (through rayon's join, or resumed by the host path).
+struct Claims<'a, P: ?Sized, F> {
+    plan: &'a P,
+    f: F,
+    claimed: AtomicUsize,
+    done: AtomicUsize,
+    abandoned: AtomicBool,
+}
+
+/// Sets the flag when dropped: by the unwinding of a panicking item only (a finished
+/// item forgets it).
+struct AbandonOnUnwind<'a>(&'a AtomicBool);
+
+impl Drop for AbandonOnUnwind<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+impl<P: StagePlan + ?Sized, F: Fn(usize, usize) + Sync> Claims<'_, P, F> {
+    /// Claims and runs items until none is left (or the pass was abandoned).
+    fn work(&self) {
+        let plan = self.plan;
+        let (mut s, mut first) = (0usize, 0usize);
+        loop {
+            let g = self.claimed.fetch_add(1, Ordering::Relaxed);
+            while s < plan.stages() && g >= first + plan.items(s) {
+                first += plan.items(s);
+                s += 1;
+            }
+            if s == plan.stages() {
+                return;
+            }
+            if self.done.load(Ordering::Acquire) < first {
+                wait_until(|| {
+                    self.done.load(Ordering::Acquire) >= first
+                        || self.abandoned.load(Ordering::Acquire)
+                });
+                if self.abandoned.load(Ordering::Acquire) {
+                    return;
+                }
+            }
+            let bomb = AbandonOnUnwind(&self.abandoned);
+            (self.f)(s, g - first);
+            std::mem::forget(bomb);
+            self.done.fetch_add(1, Ordering::Release);
         }
     }
 }

@@ -26,6 +26,7 @@ pub(crate) mod interpolation;
 mod skinning;
 mod snapshot;
 mod step;
+mod tasks;
 pub(crate) mod tearing;
 pub(crate) mod winch;
 mod wind;

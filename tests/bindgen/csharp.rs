@@ -20,6 +20,13 @@
 //! * Functions returning a struct larger than a one-integer handle by value are not
 //!   declared (Burst refuses them, and by-value struct returns marshal differently across
 //!   platforms); each has a `*_init(out)` twin that is.
+//! * Function pointer typedefs (`typedef void (*SinewTaskFn)(...)`, the host task system's
+//!   callbacks) cross as `System.IntPtr` in fields and parameters (what
+//!   `Marshal.GetFunctionPointerForDelegate` gives, and what Burst and IL2CPP take),
+//!   and each becomes a Cdecl `[UnmanagedFunctionPointer]` delegate of the same name
+//!   (its own function pointer parameters as `System.IntPtr`), for the host's static
+//!   callbacks and for calling a function pointer Sinew passes
+//!   (`Marshal.GetDelegateForFunctionPointer`).
 //! * `#define` constants: integers → `const uint`, decimals → `const float` (`f` suffix).
 //! * Doc comments: `/** ... */` → `/// <summary>`, the `# Safety` section →
 //!   `/// <remarks>`, XML-escaped, `` `code` `` → `<c>code</c>`.
@@ -67,6 +74,8 @@ pub struct Header {
     pub enums: Vec<CEnum>,
     pub structs: Vec<CStruct>,
     pub functions: Vec<CFunction>,
+    /// Function pointer typedefs: name, return type and parameters.
+    pub fn_pointers: Vec<CFunction>,
 }
 
 fn squash(s: &str) -> String {
@@ -198,6 +207,43 @@ pub fn parse_header(h: &str) -> Header {
             });
             continue;
         }
+        if t.starts_with("typedef ") && t.contains("(*") {
+            // typedef RET (*NAME)(PARAMS); possibly over several lines.
+            let mut sig = String::new();
+            loop {
+                sig.push(' ');
+                sig.push_str(lines[i].trim());
+                i += 1;
+                if sig.trim_end().ends_with(';') {
+                    break;
+                }
+            }
+            let sig = squash(
+                sig.trim()
+                    .trim_start_matches("typedef ")
+                    .trim_end_matches(';'),
+            );
+            let star = sig.find("(*").unwrap();
+            let name_end = star + sig[star..].find(')').unwrap();
+            let ret = squash(&sig[..star].replace('*', " * "));
+            let name = sig[star + 2..name_end].trim().to_string();
+            let rest = &sig[name_end + 1..];
+            let open = rest.find('(').unwrap();
+            let close = rest.rfind(')').unwrap();
+            let inner = squash(&rest[open + 1..close]);
+            let params = if inner.is_empty() || inner == "void" {
+                Vec::new()
+            } else {
+                inner.split(',').map(split_decl).collect()
+            };
+            out.fn_pointers.push(CFunction {
+                name,
+                doc: std::mem::take(&mut doc),
+                ret,
+                params,
+            });
+            continue;
+        }
         if let Some(rest) = t.strip_prefix("typedef struct ") {
             let name = rest.trim_end_matches('{').trim().to_string();
             i += 1;
@@ -269,6 +315,10 @@ impl Header {
         self.enums.iter().find(|e| e.name == name)
     }
 
+    pub fn fn_pointer_named(&self, name: &str) -> Option<&CFunction> {
+        self.fn_pointers.iter().find(|f| f.name == name)
+    }
+
     pub fn struct_named(&self, name: &str) -> Option<&CStruct> {
         self.structs.iter().find(|s| s.name == name)
     }
@@ -320,6 +370,7 @@ impl Header {
                 self.csharp_type(&self.enum_named(s).unwrap().underlying)
             }
             s if self.struct_named(s).is_some() => s.to_string(),
+            s if self.fn_pointer_named(s).is_some() => "System.IntPtr".into(),
             other => panic!("no C# mapping for the C type `{other}`: extend csharp_type"),
         }
     }
@@ -480,11 +531,32 @@ pub fn emit_csharp(header: &Header) -> String {
         }
         o.push_str("    }\n\n");
     }
-    for s in &header.structs {
-        emit_doc(&mut o, "    ", &s.doc);
+    for f in &header.fn_pointers {
+        emit_doc(&mut o, "    ", &f.doc);
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|(t, n)| format!("{} {}", header.csharp_type(t), ident(n)))
+            .collect();
         let _ = writeln!(
             o,
-            "    [StructLayout(LayoutKind.Sequential)]\n    public partial struct {}\n    {{",
+            "    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]\n    public unsafe delegate {} {}({});\n",
+            header.csharp_type(&f.ret),
+            f.name,
+            params.join(", ")
+        );
+    }
+    for s in &header.structs {
+        emit_doc(&mut o, "    ", &s.doc);
+        // A pointer field (the task system's `user_context`) needs an unsafe struct.
+        let unsafe_ = if s.fields.iter().any(|(t, _, _)| t.ends_with('*')) {
+            "unsafe "
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            o,
+            "    [StructLayout(LayoutKind.Sequential)]\n    public {unsafe_}partial struct {}\n    {{",
             s.name
         );
         for (t, n, d) in &s.fields {

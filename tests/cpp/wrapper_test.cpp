@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sinew.hpp"
@@ -1483,6 +1484,78 @@ void test_snapshots() {
     check(must(w.state_hash(), "hash") == before, "snapshots: refusals change nothing");
 }
 
+/// A host for World::set_task_system: every range of a task on its own std::thread;
+/// finish joins them.
+struct ThreadPerRange {
+    int enqueues = 0;
+    void* enqueue(SinewTaskFn task, uint32_t n, uint32_t min_range, void* context) {
+        ++enqueues;
+        auto* threads = new std::vector<std::thread>();
+        for (uint32_t b = 0; b < n; b += min_range)
+            threads->emplace_back(task, b, std::min(n, b + min_range), context);
+        return threads;
+    }
+    void finish(void* handle) {
+        auto* threads = static_cast<std::vector<std::thread>*>(handle);
+        for (auto& t : *threads) t.join();
+        delete threads;
+    }
+};
+
+/// Runs every range inside enqueue (backwards) and returns nullptr.
+struct Inline {
+    void* enqueue(SinewTaskFn task, uint32_t n, uint32_t, void* context) {
+        for (uint32_t i = n; i-- > 0;) task(i, i + 1, context);
+        return nullptr;
+    }
+    void finish(void*) { std::abort(); }
+};
+
+void test_task_system() {
+    // A 128 x 128 cloth (16,384 particles, ~97,000 links): every pass runs in parallel.
+    auto scene = [](uint32_t threads) {
+        sinew::World w = must(sinew::World::create(sinew::WorldDesc().with_substeps(10).with_threads(threads)),
+                              "World::create");
+        sinew::ClothGridDesc grid;
+        grid.with_segments(127, 127).with_pinned_corners(sinew::ClothGridDesc::corner_origin |
+                                                         sinew::ClothGridDesc::corner_u);
+        must(w.add_cloth_grid(sinew::ClothDesc(), grid), "add_cloth_grid");
+        return w;
+    };
+    auto run = [](sinew::World& w) {
+        std::vector<uint64_t> h;
+        for (int f = 0; f < 4; ++f) {
+            must(w.step(1.0f / 60.0f), "step");
+            h.push_back(must(w.state_hash(), "state_hash"));
+        }
+        return h;
+    };
+    sinew::World one = scene(1), two = scene(2);
+    const std::vector<uint64_t> reference = run(one);
+    check(run(two) == reference, "tasks: 1 and 2 built-in threads agree");
+
+    ThreadPerRange threads;
+    sinew::World w = scene(1);
+    must(w.set_task_system(threads, 4), "set_task_system(runner)");
+    const bool same = run(w) == reference;
+    check(same && threads.enqueues > 0, "tasks: std::thread per range, same bits",
+          std::to_string(threads.enqueues) + " enqueues");
+
+    Inline inl;
+    sinew::World w2 = scene(1);
+    must(w2.set_task_system(inl, 3), "set_task_system(inline)");
+    std::vector<uint64_t> h = run(w2);
+    must(w2.set_task_system(nullptr), "back to the built-in pool");
+    check(h == reference, "tasks: inline in enqueue (nullptr), same bits");
+
+    SinewTaskSystem bad{};
+    bad.worker_count = 2;
+    check(w2.set_task_system(bad).status() == sinew::Status::InvalidArgument, "tasks: NULL callbacks refused");
+    check(w2.set_task_system(threads, 0).status() == sinew::Status::InvalidArgument, "tasks: worker_count 0 refused");
+    check(w2.set_task_system(threads, 257).status() == sinew::Status::InvalidArgument,
+          "tasks: worker_count 257 refused");
+}
+
 int main() {
     test_abi_and_results();
     test_raii();
@@ -1507,6 +1580,7 @@ int main() {
     test_wind_and_skinning();
     test_edits_breaks_cuts_and_winches();
     test_snapshots();
+    test_task_system();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

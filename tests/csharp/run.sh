@@ -49,3 +49,8 @@ done
 "${MCS[@]}" -target:library -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" -r:"$OUT/Sinew.Runtime.dll" \
   -out:"$OUT/Sinew.Samples.dll" -recurse:'unity-sample/Samples~/*.cs'
 echo "unity-sample scripts compile"
+
+echo "== C#: SinewJobsTaskSystem steps a world through the Unity.Jobs stub (Mono)"
+"${MCS[@]}" -target:exe -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" -r:"$OUT/Sinew.Runtime.dll" \
+  -out:"$OUT/JobsTaskSystemCheck.exe" tests/csharp/UnityJobs/JobsTaskSystemCheck.cs
+LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/JobsTaskSystemCheck.exe"

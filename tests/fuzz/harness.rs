@@ -91,6 +91,7 @@ use sinew::ffi::snapshot::{
     sinew_world_create_from_snapshot, sinew_world_restore_snapshot, sinew_world_save_snapshot,
     sinew_world_snapshot_size, sinew_world_state_hash,
 };
+use sinew::ffi::tasks::{sinew_world_set_task_system, SinewTaskFn, SinewTaskSystem};
 use sinew::ffi::tearing::{
     sinew_body_set_tear_threshold, sinew_cloth_read_topology, sinew_cloth_tear_status,
     sinew_cloth_topology_counts, sinew_cloth_topology_version, SinewTearStatus,
@@ -690,7 +691,35 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_world_advance",
     "sinew_world_read_interpolated_positions",
     "sinew_body_read_interpolated_positions",
+    "sinew_world_set_task_system",
 ];
+
+/// A host task system for the fuzzer: runs every range inside `enqueue`, one item at a
+/// time, forwards (user_context NULL) or backwards (non-NULL), and returns NULL.
+unsafe extern "C" fn fuzz_enqueue(
+    task: SinewTaskFn,
+    item_count: u32,
+    _min_range: u32,
+    task_context: *mut c_void,
+    user_context: *mut c_void,
+) -> *mut c_void {
+    let task = task.expect("Sinew passes a task");
+    for k in 0..item_count {
+        let i = if user_context.is_null() {
+            k
+        } else {
+            item_count - 1 - k
+        };
+        // SAFETY: Sinew's task over its own items, before enqueue returns.
+        unsafe { task(i, i + 1, task_context) };
+    }
+    std::ptr::null_mut()
+}
+
+/// Never called: `fuzz_enqueue` returns NULL.
+unsafe extern "C" fn fuzz_finish(_host_task: *mut c_void, _user_context: *mut c_void) {
+    panic!("finish called for a NULL handle");
+}
 
 /// `values` laid out every `stride` bytes (at least 12), in a byte buffer.
 fn strided_copy(values: &[SinewVec3], stride: u32) -> Vec<u8> {
@@ -1386,6 +1415,29 @@ impl<'a> Session<'a> {
                         assert_eq!(again, o.get(0), "the state hash changed by itself");
                     }
                     ok_or(st, o.untouched())
+                }
+                "sinew_world_set_task_system" => {
+                    let mut t = SinewTaskSystem {
+                        worker_count: [1, 2, 4, 256][self.g.below(4) as usize],
+                        enqueue: Some(fuzz_enqueue),
+                        finish: Some(fuzz_finish),
+                        user_context: if self.g.below(2) == 0 {
+                            std::ptr::null_mut()
+                        } else {
+                            8usize as *mut c_void
+                        },
+                    };
+                    match self.g.below(8) {
+                        0 => t.worker_count = [0, 257, u32::MAX][self.g.below(3) as usize],
+                        1 => t.enqueue = None,
+                        2 => t.finish = None,
+                        _ => {}
+                    }
+                    let p: *const SinewTaskSystem = match self.g.below(4) {
+                        0 => std::ptr::null(),
+                        _ => &t,
+                    };
+                    Outcome::new(sinew_world_set_task_system(w, p), true)
                 }
                 "sinew_world_save_snapshot" => {
                     let need = self.snapshot_of(w).map_or(64, |b| b.len());

@@ -38,6 +38,13 @@ pub fn allocations_in<R>(f: impl FnOnce() -> R) -> (usize, R) {
     (during, r)
 }
 
+/// Counts this thread's allocations from now on (for the worker threads of a host
+/// task system, whose allocations during a watched step count too).
+#[allow(dead_code)]
+pub fn watch_this_thread() {
+    WATCHED.with(|w| w.set(true));
+}
+
 /// The counter works: a `Vec` made inside the window counts.
 pub fn assert_counter_sees_allocations() {
     let (n, v) = allocations_in(|| vec![0u8; 3]);

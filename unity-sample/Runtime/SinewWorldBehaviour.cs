@@ -41,6 +41,9 @@ namespace Sinew.Unity
         [Range(1, 16)]
         public int maxStepsPerFrame = 4;
 
+        [Tooltip("Run the world's parallel passes as Unity jobs (on Unity's worker threads) instead of the library's own threads. Results do not depend on it. Read when the world is created.")]
+        public bool useUnityJobs = false;
+
         /// <summary>Called in FixedUpdate just before each fixed step of the world (move pinned
         /// particles here); not called for a step skipped by <see cref="maxStepsPerFrame"/>.</summary>
         public event Action BeforeStep;
@@ -92,6 +95,8 @@ namespace Sinew.Unity
                     s.Threads = threads;
 #endif
                     world = new World(s);
+                    if (useUnityJobs)
+                        SinewJobsTaskSystem.Install(world);
                 }
                 return world;
             }

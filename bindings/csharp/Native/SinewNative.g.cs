@@ -195,6 +195,38 @@ namespace Sinew.Native
         RopeEnd = 1,
     }
 
+    /// <summary>
+    /// A task of Sinew's: runs the items <c>begin..end</c> (<c>begin &lt; end &lt;= item_count</c>) of the
+    /// pass <c>task_context</c> names. Thread-safe: the host may run several ranges of one
+    /// task at once on different threads.
+    /// </summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void SinewTaskFn(uint begin, uint end, void* task_context);
+
+    /// <summary>
+    /// Called by Sinew during a step (on the thread that steps the world) to start <c>task</c>
+    /// over the items <c>0..item_count</c>: the host calls <c>task(begin, end, task_context)</c> over
+    /// ranges that cover <c>0..item_count</c> exactly once (ranges of at least <c>min_range</c> items,
+    /// except the last; any threads, any order, as many at a time as it likes, the calling
+    /// thread included). Returns a handle that <c>finish</c> waits on, or NULL when it has run
+    /// every range itself before returning (then <c>finish</c> is not called). Must not throw or
+    /// unwind.
+    /// </summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void* SinewEnqueueTaskFn(System.IntPtr task, uint item_count, uint min_range, void* task_context, void* user_context);
+
+    /// <summary>
+    /// Called by Sinew with a non-NULL handle <c>enqueue</c> returned: returns once every range
+    /// of that task has finished (it may run ranges itself meanwhile). Called once per
+    /// handle. Must not throw or unwind. By then the stepping thread has done whatever work
+    /// the host's threads had not taken, but every range must still be called (it finds
+    /// nothing left and returns): a host that steps worlds from inside its own workers
+    /// should let <c>finish</c> run pending ranges itself, as work-stealing schedulers do, so
+    /// that it never waits for workers that are all waiting.
+    /// </summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void SinewFinishTaskFn(void* host_task, void* user_context);
+
     /// <summary>A world handle, passed by value. <c>id</c> 0 is the null handle.</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewWorld
@@ -501,6 +533,26 @@ namespace Sinew.Native
         /// none, 0 = rigid. Static deflection under gravity: m g compliance.
         /// </summary>
         public float drive_compliance;
+    }
+
+    /// <summary>A host task system (sinew_world_set_task_system).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewTaskSystem
+    {
+        /// <summary>
+        /// The most threads that run Sinew's work at once, the thread that calls
+        /// sinew_world_step included (Box2D's workerCount; a pass enqueues at most
+        /// worker_count - 1 items and runs the same work on the stepping thread); 1..=256.
+        /// It replaces the world's thread count in Sinew's choice of how many threads a
+        /// pass is worth; results never depend on it.
+        /// </summary>
+        public uint worker_count;
+        /// <summary>Starts a task on the host's workers (or runs it and returns NULL). Not NULL.</summary>
+        public System.IntPtr enqueue;
+        /// <summary>Waits for a task enqueue started. Not NULL.</summary>
+        public System.IntPtr finish;
+        /// <summary>Passed back to enqueue and finish untouched (may be NULL).</summary>
+        public void* user_context;
     }
 
     /// <summary>A cloth's tearing state (see sinew_cloth_tear_status).</summary>
@@ -1638,6 +1690,40 @@ namespace Sinew.Native
         /// <remarks><c>out_hash</c> must be NULL or point to writable memory for one uint64_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_state_hash(SinewWorld world, ulong* out_hash);
+
+        /// <summary>
+        /// Runs the world's parallel passes on a host task system; <c>tasks</c> NULL goes back to
+        /// the built-in thread pool (of the desc's <c>threads</c>), the default. Results are
+        /// bit-identical with either, and for any worker count: Sinew cuts its work into
+        /// chunks that depend only on the scene, and each pass hands them out through one
+        /// shared counter, so the host may run the enqueued items on any threads, fewer at a
+        /// time than worker_count, one after another, or inline in enqueue (returning NULL).
+        ///
+        /// During a step Sinew calls <c>enqueue</c> (then <c>finish</c> on the handle, unless NULL) once
+        /// per parallel pass, from the thread that steps, while holding the world's lock;
+        /// passes too small to be worth a second thread run on the stepping thread without
+        /// calling the host. Sinew allocates nothing for a pass (the task context lives on the
+        /// stepping thread's stack until <c>finish</c> returns).
+        ///
+        /// A NULL <c>enqueue</c> or <c>finish</c>, or a <c>worker_count</c> outside [1, 256], is refused with
+        /// SINEW_ERROR_INVALID_ARGUMENT and the world keeps its executor. Not simulation state:
+        /// snapshots neither save nor restore it (sinew_world_restore_snapshot keeps the
+        /// world's choice; sinew_world_create_from_snapshot starts on the built-in pool), and
+        /// state hashes do not depend on it. Call it between steps (it takes the world's lock).
+        ///
+        /// Panics: a Rust panic inside one of Sinew's tasks (a bug) is caught on the host's
+        /// thread, never unwinding through the host's frames; the step resumes it on the
+        /// stepping thread after <c>finish</c> and returns SINEW_ERROR_INTERNAL with a message (a
+        /// panic that cannot be caught aborts the process). The host's callbacks must not
+        /// throw C++ exceptions or longjmp through Sinew's frames.
+        /// </summary>
+        /// <remarks>
+        /// <c>tasks</c> must be NULL or point to a readable SinewTaskSystem whose callbacks follow
+        /// the rules above and may be called with <c>user_context</c> from any thread that steps
+        /// the world, until the world is destroyed or given another task system.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_task_system(SinewWorld world, SinewTaskSystem* tasks);
 
         /// <summary>
         /// Turns tearing of a cloth on or changes its threshold: from the next step on, an

@@ -5,6 +5,7 @@
 #include "SinewConversions.h"
 #include "SinewModule.h"
 #include "SinewSettings.h"
+#include "SinewTaskGraph.h"
 
 void FSinewWorldTickFunction::ExecuteTick(float DeltaTime, ELevelTick TickType, ENamedThreads::Type CurrentThread, const FGraphEventRef& MyCompletionGraphEvent)
 {
@@ -62,6 +63,14 @@ sinew::Scene* USinewWorldSubsystem::GetScene()
 			return nullptr;
 		}
 		Scene = std::make_unique<sinew::Scene>(std::move(Created).value());
+		if (Settings->bUseTaskGraph)
+		{
+			const sinew::Result<void> OnTaskGraph = FSinewTaskGraphTaskSystem::Install(*Scene);
+			if (!OnTaskGraph)
+			{
+				UE_LOG(LogSinew, Warning, TEXT("Task graph not used, Sinew's own threads run the solver: %s"), UTF8_TO_TCHAR(OnTaskGraph.error().message.c_str()));
+			}
+		}
 	}
 	return Scene.get();
 }

@@ -44,5 +44,9 @@ public:
 	UPROPERTY(Config, EditAnywhere, Category = "Stepping", meta = (ClampMin = "1", ClampMax = "16"))
 	int32 MaxStepsPerFrame = 4;
 
+	/** Run the solver's parallel passes on the engine's task graph (ParallelFor) instead of Sinew's own worker threads (Threads is then unused); results do not depend on it. */
+	UPROPERTY(Config, EditAnywhere, Category = "Solver")
+	bool bUseTaskGraph = false;
+
 	virtual FName GetCategoryName() const override { return TEXT("Plugins"); }
 };
