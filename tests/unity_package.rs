@@ -430,6 +430,15 @@ fn package_json_and_asmdefs_are_valid() {
     assert_eq!(references(&runtime), ["Sinew.Core"]);
     let sample = parse_file("Samples~/RopeAndCloth/Sinew.Samples.RopeAndCloth.asmdef");
     assert_eq!(references(&sample), ["Sinew.Core", "Sinew.Runtime"]);
+    // The inspectors live in an editor-only assembly on top of the runtime one.
+    let editor = parse_file("Editor/Sinew.Editor.asmdef");
+    assert_eq!(editor.str("name"), Some("Sinew.Editor"));
+    assert_eq!(references(&editor), ["Sinew.Core", "Sinew.Runtime"]);
+    assert_eq!(
+        editor.get("includePlatforms"),
+        Some(&Json::Arr(vec![Json::Str("Editor".into())])),
+        "Sinew.Editor is editor-only"
+    );
 }
 
 #[test]
