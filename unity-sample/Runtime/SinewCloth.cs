@@ -342,19 +342,7 @@ namespace Sinew.Unity
         {
             if (!GizmoMesh())
                 return;
-            Gizmos.color = SinewGizmos.Constraint;
-            int lines = System.Math.Min(gizmoTriangles.Length, 3 * MaxGizmoTriangles);
-            for (int t = 0; t + 2 < lines; t += 3)
-            {
-                Vector3 a = gizmoVertices[gizmoTriangles[t]], b = gizmoVertices[gizmoTriangles[t + 1]],
-                        c = gizmoVertices[gizmoTriangles[t + 2]];
-                Gizmos.DrawLine(a, b);
-                Gizmos.DrawLine(b, c);
-                Gizmos.DrawLine(c, a);
-            }
-            if (radius > 0f && gizmoVertices.Length <= MaxGizmoParticles)
-                for (int i = 0; i < gizmoVertices.Length; i++)
-                    SinewGizmos.DrawParticle(gizmoVertices[i], radius);
+            SinewGizmos.DrawMesh(gizmoVertices, gizmoTriangles, radius);
             for (int i = 0; i < pins.Length; i++)
             {
                 if (pins[i] == null)
@@ -367,9 +355,6 @@ namespace Sinew.Unity
                 SinewGizmos.DrawAttachment(pins[i].position, gizmoVertices[v]);
             }
         }
-
-        /// <summary>Most triangles and particles the gizmos draw (large meshes: the first ones).</summary>
-        const int MaxGizmoTriangles = 20000, MaxGizmoParticles = 4096;
 
         bool GizmoMesh()
         {

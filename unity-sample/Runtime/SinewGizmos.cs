@@ -39,6 +39,31 @@ namespace Sinew.Unity
             Gizmos.DrawCube(position, new Vector3(s, s, s));
         }
 
+        /// <summary>Most triangles a mesh gizmo draws (larger meshes: the first ones).</summary>
+        public const int MaxTriangles = 20000;
+        /// <summary>Most particle spheres a mesh gizmo draws.</summary>
+        public const int MaxParticles = 4096;
+
+        /// <summary>A cloth: the edges of its triangles (constraints) and, when radius > 0,
+        /// a sphere per vertex (particles).</summary>
+        public static void DrawMesh(Vector3[] vertices, int[] triangles, float radius)
+        {
+            Gizmos.color = Constraint;
+            int corners = System.Math.Min(triangles.Length, 3 * MaxTriangles);
+            for (int t = 0; t + 2 < corners; t += 3)
+            {
+                int a = triangles[t], b = triangles[t + 1], c = triangles[t + 2];
+                if (a >= vertices.Length || b >= vertices.Length || c >= vertices.Length)
+                    continue;
+                Gizmos.DrawLine(vertices[a], vertices[b]);
+                Gizmos.DrawLine(vertices[b], vertices[c]);
+                Gizmos.DrawLine(vertices[c], vertices[a]);
+            }
+            if (radius > 0f && vertices.Length <= MaxParticles)
+                for (int i = 0; i < vertices.Length; i++)
+                    DrawParticle(vertices[i], radius);
+        }
+
         /// <summary>An attachment point and the line to the particle it drives.</summary>
         public static void DrawAttachment(Vector3 attachment, Vector3 particle)
         {
