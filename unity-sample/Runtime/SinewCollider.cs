@@ -4,7 +4,9 @@
 // world's BeforeStep event, i.e. inside SinewWorldBehaviour.FixedUpdate just before each
 // step, whatever the script execution order; a change of size or scale re-adds the
 // collider. Removed in OnDisable; a world already destroyed (domain reload, play-mode
-// exit) is left alone, and a world created again later gets the collider again.
+// exit) is left alone, and a world created again later gets the collider again. The
+// material fields apply in place; OnValidate clamps them; the Scene view draws the shape
+// Sinew sees (after the scale mapping) as a wireframe.
 
 using Sinew.Native;
 using UnityEngine;
