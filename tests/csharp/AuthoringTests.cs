@@ -288,6 +288,41 @@ namespace SinewTests
             }
         }
 
+        /// Mass edited in place is the mass the cloth would have been built with: a cloth
+        /// pinned at two corners, built with 1 kg and edited to 3 kg, hangs as one built
+        /// with 3 kg (compliant edges: the sag depends on the weight), not as 1 kg.
+        public static void TestClothMassEditedInPlaceEqualsBuiltMass()
+        {
+            var hang = new SinewVec3[3][];
+            float[] built = { 1f, 3f, 1f };
+            for (int k = 0; k < 3; k++)
+            {
+                using (var w = NewWorld(3f))
+                {
+                    SinewVec3[] v;
+                    int[] tris;
+                    Grid(0f, out v, out tris);
+                    var o = ClothDefaults();
+                    o.StretchCompliance = 1e-2f;
+                    o.Tethers = false;
+                    o.MassKg = built[k];
+                    var cloth = SinewAuthoring.BuildCloth(w, v, tris, new[] { 0, 4 }, o);
+                    if (k == 2)
+                    {
+                        ClothOptions applied = o, wanted = o;
+                        wanted.MassKg = 3f;
+                        SinewAuthoring.EditCloth(cloth, ref applied, wanted, 2);
+                    }
+                    Steps(w, 120);
+                    hang[k] = Positions(cloth.Body);
+                }
+            }
+            int far = 24; // the corner opposite the pinned edge
+            Check.True(hang[1][far].y < hang[0][far].y - 0.01f, "3 kg sags more than 1 kg");
+            for (int i = 0; i < hang[1].Length; i++)
+                Check.Near(hang[1][i].y, hang[2][i].y, 1e-4, "edited to 3 kg hangs as built with 3 kg, particle " + i);
+        }
+
         /// The cloth's collision radius, set at build and edited in place: dropped flat on
         /// a plane it rests at height = radius; raised in place, it rises to the new one.
         public static void TestClothRadiusEditedInPlace()

@@ -307,7 +307,8 @@ namespace Sinew.Unity
             {
                 int n = rope.ParticleCount;
                 int pinned = (applied.PinStart ? 1 : 0) + (applied.PinEnd ? 1 : 0);
-                body.SetMass(wanted.MassKg * (n - pinned) / n);
+                if (n > pinned) // a rope pinned at every particle has no mass to set
+                    body.SetMass(wanted.MassKg * (n - pinned) / n);
                 applied.MassKg = wanted.MassKg;
             }
             if (wanted.Drag != applied.Drag)
@@ -317,8 +318,10 @@ namespace Sinew.Unity
             }
             if (applied.PinStart && (wanted.Length != applied.Length || wanted.WinchSpeed != applied.WinchSpeed))
             {
+                // The winch pays out at most the built length.
                 if (wanted.WinchSpeed > 0f)
-                    body.SetWinchTarget(wanted.Length > 0f ? wanted.Length : rope.RestLength, wanted.WinchSpeed);
+                    body.SetWinchTarget(wanted.Length > 0f ? Math.Min(wanted.Length, rope.RestLength) : rope.RestLength,
+                                        wanted.WinchSpeed);
                 else
                     body.SetWinchSpeed(0f);
                 applied.Length = wanted.Length;
@@ -427,8 +430,9 @@ namespace Sinew.Unity
             }
             if (wanted.MassKg != applied.MassKg)
             {
-                int n = cloth.VertexCount;
-                body.SetMass(wanted.MassKg * (n - pinnedCount) / n);
+                int n = cloth.ParticleCount;
+                if (n > pinnedCount)
+                    body.SetMass(wanted.MassKg * (n - pinnedCount) / n);
                 applied.MassKg = wanted.MassKg;
             }
             if (wanted.Drag != applied.Drag || wanted.Lift != applied.Lift)

@@ -231,7 +231,6 @@ namespace Sinew.Unity
             }
             var pinned = new int[distinct.Count];
             distinct.CopyTo(pinned);
-            distinctPins = pinned.Length;
             ClothOptions o = Options();
             try
             {
@@ -245,6 +244,11 @@ namespace Sinew.Unity
                 return;
             }
             applied = o;
+            // Pinned particles (welded vertices share one), for the mass of the free ones.
+            var pinnedParticles = new System.Collections.Generic.HashSet<int>();
+            foreach (int v in pinned)
+                pinnedParticles.Add(Cloth.ParticleOfVertex(v));
+            distinctPins = pinnedParticles.Count;
             if (vertices.IsCreated)
                 vertices.Dispose();
             vertices = new NativeArray<Vector3>(sourceVertices.Length, Allocator.Persistent);
