@@ -207,8 +207,10 @@ namespace Sinew.Unity
                 return;
             Cloth.Dispose();
             Cloth = null;
-            mesh.SetVertices(sourceVertices);
+            // Triangles first: they reference only the original vertices, which the torn
+            // mesh still has; then the vertex count can shrink back.
             mesh.triangles = sourceTriangles;
+            mesh.SetVertices(sourceVertices);
             if (meshUV != null && meshUV.Length == sourceVertices.Length)
                 mesh.uv = meshUV;
             Build();
