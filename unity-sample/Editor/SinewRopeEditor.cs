@@ -120,8 +120,9 @@ namespace Sinew.Unity.Inspectors
             Body body = rope.Rope.Body;
             SinewEditorGUI.Readout("Body", body.ToString());
             SinewEditorGUI.Readout("Particles", rope.Rope.ParticleCount.ToString());
-            if (forces.Length < rope.Rope.ParticleCount)
-                forces = new float[rope.Rope.ParticleCount];
+            // Tethers run from each pinned end: up to 2 per particle.
+            if (forces.Length < 2 * rope.Rope.ParticleCount + 4)
+                forces = new float[2 * rope.Rope.ParticleCount + 4];
             int links = body.ReadForces(SinewBodyConstraints.BodyStretch, forces);
             float top = links > 0 ? forces[0] : 0f;
             SinewEditorGUI.Readout("Links", links.ToString());
