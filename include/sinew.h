@@ -112,6 +112,16 @@
 #define SINEW_MAX_WINCH_SPEED 1000.0
 
 /**
+ * Largest `max_steps` of `sinew_world_advance`.
+ */
+#define SINEW_MAX_STEPS_PER_ADVANCE 1024
+
+/**
+ * Largest `frame_dt` (s) of `sinew_world_advance`: an hour.
+ */
+#define SINEW_MAX_FRAME_DT 3600.0
+
+/**
  * Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).
  */
 #define SINEW_MAX_TEAR_RESERVE (1 << 20)
@@ -135,7 +145,7 @@
  * Version of the body layout; bumped whenever a field is added, removed or changes
  * meaning. Buffers of another version are refused.
  */
-#define FORMAT_VERSION 2
+#define FORMAT_VERSION 3
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -2132,6 +2142,69 @@ SinewStatus sinew_world_add_shape_cluster(struct SinewWorld world,
 SinewStatus sinew_world_set_shape_cluster_stiffness(struct SinewWorld world,
                                                     uint32_t id,
                                                     float stiffness);
+
+/**
+ * Fixed step with an accumulator: adds `frame_dt` seconds (the frame's real time,
+ * finite, in [0, SINEW_MAX_FRAME_DT]) to the world's accumulator and runs
+ * floor(accumulator / `fixed_dt`) steps of `fixed_dt` seconds (finite, in [1e-6, 10]),
+ * each exactly `sinew_world_step(world, fixed_dt)`, so the simulation is the same at
+ * any frame rate; but at most `max_steps` (1..=SINEW_MAX_STEPS_PER_ADVANCE): whole
+ * steps beyond the cap are dropped (the world falls behind real time instead of
+ * spending ever longer frames catching up), the fraction of a step left over is kept.
+ * Writes the steps run to `*out_steps` and alpha = leftover / `fixed_dt`, in [0, 1),
+ * to `*out_alpha`: the weight of the current state for
+ * `sinew_world_read_interpolated_positions` this frame (the rendered state lags real
+ * time by at most one fixed step). A new world's accumulator is 0;
+ * `sinew_world_step` leaves it alone; a snapshot saves and restores it.
+ *
+ * A bad argument changes nothing. SINEW_ERROR_NON_FINITE (as from sinew_world_step)
+ * means the steps up to and including the failing one ran, the whole steps still due
+ * are dropped and the fraction kept; the outputs are not written then.
+ *
+ * # Safety
+ * `out_steps` and `out_alpha` must each be NULL or point to one writable value.
+ */
+SinewStatus sinew_world_advance(struct SinewWorld world,
+                                float frame_dt,
+                                float fixed_dt,
+                                uint32_t max_steps,
+                                uint32_t *out_steps,
+                                float *out_alpha);
+
+/**
+ * Copies the positions (m) of particles `first..first+count`, interpolated between
+ * the start and the end of the last step, to `out`: (1 - alpha) * previous + alpha *
+ * current, one SinewVec3 every `stride_bytes` (12..=SINEW_MAX_STRIDE_BYTES), e.g.
+ * straight into a vertex buffer. `alpha` in [0, 1] (0 = the state before the last
+ * step, 1 = the current one, both bit for bit; pass the one `sinew_world_advance`
+ * wrote). Previous = current where no step moved a particle since it got its
+ * position: before the first step, and after a position write
+ * (`sinew_world_write_positions` and the body teleports are teleports: no streak).
+ *
+ * # Safety
+ * `out` must point to `(count-1)*stride_bytes + 12` writable bytes.
+ */
+SinewStatus sinew_world_read_interpolated_positions(struct SinewWorld world,
+                                                    uint32_t first,
+                                                    uint32_t count,
+                                                    float alpha,
+                                                    void *out,
+                                                    uint32_t stride_bytes);
+
+/**
+ * `sinew_world_read_interpolated_positions` over all the body's particles: `capacity`
+ * is the number of elements `out` holds (at least the body's particle count), one
+ * SinewVec3 every `stride_bytes` (12..=SINEW_MAX_STRIDE_BYTES); `alpha` in [0, 1].
+ *
+ * # Safety
+ * `out` must point to `(capacity-1)*stride_bytes + 12` writable bytes.
+ */
+SinewStatus sinew_body_read_interpolated_positions(struct SinewWorld world,
+                                                   struct SinewBody body,
+                                                   float alpha,
+                                                   void *out,
+                                                   uint32_t capacity,
+                                                   uint32_t stride_bytes);
 
 /**
  * Adds `count` particles at rest at `positions` (m) with `inverse_masses` (1/kg, 0 =

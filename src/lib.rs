@@ -84,6 +84,7 @@ pub use solver::Solver;
 pub use world::breaking::BreakReport;
 pub use world::edit::MAX_REST_SCALE;
 pub use world::families::MAX_FAMILY_COMPLIANCE;
+pub use world::interpolation::{Advance, MAX_FRAME_DT, MAX_STEPS_PER_ADVANCE};
 pub use world::tearing::{default_tear_reserve, TearStatus};
 pub use world::winch::MAX_WINCH_SPEED;
 pub use world::{

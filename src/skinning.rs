@@ -355,6 +355,7 @@ impl SkinnedBody {
                 continue;
             }
             particles.set_position(i, self.next[k][0]);
+            particles.step_start[i] = self.next[k][0];
             particles.velocity[i] = Vec3::ZERO;
         }
     }

@@ -8,6 +8,8 @@
 //!   "N checks, 0 failed". The Rust side is not instrumented; the C++ side is.
 //! * `cpp_colliders` / `cpp_colliders_asan_ubsan`: the same for
 //!   `tests/cpp/colliders_test.cpp` (UE collider shapes, Scene colliders, pick, grab).
+//! * `cpp_interpolation` / `cpp_interpolation_asan_ubsan`: the same for
+//!   `tests/cpp/interpolation_test.cpp` (World::advance, interpolated reads).
 //! * `cpp_headers_are_self_contained_without_exceptions_or_rtti`: every header of
 //!   bindings/cpp compiles on its own with `-fno-exceptions -fno-rtti` (how Unreal
 //!   builds modules by default).
@@ -274,6 +276,35 @@ fn cpp_colliders() {
 fn cpp_colliders_asan_ubsan() {
     run_colliders_test(
         "colliders_test_asan_ubsan",
+        &[
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ],
+    );
+}
+
+/// tests/cpp/interpolation_test.cpp: World::advance and the interpolated reads of the
+/// wrapper (step counts, the cap, jittery frames bit for bit, the lerp into a vertex
+/// buffer), plain and under ASan/UBSan.
+fn run_interpolation_test(name: &str, extra: &[&str]) {
+    let src = manifest_dir().join("tests/cpp/interpolation_test.cpp");
+    let stdout = compile_and_run(&src, name, extra);
+    assert!(
+        stdout.contains(" checks, 0 failed"),
+        "{name} exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+#[test]
+fn cpp_interpolation() {
+    run_interpolation_test("interpolation_test", &[]);
+}
+
+#[test]
+fn cpp_interpolation_asan_ubsan() {
+    run_interpolation_test(
+        "interpolation_test_asan_ubsan",
         &[
             "-fsanitize=address,undefined",
             "-fno-sanitize-recover=all",

@@ -1304,6 +1304,8 @@ mod wind_cases;
 
 #[path = "bad_input/edit.rs"]
 mod edit_cases;
+#[path = "bad_input/interpolation.rs"]
+mod interpolation_cases;
 #[path = "bad_input/snapshots.rs"]
 mod snapshot_cases;
 #[path = "bad_input/tearing.rs"]
@@ -1337,6 +1339,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(edit_cases::tables());
     tables.extend(snapshot_cases::tables());
     tables.extend(tearing_cases::tables());
+    tables.extend(interpolation_cases::tables());
     tables
 }
 

@@ -246,9 +246,14 @@ fn everything(solver: Solver, threads: u32) -> World {
     w.set_body_damping(rope, 0.3).unwrap();
     w.grab_particle(rope_first + 6, Vec3::new(-0.5, 2.5, 0.0), 1e-3)
         .unwrap();
-    for _ in 0..5 {
+    for _ in 0..4 {
         w.step(FRAME_DT).unwrap();
     }
+    // The fifth step through the fixed-step accumulator, which keeps half a step.
+    let a = w.advance(1.5 * FRAME_DT, FRAME_DT, 4).unwrap();
+    assert_eq!(a.steps, 1);
+    assert!((a.alpha - 0.5).abs() < 1e-6, "{}", a.alpha);
+    assert!(w.accumulated_time() > 0.0);
     w.set_collider_transform(
         sphere,
         Vec3::new(1.0, 1.1, 0.4),
@@ -400,6 +405,20 @@ fn every_kind_of_state_round_trips_and_steps_identically() {
         .unwrap();
         c.restore_snapshot(&snap).unwrap();
         assert_eq!(c.threads(), 3);
+        // The accumulator and the positions before the last step come back too.
+        assert_eq!(b.accumulated_time(), a.accumulated_time());
+        assert_eq!(c.accumulated_time(), a.accumulated_time());
+        let n = a.particle_count();
+        let read = |w: &World| {
+            let mut v = Vec::new();
+            w.read_interpolated_positions(0, n, 0.25, |_, p| {
+                v.push(p.to_array().map(f32::to_bits))
+            })
+            .unwrap();
+            v
+        };
+        assert_eq!(read(&b), read(&a), "{solver:?}: interpolated positions");
+        assert_eq!(read(&c), read(&a), "{solver:?}: interpolated positions");
         for frame in 0..40 {
             a.step(FRAME_DT).unwrap();
             b.step(FRAME_DT).unwrap();

@@ -301,6 +301,15 @@ struct Range {
     constexpr bool contains(uint32_t i) const noexcept { return i >= first && i - first < count; }
 };
 
+/// What one World::advance did: the fixed steps run and the weight of the current
+/// state for this frame's interpolated reads.
+struct AdvanceResult {
+    /// Steps of fixed_dt run, 0..max_steps.
+    uint32_t steps = 0;
+    /// Leftover time over fixed_dt, in [0, 1): pass it to read_interpolated_positions.
+    float alpha = 0.0f;
+};
+
 /// The library version ("major.minor.patch").
 inline const char* version() noexcept { return sinew_version(); }
 
@@ -655,6 +664,29 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
     Result<void> read_positions_strided(void* out, uint32_t capacity, uint32_t stride_bytes) const {
         return detail::to_result(sinew_body_read_positions(world_, handle_, out, capacity, stride_bytes));
     }
+    /// Copies the positions (m) of all the body's particles, interpolated between the
+    /// start and the end of the last step ((1 - alpha) * previous + alpha * current,
+    /// alpha in [0, 1], the one World::advance returned), into `out` (at least as many
+    /// elements as particles).
+    template <class V>
+    Result<void> read_interpolated_positions(float alpha, Span<V> out) const {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto n = detail::to_count(out.size(), "Body::read_interpolated_positions");
+        if (!n) return n.error();
+        return detail::to_result(sinew_body_read_interpolated_positions(world_, handle_, alpha, out.data(), *n,
+                                                                       static_cast<uint32_t>(sizeof(V))));
+    }
+    template <class V>
+    Result<void> read_interpolated_positions(float alpha, std::vector<V>& out) const {
+        return read_interpolated_positions(alpha, Span<V>(out));
+    }
+    /// Interpolated positions into a vertex buffer: one Vec3 every `stride_bytes`
+    /// (>= 12); `capacity` elements fit at `out`.
+    Result<void> read_interpolated_positions_strided(float alpha, void* out, uint32_t capacity,
+                                                     uint32_t stride_bytes) const {
+        return detail::to_result(
+            sinew_body_read_interpolated_positions(world_, handle_, alpha, out, capacity, stride_bytes));
+    }
     /// Sets the compliance of a constraint group from the next step on (units per group).
     Result<void> set_compliance(BodyConstraints which, float compliance) {
         return detail::to_result(sinew_body_set_compliance(world_, handle_, static_cast<uint32_t>(which), compliance));
@@ -837,6 +869,16 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     /// Advances by dt seconds (finite, in [1e-6, 10]) in the desc's substeps.
     Result<void> step(float dt) { return detail::to_result(sinew_world_step(handle_, dt)); }
 
+    /// Fixed step with an accumulator: adds `frame_dt` seconds of real time (finite, in
+    /// [0, 3600]) and runs as many steps of exactly `fixed_dt` (in [1e-6, 10]) as fit,
+    /// each the same as step(fixed_dt), at most `max_steps` (1..=1024; whole steps
+    /// beyond are dropped, the fraction kept). Returns the steps run and alpha =
+    /// leftover / fixed_dt in [0, 1) for read_interpolated_positions.
+    Result<AdvanceResult> advance(float frame_dt, float fixed_dt, uint32_t max_steps) {
+        AdvanceResult r;
+        return detail::checked(sinew_world_advance(handle_, frame_dt, fixed_dt, max_steps, &r.steps, &r.alpha), r);
+    }
+
     // --- snapshots -----------------------------------------------------------------
 
     /// Bytes a snapshot of the world takes now.
@@ -953,6 +995,29 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     /// starting at `out`, which must hold (count - 1) * stride_bytes + 12 bytes.
     Result<void> read_positions_strided(uint32_t first, uint32_t count, void* out, uint32_t stride_bytes) const {
         return detail::to_result(sinew_world_read_positions(handle_, first, count, out, stride_bytes));
+    }
+
+    /// Copies positions (m) of particles `first .. first + out.size()`, interpolated
+    /// between the start and the end of the last step: (1 - alpha) * previous + alpha *
+    /// current, alpha in [0, 1] (the one advance returned). Before the first step and
+    /// after a position write (a teleport) previous = current.
+    template <class V>
+    Result<void> read_interpolated_positions(uint32_t first, float alpha, Span<V> out) const {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto n = detail::to_count(out.size(), "World::read_interpolated_positions");
+        if (!n) return n.error();
+        return detail::to_result(sinew_world_read_interpolated_positions(handle_, first, *n, alpha, out.data(),
+                                                                        static_cast<uint32_t>(sizeof(V))));
+    }
+    template <class V>
+    Result<void> read_interpolated_positions(uint32_t first, float alpha, std::vector<V>& out) const {
+        return read_interpolated_positions(first, alpha, Span<V>(out));
+    }
+    /// Interpolated positions into a vertex buffer, as read_positions_strided.
+    Result<void> read_interpolated_positions_strided(uint32_t first, uint32_t count, float alpha, void* out,
+                                                     uint32_t stride_bytes) const {
+        return detail::to_result(
+            sinew_world_read_interpolated_positions(handle_, first, count, alpha, out, stride_bytes));
     }
 
     /// Moves particles `first .. first + positions.size()` to `positions` (m);

@@ -12,6 +12,7 @@ pub mod constraints;
 pub mod edit;
 pub mod families;
 pub mod handles;
+pub mod interpolation;
 pub mod particles;
 pub mod skinning;
 pub mod snapshot;

@@ -22,6 +22,7 @@ mod collision;
 pub(crate) mod edit;
 pub(crate) mod families;
 mod grab_edit;
+pub(crate) mod interpolation;
 mod skinning;
 mod snapshot;
 mod step;
@@ -134,6 +135,9 @@ pub struct World {
     pub(crate) aero: crate::aero::Aero,
     /// Skinned targets, their weights and roots (src/skinning.rs).
     pub(crate) skinning: crate::skinning::Skinning,
+    /// Real time (s) given to [`World::advance`] and not yet simulated, in
+    /// [0, fixed_dt) between calls (src/world/interpolation.rs).
+    pub(crate) accumulator: f64,
 }
 
 /// A slice length as the u32 count the C ABI uses.
@@ -157,6 +161,7 @@ impl World {
             last_h: 0.0,
             aero: crate::aero::Aero::default(),
             skinning: crate::skinning::Skinning::default(),
+            accumulator: 0.0,
         })
     }
 
@@ -266,7 +271,8 @@ impl World {
         Ok(())
     }
 
-    /// Sets positions (m; velocities are kept, the particle is teleported) or
+    /// Sets positions (m; velocities are kept, the particle is teleported: its state
+    /// before the last step is set too, so an interpolated read shows no streak) or
     /// velocities (m/s; pinned particles keep 0) of particles `first..first+count` to
     /// `get(k)`. `get` is called twice per element: once to validate all, once to write.
     pub fn write_vec3_with(
@@ -281,7 +287,12 @@ impl World {
             check_vec3(attribute.name(), k, get(k))?;
         }
         for (k, i) in range.enumerate() {
-            self.particles.set_vec3(attribute, i, get(k));
+            let v = get(k);
+            self.particles.set_vec3(attribute, i, v);
+            if attribute == Vec3Attribute::Position {
+                // A teleport: the interpolated position jumps too, no streak.
+                self.particles.step_start[i] = v;
+            }
         }
         Ok(())
     }

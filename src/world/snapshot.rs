@@ -7,7 +7,8 @@
 //! the 2D plane and the damped ranges, the bodies with their id table, the colliders
 //! with their id table, transforms and mesh, the contact readback, the grabs and the
 //! speed limit, the break thresholds, events and winches, the wind with its zones and
-//! aerodynamic surfaces, and the skinned bodies. Scratch buffers (contacts, the collision grid, Jacobi corrections) and
+//! aerodynamic surfaces, the skinned bodies, and the fixed-step accumulator (the
+//! positions before the last step, which interpolated reads use, are a particle array). Scratch buffers (contacts, the collision grid, Jacobi corrections) and
 //! the Gauss-Seidel schedules are rebuilt by the same code that built them, so the
 //! restored world steps bit for bit like the saved one.
 
@@ -36,6 +37,7 @@ struct Parsed {
     collision: Collision,
     aero: Aero,
     skinning: Skinning,
+    accumulator: f64,
 }
 
 impl World {
@@ -53,6 +55,7 @@ impl World {
             last_h,
             aero,
             skinning,
+            accumulator,
         } = self;
         let WorldDesc {
             gravity,
@@ -68,6 +71,7 @@ impl World {
         w.put(solver as u32);
         w.put((jacobi_relaxation, damping));
         w.put(*last_h);
+        w.put(*accumulator);
         particles.save(w);
         sets.save(w);
         bodies.save(w);
@@ -98,6 +102,10 @@ impl World {
         desc.validate().map_err(|e| codec::corrupt(e.message))?;
         let last_h: f32 = r.get()?;
         codec::check_finite([last_h], "last substep")?;
+        let accumulator: f64 = r.get()?;
+        codec::ensure(accumulator.is_finite() && accumulator >= 0.0, || {
+            format!("accumulated time {accumulator}")
+        })?;
         let particles = Particles::load(&mut r)?;
         let cx = LoadContext {
             hot: &particles.hot,
@@ -124,6 +132,7 @@ impl World {
             collision,
             aero,
             skinning,
+            accumulator,
         })
     }
 
@@ -185,6 +194,7 @@ impl World {
         self.collision = p.collision;
         self.aero = p.aero;
         self.skinning = p.skinning;
+        self.accumulator = p.accumulator;
         Ok(())
     }
 
@@ -209,6 +219,7 @@ impl World {
             last_h: p.last_h,
             aero: p.aero,
             skinning: p.skinning,
+            accumulator: p.accumulator,
         })
     }
 

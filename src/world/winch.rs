@@ -101,6 +101,7 @@ impl World {
                     self.particles.position(p) + shift
                 };
                 self.particles.set_position(p, to);
+                self.particles.step_start[p] = to;
                 self.particles.set_velocity(p, crate::math::Vec3::ZERO);
             }
         }

@@ -54,4 +54,9 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
     (void)body.positions<FVector3fLike>();
     (void)body.kind();
     (void)body.read_forces(sinew::BodyConstraints::Tether, f);
+    (void)w->advance(0.02f, 0.01f, 4);
+    (void)w->read_interpolated_positions(0, 0.5f, v);
+    (void)w->read_interpolated_positions(0, 0.5f, sinew::Span<float[3]>(arr, 1));
+    (void)body.read_interpolated_positions(0.5f, v);
+    (void)body.read_interpolated_positions(0.5f, sinew::Span<FVector3fLike>(v));
 }

@@ -74,6 +74,10 @@ use sinew::ffi::families::{
     sinew_world_pressure_volume, sinew_world_read_family_forces, sinew_world_ring_area,
     sinew_world_set_planar, sinew_world_set_shape_cluster_stiffness,
 };
+use sinew::ffi::interpolation::{
+    sinew_body_read_interpolated_positions, sinew_world_advance,
+    sinew_world_read_interpolated_positions, SINEW_MAX_STEPS_PER_ADVANCE,
+};
 use sinew::ffi::particles::{
     sinew_world_add_particles, sinew_world_particle_count, sinew_world_read_positions,
     sinew_world_read_velocities, sinew_world_set_inverse_masses, sinew_world_write_positions,
@@ -683,6 +687,9 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_world_restore_snapshot",
     "sinew_world_create_from_snapshot",
     "sinew_world_state_hash",
+    "sinew_world_advance",
+    "sinew_world_read_interpolated_positions",
+    "sinew_body_read_interpolated_positions",
 ];
 
 /// `values` laid out every `stride` bytes (at least 12), in a byte buffer.
@@ -923,7 +930,9 @@ impl<'a> Session<'a> {
         // SINEW_ERROR_NON_FINITE is documented for the step alone: the step ran, some
         // bodies met NaN or infinity and were put back where they were, at rest (the
         // world did change, and every particle must be finite afterwards).
-        let non_finite_step = o.status == SINEW_ERROR_NON_FINITE && name == "sinew_world_step";
+        // sinew_world_advance runs steps and reports theirs.
+        let non_finite_step = o.status == SINEW_ERROR_NON_FINITE
+            && (name == "sinew_world_step" || name == "sinew_world_advance");
         if !(0..=6).contains(&code) && !non_finite_step {
             self.find(Kind::UndocumentedStatus, name, format!("status {code}"), wi);
             return;
@@ -1287,6 +1296,80 @@ impl<'a> Session<'a> {
                         _ => 1.0 / 60.0,
                     };
                     Outcome::new(sinew_world_step(w, dt), true)
+                }
+                // ---- fixed step and interpolation ---------------------------------
+                "sinew_world_advance" => {
+                    // Mostly a frame of 0..3 fixed steps, sometimes hostile values.
+                    let fixed = if self.g.pct(85) {
+                        [1.0 / 60.0, 1.0 / 50.0, 0.01][self.g.below(3) as usize]
+                    } else {
+                        self.g.float(1e-6, 0.1)
+                    };
+                    let frame = if self.g.pct(85) {
+                        fixed * 3.0 * self.g.unit()
+                    } else {
+                        self.g.float(0.0, 0.1)
+                    };
+                    let max_steps = match self.g.below(20) {
+                        0 => 0,
+                        1 => SINEW_MAX_STEPS_PER_ADVANCE + 1,
+                        2 => u32::MAX,
+                        _ => 1 + self.g.below(4) as u32,
+                    };
+                    let mut steps = out1!(u32);
+                    let mut alpha = out1!(f32);
+                    let st =
+                        sinew_world_advance(w, frame, fixed, max_steps, steps.ptr(), alpha.ptr());
+                    if st == SINEW_OK {
+                        let (k, a) = (steps.get(0), alpha.get(0));
+                        assert!(k <= max_steps, "advance ran {k} steps, cap {max_steps}");
+                        assert!((0.0..1.0).contains(&a), "advance alpha {a}");
+                    }
+                    Outcome::new(
+                        st,
+                        st == SINEW_OK || (steps.untouched() && alpha.untouched()),
+                    )
+                }
+                "sinew_world_read_interpolated_positions" => {
+                    let first = self.g.index(n);
+                    let c = if self.g.pct(80) {
+                        n.saturating_sub(first).min(self.g.count(n.max(1)))
+                    } else {
+                        self.g.count(8)
+                    };
+                    let alpha = self.g.float(0.0, 1.0);
+                    let stride = stride_for(&mut self.g, c);
+                    let mut o = Output::<u8>::new(&mut self.g, strided_len(c, stride));
+                    let st = sinew_world_read_interpolated_positions(
+                        w,
+                        first,
+                        c,
+                        alpha,
+                        o.ptr().cast(),
+                        stride,
+                    );
+                    ok_or(st, o.untouched())
+                }
+                "sinew_body_read_interpolated_positions" => {
+                    let b = self.body(&s);
+                    let cap = if self.g.pct(85) {
+                        self.g.below(200) as u32
+                    } else {
+                        self.g.count(8)
+                    };
+                    let cap = cap.min(MAX_BUF as u32);
+                    let alpha = self.g.float(0.0, 1.0);
+                    let stride = stride_for(&mut self.g, cap);
+                    let mut o = Output::<u8>::new(&mut self.g, strided_len(cap, stride));
+                    let st = sinew_body_read_interpolated_positions(
+                        w,
+                        b,
+                        alpha,
+                        o.ptr().cast(),
+                        cap,
+                        stride,
+                    );
+                    ok_or(st, o.untouched())
                 }
                 // ---- snapshots ----------------------------------------------------
                 "sinew_world_snapshot_size" => {

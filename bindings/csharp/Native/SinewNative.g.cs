@@ -674,6 +674,12 @@ namespace Sinew.Native
         /// <summary>Largest winch speed (m/s).</summary>
         public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
 
+        /// <summary>Largest <c>max_steps</c> of <c>sinew_world_advance</c>.</summary>
+        public const uint SINEW_MAX_STEPS_PER_ADVANCE = 1024;
+
+        /// <summary>Largest <c>frame_dt</c> (s) of <c>sinew_world_advance</c>: an hour.</summary>
+        public const float SINEW_MAX_FRAME_DT = 3600.0f;
+
         /// <summary>Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).</summary>
         public const uint SINEW_MAX_TEAR_RESERVE = (1 << 20);
 
@@ -690,7 +696,7 @@ namespace Sinew.Native
         /// Version of the body layout; bumped whenever a field is added, removed or changes
         /// meaning. Buffers of another version are refused.
         /// </summary>
-        public const uint FORMAT_VERSION = 2;
+        public const uint FORMAT_VERSION = 3;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
@@ -1435,6 +1441,51 @@ namespace Sinew.Native
         /// <summary>Sets the stiffness (in [0, 1]) of shape-matching cluster <c>id</c>.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_shape_cluster_stiffness(SinewWorld world, uint id, float stiffness);
+
+        /// <summary>
+        /// Fixed step with an accumulator: adds <c>frame_dt</c> seconds (the frame's real time,
+        /// finite, in [0, SINEW_MAX_FRAME_DT]) to the world's accumulator and runs
+        /// floor(accumulator / <c>fixed_dt</c>) steps of <c>fixed_dt</c> seconds (finite, in [1e-6, 10]),
+        /// each exactly <c>sinew_world_step(world, fixed_dt)</c>, so the simulation is the same at
+        /// any frame rate; but at most <c>max_steps</c> (1..=SINEW_MAX_STEPS_PER_ADVANCE): whole
+        /// steps beyond the cap are dropped (the world falls behind real time instead of
+        /// spending ever longer frames catching up), the fraction of a step left over is kept.
+        /// Writes the steps run to <c>*out_steps</c> and alpha = leftover / <c>fixed_dt</c>, in [0, 1),
+        /// to <c>*out_alpha</c>: the weight of the current state for
+        /// <c>sinew_world_read_interpolated_positions</c> this frame (the rendered state lags real
+        /// time by at most one fixed step). A new world's accumulator is 0;
+        /// <c>sinew_world_step</c> leaves it alone; a snapshot saves and restores it.
+        ///
+        /// A bad argument changes nothing. SINEW_ERROR_NON_FINITE (as from sinew_world_step)
+        /// means the steps up to and including the failing one ran, the whole steps still due
+        /// are dropped and the fraction kept; the outputs are not written then.
+        /// </summary>
+        /// <remarks><c>out_steps</c> and <c>out_alpha</c> must each be NULL or point to one writable value.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_advance(SinewWorld world, float frame_dt, float fixed_dt, uint max_steps, uint* out_steps, float* out_alpha);
+
+        /// <summary>
+        /// Copies the positions (m) of particles <c>first..first+count</c>, interpolated between
+        /// the start and the end of the last step, to <c>out</c>: (1 - alpha) * previous + alpha *
+        /// current, one SinewVec3 every <c>stride_bytes</c> (12..=SINEW_MAX_STRIDE_BYTES), e.g.
+        /// straight into a vertex buffer. <c>alpha</c> in [0, 1] (0 = the state before the last
+        /// step, 1 = the current one, both bit for bit; pass the one <c>sinew_world_advance</c>
+        /// wrote). Previous = current where no step moved a particle since it got its
+        /// position: before the first step, and after a position write
+        /// (<c>sinew_world_write_positions</c> and the body teleports are teleports: no streak).
+        /// </summary>
+        /// <remarks><c>out</c> must point to <c>(count-1)*stride_bytes + 12</c> writable bytes.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_read_interpolated_positions(SinewWorld world, uint first, uint count, float alpha, void* @out, uint stride_bytes);
+
+        /// <summary>
+        /// <c>sinew_world_read_interpolated_positions</c> over all the body's particles: <c>capacity</c>
+        /// is the number of elements <c>out</c> holds (at least the body's particle count), one
+        /// SinewVec3 every <c>stride_bytes</c> (12..=SINEW_MAX_STRIDE_BYTES); <c>alpha</c> in [0, 1].
+        /// </summary>
+        /// <remarks><c>out</c> must point to <c>(capacity-1)*stride_bytes + 12</c> writable bytes.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_read_interpolated_positions(SinewWorld world, SinewBody body, float alpha, void* @out, uint capacity, uint stride_bytes);
 
         /// <summary>
         /// Adds <c>count</c> particles at rest at <c>positions</c> (m) with <c>inverse_masses</c> (1/kg, 0 =
