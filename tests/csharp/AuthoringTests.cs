@@ -395,6 +395,75 @@ namespace SinewTests
             }
         }
 
+        /// What SinewCloth and SinewSkinnedCloth draw: Cloth.ReadInterpolatedVertices gives
+        /// every mesh vertex (1 - α)·previous + α·current of its particle, welded vertices
+        /// (one particle for two mesh vertices here) and vertices tearing added included:
+        /// α = 1 is ReadVertices after the step, α = 0 what it read before the step.
+        public static void TestClothInterpolatedVerticesBetweenTwoSteps()
+        {
+            using (var w = NewWorld(0f))
+            {
+                SinewVec3[] grid;
+                int[] tris;
+                Grid(1f, out grid, out tris);
+                // Vertex 25 duplicates vertex 6 (a UV seam): the library welds them.
+                var v = new SinewVec3[26];
+                Array.Copy(grid, v, 25);
+                v[25] = grid[6];
+                for (int k = 0; k < tris.Length; k += 6)
+                    if (tris[k] == 6) tris[k] = 25;
+                var cloth = SinewAuthoring.BuildCloth(w, v, tris, new[] { 0, 4 }, ClothDefaults());
+                Check.Equal(25, cloth.ParticleCount, "welded");
+                Steps(w, 5);
+                var before = new SinewVec3[26];
+                var after = new SinewVec3[26];
+                var mid = new SinewVec3[26];
+                cloth.ReadVertices(before);
+                w.Step(Dt);
+                cloth.ReadVertices(after);
+                var check = new SinewVec3[26];
+                cloth.ReadInterpolatedVertices(1f, check);
+                for (int i = 0; i < 26; i++)
+                    Check.True(check[i].x == after[i].x && check[i].y == after[i].y && check[i].z == after[i].z,
+                               "alpha 1 = after the step, vertex " + i);
+                cloth.ReadInterpolatedVertices(0f, check);
+                for (int i = 0; i < 26; i++)
+                    Check.True(check[i].x == before[i].x && check[i].y == before[i].y && check[i].z == before[i].z,
+                               "alpha 0 = before the step, vertex " + i);
+                cloth.ReadInterpolatedVertices(0.25f, mid);
+                for (int i = 0; i < 26; i++)
+                    Check.Near(0.75 * before[i].y + 0.25 * after[i].y, mid[i].y, 1e-6, "alpha 0.25, vertex " + i);
+                Check.True(before[25].y == before[6].y && mid[25].y == mid[6].y, "the welded copy reads its particle");
+
+                // Torn: stretch and hold the cloth so that it splits, then free it.
+                var pos = Positions(cloth.Body);
+                for (int i = 0; i < pos.Length; i++)
+                    pos[i].x *= 1.2f;
+                w.WritePositions(cloth.FirstParticle, pos);
+                w.SetInverseMasses(cloth.FirstParticle, new float[pos.Length]);
+                cloth.EnableTearing(1.19f, 8);
+                w.Step(Dt);
+                Check.True(cloth.UpdateTopology(), "torn");
+                int n = cloth.MeshVertexCount;
+                Check.True(n > 26, "tearing added mesh vertices");
+                foreach (int p in cloth.Body.ReadTopology().VertexParticles)
+                    w.SetInverseMasses(p, new[] { 1f }); // the spares split off included
+                var b2 = new SinewVec3[n];
+                var a2 = new SinewVec3[n];
+                var m2 = new SinewVec3[n];
+                cloth.ReadVertices(b2);
+                w.Step(Dt);
+                cloth.ReadVertices(a2);
+                cloth.ReadInterpolatedVertices(0.5f, m2);
+                Check.True((a2[n - 1] - b2[n - 1]).Length > 1e-4f, "a vertex tearing added moves in the step");
+                for (int i = 0; i < n; i++)
+                {
+                    Check.Near(0.5 * b2[i].x + 0.5 * a2[i].x, m2[i].x, 1e-6, "torn mesh, alpha 0.5, x of vertex " + i);
+                    Check.Near(0.5 * b2[i].y + 0.5 * a2[i].y, m2[i].y, 1e-6, "torn mesh, alpha 0.5, y of vertex " + i);
+                }
+            }
+        }
+
         /// Edits the library refuses throw its readable message and stay unapplied: tearing
         /// a cloth with drag. Strain model: a weft compliance different from the warp's
         /// cannot be edited in place (the library edits both together) and asks for a rebuild.

@@ -315,7 +315,8 @@ namespace Sinew.Unity
                 return;
             if (Cloth.UpdateTopology())
                 RebuildMesh();
-            Cloth.ReadVertices(vertices.GetUnsafePtr(), 12);
+            // Straight into the NativeArray, between the last two steps.
+            Cloth.ReadInterpolatedVertices(SinewRendering.Alpha(world), vertices.GetUnsafePtr(), 12);
             Matrix4x4 toLocal = transform.worldToLocalMatrix;
             for (int i = 0; i < vertices.Length; i++)
                 vertices[i] = toLocal.MultiplyPoint3x4(vertices[i]);

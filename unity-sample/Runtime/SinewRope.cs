@@ -223,7 +223,8 @@ namespace Sinew.Unity
         {
             if (Rope == null || Rope.World.IsDisposed)
                 return;
-            Rope.ReadPositions(points); // in place: Vector3[] has SinewVec3's layout
+            // In place (Vector3[] has SinewVec3's layout), between the last two steps.
+            Rope.Body.ReadInterpolatedPositions(SinewRendering.Alpha(world), points);
             line.SetPositions(points);
         }
 

@@ -394,7 +394,7 @@ namespace Sinew.Unity
         {
             if (Cloth == null || Cloth.World.IsDisposed || output == null)
                 return;
-            Cloth.ReadVertices(simulated);
+            Cloth.ReadInterpolatedVertices(SinewRendering.Alpha(world), simulated);
             output.SetVertices(simulated);
             output.RecalculateNormals();
             output.RecalculateBounds();
