@@ -201,6 +201,7 @@ namespace Sinew.Unity
         /// <summary>Removes the cloth and builds it again from the fields and the original
         /// mesh where the transform is now: applies Model, Bending, Tethers, Warp and the
         /// pins while playing.</summary>
+        [ContextMenu("Rebuild")]
         public void Rebuild()
         {
             if (Cloth == null || world == null)

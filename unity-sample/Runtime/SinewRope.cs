@@ -170,6 +170,7 @@ namespace Sinew.Unity
 
         /// <summary>Removes the rope and builds it again from the fields (straight between
         /// the transforms): applies Segments, pins, Tethers and Radius while playing.</summary>
+        [ContextMenu("Rebuild")]
         public void Rebuild()
         {
             if (Rope == null || world == null)

@@ -1,6 +1,6 @@
 // COMPILE-CHECK STUB, NOT SHIPPED, NOT UNITY: the UnityEditor and UnityEngine IMGUI /
 // Gizmos signatures that the Unity package's authoring code uses (the inspectors in
-// unity-sample/Editor, the components' OnDrawGizmos), with trivial bodies, so that
+// unity-sample/Editor, the components' OnDrawGizmos and context menus), with trivial bodies, so that
 // tests/csharp/run.sh compiles those scripts with mcs without a Unity installation.
 // Signatures follow the Unity 2021.3 scripting API. Nothing here runs or draws. The
 // UnityEditor part exists only with UNITY_EDITOR, as in a player build.
@@ -20,6 +20,9 @@ namespace UnityEngine
         public static void DrawWireCube(Vector3 center, Vector3 size) { }
         public static void DrawCube(Vector3 center, Vector3 size) { }
     }
+
+    [AttributeUsage(AttributeTargets.Method, AllowMultiple = true)]
+    public sealed class ContextMenu : Attribute { public ContextMenu(string itemName) { } }
 
     public class GUIContent
     {
