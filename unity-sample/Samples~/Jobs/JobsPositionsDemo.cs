@@ -109,9 +109,9 @@ namespace Sinew.Samples
             current = t;
             rope.Rope.Body.ReadPositions(NativeArrayUnsafeUtility.GetUnsafePtr(current), current.Length,
                                          UnsafeUtility.SizeOf<float3>());
-            if (!primed)
+            if (!primed || !(Time.deltaTime > 0f))
             {
-                primed = true; // no previous frame yet
+                primed = true; // no previous frame yet (or a paused one): no speeds
                 return;
             }
             var speedJob = new SpeedJob
