@@ -1,9 +1,10 @@
 // COMPILE-CHECK STUB, NOT SHIPPED, NOT UNITY: the Unity.Collections, Unity.Jobs,
 // Unity.Burst and Unity.Mathematics signatures that the package's Jobs sample
-// (unity-sample/Samples~/Jobs) uses beyond those in UnityEngineStub.cs, with trivial
-// bodies, so that tests/csharp/run.sh compiles it with mcs. Signatures follow Unity
-// 2021.3, Burst 1.6 and Mathematics 1.2. Nothing here schedules, compiles or computes
-// anything: Schedule returns a default handle and the operators return their left side.
+// (unity-sample/Samples~/Jobs) uses beyond those in UnityEngineStub.cs and
+// UnityJobsStub.cs, with trivial bodies, so that tests/csharp/run.sh compiles it with
+// mcs. Signatures follow Unity 2021.3, Burst 1.6 and Mathematics 1.2. Nothing here
+// compiles or computes anything: IJob's Schedule returns the handle it depends on and
+// the operators return their left side.
 
 using System;
 
@@ -26,34 +27,16 @@ namespace Unity.Collections.LowLevel.Unsafe
 
 namespace Unity.Jobs
 {
-    public struct JobHandle
-    {
-        public void Complete() { }
-        public bool IsCompleted { get { return true; } }
-        public static void ScheduleBatchedJobs() { }
-    }
-
+    // JobHandle, IJobParallelFor and its Schedule are in UnityJobsStub.cs.
     public interface IJob
     {
         void Execute();
-    }
-
-    public interface IJobParallelFor
-    {
-        void Execute(int index);
     }
 
     public static class IJobExtensions
     {
         public static JobHandle Schedule<T>(this T jobData, JobHandle dependsOn = default(JobHandle))
             where T : struct, IJob { return dependsOn; }
-    }
-
-    public static class IJobParallelForExtensions
-    {
-        public static JobHandle Schedule<T>(this T jobData, int arrayLength, int innerloopBatchCount,
-                                            JobHandle dependsOn = default(JobHandle))
-            where T : struct, IJobParallelFor { return dependsOn; }
     }
 }
 
