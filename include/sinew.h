@@ -2180,6 +2180,7 @@ SinewStatus sinew_world_advance(struct SinewWorld world,
  * wrote). Previous = current where no step moved a particle since it got its
  * position: before the first step, and after a position write
  * (`sinew_world_write_positions` and the body teleports are teleports: no streak).
+ * A snapshot saves both states: a restored world reads as the saved one did.
  *
  * # Safety
  * `out` must point to `(count-1)*stride_bytes + 12` writable bytes.

@@ -10,6 +10,8 @@
 //!   `tests/cpp/colliders_test.cpp` (UE collider shapes, Scene colliders, pick, grab).
 //! * `cpp_interpolation` / `cpp_interpolation_asan_ubsan`: the same for
 //!   `tests/cpp/interpolation_test.cpp` (World::advance, interpolated reads).
+//! * `cpp_render` / `cpp_render_asan_ubsan`: `tests/cpp/render_test.cpp`
+//!   (sinew_render.hpp: the Unreal scene proxy's engine-neutral render data).
 //! * `cpp_headers_are_self_contained_without_exceptions_or_rtti`: every header of
 //!   bindings/cpp compiles on its own with `-fno-exceptions -fno-rtti` (how Unreal
 //!   builds modules by default).
@@ -26,10 +28,16 @@
 //! * `unreal_plugin_edits_in_place`: Blueprint setters and events of the live edits are
 //!   declared as UHT requires, editor-only overrides sit in `#if WITH_EDITOR`, and no
 //!   code path but BeginPlay/EndPlay adds or removes a body (nothing rebuilds the world).
-//! * `unreal_components_on_a_stub_engine` (and `_asan_ubsan`): the plugin's rope
-//!   component and subsystem sources compiled against `tests/cpp/ue_stub` (a minimal
-//!   stand-in for the UE types they use) and run: Blueprint edits apply in place,
-//!   OnRopeBroken fires, the mesh splits per piece, another rope continues bit for bit.
+//! * `unreal_components_on_a_stub_engine` (and `_asan_ubsan`): the plugin's rope and
+//!   cloth components, scene proxy, editor preview and subsystem sources compiled
+//!   against `tests/cpp/ue_stub` (a minimal stand-in for the UE types they use) and
+//!   run: Blueprint edits apply in place, OnRopeBroken fires, the proxy draws a tube
+//!   per piece and the cloth's vertices from the buffers it uploads, another rope
+//!   continues bit for bit, an editor world previews a rope.
+//! * `unreal_plugin_sources_compile_against_the_stub`: every .cpp of the plugin
+//!   compiles on its own as C++20 against `tests/cpp/ue_stub`.
+//! * `unreal_fixed_step_on_a_stub_engine` (and `_asan_ubsan`): the subsystem's fixed
+//!   step, accumulator, MaxStepsPerFrame and GetInterpolationAlpha on the stub engine.
 //! * `stage_script_copies_library_and_headers`: `unreal-sample/stage-library.sh` puts
 //!   the headers and the library where SinewLibrary.Build.cs looks for them.
 //!
@@ -239,6 +247,55 @@ fn run_unreal_stub_test(name: &str, extra: &[&str]) {
     );
 }
 
+/// Every .cpp of the Unreal plugin compiles on its own as C++20 (as UE 5.3+ builds
+/// modules) against the stand-in engine of tests/cpp/ue_stub, with the strict flags
+/// (and without exceptions, as Unreal builds modules by default). The stub declares
+/// only what the plugin uses, so an engine type or call the stub lacks fails here
+/// first; whether UE itself has it is what a real UnrealBuildTool build checks.
+#[test]
+fn unreal_plugin_sources_compile_against_the_stub() {
+    let root = manifest_dir();
+    let source = root.join("unreal-sample/Plugins/Sinew/Source/Sinew");
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(source.join("Private"))
+        .unwrap_or_else(|e| panic!("cannot list the plugin's sources: {e}"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "cpp"))
+        .collect();
+    sources.sort();
+    for expected in [
+        "SinewClothComponent.cpp",
+        "SinewColliderComponent.cpp",
+        "SinewEditorPreview.cpp",
+        "SinewMeshSceneProxy.cpp",
+        "SinewModule.cpp",
+        "SinewRopeComponent.cpp",
+        "SinewSkinnedClothComponent.cpp",
+        "SinewWorldSubsystem.cpp",
+    ] {
+        assert!(
+            sources.iter().any(|p| p.ends_with(expected)),
+            "{expected} not found among {sources:?}"
+        );
+    }
+    let dir = scratch_dir("unreal_sources");
+    for src in &sources {
+        let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut cc = gpp(&["-Wno-unused-parameter", "-fno-exceptions"]);
+        cc.arg("-std=c++20")
+            .arg("-I")
+            .arg(root.join("tests/cpp/ue_stub"))
+            .arg("-I")
+            .arg(source.join("Public"))
+            .arg("-I")
+            .arg(source.join("Private"))
+            .arg("-c")
+            .arg(src)
+            .arg("-o")
+            .arg(dir.join(format!("{name}.o")));
+        run_ok(cc, &format!("compiling {} against the stub", src.display()));
+    }
+}
+
 #[test]
 fn unreal_components_on_a_stub_engine() {
     run_unreal_stub_test("unreal_stub_test", &[]);
@@ -248,6 +305,47 @@ fn unreal_components_on_a_stub_engine() {
 fn unreal_components_on_a_stub_engine_asan_ubsan() {
     run_unreal_stub_test(
         "unreal_stub_test_asan_ubsan",
+        &[
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ],
+    );
+}
+
+/// tests/cpp/unreal_fixed_step_test.cpp: the subsystem's fixed step, accumulator,
+/// MaxStepsPerFrame cap and interpolation weight, on the stub engine (same flags as
+/// the stub test above), plain and under ASan/UBSan.
+fn run_unreal_fixed_step_test(name: &str, extra: &[&str]) {
+    let root = manifest_dir();
+    let source = root.join("unreal-sample/Plugins/Sinew/Source/Sinew");
+    let mut flags: Vec<String> = vec!["-Wno-unused-parameter".into()];
+    for dir in [
+        root.join("tests/cpp/ue_stub"),
+        source.join("Public"),
+        source.join("Private"),
+    ] {
+        flags.push(format!("-I{}", dir.display()));
+    }
+    flags.extend(extra.iter().map(|s| s.to_string()));
+    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let src = root.join("tests/cpp/unreal_fixed_step_test.cpp");
+    let stdout = compile_and_run(&src, name, &flags);
+    assert!(
+        stdout.contains(" checks, 0 failed"),
+        "{name} exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+#[test]
+fn unreal_fixed_step_on_a_stub_engine() {
+    run_unreal_fixed_step_test("unreal_fixed_step_test", &[]);
+}
+
+#[test]
+fn unreal_fixed_step_on_a_stub_engine_asan_ubsan() {
+    run_unreal_fixed_step_test(
+        "unreal_fixed_step_test_asan_ubsan",
         &[
             "-fsanitize=address,undefined",
             "-fno-sanitize-recover=all",
@@ -305,6 +403,35 @@ fn cpp_interpolation() {
 fn cpp_interpolation_asan_ubsan() {
     run_interpolation_test(
         "interpolation_test_asan_ubsan",
+        &[
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ],
+    );
+}
+
+/// tests/cpp/render_test.cpp: sinew_render.hpp (the render data of the Unreal scene
+/// proxy: transform, bounds, rope tubes per piece, cloth vertices), plain and under
+/// ASan/UBSan.
+fn run_render_test(name: &str, extra: &[&str]) {
+    let src = manifest_dir().join("tests/cpp/render_test.cpp");
+    let stdout = compile_and_run(&src, name, extra);
+    assert!(
+        stdout.contains(" checks, 0 failed"),
+        "{name} exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+#[test]
+fn cpp_render() {
+    run_render_test("render_test", &[]);
+}
+
+#[test]
+fn cpp_render_asan_ubsan() {
+    run_render_test(
+        "render_test_asan_ubsan",
         &[
             "-fsanitize=address,undefined",
             "-fno-sanitize-recover=all",
@@ -509,4 +636,62 @@ fn stage_script_copies_library_and_headers() {
     // Every file the Build.cs names exists after staging (for Linux).
     let build_cs = std::fs::read_to_string(third.join("SinewLibrary.Build.cs")).unwrap();
     assert!(build_cs.contains("\"libsinew.so\"") && build_cs.contains("\"include\""));
+}
+
+/// `unreal-sample/stage-library.sh` places a static library by the cargo target in its
+/// path (target/<triple>/release/libsinew.a) where SinewLibrary.Build.cs links it for
+/// Android (per ABI) and iOS, refuses a static library of another target, and the
+/// plugin allows those platforms. (Stand-in files: the script only copies.)
+#[test]
+fn stage_script_places_static_libraries_for_android_and_ios() {
+    let dest = scratch_dir("stage_static");
+    let plugin = dest.join("Sinew");
+    let _ = std::fs::remove_dir_all(&plugin);
+    let mut cp = Command::new("cp");
+    cp.arg("-r")
+        .arg(manifest_dir().join("unreal-sample/Plugins/Sinew"))
+        .arg(&plugin);
+    run_ok(cp, "copying the plugin");
+    let third = plugin.join("Source/ThirdParty/SinewLibrary");
+    for (triple, staged) in [
+        ("aarch64-linux-android", "lib/Android/arm64-v8a/libsinew.a"),
+        ("x86_64-linux-android", "lib/Android/x86_64/libsinew.a"),
+        ("aarch64-apple-ios", "lib/IOS/libsinew.a"),
+    ] {
+        let dir = dest.join("target").join(triple).join("release");
+        std::fs::create_dir_all(&dir).unwrap();
+        let lib = dir.join("libsinew.a");
+        std::fs::write(&lib, format!("static library of {triple}")).unwrap();
+        let mut sh = Command::new("bash");
+        sh.arg(manifest_dir().join("unreal-sample/stage-library.sh"))
+            .arg(&plugin)
+            .arg(&lib);
+        run_ok(sh, "stage-library.sh");
+        let got = std::fs::read_to_string(third.join(staged))
+            .unwrap_or_else(|e| panic!("{staged} not staged: {e}"));
+        assert_eq!(got, format!("static library of {triple}"));
+    }
+    let stray = dest.join("target/wasm32-unknown-emscripten/release");
+    std::fs::create_dir_all(&stray).unwrap();
+    std::fs::write(stray.join("libsinew.a"), "x").unwrap();
+    let mut sh = Command::new("bash");
+    sh.arg(manifest_dir().join("unreal-sample/stage-library.sh"))
+        .arg(&plugin)
+        .arg(stray.join("libsinew.a"));
+    let out = run(sh);
+    assert_eq!(out.status.code(), Some(2), "{}", show(&out));
+    let build_cs = std::fs::read_to_string(third.join("SinewLibrary.Build.cs")).unwrap();
+    for needle in [
+        "UnrealTargetPlatform.Android",
+        "\"arm64-v8a\", \"libsinew.a\"",
+        "\"x86_64\", \"libsinew.a\"",
+        "UnrealTargetPlatform.IOS",
+    ] {
+        assert!(
+            build_cs.contains(needle),
+            "SinewLibrary.Build.cs lacks {needle}"
+        );
+    }
+    let uplugin = std::fs::read_to_string(plugin.join("Sinew.uplugin")).unwrap();
+    assert!(uplugin.contains("\"Android\"") && uplugin.contains("\"IOS\""));
 }

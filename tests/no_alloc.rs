@@ -1,5 +1,6 @@
 //! `World::step` never allocates: a counting global allocator watches the heap while
-//! a cloth (Gauss-Seidel and Jacobi) and the ropes scene step on the calling thread.
+//! a cloth (Gauss-Seidel and Jacobi) and the ropes scene step on the calling thread;
+//! nor do `World::advance` and the interpolated read of a frame.
 //!
 //! One test in its own binary, so no other test allocates at the same time.
 
@@ -29,6 +30,20 @@ fn step_does_not_allocate() {
                 }
             });
             assert_eq!(during, 0, "{solver:?}: {during} allocations in 5 steps");
+            // The fixed step and the interpolated read of a frame (render buffer sized
+            // before): no allocation either.
+            let n = scene.world.particle_count();
+            let mut render = vec![sinew::Vec3::ZERO; n as usize];
+            let (during, ()) = allocations_in(|| {
+                for frame in [0.7, 2.5, 1.2] {
+                    let a = scene.world.advance(frame * FRAME_DT, FRAME_DT, 4).unwrap();
+                    scene
+                        .world
+                        .read_interpolated_positions(0, n, a.alpha, |k, p| render[k] = p)
+                        .unwrap();
+                }
+            });
+            assert_eq!(during, 0, "{solver:?}: {during} allocations in 3 advances");
             assert_counter_sees_allocations();
         }
     }

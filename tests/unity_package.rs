@@ -33,6 +33,9 @@ const PLUGINS: &[(&str, &str)] = &[
     ("Plugins/macOS/libsinew.dylib", "Standalone: OSXUniversal"),
     ("Plugins/iOS/libsinew.a", "iPhone: iOS"),
     ("Plugins/Android/arm64-v8a/libsinew.so", "Android: Android"),
+    ("Plugins/Android/x86_64/libsinew.so", "Android: Android"),
+    ("Plugins/iOS/Simulator/libsinew.a", "iPhone: iOS"),
+    ("Plugins/WebGL/libsinew.a", "WebGL: WebGL"),
 ];
 
 // ---------------------------------------------------------------------------------
@@ -702,6 +705,7 @@ fn native_plugin_metas_name_their_platforms() {
         "Standalone: OSXUniversal",
         "iPhone: iOS",
         "Android: Android",
+        "WebGL: WebGL",
     ];
     for (path, platform) in PLUGINS {
         let text = std::fs::read_to_string(pkg().join(format!("{path}.meta")))

@@ -3,13 +3,18 @@
 # Source/ThirdParty/SinewLibrary/SinewLibrary.Build.cs looks for them:
 #   include/           sinew.h + bindings/cpp/*.hpp
 #   lib/<Platform>/    the library for this platform (Linux, Mac or Win64)
+#   lib/Android/<abi>/ libsinew.a of aarch64-linux-android (arm64-v8a), x86_64-linux-android (x86_64)
+#   lib/IOS/           libsinew.a of aarch64-apple-ios
 #
 #   unreal-sample/stage-library.sh [PLUGIN_DIR] [LIBRARY]
 #
 # PLUGIN_DIR defaults to unreal-sample/Plugins/Sinew; LIBRARY defaults to the release
 # build of this machine's platform (run `cargo build --release` first):
 # target/release/libsinew.so, target/release/libsinew.dylib or target/release/sinew.dll
-# (with sinew.dll.lib next to it).
+# (with sinew.dll.lib next to it). A static library for Android or iOS is recognised by
+# the cargo target in its path, target/<triple>/release/libsinew.a, built with
+#   cargo rustc --release --lib --target <triple> --crate-type staticlib
+# (the static library needs no NDK linker; aarch64-apple-ios needs macOS with Xcode).
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 plugin="${1:-$repo/unreal-sample/Plugins/Sinew}"
@@ -60,8 +65,22 @@ case "$(basename "$lib")" in
     cp "$lib.lib" "$third/lib/Win64/sinew.dll.lib"
     echo "staged $lib -> $third/lib/Win64"
     ;;
+  libsinew.a)
+    case "$lib" in
+      */aarch64-linux-android/*) dst="$third/lib/Android/arm64-v8a" ;;
+      */x86_64-linux-android/*) dst="$third/lib/Android/x86_64" ;;
+      */aarch64-apple-ios/*) dst="$third/lib/IOS" ;;
+      *)
+        echo "stage-library.sh: $lib: a static library must come from target/<triple>/release/ with triple aarch64-linux-android, x86_64-linux-android or aarch64-apple-ios" >&2
+        exit 2
+        ;;
+    esac
+    mkdir -p "$dst"
+    cp "$lib" "$dst/libsinew.a"
+    echo "staged $lib -> $dst"
+    ;;
   *)
-    echo "stage-library.sh: $lib is not libsinew.so, libsinew.dylib or sinew.dll" >&2
+    echo "stage-library.sh: $lib is not libsinew.so, libsinew.dylib, sinew.dll or libsinew.a" >&2
     exit 2
     ;;
 esac

@@ -378,6 +378,24 @@ class Scene {
     Result<void> read_positions(BodyId id, std::vector<V>& out) {
         return read_positions(id, Span<V>(out));
     }
+    /// Positions (m) of all particles of a body interpolated between the start and the
+    /// end of the last step, (1 - alpha) * previous + alpha * current (alpha in [0, 1],
+    /// e.g. World::advance's), into `out` (size = particle count), through
+    /// sinew_body_read_interpolated_positions: what a renderer draws between fixed steps.
+    template <class V>
+    Result<void> read_interpolated_positions(BodyId id, float alpha, Span<V> out) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::read_interpolated_positions", id);
+        if (out.size() != b->particles.count)
+            return Error{Status::InvalidArgument, "Scene::read_interpolated_positions: output holds " +
+                                                      std::to_string(out.size()) + ", body has " +
+                                                      std::to_string(b->particles.count)};
+        return b->body.read_interpolated_positions(alpha, out);
+    }
+    template <class V>
+    Result<void> read_interpolated_positions(BodyId id, float alpha, std::vector<V>& out) const {
+        return read_interpolated_positions(id, alpha, Span<V>(out));
+    }
     /// Velocities (m/s) of all particles of a body.
     template <class V>
     Result<void> read_velocities(BodyId id, std::vector<V>& out) {

@@ -7,6 +7,7 @@
 #include "sinew_cloth.hpp"
 #include "sinew_colliders.hpp"
 #include "sinew_rope.hpp"
+#include "sinew_render.hpp"
 #include "sinew_scene.hpp"
 #include "sinew_tube.hpp"
 #include "sinew_units.hpp"
@@ -23,6 +24,7 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
 void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector<float>& f, float (*arr)[3]) {
     (void)scene.read_positions(1, v);
     (void)scene.read_velocities(1, v);
+    (void)scene.read_interpolated_positions(1, 0.5f, v);
     (void)scene.read_forces(1, sinew::BodyConstraints::Stretch, f);
     (void)scene.add_rope(sinew::RopeDesc());
     (void)scene.set_compliance(1, sinew::BodyConstraints::Bend, 0.0f);

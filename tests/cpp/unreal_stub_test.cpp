@@ -1,14 +1,24 @@
-// The Unreal plugin's rope component and world subsystem, compiled by g++ against the
-// stand-in engine of tests/cpp/ue_stub (no Unreal on CI) and run: ropes edited from
-// "Blueprint" (their setters, the details panel hook, Cut, CutAlong) change in place,
-// a link that breaks fires OnRopeBroken, the mesh splits into one section per piece,
-// and a rope in another component continues bit for bit as it does alone.
+// The Unreal plugin's rope component, world subsystem, editor preview and scene proxy,
+// compiled by g++ against the stand-in engine of tests/cpp/ue_stub (no Unreal on CI)
+// and run: ropes edited from "Blueprint" (their setters, the details panel hook, Cut,
+// CutAlong) change in place, a link that breaks fires OnRopeBroken, the scene proxy
+// draws one tube per piece from the vertex buffers it uploads (the tube's vertices on
+// circles of the rope's radius around the particles, the index buffer written only
+// when the pieces change), the bounds hold every particle, a rope in another component
+// continues bit for bit as it does alone, a cloth's proxy draws its particles (pins in
+// place, unit normals, the index buffer written again only when it tears), and an
+// editor world previews a rope.
 // Built and run by tests/cpp_wrapper.rs (`unreal_components_on_a_stub_engine`).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewRopeComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewMeshSceneProxy.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewClothComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewSkinnedClothComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 DEFINE_LOG_CATEGORY(LogSinew);
@@ -23,22 +33,46 @@ void check(bool ok, const char* what) {
     std::printf("[%s] %s\n", ok ? "PASS" : "FAIL", what);
 }
 
-/// One game world with its Sinew subsystem, stepped at 60 Hz.
+/// One game world with its Sinew subsystem, stepped at 60 Hz; after each step the
+/// primitives' dirty render data goes to their proxies (the engine's end of frame).
 struct Game {
     UWorld World;
+    ULevel Level;
     USinewWorldSubsystem Sub;
-    Game() {
+    std::vector<UPrimitiveComponent*> Primitives;
+    explicit Game(EWorldType::Type Type = EWorldType::Game) {
         World.Subsystem = &Sub;
+        World.WorldType = Type;
+        World.PersistentLevel = &Level;
         Sub.World = &World;
         FSubsystemCollectionBase Collection;
         Sub.Initialize(Collection);
-        Sub.OnWorldBeginPlay(World);
+        if (Type != EWorldType::Editor) Sub.OnWorldBeginPlay(World); // editor worlds never begin play
     }
     ~Game() { Sub.Deinitialize(); }
+    void EndOfFrame() {
+        for (UPrimitiveComponent* P : Primitives) P->SendRenderDynamicDataForStub();
+    }
     void Frames(int n) {
-        for (int i = 0; i < n; ++i) Sub.Step(1.0f / 60.0f);
+        for (int i = 0; i < n; ++i) {
+            Sub.Step(1.0f / 60.0f);
+            EndOfFrame();
+        }
     }
 };
+
+const FSinewMeshSceneProxy* ProxyOf(const UPrimitiveComponent& C) {
+    return static_cast<const FSinewMeshSceneProxy*>(C.SceneProxy);
+}
+
+/// The vertex positions the proxy uploaded to its GPU buffer (local space, cm).
+std::vector<FVector3f> Uploaded(const FSinewMeshSceneProxy& Proxy) {
+    const FRHIBuffer* Buffer = Proxy.GetVertexBuffers().PositionVertexBuffer.VertexBufferRHI;
+    std::vector<FVector3f> Out(Proxy.GetNumVertices());
+    if (Buffer && Buffer->Bytes.size() >= Out.size() * sizeof(FVector3f))
+        std::memcpy(Out.data(), Buffer->Bytes.data(), Out.size() * sizeof(FVector3f));
+    return Out;
+}
 
 /// A 1 m rope of 10 links hanging from `Top` (cm) along `End` (cm, relative), its end free.
 std::unique_ptr<USinewRopeComponent> MakeRope(Game& G, FVector Top, FVector End, float Mass, bool Tethers) {
@@ -52,6 +86,8 @@ std::unique_ptr<USinewRopeComponent> MakeRope(Game& G, FVector Top, FVector End,
     Rope->Mass = Mass;
     Rope->bTethers = Tethers;
     Rope->Compliance = 1e-5f;
+    Rope->RegisterComponent(); // render state: the scene proxy
+    G.Primitives.push_back(Rope.get());
     return Rope;
 }
 
@@ -119,9 +155,12 @@ int main() {
               "OnRopeBroken: world location (cm) at the top link");
     }
     check(Snap->IsLinkBroken(0) && !Snap->IsLinkBroken(1), "the component knows which link broke");
-    check(Snap->SectionVertices.size() == 1, "the snapped rope draws its falling piece (the pin alone is left out)");
-    const std::size_t WholeCrane = Crane->SectionVertices.size() == 1 ? (std::size_t)Crane->SectionVertices[0] : 0;
-    check(WholeCrane > 0, "the winched rope is one section");
+    // 6 sides: rings of 7 vertices, 2 triangles per side and link.
+    check(ProxyOf(*Snap)->GetNumVertices() == 10 * 7 && ProxyOf(*Snap)->GetNumIndices() == 9 * 6 * 6,
+          "the snapped rope draws its falling piece (the pin alone is left out)");
+    const uint32 CraneLinksDrawn = ProxyOf(*Crane)->GetNumIndices() / 36;
+    check(CraneLinksDrawn >= 4 && CraneLinksDrawn <= 6 && ProxyOf(*Crane)->GetNumVertices() == (CraneLinksDrawn + 1) * 7,
+          "the winched rope is one tube, without the links parked at the drum");
 
     // Cuts: by link and by a swipe.
     check(!Crane->Cut(10) && !Crane->Cut(-1), "cuts out of range refused");
@@ -129,21 +168,64 @@ int main() {
     check(!Crane->Cut(8), "a cut link cannot be cut again");
     Shared.Frames(1);
     Alone.Frames(1);
-    check(Crane->SectionVertices.size() == 2, "the cut rope draws two pieces");
+    check(ProxyOf(*Crane)->GetNumIndices() == (CraneLinksDrawn - 1) * 36 &&
+              ProxyOf(*Crane)->GetNumVertices() == (CraneLinksDrawn + 1) * 7,
+          "the cut rope draws two tubes (one link fewer, as many rings)");
     const int32 Swiped = Crane->CutAlong(FVector(900, 0, 285), FVector(1100, 0, 285));
     check(Swiped >= 5 && Swiped <= 7 && Crane->IsLinkBroken(Swiped), "a swipe 15 cm under the drum cuts an active link");
     Shared.Frames(30);
     Alone.Frames(30);
     check(Breaks.size() == 1, "cuts fire no OnRopeBroken");
     check(GStubLogCount() == LogsBefore, "nothing was logged (no call failed)");
-    check(Swing->BadUpdates == 0 && Beside->BadUpdates == 0 && Crane->BadUpdates == 0 && Snap->BadUpdates == 0,
-          "mesh sections are updated with the vertex counts they were made with");
+    check(GStubRHICmdList().BadLocks == 0 && GStubRHICmdList().Locks > 0,
+          "every buffer lock was of an existing, unlocked buffer and within its size");
+    check(ProxyOf(*Swing)->GetTopologyUploads() == 1 && ProxyOf(*Swing)->GetAllocations() == 1,
+          "a swinging rope wrote its index buffer once and never re-created its buffers");
+    check(ProxyOf(*Snap)->GetTopologyUploads() == 2, "the snapped rope wrote its indices again once, when it broke");
 
     TArray<FVector> A, B;
     Swing->GetParticleLocations(A);
     Beside->GetParticleLocations(B);
     check(A.Num() == 11 && A[10].Z < 250.0, "the rope swings down from horizontal");
     check(Same(A, B), "the rope beside the edited ones continues bit for bit as it does alone");
+
+    // What the proxy draws: a tube of radius Width / 2 = 1 cm around the particles, in
+    // the component's space (the rope hangs from (0, 0, 300) cm).
+    {
+        const std::vector<FVector3f> Vertices = Uploaded(*ProxyOf(*Swing));
+        bool OnCircles = Vertices.size() == 11 * 7;
+        for (std::size_t v = 0; OnCircles && v < Vertices.size(); ++v) {
+            const FVector& P = A[(int32)(v / 7)];
+            const double dx = Vertices[v].X - P.X, dy = Vertices[v].Y - P.Y, dz = Vertices[v].Z - (P.Z - 300.0);
+            OnCircles = std::fabs(std::sqrt(dx * dx + dy * dy + dz * dz) - 1.0) < 1e-3;
+        }
+        check(OnCircles, "the uploaded tube's vertices lie 1 cm (Width / 2) from their particles, in local space");
+        double Arc = 0.0;
+        for (int32 i = 1; i < A.Num(); ++i) {
+            const double dx = A[i].X - A[i - 1].X, dy = A[i].Y - A[i - 1].Y, dz = A[i].Z - A[i - 1].Z;
+            Arc += std::sqrt(dx * dx + dy * dy + dz * dz);
+        }
+        const FVector2f EndUV = ProxyOf(*Swing)->GetVertexBuffers().StaticMeshVertexBuffer.GetVertexUV(11 * 7 - 1, 0);
+        check(std::fabs(EndUV.Y - Arc / 100.0) < 1e-4,
+              "the uploaded V at the rope's end is this frame's arc length over RopeLength (TileMaterial 1)");
+        FSceneViewFamily Family;
+        FSceneView View;
+        TArray<const FSceneView*> Views;
+        Views.Add(&View);
+        FMeshElementCollector Collector;
+        ProxyOf(*Swing)->GetDynamicMeshElements(Views, Family, 1u, Collector);
+        check(Collector.Added.size() == 1 && Collector.Added[0].second->Elements[0].NumPrimitives == 10 * 6 * 2 &&
+                  Collector.Added[0].second->Elements[0].MaxVertexIndex == 11 * 7 - 1 &&
+                  Collector.Added[0].second->VertexFactory != nullptr,
+              "GetDynamicMeshElements draws the whole tube with the proxy's vertex factory");
+        check(ProxyOf(*Swing)->GetViewRelevance(&View).bDynamicRelevance, "the proxy is dynamic-relevant");
+        const FBox Box = Swing->Bounds.GetBox();
+        bool Inside = true;
+        for (const FVector& P : A)
+            Inside = Inside && P.X - 1.0 >= Box.Min.X - 1e-3 && P.X + 1.0 <= Box.Max.X + 1e-3 && P.Z - 1.0 >= Box.Min.Z - 1e-3 &&
+                     P.Z + 1.0 <= Box.Max.Z + 1e-3 && P.Y - 1.0 >= Box.Min.Y - 1e-3 && P.Y + 1.0 <= Box.Max.Y + 1e-3;
+        check(Inside && Swing->RenderTransformUpdates > 0, "the bounds hold every particle plus the tube's radius");
+    }
 
     // Another component ends play: its body goes, the others continue untouched.
     Crane->EndPlay(EEndPlayReason::Destroyed);
@@ -156,6 +238,163 @@ int main() {
     Snap->EndPlay(EEndPlayReason::Destroyed);
     Beside->EndPlay(EEndPlayReason::Destroyed);
     Swing->EndPlay(EEndPlayReason::Destroyed);
+
+    // A cloth: an 80 cm square of 9 x 9 vertices hanging in the XZ plane from its top
+    // row, drawn by its proxy from the positions of its particles.
+    {
+        Game Cloths;
+        UStaticMesh Sheet;
+        for (int j = 0; j < 9; ++j)
+            for (int i = 0; i < 9; ++i) {
+                Sheet.StubVertices.Add(FVector(10.0 * i, 0, 10.0 * j));
+                Sheet.StubUVs.Add(FVector2D(i / 8.0, j / 8.0));
+            }
+        for (int j = 0; j < 8; ++j)
+            for (int i = 0; i < 8; ++i) {
+                const int32 a = j * 9 + i, b = a + 1, c = a + 9, d = a + 10;
+                for (int32 v : {a, b, d, a, d, c}) Sheet.StubTriangles.Add(v);
+            }
+        auto MakeCloth = [&](float Threshold, double X) {
+            auto C = std::make_unique<USinewClothComponent>(FObjectInitializer());
+            C->World = &Cloths.World;
+            C->Transform = FTransform(FVector(X, 500, 100));
+            C->SourceMesh = &Sheet;
+            C->TearThreshold = Threshold;
+            C->RegisterComponent();
+            Cloths.Primitives.push_back(C.get());
+            C->BeginPlay();
+            return C;
+        };
+        auto Cloth = MakeCloth(0.0f, 0.0);
+        auto Tearing = MakeCloth(1.2f, 300.0);
+        Cloths.Frames(60);
+        const FSinewMeshSceneProxy& Proxy = *ProxyOf(*Cloth);
+        check(Cloth->IsSimulating() && Proxy.GetNumVertices() == 81 && Proxy.GetNumIndices() == 8 * 8 * 6,
+              "the cloth's proxy draws every source vertex and triangle");
+        const std::vector<FVector3f> Vertices = Uploaded(Proxy);
+        bool PinsStay = true;
+        for (int i = 0; i < 9; ++i) {
+            const FVector3f& V = Vertices[(std::size_t)(72 + i)];
+            PinsStay = PinsStay && std::fabs(V.X - 10.0f * i) < 1e-3f && std::fabs(V.Y) < 1e-3f && std::fabs(V.Z - 80.0f) < 1e-3f;
+        }
+        check(PinsStay, "the pinned top row is drawn where the source mesh has it (local space)");
+        bool Frames = true;
+        const FStaticMeshVertexBuffer& Attributes = Proxy.GetVertexBuffers().StaticMeshVertexBuffer;
+        for (uint32 v = 0; v < 81; ++v) {
+            const FVector4f N = Attributes.VertexTangentZ(v), T = Attributes.VertexTangentX(v);
+            Frames = Frames && std::fabs(N.X * N.X + N.Y * N.Y + N.Z * N.Z - 1.0f) < 1e-4f &&
+                     std::fabs(N.X * T.X + N.Y * T.Y + N.Z * T.Z) < 1e-4f && std::fabs(N.Y) > 0.99f;
+        }
+        check(Frames, "a hanging sheet: unit normals across its plane, tangents perpendicular to them");
+        check(std::fabs(Attributes.GetVertexUV(80, 0).X - 1.0f) < 1e-6f, "the source's UVs are uploaded");
+        check(Proxy.GetTopologyUploads() == 1, "an untorn cloth writes its index buffer once");
+        check(Tearing->GetTopologyVersion() == 0 && ProxyOf(*Tearing)->GetTopologyUploads() == 1,
+              "the tearing cloth hangs untorn under its own weight");
+        // Pull the tearing cloth's bottom corner 2 m down: edges pass 1.2 x their rest length.
+        check(Tearing->GrabParticle(0), "grab the tearing cloth's bottom corner");
+        Tearing->SetGrabLocation(FVector(300, 500, -100));
+        Cloths.Frames(60);
+        const FSinewMeshSceneProxy& Torn = *ProxyOf(*Tearing);
+        std::printf("the pulled cloth: topology version %lld, %u index uploads, %u vertices\n",
+                    (long long)Tearing->GetTopologyVersion(), Torn.GetTopologyUploads(), Torn.GetNumVertices());
+        check(Tearing->GetTopologyVersion() > 0 && Torn.GetTopologyUploads() >= 2 && Torn.GetNumVertices() > 81,
+              "a tear: new vertices, the index buffer written again");
+        check(Torn.GetTopologyUploads() <= (uint32)Tearing->GetTopologyVersion() + 1,
+              "the index buffer is written only when the topology version changes");
+        check(GStubRHICmdList().BadLocks == 0, "the cloths' buffer locks were all valid");
+        Cloth->EndPlay(EEndPlayReason::Destroyed);
+        Tearing->EndPlay(EEndPlayReason::Destroyed);
+    }
+
+    // Character cloth: a skeletal mesh's section (the same sheet, in its reference pose)
+    // simulated on its skinned targets and drawn by the proxy instead of the skeletal mesh.
+    {
+        Game Character;
+        FSkeletalMeshRenderData RenderData;
+        FSkeletalMeshLODRenderData LOD;
+        FSkelMeshRenderSection Section;
+        Section.NumTriangles = 128;
+        Section.NumVertices = 81;
+        LOD.RenderSections.Add(Section);
+        USkeletalMeshComponent Skeletal;
+        for (int j = 0; j < 9; ++j)
+            for (int i = 0; i < 9; ++i) {
+                FFinalSkinVertex V;
+                V.Position = FVector3f(10.0f * i, 0.0f, 10.0f * j);
+                Skeletal.Skinned.Add(V);
+            }
+        for (int j = 0; j < 8; ++j)
+            for (int i = 0; i < 8; ++i) {
+                const uint32 a = (uint32)(j * 9 + i), b = a + 1, c = a + 9, d = a + 10;
+                for (uint32 v : {a, b, d, a, d, c}) LOD.MultiSizeIndexContainer.Indices.Add(v);
+            }
+        LOD.StaticVertexBuffers.StaticMeshVertexBuffer.Init(81, 1);
+        LOD.StaticVertexBuffers.StaticMeshVertexBuffer.SetVertexUV(80, 0, FVector2f(1.0f, 1.0f));
+        LOD.StaticVertexBuffers.ColorVertexBuffer.InitFromSingleColor(FColor::White, 81);
+        RenderData.LODRenderData.Add(LOD);
+        Skeletal.RenderData = &RenderData;
+        Skeletal.Transform = FTransform(FVector(0, -500, 100));
+        auto Cape = std::make_unique<USinewSkinnedClothComponent>(FObjectInitializer());
+        Cape->World = &Character.World;
+        Cape->AttachParent = &Skeletal;
+        Cape->Transform = Skeletal.Transform;
+        Cape->bUseSceneWind = false;
+        Cape->RegisterComponent();
+        Character.Primitives.push_back(Cape.get());
+        Cape->BeginPlay();
+        Character.Frames(30);
+        const FSinewMeshSceneProxy* CapeProxy = ProxyOf(*Cape);
+        check(Character.Sub.GetBodyCount() == 1 && CapeProxy->GetNumVertices() == 81 && CapeProxy->GetNumIndices() == 8 * 8 * 6 &&
+                  Skeletal.HiddenSection == 0,
+              "character cloth: the proxy draws the section the skeletal mesh no longer draws");
+        check(std::fabs(CapeProxy->GetVertexBuffers().StaticMeshVertexBuffer.GetVertexUV(80, 0).X - 1.0f) < 1e-6f,
+              "character cloth: the section's UVs are uploaded");
+        const std::vector<FVector3f> CapeVertices = Uploaded(*CapeProxy);
+        bool Near = CapeVertices.size() == 81;
+        for (std::size_t v = 0; Near && v < CapeVertices.size(); ++v) {
+            const FVector3f& Target = Skeletal.Skinned[(int32)v].Position;
+            const double dx = CapeVertices[v].X - Target.X, dy = CapeVertices[v].Y - Target.Y, dz = CapeVertices[v].Z - Target.Z;
+            Near = std::sqrt(dx * dx + dy * dy + dz * dz) <= 30.0 + 1e-3; // MaxDistance with a white colour channel
+        }
+        check(Near, "character cloth: every drawn vertex within MaxDistance of its skinned position");
+        Cape->EndPlay(EEndPlayReason::Destroyed);
+    }
+
+    // The editor preview: in an editor world a rope with bPreviewInEditor joins when it
+    // is registered (no BeginPlay there), swings in the realtime viewport's tick
+    // (LEVELTICK_ViewportsOnly) and leaves when it is unregistered; without it, it waits.
+    {
+        Game Editor(EWorldType::Editor);
+        auto Preview = std::make_unique<USinewRopeComponent>(FObjectInitializer());
+        Preview->World = &Editor.World;
+        Preview->Transform = FTransform(FVector(0, 0, 300));
+        Preview->bAttachEnd = false;
+        auto Still = std::make_unique<USinewRopeComponent>(FObjectInitializer());
+        Still->World = &Editor.World;
+        Still->bPreviewInEditor = false;
+        const int TicksBefore = FTickFunction::GStubTickRegistrations();
+        Preview->RegisterComponent();
+        Still->RegisterComponent();
+        check(FTickFunction::GStubTickRegistrations() == TicksBefore + 1, "the editor world's tick was registered once");
+        FSinewWorldTickFunction ViewportTick; // what the editor runs: the subsystem's tick in realtime viewports
+        ViewportTick.Subsystem = &Editor.Sub;
+        Editor.Primitives = {Preview.get(), Still.get()};
+        check(Preview->IsSimulating() && !Still->IsSimulating() && Editor.Sub.GetBodyCount() == 1,
+              "editor world: the previewed rope joined at registration, the other did not");
+        check(Editor.Sub.IsEditorPreview() && !Shared.Sub.IsEditorPreview(), "only the editor world previews");
+        TArray<FVector> Before, After;
+        Preview->GetParticleLocations(Before);
+        for (int i = 0; i < 30; ++i) {
+            ViewportTick.ExecuteTick(1.0f / 60.0f, LEVELTICK_ViewportsOnly, ENamedThreads::GameThread, FGraphEventRef());
+            Editor.EndOfFrame();
+        }
+        Preview->GetParticleLocations(After);
+        check(After.Num() == 11 && After[10].Z < Before[10].Z - 10.0, "the previewed rope swings in the viewport's tick");
+        check(ProxyOf(*Preview)->GetNumVertices() == 11 * 7, "and draws through its proxy");
+        Preview->UnregisterComponent();
+        check(!Preview->IsSimulating() && Editor.Sub.GetBodyCount() == 0, "unregistering ends the preview (its body goes)");
+        Still->UnregisterComponent();
+    }
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

@@ -1,5 +1,8 @@
-// Owns a Sinew World and steps it once per FixedUpdate (dt = Time.fixedDeltaTime, split
-// into `substeps`). Bodies subscribe to BeforeStep to drive pinned particles.
+// Owns a Sinew World and steps it with a fixed dt in FixedUpdate (dt = Time.fixedDeltaTime,
+// split into `substeps`), at most `maxStepsPerFrame` steps per rendered frame; exposes
+// InterpolationAlpha for the components to render positions interpolated between the
+// last two states (Body.ReadInterpolatedPositions). Bodies subscribe to BeforeStep to
+// drive pinned particles before each fixed step.
 
 using System;
 using Sinew.Native;
@@ -30,16 +33,42 @@ namespace Sinew.Unity
         [Tooltip("Gauss-Seidel converges fastest; Jacobi is order-independent. Read when the world is created.")]
         public SinewSolver solver = SinewSolver.GaussSeidel;
 
-        [Tooltip("Worker threads: 0 = all cores, 1 = the main thread only. Results do not depend on it.")]
+        [Tooltip("Worker threads: 0 = all cores, 1 = the main thread only (always 1 in WebGL players). Results do not depend on it.")]
         [Min(0)]
         public int threads = 0;
 
-        /// <summary>Called in FixedUpdate just before the world steps (move pinned particles here).</summary>
+        [Tooltip("Most fixed steps simulated per rendered frame. After a hitch Unity runs several FixedUpdates in one frame; past this many the world skips the rest (that time is dropped: the simulation falls behind real time instead of spending ever longer frames catching up). Unity's own cap is Time.maximumDeltaTime.")]
+        [Range(1, 16)]
+        public int maxStepsPerFrame = 4;
+
+        /// <summary>Called in FixedUpdate just before each fixed step of the world (move pinned
+        /// particles here); not called for a step skipped by <see cref="maxStepsPerFrame"/>.</summary>
         public event Action BeforeStep;
-        /// <summary>Called in FixedUpdate just after the world stepped.</summary>
+        /// <summary>Called in FixedUpdate just after each fixed step.</summary>
         public event Action AfterStep;
 
         World world;
+        int stepsThisFrame;
+        float alpha;
+
+        /// <summary>How far this frame's time lies between the world's last two states, in
+        /// [0, 1]: render positions read with
+        /// <c>body.ReadInterpolatedPositions(worldBehaviour.InterpolationAlpha, ...)</c> (in
+        /// Update or LateUpdate), i.e. (1 - alpha) * previous + alpha * current, and motion is
+        /// smooth at any frame rate, one fixed step behind real time at most.
+        /// <para>How it steps, and why: the world steps in FixedUpdate, once per Unity fixed step
+        /// of Time.fixedDeltaTime seconds. Unity's fixed-step loop is the accumulator (it runs
+        /// as many FixedUpdates per frame as fixed steps of real time have passed, at most
+        /// Time.maximumDeltaTime worth), so the physics is deterministic (the same dt every
+        /// step, the same result at any frame rate), BeforeStep fires before each fixed step
+        /// (pinned particles follow the transforms moved in FixedUpdate, and PhysX rigidbodies
+        /// that colliders follow are in the same step), and alpha is the one Unity's own
+        /// Rigidbody interpolation uses: (Time.time - Time.fixedTime) / Time.fixedDeltaTime,
+        /// computed in Update. Stepping from Update through <see cref="Sinew.World.Advance"/>
+        /// (the library's accumulator, for hosts without a fixed-step loop of their own) would
+        /// run a frame's steps in one native call, so BeforeStep could not drive pinned
+        /// particles between them, and its steps would drift out of phase with PhysX's.</para></summary>
+        public float InterpolationAlpha { get { return alpha; } }
 
         /// <summary>The world, created from the fields above on first use.</summary>
         public World World
@@ -54,7 +83,14 @@ namespace Sinew.Unity
                     s.Iterations = iterations;
                     s.Damping = damping;
                     s.Solver = solver;
+#if UNITY_WEBGL && !UNITY_EDITOR
+                    // The WebGL player has no threads (unless Unity's experimental native
+                    // multithreading is on): the world runs on the calling thread and never
+                    // starts a pool (docs/unity.md, "Platforms").
+                    s.Threads = 1;
+#else
                     s.Threads = threads;
+#endif
                     world = new World(s);
                 }
                 return world;
@@ -84,11 +120,23 @@ namespace Sinew.Unity
         {
             if (!HasWorld)
                 return;
+            if (stepsThisFrame >= maxStepsPerFrame)
+                return; // over the cap: this step's time is dropped
+            stepsThisFrame++;
             if (BeforeStep != null)
                 BeforeStep();
             world.Step(Time.fixedDeltaTime);
             if (AfterStep != null)
                 AfterStep();
+        }
+
+        void Update()
+        {
+            // Every FixedUpdate of this frame has run (Unity runs them before Update).
+            stepsThisFrame = 0;
+            float fixedDt = Time.fixedDeltaTime;
+            float a = fixedDt > 0f ? (Time.time - Time.fixedTime) / fixedDt : 1f;
+            alpha = a > 0f ? (a < 1f ? a : 1f) : 0f; // also maps NaN to 0
         }
 
         void OnDestroy()

@@ -1473,6 +1473,7 @@ namespace Sinew.Native
         /// wrote). Previous = current where no step moved a particle since it got its
         /// position: before the first step, and after a position write
         /// (<c>sinew_world_write_positions</c> and the body teleports are teleports: no streak).
+        /// A snapshot saves both states: a restored world reads as the saved one did.
         /// </summary>
         /// <remarks><c>out</c> must point to <c>(count-1)*stride_bytes + 12</c> writable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

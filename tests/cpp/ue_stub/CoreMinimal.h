@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -28,6 +29,9 @@
 #define THIRD_PARTY_INCLUDES_START
 #define THIRD_PARTY_INCLUDES_END
 #define WITH_EDITOR 1
+#define PLATFORM_WINDOWS 0
+#define PLATFORM_MAC 0
+#define PLATFORM_LINUX 1
 #define TEXT(s) s
 #define UTF8_TO_TCHAR(s) (s)
 #define INDEX_NONE (-1)
@@ -41,6 +45,7 @@ using int32 = std::int32_t;
 using int64 = std::int64_t;
 using uint64 = std::uint64_t;
 using TCHAR = char;
+using SIZE_T = std::size_t;
 
 struct FString {
     std::string S;
@@ -57,6 +62,7 @@ struct FName {
     FName(const char* s) : S(s) {}
     bool operator==(const FName& o) const { return S == o.S; }
     bool operator!=(const FName& o) const { return S != o.S; }
+    bool IsNone() const { return S.empty(); }
 };
 
 // Logging: counted, so a test can require that nothing was logged.
@@ -82,13 +88,24 @@ void StubLog(const char* Verbosity, const char* Format, Args... args) {
 }
 #define UE_LOG(Category, Verbosity, ...) ((void)Category, StubLog(#Verbosity, __VA_ARGS__))
 
+template <class T>
+struct TNumericLimits {
+    static constexpr T Max() { return std::numeric_limits<T>::max(); }
+    static constexpr T Lowest() { return std::numeric_limits<T>::lowest(); }
+};
+
 struct FMath {
     template <class T> static T Max(T a, T b) { return a < b ? b : a; }
     template <class T> static T Min(T a, T b) { return b < a ? b : a; }
     template <class T> static T Clamp(T v, T lo, T hi) { return v < lo ? lo : (hi < v ? hi : v); }
     static double Sqrt(double v) { return std::sqrt(v); }
     static float Sqrt(float v) { return std::sqrt(v); }
+    static double Fmod(double x, double y) { return std::fmod(x, y); }
+    static bool IsFinite(float v) { return std::isfinite(v); }
 };
+/// Stub: never a commandlet (cooking, resaving).
+inline bool IsRunningCommandlet() { return false; }
+
 struct FMemory {
     static void* Memcpy(void* d, const void* s, std::size_t n) { return std::memcpy(d, s, n); }
 };
@@ -99,7 +116,9 @@ struct FVector {
     static const FVector ZeroVector;
     FVector() = default;
     FVector(double x, double y, double z) : X(x), Y(y), Z(z) {}
+    explicit FVector(double v) : X(v), Y(v), Z(v) {}
     explicit FVector(const FVector3f& f);
+    FVector operator*(double s) const { return {X * s, Y * s, Z * s}; }
     FVector operator+(const FVector& o) const { return {X + o.X, Y + o.Y, Z + o.Z}; }
     FVector operator-(const FVector& o) const { return {X - o.X, Y - o.Y, Z - o.Z}; }
     bool IsNearlyZero() const { return std::fabs(X) < 1e-8 && std::fabs(Y) < 1e-8 && std::fabs(Z) < 1e-8; }
@@ -120,6 +139,21 @@ struct FVector2D {
     double X = 0, Y = 0;
     FVector2D(double x, double y) : X(x), Y(y) {}
 };
+struct FVector2f {
+    float X = 0, Y = 0;
+    FVector2f() = default;
+    FVector2f(float x, float y) : X(x), Y(y) {}
+};
+struct FVector4f {
+    float X = 0, Y = 0, Z = 0, W = 0;
+    FVector4f() = default;
+    FVector4f(const FVector3f& v, float w) : X(v.X), Y(v.Y), Z(v.Z), W(w) {}
+};
+struct FColor {
+    uint8 R = 0, G = 0, B = 0, A = 0;
+    static const FColor White;
+};
+inline const FColor FColor::White{255, 255, 255, 255};
 struct FQuat {
     double X = 0, Y = 0, Z = 0, W = 1;
 };
@@ -136,6 +170,35 @@ struct FTransform {
     FVector GetScale3D() const { return {1, 1, 1}; }
     FVector TransformPosition(const FVector& p) const { return p + Translation; }
     FVector InverseTransformPosition(const FVector& p) const { return p - Translation; }
+    FVector TransformVectorNoScale(const FVector& v) const { return v; }
+};
+
+/// An axis-aligned box (cm).
+struct FBox {
+    FVector Min, Max;
+    FBox(const FVector& min, const FVector& max) : Min(min), Max(max) {}
+    FBox& operator+=(const FVector& p) {
+        Min = FVector(std::fmin(Min.X, p.X), std::fmin(Min.Y, p.Y), std::fmin(Min.Z, p.Z));
+        Max = FVector(std::fmax(Max.X, p.X), std::fmax(Max.Y, p.Y), std::fmax(Max.Z, p.Z));
+        return *this;
+    }
+    FBox ExpandBy(double w) const { return FBox(Min - FVector(w), Max + FVector(w)); }
+};
+/// Bounds as UE keeps them: the box's centre and half extent, and the sphere around it.
+struct FBoxSphereBounds {
+    FVector Origin, BoxExtent;
+    double SphereRadius = 0;
+    FBoxSphereBounds() = default;
+    explicit FBoxSphereBounds(const FBox& b)
+        : Origin((b.Min + b.Max) * 0.5), BoxExtent((b.Max - b.Min) * 0.5),
+          SphereRadius(std::sqrt(BoxExtent.X * BoxExtent.X + BoxExtent.Y * BoxExtent.Y + BoxExtent.Z * BoxExtent.Z)) {}
+    FBox GetBox() const { return FBox(Origin - BoxExtent, Origin + BoxExtent); }
+    /// Stub: transforms are translations.
+    FBoxSphereBounds TransformBy(const FTransform& T) const {
+        FBoxSphereBounds B = *this;
+        B.Origin = T.TransformPosition(Origin);
+        return B;
+    }
 };
 
 template <class T>
@@ -152,10 +215,13 @@ class TArray {
         return static_cast<int32>(n - V.size());
     }
     bool Contains(const T& v) const { return std::find(V.begin(), V.end(), v) != V.end(); }
+    bool IsValidIndex(int32 i) const { return i >= 0 && i < Num(); }
     void Reserve(int32 n) { V.reserve(static_cast<std::size_t>(n)); }
     void Reset() { V.clear(); }
     int32 Num() const { return static_cast<int32>(V.size()); }
     void SetNumUninitialized(int32 n) { V.resize(static_cast<std::size_t>(n)); }
+    void SetNumZeroed(int32 n) { V.assign(static_cast<std::size_t>(n), T()); }
+    void SetNum(int32 n) { V.resize(static_cast<std::size_t>(n)); }
     T* GetData() { return V.data(); }
     const T* GetData() const { return V.data(); }
     T& operator[](int32 i) { return V[static_cast<std::size_t>(i)]; }
@@ -171,6 +237,9 @@ class UObject {
   public:
     virtual ~UObject() = default;
     FString GetPathName() const { return FString("/Stub/Object"); }
+    FString GetName() const { return FString("Object"); }
+    FName GetFName() const { return Name; }
+    FName Name; ///< stub: set by the test
 };
 
 template <class T>

@@ -118,6 +118,7 @@ namespace UnityEngine
         public static float fixedDeltaTime { get { return 0.02f; } }
         public static float deltaTime { get { return 0.02f; } }
         public static float time { get { return 0f; } }
+        public static float fixedTime { get { return 0f; } }
     }
 
     public static class Mathf

@@ -16,7 +16,15 @@ struct FTickFunction {
     ETickingGroup TickGroup = TG_PrePhysics;
     ETickingGroup EndTickGroup = TG_PrePhysics;
     bool bRegistered = false;
-    void RegisterTickFunction(ULevel*) { bRegistered = true; }
+    void RegisterTickFunction(ULevel*) {
+        bRegistered = true;
+        ++GStubTickRegistrations();
+    }
+    /// Stub: registrations so far, over every tick function.
+    static int& GStubTickRegistrations() {
+        static int n = 0;
+        return n;
+    }
     void UnRegisterTickFunction() { bRegistered = false; }
     bool IsTickFunctionRegistered() const { return bRegistered; }
     virtual void ExecuteTick(float, ELevelTick, ENamedThreads::Type, const FGraphEventRef&) = 0;

@@ -2,6 +2,8 @@
 #include "CoreMinimal.h"
 #include "Subsystems/WorldSubsystem.h"
 
+class FSceneInterface;
+
 class ULevel;
 /// One world with one subsystem (the stub's GetSubsystem returns it for any T that it is).
 class UWorld : public UObject {
@@ -12,5 +14,7 @@ class UWorld : public UObject {
     }
     double GetGravityZ() const { return -980.0; }
     UWorldSubsystem* Subsystem = nullptr;
+    EWorldType::Type WorldType = EWorldType::Game;
+    FSceneInterface* Scene = nullptr; ///< the renderer's scene (wind sources); stub: set by the test
     ULevel* PersistentLevel = nullptr;
 };

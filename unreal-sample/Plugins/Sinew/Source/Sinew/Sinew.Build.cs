@@ -1,5 +1,8 @@
 // Runtime module of the Sinew plugin: loads the native library, owns one simulation
 // per UWorld (USinewWorldSubsystem) and provides the rope and cloth components.
+// Platforms (Sinew.uplugin's PlatformAllowList): Win64, Linux and Mac load the shared
+// library; Android (arm64-v8a, x86_64) and IOS link the static one (SinewLibrary.Build.cs
+// says where stage-library.sh puts each).
 using UnrealBuildTool;
 
 public class Sinew : ModuleRules
@@ -21,6 +24,8 @@ public class Sinew : ModuleRules
 		PrivateDependencyModuleNames.AddRange(new string[]
 		{
 			"Projects",
+			"RenderCore", // the ropes' and cloths' scene proxy (FSinewMeshSceneProxy)
+			"RHI",
 		});
 	}
 }

@@ -3,24 +3,65 @@
 #include "Engine/StaticMesh.h"
 #include "Engine/World.h"
 #include "KismetProceduralMeshLibrary.h"
+#include "RenderingThread.h"
 #include "SinewConversions.h"
+#include "SinewEditorPreview.h"
+#include "SinewMeshSceneProxy.h"
 #include "SinewModule.h"
 
 USinewClothComponent::USinewClothComponent(const FObjectInitializer& ObjectInitializer)
 	: Super(ObjectInitializer)
 {
 	PrimaryComponentTick.bCanEverTick = false; // stepped by USinewWorldSubsystem
+	bTickInEditor = false;                     // the editor preview is stepped by the editor world's subsystem
 	SetCollisionEnabled(ECollisionEnabled::NoCollision);
+	CastShadow = true;
 }
 
 void USinewClothComponent::BeginPlay()
 {
 	Super::BeginPlay();
 	USinewWorldSubsystem* Sub = GetWorld() ? GetWorld()->GetSubsystem<USinewWorldSubsystem>() : nullptr;
-	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
-	if (!Scene || !SourceMesh)
+	if (!Sub || !Sub->GetScene())
 	{
-		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), !SourceMesh ? TEXT("no SourceMesh") : TEXT("no Sinew simulation in this world"));
+		UE_LOG(LogSinew, Warning, TEXT("%s: no Sinew simulation in this world"), *GetPathName());
+		return;
+	}
+	JoinSimulation(*Sub);
+}
+
+void USinewClothComponent::OnRegister()
+{
+	Super::OnRegister();
+	// The editor preview: an editor world never begins play, so the cloth joins here.
+	if (bPreviewInEditor && Body == 0 && SinewPreview::IsEditorWorld(GetWorld()))
+	{
+		if (USinewWorldSubsystem* Sub = GetWorld()->GetSubsystem<USinewWorldSubsystem>(); Sub && Sub->GetScene())
+		{
+			JoinSimulation(*Sub);
+		}
+	}
+}
+
+void USinewClothComponent::OnUnregister()
+{
+	if (SinewPreview::IsEditorWorld(GetWorld()))
+	{
+		LeaveSimulation();
+	}
+	Super::OnUnregister();
+}
+
+void USinewClothComponent::JoinSimulation(USinewWorldSubsystem& Sub)
+{
+	sinew::Scene* Scene = Sub.GetScene();
+	if (!Scene || Body != 0)
+	{
+		return;
+	}
+	if (!SourceMesh)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: no SourceMesh"), *GetPathName());
 		return;
 	}
 
@@ -76,7 +117,7 @@ void USinewClothComponent::BeginPlay()
 		}
 	}
 
-	const sinew::units::Frame& Frame = Sub->GetFrame();
+	const sinew::units::Frame& Frame = Sub.GetFrame();
 	const FTransform& ToWorld = GetComponentTransform();
 	const float W = (float)N / FMath::Max(Mass, 0.001f);
 	std::vector<sinew::Vec3> Positions(N);
@@ -108,6 +149,8 @@ void USinewClothComponent::BeginPlay()
 	SimPositions = Positions;
 	Body = *Added;
 	FirstParticle = Scene->first_particle(Body).value_or(0);
+	TopologyVersion = 0;
+	Torn = sinew::cloth::TornMesh();
 	if (TearThreshold > 0.0f)
 	{
 		const sinew::Result<void> TearOn = Scene->set_tear_threshold(Body, TearThreshold, (uint32_t)FMath::Max(TearReserve, 0));
@@ -116,22 +159,45 @@ void USinewClothComponent::BeginPlay()
 			UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(TearOn.error().message.c_str()));
 		}
 	}
-	Subsystem = Sub;
-	Sub->Register(this);
+	Subsystem = &Sub;
+	Sub.Register(this);
 
-	// The render mesh keeps the source's vertices, UVs and triangles; positions and
-	// normals follow the particles.
-	const TArray<FLinearColor> NoColors;
-	CreateMeshSection_LinearColor(0, Vertices, Triangles, Normals, UVs, NoColors, Tangents, false);
-	SourceUVs = UVs;
-	if (GetNumMaterials() > 0 && GetMaterial(0) == nullptr)
+	// The render mesh keeps the source's vertices, UVs, tangents and triangles;
+	// positions and normals follow the particles.
+	SourceUVs.assign((size_t)Vertices.Num(), sinew::tube::Uv{});
+	SourceTangents.assign((size_t)Vertices.Num(), sinew::Vec3{1.0f, 0.0f, 0.0f});
+	for (int32 i = 0; i < Vertices.Num(); ++i)
+	{
+		if (UVs.IsValidIndex(i))
+		{
+			SourceUVs[(size_t)i] = sinew::tube::Uv{(float)UVs[i].X, (float)UVs[i].Y};
+		}
+		if (Tangents.IsValidIndex(i))
+		{
+			SourceTangents[(size_t)i] = SinewUE::ToMeshSpace(Tangents[i].TangentX);
+		}
+	}
+	sinew::Result<sinew::render::ClothSource> Source = sinew::render::cloth_source(Layout, FirstParticle, nullptr, sinew::Span<const sinew::tube::Uv>(SourceUVs), sinew::Span<const sinew::Vec3>(SourceTangents), 0);
+	if (!Source)
+	{
+		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Source.error().message.c_str()));
+		return;
+	}
+	ClothSource = std::make_shared<const sinew::render::ClothSource>(std::move(Source).value());
+	if (GetMaterial(0) == nullptr)
 	{
 		SetMaterial(0, SourceMesh->GetMaterial(SectionIndex));
 	}
-	bMeshCreated = true;
+	UpdateRenderData();
 }
 
 void USinewClothComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
+{
+	LeaveSimulation();
+	Super::EndPlay(EndPlayReason);
+}
+
+void USinewClothComponent::LeaveSimulation()
 {
 	if (USinewWorldSubsystem* Sub = Subsystem.Get())
 	{
@@ -144,7 +210,6 @@ void USinewClothComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
 	Body = 0; // the Scene released its grab with the body
 	GrabbedParticle = INDEX_NONE;
 	Subsystem.Reset();
-	Super::EndPlay(EndPlayReason);
 }
 
 void USinewClothComponent::PreSinewStep(USinewWorldSubsystem& Sub)
@@ -186,17 +251,14 @@ void USinewClothComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the cloth back"), *GetPathName());
 		return;
 	}
-	// A tear: the library split vertices; rebuild the section over the new topology.
+	// A tear: the library split vertices; the render topology is made again (the render
+	// thread then writes its index buffer once).
 	if (const sinew::Result<uint64_t> Version = Scene->topology_version(Body); Version && *Version != TopologyVersion)
 	{
 		TopologyVersion = *Version;
 		RebuildTornMesh(*Scene);
 	}
-	for (size_t k = 0; k < Torn.particle.size(); ++k)
-	{
-		(void)Scene->world().read_positions(Torn.particle[k], sinew::Span<sinew::Vec3>(&TornPositions[k], 1));
-	}
-	UpdateMesh();
+	UpdateRenderData();
 }
 
 void USinewClothComponent::RebuildTornMesh(sinew::Scene& Scene)
@@ -214,73 +276,88 @@ void USinewClothComponent::RebuildTornMesh(sinew::Scene& Scene)
 		return;
 	}
 	Torn = std::move(Mesh).value();
-	TornPositions.resize(Torn.particle.size());
-	for (size_t k = 0; k < Torn.particle.size(); ++k)
+	sinew::Result<sinew::render::ClothSource> Source = sinew::render::cloth_source(Layout, FirstParticle, &Torn, sinew::Span<const sinew::tube::Uv>(SourceUVs), sinew::Span<const sinew::Vec3>(SourceTangents), TopologyVersion);
+	if (!Source)
 	{
-		(void)Scene.world().read_positions(Torn.particle[k], sinew::Span<sinew::Vec3>(&TornPositions[k], 1));
+		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Source.error().message.c_str()));
+		return;
 	}
-	// The section again, with the new vertices (each with its source's UV) and triangles.
-	const int32 NumSource = (int32)Layout.render_to_particle.size();
-	const int32 NumVertices = NumSource + (int32)Torn.source.size();
-	TArray<FVector> Vertices, Normals;
-	TArray<FVector2D> UVs;
-	TArray<int32> Triangles;
-	Vertices.SetNumZeroed(NumVertices);
-	Normals.Init(FVector::UpVector, NumVertices);
-	UVs.SetNumZeroed(NumVertices);
-	for (int32 v = 0; v < NumVertices; ++v)
-	{
-		const int32 Source = v < NumSource ? v : (int32)Torn.source[(size_t)(v - NumSource)];
-		UVs[v] = SourceUVs.IsValidIndex(Source) ? SourceUVs[Source] : FVector2D::ZeroVector;
-	}
-	Triangles.SetNumUninitialized((int32)Torn.triangles.size());
-	for (int32 i = 0; i < Triangles.Num(); ++i)
-	{
-		Triangles[i] = (int32)Torn.triangles[(size_t)i];
-	}
-	const TArray<FLinearColor> NoColors;
-	const TArray<FProcMeshTangent> NoTangents;
-	CreateMeshSection_LinearColor(0, Vertices, Triangles, Normals, UVs, NoColors, NoTangents, false);
+	ClothSource = std::make_shared<const sinew::render::ClothSource>(std::move(Source).value());
 }
 
-void USinewClothComponent::UpdateMesh()
+void USinewClothComponent::UpdateRenderData()
 {
 	USinewWorldSubsystem* Sub = Subsystem.Get();
-	if (!Sub || !bMeshCreated)
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (!Scene || Body == 0 || !ClothSource)
 	{
 		return;
 	}
-	const FTransform& ToWorld = GetComponentTransform();
-	LocalParticles.resize(SimPositions.size());
-	for (size_t i = 0; i < SimPositions.size(); ++i)
+	// The library's interpolated reads go straight into the array the render thread
+	// receives: the body's particles in one call (sinew_body_read_interpolated_positions),
+	// then the spare particles a tear moved vertices to; the subsystem's interpolation
+	// alpha (the accumulator's leftover over the fixed step) draws the state between the
+	// last two steps.
+	const float Alpha = Sub->GetInterpolationAlpha();
+	std::shared_ptr<FSinewClothRenderData> Data = std::make_shared<FSinewClothRenderData>();
+	Data->Source = ClothSource;
+	Data->SimPositions.resize(ClothSource->key_count);
+	const size_t N = Layout.particles.size();
+	bool bRead = N <= Data->SimPositions.size() && (bool)Scene->read_interpolated_positions(Body, Alpha, sinew::Span<sinew::Vec3>(Data->SimPositions.data(), N));
+	for (size_t k = 0; bRead && k < ClothSource->extra_particles.size(); ++k)
 	{
-		LocalParticles[i] = SinewUE::ToMeshSpace(ToWorld.InverseTransformPosition(SinewUE::FromSim(Sub->GetFrame(), SimPositions[i])));
+		bRead = (bool)Scene->world().read_interpolated_positions(ClothSource->extra_particles[k], Alpha, sinew::Span<sinew::Vec3>(&Data->SimPositions[N + k], 1));
 	}
-	sinew::cloth::normals(sinew::Span<const sinew::Vec3>(LocalParticles), sinew::Span<const uint32_t>(Layout.triangles), sinew::tube::FrontFace::Clockwise, ParticleNormals);
+	if (!bRead)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the cloth for rendering"), *GetPathName());
+		return;
+	}
+	Data->SimToLocal = SinewUE::SimToLocal(Sub->GetFrame(), GetComponentTransform());
+	RenderBox = sinew::render::bounds(sinew::Span<const sinew::Vec3>(Data->SimPositions), SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f)));
+	RenderData = std::move(Data);
+	UpdateBounds();
+	MarkRenderTransformDirty();
+	MarkRenderDynamicDataDirty();
+}
 
-	const int32 NumSource = (int32)Layout.render_to_particle.size();
-	const int32 NumVertices = NumSource + (int32)Torn.source.size();
-	TArray<FVector> Vertices, Normals;
-	Vertices.SetNumUninitialized(NumVertices);
-	Normals.SetNumUninitialized(NumVertices);
-	for (int32 v = 0; v < NumSource; ++v)
+FPrimitiveSceneProxy* USinewClothComponent::CreateSceneProxy()
+{
+	return new FSinewMeshSceneProxy(this);
+}
+
+void USinewClothComponent::CreateRenderState_Concurrent(FRegisterComponentContext* Context)
+{
+	Super::CreateRenderState_Concurrent(Context);
+	SendRenderDynamicData_Concurrent(); // a new proxy gets the last frame at once
+}
+
+void USinewClothComponent::SendRenderDynamicData_Concurrent()
+{
+	Super::SendRenderDynamicData_Concurrent();
+	if (!SceneProxy || !RenderData)
 	{
-		const uint32_t P = Layout.render_to_particle[(size_t)v];
-		Vertices[v] = SinewUE::FromMeshSpace(LocalParticles[P]);
-		Normals[v] = SinewUE::FromMeshSpace(ParticleNormals[P]);
+		return;
 	}
-	// Vertices a tear added: at their own particle, with their source's normal.
-	for (int32 v = NumSource; v < NumVertices; ++v)
+	FSinewMeshSceneProxy* Proxy = static_cast<FSinewMeshSceneProxy*>(SceneProxy);
+	std::shared_ptr<const FSinewClothRenderData> Data = RenderData;
+	ENQUEUE_RENDER_COMMAND(FSinewSendClothRenderData)(
+		[Proxy, Data](FRHICommandListImmediate& RHICmdList)
+		{
+			Proxy->SetClothData_RenderThread(RHICmdList, Data);
+		});
+}
+
+FBoxSphereBounds USinewClothComponent::CalcBounds(const FTransform& LocalToWorld) const
+{
+	const USinewWorldSubsystem* Sub = Subsystem.Get();
+	if (!Sub || !RenderBox.valid)
 	{
-		const size_t k = (size_t)(v - NumSource);
-		const sinew::Vec3 Local = SinewUE::ToMeshSpace(ToWorld.InverseTransformPosition(SinewUE::FromSim(Sub->GetFrame(), TornPositions[k])));
-		Vertices[v] = SinewUE::FromMeshSpace(Local);
-		Normals[v] = SinewUE::FromMeshSpace(ParticleNormals[Layout.render_to_particle[Torn.source[k]]]);
+		// Not simulating: the source mesh's bounds where it would start.
+		return SourceMesh ? SourceMesh->GetBounds().TransformBy(LocalToWorld) : FBoxSphereBounds(FBox(LocalToWorld.GetLocation(), LocalToWorld.GetLocation()));
 	}
-	const TArray<FVector2D> KeepUVs;
-	const TArray<FLinearColor> NoColors;
-	const TArray<FProcMeshTangent> KeepTangents;
-	UpdateMeshSection_LinearColor(0, Vertices, Normals, KeepUVs, NoColors, KeepTangents);
+	// The simulation frame is a translation and a positive scale: corners map to corners.
+	return FBoxSphereBounds(FBox(SinewUE::FromSim(Sub->GetFrame(), RenderBox.min), SinewUE::FromSim(Sub->GetFrame(), RenderBox.max)));
 }
 
 void USinewClothComponent::SetStretchCompliance(float NewCompliance)

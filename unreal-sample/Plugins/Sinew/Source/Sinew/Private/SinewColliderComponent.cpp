@@ -5,6 +5,7 @@
 #include "Components/SphereComponent.h"
 #include "Engine/World.h"
 #include "SinewConversions.h"
+#include "SinewEditorPreview.h"
 #include "SinewModule.h"
 
 USinewColliderComponent::USinewColliderComponent(const FObjectInitializer& ObjectInitializer)
@@ -84,9 +85,27 @@ void USinewColliderComponent::BeginPlay()
 		UE_LOG(LogSinew, Warning, TEXT("%s: no Sinew simulation in this world (library unavailable?)"), *GetPathName());
 		return;
 	}
-	Subsystem = Sub;
-	Sub->Register(this);
-	PreSinewStep(*Sub); // add it now, so that bodies created this frame already see it
+	AddToSimulation(*Sub);
+}
+
+void USinewColliderComponent::OnRegister()
+{
+	Super::OnRegister();
+	// The editor preview: previewed ropes and cloths collide with it (editor worlds never begin play).
+	if (bPreviewInEditor && !Subsystem.IsValid() && SinewPreview::IsEditorWorld(GetWorld()))
+	{
+		if (USinewWorldSubsystem* Sub = GetWorld()->GetSubsystem<USinewWorldSubsystem>(); Sub && Sub->GetScene())
+		{
+			AddToSimulation(*Sub);
+		}
+	}
+}
+
+void USinewColliderComponent::AddToSimulation(USinewWorldSubsystem& Sub)
+{
+	Subsystem = &Sub;
+	Sub.Register(this);
+	PreSinewStep(Sub); // add it now, so that bodies created this frame already see it
 }
 
 void USinewColliderComponent::PreSinewStep(USinewWorldSubsystem& Sub)

@@ -9,6 +9,7 @@
 THIRD_PARTY_INCLUDES_START
 #include "sinew.hpp"
 #include "sinew_colliders.hpp"
+#include "sinew_render.hpp"
 #include "sinew_units.hpp"
 THIRD_PARTY_INCLUDES_END
 
@@ -72,6 +73,27 @@ inline sinew::Vec3 Direction(const FVector& D)
 /** Length: cm -> m and back, through sinew_units.hpp. */
 inline float LengthToSim(float Centimetres) { return sinew::units::length_to_sim(Centimetres); }
 inline float LengthFromSim(float Metres) { return (float)sinew::units::length_from_sim(Metres); }
+
+/**
+ * Simulation space (m) -> the local space (cm) of a component at ToWorld, as the columns
+ * and translation the render thread applies (sinew::render::apply): each column is the
+ * image of a unit simulation axis, so rotation, scale and the cm <-> m factor all come
+ * from Frame and ToWorld.
+ */
+inline sinew::render::Affine SimToLocal(const sinew::units::Frame& Frame, const FTransform& ToWorld)
+{
+	const FVector Origin = ToWorld.InverseTransformPosition(FromSim(Frame, sinew::Vec3{0.0f, 0.0f, 0.0f}));
+	auto Column = [&](const sinew::Vec3& Axis)
+	{
+		return ToMeshSpace(ToWorld.InverseTransformPosition(FromSim(Frame, Axis)) - Origin);
+	};
+	sinew::render::Affine Out;
+	Out.x = Column(sinew::Vec3{1.0f, 0.0f, 0.0f});
+	Out.y = Column(sinew::Vec3{0.0f, 1.0f, 0.0f});
+	Out.z = Column(sinew::Vec3{0.0f, 0.0f, 1.0f});
+	Out.t = ToMeshSpace(Origin);
+	return Out;
+}
 
 /** Compliance, mass and force are SI on both sides (m/N, kg, N): no conversion. */
 inline float Compliance(float MetresPerNewton) { return MetresPerNewton; }

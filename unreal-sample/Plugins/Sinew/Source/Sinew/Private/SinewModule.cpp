@@ -19,6 +19,8 @@ namespace
 const TCHAR* const SinewLibraryFile = TEXT("sinew.dll");
 #elif PLATFORM_MAC
 const TCHAR* const SinewLibraryFile = TEXT("libsinew.dylib");
+#elif PLATFORM_ANDROID || PLATFORM_IOS
+const TCHAR* const SinewLibraryFile = TEXT("libsinew.a (linked statically)");
 #else
 const TCHAR* const SinewLibraryFile = TEXT("libsinew.so");
 #endif

@@ -2,7 +2,10 @@
 
 #include "Engine/World.h"
 #include "GameFramework/Actor.h"
+#include "RenderingThread.h"
 #include "SinewConversions.h"
+#include "SinewEditorPreview.h"
+#include "SinewMeshSceneProxy.h"
 #include "SinewModule.h"
 
 #include <limits>
@@ -15,8 +18,9 @@ USinewRopeComponent::USinewRopeComponent(const FObjectInitializer& ObjectInitial
 	: Super(ObjectInitializer)
 {
 	PrimaryComponentTick.bCanEverTick = false; // stepped by USinewWorldSubsystem
+	bTickInEditor = false;                     // the editor preview is stepped by the editor world's subsystem
 	SetCollisionEnabled(ECollisionEnabled::NoCollision);
-	bUseAsyncCooking = true;
+	CastShadow = true;
 }
 
 FVector USinewRopeComponent::AttachmentLocation(bool bStart) const
@@ -44,13 +48,44 @@ void USinewRopeComponent::BeginPlay()
 {
 	Super::BeginPlay();
 	USinewWorldSubsystem* Sub = GetWorld() ? GetWorld()->GetSubsystem<USinewWorldSubsystem>() : nullptr;
-	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
-	if (!Scene)
+	if (!Sub || !Sub->GetScene())
 	{
 		UE_LOG(LogSinew, Warning, TEXT("%s: no Sinew simulation in this world (library unavailable?)"), *GetPathName());
 		return;
 	}
-	const sinew::units::Frame& Frame = Sub->GetFrame();
+	JoinSimulation(*Sub);
+}
+
+void USinewRopeComponent::OnRegister()
+{
+	Super::OnRegister();
+	// The editor preview: an editor world never begins play, so the rope joins here.
+	if (bPreviewInEditor && Body == 0 && SinewPreview::IsEditorWorld(GetWorld()))
+	{
+		if (USinewWorldSubsystem* Sub = GetWorld()->GetSubsystem<USinewWorldSubsystem>(); Sub && Sub->GetScene())
+		{
+			JoinSimulation(*Sub);
+		}
+	}
+}
+
+void USinewRopeComponent::OnUnregister()
+{
+	if (SinewPreview::IsEditorWorld(GetWorld()))
+	{
+		LeaveSimulation();
+	}
+	Super::OnUnregister();
+}
+
+void USinewRopeComponent::JoinSimulation(USinewWorldSubsystem& Sub)
+{
+	sinew::Scene* Scene = Sub.GetScene();
+	if (!Scene || Body != 0)
+	{
+		return;
+	}
+	const sinew::units::Frame& Frame = Sub.GetFrame();
 	// The starting shape: a polyline of the rope's own length between the attachments
 	// (sagging when longer than their distance); the library builds the rope through it.
 	sinew::rope::Params Shape;
@@ -79,7 +114,7 @@ void USinewRopeComponent::BeginPlay()
 		return;
 	}
 	Body = *Added;
-	Subsystem = Sub;
+	Subsystem = &Sub;
 	SimPositions = *Points;
 	Tensions.assign(Shape.segments, 0.0f);
 	BrokenLinks.assign(Shape.segments, false);
@@ -114,8 +149,8 @@ void USinewRopeComponent::BeginPlay()
 	{
 		SetBreakForce(BreakForce);
 	}
-	Sub->Register(this);
-	UpdateMesh();
+	Sub.Register(this);
+	UpdateRenderData();
 }
 
 sinew::Scene* USinewRopeComponent::SimulatingScene() const
@@ -132,6 +167,12 @@ void USinewRopeComponent::LogFailure(const sinew::Error& Error) const
 
 void USinewRopeComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
 {
+	LeaveSimulation();
+	Super::EndPlay(EndPlayReason);
+}
+
+void USinewRopeComponent::LeaveSimulation()
+{
 	if (USinewWorldSubsystem* Sub = Subsystem.Get())
 	{
 		Sub->Unregister(this);
@@ -145,7 +186,6 @@ void USinewRopeComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
 	bWinch = false;
 	Pieces.clear();
 	Subsystem.Reset();
-	Super::EndPlay(EndPlayReason);
 }
 
 void USinewRopeComponent::PreSinewStep(USinewWorldSubsystem& Sub)
@@ -200,79 +240,85 @@ void USinewRopeComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 			FirstDrawnLink = State->paying_link;
 		}
 	}
-	UpdateMesh();
+	UpdateRenderData();
 }
 
-void USinewRopeComponent::UpdateMesh()
+void USinewRopeComponent::UpdateRenderData()
 {
 	USinewWorldSubsystem* Sub = Subsystem.Get();
-	if (!Sub || SimPositions.size() < 2)
+	sinew::Scene* Scene = SimulatingScene();
+	if (!Sub || !Scene || SimPositions.size() < 2)
 	{
 		return;
 	}
-	// Simulation (m) -> world (cm) -> this component's space, where the mesh lives.
-	const FTransform& ToWorld = GetComponentTransform();
-	LocalPoints.resize(SimPositions.size());
-	for (size_t i = 0; i < SimPositions.size(); ++i)
+	// One read of the library (sinew_body_read_interpolated_positions), straight into
+	// the array the render thread receives, with the subsystem's interpolation alpha (the
+	// accumulator's leftover over the fixed step): the state between the last two steps.
+	std::shared_ptr<FSinewRopeRenderData> Data = std::make_shared<FSinewRopeRenderData>();
+	Data->SimPositions.resize(SimPositions.size());
+	if (!Scene->read_interpolated_positions(Body, Sub->GetInterpolationAlpha(), sinew::Span<sinew::Vec3>(Data->SimPositions)))
 	{
-		const FVector World = SinewUE::FromSim(Sub->GetFrame(), SimPositions[i]);
-		LocalPoints[i] = SinewUE::ToMeshSpace(ToWorld.InverseTransformPosition(World));
+		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the rope for rendering"), *GetPathName());
+		return;
 	}
-	sinew::tube::Params Params;
-	Params.radius = 0.5f * Width;
-	Params.sides = (uint32)FMath::Clamp(NumSides, 3, 64);
-	Params.v_per_length = TileMaterial / FMath::Max(RopeLength, 0.1f);
-	Params.front_face = sinew::tube::FrontFace::Clockwise; // Unreal's front faces
-	// One tube (mesh section) per piece: the rope splits where a link broke or was cut,
-	// and a winch's parked particles (at the drum) are not drawn. The sections are
-	// made again only when the pieces change.
-	const std::vector<sinew::rope::Piece> Now = sinew::rope::pieces((uint32_t)LocalPoints.size(), FirstDrawnLink, BrokenLinks);
-	const bool bRecreate = !bMeshCreated || Now != Pieces;
-	if (bRecreate)
+	Data->SimToLocal = SinewUE::SimToLocal(Sub->GetFrame(), GetComponentTransform());
+	// One tube per piece: the rope splits where a link broke or was cut, and a winch's
+	// parked particles (at the drum) are not drawn. The render thread rebuilds its
+	// index buffer only when the pieces change.
+	Pieces = sinew::rope::pieces((uint32_t)SimPositions.size(), FirstDrawnLink, BrokenLinks);
+	Data->Pieces = Pieces;
+	Data->Tube.radius = 0.5f * Width; // cm: the render thread works in local space
+	Data->Tube.sides = (uint32)FMath::Clamp(NumSides, 3, 64);
+	Data->Tube.v_per_length = TileMaterial / FMath::Max(RopeLength, 0.1f);
+	Data->Tube.front_face = sinew::tube::FrontFace::Clockwise; // Unreal's front faces
+	RenderBox = sinew::render::bounds(sinew::Span<const sinew::Vec3>(Data->SimPositions), SinewUE::LengthToSim(0.5f * Width));
+	RenderData = std::move(Data);
+	UpdateBounds();
+	MarkRenderTransformDirty();
+	MarkRenderDynamicDataDirty();
+}
+
+FPrimitiveSceneProxy* USinewRopeComponent::CreateSceneProxy()
+{
+	return new FSinewMeshSceneProxy(this);
+}
+
+void USinewRopeComponent::CreateRenderState_Concurrent(FRegisterComponentContext* Context)
+{
+	Super::CreateRenderState_Concurrent(Context);
+	SendRenderDynamicData_Concurrent(); // a new proxy (material change, re-registration) gets the last frame at once
+}
+
+void USinewRopeComponent::SendRenderDynamicData_Concurrent()
+{
+	Super::SendRenderDynamicData_Concurrent();
+	if (!SceneProxy || !RenderData)
 	{
-		ClearAllMeshSections();
-		Pieces = Now;
+		return;
 	}
-	const TArray<FLinearColor> NoColors;
-	for (size_t Section = 0; Section < Pieces.size(); ++Section)
+	FSinewMeshSceneProxy* Proxy = static_cast<FSinewMeshSceneProxy*>(SceneProxy);
+	std::shared_ptr<const FSinewRopeRenderData> Data = RenderData;
+	ENQUEUE_RENDER_COMMAND(FSinewSendRopeRenderData)(
+		[Proxy, Data](FRHICommandListImmediate& RHICmdList)
+		{
+			Proxy->SetRopeData_RenderThread(RHICmdList, Data);
+		});
+}
+
+FBoxSphereBounds USinewRopeComponent::CalcBounds(const FTransform& LocalToWorld) const
+{
+	const USinewWorldSubsystem* Sub = Subsystem.Get();
+	if (!Sub || !RenderBox.valid)
 	{
-		const sinew::rope::Piece& Piece = Pieces[Section];
-		const sinew::Result<void> Built = sinew::tube::build(sinew::Span<const sinew::Vec3>(LocalPoints.data() + Piece.first, Piece.count), Params, Tube);
-		if (!Built)
-		{
-			LogFailure(Built.error());
-			return;
-		}
-		TArray<FVector> Vertices, Normals;
-		TArray<FVector2D> UV0;
-		TArray<FProcMeshTangent> Tangents;
-		Vertices.Reserve((int32)Tube.positions.size());
-		Normals.Reserve((int32)Tube.positions.size());
-		UV0.Reserve((int32)Tube.positions.size());
-		Tangents.Reserve((int32)Tube.positions.size());
-		for (size_t k = 0; k < Tube.positions.size(); ++k)
-		{
-			Vertices.Add(SinewUE::FromMeshSpace(Tube.positions[k]));
-			Normals.Add(SinewUE::FromMeshSpace(Tube.normals[k]));
-			UV0.Add(FVector2D(Tube.uvs[k].u, Tube.uvs[k].v));
-			Tangents.Add(FProcMeshTangent(SinewUE::FromMeshSpace(Tube.tangents[k]), false));
-		}
-		if (bRecreate)
-		{
-			TArray<int32> Triangles;
-			Triangles.Reserve((int32)Tube.indices.size());
-			for (uint32_t Index : Tube.indices)
-			{
-				Triangles.Add((int32)Index);
-			}
-			CreateMeshSection_LinearColor((int32)Section, Vertices, Triangles, Normals, UV0, NoColors, Tangents, false);
-		}
-		else
-		{
-			UpdateMeshSection_LinearColor((int32)Section, Vertices, Normals, UV0, NoColors, Tangents);
-		}
+		// Not simulating: the straight line to the end, as wide as the tube.
+		const FVector Start = LocalToWorld.GetLocation();
+		const FVector Half(0.5 * (double)Width);
+		FBox Box(Start - Half, Start + Half);
+		Box += AttachmentLocation(false);
+		return FBoxSphereBounds(Box.ExpandBy(0.5 * (double)Width));
 	}
-	bMeshCreated = true;
+	// The simulation frame is a translation and a positive scale: corners map to corners.
+	return FBoxSphereBounds(FBox(SinewUE::FromSim(Sub->GetFrame(), RenderBox.min), SinewUE::FromSim(Sub->GetFrame(), RenderBox.max)));
 }
 
 void USinewRopeComponent::SetCompliance(float NewCompliance)

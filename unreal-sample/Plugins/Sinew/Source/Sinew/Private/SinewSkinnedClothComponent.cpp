@@ -2,11 +2,14 @@
 
 #include "Components/SkeletalMeshComponent.h"
 #include "Engine/World.h"
+#include "GameFramework/Actor.h"
 #include "Rendering/SkeletalMeshLODRenderData.h"
 #include "Rendering/SkeletalMeshRenderData.h"
 #include "SceneInterface.h"
 #include "SkeletalRenderPublic.h"
+#include "RenderingThread.h"
 #include "SinewConversions.h"
+#include "SinewMeshSceneProxy.h"
 #include "SinewModule.h"
 
 namespace
@@ -181,24 +184,31 @@ void USinewSkinnedClothComponent::BeginPlay()
 	Subsystem = Sub;
 	Sub->Register(this);
 
-	// The render mesh: the section's triangles over its vertices, in this component's space.
-	TArray<FVector> Vertices, Normals;
-	TArray<int32> Triangles;
-	Vertices.SetNum(NumSectionVertices);
-	Normals.SetNum(NumSectionVertices);
-	for (uint32_t I : Indices)
+	// The render mesh: the section's triangles over its vertices with its UVs and
+	// tangents (when the LOD keeps them on the CPU), drawn by the scene proxy.
+	const FStaticMeshVertexBuffer& Attributes = LOD.StaticVertexBuffers.StaticMeshVertexBuffer;
+	const bool bHasAttributes = Attributes.GetNumVertices() >= (uint32)(BaseVertex + NumSectionVertices);
+	std::vector<sinew::tube::Uv> UVs((size_t)NumSectionVertices);
+	std::vector<sinew::Vec3> Tangents((size_t)NumSectionVertices, sinew::Vec3{1.0f, 0.0f, 0.0f});
+	for (int32 v = 0; bHasAttributes && v < NumSectionVertices; ++v)
 	{
-		Triangles.Add((int32)I);
+		const FVector2f UV = Attributes.GetVertexUV((uint32)(BaseVertex + v), 0);
+		const FVector4f T = Attributes.VertexTangentX((uint32)(BaseVertex + v));
+		UVs[(size_t)v] = sinew::tube::Uv{UV.X, UV.Y};
+		Tangents[(size_t)v] = sinew::Vec3{T.X, T.Y, T.Z};
 	}
-	const TArray<FVector2D> NoUVs;
-	const TArray<FLinearColor> NoColors;
-	const TArray<FProcMeshTangent> NoTangents;
-	CreateMeshSection_LinearColor(0, Vertices, Triangles, Normals, NoUVs, NoColors, NoTangents, false);
-	if (GetNumMaterials() > 0 && GetMaterial(0) == nullptr)
+	sinew::Result<sinew::render::ClothSource> Source = sinew::render::cloth_source(Layout, Scene->first_particle(Body).value_or(0), nullptr, sinew::Span<const sinew::tube::Uv>(UVs), sinew::Span<const sinew::Vec3>(Tangents), 0);
+	if (!Source)
+	{
+		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Source.error().message.c_str()));
+		return;
+	}
+	ClothSource = std::make_shared<const sinew::render::ClothSource>(std::move(Source).value());
+	if (GetMaterial(0) == nullptr)
 	{
 		SetMaterial(0, Sk->GetMaterial(SectionIndex));
 	}
-	bMeshCreated = true;
+	UpdateRenderData();
 	// The skeletal mesh keeps skinning (the targets) but no longer draws the cloth section.
 	Sk->ShowMaterialSection(Section.MaterialIndex, SectionIndex, false, LODIndex);
 }
@@ -303,34 +313,70 @@ void USinewSkinnedClothComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the cloth back"), *GetPathName());
 		return;
 	}
-	UpdateMesh();
+	UpdateRenderData();
 }
 
-void USinewSkinnedClothComponent::UpdateMesh()
+void USinewSkinnedClothComponent::UpdateRenderData()
 {
 	USinewWorldSubsystem* Sub = Subsystem.Get();
-	if (!Sub || !bMeshCreated)
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (!Scene || Body == 0 || !ClothSource)
 	{
 		return;
 	}
-	const FTransform& ToWorld = GetComponentTransform();
-	LocalParticles.resize(SimPositions.size());
-	for (size_t i = 0; i < SimPositions.size(); ++i)
+	// One read of the library (sinew_body_read_interpolated_positions), straight into
+	// the array the render thread receives, with the subsystem's interpolation alpha (the
+	// accumulator's leftover over the fixed step): the state between the last two steps.
+	std::shared_ptr<FSinewClothRenderData> Data = std::make_shared<FSinewClothRenderData>();
+	Data->Source = ClothSource;
+	Data->SimPositions.resize(ClothSource->key_count);
+	if (!Scene->read_interpolated_positions(Body, Sub->GetInterpolationAlpha(), sinew::Span<sinew::Vec3>(Data->SimPositions)))
 	{
-		LocalParticles[i] = SinewUE::ToMeshSpace(ToWorld.InverseTransformPosition(SinewUE::FromSim(Sub->GetFrame(), SimPositions[i])));
+		UE_LOG(LogSinew, Warning, TEXT("%s: cannot read the cloth for rendering"), *GetPathName());
+		return;
 	}
-	sinew::cloth::normals(sinew::Span<const sinew::Vec3>(LocalParticles), sinew::Span<const uint32_t>(Layout.triangles), sinew::tube::FrontFace::Clockwise, ParticleNormals);
-	TArray<FVector> Vertices, Normals;
-	Vertices.SetNumUninitialized(NumSectionVertices);
-	Normals.SetNumUninitialized(NumSectionVertices);
-	for (int32 v = 0; v < NumSectionVertices; ++v)
+	Data->SimToLocal = SinewUE::SimToLocal(Sub->GetFrame(), GetComponentTransform());
+	RenderBox = sinew::render::bounds(sinew::Span<const sinew::Vec3>(Data->SimPositions), 0.0f);
+	RenderData = std::move(Data);
+	UpdateBounds();
+	MarkRenderTransformDirty();
+	MarkRenderDynamicDataDirty();
+}
+
+FPrimitiveSceneProxy* USinewSkinnedClothComponent::CreateSceneProxy()
+{
+	return new FSinewMeshSceneProxy(this);
+}
+
+void USinewSkinnedClothComponent::CreateRenderState_Concurrent(FRegisterComponentContext* Context)
+{
+	Super::CreateRenderState_Concurrent(Context);
+	SendRenderDynamicData_Concurrent(); // a new proxy gets the last frame at once
+}
+
+void USinewSkinnedClothComponent::SendRenderDynamicData_Concurrent()
+{
+	Super::SendRenderDynamicData_Concurrent();
+	if (!SceneProxy || !RenderData)
 	{
-		const uint32_t P = Layout.render_to_particle[(size_t)v];
-		Vertices[v] = SinewUE::FromMeshSpace(LocalParticles[P]);
-		Normals[v] = SinewUE::FromMeshSpace(ParticleNormals[P]);
+		return;
 	}
-	const TArray<FVector2D> KeepUVs;
-	const TArray<FLinearColor> NoColors;
-	const TArray<FProcMeshTangent> KeepTangents;
-	UpdateMeshSection_LinearColor(0, Vertices, Normals, KeepUVs, NoColors, KeepTangents);
+	FSinewMeshSceneProxy* Proxy = static_cast<FSinewMeshSceneProxy*>(SceneProxy);
+	std::shared_ptr<const FSinewClothRenderData> Data = RenderData;
+	ENQUEUE_RENDER_COMMAND(FSinewSendSkinnedClothRenderData)(
+		[Proxy, Data](FRHICommandListImmediate& RHICmdList)
+		{
+			Proxy->SetClothData_RenderThread(RHICmdList, Data);
+		});
+}
+
+FBoxSphereBounds USinewSkinnedClothComponent::CalcBounds(const FTransform& LocalToWorld) const
+{
+	const USinewWorldSubsystem* Sub = Subsystem.Get();
+	if (!Sub || !RenderBox.valid)
+	{
+		return FBoxSphereBounds(FBox(LocalToWorld.GetLocation(), LocalToWorld.GetLocation()));
+	}
+	// The simulation frame is a translation and a positive scale: corners map to corners.
+	return FBoxSphereBounds(FBox(SinewUE::FromSim(Sub->GetFrame(), RenderBox.min), SinewUE::FromSim(Sub->GetFrame(), RenderBox.max)));
 }

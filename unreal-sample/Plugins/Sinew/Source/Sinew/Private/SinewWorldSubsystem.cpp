@@ -8,7 +8,8 @@
 
 void FSinewWorldTickFunction::ExecuteTick(float DeltaTime, ELevelTick TickType, ENamedThreads::Type CurrentThread, const FGraphEventRef& MyCompletionGraphEvent)
 {
-	if (Subsystem && TickType != LEVELTICK_ViewportsOnly)
+	// Editor worlds tick with LEVELTICK_ViewportsOnly (realtime viewports): the preview.
+	if (Subsystem && (TickType != LEVELTICK_ViewportsOnly || Subsystem->IsEditorPreview()))
 	{
 		Subsystem->Step(DeltaTime);
 	}
@@ -31,7 +32,7 @@ bool USinewWorldSubsystem::ShouldCreateSubsystem(UObject* Outer) const
 
 bool USinewWorldSubsystem::DoesSupportWorldType(const EWorldType::Type WorldType) const
 {
-	return WorldType == EWorldType::Game || WorldType == EWorldType::PIE;
+	return WorldType == EWorldType::Game || WorldType == EWorldType::PIE || WorldType == EWorldType::Editor || WorldType == EWorldType::EditorPreview;
 }
 
 void USinewWorldSubsystem::Initialize(FSubsystemCollectionBase& Collection)
@@ -93,6 +94,7 @@ void USinewWorldSubsystem::Deinitialize()
 void USinewWorldSubsystem::Register(ISinewSimulated* Body)
 {
 	Simulated.AddUnique(Body);
+	StartEditorPreview(); // editor worlds never begin play: their tick starts with the first body
 }
 
 void USinewWorldSubsystem::Unregister(ISinewSimulated* Body)
@@ -102,26 +104,59 @@ void USinewWorldSubsystem::Unregister(ISinewSimulated* Body)
 
 void USinewWorldSubsystem::Step(float DeltaSeconds)
 {
+	StepsLastFrame = 0;
 	if (!Scene || Simulated.Num() == 0)
 	{
 		return;
 	}
-	const float Dt = FMath::Min(DeltaSeconds, GetDefault<USinewSettings>()->MaxDeltaTime);
-	if (!(Dt >= 1e-6f))
+	const USinewSettings* Settings = GetDefault<USinewSettings>();
+	const float FixedDt = FMath::Clamp(Settings->FixedTimeStep, 0.001f, 0.1f);
+	const int32 MaxSteps = FMath::Clamp(Settings->MaxStepsPerFrame, 1, 16);
+	// The fixed step and its accumulator (Fiedler, "Fix Your Timestep!", 2004), as
+	// sinew_world_advance does it, with the components' callbacks around each step: the
+	// same dt every step, so the simulation does not depend on the frame rate.
+	if (DeltaSeconds > 0.0f && FMath::IsFinite(DeltaSeconds))
 	{
-		return; // paused or a zero-length frame: nothing to simulate
+		Accumulator += (double)DeltaSeconds;
 	}
 	// Components may unregister from their callbacks: iterate over a copy.
 	const TArray<ISinewSimulated*> Bodies = Simulated;
+	const double Fixed = (double)FixedDt;
+	while (StepsLastFrame < MaxSteps && Accumulator >= Fixed)
+	{
+		Accumulator -= Fixed;
+		++StepsLastFrame;
+		if (!RunFixedStep(Bodies, FixedDt))
+		{
+			break;
+		}
+	}
+	// Over the cap (or after a failed step): drop the whole steps, keep the fraction.
+	Accumulator = FMath::Fmod(Accumulator, Fixed);
+	InterpolationAlpha = FMath::Clamp((float)(Accumulator / Fixed), 0.0f, 1.0f - 1e-7f);
 	for (ISinewSimulated* Body : Bodies)
 	{
-		Body->PreSinewStep(*this);
+		if (Simulated.Contains(Body))
+		{
+			Body->PostSinewStep(*this);
+		}
 	}
-	const sinew::Result<void> Stepped = Scene->step(Dt);
+}
+
+bool USinewWorldSubsystem::RunFixedStep(const TArray<ISinewSimulated*>& Bodies, float FixedDt)
+{
+	for (ISinewSimulated* Body : Bodies)
+	{
+		if (Simulated.Contains(Body))
+		{
+			Body->PreSinewStep(*this);
+		}
+	}
+	const sinew::Result<void> Stepped = Scene->step(FixedDt);
 	if (!Stepped)
 	{
 		UE_LOG(LogSinew, Warning, TEXT("Step failed: %s"), UTF8_TO_TCHAR(Stepped.error().message.c_str()));
-		return;
+		return false;
 	}
 	// Links that broke in this step, to the components that own them (their
 	// Blueprint events may end other components' play: only registered ones hear).
@@ -145,13 +180,7 @@ void USinewWorldSubsystem::Step(float DeltaSeconds)
 			}
 		}
 	}
-	for (ISinewSimulated* Body : Bodies)
-	{
-		if (Simulated.Contains(Body))
-		{
-			Body->PostSinewStep(*this);
-		}
-	}
+	return true;
 }
 
 bool USinewWorldSubsystem::SaveSimulation(TArray<uint8>& OutBytes)

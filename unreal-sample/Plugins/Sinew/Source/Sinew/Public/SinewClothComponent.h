@@ -1,19 +1,24 @@
 // Cloth simulated by Sinew from a static mesh section: the mesh's vertices (welded at
 // UV seams) become particles, its edges stretch constraints and the vertex pairs across
 // its interior edges bend constraints (bindings/cpp/sinew_cloth.hpp). Pinned vertices
-// follow this component's transform. Renders through the procedural mesh it is. With a
-// Tear Threshold, edges stretched past it split the cloth (the library duplicates the
-// vertex); the mesh section is rebuilt when the topology version changes, new vertices
-// copying the UV of the vertex they were split from.
+// follow this component's transform. Renders through its own scene proxy
+// (FSinewMeshSceneProxy): each frame the game thread reads the particles into an
+// FSinewClothRenderData and the render thread writes positions, normals and tangents
+// into its vertex buffers. With a Tear Threshold, edges stretched past it split the cloth
+// (the library duplicates the vertex); the index buffer is written again only when the
+// topology version changes, new vertices copying the UV of the vertex they were split
+// from. With bPreviewInEditor it also simulates in the editor viewport.
 //
 // The static mesh must allow CPU access (Allow CPU Access in its details) so that its
 // vertices can be read in a packaged game. Units: cm, kg, compliance in m/N, force in N.
 #pragma once
 
 #include "CoreMinimal.h"
-#include "ProceduralMeshComponent.h"
+#include "Components/MeshComponent.h"
+#include "SinewRenderData.h"
 #include "SinewWorldSubsystem.h"
 
+#include <memory>
 #include <vector>
 
 THIRD_PARTY_INCLUDES_START
@@ -25,56 +30,59 @@ THIRD_PARTY_INCLUDES_END
 class UStaticMesh;
 
 UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Physics, Activation, "Components|Activation"))
-class SINEW_API USinewClothComponent : public UProceduralMeshComponent, public ISinewSimulated
+class SINEW_API USinewClothComponent : public UMeshComponent, public ISinewSimulated
 {
 	GENERATED_BODY()
 
 public:
 	USinewClothComponent(const FObjectInitializer& ObjectInitializer);
 
-	/** The mesh whose section becomes the cloth (needs Allow CPU Access). */
+	/** The mesh whose section becomes the cloth (needs Allow CPU Access). Its vertices are in cm, its material is used unless this component has one. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth")
 	TObjectPtr<UStaticMesh> SourceMesh;
 
+	/** LOD of SourceMesh to read. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
 	int32 LODIndex = 0;
 
+	/** Section (material slot's triangles) of that LOD to simulate. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
 	int32 SectionIndex = 0;
 
-	/** Total mass, kg. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0.001", Units = "kg"))
+	/** Total mass of the cloth, kg (shared equally by its particles). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0.001", UIMin = "0.01", UIMax = "50", Units = "kg"))
 	float Mass = 1.0f;
 
-	/** Compliance of the edges, m/N (0 = inextensible). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	/** Compliance of the edges, m/N: stretch per newton (0 = inextensible; Unreal has no m/N unit, the value is SI). Set at run time with SetStretchCompliance. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "0.01"))
 	float StretchCompliance = 0.0f;
 
 	/** Add bend constraints across interior edges: a link between the wings of each (the library's distance bending). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth")
 	bool bBending = true;
 
-	/** Compliance of the bend constraints, m/N (larger = folds more easily). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	/** Compliance of the bend constraints, m/N (larger = folds more easily). Set at run time with SetBendCompliance. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
 	float BendCompliance = 0.001f;
 
 	/** Tether every free vertex to its nearest pinned ones (Kim et al. 2012): the cloth does not sag away from its pins. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth")
 	bool bTethers = true;
 
-	/** Extra velocity damping of the cloth, 1/s. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	/** Extra velocity damping of the cloth, 1/s: velocities decay as exp(-Damping t) (Unreal has no 1/s unit). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "20"))
 	float Damping = 0.0f;
 
 	/** Vertices closer than this are one particle (UV seams), cm. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", Units = "cm"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "1", Units = "cm"))
 	float WeldDistance = 0.01f;
 
 	/** Pin the vertices at the top of the mesh (highest local Z, within PinHeightTolerance). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Pinning")
 	bool bPinTopVertices = true;
 
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Pinning", meta = (ClampMin = "0", Units = "cm"))
+	/** Vertices within this distance of the top (cm) are pinned by bPinTopVertices. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Pinning", meta = (ClampMin = "0", UIMin = "0", UIMax = "50", Units = "cm"))
 	float PinHeightTolerance = 1.0f;
 
 	/** Mesh vertex indices to pin as well. */
@@ -82,7 +90,7 @@ public:
 	TArray<int32> PinnedVertices;
 
 	/** Tear Threshold: stretch ratio (length / rest length, above 1) past which an edge tears and the cloth splits there; 0 = never tears. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Tearing", meta = (ClampMin = "0"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Tearing", meta = (ClampMin = "0", UIMin = "0", UIMax = "3", Units = "Multiplier"))
 	float TearThreshold = 0.0f;
 
 	/** Spare particles for tearing, taken at the first non-zero threshold (each split takes one); 0 = a quarter of the cloth's particles. */
@@ -110,11 +118,11 @@ public:
 	float GetMaxStretchForce() const;
 
 	/** Collision radius of every particle (the cloth's thickness), cm; 0 = no collisions. Particles of one cloth never collide with each other. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", Units = "cm"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", UIMin = "0", UIMax = "20", Units = "cm"))
 	float CollisionRadius = 1.0f;
 
 	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000", UIMin = "0", UIMax = "0.01"))
 	float GrabCompliance = 0.0001f;
 
 	/** Grabs the free particle nearest to WorldLocation where it is now (a grab constraint of GrabCompliance). Returns its index, or -1. */
@@ -133,8 +141,30 @@ public:
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")
 	void Release();
 
+	/**
+	 * Simulate in the editor viewport, as CableComponent does: the cloth hangs from its
+	 * pins while you edit the level (the viewport must be Realtime), and a property change
+	 * starts it again from the source mesh. Simulate in Editor and Play in Editor always
+	 * simulate, like a packaged game.
+	 */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Editor")
+	bool bPreviewInEditor = true;
+
+	/** True while the cloth is in the world's simulation. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Cloth")
+	bool IsSimulating() const { return Body != 0; }
+
 	virtual void BeginPlay() override;
 	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
+	virtual void OnRegister() override;
+	virtual void OnUnregister() override;
+
+	// Rendering: the component's own scene proxy (no mesh sections).
+	virtual FPrimitiveSceneProxy* CreateSceneProxy() override;
+	virtual int32 GetNumMaterials() const override { return 1; }
+	virtual FBoxSphereBounds CalcBounds(const FTransform& LocalToWorld) const override;
+	virtual void SendRenderDynamicData_Concurrent() override;
+	virtual void CreateRenderState_Concurrent(FRegisterComponentContext* Context) override;
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
@@ -142,7 +172,13 @@ public:
 	virtual USceneComponent* GetSinewComponent() override { return this; }
 
 private:
-	void UpdateMesh();
+	/** Adds the cloth's body to the subsystem's simulation (from BeginPlay, or OnRegister in an editor world). */
+	void JoinSimulation(USinewWorldSubsystem& Sub);
+	/** Removes the body (from EndPlay, or OnUnregister in an editor world). */
+	void LeaveSimulation();
+	/** Game thread: this frame's key positions into a new FSinewClothRenderData, new bounds, render data marked dirty. */
+	void UpdateRenderData();
+	/** After a tear: the render topology again (cloth::torn, then a new ClothSource). */
 	void RebuildTornMesh(sinew::Scene& Scene);
 
 	UPROPERTY(Transient)
@@ -153,13 +189,13 @@ private:
 	sinew::cloth::Layout Layout;             // particles in this component's space, cm
 	std::vector<uint32_t> Pinned;            // particle indices that follow the component
 	std::vector<sinew::Vec3> SimPositions;   // m, simulation space
-	std::vector<sinew::Vec3> LocalParticles; // cm, this component's space
-	std::vector<sinew::Vec3> ParticleNormals;
 	std::vector<float> StretchForces;        // N
-	bool bMeshCreated = false;
 	uint32 FirstParticle = 0;                // world index of the cloth's first particle
 	uint64 TopologyVersion = 0;              // the library's, as last rebuilt
 	sinew::cloth::TornMesh Torn;             // vertices and triangles a tear added
-	TArray<FVector2D> SourceUVs;             // of the source section's vertices
-	std::vector<sinew::Vec3> TornPositions;  // m, simulation space, one per vertex a tear added
+	std::vector<sinew::tube::Uv> SourceUVs;  // of the source section's vertices
+	std::vector<sinew::Vec3> SourceTangents; // of the source section's vertices (local space)
+	std::shared_ptr<const sinew::render::ClothSource> ClothSource; // render topology, new after each tear
+	std::shared_ptr<const FSinewClothRenderData> RenderData;        // the frame handed to the render thread
+	sinew::render::Box RenderBox;            // m, simulation space: what was last handed over, grown by CollisionRadius
 };

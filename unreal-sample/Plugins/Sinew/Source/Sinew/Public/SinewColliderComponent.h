@@ -48,39 +48,44 @@ public:
 	ESinewColliderShape Shape = ESinewColliderShape::Sphere;
 
 	/** Sphere radius, cm (scaled by the smallest axis of the component scale). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0.01", Units = "cm"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0.01", UIMin = "1", UIMax = "500", Units = "cm"))
 	float SphereRadius = 50.0f;
 
 	/** Capsule radius, cm. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0.01", Units = "cm"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0.01", UIMin = "1", UIMax = "500", Units = "cm"))
 	float CapsuleRadius = 22.0f;
 
 	/** Capsule half height including the caps, cm (as UCapsuleComponent). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0", Units = "cm"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0", UIMin = "0", UIMax = "500", Units = "cm"))
 	float CapsuleHalfHeight = 44.0f;
 
 	/** Box half extents, cm (scaled per axis). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider")
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (Units = "cm"))
 	FVector BoxExtent = FVector(32.0, 32.0, 32.0);
 
 	/** Coulomb static friction coefficient (>= 0). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", UIMin = "0", UIMax = "1.5"))
 	float StaticFriction = 0.5f;
 
 	/** Coulomb dynamic friction coefficient (>= 0). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", UIMin = "0", UIMax = "1.5"))
 	float DynamicFriction = 0.4f;
 
 	/** Restitution, 0 (no bounce) to 1. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "1"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "1", UIMin = "0", UIMax = "1"))
 	float Restitution = 0.0f;
 
 	/** True while the collider is in the world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew|Collider")
 	bool IsSimulating() const { return Collider != 0; }
 
+	/** Take part in the editor preview: ropes and cloths previewed in the editor viewport collide with it. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Editor")
+	bool bPreviewInEditor = true;
+
 	virtual void BeginPlay() override;
 	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
+	virtual void OnRegister() override;
 	virtual void OnUnregister() override;
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
@@ -89,6 +94,8 @@ public:
 private:
 	/** The collider desc for the current shape, transform and material; false (and logs once) when invalid. */
 	bool BuildDesc(const USinewWorldSubsystem& Sub, SinewColliderDesc& Out);
+	/** Registers with the subsystem and adds the collider (from BeginPlay, or OnRegister in an editor world). */
+	void AddToSimulation(USinewWorldSubsystem& Sub);
 	void RemoveFromSimulation();
 
 	UPROPERTY(Transient)

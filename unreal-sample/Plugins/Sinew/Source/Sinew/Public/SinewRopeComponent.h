@@ -1,7 +1,9 @@
 // A rope simulated by Sinew, in the spirit of UE's CableComponent: it starts at this
 // component (or another component / socket), ends at another component / socket or a
-// point, and renders as a tube (bindings/cpp/sinew_tube.hpp) through the procedural
-// mesh this component is.
+// point, and renders as a tube (bindings/cpp/sinew_tube.hpp) through its own scene
+// proxy (FSinewMeshSceneProxy): each frame the game thread reads the particles into an
+// FSinewRopeRenderData and hands it to the render thread, which builds the tube into
+// its vertex buffers. With bPreviewInEditor it also simulates in the editor viewport.
 //
 // Length, WinchSpeed, BreakForce and the compliances edit the rope in place, through the
 // library (a winch at the start, the links' break force, the body's compliance): set
@@ -14,9 +16,11 @@
 
 #include "CoreMinimal.h"
 #include "Engine/EngineTypes.h"
-#include "ProceduralMeshComponent.h"
+#include "Components/MeshComponent.h"
+#include "SinewRenderData.h"
 #include "SinewWorldSubsystem.h"
 
+#include <memory>
 #include <vector>
 
 THIRD_PARTY_INCLUDES_START
@@ -32,7 +36,7 @@ class USinewRopeComponent;
 DECLARE_DYNAMIC_MULTICAST_DELEGATE_FourParams(FSinewRopeBrokenSignature, USinewRopeComponent*, Rope, int32, Link, FVector, Location, float, Force);
 
 UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Physics, Activation, "Components|Activation"))
-class SINEW_API USinewRopeComponent : public UProceduralMeshComponent, public ISinewSimulated
+class SINEW_API USinewRopeComponent : public UMeshComponent, public ISinewSimulated
 {
 	GENERATED_BODY()
 
@@ -71,24 +75,24 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Attachment")
 	FVector EndLocation = FVector(100.0, 0.0, 0.0);
 
-	/** Rest length of the rope, cm. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.1", Units = "cm"))
+	/** Rest length of the rope, cm. Read when the rope joins the simulation. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.1", UIMin = "1", UIMax = "5000", Units = "cm"))
 	float RopeLength = 100.0f;
 
-	/** Number of links (particles = links + 1). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "1", ClampMax = "1000"))
+	/** Number of links (particles = links + 1). More links bend more smoothly and cost more. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "1", ClampMax = "1000", UIMin = "1", UIMax = "200"))
 	int32 NumSegments = 10;
 
-	/** Total mass, kg. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.001", Units = "kg"))
+	/** Total mass of the rope, kg (shared equally by its particles). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.001", UIMin = "0.01", UIMax = "100", Units = "kg"))
 	float Mass = 1.0f;
 
-	/** Link compliance, m/N (0 = inextensible; see the material table in the README). Changes apply in place. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0"))
+	/** Link compliance, m/N: stretch per newton of tension (0 = inextensible; 1e-6 steel cable, 1e-4 rubber; see the material table in the README). Unreal has no m/N unit: the value is SI. Changes apply in place. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0", UIMin = "0", UIMax = "0.001"))
 	float Compliance = 0.0f;
 
-	/** Compliance of the (i, i+2) bend links, m/N (larger = floppier). Changes apply in place. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBendCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0"))
+	/** Compliance of the (i, i+2) bend links, m/N (larger = floppier; 0 = as stiff as the links allow). Changes apply in place. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBendCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
 	float BendCompliance = 0.01f;
 
 	/** Tethers from each attached end to every particle (Kim et al. 2012): a long rope does not stretch under its own weight. Turn them off for a rope that breaks or is cut (a tether would still hold the piece). */
@@ -99,35 +103,35 @@ public:
 	 * Length of rope out of the winch at the start, cm (0 = RopeLength, which is also the most it pays out).
 	 * The rope starts this long and then moves towards a new Length at WinchSpeed. Needs bAttachStart.
 	 */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetLength, Category = "Sinew|Winch", meta = (ClampMin = "0", Units = "cm"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetLength, Category = "Sinew|Winch", meta = (ClampMin = "0", UIMin = "0", UIMax = "5000", Units = "cm"))
 	float Length = 0.0f;
 
 	/** Speed at which the winch moves the rope towards Length, cm/s (0 = the winch holds). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetWinchSpeed, Category = "Sinew|Winch", meta = (ClampMin = "0", Units = "cm/s"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetWinchSpeed, Category = "Sinew|Winch", meta = (ClampMin = "0", UIMin = "0", UIMax = "1000", Units = "cm/s"))
 	float WinchSpeed = 50.0f;
 
 	/** A link whose tension exceeds this breaks (N; 0 = unbreakable); OnRopeBroken fires. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBreakForce, Category = "Sinew|Breaking", meta = (ClampMin = "0", Units = "N"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBreakForce, Category = "Sinew|Breaking", meta = (ClampMin = "0", UIMin = "0", UIMax = "10000", Units = "N"))
 	float BreakForce = 0.0f;
 
 	/** Fires when a link breaks under BreakForce (not on Cut). */
 	UPROPERTY(BlueprintAssignable, Category = "Sinew|Breaking")
 	FSinewRopeBrokenSignature OnRopeBroken;
 
-	/** Extra velocity damping of the rope, 1/s. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0"))
+	/** Extra velocity damping of the rope, 1/s: velocities decay as exp(-Damping t) (Unreal has no 1/s unit). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0", UIMin = "0", UIMax = "20"))
 	float Damping = 0.0f;
 
-	/** Tube diameter, cm. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.01", Units = "cm"))
+	/** Tube diameter, cm (drawn only; the collision thickness is CollisionRadius). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.01", UIMin = "0.1", UIMax = "50", Units = "cm"))
 	float Width = 2.0f;
 
 	/** Vertices around the tube. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "3", ClampMax = "64"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "3", ClampMax = "64", UIMin = "3", UIMax = "16"))
 	int32 NumSides = 6;
 
-	/** How many times the material repeats along the rope. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0"))
+	/** How many times the material repeats along the rope (texture V over RopeLength). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0", UIMin = "0", UIMax = "100"))
 	float TileMaterial = 1.0f;
 
 	/** Sets the link compliance (m/N) of this rope in place, from the next step on; other bodies are untouched. */
@@ -175,11 +179,11 @@ public:
 	float GetMaxTension() const;
 
 	/** Collision radius of every particle (the rope's thickness), cm; 0 = no collisions. Particles of one rope never collide with each other. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", Units = "cm"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", UIMin = "0", UIMax = "20", Units = "cm"))
 	float CollisionRadius = 1.0f;
 
 	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000", UIMin = "0", UIMax = "0.01"))
 	float GrabCompliance = 0.0001f;
 
 	/** Grabs the free particle nearest to WorldLocation where it is now (a grab constraint of GrabCompliance). Returns its index, or -1. */
@@ -202,7 +206,7 @@ public:
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Attachment")
 	void SetAttachEndToComponent(USceneComponent* Component, FName SocketName = NAME_None);
 
-	/** Particle positions, world space, cm. */
+	/** Particle positions, world space, cm (the simulated state, not interpolated). */
 	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
 	void GetParticleLocations(TArray<FVector>& Locations) const;
 
@@ -210,8 +214,26 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
 	bool IsSimulating() const { return Body != 0; }
 
+	/**
+	 * Simulate in the editor viewport, as CableComponent does: the rope hangs and swings
+	 * while you edit the level (the viewport must be Realtime), and a property change
+	 * starts it again from its new shape. Simulate in Editor and Play in Editor always
+	 * simulate, like a packaged game.
+	 */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Editor")
+	bool bPreviewInEditor = true;
+
 	virtual void BeginPlay() override;
 	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
+	virtual void OnRegister() override;
+	virtual void OnUnregister() override;
+
+	// Rendering: the component's own scene proxy (no mesh sections).
+	virtual FPrimitiveSceneProxy* CreateSceneProxy() override;
+	virtual int32 GetNumMaterials() const override { return 1; }
+	virtual FBoxSphereBounds CalcBounds(const FTransform& LocalToWorld) const override;
+	virtual void SendRenderDynamicData_Concurrent() override;
+	virtual void CreateRenderState_Concurrent(FRegisterComponentContext* Context) override;
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
@@ -227,7 +249,12 @@ public:
 private:
 	/** World location (cm) of the start (bStart) or end attachment. */
 	FVector AttachmentLocation(bool bStart) const;
-	void UpdateMesh();
+	/** Adds the rope's body to the subsystem's simulation (from BeginPlay, or OnRegister in an editor world). */
+	void JoinSimulation(USinewWorldSubsystem& Sub);
+	/** Removes the body (from EndPlay, or OnUnregister in an editor world). */
+	void LeaveSimulation();
+	/** Game thread: this frame's positions (interpolated) into PendingRenderData, new bounds, render data marked dirty. */
+	void UpdateRenderData();
 	/** Sets one of the rope body's compliances in place (logs a failure). */
 	void SetBodyCompliance(sinew::BodyConstraints Which, float Value);
 	/** Drives the winch towards Length at WinchSpeed (logs a failure). */
@@ -248,13 +275,12 @@ private:
 	uint32 Body = 0;
 	int32 GrabbedParticle = INDEX_NONE;
 	std::vector<sinew::Vec3> SimPositions; // m, simulation space
-	std::vector<sinew::Vec3> LocalPoints;  // cm, this component's space
 	std::vector<float> Tensions;           // N
 	std::vector<bool> BrokenLinks;         // per link: broke or cut
 	uint32 FirstDrawnLink = 0;             // the winch's paying link: particles before it are parked at the drum
 	bool bWinch = false;
 	float BuiltLength = 0.0f;              // m, the sum of the built links (less 0.01%)
-	std::vector<sinew::rope::Piece> Pieces; // the mesh sections, one tube each
-	sinew::tube::Mesh Tube;
-	bool bMeshCreated = false;
+	std::vector<sinew::rope::Piece> Pieces; // drawn: one tube each
+	std::shared_ptr<const FSinewRopeRenderData> RenderData; // the frame handed to the render thread (never modified once made)
+	sinew::render::Box RenderBox;           // m, simulation space: what was last handed over, grown by the tube's radius
 };

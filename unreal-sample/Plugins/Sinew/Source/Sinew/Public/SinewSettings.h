@@ -27,9 +27,22 @@ public:
 	UPROPERTY(Config, EditAnywhere, Category = "Solver", meta = (ClampMin = "0", ClampMax = "64"))
 	int32 Threads = 2;
 
-	/** Longest frame time simulated in one step, s: a hitch is simulated as this much time. */
-	UPROPERTY(Config, EditAnywhere, Category = "Solver", meta = (ClampMin = "0.001", ClampMax = "1", Units = "s"))
-	float MaxDeltaTime = 1.0f / 30.0f;
+	/**
+	 * Length of one simulation step, s. The simulation steps with this fixed dt whatever the
+	 * frame rate (an accumulator collects the frames' time and runs the whole steps due), so
+	 * it behaves the same at 30 and 144 fps; components render positions interpolated
+	 * between the last two steps (GetInterpolationAlpha), so motion stays smooth.
+	 */
+	UPROPERTY(Config, EditAnywhere, Category = "Stepping", meta = (ClampMin = "0.001", ClampMax = "0.1", Units = "s"))
+	float FixedTimeStep = 1.0f / 60.0f;
+
+	/**
+	 * Most fixed steps simulated in one frame. After a hitch the time past this many steps is
+	 * dropped: the simulation falls behind real time instead of spending ever longer frames
+	 * catching up (the "spiral of death").
+	 */
+	UPROPERTY(Config, EditAnywhere, Category = "Stepping", meta = (ClampMin = "1", ClampMax = "16"))
+	int32 MaxStepsPerFrame = 4;
 
 	virtual FName GetCategoryName() const override { return TEXT("Plugins"); }
 };

@@ -3,14 +3,19 @@
 // their skinned positions, read each frame from the skeletal mesh (CPU skinning), with
 // per-vertex weights from a vertex colour channel: max distance, backstop, anim drive.
 // The character's root (the skeletal mesh component, or a bone) drives inertia control;
-// UE's wind directional sources blow on it. Renders through the procedural mesh it is.
+// UE's wind directional sources blow on it. Renders through its own scene proxy
+// (FSinewMeshSceneProxy, as USinewClothComponent): the game thread reads the particles
+// into an FSinewClothRenderData each frame, the render thread writes the vertices.
+// It simulates in game, PIE and Simulate in Editor worlds (it follows an animation).
 // Units: cm (Blueprint), kg, compliance in m/N, wind in m/s.
 #pragma once
 
 #include "CoreMinimal.h"
-#include "ProceduralMeshComponent.h"
+#include "Components/MeshComponent.h"
+#include "SinewRenderData.h"
 #include "SinewWorldSubsystem.h"
 
+#include <memory>
 #include <vector>
 
 THIRD_PARTY_INCLUDES_START
@@ -34,7 +39,7 @@ enum class ESinewColorChannel : uint8
 };
 
 UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Physics, Activation, "Components|Activation"))
-class SINEW_API USinewSkinnedClothComponent : public UProceduralMeshComponent, public ISinewSimulated
+class SINEW_API USinewSkinnedClothComponent : public UMeshComponent, public ISinewSimulated
 {
 	GENERATED_BODY()
 
@@ -53,7 +58,7 @@ public:
 	int32 SectionIndex = 0;
 
 	/** Max distance (cm) a vertex may leave its skinned position where its channel is 1 (0 = fully skinned). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", Units = "cm"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", UIMin = "0", UIMax = "100", Units = "cm"))
 	float MaxDistance = 30.0f;
 
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
@@ -90,19 +95,19 @@ public:
 	float AngularInertia = 0.3f;
 
 	/** Total mass, kg. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0.001", Units = "kg"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0.001", UIMin = "0.01", UIMax = "10", Units = "kg"))
 	float Mass = 0.4f;
 
 	/** Compliance of the edges, m/N (0 = inextensible). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "0.01"))
 	float StretchCompliance = 1e-6f;
 
 	/** Compliance of the bend links across interior edges, m/N. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
 	float BendCompliance = 0.001f;
 
 	/** Extra velocity damping, 1/s. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "20"))
 	float Damping = 0.2f;
 
 	/** Vertices closer than this are one particle (UV seams), cm. */
@@ -132,6 +137,13 @@ public:
 	virtual void BeginPlay() override;
 	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
 
+	// Rendering: the component's own scene proxy (no mesh sections).
+	virtual FPrimitiveSceneProxy* CreateSceneProxy() override;
+	virtual int32 GetNumMaterials() const override { return 1; }
+	virtual FBoxSphereBounds CalcBounds(const FTransform& LocalToWorld) const override;
+	virtual void SendRenderDynamicData_Concurrent() override;
+	virtual void CreateRenderState_Concurrent(FRegisterComponentContext* Context) override;
+
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual uint32 GetSinewBody() const override { return Body; }
@@ -140,7 +152,8 @@ public:
 private:
 	USkeletalMeshComponent* FindSkeletalMesh() const;
 	bool ReadSkinned(std::vector<sinew::Vec3>& OutPositions, std::vector<sinew::Vec3>& OutNormals) const;
-	void UpdateMesh();
+	/** Game thread: this frame's particle positions into a new FSinewClothRenderData, new bounds, render data marked dirty. */
+	void UpdateRenderData();
 
 	UPROPERTY(Transient)
 	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
@@ -150,7 +163,6 @@ private:
 
 	uint32 Body = 0;
 	bool bTeleport = true;
-	bool bMeshCreated = false;
 	int32 BaseVertex = 0;
 	int32 NumSectionVertices = 0;
 	sinew::cloth::Layout Layout;                // particles in the skeletal component's space, cm
@@ -158,6 +170,7 @@ private:
 	std::vector<sinew::Vec3> SimPositions;      // m, simulation space
 	std::vector<sinew::Vec3> Targets;           // m, per particle
 	std::vector<sinew::Vec3> TargetNormals;     // per particle
-	std::vector<sinew::Vec3> LocalParticles;    // cm, this component's space
-	std::vector<sinew::Vec3> ParticleNormals;
+	std::shared_ptr<const sinew::render::ClothSource> ClothSource; // the section's render vertices, triangles and UVs
+	std::shared_ptr<const FSinewClothRenderData> RenderData;        // the frame handed to the render thread
+	sinew::render::Box RenderBox;               // m, simulation space
 };

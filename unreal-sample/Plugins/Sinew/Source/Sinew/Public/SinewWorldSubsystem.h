@@ -1,5 +1,6 @@
-// One Sinew simulation per game world, stepped once per frame in TG_PostPhysics (after
-// UE's physics and animation have moved whatever the ropes and cloths hang from).
+// One Sinew simulation per game world, stepped in TG_PostPhysics (after UE's physics and
+// animation have moved whatever the ropes and cloths hang from) with a fixed dt and an
+// accumulator; components render positions interpolated between the last two steps.
 #pragma once
 
 #include "CoreMinimal.h"
@@ -23,9 +24,12 @@ class SINEW_API ISinewSimulated
 {
 public:
 	virtual ~ISinewSimulated() = default;
-	/** Before the step: write pinned and grabbed particles' positions. */
+	/** Before each fixed step: write pinned and grabbed particles' positions. */
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
-	/** After the step: read positions and forces, update the mesh. */
+	/**
+	 * Once per frame, after the frame's fixed steps (zero or more): read positions
+	 * (interpolated with InSubsystem.GetInterpolationAlpha()) and forces, update the mesh.
+	 */
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
 	/** After the step, before PostSinewStep: link Link (a rope's, from its start; MAX_uint32 for other constraints) of GetSinewBody() broke under Force (N) at WorldLocation (cm). */
 	virtual void OnSinewBreak(USinewWorldSubsystem& InSubsystem, uint32 Link, const FVector& WorldLocation, float Force) {}
@@ -100,8 +104,27 @@ public:
 	void Register(ISinewSimulated* Body);
 	void Unregister(ISinewSimulated* Body);
 
-	/** Runs one frame: PreSinewStep of every body, one step of DeltaSeconds (clamped to MaxDeltaTime), OnSinewBreak of the bodies whose constraints broke, PostSinewStep. */
+	/**
+	 * Runs one frame: adds DeltaSeconds to the accumulator, then for each whole fixed step due
+	 * (FixedTimeStep, at most MaxStepsPerFrame; the time past the cap is dropped)
+	 * PreSinewStep of every body, one step of FixedTimeStep, OnSinewBreak of the bodies
+	 * whose constraints broke; then PostSinewStep of every body once, even when no step was
+	 * due (the interpolation weight moved).
+	 */
 	void Step(float DeltaSeconds);
+
+	/**
+	 * How far this frame's time lies between the simulation's last two states, in [0, 1):
+	 * the accumulator's leftover over FixedTimeStep. Components draw
+	 * (1 - Alpha) * previous + Alpha * current (sinew::Scene::read_interpolated_positions),
+	 * at most one fixed step behind real time.
+	 */
+	UFUNCTION(BlueprintPure, Category = "Sinew")
+	float GetInterpolationAlpha() const { return InterpolationAlpha; }
+
+	/** Fixed steps run in the last frame (0..MaxStepsPerFrame). */
+	UFUNCTION(BlueprintPure, Category = "Sinew")
+	int32 GetStepsLastFrame() const { return StepsLastFrame; }
 
 	/** Number of bodies (ropes, cloths) in this world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew")
@@ -148,10 +171,16 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew|SaveGame")
 	int64 GetStateHash();
 
+	/** True in editor worlds (the level editor's, the Blueprint editor's preview), where components with bPreviewInEditor simulate in realtime viewports. */
+	bool IsEditorPreview() const;
+
 protected:
 	virtual bool DoesSupportWorldType(const EWorldType::Type WorldType) const override;
 
 private:
+	/** In an editor world: registers the tick (once), as OnWorldBeginPlay does in game worlds (SinewEditorPreview.cpp). */
+	void StartEditorPreview();
+
 	FSinewWorldTickFunction TickFunction;
 	std::unique_ptr<sinew::Scene> Scene;
 	sinew::units::Frame Frame;
@@ -160,4 +189,12 @@ private:
 	std::vector<sinew::Scene::Break> Breaks;
 	/** Set when creating the simulation failed or after Deinitialize: GetScene returns null. */
 	bool bNoScene = false;
+	/** Real time (s) not yet simulated, in [0, FixedTimeStep) between frames. */
+	double Accumulator = 0.0;
+	/** See GetInterpolationAlpha. */
+	float InterpolationAlpha = 0.0f;
+	/** See GetStepsLastFrame. */
+	int32 StepsLastFrame = 0;
+	/** One fixed step: PreSinewStep, the step, break events. False when the step failed. */
+	bool RunFixedStep(const TArray<ISinewSimulated*>& Bodies, float FixedDt);
 };

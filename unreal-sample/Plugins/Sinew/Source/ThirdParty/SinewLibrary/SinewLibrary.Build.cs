@@ -6,6 +6,11 @@
 //   lib/Win64/             sinew.dll and its import library sinew.dll.lib
 //   lib/Linux/             libsinew.so
 //   lib/Mac/               libsinew.dylib (install name @rpath/libsinew.dylib)
+//   lib/Android/arm64-v8a/ libsinew.a (static, aarch64-linux-android)
+//   lib/Android/x86_64/    libsinew.a (static, x86_64-linux-android)
+//   lib/IOS/               libsinew.a (static, aarch64-apple-ios)
+// Android and iOS link the static library into the game binary: nothing is loaded or
+// copied at run time (FSinewModule skips the loader there).
 using System.IO;
 using UnrealBuildTool;
 
@@ -43,6 +48,18 @@ public class SinewLibrary : ModuleRules
 			string So = Path.Combine(LibDir, "libsinew.so");
 			PublicAdditionalLibraries.Add(So);
 			RuntimeDependencies.Add("$(BinaryOutputDir)/libsinew.so", So);
+		}
+
+		else if (Target.Platform == UnrealTargetPlatform.Android)
+		{
+			// One static library per architecture; UBT's Android toolchain links the one
+			// whose folder names the architecture it builds (arm64-v8a or x86_64).
+			PublicAdditionalLibraries.Add(Path.Combine(LibDir, "arm64-v8a", "libsinew.a"));
+			PublicAdditionalLibraries.Add(Path.Combine(LibDir, "x86_64", "libsinew.a"));
+		}
+		else if (Target.Platform == UnrealTargetPlatform.IOS)
+		{
+			PublicAdditionalLibraries.Add(Path.Combine(LibDir, "libsinew.a"));
 		}
 
 		PublicDefinitions.Add("WITH_SINEW_LIBRARY=1");

@@ -1,0 +1,16 @@
+#pragma once
+#include "CoreMinimal.h"
+#include "StubRendering.h"
+
+/// A static mesh. Stub: holds one section (what the test gives it) for
+/// UKismetProceduralMeshLibrary::GetSectionFromStaticMesh, a material and bounds.
+class UStaticMesh : public UObject {
+  public:
+    UMaterialInterface* GetMaterial(int32) const { return Material; }
+    FBoxSphereBounds GetBounds() const { return Bounds; }
+    UMaterialInterface* Material = nullptr;
+    FBoxSphereBounds Bounds;
+    TArray<FVector> StubVertices;    ///< cm, the section's vertices
+    TArray<int32> StubTriangles;
+    TArray<FVector2D> StubUVs;
+};

@@ -1,0 +1,6 @@
+#pragma once
+#include "Rendering/SkeletalMeshLODRenderData.h"
+
+struct FSkeletalMeshRenderData {
+    TArray<FSkeletalMeshLODRenderData> LODRenderData;
+};

@@ -1,0 +1,81 @@
+// The scene proxy of Sinew's ropes and cloths, in the manner of CableComponent's: the
+// game thread hands each frame's positions (an immutable FSinewRopeRenderData /
+// FSinewClothRenderData behind a shared pointer) to the render thread with
+// ENQUEUE_RENDER_COMMAND; the render thread builds the
+// vertices (sinew_render.hpp: tubes per rope piece, cloth vertices with normals) and
+// writes them into its own vertex buffers (FStaticMeshVertexBuffers behind an
+// FLocalVertexFactory) and index buffer, which GetDynamicMeshElements draws. Nothing is
+// rebuilt on the game thread: the index buffer (and the UVs) change only when a rope's
+// pieces or a cloth's tear topology change, and the buffers are re-created only when a
+// frame needs more room than they have.
+#pragma once
+
+#include "CoreMinimal.h"
+#include "DynamicMeshBuilder.h"
+#include "LocalVertexFactory.h"
+#include "MaterialShared.h"
+#include "PrimitiveSceneProxy.h"
+#include "SinewRenderData.h"
+#include "StaticMeshResources.h"
+
+#include <memory>
+#include <vector>
+
+class UMeshComponent;
+class UMaterialInterface;
+class FRHICommandListImmediate;
+
+class FSinewMeshSceneProxy final : public FPrimitiveSceneProxy
+{
+public:
+	/** Game thread: the component's material 0 (the engine's default surface material if none). */
+	explicit FSinewMeshSceneProxy(const UMeshComponent* Component);
+	virtual ~FSinewMeshSceneProxy() override;
+
+	virtual SIZE_T GetTypeHash() const override;
+	virtual void GetDynamicMeshElements(const TArray<const FSceneView*>& Views, const FSceneViewFamily& ViewFamily, uint32 VisibilityMap, FMeshElementCollector& Collector) const override;
+	virtual FPrimitiveViewRelevance GetViewRelevance(const FSceneView* View) const override;
+	virtual bool CanBeOccluded() const override;
+	virtual uint32 GetMemoryFootprint() const override;
+
+	/** Render thread: a rope's frame (shared with the component, never modified). */
+	void SetRopeData_RenderThread(FRHICommandListImmediate& RHICmdList, const std::shared_ptr<const FSinewRopeRenderData>& Data);
+	/** Render thread: a cloth's frame (shared with the component, never modified). */
+	void SetClothData_RenderThread(FRHICommandListImmediate& RHICmdList, const std::shared_ptr<const FSinewClothRenderData>& Data);
+
+	/** Vertices and indices drawn now (0 before the first frame). */
+	uint32 GetNumVertices() const { return NumVertices; }
+	uint32 GetNumIndices() const { return NumIndices; }
+	/** Times the index buffer was written (first frame, new pieces, a tear). */
+	uint32 GetTopologyUploads() const { return TopologyUploads; }
+	/** Times the buffers were (re-)created because a frame needed more room. */
+	uint32 GetAllocations() const { return Allocations; }
+	/** The vertex buffers (CPU copies of what was uploaded). */
+	const FStaticMeshVertexBuffers& GetVertexBuffers() const { return VertexBuffers; }
+	const FDynamicMeshIndexBuffer32& GetIndexBuffer() const { return IndexBuffer; }
+
+private:
+	/** Writes Mesh into the buffers: positions and tangents, the UVs with bUVs, the indices (and UVs) with bTopology; grows them when needed. */
+	void Upload_RenderThread(FRHICommandListImmediate& RHICmdList, bool bTopology, bool bUVs);
+	void Allocate_RenderThread(FRHICommandListImmediate& RHICmdList, uint32 Vertices, uint32 Indices);
+	void ReleaseBuffers();
+
+	UMaterialInterface* Material = nullptr;
+	FMaterialRelevance MaterialRelevance;
+	FStaticMeshVertexBuffers VertexBuffers;
+	FDynamicMeshIndexBuffer32 IndexBuffer;
+	FLocalVertexFactory VertexFactory;
+	uint32 VertexCapacity = 0;
+	uint32 IndexCapacity = 0;
+	uint32 NumVertices = 0;
+	uint32 NumIndices = 0;
+	uint32 TopologyUploads = 0;
+	uint32 Allocations = 0;
+
+	// Render-thread state.
+	sinew::render::Mesh Mesh;
+	sinew::render::RopeBuilder Rope;
+	std::vector<sinew::Vec3> LocalPoints;
+	std::vector<sinew::Vec3> KeyNormals;
+	std::shared_ptr<const sinew::render::ClothSource> ClothSource;
+};
