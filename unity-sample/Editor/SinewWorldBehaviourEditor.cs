@@ -1,7 +1,7 @@
 // Inspector of SinewWorldBehaviour: the solver and forces with their units (greyed out
-// while the world exists: the library reads them when it creates the world), every other
-// field of the behaviour (the stepping and threading options) as Unity draws them, and a
-// live read-out while playing: particles, bodies, contacts.
+// while the world exists: the library reads them when it creates the world), the steps
+// per frame, every other field of the behaviour as Unity draws them, and a live read-out
+// while playing: particles, bodies, contacts, the interpolation alpha of the frame.
 
 using System.Collections.Generic;
 using UnityEditor;
@@ -32,6 +32,9 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Field(serializedObject, drawn, "threads", "0 = all cores");
             EditorGUI.EndDisabledGroup();
 
+            SinewEditorGUI.Section("Stepping (one world step per FixedUpdate of Time.fixedDeltaTime)");
+            SinewEditorGUI.Field(serializedObject, drawn, "maxStepsPerFrame", "steps per frame");
+
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
 
@@ -42,6 +45,7 @@ namespace Sinew.Unity.Inspectors
                 SinewEditorGUI.Readout("Particles", w.ParticleCount.ToString());
                 SinewEditorGUI.Readout("Bodies", w.BodyCount.ToString());
                 SinewEditorGUI.Readout("Collider contacts (last step)", w.Contacts().Length.ToString());
+                SinewEditorGUI.Readout("Interpolation alpha", behaviour.InterpolationAlpha.ToString("0.000"));
             }
         }
 

@@ -7,11 +7,11 @@ namespace Sinew.Unity
     static class SinewRendering
     {
         /// <summary>The interpolation weight of this frame for bodies of
-        /// <paramref name="world"/>: 1 draws the state after the last step, which is what
-        /// a world stepped once per FixedUpdate without an alpha of its own shows.</summary>
+        /// <paramref name="world"/>: its <see cref="SinewWorldBehaviour.InterpolationAlpha"/>
+        /// (how far the frame lies between the world's last two states, in [0, 1]).</summary>
         public static float Alpha(SinewWorldBehaviour world)
         {
-            return 1f;
+            return world.InterpolationAlpha;
         }
     }
 }
