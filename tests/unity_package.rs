@@ -19,6 +19,13 @@ use std::path::{Path, PathBuf};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
+/// Assemblies of optional Unity packages a sample may reference, and their packages.
+const UNITY_PACKAGE_ASSEMBLIES: &[(&str, &str)] = &[
+    ("Unity.Burst", "com.unity.burst"),
+    ("Unity.Mathematics", "com.unity.mathematics"),
+    ("Unity.Collections", "com.unity.collections"),
+];
+
 /// Native plugins: path under unity-sample, the platform entry that must be enabled.
 const PLUGINS: &[(&str, &str)] = &[
     ("Plugins/Linux/x86_64/libsinew.so", "Standalone: Linux64"),
@@ -407,9 +414,40 @@ fn package_json_and_asmdefs_are_valid() {
     );
     for (rel, j) in &all {
         for r in references(j) {
+            if names.contains(&r) {
+                continue;
+            }
+            // An assembly of an optional Unity package: only when the asmdef compiles
+            // nothing without that package (a define from its versionDefines is one of
+            // its defineConstraints), so importing it without the package does no harm.
+            let package = UNITY_PACKAGE_ASSEMBLIES
+                .iter()
+                .find(|(asm, _)| *asm == r)
+                .map(|(_, pkg)| *pkg)
+                .unwrap_or_else(|| {
+                    panic!("{rel} references {r}, which neither package defines ({names:?})")
+                });
+            let constraints: Vec<&str> = match j.get("defineConstraints") {
+                Some(Json::Arr(a)) => a
+                    .iter()
+                    .filter_map(|d| match d {
+                        Json::Str(s) => Some(s.as_str()),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let guarded = match j.get("versionDefines") {
+                Some(Json::Arr(v)) => v.iter().any(|d| {
+                    d.str("name") == Some(package)
+                        && d.str("define")
+                            .is_some_and(|def| constraints.contains(&def))
+                }),
+                _ => false,
+            };
             assert!(
-                names.contains(&r),
-                "{rel} references {r}, which neither package defines ({names:?})"
+                guarded,
+                "{rel} references {r} ({package}) without a defineConstraint from its versionDefines"
             );
         }
     }
@@ -433,6 +471,15 @@ fn package_json_and_asmdefs_are_valid() {
     assert_eq!(references(&runtime), ["Sinew.Core"]);
     let sample = parse_file("Samples~/RopeAndCloth/Sinew.Samples.RopeAndCloth.asmdef");
     assert_eq!(references(&sample), ["Sinew.Core", "Sinew.Runtime"]);
+    // The inspectors live in an editor-only assembly on top of the runtime one.
+    let editor = parse_file("Editor/Sinew.Editor.asmdef");
+    assert_eq!(editor.str("name"), Some("Sinew.Editor"));
+    assert_eq!(references(&editor), ["Sinew.Core", "Sinew.Runtime"]);
+    assert_eq!(
+        editor.get("includePlatforms"),
+        Some(&Json::Arr(vec![Json::Str("Editor".into())])),
+        "Sinew.Editor is editor-only"
+    );
 }
 
 #[test]

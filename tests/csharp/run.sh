@@ -23,8 +23,10 @@ echo "== C#: bindings + tests (mcs, Mono)"
 "${MCS[@]}" -target:library -out:"$OUT/Sinew.Core.dll" -recurse:'bindings/csharp/*.cs'
 # ColliderShapes (the Unity package's collider mapping) uses Sinew types only: it is
 # compiled into the tests and checked against the library.
+# So is SinewAuthoring, the engine-neutral half of SinewRope / SinewCloth (the options
+# they build and edit their bodies with).
 "${MCS[@]}" -target:exe -out:"$OUT/SinewTests.exe" -r:"$OUT/Sinew.Core.dll" tests/csharp/*.cs \
-  unity-sample/Runtime/ColliderShapes.cs
+  unity-sample/Runtime/ColliderShapes.cs unity-sample/Runtime/SinewAuthoring.cs
 LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/SinewTests.exe"
 
 echo "== C#: a binary with another ABI version is refused"
@@ -39,13 +41,22 @@ echo "== C#: a missing library is a SinewLibraryException"
 LD_LIBRARY_PATH="$OUT/nolib" mono --debug "$OUT/SinewTests.exe" --no-library
 
 echo "== C#: Unity package scripts compile (against Sinew.Core.dll and tests/csharp/UnityStubs)"
+# The stub twice: as the editor sees it (UnityEditor declared) and as a player build does
+# (no UnityEditor: runtime code that uses it outside #if UNITY_EDITOR fails to compile).
 STUB_DEFINES="UNITY_EDITOR;UNITY_2021_3_OR_NEWER"
+PLAYER_DEFINES="UNITY_2021_3_OR_NEWER"
 "${MCS[@]}" -target:library -nowarn:67,649 -define:"$STUB_DEFINES" -out:"$OUT/UnityEngineStub.dll" \
-  tests/csharp/UnityStubs/*.cs
-for defines in "$STUB_DEFINES" "UNITY_2021_3_OR_NEWER"; do
-  "${MCS[@]}" -target:library -define:"$defines" -r:"$OUT/UnityEngineStub.dll" \
-    -r:"$OUT/Sinew.Core.dll" -out:"$OUT/Sinew.Runtime.dll" -recurse:'unity-sample/Runtime/*.cs'
-done
+  -recurse:'tests/csharp/UnityStubs/*.cs'
+mkdir -p "$OUT/player"
+"${MCS[@]}" -target:library -nowarn:67,649 -define:"$PLAYER_DEFINES" -out:"$OUT/player/UnityEngineStub.dll" \
+  -recurse:'tests/csharp/UnityStubs/*.cs'
+"${MCS[@]}" -target:library -define:"$PLAYER_DEFINES" -r:"$OUT/player/UnityEngineStub.dll" \
+  -r:"$OUT/Sinew.Core.dll" -out:"$OUT/player/Sinew.Runtime.dll" -recurse:'unity-sample/Runtime/*.cs'
+"${MCS[@]}" -target:library -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" \
+  -r:"$OUT/Sinew.Core.dll" -out:"$OUT/Sinew.Runtime.dll" -recurse:'unity-sample/Runtime/*.cs'
+# The editor assembly (Sinew.Editor: inspectors), editor-only like its asmdef.
+"${MCS[@]}" -target:library -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
+  -r:"$OUT/Sinew.Runtime.dll" -out:"$OUT/Sinew.Editor.dll" -recurse:'unity-sample/Editor/*.cs'
 "${MCS[@]}" -target:library -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" -r:"$OUT/Sinew.Runtime.dll" \
   -out:"$OUT/Sinew.Samples.dll" -recurse:'unity-sample/Samples~/*.cs'
 echo "unity-sample scripts compile"

@@ -1,11 +1,15 @@
 // Cloth from this object's MeshFilter, built by the library (Sinew.Cloth over
-// sinew_world_add_cloth_mesh: one particle per distinct vertex, edges, bending and
-// tethers to the pinned vertices). Vertices nearest to the `pins` transforms are pinned
-// and follow them; every frame the simulated positions are read straight into a
-// NativeArray, turned into local space and handed to the mesh. With a tear threshold,
-// edges stretched past it split the cloth; when the library's topology version changes
-// the mesh gets the new vertices (each with the UV of the vertex it was split from) and
-// triangles. Removed from the world when destroyed.
+// sinew_world_add_cloth_mesh: one particle per distinct vertex, edges or strain
+// triangles, bending, tethers to the pinned vertices) through SinewAuthoring. Vertices
+// nearest to the `pins` transforms are pinned and follow them; every frame the simulated
+// positions are read straight into a NativeArray, turned into local space and handed to
+// the mesh. Material, mass, damping, aerodynamics, tearing and the collision filter are
+// edited in place while playing; model, bending model, tethers and pins shape the body:
+// the inspector greys them out while playing, and Rebuild() builds the cloth again from
+// the original mesh. With a tear threshold, edges stretched past it split the cloth; when
+// the library's topology version changes the mesh gets the new vertices (each with the UV
+// of the vertex it was split from) and triangles. Nothing native is serialized; the cloth
+// is created in Start and removed in OnDestroy (prefab-safe).
 
 using Sinew.Native;
 using Unity.Collections;
@@ -20,47 +24,159 @@ namespace Sinew.Unity
     {
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
         public SinewWorldBehaviour world;
-        [Tooltip("Total mass of the cloth, kg.")]
+        [Tooltip("Each transform pins the vertex nearest to it when the cloth is built; the vertex then follows it. Rebuilds the cloth.")]
+        public Transform[] pins = new Transform[0];
+
+        [Header("Model (rebuilds the cloth)")]
+        [Tooltip("Edges: a link per edge (m/N). Strain: warp, weft and shear strain per triangle (1/(N·m)). Rebuilds the cloth.")]
+        public SinewClothModel model = SinewClothModel.ClothEdges;
+        [Tooltip("None, distance links across edges (m/N), dihedral angle (rad/(N·m)) or isometric (1/(N·m)). Rebuilds the cloth.")]
+        public SinewBendingModel bending = SinewBendingModel.BendingDihedral;
+        [Tooltip("Tether every free vertex to its nearest pinned one: the cloth does not sag from its pins. Rebuilds the cloth.")]
+        public bool tethers = true;
+        [Tooltip("Strain model: the warp (thread) direction in world space; the weft is across it. Rebuilds the cloth.")]
+        public Vector3 warp = new Vector3(1f, 0f, 0f);
+
+        [Header("Material (edited in place)")]
+        [Tooltip("Total mass of the cloth, kg (pinned vertices included).")]
         [Min(1e-4f)]
         public float massKg = 0.5f;
-        [Tooltip("Edge compliance α, m/N (0 = inextensible); strain model: warp stretch, 1/(N·m).")]
+        [Tooltip("Edges model: edge compliance α, m/N (0 = inextensible). Strain model: warp stretch compliance, 1/(N·m).")]
         [Min(0f)]
         public float compliance = 1e-6f;
-        [Tooltip("Edges: a link per edge. Strain: warp, weft and shear strain per triangle.")]
-        public SinewClothModel model = SinewClothModel.ClothEdges;
-        [Tooltip("Strain model: weft stretch compliance, 1/(N·m).")]
+        [Tooltip("Strain model: weft stretch compliance, 1/(N·m). In place only when equal to Compliance (the library edits warp and weft together); otherwise rebuilds.")]
         [Min(0f)]
         public float weftCompliance = 0f;
-        [Tooltip("Strain model: shear compliance, 1/(N·m).")]
+        [Tooltip("Strain model: shear compliance, 1/(N·m). Unused by the edges model on a mesh.")]
         [Min(0f)]
         public float shearCompliance = 1e-4f;
-        [Tooltip("None, distance links across edges, dihedral angle (rad/(N·m)) or isometric (1/(N·m)).")]
-        public SinewBendingModel bending = SinewBendingModel.BendingDihedral;
-        [Tooltip("Bending compliance, in the units of the bending model (larger = softer).")]
+        [Tooltip("Bending compliance in the units of the bending model: distance m/N, dihedral rad/(N·m), isometric 1/(N·m) (larger = softer).")]
         [Min(0f)]
         public float bendCompliance = 1f;
-        [Tooltip("Tether every free vertex to its nearest pinned one: the cloth does not sag from its pins.")]
-        public bool tethers = true;
+        [Tooltip("Compliance of the tethers, m/N (0 = a vertex never gets further from its pin than at rest).")]
+        [Min(0f)]
+        public float tetherCompliance = 0f;
         [Tooltip("Extra velocity damping of the cloth, 1/s.")]
         [Min(0f)]
         public float damping = 0f;
-        [Tooltip("Each transform pins the vertex nearest to it at Start; the vertex then follows it.")]
-        public Transform[] pins = new Transform[0];
-        [Tooltip("Tear Threshold: stretch ratio (length / rest length, above 1) past which an edge tears and the mesh splits there; 0 = never tears. Edges model only; can change while playing.")]
+
+        [Header("Aerodynamics (edited in place)")]
+        [Tooltip("Drag coefficient per triangle, dimensionless 0..10 (cloth 1-1.2; 0 = none). A cloth with drag or lift cannot tear.")]
+        [Range(0f, 10f)]
+        public float drag = 0f;
+        [Tooltip("Lift coefficient per triangle, dimensionless 0..10 (0.1-0.5 makes flags ripple).")]
+        [Range(0f, 10f)]
+        public float lift = 0f;
+
+        [Header("Tearing (edited in place)")]
+        [Tooltip("Tear Threshold: stretch ratio (length / rest length, above 1) past which an edge tears and the mesh splits there; 0 = never tears. Edges model without drag or lift only.")]
         [Min(0f)]
         public float tearThreshold = 0f;
         [Tooltip("Spare particles for tearing, taken at the first non-zero threshold (each split takes one); 0 = a quarter of the cloth's particles.")]
-        [Min(0f)]
+        [Min(0)]
         public int tearReserve = 0;
 
-        /// <summary>The engine-neutral cloth (null before Start).</summary>
+        [Header("Collisions (edited in place)")]
+        [Tooltip("Collision radius of every particle, m (0 = points: colliders touch the vertices, particles never touch each other).")]
+        [Min(0f)]
+        public float radius = 0f;
+        [Tooltip("The cloth's particles collide with each other (keep edges longer than 2 × Radius).")]
+        public bool selfCollision = false;
+        [Tooltip("Collision group, >= 0: particles of one group only collide with each other when both self-collide. 0 = this cloth's own group.")]
+        [Min(0)]
+        public int collisionGroup = 0;
+        [Tooltip("Layer bits the cloth's particles are on.")]
+        public int collisionLayers = 1;
+        [Tooltip("Layer bits they collide with (-1 = everything).")]
+        public int collisionMask = -1;
+
+        /// <summary>The engine-neutral cloth (null before Start and in edit mode).</summary>
         public Cloth Cloth { get; private set; }
+
+        /// <summary>The options the live cloth was built with and edited to.</summary>
+        public ClothOptions Applied { get { return applied; } }
+
+        /// <summary>Why the fields differ from the live cloth in a way only <see cref="Rebuild"/>
+        /// applies (the first such field; empty = none).</summary>
+        public string PendingRebuild
+        {
+            get
+            {
+                if (Cloth == null)
+                    return "";
+                if (!SamePins())
+                    return "Pins";
+                return SinewAuthoring.ClothRebuildReason(applied, Options());
+            }
+        }
+
+        /// <summary>The last edit the library refused (empty = none).</summary>
+        public string LastError { get; private set; }
+
+        /// <summary>Mesh vertices pinned (one per pin transform).</summary>
+        public int[] PinnedVertices { get { return pinnedVertices; } }
 
         Mesh mesh;
         NativeArray<Vector3> vertices;
         int[] pinnedVertices = new int[0];
+        Transform[] builtPins = new Transform[0];
+        int distinctPins;
+        Vector3[] sourceVertices; // the mesh as it was before the first build (local space)
+        int[] sourceTriangles;
         Vector2[] meshUV;
-        float appliedTearThreshold;
+        ClothOptions applied;
+        SinewWorldBehaviour subscribed;
+
+        /// <summary>The fields as the library's options.</summary>
+        public ClothOptions Options()
+        {
+            return new ClothOptions
+            {
+                Model = model,
+                Bending = bending,
+                Tethers = tethers,
+                Warp = warp.ToSinew(),
+                MassKg = massKg,
+                StretchCompliance = compliance,
+                WeftCompliance = weftCompliance,
+                ShearCompliance = shearCompliance,
+                BendCompliance = bendCompliance,
+                TetherCompliance = tetherCompliance,
+                Damping = damping,
+                Drag = drag,
+                Lift = lift,
+                TearThreshold = tearThreshold,
+                TearReserve = tearReserve,
+                Collision = new CollisionOptions
+                {
+                    Radius = radius,
+                    SelfCollision = selfCollision,
+                    Group = collisionGroup,
+                    Layers = collisionLayers,
+                    Mask = collisionMask,
+                },
+            };
+        }
+
+        void OnValidate()
+        {
+            // Clamps only: no native state in edit mode.
+            massKg = SinewAuthoring.Clamp(massKg, 1e-4f, float.MaxValue);
+            compliance = SinewAuthoring.Clamp(compliance, 0f, Rope.MaxCompliance);
+            weftCompliance = SinewAuthoring.Clamp(weftCompliance, 0f, Rope.MaxCompliance);
+            shearCompliance = SinewAuthoring.Clamp(shearCompliance, 0f, Rope.MaxCompliance);
+            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0f, Rope.MaxCompliance);
+            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0f, Rope.MaxCompliance);
+            damping = SinewAuthoring.Clamp(damping, 0f, float.MaxValue);
+            drag = SinewAuthoring.Clamp(drag, 0f, 10f);
+            lift = SinewAuthoring.Clamp(lift, 0f, 10f);
+            tearThreshold = tearThreshold <= 0f ? 0f : SinewAuthoring.Clamp(tearThreshold, 1.0001f, float.MaxValue);
+            tearReserve = SinewAuthoring.Clamp(tearReserve, 0, int.MaxValue);
+            radius = SinewAuthoring.Clamp(radius, 0f, float.MaxValue);
+            collisionGroup = SinewAuthoring.Clamp(collisionGroup, 0, int.MaxValue);
+            if (pins == null)
+                pins = new Transform[0];
+        }
 
         void Start()
         {
@@ -74,41 +190,81 @@ namespace Sinew.Unity
             }
             mesh = GetComponent<MeshFilter>().mesh; // this object's own copy
             mesh.MarkDynamic();
-            Vector3[] local = mesh.vertices;
-            var worldSpace = new Vector3[local.Length];
-            for (int i = 0; i < local.Length; i++)
-                worldSpace[i] = transform.TransformPoint(local[i]);
-            // Pins are chosen before the build so that the library tethers to them.
-            pinnedVertices = new int[pins.Length];
-            for (int i = 0; i < pins.Length; i++)
-                pinnedVertices[i] = Cloth.NearestVertex(worldSpace, pins[i].position.ToSinew());
-            var s = ClothSettings.Default;
-            s.Model = model;
-            s.StretchCompliance = compliance;
-            s.WeftCompliance = weftCompliance;
-            s.ShearCompliance = shearCompliance;
-            s.Bending = bending;
-            s.BendCompliance = bendCompliance;
-            s.Tethers = tethers;
-            s.Damping = damping;
-            Cloth = Cloth.Create(world.World, worldSpace, mesh.triangles, massKg, s, pinnedVertices);
-            vertices = new NativeArray<Vector3>(local.Length, Allocator.Persistent);
+            sourceVertices = mesh.vertices;
+            sourceTriangles = mesh.triangles;
             meshUV = mesh.uv;
-            ApplyTearThreshold();
-            world.BeforeStep += FollowPins;
+            Build();
+            subscribed = world;
+            subscribed.BeforeStep += FollowPins;
         }
 
-        /// Sends a changed Tear Threshold to the library (an in-place edit; the reserve is
-        /// taken with the first non-zero threshold).
-        void ApplyTearThreshold()
+        /// <summary>Removes the cloth and builds it again from the fields and the original
+        /// mesh where the transform is now: applies Model, Bending, Tethers, Warp and the
+        /// pins while playing.</summary>
+        [ContextMenu("Rebuild")]
+        public void Rebuild()
         {
-            if (tearThreshold == appliedTearThreshold)
+            if (Cloth == null || world == null)
                 return;
-            if (appliedTearThreshold == 0f)
-                Cloth.EnableTearing(tearThreshold, tearReserve);
-            else
-                Cloth.TearThreshold = tearThreshold;
-            appliedTearThreshold = tearThreshold;
+            Cloth.Dispose();
+            Cloth = null;
+            // Triangles first: they reference only the original vertices, which the torn
+            // mesh still has; then the vertex count can shrink back.
+            mesh.triangles = sourceTriangles;
+            mesh.SetVertices(sourceVertices);
+            if (meshUV != null && meshUV.Length == sourceVertices.Length)
+                mesh.uv = meshUV;
+            Build();
+        }
+
+        void Build()
+        {
+            var worldSpace = new Vector3[sourceVertices.Length];
+            for (int i = 0; i < worldSpace.Length; i++)
+                worldSpace[i] = transform.TransformPoint(sourceVertices[i]);
+            // Pins are chosen before the build so that the library tethers to them.
+            builtPins = (Transform[])pins.Clone();
+            pinnedVertices = new int[pins.Length];
+            var distinct = new System.Collections.Generic.HashSet<int>();
+            for (int i = 0; i < pins.Length; i++)
+            {
+                pinnedVertices[i] = pins[i] != null ? Cloth.NearestVertex(worldSpace, pins[i].position.ToSinew()) : -1;
+                if (pinnedVertices[i] >= 0)
+                    distinct.Add(pinnedVertices[i]);
+            }
+            var pinned = new int[distinct.Count];
+            distinct.CopyTo(pinned);
+            ClothOptions o = Options();
+            try
+            {
+                Cloth = SinewAuthoring.BuildCloth(world.World, worldSpace, sourceTriangles, pinned, o);
+                LastError = "";
+            }
+            catch (SinewException e)
+            {
+                Debug.LogError("SinewCloth: " + e.Message, this);
+                enabled = false;
+                return;
+            }
+            applied = o;
+            // Pinned particles (welded vertices share one), for the mass of the free ones.
+            var pinnedParticles = new System.Collections.Generic.HashSet<int>();
+            foreach (int v in pinned)
+                pinnedParticles.Add(Cloth.ParticleOfVertex(v));
+            distinctPins = pinnedParticles.Count;
+            if (vertices.IsCreated)
+                vertices.Dispose();
+            vertices = new NativeArray<Vector3>(sourceVertices.Length, Allocator.Persistent);
+        }
+
+        bool SamePins()
+        {
+            if (pins.Length != builtPins.Length)
+                return false;
+            for (int i = 0; i < pins.Length; i++)
+                if (pins[i] != builtPins[i])
+                    return false;
+            return true;
         }
 
         /// The library split vertices: new vertices (UV of their source) and triangles.
@@ -138,19 +294,30 @@ namespace Sinew.Unity
         {
             if (Cloth == null || Cloth.World.IsDisposed)
                 return;
+            // Inspector edits apply in place, from this step on.
+            try
+            {
+                SinewAuthoring.EditCloth(Cloth, ref applied, Options(), distinctPins);
+            }
+            catch (SinewException e)
+            {
+                if (LastError != e.Message)
+                    Debug.LogError("SinewCloth: " + e.Message, this);
+                LastError = e.Message;
+            }
             for (int i = 0; i < pinnedVertices.Length; i++)
-                if (pins[i] != null)
-                    Cloth.MoveVertex(pinnedVertices[i], pins[i].position.ToSinew());
+                if (pinnedVertices[i] >= 0 && builtPins[i] != null)
+                    Cloth.MoveVertex(pinnedVertices[i], builtPins[i].position.ToSinew());
         }
 
         unsafe void LateUpdate()
         {
             if (Cloth == null || Cloth.World.IsDisposed || !vertices.IsCreated)
                 return;
-            ApplyTearThreshold();
             if (Cloth.UpdateTopology())
                 RebuildMesh();
-            Cloth.ReadVertices(vertices.GetUnsafePtr(), 12);
+            // Straight into the NativeArray, between the last two steps.
+            Cloth.ReadInterpolatedVertices(SinewRendering.Alpha(world), vertices.GetUnsafePtr(), 12);
             Matrix4x4 toLocal = transform.worldToLocalMatrix;
             for (int i = 0; i < vertices.Length; i++)
                 vertices[i] = toLocal.MultiplyPoint3x4(vertices[i]);
@@ -161,14 +328,65 @@ namespace Sinew.Unity
 
         void OnDestroy()
         {
-            if (world != null)
-                world.BeforeStep -= FollowPins;
+            if (subscribed != null)
+                subscribed.BeforeStep -= FollowPins;
             if (Cloth != null)
                 Cloth.Dispose(); // removes the body (nothing to do once the world is gone)
+            Cloth = null;
             if (vertices.IsCreated)
                 vertices.Dispose();
             if (mesh != null)
                 Destroy(mesh);
         }
+
+#if UNITY_EDITOR
+        // The cloth in the Scene view: the mesh's rest shape in edit mode, the live
+        // vertices while playing. Selected: edges, particle spheres at Radius, pinned
+        // vertices and the pin transforms (attachment points).
+        Vector3[] gizmoVertices = new Vector3[0];
+        int[] gizmoTriangles = new int[0];
+
+        void OnDrawGizmosSelected()
+        {
+            if (!GizmoMesh())
+                return;
+            SinewGizmos.DrawMesh(gizmoVertices, gizmoTriangles, radius);
+            for (int i = 0; i < pins.Length; i++)
+            {
+                if (pins[i] == null)
+                    continue;
+                int v = Cloth != null && i < pinnedVertices.Length ? pinnedVertices[i]
+                        : Cloth.NearestVertex(gizmoVertices, pins[i].position.ToSinew());
+                if (v < 0 || v >= gizmoVertices.Length)
+                    continue;
+                SinewGizmos.DrawPin(gizmoVertices[v], radius);
+                SinewGizmos.DrawAttachment(pins[i].position, gizmoVertices[v]);
+            }
+        }
+
+        bool GizmoMesh()
+        {
+            if (Cloth != null && !Cloth.World.IsDisposed)
+            {
+                int n = Cloth.MeshVertexCount;
+                if (gizmoVertices.Length != n)
+                    gizmoVertices = new Vector3[n];
+                Cloth.ReadVertices(gizmoVertices);
+                gizmoTriangles = Cloth.MeshTriangles;
+                return true;
+            }
+            var filter = GetComponent<MeshFilter>();
+            Mesh shared = filter != null ? filter.sharedMesh : null;
+            if (shared == null)
+                return false;
+            Vector3[] local = shared.vertices;
+            if (gizmoVertices.Length != local.Length)
+                gizmoVertices = new Vector3[local.Length];
+            for (int i = 0; i < local.Length; i++)
+                gizmoVertices[i] = transform.TransformPoint(local[i]);
+            gizmoTriangles = shared.triangles;
+            return gizmoVertices.Length > 0;
+        }
+#endif
     }
 }

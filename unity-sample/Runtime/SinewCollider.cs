@@ -4,7 +4,9 @@
 // world's BeforeStep event, i.e. inside SinewWorldBehaviour.FixedUpdate just before each
 // step, whatever the script execution order; a change of size or scale re-adds the
 // collider. Removed in OnDisable; a world already destroyed (domain reload, play-mode
-// exit) is left alone, and a world created again later gets the collider again.
+// exit) is left alone, and a world created again later gets the collider again. The
+// material fields apply in place; OnValidate clamps them; the Scene view draws the shape
+// Sinew sees (after the scale mapping) as a wireframe.
 
 using Sinew.Native;
 using UnityEngine;
@@ -165,32 +167,105 @@ namespace Sinew.Unity
             desc.static_friction = staticFriction;
             desc.dynamic_friction = dynamicFriction;
             desc.restitution = restitution;
-            Transform t = transform;
+            if (Shape(gameObject, ref desc))
+                return true;
+            Debug.LogError("SinewCollider needs a SphereCollider, CapsuleCollider or BoxCollider on the same GameObject", this);
+            enabled = false;
+            return false;
+        }
+
+        /// <summary>Writes the shape, pose and size of the Unity collider on
+        /// <paramref name="go"/> into <paramref name="desc"/> (its material fields are kept);
+        /// false when it has none.</summary>
+        public static bool Shape(GameObject go, ref SinewColliderDesc desc)
+        {
+            Transform t = go.transform;
             SinewVec3 scale = t.lossyScale.ToSinew();
             SinewQuat rotation = t.rotation.ToSinew();
-            var sphere = GetComponent<SphereCollider>();
+            var sphere = go.GetComponent<SphereCollider>();
             if (sphere != null)
             {
                 desc = ColliderShapes.Sphere(desc, sphere.radius, scale, t.TransformPoint(sphere.center).ToSinew(), rotation);
                 return true;
             }
-            var capsule = GetComponent<CapsuleCollider>();
+            var capsule = go.GetComponent<CapsuleCollider>();
             if (capsule != null)
             {
                 desc = ColliderShapes.Capsule(desc, capsule.radius, capsule.height, capsule.direction, scale,
                                               t.TransformPoint(capsule.center).ToSinew(), rotation);
                 return true;
             }
-            var box = GetComponent<BoxCollider>();
+            var box = go.GetComponent<BoxCollider>();
             if (box != null)
             {
                 desc = ColliderShapes.Box(desc, box.size.ToSinew(), scale, t.TransformPoint(box.center).ToSinew(), rotation);
                 return true;
             }
-            Debug.LogError("SinewCollider needs a SphereCollider, CapsuleCollider or BoxCollider on the same GameObject", this);
-            enabled = false;
             return false;
         }
+
+        /// <summary>"SphereCollider", "CapsuleCollider" or "BoxCollider": the Unity collider
+        /// a SinewCollider on <paramref name="go"/> mirrors; empty when none.</summary>
+        public static string ShapeName(GameObject go)
+        {
+            if (go.GetComponent<SphereCollider>() != null) return "SphereCollider";
+            if (go.GetComponent<CapsuleCollider>() != null) return "CapsuleCollider";
+            if (go.GetComponent<BoxCollider>() != null) return "BoxCollider";
+            return "";
+        }
+
+        void OnValidate()
+        {
+            // Clamps only: no native state in edit mode.
+            staticFriction = SinewAuthoring.Clamp(staticFriction, 0f, float.MaxValue);
+            dynamicFriction = SinewAuthoring.Clamp(dynamicFriction, 0f, float.MaxValue);
+            restitution = SinewAuthoring.Clamp(restitution, 0f, 1f);
+        }
+
+#if UNITY_EDITOR
+        // The shape Sinew sees (after the scale mapping of ColliderShapes: a squashed
+        // sphere stays round, a short capsule is a sphere), as a wireframe.
+        void OnDrawGizmos()
+        {
+            var d = default(SinewColliderDesc);
+            if (!Shape(gameObject, ref d))
+                return;
+            Gizmos.color = SinewGizmos.Collider;
+            Vector3 c = d.position.ToUnity();
+            Quaternion q = d.rotation.ToUnity();
+            switch ((SinewShape)d.shape)
+            {
+                case SinewShape.Sphere:
+                    Gizmos.DrawWireSphere(c, d.radius);
+                    break;
+                case SinewShape.Capsule:
+                {
+                    Vector3 axis = q * new Vector3(0f, d.half_height, 0f);
+                    Vector3 side1 = q * new Vector3(d.radius, 0f, 0f), side2 = q * new Vector3(0f, 0f, d.radius);
+                    Gizmos.DrawWireSphere(c + axis, d.radius);
+                    Gizmos.DrawWireSphere(c - axis, d.radius);
+                    Gizmos.DrawLine(c + axis + side1, c - axis + side1);
+                    Gizmos.DrawLine(c + axis - side1, c - axis - side1);
+                    Gizmos.DrawLine(c + axis + side2, c - axis + side2);
+                    Gizmos.DrawLine(c + axis - side2, c - axis - side2);
+                    break;
+                }
+                case SinewShape.Box:
+                {
+                    var h = d.half_extents;
+                    var corners = new Vector3[8];
+                    for (int k = 0; k < 8; k++)
+                        corners[k] = c + q * new Vector3((k & 1) != 0 ? h.x : -h.x, (k & 2) != 0 ? h.y : -h.y,
+                                                         (k & 4) != 0 ? h.z : -h.z);
+                    for (int k = 0; k < 8; k++)
+                        for (int bit = 1; bit < 8; bit <<= 1)
+                            if ((k & bit) == 0)
+                                Gizmos.DrawLine(corners[k], corners[k | bit]);
+                    break;
+                }
+            }
+        }
+#endif
 
         // Bad values (a zero scale, a negative friction): the library's message, then off.
         void Fail(SinewException e)

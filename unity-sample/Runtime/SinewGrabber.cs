@@ -30,6 +30,14 @@ namespace Sinew.Unity
         /// <summary>The particle held, or -1.</summary>
         public int GrabbedParticle { get { return grabbed; } }
 
+        void OnValidate()
+        {
+            // Clamps only: no native state in edit mode.
+            mouseButton = SinewAuthoring.Clamp(mouseButton, 0, 2);
+            pickRadius = SinewAuthoring.Clamp(pickRadius, 0f, float.MaxValue);
+            compliance = SinewAuthoring.Clamp(compliance, 0f, Rope.MaxCompliance);
+        }
+
         Camera cam;
         World grabWorld;
         int grabbed = -1;

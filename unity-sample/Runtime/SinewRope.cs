@@ -1,8 +1,12 @@
 // A rope between two transforms, built by the library (Sinew.Rope over sinew_world_add_rope:
-// links, bend links, tethers from pinned ends), ends pinned to the transforms every
-// FixedUpdate, drawn with a LineRenderer. Removed from the world when destroyed. Length,
-// Winch Speed and Break Force edit the rope in place (a winch at the start, the links'
-// break force): nothing is rebuilt, and other ropes are never touched.
+// links, bend links, tethers from pinned ends) through SinewAuthoring, ends pinned to the
+// transforms before every step, drawn with a LineRenderer. Every option of the library's
+// rope is a field. Material, mass, damping, drag, winch, break force and the collision
+// filter are edited in place while playing (nothing is rebuilt, other ropes are never
+// touched); segments, pins, tethers and radius shape the body: the inspector greys them out
+// while playing, and Rebuild() builds the rope again from them (it restarts straight).
+// Nothing native is serialized: the rope is created in Start and removed in OnDestroy, so
+// the component works in prefabs and prefab instances with overrides.
 
 using Sinew.Native;
 using UnityEngine;
@@ -15,11 +19,27 @@ namespace Sinew.Unity
     {
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
         public SinewWorldBehaviour world;
+        [Tooltip("Where the rope starts (its first particle follows it when Pin Start is on).")]
         public Transform start;
+        [Tooltip("Where the rope ends (its last particle follows it when Pin End is on).")]
         public Transform end;
+
+        [Header("Shape (rebuilds the rope)")]
+        [Tooltip("Links between start and end (Segments + 1 particles). Rebuilds the rope.")]
         [Range(1, 1024)]
         public int segments = 20;
-        [Tooltip("Total mass of the rope, kg.")]
+        [Tooltip("Pin the first particle to Start. Rebuilds the rope.")]
+        public bool pinStart = true;
+        [Tooltip("Pin the last particle to End. Rebuilds the rope.")]
+        public bool pinEnd = true;
+        [Tooltip("Tethers from each pinned end to every particle: long ropes do not stretch under their weight. Rebuilds the rope.")]
+        public bool tethers = true;
+        [Tooltip("Rope radius, m: every particle's collision radius and the cylinder drag acts on. Rebuilds the rope.")]
+        [Min(0f)]
+        public float radius = 0.01f;
+
+        [Header("Material (edited in place)")]
+        [Tooltip("Total mass of the rope, kg (pinned particles included).")]
         [Min(1e-4f)]
         public float massKg = 1f;
         [Tooltip("Link compliance α, m/N (0 = inextensible; 1e-6 rubbery).")]
@@ -28,35 +48,108 @@ namespace Sinew.Unity
         [Tooltip("Compliance of the (i, i+2) bend links, m/N (larger = floppier).")]
         [Min(0f)]
         public float bendCompliance = 0.01f;
-        [Tooltip("Tethers from each pinned end to every particle: long ropes do not stretch under their weight.")]
-        public bool tethers = true;
-        [Tooltip("Radius for collision, m.")]
+        [Tooltip("Compliance of the tethers, m/N (0 = the rope never stretches past its length).")]
         [Min(0f)]
-        public float radius = 0.01f;
+        public float tetherCompliance = 0f;
         [Tooltip("Extra velocity damping of the rope, 1/s.")]
         [Min(0f)]
         public float damping = 0f;
-        public bool pinStart = true;
-        public bool pinEnd = true;
+        [Tooltip("Aerodynamic drag coefficient per link, dimensionless 0..10 (a cylinder is about 1.2; 0 = none). Needs Radius > 0.")]
+        [Range(0f, 10f)]
+        public float drag = 0f;
+
+        [Header("Winch and breaking (edited in place)")]
         [Tooltip("Rope length, m, paid out of or reeled into the start (a winch; needs Pin Start). " +
                  "0 = the length it was built with, which is also the most it pays out.")]
         [Min(0f)]
         public float length = 0f;
-        [Tooltip("Winch speed, m/s, at which the rope moves towards Length.")]
+        [Tooltip("Winch speed, m/s, at which the rope moves towards Length (0 = the winch holds).")]
         [Min(0f)]
         public float winchSpeed = 0.5f;
         [Tooltip("Break force of the links, N (0 = unbreakable). Build breakable ropes without tethers.")]
         [Min(0f)]
         public float breakForce = 0f;
 
-        /// <summary>The engine-neutral rope (null before Start).</summary>
+        [Header("Collisions (edited in place)")]
+        [Tooltip("The rope's particles collide with each other (keep link length = distance / Segments above 2 × Radius).")]
+        public bool selfCollision = false;
+        [Tooltip("Collision group, >= 0: particles of one group only collide with each other when both self-collide. 0 = this rope's own group.")]
+        [Min(0)]
+        public int collisionGroup = 0;
+        [Tooltip("Layer bits the rope's particles are on.")]
+        public int collisionLayers = 1;
+        [Tooltip("Layer bits they collide with (-1 = everything).")]
+        public int collisionMask = -1;
+
+        /// <summary>The engine-neutral rope (null before Start and in edit mode).</summary>
         public Rope Rope { get; private set; }
 
+        /// <summary>The options the live rope was built with and edited to.</summary>
+        public RopeOptions Applied { get { return applied; } }
+
+        /// <summary>Why the fields differ from the live rope in a way only <see cref="Rebuild"/>
+        /// applies (the first such field; empty = none).</summary>
+        public string PendingRebuild
+        {
+            get { return Rope == null ? "" : SinewAuthoring.RopeRebuildReason(applied, Options()); }
+        }
+
+        /// <summary>The last edit the library refused (empty = none).</summary>
+        public string LastError { get; private set; }
+
         LineRenderer line;
-        Vector3[] points;
-        float appliedCompliance, appliedBend, appliedDamping;
-        float appliedLength, appliedWinchSpeed, appliedBreakForce;
-        bool winched;
+        Vector3[] points = new Vector3[0];
+        RopeOptions applied;
+        SinewWorldBehaviour subscribed;
+
+        /// <summary>The fields as the library's options (ends from the transforms).</summary>
+        public RopeOptions Options()
+        {
+            return new RopeOptions
+            {
+                Start = start != null ? start.position.ToSinew() : transform.position.ToSinew(),
+                End = end != null ? end.position.ToSinew() : transform.position.ToSinew(),
+                Segments = segments,
+                Tethers = tethers,
+                PinStart = pinStart,
+                PinEnd = pinEnd,
+                Radius = radius,
+                MassKg = massKg,
+                StretchCompliance = compliance,
+                BendCompliance = bendCompliance,
+                TetherCompliance = tetherCompliance,
+                Damping = damping,
+                Drag = drag,
+                Length = length,
+                WinchSpeed = winchSpeed,
+                BreakForce = breakForce,
+                Collision = new CollisionOptions
+                {
+                    SelfCollision = selfCollision,
+                    Group = collisionGroup,
+                    Layers = collisionLayers,
+                    Mask = collisionMask,
+                },
+            };
+        }
+
+        void OnValidate()
+        {
+            // Clamps only: no native state in edit mode (edits reach a live rope before its
+            // next step).
+            segments = SinewAuthoring.Clamp(segments, 1, 1024);
+            radius = SinewAuthoring.Clamp(radius, 0f, float.MaxValue);
+            massKg = SinewAuthoring.Clamp(massKg, 1e-4f, float.MaxValue);
+            compliance = SinewAuthoring.Clamp(compliance, 0f, Rope.MaxCompliance);
+            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0f, Rope.MaxCompliance);
+            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0f, Rope.MaxCompliance);
+            damping = SinewAuthoring.Clamp(damping, 0f, float.MaxValue);
+            drag = SinewAuthoring.Clamp(drag, 0f, 10f);
+            length = SinewAuthoring.Clamp(length, 0f, float.MaxValue);
+            winchSpeed = SinewAuthoring.Clamp(winchSpeed, 0f, float.MaxValue);
+            breakForce = SinewAuthoring.Clamp(breakForce, 0f, float.MaxValue);
+            collisionGroup = SinewAuthoring.Clamp(collisionGroup, 0, int.MaxValue);
+        }
 
         void Start()
         {
@@ -68,71 +161,60 @@ namespace Sinew.Unity
                 enabled = false;
                 return;
             }
-            var s = RopeSettings.Default;
-            s.Start = start.position.ToSinew();
-            s.End = end.position.ToSinew();
-            s.Segments = segments;
-            s.TotalMass = massKg;
-            s.StretchCompliance = compliance;
-            s.BendCompliance = bendCompliance;
-            s.Tethers = tethers;
-            s.Radius = radius;
-            s.Damping = damping;
-            s.PinStart = pinStart;
-            s.PinEnd = pinEnd;
-            Rope = Rope.Create(world.World, s);
-            appliedCompliance = compliance;
-            appliedBend = bendCompliance;
-            appliedDamping = damping;
-            if (pinStart)
-            {
-                float built = Vector3.Distance(start.position, end.position);
-                Rope.Body.AddWinch(SinewRopeEnd.RopeStart, length > 0f ? Mathf.Min(length, built) : built);
-                winched = true;
-            }
-            appliedLength = length;
-            appliedWinchSpeed = winchSpeed;
-            if (breakForce > 0f)
-                Rope.Body.SetBreakForce(breakForce);
-            appliedBreakForce = breakForce;
-            points = new Vector3[Rope.ParticleCount];
             line = GetComponent<LineRenderer>();
             line.useWorldSpace = true;
+            Build();
+            subscribed = world;
+            subscribed.BeforeStep += FollowEnds;
+        }
+
+        /// <summary>Removes the rope and builds it again from the fields (straight between
+        /// the transforms): applies Segments, pins, Tethers and Radius while playing.</summary>
+        [ContextMenu("Rebuild")]
+        public void Rebuild()
+        {
+            if (Rope == null || world == null)
+                return;
+            Rope.Dispose();
+            Rope = null;
+            Build();
+        }
+
+        void Build()
+        {
+            RopeOptions o = Options();
+            try
+            {
+                Rope = SinewAuthoring.BuildRope(world.World, o);
+                LastError = "";
+            }
+            catch (SinewException e)
+            {
+                Debug.LogError("SinewRope: " + e.Message, this);
+                enabled = false;
+                return;
+            }
+            applied = o;
+            points = new Vector3[Rope.ParticleCount];
+            Rope.ReadPositions(points);
             line.positionCount = points.Length;
-            world.BeforeStep += FollowEnds;
+            line.SetPositions(points);
         }
 
         void FollowEnds()
         {
             if (Rope == null || Rope.World.IsDisposed)
                 return;
-            // Inspector edits of the material apply in place, from this step on.
-            if (compliance != appliedCompliance)
+            // Inspector edits apply in place, from this step on.
+            try
             {
-                Rope.SetCompliance(SinewBodyConstraints.BodyStretch, compliance);
-                appliedCompliance = compliance;
+                SinewAuthoring.EditRope(Rope, ref applied, Options());
             }
-            if (bendCompliance != appliedBend)
+            catch (SinewException e)
             {
-                Rope.SetCompliance(SinewBodyConstraints.BodyBend, bendCompliance);
-                appliedBend = bendCompliance;
-            }
-            if (damping != appliedDamping)
-            {
-                Rope.Body.Damping = damping;
-                appliedDamping = damping;
-            }
-            if (winched && (length != appliedLength || winchSpeed != appliedWinchSpeed))
-            {
-                if (length > 0f && winchSpeed > 0f)
-                    Rope.Body.SetWinchTarget(length, winchSpeed);
-                appliedLength = length;
-                appliedWinchSpeed = winchSpeed;
-            }
-            if (breakForce != appliedBreakForce)
-            {
-                Rope.Body.SetBreakForce(breakForce > 0f ? breakForce : float.PositiveInfinity);
-                appliedBreakForce = breakForce;
+                if (LastError != e.Message)
+                    Debug.LogError("SinewRope: " + e.Message, this);
+                LastError = e.Message;
             }
             // A winched rope's far end hangs free unless pinned; the drum follows start.
             Rope.MoveEnds(start.position.ToSinew(), end.position.ToSinew());
@@ -142,16 +224,73 @@ namespace Sinew.Unity
         {
             if (Rope == null || Rope.World.IsDisposed)
                 return;
-            Rope.ReadPositions(points); // in place: Vector3[] has SinewVec3's layout
+            // In place (Vector3[] has SinewVec3's layout), between the last two steps.
+            Rope.Body.ReadInterpolatedPositions(SinewRendering.Alpha(world), points);
             line.SetPositions(points);
         }
 
         void OnDestroy()
         {
-            if (world != null)
-                world.BeforeStep -= FollowEnds;
+            if (subscribed != null)
+                subscribed.BeforeStep -= FollowEnds;
             if (Rope != null)
                 Rope.Dispose(); // removes the body (nothing to do once the world is gone)
+            Rope = null;
         }
+
+#if UNITY_EDITOR
+        // The rope in the Scene view: the rest shape (straight, Segments links) in edit
+        // mode, the live particles while playing. Selected: particle spheres at Radius,
+        // pinned particles and the attachment transforms.
+        void OnDrawGizmos()
+        {
+            int n = GizmoPoints();
+            if (n == 0)
+                return;
+            Gizmos.color = SinewGizmos.Constraint;
+            for (int i = 1; i < n; i++)
+                Gizmos.DrawLine(gizmoPoints[i - 1], gizmoPoints[i]);
+        }
+
+        void OnDrawGizmosSelected()
+        {
+            int n = GizmoPoints();
+            if (n == 0)
+                return;
+            Gizmos.color = SinewGizmos.Particle;
+            for (int i = 0; i < n; i++)
+                SinewGizmos.DrawParticle(gizmoPoints[i], radius);
+            if (pinStart)
+                SinewGizmos.DrawPin(gizmoPoints[0], radius);
+            if (pinEnd)
+                SinewGizmos.DrawPin(gizmoPoints[n - 1], radius);
+            if (start != null)
+                SinewGizmos.DrawAttachment(start.position, gizmoPoints[0]);
+            if (end != null && pinEnd)
+                SinewGizmos.DrawAttachment(end.position, gizmoPoints[n - 1]);
+        }
+
+        Vector3[] gizmoPoints = new Vector3[0];
+
+        int GizmoPoints()
+        {
+            if (Rope != null && !Rope.World.IsDisposed)
+            {
+                if (gizmoPoints.Length != Rope.ParticleCount)
+                    gizmoPoints = new Vector3[Rope.ParticleCount];
+                Rope.ReadPositions(gizmoPoints);
+                return gizmoPoints.Length;
+            }
+            if (start == null || end == null)
+                return 0;
+            int n = SinewAuthoring.Clamp(segments, 1, 1024) + 1;
+            if (gizmoPoints.Length != n)
+                gizmoPoints = new Vector3[n];
+            Vector3 a = start.position, b = end.position;
+            for (int i = 0; i < n; i++)
+                gizmoPoints[i] = a + (b - a) * ((float)i / (n - 1));
+            return n;
+        }
+#endif
     }
 }

@@ -7,6 +7,10 @@
 // WindZones blow on it (Directional -> the world wind, Spherical -> a sphere zone).
 // The simulated mesh is drawn by a separate MeshRenderer in world space; the skinned
 // renderer keeps skinning but stops drawing. Removed from the world when destroyed.
+// Material, mass, damping, drag/lift, the collision filter and the skinning weights are
+// edited in place while playing (SinewAuthoring.EditCloth, Body.SetSkinWeights); the
+// bending model shapes the body and is read when the cloth is built (greyed out while
+// playing). Nothing native is serialized (prefab-safe).
 
 using System.Collections.Generic;
 using Sinew.Native;
@@ -31,21 +35,26 @@ namespace Sinew.Unity
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
         public SinewWorldBehaviour world;
 
-        [Header("Material")]
+        [Header("Model (read when the cloth is built)")]
+        [Tooltip("Bending model: none, distance links across edges (m/N), dihedral angle (rad/(N·m)) or isometric (1/(N·m)). Read when the cloth is built.")]
+        public SinewBendingModel bending = SinewBendingModel.BendingDihedral;
+
+        [Header("Material (edited in place)")]
         [Tooltip("Total mass of the cloth, kg.")]
         [Min(1e-4f)]
         public float massKg = 0.4f;
         [Tooltip("Edge compliance α, m/N (0 = inextensible).")]
         [Min(0f)]
         public float compliance = 1e-6f;
-        [Tooltip("Dihedral bending compliance, rad/(N·m) (larger = softer).")]
+        [Tooltip("Bending compliance in the units of the bending model (dihedral rad/(N·m)); larger = softer.")]
         [Min(0f)]
         public float bendCompliance = 0.5f;
         [Tooltip("Extra velocity damping of the cloth, 1/s.")]
         [Min(0f)]
         public float damping = 0.2f;
 
-        [Header("Skinning")]
+        [Header("Skinning (edited in place)")]
+        [Tooltip("Where the per-vertex weights come from: vertex colours scaled by the fields below, or the per-vertex arrays.")]
         public SkinWeightSource weightSource = SkinWeightSource.VertexColors;
         [Tooltip("Max distance (m) a particle may leave its skinned position where red = 1 (red 0 = fully skinned).")]
         [Min(0f)]
@@ -73,7 +82,7 @@ namespace Sinew.Unity
         [Range(0f, 1f)]
         public float angularInertia = 0.3f;
 
-        [Header("Wind")]
+        [Header("Wind (edited in place)")]
         [Tooltip("Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics).")]
         [Range(0f, 10f)]
         public float drag = 1.2f;
@@ -86,8 +95,75 @@ namespace Sinew.Unity
         [Min(0f)]
         public float windZoneSpeed = 2f;
 
+        [Header("Collisions (edited in place)")]
+        [Tooltip("Collision radius of every particle, m (0 = points).")]
+        [Min(0f)]
+        public float radius = 0f;
+        [Tooltip("The cloth's particles collide with each other (keep edges longer than 2 × Radius).")]
+        public bool selfCollision = false;
+        [Tooltip("Collision group, >= 0: particles of one group only collide with each other when both self-collide. 0 = this cloth's own group.")]
+        [Min(0)]
+        public int collisionGroup = 0;
+        [Tooltip("Layer bits the cloth's particles are on.")]
+        public int collisionLayers = 1;
+        [Tooltip("Layer bits they collide with (-1 = everything).")]
+        public int collisionMask = -1;
+
         /// <summary>The engine-neutral cloth (null before Start).</summary>
         public Cloth Cloth { get; private set; }
+
+        /// <summary>The options the live cloth was built with and edited to.</summary>
+        public ClothOptions Applied { get { return applied; } }
+
+        /// <summary>The last edit the library refused (empty = none).</summary>
+        public string LastError { get; private set; }
+
+        /// <summary>The fields as the library's options (edges model, no tethers: the
+        /// skinning holds the cloth, not pins).</summary>
+        public ClothOptions Options()
+        {
+            return new ClothOptions
+            {
+                Model = SinewClothModel.ClothEdges,
+                Bending = bending,
+                Tethers = false,
+                Warp = new SinewVec3(1f, 0f, 0f),
+                MassKg = massKg,
+                StretchCompliance = compliance,
+                ShearCompliance = 1e-4f,
+                BendCompliance = bendCompliance,
+                Damping = damping,
+                Drag = drag,
+                Lift = lift,
+                Collision = new CollisionOptions
+                {
+                    Radius = radius,
+                    SelfCollision = selfCollision,
+                    Group = collisionGroup,
+                    Layers = collisionLayers,
+                    Mask = collisionMask,
+                },
+            };
+        }
+
+        void OnValidate()
+        {
+            // Clamps only: no native state in edit mode.
+            massKg = SinewAuthoring.Clamp(massKg, 1e-4f, float.MaxValue);
+            compliance = SinewAuthoring.Clamp(compliance, 0f, Rope.MaxCompliance);
+            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0f, Rope.MaxCompliance);
+            damping = SinewAuthoring.Clamp(damping, 0f, float.MaxValue);
+            maxDistance = SinewAuthoring.Clamp(maxDistance, 0f, float.MaxValue);
+            backstopRadius = SinewAuthoring.Clamp(backstopRadius, 0f, float.MaxValue);
+            backstopDistance = SinewAuthoring.Clamp(backstopDistance, 0f, float.MaxValue);
+            linearInertia = SinewAuthoring.Clamp(linearInertia, 0f, 1f);
+            angularInertia = SinewAuthoring.Clamp(angularInertia, 0f, 1f);
+            drag = SinewAuthoring.Clamp(drag, 0f, 10f);
+            lift = SinewAuthoring.Clamp(lift, 0f, 10f);
+            windZoneSpeed = SinewAuthoring.Clamp(windZoneSpeed, 0f, float.MaxValue);
+            radius = SinewAuthoring.Clamp(radius, 0f, float.MaxValue);
+            collisionGroup = SinewAuthoring.Clamp(collisionGroup, 0, int.MaxValue);
+        }
 
         SkinnedMeshRenderer skin;
         Mesh baked;
@@ -101,6 +177,12 @@ namespace Sinew.Unity
         WindZone[] windZones = new WindZone[0];
         readonly List<int> zoneIds = new List<int>();
         bool teleportNext = true;
+        ClothOptions applied;
+        SinewWorldBehaviour subscribed;
+        // The weight fields the library has (re-sent when one changes).
+        SkinWeightSource sentSource;
+        float sentMaxDistance, sentBackstopRadius, sentBackstopDistance, sentDrive;
+        float[] sentMaxDistances = new float[0], sentBackstopRadii = new float[0];
 
         void Start()
         {
@@ -117,18 +199,24 @@ namespace Sinew.Unity
                 root = skin.rootBone != null ? skin.rootBone : transform;
             baked = new Mesh();
             Vector3[] worldVertices = BakeWorld(null);
-            var s = ClothSettings.Default;
-            s.StretchCompliance = compliance;
-            s.BendCompliance = bendCompliance;
-            s.Tethers = false; // the skinning holds the cloth, not pins
-            s.Damping = damping;
-            Cloth = Cloth.Create(world.World, worldVertices, skin.sharedMesh.triangles, massKg, s, null);
-            Cloth.Body.SetAerodynamics(drag, lift);
+            ClothOptions o = Options();
+            try
+            {
+                Cloth = SinewAuthoring.BuildCloth(world.World, worldVertices, skin.sharedMesh.triangles, null, o);
+            }
+            catch (SinewException e)
+            {
+                Debug.LogError("SinewSkinnedCloth: " + e.Message, this);
+                enabled = false;
+                return;
+            }
+            applied = o;
+            LastError = "";
             int n = Cloth.ParticleCount;
             vertexOfParticle = new int[n];
             for (int v = worldVertices.Length - 1; v >= 0; v--)
                 vertexOfParticle[Cloth.ParticleOfVertex(v) - Cloth.FirstParticle] = v;
-            Cloth.Body.SetSkinWeights(Weights(skin.sharedMesh, n));
+            SendWeights();
             targets = new Vector3[n];
             normals = new Vector3[n];
             simulated = new Vector3[worldVertices.Length];
@@ -147,7 +235,38 @@ namespace Sinew.Unity
 #else
                 windZones = FindObjectsOfType<WindZone>();
 #endif
-            world.BeforeStep += FollowSkin;
+            subscribed = world;
+            subscribed.BeforeStep += FollowSkin;
+        }
+
+        // The skinning weights from the fields, into the library; remembers what it sent.
+        void SendWeights()
+        {
+            Cloth.Body.SetSkinWeights(Weights(skin.sharedMesh, Cloth.ParticleCount));
+            sentSource = weightSource;
+            sentMaxDistance = maxDistance;
+            sentBackstopRadius = backstopRadius;
+            sentBackstopDistance = backstopDistance;
+            sentDrive = driveCompliance;
+            sentMaxDistances = (float[])maxDistances.Clone();
+            sentBackstopRadii = (float[])backstopRadii.Clone();
+        }
+
+        static bool SameArray(float[] a, float[] b)
+        {
+            if (a.Length != b.Length)
+                return false;
+            for (int i = 0; i < a.Length; i++)
+                if (a[i] != b[i])
+                    return false;
+            return true;
+        }
+
+        bool WeightsChanged()
+        {
+            return weightSource != sentSource || maxDistance != sentMaxDistance || backstopRadius != sentBackstopRadius ||
+                   backstopDistance != sentBackstopDistance || driveCompliance != sentDrive ||
+                   !SameArray(maxDistances, sentMaxDistances) || !SameArray(backstopRadii, sentBackstopRadii);
         }
 
         /// <summary>Puts the cloth on its skinned pose at the next step (after a cut or a
@@ -207,6 +326,19 @@ namespace Sinew.Unity
         {
             if (Cloth == null || Cloth.World.IsDisposed)
                 return;
+            // Inspector edits apply in place, from this step on.
+            try
+            {
+                SinewAuthoring.EditCloth(Cloth, ref applied, Options(), 0);
+                if (WeightsChanged())
+                    SendWeights();
+            }
+            catch (SinewException e)
+            {
+                if (LastError != e.Message)
+                    Debug.LogError("SinewSkinnedCloth: " + e.Message, this);
+                LastError = e.Message;
+            }
             Vector3[] v = BakeWorld(vertexNormals);
             for (int p = 0; p < targets.Length; p++)
             {
@@ -262,7 +394,7 @@ namespace Sinew.Unity
         {
             if (Cloth == null || Cloth.World.IsDisposed || output == null)
                 return;
-            Cloth.ReadVertices(simulated);
+            Cloth.ReadInterpolatedVertices(SinewRendering.Alpha(world), simulated);
             output.SetVertices(simulated);
             output.RecalculateNormals();
             output.RecalculateBounds();
@@ -270,8 +402,8 @@ namespace Sinew.Unity
 
         void OnDestroy()
         {
-            if (world != null)
-                world.BeforeStep -= FollowSkin;
+            if (subscribed != null)
+                subscribed.BeforeStep -= FollowSkin;
             if (Cloth != null && !Cloth.World.IsDisposed)
                 foreach (int id in zoneIds)
                     Cloth.World.RemoveWindZone(id);
@@ -286,5 +418,36 @@ namespace Sinew.Unity
             if (baked != null)
                 Destroy(baked);
         }
+
+#if UNITY_EDITOR
+        // Selected: the cloth's edges and particle spheres at Radius, on the bind pose of
+        // the shared mesh in edit mode, live while playing.
+        Vector3[] gizmoVertices = new Vector3[0];
+
+        void OnDrawGizmosSelected()
+        {
+            int[] triangles;
+            if (Cloth != null && !Cloth.World.IsDisposed)
+            {
+                if (gizmoVertices.Length != Cloth.MeshVertexCount)
+                    gizmoVertices = new Vector3[Cloth.MeshVertexCount];
+                Cloth.ReadVertices(gizmoVertices);
+                triangles = Cloth.MeshTriangles;
+            }
+            else
+            {
+                var renderer = GetComponent<SkinnedMeshRenderer>();
+                if (renderer == null || renderer.sharedMesh == null)
+                    return;
+                Vector3[] local = renderer.sharedMesh.vertices;
+                if (gizmoVertices.Length != local.Length)
+                    gizmoVertices = new Vector3[local.Length];
+                for (int i = 0; i < local.Length; i++)
+                    gizmoVertices[i] = transform.TransformPoint(local[i]);
+                triangles = renderer.sharedMesh.triangles;
+            }
+            SinewGizmos.DrawMesh(gizmoVertices, triangles, radius);
+        }
+#endif
     }
 }
