@@ -23,9 +23,11 @@
 //! ```
 
 pub mod colliders;
+mod contact_kernel;
 pub mod contacts;
 pub mod interaction;
 pub mod mesh;
+mod neighbour_kernel;
 pub mod neighbours;
 pub mod shape;
 
