@@ -29,6 +29,7 @@ pub mod interaction;
 pub mod mesh;
 mod neighbour_kernel;
 pub mod neighbours;
+mod plane_cull;
 pub mod shape;
 
 use crate::error::Result;
