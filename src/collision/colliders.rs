@@ -430,25 +430,22 @@ impl Colliders {
         }
         let kernel = self.cull_kernel;
         exec.for_ranges(n, |range| {
-            // Per particle of the block of eight: the slots surely culled.
-            let mut sure = [0u32; 8];
+            // Per plane slot: the particles of the block of eight surely culled.
+            let mut sure = [0u32; 32];
             for i in range.clone() {
                 let l = (i - range.start) % 8;
                 if l == 0 {
-                    sure = [0; 8];
-                    if i + 8 <= range.end {
-                        let mut bits = planes;
-                        while bits != 0 {
-                            let slot = bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let c = slots[slot].as_ref().expect("a plane slot is live");
-                            let mut m =
-                                plane_cull::mask8(kernel, c.pos, c.normal, base, hot, radius, i);
-                            while m != 0 {
-                                sure[m.trailing_zeros() as usize] |= 1 << slot;
-                                m &= m - 1;
-                            }
-                        }
+                    let full = i + 8 <= range.end;
+                    let mut bits = planes;
+                    while bits != 0 {
+                        let slot = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let c = slots[slot].as_ref().expect("a plane slot is live");
+                        sure[slot] = if full {
+                            plane_cull::mask8(kernel, c.pos, c.normal, base, hot, radius, i)
+                        } else {
+                            0
+                        };
                     }
                 }
                 let p = hot[i];
@@ -462,7 +459,7 @@ impl Colliders {
                         if found == MAX_COLLIDER_CONTACTS {
                             break;
                         }
-                        if slot < 32 && (sure[l] >> slot) & 1 != 0 {
+                        if slot < 32 && (sure[slot] >> l) & 1 != 0 {
                             continue;
                         }
                         let rel = c.pos - b;

@@ -149,6 +149,9 @@ mod avx {
         active: &mut u32,
     ) {
         let (base, hot, radius, unyielding) = (&s.base, &s.hot, &s.radius, &s.unyielding);
+        let m = base.len();
+        assert!(k < m && hot.len() == m && radius.len() == m && unyielding.len() == m);
+        debug_assert!(list.iter().all(|&j| (j as usize) < m));
         let (bk, pk) = (base[k], hot[k]);
         let (uk, rk) = (unyielding[k], radius[k]);
         let bkx = _mm256_set1_ps(bk.x);
@@ -176,18 +179,24 @@ mod avx {
                     valid &= !(1 << l);
                 }
             }
-            let b = to_lanes(idx.map(|j| base[j].into()));
-            let h = to_lanes(idx.map(|j| hot[j].into()));
-            let rj = _mm256_setr_ps(
-                radius[idx[0]],
-                radius[idx[1]],
-                radius[idx[2]],
-                radius[idx[3]],
-                radius[idx[4]],
-                radius[idx[5]],
-                radius[idx[6]],
-                radius[idx[7]],
-            );
+            // SAFETY: list entries are slots (< m, the length of every array), as
+            // is k (the caller's contract).
+            let (b, h, rj) = unsafe {
+                (
+                    to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
+                    to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
+                    _mm256_setr_ps(
+                        *radius.get_unchecked(idx[0]),
+                        *radius.get_unchecked(idx[1]),
+                        *radius.get_unchecked(idx[2]),
+                        *radius.get_unchecked(idx[3]),
+                        *radius.get_unchecked(idx[4]),
+                        *radius.get_unchecked(idx[5]),
+                        *radius.get_unchecked(idx[6]),
+                        *radius.get_unchecked(idx[7]),
+                    ),
+                )
+            };
             let sx = _mm256_add_ps(_mm256_sub_ps(bkx, b[0]), _mm256_sub_ps(hkx, h[0]));
             let sy = _mm256_add_ps(_mm256_sub_ps(bky, b[1]), _mm256_sub_ps(hky, h[1]));
             let sz = _mm256_add_ps(_mm256_sub_ps(bkz, b[2]), _mm256_sub_ps(hkz, h[2]));
