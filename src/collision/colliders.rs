@@ -30,6 +30,7 @@
 use glam::Quat;
 
 use super::mesh::TriMesh;
+use super::plane_cull;
 use super::shape::{check_transform, ColliderDesc, Shape};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
@@ -106,8 +107,9 @@ impl Collider {
         let tol = 1.0e-5 * v1.abs().element_sum() + 1.0e-30;
         if let Shape::Plane = self.desc.shape {
             // The query finds nothing when the end point lies beyond r + max(r, 1e-4)
-            // of the plane (convex_contact).
-            return self.normal.dot(v1) - r >= r.max(1.0e-4) + tol;
+            // of the plane (convex_contact); `plane_cull` holds the test (with `tol`)
+            // for one particle and for eight at a time.
+            return plane_cull::culls(self.normal, Vec3::ZERO, v1, r);
         }
         if !self.bound.is_finite() {
             return false;
@@ -204,6 +206,8 @@ pub(crate) struct Colliders {
     step_contacts: Vec<StepContact>,
     step_count: Vec<u8>,
     reports: Vec<ContactReport>,
+    /// The plane cull's implementation (AVX where the CPU has it).
+    cull_kernel: plane_cull::Kernel,
 }
 
 fn invalid_id(id: ColliderId) -> Error {
@@ -415,8 +419,35 @@ impl Colliders {
         let count = DisjointSlice::new(&mut self.contact_count);
         let (hot, base, vel) = (&particles.hot, &particles.base, &particles.velocity);
         let inv_h = 1.0 / h;
+        // Planes among the first 32 slots: culled eight particles at a time.
+        let mut planes = 0u32;
+        for (slot, c) in slots.iter().enumerate().take(32) {
+            if let Some(c) = c {
+                if c.desc.shape == Shape::Plane && c.mesh.is_none() {
+                    planes |= 1 << slot;
+                }
+            }
+        }
+        let kernel = self.cull_kernel;
         exec.for_ranges(n, |range| {
-            for i in range {
+            // Per plane slot: the particles of the block of eight surely culled.
+            let mut sure = [0u32; 32];
+            for i in range.clone() {
+                let l = (i - range.start) % 8;
+                if l == 0 {
+                    let full = i + 8 <= range.end;
+                    let mut bits = planes;
+                    while bits != 0 {
+                        let slot = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let c = slots[slot].as_ref().expect("a plane slot is live");
+                        sure[slot] = if full {
+                            plane_cull::mask8(kernel, c.pos, c.normal, base, hot, radius, i)
+                        } else {
+                            0
+                        };
+                    }
+                }
                 let p = hot[i];
                 let mut found = 0usize;
                 if p.w != 0.0 {
@@ -427,6 +458,9 @@ impl Colliders {
                         let Some(c) = c else { continue };
                         if found == MAX_COLLIDER_CONTACTS {
                             break;
+                        }
+                        if slot < 32 && (sure[slot] >> l) & 1 != 0 {
+                            continue;
                         }
                         let rel = c.pos - b;
                         if c.culls(x0 - rel, d - rel, r) {

@@ -19,41 +19,30 @@
 //!   partners of a slow particle are added in a short serial pass, in a fixed order),
 //!   so the result does not depend on the thread count.
 
+use super::contact_kernel::{push, sum, Kernel};
 use super::neighbours::{NeighbourStats, Neighbours};
 use crate::error::{try_reserve, Result};
 use crate::math::{Vec3, Vec4};
-use crate::particles::{separation, Particles};
+use crate::particles::Particles;
 use crate::solver::parallel::{DisjointSlice, Executor};
 
 /// Buffers of the particle–particle pass, reused from step to step.
-#[derive(Default)]
 pub(crate) struct ParticleContacts {
     pub search: Neighbours,
     /// Per slot: the summed correction (xyz) and the number of active contacts (w).
     delta: Vec<Vec4>,
+    /// The contact sum's implementation (AVX where the CPU has it).
+    kernel: Kernel,
 }
 
-/// The correction of slot k from neighbour j: `Some(share · overlap · n)` when they
-/// overlap.
-#[inline(always)]
-fn push(s: &Neighbours, k: usize, j: usize, pk: Vec4, uk: f32, rk: f32) -> Option<Vec3> {
-    let pj = s.hot[j];
-    let sep = separation(s.base[k], s.base[j], pk, pj);
-    let d2 = sep.length_squared();
-    let rs = rk + s.radius[j];
-    if d2 >= rs * rs || d2 <= 1.0e-18 {
-        return None;
+impl Default for ParticleContacts {
+    fn default() -> Self {
+        ParticleContacts {
+            search: Neighbours::default(),
+            delta: Vec::new(),
+            kernel: Kernel::detect(),
+        }
     }
-    let dist = d2.sqrt();
-    let overlap = rs - dist;
-    let mut share = pk.w / (pk.w + pj.w);
-    let uj = s.unyielding[j];
-    if uj > 0.0 && uk == 0.0 {
-        share += (1.0 - share) * uj;
-    } else if uk > 0.0 && uj == 0.0 {
-        share -= share * uk;
-    }
-    Some(sep * (share * overlap / dist))
 }
 
 impl ParticleContacts {
@@ -88,6 +77,7 @@ impl ParticleContacts {
         }
         let s = &self.search;
         let m = s.len();
+        let kernel = self.kernel;
         if !s.has_roaming() {
             let delta = DisjointSlice::new(&mut self.delta);
             exec.for_ranges(m, |range| {
@@ -96,13 +86,7 @@ impl ParticleContacts {
                     let mut acc = Vec3::ZERO;
                     let mut active = 0u32;
                     if pk.w != 0.0 {
-                        let (uk, rk) = (s.unyielding[k], s.radius[k]);
-                        for &j in s.list(k) {
-                            if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
-                                acc += d;
-                                active += 1;
-                            }
-                        }
+                        sum(kernel, s, k, s.list(k), false, &mut acc, &mut active);
                     }
                     // SAFETY: each slot k is visited by exactly one range.
                     unsafe { delta.set(k, acc.extend(active as f32)) };
@@ -122,22 +106,9 @@ impl ParticleContacts {
                     if pk.w != 0.0 {
                         let (uk, rk) = (s.unyielding[k], s.radius[k]);
                         if let Some(list) = s.roam_list(k) {
-                            for &j in list {
-                                if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
-                                    acc += d;
-                                    active += 1;
-                                }
-                            }
+                            sum(kernel, s, k, list, false, &mut acc, &mut active);
                         } else {
-                            for &j in s.list(k) {
-                                if s.is_roaming(j as usize) {
-                                    continue;
-                                }
-                                if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
-                                    acc += d;
-                                    active += 1;
-                                }
-                            }
+                            sum(kernel, s, k, s.list(k), true, &mut acc, &mut active);
                             while at < side.len() && side[at][0] as usize == k {
                                 let j = side[at][1] as usize;
                                 if let Some(d) = push(s, k, j, pk, uk, rk) {

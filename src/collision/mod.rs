@@ -23,10 +23,13 @@
 //! ```
 
 pub mod colliders;
+mod contact_kernel;
 pub mod contacts;
 pub mod interaction;
 pub mod mesh;
+mod neighbour_kernel;
 pub mod neighbours;
+mod plane_cull;
 pub mod shape;
 
 use crate::error::Result;

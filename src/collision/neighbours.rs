@@ -58,6 +58,7 @@
 //! [`Neighbours::for_each`] iterates the neighbours of a slot within a distance (the
 //! loop of a fluid density estimate).
 
+use super::neighbour_kernel::{for_hits, Kernel, Probe};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{CollisionFilter, Particles};
@@ -126,6 +127,50 @@ const FAR_CELLS: f64 = (1u64 << 62) as f64;
 /// to ±2^62 so that the neighbour offsets cannot overflow.
 #[inline]
 fn cell_of(base: Vec3A, hot: Vec4, inv_cell: f32) -> [i64; 3] {
+    let x = Vec3A::from(crate::particles::position_of(base, hot)) * inv_cell;
+    if let Some(c) = floor_near(x) {
+        return c;
+    }
+    cell_of_slow(base, hot, inv_cell)
+}
+
+/// `floor(x)` of every lane as integers when every lane lies within
+/// [`NEAR_CELLS`] after the floor (what [`cell_of_slow`] returns for them), else
+/// `None`. On x86-64 it truncates with SSE2 and steps down where that rounded up,
+/// which is the exact floor of `|x| < 2^23` (no call to `floorf` per lane).
+#[inline(always)]
+fn floor_near(x: Vec3A) -> Option<[i64; 3]> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of every x86-64 CPU.
+        unsafe {
+            let v: __m128 = x.into();
+            let abs = _mm_andnot_ps(_mm_set1_ps(-0.0), v);
+            // NaN fails the comparison: such a lane takes the slow path.
+            let small = _mm_cmplt_ps(abs, _mm_set1_ps((1u32 << 23) as f32));
+            let t = _mm_cvtepi32_ps(_mm_cvttps_epi32(v));
+            let up = _mm_and_ps(_mm_cmpgt_ps(t, v), _mm_set1_ps(1.0));
+            let f = _mm_sub_ps(t, up);
+            let near = _mm_cmplt_ps(_mm_andnot_ps(_mm_set1_ps(-0.0), f), _mm_set1_ps(NEAR_CELLS));
+            if _mm_movemask_ps(_mm_and_ps(small, near)) & 0b111 != 0b111 {
+                return None;
+            }
+            let f = Vec3A::from(f);
+            Some([f.x as i64, f.y as i64, f.z as i64])
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let c = x.floor();
+        (c.abs().max_element() < NEAR_CELLS).then(|| [c.x as i64, c.y as i64, c.z as i64])
+    }
+}
+
+/// [`cell_of`] by its definition (see there): the `f32` floor near the origin, the
+/// exact `f64` position farther out.
+#[cold]
+fn cell_of_slow(base: Vec3A, hot: Vec4, inv_cell: f32) -> [i64; 3] {
     let c = (crate::particles::position_of(base, hot) * inv_cell).floor();
     if c.abs().max_element() < NEAR_CELLS {
         return [c.x as i64, c.y as i64, c.z as i64];
@@ -289,6 +334,8 @@ pub(crate) struct Neighbours {
     roam_bucket: Vec<u32>,
     /// Set when a rebuild inside a step could not allocate.
     failed: Option<Error>,
+    /// The distance test of a build's runs (AVX where the CPU has it).
+    kernel: Kernel,
     stats: NeighbourStats,
 }
 
@@ -1182,11 +1229,47 @@ impl Neighbours {
         }
         let c = cell_of(bk, hk, 1.0 / self.cell);
         self.for_runs(c, reach_cells as i64, |run, row| {
-            for j in run {
-                if row.is_none_or(|r| self.row[j] == r) && keep(j) {
-                    push(j, buf)?;
-                }
+            // Room for the whole run first; then the distance test (eight candidates
+            // at a time), and the rest of the test without branches: each hit is
+            // written at the end of the list, which grows only when it is kept.
+            let room = buf.len() + run.len();
+            if room > buf.capacity() {
+                let grow = buf.capacity().max(4 * CHUNK).max(run.len());
+                buf.try_reserve(grow).map_err(|_| ())?;
             }
+            let mut len = buf.len();
+            let out = buf.as_mut_ptr();
+            let (fast_of, filter, rows) = (&self.fast[..], &self.filter[..], &self.row[..]);
+            let probe = Probe {
+                base: bk,
+                hot: hk,
+                extent: ek,
+            };
+            for_hits(
+                self.kernel,
+                &self.base,
+                &self.hot,
+                &self.extent,
+                run,
+                &probe,
+                |j| {
+                    // SAFETY: len ≤ hits so far < buf.len() + run.len() ≤ capacity.
+                    unsafe { out.add(len).write(j as u32) };
+                    let fj = &filter[j];
+                    let layers = ((fk.layers & fj.mask) != 0) & ((fj.layers & fk.mask) != 0);
+                    let group = (fk.group == 0)
+                        | (fk.group != fj.group)
+                        | (fk.self_collision & fj.self_collision);
+                    let in_row = match row {
+                        None => true,
+                        Some(r) => rows[j] == r,
+                    };
+                    let kept = in_row & (j != k) & (fast | !fast_of[j]) & layers & group;
+                    len += kept as usize;
+                },
+            );
+            // SAFETY: the first len entries are written (len ≤ capacity).
+            unsafe { buf.set_len(len) };
             Ok(())
         })
     }
