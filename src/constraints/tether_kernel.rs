@@ -17,7 +17,9 @@ use std::ops::Range;
 use crate::math::{Vec3A, Vec4};
 use crate::solver::parallel::DisjointSlice;
 
-/// The per-slot arrays of a tether set, borrowed for one sweep.
+/// The per-slot arrays of a tether set, borrowed for one sweep (read only by the AVX
+/// kernel, so unread on other targets).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct TetherSlots<'a> {
     pub items: &'a [[u32; 2]],
     /// Max length L (m).

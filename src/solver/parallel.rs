@@ -365,7 +365,8 @@ impl<'a, T: Copy> DisjointSlice<'a, T> {
         self.ptr
     }
 
-    /// Number of elements.
+    /// Number of elements (used by the x86-64 SIMD kernels only).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     #[inline(always)]
     pub(crate) fn len(&self) -> usize {
         self.len
