@@ -195,8 +195,17 @@ fn no_aslr_prefix() -> Option<String> {
     ok.then_some(arch)
 }
 
-fn run_wrapper_test(name: &str, extra: &[&str]) {
-    let src = manifest_dir().join("tests/cpp/wrapper_test.cpp");
+/// Flags of the `_asan_ubsan` variants.
+const ASAN_UBSAN: &[&str] = &[
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
+];
+
+/// Compiles `tests/cpp/<file>` as the test binary `name` with `extra` flags, runs it,
+/// and checks it reported its `N checks, 0 failed` summary.
+fn run_checks(file: &str, name: &str, extra: &[&str]) {
+    let src = manifest_dir().join("tests/cpp").join(file);
     let stdout = compile_and_run(&src, name, extra);
     assert!(
         stdout.contains(" checks, 0 failed"),
@@ -204,47 +213,33 @@ fn run_wrapper_test(name: &str, extra: &[&str]) {
     );
 }
 
-#[test]
-fn cpp_wrapper() {
-    run_wrapper_test("wrapper_test", &[]);
-}
-
-#[test]
-fn cpp_wrapper_asan_ubsan() {
-    run_wrapper_test(
-        "wrapper_test_asan_ubsan",
-        &[
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-fno-omit-frame-pointer",
-        ],
-    );
-}
-
-/// tests/cpp/unreal_stub_test.cpp: the Unreal plugin's rope component and world
-/// subsystem (their .cpp files as shipped), compiled against the stand-in engine of
-/// tests/cpp/ue_stub and run, plain and under ASan/UBSan. Unreal's own warning set does
+/// [`run_checks`] for a test of the Unreal plugin's sources (included by the test
+/// file) on the stand-in engine of tests/cpp/ue_stub. Unreal's own warning set does
 /// not include unused parameters (engine overrides ignore many), so neither does this.
-fn run_unreal_stub_test(name: &str, extra: &[&str]) {
+fn run_unreal_checks(file: &str, name: &str, extra: &[&str]) {
     let root = manifest_dir();
     let source = root.join("unreal-sample/Plugins/Sinew/Source/Sinew");
-    let includes = [
+    let mut flags: Vec<String> = vec!["-Wno-unused-parameter".into()];
+    for dir in [
         root.join("tests/cpp/ue_stub"),
         source.join("Public"),
         source.join("Private"),
-    ];
-    let mut flags: Vec<String> = vec!["-Wno-unused-parameter".into()];
-    for dir in &includes {
+    ] {
         flags.push(format!("-I{}", dir.display()));
     }
     flags.extend(extra.iter().map(|s| s.to_string()));
     let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let src = root.join("tests/cpp/unreal_stub_test.cpp");
-    let stdout = compile_and_run(&src, name, &flags);
-    assert!(
-        stdout.contains(" checks, 0 failed"),
-        "{name} exited 0 but did not report its summary:\n{stdout}"
-    );
+    run_checks(file, name, &flags);
+}
+
+#[test]
+fn cpp_wrapper() {
+    run_checks("wrapper_test.cpp", "wrapper_test", &[]);
+}
+
+#[test]
+fn cpp_wrapper_asan_ubsan() {
+    run_checks("wrapper_test.cpp", "wrapper_test_asan_ubsan", ASAN_UBSAN);
 }
 
 /// Every .cpp of the Unreal plugin compiles on its own as C++20 (as UE 5.3+ builds
@@ -296,148 +291,84 @@ fn unreal_plugin_sources_compile_against_the_stub() {
     }
 }
 
+/// tests/cpp/unreal_stub_test.cpp: the Unreal plugin's components, scene proxy, editor
+/// preview and world subsystem (their .cpp files as shipped) on the stand-in engine,
+/// plain and under ASan/UBSan.
 #[test]
 fn unreal_components_on_a_stub_engine() {
-    run_unreal_stub_test("unreal_stub_test", &[]);
+    run_unreal_checks("unreal_stub_test.cpp", "unreal_stub_test", &[]);
 }
 
 #[test]
 fn unreal_components_on_a_stub_engine_asan_ubsan() {
-    run_unreal_stub_test(
+    run_unreal_checks(
+        "unreal_stub_test.cpp",
         "unreal_stub_test_asan_ubsan",
-        &[
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-fno-omit-frame-pointer",
-        ],
+        ASAN_UBSAN,
     );
 }
 
 /// tests/cpp/unreal_fixed_step_test.cpp: the subsystem's fixed step, accumulator,
 /// MaxStepsPerFrame cap and interpolation weight, on the stub engine (same flags as
 /// the stub test above), plain and under ASan/UBSan.
-fn run_unreal_fixed_step_test(name: &str, extra: &[&str]) {
-    let root = manifest_dir();
-    let source = root.join("unreal-sample/Plugins/Sinew/Source/Sinew");
-    let mut flags: Vec<String> = vec!["-Wno-unused-parameter".into()];
-    for dir in [
-        root.join("tests/cpp/ue_stub"),
-        source.join("Public"),
-        source.join("Private"),
-    ] {
-        flags.push(format!("-I{}", dir.display()));
-    }
-    flags.extend(extra.iter().map(|s| s.to_string()));
-    let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
-    let src = root.join("tests/cpp/unreal_fixed_step_test.cpp");
-    let stdout = compile_and_run(&src, name, &flags);
-    assert!(
-        stdout.contains(" checks, 0 failed"),
-        "{name} exited 0 but did not report its summary:\n{stdout}"
-    );
-}
-
 #[test]
 fn unreal_fixed_step_on_a_stub_engine() {
-    run_unreal_fixed_step_test("unreal_fixed_step_test", &[]);
+    run_unreal_checks("unreal_fixed_step_test.cpp", "unreal_fixed_step_test", &[]);
 }
 
 #[test]
 fn unreal_fixed_step_on_a_stub_engine_asan_ubsan() {
-    run_unreal_fixed_step_test(
+    run_unreal_checks(
+        "unreal_fixed_step_test.cpp",
         "unreal_fixed_step_test_asan_ubsan",
-        &[
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-fno-omit-frame-pointer",
-        ],
+        ASAN_UBSAN,
     );
 }
 
 /// tests/cpp/colliders_test.cpp: sinew_colliders.hpp (UE shapes -> collider descs)
 /// and the Scene's colliders, radii, picks and grabs, plain and under ASan/UBSan.
-fn run_colliders_test(name: &str, extra: &[&str]) {
-    let src = manifest_dir().join("tests/cpp/colliders_test.cpp");
-    let stdout = compile_and_run(&src, name, extra);
-    assert!(
-        stdout.contains(" checks, 0 failed"),
-        "{name} exited 0 but did not report its summary:\n{stdout}"
-    );
-}
-
 #[test]
 fn cpp_colliders() {
-    run_colliders_test("colliders_test", &[]);
+    run_checks("colliders_test.cpp", "colliders_test", &[]);
 }
 
 #[test]
 fn cpp_colliders_asan_ubsan() {
-    run_colliders_test(
+    run_checks(
+        "colliders_test.cpp",
         "colliders_test_asan_ubsan",
-        &[
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-fno-omit-frame-pointer",
-        ],
+        ASAN_UBSAN,
     );
 }
 
 /// tests/cpp/interpolation_test.cpp: World::advance and the interpolated reads of the
 /// wrapper (step counts, the cap, jittery frames bit for bit, the lerp into a vertex
 /// buffer), plain and under ASan/UBSan.
-fn run_interpolation_test(name: &str, extra: &[&str]) {
-    let src = manifest_dir().join("tests/cpp/interpolation_test.cpp");
-    let stdout = compile_and_run(&src, name, extra);
-    assert!(
-        stdout.contains(" checks, 0 failed"),
-        "{name} exited 0 but did not report its summary:\n{stdout}"
-    );
-}
-
 #[test]
 fn cpp_interpolation() {
-    run_interpolation_test("interpolation_test", &[]);
+    run_checks("interpolation_test.cpp", "interpolation_test", &[]);
 }
 
 #[test]
 fn cpp_interpolation_asan_ubsan() {
-    run_interpolation_test(
+    run_checks(
+        "interpolation_test.cpp",
         "interpolation_test_asan_ubsan",
-        &[
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-fno-omit-frame-pointer",
-        ],
+        ASAN_UBSAN,
     );
 }
 
 /// tests/cpp/render_test.cpp: sinew_render.hpp (the render data of the Unreal scene
 /// proxy: transform, bounds, rope tubes per piece, cloth vertices), plain and under
 /// ASan/UBSan.
-fn run_render_test(name: &str, extra: &[&str]) {
-    let src = manifest_dir().join("tests/cpp/render_test.cpp");
-    let stdout = compile_and_run(&src, name, extra);
-    assert!(
-        stdout.contains(" checks, 0 failed"),
-        "{name} exited 0 but did not report its summary:\n{stdout}"
-    );
-}
-
 #[test]
 fn cpp_render() {
-    run_render_test("render_test", &[]);
+    run_checks("render_test.cpp", "render_test", &[]);
 }
 
 #[test]
 fn cpp_render_asan_ubsan() {
-    run_render_test(
-        "render_test_asan_ubsan",
-        &[
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-fno-omit-frame-pointer",
-        ],
-    );
+    run_checks("render_test.cpp", "render_test_asan_ubsan", ASAN_UBSAN);
 }
 
 /// The headers of bindings/cpp, sorted.
