@@ -44,6 +44,8 @@ mod recovery;
 #[cfg(feature = "bench-scenes")]
 pub mod scenes;
 /// cbindgen:ignore
+mod simd;
+/// cbindgen:ignore
 mod skinning;
 pub mod snapshot;
 /// cbindgen:ignore

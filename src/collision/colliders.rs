@@ -207,7 +207,7 @@ pub(crate) struct Colliders {
     step_count: Vec<u8>,
     reports: Vec<ContactReport>,
     /// The plane cull's implementation (AVX where the CPU has it).
-    cull_kernel: plane_cull::Kernel,
+    cull_kernel: crate::simd::Kernel,
 }
 
 fn invalid_id(id: ColliderId) -> Error {

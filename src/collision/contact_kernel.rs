@@ -14,6 +14,7 @@ use super::neighbours::Neighbours;
 use crate::math::Vec3;
 use crate::math::Vec4;
 use crate::particles::separation;
+use crate::simd::Kernel;
 
 /// The correction of slot k from neighbour j: `Some(share · overlap · n)` when they
 /// overlap (the scalar definition the kernel follows).
@@ -62,27 +63,6 @@ fn sum_scalar(
     }
 }
 
-/// Which implementation [`sum`] runs: picked once per projection.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kernel {
-    Scalar,
-    #[cfg(target_arch = "x86_64")]
-    Avx,
-}
-
-impl Kernel {
-    /// AVX where the CPU has it, else the scalar loop.
-    pub(super) fn detect() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx") {
-                return Kernel::Avx;
-            }
-        }
-        Kernel::Scalar
-    }
-}
-
 /// The contact sum of slot k (movable) over `list` (see [`sum_scalar`]).
 #[inline(always)]
 pub(super) fn sum(
@@ -106,34 +86,8 @@ pub(super) fn sum(
 mod avx {
     use super::Neighbours;
     use crate::math::Vec3;
+    use crate::simd::avx::to_lanes;
     use std::arch::x86_64::*;
-
-    /// Eight `(x, y, z, w)` records → `[x, y, z, w]` rows of eight lanes (lane l from
-    /// record l).
-    #[inline(always)]
-    unsafe fn to_lanes(r: [__m128; 8]) -> [__m256; 4] {
-        // SAFETY: AVX is enabled in the caller (target_feature).
-        unsafe {
-            let row =
-                |lo: __m128, hi: __m128| _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
-            let (r0, r1, r2, r3) = (
-                row(r[0], r[4]),
-                row(r[1], r[5]),
-                row(r[2], r[6]),
-                row(r[3], r[7]),
-            );
-            let t0 = _mm256_unpacklo_ps(r0, r1);
-            let t1 = _mm256_unpacklo_ps(r2, r3);
-            let t2 = _mm256_unpackhi_ps(r0, r1);
-            let t3 = _mm256_unpackhi_ps(r2, r3);
-            [
-                _mm256_shuffle_ps(t0, t1, 0x44),
-                _mm256_shuffle_ps(t0, t1, 0xEE),
-                _mm256_shuffle_ps(t2, t3, 0x44),
-                _mm256_shuffle_ps(t2, t3, 0xEE),
-            ]
-        }
-    }
 
     /// See [`super::sum_scalar`]: the same operations, eight neighbours per block.
     ///

@@ -19,30 +19,22 @@
 //!   partners of a slow particle are added in a short serial pass, in a fixed order),
 //!   so the result does not depend on the thread count.
 
-use super::contact_kernel::{push, sum, Kernel};
+use super::contact_kernel::{push, sum};
 use super::neighbours::{NeighbourStats, Neighbours};
 use crate::error::{try_reserve, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
+use crate::simd::Kernel;
 use crate::solver::parallel::{DisjointSlice, Executor};
 
 /// Buffers of the particle–particle pass, reused from step to step.
+#[derive(Default)]
 pub(crate) struct ParticleContacts {
     pub search: Neighbours,
     /// Per slot: the summed correction (xyz) and the number of active contacts (w).
     delta: Vec<Vec4>,
-    /// The contact sum's implementation (AVX where the CPU has it).
+    /// The contact sum's implementation (AVX where the CPU has it: `Kernel::default`).
     kernel: Kernel,
-}
-
-impl Default for ParticleContacts {
-    fn default() -> Self {
-        ParticleContacts {
-            search: Neighbours::default(),
-            delta: Vec::new(),
-            kernel: Kernel::detect(),
-        }
-    }
 }
 
 impl ParticleContacts {

@@ -58,10 +58,11 @@
 //! [`Neighbours::for_each`] iterates the neighbours of a slot within a distance (the
 //! loop of a fluid density estimate).
 
-use super::neighbour_kernel::{for_hits, Kernel, Probe};
+use super::neighbour_kernel::{for_hits, Probe};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{CollisionFilter, Particles};
+use crate::simd::Kernel;
 use crate::solver::parallel::{DisjointSlice, Executor, CHUNK};
 
 /// The lowest skin, as a fraction of the particle's radius (m/m): room for the small

@@ -11,26 +11,7 @@
 //! masks with `culls`).
 
 use crate::math::{Vec3, Vec3A, Vec4};
-
-/// Which implementation computes the masks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Kernel {
-    Scalar,
-    #[cfg(target_arch = "x86_64")]
-    Avx,
-}
-
-impl Default for Kernel {
-    fn default() -> Self {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx") {
-                return Kernel::Avx;
-            }
-        }
-        Kernel::Scalar
-    }
-}
+use crate::simd::Kernel;
 
 /// The scalar test (the one in `Collider::culls` for a plane).
 #[inline(always)]
@@ -71,36 +52,8 @@ pub(super) fn mask8(
 #[cfg(target_arch = "x86_64")]
 mod avx {
     use crate::math::{Vec3, Vec3A, Vec4};
+    use crate::simd::avx::load_lanes as lanes;
     use std::arch::x86_64::*;
-
-    /// Eight consecutive 16-byte records at `r` → `[x, y, z, w]` rows of eight lanes.
-    ///
-    /// # Safety
-    /// AVX; `r` points to 32 readable floats.
-    #[inline(always)]
-    unsafe fn lanes(r: *const f32) -> [__m256; 4] {
-        // SAFETY: per the contract.
-        unsafe {
-            let row = |a: usize, b: usize| {
-                _mm256_insertf128_ps(
-                    _mm256_castps128_ps256(_mm_loadu_ps(r.add(4 * a))),
-                    _mm_loadu_ps(r.add(4 * b)),
-                    1,
-                )
-            };
-            let (r0, r1, r2, r3) = (row(0, 4), row(1, 5), row(2, 6), row(3, 7));
-            let t0 = _mm256_unpacklo_ps(r0, r1);
-            let t1 = _mm256_unpacklo_ps(r2, r3);
-            let t2 = _mm256_unpackhi_ps(r0, r1);
-            let t3 = _mm256_unpackhi_ps(r2, r3);
-            [
-                _mm256_shuffle_ps(t0, t1, 0x44),
-                _mm256_shuffle_ps(t0, t1, 0xEE),
-                _mm256_shuffle_ps(t2, t3, 0x44),
-                _mm256_shuffle_ps(t2, t3, 0xEE),
-            ]
-        }
-    }
 
     /// See [`super::mask8`].
     ///

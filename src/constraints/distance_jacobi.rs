@@ -49,7 +49,7 @@ pub(crate) unsafe fn project_range(
 ) {
     #[cfg(target_arch = "x86_64")]
     {
-        if super::distance_kernel::avx::available() {
+        if crate::simd::avx_available() {
             // SAFETY: the CPU has AVX (checked at run time); the other requirements are
             // this function's, passed on unchanged.
             unsafe { avx::project_range(range, slots, base, hot, inv_h2, relaxation) };
@@ -137,9 +137,10 @@ mod avx {
     use std::arch::x86_64::*;
     use std::ops::Range;
 
-    use super::super::distance_kernel::avx::{gather_pairs, to_records};
+    use super::super::distance_kernel::avx::gather_pairs;
     use super::{JacobiSlots, MIN_LENGTH};
     use crate::math::{Vec3A, Vec4};
+    use crate::simd::avx::to_records;
 
     /// # Safety
     /// As [`super::project_range`]; the CPU must support AVX.

@@ -88,8 +88,8 @@ pub(crate) unsafe fn project_range(
     }
     #[cfg(target_arch = "x86_64")]
     {
-        if avx::available() {
-            // SAFETY: the CPU has AVX (`available` checked it at run time); the range,
+        if crate::simd::avx_available() {
+            // SAFETY: the CPU has AVX (`avx_available` checked it at run time); the range,
             // slot and particle invariants of this function's safety section are exactly
             // those `avx::project_range` requires, passed on unchanged.
             unsafe { avx::project_range(range, slots, particles, inv_h2) }
@@ -381,25 +381,9 @@ mod sse2 {
 pub(super) mod avx {
     use std::arch::x86_64::*;
     use std::ops::Range;
-    use std::sync::atomic::{AtomicU8, Ordering};
 
     use super::{ParticleArrays, Slots, MIN_LENGTH};
-
-    /// Whether the CPU has AVX: 0 = not checked yet, 1 = no, 2 = yes.
-    static AVX: AtomicU8 = AtomicU8::new(0);
-
-    /// Whether the AVX kernel can run (checked once, then cached).
-    #[inline]
-    pub(in crate::constraints) fn available() -> bool {
-        match AVX.load(Ordering::Relaxed) {
-            0 => {
-                let yes = std::arch::is_x86_feature_detected!("avx");
-                AVX.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
-            }
-            v => v == 2,
-        }
-    }
+    use crate::simd::avx::{to_lanes, to_records};
 
     /// # Safety
     /// As [`super::project_range`], and the CPU must support AVX.
@@ -645,60 +629,6 @@ pub(super) mod avx {
                 _mm256_add_ps(pqz, _mm256_sub_ps(a[2], b[2])),
             ];
             (a, b, d)
-        }
-    }
-
-    /// Eight `(x, y, z, w)` records → `[x, y, z, w]` rows of eight lanes (lane k from
-    /// record k).
-    #[inline(always)]
-    pub(in crate::constraints) fn to_lanes(r: [__m128; 8]) -> [__m256; 4] {
-        // SAFETY: AVX is enabled in every caller (target_feature).
-        unsafe {
-            let row =
-                |lo: __m128, hi: __m128| _mm256_insertf128_ps(_mm256_castps128_ps256(lo), hi, 1);
-            let (r0, r1, r2, r3) = (
-                row(r[0], r[4]),
-                row(r[1], r[5]),
-                row(r[2], r[6]),
-                row(r[3], r[7]),
-            );
-            let t0 = _mm256_unpacklo_ps(r0, r1);
-            let t1 = _mm256_unpacklo_ps(r2, r3);
-            let t2 = _mm256_unpackhi_ps(r0, r1);
-            let t3 = _mm256_unpackhi_ps(r2, r3);
-            [
-                _mm256_shuffle_ps(t0, t1, 0x44),
-                _mm256_shuffle_ps(t0, t1, 0xEE),
-                _mm256_shuffle_ps(t2, t3, 0x44),
-                _mm256_shuffle_ps(t2, t3, 0xEE),
-            ]
-        }
-    }
-
-    /// The inverse of [`to_lanes`].
-    #[inline(always)]
-    pub(in crate::constraints) fn to_records(v: [__m256; 4]) -> [__m128; 8] {
-        // SAFETY: AVX is enabled in every caller (target_feature).
-        unsafe {
-            let t0 = _mm256_unpacklo_ps(v[0], v[1]);
-            let t1 = _mm256_unpackhi_ps(v[0], v[1]);
-            let t2 = _mm256_unpacklo_ps(v[2], v[3]);
-            let t3 = _mm256_unpackhi_ps(v[2], v[3]);
-            let r0 = _mm256_shuffle_ps(t0, t2, 0x44);
-            let r1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-            let r2 = _mm256_shuffle_ps(t1, t3, 0x44);
-            let r3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-            let (lo, hi) = (_mm256_castps256_ps128, |r| _mm256_extractf128_ps(r, 1));
-            [
-                lo(r0),
-                lo(r1),
-                lo(r2),
-                lo(r3),
-                hi(r0),
-                hi(r1),
-                hi(r2),
-                hi(r3),
-            ]
         }
     }
 }

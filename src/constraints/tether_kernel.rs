@@ -50,7 +50,7 @@ pub(crate) unsafe fn project_range(
         if tests::FORCE_GENERIC.load(std::sync::atomic::Ordering::Relaxed) {
             return range.start;
         }
-        if super::distance_kernel::avx::available() {
+        if crate::simd::avx_available() {
             // SAFETY: the CPU has AVX (checked at run time); the other requirements are
             // this function's, passed on unchanged.
             return unsafe { avx::project_range(range, slots, base, hot, inv_h2) };
@@ -65,10 +65,10 @@ mod avx {
     use std::arch::x86_64::*;
     use std::ops::Range;
 
-    use super::super::distance_kernel::avx::{to_lanes, to_records};
     use super::super::distance_kernel::MIN_LENGTH;
     use super::TetherSlots;
     use crate::math::{Vec3A, Vec4};
+    use crate::simd::avx::{to_lanes, to_records};
     use crate::solver::parallel::DisjointSlice;
 
     /// # Safety
