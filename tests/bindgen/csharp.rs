@@ -82,6 +82,32 @@ fn squash(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// The declaration starting at line `*i`, joined up to its `;` (which is dropped),
+/// whitespace squashed; `*i` moves past it.
+fn statement(lines: &[&str], i: &mut usize) -> String {
+    let mut sig = String::new();
+    loop {
+        sig.push(' ');
+        sig.push_str(lines[*i].trim());
+        *i += 1;
+        if sig.trim_end().ends_with(';') {
+            break;
+        }
+    }
+    squash(sig.trim().trim_end_matches(';'))
+}
+
+/// A parameter list (between the parentheses) as (type, name) pairs; `void` or
+/// nothing is none.
+fn parameters(list: &str) -> Vec<(String, String)> {
+    let inner = squash(list);
+    if inner.is_empty() || inner == "void" {
+        Vec::new()
+    } else {
+        inner.split(',').map(split_decl).collect()
+    }
+}
+
 /// Splits "TYPE NAME" into a normalised type ("const struct SinewVec3 *") and the name.
 pub fn split_decl(decl: &str) -> (String, String) {
     let d = squash(&decl.replace('*', " * "));
@@ -209,20 +235,8 @@ pub fn parse_header(h: &str) -> Header {
         }
         if t.starts_with("typedef ") && t.contains("(*") {
             // typedef RET (*NAME)(PARAMS); possibly over several lines.
-            let mut sig = String::new();
-            loop {
-                sig.push(' ');
-                sig.push_str(lines[i].trim());
-                i += 1;
-                if sig.trim_end().ends_with(';') {
-                    break;
-                }
-            }
-            let sig = squash(
-                sig.trim()
-                    .trim_start_matches("typedef ")
-                    .trim_end_matches(';'),
-            );
+            let sig = statement(&lines, &mut i);
+            let sig = squash(sig.trim_start_matches("typedef "));
             let star = sig.find("(*").unwrap();
             let name_end = star + sig[star..].find(')').unwrap();
             let ret = squash(&sig[..star].replace('*', " * "));
@@ -230,12 +244,7 @@ pub fn parse_header(h: &str) -> Header {
             let rest = &sig[name_end + 1..];
             let open = rest.find('(').unwrap();
             let close = rest.rfind(')').unwrap();
-            let inner = squash(&rest[open + 1..close]);
-            let params = if inner.is_empty() || inner == "void" {
-                Vec::new()
-            } else {
-                inner.split(',').map(split_decl).collect()
-            };
+            let params = parameters(&rest[open + 1..close]);
             out.fn_pointers.push(CFunction {
                 name,
                 doc: std::mem::take(&mut doc),
@@ -278,25 +287,12 @@ pub fn parse_header(h: &str) -> Header {
             continue;
         }
         if t.contains('(') {
-            let mut sig = String::new();
-            loop {
-                sig.push(' ');
-                sig.push_str(lines[i].trim());
-                i += 1;
-                if sig.trim_end().ends_with(';') {
-                    break;
-                }
-            }
-            let sig = squash(sig.trim().trim_end_matches(';'));
+            let sig = statement(&lines, &mut i);
+
             let open = sig.find('(').unwrap();
             let close = sig.rfind(')').unwrap();
             let (ret, name) = split_decl(&sig[..open]);
-            let inner = squash(&sig[open + 1..close]);
-            let params = if inner.is_empty() || inner == "void" {
-                Vec::new()
-            } else {
-                inner.split(',').map(split_decl).collect()
-            };
+            let params = parameters(&sig[open + 1..close]);
             out.functions.push(CFunction {
                 name,
                 doc: std::mem::take(&mut doc),
