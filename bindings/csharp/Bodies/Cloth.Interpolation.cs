@@ -26,7 +26,7 @@ namespace Sinew
         /// <summary>Writes every mesh vertex's interpolated position (m) to
         /// <paramref name="destination"/>, one x, y, z every <paramref name="strideBytes"/>
         /// (>= 12), MeshVertexCount of them: one library call straight into it when no
-        /// vertex is welded (and one per vertex tearing added).</summary>
+        /// vertex is welded (and one for the spares tearing added).</summary>
         public unsafe void ReadInterpolatedVertices(float alpha, void* destination, int strideBytes)
         {
             if (identity)
@@ -50,11 +50,10 @@ namespace Sinew
 
         unsafe void ReadInterpolatedTornVertices(float alpha, byte* dst, int strideBytes)
         {
-            for (int k = 0; k < extraParticle.Count; k++)
-            {
-                World.ReadInterpolatedPositions(extraParticle[k], alpha, extraOne);
-                *(SinewVec3*)(dst + (long)(vertexToParticle.Length + k) * strideBytes) = extraOne[0];
-            }
+            if (extraParticle.Count == 0)
+                return;
+            World.ReadInterpolatedPositions(extraFirst, alpha, extraSpan);
+            CopyTornVertices(dst, strideBytes);
         }
     }
 }

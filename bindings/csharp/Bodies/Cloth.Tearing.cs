@@ -17,7 +17,11 @@ namespace Sinew
         readonly List<int> extraParticle = new List<int>(); // and its world particle
         ClothTopology topology;
         long topologyVersion;
-        readonly SinewVec3[] extraOne = new SinewVec3[1];
+        // The spares the added vertices read lie in one span of world particles (splits
+        // take the reserve's particles in order): its first particle and a buffer of its
+        // length, so a read of the torn vertices is one library call.
+        int extraFirst;
+        SinewVec3[] extraSpan;
 
         /// <summary>Stretch ratio (length / rest length) past which an edge tears
         /// (+infinity: off, the default). Setting it the first time adds the default
@@ -95,16 +99,35 @@ namespace Sinew
                 tris[i] = v;
             }
             meshTriangles = tris;
+            if (extraParticle.Count > 0)
+            {
+                int lo = int.MaxValue, hi = int.MinValue;
+                foreach (int p in extraParticle)
+                {
+                    lo = System.Math.Min(lo, p);
+                    hi = System.Math.Max(hi, p);
+                }
+                extraFirst = lo;
+                if (extraSpan == null || extraSpan.Length != hi - lo + 1)
+                    extraSpan = new SinewVec3[hi - lo + 1];
+            }
             return true;
         }
 
         unsafe void ReadTornVertices(byte* dst, int strideBytes)
         {
+            if (extraParticle.Count == 0)
+                return;
+            World.ReadPositions(extraFirst, extraSpan);
+            CopyTornVertices(dst, strideBytes);
+        }
+
+        /// <summary>Copies each added vertex's particle from <c>extraSpan</c> (just read)
+        /// to its place after the mesh's own vertices.</summary>
+        unsafe void CopyTornVertices(byte* dst, int strideBytes)
+        {
             for (int k = 0; k < extraParticle.Count; k++)
-            {
-                World.ReadPositions(extraParticle[k], extraOne);
-                *(SinewVec3*)(dst + (long)(vertexToParticle.Length + k) * strideBytes) = extraOne[0];
-            }
+                *(SinewVec3*)(dst + (long)(vertexToParticle.Length + k) * strideBytes) = extraSpan[extraParticle[k] - extraFirst];
         }
     }
 }

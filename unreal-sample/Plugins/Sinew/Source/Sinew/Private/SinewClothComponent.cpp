@@ -9,6 +9,8 @@
 #include "SinewMeshSceneProxy.h"
 #include "SinewModule.h"
 
+#include <algorithm>
+
 USinewClothComponent::USinewClothComponent(const FObjectInitializer& ObjectInitializer)
 	: Super(ObjectInitializer)
 {
@@ -295,7 +297,8 @@ void USinewClothComponent::UpdateRenderData()
 	}
 	// The library's interpolated reads go straight into the array the render thread
 	// receives: the body's particles in one call (sinew_body_read_interpolated_positions),
-	// then the spare particles a tear moved vertices to; the subsystem's interpolation
+	// then the span of spare particles a tear moved vertices to (splits take the reserve's
+	// particles in order, so they lie together) in one more; the subsystem's interpolation
 	// alpha (the accumulator's leftover over the fixed step) draws the state between the
 	// last two steps.
 	const float Alpha = Sub->GetInterpolationAlpha();
@@ -304,9 +307,17 @@ void USinewClothComponent::UpdateRenderData()
 	Data->SimPositions.resize(ClothSource->key_count);
 	const size_t N = Layout.particles.size();
 	bool bRead = N <= Data->SimPositions.size() && (bool)Scene->read_interpolated_positions(Body, Alpha, sinew::Span<sinew::Vec3>(Data->SimPositions.data(), N));
-	for (size_t k = 0; bRead && k < ClothSource->extra_particles.size(); ++k)
+	const std::vector<uint32_t>& Extra = ClothSource->extra_particles;
+	if (bRead && !Extra.empty())
 	{
-		bRead = (bool)Scene->world().read_interpolated_positions(ClothSource->extra_particles[k], Alpha, sinew::Span<sinew::Vec3>(&Data->SimPositions[N + k], 1));
+		const auto Span = std::minmax_element(Extra.begin(), Extra.end());
+		const uint32_t First = *Span.first;
+		SpareSpan.resize((size_t)(*Span.second - First) + 1);
+		bRead = (bool)Scene->world().read_interpolated_positions(First, Alpha, sinew::Span<sinew::Vec3>(SpareSpan.data(), SpareSpan.size()));
+		for (size_t k = 0; bRead && k < Extra.size(); ++k)
+		{
+			Data->SimPositions[N + k] = SpareSpan[Extra[k] - First];
+		}
 	}
 	if (!bRead)
 	{

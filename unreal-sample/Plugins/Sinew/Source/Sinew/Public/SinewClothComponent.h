@@ -189,6 +189,7 @@ private:
 	sinew::cloth::Layout Layout;             // particles in this component's space, cm
 	std::vector<uint32_t> Pinned;            // particle indices that follow the component
 	std::vector<sinew::Vec3> SimPositions;   // m, simulation space
+	std::vector<sinew::Vec3> SpareSpan;      // m, the span of spares tearing took, read in one call
 	std::vector<float> StretchForces;        // N
 	uint32 FirstParticle = 0;                // world index of the cloth's first particle
 	uint64 TopologyVersion = 0;              // the library's, as last rebuilt
