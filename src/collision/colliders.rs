@@ -74,13 +74,14 @@ pub(crate) struct Collider {
     ang_vel: Vec3,
     /// The cull of the current substep: the world normal of a plane (`rot · +Y`, unit),
     /// and the radius (m) of a ball around the local origin that holds the shape
-    /// (infinite for planes and meshes).
+    /// (infinite for planes).
     normal: Vec3,
     bound: f32,
 }
 
 impl Collider {
     fn new(desc: ColliderDesc, mesh: Option<Box<TriMesh>>) -> Self {
+        let bound = bound_radius(&desc.shape, mesh.as_deref());
         Collider {
             desc,
             mesh,
@@ -92,28 +93,20 @@ impl Collider {
             lin_vel: Vec3::ZERO,
             ang_vel: Vec3::ZERO,
             normal: Vec3::Y,
-            bound: bound_radius(&desc.shape),
+            bound,
         }
     }
 
-    /// Whether the contact query of a particle of radius `r` moving from `v0` to `v1`
-    /// (relative to the collider's position, world axes) surely finds nothing: a plane
-    /// is one dot product, a bounded shape a segment–ball distance. Conservative: the
-    /// tolerance `tol` covers the rounding of the rotations of the full query, so
-    /// that a particle it keeps gets exactly the same contact as without the cull.
+    /// Whether the contact query of a bounded shape (sphere, capsule, box, mesh) for a
+    /// particle of radius `r` moving from `v0` to `v1` (relative to the collider's
+    /// position, world axes) surely finds nothing: a segment–ball distance.
+    /// Conservative: the tolerance `tol` covers the rounding of the rotations of the full
+    /// query, so that a particle it keeps gets exactly the same contact as without the
+    /// cull.
     #[inline]
     fn culls(&self, v0: Vec3, v1: Vec3, r: f32) -> bool {
         // Rounding of a quaternion rotation of v: a few ulps of |v| ≤ |v|₁.
-        let tol = 1.0e-5 * v1.abs().element_sum() + 1.0e-30;
-        if let Shape::Plane = self.desc.shape {
-            // The query finds nothing when the end point lies beyond r + max(r, 1e-4)
-            // of the plane (convex_contact); `plane_cull` holds the test (with `tol`)
-            // for one particle and for eight at a time.
-            return plane_cull::culls(self.normal, Vec3::ZERO, v1, r);
-        }
-        if !self.bound.is_finite() {
-            return false;
-        }
+        let tol = 1.0e-5 * (v0.abs().element_sum() + v1.abs().element_sum()) + 1.0e-30;
         let seg = v1 - v0;
         let l2 = seg.length_squared();
         let t = if l2 > 0.0 {
@@ -121,11 +114,95 @@ impl Collider {
         } else {
             0.0
         };
-        let tol = tol + 1.0e-5 * v0.abs().element_sum();
         // A hit lies within the shape inflated by r and the sweep's tolerance
         // (1e-4 (r + |seg|)), a near contact within r + max(r, 1e-4).
         let reach = self.bound + 2.0 * r + 1.0e-4 * (1.0 + r + l2.sqrt()) + tol;
         (v0 + seg * t).length_squared() > reach * reach
+    }
+
+    /// Whether no particle of a block whose paths lie in the world box `lo..hi` (radii
+    /// included, `r` the largest radius, `seg` the longest path) can touch this bounded
+    /// shape: the box is farther from the collider's ball than [`Self::culls`] reaches
+    /// for any of them (its tolerance and the rounding of world coordinates covered).
+    #[inline]
+    fn culls_box(&self, lo: Vec3, hi: Vec3, r: f32, seg: f32) -> bool {
+        let gap = (lo - self.pos).max(self.pos - hi).max(Vec3::ZERO);
+        let m = self.pos.abs().element_sum() + lo.abs().max(hi.abs()).element_sum();
+        let reach = self.bound + 2.0 * r + 1.0e-4 * (1.0 + r + seg) + 3.0e-5 * m + 1.0e-30;
+        gap.length_squared() > reach * reach
+    }
+
+    /// The contact of a plane (world space: one signed distance, no rotation) with a
+    /// particle of radius `r` (base `b`, velocity `u`, path `−h u → d` relative to `b`)
+    /// that [`plane_cull::touches`] found: `n · x ≥ n · (pos − b) + r`. The surface
+    /// point for the surface velocity is the path's entry into the inflated plane when
+    /// it crosses it, else the end point, projected onto the plane.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn plane_contact(&self, b: Vec3, u: Vec3, d: Vec3, r: f32, h: f32, inv_h: f32) -> Contact {
+        let n = self.normal;
+        let rel = self.pos - b;
+        let q0 = -h * u - rel;
+        let q1 = d - rel;
+        let (d0, d1) = (n.dot(q0) - r, n.dot(q1) - r);
+        let q = if d0 > 0.0 && d1 <= 0.0 {
+            q0 + (q1 - q0) * (d0 / (d0 - d1))
+        } else {
+            q1
+        };
+        let v_surface = self.lin_vel + self.ang_vel.cross(q - n * n.dot(q));
+        let v_pre = u + d * inv_h;
+        Contact {
+            normal: n,
+            offset: n.dot(rel) + r,
+            surface_disp: v_surface * h,
+            vn_pre: n.dot(v_pre - v_surface),
+            dn_total: 0.0,
+            slot: 0,
+            static_friction: self.desc.static_friction,
+            dynamic_friction: self.desc.dynamic_friction,
+        }
+    }
+
+    /// The contact of a bounded shape or a mesh (in its local frame, rotated there and
+    /// back), culled first by [`Self::culls`].
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn shape_contact(
+        &self,
+        b: Vec3,
+        u: Vec3,
+        d: Vec3,
+        r: f32,
+        h: f32,
+        inv_h: f32,
+    ) -> Option<Contact> {
+        let x0 = -h * u; // relative to base
+        let rel = self.pos - b;
+        if self.culls(x0 - rel, d - rel, r) {
+            return None;
+        }
+        let l0 = self.inv_rot * (x0 - rel);
+        let l1 = self.inv_rot * (d - rel);
+        let (nl, surface_local) = match &self.mesh {
+            Some(mesh) => mesh.contact(l0, l1, r),
+            None => convex_contact(&self.desc.shape, l0, l1, r),
+        }?;
+        let normal = self.rot * nl;
+        // On the collider's surface; the particle centre stays r beyond it.
+        let surface = rel + self.rot * surface_local;
+        let v_surface = self.surface_velocity(surface + b);
+        let v_pre = u + d * inv_h;
+        Some(Contact {
+            normal,
+            offset: normal.dot(surface) + r,
+            surface_disp: v_surface * h,
+            vn_pre: normal.dot(v_pre - v_surface),
+            dn_total: 0.0,
+            slot: 0,
+            static_friction: self.desc.static_friction,
+            dynamic_friction: self.desc.dynamic_friction,
+        })
     }
 
     /// Velocity of the collider's material at world point `p` (m/s).
@@ -136,8 +213,11 @@ impl Collider {
 }
 
 /// Radius of a ball around the local origin holding the shape (m); infinite for a
-/// plane and a mesh (meshes cull through their own bounding volumes).
-fn bound_radius(shape: &Shape) -> f32 {
+/// plane (planes have their own test, `plane_cull`).
+fn bound_radius(shape: &Shape, mesh: Option<&TriMesh>) -> f32 {
+    if let Some(mesh) = mesh {
+        return mesh.bound_radius();
+    }
     match *shape {
         Shape::Sphere { radius } => radius,
         Shape::Capsule {
@@ -183,6 +263,10 @@ pub(crate) struct Contact {
     /// Normal correction applied so far in this substep (m).
     dn_total: f32,
     slot: u32,
+    /// The collider's friction coefficients (copied so that the projection reads the
+    /// contact alone).
+    static_friction: f32,
+    dynamic_friction: f32,
 }
 
 /// A contact accumulated over the step, for the readback.
@@ -206,7 +290,11 @@ pub(crate) struct Colliders {
     step_contacts: Vec<StepContact>,
     step_count: Vec<u8>,
     reports: Vec<ContactReport>,
-    /// The plane cull's implementation (AVX where the CPU has it).
+    /// Per group of 32 slots (bit k: slot 32 g + k): the live planes, and the live
+    /// colliders of every other shape.
+    plane_bits: Vec<u32>,
+    shape_bits: Vec<u32>,
+    /// The plane test's implementation (AVX where the CPU has it).
     cull_kernel: crate::simd::Kernel,
 }
 
@@ -273,6 +361,13 @@ impl Colliders {
         desc.validate()?;
         let mut desc = desc;
         desc.rotation = desc.rotation.normalize();
+        let groups = (self.slots.len() + 1).div_ceil(32);
+        if self.plane_bits.len() < groups {
+            try_reserve(&mut self.plane_bits, 1, "colliders")?;
+            try_reserve(&mut self.shape_bits, 1, "colliders")?;
+            self.plane_bits.resize(groups, 0);
+            self.shape_bits.resize(groups, 0);
+        }
         let slot = match self.free.pop() {
             Some(s) => s as usize,
             None => {
@@ -287,6 +382,7 @@ impl Colliders {
             }
         };
         self.slots[slot] = Some(Collider::new(desc, mesh));
+        self.mark(slot);
         self.live += 1;
         Ok(self.id_of(slot))
     }
@@ -295,11 +391,25 @@ impl Colliders {
         let slot = self.slot_of(id)?;
         try_reserve(&mut self.free, 1, "free collider slots")?;
         self.slots[slot] = None;
+        self.mark(slot);
         // Generation 0 is skipped so that no id ever equals 0.
         self.generations[slot] = self.generations[slot].checked_add(1).unwrap_or(1);
         self.free.push(slot as u32);
         self.live -= 1;
         Ok(())
+    }
+
+    /// Sets slot's bits in `plane_bits` / `shape_bits` from what it holds (the groups
+    /// exist: `insert` and `load` grow them).
+    fn mark(&mut self, slot: usize) {
+        let (g, bit) = (slot / 32, 1u32 << (slot % 32));
+        self.plane_bits[g] &= !bit;
+        self.shape_bits[g] &= !bit;
+        match &self.slots[slot] {
+            Some(c) if c.desc.shape == Shape::Plane => self.plane_bits[g] |= bit,
+            Some(_) => self.shape_bits[g] |= bit,
+            None => {}
+        }
     }
 
     pub(crate) fn get(&self, id: ColliderId) -> Result<&ColliderDesc> {
@@ -418,85 +528,107 @@ impl Colliders {
         let contacts = DisjointSlice::new(&mut self.contacts);
         let count = DisjointSlice::new(&mut self.contact_count);
         let (hot, base, vel) = (&particles.hot, &particles.base, &particles.velocity);
+        let (plane_bits, shape_bits) = (&self.plane_bits, &self.shape_bits);
         let inv_h = 1.0 / h;
-        // Planes among the first 32 slots: culled eight particles at a time.
-        let mut planes = 0u32;
-        for (slot, c) in slots.iter().enumerate().take(32) {
-            if let Some(c) = c {
-                if c.desc.shape == Shape::Plane && c.mesh.is_none() {
-                    planes |= 1 << slot;
-                }
-            }
-        }
         let kernel = self.cull_kernel;
         exec.for_ranges(n, |range| {
-            // Per plane slot: the particles of the block of eight surely culled.
-            let mut sure = [0u32; 32];
-            for i in range.clone() {
-                let l = (i - range.start) % 8;
-                if l == 0 {
-                    let full = i + 8 <= range.end;
+            // Blocks of eight particles; per group of 32 slots, a mask per slot of the
+            // block's particles that may touch it (planes: exactly those that do).
+            let mut first = range.start;
+            while first < range.end {
+                let len = (range.end - first).min(8);
+                let mut found = [0u8; 8];
+                for (g, (&planes, &shapes)) in plane_bits.iter().zip(shape_bits).enumerate() {
+                    let mut masks = [0u8; 32];
+                    let mut any = 0u32;
                     let mut bits = planes;
                     while bits != 0 {
-                        let slot = bits.trailing_zeros() as usize;
+                        let k = bits.trailing_zeros() as usize;
                         bits &= bits - 1;
-                        let c = slots[slot].as_ref().expect("a plane slot is live");
-                        sure[slot] = if full {
-                            plane_cull::mask8(kernel, c.pos, c.normal, base, hot, radius, i)
-                        } else {
-                            0
-                        };
+                        let c = slots[32 * g + k].as_ref().expect("a plane slot is live");
+                        let m = plane_cull::mask(
+                            kernel, c.pos, c.normal, base, hot, radius, first, len,
+                        );
+                        masks[k] = m as u8;
+                        any |= m;
+                    }
+                    if shapes != 0 {
+                        // The block's paths and radii, for the box cull of bounded
+                        // shapes.
+                        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+                        let (mut r_max, mut seg_max) = (0.0f32, 0.0f32);
+                        for i in first..first + len {
+                            let b = Vec3::from(base[i]);
+                            let (x0, x1) = (b - h * vel[i], b + hot[i].truncate());
+                            let r = radius[i];
+                            lo = lo.min(x0.min(x1) - Vec3::splat(r));
+                            hi = hi.max(x0.max(x1) + Vec3::splat(r));
+                            r_max = r_max.max(r);
+                            seg_max = seg_max.max((x1 - x0).length());
+                        }
+                        // A NaN anywhere keeps every particle (the exact query decides).
+                        let boxed = (lo.is_finite() && hi.is_finite() && seg_max.is_finite())
+                            .then_some((lo, hi, r_max, seg_max));
+                        let all = (1u32 << len) - 1;
+                        let mut bits = shapes;
+                        while bits != 0 {
+                            let k = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let c = slots[32 * g + k].as_ref().expect("a shape slot is live");
+                            let m = match boxed {
+                                Some((lo, hi, r, seg)) if c.culls_box(lo, hi, r, seg) => 0,
+                                _ => all,
+                            };
+                            masks[k] = m as u8;
+                            any |= m;
+                        }
+                    }
+                    let group = planes | shapes;
+                    while any != 0 {
+                        let l = any.trailing_zeros() as usize;
+                        any &= any - 1;
+                        let i = first + l;
+                        let p = hot[i];
+                        if p.w == 0.0 {
+                            continue;
+                        }
+                        let (b, u, d) = (Vec3::from(base[i]), vel[i], p.truncate());
+                        let r = radius[i];
+                        let mut bits = group;
+                        while bits != 0 && (found[l] as usize) < MAX_COLLIDER_CONTACTS {
+                            let k = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if (masks[k] >> l) & 1 == 0 {
+                                continue;
+                            }
+                            let slot = 32 * g + k;
+                            let c = slots[slot].as_ref().expect("a masked slot is live");
+                            let contact = if (planes >> k) & 1 != 0 {
+                                c.plane_contact(b, u, d, r, h, inv_h)
+                            } else {
+                                match c.shape_contact(b, u, d, r, h, inv_h) {
+                                    Some(contact) => contact,
+                                    None => continue,
+                                }
+                            };
+                            let contact = Contact {
+                                slot: slot as u32,
+                                ..contact
+                            };
+                            // SAFETY: the contact slots of particle i belong to i
+                            // alone, and each i is visited by exactly one range.
+                            unsafe {
+                                contacts.set(i * MAX_COLLIDER_CONTACTS + found[l] as usize, contact)
+                            };
+                            found[l] += 1;
+                        }
                     }
                 }
-                let p = hot[i];
-                let mut found = 0usize;
-                if p.w != 0.0 {
-                    let (b, u, d) = (Vec3::from(base[i]), vel[i], p.truncate());
-                    let r = radius[i];
-                    let x0 = -h * u; // relative to base
-                    for (slot, c) in slots.iter().enumerate() {
-                        let Some(c) = c else { continue };
-                        if found == MAX_COLLIDER_CONTACTS {
-                            break;
-                        }
-                        if slot < 32 && (sure[slot] >> l) & 1 != 0 {
-                            continue;
-                        }
-                        let rel = c.pos - b;
-                        if c.culls(x0 - rel, d - rel, r) {
-                            continue;
-                        }
-                        let l0 = c.inv_rot * (x0 - rel);
-                        let l1 = c.inv_rot * (d - rel);
-                        let plane = match &c.mesh {
-                            Some(mesh) => mesh.contact(l0, l1, r),
-                            None => convex_contact(&c.desc.shape, l0, l1, r),
-                        };
-                        let Some((nl, surface_local)) = plane else {
-                            continue;
-                        };
-                        let normal = c.rot * nl;
-                        // On the collider's surface; the particle centre stays r
-                        // beyond it.
-                        let surface = rel + c.rot * surface_local;
-                        let v_surface = c.surface_velocity(surface + b);
-                        let v_pre = u + d * inv_h;
-                        let contact = Contact {
-                            normal,
-                            offset: normal.dot(surface) + r,
-                            surface_disp: v_surface * h,
-                            vn_pre: normal.dot(v_pre - v_surface),
-                            dn_total: 0.0,
-                            slot: slot as u32,
-                        };
-                        // SAFETY: the contact slots of particle i belong to i alone,
-                        // and each i is visited by exactly one range.
-                        unsafe { contacts.set(i * MAX_COLLIDER_CONTACTS + found, contact) };
-                        found += 1;
-                    }
+                for (l, &k) in found[..len].iter().enumerate() {
+                    // SAFETY: as above.
+                    unsafe { count.set(first + l, k) };
                 }
-                // SAFETY: as above.
-                unsafe { count.set(i, found as u8) };
+                first += len;
             }
         });
     }
@@ -507,17 +639,12 @@ impl Colliders {
             return;
         }
         let n = particles.len();
-        let slots = &self.slots;
         let contacts = DisjointSlice::new(&mut self.contacts);
         let count = &self.contact_count;
         let vel = &particles.velocity;
         let hot = DisjointSlice::new(&mut particles.hot);
         exec.for_ranges(n, |range| {
-            for i in range {
-                let k = count[i] as usize;
-                if k == 0 {
-                    continue;
-                }
+            for_touching(count, range, |i, k| {
                 // SAFETY: particle i and its contact slots are touched by this range
                 // only.
                 let mut p = unsafe { hot.get(i) };
@@ -534,14 +661,15 @@ impl Colliders {
                     let dn = -violation;
                     d += ct.normal * dn;
                     ct.dn_total += dn;
-                    let desc = &slots[ct.slot as usize].as_ref().expect("live").desc;
-                    let disp = d + u * h - ct.surface_disp;
-                    let dt = disp - ct.normal * ct.normal.dot(disp);
-                    let l = dt.length();
-                    if l < desc.static_friction * dn {
-                        d -= dt;
-                    } else if l > 0.0 {
-                        d -= dt * (desc.dynamic_friction * dn / l).min(1.0);
+                    if ct.static_friction != 0.0 || ct.dynamic_friction != 0.0 {
+                        let disp = d + u * h - ct.surface_disp;
+                        let dt = disp - ct.normal * ct.normal.dot(disp);
+                        let l = dt.length();
+                        if l < ct.static_friction * dn {
+                            d -= dt;
+                        } else if l > 0.0 {
+                            d -= dt * (ct.dynamic_friction * dn / l).min(1.0);
+                        }
                     }
                     // SAFETY: as above.
                     unsafe { contacts.set(idx, ct) };
@@ -549,7 +677,7 @@ impl Colliders {
                 p = d.extend(p.w);
                 // SAFETY: as above.
                 unsafe { hot.set(i, p) };
-            }
+            });
         });
     }
 
@@ -575,11 +703,7 @@ impl Colliders {
         let threshold = 2.0 * gravity.length() * h;
         let inv_h = 1.0 / h;
         exec.for_ranges(n, |range| {
-            for i in range {
-                let k = count[i] as usize;
-                if k == 0 {
-                    continue;
-                }
+            for_touching(count, range, |i, k| {
                 let mass = 1.0 / hot[i].w;
                 // SAFETY: particle i and its slots are touched by this range only.
                 let mut v = unsafe { vel.get(i) };
@@ -633,7 +757,7 @@ impl Colliders {
                     vel.set(i, v);
                     step_count.set(i, sc as u8);
                 }
-            }
+            });
         });
     }
 
@@ -660,6 +784,28 @@ impl Colliders {
             c.prev_position = c.desc.position;
             c.prev_rotation = c.desc.rotation;
         }
+    }
+}
+
+/// Calls `f(i, count[i])` for every particle of `range` with a contact, in order,
+/// skipping eight particles without one at a time (most particles of a world touch no
+/// collider).
+#[inline(always)]
+fn for_touching(count: &[u8], range: std::ops::Range<usize>, mut f: impl FnMut(usize, usize)) {
+    let mut i = range.start;
+    while i < range.end {
+        if i + 8 <= range.end {
+            let block: [u8; 8] = count[i..i + 8].try_into().expect("eight counts");
+            if u64::from_ne_bytes(block) == 0 {
+                i += 8;
+                continue;
+            }
+        }
+        let k = count[i] as usize;
+        if k != 0 {
+            f(i, k);
+        }
+        i += 1;
     }
 }
 
@@ -742,7 +888,7 @@ impl Collider {
             "collider transform",
         )?;
         // The cull is derived from the transform (recomputed every substep).
-        let bound = bound_radius(&desc.shape);
+        let bound = bound_radius(&desc.shape, mesh.as_deref());
         Ok(Collider {
             desc,
             mesh,
@@ -819,13 +965,22 @@ impl Colliders {
             });
         }
         let live = slots.iter().flatten().count();
-        Ok(Colliders {
+        let groups = slots.len().div_ceil(32);
+        let mut colliders = Colliders {
             slots,
             generations,
             free,
             live,
             reports,
+            plane_bits: try_with_capacity(groups, "colliders")?,
+            shape_bits: try_with_capacity(groups, "colliders")?,
             ..Default::default()
-        })
+        };
+        colliders.plane_bits.resize(groups, 0);
+        colliders.shape_bits.resize(groups, 0);
+        for slot in 0..colliders.slots.len() {
+            colliders.mark(slot);
+        }
+        Ok(colliders)
     }
 }

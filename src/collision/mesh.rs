@@ -138,6 +138,18 @@ impl TriMesh {
         self.tri.len()
     }
 
+    /// Radius (m) of a ball around the local origin that holds every triangle, with a
+    /// margin over the rounding of its lengths: a path farther than the contact reach
+    /// from it has no contact.
+    pub(crate) fn bound_radius(&self) -> f32 {
+        let far = self
+            .tri
+            .iter()
+            .flatten()
+            .fold(0.0f32, |m, v| m.max(v.length()));
+        far * (1.0 + 1.0e-5) + 1.0e-30
+    }
+
     /// The contact of a particle of radius `r` moving `p0 → p1` (local frame): the
     /// outward normal and a point of the contact plane (local), or None.
     pub(crate) fn contact(&self, p0: Vec3, p1: Vec3, r: f32) -> Option<(Vec3, Vec3)> {

@@ -1,30 +1,33 @@
-//! The plane cull of collider detection for eight particles at a time (AVX where the
-//! CPU has it, detected once per world).
+//! Plane contacts of collider detection, eight particles at a time (AVX where the CPU
+//! has it, detected once per world).
 //!
-//! `Collider::culls` drops a plane for a particle of radius r whose end point v1
-//! (relative to the plane's position) lies beyond `r + max(r, 10⁻⁴) + tol`, with
-//! `tol = 10⁻⁵ (|v1.x| + |v1.y| + |v1.z|) + 10⁻³⁰`. In a box of planes almost every
-//! test is culled; this computes the same test for eight consecutive particles with
-//! the same IEEE operations lane by lane (`rel = p − b`, `v1 = d − rel`,
-//! `(n_x v_x + n_y v_y) + n_z v_z − r ≥ max(r, 10⁻⁴) + tol`, NaN never culled), so
-//! detection keeps exactly the contacts it found without it (a unit test compares the
-//! masks with `culls`).
+//! A plane collider is a half-space, so the contact test of a particle of radius r is
+//! one signed distance: with `rel = pos − b` (the plane's position relative to the
+//! particle's base) and `v1 = d − rel` (the end of the particle's path relative to the
+//! plane's position), the particle has a contact when
+//! `(n_x v_x + n_y v_y) + n_z v_z − r < max(r, 10⁻⁴)` — within one radius of the
+//! surface, or anywhere below it. A path that starts above and ends below is caught by
+//! the same test (the half-space has no far side to tunnel out of), so the swept
+//! guarantee needs no sweep. NaN never touches. [`mask8`] computes the test for eight
+//! consecutive particles with the same IEEE operations lane by lane, so detection finds
+//! the same contacts on any CPU (a unit test compares the masks with [`touches`]).
 
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::simd::Kernel;
 
-/// The scalar test (the one in `Collider::culls` for a plane).
+/// Whether a particle of radius `r` whose path ends at `d` (relative to its base) has a
+/// contact with the plane of unit `normal` at `rel` (relative to the same base).
 #[inline(always)]
-pub(super) fn culls(normal: Vec3, rel: Vec3, d: Vec3, r: f32) -> bool {
+pub(super) fn touches(normal: Vec3, rel: Vec3, d: Vec3, r: f32) -> bool {
     let v1 = d - rel;
-    let tol = 1.0e-5 * v1.abs().element_sum() + 1.0e-30;
-    normal.dot(v1) - r >= r.max(1.0e-4) + tol
+    normal.dot(v1) - r < r.max(1.0e-4)
 }
 
-/// Bit l set when the plane (position `pos`, unit `normal`) surely has no contact with
-/// particle `first + l`, l < 8, `first + 8 ≤` the lengths.
+/// Bit l set when particle `first + l` (l < `len` ≤ 8, `first + len ≤` the lengths)
+/// has a contact with the plane (position `pos`, unit `normal`).
 #[inline(always)]
-pub(super) fn mask8(
+#[allow(clippy::too_many_arguments)]
+pub(super) fn mask(
     kernel: Kernel,
     pos: Vec3,
     normal: Vec3,
@@ -32,20 +35,21 @@ pub(super) fn mask8(
     hot: &[Vec4],
     radius: &[f32],
     first: usize,
+    len: usize,
 ) -> u32 {
     match kernel {
-        Kernel::Scalar => {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: Kernel::Avx is only chosen when the CPU has AVX.
+        Kernel::Avx if len == 8 => unsafe { avx::mask8(pos, normal, base, hot, radius, first) },
+        _ => {
             let mut m = 0;
-            for l in 0..8 {
+            for l in 0..len {
                 let i = first + l;
                 let rel = pos - Vec3::from(base[i]);
-                m |= (culls(normal, rel, hot[i].truncate(), radius[i]) as u32) << l;
+                m |= (touches(normal, rel, hot[i].truncate(), radius[i]) as u32) << l;
             }
             m
         }
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen when the CPU has AVX.
-        Kernel::Avx => unsafe { avx::mask8(pos, normal, base, hot, radius, first) },
     }
 }
 
@@ -55,7 +59,7 @@ mod avx {
     use crate::simd::avx::load_lanes as lanes;
     use std::arch::x86_64::*;
 
-    /// See [`super::mask8`].
+    /// See [`super::mask`] (eight lanes).
     ///
     /// # Safety
     /// The CPU has AVX.
@@ -78,18 +82,12 @@ mod avx {
                 _mm256_loadu_ps(radius.as_ptr().add(first)),
             )
         };
-        let abs = |v: __m256| _mm256_andnot_ps(_mm256_set1_ps(-0.0), v);
         let v = |a: usize, p: f32| {
             // rel = pos − b, v1 = d − rel
             let rel = _mm256_sub_ps(_mm256_set1_ps(p), b[a]);
             _mm256_sub_ps(h[a], rel)
         };
         let (vx, vy, vz) = (v(0, pos.x), v(1, pos.y), v(2, pos.z));
-        let sum = _mm256_add_ps(_mm256_add_ps(abs(vx), abs(vy)), abs(vz));
-        let tol = _mm256_add_ps(
-            _mm256_mul_ps(_mm256_set1_ps(1.0e-5), sum),
-            _mm256_set1_ps(1.0e-30),
-        );
         let dot = _mm256_add_ps(
             _mm256_add_ps(
                 _mm256_mul_ps(_mm256_set1_ps(normal.x), vx),
@@ -98,8 +96,8 @@ mod avx {
             _mm256_mul_ps(_mm256_set1_ps(normal.z), vz),
         );
         let lhs = _mm256_sub_ps(dot, r);
-        let rhs = _mm256_add_ps(_mm256_max_ps(r, _mm256_set1_ps(1.0e-4)), tol);
-        _mm256_movemask_ps(_mm256_cmp_ps(lhs, rhs, _CMP_GE_OQ)) as u32
+        let rhs = _mm256_max_ps(r, _mm256_set1_ps(1.0e-4));
+        _mm256_movemask_ps(_mm256_cmp_ps(lhs, rhs, _CMP_LT_OQ)) as u32
     }
 }
 
@@ -107,8 +105,8 @@ mod avx {
 mod tests {
     use super::*;
 
-    /// Particles on both sides of tilted planes and right at the cull's edge: the
-    /// kernel's masks are the scalar test's.
+    /// Particles on both sides of tilted planes and right at the contact's edge (and a
+    /// NaN): the kernel's masks are the scalar test's.
     #[test]
     fn kernel_masks_equal_the_scalar_test() {
         let mut seed = 9u64;
@@ -122,9 +120,10 @@ mod tests {
         let base: Vec<Vec3A> = (0..n)
             .map(|_| Vec3A::new(next(), next(), next()) * 0.2)
             .collect();
-        let hot: Vec<Vec4> = (0..n)
+        let mut hot: Vec<Vec4> = (0..n)
             .map(|_| Vec4::new(next(), next(), next(), 1.0) * 1.0e-3)
             .collect();
+        hot[17].y = f32::NAN;
         let radius: Vec<f32> = (0..n)
             .map(|i| {
                 if i % 9 == 0 {
@@ -135,18 +134,47 @@ mod tests {
             })
             .collect();
         let kernel = Kernel::default();
-        let (mut culled, mut kept) = (0, 0);
+        let (mut touched, mut free) = (0, 0);
         for p in 0..20 {
             let normal = Vec3::new(next(), next() + 0.6, next()).normalize();
             let pos = Vec3::new(next(), next(), next()) * 0.1;
             for first in (0..n - 8).step_by(5) {
-                let want = mask8(Kernel::Scalar, pos, normal, &base, &hot, &radius, first);
-                let got = mask8(kernel, pos, normal, &base, &hot, &radius, first);
-                assert_eq!(got, want, "plane {p}, first {first}");
-                culled += want.count_ones();
-                kept += 8 - want.count_ones();
+                for len in [8, 3] {
+                    let want = mask(
+                        Kernel::Scalar,
+                        pos,
+                        normal,
+                        &base,
+                        &hot,
+                        &radius,
+                        first,
+                        len,
+                    );
+                    let got = mask(kernel, pos, normal, &base, &hot, &radius, first, len);
+                    assert_eq!(got, want, "plane {p}, first {first}, len {len}");
+                    touched += want.count_ones();
+                    free += len as u32 - want.count_ones();
+                }
             }
+            // A NaN position never touches.
+            assert_eq!(
+                mask(kernel, pos, normal, &base, &hot, &radius, 16, 8) & 2,
+                0
+            );
         }
-        assert!(culled > 1000 && kept > 1000, "{culled} culled, {kept} kept");
+        assert!(
+            touched > 1000 && free > 1000,
+            "{touched} touched, {free} free"
+        );
+    }
+
+    /// The test against the signed distance it stands for: a particle of radius 0.1
+    /// above the plane y = 0.5 touches from 0.2 down (and anywhere below).
+    #[test]
+    fn touches_within_one_radius_or_below() {
+        let (n, rel) = (Vec3::Y, Vec3::new(0.0, 0.5, 0.0));
+        for (y, want) in [(0.71, false), (0.69, true), (0.55, true), (-40.0, true)] {
+            assert_eq!(touches(n, rel, Vec3::new(3.0, y, -2.0), 0.1), want, "y {y}");
+        }
     }
 }
