@@ -33,7 +33,7 @@ use super::mesh::TriMesh;
 use super::plane_cull;
 use super::shape::{check_transform, ColliderDesc, Shape};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
-use crate::math::Vec3;
+use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::solver::parallel::{DisjointSlice, Executor};
@@ -532,58 +532,40 @@ impl Colliders {
         let inv_h = 1.0 / h;
         let kernel = self.cull_kernel;
         exec.for_ranges(n, |range| {
-            // Blocks of eight particles; per group of 32 slots, a mask per slot of the
+            // Per group of 32 slots, blocks of eight particles: a mask per slot of the
             // block's particles that may touch it (planes: exactly those that do).
-            let mut first = range.start;
-            while first < range.end {
-                let len = (range.end - first).min(8);
-                let mut found = [0u8; 8];
-                for (g, (&planes, &shapes)) in plane_bits.iter().zip(shape_bits).enumerate() {
+            for (g, (&planes, &shapes)) in plane_bits.iter().zip(shape_bits).enumerate() {
+                if g > 0 && planes | shapes == 0 {
+                    continue;
+                }
+                let mut params = [(Vec3::ZERO, Vec3::ZERO); 32];
+                let mut bits = planes;
+                while bits != 0 {
+                    let k = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let c = slots[32 * g + k].as_ref().expect("a plane slot is live");
+                    params[k] = (c.pos, c.normal);
+                }
+                let group = planes | shapes;
+                let mut first = range.start;
+                while first < range.end {
+                    let len = (range.end - first).min(8);
+                    let mut found = [0u8; 8];
+                    if g > 0 {
+                        for (l, f) in found[..len].iter_mut().enumerate() {
+                            // SAFETY: the counts of this range are touched by it alone.
+                            *f = unsafe { count.get(first + l) };
+                        }
+                    }
                     let mut masks = [0u8; 32];
-                    let mut any = 0u32;
-                    let mut bits = planes;
-                    while bits != 0 {
-                        let k = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        let c = slots[32 * g + k].as_ref().expect("a plane slot is live");
-                        let m = plane_cull::mask(
-                            kernel, c.pos, c.normal, base, hot, radius, first, len,
-                        );
-                        masks[k] = m as u8;
-                        any |= m;
-                    }
+                    let mut any = plane_cull::masks(
+                        kernel, &params, planes, base, hot, radius, first, len, &mut masks,
+                    );
                     if shapes != 0 {
-                        // The block's paths and radii, for the box cull of bounded
-                        // shapes.
-                        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-                        let (mut r_max, mut seg_max) = (0.0f32, 0.0f32);
-                        for i in first..first + len {
-                            let b = Vec3::from(base[i]);
-                            let (x0, x1) = (b - h * vel[i], b + hot[i].truncate());
-                            let r = radius[i];
-                            lo = lo.min(x0.min(x1) - Vec3::splat(r));
-                            hi = hi.max(x0.max(x1) + Vec3::splat(r));
-                            r_max = r_max.max(r);
-                            seg_max = seg_max.max((x1 - x0).length());
-                        }
-                        // A NaN anywhere keeps every particle (the exact query decides).
-                        let boxed = (lo.is_finite() && hi.is_finite() && seg_max.is_finite())
-                            .then_some((lo, hi, r_max, seg_max));
-                        let all = (1u32 << len) - 1;
-                        let mut bits = shapes;
-                        while bits != 0 {
-                            let k = bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let c = slots[32 * g + k].as_ref().expect("a shape slot is live");
-                            let m = match boxed {
-                                Some((lo, hi, r, seg)) if c.culls_box(lo, hi, r, seg) => 0,
-                                _ => all,
-                            };
-                            masks[k] = m as u8;
-                            any |= m;
-                        }
+                        any |= shape_masks(
+                            slots, g, shapes, base, hot, vel, radius, h, first, len, &mut masks,
+                        );
                     }
-                    let group = planes | shapes;
                     while any != 0 {
                         let l = any.trailing_zeros() as usize;
                         any &= any - 1;
@@ -623,12 +605,12 @@ impl Colliders {
                             found[l] += 1;
                         }
                     }
+                    for (l, &k) in found[..len].iter().enumerate() {
+                        // SAFETY: as above.
+                        unsafe { count.set(first + l, k) };
+                    }
+                    first += len;
                 }
-                for (l, &k) in found[..len].iter().enumerate() {
-                    // SAFETY: as above.
-                    unsafe { count.set(first + l, k) };
-                }
-                first += len;
             }
         });
     }
@@ -785,6 +767,54 @@ impl Colliders {
             c.prev_rotation = c.desc.rotation;
         }
     }
+}
+
+/// The masks of the bounded shapes and meshes of group `g` (bits `shapes`) for the
+/// block of `len` particles at `first`: all of them, unless the box around the block's
+/// paths is out of the shape's reach ([`Collider::culls_box`]). Returns their union.
+#[allow(clippy::too_many_arguments)]
+fn shape_masks(
+    slots: &[Option<Collider>],
+    g: usize,
+    shapes: u32,
+    base: &[Vec3A],
+    hot: &[Vec4],
+    vel: &[Vec3],
+    radius: &[f32],
+    h: f32,
+    first: usize,
+    len: usize,
+    masks: &mut [u8; 32],
+) -> u32 {
+    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    let (mut r_max, mut seg_max) = (0.0f32, 0.0f32);
+    for i in first..first + len {
+        let b = Vec3::from(base[i]);
+        let (x0, x1) = (b - h * vel[i], b + hot[i].truncate());
+        let r = radius[i];
+        lo = lo.min(x0.min(x1) - Vec3::splat(r));
+        hi = hi.max(x0.max(x1) + Vec3::splat(r));
+        r_max = r_max.max(r);
+        seg_max = seg_max.max((x1 - x0).length());
+    }
+    // A NaN anywhere keeps every particle (the exact query decides).
+    let boxed = lo.is_finite() && hi.is_finite() && seg_max.is_finite();
+    let all = (1u32 << len) - 1;
+    let mut any = 0;
+    let mut bits = shapes;
+    while bits != 0 {
+        let k = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        let c = slots[32 * g + k].as_ref().expect("a shape slot is live");
+        let m = if boxed && c.culls_box(lo, hi, r_max, seg_max) {
+            0
+        } else {
+            all
+        };
+        masks[k] = m as u8;
+        any |= m;
+    }
+    any
 }
 
 /// Calls `f(i, count[i])` for every particle of `range` with a contact, in order,

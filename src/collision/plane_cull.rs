@@ -23,54 +23,73 @@ pub(super) fn touches(normal: Vec3, rel: Vec3, d: Vec3, r: f32) -> bool {
     normal.dot(v1) - r < r.max(1.0e-4)
 }
 
-/// Bit l set when particle `first + l` (l < `len` ≤ 8, `first + len ≤` the lengths)
-/// has a contact with the plane (position `pos`, unit `normal`).
+/// The position and unit normal of a plane.
+pub(super) type Plane = (Vec3, Vec3);
+
+/// For every plane k of `planes` (bit k set, k < 32): `out[k]` gets bit l set when
+/// particle `first + l` (l < `len` ≤ 8, `first + len ≤` the lengths) has a contact
+/// with the plane `params[k]`. Returns the union of the masks. The block's particles are
+/// read once for all the planes.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn mask(
+pub(super) fn masks(
     kernel: Kernel,
-    pos: Vec3,
-    normal: Vec3,
+    params: &[Plane; 32],
+    planes: u32,
     base: &[Vec3A],
     hot: &[Vec4],
     radius: &[f32],
     first: usize,
     len: usize,
+    out: &mut [u8; 32],
 ) -> u32 {
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Kernel::Avx is only chosen when the CPU has AVX.
-        Kernel::Avx if len == 8 => unsafe { avx::mask8(pos, normal, base, hot, radius, first) },
+        Kernel::Avx if len == 8 => unsafe {
+            avx::masks8(params, planes, base, hot, radius, first, out)
+        },
         _ => {
-            let mut m = 0;
-            for l in 0..len {
-                let i = first + l;
-                let rel = pos - Vec3::from(base[i]);
-                m |= (touches(normal, rel, hot[i].truncate(), radius[i]) as u32) << l;
+            let mut any = 0;
+            let mut bits = planes;
+            while bits != 0 {
+                let k = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (pos, normal) = params[k];
+                let mut m = 0;
+                for l in 0..len {
+                    let i = first + l;
+                    let rel = pos - Vec3::from(base[i]);
+                    m |= (touches(normal, rel, hot[i].truncate(), radius[i]) as u32) << l;
+                }
+                out[k] = m as u8;
+                any |= m;
             }
-            m
+            any
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
-    use crate::math::{Vec3, Vec3A, Vec4};
+    use super::Plane;
+    use crate::math::{Vec3A, Vec4};
     use crate::simd::avx::load_lanes as lanes;
     use std::arch::x86_64::*;
 
-    /// See [`super::mask`] (eight lanes).
+    /// See [`super::masks`] (eight lanes).
     ///
     /// # Safety
     /// The CPU has AVX.
     #[target_feature(enable = "avx")]
-    pub(super) unsafe fn mask8(
-        pos: Vec3,
-        normal: Vec3,
+    pub(super) unsafe fn masks8(
+        params: &[Plane; 32],
+        planes: u32,
         base: &[Vec3A],
         hot: &[Vec4],
         radius: &[f32],
         first: usize,
+        out: &mut [u8; 32],
     ) -> u32 {
         assert!(first + 8 <= base.len() && first + 8 <= hot.len() && first + 8 <= radius.len());
         // SAFETY: first + 8 ≤ every length (asserted); Vec3A and Vec4 are 16-byte
@@ -82,22 +101,32 @@ mod avx {
                 _mm256_loadu_ps(radius.as_ptr().add(first)),
             )
         };
-        let v = |a: usize, p: f32| {
-            // rel = pos − b, v1 = d − rel
-            let rel = _mm256_sub_ps(_mm256_set1_ps(p), b[a]);
-            _mm256_sub_ps(h[a], rel)
-        };
-        let (vx, vy, vz) = (v(0, pos.x), v(1, pos.y), v(2, pos.z));
-        let dot = _mm256_add_ps(
-            _mm256_add_ps(
-                _mm256_mul_ps(_mm256_set1_ps(normal.x), vx),
-                _mm256_mul_ps(_mm256_set1_ps(normal.y), vy),
-            ),
-            _mm256_mul_ps(_mm256_set1_ps(normal.z), vz),
-        );
-        let lhs = _mm256_sub_ps(dot, r);
         let rhs = _mm256_max_ps(r, _mm256_set1_ps(1.0e-4));
-        _mm256_movemask_ps(_mm256_cmp_ps(lhs, rhs, _CMP_LT_OQ)) as u32
+        let mut any = 0;
+        let mut bits = planes;
+        while bits != 0 {
+            let k = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (pos, normal) = params[k];
+            let v = |a: usize, p: f32| {
+                // rel = pos − b, v1 = d − rel
+                let rel = _mm256_sub_ps(_mm256_set1_ps(p), b[a]);
+                _mm256_sub_ps(h[a], rel)
+            };
+            let (vx, vy, vz) = (v(0, pos.x), v(1, pos.y), v(2, pos.z));
+            let dot = _mm256_add_ps(
+                _mm256_add_ps(
+                    _mm256_mul_ps(_mm256_set1_ps(normal.x), vx),
+                    _mm256_mul_ps(_mm256_set1_ps(normal.y), vy),
+                ),
+                _mm256_mul_ps(_mm256_set1_ps(normal.z), vz),
+            );
+            let lhs = _mm256_sub_ps(dot, r);
+            let m = _mm256_movemask_ps(_mm256_cmp_ps(lhs, rhs, _CMP_LT_OQ)) as u32;
+            out[k] = m as u8;
+            any |= m;
+        }
+        any
     }
 }
 
@@ -135,32 +164,34 @@ mod tests {
             .collect();
         let kernel = Kernel::default();
         let (mut touched, mut free) = (0, 0);
-        for p in 0..20 {
-            let normal = Vec3::new(next(), next() + 0.6, next()).normalize();
-            let pos = Vec3::new(next(), next(), next()) * 0.1;
+        let planes = (1 << 1) | (1 << 6) | (1 << 30);
+        for _ in 0..7 {
+            let mut params = [(Vec3::ZERO, Vec3::ZERO); 32];
+            for k in [1, 6, 30] {
+                let normal = Vec3::new(next(), next() + 0.6, next()).normalize();
+                params[k] = (Vec3::new(next(), next(), next()) * 0.1, normal);
+            }
             for first in (0..n - 8).step_by(5) {
                 for len in [8, 3] {
-                    let want = mask(
-                        Kernel::Scalar,
-                        pos,
-                        normal,
-                        &base,
-                        &hot,
-                        &radius,
-                        first,
-                        len,
-                    );
-                    let got = mask(kernel, pos, normal, &base, &hot, &radius, first, len);
-                    assert_eq!(got, want, "plane {p}, first {first}, len {len}");
-                    touched += want.count_ones();
-                    free += len as u32 - want.count_ones();
+                    let (mut want, mut got) = ([0u8; 32], [0u8; 32]);
+                    let scalar = Kernel::Scalar;
+                    let (b, h, r) = (&base, &hot, &radius);
+                    let want_any = masks(scalar, &params, planes, b, h, r, first, len, &mut want);
+                    let got_any = masks(kernel, &params, planes, b, h, r, first, len, &mut got);
+                    assert_eq!((got, got_any), (want, want_any), "first {first}, len {len}");
+                    for k in [1, 6, 30] {
+                        touched += want[k].count_ones();
+                        free += len as u32 - want[k].count_ones();
+                    }
+                    assert_eq!(want[0] | want[2] | want[31], 0, "only the planes asked");
                 }
             }
             // A NaN position never touches.
-            assert_eq!(
-                mask(kernel, pos, normal, &base, &hot, &radius, 16, 8) & 2,
-                0
+            let mut out = [0u8; 32];
+            masks(
+                kernel, &params, planes, &base, &hot, &radius, 16, 8, &mut out,
             );
+            assert_eq!((out[1] | out[6] | out[30]) & 2, 0);
         }
         assert!(
             touched > 1000 && free > 1000,
