@@ -1014,3 +1014,7 @@ impl Colliders {
         Ok(colliders)
     }
 }
+
+#[cfg(test)]
+#[path = "colliders_tests.rs"]
+mod tests;
