@@ -294,6 +294,8 @@ pub(crate) struct Colliders {
     /// colliders of every other shape.
     plane_bits: Vec<u32>,
     shape_bits: Vec<u32>,
+    /// Per group: the planes' position and normal in the current substep.
+    plane_params: Vec<[plane_cull::Plane; 32]>,
     /// The plane test's implementation (AVX where the CPU has it).
     cull_kernel: crate::simd::Kernel,
 }
@@ -365,8 +367,11 @@ impl Colliders {
         if self.plane_bits.len() < groups {
             try_reserve(&mut self.plane_bits, 1, "colliders")?;
             try_reserve(&mut self.shape_bits, 1, "colliders")?;
+            try_reserve(&mut self.plane_params, 1, "colliders")?;
             self.plane_bits.resize(groups, 0);
             self.shape_bits.resize(groups, 0);
+            self.plane_params
+                .resize(groups, [(Vec3::ZERO, Vec3::Y); 32]);
         }
         let slot = match self.free.pop() {
             Some(s) => s as usize,
@@ -517,11 +522,15 @@ impl Colliders {
             return;
         }
         let alpha = (s + 1) as f32 / substeps as f32;
-        for c in self.slots.iter_mut().flatten() {
+        for (slot, c) in self.slots.iter_mut().enumerate() {
+            let Some(c) = c else { continue };
             c.pos = c.prev_position.lerp(c.desc.position, alpha);
             c.rot = c.prev_rotation.slerp(c.desc.rotation, alpha).normalize();
             c.inv_rot = c.rot.inverse();
             c.normal = c.rot * Vec3::Y;
+            if c.desc.shape == Shape::Plane {
+                self.plane_params[slot / 32][slot % 32] = (c.pos, c.normal);
+            }
         }
         let n = particles.len();
         let slots = &self.slots;
@@ -529,43 +538,45 @@ impl Colliders {
         let count = DisjointSlice::new(&mut self.contact_count);
         let (hot, base, vel) = (&particles.hot, &particles.base, &particles.velocity);
         let (plane_bits, shape_bits) = (&self.plane_bits, &self.shape_bits);
+        let plane_params = &self.plane_params;
         let inv_h = 1.0 / h;
         let kernel = self.cull_kernel;
         exec.for_ranges(n, |range| {
-            // Per group of 32 slots, blocks of eight particles: a mask per slot of the
-            // block's particles that may touch it (planes: exactly those that do).
-            for (g, (&planes, &shapes)) in plane_bits.iter().zip(shape_bits).enumerate() {
-                if g > 0 && planes | shapes == 0 {
-                    continue;
+            debug_assert_eq!(range.start % REGION, 0, "ranges are chunk-aligned");
+            // Blocks of eight particles; per group of 32 slots, a mask per slot of the
+            // block's particles that may touch it (planes: exactly those that do). The
+            // block's contacts are staged per particle, then stored densely.
+            let mut cursor = 0;
+            let mut first = range.start;
+            while first < range.end {
+                if first % REGION == 0 {
+                    cursor = first * MAX_COLLIDER_CONTACTS;
                 }
-                let mut params = [(Vec3::ZERO, Vec3::ZERO); 32];
-                let mut bits = planes;
-                while bits != 0 {
-                    let k = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    let c = slots[32 * g + k].as_ref().expect("a plane slot is live");
-                    params[k] = (c.pos, c.normal);
-                }
-                let group = planes | shapes;
-                let mut first = range.start;
-                while first < range.end {
-                    let len = (range.end - first).min(8);
-                    let mut found = [0u8; 8];
-                    if g > 0 {
-                        for (l, f) in found[..len].iter_mut().enumerate() {
-                            // SAFETY: the counts of this range are touched by it alone.
-                            *f = unsafe { count.get(first + l) };
-                        }
+                let len = (range.end - first).min(8);
+                let mut found = [0u8; 8];
+                let mut stage = [[Contact::default(); MAX_COLLIDER_CONTACTS]; 8];
+                for (g, (&planes, &shapes)) in plane_bits.iter().zip(shape_bits).enumerate() {
+                    if planes | shapes == 0 {
+                        continue;
                     }
                     let mut masks = [0u8; 32];
                     let mut any = plane_cull::masks(
-                        kernel, &params, planes, base, hot, radius, first, len, &mut masks,
+                        kernel,
+                        &plane_params[g],
+                        planes,
+                        base,
+                        hot,
+                        radius,
+                        first,
+                        len,
+                        &mut masks,
                     );
                     if shapes != 0 {
                         any |= shape_masks(
                             slots, g, shapes, base, hot, vel, radius, h, first, len, &mut masks,
                         );
                     }
+                    let group = planes | shapes;
                     while any != 0 {
                         let l = any.trailing_zeros() as usize;
                         any &= any - 1;
@@ -593,24 +604,26 @@ impl Colliders {
                                     None => continue,
                                 }
                             };
-                            let contact = Contact {
+                            stage[l][found[l] as usize] = Contact {
                                 slot: slot as u32,
                                 ..contact
-                            };
-                            // SAFETY: the contact slots of particle i belong to i
-                            // alone, and each i is visited by exactly one range.
-                            unsafe {
-                                contacts.set(i * MAX_COLLIDER_CONTACTS + found[l] as usize, contact)
                             };
                             found[l] += 1;
                         }
                     }
-                    for (l, &k) in found[..len].iter().enumerate() {
-                        // SAFETY: as above.
-                        unsafe { count.set(first + l, k) };
-                    }
-                    first += len;
                 }
+                for l in 0..len {
+                    for &contact in &stage[l][..found[l] as usize] {
+                        // SAFETY: the contact region of a chunk (REGION particles,
+                        // MAX_COLLIDER_CONTACTS each) belongs to the range holding the
+                        // chunk, and each particle is visited by exactly one range.
+                        unsafe { contacts.set(cursor, contact) };
+                        cursor += 1;
+                    }
+                    // SAFETY: as above.
+                    unsafe { count.set(first + l, found[l]) };
+                }
+                first += len;
             }
         });
     }
@@ -626,14 +639,12 @@ impl Colliders {
         let vel = &particles.velocity;
         let hot = DisjointSlice::new(&mut particles.hot);
         exec.for_ranges(n, |range| {
-            for_touching(count, range, |i, k| {
-                // SAFETY: particle i and its contact slots are touched by this range
-                // only.
+            for_touching(count, range, |i, k, at| {
+                // SAFETY: particle i and its contacts are touched by this range only.
                 let mut p = unsafe { hot.get(i) };
                 let mut d = p.truncate();
                 let u = vel[i];
-                for c in 0..k {
-                    let idx = i * MAX_COLLIDER_CONTACTS + c;
+                for idx in at..at + k {
                     // SAFETY: as above.
                     let mut ct = unsafe { contacts.get(idx) };
                     let violation = ct.normal.dot(d) - ct.offset;
@@ -685,14 +696,13 @@ impl Colliders {
         let threshold = 2.0 * gravity.length() * h;
         let inv_h = 1.0 / h;
         exec.for_ranges(n, |range| {
-            for_touching(count, range, |i, k| {
+            for_touching(count, range, |i, k, at| {
                 let mass = 1.0 / hot[i].w;
                 // SAFETY: particle i and its slots are touched by this range only.
                 let mut v = unsafe { vel.get(i) };
                 // SAFETY: as above.
                 let mut sc = unsafe { step_count.get(i) } as usize;
-                for c in 0..k {
-                    let ct = contacts[i * MAX_COLLIDER_CONTACTS + c];
+                for &ct in &contacts[at..at + k] {
                     if ct.dn_total <= 0.0 {
                         continue;
                     }
@@ -817,14 +827,29 @@ fn shape_masks(
     any
 }
 
-/// Calls `f(i, count[i])` for every particle of `range` with a contact, in order,
-/// skipping eight particles without one at a time (most particles of a world touch no
-/// collider).
+/// The particles whose collider contacts share one region of the contact buffer: a
+/// chunk of the parallel passes. Detection stores the contacts of a chunk's particles
+/// densely from `REGION × MAX_COLLIDER_CONTACTS × chunk` on, in particle order, so that
+/// the passes over them read consecutive memory and find them from the counts alone,
+/// whatever the thread count.
+const REGION: usize = crate::solver::parallel::CHUNK;
+
+/// Calls `f(i, count[i], at)` for every particle of `range` (chunk-aligned) with a
+/// contact, in order, with `at` the index of its first contact; skips eight particles
+/// without one at a time (most particles of a world touch no collider).
 #[inline(always)]
-fn for_touching(count: &[u8], range: std::ops::Range<usize>, mut f: impl FnMut(usize, usize)) {
+fn for_touching(
+    count: &[u8],
+    range: std::ops::Range<usize>,
+    mut f: impl FnMut(usize, usize, usize),
+) {
+    let mut at = 0;
     let mut i = range.start;
     while i < range.end {
-        if i + 8 <= range.end {
+        if i % REGION == 0 {
+            at = i * MAX_COLLIDER_CONTACTS;
+        }
+        if i + 8 <= range.end && i % 8 == 0 {
             let block: [u8; 8] = count[i..i + 8].try_into().expect("eight counts");
             if u64::from_ne_bytes(block) == 0 {
                 i += 8;
@@ -833,7 +858,8 @@ fn for_touching(count: &[u8], range: std::ops::Range<usize>, mut f: impl FnMut(u
         }
         let k = count[i] as usize;
         if k != 0 {
-            f(i, k);
+            f(i, k, at);
+            at += k;
         }
         i += 1;
     }
@@ -1004,10 +1030,14 @@ impl Colliders {
             reports,
             plane_bits: try_with_capacity(groups, "colliders")?,
             shape_bits: try_with_capacity(groups, "colliders")?,
+            plane_params: try_with_capacity(groups, "colliders")?,
             ..Default::default()
         };
         colliders.plane_bits.resize(groups, 0);
         colliders.shape_bits.resize(groups, 0);
+        colliders
+            .plane_params
+            .resize(groups, [(Vec3::ZERO, Vec3::Y); 32]);
         for slot in 0..colliders.slots.len() {
             colliders.mark(slot);
         }
