@@ -142,16 +142,23 @@ impl Collider {
     fn plane_contact(&self, b: Vec3, u: Vec3, d: Vec3, r: f32, h: f32, inv_h: f32) -> Contact {
         let n = self.normal;
         let rel = self.pos - b;
-        let q0 = -h * u - rel;
-        let q1 = d - rel;
-        let (d0, d1) = (n.dot(q0) - r, n.dot(q1) - r);
-        let q = if d0 > 0.0 && d1 <= 0.0 {
-            q0 + (q1 - q0) * (d0 / (d0 - d1))
-        } else {
-            q1
-        };
-        let v_surface = self.lin_vel + self.ang_vel.cross(q - n * n.dot(q));
         let v_pre = u + d * inv_h;
+        // A plane at rest (both velocities +0, as begin_step leaves them) has no
+        // surface motion: the sum below would give +0 for any finite point.
+        let still = |v: Vec3| v.to_array().map(f32::to_bits) == [0; 3];
+        let v_surface = if still(self.lin_vel) && still(self.ang_vel) {
+            Vec3::ZERO
+        } else {
+            let q0 = -h * u - rel;
+            let q1 = d - rel;
+            let (d0, d1) = (n.dot(q0) - r, n.dot(q1) - r);
+            let q = if d0 > 0.0 && d1 <= 0.0 {
+                q0 + (q1 - q0) * (d0 / (d0 - d1))
+            } else {
+                q1
+            };
+            self.lin_vel + self.ang_vel.cross(q - n * n.dot(q))
+        };
         Contact {
             normal: n,
             offset: n.dot(rel) + r,
@@ -546,6 +553,8 @@ impl Colliders {
             // Blocks of eight particles; per group of 32 slots, a mask per slot of the
             // block's particles that may touch it (planes: exactly those that do). The
             // block's contacts are staged per particle, then stored densely.
+            // Set up once per range: a block reads only the entries it wrote.
+            let mut stage = [[Contact::default(); MAX_COLLIDER_CONTACTS]; 8];
             let mut cursor = 0;
             let mut first = range.start;
             while first < range.end {
@@ -554,7 +563,6 @@ impl Colliders {
                 }
                 let len = (range.end - first).min(8);
                 let mut found = [0u8; 8];
-                let mut stage = [[Contact::default(); MAX_COLLIDER_CONTACTS]; 8];
                 for (g, (&planes, &shapes)) in plane_bits.iter().zip(shape_bits).enumerate() {
                     if planes | shapes == 0 {
                         continue;
