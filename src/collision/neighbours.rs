@@ -88,9 +88,9 @@ pub const FAST_SKIN: f32 = 0.5;
 /// in 9 runs are tested faster than 125 of (R/2)³ in 25).
 const SLOW_CELLS: i64 = 1;
 
-/// Runs tested by one call of the distance kernel: the 9 rows of a slow particle's
+/// Runs tested by one call of the distance kernel: the rows of a slow particle's
 /// scan, each split in two where the hashed table wraps.
-const RUN_BATCH: usize = 18;
+const RUN_BATCH: usize = 2 * ((2 * SLOW_CELLS + 1) * (2 * SLOW_CELLS + 1)) as usize;
 
 /// Neighbour slots reserved per particle (lists grow beyond it when they must).
 const LIST_RESERVE: usize = 16;
@@ -347,6 +347,9 @@ pub(crate) struct Neighbours {
     /// Whether, at the last build, no slot was fast and every slot had the same
     /// filter, one that collides with itself (the scan then tests distances only).
     uniform: bool,
+    /// Whether, at the last build, every slot had the same radius and none was
+    /// unyielding (see [`Self::plain`]).
+    plain: bool,
     /// Set when a rebuild inside a step could not allocate.
     failed: Option<Error>,
     /// The distance test of a build's runs (AVX where the CPU has it).
@@ -460,6 +463,14 @@ impl Neighbours {
                 visit(p[1] as usize);
             }
         }
+    }
+
+    /// Whether every slot has the same radius and none is unyielding (as of the last
+    /// build, which every change of radii or unyielding factors precedes: each step
+    /// starts with one): the contact sum then needs neither per neighbour.
+    #[inline]
+    pub(crate) fn plain(&self) -> bool {
+        self.plain
     }
 
     /// Whether a partial update re-anchored some slot since the last build (then
@@ -1115,6 +1126,10 @@ impl Neighbours {
             let f = self.filter[0];
             f.collides(&f) && self.filter.iter().all(|g| *g == f)
         };
+        self.plain = {
+            let r = self.radius[0];
+            self.radius.iter().all(|&q| q == r) && self.unyielding.iter().all(|&u| u == 0.0)
+        };
         // No slot is roaming after a build (capacity reserved in begin_step).
         self.roam_index.clear();
         self.roam_index.resize(m, EMPTY);
@@ -1191,8 +1206,54 @@ impl Neighbours {
                 let buf = unsafe { &mut *ptr.0.add(c) };
                 buf.clear();
                 let slots = c * CHUNK..((c + 1) * CHUNK).min(m);
+                // The runs of the last slow slot's cell: the slots of a cell are
+                // consecutive, and they scan the same runs.
+                let mut cell: Option<[i64; 3]> = None;
+                let mut runs = [(0u32, 0u32); RUN_BATCH];
+                let mut rows = [0u64; RUN_BATCH];
+                let (mut count, mut total) = (0usize, 0usize);
+                let inv_cell = 1.0 / this.cell;
                 for k in slots {
-                    if this.hot[k].w != 0.0 && this.scan(k, buf).is_err() {
+                    let done = if this.hot[k].w == 0.0 {
+                        Ok(())
+                    } else if this.fast[k] {
+                        this.scan(k, buf)
+                    } else {
+                        let (bk, hk) = (this.base[k], this.hot[k]);
+                        let ck = cell_of(bk, hk, inv_cell);
+                        if cell != Some(ck) {
+                            (count, total) = (0, 0);
+                            // At most RUN_BATCH runs: 3 × 3 rows, each split at most
+                            // once where the hashed table wraps.
+                            let _ = this.for_runs(ck, SLOW_CELLS, |run, row| {
+                                if !run.is_empty() {
+                                    runs[count] = (run.start as u32, run.end as u32);
+                                    rows[count] = row.unwrap_or(0);
+                                    count += 1;
+                                    total += run.len();
+                                }
+                                Ok(())
+                            });
+                            cell = Some(ck);
+                        }
+                        let probe = Probe {
+                            base: bk,
+                            hot: hk,
+                            extent: this.extent[k],
+                        };
+                        let fk = this.filter[k];
+                        this.test_runs(
+                            k,
+                            false,
+                            &probe,
+                            &fk,
+                            &runs[..count],
+                            &rows[..count],
+                            total,
+                            buf,
+                        )
+                    };
+                    if done.is_err() {
                         failed.store(true, std::sync::atomic::Ordering::Relaxed);
                         return;
                     }
