@@ -309,6 +309,8 @@ pub(crate) struct Neighbours {
     pub unyielding: Vec<f32>,
     filter: Vec<CollisionFilter>,
     skin: Vec<f32>,
+    /// Per slot: out of its skin (or not finite) at the last refresh.
+    stale: Vec<bool>,
     /// `r + s` per slot: a pair is listed within the sum of its extents.
     extent: Vec<f32>,
     /// Base and hot displacement of the last build per coordinate, in slot order:
@@ -383,6 +385,7 @@ impl Neighbours {
             + bytes_of(&self.filter)
             + bytes_of(&self.skin)
             + bytes_of(&self.extent)
+            + bytes_of(&self.stale)
             + self
                 .grid_b
                 .iter()
@@ -564,6 +567,7 @@ impl Neighbours {
         try_reserve(&mut self.filter, grow, what)?;
         try_reserve(&mut self.skin, grow, what)?;
         try_reserve(&mut self.extent, grow, what)?;
+        try_reserve(&mut self.stale, grow, what)?;
         for a in self.grid_b.iter_mut().chain(&mut self.grid_d) {
             try_reserve(a, n.saturating_sub(a.capacity()), what)?;
         }
@@ -638,6 +642,7 @@ impl Neighbours {
             let (anchor_base, anchor_hot) = (&self.anchor_base, &self.anchor_hot);
             let base = DisjointSlice::new(&mut self.base);
             let hot = DisjointSlice::new(&mut self.hot);
+            let flags = DisjointSlice::new(&mut self.stale);
             let out = std::sync::atomic::AtomicBool::new(false);
             exec.for_ranges_light(m, |range| {
                 let mut bad = false;
@@ -651,7 +656,10 @@ impl Neighbours {
                     }
                     let moved = Vec3::from(b - anchor_base[k]) + (p.truncate() - anchor_hot[k]);
                     let s = skin[k];
-                    bad |= (moved - drift).length_squared() > s * s;
+                    let d2 = (moved - drift).length_squared();
+                    bad |= d2 > s * s;
+                    // SAFETY: as above.
+                    unsafe { flags.set(k, !(d2 <= s * s)) };
                 }
                 if bad {
                     out.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -691,12 +699,12 @@ impl Neighbours {
         let (inv_h, horizon) = (1.0 / h, HORIZON_SUBSTEPS * h);
         let v_mean = self.drift_velocity;
         for k in 0..m {
-            let (b, p) = (self.base[k], self.hot[k]);
-            let moved = Vec3::from(b - self.anchor_base[k]) + (p.truncate() - self.anchor_hot[k]);
-            let s = self.skin[k];
-            if (moved - drift).length_squared() <= s * s {
+            // Out of its skin (or NaN): flagged by the refresh.
+            if !self.stale[k] {
                 continue;
             }
+            let p = self.hot[k];
+            let b = self.base[k];
             if self.roam_index[k] == EMPTY {
                 if self.roaming.len() >= cap {
                     return false;
@@ -1070,6 +1078,7 @@ impl Neighbours {
         self.filter.resize(m, CollisionFilter::default());
         self.skin.resize(m, 0.0);
         self.extent.resize(m, 0.0);
+        self.stale.resize(m, false);
         for a in self.grid_b.iter_mut().chain(&mut self.grid_d) {
             a.resize(m, 0.0);
         }
