@@ -658,8 +658,9 @@ impl Neighbours {
                     let s = skin[k];
                     let d2 = (moved - drift).length_squared();
                     bad |= d2 > s * s;
+                    let left = d2.partial_cmp(&(s * s)).is_none_or(|o| o.is_gt());
                     // SAFETY: as above.
-                    unsafe { flags.set(k, !(d2 <= s * s)) };
+                    unsafe { flags.set(k, left) };
                 }
                 if bad {
                     out.store(true, std::sync::atomic::Ordering::Relaxed);
