@@ -317,7 +317,8 @@ pub(crate) struct Neighbours {
     /// the records the build's distance test loads eight at a time.
     grid_b: [Vec<f32>; 3],
     grid_d: [Vec<f32>; 3],
-    /// The row of each slot's cell ([`row_id`]).
+    /// The row of each slot's cell ([`row_id`]; in the hashed layout only, 0 in the
+    /// dense one, whose runs hold their own row).
     row: Vec<u64>,
     fast: Vec<bool>,
     anchor_base: Vec<Vec3A>,
@@ -997,18 +998,30 @@ impl Neighbours {
         let table = (TABLE_PER_PARTICLE * n).next_power_of_two().max(64);
         self.mask = (table - 1) as u32;
         let mask = self.mask;
-        // Dense when the box of cells of the particles fits the table (serial: min
-        // and max do not depend on the order anyway).
-        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
-        for i in 0..n {
-            if particles.radius[i] > 0.0 {
-                let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
-                for a in 0..3 {
-                    lo[a] = lo[a].min(c[a]);
-                    hi[a] = hi[a].max(c[a]);
+        // Dense when the box of cells of the particles fits the table (parallel: min
+        // and max do not depend on the order).
+        let (lo, hi) = {
+            use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
+            let lo = [i64::MAX; 3].map(AtomicI64::new);
+            let hi = [i64::MIN; 3].map(AtomicI64::new);
+            exec.for_ranges_light(n, |range| {
+                let (mut l, mut u) = ([i64::MAX; 3], [i64::MIN; 3]);
+                for i in range {
+                    if particles.radius[i] > 0.0 {
+                        let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
+                        for a in 0..3 {
+                            l[a] = l[a].min(c[a]);
+                            u[a] = u[a].max(c[a]);
+                        }
+                    }
                 }
-            }
-        }
+                for a in 0..3 {
+                    lo[a].fetch_min(l[a], Relaxed);
+                    hi[a].fetch_max(u[a], Relaxed);
+                }
+            });
+            (lo.map(AtomicI64::into_inner), hi.map(AtomicI64::into_inner))
+        };
         // In f64: cells of far-apart particles can span more than i64 holds.
         let span = |a: usize| hi[a] as f64 - lo[a] as f64 + 1.0;
         let nx = span(0) + 2.0 * PAD as f64;
@@ -1105,16 +1118,23 @@ impl Neighbours {
             let fast = DisjointSlice::new(&mut self.fast);
             let anchor_base = DisjointSlice::new(&mut self.anchor_base);
             let anchor_hot = DisjointSlice::new(&mut self.anchor_hot);
+            let hashed = dense.is_none();
             exec.for_ranges_light(m, |range| {
                 for k in range {
                     let i = order[k] as usize;
                     let (b, p) = (particles.base[i], particles.hot[i]);
                     let s = skin_of[i];
-                    let c = cell_of(b, p, inv_cell);
+                    // Rows are read in the hashed layout only.
+                    let r = if hashed {
+                        let c = cell_of(b, p, inv_cell);
+                        row_id(c[1], c[2])
+                    } else {
+                        0
+                    };
                     // SAFETY: each slot k is visited by exactly one range.
                     unsafe {
                         extent.set(k, particles.radius[i] + s);
-                        row.set(k, row_id(c[1], c[2]));
+                        row.set(k, r);
                         base.set(k, b);
                         hot.set(k, p);
                         radius.set(k, particles.radius[i]);
