@@ -21,7 +21,9 @@ use crate::constraints::{ConstraintSets, Iteration};
 use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
 use crate::particles::{position_of, Particles};
 use crate::skinning::Skinning;
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{
+    DisjointSlice, Executor, PARALLEL_MIN_ITEMS, PARALLEL_MIN_LIGHT_ITEMS, REGION_MIN_WORK,
+};
 use crate::solver::Solver;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -70,10 +72,54 @@ fn substep_tail_is_idle(
         && skin.bodies.is_empty()
 }
 
+/// Whether a step of this world runs any pass on more than one thread: its constraint
+/// work reaches [`REGION_MIN_WORK`] per iteration, its particle passes
+/// [`PARALLEL_MIN_LIGHT_ITEMS`], or it has collision passes over at least
+/// [`PARALLEL_MIN_ITEMS`] particles. Only then does the step run as one parallel
+/// region ([`Executor::region`]); a small world stays on the calling thread.
+fn runs_in_parallel(
+    particles: &Particles,
+    sets: &ConstraintSets,
+    collision: &Collision,
+    exec: &Executor,
+) -> bool {
+    let n = particles.len();
+    let collides = collision.colliders.len() > 0
+        || collision.particles.search.active
+        || collision.max_speed > 0.0;
+    exec.threads() > 1
+        && (sets.projections() >= REGION_MIN_WORK
+            || n >= PARALLEL_MIN_LIGHT_ITEMS
+            || (collides && n >= PARALLEL_MIN_ITEMS))
+}
+
 /// Advances particles and constraints by `substeps` substeps of length `h`. The first
 /// predict also records every particle's start-of-step position in
 /// `Particles::step_start` for `recovery::check`.
+///
+/// A world that uses its threads runs the whole step as one parallel region
+/// ([`Executor::region`]): on the pool's first worker, whose passes (predict, every
+/// sweep, the velocity update) hand items to the other workers, awake between the
+/// passes, instead of waking a worker and putting the calling thread to sleep once per
+/// pass.
 pub(crate) fn step(
+    particles: &mut Particles,
+    sets: &mut ConstraintSets,
+    collision: &mut Collision,
+    aero: &mut Aero,
+    skin: &mut Skinning,
+    p: &StepParams,
+    exec: &Executor,
+) -> Finite {
+    if runs_in_parallel(particles, sets, collision, exec) {
+        exec.region(|| substeps(particles, sets, collision, aero, skin, p, exec))
+    } else {
+        substeps(particles, sets, collision, aero, skin, p, exec)
+    }
+}
+
+/// The substeps of [`step`].
+fn substeps(
     particles: &mut Particles,
     sets: &mut ConstraintSets,
     collision: &mut Collision,
