@@ -474,6 +474,17 @@ impl<'a, T: Copy> DisjointSlice<'a, T> {
         }
     }
 
+    /// A second handle on the same elements, for as long as this one is borrowed;
+    /// every access through either stays under the rule of [`Self::get`] and
+    /// [`Self::set`].
+    pub(crate) fn alias(&self) -> DisjointSlice<'_, T> {
+        DisjointSlice {
+            ptr: self.ptr,
+            len: self.len,
+            _life: PhantomData,
+        }
+    }
+
     /// Reads element `i`.
     ///
     /// # Safety
