@@ -560,6 +560,45 @@ mod tests {
         }
     }
 
+    /// The claim cursor hands a stage's items to role 0 from the front and to the
+    /// other roles from the back, each item once, skips empty stages, and moves on to
+    /// the next stage only once every item of a stage is claimed.
+    #[test]
+    fn claims_take_the_front_for_role_0_and_the_back_for_the_others() {
+        let plan = [4usize, 0, 3];
+        let claims = Claims {
+            plan: &plan[..],
+            f: |_: usize, _: usize| {},
+            next: AtomicU64::new(0),
+            done: AtomicUsize::new(0),
+            abandoned: AtomicBool::new(false),
+        };
+        let (mut s0, mut f0, mut s1, mut f1) = (0, 0, 0, 0);
+        let mut take = |role: usize| {
+            if role == 0 {
+                claims.claim(0, &mut s0, &mut f0).map(|c| (c, f0))
+            } else {
+                claims.claim(role, &mut s1, &mut f1).map(|c| (c, f1))
+            }
+        };
+        assert_eq!(take(0), Some(((0, 0), 0)));
+        assert_eq!(take(1), Some(((0, 3), 0)));
+        assert_eq!(take(2), Some(((0, 2), 0)));
+        assert_eq!(take(0), Some(((0, 1), 0)));
+        // Stage 1 is empty: the next claims are stage 2's, whose first item is 4.
+        assert_eq!(take(1), Some(((2, 2), 4)));
+        assert_eq!(take(0), Some(((2, 0), 4)));
+        assert_eq!(take(0), Some(((2, 1), 4)));
+        assert_eq!(take(0), None);
+        assert_eq!(take(1), None);
+        let c = Cursor {
+            stage: CURSOR_MAX_STAGES,
+            front: CURSOR_MAX_ITEMS,
+            back: 12345,
+        };
+        assert_eq!(Cursor::unpack(c.pack()), c);
+    }
+
     /// A staged pass runs every item once and a stage only after every item of the
     /// stage before has finished, for any thread count (also with a pool shared by two
     /// threads running passes at once).
