@@ -63,14 +63,20 @@ fn sum_scalar(
     }
 }
 
-/// The contact sum of slot k (movable) over `list` (see [`sum_scalar`]).
+/// The contact sum of slot k (movable) over `list` (see [`sum_scalar`]). With
+/// `plain` (every slot has the same radius and none is unyielding:
+/// [`Neighbours::plain`]) the kernel reads neither radius nor unyielding factor of
+/// the neighbours: `r_k + r_j` is `r_k + r_k` and the share is `w_k / (w_k + w_j)`,
+/// the same operations on the same values, so the same bits.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn sum(
     kernel: Kernel,
     s: &Neighbours,
     k: usize,
     list: &[u32],
     skip_roaming: bool,
+    plain: bool,
     acc: &mut Vec3,
     active: &mut u32,
 ) {
@@ -78,7 +84,14 @@ pub(super) fn sum(
         Kernel::Scalar => sum_scalar(s, k, list, skip_roaming, acc, active),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Kernel::Avx is only chosen when the CPU has AVX.
-        Kernel::Avx => unsafe { avx::sum(s, k, list, skip_roaming, acc, active) },
+        Kernel::Avx => unsafe {
+            match (plain, skip_roaming) {
+                (true, false) => avx::sum::<true, false>(s, k, list, acc, active),
+                (true, true) => avx::sum::<true, true>(s, k, list, acc, active),
+                (false, false) => avx::sum::<false, false>(s, k, list, acc, active),
+                (false, true) => avx::sum::<false, true>(s, k, list, acc, active),
+            }
+        },
     }
 }
 
@@ -89,19 +102,21 @@ mod avx {
     use crate::simd::avx::to_lanes;
     use std::arch::x86_64::*;
 
-    /// See [`super::sum_scalar`]: the same operations, eight neighbours per block.
+    /// See [`super::sum_scalar`]: the same operations, eight neighbours per block;
+    /// `PLAIN`: see [`super::sum`].
     ///
     /// # Safety
-    /// The CPU has AVX; k and every entry of `list` are slots of `s`.
+    /// The CPU has AVX; k and every entry of `list` are slots of `s`; with `PLAIN`,
+    /// every slot has the radius of k and an unyielding factor of 0.
     #[target_feature(enable = "avx")]
-    pub(super) unsafe fn sum(
+    pub(super) unsafe fn sum<const PLAIN: bool, const SKIP_ROAMING: bool>(
         s: &Neighbours,
         k: usize,
         list: &[u32],
-        skip_roaming: bool,
         acc: &mut Vec3,
         active: &mut u32,
     ) {
+        let skip_roaming = SKIP_ROAMING;
         let (base, hot, radius, unyielding) = (&s.base, &s.hot, &s.radius, &s.unyielding);
         let m = base.len();
         assert!(k < m && hot.len() == m && radius.len() == m && unyielding.len() == m);
@@ -139,16 +154,20 @@ mod avx {
                 (
                     to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
                     to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
-                    _mm256_setr_ps(
-                        *radius.get_unchecked(idx[0]),
-                        *radius.get_unchecked(idx[1]),
-                        *radius.get_unchecked(idx[2]),
-                        *radius.get_unchecked(idx[3]),
-                        *radius.get_unchecked(idx[4]),
-                        *radius.get_unchecked(idx[5]),
-                        *radius.get_unchecked(idx[6]),
-                        *radius.get_unchecked(idx[7]),
-                    ),
+                    if PLAIN {
+                        rkv
+                    } else {
+                        _mm256_setr_ps(
+                            *radius.get_unchecked(idx[0]),
+                            *radius.get_unchecked(idx[1]),
+                            *radius.get_unchecked(idx[2]),
+                            *radius.get_unchecked(idx[3]),
+                            *radius.get_unchecked(idx[4]),
+                            *radius.get_unchecked(idx[5]),
+                            *radius.get_unchecked(idx[6]),
+                            *radius.get_unchecked(idx[7]),
+                        )
+                    },
                 )
             };
             let sx = _mm256_add_ps(_mm256_sub_ps(bkx, b[0]), _mm256_sub_ps(hkx, h[0]));
@@ -168,32 +187,36 @@ mod avx {
             if hit == 0 {
                 continue;
             }
-            let uj = _mm256_setr_ps(
-                unyielding[idx[0]],
-                unyielding[idx[1]],
-                unyielding[idx[2]],
-                unyielding[idx[3]],
-                unyielding[idx[4]],
-                unyielding[idx[5]],
-                unyielding[idx[6]],
-                unyielding[idx[7]],
-            );
             let dist = _mm256_sqrt_ps(d2);
             let overlap = _mm256_sub_ps(rs, dist);
             let share = _mm256_div_ps(wk, _mm256_add_ps(wk, h[3]));
-            // uj > 0 and uk = 0: share + (1 − share) uj; uk > 0 and uj = 0:
-            // share − share uk (exclusive: they disagree on uk).
-            let pushed = _mm256_and_ps(
-                _mm256_cmp_ps(uj, zero, _CMP_GT_OQ),
-                _mm256_cmp_ps(ukv, zero, _CMP_EQ_OQ),
-            );
-            let held = _mm256_and_ps(
-                _mm256_cmp_ps(ukv, zero, _CMP_GT_OQ),
-                _mm256_cmp_ps(uj, zero, _CMP_EQ_OQ),
-            );
-            let s1 = _mm256_add_ps(share, _mm256_mul_ps(_mm256_sub_ps(one, share), uj));
-            let s2 = _mm256_sub_ps(share, _mm256_mul_ps(share, ukv));
-            let share = _mm256_blendv_ps(_mm256_blendv_ps(share, s2, held), s1, pushed);
+            let share = if PLAIN {
+                share
+            } else {
+                let uj = _mm256_setr_ps(
+                    unyielding[idx[0]],
+                    unyielding[idx[1]],
+                    unyielding[idx[2]],
+                    unyielding[idx[3]],
+                    unyielding[idx[4]],
+                    unyielding[idx[5]],
+                    unyielding[idx[6]],
+                    unyielding[idx[7]],
+                );
+                // uj > 0 and uk = 0: share + (1 − share) uj; uk > 0 and uj = 0:
+                // share − share uk (exclusive: they disagree on uk).
+                let pushed = _mm256_and_ps(
+                    _mm256_cmp_ps(uj, zero, _CMP_GT_OQ),
+                    _mm256_cmp_ps(ukv, zero, _CMP_EQ_OQ),
+                );
+                let held = _mm256_and_ps(
+                    _mm256_cmp_ps(ukv, zero, _CMP_GT_OQ),
+                    _mm256_cmp_ps(uj, zero, _CMP_EQ_OQ),
+                );
+                let s1 = _mm256_add_ps(share, _mm256_mul_ps(_mm256_sub_ps(one, share), uj));
+                let s2 = _mm256_sub_ps(share, _mm256_mul_ps(share, ukv));
+                _mm256_blendv_ps(_mm256_blendv_ps(share, s2, held), s1, pushed)
+            };
             let f = _mm256_div_ps(_mm256_mul_ps(share, overlap), dist);
             let mut dx = [0.0f32; 8];
             let mut dy = [0.0f32; 8];
@@ -223,9 +246,17 @@ mod tests {
     use crate::solver::parallel::Executor;
 
     /// On a random packed cloud (many overlaps, pinned and unyielding particles,
-    /// mixed radii and masses), the kernel's sum is the scalar loop's, bit for bit.
+    /// mixed radii and masses), the kernel's sum is the scalar loop's, bit for bit;
+    /// on the same cloud with one radius and no unyielding particle, the plain kernel
+    /// too.
     #[test]
     fn kernel_sums_equal_the_scalar_loop() {
+        for plain in [false, true] {
+            kernel_sums_case(plain);
+        }
+    }
+
+    fn kernel_sums_case(plain: bool) {
         let mut seed = 5u64;
         let mut next = || {
             seed = seed
@@ -246,10 +277,15 @@ mod tests {
                 1 => next(),
                 _ => 0.0,
             };
+            if plain {
+                p.radius[i] = 0.011;
+                p.unyielding[i] = 0.0;
+            }
         }
         let mut s = Neighbours::default();
         s.begin_step(&p, 1.0 / 600.0, &Executor::new(1).unwrap())
             .unwrap();
+        assert_eq!(s.plain(), plain);
         let kernel = Kernel::detect();
         let mut touched = 0;
         for k in 0..s.len() {
@@ -258,14 +294,20 @@ mod tests {
             }
             for skip in [false, true] {
                 let (mut a, mut na) = (Vec3::ZERO, 0u32);
-                let (mut b, mut nb) = (Vec3::ZERO, 0u32);
                 sum_scalar(&s, k, s.list(k), skip, &mut a, &mut na);
-                sum(kernel, &s, k, s.list(k), skip, &mut b, &mut nb);
-                assert_eq!(na, nb, "slot {k}");
-                assert_eq!(
-                    a.to_array().map(f32::to_bits),
-                    b.to_array().map(f32::to_bits)
-                );
+                let mut kinds = vec![false];
+                if plain {
+                    kinds.push(true);
+                }
+                for use_plain in kinds {
+                    let (mut b, mut nb) = (Vec3::ZERO, 0u32);
+                    sum(kernel, &s, k, s.list(k), skip, use_plain, &mut b, &mut nb);
+                    assert_eq!(na, nb, "slot {k}");
+                    assert_eq!(
+                        a.to_array().map(f32::to_bits),
+                        b.to_array().map(f32::to_bits)
+                    );
+                }
                 touched += (na > 1) as usize;
             }
         }

@@ -70,6 +70,7 @@ impl ParticleContacts {
         let s = &self.search;
         let m = s.len();
         let kernel = self.kernel;
+        let plain = s.plain();
         if !s.has_roaming() {
             let delta = DisjointSlice::new(&mut self.delta);
             exec.for_ranges(m, |range| {
@@ -78,7 +79,7 @@ impl ParticleContacts {
                     let mut acc = Vec3::ZERO;
                     let mut active = 0u32;
                     if pk.w != 0.0 {
-                        sum(kernel, s, k, s.list(k), false, &mut acc, &mut active);
+                        sum(kernel, s, k, s.list(k), false, plain, &mut acc, &mut active);
                     }
                     // SAFETY: each slot k is visited by exactly one range.
                     unsafe { delta.set(k, acc.extend(active as f32)) };
@@ -98,9 +99,9 @@ impl ParticleContacts {
                     if pk.w != 0.0 {
                         let (uk, rk) = (s.unyielding[k], s.radius[k]);
                         if let Some(list) = s.roam_list(k) {
-                            sum(kernel, s, k, list, false, &mut acc, &mut active);
+                            sum(kernel, s, k, list, false, plain, &mut acc, &mut active);
                         } else {
-                            sum(kernel, s, k, s.list(k), true, &mut acc, &mut active);
+                            sum(kernel, s, k, s.list(k), true, plain, &mut acc, &mut active);
                             while at < side.len() && side[at][0] as usize == k {
                                 let j = side[at][1] as usize;
                                 if let Some(d) = push(s, k, j, pk, uk, rk) {

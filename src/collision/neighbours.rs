@@ -29,10 +29,12 @@
 //!   `ROAM_MIN + m/ROAM_SHARE` slots would roam, or when the roaming lists outgrow their
 //!   reserved room, so a partial update never allocates; every step starts from a
 //!   full build.
-//! * **Grid**: cell `C = r_max + s_cut`, half the largest reach of two *slow*
+//! * **Grid**: cell `C = 2 (r_max + s_cut)`, the largest reach of two *slow*
 //!   particles (skins up to `FAST_SKIN · r_max`, with `s_cut` their largest skin),
-//!   so a slow particle finds every slow partner in the 5 × 5 × 5 cells around its
-//!   own (125 cells of (R/2)³ hold fewer candidates than 27 of R³). A *fast*
+//!   so a slow particle finds every slow partner in the 3 × 3 × 3 cells around its
+//!   own. (Cells of half the reach, 5 × 5 × 5 of them, hold 40% fewer candidates
+//!   but split them into 25 runs of one or two particles each; the 9 runs of 3 × 3
+//!   rows are tested faster, eight candidates at a time.) A *fast*
 //!   particle (skin above `FAST_SKIN · r_max`, when there are at most
 //!   [`MAX_FAST`]`+ n/256` of them; otherwise their skins are clamped and the
 //!   validity check rebuilds as they move) scans as many cells as its reach needs
@@ -41,15 +43,16 @@
 //!   particle never widens the search of the others (no global margin).
 //! * **Cell order**: when the box of cells of the particles fits the table (4
 //!   buckets per particle), the grid is dense: cell (x, y, z) is bucket
-//!   `((z − z₀) n_y + (y − y₀)) n_x + x − x₀ + 2` (rows padded by 2 cells), so a
-//!   slow particle scans 25 contiguous runs of the sorted particles (5 × 5 rows of 5
+//!   `((z − z₀) n_y + (y − y₀)) n_x + x − x₀ + 1` (rows padded by 1 cell), so a
+//!   slow particle scans 9 contiguous runs of the sorted particles (3 × 3 rows of 3
 //!   cells). Otherwise (particles spread far apart) a cell falls in bucket
 //!   `(hash(y, z) + x) mod 2^k` (Teschner et al. 2003, "Optimized Spatial Hashing
 //!   for Collision Detection of Deformable Objects", with the rows kept whole): the
 //!   runs are the same, and a candidate counts only in the pass of its own row, so
 //!   none is visited twice. A counting sort by bucket (stable) gives the
 //!   permutation (slot → particle); positions, inverse masses, radii, skins, filters
-//!   and unyielding factors are gathered into slot order. User indices never
+//!   and unyielding factors are gathered into slot order (the build's distance
+//!   test reads positions and extents from one array per coordinate). User indices never
 //!   change: the permutation is internal.
 //! * **Lists** (parallel per chunk of 1024 slots): slot k's neighbours are slot
 //!   indices in scan order (row by row in bucket order, then by slot), stored per
@@ -58,7 +61,7 @@
 //! [`Neighbours::for_each`] iterates the neighbours of a slot within a distance (the
 //! loop of a fluid density estimate).
 
-use super::neighbour_kernel::{for_hits, Probe};
+use super::neighbour_kernel::{for_hits, Probe, Records};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{CollisionFilter, Particles};
@@ -81,9 +84,13 @@ pub const MAX_FAST: usize = 64;
 pub const FAST_SKIN: f32 = 0.5;
 
 /// A slow particle scans the cells within this many of its own: cells are
-/// `1 / SLOW_CELLS` of the largest slow reach, which scans fewer candidates than
-/// cells of the whole reach (125 cells of (R/2)³ instead of 27 of R³).
-const SLOW_CELLS: i64 = 2;
+/// `1 / SLOW_CELLS` of the largest slow reach (see the module doc: 27 cells of R³
+/// in 9 runs are tested faster than 125 of (R/2)³ in 25).
+const SLOW_CELLS: i64 = 1;
+
+/// Runs tested by one call of the distance kernel: the rows of a slow particle's
+/// scan, each split in two where the hashed table wraps.
+const RUN_BATCH: usize = 2 * ((2 * SLOW_CELLS + 1) * (2 * SLOW_CELLS + 1)) as usize;
 
 /// Neighbour slots reserved per particle (lists grow beyond it when they must).
 const LIST_RESERVE: usize = 16;
@@ -302,9 +309,16 @@ pub(crate) struct Neighbours {
     pub unyielding: Vec<f32>,
     filter: Vec<CollisionFilter>,
     skin: Vec<f32>,
+    /// Per slot: out of its skin (or not finite) at the last refresh.
+    stale: Vec<bool>,
     /// `r + s` per slot: a pair is listed within the sum of its extents.
     extent: Vec<f32>,
-    /// The row of each slot's cell ([`row_id`]).
+    /// Base and hot displacement of the last build per coordinate, in slot order:
+    /// the records the build's distance test loads eight at a time.
+    grid_b: [Vec<f32>; 3],
+    grid_d: [Vec<f32>; 3],
+    /// The row of each slot's cell ([`row_id`]; in the hashed layout only, 0 in the
+    /// dense one, whose runs hold their own row).
     row: Vec<u64>,
     fast: Vec<bool>,
     anchor_base: Vec<Vec3A>,
@@ -333,6 +347,12 @@ pub(crate) struct Neighbours {
     roam_order: Vec<u32>,
     roam_row: Vec<u64>,
     roam_bucket: Vec<u32>,
+    /// Whether, at the last build, no slot was fast and every slot had the same
+    /// filter, one that collides with itself (the scan then tests distances only).
+    uniform: bool,
+    /// Whether, at the last build, every slot had the same radius and none was
+    /// unyielding (see [`Self::plain`]).
+    plain: bool,
     /// Set when a rebuild inside a step could not allocate.
     failed: Option<Error>,
     /// The distance test of a build's runs (AVX where the CPU has it).
@@ -366,6 +386,13 @@ impl Neighbours {
             + bytes_of(&self.filter)
             + bytes_of(&self.skin)
             + bytes_of(&self.extent)
+            + bytes_of(&self.stale)
+            + self
+                .grid_b
+                .iter()
+                .chain(&self.grid_d)
+                .map(bytes_of)
+                .sum::<u64>()
             + bytes_of(&self.row)
             + bytes_of(&self.fast)
             + bytes_of(&self.anchor_base)
@@ -440,6 +467,14 @@ impl Neighbours {
                 visit(p[1] as usize);
             }
         }
+    }
+
+    /// Whether every slot has the same radius and none is unyielding (as of the last
+    /// build, which every change of radii or unyielding factors precedes: each step
+    /// starts with one): the contact sum then needs neither per neighbour.
+    #[inline]
+    pub(crate) fn plain(&self) -> bool {
+        self.plain
     }
 
     /// Whether a partial update re-anchored some slot since the last build (then
@@ -533,6 +568,10 @@ impl Neighbours {
         try_reserve(&mut self.filter, grow, what)?;
         try_reserve(&mut self.skin, grow, what)?;
         try_reserve(&mut self.extent, grow, what)?;
+        try_reserve(&mut self.stale, grow, what)?;
+        for a in self.grid_b.iter_mut().chain(&mut self.grid_d) {
+            try_reserve(a, n.saturating_sub(a.capacity()), what)?;
+        }
         try_reserve(&mut self.row, grow, what)?;
         try_reserve(&mut self.fast, grow, what)?;
         try_reserve(&mut self.anchor_base, grow, what)?;
@@ -604,6 +643,7 @@ impl Neighbours {
             let (anchor_base, anchor_hot) = (&self.anchor_base, &self.anchor_hot);
             let base = DisjointSlice::new(&mut self.base);
             let hot = DisjointSlice::new(&mut self.hot);
+            let flags = DisjointSlice::new(&mut self.stale);
             let out = std::sync::atomic::AtomicBool::new(false);
             exec.for_ranges_light(m, |range| {
                 let mut bad = false;
@@ -617,7 +657,11 @@ impl Neighbours {
                     }
                     let moved = Vec3::from(b - anchor_base[k]) + (p.truncate() - anchor_hot[k]);
                     let s = skin[k];
-                    bad |= (moved - drift).length_squared() > s * s;
+                    let d2 = (moved - drift).length_squared();
+                    bad |= d2 > s * s;
+                    let left = d2.partial_cmp(&(s * s)).is_none_or(|o| o.is_gt());
+                    // SAFETY: as above.
+                    unsafe { flags.set(k, left) };
                 }
                 if bad {
                     out.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -657,12 +701,12 @@ impl Neighbours {
         let (inv_h, horizon) = (1.0 / h, HORIZON_SUBSTEPS * h);
         let v_mean = self.drift_velocity;
         for k in 0..m {
-            let (b, p) = (self.base[k], self.hot[k]);
-            let moved = Vec3::from(b - self.anchor_base[k]) + (p.truncate() - self.anchor_hot[k]);
-            let s = self.skin[k];
-            if (moved - drift).length_squared() <= s * s {
+            // Out of its skin (or NaN): flagged by the refresh.
+            if !self.stale[k] {
                 continue;
             }
+            let p = self.hot[k];
+            let b = self.base[k];
             if self.roam_index[k] == EMPTY {
                 if self.roaming.len() >= cap {
                     return false;
@@ -671,7 +715,7 @@ impl Neighbours {
                 self.roaming.push(k as u32);
             }
             // The skin of a build, from the motion now, at most the slow cut (so the
-            // grid's cells still hold every partner within two cells).
+            // grid's cells still hold every partner within SLOW_CELLS cells).
             let i = self.order[k] as usize;
             let r = self.radius[k];
             let v = if p.w != 0.0 {
@@ -954,18 +998,30 @@ impl Neighbours {
         let table = (TABLE_PER_PARTICLE * n).next_power_of_two().max(64);
         self.mask = (table - 1) as u32;
         let mask = self.mask;
-        // Dense when the box of cells of the particles fits the table (serial: min
-        // and max do not depend on the order anyway).
-        let (mut lo, mut hi) = ([i64::MAX; 3], [i64::MIN; 3]);
-        for i in 0..n {
-            if particles.radius[i] > 0.0 {
-                let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
-                for a in 0..3 {
-                    lo[a] = lo[a].min(c[a]);
-                    hi[a] = hi[a].max(c[a]);
+        // Dense when the box of cells of the particles fits the table (parallel: min
+        // and max do not depend on the order).
+        let (lo, hi) = {
+            use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
+            let lo = [i64::MAX; 3].map(AtomicI64::new);
+            let hi = [i64::MIN; 3].map(AtomicI64::new);
+            exec.for_ranges_light(n, |range| {
+                let (mut l, mut u) = ([i64::MAX; 3], [i64::MIN; 3]);
+                for i in range {
+                    if particles.radius[i] > 0.0 {
+                        let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
+                        for a in 0..3 {
+                            l[a] = l[a].min(c[a]);
+                            u[a] = u[a].max(c[a]);
+                        }
+                    }
                 }
-            }
-        }
+                for a in 0..3 {
+                    lo[a].fetch_min(l[a], Relaxed);
+                    hi[a].fetch_max(u[a], Relaxed);
+                }
+            });
+            (lo.map(AtomicI64::into_inner), hi.map(AtomicI64::into_inner))
+        };
         // In f64: cells of far-apart particles can span more than i64 holds.
         let span = |a: usize| hi[a] as f64 - lo[a] as f64 + 1.0;
         let nx = span(0) + 2.0 * PAD as f64;
@@ -1036,6 +1092,10 @@ impl Neighbours {
         self.filter.resize(m, CollisionFilter::default());
         self.skin.resize(m, 0.0);
         self.extent.resize(m, 0.0);
+        self.stale.resize(m, false);
+        for a in self.grid_b.iter_mut().chain(&mut self.grid_d) {
+            a.resize(m, 0.0);
+        }
         self.row.resize(m, 0);
         self.fast.resize(m, false);
         self.anchor_base.resize(m, Vec3A::ZERO);
@@ -1050,20 +1110,31 @@ impl Neighbours {
             let filter = DisjointSlice::new(&mut self.filter);
             let skin = DisjointSlice::new(&mut self.skin);
             let extent = DisjointSlice::new(&mut self.extent);
+            let [gbx, gby, gbz] = &mut self.grid_b;
+            let gb = [gbx, gby, gbz].map(|a| DisjointSlice::new(a));
+            let [gdx, gdy, gdz] = &mut self.grid_d;
+            let gd = [gdx, gdy, gdz].map(|a| DisjointSlice::new(a));
             let row = DisjointSlice::new(&mut self.row);
             let fast = DisjointSlice::new(&mut self.fast);
             let anchor_base = DisjointSlice::new(&mut self.anchor_base);
             let anchor_hot = DisjointSlice::new(&mut self.anchor_hot);
+            let hashed = dense.is_none();
             exec.for_ranges_light(m, |range| {
                 for k in range {
                     let i = order[k] as usize;
                     let (b, p) = (particles.base[i], particles.hot[i]);
                     let s = skin_of[i];
-                    let c = cell_of(b, p, inv_cell);
+                    // Rows are read in the hashed layout only.
+                    let r = if hashed {
+                        let c = cell_of(b, p, inv_cell);
+                        row_id(c[1], c[2])
+                    } else {
+                        0
+                    };
                     // SAFETY: each slot k is visited by exactly one range.
                     unsafe {
                         extent.set(k, particles.radius[i] + s);
-                        row.set(k, row_id(c[1], c[2]));
+                        row.set(k, r);
                         base.set(k, b);
                         hot.set(k, p);
                         radius.set(k, particles.radius[i]);
@@ -1073,10 +1144,22 @@ impl Neighbours {
                         fast.set(k, fast_count > 0 && s > FAST_SKIN * r_max && p.w != 0.0);
                         anchor_base.set(k, b);
                         anchor_hot.set(k, p.truncate());
+                        for a in 0..3 {
+                            gb[a].set(k, b[a]);
+                            gd[a].set(k, p[a]);
+                        }
                     }
                 }
             });
         }
+        self.uniform = fast_count == 0 && {
+            let f = self.filter[0];
+            f.collides(&f) && self.filter.iter().all(|g| *g == f)
+        };
+        self.plain = {
+            let r = self.radius[0];
+            self.radius.iter().all(|&q| q == r) && self.unyielding.iter().all(|&u| u == 0.0)
+        };
         // No slot is roaming after a build (capacity reserved in begin_step).
         self.roam_index.clear();
         self.roam_index.resize(m, EMPTY);
@@ -1153,8 +1236,54 @@ impl Neighbours {
                 let buf = unsafe { &mut *ptr.0.add(c) };
                 buf.clear();
                 let slots = c * CHUNK..((c + 1) * CHUNK).min(m);
+                // The runs of the last slow slot's cell: the slots of a cell are
+                // consecutive, and they scan the same runs.
+                let mut cell: Option<[i64; 3]> = None;
+                let mut runs = [(0u32, 0u32); RUN_BATCH];
+                let mut rows = [0u64; RUN_BATCH];
+                let (mut count, mut total) = (0usize, 0usize);
+                let inv_cell = 1.0 / this.cell;
                 for k in slots {
-                    if this.hot[k].w != 0.0 && this.scan(k, buf).is_err() {
+                    let done = if this.hot[k].w == 0.0 {
+                        Ok(())
+                    } else if this.fast[k] {
+                        this.scan(k, buf)
+                    } else {
+                        let (bk, hk) = (this.base[k], this.hot[k]);
+                        let ck = cell_of(bk, hk, inv_cell);
+                        if cell != Some(ck) {
+                            (count, total) = (0, 0);
+                            // At most RUN_BATCH runs: 3 × 3 rows, each split at most
+                            // once where the hashed table wraps.
+                            let _ = this.for_runs(ck, SLOW_CELLS, |run, row| {
+                                if !run.is_empty() {
+                                    runs[count] = (run.start as u32, run.end as u32);
+                                    rows[count] = row.unwrap_or(0);
+                                    count += 1;
+                                    total += run.len();
+                                }
+                                Ok(())
+                            });
+                            cell = Some(ck);
+                        }
+                        let probe = Probe {
+                            base: bk,
+                            hot: hk,
+                            extent: this.extent[k],
+                        };
+                        let fk = this.filter[k];
+                        this.test_runs(
+                            k,
+                            false,
+                            &probe,
+                            &fk,
+                            &runs[..count],
+                            &rows[..count],
+                            total,
+                            buf,
+                        )
+                    };
+                    if done.is_err() {
                         failed.store(true, std::sync::atomic::Ordering::Relaxed);
                         return;
                     }
@@ -1229,50 +1358,100 @@ impl Neighbours {
             return Ok(());
         }
         let c = cell_of(bk, hk, 1.0 / self.cell);
+        // The runs in batches (a slow particle's 9 or 18 runs in one): one kernel call
+        // tests a batch.
+        let probe = Probe {
+            base: bk,
+            hot: hk,
+            extent: ek,
+        };
+        let mut runs = [(0u32, 0u32); RUN_BATCH];
+        let mut rows = [0u64; RUN_BATCH];
+        let (mut count, mut total) = (0usize, 0usize);
         self.for_runs(c, reach_cells as i64, |run, row| {
-            // Room for the whole run first; then the distance test (eight candidates
-            // at a time), and the rest of the test without branches: each hit is
-            // written at the end of the list, which grows only when it is kept.
-            let room = buf.len() + run.len();
-            if room > buf.capacity() {
-                let grow = buf.capacity().max(4 * CHUNK).max(run.len());
-                buf.try_reserve(grow).map_err(|_| ())?;
+            if run.is_empty() {
+                return Ok(());
             }
-            let mut len = buf.len();
-            let out = buf.as_mut_ptr();
-            let (fast_of, filter, rows) = (&self.fast[..], &self.filter[..], &self.row[..]);
-            let probe = Probe {
-                base: bk,
-                hot: hk,
-                extent: ek,
-            };
-            for_hits(
-                self.kernel,
-                &self.base,
-                &self.hot,
-                &self.extent,
-                run,
-                &probe,
-                |j| {
-                    // SAFETY: len ≤ hits so far < buf.len() + run.len() ≤ capacity.
-                    unsafe { out.add(len).write(j as u32) };
-                    let fj = &filter[j];
-                    let layers = ((fk.layers & fj.mask) != 0) & ((fj.layers & fk.mask) != 0);
-                    let group = (fk.group == 0)
-                        | (fk.group != fj.group)
-                        | (fk.self_collision & fj.self_collision);
-                    let in_row = match row {
-                        None => true,
-                        Some(r) => rows[j] == r,
-                    };
-                    let kept = in_row & (j != k) & (fast | !fast_of[j]) & layers & group;
-                    len += kept as usize;
-                },
-            );
-            // SAFETY: the first len entries are written (len ≤ capacity).
-            unsafe { buf.set_len(len) };
+            runs[count] = (run.start as u32, run.end as u32);
+            rows[count] = row.unwrap_or(0);
+            count += 1;
+            total += run.len();
+            if count == RUN_BATCH {
+                self.test_runs(k, fast, &probe, &fk, &runs, &rows, total, buf)?;
+                (count, total) = (0, 0);
+            }
             Ok(())
-        })
+        })?;
+        self.test_runs(
+            k,
+            fast,
+            &probe,
+            &fk,
+            &runs[..count],
+            &rows[..count],
+            total,
+            buf,
+        )
+    }
+
+    /// Appends to `buf` the slots of `runs` (`total` slots in all; in the hashed
+    /// layout, run q holds candidates of row `rows[q]` only) that pass the test of
+    /// [`Self::keeps`] for slot k (see [`Self::scan`]).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn test_runs(
+        &self,
+        k: usize,
+        fast: bool,
+        probe: &Probe,
+        fk: &CollisionFilter,
+        runs: &[(u32, u32)],
+        rows: &[u64],
+        total: usize,
+        buf: &mut Vec<u32>,
+    ) -> std::result::Result<(), ()> {
+        // Room for every candidate first; then the distance test (eight candidates at
+        // a time), and the rest of the test without branches: each hit is written at
+        // the end of the list, which grows only when it is kept.
+        if buf.len() + total > buf.capacity() {
+            let grow = buf.capacity().max(4 * CHUNK).max(total);
+            buf.try_reserve(grow).map_err(|_| ())?;
+        }
+        let mut len = buf.len();
+        let out = buf.as_mut_ptr();
+        let (gb, gd) = (&self.grid_b, &self.grid_d);
+        let records = Records {
+            b: [&gb[0], &gb[1], &gb[2]],
+            d: [&gd[0], &gd[1], &gd[2]],
+            e: &self.extent,
+        };
+        if self.uniform && self.dense.is_some() {
+            // Every pair collides, no slot is fast and every run holds its own row:
+            // the test is the distance and j ≠ k.
+            for_hits(self.kernel, &records, runs, probe, |j, _| {
+                // SAFETY: len ≤ hits so far < buf.len() + total ≤ capacity.
+                unsafe { out.add(len).write(j as u32) };
+                len += (j != k) as usize;
+            });
+        } else {
+            let hashed = self.dense.is_none();
+            let (fast_of, filter, row_of) = (&self.fast[..], &self.filter[..], &self.row[..]);
+            for_hits(self.kernel, &records, runs, probe, |j, q| {
+                // SAFETY: len ≤ hits so far < buf.len() + total ≤ capacity.
+                unsafe { out.add(len).write(j as u32) };
+                let fj = &filter[j];
+                let layers = ((fk.layers & fj.mask) != 0) & ((fj.layers & fk.mask) != 0);
+                let group = (fk.group == 0)
+                    | (fk.group != fj.group)
+                    | (fk.self_collision & fj.self_collision);
+                let in_row = !hashed | (row_of[j] == rows[q]);
+                let kept = in_row & (j != k) & (fast | !fast_of[j]) & layers & group;
+                len += kept as usize;
+            });
+        }
+        // SAFETY: the first len entries are written (len ≤ capacity).
+        unsafe { buf.set_len(len) };
+        Ok(())
     }
 
     /// Calls `visit(run, row)` for every run of slots in the cells within `kc` cells

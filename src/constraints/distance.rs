@@ -23,14 +23,17 @@
 
 use std::ops::Range;
 
-use super::set::{force_of_lambda, pbd_per_iteration, remove_slots, ConstraintSet, Iteration};
+use super::set::{
+    force_of_lambda, pbd_per_iteration, remove_slots, ConstraintSet, Iteration, ParticleViews,
+    Prologue,
+};
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{DisjointSlice, Executor, StagePlan};
 use crate::solver::schedule::{self, Plan, Schedule, COLOUR_CHUNK};
 use crate::solver::Solver;
 
@@ -73,6 +76,27 @@ impl From<super::nary::NewConstraint<f32, 2>> for NewDistance {
             rest: c.rest,
             compliance: c.compliance,
             stiffness: 1.0,
+        }
+    }
+}
+
+/// A sweep's plan with stage 0 grown by the items of a particle pass
+/// ([`Plan::prologue_items`]).
+struct WithPrologue<'a> {
+    plan: &'a Plan,
+    /// Items of stage 0.
+    items: usize,
+}
+
+impl StagePlan for WithPrologue<'_> {
+    fn stages(&self) -> usize {
+        self.plan.stages()
+    }
+    fn items(&self, s: usize) -> usize {
+        if s == 0 {
+            self.items
+        } else {
+            self.plan.items(s)
         }
     }
 }
@@ -286,7 +310,11 @@ impl DistanceConstraints {
     /// One Gauss-Seidel sweep: colours in order, each colour in parallel.
     ///
     /// `fresh`: the first sweep of a substep, which starts every λ from 0 (so
-    /// Gauss-Seidel needs no λ reset).
+    /// Gauss-Seidel needs no λ reset). `prologue`: a particle pass over every particle
+    /// to run first (see [`ConstraintSet::project_with_prologue`]): each block item of
+    /// stage 0 runs it over its block's particles before the block's colours (its
+    /// interior constraints touch no other particle), and stage 0 gets items for the
+    /// particles no block holds; the shared colours come after the whole stage.
     pub(crate) fn solve_gauss_seidel(
         &mut self,
         particles: &mut Particles,
@@ -294,10 +322,13 @@ impl DistanceConstraints {
         fresh: bool,
         exec: &Executor,
         threads: usize,
+        prologue: Option<Prologue<'_>>,
     ) {
+        let n = particles.len();
+        let views = ParticleViews::new(particles);
         let arrays = ParticleArrays {
-            base: &particles.base,
-            hot: DisjointSlice::new(&mut particles.hot),
+            base: views.base.alias(),
+            hot: views.hot.alias(),
         };
         let slots = Slots {
             pairs: &self.pairs,
@@ -307,20 +338,25 @@ impl DistanceConstraints {
             fresh,
         };
         let (sched, plan) = (&self.schedule, &self.plan);
-        // One parallel region for the whole sweep (see `schedule::Plan`): the blocks'
-        // interior colours, then the shared colours, large ones cut between threads.
-        // The thread count follows the work (`Executor::threads_for`).
-        exec.stages(threads, plan, |stage, item| {
-            // SAFETY: slots of one colour never share a particle, blocks hold disjoint
-            // particles (the schedule's invariants), the items of one stage are
-            // disjoint slot ranges of one colour or of disjoint blocks, each run by
-            // one thread, and stages run one after the other; indices were checked
+        let built_for = self.built_for as usize;
+        let blocks = plan.items.first().copied().unwrap_or(0);
+        let item = |stage: usize, item: usize| {
+            // SAFETY: slots of one colour never share a particle,
+            // blocks hold disjoint particles (the schedule's invariants), the items of one
+            // stage are disjoint slot ranges of one colour or of disjoint blocks, each run
+            // by one thread, and stages run one after the other; indices were checked
             // against the particle count when the constraint was added (particles are
-            // never removed).
+            // never removed). A prologue range is the particles of the item's own block
+            // (or of no block), which no other item of stage 0 touches.
             unsafe {
                 if stage == 0 {
-                    for colour in sched.block_colours(item) {
-                        project_range(colour, &slots, &arrays, inv_h2);
+                    if let Some(pass) = prologue {
+                        pass(&views, plan.prologue_range(item, built_for, n));
+                    }
+                    if item < blocks {
+                        for colour in sched.block_colours(item) {
+                            project_range(colour, &slots, &arrays, inv_h2);
+                        }
                     }
                 } else {
                     plan.shared_item(sched, stage, item, |r| {
@@ -328,7 +364,17 @@ impl DistanceConstraints {
                     });
                 }
             }
-        });
+        };
+        // One parallel region for the whole sweep (see `schedule::Plan`): the blocks'
+        // interior colours, then the shared colours, large ones cut between threads.
+        // The thread count follows the work (`Executor::threads_for`).
+        match prologue {
+            None => exec.stages(threads, plan, item),
+            Some(_) => {
+                let items = plan.prologue_items(built_for, n);
+                exec.stages(threads, &WithPrologue { plan, items }, item)
+            }
+        }
     }
 
     /// One Jacobi iteration: every constraint is projected from the same positions,
@@ -406,12 +452,28 @@ impl ConstraintSet for DistanceConstraints {
         let threads = it.exec.threads_for(self.len(), it.work);
         match it.solver {
             Solver::GaussSeidel => {
-                self.solve_gauss_seidel(particles, it.inv_h2, it.first, it.exec, threads)
+                self.solve_gauss_seidel(particles, it.inv_h2, it.first, it.exec, threads, None)
             }
             Solver::Jacobi => {
                 self.solve_jacobi(particles, it.inv_h2, it.relaxation, it.exec, threads)
             }
         }
+    }
+
+    /// Gauss-Seidel only: the pass runs block by block in the sweep's first stage.
+    fn project_with_prologue(
+        &mut self,
+        particles: &mut Particles,
+        it: &Iteration<'_>,
+        prologue: Prologue<'_>,
+    ) -> bool {
+        if it.solver != Solver::GaussSeidel || self.is_empty() {
+            return false;
+        }
+        let threads = it.exec.threads_for(self.len(), it.work);
+        let (inv_h2, first) = (it.inv_h2, it.first);
+        self.solve_gauss_seidel(particles, inv_h2, first, it.exec, threads, Some(prologue));
+        true
     }
 
     fn update_jacobi_weights(&mut self, hot: &[Vec4]) {

@@ -62,7 +62,9 @@ pub(crate) struct Slots<'a> {
 
 /// Particle arrays borrowed for one sweep.
 pub(crate) struct ParticleArrays<'a> {
-    pub base: &'a [Vec3A],
+    /// Read only, but a disjoint slice: a sweep that also predicts (a fused particle
+    /// pass) writes the base positions of other blocks meanwhile.
+    pub base: DisjointSlice<'a, Vec3A>,
     pub hot: DisjointSlice<'a, Vec4>,
 }
 
@@ -167,7 +169,9 @@ unsafe fn project_block<const L: usize, const FRESH: bool>(
         // count when the constraint was added; particles are never removed), and the
         // slots of this range own their particles during the pass (the colouring).
         let (pa, pb) = unsafe { (particles.hot.get(a), particles.hot.get(b)) };
-        let d = crate::particles::separation(particles.base[a], particles.base[b], pa, pb);
+        // SAFETY: as above, for the base positions.
+        let (ba, bb) = unsafe { (particles.base.get(a), particles.base.get(b)) };
+        let d = crate::particles::separation(ba, bb, pa, pb);
         dx[l] = d.x;
         dy[l] = d.y;
         dz[l] = d.z;
@@ -285,7 +289,7 @@ mod sse2 {
         let ia = [p[0][0], p[1][0], p[2][0], p[3][0]].map(|i| i as usize);
         let ib = [p[0][1], p[1][1], p[2][1], p[3][1]].map(|i| i as usize);
         let hot = particles.hot.as_ptr();
-        let base = particles.base;
+        let base = &particles.base;
         // SAFETY: every index is below `hot`'s and `base`'s length (validated when the
         // constraint was added; particles are never removed); `hot` is an array of
         // 16-byte aligned `Vec4`s and `base` of 16-byte aligned `Vec3A`s, each four f32,
@@ -715,7 +719,7 @@ pub(crate) mod tests {
 
     /// `fresh`: the first sweep of a substep; `zero`: start from λ = 0.
     fn run_with(kernel: Kernel, fresh: bool, zero: bool) -> (Vec<Vec4>, Vec<f32>) {
-        let (base, mut hot, pairs, [rest, softness, mut lambda]) = scene();
+        let (mut base, mut hot, pairs, [rest, softness, mut lambda]) = scene();
         if zero {
             lambda.fill(0.0);
         }
@@ -728,7 +732,7 @@ pub(crate) mod tests {
                 fresh,
             };
             let particles = ParticleArrays {
-                base: &base,
+                base: DisjointSlice::new(&mut base),
                 hot: DisjointSlice::new(&mut hot),
             };
             let inv_h2 = 3600.0 * 64.0;

@@ -167,10 +167,30 @@ impl ConstraintSets {
         self.all().iter().map(|s| s.count()).sum()
     }
 
-    /// One iteration over every set, in registry order.
+    /// One iteration over every set, in registry order. A particle pass due first
+    /// (`it.prologue`) runs inside the sweep of the first set when that is the
+    /// distance or the link set (the first two of the registry; the link set when the
+    /// distance set is empty) and it can take it, else on its own before any set.
     pub(crate) fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
-        for set in self.all_mut() {
-            set.project(particles, it);
+        let mut fused = None;
+        if let Some(pass) = it.prologue {
+            let first = if !self.distance.is_empty() {
+                Some((0, &mut self.distance))
+            } else if !self.link.is_empty() {
+                Some((1, &mut self.link))
+            } else {
+                None
+            };
+            fused = first
+                .and_then(|(k, set)| set.project_with_prologue(particles, it, pass).then_some(k));
+            if fused.is_none() {
+                set::run_prologue(particles, it.exec, pass);
+            }
+        }
+        for (k, set) in self.all_mut().into_iter().enumerate() {
+            if fused != Some(k) {
+                set.project(particles, it);
+            }
         }
     }
 

@@ -6,11 +6,11 @@
 
 use std::ops::Range;
 
-use crate::math::Vec4;
+use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::snapshot::codec::{Reader, Writer};
 use crate::snapshot::LoadContext;
-use crate::solver::parallel::Executor;
+use crate::solver::parallel::{DisjointSlice, Executor};
 use crate::solver::Solver;
 
 /// The families with a low-level API, for counts and force readback. The value of each
@@ -128,6 +128,46 @@ pub(crate) struct Iteration<'a> {
     /// Constraint projections of the whole iteration (every set), from which the sets
     /// pick their thread count (`Executor::threads_for`).
     pub work: usize,
+    /// A particle pass due before anything projects (the velocity update of the last
+    /// substep and the predict of this one, see `world::step`), which the first set
+    /// may fuse into its sweep ([`ConstraintSet::project_with_prologue`]).
+    pub prologue: Option<Prologue<'a>>,
+}
+
+/// The particle arrays a particle pass writes, for one pass.
+pub(crate) struct ParticleViews<'a> {
+    pub hot: DisjointSlice<'a, Vec4>,
+    pub base: DisjointSlice<'a, Vec3A>,
+    pub velocity: DisjointSlice<'a, Vec3>,
+}
+
+impl<'a> ParticleViews<'a> {
+    pub(crate) fn new(particles: &'a mut Particles) -> Self {
+        let Particles {
+            hot,
+            base,
+            velocity,
+            ..
+        } = particles;
+        ParticleViews {
+            hot: DisjointSlice::new(hot),
+            base: DisjointSlice::new(base),
+            velocity: DisjointSlice::new(&mut velocity[..]),
+        }
+    }
+}
+
+/// A pass over the particles: `pass(views, range)` updates the particles of `range`
+/// and no other. Run over ranges that cover every particle once (on any threads, in
+/// any order: each particle is computed on its own), it gives the same bits however
+/// they are cut; [`run_prologue`] runs it on its own.
+pub(crate) type Prologue<'a> = &'a (dyn Fn(&ParticleViews<'_>, Range<usize>) + Sync);
+
+/// Runs `pass` over every particle as a pass of its own (chunks of the executor).
+pub(crate) fn run_prologue(particles: &mut Particles, exec: &Executor, pass: Prologue<'_>) {
+    let n = particles.len();
+    let views = ParticleViews::new(particles);
+    exec.for_ranges_light(n, |r| pass(&views, r));
 }
 
 impl Iteration<'_> {
@@ -155,6 +195,21 @@ pub(crate) trait ConstraintSet: Send {
 
     /// One iteration of the projection.
     fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>);
+
+    /// [`Self::project`] with the particle pass `prologue` (over every particle) run
+    /// before any constraint of the set touches a particle, inside the same sweep
+    /// (each block of particles just before its interior constraints, so that the
+    /// block is in cache and the pass costs no parallel region of its own). Returns
+    /// false, having done nothing, where the set cannot (then the caller runs the pass
+    /// and [`Self::project`]).
+    fn project_with_prologue(
+        &mut self,
+        _particles: &mut Particles,
+        _it: &Iteration<'_>,
+        _prologue: Prologue<'_>,
+    ) -> bool {
+        false
+    }
 
     /// After the velocity update of a substep (plastic flow of shape matching).
     fn end_substep(&mut self, _particles: &Particles) {}

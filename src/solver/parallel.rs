@@ -7,11 +7,10 @@
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use parking_lot::Mutex;
-use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use crate::error::{Error, Result};
@@ -148,6 +147,17 @@ impl Executor {
         })
     }
 
+    /// Runs `f` (a whole step) on one of the pool's workers, so that its passes fork
+    /// from inside the pool (a join the other worker steals) instead of waking a worker
+    /// and putting the calling thread to sleep once per pass. Inline and host
+    /// executors run `f` on the calling thread.
+    pub(crate) fn region<R: Send>(&self, f: impl FnOnce() -> R + Send) -> R {
+        match &self.backend {
+            Backend::Pool(pool) => pool.rayon.install(f),
+            _ => f(),
+        }
+    }
+
     /// Whether the passes run on a host task system.
     pub(crate) fn is_host(&self) -> bool {
         matches!(self.backend, Backend::Host(_))
@@ -188,7 +198,7 @@ impl Executor {
         F: Fn(usize, usize) + Sync,
     {
         let threads = threads.min(self.threads);
-        if threads <= 1 || matches!(self.backend, Backend::Inline) {
+        if threads <= 1 || matches!(self.backend, Backend::Inline) || !fits_cursor(plan) {
             for s in 0..plan.stages() {
                 for i in 0..plan.items(s) {
                     f(s, i);
@@ -199,24 +209,24 @@ impl Executor {
         let claims = Claims {
             plan,
             f,
-            claimed: AtomicUsize::new(0),
+            next: AtomicU64::new(0),
             done: AtomicUsize::new(0),
             abandoned: AtomicBool::new(false),
         };
-        let work = || claims.work();
+        let work = |role: usize| claims.work(role);
         match &self.backend {
             Backend::Pool(pool) => {
                 // Nested joins (stack jobs: no allocation), `threads` calls of `work` in
-                // all; a call no idle thread steals runs after its sibling and finds
-                // nothing left.
-                fn fan_out(k: usize, work: &(impl Fn() + Sync)) {
+                // all, the first (role 0) on this thread; a call no idle thread steals
+                // runs after its sibling and finds nothing left.
+                fn fan_out(k: usize, role: usize, work: &(impl Fn(usize) + Sync)) {
                     if k <= 1 {
-                        work()
+                        work(role)
                     } else {
-                        rayon::join(work, || fan_out(k - 1, work));
+                        rayon::join(|| work(role), || fan_out(k - 1, role + 1, work));
                     }
                 }
-                pool.rayon.install(|| fan_out(threads, &work));
+                pool.rayon.install(|| fan_out(threads, 0, &work));
             }
             Backend::Host(host) => host.run(threads, &work),
             Backend::Inline => unreachable!("handled above"),
@@ -248,20 +258,16 @@ impl Executor {
     where
         F: Fn(Range<usize>) + Sync + Send,
     {
-        match &self.backend {
-            Backend::Pool(pool) if n >= min_items => pool.rayon.install(|| {
-                (0..n.div_ceil(CHUNK))
-                    .into_par_iter()
-                    .for_each(|c| f(c * CHUNK..((c + 1) * CHUNK).min(n)))
-            }),
-            // The same chunks, claimed by the host's workers and the calling thread.
-            Backend::Host(_) if n >= min_items && self.threads > 1 => {
-                let chunks = n.div_ceil(CHUNK);
-                self.stages(chunks, &[chunks][..], |_, c| {
-                    f(c * CHUNK..((c + 1) * CHUNK).min(n))
-                })
-            }
-            _ => f(0..n),
+        if n >= min_items && self.threads > 1 && !matches!(self.backend, Backend::Inline) {
+            // The same chunks whoever runs them, claimed as a one-stage pass: the
+            // calling thread from the front, the others from the back (so that each
+            // thread keeps its part of the particles from pass to pass).
+            let chunks = n.div_ceil(CHUNK);
+            self.stages(self.threads, &[chunks][..], |_, c| {
+                f(c * CHUNK..((c + 1) * CHUNK).min(n))
+            })
+        } else {
+            f(0..n)
         }
     }
 
@@ -272,32 +278,72 @@ impl Executor {
     where
         F: Fn(usize) + Sync + Send,
     {
-        match &self.backend {
-            Backend::Pool(pool) if n > 1 && work >= PARALLEL_MIN_ITEMS => pool
-                .rayon
-                .install(|| (0..n).into_par_iter().with_max_len(1).for_each(&f)),
-            Backend::Host(_) if n > 1 && work >= PARALLEL_MIN_ITEMS => {
-                self.stages(n, &[n][..], |_, i| f(i))
-            }
-            _ => (0..n).for_each(f),
+        if n > 1 && work >= PARALLEL_MIN_ITEMS && self.threads > 1 {
+            self.stages(self.threads, &[n][..], |_, i| f(i))
+        } else {
+            (0..n).for_each(f)
         }
     }
 }
 
 /// The shared state of one [`Executor::stages`] pass.
 ///
-/// Items are numbered across the stages in order; `claimed` hands them out, `done`
-/// counts finished ones. An item of a stage starting at item `first` runs once `done`
-/// reaches `first`: every earlier item has finished (the Release of each `done`
-/// increment, read with Acquire, publishes its writes). An item that panics sets
-/// `abandoned`, so that nobody waits for it forever; the panic then reaches the caller
-/// of the pass (through rayon's join, or resumed by the host path).
+/// Items are numbered across the stages in order; `next` hands out the items of the
+/// stage being claimed, `done` counts finished ones. An item of a stage starting at
+/// item `first` runs once `done` reaches `first`: every earlier item has finished (the
+/// Release of each `done` increment, read with Acquire, publishes its writes). An item
+/// that panics sets `abandoned`, so that nobody waits for it forever; the panic then
+/// reaches the caller of the pass (through rayon's join, or resumed by the host path).
+///
+/// `next` packs the stage being claimed with how many of its items were taken from
+/// the front and from the back ([`Cursor`]): the thread that started the pass (role 0)
+/// takes a stage's items from the front, the others from the back. Passes over the
+/// same particles then give each thread the same part of them, pass after pass and
+/// substep after substep (the particle chunks of the predict, the blocks of a sweep,
+/// the seams after them), so that the data stays in that core's cache instead of
+/// moving between cores every pass. Which thread runs an item never changes a result.
 struct Claims<'a, P: ?Sized, F> {
     plan: &'a P,
     f: F,
-    claimed: AtomicUsize,
+    next: AtomicU64,
     done: AtomicUsize,
     abandoned: AtomicBool,
+}
+
+/// The claim state of a pass: the stage being claimed and how many of its items were
+/// taken from the front and from the back, packed in one word (16 + 24 + 24 bits) so
+/// that one compare-and-swap claims an item.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Cursor {
+    stage: usize,
+    front: usize,
+    back: usize,
+}
+
+/// Largest stage count and items per stage a [`Cursor`] holds; larger plans run on
+/// the calling thread (they never occur: stages are colours, items chunks of
+/// [`CHUNK`] particles or more).
+const CURSOR_MAX_STAGES: usize = (1 << 16) - 1;
+const CURSOR_MAX_ITEMS: usize = (1 << 24) - 1;
+
+impl Cursor {
+    fn pack(self) -> u64 {
+        ((self.stage as u64) << 48) | ((self.front as u64) << 24) | self.back as u64
+    }
+
+    fn unpack(w: u64) -> Cursor {
+        Cursor {
+            stage: (w >> 48) as usize,
+            front: ((w >> 24) & CURSOR_MAX_ITEMS as u64) as usize,
+            back: (w & CURSOR_MAX_ITEMS as u64) as usize,
+        }
+    }
+}
+
+/// Whether `plan` fits the [`Cursor`] (it always does in practice).
+fn fits_cursor<P: StagePlan + ?Sized>(plan: &P) -> bool {
+    plan.stages() <= CURSOR_MAX_STAGES
+        && (0..plan.stages()).all(|s| plan.items(s) <= CURSOR_MAX_ITEMS)
 }
 
 /// Sets the flag when dropped: by the unwinding of a panicking item only (a finished
@@ -311,30 +357,78 @@ impl Drop for AbandonOnUnwind<'_> {
 }
 
 impl<P: StagePlan + ?Sized, F: Fn(usize, usize) + Sync> Claims<'_, P, F> {
-    /// Claims and runs items until none is left (or the pass was abandoned).
-    fn work(&self) {
+    /// Claims the next item for a thread of role `role` (0: from the front of each
+    /// stage, else from the back): `(stage, item)`, or None once every item of every
+    /// stage is claimed. `s` and `first` are the caller's stage and its first item
+    /// number, advanced here.
+    fn claim(&self, role: usize, s: &mut usize, first: &mut usize) -> Option<(usize, usize)> {
         let plan = self.plan;
-        let (mut s, mut first) = (0usize, 0usize);
+        let mut w = self.next.load(Ordering::Relaxed);
         loop {
-            let g = self.claimed.fetch_add(1, Ordering::Relaxed);
-            while s < plan.stages() && g >= first + plan.items(s) {
-                first += plan.items(s);
-                s += 1;
+            let c = Cursor::unpack(w);
+            // Catch up with the stage being claimed.
+            while *s < c.stage {
+                *first += plan.items(*s);
+                *s += 1;
             }
-            if s == plan.stages() {
-                return;
+            if c.stage == plan.stages() {
+                return None;
             }
+            let n = plan.items(c.stage);
+            let (next, item) = if c.front + c.back >= n {
+                // This stage is all claimed: move the cursor on to the next.
+                let next = Cursor {
+                    stage: c.stage + 1,
+                    front: 0,
+                    back: 0,
+                };
+                (next, None)
+            } else if role == 0 {
+                let next = Cursor {
+                    front: c.front + 1,
+                    ..c
+                };
+                (next, Some(c.front))
+            } else {
+                let next = Cursor {
+                    back: c.back + 1,
+                    ..c
+                };
+                (next, Some(n - 1 - c.back))
+            };
+            match self.next.compare_exchange_weak(
+                w,
+                next.pack(),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => {
+                    if let Some(i) = item {
+                        return Some((c.stage, i));
+                    }
+                    w = next.pack();
+                }
+                Err(actual) => w = actual,
+            }
+        }
+    }
+
+    /// Claims and runs items until none is left (or the pass was abandoned).
+    fn work(&self, role: usize) {
+        let (mut s, mut first) = (0usize, 0usize);
+        while let Some((stage, item)) = self.claim(role, &mut s, &mut first) {
+            debug_assert_eq!(stage, s);
             if self.done.load(Ordering::Acquire) < first {
                 wait_until(|| {
                     self.done.load(Ordering::Acquire) >= first
                         || self.abandoned.load(Ordering::Acquire)
                 });
-                if self.abandoned.load(Ordering::Acquire) {
-                    return;
-                }
+            }
+            if self.abandoned.load(Ordering::Acquire) {
+                return;
             }
             let bomb = AbandonOnUnwind(&self.abandoned);
-            (self.f)(s, g - first);
+            (self.f)(stage, item);
             std::mem::forget(bomb);
             self.done.fetch_add(1, Ordering::Release);
         }
@@ -376,6 +470,17 @@ impl<'a, T: Copy> DisjointSlice<'a, T> {
         DisjointSlice {
             ptr: slice.as_mut_ptr(),
             len: slice.len(),
+            _life: PhantomData,
+        }
+    }
+
+    /// A second handle on the same elements, for as long as this one is borrowed;
+    /// every access through either stays under the rule of [`Self::get`] and
+    /// [`Self::set`].
+    pub(crate) fn alias(&self) -> DisjointSlice<'_, T> {
+        DisjointSlice {
+            ptr: self.ptr,
+            len: self.len,
             _life: PhantomData,
         }
     }
@@ -453,6 +558,45 @@ mod tests {
             });
             assert!(hits.iter().all(|&h| h == 1), "threads {threads}");
         }
+    }
+
+    /// The claim cursor hands a stage's items to role 0 from the front and to the
+    /// other roles from the back, each item once, skips empty stages, and moves on to
+    /// the next stage only once every item of a stage is claimed.
+    #[test]
+    fn claims_take_the_front_for_role_0_and_the_back_for_the_others() {
+        let plan = [4usize, 0, 3];
+        let claims = Claims {
+            plan: &plan[..],
+            f: |_: usize, _: usize| {},
+            next: AtomicU64::new(0),
+            done: AtomicUsize::new(0),
+            abandoned: AtomicBool::new(false),
+        };
+        let (mut s0, mut f0, mut s1, mut f1) = (0, 0, 0, 0);
+        let mut take = |role: usize| {
+            if role == 0 {
+                claims.claim(0, &mut s0, &mut f0).map(|c| (c, f0))
+            } else {
+                claims.claim(role, &mut s1, &mut f1).map(|c| (c, f1))
+            }
+        };
+        assert_eq!(take(0), Some(((0, 0), 0)));
+        assert_eq!(take(1), Some(((0, 3), 0)));
+        assert_eq!(take(2), Some(((0, 2), 0)));
+        assert_eq!(take(0), Some(((0, 1), 0)));
+        // Stage 1 is empty: the next claims are stage 2's, whose first item is 4.
+        assert_eq!(take(1), Some(((2, 2), 4)));
+        assert_eq!(take(0), Some(((2, 0), 4)));
+        assert_eq!(take(0), Some(((2, 1), 4)));
+        assert_eq!(take(0), None);
+        assert_eq!(take(1), None);
+        let c = Cursor {
+            stage: CURSOR_MAX_STAGES,
+            front: CURSOR_MAX_ITEMS,
+            back: 12345,
+        };
+        assert_eq!(Cursor::unpack(c.pack()), c);
     }
 
     /// A staged pass runs every item once and a stage only after every item of the

@@ -46,6 +46,11 @@ pub(crate) struct Schedule {
     pub(crate) blocks: Vec<Vec<u32>>,
     /// Slot offsets of the colours of the shared constraints, stored after the blocks.
     pub(crate) shared: Vec<u32>,
+    /// The particle block (particles `id · block_size..(id + 1) · block_size`) of each
+    /// entry of `blocks`.
+    pub(crate) block_ids: Vec<u32>,
+    /// Particles per block ([`block_size`] of the particle count it was built for).
+    pub(crate) block_size: u32,
 }
 
 impl Schedule {
@@ -83,6 +88,10 @@ pub(crate) const SPLIT_COLOUR_MIN: usize = 8192;
 /// Slots per item of a split shared colour (a multiple of the SIMD kernels' 8 lanes).
 pub(crate) const COLOUR_CHUNK: usize = 2048;
 
+/// Particles per item of a fused particle pass beyond the particles a plan was built
+/// for ([`Plan::prologue_items`]).
+pub(crate) const PROLOGUE_CHUNK: usize = 4096;
+
 /// Shared phases split into independent groups only when no group of connected
 /// shared constraints holds more than this fraction of them (1 / 4): then the groups
 /// balance between threads.
@@ -116,6 +125,11 @@ pub(crate) struct Plan {
     /// 1]]`, in colour order, each within one colour. Empty in the colours form.
     group_runs: Vec<u32>,
     runs: Vec<Range<u32>>,
+    /// For a sweep that also runs a particle pass ([`Plan::prologue_items`]): the
+    /// particles of each block item of stage 0, then the ranges of the particles no
+    /// block covers (each at most one block long), over the particle count the plan was
+    /// built for.
+    particle_ranges: Vec<Range<u32>>,
 }
 
 /// The root of `p` in a union-find forest, halving the path on the way.
@@ -145,7 +159,54 @@ impl Plan {
             plan.group_runs = group_runs;
             plan.runs = runs;
         }
+        plan.particle_ranges = Plan::particle_ranges(schedule, particle_count)?;
         Ok(plan)
+    }
+
+    /// The particles of each block of `schedule` (in its order), then the runs of
+    /// particles of `0..particle_count` in no block, cut at block boundaries.
+    fn particle_ranges(schedule: &Schedule, particle_count: usize) -> Result<Vec<Range<u32>>> {
+        let n = particle_count as u32;
+        let size = schedule.block_size.max(1);
+        let block_count = n.div_ceil(size) as usize;
+        let mut ranges = try_with_capacity::<Range<u32>>(block_count, "sweep plan")?;
+        let range_of = |b: u32| b * size..((b + 1) * size).min(n);
+        ranges.extend(schedule.block_ids.iter().map(|&b| range_of(b)));
+        let mut listed = schedule.block_ids.iter().peekable();
+        for b in 0..block_count as u32 {
+            if listed.peek() == Some(&&b) {
+                listed.next();
+            } else {
+                ranges.push(range_of(b));
+            }
+        }
+        Ok(ranges)
+    }
+
+    /// Items of stage 0 when the sweep also runs a particle pass over `particle_count`
+    /// particles ([`Self::prologue_range`]): one per block, one per range of particles
+    /// in no block, and one per [`PROLOGUE_CHUNK`] particles added after the plan was
+    /// built (beyond `built_for`).
+    pub(crate) fn prologue_items(&self, built_for: usize, particle_count: usize) -> usize {
+        let extra = particle_count
+            .saturating_sub(built_for)
+            .div_ceil(PROLOGUE_CHUNK);
+        self.particle_ranges.len() + extra
+    }
+
+    /// The particles that item `item` of stage 0 runs the particle pass over before its
+    /// block's colours (see [`Self::prologue_items`]).
+    pub(crate) fn prologue_range(
+        &self,
+        item: usize,
+        built_for: usize,
+        particle_count: usize,
+    ) -> Range<usize> {
+        if let Some(r) = self.particle_ranges.get(item) {
+            return r.start as usize..r.end as usize;
+        }
+        let start = built_for + (item - self.particle_ranges.len()) * PROLOGUE_CHUNK;
+        start..(start + PROLOGUE_CHUNK).min(particle_count)
     }
 
     /// The colours form of the shared phase.
@@ -358,6 +419,7 @@ pub(crate) fn build<const K: usize>(
     let mut interior_slot = try_with_capacity::<u32>(interior.len(), "constraint schedule")?;
     interior_slot.resize(interior.len(), 0);
     let mut blocks: Vec<Vec<u32>> = Vec::new();
+    let mut block_ids: Vec<u32> = Vec::new();
     let mut last_key: Option<u64> = None;
     for (slot, &(key, k)) in keys.iter().enumerate() {
         interior_slot[k as usize] = slot as u32;
@@ -366,6 +428,7 @@ pub(crate) fn build<const K: usize>(
                 o.push(slot as u32);
             }
             blocks.push(vec![slot as u32]);
+            block_ids.push((key >> 32) as u32);
         } else if last_key != Some(key) {
             blocks
                 .last_mut()
@@ -401,6 +464,8 @@ pub(crate) fn build<const K: usize>(
         Schedule {
             blocks,
             shared: shared_offsets,
+            block_ids,
+            block_size: size,
         },
     ))
 }

@@ -94,7 +94,7 @@ unsafe impl Sync for HostTasks {}
 
 /// The context of one pass on the host: the claim loop and the first panic caught.
 struct PassContext<'a> {
-    work: &'a (dyn Fn() + Sync),
+    work: &'a (dyn Fn(usize) + Sync),
     panic: Mutex<Option<Box<dyn Any + Send>>>,
 }
 
@@ -107,7 +107,7 @@ unsafe extern "C" fn run_items(begin: u32, end: u32, task_context: *mut c_void) 
     // SAFETY: by this function's contract the context outlives every call of the task.
     let ctx = unsafe { &*(task_context as *const PassContext<'_>) };
     for _ in begin..end {
-        if let Err(p) = catch_unwind(AssertUnwindSafe(ctx.work)) {
+        if let Err(p) = catch_unwind(AssertUnwindSafe(|| (ctx.work)(1))) {
             ctx.panic.lock().get_or_insert(p);
         }
     }
@@ -126,9 +126,10 @@ impl HostTasks {
     }
 
     /// Runs `work` (a claim loop that returns once nothing is left to claim) on `threads`
-    /// threads: `threads − 1` host items and the calling thread; returns once every
-    /// call has returned. A panic of any call resumes here, after `finish`.
-    pub(crate) fn run(&self, threads: usize, work: &(dyn Fn() + Sync)) {
+    /// threads: `threads − 1` host items (`work(1)`) and the calling thread
+    /// (`work(0)`); returns once every call has returned. A panic of any call resumes
+    /// here, after `finish`.
+    pub(crate) fn run(&self, threads: usize, work: &(dyn Fn(usize) + Sync)) {
         let ctx = PassContext {
             work,
             panic: Mutex::new(None),
@@ -141,7 +142,7 @@ impl HostTasks {
         // once it has; `ctx` lives on this frame until after both, and nothing below
         // unwinds before `finish` (the calling thread's own loop is caught).
         let handle = unsafe { (t.enqueue)(Some(run_items), items, 1, context, t.user_context) };
-        let mine = catch_unwind(AssertUnwindSafe(work));
+        let mine = catch_unwind(AssertUnwindSafe(|| work(0)));
         if !handle.is_null() {
             // SAFETY: as above; `handle` came from `enqueue` and is finished once.
             unsafe { (t.finish)(handle, t.user_context) };

@@ -17,12 +17,16 @@
 
 use crate::aero::Aero;
 use crate::collision::Collision;
+use crate::constraints::set::{run_prologue, ParticleViews};
 use crate::constraints::{ConstraintSets, Iteration};
 use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
 use crate::particles::{position_of, Particles};
 use crate::skinning::Skinning;
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{
+    DisjointSlice, Executor, PARALLEL_MIN_ITEMS, PARALLEL_MIN_LIGHT_ITEMS, REGION_MIN_WORK,
+};
 use crate::solver::Solver;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Parameters of one step that do not change within it.
@@ -70,10 +74,54 @@ fn substep_tail_is_idle(
         && skin.bodies.is_empty()
 }
 
+/// Whether a step of this world runs any pass on more than one thread: its constraint
+/// work reaches [`REGION_MIN_WORK`] per iteration, its particle passes
+/// [`PARALLEL_MIN_LIGHT_ITEMS`], or it has collision passes over at least
+/// [`PARALLEL_MIN_ITEMS`] particles. Only then does the step run as one parallel
+/// region ([`Executor::region`]); a small world stays on the calling thread.
+fn runs_in_parallel(
+    particles: &Particles,
+    sets: &ConstraintSets,
+    collision: &Collision,
+    exec: &Executor,
+) -> bool {
+    let n = particles.len();
+    let collides = collision.colliders.len() > 0
+        || collision.particles.search.active
+        || collision.max_speed > 0.0;
+    exec.threads() > 1
+        && (sets.projections() >= REGION_MIN_WORK
+            || n >= PARALLEL_MIN_LIGHT_ITEMS
+            || (collides && n >= PARALLEL_MIN_ITEMS))
+}
+
 /// Advances particles and constraints by `substeps` substeps of length `h`. The first
 /// predict also records every particle's start-of-step position in
 /// `Particles::step_start` for `recovery::check`.
+///
+/// A world that uses its threads runs the whole step as one parallel region
+/// ([`Executor::region`]): on the pool's first worker, whose passes (predict, every
+/// sweep, the velocity update) hand items to the other workers, awake between the
+/// passes, instead of waking a worker and putting the calling thread to sleep once per
+/// pass.
 pub(crate) fn step(
+    particles: &mut Particles,
+    sets: &mut ConstraintSets,
+    collision: &mut Collision,
+    aero: &mut Aero,
+    skin: &mut Skinning,
+    p: &StepParams,
+    exec: &Executor,
+) -> Finite {
+    if runs_in_parallel(particles, sets, collision, exec) {
+        exec.region(|| substeps(particles, sets, collision, aero, skin, p, exec))
+    } else {
+        substeps(particles, sets, collision, aero, skin, p, exec)
+    }
+}
+
+/// The substeps of [`step`].
+fn substeps(
     particles: &mut Particles,
     sets: &mut ConstraintSets,
     collision: &mut Collision,
@@ -98,6 +146,13 @@ pub(crate) fn step(
         };
     let work = sets.projections();
     let mut finite = Finite::Unknown;
+    // When the fused update-and-predict pass may wait until the first projection of
+    // the next substep (nothing before it reads positions or velocities: no speed
+    // limit, whose clamp follows the predict), the sets run it inside their first
+    // sweep (`ConstraintSets::project`), block by block.
+    let defer = fused && collision.max_speed == 0.0 && p.iterations > 0;
+    let update_and_predict_pass = update_and_predict_pass(p);
+    let mut pending = false;
     before_predict(particles, aero, skin, 0);
     predict::<true>(particles, p.gravity, p.h, exec);
     for s in 0..p.substeps {
@@ -111,6 +166,7 @@ pub(crate) fn step(
                 first: it == 0,
                 exec,
                 work,
+                prologue: std::mem::take(&mut pending).then_some(&update_and_predict_pass),
             };
             sets.project(particles, &iteration);
             if skin_on {
@@ -120,8 +176,13 @@ pub(crate) fn step(
         }
         let last = s + 1 == p.substeps;
         if fused && !last {
-            // Nothing happens between this update and the next predict: one pass.
-            update_and_predict(particles, p, exec);
+            // Nothing happens between this update and the next predict: one pass,
+            // run now or at the start of the next projection.
+            if defer {
+                pending = true;
+            } else {
+                run_prologue(particles, exec, &update_and_predict_pass);
+            }
         } else {
             let all_finite = update_velocities(particles, p.h, p.damping_factor, fused, exec);
             if fused && all_finite {
@@ -247,28 +308,27 @@ fn update_velocities(
 }
 
 /// [`update_velocities`] of one substep and [`predict`] of the next in one pass over
-/// the particles (the same operations per particle, in the same order).
-fn update_and_predict(particles: &mut Particles, p: &StepParams, exec: &Executor) {
-    let n = particles.len();
-    let hot = DisjointSlice::new(&mut particles.hot);
-    let base = DisjointSlice::new(&mut particles.base);
-    let vel = DisjointSlice::new(&mut particles.velocity);
+/// the particles (the same operations per particle, in the same order), as a particle
+/// pass over any range ([`run_prologue`], or inside the next substep's first sweep).
+fn update_and_predict_pass(p: &StepParams) -> impl Fn(&ParticleViews<'_>, Range<usize>) + Sync {
     let (h, inv_h, damping) = (p.h, 1.0 / p.h, p.damping_factor);
     let dv = Vec3A::from(p.gravity * h);
-    exec.for_ranges_light(n, |r| {
+    move |v: &ParticleViews<'_>, r: Range<usize>| {
         for i in r {
-            // SAFETY: each particle index i is visited by exactly one range, i < n.
+            // SAFETY: a particle pass runs over ranges that cover each particle once
+            // (`Prologue`), so no other thread touches particle i meanwhile; i is in
+            // bounds (the ranges lie within the particles).
             unsafe {
-                let q = hot.get(i);
+                let q = v.hot.get(i);
                 if q.w == 0.0 {
                     continue;
                 }
-                let v = Vec3A::from(vel.get(i)) + Vec3A::from_vec4(q) * inv_h;
-                let v: Vec3 = (v * damping).into();
-                predict_one(&hot, &base, &vel, i, q, v, dv, h, inv_h);
+                let u = Vec3A::from(v.velocity.get(i)) + Vec3A::from_vec4(q) * inv_h;
+                let u: Vec3 = (u * damping).into();
+                predict_one(&v.hot, &v.base, &v.velocity, i, q, u, dv, h, inv_h);
             }
         }
-    });
+    }
 }
 
 #[cfg(test)]
@@ -277,6 +337,65 @@ mod tests {
     use crate::collision::{ColliderDesc, Shape};
     use crate::error::ErrorKind;
     use crate::{RopeDesc, World, WorldDesc};
+
+    /// The velocity update and predict between two substeps run inside the first sweep
+    /// of the next substep, block by block, or as a pass of their own (forced here by a
+    /// speed limit no particle reaches, which keeps the pass apart since the clamp reads
+    /// the predicted state): the same bits, on 1 and 2 threads, for the distance set and
+    /// the link set, with particles in no block (before the cloth) and particles added
+    /// after the constraints were built (not in the sweep's plan).
+    #[test]
+    fn the_predict_fused_into_the_first_sweep_gives_the_same_bits() {
+        let build = |threads: u32, links: bool, limit: f32| {
+            let desc = WorldDesc {
+                threads,
+                ..WorldDesc::default()
+            };
+            let mut w = if links {
+                crate::scenes::cloth_body(80, desc).unwrap().world
+            } else {
+                let mut w = World::new(desc).unwrap();
+                let free: Vec<Vec3> = (0..3000)
+                    .map(|i| Vec3::new(i as f32 * 0.01, 2.0, -1.0))
+                    .collect();
+                w.add_particles(&free, None).unwrap();
+                let n = 80u32;
+                let grid: Vec<Vec3> = (0..n * n)
+                    .map(|i| Vec3::new((i % n) as f32 / 79.0, 0.0, (i / n) as f32 / 79.0))
+                    .collect();
+                let mass: Vec<f32> = (0..n * n).map(|i| if i == 0 { 0.0 } else { 1.0 }).collect();
+                let first = w.add_particles(&grid, Some(&mass)).unwrap();
+                let pairs = crate::scenes::cloth_pairs(n, first).concat();
+                w.add_distance_constraints(&pairs, None, 0.0).unwrap();
+                w
+            };
+            let late: Vec<Vec3> = (0..5000)
+                .map(|i| Vec3::new(i as f32 * 0.01, 3.0, 1.0))
+                .collect();
+            w.add_particles(&late, None).unwrap();
+            w.set_max_speed(limit).unwrap();
+            for _ in 0..4 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+            // The particles' state, bit for bit (the state hash covers the limit too).
+            let p = &w.particles;
+            let bits = |v: Vec3| v.to_array().map(f32::to_bits);
+            (0..p.len())
+                .map(|i| (bits(p.position(i)), bits(p.velocity[i])))
+                .collect::<Vec<_>>()
+        };
+        for links in [false, true] {
+            let fused = build(1, links, 0.0);
+            for threads in [1, 2] {
+                for limit in [0.0, 1.0e6] {
+                    assert!(
+                        build(threads, links, limit) == fused,
+                        "links {links}, threads {threads}, speed limit {limit}"
+                    );
+                }
+            }
+        }
+    }
 
     /// A rope whose particle turns NaN mid-step is put back at its start-of-step
     /// positions at rest, whether the step checks finiteness in its last velocity update
