@@ -81,6 +81,15 @@ fn a_single_threaded_world_never_starts_a_thread() {
     )
     .unwrap();
     two.world.step(FRAME_DT).unwrap();
-    let with_pool = threads();
+    // A world this small runs its passes on the calling thread, so the pool's threads
+    // may still be starting: wait for them (up to 10 s).
+    let mut with_pool = threads();
+    for _ in 0..1000 {
+        if workers(&with_pool) >= 1 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        with_pool = threads();
+    }
     assert!(workers(&with_pool) >= 1, "{with_pool:?}");
 }
