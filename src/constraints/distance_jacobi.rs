@@ -15,6 +15,7 @@
 //! them with single aligned loads and stores.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::distance_kernel::{unpack_softness, MIN_LENGTH};
 use crate::error::{try_with_capacity, Result};
@@ -206,6 +207,39 @@ fn step_end(s: usize, s1: usize) -> usize {
     ((s / STEP + 1) * STEP).min(s1)
 }
 
+/// A ring of a [`FusedPlan`] taken from its free set, given back when dropped (also
+/// by the unwinding of a panicking item).
+struct RingTaken<'a>(u32, &'a AtomicU64);
+
+impl<'a> RingTaken<'a> {
+    /// Takes the lowest free ring of `free`. One is always free: there are as many
+    /// rings as items (up to 64, more than the threads of any pass), and only the
+    /// items running at the same time hold one.
+    fn new(free: &'a AtomicU64) -> Self {
+        loop {
+            let bits = free.load(Ordering::Acquire);
+            if bits == 0 {
+                std::hint::spin_loop();
+                continue;
+            }
+            let r = bits.trailing_zeros();
+            let taken = bits & !(1u64 << r);
+            if free
+                .compare_exchange_weak(bits, taken, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+            {
+                return RingTaken(r, free);
+            }
+        }
+    }
+}
+
+impl Drop for RingTaken<'_> {
+    fn drop(&mut self) {
+        self.1.fetch_or(1u64 << self.0, Ordering::Release);
+    }
+}
+
 /// How one Jacobi iteration of a distance set stored in [`storage_order`] runs as two
 /// stages of `Executor::stages`, with the gather of most particles fused into the
 /// projection:
@@ -231,9 +265,17 @@ pub(crate) struct FusedPlan {
     first: Vec<u32>,
     /// Stage-0 item x covers particles `bounds[x]..bounds[x + 1]`.
     bounds: Vec<u32>,
-    /// Slots per ring (a power of two, a multiple of [`STEP`]); item x's ring is
-    /// `scratch[2 ring x..2 ring (x + 1)]`, slot s at `2 (s mod ring)`.
+    /// Slots per ring (a power of two, a multiple of [`STEP`]); ring r is
+    /// `scratch[2 ring r..2 ring (r + 1)]`, slot s at `2 (s mod ring)`.
     ring: usize,
+    /// Number of rings: one per item that may run at the same time (every item, up
+    /// to 64).
+    rings: usize,
+    /// Bit r set: ring r is free. An item takes the lowest free ring and gives it
+    /// back when done, so that a thread running item after item reuses a ring still
+    /// in its cache. Which ring an item gets never changes a result: it writes every
+    /// entry it reads.
+    free: AtomicU64,
     /// The deferred particles, ascending; item x's are
     /// `deferred[deferred_start[x]..deferred_start[x + 1]]`.
     deferred: Vec<u32>,
@@ -277,10 +319,10 @@ impl FusedPlan {
         let mut bounds = try_with_capacity::<u32>(m / target + 2, WHAT)?;
         bounds.push(0);
         let mut start = 0usize;
-        for i in 1..=n {
-            if first[i] as usize - start >= target || i == n {
+        for (i, &f) in first.iter().enumerate().skip(1) {
+            if f as usize - start >= target || i == n {
                 bounds.push(i as u32);
-                start = first[i] as usize;
+                start = f as usize;
             }
         }
         if n == 0 {
@@ -365,11 +407,18 @@ impl FusedPlan {
                     .map(|&e| 2 * export_of[(e >> 1) as usize] + (e & 1)),
             );
         }
+        let rings = items.min(64);
         Ok(FusedPlan {
             items: [items, deferred.len().div_ceil(PARTICLE_CHUNK)],
             first,
             bounds,
             ring,
+            rings,
+            free: AtomicU64::new(if rings == 64 {
+                u64::MAX
+            } else {
+                (1 << rings) - 1
+            }),
             deferred,
             deferred_start,
             export_offsets,
@@ -388,7 +437,7 @@ impl FusedPlan {
     /// Length of the scratch buffer [`Self::run`] needs: the rings of the items, then
     /// the export area (two corrections per slot).
     pub(crate) fn scratch_len(&self) -> usize {
-        2 * (self.ring * self.items[0] + self.exported)
+        2 * (self.ring * self.rings + self.exported)
     }
 
     /// Runs item `item` of stage `stage` (see the type's doc) with `scratch` of
@@ -398,6 +447,7 @@ impl FusedPlan {
     /// The plan was built for these slots and this adjacency; every particle index
     /// of the slots is below `base`'s and `hot`'s length; the items of one stage run
     /// at the same time only with each other, each once, and the stages in order.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) unsafe fn run(
         &self,
         stage: usize,
@@ -409,7 +459,7 @@ impl FusedPlan {
         scratch: &DisjointSlice<'_, Vec4>,
     ) {
         debug_assert_eq!(scratch.len(), self.scratch_len());
-        let export = 2 * self.ring * self.items[0];
+        let export = 2 * self.ring * self.rings;
         if stage != 0 {
             let start = item * PARTICLE_CHUNK;
             for k in start..(start + PARTICLE_CHUNK).min(self.deferred.len()) {
@@ -431,7 +481,8 @@ impl FusedPlan {
             return;
         }
         let (offsets, entries) = (&adjacency.offsets[..], &adjacency.entries[..]);
-        let ring = 2 * self.ring * item;
+        let taken = RingTaken::new(&self.free);
+        let ring = 2 * self.ring * taken.0 as usize;
         let mask = 2 * self.ring - 1;
         let (p0, p1) = (self.bounds[item] as usize, self.bounds[item + 1] as usize);
         let (s0, s1) = (self.first[p0] as usize, self.first[p1] as usize);
@@ -810,6 +861,7 @@ mod tests {
             let mut ca = ca.clone();
             let c = DisjointSlice::new(&mut ca);
             for i in 0..n {
+                // SAFETY: one thread, indices in range.
                 unsafe { apply(i, adjacency.of(i), &c, 0, usize::MAX, &h) };
             }
         }
