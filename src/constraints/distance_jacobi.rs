@@ -188,10 +188,10 @@ pub(crate) fn storage_order(items: &[[u32; 2]], particle_count: usize) -> Result
 }
 
 /// Slots per stage-0 item of a [`FusedPlan`] at least (cut at particle boundaries).
-pub(crate) const ITEM_MIN_SLOTS: usize = 8192;
+pub(crate) const ITEM_MIN_SLOTS: usize = 16384;
 /// Stage-0 items a [`FusedPlan`] aims at, so that two to four threads have several
 /// each to balance.
-pub(crate) const ITEM_AIM: usize = 16;
+pub(crate) const ITEM_AIM: usize = 8;
 /// Slots projected before the particles they complete are gathered; the steps of an
 /// item end at multiples of it (a power of two, a multiple of the AVX kernel's
 /// 16-slot step).
@@ -979,7 +979,7 @@ mod plan_tests {
         let n = (side * side) as usize;
         let [stretch, shear, bend] = crate::scenes::cloth_pairs(side, 0);
         let grid = [stretch, shear, bend].concat();
-        let random: Vec<[u32; 2]> = (0..20000)
+        let random: Vec<[u32; 2]> = (0..60000)
             .map(|_| {
                 let a = rnd() % n as u32;
                 let b = (a + 1 + rnd() % 20000) % n as u32;
