@@ -836,12 +836,14 @@ fn cloth_hash(solver: Solver, threads: u32, steps: u32) -> u64 {
     w.add_distance_constraints(&stretch, None, 0.0).unwrap();
     w.add_distance_constraints(&shear, None, 1.0e-6).unwrap();
     w.add_distance_constraints(&bend, None, 1.0e-4).unwrap();
-    // 16384 particles make 8 blocks of 2048: the interior phase runs blocks on
-    // different threads, the particle passes are split too (16384 items), and the
-    // constraints joining blocks run last.
+    // Gauss-Seidel: 16384 particles make 8 blocks of 2048: the interior phase runs
+    // blocks on different threads, the particle passes are split too (16384 items),
+    // and the constraints joining blocks run last. (Jacobi needs no colours.)
     let d = w.distance_constraints();
-    assert_eq!(d.block_count(), 8);
-    assert!(d.shared_count() > 0 && d.shared_count() < d.len() / 10);
+    if solver == Solver::GaussSeidel {
+        assert_eq!(d.block_count(), 8);
+        assert!(d.shared_count() > 0 && d.shared_count() < d.len() / 10);
+    }
     for _ in 0..steps {
         w.step(1.0 / 60.0).unwrap();
     }

@@ -34,10 +34,10 @@ use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{DisjointSlice, Executor, StagePlan};
-use crate::solver::schedule::{self, Plan, Schedule, COLOUR_CHUNK};
+use crate::solver::schedule::{self, Plan, Schedule};
 use crate::solver::Solver;
 
-use super::distance_jacobi::{gather_range, project_range as project_jacobi, JacobiSlots};
+use super::distance_jacobi::{self, FusedPlan, JacobiSlots};
 pub(crate) use super::distance_kernel::{pack_softness, unpack_softness};
 use super::distance_kernel::{project_range, ParticleArrays, Slots};
 
@@ -101,7 +101,8 @@ impl StagePlan for WithPrologue<'_> {
     }
 }
 
-/// Distance constraints stored in solve order: sorted by colour, then by id.
+/// Distance constraints stored in solve order: sorted by colour, then by id
+/// (Gauss-Seidel), or by lower particle, then by id (Jacobi: `distance_jacobi::storage_order`).
 #[derive(Default)]
 pub struct DistanceConstraints {
     pairs: Vec<[u32; 2]>,
@@ -119,11 +120,14 @@ pub struct DistanceConstraints {
     schedule: Schedule,
     /// The schedule cut into the stages and items of one parallel sweep.
     plan: Plan,
-    /// Jacobi only: particle → slots, one correction per slot, and the averaging
+    /// Jacobi only: particle → slots, the scratch corrections of `FusedPlan`, and
+    /// the averaging
     /// weight 1 / max(n_a, n_b) of each slot (n = constraints on the particle).
     adjacency: Adjacency,
     corrections: Vec<Vec4>,
     jacobi_weight: Vec<f32>,
+    /// The stages of a Jacobi iteration (projection fused with most of the gather).
+    jacobi_plan: FusedPlan,
     /// The particle count the schedule and the adjacency were built for (see
     /// `NarySet`).
     built_for: u32,
@@ -155,8 +159,9 @@ impl DistanceConstraints {
     }
 
     /// Bytes of storage per constraint: the pair (8), rest length, softness, λ and
-    /// the id → slot map (4 each). Jacobi worlds add 24 (averaging weight, correction
-    /// vector, two adjacency entries).
+    /// the id → slot map (4 each). Jacobi worlds add 12 (averaging weight, two
+    /// adjacency entries) and the corrections of the slots that join parallel items
+    /// (`FusedPlan`).
     pub const BYTES_PER_CONSTRAINT: usize = 8 + 4 * 4;
 
     /// The particle pair of constraint `id`.
@@ -237,8 +242,15 @@ impl DistanceConstraints {
         rows.extend(new.iter().map(|&n| (n, 0.0)));
         let mut items = try_with_capacity::<[u32; 2]>(m, WHAT)?;
         items.extend(rows.iter().map(|(r, _)| r.pair));
-        let (slot_of, schedule) = schedule::build(&items, hot.len())?;
-        let plan = Plan::new(&schedule, &items, &slot_of, hot.len())?;
+        let (slot_of, schedule, plan) = if jacobi {
+            // Jacobi needs no colours: its own order (see `FusedPlan`).
+            let order = distance_jacobi::storage_order(&items, hot.len())?;
+            (order, Schedule::default(), Plan::default())
+        } else {
+            let (slot_of, schedule) = schedule::build(&items, hot.len())?;
+            let plan = Plan::new(&schedule, &items, &slot_of, hot.len())?;
+            (slot_of, schedule, plan)
+        };
         drop(items);
         let mut out = DistanceConstraints {
             pairs: try_with_capacity(m, WHAT)?,
@@ -275,15 +287,18 @@ impl DistanceConstraints {
             self.adjacency = Adjacency::default();
             self.corrections = Vec::new();
             self.jacobi_weight = Vec::new();
+            self.jacobi_plan = FusedPlan::default();
             return Ok(());
         }
         let adjacency = Adjacency::build(&self.pairs, hot.len())?;
+        let plan = FusedPlan::build(&self.pairs, &adjacency)?;
         let (_, weight) = jacobi::buffers(0, self.len())?;
-        let mut corrections = try_with_capacity::<Vec4>(self.len(), "Jacobi corrections")?;
-        corrections.resize(self.len(), Vec4::ZERO);
+        let mut corrections = try_with_capacity::<Vec4>(plan.scratch_len(), "Jacobi corrections")?;
+        corrections.resize(plan.scratch_len(), Vec4::ZERO);
         self.adjacency = adjacency;
         self.corrections = corrections;
         self.jacobi_weight = weight;
+        self.jacobi_plan = plan;
         self.update_jacobi_weights(hot);
         Ok(())
     }
@@ -385,53 +400,40 @@ impl DistanceConstraints {
     /// relaxation. A particle's total move is then at most ω × the average of its
     /// constraints' corrections (stable for any iteration count), and λ accumulates
     /// exactly the Δλ that was applied, so compliance keeps its meaning in XPBD.
+    ///
+    /// `fresh`: the first iteration of a substep, which starts every λ from 0.
     pub(crate) fn solve_jacobi(
         &mut self,
         particles: &mut Particles,
         inv_h2: f32,
         relaxation: f32,
+        fresh: bool,
         exec: &Executor,
         threads: usize,
     ) {
-        let m = self.len();
-        debug_assert_eq!(self.corrections.len(), m);
         let slots = JacobiSlots {
             pairs: &self.pairs,
             rest: &self.rest,
             softness: &self.softness,
             weight: &self.jacobi_weight,
             lambda: DisjointSlice::new(&mut self.lambda),
-            corrections: DisjointSlice::new(&mut self.corrections),
+            fresh,
+            inv_h2,
+            relaxation,
         };
+        let scratch = DisjointSlice::new(&mut self.corrections);
         let Particles { base, hot, .. } = particles;
-        let hot_len = hot.len();
         let (base, hot) = (&*base, DisjointSlice::new(hot));
-        let adjacency = &self.adjacency;
-        let n = adjacency.particle_count();
-        // One parallel region in two stages: the projection of every slot (reading
-        // positions only), then the gather for every particle (reading corrections
-        // only).
-        const PARTICLE_CHUNK: usize = 512;
-        let plan = [m.div_ceil(COLOUR_CHUNK), n.div_ceil(PARTICLE_CHUNK)];
-        exec.stages(threads, &plan[..], |stage, item| {
-            if stage == 0 {
-                let r = item * COLOUR_CHUNK..((item + 1) * COLOUR_CHUNK).min(m);
-                // SAFETY: items are disjoint slot ranges within the slot arrays;
-                // particle indices were checked when the constraints were added; no
-                // item writes positions in this stage.
-                unsafe {
-                    let positions = std::slice::from_raw_parts(hot.as_ptr(), hot_len);
-                    project_jacobi(r, &slots, base, positions, inv_h2, relaxation)
-                };
-            } else {
-                let r = item * PARTICLE_CHUNK..((item + 1) * PARTICLE_CHUNK).min(n);
-                // SAFETY: items are disjoint particle ranges, and no item writes
-                // corrections in this stage.
-                unsafe {
-                    let corrections = std::slice::from_raw_parts(slots.corrections.as_ptr(), m);
-                    gather_range(r, &adjacency.offsets, &adjacency.entries, corrections, &hot)
-                };
-            }
+        let (plan, adjacency) = (&self.jacobi_plan, &self.adjacency);
+        // One parallel region in two stages (see `FusedPlan`): the projection of every
+        // slot, each item then gathering the particles only its slots touch; then the
+        // gather of the others.
+        exec.stages(threads, plan.stages(), |stage, item| {
+            // SAFETY: the plan was built for these slots and this adjacency; particle
+            // indices were checked against the particle count when the constraints
+            // were added (particles are never removed); `stages` runs each item once,
+            // the stages in order.
+            unsafe { plan.run(stage, item, &slots, adjacency, base, &hot, &scratch) };
         });
     }
 }
@@ -441,12 +443,8 @@ impl ConstraintSet for DistanceConstraints {
         self.len()
     }
 
-    /// Gauss-Seidel's first sweep starts λ from 0 itself (`fresh`); Jacobi resets.
-    fn begin_substep(&mut self, _s: u32, _n: u32, solver: Solver) {
-        if solver == Solver::Jacobi {
-            self.lambda.fill(0.0);
-        }
-    }
+    /// Both solvers' first iteration of a substep starts λ from 0 itself (`fresh`).
+    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: Solver) {}
 
     fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
         let threads = it.exec.threads_for(self.len(), it.work);
@@ -454,9 +452,14 @@ impl ConstraintSet for DistanceConstraints {
             Solver::GaussSeidel => {
                 self.solve_gauss_seidel(particles, it.inv_h2, it.first, it.exec, threads, None)
             }
-            Solver::Jacobi => {
-                self.solve_jacobi(particles, it.inv_h2, it.relaxation, it.exec, threads)
-            }
+            Solver::Jacobi => self.solve_jacobi(
+                particles,
+                it.inv_h2,
+                it.relaxation,
+                it.first,
+                it.exec,
+                threads,
+            ),
         }
     }
 

@@ -6,7 +6,8 @@
 //! k = (k' ω) w_j (stiffness, relaxation, averaging weight), lane by lane:
 //! `len = √((dx² + dy²) + dz²)`, `Δλ = (k (−C − α̃λ)) / (w_a + w_b + α̃)`,
 //! `g = d (Δλ / len)`; an inactive slot (coincident, overflowed or NaN separation, or
-//! nothing movable) writes a zero correction and keeps its λ. The AVX and the scalar
+//! nothing movable) writes a zero correction and keeps its λ (0 in the first
+//! iteration of a substep, which reads every λ as 0). The AVX and the scalar
 //! versions perform the same IEEE-754 operations in the same order (no fused
 //! multiply-add), so the results are bit for bit those of the scalar Jacobi of before,
 //! on every CPU and for any split of the slots between threads (a unit test compares
@@ -14,10 +15,13 @@
 //! them with single aligned loads and stores.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::distance_kernel::{unpack_softness, MIN_LENGTH};
+use crate::error::{try_with_capacity, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::separation;
+use crate::solver::jacobi::Adjacency;
 use crate::solver::parallel::DisjointSlice;
 
 /// The per-slot arrays of a distance set, borrowed for one Jacobi projection.
@@ -29,35 +33,43 @@ pub(crate) struct JacobiSlots<'a> {
     /// Averaging weight 1 / max(n_a, n_b) of each slot.
     pub weight: &'a [f32],
     pub lambda: DisjointSlice<'a, f32>,
-    /// One correction per slot (xyz; w stays 0).
-    pub corrections: DisjointSlice<'a, Vec4>,
+    /// The first iteration of a substep: λ is read as 0 (whatever is stored).
+    pub fresh: bool,
+    /// 1 / h² (1/s²).
+    pub inv_h2: f32,
+    /// Jacobi relaxation ω.
+    pub relaxation: f32,
 }
 
-/// Projects slots `range` from the positions `base` + `hot` (read only).
+/// Projects slots `range` from the positions `base` + `hot` (read only), writing two
+/// corrections per slot to `out` from index `at` on: +g (for the particle at end 0)
+/// and −g (for end 1) of slot s at `at + 2 (s − range.start)` and the next index,
+/// xyz (w stays 0).
 ///
 /// # Safety
 /// `range` lies within the slot arrays (all of one length), every particle index of
-/// those slots is below `base`'s and `hot`'s length, and no other thread touches the
-/// λ and corrections of `range` during the call.
+/// those slots is below `base`'s and `hot`'s length, `at + 2 range.len()` is within
+/// `out`, no other thread writes the particles of those slots, and no other thread
+/// touches the λ of `range` or those elements of `out` during the call.
 pub(crate) unsafe fn project_range(
     range: Range<usize>,
     slots: &JacobiSlots<'_>,
     base: &[Vec3A],
-    hot: &[Vec4],
-    inv_h2: f32,
-    relaxation: f32,
+    hot: &DisjointSlice<'_, Vec4>,
+    out: &DisjointSlice<'_, Vec4>,
+    at: usize,
 ) {
     #[cfg(target_arch = "x86_64")]
     {
         if crate::simd::avx_available() {
             // SAFETY: the CPU has AVX (checked at run time); the other requirements are
             // this function's, passed on unchanged.
-            unsafe { avx::project_range(range, slots, base, hot, inv_h2, relaxation) };
+            unsafe { avx::project_range(range, slots, base, hot, out, at) };
             return;
         }
     }
     // SAFETY: as above.
-    unsafe { project_scalar(range, slots, base, hot, inv_h2, relaxation) }
+    unsafe { project_scalar(range, slots, base, hot, out, at) }
 }
 
 /// One slot at a time: the reference the AVX kernel matches bit for bit.
@@ -68,65 +80,463 @@ pub(crate) unsafe fn project_scalar(
     range: Range<usize>,
     slots: &JacobiSlots<'_>,
     base: &[Vec3A],
-    hot: &[Vec4],
-    inv_h2: f32,
-    relaxation: f32,
+    hot: &DisjointSlice<'_, Vec4>,
+    out: &DisjointSlice<'_, Vec4>,
+    at: usize,
 ) {
-    for s in range {
+    let (inv_h2, relaxation) = (slots.inv_h2, slots.relaxation);
+    for s in range.clone() {
+        let o = at + 2 * (s - range.start);
         let [a, b] = slots.pairs[s];
         let (a, b) = (a as usize, b as usize);
-        let (pa, pb) = (hot[a], hot[b]);
+        // SAFETY: a and b are in bounds, and nobody writes them during the call
+        // (safety section).
+        let (pa, pb) = unsafe { (hot.get(a), hot.get(b)) };
         let d = separation(base[a], base[b], pa, pb);
         let (compliance, stiffness) = unpack_softness(slots.softness[s]);
         let k = stiffness * relaxation * slots.weight[s];
         // SAFETY: slot s is in bounds and this call's alone (safety section).
         unsafe {
-            let l = slots.lambda.get(s);
+            let l = if slots.fresh {
+                0.0
+            } else {
+                slots.lambda.get(s)
+            };
             let at = compliance * inv_h2;
             let len = d.length();
             let denom = (pa.w + pb.w) + at;
             if !(len > MIN_LENGTH && len < f32::INFINITY) || denom <= 0.0 {
-                slots.corrections.set(s, Vec4::ZERO);
+                // +0 and −0 (the AVX kernel's sign flip of a zero correction).
+                out.set(o, Vec4::ZERO);
+                out.set(o + 1, Vec4::new(-0.0, -0.0, -0.0, 0.0));
+                slots.lambda.set(s, l);
                 continue;
             }
             let c = len - slots.rest[s];
             let dl = k * (-c - at * l) / denom;
             let g: Vec3 = d * (dl / len);
-            slots.corrections.set(s, g.extend(0.0));
+            out.set(o, g.extend(0.0));
+            out.set(o + 1, (-g).extend(0.0));
             slots.lambda.set(s, l + dl);
         }
     }
 }
 
-/// Adds to each particle of `particles` its gathered corrections, scaled by its
-/// inverse mass: Σ ±g over `entries[offsets[i]..offsets[i + 1]]` (`(slot << 1) | end`,
-/// end 1 subtracts), summed in entry order from zero.
+/// Adds to particle `i` the sum of its corrections `src[at + (e & mask)]` over the
+/// entries e of `list` (±g, see [`project_range`]), scaled by its inverse mass: the
+/// even entries summed in order from zero, the odd ones too, then the two sums added.
 ///
 /// # Safety
-/// No other thread touches the particles of `particles` during the call, and every
-/// index is in bounds (the adjacency was built over `hot`'s particles).
-pub(crate) unsafe fn gather_range(
-    particles: Range<usize>,
-    offsets: &[u32],
-    entries: &[u32],
-    corrections: &[Vec4],
+/// No other thread touches particle `i` during the call, nobody writes the
+/// corrections it reads, and every index is in bounds.
+#[inline(always)]
+unsafe fn apply(
+    i: usize,
+    list: &[u32],
+    src: &DisjointSlice<'_, Vec4>,
+    at: usize,
+    mask: usize,
     hot: &DisjointSlice<'_, Vec4>,
 ) {
-    for i in particles {
-        let list = &entries[offsets[i] as usize..offsets[i + 1] as usize];
-        if list.is_empty() {
-            continue;
+    if list.is_empty() {
+        return;
+    }
+    // SAFETY: in bounds, and nobody writes these corrections meanwhile (safety
+    // section).
+    let signed = |e: u32| unsafe { src.get(at + (e as usize & mask)) };
+    // Two sums (even and odd entries), so that the additions overlap.
+    let (mut even, mut odd) = (Vec4::ZERO, Vec4::ZERO);
+    let mut pairs = list.chunks_exact(2);
+    for pair in &mut pairs {
+        even += signed(pair[0]);
+        odd += signed(pair[1]);
+    }
+    if let [e] = pairs.remainder() {
+        even += signed(*e);
+    }
+    let sum = even + odd;
+    // SAFETY: particle i is this call's alone and in bounds (safety section).
+    unsafe {
+        let p = hot.get(i);
+        // w: p.w + 0 · p.w = p.w (sum.w is 0), as the scalar `p + (sum · w, 0)`.
+        hot.set(i, p + sum * p.w);
+    }
+}
+
+/// The storage order of a Jacobi distance set (`slot_of`, id → slot): slots sorted by
+/// the lower of their two particle indices, then by id. The slots of a particle's
+/// lower end are then consecutive, and its other slots come from particles a little
+/// before it (for meshes numbered row by row, within a few rows), which is what
+/// [`FusedPlan`] needs.
+pub(crate) fn storage_order(items: &[[u32; 2]], particle_count: usize) -> Result<Vec<u32>> {
+    const WHAT: &str = "Jacobi constraint order";
+    let mut next = try_with_capacity::<u32>(particle_count + 1, WHAT)?;
+    next.resize(particle_count + 1, 0);
+    for &[a, b] in items {
+        next[a.min(b) as usize + 1] += 1;
+    }
+    for i in 0..particle_count {
+        next[i + 1] += next[i];
+    }
+    let mut slot_of = try_with_capacity::<u32>(items.len(), WHAT)?;
+    for &[a, b] in items {
+        let low = a.min(b) as usize;
+        slot_of.push(next[low]);
+        next[low] += 1;
+    }
+    Ok(slot_of)
+}
+
+/// Slots per stage-0 item of a [`FusedPlan`] at least (cut at particle boundaries).
+pub(crate) const ITEM_MIN_SLOTS: usize = 16384;
+/// Stage-0 items a [`FusedPlan`] aims at, so that two to four threads have several
+/// each to balance.
+pub(crate) const ITEM_AIM: usize = 8;
+/// Slots projected before the particles they complete are gathered; the steps of an
+/// item end at multiples of it (a power of two, a multiple of the AVX kernel's
+/// 16-slot step).
+const STEP: usize = 256;
+/// Largest ring of corrections per item, in slots (256 KB): a particle whose slots
+/// span more is deferred.
+const RING_MAX: usize = 8192;
+/// Particles per stage-1 item of a [`FusedPlan`].
+pub(crate) const PARTICLE_CHUNK: usize = 512;
+
+/// Where an item's projection step starting at slot `s` ends (`s1`: the item's end).
+fn step_end(s: usize, s1: usize) -> usize {
+    ((s / STEP + 1) * STEP).min(s1)
+}
+
+/// A ring of a [`FusedPlan`] taken from its free set, given back when dropped (also
+/// by the unwinding of a panicking item).
+struct RingTaken<'a>(u32, &'a AtomicU64);
+
+impl<'a> RingTaken<'a> {
+    /// Takes the lowest free ring of `free`. One is always free: there are as many
+    /// rings as items (up to 64, more than the threads of any pass), and only the
+    /// items running at the same time hold one.
+    fn new(free: &'a AtomicU64) -> Self {
+        loop {
+            let bits = free.load(Ordering::Acquire);
+            if bits == 0 {
+                std::hint::spin_loop();
+                continue;
+            }
+            let r = bits.trailing_zeros();
+            let taken = bits & !(1u64 << r);
+            if free
+                .compare_exchange_weak(bits, taken, Ordering::Acquire, Ordering::Relaxed)
+                .is_ok()
+            {
+                return RingTaken(r, free);
+            }
         }
-        let mut sum = Vec4::ZERO;
-        for &e in list {
-            let g = corrections[(e >> 1) as usize];
-            sum = if e & 1 == 0 { sum + g } else { sum - g };
+    }
+}
+
+impl Drop for RingTaken<'_> {
+    fn drop(&mut self) {
+        self.1.fetch_or(1u64 << self.0, Ordering::Release);
+    }
+}
+
+/// How one Jacobi iteration of a distance set stored in [`storage_order`] runs as two
+/// stages of `Executor::stages`, with the gather of most particles fused into the
+/// projection:
+///
+/// * stage 0: the particles cut into consecutive ranges, each item projecting the
+///   slots whose lower particle is in its range (consecutive slots), in steps of
+///   [`STEP`] slots. Particle i is complete once the slots whose lower particle is ≤ i
+///   are projected, and no later slot reads it; so after each step the item gathers
+///   the particles it completed. It gathers only its *local* particles, those whose
+///   every slot is its own, projected at most a ring's length before: nothing else
+///   reads or writes them, and their corrections are read back from a ring of the
+///   item's last `ring` slots, which stays in cache. The corrections of slots that
+///   touch other particles are also copied to an export area;
+/// * stage 1: the gather of the other (*deferred*) particles from the export area.
+///
+/// Every slot is projected from the positions of before the iteration, and every
+/// particle sums the same corrections in the same order whichever stage gathers it:
+/// the results are the same bits for any thread count.
+#[derive(Default)]
+pub(crate) struct FusedPlan {
+    /// `first[i]`: the first slot whose lower particle is i or above (particles
+    /// `0..=n`).
+    first: Vec<u32>,
+    /// Stage-0 item x covers particles `bounds[x]..bounds[x + 1]`.
+    bounds: Vec<u32>,
+    /// Slots per ring (a power of two, a multiple of [`STEP`]); ring r is
+    /// `scratch[2 ring r..2 ring (r + 1)]`, slot s at `2 (s mod ring)`.
+    ring: usize,
+    /// Number of rings: one per item that may run at the same time (every item, up
+    /// to 64).
+    rings: usize,
+    /// Bit r set: ring r is free. An item takes the lowest free ring and gives it
+    /// back when done, so that a thread running item after item reuses a ring still
+    /// in its cache. Which ring an item gets never changes a result: it writes every
+    /// entry it reads.
+    free: AtomicU64,
+    /// The deferred particles, ascending; item x's are
+    /// `deferred[deferred_start[x]..deferred_start[x + 1]]`.
+    deferred: Vec<u32>,
+    deferred_start: Vec<u32>,
+    /// Deferred particle k's entries: `export_entries[export_offsets[k]..
+    /// export_offsets[k + 1]]`, `2 e + end` for the slot exported at e, in the order
+    /// of its adjacency entries.
+    export_offsets: Vec<u32>,
+    export_entries: Vec<u32>,
+    /// Exported slot runs `[start, end, e]` (slots start..end exported from e on),
+    /// ascending; item x's are `runs[run_start[x]..run_start[x + 1]]`.
+    runs: Vec<[u32; 3]>,
+    run_start: Vec<u32>,
+    /// Slots exported.
+    exported: usize,
+    /// Items of stage 0 and of stage 1.
+    items: [usize; 2],
+}
+
+impl FusedPlan {
+    /// The plan of the slots `pairs` (in [`storage_order`]) over the particles of the
+    /// particle → slot `adjacency` (entries `(slot << 1) | end` in slot order).
+    pub(crate) fn build(pairs: &[[u32; 2]], adjacency: &Adjacency) -> Result<Self> {
+        const WHAT: &str = "Jacobi plan";
+        let (n, m) = (adjacency.particle_count(), pairs.len());
+        let low = |s: usize| pairs[s][0].min(pairs[s][1]) as usize;
+        if (1..m).any(|s| low(s - 1) > low(s)) || (m > 0 && low(m - 1) >= n) {
+            return Err(crate::error::Error::invalid(
+                "Jacobi plan: the slots are not in Jacobi storage order",
+            ));
         }
-        // SAFETY: particle i is this call's alone and in bounds (safety section).
-        unsafe {
-            let p = hot.get(i);
-            // w: p.w + 0 · p.w = p.w (sum.w is 0), as the scalar `p + (sum · w, 0)`.
-            hot.set(i, p + sum * p.w);
+        let mut first = try_with_capacity::<u32>(n + 1, WHAT)?;
+        let mut s = 0usize;
+        for i in 0..=n {
+            while s < m && low(s) < i {
+                s += 1;
+            }
+            first.push(s as u32);
+        }
+        let target = (m / ITEM_AIM).max(ITEM_MIN_SLOTS);
+        let mut bounds = try_with_capacity::<u32>(m / target + 2, WHAT)?;
+        bounds.push(0);
+        let mut start = 0usize;
+        for (i, &f) in first.iter().enumerate().skip(1) {
+            if f as usize - start >= target || i == n {
+                bounds.push(i as u32);
+                start = f as usize;
+            }
+        }
+        if n == 0 {
+            bounds.push(0);
+        }
+        let items = bounds.len() - 1;
+        let min_slot = |i: usize| adjacency.of(i).first().map(|&e| (e >> 1) as usize);
+        // For each particle, the slot count between its first slot and the end of
+        // the step after which its item gathers it (None: its first slot lies in an
+        // earlier item, or it has none), as the item's loop in `run` meets them.
+        let mut window = try_with_capacity::<Option<usize>>(n, WHAT)?;
+        window.resize(n, None);
+        for x in 0..items {
+            let (p0, p1) = (bounds[x] as usize, bounds[x + 1] as usize);
+            let (s0, s1) = (first[p0] as usize, first[p1] as usize);
+            let (mut s, mut i) = (s0, p0);
+            while i < p1 {
+                s = step_end(s, s1);
+                while i < p1 && first[i + 1] as usize <= s {
+                    window[i] = min_slot(i).filter(|&f| f >= s0).map(|f| s - f);
+                    i += 1;
+                }
+            }
+        }
+        let widest = window.iter().flatten().filter(|&&w| w <= RING_MAX).max();
+        let ring = widest.map_or(STEP, |&w| w.next_power_of_two().max(STEP));
+        let mut deferred = try_with_capacity::<u32>(n, WHAT)?;
+        let mut deferred_start = try_with_capacity::<u32>(items + 1, WHAT)?;
+        for x in 0..items {
+            deferred_start.push(deferred.len() as u32);
+            deferred.extend((bounds[x]..bounds[x + 1]).filter(|&i| {
+                min_slot(i as usize).is_some() && window[i as usize].is_none_or(|w| w > ring)
+            }));
+        }
+        deferred_start.push(deferred.len() as u32);
+        drop(window);
+        // The slots of deferred particles are exported, numbered in slot order.
+        const NONE: u32 = u32::MAX;
+        let mut export_of = try_with_capacity::<u32>(m, WHAT)?;
+        export_of.resize(m, NONE);
+        for &i in &deferred {
+            for &e in adjacency.of(i as usize) {
+                export_of[(e >> 1) as usize] = 0;
+            }
+        }
+        let mut runs: Vec<[u32; 3]> = Vec::new();
+        let mut run_start = try_with_capacity::<u32>(items + 1, WHAT)?;
+        let mut exported = 0u32;
+        for x in 0..items {
+            let own = runs.len();
+            run_start.push(own as u32);
+            let (s0, s1) = (first[bounds[x] as usize], first[bounds[x + 1] as usize]);
+            for s in s0..s1 {
+                if export_of[s as usize] == NONE {
+                    continue;
+                }
+                export_of[s as usize] = exported;
+                match runs[own..].last_mut() {
+                    Some(r) if r[1] == s => r[1] += 1,
+                    _ => {
+                        crate::error::try_reserve(&mut runs, 1, WHAT)?;
+                        runs.push([s, s + 1, exported]);
+                    }
+                }
+                exported += 1;
+            }
+        }
+        run_start.push(runs.len() as u32);
+        let mut export_offsets = try_with_capacity::<u32>(deferred.len() + 1, WHAT)?;
+        export_offsets.push(0);
+        let mut total = 0u32;
+        for &i in &deferred {
+            total += adjacency.of(i as usize).len() as u32;
+            export_offsets.push(total);
+        }
+        let mut export_entries = try_with_capacity::<u32>(total as usize, WHAT)?;
+        for &i in &deferred {
+            export_entries.extend(
+                adjacency
+                    .of(i as usize)
+                    .iter()
+                    .map(|&e| 2 * export_of[(e >> 1) as usize] + (e & 1)),
+            );
+        }
+        let rings = items.min(64);
+        Ok(FusedPlan {
+            items: [items, deferred.len().div_ceil(PARTICLE_CHUNK)],
+            first,
+            bounds,
+            ring,
+            rings,
+            free: AtomicU64::new(if rings == 64 {
+                u64::MAX
+            } else {
+                (1 << rings) - 1
+            }),
+            deferred,
+            deferred_start,
+            export_offsets,
+            export_entries,
+            runs,
+            run_start,
+            exported: exported as usize,
+        })
+    }
+
+    /// Items per stage, for `Executor::stages`.
+    pub(crate) fn stages(&self) -> &[usize] {
+        &self.items
+    }
+
+    /// Length of the scratch buffer [`Self::run`] needs: the rings of the items, then
+    /// the export area (two corrections per slot).
+    pub(crate) fn scratch_len(&self) -> usize {
+        2 * (self.ring * self.rings + self.exported)
+    }
+
+    /// Runs item `item` of stage `stage` (see the type's doc) with `scratch` of
+    /// [`Self::scratch_len`].
+    ///
+    /// # Safety
+    /// The plan was built for these slots and this adjacency; every particle index
+    /// of the slots is below `base`'s and `hot`'s length; the items of one stage run
+    /// at the same time only with each other, each once, and the stages in order.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) unsafe fn run(
+        &self,
+        stage: usize,
+        item: usize,
+        slots: &JacobiSlots<'_>,
+        adjacency: &Adjacency,
+        base: &[Vec3A],
+        hot: &DisjointSlice<'_, Vec4>,
+        scratch: &DisjointSlice<'_, Vec4>,
+    ) {
+        debug_assert_eq!(scratch.len(), self.scratch_len());
+        let export = 2 * self.ring * self.rings;
+        if stage != 0 {
+            let start = item * PARTICLE_CHUNK;
+            for k in start..(start + PARTICLE_CHUNK).min(self.deferred.len()) {
+                let list = &self.export_entries
+                    [self.export_offsets[k] as usize..self.export_offsets[k + 1] as usize];
+                // SAFETY: the deferred particles of one item are its own; the export
+                // area is no longer written in stage 1.
+                unsafe {
+                    apply(
+                        self.deferred[k] as usize,
+                        list,
+                        scratch,
+                        export,
+                        usize::MAX,
+                        hot,
+                    )
+                };
+            }
+            return;
+        }
+        let (offsets, entries) = (&adjacency.offsets[..], &adjacency.entries[..]);
+        let taken = RingTaken::new(&self.free);
+        let ring = 2 * self.ring * taken.0 as usize;
+        let mask = 2 * self.ring - 1;
+        let (p0, p1) = (self.bounds[item] as usize, self.bounds[item + 1] as usize);
+        let (s0, s1) = (self.first[p0] as usize, self.first[p1] as usize);
+        let mut deferred = self.deferred
+            [self.deferred_start[item] as usize..self.deferred_start[item + 1] as usize]
+            .iter()
+            .peekable();
+        let mut runs = self.runs[self.run_start[item] as usize..self.run_start[item + 1] as usize]
+            .iter()
+            .peekable();
+        let (mut s, mut i) = (s0, p0);
+        while i < p1 {
+            let end = step_end(s, s1);
+            let at = ring + 2 * (s & (self.ring - 1));
+            // SAFETY: slots s..end are this item's, and so is its ring, which holds
+            // them without wrapping (steps end at multiples of STEP, which divides the
+            // ring); they read particles that no other item writes in this stage
+            // (local to this item and not yet gathered, or deferred).
+            unsafe { project_range(s..end, slots, base, hot, scratch, at) };
+            // Export the slots of this step that deferred particles need.
+            while let Some(&&[r0, r1, e]) = runs.peek() {
+                let (r0, r1) = (r0 as usize, r1 as usize);
+                if r0 >= end {
+                    break;
+                }
+                let (a, b) = (r0.max(s), r1.min(end));
+                for t in a..b {
+                    let from = at + 2 * (t - s);
+                    let to = export + 2 * (e as usize + t - r0);
+                    // SAFETY: this item's ring and its own exported slots.
+                    unsafe {
+                        scratch.set(to, scratch.get(from));
+                        scratch.set(to + 1, scratch.get(from + 1));
+                    }
+                }
+                if r1 > end {
+                    break;
+                }
+                runs.next();
+            }
+            s = end;
+            // Gather the particles now complete: all slots with lower particle ≤ i.
+            while i < p1 && self.first[i + 1] as usize <= s {
+                if deferred.peek() == Some(&&(i as u32)) {
+                    deferred.next();
+                } else {
+                    let list = &entries[offsets[i] as usize..offsets[i + 1] as usize];
+                    // SAFETY: particle i is local to this item: all its slots are
+                    // projected and still in the ring, none of them is read again in
+                    // this stage, and no other item touches it.
+                    unsafe { apply(i, list, scratch, ring, mask, hot) };
+                }
+                i += 1;
+            }
         }
     }
 }
@@ -140,7 +550,7 @@ mod avx {
     use super::super::distance_kernel::avx::gather_pairs;
     use super::{JacobiSlots, MIN_LENGTH};
     use crate::math::{Vec3A, Vec4};
-    use crate::simd::avx::to_records;
+    use crate::solver::parallel::DisjointSlice;
 
     /// # Safety
     /// As [`super::project_range`]; the CPU must support AVX.
@@ -149,10 +559,13 @@ mod avx {
         range: Range<usize>,
         slots: &JacobiSlots<'_>,
         base: &[Vec3A],
-        hot: &[Vec4],
-        inv_h2: f32,
-        relaxation: f32,
+        hot: &DisjointSlice<'_, Vec4>,
+        out: &DisjointSlice<'_, Vec4>,
+        at: usize,
     ) {
+        let (inv_h2, relaxation) = (slots.inv_h2, slots.relaxation);
+        // Slot s's corrections: `out[at + 2 (s − range.start)..]`.
+        let o = |s: usize| at + 2 * (s - range.start);
         let mut s = range.start;
         // Two blocks of eight at a time, both computed before either is stored, so
         // that one block's square root and divisions overlap the other's.
@@ -162,18 +575,21 @@ mod avx {
             unsafe {
                 let first = project8(s, slots, base, hot, inv_h2, relaxation);
                 let second = project8(s + 8, slots, base, hot, inv_h2, relaxation);
-                store8(s, slots, first);
-                store8(s + 8, slots, second);
+                store8(s, slots, out, o(s), first);
+                store8(s + 8, slots, out, o(s + 8), second);
             }
             s += 16;
         }
         if s + 8 <= range.end {
             // SAFETY: slots s..s+8 lie in `range`; the rest is the caller's promise.
-            unsafe { store8(s, slots, project8(s, slots, base, hot, inv_h2, relaxation)) };
+            unsafe {
+                let p = project8(s, slots, base, hot, inv_h2, relaxation);
+                store8(s, slots, out, o(s), p);
+            }
             s += 8;
         }
         // SAFETY: as above, for the last 0..=7 slots.
-        unsafe { super::project_scalar(s..range.end, slots, base, hot, inv_h2, relaxation) };
+        unsafe { super::project_scalar(s..range.end, slots, base, hot, out, o(s)) };
     }
 
     /// Slots `s..s + 8` projected: their new λ and their corrections, for
@@ -188,14 +604,37 @@ mod avx {
     /// # Safety
     /// As [`project8`]; AVX is enabled in the caller.
     #[inline(always)]
-    unsafe fn store8(s: usize, slots: &JacobiSlots<'_>, p: Projected) {
-        // SAFETY: slots s..s+8 lie in the slot arrays and are this call's alone (the
-        // caller's promise); `corrections` holds 16-byte aligned `Vec4`s.
+    unsafe fn store8(
+        s: usize,
+        slots: &JacobiSlots<'_>,
+        out: &DisjointSlice<'_, Vec4>,
+        at: usize,
+        p: Projected,
+    ) {
+        debug_assert!(at + 16 <= out.len());
+        // SAFETY: slots s..s+8 lie in the slot arrays and are this call's alone, and
+        // so are `out[at..at + 16]` (the caller's promise).
         unsafe {
             _mm256_storeu_ps(slots.lambda.as_ptr().add(s), p.lambda);
-            let out = slots.corrections.as_ptr().add(s) as *mut f32;
-            for (k, r) in to_records(p.g).into_iter().enumerate() {
-                _mm_store_ps(out.add(4 * k), r);
+            let out = out.as_ptr().add(at) as *mut f32;
+            // −g: the sign of x, y and z flipped (w stays +0).
+            let flip = _mm256_setr_ps(-0.0, -0.0, -0.0, 0.0, -0.0, -0.0, -0.0, 0.0);
+            // `to_records`' transpose, before its halves are split: r[k] = [g_k | g_k+4].
+            let t0 = _mm256_unpacklo_ps(p.g[0], p.g[1]);
+            let t1 = _mm256_unpackhi_ps(p.g[0], p.g[1]);
+            let t2 = _mm256_unpacklo_ps(p.g[2], p.g[3]);
+            let t3 = _mm256_unpackhi_ps(p.g[2], p.g[3]);
+            let r = [
+                _mm256_shuffle_ps(t0, t2, 0x44),
+                _mm256_shuffle_ps(t0, t2, 0xEE),
+                _mm256_shuffle_ps(t1, t3, 0x44),
+                _mm256_shuffle_ps(t1, t3, 0xEE),
+            ];
+            for (k, rk) in r.into_iter().enumerate() {
+                // Slot s + k: [g_k | −g_k]; slot s + k + 4: [g_k+4 | −g_k+4].
+                let nk = _mm256_xor_ps(rk, flip);
+                _mm256_storeu_ps(out.add(8 * k), _mm256_permute2f128_ps(rk, nk, 0x20));
+                _mm256_storeu_ps(out.add(8 * (k + 4)), _mm256_permute2f128_ps(rk, nk, 0x31));
             }
         }
     }
@@ -209,7 +648,7 @@ mod avx {
         s: usize,
         slots: &JacobiSlots<'_>,
         base: &[Vec3A],
-        hot: &[Vec4],
+        hot: &DisjointSlice<'_, Vec4>,
         inv_h2: f32,
         relaxation: f32,
     ) -> Projected {
@@ -244,7 +683,11 @@ mod avx {
                 _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
             let weight = _mm256_loadu_ps(slots.weight.as_ptr().add(s));
             let k = _mm256_mul_ps(_mm256_mul_ps(stiffness, _mm256_set1_ps(relaxation)), weight);
-            let lambda = _mm256_loadu_ps(slots.lambda.as_ptr().add(s));
+            let lambda = if slots.fresh {
+                _mm256_setzero_ps()
+            } else {
+                _mm256_loadu_ps(slots.lambda.as_ptr().add(s))
+            };
             let len2 = _mm256_add_ps(
                 _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
                 _mm256_mul_ps(dz, dz),
@@ -341,9 +784,10 @@ mod tests {
             .collect();
         let weight: Vec<f32> = (0..m).map(|j| 1.0 / (1 + j % 4) as f32).collect();
         let lambda0: Vec<f32> = (0..m).map(|_| rng.f() - 0.5).collect();
-        let run = |dispatched: bool| {
-            let mut lambda = lambda0.clone();
-            let mut corrections = vec![Vec4::splat(7.0); m];
+        let run = |dispatched: bool, fresh: bool, lambda0: &[f32]| {
+            let mut lambda = lambda0.to_vec();
+            let mut corrections = vec![Vec4::splat(7.0); 2 * m];
+            let mut positions = hot.clone();
             {
                 let slots = JacobiSlots {
                     pairs: &pairs,
@@ -351,19 +795,24 @@ mod tests {
                     softness: &softness,
                     weight: &weight,
                     lambda: DisjointSlice::new(&mut lambda),
-                    corrections: DisjointSlice::new(&mut corrections),
+                    fresh,
+                    inv_h2: 3600.0 * 64.0,
+                    relaxation: 0.8,
                 };
+                let h = DisjointSlice::new(&mut positions);
+                let out = DisjointSlice::new(&mut corrections);
                 for r in [0..13, 13..22, 22..m] {
                     // SAFETY: in range, one thread.
                     unsafe {
                         if dispatched {
-                            project_range(r, &slots, &base, &hot, 3600.0 * 64.0, 0.8)
+                            project_range(r.clone(), &slots, &base, &h, &out, 2 * r.start)
                         } else {
-                            project_scalar(r, &slots, &base, &hot, 3600.0 * 64.0, 0.8)
+                            project_scalar(r.clone(), &slots, &base, &h, &out, 2 * r.start)
                         }
                     }
                 }
             }
+            assert_eq!(positions, hot, "the projection moves no particle");
             (lambda, corrections)
         };
         let bits = |v: &[Vec4]| {
@@ -371,15 +820,35 @@ mod tests {
                 .flat_map(|p| p.to_array().map(f32::to_bits))
                 .collect::<Vec<_>>()
         };
-        let (la, ca) = run(true);
-        let (lb, cb) = run(false);
+        let lambda_bits = |v: &[f32]| v.iter().map(|l| l.to_bits()).collect::<Vec<_>>();
+        let (la, ca) = run(true, false, &lambda0);
+        let (lb, cb) = run(false, false, &lambda0);
         assert_eq!(bits(&ca), bits(&cb));
-        assert_eq!(
-            la.iter().map(|l| l.to_bits()).collect::<Vec<_>>(),
-            lb.iter().map(|l| l.to_bits()).collect::<Vec<_>>()
-        );
+        assert_eq!(lambda_bits(&la), lambda_bits(&lb));
+        // A fresh iteration reads every λ as 0, and leaves 0 in inactive slots.
+        let zero = vec![0.0; m];
+        for dispatched in [true, false] {
+            let (lz, cz) = run(dispatched, false, &zero);
+            let (lf, cf) = run(dispatched, true, &lambda0);
+            assert_eq!(bits(&cz), bits(&cf), "dispatched {dispatched}");
+            assert_eq!(
+                lambda_bits(&lz),
+                lambda_bits(&lf),
+                "dispatched {dispatched}"
+            );
+            assert_ne!(bits(&cz), bits(&ca));
+        }
+        for j in 0..m {
+            let (g, minus) = (ca[2 * j], ca[2 * j + 1]);
+            assert_eq!(
+                minus.to_array(),
+                (-g.truncate()).extend(0.0).to_array(),
+                "slot {j}"
+            );
+            assert_eq!(g.w.to_bits(), 0, "slot {j}");
+        }
         for j in [3, 4, 5] {
-            assert_eq!(ca[j], Vec4::ZERO, "slot {j} is inactive");
+            assert_eq!(ca[2 * j], Vec4::ZERO, "slot {j} is inactive");
             assert_eq!(la[j], lambda0[j], "slot {j} keeps its λ");
         }
         assert!(ca.iter().filter(|c| **c != Vec4::ZERO).count() > 40);
@@ -389,14 +858,24 @@ mod tests {
         {
             let h = DisjointSlice::new(&mut gathered);
             // SAFETY: one thread, indices in range.
-            unsafe { gather_range(0..n, &adjacency.offsets, &adjacency.entries, &ca, &h) };
+            let mut ca = ca.clone();
+            let c = DisjointSlice::new(&mut ca);
+            for i in 0..n {
+                // SAFETY: one thread, indices in range.
+                unsafe { apply(i, adjacency.of(i), &c, 0, usize::MAX, &h) };
+            }
         }
         for i in 0..n {
-            let mut sum = Vec3::ZERO;
-            for &e in adjacency.of(i) {
-                let g = ca[(e >> 1) as usize].truncate();
-                sum = if e & 1 == 0 { sum + g } else { sum - g };
+            let mut sums = [Vec3::ZERO; 2];
+            for (k, &e) in adjacency.of(i).iter().enumerate() {
+                let g = ca[2 * (e >> 1) as usize].truncate();
+                sums[k % 2] = if e & 1 == 0 {
+                    sums[k % 2] + g
+                } else {
+                    sums[k % 2] - g
+                };
             }
+            let sum = sums[0] + sums[1];
             let p = hot[i];
             let want = if adjacency.of(i).is_empty() {
                 p
@@ -408,6 +887,146 @@ mod tests {
                 want.to_array().map(f32::to_bits),
                 "particle {i}"
             );
+        }
+    }
+}
+
+#[cfg(test)]
+mod plan_tests {
+    use super::*;
+
+    /// Projects every slot, then gathers every particle (two sums per particle, as
+    /// `apply`): the reference a [`FusedPlan`] must match bit for bit.
+    fn reference(
+        pairs: &[[u32; 2]],
+        adjacency: &Adjacency,
+        base: &[Vec3A],
+        hot: &mut [Vec4],
+        lambda: &mut [f32],
+    ) {
+        let m = pairs.len();
+        let (rest, softness, weight) = (vec![0.01; m], vec![1e-6; m], vec![0.25; m]);
+        let mut out = vec![Vec4::ZERO; 2 * m];
+        let slots = JacobiSlots {
+            pairs,
+            rest: &rest,
+            softness: &softness,
+            weight: &weight,
+            lambda: DisjointSlice::new(lambda),
+            fresh: false,
+            inv_h2: 3600.0,
+            relaxation: 1.0,
+        };
+        let h = DisjointSlice::new(hot);
+        let o = DisjointSlice::new(&mut out);
+        // SAFETY: one thread, indices in range.
+        unsafe {
+            project_scalar(0..m, &slots, base, &h, &o, 0);
+            for i in 0..adjacency.particle_count() {
+                apply(i, adjacency.of(i), &o, 0, usize::MAX, &h);
+            }
+        }
+    }
+
+    fn fused(
+        pairs: &[[u32; 2]],
+        adjacency: &Adjacency,
+        base: &[Vec3A],
+        hot: &mut [Vec4],
+        lambda: &mut [f32],
+        reverse: bool,
+    ) -> FusedPlan {
+        let m = pairs.len();
+        let (rest, softness, weight) = (vec![0.01; m], vec![1e-6; m], vec![0.25; m]);
+        let plan = FusedPlan::build(pairs, adjacency).unwrap();
+        let mut scratch = vec![Vec4::splat(f32::NAN); plan.scratch_len()];
+        let slots = JacobiSlots {
+            pairs,
+            rest: &rest,
+            softness: &softness,
+            weight: &weight,
+            lambda: DisjointSlice::new(lambda),
+            fresh: false,
+            inv_h2: 3600.0,
+            relaxation: 1.0,
+        };
+        let h = DisjointSlice::new(hot);
+        let sc = DisjointSlice::new(&mut scratch);
+        for stage in 0..2 {
+            let n = plan.stages()[stage];
+            for k in 0..n {
+                let item = if reverse { n - 1 - k } else { k };
+                // SAFETY: one thread, stages in order.
+                unsafe { plan.run(stage, item, &slots, adjacency, base, &h, &sc) };
+            }
+        }
+        plan
+    }
+
+    /// A cloth grid (stretch, shear, bend) and a cloud of random long-range pairs,
+    /// each in Jacobi storage order: the fused plan (items in either order) gives the
+    /// bits of projecting everything, then gathering everything.
+    #[test]
+    fn fused_plan_matches_project_then_gather() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut rnd = move || {
+            seed ^= seed >> 12;
+            seed ^= seed << 25;
+            seed ^= seed >> 27;
+            (seed.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as u32
+        };
+        let side = 90u32;
+        let n = (side * side) as usize;
+        let [stretch, shear, bend] = crate::scenes::cloth_pairs(side, 0);
+        let grid = [stretch, shear, bend].concat();
+        let random: Vec<[u32; 2]> = (0..60000)
+            .map(|_| {
+                let a = rnd() % n as u32;
+                let b = (a + 1 + rnd() % 20000) % n as u32;
+                [a, b]
+            })
+            .collect();
+        for (name, items) in [("grid", grid), ("random", random)] {
+            let slot_of = storage_order(&items, n).unwrap();
+            let mut pairs = vec![[0u32; 2]; items.len()];
+            for (id, &s) in slot_of.iter().enumerate() {
+                pairs[s as usize] = items[id];
+            }
+            let adjacency = Adjacency::build(&pairs, n).unwrap();
+            let base: Vec<Vec3A> = (0..n)
+                .map(|i| Vec3A::new((i % 90) as f32 * 0.011, 0.0, (i / 90) as f32 * 0.0105))
+                .collect();
+            let hot0: Vec<Vec4> = (0..n)
+                .map(|i| {
+                    let mut j = |k: u32| (rnd() % 1000) as f32 * 1e-6 * k as f32;
+                    Vec4::new(j(1), j(2), j(3), if i % 37 == 0 { 0.0 } else { 1.0 })
+                })
+                .collect();
+            let lambda0: Vec<f32> = (0..pairs.len())
+                .map(|_| (rnd() % 100) as f32 * 1e-4)
+                .collect();
+            let (mut want, mut want_l) = (hot0.clone(), lambda0.clone());
+            reference(&pairs, &adjacency, &base, &mut want, &mut want_l);
+            for reverse in [false, true] {
+                let (mut got, mut got_l) = (hot0.clone(), lambda0.clone());
+                let plan = fused(&pairs, &adjacency, &base, &mut got, &mut got_l, reverse);
+                assert!(plan.stages()[0] > 2, "{name}: several items");
+                if name == "grid" {
+                    assert!(
+                        plan.deferred.len() < n / 5,
+                        "{name}: {}",
+                        plan.deferred.len()
+                    );
+                }
+                for i in 0..n {
+                    assert_eq!(
+                        got[i].to_array().map(f32::to_bits),
+                        want[i].to_array().map(f32::to_bits),
+                        "{name}: particle {i}"
+                    );
+                }
+                assert_eq!(got_l, want_l, "{name}");
+            }
         }
     }
 }
