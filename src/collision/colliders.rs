@@ -159,16 +159,7 @@ impl Collider {
             };
             self.lin_vel + self.ang_vel.cross(q - n * n.dot(q))
         };
-        Contact {
-            normal: n,
-            offset: n.dot(rel) + r,
-            surface_disp: v_surface * h,
-            vn_pre: n.dot(v_pre - v_surface),
-            dn_total: 0.0,
-            slot: 0,
-            static_friction: self.desc.static_friction,
-            dynamic_friction: self.desc.dynamic_friction,
-        }
+        self.contact(n, rel, r, v_surface, v_pre, h)
     }
 
     /// The contact of a bounded shape or a mesh (in its local frame, rotated there and
@@ -200,7 +191,24 @@ impl Collider {
         let surface = rel + self.rot * surface_local;
         let v_surface = self.surface_velocity(surface + b);
         let v_pre = u + d * inv_h;
-        Some(Contact {
+        Some(self.contact(normal, surface, r, v_surface, v_pre, h))
+    }
+
+    /// The contact with outward normal `normal` at the surface point `surface`
+    /// (relative to the particle's base, m) for a particle of radius `r` (m), whose
+    /// velocity before the projection is `v_pre` and the surface's `v_surface` (m/s),
+    /// over a substep of `h` seconds.
+    #[inline]
+    fn contact(
+        &self,
+        normal: Vec3,
+        surface: Vec3,
+        r: f32,
+        v_surface: Vec3,
+        v_pre: Vec3,
+        h: f32,
+    ) -> Contact {
+        Contact {
             normal,
             offset: normal.dot(surface) + r,
             surface_disp: v_surface * h,
@@ -209,7 +217,7 @@ impl Collider {
             slot: 0,
             static_friction: self.desc.static_friction,
             dynamic_friction: self.desc.dynamic_friction,
-        })
+        }
     }
 
     /// Velocity of the collider's material at world point `p` (m/s).
@@ -269,9 +277,10 @@ pub(crate) struct Contact {
     vn_pre: f32,
     /// Normal correction applied so far in this substep (m).
     dn_total: f32,
+    /// The collider's slot in `Colliders::slots`.
     slot: u32,
-    /// The collider's friction coefficients (copied so that the projection reads the
-    /// contact alone).
+    /// The collider's friction coefficients (dimensionless; copied so that the
+    /// projection reads the contact alone).
     static_friction: f32,
     dynamic_friction: f32,
 }
