@@ -8,6 +8,7 @@ pub mod attachment;
 pub mod bending;
 pub mod breaking;
 pub mod distance;
+pub mod fluid;
 mod distance_jacobi;
 mod distance_kernel;
 #[cfg(test)]

@@ -30,6 +30,7 @@ mod tasks;
 pub(crate) mod tearing;
 pub(crate) mod winch;
 mod wind;
+mod fluids;
 
 /// Largest number of substeps per step and of iterations per substep.
 pub const MAX_SUBSTEPS: u32 = 1024;

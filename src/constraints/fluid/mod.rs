@@ -1,0 +1,96 @@
+//! Position Based Fluids (Macklin & Müller, "Position Based Fluids", 2013) coupled
+//! two-way with every solid particle that has a radius (Macklin et al., "Unified
+//! Particle Physics for Real-Time Applications", 2014, section 7).
+//!
+//! A fluid owns a contiguous range of world particles reserved up front (`capacity`);
+//! its live particles are always the first `count` of them, so emission never
+//! allocates and never shifts the index of any other body (a removed particle's slot
+//! takes the last live one's state).
+
+pub mod desc;
+
+pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc};
+
+/// A generation-checked fluid id: `(generation << 32) | (slot + 1)`; 0 is never issued.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FluidId(pub u64);
+
+/// A generation-checked emitter id (same layout as [`FluidId`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct EmitterId(pub u64);
+
+/// A generation-checked kill-volume id (same layout as [`FluidId`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KillVolumeId(pub u64);
+
+/// One live fluid particle as the readback sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FluidParticle {
+    /// m (interpolated with the readback's alpha).
+    pub position: Vec3,
+    /// m/s
+    pub velocity: Vec3,
+    /// ρ/ρ₀ from the last density estimate (dimensionless; 1 = at rest density).
+    pub density_ratio: f32,
+}
+
+/// Counters and figures of one fluid.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FluidStats {
+    /// Live particles.
+    pub count: u32,
+    /// Reserved particles.
+    pub capacity: u32,
+    /// Particles emitted since the fluid was added (emitters and direct emission).
+    pub emitted: u64,
+    /// Particles removed since the fluid was added (kill volumes, lifetime, recycling,
+    /// clears).
+    pub removed: u64,
+    /// Emissions skipped because the fluid was full.
+    pub refused: u64,
+    /// Mean and largest ρ/ρ₀ over the live particles after the last step (0 when
+    /// empty).
+    pub mean_density_ratio: f32,
+    pub max_density_ratio: f32,
+}
+
+use crate::math::Vec3;
+
+/// One fluid's state (owned by [`FluidSet`]). Its particles are
+/// `first..first + capacity`; the live ones are `first..first + count`.
+pub(crate) struct Fluid {
+    pub desc: FluidDesc,
+    /// Generation of its slot (ids carry it).
+    pub generation: u32,
+    /// First reserved world particle.
+    pub first: u32,
+    /// Live particles (the first `count` of the reserved ones).
+    pub count: u32,
+    /// Particle mass (kg): ρ₀·s³, or ρ₀·s² in a planar world.
+    pub mass: f32,
+    /// Particle rest volume (m³, or m² in a planar world): s³ or s².
+    pub volume: f32,
+    /// Seconds each reserved particle has lived (capacity entries).
+    pub age: Vec<f32>,
+    /// ρ/ρ₀ of each reserved particle from the last density estimate (capacity
+    /// entries; written by the solver, read by the readback and the stats).
+    pub density_ratio: Vec<f32>,
+    /// Counters reported by `World::fluid_stats`.
+    pub emitted: u64,
+    pub removed: u64,
+    pub refused: u64,
+    /// Emitters and kill volumes of this fluid (None = removed slot).
+    pub emitters: Vec<Option<Emitter>>,
+    pub kill_volumes: Vec<Option<KillVolumeDesc>>,
+}
+
+/// An emitter's state: its desc and the fractional particles carried to the next step.
+pub(crate) struct Emitter {
+    pub desc: EmitterDesc,
+    pub generation: u32,
+    /// Particles due but not yet emitted (fraction carried between steps).
+    pub carry: f64,
+    /// Emission counter (picks the lattice point or pseudo-random point of the next
+    /// particle, deterministically).
+    pub sequence: u64,
+}
