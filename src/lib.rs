@@ -71,6 +71,7 @@ pub use collision::shape::MAX_FRICTION;
 pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape, MAX_COLLIDER_CONTACTS};
 pub use constraints::attachment::Transform;
 pub use constraints::breaking::MAX_BREAK_EVENTS;
+pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
 pub use constraints::fluid::desc::{
     MAX_EMIT_RATE, MAX_EMIT_SPEED, MAX_FLUID_CAPACITY, MAX_FLUID_COEFFICIENT, MAX_FLUID_SPACING,
     MAX_LIFETIME, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO, MIN_FLUID_SPACING,
@@ -79,7 +80,6 @@ pub use constraints::fluid::{
     EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidParticle, FluidStats,
     KillVolumeDesc, KillVolumeId,
 };
-pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
 pub use constraints::nary::MAX_FAMILY_CONSTRAINTS;
 pub use constraints::tearing::MAX_TEAR_RESERVE;
 pub use constraints::volume::MAX_SURFACE_TRIANGLES;

