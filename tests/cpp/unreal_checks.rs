@@ -1609,6 +1609,7 @@ pub fn check_no_rebuild(file: &str, text: &str) -> Vec<String> {
         ("add_rope", &["BeginPlay", "JoinSimulation"]),
         ("add_rope_polyline", &["BeginPlay", "JoinSimulation"]),
         ("add_cloth_mesh", &["BeginPlay", "JoinSimulation"]),
+        ("add_fluid", &["BeginPlay", "JoinSimulation"]),
         ("remove_body", &["EndPlay", "LeaveSimulation"]),
         ("JoinSimulation", &["BeginPlay", "OnRegister"]),
         ("LeaveSimulation", &["EndPlay", "OnUnregister"]),

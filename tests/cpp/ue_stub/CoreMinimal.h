@@ -121,6 +121,8 @@ struct FVector {
     FVector operator*(double s) const { return {X * s, Y * s, Z * s}; }
     FVector operator+(const FVector& o) const { return {X + o.X, Y + o.Y, Z + o.Z}; }
     FVector operator-(const FVector& o) const { return {X - o.X, Y - o.Y, Z - o.Z}; }
+    bool operator==(const FVector& o) const { return X == o.X && Y == o.Y && Z == o.Z; }
+    bool operator!=(const FVector& o) const { return !(*this == o); }
     bool IsNearlyZero() const { return std::fabs(X) < 1e-8 && std::fabs(Y) < 1e-8 && std::fabs(Z) < 1e-8; }
     FVector GetSafeNormal() const {
         const double l = std::sqrt(X * X + Y * Y + Z * Z);
@@ -156,18 +158,30 @@ struct FColor {
 inline const FColor FColor::White{255, 255, 255, 255};
 struct FQuat {
     double X = 0, Y = 0, Z = 0, W = 1;
+    static const FQuat Identity;
 };
+inline const FQuat FQuat::Identity{};
 struct FLinearColor {
     float R = 0, G = 0, B = 0, A = 1;
 };
-/// A translation (the tests move nothing else).
+/// A translation (the tests move nothing else) and a scale that only instance
+/// transforms carry (TransformPosition ignores it).
 struct FTransform {
     FVector Translation;
+    FVector Scale3D{1, 1, 1};
     FTransform() = default;
     explicit FTransform(const FVector& t) : Translation(t) {}
+    /// Stub: the rotation must be the identity (the tests rotate nothing).
+    FTransform(const FQuat&, const FVector& t, const FVector& s) : Translation(t), Scale3D(s) {}
     FVector GetLocation() const { return Translation; }
     FQuat GetRotation() const { return {}; }
-    FVector GetScale3D() const { return {1, 1, 1}; }
+    FVector GetScale3D() const { return Scale3D; }
+    bool Equals(const FTransform& o, double Tolerance) const {
+        auto near = [Tolerance](const FVector& a, const FVector& b) {
+            return std::fabs(a.X - b.X) <= Tolerance && std::fabs(a.Y - b.Y) <= Tolerance && std::fabs(a.Z - b.Z) <= Tolerance;
+        };
+        return near(Translation, o.Translation) && near(Scale3D, o.Scale3D);
+    }
     FVector TransformPosition(const FVector& p) const { return p + Translation; }
     FVector InverseTransformPosition(const FVector& p) const { return p - Translation; }
     FVector TransformVectorNoScale(const FVector& v) const { return v; }

@@ -24,6 +24,7 @@ namespace UnityEngine
         public Transform transform { get { return null; } }
         public GameObject gameObject { get { return null; } }
         public T GetComponent<T>() { return default(T); }
+        public T[] GetComponentsInChildren<T>(bool includeInactive) { return new T[0]; }
     }
 
     public class Behaviour : Component
@@ -39,6 +40,7 @@ namespace UnityEngine
         public Transform transform { get { return null; } }
         public T AddComponent<T>() where T : Component { return null; }
         public T GetComponent<T>() { return default(T); }
+        public int layer { get; set; }
         public static GameObject CreatePrimitive(PrimitiveType type) { return null; }
     }
 
@@ -69,8 +71,20 @@ namespace UnityEngine
         public static Vector3 operator +(Vector3 a, Vector3 b) { return a; }
         public static Vector3 operator -(Vector3 a, Vector3 b) { return a; }
         public static Vector3 operator *(Vector3 a, float s) { return a; }
+        public static Vector3 zero { get { return default(Vector3); } }
+        public Vector3 normalized { get { return this; } }
+        public static Vector3 Cross(Vector3 a, Vector3 b) { return a; }
         public static float Dot(Vector3 a, Vector3 b) { return 0f; }
         public static float Distance(Vector3 a, Vector3 b) { return 0f; }
+    }
+
+    public struct Vector4
+    {
+        public float x, y, z, w;
+        public Vector4(float x, float y, float z, float w) { this.x = x; this.y = y; this.z = z; this.w = w; }
+        public static Vector4 operator +(Vector4 a, Vector4 b) { return a; }
+        public static Vector4 operator -(Vector4 a, Vector4 b) { return a; }
+        public static Vector4 operator *(Vector4 a, float s) { return a; }
     }
 
     public struct Quaternion
@@ -104,10 +118,12 @@ namespace UnityEngine
         public static bool GetKeyDown(KeyCode key) { return false; }
     }
 
-    public enum KeyCode { None = 0, Backspace = 8, R = 114 }
+    public enum KeyCode { None = 0, Backspace = 8, Space = 32, C = 99, R = 114 }
 
     public struct Matrix4x4
     {
+        public float m00, m10, m20, m30, m01, m11, m21, m31, m02, m12, m22, m32, m03, m13, m23, m33;
+        public static Matrix4x4 identity { get { return default(Matrix4x4); } }
         public Vector3 MultiplyPoint3x4(Vector3 p) { return p; }
         public Vector3 MultiplyVector(Vector3 v) { return v; }
         public static Matrix4x4 operator *(Matrix4x4 a, Matrix4x4 b) { return a; }
@@ -125,6 +141,8 @@ namespace UnityEngine
     {
         public static float Sin(float f) { return f; }
         public static float Cos(float f) { return f; }
+        public const float PI = 3.14159274f;
+        public static float Sqrt(float f) { return f; }
         public static float Clamp01(float f) { return f; }
         public static float SmoothStep(float a, float b, float t) { return a; }
         public static float Min(float a, float b) { return a < b ? a : b; }
@@ -143,7 +161,10 @@ namespace UnityEngine
         public static event Action quitting;
     }
 
-    public class Collider : Component { }
+    public class Collider : Component
+    {
+        public bool enabled { get; set; }
+    }
 
     public sealed class SphereCollider : Collider
     {
@@ -172,11 +193,25 @@ namespace UnityEngine
     public sealed class Shader : Object
     {
         public static Shader Find(string name) { return null; }
+        public static int PropertyToID(string name) { return 0; }
     }
 
     public class Material : Object
     {
         public Material(Shader shader) { }
+        public bool enableInstancing { get; set; }
+    }
+
+    public sealed class MaterialPropertyBlock
+    {
+        public void SetVectorArray(int nameID, Vector4[] values) { }
+    }
+
+    public static class Graphics
+    {
+        public static void DrawMeshInstanced(Mesh mesh, int submeshIndex, Material material, Matrix4x4[] matrices, int count,
+                                             MaterialPropertyBlock properties, UnityEngine.Rendering.ShadowCastingMode castShadows,
+                                             bool receiveShadows, int layer) { }
     }
 
     public sealed class LineRenderer : Component
@@ -340,4 +375,5 @@ namespace UnityEditor
 namespace UnityEngine.Rendering
 {
     public enum IndexFormat { UInt16, UInt32 }
+    public enum ShadowCastingMode { Off, On, TwoSided, ShadowsOnly }
 }

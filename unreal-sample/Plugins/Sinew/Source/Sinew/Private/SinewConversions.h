@@ -95,6 +95,41 @@ inline sinew::render::Affine SimToLocal(const sinew::units::Frame& Frame, const 
 	return Out;
 }
 
+/** Velocity: cm/s (world) -> m/s (no origin). */
+inline sinew::Vec3 VelocityToSim(const FVector& CentimetresPerSecond)
+{
+	return sinew::units::Frame::velocity_to_sim(sinew::units::Double3{CentimetresPerSecond.X, CentimetresPerSecond.Y, CentimetresPerSecond.Z});
+}
+
+/** Velocity: m/s -> cm/s (world). */
+inline FVector VelocityFromSim(const sinew::Vec3& MetresPerSecond)
+{
+	const sinew::units::Double3 V = sinew::units::Frame::velocity_from_sim(MetresPerSecond);
+	return FVector(V.x, V.y, V.z);
+}
+
+/** Half extents (or any length triple): cm -> m, per axis. */
+inline sinew::Vec3 ExtentToSim(const FVector& Centimetres)
+{
+	return sinew::Vec3{sinew::units::length_to_sim(Centimetres.X), sinew::units::length_to_sim(Centimetres.Y), sinew::units::length_to_sim(Centimetres.Z)};
+}
+
+/** A rotation (the axes are not swapped, so it passes through) as floats. */
+inline sinew::Quat Rotation(const FQuat& Q)
+{
+	return sinew::Quat{(float)Q.X, (float)Q.Y, (float)Q.Z, (float)Q.W};
+}
+
+/**
+ * The rotation whose local +Z is Q's forward (+X) axis: Q * (90 degrees about Y). The
+ * library's nozzles pour along their local +Z; Unreal's emitters face +X.
+ */
+inline sinew::Quat ForwardToZ(const FQuat& Q)
+{
+	const double S = 0.70710678118654752; // sin 45° = cos 45°
+	return sinew::Quat{(float)(S * (Q.X - Q.Z)), (float)(S * (Q.W + Q.Y)), (float)(S * (Q.X + Q.Z)), (float)(S * (Q.W - Q.Y))};
+}
+
 /** Compliance, mass and force are SI on both sides (m/N, kg, N): no conversion. */
 inline float Compliance(float MetresPerNewton) { return MetresPerNewton; }
 } // namespace SinewUE

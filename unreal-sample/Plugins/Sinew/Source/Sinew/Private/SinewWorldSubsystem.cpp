@@ -295,3 +295,19 @@ int32 USinewWorldSubsystem::GetBodyCount() const
 	return Scene ? (int32)Scene->body_count() : 0;
 }
 
+
+uint32 USinewWorldSubsystem::GetSinewBodyOf(const USceneComponent* Component) const
+{
+	if (!Component)
+	{
+		return 0;
+	}
+	for (ISinewSimulated* Body : Simulated)
+	{
+		if (Body->GetSinewBody() != 0 && Body->GetSinewComponent() == Component)
+		{
+			return Body->GetSinewBody();
+		}
+	}
+	return 0;
+}

@@ -126,6 +126,9 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew")
 	int32 GetStepsLastFrame() const { return StepsLastFrame; }
 
+	/** The sinew::Scene body id of a registered Sinew component (a rope or cloth; 0 = none, e.g. a collider or a fluid). */
+	uint32 GetSinewBodyOf(const USceneComponent* Component) const;
+
 	/** Number of bodies (ropes, cloths) in this world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew")
 	int32 GetBodyCount() const;
