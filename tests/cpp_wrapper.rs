@@ -36,6 +36,10 @@
 //!   continues bit for bit, an editor world previews a rope.
 //! * `unreal_plugin_sources_compile_against_the_stub`: every .cpp of the plugin
 //!   compiles on its own as C++20 against `tests/cpp/ue_stub`.
+//! * `unreal_fluid_on_a_stub_engine` (and `_asan_ubsan`): the plugin's fluid component
+//!   on the stub engine: Blueprint emission in cm and cm/s falls as a damped fall does,
+//!   one mesh instance per live particle where it is drawn, kill volumes, emitters,
+//!   in-place settings, body coupling switches.
 //! * `unreal_fixed_step_on_a_stub_engine` (and `_asan_ubsan`): the subsystem's fixed
 //!   step, accumulator, MaxStepsPerFrame and GetInterpolationAlpha on the stub engine.
 //! * `stage_script_copies_library_and_headers`: `unreal-sample/stage-library.sh` puts
@@ -261,6 +265,7 @@ fn unreal_plugin_sources_compile_against_the_stub() {
         "SinewClothComponent.cpp",
         "SinewColliderComponent.cpp",
         "SinewEditorPreview.cpp",
+        "SinewFluidComponent.cpp",
         "SinewMeshSceneProxy.cpp",
         "SinewModule.cpp",
         "SinewRopeComponent.cpp",
@@ -321,6 +326,23 @@ fn unreal_fixed_step_on_a_stub_engine_asan_ubsan() {
     run_unreal_checks(
         "unreal_fixed_step_test.cpp",
         "unreal_fixed_step_test_asan_ubsan",
+        ASAN_UBSAN,
+    );
+}
+
+/// tests/cpp/unreal_fluid_test.cpp: the plugin's fluid component (emission in cm and
+/// cm/s, free fall, the instanced mesh, kill volumes, emitters, in-place settings, body
+/// coupling switches) on the stub engine, plain and under ASan/UBSan.
+#[test]
+fn unreal_fluid_on_a_stub_engine() {
+    run_unreal_checks("unreal_fluid_test.cpp", "unreal_fluid_test", &[]);
+}
+
+#[test]
+fn unreal_fluid_on_a_stub_engine_asan_ubsan() {
+    run_unreal_checks(
+        "unreal_fluid_test.cpp",
+        "unreal_fluid_test_asan_ubsan",
         ASAN_UBSAN,
     );
 }

@@ -599,6 +599,9 @@ fn meta_text(namespace: &str, rel: &Path, is_dir: bool) -> Option<String> {
             "asmdef" => format!("AssemblyDefinitionImporter:\n  externalObjects: {{}}\n{tail}"),
             "json" => format!("PackageManifestImporter:\n  externalObjects: {{}}\n{tail}"),
             "md" | "txt" => format!("TextScriptImporter:\n  externalObjects: {{}}\n{tail}"),
+            "shader" => format!(
+                "ShaderImporter:\n  externalObjects: {{}}\n  defaultTextures: []\n  nonModifiableTextures: []\n{tail}"
+            ),
             _ => return None, // native plugins: hand-written PluginImporter metas
         }
     };

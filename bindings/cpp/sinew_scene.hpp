@@ -131,6 +131,19 @@ class Scene {
         if (!b) return unknown("Scene::set_damping", id);
         return b->body.set_damping(per_second);
     }
+    /// Turns the two-way coupling of a body's particles with every fluid on (the
+    /// default for particles with a radius) or off, in place.
+    Result<void> set_fluid_coupling(BodyId id, bool enabled) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_fluid_coupling", id);
+        return b->body.set_fluid_coupling(enabled);
+    }
+    /// The force (N) the fluids exerted on a body in the last substep: buoyancy plus drag.
+    Result<Vec3> fluid_force(BodyId id) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::fluid_force", id);
+        return b->body.fluid_force();
+    }
 
     // --- ropes edited while they run (in place; other bodies untouched) ------------
 

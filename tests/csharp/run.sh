@@ -24,9 +24,10 @@ echo "== C#: bindings + tests (mcs, Mono)"
 # ColliderShapes (the Unity package's collider mapping) uses Sinew types only: it is
 # compiled into the tests and checked against the library.
 # So is SinewAuthoring, the engine-neutral half of SinewRope / SinewCloth (the options
-# they build and edit their bodies with).
+# they build and edit their bodies with), and SinewFluidAuthoring, SinewFluid's.
 "${MCS[@]}" -target:exe -out:"$OUT/SinewTests.exe" -r:"$OUT/Sinew.Core.dll" tests/csharp/*.cs \
-  unity-sample/Runtime/ColliderShapes.cs unity-sample/Runtime/SinewAuthoring.cs
+  unity-sample/Runtime/ColliderShapes.cs unity-sample/Runtime/SinewAuthoring.cs \
+  unity-sample/Runtime/SinewFluidAuthoring.cs
 LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/SinewTests.exe"
 
 echo "== C#: a binary with another ABI version is refused"

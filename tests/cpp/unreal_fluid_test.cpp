@@ -1,0 +1,230 @@
+// The Unreal plugin's fluid component (USinewFluidComponent, its .cpp as shipped) on the
+// stand-in engine of tests/cpp/ue_stub, with the world subsystem and a rope component:
+// particles emitted from "Blueprint" (cm, cm/s) fall freely as the closed form of a
+// damped fall says, the instanced mesh holds one instance per live particle at the
+// particle's world location (cm) and scale Spacing / MeshDiameter, with its speed over
+// FastSpeed as custom data 0; the component's nozzle pours along its +X at its rate; a
+// kill volume removes what falls below it and the instances shrink with the live count
+// (tail removal only, no bad index); Clear, bad input (all or none, nothing changes),
+// in-place settings, AddEmitter / RemoveEmitter, body coupling switches on a rope
+// component, and EndPlay. Built and run by tests/cpp_wrapper.rs
+// (`unreal_fluid_on_a_stub_engine`).
+
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewFluidComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewRopeComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewMeshSceneProxy.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewTaskGraph.cpp"
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+DEFINE_LOG_CATEGORY(LogSinew);
+bool FSinewModule::bAvailable = true;
+bool FSinewModule::IsAvailable() { return bAvailable; }
+
+namespace {
+int g_checks = 0, g_failures = 0;
+void check(bool ok, const std::string& what) {
+    ++g_checks;
+    if (!ok) ++g_failures;
+    std::printf("[%s] %s\n", ok ? "PASS" : "FAIL", what.c_str());
+}
+
+/// One game world with its Sinew subsystem, stepped in frames of exactly one fixed step.
+struct Game {
+    UWorld World;
+    ULevel Level;
+    USinewWorldSubsystem Sub;
+    int Steps = 0; ///< fixed steps run so far
+    Game() {
+        World.Subsystem = &Sub;
+        World.PersistentLevel = &Level;
+        Sub.World = &World;
+        FSubsystemCollectionBase Collection;
+        Sub.Initialize(Collection);
+        Sub.OnWorldBeginPlay(World);
+    }
+    ~Game() { Sub.Deinitialize(); }
+    void Frames(int n) {
+        const float Dt = GetDefault<USinewSettings>()->FixedTimeStep;
+        for (int i = 0; i < n; ++i) {
+            Sub.Step(Dt);
+            Steps += Sub.GetStepsLastFrame();
+        }
+    }
+};
+
+std::unique_ptr<USinewFluidComponent> MakeFluid(Game& G, FVector At) {
+    auto F = std::make_unique<USinewFluidComponent>(FObjectInitializer());
+    F->World = &G.World;
+    F->Transform = FTransform(At);
+    F->Spacing = 5.0f; // cm
+    F->Capacity = 400;
+    F->EmitterShape = ESinewFluidEmitterShape::None;
+    return F;
+}
+
+double Length(const FVector& V) { return std::sqrt(V.X * V.X + V.Y * V.Y + V.Z * V.Z); }
+} // namespace
+
+int main() {
+    const double G = 9.8;         // m/s²: UE's -980 cm/s² (the stub world's GetGravityZ)
+    const double C = GetDefault<USinewSettings>()->Damping; // 1/s, the world's damping
+    const double Dt = GetDefault<USinewSettings>()->FixedTimeStep;
+
+    // --- Emit, free fall, instances --------------------------------------------------
+    {
+        Game Game;
+        auto Water = MakeFluid(Game, FVector(0, 0, 0));
+        Water->BeginPlay();
+        check(Water->IsSimulating(), "the fluid joined the simulation");
+        check(Game.Sub.GetBodyCount() == 0, "a fluid is not a body of the Scene");
+        FSinewFluidStats S = Water->GetStats();
+        check(S.Count == 0 && S.Capacity == 400, "an empty fluid with its capacity reserved");
+
+        // Eight particles 1 m apart (far beyond the 10 cm smoothing radius: no pressure,
+        // no viscosity between them), at rest, then two more with a velocity.
+        TArray<FVector> At, Vel, NoVel;
+        for (int i = 0; i < 8; ++i) At.Add(FVector(100.0 * i, 0.0, 500.0));
+        check(Water->Emit(At, NoVel) == 0, "Emit returns the first new particle (0)");
+        TArray<FVector> At2, Vel2;
+        At2.Add(FVector(0.0, 300.0, 500.0));
+        At2.Add(FVector(0.0, 600.0, 500.0));
+        Vel2.Add(FVector(100.0, 0.0, 0.0)); // cm/s
+        Vel2.Add(FVector(0.0, 0.0, 200.0));
+        check(Water->Emit(At2, Vel2) == 8, "a second Emit continues at 8");
+        check(Water->GetStats().Count == 10 && Water->GetStats().Emitted == 10, "ten live particles, ten emitted");
+
+        // Bad input changes nothing.
+        const int32 Logs = GStubLogCount();
+        TArray<FVector> OneVel;
+        OneVel.Add(FVector(0, 0, 0));
+        check(Water->Emit(At, OneVel) == -1, "Emit with 1 velocity for 8 locations is refused");
+        TArray<FVector> TooMany;
+        for (int i = 0; i < 391; ++i) TooMany.Add(FVector(100.0 * i, 1000.0, 500.0));
+        check(Water->Emit(TooMany, NoVel) == -1, "Emit past the free capacity (391 > 390) is refused");
+        TArray<FVector> Bad;
+        Bad.Add(FVector(0.0, 0.0, std::nan("")));
+        check(Water->Emit(Bad, NoVel) == -1, "Emit at a NaN location is refused");
+        check(Water->GetStats().Count == 10, "refused emissions emit nothing (all or none)");
+        check(GStubLogCount() == Logs + 3, "each refusal is logged");
+
+        Game.Frames(30);
+        const double T = Game.Steps * Dt;
+        check(Game.Steps == 30, "30 frames of one fixed step each ran 30 steps");
+        TArray<FVector> Loc, V;
+        check(Water->ReadParticles(Loc, V) == 10 && Loc.Num() == 10 && V.Num() == 10, "ReadParticles: the 10 live particles");
+        // Damped free fall: v = -(g / c) (1 - e^{-c t}), in cm/s.
+        const double Expected = -100.0 * (G / C) * (1.0 - std::exp(-C * T));
+        bool Falls = true;
+        for (int i = 0; i < 8; ++i) Falls = Falls && std::fabs(V[i].Z - Expected) < 0.01 * std::fabs(Expected) && std::fabs(V[i].X) < 1e-3;
+        check(Falls, "particles at rest fall as -(g/c)(1 - e^(-ct)) = " + std::to_string(Expected) + " cm/s (1%); got " + std::to_string(V[0].Z));
+        check(std::fabs(V[8].X - 100.0 * std::exp(-C * T)) < 0.5 && std::fabs(V[9].Z - (200.0 * std::exp(-C * T) + Expected)) < 0.01 * 200.0,
+              "emitted velocities (cm/s) carry on, damped, under gravity");
+        check(Loc[8].Y == 300.0 || std::fabs(Loc[8].Y - 300.0) < 1e-3, "locations come back in cm, world space");
+
+        // The instanced mesh: one instance per live particle, where it is drawn.
+        check(Water->GetInstanceCount() == 10, "one instance per live particle");
+        bool Placed = true, Scaled = true, Coloured = true;
+        for (int32 i = 0; i < 10; ++i) {
+            FTransform I;
+            Placed = Placed && Water->GetInstanceTransform(i, I, true) && Length(I.GetLocation() - Loc[i]) < 1e-6;
+            Scaled = Scaled && std::fabs(I.GetScale3D().X - 0.05) < 1e-9 && I.GetScale3D().Z == I.GetScale3D().X;
+            const double Fraction = std::fmin(Length(V[i]) / 300.0, 1.0);
+            Coloured = Coloured && std::fabs(Water->PerInstanceCustomData[i] - Fraction) < 1e-4;
+        }
+        check(Placed, "instance i sits at particle i's world location (cm)");
+        check(Scaled, "instance scale = Spacing / MeshDiameter = 5 / 100");
+        check(Water->NumCustomDataFloats == 1 && Coloured, "custom data 0 = speed / FastSpeed, at most 1");
+        check(Water->StubBadIndices == 0, "no instance index out of range");
+
+        // A kill volume 1 m below the origin: the particles fall into it and go.
+        FSinewKillVolume Below;
+        Below.Shape = ESinewKillVolumeShape::Below;
+        Below.Transform = FTransform(FVector(0.0, 0.0, -100.0));
+        const int32 Kill = Water->AddKillVolume(Below);
+        check(Kill > 0, "AddKillVolume returns a handle");
+        Game.Frames(90); // 2 s in all: the particles have fallen ~17 m
+        S = Water->GetStats();
+        check(S.Count == 0 && S.Removed == 10, "the kill volume removed every particle below it");
+        check(Water->GetInstanceCount() == 0 && Water->StubBadIndices == 0, "the instances shrank with the live count");
+        check(Water->RemoveKillVolume(Kill) && !Water->RemoveKillVolume(Kill), "a kill volume is removed once");
+
+        // In place: a refused setting keeps the fluid's previous ones.
+        Water->SetRestDensity(-1.0f);
+        check(!Water->ApplySettings(), "a negative rest density is refused");
+        Water->RestDensity = 800.0f;
+        check(Water->ApplySettings(), "a new rest density applies in place");
+        Water->Spacing = 10.0f; // changes only when the fluid joins again
+        check(Water->ApplySettings(), "Spacing waits for the next play instead of failing the others");
+
+        Water->EndPlay(EEndPlayReason::Destroyed);
+        check(!Water->IsSimulating() && Water->GetInstanceCount() == 0, "EndPlay removes the fluid and its instances");
+        check(Water->Emit(At, NoVel) == -1 && Water->GetStats().Capacity == 0, "a fluid out of play emits nothing");
+    }
+
+    // --- The component's nozzle ------------------------------------------------------
+    {
+        Game Game;
+        auto Hose = MakeFluid(Game, FVector(0, 0, 1000));
+        Hose->EmitterShape = ESinewFluidEmitterShape::Nozzle;
+        Hose->NozzleRadius = 4.0f;   // cm
+        Hose->EmitterRate = 600.0f;  // particles/s
+        Hose->EmitterSpeed = 300.0f; // cm/s along +X
+        Hose->Capacity = 2000;
+        Hose->BeginPlay();
+        Game.Frames(60); // 1 s
+        FSinewFluidStats S = Hose->GetStats();
+        check(S.Emitted >= 540 && S.Emitted <= 660, "the nozzle emitted 600 particles/s (10%): " + std::to_string(S.Emitted));
+        TArray<FVector> Loc, V;
+        const int32 N = Hose->ReadParticles(Loc, V);
+        double MeanVx = 0, MinX = 1e30;
+        for (int32 i = 0; i < N; ++i) {
+            MeanVx += V[i].X / N;
+            MinX = std::fmin(MinX, Loc[i].X);
+        }
+        check(N == S.Count && MeanVx > 200.0, "it pours along the component's +X (mean vx " + std::to_string(MeanVx) + " cm/s)");
+        check(MinX > -10.0, "nothing leaves behind the nozzle");
+        Hose->SetEmitterRate(0.0f);
+        const int64 Before = Hose->GetStats().Emitted;
+        Game.Frames(10);
+        check(Hose->GetStats().Emitted == Before, "rate 0 pauses the nozzle");
+
+        // Another emitter from Blueprint, removed again.
+        FSinewFluidEmitter Rain;
+        Rain.Shape = ESinewFluidEmitterShape::Box;
+        Rain.Transform = FTransform(FVector(0, 5000, 1000));
+        Rain.Rate = 300.0f;
+        const int32 E = Hose->AddEmitter(Rain);
+        Game.Frames(30);
+        check(E > 0 && Hose->GetStats().Emitted >= Before + 120, "AddEmitter emits (a box of rain)");
+        check(Hose->RemoveEmitter(E) && !Hose->RemoveEmitter(E) && !Hose->SetEmitter(E, Rain), "an emitter is removed once");
+        const int64 After = Hose->GetStats().Emitted;
+        Game.Frames(10);
+        check(Hose->GetStats().Emitted == After, "a removed emitter emits no more");
+        Hose->Clear();
+        Game.Frames(1);
+        check(Hose->GetStats().Count == 0 && Hose->GetInstanceCount() == 0, "Clear empties the fluid and its instances");
+
+        // Coupling switches go to Sinew body components only.
+        auto Rope = std::make_unique<USinewRopeComponent>(FObjectInitializer());
+        Rope->World = &Game.World;
+        Rope->Transform = FTransform(FVector(0, -3000, 300));
+        Rope->EndLocation = FVector(100, 0, 0);
+        Rope->RegisterComponent();
+        Rope->BeginPlay();
+        check(Hose->SetBodyFluidCoupling(Rope.get(), false) && Hose->SetBodyFluidCoupling(Rope.get(), true), "a rope's coupling switches");
+        check(!Hose->SetBodyFluidCoupling(Hose.get(), false) && !Hose->SetBodyFluidCoupling(nullptr, true), "a non-body component has no coupling");
+        Game.Frames(2);
+        check(Length(Hose->GetBodyFluidForce(Rope.get())) == 0.0, "no water near the rope: no force on it");
+        Rope->EndPlay(EEndPlayReason::Destroyed);
+        Hose->EndPlay(EEndPlayReason::Destroyed);
+    }
+
+    std::printf("%d checks, %d failed\n", g_checks, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}

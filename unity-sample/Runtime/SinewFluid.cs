@@ -1,0 +1,529 @@
+// A Position Based Fluid (Sinew.Fluid over sinew_world_add_fluid) in a SinewWorldBehaviour's
+// world: its settings are fields (SI units in the tooltips), an emitter follows this
+// transform (a nozzle pours along its blue +z axis; a box rains inside its half extents),
+// kill volumes come from child BoxColliders and a list, and the live particles are drawn
+// as instanced spheres (Graphics.DrawMeshInstanced, 1023 per call) coloured by speed.
+//
+// Capacity and Spacing are read when the fluid is created (Rebuild() creates it again,
+// empty); every other setting, the emitter and the kill volumes are applied in place
+// before the next step (SinewFluidAuthoring: nothing else builds or edits the fluid).
+// Positions are drawn interpolated with the world's InterpolationAlpha, like the ropes
+// and cloths. Solid bodies float in it through two-way coupling, on by default for
+// particles with a radius; SinewFluidCoupling switches it per body and reads the force.
+// Nothing native is serialized: the fluid is created in Start and removed in OnDestroy.
+
+using System;
+using Sinew.Native;
+using UnityEngine;
+using UnityEngine.Rendering;
+
+namespace Sinew.Unity
+{
+    /// <summary>The shape of an entry of <see cref="SinewFluid.killVolumes"/>.</summary>
+    public enum SinewKillShape
+    {
+        /// <summary>An oriented box: centre, rotation, half extents.</summary>
+        Box = 0,
+        /// <summary>A ball: centre, radius.</summary>
+        Sphere = 1,
+        /// <summary>Everything on the side of the plane through the centre that the normal
+        /// points away from (a floor particles fall through).</summary>
+        Below = 2,
+    }
+
+    /// <summary>A kill volume of a <see cref="SinewFluid"/>, in world space.</summary>
+    [Serializable]
+    public struct SinewKillVolumeEntry
+    {
+        [Tooltip("Box, sphere, or the half-space below a plane.")]
+        public SinewKillShape shape;
+        [Tooltip("Centre of the box or sphere, or a point on the plane, m (world).")]
+        public Vector3 center;
+        [Tooltip("Box rotation, degrees (world).")]
+        public Vector3 eulerAngles;
+        [Tooltip("Box half extents, m.")]
+        public Vector3 halfExtents;
+        [Tooltip("Sphere radius, m.")]
+        public float radius;
+        [Tooltip("Plane normal (the kept side): particles behind the plane are removed.")]
+        public Vector3 normal;
+    }
+
+    [DisallowMultipleComponent]
+    [AddComponentMenu("Sinew/Sinew Fluid")]
+    public sealed class SinewFluid : MonoBehaviour
+    {
+        [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
+        public SinewWorldBehaviour world;
+
+        [Header("Particles (read when the fluid is created; Rebuild applies them)")]
+        [Tooltip("Particle spacing s, m (1e-3 to 10): the rest distance between particles. Sets the particle mass ρ₀·s³ and the smoothing radius (2 s by default). Rebuilds the fluid.")]
+        [Min(0.001f)]
+        public float spacing = 0.05f;
+        [Tooltip("Particles reserved up front (1 to 4 194 304): emission never allocates; a full fluid refuses emission or recycles its oldest particle. Rebuilds the fluid.")]
+        [Min(1)]
+        public int capacity = 4096;
+
+        [Header("Fluid (edited in place)")]
+        [Tooltip("Rest density ρ₀, kg/m³ (water 1000, oil about 800; kg/m² per unit thickness in a 2D world). Bodies lighter than this float.")]
+        [Min(0.001f)]
+        public float restDensity = 1000f;
+        [Tooltip("Smoothing radius h, m, from Spacing to 4 × Spacing; 0 = 2 × Spacing.")]
+        [Min(0f)]
+        public float smoothingRadius = 0f;
+        [Tooltip("Constraint relaxation ε, m⁻² (softens the density constraint); 0 = 0.04 / Spacing².")]
+        [Min(0f)]
+        public float relaxation = 0f;
+        [Tooltip("Artificial pressure k, dimensionless (0.1): keeps particles from clumping at the surface.")]
+        [Min(0f)]
+        public float artificialPressure = 0.1f;
+        [Tooltip("Artificial pressure exponent n, 1 to 8 (4).")]
+        [Range(1, 8)]
+        public int artificialPressureExponent = 4;
+        [Tooltip("Artificial pressure Δq as a fraction of the smoothing radius, 0 to 0.9 (0.2).")]
+        [Range(0f, 0.9f)]
+        public float artificialPressureDistance = 0.2f;
+        [Tooltip("XSPH viscosity c, dimensionless 0 to 1 (0.01 water; larger = honey).")]
+        [Range(0f, 1f)]
+        public float viscosity = 0.01f;
+        [Tooltip("Vorticity confinement, dimensionless (0 = off): puts back the swirl damping removes.")]
+        [Min(0f)]
+        public float vorticity = 0f;
+        [Tooltip("Cohesion / surface tension, dimensionless (0 = off; Akinci et al. 2013).")]
+        [Min(0f)]
+        public float cohesion = 0f;
+        [Tooltip("Adhesion to solid particles, dimensionless (0 = off): water that wets the bodies it touches.")]
+        [Min(0f)]
+        public float adhesion = 0f;
+        [Tooltip("Radius with which particles meet colliders, m, 0 to Spacing; negative = Spacing / 2.")]
+        public float collisionRadius = -1f;
+        [Tooltip("Lifetime of an emitted particle, s (0 = forever).")]
+        [Min(0f)]
+        public float lifetime = 0f;
+        [Tooltip("When the fluid is full, an emitter removes the oldest particle instead of skipping the emission.")]
+        public bool recycleOldest = false;
+        [Tooltip("Collision layer bits of the solid particles that take part in the fluid (two-way coupling: buoyancy and drag); -1 = all.")]
+        public int couplingMask = -1;
+
+        [Header("Emitter (follows this transform; edited in place)")]
+        [Tooltip("None: emit from a script (Fluid.Emit). Nozzle: a disc facing this object's +z (blue axis). Box: pseudo-random points inside the box.")]
+        public FluidEmitterKind emitter = FluidEmitterKind.Nozzle;
+        [Tooltip("Nozzle radius, m.")]
+        [Min(0f)]
+        public float nozzleRadius = 0.1f;
+        [Tooltip("Box half extents, m (in this object's frame, not scaled).")]
+        public Vector3 boxHalfExtents = new Vector3(0.25f, 0.05f, 0.25f);
+        [Tooltip("Particles per second (0 pauses the emitter).")]
+        [Min(0f)]
+        public float rate = 1000f;
+        [Tooltip("Speed of the new particles along this object's +z, m/s.")]
+        [Min(0f)]
+        public float speed = 2f;
+
+        [Header("Kill volumes (edited in place)")]
+        [Tooltip("Every BoxCollider on a child object (not this one) removes the particles inside it. Leave SinewCollider off those objects, or particles meet the box's surface instead.")]
+        public bool killInChildBoxColliders = true;
+        [Tooltip("More kill volumes, world space.")]
+        public SinewKillVolumeEntry[] killVolumes = new SinewKillVolumeEntry[0];
+
+        [Header("Rendering")]
+        [Tooltip("Mesh drawn per particle; empty = Unity's Sphere primitive (diameter 1).")]
+        public Mesh particleMesh;
+        [Tooltip("Material with GPU instancing enabled whose shader declares Color Property as an instanced property. Empty = the package's Sinew/Fluid Particle shader (built-in render pipeline).")]
+        public Material particleMaterial;
+        [Tooltip("Sphere diameter as a multiple of Spacing.")]
+        [Min(0f)]
+        public float particleScale = 1f;
+        [Tooltip("Colour of particles at rest.")]
+        public Color slowColor = new Color(0.1f, 0.35f, 0.85f, 1f);
+        [Tooltip("Colour of particles at Fast Speed and above.")]
+        public Color fastColor = new Color(0.85f, 0.95f, 1f, 1f);
+        [Tooltip("Speed drawn in Fast Color, m/s.")]
+        [Min(0.001f)]
+        public float fastSpeed = 3f;
+        [Tooltip("Per-instance colour property of the material's shader (_Color in the built-in pipeline, _BaseColor in URP and HDRP; declared as an instanced property).")]
+        public string colorProperty = "_Color";
+        [Tooltip("Particles cast shadows.")]
+        public bool castShadows = true;
+
+        /// <summary>The engine-neutral fluid (null before Start).</summary>
+        public Fluid Fluid { get; private set; }
+
+        /// <summary>The settings the live fluid was created with and edited to.</summary>
+        public FluidSettings Applied { get { return applied; } }
+
+        /// <summary>The emitter (null when <see cref="emitter"/> is None or before Start).</summary>
+        public Emitter Emitter { get { return liveEmitter; } }
+
+        /// <summary>Live particles drawn this frame.</summary>
+        public int DrawnCount { get; private set; }
+
+        /// <summary>The last edit the library refused (empty = none).</summary>
+        public string LastError { get; private set; }
+
+        /// <summary>Why the fields differ from the live fluid in a way only
+        /// <see cref="Rebuild"/> applies (Capacity or Spacing; empty = none).</summary>
+        public string PendingRebuild
+        {
+            get { return Fluid == null ? "" : SinewFluidAuthoring.FluidRebuildReason(applied, Settings()); }
+        }
+
+        FluidSettings applied;
+        Emitter liveEmitter;
+        FluidEmitterOptions appliedEmitter;
+        KillVolume[] liveVolumes = new KillVolume[0];
+        KillVolumeSettings[] appliedVolumes = new KillVolumeSettings[0];
+        int appliedVolumeCount;
+        KillVolumeSettings[] wantedVolumes = new KillVolumeSettings[0];
+        BoxCollider[] killBoxes = new BoxCollider[0];
+        SinewWorldBehaviour subscribed;
+
+        // Drawing: positions and velocities read in place (Vector3 has SinewVec3's layout),
+        // then one matrix and one colour per instance, 1023 per batch.
+        Vector3[] positions = new Vector3[0];
+        Vector3[] velocities = new Vector3[0];
+        Matrix4x4[][] matrices = new Matrix4x4[0][];
+        Vector4[][] colors = new Vector4[0][];
+        MaterialPropertyBlock[] blocks = new MaterialPropertyBlock[0];
+        Mesh drawnMesh;
+        Material drawnMaterial;
+        int colorId;
+
+        /// <summary>The fields as the library's settings.</summary>
+        public FluidSettings Settings()
+        {
+            FluidSettings s = FluidSettings.Default;
+            s.RestDensity = restDensity;
+            s.Spacing = spacing;
+            s.SmoothingRadius = smoothingRadius;
+            s.Capacity = capacity;
+            s.Relaxation = relaxation;
+            s.ScorrK = artificialPressure;
+            s.ScorrN = artificialPressureExponent;
+            s.ScorrDq = artificialPressureDistance;
+            s.Viscosity = viscosity;
+            s.Vorticity = vorticity;
+            s.Cohesion = cohesion;
+            s.Adhesion = adhesion;
+            s.CollisionRadius = collisionRadius;
+            s.Lifetime = lifetime;
+            s.RecycleOldest = recycleOldest;
+            s.CouplingMask = unchecked((uint)couplingMask);
+            return s;
+        }
+
+        /// <summary>The emitter fields, at this transform.</summary>
+        public FluidEmitterOptions EmitterOptions()
+        {
+            return new FluidEmitterOptions
+            {
+                Kind = emitter,
+                NozzleRadius = nozzleRadius,
+                BoxHalfExtents = boxHalfExtents.ToSinew(),
+                Position = transform.position.ToSinew(),
+                Rotation = transform.rotation.ToSinew(),
+                Speed = speed,
+                Rate = rate,
+            };
+        }
+
+        void OnValidate()
+        {
+            // Clamps only: no native state in edit mode.
+            spacing = SinewAuthoring.Clamp(spacing, 0.001f, 10f);
+            capacity = SinewAuthoring.Clamp(capacity, 1, 4194304);
+            restDensity = SinewAuthoring.Clamp(restDensity, 0.001f, 1e5f);
+            smoothingRadius = smoothingRadius <= 0f ? 0f : SinewAuthoring.Clamp(smoothingRadius, spacing, 4f * spacing);
+            relaxation = SinewAuthoring.Clamp(relaxation, 0f, 1e12f);
+            artificialPressure = SinewAuthoring.Clamp(artificialPressure, 0f, 1000f);
+            artificialPressureExponent = SinewAuthoring.Clamp(artificialPressureExponent, 1, 8);
+            artificialPressureDistance = SinewAuthoring.Clamp(artificialPressureDistance, 0f, 0.9f);
+            viscosity = SinewAuthoring.Clamp(viscosity, 0f, 1f);
+            vorticity = SinewAuthoring.Clamp(vorticity, 0f, 1000f);
+            cohesion = SinewAuthoring.Clamp(cohesion, 0f, 1000f);
+            adhesion = SinewAuthoring.Clamp(adhesion, 0f, 1000f);
+            if (collisionRadius >= 0f)
+                collisionRadius = SinewAuthoring.Clamp(collisionRadius, 0f, spacing);
+            lifetime = SinewAuthoring.Clamp(lifetime, 0f, 1e6f);
+            nozzleRadius = SinewAuthoring.Clamp(nozzleRadius, 0f, 1e4f);
+            rate = SinewAuthoring.Clamp(rate, 0f, 1e7f);
+            speed = SinewAuthoring.Clamp(speed, 0f, 1000f);
+            particleScale = SinewAuthoring.Clamp(particleScale, 0f, 100f);
+            fastSpeed = SinewAuthoring.Clamp(fastSpeed, 0.001f, float.MaxValue);
+        }
+
+        void Start()
+        {
+            if (world == null)
+                world = SinewWorldBehaviour.FindInScene();
+            if (world == null)
+            {
+                Debug.LogError("SinewFluid needs a SinewWorldBehaviour", this);
+                enabled = false;
+                return;
+            }
+            killBoxes = ChildBoxColliders();
+            PrepareDrawing();
+            Build();
+            subscribed = world;
+            subscribed.BeforeStep += Sync;
+        }
+
+        /// <summary>Removes the fluid and creates it again, empty, from the fields (applies
+        /// Capacity and Spacing while playing).</summary>
+        [ContextMenu("Rebuild")]
+        public void Rebuild()
+        {
+            if (Fluid == null || world == null)
+                return;
+            Release();
+            Build();
+        }
+
+        /// <summary>Removes every live particle (the reserved slots stay).</summary>
+        [ContextMenu("Clear")]
+        public void Clear()
+        {
+            if (Fluid != null && !Fluid.World.IsDisposed)
+                Fluid.Clear();
+        }
+
+        void Build()
+        {
+            FluidSettings s = Settings();
+            try
+            {
+                Fluid = world.World.AddFluid(s);
+                LastError = "";
+            }
+            catch (SinewException e)
+            {
+                Debug.LogError("SinewFluid: " + e.Message, this);
+                enabled = false;
+                return;
+            }
+            applied = s;
+            liveEmitter = null;
+            appliedEmitter = default(FluidEmitterOptions);
+            appliedVolumeCount = 0;
+            positions = new Vector3[s.Capacity];
+            velocities = new Vector3[s.Capacity];
+            int batches = SinewFluidAuthoring.Batches(s.Capacity);
+            matrices = new Matrix4x4[batches][];
+            colors = new Vector4[batches][];
+            blocks = new MaterialPropertyBlock[batches];
+            for (int b = 0; b < batches; b++)
+            {
+                matrices[b] = new Matrix4x4[SinewFluidAuthoring.BatchSize];
+                colors[b] = new Vector4[SinewFluidAuthoring.BatchSize];
+                blocks[b] = new MaterialPropertyBlock();
+            }
+            Sync();
+        }
+
+        // BeforeStep (and once when built): inspector edits, the emitter at this
+        // transform, the kill volumes where their colliders are now.
+        void Sync()
+        {
+            if (Fluid == null || Fluid.World.IsDisposed)
+                return;
+            try
+            {
+                SinewFluidAuthoring.EditFluid(Fluid, ref applied, Settings());
+                SinewFluidAuthoring.SyncEmitter(Fluid, ref liveEmitter, ref appliedEmitter, EmitterOptions());
+                int n = DescribeKillVolumes();
+                SinewFluidAuthoring.SyncKillVolumes(Fluid, ref liveVolumes, ref appliedVolumes, ref appliedVolumeCount,
+                                                    wantedVolumes, n);
+                LastError = "";
+            }
+            catch (SinewException e)
+            {
+                if (LastError != e.Message)
+                    Debug.LogError("SinewFluid: " + e.Message, this);
+                LastError = e.Message;
+            }
+        }
+
+        BoxCollider[] ChildBoxColliders()
+        {
+            BoxCollider[] all = GetComponentsInChildren<BoxCollider>(true);
+            int n = 0;
+            foreach (BoxCollider b in all)
+                if (b.gameObject != gameObject)
+                    n++;
+            var boxes = new BoxCollider[n];
+            n = 0;
+            foreach (BoxCollider b in all)
+                if (b.gameObject != gameObject)
+                    boxes[n++] = b;
+            return boxes;
+        }
+
+        // The kill volumes as the library takes them, into wantedVolumes; returns how many.
+        int DescribeKillVolumes()
+        {
+            int boxes = killInChildBoxColliders ? killBoxes.Length : 0;
+            int listed = killVolumes != null ? killVolumes.Length : 0;
+            if (wantedVolumes.Length < boxes + listed)
+                wantedVolumes = new KillVolumeSettings[boxes + listed];
+            int n = 0;
+            for (int i = 0; i < boxes; i++)
+            {
+                BoxCollider b = killBoxes[i];
+                if (b == null || !b.enabled)
+                    continue;
+                Transform t = b.transform;
+                wantedVolumes[n++] = SinewFluidAuthoring.KillBox(t.TransformPoint(b.center).ToSinew(), t.rotation.ToSinew(),
+                                                                 b.size.ToSinew(), t.lossyScale.ToSinew());
+            }
+            for (int i = 0; i < listed; i++)
+            {
+                SinewKillVolumeEntry e = killVolumes[i];
+                switch (e.shape)
+                {
+                    case SinewKillShape.Box:
+                        wantedVolumes[n++] = SinewFluidAuthoring.KillBox(e.center.ToSinew(),
+                                                                         Quaternion.Euler(e.eulerAngles.x, e.eulerAngles.y, e.eulerAngles.z).ToSinew(),
+                                                                         (e.halfExtents * 2f).ToSinew(), new SinewVec3(1f, 1f, 1f));
+                        break;
+                    case SinewKillShape.Sphere:
+                        wantedVolumes[n++] = SinewFluidAuthoring.KillSphere(e.center.ToSinew(), e.radius);
+                        break;
+                    default:
+                        wantedVolumes[n++] = SinewFluidAuthoring.KillBelow(e.center.ToSinew(), e.normal.ToSinew());
+                        break;
+                }
+            }
+            return n;
+        }
+
+        void PrepareDrawing()
+        {
+            drawnMesh = particleMesh;
+            if (drawnMesh == null)
+            {
+                // Unity's Sphere primitive: take its mesh, drop the object.
+                GameObject sphere = GameObject.CreatePrimitive(PrimitiveType.Sphere);
+                drawnMesh = sphere.GetComponent<MeshFilter>().sharedMesh;
+                Destroy(sphere);
+            }
+            drawnMaterial = particleMaterial;
+            if (drawnMaterial == null)
+            {
+                // Runtime/Resources/SinewFluidParticle.shader: Standard lighting, instanced _Color.
+                Shader shader = Shader.Find("Sinew/Fluid Particle");
+                if (shader == null)
+                    shader = Shader.Find("Standard");
+                drawnMaterial = new Material(shader);
+            }
+            drawnMaterial.enableInstancing = true;
+            colorId = Shader.PropertyToID(string.IsNullOrEmpty(colorProperty) ? "_Color" : colorProperty);
+        }
+
+        void LateUpdate()
+        {
+            DrawnCount = 0;
+            if (Fluid == null || Fluid.World.IsDisposed || drawnMesh == null || drawnMaterial == null)
+                return;
+            // Live particles in slot order, between the last two steps, straight into the arrays.
+            int n = Fluid.ReadParticles<Vector3>(SinewRendering.Alpha(world), positions, velocities, null);
+            float d = spacing * particleScale;
+            Vector4 slow = new Vector4(slowColor.r, slowColor.g, slowColor.b, slowColor.a);
+            Vector4 fast = new Vector4(fastColor.r, fastColor.g, fastColor.b, fastColor.a);
+            ShadowCastingMode shadows = castShadows ? ShadowCastingMode.On : ShadowCastingMode.Off;
+            int batches = SinewFluidAuthoring.Batches(n);
+            for (int b = 0; b < batches; b++)
+            {
+                int start = b * SinewFluidAuthoring.BatchSize;
+                int count = Math.Min(SinewFluidAuthoring.BatchSize, n - start);
+                Matrix4x4[] m = matrices[b];
+                Vector4[] c = colors[b];
+                for (int k = 0; k < count; k++)
+                {
+                    Vector3 p = positions[start + k];
+                    // A uniform scale and a translation, written directly.
+                    Matrix4x4 t = Matrix4x4.identity;
+                    t.m00 = d;
+                    t.m11 = d;
+                    t.m22 = d;
+                    t.m03 = p.x;
+                    t.m13 = p.y;
+                    t.m23 = p.z;
+                    m[k] = t;
+                    float f = SinewFluidAuthoring.SpeedFraction(velocities[start + k].ToSinew(), fastSpeed);
+                    c[k] = slow + (fast - slow) * f;
+                }
+                blocks[b].SetVectorArray(colorId, c);
+                Graphics.DrawMeshInstanced(drawnMesh, 0, drawnMaterial, m, count, blocks[b], shadows, true, gameObject.layer);
+            }
+            DrawnCount = n;
+        }
+
+        void Release()
+        {
+            if (Fluid != null && !Fluid.World.IsDisposed)
+                Fluid.Remove(); // its emitter and kill volumes go with it
+            Fluid = null;
+            liveEmitter = null;
+            appliedVolumeCount = 0;
+            for (int i = 0; i < liveVolumes.Length; i++)
+                liveVolumes[i] = null;
+        }
+
+        void OnDestroy()
+        {
+            if (subscribed != null)
+                subscribed.BeforeStep -= Sync;
+            subscribed = null;
+            Release();
+        }
+
+#if UNITY_EDITOR
+        // The emitter (a disc and its direction, or a box) and the listed kill volumes.
+        void OnDrawGizmos()
+        {
+            Gizmos.color = SinewGizmos.Particle;
+            Transform t = transform;
+            Vector3 c = t.position;
+            if (emitter == FluidEmitterKind.Nozzle)
+            {
+                Vector3 x = t.rotation * new Vector3(nozzleRadius, 0f, 0f), y = t.rotation * new Vector3(0f, nozzleRadius, 0f);
+                const int Sides = 24;
+                for (int i = 0; i < Sides; i++)
+                {
+                    float a0 = 2f * Mathf.PI * i / Sides, a1 = 2f * Mathf.PI * (i + 1) / Sides;
+                    Gizmos.DrawLine(c + x * Mathf.Cos(a0) + y * Mathf.Sin(a0), c + x * Mathf.Cos(a1) + y * Mathf.Sin(a1));
+                }
+                Gizmos.DrawLine(c, c + t.rotation * new Vector3(0f, 0f, Math.Max(speed, 0.1f) * 0.25f));
+            }
+            else if (emitter == FluidEmitterKind.Box)
+            {
+                DrawBox(c, t.rotation, boxHalfExtents);
+            }
+            Gizmos.color = SinewGizmos.Pinned;
+            if (killVolumes == null)
+                return;
+            foreach (SinewKillVolumeEntry e in killVolumes)
+            {
+                if (e.shape == SinewKillShape.Box)
+                    DrawBox(e.center, Quaternion.Euler(e.eulerAngles.x, e.eulerAngles.y, e.eulerAngles.z), e.halfExtents);
+                else if (e.shape == SinewKillShape.Sphere)
+                    Gizmos.DrawWireSphere(e.center, e.radius);
+                else
+                    Gizmos.DrawLine(e.center, e.center + e.normal);
+            }
+        }
+
+        static void DrawBox(Vector3 c, Quaternion q, Vector3 h)
+        {
+            var corners = new Vector3[8];
+            for (int k = 0; k < 8; k++)
+                corners[k] = c + q * new Vector3((k & 1) != 0 ? h.x : -h.x, (k & 2) != 0 ? h.y : -h.y, (k & 4) != 0 ? h.z : -h.z);
+            for (int k = 0; k < 8; k++)
+                for (int bit = 1; bit < 8; bit <<= 1)
+                    if ((k & bit) == 0)
+                        Gizmos.DrawLine(corners[k], corners[k | bit]);
+        }
+#endif
+    }
+}

@@ -1,0 +1,384 @@
+// A Position Based Fluid simulated by Sinew (Macklin & Müller 2013), drawn as the
+// instances of this instanced static mesh component: each frame, after the fixed steps,
+// the live particles are read in one call (positions interpolated between the last two
+// steps, and velocities) into a scratch buffer and written as instance transforms (world
+// space), one per particle, with the particle's speed as per-instance custom data 0
+// (0 at rest .. 1 at FastSpeed) for the material to colour by (PerInstanceCustomData).
+// Give it a sphere (the engine's /Engine/BasicShapes/Sphere by default) and a material.
+//
+// Niagara is the alternative renderer for many particles: a Niagara system with a
+// sprite or mesh renderer whose particle positions come from an array the game thread
+// fills each frame (UNiagaraDataInterfaceArrayFunctionLibrary::SetNiagaraArrayVector on
+// a user parameter) from the same read (ReadParticles below); this plugin does not
+// depend on Niagara, so it ships the instanced mesh path (docs/unreal.md, "Water").
+//
+// The component's transform is the emitter: a nozzle pours along its forward (+X) axis,
+// a box emits inside BoxExtent around it; moving the component moves the emitter.
+// Settings, the emitter and the kill volumes apply in place (Blueprint setters or the
+// details panel while playing); Spacing and Capacity are read when the fluid joins the
+// simulation. Bodies (ropes, cloths) float in it through two-way coupling, on by default
+// for particles with a collision radius: SetBodyFluidCoupling switches it per body and
+// GetBodyFluidForce reads the force (buoyancy and drag, N).
+//
+// Units: lengths in cm, speeds in cm/s, density in kg/m³ (SI, as Chaos' densities are
+// not), time in s; the library's SI values go through SinewConversions.h.
+#pragma once
+
+#include "CoreMinimal.h"
+#include "Components/InstancedStaticMeshComponent.h"
+#include "SinewWorldSubsystem.h"
+
+#include <vector>
+
+THIRD_PARTY_INCLUDES_START
+#include "sinew.hpp"
+#include "sinew_scene.hpp"
+THIRD_PARTY_INCLUDES_END
+
+#include "SinewFluidComponent.generated.h"
+
+/** The emitter of a USinewFluidComponent, or of AddEmitter. */
+UENUM(BlueprintType)
+enum class ESinewFluidEmitterShape : uint8
+{
+	/** No emitter: particles come from Emit. */
+	None,
+	/** A round nozzle (a hose, a tap) pouring along the emitter's forward (+X) axis. */
+	Nozzle,
+	/** A box (rain, a spring): particles at pseudo-random points inside its extent. */
+	Box
+};
+
+/** The shape of a kill volume. */
+UENUM(BlueprintType)
+enum class ESinewKillVolumeShape : uint8
+{
+	/** An oriented box: Transform's location and rotation, Extent. */
+	Box,
+	/** A ball: Transform's location, Radius. */
+	Sphere,
+	/** Everything below the plane through Transform's location whose normal is its up (+Z) axis. */
+	Below
+};
+
+/** An emitter of a fluid (world space). */
+USTRUCT(BlueprintType)
+struct FSinewFluidEmitter
+{
+	GENERATED_BODY()
+
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid")
+	ESinewFluidEmitterShape Shape = ESinewFluidEmitterShape::Nozzle;
+
+	/** Where, and which way: a nozzle pours along the transform's forward (+X) axis. Scale is ignored. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid")
+	FTransform Transform;
+
+	/** Nozzle radius, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "100", Units = "cm"))
+	float NozzleRadius = 10.0f;
+
+	/** Box half extents, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (Units = "cm"))
+	FVector BoxExtent = FVector(25.0, 25.0, 5.0);
+
+	/** Speed of new particles along the forward axis, cm/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "2000", Units = "cm/s"))
+	float Speed = 200.0f;
+
+	/** Particles per second (0 pauses the emitter). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "20000"))
+	float Rate = 1000.0f;
+};
+
+/** A volume whose fluid particles are removed at the end of each step (world space). */
+USTRUCT(BlueprintType)
+struct FSinewKillVolume
+{
+	GENERATED_BODY()
+
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid")
+	ESinewKillVolumeShape Shape = ESinewKillVolumeShape::Box;
+
+	/** Centre and rotation of a box or ball; a point of the plane and its normal (+Z) for Below. Scale is ignored. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid")
+	FTransform Transform;
+
+	/** Box half extents, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (Units = "cm"))
+	FVector Extent = FVector(100.0, 100.0, 100.0);
+
+	/** Ball radius, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", Units = "cm"))
+	float Radius = 100.0f;
+};
+
+/** Counters and density figures of a fluid (GetStats). */
+USTRUCT(BlueprintType)
+struct FSinewFluidStats
+{
+	GENERATED_BODY()
+
+	/** Live particles. */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Fluid")
+	int32 Count = 0;
+
+	/** Reserved particles. */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Fluid")
+	int32 Capacity = 0;
+
+	/** Particles emitted since the fluid joined the simulation. */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Fluid")
+	int64 Emitted = 0;
+
+	/** Particles removed (kill volumes, lifetime, recycling, Clear). */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Fluid")
+	int64 Removed = 0;
+
+	/** Emissions skipped because the fluid was full. */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Fluid")
+	int64 Refused = 0;
+
+	/** Mean density over rest density of the live particles after the last step (1 = incompressible). */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Fluid")
+	float MeanDensityRatio = 0.0f;
+
+	/** Largest density over rest density. */
+	UPROPERTY(BlueprintReadOnly, Category = "Sinew|Fluid")
+	float MaxDensityRatio = 0.0f;
+};
+
+UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Activation, "Components|Activation"))
+class SINEW_API USinewFluidComponent : public UInstancedStaticMeshComponent, public ISinewSimulated
+{
+	GENERATED_BODY()
+
+public:
+	USinewFluidComponent(const FObjectInitializer& ObjectInitializer);
+
+	/** Particle spacing, cm: the rest distance between particles (mass = RestDensity × Spacing³). Read when the fluid joins the simulation. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Fluid", meta = (ClampMin = "0.1", ClampMax = "1000", UIMin = "1", UIMax = "20", Units = "cm"))
+	float Spacing = 5.0f;
+
+	/** Particles reserved up front: emission never allocates; a full fluid refuses emission (or recycles its oldest particle). Read when the fluid joins the simulation. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Fluid", meta = (ClampMin = "1", ClampMax = "4194304", UIMin = "100", UIMax = "100000"))
+	int32 Capacity = 4096;
+
+	/** Rest density, kg/m³ (water 1000, oil about 800): bodies lighter than this float. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetRestDensity, Category = "Sinew|Fluid", meta = (ClampMin = "0.001", ClampMax = "100000", UIMin = "100", UIMax = "3000"))
+	float RestDensity = 1000.0f;
+
+	/** Smoothing radius, cm, from Spacing to 4 × Spacing (0 = 2 × Spacing). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "40", Units = "cm"))
+	float SmoothingRadius = 0.0f;
+
+	/** Constraint relaxation, 1/m² in SI (Unreal has no such unit; 0 = 0.04 / Spacing²): softens the density constraint. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1000"))
+	float Relaxation = 0.0f;
+
+	/** Artificial pressure k (dimensionless): keeps particles from clumping at the surface. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	float ArtificialPressure = 0.1f;
+
+	/** Artificial pressure exponent n, 1 to 8. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "1", ClampMax = "8"))
+	int32 ArtificialPressureExponent = 4;
+
+	/** Artificial pressure distance Δq as a fraction of the smoothing radius, 0 to 0.9. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "0.9"))
+	float ArtificialPressureDistance = 0.2f;
+
+	/** XSPH viscosity (dimensionless, 0 to 1): 0.01 water, larger is thicker. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetViscosity, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1"))
+	float Viscosity = 0.01f;
+
+	/** Vorticity confinement (dimensionless, 0 = off): puts back the swirl damping removes. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	float Vorticity = 0.0f;
+
+	/** Cohesion / surface tension (dimensionless, 0 = off; Akinci et al. 2013). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	float Cohesion = 0.0f;
+
+	/** Adhesion to solid particles (dimensionless, 0 = off): water that wets what it touches. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	float Adhesion = 0.0f;
+
+	/** Radius with which particles meet colliders, cm, 0 to Spacing (negative = Spacing / 2). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (UIMin = "-1", UIMax = "20", Units = "cm"))
+	float CollisionRadius = -1.0f;
+
+	/** Lifetime of an emitted particle, s (0 = forever). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "60", Units = "s"))
+	float Lifetime = 0.0f;
+
+	/** When the fluid is full, an emitter removes the oldest particle instead of skipping the emission. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid")
+	bool bRecycleOldest = false;
+
+	/** Collision layer bits of the body particles that take part in the fluid (two-way coupling); -1 = all. The plugin's bodies are on layer 1. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid")
+	int32 CouplingMask = -1;
+
+	/** This component's own emitter (its transform): none, a nozzle along +X, or a box. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Emitter")
+	ESinewFluidEmitterShape EmitterShape = ESinewFluidEmitterShape::Nozzle;
+
+	/** Nozzle radius, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Emitter", meta = (ClampMin = "0", UIMin = "0", UIMax = "100", Units = "cm"))
+	float NozzleRadius = 10.0f;
+
+	/** Box half extents, cm (in the component's frame, not scaled). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Emitter", meta = (Units = "cm"))
+	FVector BoxExtent = FVector(25.0, 25.0, 5.0);
+
+	/** Particles per second (0 pauses the emitter). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetEmitterRate, Category = "Sinew|Emitter", meta = (ClampMin = "0", UIMin = "0", UIMax = "20000"))
+	float EmitterRate = 1000.0f;
+
+	/** Speed of new particles along +X, cm/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Emitter", meta = (ClampMin = "0", UIMin = "0", UIMax = "2000", Units = "cm/s"))
+	float EmitterSpeed = 200.0f;
+
+	/** Kill volumes (world space), added when the fluid joins the simulation; AddKillVolume adds more. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Kill Volumes")
+	TArray<FSinewKillVolume> KillVolumes;
+
+	/** Instance diameter as a multiple of Spacing. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0", UIMin = "0.1", UIMax = "3"))
+	float ParticleScale = 1.0f;
+
+	/** Diameter of the instanced mesh at scale 1, cm (the engine's sphere: 100). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.001", UIMin = "1", UIMax = "200", Units = "cm"))
+	float MeshDiameter = 100.0f;
+
+	/** Speed written as 1 into per-instance custom data 0 (0 at rest), cm/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.001", UIMin = "10", UIMax = "2000", Units = "cm/s"))
+	float FastSpeed = 300.0f;
+
+	/** Sets the rest density (kg/m³) in place, from the next step on. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Fluid")
+	void SetRestDensity(float NewRestDensity);
+
+	/** Sets the XSPH viscosity in place, from the next step on. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Fluid")
+	void SetViscosity(float NewViscosity);
+
+	/** Sets this component's emitter rate (particles/s) in place; 0 pauses it. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Emitter")
+	void SetEmitterRate(float NewRate);
+
+	/**
+	 * Applies every fluid setting (all but Spacing and Capacity) and this component's
+	 * emitter in place, from the next step on (the setters and the details panel call it).
+	 * False (logged) when the library refused a value; the fluid keeps its previous ones.
+	 */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Fluid")
+	bool ApplySettings();
+
+	/**
+	 * Emits particles at Locations (cm, world) with Velocities (cm/s; empty = at rest, else
+	 * one per location), all or none. Returns the index of the first new live particle,
+	 * or -1 (logged) when they do not fit in the free capacity or a value is refused.
+	 */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Fluid")
+	int32 Emit(const TArray<FVector>& Locations, const TArray<FVector>& Velocities);
+
+	/** Removes every live particle (the reserved capacity stays). */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Fluid")
+	void Clear();
+
+	/** Adds an emitter of this fluid; returns its handle (> 0), or 0 when refused (logged). */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Emitter")
+	int32 AddEmitter(const FSinewFluidEmitter& Emitter);
+
+	/** Moves or retunes an emitter from AddEmitter in place. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Emitter")
+	bool SetEmitter(int32 Handle, const FSinewFluidEmitter& Emitter);
+
+	/** Removes an emitter from AddEmitter. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Emitter")
+	bool RemoveEmitter(int32 Handle);
+
+	/** Adds a kill volume; returns its handle (> 0), or 0 when refused (logged). */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Kill Volumes")
+	int32 AddKillVolume(const FSinewKillVolume& Volume);
+
+	/** Removes a kill volume from AddKillVolume. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Kill Volumes")
+	bool RemoveKillVolume(int32 Handle);
+
+	/** Counters and density figures (zeros while not simulating). */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Fluid")
+	FSinewFluidStats GetStats() const;
+
+	/**
+	 * Turns the two-way coupling of a Sinew rope or cloth component's body with every
+	 * fluid on or off (on by default for particles with a collision radius). False when
+	 * Body is not a simulating Sinew body component.
+	 */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Fluid")
+	bool SetBodyFluidCoupling(USceneComponent* Body, bool bCoupled);
+
+	/** The force (N, world axes) the fluids exerted on a Sinew body component in the last substep: buoyancy plus drag. Zero when it is not simulating. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Fluid")
+	FVector GetBodyFluidForce(USceneComponent* Body) const;
+
+	/** The live particles' positions (cm, world; interpolated as drawn) and velocities (cm/s), as last drawn. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Fluid")
+	int32 ReadParticles(TArray<FVector>& OutLocations, TArray<FVector>& OutVelocities) const;
+
+	/** True while the fluid is in the world's simulation. */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Fluid")
+	bool IsSimulating() const { return bSimulating; }
+
+	virtual void BeginPlay() override;
+	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
+
+	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
+
+#if WITH_EDITOR
+	virtual void PostEditChangeProperty(FPropertyChangedEvent& PropertyChangedEvent) override;
+#endif
+
+private:
+	/** Adds the fluid, its emitter and kill volumes to the subsystem's simulation (BeginPlay). */
+	void JoinSimulation(USinewWorldSubsystem& Sub);
+	/** Removes the fluid (EndPlay). */
+	void LeaveSimulation();
+	/** The fluid's settings from the properties (SI). */
+	sinew::FluidDesc MakeDesc() const;
+	/** This component's emitter at its transform (SI). */
+	FSinewFluidEmitter OwnEmitter() const;
+	/** The library's desc of an emitter; false when its shape is None. */
+	bool MakeEmitterDesc(const FSinewFluidEmitter& Emitter, sinew::EmitterDesc& Out) const;
+	/** The library's desc of a kill volume. */
+	sinew::KillVolumeDesc MakeKillVolumeDesc(const FSinewKillVolume& Volume) const;
+	/** This component's emitter, added, moved or removed to match the properties and transform (recorded in AppliedEmitter, refused or not). */
+	bool SyncOwnEmitter();
+	/** Whether two emitters differ in anything the library sees. */
+	static bool Differ(const FSinewFluidEmitter& A, const FSinewFluidEmitter& B);
+	/** The sinew::Scene of the world while simulating, else null. */
+	sinew::Scene* SimScene() const;
+	/** The sinew::Scene body id of a simulating Sinew body component, or 0. */
+	uint32 BodyOf(const USceneComponent* Body) const;
+	void LogFailure(const sinew::Error& Error) const;
+
+	UPROPERTY(Transient)
+	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
+
+	bool bSimulating = false;
+	sinew::Fluid Fluid;                       // the library's handle (no ownership: LeaveSimulation removes it)
+	sinew::Emitter OwnEmitterHandle;          // this component's emitter (invalid = none)
+	FSinewFluidEmitter AppliedEmitter;        // what OwnEmitterHandle was last set to
+	std::vector<sinew::Emitter> Emitters;     // AddEmitter's, by handle - 1 (invalid = removed)
+	std::vector<sinew::KillVolume> Volumes;   // AddKillVolume's and KillVolumes', by handle - 1
+	float AppliedSpacing = 0.0f;              // m, as the fluid was built
+	uint32 AppliedCapacity = 0;               // as the fluid was built
+	std::vector<FVector3f> SimPositions;      // scratch: m, simulation space, one per reserved particle
+	std::vector<FVector3f> SimVelocities;     // scratch: m/s
+	TArray<FTransform> InstanceTransforms;    // scratch: this frame's instances, world space
+	TArray<int32> TailInstances;              // scratch: instances past the live count, to remove
+	int32 DrawnCount = 0;                     // live particles in the last PostSinewStep
+};
