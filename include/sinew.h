@@ -2706,7 +2706,8 @@ SinewStatus sinew_kill_volume_remove(struct SinewWorld world, struct SinewKillVo
  * `density_ratios` (float ρ/ρ₀; stride 4..=SINEW_MAX_STRIDE_BYTES). A NULL buffer is
  * skipped (its stride is ignored). `*out_count` receives the number of live
  * particles. More live particles than `capacity` is SINEW_ERROR_OUT_OF_RANGE, and
- * nothing is written.
+ * nothing is written; with every buffer NULL the call only counts (capacity is not
+ * checked).
  *
  * # Safety
  * Each non-NULL buffer must point to `(capacity-1)*stride + element size` writable

@@ -774,7 +774,8 @@ fn optional_strided(
 /// `density_ratios` (float ρ/ρ₀; stride 4..=SINEW_MAX_STRIDE_BYTES). A NULL buffer is
 /// skipped (its stride is ignored). `*out_count` receives the number of live
 /// particles. More live particles than `capacity` is SINEW_ERROR_OUT_OF_RANGE, and
-/// nothing is written.
+/// nothing is written; with every buffer NULL the call only counts (capacity is not
+/// checked).
 ///
 /// # Safety
 /// Each non-NULL buffer must point to `(capacity-1)*stride + element size` writable
@@ -809,7 +810,8 @@ pub unsafe extern "C" fn sinew_fluid_read_particles(
         with_world(world, |w| {
             let id = FluidId(fluid.id);
             let count = w.fluid_stats(id)?.count;
-            if count > capacity {
+            let any = p.is_some() || v.is_some() || d.is_some();
+            if any && count > capacity {
                 return Err(Failure::new(
                     SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
                     format!("capacity {capacity} is below the fluid's {count} live particles"),

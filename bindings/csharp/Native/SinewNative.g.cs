@@ -1845,7 +1845,8 @@ namespace Sinew.Native
         /// <c>density_ratios</c> (float ρ/ρ₀; stride 4..=SINEW_MAX_STRIDE_BYTES). A NULL buffer is
         /// skipped (its stride is ignored). <c>*out_count</c> receives the number of live
         /// particles. More live particles than <c>capacity</c> is SINEW_ERROR_OUT_OF_RANGE, and
-        /// nothing is written.
+        /// nothing is written; with every buffer NULL the call only counts (capacity is not
+        /// checked).
         /// </summary>
         /// <remarks>
         /// Each non-NULL buffer must point to <c>(capacity-1)*stride + element size</c> writable
