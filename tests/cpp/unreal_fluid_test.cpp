@@ -172,7 +172,7 @@ int main() {
         Game Game;
         auto Hose = MakeFluid(Game, FVector(0, 0, 1000));
         Hose->EmitterShape = ESinewFluidEmitterShape::Nozzle;
-        Hose->NozzleRadius = 4.0f;   // cm
+        Hose->NozzleRadius = 10.0f;  // cm: 13 lattice points of 5 cm, up to 3 m/s × 13 / 5 cm = 780 particles/s
         Hose->EmitterRate = 600.0f;  // particles/s
         Hose->EmitterSpeed = 300.0f; // cm/s along +X
         Hose->Capacity = 2000;
