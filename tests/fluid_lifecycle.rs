@@ -950,3 +950,46 @@ fn steps_that_emit_and_remove_do_not_allocate() {
     assert!(sg.removed > 100, "{sg:?}");
     assert!(sh.refused > 0, "{sh:?}");
 }
+
+/// Live fluid particles meet colliders with their radius but never enter the
+/// particle–particle contact search (their filter has no layer and no mask): the
+/// search holds the rope's particles only, and the stream lands on the floor.
+#[test]
+fn fluid_particles_stay_out_of_the_contact_search_and_meet_colliders() {
+    let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+    w.add_collider(&ColliderDesc::default()).unwrap();
+    w.add_rope(&RopeDesc {
+        start: Vec3::new(0.0, 3.0, 0.0),
+        end: Vec3::new(1.0, 3.0, 0.0),
+        segments: 9,
+        ..RopeDesc::default()
+    })
+    .unwrap();
+    w.set_particle_radii(0, &[0.02; 10]).unwrap();
+    let f = w.add_fluid(&fluid(2000)).unwrap();
+    w.add_emitter(
+        f,
+        &EmitterDesc {
+            position: Vec3::new(3.0, 1.0, 0.0),
+            ..EmitterDesc::default()
+        },
+    )
+    .unwrap();
+    for _ in 0..120 {
+        w.step(DT).unwrap();
+    }
+    let n = w.fluid_stats(f).unwrap().count;
+    assert!(n > 500, "{n}");
+    assert_eq!(
+        w.neighbour_stats().particles,
+        10,
+        "only the rope is searched"
+    );
+    let r = 0.5 * w.fluid_desc(f).unwrap().spacing;
+    for x in positions(&w, f) {
+        assert!(
+            x.y >= r - 1e-3,
+            "a fluid particle at {x} went through the floor"
+        );
+    }
+}
