@@ -128,12 +128,6 @@ const NEAR_CELLS: f32 = (1 << 22) as f32;
 /// Bound of a cell coordinate: `c ± k` never overflows `i64`.
 const FAR_CELLS: f64 = (1u64 << 62) as f64;
 
-/// The cell of the position `base + hot`, in `i64` so that no accepted position
-/// overflows it. Near the origin (below [`NEAR_CELLS`], every ordinary scene) it is
-/// the `f32` floor of the rounded position; farther out it is `floor((base + hot) /
-/// cell)` in `f64`, where two particles in contact get cells at most 1 apart, clamped
-/// to ±2^62 so that the neighbour offsets cannot overflow.
-#[inline]
 /// Whether particle `i` takes part in the search: it has a radius and a filter that
 /// lets it collide with something (fluid particles, whose filter has no layer and no
 /// mask, meet other particles through the density constraint only).
@@ -143,6 +137,12 @@ fn searched(particles: &Particles, i: usize) -> bool {
     particles.radius[i] > 0.0 && f.layers != 0 && f.mask != 0
 }
 
+/// The cell of the position `base + hot`, in `i64` so that no accepted position
+/// overflows it. Near the origin (below [`NEAR_CELLS`], every ordinary scene) it is
+/// the `f32` floor of the rounded position; farther out it is `floor((base + hot) /
+/// cell)` in `f64`, where two particles in contact get cells at most 1 apart, clamped
+/// to ±2^62 so that the neighbour offsets cannot overflow.
+#[inline]
 fn cell_of(base: Vec3A, hot: Vec4, inv_cell: f32) -> [i64; 3] {
     let x = Vec3A::from(crate::particles::position_of(base, hot)) * inv_cell;
     if let Some(c) = floor_near(x) {
