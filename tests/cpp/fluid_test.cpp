@@ -166,7 +166,7 @@ void emitter_and_kill_volume() {
     sinew::World w = make_world(4);
     sinew::Fluid f = must(w.add_fluid(sinew::FluidDesc().with_capacity(2000)), "add a fluid");
     sinew::EmitterDesc e;
-    e.at(sinew::Vec3{0.0f, 2.0f, 0.0f}).with_rate(600.0f).with_speed(1.0f);
+    e.at(sinew::Vec3{0.0f, 2.0f, 0.0f}).with_rate(600.0f).with_speed(3.0f); // passes up to 780/s
     sinew::Emitter em = must(f.add_emitter(e), "add an emitter");
     for (int i = 0; i < 30; ++i) must(w.step(kDt), "step");
     const sinew::FluidStats s = must(f.stats(), "stats");
