@@ -1683,6 +1683,7 @@ pub fn self_test_live_edits() -> Vec<(String, Option<String>)> {
     let rope_h = read(&src.join("Public/SinewRopeComponent.h"));
     let rope_cpp = read(&src.join("Private/SinewRopeComponent.cpp"));
     let sub_cpp = read(&src.join("Private/SinewWorldSubsystem.cpp"));
+    let fluid_cpp = read(&src.join("Private/SinewFluidComponent.cpp"));
     let must_change = |text: &str, from: &str, to: &str| -> String {
         assert!(text.contains(from), "self-test pattern {from:?} not found");
         text.replacen(from, to, 1)
@@ -1769,6 +1770,17 @@ pub fn self_test_live_edits() -> Vec<(String, Option<String>)> {
                     &sub_cpp,
                     "	const sinew::Result<void> Stepped = Scene->step(FixedDt);\n",
                     "	(void)Scene->remove_body(1);\n	const sinew::Result<void> Stepped = Scene->step(FixedDt);\n",
+                ),
+            )),
+        ),
+        (
+            "a fluid setting adds the fluid again".into(),
+            first(check_no_rebuild(
+                "t",
+                &must_change(
+                    &fluid_cpp,
+                    "	sinew::FluidDesc Desc = MakeDesc();\n",
+                    "	sinew::FluidDesc Desc = MakeDesc();\n	(void)SimScene()->world().add_fluid(Desc);\n",
                 ),
             )),
         ),
