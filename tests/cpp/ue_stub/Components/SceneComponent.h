@@ -7,6 +7,9 @@ class UWorld;
 namespace EEndPlayReason {
 enum Type { Destroyed, LevelTransition, EndPlayInEditor, RemovedFromWorld, Quit };
 }
+namespace EComponentMobility {
+enum Type { Static, Stationary, Movable };
+}
 namespace ECollisionEnabled {
 enum Type { NoCollision, QueryOnly, PhysicsOnly, QueryAndPhysics };
 }
@@ -62,4 +65,5 @@ class USceneComponent : public UActorComponent {
     USceneComponent* GetAttachParent() const { return AttachParent; }
     FTransform Transform;
     USceneComponent* AttachParent = nullptr; ///< stub: set by the test
+    EComponentMobility::Type Mobility = EComponentMobility::Movable;
 };

@@ -12,6 +12,7 @@ USinewFluidComponent::USinewFluidComponent(const FObjectInitializer& ObjectIniti
 {
 	PrimaryComponentTick.bCanEverTick = false; // stepped by USinewWorldSubsystem
 	SetCollisionEnabled(ECollisionEnabled::NoCollision);
+	Mobility = EComponentMobility::Movable; // the instances move every frame
 	NumCustomDataFloats = 1; // per-instance custom data 0: the particle's speed, 0..1 of FastSpeed
 	CastShadow = true;
 	// The engine's sphere (100 cm across, MeshDiameter's default) until another is set.
