@@ -154,6 +154,34 @@ int main() {
         check(Water->GetInstanceCount() == 0 && Water->StubBadIndices == 0, "the instances shrank with the live count");
         check(Water->RemoveKillVolume(Kill) && !Water->RemoveKillVolume(Kill), "a kill volume is removed once");
 
+        // A box of half extents 50 cm and a ball of radius 30 cm: what is inside goes, what
+        // lies 10 cm beyond their surfaces stays (sizes in cm reach the library in m).
+        FSinewKillVolume Box;
+        Box.Shape = ESinewKillVolumeShape::Box;
+        Box.Transform = FTransform(FVector(1000.0, 0.0, 500.0));
+        Box.Extent = FVector(50.0, 50.0, 50.0);
+        FSinewKillVolume Ball;
+        Ball.Shape = ESinewKillVolumeShape::Sphere;
+        Ball.Transform = FTransform(FVector(2000.0, 0.0, 500.0));
+        Ball.Radius = 30.0f;
+        const int32 KillBox = Water->AddKillVolume(Box), KillBall = Water->AddKillVolume(Ball);
+        TArray<FVector> Probes;
+        Probes.Add(FVector(1040.0, 0.0, 500.0)); // in the box
+        Probes.Add(FVector(1060.0, 0.0, 500.0)); // 10 cm beyond it
+        Probes.Add(FVector(2000.0, 25.0, 500.0)); // in the ball
+        Probes.Add(FVector(2000.0, 40.0, 500.0)); // 10 cm beyond it
+        check(Water->Emit(Probes, NoVel) == 0, "four probes emitted");
+        Game.Frames(1);
+        Water->ReadParticles(Loc, V);
+        bool BoxOut = false, BallOut = false;
+        for (const FVector& L : Loc) {
+            BoxOut = BoxOut || std::fabs(L.X - 1060.0) < 1.0;
+            BallOut = BallOut || (std::fabs(L.X - 2000.0) < 1.0 && std::fabs(L.Y - 40.0) < 1.0);
+        }
+        check(Loc.Num() == 2 && BoxOut && BallOut, "the box and the ball removed the probes inside them, not those 10 cm out");
+        check(Water->RemoveKillVolume(KillBox) && Water->RemoveKillVolume(KillBall), "both removed");
+        Water->Clear();
+
         // In place: a refused setting keeps the fluid's previous ones.
         Water->SetRestDensity(-1.0f);
         check(!Water->ApplySettings(), "a negative rest density is refused");
