@@ -227,10 +227,24 @@ int main() {
         FSinewFluidEmitter Rain;
         Rain.Shape = ESinewFluidEmitterShape::Box;
         Rain.Transform = FTransform(FVector(0, 5000, 1000));
+        Rain.BoxExtent = FVector(200.0, 50.0, 50.0); // cm, in the emitter's frame: long along X (sparse: no pressure)
+        Rain.Speed = 0.0f;
         Rain.Rate = 300.0f;
         const int32 E = Hose->AddEmitter(Rain);
         Game.Frames(30);
         check(E > 0 && Hose->GetStats().Emitted >= Before + 120, "AddEmitter emits (a box of rain)");
+        Hose->ReadParticles(Loc, V);
+        double RainX = 0, RainY = 0;
+        int32 Drops = 0;
+        for (int32 i = 0; i < Loc.Num(); ++i) {
+            if (Loc[i].Y < 4000.0) continue;
+            ++Drops;
+            RainX = std::fmax(RainX, std::fabs(Loc[i].X));
+            RainY = std::fmax(RainY, std::fabs(Loc[i].Y - 5000.0));
+        }
+        check(Drops >= 120 && RainX > 100.0 && RainX < 210.0 && RainY < 60.0,
+              "the rain box spreads 200 cm along X and 50 cm along Y (its extent in its own frame): " + std::to_string(RainX) +
+                  " and " + std::to_string(RainY) + " cm");
         check(Hose->RemoveEmitter(E) && !Hose->RemoveEmitter(E) && !Hose->SetEmitter(E, Rain), "an emitter is removed once");
         const int64 After = Hose->GetStats().Emitted;
         Game.Frames(10);
