@@ -195,6 +195,16 @@ fn cell_of_slow(base: Vec3A, hot: Vec4, inv_cell: f32) -> [i64; 3] {
     [far(base.x, hot.x), far(base.y, hot.y), far(base.z, hot.z)]
 }
 
+/// Whether particle `i` takes part in the contact search: it has a radius, and its
+/// collision filter lets it meet some particle (layers and mask both non-zero; a
+/// fluid's particles and inert reserved slots have neither: fluids interact through
+/// their density constraints, src/constraints/fluid).
+#[inline]
+fn searched(particles: &Particles, i: usize) -> bool {
+    let f = &particles.filter[i];
+    particles.radius[i] > 0.0 && f.layers != 0 && f.mask != 0
+}
+
 /// Bucket of the first cell of row (y, z): coordinates truncated to `i32` (distant
 /// cells that share their low bits only share a bucket, like any hash collision:
 /// candidates are checked by distance).
@@ -906,7 +916,7 @@ impl Neighbours {
         let mut moving = 0u32;
         for i in 0..n {
             let r = particles.radius[i];
-            if r > 0.0 {
+            if searched(particles, i) {
                 r_max = r_max.max(r);
                 count += 1;
                 let p = particles.hot[i];
@@ -940,7 +950,7 @@ impl Neighbours {
             exec.for_ranges_light(n, |range| {
                 for i in range {
                     let r = particles.radius[i];
-                    let s = if r > 0.0 {
+                    let s = if searched(particles, i) {
                         let p = particles.hot[i];
                         let v = if p.w != 0.0 {
                             particles.velocity[i] + p.truncate() * inv_h
@@ -1007,7 +1017,7 @@ impl Neighbours {
             exec.for_ranges_light(n, |range| {
                 let (mut l, mut u) = ([i64::MAX; 3], [i64::MIN; 3]);
                 for i in range {
-                    if particles.radius[i] > 0.0 {
+                    if searched(particles, i) {
                         let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
                         for a in 0..3 {
                             l[a] = l[a].min(c[a]);
@@ -1038,7 +1048,7 @@ impl Neighbours {
             let bucket_of = DisjointSlice::new(&mut self.bucket_of);
             exec.for_ranges_light(n, |range| {
                 for i in range {
-                    let b = if particles.radius[i] > 0.0 {
+                    let b = if searched(particles, i) {
                         let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
                         match &dense {
                             Some(d) => d.bucket(c),

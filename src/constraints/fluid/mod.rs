@@ -8,6 +8,7 @@
 //! takes the last live one's state).
 
 pub mod desc;
+mod grid;
 
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc};
 
@@ -135,6 +136,11 @@ impl crate::constraints::ConstraintSet for FluidSet {
     ) {
         let FluidSet { fluids, solver } = self;
         solver.project(fluids, particles, it);
+    }
+
+    fn end_step(&mut self) {
+        let FluidSet { fluids, solver } = self;
+        solver.end_step(fluids);
     }
 
     fn force(&self, _id: usize, _h: f32) -> f32 {
