@@ -17,8 +17,9 @@ namespace Sinew.Samples
     {
         // Tank inside: 1.2 m × 0.8 m, walls 1.2 m high, 0.1 m thick, floor at y = 0.
         const float Width = 1.2f, Depth = 0.8f, Height = 1.2f, Wall = 0.1f;
-        // Ball: radius 0.2 m, 4 kg; its 162 particles of radius 3 cm take part in the water.
-        const float BallRadius = 0.2f, BallMass = 4f, BallParticleRadius = 0.03f;
+        // Ball: radius 0.2 m, 10 kg (a third of water's density: it floats about a quarter
+        // of its diameter deep); its 162 particles of radius 3 cm take part in the water.
+        const float BallRadius = 0.2f, BallMass = 10f, BallParticleRadius = 0.03f;
 
         SinewWorldBehaviour world;
         SinewFluid water;
