@@ -25,7 +25,8 @@
 //! two layers, at least s): the newest at the disc, the oldest about speed·dt ahead,
 //! where the stream of the previous step starts. In a planar world the disc is the
 //! segment where it meets the plane: points at (k s) across the in-plane part of the
-//! axis, |k s| ≤ r, velocity speed times that in-plane part.
+//! axis, |k s| ≤ r, velocity speed times that in-plane part (a nozzle facing straight
+//! out of the plane has none and emits nothing).
 //!
 //! **Box.** The box is cut into cells of at least the spacing (at most 2²⁰ per axis);
 //! the k-th particle takes cell `P_c(k mod C)` of C cells, `P_c` a pseudo-random
@@ -1034,6 +1035,83 @@ mod tests {
         let n = *rows.last().unwrap() as f32;
         let area = std::f32::consts::PI * 40.0 * 40.0;
         assert!((n - area).abs() < 0.02 * area, "{n} vs {area}");
+    }
+
+    /// Saves `set` and loads it back against `particles` particles.
+    fn round_trip(set: &FluidSet, particles: usize) -> Result<FluidSet> {
+        use crate::snapshot::codec::{Count, Fill};
+        let mut count = Count::default();
+        set.save_fluids(&mut Writer::new(&mut count));
+        let mut buf = vec![0u8; count.0];
+        let mut fill = Fill {
+            buf: &mut buf,
+            pos: 0,
+            hash: crate::snapshot::xxh64::Xxh64::new(0),
+        };
+        set.save_fluids(&mut Writer::new(&mut fill));
+        let hot = vec![Vec4::ZERO; particles];
+        let cx = LoadContext {
+            hot: &hot,
+            jacobi: false,
+        };
+        let mut loaded = FluidSet::default();
+        let mut r = Reader::new(&buf);
+        loaded.load_fluids(&mut r, &cx)?;
+        assert_eq!(r.remaining(), 0);
+        Ok(loaded)
+    }
+
+    /// A loaded fluid set equals the saved one, and every range, count, carry and
+    /// handle it holds is checked against the particles loaded.
+    #[test]
+    fn loading_checks_ranges_counts_and_carries() {
+        let mut set = FluidSet::default();
+        let desc = FluidDesc {
+            capacity: 10,
+            ..FluidDesc::default()
+        };
+        for first in [0, 10] {
+            set.reserve_fluid().unwrap();
+            let mut f = Fluid::new(desc, first, false).unwrap();
+            f.count = 4;
+            f.age[2] = 0.5;
+            set.insert_fluid(f);
+        }
+        let id = FluidId(encode(1, 0));
+        set.add_emitter(id, &EmitterDesc::default()).unwrap();
+        set.add_kill_volume(
+            id,
+            &KillVolumeDesc::Sphere {
+                center: Vec3::ZERO,
+                radius: 1.0,
+            },
+        )
+        .unwrap();
+        let back = round_trip(&set, 20).unwrap();
+        assert_eq!(back.fluids.len(), 2);
+        let f = back.fluids[1].as_ref().unwrap();
+        assert_eq!((f.first, f.count, f.age[2]), (10, 4, 0.5));
+        assert_eq!(
+            back.emitters[0].item.as_ref().unwrap().rows,
+            vec![0, 1, 4, 9, 12, 13]
+        );
+        // Fewer particles than the second fluid's range.
+        let e = round_trip(&set, 19).err().unwrap();
+        assert!(e.message.contains("fluid 1"), "{}", e.message);
+        // A count past the capacity, a carry outside [0, 1], overlapping ranges.
+        set.fluids[1].as_mut().unwrap().count = 11;
+        assert!(round_trip(&set, 20).is_err());
+        set.fluids[1].as_mut().unwrap().count = 4;
+        set.emitters[0].item.as_mut().unwrap().carry = 2.0;
+        assert!(round_trip(&set, 20).is_err());
+        set.emitters[0].item.as_mut().unwrap().carry = 0.5;
+        set.fluids[1].as_mut().unwrap().first = 5;
+        let e = round_trip(&set, 20).err().unwrap();
+        assert!(e.message.contains("overlap"), "{}", e.message);
+        set.fluids[1].as_mut().unwrap().first = 10;
+        // An emitter of a removed fluid.
+        set.fluids[1] = None;
+        assert!(round_trip(&set, 20).is_err());
     }
 
     #[test]
