@@ -19,12 +19,15 @@
 //! point k mod L of layer k / L, L the lattice size. `rate` particles per second are
 //! due; the fraction left after a step carries to the next (`carry`). A nozzle passes
 //! at most speed·L/s particles per second (one layer each time the stream has moved one
-//! spacing); a higher rate is capped there, so the stream leaves at rest density and no
-//! two new particles overlap. The layers due in one step leave the nozzle one behind
-//! the other, `δ = speed·L/rate` apart along +z (the distance the stream moves between
-//! two layers, at least s): the newest at the disc, the oldest about speed·dt ahead,
-//! where the stream of the previous step starts. In a planar world the disc is the
-//! segment where it meets the plane: points at (k s) across the in-plane part of the
+//! spacing); a higher rate is capped there, so the stream leaves at rest density.
+//! Particles are emitted at the start of a step as if they had left the disc during
+//! the step before: the j-th particle due in a step (0-based, carry c before the step)
+//! became due τ_j = (j + 1 − c)/rate into it, and starts speed·(dt − τ_j) ahead of the
+//! disc along +z. Successive particles are then speed/rate apart along the axis, within
+//! a step and across steps (for a steady dt), and one lattice point's particles of two
+//! successive layers speed·L/rate ≥ s apart, so no two new particles are closer than
+//! the spacing (gravity aside), and none starts behind the disc. In a planar world the disc is the
+//! //! segment where it meets the plane: points at (k s) across the in-plane part of the
 //! axis, |k s| ≤ r, velocity speed times that in-plane part (a nozzle facing straight
 //! out of the plane has none and emits nothing).
 //!
@@ -427,14 +430,12 @@ impl Emitter {
         f
     }
 
-    /// Position of the particle with sequence number `q`; `newest` is the sequence
-    /// number of the last particle emitted this step, `gap` the distance between two
-    /// nozzle layers (m).
-    fn point(&self, f: &Frame, spacing: f32, q: u64, newest: u64, gap: f32) -> Vec3 {
+    /// Position of the particle with sequence number `q`, `ahead` m along a nozzle's
+    /// axis from its disc.
+    fn point(&self, f: &Frame, spacing: f32, q: u64, ahead: f32) -> Vec3 {
         match self.desc.shape {
             EmitterShape::Nozzle { .. } => {
-                let (k, layer) = (q % f.size, q / f.size);
-                let ahead = (newest / f.size - layer) as f32 * gap;
+                let k = q % f.size;
                 match f.planar {
                     None => {
                         let rows = &self.rows;
@@ -490,7 +491,8 @@ impl Emitter {
         if rate <= 0.0 {
             return;
         }
-        let due = self.carry + rate * dt as f64;
+        let carry = self.carry;
+        let due = carry + rate * dt as f64;
         let whole = due.floor();
         self.carry = (due - whole).clamp(0.0, 1.0);
         let due = whole as u64;
@@ -525,15 +527,15 @@ impl Emitter {
             }
             fluid.scratch.sort_unstable();
         }
-        // The distance the stream moves between two layers (the speed along the
-        // nozzle's axis: its in-plane part in a planar world).
+        // The speed along the nozzle's axis (its in-plane part in a planar world).
         let speed = f.velocity.length() as f64;
-        let gap = (f.size as f64 * speed / rate).max(s as f64) as f32;
+        let (c, dt) = (carry, dt as f64);
         let q0 = self.sequence;
-        let newest = q0.wrapping_add(n - 1);
         for j in 0..n {
             let q = q0.wrapping_add(j);
-            let x = self.point(&f, s, q, newest, gap);
+            let due_at = (j as f64 + 1.0 - c) / rate;
+            let ahead = (speed * (dt - due_at)).max(0.0) as f32;
+            let x = self.point(&f, s, q, ahead);
             if j < recycled {
                 let k = fluid.scratch[j as usize];
                 fluid.place(p, k, x, f.velocity);
