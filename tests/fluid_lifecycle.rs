@@ -171,8 +171,8 @@ fn emitting_and_killing_ten_thousand_particles_leaves_a_rope_bit_identical() {
 }
 
 /// A nozzle emits `rate` particles per second (the fraction carried between steps),
-/// at most one lattice layer off after T seconds, for rates that do and do not divide
-/// the step.
+/// at most one particle off after T seconds, for rates that do and do not divide the
+/// step, and never two particles closer than the spacing.
 #[test]
 fn a_nozzle_emits_its_rate() {
     for (rate, seconds) in [(600.0f32, 1.0f32), (250.0, 0.5), (37.5, 2.0), (1000.0, 1.0)] {
@@ -188,6 +188,10 @@ fn a_nozzle_emits_its_rate() {
         let want = rate * steps as f32 * DT;
         assert!((n - want).abs() <= 1.0, "rate {rate}: {n} vs {want}");
         assert_eq!(w.fluid_stats(f).unwrap().count as f32, n);
+        // Below the nozzle's flux, no two particles of the stream are closer than the
+        // spacing, across the steps too.
+        let d = min_distance(&positions(&w, f));
+        assert!(d > 0.05 * 0.999, "rate {rate}: two particles {d} m apart");
     }
 }
 
