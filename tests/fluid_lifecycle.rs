@@ -249,6 +249,40 @@ fn a_nozzle_emits_a_continuous_stream() {
     check(&w, 2);
 }
 
+/// Under gravity the stream follows the ballistic arc: particle k (in emission order)
+/// left the disc at t_k = (k + 1)/rate − dt (the step before the one that emitted it)
+/// and after T seconds stands at (v (T − t_k), −g (T − t_k)²/2), within the
+/// integrator's error (g h t/2, about 1 cm here), with velocity (v, −g (T − t_k)).
+#[test]
+fn a_nozzle_stream_follows_the_ballistic_arc() {
+    let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+    let f = w.add_fluid(&fluid(4096)).unwrap();
+    // One point, 3 m/s, 45 particles/s (the flux is 60/s).
+    w.add_emitter(f, &nozzle_along_x(0.0, 3.0, 45.0)).unwrap();
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    let mut all = Vec::new();
+    w.read_fluid_particles(f, 1.0, |_, p| all.push(*p)).unwrap();
+    assert!((44..=46).contains(&all.len()), "{}", all.len());
+    for (k, p) in all.iter().enumerate() {
+        let t = 1.0 - ((k as f32 + 1.0) / 45.0 - DT);
+        let want = Vec3::new(3.0 * t, -0.5 * 9.81 * t * t, 0.0);
+        assert!(
+            (p.position - want).length() < 0.015,
+            "particle {k}: {} vs {want}",
+            p.position
+        );
+        assert!(
+            (p.velocity.y + 9.81 * t).abs() < 1e-3,
+            "particle {k}: {}",
+            p.velocity
+        );
+    }
+    let d = min_distance(&all.iter().map(|p| p.position).collect::<Vec<_>>());
+    assert!(d > 0.05 * 0.999, "{d}");
+}
+
 /// A box emitter puts its particles inside the box (oriented), never closer than half
 /// a spacing within one pass over its cells, at its rate, the same in every run.
 #[test]

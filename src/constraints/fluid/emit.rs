@@ -22,11 +22,12 @@
 //! spacing); a higher rate is capped there, so the stream leaves at rest density.
 //! Particles are emitted at the start of a step as if they had left the disc during
 //! the step before: the j-th particle due in a step (0-based, carry c before the step)
-//! became due τ_j = (j + 1 − c)/rate into it, and starts speed·(dt − τ_j) ahead of the
-//! disc along +z. Successive particles are then speed/rate apart along the axis, within
-//! a step and across steps (for a steady dt), and one lattice point's particles of two
-//! successive layers speed·L/rate ≥ s apart, so no two new particles are closer than
-//! the spacing (gravity aside), and none starts behind the disc. In a planar world the disc is the
+//! became due τ_j = (j + 1 − c)/rate into it, and starts where it would be after
+//! flying t = dt − τ_j from the disc: speed·t along +z plus g t²/2, with velocity
+//! speed·(+z) + g t. Successive particles are then speed/rate apart along the stream,
+//! within a step and across steps (for a steady dt), and one lattice point's particles
+//! of two successive layers speed·L/rate ≥ s apart, so no two new particles are closer
+//! than the spacing and none starts behind the disc. In a planar world the disc is the
 //! //! segment where it meets the plane: points at (k s) across the in-plane part of the
 //! axis, |k s| ≤ r, velocity speed times that in-plane part (a nozzle facing straight
 //! out of the plane has none and emits nothing).
@@ -484,7 +485,14 @@ impl Emitter {
     }
 
     /// Emits this step's particles into `fluid` (see the module doc).
-    fn emit(&mut self, fluid: &mut Fluid, p: &mut Particles, planar: Option<f32>, dt: f32) {
+    fn emit(
+        &mut self,
+        fluid: &mut Fluid,
+        p: &mut Particles,
+        planar: Option<f32>,
+        gravity: Vec3,
+        dt: f32,
+    ) {
         let s = fluid.desc.spacing;
         let f = self.frame(s, planar);
         let rate = (self.desc.rate as f64).min(f.flux);
@@ -530,17 +538,28 @@ impl Emitter {
         // The speed along the nozzle's axis (its in-plane part in a planar world).
         let speed = f.velocity.length() as f64;
         let (c, dt) = (carry, dt as f64);
+        let nozzle = matches!(self.desc.shape, EmitterShape::Nozzle { .. });
+        let g = if planar.is_some() {
+            Vec3::new(gravity.x, gravity.y, 0.0)
+        } else {
+            gravity
+        };
         let q0 = self.sequence;
         for j in 0..n {
             let q = q0.wrapping_add(j);
-            let due_at = (j as f64 + 1.0 - c) / rate;
-            let ahead = (speed * (dt - due_at)).max(0.0) as f32;
-            let x = self.point(&f, s, q, ahead);
+            // A nozzle's particle flew t seconds before the step (ballistically).
+            let t = if nozzle {
+                (dt - (j as f64 + 1.0 - c) / rate).max(0.0) as f32
+            } else {
+                0.0
+            };
+            let x = self.point(&f, s, q, (speed * t as f64) as f32) + g * (0.5 * t * t);
+            let v = f.velocity + g * t;
             if j < recycled {
                 let k = fluid.scratch[j as usize];
-                fluid.place(p, k, x, f.velocity);
+                fluid.place(p, k, x, v);
             } else {
-                fluid.spawn(p, x, f.velocity);
+                fluid.spawn(p, x, v);
             }
         }
         self.sequence = q0.wrapping_add(n);
@@ -683,7 +702,7 @@ impl FluidSet {
     }
 
     /// Start of a step: every emitter, in slot order, emits its due particles.
-    pub(crate) fn emit(&mut self, p: &mut Particles, planar: Option<f32>, dt: f32) {
+    pub(crate) fn emit(&mut self, p: &mut Particles, planar: Option<f32>, gravity: Vec3, dt: f32) {
         let FluidSet {
             fluids, emitters, ..
         } = self;
@@ -692,7 +711,7 @@ impl FluidSet {
                 continue;
             };
             if let Some(Some(f)) = fluids.get_mut(e.fluid as usize) {
-                e.emit(f, p, planar, dt);
+                e.emit(f, p, planar, gravity, dt);
             }
         }
     }
