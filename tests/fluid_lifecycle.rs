@@ -1038,3 +1038,167 @@ fn fluid_particles_stay_out_of_the_contact_search_and_meet_colliders() {
         );
     }
 }
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// One of the handles made so far (None before the first).
+    fn any<T: Copy>(&mut self, v: &[T]) -> Option<T> {
+        v.get(self.below(v.len().max(1))).copied()
+    }
+    /// A value from a list of ordinary and extreme ones.
+    fn pick(&mut self, values: &[f32]) -> f32 {
+        values[self.below(values.len())]
+    }
+}
+
+/// Random sequences of fluid calls (extreme but accepted settings among them, stale
+/// handles, snapshots and restores, a switch to 2D) never panic, keep every particle
+/// finite, and keep each fluid's books: live = emitted − removed, live ≤ capacity.
+#[test]
+fn random_fluid_call_sequences_keep_the_books() {
+    let mut rng = Rng(0xF1D0_5EED);
+    for round in 0..24 {
+        let mut w = world(Vec3::new(0.0, -9.81, 0.0));
+        w.add_collider(&ColliderDesc::default()).unwrap();
+        let (mut fluids, mut emitters, mut volumes) = (Vec::new(), Vec::new(), Vec::new());
+        let mut saved = None;
+        for _ in 0..80 {
+            match rng.below(12) {
+                0 | 1 => {
+                    let desc = FluidDesc {
+                        capacity: 1 + rng.below(300) as u32,
+                        spacing: rng.pick(&[0.001, 0.05, 0.3, 10.0]),
+                        rest_density: rng.pick(&[1.0, 1000.0, 1.0e5]),
+                        lifetime: rng.pick(&[0.0, 0.02, 0.5]),
+                        recycle_oldest: rng.below(2) == 0,
+                        ..FluidDesc::default()
+                    };
+                    if let Ok(f) = w.add_fluid(&desc) {
+                        fluids.push(f);
+                    }
+                }
+                2 => {
+                    if let Some(f) = rng.any(&fluids) {
+                        let _ = w.remove_fluid(f);
+                    }
+                }
+                3 | 4 => {
+                    if let Some(f) = rng.any(&fluids) {
+                        let shape = if rng.below(2) == 0 {
+                            EmitterShape::Nozzle {
+                                radius: rng.pick(&[0.0, 0.1, 2.0]),
+                            }
+                        } else {
+                            EmitterShape::Box {
+                                half_extents: Vec3::new(rng.pick(&[0.0, 0.5, 1.0e3]), 0.2, 0.3),
+                            }
+                        };
+                        let desc = EmitterDesc {
+                            shape,
+                            position: Vec3::new(0.0, rng.pick(&[0.5, 3.0, 1.0e6]), 0.0),
+                            rotation: Quat::from_rotation_x(rng.pick(&[0.0, 1.0, 3.0])),
+                            speed: rng.pick(&[0.0, 1.0, 1000.0]),
+                            rate: rng.pick(&[0.0, 10.0, 5000.0, 1.0e7]),
+                        };
+                        if let Ok(e) = w.add_emitter(f, &desc) {
+                            emitters.push(e);
+                        }
+                    }
+                }
+                5 => {
+                    if let Some(e) = rng.any(&emitters) {
+                        let _ = w.set_emitter(
+                            e,
+                            &EmitterDesc {
+                                rate: rng.pick(&[0.0, 100.0]),
+                                ..EmitterDesc::default()
+                            },
+                        );
+                        if rng.below(3) == 0 {
+                            let _ = w.remove_emitter(e);
+                        }
+                    }
+                }
+                6 => {
+                    if let Some(f) = rng.any(&fluids) {
+                        let desc = if rng.below(2) == 0 {
+                            KillVolumeDesc::Sphere {
+                                center: Vec3::ZERO,
+                                radius: rng.pick(&[0.5, 2.0]),
+                            }
+                        } else {
+                            KillVolumeDesc::HalfSpace {
+                                point: Vec3::new(0.0, 0.2, 0.0),
+                                normal: Vec3::Y,
+                            }
+                        };
+                        if let Ok(v) = w.add_kill_volume(f, &desc) {
+                            volumes.push(v);
+                        }
+                    }
+                }
+                7 => {
+                    if let Some(v) = rng.any(&volumes) {
+                        let _ = w.remove_kill_volume(v);
+                    }
+                }
+                8 => {
+                    if let Some(f) = rng.any(&fluids) {
+                        let n = 1 + rng.below(40);
+                        let p: Vec<Vec3> = (0..n)
+                            .map(|i| Vec3::new(i as f32 * 0.1, 1.0 + rng.below(3) as f32, 0.0))
+                            .collect();
+                        let _ = w.emit_fluid(f, &p, None);
+                        if rng.below(4) == 0 {
+                            let _ = w.clear_fluid(f);
+                        }
+                    }
+                }
+                9 => {
+                    if rng.below(2) == 0 {
+                        saved = Some(w.snapshot());
+                    } else if let Some(s) = &saved {
+                        w.restore_snapshot(s).unwrap();
+                    }
+                }
+                10 => {
+                    if rng.below(8) == 0 {
+                        w.set_planar(Some(0.0)).unwrap();
+                    }
+                }
+                _ => {
+                    let _ = w.step(rng.pick(&[DT, 0.1, 1.0e-6]));
+                }
+            }
+            w.step(DT).unwrap();
+        }
+        let p = w.particles();
+        for i in 0..p.len() {
+            assert!(
+                p.position(i).is_finite() && p.velocity(i).is_finite(),
+                "{round}"
+            );
+        }
+        for &f in &fluids {
+            if let Ok(s) = w.fluid_stats(f) {
+                assert!(s.count <= s.capacity, "{round}: {s:?}");
+                assert_eq!(s.emitted - s.removed, s.count as u64, "{round}: {s:?}");
+                let (first, cap) = w.fluid_particle_range(f).unwrap();
+                for i in first + s.count..first + cap {
+                    assert_eq!(p.inverse_mass(i as usize), 0.0, "{round}: dead slot {i}");
+                    assert_eq!(p.radius(i as usize), 0.0, "{round}: dead slot {i}");
+                }
+            }
+        }
+    }
+}
