@@ -25,13 +25,15 @@ fn world(gravity: Vec3) -> World {
     .unwrap()
 }
 
-/// A fluid without artificial pressure: emitted patterns below the rest density then
-/// feel no density correction at all (the constraint is one-sided), so the tests can
-/// check exactly where emission put the particles.
+/// A fluid without artificial pressure or viscosity: emitted patterns below the rest
+/// density then feel no density correction at all (the constraint is one-sided) and
+/// keep their ballistic velocities, so the tests can check exactly where emission put
+/// the particles.
 fn fluid(capacity: u32) -> FluidDesc {
     FluidDesc {
         capacity,
         scorr_k: 0.0,
+        viscosity: 0.0,
         ..FluidDesc::default()
     }
 }
