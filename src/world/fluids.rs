@@ -221,7 +221,10 @@ impl World {
     /// Start of a step: the emitters' particles (src/constraints/fluid/emit.rs).
     pub(crate) fn emit_fluids(&mut self, dt: f32) {
         let planar = self.sets.planar;
-        self.sets.fluids.emit(&mut self.particles, planar, dt);
+        let gravity = self.desc.gravity;
+        self.sets
+            .fluids
+            .emit(&mut self.particles, planar, gravity, dt);
     }
 
     /// End of a step: ages, lifetimes and kill volumes.

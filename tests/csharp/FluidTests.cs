@@ -205,6 +205,44 @@ namespace SinewTests
             }
         }
 
+        static SinewVec3 RopeUnderFluid(bool coupled)
+        {
+            using (var w = NativeBodyTests.MakeWorld(G, 1))
+            {
+                var rope = RopeSettings.Default;
+                rope.Start = new SinewVec3(-0.3f, 0.9f, 0f);
+                rope.End = new SinewVec3(0.3f, 0.9f, 0f);
+                rope.Segments = 12;
+                rope.PinEnd = true;
+                rope.Tethers = false;
+                var body = w.AddRope(rope);
+                var radii = new float[body.ParticleCount];
+                for (int k = 0; k < radii.Length; k++) radii[k] = 0.025f;
+                w.SetParticleRadii(body.FirstParticle, radii);
+                body.SetFluidCoupling(coupled);
+                var f = w.AddFluid(Small(216));
+                var p = new Vector3[216];
+                for (int k = 0; k < 216; k++)
+                    p[k] = new Vector3(-0.125f + 0.05f * (k % 6), 0.875f + 0.05f * (k / 36), -0.125f + 0.05f * ((k / 6) % 6));
+                f.Emit(p);
+                w.Step(Dt);
+                return body.FluidForce;
+            }
+        }
+
+        /// <summary>A rope (its particles given a radius) along the bottom of a block of
+        /// fluid, one substep per step: coupled, the fluid pushes it down; switched off,
+        /// exactly no force.</summary>
+        public static void TestCouplingSwitchAndForce()
+        {
+            var on = RopeUnderFluid(true);
+            Check.True(on.y < -1f, "coupled rope pushed down: " + on.y + " N");
+            var off = RopeUnderFluid(false);
+            Check.Equal(0f, off.x, "no force x");
+            Check.Equal(0f, off.y, "no force y");
+            Check.Equal(0f, off.z, "no force z");
+        }
+
         /// <summary>Bad settings are refused naming the field; a removed fluid's calls throw
         /// ErrorInvalidHandle; Dispose is idempotent; a body's coupling switch and force.</summary>
         public static void TestBadInputRemovalAndBodies()
