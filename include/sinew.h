@@ -1162,7 +1162,9 @@ typedef struct SinewEmitterDesc {
    */
   float speed;
   /**
-   * Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 1000.
+   * Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 500. A
+   * nozzle passes at most speed x its lattice points / spacing per second (520/s for
+   * the default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped.
    */
   float rate;
   /**

@@ -622,7 +622,11 @@ namespace Sinew.Native
         /// SINEW_MAX_EMIT_SPEED]; default 2.
         /// </summary>
         public float speed;
-        /// <summary>Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 1000.</summary>
+        /// <summary>
+        /// Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 500. A
+        /// nozzle passes at most speed x its lattice points / spacing per second (520/s for
+        /// the default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped.
+        /// </summary>
         public float rate;
         /// <summary>Set by sinew_emitter_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;

@@ -227,7 +227,9 @@ pub struct EmitterDesc {
     /// Speed (m/s) along the emitter's local +z given to each new particle, in
     /// [0, 1000]; default 2.
     pub speed: f32,
-    /// Particles per second, in [0, 1e7]; 0 pauses the emitter. Default 1000.
+    /// Particles per second, in [0, 1e7]; 0 pauses the emitter. Default 500. A nozzle
+    /// passes at most speed × its lattice points / spacing per second (520/s for the
+    /// default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped there.
     pub rate: f32,
 }
 
@@ -238,7 +240,7 @@ impl Default for EmitterDesc {
             position: Vec3::ZERO,
             rotation: Quat::IDENTITY,
             speed: 2.0,
-            rate: 1000.0,
+            rate: 500.0,
         }
     }
 }
