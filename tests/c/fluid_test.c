@@ -94,7 +94,7 @@ static void defaults(void)
               d.recycle_oldest == 0u && d.coupling_mask == 0xFFFFFFFFu,
           "fluid desc defaults (water)", "");
     check_status(sinew_emitter_desc_init(&e), SINEW_OK, "emitter desc init");
-    check(e.shape == SINEW_EMITTER_NOZZLE && e.rate == 1000.0f && e.speed == 2.0f && e.rotation.w == 1.0f,
+    check(e.shape == SINEW_EMITTER_NOZZLE && e.rate == 500.0f && e.speed == 2.0f && e.rotation.w == 1.0f,
           "emitter desc defaults", "");
     check_status(sinew_kill_volume_desc_init(&k), SINEW_OK, "kill volume desc init");
     check(k.shape == SINEW_KILL_VOLUME_BOX && k.normal.y == 1.0f, "kill volume desc defaults", "");

@@ -82,7 +82,7 @@ void descs_and_settings() {
     const sinew::FluidDesc d;
     check(d.rest_density == 1000.0f && d.capacity == 4096 && d.recycle_oldest == 0, "FluidDesc defaults");
     const sinew::EmitterDesc e;
-    check(e.shape == SINEW_EMITTER_NOZZLE && e.rate == 1000.0f, "EmitterDesc defaults");
+    check(e.shape == SINEW_EMITTER_NOZZLE && e.rate == 500.0f, "EmitterDesc defaults");
     const auto kv = sinew::KillVolumeDesc::half_space(sinew::Vec3{0, -1, 0}, sinew::Vec3{0, 1, 0});
     check(kv.shape == SINEW_KILL_VOLUME_HALF_SPACE && kv.center.y == -1.0f, "KillVolumeDesc::half_space");
 
