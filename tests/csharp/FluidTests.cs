@@ -42,7 +42,7 @@ namespace SinewTests
             Check.Equal(false, d.RecycleOldest, "recycle oldest");
             Check.Equal(uint.MaxValue, d.CouplingMask, "coupling mask");
             Check.Equal(SinewEmitterShape.EmitterNozzle, EmitterSettings.Default.Shape, "emitter shape");
-            Check.Near(1000, EmitterSettings.Default.Rate, 0, "emitter rate");
+            Check.Near(500, EmitterSettings.Default.Rate, 0, "emitter rate");
             Check.Equal(SinewKillVolumeShape.KillVolumeBox, KillVolumeSettings.Default.Shape, "kill volume shape");
             using (var w = NativeBodyTests.MakeWorld(G, 4))
             {
