@@ -9,6 +9,7 @@
 
 pub mod desc;
 mod grid;
+mod kernels;
 
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc};
 

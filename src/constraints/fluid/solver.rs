@@ -63,11 +63,13 @@
 use std::ops::Range;
 
 use super::grid::{cell_of, Layout};
+use super::kernels::{self, Consts};
 use super::Fluid;
 use crate::constraints::Iteration;
 use crate::error::{try_reserve, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
+use crate::simd::Kernel;
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::parallel::{DisjointSlice, Executor, REGION_MIN_WORK};
@@ -161,6 +163,19 @@ impl Params {
         }
     }
 
+    /// The constants of the one-fluid loops (`kernels`).
+    fn consts(&self) -> Consts {
+        Consts {
+            h: self.h,
+            h2: self.h2,
+            grad: self.grad,
+            tie: self.grad * self.h2,
+            scorr: self.scorr,
+            scorr_x: self.poly6 * self.inv_w_dq,
+            scorr_n: self.scorr_n,
+        }
+    }
+
     /// s_corr (m²) of a fluid pair at squared distance `r2` < h².
     #[inline(always)]
     fn scorr(&self, r2: f32) -> f32 {
@@ -250,12 +265,21 @@ pub(crate) struct DensitySolver {
     layers: Vec<u32>,
     lambda: Vec<f32>,
     ratio: Vec<f32>,
+    /// One fluid, no solids: `(x, y, z, λ)` per slot (the correction pass's records),
+    /// and the positions one array per coordinate, padded by 8 (the build's scans).
+    rec: Vec<Vec4>,
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    zs: Vec<f32>,
+    /// The fluid slot of the uniform case, and the SIMD choice of its loops.
+    uniform_class: usize,
+    kernel: Kernel,
     /// End of slot k's list in its chunk's buffer (the start is the previous slot's
     /// end, or 0 at the chunk's first slot).
     list_end: Vec<u32>,
     lists: Vec<Vec<u32>>,
     /// End-of-substep scratch: velocities and vorticity / normals per slot.
-    vel: Vec<Vec3>,
+    vel: Vec<Vec4>,
     omega: Vec<Vec4>,
 }
 
@@ -381,6 +405,11 @@ impl DensitySolver {
             self.solids.retain(|&i| !inside(i));
         }
         self.uniform = classes == 1 && self.solids.is_empty();
+        self.uniform_class = fluids
+            .iter()
+            .position(|f| f.as_ref().is_some_and(|f| f.count > 0))
+            .unwrap_or(0);
+        self.kernel = Kernel::detect();
         let m = capacity + self.solids.len();
         reserve_to(&mut self.src, m)?;
         reserve_to(&mut self.src_class, m)?;
@@ -398,8 +427,12 @@ impl DensitySolver {
             resize_to(v, m, 0.0)?;
         }
         resize_to(&mut self.pos, m, Vec4::ZERO)?;
+        resize_to(&mut self.rec, m, Vec4::ZERO)?;
+        for v in [&mut self.xs, &mut self.ys, &mut self.zs] {
+            resize_to(v, m + 8, 0.0)?;
+        }
         resize_to(&mut self.omega, m, Vec4::ZERO)?;
-        resize_to(&mut self.vel, m, Vec3::ZERO)?;
+        resize_to(&mut self.vel, m, Vec4::ZERO)?;
         resize_to(&mut self.cell, m, [0; 3])?;
         // The grid table: at most DENSE_PER_PARTICLE buckets per particle + 1024, or
         // the hashed table (2 per particle, a power of two); room for the larger.
@@ -456,6 +489,9 @@ impl DensitySolver {
             ratio: DisjointSlice::new(&mut this.ratio[..m]),
         };
         let force = DisjointSlice::new(&mut this.force[..]);
+        let rec = DisjointSlice::new(&mut this.rec[..m]);
+        let (kernel, uniform_class) = (this.kernel, this.uniform_class);
+        let consts = this.params[uniform_class].consts();
         let (params, class, particle) = (&this.params, &this.class[..m], &this.particle[..m]);
         let (list_end, lists) = (&this.list_end[..m], &this.lists);
         let origin = this.origin;
@@ -491,15 +527,27 @@ impl DensitySolver {
                             continue;
                         }
                         let prm = &params[cl as usize];
+                        if uniform {
+                            // SAFETY: stage 1 reads every slot's position (written in
+                            // stage 0) and writes its own slot's record and ρ̂.
+                            unsafe {
+                                let (l, rho) = lambda_uniform(
+                                    kernel,
+                                    &consts,
+                                    prm,
+                                    pos_records(&views.pos),
+                                    k,
+                                    list,
+                                );
+                                rec.set(k, views.pos.get(k).truncate().extend(l));
+                                views.ratio.set(k, rho);
+                            }
+                            continue;
+                        }
                         // SAFETY: stage 1 reads positions (written in stage 0) and
                         // writes its own slots' λ and ρ̂.
-                        let (l, rho) = unsafe {
-                            if uniform {
-                                lambda_uniform(&views, prm, k, list)
-                            } else {
-                                lambda_general(&views, params, class, prm, k, list)
-                            }
-                        };
+                        let (l, rho) =
+                            unsafe { lambda_general(&views, params, class, prm, k, list) };
                         // SAFETY: slot k is this item's.
                         unsafe {
                             views.lambda.set(k, l);
@@ -514,8 +562,14 @@ impl DensitySolver {
                         // in the stages before) and writes its own particle.
                         unsafe {
                             let dx = if uniform {
-                                let prm = &params[class[k] as usize];
-                                delta_uniform(&views, prm, k, list)
+                                let d = kernels::correction(
+                                    kernel,
+                                    &consts,
+                                    pos_records(&rec),
+                                    k,
+                                    list,
+                                );
+                                Vec3A::from_array(d) * params[uniform_class].volume
                             } else {
                                 delta_general(&views, params, class, k, list)
                             };
@@ -621,6 +675,10 @@ impl DensitySolver {
         let inv_mass = DisjointSlice::new(&mut this.inv_mass[..m]);
         let cell = DisjointSlice::new(&mut this.cell[..m]);
         let layers = DisjointSlice::new(&mut this.layers[..m]);
+        let xs = DisjointSlice::new(&mut this.xs[..m + 8]);
+        let ys = DisjointSlice::new(&mut this.ys[..m + 8]);
+        let zs = DisjointSlice::new(&mut this.zs[..m + 8]);
+        let kernel = this.kernel;
         let list_end = DisjointSlice::new(&mut this.list_end[..m]);
         let lists = ListsPtr(this.lists[..chunks].as_mut_ptr());
         let starts = &this.bucket_start[..table + 1];
@@ -649,6 +707,9 @@ impl DensitySolver {
                     let x = (particles.base[i] - origin) + Vec3A::from_vec4(h);
                     // SAFETY: slot k is this item's.
                     unsafe {
+                        xs.set(k, x.x);
+                        ys.set(k, x.y);
+                        zs.set(k, x.z);
                         particle.set(k, i as u32);
                         pos.set(k, x.extend(v));
                         class.set(k, cl);
@@ -671,17 +732,24 @@ impl DensitySolver {
                     let hashed = layout.is_hashed();
                     if uniform {
                         let h2 = params[clk as usize].h2;
+                        let p = [pk.x, pk.y, pk.z];
+                        let (xs, ys, zs) = (coords(&xs), coords(&ys), coords(&zs));
                         layout.for_runs(ck, |row, b0, b1| {
                             let (s0, s1) = (starts[b0] as usize, starts[b1] as usize);
-                            for j in s0..s1 {
-                                if j == k || (hashed && !layout.in_run(ck, row, cell.get(j))) {
-                                    continue;
+                            let from = buf.len();
+                            kernels::scan(kernel, p, h2, xs, ys, zs, k, s0, s1, buf);
+                            if hashed {
+                                // A bucket also holds cells of other rows: each hit
+                                // counts in the run of its own row only.
+                                let mut keep = from;
+                                for t in from..buf.len() {
+                                    let j = buf[t];
+                                    if layout.in_run(ck, row, cell.get(j as usize)) {
+                                        buf[keep] = j;
+                                        keep += 1;
+                                    }
                                 }
-                                let d = pk - pos.get(j);
-                                let r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-                                if r2 < h2 {
-                                    buf.push(j as u32);
-                                }
+                                buf.truncate(keep);
                             }
                         });
                     } else {
@@ -769,9 +837,34 @@ impl DensitySolver {
         let omega = DisjointSlice::new(&mut this.omega[..m]);
         let velocity = DisjointSlice::new(&mut particles.velocity[..]);
         let (hot, base) = (&particles.hot[..], &particles.base[..]);
+        // One fluid with viscosity only (the usual case): the eight-lane loop.
+        let plain = this.uniform && !(vortical || cohesive || adhesive);
+        let (kernel, uc) = (this.kernel, this.uniform_class);
         let plan = [chunks, chunks, chunks];
         exec.stages(threads, &plan[..], |stage, c| {
             let slots = c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m);
+            if plain && stage == 2 {
+                let prm = &params[uc];
+                let f = prm.viscosity * (prm.poly6 * prm.volume);
+                for k in slots {
+                    let list = list_of(list_end, lists, k);
+                    // SAFETY: reads the slots stage 0 wrote, writes its own particle's
+                    // velocity.
+                    unsafe {
+                        let s = kernels::viscosity(
+                            kernel,
+                            prm.h2,
+                            pos_records(&pos),
+                            pos_records(&vel),
+                            k,
+                            list,
+                        );
+                        let p = particle[k] as usize;
+                        velocity.set(p, velocity.get(p) + Vec3::from_array(s) * f);
+                    }
+                }
+                return;
+            }
             match stage {
                 0 => {
                     for k in slots {
@@ -781,7 +874,7 @@ impl DensitySolver {
                         unsafe {
                             let x = (base[p] - origin) + Vec3A::from_vec4(hot[p]);
                             pos.set(k, x.extend(pos.get(k).w));
-                            vel.set(k, velocity.get(p));
+                            vel.set(k, velocity.get(p).extend(0.0));
                         }
                     }
                 }
@@ -796,7 +889,7 @@ impl DensitySolver {
                         let prm = &params[class[k] as usize];
                         // SAFETY: reads stage 0's slots, writes its own ω.
                         unsafe {
-                            let (pk, vk) = (pos.get(k), vel.get(k));
+                            let (pk, vk) = (pos.get(k), vel.get(k).truncate());
                             let mut w = Vec3::ZERO;
                             for &j in list_of(list_end, lists, k) {
                                 let j = j as usize;
@@ -806,7 +899,7 @@ impl DensitySolver {
                                 let pj = pos.get(j);
                                 let d: Vec3 = (pk - pj).truncate();
                                 let g = prm.grad_factor(d.length_squared()) * pj.w;
-                                w += (vel.get(j) - vk).cross(d * g);
+                                w += (vel.get(j).truncate() - vk).cross(d * g);
                             }
                             omega.set(k, w.extend(0.0));
                         }
@@ -821,7 +914,7 @@ impl DensitySolver {
                         // SAFETY: reads the stages before, writes its own particle's
                         // velocity.
                         unsafe {
-                            let (pk, vk) = (pos.get(k), vel.get(k));
+                            let (pk, vk) = (pos.get(k), vel.get(k).truncate());
                             let wk = omega.get(k).truncate();
                             let mut dv = Vec3::ZERO;
                             let mut eta = Vec3::ZERO;
@@ -846,7 +939,7 @@ impl DensitySolver {
                                 }
                                 let q = prm.h2 - r2;
                                 let wgt = prm.poly6 * q * q * q * pj.w;
-                                dv += (vel.get(j) - vk) * wgt;
+                                dv += (vel.get(j).truncate() - vk) * wgt;
                                 if vortical {
                                     let g = prm.grad_factor(r2) * pj.w;
                                     let wj = omega.get(j).truncate();
@@ -994,61 +1087,42 @@ fn list_of<'a>(list_end: &[u32], lists: &'a [Vec<u32>], k: usize) -> &'a [u32] {
     &lists[c][start..list_end[k] as usize]
 }
 
-/// λ and ρ̂ of fluid slot k when every slot is of one fluid.
+/// A coordinate array of every slot (and its padding) of a pass.
 ///
 /// # Safety
-/// Positions of every slot are written and no thread writes them during the call.
-#[inline(always)]
-unsafe fn lambda_uniform(v: &Views<'_>, p: &Params, k: usize, list: &[u32]) -> (f32, f32) {
+/// No thread writes the array during the stage that reads it.
+unsafe fn coords<'a>(v: &DisjointSlice<'a, f32>) -> &'a [f32] {
     // SAFETY: per the contract.
-    unsafe {
-        let pk = Vec3A::from_vec4(v.pos.get(k));
-        let q0 = p.h2;
-        let mut rho = q0 * q0 * q0;
-        let mut grad = Vec3A::ZERO;
-        let mut sum2 = 0.0f32;
-        for &j in list {
-            let d = pk - Vec3A::from_vec4(v.pos.get(j as usize));
-            let r2 = d.length_squared();
-            if r2 < p.h2 {
-                let q = p.h2 - r2;
-                rho += q * q * q;
-                let g = p.gradient(d, r2, k, j as usize);
-                grad += g;
-                sum2 += g.length_squared();
-            }
-        }
-        let vol = p.volume;
-        let rho = rho * (p.poly6 * vol);
-        let grad = grad * vol;
-        let sum2 = sum2 * (vol * vol) + grad.length_squared();
-        let c = (rho - 1.0).max(0.0);
-        (-c / (sum2 + p.epsilon), rho)
-    }
+    unsafe { std::slice::from_raw_parts(v.as_ptr(), v.len()) }
 }
 
-/// Δx of slot k when every slot is of one fluid.
+/// The records `(x, y, z, w)` of every slot of a pass.
 ///
 /// # Safety
-/// As [`lambda_uniform`], with every λ written.
-#[inline(always)]
-unsafe fn delta_uniform(v: &Views<'_>, p: &Params, k: usize, list: &[u32]) -> Vec3A {
-    // SAFETY: per the contract.
-    unsafe {
-        let pk = Vec3A::from_vec4(v.pos.get(k));
-        let lk = v.lambda.get(k);
-        let mut dx = Vec3A::ZERO;
-        for &j in list {
-            let j = j as usize;
-            let d = pk - Vec3A::from_vec4(v.pos.get(j));
-            let r2 = d.length_squared();
-            if r2 < p.h2 {
-                let s = lk + v.lambda.get(j) + p.scorr(r2);
-                dx += p.gradient(d, r2, k, j) * s;
-            }
-        }
-        dx * p.volume
-    }
+/// No thread writes the slice during the stage that reads it.
+unsafe fn pos_records<'a>(v: &DisjointSlice<'a, Vec4>) -> &'a [[f32; 4]] {
+    // SAFETY: Vec4 is four f32 (16 bytes, no padding); per the contract, nothing
+    // writes the elements while the slice is read.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const [f32; 4], v.len()) }
+}
+
+/// λ and ρ̂ of fluid slot k when every slot is of one fluid (`kernels::density`).
+fn lambda_uniform(
+    kernel: Kernel,
+    c: &Consts,
+    p: &Params,
+    pos: &[[f32; 4]],
+    k: usize,
+    list: &[u32],
+) -> (f32, f32) {
+    let d = kernels::density(kernel, c, pos, k, list);
+    let vol = p.volume;
+    let q0 = (p.h2 * p.h2) * p.h2;
+    let rho = (q0 + d.q3) * (p.poly6 * vol);
+    let g = d.grad.map(|x| x * vol);
+    let sum2 = d.grad2 * (vol * vol) + ((g[0] * g[0] + g[1] * g[1]) + g[2] * g[2]);
+    let c = (rho - 1.0).max(0.0);
+    (-c / (sum2 + p.epsilon), rho)
 }
 
 /// λ and ρ̂ of fluid slot k (any mix of fluids and solids).
@@ -1097,7 +1171,7 @@ unsafe fn lambda_general(
 /// Δx of slot k (fluid or solid; any mix).
 ///
 /// # Safety
-/// As [`delta_uniform`].
+/// As [`lambda_general`], with every λ written.
 #[inline(always)]
 unsafe fn delta_general(
     v: &Views<'_>,
