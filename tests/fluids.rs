@@ -176,3 +176,119 @@ fn a_2d_column_at_rest_settles() {
     let want = n as f32 * s * s / a;
     check_column(&ps, a, None, top, want, s);
 }
+
+/// A 2D tank `cells_x` × `cells_y` spacings of fluid (spacing `s`), walls at x = 0 and
+/// x = cells_x·s, floor and ceiling (3 m).
+fn tank_2d(threads: u32, s: f32, cells_x: u32, cells_y: u32) -> (World, FluidId) {
+    let mut w = World::new(WorldDesc {
+        substeps: 4,
+        iterations: 4,
+        threads,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    w.set_planar(Some(0.0)).unwrap();
+    let n = cells_x * cells_y;
+    let f = w
+        .add_fluid(&FluidDesc {
+            spacing: s,
+            capacity: n,
+            ..FluidDesc::default()
+        })
+        .unwrap();
+    w.emit_fluid(f, &block(Vec3::ZERO, cells_x, cells_y, 1, s, true), None)
+        .unwrap();
+    closed_box(&mut w, cells_x as f32 * s, 3.0, None);
+    (w, f)
+}
+
+/// A square of `side` × `side` particles of radius s/2 (each s² of area) with its
+/// lower-left corner at `corner`, density `density` (kg/m², per unit thickness),
+/// held rigid by a shape-matching cluster. Returns its first particle.
+fn square_2d(w: &mut World, corner: Vec3, side: u32, s: f32, density: f32) -> u32 {
+    let p = block(corner, side, side, 1, s, true);
+    let inv = vec![1.0 / (density * s * s); p.len()];
+    let first = w.add_particles(&p, Some(&inv)).unwrap();
+    w.set_particle_radii(first, &vec![0.5 * s; p.len()])
+        .unwrap();
+    let members: Vec<u32> = (first..first + p.len() as u32).collect();
+    w.add_shape_cluster(&members, 1.0, f32::INFINITY, 0.0)
+        .unwrap();
+    first
+}
+
+fn positions(w: &World, first: u32, count: u32) -> Vec<Vec3> {
+    let mut out = Vec::new();
+    w.read_positions(first, count, |_, p| out.push(p)).unwrap();
+    out
+}
+
+/// The fraction of a body's particles (each a cell of s × s, or s³) below the level
+/// `y` (m): robust to the body's tilt.
+fn submerged(ps: &[Vec3], level: f32, s: f32) -> f32 {
+    ps.iter()
+        .map(|p| ((level - (p.y - 0.5 * s)) / s).clamp(0.0, 1.0))
+        .sum::<f32>()
+        / ps.len() as f32
+}
+
+/// The fluid's surface (m) over the particles that `keep` accepts: the median over
+/// columns of width s of each column's highest centre, plus half a spacing (a splash
+/// or a particle riding on a body does not move it).
+fn level(ps: &[sinew::FluidParticle], s: f32, keep: impl Fn(Vec3) -> bool) -> f32 {
+    let mut tops = std::collections::BTreeMap::<i64, f32>::new();
+    for p in ps.iter().filter(|p| keep(p.position)) {
+        let c = (p.position.x / s).floor() as i64;
+        let t = tops.entry(c).or_insert(f32::MIN);
+        *t = t.max(p.position.y);
+    }
+    let mut v: Vec<f32> = tops.into_values().collect();
+    assert!(!v.is_empty(), "no fluid beside the body");
+    v.sort_by(f32::total_cmp);
+    v[v.len() / 2] + 0.5 * s
+}
+
+/// Archimedes in 2D: squares of 0.25, 0.5 and 0.75 ρ₀ float with that fraction of
+/// their area below the surface (within 0.1), one of 2 ρ₀ sinks to the floor; the
+/// buoyancy comes from the coupled density constraint alone.
+#[test]
+fn bodies_float_with_their_density_ratio_submerged() {
+    let (s, side) = (0.05f32, 16u32);
+    let gap = 8u32;
+    let cells_x = 4 * (side + gap);
+    let (mut w, f) = tank_2d(1, s, cells_x, side + 4);
+    let ratios = [0.25f32, 0.5, 0.75, 2.0];
+    let mut bodies = Vec::new();
+    for (b, &r) in ratios.iter().enumerate() {
+        let x0 = (b as u32 * (side + gap) + gap / 2) as f32 * s;
+        let corner = Vec3::new(x0, (side + 6) as f32 * s, 0.0);
+        bodies.push((square_2d(&mut w, corner, side, s, r * 1000.0), r, x0));
+    }
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+    }
+    let fluid = particles(&w, f);
+    let count = side * side;
+    for &(first, r, x0) in &bodies {
+        let ps = positions(&w, first, count);
+        assert!(ps.iter().all(|p| p.is_finite()));
+        // The surface beside the body (between it and its neighbours).
+        let (lo, hi) = (x0 - 0.5 * gap as f32 * s, x0 + (side + gap / 2) as f32 * s);
+        let body = (x0 - s, x0 + (side + 1) as f32 * s);
+        let y = level(&fluid, s, |q| {
+            q.x > lo && q.x < hi && (q.x < body.0 || q.x > body.1)
+        });
+        let bottom = ps.iter().map(|p| p.y).fold(f32::MAX, f32::min) - 0.5 * s;
+        let sub = submerged(&ps, y, s);
+        println!("ρ/ρ₀ {r}: submerged {sub}, bottom {bottom} m, surface {y} m");
+        if r < 1.0 {
+            assert!((sub - r).abs() < 0.1, "ρ/ρ₀ {r}: submerged fraction {sub}");
+        } else {
+            assert!(sub > 0.85, "ρ/ρ₀ {r}: submerged fraction {sub}");
+            assert!(
+                bottom < 2.0 * s,
+                "ρ/ρ₀ {r}: bottom {bottom} m above the floor"
+            );
+        }
+    }
+}

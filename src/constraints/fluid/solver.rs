@@ -1197,9 +1197,12 @@ unsafe fn delta_general(
             if ck != SOLID {
                 let prm = &params[ck as usize];
                 if r2 < prm.h2 {
-                    // Constraint k on itself.
+                    // Constraint k on itself (against a solid, with the solid's
+                    // mirrored pressure: twice).
                     let mut s = lk * pj.w;
-                    if cj != SOLID {
+                    if cj == SOLID {
+                        s += s;
+                    } else {
                         s += prm.scorr(r2) * pj.w;
                         if cj == ck {
                             // Constraint j on k, same kernel.
@@ -1216,7 +1219,11 @@ unsafe fn delta_general(
             if cj != SOLID {
                 let pj_prm = &params[cj as usize];
                 if r2 < pj_prm.h2 {
-                    let s = v.lambda.get(j) * pj_prm.mass * wk * vk;
+                    let mut s = v.lambda.get(j) * pj_prm.mass * wk * vk;
+                    if ck == SOLID {
+                        // The solid's mirrored pressure.
+                        s += s;
+                    }
                     dx += pj_prm.gradient(d, r2, k, j) * s;
                 }
             }
