@@ -6,7 +6,11 @@
 //!   the one-sided constraint leaves the surface under-dense by design) has a mean
 //!   within 1% of 1, every particle's is at most 1.05, and the fluid's height is
 //!   N·V / floor area within 5%.
-//! * Bit-identical for 1, 2 and 4 threads, with solids coupled.
+//! * Archimedes (2D squares held by shape matching): 0.25, 0.5 and 0.75 ρ₀ float with
+//!   that fraction submerged (within 0.1), 2 ρ₀ sinks to the floor.
+//! * The article's 2D rings (closed ropes keeping their area): a light one floats and
+//!   the fluid's force on it is its weight; a heavy one sinks.
+//! * Bit-identical for 1, 2 and 4 threads, with a coupled body and vorticity.
 
 use sinew::{ColliderDesc, FluidDesc, FluidId, Quat, Shape, Vec3, World, WorldDesc};
 use std::f32::consts::{FRAC_PI_2, PI};
@@ -288,6 +292,158 @@ fn bodies_float_with_their_density_ratio_submerged() {
             assert!(
                 bottom < 2.0 * s,
                 "ρ/ρ₀ {r}: bottom {bottom} m above the floor"
+            );
+        }
+    }
+}
+
+/// The state of every particle, bit for bit.
+fn state_bits(w: &World) -> Vec<[u32; 6]> {
+    let n = w.particle_count();
+    let (mut p, mut v) = (Vec::new(), Vec::new());
+    w.read_positions(0, n, |_, x| p.push(x)).unwrap();
+    w.read_velocities(0, n, |_, x| v.push(x)).unwrap();
+    p.iter()
+        .zip(&v)
+        .map(|(a, b)| {
+            let (a, b) = (
+                a.to_array().map(f32::to_bits),
+                b.to_array().map(f32::to_bits),
+            );
+            [a[0], a[1], a[2], b[0], b[1], b[2]]
+        })
+        .collect()
+}
+
+/// A 3D pool of 2,880 particles (enough for the solver's passes to use every thread)
+/// with a floating tet body coupled to it steps to the same bits on 1, 2 and 4 threads.
+#[test]
+fn fluid_with_coupling_is_bit_identical_for_1_2_and_4_threads() {
+    let run = |threads: u32| {
+        let mut w = World::new(WorldDesc {
+            substeps: 2,
+            iterations: 2,
+            threads,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        let (s, nx, ny) = (0.05f32, 16u32, 10u32);
+        let f = w
+            .add_fluid(&FluidDesc {
+                spacing: s,
+                capacity: nx * nx * ny + 100,
+                vorticity: 0.1,
+                ..FluidDesc::default()
+            })
+            .unwrap();
+        w.emit_fluid(f, &block(Vec3::ZERO, nx, ny, nx, s, false), None)
+            .unwrap();
+        let a = nx as f32 * s;
+        closed_box(&mut w, a, 2.0, Some(a));
+        let (v, t) = sinew::scenes::tet_cube(3, 3.0 * s);
+        let v: Vec<Vec3> = v.iter().map(|p| *p + Vec3::new(0.3, 0.7, 0.3)).collect();
+        let inv = vec![1.0 / (500.0 * s * s * s); v.len()];
+        let body = w
+            .add_tet_body(&sinew::TetBodyDesc::default(), &v, &t, Some(&inv))
+            .unwrap();
+        let (first, count) = w.body_particle_range(body).unwrap();
+        w.set_particle_radii(first, &vec![0.5 * s; count as usize])
+            .unwrap();
+        for _ in 0..40 {
+            w.step(DT).unwrap();
+        }
+        let force = w
+            .body_fluid_force(body)
+            .unwrap()
+            .to_array()
+            .map(f32::to_bits);
+        (state_bits(&w), force)
+    };
+    let one = run(1);
+    assert!(one
+        .0
+        .iter()
+        .all(|b| b.iter().all(|&x| f32::from_bits(x).is_finite())));
+    for threads in [2, 4] {
+        assert!(run(threads) == one, "{threads} threads");
+    }
+}
+
+/// 2D rings of the article's kind (a closed rope with its area kept): a ring lighter
+/// than the water it encloses floats with its top above the surface, one heavier sinks
+/// to the floor.
+#[test]
+fn rings_float_or_sink_by_their_mass() {
+    let (s, cells_x, cells_y) = (0.05f32, 48u32, 16u32);
+    let (mut w, f) = tank_2d(1, s, cells_x, cells_y);
+    let radius = 0.25f32;
+    let area = std::f32::consts::PI * radius * radius;
+    let mut rings = Vec::new();
+    for (k, ratio) in [0.3f32, 3.0].into_iter().enumerate() {
+        let centre = Vec3::new(0.6 + 1.2 * k as f32, 1.3, 0.0);
+        let segments = 40u32;
+        let points: Vec<Vec3> = (0..segments)
+            .map(|i| {
+                let a = std::f32::consts::TAU * i as f32 / segments as f32;
+                centre + Vec3::new(radius * a.cos(), radius * a.sin(), 0.0)
+            })
+            .collect();
+        let body = w
+            .add_rope_polyline(
+                &sinew::RopeDesc {
+                    total_mass: ratio * 1000.0 * area,
+                    radius: 0.5 * s,
+                    pin_start: false,
+                    tethers: false,
+                    bend_compliance: 1.0e-3,
+                    ..sinew::RopeDesc::default()
+                },
+                &points,
+            )
+            .unwrap();
+        let (first, count) = w.body_particle_range(body).unwrap();
+        // The rope's radius is for rendering and capsules: the particles take part in
+        // the fluid's density with a radius of their own.
+        w.set_particle_radii(first, &vec![0.5 * s; count as usize])
+            .unwrap();
+        w.add_distance_constraints(&[[first + count - 1, first]], None, 0.0)
+            .unwrap();
+        let ring: Vec<u32> = (first..first + count).collect();
+        w.add_ring_area(&ring, 1.0, 0.0).unwrap();
+        rings.push((first, count, ratio, body, ratio * 1000.0 * area));
+    }
+    for _ in 0..540 {
+        w.step(DT).unwrap();
+    }
+    // The fluid holds the floating ring up: its force is the ring's weight (averaged
+    // over a second of bobbing).
+    let (_, _, _, light, mass) = rings[0];
+    let mut force = Vec3::ZERO;
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+        force += w.body_fluid_force(light).unwrap() / 60.0;
+    }
+    let weight = mass * 9.81;
+    assert!(
+        (force.y - weight).abs() < 0.1 * weight && force.x.abs() < 0.1 * weight,
+        "fluid force {force} N on a ring of weight {weight} N"
+    );
+    let fluid = particles(&w, f);
+    let surface = level(&fluid, s, |q| q.x > 1.05 && q.x < 1.35);
+    for (first, count, ratio, _, _) in rings {
+        let ps = positions(&w, first, count);
+        let top = ps.iter().map(|p| p.y).fold(f32::MIN, f32::max);
+        let bottom = ps.iter().map(|p| p.y).fold(f32::MAX, f32::min);
+        println!("ring {ratio}: bottom {bottom} m, top {top} m, surface {surface} m");
+        if ratio < 1.0 {
+            assert!(
+                top > surface && bottom < surface,
+                "ring {ratio} does not float"
+            );
+        } else {
+            assert!(
+                bottom < 2.0 * s,
+                "ring {ratio} does not sink: bottom {bottom} m"
             );
         }
     }

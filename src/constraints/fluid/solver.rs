@@ -27,7 +27,14 @@
 //! ```
 //!
 //! A solid lighter than the fluid it displaces is pushed up more than the fluid
-//! around it is pushed down: buoyancy with no force term of its own. Between two
+//! around it is pushed down: buoyancy with no force term of its own. A solid owns no
+//! constraint, so between a fluid particle i and a solid k the pair's terms count
+//! twice (the solid's pressure mirrored from the fluid's, `λ_k := λ_i`, as the
+//! boundary handling of Akinci et al. 2012, "Versatile Rigid-Fluid Coupling for
+//! Incompressible SPH"): a fluid particle's own term from a fluid neighbour j is
+//! `(λ_i + λ_j)`, and without the mirror a body would get half the push of the fluid
+//! it replaces and float too deep (twice as deep at 0.25 ρ₀). Momentum is conserved
+//! pair by pair (`m_i Δx_i = −m_k Δx_k`). Between two
 //! fluid particles the artificial pressure `s_corr = −k s² (W(r)/W(Δq))ⁿ` (in λ's
 //! units, m²) is added to `λ_k + λ_j`, against clumping (as Macklin & Müller 2013).
 //! Jacobi within an iteration: every λ from the same positions, then every Δx.
