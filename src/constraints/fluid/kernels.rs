@@ -60,58 +60,78 @@ pub(crate) struct Density {
 /// Records `(x, y, z, w)` of every slot.
 pub(crate) type Records = [[f32; 4]];
 
-/// The scalar lane of [`density`] for neighbour j of slot k: (q³, ∇W) or zeros.
+/// The gradient factor f of a pair at |d|² = r2 < h², r2 > 0: ∇W(d) = f d.
 #[inline(always)]
-fn density_lane(c: &Consts, p: [f32; 4], q: [f32; 4], k: usize, j: usize) -> (f32, [f32; 3]) {
-    let (dx, dy, dz) = (p[0] - q[0], p[1] - q[1], p[2] - q[2]);
-    let r2 = (dx * dx + dy * dy) + dz * dz;
-    if r2 < c.h2 {
-        let q = c.h2 - r2;
-        let q3 = (q * q) * q;
-        (q3, gradient(c, [dx, dy, dz], r2, k, j))
-    } else {
-        (0.0, [0.0; 3])
-    }
+fn factor(c: &Consts, r2: f32) -> f32 {
+    let r = r2.sqrt();
+    let t = c.h - r;
+    ((c.grad * t) * t) / r
 }
 
-/// ∇W for d with |d|² = r2 < h².
+/// ∇W of a pair at d (|d|² = r2 < h²) with factor f (unused when r2 = 0).
 #[inline(always)]
-fn gradient(c: &Consts, d: [f32; 3], r2: f32, k: usize, j: usize) -> [f32; 3] {
+fn gradient(c: &Consts, d: [f32; 3], r2: f32, f: f32, k: usize, j: usize) -> [f32; 3] {
     if r2 == 0.0 {
         let s = if k > j { 1.0 } else { -1.0 };
         return [s * (TIE_X * c.tie), s * (TIE_Y * c.tie), 0.0];
     }
-    let r = r2.sqrt();
-    let t = c.h - r;
-    let f = ((c.grad * t) * t) / r;
     [d[0] * f, d[1] * f, d[2] * f]
 }
 
-/// Σ q³, Σ ∇W, Σ |∇W|² of slot k over `list` (positions in `pos`).
+/// Σ q³, Σ ∇W, Σ |∇W|² of slot k over `list` (positions in `pos`), storing each
+/// pair's gradient factor in `factors` (0 beyond h and for coincident pairs; the
+/// correction pass of the same iteration reads them back instead of a square root
+/// and a division).
+///
+/// # Safety
+/// `factors` has room for `list.len()` rounded up to a multiple of 8.
 #[inline(always)]
-pub(crate) fn density(
+pub(crate) unsafe fn density(
     kernel: Kernel,
     c: &Consts,
     pos: &Records,
     k: usize,
     list: &[u32],
+    factors: *mut f32,
 ) -> Density {
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; every index of the
-        // list is a slot of `pos`.
-        Kernel::Avx => unsafe { avx::density(c, pos, k, list) },
-        _ => density_scalar(c, pos, k, list),
+        // list is a slot of `pos`; room for the factors per the contract.
+        Kernel::Avx => unsafe { avx::density(c, pos, k, list, factors) },
+        // SAFETY: per the contract.
+        _ => unsafe { density_scalar(c, pos, k, list, factors) },
     }
 }
 
-pub(crate) fn density_scalar(c: &Consts, pos: &Records, k: usize, list: &[u32]) -> Density {
+/// [`density`] one pair at a time, in eight lanes.
+///
+/// # Safety
+/// As [`density`].
+pub(crate) unsafe fn density_scalar(
+    c: &Consts,
+    pos: &Records,
+    k: usize,
+    list: &[u32],
+    factors: *mut f32,
+) -> Density {
     let p = pos[k];
     let (mut q3, mut gx, mut gy, mut gz, mut g2) =
         ([0.0f32; 8], [0.0; 8], [0.0; 8], [0.0; 8], [0.0; 8]);
     for (i, &j) in list.iter().enumerate() {
         let l = i % 8;
-        let (w, g) = density_lane(c, p, pos[j as usize], k, j as usize);
+        let q = pos[j as usize];
+        let d = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+        let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
+        let (w, g, f) = if r2 < c.h2 {
+            let qq = c.h2 - r2;
+            let f = if r2 == 0.0 { 0.0 } else { factor(c, r2) };
+            ((qq * qq) * qq, gradient(c, d, r2, f, k, j as usize), f)
+        } else {
+            (0.0, [0.0; 3], 0.0)
+        };
+        // SAFETY: i < list.len(), within the room of the contract.
+        unsafe { factors.add(i).write(f) };
         q3[l] += w;
         gx[l] += g[0];
         gy[l] += g[1];
@@ -147,7 +167,8 @@ fn scorr(c: &Consts, q3: f32) -> f32 {
     c.scorr * p
 }
 
-/// Σ (λ_k + λ_j + s_corr) ∇W of slot k over `list` (records `(x, y, z, λ)`).
+/// Σ (λ_k + λ_j + s_corr) ∇W of slot k over `list` (records `(x, y, z, λ)` at the
+/// positions [`density`] saw, its gradient factors in `factors`).
 #[inline(always)]
 pub(crate) fn correction(
     kernel: Kernel,
@@ -155,28 +176,36 @@ pub(crate) fn correction(
     rec: &Records,
     k: usize,
     list: &[u32],
+    factors: &[f32],
 ) -> [f32; 3] {
+    assert!(factors.len() >= list.len().next_multiple_of(8));
     match kernel {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `density`.
-        Kernel::Avx => unsafe { avx::correction(c, rec, k, list) },
-        _ => correction_scalar(c, rec, k, list),
+        // SAFETY: as in `density`; the factors hold whole blocks of 8 (checked).
+        Kernel::Avx => unsafe { avx::correction(c, rec, k, list, factors) },
+        _ => correction_scalar(c, rec, k, list, factors),
     }
 }
 
-pub(crate) fn correction_scalar(c: &Consts, rec: &Records, k: usize, list: &[u32]) -> [f32; 3] {
+pub(crate) fn correction_scalar(
+    c: &Consts,
+    rec: &Records,
+    k: usize,
+    list: &[u32],
+    factors: &[f32],
+) -> [f32; 3] {
     let p = rec[k];
     let (mut ax, mut ay, mut az) = ([0.0f32; 8], [0.0; 8], [0.0; 8]);
     for (i, &j) in list.iter().enumerate() {
         let l = i % 8;
         let q = rec[j as usize];
-        let (dx, dy, dz) = (p[0] - q[0], p[1] - q[1], p[2] - q[2]);
-        let r2 = (dx * dx + dy * dy) + dz * dz;
+        let d = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+        let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
         let (x, y, z) = if r2 < c.h2 {
             let qq = c.h2 - r2;
             let q3 = (qq * qq) * qq;
             let s = (p[3] + q[3]) + scorr(c, q3);
-            let g = gradient(c, [dx, dy, dz], r2, k, j as usize);
+            let g = gradient(c, d, r2, factors[i], k, j as usize);
             (g[0] * s, g[1] * s, g[2] * s)
         } else {
             (0.0, 0.0, 0.0)
@@ -339,24 +368,20 @@ mod avx {
         (idx, unsafe { _mm256_loadu_ps(m.as_ptr()) })
     }
 
-    /// The gradient lanes (masked by `inside`) for separations d with |d|² = r2.
+    /// The gradient lanes (masked by `inside`) for separations d with |d|² = r2 and
+    /// factors f (any value where r2 = 0: those lanes take the tie rule).
     #[inline(always)]
     unsafe fn gradient(
         c: &Consts,
         d: [__m256; 3],
         r2: __m256,
+        f: __m256,
         inside: __m256,
         k: usize,
         idx: &[usize; 8],
     ) -> [__m256; 3] {
         // SAFETY: AVX is enabled in every caller.
         unsafe {
-            let r = _mm256_sqrt_ps(r2);
-            let t = _mm256_sub_ps(_mm256_set1_ps(c.h), r);
-            let f = _mm256_div_ps(
-                _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(c.grad), t), t),
-                r,
-            );
             let mut g = [
                 _mm256_and_ps(_mm256_mul_ps(d[0], f), inside),
                 _mm256_and_ps(_mm256_mul_ps(d[1], f), inside),
@@ -387,10 +412,34 @@ mod avx {
         }
     }
 
+    /// The gradient factors `((grad (h − r)) (h − r)) / r`, zero outside `inside` and
+    /// where r2 = 0.
+    #[inline(always)]
+    unsafe fn factor(c: &Consts, r2: __m256, inside: __m256) -> __m256 {
+        // SAFETY: AVX is enabled in every caller.
+        unsafe {
+            let r = _mm256_sqrt_ps(r2);
+            let t = _mm256_sub_ps(_mm256_set1_ps(c.h), r);
+            let f = _mm256_div_ps(
+                _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(c.grad), t), t),
+                r,
+            );
+            let nonzero = _mm256_cmp_ps(r2, _mm256_setzero_ps(), _CMP_NEQ_UQ);
+            _mm256_and_ps(f, _mm256_and_ps(inside, nonzero))
+        }
+    }
+
     /// [`super::density_scalar`], eight lanes at a time.
     #[target_feature(enable = "avx")]
-    pub(super) unsafe fn density(c: &Consts, pos: &Records, k: usize, list: &[u32]) -> Density {
-        // SAFETY: AVX is enabled; indices are slots of `pos`.
+    pub(super) unsafe fn density(
+        c: &Consts,
+        pos: &Records,
+        k: usize,
+        list: &[u32],
+        factors: *mut f32,
+    ) -> Density {
+        // SAFETY: AVX is enabled; indices are slots of `pos`; the factors have room
+        // for whole blocks of 8 (the caller's contract).
         unsafe {
             let p = pos[k];
             let (px, py, pz) = (
@@ -416,7 +465,9 @@ mod avx {
                 let inside = _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live);
                 let q = _mm256_sub_ps(h2, r2);
                 let w = _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(q, q), q), inside);
-                let g = gradient(c, d, r2, inside, k, &idx);
+                let f = factor(c, r2, inside);
+                _mm256_storeu_ps(factors.add(8 * b), f);
+                let g = gradient(c, d, r2, f, inside, k, &idx);
                 q3 = _mm256_add_ps(q3, w);
                 gx = _mm256_add_ps(gx, g[0]);
                 gy = _mm256_add_ps(gy, g[1]);
@@ -437,8 +488,15 @@ mod avx {
 
     /// [`super::correction_scalar`], eight lanes at a time.
     #[target_feature(enable = "avx")]
-    pub(super) unsafe fn correction(c: &Consts, rec: &Records, k: usize, list: &[u32]) -> [f32; 3] {
-        // SAFETY: AVX is enabled; indices are slots of `rec`.
+    pub(super) unsafe fn correction(
+        c: &Consts,
+        rec: &Records,
+        k: usize,
+        list: &[u32],
+        factors: &[f32],
+    ) -> [f32; 3] {
+        // SAFETY: AVX is enabled; indices are slots of `rec`; the factors hold whole
+        // blocks of 8 (checked by the caller).
         unsafe {
             let p = rec[k];
             let (px, py, pz) = (
@@ -472,7 +530,8 @@ mod avx {
                     pw = _mm256_mul_ps(pw, x1);
                 }
                 let s = _mm256_add_ps(_mm256_add_ps(lk, lj), _mm256_mul_ps(sc, pw));
-                let g = gradient(c, d, r2, inside, k, &idx);
+                let f = _mm256_loadu_ps(factors.as_ptr().add(8 * b));
+                let g = gradient(c, d, r2, f, inside, k, &idx);
                 // Masked after the product: the lanes outside add +0 exactly.
                 ax = _mm256_add_ps(ax, _mm256_and_ps(_mm256_mul_ps(g[0], s), inside));
                 ay = _mm256_add_ps(ay, _mm256_and_ps(_mm256_mul_ps(g[1], s), inside));
@@ -661,17 +720,23 @@ mod tests {
             v.extend([0.0; 8]);
         }
         for k in [3usize, 7, 20] {
-            for len in 0..40 {
+            for len in 0..40usize {
                 let list: Vec<u32> = (0..len as u32).map(|i| (i * 7 + 1) % n as u32).collect();
-                let a = density(Kernel::detect(), &c, &rec, k, &list);
-                let b = density_scalar(&c, &rec, k, &list);
+                let room = len.next_multiple_of(8);
+                let (mut fa, mut fb) = (vec![0.0f32; room], vec![0.0f32; room]);
+                // SAFETY: room for whole blocks of 8.
+                let a = unsafe { density(Kernel::detect(), &c, &rec, k, &list, fa.as_mut_ptr()) };
+                // SAFETY: as above.
+                let b = unsafe { density_scalar(&c, &rec, k, &list, fb.as_mut_ptr()) };
                 assert_eq!(
                     (a.q3.to_bits(), a.grad.map(f32::to_bits), a.grad2.to_bits()),
                     (b.q3.to_bits(), b.grad.map(f32::to_bits), b.grad2.to_bits()),
                     "density k {k} len {len}"
                 );
-                let a = correction(Kernel::detect(), &c, &rec, k, &list);
-                let b = correction_scalar(&c, &rec, k, &list);
+                let bits = |v: &[f32]| v[..len].iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fa), bits(&fb), "factors k {k} len {len}");
+                let a = correction(Kernel::detect(), &c, &rec, k, &list, &fa);
+                let b = correction_scalar(&c, &rec, k, &list, &fb);
                 assert_eq!(
                     a.map(f32::to_bits),
                     b.map(f32::to_bits),

@@ -285,6 +285,9 @@ pub(crate) struct DensitySolver {
     /// end, or 0 at the chunk's first slot).
     list_end: Vec<u32>,
     lists: Vec<Vec<u32>>,
+    /// One fluid: each listed pair's gradient factor from the density pass of the
+    /// iteration, for its correction pass (same layout as `lists`, 8 entries more).
+    factors: Vec<Vec<f32>>,
     /// End-of-substep scratch: velocities and vorticity / normals per slot.
     vel: Vec<Vec4>,
     omega: Vec<Vec4>,
@@ -451,9 +454,15 @@ impl DensitySolver {
             try_reserve(&mut self.lists, grow, what)?;
             self.lists.resize_with(chunks, Vec::new);
         }
+        if self.factors.len() < chunks {
+            let grow = chunks - self.factors.len();
+            try_reserve(&mut self.factors, grow, what)?;
+            self.factors.resize_with(chunks, Vec::new);
+        }
         for c in 0..chunks {
             let want = LIST_RESERVE * SLOT_CHUNK.min(m - c * SLOT_CHUNK);
             reserve_to(&mut self.lists[c], want)?;
+            reserve_to(&mut self.factors[c], want + 8)?;
         }
         Ok(())
     }
@@ -501,6 +510,7 @@ impl DensitySolver {
         let consts = this.params[uniform_class].consts();
         let (params, class, particle) = (&this.params, &this.class[..m], &this.particle[..m]);
         let (list_end, lists) = (&this.list_end[..m], &this.lists);
+        let factors = ChunkPtr(this.factors.as_mut_ptr());
         let origin = this.origin;
         let (hot, base) = (DisjointSlice::new(&mut particles.hot), &particles.base[..]);
         let plan = [chunks, chunks, chunks];
@@ -538,6 +548,8 @@ impl DensitySolver {
                             // SAFETY: stage 1 reads every slot's position (written in
                             // stage 0) and writes its own slot's record and ρ̂.
                             unsafe {
+                                let at = list_start(list_end, k);
+                                let f = factors.chunk(c).as_mut_ptr().add(at);
                                 let (l, rho) = lambda_uniform(
                                     kernel,
                                     &consts,
@@ -545,6 +557,7 @@ impl DensitySolver {
                                     pos_records(&views.pos),
                                     k,
                                     list,
+                                    f,
                                 );
                                 rec.set(k, views.pos.get(k).truncate().extend(l));
                                 views.ratio.set(k, rho);
@@ -569,12 +582,15 @@ impl DensitySolver {
                         // in the stages before) and writes its own particle.
                         unsafe {
                             let dx = if uniform {
+                                let at = list_start(list_end, k);
+                                let f = &factors.chunk(c)[at..];
                                 let d = kernels::correction(
                                     kernel,
                                     &consts,
                                     pos_records(&rec),
                                     k,
                                     list,
+                                    f,
                                 );
                                 Vec3A::from_array(d) * params[uniform_class].volume
                             } else {
@@ -687,7 +703,8 @@ impl DensitySolver {
         let zs = DisjointSlice::new(&mut this.zs[..m + 8]);
         let kernel = this.kernel;
         let list_end = DisjointSlice::new(&mut this.list_end[..m]);
-        let lists = ListsPtr(this.lists[..chunks].as_mut_ptr());
+        let lists = ChunkPtr(this.lists[..chunks].as_mut_ptr());
+        let factors = ChunkPtr(this.factors[..chunks].as_mut_ptr());
         let starts = &this.bucket_start[..table + 1];
         let planar = this.planar;
         let uniform = this.uniform;
@@ -798,6 +815,13 @@ impl DensitySolver {
                     }
                     list_end.set(k, buf.len() as u32);
                 }
+            }
+            if uniform {
+                // Room for the pair factors of the chunk's lists, whole blocks of 8.
+                // SAFETY: chunk c's buffer is this item's alone.
+                let f = unsafe { factors.chunk(c) };
+                f.clear();
+                f.resize(buf.len() + 8, 0.0);
             }
         });
     }
@@ -1051,20 +1075,21 @@ fn reserve_to<T>(v: &mut Vec<T>, n: usize) -> Result<()> {
     try_reserve(v, grow, "fluid solver")
 }
 
-/// The per-chunk neighbour lists, shared by the items of one pass.
-struct ListsPtr(*mut Vec<u32>);
+/// Per-chunk buffers (the neighbour lists, the pair factors), shared by the items of
+/// one pass.
+struct ChunkPtr<T>(*mut Vec<T>);
 // SAFETY: each item dereferences only the element of its own chunk index.
-unsafe impl Send for ListsPtr {}
+unsafe impl<T: Send> Send for ChunkPtr<T> {}
 // SAFETY: as above.
-unsafe impl Sync for ListsPtr {}
+unsafe impl<T: Send> Sync for ChunkPtr<T> {}
 
-impl ListsPtr {
+impl<T> ChunkPtr<T> {
     /// Chunk c's buffer.
     ///
     /// # Safety
     /// c is in bounds and no other thread uses chunk c's buffer meanwhile.
     #[allow(clippy::mut_from_ref)]
-    unsafe fn chunk(&self, c: usize) -> &mut Vec<u32> {
+    unsafe fn chunk(&self, c: usize) -> &mut Vec<T> {
         // SAFETY: per the contract.
         unsafe { &mut *self.0.add(c) }
     }
@@ -1085,13 +1110,17 @@ fn ascending(fluids: &[Option<Fluid>]) -> bool {
 /// Slot k's neighbour list.
 #[inline(always)]
 fn list_of<'a>(list_end: &[u32], lists: &'a [Vec<u32>], k: usize) -> &'a [u32] {
-    let c = k / SLOT_CHUNK;
-    let start = if k % SLOT_CHUNK == 0 {
+    &lists[k / SLOT_CHUNK][list_start(list_end, k)..list_end[k] as usize]
+}
+
+/// Where slot k's list starts in its chunk's buffer.
+#[inline(always)]
+fn list_start(list_end: &[u32], k: usize) -> usize {
+    if k % SLOT_CHUNK == 0 {
         0
     } else {
         list_end[k - 1] as usize
-    };
-    &lists[c][start..list_end[k] as usize]
+    }
 }
 
 /// A coordinate array of every slot (and its padding) of a pass.
@@ -1114,15 +1143,21 @@ unsafe fn pos_records<'a>(v: &DisjointSlice<'a, Vec4>) -> &'a [[f32; 4]] {
 }
 
 /// λ and ρ̂ of fluid slot k when every slot is of one fluid (`kernels::density`).
-fn lambda_uniform(
+///
+/// # Safety
+/// `factors` has room for the list's length rounded up to a multiple of 8.
+#[allow(clippy::too_many_arguments)]
+unsafe fn lambda_uniform(
     kernel: Kernel,
     c: &Consts,
     p: &Params,
     pos: &[[f32; 4]],
     k: usize,
     list: &[u32],
+    factors: *mut f32,
 ) -> (f32, f32) {
-    let d = kernels::density(kernel, c, pos, k, list);
+    // SAFETY: per the contract.
+    let d = unsafe { kernels::density(kernel, c, pos, k, list, factors) };
     let vol = p.volume;
     let q0 = (p.h2 * p.h2) * p.h2;
     let rho = (q0 + d.q3) * (p.poly6 * vol);
