@@ -254,6 +254,9 @@ pub(crate) struct DensitySolver {
     src: Vec<u32>,
     src_class: Vec<u32>,
     src_cell: Vec<[i32; 3]>,
+    src_bucket: Vec<u32>,
+    /// Per chunk of inputs: the box of their cells (lowest, highest).
+    chunk_box: Vec<([i32; 3], [i32; 3])>,
     /// Grid of the substep.
     layout: Layout,
     inv_cell: f32,
@@ -423,7 +426,13 @@ impl DensitySolver {
         let m = capacity + self.solids.len();
         reserve_to(&mut self.src, m)?;
         reserve_to(&mut self.src_class, m)?;
-        reserve_to(&mut self.src_cell, m)?;
+        resize_to(&mut self.src_cell, m, [0; 3])?;
+        resize_to(&mut self.src_bucket, m, 0)?;
+        resize_to(
+            &mut self.chunk_box,
+            m.div_ceil(SLOT_CHUNK),
+            ([0; 3], [0; 3]),
+        )?;
         for v in [
             &mut self.order,
             &mut self.particle,
@@ -649,30 +658,60 @@ impl DensitySolver {
         let position = |i: usize| -> Vec3 {
             ((particles.base[i] - origin) + Vec3A::from_vec4(particles.hot[i])).into()
         };
-        // Cells and their box (serial: cheap next to the lists).
-        self.src_cell.clear();
+        // Cells and their box (parallel per chunk; min and max do not depend on the
+        // order), then the buckets.
+        let threads = Self::threads(exec, m);
+        let chunks = m.div_ceil(SLOT_CHUNK);
+        let inv_cell = self.inv_cell;
+        {
+            let src = &self.src[..m];
+            let cells = DisjointSlice::new(&mut self.src_cell[..m]);
+            let boxes = DisjointSlice::new(&mut self.chunk_box[..chunks]);
+            exec.stages(threads, &[chunks][..], |_, c| {
+                let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
+                for a in c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m) {
+                    let cell = cell_of(position(src[a] as usize).to_array(), inv_cell);
+                    for d in 0..3 {
+                        lo[d] = lo[d].min(cell[d]);
+                        hi[d] = hi[d].max(cell[d]);
+                    }
+                    // SAFETY: input a and chunk c are this item's.
+                    unsafe { cells.set(a, cell) };
+                }
+                // SAFETY: as above.
+                unsafe { boxes.set(c, (lo, hi)) };
+            });
+        }
         let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-        for a in 0..m {
-            let c = cell_of(position(self.src[a] as usize).to_array(), self.inv_cell);
+        for (l, h) in &self.chunk_box[..chunks] {
             for d in 0..3 {
-                lo[d] = lo[d].min(c[d]);
-                hi[d] = hi[d].max(c[d]);
+                lo[d] = lo[d].min(l[d]);
+                hi[d] = hi[d].max(h[d]);
             }
-            self.src_cell.push(c);
         }
         let (layout, table) = Layout::choose(m, lo, hi);
         self.layout = layout;
+        {
+            let cells = &self.src_cell[..m];
+            let buckets = DisjointSlice::new(&mut self.src_bucket[..m]);
+            exec.stages(threads, &[chunks][..], |_, c| {
+                for a in c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m) {
+                    // SAFETY: input a is this item's.
+                    unsafe { buckets.set(a, layout.bucket(cells[a])) };
+                }
+            });
+        }
         // Counting sort by bucket (stable).
         let starts = &mut self.bucket_start[..table + 1];
         starts.fill(0);
-        for c in &self.src_cell {
-            starts[layout.bucket(*c) as usize + 1] += 1;
+        for &b in &self.src_bucket[..m] {
+            starts[b as usize + 1] += 1;
         }
         for b in 0..table {
             starts[b + 1] += starts[b];
         }
-        for (a, c) in self.src_cell.iter().enumerate() {
-            let b = layout.bucket(*c) as usize;
+        for (a, &b) in self.src_bucket[..m].iter().enumerate() {
+            let b = b as usize;
             self.order[starts[b] as usize] = a as u32;
             starts[b] += 1;
         }
@@ -682,8 +721,6 @@ impl DensitySolver {
         }
         starts[0] = 0;
         // Gather into slot order, then the lists (parallel, per chunk of slots).
-        let threads = Self::threads(exec, m);
-        let chunks = m.div_ceil(SLOT_CHUNK);
         let this = &mut *self;
         let (src, src_class, src_cell, order) = (
             &this.src[..m],
