@@ -669,8 +669,11 @@ impl DensitySolver {
             let boxes = DisjointSlice::new(&mut self.chunk_box[..chunks]);
             exec.stages(threads, &[chunks][..], |_, c| {
                 let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-                for a in c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m) {
-                    let cell = cell_of(position(src[a] as usize).to_array(), inv_cell);
+                let first = c * SLOT_CHUNK;
+                let end = (first + SLOT_CHUNK).min(m);
+                for (a, &i) in src[first..end].iter().enumerate() {
+                    let a = first + a;
+                    let cell = cell_of(position(i as usize).to_array(), inv_cell);
                     for d in 0..3 {
                         lo[d] = lo[d].min(cell[d]);
                         hi[d] = hi[d].max(cell[d]);
@@ -695,9 +698,11 @@ impl DensitySolver {
             let cells = &self.src_cell[..m];
             let buckets = DisjointSlice::new(&mut self.src_bucket[..m]);
             exec.stages(threads, &[chunks][..], |_, c| {
-                for a in c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m) {
-                    // SAFETY: input a is this item's.
-                    unsafe { buckets.set(a, layout.bucket(cells[a])) };
+                let first = c * SLOT_CHUNK;
+                let end = (first + SLOT_CHUNK).min(m);
+                for (a, &cell) in cells[first..end].iter().enumerate() {
+                    // SAFETY: input first + a is this item's.
+                    unsafe { buckets.set(first + a, layout.bucket(cell)) };
                 }
             });
         }
