@@ -75,7 +75,8 @@ fn substep_tail_is_idle(
 }
 
 /// Whether a step of this world runs any pass on more than one thread: its constraint
-/// work reaches [`REGION_MIN_WORK`] per iteration, its particle passes
+/// work (the fluids' density constraints counted by their neighbours,
+/// `ConstraintSets::fluid_work`) reaches [`REGION_MIN_WORK`] per iteration, its particle passes
 /// [`PARALLEL_MIN_LIGHT_ITEMS`], or it has collision passes over at least
 /// [`PARALLEL_MIN_ITEMS`] particles. Only then does the step run as one parallel
 /// region ([`Executor::region`]); a small world stays on the calling thread.

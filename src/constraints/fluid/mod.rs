@@ -10,6 +10,7 @@
 pub mod desc;
 pub(crate) mod emit;
 mod grid;
+mod kernels;
 
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc};
 

@@ -27,7 +27,14 @@
 //! ```
 //!
 //! A solid lighter than the fluid it displaces is pushed up more than the fluid
-//! around it is pushed down: buoyancy with no force term of its own. Between two
+//! around it is pushed down: buoyancy with no force term of its own. A solid owns no
+//! constraint, so between a fluid particle i and a solid k the pair's terms count
+//! twice (the solid's pressure mirrored from the fluid's, `λ_k := λ_i`, as the
+//! boundary handling of Akinci et al. 2012, "Versatile Rigid-Fluid Coupling for
+//! Incompressible SPH"): a fluid particle's own term from a fluid neighbour j is
+//! `(λ_i + λ_j)`, and without the mirror a body would get half the push of the fluid
+//! it replaces and float too deep (twice as deep at 0.25 ρ₀). Momentum is conserved
+//! pair by pair (`m_i Δx_i = −m_k Δx_k`). Between two
 //! fluid particles the artificial pressure `s_corr = −k s² (W(r)/W(Δq))ⁿ` (in λ's
 //! units, m²) is added to `λ_k + λ_j`, against clumping (as Macklin & Müller 2013).
 //! Jacobi within an iteration: every λ from the same positions, then every Δx.
@@ -63,11 +70,13 @@
 use std::ops::Range;
 
 use super::grid::{cell_of, Layout};
+use super::kernels::{self, Consts};
 use super::Fluid;
 use crate::constraints::Iteration;
 use crate::error::{try_reserve, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
+use crate::simd::Kernel;
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::parallel::{DisjointSlice, Executor, REGION_MIN_WORK};
@@ -161,6 +170,19 @@ impl Params {
         }
     }
 
+    /// The constants of the one-fluid loops (`kernels`).
+    fn consts(&self) -> Consts {
+        Consts {
+            h: self.h,
+            h2: self.h2,
+            grad: self.grad,
+            tie: self.grad * self.h2,
+            scorr: self.scorr,
+            scorr_x: self.poly6 * self.inv_w_dq,
+            scorr_n: self.scorr_n,
+        }
+    }
+
     /// s_corr (m²) of a fluid pair at squared distance `r2` < h².
     #[inline(always)]
     fn scorr(&self, r2: f32) -> f32 {
@@ -232,6 +254,9 @@ pub(crate) struct DensitySolver {
     src: Vec<u32>,
     src_class: Vec<u32>,
     src_cell: Vec<[i32; 3]>,
+    src_bucket: Vec<u32>,
+    /// Per chunk of inputs: the box of their cells (lowest, highest).
+    chunk_box: Vec<([i32; 3], [i32; 3])>,
     /// Grid of the substep.
     layout: Layout,
     inv_cell: f32,
@@ -250,12 +275,24 @@ pub(crate) struct DensitySolver {
     layers: Vec<u32>,
     lambda: Vec<f32>,
     ratio: Vec<f32>,
+    /// One fluid, no solids: `(x, y, z, λ)` per slot (the correction pass's records),
+    /// and the positions one array per coordinate, padded by 8 (the build's scans).
+    rec: Vec<Vec4>,
+    xs: Vec<f32>,
+    ys: Vec<f32>,
+    zs: Vec<f32>,
+    /// The fluid slot of the uniform case, and the SIMD choice of its loops.
+    uniform_class: usize,
+    kernel: Kernel,
     /// End of slot k's list in its chunk's buffer (the start is the previous slot's
     /// end, or 0 at the chunk's first slot).
     list_end: Vec<u32>,
     lists: Vec<Vec<u32>>,
+    /// One fluid: each listed pair's gradient factor from the density pass of the
+    /// iteration, for its correction pass (same layout as `lists`, 8 entries more).
+    factors: Vec<Vec<f32>>,
     /// End-of-substep scratch: velocities and vorticity / normals per slot.
-    vel: Vec<Vec3>,
+    vel: Vec<Vec4>,
     omega: Vec<Vec4>,
 }
 
@@ -381,10 +418,21 @@ impl DensitySolver {
             self.solids.retain(|&i| !inside(i));
         }
         self.uniform = classes == 1 && self.solids.is_empty();
+        self.uniform_class = fluids
+            .iter()
+            .position(|f| f.as_ref().is_some_and(|f| f.count > 0))
+            .unwrap_or(0);
+        self.kernel = Kernel::detect();
         let m = capacity + self.solids.len();
         reserve_to(&mut self.src, m)?;
         reserve_to(&mut self.src_class, m)?;
-        reserve_to(&mut self.src_cell, m)?;
+        resize_to(&mut self.src_cell, m, [0; 3])?;
+        resize_to(&mut self.src_bucket, m, 0)?;
+        resize_to(
+            &mut self.chunk_box,
+            m.div_ceil(SLOT_CHUNK),
+            ([0; 3], [0; 3]),
+        )?;
         for v in [
             &mut self.order,
             &mut self.particle,
@@ -398,8 +446,12 @@ impl DensitySolver {
             resize_to(v, m, 0.0)?;
         }
         resize_to(&mut self.pos, m, Vec4::ZERO)?;
+        resize_to(&mut self.rec, m, Vec4::ZERO)?;
+        for v in [&mut self.xs, &mut self.ys, &mut self.zs] {
+            resize_to(v, m + 8, 0.0)?;
+        }
         resize_to(&mut self.omega, m, Vec4::ZERO)?;
-        resize_to(&mut self.vel, m, Vec3::ZERO)?;
+        resize_to(&mut self.vel, m, Vec4::ZERO)?;
         resize_to(&mut self.cell, m, [0; 3])?;
         // The grid table: at most DENSE_PER_PARTICLE buckets per particle + 1024, or
         // the hashed table (2 per particle, a power of two); room for the larger.
@@ -411,9 +463,15 @@ impl DensitySolver {
             try_reserve(&mut self.lists, grow, what)?;
             self.lists.resize_with(chunks, Vec::new);
         }
+        if self.factors.len() < chunks {
+            let grow = chunks - self.factors.len();
+            try_reserve(&mut self.factors, grow, what)?;
+            self.factors.resize_with(chunks, Vec::new);
+        }
         for c in 0..chunks {
             let want = LIST_RESERVE * SLOT_CHUNK.min(m - c * SLOT_CHUNK);
             reserve_to(&mut self.lists[c], want)?;
+            reserve_to(&mut self.factors[c], want + 8)?;
         }
         Ok(())
     }
@@ -456,8 +514,12 @@ impl DensitySolver {
             ratio: DisjointSlice::new(&mut this.ratio[..m]),
         };
         let force = DisjointSlice::new(&mut this.force[..]);
+        let rec = DisjointSlice::new(&mut this.rec[..m]);
+        let (kernel, uniform_class) = (this.kernel, this.uniform_class);
+        let consts = this.params[uniform_class].consts();
         let (params, class, particle) = (&this.params, &this.class[..m], &this.particle[..m]);
         let (list_end, lists) = (&this.list_end[..m], &this.lists);
+        let factors = ChunkPtr(this.factors.as_mut_ptr());
         let origin = this.origin;
         let (hot, base) = (DisjointSlice::new(&mut particles.hot), &particles.base[..]);
         let plan = [chunks, chunks, chunks];
@@ -491,15 +553,30 @@ impl DensitySolver {
                             continue;
                         }
                         let prm = &params[cl as usize];
+                        if uniform {
+                            // SAFETY: stage 1 reads every slot's position (written in
+                            // stage 0) and writes its own slot's record and ρ̂.
+                            unsafe {
+                                let at = list_start(list_end, k);
+                                let f = factors.chunk(c).as_mut_ptr().add(at);
+                                let (l, rho) = lambda_uniform(
+                                    kernel,
+                                    &consts,
+                                    prm,
+                                    pos_records(&views.pos),
+                                    k,
+                                    list,
+                                    f,
+                                );
+                                rec.set(k, views.pos.get(k).truncate().extend(l));
+                                views.ratio.set(k, rho);
+                            }
+                            continue;
+                        }
                         // SAFETY: stage 1 reads positions (written in stage 0) and
                         // writes its own slots' λ and ρ̂.
-                        let (l, rho) = unsafe {
-                            if uniform {
-                                lambda_uniform(&views, prm, k, list)
-                            } else {
-                                lambda_general(&views, params, class, prm, k, list)
-                            }
-                        };
+                        let (l, rho) =
+                            unsafe { lambda_general(&views, params, class, prm, k, list) };
                         // SAFETY: slot k is this item's.
                         unsafe {
                             views.lambda.set(k, l);
@@ -514,8 +591,17 @@ impl DensitySolver {
                         // in the stages before) and writes its own particle.
                         unsafe {
                             let dx = if uniform {
-                                let prm = &params[class[k] as usize];
-                                delta_uniform(&views, prm, k, list)
+                                let at = list_start(list_end, k);
+                                let f = &factors.chunk(c)[at..];
+                                let d = kernels::correction(
+                                    kernel,
+                                    &consts,
+                                    pos_records(&rec),
+                                    k,
+                                    list,
+                                    f,
+                                );
+                                Vec3A::from_array(d) * params[uniform_class].volume
                             } else {
                                 delta_general(&views, params, class, k, list)
                             };
@@ -572,30 +658,65 @@ impl DensitySolver {
         let position = |i: usize| -> Vec3 {
             ((particles.base[i] - origin) + Vec3A::from_vec4(particles.hot[i])).into()
         };
-        // Cells and their box (serial: cheap next to the lists).
-        self.src_cell.clear();
+        // Cells and their box (parallel per chunk; min and max do not depend on the
+        // order), then the buckets.
+        let threads = Self::threads(exec, m);
+        let chunks = m.div_ceil(SLOT_CHUNK);
+        let inv_cell = self.inv_cell;
+        {
+            let src = &self.src[..m];
+            let cells = DisjointSlice::new(&mut self.src_cell[..m]);
+            let boxes = DisjointSlice::new(&mut self.chunk_box[..chunks]);
+            exec.stages(threads, &[chunks][..], |_, c| {
+                let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
+                let first = c * SLOT_CHUNK;
+                let end = (first + SLOT_CHUNK).min(m);
+                for (a, &i) in src[first..end].iter().enumerate() {
+                    let a = first + a;
+                    let cell = cell_of(position(i as usize).to_array(), inv_cell);
+                    for d in 0..3 {
+                        lo[d] = lo[d].min(cell[d]);
+                        hi[d] = hi[d].max(cell[d]);
+                    }
+                    // SAFETY: input a and chunk c are this item's.
+                    unsafe { cells.set(a, cell) };
+                }
+                // SAFETY: as above.
+                unsafe { boxes.set(c, (lo, hi)) };
+            });
+        }
         let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-        for a in 0..m {
-            let c = cell_of(position(self.src[a] as usize).to_array(), self.inv_cell);
+        for (l, h) in &self.chunk_box[..chunks] {
             for d in 0..3 {
-                lo[d] = lo[d].min(c[d]);
-                hi[d] = hi[d].max(c[d]);
+                lo[d] = lo[d].min(l[d]);
+                hi[d] = hi[d].max(h[d]);
             }
-            self.src_cell.push(c);
         }
         let (layout, table) = Layout::choose(m, lo, hi);
         self.layout = layout;
+        {
+            let cells = &self.src_cell[..m];
+            let buckets = DisjointSlice::new(&mut self.src_bucket[..m]);
+            exec.stages(threads, &[chunks][..], |_, c| {
+                let first = c * SLOT_CHUNK;
+                let end = (first + SLOT_CHUNK).min(m);
+                for (a, &cell) in cells[first..end].iter().enumerate() {
+                    // SAFETY: input first + a is this item's.
+                    unsafe { buckets.set(first + a, layout.bucket(cell)) };
+                }
+            });
+        }
         // Counting sort by bucket (stable).
         let starts = &mut self.bucket_start[..table + 1];
         starts.fill(0);
-        for c in &self.src_cell {
-            starts[layout.bucket(*c) as usize + 1] += 1;
+        for &b in &self.src_bucket[..m] {
+            starts[b as usize + 1] += 1;
         }
         for b in 0..table {
             starts[b + 1] += starts[b];
         }
-        for (a, c) in self.src_cell.iter().enumerate() {
-            let b = layout.bucket(*c) as usize;
+        for (a, &b) in self.src_bucket[..m].iter().enumerate() {
+            let b = b as usize;
             self.order[starts[b] as usize] = a as u32;
             starts[b] += 1;
         }
@@ -605,8 +726,6 @@ impl DensitySolver {
         }
         starts[0] = 0;
         // Gather into slot order, then the lists (parallel, per chunk of slots).
-        let threads = Self::threads(exec, m);
-        let chunks = m.div_ceil(SLOT_CHUNK);
         let this = &mut *self;
         let (src, src_class, src_cell, order) = (
             &this.src[..m],
@@ -621,8 +740,13 @@ impl DensitySolver {
         let inv_mass = DisjointSlice::new(&mut this.inv_mass[..m]);
         let cell = DisjointSlice::new(&mut this.cell[..m]);
         let layers = DisjointSlice::new(&mut this.layers[..m]);
+        let xs = DisjointSlice::new(&mut this.xs[..m + 8]);
+        let ys = DisjointSlice::new(&mut this.ys[..m + 8]);
+        let zs = DisjointSlice::new(&mut this.zs[..m + 8]);
+        let kernel = this.kernel;
         let list_end = DisjointSlice::new(&mut this.list_end[..m]);
-        let lists = ListsPtr(this.lists[..chunks].as_mut_ptr());
+        let lists = ChunkPtr(this.lists[..chunks].as_mut_ptr());
+        let factors = ChunkPtr(this.factors[..chunks].as_mut_ptr());
         let starts = &this.bucket_start[..table + 1];
         let planar = this.planar;
         let uniform = this.uniform;
@@ -649,6 +773,9 @@ impl DensitySolver {
                     let x = (particles.base[i] - origin) + Vec3A::from_vec4(h);
                     // SAFETY: slot k is this item's.
                     unsafe {
+                        xs.set(k, x.x);
+                        ys.set(k, x.y);
+                        zs.set(k, x.z);
                         particle.set(k, i as u32);
                         pos.set(k, x.extend(v));
                         class.set(k, cl);
@@ -671,17 +798,24 @@ impl DensitySolver {
                     let hashed = layout.is_hashed();
                     if uniform {
                         let h2 = params[clk as usize].h2;
+                        let p = [pk.x, pk.y, pk.z];
+                        let (xs, ys, zs) = (coords(&xs), coords(&ys), coords(&zs));
                         layout.for_runs(ck, |row, b0, b1| {
                             let (s0, s1) = (starts[b0] as usize, starts[b1] as usize);
-                            for j in s0..s1 {
-                                if j == k || (hashed && !layout.in_run(ck, row, cell.get(j))) {
-                                    continue;
+                            let from = buf.len();
+                            kernels::scan(kernel, p, h2, xs, ys, zs, k, s0, s1, buf);
+                            if hashed {
+                                // A bucket also holds cells of other rows: each hit
+                                // counts in the run of its own row only.
+                                let mut keep = from;
+                                for t in from..buf.len() {
+                                    let j = buf[t];
+                                    if layout.in_run(ck, row, cell.get(j as usize)) {
+                                        buf[keep] = j;
+                                        keep += 1;
+                                    }
                                 }
-                                let d = pk - pos.get(j);
-                                let r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-                                if r2 < h2 {
-                                    buf.push(j as u32);
-                                }
+                                buf.truncate(keep);
                             }
                         });
                     } else {
@@ -723,6 +857,13 @@ impl DensitySolver {
                     }
                     list_end.set(k, buf.len() as u32);
                 }
+            }
+            if uniform {
+                // Room for the pair factors of the chunk's lists, whole blocks of 8.
+                // SAFETY: chunk c's buffer is this item's alone.
+                let f = unsafe { factors.chunk(c) };
+                f.clear();
+                f.resize(buf.len() + 8, 0.0);
             }
         });
     }
@@ -769,9 +910,34 @@ impl DensitySolver {
         let omega = DisjointSlice::new(&mut this.omega[..m]);
         let velocity = DisjointSlice::new(&mut particles.velocity[..]);
         let (hot, base) = (&particles.hot[..], &particles.base[..]);
+        // One fluid with viscosity only (the usual case): the eight-lane loop.
+        let plain = this.uniform && !(vortical || cohesive || adhesive);
+        let (kernel, uc) = (this.kernel, this.uniform_class);
         let plan = [chunks, chunks, chunks];
         exec.stages(threads, &plan[..], |stage, c| {
             let slots = c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m);
+            if plain && stage == 2 {
+                let prm = &params[uc];
+                let f = prm.viscosity * (prm.poly6 * prm.volume);
+                for k in slots {
+                    let list = list_of(list_end, lists, k);
+                    // SAFETY: reads the slots stage 0 wrote, writes its own particle's
+                    // velocity.
+                    unsafe {
+                        let s = kernels::viscosity(
+                            kernel,
+                            prm.h2,
+                            pos_records(&pos),
+                            pos_records(&vel),
+                            k,
+                            list,
+                        );
+                        let p = particle[k] as usize;
+                        velocity.set(p, velocity.get(p) + Vec3::from_array(s) * f);
+                    }
+                }
+                return;
+            }
             match stage {
                 0 => {
                     for k in slots {
@@ -781,7 +947,7 @@ impl DensitySolver {
                         unsafe {
                             let x = (base[p] - origin) + Vec3A::from_vec4(hot[p]);
                             pos.set(k, x.extend(pos.get(k).w));
-                            vel.set(k, velocity.get(p));
+                            vel.set(k, velocity.get(p).extend(0.0));
                         }
                     }
                 }
@@ -796,7 +962,7 @@ impl DensitySolver {
                         let prm = &params[class[k] as usize];
                         // SAFETY: reads stage 0's slots, writes its own ω.
                         unsafe {
-                            let (pk, vk) = (pos.get(k), vel.get(k));
+                            let (pk, vk) = (pos.get(k), vel.get(k).truncate());
                             let mut w = Vec3::ZERO;
                             for &j in list_of(list_end, lists, k) {
                                 let j = j as usize;
@@ -806,7 +972,7 @@ impl DensitySolver {
                                 let pj = pos.get(j);
                                 let d: Vec3 = (pk - pj).truncate();
                                 let g = prm.grad_factor(d.length_squared()) * pj.w;
-                                w += (vel.get(j) - vk).cross(d * g);
+                                w += (vel.get(j).truncate() - vk).cross(d * g);
                             }
                             omega.set(k, w.extend(0.0));
                         }
@@ -821,7 +987,7 @@ impl DensitySolver {
                         // SAFETY: reads the stages before, writes its own particle's
                         // velocity.
                         unsafe {
-                            let (pk, vk) = (pos.get(k), vel.get(k));
+                            let (pk, vk) = (pos.get(k), vel.get(k).truncate());
                             let wk = omega.get(k).truncate();
                             let mut dv = Vec3::ZERO;
                             let mut eta = Vec3::ZERO;
@@ -846,7 +1012,7 @@ impl DensitySolver {
                                 }
                                 let q = prm.h2 - r2;
                                 let wgt = prm.poly6 * q * q * q * pj.w;
-                                dv += (vel.get(j) - vk) * wgt;
+                                dv += (vel.get(j).truncate() - vk) * wgt;
                                 if vortical {
                                     let g = prm.grad_factor(r2) * pj.w;
                                     let wj = omega.get(j).truncate();
@@ -951,20 +1117,21 @@ fn reserve_to<T>(v: &mut Vec<T>, n: usize) -> Result<()> {
     try_reserve(v, grow, "fluid solver")
 }
 
-/// The per-chunk neighbour lists, shared by the items of one pass.
-struct ListsPtr(*mut Vec<u32>);
+/// Per-chunk buffers (the neighbour lists, the pair factors), shared by the items of
+/// one pass.
+struct ChunkPtr<T>(*mut Vec<T>);
 // SAFETY: each item dereferences only the element of its own chunk index.
-unsafe impl Send for ListsPtr {}
+unsafe impl<T: Send> Send for ChunkPtr<T> {}
 // SAFETY: as above.
-unsafe impl Sync for ListsPtr {}
+unsafe impl<T: Send> Sync for ChunkPtr<T> {}
 
-impl ListsPtr {
+impl<T> ChunkPtr<T> {
     /// Chunk c's buffer.
     ///
     /// # Safety
     /// c is in bounds and no other thread uses chunk c's buffer meanwhile.
     #[allow(clippy::mut_from_ref)]
-    unsafe fn chunk(&self, c: usize) -> &mut Vec<u32> {
+    unsafe fn chunk(&self, c: usize) -> &mut Vec<T> {
         // SAFETY: per the contract.
         unsafe { &mut *self.0.add(c) }
     }
@@ -985,70 +1152,61 @@ fn ascending(fluids: &[Option<Fluid>]) -> bool {
 /// Slot k's neighbour list.
 #[inline(always)]
 fn list_of<'a>(list_end: &[u32], lists: &'a [Vec<u32>], k: usize) -> &'a [u32] {
-    let c = k / SLOT_CHUNK;
-    let start = if k % SLOT_CHUNK == 0 {
+    &lists[k / SLOT_CHUNK][list_start(list_end, k)..list_end[k] as usize]
+}
+
+/// Where slot k's list starts in its chunk's buffer.
+#[inline(always)]
+fn list_start(list_end: &[u32], k: usize) -> usize {
+    if k % SLOT_CHUNK == 0 {
         0
     } else {
         list_end[k - 1] as usize
-    };
-    &lists[c][start..list_end[k] as usize]
-}
-
-/// λ and ρ̂ of fluid slot k when every slot is of one fluid.
-///
-/// # Safety
-/// Positions of every slot are written and no thread writes them during the call.
-#[inline(always)]
-unsafe fn lambda_uniform(v: &Views<'_>, p: &Params, k: usize, list: &[u32]) -> (f32, f32) {
-    // SAFETY: per the contract.
-    unsafe {
-        let pk = Vec3A::from_vec4(v.pos.get(k));
-        let q0 = p.h2;
-        let mut rho = q0 * q0 * q0;
-        let mut grad = Vec3A::ZERO;
-        let mut sum2 = 0.0f32;
-        for &j in list {
-            let d = pk - Vec3A::from_vec4(v.pos.get(j as usize));
-            let r2 = d.length_squared();
-            if r2 < p.h2 {
-                let q = p.h2 - r2;
-                rho += q * q * q;
-                let g = p.gradient(d, r2, k, j as usize);
-                grad += g;
-                sum2 += g.length_squared();
-            }
-        }
-        let vol = p.volume;
-        let rho = rho * (p.poly6 * vol);
-        let grad = grad * vol;
-        let sum2 = sum2 * (vol * vol) + grad.length_squared();
-        let c = (rho - 1.0).max(0.0);
-        (-c / (sum2 + p.epsilon), rho)
     }
 }
 
-/// Δx of slot k when every slot is of one fluid.
+/// A coordinate array of every slot (and its padding) of a pass.
 ///
 /// # Safety
-/// As [`lambda_uniform`], with every λ written.
-#[inline(always)]
-unsafe fn delta_uniform(v: &Views<'_>, p: &Params, k: usize, list: &[u32]) -> Vec3A {
+/// No thread writes the array during the stage that reads it.
+unsafe fn coords<'a>(v: &DisjointSlice<'a, f32>) -> &'a [f32] {
     // SAFETY: per the contract.
-    unsafe {
-        let pk = Vec3A::from_vec4(v.pos.get(k));
-        let lk = v.lambda.get(k);
-        let mut dx = Vec3A::ZERO;
-        for &j in list {
-            let j = j as usize;
-            let d = pk - Vec3A::from_vec4(v.pos.get(j));
-            let r2 = d.length_squared();
-            if r2 < p.h2 {
-                let s = lk + v.lambda.get(j) + p.scorr(r2);
-                dx += p.gradient(d, r2, k, j) * s;
-            }
-        }
-        dx * p.volume
-    }
+    unsafe { std::slice::from_raw_parts(v.as_ptr(), v.len()) }
+}
+
+/// The records `(x, y, z, w)` of every slot of a pass.
+///
+/// # Safety
+/// No thread writes the slice during the stage that reads it.
+unsafe fn pos_records<'a>(v: &DisjointSlice<'a, Vec4>) -> &'a [[f32; 4]] {
+    // SAFETY: Vec4 is four f32 (16 bytes, no padding); per the contract, nothing
+    // writes the elements while the slice is read.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const [f32; 4], v.len()) }
+}
+
+/// λ and ρ̂ of fluid slot k when every slot is of one fluid (`kernels::density`).
+///
+/// # Safety
+/// `factors` has room for the list's length rounded up to a multiple of 8.
+#[allow(clippy::too_many_arguments)]
+unsafe fn lambda_uniform(
+    kernel: Kernel,
+    c: &Consts,
+    p: &Params,
+    pos: &[[f32; 4]],
+    k: usize,
+    list: &[u32],
+    factors: *mut f32,
+) -> (f32, f32) {
+    // SAFETY: per the contract.
+    let d = unsafe { kernels::density(kernel, c, pos, k, list, factors) };
+    let vol = p.volume;
+    let q0 = (p.h2 * p.h2) * p.h2;
+    let rho = (q0 + d.q3) * (p.poly6 * vol);
+    let g = d.grad.map(|x| x * vol);
+    let sum2 = d.grad2 * (vol * vol) + ((g[0] * g[0] + g[1] * g[1]) + g[2] * g[2]);
+    let c = (rho - 1.0).max(0.0);
+    (-c / (sum2 + p.epsilon), rho)
 }
 
 /// λ and ρ̂ of fluid slot k (any mix of fluids and solids).
@@ -1097,7 +1255,7 @@ unsafe fn lambda_general(
 /// Δx of slot k (fluid or solid; any mix).
 ///
 /// # Safety
-/// As [`delta_uniform`].
+/// As [`lambda_general`], with every λ written.
 #[inline(always)]
 unsafe fn delta_general(
     v: &Views<'_>,
@@ -1123,9 +1281,12 @@ unsafe fn delta_general(
             if ck != SOLID {
                 let prm = &params[ck as usize];
                 if r2 < prm.h2 {
-                    // Constraint k on itself.
+                    // Constraint k on itself (against a solid, with the solid's
+                    // mirrored pressure: twice).
                     let mut s = lk * pj.w;
-                    if cj != SOLID {
+                    if cj == SOLID {
+                        s += s;
+                    } else {
                         s += prm.scorr(r2) * pj.w;
                         if cj == ck {
                             // Constraint j on k, same kernel.
@@ -1142,7 +1303,11 @@ unsafe fn delta_general(
             if cj != SOLID {
                 let pj_prm = &params[cj as usize];
                 if r2 < pj_prm.h2 {
-                    let s = v.lambda.get(j) * pj_prm.mass * wk * vk;
+                    let mut s = v.lambda.get(j) * pj_prm.mass * wk * vk;
+                    if ck == SOLID {
+                        // The solid's mirrored pressure.
+                        s += s;
+                    }
                     dx += pj_prm.gradient(d, r2, k, j) * s;
                 }
             }

@@ -1,0 +1,764 @@
+//! The inner loops of the density solver for a world of one fluid (no coupled
+//! solids, the common case and the `dam_break` benchmark), eight neighbours at a time
+//! with AVX where the CPU has it, and the scalar loops that define them.
+//!
+//! Every sum runs in eight lanes (neighbour `i` of a list adds into lane `i mod 8`,
+//! the lanes past the list's end add exact zeros) and the lanes are added in one fixed
+//! tree (`reduce8`), so the AVX loops and the scalar ones perform the same IEEE
+//! operations in the same order and give the same bits on every CPU (unit tests below
+//! compare them); no fused multiply-add.
+//!
+//! * [`scan`]: the neighbour-list build's distance test over a run of slots,
+//!   `(dx² + dy²) + dz² < h²` with d = x_k − x_j, candidates in slot order.
+//! * [`density`]: Σ q³ (q = h² − r²), Σ ∇W and Σ |∇W|² over a list, with the spiky
+//!   gradient `∇W(d) = grad (h − r)² d / r` (coincident particles: `± TIE grad h²`,
+//!   the sign by slot order, see `solver.rs`).
+//! * [`correction`]: Σ (λ_k + λ_j + s_corr(r)) ∇W over a list, with
+//!   `s_corr = scorr · (q³ · poly6 / W(Δq))ⁿ`.
+
+use crate::simd::Kernel;
+
+/// The constants of the loops.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Consts {
+    pub h: f32,
+    pub h2: f32,
+    /// Spiky gradient factor (negative).
+    pub grad: f32,
+    /// grad · h²: the gradient's magnitude at r → 0.
+    pub tie: f32,
+    /// s_corr: −k s² (m²), poly6 / W(Δq), n.
+    pub scorr: f32,
+    pub scorr_x: f32,
+    pub scorr_n: u32,
+}
+
+/// The direction coincident particles separate in (as `solver::TIE`).
+const TIE_X: f32 = 0.6;
+const TIE_Y: f32 = 0.8;
+
+/// The lanes added in a fixed tree: (l0 + l4, l1 + l5, l2 + l6, l3 + l7), then
+/// (b0 + b2, b1 + b3), then c0 + c1.
+#[inline(always)]
+pub(crate) fn reduce8(a: [f32; 8]) -> f32 {
+    let b = [a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]];
+    let c = [b[0] + b[2], b[1] + b[3]];
+    c[0] + c[1]
+}
+
+/// What [`density`] sums (each reduced by [`reduce8`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Density {
+    /// Σ q³, q = h² − r² (m⁶).
+    pub q3: f32,
+    /// Σ ∇W (unscaled by the volume).
+    pub grad: [f32; 3],
+    /// Σ |∇W|².
+    pub grad2: f32,
+}
+
+/// Records `(x, y, z, w)` of every slot.
+pub(crate) type Records = [[f32; 4]];
+
+/// The gradient factor f of a pair at |d|² = r2 < h², r2 > 0: ∇W(d) = f d.
+#[inline(always)]
+fn factor(c: &Consts, r2: f32) -> f32 {
+    let r = r2.sqrt();
+    let t = c.h - r;
+    ((c.grad * t) * t) / r
+}
+
+/// ∇W of a pair at d (|d|² = r2 < h²) with factor f (unused when r2 = 0).
+#[inline(always)]
+fn gradient(c: &Consts, d: [f32; 3], r2: f32, f: f32, k: usize, j: usize) -> [f32; 3] {
+    if r2 == 0.0 {
+        let s = if k > j { 1.0 } else { -1.0 };
+        return [s * (TIE_X * c.tie), s * (TIE_Y * c.tie), 0.0];
+    }
+    [d[0] * f, d[1] * f, d[2] * f]
+}
+
+/// Σ q³, Σ ∇W, Σ |∇W|² of slot k over `list` (positions in `pos`), storing each
+/// pair's gradient factor in `factors` (0 beyond h and for coincident pairs; the
+/// correction pass of the same iteration reads them back instead of a square root
+/// and a division).
+///
+/// # Safety
+/// `factors` has room for `list.len()` rounded up to a multiple of 8.
+#[inline(always)]
+pub(crate) unsafe fn density(
+    kernel: Kernel,
+    c: &Consts,
+    pos: &Records,
+    k: usize,
+    list: &[u32],
+    factors: *mut f32,
+) -> Density {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; every index of the
+        // list is a slot of `pos`; room for the factors per the contract.
+        Kernel::Avx => unsafe { avx::density(c, pos, k, list, factors) },
+        // SAFETY: per the contract.
+        _ => unsafe { density_scalar(c, pos, k, list, factors) },
+    }
+}
+
+/// [`density`] one pair at a time, in eight lanes.
+///
+/// # Safety
+/// As [`density`].
+pub(crate) unsafe fn density_scalar(
+    c: &Consts,
+    pos: &Records,
+    k: usize,
+    list: &[u32],
+    factors: *mut f32,
+) -> Density {
+    let p = pos[k];
+    let (mut q3, mut gx, mut gy, mut gz, mut g2) =
+        ([0.0f32; 8], [0.0; 8], [0.0; 8], [0.0; 8], [0.0; 8]);
+    for (i, &j) in list.iter().enumerate() {
+        let l = i % 8;
+        let q = pos[j as usize];
+        let d = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+        let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
+        let (w, g, f) = if r2 < c.h2 {
+            let qq = c.h2 - r2;
+            let f = if r2 == 0.0 { 0.0 } else { factor(c, r2) };
+            ((qq * qq) * qq, gradient(c, d, r2, f, k, j as usize), f)
+        } else {
+            (0.0, [0.0; 3], 0.0)
+        };
+        // SAFETY: i < list.len(), within the room of the contract.
+        unsafe { factors.add(i).write(f) };
+        q3[l] += w;
+        gx[l] += g[0];
+        gy[l] += g[1];
+        gz[l] += g[2];
+        g2[l] += (g[0] * g[0] + g[1] * g[1]) + g[2] * g[2];
+    }
+    // The lanes past the end add zeros (as the AVX loop's masked lanes do).
+    let rest = list.len() % 8;
+    if rest != 0 {
+        for l in rest..8 {
+            q3[l] += 0.0;
+            gx[l] += 0.0;
+            gy[l] += 0.0;
+            gz[l] += 0.0;
+            g2[l] += 0.0;
+        }
+    }
+    Density {
+        q3: reduce8(q3),
+        grad: [reduce8(gx), reduce8(gy), reduce8(gz)],
+        grad2: reduce8(g2),
+    }
+}
+
+/// s_corr of a pair with q = h² − r² (q³ given).
+#[inline(always)]
+fn scorr(c: &Consts, q3: f32) -> f32 {
+    let x = q3 * c.scorr_x;
+    let mut p = x;
+    for _ in 1..c.scorr_n {
+        p *= x;
+    }
+    c.scorr * p
+}
+
+/// Σ (λ_k + λ_j + s_corr) ∇W of slot k over `list` (records `(x, y, z, λ)` at the
+/// positions [`density`] saw, its gradient factors in `factors`).
+#[inline(always)]
+pub(crate) fn correction(
+    kernel: Kernel,
+    c: &Consts,
+    rec: &Records,
+    k: usize,
+    list: &[u32],
+    factors: &[f32],
+) -> [f32; 3] {
+    assert!(factors.len() >= list.len().next_multiple_of(8));
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `density`; the factors hold whole blocks of 8 (checked).
+        Kernel::Avx => unsafe { avx::correction(c, rec, k, list, factors) },
+        _ => correction_scalar(c, rec, k, list, factors),
+    }
+}
+
+pub(crate) fn correction_scalar(
+    c: &Consts,
+    rec: &Records,
+    k: usize,
+    list: &[u32],
+    factors: &[f32],
+) -> [f32; 3] {
+    let p = rec[k];
+    let (mut ax, mut ay, mut az) = ([0.0f32; 8], [0.0; 8], [0.0; 8]);
+    for (i, &j) in list.iter().enumerate() {
+        let l = i % 8;
+        let q = rec[j as usize];
+        let d = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+        let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
+        let (x, y, z) = if r2 < c.h2 {
+            let qq = c.h2 - r2;
+            let q3 = (qq * qq) * qq;
+            let s = (p[3] + q[3]) + scorr(c, q3);
+            let g = gradient(c, d, r2, factors[i], k, j as usize);
+            (g[0] * s, g[1] * s, g[2] * s)
+        } else {
+            (0.0, 0.0, 0.0)
+        };
+        ax[l] += x;
+        ay[l] += y;
+        az[l] += z;
+    }
+    let rest = list.len() % 8;
+    if rest != 0 {
+        for l in rest..8 {
+            ax[l] += 0.0;
+            ay[l] += 0.0;
+            az[l] += 0.0;
+        }
+    }
+    [reduce8(ax), reduce8(ay), reduce8(az)]
+}
+
+/// Σ (v_j − v_k) q³ of slot k over `list` (q = h² − r², positions in `pos`,
+/// velocities in `vel`): XSPH viscosity in one fluid.
+#[inline(always)]
+pub(crate) fn viscosity(
+    kernel: Kernel,
+    h2: f32,
+    pos: &Records,
+    vel: &Records,
+    k: usize,
+    list: &[u32],
+) -> [f32; 3] {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `density`.
+        Kernel::Avx => unsafe { avx::viscosity(h2, pos, vel, k, list) },
+        _ => viscosity_scalar(h2, pos, vel, k, list),
+    }
+}
+
+pub(crate) fn viscosity_scalar(
+    h2: f32,
+    pos: &Records,
+    vel: &Records,
+    k: usize,
+    list: &[u32],
+) -> [f32; 3] {
+    let (p, v) = (pos[k], vel[k]);
+    let (mut ax, mut ay, mut az) = ([0.0f32; 8], [0.0; 8], [0.0; 8]);
+    for (i, &j) in list.iter().enumerate() {
+        let l = i % 8;
+        let (q, u) = (pos[j as usize], vel[j as usize]);
+        let (dx, dy, dz) = (p[0] - q[0], p[1] - q[1], p[2] - q[2]);
+        let r2 = (dx * dx + dy * dy) + dz * dz;
+        let (x, y, z) = if r2 < h2 {
+            let qq = h2 - r2;
+            let w = (qq * qq) * qq;
+            ((u[0] - v[0]) * w, (u[1] - v[1]) * w, (u[2] - v[2]) * w)
+        } else {
+            (0.0, 0.0, 0.0)
+        };
+        ax[l] += x;
+        ay[l] += y;
+        az[l] += z;
+    }
+    let rest = list.len() % 8;
+    if rest != 0 {
+        for l in rest..8 {
+            ax[l] += 0.0;
+            ay[l] += 0.0;
+            az[l] += 0.0;
+        }
+    }
+    [reduce8(ax), reduce8(ay), reduce8(az)]
+}
+
+/// Pushes onto `out` every slot j ≠ k of `start..end` with `(dx² + dy²) + dz² < h2`
+/// (d = p − x_j, coordinates in `xs`, `ys`, `zs`, each padded by 8 entries past the
+/// last slot), in slot order.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn scan(
+    kernel: Kernel,
+    p: [f32; 3],
+    h2: f32,
+    xs: &[f32],
+    ys: &[f32],
+    zs: &[f32],
+    k: usize,
+    start: usize,
+    end: usize,
+    out: &mut Vec<u32>,
+) {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX as in `density`; the arrays hold 8 entries past `end`.
+        Kernel::Avx => unsafe { avx::scan(p, h2, xs, ys, zs, k, start, end, out) },
+        _ => scan_scalar(p, h2, xs, ys, zs, k, start, end, out),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn scan_scalar(
+    p: [f32; 3],
+    h2: f32,
+    xs: &[f32],
+    ys: &[f32],
+    zs: &[f32],
+    k: usize,
+    start: usize,
+    end: usize,
+    out: &mut Vec<u32>,
+) {
+    for j in start..end {
+        let (dx, dy, dz) = (p[0] - xs[j], p[1] - ys[j], p[2] - zs[j]);
+        if (dx * dx + dy * dy) + dz * dz < h2 && j != k {
+            out.push(j as u32);
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use super::{Consts, Density, Records, TIE_X, TIE_Y};
+    use std::arch::x86_64::*;
+
+    /// The lanes of `v` in the tree of [`super::reduce8`].
+    #[inline(always)]
+    unsafe fn reduce(v: __m256) -> f32 {
+        // SAFETY: AVX is enabled in every caller.
+        unsafe {
+            let b = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+            let c = _mm_add_ps(b, _mm_movehl_ps(b, b));
+            let d = _mm_add_ss(c, _mm_shuffle_ps(c, c, 0b01));
+            _mm_cvtss_f32(d)
+        }
+    }
+
+    /// Eight records `rec[idx[l]]` as lanes `[x, y, z, w]`.
+    #[inline(always)]
+    unsafe fn gather(rec: &Records, idx: [usize; 8]) -> [__m256; 4] {
+        let base = rec.as_ptr() as *const f32;
+        // SAFETY: every index is a slot of `rec` (checked by the callers' lists), AVX
+        // is enabled in every caller.
+        unsafe {
+            crate::simd::avx::to_lanes(std::array::from_fn(|l| _mm_loadu_ps(base.add(4 * idx[l]))))
+        }
+    }
+
+    /// The indices of block `b` of `list` (the lanes past its end point at slot k)
+    /// and the mask of the lanes within it.
+    #[inline(always)]
+    unsafe fn block(list: &[u32], b: usize, k: usize) -> ([usize; 8], __m256) {
+        let n = (list.len() - 8 * b).min(8);
+        let mut idx = [k; 8];
+        let mut m = [0.0f32; 8];
+        for l in 0..n {
+            idx[l] = list[8 * b + l] as usize;
+            m[l] = f32::from_bits(u32::MAX);
+        }
+        // SAFETY: AVX is enabled in every caller.
+        (idx, unsafe { _mm256_loadu_ps(m.as_ptr()) })
+    }
+
+    /// The gradient lanes (masked by `inside`) for separations d with |d|² = r2 and
+    /// factors f (any value where r2 = 0: those lanes take the tie rule).
+    #[inline(always)]
+    unsafe fn gradient(
+        c: &Consts,
+        d: [__m256; 3],
+        r2: __m256,
+        f: __m256,
+        inside: __m256,
+        k: usize,
+        idx: &[usize; 8],
+    ) -> [__m256; 3] {
+        // SAFETY: AVX is enabled in every caller.
+        unsafe {
+            let mut g = [
+                _mm256_and_ps(_mm256_mul_ps(d[0], f), inside),
+                _mm256_and_ps(_mm256_mul_ps(d[1], f), inside),
+                _mm256_and_ps(_mm256_mul_ps(d[2], f), inside),
+            ];
+            let zero = _mm256_and_ps(_mm256_cmp_ps(r2, _mm256_setzero_ps(), _CMP_EQ_OQ), inside);
+            if _mm256_movemask_ps(zero) != 0 {
+                // Coincident particles (rare): the scalar rule lane by lane.
+                let mut z = [0.0f32; 8];
+                _mm256_storeu_ps(z.as_mut_ptr(), zero);
+                let mut parts = [[0.0f32; 8]; 3];
+                for (a, p) in parts.iter_mut().enumerate() {
+                    _mm256_storeu_ps(p.as_mut_ptr(), g[a]);
+                }
+                for l in 0..8 {
+                    if z[l].to_bits() != 0 {
+                        let s = if k > idx[l] { 1.0 } else { -1.0 };
+                        parts[0][l] = s * (TIE_X * c.tie);
+                        parts[1][l] = s * (TIE_Y * c.tie);
+                        parts[2][l] = 0.0;
+                    }
+                }
+                for (a, p) in parts.iter().enumerate() {
+                    g[a] = _mm256_loadu_ps(p.as_ptr());
+                }
+            }
+            g
+        }
+    }
+
+    /// The gradient factors `((grad (h − r)) (h − r)) / r`, zero outside `inside` and
+    /// where r2 = 0.
+    #[inline(always)]
+    unsafe fn factor(c: &Consts, r2: __m256, inside: __m256) -> __m256 {
+        // SAFETY: AVX is enabled in every caller.
+        unsafe {
+            let r = _mm256_sqrt_ps(r2);
+            let t = _mm256_sub_ps(_mm256_set1_ps(c.h), r);
+            let f = _mm256_div_ps(
+                _mm256_mul_ps(_mm256_mul_ps(_mm256_set1_ps(c.grad), t), t),
+                r,
+            );
+            let nonzero = _mm256_cmp_ps(r2, _mm256_setzero_ps(), _CMP_NEQ_UQ);
+            _mm256_and_ps(f, _mm256_and_ps(inside, nonzero))
+        }
+    }
+
+    /// [`super::density_scalar`], eight lanes at a time.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn density(
+        c: &Consts,
+        pos: &Records,
+        k: usize,
+        list: &[u32],
+        factors: *mut f32,
+    ) -> Density {
+        // SAFETY: AVX is enabled; indices are slots of `pos`; the factors have room
+        // for whole blocks of 8 (the caller's contract).
+        unsafe {
+            let p = pos[k];
+            let (px, py, pz) = (
+                _mm256_set1_ps(p[0]),
+                _mm256_set1_ps(p[1]),
+                _mm256_set1_ps(p[2]),
+            );
+            let h2 = _mm256_set1_ps(c.h2);
+            let z = _mm256_setzero_ps();
+            let (mut q3, mut gx, mut gy, mut gz, mut g2) = (z, z, z, z, z);
+            for b in 0..list.len().div_ceil(8) {
+                let (idx, live) = block(list, b, k);
+                let [x, y, zz, _] = gather(pos, idx);
+                let d = [
+                    _mm256_sub_ps(px, x),
+                    _mm256_sub_ps(py, y),
+                    _mm256_sub_ps(pz, zz),
+                ];
+                let r2 = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
+                    _mm256_mul_ps(d[2], d[2]),
+                );
+                let inside = _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live);
+                let q = _mm256_sub_ps(h2, r2);
+                let w = _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(q, q), q), inside);
+                let f = factor(c, r2, inside);
+                _mm256_storeu_ps(factors.add(8 * b), f);
+                let g = gradient(c, d, r2, f, inside, k, &idx);
+                q3 = _mm256_add_ps(q3, w);
+                gx = _mm256_add_ps(gx, g[0]);
+                gy = _mm256_add_ps(gy, g[1]);
+                gz = _mm256_add_ps(gz, g[2]);
+                let s = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(g[0], g[0]), _mm256_mul_ps(g[1], g[1])),
+                    _mm256_mul_ps(g[2], g[2]),
+                );
+                g2 = _mm256_add_ps(g2, s);
+            }
+            Density {
+                q3: reduce(q3),
+                grad: [reduce(gx), reduce(gy), reduce(gz)],
+                grad2: reduce(g2),
+            }
+        }
+    }
+
+    /// [`super::correction_scalar`], eight lanes at a time.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn correction(
+        c: &Consts,
+        rec: &Records,
+        k: usize,
+        list: &[u32],
+        factors: &[f32],
+    ) -> [f32; 3] {
+        // SAFETY: AVX is enabled; indices are slots of `rec`; the factors hold whole
+        // blocks of 8 (checked by the caller).
+        unsafe {
+            let p = rec[k];
+            let (px, py, pz) = (
+                _mm256_set1_ps(p[0]),
+                _mm256_set1_ps(p[1]),
+                _mm256_set1_ps(p[2]),
+            );
+            let lk = _mm256_set1_ps(p[3]);
+            let h2 = _mm256_set1_ps(c.h2);
+            let (sx, sc) = (_mm256_set1_ps(c.scorr_x), _mm256_set1_ps(c.scorr));
+            let z = _mm256_setzero_ps();
+            let (mut ax, mut ay, mut az) = (z, z, z);
+            for b in 0..list.len().div_ceil(8) {
+                let (idx, live) = block(list, b, k);
+                let [x, y, zz, lj] = gather(rec, idx);
+                let d = [
+                    _mm256_sub_ps(px, x),
+                    _mm256_sub_ps(py, y),
+                    _mm256_sub_ps(pz, zz),
+                ];
+                let r2 = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
+                    _mm256_mul_ps(d[2], d[2]),
+                );
+                let inside = _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live);
+                let q = _mm256_sub_ps(h2, r2);
+                let q3 = _mm256_mul_ps(_mm256_mul_ps(q, q), q);
+                let x1 = _mm256_mul_ps(q3, sx);
+                let mut pw = x1;
+                for _ in 1..c.scorr_n {
+                    pw = _mm256_mul_ps(pw, x1);
+                }
+                let s = _mm256_add_ps(_mm256_add_ps(lk, lj), _mm256_mul_ps(sc, pw));
+                let f = _mm256_loadu_ps(factors.as_ptr().add(8 * b));
+                let g = gradient(c, d, r2, f, inside, k, &idx);
+                // Masked after the product: the lanes outside add +0 exactly.
+                ax = _mm256_add_ps(ax, _mm256_and_ps(_mm256_mul_ps(g[0], s), inside));
+                ay = _mm256_add_ps(ay, _mm256_and_ps(_mm256_mul_ps(g[1], s), inside));
+                az = _mm256_add_ps(az, _mm256_and_ps(_mm256_mul_ps(g[2], s), inside));
+            }
+            [reduce(ax), reduce(ay), reduce(az)]
+        }
+    }
+
+    /// [`super::viscosity_scalar`], eight lanes at a time.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn viscosity(
+        h2: f32,
+        pos: &Records,
+        vel: &Records,
+        k: usize,
+        list: &[u32],
+    ) -> [f32; 3] {
+        // SAFETY: AVX is enabled; indices are slots of `pos` and `vel`.
+        unsafe {
+            let (p, v) = (pos[k], vel[k]);
+            let (px, py, pz) = (
+                _mm256_set1_ps(p[0]),
+                _mm256_set1_ps(p[1]),
+                _mm256_set1_ps(p[2]),
+            );
+            let (vx, vy, vz) = (
+                _mm256_set1_ps(v[0]),
+                _mm256_set1_ps(v[1]),
+                _mm256_set1_ps(v[2]),
+            );
+            let h2 = _mm256_set1_ps(h2);
+            let z = _mm256_setzero_ps();
+            let (mut ax, mut ay, mut az) = (z, z, z);
+            for b in 0..list.len().div_ceil(8) {
+                let (idx, live) = block(list, b, k);
+                let [x, y, zz, _] = gather(pos, idx);
+                let [ux, uy, uz, _] = gather(vel, idx);
+                let (dx, dy, dz) = (
+                    _mm256_sub_ps(px, x),
+                    _mm256_sub_ps(py, y),
+                    _mm256_sub_ps(pz, zz),
+                );
+                let r2 = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
+                    _mm256_mul_ps(dz, dz),
+                );
+                let inside = _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live);
+                let q = _mm256_sub_ps(h2, r2);
+                let w = _mm256_mul_ps(_mm256_mul_ps(q, q), q);
+                let tx = _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(ux, vx), w), inside);
+                let ty = _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(uy, vy), w), inside);
+                let tz = _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(uz, vz), w), inside);
+                ax = _mm256_add_ps(ax, tx);
+                ay = _mm256_add_ps(ay, ty);
+                az = _mm256_add_ps(az, tz);
+            }
+            [reduce(ax), reduce(ay), reduce(az)]
+        }
+    }
+
+    /// [`super::scan_scalar`], eight candidates at a time.
+    #[allow(clippy::too_many_arguments)]
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn scan(
+        p: [f32; 3],
+        h2: f32,
+        xs: &[f32],
+        ys: &[f32],
+        zs: &[f32],
+        k: usize,
+        start: usize,
+        end: usize,
+        out: &mut Vec<u32>,
+    ) {
+        // SAFETY: AVX is enabled; the arrays hold 8 entries past `end` (the caller's
+        // contract), so every load of 8 from j < end is in bounds.
+        unsafe {
+            let (px, py, pz) = (
+                _mm256_set1_ps(p[0]),
+                _mm256_set1_ps(p[1]),
+                _mm256_set1_ps(p[2]),
+            );
+            let h2 = _mm256_set1_ps(h2);
+            // Room for every candidate and one block more: the hits of a block are
+            // written as a block of 8 (branch-free) and the length advanced by their
+            // count.
+            let room = end.saturating_sub(start) + 8;
+            if out.capacity() - out.len() < room {
+                out.reserve(room);
+            }
+            let mut n = out.len();
+            let dst = out.as_mut_ptr();
+            let mut j = start;
+            while j < end {
+                let dx = _mm256_sub_ps(px, _mm256_loadu_ps(xs.as_ptr().add(j)));
+                let dy = _mm256_sub_ps(py, _mm256_loadu_ps(ys.as_ptr().add(j)));
+                let dz = _mm256_sub_ps(pz, _mm256_loadu_ps(zs.as_ptr().add(j)));
+                let r2 = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
+                    _mm256_mul_ps(dz, dz),
+                );
+                let mut bits = _mm256_movemask_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ)) as u32;
+                let live = (end - j).min(8);
+                bits &= (1u32 << live) - 1;
+                let own = k.wrapping_sub(j);
+                if own < 8 {
+                    bits &= !(1u32 << own);
+                }
+                let lanes = &COMPRESS[bits as usize];
+                for (l, &lane) in lanes.iter().enumerate() {
+                    dst.add(n + l).write(j as u32 + lane as u32);
+                }
+                n += bits.count_ones() as usize;
+                j += 8;
+            }
+            out.set_len(n);
+        }
+    }
+
+    /// For each 8-bit mask, the positions of its set bits in order (then zeros): the
+    /// branch-free compress of the scan.
+    static COMPRESS: [[u8; 8]; 256] = {
+        let mut t = [[0u8; 8]; 256];
+        let mut m = 0;
+        while m < 256 {
+            let (mut b, mut n) = (0, 0);
+            while b < 8 {
+                if m & (1 << b) != 0 {
+                    t[m][n] = b as u8;
+                    n += 1;
+                }
+                b += 1;
+            }
+            m += 1;
+        }
+        t
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn consts() -> Consts {
+        let h = 0.04f32;
+        let pi = std::f32::consts::PI;
+        let poly6 = 315.0 / (64.0 * pi * h.powi(9));
+        let grad = -45.0 / (pi * h.powi(6));
+        let dq = 0.2 * h;
+        let q = h * h - dq * dq;
+        Consts {
+            h,
+            h2: h * h,
+            grad,
+            tie: grad * h * h,
+            scorr: -0.1 * 0.02 * 0.02,
+            scorr_x: poly6 / (poly6 * q * q * q),
+            scorr_n: 4,
+        }
+    }
+
+    /// Pseudo-random records around the origin (some coincident, some beyond h) and
+    /// lists of every length 0..40: the AVX loops give the scalar loops' bits.
+    #[test]
+    fn avx_loops_give_the_scalar_bits() {
+        if Kernel::detect() == Kernel::Scalar {
+            return;
+        }
+        let c = consts();
+        let mut seed = 12345u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        let n = 64;
+        let mut rec: Vec<[f32; 4]> = (0..n)
+            .map(|_| [rnd() * 0.1, rnd() * 0.1, rnd() * 0.1, rnd() * -1e-5])
+            .collect();
+        rec[7] = rec[3];
+        rec[9] = rec[3];
+        let mut xs: Vec<f32> = rec.iter().map(|r| r[0]).collect();
+        let mut ys: Vec<f32> = rec.iter().map(|r| r[1]).collect();
+        let mut zs: Vec<f32> = rec.iter().map(|r| r[2]).collect();
+        for v in [&mut xs, &mut ys, &mut zs] {
+            v.extend([0.0; 8]);
+        }
+        for k in [3usize, 7, 20] {
+            for len in 0..40usize {
+                let list: Vec<u32> = (0..len as u32).map(|i| (i * 7 + 1) % n as u32).collect();
+                let room = len.next_multiple_of(8);
+                let (mut fa, mut fb) = (vec![0.0f32; room], vec![0.0f32; room]);
+                // SAFETY: room for whole blocks of 8.
+                let a = unsafe { density(Kernel::detect(), &c, &rec, k, &list, fa.as_mut_ptr()) };
+                // SAFETY: as above.
+                let b = unsafe { density_scalar(&c, &rec, k, &list, fb.as_mut_ptr()) };
+                assert_eq!(
+                    (a.q3.to_bits(), a.grad.map(f32::to_bits), a.grad2.to_bits()),
+                    (b.q3.to_bits(), b.grad.map(f32::to_bits), b.grad2.to_bits()),
+                    "density k {k} len {len}"
+                );
+                let bits = |v: &[f32]| v[..len].iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fa), bits(&fb), "factors k {k} len {len}");
+                let a = correction(Kernel::detect(), &c, &rec, k, &list, &fa);
+                let b = correction_scalar(&c, &rec, k, &list, &fb);
+                assert_eq!(
+                    a.map(f32::to_bits),
+                    b.map(f32::to_bits),
+                    "correction k {k} len {len}"
+                );
+                let vel: Vec<[f32; 4]> =
+                    rec.iter().map(|r| [r[1], -r[0], r[2] * 3.0, 0.0]).collect();
+                let a = viscosity(Kernel::detect(), c.h2, &rec, &vel, k, &list);
+                let b = viscosity_scalar(c.h2, &rec, &vel, k, &list);
+                assert_eq!(
+                    a.map(f32::to_bits),
+                    b.map(f32::to_bits),
+                    "viscosity k {k} len {len}"
+                );
+            }
+            for (s, e) in [(0, 0), (0, 5), (3, 30), (10, 64)] {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                let p = [rec[k][0], rec[k][1], rec[k][2]];
+                scan(Kernel::detect(), p, c.h2, &xs, &ys, &zs, k, s, e, &mut a);
+                scan_scalar(p, c.h2, &xs, &ys, &zs, k, s, e, &mut b);
+                assert_eq!(a, b, "scan k {k} {s}..{e}");
+            }
+        }
+    }
+}
