@@ -828,7 +828,7 @@ fn fluid_desc_inits_match_defaults() {
     assert_eq!(d.collision_radius, -1.0);
     let e = sinew_emitter_desc_default();
     assert_eq!(e.shape, SinewEmitterShape::SINEW_EMITTER_NOZZLE as u32);
-    assert_eq!((e.radius, e.speed, e.rate), (0.1, 2.0, 1000.0));
+    assert_eq!((e.radius, e.speed, e.rate), (0.1, 2.0, 500.0));
     let k = sinew_kill_volume_desc_default();
     assert_eq!(k.shape, SinewKillVolumeShape::SINEW_KILL_VOLUME_BOX as u32);
     assert_eq!(k.normal, v3(0.0, 1.0, 0.0));
