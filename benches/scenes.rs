@@ -58,5 +58,14 @@ fn bodies(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, cloth, ropes, bodies);
+/// Soft rings floating in water in a planar world (fluids coupled two-way with bodies):
+/// throughput in fluid particles × substeps per frame.
+fn rings_2d(c: &mut Criterion) {
+    for threads in [1u32, 2] {
+        let rings = scenes::rings_2d(100, desc(threads, Solver::GaussSeidel)).expect("rings scene");
+        bench_scene(c, "rings_2d", format!("n100_t{threads}"), rings.scene);
+    }
+}
+
+criterion_group!(benches, cloth, ropes, bodies, rings_2d);
 criterion_main!(benches);

@@ -5,17 +5,24 @@
 //!
 //! To add a scene: write `fn my_scene() -> Scene`, add it to [`all`], and pick a
 //! camera. Bodies made by the engine's builders (cloth grids, tet and pressure soft
-//! bodies, ropes) join a scene through [`Sim::adopt_body`]. Scenes that need
-//! fluids wait for that feature in the engine.
+//! bodies, ropes) join a scene through [`Sim::adopt_body`]; fluids through
+//! [`Sim::adopt_fluid`] (the fluid scenes are in `fluids.rs`).
 
 use sinew::{
     BodyConstraints, BodyId, BreakReport, ClothDesc, ClothGridDesc, ColliderDesc, CollisionFilter,
-    FamilyKind, PressureBodyDesc, Quat, RopeDesc, RopeEnd, SkinWeights, Solver, TetBodyDesc,
-    TetModel, Transform, Vec3, WindDesc, World, WorldDesc,
+    FamilyKind, FluidId, PressureBodyDesc, Quat, RopeDesc, RopeEnd, SkinWeights, Solver,
+    TetBodyDesc, TetModel, Transform, Vec3, WindDesc, World, WorldDesc,
 };
 
 use super::raster::{Painter, Rgb};
 use sinew::Shape as ColliderShape;
+
+// Listed in `all()` once the engine's fluid solver is in.
+#[allow(dead_code)]
+#[path = "fluids.rs"]
+mod fluids;
+#[allow(unused_imports)]
+pub use fluids::*;
 
 /// Frame rate of the simulation (Hz): one `World::step` per frame.
 pub const SIM_HZ: f32 = 60.0;
@@ -24,6 +31,7 @@ pub const G: f32 = 9.81;
 
 /// Something drawn each frame from the world's particles.
 #[derive(Clone, Debug)]
+#[allow(dead_code)]
 pub enum Shape {
     /// Particles `first..first+count` joined in order by tubes.
     Rope {
@@ -72,6 +80,32 @@ pub enum Shape {
         radius: f32,
         colour: Rgb,
     },
+    /// A closed ring of particles `first..first+count` (a 2D soft body): a tube
+    /// through them, closed, around a flat-shaded fill of colour `fill`.
+    Ring {
+        first: u32,
+        count: u32,
+        radius: f32,
+        colour: Rgb,
+        fill: Rgb,
+    },
+    /// A fixed shaded tube (a hose, a bar), not simulated; the scene may move it.
+    Tube {
+        a: Vec3,
+        b: Vec3,
+        radius: f32,
+        colour: Rgb,
+    },
+    /// The live particles of a fluid, read back each frame, drawn as shaded discs of
+    /// `radius` m coloured by speed: `still` at rest, `fast` from `fast_speed` m/s on
+    /// (spray and waves light up, the resting water stays deep blue).
+    Fluid {
+        fluid: FluidId,
+        radius: f32,
+        still: Rgb,
+        fast: Rgb,
+        fast_speed: f32,
+    },
 }
 
 /// Two particles drawn joined, with the constraint that joins them (family, id), if
@@ -105,6 +139,9 @@ pub struct Sim {
     /// Scene-specific numbers that the scene's observer records and
     /// tests/showcase.rs checks.
     pub metrics: Vec<Metric>,
+    /// The scene's fluids with their particle mass (kg): their live particles count
+    /// in [`Sim::energy`] (their reserved slots are inert, with mass 0 in `mass`).
+    pub fluids: Vec<(FluidId, f32)>,
 }
 
 /// A scene-specific number: its name (with its unit), its value, and whether it is a
@@ -153,7 +190,73 @@ impl Sim {
             held: Vec::new(),
             status: String::new(),
             metrics: Vec::new(),
+            fluids: Vec::new(),
         }
+    }
+
+    #[allow(dead_code)]
+    /// A scene around a world built elsewhere (a benchmark scene of `sinew::scenes`):
+    /// every particle's mass is read back from the world (pinned and inert ones get 0),
+    /// no links yet (adopt the bodies' with [`Sim::adopt_links`]).
+    pub fn from_world(world: World) -> Sim {
+        let n = world.particle_count() as usize;
+        let inv_mass: Vec<f32> = (0..n).map(|i| world.particles().inverse_mass(i)).collect();
+        Sim {
+            world,
+            mass: inv_mass
+                .iter()
+                .map(|&w| if w > 0.0 { 1.0 / w } else { 0.0 })
+                .collect(),
+            inv_mass,
+            links: Vec::new(),
+            springs: Vec::new(),
+            shapes: Vec::new(),
+            held: Vec::new(),
+            status: String::new(),
+            metrics: Vec::new(),
+            fluids: Vec::new(),
+        }
+    }
+
+    #[allow(dead_code)]
+    /// Takes a fluid into the bookkeeping: its reserved particles get mass 0 here (the
+    /// live ones count in [`Sim::energy`] through the readback, the others are inert).
+    /// Returns its first reserved particle and capacity.
+    pub fn adopt_fluid(&mut self, fluid: FluidId) -> (u32, u32) {
+        let (first, capacity) = self
+            .world
+            .fluid_particle_range(fluid)
+            .expect("fluid exists");
+        let range = first as usize..(first + capacity) as usize;
+        // A world built elsewhere ([`Sim::from_world`]) has the slots already.
+        if self.mass.len() == range.start {
+            self.mass.resize(range.end, 0.0);
+            self.inv_mass.resize(range.end, 0.0);
+        }
+        assert!(self.mass.len() >= range.end, "fluids are adopted in order");
+        self.mass[range.clone()].fill(0.0);
+        self.inv_mass[range].fill(0.0);
+        let desc = self.world.fluid_desc(fluid).expect("fluid exists");
+        let s = desc.spacing;
+        let volume = if self.world.planar().is_some() {
+            s * s
+        } else {
+            s * s * s
+        };
+        self.fluids.push((fluid, desc.rest_density * volume));
+        (first, capacity)
+    }
+
+    /// The live particles of `fluid`: positions and velocities (m, m/s).
+    pub fn fluid_particles(&self, fluid: FluidId) -> (Vec<Vec3>, Vec<Vec3>) {
+        let (mut p, mut v) = (Vec::new(), Vec::new());
+        self.world
+            .read_fluid_particles(fluid, 1.0, |_, q| {
+                p.push(q.position);
+                v.push(q.velocity);
+            })
+            .expect("fluid exists");
+        (p, v)
     }
 
     /// Sets (or adds) the metric `name`.
@@ -197,6 +300,12 @@ impl Sim {
             self.inv_mass.push(w);
             self.mass.push(if w > 0.0 { 1.0 / w } else { 0.0 });
         }
+        self.adopt_links(id);
+        (first, count)
+    }
+
+    /// Adds a body's stretch links to the stretch statistics.
+    pub fn adopt_links(&mut self, id: BodyId) {
         let links = &self.world.constraint_sets().link;
         let stretch = self
             .world
@@ -213,7 +322,6 @@ impl Sim {
                 rest: links.rest(c as usize),
             }
         }));
-        (first, count)
     }
 
     /// Total mass (kg) of particles `first..first+count` (pinned ones count 0).
@@ -301,7 +409,24 @@ impl Sim {
                 c * c / (2.0 * *alpha as f64)
             })
             .fold(0.0, |sum, e| sum + e);
+        let fluid: f64 = self
+            .fluids
+            .iter()
+            .map(|&(fluid, m)| {
+                let (p, v) = self.fluid_particles(fluid);
+                p.iter()
+                    .zip(&v)
+                    .map(|(x, u)| {
+                        let height = -(g.x as f64 * x.x as f64
+                            + g.y as f64 * x.y as f64
+                            + g.z as f64 * x.z as f64);
+                        m as f64 * (0.5 * u.length_squared() as f64 + height)
+                    })
+                    .fold(0.0, |sum, e| sum + e)
+            })
+            .fold(0.0, |sum, e| sum + e);
         elastic
+            + fluid
             + (0..p.len())
                 .filter(|&i| self.inv_mass[i] > 0.0)
                 .map(|i| {
@@ -2708,7 +2833,10 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 let c = on_floor(centre);
                 p.flat_line(c, c, radius, SHADOW);
             }
-            Shape::Mark { .. } => {}
+            Shape::Mark { .. } | Shape::Ring { .. } | Shape::Fluid { .. } => {}
+            Shape::Tube { a, b, radius, .. } => {
+                p.flat_line(on_floor(a), on_floor(b), radius, SHADOW);
+            }
             Shape::Links {
                 ref pairs, radius, ..
             } => {
@@ -2770,10 +2898,63 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                     p.line(pos[a], pos[b], radius, colour);
                 }
             }
+            Shape::Ring {
+                first,
+                count,
+                radius,
+                colour,
+                fill,
+            } => draw_ring(
+                &pos[first as usize..(first + count) as usize],
+                radius,
+                colour,
+                fill,
+                p,
+            ),
+            Shape::Tube {
+                a,
+                b,
+                radius,
+                colour,
+            } => p.line(a, b, radius, colour),
+            Shape::Fluid {
+                fluid,
+                radius,
+                still,
+                fast,
+                fast_speed,
+            } => {
+                let (x, v) = sim.fluid_particles(fluid);
+                for (x, v) in x.iter().zip(&v) {
+                    p.disc(
+                        *x,
+                        radius,
+                        fluid_colour(v.length(), still, fast, fast_speed),
+                    );
+                }
+            }
         }
     }
     for &h in &sim.held {
         p.disc(pos[h as usize], 0.05, Rgb::hex(0xff8a1e));
+    }
+}
+
+/// The colour of a fluid particle moving at `speed` m/s: `still` at rest, blending to
+/// `fast` at `fast_speed`, in four steps (flat bands keep the pictures calm and small).
+pub fn fluid_colour(speed: f32, still: Rgb, fast: Rgb, fast_speed: f32) -> Rgb {
+    let t = (speed / fast_speed).clamp(0.0, 1.0);
+    still.lerp(fast, (4.0 * t).round() / 4.0)
+}
+
+/// A closed ring: a fan of flat triangles from its centre (facing the camera) and a
+/// tube through its points, closed.
+fn draw_ring(pts: &[Vec3], radius: f32, colour: Rgb, fill: Rgb, p: &mut Painter) {
+    let centre = pts.iter().sum::<Vec3>() / pts.len() as f32;
+    for (k, &a) in pts.iter().enumerate() {
+        let b = pts[(k + 1) % pts.len()];
+        p.triangle([centre, a, b], None, fill, fill);
+        p.line(a, b, radius, colour);
     }
 }
 
