@@ -7,9 +7,6 @@ use super::*;
 use sinew::scenes as bench;
 use sinew::{EmitterDesc, EmitterShape, FluidDesc};
 
-/// Resting water: deep blue; moving water lightens to foam white from this speed.
-const WATER: Rgb = Rgb::hex(0x1d5c9e);
-const FOAM: Rgb = Rgb::hex(0xd6f0ff);
 const WALL: Rgb = Rgb::hex(0xb8bec8);
 
 /// Fluid particle discs are drawn a little larger than half the spacing, so that the
@@ -155,9 +152,7 @@ pub fn floating_rings() -> Scene {
     sim.shapes.push(Shape::Fluid {
         fluid,
         radius: DISC * s,
-        still: WATER,
-        fast: FOAM,
-        fast_speed: 1.5,
+        colours: WaterColours::water(3.0 * s),
     });
     let mut labels = Vec::new();
     for (k, &(body, first, count, density)) in ring_list.iter().enumerate() {
@@ -352,9 +347,7 @@ pub fn dam_break() -> Scene {
     sim.shapes.push(Shape::Fluid {
         fluid,
         radius: DISC * s,
-        still: WATER,
-        fast: FOAM,
-        fast_speed: 2.0,
+        colours: WaterColours::water(3.0 * s),
     });
     // The ball: a pressure body whose particles (radius s/2) couple with the water.
     let (bv, btris) = icosphere(2, DAM_BALL_RADIUS, DAM_BALL_CENTRE);
@@ -561,9 +554,7 @@ pub fn hose() -> Scene {
     sim.shapes.push(Shape::Fluid {
         fluid,
         radius: DISC * s,
-        still: WATER,
-        fast: FOAM,
-        fast_speed: 2.0,
+        colours: WaterColours::water(3.0 * s),
     });
     let (bv, btris) = icosphere(2, HOSE_BALL_RADIUS, HOSE_BALL_CENTRE);
     let ball_mass =

@@ -96,15 +96,12 @@ pub enum Shape {
         radius: f32,
         colour: Rgb,
     },
-    /// The live particles of a fluid, read back each frame, drawn as shaded discs of
-    /// `radius` m coloured by speed: `still` at rest, `fast` from `fast_speed` m/s on
-    /// (spray and waves light up, the resting water stays deep blue).
+    /// The live particles of a fluid, read back each frame, drawn as flat discs of
+    /// `radius` m coloured by depth and speed (see [`WaterColours`]).
     Fluid {
         fluid: FluidId,
         radius: f32,
-        still: Rgb,
-        fast: Rgb,
-        fast_speed: f32,
+        colours: WaterColours,
     },
 }
 
@@ -2920,17 +2917,11 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
             Shape::Fluid {
                 fluid,
                 radius,
-                still,
-                fast,
-                fast_speed,
+                colours,
             } => {
                 let (x, v) = sim.fluid_particles(fluid);
-                for (x, v) in x.iter().zip(&v) {
-                    p.disc(
-                        *x,
-                        radius,
-                        fluid_colour(v.length(), still, fast, fast_speed),
-                    );
+                for (x, c) in x.iter().zip(colours.of(&x, &v)) {
+                    p.flat_disc(*x, radius, c);
                 }
             }
         }
@@ -2940,11 +2931,59 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
     }
 }
 
-/// The colour of a fluid particle moving at `speed` m/s: `still` at rest, blending to
-/// `fast` at `fast_speed`, in four steps (flat bands keep the pictures calm and small).
-pub fn fluid_colour(speed: f32, still: Rgb, fast: Rgb, fast_speed: f32) -> Rgb {
-    let t = (speed / fast_speed).clamp(0.0, 1.0);
-    still.lerp(fast, (4.0 * t).round() / 4.0)
+/// How water is coloured: by depth below the surface above it (`surface` at the top,
+/// `deep` from `depth` m down) and by speed (blending to `foam` at `foam_speed` m/s,
+/// so waves and spray light up), each in a few flat bands. Flat bands keep the
+/// pictures calm and the GIFs small; the depth shading shows the water's surface.
+#[derive(Clone, Copy, Debug)]
+pub struct WaterColours {
+    pub surface: Rgb,
+    pub deep: Rgb,
+    pub depth: f32,
+    pub foam: Rgb,
+    pub foam_speed: f32,
+    /// Width (m) of the columns in which the surface is found (the highest particle
+    /// of each column of the floor's grid, or of each x band in a planar world).
+    pub column: f32,
+}
+
+impl WaterColours {
+    /// Resting water blue, deep blue 0.3 m down, foam white from 2 m/s, columns of
+    /// `column` m.
+    pub fn water(column: f32) -> WaterColours {
+        WaterColours {
+            surface: Rgb::hex(0x4a9ee0),
+            deep: Rgb::hex(0x103a6e),
+            depth: 0.3,
+            foam: Rgb::hex(0xe0f4ff),
+            foam_speed: 2.0,
+            column,
+        }
+    }
+
+    /// The colour of each particle at `x` moving at `v`.
+    pub fn of(&self, x: &[Vec3], v: &[Vec3]) -> Vec<Rgb> {
+        let key = |p: Vec3| {
+            (
+                (p.x / self.column).floor() as i32,
+                (p.z / self.column).floor() as i32,
+            )
+        };
+        let mut top = std::collections::HashMap::<(i32, i32), f32>::new();
+        for &p in x {
+            let t = top.entry(key(p)).or_insert(f32::NEG_INFINITY);
+            *t = t.max(p.y);
+        }
+        let bands = |t: f32, n: f32| (t.clamp(0.0, 1.0) * n).round() / n;
+        x.iter()
+            .zip(v)
+            .map(|(&p, u)| {
+                let depth = top[&key(p)] - p.y;
+                let base = self.surface.lerp(self.deep, bands(depth / self.depth, 5.0));
+                base.lerp(self.foam, bands(u.length() / self.foam_speed, 4.0))
+            })
+            .collect()
+    }
 }
 
 /// A closed ring: a fan of flat triangles from its centre (facing the camera) and a
