@@ -97,16 +97,18 @@ pub const RINGS_PUSHED_AT: f32 = 4.2;
 pub const RINGS_RELEASE_AT: f32 = 4.6;
 pub const RINGS_PUSH_TO: f32 = 0.2;
 pub const RINGS_SECONDS: f32 = 7.5;
-/// Metric names: each ring's centre above the still water level at the end (m, in
-/// `RINGS_DENSITY` order), the pushed ring's lowest centre while held (m above the
-/// floor), the water's largest distance past the tank over the run (m), the mean and
-/// largest ρ/ρ₀ at the end.
+/// Metric names: each ring's centre above the water surface at the end (m, in
+/// `RINGS_DENSITY` order; the surface is the median height of the highest particle of
+/// each 2s wide column of water clear of the rings), the pushed ring's lowest centre
+/// while held (m above the floor), the water's largest distance past the tank over the
+/// run (m), the mean and largest ρ/ρ₀ at the end.
 pub const RINGS_HEIGHTS: [&str; 4] = [
-    "ring 0.25 centre above the still water level at the end (m)",
-    "ring 0.50 centre above the still water level at the end (m)",
-    "ring 0.75 centre above the still water level at the end (m)",
-    "ring 2.00 centre above the still water level at the end (m)",
+    "ring 0.25 centre above the water surface at the end (m)",
+    "ring 0.50 centre above the water surface at the end (m)",
+    "ring 0.75 centre above the water surface at the end (m)",
+    "ring 2.00 centre above the water surface at the end (m)",
 ];
+pub const RINGS_SURFACE: &str = "water surface at the end (m above the floor)";
 pub const RINGS_PUSHED_LOW: &str = "pushed ring: lowest centre while held (m above the floor)";
 pub const RINGS_OUTSIDE: &str = "max over the run of the water's distance past the tank (m)";
 pub const RINGS_MEAN_DENSITY: &str = "water mean rho/rho0 at the end";
@@ -119,6 +121,47 @@ const RING_COLOURS: [(u32, u32); 4] = [
     (0xe0607e, 0x99304a),
     (0x6f6a80, 0x3a3648),
 ];
+
+/// The height (m) of a 2D water surface: the median over columns `column` m wide of
+/// the highest particle in each, leaving out the columns within `clear` m of a body's
+/// centre (bodies raise or lower the water next to them).
+pub fn water_surface(water: &[Vec3], bodies: &[Vec3], column: f32, clear: f32) -> f32 {
+    let mut top = std::collections::BTreeMap::<i32, f32>::new();
+    for p in water {
+        let k = (p.x / column).floor() as i32;
+        let mid = (k as f32 + 0.5) * column;
+        if bodies.iter().all(|b| (b.x - mid).abs() > clear) {
+            let t = top.entry(k).or_insert(f32::NEG_INFINITY);
+            *t = t.max(p.y);
+        }
+    }
+    let mut tops: Vec<f32> = top.into_values().collect();
+    tops.sort_by(f32::total_cmp);
+    tops.get(tops.len() / 2).copied().unwrap_or(f32::NAN)
+}
+
+/// Where a floating circle of radius `r` and density `f` times the liquid's rides:
+/// its centre's height above the surface (m) at which the circle's part below the
+/// surface holds the fraction `f` of its area (Archimedes in 2D; f in [0, 1]).
+pub fn floating_circle_height(f: f32, r: f32) -> f32 {
+    // The part of the unit circle below a line a distance d above the centre.
+    let below = |d: f64| {
+        let d = d.clamp(-1.0, 1.0);
+        (std::f64::consts::PI - d.acos() + d * (1.0 - d * d).sqrt()) / std::f64::consts::PI
+    };
+    // below(d) rises with d: bisect for the line at which it is f; the centre is d
+    // below the surface.
+    let (mut lo, mut hi) = (-1.0f64, 1.0f64);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if below(mid) < f as f64 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    -(0.5 * (lo + hi)) as f32 * r
+}
 
 /// Centre (m) of particles `first..first+count`.
 fn centre(p: &[Vec3], first: u32, count: u32) -> Vec3 {
@@ -249,9 +292,14 @@ pub fn floating_rings() -> Scene {
             min_metric(sim, RINGS_PUSHED_LOW, c.y as f64);
         }
         if t + 0.5 * dt >= RINGS_SECONDS {
-            for (k, &(_, first, count, _)) in ring_list.iter().enumerate() {
-                let c = centre(&p, first, count);
-                sim.set_metric(RINGS_HEIGHTS[k], (c.y - level) as f64);
+            let centres: Vec<Vec3> = ring_list
+                .iter()
+                .map(|&(_, first, count, _)| centre(&p, first, count))
+                .collect();
+            let surface = water_surface(&water, &centres, 2.0 * s, bench::RINGS_RADIUS + 2.0 * s);
+            sim.set_metric(RINGS_SURFACE, surface as f64);
+            for (k, c) in centres.iter().enumerate() {
+                sim.set_metric(RINGS_HEIGHTS[k], (c.y - surface) as f64);
             }
             let stats = sim.world.fluid_stats(fluid).expect("fluid exists");
             sim.set_metric(RINGS_MEAN_DENSITY, stats.mean_density_ratio as f64);
@@ -493,12 +541,12 @@ pub const HOSE_BALL_DENSITY: f32 = 0.3;
 pub const HOSE_BALL_CENTRE: Vec3 = Vec3::new(0.15, 0.09, 0.12);
 pub const HOSE_SECONDS: f32 = 7.0;
 /// Metric names: the live particles at the end, the water's largest distance past the
-/// box over the run (m), the water's height at the end (the 90th percentile of the
-/// particles' heights, m), the volume they fill by then (live count × s³ / floor
-/// area, m), the ball's centre at the end above the water surface (m).
+/// box over the run (m), the water's height at the end (twice the particles' mean
+/// height: the height of a level layer, m), the height their volume fills (live count
+/// × s³ / floor area, m), the ball's centre at the end (m).
 pub const HOSE_COUNT: &str = "fluid particles at the end";
 pub const HOSE_OUTSIDE: &str = "max over the run of the water's distance past the box (m)";
-pub const HOSE_LEVEL: &str = "water level at the end: 90th percentile of heights (m)";
+pub const HOSE_LEVEL: &str = "water level at the end: twice the mean height (m)";
 pub const HOSE_FILL: &str = "count x s^3 / floor area at the end (m)";
 pub const HOSE_BALL_HEIGHT: &str = "ball centre at the end (m)";
 
@@ -625,11 +673,9 @@ pub fn hose() -> Scene {
             max_metric(sim, HOSE_OUTSIDE, outside_box(&water, lo, hi) as f64);
         }
         if t + 0.5 * dt >= HOSE_SECONDS {
-            let mut heights: Vec<f32> = water.iter().map(|p| p.y).collect();
-            heights.sort_by(f32::total_cmp);
-            let level = heights.get(heights.len() * 9 / 10).copied().unwrap_or(0.0);
+            let mean = water.iter().map(|p| p.y as f64).sum::<f64>() / water.len().max(1) as f64;
             sim.set_count(HOSE_COUNT, water.len());
-            sim.set_metric(HOSE_LEVEL, level as f64);
+            sim.set_metric(HOSE_LEVEL, 2.0 * mean);
             let area = (2.0 * HOSE_HALF) * (2.0 * HOSE_HALF);
             sim.set_metric(HOSE_FILL, (water.len() as f32 * s * s * s / area) as f64);
             let c = centre_of_mass(sim, ball_first, ball_count);

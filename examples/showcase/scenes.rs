@@ -2986,13 +2986,13 @@ impl WaterColours {
     }
 }
 
-/// A closed ring: a fan of flat triangles from its centre (facing the camera) and a
-/// tube through its points, closed.
+/// A closed ring: a fan of unlit triangles from its centre and a tube through its
+/// points, closed.
 fn draw_ring(pts: &[Vec3], radius: f32, colour: Rgb, fill: Rgb, p: &mut Painter) {
     let centre = pts.iter().sum::<Vec3>() / pts.len() as f32;
     for (k, &a) in pts.iter().enumerate() {
         let b = pts[(k + 1) % pts.len()];
-        p.triangle([centre, a, b], None, fill, fill);
+        p.flat_triangle([centre, a, b], fill);
         p.line(a, b, radius, colour);
     }
 }
