@@ -145,7 +145,7 @@
  * Version of the body layout; bumped whenever a field is added, removed or changes
  * meaning. Buffers of another version are refused.
  */
-#define FORMAT_VERSION 4
+#define FORMAT_VERSION 5
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the

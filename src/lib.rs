@@ -76,6 +76,7 @@ pub use constraints::fluid::desc::{
     MAX_EMIT_RATE, MAX_EMIT_SPEED, MAX_FLUID_CAPACITY, MAX_FLUID_COEFFICIENT, MAX_FLUID_SPACING,
     MAX_LIFETIME, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO, MIN_FLUID_SPACING,
 };
+pub use constraints::fluid::emit::MAX_NOZZLE_SPACINGS;
 pub use constraints::fluid::{
     EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidParticle, FluidStats,
     KillVolumeDesc, KillVolumeId,

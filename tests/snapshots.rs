@@ -18,9 +18,10 @@ use sinew::scenes::{self as bench, FRAME_DT};
 use sinew::snapshot::{seal, FORMAT_VERSION, HEADER_BYTES};
 
 use sinew::{
-    BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, ErrorKind, FamilyKind,
-    PressureBodyDesc, Quat, RopeDesc, RopeEnd, Shape, SkinWeights, Solver, TetBodyDesc, TetModel,
-    Transform, Vec3, WindDesc, WindZoneDesc, WindZoneShape, World, WorldDesc,
+    BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, EmitterDesc, EmitterShape,
+    ErrorKind, FamilyKind, FluidDesc, KillVolumeDesc, PressureBodyDesc, Quat, RopeDesc, RopeEnd,
+    Shape, SkinWeights, Solver, TetBodyDesc, TetModel, Transform, Vec3, WindDesc, WindZoneDesc,
+    WindZoneShape, World, WorldDesc,
 };
 
 /// One frame of a showcase scene at time index `k` (the observe and drive hooks, then
@@ -91,7 +92,8 @@ fn rollback_in_every_showcase_scene_replays_bit_for_bit() {
 /// A world with every kind of state: a rope, cloth (edges and strain), tet and
 /// pressure bodies, every family, attachments to a moving host, colliders (a sphere
 /// and a mesh) with one removed, a removed body, a grab, radii, filters, unyielding
-/// factors, a speed limit and damping.
+/// factors, a speed limit and damping, and fluids (a nozzle pouring onto the pressure
+/// body, a kill volume, a recycling box emitter with a lifetime, a removed fluid).
 fn everything(solver: Solver, threads: u32) -> World {
     let mut w = World::new(WorldDesc {
         solver,
@@ -242,6 +244,7 @@ fn everything(solver: Solver, threads: u32) -> World {
     let n = w.particle_count();
     w.set_particle_radii(0, &vec![0.02; n as usize]).unwrap();
     w.set_unyielding(first, &[0.5]).unwrap();
+    fluids(&mut w);
     w.set_max_speed(50.0).unwrap();
     w.set_body_damping(rope, 0.3).unwrap();
     w.grab_particle(rope_first + 6, Vec3::new(-0.5, 2.5, 0.0), 1e-3)
@@ -262,6 +265,81 @@ fn everything(solver: Solver, threads: u32) -> World {
     )
     .unwrap();
     w
+}
+
+/// Fluid state: a fluid poured by a nozzle onto the pressure body, with a kill volume
+/// and particles emitted by call; a second fluid with a lifetime and a box emitter that
+/// recycles its oldest particles; a removed fluid, emitter and kill volume (their slot
+/// generations).
+fn fluids(w: &mut World) {
+    let gone = w
+        .add_fluid(&FluidDesc {
+            capacity: 8,
+            ..FluidDesc::default()
+        })
+        .unwrap();
+    let water = w
+        .add_fluid(&FluidDesc {
+            capacity: 400,
+            ..FluidDesc::default()
+        })
+        .unwrap();
+    w.remove_fluid(gone).unwrap();
+    w.add_emitter(
+        water,
+        &EmitterDesc {
+            position: Vec3::new(-3.0, 1.8, 0.0),
+            rotation: Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+            rate: 700.0,
+            ..EmitterDesc::default()
+        },
+    )
+    .unwrap();
+    let doomed = w
+        .add_kill_volume(
+            water,
+            &KillVolumeDesc::HalfSpace {
+                point: Vec3::new(0.0, -3.0, 0.0),
+                normal: Vec3::Y,
+            },
+        )
+        .unwrap();
+    w.remove_kill_volume(doomed).unwrap();
+    w.add_kill_volume(
+        water,
+        &KillVolumeDesc::Sphere {
+            center: Vec3::new(-3.0, 0.0, 0.0),
+            radius: 0.5,
+        },
+    )
+    .unwrap();
+    w.emit_fluid(
+        water,
+        &[Vec3::new(-2.5, 1.5, 0.0), Vec3::new(-2.5, 1.6, 0.0)],
+        Some(&[Vec3::X, Vec3::ZERO]),
+    )
+    .unwrap();
+    let oil = w
+        .add_fluid(&FluidDesc {
+            rest_density: 800.0,
+            capacity: 60,
+            lifetime: 0.05,
+            recycle_oldest: true,
+            ..FluidDesc::default()
+        })
+        .unwrap();
+    w.add_emitter(
+        oil,
+        &EmitterDesc {
+            shape: EmitterShape::Box {
+                half_extents: Vec3::new(0.3, 0.1, 0.3),
+            },
+            position: Vec3::new(9.0, 1.0, 0.0),
+            rate: 2500.0,
+            ..EmitterDesc::default()
+        },
+    )
+    .unwrap();
 }
 
 /// A cloth whose tearing is on, stretched to 1.6 times its width so that the first

@@ -128,6 +128,15 @@ const NEAR_CELLS: f32 = (1 << 22) as f32;
 /// Bound of a cell coordinate: `c ± k` never overflows `i64`.
 const FAR_CELLS: f64 = (1u64 << 62) as f64;
 
+/// Whether particle `i` takes part in the search: it has a radius and a filter that
+/// lets it collide with something (fluid particles, whose filter has no layer and no
+/// mask, meet other particles through the density constraint only).
+#[inline(always)]
+fn searched(particles: &Particles, i: usize) -> bool {
+    let f = &particles.filter[i];
+    particles.radius[i] > 0.0 && f.layers != 0 && f.mask != 0
+}
+
 /// The cell of the position `base + hot`, in `i64` so that no accepted position
 /// overflows it. Near the origin (below [`NEAR_CELLS`], every ordinary scene) it is
 /// the `f32` floor of the rounded position; farther out it is `floor((base + hot) /
@@ -246,7 +255,7 @@ unsafe impl Sync for ChunkPtr {}
 /// Counters of the search, for reports and tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NeighbourStats {
-    /// Particles in the search (radius > 0).
+    /// Particles in the search (radius > 0 and a filter with a layer and a mask).
     pub particles: u32,
     /// Listed (ordered) pairs: every pair counts once for each particle that moves.
     pub pairs: u64,
@@ -906,7 +915,7 @@ impl Neighbours {
         let mut moving = 0u32;
         for i in 0..n {
             let r = particles.radius[i];
-            if r > 0.0 {
+            if searched(particles, i) {
                 r_max = r_max.max(r);
                 count += 1;
                 let p = particles.hot[i];
@@ -940,7 +949,7 @@ impl Neighbours {
             exec.for_ranges_light(n, |range| {
                 for i in range {
                     let r = particles.radius[i];
-                    let s = if r > 0.0 {
+                    let s = if searched(particles, i) {
                         let p = particles.hot[i];
                         let v = if p.w != 0.0 {
                             particles.velocity[i] + p.truncate() * inv_h
@@ -1007,7 +1016,7 @@ impl Neighbours {
             exec.for_ranges_light(n, |range| {
                 let (mut l, mut u) = ([i64::MAX; 3], [i64::MIN; 3]);
                 for i in range {
-                    if particles.radius[i] > 0.0 {
+                    if searched(particles, i) {
                         let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
                         for a in 0..3 {
                             l[a] = l[a].min(c[a]);
@@ -1038,7 +1047,7 @@ impl Neighbours {
             let bucket_of = DisjointSlice::new(&mut self.bucket_of);
             exec.for_ranges_light(n, |range| {
                 for i in range {
-                    let b = if particles.radius[i] > 0.0 {
+                    let b = if searched(particles, i) {
                         let c = cell_of(particles.base[i], particles.hot[i], inv_cell);
                         match &dense {
                             Some(d) => d.bucket(c),

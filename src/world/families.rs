@@ -561,6 +561,10 @@ impl World {
             crate::constraints::ring::flatten(&mut self.particles, z);
         }
         self.sets.planar = plane;
+        // Fluid particles weigh ρ₀·s² per unit thickness in 2D, ρ₀·s³ in 3D.
+        self.sets
+            .fluids
+            .set_planar(&mut self.particles, plane.is_some());
         Ok(())
     }
 

@@ -1,13 +1,15 @@
 //! The fluid API of [`World`] (src/constraints/fluid): fluids, emitters, kill volumes,
-//! readback, and the two-way coupling switches and forces of bodies.
+//! readback, and the two-way coupling switches and forces of bodies. The particle
+//! slots, emission and removal are described in src/constraints/fluid/emit.rs.
 
 use super::World;
 use crate::bodies::BodyId;
+use crate::constraints::fluid::emit::FLUID_FILTER;
 use crate::constraints::fluid::{
-    EmitterDesc, EmitterId, FluidDesc, FluidId, FluidParticle, FluidStats, KillVolumeDesc,
+    EmitterDesc, EmitterId, Fluid, FluidDesc, FluidId, FluidParticle, FluidStats, KillVolumeDesc,
     KillVolumeId,
 };
-use crate::error::Result;
+use crate::error::{check_nonzero, Error, Result};
 use crate::math::Vec3;
 
 impl World {
@@ -15,72 +17,164 @@ impl World {
     /// (pinned, colliding with nothing) until emitted. Its mass per particle is
     /// ρ₀·s³ (ρ₀·s² in a planar world).
     pub fn add_fluid(&mut self, desc: &FluidDesc) -> Result<FluidId> {
-        todo!("{desc:?}")
+        desc.validate()?;
+        Fluid::check_mass(desc)?;
+        let capacity = desc.capacity as usize;
+        self.check_particle_room(capacity)?;
+        let first = self.particles.len() as u32;
+        let fluid = Fluid::new(*desc, first, self.sets.planar.is_some())?;
+        self.sets.fluids.reserve_fluid()?;
+        self.particles.reserve(capacity)?;
+        // Nothing fails from here on.
+        for _ in 0..capacity {
+            let i = self.particles.len();
+            self.particles.push(Vec3::ZERO, 0.0);
+            self.particles.filter[i] = FLUID_FILTER;
+        }
+        Ok(self.sets.fluids.insert_fluid(fluid))
     }
 
     /// Removes a fluid: its particles become inert for good (their slots stay, so no
     /// other index shifts), its emitters and kill volumes go with it.
     pub fn remove_fluid(&mut self, fluid: FluidId) -> Result<()> {
-        todo!("{fluid:?}")
+        self.sets.fluids.remove_fluid(fluid, &mut self.particles)
     }
 
     /// Number of live fluids.
     pub fn fluid_count(&self) -> u32 {
-        todo!()
+        self.sets.fluids.live().count() as u32
     }
 
     /// The fluid's settings.
     pub fn fluid_desc(&self, fluid: FluidId) -> Result<FluidDesc> {
-        todo!("{fluid:?}")
+        Ok(self.sets.fluids.fluid(fluid)?.desc)
     }
 
     /// Changes a fluid's settings while it runs. `capacity` and `spacing` must stay as
     /// they are (a message says so otherwise); every other field may change.
     pub fn set_fluid_desc(&mut self, fluid: FluidId, desc: &FluidDesc) -> Result<()> {
-        todo!("{fluid:?} {desc:?}")
+        let planar = self.sets.planar.is_some();
+        let f = self.sets.fluids.fluid_mut(fluid)?;
+        desc.validate()?;
+        Fluid::check_mass(desc)?;
+        if desc.capacity != f.desc.capacity || desc.spacing != f.desc.spacing {
+            return Err(Error::invalid(format!(
+                "capacity {} and spacing {} m must stay as the fluid was added with \
+                 (capacity {}, spacing {} m): add another fluid to change them",
+                desc.capacity, desc.spacing, f.desc.capacity, f.desc.spacing
+            )));
+        }
+        f.retune(&mut self.particles, *desc, planar);
+        Ok(())
     }
 
     /// The fluid's reserved particles: `(first, capacity)`; the live ones are the first
     /// `fluid_stats(..).count` of them.
     pub fn fluid_particle_range(&self, fluid: FluidId) -> Result<(u32, u32)> {
-        todo!("{fluid:?}")
+        let f = self.sets.fluids.fluid(fluid)?;
+        Ok((f.first, f.capacity()))
     }
 
     /// Counters and density figures of the fluid.
     pub fn fluid_stats(&self, fluid: FluidId) -> Result<FluidStats> {
-        todo!("{fluid:?}")
+        let f = self.sets.fluids.fluid(fluid)?;
+        let live = &f.density_ratio[..f.count as usize];
+        let (mut sum, mut max) = (0.0f64, 0.0f32);
+        for &d in live {
+            sum += d as f64;
+            max = max.max(d);
+        }
+        Ok(FluidStats {
+            count: f.count,
+            capacity: f.capacity(),
+            emitted: f.emitted,
+            removed: f.removed,
+            refused: f.refused,
+            mean_density_ratio: if live.is_empty() {
+                0.0
+            } else {
+                (sum / live.len() as f64) as f32
+            },
+            max_density_ratio: max,
+        })
     }
 
     /// Emits particles at `positions` (m) with `velocities` (m/s, None = at rest), all
     /// or none: more than the free capacity is refused. Returns the index (within the
-    /// fluid's live particles) of the first new one.
+    /// fluid's live particles) of the first new one. In a planar world the particles
+    /// go onto the plane and their z velocity is dropped.
     pub fn emit_fluid(
         &mut self,
         fluid: FluidId,
         positions: &[Vec3],
         velocities: Option<&[Vec3]>,
     ) -> Result<u32> {
-        todo!("{fluid:?} {positions:?} {velocities:?}")
+        let planar = self.sets.planar;
+        let f = self.sets.fluids.fluid_mut(fluid)?;
+        let n = positions.len();
+        check_nonzero(n, "position")?;
+        let free = (f.capacity() - f.count) as usize;
+        if n > free {
+            return Err(Error::out_of_range(format!(
+                "emitting {n} particles into a fluid with room for {free} more \
+                 ({} live of capacity {})",
+                f.count,
+                f.capacity()
+            )));
+        }
+        if let Some(v) = velocities {
+            if v.len() != n {
+                return Err(Error::invalid(format!(
+                    "{} velocities for {n} positions",
+                    v.len()
+                )));
+            }
+        }
+        for (k, &x) in positions.iter().enumerate() {
+            crate::particles::check_vec3("position", k, x)?;
+        }
+        for (k, &v) in velocities.unwrap_or(&[]).iter().enumerate() {
+            crate::particles::check_vec3("velocity", k, v)?;
+        }
+        let first = f.count;
+        for (k, &x) in positions.iter().enumerate() {
+            let mut v = velocities.map_or(Vec3::ZERO, |v| v[k]);
+            let mut x = x;
+            if let Some(z) = planar {
+                x.z = z;
+                v.z = 0.0;
+            }
+            f.spawn(&mut self.particles, x, v);
+        }
+        f.emitted += n as u64;
+        Ok(first)
     }
 
     /// Removes every live particle of the fluid (its slots stay reserved).
     pub fn clear_fluid(&mut self, fluid: FluidId) -> Result<()> {
-        todo!("{fluid:?}")
+        self.sets
+            .fluids
+            .fluid_mut(fluid)?
+            .clear(&mut self.particles);
+        Ok(())
     }
 
-    /// Adds an emitter to the fluid; it emits from the next step on.
+    /// Adds an emitter to the fluid; it emits from the next step on (see
+    /// src/constraints/fluid/emit.rs for where its particles appear). A nozzle's
+    /// radius may be at most [`crate::MAX_NOZZLE_SPACINGS`] spacings of the fluid.
     pub fn add_emitter(&mut self, fluid: FluidId, desc: &EmitterDesc) -> Result<EmitterId> {
-        todo!("{fluid:?} {desc:?}")
+        self.sets.fluids.add_emitter(fluid, desc)
     }
 
-    /// Moves or retunes an emitter (a hose that follows the player).
+    /// Moves or retunes an emitter (a hose that follows the player); what it owed
+    /// carries over.
     pub fn set_emitter(&mut self, emitter: EmitterId, desc: &EmitterDesc) -> Result<()> {
-        todo!("{emitter:?} {desc:?}")
+        self.sets.fluids.set_emitter(emitter, desc)
     }
 
     /// Removes an emitter.
     pub fn remove_emitter(&mut self, emitter: EmitterId) -> Result<()> {
-        todo!("{emitter:?}")
+        self.sets.fluids.remove_emitter(emitter)
     }
 
     /// Adds a kill volume to the fluid: its particles inside are removed at the end of
@@ -90,12 +184,12 @@ impl World {
         fluid: FluidId,
         desc: &KillVolumeDesc,
     ) -> Result<KillVolumeId> {
-        todo!("{fluid:?} {desc:?}")
+        self.sets.fluids.add_kill_volume(fluid, desc)
     }
 
     /// Removes a kill volume.
     pub fn remove_kill_volume(&mut self, volume: KillVolumeId) -> Result<()> {
-        todo!("{volume:?}")
+        self.sets.fluids.remove_kill_volume(volume)
     }
 
     /// Calls `sink(k, particle)` for each live particle k of the fluid, in order, with
@@ -106,10 +200,35 @@ impl World {
         &self,
         fluid: FluidId,
         alpha: f32,
-        sink: impl FnMut(usize, &FluidParticle),
+        mut sink: impl FnMut(usize, &FluidParticle),
     ) -> Result<u32> {
-        let _ = sink;
-        todo!("{fluid:?} {alpha}")
+        let f = self.sets.fluids.fluid(fluid)?;
+        super::interpolation::check_alpha(alpha)?;
+        let p = &self.particles;
+        for (k, i) in f.live().enumerate() {
+            sink(
+                k,
+                &FluidParticle {
+                    position: super::interpolation::lerp(p.step_start[i], p.position(i), alpha),
+                    velocity: p.velocity[i],
+                    density_ratio: f.density_ratio[k],
+                },
+            );
+        }
+        Ok(f.count)
+    }
+
+    /// Start of a step: the emitters' particles (src/constraints/fluid/emit.rs).
+    pub(crate) fn emit_fluids(&mut self, dt: f32) {
+        let planar = self.sets.planar;
+        self.sets.fluids.emit(&mut self.particles, planar, dt);
+    }
+
+    /// End of a step: ages, lifetimes and kill volumes.
+    pub(crate) fn retire_fluid_particles(&mut self, dt: f32) {
+        if self.sets.fluids.is_active() {
+            self.sets.fluids.retire(&mut self.particles, dt);
+        }
     }
 
     /// Turns the two-way coupling of a body's particles with every fluid on or off (on

@@ -429,6 +429,8 @@ impl World {
                 "dt {dt} must be finite and in [{MIN_DT}, {MAX_DT}] seconds"
             )));
         }
+        // Fluid emitters first: their new particles take part in the whole step.
+        self.emit_fluids(dt);
         let h = dt / self.desc.substeps as f32;
         let params = StepParams {
             gravity: self.desc.gravity,
@@ -461,6 +463,8 @@ impl World {
             }
         };
         self.tear_cloths();
+        // Fluid particles past their lifetime or inside a kill volume go last.
+        self.retire_fluid_particles(dt);
         match self.collision.particles.search.take_error() {
             Some(e) => Err(e),
             None => recovered,

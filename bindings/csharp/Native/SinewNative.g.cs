@@ -748,7 +748,7 @@ namespace Sinew.Native
         /// Version of the body layout; bumped whenever a field is added, removed or changes
         /// meaning. Buffers of another version are refused.
         /// </summary>
-        public const uint FORMAT_VERSION = 4;
+        public const uint FORMAT_VERSION = 5;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the

@@ -168,7 +168,7 @@ impl FluidDesc {
             )));
         }
         let e = self.relaxation;
-        if !(e.is_finite() && e >= 0.0 && e <= 1.0e12) {
+        if !(e.is_finite() && (0.0..=1.0e12).contains(&e)) {
             return Err(Error::invalid(format!(
                 "relaxation {e} must be finite and in [0, 1e12] m⁻² (0 = 0.04/spacing²)"
             )));

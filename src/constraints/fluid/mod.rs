@@ -8,6 +8,7 @@
 //! takes the last live one's state).
 
 pub mod desc;
+pub(crate) mod emit;
 
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc};
 
@@ -79,20 +80,39 @@ pub(crate) struct Fluid {
     pub emitted: u64,
     pub removed: u64,
     pub refused: u64,
-    /// Emitters and kill volumes of this fluid (None = removed slot).
-    pub emitters: Vec<Option<Emitter>>,
-    pub kill_volumes: Vec<Option<KillVolumeDesc>>,
+    /// Scratch of the emitters' recycling (the oldest particles' indices), with room
+    /// for `capacity` entries reserved when the fluid is added: the step never
+    /// allocates for it.
+    pub scratch: Vec<u32>,
 }
 
-/// An emitter's state: its desc and the fractional particles carried to the next step.
+/// An emitter's state: its desc, its fluid, and the fractional particles carried to
+/// the next step.
 pub(crate) struct Emitter {
     pub desc: EmitterDesc,
-    pub generation: u32,
-    /// Particles due but not yet emitted (fraction carried between steps).
+    /// The slot of its fluid in [`FluidSet::fluids`].
+    pub fluid: u32,
+    /// Particles due but not yet emitted (fraction carried between steps, in [0, 1)).
     pub carry: f64,
     /// Emission counter (picks the lattice point or pseudo-random point of the next
     /// particle, deterministically).
     pub sequence: u64,
+    /// A nozzle's disc lattice: the first lattice point of each row (prefix counts,
+    /// rows + 1 entries; empty for a box). Built outside the step.
+    pub rows: Vec<u32>,
+}
+
+/// A kill volume and the slot of its fluid.
+pub(crate) struct KillVolume {
+    pub desc: KillVolumeDesc,
+    pub fluid: u32,
+}
+
+/// A slot of a generation-checked table: removed items leave `None` and bump the
+/// generation, so a stale id never names the next item in the slot.
+pub(crate) struct Slot<T> {
+    pub generation: u32,
+    pub item: Option<T>,
 }
 
 /// Every fluid of a world, its emitters and kill volumes, and the density solver's
@@ -102,6 +122,12 @@ pub struct FluidSet {
     /// Fluid slots (None = removed; its particles stay inert, its slot may be reused
     /// with a new generation).
     pub(crate) fluids: Vec<Option<Fluid>>,
+    /// The generation of each fluid slot (kept when the slot is empty).
+    pub(crate) generations: Vec<u32>,
+    /// Emitters of every fluid, in emission order (slot order).
+    pub(crate) emitters: Vec<Slot<Emitter>>,
+    /// Kill volumes of every fluid.
+    pub(crate) kill_volumes: Vec<Slot<KillVolume>>,
     /// The density solver: neighbour grid, λ, corrections (src/constraints/fluid/solver.rs).
     pub(crate) solver: solver::DensitySolver,
 }
@@ -133,8 +159,7 @@ impl crate::constraints::ConstraintSet for FluidSet {
         particles: &mut crate::particles::Particles,
         it: &crate::constraints::Iteration<'_>,
     ) {
-        let FluidSet { fluids, solver } = self;
-        solver.project(fluids, particles, it);
+        self.solver.project(&mut self.fluids, particles, it);
     }
 
     fn force(&self, _id: usize, _h: f32) -> f32 {
@@ -159,20 +184,5 @@ impl crate::constraints::ConstraintSet for FluidSet {
     ) -> crate::error::Result<()> {
         self.load_fluids(r, cx)?;
         self.solver.load(r, cx)
-    }
-}
-
-impl FluidSet {
-    /// Snapshot: the fluids, emitters and kill volumes.
-    fn save_fluids(&self, _w: &mut crate::snapshot::codec::Writer<'_>) {}
-
-    /// Snapshot: reads what [`Self::save_fluids`] wrote, checking every range against
-    /// the particles of `cx`.
-    fn load_fluids(
-        &mut self,
-        _r: &mut crate::snapshot::codec::Reader<'_>,
-        _cx: &crate::snapshot::LoadContext<'_>,
-    ) -> crate::error::Result<()> {
-        Ok(())
     }
 }
