@@ -360,6 +360,12 @@ pub const RINGS_SPACING: f32 = 0.02;
 pub const RINGS_REST_DENSITY: f32 = 1000.0;
 /// Radius of each soft ring (m, to its particles' centres).
 pub const RINGS_RADIUS: f32 = 0.1;
+/// Radius of a ring's particles (m): 0.75 s, so that each stands for a solid area
+/// (2r)² = 2.25 s² in the water's density and the ring's wall, one particle every s,
+/// keeps the water out (at 0.5 s, water seeps into the denser rings and they sink).
+pub const RINGS_PARTICLE_RADIUS: f32 = 0.75 * RINGS_SPACING;
+/// Compliance (m/N) of a ring's bend links (each particle to the one two along).
+pub const RINGS_BEND_COMPLIANCE: f32 = 2.0e-5;
 /// The rings of [`rings_2d`], left to right: density as a fraction of the water's
 /// (mass / (ρ₀ π R²)); the last one is the heavy ring.
 pub const RINGS_DENSITY: [f32; 4] = [0.25, 0.5, 0.75, 2.0];
@@ -386,11 +392,12 @@ pub struct RingsScene {
 /// ⌊[`RINGS_DEPTH_RATIO`]·n⌋ rows deep on a square lattice (ρ₀ =
 /// [`RINGS_REST_DENSITY`], h = 2s), and four soft rings of radius
 /// [`RINGS_RADIUS`] released just above the surface, evenly across the tank. A ring
-/// is a closed rope (particles s apart, radius s/2, rigid links, bend links 1e-4 m/N
-/// closing over the seam) plus a ring-area constraint (pressure 1, compliance 1e-6
-/// m³/N); its mass is its density ([`RINGS_DENSITY`]) × ρ₀ π R², so the light rings
-/// float and the heavy one sinks through two-way coupling alone. Rings collide with
-/// each other (particle contacts, not with themselves), with the walls and the floor.
+/// is a closed rope (particles s apart, radius [`RINGS_PARTICLE_RADIUS`], rigid links,
+/// bend links of [`RINGS_BEND_COMPLIANCE`], closed over the seam) plus a rigid
+/// ring-area constraint (pressure 1); its mass is its density ([`RINGS_DENSITY`]) ×
+/// ρ₀ π R², so that the light rings float and the heavy one sinks through two-way
+/// coupling alone. Rings collide with each other (particle contacts, not with
+/// themselves), with the walls and the floor.
 /// `constraints` counts the fluid particles (one density projection each).
 pub fn rings_2d(n: u32, desc: WorldDesc) -> Result<RingsScene> {
     use crate::{CollisionFilter, FluidDesc, Quat, RopeDesc};
@@ -445,8 +452,8 @@ pub fn rings_2d(n: u32, desc: WorldDesc) -> Result<RingsScene> {
         let body = world.add_rope_polyline(
             &RopeDesc {
                 total_mass: density * RINGS_REST_DENSITY * PI * RINGS_RADIUS * RINGS_RADIUS,
-                radius: 0.5 * s,
-                bend_compliance: 1.0e-4,
+                radius: RINGS_PARTICLE_RADIUS,
+                bend_compliance: RINGS_BEND_COMPLIANCE,
                 tethers: false,
                 pin_start: false,
                 ..RopeDesc::default()
@@ -456,9 +463,14 @@ pub fn rings_2d(n: u32, desc: WorldDesc) -> Result<RingsScene> {
         let (first, n_ring) = world.body_particle_range(body)?;
         let last = first + n_ring - 1;
         world.add_distance_constraints(&[[last, first]], None, 0.0)?;
-        world.add_distance_constraints(&[[last - 1, first], [last, first + 1]], None, 1.0e-4)?;
+        world.add_distance_constraints(
+            &[[last - 1, first], [last, first + 1]],
+            None,
+            RINGS_BEND_COMPLIANCE,
+        )?;
         let ring: Vec<u32> = (first..first + n_ring).collect();
-        world.add_ring_area(&ring, 1.0, 1.0e-6)?;
+        world.add_ring_area(&ring, 1.0, 0.0)?;
+        world.set_particle_radii(first, &vec![RINGS_PARTICLE_RADIUS; n_ring as usize])?;
         world.set_collision_filters(
             first,
             &vec![

@@ -84,19 +84,18 @@ fn outside_box(points: &[Vec3], lo: Vec3, hi: Vec3) -> f32 {
 }
 
 /// The floating rings: width of the tank in fluid columns (`sinew::scenes::rings_2d`),
-/// the ring that is pushed under (index into `RINGS_DENSITY`), how many particles
-/// around its top the hand holds, the grab's compliance (m/N), when the hand grabs,
+/// the ring that is pushed under (index into `RINGS_DENSITY`; the hand holds each of
+/// its particles), the grabs' compliance (m/N), when the hand grabs,
 /// reaches the bottom of its push and lets go (s), how deep it pushes (the ring's
 /// centre, m above the floor), and the scene's length (s).
 pub const RINGS_COLUMNS: u32 = 100;
 pub const RINGS_PUSHED: usize = 0;
-pub const RINGS_HELD: u32 = 9;
 pub const RINGS_GRAB_COMPLIANCE: f32 = 1.0e-5;
-pub const RINGS_GRAB_AT: f32 = 3.0;
-pub const RINGS_PUSHED_AT: f32 = 4.2;
-pub const RINGS_RELEASE_AT: f32 = 4.6;
+pub const RINGS_GRAB_AT: f32 = 2.0;
+pub const RINGS_PUSHED_AT: f32 = 3.0;
+pub const RINGS_RELEASE_AT: f32 = 3.4;
 pub const RINGS_PUSH_TO: f32 = 0.2;
-pub const RINGS_SECONDS: f32 = 7.5;
+pub const RINGS_SECONDS: f32 = 5.5;
 /// Metric names: each ring's centre above the water surface at the end (m, in
 /// `RINGS_DENSITY` order; the surface is the median height of the highest particle of
 /// each 2s wide column of water clear of the rings), the pushed ring's lowest centre
@@ -176,8 +175,8 @@ fn centre(p: &[Vec3], first: u32, count: u32) -> Vec3 {
 /// 3000 fluid particles; the light ones float, riding deeper the denser they are, the
 /// heavy one sinks to the floor. Buoyancy is not scripted: ring particles take part in
 /// the water's density constraint with mass weighting (Macklin et al. 2014, section 7).
-/// At 3 s a hand grabs the top of the lightest ring (nine particles, compliant grabs)
-/// and pushes it down to the floor; let go at 4.6 s, it bobs back up to the surface.
+/// At 2 s a hand grabs the lightest ring (a compliant grab on each of its particles)
+/// and pushes it down near the floor; let go at 3.4 s, it bobs back up to the surface.
 pub fn floating_rings() -> Scene {
     let rings = bench::rings_2d(
         RINGS_COLUMNS,
@@ -194,8 +193,11 @@ pub fn floating_rings() -> Scene {
     let s = bench::RINGS_SPACING;
     sim.shapes.push(Shape::Fluid {
         fluid,
-        radius: DISC * s,
-        colours: WaterColours::water(3.0 * s),
+        radius: 0.8 * s,
+        colours: WaterColours {
+            level: Some(level + 0.03),
+            ..WaterColours::water(0.08, 3.0 * s)
+        },
     });
     let mut labels = Vec::new();
     for (k, &(body, first, count, density)) in ring_list.iter().enumerate() {
@@ -208,7 +210,7 @@ pub fn floating_rings() -> Scene {
             colour: Rgb::hex(outline),
             fill: Rgb::hex(fill),
         });
-        labels.push(format!("{density:.2}x water"));
+        labels.push(format!("{density:.2}x"));
     }
     // The tank's floor and walls, drawn just outside the collider planes.
     let (top, e) = (level + 0.35, 0.5 * s);
@@ -228,13 +230,7 @@ pub fn floating_rings() -> Scene {
         });
     }
     let (_, pushed_first, pushed_count, _) = ring_list[RINGS_PUSHED];
-    // The held particles: an arc around the ring's top (the ring starts at its top).
-    let held: Vec<u32> = (0..RINGS_HELD)
-        .map(|k| {
-            let j = (k + pushed_count - RINGS_HELD / 2) % pushed_count;
-            pushed_first + j
-        })
-        .collect();
+    let held: Vec<u32> = (pushed_first..pushed_first + pushed_count).collect();
     let dt = 1.0 / SIM_HZ;
     // The hand: where the ring's centre was when grabbed and the held particles'
     // offsets from it.
@@ -263,7 +259,8 @@ pub fn floating_rings() -> Scene {
                     .grab_particle(i, p[i as usize], RINGS_GRAB_COMPLIANCE)
                     .expect("ring particle exists");
             }
-            sim.held.push(held[RINGS_HELD as usize / 2]);
+            // The hand's marker on the ring's top particle (its first).
+            sim.held.push(pushed_first);
             (c, offsets)
         });
         // The hand's centre at the end of this step: eased down to the push depth.
@@ -314,9 +311,9 @@ pub fn floating_rings() -> Scene {
     };
     Scene {
         name: "floating_rings",
-        title: "Soft rings floating in water (2D)",
+        title: "Soft rings of 0.25x to 2x the water's density (2D)",
         seconds: RINGS_SECONDS,
-        still_at: 4.2,
+        still_at: 3.0,
         eye: Vec3::new(0.5 * width, 0.5, 1.55),
         target: Vec3::new(0.5 * width, 0.45, 0.0),
         fov_deg: 50.0,
@@ -395,7 +392,7 @@ pub fn dam_break() -> Scene {
     sim.shapes.push(Shape::Fluid {
         fluid,
         radius: DISC * s,
-        colours: WaterColours::water(3.0 * s),
+        colours: WaterColours::water(0.4, 3.0 * s),
     });
     // The ball: a pressure body whose particles (radius s/2) couple with the water.
     let (bv, btris) = icosphere(2, DAM_BALL_RADIUS, DAM_BALL_CENTRE);
@@ -406,7 +403,7 @@ pub fn dam_break() -> Scene {
         .add_pressure_body(
             &PressureBodyDesc {
                 total_mass: ball_mass,
-                stretch_compliance: 1.0e-4,
+                stretch_compliance: 1.0e-5,
                 damping: 0.5,
                 ..PressureBodyDesc::default()
             },
@@ -511,8 +508,8 @@ pub fn dam_break() -> Scene {
         title: "Dam break against a ball and a cloth",
         seconds: DAM_SECONDS,
         still_at: 0.7,
-        eye: Vec3::new(0.95, 1.05, 1.85),
-        target: Vec3::new(0.72, 0.18, 0.24),
+        eye: Vec3::new(0.1, 1.15, 1.75),
+        target: Vec3::new(0.85, 0.12, 0.24),
         fov_deg: 50.0,
         sim,
         drive: None,
@@ -533,12 +530,12 @@ pub const HOSE_WALL: f32 = 0.45;
 pub const HOSE_NOZZLE: Vec3 = Vec3::new(-0.18, 0.8, 0.0);
 pub const HOSE_NOZZLE_RADIUS: f32 = 0.045;
 pub const HOSE_SPEED: f32 = 2.5;
-pub const HOSE_RATE: f32 = 600.0;
+pub const HOSE_RATE: f32 = 720.0;
 pub const HOSE_SWEEP_DEG: f32 = 35.0;
 pub const HOSE_SWEEP_PERIOD: f32 = 3.0;
-pub const HOSE_BALL_RADIUS: f32 = 0.08;
-pub const HOSE_BALL_DENSITY: f32 = 0.3;
-pub const HOSE_BALL_CENTRE: Vec3 = Vec3::new(0.15, 0.09, 0.12);
+pub const HOSE_BALL_RADIUS: f32 = 0.1;
+pub const HOSE_BALL_DENSITY: f32 = 0.5;
+pub const HOSE_BALL_CENTRE: Vec3 = Vec3::new(-0.16, 0.115, 0.14);
 pub const HOSE_SECONDS: f32 = 7.0;
 /// Metric names: the live particles at the end, the water's largest distance past the
 /// box over the run (m), the water's height at the end (twice the particles' mean
@@ -559,11 +556,11 @@ pub fn hose_direction(t: f32) -> Vec3 {
         + Vec3::new(0.0, 0.0, sweep.sin()) * tilt.sin()
 }
 
-/// A hose fills a box: a nozzle emitter (4.5 cm radius, 2.5 m/s, 600 particles/s)
+/// A hose fills a box: a nozzle emitter (4.5 cm radius, 2.5 m/s, 720 particles/s)
 /// above an open 0.6 m × 0.6 m box sweeps from side to side and pours 3600 fluid
-/// particles in over 6 s; the water splashes against the walls, spreads and rises, and
-/// lifts a light pressure ball (0.3 times the water's density) that lay on the floor,
-/// which floats on the surface by the end. The emitter is the engine's: particles
+/// particles in over 5 s; the water splashes against the walls, spreads and rises, and
+/// lifts a pressure ball (half the water's density) that lay on the floor, which
+/// floats on the surface by the end. The emitter is the engine's: particles
 /// appear on the nozzle's lattice at the start of each step.
 pub fn hose() -> Scene {
     let s = HOSE_SPACING;
@@ -602,7 +599,7 @@ pub fn hose() -> Scene {
     sim.shapes.push(Shape::Fluid {
         fluid,
         radius: DISC * s,
-        colours: WaterColours::water(3.0 * s),
+        colours: WaterColours::water(0.25, 3.0 * s),
     });
     let (bv, btris) = icosphere(2, HOSE_BALL_RADIUS, HOSE_BALL_CENTRE);
     let ball_mass =
@@ -612,7 +609,7 @@ pub fn hose() -> Scene {
         .add_pressure_body(
             &PressureBodyDesc {
                 total_mass: ball_mass,
-                stretch_compliance: 1.0e-4,
+                stretch_compliance: 1.0e-5,
                 damping: 0.5,
                 ..PressureBodyDesc::default()
             },
@@ -688,13 +685,13 @@ pub fn hose() -> Scene {
         title: "A hose fills a box",
         seconds: HOSE_SECONDS,
         still_at: 4.0,
-        eye: Vec3::new(0.9, 1.15, 1.45),
-        target: Vec3::new(0.0, 0.22, 0.0),
+        eye: Vec3::new(0.75, 0.95, 1.2),
+        target: Vec3::new(0.0, 0.2, 0.0),
         fov_deg: 50.0,
         sim,
         drive: Some(Box::new(drive)),
         observe: Some(Box::new(observe)),
         free_after: HOSE_SECONDS,
-        labels: vec!["ball 0.3x water".into()],
+        labels: vec!["ball 0.5x water".into()],
     }
 }

@@ -2932,32 +2932,39 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
 }
 
 /// How water is coloured: by depth below the surface above it (`surface` at the top,
-/// `deep` from `depth` m down) and by speed (blending to `foam` at `foam_speed` m/s,
-/// so waves and spray light up), each in a few flat bands. Flat bands keep the
-/// pictures calm and the GIFs small; the depth shading shows the water's surface.
+/// `deep` from `depth` m down) and by speed (blending from `foam_from` m/s to `foam`
+/// at `foam_speed` m/s, so that waves and spray light up), each in a few flat bands.
+/// Flat bands keep the pictures calm and the GIFs small; the depth shading shows the
+/// water's surface.
 #[derive(Clone, Copy, Debug)]
 pub struct WaterColours {
     pub surface: Rgb,
     pub deep: Rgb,
     pub depth: f32,
     pub foam: Rgb,
+    pub foam_from: f32,
     pub foam_speed: f32,
     /// Width (m) of the columns in which the surface is found (the highest particle
     /// of each column of the floor's grid, or of each x band in a planar world).
     pub column: f32,
+    /// A fixed surface height (m) to measure depth from instead (calm water: its
+    /// bands then stay put from frame to frame).
+    pub level: Option<f32>,
 }
 
 impl WaterColours {
-    /// Resting water blue, deep blue 0.3 m down, foam white from 2 m/s, columns of
-    /// `column` m.
-    pub fn water(column: f32) -> WaterColours {
+    /// Surface blue, deep blue `depth` m down, foam from 0.8 m/s, white at 3 m/s,
+    /// columns of `column` m.
+    pub fn water(depth: f32, column: f32) -> WaterColours {
         WaterColours {
             surface: Rgb::hex(0x4a9ee0),
             deep: Rgb::hex(0x103a6e),
-            depth: 0.3,
+            depth,
             foam: Rgb::hex(0xe0f4ff),
-            foam_speed: 2.0,
+            foam_from: 0.8,
+            foam_speed: 3.0,
             column,
+            level: None,
         }
     }
 
@@ -2978,9 +2985,10 @@ impl WaterColours {
         x.iter()
             .zip(v)
             .map(|(&p, u)| {
-                let depth = top[&key(p)] - p.y;
-                let base = self.surface.lerp(self.deep, bands(depth / self.depth, 5.0));
-                base.lerp(self.foam, bands(u.length() / self.foam_speed, 4.0))
+                let depth = self.level.unwrap_or(top[&key(p)]) - p.y;
+                let base = self.surface.lerp(self.deep, bands(depth / self.depth, 4.0));
+                let foam = (u.length() - self.foam_from) / (self.foam_speed - self.foam_from);
+                base.lerp(self.foam, bands(foam, 3.0))
             })
             .collect()
     }
