@@ -8,8 +8,16 @@
 //! cargo run --release --example bench -- ropes_body --n 1000 --threads 2
 //! cargo run --release --example bench -- particles --n 100000 --threads 2
 //! cargo run --release --example bench -- cloth --n 256 --frames 60 --snapshot 50
+//! cargo run --release --example bench -- dam_break --n 32 --threads 2
 //! cargo run --release --example bench -- rings_2d --n 100 --threads 1
 //! ```
+//!
+//! `dam_break` (BENCHMARKS.md: 2 substeps × 2 iterations unless given, n = 16, 24 or
+//! 32, default 32) prints `ms_per_frame`, `mpi_per_s` (million particle-iterations per
+//! second: N × substeps × iterations × frames / seconds), `mean_density_ratio` and
+//! `max_density_ratio` after the last frame, and `front_0_25s`, `front_0_5s`,
+//! `front_1s` (m: the 99th percentile of the particles' x at those times; null when
+//! the run is shorter). Only the steps are timed.
 //!
 //! `cloth_body` and `ropes_body` are the same cloth and ropes built through the body
 //! builders (`World::add_cloth_grid`, `World::add_rope`), as a game builds them.
@@ -54,13 +62,16 @@ struct Options {
     iterations: u32,
     frames: u32,
     snapshot: u32,
+    /// Whether --substeps / --iterations were given (dam_break has its own defaults).
+    substeps_set: bool,
+    iterations_set: bool,
 }
 
 fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -70,6 +81,8 @@ fn parse() -> Result<Options, String> {
         iterations: 1,
         frames: 300,
         snapshot: 0,
+        substeps_set: false,
+        iterations_set: false,
     };
     while let Some(flag) = args.next() {
         let value = args.next().ok_or(format!("{flag} needs a value"))?;
@@ -81,8 +94,14 @@ fn parse() -> Result<Options, String> {
         match flag.as_str() {
             "--n" => o.n = Some(number()?),
             "--threads" => o.threads = number()?,
-            "--substeps" => o.substeps = number()?,
-            "--iterations" => o.iterations = number()?,
+            "--substeps" => {
+                o.substeps = number()?;
+                o.substeps_set = true;
+            }
+            "--iterations" => {
+                o.iterations = number()?;
+                o.iterations_set = true;
+            }
             "--frames" => o.frames = number()?,
             "--snapshot" => o.snapshot = number()?,
             "--solver" => {
@@ -99,6 +118,9 @@ fn parse() -> Result<Options, String> {
 }
 
 fn run(o: &Options) -> Result<String, String> {
+    if o.scene == "dam_break" {
+        return run_dam_break(o);
+    }
     let desc = sinew::WorldDesc {
         threads: o.threads,
         solver: o.solver,
@@ -144,7 +166,7 @@ fn run(o: &Options) -> Result<String, String> {
         }
         other => {
             return Err(format!(
-                "unknown scene {other}: expected cloth, ropes, cloth_body, ropes_body or particles"
+                "unknown scene {other}: expected cloth, ropes, cloth_body, ropes_body, particles or dam_break"
             ))
         }
     };
@@ -199,6 +221,63 @@ fn run(o: &Options) -> Result<String, String> {
         stats.fast,
         stats.bytes_per_particle(),
         snapshot,
+    ))
+}
+
+/// The `dam_break` scene (see the module doc).
+fn run_dam_break(o: &Options) -> Result<String, String> {
+    let n = o.n.unwrap_or(32);
+    if !(1..=128).contains(&n) {
+        return Err(format!("--n {n}: dam_break side must be in 1..=128"));
+    }
+    let desc = sinew::WorldDesc {
+        substeps: if o.substeps_set { o.substeps } else { 2 },
+        iterations: if o.iterations_set { o.iterations } else { 2 },
+        solver: o.solver,
+        ..scenes::dam_break_desc(o.threads)
+    };
+    let (mut scene, fluid) = scenes::dam_break(n, desc).map_err(|e| e.to_string())?;
+    let count = n * n * n;
+    let mut xs = vec![0.0f32; count as usize];
+    let mut fronts = [None::<f32>; 3];
+    let marks = [15u32, 30, 60];
+    let mut seconds = 0.0f64;
+    for frame in 1..=o.frames {
+        let start = Instant::now();
+        scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
+        seconds += start.elapsed().as_secs_f64();
+        if let Some(m) = marks.iter().position(|&f| f == frame) {
+            scene
+                .world
+                .read_fluid_particles(fluid, 1.0, |k, p| xs[k] = p.position.x)
+                .map_err(|e| e.to_string())?;
+            xs.sort_by(f32::total_cmp);
+            fronts[m] = Some(xs[((xs.len() - 1) as f64 * 0.99).round() as usize]);
+        }
+    }
+    let stats = scene.world.fluid_stats(fluid).map_err(|e| e.to_string())?;
+    let front = |f: Option<f32>| f.map_or("null".to_string(), |x| format!("{x:.4}"));
+    let iterations = count as u64 * (desc.substeps * desc.iterations * o.frames) as u64;
+    Ok(format!(
+        concat!(
+            "{{\"scene\":\"dam_break\",\"n\":{},\"particles\":{},\"threads\":{},",
+            "\"substeps\":{},\"iterations\":{},\"frames\":{},\"ms_per_frame\":{:.3},",
+            "\"mpi_per_s\":{:.2},\"mean_density_ratio\":{:.4},\"max_density_ratio\":{:.4},",
+            "\"front_0_25s\":{},\"front_0_5s\":{},\"front_1s\":{}}}"
+        ),
+        n,
+        count,
+        scene.world.threads(),
+        desc.substeps,
+        desc.iterations,
+        o.frames,
+        seconds * 1e3 / o.frames.max(1) as f64,
+        iterations as f64 / seconds / 1e6,
+        stats.mean_density_ratio,
+        stats.max_density_ratio,
+        front(fronts[0]),
+        front(fronts[1]),
+        front(fronts[2]),
     ))
 }
 

@@ -8,6 +8,8 @@
 //!   builders, as a game builds them (their links run in the bodies' link set).
 //! * [`particles`]: a block of particles falling into a box, colliding with each other
 //!   and with the walls (the collision pipeline).
+//! * [`dam_break`]: `dam_break_N`, a block of fluid collapsing in a tank (the fluid
+//!   solver's throughput; Position Based Fluids).
 //! * [`rings_2d`]: soft rings of different densities floating and sinking in water in
 //!   a planar world (fluids coupled two-way with bodies).
 //!
@@ -352,6 +354,85 @@ pub fn particles(count: u32, desc: WorldDesc) -> Result<Scene> {
         stretch_links: 0..0,
         constraints: count as u64,
     })
+}
+
+/// The world settings of [`dam_break`]: 2 substeps × 2 density iterations per frame,
+/// gravity (0, −9.81, 0), on `threads` threads.
+pub fn dam_break_desc(threads: u32) -> WorldDesc {
+    WorldDesc {
+        substeps: 2,
+        iterations: 2,
+        threads,
+        ..WorldDesc::default()
+    }
+}
+
+/// `dam_break_N` (BENCHMARKS.md): a block of n × n × n fluid particles on a cubic
+/// lattice of spacing s = 0.02 m, lowest particle at (s/2, s/2, s/2), at rest; h = 2s,
+/// ρ₀ = 1000 kg/m³, ε = 100 m⁻², s_corr k = 0.1, n = 4, Δq = 0.2h, XSPH c = 0.01, no
+/// vorticity; particle centres projected onto the tank's planes (y = 0, x = 0,
+/// x = 4a, z = 0, z = a with a = n s, no friction), open at the top. The block stands
+/// in the corner x, z ∈ [0, a] and collapses along +x. Use [`dam_break_desc`] for the
+/// benchmark's 2 substeps × 2 iterations. `constraints` counts one density constraint
+/// per particle. Returns the scene and its fluid.
+pub fn dam_break(n: u32, desc: WorldDesc) -> Result<(Scene, crate::FluidId)> {
+    assert!(n >= 1, "dam_break needs n >= 1");
+    let mut world = World::new(desc)?;
+    let s = 0.02f32;
+    let a = n as f32 * s;
+    let count = n * n * n;
+    let fluid = world.add_fluid(&crate::FluidDesc {
+        rest_density: 1000.0,
+        spacing: s,
+        smoothing_radius: 2.0 * s,
+        capacity: count,
+        relaxation: 100.0,
+        scorr_k: 0.1,
+        scorr_n: 4,
+        scorr_dq: 0.2,
+        viscosity: 0.01,
+        vorticity: 0.0,
+        collision_radius: 0.0,
+        ..crate::FluidDesc::default()
+    })?;
+    let positions: Vec<Vec3> = (0..count)
+        .map(|i| {
+            let (x, y, z) = (i % n, (i / n) % n, i / (n * n));
+            Vec3::new(x as f32 + 0.5, y as f32 + 0.5, z as f32 + 0.5) * s
+        })
+        .collect();
+    world.emit_fluid(fluid, &positions, None)?;
+    use std::f32::consts::FRAC_PI_2;
+    let walls = [
+        (Vec3::ZERO, crate::Quat::IDENTITY),
+        (Vec3::ZERO, crate::Quat::from_rotation_z(-FRAC_PI_2)),
+        (
+            Vec3::new(4.0 * a, 0.0, 0.0),
+            crate::Quat::from_rotation_z(FRAC_PI_2),
+        ),
+        (Vec3::ZERO, crate::Quat::from_rotation_x(FRAC_PI_2)),
+        (
+            Vec3::new(0.0, 0.0, a),
+            crate::Quat::from_rotation_x(-FRAC_PI_2),
+        ),
+    ];
+    for (position, rotation) in walls {
+        world.add_collider(&ColliderDesc {
+            shape: Shape::Plane,
+            position,
+            rotation,
+            ..ColliderDesc::default()
+        })?;
+    }
+    Ok((
+        Scene {
+            world,
+            stretch_constraints: 0..0,
+            stretch_links: 0..0,
+            constraints: count as u64,
+        },
+        fluid,
+    ))
 }
 
 /// Fluid particle spacing of the [`rings_2d`] scene (m).

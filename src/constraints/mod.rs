@@ -201,7 +201,12 @@ impl ConstraintSets {
     /// constraints (`breaking`), winches (`winch`), per-body damping,
     /// each set's end of substep (plastic flow of shape-matching clusters), the 2D
     /// plane.
-    pub(crate) fn end_substep(&mut self, particles: &mut Particles, h: f32) {
+    pub(crate) fn end_substep(
+        &mut self,
+        particles: &mut Particles,
+        h: f32,
+        exec: &crate::solver::parallel::Executor,
+    ) {
         self.break_overloaded(particles, h);
         self.advance_winches(particles, h);
         for (range, damping) in &self.damped {
@@ -213,6 +218,9 @@ impl ConstraintSets {
         for set in self.all_mut() {
             set.end_substep(particles);
         }
+        // Fluids: viscosity, vorticity, cohesion and adhesion (velocities).
+        let fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
+        solver.end_substep(fluids, particles, h, exec);
         if let Some(z) = self.planar {
             ring::flatten(particles, z);
         }
@@ -222,7 +230,26 @@ impl ConstraintSets {
     /// or a winch, which moves and unparks particles; breaking only removes
     /// constraints, and the sets' own `end_substep` only reads particles).
     pub(crate) fn end_substep_moves_particles(&self) -> bool {
-        !self.damped.is_empty() || self.planar.is_some() || !self.winches.is_empty()
+        !self.damped.is_empty()
+            || self.planar.is_some()
+            || !self.winches.is_empty()
+            || self.fluids.solver.is_active()
+    }
+
+    /// Start of a step: the fluid solver's constants, coupled solids and room
+    /// ([`fluid::solver::DensitySolver::prepare`]).
+    pub(crate) fn prepare_fluids(&mut self, particles: &Particles) -> crate::error::Result<()> {
+        let fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
+        solver.prepare(fluids, particles, self.planar)
+    }
+
+    /// Constraint projections the fluids cost per iteration (for the parallel region).
+    pub(crate) fn fluid_work(&self) -> usize {
+        if self.fluids.solver.is_active() {
+            self.fluids.solver.work(&self.fluids.fluids)
+        } else {
+            0
+        }
     }
 
     /// End of a step.

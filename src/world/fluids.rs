@@ -221,7 +221,10 @@ impl World {
     /// Start of a step: the emitters' particles (src/constraints/fluid/emit.rs).
     pub(crate) fn emit_fluids(&mut self, dt: f32) {
         let planar = self.sets.planar;
-        self.sets.fluids.emit(&mut self.particles, planar, dt);
+        let gravity = self.desc.gravity;
+        self.sets
+            .fluids
+            .emit(&mut self.particles, planar, gravity, dt);
     }
 
     /// End of a step: ages, lifetimes and kill volumes.
@@ -234,12 +237,14 @@ impl World {
     /// Turns the two-way coupling of a body's particles with every fluid on or off (on
     /// by default for particles with a radius).
     pub fn set_body_fluid_coupling(&mut self, body: BodyId, enabled: bool) -> Result<()> {
-        todo!("{body:?} {enabled}")
+        let range = self.bodies.get(body)?.particles.clone();
+        self.sets.fluids.solver.set_coupling(range, enabled)
     }
 
     /// The force (N) the fluids exerted on the body's particles in the last substep
     /// (buoyancy plus drag): Σ m_j Δx_j / h² over the body's particles.
     pub fn body_fluid_force(&self, body: BodyId) -> Result<Vec3> {
-        todo!("{body:?}")
+        let range = self.bodies.get(body)?.particles.clone();
+        Ok(self.sets.fluids.solver.force_on(range, self.last_h))
     }
 }

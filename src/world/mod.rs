@@ -443,6 +443,7 @@ impl World {
         };
         self.collision
             .begin_step(&self.particles, dt, h, &self.exec)?;
+        self.sets.prepare_fluids(&self.particles)?;
         let finite = step::step(
             &mut self.particles,
             &mut self.sets,

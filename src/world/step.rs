@@ -91,6 +91,7 @@ fn runs_in_parallel(
         || collision.max_speed > 0.0;
     exec.threads() > 1
         && (sets.projections() >= REGION_MIN_WORK
+            || sets.fluid_work() >= REGION_MIN_WORK
             || n >= PARALLEL_MIN_LIGHT_ITEMS
             || (collides && n >= PARALLEL_MIN_ITEMS))
 }
@@ -189,7 +190,7 @@ fn substeps(
                 finite = Finite::Checked;
             }
         }
-        sets.end_substep(particles, p.h);
+        sets.end_substep(particles, p.h, exec);
         collision.end_substep(particles, p.h, p.gravity, exec);
         if !last && !fused {
             before_predict(particles, aero, skin, s + 1);

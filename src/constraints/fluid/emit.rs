@@ -19,13 +19,18 @@
 //! point k mod L of layer k / L, L the lattice size. `rate` particles per second are
 //! due; the fraction left after a step carries to the next (`carry`). A nozzle passes
 //! at most speed·L/s particles per second (one layer each time the stream has moved one
-//! spacing); a higher rate is capped there, so the stream leaves at rest density and no
-//! two new particles overlap. The layers due in one step leave the nozzle one behind
-//! the other, `δ = speed·L/rate` apart along +z (the distance the stream moves between
-//! two layers, at least s): the newest at the disc, the oldest about speed·dt ahead,
-//! where the stream of the previous step starts. In a planar world the disc is the
-//! segment where it meets the plane: points at (k s) across the in-plane part of the
-//! axis, |k s| ≤ r, velocity speed times that in-plane part.
+//! spacing); a higher rate is capped there, so the stream leaves at rest density.
+//! Particles are emitted at the start of a step as if they had left the disc during
+//! the step before: the j-th particle due in a step (0-based, carry c before the step)
+//! became due τ_j = (j + 1 − c)/rate into it, and starts where it would be after
+//! flying t = dt − τ_j from the disc: speed·t along +z plus g t²/2, with velocity
+//! speed·(+z) + g t. Successive particles are then speed/rate apart along the stream,
+//! within a step and across steps (for a steady dt), and one lattice point's particles
+//! of two successive layers speed·L/rate ≥ s apart, so no two new particles are closer
+//! than the spacing and none starts behind the disc. In a planar world the disc is the
+//! //! segment where it meets the plane: points at (k s) across the in-plane part of the
+//! axis, |k s| ≤ r, velocity speed times that in-plane part (a nozzle facing straight
+//! out of the plane has none and emits nothing).
 //!
 //! **Box.** The box is cut into cells of at least the spacing (at most 2²⁰ per axis);
 //! the k-th particle takes cell `P_c(k mod C)` of C cells, `P_c` a pseudo-random
@@ -426,14 +431,12 @@ impl Emitter {
         f
     }
 
-    /// Position of the particle with sequence number `q`; `newest` is the sequence
-    /// number of the last particle emitted this step, `gap` the distance between two
-    /// nozzle layers (m).
-    fn point(&self, f: &Frame, spacing: f32, q: u64, newest: u64, gap: f32) -> Vec3 {
+    /// Position of the particle with sequence number `q`, `ahead` m along a nozzle's
+    /// axis from its disc.
+    fn point(&self, f: &Frame, spacing: f32, q: u64, ahead: f32) -> Vec3 {
         match self.desc.shape {
             EmitterShape::Nozzle { .. } => {
-                let (k, layer) = (q % f.size, q / f.size);
-                let ahead = (newest / f.size - layer) as f32 * gap;
+                let k = q % f.size;
                 match f.planar {
                     None => {
                         let rows = &self.rows;
@@ -482,14 +485,22 @@ impl Emitter {
     }
 
     /// Emits this step's particles into `fluid` (see the module doc).
-    fn emit(&mut self, fluid: &mut Fluid, p: &mut Particles, planar: Option<f32>, dt: f32) {
+    fn emit(
+        &mut self,
+        fluid: &mut Fluid,
+        p: &mut Particles,
+        planar: Option<f32>,
+        gravity: Vec3,
+        dt: f32,
+    ) {
         let s = fluid.desc.spacing;
         let f = self.frame(s, planar);
         let rate = (self.desc.rate as f64).min(f.flux);
         if rate <= 0.0 {
             return;
         }
-        let due = self.carry + rate * dt as f64;
+        let carry = self.carry;
+        let due = carry + rate * dt as f64;
         let whole = due.floor();
         self.carry = (due - whole).clamp(0.0, 1.0);
         let due = whole as u64;
@@ -524,20 +535,31 @@ impl Emitter {
             }
             fluid.scratch.sort_unstable();
         }
-        // The distance the stream moves between two layers (the speed along the
-        // nozzle's axis: its in-plane part in a planar world).
+        // The speed along the nozzle's axis (its in-plane part in a planar world).
         let speed = f.velocity.length() as f64;
-        let gap = (f.size as f64 * speed / rate).max(s as f64) as f32;
+        let (c, dt) = (carry, dt as f64);
+        let nozzle = matches!(self.desc.shape, EmitterShape::Nozzle { .. });
+        let g = if planar.is_some() {
+            Vec3::new(gravity.x, gravity.y, 0.0)
+        } else {
+            gravity
+        };
         let q0 = self.sequence;
-        let newest = q0.wrapping_add(n - 1);
         for j in 0..n {
             let q = q0.wrapping_add(j);
-            let x = self.point(&f, s, q, newest, gap);
+            // A nozzle's particle flew t seconds before the step (ballistically).
+            let t = if nozzle {
+                (dt - (j as f64 + 1.0 - c) / rate).max(0.0) as f32
+            } else {
+                0.0
+            };
+            let x = self.point(&f, s, q, (speed * t as f64) as f32) + g * (0.5 * t * t);
+            let v = f.velocity + g * t;
             if j < recycled {
                 let k = fluid.scratch[j as usize];
-                fluid.place(p, k, x, f.velocity);
+                fluid.place(p, k, x, v);
             } else {
-                fluid.spawn(p, x, f.velocity);
+                fluid.spawn(p, x, v);
             }
         }
         self.sequence = q0.wrapping_add(n);
@@ -680,7 +702,7 @@ impl FluidSet {
     }
 
     /// Start of a step: every emitter, in slot order, emits its due particles.
-    pub(crate) fn emit(&mut self, p: &mut Particles, planar: Option<f32>, dt: f32) {
+    pub(crate) fn emit(&mut self, p: &mut Particles, planar: Option<f32>, gravity: Vec3, dt: f32) {
         let FluidSet {
             fluids, emitters, ..
         } = self;
@@ -689,7 +711,7 @@ impl FluidSet {
                 continue;
             };
             if let Some(Some(f)) = fluids.get_mut(e.fluid as usize) {
-                e.emit(f, p, planar, dt);
+                e.emit(f, p, planar, gravity, dt);
             }
         }
     }
@@ -1034,6 +1056,83 @@ mod tests {
         let n = *rows.last().unwrap() as f32;
         let area = std::f32::consts::PI * 40.0 * 40.0;
         assert!((n - area).abs() < 0.02 * area, "{n} vs {area}");
+    }
+
+    /// Saves `set` and loads it back against `particles` particles.
+    fn round_trip(set: &FluidSet, particles: usize) -> Result<FluidSet> {
+        use crate::snapshot::codec::{Count, Fill};
+        let mut count = Count::default();
+        set.save_fluids(&mut Writer::new(&mut count));
+        let mut buf = vec![0u8; count.0];
+        let mut fill = Fill {
+            buf: &mut buf,
+            pos: 0,
+            hash: crate::snapshot::xxh64::Xxh64::new(0),
+        };
+        set.save_fluids(&mut Writer::new(&mut fill));
+        let hot = vec![Vec4::ZERO; particles];
+        let cx = LoadContext {
+            hot: &hot,
+            jacobi: false,
+        };
+        let mut loaded = FluidSet::default();
+        let mut r = Reader::new(&buf);
+        loaded.load_fluids(&mut r, &cx)?;
+        assert_eq!(r.remaining(), 0);
+        Ok(loaded)
+    }
+
+    /// A loaded fluid set equals the saved one, and every range, count, carry and
+    /// handle it holds is checked against the particles loaded.
+    #[test]
+    fn loading_checks_ranges_counts_and_carries() {
+        let mut set = FluidSet::default();
+        let desc = FluidDesc {
+            capacity: 10,
+            ..FluidDesc::default()
+        };
+        for first in [0, 10] {
+            set.reserve_fluid().unwrap();
+            let mut f = Fluid::new(desc, first, false).unwrap();
+            f.count = 4;
+            f.age[2] = 0.5;
+            set.insert_fluid(f);
+        }
+        let id = FluidId(encode(1, 0));
+        set.add_emitter(id, &EmitterDesc::default()).unwrap();
+        set.add_kill_volume(
+            id,
+            &KillVolumeDesc::Sphere {
+                center: Vec3::ZERO,
+                radius: 1.0,
+            },
+        )
+        .unwrap();
+        let back = round_trip(&set, 20).unwrap();
+        assert_eq!(back.fluids.len(), 2);
+        let f = back.fluids[1].as_ref().unwrap();
+        assert_eq!((f.first, f.count, f.age[2]), (10, 4, 0.5));
+        assert_eq!(
+            back.emitters[0].item.as_ref().unwrap().rows,
+            vec![0, 1, 4, 9, 12, 13]
+        );
+        // Fewer particles than the second fluid's range.
+        let e = round_trip(&set, 19).err().unwrap();
+        assert!(e.message.contains("fluid 1"), "{}", e.message);
+        // A count past the capacity, a carry outside [0, 1], overlapping ranges.
+        set.fluids[1].as_mut().unwrap().count = 11;
+        assert!(round_trip(&set, 20).is_err());
+        set.fluids[1].as_mut().unwrap().count = 4;
+        set.emitters[0].item.as_mut().unwrap().carry = 2.0;
+        assert!(round_trip(&set, 20).is_err());
+        set.emitters[0].item.as_mut().unwrap().carry = 0.5;
+        set.fluids[1].as_mut().unwrap().first = 5;
+        let e = round_trip(&set, 20).err().unwrap();
+        assert!(e.message.contains("overlap"), "{}", e.message);
+        set.fluids[1].as_mut().unwrap().first = 10;
+        // An emitter of a removed fluid.
+        set.fluids[1] = None;
+        assert!(round_trip(&set, 20).is_err());
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 pub mod desc;
 pub(crate) mod emit;
+mod grid;
 
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc};
 
@@ -160,6 +161,10 @@ impl crate::constraints::ConstraintSet for FluidSet {
         it: &crate::constraints::Iteration<'_>,
     ) {
         self.solver.project(&mut self.fluids, particles, it);
+    }
+
+    fn end_step(&mut self) {
+        self.solver.end_step(&mut self.fluids);
     }
 
     fn force(&self, _id: usize, _h: f32) -> f32 {
