@@ -369,7 +369,7 @@ fn main() -> ExitCode {
 /// `rings_2d` (`sinew::scenes::rings_2d`): soft rings floating and sinking in water in a
 /// planar world; `--n` is the tank's width in fluid columns (default 100: 3,000 fluid
 /// particles and four rings). Fields: `ms_per_frame`; `fluid_particles`;
-/// `mpart_iter_per_s` = fluid particles × substeps × iterations × frames / seconds /
+/// `mpi_per_s` = fluid particles × substeps × iterations × frames / seconds /
 /// 1e6; `mean_density_ratio` and `max_density_ratio` (ρ/ρ₀ over the water after the
 /// last frame); `ring_heights` (each ring's centre above the still water level, m,
 /// light to heavy: the light ones ride near 0, the heavy one lies on the floor).
@@ -411,7 +411,7 @@ fn rings_2d(o: &Options) -> Result<String, String> {
         concat!(
             "{{\"scene\":\"rings_2d\",\"n\":{},\"threads\":{},\"substeps\":{},",
             "\"iterations\":{},\"frames\":{},\"fluid_particles\":{},\"ms_per_frame\":{:.3},",
-            "\"mpart_iter_per_s\":{:.2},\"mean_density_ratio\":{:.4},",
+            "\"mpi_per_s\":{:.2},\"mean_density_ratio\":{:.4},",
             "\"max_density_ratio\":{:.4},\"ring_heights\":[{}]}}"
         ),
         n,

@@ -108,6 +108,14 @@ pub const RINGS_HEIGHTS: [&str; 4] = [
     "ring 2.00 centre above the water surface at the end (m)",
 ];
 pub const RINGS_SURFACE: &str = "water surface at the end (m above the floor)";
+/// Metric names: where Archimedes puts each light ring's centre above the surface (m):
+/// a circle of the ring's outer radius (R plus its particles' radius) whose density
+/// is the ring's mass over that circle's area ([`ring_archimedes_height`]).
+pub const RINGS_ARCHIMEDES: [&str; 3] = [
+    "ring 0.25 centre above the surface by Archimedes (m)",
+    "ring 0.50 centre above the surface by Archimedes (m)",
+    "ring 0.75 centre above the surface by Archimedes (m)",
+];
 pub const RINGS_PUSHED_LOW: &str = "pushed ring: lowest centre while held (m above the floor)";
 pub const RINGS_OUTSIDE: &str = "max over the run of the water's distance past the tank (m)";
 pub const RINGS_MEAN_DENSITY: &str = "water mean rho/rho0 at the end";
@@ -160,6 +168,18 @@ pub fn floating_circle_height(f: f32, r: f32) -> f32 {
         }
     }
     -(0.5 * (lo + hi)) as f32 * r
+}
+
+/// Where Archimedes puts the centre of a floating ring of density `density` (times
+/// the water's, by its radius R) above the surface (m): a circle of the ring's outer
+/// radius R + r (r: its particles' radius, which the water keeps clear of) and
+/// density `density` · (R / (R + r))².
+pub fn ring_archimedes_height(density: f32) -> f32 {
+    let (r, outer) = (
+        bench::RINGS_RADIUS,
+        bench::RINGS_RADIUS + bench::RINGS_PARTICLE_RADIUS,
+    );
+    floating_circle_height(density * (r / outer).powi(2), outer)
 }
 
 /// Centre (m) of particles `first..first+count`.
@@ -297,6 +317,10 @@ pub fn floating_rings() -> Scene {
             sim.set_metric(RINGS_SURFACE, surface as f64);
             for (k, c) in centres.iter().enumerate() {
                 sim.set_metric(RINGS_HEIGHTS[k], (c.y - surface) as f64);
+            }
+            for (k, name) in RINGS_ARCHIMEDES.iter().enumerate() {
+                let density = bench::RINGS_DENSITY[k];
+                sim.set_metric(name, ring_archimedes_height(density) as f64);
             }
             let stats = sim.world.fluid_stats(fluid).expect("fluid exists");
             sim.set_metric(RINGS_MEAN_DENSITY, stats.mean_density_ratio as f64);

@@ -17,11 +17,8 @@ use sinew::{
 use super::raster::{Painter, Rgb};
 use sinew::Shape as ColliderShape;
 
-// Listed in `all()` once the engine's fluid solver is in.
-#[allow(dead_code)]
 #[path = "fluids.rs"]
 mod fluids;
-#[allow(unused_imports)]
 pub use fluids::*;
 
 /// Frame rate of the simulation (Hz): one `World::step` per frame.
@@ -31,7 +28,6 @@ pub const G: f32 = 9.81;
 
 /// Something drawn each frame from the world's particles.
 #[derive(Clone, Debug)]
-#[allow(dead_code)]
 pub enum Shape {
     /// Particles `first..first+count` joined in order by tubes.
     Rope {
@@ -191,7 +187,6 @@ impl Sim {
         }
     }
 
-    #[allow(dead_code)]
     /// A scene around a world built elsewhere (a benchmark scene of `sinew::scenes`):
     /// every particle's mass is read back from the world (pinned and inert ones get 0),
     /// no links yet (adopt the bodies' with [`Sim::adopt_links`]).
@@ -215,7 +210,6 @@ impl Sim {
         }
     }
 
-    #[allow(dead_code)]
     /// Takes a fluid into the bookkeeping: its reserved particles get mass 0 here (the
     /// live ones count in [`Sim::energy`] through the readback, the others are inert).
     /// Returns its first reserved particle and capacity.
@@ -2589,6 +2583,9 @@ pub fn all() -> Vec<Scene> {
         torn_cloth(),
         crane(),
         bucket_snap(),
+        floating_rings(),
+        dam_break(),
+        hose(),
     ]
 }
 
