@@ -71,7 +71,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -166,7 +166,7 @@ fn run(o: &Options) -> Result<String, String> {
         }
         other => {
             return Err(format!(
-                "unknown scene {other}: expected cloth, ropes, cloth_body, ropes_body, particles or dam_break"
+                "unknown scene {other}: expected cloth, ropes, cloth_body, ropes_body, particles, dam_break or rings_2d"
             ))
         }
     };
