@@ -112,6 +112,52 @@
 #define SINEW_MAX_WINCH_SPEED 1000.0
 
 /**
+ * Largest particle capacity of one fluid.
+ */
+#define SINEW_MAX_FLUID_CAPACITY 4194304
+
+/**
+ * Smallest particle spacing of a fluid (m).
+ */
+#define SINEW_MIN_FLUID_SPACING 1.0e-3
+
+/**
+ * Largest particle spacing of a fluid (m).
+ */
+#define SINEW_MAX_FLUID_SPACING 10.0
+
+/**
+ * Largest rest density of a fluid (kg/m³; kg/m² in a planar world).
+ */
+#define SINEW_MAX_REST_DENSITY 1.0e5
+
+/**
+ * Largest smoothing radius, as a multiple of the spacing.
+ */
+#define SINEW_MAX_SMOOTHING_RATIO 4.0
+
+/**
+ * Largest emission rate of one emitter (particles/s).
+ */
+#define SINEW_MAX_EMIT_RATE 1.0e7
+
+/**
+ * Largest emitter speed (m/s).
+ */
+#define SINEW_MAX_EMIT_SPEED 1.0e3
+
+/**
+ * Largest lifetime of a fluid particle (s); 0 means forever.
+ */
+#define SINEW_MAX_FLUID_LIFETIME 1.0e6
+
+/**
+ * Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
+ * adhesion; the viscosity stays in [0, 1]).
+ */
+#define SINEW_MAX_FLUID_COEFFICIENT 1.0e3
+
+/**
  * Largest `max_steps` of `sinew_world_advance`.
  */
 #define SINEW_MAX_STEPS_PER_ADVANCE 1024
@@ -550,6 +596,61 @@ typedef uint32_t SinewRopeEnd;
 #endif // __cplusplus
 
 /**
+ * Values of `SinewEmitterDesc::shape` (crosses as `uint32_t`).
+ */
+enum SinewEmitterShape
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * A round nozzle of `radius` facing the emitter's local +Z (default).
+   */
+  SINEW_EMITTER_NOZZLE = 0,
+  /**
+   * A box of `half_extents` (rain, a spring).
+   */
+  SINEW_EMITTER_BOX = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewEmitterShape SinewEmitterShape;
+#else
+typedef uint32_t SinewEmitterShape;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of `SinewKillVolumeDesc::shape` (crosses as `uint32_t`).
+ */
+enum SinewKillVolumeShape
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * An oriented box: center, rotation, half_extents (default).
+   */
+  SINEW_KILL_VOLUME_BOX = 0,
+  /**
+   * A ball: center, radius.
+   */
+  SINEW_KILL_VOLUME_SPHERE = 1,
+  /**
+   * Everything below the plane through `center` with `normal` (the side the normal
+   * points away from).
+   */
+  SINEW_KILL_VOLUME_HALF_SPACE = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewKillVolumeShape SinewKillVolumeShape;
+#else
+typedef uint32_t SinewKillVolumeShape;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {
@@ -946,6 +1047,219 @@ typedef struct SinewBreakEvent {
    */
   struct SinewVec3 position;
 } SinewBreakEvent;
+
+/**
+ * A fluid (Position Based Fluids, Macklin & Müller 2013), for sinew_world_add_fluid
+ * and sinew_fluid_set_desc. Start from sinew_fluid_desc_default(). Field for field
+ * the Rust `FluidDesc`.
+ */
+typedef struct SinewFluidDesc {
+  /**
+   * Rest density ρ₀ (kg/m³; kg/m² per unit thickness in a planar world), in
+   * (0, SINEW_MAX_REST_DENSITY]; default 1000 (water).
+   */
+  float rest_density;
+  /**
+   * Particle spacing s (m), in [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING];
+   * default 0.05. Sets the particle mass ρ₀·s³ (ρ₀·s² in a planar world).
+   */
+  float spacing;
+  /**
+   * Smoothing radius h (m), in [spacing, 4·spacing]; 0 (default) = 2·spacing.
+   */
+  float smoothing_radius;
+  /**
+   * Particles reserved up front, 1..=SINEW_MAX_FLUID_CAPACITY; default 4096.
+   */
+  uint32_t capacity;
+  /**
+   * Constraint relaxation ε (m⁻²), in [0, 1e12]; 0 (default) = 0.04 / spacing².
+   */
+  float relaxation;
+  /**
+   * Artificial pressure k (dimensionless), default 0.1.
+   */
+  float scorr_k;
+  /**
+   * Artificial pressure exponent n, 1..=8, default 4.
+   */
+  uint32_t scorr_n;
+  /**
+   * Artificial pressure Δq as a fraction of h, in [0, 0.9], default 0.2.
+   */
+  float scorr_dq;
+  /**
+   * XSPH viscosity c (dimensionless), in [0, 1], default 0.01.
+   */
+  float viscosity;
+  /**
+   * Vorticity confinement (dimensionless), default 0 (off).
+   */
+  float vorticity;
+  /**
+   * Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0.
+   */
+  float cohesion;
+  /**
+   * Adhesion to solid particles (Akinci et al. 2013, dimensionless), default 0.
+   */
+  float adhesion;
+  /**
+   * Radius (m) with which the particles meet colliders, in [0, spacing]; negative
+   * (default -1) = spacing / 2.
+   */
+  float collision_radius;
+  /**
+   * Lifetime of an emitted particle (s), in [0, SINEW_MAX_FLUID_LIFETIME]; 0
+   * (default) = forever.
+   */
+  float lifetime;
+  /**
+   * 1 = an emitter on a full fluid removes the oldest particle, 0 (default) = the
+   * emission is skipped (counted in SinewFluidStats::refused).
+   */
+  uint32_t recycle_oldest;
+  /**
+   * Solid particles whose collision layers meet this mask couple with the fluid;
+   * default 0xFFFFFFFF (all).
+   */
+  uint32_t coupling_mask;
+  /**
+   * Set by sinew_fluid_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewFluidDesc;
+
+/**
+ * An emitter of a fluid (sinew_fluid_add_emitter, sinew_emitter_set). Start from
+ * sinew_emitter_desc_default().
+ */
+typedef struct SinewEmitterDesc {
+  /**
+   * A SinewEmitterShape, default SINEW_EMITTER_NOZZLE.
+   */
+  uint32_t shape;
+  /**
+   * Nozzle radius (m), in [0, SINEW_MAX_COORDINATE], default 0.1.
+   */
+  float radius;
+  /**
+   * Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (0.1, 0.1, 0.1).
+   */
+  struct SinewVec3 half_extents;
+  /**
+   * Centre (m, world), default (0, 0, 0).
+   */
+  struct SinewVec3 position;
+  /**
+   * Orientation (unit quaternion, normalised on input); a nozzle faces local +Z.
+   * Default identity.
+   */
+  struct SinewQuat rotation;
+  /**
+   * Speed (m/s) along the local +Z of each new particle, in [0,
+   * SINEW_MAX_EMIT_SPEED]; default 2.
+   */
+  float speed;
+  /**
+   * Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 1000.
+   */
+  float rate;
+  /**
+   * Set by sinew_emitter_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewEmitterDesc;
+
+/**
+ * A volume whose fluid particles are removed at the end of each step
+ * (sinew_fluid_add_kill_volume). Start from sinew_kill_volume_desc_default().
+ */
+typedef struct SinewKillVolumeDesc {
+  /**
+   * A SinewKillVolumeShape, default SINEW_KILL_VOLUME_BOX.
+   */
+  uint32_t shape;
+  /**
+   * Box or ball centre, or a point of the half-space's plane (m), default (0, 0, 0).
+   */
+  struct SinewVec3 center;
+  /**
+   * Box orientation (unit quaternion, normalised on input), default identity.
+   */
+  struct SinewQuat rotation;
+  /**
+   * Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (1, 1, 1).
+   */
+  struct SinewVec3 half_extents;
+  /**
+   * Ball radius (m, in [0, SINEW_MAX_COORDINATE]), default 1.
+   */
+  float radius;
+  /**
+   * Half-space normal (length in [0.5, 2], normalised on input), default (0, 1, 0).
+   */
+  struct SinewVec3 normal;
+  /**
+   * Set by sinew_kill_volume_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewKillVolumeDesc;
+
+/**
+ * A fluid handle (an id inside one world), passed by value. `id` 0 is the null
+ * handle; a removed fluid's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+ */
+typedef struct SinewFluid {
+  uint64_t id;
+} SinewFluid;
+
+/**
+ * Counters and density figures of a fluid (sinew_fluid_stats).
+ */
+typedef struct SinewFluidStats {
+  /**
+   * Live particles.
+   */
+  uint32_t count;
+  /**
+   * Reserved particles.
+   */
+  uint32_t capacity;
+  /**
+   * Particles emitted since the fluid was added (emitters and sinew_fluid_emit).
+   */
+  uint64_t emitted;
+  /**
+   * Particles removed since the fluid was added (kill volumes, lifetime, recycling,
+   * clears).
+   */
+  uint64_t removed;
+  /**
+   * Emissions skipped because the fluid was full.
+   */
+  uint64_t refused;
+  /**
+   * Mean and largest ρ/ρ₀ over the live particles after the last step (0 when
+   * empty).
+   */
+  float mean_density_ratio;
+  float max_density_ratio;
+} SinewFluidStats;
+
+/**
+ * An emitter handle (an id inside one world), passed by value; 0 is null.
+ */
+typedef struct SinewEmitter {
+  uint64_t id;
+} SinewEmitter;
+
+/**
+ * A kill-volume handle (an id inside one world), passed by value; 0 is null.
+ */
+typedef struct SinewKillVolume {
+  uint64_t id;
+} SinewKillVolume;
 
 /**
  * Per-particle weights against the skinned target. Defaults (no skinning):
@@ -2201,6 +2515,234 @@ SinewStatus sinew_world_add_shape_cluster(struct SinewWorld world,
 SinewStatus sinew_world_set_shape_cluster_stiffness(struct SinewWorld world,
                                                     uint32_t id,
                                                     float stiffness);
+
+/**
+ * A fluid desc with every field at its default (water: ρ₀ 1000 kg/m³, spacing 5 cm,
+ * 4096 particles).
+ */
+struct SinewFluidDesc sinew_fluid_desc_default(void);
+
+/**
+ * Writes sinew_fluid_desc_default() to `*out` (for bindings that avoid by-value structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewFluidDesc.
+ */
+SinewStatus sinew_fluid_desc_init(struct SinewFluidDesc *out);
+
+/**
+ * An emitter desc with every field at its default (a 10 cm nozzle at the origin
+ * facing +Z, 2 m/s, 1000 particles/s).
+ */
+struct SinewEmitterDesc sinew_emitter_desc_default(void);
+
+/**
+ * Writes sinew_emitter_desc_default() to `*out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewEmitterDesc.
+ */
+SinewStatus sinew_emitter_desc_init(struct SinewEmitterDesc *out);
+
+/**
+ * A kill-volume desc with every field at its default (a 2 m box at the origin).
+ */
+struct SinewKillVolumeDesc sinew_kill_volume_desc_default(void);
+
+/**
+ * Writes sinew_kill_volume_desc_default() to `*out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewKillVolumeDesc.
+ */
+SinewStatus sinew_kill_volume_desc_init(struct SinewKillVolumeDesc *out);
+
+/**
+ * Adds a fluid and reserves `desc->capacity` world particles for it (appended after
+ * the existing ones, all inert until emitted: no other index ever shifts);
+ * `*out_fluid` receives its handle.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewFluidDesc, `out_fluid` to one writable
+ * SinewFluid.
+ */
+SinewStatus sinew_world_add_fluid(struct SinewWorld world,
+                                  const struct SinewFluidDesc *desc,
+                                  struct SinewFluid *out_fluid);
+
+/**
+ * Removes a fluid: its particles become inert for good (their slots stay, so no
+ * index shifts); its emitters and kill volumes go with it; its handle becomes invalid.
+ */
+SinewStatus sinew_fluid_remove(struct SinewWorld world, struct SinewFluid fluid);
+
+/**
+ * Writes the number of fluids to `*out_count`.
+ *
+ * # Safety
+ * `out_count` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_fluid_count(struct SinewWorld world, uint32_t *out_count);
+
+/**
+ * Writes the fluid's settings to `*out_desc` (with the cookie, ready for
+ * sinew_fluid_set_desc).
+ *
+ * # Safety
+ * `out_desc` must be NULL or point to writable memory for one SinewFluidDesc.
+ */
+SinewStatus sinew_fluid_get_desc(struct SinewWorld world,
+                                 struct SinewFluid fluid,
+                                 struct SinewFluidDesc *out_desc);
+
+/**
+ * Changes a fluid's settings while it runs (next step on). `capacity` and `spacing`
+ * must stay as they are; every other field may change.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewFluidDesc.
+ */
+SinewStatus sinew_fluid_set_desc(struct SinewWorld world,
+                                 struct SinewFluid fluid,
+                                 const struct SinewFluidDesc *desc);
+
+/**
+ * Writes the fluid's reserved world particles, `first..first+capacity`, to
+ * `*out_first` and `*out_capacity`; the live ones are the first
+ * SinewFluidStats::count of them.
+ *
+ * # Safety
+ * `out_first` and `out_capacity` must point to one writable uint32_t each.
+ */
+SinewStatus sinew_fluid_particle_range(struct SinewWorld world,
+                                       struct SinewFluid fluid,
+                                       uint32_t *out_first,
+                                       uint32_t *out_capacity);
+
+/**
+ * Writes the fluid's counters and density figures to `*out_stats`.
+ *
+ * # Safety
+ * `out_stats` must be NULL or point to writable memory for one SinewFluidStats.
+ */
+SinewStatus sinew_fluid_stats(struct SinewWorld world,
+                              struct SinewFluid fluid,
+                              struct SinewFluidStats *out_stats);
+
+/**
+ * Emits `count` particles at `positions` (m) with `velocities` (m/s; NULL = at
+ * rest), all or none: more than the free capacity, or a non-finite or out-of-range
+ * value, is refused. `*out_first` receives the index (among the fluid's live
+ * particles) of the first new one.
+ *
+ * # Safety
+ * `positions` must point to `count` readable SinewVec3, `velocities` to `count` or be
+ * NULL, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_fluid_emit(struct SinewWorld world,
+                             struct SinewFluid fluid,
+                             const struct SinewVec3 *positions,
+                             const struct SinewVec3 *velocities,
+                             uint32_t count,
+                             uint32_t *out_first);
+
+/**
+ * Removes every live particle of the fluid (its slots stay reserved).
+ */
+SinewStatus sinew_fluid_clear(struct SinewWorld world, struct SinewFluid fluid);
+
+/**
+ * Adds an emitter to the fluid (it emits from the next step on); `*out_emitter`
+ * receives its handle.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewEmitterDesc, `out_emitter` to one writable
+ * SinewEmitter.
+ */
+SinewStatus sinew_fluid_add_emitter(struct SinewWorld world,
+                                    struct SinewFluid fluid,
+                                    const struct SinewEmitterDesc *desc,
+                                    struct SinewEmitter *out_emitter);
+
+/**
+ * Moves or retunes an emitter (a hose that follows the player); next step on.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewEmitterDesc.
+ */
+SinewStatus sinew_emitter_set(struct SinewWorld world,
+                              struct SinewEmitter emitter,
+                              const struct SinewEmitterDesc *desc);
+
+/**
+ * Removes an emitter; its handle becomes invalid.
+ */
+SinewStatus sinew_emitter_remove(struct SinewWorld world, struct SinewEmitter emitter);
+
+/**
+ * Adds a kill volume to the fluid: its particles inside are removed at the end of
+ * each step. `*out_volume` receives its handle.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewKillVolumeDesc, `out_volume` to one writable
+ * SinewKillVolume.
+ */
+SinewStatus sinew_fluid_add_kill_volume(struct SinewWorld world,
+                                        struct SinewFluid fluid,
+                                        const struct SinewKillVolumeDesc *desc,
+                                        struct SinewKillVolume *out_volume);
+
+/**
+ * Removes a kill volume; its handle becomes invalid.
+ */
+SinewStatus sinew_kill_volume_remove(struct SinewWorld world, struct SinewKillVolume volume);
+
+/**
+ * Copies the fluid's live particles, in order, into up to three strided buffers
+ * that each hold `capacity` elements (e.g. straight into a vertex buffer):
+ * `positions` (SinewVec3, m, interpolated between the start and the end of the last
+ * step by `alpha` in [0, 1] as in sinew_world_read_interpolated_positions; stride
+ * 12..=SINEW_MAX_STRIDE_BYTES), `velocities` (SinewVec3, m/s; stride 12..) and
+ * `density_ratios` (float ρ/ρ₀; stride 4..=SINEW_MAX_STRIDE_BYTES). A NULL buffer is
+ * skipped (its stride is ignored). `*out_count` receives the number of live
+ * particles. More live particles than `capacity` is SINEW_ERROR_OUT_OF_RANGE, and
+ * nothing is written; with every buffer NULL the call only counts (capacity is not
+ * checked).
+ *
+ * # Safety
+ * Each non-NULL buffer must point to `(capacity-1)*stride + element size` writable
+ * bytes; `out_count` to one writable uint32_t.
+ */
+SinewStatus sinew_fluid_read_particles(struct SinewWorld world,
+                                       struct SinewFluid fluid,
+                                       float alpha,
+                                       uint32_t capacity,
+                                       void *positions,
+                                       uint32_t position_stride,
+                                       void *velocities,
+                                       uint32_t velocity_stride,
+                                       void *density_ratios,
+                                       uint32_t density_stride,
+                                       uint32_t *out_count);
+
+/**
+ * Turns the two-way coupling of a body's particles with every fluid on (`enabled` =
+ * 1, the default for particles with a radius) or off (0).
+ */
+SinewStatus sinew_body_set_fluid_coupling(struct SinewWorld world,
+                                          struct SinewBody body,
+                                          uint32_t enabled);
+
+/**
+ * Writes the force (N) the fluids exerted on the body in the last substep (buoyancy
+ * plus drag) to `*out_force`.
+ *
+ * # Safety
+ * `out_force` must be NULL or point to one writable SinewVec3.
+ */
+SinewStatus sinew_body_fluid_force(struct SinewWorld world,
+                                   struct SinewBody body,
+                                   struct SinewVec3 *out_force);
 
 /**
  * Fixed step with an accumulator: adds `frame_dt` seconds (the frame's real time,

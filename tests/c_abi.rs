@@ -9,6 +9,8 @@
 //! * `bodies_from_c`: `tests/c/bodies_test.c`, the families, bodies and attachments.
 //! * `collisions_from_c`: `tests/c/collision_test.c` the same way (colliders, contact
 //!   readback, pick and grab).
+//! * `fluids_from_c`: `tests/c/fluid_test.c` (fluids, emitters, kill volumes, the
+//!   strided readback).
 //! * `readme_c_example_compiles_and_runs`: the README's C example.
 //! * `header_compiles_as_c99` / `_c11` / `_cpp17`: the header alone is valid,
 //!   warning-free (`-Wall -Wextra -Werror -pedantic`) C99, C11 and C++17.
@@ -204,6 +206,19 @@ fn collisions_from_c() {
     assert!(
         stdout.contains(", 0 failed"),
         "collision_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+/// tests/c/fluid_test.c: fluid descs, emission and the interleaved readback, free fall
+/// of a lone fluid particle against its closed form, an emitter's rate, a kill plane,
+/// bad fluid input.
+#[test]
+fn fluids_from_c() {
+    let src = manifest_dir().join("tests/c/fluid_test.c");
+    let stdout = compile_and_run_c(&src, "fluid_test", Link::Shared);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "fluid_test exited 0 but did not report its summary:\n{stdout}"
     );
 }
 

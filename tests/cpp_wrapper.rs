@@ -12,6 +12,8 @@
 //!   `tests/cpp/interpolation_test.cpp` (World::advance, interpolated reads).
 //! * `cpp_render` / `cpp_render_asan_ubsan`: `tests/cpp/render_test.cpp`
 //!   (sinew_render.hpp: the Unreal scene proxy's engine-neutral render data).
+//! * `cpp_fluids` / `cpp_fluids_asan_ubsan`: `tests/cpp/fluid_test.cpp` (sinew_fluid.hpp:
+//!   fluids, emitters, kill volumes, the strided readback, body coupling).
 //! * `cpp_headers_are_self_contained_without_exceptions_or_rtti`: every header of
 //!   bindings/cpp compiles on its own with `-fno-exceptions -fno-rtti` (how Unreal
 //!   builds modules by default).
@@ -369,6 +371,19 @@ fn cpp_render() {
 #[test]
 fn cpp_render_asan_ubsan() {
     run_checks("render_test.cpp", "render_test_asan_ubsan", ASAN_UBSAN);
+}
+
+/// tests/cpp/fluid_test.cpp: sinew_fluid.hpp (descs, emission, the readback into vectors
+/// and an interleaved vertex buffer, free fall, an emitter's rate, a kill plane, body
+/// coupling, bad input), plain and under ASan/UBSan.
+#[test]
+fn cpp_fluids() {
+    run_checks("fluid_test.cpp", "fluid_test", &[]);
+}
+
+#[test]
+fn cpp_fluids_asan_ubsan() {
+    run_checks("fluid_test.cpp", "fluid_test_asan_ubsan", ASAN_UBSAN);
 }
 
 /// The headers of bindings/cpp, sorted.

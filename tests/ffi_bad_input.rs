@@ -1297,6 +1297,8 @@ fn forces_cases() -> Vec<Case> {
 
 #[path = "bad_input/bodies.rs"]
 mod bodies_cases;
+#[path = "bad_input/fluids.rs"]
+mod fluid_cases;
 #[path = "bad_input/skinning.rs"]
 mod skinning_cases;
 #[path = "bad_input/wind.rs"]
@@ -1343,6 +1345,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(tearing_cases::tables());
     tables.extend(interpolation_cases::tables());
     tables.extend(tasks_cases::tables());
+    tables.extend(fluid_cases::tables());
     tables
 }
 
@@ -1500,6 +1503,7 @@ fn every_exported_function_is_covered() {
     .into_iter()
     .chain(bodies_cases::INFALLIBLE)
     .chain(wind_cases::INFALLIBLE)
+    .chain(fluid_cases::INFALLIBLE)
     {
         covered.insert(f.to_string());
     }

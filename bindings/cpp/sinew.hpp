@@ -549,6 +549,8 @@ struct PressureBodyDesc : detail::DescSetters<PressureBodyDesc, SinewPressureBod
     }
 };
 
+class Fluid; // sinew_fluid.hpp
+
 namespace detail {
 /// What World and Body share: the move-only owner of one library handle `H` (`id` 0 =
 /// empty), which `Self::destroy(H)` gives back to the library. The derived destructor
@@ -695,6 +697,12 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
     Result<void> set_damping(float per_second) {
         return detail::to_result(sinew_body_set_damping(world_, handle_, per_second));
     }
+    /// Turns the two-way coupling of the body's particles with every fluid on (the
+    /// default for particles with a radius) or off (sinew_fluid.hpp).
+    Result<void> set_fluid_coupling(bool enabled);
+    /// The force (N) the fluids exerted on the body in the last substep: buoyancy plus
+    /// drag (sinew_fluid.hpp).
+    Result<Vec3> fluid_force() const;
     /// Sets the overpressure factor ((0, 100]) of a pressure soft body.
     Result<void> set_pressure(float overpressure) {
         return detail::to_result(sinew_body_set_pressure(world_, handle_, overpressure));
@@ -1485,6 +1493,14 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
                                       [&](Span<float> out) { return read_family_forces(family, range.first, out); });
     }
 
+    // --- fluids (sinew_fluid.hpp) ----------------------------------------------------
+
+    /// Adds a fluid (start `desc` from sinew::FluidDesc) and reserves desc.capacity
+    /// particles for it, inert until emitted.
+    Result<Fluid> add_fluid(const SinewFluidDesc& desc);
+    /// Number of fluids.
+    Result<uint32_t> fluid_count() const;
+
     // --- wind ----------------------------------------------------------------------
 
     /// The library's default air and wind (start from it).
@@ -1745,5 +1761,7 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
 };
 
 } // namespace sinew
+
+#include "sinew_fluid.hpp"
 
 #endif // SINEW_HPP

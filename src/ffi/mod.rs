@@ -11,6 +11,7 @@ pub mod collision;
 pub mod constraints;
 pub mod edit;
 pub mod families;
+pub mod fluids;
 pub mod handles;
 pub mod interpolation;
 pub mod particles;

@@ -6,6 +6,7 @@
 #include "sinew.hpp"
 #include "sinew_cloth.hpp"
 #include "sinew_colliders.hpp"
+#include "sinew_fluid.hpp"
 #include "sinew_rope.hpp"
 #include "sinew_render.hpp"
 #include "sinew_scene.hpp"
@@ -61,4 +62,11 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
     (void)w->read_interpolated_positions(0, 0.5f, sinew::Span<float[3]>(arr, 1));
     (void)body.read_interpolated_positions(0.5f, v);
     (void)body.read_interpolated_positions(0.5f, sinew::Span<FVector3fLike>(v));
+    sinew::Fluid fluid = std::move(w->add_fluid(sinew::FluidDesc().with_capacity(4))).value();
+    (void)fluid.emit(v);
+    (void)fluid.emit(cv, cv);
+    (void)fluid.read_particles(0.5f, v);
+    (void)fluid.read_particles(1.0f, sinew::Span<FVector3fLike>(v), sinew::Span<FVector3fLike>(v),
+                               sinew::Span<float>(f));
+    (void)body.fluid_force();
 }

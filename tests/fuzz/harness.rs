@@ -74,6 +74,17 @@ use sinew::ffi::families::{
     sinew_world_pressure_volume, sinew_world_read_family_forces, sinew_world_ring_area,
     sinew_world_set_planar, sinew_world_set_shape_cluster_stiffness,
 };
+use sinew::ffi::fluids::{
+    sinew_body_fluid_force, sinew_body_set_fluid_coupling, sinew_emitter_desc_default,
+    sinew_emitter_desc_init, sinew_emitter_remove, sinew_emitter_set, sinew_fluid_add_emitter,
+    sinew_fluid_add_kill_volume, sinew_fluid_clear, sinew_fluid_desc_default,
+    sinew_fluid_desc_init, sinew_fluid_emit, sinew_fluid_get_desc, sinew_fluid_particle_range,
+    sinew_fluid_read_particles, sinew_fluid_remove, sinew_fluid_set_desc, sinew_fluid_stats,
+    sinew_kill_volume_desc_default, sinew_kill_volume_desc_init, sinew_kill_volume_remove,
+    sinew_world_add_fluid, sinew_world_fluid_count, SinewEmitter, SinewEmitterDesc, SinewFluid,
+    SinewFluidDesc, SinewFluidStats, SinewKillVolume, SinewKillVolumeDesc,
+    SINEW_MAX_FLUID_CAPACITY,
+};
 use sinew::ffi::interpolation::{
     sinew_body_read_interpolated_positions, sinew_world_advance,
     sinew_world_read_interpolated_positions, SINEW_MAX_STEPS_PER_ADVANCE,
@@ -549,6 +560,9 @@ struct WorldState {
     pressure_ids: u32,
     ring_ids: u32,
     cluster_ids: u32,
+    fluids: Vec<SinewFluid>,
+    emitters: Vec<SinewEmitter>,
+    volumes: Vec<SinewKillVolume>,
     history: Vec<String>,
 }
 
@@ -692,6 +706,29 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_world_read_interpolated_positions",
     "sinew_body_read_interpolated_positions",
     "sinew_world_set_task_system",
+    "sinew_fluid_desc_default",
+    "sinew_fluid_desc_init",
+    "sinew_emitter_desc_default",
+    "sinew_emitter_desc_init",
+    "sinew_kill_volume_desc_default",
+    "sinew_kill_volume_desc_init",
+    "sinew_world_add_fluid",
+    "sinew_fluid_remove",
+    "sinew_world_fluid_count",
+    "sinew_fluid_get_desc",
+    "sinew_fluid_set_desc",
+    "sinew_fluid_particle_range",
+    "sinew_fluid_stats",
+    "sinew_fluid_emit",
+    "sinew_fluid_clear",
+    "sinew_fluid_add_emitter",
+    "sinew_emitter_set",
+    "sinew_emitter_remove",
+    "sinew_fluid_add_kill_volume",
+    "sinew_kill_volume_remove",
+    "sinew_fluid_read_particles",
+    "sinew_body_set_fluid_coupling",
+    "sinew_body_fluid_force",
 ];
 
 /// A host task system for the fuzzer: runs every range inside `enqueue`, one item at a
@@ -1053,6 +1090,9 @@ impl<'a> Session<'a> {
             pressure_ids: self.live[i].pressure_ids,
             ring_ids: self.live[i].ring_ids,
             cluster_ids: self.live[i].cluster_ids,
+            fluids: self.live[i].fluids.clone(),
+            emitters: self.live[i].emitters.clone(),
+            volumes: self.live[i].volumes.clone(),
             history: Vec::new(),
         })
         .unwrap_or_default()
@@ -1263,6 +1303,142 @@ impl<'a> Session<'a> {
             d.internal_cookie ^= 1;
         }
         d
+    }
+
+    /// A fluid desc: small capacities (the world stays small), valid values up to
+    /// the limits, sometimes one field out of range.
+    fn desc_fluid(&mut self) -> SinewFluidDesc {
+        let g = &mut self.g;
+        let mut d = sinew_fluid_desc_default();
+        d.capacity = 1 + g.below(200) as u32;
+        d.spacing = [0.02, 0.05, 0.1, 0.5][g.below(4) as usize];
+        d.rest_density = [1000.0, 800.0, 1.0, 1e5][g.below(4) as usize];
+        if g.pct(30) {
+            d.smoothing_radius = d.spacing * (1.0 + 3.0 * g.unit());
+        }
+        d.viscosity = g.float(0.0, 1.0);
+        d.vorticity = if g.pct(70) { 0.0 } else { g.float(0.0, 10.0) };
+        d.cohesion = if g.pct(70) { 0.0 } else { g.float(0.0, 10.0) };
+        d.adhesion = if g.pct(70) { 0.0 } else { g.float(0.0, 10.0) };
+        d.scorr_n = 1 + g.below(8) as u32;
+        d.scorr_dq = g.float(0.0, 0.9);
+        d.lifetime = if g.pct(70) { 0.0 } else { g.float(0.0, 5.0) };
+        d.recycle_oldest = g.below(2) as u32;
+        d.coupling_mask = [u32::MAX, 0, 1][g.below(3) as usize];
+        if g.pct(10) {
+            match g.below(8) {
+                0 => d.rest_density = g.float(-1.0, 0.0),
+                1 => d.spacing = [0.0, 1e-4, 20.0, f32::NAN][g.below(4) as usize],
+                2 => d.capacity = [0, SINEW_MAX_FLUID_CAPACITY + 1, u32::MAX][g.below(3) as usize],
+                3 => d.smoothing_radius = d.spacing * 0.5,
+                4 => d.recycle_oldest = 2 + g.below(5) as u32,
+                5 => d.scorr_n = [0, 9, u32::MAX][g.below(3) as usize],
+                6 => d.collision_radius = g.float(1.0, 100.0),
+                _ => d.internal_cookie ^= 1,
+            }
+        }
+        d
+    }
+
+    /// An emitter desc near the origin, sometimes malformed.
+    fn desc_emitter(&mut self) -> SinewEmitterDesc {
+        let g = &mut self.g;
+        let mut d = sinew_emitter_desc_default();
+        d.shape = if g.pct(95) {
+            g.below(2) as u32
+        } else {
+            2 + g.below(5) as u32
+        };
+        d.radius = g.float(0.0, 0.3);
+        d.half_extents = g.vec3(0.3);
+        d.position = g.vec3(2.0);
+        d.rotation = g.quat();
+        d.speed = g.float(0.0, 10.0);
+        d.rate = g.float(0.0, 2000.0);
+        if g.pct(5) {
+            d.internal_cookie ^= 1;
+        }
+        d
+    }
+
+    /// A kill-volume desc near the origin, sometimes malformed.
+    fn desc_kill_volume(&mut self) -> SinewKillVolumeDesc {
+        let g = &mut self.g;
+        let mut d = sinew_kill_volume_desc_default();
+        d.shape = if g.pct(95) {
+            g.below(3) as u32
+        } else {
+            3 + g.below(5) as u32
+        };
+        d.center = g.vec3(3.0);
+        d.rotation = g.quat();
+        d.half_extents = g.vec3(1.0);
+        d.radius = g.float(0.0, 1.0);
+        d.normal = g.vec3(1.0);
+        if g.pct(5) {
+            d.internal_cookie ^= 1;
+        }
+        d
+    }
+
+    fn fluid(&mut self, s: &WorldState) -> SinewFluid {
+        if !s.fluids.is_empty() && self.g.pct(90) {
+            s.fluids[self.g.below(s.fluids.len() as u64) as usize]
+        } else {
+            SinewFluid {
+                id: [0, self.g.u64(), 1, 1 << 32 | 1][self.g.below(4) as usize],
+            }
+        }
+    }
+
+    fn emitter(&mut self, s: &WorldState) -> SinewEmitter {
+        if !s.emitters.is_empty() && self.g.pct(90) {
+            s.emitters[self.g.below(s.emitters.len() as u64) as usize]
+        } else {
+            SinewEmitter {
+                id: [0, self.g.u64(), 1][self.g.below(3) as usize],
+            }
+        }
+    }
+
+    fn kill_volume(&mut self, s: &WorldState) -> SinewKillVolume {
+        if !s.volumes.is_empty() && self.g.pct(90) {
+            s.volumes[self.g.below(s.volumes.len() as u64) as usize]
+        } else {
+            SinewKillVolume {
+                id: [0, self.g.u64(), 1][self.g.below(3) as usize],
+            }
+        }
+    }
+
+    /// The live particle count of `f` (0 when the call fails).
+    fn fluid_live(w: SinewWorld, f: SinewFluid) -> u32 {
+        let mut st = SinewFluidStats::default();
+        // SAFETY: a live local.
+        if unsafe { sinew_fluid_stats(w, f, &mut st) } == SINEW_OK {
+            st.count
+        } else {
+            0
+        }
+    }
+
+    /// A strided buffer for the fluid readback: NULL sometimes (skipped), else
+    /// `capacity` elements of `element` bytes every `stride`.
+    fn readback_buffer(&mut self, capacity: u32, element: u32) -> (Vec<u8>, u32, bool) {
+        let null = self.g.pct(25);
+        let stride = match self.g.below(100) {
+            0..=59 => element,
+            60..=84 => element + 4 * self.g.below(5) as u32,
+            85..=94 => [0, element - 1, 1, 3][self.g.below(4) as usize],
+            _ if capacity <= 1 => [u32::MAX, 1 << 21, 1 << 20][self.g.below(3) as usize],
+            _ => 64,
+        };
+        let len = if stride < element || stride > 1 << 20 {
+            element as usize * (capacity as usize).clamp(1, MAX_BUF)
+        } else {
+            (capacity.max(1) as usize - 1) * stride as usize + element as usize
+        };
+        (vec![SENTINEL; len], stride, null)
     }
 
     /// The particle count of `b` (a skinning array's length), sometimes off by one.
@@ -2449,6 +2625,231 @@ impl<'a> Session<'a> {
                         sinew_world_read_attachment_forces(w, first, c, o.ptr()),
                         o.untouched(),
                     )
+                }
+                // ---- fluids ---------------------------------------------------------
+                "sinew_fluid_desc_default" => {
+                    let _ = sinew_fluid_desc_default();
+                    Outcome::new(SINEW_OK, true)
+                }
+                "sinew_fluid_desc_init" => {
+                    let mut o = out1!(SinewFluidDesc);
+                    ok_or(sinew_fluid_desc_init(o.ptr()), o.untouched())
+                }
+                "sinew_emitter_desc_default" => {
+                    let _ = sinew_emitter_desc_default();
+                    Outcome::new(SINEW_OK, true)
+                }
+                "sinew_emitter_desc_init" => {
+                    let mut o = out1!(SinewEmitterDesc);
+                    ok_or(sinew_emitter_desc_init(o.ptr()), o.untouched())
+                }
+                "sinew_kill_volume_desc_default" => {
+                    let _ = sinew_kill_volume_desc_default();
+                    Outcome::new(SINEW_OK, true)
+                }
+                "sinew_kill_volume_desc_init" => {
+                    let mut o = out1!(SinewKillVolumeDesc);
+                    ok_or(sinew_kill_volume_desc_init(o.ptr()), o.untouched())
+                }
+                "sinew_world_add_fluid" => {
+                    let d = self.desc_fluid();
+                    let d = Input::new(&mut self.g, vec![d]);
+                    let mut o = out1!(SinewFluid);
+                    let st = sinew_world_add_fluid(w, d.ptr(), o.ptr());
+                    if st == SINEW_OK {
+                        let f = o.get(0);
+                        if let Some(i) = wi {
+                            self.live[i].fluids.push(f);
+                        }
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_fluid_remove" => {
+                    let f = self.fluid(&s);
+                    Outcome::new(sinew_fluid_remove(w, f), true)
+                }
+                "sinew_world_fluid_count" => {
+                    let mut o = out1!(u32);
+                    ok_or(sinew_world_fluid_count(w, o.ptr()), o.untouched())
+                }
+                "sinew_fluid_get_desc" => {
+                    let f = self.fluid(&s);
+                    let mut o = out1!(SinewFluidDesc);
+                    let st = sinew_fluid_get_desc(w, f, o.ptr());
+                    if st == SINEW_OK && self.g.pct(50) {
+                        // Feed it straight back, sometimes retuned.
+                        let mut d = o.get(0);
+                        d.viscosity = self.g.float(0.0, 1.0);
+                        d.cohesion = if self.g.pct(50) {
+                            0.0
+                        } else {
+                            self.g.float(0.0, 5.0)
+                        };
+                        let back = sinew_fluid_set_desc(w, f, &d);
+                        if back == SINEW_ERROR_INTERNAL {
+                            return Outcome::new(back, true);
+                        }
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_fluid_set_desc" => {
+                    let f = self.fluid(&s);
+                    let d = self.desc_fluid();
+                    let d = Input::new(&mut self.g, vec![d]);
+                    Outcome::new(sinew_fluid_set_desc(w, f, d.ptr()), true)
+                }
+                "sinew_fluid_particle_range" => {
+                    let f = self.fluid(&s);
+                    let mut a = out1!(u32);
+                    let mut b = out1!(u32);
+                    let st = sinew_fluid_particle_range(w, f, a.ptr(), b.ptr());
+                    ok_or(st, a.untouched() && b.untouched())
+                }
+                "sinew_fluid_stats" => {
+                    let f = self.fluid(&s);
+                    let mut o = out1!(SinewFluidStats);
+                    ok_or(sinew_fluid_stats(w, f, o.ptr()), o.untouched())
+                }
+                "sinew_fluid_emit" => {
+                    let f = self.fluid(&s);
+                    let count = self.g.count(40);
+                    let len = (count as usize).min(MAX_BUF);
+                    let centre = self.g.vec3(2.0);
+                    let spacing = 0.02 + 0.1 * self.g.unit();
+                    let mut p: Vec<SinewVec3> = (0..len)
+                        .map(|k| SinewVec3 {
+                            x: centre.x + spacing * (k % 4) as f32,
+                            y: centre.y + spacing * ((k / 4) % 4) as f32,
+                            z: centre.z + spacing * (k / 16) as f32,
+                        })
+                        .collect();
+                    if len > 0 && self.g.pct(5) {
+                        let k = self.g.below(len as u64) as usize;
+                        p[k] = self.g.vec3(3e9);
+                    }
+                    let v: Vec<SinewVec3> = (0..len).map(|_| self.g.vec3(5.0)).collect();
+                    let p = Input::new(&mut self.g, p);
+                    let v = if self.g.pct(40) {
+                        None
+                    } else {
+                        Some(Input::new(&mut self.g, v))
+                    };
+                    let vp = v.as_ref().map_or(std::ptr::null(), |v| v.ptr());
+                    let count = if p.is_valid() && v.as_ref().is_none_or(|v| v.is_valid()) {
+                        count.min(len as u32)
+                    } else {
+                        count
+                    };
+                    let mut o = out1!(u32);
+                    ok_or(
+                        sinew_fluid_emit(w, f, p.ptr(), vp, count, o.ptr()),
+                        o.untouched(),
+                    )
+                }
+                "sinew_fluid_clear" => {
+                    let f = self.fluid(&s);
+                    Outcome::new(sinew_fluid_clear(w, f), true)
+                }
+                "sinew_fluid_add_emitter" => {
+                    let f = self.fluid(&s);
+                    let d = self.desc_emitter();
+                    let d = Input::new(&mut self.g, vec![d]);
+                    let mut o = out1!(SinewEmitter);
+                    let st = sinew_fluid_add_emitter(w, f, d.ptr(), o.ptr());
+                    if st == SINEW_OK {
+                        let e = o.get(0);
+                        if let Some(i) = wi {
+                            self.live[i].emitters.push(e);
+                        }
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_emitter_set" => {
+                    let e = self.emitter(&s);
+                    let d = self.desc_emitter();
+                    let d = Input::new(&mut self.g, vec![d]);
+                    Outcome::new(sinew_emitter_set(w, e, d.ptr()), true)
+                }
+                "sinew_emitter_remove" => {
+                    let e = self.emitter(&s);
+                    Outcome::new(sinew_emitter_remove(w, e), true)
+                }
+                "sinew_fluid_add_kill_volume" => {
+                    let f = self.fluid(&s);
+                    let d = self.desc_kill_volume();
+                    let d = Input::new(&mut self.g, vec![d]);
+                    let mut o = out1!(SinewKillVolume);
+                    let st = sinew_fluid_add_kill_volume(w, f, d.ptr(), o.ptr());
+                    if st == SINEW_OK {
+                        let k = o.get(0);
+                        if let Some(i) = wi {
+                            self.live[i].volumes.push(k);
+                        }
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_kill_volume_remove" => {
+                    let k = self.kill_volume(&s);
+                    Outcome::new(sinew_kill_volume_remove(w, k), true)
+                }
+                "sinew_fluid_read_particles" => {
+                    let f = self.fluid(&s);
+                    let live = Self::fluid_live(w, f);
+                    let capacity = match self.g.below(100) {
+                        0..=79 => live + self.g.below(3) as u32,
+                        80..=89 => live.saturating_sub(1),
+                        _ => self.g.below(MAX_BUF as u64) as u32,
+                    }
+                    .min(MAX_BUF as u32);
+                    let alpha = if self.g.pct(90) {
+                        self.g.unit()
+                    } else {
+                        self.g.float(-1.0, 2.0)
+                    };
+                    let (mut pb, ps, pn) = self.readback_buffer(capacity, 12);
+                    let (mut vb, vs, vn) = self.readback_buffer(capacity, 12);
+                    let (mut db, ds, dn) = self.readback_buffer(capacity, 4);
+                    let ptr = |b: &mut Vec<u8>, null: bool| -> *mut c_void {
+                        if null {
+                            std::ptr::null_mut()
+                        } else {
+                            b.as_mut_ptr().cast()
+                        }
+                    };
+                    let (pp, vp, dp) = (ptr(&mut pb, pn), ptr(&mut vb, vn), ptr(&mut db, dn));
+                    let mut o = out1!(u32);
+                    let st = sinew_fluid_read_particles(
+                        w,
+                        f,
+                        alpha,
+                        capacity,
+                        pp,
+                        ps,
+                        vp,
+                        vs,
+                        dp,
+                        ds,
+                        o.ptr(),
+                    );
+                    let untouched = [&pb, &vb, &db]
+                        .iter()
+                        .all(|b| b.iter().all(|&x| x == SENTINEL))
+                        && o.untouched();
+                    ok_or(st, untouched)
+                }
+                "sinew_body_set_fluid_coupling" => {
+                    let b = self.body(&s);
+                    let on = if self.g.pct(95) {
+                        self.g.below(2) as u32
+                    } else {
+                        2 + self.g.below(10) as u32
+                    };
+                    Outcome::new(sinew_body_set_fluid_coupling(w, b, on), true)
+                }
+                "sinew_body_fluid_force" => {
+                    let b = self.body(&s);
+                    let mut o = out1!(SinewVec3);
+                    ok_or(sinew_body_fluid_force(w, b, o.ptr()), o.untouched())
                 }
                 // ---- wind and aerodynamics ------------------------------------------
                 "sinew_wind_desc_default" => {

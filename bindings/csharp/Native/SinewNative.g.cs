@@ -17,6 +17,9 @@
 //   sinew_cloth_grid_desc_default -> sinew_cloth_grid_desc_init
 //   sinew_tet_body_desc_default -> sinew_tet_body_desc_init
 //   sinew_pressure_body_desc_default -> sinew_pressure_body_desc_init
+//   sinew_fluid_desc_default -> sinew_fluid_desc_init
+//   sinew_emitter_desc_default -> sinew_emitter_desc_init
+//   sinew_kill_volume_desc_default -> sinew_kill_volume_desc_init
 //   sinew_wind_desc_default -> sinew_wind_desc_init
 //   sinew_wind_zone_desc_default -> sinew_wind_zone_desc_init
 //   sinew_world_desc_default -> sinew_world_desc_init
@@ -193,6 +196,29 @@ namespace Sinew.Native
         RopeStart = 0,
         /// <summary>The rope's last particle (its <c>end</c>).</summary>
         RopeEnd = 1,
+    }
+
+    /// <summary>Values of <c>SinewEmitterDesc::shape</c> (crosses as <c>uint32_t</c>).</summary>
+    public enum SinewEmitterShape : uint
+    {
+        /// <summary>A round nozzle of <c>radius</c> facing the emitter's local +Z (default).</summary>
+        EmitterNozzle = 0,
+        /// <summary>A box of <c>half_extents</c> (rain, a spring).</summary>
+        EmitterBox = 1,
+    }
+
+    /// <summary>Values of <c>SinewKillVolumeDesc::shape</c> (crosses as <c>uint32_t</c>).</summary>
+    public enum SinewKillVolumeShape : uint
+    {
+        /// <summary>An oriented box: center, rotation, half_extents (default).</summary>
+        KillVolumeBox = 0,
+        /// <summary>A ball: center, radius.</summary>
+        KillVolumeSphere = 1,
+        /// <summary>
+        /// Everything below the plane through <c>center</c> with <c>normal</c> (the side the normal
+        /// points away from).
+        /// </summary>
+        KillVolumeHalfSpace = 2,
     }
 
     /// <summary>
@@ -510,6 +536,171 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    /// A fluid (Position Based Fluids, Macklin &amp; Müller 2013), for sinew_world_add_fluid
+    /// and sinew_fluid_set_desc. Start from sinew_fluid_desc_default(). Field for field
+    /// the Rust <c>FluidDesc</c>.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewFluidDesc
+    {
+        /// <summary>
+        /// Rest density ρ₀ (kg/m³; kg/m² per unit thickness in a planar world), in
+        /// (0, SINEW_MAX_REST_DENSITY]; default 1000 (water).
+        /// </summary>
+        public float rest_density;
+        /// <summary>
+        /// Particle spacing s (m), in [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING];
+        /// default 0.05. Sets the particle mass ρ₀·s³ (ρ₀·s² in a planar world).
+        /// </summary>
+        public float spacing;
+        /// <summary>Smoothing radius h (m), in [spacing, 4·spacing]; 0 (default) = 2·spacing.</summary>
+        public float smoothing_radius;
+        /// <summary>Particles reserved up front, 1..=SINEW_MAX_FLUID_CAPACITY; default 4096.</summary>
+        public uint capacity;
+        /// <summary>Constraint relaxation ε (m⁻²), in [0, 1e12]; 0 (default) = 0.04 / spacing².</summary>
+        public float relaxation;
+        /// <summary>Artificial pressure k (dimensionless), default 0.1.</summary>
+        public float scorr_k;
+        /// <summary>Artificial pressure exponent n, 1..=8, default 4.</summary>
+        public uint scorr_n;
+        /// <summary>Artificial pressure Δq as a fraction of h, in [0, 0.9], default 0.2.</summary>
+        public float scorr_dq;
+        /// <summary>XSPH viscosity c (dimensionless), in [0, 1], default 0.01.</summary>
+        public float viscosity;
+        /// <summary>Vorticity confinement (dimensionless), default 0 (off).</summary>
+        public float vorticity;
+        /// <summary>Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0.</summary>
+        public float cohesion;
+        /// <summary>Adhesion to solid particles (Akinci et al. 2013, dimensionless), default 0.</summary>
+        public float adhesion;
+        /// <summary>
+        /// Radius (m) with which the particles meet colliders, in [0, spacing]; negative
+        /// (default -1) = spacing / 2.
+        /// </summary>
+        public float collision_radius;
+        /// <summary>
+        /// Lifetime of an emitted particle (s), in [0, SINEW_MAX_FLUID_LIFETIME]; 0
+        /// (default) = forever.
+        /// </summary>
+        public float lifetime;
+        /// <summary>
+        /// 1 = an emitter on a full fluid removes the oldest particle, 0 (default) = the
+        /// emission is skipped (counted in SinewFluidStats::refused).
+        /// </summary>
+        public uint recycle_oldest;
+        /// <summary>
+        /// Solid particles whose collision layers meet this mask couple with the fluid;
+        /// default 0xFFFFFFFF (all).
+        /// </summary>
+        public uint coupling_mask;
+        /// <summary>Set by sinew_fluid_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// An emitter of a fluid (sinew_fluid_add_emitter, sinew_emitter_set). Start from
+    /// sinew_emitter_desc_default().
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewEmitterDesc
+    {
+        /// <summary>A SinewEmitterShape, default SINEW_EMITTER_NOZZLE.</summary>
+        public uint shape;
+        /// <summary>Nozzle radius (m), in [0, SINEW_MAX_COORDINATE], default 0.1.</summary>
+        public float radius;
+        /// <summary>Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (0.1, 0.1, 0.1).</summary>
+        public SinewVec3 half_extents;
+        /// <summary>Centre (m, world), default (0, 0, 0).</summary>
+        public SinewVec3 position;
+        /// <summary>
+        /// Orientation (unit quaternion, normalised on input); a nozzle faces local +Z.
+        /// Default identity.
+        /// </summary>
+        public SinewQuat rotation;
+        /// <summary>
+        /// Speed (m/s) along the local +Z of each new particle, in [0,
+        /// SINEW_MAX_EMIT_SPEED]; default 2.
+        /// </summary>
+        public float speed;
+        /// <summary>Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 1000.</summary>
+        public float rate;
+        /// <summary>Set by sinew_emitter_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// A volume whose fluid particles are removed at the end of each step
+    /// (sinew_fluid_add_kill_volume). Start from sinew_kill_volume_desc_default().
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewKillVolumeDesc
+    {
+        /// <summary>A SinewKillVolumeShape, default SINEW_KILL_VOLUME_BOX.</summary>
+        public uint shape;
+        /// <summary>Box or ball centre, or a point of the half-space's plane (m), default (0, 0, 0).</summary>
+        public SinewVec3 center;
+        /// <summary>Box orientation (unit quaternion, normalised on input), default identity.</summary>
+        public SinewQuat rotation;
+        /// <summary>Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (1, 1, 1).</summary>
+        public SinewVec3 half_extents;
+        /// <summary>Ball radius (m, in [0, SINEW_MAX_COORDINATE]), default 1.</summary>
+        public float radius;
+        /// <summary>Half-space normal (length in [0.5, 2], normalised on input), default (0, 1, 0).</summary>
+        public SinewVec3 normal;
+        /// <summary>Set by sinew_kill_volume_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// A fluid handle (an id inside one world), passed by value. <c>id</c> 0 is the null
+    /// handle; a removed fluid's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewFluid
+    {
+        public ulong id;
+    }
+
+    /// <summary>Counters and density figures of a fluid (sinew_fluid_stats).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewFluidStats
+    {
+        /// <summary>Live particles.</summary>
+        public uint count;
+        /// <summary>Reserved particles.</summary>
+        public uint capacity;
+        /// <summary>Particles emitted since the fluid was added (emitters and sinew_fluid_emit).</summary>
+        public ulong emitted;
+        /// <summary>
+        /// Particles removed since the fluid was added (kill volumes, lifetime, recycling,
+        /// clears).
+        /// </summary>
+        public ulong removed;
+        /// <summary>Emissions skipped because the fluid was full.</summary>
+        public ulong refused;
+        /// <summary>
+        /// Mean and largest ρ/ρ₀ over the live particles after the last step (0 when
+        /// empty).
+        /// </summary>
+        public float mean_density_ratio;
+        public float max_density_ratio;
+    }
+
+    /// <summary>An emitter handle (an id inside one world), passed by value; 0 is null.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewEmitter
+    {
+        public ulong id;
+    }
+
+    /// <summary>A kill-volume handle (an id inside one world), passed by value; 0 is null.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewKillVolume
+    {
+        public ulong id;
+    }
+
+    /// <summary>
     /// Per-particle weights against the skinned target. Defaults (no skinning):
     /// max_distance -1, backstop_radius 0, backstop_distance 0, drive_compliance -1.
     /// </summary>
@@ -725,6 +916,36 @@ namespace Sinew.Native
 
         /// <summary>Largest winch speed (m/s).</summary>
         public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
+
+        /// <summary>Largest particle capacity of one fluid.</summary>
+        public const uint SINEW_MAX_FLUID_CAPACITY = 4194304;
+
+        /// <summary>Smallest particle spacing of a fluid (m).</summary>
+        public const float SINEW_MIN_FLUID_SPACING = 1.0e-3f;
+
+        /// <summary>Largest particle spacing of a fluid (m).</summary>
+        public const float SINEW_MAX_FLUID_SPACING = 10.0f;
+
+        /// <summary>Largest rest density of a fluid (kg/m³; kg/m² in a planar world).</summary>
+        public const float SINEW_MAX_REST_DENSITY = 1.0e5f;
+
+        /// <summary>Largest smoothing radius, as a multiple of the spacing.</summary>
+        public const float SINEW_MAX_SMOOTHING_RATIO = 4.0f;
+
+        /// <summary>Largest emission rate of one emitter (particles/s).</summary>
+        public const float SINEW_MAX_EMIT_RATE = 1.0e7f;
+
+        /// <summary>Largest emitter speed (m/s).</summary>
+        public const float SINEW_MAX_EMIT_SPEED = 1.0e3f;
+
+        /// <summary>Largest lifetime of a fluid particle (s); 0 means forever.</summary>
+        public const float SINEW_MAX_FLUID_LIFETIME = 1.0e6f;
+
+        /// <summary>
+        /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
+        /// adhesion; the viscosity stays in [0, 1]).
+        /// </summary>
+        public const float SINEW_MAX_FLUID_COEFFICIENT = 1.0e3f;
 
         /// <summary>Largest <c>max_steps</c> of <c>sinew_world_advance</c>.</summary>
         public const uint SINEW_MAX_STEPS_PER_ADVANCE = 1024;
@@ -1493,6 +1714,161 @@ namespace Sinew.Native
         /// <summary>Sets the stiffness (in [0, 1]) of shape-matching cluster <c>id</c>.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_shape_cluster_stiffness(SinewWorld world, uint id, float stiffness);
+
+        /// <summary>Writes sinew_fluid_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewFluidDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_desc_init(SinewFluidDesc* @out);
+
+        /// <summary>Writes sinew_emitter_desc_default() to <c>*out</c>.</summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewEmitterDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_emitter_desc_init(SinewEmitterDesc* @out);
+
+        /// <summary>Writes sinew_kill_volume_desc_default() to <c>*out</c>.</summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewKillVolumeDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_kill_volume_desc_init(SinewKillVolumeDesc* @out);
+
+        /// <summary>
+        /// Adds a fluid and reserves <c>desc-&gt;capacity</c> world particles for it (appended after
+        /// the existing ones, all inert until emitted: no other index ever shifts);
+        /// <c>*out_fluid</c> receives its handle.
+        /// </summary>
+        /// <remarks>
+        /// <c>desc</c> must point to a readable SinewFluidDesc, <c>out_fluid</c> to one writable
+        /// SinewFluid.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_add_fluid(SinewWorld world, SinewFluidDesc* desc, SinewFluid* out_fluid);
+
+        /// <summary>
+        /// Removes a fluid: its particles become inert for good (their slots stay, so no
+        /// index shifts); its emitters and kill volumes go with it; its handle becomes invalid.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_remove(SinewWorld world, SinewFluid fluid);
+
+        /// <summary>Writes the number of fluids to <c>*out_count</c>.</summary>
+        /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_fluid_count(SinewWorld world, uint* out_count);
+
+        /// <summary>
+        /// Writes the fluid's settings to <c>*out_desc</c> (with the cookie, ready for
+        /// sinew_fluid_set_desc).
+        /// </summary>
+        /// <remarks><c>out_desc</c> must be NULL or point to writable memory for one SinewFluidDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_get_desc(SinewWorld world, SinewFluid fluid, SinewFluidDesc* out_desc);
+
+        /// <summary>
+        /// Changes a fluid's settings while it runs (next step on). <c>capacity</c> and <c>spacing</c>
+        /// must stay as they are; every other field may change.
+        /// </summary>
+        /// <remarks><c>desc</c> must point to a readable SinewFluidDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_set_desc(SinewWorld world, SinewFluid fluid, SinewFluidDesc* desc);
+
+        /// <summary>
+        /// Writes the fluid's reserved world particles, <c>first..first+capacity</c>, to
+        /// <c>*out_first</c> and <c>*out_capacity</c>; the live ones are the first
+        /// SinewFluidStats::count of them.
+        /// </summary>
+        /// <remarks><c>out_first</c> and <c>out_capacity</c> must point to one writable uint32_t each.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_particle_range(SinewWorld world, SinewFluid fluid, uint* out_first, uint* out_capacity);
+
+        /// <summary>Writes the fluid's counters and density figures to <c>*out_stats</c>.</summary>
+        /// <remarks><c>out_stats</c> must be NULL or point to writable memory for one SinewFluidStats.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_stats(SinewWorld world, SinewFluid fluid, SinewFluidStats* out_stats);
+
+        /// <summary>
+        /// Emits <c>count</c> particles at <c>positions</c> (m) with <c>velocities</c> (m/s; NULL = at
+        /// rest), all or none: more than the free capacity, or a non-finite or out-of-range
+        /// value, is refused. <c>*out_first</c> receives the index (among the fluid's live
+        /// particles) of the first new one.
+        /// </summary>
+        /// <remarks>
+        /// <c>positions</c> must point to <c>count</c> readable SinewVec3, <c>velocities</c> to <c>count</c> or be
+        /// NULL, <c>out_first</c> to one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_emit(SinewWorld world, SinewFluid fluid, SinewVec3* positions, SinewVec3* velocities, uint count, uint* out_first);
+
+        /// <summary>Removes every live particle of the fluid (its slots stay reserved).</summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_clear(SinewWorld world, SinewFluid fluid);
+
+        /// <summary>
+        /// Adds an emitter to the fluid (it emits from the next step on); <c>*out_emitter</c>
+        /// receives its handle.
+        /// </summary>
+        /// <remarks>
+        /// <c>desc</c> must point to a readable SinewEmitterDesc, <c>out_emitter</c> to one writable
+        /// SinewEmitter.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_add_emitter(SinewWorld world, SinewFluid fluid, SinewEmitterDesc* desc, SinewEmitter* out_emitter);
+
+        /// <summary>Moves or retunes an emitter (a hose that follows the player); next step on.</summary>
+        /// <remarks><c>desc</c> must point to a readable SinewEmitterDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_emitter_set(SinewWorld world, SinewEmitter emitter, SinewEmitterDesc* desc);
+
+        /// <summary>Removes an emitter; its handle becomes invalid.</summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_emitter_remove(SinewWorld world, SinewEmitter emitter);
+
+        /// <summary>
+        /// Adds a kill volume to the fluid: its particles inside are removed at the end of
+        /// each step. <c>*out_volume</c> receives its handle.
+        /// </summary>
+        /// <remarks>
+        /// <c>desc</c> must point to a readable SinewKillVolumeDesc, <c>out_volume</c> to one writable
+        /// SinewKillVolume.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_add_kill_volume(SinewWorld world, SinewFluid fluid, SinewKillVolumeDesc* desc, SinewKillVolume* out_volume);
+
+        /// <summary>Removes a kill volume; its handle becomes invalid.</summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_kill_volume_remove(SinewWorld world, SinewKillVolume volume);
+
+        /// <summary>
+        /// Copies the fluid's live particles, in order, into up to three strided buffers
+        /// that each hold <c>capacity</c> elements (e.g. straight into a vertex buffer):
+        /// <c>positions</c> (SinewVec3, m, interpolated between the start and the end of the last
+        /// step by <c>alpha</c> in [0, 1] as in sinew_world_read_interpolated_positions; stride
+        /// 12..=SINEW_MAX_STRIDE_BYTES), <c>velocities</c> (SinewVec3, m/s; stride 12..) and
+        /// <c>density_ratios</c> (float ρ/ρ₀; stride 4..=SINEW_MAX_STRIDE_BYTES). A NULL buffer is
+        /// skipped (its stride is ignored). <c>*out_count</c> receives the number of live
+        /// particles. More live particles than <c>capacity</c> is SINEW_ERROR_OUT_OF_RANGE, and
+        /// nothing is written; with every buffer NULL the call only counts (capacity is not
+        /// checked).
+        /// </summary>
+        /// <remarks>
+        /// Each non-NULL buffer must point to <c>(capacity-1)*stride + element size</c> writable
+        /// bytes; <c>out_count</c> to one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_read_particles(SinewWorld world, SinewFluid fluid, float alpha, uint capacity, void* positions, uint position_stride, void* velocities, uint velocity_stride, void* density_ratios, uint density_stride, uint* out_count);
+
+        /// <summary>
+        /// Turns the two-way coupling of a body's particles with every fluid on (<c>enabled</c> =
+        /// 1, the default for particles with a radius) or off (0).
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_fluid_coupling(SinewWorld world, SinewBody body, uint enabled);
+
+        /// <summary>
+        /// Writes the force (N) the fluids exerted on the body in the last substep (buoyancy
+        /// plus drag) to <c>*out_force</c>.
+        /// </summary>
+        /// <remarks><c>out_force</c> must be NULL or point to one writable SinewVec3.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_fluid_force(SinewWorld world, SinewBody body, SinewVec3* out_force);
 
         /// <summary>
         /// Fixed step with an accumulator: adds <c>frame_dt</c> seconds (the frame's real time,

@@ -1,0 +1,335 @@
+// sinew_fluid.hpp: fluids in the C++ wrapper (included by sinew.hpp; include either).
+// Position Based Fluids coupled two-way with every solid particle that has a radius.
+//
+// * sinew::FluidDesc / EmitterDesc / KillVolumeDesc start at the library's defaults
+//   (cookie included) and have chainable setters; the library checks every field.
+// * sinew::Fluid, Emitter and KillVolume are plain handles (like SinewCollider): no
+//   RAII, copyable; remove() gives them back. After their world or fluid is gone every
+//   call fails with Status::InvalidHandle (handles are generation-checked).
+// * World::add_fluid / fluid_count, Body::set_fluid_coupling / fluid_force are
+//   declared in sinew.hpp and defined here.
+#ifndef SINEW_FLUID_HPP
+#define SINEW_FLUID_HPP
+
+#include "sinew.hpp"
+
+namespace sinew {
+
+/// The shape of an emitter (`SinewEmitterShape`).
+enum class EmitterShape : uint32_t {
+    Nozzle = SINEW_EMITTER_NOZZLE,
+    Box = SINEW_EMITTER_BOX,
+};
+
+/// The shape of a kill volume (`SinewKillVolumeShape`).
+enum class KillVolumeShape : uint32_t {
+    Box = SINEW_KILL_VOLUME_BOX,
+    Sphere = SINEW_KILL_VOLUME_SPHERE,
+    HalfSpace = SINEW_KILL_VOLUME_HALF_SPACE,
+};
+
+/// Counters (live, capacity, emitted, removed, refused) and the mean and largest ρ/ρ₀.
+using FluidStats = SinewFluidStats;
+
+/// A fluid's settings: a SinewFluidDesc that starts at sinew_fluid_desc_default()
+/// (water: ρ₀ 1000 kg/m³, spacing 5 cm, 4096 particles). Fields: rest_density (kg/m³),
+/// spacing (m), smoothing_radius (m, 0 = 2·spacing), capacity, relaxation (m⁻²),
+/// scorr_k / scorr_n / scorr_dq, viscosity, vorticity, cohesion, adhesion,
+/// collision_radius (m, negative = spacing / 2), lifetime (s, 0 = forever),
+/// recycle_oldest (0 or 1), coupling_mask.
+struct FluidDesc : detail::DescSetters<FluidDesc, SinewFluidDesc> {
+    FluidDesc() noexcept : DescSetters(sinew_fluid_desc_default()) {}
+    /// From a desc the library wrote (Fluid::desc()).
+    explicit FluidDesc(const SinewFluidDesc& d) noexcept : DescSetters(d) {}
+    FluidDesc& with_rest_density(float kg_per_m3) noexcept {
+        rest_density = kg_per_m3;
+        return *this;
+    }
+    FluidDesc& with_spacing(float metres) noexcept {
+        spacing = metres;
+        return *this;
+    }
+    FluidDesc& with_smoothing_radius(float metres) noexcept {
+        smoothing_radius = metres;
+        return *this;
+    }
+    FluidDesc& with_capacity(uint32_t particles) noexcept {
+        capacity = particles;
+        return *this;
+    }
+    FluidDesc& with_viscosity(float c) noexcept {
+        viscosity = c;
+        return *this;
+    }
+    FluidDesc& with_vorticity(float e) noexcept {
+        vorticity = e;
+        return *this;
+    }
+    FluidDesc& with_cohesion(float gamma) noexcept {
+        cohesion = gamma;
+        return *this;
+    }
+    FluidDesc& with_adhesion(float beta) noexcept {
+        adhesion = beta;
+        return *this;
+    }
+    FluidDesc& with_collision_radius(float metres) noexcept {
+        collision_radius = metres;
+        return *this;
+    }
+    FluidDesc& with_lifetime(float seconds) noexcept {
+        lifetime = seconds;
+        return *this;
+    }
+    FluidDesc& with_recycle_oldest(bool on) noexcept {
+        recycle_oldest = on ? 1u : 0u;
+        return *this;
+    }
+    FluidDesc& with_coupling_mask(uint32_t layers) noexcept {
+        coupling_mask = layers;
+        return *this;
+    }
+};
+
+/// An emitter's settings, from sinew_emitter_desc_default() (a 10 cm nozzle at the
+/// origin facing +Z, 2 m/s, 1000 particles/s).
+struct EmitterDesc : detail::DescSetters<EmitterDesc, SinewEmitterDesc> {
+    EmitterDesc() noexcept : DescSetters(sinew_emitter_desc_default()) {}
+    /// A round nozzle of `radius_m` facing the emitter's local +Z.
+    EmitterDesc& nozzle(float radius_m) noexcept {
+        shape = SINEW_EMITTER_NOZZLE;
+        radius = radius_m;
+        return *this;
+    }
+    /// A box of `half` extents (m) in the emitter's frame.
+    EmitterDesc& box(const Vec3& half) noexcept {
+        shape = SINEW_EMITTER_BOX;
+        half_extents = half;
+        return *this;
+    }
+    /// Centre (m) and orientation (unit quaternion).
+    EmitterDesc& at(const Vec3& centre, const Quat& orientation = Quat{0.0f, 0.0f, 0.0f, 1.0f}) noexcept {
+        position = centre;
+        rotation = orientation;
+        return *this;
+    }
+    EmitterDesc& with_speed(float metres_per_second) noexcept {
+        speed = metres_per_second;
+        return *this;
+    }
+    EmitterDesc& with_rate(float particles_per_second) noexcept {
+        rate = particles_per_second;
+        return *this;
+    }
+};
+
+/// A kill volume's settings, from sinew_kill_volume_desc_default() (a 2 m box).
+struct KillVolumeDesc : detail::DescSetters<KillVolumeDesc, SinewKillVolumeDesc> {
+    KillVolumeDesc() noexcept : DescSetters(sinew_kill_volume_desc_default()) {}
+    static KillVolumeDesc box(const Vec3& centre, const Vec3& half,
+                              const Quat& orientation = Quat{0.0f, 0.0f, 0.0f, 1.0f}) noexcept {
+        KillVolumeDesc d;
+        d.shape = SINEW_KILL_VOLUME_BOX;
+        d.center = centre;
+        d.half_extents = half;
+        d.rotation = orientation;
+        return d;
+    }
+    static KillVolumeDesc sphere(const Vec3& centre, float radius_m) noexcept {
+        KillVolumeDesc d;
+        d.shape = SINEW_KILL_VOLUME_SPHERE;
+        d.center = centre;
+        d.radius = radius_m;
+        return d;
+    }
+    /// Everything on the side of the plane through `point` that `normal` points away from.
+    static KillVolumeDesc half_space(const Vec3& point, const Vec3& normal_dir) noexcept {
+        KillVolumeDesc d;
+        d.shape = SINEW_KILL_VOLUME_HALF_SPACE;
+        d.center = point;
+        d.normal = normal_dir;
+        return d;
+    }
+};
+
+/// An emitter of a fluid (a plain handle).
+class Emitter {
+  public:
+    Emitter() noexcept = default;
+    Emitter(SinewWorld world, SinewEmitter emitter) noexcept : world_(world), handle_(emitter) {}
+    SinewEmitter handle() const noexcept { return handle_; }
+    bool valid() const noexcept { return handle_.id != 0; }
+    /// Moves or retunes the emitter; next step on.
+    Result<void> set(const SinewEmitterDesc& desc) {
+        return detail::to_result(sinew_emitter_set(world_, handle_, &desc));
+    }
+    /// Removes the emitter; its handle becomes invalid.
+    Result<void> remove() { return detail::to_result(sinew_emitter_remove(world_, handle_)); }
+
+  private:
+    SinewWorld world_{0};
+    SinewEmitter handle_{0};
+};
+
+/// A kill volume of a fluid (a plain handle).
+class KillVolume {
+  public:
+    KillVolume() noexcept = default;
+    KillVolume(SinewWorld world, SinewKillVolume volume) noexcept : world_(world), handle_(volume) {}
+    SinewKillVolume handle() const noexcept { return handle_; }
+    bool valid() const noexcept { return handle_.id != 0; }
+    /// Removes the kill volume; its handle becomes invalid.
+    Result<void> remove() { return detail::to_result(sinew_kill_volume_remove(world_, handle_)); }
+
+  private:
+    SinewWorld world_{0};
+    SinewKillVolume handle_{0};
+};
+
+/// A fluid of a World (a plain handle, copyable; remove() takes it out of its world).
+/// Its particles are particles().first .. + capacity; the live ones are the first
+/// stats().count of them.
+class Fluid {
+  public:
+    Fluid() noexcept = default;
+    Fluid(SinewWorld world, SinewFluid fluid) noexcept : world_(world), handle_(fluid) {}
+    SinewFluid handle() const noexcept { return handle_; }
+    SinewWorld world_handle() const noexcept { return world_; }
+    bool valid() const noexcept { return handle_.id != 0; }
+
+    /// Removes the fluid: its particles become inert for good (indices kept), its
+    /// emitters and kill volumes go with it.
+    Result<void> remove() { return detail::to_result(sinew_fluid_remove(world_, handle_)); }
+    /// The settings.
+    Result<FluidDesc> desc() const {
+        SinewFluidDesc d = sinew_fluid_desc_default();
+        auto r = detail::to_result(sinew_fluid_get_desc(world_, handle_, &d));
+        if (!r) return r.error();
+        return FluidDesc(d);
+    }
+    /// Changes the settings from the next step on (capacity and spacing must stay).
+    Result<void> set_desc(const SinewFluidDesc& desc) {
+        return detail::to_result(sinew_fluid_set_desc(world_, handle_, &desc));
+    }
+    /// The reserved world particles: {first, capacity}.
+    Result<Range> particles() const {
+        Range range;
+        return detail::checked(sinew_fluid_particle_range(world_, handle_, &range.first, &range.count), range);
+    }
+    /// Counters and density figures.
+    Result<FluidStats> stats() const {
+        FluidStats s{};
+        return detail::checked(sinew_fluid_stats(world_, handle_, &s), s);
+    }
+    /// Live particles.
+    Result<uint32_t> count() const {
+        auto s = stats();
+        if (!s) return s.error();
+        return s->count;
+    }
+
+    /// Emits one particle per position (m) with `velocities` (m/s; empty = at rest), all
+    /// or none. Returns the index (among the live particles) of the first new one.
+    template <class V>
+    Result<uint32_t> emit(Span<const V> positions, Span<const V> velocities = {}) {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        auto n = detail::to_count(positions.size(), "Fluid::emit");
+        if (!n) return n.error();
+        if (!velocities.empty() && velocities.size() != positions.size())
+            return detail::local_error(Status::InvalidArgument,
+                                       "Fluid::emit: " + std::to_string(velocities.size()) + " velocities for " +
+                                           std::to_string(positions.size()) + " positions");
+        uint32_t first = 0;
+        return detail::checked(
+            sinew_fluid_emit(world_, handle_, reinterpret_cast<const SinewVec3*>(positions.data()),
+                             velocities.empty() ? nullptr : reinterpret_cast<const SinewVec3*>(velocities.data()), *n,
+                             &first),
+            first);
+    }
+    template <class V>
+    Result<uint32_t> emit(const std::vector<V>& positions, const std::vector<V>& velocities = {}) {
+        return emit(Span<const V>(positions), Span<const V>(velocities));
+    }
+    /// Removes every live particle (slots stay reserved).
+    Result<void> clear() { return detail::to_result(sinew_fluid_clear(world_, handle_)); }
+
+    /// Adds an emitter; it emits from the next step on.
+    Result<Emitter> add_emitter(const SinewEmitterDesc& desc) {
+        SinewEmitter e{0};
+        auto r = detail::to_result(sinew_fluid_add_emitter(world_, handle_, &desc, &e));
+        if (!r) return r.error();
+        return Emitter(world_, e);
+    }
+    /// Adds a kill volume: particles inside are removed at the end of each step.
+    Result<KillVolume> add_kill_volume(const SinewKillVolumeDesc& desc) {
+        SinewKillVolume k{0};
+        auto r = detail::to_result(sinew_fluid_add_kill_volume(world_, handle_, &desc, &k));
+        if (!r) return r.error();
+        return KillVolume(world_, k);
+    }
+
+    /// Copies the live particles, in order, into the non-empty spans: positions (m,
+    /// interpolated by `alpha` in [0, 1] between the start and the end of the last step;
+    /// 1 = now), velocities (m/s), density ratios ρ/ρ₀. Returns the live count; a
+    /// non-empty span shorter than it gives Status::OutOfRange and nothing is written.
+    template <class V>
+    Result<uint32_t> read_particles(float alpha, Span<V> positions, Span<V> velocities = {},
+                                    Span<float> density_ratios = {}) const {
+        SINEW_ASSERT_VEC3_LIKE(V);
+        std::size_t capacity = std::numeric_limits<std::size_t>::max();
+        for (std::size_t n : {positions.size(), velocities.size(), density_ratios.size()})
+            if (n != 0 && n < capacity) capacity = n;
+        if (capacity == std::numeric_limits<std::size_t>::max()) capacity = 0;
+        auto c = detail::to_count(capacity, "Fluid::read_particles");
+        if (!c) return c.error();
+        const auto vec = static_cast<uint32_t>(sizeof(V));
+        return read_particles_strided(alpha, *c, positions.empty() ? nullptr : positions.data(), vec,
+                                      velocities.empty() ? nullptr : velocities.data(), vec,
+                                      density_ratios.empty() ? nullptr : density_ratios.data(),
+                                      static_cast<uint32_t>(sizeof(float)));
+    }
+    template <class V>
+    Result<uint32_t> read_particles(float alpha, std::vector<V>& positions) const {
+        return read_particles(alpha, Span<V>(positions));
+    }
+    /// Straight into strided buffers (a vertex buffer): each may be nullptr (skipped);
+    /// `capacity` elements fit in each; strides in bytes (vectors >= 12, densities >= 4).
+    Result<uint32_t> read_particles_strided(float alpha, uint32_t capacity, void* positions, uint32_t position_stride,
+                                            void* velocities, uint32_t velocity_stride, void* density_ratios,
+                                            uint32_t density_stride) const {
+        uint32_t n = 0;
+        return detail::checked(sinew_fluid_read_particles(world_, handle_, alpha, capacity, positions,
+                                                          position_stride, velocities, velocity_stride,
+                                                          density_ratios, density_stride, &n),
+                               n);
+    }
+
+  private:
+    SinewWorld world_{0};
+    SinewFluid handle_{0};
+};
+
+inline Result<Fluid> World::add_fluid(const SinewFluidDesc& desc) {
+    SinewFluid f{0};
+    auto r = detail::to_result(sinew_world_add_fluid(handle_, &desc, &f));
+    if (!r) return r.error();
+    return Fluid(handle_, f);
+}
+
+inline Result<uint32_t> World::fluid_count() const {
+    uint32_t n = 0;
+    return detail::checked(sinew_world_fluid_count(handle_, &n), n);
+}
+
+inline Result<void> Body::set_fluid_coupling(bool enabled) {
+    return detail::to_result(sinew_body_set_fluid_coupling(world_, handle_, enabled ? 1u : 0u));
+}
+
+inline Result<Vec3> Body::fluid_force() const {
+    Vec3 f{};
+    return detail::checked(sinew_body_fluid_force(world_, handle_, &f), f);
+}
+
+} // namespace sinew
+
+#endif // SINEW_FLUID_HPP

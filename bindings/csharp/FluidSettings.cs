@@ -1,0 +1,202 @@
+// Settings of fluids, emitters and kill volumes (the idiomatic forms of SinewFluidDesc,
+// SinewEmitterDesc and SinewKillVolumeDesc). Start from Default (read from the library,
+// so the defaults never drift) and change what you need; the library checks every
+// field when the fluid, emitter or volume is added or changed.
+
+using Sinew.Native;
+
+namespace Sinew
+{
+    /// <summary>A fluid (<see cref="World.AddFluid"/>; Position Based Fluids, Macklin and
+    /// Müller 2013). Its particles are reserved up front (<see cref="Capacity"/>), so
+    /// emitting never allocates and never shifts the index of any other body.</summary>
+    public struct FluidSettings : INativeSettings<SinewFluidDesc>
+    {
+        /// <summary>Rest density ρ₀ (kg/m³; kg/m² per unit thickness in a planar world), in
+        /// (0, 1e5]; default 1000 (water).</summary>
+        public float RestDensity;
+        /// <summary>Particle spacing s (m), in [1e-3, 10]; default 0.05. Sets the particle
+        /// mass ρ₀·s³ (ρ₀·s² in a planar world). Cannot change after the fluid is added.</summary>
+        public float Spacing;
+        /// <summary>Smoothing radius h (m), in [Spacing, 4·Spacing]; 0 (default) = 2·Spacing.</summary>
+        public float SmoothingRadius;
+        /// <summary>Particles reserved up front, 1..4,194,304; default 4096. Cannot change
+        /// after the fluid is added.</summary>
+        public int Capacity;
+        /// <summary>Constraint relaxation ε (m⁻²); 0 (default) = 0.04 / Spacing².</summary>
+        public float Relaxation;
+        /// <summary>Artificial pressure k (dimensionless), default 0.1.</summary>
+        public float ScorrK;
+        /// <summary>Artificial pressure exponent n, 1..8, default 4.</summary>
+        public int ScorrN;
+        /// <summary>Artificial pressure Δq as a fraction of h, in [0, 0.9], default 0.2.</summary>
+        public float ScorrDq;
+        /// <summary>XSPH viscosity (dimensionless), in [0, 1], default 0.01.</summary>
+        public float Viscosity;
+        /// <summary>Vorticity confinement (dimensionless), default 0 (off).</summary>
+        public float Vorticity;
+        /// <summary>Cohesion / surface tension (Akinci et al. 2013), default 0.</summary>
+        public float Cohesion;
+        /// <summary>Adhesion to solid particles (Akinci et al. 2013), default 0.</summary>
+        public float Adhesion;
+        /// <summary>Radius (m) with which the particles meet colliders, in [0, Spacing];
+        /// negative (default -1) = Spacing / 2.</summary>
+        public float CollisionRadius;
+        /// <summary>Lifetime of an emitted particle (s); 0 (default) = forever.</summary>
+        public float Lifetime;
+        /// <summary>True: an emitter on a full fluid removes the oldest particle; false
+        /// (default): the emission is skipped (counted in Stats.refused).</summary>
+        public bool RecycleOldest;
+        /// <summary>Solid particles whose collision layers meet this mask couple with the
+        /// fluid; default all (0xFFFFFFFF).</summary>
+        public uint CouplingMask;
+
+        /// <summary>The library's defaults (water).</summary>
+        public static FluidSettings Default
+        {
+            get { return NativeSettings.Default<FluidSettings, SinewFluidDesc>(); }
+        }
+
+        /// <summary>The native desc: the defaults (with their cookie) overwritten by these
+        /// settings.</summary>
+        public SinewFluidDesc ToNative()
+        {
+            return NativeSettings.ToNative<FluidSettings, SinewFluidDesc>(this);
+        }
+
+        /// <summary>The settings a native desc holds (e.g. one the library wrote).</summary>
+        public static FluidSettings FromNative(SinewFluidDesc native)
+        {
+            var s = default(FluidSettings);
+            s.Exchange(ref native, false);
+            return s;
+        }
+
+        unsafe int INativeSettings<SinewFluidDesc>.InitNative(ref SinewFluidDesc d)
+        {
+            fixed (SinewFluidDesc* p = &d)
+                return SinewNative.sinew_fluid_desc_init(p);
+        }
+
+        void INativeSettings<SinewFluidDesc>.Exchange(ref SinewFluidDesc d, bool toNative)
+        {
+            Exchange(ref d, toNative);
+        }
+
+        void Exchange(ref SinewFluidDesc d, bool toNative)
+        {
+            NativeSettings.Copy(ref d.rest_density, ref RestDensity, toNative);
+            NativeSettings.Copy(ref d.spacing, ref Spacing, toNative);
+            NativeSettings.Copy(ref d.smoothing_radius, ref SmoothingRadius, toNative);
+            NativeSettings.Copy(ref d.capacity, ref Capacity, toNative);
+            NativeSettings.Copy(ref d.relaxation, ref Relaxation, toNative);
+            NativeSettings.Copy(ref d.scorr_k, ref ScorrK, toNative);
+            NativeSettings.Copy(ref d.scorr_n, ref ScorrN, toNative);
+            NativeSettings.Copy(ref d.scorr_dq, ref ScorrDq, toNative);
+            NativeSettings.Copy(ref d.viscosity, ref Viscosity, toNative);
+            NativeSettings.Copy(ref d.vorticity, ref Vorticity, toNative);
+            NativeSettings.Copy(ref d.cohesion, ref Cohesion, toNative);
+            NativeSettings.Copy(ref d.adhesion, ref Adhesion, toNative);
+            NativeSettings.Copy(ref d.collision_radius, ref CollisionRadius, toNative);
+            NativeSettings.Copy(ref d.lifetime, ref Lifetime, toNative);
+            NativeSettings.Copy(ref d.recycle_oldest, ref RecycleOldest, toNative);
+            NativeSettings.Copy(ref d.coupling_mask, ref CouplingMask, toNative);
+        }
+    }
+
+    /// <summary>An emitter of a fluid (<see cref="Fluid.AddEmitter"/>): a hose, a tap, rain.
+    /// Move or retune it every frame with <see cref="Emitter.Set"/>.</summary>
+    public struct EmitterSettings : INativeSettings<SinewEmitterDesc>
+    {
+        /// <summary>A round nozzle facing local +Z (default) or a box.</summary>
+        public SinewEmitterShape Shape;
+        /// <summary>Nozzle radius (m), default 0.1.</summary>
+        public float Radius;
+        /// <summary>Box half extents (m), default (0.1, 0.1, 0.1).</summary>
+        public SinewVec3 HalfExtents;
+        /// <summary>Centre (m, world), default (0, 0, 0).</summary>
+        public SinewVec3 Position;
+        /// <summary>Orientation (unit quaternion); a nozzle faces local +Z. Default identity.</summary>
+        public SinewQuat Rotation;
+        /// <summary>Speed (m/s) along local +Z of each new particle, in [0, 1000]; default 2.</summary>
+        public float Speed;
+        /// <summary>Particles per second, in [0, 1e7]; 0 pauses. Default 1000.</summary>
+        public float Rate;
+
+        /// <summary>The library's defaults.</summary>
+        public static EmitterSettings Default
+        {
+            get { return NativeSettings.Default<EmitterSettings, SinewEmitterDesc>(); }
+        }
+
+        /// <summary>The native desc.</summary>
+        public SinewEmitterDesc ToNative()
+        {
+            return NativeSettings.ToNative<EmitterSettings, SinewEmitterDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewEmitterDesc>.InitNative(ref SinewEmitterDesc d)
+        {
+            fixed (SinewEmitterDesc* p = &d)
+                return SinewNative.sinew_emitter_desc_init(p);
+        }
+
+        void INativeSettings<SinewEmitterDesc>.Exchange(ref SinewEmitterDesc d, bool toNative)
+        {
+            NativeSettings.CopyEnum(ref d.shape, ref Shape, toNative);
+            NativeSettings.Copy(ref d.radius, ref Radius, toNative);
+            NativeSettings.Copy(ref d.half_extents, ref HalfExtents, toNative);
+            NativeSettings.Copy(ref d.position, ref Position, toNative);
+            NativeSettings.Copy(ref d.rotation, ref Rotation, toNative);
+            NativeSettings.Copy(ref d.speed, ref Speed, toNative);
+            NativeSettings.Copy(ref d.rate, ref Rate, toNative);
+        }
+    }
+
+    /// <summary>A volume whose fluid particles are removed at the end of each step
+    /// (<see cref="Fluid.AddKillVolume"/>): a drain, the bottom of the level.</summary>
+    public struct KillVolumeSettings : INativeSettings<SinewKillVolumeDesc>
+    {
+        /// <summary>Box (default), sphere or half-space.</summary>
+        public SinewKillVolumeShape Shape;
+        /// <summary>Box or sphere centre, or a point of the half-space's plane (m).</summary>
+        public SinewVec3 Center;
+        /// <summary>Box orientation (unit quaternion), default identity.</summary>
+        public SinewQuat Rotation;
+        /// <summary>Box half extents (m), default (1, 1, 1).</summary>
+        public SinewVec3 HalfExtents;
+        /// <summary>Sphere radius (m), default 1.</summary>
+        public float Radius;
+        /// <summary>Half-space normal (the side it points away from is removed), default
+        /// (0, 1, 0).</summary>
+        public SinewVec3 Normal;
+
+        /// <summary>The library's defaults (a 2 m box at the origin).</summary>
+        public static KillVolumeSettings Default
+        {
+            get { return NativeSettings.Default<KillVolumeSettings, SinewKillVolumeDesc>(); }
+        }
+
+        /// <summary>The native desc.</summary>
+        public SinewKillVolumeDesc ToNative()
+        {
+            return NativeSettings.ToNative<KillVolumeSettings, SinewKillVolumeDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewKillVolumeDesc>.InitNative(ref SinewKillVolumeDesc d)
+        {
+            fixed (SinewKillVolumeDesc* p = &d)
+                return SinewNative.sinew_kill_volume_desc_init(p);
+        }
+
+        void INativeSettings<SinewKillVolumeDesc>.Exchange(ref SinewKillVolumeDesc d, bool toNative)
+        {
+            NativeSettings.CopyEnum(ref d.shape, ref Shape, toNative);
+            NativeSettings.Copy(ref d.center, ref Center, toNative);
+            NativeSettings.Copy(ref d.rotation, ref Rotation, toNative);
+            NativeSettings.Copy(ref d.half_extents, ref HalfExtents, toNative);
+            NativeSettings.Copy(ref d.radius, ref Radius, toNative);
+            NativeSettings.Copy(ref d.normal, ref Normal, toNative);
+        }
+    }
+}

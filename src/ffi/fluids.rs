@@ -1,0 +1,930 @@
+//! Fluids through the C ABI (src/constraints/fluid, src/world/fluids.rs): fluids with
+//! their reserved particles, direct emission, emitters, kill volumes, the strided
+//! readback of the live particles for rendering, and the two-way coupling switch and
+//! force of bodies. Every desc is read, converted and checked (cookie, enum values,
+//! 0/1 flags) here; the World checks every value before anything changes.
+
+use std::ffi::c_void;
+
+use super::bodies::{init_desc, read_desc, SinewBody};
+use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
+use super::{answer, guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
+use crate::bodies::BodyId;
+use crate::constraints::fluid::{
+    EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidStats, KillVolumeDesc,
+    KillVolumeId,
+};
+use crate::error::try_with_capacity;
+use crate::math::Vec3;
+use crate::World;
+
+/// Largest particle capacity of one fluid.
+pub const SINEW_MAX_FLUID_CAPACITY: u32 = 4_194_304;
+/// Smallest particle spacing of a fluid (m).
+pub const SINEW_MIN_FLUID_SPACING: f32 = 1.0e-3;
+/// Largest particle spacing of a fluid (m).
+pub const SINEW_MAX_FLUID_SPACING: f32 = 10.0;
+/// Largest rest density of a fluid (kg/m³; kg/m² in a planar world).
+pub const SINEW_MAX_REST_DENSITY: f32 = 1.0e5;
+/// Largest smoothing radius, as a multiple of the spacing.
+pub const SINEW_MAX_SMOOTHING_RATIO: f32 = 4.0;
+/// Largest emission rate of one emitter (particles/s).
+pub const SINEW_MAX_EMIT_RATE: f32 = 1.0e7;
+/// Largest emitter speed (m/s).
+pub const SINEW_MAX_EMIT_SPEED: f32 = 1.0e3;
+/// Largest lifetime of a fluid particle (s); 0 means forever.
+pub const SINEW_MAX_FLUID_LIFETIME: f32 = 1.0e6;
+/// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
+/// adhesion; the viscosity stays in [0, 1]).
+pub const SINEW_MAX_FLUID_COEFFICIENT: f32 = 1.0e3;
+
+const _: () = {
+    use crate::constraints::fluid::desc;
+    assert!(SINEW_MAX_FLUID_CAPACITY == desc::MAX_FLUID_CAPACITY);
+    assert!(SINEW_MIN_FLUID_SPACING == desc::MIN_FLUID_SPACING);
+    assert!(SINEW_MAX_FLUID_SPACING == desc::MAX_FLUID_SPACING);
+    assert!(SINEW_MAX_REST_DENSITY == desc::MAX_REST_DENSITY);
+    assert!(SINEW_MAX_SMOOTHING_RATIO == desc::MAX_SMOOTHING_RATIO);
+    assert!(SINEW_MAX_EMIT_RATE == desc::MAX_EMIT_RATE);
+    assert!(SINEW_MAX_EMIT_SPEED == desc::MAX_EMIT_SPEED);
+    assert!(SINEW_MAX_FLUID_LIFETIME == desc::MAX_LIFETIME);
+    assert!(SINEW_MAX_FLUID_COEFFICIENT == desc::MAX_FLUID_COEFFICIENT);
+};
+
+const FLUID_COOKIE: u32 = 0x5E1E_0401;
+const EMITTER_COOKIE: u32 = 0x5E1E_0402;
+const KILL_VOLUME_COOKIE: u32 = 0x5E1E_0403;
+
+/// A fluid handle (an id inside one world), passed by value. `id` 0 is the null
+/// handle; a removed fluid's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SinewFluid {
+    pub id: u64,
+}
+
+/// An emitter handle (an id inside one world), passed by value; 0 is null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SinewEmitter {
+    pub id: u64,
+}
+
+/// A kill-volume handle (an id inside one world), passed by value; 0 is null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SinewKillVolume {
+    pub id: u64,
+}
+
+/// A fluid (Position Based Fluids, Macklin & Müller 2013), for sinew_world_add_fluid
+/// and sinew_fluid_set_desc. Start from sinew_fluid_desc_default(). Field for field
+/// the Rust `FluidDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewFluidDesc {
+    /// Rest density ρ₀ (kg/m³; kg/m² per unit thickness in a planar world), in
+    /// (0, SINEW_MAX_REST_DENSITY]; default 1000 (water).
+    pub rest_density: f32,
+    /// Particle spacing s (m), in [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING];
+    /// default 0.05. Sets the particle mass ρ₀·s³ (ρ₀·s² in a planar world).
+    pub spacing: f32,
+    /// Smoothing radius h (m), in [spacing, 4·spacing]; 0 (default) = 2·spacing.
+    pub smoothing_radius: f32,
+    /// Particles reserved up front, 1..=SINEW_MAX_FLUID_CAPACITY; default 4096.
+    pub capacity: u32,
+    /// Constraint relaxation ε (m⁻²), in [0, 1e12]; 0 (default) = 0.04 / spacing².
+    pub relaxation: f32,
+    /// Artificial pressure k (dimensionless), default 0.1.
+    pub scorr_k: f32,
+    /// Artificial pressure exponent n, 1..=8, default 4.
+    pub scorr_n: u32,
+    /// Artificial pressure Δq as a fraction of h, in [0, 0.9], default 0.2.
+    pub scorr_dq: f32,
+    /// XSPH viscosity c (dimensionless), in [0, 1], default 0.01.
+    pub viscosity: f32,
+    /// Vorticity confinement (dimensionless), default 0 (off).
+    pub vorticity: f32,
+    /// Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0.
+    pub cohesion: f32,
+    /// Adhesion to solid particles (Akinci et al. 2013, dimensionless), default 0.
+    pub adhesion: f32,
+    /// Radius (m) with which the particles meet colliders, in [0, spacing]; negative
+    /// (default -1) = spacing / 2.
+    pub collision_radius: f32,
+    /// Lifetime of an emitted particle (s), in [0, SINEW_MAX_FLUID_LIFETIME]; 0
+    /// (default) = forever.
+    pub lifetime: f32,
+    /// 1 = an emitter on a full fluid removes the oldest particle, 0 (default) = the
+    /// emission is skipped (counted in SinewFluidStats::refused).
+    pub recycle_oldest: u32,
+    /// Solid particles whose collision layers meet this mask couple with the fluid;
+    /// default 0xFFFFFFFF (all).
+    pub coupling_mask: u32,
+    /// Set by sinew_fluid_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Values of `SinewEmitterDesc::shape` (crosses as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewEmitterShape {
+    /// A round nozzle of `radius` facing the emitter's local +Z (default).
+    SINEW_EMITTER_NOZZLE = 0,
+    /// A box of `half_extents` (rain, a spring).
+    SINEW_EMITTER_BOX = 1,
+}
+
+/// An emitter of a fluid (sinew_fluid_add_emitter, sinew_emitter_set). Start from
+/// sinew_emitter_desc_default().
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewEmitterDesc {
+    /// A SinewEmitterShape, default SINEW_EMITTER_NOZZLE.
+    pub shape: u32,
+    /// Nozzle radius (m), in [0, SINEW_MAX_COORDINATE], default 0.1.
+    pub radius: f32,
+    /// Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (0.1, 0.1, 0.1).
+    pub half_extents: SinewVec3,
+    /// Centre (m, world), default (0, 0, 0).
+    pub position: SinewVec3,
+    /// Orientation (unit quaternion, normalised on input); a nozzle faces local +Z.
+    /// Default identity.
+    pub rotation: SinewQuat,
+    /// Speed (m/s) along the local +Z of each new particle, in [0,
+    /// SINEW_MAX_EMIT_SPEED]; default 2.
+    pub speed: f32,
+    /// Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 1000.
+    pub rate: f32,
+    /// Set by sinew_emitter_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Values of `SinewKillVolumeDesc::shape` (crosses as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewKillVolumeShape {
+    /// An oriented box: center, rotation, half_extents (default).
+    SINEW_KILL_VOLUME_BOX = 0,
+    /// A ball: center, radius.
+    SINEW_KILL_VOLUME_SPHERE = 1,
+    /// Everything below the plane through `center` with `normal` (the side the normal
+    /// points away from).
+    SINEW_KILL_VOLUME_HALF_SPACE = 2,
+}
+
+/// A volume whose fluid particles are removed at the end of each step
+/// (sinew_fluid_add_kill_volume). Start from sinew_kill_volume_desc_default().
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewKillVolumeDesc {
+    /// A SinewKillVolumeShape, default SINEW_KILL_VOLUME_BOX.
+    pub shape: u32,
+    /// Box or ball centre, or a point of the half-space's plane (m), default (0, 0, 0).
+    pub center: SinewVec3,
+    /// Box orientation (unit quaternion, normalised on input), default identity.
+    pub rotation: SinewQuat,
+    /// Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (1, 1, 1).
+    pub half_extents: SinewVec3,
+    /// Ball radius (m, in [0, SINEW_MAX_COORDINATE]), default 1.
+    pub radius: f32,
+    /// Half-space normal (length in [0.5, 2], normalised on input), default (0, 1, 0).
+    pub normal: SinewVec3,
+    /// Set by sinew_kill_volume_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Counters and density figures of a fluid (sinew_fluid_stats).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewFluidStats {
+    /// Live particles.
+    pub count: u32,
+    /// Reserved particles.
+    pub capacity: u32,
+    /// Particles emitted since the fluid was added (emitters and sinew_fluid_emit).
+    pub emitted: u64,
+    /// Particles removed since the fluid was added (kill volumes, lifetime, recycling,
+    /// clears).
+    pub removed: u64,
+    /// Emissions skipped because the fluid was full.
+    pub refused: u64,
+    /// Mean and largest ρ/ρ₀ over the live particles after the last step (0 when
+    /// empty).
+    pub mean_density_ratio: f32,
+    pub max_density_ratio: f32,
+}
+
+fn invalid(message: String) -> Failure {
+    Failure::new(SinewStatus::SINEW_ERROR_INVALID_ARGUMENT, message)
+}
+
+fn flag(v: u32, name: &str) -> FfiResult<bool> {
+    match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(invalid(format!("{name} is {v}: must be 0 or 1"))),
+    }
+}
+
+fn quat_to_c(q: glam::Quat) -> SinewQuat {
+    SinewQuat {
+        x: q.x,
+        y: q.y,
+        z: q.z,
+        w: q.w,
+    }
+}
+
+fn fluid_desc_to_c(d: &FluidDesc) -> SinewFluidDesc {
+    SinewFluidDesc {
+        rest_density: d.rest_density,
+        spacing: d.spacing,
+        smoothing_radius: d.smoothing_radius,
+        capacity: d.capacity,
+        relaxation: d.relaxation,
+        scorr_k: d.scorr_k,
+        scorr_n: d.scorr_n,
+        scorr_dq: d.scorr_dq,
+        viscosity: d.viscosity,
+        vorticity: d.vorticity,
+        cohesion: d.cohesion,
+        adhesion: d.adhesion,
+        collision_radius: d.collision_radius,
+        lifetime: d.lifetime,
+        recycle_oldest: d.recycle_oldest as u32,
+        coupling_mask: d.coupling_mask,
+        internal_cookie: FLUID_COOKIE,
+    }
+}
+
+/// # Safety
+/// `desc` must be NULL or point to a readable SinewFluidDesc.
+unsafe fn fluid_desc(desc: *const SinewFluidDesc) -> FfiResult<FluidDesc> {
+    // SAFETY: the pointer goes to `read_desc` unchanged; this function's safety section
+    // promises what it needs: NULL (refused) or one readable desc.
+    let d = unsafe {
+        read_desc(
+            desc,
+            |d| d.internal_cookie,
+            FLUID_COOKIE,
+            "sinew_fluid_desc_default",
+        )?
+    };
+    Ok(FluidDesc {
+        rest_density: d.rest_density,
+        spacing: d.spacing,
+        smoothing_radius: d.smoothing_radius,
+        capacity: d.capacity,
+        relaxation: d.relaxation,
+        scorr_k: d.scorr_k,
+        scorr_n: d.scorr_n,
+        scorr_dq: d.scorr_dq,
+        viscosity: d.viscosity,
+        vorticity: d.vorticity,
+        cohesion: d.cohesion,
+        adhesion: d.adhesion,
+        collision_radius: d.collision_radius,
+        lifetime: d.lifetime,
+        recycle_oldest: flag(d.recycle_oldest, "recycle_oldest")?,
+        coupling_mask: d.coupling_mask,
+    })
+}
+
+/// # Safety
+/// `desc` must be NULL or point to a readable SinewEmitterDesc.
+unsafe fn emitter_desc(desc: *const SinewEmitterDesc) -> FfiResult<EmitterDesc> {
+    // SAFETY: the pointer goes to `read_desc` unchanged; this function's safety section
+    // promises what it needs: NULL (refused) or one readable desc.
+    let d = unsafe {
+        read_desc(
+            desc,
+            |d| d.internal_cookie,
+            EMITTER_COOKIE,
+            "sinew_emitter_desc_default",
+        )?
+    };
+    let shape = match d.shape {
+        0 => EmitterShape::Nozzle { radius: d.radius },
+        1 => EmitterShape::Box {
+            half_extents: d.half_extents.into(),
+        },
+        s => {
+            return Err(invalid(format!(
+                "shape {s} is not a SinewEmitterShape (0 = nozzle, 1 = box)"
+            )))
+        }
+    };
+    Ok(EmitterDesc {
+        shape,
+        position: d.position.into(),
+        rotation: d.rotation.into(),
+        speed: d.speed,
+        rate: d.rate,
+    })
+}
+
+/// # Safety
+/// `desc` must be NULL or point to a readable SinewKillVolumeDesc.
+unsafe fn kill_volume_desc(desc: *const SinewKillVolumeDesc) -> FfiResult<KillVolumeDesc> {
+    // SAFETY: the pointer goes to `read_desc` unchanged; this function's safety section
+    // promises what it needs: NULL (refused) or one readable desc.
+    let d = unsafe {
+        read_desc(
+            desc,
+            |d| d.internal_cookie,
+            KILL_VOLUME_COOKIE,
+            "sinew_kill_volume_desc_default",
+        )?
+    };
+    Ok(match d.shape {
+        0 => KillVolumeDesc::Box {
+            center: d.center.into(),
+            rotation: d.rotation.into(),
+            half_extents: d.half_extents.into(),
+        },
+        1 => KillVolumeDesc::Sphere {
+            center: d.center.into(),
+            radius: d.radius,
+        },
+        2 => KillVolumeDesc::HalfSpace {
+            point: d.center.into(),
+            normal: d.normal.into(),
+        },
+        s => {
+            return Err(invalid(format!(
+                "shape {s} is not a SinewKillVolumeShape (0 = box, 1 = sphere, 2 = half-space)"
+            )))
+        }
+    })
+}
+
+/// A fluid desc with every field at its default (water: ρ₀ 1000 kg/m³, spacing 5 cm,
+/// 4096 particles).
+#[no_mangle]
+pub extern "C" fn sinew_fluid_desc_default() -> SinewFluidDesc {
+    fluid_desc_to_c(&FluidDesc::default())
+}
+
+/// Writes sinew_fluid_desc_default() to `*out` (for bindings that avoid by-value structs).
+///
+/// # Safety
+/// `out` must be NULL or point to writable memory for one SinewFluidDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_desc_init(out: *mut SinewFluidDesc) -> SinewStatus {
+    // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
+    unsafe { init_desc("sinew_fluid_desc_init", out, sinew_fluid_desc_default()) }
+}
+
+/// An emitter desc with every field at its default (a 10 cm nozzle at the origin
+/// facing +Z, 2 m/s, 1000 particles/s).
+#[no_mangle]
+pub extern "C" fn sinew_emitter_desc_default() -> SinewEmitterDesc {
+    let d = EmitterDesc::default();
+    let (radius, half_extents) = match d.shape {
+        EmitterShape::Nozzle { radius } => (radius, Vec3::splat(radius)),
+        EmitterShape::Box { half_extents } => (half_extents.x, half_extents),
+    };
+    SinewEmitterDesc {
+        shape: SinewEmitterShape::SINEW_EMITTER_NOZZLE as u32,
+        radius,
+        half_extents: half_extents.into(),
+        position: d.position.into(),
+        rotation: quat_to_c(d.rotation),
+        speed: d.speed,
+        rate: d.rate,
+        internal_cookie: EMITTER_COOKIE,
+    }
+}
+
+/// Writes sinew_emitter_desc_default() to `*out`.
+///
+/// # Safety
+/// `out` must be NULL or point to writable memory for one SinewEmitterDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_emitter_desc_init(out: *mut SinewEmitterDesc) -> SinewStatus {
+    // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
+    unsafe { init_desc("sinew_emitter_desc_init", out, sinew_emitter_desc_default()) }
+}
+
+/// A kill-volume desc with every field at its default (a 2 m box at the origin).
+#[no_mangle]
+pub extern "C" fn sinew_kill_volume_desc_default() -> SinewKillVolumeDesc {
+    SinewKillVolumeDesc {
+        shape: SinewKillVolumeShape::SINEW_KILL_VOLUME_BOX as u32,
+        center: SinewVec3::default(),
+        rotation: quat_to_c(glam::Quat::IDENTITY),
+        half_extents: Vec3::ONE.into(),
+        radius: 1.0,
+        normal: Vec3::Y.into(),
+        internal_cookie: KILL_VOLUME_COOKIE,
+    }
+}
+
+/// Writes sinew_kill_volume_desc_default() to `*out`.
+///
+/// # Safety
+/// `out` must be NULL or point to writable memory for one SinewKillVolumeDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_kill_volume_desc_init(out: *mut SinewKillVolumeDesc) -> SinewStatus {
+    // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
+    unsafe {
+        init_desc(
+            "sinew_kill_volume_desc_init",
+            out,
+            sinew_kill_volume_desc_default(),
+        )
+    }
+}
+
+/// Adds a fluid and reserves `desc->capacity` world particles for it (appended after
+/// the existing ones, all inert until emitted: no other index ever shifts);
+/// `*out_fluid` receives its handle.
+///
+/// # Safety
+/// `desc` must point to a readable SinewFluidDesc, `out_fluid` to one writable
+/// SinewFluid.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_add_fluid(
+    world: SinewWorld,
+    desc: *const SinewFluidDesc,
+    out_fluid: *mut SinewFluid,
+) -> SinewStatus {
+    let body = || {
+        // SAFETY: `desc` goes to `fluid_desc` unchanged; this function's safety section
+        // promises what it needs.
+        let d = unsafe { fluid_desc(desc)? };
+        let id = with_world(world, |w| Ok(w.add_fluid(&d)?))?;
+        Ok(SinewFluid { id: id.0 })
+    };
+    // SAFETY: `out_fluid` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_world_add_fluid", out_fluid, "out_fluid", body) }
+}
+
+/// Removes a fluid: its particles become inert for good (their slots stay, so no
+/// index shifts); its emitters and kill volumes go with it; its handle becomes invalid.
+#[no_mangle]
+pub extern "C" fn sinew_fluid_remove(world: SinewWorld, fluid: SinewFluid) -> SinewStatus {
+    guard("sinew_fluid_remove", || {
+        with_world(world, |w| Ok(w.remove_fluid(FluidId(fluid.id))?))
+    })
+}
+
+/// Writes the number of fluids to `*out_count`.
+///
+/// # Safety
+/// `out_count` must be NULL or point to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_world_fluid_count(
+    world: SinewWorld,
+    out_count: *mut u32,
+) -> SinewStatus {
+    let f = "sinew_world_fluid_count";
+    // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
+    // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
+    // uint32_t.
+    unsafe { query_u32(f, world, out_count, World::fluid_count) }
+}
+
+/// Writes the fluid's settings to `*out_desc` (with the cookie, ready for
+/// sinew_fluid_set_desc).
+///
+/// # Safety
+/// `out_desc` must be NULL or point to writable memory for one SinewFluidDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_get_desc(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    out_desc: *mut SinewFluidDesc,
+) -> SinewStatus {
+    let body = || {
+        let d = with_world(world, |w| Ok(w.fluid_desc(FluidId(fluid.id))?))?;
+        Ok(fluid_desc_to_c(&d))
+    };
+    // SAFETY: `out_desc` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_fluid_get_desc", out_desc, "out_desc", body) }
+}
+
+/// Changes a fluid's settings while it runs (next step on). `capacity` and `spacing`
+/// must stay as they are; every other field may change.
+///
+/// # Safety
+/// `desc` must point to a readable SinewFluidDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_set_desc(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    desc: *const SinewFluidDesc,
+) -> SinewStatus {
+    guard("sinew_fluid_set_desc", || {
+        // SAFETY: `desc` goes to `fluid_desc` unchanged; this function's safety section
+        // promises what it needs.
+        let d = unsafe { fluid_desc(desc)? };
+        with_world(world, |w| Ok(w.set_fluid_desc(FluidId(fluid.id), &d)?))
+    })
+}
+
+/// Writes the fluid's reserved world particles, `first..first+capacity`, to
+/// `*out_first` and `*out_capacity`; the live ones are the first
+/// SinewFluidStats::count of them.
+///
+/// # Safety
+/// `out_first` and `out_capacity` must point to one writable uint32_t each.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_particle_range(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    out_first: *mut u32,
+    out_capacity: *mut u32,
+) -> SinewStatus {
+    guard("sinew_fluid_particle_range", || {
+        non_null(out_first, "out_first")?;
+        non_null(out_capacity, "out_capacity")?;
+        let (first, capacity) =
+            with_world(world, |w| Ok(w.fluid_particle_range(FluidId(fluid.id))?))?;
+        // SAFETY: both are non-null (checked by `non_null` above) and, by this function's
+        // safety section, each points to one writable uint32_t; `write_unaligned` needs no
+        // alignment.
+        unsafe {
+            out_first.write_unaligned(first);
+            out_capacity.write_unaligned(capacity);
+        }
+        Ok(())
+    })
+}
+
+fn stats_to_c(s: &FluidStats) -> SinewFluidStats {
+    SinewFluidStats {
+        count: s.count,
+        capacity: s.capacity,
+        emitted: s.emitted,
+        removed: s.removed,
+        refused: s.refused,
+        mean_density_ratio: s.mean_density_ratio,
+        max_density_ratio: s.max_density_ratio,
+    }
+}
+
+/// Writes the fluid's counters and density figures to `*out_stats`.
+///
+/// # Safety
+/// `out_stats` must be NULL or point to writable memory for one SinewFluidStats.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_stats(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    out_stats: *mut SinewFluidStats,
+) -> SinewStatus {
+    let body = || {
+        let s = with_world(world, |w| Ok(w.fluid_stats(FluidId(fluid.id))?))?;
+        Ok(stats_to_c(&s))
+    };
+    // SAFETY: `out_stats` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_fluid_stats", out_stats, "out_stats", body) }
+}
+
+/// Emits `count` particles at `positions` (m) with `velocities` (m/s; NULL = at
+/// rest), all or none: more than the free capacity, or a non-finite or out-of-range
+/// value, is refused. `*out_first` receives the index (among the fluid's live
+/// particles) of the first new one.
+///
+/// # Safety
+/// `positions` must point to `count` readable SinewVec3, `velocities` to `count` or be
+/// NULL, `out_first` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_emit(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    positions: *const SinewVec3,
+    velocities: *const SinewVec3,
+    count: u32,
+    out_first: *mut u32,
+) -> SinewStatus {
+    let body = || {
+        // SAFETY: the caller promises `count` readable elements (NULL is refused by
+        // `slice_from`, which checks alignment and the batch limit too).
+        let p = unsafe { slice_from(positions, count as usize, "positions")? };
+        let v = if velocities.is_null() {
+            None
+        } else {
+            // SAFETY: non-null here; the caller promises `count` readable elements.
+            Some(unsafe { slice_from(velocities, count as usize, "velocities")? })
+        };
+        let mut pb = try_with_capacity::<Vec3>(p.len(), "emitted positions")?;
+        pb.extend(p.iter().map(|&x| Vec3::from(x)));
+        let vb = match v {
+            Some(v) => {
+                let mut b = try_with_capacity::<Vec3>(v.len(), "emitted velocities")?;
+                b.extend(v.iter().map(|&x| Vec3::from(x)));
+                Some(b)
+            }
+            None => None,
+        };
+        with_world(world, |w| {
+            Ok(w.emit_fluid(FluidId(fluid.id), &pb, vb.as_deref())?)
+        })
+    };
+    // SAFETY: `out_first` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_fluid_emit", out_first, "out_first", body) }
+}
+
+/// Removes every live particle of the fluid (its slots stay reserved).
+#[no_mangle]
+pub extern "C" fn sinew_fluid_clear(world: SinewWorld, fluid: SinewFluid) -> SinewStatus {
+    guard("sinew_fluid_clear", || {
+        with_world(world, |w| Ok(w.clear_fluid(FluidId(fluid.id))?))
+    })
+}
+
+/// Adds an emitter to the fluid (it emits from the next step on); `*out_emitter`
+/// receives its handle.
+///
+/// # Safety
+/// `desc` must point to a readable SinewEmitterDesc, `out_emitter` to one writable
+/// SinewEmitter.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_add_emitter(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    desc: *const SinewEmitterDesc,
+    out_emitter: *mut SinewEmitter,
+) -> SinewStatus {
+    let body = || {
+        // SAFETY: `desc` goes to `emitter_desc` unchanged; this function's safety section
+        // promises what it needs.
+        let d = unsafe { emitter_desc(desc)? };
+        let id = with_world(world, |w| Ok(w.add_emitter(FluidId(fluid.id), &d)?))?;
+        Ok(SinewEmitter { id: id.0 })
+    };
+    // SAFETY: `out_emitter` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_fluid_add_emitter", out_emitter, "out_emitter", body) }
+}
+
+/// Moves or retunes an emitter (a hose that follows the player); next step on.
+///
+/// # Safety
+/// `desc` must point to a readable SinewEmitterDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_emitter_set(
+    world: SinewWorld,
+    emitter: SinewEmitter,
+    desc: *const SinewEmitterDesc,
+) -> SinewStatus {
+    guard("sinew_emitter_set", || {
+        // SAFETY: `desc` goes to `emitter_desc` unchanged; this function's safety section
+        // promises what it needs.
+        let d = unsafe { emitter_desc(desc)? };
+        with_world(world, |w| Ok(w.set_emitter(EmitterId(emitter.id), &d)?))
+    })
+}
+
+/// Removes an emitter; its handle becomes invalid.
+#[no_mangle]
+pub extern "C" fn sinew_emitter_remove(world: SinewWorld, emitter: SinewEmitter) -> SinewStatus {
+    guard("sinew_emitter_remove", || {
+        with_world(world, |w| Ok(w.remove_emitter(EmitterId(emitter.id))?))
+    })
+}
+
+/// Adds a kill volume to the fluid: its particles inside are removed at the end of
+/// each step. `*out_volume` receives its handle.
+///
+/// # Safety
+/// `desc` must point to a readable SinewKillVolumeDesc, `out_volume` to one writable
+/// SinewKillVolume.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_add_kill_volume(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    desc: *const SinewKillVolumeDesc,
+    out_volume: *mut SinewKillVolume,
+) -> SinewStatus {
+    let body = || {
+        // SAFETY: `desc` goes to `kill_volume_desc` unchanged; this function's safety
+        // section promises what it needs.
+        let d = unsafe { kill_volume_desc(desc)? };
+        let id = with_world(world, |w| Ok(w.add_kill_volume(FluidId(fluid.id), &d)?))?;
+        Ok(SinewKillVolume { id: id.0 })
+    };
+    // SAFETY: `out_volume` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe {
+        answer(
+            "sinew_fluid_add_kill_volume",
+            out_volume,
+            "out_volume",
+            body,
+        )
+    }
+}
+
+/// Removes a kill volume; its handle becomes invalid.
+#[no_mangle]
+pub extern "C" fn sinew_kill_volume_remove(
+    world: SinewWorld,
+    volume: SinewKillVolume,
+) -> SinewStatus {
+    guard("sinew_kill_volume_remove", || {
+        with_world(
+            world,
+            |w| Ok(w.remove_kill_volume(KillVolumeId(volume.id))?),
+        )
+    })
+}
+
+/// Size of one float, the smallest stride of a float buffer.
+const FLOAT_BYTES: u32 = 4;
+
+/// Checks an optional strided buffer of `count` elements of `element` bytes at `ptr`
+/// (NULL = skipped: None) and returns its base address. The stride must lie in
+/// `element..=SINEW_MAX_STRIDE_BYTES`.
+fn optional_strided(
+    ptr: *mut c_void,
+    count: u32,
+    stride: u32,
+    element: u32,
+    name: &str,
+) -> FfiResult<Option<*mut u8>> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    crate::limits::check_stride(name, stride, element)?;
+    let span = (count.max(1) as u64 - 1) * stride as u64 + element as u64;
+    if span > isize::MAX as u64 || (ptr as u64).checked_add(span).is_none() {
+        return Err(Failure::new(
+            SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+            format!("{name}: {count} elements of stride {stride} do not fit in memory"),
+        ));
+    }
+    Ok(Some(ptr as *mut u8))
+}
+
+/// Copies the fluid's live particles, in order, into up to three strided buffers
+/// that each hold `capacity` elements (e.g. straight into a vertex buffer):
+/// `positions` (SinewVec3, m, interpolated between the start and the end of the last
+/// step by `alpha` in [0, 1] as in sinew_world_read_interpolated_positions; stride
+/// 12..=SINEW_MAX_STRIDE_BYTES), `velocities` (SinewVec3, m/s; stride 12..) and
+/// `density_ratios` (float ρ/ρ₀; stride 4..=SINEW_MAX_STRIDE_BYTES). A NULL buffer is
+/// skipped (its stride is ignored). `*out_count` receives the number of live
+/// particles. More live particles than `capacity` is SINEW_ERROR_OUT_OF_RANGE, and
+/// nothing is written; with every buffer NULL the call only counts (capacity is not
+/// checked).
+///
+/// # Safety
+/// Each non-NULL buffer must point to `(capacity-1)*stride + element size` writable
+/// bytes; `out_count` to one writable uint32_t.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn sinew_fluid_read_particles(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    alpha: f32,
+    capacity: u32,
+    positions: *mut c_void,
+    position_stride: u32,
+    velocities: *mut c_void,
+    velocity_stride: u32,
+    density_ratios: *mut c_void,
+    density_stride: u32,
+    out_count: *mut u32,
+) -> SinewStatus {
+    let body = || {
+        let vec3 = crate::limits::MIN_STRIDE_BYTES;
+        let p = optional_strided(positions, capacity, position_stride, vec3, "positions")?;
+        let v = optional_strided(velocities, capacity, velocity_stride, vec3, "velocities")?;
+        let d = optional_strided(
+            density_ratios,
+            capacity,
+            density_stride,
+            FLOAT_BYTES,
+            "density_ratios",
+        )?;
+        crate::world::interpolation::check_alpha(alpha)?;
+        with_world(world, |w| {
+            let id = FluidId(fluid.id);
+            let count = w.fluid_stats(id)?.count;
+            let any = p.is_some() || v.is_some() || d.is_some();
+            if any && count > capacity {
+                return Err(Failure::new(
+                    SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
+                    format!("capacity {capacity} is below the fluid's {count} live particles"),
+                ));
+            }
+            let sink = |k: usize, q: &crate::FluidParticle| {
+                // SAFETY: k < count <= capacity (the readback visits the live particles
+                // only), so every write lies within the span checked by
+                // `optional_strided`; unaligned writes, so any stride works.
+                unsafe {
+                    if let Some(b) = p {
+                        let at = b.add(k * position_stride as usize) as *mut SinewVec3;
+                        at.write_unaligned(q.position.into());
+                    }
+                    if let Some(b) = v {
+                        let at = b.add(k * velocity_stride as usize) as *mut SinewVec3;
+                        at.write_unaligned(q.velocity.into());
+                    }
+                    if let Some(b) = d {
+                        let at = b.add(k * density_stride as usize) as *mut f32;
+                        at.write_unaligned(q.density_ratio);
+                    }
+                }
+            };
+            Ok(w.read_fluid_particles(id, alpha, sink)?)
+        })
+    };
+    // SAFETY: `out_count` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_fluid_read_particles", out_count, "out_count", body) }
+}
+
+/// Turns the two-way coupling of a body's particles with every fluid on (`enabled` =
+/// 1, the default for particles with a radius) or off (0).
+#[no_mangle]
+pub extern "C" fn sinew_body_set_fluid_coupling(
+    world: SinewWorld,
+    body: SinewBody,
+    enabled: u32,
+) -> SinewStatus {
+    guard("sinew_body_set_fluid_coupling", || {
+        let on = flag(enabled, "enabled")?;
+        with_world(world, |w| {
+            Ok(w.set_body_fluid_coupling(BodyId(body.id), on)?)
+        })
+    })
+}
+
+/// Writes the force (N) the fluids exerted on the body in the last substep (buoyancy
+/// plus drag) to `*out_force`.
+///
+/// # Safety
+/// `out_force` must be NULL or point to one writable SinewVec3.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_body_fluid_force(
+    world: SinewWorld,
+    body: SinewBody,
+    out_force: *mut SinewVec3,
+) -> SinewStatus {
+    let run = || {
+        let f = with_world(world, |w| Ok(w.body_fluid_force(BodyId(body.id))?))?;
+        Ok(SinewVec3::from(f))
+    };
+    // SAFETY: `out_force` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer("sinew_body_fluid_force", out_force, "out_force", run) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enum_values_match_the_rust_shapes() {
+        assert_eq!(SinewEmitterShape::SINEW_EMITTER_NOZZLE as u32, 0);
+        assert_eq!(SinewEmitterShape::SINEW_EMITTER_BOX as u32, 1);
+        assert_eq!(SinewKillVolumeShape::SINEW_KILL_VOLUME_BOX as u32, 0);
+        assert_eq!(SinewKillVolumeShape::SINEW_KILL_VOLUME_SPHERE as u32, 1);
+        assert_eq!(SinewKillVolumeShape::SINEW_KILL_VOLUME_HALF_SPACE as u32, 2);
+    }
+
+    #[test]
+    fn descs_round_trip_field_for_field() {
+        let mut c = sinew_fluid_desc_default();
+        c.recycle_oldest = 1;
+        c.scorr_n = 3;
+        c.coupling_mask = 0x0F;
+        // SAFETY: a live desc.
+        let d = unsafe { fluid_desc(&c) }.unwrap();
+        assert_eq!(fluid_desc_to_c(&d), c);
+        assert_eq!(
+            // SAFETY: a live desc.
+            unsafe { fluid_desc(&sinew_fluid_desc_default()) }.unwrap(),
+            FluidDesc::default()
+        );
+        // SAFETY: a live desc.
+        let e = unsafe { emitter_desc(&sinew_emitter_desc_default()) }.unwrap();
+        assert_eq!(e, EmitterDesc::default());
+        let mut k = sinew_kill_volume_desc_default();
+        k.shape = 2;
+        k.center.y = 3.0;
+        // SAFETY: a live desc.
+        let h = unsafe { kill_volume_desc(&k) }.unwrap();
+        assert_eq!(
+            h,
+            KillVolumeDesc::HalfSpace {
+                point: Vec3::new(0.0, 3.0, 0.0),
+                normal: Vec3::Y
+            }
+        );
+        c.recycle_oldest = 2;
+        // SAFETY: a live desc.
+        let e = unsafe { fluid_desc(&c) }.unwrap_err();
+        assert!(e.message.contains("recycle_oldest"), "{}", e.message);
+    }
+}
