@@ -58,5 +58,24 @@ fn bodies(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, cloth, ropes, bodies);
+/// The Position Based Fluids dam break, n = 16 (4096 particles, 2 substeps × 2
+/// density iterations): throughput in fluid particles × substeps per frame.
+fn dam_break(c: &mut Criterion) {
+    for threads in [1u32, 2] {
+        let (scene, _) =
+            scenes::dam_break(16, scenes::dam_break_desc(threads)).expect("dam break scene");
+        bench_scene(c, "dam_break", format!("n16_t{threads}"), scene);
+    }
+}
+
+/// Soft rings floating in water in a planar world (fluids coupled two-way with bodies):
+/// throughput in fluid particles × substeps per frame.
+fn rings_2d(c: &mut Criterion) {
+    for threads in [1u32, 2] {
+        let rings = scenes::rings_2d(100, desc(threads, Solver::GaussSeidel)).expect("rings scene");
+        bench_scene(c, "rings_2d", format!("n100_t{threads}"), rings.scene);
+    }
+}
+
+criterion_group!(benches, cloth, ropes, bodies, dam_break, rings_2d);
 criterion_main!(benches);

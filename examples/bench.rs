@@ -9,6 +9,7 @@
 //! cargo run --release --example bench -- particles --n 100000 --threads 2
 //! cargo run --release --example bench -- cloth --n 256 --frames 60 --snapshot 50
 //! cargo run --release --example bench -- dam_break --n 32 --threads 2
+//! cargo run --release --example bench -- rings_2d --n 100 --threads 1
 //! ```
 //!
 //! `dam_break` (BENCHMARKS.md: 2 substeps × 2 iterations unless given, n = 16, 24 or
@@ -70,7 +71,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -165,7 +166,7 @@ fn run(o: &Options) -> Result<String, String> {
         }
         other => {
             return Err(format!(
-                "unknown scene {other}: expected cloth, ropes, cloth_body, ropes_body, particles or dam_break"
+                "unknown scene {other}: expected cloth, ropes, cloth_body, ropes_body, particles, dam_break or rings_2d"
             ))
         }
     };
@@ -349,7 +350,11 @@ fn snapshot_figures(world: &mut sinew::World, runs: u32) -> Result<String, Strin
 }
 
 fn main() -> ExitCode {
-    match parse().and_then(|o| run(&o)) {
+    let bench = |o: Options| match o.scene.as_str() {
+        "rings_2d" => rings_2d(&o),
+        _ => run(&o),
+    };
+    match parse().and_then(bench) {
         Ok(line) => {
             println!("{line}");
             ExitCode::SUCCESS
@@ -359,4 +364,66 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `rings_2d` (`sinew::scenes::rings_2d`): soft rings floating and sinking in water in a
+/// planar world; `--n` is the tank's width in fluid columns (default 100: 3,000 fluid
+/// particles and four rings). Fields: `ms_per_frame`; `fluid_particles`;
+/// `mpi_per_s` = fluid particles × substeps × iterations × frames / seconds /
+/// 1e6; `mean_density_ratio` and `max_density_ratio` (ρ/ρ₀ over the water after the
+/// last frame); `ring_heights` (each ring's centre above the still water level, m,
+/// light to heavy: the light ones ride near 0, the heavy one lies on the floor).
+fn rings_2d(o: &Options) -> Result<String, String> {
+    let n = o.n.unwrap_or(100);
+    if !(10..=2000).contains(&n) {
+        return Err(format!(
+            "--n {n}: the tank's width in columns must be in 10..=2000"
+        ));
+    }
+    let desc = sinew::WorldDesc {
+        threads: o.threads,
+        solver: o.solver,
+        substeps: o.substeps,
+        iterations: o.iterations,
+        ..scenes::default_desc()
+    };
+    let mut rings = scenes::rings_2d(n, desc).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    for _ in 0..o.frames {
+        rings
+            .scene
+            .world
+            .step(FRAME_DT)
+            .map_err(|e| e.to_string())?;
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    let stats = rings
+        .scene
+        .world
+        .fluid_stats(rings.fluid)
+        .map_err(|e| e.to_string())?;
+    let heights: Vec<String> = scenes::ring_heights(&rings)
+        .iter()
+        .map(|h| format!("{h:.4}"))
+        .collect();
+    let iterations = stats.count as u64 * (o.substeps * o.iterations * o.frames) as u64;
+    Ok(format!(
+        concat!(
+            "{{\"scene\":\"rings_2d\",\"n\":{},\"threads\":{},\"substeps\":{},",
+            "\"iterations\":{},\"frames\":{},\"fluid_particles\":{},\"ms_per_frame\":{:.3},",
+            "\"mpi_per_s\":{:.2},\"mean_density_ratio\":{:.4},",
+            "\"max_density_ratio\":{:.4},\"ring_heights\":[{}]}}"
+        ),
+        n,
+        rings.scene.world.threads(),
+        o.substeps,
+        o.iterations,
+        o.frames,
+        stats.count,
+        seconds * 1e3 / o.frames.max(1) as f64,
+        iterations as f64 / seconds / 1e6,
+        stats.mean_density_ratio,
+        stats.max_density_ratio,
+        heights.join(","),
+    ))
 }

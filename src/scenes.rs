@@ -10,6 +10,8 @@
 //!   and with the walls (the collision pipeline).
 //! * [`dam_break`]: `dam_break_N`, a block of fluid collapsing in a tank (the fluid
 //!   solver's throughput; Position Based Fluids).
+//! * [`rings_2d`]: soft rings of different densities floating and sinking in water in
+//!   a planar world (fluids coupled two-way with bodies).
 //!
 //! Building a scene (including the colouring) is never part of a timed region.
 
@@ -431,6 +433,166 @@ pub fn dam_break(n: u32, desc: WorldDesc) -> Result<(Scene, crate::FluidId)> {
         },
         fluid,
     ))
+}
+
+/// Fluid particle spacing of the [`rings_2d`] scene (m).
+pub const RINGS_SPACING: f32 = 0.02;
+/// Rest density of the [`rings_2d`] water (kg/m² per unit thickness: a planar world).
+pub const RINGS_REST_DENSITY: f32 = 1000.0;
+/// Radius of each soft ring (m, to its particles' centres).
+pub const RINGS_RADIUS: f32 = 0.1;
+/// Radius of a ring's particles (m): 0.75 s, so that each stands for a solid area
+/// (2r)² = 2.25 s² in the water's density and the ring's wall, one particle every s,
+/// keeps the water out (at 0.5 s, water seeps into the denser rings and they sink).
+pub const RINGS_PARTICLE_RADIUS: f32 = 0.75 * RINGS_SPACING;
+/// Compliance (m/N) of a ring's bend links (each particle to the one two along).
+pub const RINGS_BEND_COMPLIANCE: f32 = 2.0e-5;
+/// The rings of [`rings_2d`], left to right: density as a fraction of the water's
+/// (mass / (ρ₀ π R²)); the last one is the heavy ring.
+pub const RINGS_DENSITY: [f32; 4] = [0.25, 0.5, 0.75, 2.0];
+/// Rows of water in the [`rings_2d`] tank per column (its depth / width).
+pub const RINGS_DEPTH_RATIO: f32 = 0.3;
+
+/// The [`rings_2d`] scene: the world and what the figures and the showcase need.
+pub struct RingsScene {
+    pub scene: Scene,
+    pub fluid: crate::FluidId,
+    /// Per ring: its body, first particle, particle count and density (fraction of
+    /// the water's), in [`RINGS_DENSITY`] order.
+    pub rings: Vec<(crate::BodyId, u32, u32, f32)>,
+    /// Inner width of the tank (m): walls at x = 0 and x = `width`, floor at y = 0.
+    pub width: f32,
+    /// Height (m) of the still water surface: the water's area over the width.
+    pub water_level: f32,
+}
+
+/// `rings_2d`, soft rings floating in water in a planar world (the soft bodies of
+/// Matsuoka, "Soft bodies and fluids with Position Based Dynamics" (2025), after
+/// Macklin et al. 2014, section 7): an open tank (floor y = 0, walls x = 0 and
+/// x = n·s, s = [`RINGS_SPACING`]) holding a block of water `n` columns wide and
+/// ⌊[`RINGS_DEPTH_RATIO`]·n⌋ rows deep on a square lattice (ρ₀ =
+/// [`RINGS_REST_DENSITY`], h = 2s), and four soft rings of radius
+/// [`RINGS_RADIUS`] released just above the surface, evenly across the tank. A ring
+/// is a closed rope (particles s apart, radius [`RINGS_PARTICLE_RADIUS`], rigid links,
+/// bend links of [`RINGS_BEND_COMPLIANCE`], closed over the seam) plus a rigid
+/// ring-area constraint (pressure 1); its mass is its density ([`RINGS_DENSITY`]) ×
+/// ρ₀ π R², so that the light rings float and the heavy one sinks through two-way
+/// coupling alone. Rings collide with each other (particle contacts, not with
+/// themselves), with the walls and the floor.
+/// `constraints` counts the fluid particles (one density projection each).
+pub fn rings_2d(n: u32, desc: WorldDesc) -> Result<RingsScene> {
+    use crate::{CollisionFilter, FluidDesc, Quat, RopeDesc};
+    use std::f32::consts::{FRAC_PI_2, PI, TAU};
+    let s = RINGS_SPACING;
+    let rows = ((RINGS_DEPTH_RATIO * n as f32) as u32).max(1);
+    let width = n as f32 * s;
+    let mut world = World::new(desc)?;
+    world.set_planar(Some(0.0))?;
+    for (position, rotation) in [
+        (Vec3::ZERO, Quat::IDENTITY),
+        (Vec3::ZERO, Quat::from_rotation_z(-FRAC_PI_2)),
+        (Vec3::new(width, 0.0, 0.0), Quat::from_rotation_z(FRAC_PI_2)),
+    ] {
+        world.add_collider(&ColliderDesc {
+            shape: Shape::Plane,
+            position,
+            rotation,
+            static_friction: 0.2,
+            dynamic_friction: 0.2,
+            ..ColliderDesc::default()
+        })?;
+    }
+    let water: Vec<Vec3> = (0..rows)
+        .flat_map(|row| {
+            (0..n).map(move |col| Vec3::new((col as f32 + 0.5) * s, (row as f32 + 0.5) * s, 0.0))
+        })
+        .collect();
+    let fluid = world.add_fluid(&FluidDesc {
+        rest_density: RINGS_REST_DENSITY,
+        spacing: s,
+        capacity: water.len() as u32,
+        ..FluidDesc::default()
+    })?;
+    world.emit_fluid(fluid, &water, None)?;
+    let water_level = rows as f32 * s;
+    let count = ((TAU * RINGS_RADIUS / s).round() as u32).max(8);
+    let mut rings = Vec::with_capacity(RINGS_DENSITY.len());
+    for (k, &density) in RINGS_DENSITY.iter().enumerate() {
+        let centre = Vec3::new(
+            width * (k as f32 + 0.5) / RINGS_DENSITY.len() as f32,
+            water_level + RINGS_RADIUS + 2.0 * s,
+            0.0,
+        );
+        // Counter-clockwise seen from +z, starting at the top.
+        let points: Vec<Vec3> = (0..count)
+            .map(|i| {
+                let a = FRAC_PI_2 + TAU * i as f32 / count as f32;
+                centre + RINGS_RADIUS * Vec3::new(a.cos(), a.sin(), 0.0)
+            })
+            .collect();
+        let body = world.add_rope_polyline(
+            &RopeDesc {
+                total_mass: density * RINGS_REST_DENSITY * PI * RINGS_RADIUS * RINGS_RADIUS,
+                radius: RINGS_PARTICLE_RADIUS,
+                bend_compliance: RINGS_BEND_COMPLIANCE,
+                tethers: false,
+                pin_start: false,
+                ..RopeDesc::default()
+            },
+            &points,
+        )?;
+        let (first, n_ring) = world.body_particle_range(body)?;
+        let last = first + n_ring - 1;
+        world.add_distance_constraints(&[[last, first]], None, 0.0)?;
+        world.add_distance_constraints(
+            &[[last - 1, first], [last, first + 1]],
+            None,
+            RINGS_BEND_COMPLIANCE,
+        )?;
+        let ring: Vec<u32> = (first..first + n_ring).collect();
+        world.add_ring_area(&ring, 1.0, 0.0)?;
+        world.set_particle_radii(first, &vec![RINGS_PARTICLE_RADIUS; n_ring as usize])?;
+        world.set_collision_filters(
+            first,
+            &vec![
+                CollisionFilter {
+                    group: k as u32 + 1,
+                    ..CollisionFilter::default()
+                };
+                n_ring as usize
+            ],
+        )?;
+        rings.push((body, first, n_ring, density));
+    }
+    Ok(RingsScene {
+        scene: Scene {
+            world,
+            stretch_constraints: 0..0,
+            stretch_links: 0..0,
+            constraints: water.len() as u64,
+        },
+        fluid,
+        rings,
+        width,
+        water_level,
+    })
+}
+
+/// Where each ring of a [`rings_2d`] scene is: its centre's height above the still
+/// water level (m; a floating ring rides near 0, a sunk one near −(level − R)), per
+/// ring in [`RINGS_DENSITY`] order.
+pub fn ring_heights(rings: &RingsScene) -> Vec<f32> {
+    let p = rings.scene.world.particles();
+    rings
+        .rings
+        .iter()
+        .map(|&(_, first, count, _)| {
+            let y: f32 = (first..first + count)
+                .map(|i| p.position(i as usize).y)
+                .sum();
+            y / count as f32 - rings.water_level
+        })
+        .collect()
 }
 
 /// The sanity figures every scene reports after its last frame.

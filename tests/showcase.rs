@@ -859,3 +859,103 @@ fn bucket_rope_snaps_when_the_weight_passes_its_break_force() {
     // The weight: 9 movable rope particles of 0.01 kg, the 1.8 kg bucket, the sand.
     assert!((bucket_weight(6) - 47.9709).abs() < 1e-3);
 }
+
+/// Soft rings in water (2D, after Matsuoka 2025): the three light rings float, each
+/// with its centre where Archimedes puts a circle of the ring's outer radius (R plus
+/// its particles' radius) and its density (mass over that circle's area) above the
+/// surface beside it, within a quarter of R; the heavy ring lies on the floor; the
+/// ring pushed under went more than a radius below the surface and bobbed back up;
+/// no water left the tank and it stays near its rest density.
+#[test]
+fn light_rings_float_the_heavy_one_sinks_and_the_pushed_one_bobs_up() {
+    use sinew::scenes::{RINGS_PARTICLE_RADIUS, RINGS_RADIUS};
+    let s = run_scene(floating_rings());
+    let h: Vec<f64> = RINGS_HEIGHTS.iter().map(|n| metric(&s, n)).collect();
+    let (r, outer) = (RINGS_RADIUS, RINGS_RADIUS + RINGS_PARTICLE_RADIUS);
+    for k in 0..3 {
+        let expected = metric(&s, RINGS_ARCHIMEDES[k]);
+        println!(
+            "{}: {:.4} (Archimedes {expected:.4})",
+            RINGS_HEIGHTS[k], h[k]
+        );
+        assert!(
+            (h[k] - expected).abs() < 0.25 * r as f64,
+            "ring {k}: {} vs {expected}",
+            h[k]
+        );
+    }
+    assert!(
+        h[0] > h[1] && h[1] > h[2],
+        "light rings ride by density: {h:?}"
+    );
+    let surface = metric(&s, RINGS_SURFACE);
+    let heavy = h[3] + surface;
+    assert!(
+        heavy < 1.3 * outer as f64,
+        "heavy ring centre {heavy} m above the floor"
+    );
+    let low = metric(&s, RINGS_PUSHED_LOW);
+    assert!(
+        low < surface - r as f64,
+        "the pushed ring only went down to {low} m"
+    );
+    let outside = metric(&s, RINGS_OUTSIDE);
+    assert!(outside < 1e-3, "water {outside} m past the tank");
+    let (mean, max) = (
+        metric(&s, RINGS_MEAN_DENSITY),
+        metric(&s, RINGS_MAX_DENSITY),
+    );
+    assert!(
+        (mean - 1.0).abs() < 0.05 && max < 1.25,
+        "rho/rho0 mean {mean}, max {max}"
+    );
+    // The closed form: half density rides at the centre, a quarter 0.404 R above.
+    assert!(floating_circle_height(0.5, 1.0).abs() < 1e-5);
+    assert!((floating_circle_height(0.25, 1.0) - 0.4040).abs() < 1e-3);
+    assert!((floating_circle_height(0.75, 1.0) + 0.4040).abs() < 1e-3);
+}
+
+/// The dam break: the water never leaves the tank; it carries the light ball (faster
+/// than 1 m/s) and lifts it off the floor, swings the cloth's hem downstream by more
+/// than 10 cm; the ball keeps its volume within 2%.
+#[test]
+fn dam_break_carries_the_ball_and_swings_the_cloth() {
+    let s = run_scene(dam_break());
+    let outside = metric(&s, DAM_OUTSIDE);
+    assert!(outside < 1e-3, "water {outside} m past the tank");
+    let speed = metric(&s, DAM_BALL_SPEED);
+    assert!(speed > 1.0, "ball speed {speed}");
+    let rise = metric(&s, DAM_BALL_RISE);
+    assert!(
+        rise > DAM_BALL_CENTRE.y as f64 + 0.05,
+        "ball rose to {rise}"
+    );
+    let swing = metric(&s, DAM_CLOTH_SWING);
+    assert!(swing > 0.1, "cloth hem swing {swing}");
+    let v = metric(&s, DAM_BALL_VOLUME);
+    assert!((v - 1.0).abs() < 0.02, "ball volume ratio {v}");
+}
+
+/// The hose: all 3600 particles are emitted (720/s for 5 s) and none leaves the box;
+/// the water's height (twice its mean particle height) is within 15% of its volume
+/// over the floor area (count × s³ / area; it still sloshes at the end), and the ball
+/// of half the water's density floats with its centre within a radius of the surface.
+#[test]
+fn hose_fills_the_box_and_floats_the_ball() {
+    let s = run_scene(hose());
+    assert_eq!(metric(&s, HOSE_COUNT), HOSE_CAPACITY as f64);
+    let outside = metric(&s, HOSE_OUTSIDE);
+    assert!(outside < 1e-3, "water {outside} m past the box");
+    let level = metric(&s, HOSE_LEVEL);
+    let fill = metric(&s, HOSE_FILL);
+    println!("water level {level:.4} m, volume / floor area {fill:.4} m");
+    assert!(
+        (level - fill).abs() < 0.15 * fill,
+        "level {level} m, volume / area {fill} m"
+    );
+    let ball = metric(&s, HOSE_BALL_HEIGHT);
+    assert!(
+        (ball - level).abs() < HOSE_BALL_RADIUS as f64,
+        "ball at {ball} m, water at {level} m"
+    );
+}

@@ -503,6 +503,15 @@ impl Painter<'_> {
         self.canvas.fill_disc(x, y, r, z, radius, c, Some(&light));
     }
 
+    /// An unlit disc of radius `radius` m at `p`, depth-tested at its centre.
+    pub fn flat_disc(&mut self, p: Vec3, radius: f32, c: Rgb) {
+        let Some((x, y, z)) = self.camera.project(p) else {
+            return;
+        };
+        let r = (radius * self.camera.pixels_per_metre(z)).max(0.8);
+        self.canvas.fill_disc(x, y, r, z, radius, c, None);
+    }
+
     /// A checkered floor in the plane y = `height`, `n`×`n` tiles of `tile` m centred
     /// on (cx, cz), in colours `a` and `b`.
     pub fn floor(

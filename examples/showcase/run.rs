@@ -124,12 +124,18 @@ pub fn render_frame(scene: &Scene, r: &Render, lines: &[String]) -> Vec<u8> {
     // Labels under the ropes' anchors.
     let small_cam = Camera::look_at(scene.eye, scene.target, scene.fov_deg, r.width, r.height);
     let pos = scene.sim.positions();
-    // Ropes: the first particle; cloths: the middle of the first row's ends; meshes:
-    // above the middle of the highest point.
+    // Ropes: the first particle; cloths: the middle of the first row's ends; meshes
+    // and rings: above the middle of the highest point.
     let anchors = scene.sim.shapes.iter().filter_map(|s| match *s {
         Shape::Rope { first, .. } => Some(pos[first as usize]),
         Shape::Cloth { first, nx, .. } => {
             Some(0.5 * (pos[first as usize] + pos[(first + nx - 1) as usize]))
+        }
+        Shape::Ring { first, count, .. } => {
+            let pts = &pos[first as usize..(first + count) as usize];
+            let mid = pts.iter().sum::<Vec3>() / count as f32;
+            let top = pts.iter().map(|p| p.y).fold(f32::NEG_INFINITY, f32::max);
+            Some(Vec3::new(mid.x, top, mid.z))
         }
         Shape::Mesh { ref tris, .. } => {
             let pts = || tris.iter().flatten().map(|&k| pos[k as usize]);

@@ -5,17 +5,21 @@
 //!
 //! To add a scene: write `fn my_scene() -> Scene`, add it to [`all`], and pick a
 //! camera. Bodies made by the engine's builders (cloth grids, tet and pressure soft
-//! bodies, ropes) join a scene through [`Sim::adopt_body`]. Scenes that need
-//! fluids wait for that feature in the engine.
+//! bodies, ropes) join a scene through [`Sim::adopt_body`]; fluids through
+//! [`Sim::adopt_fluid`] (the fluid scenes are in `fluids.rs`).
 
 use sinew::{
     BodyConstraints, BodyId, BreakReport, ClothDesc, ClothGridDesc, ColliderDesc, CollisionFilter,
-    FamilyKind, PressureBodyDesc, Quat, RopeDesc, RopeEnd, SkinWeights, Solver, TetBodyDesc,
-    TetModel, Transform, Vec3, WindDesc, World, WorldDesc,
+    FamilyKind, FluidId, PressureBodyDesc, Quat, RopeDesc, RopeEnd, SkinWeights, Solver,
+    TetBodyDesc, TetModel, Transform, Vec3, WindDesc, World, WorldDesc,
 };
 
 use super::raster::{Painter, Rgb};
 use sinew::Shape as ColliderShape;
+
+#[path = "fluids.rs"]
+mod fluids;
+pub use fluids::*;
 
 /// Frame rate of the simulation (Hz): one `World::step` per frame.
 pub const SIM_HZ: f32 = 60.0;
@@ -72,6 +76,29 @@ pub enum Shape {
         radius: f32,
         colour: Rgb,
     },
+    /// A closed ring of particles `first..first+count` (a 2D soft body): a tube
+    /// through them, closed, around a flat-shaded fill of colour `fill`.
+    Ring {
+        first: u32,
+        count: u32,
+        radius: f32,
+        colour: Rgb,
+        fill: Rgb,
+    },
+    /// A fixed shaded tube (a hose, a bar), not simulated; the scene may move it.
+    Tube {
+        a: Vec3,
+        b: Vec3,
+        radius: f32,
+        colour: Rgb,
+    },
+    /// The live particles of a fluid, read back each frame, drawn as flat discs of
+    /// `radius` m coloured by depth and speed (see [`WaterColours`]).
+    Fluid {
+        fluid: FluidId,
+        radius: f32,
+        colours: WaterColours,
+    },
 }
 
 /// Two particles drawn joined, with the constraint that joins them (family, id), if
@@ -105,6 +132,9 @@ pub struct Sim {
     /// Scene-specific numbers that the scene's observer records and
     /// tests/showcase.rs checks.
     pub metrics: Vec<Metric>,
+    /// The scene's fluids with their particle mass (kg): their live particles count
+    /// in [`Sim::energy`] (their reserved slots are inert, with mass 0 in `mass`).
+    pub fluids: Vec<(FluidId, f32)>,
 }
 
 /// A scene-specific number: its name (with its unit), its value, and whether it is a
@@ -153,7 +183,71 @@ impl Sim {
             held: Vec::new(),
             status: String::new(),
             metrics: Vec::new(),
+            fluids: Vec::new(),
         }
+    }
+
+    /// A scene around a world built elsewhere (a benchmark scene of `sinew::scenes`):
+    /// every particle's mass is read back from the world (pinned and inert ones get 0),
+    /// no links yet (adopt the bodies' with [`Sim::adopt_links`]).
+    pub fn from_world(world: World) -> Sim {
+        let n = world.particle_count() as usize;
+        let inv_mass: Vec<f32> = (0..n).map(|i| world.particles().inverse_mass(i)).collect();
+        Sim {
+            world,
+            mass: inv_mass
+                .iter()
+                .map(|&w| if w > 0.0 { 1.0 / w } else { 0.0 })
+                .collect(),
+            inv_mass,
+            links: Vec::new(),
+            springs: Vec::new(),
+            shapes: Vec::new(),
+            held: Vec::new(),
+            status: String::new(),
+            metrics: Vec::new(),
+            fluids: Vec::new(),
+        }
+    }
+
+    /// Takes a fluid into the bookkeeping: its reserved particles get mass 0 here (the
+    /// live ones count in [`Sim::energy`] through the readback, the others are inert).
+    /// Returns its first reserved particle and capacity.
+    pub fn adopt_fluid(&mut self, fluid: FluidId) -> (u32, u32) {
+        let (first, capacity) = self
+            .world
+            .fluid_particle_range(fluid)
+            .expect("fluid exists");
+        let range = first as usize..(first + capacity) as usize;
+        // A world built elsewhere ([`Sim::from_world`]) has the slots already.
+        if self.mass.len() == range.start {
+            self.mass.resize(range.end, 0.0);
+            self.inv_mass.resize(range.end, 0.0);
+        }
+        assert!(self.mass.len() >= range.end, "fluids are adopted in order");
+        self.mass[range.clone()].fill(0.0);
+        self.inv_mass[range].fill(0.0);
+        let desc = self.world.fluid_desc(fluid).expect("fluid exists");
+        let s = desc.spacing;
+        let volume = if self.world.planar().is_some() {
+            s * s
+        } else {
+            s * s * s
+        };
+        self.fluids.push((fluid, desc.rest_density * volume));
+        (first, capacity)
+    }
+
+    /// The live particles of `fluid`: positions and velocities (m, m/s).
+    pub fn fluid_particles(&self, fluid: FluidId) -> (Vec<Vec3>, Vec<Vec3>) {
+        let (mut p, mut v) = (Vec::new(), Vec::new());
+        self.world
+            .read_fluid_particles(fluid, 1.0, |_, q| {
+                p.push(q.position);
+                v.push(q.velocity);
+            })
+            .expect("fluid exists");
+        (p, v)
     }
 
     /// Sets (or adds) the metric `name`.
@@ -197,6 +291,12 @@ impl Sim {
             self.inv_mass.push(w);
             self.mass.push(if w > 0.0 { 1.0 / w } else { 0.0 });
         }
+        self.adopt_links(id);
+        (first, count)
+    }
+
+    /// Adds a body's stretch links to the stretch statistics.
+    pub fn adopt_links(&mut self, id: BodyId) {
         let links = &self.world.constraint_sets().link;
         let stretch = self
             .world
@@ -213,7 +313,6 @@ impl Sim {
                 rest: links.rest(c as usize),
             }
         }));
-        (first, count)
     }
 
     /// Total mass (kg) of particles `first..first+count` (pinned ones count 0).
@@ -301,7 +400,24 @@ impl Sim {
                 c * c / (2.0 * *alpha as f64)
             })
             .fold(0.0, |sum, e| sum + e);
+        let fluid: f64 = self
+            .fluids
+            .iter()
+            .map(|&(fluid, m)| {
+                let (p, v) = self.fluid_particles(fluid);
+                p.iter()
+                    .zip(&v)
+                    .map(|(x, u)| {
+                        let height = -(g.x as f64 * x.x as f64
+                            + g.y as f64 * x.y as f64
+                            + g.z as f64 * x.z as f64);
+                        m as f64 * (0.5 * u.length_squared() as f64 + height)
+                    })
+                    .fold(0.0, |sum, e| sum + e)
+            })
+            .fold(0.0, |sum, e| sum + e);
         elastic
+            + fluid
             + (0..p.len())
                 .filter(|&i| self.inv_mass[i] > 0.0)
                 .map(|i| {
@@ -2467,6 +2583,9 @@ pub fn all() -> Vec<Scene> {
         torn_cloth(),
         crane(),
         bucket_snap(),
+        floating_rings(),
+        dam_break(),
+        hose(),
     ]
 }
 
@@ -2708,7 +2827,10 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 let c = on_floor(centre);
                 p.flat_line(c, c, radius, SHADOW);
             }
-            Shape::Mark { .. } => {}
+            Shape::Mark { .. } | Shape::Ring { .. } | Shape::Fluid { .. } => {}
+            Shape::Tube { a, b, radius, .. } => {
+                p.flat_line(on_floor(a), on_floor(b), radius, SHADOW);
+            }
             Shape::Links {
                 ref pairs, radius, ..
             } => {
@@ -2770,10 +2892,113 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                     p.line(pos[a], pos[b], radius, colour);
                 }
             }
+            Shape::Ring {
+                first,
+                count,
+                radius,
+                colour,
+                fill,
+            } => draw_ring(
+                &pos[first as usize..(first + count) as usize],
+                radius,
+                colour,
+                fill,
+                p,
+            ),
+            Shape::Tube {
+                a,
+                b,
+                radius,
+                colour,
+            } => p.line(a, b, radius, colour),
+            Shape::Fluid {
+                fluid,
+                radius,
+                colours,
+            } => {
+                let (x, v) = sim.fluid_particles(fluid);
+                for (x, c) in x.iter().zip(colours.of(&x, &v)) {
+                    p.flat_disc(*x, radius, c);
+                }
+            }
         }
     }
     for &h in &sim.held {
         p.disc(pos[h as usize], 0.05, Rgb::hex(0xff8a1e));
+    }
+}
+
+/// How water is coloured: by depth below the surface above it (`surface` at the top,
+/// `deep` from `depth` m down) and by speed (blending from `foam_from` m/s to `foam`
+/// at `foam_speed` m/s, so that waves and spray light up), each in a few flat bands.
+/// Flat bands keep the pictures calm and the GIFs small; the depth shading shows the
+/// water's surface.
+#[derive(Clone, Copy, Debug)]
+pub struct WaterColours {
+    pub surface: Rgb,
+    pub deep: Rgb,
+    pub depth: f32,
+    pub foam: Rgb,
+    pub foam_from: f32,
+    pub foam_speed: f32,
+    /// Width (m) of the columns in which the surface is found (the highest particle
+    /// of each column of the floor's grid, or of each x band in a planar world).
+    pub column: f32,
+    /// A fixed surface height (m) to measure depth from instead (calm water: its
+    /// bands then stay put from frame to frame).
+    pub level: Option<f32>,
+}
+
+impl WaterColours {
+    /// Surface blue, deep blue `depth` m down, foam from 0.8 m/s, white at 3 m/s,
+    /// columns of `column` m.
+    pub fn water(depth: f32, column: f32) -> WaterColours {
+        WaterColours {
+            surface: Rgb::hex(0x4a9ee0),
+            deep: Rgb::hex(0x103a6e),
+            depth,
+            foam: Rgb::hex(0xe0f4ff),
+            foam_from: 0.8,
+            foam_speed: 3.0,
+            column,
+            level: None,
+        }
+    }
+
+    /// The colour of each particle at `x` moving at `v`.
+    pub fn of(&self, x: &[Vec3], v: &[Vec3]) -> Vec<Rgb> {
+        let key = |p: Vec3| {
+            (
+                (p.x / self.column).floor() as i32,
+                (p.z / self.column).floor() as i32,
+            )
+        };
+        let mut top = std::collections::HashMap::<(i32, i32), f32>::new();
+        for &p in x {
+            let t = top.entry(key(p)).or_insert(f32::NEG_INFINITY);
+            *t = t.max(p.y);
+        }
+        let bands = |t: f32, n: f32| (t.clamp(0.0, 1.0) * n).round() / n;
+        x.iter()
+            .zip(v)
+            .map(|(&p, u)| {
+                let depth = self.level.unwrap_or(top[&key(p)]) - p.y;
+                let base = self.surface.lerp(self.deep, bands(depth / self.depth, 4.0));
+                let foam = (u.length() - self.foam_from) / (self.foam_speed - self.foam_from);
+                base.lerp(self.foam, bands(foam, 3.0))
+            })
+            .collect()
+    }
+}
+
+/// A closed ring: a fan of unlit triangles from its centre and a tube through its
+/// points, closed.
+fn draw_ring(pts: &[Vec3], radius: f32, colour: Rgb, fill: Rgb, p: &mut Painter) {
+    let centre = pts.iter().sum::<Vec3>() / pts.len() as f32;
+    for (k, &a) in pts.iter().enumerate() {
+        let b = pts[(k + 1) % pts.len()];
+        p.flat_triangle([centre, a, b], fill);
+        p.line(a, b, radius, colour);
     }
 }
 
