@@ -11,6 +11,10 @@
 //!   lies within one radius of the surface (or inside), the plane is the one at the
 //!   nearest surface point. A contact is the unilateral constraint
 //!   `C(x) = n · x − offset ≥ 0` (offset relative to `base`, never absolute).
+//!   A fluid particle is detected as if its radius were larger by half its fluid's
+//!   smoothing radius (`Colliders::set_reach`; the contact keeps the true radius), since
+//!   the density correction after the detection moves it: it cannot be pushed
+//!   through a wall it was clear of when the substep started.
 //! * **project** (each iteration): `Δn = max(−C, 0)`, `x += n Δn`; then Coulomb friction
 //!   at position level (Macklin et al. 2014, "Unified particle physics", eq. 24–25):
 //!   with `Δx_t` the tangential displacement over the substep relative to the surface,
