@@ -11,6 +11,10 @@
 //!   lies within one radius of the surface (or inside), the plane is the one at the
 //!   nearest surface point. A contact is the unilateral constraint
 //!   `C(x) = n · x − offset ≥ 0` (offset relative to `base`, never absolute).
+//!   A fluid particle is detected as if its radius were larger by half its fluid's
+//!   smoothing radius (`Colliders::set_reach`; the contact keeps the true radius), since
+//!   the density correction after the detection moves it: it cannot be pushed
+//!   through a wall it was clear of when the substep started.
 //! * **project** (each iteration): `Δn = max(−C, 0)`, `x += n Δn`; then Coulomb friction
 //!   at position level (Macklin et al. 2014, "Unified particle physics", eq. 24–25):
 //!   with `Δx_t` the tangential displacement over the substep relative to the surface,
@@ -163,7 +167,8 @@ impl Collider {
     }
 
     /// The contact of a bounded shape or a mesh (in its local frame, rotated there and
-    /// back), culled first by [`Self::culls`].
+    /// back), culled first by [`Self::culls`]. `rd ≥ r` is the particle's detection
+    /// radius (see [`Colliders::set_reach`]; `r` for every particle but a fluid's).
     #[inline]
     #[allow(clippy::too_many_arguments)]
     fn shape_contact(
@@ -172,19 +177,20 @@ impl Collider {
         u: Vec3,
         d: Vec3,
         r: f32,
+        rd: f32,
         h: f32,
         inv_h: f32,
     ) -> Option<Contact> {
         let x0 = -h * u; // relative to base
         let rel = self.pos - b;
-        if self.culls(x0 - rel, d - rel, r) {
+        if self.culls(x0 - rel, d - rel, rd) {
             return None;
         }
         let l0 = self.inv_rot * (x0 - rel);
         let l1 = self.inv_rot * (d - rel);
         let (nl, surface_local) = match &self.mesh {
-            Some(mesh) => mesh.contact(l0, l1, r),
-            None => convex_contact(&self.desc.shape, l0, l1, r),
+            Some(mesh) => mesh.contact(l0, l1, r, rd),
+            None => convex_contact(&self.desc.shape, l0, l1, r, rd),
         }?;
         let normal = self.rot * nl;
         // On the collider's surface; the particle centre stays r beyond it.
@@ -247,8 +253,9 @@ fn bound_radius(shape: &Shape, mesh: Option<&TriMesh>) -> f32 {
 /// The contact plane (outward normal, a point on it; local frame) of a particle of
 /// radius `r` moving `l0 → l1` against a convex shape: the entry point of the path
 /// when it starts outside and enters, else the nearest surface point when `l1` is
-/// within `r` of the surface (or inside).
-fn convex_contact(shape: &Shape, l0: Vec3, l1: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
+/// within `r` of the surface (or inside); a particle with a detection radius `rd > r`
+/// (a fluid's) is near within `rd + max(rd, 1e-4)` of the shape.
+fn convex_contact(shape: &Shape, l0: Vec3, l1: Vec3, r: f32, rd: f32) -> Option<(Vec3, Vec3)> {
     let (d0, _) = shape.distance(l0, r);
     if d0 > 0.0 {
         if let Some((t, nl)) = shape.sweep(l0, l1, r) {
@@ -258,7 +265,7 @@ fn convex_contact(shape: &Shape, l0: Vec3, l1: Vec3, r: f32) -> Option<(Vec3, Ve
         }
     }
     let (d1, nl) = shape.distance(l1, r);
-    if d1 < r.max(1.0e-4) {
+    if d1 < (rd - r) + rd.max(1.0e-4) {
         return Some((nl, l1 - nl * (d1 + r)));
     }
     None
@@ -306,6 +313,9 @@ pub(crate) struct Colliders {
     step_contacts: Vec<StepContact>,
     step_count: Vec<u8>,
     reports: Vec<ContactReport>,
+    /// Per particle, when `widened`: the detection radius ([`Self::set_reach`]).
+    reach: Vec<f32>,
+    widened: bool,
     /// Per group of 32 slots (bit k: slot 32 g + k): the live planes, and the live
     /// colliders of every other shape.
     plane_bits: Vec<u32>,
@@ -523,6 +533,46 @@ impl Colliders {
         Ok(())
     }
 
+    /// Widens the contact detection of the particles of `ranges` (a fluid's, with the
+    /// margin each) for this step: a particle of radius r and margin m is detected as
+    /// a particle of radius `r + m` would be (a plane within `2 (r + m)`, a shape within
+    /// `r + m` of the inflated surface), while its contact keeps the radius r. A fluid
+    /// particle away from a wall when the substep starts can be pushed towards it by the
+    /// density correction of the iterations after the detection; with the margin it
+    /// already holds the contact, which the projection after every iteration enforces
+    /// (and which does nothing while the particle stays clear). Other particles keep
+    /// their radius: their contacts do not change. Allocates only when the particle
+    /// count grew.
+    pub(crate) fn set_reach(
+        &mut self,
+        radius: &[f32],
+        ranges: impl Iterator<Item = (std::ops::Range<usize>, f32)>,
+    ) -> Result<()> {
+        self.widened = false;
+        if self.live == 0 {
+            return Ok(());
+        }
+        for (range, margin) in ranges {
+            if range.is_empty() || margin <= 0.0 {
+                continue;
+            }
+            if !self.widened {
+                let n = radius.len();
+                let len = self.reach.len();
+                if len < n {
+                    try_reserve(&mut self.reach, n - len, "contacts")?;
+                }
+                self.reach.clear();
+                self.reach.extend_from_slice(radius);
+                self.widened = true;
+            }
+            for r in &mut self.reach[range] {
+                *r += margin;
+            }
+        }
+        Ok(())
+    }
+
     /// Places the colliders at substep `s` of `substeps` and finds the contacts of
     /// every particle (path from `base − h u` to `base + d`).
     pub(crate) fn detect(
@@ -555,6 +605,8 @@ impl Colliders {
         let (hot, base, vel) = (&particles.hot, &particles.base, &particles.velocity);
         let (plane_bits, shape_bits) = (&self.plane_bits, &self.shape_bits);
         let plane_params = &self.plane_params;
+        // The detection radii: the radii themselves unless a fluid widened some.
+        let reach: &[f32] = if self.widened { &self.reach } else { radius };
         let inv_h = 1.0 / h;
         let kernel = self.cull_kernel;
         exec.for_ranges(n, |range| {
@@ -583,14 +635,14 @@ impl Colliders {
                         planes,
                         base,
                         hot,
-                        radius,
+                        reach,
                         first,
                         len,
                         &mut masks,
                     );
                     if shapes != 0 {
                         any |= shape_masks(
-                            slots, g, shapes, base, hot, vel, radius, h, first, len, &mut masks,
+                            slots, g, shapes, base, hot, vel, reach, h, first, len, &mut masks,
                         );
                     }
                     let group = planes | shapes;
@@ -616,7 +668,7 @@ impl Colliders {
                             let contact = if (planes >> k) & 1 != 0 {
                                 c.plane_contact(b, u, d, r, h, inv_h)
                             } else {
-                                match c.shape_contact(b, u, d, r, h, inv_h) {
+                                match c.shape_contact(b, u, d, r, reach[i], h, inv_h) {
                                     Some(contact) => contact,
                                     None => continue,
                                 }

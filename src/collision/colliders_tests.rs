@@ -67,7 +67,7 @@ fn plane_contact_equals_the_rotated_query() {
             let d = rng.vec() * (speed * h) + c.normal * (rng.next() * 4.0 * r);
             let rel = c.pos - b;
             let fast = plane_cull::touches(c.normal, rel, d, r);
-            let slow = c.shape_contact(b, u, d, r, h, inv_h);
+            let slow = c.shape_contact(b, u, d, r, r, h, inv_h);
             let edge = (c.normal.dot(d - rel) - r - r.max(1.0e-4)).abs();
             let Some(slow) = slow else {
                 assert!(
@@ -191,7 +191,9 @@ fn block_cull_keeps_every_contact() {
             }
             for l in 0..8 {
                 let (b, u, d) = (Vec3::from(base[l]), vel[l], hot[l].truncate());
-                if c.shape_contact(b, u, d, radius[l], h, inv_h).is_some() {
+                if c.shape_contact(b, u, d, radius[l], radius[l], h, inv_h)
+                    .is_some()
+                {
                     touching += 1;
                     assert!((masks[2] >> l) & 1 != 0, "collider {k}: a contact culled");
                 }

@@ -151,9 +151,11 @@ impl TriMesh {
     }
 
     /// The contact of a particle of radius `r` moving `p0 → p1` (local frame): the
-    /// outward normal and a point of the contact plane (local), or None.
-    pub(crate) fn contact(&self, p0: Vec3, p1: Vec3, r: f32) -> Option<(Vec3, Vec3)> {
-        let reach = 2.0 * r + 1.0e-4;
+    /// outward normal and a point of the contact plane (local), or None. `rd ≥ r`: the
+    /// detection radius (a fluid particle's is larger, see `Colliders::set_reach`):
+    /// nearest-point contacts are found within `2 rd + 1e-4`.
+    pub(crate) fn contact(&self, p0: Vec3, p1: Vec3, r: f32, rd: f32) -> Option<(Vec3, Vec3)> {
+        let reach = 2.0 * rd + 1.0e-4;
         let lo = p0.min(p1) - Vec3::splat(reach);
         let hi = p0.max(p1) + Vec3::splat(reach);
         let seg = p1 - p0;
@@ -345,6 +347,7 @@ mod tests {
                 Vec3::new(0.1, 0.03, 0.2),
                 Vec3::new(0.1, -0.0117, 0.2),
                 0.01,
+                0.01,
             )
             .unwrap();
         assert!((n - Vec3::Y).length() < 1e-6, "{n}");
@@ -355,12 +358,18 @@ mod tests {
                 Vec3::new(0.3, 0.015, 0.0),
                 Vec3::new(0.3, 0.0149, 0.0),
                 0.01,
+                0.01,
             )
             .unwrap();
         assert!((n - Vec3::Y).length() < 1e-6 && (q.y - 0.005).abs() < 1e-6);
         // Far away: nothing.
         assert!(m
-            .contact(Vec3::new(0.0, 1.0, 0.0), Vec3::new(0.0, 0.9, 0.0), 0.01)
+            .contact(
+                Vec3::new(0.0, 1.0, 0.0),
+                Vec3::new(0.0, 0.9, 0.0),
+                0.01,
+                0.01
+            )
             .is_none());
     }
 
@@ -406,8 +415,8 @@ mod tests {
             let z = (k / 20) as f32 * 0.1 + 0.03;
             let p0 = Vec3::new(x, 0.3, z);
             let p1 = Vec3::new(x + 0.01, -0.2 + 0.02 * (k % 7) as f32, z);
-            let a = m.contact(p0, p1, 0.02);
-            let b = flat.contact(p0, p1, 0.02);
+            let a = m.contact(p0, p1, 0.02, 0.02);
+            let b = flat.contact(p0, p1, 0.02, 0.02);
             hits += a.is_some() as u32;
             match (a, b) {
                 (Some((na, qa)), Some((nb, qb))) => {

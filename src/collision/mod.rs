@@ -90,9 +90,11 @@ impl Collision {
         particles: &Particles,
         dt: f32,
         h: f32,
+        fluid_margins: impl Iterator<Item = (std::ops::Range<usize>, f32)>,
         exec: &Executor,
     ) -> Result<()> {
         self.colliders.begin_step(particles.len(), dt)?;
+        self.colliders.set_reach(&particles.radius, fluid_margins)?;
         self.particles.begin_step(particles, h, exec)
     }
 

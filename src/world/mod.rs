@@ -441,8 +441,13 @@ impl World {
             relaxation: self.desc.jacobi_relaxation,
             damping_factor: (-self.desc.damping * h).exp(),
         };
-        self.collision
-            .begin_step(&self.particles, dt, h, &self.exec)?;
+        self.collision.begin_step(
+            &self.particles,
+            dt,
+            h,
+            self.sets.fluids.collider_margins(),
+            &self.exec,
+        )?;
         self.sets.prepare_fluids(&self.particles)?;
         let finite = step::step(
             &mut self.particles,

@@ -142,6 +142,18 @@ impl FluidSet {
         self.fluids.iter().flatten()
     }
 
+    /// The live particles of each fluid with the margin by which the collider contact
+    /// detection widens their reach (`Colliders::set_reach`): half the smoothing radius,
+    /// more than the density correction moves a particle within one substep.
+    pub(crate) fn collider_margins(
+        &self,
+    ) -> impl Iterator<Item = (std::ops::Range<usize>, f32)> + '_ {
+        self.live().map(|f| {
+            let first = f.first as usize;
+            (first..first + f.count as usize, 0.5 * f.desc.h())
+        })
+    }
+
     /// Whether any fluid has live particles (the step then runs the fluid passes).
     pub(crate) fn is_active(&self) -> bool {
         self.live().any(|f| f.count > 0)
