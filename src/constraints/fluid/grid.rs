@@ -147,12 +147,60 @@ impl Layout {
 /// `1 / inv_cell` m: the floor, saturated to `i32` (NaN lands in cell 0).
 #[inline]
 pub(crate) fn cell_of(p: [f32; 3], inv_cell: f32) -> [i32; 3] {
-    p.map(|x| (x * inv_cell).floor() as i32)
+    p.map(|x| floor_i32(x * inv_cell))
+}
+
+/// `v.floor() as i32` without the library call (x86-64 has no floor instruction
+/// before SSE4.1): the saturating truncation, one less where it rounded up. Equal for
+/// every input: past ±2³¹ both saturate, NaN gives 0.
+#[inline(always)]
+fn floor_i32(v: f32) -> i32 {
+    let t = v as i32;
+    if (t as f32) > v {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The floor without the library call equals `floor() as i32` everywhere.
+    #[test]
+    fn floor_matches_the_library() {
+        let mut v = vec![
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            -1.0,
+            1.0,
+            -1.0e-30,
+            2147483520.0,
+            2147483648.0,
+            -2147483648.0,
+            -2147483904.0,
+            1.0e20,
+            -1.0e20,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            16777217.0,
+            -8388607.5,
+        ];
+        let mut seed = 7u32;
+        for _ in 0..100_000 {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            v.push(f32::from_bits(seed));
+        }
+        for x in v {
+            assert_eq!(floor_i32(x), x.floor() as i32, "{x:e}");
+        }
+    }
 
     /// Every bucket of the 27 cells around a cell is covered exactly once by the runs,
     /// in both layouts (the hashed one with a run that wraps).

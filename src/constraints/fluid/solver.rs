@@ -529,7 +529,9 @@ impl DensitySolver {
                 // Positions of this iteration (the build gathered the first ones).
                 0 => {
                     if !first {
+                        let end = slots.end;
                         for k in slots {
+                            prefetch_particle(hot.as_ptr(), base, particle, k + PREFETCH, end);
                             let p = particle[k] as usize;
                             // SAFETY: slot k is this item's; particle p is read only
                             // (hot is written in stage 2, after this stage).
@@ -585,7 +587,9 @@ impl DensitySolver {
                     }
                 }
                 _ => {
+                    let end = slots.end;
                     for k in slots {
+                        prefetch_particle(hot.as_ptr(), base, particle, k + PREFETCH, end);
                         let list = list_of(list_end, lists, k);
                         // SAFETY: stage 2 reads every slot's λ and position (written
                         // in the stages before) and writes its own particle.
@@ -861,9 +865,12 @@ impl DensitySolver {
             if uniform {
                 // Room for the pair factors of the chunk's lists, whole blocks of 8.
                 // SAFETY: chunk c's buffer is this item's alone.
+                // Only grown: the density pass writes every factor before the
+                // correction pass reads it, so the old values need no clearing.
                 let f = unsafe { factors.chunk(c) };
-                f.clear();
-                f.resize(buf.len() + 8, 0.0);
+                if f.len() < buf.len() + 8 {
+                    f.resize(buf.len() + 8, 0.0);
+                }
             }
         });
     }
@@ -1147,6 +1154,29 @@ fn ascending(fluids: &[Option<Fluid>]) -> bool {
         last = f.first + f.desc.capacity;
     }
     true
+}
+
+/// Slots ahead whose world particle the per-slot passes prefetch (the slots run in
+/// cell order, their particles in world order: a miss per slot without it).
+const PREFETCH: usize = 8;
+
+/// Prefetches the hot and base records of slot k's world particle (k < end).
+#[inline(always)]
+fn prefetch_particle(hot: *const Vec4, base: &[Vec3A], particle: &[u32], k: usize, end: usize) {
+    if k >= end {
+        return;
+    }
+    let p = particle[k] as usize;
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint that never faults; p is a particle of the world
+    // (hot and base have one record per particle).
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(hot.wrapping_add(p) as *const i8);
+        _mm_prefetch::<_MM_HINT_T0>(base.as_ptr().wrapping_add(p) as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (hot, base, p);
 }
 
 /// Slot k's neighbour list.
