@@ -6,6 +6,13 @@
 //!   the free surface (within 0.1; the surface measured from the fluid away from the
 //!   body), and the fluid's force on them is their weight within 10% (averaged over a
 //!   second); one of 2 ρ₀ sinks to the floor.
+//!
+//!   The submerged fraction counts each particle's cell below the surface, which
+//!   holds for a tilted body. It must: a uniform cube of 0.25 to 0.75 ρ₀ is unstable
+//!   floating flat and settles tilted (its metacentre lies below its centre of mass),
+//!   so "surface minus lowest point over the side" overstates the depth by 0.1 to 0.2
+//!   although the displaced volume is right (4³ cubes: 0.33, 0.71, 0.90 that way,
+//!   0.26, 0.46, 0.70 counted by cells).
 //! * A floating cube pushed under and released bobs back up to its waterline.
 //! * A removed body no longer meets the fluid (its pinned particles would otherwise
 //!   be an invisible wall).
