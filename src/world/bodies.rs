@@ -273,7 +273,8 @@ impl World {
     }
 
     /// Removes a body: its particles keep their indices but become inert (inverse mass
-    /// 0, at rest), its constraints and the attachments on its particles stop acting;
+    /// 0, at rest), its constraints and the attachments on its particles stop acting,
+    /// and its fluid coupling is switched off (the particles no longer meet any fluid);
     /// other bodies are untouched. The id becomes invalid.
     ///
     /// ```
@@ -286,6 +287,11 @@ impl World {
     /// # Ok::<(), sinew::Error>(())
     /// ```
     pub fn remove_body(&mut self, id: BodyId) -> Result<()> {
+        // The removed body's particles stay in the world, pinned and with their radii:
+        // coupled to a fluid they would act as an invisible wall. Switched off first
+        // (the only step that can fail), so that a failure changes nothing.
+        let range = self.bodies.get(id)?.particles.clone();
+        self.sets.fluids.solver.set_coupling(range, false)?;
         let body = self.bodies.remove(id)?;
         for (set, ids) in body.parts.in_sets(&mut self.sets) {
             set.remove(ids);
