@@ -12,7 +12,7 @@
 //! cargo run --release --example bench -- rings_2d --n 100 --threads 1
 //! ```
 //!
-//! `dam_break` (BENCHMARKS.md: 2 substeps × 2 iterations unless given, n = 16, 24 or
+//! `dam_break` (Macklin & Müller 2013 PBF, the README's performance scene: 2 substeps × 2 iterations unless given, n = 16, 24 or
 //! 32, default 32) prints `ms_per_frame`, `mpi_per_s` (million particle-iterations per
 //! second: N × substeps × iterations × frames / seconds), `mean_density_ratio` and
 //! `max_density_ratio` after the last frame, and `front_0_25s`, `front_0_5s`,

@@ -367,7 +367,8 @@ pub fn dam_break_desc(threads: u32) -> WorldDesc {
     }
 }
 
-/// `dam_break_N` (BENCHMARKS.md): a block of n × n × n fluid particles on a cubic
+/// `dam_break_N`, the fluid throughput scene of Position Based Fluids (Macklin & Müller
+/// 2013; README, "Performance"): a block of n × n × n fluid particles on a cubic
 /// lattice of spacing s = 0.02 m, lowest particle at (s/2, s/2, s/2), at rest; h = 2s,
 /// ρ₀ = 1000 kg/m³, ε = 100 m⁻², s_corr k = 0.1, n = 4, Δq = 0.2h, XSPH c = 0.01, no
 /// vorticity; particle centres projected onto the tank's planes (y = 0, x = 0,
