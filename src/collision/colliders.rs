@@ -310,6 +310,9 @@ pub(crate) struct Colliders {
     // Per particle: MAX_COLLIDER_CONTACTS slots each.
     contacts: Vec<Contact>,
     contact_count: Vec<u8>,
+    /// Per particle: the index of its first contact in `contacts` (valid where its
+    /// count is not 0).
+    contact_start: Vec<u32>,
     step_contacts: Vec<StepContact>,
     step_count: Vec<u8>,
     reports: Vec<ContactReport>,
@@ -509,10 +512,12 @@ impl Colliders {
             try_reserve(&mut self.step_contacts, k, "contacts")?;
             try_reserve(&mut self.reports, k, "contact reports")?;
             try_reserve(&mut self.contact_count, n, "contacts")?;
+            try_reserve(&mut self.contact_start, n, "contacts")?;
             try_reserve(&mut self.step_count, n, "contacts")?;
             self.contacts.resize(k, Contact::default());
             self.step_contacts.resize(k, StepContact::default());
             self.contact_count.resize(n, 0);
+            self.contact_start.resize(n, 0);
             self.step_count.resize(n, 0);
         }
         self.step_count[..n].fill(0);
@@ -602,6 +607,7 @@ impl Colliders {
         let slots = &self.slots;
         let contacts = DisjointSlice::new(&mut self.contacts);
         let count = DisjointSlice::new(&mut self.contact_count);
+        let start = DisjointSlice::new(&mut self.contact_start);
         let (hot, base, vel) = (&particles.hot, &particles.base, &particles.velocity);
         let (plane_bits, shape_bits) = (&self.plane_bits, &self.shape_bits);
         let plane_params = &self.plane_params;
@@ -682,6 +688,8 @@ impl Colliders {
                     }
                 }
                 for l in 0..len {
+                    // SAFETY: particle first + l is this range's.
+                    unsafe { start.set(first + l, cursor as u32) };
                     for &contact in &stage[l][..found[l] as usize] {
                         // SAFETY: the contact region of a chunk (REGION particles,
                         // MAX_COLLIDER_CONTACTS each) belongs to the range holding the
@@ -695,6 +703,20 @@ impl Colliders {
                 first += len;
             }
         });
+    }
+
+    /// The contacts of particle `i` in the current substep (after [`Self::detect`]),
+    /// each as its surface's outward unit normal n and the contact's offset
+    /// `n · (surface − base_i) + r_i` (m, `r_i` the particle's radius): the particle's
+    /// centre x is `n · (x − base_i) − offset + r_i` from the surface.
+    pub(crate) fn surfaces(&self, i: usize) -> impl Iterator<Item = (Vec3, f32)> + '_ {
+        let (at, k) = match self.contact_count.get(i) {
+            Some(&k) if self.live > 0 && k > 0 => (self.contact_start[i] as usize, k as usize),
+            _ => (0, 0),
+        };
+        self.contacts[at..at + k]
+            .iter()
+            .map(|c| (c.normal, c.offset))
     }
 
     /// One projection of every contact, with position-level Coulomb friction.

@@ -132,6 +132,9 @@ pub(crate) struct Iteration<'a> {
     /// substep and the predict of this one, see `world::step`), which the first set
     /// may fuse into its sweep ([`ConstraintSet::project_with_prologue`]).
     pub prologue: Option<Prologue<'a>>,
+    /// The colliders and their contacts of this substep (the fluids read the walls
+    /// near their particles, `fluid::walls`).
+    pub colliders: &'a crate::collision::colliders::Colliders,
 }
 
 /// The particle arrays a particle pass writes, for one pass.

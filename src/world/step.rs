@@ -169,6 +169,7 @@ fn substeps(
                 exec,
                 work,
                 prologue: std::mem::take(&mut pending).then_some(&update_and_predict_pass),
+                colliders: &collision.colliders,
             };
             sets.project(particles, &iteration);
             if skin_on {

@@ -71,7 +71,10 @@ use std::ops::Range;
 
 use super::grid::{cell_of, Layout};
 use super::kernels::{self, Consts};
+use super::walls::WallKernel;
 use super::Fluid;
+use crate::collision::colliders::Colliders;
+use crate::collision::MAX_COLLIDER_CONTACTS;
 use crate::constraints::Iteration;
 use crate::error::{try_reserve, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
@@ -128,6 +131,8 @@ pub(crate) struct Params {
     cohesion: f32,
     adhesion: f32,
     coupling_mask: u32,
+    /// The density and gradient the colliders lend (`super::walls`).
+    wall: WallKernel,
 }
 
 impl Params {
@@ -167,6 +172,7 @@ impl Params {
             cohesion: d.cohesion,
             adhesion: d.adhesion,
             coupling_mask: d.coupling_mask,
+            wall: WallKernel::new(h, planar),
         }
     }
 
@@ -291,6 +297,11 @@ pub(crate) struct DensitySolver {
     /// One fluid: each listed pair's gradient factor from the density pass of the
     /// iteration, for its correction pass (same layout as `lists`, 8 entries more).
     factors: Vec<Vec<f32>>,
+    /// Per fluid slot, the collider surfaces near it this substep (`super::walls`):
+    /// `(n, c)` with the slot's distance `n · x − c` (m, x relative to the origin),
+    /// at most `MAX_COLLIDER_CONTACTS` per slot, ending at `wall_end` as the lists do.
+    wall_end: Vec<u32>,
+    walls: Vec<Vec<Vec4>>,
     /// End-of-substep scratch: velocities and vorticity / normals per slot.
     vel: Vec<Vec4>,
     omega: Vec<Vec4>,
@@ -439,6 +450,7 @@ impl DensitySolver {
             &mut self.class,
             &mut self.layers,
             &mut self.list_end,
+            &mut self.wall_end,
         ] {
             resize_to(v, m, 0)?;
         }
@@ -468,10 +480,17 @@ impl DensitySolver {
             try_reserve(&mut self.factors, grow, what)?;
             self.factors.resize_with(chunks, Vec::new);
         }
+        if self.walls.len() < chunks {
+            let grow = chunks - self.walls.len();
+            try_reserve(&mut self.walls, grow, what)?;
+            self.walls.resize_with(chunks, Vec::new);
+        }
         for c in 0..chunks {
             let want = LIST_RESERVE * SLOT_CHUNK.min(m - c * SLOT_CHUNK);
             reserve_to(&mut self.lists[c], want)?;
             reserve_to(&mut self.factors[c], want + 8)?;
+            let slots = SLOT_CHUNK.min(m - c * SLOT_CHUNK);
+            reserve_to(&mut self.walls[c], MAX_COLLIDER_CONTACTS * slots)?;
         }
         Ok(())
     }
@@ -496,7 +515,7 @@ impl DensitySolver {
             return;
         }
         if it.first {
-            self.build(fluids, particles, it.exec);
+            self.build(fluids, particles, it.colliders, it.exec);
         }
         let m = self.src.len();
         if m == 0 {
@@ -519,6 +538,7 @@ impl DensitySolver {
         let consts = this.params[uniform_class].consts();
         let (params, class, particle) = (&this.params, &this.class[..m], &this.particle[..m]);
         let (list_end, lists) = (&this.list_end[..m], &this.lists);
+        let (wall_end, walls) = (&this.wall_end[..m], &this.walls);
         let factors = ChunkPtr(this.factors.as_mut_ptr());
         let origin = this.origin;
         let (hot, base) = (DisjointSlice::new(&mut particles.hot), &particles.base[..]);
@@ -568,6 +588,7 @@ impl DensitySolver {
                                     pos_records(&views.pos),
                                     k,
                                     list,
+                                    list_of(wall_end, walls, k),
                                     f,
                                 );
                                 rec.set(k, views.pos.get(k).truncate().extend(l));
@@ -575,10 +596,11 @@ impl DensitySolver {
                             }
                             continue;
                         }
+                        let near = list_of(wall_end, walls, k);
                         // SAFETY: stage 1 reads positions (written in stage 0) and
                         // writes its own slots' λ and ρ̂.
                         let (l, rho) =
-                            unsafe { lambda_general(&views, params, class, prm, k, list) };
+                            unsafe { lambda_general(&views, params, class, prm, k, list, near) };
                         // SAFETY: slot k is this item's.
                         unsafe {
                             views.lambda.set(k, l);
@@ -605,9 +627,19 @@ impl DensitySolver {
                                     list,
                                     f,
                                 );
-                                Vec3A::from_array(d) * params[uniform_class].volume
+                                let near = list_of(wall_end, walls, k);
+                                let dx = Vec3A::from_array(d) * params[uniform_class].volume;
+                                if near.is_empty() {
+                                    dx
+                                } else {
+                                    let pk = rec.get(k);
+                                    let prm = &params[uniform_class];
+                                    let (_, g) = wall_terms(prm, near, Vec3A::from_vec4(pk));
+                                    dx + g * pk.w
+                                }
                             } else {
-                                delta_general(&views, params, class, k, list)
+                                let near = list_of(wall_end, walls, k);
+                                delta_general(&views, params, class, k, list, near)
                             };
                             let p = particle[k] as usize;
                             let h = hot.get(p);
@@ -623,7 +655,13 @@ impl DensitySolver {
     }
 
     /// The grid and the neighbour lists of a substep, from the predicted positions.
-    fn build(&mut self, fluids: &[Option<Fluid>], particles: &Particles, exec: &Executor) {
+    fn build(
+        &mut self,
+        fluids: &[Option<Fluid>],
+        particles: &Particles,
+        colliders: &Colliders,
+        exec: &Executor,
+    ) {
         // The input: live fluid particles (fluids in slot order), then the solids.
         self.src.clear();
         self.src_class.clear();
@@ -751,6 +789,8 @@ impl DensitySolver {
         let list_end = DisjointSlice::new(&mut this.list_end[..m]);
         let lists = ChunkPtr(this.lists[..chunks].as_mut_ptr());
         let factors = ChunkPtr(this.factors[..chunks].as_mut_ptr());
+        let wall_end = DisjointSlice::new(&mut this.wall_end[..m]);
+        let walls = ChunkPtr(this.walls[..chunks].as_mut_ptr());
         let starts = &this.bucket_start[..table + 1];
         let planar = this.planar;
         let uniform = this.uniform;
@@ -758,6 +798,9 @@ impl DensitySolver {
         exec.stages(threads, &plan[..], |stage, c| {
             let slots = c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m);
             if stage == 0 {
+                // SAFETY: chunk c's buffer is this item's alone.
+                let wbuf = unsafe { walls.chunk(c) };
+                wbuf.clear();
                 for k in slots {
                     let a = order[k] as usize;
                     let i = src[a] as usize;
@@ -787,6 +830,18 @@ impl DensitySolver {
                         cell.set(k, src_cell[a]);
                         layers.set(k, particles.filter[i].layers);
                     }
+                    if cl != SOLID {
+                        // The surfaces near it, in the slot frame: the distance of x is
+                        // n·(x − (base − origin)) − (offset − r).
+                        let b = particles.base[i] - origin;
+                        let r = particles.radius[i];
+                        for (n, offset) in colliders.surfaces(i) {
+                            let n = Vec3A::from(n);
+                            wbuf.push(n.extend(n.dot(b) + (offset - r)));
+                        }
+                    }
+                    // SAFETY: slot k is this item's.
+                    unsafe { wall_end.set(k, wbuf.len() as u32) };
                 }
                 return;
             }
@@ -1179,9 +1234,9 @@ fn prefetch_particle(hot: *const Vec4, base: &[Vec3A], particle: &[u32], k: usiz
     let _ = (hot, base, p);
 }
 
-/// Slot k's neighbour list.
+/// Slot k's neighbour list (or its walls, with `wall_end` and `walls`).
 #[inline(always)]
-fn list_of<'a>(list_end: &[u32], lists: &'a [Vec<u32>], k: usize) -> &'a [u32] {
+fn list_of<'a, T>(list_end: &[u32], lists: &'a [Vec<T>], k: usize) -> &'a [T] {
     &lists[k / SLOT_CHUNK][list_start(list_end, k)..list_end[k] as usize]
 }
 
@@ -1226,14 +1281,21 @@ unsafe fn lambda_uniform(
     pos: &[[f32; 4]],
     k: usize,
     list: &[u32],
+    near: &[Vec4],
     factors: *mut f32,
 ) -> (f32, f32) {
     // SAFETY: per the contract.
     let d = unsafe { kernels::density(kernel, c, pos, k, list, factors) };
     let vol = p.volume;
     let q0 = (p.h2 * p.h2) * p.h2;
-    let rho = (q0 + d.q3) * (p.poly6 * vol);
-    let g = d.grad.map(|x| x * vol);
+    let mut rho = (q0 + d.q3) * (p.poly6 * vol);
+    let mut g = d.grad.map(|x| x * vol);
+    if !near.is_empty() {
+        let [x, y, z, _] = pos[k];
+        let (wr, wg) = wall_terms(p, near, Vec3A::new(x, y, z));
+        rho += wr;
+        g = [g[0] + wg.x, g[1] + wg.y, g[2] + wg.z];
+    }
     let sum2 = d.grad2 * (vol * vol) + ((g[0] * g[0] + g[1] * g[1]) + g[2] * g[2]);
     let c = (rho - 1.0).max(0.0);
     (-c / (sum2 + p.epsilon), rho)
@@ -1251,6 +1313,7 @@ unsafe fn lambda_general(
     p: &Params,
     k: usize,
     list: &[u32],
+    near: &[Vec4],
 ) -> (f32, f32) {
     let _ = params;
     let _ = class;
@@ -1275,7 +1338,12 @@ unsafe fn lambda_general(
                 sum2 += g.length_squared() * (p.mass * v.inv_mass.get(j));
             }
         }
-        let rho = rho * p.poly6;
+        let mut rho = rho * p.poly6;
+        if !near.is_empty() {
+            let (wr, wg) = wall_terms(p, near, pk);
+            rho += wr;
+            grad += wg;
+        }
         let sum2 = sum2 + grad.length_squared();
         let c = (rho - 1.0).max(0.0);
         (-c / (sum2 + p.epsilon), rho)
@@ -1293,6 +1361,7 @@ unsafe fn delta_general(
     class: &[u32],
     k: usize,
     list: &[u32],
+    near: &[Vec4],
 ) -> Vec3A {
     // SAFETY: per the contract.
     unsafe {
@@ -1342,8 +1411,29 @@ unsafe fn delta_general(
                 }
             }
         }
+        if ck != SOLID && !near.is_empty() {
+            // Constraint k's own gradient from the walls (which do not move).
+            let (_, g) = wall_terms(&params[ck as usize], near, pk);
+            dx += g * lk;
+        }
         dx
     }
+}
+
+/// The density the walls `near` a fluid particle at `x` (slot frame) lend it, and
+/// its gradient (`super::walls`): `1 − Π (1 − ρ_wall,k)` over the walls, so that
+/// where two or three walls meet the space behind more than one of them counts
+/// once (exact at an edge or a corner, and for one wall).
+#[inline]
+fn wall_terms(p: &Params, near: &[Vec4], x: Vec3A) -> (f32, Vec3A) {
+    let (mut rho, mut g) = (0.0f32, Vec3A::ZERO);
+    for w in near {
+        let n = Vec3A::from_vec4(*w);
+        let (r, a) = p.wall.eval(n.dot(x) - w.w);
+        g = g * (1.0 - r) - n * (a * (1.0 - rho));
+        rho = rho + r - rho * r;
+    }
+    (rho, g)
 }
 
 /// Akinci et al. 2013 cohesion kernel C(r), normalised to 1 at its peak (r = h/2):
