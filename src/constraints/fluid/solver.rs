@@ -39,6 +39,12 @@
 //! units, m²) is added to `λ_k + λ_j`, against clumping (as Macklin & Müller 2013).
 //! Jacobi within an iteration: every λ from the same positions, then every Δx.
 //!
+//! **Walls** ([`super::walls`]): each collider contact of a fluid particle i adds the
+//! density ρ_wall of the half-space behind it (fluid at rest density) to C_i and its
+//! gradient `−A n` to ∇_i C_i (so to the denominator of λ_i); the wall does not move,
+//! and i's correction gets `λ_i ∇ρ_wall`. The contacts are copied per slot when the
+//! grid is built, as planes `n · x = c` in the slot frame.
+//!
 //! **Where** (ARCHITECTURE.md, "The step"): the registry entry `fluids`, after the
 //! other constraint families, every iteration. The first iteration of a substep (the
 //! positions are predicted by then) builds the neighbour grid ([`super::grid`]): the
