@@ -12,9 +12,14 @@
 //!   `(dx² + dy²) + dz² < h²` with d = x_k − x_j, candidates in slot order.
 //! * [`density`]: Σ q³ (q = h² − r²), Σ ∇W and Σ |∇W|² over a list, with the spiky
 //!   gradient `∇W(d) = grad (h − r)² d / r` (coincident particles: `± TIE grad h²`,
-//!   the sign by slot order, see `solver.rs`).
-//! * [`correction`]: Σ (λ_k + λ_j + s_corr(r)) ∇W over a list, with
-//!   `s_corr = scorr · (q³ · poly6 / W(Δq))ⁿ`.
+//!   the sign by slot order, see `solver.rs`). It keeps each pair's gradient factor
+//!   and artificial pressure `s_corr = scorr · (q³ · poly6 / W(Δq))ⁿ` for the
+//!   correction of the same iteration (the positions do not move in between).
+//! * [`correction`]: Σ (λ_k + λ_j + s_corr) ∇W over a list, from the kept factors
+//!   (with no distance of its own unless the list has a coincident pair).
+//!
+//! The pair buffer holds, per block of 8 list entries, the 8 gradient factors then
+//! the 8 `s_corr` (both 0 beyond h and past the list's end): [`pair_room`] floats.
 
 use crate::simd::Kernel;
 
@@ -46,6 +51,18 @@ pub(crate) fn reduce8(a: [f32; 8]) -> f32 {
     c[0] + c[1]
 }
 
+/// Floats of the pair buffer of a list of `len` entries.
+#[inline(always)]
+pub(crate) fn pair_room(len: usize) -> usize {
+    2 * len.next_multiple_of(8)
+}
+
+/// Where entry `i`'s gradient factor is in the pair buffer (its `s_corr` is 8 on).
+#[inline(always)]
+fn pair_at(i: usize) -> usize {
+    16 * (i / 8) + i % 8
+}
+
 /// What [`density`] sums (each reduced by [`reduce8`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Density {
@@ -55,6 +72,8 @@ pub(crate) struct Density {
     pub grad: [f32; 3],
     /// Σ |∇W|².
     pub grad2: f32,
+    /// Whether a listed particle coincides with slot k (r = 0: the tie rule).
+    pub tie: bool,
 }
 
 /// Records `(x, y, z, w)` of every slot.
@@ -79,12 +98,13 @@ fn gradient(c: &Consts, d: [f32; 3], r2: f32, f: f32, k: usize, j: usize) -> [f3
 }
 
 /// Σ q³, Σ ∇W, Σ |∇W|² of slot k over `list` (positions in `pos`), storing each
-/// pair's gradient factor in `factors` (0 beyond h and for coincident pairs; the
-/// correction pass of the same iteration reads them back instead of a square root
-/// and a division).
+/// pair's gradient factor (0 beyond h and for coincident pairs) and `s_corr` (0
+/// beyond h) in `factors` (the module doc's layout; the correction pass of the same
+/// iteration reads them back instead of a distance, a square root, a division and
+/// a power).
 ///
 /// # Safety
-/// `factors` has room for `list.len()` rounded up to a multiple of 8.
+/// `factors` has room for [`pair_room`]`(list.len())` floats.
 #[inline(always)]
 pub(crate) unsafe fn density(
     kernel: Kernel,
@@ -118,27 +138,34 @@ pub(crate) unsafe fn density_scalar(
     let p = pos[k];
     let (mut q3, mut gx, mut gy, mut gz, mut g2) =
         ([0.0f32; 8], [0.0; 8], [0.0; 8], [0.0; 8], [0.0; 8]);
+    let mut tie = false;
     for (i, &j) in list.iter().enumerate() {
         let l = i % 8;
         let q = pos[j as usize];
         let d = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
         let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
-        let (w, g, f) = if r2 < c.h2 {
+        let (w, g, f, sc) = if r2 < c.h2 {
             let qq = c.h2 - r2;
+            let w = (qq * qq) * qq;
             let f = if r2 == 0.0 { 0.0 } else { factor(c, r2) };
-            ((qq * qq) * qq, gradient(c, d, r2, f, k, j as usize), f)
+            tie |= r2 == 0.0;
+            (w, gradient(c, d, r2, f, k, j as usize), f, scorr(c, w))
         } else {
-            (0.0, [0.0; 3], 0.0)
+            (0.0, [0.0; 3], 0.0, 0.0)
         };
-        // SAFETY: i < list.len(), within the room of the contract.
-        unsafe { factors.add(i).write(f) };
+        // SAFETY: within the room of the contract.
+        unsafe {
+            factors.add(pair_at(i)).write(f);
+            factors.add(pair_at(i) + 8).write(sc);
+        }
         q3[l] += w;
         gx[l] += g[0];
         gy[l] += g[1];
         gz[l] += g[2];
         g2[l] += (g[0] * g[0] + g[1] * g[1]) + g[2] * g[2];
     }
-    // The lanes past the end add zeros (as the AVX loop's masked lanes do).
+    // The lanes past the end add zeros (as the AVX loop's masked lanes do) and keep
+    // zero factors.
     let rest = list.len() % 8;
     if rest != 0 {
         for l in rest..8 {
@@ -147,12 +174,19 @@ pub(crate) unsafe fn density_scalar(
             gy[l] += 0.0;
             gz[l] += 0.0;
             g2[l] += 0.0;
+            let i = list.len() - rest + l;
+            // SAFETY: within the room of the contract.
+            unsafe {
+                factors.add(pair_at(i)).write(0.0);
+                factors.add(pair_at(i) + 8).write(0.0);
+            }
         }
     }
     Density {
         q3: reduce8(q3),
         grad: [reduce8(gx), reduce8(gy), reduce8(gz)],
         grad2: reduce8(g2),
+        tie,
     }
 }
 
@@ -168,7 +202,9 @@ fn scorr(c: &Consts, q3: f32) -> f32 {
 }
 
 /// Σ (λ_k + λ_j + s_corr) ∇W of slot k over `list` (records `(x, y, z, λ)` at the
-/// positions [`density`] saw, its gradient factors in `factors`).
+/// positions [`density`] saw, its pair buffer in `factors`, `tie` as it returned).
+/// Without a coincident pair, ∇W is `f d` for every entry (f = 0 beyond h); with one,
+/// the distances are taken again for the tie rule.
 #[inline(always)]
 pub(crate) fn correction(
     kernel: Kernel,
@@ -177,13 +213,14 @@ pub(crate) fn correction(
     k: usize,
     list: &[u32],
     factors: &[f32],
+    tie: bool,
 ) -> [f32; 3] {
-    assert!(factors.len() >= list.len().next_multiple_of(8));
+    assert!(factors.len() >= pair_room(list.len()));
     match kernel {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `density`; the factors hold whole blocks of 8 (checked).
-        Kernel::Avx => unsafe { avx::correction(c, rec, k, list, factors) },
-        _ => correction_scalar(c, rec, k, list, factors),
+        // SAFETY: as in `density`; the pair buffer holds whole blocks (checked).
+        Kernel::Avx => unsafe { avx::correction(c, rec, k, list, factors, tie) },
+        _ => correction_scalar(c, rec, k, list, factors, tie),
     }
 }
 
@@ -193,6 +230,7 @@ pub(crate) fn correction_scalar(
     k: usize,
     list: &[u32],
     factors: &[f32],
+    tie: bool,
 ) -> [f32; 3] {
     let p = rec[k];
     let (mut ax, mut ay, mut az) = ([0.0f32; 8], [0.0; 8], [0.0; 8]);
@@ -200,19 +238,21 @@ pub(crate) fn correction_scalar(
         let l = i % 8;
         let q = rec[j as usize];
         let d = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
-        let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
-        let (x, y, z) = if r2 < c.h2 {
-            let qq = c.h2 - r2;
-            let q3 = (qq * qq) * qq;
-            let s = (p[3] + q[3]) + scorr(c, q3);
-            let g = gradient(c, d, r2, factors[i], k, j as usize);
-            (g[0] * s, g[1] * s, g[2] * s)
+        let (f, sc) = (factors[pair_at(i)], factors[pair_at(i) + 8]);
+        let s = (p[3] + q[3]) + sc;
+        let g = if tie {
+            let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
+            if r2 < c.h2 {
+                gradient(c, d, r2, f, k, j as usize)
+            } else {
+                [0.0; 3]
+            }
         } else {
-            (0.0, 0.0, 0.0)
+            [d[0] * f, d[1] * f, d[2] * f]
         };
-        ax[l] += x;
-        ay[l] += y;
-        az[l] += z;
+        ax[l] += g[0] * s;
+        ay[l] += g[1] * s;
+        az[l] += g[2] * s;
     }
     let rest = list.len() % 8;
     if rest != 0 {
@@ -369,7 +409,8 @@ mod avx {
     }
 
     /// The gradient lanes (masked by `inside`) for separations d with |d|² = r2 and
-    /// factors f (any value where r2 = 0: those lanes take the tie rule).
+    /// factors f (any value where r2 = 0: those lanes take the tie rule), and whether
+    /// a lane did.
     #[inline(always)]
     unsafe fn gradient(
         c: &Consts,
@@ -379,7 +420,7 @@ mod avx {
         inside: __m256,
         k: usize,
         idx: &[usize; 8],
-    ) -> [__m256; 3] {
+    ) -> ([__m256; 3], bool) {
         // SAFETY: AVX is enabled in every caller.
         unsafe {
             let mut g = [
@@ -388,7 +429,8 @@ mod avx {
                 _mm256_and_ps(_mm256_mul_ps(d[2], f), inside),
             ];
             let zero = _mm256_and_ps(_mm256_cmp_ps(r2, _mm256_setzero_ps(), _CMP_EQ_OQ), inside);
-            if _mm256_movemask_ps(zero) != 0 {
+            let tie = _mm256_movemask_ps(zero) != 0;
+            if tie {
                 // Coincident particles (rare): the scalar rule lane by lane.
                 let mut z = [0.0f32; 8];
                 _mm256_storeu_ps(z.as_mut_ptr(), zero);
@@ -408,7 +450,7 @@ mod avx {
                     g[a] = _mm256_loadu_ps(p.as_ptr());
                 }
             }
-            g
+            (g, tie)
         }
     }
 
@@ -448,8 +490,10 @@ mod avx {
                 _mm256_set1_ps(p[2]),
             );
             let h2 = _mm256_set1_ps(c.h2);
+            let (sx, sc) = (_mm256_set1_ps(c.scorr_x), _mm256_set1_ps(c.scorr));
             let z = _mm256_setzero_ps();
             let (mut q3, mut gx, mut gy, mut gz, mut g2) = (z, z, z, z, z);
+            let mut tie = false;
             for b in 0..list.len().div_ceil(8) {
                 let (idx, live) = block(list, b, k);
                 let [x, y, zz, _] = gather(pos, idx);
@@ -464,10 +508,21 @@ mod avx {
                 );
                 let inside = _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live);
                 let q = _mm256_sub_ps(h2, r2);
-                let w = _mm256_and_ps(_mm256_mul_ps(_mm256_mul_ps(q, q), q), inside);
+                let cube = _mm256_mul_ps(_mm256_mul_ps(q, q), q);
+                let w = _mm256_and_ps(cube, inside);
                 let f = factor(c, r2, inside);
-                _mm256_storeu_ps(factors.add(8 * b), f);
-                let g = gradient(c, d, r2, f, inside, k, &idx);
+                let x1 = _mm256_mul_ps(cube, sx);
+                let mut pw = x1;
+                for _ in 1..c.scorr_n {
+                    pw = _mm256_mul_ps(pw, x1);
+                }
+                _mm256_storeu_ps(factors.add(16 * b), f);
+                _mm256_storeu_ps(
+                    factors.add(16 * b + 8),
+                    _mm256_and_ps(_mm256_mul_ps(sc, pw), inside),
+                );
+                let (g, t) = gradient(c, d, r2, f, inside, k, &idx);
+                tie |= t;
                 q3 = _mm256_add_ps(q3, w);
                 gx = _mm256_add_ps(gx, g[0]);
                 gy = _mm256_add_ps(gy, g[1]);
@@ -482,6 +537,7 @@ mod avx {
                 q3: reduce(q3),
                 grad: [reduce(gx), reduce(gy), reduce(gz)],
                 grad2: reduce(g2),
+                tie,
             }
         }
     }
@@ -494,9 +550,10 @@ mod avx {
         k: usize,
         list: &[u32],
         factors: &[f32],
+        tie: bool,
     ) -> [f32; 3] {
-        // SAFETY: AVX is enabled; indices are slots of `rec`; the factors hold whole
-        // blocks of 8 (checked by the caller).
+        // SAFETY: AVX is enabled; indices are slots of `rec`; the pair buffer holds
+        // whole blocks (checked by the caller).
         unsafe {
             let p = rec[k];
             let (px, py, pz) = (
@@ -506,7 +563,6 @@ mod avx {
             );
             let lk = _mm256_set1_ps(p[3]);
             let h2 = _mm256_set1_ps(c.h2);
-            let (sx, sc) = (_mm256_set1_ps(c.scorr_x), _mm256_set1_ps(c.scorr));
             let z = _mm256_setzero_ps();
             let (mut ax, mut ay, mut az) = (z, z, z);
             for b in 0..list.len().div_ceil(8) {
@@ -517,25 +573,27 @@ mod avx {
                     _mm256_sub_ps(py, y),
                     _mm256_sub_ps(pz, zz),
                 ];
-                let r2 = _mm256_add_ps(
-                    _mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
-                    _mm256_mul_ps(d[2], d[2]),
-                );
-                let inside = _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live);
-                let q = _mm256_sub_ps(h2, r2);
-                let q3 = _mm256_mul_ps(_mm256_mul_ps(q, q), q);
-                let x1 = _mm256_mul_ps(q3, sx);
-                let mut pw = x1;
-                for _ in 1..c.scorr_n {
-                    pw = _mm256_mul_ps(pw, x1);
-                }
-                let s = _mm256_add_ps(_mm256_add_ps(lk, lj), _mm256_mul_ps(sc, pw));
-                let f = _mm256_loadu_ps(factors.as_ptr().add(8 * b));
-                let g = gradient(c, d, r2, f, inside, k, &idx);
-                // Masked after the product: the lanes outside add +0 exactly.
-                ax = _mm256_add_ps(ax, _mm256_and_ps(_mm256_mul_ps(g[0], s), inside));
-                ay = _mm256_add_ps(ay, _mm256_and_ps(_mm256_mul_ps(g[1], s), inside));
-                az = _mm256_add_ps(az, _mm256_and_ps(_mm256_mul_ps(g[2], s), inside));
+                let f = _mm256_loadu_ps(factors.as_ptr().add(16 * b));
+                let sc = _mm256_loadu_ps(factors.as_ptr().add(16 * b + 8));
+                let s = _mm256_add_ps(_mm256_add_ps(lk, lj), sc);
+                let g = if tie {
+                    let r2 = _mm256_add_ps(
+                        _mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
+                        _mm256_mul_ps(d[2], d[2]),
+                    );
+                    let inside = _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live);
+                    gradient(c, d, r2, f, inside, k, &idx).0
+                } else {
+                    [
+                        _mm256_mul_ps(d[0], f),
+                        _mm256_mul_ps(d[1], f),
+                        _mm256_mul_ps(d[2], f),
+                    ]
+                };
+                // Masked after the product: the lanes past the end add +0 exactly.
+                ax = _mm256_add_ps(ax, _mm256_and_ps(_mm256_mul_ps(g[0], s), live));
+                ay = _mm256_add_ps(ay, _mm256_and_ps(_mm256_mul_ps(g[1], s), live));
+                az = _mm256_add_ps(az, _mm256_and_ps(_mm256_mul_ps(g[2], s), live));
             }
             [reduce(ax), reduce(ay), reduce(az)]
         }
@@ -722,21 +780,32 @@ mod tests {
         for k in [3usize, 7, 20] {
             for len in 0..40usize {
                 let list: Vec<u32> = (0..len as u32).map(|i| (i * 7 + 1) % n as u32).collect();
-                let room = len.next_multiple_of(8);
-                let (mut fa, mut fb) = (vec![0.0f32; room], vec![0.0f32; room]);
+                let room = pair_room(len);
+                let (mut fa, mut fb) = (vec![1.0f32; room], vec![2.0f32; room]);
                 // SAFETY: room for whole blocks of 8.
                 let a = unsafe { density(Kernel::detect(), &c, &rec, k, &list, fa.as_mut_ptr()) };
                 // SAFETY: as above.
                 let b = unsafe { density_scalar(&c, &rec, k, &list, fb.as_mut_ptr()) };
                 assert_eq!(
-                    (a.q3.to_bits(), a.grad.map(f32::to_bits), a.grad2.to_bits()),
-                    (b.q3.to_bits(), b.grad.map(f32::to_bits), b.grad2.to_bits()),
+                    (
+                        a.q3.to_bits(),
+                        a.grad.map(f32::to_bits),
+                        a.grad2.to_bits(),
+                        a.tie
+                    ),
+                    (
+                        b.q3.to_bits(),
+                        b.grad.map(f32::to_bits),
+                        b.grad2.to_bits(),
+                        b.tie
+                    ),
                     "density k {k} len {len}"
                 );
-                let bits = |v: &[f32]| v[..len].iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(&fa), bits(&fb), "factors k {k} len {len}");
-                let a = correction(Kernel::detect(), &c, &rec, k, &list, &fa);
-                let b = correction_scalar(&c, &rec, k, &list, &fb);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fa), bits(&fb), "pair buffer k {k} len {len}");
+                let tie = a.tie;
+                let a = correction(Kernel::detect(), &c, &rec, k, &list, &fa, tie);
+                let b = correction_scalar(&c, &rec, k, &list, &fb, tie);
                 assert_eq!(
                     a.map(f32::to_bits),
                     b.map(f32::to_bits),

@@ -300,9 +300,11 @@ pub(crate) struct DensitySolver {
     /// end, or 0 at the chunk's first slot).
     list_end: Vec<u32>,
     lists: Vec<Vec<u32>>,
-    /// One fluid: each listed pair's gradient factor from the density pass of the
-    /// iteration, for its correction pass (same layout as `lists`, 8 entries more).
+    /// One fluid: each listed pair's gradient factor and s_corr from the density pass
+    /// of the iteration, for its correction pass (`kernels`' pair layout; slot k's at
+    /// [`pair_start`]), and whether slot k's list holds a coincident pair.
     factors: Vec<Vec<f32>>,
+    ties: Vec<u8>,
     /// Per fluid slot, the collider surfaces near it this substep (`super::walls`):
     /// `(n, c)` with the slot's distance `n · x − c` (m, x relative to the origin),
     /// at most `MAX_COLLIDER_CONTACTS` per slot, ending at `wall_end` as the lists do.
@@ -463,6 +465,7 @@ impl DensitySolver {
         for v in [&mut self.inv_mass, &mut self.lambda, &mut self.ratio] {
             resize_to(v, m, 0.0)?;
         }
+        resize_to(&mut self.ties, m, 0)?;
         resize_to(&mut self.pos, m, Vec4::ZERO)?;
         resize_to(&mut self.rec, m, Vec4::ZERO)?;
         for v in [&mut self.xs, &mut self.ys, &mut self.zs] {
@@ -494,7 +497,7 @@ impl DensitySolver {
         for c in 0..chunks {
             let want = LIST_RESERVE * SLOT_CHUNK.min(m - c * SLOT_CHUNK);
             reserve_to(&mut self.lists[c], want)?;
-            reserve_to(&mut self.factors[c], want + 8)?;
+            reserve_to(&mut self.factors[c], 2 * want + 16 * SLOT_CHUNK)?;
             let slots = SLOT_CHUNK.min(m - c * SLOT_CHUNK);
             reserve_to(&mut self.walls[c], MAX_COLLIDER_CONTACTS * slots)?;
         }
@@ -546,6 +549,7 @@ impl DensitySolver {
         let (list_end, lists) = (&this.list_end[..m], &this.lists);
         let (wall_end, walls) = (&this.wall_end[..m], &this.walls);
         let factors = ChunkPtr(this.factors.as_mut_ptr());
+        let ties = DisjointSlice::new(&mut this.ties[..m]);
         let origin = this.origin;
         let (hot, base) = (DisjointSlice::new(&mut particles.hot), &particles.base[..]);
         let plan = [chunks, chunks, chunks];
@@ -585,9 +589,8 @@ impl DensitySolver {
                             // SAFETY: stage 1 reads every slot's position (written in
                             // stage 0) and writes its own slot's record and ρ̂.
                             unsafe {
-                                let at = list_start(list_end, k);
-                                let f = factors.chunk(c).as_mut_ptr().add(at);
-                                let (l, rho) = lambda_uniform(
+                                let f = factors.chunk(c).as_mut_ptr().add(pair_start(list_end, k));
+                                let (l, rho, tie) = lambda_uniform(
                                     kernel,
                                     &consts,
                                     prm,
@@ -599,6 +602,7 @@ impl DensitySolver {
                                 );
                                 rec.set(k, views.pos.get(k).truncate().extend(l));
                                 views.ratio.set(k, rho);
+                                ties.set(k, tie as u8);
                             }
                             continue;
                         }
@@ -623,8 +627,7 @@ impl DensitySolver {
                         // in the stages before) and writes its own particle.
                         unsafe {
                             let dx = if uniform {
-                                let at = list_start(list_end, k);
-                                let f = &factors.chunk(c)[at..];
+                                let f = &factors.chunk(c)[pair_start(list_end, k)..];
                                 let d = kernels::correction(
                                     kernel,
                                     &consts,
@@ -632,6 +635,7 @@ impl DensitySolver {
                                     k,
                                     list,
                                     f,
+                                    ties.get(k) != 0,
                                 );
                                 let near = list_of(wall_end, walls, k);
                                 let dx = Vec3A::from_array(d) * params[uniform_class].volume;
@@ -924,13 +928,15 @@ impl DensitySolver {
                 }
             }
             if uniform {
-                // Room for the pair factors of the chunk's lists, whole blocks of 8.
+                // Room for the pair buffers of the chunk's lists, whole blocks of 8
+                // each ([`pair_start`]).
                 // SAFETY: chunk c's buffer is this item's alone.
-                // Only grown: the density pass writes every factor before the
-                // correction pass reads it, so the old values need no clearing.
+                // Only grown: the density pass writes every pair's entries before the
+                // correction pass reads them, so the old values need no clearing.
                 let f = unsafe { factors.chunk(c) };
-                if f.len() < buf.len() + 8 {
-                    f.resize(buf.len() + 8, 0.0);
+                let room = 2 * buf.len() + 16 * SLOT_CHUNK;
+                if f.len() < room {
+                    f.resize(room, 0.0);
                 }
             }
         });
@@ -1246,6 +1252,13 @@ fn list_of<'a, T>(list_end: &[u32], lists: &'a [Vec<T>], k: usize) -> &'a [T] {
     &lists[k / SLOT_CHUNK][list_start(list_end, k)..list_end[k] as usize]
 }
 
+/// Where slot k's pair buffer starts in its chunk's (two floats per entry of the
+/// lists before it, and 16 of slack per slot: whole blocks of 8 never overlap).
+#[inline(always)]
+fn pair_start(list_end: &[u32], k: usize) -> usize {
+    2 * list_start(list_end, k) + 16 * (k % SLOT_CHUNK)
+}
+
 /// Where slot k's list starts in its chunk's buffer.
 #[inline(always)]
 fn list_start(list_end: &[u32], k: usize) -> usize {
@@ -1278,7 +1291,8 @@ unsafe fn pos_records<'a>(v: &DisjointSlice<'a, Vec4>) -> &'a [[f32; 4]] {
 /// λ and ρ̂ of fluid slot k when every slot is of one fluid (`kernels::density`).
 ///
 /// # Safety
-/// `factors` has room for the list's length rounded up to a multiple of 8.
+/// `factors` has room for `kernels::pair_room(list.len())` floats. Also returns
+/// whether the list holds a coincident pair.
 #[allow(clippy::too_many_arguments)]
 unsafe fn lambda_uniform(
     kernel: Kernel,
@@ -1289,7 +1303,7 @@ unsafe fn lambda_uniform(
     list: &[u32],
     near: &[Vec4],
     factors: *mut f32,
-) -> (f32, f32) {
+) -> (f32, f32, bool) {
     // SAFETY: per the contract.
     let d = unsafe { kernels::density(kernel, c, pos, k, list, factors) };
     let vol = p.volume;
@@ -1304,7 +1318,7 @@ unsafe fn lambda_uniform(
     }
     let sum2 = d.grad2 * (vol * vol) + ((g[0] * g[0] + g[1] * g[1]) + g[2] * g[2]);
     let c = (rho - 1.0).max(0.0);
-    (-c / (sum2 + p.epsilon), rho)
+    (-c / (sum2 + p.epsilon), rho, d.tie)
 }
 
 /// λ and ρ̂ of fluid slot k (any mix of fluids and solids).
