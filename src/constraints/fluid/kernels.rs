@@ -398,14 +398,22 @@ mod avx {
     #[inline(always)]
     unsafe fn block(list: &[u32], b: usize, k: usize) -> ([usize; 8], __m256) {
         let n = (list.len() - 8 * b).min(8);
-        let mut idx = [k; 8];
-        let mut m = [0.0f32; 8];
-        for l in 0..n {
-            idx[l] = list[8 * b + l] as usize;
-            m[l] = f32::from_bits(u32::MAX);
-        }
         // SAFETY: AVX is enabled in every caller.
-        (idx, unsafe { _mm256_loadu_ps(m.as_ptr()) })
+        unsafe {
+            if n == 8 {
+                let s = &list[8 * b..8 * b + 8];
+                let all = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
+                return (std::array::from_fn(|l| s[l] as usize), all);
+            }
+            let mut idx = [k; 8];
+            for l in 0..n {
+                idx[l] = list[8 * b + l] as usize;
+            }
+            // The lane mask from a compare (no store-to-load round trip).
+            let lanes = _mm256_setr_ps(0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0);
+            let live = _mm256_cmp_ps(lanes, _mm256_set1_ps(n as f32), _CMP_LT_OQ);
+            (idx, live)
+        }
     }
 
     /// The gradient lanes (masked by `inside`) for separations d with |d|² = r2 and
