@@ -552,6 +552,22 @@ impl DensitySolver {
         let ties = DisjointSlice::new(&mut this.ties[..m]);
         let origin = this.origin;
         let (hot, base) = (DisjointSlice::new(&mut particles.hot), &particles.base[..]);
+        let pass = UniformPass {
+            kernel,
+            consts,
+            prm: &params[uniform_class],
+            list_end,
+            lists,
+            wall_end,
+            walls,
+            factors: &factors,
+            ties: &ties,
+            pos: &views.pos,
+            ratio: &views.ratio,
+            rec: &rec,
+            particle,
+            base,
+        };
         let plan = [chunks, chunks, chunks];
         it.exec.stages(threads, &plan[..], |stage, c| {
             let slots = c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m);
@@ -576,6 +592,13 @@ impl DensitySolver {
                     }
                 }
                 1 => {
+                    if uniform {
+                        // SAFETY: stage 1 reads every slot's position (written in
+                        // stage 0) and writes its own slots' records, ρ̂, ties and
+                        // pair buffers (chunk c's).
+                        unsafe { pass.density(c, slots) };
+                        return;
+                    }
                     for k in slots {
                         let list = list_of(list_end, lists, k);
                         let cl = class[k];
@@ -585,27 +608,6 @@ impl DensitySolver {
                             continue;
                         }
                         let prm = &params[cl as usize];
-                        if uniform {
-                            // SAFETY: stage 1 reads every slot's position (written in
-                            // stage 0) and writes its own slot's record and ρ̂.
-                            unsafe {
-                                let f = factors.chunk(c).as_mut_ptr().add(pair_start(list_end, k));
-                                let (l, rho, tie) = lambda_uniform(
-                                    kernel,
-                                    &consts,
-                                    prm,
-                                    pos_records(&views.pos),
-                                    k,
-                                    list,
-                                    list_of(wall_end, walls, k),
-                                    f,
-                                );
-                                rec.set(k, views.pos.get(k).truncate().extend(l));
-                                views.ratio.set(k, rho);
-                                ties.set(k, tie as u8);
-                            }
-                            continue;
-                        }
                         let near = list_of(wall_end, walls, k);
                         // SAFETY: stage 1 reads positions (written in stage 0) and
                         // writes its own slots' λ and ρ̂.
@@ -619,6 +621,12 @@ impl DensitySolver {
                     }
                 }
                 _ => {
+                    if uniform {
+                        // SAFETY: stage 2 reads every slot's λ and position (written
+                        // in the stages before) and writes its own slots' particles.
+                        unsafe { pass.correction(c, slots, &hot) };
+                        return;
+                    }
                     let end = slots.end;
                     for k in slots {
                         prefetch_particle(hot.as_ptr(), base, particle, k + PREFETCH, end);
@@ -626,31 +634,8 @@ impl DensitySolver {
                         // SAFETY: stage 2 reads every slot's λ and position (written
                         // in the stages before) and writes its own particle.
                         unsafe {
-                            let dx = if uniform {
-                                let f = &factors.chunk(c)[pair_start(list_end, k)..];
-                                let d = kernels::correction(
-                                    kernel,
-                                    &consts,
-                                    pos_records(&rec),
-                                    k,
-                                    list,
-                                    f,
-                                    ties.get(k) != 0,
-                                );
-                                let near = list_of(wall_end, walls, k);
-                                let dx = Vec3A::from_array(d) * params[uniform_class].volume;
-                                if near.is_empty() {
-                                    dx
-                                } else {
-                                    let pk = rec.get(k);
-                                    let prm = &params[uniform_class];
-                                    let (_, g) = wall_terms(prm, near, Vec3A::from_vec4(pk));
-                                    dx + g * pk.w
-                                }
-                            } else {
-                                let near = list_of(wall_end, walls, k);
-                                delta_general(&views, params, class, k, list, near)
-                            };
+                            let near = list_of(wall_end, walls, k);
+                            let dx = delta_general(&views, params, class, k, list, near);
                             let p = particle[k] as usize;
                             let h = hot.get(p);
                             hot.set(p, (Vec3A::from_vec4(h) + dx).extend(h.w));
@@ -1244,6 +1229,124 @@ fn prefetch_particle(hot: *const Vec4, base: &[Vec3A], particle: &[u32], k: usiz
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (hot, base, p);
+}
+
+/// The density and correction passes of a world of one fluid, a chunk of slots per
+/// call, with the SIMD kernel inlined into the slot loop (AVX: compiled with the
+/// feature, so no call per slot and no result through memory).
+struct UniformPass<'a, 'p> {
+    kernel: Kernel,
+    consts: Consts,
+    prm: &'a Params,
+    list_end: &'a [u32],
+    lists: &'a [Vec<u32>],
+    wall_end: &'a [u32],
+    walls: &'a [Vec<Vec4>],
+    factors: &'a ChunkPtr<f32>,
+    ties: &'a DisjointSlice<'p, u8>,
+    pos: &'a DisjointSlice<'p, Vec4>,
+    ratio: &'a DisjointSlice<'p, f32>,
+    rec: &'a DisjointSlice<'p, Vec4>,
+    particle: &'a [u32],
+    base: &'a [Vec3A],
+}
+
+impl UniformPass<'_, '_> {
+    /// λ, ρ̂, the tie flags and the pair buffers of the slots of chunk `c`.
+    ///
+    /// # Safety
+    /// Stage 1 of `project`: every slot's position is written, the chunk's slots and
+    /// buffer are this caller's.
+    unsafe fn density(&self, c: usize, slots: Range<usize>) {
+        match self.kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; per the contract.
+            Kernel::Avx => unsafe { self.density_avx(c, slots) },
+            // SAFETY: per the contract.
+            _ => unsafe { self.density_with(Kernel::Scalar, c, slots) },
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    unsafe fn density_avx(&self, c: usize, slots: Range<usize>) {
+        // SAFETY: per the contract of `density`.
+        unsafe { self.density_with(Kernel::Avx, c, slots) }
+    }
+
+    #[inline(always)]
+    unsafe fn density_with(&self, kernel: Kernel, c: usize, slots: Range<usize>) {
+        // SAFETY: per the contract of `density`.
+        unsafe {
+            let pos = pos_records(self.pos);
+            let buf = self.factors.chunk(c).as_mut_ptr();
+            for k in slots {
+                let list = list_of(self.list_end, self.lists, k);
+                let f = buf.add(pair_start(self.list_end, k));
+                let near = list_of(self.wall_end, self.walls, k);
+                let (l, rho, tie) =
+                    lambda_uniform(kernel, &self.consts, self.prm, pos, k, list, near, f);
+                self.rec.set(k, self.pos.get(k).truncate().extend(l));
+                self.ratio.set(k, rho);
+                self.ties.set(k, tie as u8);
+            }
+        }
+    }
+
+    /// Each slot's Δx of chunk `c`, added to its particle in `hot`.
+    ///
+    /// # Safety
+    /// Stage 2 of `project`: every slot's record is written; the chunk's particles
+    /// are this caller's.
+    unsafe fn correction(&self, c: usize, slots: Range<usize>, hot: &DisjointSlice<'_, Vec4>) {
+        match self.kernel {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `density`.
+            Kernel::Avx => unsafe { self.correction_avx(c, slots, hot) },
+            // SAFETY: per the contract.
+            _ => unsafe { self.correction_with(Kernel::Scalar, c, slots, hot) },
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    unsafe fn correction_avx(&self, c: usize, slots: Range<usize>, hot: &DisjointSlice<'_, Vec4>) {
+        // SAFETY: per the contract of `correction`.
+        unsafe { self.correction_with(Kernel::Avx, c, slots, hot) }
+    }
+
+    #[inline(always)]
+    unsafe fn correction_with(
+        &self,
+        kernel: Kernel,
+        c: usize,
+        slots: Range<usize>,
+        hot: &DisjointSlice<'_, Vec4>,
+    ) {
+        // SAFETY: per the contract of `correction`.
+        unsafe {
+            let rec = pos_records(self.rec);
+            let buf = &self.factors.chunk(c)[..];
+            let end = slots.end;
+            for k in slots {
+                prefetch_particle(hot.as_ptr(), self.base, self.particle, k + PREFETCH, end);
+                let list = list_of(self.list_end, self.lists, k);
+                let f = &buf[pair_start(self.list_end, k)..];
+                let tie = self.ties.get(k) != 0;
+                let d = kernels::correction(kernel, &self.consts, rec, k, list, f, tie);
+                let mut dx = Vec3A::from_array(d) * self.prm.volume;
+                let near = list_of(self.wall_end, self.walls, k);
+                if !near.is_empty() {
+                    let pk = self.rec.get(k);
+                    let (_, g) = wall_terms(self.prm, near, Vec3A::from_vec4(pk));
+                    dx += g * pk.w;
+                }
+                let p = self.particle[k] as usize;
+                let h = hot.get(p);
+                hot.set(p, (Vec3A::from_vec4(h) + dx).extend(h.w));
+            }
+        }
+    }
 }
 
 /// Slot k's neighbour list (or its walls, with `wall_end` and `walls`).
