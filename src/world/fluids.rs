@@ -12,6 +12,24 @@ use crate::constraints::fluid::{
 use crate::error::{check_nonzero, Error, Result};
 use crate::math::Vec3;
 
+/// Why [`World::set_particle_radii`] refuses fluid particles.
+pub(crate) const FLUID_RADII: &str = "a fluid gives its particles the radius of its \
+    collision_radius setting; change that with the fluid's settings";
+/// Why [`World::set_inverse_masses`] refuses fluid particles.
+pub(crate) const FLUID_MASSES: &str = "a fluid's particle mass is rest_density × spacing³ \
+    (× spacing² in a planar world); change rest_density with the fluid's settings";
+/// Why [`World::set_collision_filters`] refuses fluid particles.
+pub(crate) const FLUID_FILTERS: &str = "fluid particles meet solids through the density \
+    constraint only, never in particle contacts; the fluid's coupling_mask setting chooses \
+    the solids it couples with";
+/// Why [`World::set_unyielding`] refuses fluid particles.
+pub(crate) const FLUID_UNYIELDING: &str =
+    "fluid particles take no part in the particle contacts where unyielding factors act";
+/// Why [`World::grab_particle`] refuses fluid particles.
+pub(crate) const FLUID_GRABS: &str = "a fluid moves its live particles between slots as \
+    others are removed, so a grab would jump to another particle; push fluid with a \
+    collider or a coupled body instead";
+
 impl World {
     /// Adds a fluid and reserves `desc.capacity` world particles for it, all inert
     /// (pinned, colliding with nothing) until emitted. Its mass per particle is
@@ -216,6 +234,30 @@ impl World {
             );
         }
         Ok(f.count)
+    }
+
+    /// Refuses a plain particle edit of the particles `range` when it touches the
+    /// reserved particles of a live fluid: a fluid sets their mass, radius and filter
+    /// itself, from its settings, and moves its live particles between its slots as
+    /// others are removed, so an edit by index would break its invariants or land on
+    /// another particle later. `why` (one of the `FLUID_*` reasons) ends the message.
+    /// Checked after the range, before any value.
+    pub(crate) fn check_not_fluid(&self, range: std::ops::Range<usize>, why: &str) -> Result<()> {
+        for f in self.sets.fluids.live() {
+            let (a, b) = (f.first as usize, (f.first + f.capacity()) as usize);
+            if range.start < b && a < range.end {
+                let (lo, hi) = (range.start.max(a), range.end.min(b));
+                let which = if hi - lo == 1 {
+                    format!("particle {lo} belongs")
+                } else {
+                    format!("particles {lo}..{hi} belong")
+                };
+                return Err(Error::invalid(format!(
+                    "{which} to a fluid (its particles {a}..{b}): {why}"
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Start of a step: the emitters' particles (src/constraints/fluid/emit.rs).

@@ -14,6 +14,7 @@ pub(crate) use crate::particles::check_vec3;
 use crate::particles::{check_inverse_mass, check_room, Particles, Vec3Attribute};
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
+use fluids::FLUID_MASSES;
 use step::StepParams;
 
 mod bodies;
@@ -334,6 +335,7 @@ impl World {
     /// Sets inverse masses (1/kg, 0 = pinned) of particles `first..`.
     pub fn set_inverse_masses(&mut self, first: u32, inverse_masses: &[f32]) -> Result<()> {
         let range = self.particle_range(first, inverse_masses.len())?;
+        self.check_not_fluid(range.clone(), FLUID_MASSES)?;
         for (k, &w) in inverse_masses.iter().enumerate() {
             check_inverse_mass(k, w)?;
         }
