@@ -105,7 +105,8 @@ impl World {
     }
 
     /// Sets the collision radii (m, finite, >= 0; 0 = a point that collides with
-    /// colliders only) of particles `first..`.
+    /// colliders only) of particles `first..`. A fluid's particles are refused
+    /// (InvalidArgument): their radius is the fluid's `collision_radius`.
     pub fn set_particle_radii(&mut self, first: u32, radii: &[f32]) -> Result<()> {
         let range = self.particle_range(first, radii.len())?;
         self.check_not_fluid(range.clone(), FLUID_RADII)?;
@@ -118,7 +119,8 @@ impl World {
     }
 
     /// Sets the collision filters (group, layers, mask, self-collision) of particles
-    /// `first..`.
+    /// `first..`. A fluid's particles are refused (InvalidArgument): they meet solids
+    /// through the density constraint only, and the fluid's `coupling_mask` chooses which.
     pub fn set_collision_filters(&mut self, first: u32, filters: &[CollisionFilter]) -> Result<()> {
         let range = self.particle_range(first, filters.len())?;
         self.check_not_fluid(range.clone(), FLUID_FILTERS)?;
@@ -128,6 +130,8 @@ impl World {
     }
 
     /// Sets the unyielding factors (in [0, 1]; the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) of particles `first..`.
+    /// A fluid's particles, which take no part in particle contacts, are refused
+    /// (InvalidArgument).
     pub fn set_unyielding(&mut self, first: u32, factors: &[f32]) -> Result<()> {
         let range = self.particle_range(first, factors.len())?;
         self.check_not_fluid(range.clone(), FLUID_UNYIELDING)?;
@@ -156,7 +160,9 @@ impl World {
     }
 
     /// Attaches `particle` to `target` (m) with `compliance` (m/N, 0 = rigid) until
-    /// [`World::release_particle`].
+    /// [`World::release_particle`]. Pinned particles and a fluid's are refused
+    /// (InvalidArgument): a fluid moves its last live particle into the slot of one it
+    /// removes, so the grab would jump to another particle.
     pub fn grab_particle(&mut self, particle: u32, target: Vec3, compliance: f32) -> Result<()> {
         let p = particle as usize;
         self.check_not_fluid(p..p + 1, FLUID_GRABS)?;

@@ -332,7 +332,8 @@ impl World {
         self.write_vec3_with(Vec3Attribute::Velocity, first, count, |k| velocities[k])
     }
 
-    /// Sets inverse masses (1/kg, 0 = pinned) of particles `first..`.
+    /// Sets inverse masses (1/kg, 0 = pinned) of particles `first..`. A fluid's
+    /// particles are refused (InvalidArgument): their mass is the fluid's ρ₀·s³.
     pub fn set_inverse_masses(&mut self, first: u32, inverse_masses: &[f32]) -> Result<()> {
         let range = self.particle_range(first, inverse_masses.len())?;
         self.check_not_fluid(range.clone(), FLUID_MASSES)?;
