@@ -168,3 +168,73 @@ fn removing_a_fluid_particle_moves_the_last_into_its_slot() {
     w.read_positions(0, 1, |_, x| p = x).unwrap();
     assert_eq!(p, far[2], "slot 0 now holds the particle that was last");
 }
+
+type Constrain = fn(&mut World, &[u32]) -> sinew::Result<u32>;
+
+/// Constraints by particle index: (name, the call on particles `p`, how many indices
+/// it takes).
+fn constraints() -> Vec<(&'static str, Constrain, usize)> {
+    vec![
+        (
+            "distance",
+            |w, p| w.add_distance_constraints(&[[p[0], p[1]]], None, 0.0),
+            2,
+        ),
+        (
+            "pbd distance",
+            |w, p| w.add_pbd_distance_constraints(&[[p[0], p[1]]], None, 1.0),
+            2,
+        ),
+        (
+            "tether",
+            |w, p| w.add_tethers(&[[p[0], p[1]]], None, 0.0),
+            2,
+        ),
+        (
+            "attachment",
+            |w, p| {
+                let host = w.add_attachment_host(sinew::Transform {
+                    position: Vec3::ZERO,
+                    rotation: sinew::Quat::IDENTITY,
+                })?;
+                w.add_attachments(host, p, None, 0.0)
+            },
+            3,
+        ),
+        (
+            "shape cluster",
+            |w, p| w.add_shape_cluster(p, 1.0, f32::INFINITY, 0.0),
+            3,
+        ),
+    ]
+}
+
+/// A constraint naming a fluid particle (live or not yet emitted) is refused and
+/// changes nothing; on the rope's particles and the free one it is accepted.
+#[test]
+fn constraints_on_fluid_particles_are_refused() {
+    for (name, add, k) in constraints() {
+        // Rope particles 0..5 and the free particle 21, then one fluid particle last.
+        let solid: Vec<u32> = [1u32, 2, 3, 21].into_iter().take(k).collect();
+        for fluid_particle in [5u32, 9, 18] {
+            let mut p = solid.clone();
+            p[k - 1] = fluid_particle;
+            let mut w = world();
+            let before = w.snapshot();
+            let e = add(&mut w, &p).expect_err(name);
+            assert_eq!(e.kind, ErrorKind::InvalidArgument, "{name}: {e}");
+            assert!(
+                e.message
+                    .contains(&format!("particle {fluid_particle} belongs to a fluid"))
+                    && e.message.contains("would hold another particle"),
+                "{name} {p:?}: {e}"
+            );
+            if name != "attachment" {
+                assert!(w.snapshot() == before, "{name} {p:?} changed the world");
+            }
+        }
+        let mut w = world();
+        add(&mut w, &solid).unwrap_or_else(|e| panic!("{name} {solid:?}: {e}"));
+        w.step(DT).unwrap();
+    }
+}

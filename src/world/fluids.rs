@@ -30,6 +30,11 @@ pub(crate) const FLUID_GRABS: &str = "a fluid moves its live particles between s
     others are removed, so a grab would jump to another particle; push fluid with a \
     collider or a coupled body instead";
 
+/// Why constraints on fluid particles are refused.
+pub(crate) const FLUID_CONSTRAINTS: &str = "a fluid moves its last live particle into the \
+    slot of one it removes, so a constraint on it would hold another particle afterwards; \
+    couple bodies to fluid through their radius instead";
+
 impl World {
     /// Adds a fluid and reserves `desc.capacity` world particles for it, all inert
     /// (pinned, colliding with nothing) until emitted. Its mass per particle is
@@ -255,6 +260,36 @@ impl World {
                 return Err(Error::invalid(format!(
                     "{which} to a fluid (its particles {a}..{b}): {why}"
                 )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a constraint (`what` j: "pair 3", "tet 0", ...) on any particle of
+    /// `indices` that a live fluid reserves: a fluid moves its last live particle into
+    /// the slot of one it removes, so the constraint would hold another particle
+    /// afterwards. Indices out of range are left to the caller's own check. No cost
+    /// without fluids.
+    pub(crate) fn check_no_fluid_indices(
+        &self,
+        indices: impl IntoIterator<Item = u32>,
+        what: &str,
+        per_element: usize,
+    ) -> Result<()> {
+        if self.sets.fluids.live().next().is_none() {
+            return Ok(());
+        }
+        for (k, p) in indices.into_iter().enumerate() {
+            for f in self.sets.fluids.live() {
+                if (f.first..f.first + f.capacity()).contains(&p) {
+                    return Err(Error::invalid(format!(
+                        "{what} {}: particle {p} belongs to a fluid (its particles {}..{}): \
+                         {FLUID_CONSTRAINTS}",
+                        k / per_element.max(1),
+                        f.first,
+                        f.first + f.capacity()
+                    )));
+                }
             }
         }
         Ok(())

@@ -375,6 +375,7 @@ impl World {
             compliance,
             1.0,
         )?;
+        self.check_no_fluid_indices(pairs.iter().flatten().copied(), "pair", 2)?;
         self.add_distance(batch)
     }
 
@@ -402,6 +403,7 @@ impl World {
             0.0,
             per_iteration,
         )?;
+        self.check_no_fluid_indices(pairs.iter().flatten().copied(), "pair", 2)?;
         self.add_distance(batch)
     }
 

@@ -16,6 +16,7 @@
 use super::bodies_cases::body_snapshot;
 use super::*;
 use sinew::ffi::bodies::*;
+use sinew::ffi::families::sinew_world_add_tethers;
 use sinew::ffi::fluids::*;
 
 const NULL_WORLD: SinewWorld = SinewWorld { id: 0 };
@@ -1437,10 +1438,53 @@ fn fluid_particle_edit_calls() -> Vec<(&'static str, String, SinewStatus, FluidC
             },
         ));
     }
-    for (label, offset) in [
+    let places = [
         ("a live fluid particle", 0u32),
         ("a fluid particle not emitted yet", 9),
-    ] {
+    ];
+    // Constraints naming a fluid particle: the constraint would hold another particle
+    // once the fluid moves its last live particle into a removed one's slot.
+    for (label, offset) in places {
+        calls.push(fluid_call(
+            "sinew_world_add_distance_constraints",
+            format!("a pair with {label}"),
+            BAD,
+            move |fw| unsafe {
+                let pairs = [1u32, 2, 3, fluid_range(fw).0 + offset];
+                let mut first = 7u32;
+                let st = sinew_world_add_distance_constraints(
+                    fw.world,
+                    pairs.as_ptr(),
+                    std::ptr::null(),
+                    2,
+                    0.0,
+                    &mut first,
+                );
+                assert_eq!(first, 7, "out_first untouched");
+                st
+            },
+        ));
+        calls.push(fluid_call(
+            "sinew_world_add_tethers",
+            format!("a pair with {label}"),
+            BAD,
+            move |fw| unsafe {
+                let pairs = [fluid_range(fw).0 + offset, 1u32];
+                let mut first = 7u32;
+                let st = sinew_world_add_tethers(
+                    fw.world,
+                    pairs.as_ptr(),
+                    std::ptr::null(),
+                    1,
+                    0.0,
+                    &mut first,
+                );
+                assert_eq!(first, 7, "out_first untouched");
+                st
+            },
+        ));
+    }
+    for (label, offset) in places {
         calls.push(fluid_call(
             "sinew_world_grab_particle",
             label,
