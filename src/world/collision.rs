@@ -115,6 +115,7 @@ impl World {
             crate::limits::check_length(&format!("radius {k}"), r, false)?;
         }
         particles.radius[range].copy_from_slice(radii);
+        self.reserve_fluid_room(false);
         Ok(())
     }
 
@@ -126,6 +127,7 @@ impl World {
         self.check_not_fluid(range.clone(), FLUID_FILTERS)?;
         let (particles, _) = self.collision_parts();
         particles.filter[range].copy_from_slice(filters);
+        self.reserve_fluid_room(false);
         Ok(())
     }
 

@@ -54,7 +54,9 @@ impl World {
             self.particles.push(Vec3::ZERO, 0.0);
             self.particles.filter[i] = FLUID_FILTER;
         }
-        Ok(self.sets.fluids.insert_fluid(fluid))
+        let id = self.sets.fluids.insert_fluid(fluid);
+        self.reserve_fluid_room(false);
+        Ok(id)
     }
 
     /// Removes a fluid: its particles become inert for good (their slots stay, so no
@@ -88,6 +90,7 @@ impl World {
             )));
         }
         f.retune(&mut self.particles, *desc, planar);
+        self.reserve_fluid_room(false);
         Ok(())
     }
 
@@ -170,6 +173,8 @@ impl World {
             f.spawn(&mut self.particles, x, v);
         }
         f.emitted += n as u64;
+        let first_emission = !self.sets.fluids.solver.is_active();
+        self.reserve_fluid_room(first_emission);
         Ok(first)
     }
 
@@ -295,6 +300,19 @@ impl World {
         Ok(())
     }
 
+    /// Sizes the fluid solver's buffers for the world as it is now, so that the next
+    /// `step` does not allocate: called by the calls that add particles, fluids or
+    /// coupled solids (`DensitySolver::prepare` sizes them only while a fluid has live
+    /// particles, for its capacity plus the coupled solids, and `step` repeats it,
+    /// finding room). Without live fluid particles it does nothing (`emit_fluid` calls
+    /// it with `force` after the first emission). A failure to allocate is left to
+    /// the next step, which sizes again and reports it.
+    pub(crate) fn reserve_fluid_room(&mut self, force: bool) {
+        if force || self.sets.fluids.solver.is_active() {
+            let _ = self.sets.prepare_fluids(&self.particles);
+        }
+    }
+
     /// Start of a step: the emitters' particles (src/constraints/fluid/emit.rs).
     pub(crate) fn emit_fluids(&mut self, dt: f32) {
         let planar = self.sets.planar;
@@ -315,7 +333,9 @@ impl World {
     /// by default for particles with a radius).
     pub fn set_body_fluid_coupling(&mut self, body: BodyId, enabled: bool) -> Result<()> {
         let range = self.bodies.get(body)?.particles.clone();
-        self.sets.fluids.solver.set_coupling(range, enabled)
+        self.sets.fluids.solver.set_coupling(range, enabled)?;
+        self.reserve_fluid_room(false);
+        Ok(())
     }
 
     /// The force (N) the fluids exerted on the body's particles in the last substep

@@ -255,6 +255,7 @@ impl World {
         for (i, &p) in positions.iter().enumerate() {
             self.particles.push(p, inverse_masses.map_or(1.0, |w| w[i]));
         }
+        self.reserve_fluid_room(false);
         Ok(first as u32)
     }
 
