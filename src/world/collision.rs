@@ -115,7 +115,9 @@ impl World {
             crate::limits::check_length(&format!("radius {k}"), r, false)?;
         }
         particles.radius[range].copy_from_slice(radii);
-        self.reserve_fluid_room(false);
+        if radii.iter().any(|&r| r > 0.0) {
+            self.reserve_fluid_room(false);
+        }
         Ok(())
     }
 

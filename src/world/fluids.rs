@@ -173,8 +173,10 @@ impl World {
             f.spawn(&mut self.particles, x, v);
         }
         f.emitted += n as u64;
-        let first_emission = !self.sets.fluids.solver.is_active();
-        self.reserve_fluid_room(first_emission);
+        // Later emissions need no room: the buffers are sized for the capacity.
+        if !self.sets.fluids.solver.is_active() {
+            self.reserve_fluid_room(true);
+        }
         Ok(first)
     }
 
