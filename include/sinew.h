@@ -1917,7 +1917,8 @@ SinewStatus sinew_world_collider_count(struct SinewWorld world, uint32_t *out_co
 
 /**
  * Sets the collision radii (m, >= 0; 0 = a point, the default) of particles
- * `first..first+count`.
+ * `first..first+count`. A fluid's particles (sinew_fluid_particle_range) are refused
+ * with SINEW_ERROR_INVALID_ARGUMENT: their radius is the fluid's `collision_radius`.
  *
  * # Safety
  * `radii` must point to `count` readable floats.
@@ -1928,7 +1929,9 @@ SinewStatus sinew_world_set_particle_radii(struct SinewWorld world,
                                            const float *radii);
 
 /**
- * Sets the collision filters of particles `first..first+count`.
+ * Sets the collision filters of particles `first..first+count`. A fluid's particles
+ * are refused with SINEW_ERROR_INVALID_ARGUMENT: they meet solids through the density
+ * constraint only, and the fluid's `coupling_mask` chooses which.
  *
  * # Safety
  * `filters` must point to `count` readable SinewCollisionFilter.
@@ -1940,7 +1943,9 @@ SinewStatus sinew_world_set_collision_filters(struct SinewWorld world,
 
 /**
  * Sets the unyielding factors (in [0, 1]; 1 = pushes yielding particles without
- * being pushed, 0 = ordinary, the default) of particles `first..first+count`.
+ * being pushed, 0 = ordinary, the default) of particles `first..first+count`. A
+ * fluid's particles, which take no part in particle contacts, are refused with
+ * SINEW_ERROR_INVALID_ARGUMENT.
  *
  * # Safety
  * `factors` must point to `count` readable floats.
@@ -1997,7 +2002,9 @@ SinewStatus sinew_world_pick_particle(struct SinewWorld world,
 /**
  * Attaches `particle` to `*target` (m) with `compliance` (m/N, 0 = rigid, <= 1000)
  * until sinew_world_release_particle; grabbing it again replaces target and
- * compliance. Pinned particles cannot be grabbed.
+ * compliance. Pinned particles cannot be grabbed, nor a fluid's
+ * (SINEW_ERROR_INVALID_ARGUMENT): a fluid moves its last live particle into the slot
+ * of one it removes, so the grab would jump to another particle.
  *
  * # Safety
  * `target` must point to one readable SinewVec3.
@@ -2885,7 +2892,9 @@ SinewStatus sinew_world_write_velocities(struct SinewWorld world,
                                          uint32_t stride_bytes);
 
 /**
- * Sets inverse masses (1/kg; 0 = pinned) of particles `first..first+count`.
+ * Sets inverse masses (1/kg; 0 = pinned) of particles `first..first+count`. A fluid's
+ * particles are refused with SINEW_ERROR_INVALID_ARGUMENT: their mass is the fluid's
+ * rest_density × spacing³ (× spacing² in a planar world).
  *
  * # Safety
  * `inverse_masses` must point to `count` readable floats.

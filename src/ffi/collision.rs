@@ -328,7 +328,8 @@ pub unsafe extern "C" fn sinew_world_collider_count(
 }
 
 /// Sets the collision radii (m, >= 0; 0 = a point, the default) of particles
-/// `first..first+count`.
+/// `first..first+count`. A fluid's particles (sinew_fluid_particle_range) are refused
+/// with SINEW_ERROR_INVALID_ARGUMENT: their radius is the fluid's `collision_radius`.
 ///
 /// # Safety
 /// `radii` must point to `count` readable floats.
@@ -346,7 +347,9 @@ pub unsafe extern "C" fn sinew_world_set_particle_radii(
     })
 }
 
-/// Sets the collision filters of particles `first..first+count`.
+/// Sets the collision filters of particles `first..first+count`. A fluid's particles
+/// are refused with SINEW_ERROR_INVALID_ARGUMENT: they meet solids through the density
+/// constraint only, and the fluid's `coupling_mask` chooses which.
 ///
 /// # Safety
 /// `filters` must point to `count` readable SinewCollisionFilter.
@@ -380,7 +383,9 @@ pub unsafe extern "C" fn sinew_world_set_collision_filters(
 }
 
 /// Sets the unyielding factors (in [0, 1]; 1 = pushes yielding particles without
-/// being pushed, 0 = ordinary, the default) of particles `first..first+count`.
+/// being pushed, 0 = ordinary, the default) of particles `first..first+count`. A
+/// fluid's particles, which take no part in particle contacts, are refused with
+/// SINEW_ERROR_INVALID_ARGUMENT.
 ///
 /// # Safety
 /// `factors` must point to `count` readable floats.
@@ -510,7 +515,9 @@ pub unsafe extern "C" fn sinew_world_pick_particle(
 
 /// Attaches `particle` to `*target` (m) with `compliance` (m/N, 0 = rigid, <= 1000)
 /// until sinew_world_release_particle; grabbing it again replaces target and
-/// compliance. Pinned particles cannot be grabbed.
+/// compliance. Pinned particles cannot be grabbed, nor a fluid's
+/// (SINEW_ERROR_INVALID_ARGUMENT): a fluid moves its last live particle into the slot
+/// of one it removes, so the grab would jump to another particle.
 ///
 /// # Safety
 /// `target` must point to one readable SinewVec3.

@@ -270,7 +270,9 @@ pub unsafe extern "C" fn sinew_world_write_velocities(
     }
 }
 
-/// Sets inverse masses (1/kg; 0 = pinned) of particles `first..first+count`.
+/// Sets inverse masses (1/kg; 0 = pinned) of particles `first..first+count`. A fluid's
+/// particles are refused with SINEW_ERROR_INVALID_ARGUMENT: their mass is the fluid's
+/// rest_density × spacing³ (× spacing² in a planar world).
 ///
 /// # Safety
 /// `inverse_masses` must point to `count` readable floats.

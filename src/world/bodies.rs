@@ -248,6 +248,7 @@ impl World {
             let triangles = crate::aero::Elements::Triangles(b.triangles);
             self.aero.push_surface(id, particles, triangles);
         }
+        self.reserve_fluid_room(false);
         Ok(id)
     }
 

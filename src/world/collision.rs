@@ -4,12 +4,13 @@
 
 use glam::Quat;
 
+use super::fluids::{FLUID_FILTERS, FLUID_GRABS, FLUID_RADII, FLUID_UNYIELDING};
 use super::World;
 use crate::collision::colliders::{ColliderId, ContactReport};
 use crate::collision::interaction;
 use crate::collision::neighbours::NeighbourStats;
 use crate::collision::shape::ColliderDesc;
-use crate::error::{check_range, Error, Result};
+use crate::error::{Error, Result};
 use crate::math::Vec3;
 use crate::particles::{CollisionFilter, MAX_COORDINATE};
 
@@ -104,30 +105,41 @@ impl World {
     }
 
     /// Sets the collision radii (m, finite, >= 0; 0 = a point that collides with
-    /// colliders only) of particles `first..`.
+    /// colliders only) of particles `first..`. A fluid's particles are refused
+    /// (InvalidArgument): their radius is the fluid's `collision_radius`.
     pub fn set_particle_radii(&mut self, first: u32, radii: &[f32]) -> Result<()> {
+        let range = self.particle_range(first, radii.len())?;
+        self.check_not_fluid(range.clone(), FLUID_RADII)?;
         let (particles, _) = self.collision_parts();
-        let range = check_range(first, radii.len(), particles.len(), "particles")?;
         for (k, &r) in radii.iter().enumerate() {
             crate::limits::check_length(&format!("radius {k}"), r, false)?;
         }
         particles.radius[range].copy_from_slice(radii);
+        if radii.iter().any(|&r| r > 0.0) {
+            self.reserve_fluid_room(false);
+        }
         Ok(())
     }
 
     /// Sets the collision filters (group, layers, mask, self-collision) of particles
-    /// `first..`.
+    /// `first..`. A fluid's particles are refused (InvalidArgument): they meet solids
+    /// through the density constraint only, and the fluid's `coupling_mask` chooses which.
     pub fn set_collision_filters(&mut self, first: u32, filters: &[CollisionFilter]) -> Result<()> {
+        let range = self.particle_range(first, filters.len())?;
+        self.check_not_fluid(range.clone(), FLUID_FILTERS)?;
         let (particles, _) = self.collision_parts();
-        let range = check_range(first, filters.len(), particles.len(), "particles")?;
         particles.filter[range].copy_from_slice(filters);
+        self.reserve_fluid_room(false);
         Ok(())
     }
 
     /// Sets the unyielding factors (in [0, 1]; the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) of particles `first..`.
+    /// A fluid's particles, which take no part in particle contacts, are refused
+    /// (InvalidArgument).
     pub fn set_unyielding(&mut self, first: u32, factors: &[f32]) -> Result<()> {
+        let range = self.particle_range(first, factors.len())?;
+        self.check_not_fluid(range.clone(), FLUID_UNYIELDING)?;
         let (particles, _) = self.collision_parts();
-        let range = check_range(first, factors.len(), particles.len(), "particles")?;
         for (k, &u) in factors.iter().enumerate() {
             if !(u.is_finite() && (0.0..=1.0).contains(&u)) {
                 return Err(Error::invalid(format!(
@@ -152,8 +164,12 @@ impl World {
     }
 
     /// Attaches `particle` to `target` (m) with `compliance` (m/N, 0 = rigid) until
-    /// [`World::release_particle`].
+    /// [`World::release_particle`]. Pinned particles and a fluid's are refused
+    /// (InvalidArgument): a fluid moves its last live particle into the slot of one it
+    /// removes, so the grab would jump to another particle.
     pub fn grab_particle(&mut self, particle: u32, target: Vec3, compliance: f32) -> Result<()> {
+        let p = particle as usize;
+        self.check_not_fluid(p..p + 1, FLUID_GRABS)?;
         let (particles, collision) = self.collision_parts();
         collision
             .grabs

@@ -52,7 +52,8 @@ impl World {
             check_len(rest, elements.len(), rest_what)?;
         }
         set.check_room(per_element * elements.len())?;
-        check_elements(elements, self.particles.len(), element)
+        check_elements(elements, self.particles.len(), element)?;
+        self.check_no_fluid_indices(elements.iter().flatten().copied(), element, K)
     }
 
     /// Appends `rows` to the family set `set` picks (all or nothing) and returns the id
@@ -236,6 +237,7 @@ impl World {
         crate::bodies::soft::check_pressure(pressure)?;
         check_compliance("pressure volume", compliance, MAX_FAMILY_COMPLIANCE, "m⁵/N")?;
         let surface = validate_surface(&self.particles, triangles)?;
+        self.check_no_fluid_indices(triangles.iter().flatten().copied(), "triangle", 3)?;
         self.sets.pressure.push(surface, pressure, compliance)
     }
 
@@ -374,6 +376,7 @@ impl World {
                 compliance,
             });
         }
+        self.check_no_fluid_indices(particles.iter().copied(), "attachment", 1)?;
         self.sets.attachments.push_all(&rows)
     }
 
@@ -585,6 +588,7 @@ impl World {
                 ring.len()
             )));
         }
+        self.check_no_fluid_indices(ring.iter().copied(), "ring particle", 1)?;
         self.sets
             .rings
             .add(&self.particles, ring, pressure, compliance)
@@ -613,6 +617,7 @@ impl World {
                 members.len()
             )));
         }
+        self.check_no_fluid_indices(members.iter().copied(), "member", 1)?;
         let n = self.desc.iterations;
         self.sets.shapes.add(
             &self.particles,

@@ -12,6 +12,29 @@ use crate::constraints::fluid::{
 use crate::error::{check_nonzero, Error, Result};
 use crate::math::Vec3;
 
+/// Why [`World::set_particle_radii`] refuses fluid particles.
+pub(crate) const FLUID_RADII: &str = "a fluid gives its particles the radius of its \
+    collision_radius setting; change that with the fluid's settings";
+/// Why [`World::set_inverse_masses`] refuses fluid particles.
+pub(crate) const FLUID_MASSES: &str = "a fluid's particle mass is rest_density × spacing³ \
+    (× spacing² in a planar world); change rest_density with the fluid's settings";
+/// Why [`World::set_collision_filters`] refuses fluid particles.
+pub(crate) const FLUID_FILTERS: &str = "fluid particles meet solids through the density \
+    constraint only, never in particle contacts; the fluid's coupling_mask setting chooses \
+    the solids it couples with";
+/// Why [`World::set_unyielding`] refuses fluid particles.
+pub(crate) const FLUID_UNYIELDING: &str =
+    "fluid particles take no part in the particle contacts where unyielding factors act";
+/// Why [`World::grab_particle`] refuses fluid particles.
+pub(crate) const FLUID_GRABS: &str = "a fluid moves its live particles between slots as \
+    others are removed, so a grab would jump to another particle; push fluid with a \
+    collider or a coupled body instead";
+
+/// Why constraints on fluid particles are refused.
+pub(crate) const FLUID_CONSTRAINTS: &str = "a fluid moves its last live particle into the \
+    slot of one it removes, so a constraint on it would hold another particle afterwards; \
+    couple bodies to fluid through their radius instead";
+
 impl World {
     /// Adds a fluid and reserves `desc.capacity` world particles for it, all inert
     /// (pinned, colliding with nothing) until emitted. Its mass per particle is
@@ -31,7 +54,9 @@ impl World {
             self.particles.push(Vec3::ZERO, 0.0);
             self.particles.filter[i] = FLUID_FILTER;
         }
-        Ok(self.sets.fluids.insert_fluid(fluid))
+        let id = self.sets.fluids.insert_fluid(fluid);
+        self.reserve_fluid_room(false);
+        Ok(id)
     }
 
     /// Removes a fluid: its particles become inert for good (their slots stay, so no
@@ -65,6 +90,7 @@ impl World {
             )));
         }
         f.retune(&mut self.particles, *desc, planar);
+        self.reserve_fluid_room(false);
         Ok(())
     }
 
@@ -147,6 +173,10 @@ impl World {
             f.spawn(&mut self.particles, x, v);
         }
         f.emitted += n as u64;
+        // Later emissions need no room: the buffers are sized for the capacity.
+        if !self.sets.fluids.solver.is_active() {
+            self.reserve_fluid_room(true);
+        }
         Ok(first)
     }
 
@@ -218,6 +248,73 @@ impl World {
         Ok(f.count)
     }
 
+    /// Refuses a plain particle edit of the particles `range` when it touches the
+    /// reserved particles of a live fluid: a fluid sets their mass, radius and filter
+    /// itself, from its settings, and moves its live particles between its slots as
+    /// others are removed, so an edit by index would break its invariants or land on
+    /// another particle later. `why` (one of the `FLUID_*` reasons) ends the message.
+    /// Checked after the range, before any value.
+    pub(crate) fn check_not_fluid(&self, range: std::ops::Range<usize>, why: &str) -> Result<()> {
+        for f in self.sets.fluids.live() {
+            let (a, b) = (f.first as usize, (f.first + f.capacity()) as usize);
+            if range.start < b && a < range.end {
+                let (lo, hi) = (range.start.max(a), range.end.min(b));
+                let which = if hi - lo == 1 {
+                    format!("particle {lo} belongs")
+                } else {
+                    format!("particles {lo}..{hi} belong")
+                };
+                return Err(Error::invalid(format!(
+                    "{which} to a fluid (its particles {a}..{b}): {why}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a constraint (`what` j: "pair 3", "tet 0", ...) on any particle of
+    /// `indices` that a live fluid reserves: a fluid moves its last live particle into
+    /// the slot of one it removes, so the constraint would hold another particle
+    /// afterwards. Indices out of range are left to the caller's own check. No cost
+    /// without fluids.
+    pub(crate) fn check_no_fluid_indices(
+        &self,
+        indices: impl IntoIterator<Item = u32>,
+        what: &str,
+        per_element: usize,
+    ) -> Result<()> {
+        if self.sets.fluids.live().next().is_none() {
+            return Ok(());
+        }
+        for (k, p) in indices.into_iter().enumerate() {
+            for f in self.sets.fluids.live() {
+                if (f.first..f.first + f.capacity()).contains(&p) {
+                    return Err(Error::invalid(format!(
+                        "{what} {}: particle {p} belongs to a fluid (its particles {}..{}): \
+                         {FLUID_CONSTRAINTS}",
+                        k / per_element.max(1),
+                        f.first,
+                        f.first + f.capacity()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Sizes the fluid solver's buffers for the world as it is now, so that the next
+    /// `step` does not allocate: called by the calls that add particles, fluids or
+    /// coupled solids (`DensitySolver::prepare` sizes them only while a fluid has live
+    /// particles, for its capacity plus the coupled solids, and `step` repeats it,
+    /// finding room). Without live fluid particles it does nothing (`emit_fluid` calls
+    /// it with `force` after the first emission). A failure to allocate is left to
+    /// the next step, which sizes again and reports it.
+    pub(crate) fn reserve_fluid_room(&mut self, force: bool) {
+        if force || self.sets.fluids.solver.is_active() {
+            let _ = self.sets.prepare_fluids(&self.particles);
+        }
+    }
+
     /// Start of a step: the emitters' particles (src/constraints/fluid/emit.rs).
     pub(crate) fn emit_fluids(&mut self, dt: f32) {
         let planar = self.sets.planar;
@@ -238,7 +335,9 @@ impl World {
     /// by default for particles with a radius).
     pub fn set_body_fluid_coupling(&mut self, body: BodyId, enabled: bool) -> Result<()> {
         let range = self.bodies.get(body)?.particles.clone();
-        self.sets.fluids.solver.set_coupling(range, enabled)
+        self.sets.fluids.solver.set_coupling(range, enabled)?;
+        self.reserve_fluid_room(false);
+        Ok(())
     }
 
     /// The force (N) the fluids exerted on the body's particles in the last substep

@@ -14,6 +14,7 @@ pub(crate) use crate::particles::check_vec3;
 use crate::particles::{check_inverse_mass, check_room, Particles, Vec3Attribute};
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
+use fluids::FLUID_MASSES;
 use step::StepParams;
 
 mod bodies;
@@ -254,6 +255,7 @@ impl World {
         for (i, &p) in positions.iter().enumerate() {
             self.particles.push(p, inverse_masses.map_or(1.0, |w| w[i]));
         }
+        self.reserve_fluid_room(false);
         Ok(first as u32)
     }
 
@@ -331,9 +333,11 @@ impl World {
         self.write_vec3_with(Vec3Attribute::Velocity, first, count, |k| velocities[k])
     }
 
-    /// Sets inverse masses (1/kg, 0 = pinned) of particles `first..`.
+    /// Sets inverse masses (1/kg, 0 = pinned) of particles `first..`. A fluid's
+    /// particles are refused (InvalidArgument): their mass is the fluid's ρ₀·s³.
     pub fn set_inverse_masses(&mut self, first: u32, inverse_masses: &[f32]) -> Result<()> {
         let range = self.particle_range(first, inverse_masses.len())?;
+        self.check_not_fluid(range.clone(), FLUID_MASSES)?;
         for (k, &w) in inverse_masses.iter().enumerate() {
             check_inverse_mass(k, w)?;
         }
@@ -372,6 +376,7 @@ impl World {
             compliance,
             1.0,
         )?;
+        self.check_no_fluid_indices(pairs.iter().flatten().copied(), "pair", 2)?;
         self.add_distance(batch)
     }
 
@@ -399,6 +404,7 @@ impl World {
             0.0,
             per_iteration,
         )?;
+        self.check_no_fluid_indices(pairs.iter().flatten().copied(), "pair", 2)?;
         self.add_distance(batch)
     }
 

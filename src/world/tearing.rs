@@ -236,6 +236,7 @@ impl World {
         self.sets.isometric.remove(parts.isometric);
         self.sets.torn.cloths.push(cloth);
         self.sets.update_jacobi_weights(&self.particles);
+        self.reserve_fluid_room(false);
         Ok(())
     }
 

@@ -16,6 +16,7 @@
 use super::bodies_cases::body_snapshot;
 use super::*;
 use sinew::ffi::bodies::*;
+use sinew::ffi::families::sinew_world_add_tethers;
 use sinew::ffi::fluids::*;
 
 const NULL_WORLD: SinewWorld = SinewWorld { id: 0 };
@@ -1313,6 +1314,7 @@ fn fluid_value_calls() -> Vec<(&'static str, String, SinewStatus, FluidCall)> {
             },
         ),
     ];
+    calls.extend(fluid_particle_edit_calls());
     for (label, edit) in bad_fluid_descs() {
         calls.push(fluid_call(
             "sinew_fluid_set_desc",
@@ -1362,6 +1364,134 @@ fn fluid_value_calls() -> Vec<(&'static str, String, SinewStatus, FluidCall)> {
                 let st = sinew_fluid_add_kill_volume(fw.world, fw.fluid, &d, &mut k);
                 assert_eq!(k.id, 7, "output untouched");
                 st
+            },
+        ));
+    }
+    calls
+}
+
+/// The fluid's reserved particles: (first, capacity).
+fn fluid_range(fw: &FluidWorld) -> (u32, u32) {
+    let (mut first, mut cap) = (0u32, 0u32);
+    // SAFETY: valid pointers.
+    ok(
+        unsafe { sinew_fluid_particle_range(fw.world, fw.fluid, &mut first, &mut cap) },
+        "range",
+    );
+    (first, cap)
+}
+
+/// Plain particle edits by index on the fluid's particles (live, not yet emitted, or a
+/// range straddling the particles before them): refused, since the fluid sets their
+/// mass, radius and filter itself and moves its particles between slots.
+fn fluid_particle_edit_calls() -> Vec<(&'static str, String, SinewStatus, FluidCall)> {
+    const BAD: SinewStatus = SINEW_ERROR_INVALID_ARGUMENT;
+    let mut calls = Vec::new();
+    // (label, offset from the fluid's first particle, count)
+    let ranges: [(&str, i64, u32); 3] = [
+        ("live fluid particles", 2, 3),
+        ("fluid particles not emitted yet", 12, 4),
+        ("a range ending in the fluid's first particle", -3, 4),
+    ];
+    for (label, offset, count) in ranges {
+        let at = move |fw: &FluidWorld| (fluid_range(fw).0 as i64 + offset) as u32;
+        calls.push(fluid_call(
+            "sinew_world_set_particle_radii",
+            label,
+            BAD,
+            move |fw| unsafe {
+                let r = vec![0.01f32; count as usize];
+                sinew_world_set_particle_radii(fw.world, at(fw), count, r.as_ptr())
+            },
+        ));
+        calls.push(fluid_call(
+            "sinew_world_set_inverse_masses",
+            label,
+            BAD,
+            move |fw| unsafe {
+                let w = vec![2.0f32; count as usize];
+                sinew_world_set_inverse_masses(fw.world, at(fw), count, w.as_ptr())
+            },
+        ));
+        calls.push(fluid_call(
+            "sinew_world_set_collision_filters",
+            label,
+            BAD,
+            move |fw| unsafe {
+                let f = SinewCollisionFilter {
+                    group: 0,
+                    layers: 1,
+                    mask: u32::MAX,
+                    self_collision: 0,
+                };
+                let f = vec![f; count as usize];
+                sinew_world_set_collision_filters(fw.world, at(fw), count, f.as_ptr())
+            },
+        ));
+        calls.push(fluid_call(
+            "sinew_world_set_unyielding",
+            label,
+            BAD,
+            move |fw| unsafe {
+                let u = vec![0.5f32; count as usize];
+                sinew_world_set_unyielding(fw.world, at(fw), count, u.as_ptr())
+            },
+        ));
+    }
+    let places = [
+        ("a live fluid particle", 0u32),
+        ("a fluid particle not emitted yet", 9),
+    ];
+    // Constraints naming a fluid particle: the constraint would hold another particle
+    // once the fluid moves its last live particle into a removed one's slot.
+    for (label, offset) in places {
+        calls.push(fluid_call(
+            "sinew_world_add_distance_constraints",
+            format!("a pair with {label}"),
+            BAD,
+            move |fw| unsafe {
+                let pairs = [1u32, 2, 3, fluid_range(fw).0 + offset];
+                let mut first = 7u32;
+                let st = sinew_world_add_distance_constraints(
+                    fw.world,
+                    pairs.as_ptr(),
+                    std::ptr::null(),
+                    2,
+                    0.0,
+                    &mut first,
+                );
+                assert_eq!(first, 7, "out_first untouched");
+                st
+            },
+        ));
+        calls.push(fluid_call(
+            "sinew_world_add_tethers",
+            format!("a pair with {label}"),
+            BAD,
+            move |fw| unsafe {
+                let pairs = [fluid_range(fw).0 + offset, 1u32];
+                let mut first = 7u32;
+                let st = sinew_world_add_tethers(
+                    fw.world,
+                    pairs.as_ptr(),
+                    std::ptr::null(),
+                    1,
+                    0.0,
+                    &mut first,
+                );
+                assert_eq!(first, 7, "out_first untouched");
+                st
+            },
+        ));
+    }
+    for (label, offset) in places {
+        calls.push(fluid_call(
+            "sinew_world_grab_particle",
+            label,
+            BAD,
+            move |fw| unsafe {
+                let target = v3(0.0, 3.0, 0.0);
+                sinew_world_grab_particle(fw.world, fluid_range(fw).0 + offset, &target, 0.0)
             },
         ));
     }

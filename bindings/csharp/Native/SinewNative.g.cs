@@ -1276,20 +1276,27 @@ namespace Sinew.Native
 
         /// <summary>
         /// Sets the collision radii (m, &gt;= 0; 0 = a point, the default) of particles
-        /// <c>first..first+count</c>.
+        /// <c>first..first+count</c>. A fluid's particles (sinew_fluid_particle_range) are refused
+        /// with SINEW_ERROR_INVALID_ARGUMENT: their radius is the fluid's <c>collision_radius</c>.
         /// </summary>
         /// <remarks><c>radii</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_particle_radii(SinewWorld world, uint first, uint count, float* radii);
 
-        /// <summary>Sets the collision filters of particles <c>first..first+count</c>.</summary>
+        /// <summary>
+        /// Sets the collision filters of particles <c>first..first+count</c>. A fluid's particles
+        /// are refused with SINEW_ERROR_INVALID_ARGUMENT: they meet solids through the density
+        /// constraint only, and the fluid's <c>coupling_mask</c> chooses which.
+        /// </summary>
         /// <remarks><c>filters</c> must point to <c>count</c> readable SinewCollisionFilter.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_collision_filters(SinewWorld world, uint first, uint count, SinewCollisionFilter* filters);
 
         /// <summary>
         /// Sets the unyielding factors (in [0, 1]; 1 = pushes yielding particles without
-        /// being pushed, 0 = ordinary, the default) of particles <c>first..first+count</c>.
+        /// being pushed, 0 = ordinary, the default) of particles <c>first..first+count</c>. A
+        /// fluid's particles, which take no part in particle contacts, are refused with
+        /// SINEW_ERROR_INVALID_ARGUMENT.
         /// </summary>
         /// <remarks><c>factors</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -1332,7 +1339,9 @@ namespace Sinew.Native
         /// <summary>
         /// Attaches <c>particle</c> to <c>*target</c> (m) with <c>compliance</c> (m/N, 0 = rigid, &lt;= 1000)
         /// until sinew_world_release_particle; grabbing it again replaces target and
-        /// compliance. Pinned particles cannot be grabbed.
+        /// compliance. Pinned particles cannot be grabbed, nor a fluid's
+        /// (SINEW_ERROR_INVALID_ARGUMENT): a fluid moves its last live particle into the slot
+        /// of one it removes, so the grab would jump to another particle.
         /// </summary>
         /// <remarks><c>target</c> must point to one readable SinewVec3.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -1966,7 +1975,11 @@ namespace Sinew.Native
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_write_velocities(SinewWorld world, uint first, uint count, void* velocities, uint stride_bytes);
 
-        /// <summary>Sets inverse masses (1/kg; 0 = pinned) of particles <c>first..first+count</c>.</summary>
+        /// <summary>
+        /// Sets inverse masses (1/kg; 0 = pinned) of particles <c>first..first+count</c>. A fluid's
+        /// particles are refused with SINEW_ERROR_INVALID_ARGUMENT: their mass is the fluid's
+        /// rest_density × spacing³ (× spacing² in a planar world).
+        /// </summary>
         /// <remarks><c>inverse_masses</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_inverse_masses(SinewWorld world, uint first, uint count, float* inverse_masses);

@@ -1,0 +1,94 @@
+//! The fluid solver's buffers are sized by the calls that grow what it works on
+//! (`World::reserve_fluid_room`), not by the next `step`: the first step after a
+//! first emission, after adding a body, after giving particles a radius
+//! (new coupled solids), or after switching a body's coupling on, does not allocate.
+//! (An emitter's first particles appear inside `step`, whose preparation sizes the
+//! buffers then; and adding many particles, with `add_particles` or a fluid's
+//! reservation, leaves other buffers of the step to grow in the next step, fluid or
+//! not.)
+//!
+//! One test in its own binary, so no other test allocates at the same time.
+
+use sinew::{FluidDesc, RopeDesc, Vec3, World, WorldDesc};
+
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::{allocations_in, assert_counter_sees_allocations};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn step_allocations(w: &mut World) -> usize {
+    allocations_in(|| w.step(DT).unwrap()).0
+}
+
+#[test]
+fn steps_after_the_world_grows_do_not_allocate() {
+    assert_counter_sees_allocations();
+    let mut w = World::new(WorldDesc {
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::new(-0.5, 0.3, 0.0),
+            end: Vec3::new(0.5, 0.3, 0.0),
+            segments: 20,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    let water = w
+        .add_fluid(&FluidDesc {
+            capacity: 600,
+            ..FluidDesc::default()
+        })
+        .unwrap();
+    // The world's first steps size everything else (contacts, the step's own buffers).
+    for _ in 0..3 {
+        w.step(DT).unwrap();
+    }
+    let s = 0.05;
+    let block: Vec<Vec3> = (0..200)
+        .map(|i| Vec3::new((i % 10) as f32, (i / 100) as f32, ((i / 10) % 10) as f32) * s)
+        .collect();
+    let mut log = Vec::new();
+    w.emit_fluid(water, &block, None).unwrap();
+    log.push(("first emission", step_allocations(&mut w)));
+    let (first, count) = w.body_particle_range(rope).unwrap();
+    w.set_particle_radii(first, &vec![0.02; count as usize])
+        .unwrap();
+    log.push(("rope radii (coupled solids)", step_allocations(&mut w)));
+    w.set_body_fluid_coupling(rope, false).unwrap();
+    w.step(DT).unwrap();
+    w.set_body_fluid_coupling(rope, true).unwrap();
+    log.push(("coupling back on", step_allocations(&mut w)));
+    let oil = w
+        .add_fluid(&FluidDesc {
+            capacity: 300,
+            rest_density: 800.0,
+            ..FluidDesc::default()
+        })
+        .unwrap();
+    // Its 300 particles grow other per-particle buffers of the step past their
+    // capacity (as adding particles does, fluid or not): one step for those.
+    w.step(DT).unwrap();
+    w.emit_fluid(oil, &block[..100], None).unwrap();
+    log.push(("its first emission", step_allocations(&mut w)));
+    let late = w
+        .add_rope(&RopeDesc {
+            start: Vec3::new(-0.5, 0.6, 0.0),
+            end: Vec3::new(0.5, 0.6, 0.0),
+            segments: 30,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    let (first, count) = w.body_particle_range(late).unwrap();
+    w.set_particle_radii(first, &vec![0.02; count as usize])
+        .unwrap();
+    log.push(("a rope with a radius", step_allocations(&mut w)));
+    let bad: Vec<_> = log.iter().filter(|(_, n)| *n > 0).collect();
+    assert!(
+        bad.is_empty(),
+        "steps that allocated: {bad:?} (all: {log:?})"
+    );
+}
