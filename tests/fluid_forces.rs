@@ -226,12 +226,9 @@ fn shape(ps: &[FluidParticle]) -> (f32, f32) {
 /// Macklin and Müller's confinement force ε (N × ω), N = ∇|ω| / |∇|ω||, pushes the
 /// rim of a rigidly spinning disc (where |ω| falls off, so N points inwards) along its
 /// spin: ω = ∇×v = 2Ω ẑ, and −r̂ × ẑ = θ̂.
-///
-/// Ignored until the solver's ω takes Macklin and Müller's sign: `end_substep` sums
-/// `(v_j − v_i) × ∇_i W_ij`, which is −∇×v (their eq. 15 has ∇_j W = −∇_i W), so the
-/// force points against the spin and brakes it (L/L0 0.948 here instead of about 1.044).
+/// With ω of the wrong sign (`(v_j − v_i) × ∇_i W_ij`, which is −∇×v) the force
+/// brakes the spin instead (L/L0 0.948 here instead of about 1.044).
 #[test]
-#[ignore = "vorticity confinement brakes the spin until ω = ∇×v takes the right sign in src/constraints/fluid/solver.rs end_substep"]
 fn vorticity_confinement_adds_spin_in_the_sense_of_rotation() {
     for omega in [1.0f32, -1.0] {
         let (l0, free) = spinning_disc(0.0, 0.0, omega, 30);

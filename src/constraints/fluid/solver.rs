@@ -58,7 +58,8 @@
 //!
 //! **End of substep** (after the velocity update, [`DensitySolver::end_substep`]):
 //! XSPH viscosity `v_i += c Σ_j V_j (v_j − v_i) W_ij` over fluid neighbours, and
-//! vorticity confinement when `vorticity > 0`: `ω_i = Σ_j V_j (v_j − v_i) × ∇W_ij`,
+//! vorticity confinement when `vorticity > 0`: `ω_i = Σ_j V_j (v_i − v_j) × ∇_i W_ij`
+//! (the curl ∇ × v; Macklin & Müller 2013 eq. 15 writes it with ∇_j W = −∇_i W),
 //! `N = ∇|ω| / |∇|ω||`, the acceleration `ε s |ω_i| (N × ω_i)` (m/s²: the desc's
 //! dimensionless ε scaled by the spacing s and |ω|) for the substep h. Cohesion and adhesion follow
 //! Akinci et al. 2013, "Versatile Surface Tension and Adhesion for SPH Fluids": the
@@ -1031,7 +1032,9 @@ impl DensitySolver {
                                 let pj = pos.get(j);
                                 let d: Vec3 = (pk - pj).truncate();
                                 let g = prm.grad_factor(d.length_squared()) * pj.w;
-                                w += (vel.get(j).truncate() - vk).cross(d * g);
+                                // ω = ∇ × v: Σ V_j (v_i − v_j) × ∇_i W_ij, which is
+                                // Macklin & Müller's Σ v_ij × ∇_j W_ij (their eq. 15).
+                                w += (vk - vel.get(j).truncate()).cross(d * g);
                             }
                             omega.set(k, w.extend(0.0));
                         }
