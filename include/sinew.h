@@ -1097,11 +1097,14 @@ typedef struct SinewFluidDesc {
    */
   float vorticity;
   /**
-   * Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0.
+   * Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0: 1
+   * lets a neighbour at the kernel's peak accelerate a particle at spacing × 3600
+   * s⁻², the same for any substep count.
    */
   float cohesion;
   /**
-   * Adhesion to solid particles (Akinci et al. 2013, dimensionless), default 0.
+   * Adhesion to solid particles (Akinci et al. 2013, dimensionless, scaled as
+   * cohesion), default 0.
    */
   float adhesion;
   /**

@@ -105,9 +105,12 @@ pub struct SinewFluidDesc {
     pub viscosity: f32,
     /// Vorticity confinement (dimensionless), default 0 (off).
     pub vorticity: f32,
-    /// Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0.
+    /// Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0: 1
+    /// lets a neighbour at the kernel's peak accelerate a particle at spacing × 3600
+    /// s⁻², the same for any substep count.
     pub cohesion: f32,
-    /// Adhesion to solid particles (Akinci et al. 2013, dimensionless), default 0.
+    /// Adhesion to solid particles (Akinci et al. 2013, dimensionless, scaled as
+    /// cohesion), default 0.
     pub adhesion: f32,
     /// Radius (m) with which the particles meet colliders, in [0, spacing]; negative
     /// (default -1) = spacing / 2.

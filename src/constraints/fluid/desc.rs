@@ -56,9 +56,12 @@ pub struct FluidDesc {
     /// Vorticity confinement ε_vort, dimensionless (scaled by the particle volume and
     /// h internally), default 0 (off).
     pub vorticity: f32,
-    /// Cohesion / surface tension γ (Akinci et al. 2013), dimensionless, default 0.
+    /// Cohesion / surface tension γ (Akinci et al. 2013), dimensionless, default 0:
+    /// 1 lets a neighbour at the kernel's peak accelerate a particle at
+    /// spacing × 3600 s⁻² (a spacing per 60 Hz frame per frame), for any substeps.
     pub cohesion: f32,
-    /// Adhesion β to solid particles (Akinci et al. 2013), dimensionless, default 0.
+    /// Adhesion β to solid particles (Akinci et al. 2013), dimensionless, default 0;
+    /// scaled as `cohesion`, weighted by the solid's volume over the particle's.
     pub adhesion: f32,
     /// Radius (m) with which the fluid's particles meet colliders, in [0, spacing];
     /// a negative value (the default, −1) = 0.5·spacing. 0 projects the particle centres

@@ -67,9 +67,10 @@
 //! which strengthens it at the under-dense surface; their curvature term, which needs
 //! surface normals and one more pass, is left out), the adhesion kernel A(r) towards
 //! coupled solids (one-way: the solid is not pulled), both normalised to 1 at their
-//! peak, with the dimensionless γ and β scaled by s / h_step: γ = 1 lets one neighbour
-//! at the kernel's peak pull a particle by one spacing per substep (β weighted by the
-//! solid's volume over the particle's).
+//! peak, with the dimensionless γ and β scaled to an acceleration: γ = 1 lets one
+//! neighbour at the kernel's peak accelerate a particle at s / T² with T = 1/60 s
+//! (a spacing per 60 Hz frame per frame; β weighted by the solid's volume over the
+//! particle's), the same for any number of substeps.
 //!
 //! **Body forces**: each coupled solid accumulates `m_k Σ Δx_k` over the iterations
 //! of a substep; [`DensitySolver::force_on`] sums a body's and divides by h².
@@ -107,6 +108,10 @@ const LIST_RESERVE: usize = 48;
 /// The direction in which coincident particles separate (in the XY plane, so that
 /// planar worlds keep it).
 const TIE: Vec3A = Vec3A::new(0.6, 0.8, 0.0);
+
+/// 1 / T² (1/s²), T = 1/60 s: cohesion and adhesion of strength 1 accelerate a
+/// particle at one spacing / T² per neighbour at the kernel's peak.
+const PULL_RATE2: f32 = 3600.0;
 
 /// The class of a solid slot (fluid slots hold their fluid's slot index).
 const SOLID: u32 = u32::MAX;
@@ -1099,9 +1104,9 @@ impl DensitySolver {
                                 }
                             }
                             if prm.cohesion > 0.0 || prm.adhesion > 0.0 {
-                                // γ = 1: a neighbour at the kernel's peak pulls by one
-                                // spacing per substep.
-                                v += pull * (prm.spacing / h);
+                                // γ = 1: a neighbour at the kernel's peak accelerates
+                                // the particle at s / T² (T = 1/60 s), whatever h.
+                                v += pull * (prm.spacing * h * PULL_RATE2);
                             }
                             velocity.set(p, v);
                         }
