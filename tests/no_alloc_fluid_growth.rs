@@ -2,14 +2,14 @@
 //! (`World::reserve_fluid_room`), not by the next `step`: the first step after a
 //! first emission, after adding a body, after giving particles a radius
 //! (new coupled solids), or after switching a body's coupling on, does not allocate.
-//! (An emitter's first particles appear inside `step`, whose preparation sizes the
-//! buffers then; and adding many particles, with `add_particles` or a fluid's
-//! reservation, leaves other buffers of the step to grow in the next step, fluid or
-//! not.)
+//! An emitter's first particles, which appear inside `step`, find the room sized for
+//! the fluid's capacity when it was added. (Adding many particles, with
+//! `add_particles` or a fluid's reservation, leaves other buffers of the step to grow
+//! in the next step, fluid or not.)
 //!
 //! One test in its own binary, so no other test allocates at the same time.
 
-use sinew::{FluidDesc, RopeDesc, Vec3, World, WorldDesc};
+use sinew::{EmitterDesc, FluidDesc, RopeDesc, Vec3, World, WorldDesc};
 
 #[path = "support/counting_alloc.rs"]
 mod counting_alloc;
@@ -86,6 +86,34 @@ fn steps_after_the_world_grows_do_not_allocate() {
     w.set_particle_radii(first, &vec![0.02; count as usize])
         .unwrap();
     log.push(("a rope with a radius", step_allocations(&mut w)));
+    // A world whose only fluid is still empty when its emitter starts.
+    let mut tap = World::new(WorldDesc {
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let hose = tap
+        .add_fluid(&FluidDesc {
+            capacity: 200,
+            ..FluidDesc::default()
+        })
+        .unwrap();
+    for _ in 0..3 {
+        tap.step(DT).unwrap();
+    }
+    tap.add_emitter(
+        hose,
+        &EmitterDesc {
+            position: Vec3::new(0.0, 1.0, 0.0),
+            ..EmitterDesc::default()
+        },
+    )
+    .unwrap();
+    log.push(("an emitter's first particles", step_allocations(&mut tap)));
+    assert!(
+        tap.fluid_stats(hose).unwrap().count > 0,
+        "the emitter emitted"
+    );
     let bad: Vec<_> = log.iter().filter(|(_, n)| *n > 0).collect();
     assert!(
         bad.is_empty(),

@@ -304,13 +304,12 @@ impl World {
 
     /// Sizes the fluid solver's buffers for the world as it is now, so that the next
     /// `step` does not allocate: called by the calls that add particles, fluids or
-    /// coupled solids (`DensitySolver::prepare` sizes them only while a fluid has live
-    /// particles, for its capacity plus the coupled solids, and `step` repeats it,
-    /// finding room). Without live fluid particles it does nothing (`emit_fluid` calls
-    /// it with `force` after the first emission). A failure to allocate is left to
-    /// the next step, which sizes again and reports it.
+    /// coupled solids (`DensitySolver::prepare` sizes them for every fluid's capacity
+    /// plus the coupled solids, and `step` repeats it, finding room). Without a fluid
+    /// it does nothing (`force`: size anyway). A failure to allocate is left to the
+    /// next step, which sizes again and reports it.
     pub(crate) fn reserve_fluid_room(&mut self, force: bool) {
-        if force || self.sets.fluids.solver.is_active() {
+        if force || self.sets.fluids.live().next().is_some() {
             let _ = self.sets.prepare_fluids(&self.particles);
         }
     }

@@ -378,11 +378,13 @@ impl DensitySolver {
     ) -> Result<()> {
         self.active = fluids.iter().flatten().any(|f| f.count > 0);
         self.planar = planar.is_some();
-        if !self.active {
-            if self.force_dirty {
-                self.force.iter_mut().for_each(|f| *f = Vec3::ZERO);
-                self.force_dirty = false;
-            }
+        if !self.active && self.force_dirty {
+            self.force.iter_mut().for_each(|f| *f = Vec3::ZERO);
+            self.force_dirty = false;
+        }
+        // Sized for every fluid's capacity even while none has live particles, so
+        // that an emitter's first particles do not allocate inside `step`.
+        if fluids.iter().flatten().next().is_none() {
             return Ok(());
         }
         let what = "fluid solver";
