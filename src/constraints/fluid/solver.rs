@@ -748,6 +748,7 @@ impl DensitySolver {
         let ys = DisjointSlice::new(&mut this.ys[..m + 8]);
         let zs = DisjointSlice::new(&mut this.zs[..m + 8]);
         let kernel = this.kernel;
+        let scan_kernel = kernels::ScanKernel::of(kernel);
         let list_end = DisjointSlice::new(&mut this.list_end[..m]);
         let lists = ChunkPtr(this.lists[..chunks].as_mut_ptr());
         let factors = ChunkPtr(this.factors[..chunks].as_mut_ptr());
@@ -804,10 +805,22 @@ impl DensitySolver {
                         let h2 = params[clk as usize].h2;
                         let p = [pk.x, pk.y, pk.z];
                         let (xs, ys, zs) = (coords(&xs), coords(&ys), coords(&zs));
+                        if !hashed {
+                            // The slot ranges of the 9 runs, scanned in one call.
+                            let mut runs = [[0u32; 2]; 9];
+                            let mut n = 0;
+                            layout.for_runs(ck, |_, b0, b1| {
+                                runs[n] = [starts[b0], starts[b1]];
+                                n += 1;
+                            });
+                            kernels::scan_runs(scan_kernel, p, h2, xs, ys, zs, k, &runs[..n], buf);
+                            list_end.set(k, buf.len() as u32);
+                            continue;
+                        }
                         layout.for_runs(ck, |row, b0, b1| {
-                            let (s0, s1) = (starts[b0] as usize, starts[b1] as usize);
+                            let run = [starts[b0], starts[b1]];
                             let from = buf.len();
-                            kernels::scan(kernel, p, h2, xs, ys, zs, k, s0, s1, buf);
+                            kernels::scan_runs(scan_kernel, p, h2, xs, ys, zs, k, &[run], buf);
                             if hashed {
                                 // A bucket also holds cells of other rows: each hit
                                 // counts in the run of its own row only.
