@@ -69,7 +69,7 @@
 
 use std::ops::Range;
 
-use super::grid::{cell_of, Layout};
+use super::grid::{cell_of, table_limit, Layout, Row};
 use super::kernels::{self, Consts};
 use super::Fluid;
 use crate::constraints::Iteration;
@@ -257,8 +257,9 @@ pub(crate) struct DensitySolver {
     src_bucket: Vec<u32>,
     /// Per chunk of inputs: the box of their cells (lowest, highest).
     chunk_box: Vec<([i32; 3], [i32; 3])>,
-    /// Grid of the substep.
+    /// Grid of the substep, and the rows of its rows layout.
     layout: Layout,
+    rows: Vec<Row>,
     inv_cell: f32,
     /// Position origin (m) of the substep: positions are stored relative to it.
     origin: Vec3A,
@@ -457,6 +458,7 @@ impl DensitySolver {
         // the hashed table (2 per particle, a power of two); room for the larger.
         let table = (8 * m + 1024 + 1).max((2 * m).next_power_of_two().max(64) + 1);
         resize_to(&mut self.bucket_start, table, 0)?;
+        resize_to(&mut self.rows, table_limit(m), Row::default())?;
         let chunks = m.div_ceil(SLOT_CHUNK);
         if self.lists.len() < chunks {
             let grow = chunks - self.lists.len();
@@ -696,17 +698,17 @@ impl DensitySolver {
                 hi[d] = hi[d].max(h[d]);
             }
         }
-        let (layout, table) = Layout::choose(m, lo, hi);
+        let (layout, table) = Layout::choose(m, lo, hi, &self.src_cell[..m], &mut self.rows);
         self.layout = layout;
         {
-            let cells = &self.src_cell[..m];
+            let (cells, rows) = (&self.src_cell[..m], &self.rows[..]);
             let buckets = DisjointSlice::new(&mut self.src_bucket[..m]);
             exec.stages(threads, &[chunks][..], |_, c| {
                 let first = c * SLOT_CHUNK;
                 let end = (first + SLOT_CHUNK).min(m);
                 for (a, &cell) in cells[first..end].iter().enumerate() {
                     // SAFETY: input first + a is this item's.
-                    unsafe { buckets.set(first + a, layout.bucket(cell)) };
+                    unsafe { buckets.set(first + a, layout.bucket(rows, cell)) };
                 }
             });
         }
@@ -753,6 +755,7 @@ impl DensitySolver {
         let lists = ChunkPtr(this.lists[..chunks].as_mut_ptr());
         let factors = ChunkPtr(this.factors[..chunks].as_mut_ptr());
         let starts = &this.bucket_start[..table + 1];
+        let rows = &this.rows[..];
         let planar = this.planar;
         let uniform = this.uniform;
         let plan = [chunks, chunks];
@@ -809,7 +812,7 @@ impl DensitySolver {
                             // The slot ranges of the 9 runs, scanned in one call.
                             let mut runs = [[0u32; 2]; 9];
                             let mut n = 0;
-                            layout.for_runs(ck, |_, b0, b1| {
+                            layout.for_runs(rows, ck, |_, b0, b1| {
                                 runs[n] = [starts[b0], starts[b1]];
                                 n += 1;
                             });
@@ -817,7 +820,7 @@ impl DensitySolver {
                             list_end.set(k, buf.len() as u32);
                             continue;
                         }
-                        layout.for_runs(ck, |row, b0, b1| {
+                        layout.for_runs(rows, ck, |row, b0, b1| {
                             let run = [starts[b0], starts[b1]];
                             let from = buf.len();
                             kernels::scan_runs(scan_kernel, p, h2, xs, ys, zs, k, &[run], buf);
@@ -837,7 +840,7 @@ impl DensitySolver {
                         });
                     } else {
                         let lk = layers.get(k);
-                        layout.for_runs(ck, |row, b0, b1| {
+                        layout.for_runs(rows, ck, |row, b0, b1| {
                             let (s0, s1) = (starts[b0] as usize, starts[b1] as usize);
                             for j in s0..s1 {
                                 if j == k || (hashed && !layout.in_run(ck, row, cell.get(j))) {
