@@ -60,9 +60,9 @@ pub(crate) fn avx_available() -> bool {
     }
 }
 
-/// Whether the CPU has AVX2 (checked once, then cached): false off x86-64. Kernels
-/// that use the 256-bit integer instructions (the fluid build's list compress) ask
-/// for it on top of [`Kernel::Avx`].
+/// Whether the CPU has AVX2 and POPCNT (checked once, then cached): false off
+/// x86-64. Kernels that use the 256-bit integer instructions and count mask bits (the
+/// fluid build's list compress) ask for it on top of [`Kernel::Avx`].
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 #[inline]
 pub(crate) fn avx2_available() -> bool {
@@ -73,7 +73,8 @@ pub(crate) fn avx2_available() -> bool {
         static AVX2: AtomicU8 = AtomicU8::new(0);
         match AVX2.load(Ordering::Relaxed) {
             0 => {
-                let yes = std::arch::is_x86_feature_detected!("avx2");
+                let yes = std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("popcnt");
                 AVX2.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
                 yes
             }

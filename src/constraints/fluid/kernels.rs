@@ -371,8 +371,8 @@ pub(crate) fn scan_runs(
             assert!(runs
                 .iter()
                 .all(|r| r[0] <= r[1] && r[1] as usize + 8 <= len));
-            // SAFETY: ScanKernel::Avx2 is only chosen where the CPU has AVX2; the
-            // arrays hold 8 entries past every run's end (checked above).
+            // SAFETY: ScanKernel::Avx2 is only chosen where the CPU has AVX2 and
+            // POPCNT; the arrays hold 8 entries past every run's end (checked above).
             unsafe { avx2::scan_runs(p, h2, xs, ys, zs, k, runs, out) }
         }
         #[cfg(target_arch = "x86_64")]
@@ -408,9 +408,9 @@ mod avx2 {
     /// [`super::scan_scalar`] over each run in turn, eight candidates at a time.
     ///
     /// # Safety
-    /// AVX2 is available; the arrays hold 8 entries past every run's end.
+    /// AVX2 and POPCNT are available; the arrays hold 8 entries past every run's end.
     #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     pub(super) unsafe fn scan_runs(
         p: [f32; 3],
         h2: f32,

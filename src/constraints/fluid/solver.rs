@@ -733,12 +733,7 @@ impl DensitySolver {
         starts[0] = 0;
         // Gather into slot order, then the lists (parallel, per chunk of slots).
         let this = &mut *self;
-        let (src, src_class, src_cell, order) = (
-            &this.src[..m],
-            &this.src_class[..m],
-            &this.src_cell[..m],
-            &this.order[..m],
-        );
+        let (src, src_class, order) = (&this.src[..m], &this.src_class[..m], &this.order[..m]);
         let params = &this.params;
         let particle = DisjointSlice::new(&mut this.particle[..m]);
         let pos = DisjointSlice::new(&mut this.pos[..m]);
@@ -762,7 +757,14 @@ impl DensitySolver {
         exec.stages(threads, &plan[..], |stage, c| {
             let slots = c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m);
             if stage == 0 {
+                let end = slots.end;
                 for k in slots {
+                    // The inputs run in world order, the slots in cell order: a miss
+                    // per slot without the prefetch.
+                    if k + PREFETCH < end {
+                        let ahead = order[k + PREFETCH] as usize;
+                        prefetch_particle(particles.hot.as_ptr(), &particles.base, src, ahead, m);
+                    }
                     let a = order[k] as usize;
                     let i = src[a] as usize;
                     let cl = src_class[a];
@@ -788,8 +790,13 @@ impl DensitySolver {
                         pos.set(k, x.extend(v));
                         class.set(k, cl);
                         inv_mass.set(k, h.w);
-                        cell.set(k, src_cell[a]);
-                        layers.set(k, particles.filter[i].layers);
+                        // The input's cell again (the same arithmetic on the same
+                        // position) rather than one more random read.
+                        cell.set(k, cell_of(x.to_array(), inv_cell));
+                        if !uniform {
+                            // Read by the general lists only (a solid's coupling).
+                            layers.set(k, particles.filter[i].layers);
+                        }
                     }
                 }
                 return;
