@@ -265,11 +265,8 @@ pub(crate) fn cell_of(p: [f32; 3], inv_cell: f32) -> [i32; 3] {
 #[inline(always)]
 fn floor_i32(v: f32) -> i32 {
     let t = v as i32;
-    if (t as f32) > v {
-        t.saturating_sub(1)
-    } else {
-        t
-    }
+    // Branch-free: where the truncation rounded up (v < 0, not whole), one less.
+    t.saturating_sub(((t as f32) > v) as i32)
 }
 
 #[cfg(test)]

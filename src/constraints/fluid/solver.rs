@@ -631,10 +631,9 @@ impl DensitySolver {
         self.src_class.clear();
         for (k, f) in fluids.iter().enumerate() {
             if let Some(f) = f {
-                for i in f.first..f.first + f.count {
-                    self.src.push(i);
-                    self.src_class.push(k as u32);
-                }
+                self.src.extend(f.first..f.first + f.count);
+                self.src_class
+                    .extend(std::iter::repeat_n(k as u32, f.count as usize));
             }
         }
         for &i in &self.solids {
@@ -651,12 +650,12 @@ impl DensitySolver {
             self.layout = Layout::Empty;
             return;
         }
-        let h_max = self
-            .src_class
+        // The largest h of the fluids with live particles (the classes of the input).
+        let h_max = fluids
             .iter()
-            .take(m - self.solids.len())
-            .map(|&c| c as usize)
-            .fold(0.0f32, |a, c| a.max(self.params[c].h));
+            .enumerate()
+            .filter(|(_, f)| f.as_ref().is_some_and(|f| f.count > 0))
+            .fold(0.0f32, |a, (c, _)| a.max(self.params[c].h));
         self.inv_cell = 1.0 / h_max;
         let p0 = self.src[0] as usize;
         self.origin = particles.base[p0];
