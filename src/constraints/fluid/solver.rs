@@ -712,24 +712,25 @@ impl DensitySolver {
             });
         }
         // Counting sort by bucket (stable).
+        // The counts, their running sums (the end of each bucket), then the inputs
+        // placed from the last, each just below its bucket's end, which moves down:
+        // every entry ends at the start of its bucket.
         let starts = &mut self.bucket_start[..table + 1];
         starts.fill(0);
         for &b in &self.src_bucket[..m] {
-            starts[b as usize + 1] += 1;
+            starts[b as usize] += 1;
         }
-        for b in 0..table {
-            starts[b + 1] += starts[b];
+        let mut sum = 0;
+        for s in &mut starts[..table] {
+            sum += *s;
+            *s = sum;
         }
-        for (a, &b) in self.src_bucket[..m].iter().enumerate() {
+        for (a, &b) in self.src_bucket[..m].iter().enumerate().rev() {
             let b = b as usize;
+            starts[b] -= 1;
             self.order[starts[b] as usize] = a as u32;
-            starts[b] += 1;
         }
-        // `starts[b]` is now the end of bucket b: shift back to starts.
-        for b in (1..=table).rev() {
-            starts[b] = starts[b - 1];
-        }
-        starts[0] = 0;
+        starts[table] = m as u32;
         // Gather into slot order, then the lists (parallel, per chunk of slots).
         let this = &mut *self;
         let (src, src_class, order) = (&this.src[..m], &this.src_class[..m], &this.order[..m]);
@@ -803,6 +804,10 @@ impl DensitySolver {
             // SAFETY: chunk c's buffer is this item's alone.
             let buf = unsafe { lists.chunk(c) };
             buf.clear();
+            // The slot ranges of the 9 runs around the last slot's cell: the slots of
+            // one cell are consecutive (dense and rows layouts), so they share them.
+            let mut runs = [[0u32; 2]; 9];
+            let (mut runs_len, mut runs_cell) = (0, None);
             for k in slots {
                 // SAFETY: stage 1 reads what stage 0 wrote, and writes its own slots.
                 unsafe {
@@ -816,13 +821,16 @@ impl DensitySolver {
                         let (xs, ys, zs) = (coords(&xs), coords(&ys), coords(&zs));
                         if !hashed {
                             // The slot ranges of the 9 runs, scanned in one call.
-                            let mut runs = [[0u32; 2]; 9];
-                            let mut n = 0;
-                            layout.for_runs(rows, ck, |_, b0, b1| {
-                                runs[n] = [starts[b0], starts[b1]];
-                                n += 1;
-                            });
-                            kernels::scan_runs(scan_kernel, p, h2, xs, ys, zs, k, &runs[..n], buf);
+                            if runs_cell != Some(ck) {
+                                let mut n = 0;
+                                layout.for_runs(rows, ck, |_, b0, b1| {
+                                    runs[n] = [starts[b0], starts[b1]];
+                                    n += 1;
+                                });
+                                (runs_len, runs_cell) = (n, Some(ck));
+                            }
+                            let runs = &runs[..runs_len];
+                            kernels::scan_runs(scan_kernel, p, h2, xs, ys, zs, k, runs, buf);
                             list_end.set(k, buf.len() as u32);
                             continue;
                         }
