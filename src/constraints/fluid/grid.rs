@@ -54,10 +54,13 @@ pub(crate) struct Row {
     base: u32,
 }
 
-/// The rows a [`Layout::choose`] of `m` particles may fill (and the most buckets of
-/// any layout but the hashed one).
-pub(crate) fn table_limit(m: usize) -> usize {
-    (DENSE_PER_PARTICLE * m as i64 + 1024) as usize
+/// Rows (y, z) of the box per particle above which the rows layout gives way to the
+/// hashed one (its buckets are bounded by the dense layout's limit as well).
+const ROWS_PER_PARTICLE: usize = 2;
+
+/// The rows a [`Layout::choose`] of `m` particles may fill.
+pub(crate) fn row_limit(m: usize) -> usize {
+    ROWS_PER_PARTICLE * m + 1024
 }
 
 /// Buckets per particle above which the dense layout gives way to the hashed one.
@@ -72,7 +75,7 @@ fn row_key(cy: i32, cz: i32) -> u32 {
 impl Layout {
     /// Picks the layout for the `cells` of `m` particles, which span `lo..=hi`, and
     /// its number of buckets; the rows layout fills `rows` (at least
-    /// [`table_limit`]`(m)` of them, else it is not considered).
+    /// [`row_limit`]`(m)` of them, else it is not considered).
     pub(crate) fn choose(
         m: usize,
         lo: [i32; 3],
@@ -92,7 +95,8 @@ impl Layout {
             let table = (nx * ny * nz) as usize;
             return (Layout::Dense { lo, hi, nx, ny }, table);
         }
-        if ny <= limit && nz <= limit && ny * nz <= limit && rows.len() >= (ny * nz) as usize {
+        let row_limit = row_limit(m).min(rows.len()) as i64;
+        if ny <= row_limit && nz <= row_limit && ny * nz <= row_limit {
             if let Some(table) = fill_rows(lo, ny, cells, &mut rows[..(ny * nz) as usize], limit) {
                 return (Layout::Rows { lo, hi, ny }, table);
             }
@@ -391,9 +395,9 @@ mod tests {
             .map(|_| [rnd(9) - 2, rnd(7), rnd(6) - 3])
             .collect();
         for s in [
-            [3, 700, 0],
-            [4, 701, 1],
-            [-40, -300, 2],
+            [3, 300, 0],
+            [4, 301, 1],
+            [-40, -100, 2],
             [2, 50, -3],
             [2, 51, -3],
             [60, 3, 2],
@@ -409,7 +413,7 @@ mod tests {
             }
         }
         let m = cells.len();
-        let mut rows = vec![Row::default(); table_limit(m)];
+        let mut rows = vec![Row::default(); row_limit(m)];
         let (layout, table) = Layout::choose(m, lo, hi, &cells, &mut rows);
         assert!(matches!(layout, Layout::Rows { .. }), "{layout:?}");
         let span = |a: usize| (hi[a] - lo[a] + 1) as i64;

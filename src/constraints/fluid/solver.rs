@@ -69,7 +69,7 @@
 
 use std::ops::Range;
 
-use super::grid::{cell_of, table_limit, Layout, Row};
+use super::grid::{cell_of, row_limit, Layout, Row};
 use super::kernels::{self, Consts};
 use super::Fluid;
 use crate::constraints::Iteration;
@@ -458,7 +458,7 @@ impl DensitySolver {
         // the hashed table (2 per particle, a power of two); room for the larger.
         let table = (8 * m + 1024 + 1).max((2 * m).next_power_of_two().max(64) + 1);
         resize_to(&mut self.bucket_start, table, 0)?;
-        resize_to(&mut self.rows, table_limit(m), Row::default())?;
+        resize_to(&mut self.rows, row_limit(m), Row::default())?;
         let chunks = m.div_ceil(SLOT_CHUNK);
         if self.lists.len() < chunks {
             let grow = chunks - self.lists.len();
