@@ -60,6 +60,33 @@ pub(crate) fn avx_available() -> bool {
     }
 }
 
+/// Whether the CPU has AVX2 and POPCNT (checked once, then cached): false off
+/// x86-64. Kernels that use the 256-bit integer instructions and count mask bits (the
+/// fluid build's list compress) ask for it on top of [`Kernel::Avx`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline]
+pub(crate) fn avx2_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        /// 0 = not checked yet, 1 = no, 2 = yes.
+        static AVX2: AtomicU8 = AtomicU8::new(0);
+        match AVX2.load(Ordering::Relaxed) {
+            0 => {
+                let yes = std::arch::is_x86_feature_detected!("avx2")
+                    && std::arch::is_x86_feature_detected!("popcnt");
+                AVX2.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+                yes
+            }
+            v => v == 2,
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// The AVX transposes, inlined into `#[target_feature(enable = "avx")]` kernels.
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod avx {

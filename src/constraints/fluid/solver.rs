@@ -77,7 +77,7 @@
 
 use std::ops::Range;
 
-use super::grid::{cell_of, Layout};
+use super::grid::{cell_of, row_limit, Layout, Row};
 use super::kernels::{self, Consts};
 use super::walls::WallKernel;
 use super::Fluid;
@@ -275,8 +275,9 @@ pub(crate) struct DensitySolver {
     src_bucket: Vec<u32>,
     /// Per chunk of inputs: the box of their cells (lowest, highest).
     chunk_box: Vec<([i32; 3], [i32; 3])>,
-    /// Grid of the substep.
+    /// Grid of the substep, and the rows of its rows layout.
     layout: Layout,
+    rows: Vec<Row>,
     inv_cell: f32,
     /// Position origin (m) of the substep: positions are stored relative to it.
     origin: Vec3A,
@@ -486,6 +487,7 @@ impl DensitySolver {
         // the hashed table (2 per particle, a power of two); room for the larger.
         let table = (8 * m + 1024 + 1).max((2 * m).next_power_of_two().max(64) + 1);
         resize_to(&mut self.bucket_start, table, 0)?;
+        resize_to(&mut self.rows, row_limit(m), Row::default())?;
         let chunks = m.div_ceil(SLOT_CHUNK);
         if self.lists.len() < chunks {
             let grow = chunks - self.lists.len();
@@ -670,10 +672,9 @@ impl DensitySolver {
         self.src_class.clear();
         for (k, f) in fluids.iter().enumerate() {
             if let Some(f) = f {
-                for i in f.first..f.first + f.count {
-                    self.src.push(i);
-                    self.src_class.push(k as u32);
-                }
+                self.src.extend(f.first..f.first + f.count);
+                self.src_class
+                    .extend(std::iter::repeat_n(k as u32, f.count as usize));
             }
         }
         for &i in &self.solids {
@@ -690,12 +691,12 @@ impl DensitySolver {
             self.layout = Layout::Empty;
             return;
         }
-        let h_max = self
-            .src_class
+        // The largest h of the fluids with live particles (the classes of the input).
+        let h_max = fluids
             .iter()
-            .take(m - self.solids.len())
-            .map(|&c| c as usize)
-            .fold(0.0f32, |a, c| a.max(self.params[c].h));
+            .enumerate()
+            .filter(|(_, f)| f.as_ref().is_some_and(|f| f.count > 0))
+            .fold(0.0f32, |a, (c, _)| a.max(self.params[c].h));
         self.inv_cell = 1.0 / h_max;
         let p0 = self.src[0] as usize;
         self.origin = particles.base[p0];
@@ -737,47 +738,43 @@ impl DensitySolver {
                 hi[d] = hi[d].max(h[d]);
             }
         }
-        let (layout, table) = Layout::choose(m, lo, hi);
+        let (layout, table) = Layout::choose(m, lo, hi, &self.src_cell[..m], &mut self.rows);
         self.layout = layout;
         {
-            let cells = &self.src_cell[..m];
+            let (cells, rows) = (&self.src_cell[..m], &self.rows[..]);
             let buckets = DisjointSlice::new(&mut self.src_bucket[..m]);
             exec.stages(threads, &[chunks][..], |_, c| {
                 let first = c * SLOT_CHUNK;
                 let end = (first + SLOT_CHUNK).min(m);
                 for (a, &cell) in cells[first..end].iter().enumerate() {
                     // SAFETY: input first + a is this item's.
-                    unsafe { buckets.set(first + a, layout.bucket(cell)) };
+                    unsafe { buckets.set(first + a, layout.bucket(rows, cell)) };
                 }
             });
         }
         // Counting sort by bucket (stable).
+        // The counts, their running sums (the end of each bucket), then the inputs
+        // placed from the last, each just below its bucket's end, which moves down:
+        // every entry ends at the start of its bucket.
         let starts = &mut self.bucket_start[..table + 1];
         starts.fill(0);
         for &b in &self.src_bucket[..m] {
-            starts[b as usize + 1] += 1;
+            starts[b as usize] += 1;
         }
-        for b in 0..table {
-            starts[b + 1] += starts[b];
+        let mut sum = 0;
+        for s in &mut starts[..table] {
+            sum += *s;
+            *s = sum;
         }
-        for (a, &b) in self.src_bucket[..m].iter().enumerate() {
+        for (a, &b) in self.src_bucket[..m].iter().enumerate().rev() {
             let b = b as usize;
+            starts[b] -= 1;
             self.order[starts[b] as usize] = a as u32;
-            starts[b] += 1;
         }
-        // `starts[b]` is now the end of bucket b: shift back to starts.
-        for b in (1..=table).rev() {
-            starts[b] = starts[b - 1];
-        }
-        starts[0] = 0;
+        starts[table] = m as u32;
         // Gather into slot order, then the lists (parallel, per chunk of slots).
         let this = &mut *self;
-        let (src, src_class, src_cell, order) = (
-            &this.src[..m],
-            &this.src_class[..m],
-            &this.src_cell[..m],
-            &this.order[..m],
-        );
+        let (src, src_class, order) = (&this.src[..m], &this.src_class[..m], &this.order[..m]);
         let params = &this.params;
         let particle = DisjointSlice::new(&mut this.particle[..m]);
         let pos = DisjointSlice::new(&mut this.pos[..m]);
@@ -789,12 +786,14 @@ impl DensitySolver {
         let ys = DisjointSlice::new(&mut this.ys[..m + 8]);
         let zs = DisjointSlice::new(&mut this.zs[..m + 8]);
         let kernel = this.kernel;
+        let scan_kernel = kernels::ScanKernel::of(kernel);
         let list_end = DisjointSlice::new(&mut this.list_end[..m]);
         let lists = ChunkPtr(this.lists[..chunks].as_mut_ptr());
         let factors = ChunkPtr(this.factors[..chunks].as_mut_ptr());
         let wall_end = DisjointSlice::new(&mut this.wall_end[..m]);
         let walls = ChunkPtr(this.walls[..chunks].as_mut_ptr());
         let starts = &this.bucket_start[..table + 1];
+        let rows = &this.rows[..];
         let planar = this.planar;
         let uniform = this.uniform;
         let plan = [chunks, chunks];
@@ -804,7 +803,14 @@ impl DensitySolver {
                 // SAFETY: chunk c's buffer is this item's alone.
                 let wbuf = unsafe { walls.chunk(c) };
                 wbuf.clear();
+                let end = slots.end;
                 for k in slots {
+                    // The inputs run in world order, the slots in cell order: a miss
+                    // per slot without the prefetch.
+                    if k + PREFETCH < end {
+                        let ahead = order[k + PREFETCH] as usize;
+                        prefetch_particle(particles.hot.as_ptr(), &particles.base, src, ahead, m);
+                    }
                     let a = order[k] as usize;
                     let i = src[a] as usize;
                     let cl = src_class[a];
@@ -830,8 +836,13 @@ impl DensitySolver {
                         pos.set(k, x.extend(v));
                         class.set(k, cl);
                         inv_mass.set(k, h.w);
-                        cell.set(k, src_cell[a]);
-                        layers.set(k, particles.filter[i].layers);
+                        // The input's cell again (the same arithmetic on the same
+                        // position) rather than one more random read.
+                        cell.set(k, cell_of(x.to_array(), inv_cell));
+                        if !uniform {
+                            // Read by the general lists only (a solid's coupling).
+                            layers.set(k, particles.filter[i].layers);
+                        }
                     }
                     if cl != SOLID {
                         // The surfaces near it, in the slot frame: the distance of x is
@@ -851,6 +862,10 @@ impl DensitySolver {
             // SAFETY: chunk c's buffer is this item's alone.
             let buf = unsafe { lists.chunk(c) };
             buf.clear();
+            // The slot ranges of the 9 runs around the last slot's cell: the slots of
+            // one cell are consecutive (dense and rows layouts), so they share them.
+            let mut runs = [[0u32; 2]; 9];
+            let (mut runs_len, mut runs_cell) = (0, None);
             for k in slots {
                 // SAFETY: stage 1 reads what stage 0 wrote, and writes its own slots.
                 unsafe {
@@ -862,10 +877,25 @@ impl DensitySolver {
                         let h2 = params[clk as usize].h2;
                         let p = [pk.x, pk.y, pk.z];
                         let (xs, ys, zs) = (coords(&xs), coords(&ys), coords(&zs));
-                        layout.for_runs(ck, |row, b0, b1| {
-                            let (s0, s1) = (starts[b0] as usize, starts[b1] as usize);
+                        if !hashed {
+                            // The slot ranges of the 9 runs, scanned in one call.
+                            if runs_cell != Some(ck) {
+                                let mut n = 0;
+                                layout.for_runs(rows, ck, |_, b0, b1| {
+                                    runs[n] = [starts[b0], starts[b1]];
+                                    n += 1;
+                                });
+                                (runs_len, runs_cell) = (n, Some(ck));
+                            }
+                            let runs = &runs[..runs_len];
+                            kernels::scan_runs(scan_kernel, p, h2, xs, ys, zs, k, runs, buf);
+                            list_end.set(k, buf.len() as u32);
+                            continue;
+                        }
+                        layout.for_runs(rows, ck, |row, b0, b1| {
+                            let run = [starts[b0], starts[b1]];
                             let from = buf.len();
-                            kernels::scan(kernel, p, h2, xs, ys, zs, k, s0, s1, buf);
+                            kernels::scan_runs(scan_kernel, p, h2, xs, ys, zs, k, &[run], buf);
                             if hashed {
                                 // A bucket also holds cells of other rows: each hit
                                 // counts in the run of its own row only.
@@ -882,7 +912,7 @@ impl DensitySolver {
                         });
                     } else {
                         let lk = layers.get(k);
-                        layout.for_runs(ck, |row, b0, b1| {
+                        layout.for_runs(rows, ck, |row, b0, b1| {
                             let (s0, s1) = (starts[b0] as usize, starts[b1] as usize);
                             for j in s0..s1 {
                                 if j == k || (hashed && !layout.in_run(ck, row, cell.get(j))) {
