@@ -443,6 +443,7 @@ pub(crate) fn scan_runs(
 /// The AVX2 scan: a block's hits as eight 32-bit lanes, written with one store.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
+    use super::avx::hits;
     use std::arch::x86_64::*;
 
     /// [`super::scan_scalar`] over each run in turn, eight candidates at a time.
@@ -483,20 +484,7 @@ mod avx2 {
             for r in runs {
                 let (mut j, end) = (r[0] as usize, r[1] as usize);
                 while j < end {
-                    let dx = _mm256_sub_ps(px, _mm256_loadu_ps(x.add(j)));
-                    let dy = _mm256_sub_ps(py, _mm256_loadu_ps(y.add(j)));
-                    let dz = _mm256_sub_ps(pz, _mm256_loadu_ps(z.add(j)));
-                    let r2 = _mm256_add_ps(
-                        _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
-                        _mm256_mul_ps(dz, dz),
-                    );
-                    let mut bits = _mm256_movemask_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ)) as u32;
-                    let live = (end - j).min(8);
-                    bits &= (1u32 << live) - 1;
-                    let own = k.wrapping_sub(j);
-                    if own < 8 {
-                        bits &= !(1u32 << own);
-                    }
+                    let bits = hits([px, py, pz], h2, [x, y, z], j, end, k);
                     // The lanes of the hits (then zeros), widened and offset by j.
                     let lanes = _mm_loadl_epi64(
                         super::avx::COMPRESS[bits as usize].as_ptr() as *const __m128i
@@ -840,21 +828,9 @@ mod avx {
             let mut n = out.len();
             let dst = out.as_mut_ptr();
             let mut j = start;
+            let coords = [xs.as_ptr(), ys.as_ptr(), zs.as_ptr()];
             while j < end {
-                let dx = _mm256_sub_ps(px, _mm256_loadu_ps(xs.as_ptr().add(j)));
-                let dy = _mm256_sub_ps(py, _mm256_loadu_ps(ys.as_ptr().add(j)));
-                let dz = _mm256_sub_ps(pz, _mm256_loadu_ps(zs.as_ptr().add(j)));
-                let r2 = _mm256_add_ps(
-                    _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
-                    _mm256_mul_ps(dz, dz),
-                );
-                let mut bits = _mm256_movemask_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ)) as u32;
-                let live = (end - j).min(8);
-                bits &= (1u32 << live) - 1;
-                let own = k.wrapping_sub(j);
-                if own < 8 {
-                    bits &= !(1u32 << own);
-                }
+                let bits = hits([px, py, pz], h2, coords, j, end, k);
                 let lanes = &COMPRESS[bits as usize];
                 for (l, &lane) in lanes.iter().enumerate() {
                     dst.add(n + l).write(j as u32 + lane as u32);
@@ -863,6 +839,38 @@ mod avx {
                 j += 8;
             }
             out.set_len(n);
+        }
+    }
+
+    /// The hits of the scan's block at slot j: bit l set when slot j + l (< `end`,
+    /// ≠ k) lies within `(dx² + dy²) + dz² < h2` of p (`x`: the coordinate arrays,
+    /// 8 entries readable from j).
+    #[inline(always)]
+    pub(super) unsafe fn hits(
+        p: [__m256; 3],
+        h2: __m256,
+        x: [*const f32; 3],
+        j: usize,
+        end: usize,
+        k: usize,
+    ) -> u32 {
+        // SAFETY: AVX is enabled in every caller; 8 entries readable from j.
+        unsafe {
+            let dx = _mm256_sub_ps(p[0], _mm256_loadu_ps(x[0].add(j)));
+            let dy = _mm256_sub_ps(p[1], _mm256_loadu_ps(x[1].add(j)));
+            let dz = _mm256_sub_ps(p[2], _mm256_loadu_ps(x[2].add(j)));
+            let r2 = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
+                _mm256_mul_ps(dz, dz),
+            );
+            let mut bits = _mm256_movemask_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ)) as u32;
+            let live = (end - j).min(8);
+            bits &= (1u32 << live) - 1;
+            let own = k.wrapping_sub(j);
+            if own < 8 {
+                bits &= !(1u32 << own);
+            }
+            bits
         }
     }
 
