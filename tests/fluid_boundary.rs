@@ -13,8 +13,11 @@
 //!   the lines where two walls meet are shot along them (12 m/s at n = 16, 35 m/s at
 //!   n = 32) and the final peak density is 1.29.
 
-use sinew::{scenes, ColliderDesc, FluidDesc, Quat, Shape, Vec3, World, WorldDesc};
-use std::f32::consts::{FRAC_PI_2, PI};
+use sinew::{scenes, FluidDesc, Vec3, World, WorldDesc};
+
+#[path = "support/fluid_box.rs"]
+mod fluid_box;
+use fluid_box::closed_box;
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -56,25 +59,7 @@ fn settled_column(planar: bool) -> (Vec<sinew::FluidParticle>, f32, f32) {
     }
     w.emit_fluid(f, &block, None).unwrap();
     let (a, top) = (nx as f32 * s, 2.0 * ny as f32 * s);
-    let mut planes = vec![
-        (Vec3::ZERO, Quat::IDENTITY),
-        (Vec3::new(0.0, top, 0.0), Quat::from_rotation_x(PI)),
-        (Vec3::ZERO, Quat::from_rotation_z(-FRAC_PI_2)),
-        (Vec3::new(a, 0.0, 0.0), Quat::from_rotation_z(FRAC_PI_2)),
-    ];
-    if !planar {
-        planes.push((Vec3::ZERO, Quat::from_rotation_x(FRAC_PI_2)));
-        planes.push((Vec3::new(0.0, 0.0, a), Quat::from_rotation_x(-FRAC_PI_2)));
-    }
-    for (position, rotation) in planes {
-        w.add_collider(&ColliderDesc {
-            shape: Shape::Plane,
-            position,
-            rotation,
-            ..ColliderDesc::default()
-        })
-        .unwrap();
-    }
+    closed_box(&mut w, a, top, (!planar).then_some(a));
     for _ in 0..600 {
         w.step(DT).unwrap();
     }

@@ -13,34 +13,13 @@
 //! * Two fluids (1000 and 800 kg/m³) poured in mixed separate, the lighter on top.
 //! * Bit-identical for 1, 2 and 4 threads, with a coupled body and vorticity.
 
-use sinew::{ColliderDesc, FluidDesc, FluidId, Quat, Shape, Vec3, World, WorldDesc};
-use std::f32::consts::{FRAC_PI_2, PI};
+use sinew::{FluidDesc, FluidId, Vec3, World, WorldDesc};
 
 const DT: f32 = 1.0 / 60.0;
 
-/// A box of planes: floor y = 0, ceiling y = `top`, walls x = 0, x = `wx`, and (3D)
-/// z = 0, z = `wz`; frictionless.
-fn closed_box(w: &mut World, wx: f32, top: f32, wz: Option<f32>) {
-    let mut planes = vec![
-        (Vec3::ZERO, Quat::IDENTITY),
-        (Vec3::new(0.0, top, 0.0), Quat::from_rotation_x(PI)),
-        (Vec3::ZERO, Quat::from_rotation_z(-FRAC_PI_2)),
-        (Vec3::new(wx, 0.0, 0.0), Quat::from_rotation_z(FRAC_PI_2)),
-    ];
-    if let Some(wz) = wz {
-        planes.push((Vec3::ZERO, Quat::from_rotation_x(FRAC_PI_2)));
-        planes.push((Vec3::new(0.0, 0.0, wz), Quat::from_rotation_x(-FRAC_PI_2)));
-    }
-    for (position, rotation) in planes {
-        w.add_collider(&ColliderDesc {
-            shape: Shape::Plane,
-            position,
-            rotation,
-            ..ColliderDesc::default()
-        })
-        .unwrap();
-    }
-}
+#[path = "support/fluid_box.rs"]
+mod fluid_box;
+use fluid_box::closed_box;
 
 /// A lattice block of `nx × ny × nz` particles of spacing `s` from `corner` (x fastest,
 /// then z, then y; nz = 1 in a planar world, at z = corner.z).
