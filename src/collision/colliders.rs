@@ -14,7 +14,9 @@
 //!   A fluid particle is detected as if its radius were larger by half its fluid's
 //!   smoothing radius (`Colliders::set_reach`; the contact keeps the true radius), since
 //!   the density correction after the detection moves it: it cannot be pushed
-//!   through a wall it was clear of when the substep started.
+//!   through a wall it was clear of when the substep started. The reach covers the
+//!   smoothing radius h, within which the fluid reads the wall's density from these
+//!   contacts (`Colliders::surfaces`, `constraints::fluid::walls`).
 //! * **project** (each iteration): `Δn = max(−C, 0)`, `x += n Δn`; then Coulomb friction
 //!   at position level (Macklin et al. 2014, "Unified particle physics", eq. 24–25):
 //!   with `Δx_t` the tangential displacement over the substep relative to the surface,
