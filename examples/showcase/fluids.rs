@@ -60,6 +60,52 @@ fn box_walls(sim: &mut Sim, lo: Vec3, hi: Vec3, mu: f32) {
 }
 
 /// The live particles' mean and largest ρ/ρ₀ and their count, for the corner text.
+/// A pressure ball of `radius` (m) at `centre`, `density` times the water's, whose
+/// particles (radius s/2, collision group 1) couple with the water; drawn as a
+/// smooth mesh. Returns the body and its particle range.
+fn floating_ball(
+    sim: &mut Sim,
+    s: f32,
+    radius: f32,
+    centre: Vec3,
+    density: f32,
+) -> (BodyId, u32, u32) {
+    let (bv, btris) = icosphere(2, radius, centre);
+    let mass = density * 1000.0 * 4.0 / 3.0 * std::f32::consts::PI * radius.powi(3);
+    let ball = sim
+        .world
+        .add_pressure_body(
+            &PressureBodyDesc {
+                total_mass: mass,
+                stretch_compliance: 1.0e-5,
+                damping: 0.5,
+                ..PressureBodyDesc::default()
+            },
+            &bv,
+            &btris,
+            None,
+        )
+        .expect("ball is valid");
+    let (first, count) = sim.adopt_body(ball);
+    sim.world
+        .set_particle_radii(first, &vec![0.5 * s; count as usize])
+        .expect("ball particles exist");
+    let filter = CollisionFilter {
+        group: 1,
+        ..CollisionFilter::default()
+    };
+    sim.world
+        .set_collision_filters(first, &vec![filter; count as usize])
+        .expect("ball particles exist");
+    sim.shapes.push(Shape::Mesh {
+        tris: btris.iter().map(|t| t.map(|p| p + first)).collect(),
+        smooth: true,
+        front: Rgb::hex(0xf2c14e),
+        back: Rgb::hex(0x806020),
+    });
+    (ball, first, count)
+}
+
 fn fluid_status(sim: &Sim, fluid: FluidId) -> String {
     let stats = sim.world.fluid_stats(fluid).expect("fluid exists");
     format!(
@@ -419,45 +465,13 @@ pub fn dam_break() -> Scene {
         colours: WaterColours::water(0.4, 3.0 * s),
     });
     // The ball: a pressure body whose particles (radius s/2) couple with the water.
-    let (bv, btris) = icosphere(2, DAM_BALL_RADIUS, DAM_BALL_CENTRE);
-    let ball_mass =
-        DAM_BALL_DENSITY * 1000.0 * 4.0 / 3.0 * std::f32::consts::PI * DAM_BALL_RADIUS.powi(3);
-    let ball = sim
-        .world
-        .add_pressure_body(
-            &PressureBodyDesc {
-                total_mass: ball_mass,
-                stretch_compliance: 1.0e-5,
-                damping: 0.5,
-                ..PressureBodyDesc::default()
-            },
-            &bv,
-            &btris,
-            None,
-        )
-        .expect("ball is valid");
-    let (ball_first, ball_count) = sim.adopt_body(ball);
-    sim.world
-        .set_particle_radii(ball_first, &vec![0.5 * s; ball_count as usize])
-        .expect("ball particles exist");
-    sim.world
-        .set_collision_filters(
-            ball_first,
-            &vec![
-                CollisionFilter {
-                    group: 1,
-                    ..CollisionFilter::default()
-                };
-                ball_count as usize
-            ],
-        )
-        .expect("ball particles exist");
-    sim.shapes.push(Shape::Mesh {
-        tris: btris.iter().map(|t| t.map(|p| p + ball_first)).collect(),
-        smooth: true,
-        front: Rgb::hex(0xf2c14e),
-        back: Rgb::hex(0x806020),
-    });
+    let (ball, ball_first, ball_count) = floating_ball(
+        &mut sim,
+        s,
+        DAM_BALL_RADIUS,
+        DAM_BALL_CENTRE,
+        DAM_BALL_DENSITY,
+    );
     // The cloth: hung across the tank from its two top corners.
     let (cu, cv) = DAM_CLOTH_CELLS;
     let cloth = sim
@@ -625,45 +639,13 @@ pub fn hose() -> Scene {
         radius: DISC * s,
         colours: WaterColours::water(0.25, 3.0 * s),
     });
-    let (bv, btris) = icosphere(2, HOSE_BALL_RADIUS, HOSE_BALL_CENTRE);
-    let ball_mass =
-        HOSE_BALL_DENSITY * 1000.0 * 4.0 / 3.0 * std::f32::consts::PI * HOSE_BALL_RADIUS.powi(3);
-    let ball = sim
-        .world
-        .add_pressure_body(
-            &PressureBodyDesc {
-                total_mass: ball_mass,
-                stretch_compliance: 1.0e-5,
-                damping: 0.5,
-                ..PressureBodyDesc::default()
-            },
-            &bv,
-            &btris,
-            None,
-        )
-        .expect("ball is valid");
-    let (ball_first, ball_count) = sim.adopt_body(ball);
-    sim.world
-        .set_particle_radii(ball_first, &vec![0.5 * s; ball_count as usize])
-        .expect("ball particles exist");
-    sim.world
-        .set_collision_filters(
-            ball_first,
-            &vec![
-                CollisionFilter {
-                    group: 1,
-                    ..CollisionFilter::default()
-                };
-                ball_count as usize
-            ],
-        )
-        .expect("ball particles exist");
-    sim.shapes.push(Shape::Mesh {
-        tris: btris.iter().map(|t| t.map(|p| p + ball_first)).collect(),
-        smooth: true,
-        front: Rgb::hex(0xf2c14e),
-        back: Rgb::hex(0x806020),
-    });
+    let (_, ball_first, ball_count) = floating_ball(
+        &mut sim,
+        s,
+        HOSE_BALL_RADIUS,
+        HOSE_BALL_CENTRE,
+        HOSE_BALL_DENSITY,
+    );
     let hose_shape = sim.shapes.len();
     sim.shapes.push(Shape::Tube {
         a: HOSE_NOZZLE,

@@ -63,6 +63,22 @@ fn pair_at(i: usize) -> usize {
     16 * (i / 8) + i % 8
 }
 
+/// Each accumulator of a list of `len` entries reduced by [`reduce8`], after the lanes
+/// past the list's end add +0 (as the AVX loops' masked lanes do: the same bits, a
+/// −0 lane included).
+#[inline(always)]
+fn lane_sums<const N: usize>(mut acc: [[f32; 8]; N], len: usize) -> [f32; N] {
+    let rest = len % 8;
+    if rest != 0 {
+        for a in &mut acc {
+            for lane in &mut a[rest..] {
+                *lane += 0.0;
+            }
+        }
+    }
+    acc.map(reduce8)
+}
+
 /// What [`density`] sums (each reduced by [`reduce8`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Density {
@@ -164,28 +180,19 @@ pub(crate) unsafe fn density_scalar(
         gz[l] += g[2];
         g2[l] += (g[0] * g[0] + g[1] * g[1]) + g[2] * g[2];
     }
-    // The lanes past the end add zeros (as the AVX loop's masked lanes do) and keep
-    // zero factors.
-    let rest = list.len() % 8;
-    if rest != 0 {
-        for l in rest..8 {
-            q3[l] += 0.0;
-            gx[l] += 0.0;
-            gy[l] += 0.0;
-            gz[l] += 0.0;
-            g2[l] += 0.0;
-            let i = list.len() - rest + l;
-            // SAFETY: within the room of the contract.
-            unsafe {
-                factors.add(pair_at(i)).write(0.0);
-                factors.add(pair_at(i) + 8).write(0.0);
-            }
+    // The lanes past the end keep zero factors (as the AVX loop's masked lanes do).
+    for i in list.len()..list.len().next_multiple_of(8) {
+        // SAFETY: within the room of the contract.
+        unsafe {
+            factors.add(pair_at(i)).write(0.0);
+            factors.add(pair_at(i) + 8).write(0.0);
         }
     }
+    let [q3, gx, gy, gz, g2] = lane_sums([q3, gx, gy, gz, g2], list.len());
     Density {
-        q3: reduce8(q3),
-        grad: [reduce8(gx), reduce8(gy), reduce8(gz)],
-        grad2: reduce8(g2),
+        q3,
+        grad: [gx, gy, gz],
+        grad2: g2,
         tie,
     }
 }
@@ -254,15 +261,7 @@ pub(crate) fn correction_scalar(
         ay[l] += g[1] * s;
         az[l] += g[2] * s;
     }
-    let rest = list.len() % 8;
-    if rest != 0 {
-        for l in rest..8 {
-            ax[l] += 0.0;
-            ay[l] += 0.0;
-            az[l] += 0.0;
-        }
-    }
-    [reduce8(ax), reduce8(ay), reduce8(az)]
+    lane_sums([ax, ay, az], list.len())
 }
 
 /// Σ (v_j − v_k) q³ of slot k over `list` (q = h² − r², positions in `pos`,
@@ -309,15 +308,7 @@ pub(crate) fn viscosity_scalar(
         ay[l] += y;
         az[l] += z;
     }
-    let rest = list.len() % 8;
-    if rest != 0 {
-        for l in rest..8 {
-            ax[l] += 0.0;
-            ay[l] += 0.0;
-            az[l] += 0.0;
-        }
-    }
-    [reduce8(ax), reduce8(ay), reduce8(az)]
+    lane_sums([ax, ay, az], list.len())
 }
 
 /// Pushes onto `out` every slot j ≠ k of `start..end` with `(dx² + dy²) + dz² < h2`

@@ -71,7 +71,9 @@ fn table_2d() -> &'static [f32; TABLE_2D + 1] {
 /// The wall terms of one fluid's kernel.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct WallKernel {
+    /// 1 / h (1/m), h the smoothing radius.
     inv_h: f32,
+    /// 2D kernels (a planar world).
     planar: bool,
 }
 
