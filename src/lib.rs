@@ -32,6 +32,7 @@ pub mod constraints;
 /// cbindgen:ignore
 mod error;
 pub mod ffi;
+mod fluid;
 /// cbindgen:ignore
 pub mod limits;
 /// cbindgen:ignore
@@ -72,21 +73,21 @@ pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape, MAX_COLLIDER
 pub use constraints::attachment::Transform;
 pub use constraints::breaking::MAX_BREAK_EVENTS;
 pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
-pub use constraints::fluid::desc::{
-    MAX_EMIT_RATE, MAX_EMIT_SPEED, MAX_FLUID_CAPACITY, MAX_FLUID_COEFFICIENT, MAX_FLUID_SPACING,
-    MAX_LIFETIME, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO, MIN_FLUID_SPACING,
-};
-pub use constraints::fluid::emit::MAX_NOZZLE_SPACINGS;
-pub use constraints::fluid::{
-    EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidParticle, FluidStats,
-    KillVolumeDesc, KillVolumeId,
-};
 pub use constraints::nary::MAX_FAMILY_CONSTRAINTS;
 pub use constraints::tearing::MAX_TEAR_RESERVE;
 pub use constraints::volume::MAX_SURFACE_TRIANGLES;
 pub use constraints::winch::RopeEnd;
 pub use constraints::{ConstraintSets, DistanceConstraints, FamilyKind};
 pub use error::{Error, ErrorKind, Result};
+pub use fluid::desc::{
+    MAX_EMIT_RATE, MAX_EMIT_SPEED, MAX_FLUID_CAPACITY, MAX_FLUID_COEFFICIENT, MAX_FLUID_SPACING,
+    MAX_LIFETIME, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO, MIN_FLUID_SPACING,
+};
+pub use fluid::emit::MAX_NOZZLE_SPACINGS;
+pub use fluid::{
+    EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidParticle, FluidStats,
+    KillVolumeDesc, KillVolumeId,
+};
 pub use glam::Quat;
 pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};

@@ -1,4 +1,4 @@
-//! Bodies in a 3D fluid (src/constraints/fluid), through the public API.
+//! Bodies in a 3D fluid (src/fluid), through the public API.
 //!
 //! * Archimedes in 3D: rigid cubes (6³ particles on a lattice of the fluid's spacing s,
 //!   radius s/2, so that each stands for the solid volume s³ the density constraint

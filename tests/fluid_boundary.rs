@@ -1,4 +1,4 @@
-//! Colliders lend density to the fluid next to them (src/constraints/fluid/walls.rs):
+//! Colliders lend density to the fluid next to them (src/fluid/walls.rs):
 //! the half-space behind each contact counts as fluid at rest density.
 //!
 //! * A column at rest in a box of planes, with particles of collider radius 0 (so

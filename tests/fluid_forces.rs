@@ -1,5 +1,5 @@
 //! Vorticity confinement, cohesion and adhesion of Position Based Fluids
-//! (src/constraints/fluid/solver.rs, `DensitySolver::end_substep`): physics through the
+//! (src/fluid/solver.rs, `DensitySolver::end_substep`): physics through the
 //! public API, in zero gravity, with the artificial pressure and the viscosity off
 //! unless a test says otherwise (so that nothing but the force under test acts).
 //!

@@ -1,4 +1,4 @@
-//! Position Based Fluids (src/constraints/fluid): physics through the public API.
+//! Position Based Fluids (src/fluid): physics through the public API.
 //!
 //! * A column at rest in a closed box (3D and 2D) settles: after 10 s of simulated
 //!   time no particle is outside the box or non-finite, the density ratio ρ/ρ₀ of the

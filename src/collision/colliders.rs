@@ -16,7 +16,7 @@
 //!   the density correction after the detection moves it: it cannot be pushed
 //!   through a wall it was clear of when the substep started. The reach covers the
 //!   smoothing radius h, within which the fluid reads the wall's density from these
-//!   contacts (`Colliders::surfaces`, `constraints::fluid::walls`).
+//!   contacts (`Colliders::surfaces`, `fluid::walls`).
 //! * **project** (each iteration): `Δn = max(−C, 0)`, `x += n Δn`; then Coulomb friction
 //!   at position level (Macklin et al. 2014, "Unified particle physics", eq. 24–25):
 //!   with `Δx_t` the tangential displacement over the substep relative to the surface,

@@ -10,7 +10,7 @@ pub mod breaking;
 pub mod distance;
 mod distance_jacobi;
 mod distance_kernel;
-pub mod fluid;
+
 #[cfg(test)]
 pub(crate) use distance_kernel::tests as distance_kernel_tests;
 pub mod link;
@@ -110,7 +110,7 @@ constraint_sets! {
     /// Signed tet volume ≥ minimum (m⁵/N).
     unilateral_volume: NarySet<UnilateralVolume, 4>,
     /// Density constraints of the fluids, coupled with solid particles (dimensionless).
-    fluids: fluid::FluidSet,
+    fluids: crate::fluid::FluidSet,
     /// Unilateral max-distance tethers (m/N).
     tether: NarySet<Tether, 2>,
     /// Particles following host transforms.
@@ -219,7 +219,7 @@ impl ConstraintSets {
             set.end_substep(particles);
         }
         // Fluids: viscosity, vorticity, cohesion and adhesion (velocities).
-        let fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
+        let crate::fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
         solver.end_substep(fluids, particles, h, exec);
         if let Some(z) = self.planar {
             ring::flatten(particles, z);
@@ -237,9 +237,9 @@ impl ConstraintSets {
     }
 
     /// Start of a step: the fluid solver's constants, coupled solids and room
-    /// ([`fluid::solver::DensitySolver::prepare`]).
+    /// ([`crate::fluid::solver::DensitySolver::prepare`]).
     pub(crate) fn prepare_fluids(&mut self, particles: &Particles) -> crate::error::Result<()> {
-        let fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
+        let crate::fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
         solver.prepare(fluids, particles, self.planar)
     }
 

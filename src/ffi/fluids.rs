@@ -10,11 +10,11 @@ use super::bodies::{init_desc, read_desc, SinewBody};
 use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
 use super::{answer, guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
 use crate::bodies::BodyId;
-use crate::constraints::fluid::{
+use crate::error::try_with_capacity;
+use crate::fluid::{
     EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidStats, KillVolumeDesc,
     KillVolumeId,
 };
-use crate::error::try_with_capacity;
 use crate::math::Vec3;
 use crate::World;
 
@@ -39,7 +39,7 @@ pub const SINEW_MAX_FLUID_LIFETIME: f32 = 1.0e6;
 pub const SINEW_MAX_FLUID_COEFFICIENT: f32 = 1.0e3;
 
 const _: () = {
-    use crate::constraints::fluid::desc;
+    use crate::fluid::desc;
     assert!(SINEW_MAX_FLUID_CAPACITY == desc::MAX_FLUID_CAPACITY);
     assert!(SINEW_MIN_FLUID_SPACING == desc::MIN_FLUID_SPACING);
     assert!(SINEW_MAX_FLUID_SPACING == desc::MAX_FLUID_SPACING);

@@ -4,12 +4,12 @@
 
 use super::World;
 use crate::bodies::BodyId;
-use crate::constraints::fluid::emit::FLUID_FILTER;
-use crate::constraints::fluid::{
+use crate::error::{check_nonzero, Error, Result};
+use crate::fluid::emit::FLUID_FILTER;
+use crate::fluid::{
     EmitterDesc, EmitterId, Fluid, FluidDesc, FluidId, FluidParticle, FluidStats, KillVolumeDesc,
     KillVolumeId,
 };
-use crate::error::{check_nonzero, Error, Result};
 use crate::math::Vec3;
 
 /// Why [`World::set_particle_radii`] refuses fluid particles.

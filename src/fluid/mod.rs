@@ -131,7 +131,7 @@ pub struct FluidSet {
     pub(crate) emitters: Vec<Slot<Emitter>>,
     /// Kill volumes of every fluid.
     pub(crate) kill_volumes: Vec<Slot<KillVolume>>,
-    /// The density solver: neighbour grid, λ, corrections (src/constraints/fluid/solver.rs).
+    /// The density solver: neighbour grid, λ, corrections (src/fluid/solver.rs).
     pub(crate) solver: solver::DensitySolver,
 }
 
