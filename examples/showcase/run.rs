@@ -20,7 +20,7 @@ pub struct Render {
     pub fps: f32,
 }
 
-/// A scene's result as numbers: what the pictures show, checked by tests/showcase.rs.
+/// A scene's result as numbers: what the pictures show, checked by tests/physics/showcase.rs.
 #[derive(Clone, Debug)]
 pub struct Summary {
     pub name: &'static str,

@@ -130,7 +130,7 @@ pub struct Sim {
     /// One line of scene-specific status for the corner text.
     pub status: String,
     /// Scene-specific numbers that the scene's observer records and
-    /// tests/showcase.rs checks.
+    /// tests/physics/showcase.rs checks.
     pub metrics: Vec<Metric>,
     /// The scene's fluids with their particle mass (kg): their live particles count
     /// in [`Sim::energy`] (their reserved slots are inert, with mass 0 in `mass`).
@@ -2377,7 +2377,7 @@ pub fn pour() -> Scene {
         drive: Some(Box::new(drive)),
         observe: Some(Box::new(observe)),
         // The last particles are added by the step that ends at POUR_END (when none
-        // had to wait for room at the nozzle; tests/showcase.rs checks the count).
+        // had to wait for room at the nozzle; tests/physics/showcase.rs checks the count).
         free_after: POUR_END,
         labels: Vec::new(),
     }

@@ -1,5 +1,5 @@
 //! libFuzzer drives the API-sequence harness of `tests/fuzz/harness.rs` (the one the
-//! stable test `tests/fuzz_api.rs` runs with a deterministic generator): every eight
+//! stable test `tests/ffi/fuzz_api.rs` runs with a deterministic generator): every eight
 //! input bytes are one choice, and the run ends when the input is used up. A finding
 //! of a kind the stable test does not allow is a crash here, so libFuzzer keeps and
 //! minimises the input that caused it.
@@ -10,7 +10,7 @@ mod harness;
 
 use libfuzzer_sys::fuzz_target;
 
-/// The kinds `tests/fuzz_api.rs` reports without failing (see its `KNOWN_PENDING`).
+/// The kinds `tests/ffi/fuzz_api.rs` reports without failing (see its `KNOWN_PENDING`).
 const KNOWN_PENDING: &[harness::Kind] = &[];
 
 fuzz_target!(|data: &[u8]| {

@@ -29,7 +29,7 @@ pub enum Solver {
     /// Alternating the colour and family order every substep or iteration was
     /// measured: it lowers the first step's value for edges and volume (0.41 → 0.07)
     /// but not the following steps' nor the strain model's, so the order is kept
-    /// (tests/accepted_ranges.rs, `free_tet_cube_…`).
+    /// (tests/ffi/accepted_ranges.rs, `free_tet_cube_…`).
     #[default]
     GaussSeidel,
     /// All constraints from the same positions, corrections averaged per particle and

@@ -475,7 +475,7 @@ fn emit_doc(out: &mut String, indent: &str, doc: &[String]) {
 }
 
 /// The command that rewrites the generated file; printed by the test when it is stale.
-pub const REFRESH: &str = "SINEW_UPDATE_BINDINGS=1 cargo test --test csharp_bindings";
+pub const REFRESH: &str = "SINEW_UPDATE_BINDINGS=1 cargo test --test bindings csharp_bindings::";
 
 /// The C# file for `header`.
 pub fn emit_csharp(header: &Header) -> String {

@@ -1,6 +1,6 @@
 /*
  * Sinew C ABI end-to-end test of constraint families, bodies and attachments, driven
- * only through include/sinew.h. Built and run by tests/c_abi.rs (`bodies_from_c`) with
+ * only through include/sinew.h. Built and run by tests/ffi/c_abi.rs (`bodies_from_c`) with
  *   gcc -std=c11 -Wall -Wextra -Werror -pedantic -I include tests/c/bodies_test.c \
  *       -L target/<profile>/deps -lsinew -Wl,-rpath,target/<profile>/deps -lm
  *

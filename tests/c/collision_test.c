@@ -1,6 +1,6 @@
 /*
  * Sinew C ABI end-to-end test of collisions and interaction, only through
- * include/sinew.h. Built and run by tests/c_abi.rs like rope_test.c.
+ * include/sinew.h. Built and run by tests/ffi/c_abi.rs like rope_test.c.
  *
  *   - A 2 cm particle at 20 m/s hits a 1 cm thick box collider and rests on it; the
  *     contact readback reports that box, normal +Y and an impulse of m g dt per step.

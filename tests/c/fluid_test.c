@@ -1,6 +1,6 @@
 /*
  * Sinew C ABI end-to-end test of fluids, only through include/sinew.h. Built and run by
- * tests/c_abi.rs like rope_test.c.
+ * tests/ffi/c_abi.rs like rope_test.c.
  *
  *   - Descs from sinew_*_desc_init carry the documented defaults.
  *   - A fluid reserves its particles after the existing ones; emitted particles read back

@@ -1,7 +1,7 @@
 /*
  * Sinew C ABI end-to-end test: a hanging rope, driven only through include/sinew.h.
  *
- * Built and run by tests/c_abi.rs (`cargo test --test c_abi`) with
+ * Built and run by tests/ffi/c_abi.rs (`cargo test --test ffi c_abi::`) with
  *   gcc -std=c11 -Wall -Wextra -Werror -pedantic -I include tests/c/rope_test.c \
  *       -L target/<profile>/deps -lsinew -Wl,-rpath,target/<profile>/deps -lm
  *

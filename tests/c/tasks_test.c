@@ -1,7 +1,7 @@
 /*
  * Host-supplied parallelism from C: a hand-written pthread pool runs Sinew's tasks
  * (sinew_world_set_task_system), and the world steps to exactly the state hashes of the
- * built-in pool on 1 and 2 threads. Built and run by tests/c_abi.rs (`tasks_from_c`)
+ * built-in pool on 1 and 2 threads. Built and run by tests/ffi/c_abi.rs (`tasks_from_c`)
  * with
  *   gcc -std=c11 -Wall -Wextra -Werror -pedantic -I include tests/c/tasks_test.c \
  *       -L target/<profile>/deps -lsinew -Wl,-rpath,target/<profile>/deps -lm

@@ -3,7 +3,7 @@
 // and the collider / radius / pick / grab parts of sinew::Scene (sinew_scene.hpp),
 // against the real library, with closed-form expectations.
 //
-// Built and run by tests/cpp_wrapper.rs (cpp_colliders, cpp_colliders_asan_ubsan) with
+// Built and run by tests/bindings/cpp_wrapper.rs (cpp_colliders, cpp_colliders_asan_ubsan) with
 // the same strict flags as wrapper_test.cpp. Prints every check; exits 1 on failure.
 #include <cmath>
 #include <cstdio>

@@ -5,7 +5,7 @@
 // settings round trip, a body's coupling switch and force, and bad input as Result
 // errors that change nothing.
 //
-// Built and run by tests/cpp_wrapper.rs (cpp_fluids, cpp_fluids_asan_ubsan) with the
+// Built and run by tests/bindings/cpp_wrapper.rs (cpp_fluids, cpp_fluids_asan_ubsan) with the
 // same strict flags as wrapper_test.cpp. Prints every check; exits 1 on failure.
 #include <cmath>
 #include <cstdint>

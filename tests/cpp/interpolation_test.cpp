@@ -4,7 +4,7 @@
 // and the interpolated reads (world, body, strided vertex buffer) equal to the lerp of
 // the two states, with a teleport leaving no streak.
 //
-// Built and run by tests/cpp_wrapper.rs (cpp_interpolation, cpp_interpolation_asan_ubsan)
+// Built and run by tests/bindings/cpp_wrapper.rs (cpp_interpolation, cpp_interpolation_asan_ubsan)
 // with the same strict flags as wrapper_test.cpp. Prints every check; exits 1 on failure.
 #include <cmath>
 #include <cstdint>

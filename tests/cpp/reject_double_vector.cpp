@@ -1,5 +1,5 @@
 // Must NOT compile: UE5's FVector is three doubles (24 bytes); sinew.hpp's static_assert
-// rejects it with a message that names FVector3f. Compiled by tests/cpp_wrapper.rs,
+// rejects it with a message that names FVector3f. Compiled by tests/bindings/cpp_wrapper.rs,
 // which requires the compile to fail with that message.
 #include <vector>
 

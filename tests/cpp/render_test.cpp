@@ -4,7 +4,7 @@
 // cloth's render vertices (shared normals across UV seams, tangents perpendicular to
 // them, the vertices a tear added), against closed forms.
 //
-// Built and run by tests/cpp_wrapper.rs (cpp_render, cpp_render_asan_ubsan) with the
+// Built and run by tests/bindings/cpp_wrapper.rs (cpp_render, cpp_render_asan_ubsan) with the
 // same strict flags as wrapper_test.cpp. Prints every check; exits 1 on failure.
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Instantiates every template of bindings/cpp so that tests/cpp_wrapper.rs can compile
+// Instantiates every template of bindings/cpp so that tests/bindings/cpp_wrapper.rs can compile
 // them (syntax only) under the warnings Unreal's compilers are strict about: shadowing,
 // implicit conversions, old-style casts; without exceptions and RTTI; C++17 and C++20.
 #include <vector>

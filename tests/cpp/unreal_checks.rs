@@ -1,5 +1,5 @@
 //! Static checks of the Unreal Engine plugin (unreal-sample/Plugins/Sinew), which
-//! cannot be compiled here: no Unreal Engine on CI. Used by tests/cpp_wrapper.rs.
+//! cannot be compiled here: no Unreal Engine on CI. Used by tests/bindings/cpp_wrapper.rs.
 //!
 //! What is checked, each because it is a mistake that only shows in the UE editor:
 //! * the .uplugin is valid JSON (strict: no trailing commas, no duplicate keys), has

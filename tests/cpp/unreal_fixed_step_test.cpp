@@ -4,7 +4,7 @@
 // fixed step, PostSinewStep once per frame (also when no step was due); a hitch runs
 // MaxStepsPerFrame steps and drops the rest; jittery frames end in the same state hash
 // as frames of exactly one fixed step; what a component draws is the lerp of the last
-// two states. Built and run by tests/cpp_wrapper.rs (`unreal_fixed_step_on_a_stub_engine`).
+// two states. Built and run by tests/bindings/cpp_wrapper.rs (`unreal_fixed_step_on_a_stub_engine`).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"

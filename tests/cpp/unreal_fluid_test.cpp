@@ -7,7 +7,7 @@
 // kill volume removes what falls below it and the instances shrink with the live count
 // (tail removal only, no bad index); Clear, bad input (all or none, nothing changes),
 // in-place settings, AddEmitter / RemoveEmitter, body coupling switches on a rope
-// component, and EndPlay. Built and run by tests/cpp_wrapper.rs
+// component, and EndPlay. Built and run by tests/bindings/cpp_wrapper.rs
 // (`unreal_fluid_on_a_stub_engine`).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"

@@ -8,7 +8,7 @@
 // continues bit for bit as it does alone, a cloth's proxy draws its particles (pins in
 // place, unit normals, the index buffer written again only when it tears), and an
 // editor world previews a rope.
-// Built and run by tests/cpp_wrapper.rs (`unreal_components_on_a_stub_engine`).
+// Built and run by tests/bindings/cpp_wrapper.rs (`unreal_components_on_a_stub_engine`).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewRopeComponent.cpp"

@@ -2,7 +2,7 @@
 // engine-neutral helpers the Unreal plugin uses (units, tube mesh, rope shape, cloth
 // welding, Scene over the library's bodies: removal, in-place compliance, grab/release).
 //
-// Built and run by tests/cpp_wrapper.rs with g++ -std=c++17 -Wall -Wextra -Werror
+// Built and run by tests/bindings/cpp_wrapper.rs with g++ -std=c++17 -Wall -Wextra -Werror
 // -pedantic, once plain and once under -fsanitize=address,undefined, linked to the
 // libsinew.so of the same `cargo test`. Prints every check; exits 1 on any failure.
 #include <algorithm>

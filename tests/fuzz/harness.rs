@@ -3,7 +3,7 @@
 //! makes them (raw pointers, NULLs, misaligned arrays, hostile numbers, destroyed and
 //! forged handles, and valid and extreme-but-allowed values).
 //!
-//! Shared by the stable test `tests/fuzz_api.rs` (a deterministic generator) and the
+//! Shared by the stable test `tests/ffi/fuzz_api.rs` (a deterministic generator) and the
 //! `cargo fuzz` target `fuzz/fuzz_targets/api_sequence.rs` (libFuzzer's bytes), so both
 //! drive the same calls with the same checks:
 //!

@@ -1,15 +1,22 @@
 //! A global allocator that counts the allocations and reallocations made on the thread
 //! that watches, and forwards every call to the system allocator, for the
-//! no-allocation tests (`#[path]`-included by them; their worlds step on the calling
-//! thread).
+//! no-allocation tests (declared once by the `main.rs` of the test binaries that have
+//! them, `tests/alloc` and `tests/fluids`; their worlds step on the calling thread).
 //!
 //! Only the watching thread counts: the test harness's own main thread allocates now
 //! and then while it waits for the test (a channel's wait context, timing-dependent),
-//! which a process-wide counter would blame on the step.
+//! which a process-wide counter would blame on the step; so do the other tests of the
+//! binary, which run on threads of their own and are never watched.
+//!
+//! The counter itself is shared (a host task system's workers count into it too), so
+//! two tests must not count at once: a test that counts holds [`exclusive`] for its
+//! whole run (its workers may allocate between its windows), and [`allocations_in`]
+//! refuses to count without it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 pub struct Counting;
 
@@ -19,6 +26,30 @@ thread_local! {
     /// Whether this thread's allocations count (const: no lazy init, no destructor,
     /// so reading it inside the allocator never allocates).
     static WATCHED: Cell<bool> = const { Cell::new(false) };
+    /// Whether this thread holds [`exclusive`].
+    static EXCLUSIVE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Held by the test that counts; the others wait.
+static COUNTING: Mutex<()> = Mutex::new(());
+
+/// The right to count, held for a test's whole run (see the module doc); a test that
+/// failed while holding it does not stop the others.
+pub struct Exclusive {
+    _guard: MutexGuard<'static, ()>,
+}
+
+/// Waits until no other test counts, then holds the counter until the result drops.
+pub fn exclusive() -> Exclusive {
+    let guard = COUNTING.lock().unwrap_or_else(PoisonError::into_inner);
+    EXCLUSIVE.with(|e| e.set(true));
+    Exclusive { _guard: guard }
+}
+
+impl Drop for Exclusive {
+    fn drop(&mut self) {
+        EXCLUSIVE.with(|e| e.set(false));
+    }
 }
 
 #[inline]
@@ -30,6 +61,10 @@ fn count() {
 
 /// Allocations (and reallocations) made on the calling thread while `f` runs.
 pub fn allocations_in<R>(f: impl FnOnce() -> R) -> (usize, R) {
+    assert!(
+        EXCLUSIVE.with(Cell::get),
+        "take `counting_alloc::exclusive()` at the start of the test: another test may count"
+    );
     WATCHED.with(|w| w.set(true));
     let before = ALLOCATIONS.load(Ordering::Relaxed);
     let r = f();

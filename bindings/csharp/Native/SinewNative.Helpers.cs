@@ -1,7 +1,7 @@
 // Hand-written conveniences beside the generated raw layer (SinewNative.g.cs, generated
 // from include/sinew.h; see tests/bindgen/csharp.rs): constructors and vector helpers
 // on the generated partial structs, and the UTF-8 decoding of the library's strings.
-// No declaration of the header is repeated here (tests/csharp_bindings.rs checks it).
+// No declaration of the header is repeated here (tests/bindings/csharp_bindings.rs checks it).
 
 namespace Sinew.Native
 {

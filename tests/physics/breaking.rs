@@ -1,0 +1,259 @@
+//! Breaking and cutting: a rope with a break force snaps when the weight it holds
+//! passes it; break events name the body, link, force and place; ropes cut by link or
+//! along a segment fall apart in two.
+//!
+//! `cargo test --test physics breaking:: -- --nocapture` prints the measured values.
+
+use sinew::{
+    BreakReport, ClothDesc, ClothGridDesc, ErrorKind, FamilyKind, RopeDesc, Vec3, World, WorldDesc,
+};
+
+const G: f32 = 9.81;
+const DT: f32 = 1.0 / 60.0;
+
+fn world(substeps: u32, damping: f32) -> World {
+    World::new(WorldDesc {
+        substeps,
+        damping,
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap()
+}
+
+fn pos(w: &World, i: u32) -> Vec3 {
+    w.particles().position(i as usize)
+}
+
+fn take(w: &mut World) -> Vec<BreakReport> {
+    let mut out = vec![
+        BreakReport {
+            body: None,
+            family: FamilyKind::Tether,
+            id: 0,
+            force: 0.0,
+            position: Vec3::ZERO,
+        };
+        16
+    ];
+    let (n, lost) = w.take_break_events(&mut out);
+    assert_eq!(lost, 0);
+    out.truncate(n);
+    out
+}
+
+/// A 1 m rope (10 links, no tethers, soft bend links) with a break force of 50 N
+/// holds a 1.8 kg bucket (its last particle) that fills with 0.5 kg of sand every
+/// half second (each grain hung rigidly straight below the bucket). The weight after n grains is
+/// W_n = (m_rope + 1.8 + 0.5 n) g (W_5 = 43.1 N, W_6 = 48.0 N, W_7 = 52.9 N). The
+/// rope must snap at its top link with the grain that brings the weight within one
+/// grain's weight (4.9 N) of 50 N: the 6th or the 7th. (A grain hung suddenly is a
+/// step load, which an elastic rope overshoots by up to the grain's weight, so the 6th
+/// may already do it.) Then the bucket falls freely while the top piece stays.
+#[test]
+fn rope_snaps_when_the_filling_bucket_passes_its_break_force() {
+    let mut w = world(32, 1.0);
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::ZERO,
+            end: Vec3::new(0.0, -1.0, 0.0),
+            segments: 10,
+            total_mass: 0.11,
+            tethers: false,
+            bend_compliance: 1.0,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    let bucket = 10u32;
+    w.set_inverse_masses(bucket, &[1.0 / 1.8]).unwrap();
+    w.set_body_break_force(rope, 50.0).unwrap();
+    assert_eq!(
+        w.constraint_break_force(FamilyKind::BodyLink, 0).unwrap(),
+        50.0
+    );
+    let movable_rope = 9.0 * 0.01;
+    let weight = |n: u32| (movable_rope + 1.8 + 0.5 * n as f32) * G;
+    let mut grains = 0u32;
+    let mut snapped_at = None;
+    for step in 0..600 {
+        if step % 30 == 29 && snapped_at.is_none() {
+            let b = pos(&w, bucket);
+            // Straight below the bucket (a grain hung to one side would swing and
+            // pull harder than its weight).
+            let grain = b + Vec3::new(0.0, -0.02 * (grains + 1) as f32, 0.0);
+            let g = w.add_particles(&[grain], Some(&[2.0])).unwrap();
+            w.add_distance_constraints(&[[bucket, g]], None, 0.0)
+                .unwrap();
+            grains += 1;
+        }
+        w.step(DT).unwrap();
+        let events = take(&mut w);
+        if !events.is_empty() && snapped_at.is_none() {
+            let e = events[0];
+            println!(
+                "snapped with {grains} grains: W = {} N (before the last grain {} N), \
+                 event force {} N at {} on {:?} link {}",
+                weight(grains),
+                weight(grains - 1),
+                e.force,
+                e.position,
+                e.body,
+                e.id
+            );
+            assert_eq!(e.body, Some(rope));
+            assert_eq!(e.family, FamilyKind::BodyLink);
+            assert_eq!(e.id, 0, "the top link carries the most");
+            assert!(e.force > 50.0 && e.force < 50.0 + 0.5 * G, "{}", e.force);
+            assert!((e.position - Vec3::new(0.0, -0.05, 0.0)).length() < 0.01);
+            snapped_at = Some((step, grains, pos(&w, bucket).y));
+        }
+    }
+    let (_, n, y) = snapped_at.expect("the rope never snapped");
+    let grain = 0.5 * G;
+    assert!(
+        (weight(n) - 50.0).abs() <= grain && weight(n - 1) < 50.0,
+        "snapped at {n} grains"
+    );
+    assert!(
+        pos(&w, bucket).y < y - 5.0,
+        "the bucket fell: {}",
+        pos(&w, bucket).y
+    );
+    // Particle 1 hangs from the pin by nothing: the top link broke.
+    assert!(pos(&w, 1).y < -5.0);
+}
+
+/// A rope pinned at both ends (with tethers from both) cut at its middle link by id
+/// becomes two pieces hanging from the pins: links 0..=9 (1 m) on the left, 11..=19
+/// (0.9 m) on the right; each free end ends up its piece's length below its pin.
+#[test]
+fn rope_cut_by_link_falls_apart_in_two() {
+    let mut w = world(16, 2.0);
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::ZERO,
+            end: Vec3::new(2.0, 0.0, 0.0),
+            segments: 20,
+            pin_end: true,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    w.cut_rope(rope, 10).unwrap();
+    for _ in 0..600 {
+        w.step(DT).unwrap();
+    }
+    let (left, right) = (pos(&w, 10), pos(&w, 11));
+    println!("free ends at {left} and {right}");
+    assert!((left - Vec3::new(0.0, -1.0, 0.0)).length() < 0.02, "{left}");
+    // Links 11..19 of 0.1 m remain on the right.
+    assert!(
+        (right - Vec3::new(2.0, -0.9, 0.0)).length() < 0.02,
+        "{right}"
+    );
+    assert!(take(&mut w).is_empty(), "a cut is not a break event");
+    // Cutting again there is harmless; out of range and non-ropes are refused.
+    w.cut_rope(rope, 10).unwrap();
+    let e = w.cut_rope(rope, 20).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::OutOfRange);
+    let cloth = w
+        .add_cloth_grid(
+            &ClothDesc::default(),
+            &ClothGridDesc {
+                segments_u: 2,
+                segments_v: 2,
+                ..ClothGridDesc::default()
+            },
+        )
+        .unwrap();
+    let e = w.cut_rope(cloth, 0).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument, "{e}");
+    let e = w.set_body_break_force(cloth, 10.0).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::InvalidArgument);
+}
+
+/// A sword swipe across a horizontal rope cuts the link it crosses.
+#[test]
+fn rope_cut_along_a_segment_cuts_the_nearest_link() {
+    let mut w = world(8, 0.0);
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::ZERO,
+            end: Vec3::new(1.0, 0.0, 0.0),
+            segments: 10,
+            pin_end: true,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    // A vertical swipe at x = 0.33 crosses link 3 (0.3..0.4 m).
+    let link = w
+        .cut_rope_along(rope, Vec3::new(0.33, 1.0, 0.1), Vec3::new(0.33, -1.0, -0.1))
+        .unwrap();
+    assert_eq!(link, 3);
+    // The next swipe at the same place takes the nearest live link instead.
+    let link = w
+        .cut_rope_along(rope, Vec3::new(0.33, 1.0, 0.0), Vec3::new(0.33, -1.0, 0.0))
+        .unwrap();
+    assert!(link == 2 || link == 4, "{link}");
+    for bad in [f32::NAN, f32::INFINITY] {
+        let e = w
+            .cut_rope_along(rope, Vec3::new(bad, 0.0, 0.0), Vec3::ZERO)
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    }
+}
+
+/// Break forces per constraint: a host distance constraint holding 1 kg breaks at
+/// 5 N (weight 9.81 N) in the first step, the one at 20 N holds; bad forces are
+/// refused.
+#[test]
+fn constraint_break_force_per_id() {
+    let mut w = world(8, 0.0);
+    w.add_particles(
+        &[
+            Vec3::ZERO,
+            Vec3::new(0.0, -1.0, 0.0),
+            Vec3::new(1.0, -1.0, 0.0),
+        ],
+        Some(&[0.0, 1.0, 1.0]),
+    )
+    .unwrap();
+    w.add_particles(&[Vec3::new(1.0, 0.0, 0.0)], Some(&[0.0]))
+        .unwrap();
+    w.add_distance_constraints(&[[0, 1], [3, 2]], None, 0.0)
+        .unwrap();
+    w.set_constraint_break_force(FamilyKind::Distance, 0, 1, 5.0)
+        .unwrap();
+    w.set_constraint_break_force(FamilyKind::Distance, 1, 1, 20.0)
+        .unwrap();
+    for bad in [0.0, -1.0, f32::NAN] {
+        let e = w
+            .set_constraint_break_force(FamilyKind::Distance, 0, 1, bad)
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::InvalidArgument);
+    }
+    let e = w
+        .set_constraint_break_force(FamilyKind::Distance, 2, 1, 5.0)
+        .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::OutOfRange);
+    for _ in 0..60 {
+        w.step(DT).unwrap();
+    }
+    let events = take(&mut w);
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(
+        (events[0].family, events[0].id, events[0].body),
+        (FamilyKind::Distance, 0, None)
+    );
+    assert!(
+        events[0].force > 5.0 && events[0].force < 12.0,
+        "{}",
+        events[0].force
+    );
+    assert!(w.is_constraint_removed(FamilyKind::Distance, 0).unwrap());
+    assert!(!w.is_constraint_removed(FamilyKind::Distance, 1).unwrap());
+    assert!(pos(&w, 1).y < -5.0);
+    assert!((pos(&w, 2).y + 1.0).abs() < 1e-3);
+}

@@ -1,0 +1,45 @@
+//! The physics tests, one binary (`cargo test --test physics`; one area:
+//! `cargo test --test physics wind::`): closed forms, constraint families, bodies,
+//! collisions and particle contacts, edits, winches, breaking, tearing, wind and
+//! aerodynamics, skinning, interpolation, heavy loads, snapshots, the showcase's numbers
+//! and the bit-exact trajectory hashes of every benchmark and showcase scene.
+//!
+//! Adding a file: put `tests/physics/<name>.rs` here and declare it below (`mod <name>;`).
+
+// The showcase example's modules, shared by `showcase`, `snapshots` and
+// `trajectory_hashes` (their rasteriser and encoder unit tests run here too); the tests
+// use only part of them.
+#[allow(dead_code)]
+#[path = "../../examples/showcase/encode.rs"]
+mod encode;
+#[allow(dead_code)]
+#[path = "../../examples/showcase/font.rs"]
+mod font;
+#[allow(dead_code)]
+#[path = "../../examples/showcase/raster.rs"]
+mod raster;
+#[allow(dead_code)]
+#[path = "../../examples/showcase/run.rs"]
+mod run;
+#[allow(dead_code)]
+#[path = "../../examples/showcase/scenes.rs"]
+mod scenes;
+
+mod bodies;
+mod breaking;
+mod collider_threads;
+mod collisions;
+mod edit;
+mod families;
+mod families_2d;
+mod heavy_loads;
+mod interpolation;
+mod particle_contacts;
+mod physics;
+mod showcase;
+mod skinning;
+mod snapshots;
+mod tearing;
+mod trajectory_hashes;
+mod winch;
+mod wind;
