@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Runs every test of Sinew on a fresh machine: formatting, lints, the Rust unit and
-# integration tests (physics, C ABI from a gcc-compiled C program, the C++ wrapper via
-# g++ plain and under ASan/UBSan, the Unity and Unreal package checks, bad input, header
-# and docs freshness, the showcase's numbers, the API fuzzer, the same-world thread stress
-# test), the C# bindings on Mono, then the Rust side under ASan/TSan/Miri where the nightly
-# toolchain has them (tests/sanitizers.sh). Installs what it needs first (Debian/Ubuntu: apt-get, needs root or sudo).
+# Runs every test of Sinew on a fresh machine (CI runs it through .ci/run): formatting,
+# lints, then `cargo test`: the library's unit and doc tests and the five integration
+# binaries, one per area (tests/<area>/main.rs):
+#   physics   closed forms, families, bodies, collisions, edits, tearing, wind, skinning,
+#             snapshots, the showcase's numbers, the trajectory hashes
+#   fluids    the fluid solver, boundaries, lifecycle, bodies in fluids
+#   ffi       the C ABI from gcc-compiled C, bad input, accepted ranges, header and docs
+#             freshness, the API fuzzer, the same-world thread stress test, task systems
+#   bindings  the C++ wrapper and Unreal plugin via g++ (plain and under ASan/UBSan),
+#             the generated C# layer, the Unity package, the plugin build scripts
+#   alloc     the no-allocation tests, heap integrity, the single-threaded world
+# then the C# bindings on Mono (tests/csharp/run.sh), then the Rust side under ASan (and
+# TSan and Miri where installed) with the nightly toolchain (tests/sanitizers.sh).
+# Installs what it needs first (Debian/Ubuntu: apt-get, needs root or sudo). Each part
+# prints its time; README ("Testing") says what runs here and what runs on demand.
 #
 #   tests/run-all.sh
 set -euo pipefail
@@ -23,19 +32,20 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-echo "== cargo fmt --check"
-cargo fmt --all -- --check
+start=$SECONDS
+part() { # title, then the command
+  local title="$1" t0=$SECONDS; shift
+  echo "== $title"
+  "$@"
+  echo "== $title: $((SECONDS - t0)) s"
+}
 
-echo "== cargo clippy -D warnings"
-cargo clippy --all-targets --locked -- -D warnings
+part "cargo fmt --check" cargo fmt --all -- --check
+part "cargo clippy -D warnings" cargo clippy --all-targets --locked -- -D warnings
+part "cargo test (unit, doc, physics, fluids, ffi, bindings, alloc)" cargo test --locked
+# The C# tests load the library that `cargo test` has just built (no second build).
+part "C# bindings on Mono, Unity package scripts" env SINEW_LIB_DIR=target/debug/deps tests/csharp/run.sh
+part "sanitizers on the Rust side (ASan; TSan, Miri where installed; nightly only)" \
+  tests/sanitizers.sh
 
-echo "== cargo test (Rust, C via gcc, C++ via g++, packages, docs, showcase)"
-cargo test --locked
-
-echo "== C# bindings on Mono, Unity package scripts"
-tests/csharp/run.sh
-
-echo "== sanitizers on the Rust side (ASan, TSan, Miri; nightly only, else skipped)"
-tests/sanitizers.sh
-
-echo "== all tests passed"
+echo "== all tests passed ($((SECONDS - start)) s)"

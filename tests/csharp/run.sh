@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compiles the C# bindings and their tests with Mono's mcs (C# 7.2, as Unity's Mono
 # profile accepts) and runs them on Mono against the library that `cargo build` has just
-# built, then twice more in separate processes: against a stand-in libsinew.so whose
+# built (or the one in SINEW_LIB_DIR), then twice more in separate processes: against a stand-in libsinew.so whose
 # ABI version is 999 (must be refused, naming both versions) and with no library at all.
 # Finally compiles the Unity package's scripts as Unity would, against the core package's
 # assembly (bindings/csharp is the UPM package com.sinew.core, assembly Sinew.Core) and a
@@ -16,8 +16,16 @@ OUT=target/csharp
 MCS=(mcs -langversion:7.2 -unsafe -warnaserror -nologo)
 rm -rf "$OUT" && mkdir -p "$OUT/abi999" "$OUT/nolib"
 
-cargo build --locked --quiet
-LIB=target/debug
+# The library under test: SINEW_LIB_DIR when set (tests/run-all.sh passes the one that
+# its `cargo test` has just built, target/debug/deps, rather than compiling the library a
+# second time with the features of a plain build), else a fresh `cargo build`.
+if [ -n "${SINEW_LIB_DIR:-}" ]; then
+  LIB="$SINEW_LIB_DIR"
+else
+  cargo build --locked --quiet
+  LIB=target/debug
+fi
+[ -f "$LIB/libsinew.so" ] || { echo "no libsinew.so in $LIB" >&2; exit 1; }
 
 echo "== C#: bindings + tests (mcs, Mono)"
 "${MCS[@]}" -target:library -out:"$OUT/Sinew.Core.dll" -recurse:'bindings/csharp/*.cs'
