@@ -1,5 +1,5 @@
 //! Bad input for the in-place edits (sinew_constraints_*, sinew_body_set_rest_scale,
-//! sinew_body_set_mass), in the tables of ffi_bad_input.rs (same fixture and checks:
+//! sinew_body_set_mass), in the tables of bad_input.rs (same fixture and checks:
 //! its 3 distance constraints are family SINEW_FAMILY_DISTANCE = 10), plus removed ids
 //! and body values on worlds that hold them.
 //!

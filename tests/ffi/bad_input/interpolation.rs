@@ -1,6 +1,6 @@
 //! Bad input for the fixed step and interpolated reads (sinew_world_advance,
 //! sinew_world_read_interpolated_positions, sinew_body_read_interpolated_positions), in
-//! the tables of ffi_bad_input.rs (same fixture and checks: status, message, outputs
+//! the tables of bad_input.rs (same fixture and checks: status, message, outputs
 //! untouched, world unchanged, hidden state unchanged), plus bad weights and
 //! capacities on a world holding bodies, and the accumulator left alone by a bad call.
 //!

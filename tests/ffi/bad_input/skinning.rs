@@ -1,5 +1,5 @@
 //! Bad input for skinned targets and inertia control, in the tables of
-//! ffi_bad_input.rs (same fixture and checks), plus the value checks on a world holding
+//! bad_input.rs (same fixture and checks), plus the value checks on a world holding
 //! a skinned cloth (`skinning_values_are_checked_and_change_nothing`).
 //!
 //! SAFETY (every `unsafe` call in these tables): each pointer passed is valid for the

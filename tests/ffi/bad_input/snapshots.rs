@@ -1,4 +1,4 @@
-//! Bad input for the snapshot functions, in the tables of ffi_bad_input.rs (same
+//! Bad input for the snapshot functions, in the tables of bad_input.rs (same
 //! fixture and checks: a refused call writes no output and leaves the world as it
 //! was, hidden state included).
 //!

@@ -1,4 +1,4 @@
-//! Bad input for sinew_world_set_task_system, in the tables of ffi_bad_input.rs (same
+//! Bad input for sinew_world_set_task_system, in the tables of bad_input.rs (same
 //! fixture and checks: a refused call leaves the world as it was).
 //!
 //! SAFETY (every `unsafe` call in these tables): the task system pointer is valid (or

@@ -1,5 +1,5 @@
 //! Bad input for cloth tearing (sinew_body_set_tear_threshold, sinew_cloth_*), in the
-//! tables of ffi_bad_input.rs, plus bad thresholds, reserves, bodies and capacities on
+//! tables of bad_input.rs, plus bad thresholds, reserves, bodies and capacities on
 //! a world holding a cloth: a status and a message, nothing changed.
 //!
 //! SAFETY (every `unsafe` call in these tables): each pointer passed is valid for the

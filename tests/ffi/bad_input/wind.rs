@@ -1,4 +1,4 @@
-//! Bad input for wind and aerodynamics, in the tables of ffi_bad_input.rs (same fixture
+//! Bad input for wind and aerodynamics, in the tables of bad_input.rs (same fixture
 //! and checks), plus the coefficient checks on a world holding a cloth, a rope and a
 //! tet body (`aerodynamics_values_are_checked_and_change_nothing`).
 //!
