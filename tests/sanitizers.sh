@@ -4,8 +4,9 @@
 #
 #  * AddressSanitizer (-Zsanitizer=address): the library's unit tests of its unsafe code
 #    (the parallel helpers, the host task systems, the SIMD kernels, the neighbour
-#    search and the snapshot codec: the test names that match $SINEW_ASAN_UNIT, every
-#    unit test with SINEW_ASAN_UNIT=all), the no-allocation tests of the step and of
+#    search, collider contacts, the fluid grid, the snapshot codec, the C boundary: the
+#    test names that match $SINEW_ASAN_UNIT; every unit test with SINEW_ASAN_UNIT=all),
+#    the no-allocation tests of the step and of
 #    collisions, the heap-integrity regression test, every C function fed bad input,
 #    the API-sequence fuzzer (SINEW_FUZZ_CALLS, default 30 000 here) and the same-world
 #    stress test (10 s). A filter that selects no test fails the run.
@@ -72,11 +73,12 @@ if [[ " $parts " == *" asan "* ]]; then
     }
     # The unit tests of the unsafe code, by name: the parallel helpers (solver::parallel)
     # and host task systems (solver::tasks), every SIMD kernel and its scalar twin
-    # (*kernel*, avx_*, simd_*), the neighbour search and fluid grid (unsafe chunked
-    # writes), the snapshot codec (unaligned reads) and the state hash over every
-    # thread count and kernel. Substrings, so that they survive a module's move; a
+    # (*kernel*, avx_*, simd_*), the predict fused into a sweep, the neighbour search,
+    # collider contacts and the fluid grid (unsafe chunked writes), the snapshot codec
+    # (unaligned reads), the state hash over every thread count and kernel, and the C
+    # boundary's own unit tests (ffi::). Substrings, so that they survive a module's move; a
     # filter that matches nothing fails the run (see run()).
-    unit="${SINEW_ASAN_UNIT:-parallel tasks kernel avx simd neighbour grid codec state_hash}"
+    unit="${SINEW_ASAN_UNIT:-parallel tasks kernel avx simd fused neighbour colliders grid codec state_hash ffi::}"
     [ "$unit" = all ] && unit=""
     # shellcheck disable=SC2086 # one filter per word
     run "asan: unit tests (${unit:-all})" asan --lib -- $unit
