@@ -2,11 +2,9 @@
 # The Rust side under the sanitizers, with the nightly toolchain (run by tests/run-all.sh;
 # each part skips with a message where its tools are missing):
 #
-#  * AddressSanitizer (-Zsanitizer=address): the library's unit tests of its unsafe code
-#    (the parallel helpers, the host task systems, the SIMD kernels, the neighbour
-#    search, collider contacts, the fluid grid, the snapshot codec, the C boundary: the
-#    test names that match $SINEW_ASAN_UNIT; every unit test with SINEW_ASAN_UNIT=all),
-#    the no-allocation tests of the step and of
+#  * AddressSanitizer (-Zsanitizer=address): the library's unit tests (the unsafe
+#    parallel helpers, task systems and SIMD kernels among them), the no-allocation
+#    tests of the step and of
 #    collisions, the heap-integrity regression test, every C function fed bad input,
 #    the API-sequence fuzzer (SINEW_FUZZ_CALLS, default 30 000 here) and the same-world
 #    stress test (10 s). A filter that selects no test fails the run.
@@ -22,7 +20,6 @@
 #
 #   tests/sanitizers.sh            # all parts
 #   SINEW_SANITIZERS="asan tsan" tests/sanitizers.sh
-#   SINEW_ASAN_UNIT=all SINEW_SANITIZERS=asan tests/sanitizers.sh   # every unit test
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,30 +55,26 @@ if [[ " $parts " == *" asan "* ]]; then
     echo "== asan: skipped (needs rust-src on $host: rustup component add --toolchain nightly rust-src)"
   else
     # Without rust-src, ASan runs with the prebuilt (uninstrumented) std, which on
-    # x86_64 Linux still checks every access made by Sinew's own code. Line tables are
-    # all the reports need (file and line of each frame), and much quicker to build
-    # than full debug info.
+    # x86_64 Linux still checks every access made by Sinew's own code.
+    # The build is most of this part's time (the dependencies, dev-dependencies
+    # included, are built again, instrumented, by the nightly compiler): Sinew gets line
+    # tables only (all a report needs: file and line of each frame), the dependencies
+    # opt-level 1 and no debug info (their frames still name their functions) except
+    # glam, whose maths the tests run, at opt-level 3 as in every profile.
     asan() {
-      CARGO_PROFILE_TEST_DEBUG=line-tables-only CARGO_PROFILE_DEV_DEBUG=line-tables-only \
+      CARGO_PROFILE_TEST_DEBUG=line-tables-only \
         RUSTFLAGS="-Zsanitizer=address" \
         RUSTDOCFLAGS="-Zsanitizer=address" \
         ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1" \
         CARGO_TARGET_DIR=target/sanitizers/asan \
         SINEW_FUZZ_CALLS="${SINEW_FUZZ_CALLS:-30000}" \
         SINEW_STRESS_SECONDS="${SINEW_ASAN_STRESS_SECONDS:-10}" \
-        cargo +nightly test "${build_std[@]}" --target "$host" --locked "$@"
+        cargo +nightly test "${build_std[@]}" --target "$host" --locked \
+        --config 'profile.test.package."*".opt-level = 1' \
+        --config 'profile.test.package."*".debug = false' \
+        --config 'profile.test.package.glam.opt-level = 3' "$@"
     }
-    # The unit tests of the unsafe code, by name: the parallel helpers (solver::parallel)
-    # and host task systems (solver::tasks), every SIMD kernel and its scalar twin
-    # (*kernel*, avx_*, simd_*), the predict fused into a sweep, the neighbour search,
-    # collider contacts and the fluid grid (unsafe chunked writes), the snapshot codec
-    # (unaligned reads), the state hash over every thread count and kernel, and the C
-    # boundary's own unit tests (ffi::). Substrings, so that they survive a module's move; a
-    # filter that matches nothing fails the run (see run()).
-    unit="${SINEW_ASAN_UNIT:-parallel tasks kernel avx simd fused neighbour colliders grid codec state_hash ffi::}"
-    [ "$unit" = all ] && unit=""
-    # shellcheck disable=SC2086 # one filter per word
-    run "asan: unit tests (${unit:-all})" asan --lib -- $unit
+    run "asan: unit tests" asan --lib
     run "asan: no_alloc, no_alloc_collisions, heap_integrity, bad input, fuzz_api, threads" \
       asan --test alloc --test ffi -- --nocapture \
       no_alloc:: no_alloc_collisions:: heap_integrity:: bad_input:: fuzz_api:: threads::
