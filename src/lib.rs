@@ -49,7 +49,6 @@ mod simd;
 /// cbindgen:ignore
 mod skinning;
 /// cbindgen:ignore
-#[allow(dead_code)] // the handle tables move onto it in the next commits
 mod slots;
 pub mod snapshot;
 /// cbindgen:ignore

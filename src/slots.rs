@@ -111,6 +111,11 @@ impl<T, P: Policy> SlotMap<T, P> {
         self.live
     }
 
+    /// Whether no item is live.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.live == 0
+    }
+
     /// Number of slots, live or empty.
     pub(crate) fn slot_count(&self) -> usize {
         self.items.len()
@@ -381,6 +386,12 @@ impl<T, P: Policy> SlotMap<T, P> {
                     format!("{noun} slot {k} is neither live nor free")
                 })?;
             }
+        }
+        let mut free = free;
+        if !P::LOWEST_FIRST {
+            // Room for every slot, so that no removal allocates.
+            let more = items.len() - free.len();
+            try_reserve(&mut free, more, noun)?;
         }
         let live = items.iter().flatten().count();
         Ok(SlotMap {

@@ -41,6 +41,7 @@ use super::shape::{check_transform, ColliderDesc, Shape};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
+use crate::slots::{Key, SlotMap};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::solver::parallel::{DisjointSlice, Executor};
 
@@ -305,10 +306,9 @@ struct StepContact {
 /// The colliders of a world and the buffers of their contacts.
 #[derive(Default)]
 pub(crate) struct Colliders {
-    slots: Vec<Option<Collider>>,
-    generations: Vec<u32>,
-    free: Vec<u32>,
-    live: usize,
+    /// The colliders by slot (the free-list stack: the last removed slot is reused
+    /// first).
+    slots: SlotMap<Collider>,
     // Per particle: MAX_COLLIDER_CONTACTS slots each.
     contacts: Vec<Contact>,
     contact_count: Vec<u8>,
@@ -348,21 +348,18 @@ fn invalid_id(id: ColliderId) -> Error {
 impl Colliders {
     /// Number of live colliders.
     pub(crate) fn len(&self) -> usize {
-        self.live
+        self.slots.len()
     }
 
     fn slot_of(&self, id: ColliderId) -> Result<usize> {
-        let low = (id.0 & 0xFFFF_FFFF) as usize;
-        let generation = (id.0 >> 32) as u32;
-        let slot = low.wrapping_sub(1);
-        match self.slots.get(slot) {
-            Some(Some(_)) if self.generations[slot] == generation => Ok(slot),
-            _ => Err(invalid_id(id)),
-        }
+        self.slots
+            .slot_of(Key::from_id(id.0))
+            .ok_or_else(|| invalid_id(id))
     }
 
+    /// The id of the live collider in `slot`.
     fn id_of(&self, slot: usize) -> ColliderId {
-        ColliderId(((self.generations[slot] as u64) << 32) | (slot as u64 + 1))
+        ColliderId(self.slots.key_of(slot).expect("a live slot").to_id())
     }
 
     pub(crate) fn add(&mut self, desc: ColliderDesc) -> Result<ColliderId> {
@@ -394,7 +391,7 @@ impl Colliders {
         desc.validate()?;
         let mut desc = desc;
         desc.rotation = desc.rotation.normalize();
-        let groups = (self.slots.len() + 1).div_ceil(32);
+        let groups = (self.slots.slot_count() + 1).div_ceil(32);
         if self.plane_bits.len() < groups {
             try_reserve(&mut self.plane_bits, 1, "colliders")?;
             try_reserve(&mut self.shape_bits, 1, "colliders")?;
@@ -404,34 +401,18 @@ impl Colliders {
             self.plane_params
                 .resize(groups, [(Vec3::ZERO, Vec3::Y); 32]);
         }
-        let slot = match self.free.pop() {
-            Some(s) => s as usize,
-            None => {
-                if self.slots.len() >= (u32::MAX - 1) as usize {
-                    return Err(Error::out_of_memory("too many colliders"));
-                }
-                try_reserve(&mut self.slots, 1, "colliders")?;
-                try_reserve(&mut self.generations, 1, "colliders")?;
-                self.slots.push(None);
-                self.generations.push(1);
-                self.slots.len() - 1
-            }
-        };
-        self.slots[slot] = Some(Collider::new(desc, mesh));
-        self.mark(slot);
-        self.live += 1;
-        Ok(self.id_of(slot))
+        let full = || Error::out_of_memory("too many colliders");
+        self.slots
+            .reserve((u32::MAX - 1) as usize, full, "colliders")?;
+        let key = self.slots.insert(Collider::new(desc, mesh));
+        self.mark(key.slot as usize);
+        Ok(ColliderId(key.to_id()))
     }
 
     pub(crate) fn remove(&mut self, id: ColliderId) -> Result<()> {
         let slot = self.slot_of(id)?;
-        try_reserve(&mut self.free, 1, "free collider slots")?;
-        self.slots[slot] = None;
+        self.slots.vacate(slot);
         self.mark(slot);
-        // Generation 0 is skipped so that no id ever equals 0.
-        self.generations[slot] = self.generations[slot].checked_add(1).unwrap_or(1);
-        self.free.push(slot as u32);
-        self.live -= 1;
         Ok(())
     }
 
@@ -441,7 +422,7 @@ impl Colliders {
         let (g, bit) = (slot / 32, 1u32 << (slot % 32));
         self.plane_bits[g] &= !bit;
         self.shape_bits[g] &= !bit;
-        match &self.slots[slot] {
+        match &self.slots.items()[slot] {
             Some(c) if c.desc.shape == Shape::Plane => self.plane_bits[g] |= bit,
             Some(_) => self.shape_bits[g] |= bit,
             None => {}
@@ -449,8 +430,8 @@ impl Colliders {
     }
 
     pub(crate) fn get(&self, id: ColliderId) -> Result<&ColliderDesc> {
-        let slot = self.slot_of(id)?;
-        Ok(&self.slots[slot].as_ref().expect("checked").desc)
+        let c = self.slots.get(Key::from_id(id.0));
+        Ok(&c.ok_or_else(|| invalid_id(id))?.desc)
     }
 
     /// Moves the collider: over the next step it travels from where it is now to
@@ -464,7 +445,7 @@ impl Colliders {
     ) -> Result<()> {
         let slot = self.slot_of(id)?;
         let rotation = check_transform(position, rotation)?;
-        let c = self.slots[slot].as_mut().expect("checked");
+        let c = self.slots.items_mut()[slot].as_mut().expect("checked");
         c.desc.position = position;
         c.desc.rotation = rotation;
         if teleport {
@@ -483,7 +464,7 @@ impl Colliders {
         restitution: f32,
     ) -> Result<()> {
         let slot = self.slot_of(id)?;
-        let c = self.slots[slot].as_mut().expect("checked");
+        let c = self.slots.items_mut()[slot].as_mut().expect("checked");
         let desc = ColliderDesc {
             static_friction,
             dynamic_friction,
@@ -504,7 +485,7 @@ impl Colliders {
     /// count grew since the last step) and clears the step's contacts.
     pub(crate) fn begin_step(&mut self, n: usize, dt: f32) -> Result<()> {
         self.reports.clear();
-        if self.live == 0 {
+        if self.slots.is_empty() {
             return Ok(());
         }
         let k = n * MAX_COLLIDER_CONTACTS;
@@ -524,7 +505,7 @@ impl Colliders {
         }
         self.step_count[..n].fill(0);
         let inv_dt = 1.0 / dt;
-        for c in self.slots.iter_mut().flatten() {
+        for c in self.slots.iter_mut() {
             c.lin_vel = (c.desc.position - c.prev_position) * inv_dt;
             let dq = c.desc.rotation * c.prev_rotation.inverse();
             let (axis, mut angle) = dq.to_axis_angle();
@@ -556,7 +537,7 @@ impl Colliders {
         ranges: impl Iterator<Item = (std::ops::Range<usize>, f32)>,
     ) -> Result<()> {
         self.widened = false;
-        if self.live == 0 {
+        if self.slots.is_empty() {
             return Ok(());
         }
         for (range, margin) in ranges {
@@ -591,11 +572,11 @@ impl Colliders {
         h: f32,
         exec: &Executor,
     ) {
-        if self.live == 0 {
+        if self.slots.is_empty() {
             return;
         }
         let alpha = (s + 1) as f32 / substeps as f32;
-        for (slot, c) in self.slots.iter_mut().enumerate() {
+        for (slot, c) in self.slots.items_mut().iter_mut().enumerate() {
             let Some(c) = c else { continue };
             c.pos = c.prev_position.lerp(c.desc.position, alpha);
             c.rot = c.prev_rotation.slerp(c.desc.rotation, alpha).normalize();
@@ -606,7 +587,7 @@ impl Colliders {
             }
         }
         let n = particles.len();
-        let slots = &self.slots;
+        let slots = self.slots.items();
         let contacts = DisjointSlice::new(&mut self.contacts);
         let count = DisjointSlice::new(&mut self.contact_count);
         let start = DisjointSlice::new(&mut self.contact_start);
@@ -713,7 +694,9 @@ impl Colliders {
     /// centre x is `n · (x − base_i) − offset + r_i` from the surface.
     pub(crate) fn surfaces(&self, i: usize) -> impl Iterator<Item = (Vec3, f32)> + '_ {
         let (at, k) = match self.contact_count.get(i) {
-            Some(&k) if self.live > 0 && k > 0 => (self.contact_start[i] as usize, k as usize),
+            Some(&k) if !self.slots.is_empty() && k > 0 => {
+                (self.contact_start[i] as usize, k as usize)
+            }
             _ => (0, 0),
         };
         self.contacts[at..at + k]
@@ -723,7 +706,7 @@ impl Colliders {
 
     /// One projection of every contact, with position-level Coulomb friction.
     pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
-        if self.live == 0 {
+        if self.slots.is_empty() {
             return;
         }
         let n = particles.len();
@@ -775,11 +758,11 @@ impl Colliders {
         gravity: Vec3,
         exec: &Executor,
     ) {
-        if self.live == 0 {
+        if self.slots.is_empty() {
             return;
         }
         let n = particles.len();
-        let slots = &self.slots;
+        let slots = self.slots.items();
         let contacts = &self.contacts;
         let count = &self.contact_count;
         let step_contacts = DisjointSlice::new(&mut self.step_contacts);
@@ -849,7 +832,7 @@ impl Colliders {
     /// Collects the step's contacts into the readback buffer (particle order) and
     /// makes the current transforms the starting point of the next step.
     pub(crate) fn end_step(&mut self, n: usize) {
-        if self.live == 0 {
+        if self.slots.is_empty() {
             return;
         }
         for i in 0..n {
@@ -865,7 +848,7 @@ impl Colliders {
                 });
             }
         }
-        for c in self.slots.iter_mut().flatten() {
+        for c in self.slots.iter_mut() {
             c.prev_position = c.desc.position;
             c.prev_rotation = c.desc.rotation;
         }
@@ -1059,14 +1042,7 @@ impl Colliders {
     /// transforms of the last and the coming step), and the last step's contact
     /// readback. The contact buffers are scratch, regrown by the next step.
     pub(crate) fn save(&self, w: &mut Writer<'_>) {
-        w.put_slice(&self.generations);
-        for s in &self.slots {
-            w.put(s.is_some());
-            if let Some(c) = s {
-                c.save(w);
-            }
-        }
-        w.put_slice(&self.free);
+        self.slots.save_split(w, |w, c| c.save(w));
         w.put_len(self.reports.len());
         for c in &self.reports {
             w.put((c.particle, c.collider.0, c.normal, c.impulse));
@@ -1075,30 +1051,7 @@ impl Colliders {
 
     /// Snapshot: the colliders [`Self::save`] wrote.
     pub(crate) fn load(r: &mut Reader<'_>, particles: usize) -> Result<Colliders> {
-        let generations: Vec<u32> = r.get_vec()?;
-        let mut slots = try_with_capacity(generations.len(), "colliders")?;
-        for _ in 0..generations.len() {
-            slots.push(if r.get::<bool>()? {
-                Some(Collider::load(r)?)
-            } else {
-                None
-            });
-        }
-        let free: Vec<u32> = r.get_vec()?;
-        let mut freed = try_with_capacity::<bool>(slots.len(), "colliders")?;
-        freed.resize(slots.len(), false);
-        for &f in &free {
-            let f = f as usize;
-            codec::ensure(f < slots.len() && slots[f].is_none() && !freed[f], || {
-                format!("free collider slot {f}")
-            })?;
-            freed[f] = true;
-        }
-        for (k, (s, &g)) in slots.iter().zip(&generations).enumerate() {
-            codec::ensure(g != 0 && (s.is_some() || freed[k]), || {
-                format!("collider slot {k} is neither live nor free")
-            })?;
-        }
+        let slots = SlotMap::load_split(r, "collider", |r, _, _| Collider::load(r))?;
         let n = r.get_count(28, "contact reports")?;
         let mut reports = try_with_capacity(n, "contact reports")?;
         for _ in 0..n {
@@ -1113,13 +1066,9 @@ impl Colliders {
                 impulse,
             });
         }
-        let live = slots.iter().flatten().count();
-        let groups = slots.len().div_ceil(32);
+        let groups = slots.slot_count().div_ceil(32);
         let mut colliders = Colliders {
             slots,
-            generations,
-            free,
-            live,
             reports,
             plane_bits: try_with_capacity(groups, "colliders")?,
             shape_bits: try_with_capacity(groups, "colliders")?,
@@ -1131,7 +1080,7 @@ impl Colliders {
         colliders
             .plane_params
             .resize(groups, [(Vec3::ZERO, Vec3::Y); 32]);
-        for slot in 0..colliders.slots.len() {
+        for slot in 0..colliders.slots.slot_count() {
             colliders.mark(slot);
         }
         Ok(colliders)
