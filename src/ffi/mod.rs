@@ -449,7 +449,8 @@ mod tests {
 
     fn sinew_other() -> Entry {
         // Inside a closure, the enclosing function still names the entry.
-        (|| entry!())()
+        let inner = || entry!();
+        inner()
     }
 
     #[test]

@@ -685,5 +685,5 @@ fn for_touching(
 }
 
 #[cfg(test)]
-#[path = "../colliders_tests.rs"]
+#[path = "tests.rs"]
 mod tests;
