@@ -32,6 +32,7 @@ pub mod constraints;
 /// cbindgen:ignore
 mod error;
 pub mod ffi;
+/// cbindgen:ignore
 mod fluid;
 /// cbindgen:ignore
 pub mod limits;
