@@ -32,6 +32,7 @@ pub mod constraints;
 /// cbindgen:ignore
 mod error;
 pub mod ffi;
+/// cbindgen:ignore
 mod fluid;
 /// cbindgen:ignore
 pub mod limits;
@@ -48,6 +49,8 @@ pub mod scenes;
 mod simd;
 /// cbindgen:ignore
 mod skinning;
+/// cbindgen:ignore
+mod slots;
 pub mod snapshot;
 /// cbindgen:ignore
 mod solver;

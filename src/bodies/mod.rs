@@ -24,9 +24,10 @@ use crate::constraints::bending::IsometricRest;
 use crate::constraints::nary::{check_compliance, Family, NarySet, NewConstraint};
 use crate::constraints::volume::NewSurface;
 use crate::constraints::{ConstraintSet, ConstraintSets};
-use crate::error::{try_reserve, Error, Result};
+use crate::error::{Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::check_room;
+use crate::slots::{Key, Policy, SlotMap};
 use crate::snapshot::codec::{self, Reader, Writer};
 
 /// Largest compliance accepted by body parameters (any family's units).
@@ -129,16 +130,20 @@ pub struct Body {
     pub rest_scale: f32,
 }
 
-struct Slot {
-    generation: u32,
-    body: Option<Body>,
+/// Body slots: the most recently freed is reused first; generations are 20 bits (of
+/// the id) and skip 0.
+pub(crate) struct BodySlots;
+
+impl Policy for BodySlots {
+    const FIRST_GENERATION: u32 = 1;
+    const GENERATION_BITS: u32 = GENERATION_BITS;
+    const LOWEST_FIRST: bool = false;
 }
 
 /// The bodies of one world.
 pub struct Bodies {
     serial: u64,
-    slots: Vec<Slot>,
-    free: Vec<u32>,
+    slots: SlotMap<Body, BodySlots>,
 }
 
 impl Default for Bodies {
@@ -146,108 +151,82 @@ impl Default for Bodies {
         static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
         Bodies {
             serial: NEXT_SERIAL.fetch_add(1, Ordering::Relaxed) & 0xFFFFF,
-            slots: Vec::new(),
-            free: Vec::new(),
+            slots: SlotMap::new(),
         }
     }
 }
 
 impl Bodies {
-    fn encode(&self, slot: usize, generation: u32) -> BodyId {
+    fn encode(&self, key: Key) -> BodyId {
         BodyId(
             (self.serial << (SLOT_BITS + GENERATION_BITS))
-                | ((generation as u64) << SLOT_BITS)
-                | (slot as u64 + 1),
+                | ((key.generation as u64) << SLOT_BITS)
+                | (key.slot as u64 + 1),
         )
     }
 
-    /// The slot index of `id` when it names a live body of this world.
-    fn slot_of(&self, id: BodyId) -> Result<usize> {
-        let low = (id.0 & ((1 << SLOT_BITS) - 1)) as usize;
-        let slot = low.wrapping_sub(1);
-        match self.slots.get(slot) {
-            Some(s) if s.body.is_some() && self.encode(slot, s.generation) == id => Ok(slot),
-            _ => Err(Error::new(
-                crate::error::ErrorKind::InvalidHandle,
-                if id.0 == 0 {
-                    "the body handle is null (0)".to_string()
-                } else {
-                    format!(
-                        "the body handle {:#x} is removed or was never created in this world",
-                        id.0
-                    )
-                },
-            )),
+    /// The slot key of `id` when it names a live body of this world.
+    fn key_of(&self, id: BodyId) -> Result<Key> {
+        let key = Key {
+            slot: ((id.0 & ((1 << SLOT_BITS) - 1)) as u32).wrapping_sub(1),
+            generation: ((id.0 >> SLOT_BITS) as u32) & GENERATION_MASK,
+        };
+        if id.0 >> (SLOT_BITS + GENERATION_BITS) == self.serial && self.slots.get(key).is_some() {
+            return Ok(key);
         }
+        Err(Error::new(
+            crate::error::ErrorKind::InvalidHandle,
+            if id.0 == 0 {
+                "the body handle is null (0)".to_string()
+            } else {
+                format!(
+                    "the body handle {:#x} is removed or was never created in this world",
+                    id.0
+                )
+            },
+        ))
     }
 
     /// The body behind `id`, or an INVALID_HANDLE error.
     pub fn get(&self, id: BodyId) -> Result<&Body> {
-        let slot = self.slot_of(id)?;
-        Ok(self.slots[slot].body.as_ref().expect("checked"))
+        let key = self.key_of(id)?;
+        Ok(self.slots.get(key).expect("checked"))
     }
 
     pub(crate) fn get_mut(&mut self, id: BodyId) -> Result<&mut Body> {
-        let slot = self.slot_of(id)?;
-        Ok(self.slots[slot].body.as_mut().expect("checked"))
+        let key = self.key_of(id)?;
+        Ok(self.slots.get_mut(key).expect("checked"))
     }
 
     /// Number of live bodies.
     pub(crate) fn len(&self) -> usize {
-        self.slots.len() - self.free.len()
+        self.slots.len()
     }
 
     pub(crate) fn reserve(&mut self) -> Result<()> {
-        if self.free.is_empty() {
-            if self.slots.len() >= MAX_BODIES {
-                return Err(Error::out_of_range(format!(
-                    "a world holds at most {MAX_BODIES} bodies"
-                )));
-            }
-            try_reserve(&mut self.slots, 1, "bodies")?;
-            try_reserve(&mut self.free, self.slots.len() + 1, "free body slots")?;
-        }
-        Ok(())
+        let full = || Error::out_of_range(format!("a world holds at most {MAX_BODIES} bodies"));
+        self.slots.reserve(MAX_BODIES, full, "bodies")
     }
 
     /// Stores `body` (room reserved by [`Self::reserve`]).
     pub(crate) fn insert(&mut self, body: Body) -> BodyId {
-        let index = match self.free.pop() {
-            Some(i) => i as usize,
-            None => {
-                self.slots.push(Slot {
-                    generation: 1,
-                    body: None,
-                });
-                self.slots.len() - 1
-            }
-        };
-        self.slots[index].body = Some(body);
-        self.encode(index, self.slots[index].generation)
+        let key = self.slots.insert(body);
+        self.encode(key)
     }
 
     /// The live body whose particles include `particle`, with its id (a linear scan,
     /// for the rare recovery path of the step).
     pub(crate) fn containing(&self, particle: u32) -> Option<(BodyId, Range<u32>)> {
-        self.slots.iter().enumerate().find_map(|(i, s)| {
-            let b = s.body.as_ref()?;
+        self.slots.iter_keyed().find_map(|(key, b)| {
             b.particles
                 .contains(&particle)
-                .then(|| (self.encode(i, s.generation), b.particles.clone()))
+                .then(|| (self.encode(key), b.particles.clone()))
         })
     }
 
     pub(crate) fn remove(&mut self, id: BodyId) -> Result<Body> {
-        let index = self.slot_of(id)?;
-        let slot = &mut self.slots[index];
-        let body = slot.body.take().expect("checked");
-        // Generation 0 is skipped so that no id of a live body has generation 0.
-        slot.generation = match (slot.generation + 1) & GENERATION_MASK {
-            0 => 1,
-            g => g,
-        };
-        self.free.push(index as u32);
-        Ok(body)
+        let key = self.key_of(id)?;
+        Ok(self.slots.remove(key).expect("checked"))
     }
 }
 
@@ -401,22 +380,16 @@ impl Bodies {
     /// snapshot hands out the same ids.
     pub(crate) fn save(&self, w: &mut Writer<'_>) {
         w.put_name(self.serial);
-        w.put_len(self.slots.len());
-        for s in &self.slots {
-            w.put(s.generation);
-            w.put(s.body.is_some());
-            if let Some(b) = &s.body {
-                w.put(kind_code(b.kind));
-                w.put((b.particles.start, b.particles.end));
-                for r in b.parts.ranges() {
-                    w.put((r.start, r.end));
-                }
-                w.put_option(b.parts.pressure);
-                w.put((b.damping, b.radius));
-                w.put(b.rest_scale);
+        self.slots.save_interleaved(w, |w, b| {
+            w.put(kind_code(b.kind));
+            w.put((b.particles.start, b.particles.end));
+            for r in b.parts.ranges() {
+                w.put((r.start, r.end));
             }
-        }
-        w.put_slice(&self.free);
+            w.put_option(b.parts.pressure);
+            w.put((b.damping, b.radius));
+            w.put(b.rest_scale);
+        });
     }
 
     /// The id of this world with the generation and slot bits of `id` (a snapshot
@@ -442,9 +415,6 @@ impl Bodies {
         sets: &ConstraintSets,
     ) -> Result<Bodies> {
         let serial = r.get::<u64>()? & 0xFFFFF;
-        let n = r.get_count(5, "body slots")?;
-        codec::ensure(n <= MAX_BODIES, || format!("{n} body slots"))?;
-        let mut slots = crate::error::try_with_capacity(n, "bodies")?;
         let counts = [
             sets.link.len(),
             sets.link.len(),
@@ -456,89 +426,61 @@ impl Bodies {
             sets.tet_strain.len(),
             sets.triangle_strain.len(),
         ];
-        for k in 0..n {
-            let generation = r.get::<u32>()?;
-            codec::ensure(generation != 0 && generation <= GENERATION_MASK, || {
-                format!("body slot {k} has generation {generation}")
-            })?;
-            let body = if r.get::<bool>()? {
-                let kind = match r.get::<u32>()? {
-                    0 => BodyKind::Rope,
-                    1 => BodyKind::Cloth,
-                    2 => BodyKind::TetSoftBody,
-                    3 => BodyKind::PressureSoftBody,
-                    t => return Err(codec::corrupt(format!("body kind {t}"))),
-                };
-                let range = |r: &mut Reader<'_>, max: usize| -> Result<Range<u32>> {
-                    let (a, b) = r.get::<(u32, u32)>()?;
-                    codec::ensure(a <= b && b as usize <= max, || {
-                        format!("body {k} has the range {a}..{b} of {max}")
-                    })?;
-                    Ok(a..b)
-                };
-                let particles = range(r, particles)?;
-                let mut parts = BodyParts::default();
-                {
-                    let [stretch, shear, bend_link, tether, dihedral, isometric, tet_volume, tet_strain, triangle_strain] =
-                        counts.map(|c| range(r, c));
-                    parts.stretch = stretch?;
-                    parts.shear = shear?;
-                    parts.bend_link = bend_link?;
-                    parts.tether = tether?;
-                    parts.dihedral = dihedral?;
-                    parts.isometric = isometric?;
-                    parts.tet_volume = tet_volume?;
-                    parts.tet_strain = tet_strain?;
-                    parts.triangle_strain = triangle_strain?;
-                }
-                parts.pressure = r.get_option()?;
-                codec::ensure(
-                    parts
-                        .pressure
-                        .is_none_or(|p| (p as usize) < sets.pressure.len())
-                        && parts.stretch.end == parts.shear.start
-                        && parts.shear.end == parts.bend_link.start,
-                    || format!("body {k} names constraints that do not exist"),
-                )?;
-                let (damping, radius) = r.get::<(f32, f32)>()?;
-                let rest_scale = r.get::<f32>()?;
-                codec::ensure(
-                    rest_scale > 0.0 && rest_scale <= crate::MAX_REST_SCALE,
-                    || format!("body {k} has the rest scale {rest_scale}"),
-                )?;
-                Some(Body {
-                    kind,
-                    particles,
-                    parts,
-                    damping,
-                    radius,
-                    rest_scale,
-                })
-            } else {
-                None
+        let body = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<Body> {
+            let kind = match r.get::<u32>()? {
+                0 => BodyKind::Rope,
+                1 => BodyKind::Cloth,
+                2 => BodyKind::TetSoftBody,
+                3 => BodyKind::PressureSoftBody,
+                t => return Err(codec::corrupt(format!("body kind {t}"))),
             };
-            slots.push(Slot { generation, body });
-        }
-        let free: Vec<u32> = r.get_vec()?;
-        let mut freed = crate::error::try_with_capacity::<bool>(slots.len(), "bodies")?;
-        freed.resize(slots.len(), false);
-        for &f in &free {
-            let f = f as usize;
+            let range = |r: &mut Reader<'_>, max: usize| -> Result<Range<u32>> {
+                let (a, b) = r.get::<(u32, u32)>()?;
+                codec::ensure(a <= b && b as usize <= max, || {
+                    format!("body {k} has the range {a}..{b} of {max}")
+                })?;
+                Ok(a..b)
+            };
+            let particles = range(r, particles)?;
+            let mut parts = BodyParts::default();
+            {
+                let [stretch, shear, bend_link, tether, dihedral, isometric, tet_volume, tet_strain, triangle_strain] =
+                    counts.map(|c| range(r, c));
+                parts.stretch = stretch?;
+                parts.shear = shear?;
+                parts.bend_link = bend_link?;
+                parts.tether = tether?;
+                parts.dihedral = dihedral?;
+                parts.isometric = isometric?;
+                parts.tet_volume = tet_volume?;
+                parts.tet_strain = tet_strain?;
+                parts.triangle_strain = triangle_strain?;
+            }
+            parts.pressure = r.get_option()?;
             codec::ensure(
-                f < slots.len() && slots[f].body.is_none() && !freed[f],
-                || format!("free body slot {f}"),
+                parts
+                    .pressure
+                    .is_none_or(|p| (p as usize) < sets.pressure.len())
+                    && parts.stretch.end == parts.shear.start
+                    && parts.shear.end == parts.bend_link.start,
+                || format!("body {k} names constraints that do not exist"),
             )?;
-            freed[f] = true;
-        }
-        for (k, s) in slots.iter().enumerate() {
-            codec::ensure(s.body.is_some() || freed[k], || {
-                format!("body slot {k} is neither live nor free")
-            })?;
-        }
-        Ok(Bodies {
-            serial,
-            slots,
-            free,
-        })
+            let (damping, radius) = r.get::<(f32, f32)>()?;
+            let rest_scale = r.get::<f32>()?;
+            codec::ensure(
+                rest_scale > 0.0 && rest_scale <= crate::MAX_REST_SCALE,
+                || format!("body {k} has the rest scale {rest_scale}"),
+            )?;
+            Ok(Body {
+                kind,
+                particles,
+                parts,
+                damping,
+                radius,
+                rest_scale,
+            })
+        };
+        let slots = SlotMap::load_interleaved(r, MAX_BODIES, "body slots", "body", body)?;
+        Ok(Bodies { serial, slots })
     }
 }

@@ -1,37 +1,8 @@
-//! Host-owned colliders (kinematic shapes with a transform updated every frame) and
-//! the particle–collider contacts.
-//!
-//! Per substep (h), after predict:
-//!
-//! * **detect** (parallel per particle): the particle's path over the substep runs from
-//!   `x_prev = base − h u` to `x = base + d` (see `particles.rs` for u and d). When
-//!   `x_prev` is outside a collider (inflated by the particle radius) and the segment
-//!   enters it, the contact plane is the tangent plane at the entry point (continuous
-//!   detection: a fast particle cannot pass through a thin box). Otherwise, when `x`
-//!   lies within one radius of the surface (or inside), the plane is the one at the
-//!   nearest surface point. A contact is the unilateral constraint
-//!   `C(x) = n · x − offset ≥ 0` (offset relative to `base`, never absolute).
-//!   A fluid particle is detected as if its radius were larger by half its fluid's
-//!   smoothing radius (`Colliders::set_reach`; the contact keeps the true radius), since
-//!   the density correction after the detection moves it: it cannot be pushed
-//!   through a wall it was clear of when the substep started. The reach covers the
-//!   smoothing radius h, within which the fluid reads the wall's density from these
-//!   contacts (`Colliders::surfaces`, `fluid::walls`).
-//! * **project** (each iteration): `Δn = max(−C, 0)`, `x += n Δn`; then Coulomb friction
-//!   at position level (Macklin et al. 2014, "Unified particle physics", eq. 24–25):
-//!   with `Δx_t` the tangential displacement over the substep relative to the surface,
-//!   `x −= Δx_t` when `|Δx_t| < μs Δn` (stick), else
-//!   `x −= Δx_t · min(μd Δn / |Δx_t|, 1)` (slide).
-//! * **restitution** (after the velocity update): for a contact that moved the
-//!   particle, the normal relative velocity becomes `max(−e v_n⁻, 0)` with `v_n⁻` the
-//!   approach velocity before the substep's projection; approaches slower than
-//!   `2 |g| h` do not bounce (Müller et al. 2020, "Detailed rigid body simulation with
-//!   extended position based dynamics", section 3.5), so resting contacts stay at rest.
-//!
-//! A particle keeps at most [`MAX_COLLIDER_CONTACTS`] contacts per substep (the first
-//! colliders in id-slot order). Collider motion over a step is interpolated from the
-//! previous transform to the current one (linear / slerp) substep by substep, and its
-//! surface velocity enters friction and restitution.
+//! Host-owned colliders (kinematic shapes with a transform updated every frame): ids,
+//! descs and transforms in generation-checked slots (`crate::slots::SlotMap`; the
+//! last removed slot is reused first), and their snapshot. The particle–collider
+//! contact passes (detect, project, restitution, the readback) are in
+//! `colliders/passes.rs`.
 
 use glam::Quat;
 
@@ -39,10 +10,12 @@ use super::mesh::TriMesh;
 use super::plane_cull;
 use super::shape::{check_transform, ColliderDesc, Shape};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
-use crate::math::{Vec3, Vec3A, Vec4};
-use crate::particles::Particles;
+use crate::math::Vec3;
+use crate::slots::{Key, SlotMap};
 use crate::snapshot::codec::{self, Reader, Writer};
-use crate::solver::parallel::{DisjointSlice, Executor};
+
+mod passes;
+use passes::{Contact, StepContact};
 
 /// Contacts one particle keeps per substep and reports per step.
 pub const MAX_COLLIDER_CONTACTS: usize = 4;
@@ -102,137 +75,6 @@ impl Collider {
             bound,
         }
     }
-
-    /// Whether the contact query of a bounded shape (sphere, capsule, box, mesh) for a
-    /// particle of radius `r` moving from `v0` to `v1` (relative to the collider's
-    /// position, world axes) surely finds nothing: a segment–ball distance.
-    /// Conservative: the tolerance `tol` covers the rounding of the rotations of the full
-    /// query, so that a particle it keeps gets exactly the same contact as without the
-    /// cull.
-    #[inline]
-    fn culls(&self, v0: Vec3, v1: Vec3, r: f32) -> bool {
-        // Rounding of a quaternion rotation of v: a few ulps of |v| ≤ |v|₁.
-        let tol = 1.0e-5 * (v0.abs().element_sum() + v1.abs().element_sum()) + 1.0e-30;
-        let seg = v1 - v0;
-        let l2 = seg.length_squared();
-        let t = if l2 > 0.0 {
-            (-v0.dot(seg) / l2).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        // A hit lies within the shape inflated by r and the sweep's tolerance
-        // (1e-4 (r + |seg|)), a near contact within r + max(r, 1e-4).
-        let reach = self.bound + 2.0 * r + 1.0e-4 * (1.0 + r + l2.sqrt()) + tol;
-        (v0 + seg * t).length_squared() > reach * reach
-    }
-
-    /// Whether no particle of a block whose paths lie in the world box `lo..hi` (radii
-    /// included, `r` the largest radius, `seg` the longest path) can touch this bounded
-    /// shape: the box is farther from the collider's ball than [`Self::culls`] reaches
-    /// for any of them (its tolerance and the rounding of world coordinates covered).
-    #[inline]
-    fn culls_box(&self, lo: Vec3, hi: Vec3, r: f32, seg: f32) -> bool {
-        let gap = (lo - self.pos).max(self.pos - hi).max(Vec3::ZERO);
-        let m = self.pos.abs().element_sum() + lo.abs().max(hi.abs()).element_sum();
-        let reach = self.bound + 2.0 * r + 1.0e-4 * (1.0 + r + seg) + 3.0e-5 * m + 1.0e-30;
-        gap.length_squared() > reach * reach
-    }
-
-    /// The contact of a plane (world space: one signed distance, no rotation) with a
-    /// particle of radius `r` (base `b`, velocity `u`, path `−h u → d` relative to `b`)
-    /// that [`plane_cull::touches`] found: `n · x ≥ n · (pos − b) + r`. The surface
-    /// point for the surface velocity is the path's entry into the inflated plane when
-    /// it crosses it, else the end point, projected onto the plane.
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn plane_contact(&self, b: Vec3, u: Vec3, d: Vec3, r: f32, h: f32, inv_h: f32) -> Contact {
-        let n = self.normal;
-        let rel = self.pos - b;
-        let v_pre = u + d * inv_h;
-        // A plane at rest (both velocities +0, as begin_step leaves them) has no
-        // surface motion: the sum below would give +0 for any finite point.
-        let still = |v: Vec3| v.to_array().map(f32::to_bits) == [0; 3];
-        let v_surface = if still(self.lin_vel) && still(self.ang_vel) {
-            Vec3::ZERO
-        } else {
-            let q0 = -h * u - rel;
-            let q1 = d - rel;
-            let (d0, d1) = (n.dot(q0) - r, n.dot(q1) - r);
-            let q = if d0 > 0.0 && d1 <= 0.0 {
-                q0 + (q1 - q0) * (d0 / (d0 - d1))
-            } else {
-                q1
-            };
-            self.lin_vel + self.ang_vel.cross(q - n * n.dot(q))
-        };
-        self.contact(n, rel, r, v_surface, v_pre, h)
-    }
-
-    /// The contact of a bounded shape or a mesh (in its local frame, rotated there and
-    /// back), culled first by [`Self::culls`]. `rd ≥ r` is the particle's detection
-    /// radius (see [`Colliders::set_reach`]; `r` for every particle but a fluid's).
-    #[inline]
-    #[allow(clippy::too_many_arguments)]
-    fn shape_contact(
-        &self,
-        b: Vec3,
-        u: Vec3,
-        d: Vec3,
-        r: f32,
-        rd: f32,
-        h: f32,
-        inv_h: f32,
-    ) -> Option<Contact> {
-        let x0 = -h * u; // relative to base
-        let rel = self.pos - b;
-        if self.culls(x0 - rel, d - rel, rd) {
-            return None;
-        }
-        let l0 = self.inv_rot * (x0 - rel);
-        let l1 = self.inv_rot * (d - rel);
-        let (nl, surface_local) = match &self.mesh {
-            Some(mesh) => mesh.contact(l0, l1, r, rd),
-            None => convex_contact(&self.desc.shape, l0, l1, r, rd),
-        }?;
-        let normal = self.rot * nl;
-        // On the collider's surface; the particle centre stays r beyond it.
-        let surface = rel + self.rot * surface_local;
-        let v_surface = self.surface_velocity(surface + b);
-        let v_pre = u + d * inv_h;
-        Some(self.contact(normal, surface, r, v_surface, v_pre, h))
-    }
-
-    /// The contact with outward normal `normal` at the surface point `surface`
-    /// (relative to the particle's base, m) for a particle of radius `r` (m), whose
-    /// velocity before the projection is `v_pre` and the surface's `v_surface` (m/s),
-    /// over a substep of `h` seconds.
-    #[inline]
-    fn contact(
-        &self,
-        normal: Vec3,
-        surface: Vec3,
-        r: f32,
-        v_surface: Vec3,
-        v_pre: Vec3,
-        h: f32,
-    ) -> Contact {
-        Contact {
-            normal,
-            offset: normal.dot(surface) + r,
-            surface_disp: v_surface * h,
-            vn_pre: normal.dot(v_pre - v_surface),
-            dn_total: 0.0,
-            slot: 0,
-            static_friction: self.desc.static_friction,
-            dynamic_friction: self.desc.dynamic_friction,
-        }
-    }
-
-    /// Velocity of the collider's material at world point `p` (m/s).
-    #[inline]
-    fn surface_velocity(&self, p: Vec3) -> Vec3 {
-        self.lin_vel + self.ang_vel.cross(p - self.pos)
-    }
 }
 
 /// Radius of a ball around the local origin holding the shape (m); infinite for a
@@ -252,63 +94,12 @@ fn bound_radius(shape: &Shape, mesh: Option<&TriMesh>) -> f32 {
     }
 }
 
-/// The contact plane (outward normal, a point on it; local frame) of a particle of
-/// radius `r` moving `l0 → l1` against a convex shape: the entry point of the path
-/// when it starts outside and enters, else the nearest surface point when `l1` is
-/// within `r` of the surface (or inside); a particle with a detection radius `rd > r`
-/// (a fluid's) is near within `rd + max(rd, 1e-4)` of the shape.
-fn convex_contact(shape: &Shape, l0: Vec3, l1: Vec3, r: f32, rd: f32) -> Option<(Vec3, Vec3)> {
-    let (d0, _) = shape.distance(l0, r);
-    if d0 > 0.0 {
-        if let Some((t, nl)) = shape.sweep(l0, l1, r) {
-            let hit = l0 + (l1 - l0) * t;
-            // The plane through the inflated surface at the hit: n·x ≥ n·hit.
-            return Some((nl, hit - nl * r));
-        }
-    }
-    let (d1, nl) = shape.distance(l1, r);
-    if d1 < (rd - r) + rd.max(1.0e-4) {
-        return Some((nl, l1 - nl * (d1 + r)));
-    }
-    None
-}
-
-/// A contact of one particle in the current substep.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Contact {
-    /// Outward unit normal (world).
-    normal: Vec3,
-    /// `n · (x − base) ≥ offset` (m).
-    offset: f32,
-    /// Collider surface displacement over the substep at the contact (m).
-    surface_disp: Vec3,
-    /// Approach velocity along the normal before the projection (m/s).
-    vn_pre: f32,
-    /// Normal correction applied so far in this substep (m).
-    dn_total: f32,
-    /// The collider's slot in `Colliders::slots`.
-    slot: u32,
-    /// The collider's friction coefficients (dimensionless; copied so that the
-    /// projection reads the contact alone).
-    static_friction: f32,
-    dynamic_friction: f32,
-}
-
-/// A contact accumulated over the step, for the readback.
-#[derive(Clone, Copy, Debug, Default)]
-struct StepContact {
-    normal: Vec3,
-    impulse: f32,
-    slot: u32,
-}
-
 /// The colliders of a world and the buffers of their contacts.
 #[derive(Default)]
 pub(crate) struct Colliders {
-    slots: Vec<Option<Collider>>,
-    generations: Vec<u32>,
-    free: Vec<u32>,
-    live: usize,
+    /// The colliders by slot (the free-list stack: the last removed slot is reused
+    /// first).
+    slots: SlotMap<Collider>,
     // Per particle: MAX_COLLIDER_CONTACTS slots each.
     contacts: Vec<Contact>,
     contact_count: Vec<u8>,
@@ -348,21 +139,18 @@ fn invalid_id(id: ColliderId) -> Error {
 impl Colliders {
     /// Number of live colliders.
     pub(crate) fn len(&self) -> usize {
-        self.live
+        self.slots.len()
     }
 
     fn slot_of(&self, id: ColliderId) -> Result<usize> {
-        let low = (id.0 & 0xFFFF_FFFF) as usize;
-        let generation = (id.0 >> 32) as u32;
-        let slot = low.wrapping_sub(1);
-        match self.slots.get(slot) {
-            Some(Some(_)) if self.generations[slot] == generation => Ok(slot),
-            _ => Err(invalid_id(id)),
-        }
+        self.slots
+            .slot_of(Key::from_id(id.0))
+            .ok_or_else(|| invalid_id(id))
     }
 
+    /// The id of the live collider in `slot`.
     fn id_of(&self, slot: usize) -> ColliderId {
-        ColliderId(((self.generations[slot] as u64) << 32) | (slot as u64 + 1))
+        ColliderId(self.slots.key_of(slot).expect("a live slot").to_id())
     }
 
     pub(crate) fn add(&mut self, desc: ColliderDesc) -> Result<ColliderId> {
@@ -394,7 +182,7 @@ impl Colliders {
         desc.validate()?;
         let mut desc = desc;
         desc.rotation = desc.rotation.normalize();
-        let groups = (self.slots.len() + 1).div_ceil(32);
+        let groups = (self.slots.slot_count() + 1).div_ceil(32);
         if self.plane_bits.len() < groups {
             try_reserve(&mut self.plane_bits, 1, "colliders")?;
             try_reserve(&mut self.shape_bits, 1, "colliders")?;
@@ -404,34 +192,18 @@ impl Colliders {
             self.plane_params
                 .resize(groups, [(Vec3::ZERO, Vec3::Y); 32]);
         }
-        let slot = match self.free.pop() {
-            Some(s) => s as usize,
-            None => {
-                if self.slots.len() >= (u32::MAX - 1) as usize {
-                    return Err(Error::out_of_memory("too many colliders"));
-                }
-                try_reserve(&mut self.slots, 1, "colliders")?;
-                try_reserve(&mut self.generations, 1, "colliders")?;
-                self.slots.push(None);
-                self.generations.push(1);
-                self.slots.len() - 1
-            }
-        };
-        self.slots[slot] = Some(Collider::new(desc, mesh));
-        self.mark(slot);
-        self.live += 1;
-        Ok(self.id_of(slot))
+        let full = || Error::out_of_memory("too many colliders");
+        self.slots
+            .reserve((u32::MAX - 1) as usize, full, "colliders")?;
+        let key = self.slots.insert(Collider::new(desc, mesh));
+        self.mark(key.slot as usize);
+        Ok(ColliderId(key.to_id()))
     }
 
     pub(crate) fn remove(&mut self, id: ColliderId) -> Result<()> {
         let slot = self.slot_of(id)?;
-        try_reserve(&mut self.free, 1, "free collider slots")?;
-        self.slots[slot] = None;
+        self.slots.vacate(slot);
         self.mark(slot);
-        // Generation 0 is skipped so that no id ever equals 0.
-        self.generations[slot] = self.generations[slot].checked_add(1).unwrap_or(1);
-        self.free.push(slot as u32);
-        self.live -= 1;
         Ok(())
     }
 
@@ -441,7 +213,7 @@ impl Colliders {
         let (g, bit) = (slot / 32, 1u32 << (slot % 32));
         self.plane_bits[g] &= !bit;
         self.shape_bits[g] &= !bit;
-        match &self.slots[slot] {
+        match &self.slots.items()[slot] {
             Some(c) if c.desc.shape == Shape::Plane => self.plane_bits[g] |= bit,
             Some(_) => self.shape_bits[g] |= bit,
             None => {}
@@ -449,8 +221,8 @@ impl Colliders {
     }
 
     pub(crate) fn get(&self, id: ColliderId) -> Result<&ColliderDesc> {
-        let slot = self.slot_of(id)?;
-        Ok(&self.slots[slot].as_ref().expect("checked").desc)
+        let c = self.slots.get(Key::from_id(id.0));
+        Ok(&c.ok_or_else(|| invalid_id(id))?.desc)
     }
 
     /// Moves the collider: over the next step it travels from where it is now to
@@ -464,7 +236,7 @@ impl Colliders {
     ) -> Result<()> {
         let slot = self.slot_of(id)?;
         let rotation = check_transform(position, rotation)?;
-        let c = self.slots[slot].as_mut().expect("checked");
+        let c = self.slots.items_mut()[slot].as_mut().expect("checked");
         c.desc.position = position;
         c.desc.rotation = rotation;
         if teleport {
@@ -483,7 +255,7 @@ impl Colliders {
         restitution: f32,
     ) -> Result<()> {
         let slot = self.slot_of(id)?;
-        let c = self.slots[slot].as_mut().expect("checked");
+        let c = self.slots.items_mut()[slot].as_mut().expect("checked");
         let desc = ColliderDesc {
             static_friction,
             dynamic_friction,
@@ -498,463 +270,6 @@ impl Colliders {
     /// The contacts of the last step.
     pub(crate) fn reports(&self) -> &[ContactReport] {
         &self.reports
-    }
-
-    /// Grows the contact buffers to `n` particles (allocates only when the particle
-    /// count grew since the last step) and clears the step's contacts.
-    pub(crate) fn begin_step(&mut self, n: usize, dt: f32) -> Result<()> {
-        self.reports.clear();
-        if self.live == 0 {
-            return Ok(());
-        }
-        let k = n * MAX_COLLIDER_CONTACTS;
-        if self.contacts.len() < k {
-            let grow = k - self.contacts.len();
-            try_reserve(&mut self.contacts, grow, "contacts")?;
-            try_reserve(&mut self.step_contacts, k, "contacts")?;
-            try_reserve(&mut self.reports, k, "contact reports")?;
-            try_reserve(&mut self.contact_count, n, "contacts")?;
-            try_reserve(&mut self.contact_start, n, "contacts")?;
-            try_reserve(&mut self.step_count, n, "contacts")?;
-            self.contacts.resize(k, Contact::default());
-            self.step_contacts.resize(k, StepContact::default());
-            self.contact_count.resize(n, 0);
-            self.contact_start.resize(n, 0);
-            self.step_count.resize(n, 0);
-        }
-        self.step_count[..n].fill(0);
-        let inv_dt = 1.0 / dt;
-        for c in self.slots.iter_mut().flatten() {
-            c.lin_vel = (c.desc.position - c.prev_position) * inv_dt;
-            let dq = c.desc.rotation * c.prev_rotation.inverse();
-            let (axis, mut angle) = dq.to_axis_angle();
-            if angle > std::f32::consts::PI {
-                angle -= 2.0 * std::f32::consts::PI;
-            }
-            c.ang_vel = if angle.is_finite() && angle != 0.0 {
-                axis * (angle * inv_dt)
-            } else {
-                Vec3::ZERO
-            };
-        }
-        Ok(())
-    }
-
-    /// Widens the contact detection of the particles of `ranges` (a fluid's, with the
-    /// margin each) for this step: a particle of radius r and margin m is detected as
-    /// a particle of radius `r + m` would be (a plane within `2 (r + m)`, a shape within
-    /// `r + m` of the inflated surface), while its contact keeps the radius r. A fluid
-    /// particle away from a wall when the substep starts can be pushed towards it by the
-    /// density correction of the iterations after the detection; with the margin it
-    /// already holds the contact, which the projection after every iteration enforces
-    /// (and which does nothing while the particle stays clear). Other particles keep
-    /// their radius: their contacts do not change. Allocates only when the particle
-    /// count grew.
-    pub(crate) fn set_reach(
-        &mut self,
-        radius: &[f32],
-        ranges: impl Iterator<Item = (std::ops::Range<usize>, f32)>,
-    ) -> Result<()> {
-        self.widened = false;
-        if self.live == 0 {
-            return Ok(());
-        }
-        for (range, margin) in ranges {
-            if range.is_empty() || margin <= 0.0 {
-                continue;
-            }
-            if !self.widened {
-                let n = radius.len();
-                let len = self.reach.len();
-                if len < n {
-                    try_reserve(&mut self.reach, n - len, "contacts")?;
-                }
-                self.reach.clear();
-                self.reach.extend_from_slice(radius);
-                self.widened = true;
-            }
-            for r in &mut self.reach[range] {
-                *r += margin;
-            }
-        }
-        Ok(())
-    }
-
-    /// Places the colliders at substep `s` of `substeps` and finds the contacts of
-    /// every particle (path from `base − h u` to `base + d`).
-    pub(crate) fn detect(
-        &mut self,
-        particles: &Particles,
-        radius: &[f32],
-        s: u32,
-        substeps: u32,
-        h: f32,
-        exec: &Executor,
-    ) {
-        if self.live == 0 {
-            return;
-        }
-        let alpha = (s + 1) as f32 / substeps as f32;
-        for (slot, c) in self.slots.iter_mut().enumerate() {
-            let Some(c) = c else { continue };
-            c.pos = c.prev_position.lerp(c.desc.position, alpha);
-            c.rot = c.prev_rotation.slerp(c.desc.rotation, alpha).normalize();
-            c.inv_rot = c.rot.inverse();
-            c.normal = c.rot * Vec3::Y;
-            if c.desc.shape == Shape::Plane {
-                self.plane_params[slot / 32][slot % 32] = (c.pos, c.normal);
-            }
-        }
-        let n = particles.len();
-        let slots = &self.slots;
-        let contacts = DisjointSlice::new(&mut self.contacts);
-        let count = DisjointSlice::new(&mut self.contact_count);
-        let start = DisjointSlice::new(&mut self.contact_start);
-        let (hot, base, vel) = (&particles.hot, &particles.base, &particles.velocity);
-        let (plane_bits, shape_bits) = (&self.plane_bits, &self.shape_bits);
-        let plane_params = &self.plane_params;
-        // The detection radii: the radii themselves unless a fluid widened some.
-        let reach: &[f32] = if self.widened { &self.reach } else { radius };
-        let inv_h = 1.0 / h;
-        let kernel = self.cull_kernel;
-        exec.for_ranges(n, |range| {
-            debug_assert_eq!(range.start % REGION, 0, "ranges are chunk-aligned");
-            // Blocks of eight particles; per group of 32 slots, a mask per slot of the
-            // block's particles that may touch it (planes: exactly those that do). The
-            // block's contacts are staged per particle, then stored densely.
-            // Set up once per range: a block reads only the entries it wrote.
-            let mut stage = [[Contact::default(); MAX_COLLIDER_CONTACTS]; 8];
-            let mut cursor = 0;
-            let mut first = range.start;
-            while first < range.end {
-                if first % REGION == 0 {
-                    cursor = first * MAX_COLLIDER_CONTACTS;
-                }
-                let len = (range.end - first).min(8);
-                let mut found = [0u8; 8];
-                for (g, (&planes, &shapes)) in plane_bits.iter().zip(shape_bits).enumerate() {
-                    if planes | shapes == 0 {
-                        continue;
-                    }
-                    let mut masks = [0u8; 32];
-                    let mut any = plane_cull::masks(
-                        kernel,
-                        &plane_params[g],
-                        planes,
-                        base,
-                        hot,
-                        reach,
-                        first,
-                        len,
-                        &mut masks,
-                    );
-                    if shapes != 0 {
-                        any |= shape_masks(
-                            slots, g, shapes, base, hot, vel, reach, h, first, len, &mut masks,
-                        );
-                    }
-                    let group = planes | shapes;
-                    while any != 0 {
-                        let l = any.trailing_zeros() as usize;
-                        any &= any - 1;
-                        let i = first + l;
-                        let p = hot[i];
-                        if p.w == 0.0 {
-                            continue;
-                        }
-                        let (b, u, d) = (Vec3::from(base[i]), vel[i], p.truncate());
-                        let r = radius[i];
-                        let mut bits = group;
-                        while bits != 0 && (found[l] as usize) < MAX_COLLIDER_CONTACTS {
-                            let k = bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            if (masks[k] >> l) & 1 == 0 {
-                                continue;
-                            }
-                            let slot = 32 * g + k;
-                            let c = slots[slot].as_ref().expect("a masked slot is live");
-                            let contact = if (planes >> k) & 1 != 0 {
-                                c.plane_contact(b, u, d, r, h, inv_h)
-                            } else {
-                                match c.shape_contact(b, u, d, r, reach[i], h, inv_h) {
-                                    Some(contact) => contact,
-                                    None => continue,
-                                }
-                            };
-                            stage[l][found[l] as usize] = Contact {
-                                slot: slot as u32,
-                                ..contact
-                            };
-                            found[l] += 1;
-                        }
-                    }
-                }
-                for l in 0..len {
-                    // SAFETY: particle first + l is this range's.
-                    unsafe { start.set(first + l, cursor as u32) };
-                    for &contact in &stage[l][..found[l] as usize] {
-                        // SAFETY: the contact region of a chunk (REGION particles,
-                        // MAX_COLLIDER_CONTACTS each) belongs to the range holding the
-                        // chunk, and each particle is visited by exactly one range.
-                        unsafe { contacts.set(cursor, contact) };
-                        cursor += 1;
-                    }
-                    // SAFETY: as above.
-                    unsafe { count.set(first + l, found[l]) };
-                }
-                first += len;
-            }
-        });
-    }
-
-    /// The contacts of particle `i` in the current substep (after [`Self::detect`]),
-    /// each as its surface's outward unit normal n and the contact's offset
-    /// `n · (surface − base_i) + r_i` (m, `r_i` the particle's radius): the particle's
-    /// centre x is `n · (x − base_i) − offset + r_i` from the surface.
-    pub(crate) fn surfaces(&self, i: usize) -> impl Iterator<Item = (Vec3, f32)> + '_ {
-        let (at, k) = match self.contact_count.get(i) {
-            Some(&k) if self.live > 0 && k > 0 => (self.contact_start[i] as usize, k as usize),
-            _ => (0, 0),
-        };
-        self.contacts[at..at + k]
-            .iter()
-            .map(|c| (c.normal, c.offset))
-    }
-
-    /// One projection of every contact, with position-level Coulomb friction.
-    pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
-        if self.live == 0 {
-            return;
-        }
-        let n = particles.len();
-        let contacts = DisjointSlice::new(&mut self.contacts);
-        let count = &self.contact_count;
-        let vel = &particles.velocity;
-        let hot = DisjointSlice::new(&mut particles.hot);
-        exec.for_ranges(n, |range| {
-            for_touching(count, range, |i, k, at| {
-                // SAFETY: particle i and its contacts are touched by this range only.
-                let mut p = unsafe { hot.get(i) };
-                let mut d = p.truncate();
-                let u = vel[i];
-                for idx in at..at + k {
-                    // SAFETY: as above.
-                    let mut ct = unsafe { contacts.get(idx) };
-                    let violation = ct.normal.dot(d) - ct.offset;
-                    if violation >= 0.0 {
-                        continue;
-                    }
-                    let dn = -violation;
-                    d += ct.normal * dn;
-                    ct.dn_total += dn;
-                    if ct.static_friction != 0.0 || ct.dynamic_friction != 0.0 {
-                        let disp = d + u * h - ct.surface_disp;
-                        let dt = disp - ct.normal * ct.normal.dot(disp);
-                        let l = dt.length();
-                        if l < ct.static_friction * dn {
-                            d -= dt;
-                        } else if l > 0.0 {
-                            d -= dt * (ct.dynamic_friction * dn / l).min(1.0);
-                        }
-                    }
-                    // SAFETY: as above.
-                    unsafe { contacts.set(idx, ct) };
-                }
-                p = d.extend(p.w);
-                // SAFETY: as above.
-                unsafe { hot.set(i, p) };
-            });
-        });
-    }
-
-    /// Restitution after the velocity update, and the step's impulse bookkeeping.
-    pub(crate) fn restitute(
-        &mut self,
-        particles: &mut Particles,
-        h: f32,
-        gravity: Vec3,
-        exec: &Executor,
-    ) {
-        if self.live == 0 {
-            return;
-        }
-        let n = particles.len();
-        let slots = &self.slots;
-        let contacts = &self.contacts;
-        let count = &self.contact_count;
-        let step_contacts = DisjointSlice::new(&mut self.step_contacts);
-        let step_count = DisjointSlice::new(&mut self.step_count);
-        let hot = &particles.hot;
-        let vel = DisjointSlice::new(&mut particles.velocity);
-        let threshold = 2.0 * gravity.length() * h;
-        let inv_h = 1.0 / h;
-        exec.for_ranges(n, |range| {
-            for_touching(count, range, |i, k, at| {
-                let mass = 1.0 / hot[i].w;
-                // SAFETY: particle i and its slots are touched by this range only.
-                let mut v = unsafe { vel.get(i) };
-                // SAFETY: as above.
-                let mut sc = unsafe { step_count.get(i) } as usize;
-                for &ct in &contacts[at..at + k] {
-                    if ct.dn_total <= 0.0 {
-                        continue;
-                    }
-                    let desc = &slots[ct.slot as usize].as_ref().expect("live").desc;
-                    let v_surface = ct.surface_disp * inv_h;
-                    let vn = ct.normal.dot(v - v_surface);
-                    let e = if -ct.vn_pre > threshold {
-                        desc.restitution
-                    } else {
-                        0.0
-                    };
-                    let target = (-e * ct.vn_pre).max(0.0);
-                    let dv = target - vn;
-                    v += ct.normal * dv;
-                    let impulse = mass * (ct.dn_total * inv_h + dv);
-                    // Merge into the step's record of this collider.
-                    let base = i * MAX_COLLIDER_CONTACTS;
-                    let mut merged = false;
-                    for j in 0..sc {
-                        // SAFETY: as above.
-                        let mut s = unsafe { step_contacts.get(base + j) };
-                        if s.slot == ct.slot {
-                            s.impulse += impulse;
-                            s.normal = ct.normal;
-                            // SAFETY: as above.
-                            unsafe { step_contacts.set(base + j, s) };
-                            merged = true;
-                            break;
-                        }
-                    }
-                    if !merged && sc < MAX_COLLIDER_CONTACTS {
-                        let s = StepContact {
-                            normal: ct.normal,
-                            impulse,
-                            slot: ct.slot,
-                        };
-                        // SAFETY: as above.
-                        unsafe { step_contacts.set(base + sc, s) };
-                        sc += 1;
-                    }
-                }
-                // SAFETY: as above.
-                unsafe {
-                    vel.set(i, v);
-                    step_count.set(i, sc as u8);
-                }
-            });
-        });
-    }
-
-    /// Collects the step's contacts into the readback buffer (particle order) and
-    /// makes the current transforms the starting point of the next step.
-    pub(crate) fn end_step(&mut self, n: usize) {
-        if self.live == 0 {
-            return;
-        }
-        for i in 0..n {
-            for j in 0..self.step_count[i] as usize {
-                let s = self.step_contacts[i * MAX_COLLIDER_CONTACTS + j];
-                let collider = self.id_of(s.slot as usize);
-                // Capacity reserved in begin_step: no allocation.
-                self.reports.push(ContactReport {
-                    particle: i as u32,
-                    collider,
-                    normal: s.normal,
-                    impulse: s.impulse,
-                });
-            }
-        }
-        for c in self.slots.iter_mut().flatten() {
-            c.prev_position = c.desc.position;
-            c.prev_rotation = c.desc.rotation;
-        }
-    }
-}
-
-/// The masks of the bounded shapes and meshes of group `g` (bits `shapes`) for the
-/// block of `len` particles at `first`: all of them, unless the box around the block's
-/// paths is out of the shape's reach ([`Collider::culls_box`]). Returns their union.
-#[allow(clippy::too_many_arguments)]
-fn shape_masks(
-    slots: &[Option<Collider>],
-    g: usize,
-    shapes: u32,
-    base: &[Vec3A],
-    hot: &[Vec4],
-    vel: &[Vec3],
-    radius: &[f32],
-    h: f32,
-    first: usize,
-    len: usize,
-    masks: &mut [u8; 32],
-) -> u32 {
-    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-    let (mut r_max, mut seg_max) = (0.0f32, 0.0f32);
-    for i in first..first + len {
-        let b = Vec3::from(base[i]);
-        let (x0, x1) = (b - h * vel[i], b + hot[i].truncate());
-        let r = radius[i];
-        lo = lo.min(x0.min(x1) - Vec3::splat(r));
-        hi = hi.max(x0.max(x1) + Vec3::splat(r));
-        r_max = r_max.max(r);
-        seg_max = seg_max.max((x1 - x0).length());
-    }
-    // A NaN anywhere keeps every particle (the exact query decides).
-    let boxed = lo.is_finite() && hi.is_finite() && seg_max.is_finite();
-    let all = (1u32 << len) - 1;
-    let mut any = 0;
-    let mut bits = shapes;
-    while bits != 0 {
-        let k = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let c = slots[32 * g + k].as_ref().expect("a shape slot is live");
-        let m = if boxed && c.culls_box(lo, hi, r_max, seg_max) {
-            0
-        } else {
-            all
-        };
-        masks[k] = m as u8;
-        any |= m;
-    }
-    any
-}
-
-/// The particles whose collider contacts share one region of the contact buffer: a
-/// chunk of the parallel passes. Detection stores the contacts of a chunk's particles
-/// densely from `REGION × MAX_COLLIDER_CONTACTS × chunk` on, in particle order, so that
-/// the passes over them read consecutive memory and find them from the counts alone,
-/// whatever the thread count.
-const REGION: usize = crate::solver::parallel::CHUNK;
-
-/// Calls `f(i, count[i], at)` for every particle of `range` (chunk-aligned) with a
-/// contact, in order, with `at` the index of its first contact; skips eight particles
-/// without one at a time (most particles of a world touch no collider).
-#[inline(always)]
-fn for_touching(
-    count: &[u8],
-    range: std::ops::Range<usize>,
-    mut f: impl FnMut(usize, usize, usize),
-) {
-    let mut at = 0;
-    let mut i = range.start;
-    while i < range.end {
-        if i % REGION == 0 {
-            at = i * MAX_COLLIDER_CONTACTS;
-        }
-        if i + 8 <= range.end && i % 8 == 0 {
-            let block: [u8; 8] = count[i..i + 8].try_into().expect("eight counts");
-            if u64::from_ne_bytes(block) == 0 {
-                i += 8;
-                continue;
-            }
-        }
-        let k = count[i] as usize;
-        if k != 0 {
-            f(i, k, at);
-            at += k;
-        }
-        i += 1;
     }
 }
 
@@ -1059,14 +374,7 @@ impl Colliders {
     /// transforms of the last and the coming step), and the last step's contact
     /// readback. The contact buffers are scratch, regrown by the next step.
     pub(crate) fn save(&self, w: &mut Writer<'_>) {
-        w.put_slice(&self.generations);
-        for s in &self.slots {
-            w.put(s.is_some());
-            if let Some(c) = s {
-                c.save(w);
-            }
-        }
-        w.put_slice(&self.free);
+        self.slots.save_split(w, |w, c| c.save(w));
         w.put_len(self.reports.len());
         for c in &self.reports {
             w.put((c.particle, c.collider.0, c.normal, c.impulse));
@@ -1075,30 +383,7 @@ impl Colliders {
 
     /// Snapshot: the colliders [`Self::save`] wrote.
     pub(crate) fn load(r: &mut Reader<'_>, particles: usize) -> Result<Colliders> {
-        let generations: Vec<u32> = r.get_vec()?;
-        let mut slots = try_with_capacity(generations.len(), "colliders")?;
-        for _ in 0..generations.len() {
-            slots.push(if r.get::<bool>()? {
-                Some(Collider::load(r)?)
-            } else {
-                None
-            });
-        }
-        let free: Vec<u32> = r.get_vec()?;
-        let mut freed = try_with_capacity::<bool>(slots.len(), "colliders")?;
-        freed.resize(slots.len(), false);
-        for &f in &free {
-            let f = f as usize;
-            codec::ensure(f < slots.len() && slots[f].is_none() && !freed[f], || {
-                format!("free collider slot {f}")
-            })?;
-            freed[f] = true;
-        }
-        for (k, (s, &g)) in slots.iter().zip(&generations).enumerate() {
-            codec::ensure(g != 0 && (s.is_some() || freed[k]), || {
-                format!("collider slot {k} is neither live nor free")
-            })?;
-        }
+        let slots = SlotMap::load_split(r, "collider", |r, _, _| Collider::load(r))?;
         let n = r.get_count(28, "contact reports")?;
         let mut reports = try_with_capacity(n, "contact reports")?;
         for _ in 0..n {
@@ -1113,13 +398,9 @@ impl Colliders {
                 impulse,
             });
         }
-        let live = slots.iter().flatten().count();
-        let groups = slots.len().div_ceil(32);
+        let groups = slots.slot_count().div_ceil(32);
         let mut colliders = Colliders {
             slots,
-            generations,
-            free,
-            live,
             reports,
             plane_bits: try_with_capacity(groups, "colliders")?,
             shape_bits: try_with_capacity(groups, "colliders")?,
@@ -1131,13 +412,9 @@ impl Colliders {
         colliders
             .plane_params
             .resize(groups, [(Vec3::ZERO, Vec3::Y); 32]);
-        for slot in 0..colliders.slots.len() {
+        for slot in 0..colliders.slots.slot_count() {
             colliders.mark(slot);
         }
         Ok(colliders)
     }
 }
-
-#[cfg(test)]
-#[path = "colliders_tests.rs"]
-mod tests;

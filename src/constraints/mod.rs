@@ -220,7 +220,7 @@ impl ConstraintSets {
         }
         // Fluids: viscosity, vorticity, cohesion and adhesion (velocities).
         let crate::fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
-        solver.end_substep(fluids, particles, h, exec);
+        solver.end_substep(fluids.items_mut(), particles, h, exec);
         if let Some(z) = self.planar {
             ring::flatten(particles, z);
         }
@@ -240,13 +240,13 @@ impl ConstraintSets {
     /// ([`crate::fluid::solver::DensitySolver::prepare`]).
     pub(crate) fn prepare_fluids(&mut self, particles: &Particles) -> crate::error::Result<()> {
         let crate::fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
-        solver.prepare(fluids, particles, self.planar)
+        solver.prepare(fluids.items(), particles, self.planar)
     }
 
     /// Constraint projections the fluids cost per iteration (for the parallel region).
     pub(crate) fn fluid_work(&self) -> usize {
         if self.fluids.solver.is_active() {
-            self.fluids.solver.work(&self.fluids.fluids)
+            self.fluids.solver.work(self.fluids.fluids.items())
         } else {
             0
         }

@@ -46,7 +46,7 @@ pub unsafe extern "C" fn sinew_world_add_attachment_host(
     transform: *const SinewTransform,
     out_host: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_add_attachment_host", || {
+    guard(entry!(), || {
         non_null(out_host, "out_host")?;
         // SAFETY: `transform` goes to `transform` unchanged, and this function's safety
         // section promises what it needs: NULL (refused) or one readable SinewTransform.
@@ -72,7 +72,7 @@ pub unsafe extern "C" fn sinew_world_set_attachment_host_transform(
     host: u32,
     transform: *const SinewTransform,
 ) -> SinewStatus {
-    guard("sinew_world_set_attachment_host_transform", || {
+    guard(entry!(), || {
         // SAFETY: the pointers go to `transform` unchanged, and this function's safety section
         // promises what `transform` needs: `transform` is NULL (refused) or points to one
         // readable SinewTransform.
@@ -117,7 +117,7 @@ pub unsafe extern "C" fn sinew_world_add_attachments(
     };
     // SAFETY: `out_first` goes to `answer` unchanged, and this function's safety section
     // promises what `answer` needs: `out_first` is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_add_attachments", out_first, "out_first", body) }
+    unsafe { answer(entry!(), out_first, "out_first", body) }
 }
 
 /// Sets the compliance (m/N) of attachments `first..first+count`; next step on.
@@ -128,7 +128,7 @@ pub extern "C" fn sinew_world_set_attachment_compliance(
     count: u32,
     compliance: f32,
 ) -> SinewStatus {
-    guard("sinew_world_set_attachment_compliance", || {
+    guard(entry!(), || {
         with_world(world, |w| {
             Ok(w.set_attachment_compliance(first, count, compliance)?)
         })
@@ -149,7 +149,7 @@ pub unsafe extern "C" fn sinew_world_read_attachment_forces(
     count: u32,
     out: *mut SinewVec3,
 ) -> SinewStatus {
-    guard("sinew_world_read_attachment_forces", || {
+    guard(entry!(), || {
         // SAFETY: the caller promises `count` writable SinewVec3.
         let out = unsafe { slice_from_mut(out, count as usize, "out")? };
         // SinewVec3 is layout-identical to Vec3 (asserted in ffi/world.rs).

@@ -104,7 +104,7 @@ fn invalid(message: String) -> Failure {
 /// `out_desc` must be NULL or point to writable memory for one SinewColliderDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_collider_desc_init(out_desc: *mut SinewColliderDesc) -> SinewStatus {
-    guard("sinew_collider_desc_init", || {
+    guard(entry!(), || {
         non_null(out_desc, "out_desc")?;
         let d = SinewColliderDesc {
             shape: SinewShape::SINEW_SHAPE_PLANE as u32,
@@ -179,7 +179,7 @@ pub unsafe extern "C" fn sinew_world_add_collider(
     desc: *const SinewColliderDesc,
     out_collider: *mut SinewCollider,
 ) -> SinewStatus {
-    guard("sinew_world_add_collider", || {
+    guard(entry!(), || {
         non_null(desc, "desc")?;
         non_null(out_collider, "out_collider")?;
         // SAFETY: `desc` is non-null (checked by `non_null` above) and, by this function's
@@ -215,7 +215,7 @@ pub unsafe extern "C" fn sinew_world_add_mesh_collider(
     triangle_count: u32,
     out_collider: *mut SinewCollider,
 ) -> SinewStatus {
-    guard("sinew_world_add_mesh_collider", || {
+    guard(entry!(), || {
         non_null(desc, "desc")?;
         non_null(out_collider, "out_collider")?;
         // SAFETY: `vertices` is a pointer to `vertex_count` readable elements, as this
@@ -250,7 +250,7 @@ pub unsafe extern "C" fn sinew_world_add_mesh_collider(
 /// Removes a collider; its handle becomes invalid.
 #[no_mangle]
 pub extern "C" fn sinew_collider_remove(world: SinewWorld, collider: SinewCollider) -> SinewStatus {
-    guard("sinew_collider_remove", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.remove_collider(ColliderId(collider.id))?))
     })
 }
@@ -269,7 +269,7 @@ pub unsafe extern "C" fn sinew_collider_set_transform(
     rotation: *const SinewQuat,
     teleport: u32,
 ) -> SinewStatus {
-    guard("sinew_collider_set_transform", || {
+    guard(entry!(), || {
         non_null(position, "position")?;
         non_null(rotation, "rotation")?;
         if teleport > 1 {
@@ -299,7 +299,7 @@ pub extern "C" fn sinew_collider_set_material(
     dynamic_friction: f32,
     restitution: f32,
 ) -> SinewStatus {
-    guard("sinew_collider_set_material", || {
+    guard(entry!(), || {
         with_world(world, |w| {
             Ok(w.set_collider_material(
                 ColliderId(collider.id),
@@ -320,7 +320,7 @@ pub unsafe extern "C" fn sinew_world_collider_count(
     world: SinewWorld,
     out_count: *mut u32,
 ) -> SinewStatus {
-    let f = "sinew_world_collider_count";
+    let f = entry!();
     // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
     // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
     // uint32_t.
@@ -340,7 +340,7 @@ pub unsafe extern "C" fn sinew_world_set_particle_radii(
     count: u32,
     radii: *const f32,
 ) -> SinewStatus {
-    guard("sinew_world_set_particle_radii", || {
+    guard(entry!(), || {
         // SAFETY: the caller promises `count` readable floats.
         let r = unsafe { slice_from(radii, count as usize, "radii")? };
         with_world(world, |w| Ok(w.set_particle_radii(first, r)?))
@@ -360,7 +360,7 @@ pub unsafe extern "C" fn sinew_world_set_collision_filters(
     count: u32,
     filters: *const SinewCollisionFilter,
 ) -> SinewStatus {
-    guard("sinew_world_set_collision_filters", || {
+    guard(entry!(), || {
         // SAFETY: the caller promises `count` readable filters.
         let f = unsafe { slice_from(filters, count as usize, "filters")? };
         let mut buf = try_with_capacity::<CollisionFilter>(f.len(), "collision filters")?;
@@ -396,7 +396,7 @@ pub unsafe extern "C" fn sinew_world_set_unyielding(
     count: u32,
     factors: *const f32,
 ) -> SinewStatus {
-    guard("sinew_world_set_unyielding", || {
+    guard(entry!(), || {
         // SAFETY: the caller promises `count` readable floats.
         let u = unsafe { slice_from(factors, count as usize, "factors")? };
         with_world(world, |w| Ok(w.set_unyielding(first, u)?))
@@ -408,7 +408,7 @@ pub unsafe extern "C" fn sinew_world_set_unyielding(
 /// or each other; keep max_speed · dt below the particle radius).
 #[no_mangle]
 pub extern "C" fn sinew_world_set_max_speed(world: SinewWorld, max_speed: f32) -> SinewStatus {
-    guard("sinew_world_set_max_speed", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.set_max_speed(max_speed)?))
     })
 }
@@ -422,7 +422,7 @@ pub unsafe extern "C" fn sinew_world_contact_count(
     world: SinewWorld,
     out_count: *mut u32,
 ) -> SinewStatus {
-    let f = "sinew_world_contact_count";
+    let f = entry!();
     // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
     // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
     // uint32_t.
@@ -441,7 +441,7 @@ pub unsafe extern "C" fn sinew_world_read_contacts(
     capacity: u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_world_read_contacts", || {
+    guard(entry!(), || {
         non_null(out, "out")?;
         non_null(out_count, "out_count")?;
         if (out as usize) % std::mem::align_of::<SinewContact>() != 0 {
@@ -489,7 +489,7 @@ pub unsafe extern "C" fn sinew_world_pick_particle(
     out_particle: *mut u32,
     out_distance: *mut f32,
 ) -> SinewStatus {
-    guard("sinew_world_pick_particle", || {
+    guard(entry!(), || {
         non_null(origin, "origin")?;
         non_null(direction, "direction")?;
         non_null(out_particle, "out_particle")?;
@@ -528,7 +528,7 @@ pub unsafe extern "C" fn sinew_world_grab_particle(
     target: *const SinewVec3,
     compliance: f32,
 ) -> SinewStatus {
-    guard("sinew_world_grab_particle", || {
+    guard(entry!(), || {
         non_null(target, "target")?;
         // SAFETY: `target` is non-null (checked by `non_null` above) and, by this function's
         // safety section, points to one readable value; `read_unaligned` needs no alignment.
@@ -547,7 +547,7 @@ pub unsafe extern "C" fn sinew_world_move_grab(
     particle: u32,
     target: *const SinewVec3,
 ) -> SinewStatus {
-    guard("sinew_world_move_grab", || {
+    guard(entry!(), || {
         non_null(target, "target")?;
         // SAFETY: `target` is non-null (checked by `non_null` above) and, by this function's
         // safety section, points to one readable value; `read_unaligned` needs no alignment.
@@ -559,7 +559,7 @@ pub unsafe extern "C" fn sinew_world_move_grab(
 /// Releases the grab on `particle`.
 #[no_mangle]
 pub extern "C" fn sinew_world_release_particle(world: SinewWorld, particle: u32) -> SinewStatus {
-    guard("sinew_world_release_particle", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.release_particle(particle)?))
     })
 }

@@ -22,7 +22,7 @@ pub unsafe extern "C" fn sinew_world_add_distance_constraints(
     compliance: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    let f = "sinew_world_add_distance_constraints";
+    let f = entry!();
     // SAFETY: the pointers go to `add_batch` unchanged, and this function's safety section
     // promises what `add_batch` needs: `particle_pairs` is NULL (refused) or holds 2*count
     // uint32_t, `rest_lengths` is NULL or holds count floats, `out_first` is NULL (refused) or
@@ -55,7 +55,7 @@ pub unsafe extern "C" fn sinew_world_add_pbd_distance_constraints(
     stiffness: f32,
     out_first: *mut u32,
 ) -> SinewStatus {
-    let f = "sinew_world_add_pbd_distance_constraints";
+    let f = entry!();
     // SAFETY: the pointers go to `add_batch` unchanged, and this function's safety section
     // promises what `add_batch` needs: `particle_pairs` is NULL (refused) or holds 2*count
     // uint32_t, `rest_lengths` is NULL or holds count floats, `out_first` is NULL (refused) or
@@ -82,7 +82,7 @@ pub unsafe extern "C" fn sinew_world_distance_constraint_count(
     world: SinewWorld,
     out_count: *mut u32,
 ) -> SinewStatus {
-    let f = "sinew_world_distance_constraint_count";
+    let f = entry!();
     // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
     // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
     // uint32_t.
@@ -102,7 +102,7 @@ pub unsafe extern "C" fn sinew_world_read_constraint_forces(
     count: u32,
     out_newtons: *mut f32,
 ) -> SinewStatus {
-    guard("sinew_world_read_constraint_forces", || {
+    guard(entry!(), || {
         // SAFETY: the caller promises `count` writable floats.
         let out = unsafe { slice_from_mut(out_newtons, count as usize, "out_newtons")? };
         with_world(world, |w| Ok(w.read_constraint_forces(first, out)?))

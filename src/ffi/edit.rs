@@ -24,7 +24,7 @@ pub extern "C" fn sinew_constraints_remove(
     first: u32,
     count: u32,
 ) -> SinewStatus {
-    guard("sinew_constraints_remove", || {
+    guard(entry!(), || {
         let kind = self::family(family)?;
         with_world(world, |w| Ok(w.remove_constraints(kind, first, count)?))
     })
@@ -47,14 +47,7 @@ pub unsafe extern "C" fn sinew_constraints_is_removed(
     };
     // SAFETY: `out_removed` goes to `answer` unchanged; this function's safety section
     // promises what `answer` needs: NULL (refused) or writable for one uint32_t.
-    unsafe {
-        answer(
-            "sinew_constraints_is_removed",
-            out_removed,
-            "out_removed",
-            body,
-        )
-    }
+    unsafe { answer(entry!(), out_removed, "out_removed", body) }
 }
 
 /// Sets the rest values of constraints `first..first+count` of `family` from
@@ -76,7 +69,7 @@ pub unsafe extern "C" fn sinew_constraints_set_rest(
     count: u32,
     rest_values: *const f32,
 ) -> SinewStatus {
-    guard("sinew_constraints_set_rest", || {
+    guard(entry!(), || {
         let kind = self::family(family)?;
         // SAFETY: the caller promises `count` readable floats at `rest_values`.
         let values = unsafe { slice_from(rest_values, count as usize, "rest_values")? };
@@ -98,7 +91,7 @@ pub unsafe extern "C" fn sinew_constraints_read_rest(
     count: u32,
     out_rest_values: *mut f32,
 ) -> SinewStatus {
-    guard("sinew_constraints_read_rest", || {
+    guard(entry!(), || {
         let kind = self::family(family)?;
         // SAFETY: the caller promises `count` writable floats at `out_rest_values`.
         let out = unsafe { slice_from_mut(out_rest_values, count as usize, "out_rest_values")? };
@@ -120,7 +113,7 @@ pub extern "C" fn sinew_constraints_set_compliance(
     count: u32,
     compliance: f32,
 ) -> SinewStatus {
-    guard("sinew_constraints_set_compliance", || {
+    guard(entry!(), || {
         let kind = self::family(family)?;
         with_world(world, |w| {
             Ok(w.set_constraint_compliance(kind, first, count, compliance)?)
@@ -140,7 +133,7 @@ pub extern "C" fn sinew_constraints_set_stiffness(
     count: u32,
     stiffness: f32,
 ) -> SinewStatus {
-    guard("sinew_constraints_set_stiffness", || {
+    guard(entry!(), || {
         let kind = self::family(family)?;
         with_world(world, |w| {
             Ok(w.set_constraint_stiffness(kind, first, count, stiffness)?)
@@ -158,7 +151,7 @@ pub extern "C" fn sinew_body_set_rest_scale(
     body: SinewBody,
     scale: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_rest_scale", || {
+    guard(entry!(), || {
         with_world(
             world,
             |w| Ok(w.set_body_rest_scale(BodyId(body.id), scale)?),
@@ -174,7 +167,7 @@ pub extern "C" fn sinew_body_set_mass(
     body: SinewBody,
     mass: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_mass", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.set_body_mass(BodyId(body.id), mass)?))
     })
 }
@@ -208,7 +201,7 @@ pub extern "C" fn sinew_constraints_set_break_force(
     count: u32,
     force: f32,
 ) -> SinewStatus {
-    guard("sinew_constraints_set_break_force", || {
+    guard(entry!(), || {
         let kind = self::family(family)?;
         with_world(world, |w| {
             Ok(w.set_constraint_break_force(kind, first, count, force)?)
@@ -226,7 +219,7 @@ pub extern "C" fn sinew_body_set_break_force(
     body: SinewBody,
     force: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_break_force", || {
+    guard(entry!(), || {
         with_world(world, |w| {
             Ok(w.set_body_break_force(BodyId(body.id), force)?)
         })
@@ -246,11 +239,7 @@ pub unsafe extern "C" fn sinew_world_break_event_count(
     // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
     // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
     // uint32_t.
-    unsafe {
-        query_u32("sinew_world_break_event_count", world, out_count, |w| {
-            w.break_event_count() as u32
-        })
-    }
+    unsafe { query_u32(entry!(), world, out_count, |w| w.break_event_count() as u32) }
 }
 
 /// Largest number of break events queued between two sinew_world_take_break_events;
@@ -274,7 +263,7 @@ pub unsafe extern "C" fn sinew_world_take_break_events(
     out_count: *mut u32,
     out_lost: *mut u64,
 ) -> SinewStatus {
-    guard("sinew_world_take_break_events", || {
+    guard(entry!(), || {
         non_null(out_events, "out_events")?;
         non_null(out_count, "out_count")?;
         non_null(out_lost, "out_lost")?;
@@ -330,7 +319,7 @@ pub extern "C" fn sinew_body_cut_rope(
     body: SinewBody,
     link: u32,
 ) -> SinewStatus {
-    guard("sinew_body_cut_rope", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.cut_rope(BodyId(body.id), link)?))
     })
 }
@@ -360,7 +349,7 @@ pub unsafe extern "C" fn sinew_body_cut_rope_along(
     };
     // SAFETY: `out_link` goes to `answer` unchanged; this function's safety section
     // promises what `answer` needs: NULL (refused) or writable for one uint32_t.
-    unsafe { answer("sinew_body_cut_rope_along", out_link, "out_link", f) }
+    unsafe { answer(entry!(), out_link, "out_link", f) }
 }
 
 /// Values of the `end` argument of sinew_body_add_winch (crosses as `uint32_t`).
@@ -396,7 +385,7 @@ pub extern "C" fn sinew_body_add_winch(
     end: u32,
     length: f32,
 ) -> SinewStatus {
-    guard("sinew_body_add_winch", || {
+    guard(entry!(), || {
         let end = rope_end(end)?;
         with_world(world, |w| Ok(w.add_winch(BodyId(body.id), end, length)?))
     })
@@ -410,7 +399,7 @@ pub extern "C" fn sinew_body_set_winch_speed(
     body: SinewBody,
     speed: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_winch_speed", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.set_winch_speed(BodyId(body.id), speed)?))
     })
 }
@@ -424,7 +413,7 @@ pub extern "C" fn sinew_body_set_winch_target(
     length: f32,
     speed: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_winch_target", || {
+    guard(entry!(), || {
         with_world(world, |w| {
             Ok(w.set_winch_target(BodyId(body.id), length, speed)?)
         })
@@ -452,7 +441,7 @@ pub unsafe extern "C" fn sinew_body_winch_state(
     out_speed: *mut f32,
     out_link: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_body_winch_state", || {
+    guard(entry!(), || {
         non_null(out_length, "out_length")?;
         non_null(out_speed, "out_speed")?;
         non_null(out_link, "out_link")?;

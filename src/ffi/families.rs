@@ -88,7 +88,7 @@ pub unsafe extern "C" fn sinew_world_add_tethers(
     // one uint32_t.
     unsafe {
         add_batch(
-            "sinew_world_add_tethers",
+            entry!(),
             world,
             (particle_pairs, "particle_pairs"),
             (max_lengths, "max_lengths"),
@@ -122,7 +122,7 @@ pub unsafe extern "C" fn sinew_world_add_dihedral_bending(
     // one uint32_t.
     unsafe {
         add_batch(
-            "sinew_world_add_dihedral_bending",
+            entry!(),
             world,
             (hinges, "hinges"),
             (rest_angles, "rest_angles"),
@@ -152,7 +152,7 @@ pub unsafe extern "C" fn sinew_world_add_isometric_bending(
     // 4*count uint32_t, `out_first` is NULL (refused) or writable for one uint32_t.
     unsafe {
         add_elements(
-            "sinew_world_add_isometric_bending",
+            entry!(),
             world,
             (hinges, "hinges"),
             count,
@@ -185,7 +185,7 @@ pub unsafe extern "C" fn sinew_world_add_tet_volume_constraints(
     // one uint32_t.
     unsafe {
         add_batch(
-            "sinew_world_add_tet_volume_constraints",
+            entry!(),
             world,
             (tets, "tets"),
             (rest_volumes, "rest_volumes"),
@@ -218,7 +218,7 @@ pub unsafe extern "C" fn sinew_world_add_pressure_volume(
     // 3*triangle_count uint32_t, `out_id` is NULL (refused) or writable for one uint32_t.
     unsafe {
         add_elements(
-            "sinew_world_add_pressure_volume",
+            entry!(),
             world,
             (triangles, "triangles"),
             triangle_count,
@@ -246,14 +246,7 @@ pub unsafe extern "C" fn sinew_world_family_constraint_count(
     };
     // SAFETY: `out_count` goes to `answer` unchanged, and this function's safety section
     // promises what `answer` needs: `out_count` is NULL (refused) or writable for one value.
-    unsafe {
-        answer(
-            "sinew_world_family_constraint_count",
-            out_count,
-            "out_count",
-            body,
-        )
-    }
+    unsafe { answer(entry!(), out_count, "out_count", body) }
 }
 
 /// Writes |λ|/h² of constraints `first..first+count` of `family` in the last substep of
@@ -269,7 +262,7 @@ pub unsafe extern "C" fn sinew_world_read_family_forces(
     count: u32,
     out: *mut f32,
 ) -> SinewStatus {
-    guard("sinew_world_read_family_forces", || {
+    guard(entry!(), || {
         let f = self::family(family)?;
         // SAFETY: the caller promises `count` writable floats.
         let out = unsafe { slice_from_mut(out, count as usize, "out")? };
@@ -292,14 +285,7 @@ pub unsafe extern "C" fn sinew_world_pressure_volume(
     let body = || with_world(world, |w| Ok(w.pressure_volume(id)?));
     // SAFETY: `out_volume` goes to `answer` unchanged, and this function's safety section
     // promises what `answer` needs: `out_volume` is NULL (refused) or writable for one value.
-    unsafe {
-        answer(
-            "sinew_world_pressure_volume",
-            out_volume,
-            "out_volume",
-            body,
-        )
-    }
+    unsafe { answer(entry!(), out_volume, "out_volume", body) }
 }
 
 /// Adds strain-based triangle constraints (Müller et al. 2014): 3 per triangle, ids
@@ -323,7 +309,7 @@ pub unsafe extern "C" fn sinew_world_add_triangle_strain(
     // 3*count uint32_t, `out_first` is NULL (refused) or writable for one uint32_t.
     unsafe {
         add_elements(
-            "sinew_world_add_triangle_strain",
+            entry!(),
             world,
             (triangles, "triangles"),
             count,
@@ -358,7 +344,7 @@ pub unsafe extern "C" fn sinew_world_add_tet_strain(
     // 4*count uint32_t, `out_first` is NULL (refused) or writable for one uint32_t.
     unsafe {
         add_elements(
-            "sinew_world_add_tet_strain",
+            entry!(),
             world,
             (tets, "tets"),
             count,
@@ -390,7 +376,7 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_areas(
     // one uint32_t.
     unsafe {
         add_batch(
-            "sinew_world_add_unilateral_areas",
+            entry!(),
             world,
             (triangles, "triangles"),
             (min_areas, "min_areas"),
@@ -423,7 +409,7 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_volumes(
     // one uint32_t.
     unsafe {
         add_batch(
-            "sinew_world_add_unilateral_volumes",
+            entry!(),
             world,
             (tets, "tets"),
             (min_volumes, "min_volumes"),
@@ -438,7 +424,7 @@ pub unsafe extern "C" fn sinew_world_add_unilateral_volumes(
 /// moved onto it now and their z velocity is zeroed every substep) or 3D again (0).
 #[no_mangle]
 pub extern "C" fn sinew_world_set_planar(world: SinewWorld, enabled: u32, z: f32) -> SinewStatus {
-    guard("sinew_world_set_planar", || {
+    guard(entry!(), || {
         let plane = match enabled {
             0 => None,
             1 => Some(z),
@@ -475,7 +461,7 @@ pub unsafe extern "C" fn sinew_world_add_ring_area(
     };
     // SAFETY: `out_id` goes to `answer` unchanged, and this function's safety section
     // promises what `answer` needs: `out_id` is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_add_ring_area", out_id, "out_id", body) }
+    unsafe { answer(entry!(), out_id, "out_id", body) }
 }
 
 /// Writes the current enclosed area (m²) of ring `id` to `*out_area`.
@@ -491,7 +477,7 @@ pub unsafe extern "C" fn sinew_world_ring_area(
     let body = || with_world(world, |w| Ok(w.ring_area(id)?));
     // SAFETY: `out_area` goes to `answer` unchanged, and this function's safety section
     // promises what `answer` needs: `out_area` is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_ring_area", out_area, "out_area", body) }
+    unsafe { answer(entry!(), out_area, "out_area", body) }
 }
 
 /// Adds a shape-matching cluster (Müller 2005) over `count` >= 2 particles, rest shape =
@@ -521,7 +507,7 @@ pub unsafe extern "C" fn sinew_world_add_shape_cluster(
     };
     // SAFETY: `out_id` goes to `answer` unchanged, and this function's safety section
     // promises what `answer` needs: `out_id` is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_add_shape_cluster", out_id, "out_id", body) }
+    unsafe { answer(entry!(), out_id, "out_id", body) }
 }
 
 /// Sets the stiffness (in [0, 1]) of shape-matching cluster `id`.
@@ -531,7 +517,7 @@ pub extern "C" fn sinew_world_set_shape_cluster_stiffness(
     id: u32,
     stiffness: f32,
 ) -> SinewStatus {
-    guard("sinew_world_set_shape_cluster_stiffness", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.set_shape_cluster_stiffness(id, stiffness)?))
     })
 }

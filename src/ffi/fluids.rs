@@ -7,6 +7,7 @@
 use std::ffi::c_void;
 
 use super::bodies::{init_desc, read_desc, SinewBody};
+use super::readback::{check_capacity, StridedOut};
 use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
 use super::{answer, guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
 use crate::bodies::BodyId;
@@ -380,7 +381,7 @@ pub extern "C" fn sinew_fluid_desc_default() -> SinewFluidDesc {
 #[no_mangle]
 pub unsafe extern "C" fn sinew_fluid_desc_init(out: *mut SinewFluidDesc) -> SinewStatus {
     // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
-    unsafe { init_desc("sinew_fluid_desc_init", out, sinew_fluid_desc_default()) }
+    unsafe { init_desc(entry!(), out, sinew_fluid_desc_default()) }
 }
 
 /// An emitter desc with every field at its default (a 10 cm nozzle at the origin
@@ -411,7 +412,7 @@ pub extern "C" fn sinew_emitter_desc_default() -> SinewEmitterDesc {
 #[no_mangle]
 pub unsafe extern "C" fn sinew_emitter_desc_init(out: *mut SinewEmitterDesc) -> SinewStatus {
     // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
-    unsafe { init_desc("sinew_emitter_desc_init", out, sinew_emitter_desc_default()) }
+    unsafe { init_desc(entry!(), out, sinew_emitter_desc_default()) }
 }
 
 /// A kill-volume desc with every field at its default (a 2 m box at the origin).
@@ -435,13 +436,7 @@ pub extern "C" fn sinew_kill_volume_desc_default() -> SinewKillVolumeDesc {
 #[no_mangle]
 pub unsafe extern "C" fn sinew_kill_volume_desc_init(out: *mut SinewKillVolumeDesc) -> SinewStatus {
     // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
-    unsafe {
-        init_desc(
-            "sinew_kill_volume_desc_init",
-            out,
-            sinew_kill_volume_desc_default(),
-        )
-    }
+    unsafe { init_desc(entry!(), out, sinew_kill_volume_desc_default()) }
 }
 
 /// Adds a fluid and reserves `desc->capacity` world particles for it (appended after
@@ -466,14 +461,14 @@ pub unsafe extern "C" fn sinew_world_add_fluid(
     };
     // SAFETY: `out_fluid` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_add_fluid", out_fluid, "out_fluid", body) }
+    unsafe { answer(entry!(), out_fluid, "out_fluid", body) }
 }
 
 /// Removes a fluid: its particles become inert for good (their slots stay, so no
 /// index shifts); its emitters and kill volumes go with it; its handle becomes invalid.
 #[no_mangle]
 pub extern "C" fn sinew_fluid_remove(world: SinewWorld, fluid: SinewFluid) -> SinewStatus {
-    guard("sinew_fluid_remove", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.remove_fluid(FluidId(fluid.id))?))
     })
 }
@@ -487,7 +482,7 @@ pub unsafe extern "C" fn sinew_world_fluid_count(
     world: SinewWorld,
     out_count: *mut u32,
 ) -> SinewStatus {
-    let f = "sinew_world_fluid_count";
+    let f = entry!();
     // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
     // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
     // uint32_t.
@@ -511,7 +506,7 @@ pub unsafe extern "C" fn sinew_fluid_get_desc(
     };
     // SAFETY: `out_desc` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_fluid_get_desc", out_desc, "out_desc", body) }
+    unsafe { answer(entry!(), out_desc, "out_desc", body) }
 }
 
 /// Changes a fluid's settings while it runs (next step on). `capacity` and `spacing`
@@ -525,7 +520,7 @@ pub unsafe extern "C" fn sinew_fluid_set_desc(
     fluid: SinewFluid,
     desc: *const SinewFluidDesc,
 ) -> SinewStatus {
-    guard("sinew_fluid_set_desc", || {
+    guard(entry!(), || {
         // SAFETY: `desc` goes to `fluid_desc` unchanged; this function's safety section
         // promises what it needs.
         let d = unsafe { fluid_desc(desc)? };
@@ -546,7 +541,7 @@ pub unsafe extern "C" fn sinew_fluid_particle_range(
     out_first: *mut u32,
     out_capacity: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_fluid_particle_range", || {
+    guard(entry!(), || {
         non_null(out_first, "out_first")?;
         non_null(out_capacity, "out_capacity")?;
         let (first, capacity) =
@@ -590,7 +585,7 @@ pub unsafe extern "C" fn sinew_fluid_stats(
     };
     // SAFETY: `out_stats` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_fluid_stats", out_stats, "out_stats", body) }
+    unsafe { answer(entry!(), out_stats, "out_stats", body) }
 }
 
 /// Emits `count` particles at `positions` (m) with `velocities` (m/s; NULL = at
@@ -636,13 +631,13 @@ pub unsafe extern "C" fn sinew_fluid_emit(
     };
     // SAFETY: `out_first` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_fluid_emit", out_first, "out_first", body) }
+    unsafe { answer(entry!(), out_first, "out_first", body) }
 }
 
 /// Removes every live particle of the fluid (its slots stay reserved).
 #[no_mangle]
 pub extern "C" fn sinew_fluid_clear(world: SinewWorld, fluid: SinewFluid) -> SinewStatus {
-    guard("sinew_fluid_clear", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.clear_fluid(FluidId(fluid.id))?))
     })
 }
@@ -669,7 +664,7 @@ pub unsafe extern "C" fn sinew_fluid_add_emitter(
     };
     // SAFETY: `out_emitter` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_fluid_add_emitter", out_emitter, "out_emitter", body) }
+    unsafe { answer(entry!(), out_emitter, "out_emitter", body) }
 }
 
 /// Moves or retunes an emitter (a hose that follows the player); next step on.
@@ -682,7 +677,7 @@ pub unsafe extern "C" fn sinew_emitter_set(
     emitter: SinewEmitter,
     desc: *const SinewEmitterDesc,
 ) -> SinewStatus {
-    guard("sinew_emitter_set", || {
+    guard(entry!(), || {
         // SAFETY: `desc` goes to `emitter_desc` unchanged; this function's safety section
         // promises what it needs.
         let d = unsafe { emitter_desc(desc)? };
@@ -693,7 +688,7 @@ pub unsafe extern "C" fn sinew_emitter_set(
 /// Removes an emitter; its handle becomes invalid.
 #[no_mangle]
 pub extern "C" fn sinew_emitter_remove(world: SinewWorld, emitter: SinewEmitter) -> SinewStatus {
-    guard("sinew_emitter_remove", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.remove_emitter(EmitterId(emitter.id))?))
     })
 }
@@ -720,14 +715,7 @@ pub unsafe extern "C" fn sinew_fluid_add_kill_volume(
     };
     // SAFETY: `out_volume` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe {
-        answer(
-            "sinew_fluid_add_kill_volume",
-            out_volume,
-            "out_volume",
-            body,
-        )
-    }
+    unsafe { answer(entry!(), out_volume, "out_volume", body) }
 }
 
 /// Removes a kill volume; its handle becomes invalid.
@@ -736,39 +724,12 @@ pub extern "C" fn sinew_kill_volume_remove(
     world: SinewWorld,
     volume: SinewKillVolume,
 ) -> SinewStatus {
-    guard("sinew_kill_volume_remove", || {
+    guard(entry!(), || {
         with_world(
             world,
             |w| Ok(w.remove_kill_volume(KillVolumeId(volume.id))?),
         )
     })
-}
-
-/// Size of one float, the smallest stride of a float buffer.
-const FLOAT_BYTES: u32 = 4;
-
-/// Checks an optional strided buffer of `count` elements of `element` bytes at `ptr`
-/// (NULL = skipped: None) and returns its base address. The stride must lie in
-/// `element..=SINEW_MAX_STRIDE_BYTES`.
-fn optional_strided(
-    ptr: *mut c_void,
-    count: u32,
-    stride: u32,
-    element: u32,
-    name: &str,
-) -> FfiResult<Option<*mut u8>> {
-    if ptr.is_null() {
-        return Ok(None);
-    }
-    crate::limits::check_stride(name, stride, element)?;
-    let span = (count.max(1) as u64 - 1) * stride as u64 + element as u64;
-    if span > isize::MAX as u64 || (ptr as u64).checked_add(span).is_none() {
-        return Err(Failure::new(
-            SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
-            format!("{name}: {count} elements of stride {stride} do not fit in memory"),
-        ));
-    }
-    Ok(Some(ptr as *mut u8))
 }
 
 /// Copies the fluid's live particles, in order, into up to three strided buffers
@@ -801,44 +762,38 @@ pub unsafe extern "C" fn sinew_fluid_read_particles(
     out_count: *mut u32,
 ) -> SinewStatus {
     let body = || {
-        let vec3 = crate::limits::MIN_STRIDE_BYTES;
-        let p = optional_strided(positions, capacity, position_stride, vec3, "positions")?;
-        let v = optional_strided(velocities, capacity, velocity_stride, vec3, "velocities")?;
-        let d = optional_strided(
-            density_ratios,
-            capacity,
-            density_stride,
-            FLOAT_BYTES,
-            "density_ratios",
-        )?;
+        // SAFETY: this function's safety section makes each of the three buffers NULL
+        // (skipped) or writable for `capacity` elements `stride` apart, for this call.
+        let p = unsafe {
+            StridedOut::<SinewVec3>::optional(positions, capacity, position_stride, "positions")?
+        };
+        // SAFETY: as above.
+        let v = unsafe {
+            StridedOut::<SinewVec3>::optional(velocities, capacity, velocity_stride, "velocities")?
+        };
+        // SAFETY: as above.
+        let d = unsafe {
+            StridedOut::<f32>::optional(density_ratios, capacity, density_stride, "density_ratios")?
+        };
         crate::world::interpolation::check_alpha(alpha)?;
         with_world(world, |w| {
             let id = FluidId(fluid.id);
             let count = w.fluid_stats(id)?.count;
-            let any = p.is_some() || v.is_some() || d.is_some();
-            if any && count > capacity {
-                return Err(Failure::new(
-                    SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
-                    format!("capacity {capacity} is below the fluid's {count} live particles"),
-                ));
+            if p.is_some() || v.is_some() || d.is_some() {
+                check_capacity(capacity, count, || {
+                    format!("the fluid's {count} live particles")
+                })?;
             }
+            // The readback visits the live particles only: k < count <= capacity.
             let sink = |k: usize, q: &crate::FluidParticle| {
-                // SAFETY: k < count <= capacity (the readback visits the live particles
-                // only), so every write lies within the span checked by
-                // `optional_strided`; unaligned writes, so any stride works.
-                unsafe {
-                    if let Some(b) = p {
-                        let at = b.add(k * position_stride as usize) as *mut SinewVec3;
-                        at.write_unaligned(q.position.into());
-                    }
-                    if let Some(b) = v {
-                        let at = b.add(k * velocity_stride as usize) as *mut SinewVec3;
-                        at.write_unaligned(q.velocity.into());
-                    }
-                    if let Some(b) = d {
-                        let at = b.add(k * density_stride as usize) as *mut f32;
-                        at.write_unaligned(q.density_ratio);
-                    }
+                if let Some(p) = &p {
+                    p.write(k, q.position);
+                }
+                if let Some(v) = &v {
+                    v.write(k, q.velocity);
+                }
+                if let Some(d) = &d {
+                    d.write(k, q.density_ratio);
                 }
             };
             Ok(w.read_fluid_particles(id, alpha, sink)?)
@@ -846,7 +801,7 @@ pub unsafe extern "C" fn sinew_fluid_read_particles(
     };
     // SAFETY: `out_count` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_fluid_read_particles", out_count, "out_count", body) }
+    unsafe { answer(entry!(), out_count, "out_count", body) }
 }
 
 /// Turns the two-way coupling of a body's particles with every fluid on (`enabled` =
@@ -857,7 +812,7 @@ pub extern "C" fn sinew_body_set_fluid_coupling(
     body: SinewBody,
     enabled: u32,
 ) -> SinewStatus {
-    guard("sinew_body_set_fluid_coupling", || {
+    guard(entry!(), || {
         let on = flag(enabled, "enabled")?;
         with_world(world, |w| {
             Ok(w.set_body_fluid_coupling(BodyId(body.id), on)?)
@@ -882,7 +837,7 @@ pub unsafe extern "C" fn sinew_body_fluid_force(
     };
     // SAFETY: `out_force` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_body_fluid_force", out_force, "out_force", run) }
+    unsafe { answer(entry!(), out_force, "out_force", run) }
 }
 
 #[cfg(test)]

@@ -8,31 +8,11 @@ use std::sync::Arc;
 use parking_lot::{Mutex, RwLock};
 
 use super::{Failure, FfiResult, SinewStatus};
+use crate::slots::{Key, SlotMap};
 
-struct Slot<T> {
-    generation: u32,
-    value: Option<Arc<Mutex<T>>>,
-}
-
-/// A registry of objects of type T addressed by generation-checked ids.
-pub(crate) struct Registry<T> {
-    slots: Vec<Slot<T>>,
-    free: Vec<u32>,
-}
-
-impl<T> Registry<T> {
-    pub(crate) const fn new() -> Self {
-        Registry {
-            slots: Vec::new(),
-            free: Vec::new(),
-        }
-    }
-}
-
-fn split(id: u64) -> (usize, u32) {
-    let low = (id & 0xFFFF_FFFF) as u32;
-    ((low as usize).wrapping_sub(1), (id >> 32) as u32)
-}
+/// A registry of objects of type T addressed by generation-checked ids (the crate's
+/// slot map: the most recently freed slot is reused first, generations skip 0).
+pub(crate) type Registry<T> = SlotMap<Arc<Mutex<T>>>;
 
 fn invalid(kind: &str, id: u64) -> Failure {
     Failure::new(
@@ -48,31 +28,9 @@ fn invalid(kind: &str, id: u64) -> Failure {
 /// Stores `value`, returning its new id.
 pub(crate) fn insert<T>(registry: &RwLock<Registry<T>>, value: T) -> FfiResult<u64> {
     let mut r = registry.write();
-    let index = match r.free.pop() {
-        Some(i) => i as usize,
-        None => {
-            if r.slots.len() >= (u32::MAX - 1) as usize {
-                return Err(Failure::new(
-                    SinewStatus::SINEW_ERROR_OUT_OF_MEMORY,
-                    "too many live objects",
-                ));
-            }
-            r.slots.try_reserve(1).map_err(|_| {
-                Failure::new(
-                    SinewStatus::SINEW_ERROR_OUT_OF_MEMORY,
-                    "could not grow the handle registry",
-                )
-            })?;
-            r.slots.push(Slot {
-                generation: 1,
-                value: None,
-            });
-            r.slots.len() - 1
-        }
-    };
-    let slot = &mut r.slots[index];
-    slot.value = Some(Arc::new(Mutex::new(value)));
-    Ok(((slot.generation as u64) << 32) | (index as u64 + 1))
+    let full = || crate::error::Error::out_of_memory("too many live objects");
+    r.reserve((u32::MAX - 1) as usize, full, "the handle registry")?;
+    Ok(r.insert(Arc::new(Mutex::new(value))).to_id())
 }
 
 /// The object behind `id`, or INVALID_HANDLE.
@@ -81,14 +39,10 @@ pub(crate) fn get<T>(
     kind: &str,
     id: u64,
 ) -> FfiResult<Arc<Mutex<T>>> {
-    let (index, generation) = split(id);
     let r = registry.read();
-    match r.slots.get(index) {
-        Some(slot) if slot.generation == generation => {
-            slot.value.clone().ok_or_else(|| invalid(kind, id))
-        }
-        _ => Err(invalid(kind, id)),
-    }
+    r.get(Key::from_id(id))
+        .cloned()
+        .ok_or_else(|| invalid(kind, id))
 }
 
 /// Removes the object behind `id` (it is dropped once no call uses it any more).
@@ -97,15 +51,6 @@ pub(crate) fn remove<T>(
     kind: &str,
     id: u64,
 ) -> FfiResult<Arc<Mutex<T>>> {
-    let (index, generation) = split(id);
     let mut r = registry.write();
-    let slot = match r.slots.get_mut(index) {
-        Some(slot) if slot.generation == generation && slot.value.is_some() => slot,
-        _ => return Err(invalid(kind, id)),
-    };
-    let value = slot.value.take().expect("checked above");
-    // Generation 0 is skipped so that no handle ever equals 0.
-    slot.generation = slot.generation.checked_add(1).unwrap_or(1);
-    r.free.push(index as u32);
-    Ok(value)
+    r.remove(Key::from_id(id)).ok_or_else(|| invalid(kind, id))
 }

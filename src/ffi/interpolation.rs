@@ -4,9 +4,9 @@
 use std::ffi::c_void;
 
 use super::bodies::SinewBody;
-use super::particles::{strided, write_at};
-use super::world::{with_world, SinewWorld};
-use super::{guard, non_null, Failure, SinewStatus};
+use super::readback::{check_capacity, StridedOut};
+use super::world::{with_world, SinewVec3, SinewWorld};
+use super::{guard, non_null, SinewStatus};
 use crate::bodies::BodyId;
 
 /// Largest `max_steps` of `sinew_world_advance`.
@@ -47,7 +47,7 @@ pub unsafe extern "C" fn sinew_world_advance(
     out_steps: *mut u32,
     out_alpha: *mut f32,
 ) -> SinewStatus {
-    guard("sinew_world_advance", || {
+    guard(entry!(), || {
         non_null(out_steps, "out_steps")?;
         non_null(out_alpha, "out_alpha")?;
         let a = with_world(world, |w| Ok(w.advance(frame_dt, fixed_dt, max_steps)?))?;
@@ -82,11 +82,12 @@ pub unsafe extern "C" fn sinew_world_read_interpolated_positions(
     out: *mut c_void,
     stride_bytes: u32,
 ) -> SinewStatus {
-    guard("sinew_world_read_interpolated_positions", || {
-        let base = strided(out, count, stride_bytes, "out")? as *mut u8;
+    guard(entry!(), || {
+        // SAFETY: this function's safety section makes `out` NULL (refused) or writable
+        // for `count` elements `stride_bytes` apart, for this call.
+        let out = unsafe { StridedOut::<SinewVec3>::new(out, count, stride_bytes, "out")? };
         with_world(world, |w| {
-            // SAFETY: k < count, within the span checked by `strided`.
-            let sink = |k, v| unsafe { write_at(base, stride_bytes, k, v) };
+            let sink = |k, v| out.write(k, v);
             Ok(w.read_interpolated_positions(first, count, alpha, sink)?)
         })
     })
@@ -107,18 +108,14 @@ pub unsafe extern "C" fn sinew_body_read_interpolated_positions(
     capacity: u32,
     stride_bytes: u32,
 ) -> SinewStatus {
-    guard("sinew_body_read_interpolated_positions", || {
-        let base = strided(out, capacity, stride_bytes, "out")? as *mut u8;
+    guard(entry!(), || {
+        // SAFETY: this function's safety section makes `out` NULL (refused) or writable
+        // for `capacity` elements `stride_bytes` apart, for this call.
+        let out = unsafe { StridedOut::<SinewVec3>::new(out, capacity, stride_bytes, "out")? };
         with_world(world, |w| {
             let (first, count) = w.body_particle_range(BodyId(body.id))?;
-            if count > capacity {
-                return Err(Failure::new(
-                    SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
-                    format!("capacity {capacity} is below the body's {count} particles"),
-                ));
-            }
-            // SAFETY: k < count <= capacity, within the span checked by `strided`.
-            let sink = |k, v| unsafe { write_at(base, stride_bytes, k, v) };
+            check_capacity(capacity, count, || format!("the body's {count} particles"))?;
+            let sink = |k, v| out.write(k, v);
             Ok(w.read_interpolated_positions(first, count, alpha, sink)?)
         })
     })

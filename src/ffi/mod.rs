@@ -5,6 +5,25 @@
 //! `SinewStatus`, writes its outputs only on success, runs inside a panic guard, and
 //! records a readable reason for a failure in `sinew_last_error_message`.
 
+/// The C entry point this code is in, as an [`Entry`]: its name is derived from the
+/// enclosing function (`sinew_world_step`, ...), never typed by hand, and is resolved
+/// only when a failure is recorded (nothing is computed on success).
+///
+/// ```ignore
+/// pub unsafe extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewStatus {
+///     guard(entry!(), || with_world(world, |w| Ok(w.step(dt)?)))
+/// }
+/// ```
+///
+/// The signature stays written out (cbindgen reads it to generate include/sinew.h); only
+/// the name the error message carries comes from here.
+macro_rules! entry {
+    () => {{
+        fn here() {}
+        $crate::ffi::Entry::enclosing(here)
+    }};
+}
+
 pub mod attachments;
 pub mod bodies;
 pub mod collision;
@@ -15,6 +34,7 @@ pub mod fluids;
 pub mod handles;
 pub mod interpolation;
 pub mod particles;
+mod readback;
 pub mod skinning;
 pub mod snapshot;
 pub mod tasks;
@@ -120,19 +140,41 @@ impl From<Error> for Failure {
 #[doc(hidden)]
 pub type FfiResult<T> = Result<T, Failure>;
 
+/// The C function a call entered by, made by `entry!()` inside it: the name in its error
+/// messages ("sinew_world_step: ...").
+#[derive(Clone, Copy)]
+pub(crate) struct Entry(fn() -> &'static str);
+
+impl Entry {
+    /// The entry point around `marker`, a function item declared inside it (`entry!`).
+    pub(crate) fn enclosing<F: Fn()>(_marker: F) -> Entry {
+        Entry(std::any::type_name::<F>)
+    }
+
+    /// The name of the function: the last segment of the marker's path
+    /// (`sinew::ffi::world::sinew_world_step::here`) other than the marker itself and
+    /// any closure it sits in.
+    pub(crate) fn name(self) -> &'static str {
+        let path = (self.0)();
+        path.rsplit("::")
+            .find(|s| *s != "here" && *s != "{{closure}}")
+            .unwrap_or(path)
+    }
+}
+
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
 }
 
-fn set_last_error(function: &str, message: &str) {
-    let text = format!("{function}: {message}").replace('\0', " ");
+fn set_last_error(function: Entry, message: &str) {
+    let text = format!("{}: {message}", function.name()).replace('\0', " ");
     let c = CString::new(text).unwrap_or_default();
     LAST_ERROR.with(|e| *e.borrow_mut() = c);
 }
 
 /// Runs `body` and turns its result (or a panic) into a status, recording the reason of
 /// a failure for `sinew_last_error_message`.
-pub(crate) fn guard(function: &str, body: impl FnOnce() -> FfiResult<()>) -> SinewStatus {
+pub(crate) fn guard(function: Entry, body: impl FnOnce() -> FfiResult<()>) -> SinewStatus {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => SinewStatus::SINEW_OK,
         Ok(Err(f)) => {
@@ -269,7 +311,7 @@ pub(crate) unsafe fn slice_from_mut<'a, T>(
 /// # Safety
 /// `out` must be NULL or point to writable memory for one T.
 pub(crate) unsafe fn answer<T>(
-    function: &str,
+    function: Entry,
     out: *mut T,
     out_name: &str,
     body: impl FnOnce() -> FfiResult<T>,
@@ -290,7 +332,7 @@ pub(crate) unsafe fn answer<T>(
 /// # Safety
 /// `out` must be NULL or point to one writable uint32_t.
 pub(crate) unsafe fn query_u32(
-    function: &str,
+    function: Entry,
     world: world::SinewWorld,
     out: *mut u32,
     query: impl FnOnce(&crate::World) -> u32,
@@ -314,7 +356,7 @@ pub(crate) unsafe fn query_u32(
 /// `elements` must point to K*count uint32_t, `values` to count floats or be NULL,
 /// `out` to one writable uint32_t or be NULL.
 pub(crate) unsafe fn add_batch<const K: usize>(
-    function: &str,
+    function: Entry,
     world: world::SinewWorld,
     (elements, elements_name): (*const u32, &str),
     (values, values_name): (*const f32, &str),
@@ -345,7 +387,7 @@ pub(crate) unsafe fn add_batch<const K: usize>(
 /// # Safety
 /// `elements` must point to K*count uint32_t, `out` to one writable uint32_t or be NULL.
 pub(crate) unsafe fn add_elements<const K: usize>(
-    function: &str,
+    function: Entry,
     world: world::SinewWorld,
     elements: (*const u32, &str),
     count: u32,
@@ -400,33 +442,54 @@ mod tests {
             .into_owned()
     }
 
+    /// A stand-in entry point for the tests below.
+    fn sinew_test_fn() -> Entry {
+        entry!()
+    }
+
+    fn sinew_other() -> Entry {
+        // Inside a closure, the enclosing function still names the entry.
+        let inner = || entry!();
+        inner()
+    }
+
+    #[test]
+    fn the_entry_macro_names_the_enclosing_function() {
+        assert_eq!(sinew_test_fn().name(), "sinew_test_fn");
+        assert_eq!(sinew_other().name(), "sinew_other");
+        assert_eq!(
+            entry!().name(),
+            "the_entry_macro_names_the_enclosing_function"
+        );
+    }
+
     #[test]
     fn a_panic_becomes_internal_with_its_message() {
-        let status = guard("sinew_test_fn", || panic!("boom at step 3"));
+        let status = guard(sinew_test_fn(), || panic!("boom at step 3"));
         assert_eq!(status, SinewStatus::SINEW_ERROR_INTERNAL);
         let m = last();
         assert!(m.starts_with("sinew_test_fn: internal error"), "{m}");
         assert!(m.contains("boom at step 3"), "{m}");
         // a formatted (String) panic payload too
         let n = 7;
-        let status = guard("sinew_test_fn", || panic!("bad index {n}"));
+        let status = guard(sinew_test_fn(), || panic!("bad index {n}"));
         assert_eq!(status, SinewStatus::SINEW_ERROR_INTERNAL);
         assert!(last().contains("bad index 7"));
     }
 
     #[test]
     fn core_errors_map_to_statuses_and_messages() {
-        let status = guard("sinew_test_fn", || {
+        let status = guard(sinew_test_fn(), || {
             Err(Error::out_of_range("particle 9 of 3").into())
         });
         assert_eq!(status, SinewStatus::SINEW_ERROR_OUT_OF_RANGE);
         assert_eq!(last(), "sinew_test_fn: particle 9 of 3");
-        let status = guard("sinew_test_fn", || {
+        let status = guard(sinew_test_fn(), || {
             Err(Error::out_of_memory("no room").into())
         });
         assert_eq!(status, SinewStatus::SINEW_ERROR_OUT_OF_MEMORY);
         // success leaves the last failure's message in place
-        assert_eq!(guard("sinew_other", || Ok(())), SinewStatus::SINEW_OK);
+        assert_eq!(guard(sinew_other(), || Ok(())), SinewStatus::SINEW_OK);
         assert_eq!(last(), "sinew_test_fn: no room");
     }
 }

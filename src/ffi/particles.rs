@@ -2,9 +2,10 @@
 
 use std::ffi::c_void;
 
+use super::readback::{check_span, StridedOut};
 use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{
-    answer, guard, non_null, optional_slice_from, query_u32, slice_from, Failure, FfiResult,
+    answer, guard, non_null, optional_slice_from, query_u32, slice_from, Entry, FfiResult,
     SinewStatus,
 };
 use crate::error::try_with_capacity;
@@ -24,14 +25,7 @@ pub(crate) fn strided(
     name: &str,
 ) -> FfiResult<*const u8> {
     non_null(ptr, name)?;
-    crate::limits::check_stride(name, stride_bytes, VEC3_BYTES)?;
-    let span = (count.max(1) as u64 - 1) * stride_bytes as u64 + VEC3_BYTES as u64;
-    if span > isize::MAX as u64 || (ptr as u64).checked_add(span).is_none() {
-        return Err(Failure::new(
-            SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
-            format!("{name}: {count} elements of stride {stride_bytes} do not fit in memory"),
-        ));
-    }
+    check_span(ptr, count, stride_bytes, VEC3_BYTES, name)?;
     Ok(ptr as *const u8)
 }
 
@@ -42,15 +36,6 @@ pub(crate) fn strided(
 pub(crate) unsafe fn read_at(base: *const u8, stride: u32, k: usize) -> Vec3 {
     // SAFETY: within the span checked by `strided`; unaligned read, so any stride works.
     unsafe { (base.add(k * stride as usize) as *const SinewVec3).read_unaligned() }.into()
-}
-
-/// Writes element k of a checked strided buffer.
-///
-/// # Safety
-/// `base` came from `strided` for at least k+1 elements that the caller made writable.
-pub(crate) unsafe fn write_at(base: *mut u8, stride: u32, k: usize, v: Vec3) {
-    // SAFETY: within the span checked by `strided`; unaligned write, so any stride works.
-    unsafe { (base.add(k * stride as usize) as *mut SinewVec3).write_unaligned(v.into()) }
 }
 
 /// Adds `count` particles at rest at `positions` (m) with `inverse_masses` (1/kg, 0 =
@@ -82,7 +67,7 @@ pub unsafe extern "C" fn sinew_world_add_particles(
     };
     // SAFETY: `out_first` goes to `answer` unchanged, and this function's safety section
     // promises what `answer` needs: `out_first` is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_add_particles", out_first, "out_first", body) }
+    unsafe { answer(entry!(), out_first, "out_first", body) }
 }
 
 /// Writes the number of particles to `*out_count`.
@@ -94,7 +79,7 @@ pub unsafe extern "C" fn sinew_world_particle_count(
     world: SinewWorld,
     out_count: *mut u32,
 ) -> SinewStatus {
-    let f = "sinew_world_particle_count";
+    let f = entry!();
     // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
     // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
     // uint32_t.
@@ -106,7 +91,7 @@ pub unsafe extern "C" fn sinew_world_particle_count(
 /// # Safety
 /// `out` must point to `(count-1)*stride_bytes + 12` writable bytes.
 unsafe fn read_strided(
-    function: &str,
+    function: Entry,
     world: SinewWorld,
     attribute: Vec3Attribute,
     first: u32,
@@ -115,10 +100,11 @@ unsafe fn read_strided(
     stride_bytes: u32,
 ) -> SinewStatus {
     guard(function, || {
-        let base = strided(out, count, stride_bytes, "out")? as *mut u8;
+        // SAFETY: this function's safety section makes `out` NULL (refused) or writable
+        // for `count` elements `stride_bytes` apart, for this call.
+        let out = unsafe { StridedOut::<SinewVec3>::new(out, count, stride_bytes, "out")? };
         with_world(world, |w| {
-            // SAFETY: k < count, within the span checked by `strided`.
-            let sink = |k, v| unsafe { write_at(base, stride_bytes, k, v) };
+            let sink = |k, v| out.write(k, v);
             Ok(w.read_vec3(attribute, first, count, sink)?)
         })
     })
@@ -129,7 +115,7 @@ unsafe fn read_strided(
 /// # Safety
 /// `values` must point to `(count-1)*stride_bytes + 12` readable bytes.
 unsafe fn write_strided(
-    function: &str,
+    function: Entry,
     world: SinewWorld,
     attribute: Vec3Attribute,
     first: u32,
@@ -164,7 +150,7 @@ pub unsafe extern "C" fn sinew_world_read_positions(
     out: *mut c_void,
     stride_bytes: u32,
 ) -> SinewStatus {
-    let f = "sinew_world_read_positions";
+    let f = entry!();
     // SAFETY: the pointers go to `read_strided` unchanged, and this function's safety section
     // promises what `read_strided` needs: `out` is NULL (refused) or holds
     // `(count-1)*stride_bytes + 12` writable bytes.
@@ -194,7 +180,7 @@ pub unsafe extern "C" fn sinew_world_write_positions(
     positions: *const c_void,
     stride_bytes: u32,
 ) -> SinewStatus {
-    let f = "sinew_world_write_positions";
+    let f = entry!();
     // SAFETY: the pointers go to `write_strided` unchanged, and this function's safety section
     // promises what `write_strided` needs: the input is NULL (refused) or holds
     // `(count-1)*stride_bytes + 12` readable bytes.
@@ -223,7 +209,7 @@ pub unsafe extern "C" fn sinew_world_read_velocities(
     out: *mut c_void,
     stride_bytes: u32,
 ) -> SinewStatus {
-    let f = "sinew_world_read_velocities";
+    let f = entry!();
     // SAFETY: the pointers go to `read_strided` unchanged, and this function's safety section
     // promises what `read_strided` needs: `out` is NULL (refused) or holds
     // `(count-1)*stride_bytes + 12` writable bytes.
@@ -253,7 +239,7 @@ pub unsafe extern "C" fn sinew_world_write_velocities(
     velocities: *const c_void,
     stride_bytes: u32,
 ) -> SinewStatus {
-    let f = "sinew_world_write_velocities";
+    let f = entry!();
     // SAFETY: the pointers go to `write_strided` unchanged, and this function's safety section
     // promises what `write_strided` needs: the input is NULL (refused) or holds
     // `(count-1)*stride_bytes + 12` readable bytes.
@@ -283,7 +269,7 @@ pub unsafe extern "C" fn sinew_world_set_inverse_masses(
     count: u32,
     inverse_masses: *const f32,
 ) -> SinewStatus {
-    guard("sinew_world_set_inverse_masses", || {
+    guard(entry!(), || {
         // SAFETY: the caller promises `count` readable floats.
         let w = unsafe { slice_from(inverse_masses, count as usize, "inverse_masses")? };
         with_world(world, |world| Ok(world.set_inverse_masses(first, w)?))

@@ -58,7 +58,7 @@ pub unsafe extern "C" fn sinew_body_set_skin_weights(
     weights: *const SinewSkinWeights,
     count: u32,
 ) -> SinewStatus {
-    guard("sinew_body_set_skin_weights", || {
+    guard(entry!(), || {
         // SAFETY: the caller promises `count` readable elements; `slice_from` checks
         // non-null, alignment and the batch limit first.
         let w = unsafe { slice_from(weights, count as usize, "weights")? };
@@ -88,7 +88,7 @@ pub unsafe extern "C" fn sinew_body_set_skin_targets(
     normal_stride: u32,
     count: u32,
 ) -> SinewStatus {
-    guard("sinew_body_set_skin_targets", || {
+    guard(entry!(), || {
         let p = strided(positions, count, position_stride, "positions")?;
         let n: FfiResult<Option<*const u8>> = if normals.is_null() {
             Ok(None)
@@ -123,7 +123,7 @@ pub unsafe extern "C" fn sinew_body_set_skin_root(
     linear_inertia: f32,
     angular_inertia: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_skin_root", || {
+    guard(entry!(), || {
         // SAFETY: `root` goes to `transform` unchanged; this function's safety section
         // promises NULL (refused) or one readable SinewTransform.
         let t = unsafe { super::attachments::transform(root)? };
@@ -138,7 +138,7 @@ pub unsafe extern "C" fn sinew_body_set_skin_root(
 /// no inertia from it). Needs weights and targets.
 #[no_mangle]
 pub extern "C" fn sinew_body_teleport_to_skin(world: SinewWorld, body: SinewBody) -> SinewStatus {
-    guard("sinew_body_teleport_to_skin", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.teleport_to_skin(BodyId(body.id))?))
     })
 }

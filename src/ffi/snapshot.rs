@@ -40,7 +40,7 @@ pub unsafe extern "C" fn sinew_world_snapshot_size(
 ) -> SinewStatus {
     let body = || with_world(world, |w| Ok(w.snapshot_size() as u64));
     // SAFETY: `out_size` is passed on with this function's safety section.
-    unsafe { answer("sinew_world_snapshot_size", out_size, "out_size", body) }
+    unsafe { answer(entry!(), out_size, "out_size", body) }
 }
 
 /// Saves the whole simulation state of `world` into `buffer` (`capacity` bytes, at
@@ -71,14 +71,7 @@ pub unsafe extern "C" fn sinew_world_save_snapshot(
         with_world(world, |w| Ok(w.save_snapshot(out)? as u64))
     };
     // SAFETY: `out_written` is passed on with this function's safety section.
-    unsafe {
-        answer(
-            "sinew_world_save_snapshot",
-            out_written,
-            "out_written",
-            body,
-        )
-    }
+    unsafe { answer(entry!(), out_written, "out_written", body) }
 }
 
 /// Replaces the simulation state of `world` by the snapshot in `data` (`size` bytes).
@@ -95,7 +88,7 @@ pub unsafe extern "C" fn sinew_world_restore_snapshot(
     data: *const u8,
     size: u64,
 ) -> SinewStatus {
-    guard("sinew_world_restore_snapshot", || {
+    guard(entry!(), || {
         // SAFETY: `data` and `size` are passed on with this function's safety section.
         let b = unsafe { bytes(data, size, "data")? };
         with_world(world, |w| Ok(w.restore_snapshot(b)?))
@@ -127,14 +120,7 @@ pub unsafe extern "C" fn sinew_world_create_from_snapshot(
         })
     };
     // SAFETY: `out_world` is passed on with this function's safety section.
-    unsafe {
-        answer(
-            "sinew_world_create_from_snapshot",
-            out_world,
-            "out_world",
-            body,
-        )
-    }
+    unsafe { answer(entry!(), out_world, "out_world", body) }
 }
 
 /// Writes a 64-bit hash of the simulation state of `world` to `out_hash`: equal
@@ -150,5 +136,5 @@ pub unsafe extern "C" fn sinew_world_state_hash(
 ) -> SinewStatus {
     let body = || with_world(world, |w| Ok(w.state_hash()));
     // SAFETY: `out_hash` is passed on with this function's safety section.
-    unsafe { answer("sinew_world_state_hash", out_hash, "out_hash", body) }
+    unsafe { answer(entry!(), out_hash, "out_hash", body) }
 }

@@ -101,7 +101,7 @@ pub unsafe extern "C" fn sinew_world_set_task_system(
     world: SinewWorld,
     tasks: *const SinewTaskSystem,
 ) -> SinewStatus {
-    guard("sinew_world_set_task_system", || {
+    guard(entry!(), || {
         let system = if tasks.is_null() {
             None
         } else {

@@ -44,7 +44,7 @@ pub extern "C" fn sinew_body_set_tear_threshold(
     threshold: f32,
     reserve: u32,
 ) -> SinewStatus {
-    guard("sinew_body_set_tear_threshold", || {
+    guard(entry!(), || {
         with_world(world, |w| {
             Ok(w.set_cloth_tear_threshold(BodyId(body.id), threshold, reserve)?)
         })
@@ -74,7 +74,7 @@ pub unsafe extern "C" fn sinew_cloth_tear_status(
     };
     // SAFETY: `out_status` goes to `answer` unchanged; this function's safety section
     // promises what `answer` needs: NULL (refused) or writable for one value.
-    unsafe { answer("sinew_cloth_tear_status", out_status, "out_status", query) }
+    unsafe { answer(entry!(), out_status, "out_status", query) }
 }
 
 /// Writes the cloth's topology version to `*out_version`: 0 until its first split,
@@ -91,14 +91,7 @@ pub unsafe extern "C" fn sinew_cloth_topology_version(
 ) -> SinewStatus {
     let query = || with_world(world, |w| Ok(w.cloth_topology_version(BodyId(body.id))?));
     // SAFETY: as in sinew_cloth_tear_status.
-    unsafe {
-        answer(
-            "sinew_cloth_topology_version",
-            out_version,
-            "out_version",
-            query,
-        )
-    }
+    unsafe { answer(entry!(), out_version, "out_version", query) }
 }
 
 /// Writes the cloth's number of render vertices (its particles, then the spares its
@@ -114,7 +107,7 @@ pub unsafe extern "C" fn sinew_cloth_topology_counts(
     out_vertex_count: *mut u32,
     out_triangle_count: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_cloth_topology_counts", || {
+    guard(entry!(), || {
         non_null(out_vertex_count, "out_vertex_count")?;
         non_null(out_triangle_count, "out_triangle_count")?;
         let (v, t) = with_world(world, |w| Ok(w.cloth_topology_counts(BodyId(body.id))?))?;
@@ -153,7 +146,7 @@ pub unsafe extern "C" fn sinew_cloth_read_topology(
     out_vertex_sources: *mut u32,
     vertex_capacity: u32,
 ) -> SinewStatus {
-    guard("sinew_cloth_read_topology", || {
+    guard(entry!(), || {
         non_null(out_triangles, "out_triangles")?;
         non_null(out_vertex_particles, "out_vertex_particles")?;
         with_world(world, |w| {

@@ -161,7 +161,7 @@ pub extern "C" fn sinew_wind_desc_default() -> SinewWindDesc {
 #[no_mangle]
 pub unsafe extern "C" fn sinew_wind_desc_init(out: *mut SinewWindDesc) -> SinewStatus {
     // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
-    unsafe { init_desc("sinew_wind_desc_init", out, sinew_wind_desc_default()) }
+    unsafe { init_desc(entry!(), out, sinew_wind_desc_default()) }
 }
 
 /// A wind zone desc with every field at its default.
@@ -195,13 +195,7 @@ pub extern "C" fn sinew_wind_zone_desc_default() -> SinewWindZoneDesc {
 #[no_mangle]
 pub unsafe extern "C" fn sinew_wind_zone_desc_init(out: *mut SinewWindZoneDesc) -> SinewStatus {
     // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
-    unsafe {
-        init_desc(
-            "sinew_wind_zone_desc_init",
-            out,
-            sinew_wind_zone_desc_default(),
-        )
-    }
+    unsafe { init_desc(entry!(), out, sinew_wind_zone_desc_default()) }
 }
 
 /// Sets the world's air density, uniform wind and turbulence; next step on. Call it
@@ -214,7 +208,7 @@ pub unsafe extern "C" fn sinew_world_set_wind(
     world: SinewWorld,
     desc: *const SinewWindDesc,
 ) -> SinewStatus {
-    guard("sinew_world_set_wind", || {
+    guard(entry!(), || {
         // SAFETY: `desc` goes to `wind_desc` unchanged; this function's safety section
         // promises what it needs.
         let d = unsafe { wind_desc(desc)? };
@@ -241,7 +235,7 @@ pub unsafe extern "C" fn sinew_world_add_wind_zone(
     };
     // SAFETY: `out_zone` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_add_wind_zone", out_zone, "out_zone", body) }
+    unsafe { answer(entry!(), out_zone, "out_zone", body) }
 }
 
 /// Replaces the settings of wind zone `zone` (move it, change its strength...); next
@@ -255,7 +249,7 @@ pub unsafe extern "C" fn sinew_world_set_wind_zone(
     zone: u32,
     desc: *const SinewWindZoneDesc,
 ) -> SinewStatus {
-    guard("sinew_world_set_wind_zone", || {
+    guard(entry!(), || {
         // SAFETY: `desc` goes to `zone_desc` unchanged; this function's safety section
         // promises what it needs.
         let d = unsafe { zone_desc(desc)? };
@@ -266,7 +260,7 @@ pub unsafe extern "C" fn sinew_world_set_wind_zone(
 /// Removes wind zone `zone` (its id is not reused).
 #[no_mangle]
 pub extern "C" fn sinew_world_remove_wind_zone(world: SinewWorld, zone: u32) -> SinewStatus {
-    guard("sinew_world_remove_wind_zone", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.remove_wind_zone(zone)?))
     })
 }
@@ -291,7 +285,7 @@ pub unsafe extern "C" fn sinew_world_wind_at(
     };
     // SAFETY: `out_velocity` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
-    unsafe { answer("sinew_world_wind_at", out_velocity, "out_velocity", body) }
+    unsafe { answer(entry!(), out_velocity, "out_velocity", body) }
 }
 
 /// Sets a cloth's or rope's drag and lift coefficients (dimensionless, in [0, 10]; both
@@ -304,7 +298,7 @@ pub extern "C" fn sinew_body_set_aerodynamics(
     drag: f32,
     lift: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_aerodynamics", || {
+    guard(entry!(), || {
         with_world(world, |w| {
             Ok(w.set_body_aerodynamics(BodyId(body.id), drag, lift)?)
         })

@@ -158,7 +158,7 @@ pub extern "C" fn sinew_world_desc_default() -> SinewWorldDesc {
 /// `out_desc` must be NULL or point to writable memory for one SinewWorldDesc.
 #[no_mangle]
 pub unsafe extern "C" fn sinew_world_desc_init(out_desc: *mut SinewWorldDesc) -> SinewStatus {
-    guard("sinew_world_desc_init", || {
+    guard(entry!(), || {
         non_null(out_desc, "out_desc")?;
         // SAFETY: `out_desc` is non-null (checked by `non_null` above) and, by this function's
         // safety section, points to writable memory for one value; `write_unaligned` needs no
@@ -178,7 +178,7 @@ pub unsafe extern "C" fn sinew_world_create(
     desc: *const SinewWorldDesc,
     out_world: *mut SinewWorld,
 ) -> SinewStatus {
-    guard("sinew_world_create", || {
+    guard(entry!(), || {
         non_null(desc, "desc")?;
         non_null(out_world, "out_world")?;
         // SAFETY: `desc` is non-null (checked by `non_null` above) and, by this function's
@@ -218,7 +218,7 @@ pub unsafe extern "C" fn sinew_world_create(
 /// SINEW_ERROR_INVALID_HANDLE. Never blocks on a running step.
 #[no_mangle]
 pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
-    guard("sinew_world_destroy", || {
+    guard(entry!(), || {
         let w = handles::remove(&WORLDS, "world", world.id)?;
         drop(w);
         Ok(())
@@ -234,7 +234,5 @@ pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
 /// the longest waiter, so a thread calling in a loop cannot starve the stepper.
 #[no_mangle]
 pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewStatus {
-    guard("sinew_world_step", || {
-        with_world(world, |w| Ok(w.step(dt)?))
-    })
+    guard(entry!(), || with_world(world, |w| Ok(w.step(dt)?)))
 }

@@ -45,11 +45,12 @@
 //! `recycle_oldest` they replace the oldest live particles (largest age, then lowest
 //! index), found by one selection over the live particles in the fluid's scratch.
 
-use super::{Emitter, EmitterDesc, EmitterShape, Fluid, FluidDesc, FluidSet, KillVolume, Slot};
+use super::{Emitter, EmitterDesc, EmitterShape, Fluid, FluidDesc, FluidSet, KillVolume};
 use super::{EmitterId, FluidId, KillVolumeDesc, KillVolumeId};
 use crate::error::{try_with_capacity, Error, ErrorKind, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::{CollisionFilter, Particles};
+use crate::slots::{Key, LowestFirst, SlotMap};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use glam::Quat;
@@ -70,19 +71,6 @@ pub const MAX_NOZZLE_SPACINGS: f32 = 256.0;
 /// Largest number of cells per axis of a box emitter (coarser cells beyond).
 const MAX_BOX_CELLS: u64 = 1 << 20;
 
-/// `(generation << 32) | (slot + 1)`.
-fn encode(slot: usize, generation: u32) -> u64 {
-    ((generation as u64) << 32) | (slot as u64 + 1)
-}
-
-/// The slot and generation of an id (the slot wraps to `usize::MAX` for a null id).
-fn decode(id: u64) -> (usize, u32) {
-    (
-        ((id & 0xffff_ffff) as usize).wrapping_sub(1),
-        (id >> 32) as u32,
-    )
-}
-
 fn invalid_handle(what: &str, id: u64) -> Error {
     Error::new(
         ErrorKind::InvalidHandle,
@@ -94,46 +82,20 @@ fn invalid_handle(what: &str, id: u64) -> Error {
     )
 }
 
-/// The slot of `id` in a generation-checked table.
-fn slot_in<T>(slots: &[Slot<T>], id: u64, what: &str) -> Result<usize> {
-    let (slot, generation) = decode(id);
-    match slots.get(slot) {
-        Some(s) if s.item.is_some() && s.generation == generation => Ok(slot),
-        _ => Err(invalid_handle(what, id)),
+/// The key of a live item of a fluid table (fluids, emitters, kill volumes), or
+/// INVALID_HANDLE naming `what`.
+fn key_in<T>(slots: &SlotMap<T, LowestFirst>, id: u64, what: &str) -> Result<Key> {
+    let key = Key::from_id(id);
+    match slots.get(key) {
+        Some(_) => Ok(key),
+        None => Err(invalid_handle(what, id)),
     }
 }
 
-/// Puts `item` into the first free slot of `slots` (room reserved by the caller when
-/// none is free) and returns its id.
-fn insert<T>(slots: &mut Vec<Slot<T>>, item: T) -> u64 {
-    match slots.iter().position(|s| s.item.is_none()) {
-        Some(k) => {
-            slots[k].item = Some(item);
-            encode(k, slots[k].generation)
-        }
-        None => {
-            slots.push(Slot {
-                generation: 0,
-                item: Some(item),
-            });
-            encode(slots.len() - 1, 0)
-        }
-    }
-}
-
-/// Empties slot `k` and bumps its generation.
-fn vacate<T>(slots: &mut [Slot<T>], k: usize) -> Option<T> {
-    let s = &mut slots[k];
-    s.generation = s.generation.wrapping_add(1);
-    s.item.take()
-}
-
-/// Room for one more item in `slots` (outside any step).
-fn reserve_slot<T>(slots: &mut Vec<Slot<T>>, what: &str) -> Result<()> {
-    if slots.iter().all(|s| s.item.is_some()) {
-        crate::error::try_reserve(slots, 1, what)?;
-    }
-    Ok(())
+/// Room for one more item in a fluid table (outside any step).
+fn reserve_slot<T>(slots: &mut SlotMap<T, LowestFirst>, what: &str) -> Result<()> {
+    let full = || Error::out_of_range(format!("too many {what}"));
+    slots.reserve(usize::MAX, full, what)
 }
 
 /// Parks particle `i` as a dead fluid slot where it is.
@@ -188,7 +150,6 @@ impl Fluid {
         let (mass, volume) = Self::mass_and_volume(&desc, planar);
         Ok(Fluid {
             desc,
-            generation: 0,
             first,
             count: 0,
             mass,
@@ -571,72 +532,51 @@ impl Emitter {
 impl FluidSet {
     /// The slot of a live fluid.
     pub(crate) fn fluid_slot(&self, id: FluidId) -> Result<usize> {
-        let (slot, generation) = decode(id.0);
-        match self.fluids.get(slot) {
-            Some(Some(f)) if f.generation == generation => Ok(slot),
-            _ => Err(invalid_handle("fluid", id.0)),
-        }
+        Ok(key_in(&self.fluids, id.0, "fluid")?.slot as usize)
     }
 
     /// A live fluid.
     pub(crate) fn fluid(&self, id: FluidId) -> Result<&Fluid> {
         let k = self.fluid_slot(id)?;
-        Ok(self.fluids[k].as_ref().expect("a live slot"))
+        Ok(self.fluids.items()[k].as_ref().expect("a live slot"))
     }
 
     /// A live fluid, mutable.
     pub(crate) fn fluid_mut(&mut self, id: FluidId) -> Result<&mut Fluid> {
         let k = self.fluid_slot(id)?;
-        Ok(self.fluids[k].as_mut().expect("a live slot"))
+        Ok(self.fluids.items_mut()[k].as_mut().expect("a live slot"))
     }
 
     /// Room for one more fluid (outside any step).
     pub(crate) fn reserve_fluid(&mut self) -> Result<()> {
-        if self.fluids.iter().all(Option::is_some) {
-            crate::error::try_reserve(&mut self.fluids, 1, "fluids")?;
-            crate::error::try_reserve(&mut self.generations, 1, "fluids")?;
-        }
-        Ok(())
+        reserve_slot(&mut self.fluids, "fluids")
     }
 
     /// Adds a fluid into the first free slot (room reserved by [`Self::reserve_fluid`]).
-    pub(crate) fn insert_fluid(&mut self, mut fluid: Fluid) -> FluidId {
-        let slot = match self.fluids.iter().position(Option::is_none) {
-            Some(k) => k,
-            None => {
-                self.fluids.push(None);
-                self.generations.push(0);
-                self.fluids.len() - 1
-            }
-        };
-        fluid.generation = self.generations[slot];
-        self.fluids[slot] = Some(fluid);
-        FluidId(encode(slot, self.generations[slot]))
+    pub(crate) fn insert_fluid(&mut self, fluid: Fluid) -> FluidId {
+        FluidId(self.fluids.insert(fluid).to_id())
     }
 
     /// Removes a fluid: its particles are parked for good, its emitters and kill
     /// volumes go, its slot's generation moves on.
     pub(crate) fn remove_fluid(&mut self, id: FluidId, p: &mut Particles) -> Result<()> {
         let slot = self.fluid_slot(id)?;
-        let mut f = self.fluids[slot].take().expect("a live slot");
+        let mut f = self.fluids.vacate(slot).expect("a live slot");
         f.clear(p);
-        self.generations[slot] = self.generations[slot].wrapping_add(1);
-        for k in 0..self.emitters.len() {
-            if self.emitters[k]
-                .item
+        for k in 0..self.emitters.slot_count() {
+            if self.emitters.items()[k]
                 .as_ref()
                 .is_some_and(|e| e.fluid == slot as u32)
             {
-                vacate(&mut self.emitters, k);
+                self.emitters.vacate(k);
             }
         }
-        for k in 0..self.kill_volumes.len() {
-            if self.kill_volumes[k]
-                .item
+        for k in 0..self.kill_volumes.slot_count() {
+            if self.kill_volumes.items()[k]
                 .as_ref()
                 .is_some_and(|v| v.fluid == slot as u32)
             {
-                vacate(&mut self.kill_volumes, k);
+                self.kill_volumes.vacate(k);
             }
         }
         Ok(())
@@ -654,18 +594,18 @@ impl FluidSet {
             sequence: 0,
             rows,
         };
-        Ok(EmitterId(insert(&mut self.emitters, e)))
+        Ok(EmitterId(self.emitters.insert(e).to_id()))
     }
 
     /// Moves or retunes an emitter (its carry and sequence stay).
     pub(crate) fn set_emitter(&mut self, id: EmitterId, desc: &EmitterDesc) -> Result<()> {
-        let k = slot_in(&self.emitters, id.0, "emitter")?;
-        let e = self.emitters[k].item.as_ref().expect("a live slot");
-        let fluid = self.fluids[e.fluid as usize]
+        let k = key_in(&self.emitters, id.0, "emitter")?;
+        let e = self.emitters.get(k).expect("a live slot");
+        let fluid = self.fluids.items()[e.fluid as usize]
             .as_ref()
             .expect("an emitter's fluid is live");
         let (desc, rows) = check_emitter(desc, &fluid.desc)?;
-        let e = self.emitters[k].item.as_mut().expect("a live slot");
+        let e = self.emitters.get_mut(k).expect("a live slot");
         e.desc = desc;
         e.rows = rows;
         Ok(())
@@ -673,8 +613,8 @@ impl FluidSet {
 
     /// Removes an emitter.
     pub(crate) fn remove_emitter(&mut self, id: EmitterId) -> Result<()> {
-        let k = slot_in(&self.emitters, id.0, "emitter")?;
-        vacate(&mut self.emitters, k);
+        let k = key_in(&self.emitters, id.0, "emitter")?;
+        self.emitters.remove(k);
         Ok(())
     }
 
@@ -691,13 +631,13 @@ impl FluidSet {
             desc,
             fluid: slot as u32,
         };
-        Ok(KillVolumeId(insert(&mut self.kill_volumes, v)))
+        Ok(KillVolumeId(self.kill_volumes.insert(v).to_id()))
     }
 
     /// Removes a kill volume.
     pub(crate) fn remove_kill_volume(&mut self, id: KillVolumeId) -> Result<()> {
-        let k = slot_in(&self.kill_volumes, id.0, "kill volume")?;
-        vacate(&mut self.kill_volumes, k);
+        let k = key_in(&self.kill_volumes, id.0, "kill volume")?;
+        self.kill_volumes.remove(k);
         Ok(())
     }
 
@@ -706,11 +646,8 @@ impl FluidSet {
         let FluidSet {
             fluids, emitters, ..
         } = self;
-        for slot in emitters.iter_mut() {
-            let Some(e) = slot.item.as_mut() else {
-                continue;
-            };
-            if let Some(Some(f)) = fluids.get_mut(e.fluid as usize) {
+        for e in emitters.iter_mut() {
+            if let Some(Some(f)) = fluids.items_mut().get_mut(e.fluid as usize) {
                 e.emit(f, p, planar, gravity, dt);
             }
         }
@@ -724,7 +661,7 @@ impl FluidSet {
             kill_volumes,
             ..
         } = self;
-        for (slot, f) in fluids.iter_mut().enumerate() {
+        for (slot, f) in fluids.items_mut().iter_mut().enumerate() {
             let Some(f) = f else {
                 continue;
             };
@@ -734,8 +671,7 @@ impl FluidSet {
             for a in &mut f.age[..f.count as usize] {
                 *a += dt;
             }
-            let mine =
-                |v: &&Slot<KillVolume>| v.item.as_ref().is_some_and(|v| v.fluid == slot as u32);
+            let mine = |v: &&KillVolume| v.fluid == slot as u32;
             let killing = kill_volumes.iter().any(|v| mine(&v));
             let life = f.desc.lifetime;
             if life <= 0.0 && !killing {
@@ -747,10 +683,7 @@ impl FluidSet {
                 let dies = old || {
                     killing && {
                         let x = p.position((f.first + k) as usize);
-                        kill_volumes
-                            .iter()
-                            .filter(mine)
-                            .any(|v| v.item.as_ref().is_some_and(|v| v.desc.contains(x)))
+                        kill_volumes.iter().filter(mine).any(|v| v.desc.contains(x))
                     }
                 };
                 if dies {
@@ -765,7 +698,7 @@ impl FluidSet {
     /// Every fluid's mass and volume for a 3D or planar world, and its live
     /// particles' inverse masses (when the world switches dimension).
     pub(crate) fn set_planar(&mut self, p: &mut Particles, planar: bool) {
-        for f in self.fluids.iter_mut().flatten() {
+        for f in self.fluids.iter_mut() {
             let desc = f.desc;
             f.retune(p, desc, planar);
         }
@@ -883,36 +816,21 @@ impl FluidSet {
     /// emitters (settings, fluid, carry, sequence) and the kill volumes, each table with
     /// its slot generations.
     pub(crate) fn save_fluids(&self, w: &mut Writer<'_>) {
-        w.put_len(self.fluids.len());
-        for (f, &generation) in self.fluids.iter().zip(&self.generations) {
-            w.put(generation);
-            w.put(f.is_some());
-            if let Some(f) = f {
-                put_fluid_desc(w, &f.desc);
-                w.put((f.first, f.count, f.mass, f.volume));
-                w.put_block_raw(&f.age);
-                w.put_block_raw(&f.density_ratio);
-                w.put((f.emitted, (f.removed, f.refused)));
-            }
-        }
-        w.put_len(self.emitters.len());
-        for s in &self.emitters {
-            w.put(s.generation);
-            w.put(s.item.is_some());
-            if let Some(e) = &s.item {
-                put_emitter_desc(w, &e.desc);
-                w.put((e.fluid, (e.carry, e.sequence)));
-            }
-        }
-        w.put_len(self.kill_volumes.len());
-        for s in &self.kill_volumes {
-            w.put(s.generation);
-            w.put(s.item.is_some());
-            if let Some(v) = &s.item {
-                put_kill_desc(w, &v.desc);
-                w.put(v.fluid);
-            }
-        }
+        self.fluids.save_interleaved(w, |w, f| {
+            put_fluid_desc(w, &f.desc);
+            w.put((f.first, f.count, f.mass, f.volume));
+            w.put_block_raw(&f.age);
+            w.put_block_raw(&f.density_ratio);
+            w.put((f.emitted, (f.removed, f.refused)));
+        });
+        self.emitters.save_interleaved(w, |w, e| {
+            put_emitter_desc(w, &e.desc);
+            w.put((e.fluid, (e.carry, e.sequence)));
+        });
+        self.kill_volumes.save_interleaved(w, |w, v| {
+            put_kill_desc(w, &v.desc);
+            w.put(v.fluid);
+        });
     }
 
     /// Snapshot: reads what [`Self::save_fluids`] wrote, checking every setting as the
@@ -921,16 +839,7 @@ impl FluidSet {
     /// fluid.
     pub(crate) fn load_fluids(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
         let n = cx.hot.len();
-        let slots = r.get_count(5, "fluid slots")?;
-        let mut fluids = try_with_capacity::<Option<Fluid>>(slots, "fluids")?;
-        let mut generations = try_with_capacity(slots, "fluids")?;
-        for slot in 0..slots {
-            let generation: u32 = r.get()?;
-            generations.push(generation);
-            if !r.get::<bool>()? {
-                fluids.push(None);
-                continue;
-            }
+        let fluid = |r: &mut Reader<'_>, slot: usize, _generation: u32| -> Result<Fluid> {
             let desc = get_fluid_desc(r)?;
             let what = format!("fluid {slot}");
             desc.validate()
@@ -947,7 +856,7 @@ impl FluidSet {
                 format!("{what} has mass {mass} and volume {volume}")
             })?;
             let mut f = Fluid::new(desc, first, false)?;
-            (f.generation, f.count, f.mass, f.volume) = (generation, count, mass, volume);
+            (f.count, f.mass, f.volume) = (count, mass, volume);
             f.age = r.get_block_raw(cap as usize)?;
             f.density_ratio = r.get_block_raw(cap as usize)?;
             for (k, (&a, &d)) in f.age.iter().zip(&f.density_ratio).enumerate() {
@@ -957,12 +866,12 @@ impl FluidSet {
                 )?;
             }
             (f.emitted, (f.removed, f.refused)) = r.get()?;
-            fluids.push(Some(f));
-        }
+            Ok(f)
+        };
+        let fluids = SlotMap::load_interleaved(r, usize::MAX, "fluid slots", "fluid", fluid)?;
         // No two fluids share a particle.
         let mut ranges: Vec<(u32, u32)> = fluids
             .iter()
-            .flatten()
             .map(|f| (f.first, f.first + f.capacity()))
             .collect();
         ranges.sort_unstable();
@@ -974,53 +883,41 @@ impl FluidSet {
                 )
             })?;
         }
-        let live = |k: u32| matches!(fluids.get(k as usize), Some(Some(_)));
-        let count = r.get_count(5, "emitters")?;
-        let mut emitters = try_with_capacity(count, "emitters")?;
-        for k in 0..count {
-            let generation = r.get()?;
-            let mut item = None;
-            if r.get::<bool>()? {
-                let desc = get_emitter_desc(r)?;
-                let (fluid, (carry, sequence)): (u32, (f64, u64)) = r.get()?;
-                let what = format!("emitter {k}");
-                codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
-                codec::ensure((0.0..=1.0).contains(&carry), || {
-                    format!("{what} carries {carry} particles")
-                })?;
-                let fdesc = &fluids[fluid as usize].as_ref().expect("live").desc;
-                let (checked, rows) = match check_emitter(&desc, fdesc) {
-                    Ok((c, rows)) => (Ok(c), rows),
-                    Err(e) => (Err(e), Vec::new()),
-                };
-                same(checked, &desc, &what)?;
-                item = Some(Emitter {
-                    desc,
-                    fluid,
-                    carry,
-                    sequence,
-                    rows,
-                });
-            }
-            emitters.push(Slot { generation, item });
-        }
-        let count = r.get_count(5, "kill volumes")?;
-        let mut kill_volumes = try_with_capacity(count, "kill volumes")?;
-        for k in 0..count {
-            let generation = r.get()?;
-            let mut item = None;
-            if r.get::<bool>()? {
-                let desc = get_kill_desc(r)?;
-                let fluid: u32 = r.get()?;
-                let what = format!("kill volume {k}");
-                codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
-                same(desc.validated(), &desc, &what)?;
-                item = Some(KillVolume { desc, fluid });
-            }
-            kill_volumes.push(Slot { generation, item });
-        }
+        let live = |k: u32| matches!(fluids.items().get(k as usize), Some(Some(_)));
+        let emitter = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<Emitter> {
+            let desc = get_emitter_desc(r)?;
+            let (fluid, (carry, sequence)): (u32, (f64, u64)) = r.get()?;
+            let what = format!("emitter {k}");
+            codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
+            codec::ensure((0.0..=1.0).contains(&carry), || {
+                format!("{what} carries {carry} particles")
+            })?;
+            let fdesc = &fluids.items()[fluid as usize].as_ref().expect("live").desc;
+            let (checked, rows) = match check_emitter(&desc, fdesc) {
+                Ok((c, rows)) => (Ok(c), rows),
+                Err(e) => (Err(e), Vec::new()),
+            };
+            same(checked, &desc, &what)?;
+            Ok(Emitter {
+                desc,
+                fluid,
+                carry,
+                sequence,
+                rows,
+            })
+        };
+        let emitters = SlotMap::load_interleaved(r, usize::MAX, "emitters", "emitter", emitter)?;
+        let kill = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<KillVolume> {
+            let desc = get_kill_desc(r)?;
+            let fluid: u32 = r.get()?;
+            let what = format!("kill volume {k}");
+            codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
+            same(desc.validated(), &desc, &what)?;
+            Ok(KillVolume { desc, fluid })
+        };
+        let kill_volumes =
+            SlotMap::load_interleaved(r, usize::MAX, "kill volumes", "kill volume", kill)?;
         self.fluids = fluids;
-        self.generations = generations;
         self.emitters = emitters;
         self.kill_volumes = kill_volumes;
         Ok(())
@@ -1098,7 +995,13 @@ mod tests {
             f.age[2] = 0.5;
             set.insert_fluid(f);
         }
-        let id = FluidId(encode(1, 0));
+        let id = FluidId(
+            Key {
+                slot: 1,
+                generation: 0,
+            }
+            .to_id(),
+        );
         set.add_emitter(id, &EmitterDesc::default()).unwrap();
         set.add_kill_volume(
             id,
@@ -1109,37 +1012,38 @@ mod tests {
         )
         .unwrap();
         let back = round_trip(&set, 20).unwrap();
-        assert_eq!(back.fluids.len(), 2);
-        let f = back.fluids[1].as_ref().unwrap();
+        assert_eq!(back.fluids.slot_count(), 2);
+        let f = back.fluids.items()[1].as_ref().unwrap();
         assert_eq!((f.first, f.count, f.age[2]), (10, 4, 0.5));
         assert_eq!(
-            back.emitters[0].item.as_ref().unwrap().rows,
+            back.emitters.items()[0].as_ref().unwrap().rows,
             vec![0, 1, 4, 9, 12, 13]
         );
         // Fewer particles than the second fluid's range.
         let e = round_trip(&set, 19).err().unwrap();
         assert!(e.message.contains("fluid 1"), "{}", e.message);
         // A count past the capacity, a carry outside [0, 1], overlapping ranges.
-        set.fluids[1].as_mut().unwrap().count = 11;
+        set.fluids.items_mut()[1].as_mut().unwrap().count = 11;
         assert!(round_trip(&set, 20).is_err());
-        set.fluids[1].as_mut().unwrap().count = 4;
-        set.emitters[0].item.as_mut().unwrap().carry = 2.0;
+        set.fluids.items_mut()[1].as_mut().unwrap().count = 4;
+        set.emitters.items_mut()[0].as_mut().unwrap().carry = 2.0;
         assert!(round_trip(&set, 20).is_err());
-        set.emitters[0].item.as_mut().unwrap().carry = 0.5;
-        set.fluids[1].as_mut().unwrap().first = 5;
+        set.emitters.items_mut()[0].as_mut().unwrap().carry = 0.5;
+        set.fluids.items_mut()[1].as_mut().unwrap().first = 5;
         let e = round_trip(&set, 20).err().unwrap();
         assert!(e.message.contains("overlap"), "{}", e.message);
-        set.fluids[1].as_mut().unwrap().first = 10;
+        set.fluids.items_mut()[1].as_mut().unwrap().first = 10;
         // An emitter of a removed fluid.
-        set.fluids[1] = None;
+        set.fluids.items_mut()[1] = None;
         assert!(round_trip(&set, 20).is_err());
     }
 
     #[test]
     fn ids_name_their_slot_and_generation() {
-        for (slot, generation) in [(0usize, 0u32), (5, 7), (123_456, u32::MAX)] {
-            assert_eq!(decode(encode(slot, generation)), (slot, generation));
+        for (slot, generation) in [(0u32, 0u32), (5, 7), (123_456, u32::MAX)] {
+            let key = Key { slot, generation };
+            assert_eq!(Key::from_id(key.to_id()), key);
         }
-        assert_eq!(decode(0).0, usize::MAX);
+        assert_eq!(Key::from_id(0).slot, u32::MAX);
     }
 }

@@ -59,13 +59,12 @@ pub struct FluidStats {
 }
 
 use crate::math::Vec3;
+use crate::slots::{LowestFirst, SlotMap};
 
 /// One fluid's state (owned by [`FluidSet`]). Its particles are
 /// `first..first + capacity`; the live ones are `first..first + count`.
 pub(crate) struct Fluid {
     pub desc: FluidDesc,
-    /// Generation of its slot (ids carry it).
-    pub generation: u32,
     /// First reserved world particle.
     pub first: u32,
     /// Live particles (the first `count` of the reserved ones).
@@ -111,26 +110,17 @@ pub(crate) struct KillVolume {
     pub fluid: u32,
 }
 
-/// A slot of a generation-checked table: removed items leave `None` and bump the
-/// generation, so a stale id never names the next item in the slot.
-pub(crate) struct Slot<T> {
-    pub generation: u32,
-    pub item: Option<T>,
-}
-
 /// Every fluid of a world, its emitters and kill volumes, and the density solver's
 /// scratch: the registry entry of the density constraints (`constraint_sets!`).
 #[derive(Default)]
 pub struct FluidSet {
     /// Fluid slots (None = removed; its particles stay inert, its slot may be reused
     /// with a new generation).
-    pub(crate) fluids: Vec<Option<Fluid>>,
-    /// The generation of each fluid slot (kept when the slot is empty).
-    pub(crate) generations: Vec<u32>,
+    pub(crate) fluids: SlotMap<Fluid, LowestFirst>,
     /// Emitters of every fluid, in emission order (slot order).
-    pub(crate) emitters: Vec<Slot<Emitter>>,
+    pub(crate) emitters: SlotMap<Emitter, LowestFirst>,
     /// Kill volumes of every fluid.
-    pub(crate) kill_volumes: Vec<Slot<KillVolume>>,
+    pub(crate) kill_volumes: SlotMap<KillVolume, LowestFirst>,
     /// The density solver: neighbour grid, λ, corrections (src/fluid/solver.rs).
     pub(crate) solver: solver::DensitySolver,
 }
@@ -140,7 +130,7 @@ pub(crate) mod solver;
 impl FluidSet {
     /// The live fluids.
     pub(crate) fn live(&self) -> impl Iterator<Item = &Fluid> {
-        self.fluids.iter().flatten()
+        self.fluids.iter()
     }
 
     /// The live particles of each fluid with the margin by which the collider contact
@@ -174,11 +164,11 @@ impl crate::constraints::ConstraintSet for FluidSet {
         particles: &mut crate::particles::Particles,
         it: &crate::constraints::Iteration<'_>,
     ) {
-        self.solver.project(&mut self.fluids, particles, it);
+        self.solver.project(self.fluids.items_mut(), particles, it);
     }
 
     fn end_step(&mut self) {
-        self.solver.end_step(&mut self.fluids);
+        self.solver.end_step(self.fluids.items_mut());
     }
 
     fn force(&self, _id: usize, _h: f32) -> f32 {

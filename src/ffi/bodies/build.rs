@@ -3,6 +3,7 @@
 //! arrays before the world changes.
 
 use super::*;
+use crate::ffi::Entry;
 
 /// # Safety
 /// `desc` must be NULL or point to a readable SinewRopeDesc.
@@ -152,7 +153,7 @@ type Adder = Box<dyn FnOnce(&mut World) -> crate::Result<BodyId>>;
 /// # Safety
 /// `out_body` must be NULL or point to one writable SinewBody.
 unsafe fn add_body(
-    function: &str,
+    function: Entry,
     world: SinewWorld,
     out_body: *mut SinewBody,
     add: impl FnOnce() -> FfiResult<Adder>,
@@ -188,7 +189,7 @@ pub unsafe extern "C" fn sinew_world_add_rope(
     // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
     // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
     // SinewBody.
-    unsafe { add_body("sinew_world_add_rope", world, out_body, build) }
+    unsafe { add_body(entry!(), world, out_body, build) }
 }
 
 /// Adds a rope through `point_count` >= 2 points (m), one particle each; the start,
@@ -220,7 +221,7 @@ pub unsafe extern "C" fn sinew_world_add_rope_polyline(
     // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
     // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
     // SinewBody.
-    unsafe { add_body("sinew_world_add_rope_polyline", world, out_body, build) }
+    unsafe { add_body(entry!(), world, out_body, build) }
 }
 
 /// Adds a cloth from a triangle mesh: `vertex_count` vertices (m) with
@@ -274,7 +275,7 @@ pub unsafe extern "C" fn sinew_world_add_cloth_mesh(
     // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
     // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
     // SinewBody.
-    unsafe { add_body("sinew_world_add_cloth_mesh", world, out_body, build) }
+    unsafe { add_body(entry!(), world, out_body, build) }
 }
 
 /// Adds a rectangular grid cloth ((segments_u+1) x (segments_v+1) particles, index
@@ -320,7 +321,7 @@ pub unsafe extern "C" fn sinew_world_add_cloth_grid(
     // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
     // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
     // SinewBody.
-    unsafe { add_body("sinew_world_add_cloth_grid", world, out_body, build) }
+    unsafe { add_body(entry!(), world, out_body, build) }
 }
 
 /// Adds a soft body from a tetrahedral mesh: every tet edge a link, every tet a volume
@@ -388,7 +389,7 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
     // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
     // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
     // SinewBody.
-    unsafe { add_body("sinew_world_add_tet_body", world, out_body, build) }
+    unsafe { add_body(entry!(), world, out_body, build) }
 }
 
 /// Adds a soft body from a closed surface (triangles wound counter-clockwise seen from
@@ -451,5 +452,5 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
     // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
     // promises what `add_body` needs: `out_body` is NULL (refused) or points to one writable
     // SinewBody.
-    unsafe { add_body("sinew_world_add_pressure_body", world, out_body, build) }
+    unsafe { add_body(entry!(), world, out_body, build) }
 }

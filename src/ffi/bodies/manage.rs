@@ -9,7 +9,7 @@ use super::*;
 /// invalid: removing it again gives SINEW_ERROR_INVALID_HANDLE.
 #[no_mangle]
 pub extern "C" fn sinew_world_remove_body(world: SinewWorld, body: SinewBody) -> SinewStatus {
-    guard("sinew_world_remove_body", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.remove_body(BodyId(body.id))?))
     })
 }
@@ -26,14 +26,7 @@ pub unsafe extern "C" fn sinew_world_body_count(
     // SAFETY: the pointers go to `query_u32` unchanged, and this function's safety section
     // promises what `query_u32` needs: `out_count` is NULL (refused) or points to one writable
     // uint32_t.
-    unsafe {
-        query_u32(
-            "sinew_world_body_count",
-            world,
-            out_count,
-            World::body_count,
-        )
-    }
+    unsafe { query_u32(entry!(), world, out_count, World::body_count) }
 }
 
 /// Writes the body's particles (`first..first+count`, world particle indices) to
@@ -48,7 +41,7 @@ pub unsafe extern "C" fn sinew_body_particle_range(
     out_first: *mut u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_body_particle_range", || {
+    guard(entry!(), || {
         non_null(out_first, "out_first")?;
         non_null(out_count, "out_count")?;
         let (first, count) = with_world(world, |w| Ok(w.body_particle_range(BodyId(body.id))?))?;
@@ -73,7 +66,7 @@ pub unsafe extern "C" fn sinew_body_info(
     body: SinewBody,
     out_info: *mut SinewBodyInfo,
 ) -> SinewStatus {
-    guard("sinew_body_info", || {
+    guard(entry!(), || {
         non_null(out_info, "out_info")?;
         let info = with_world(world, |w| {
             let b = w.body(BodyId(body.id))?;
@@ -112,18 +105,14 @@ pub unsafe extern "C" fn sinew_body_read_positions(
     capacity: u32,
     stride_bytes: u32,
 ) -> SinewStatus {
-    guard("sinew_body_read_positions", || {
-        let base = strided(out, capacity, stride_bytes, "out")? as *mut u8;
+    guard(entry!(), || {
+        // SAFETY: this function's safety section makes `out` NULL (refused) or writable
+        // for `capacity` elements `stride_bytes` apart, for this call.
+        let out = unsafe { StridedOut::<SinewVec3>::new(out, capacity, stride_bytes, "out")? };
         with_world(world, |w| {
             let (first, count) = w.body_particle_range(BodyId(body.id))?;
-            if count > capacity {
-                return Err(Failure::new(
-                    SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
-                    format!("capacity {capacity} is below the body's {count} particles"),
-                ));
-            }
-            // SAFETY: k < count <= capacity, within the span checked by `strided`.
-            let sink = |k, v| unsafe { write_at(base, stride_bytes, k, v) };
+            check_capacity(capacity, count, || format!("the body's {count} particles"))?;
+            let sink = |k, v| out.write(k, v);
             Ok(w.read_positions(first, count, sink)?)
         })
     })
@@ -138,7 +127,7 @@ pub extern "C" fn sinew_body_set_compliance(
     which: u32,
     compliance: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_compliance", || {
+    guard(entry!(), || {
         let which = body_constraints(which)?;
         with_world(world, |w| {
             Ok(w.set_body_compliance(BodyId(body.id), which, compliance)?)
@@ -168,7 +157,7 @@ pub unsafe extern "C" fn sinew_body_read_forces(
     capacity: u32,
     out_count: *mut u32,
 ) -> SinewStatus {
-    guard("sinew_body_read_forces", || {
+    guard(entry!(), || {
         non_null(out_count, "out_count")?;
         let which = body_constraints(which)?;
         let n = with_world(world, |w| {
@@ -207,7 +196,7 @@ pub extern "C" fn sinew_body_set_damping(
     body: SinewBody,
     damping: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_damping", || {
+    guard(entry!(), || {
         with_world(world, |w| Ok(w.set_body_damping(BodyId(body.id), damping)?))
     })
 }
@@ -219,7 +208,7 @@ pub extern "C" fn sinew_body_set_pressure(
     body: SinewBody,
     pressure: f32,
 ) -> SinewStatus {
-    guard("sinew_body_set_pressure", || {
+    guard(entry!(), || {
         with_world(world, |w| {
             Ok(w.set_body_pressure(BodyId(body.id), pressure)?)
         })
@@ -237,7 +226,7 @@ pub unsafe extern "C" fn sinew_body_volume(
     body: SinewBody,
     out_volume: *mut f32,
 ) -> SinewStatus {
-    guard("sinew_body_volume", || {
+    guard(entry!(), || {
         non_null(out_volume, "out_volume")?;
         let v = with_world(world, |w| Ok(w.body_volume(BodyId(body.id))?))?;
         // SAFETY: `out_volume` is non-null (checked by `non_null` above) and, by this

@@ -11,11 +11,11 @@
 
 use std::ffi::c_void;
 
-use super::particles::{strided, write_at};
+use super::readback::{check_capacity, StridedOut};
 use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{
     answer, guard, non_null, optional_slice_from, query_u32, slice_from, slice_from_mut, tuples,
-    Failure, FfiResult, SinewStatus,
+    Entry, Failure, FfiResult, SinewStatus,
 };
 use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
 use crate::bodies::rope::RopeDesc;
@@ -300,7 +300,7 @@ pub(crate) unsafe fn read_desc<T: Copy>(
 ///
 /// # Safety
 /// `out` must be NULL or point to writable memory for one T.
-pub(crate) unsafe fn init_desc<T>(function: &str, out: *mut T, value: T) -> SinewStatus {
+pub(crate) unsafe fn init_desc<T>(function: Entry, out: *mut T, value: T) -> SinewStatus {
     // SAFETY: `out` goes to `answer` unchanged; this function's safety section is
     // `answer`'s.
     unsafe { answer(function, out, "out", || Ok(value)) }
@@ -334,7 +334,7 @@ pub extern "C" fn sinew_rope_desc_default() -> SinewRopeDesc {
 pub unsafe extern "C" fn sinew_rope_desc_init(out: *mut SinewRopeDesc) -> SinewStatus {
     // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
     // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
-    unsafe { init_desc("sinew_rope_desc_init", out, sinew_rope_desc_default()) }
+    unsafe { init_desc(entry!(), out, sinew_rope_desc_default()) }
 }
 
 /// A cloth desc with every field at its default.
@@ -363,7 +363,7 @@ pub extern "C" fn sinew_cloth_desc_default() -> SinewClothDesc {
 pub unsafe extern "C" fn sinew_cloth_desc_init(out: *mut SinewClothDesc) -> SinewStatus {
     // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
     // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
-    unsafe { init_desc("sinew_cloth_desc_init", out, sinew_cloth_desc_default()) }
+    unsafe { init_desc(entry!(), out, sinew_cloth_desc_default()) }
 }
 
 /// A cloth grid desc with every field at its default.
@@ -390,13 +390,7 @@ pub extern "C" fn sinew_cloth_grid_desc_default() -> SinewClothGridDesc {
 pub unsafe extern "C" fn sinew_cloth_grid_desc_init(out: *mut SinewClothGridDesc) -> SinewStatus {
     // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
     // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
-    unsafe {
-        init_desc(
-            "sinew_cloth_grid_desc_init",
-            out,
-            sinew_cloth_grid_desc_default(),
-        )
-    }
+    unsafe { init_desc(entry!(), out, sinew_cloth_grid_desc_default()) }
 }
 
 /// A tet soft body desc with every field at its default.
@@ -422,13 +416,7 @@ pub extern "C" fn sinew_tet_body_desc_default() -> SinewTetBodyDesc {
 pub unsafe extern "C" fn sinew_tet_body_desc_init(out: *mut SinewTetBodyDesc) -> SinewStatus {
     // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
     // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
-    unsafe {
-        init_desc(
-            "sinew_tet_body_desc_init",
-            out,
-            sinew_tet_body_desc_default(),
-        )
-    }
+    unsafe { init_desc(entry!(), out, sinew_tet_body_desc_default()) }
 }
 
 /// A pressure soft body desc with every field at its default.
@@ -455,11 +443,5 @@ pub unsafe extern "C" fn sinew_pressure_body_desc_init(
 ) -> SinewStatus {
     // SAFETY: the pointers go to `init_desc` unchanged, and this function's safety section
     // promises what `init_desc` needs: `out` is NULL (refused) or writable for one desc.
-    unsafe {
-        init_desc(
-            "sinew_pressure_body_desc_init",
-            out,
-            sinew_pressure_body_desc_default(),
-        )
-    }
+    unsafe { init_desc(entry!(), out, sinew_pressure_body_desc_default()) }
 }

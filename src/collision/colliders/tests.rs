@@ -3,7 +3,10 @@
 //! bounded shapes and meshes against their exact contacts.
 
 use super::*;
+use crate::collision::mesh::TriMesh;
+use crate::collision::shape::ColliderDesc;
 use crate::scenes::box_mesh;
+use glam::Quat;
 
 struct Lcg(u64);
 
