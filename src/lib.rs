@@ -34,6 +34,8 @@ mod error;
 pub mod ffi;
 mod fluid;
 /// cbindgen:ignore
+mod kernels;
+/// cbindgen:ignore
 pub mod limits;
 /// cbindgen:ignore
 mod math;
@@ -45,14 +47,16 @@ mod recovery;
 #[cfg(feature = "bench-scenes")]
 pub mod scenes;
 /// cbindgen:ignore
-mod simd;
-/// cbindgen:ignore
 mod skinning;
 pub mod snapshot;
 /// cbindgen:ignore
 mod solver;
 /// cbindgen:ignore
 mod world;
+
+/// The kernel choice, AVX detection and transposes under their older path
+/// (`kernels::simd`), for code that still names them so.
+use kernels::simd;
 
 pub use aero::{
     WindDesc, WindZoneDesc, WindZoneShape, MAX_AERO_COEFFICIENT, MAX_AIR_DENSITY,
