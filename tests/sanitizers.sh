@@ -83,7 +83,7 @@ if [[ " $parts " == *" tsan "* ]]; then
         cargo +nightly test "${build_std[@]}" --target "$host" --locked "$@"
     }
     run "tsan: same-world stress" tsan --test threads -- --nocapture
-    run "tsan: parallel helpers" tsan --lib solver::parallel
+    run "tsan: parallel helpers" tsan --lib -- solver::parallel solver::disjoint
     run "tsan: host task systems" tsan --lib solver::tasks
   fi
 fi
@@ -95,8 +95,7 @@ if [[ " $parts " == *" miri "* ]]; then
     run "miri: disjoint writes, portable distance kernel" \
       env CARGO_TARGET_DIR=target/sanitizers/miri MIRIFLAGS="-Zmiri-disable-isolation" \
       cargo +nightly miri test --locked --lib -- \
-      solver::parallel::tests::disjoint_slice_parallel_writes_are_all_kept \
-      solver::parallel::tests::rows_of_disjoint_ranges_are_all_kept \
+      solver::disjoint::tests \
       kernels::distance::tests
   fi
 fi
