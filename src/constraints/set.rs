@@ -182,7 +182,7 @@ pub(crate) fn run_prologue(particles: &mut Particles, exec: &Executor, pass: Pro
         Rows::new(base),
         Rows::new(&mut velocity[..]),
     );
-    exec.for_chunks_light(parts, |r, chunk| pass(r, chunk));
+    exec.for_chunks_light(parts, pass);
 }
 
 impl Iteration<'_> {
