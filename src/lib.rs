@@ -35,6 +35,8 @@ pub mod ffi;
 /// cbindgen:ignore
 mod fluid;
 /// cbindgen:ignore
+mod kernels;
+/// cbindgen:ignore
 pub mod limits;
 /// cbindgen:ignore
 mod math;
@@ -46,8 +48,6 @@ mod recovery;
 #[cfg(feature = "bench-scenes")]
 pub mod scenes;
 /// cbindgen:ignore
-mod simd;
-/// cbindgen:ignore
 mod skinning;
 /// cbindgen:ignore
 mod slots;
@@ -56,6 +56,10 @@ pub mod snapshot;
 mod solver;
 /// cbindgen:ignore
 mod world;
+
+/// The kernel choice, AVX detection and transposes under their older path
+/// (`kernels::simd`), for code that still names them so.
+use kernels::simd;
 
 pub use aero::{
     WindDesc, WindZoneDesc, WindZoneShape, MAX_AERO_COEFFICIENT, MAX_AIR_DENSITY,

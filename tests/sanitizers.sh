@@ -11,7 +11,8 @@
 #  * ThreadSanitizer (-Zsanitizer=thread, needs the rust-src component for -Zbuild-std):
 #    the same-world stress test (SINEW_STRESS_SECONDS, default 60 s here) and the
 #    parallel helpers' unit tests.
-#  * Miri: the disjoint-write helper and the distance kernel's portable code
+#  * Miri: the disjoint-write helpers (`DisjointSlice`, `Rows`) and the distance
+#    kernel's portable code
 #    (`cargo +nightly miri`, where the miri component is installed).
 #
 # The C, C++ and C# consumers run under ASan/UBSan in `cargo test` already (c_abi links a
@@ -96,7 +97,7 @@ if [[ " $parts " == *" tsan "* ]]; then
         cargo +nightly test "${build_std[@]}" --target "$host" --locked "$@"
     }
     run "tsan: same-world stress" tsan --test ffi -- --nocapture threads::
-    run "tsan: parallel helpers" tsan --lib solver::parallel
+    run "tsan: parallel helpers" tsan --lib -- solver::parallel solver::disjoint
     run "tsan: host task systems" tsan --lib solver::tasks
   fi
 fi
@@ -108,8 +109,8 @@ if [[ " $parts " == *" miri "* ]]; then
     run "miri: disjoint writes, portable distance kernel" \
       env CARGO_TARGET_DIR=target/sanitizers/miri MIRIFLAGS="-Zmiri-disable-isolation" \
       cargo +nightly miri test --locked --lib -- \
-      solver::parallel::tests::disjoint_slice_parallel_writes_are_all_kept \
-      constraints::distance_kernel::tests
+      solver::disjoint::tests \
+      kernels::distance::tests
   fi
 fi
 

@@ -7,7 +7,6 @@
 use glam::Quat;
 
 use super::mesh::TriMesh;
-use super::plane_cull;
 use super::shape::{check_transform, ColliderDesc, Shape};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
@@ -117,9 +116,9 @@ pub(crate) struct Colliders {
     plane_bits: Vec<u32>,
     shape_bits: Vec<u32>,
     /// Per group: the planes' position and normal in the current substep.
-    plane_params: Vec<[plane_cull::Plane; 32]>,
+    plane_params: Vec<[crate::kernels::plane_cull::Plane; 32]>,
     /// The plane test's implementation (AVX where the CPU has it).
-    cull_kernel: crate::simd::Kernel,
+    cull_kernel: crate::kernels::simd::Kernel,
 }
 
 fn invalid_id(id: ColliderId) -> Error {

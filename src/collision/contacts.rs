@@ -19,13 +19,13 @@
 //!   partners of a slow particle are added in a short serial pass, in a fixed order),
 //!   so the result does not depend on the thread count.
 
-use super::contact_kernel::{push, sum};
 use super::neighbours::{NeighbourStats, Neighbours};
 use crate::error::{try_reserve, Result};
+use crate::kernels::contact::{push, sum, Cloud};
+use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
-use crate::simd::Kernel;
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{DisjointSlice, Executor, Rows};
 
 /// Buffers of the particle–particle pass, reused from step to step.
 #[derive(Default)]
@@ -71,40 +71,69 @@ impl ParticleContacts {
         let m = s.len();
         let kernel = self.kernel;
         let plain = s.plain();
+        let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding);
+        let roaming = |j: usize| s.is_roaming(j);
         if !s.has_roaming() {
-            let delta = DisjointSlice::new(&mut self.delta);
-            exec.for_ranges(m, |range| {
-                for k in range {
+            exec.for_chunks(Rows::new(&mut self.delta[..m]), |range, delta| {
+                for (k, delta) in range.zip(delta) {
                     let pk = s.hot[k];
                     let mut acc = Vec3::ZERO;
                     let mut active = 0u32;
                     if pk.w != 0.0 {
-                        sum(kernel, s, k, s.list(k), false, plain, &mut acc, &mut active);
+                        sum(
+                            kernel,
+                            &cloud,
+                            k,
+                            s.list(k),
+                            false,
+                            roaming,
+                            plain,
+                            &mut acc,
+                            &mut active,
+                        );
                     }
-                    // SAFETY: each slot k is visited by exactly one range.
-                    unsafe { delta.set(k, acc.extend(active as f32)) };
+                    *delta = acc.extend(active as f32);
                 }
             });
         } else {
             // After a partial update: a roaming slot reads its own list; any other
             // skips the roaming entries of its list and adds its side pairs.
-            let delta = DisjointSlice::new(&mut self.delta);
             let side = s.side_pairs();
-            exec.for_ranges(m, |range| {
+            exec.for_chunks(Rows::new(&mut self.delta[..m]), |range, delta| {
                 let mut at = side.partition_point(|q| (q[0] as usize) < range.start);
-                for k in range {
+                for (k, delta) in range.zip(delta) {
                     let pk = s.hot[k];
                     let mut acc = Vec3::ZERO;
                     let mut active = 0u32;
                     if pk.w != 0.0 {
                         let (uk, rk) = (s.unyielding[k], s.radius[k]);
                         if let Some(list) = s.roam_list(k) {
-                            sum(kernel, s, k, list, false, plain, &mut acc, &mut active);
+                            sum(
+                                kernel,
+                                &cloud,
+                                k,
+                                list,
+                                false,
+                                roaming,
+                                plain,
+                                &mut acc,
+                                &mut active,
+                            );
                         } else {
-                            sum(kernel, s, k, s.list(k), true, plain, &mut acc, &mut active);
+                            sum(
+                                kernel,
+                                &cloud,
+                                k,
+                                s.list(k),
+                                true,
+                                roaming,
+                                plain,
+                                &mut acc,
+                                &mut active,
+                            );
                             while at < side.len() && side[at][0] as usize == k {
                                 let j = side[at][1] as usize;
-                                if let Some(d) = push(s, k, j, pk, uk, rk) {
+                                if let Some(d) = push(&cloud, k, j, pk, uk, rk) {
                                     acc += d;
                                     active += 1;
                                 }
@@ -112,8 +141,7 @@ impl ParticleContacts {
                             }
                         }
                     }
-                    // SAFETY: each slot k is visited by exactly one range.
-                    unsafe { delta.set(k, acc.extend(active as f32)) };
+                    *delta = acc.extend(active as f32);
                 }
             });
         }
@@ -121,7 +149,7 @@ impl ParticleContacts {
         for &[k, j] in &s.fast_pairs {
             let (k, j) = (k as usize, j as usize);
             let pk = s.hot[k];
-            if let Some(d) = push(s, k, j, pk, s.unyielding[k], s.radius[k]) {
+            if let Some(d) = push(&cloud, k, j, pk, s.unyielding[k], s.radius[k]) {
                 self.delta[k] += d.extend(1.0);
             }
         }

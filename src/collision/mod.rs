@@ -23,20 +23,18 @@
 //! ```
 
 pub mod colliders;
-mod contact_kernel;
 pub mod contacts;
 pub mod interaction;
 pub mod mesh;
 mod neighbour_kernel;
 pub mod neighbours;
-mod plane_cull;
 pub mod shape;
 
 use crate::error::Result;
 use crate::math::Vec3;
 use crate::particles::Particles;
 use crate::snapshot::codec::{Reader, Writer};
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{Executor, Rows};
 
 pub use colliders::{ColliderId, ContactReport, MAX_COLLIDER_CONTACTS};
 pub use shape::{ColliderDesc, Shape};
@@ -57,29 +55,26 @@ pub(crate) struct Collision {
 /// are not skipped. With the predict of `solver::predict` (d = rest + v'h,
 /// u = v' − d/h): v' = u + d/h, rest = d − v'h, then v' is scaled.
 fn clamp_speed(particles: &mut Particles, max_speed: f32, h: f32, exec: &Executor) {
-    let n = particles.len();
     let inv_h = 1.0 / h;
-    let hot = DisjointSlice::new(&mut particles.hot);
-    let vel = DisjointSlice::new(&mut particles.velocity);
-    exec.for_ranges(n, |range| {
-        for i in range {
-            // SAFETY: each particle index i is visited by exactly one range.
-            unsafe {
-                let p = hot.get(i);
-                if p.w == 0.0 {
-                    continue;
-                }
-                let d = p.truncate();
-                let v = vel.get(i) + d * inv_h;
-                let speed = v.length();
-                if speed <= max_speed {
-                    continue;
-                }
-                let v2 = v * (max_speed / speed);
-                let d2 = (d - v * h) + v2 * h;
-                hot.set(i, d2.extend(p.w));
-                vel.set(i, v2 - d2 * inv_h);
+    let parts = (
+        Rows::new(&mut particles.hot),
+        Rows::new(&mut particles.velocity),
+    );
+    exec.for_chunks(parts, |_, (hot, vel)| {
+        for (p, vel) in hot.iter_mut().zip(vel) {
+            if p.w == 0.0 {
+                continue;
             }
+            let d = p.truncate();
+            let v = *vel + d * inv_h;
+            let speed = v.length();
+            if speed <= max_speed {
+                continue;
+            }
+            let v2 = v * (max_speed / speed);
+            let d2 = (d - v * h) + v2 * h;
+            *p = d2.extend(p.w);
+            *vel = v2 - d2 * inv_h;
         }
     });
 }

@@ -1,7 +1,7 @@
 //! Distance constraints, XPBD and PBD flavours in one set. The same set type holds the
 //! host's distance constraints (`ConstraintSets::distance`) and the length links of
 //! bodies (`ConstraintSets::link`: rope segments and bend links, cloth and soft-body
-//! edges), so both run on the SIMD block kernel (`distance_kernel`).
+//! edges), so both run on the SIMD block kernel (`kernels::distance`).
 //!
 //! For particles a, b with positions x_a, x_b and rest length L:
 //!
@@ -37,9 +37,10 @@ use crate::solver::parallel::{DisjointSlice, Executor, StagePlan};
 use crate::solver::schedule::{self, Plan, Schedule};
 use crate::solver::Solver;
 
-use super::distance_jacobi::{self, FusedPlan, JacobiSlots};
-pub(crate) use super::distance_kernel::{pack_softness, unpack_softness};
-use super::distance_kernel::{project_range, ParticleArrays, Slots};
+pub(crate) use crate::kernels::distance::{pack_softness, unpack_softness};
+use crate::kernels::distance::{project_range, ParticleArrays, Slots};
+use crate::kernels::distance_jacobi::JacobiSlots;
+use crate::kernels::jacobi_plan::{self, FusedPlan};
 
 /// Largest number of distance constraints one world holds.
 pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
@@ -102,7 +103,7 @@ impl StagePlan for WithPrologue<'_> {
 }
 
 /// Distance constraints stored in solve order: sorted by colour, then by id
-/// (Gauss-Seidel), or by lower particle, then by id (Jacobi: `distance_jacobi::storage_order`).
+/// (Gauss-Seidel), or by lower particle, then by id (Jacobi: `kernels::jacobi_plan::storage_order`).
 #[derive(Default)]
 pub struct DistanceConstraints {
     pairs: Vec<[u32; 2]>,
@@ -244,7 +245,7 @@ impl DistanceConstraints {
         items.extend(rows.iter().map(|(r, _)| r.pair));
         let (slot_of, schedule, plan) = if jacobi {
             // Jacobi needs no colours: its own order (see `FusedPlan`).
-            let order = distance_jacobi::storage_order(&items, hot.len())?;
+            let order = jacobi_plan::storage_order(&items, hot.len())?;
             (order, Schedule::default(), Plan::default())
         } else {
             let (slot_of, schedule) = schedule::build(&items, hot.len())?;
@@ -341,17 +342,14 @@ impl DistanceConstraints {
     ) {
         let n = particles.len();
         let views = ParticleViews::new(particles);
-        let arrays = ParticleArrays {
-            base: views.base.alias(),
-            hot: views.hot.alias(),
-        };
-        let slots = Slots {
-            pairs: &self.pairs,
-            rest: &self.rest,
-            softness: &self.softness,
-            lambda: DisjointSlice::new(&mut self.lambda),
+        let arrays = ParticleArrays::new(views.base.alias(), views.hot.alias());
+        let slots = Slots::new(
+            &self.pairs,
+            &self.rest,
+            &self.softness,
+            DisjointSlice::new(&mut self.lambda),
             fresh,
-        };
+        );
         let (sched, plan) = (&self.schedule, &self.plan);
         let built_for = self.built_for as usize;
         let blocks = plan.items.first().copied().unwrap_or(0);
@@ -366,7 +364,13 @@ impl DistanceConstraints {
             unsafe {
                 if stage == 0 {
                     if let Some(pass) = prologue {
-                        pass(&views, plan.prologue_range(item, built_for, n));
+                        let r = plan.prologue_range(item, built_for, n);
+                        let chunk = (
+                            views.hot.slice_mut(r.clone()),
+                            views.base.slice_mut(r.clone()),
+                            views.velocity.slice_mut(r.clone()),
+                        );
+                        pass(r, chunk);
                     }
                     if item < blocks {
                         for colour in sched.block_colours(item) {
@@ -411,16 +415,16 @@ impl DistanceConstraints {
         exec: &Executor,
         threads: usize,
     ) {
-        let slots = JacobiSlots {
-            pairs: &self.pairs,
-            rest: &self.rest,
-            softness: &self.softness,
-            weight: &self.jacobi_weight,
-            lambda: DisjointSlice::new(&mut self.lambda),
+        let slots = JacobiSlots::new(
+            &self.pairs,
+            &self.rest,
+            &self.softness,
+            &self.jacobi_weight,
+            DisjointSlice::new(&mut self.lambda),
             fresh,
             inv_h2,
             relaxation,
-        };
+        );
         let scratch = DisjointSlice::new(&mut self.corrections);
         let Particles { base, hot, .. } = particles;
         let (base, hot) = (&*base, DisjointSlice::new(hot));

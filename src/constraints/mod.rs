@@ -8,11 +8,7 @@ pub mod attachment;
 pub mod bending;
 pub mod breaking;
 pub mod distance;
-mod distance_jacobi;
-mod distance_kernel;
 
-#[cfg(test)]
-pub(crate) use distance_kernel::tests as distance_kernel_tests;
 pub mod link;
 pub mod nary;
 pub mod ring;
@@ -20,7 +16,6 @@ pub(crate) mod set;
 pub mod shape_matching;
 pub mod strain;
 pub mod tearing;
-mod tether_kernel;
 pub mod unilateral;
 pub mod volume;
 pub mod winch;

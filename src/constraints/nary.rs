@@ -16,21 +16,22 @@
 //! ARCHITECTURE.md, "How to add a constraint family", lists the files a new family
 //! takes.
 
+use std::any::Any;
 use std::marker::PhantomData;
 use std::ops::Range;
 
 use super::set::{force_of_lambda, remove_slots, ConstraintSet, FamilyKind, Iteration};
 use crate::error::{try_with_capacity, Error, Result};
+use crate::kernels::tether::{self, TetherSlots};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{separation, Particles};
 use crate::snapshot::codec::{self, Plain, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{DisjointSlice, Executor, Rows};
 use crate::solver::schedule::{self, Plan, Schedule};
 
 use super::link::Tether;
-use super::tether_kernel::{self, TetherSlots};
 
 /// Largest number of constraints of one family in one world.
 pub const MAX_FAMILY_CONSTRAINTS: u32 = 1 << 26;
@@ -377,27 +378,20 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         let pos = DisjointSlice::new(&mut particles.hot);
         let lambda = DisjointSlice::new(&mut self.lambda);
         let (items, rest, compliance) = (&self.particles, &self.rest, &self.compliance);
-        // Tethers have a SIMD kernel (the same bits as the loop below).
-        let tethers = (std::any::TypeId::of::<F>() == std::any::TypeId::of::<Tether>() && K == 2)
+        // Tethers have a SIMD kernel (the same bits as the loop below): F is `Tether`,
+        // whose constraints are pairs (K = 2) with an f32 rest (its max length).
+        let tethers = (std::any::TypeId::of::<F>() == std::any::TypeId::of::<Tether>())
             .then(|| {
-                // SAFETY: F is `Tether`, whose constraints are pairs (K = 2) with an f32
-                // rest (its max length): the same types, so the same layouts.
-                unsafe {
-                    TetherSlots {
-                        items: std::slice::from_raw_parts(items.as_ptr().cast(), items.len()),
-                        rest: std::slice::from_raw_parts(rest.as_ptr().cast(), rest.len()),
-                        compliance,
-                        lambda: &lambda,
-                    }
-                }
-            });
+                let items = (items as &dyn Any).downcast_ref::<Vec<[u32; 2]>>()?;
+                let rest = (rest as &dyn Any).downcast_ref::<Vec<f32>>()?;
+                Some(TetherSlots::new(items, rest, compliance, &lambda))
+            })
+            .flatten();
         let project_slots = |slots: Range<usize>| {
             let start = match &tethers {
                 // SAFETY: the slots of `slots` are of one colour and this task's alone,
                 // with indices in bounds (as for the loop below).
-                Some(t) => unsafe {
-                    tether_kernel::project_range(slots.clone(), t, base, &pos, inv_h2)
-                },
+                Some(t) => unsafe { tether::project_range(slots.clone(), t, base, &pos, inv_h2) },
                 None => slots.start,
             };
             for s in start..slots.end {
@@ -456,45 +450,38 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         debug_assert_eq!(self.corrections.len(), m * K);
         {
             let (hot, base) = (&particles.hot, &particles.base);
-            let corrections = DisjointSlice::new(&mut self.corrections);
-            let lambda = DisjointSlice::new(&mut self.lambda);
+            let parts = (
+                Rows::with_width(&mut self.corrections, K),
+                Rows::new(&mut self.lambda),
+            );
             let (items, rest, compliance, weight) =
                 (&self.particles, &self.rest, &self.compliance, &self.weight);
-            exec.for_ranges(m, |r| {
-                for s in r {
+            exec.for_chunks(parts, |r, (corrections, lambda)| {
+                let rows = corrections.chunks_exact_mut(K).zip(lambda);
+                for (s, (out, lambda)) in r.zip(rows) {
                     let alpha = compliance[s];
                     let (rel, p) = relative(&items[s], base, |i| hot[i]);
-                    // SAFETY: each slot s (and its K correction entries) is visited by
-                    // exactly one range.
-                    unsafe {
-                        let l = lambda.get(s);
-                        let scale = relaxation * weight[s];
-                        let res = if alpha < 0.0 {
-                            None
-                        } else {
-                            project::<F, K>(&rel, &p, &rest[s], alpha * inv_h2, l, scale)
-                        };
-                        match res {
-                            Some((dx, dl)) => {
-                                for (k, d) in dx.iter().enumerate() {
-                                    corrections.set(s * K + k, *d);
-                                }
-                                lambda.set(s, l + dl);
-                            }
-                            None => {
-                                for k in 0..K {
-                                    corrections.set(s * K + k, Vec3::ZERO);
-                                }
-                            }
+                    let l = *lambda;
+                    let scale = relaxation * weight[s];
+                    let res = if alpha < 0.0 {
+                        None
+                    } else {
+                        project::<F, K>(&rel, &p, &rest[s], alpha * inv_h2, l, scale)
+                    };
+                    match res {
+                        Some((dx, dl)) => {
+                            out.copy_from_slice(&dx);
+                            *lambda = l + dl;
                         }
+                        None => out.fill(Vec3::ZERO),
                     }
                 }
             });
         }
-        let pos = DisjointSlice::new(&mut particles.hot);
         let (adjacency, corrections) = (&self.adjacency, &self.corrections);
-        exec.for_ranges(adjacency.particle_count(), |r| {
-            for i in r {
+        let pos = Rows::new(&mut particles.hot[..adjacency.particle_count()]);
+        exec.for_chunks(pos, |r, pos| {
+            for (i, p) in r.zip(pos) {
                 let list = adjacency.of(i);
                 if list.is_empty() {
                     continue;
@@ -502,11 +489,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
                 let sum = list
                     .iter()
                     .fold(Vec3::ZERO, |acc, &e| acc + corrections[e as usize]);
-                // SAFETY: each particle i is visited by exactly one range.
-                unsafe {
-                    let p = pos.get(i);
-                    pos.set(i, p + sum.extend(0.0));
-                }
+                *p += sum.extend(0.0);
             }
         });
     }

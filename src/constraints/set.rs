@@ -10,7 +10,7 @@ use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::snapshot::codec::{Reader, Writer};
 use crate::snapshot::LoadContext;
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{DisjointSlice, Executor, Rows};
 use crate::solver::Solver;
 
 /// The families with a low-level API, for counts and force readback. The value of each
@@ -160,17 +160,29 @@ impl<'a> ParticleViews<'a> {
     }
 }
 
-/// A pass over the particles: `pass(views, range)` updates the particles of `range`
-/// and no other. Run over ranges that cover every particle once (on any threads, in
-/// any order: each particle is computed on its own), it gives the same bits however
-/// they are cut; [`run_prologue`] runs it on its own.
-pub(crate) type Prologue<'a> = &'a (dyn Fn(&ParticleViews<'_>, Range<usize>) + Sync);
+/// The hot records, base positions and velocities of one range of particles.
+pub(crate) type ParticleChunk<'c> = (&'c mut [Vec4], &'c mut [Vec3A], &'c mut [Vec3]);
+
+/// A pass over the particles: `pass(range, chunk)` updates the particles of `range`
+/// (`chunk`) and no other. Run over ranges that cover every particle once (on any
+/// threads, in any order: each particle is computed on its own), it gives the same
+/// bits however they are cut; [`run_prologue`] runs it on its own.
+pub(crate) type Prologue<'a> = &'a (dyn Fn(Range<usize>, ParticleChunk<'_>) + Sync);
 
 /// Runs `pass` over every particle as a pass of its own (chunks of the executor).
 pub(crate) fn run_prologue(particles: &mut Particles, exec: &Executor, pass: Prologue<'_>) {
-    let n = particles.len();
-    let views = ParticleViews::new(particles);
-    exec.for_ranges_light(n, |r| pass(&views, r));
+    let Particles {
+        hot,
+        base,
+        velocity,
+        ..
+    } = particles;
+    let parts = (
+        Rows::new(hot),
+        Rows::new(base),
+        Rows::new(&mut velocity[..]),
+    );
+    exec.for_chunks_light(parts, pass);
 }
 
 impl Iteration<'_> {

@@ -4,6 +4,7 @@
 //! lives in `world::step` (ARCHITECTURE.md, "The step").
 
 pub(crate) mod colouring;
+pub(crate) mod disjoint;
 pub(crate) mod jacobi;
 pub(crate) mod parallel;
 pub(crate) mod schedule;

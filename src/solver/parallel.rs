@@ -1,11 +1,12 @@
-//! Thread pools and the one unsafe helper for disjoint parallel writes.
+//! Thread pools and the passes that run on them. Passes that write only their own
+//! items get them as `&mut` chunks ([`Executor::for_chunks`] over [`Rows`]); the raw
+//! disjoint-write helper under it is [`DisjointSlice`] (`src/solver/disjoint.rs`).
 //!
 //! Work is split into fixed-size chunks whose boundaries depend only on the problem
 //! size, never on the thread count, and every chunk does exactly the same arithmetic
 //! whichever thread runs it, so results are bit-identical for 1, 2 or 16 threads.
 
 use std::collections::HashMap;
-use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -14,6 +15,7 @@ use parking_lot::Mutex;
 use rayon::ThreadPool;
 
 use crate::error::{Error, Result};
+pub(crate) use crate::solver::disjoint::{Chunks, DisjointSlice, Rows};
 use crate::solver::tasks::{HostTasks, TaskSystem};
 
 /// Below this many items a pass runs inline on the calling thread.
@@ -271,6 +273,40 @@ impl Executor {
         }
     }
 
+    /// [`Self::for_ranges`] over the items of `parts` (one [`Rows`] or a tuple of them,
+    /// all with the same number of items): `f(range, chunk)` gets the range and, as
+    /// ordinary `&mut` slices, the rows of those items, its own for the whole call. For
+    /// passes that write only their own items; the same ranges, so the same results,
+    /// as [`Self::for_ranges`].
+    pub(crate) fn for_chunks<'a, P, F>(&self, parts: P, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(Range<usize>, P::Chunk) + Sync + Send,
+    {
+        let n = parts.items();
+        self.for_ranges(n, |r| {
+            // SAFETY: the ranges of one pass are disjoint and within 0..n (each index
+            // in one range only: `for_ranges_covers_each_index_once`), and `parts`,
+            // moved into this call, hands out nothing else.
+            let chunk = unsafe { parts.chunk(r.clone()) };
+            f(r, chunk)
+        })
+    }
+
+    /// [`Self::for_chunks`] with the threshold of [`Self::for_ranges_light`].
+    pub(crate) fn for_chunks_light<'a, P, F>(&self, parts: P, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(Range<usize>, P::Chunk) + Sync + Send,
+    {
+        let n = parts.items();
+        self.for_ranges_light(n, |r| {
+            // SAFETY: as in `for_chunks`.
+            let chunk = unsafe { parts.chunk(r.clone()) };
+            f(r, chunk)
+        })
+    }
+
     /// Calls `f(i)` for every i in `0..n`, in parallel (one task per index) when the
     /// world has worker threads, there is more than one index and `work` (the total
     /// item count, a measure of the cost) reaches [`PARALLEL_MIN_ITEMS`].
@@ -435,111 +471,9 @@ impl<P: StagePlan + ?Sized, F: Fn(usize, usize) + Sync> Claims<'_, P, F> {
     }
 }
 
-/// A slice that several threads may read and write at the same time, each at indices
-/// no other thread touches during the pass.
-pub(crate) struct DisjointSlice<'a, T> {
-    ptr: *mut T,
-    len: usize,
-    _life: PhantomData<&'a mut [T]>,
-}
-
-// SAFETY: the wrapper only hands out element accesses through unsafe methods whose
-// callers promise that no two threads touch the same index concurrently; T: Send is
-// enough for moving values between threads that way.
-unsafe impl<T: Send> Send for DisjointSlice<'_, T> {}
-// SAFETY: as above; shared references to the wrapper never give overlapping access
-// because every access is to an index owned by one thread for the whole pass.
-unsafe impl<T: Send> Sync for DisjointSlice<'_, T> {}
-
-impl<'a, T: Copy> DisjointSlice<'a, T> {
-    /// The first element; for SIMD kernels that load and store several at a time,
-    /// under the same rule as [`Self::get`] and [`Self::set`].
-    #[inline(always)]
-    pub(crate) fn as_ptr(&self) -> *mut T {
-        self.ptr
-    }
-
-    /// Number of elements (used by the x86-64 SIMD kernels only).
-    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-    #[inline(always)]
-    pub(crate) fn len(&self) -> usize {
-        self.len
-    }
-
-    pub(crate) fn new(slice: &'a mut [T]) -> Self {
-        DisjointSlice {
-            ptr: slice.as_mut_ptr(),
-            len: slice.len(),
-            _life: PhantomData,
-        }
-    }
-
-    /// A second handle on the same elements, for as long as this one is borrowed;
-    /// every access through either stays under the rule of [`Self::get`] and
-    /// [`Self::set`].
-    pub(crate) fn alias(&self) -> DisjointSlice<'_, T> {
-        DisjointSlice {
-            ptr: self.ptr,
-            len: self.len,
-            _life: PhantomData,
-        }
-    }
-
-    /// Reads element `i`.
-    ///
-    /// # Safety
-    /// No other thread writes element `i` during the pass.
-    #[inline(always)]
-    pub(crate) unsafe fn get(&self, i: usize) -> T {
-        debug_assert!(i < self.len);
-        // SAFETY: i < len (checked at build time of the index data, asserted in debug)
-        // and the caller guarantees no concurrent writer of element i.
-        unsafe { *self.ptr.add(i) }
-    }
-
-    /// Writes element `i`.
-    ///
-    /// # Safety
-    /// No other thread reads or writes element `i` during the pass.
-    #[inline(always)]
-    pub(crate) unsafe fn set(&self, i: usize, value: T) {
-        debug_assert!(i < self.len);
-        // SAFETY: i < len, and the caller guarantees exclusive access to element i.
-        unsafe { *self.ptr.add(i) = value }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Two threads write interleaved disjoint halves of one slice through a
-    /// `DisjointSlice` while reading their own elements back: no lost write, and (under
-    /// Miri or ThreadSanitizer, see tests/sanitizers.sh) no data race and no
-    /// out-of-bounds access.
-    #[test]
-    fn disjoint_slice_parallel_writes_are_all_kept() {
-        let n = 64;
-        let mut v = vec![0u32; n];
-        {
-            let d = DisjointSlice::new(&mut v);
-            std::thread::scope(|s| {
-                for t in 0..2usize {
-                    let d = &d;
-                    s.spawn(move || {
-                        for i in (t..n).step_by(2) {
-                            // SAFETY: thread t owns the indices i ≡ t (mod 2), all < n.
-                            unsafe {
-                                d.set(i, i as u32 * 3 + 1);
-                                assert_eq!(d.get(i), i as u32 * 3 + 1);
-                            }
-                        }
-                    });
-                }
-            });
-        }
-        assert!(v.iter().enumerate().all(|(i, &x)| x == i as u32 * 3 + 1));
-    }
 
     /// The executor's chunked passes cover every index exactly once, whatever the
     /// thread count (the invariant the disjoint writes rely on).
@@ -557,6 +491,35 @@ mod tests {
                 }
             });
             assert!(hits.iter().all(|&h| h == 1), "threads {threads}");
+        }
+    }
+
+    /// `for_chunks` hands every item's rows to exactly one task, as the ranges of
+    /// `for_ranges`, for one part and for a tuple with rows of several elements.
+    #[test]
+    fn for_chunks_hands_out_each_row_once() {
+        for threads in [1, 2] {
+            let exec = Executor::new(threads).expect("pool");
+            let n = PARALLEL_MIN_ITEMS + 3 * CHUNK + 5;
+            let (mut a, mut b) = (vec![0u32; n], vec![0u8; 3 * n]);
+            exec.for_chunks(Rows::new(&mut a), |r, a| {
+                assert_eq!(a.len(), r.len());
+                for (x, i) in a.iter_mut().zip(r) {
+                    *x += i as u32 + 1;
+                }
+            });
+            exec.for_chunks(
+                (Rows::new(&mut a), Rows::with_width(&mut b, 3)),
+                |r, (a, b)| {
+                    assert_eq!((a.len(), b.len()), (r.len(), 3 * r.len()));
+                    for (x, row) in a.iter_mut().zip(b.chunks_mut(3)) {
+                        *x *= 2;
+                        row.iter_mut().for_each(|y| *y += 1);
+                    }
+                },
+            );
+            assert!(a.iter().enumerate().all(|(i, &x)| x == 2 * (i as u32 + 1)));
+            assert!(b.iter().all(|&y| y == 1), "threads {threads}");
         }
     }
 

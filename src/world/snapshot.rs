@@ -236,7 +236,7 @@ impl World {
 
 #[cfg(test)]
 mod tests {
-    use crate::constraints::distance_kernel_tests::FORCE_PORTABLE;
+    use crate::kernels::distance::tests::FORCE_PORTABLE;
     use crate::scenes::{self, FRAME_DT};
     use crate::{Solver, WorldDesc};
     use std::sync::atomic::Ordering;

@@ -17,13 +17,13 @@
 
 use crate::aero::Aero;
 use crate::collision::Collision;
-use crate::constraints::set::{run_prologue, ParticleViews};
+use crate::constraints::set::{run_prologue, ParticleChunk};
 use crate::constraints::{ConstraintSets, Iteration};
 use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
 use crate::particles::{position_of, Particles};
 use crate::skinning::Skinning;
 use crate::solver::parallel::{
-    DisjointSlice, Executor, PARALLEL_MIN_ITEMS, PARALLEL_MIN_LIGHT_ITEMS, REGION_MIN_WORK,
+    Executor, Rows, PARALLEL_MIN_ITEMS, PARALLEL_MIN_LIGHT_ITEMS, REGION_MIN_WORK,
 };
 use crate::solver::Solver;
 use std::ops::Range;
@@ -215,58 +215,50 @@ fn substeps(
 /// `Particles::step_start` (the start-of-step state `recovery::check` restores).
 fn predict<const SAVE: bool>(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
     let n = particles.len();
-    let hot = DisjointSlice::new(&mut particles.hot);
-    let base = DisjointSlice::new(&mut particles.base);
-    let vel = DisjointSlice::new(&mut particles.velocity);
-    let start = DisjointSlice::new(&mut particles.step_start[..n]);
+    let parts = (
+        Rows::new(&mut particles.hot),
+        Rows::new(&mut particles.base),
+        Rows::new(&mut particles.velocity),
+        Rows::new(&mut particles.step_start[..n]),
+    );
     // SIMD vectors (Vec3A) inside; the arrays keep their compact layouts.
     let (dv, inv_h) = (Vec3A::from(gravity * h), 1.0 / h);
-    exec.for_ranges_light(n, |r| {
-        for i in r {
-            // SAFETY: each particle index i is visited by exactly one range, and
-            // i < n, the length of every array here.
-            unsafe {
-                let p = hot.get(i);
-                if SAVE {
-                    start.set(i, position_of(base.get(i), p));
-                }
-                if p.w == 0.0 {
-                    continue;
-                }
-                predict_one(&hot, &base, &vel, i, p, vel.get(i), dv, h, inv_h);
+    exec.for_chunks_light(parts, |_, (hot, base, vel, start)| {
+        for (((hot, base), vel), start) in hot.iter_mut().zip(base).zip(vel).zip(start) {
+            let p = *hot;
+            if SAVE {
+                *start = position_of(*base, p);
             }
+            if p.w == 0.0 {
+                continue;
+            }
+            let u = *vel;
+            predict_one(hot, base, vel, p, u, dv, h, inv_h);
         }
     });
 }
 
-/// [`predict`] of particle `i`, whose hot data is `p` (not pinned) and velocity `u`
-/// (passed in so that a fused pass need not read back what it just stored).
-///
-/// # Safety
-/// No other thread touches particle `i` of these arrays during the call, and `i` is in
-/// bounds.
+/// [`predict`] of one particle (`hot`, `base`, `vel`), whose hot data is `p` (not
+/// pinned) and velocity `u` (passed in so that a fused pass need not read back what it
+/// just stored).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-unsafe fn predict_one(
-    hot: &DisjointSlice<'_, Vec4>,
-    base: &DisjointSlice<'_, Vec3A>,
-    vel: &DisjointSlice<'_, Vec3>,
-    i: usize,
+fn predict_one(
+    hot: &mut Vec4,
+    base: &mut Vec3A,
+    vel: &mut Vec3,
     p: Vec4,
     u: Vec3,
     dv: Vec3A,
     h: f32,
     inv_h: f32,
 ) {
-    // SAFETY: the caller owns particle i and it is in bounds.
-    unsafe {
-        let (b, rest) = two_sum3(base.get(i), Vec3A::from_vec4(p));
-        base.set(i, b);
-        let v = Vec3A::from(u) + dv;
-        let d = rest + v * h;
-        hot.set(i, d.extend(p.w));
-        vel.set(i, (v - d * inv_h).into());
-    }
+    let (b, rest) = two_sum3(*base, Vec3A::from_vec4(p));
+    *base = b;
+    let v = Vec3A::from(u) + dv;
+    let d = rest + v * h;
+    *hot = d.extend(p.w);
+    *vel = (v - d * inv_h).into();
 }
 
 /// v = (x_new − x_prev) / h = u + d / h (see [`predict`]), then damping. With `check`,
@@ -279,28 +271,23 @@ fn update_velocities(
     check: bool,
     exec: &Executor,
 ) -> bool {
-    let n = particles.len();
     let inv_h = 1.0 / h;
     let (hot, base) = (&particles.hot, &particles.base);
-    let vel = DisjointSlice::new(&mut particles.velocity);
     let bad = AtomicBool::new(false);
-    exec.for_ranges_light(n, |r| {
+    exec.for_chunks_light(Rows::new(&mut particles.velocity), |r, vel| {
         let mut all_finite = true;
-        for i in r {
+        for (vel, i) in vel.iter_mut().zip(r) {
             let p = hot[i];
-            // SAFETY: each particle index i is visited by exactly one range.
-            unsafe {
-                let v = if p.w == 0.0 {
-                    vel.get(i)
-                } else {
-                    let v = Vec3A::from(vel.get(i)) + Vec3A::from_vec4(p) * inv_h;
-                    let v: Vec3 = (v * damping_factor).into();
-                    vel.set(i, v);
-                    v
-                };
-                if check {
-                    all_finite &= position_of(base[i], p).is_finite() & v.is_finite();
-                }
+            let v = if p.w == 0.0 {
+                *vel
+            } else {
+                let v = Vec3A::from(*vel) + Vec3A::from_vec4(p) * inv_h;
+                let v: Vec3 = (v * damping_factor).into();
+                *vel = v;
+                v
+            };
+            if check {
+                all_finite &= position_of(base[i], p).is_finite() & v.is_finite();
             }
         }
         if !all_finite {
@@ -313,23 +300,18 @@ fn update_velocities(
 /// [`update_velocities`] of one substep and [`predict`] of the next in one pass over
 /// the particles (the same operations per particle, in the same order), as a particle
 /// pass over any range ([`run_prologue`], or inside the next substep's first sweep).
-fn update_and_predict_pass(p: &StepParams) -> impl Fn(&ParticleViews<'_>, Range<usize>) + Sync {
+fn update_and_predict_pass(p: &StepParams) -> impl Fn(Range<usize>, ParticleChunk<'_>) + Sync {
     let (h, inv_h, damping) = (p.h, 1.0 / p.h, p.damping_factor);
     let dv = Vec3A::from(p.gravity * h);
-    move |v: &ParticleViews<'_>, r: Range<usize>| {
-        for i in r {
-            // SAFETY: a particle pass runs over ranges that cover each particle once
-            // (`Prologue`), so no other thread touches particle i meanwhile; i is in
-            // bounds (the ranges lie within the particles).
-            unsafe {
-                let q = v.hot.get(i);
-                if q.w == 0.0 {
-                    continue;
-                }
-                let u = Vec3A::from(v.velocity.get(i)) + Vec3A::from_vec4(q) * inv_h;
-                let u: Vec3 = (u * damping).into();
-                predict_one(&v.hot, &v.base, &v.velocity, i, q, u, dv, h, inv_h);
+    move |_: Range<usize>, (hot, base, vel): ParticleChunk<'_>| {
+        for ((hot, base), vel) in hot.iter_mut().zip(base).zip(vel) {
+            let q = *hot;
+            if q.w == 0.0 {
+                continue;
             }
+            let u = Vec3A::from(*vel) + Vec3A::from_vec4(q) * inv_h;
+            let u: Vec3 = (u * damping).into();
+            predict_one(hot, base, vel, q, u, dv, h, inv_h);
         }
     }
 }

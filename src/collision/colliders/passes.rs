@@ -33,12 +33,12 @@
 //! surface velocity enters friction and restitution.
 
 use super::{Collider, Colliders, ContactReport, MAX_COLLIDER_CONTACTS};
-use crate::collision::plane_cull;
+use crate::kernels::plane_cull;
 use crate::collision::shape::Shape;
 use crate::error::{try_reserve, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{Executor, Rows};
 
 impl Collider {
     /// Whether the contact query of a bounded shape (sphere, capsule, box, mesh) for a
@@ -331,9 +331,16 @@ impl Colliders {
         }
         let n = particles.len();
         let slots = self.slots.items();
-        let contacts = DisjointSlice::new(&mut self.contacts);
-        let count = DisjointSlice::new(&mut self.contact_count);
-        let start = DisjointSlice::new(&mut self.contact_start);
+        // Each range owns its particles' counts and starts and their region of the
+        // contact buffer (MAX_COLLIDER_CONTACTS rows per particle).
+        let parts = (
+            Rows::with_width(
+                &mut self.contacts[..n * MAX_COLLIDER_CONTACTS],
+                MAX_COLLIDER_CONTACTS,
+            ),
+            Rows::new(&mut self.contact_count[..n]),
+            Rows::new(&mut self.contact_start[..n]),
+        );
         let (hot, base, vel) = (&particles.hot, &particles.base, &particles.velocity);
         let (plane_bits, shape_bits) = (&self.plane_bits, &self.shape_bits);
         let plane_params = &self.plane_params;
@@ -341,8 +348,10 @@ impl Colliders {
         let reach: &[f32] = if self.widened { &self.reach } else { radius };
         let inv_h = 1.0 / h;
         let kernel = self.cull_kernel;
-        exec.for_ranges(n, |range| {
+        exec.for_chunks(parts, |range, (contacts, count, start)| {
             debug_assert_eq!(range.start % REGION, 0, "ranges are chunk-aligned");
+            // The range's region of the contact buffer starts at `origin`.
+            let origin = range.start * MAX_COLLIDER_CONTACTS;
             // Blocks of eight particles; per group of 32 slots, a mask per slot of the
             // block's particles that may touch it (planes: exactly those that do). The
             // block's contacts are staged per particle, then stored densely.
@@ -414,17 +423,13 @@ impl Colliders {
                     }
                 }
                 for l in 0..len {
-                    // SAFETY: particle first + l is this range's.
-                    unsafe { start.set(first + l, cursor as u32) };
+                    let local = first + l - range.start;
+                    start[local] = cursor as u32;
                     for &contact in &stage[l][..found[l] as usize] {
-                        // SAFETY: the contact region of a chunk (REGION particles,
-                        // MAX_COLLIDER_CONTACTS each) belongs to the range holding the
-                        // chunk, and each particle is visited by exactly one range.
-                        unsafe { contacts.set(cursor, contact) };
+                        contacts[cursor - origin] = contact;
                         cursor += 1;
                     }
-                    // SAFETY: as above.
-                    unsafe { count.set(first + l, found[l]) };
+                    count[local] = found[l];
                 }
                 first += len;
             }
@@ -453,19 +458,23 @@ impl Colliders {
             return;
         }
         let n = particles.len();
-        let contacts = DisjointSlice::new(&mut self.contacts);
         let count = &self.contact_count;
         let vel = &particles.velocity;
-        let hot = DisjointSlice::new(&mut particles.hot);
-        exec.for_ranges(n, |range| {
+        // Each range owns its particles and their region of the contact buffer.
+        let parts = (
+            Rows::with_width(
+                &mut self.contacts[..n * MAX_COLLIDER_CONTACTS],
+                MAX_COLLIDER_CONTACTS,
+            ),
+            Rows::new(&mut particles.hot[..n]),
+        );
+        exec.for_chunks(parts, |range, (contacts, hot)| {
+            let (first, origin) = (range.start, range.start * MAX_COLLIDER_CONTACTS);
             for_touching(count, range, |i, k, at| {
-                // SAFETY: particle i and its contacts are touched by this range only.
-                let mut p = unsafe { hot.get(i) };
+                let mut p = hot[i - first];
                 let mut d = p.truncate();
                 let u = vel[i];
-                for idx in at..at + k {
-                    // SAFETY: as above.
-                    let mut ct = unsafe { contacts.get(idx) };
+                for ct in &mut contacts[at - origin..at - origin + k] {
                     let violation = ct.normal.dot(d) - ct.offset;
                     if violation >= 0.0 {
                         continue;
@@ -483,12 +492,9 @@ impl Colliders {
                             d -= dt * (ct.dynamic_friction * dn / l).min(1.0);
                         }
                     }
-                    // SAFETY: as above.
-                    unsafe { contacts.set(idx, ct) };
                 }
                 p = d.extend(p.w);
-                // SAFETY: as above.
-                unsafe { hot.set(i, p) };
+                hot[i - first] = p;
             });
         });
     }
@@ -508,19 +514,24 @@ impl Colliders {
         let slots = self.slots.items();
         let contacts = &self.contacts;
         let count = &self.contact_count;
-        let step_contacts = DisjointSlice::new(&mut self.step_contacts);
-        let step_count = DisjointSlice::new(&mut self.step_count);
         let hot = &particles.hot;
-        let vel = DisjointSlice::new(&mut particles.velocity);
+        // Each range owns its particles' velocities and step records.
+        let parts = (
+            Rows::new(&mut particles.velocity[..n]),
+            Rows::with_width(
+                &mut self.step_contacts[..n * MAX_COLLIDER_CONTACTS],
+                MAX_COLLIDER_CONTACTS,
+            ),
+            Rows::new(&mut self.step_count[..n]),
+        );
         let threshold = 2.0 * gravity.length() * h;
         let inv_h = 1.0 / h;
-        exec.for_ranges(n, |range| {
+        exec.for_chunks(parts, |range, (vel, step_contacts, step_count)| {
+            let first = range.start;
             for_touching(count, range, |i, k, at| {
                 let mass = 1.0 / hot[i].w;
-                // SAFETY: particle i and its slots are touched by this range only.
-                let mut v = unsafe { vel.get(i) };
-                // SAFETY: as above.
-                let mut sc = unsafe { step_count.get(i) } as usize;
+                let mut v = vel[i - first];
+                let mut sc = step_count[i - first] as usize;
                 for &ct in &contacts[at..at + k] {
                     if ct.dn_total <= 0.0 {
                         continue;
@@ -538,16 +549,13 @@ impl Colliders {
                     v += ct.normal * dv;
                     let impulse = mass * (ct.dn_total * inv_h + dv);
                     // Merge into the step's record of this collider.
-                    let base = i * MAX_COLLIDER_CONTACTS;
+                    let base = (i - first) * MAX_COLLIDER_CONTACTS;
+                    let record = &mut step_contacts[base..base + MAX_COLLIDER_CONTACTS];
                     let mut merged = false;
-                    for j in 0..sc {
-                        // SAFETY: as above.
-                        let mut s = unsafe { step_contacts.get(base + j) };
+                    for s in &mut record[..sc] {
                         if s.slot == ct.slot {
                             s.impulse += impulse;
                             s.normal = ct.normal;
-                            // SAFETY: as above.
-                            unsafe { step_contacts.set(base + j, s) };
                             merged = true;
                             break;
                         }
@@ -558,16 +566,12 @@ impl Colliders {
                             impulse,
                             slot: ct.slot,
                         };
-                        // SAFETY: as above.
-                        unsafe { step_contacts.set(base + sc, s) };
+                        record[sc] = s;
                         sc += 1;
                     }
                 }
-                // SAFETY: as above.
-                unsafe {
-                    vel.set(i, v);
-                    step_count.set(i, sc as u8);
-                }
+                vel[i - first] = v;
+                step_count[i - first] = sc as u8;
             });
         });
     }

@@ -12,19 +12,19 @@
 //! consecutive particles with the same IEEE operations lane by lane, so detection finds
 //! the same contacts on any CPU (a unit test compares the masks with [`touches`]).
 
+use super::simd::Kernel;
 use crate::math::{Vec3, Vec3A, Vec4};
-use crate::simd::Kernel;
 
 /// Whether a particle of radius `r` whose path ends at `d` (relative to its base) has a
 /// contact with the plane of unit `normal` at `rel` (relative to the same base).
 #[inline(always)]
-pub(super) fn touches(normal: Vec3, rel: Vec3, d: Vec3, r: f32) -> bool {
+pub(crate) fn touches(normal: Vec3, rel: Vec3, d: Vec3, r: f32) -> bool {
     let v1 = d - rel;
     normal.dot(v1) - r < r.max(1.0e-4)
 }
 
 /// The position and unit normal of a plane.
-pub(super) type Plane = (Vec3, Vec3);
+pub(crate) type Plane = (Vec3, Vec3);
 
 /// For every plane k of `planes` (bit k set, k < 32): `out[k]` gets bit l set when
 /// particle `first + l` (l < `len` ≤ 8, `first + len ≤` the lengths) has a contact
@@ -32,7 +32,7 @@ pub(super) type Plane = (Vec3, Vec3);
 /// read once for all the planes.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn masks(
+pub(crate) fn masks(
     kernel: Kernel,
     params: &[Plane; 32],
     planes: u32,
@@ -73,8 +73,8 @@ pub(super) fn masks(
 #[cfg(target_arch = "x86_64")]
 mod avx {
     use super::Plane;
+    use crate::kernels::simd::avx::load_lanes as lanes;
     use crate::math::{Vec3A, Vec4};
-    use crate::simd::avx::load_lanes as lanes;
     use std::arch::x86_64::*;
 
     /// See [`super::masks`] (eight lanes).

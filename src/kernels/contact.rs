@@ -10,16 +10,50 @@
 //! lanes to the sum in list order, so the result is bit-for-bit the scalar loop's (a
 //! unit test compares them on random clouds).
 
-use super::neighbours::Neighbours;
-use crate::math::Vec3;
-use crate::math::Vec4;
+use super::simd::Kernel;
+use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::separation;
-use crate::simd::Kernel;
+
+/// The per-slot arrays the contact sum reads (the neighbour search's copy of the
+/// particles, in slot order); made by [`Cloud::new`], which checks that they have one
+/// length.
+#[derive(Clone, Copy)]
+pub(crate) struct Cloud<'a> {
+    /// Base positions and hot records (displacement, inverse mass).
+    base: &'a [Vec3A],
+    hot: &'a [Vec4],
+    /// Radius (m) and unyielding factor of each slot.
+    radius: &'a [f32],
+    unyielding: &'a [f32],
+}
+
+impl<'a> Cloud<'a> {
+    /// Panics unless the four arrays have one length.
+    #[inline]
+    pub(crate) fn new(
+        base: &'a [Vec3A],
+        hot: &'a [Vec4],
+        radius: &'a [f32],
+        unyielding: &'a [f32],
+    ) -> Self {
+        let m = base.len();
+        assert!(
+            hot.len() == m && radius.len() == m && unyielding.len() == m,
+            "contact kernel: slot arrays of different lengths"
+        );
+        Cloud {
+            base,
+            hot,
+            radius,
+            unyielding,
+        }
+    }
+}
 
 /// The correction of slot k from neighbour j: `Some(share · overlap · n)` when they
 /// overlap (the scalar definition the kernel follows).
 #[inline(always)]
-pub(super) fn push(s: &Neighbours, k: usize, j: usize, pk: Vec4, uk: f32, rk: f32) -> Option<Vec3> {
+pub(crate) fn push(s: &Cloud<'_>, k: usize, j: usize, pk: Vec4, uk: f32, rk: f32) -> Option<Vec3> {
     let pj = s.hot[j];
     let sep = separation(s.base[k], s.base[j], pk, pj);
     let d2 = sep.length_squared();
@@ -40,20 +74,21 @@ pub(super) fn push(s: &Neighbours, k: usize, j: usize, pk: Vec4, uk: f32, rk: f3
 }
 
 /// Adds the corrections of slot k (movable) from the slots of `list` to `acc` and
-/// counts them in `active`, in list order; with `skip_roaming`, entries of roaming
-/// slots are left out (they are seen through the side pairs).
+/// counts them in `active`, in list order; with `skip_roaming`, entries j for which
+/// `roaming(j)` holds are left out (they are seen through the side pairs).
 #[inline(always)]
 fn sum_scalar(
-    s: &Neighbours,
+    s: &Cloud<'_>,
     k: usize,
     list: &[u32],
     skip_roaming: bool,
+    roaming: impl Fn(usize) -> bool,
     acc: &mut Vec3,
     active: &mut u32,
 ) {
     let (pk, uk, rk) = (s.hot[k], s.unyielding[k], s.radius[k]);
     for &j in list {
-        if skip_roaming && s.is_roaming(j as usize) {
+        if skip_roaming && roaming(j as usize) {
             continue;
         }
         if let Some(d) = push(s, k, j as usize, pk, uk, rk) {
@@ -64,32 +99,35 @@ fn sum_scalar(
 }
 
 /// The contact sum of slot k (movable) over `list` (see [`sum_scalar`]). With
-/// `plain` (every slot has the same radius and none is unyielding:
-/// [`Neighbours::plain`]) the kernel reads neither radius nor unyielding factor of
+/// `plain` (every slot has the same radius and none is unyielding, as
+/// `Neighbours::plain` tells) the kernel reads neither radius nor unyielding factor of
 /// the neighbours: `r_k + r_j` is `r_k + r_k` and the share is `w_k / (w_k + w_j)`,
-/// the same operations on the same values, so the same bits.
+/// the same operations on the same values, so the same bits. Panics if k or an entry
+/// of `list` is not a slot of `s`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn sum(
+pub(crate) fn sum(
     kernel: Kernel,
-    s: &Neighbours,
+    s: &Cloud<'_>,
     k: usize,
     list: &[u32],
     skip_roaming: bool,
+    roaming: impl Fn(usize) -> bool,
     plain: bool,
     acc: &mut Vec3,
     active: &mut u32,
 ) {
     match kernel {
-        Kernel::Scalar => sum_scalar(s, k, list, skip_roaming, acc, active),
+        Kernel::Scalar => sum_scalar(s, k, list, skip_roaming, roaming, acc, active),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen when the CPU has AVX.
+        // SAFETY: Kernel::Avx is only chosen when the CPU has AVX; `avx::sum` checks
+        // the indices it reads.
         Kernel::Avx => unsafe {
             match (plain, skip_roaming) {
-                (true, false) => avx::sum::<true, false>(s, k, list, acc, active),
-                (true, true) => avx::sum::<true, true>(s, k, list, acc, active),
-                (false, false) => avx::sum::<false, false>(s, k, list, acc, active),
-                (false, true) => avx::sum::<false, true>(s, k, list, acc, active),
+                (true, false) => avx::sum::<true, false>(s, k, list, roaming, acc, active),
+                (true, true) => avx::sum::<true, true>(s, k, list, roaming, acc, active),
+                (false, false) => avx::sum::<false, false>(s, k, list, roaming, acc, active),
+                (false, true) => avx::sum::<false, true>(s, k, list, roaming, acc, active),
             }
         },
     }
@@ -97,30 +135,32 @@ pub(super) fn sum(
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
-    use super::Neighbours;
+    use super::Cloud;
+    use crate::kernels::simd::avx::to_lanes;
     use crate::math::Vec3;
-    use crate::simd::avx::to_lanes;
     use std::arch::x86_64::*;
 
     /// See [`super::sum_scalar`]: the same operations, eight neighbours per block;
     /// `PLAIN`: see [`super::sum`].
     ///
+    /// Panics if k or an entry of `list` is not a slot of `s`.
+    ///
     /// # Safety
-    /// The CPU has AVX; k and every entry of `list` are slots of `s`; with `PLAIN`,
-    /// every slot has the radius of k and an unyielding factor of 0.
+    /// The CPU has AVX.
     #[target_feature(enable = "avx")]
     pub(super) unsafe fn sum<const PLAIN: bool, const SKIP_ROAMING: bool>(
-        s: &Neighbours,
+        s: &Cloud<'_>,
         k: usize,
         list: &[u32],
+        roaming: impl Fn(usize) -> bool,
         acc: &mut Vec3,
         active: &mut u32,
     ) {
         let skip_roaming = SKIP_ROAMING;
-        let (base, hot, radius, unyielding) = (&s.base, &s.hot, &s.radius, &s.unyielding);
+        let (base, hot, radius, unyielding) = (s.base, s.hot, s.radius, s.unyielding);
+        // Every array has the length m (`Cloud::new`).
         let m = base.len();
-        assert!(k < m && hot.len() == m && radius.len() == m && unyielding.len() == m);
-        debug_assert!(list.iter().all(|&j| (j as usize) < m));
+        assert!(k < m, "contact kernel: slot out of bounds");
         let (bk, pk) = (base[k], hot[k]);
         let (uk, rk) = (unyielding[k], radius[k]);
         let bkx = _mm256_set1_ps(bk.x);
@@ -141,15 +181,18 @@ mod avx {
             let len = block.len();
             let mut idx = [k; 8];
             let mut valid = (1u32 << len) - 1;
+            let mut outside = false;
             for (l, &j) in block.iter().enumerate() {
                 let j = j as usize;
                 idx[l] = j;
-                if skip_roaming && s.is_roaming(j) {
+                outside |= j >= m;
+                if skip_roaming && roaming(j) {
                     valid &= !(1 << l);
                 }
             }
-            // SAFETY: list entries are slots (< m, the length of every array), as
-            // is k (the caller's contract).
+            assert!(!outside, "contact kernel: neighbour out of bounds");
+            // SAFETY: every entry of `idx` is below m, the length of every array: the
+            // list's entries (checked just above) and k (checked on entry).
             let (b, h, rj) = unsafe {
                 (
                     to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
@@ -242,6 +285,7 @@ mod avx {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::collision::neighbours::Neighbours;
     use crate::particles::Particles;
     use crate::solver::parallel::Executor;
 
@@ -287,6 +331,8 @@ mod tests {
             .unwrap();
         assert_eq!(s.plain(), plain);
         let kernel = Kernel::detect();
+        let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding);
+        let roaming = |j: usize| s.is_roaming(j);
         let mut touched = 0;
         for k in 0..s.len() {
             if s.hot[k].w == 0.0 {
@@ -294,14 +340,17 @@ mod tests {
             }
             for skip in [false, true] {
                 let (mut a, mut na) = (Vec3::ZERO, 0u32);
-                sum_scalar(&s, k, s.list(k), skip, &mut a, &mut na);
+                sum_scalar(&cloud, k, s.list(k), skip, roaming, &mut a, &mut na);
                 let mut kinds = vec![false];
                 if plain {
                     kinds.push(true);
                 }
                 for use_plain in kinds {
                     let (mut b, mut nb) = (Vec3::ZERO, 0u32);
-                    sum(kernel, &s, k, s.list(k), skip, use_plain, &mut b, &mut nb);
+                    let list = s.list(k);
+                    sum(
+                        kernel, &cloud, k, list, skip, roaming, use_plain, &mut b, &mut nb,
+                    );
                     assert_eq!(na, nb, "slot {k}");
                     assert_eq!(
                         a.to_array().map(f32::to_bits),

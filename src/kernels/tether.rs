@@ -18,25 +18,50 @@ use crate::math::{Vec3A, Vec4};
 use crate::solver::parallel::DisjointSlice;
 
 /// The per-slot arrays of a tether set, borrowed for one sweep (read only by the AVX
-/// kernel, so unread on other targets).
+/// kernel, so unread on other targets); made by [`TetherSlots::new`], which checks
+/// that they have one length.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct TetherSlots<'a> {
-    pub items: &'a [[u32; 2]],
+    items: &'a [[u32; 2]],
     /// Max length L (m).
-    pub rest: &'a [f32],
+    rest: &'a [f32],
     /// m/N; negative for a removed constraint.
-    pub compliance: &'a [f32],
-    pub lambda: &'a DisjointSlice<'a, f32>,
+    compliance: &'a [f32],
+    lambda: &'a DisjointSlice<'a, f32>,
+}
+
+impl<'a> TetherSlots<'a> {
+    /// The slot arrays of one sweep. Panics unless `rest`, `compliance` and `lambda`
+    /// have the length of `items`.
+    pub(crate) fn new(
+        items: &'a [[u32; 2]],
+        rest: &'a [f32],
+        compliance: &'a [f32],
+        lambda: &'a DisjointSlice<'a, f32>,
+    ) -> Self {
+        let m = items.len();
+        assert!(
+            rest.len() == m && compliance.len() == m && lambda.len() == m,
+            "tether kernel: slot arrays of different lengths"
+        );
+        TetherSlots {
+            items,
+            rest,
+            compliance,
+            lambda,
+        }
+    }
 }
 
 /// Projects the first slots of `range` (all of one colour) eight at a time and returns
-/// the first slot it left for the generic loop (`range.start` without AVX).
+/// the first slot it left for the generic loop (`range.start` without AVX). Panics
+/// unless `range` lies within the slots and `base` and `hot` have one length.
 ///
 /// # Safety
 /// The slots of `range` must not share a particle with each other nor with any slot
-/// another thread projects at the same time, every particle index must be below
-/// `hot`'s and `base`'s length, and `range` must lie within the slot arrays (all of one
-/// length).
+/// another thread projects at the same time (the colouring), and every particle index
+/// of those slots must be below `hot`'s length (checked when the constraints were
+/// added).
 pub(crate) unsafe fn project_range(
     range: Range<usize>,
     slots: &TetherSlots<'_>,
@@ -44,13 +69,17 @@ pub(crate) unsafe fn project_range(
     hot: &DisjointSlice<'_, Vec4>,
     inv_h2: f32,
 ) -> usize {
+    assert!(
+        range.end <= slots.items.len() && base.len() == hot.len(),
+        "tether kernel: slot range or particle arrays out of bounds"
+    );
     #[cfg(target_arch = "x86_64")]
     {
         #[cfg(test)]
         if tests::FORCE_GENERIC.load(std::sync::atomic::Ordering::Relaxed) {
             return range.start;
         }
-        if crate::simd::avx_available() {
+        if crate::kernels::simd::avx_available() {
             // SAFETY: the CPU has AVX (checked at run time); the other requirements are
             // this function's, passed on unchanged.
             return unsafe { avx::project_range(range, slots, base, hot, inv_h2) };
@@ -65,10 +94,10 @@ mod avx {
     use std::arch::x86_64::*;
     use std::ops::Range;
 
-    use super::super::distance_kernel::MIN_LENGTH;
     use super::TetherSlots;
+    use crate::kernels::distance::MIN_LENGTH;
+    use crate::kernels::simd::avx::{to_lanes, to_records};
     use crate::math::{Vec3A, Vec4};
-    use crate::simd::avx::{to_lanes, to_records};
     use crate::solver::parallel::DisjointSlice;
 
     /// # Safety

@@ -1,0 +1,31 @@
+//! The SIMD kernels: the only code that uses CPU intrinsics. Each kernel is a scalar
+//! definition and the AVX (or SSE2) version of it that performs the same IEEE-754
+//! operations in the same order, so the results are the same bits on every CPU; a
+//! unit test beside each kernel compares them. The entry points check the lengths of
+//! the slices they are given (once per call, outside the loops) and pick the version
+//! the CPU runs ([`simd::Kernel`], detected once at run time).
+//!
+//! * [`simd`]: the kernel choice, AVX detection and the 8 × 4 transposes.
+//! * [`distance`] (with [`distance_avx`]): the Gauss-Seidel projection of distance
+//!   constraints, one colour of slots at a time.
+//! * [`distance_jacobi`]: the Jacobi projection of distance constraints and the
+//!   per-particle gather; [`jacobi_plan`] runs them fused, in two stages.
+//! * [`tether`]: the Gauss-Seidel projection of tethers.
+//! * [`contact`]: the particle–particle contact sum over a neighbour list.
+//! * [`plane_cull`]: the plane contact test of collider detection.
+//!
+//! The Gauss-Seidel and Jacobi kernels write particles of other slots than their own
+//! index through `solver::parallel::DisjointSlice`; which slots may run at the same
+//! time is the colouring's and the block schedule's business, so those entry points
+//! stay `unsafe fn` with that one precondition (the callers' `SAFETY` comments cite
+//! the schedule).
+
+pub(crate) mod contact;
+pub(crate) mod distance;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod distance_avx;
+pub(crate) mod distance_jacobi;
+pub(crate) mod jacobi_plan;
+pub(crate) mod plane_cull;
+pub(crate) mod simd;
+pub(crate) mod tether;
