@@ -32,6 +32,7 @@ pub mod constraints;
 /// cbindgen:ignore
 mod error;
 pub mod ffi;
+/// cbindgen:ignore
 mod fluid;
 /// cbindgen:ignore
 mod limits;
@@ -50,7 +51,6 @@ pub mod scenes;
 mod simd;
 /// cbindgen:ignore
 mod skinning;
-/// cbindgen:ignore
 mod snapshot;
 /// cbindgen:ignore
 mod solver;
