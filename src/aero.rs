@@ -52,6 +52,7 @@ use crate::error::{try_reserve, Error, Result};
 use crate::limits::check_measure;
 use crate::math::Vec3;
 use crate::particles::{position_of, Particles};
+use crate::pipeline::{Stage, StepContext};
 use glam::Quat;
 
 /// Largest wind speed, zone strength and turbulence amplitude (m/s): far above any
@@ -189,7 +190,7 @@ impl WindZoneDesc {
     /// Checks every field and returns the desc with its rotation and direction
     /// normalised.
     pub fn validated(&self) -> Result<WindZoneDesc> {
-        let t = crate::constraints::attachment::Transform::checked(self.position, self.rotation)?;
+        let t = crate::transform::Transform::checked(self.position, self.rotation)?;
         for (k, h) in self.half_extents.to_array().into_iter().enumerate() {
             crate::limits::check_length(&format!("half_extents[{k}]"), h, true)?;
         }
@@ -690,6 +691,25 @@ impl Aero {
         for s in &mut self.surfaces {
             s.body = bodies.id_with_serial(s.body.0);
         }
+    }
+}
+
+/// The wind stage: drag and lift impulses at the start of every substep, before the
+/// predict; the simulated time advances at the end of the step.
+impl Stage for Aero {
+    fn begin_substep(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        if self.any_active() {
+            let t = self.time + cx.substep as f64 * cx.h as f64;
+            self.apply(particles, cx.h, t);
+        }
+    }
+
+    fn end_step(&mut self, _particles: &mut Particles, cx: &StepContext<'_>) {
+        self.time += cx.dt as f64;
+    }
+
+    fn moves_particles_between_substeps(&self) -> bool {
+        self.any_active()
     }
 }
 

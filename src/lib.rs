@@ -37,11 +37,13 @@ mod fluid;
 /// cbindgen:ignore
 mod kernels;
 /// cbindgen:ignore
-pub mod limits;
+mod limits;
 /// cbindgen:ignore
 mod math;
 /// cbindgen:ignore
 mod particles;
+/// cbindgen:ignore
+mod pipeline;
 /// cbindgen:ignore
 mod recovery;
 /// cbindgen:ignore
@@ -51,9 +53,13 @@ pub mod scenes;
 mod skinning;
 /// cbindgen:ignore
 mod slots;
-pub mod snapshot;
+mod snapshot;
 /// cbindgen:ignore
 mod solver;
+/// cbindgen:ignore
+mod topology;
+/// cbindgen:ignore
+mod transform;
 /// cbindgen:ignore
 mod world;
 
@@ -77,13 +83,10 @@ pub use collision::mesh::MAX_TRIANGLES;
 pub use collision::neighbours::NeighbourStats;
 pub use collision::shape::MAX_FRICTION;
 pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape, MAX_COLLIDER_CONTACTS};
-pub use constraints::attachment::Transform;
-pub use constraints::breaking::MAX_BREAK_EVENTS;
 pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
 pub use constraints::nary::MAX_FAMILY_CONSTRAINTS;
 pub use constraints::tearing::MAX_TEAR_RESERVE;
 pub use constraints::volume::MAX_SURFACE_TRIANGLES;
-pub use constraints::winch::RopeEnd;
 pub use constraints::{ConstraintSets, DistanceConstraints, FamilyKind};
 pub use error::{Error, ErrorKind, Result};
 pub use fluid::desc::{
@@ -96,17 +99,25 @@ pub use fluid::{
     KillVolumeDesc, KillVolumeId,
 };
 pub use glam::Quat;
+pub use limits::{
+    MAX_AREA, MAX_INVERSE_MASS, MAX_LENGTH, MAX_STRIDE_BYTES, MAX_VOLUME, MIN_STRIDE_BYTES,
+};
 pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use skinning::SkinWeights;
+pub use snapshot::{
+    seal as seal_snapshot, FORMAT_VERSION as SNAPSHOT_FORMAT_VERSION,
+    HEADER_BYTES as SNAPSHOT_HEADER_BYTES,
+};
 pub use solver::tasks::{EnqueueTaskFn, FinishTaskFn, TaskFn, TaskSystem};
-pub use solver::Solver;
+pub use solver::{Solver, MAX_THREADS};
+pub use topology::breaking::MAX_BREAK_EVENTS;
+pub use topology::winch::RopeEnd;
+pub use transform::Transform;
 pub use world::breaking::BreakReport;
 pub use world::edit::MAX_REST_SCALE;
 pub use world::families::MAX_FAMILY_COMPLIANCE;
 pub use world::interpolation::{Advance, MAX_FRAME_DT, MAX_STEPS_PER_ADVANCE};
 pub use world::tearing::{default_tear_reserve, TearStatus};
 pub use world::winch::MAX_WINCH_SPEED;
-pub use world::{
-    World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MAX_THREADS, MIN_DT,
-};
+pub use world::{World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MIN_DT};

@@ -54,9 +54,12 @@
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 
-pub use crate::constraints::distance::MAX_DISTANCE_CONSTRAINTS;
-pub use crate::constraints::nary::MAX_FAMILY_CONSTRAINTS;
-pub use crate::particles::MAX_PARTICLES;
+/// Largest number of particles one world holds.
+pub const MAX_PARTICLES: u32 = 1 << 28;
+/// Largest number of distance constraints one world holds.
+pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
+/// Largest number of constraints of one family in one world.
+pub const MAX_FAMILY_CONSTRAINTS: u32 = 1 << 26;
 
 /// Largest position component (m) and velocity component (m/s) accepted.
 pub const MAX_COORDINATE: f32 = 1.0e9;

@@ -25,8 +25,7 @@ use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::snapshot::codec::{self, Reader, Writer};
 
-/// Largest number of particles one world holds.
-pub const MAX_PARTICLES: u32 = 1 << 28;
+pub use crate::limits::MAX_PARTICLES;
 
 /// Largest coordinate magnitude (m) accepted for positions and velocities (m/s): see
 /// the table of accepted ranges in [`crate::limits`].

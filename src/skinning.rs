@@ -61,10 +61,11 @@ use std::ops::Range;
 use glam::Quat;
 
 use crate::bodies::BodyId;
-use crate::constraints::attachment::Transform;
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec3A};
 use crate::particles::Particles;
+use crate::pipeline::{Stage, StepContext};
+use crate::transform::Transform;
 
 /// Per-particle weights against the skinned target (see the module doc).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -477,5 +478,30 @@ impl Skinning {
         for b in &mut self.bodies {
             b.body = bodies.id_with_serial(b.body.0);
         }
+    }
+}
+
+/// The skinning stage: targets interpolated and the root's carry at the start of
+/// every substep (before the predict), the anim drive, backstop and max distance in
+/// every iteration, the new targets kept at the end of the step.
+impl Stage for Skinning {
+    fn begin_substep(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        if !self.bodies.is_empty() {
+            Skinning::begin_substep(self, particles, cx.substep, cx.substeps);
+        }
+    }
+
+    fn project(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        if !self.bodies.is_empty() {
+            Skinning::project(self, particles, cx.inv_h2);
+        }
+    }
+
+    fn end_step(&mut self, _particles: &mut Particles, _cx: &StepContext<'_>) {
+        Skinning::end_step(self);
+    }
+
+    fn moves_particles_between_substeps(&self) -> bool {
+        !self.bodies.is_empty()
     }
 }

@@ -10,7 +10,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use sinew::snapshot::{seal, HEADER_BYTES};
+use sinew::{seal_snapshot as seal, SNAPSHOT_HEADER_BYTES as HEADER_BYTES};
 use sinew::{
     ColliderDesc, PressureBodyDesc, Quat, RopeDesc, Shape, TetBodyDesc, Transform, Vec3, World,
     WorldDesc,

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::constraints::bending::IsometricRest;
 use crate::constraints::nary::{check_compliance, Family, NarySet, NewConstraint};
 use crate::constraints::volume::NewSurface;
-use crate::constraints::{ConstraintSet, ConstraintSets};
+use crate::constraints::{ConstraintEdit, ConstraintSets};
 use crate::error::{Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::check_room;
@@ -97,7 +97,7 @@ impl BodyParts {
     pub(crate) fn in_sets<'a>(
         &self,
         s: &'a mut ConstraintSets,
-    ) -> [(&'a mut dyn ConstraintSet, Range<u32>); 8] {
+    ) -> [(&'a mut dyn ConstraintEdit, Range<u32>); 8] {
         debug_assert!(
             self.stretch.end == self.shear.start && self.shear.end == self.bend_link.start
         );

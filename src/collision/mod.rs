@@ -80,16 +80,17 @@ fn clamp_speed(particles: &mut Particles, max_speed: f32, h: f32, exec: &Executo
 }
 
 impl Collision {
+    /// Start of a step: the colliders' velocities and the neighbour lists. The step
+    /// pipeline then sets the colliders' reach (`Colliders::set_reach`, widened for the
+    /// fluids' particles).
     pub(crate) fn begin_step(
         &mut self,
         particles: &Particles,
         dt: f32,
         h: f32,
-        fluid_margins: impl Iterator<Item = (std::ops::Range<usize>, f32)>,
         exec: &Executor,
     ) -> Result<()> {
         self.colliders.begin_step(particles.len(), dt)?;
-        self.colliders.set_reach(&particles.radius, fluid_margins)?;
         self.particles.begin_step(particles, h, exec)
     }
 

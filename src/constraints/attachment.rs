@@ -15,63 +15,13 @@
 //! an iteration, one after another (also with the Jacobi solver). An attachment on a
 //! particle of inverse mass 0 does nothing.
 
-use super::set::{ConstraintSet, FamilyKind, Iteration};
-use crate::error::{try_reserve, try_with_capacity, Error, Result};
+use super::set::{ConstraintEdit, ConstraintSet, FamilyKind, Iteration, Persist};
+use crate::error::{try_reserve, try_with_capacity, Result};
 use crate::math::{Vec3, Vec3A};
 use crate::particles::Particles;
 use crate::snapshot::codec::{self, Plain, Reader, Writer};
 use crate::snapshot::LoadContext;
-use glam::Quat;
-
-/// A host's rigid transform: position (m) and unit rotation.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Transform {
-    /// m
-    pub position: Vec3,
-    /// Unit quaternion (normalised on input).
-    pub rotation: Quat,
-}
-
-impl Transform {
-    /// Validates and normalises: finite, |position| within range, |q| in [0.5, 2].
-    pub fn checked(position: Vec3, rotation: Quat) -> Result<Transform> {
-        if !position.is_finite() || position.abs().max_element() > crate::particles::MAX_COORDINATE
-        {
-            return Err(Error::invalid(format!(
-                "transform position {position} must be finite and within ±{} m",
-                crate::particles::MAX_COORDINATE
-            )));
-        }
-        let len = rotation.length();
-        if !rotation.is_finite() || !(0.5..=2.0).contains(&len) {
-            return Err(Error::invalid(format!(
-                "transform rotation ({}, {}, {}, {}) must be a finite unit quaternion (x, y, z, w)",
-                rotation.x, rotation.y, rotation.z, rotation.w
-            )));
-        }
-        Ok(Transform {
-            position,
-            rotation: rotation / len,
-        })
-    }
-
-    /// The world point of local offset `o`.
-    pub fn apply(&self, o: Vec3) -> Vec3 {
-        self.position + self.rotation * o
-    }
-
-    /// The local offset of world point `x`.
-    pub fn inverse_apply(&self, x: Vec3) -> Vec3 {
-        self.rotation.inverse() * (x - self.position)
-    }
-
-    fn lerp(&self, other: &Transform, t: f32) -> Transform {
-        Transform {
-            position: self.position.lerp(other.position, t),
-            rotation: self.rotation.slerp(other.rotation, t),
-        }
-    }
-}
+use crate::transform::Transform;
 
 struct Host {
     previous: Transform,
@@ -245,7 +195,9 @@ impl ConstraintSet for Attachments {
     fn end_step(&mut self) {
         Attachments::end_step(self);
     }
+}
 
+impl ConstraintEdit for Attachments {
     /// |λ|/h² (N): the magnitude of [`Attachments::host_force`].
     fn force(&self, id: usize, h: f32) -> f32 {
         self.host_force(id, h).length()
@@ -279,7 +231,9 @@ impl ConstraintSet for Attachments {
         let p = self.list[id].particle;
         Some((p, particles.position(p as usize)))
     }
+}
 
+impl Persist for Attachments {
     /// The hosts (previous, current and interpolated transforms) and every attachment.
     fn save(&self, w: &mut Writer<'_>) {
         w.put_len(self.hosts.len());
@@ -332,16 +286,5 @@ impl ConstraintSet for Attachments {
         }
         *self = Attachments { hosts, list };
         Ok(())
-    }
-}
-
-impl Plain for Transform {
-    const SIZE: usize = Vec3::SIZE + Quat::SIZE;
-    fn write(self, out: &mut [u8]) {
-        (self.position, self.rotation).write(out);
-    }
-    fn read(b: &[u8]) -> Self {
-        let (position, rotation) = <(Vec3, Quat)>::read(b);
-        Transform { position, rotation }
     }
 }

@@ -24,12 +24,13 @@
 use std::ops::Range;
 
 use super::set::{
-    force_of_lambda, pbd_per_iteration, remove_slots, ConstraintSet, Iteration, ParticleViews,
-    Prologue,
+    force_of_lambda, pbd_per_iteration, remove_slots, ConstraintEdit, ConstraintSet, Iteration,
+    Persist,
 };
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
+use crate::pipeline::{ParticlePass, ParticleViews};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
@@ -42,8 +43,7 @@ use crate::kernels::distance::{project_range, ParticleArrays, Slots};
 use crate::kernels::distance_jacobi::JacobiSlots;
 use crate::kernels::jacobi_plan::{self, FusedPlan};
 
-/// Largest number of distance constraints one world holds.
-pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
+pub use crate::limits::MAX_DISTANCE_CONSTRAINTS;
 
 /// Largest compliance (m/N) accepted; softer links are indistinguishable from none.
 pub const MAX_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
@@ -327,7 +327,7 @@ impl DistanceConstraints {
     ///
     /// `fresh`: the first sweep of a substep, which starts every λ from 0 (so
     /// Gauss-Seidel needs no λ reset). `prologue`: a particle pass over every particle
-    /// to run first (see [`ConstraintSet::project_with_prologue`]): each block item of
+    /// to run first (see [`ConstraintSet::project_fused`]): each block item of
     /// stage 0 runs it over its block's particles before the block's colours (its
     /// interior constraints touch no other particle), and stage 0 gets items for the
     /// particles no block holds; the shared colours come after the whole stage.
@@ -338,7 +338,7 @@ impl DistanceConstraints {
         fresh: bool,
         exec: &Executor,
         threads: usize,
-        prologue: Option<Prologue<'_>>,
+        prologue: Option<ParticlePass<'_>>,
     ) {
         let n = particles.len();
         let views = ParticleViews::new(particles);
@@ -364,13 +364,7 @@ impl DistanceConstraints {
             unsafe {
                 if stage == 0 {
                     if let Some(pass) = prologue {
-                        let r = plan.prologue_range(item, built_for, n);
-                        let chunk = (
-                            views.hot.slice_mut(r.clone()),
-                            views.base.slice_mut(r.clone()),
-                            views.velocity.slice_mut(r.clone()),
-                        );
-                        pass(r, chunk);
+                        pass(&views, plan.prologue_range(item, built_for, n));
                     }
                     if item < blocks {
                         for colour in sched.block_colours(item) {
@@ -468,11 +462,11 @@ impl ConstraintSet for DistanceConstraints {
     }
 
     /// Gauss-Seidel only: the pass runs block by block in the sweep's first stage.
-    fn project_with_prologue(
+    fn project_fused(
         &mut self,
         particles: &mut Particles,
         it: &Iteration<'_>,
-        prologue: Prologue<'_>,
+        prologue: ParticlePass<'_>,
     ) -> bool {
         if it.solver != Solver::GaussSeidel || self.is_empty() {
             return false;
@@ -487,6 +481,12 @@ impl ConstraintSet for DistanceConstraints {
         DistanceConstraints::update_jacobi_weights(self, hot);
     }
 
+    fn colour_count(&self) -> usize {
+        DistanceConstraints::colour_count(self)
+    }
+}
+
+impl ConstraintEdit for DistanceConstraints {
     fn force(&self, id: usize, h: f32) -> f32 {
         DistanceConstraints::force(self, id, h)
     }
@@ -504,10 +504,6 @@ impl ConstraintSet for DistanceConstraints {
             REMOVED,
             &mut self.lambda,
         );
-    }
-
-    fn colour_count(&self) -> usize {
-        DistanceConstraints::colour_count(self)
     }
 
     fn is_removed(&self, id: usize) -> bool {
@@ -556,6 +552,9 @@ impl ConstraintSet for DistanceConstraints {
         let per_iteration = pbd_per_iteration(stiffness, iterations);
         self.softness[self.slot_of[id] as usize] = pack_softness(0.0, per_iteration);
     }
+}
+
+impl Persist for DistanceConstraints {
     /// As `NarySet`: slot order, λ, the id → slot map; the schedule is rebuilt.
     fn save(&self, w: &mut Writer<'_>) {
         w.put(self.built_for);

@@ -6,7 +6,6 @@
 
 pub mod attachment;
 pub mod bending;
-pub mod breaking;
 pub mod distance;
 
 pub mod link;
@@ -18,16 +17,17 @@ pub mod strain;
 pub mod tearing;
 pub mod unilateral;
 pub mod volume;
-pub mod winch;
 
 pub use distance::DistanceConstraints;
 pub use set::FamilyKind;
-pub(crate) use set::{ConstraintSet, Iteration};
+pub(crate) use set::{ConstraintEdit, ConstraintSet, Iteration, Persist};
+
+use std::ops::Range;
 
 use crate::particles::Particles;
+use crate::pipeline::{ParticlePass, Stage, StepContext};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
-use crate::solver::Solver;
 use attachment::Attachments;
 use bending::{Dihedral, Isometric};
 use link::Tether;
@@ -40,38 +40,61 @@ use volume::{PressureConstraints, TetVolume};
 
 /// Declares [`ConstraintSets`] and its registry from ONE list: each line is a set (its
 /// doc, field name and type), and the order of the lines is the projection order (the
-/// order of one solver iteration). `all()` and `all_mut()` return the sets in that
-/// order; the step, force readback, removal and the Jacobi bookkeeping loop over them.
+/// order of one solver iteration). The list comes in two parts: the step pipeline
+/// projects the fluids' density constraints between them (`world::step`), so
+/// [`FLUID_SLOT`] is the number of sets in the first part. `all()` and `all_mut()`
+/// return the sets in that order; the step, force readback, removal and the Jacobi
+/// bookkeeping loop over them.
 macro_rules! constraint_sets {
-    ($( $(#[$doc:meta])* $field:ident: $ty:ty, )+) => {
-        /// Every constraint set (distance and every other family), plus attachments
-        /// and per-body damping: what the solver projects in each iteration. The
-        /// fields are in projection order.
+    (
+        $( $(#[$doc:meta])* $field:ident: $ty:ty, )+
+        ; fluids ;
+        $( $(#[$doc2:meta])* $field2:ident: $ty2:ty, )+
+    ) => {
+        /// Every constraint set (distance and every other family) and attachments:
+        /// what the solver projects in each iteration. The fields are in projection
+        /// order.
         #[derive(Default)]
         pub struct ConstraintSets {
             $( $(#[$doc])* pub $field: $ty, )+
-            /// 2D worlds: all motion in the plane z = this value.
-            pub(crate) planar: Option<f32>,
-            /// Extra velocity damping (1/s) of particle ranges (bodies).
-            pub(crate) damped: Vec<(std::ops::Range<u32>, f32)>,
-            /// Break forces, rope cuts and the break-event queue.
-            pub(crate) breaking: breaking::Breaking,
-            /// Winches changing ropes' lengths.
-            pub(crate) winches: Vec<winch::Winch>,
+            $( $(#[$doc2])* pub $field2: $ty2, )+
         }
 
         /// Number of sets in the registry.
-        const SET_COUNT: usize = [$(stringify!($field)),+].len();
+        pub(crate) const SET_COUNT: usize = [$(stringify!($field)),+, $(stringify!($field2)),+].len();
+
+        /// Number of sets projected before the fluids in one iteration.
+        pub(crate) const FLUID_SLOT: usize = [$(stringify!($field)),+].len();
 
         impl ConstraintSets {
             /// Every set, in projection order.
             pub(crate) fn all(&self) -> [&dyn ConstraintSet; SET_COUNT] {
-                [$(&self.$field),+]
+                [$(&self.$field),+, $(&self.$field2),+]
             }
 
             /// Every set, in projection order, mutable.
             pub(crate) fn all_mut(&mut self) -> [&mut dyn ConstraintSet; SET_COUNT] {
-                [$(&mut self.$field),+]
+                [$(&mut self.$field),+, $(&mut self.$field2),+]
+            }
+
+            /// Every set by id (editing and readback), in projection order.
+            pub(crate) fn all_edit(&self) -> [&dyn ConstraintEdit; SET_COUNT] {
+                [$(&self.$field),+, $(&self.$field2),+]
+            }
+
+            /// Every set by id (editing and readback), in projection order, mutable.
+            pub(crate) fn all_edit_mut(&mut self) -> [&mut dyn ConstraintEdit; SET_COUNT] {
+                [$(&mut self.$field),+, $(&mut self.$field2),+]
+            }
+
+            /// Every set's snapshot, in projection order.
+            fn all_persist(&self) -> [&dyn Persist; SET_COUNT] {
+                [$(&self.$field),+, $(&self.$field2),+]
+            }
+
+            /// Every set's snapshot, in projection order, mutable.
+            fn all_persist_mut(&mut self) -> [&mut dyn Persist; SET_COUNT] {
+                [$(&mut self.$field),+, $(&mut self.$field2),+]
             }
         }
     };
@@ -104,8 +127,7 @@ constraint_sets! {
     unilateral_area: NarySet<UnilateralArea, 3>,
     /// Signed tet volume ≥ minimum (m⁵/N).
     unilateral_volume: NarySet<UnilateralVolume, 4>,
-    /// Density constraints of the fluids, coupled with solid particles (dimensionless).
-    fluids: crate::fluid::FluidSet,
+    ; fluids ;
     /// Unilateral max-distance tethers (m/N).
     tether: NarySet<Tether, 2>,
     /// Particles following host transforms.
@@ -127,36 +149,29 @@ impl ConstraintSets {
 
     /// The set of a family with a low-level API (the host's distance constraints for
     /// [`FamilyKind::Distance`]: the body links share their type but not their kind).
-    pub(crate) fn family(&self, kind: FamilyKind) -> &dyn ConstraintSet {
+    pub(crate) fn family(&self, kind: FamilyKind) -> &dyn ConstraintEdit {
         match kind {
             FamilyKind::Distance => return &self.distance,
             FamilyKind::BodyLink => return &self.link,
             _ => {}
         }
-        self.all()
+        self.all_edit()
             .into_iter()
             .find(|s| s.kind() == Some(kind))
             .expect("every FamilyKind has a set in the registry")
     }
 
     /// The set of a family, mutable (as [`Self::family`]).
-    pub(crate) fn family_mut(&mut self, kind: FamilyKind) -> &mut dyn ConstraintSet {
+    pub(crate) fn family_mut(&mut self, kind: FamilyKind) -> &mut dyn ConstraintEdit {
         match kind {
             FamilyKind::Distance => return &mut self.distance,
             FamilyKind::BodyLink => return &mut self.link,
             _ => {}
         }
-        self.all_mut()
+        self.all_edit_mut()
             .into_iter()
             .find(|s| s.kind() == Some(kind))
             .expect("every FamilyKind has a set in the registry")
-    }
-
-    /// Start of substep `s` of `n`: resets every λ, interpolates attachment hosts.
-    pub(crate) fn begin_substep(&mut self, s: u32, n: u32, solver: Solver) {
-        for set in self.all_mut() {
-            set.begin_substep(s, n, solver);
-        }
     }
 
     /// Constraint projections of one iteration over every set (removed constraints
@@ -165,146 +180,87 @@ impl ConstraintSets {
         self.all().iter().map(|s| s.count()).sum()
     }
 
-    /// One iteration over every set, in registry order. A particle pass due first
-    /// (`it.prologue`) runs inside the sweep of the first set when that is the
-    /// distance or the link set (the first two of the registry; the link set when the
-    /// distance set is empty) and it can take it, else on its own before any set.
-    pub(crate) fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
-        let mut fused = None;
-        if let Some(pass) = it.prologue {
-            let first = if !self.distance.is_empty() {
-                Some((0, &mut self.distance))
-            } else if !self.link.is_empty() {
-                Some((1, &mut self.link))
-            } else {
-                None
-            };
-            fused = first
-                .and_then(|(k, set)| set.project_with_prologue(particles, it, pass).then_some(k));
-            if fused.is_none() {
-                set::run_prologue(particles, it.exec, pass);
-            }
+    /// What iteration `cx.iteration` hands every set.
+    pub(crate) fn iteration<'a>(&self, cx: &StepContext<'a>) -> Iteration<'a> {
+        Iteration {
+            inv_h2: cx.inv_h2,
+            solver: cx.solver,
+            relaxation: cx.relaxation,
+            first: cx.first_iteration(),
+            exec: cx.exec,
+            work: cx.work,
         }
+    }
+
+    /// The first sweep of an iteration with the particle pass `pass` fused into it
+    /// ([`ConstraintSet::project_fused`]), when the first set of the registry that has
+    /// constraints is the distance or the link set (the first two) and it can take the
+    /// pass. Returns the index of the set that ran (skip it in [`Self::project`]), or
+    /// None, having done nothing (then the caller runs the pass on its own).
+    pub(crate) fn project_fused(
+        &mut self,
+        particles: &mut Particles,
+        it: &Iteration<'_>,
+        pass: ParticlePass<'_>,
+    ) -> Option<usize> {
+        let first = if !self.distance.is_empty() {
+            Some((0, &mut self.distance))
+        } else if !self.link.is_empty() {
+            Some((1, &mut self.link))
+        } else {
+            None
+        };
+        first.and_then(|(k, set)| set.project_fused(particles, it, pass).then_some(k))
+    }
+
+    /// One iteration over the sets `range` of the registry, in registry order, but the
+    /// set `done` (which [`Self::project_fused`] ran already).
+    pub(crate) fn project(
+        &mut self,
+        particles: &mut Particles,
+        it: &Iteration<'_>,
+        range: Range<usize>,
+        done: Option<usize>,
+    ) {
         for (k, set) in self.all_mut().into_iter().enumerate() {
-            if fused != Some(k) {
+            if range.contains(&k) && done != Some(k) {
                 set.project(particles, it);
             }
         }
     }
 
-    /// After the velocity update of a substep of length `h` (s): breaks overloaded
-    /// constraints (`breaking`), winches (`winch`), per-body damping,
-    /// each set's end of substep (plastic flow of shape-matching clusters), the 2D
-    /// plane.
-    pub(crate) fn end_substep(
-        &mut self,
-        particles: &mut Particles,
-        h: f32,
-        exec: &crate::solver::parallel::Executor,
-    ) {
-        self.break_overloaded(particles, h);
-        self.advance_winches(particles, h);
-        for (range, damping) in &self.damped {
-            let f = (-damping * h).exp();
-            for v in &mut particles.velocity[range.start as usize..range.end as usize] {
-                *v *= f;
-            }
-        }
-        for set in self.all_mut() {
-            set.end_substep(particles);
-        }
-        // Fluids: viscosity, vorticity, cohesion and adhesion (velocities).
-        let crate::fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
-        solver.end_substep(fluids.items_mut(), particles, h, exec);
-        if let Some(z) = self.planar {
-            ring::flatten(particles, z);
-        }
-    }
-
-    /// Whether [`Self::end_substep`] changes particles (per-body damping, the 2D plane,
-    /// or a winch, which moves and unparks particles; breaking only removes
-    /// constraints, and the sets' own `end_substep` only reads particles).
-    pub(crate) fn end_substep_moves_particles(&self) -> bool {
-        !self.damped.is_empty()
-            || self.planar.is_some()
-            || !self.winches.is_empty()
-            || self.fluids.solver.is_active()
-    }
-
-    /// Start of a step: the fluid solver's constants, coupled solids and room
-    /// ([`crate::fluid::solver::DensitySolver::prepare`]).
-    pub(crate) fn prepare_fluids(&mut self, particles: &Particles) -> crate::error::Result<()> {
-        let crate::fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
-        solver.prepare(fluids.items(), particles, self.planar)
-    }
-
-    /// Constraint projections the fluids cost per iteration (for the parallel region).
-    pub(crate) fn fluid_work(&self) -> usize {
-        if self.fluids.solver.is_active() {
-            self.fluids.solver.work(self.fluids.fluids.items())
-        } else {
-            0
-        }
-    }
-
-    /// End of a step.
-    pub(crate) fn end_step(&mut self) {
-        for set in self.all_mut() {
-            set.end_step();
-        }
-    }
-
-    /// Snapshot: every set in registry order, then the 2D plane and the damped ranges.
-    pub(crate) fn save(&self, w: &mut Writer<'_>) {
-        for set in self.all() {
+    /// Snapshot: the sets `range` of the registry, in registry order (the world saves
+    /// the fluids at [`FLUID_SLOT`], between the two parts, as they always were).
+    pub(crate) fn save(&self, w: &mut Writer<'_>, range: Range<usize>) {
+        for set in &self.all_persist()[range] {
             set.save(w);
         }
-        w.put_option(self.planar);
-        w.put_len(self.damped.len());
-        for (range, damping) in &self.damped {
-            w.put((range.start, range.end));
-            w.put(*damping);
-        }
-        self.breaking.save(w);
-        w.put_len(self.winches.len());
-        for winch in &self.winches {
-            winch.save(w);
-        }
     }
 
-    /// Snapshot: the sets [`Self::save`] wrote, over the loaded particles of `cx`.
-    pub(crate) fn load(r: &mut Reader<'_>, cx: &LoadContext<'_>) -> crate::error::Result<Self> {
-        let mut sets = ConstraintSets::default();
-        for set in sets.all_mut() {
+    /// Snapshot: the sets `range` [`Self::save`] wrote, over the loaded particles of
+    /// `cx`, into this registry (default sets).
+    pub(crate) fn load(
+        &mut self,
+        r: &mut Reader<'_>,
+        cx: &LoadContext<'_>,
+        range: Range<usize>,
+    ) -> crate::error::Result<()> {
+        for set in &mut self.all_persist_mut()[range] {
             set.load(r, cx)?;
         }
-        let tethers = sets.tether.len();
+        Ok(())
+    }
+
+    /// Snapshot: checks what ties the loaded sets together (a torn cloth's tethers).
+    pub(crate) fn check_loaded(&self) -> crate::error::Result<()> {
+        let tethers = self.tether.len();
         codec::ensure(
-            sets.torn
+            self.torn
                 .cloths
                 .iter()
                 .all(|c| c.tethers.end as usize <= tethers),
             || "a torn cloth names tethers that do not exist".to_string(),
-        )?;
-        sets.planar = r.get_option()?;
-        let n = r.get_count(12, "damped ranges")?;
-        let mut damped = crate::error::try_with_capacity(n, "damped ranges")?;
-        for _ in 0..n {
-            let (start, end) = r.get::<(u32, u32)>()?;
-            codec::ensure(start <= end && end as usize <= cx.hot.len(), || {
-                format!("damped range {start}..{end} of {} particles", cx.hot.len())
-            })?;
-            damped.push((start..end, r.get::<f32>()?));
-        }
-        sets.damped = damped;
-        sets.breaking = breaking::Breaking::load(r, &sets, cx.hot.len())?;
-        let n = r.get_count(60, "winches")?;
-        let mut winches = crate::error::try_with_capacity(n, "winches")?;
-        for _ in 0..n {
-            winches.push(winch::Winch::load(r, &sets, cx.hot.len())?);
-        }
-        sets.winches = winches;
-        Ok(sets)
+        )
     }
 
     /// Recomputes Jacobi weights after inverse masses changed.
@@ -316,6 +272,34 @@ impl ConstraintSets {
     }
 }
 
+/// The constraint stage: λ resets at the start of a substep (attachment hosts
+/// interpolated), plastic flow at its end. Its projection runs in two parts around the
+/// fluids ([`FLUID_SLOT`], [`ConstraintSets::project`]), so the pipeline calls that
+/// directly.
+impl Stage for ConstraintSets {
+    fn begin_substep(&mut self, _particles: &mut Particles, cx: &StepContext<'_>) {
+        for set in self.all_mut() {
+            set.begin_substep(cx.substep, cx.substeps, cx.solver);
+        }
+    }
+
+    fn end_substep(&mut self, particles: &mut Particles, _cx: &StepContext<'_>) {
+        for set in self.all_mut() {
+            set.end_substep(particles);
+        }
+    }
+
+    fn end_step(&mut self, _particles: &mut Particles, _cx: &StepContext<'_>) {
+        for set in self.all_mut() {
+            set.end_step();
+        }
+    }
+
+    fn work(&self) -> usize {
+        self.projections()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,7 +308,11 @@ mod tests {
     fn every_family_kind_has_exactly_one_set() {
         let sets = ConstraintSets::default();
         for kind in FamilyKind::ALL {
-            let n = sets.all().iter().filter(|s| s.kind() == Some(kind)).count();
+            let n = sets
+                .all_edit()
+                .iter()
+                .filter(|s| s.kind() == Some(kind))
+                .count();
             // Distance and body links are found by field: they share one type.
             let want = usize::from(!matches!(kind, FamilyKind::Distance | FamilyKind::BodyLink));
             assert_eq!(n, want, "{kind:?}");

@@ -20,7 +20,9 @@ use std::any::Any;
 use std::marker::PhantomData;
 use std::ops::Range;
 
-use super::set::{force_of_lambda, remove_slots, ConstraintSet, FamilyKind, Iteration};
+use super::set::{
+    force_of_lambda, remove_slots, ConstraintEdit, ConstraintSet, FamilyKind, Iteration, Persist,
+};
 use crate::error::{try_with_capacity, Error, Result};
 use crate::kernels::tether::{self, TetherSlots};
 use crate::math::{Vec3, Vec3A, Vec4};
@@ -33,8 +35,7 @@ use crate::solver::schedule::{self, Plan, Schedule};
 
 use super::link::Tether;
 
-/// Largest number of constraints of one family in one world.
-pub const MAX_FAMILY_CONSTRAINTS: u32 = 1 << 26;
+pub use crate::limits::MAX_FAMILY_CONSTRAINTS;
 
 /// Compliance value marking a removed constraint (never accepted from a caller).
 const REMOVED: f32 = -1.0;
@@ -514,10 +515,6 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
 }
 
 impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
-    fn kind(&self) -> Option<FamilyKind> {
-        F::KIND
-    }
-
     fn count(&self) -> usize {
         self.len()
     }
@@ -535,6 +532,16 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
         NarySet::update_jacobi_weights(self, hot);
     }
 
+    fn colour_count(&self) -> usize {
+        NarySet::colour_count(self)
+    }
+}
+
+impl<F: Family<K>, const K: usize> ConstraintEdit for NarySet<F, K> {
+    fn kind(&self) -> Option<FamilyKind> {
+        F::KIND
+    }
+
     fn force(&self, id: usize, h: f32) -> f32 {
         NarySet::force(self, id, h)
     }
@@ -548,10 +555,6 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
             REMOVED,
             &mut self.lambda,
         );
-    }
-
-    fn colour_count(&self) -> usize {
-        NarySet::colour_count(self)
     }
 
     fn is_removed(&self, id: usize) -> bool {
@@ -588,7 +591,9 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
     fn locate(&self, id: usize, particles: &Particles) -> Option<(u32, Vec3)> {
         Some(super::set::mean_position(&self.particles_of(id), particles))
     }
+}
 
+impl<F: Family<K>, const K: usize> Persist for NarySet<F, K> {
     /// The constraints in slot order with their λ and the id → slot map; the schedule
     /// and the Jacobi data are rebuilt on load (the same build, so the same order).
     fn save(&self, w: &mut Writer<'_>) {

@@ -229,14 +229,6 @@ impl RingAreas {
 
 single_lambda_set!(RingAreas, FamilyKind::RingArea);
 
-/// Keeps every particle in the plane z = `z`: zero z velocity, z position reset.
-pub(crate) fn flatten(particles: &mut Particles, z: f32) {
-    for i in 0..particles.len() {
-        particles.velocity[i].z = 0.0;
-        particles.hot[i].z = z - particles.base[i].z;
-    }
-}
-
 impl RingAreas {
     /// Snapshot: every ring (its scratch is rebuilt).
     pub(crate) fn save_snapshot(&self, w: &mut Writer<'_>) {

@@ -6,11 +6,12 @@
 
 use std::ops::Range;
 
-use crate::math::{Vec3, Vec3A, Vec4};
+use crate::math::Vec4;
 use crate::particles::Particles;
+use crate::pipeline::ParticlePass;
 use crate::snapshot::codec::{Reader, Writer};
 use crate::snapshot::LoadContext;
-use crate::solver::parallel::{DisjointSlice, Executor, Rows};
+use crate::solver::parallel::Executor;
 use crate::solver::Solver;
 
 /// The families with a low-level API, for counts and force readback. The value of each
@@ -115,7 +116,8 @@ impl FamilyKind {
     }
 }
 
-/// What one solver iteration hands every set.
+/// What one solver iteration hands every set (built from the step's
+/// `crate::pipeline::StepContext`).
 pub(crate) struct Iteration<'a> {
     /// 1 / h² for the substep length h (1/s²).
     pub inv_h2: f32,
@@ -128,61 +130,6 @@ pub(crate) struct Iteration<'a> {
     /// Constraint projections of the whole iteration (every set), from which the sets
     /// pick their thread count (`Executor::threads_for`).
     pub work: usize,
-    /// A particle pass due before anything projects (the velocity update of the last
-    /// substep and the predict of this one, see `world::step`), which the first set
-    /// may fuse into its sweep ([`ConstraintSet::project_with_prologue`]).
-    pub prologue: Option<Prologue<'a>>,
-    /// The colliders and their contacts of this substep (the fluids read the walls
-    /// near their particles, `fluid::walls`).
-    pub colliders: &'a crate::collision::colliders::Colliders,
-}
-
-/// The particle arrays a particle pass writes, for one pass.
-pub(crate) struct ParticleViews<'a> {
-    pub hot: DisjointSlice<'a, Vec4>,
-    pub base: DisjointSlice<'a, Vec3A>,
-    pub velocity: DisjointSlice<'a, Vec3>,
-}
-
-impl<'a> ParticleViews<'a> {
-    pub(crate) fn new(particles: &'a mut Particles) -> Self {
-        let Particles {
-            hot,
-            base,
-            velocity,
-            ..
-        } = particles;
-        ParticleViews {
-            hot: DisjointSlice::new(hot),
-            base: DisjointSlice::new(base),
-            velocity: DisjointSlice::new(&mut velocity[..]),
-        }
-    }
-}
-
-/// The hot records, base positions and velocities of one range of particles.
-pub(crate) type ParticleChunk<'c> = (&'c mut [Vec4], &'c mut [Vec3A], &'c mut [Vec3]);
-
-/// A pass over the particles: `pass(range, chunk)` updates the particles of `range`
-/// (`chunk`) and no other. Run over ranges that cover every particle once (on any
-/// threads, in any order: each particle is computed on its own), it gives the same
-/// bits however they are cut; [`run_prologue`] runs it on its own.
-pub(crate) type Prologue<'a> = &'a (dyn Fn(Range<usize>, ParticleChunk<'_>) + Sync);
-
-/// Runs `pass` over every particle as a pass of its own (chunks of the executor).
-pub(crate) fn run_prologue(particles: &mut Particles, exec: &Executor, pass: Prologue<'_>) {
-    let Particles {
-        hot,
-        base,
-        velocity,
-        ..
-    } = particles;
-    let parts = (
-        Rows::new(hot),
-        Rows::new(base),
-        Rows::new(&mut velocity[..]),
-    );
-    exec.for_chunks_light(parts, pass);
 }
 
 impl Iteration<'_> {
@@ -192,15 +139,10 @@ impl Iteration<'_> {
     }
 }
 
-/// A set of constraints of one family, as the step and the world see it. Ids are
-/// consecutive from 0 and never shift; a removed constraint keeps its id, stops acting
-/// and reports zero force.
+/// The projection of a set of constraints of one family: what the step sees (the
+/// constraint stage, `crate::pipeline`). Editing and readback by id are
+/// [`ConstraintEdit`], snapshots [`Persist`].
 pub(crate) trait ConstraintSet: Send {
-    /// The family's public name, for the sets that have a low-level API.
-    fn kind(&self) -> Option<FamilyKind> {
-        None
-    }
-
     /// Number of constraints (removed ones included).
     fn count(&self) -> usize;
 
@@ -211,17 +153,18 @@ pub(crate) trait ConstraintSet: Send {
     /// One iteration of the projection.
     fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>);
 
-    /// [`Self::project`] with the particle pass `prologue` (over every particle) run
-    /// before any constraint of the set touches a particle, inside the same sweep
-    /// (each block of particles just before its interior constraints, so that the
-    /// block is in cache and the pass costs no parallel region of its own). Returns
-    /// false, having done nothing, where the set cannot (then the caller runs the pass
-    /// and [`Self::project`]).
-    fn project_with_prologue(
+    /// [`Self::project`] with the particle pass `pass` (over every particle) run before
+    /// any constraint of the set touches a particle, inside the same sweep (each block
+    /// of particles just before its interior constraints, so that the block is in cache
+    /// and the pass costs no parallel region of its own): the kernel-level fusion the
+    /// step pipeline asks for (`crate::pipeline::integrate`). Returns false, having
+    /// done nothing, where the set cannot (then the caller runs the pass and
+    /// [`Self::project`]).
+    fn project_fused(
         &mut self,
         _particles: &mut Particles,
         _it: &Iteration<'_>,
-        _prologue: Prologue<'_>,
+        _pass: ParticlePass<'_>,
     ) -> bool {
         false
     }
@@ -235,18 +178,29 @@ pub(crate) trait ConstraintSet: Send {
     /// Recomputes the Jacobi averaging weights after inverse masses changed.
     fn update_jacobi_weights(&mut self, _hot: &[Vec4]) {}
 
+    /// Largest number of colours in one phase of a Gauss-Seidel sweep (0 for sets
+    /// projected sequentially).
+    fn colour_count(&self) -> usize {
+        0
+    }
+}
+
+/// A set's constraints by id, as the world's API, breaking and winches see them: force
+/// readback, removal, the rest values, compliances and stiffnesses. Ids are consecutive
+/// from 0 and never shift; a removed constraint keeps its id, stops acting and reports
+/// zero force.
+pub(crate) trait ConstraintEdit: ConstraintSet {
+    /// The family's public name, for the sets that have a low-level API.
+    fn kind(&self) -> Option<FamilyKind> {
+        None
+    }
+
     /// |λ|/h² of constraint `id` in the last substep of length `h` (s), in the
     /// family's units.
     fn force(&self, id: usize, h: f32) -> f32;
 
     /// Removes constraints `ids` (they keep their ids, stop acting, report 0 force).
     fn remove(&mut self, ids: Range<u32>);
-
-    /// Largest number of colours in one phase of a Gauss-Seidel sweep (0 for sets
-    /// projected sequentially).
-    fn colour_count(&self) -> usize {
-        0
-    }
 
     /// Whether constraint `id` was removed.
     fn is_removed(&self, id: usize) -> bool;
@@ -308,7 +262,10 @@ pub(crate) trait ConstraintSet: Send {
     fn locate(&self, _id: usize, _particles: &Particles) -> Option<(u32, crate::math::Vec3)> {
         None
     }
+}
 
+/// A set's snapshot (ARCHITECTURE.md, "Snapshots").
+pub(crate) trait Persist {
     /// Snapshot: writes everything of the set that the next step or a readback uses
     /// (ARCHITECTURE.md, "Snapshots").
     fn save(&self, w: &mut Writer<'_>);
@@ -372,10 +329,6 @@ pub(crate) fn remove_slots(
 macro_rules! single_lambda_set {
     ($set:ty, $kind:expr) => {
         impl $crate::constraints::set::ConstraintSet for $set {
-            fn kind(&self) -> Option<$crate::constraints::set::FamilyKind> {
-                Some($kind)
-            }
-
             fn count(&self) -> usize {
                 self.len()
             }
@@ -390,6 +343,12 @@ macro_rules! single_lambda_set {
                 it: &$crate::constraints::set::Iteration<'_>,
             ) {
                 self.solve(particles, it.inv_h2);
+            }
+        }
+
+        impl $crate::constraints::set::ConstraintEdit for $set {
+            fn kind(&self) -> Option<$crate::constraints::set::FamilyKind> {
+                Some($kind)
             }
 
             fn force(&self, id: usize, h: f32) -> f32 {
@@ -440,7 +399,9 @@ macro_rules! single_lambda_set {
                     particles,
                 ))
             }
+        }
 
+        impl $crate::constraints::set::Persist for $set {
             fn save(&self, w: &mut $crate::snapshot::codec::Writer<'_>) {
                 <$set>::save_snapshot(self, w);
             }

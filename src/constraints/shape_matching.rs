@@ -18,7 +18,9 @@
 
 use glam::{DMat3, DQuat, DVec3, Mat3, Quat};
 
-use super::set::{pbd_per_iteration, ConstraintSet, FamilyKind, Iteration};
+use super::set::{
+    pbd_per_iteration, ConstraintEdit, ConstraintSet, FamilyKind, Iteration, Persist,
+};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::{separation, Particles};
@@ -287,7 +289,9 @@ impl ConstraintSet for ShapeClusters {
     fn end_substep(&mut self, particles: &Particles) {
         self.plastic_flow(particles);
     }
+}
 
+impl ConstraintEdit for ShapeClusters {
     /// Shape matching is PBD: it has no λ and reports no force.
     fn force(&self, _id: usize, _h: f32) -> f32 {
         0.0
@@ -318,6 +322,9 @@ impl ConstraintSet for ShapeClusters {
     fn edit_stiffness(&mut self, id: usize, stiffness: f32, iterations: u32) {
         self.set_stiffness(id, stiffness, iterations);
     }
+}
+
+impl Persist for ShapeClusters {
     /// Every cluster with its rotation, the warm start of the next fit (its scratch is
     /// rebuilt).
     fn save(&self, w: &mut Writer<'_>) {

@@ -10,7 +10,7 @@
 //! either solver, so a split can re-point any constraint to a new particle without
 //! recolouring anything and the result does not depend on the thread count.
 //!
-//! **Tearing** (`world/tearing.rs`, at the end of each step): an edge whose length
+//! **Tearing** (`topology/tearing.rs`, at the end of each step): an edge whose length
 //! exceeds `threshold` × its rest length (a stretch ratio, dimensionless) splits the
 //! mesh at one of its vertices, as in the vertex-splitting tear of Obi Cloth's tearable
 //! cloth and of Pfaff et al., "Adaptive Tearing and Cracking of Thin Sheets" (2014):
@@ -29,7 +29,7 @@ use std::ops::Range;
 
 use super::bending::{Dihedral, Isometric, IsometricRest};
 use super::nary::{project, relative, Family};
-use super::set::{force_of_lambda, ConstraintSet, Iteration};
+use super::set::{force_of_lambda, ConstraintEdit, ConstraintSet, Iteration, Persist};
 use crate::error::{try_reserve, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
@@ -442,7 +442,9 @@ impl ConstraintSet for TornCloths {
             c.project(particles, it.inv_h2);
         }
     }
+}
 
+impl ConstraintEdit for TornCloths {
     fn force(&self, id: usize, h: f32) -> f32 {
         self.lambda_and_compliance(id)
             .map_or(0.0, |(l, _)| force_of_lambda(l, h))
@@ -464,7 +466,9 @@ impl ConstraintSet for TornCloths {
     fn is_removed(&self, id: usize) -> bool {
         self.lambda_and_compliance(id).is_none_or(|(_, c)| c < 0.0)
     }
+}
 
+impl Persist for TornCloths {
     fn save(&self, w: &mut Writer<'_>) {
         w.put_len(self.cloths.len());
         for c in &self.cloths {

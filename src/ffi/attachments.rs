@@ -3,8 +3,8 @@
 
 use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
 use super::{answer, guard, non_null, slice_from, slice_from_mut, FfiResult, SinewStatus};
-use crate::constraints::attachment::Transform;
 use crate::math::Vec3;
+use crate::transform::Transform;
 use glam::Quat;
 
 /// A rigid transform: position (m) and rotation (unit quaternion; normalised on input,

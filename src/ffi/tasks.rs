@@ -8,7 +8,7 @@ use std::ffi::c_void;
 use super::world::{with_world, SinewWorld};
 use super::{guard, Failure, SinewStatus};
 use crate::solver::tasks::{EnqueueTaskFn, FinishTaskFn, TaskSystem};
-use crate::world::MAX_THREADS;
+use crate::solver::MAX_THREADS;
 
 /// A task of Sinew's: runs the items `begin..end` (`begin < end <= item_count`) of the
 /// pass `task_context` names. Thread-safe: the host may run several ranges of one

@@ -58,7 +58,10 @@ pub struct FluidStats {
     pub max_density_ratio: f32,
 }
 
+use crate::error::Result;
 use crate::math::Vec3;
+use crate::particles::Particles;
+use crate::pipeline::{Stage, StepContext};
 use crate::slots::{LowestFirst, SlotMap};
 
 /// One fluid's state (owned by [`FluidSet`]). Its particles are
@@ -111,7 +114,7 @@ pub(crate) struct KillVolume {
 }
 
 /// Every fluid of a world, its emitters and kill volumes, and the density solver's
-/// scratch: the registry entry of the density constraints (`constraint_sets!`).
+/// scratch: the fluid subsystem, a stage of the step pipeline of its own.
 #[derive(Default)]
 pub struct FluidSet {
     /// Fluid slots (None = removed; its particles stay inert, its slot may be reused
@@ -151,46 +154,80 @@ impl FluidSet {
     }
 }
 
-impl crate::constraints::ConstraintSet for FluidSet {
-    fn count(&self) -> usize {
-        // One density constraint per live fluid particle.
-        self.live().map(|f| f.count as usize).sum()
+/// The fluid stage (ARCHITECTURE.md, "The step"): fluids enter the step only here.
+/// The pipeline projects them between the two parts of the constraint registry
+/// (`constraints::FLUID_SLOT`) and widens the colliders' reach by
+/// [`FluidSet::collider_margins`] after the collision stage's `begin_step`.
+impl Stage for FluidSet {
+    /// The emitters' new particles (they take part in the whole step), then the
+    /// solver's constants, its coupled solids and room (grown only when the world
+    /// grew).
+    fn begin_step(&mut self, particles: &mut Particles, cx: &StepContext<'_>) -> Result<()> {
+        self.emit(particles, cx.planar, cx.gravity, cx.dt);
+        let FluidSet { fluids, solver, .. } = self;
+        solver.prepare(fluids.items(), particles, cx.planar)
     }
 
-    fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {}
-
-    fn project(
-        &mut self,
-        particles: &mut crate::particles::Particles,
-        it: &crate::constraints::Iteration<'_>,
-    ) {
-        self.solver.project(self.fluids.items_mut(), particles, it);
+    /// The density constraints of every live fluid particle (the neighbour grid and
+    /// the walls near each particle are built in the first iteration of a substep).
+    fn project(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        let colliders = cx
+            .colliders
+            .expect("the pipeline lends the colliders to the fluid stage");
+        let first = cx.first_iteration();
+        self.solver.project(
+            self.fluids.items_mut(),
+            particles,
+            first,
+            colliders,
+            cx.exec,
+        );
     }
 
-    fn end_step(&mut self) {
+    /// Viscosity, vorticity, cohesion and adhesion (velocities).
+    fn end_substep(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        self.solver
+            .end_substep(self.fluids.items(), particles, cx.h, cx.exec);
+    }
+
+    /// ρ/ρ₀ into each fluid (readback and stats), then retirement: fluid particles
+    /// age; those past their lifetime or in a kill volume are removed, in particle
+    /// order.
+    fn end_step(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
         self.solver.end_step(self.fluids.items_mut());
+        if self.is_active() {
+            self.retire(particles, cx.dt);
+        }
     }
 
-    fn force(&self, _id: usize, _h: f32) -> f32 {
-        0.0
+    /// Density constraints per iteration, counted by their neighbours.
+    fn work(&self) -> usize {
+        if self.solver.is_active() {
+            self.solver.work(self.fluids.items())
+        } else {
+            0
+        }
     }
 
-    fn remove(&mut self, _ids: std::ops::Range<u32>) {}
-
-    fn is_removed(&self, _id: usize) -> bool {
-        false
+    fn moves_particles_between_substeps(&self) -> bool {
+        self.solver.is_active()
     }
+}
 
-    fn save(&self, w: &mut crate::snapshot::codec::Writer<'_>) {
+impl FluidSet {
+    /// Snapshot: the fluids, emitters and kill volumes, then the solver's state.
+    pub(crate) fn save(&self, w: &mut crate::snapshot::codec::Writer<'_>) {
         self.save_fluids(w);
         self.solver.save(w);
     }
 
-    fn load(
+    /// Snapshot: replaces this (default) fluid set by the one [`Self::save`] wrote,
+    /// checking every index against the particles of `cx`.
+    pub(crate) fn load(
         &mut self,
         r: &mut crate::snapshot::codec::Reader<'_>,
         cx: &crate::snapshot::LoadContext<'_>,
-    ) -> crate::error::Result<()> {
+    ) -> Result<()> {
         self.load_fluids(r, cx)?;
         self.solver.load(r, cx)
     }

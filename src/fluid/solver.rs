@@ -83,7 +83,6 @@ use super::walls::WallKernel;
 use super::Fluid;
 use crate::collision::colliders::Colliders;
 use crate::collision::MAX_COLLIDER_CONTACTS;
-use crate::constraints::Iteration;
 use crate::error::{try_reserve, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
@@ -523,26 +522,29 @@ impl DensitySolver {
         }
     }
 
-    /// One iteration of the density constraints of every live fluid particle.
+    /// One iteration of the density constraints of every live fluid particle (`first`:
+    /// the first iteration of the substep, which builds the neighbour grid and the
+    /// walls near each particle from `colliders`).
     pub fn project(
         &mut self,
         fluids: &mut [Option<Fluid>],
         particles: &mut Particles,
-        it: &Iteration<'_>,
+        first: bool,
+        colliders: &Colliders,
+        exec: &Executor,
     ) {
         if !self.active {
             return;
         }
-        if it.first {
-            self.build(fluids, particles, it.colliders, it.exec);
+        if first {
+            self.build(fluids, particles, colliders, exec);
         }
         let m = self.src.len();
         if m == 0 {
             return;
         }
-        let threads = Self::threads(it.exec, m);
+        let threads = Self::threads(exec, m);
         let chunks = m.div_ceil(SLOT_CHUNK);
-        let first = it.first;
         let uniform = self.uniform;
         let this = &mut *self;
         let views = Views {
@@ -579,7 +581,7 @@ impl DensitySolver {
             base,
         };
         let plan = [chunks, chunks, chunks];
-        it.exec.stages(threads, &plan[..], |stage, c| {
+        exec.stages(threads, &plan[..], |stage, c| {
             let slots = c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m);
             match stage {
                 // Positions of this iteration (the build gathered the first ones).

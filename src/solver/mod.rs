@@ -10,6 +10,10 @@ pub(crate) mod parallel;
 pub(crate) mod schedule;
 pub(crate) mod tasks;
 
+/// Largest worker-thread count a world may ask for (the built-in pool or a host's task
+/// system).
+pub const MAX_THREADS: u32 = 256;
+
 /// Which iterative scheme projects the constraints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Solver {

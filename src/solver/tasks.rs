@@ -27,8 +27,8 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 
 use parking_lot::Mutex;
 
+use super::MAX_THREADS;
 use crate::error::{Error, Result};
-use crate::world::MAX_THREADS;
 
 /// A task of a pass: runs the items `begin..end` of the pass `task_context` names.
 /// Sinew passes its own function and context to [`EnqueueTaskFn`]; the host calls it

@@ -183,7 +183,7 @@ impl World {
         drop(hot);
         self.bodies.reserve()?;
         self.particles.reserve(count)?;
-        try_reserve(&mut self.sets.damped, 1, "body damping")?;
+        try_reserve(&mut self.integrator.damped, 1, "body damping")?;
         let surface = !b.triangles.is_empty();
         if surface {
             self.aero.reserve_surface()?;
@@ -234,7 +234,7 @@ impl World {
         }
         let particles = b.first..b.first + count as u32;
         if b.damping > 0.0 {
-            self.sets.damped.push((particles.clone(), b.damping));
+            self.integrator.damped.push((particles.clone(), b.damping));
         }
         let id = self.bodies.insert(Body {
             kind,
@@ -292,7 +292,7 @@ impl World {
         // coupled to a fluid they would act as an invisible wall. Switched off first
         // (the only step that can fail), so that a failure changes nothing.
         let range = self.bodies.get(id)?.particles.clone();
-        self.sets.fluids.solver.set_coupling(range, false)?;
+        self.fluids.solver.set_coupling(range, false)?;
         let body = self.bodies.remove(id)?;
         for (set, ids) in body.parts.in_sets(&mut self.sets) {
             set.remove(ids);
@@ -300,11 +300,11 @@ impl World {
         self.sets
             .attachments
             .remove_on_particles(body.particles.clone());
-        self.sets.damped.retain(|(r, _)| *r != body.particles);
+        self.integrator.damped.retain(|(r, _)| *r != body.particles);
         self.aero.remove_body(id);
         self.skinning.remove_body(id);
         self.remove_torn_cloth(&body.particles);
-        self.sets
+        self.topology
             .winches
             .retain(|w| w.rope.particles != body.particles);
         for i in body.particles.clone() {
@@ -432,10 +432,10 @@ impl World {
         let body = self.bodies.get_mut(id)?;
         body.damping = damping;
         let range = body.particles.clone();
-        self.sets.damped.retain(|(r, _)| *r != range);
+        self.integrator.damped.retain(|(r, _)| *r != range);
         if damping > 0.0 {
-            try_reserve(&mut self.sets.damped, 1, "body damping")?;
-            self.sets.damped.push((range, damping));
+            try_reserve(&mut self.integrator.damped, 1, "body damping")?;
+            self.integrator.damped.push((range, damping));
         }
         Ok(())
     }

@@ -4,10 +4,10 @@
 
 use super::World;
 use crate::bodies::{BodyId, BodyKind};
-use crate::constraints::breaking::RopeCut;
 use crate::constraints::FamilyKind;
 use crate::error::{check_range, try_reserve, Error, Result};
 use crate::math::Vec3;
+use crate::topology::breaking::RopeCut;
 
 /// A broken constraint, as the host reads it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -74,8 +74,8 @@ impl World {
             ));
         }
         let ids = range.start as u32..range.end as u32;
-        self.sets.breaking.reserve(family, &ids)?;
-        self.sets.breaking.set(family, ids, force);
+        self.topology.breaking.reserve(family, &ids)?;
+        self.topology.breaking.set(family, ids, force);
         Ok(())
     }
 
@@ -87,7 +87,7 @@ impl World {
     pub fn set_body_break_force(&mut self, id: BodyId, force: f32) -> Result<()> {
         check_break_force(force)?;
         let cut = self.rope_cut(id)?;
-        let b = &mut self.sets.breaking;
+        let b = &mut self.topology.breaking;
         if !b.ropes.contains(&cut) {
             try_reserve(&mut b.ropes, 1, "breakable ropes")?;
         }
@@ -107,20 +107,20 @@ impl World {
             return Ok(f32::INFINITY);
         }
         check_range(id, 1, self.sets.family(family).count(), &what)?;
-        Ok(self.sets.breaking.threshold(family, id))
+        Ok(self.topology.breaking.threshold(family, id))
     }
 
     /// Number of break events waiting (at most [`crate::MAX_BREAK_EVENTS`]).
     pub fn break_event_count(&self) -> usize {
-        self.sets.breaking.events.len()
+        self.topology.breaking.events.len()
     }
 
     /// Moves the oldest break events (up to `out.len()`) into `out`, oldest first, and
     /// returns how many it wrote and how many events were lost to a full queue since
     /// the last call (the queue holds [`crate::MAX_BREAK_EVENTS`]; the count is cleared).
     pub fn take_break_events(&mut self, out: &mut [BreakReport]) -> (usize, u64) {
-        let n = out.len().min(self.sets.breaking.events.len());
-        for (o, e) in out.iter_mut().zip(self.sets.breaking.events.drain(..n)) {
+        let n = out.len().min(self.topology.breaking.events.len());
+        for (o, e) in out.iter_mut().zip(self.topology.breaking.events.drain(..n)) {
             *o = BreakReport {
                 body: self.bodies.containing(e.particle).map(|(b, _)| b),
                 family: e.family,
@@ -129,7 +129,7 @@ impl World {
                 position: e.position,
             };
         }
-        let lost = std::mem::take(&mut self.sets.breaking.lost);
+        let lost = std::mem::take(&mut self.topology.breaking.lost);
         (n, lost)
     }
 
@@ -156,7 +156,7 @@ impl World {
         let cut = self.rope_cut(id)?;
         let mut best: Option<(f32, u32)> = None;
         for (i, l) in cut.stretch.clone().enumerate() {
-            if crate::constraints::ConstraintSet::is_removed(&self.sets.link, l as usize) {
+            if crate::constraints::ConstraintEdit::is_removed(&self.sets.link, l as usize) {
                 continue;
             }
             let p = cut.particles.start as usize + i;

@@ -1,4 +1,4 @@
-//! In-place edits of constraints, through the one [`ConstraintSet`] shape every family
+//! In-place edits of constraints, through the one [`ConstraintEdit`] shape every family
 //! has: remove by id range, set the rest value (length, angle, area, volume) per id,
 //! set the compliance or PBD stiffness of a range. Every edit checks the whole request
 //! (range, removed ids, every value) before it changes anything, and takes effect at
@@ -10,19 +10,19 @@
 //! Bodies are edited as a whole: [`World::set_body_rest_scale`] scales a rope's or
 //! cloth's rest lengths, [`World::set_body_mass`] its mass; other bodies are untouched.
 //!
-//! [`ConstraintSet`]: crate::constraints::ConstraintSet
+//! [`ConstraintEdit`]: crate::constraints::ConstraintEdit
 
 use std::ops::Range;
 
 use super::World;
 use crate::bodies::{BodyId, BodyKind};
-use crate::constraints::{ConstraintSet, FamilyKind};
+use crate::constraints::{ConstraintEdit, FamilyKind};
 use crate::error::{check_range, Error, Result};
 
 /// Checks that `first..first+count` names live constraints of `set` (of family `kind`)
 /// and returns the range.
 fn live_range(
-    set: &dyn ConstraintSet,
+    set: &dyn ConstraintEdit,
     kind: FamilyKind,
     first: u32,
     count: usize,
@@ -263,7 +263,7 @@ impl World {
         let particles = body.particles.clone();
         self.scale_torn_rest(&particles, ratio, false)?;
         let links = parts.stretch.start..parts.bend_link.end;
-        let groups: [(&mut dyn ConstraintSet, Range<u32>); 2] = [
+        let groups: [(&mut dyn ConstraintEdit, Range<u32>); 2] = [
             (&mut self.sets.link, links),
             (&mut self.sets.tether, parts.tether),
         ];

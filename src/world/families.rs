@@ -3,7 +3,7 @@
 //! like distance constraints), force readback, attachments.
 
 use super::World;
-use crate::constraints::attachment::{NewAttachment, Transform};
+use crate::constraints::attachment::NewAttachment;
 use crate::constraints::bending::{dihedral_angle_and_gradient, IsometricRest};
 use crate::constraints::nary::{check_compliance, check_elements, Family, NarySet, NewConstraint};
 use crate::constraints::strain::{tet_coefficients, triangle_coefficients, StrainRest};
@@ -13,6 +13,7 @@ use crate::error::{check_nonzero, check_range, try_with_capacity, Error, Result}
 use crate::math::Vec3;
 use crate::particles::rel;
 use crate::solver::Solver;
+use crate::transform::Transform;
 
 /// Largest compliance accepted by the families (in each family's units).
 pub const MAX_FAMILY_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
@@ -561,19 +562,17 @@ impl World {
                     crate::particles::MAX_COORDINATE
                 )));
             }
-            crate::constraints::ring::flatten(&mut self.particles, z);
+            crate::pipeline::integrate::flatten(&mut self.particles, z);
         }
-        self.sets.planar = plane;
+        self.plane.z = plane;
         // Fluid particles weigh ρ₀·s² per unit thickness in 2D, ρ₀·s³ in 3D.
-        self.sets
-            .fluids
-            .set_planar(&mut self.particles, plane.is_some());
+        self.fluids.set_planar(&mut self.particles, plane.is_some());
         Ok(())
     }
 
     /// The 2D plane (z, m) of a planar world, None for a 3D world.
     pub fn planar(&self) -> Option<f32> {
-        self.sets.planar
+        self.plane.z
     }
 
     /// Adds a closed ring (particles counter-clockwise seen from +z) whose enclosed XY

@@ -1,6 +1,7 @@
-//! The fluid API of [`World`] (src/constraints/fluid): fluids, emitters, kill volumes,
-//! readback, and the two-way coupling switches and forces of bodies. The particle
-//! slots, emission and removal are described in src/constraints/fluid/emit.rs.
+//! The fluid API of [`World`] (src/fluid): fluids, emitters, kill volumes, readback,
+//! and the two-way coupling switches and forces of bodies. The particle slots,
+//! emission and removal are described in src/fluid/emit.rs; the fluids' part of the
+//! step is their stage (`impl Stage for FluidSet`, src/fluid/mod.rs).
 
 use super::World;
 use crate::bodies::BodyId;
@@ -45,8 +46,8 @@ impl World {
         let capacity = desc.capacity as usize;
         self.check_particle_room(capacity)?;
         let first = self.particles.len() as u32;
-        let fluid = Fluid::new(*desc, first, self.sets.planar.is_some())?;
-        self.sets.fluids.reserve_fluid()?;
+        let fluid = Fluid::new(*desc, first, self.plane.z.is_some())?;
+        self.fluids.reserve_fluid()?;
         self.particles.reserve(capacity)?;
         // Nothing fails from here on.
         for _ in 0..capacity {
@@ -54,7 +55,7 @@ impl World {
             self.particles.push(Vec3::ZERO, 0.0);
             self.particles.filter[i] = FLUID_FILTER;
         }
-        let id = self.sets.fluids.insert_fluid(fluid);
+        let id = self.fluids.insert_fluid(fluid);
         self.reserve_fluid_room(false);
         Ok(id)
     }
@@ -62,24 +63,24 @@ impl World {
     /// Removes a fluid: its particles become inert for good (their slots stay, so no
     /// other index shifts), its emitters and kill volumes go with it.
     pub fn remove_fluid(&mut self, fluid: FluidId) -> Result<()> {
-        self.sets.fluids.remove_fluid(fluid, &mut self.particles)
+        self.fluids.remove_fluid(fluid, &mut self.particles)
     }
 
     /// Number of live fluids.
     pub fn fluid_count(&self) -> u32 {
-        self.sets.fluids.live().count() as u32
+        self.fluids.live().count() as u32
     }
 
     /// The fluid's settings.
     pub fn fluid_desc(&self, fluid: FluidId) -> Result<FluidDesc> {
-        Ok(self.sets.fluids.fluid(fluid)?.desc)
+        Ok(self.fluids.fluid(fluid)?.desc)
     }
 
     /// Changes a fluid's settings while it runs. `capacity` and `spacing` must stay as
     /// they are (a message says so otherwise); every other field may change.
     pub fn set_fluid_desc(&mut self, fluid: FluidId, desc: &FluidDesc) -> Result<()> {
-        let planar = self.sets.planar.is_some();
-        let f = self.sets.fluids.fluid_mut(fluid)?;
+        let planar = self.plane.z.is_some();
+        let f = self.fluids.fluid_mut(fluid)?;
         desc.validate()?;
         Fluid::check_mass(desc)?;
         if desc.capacity != f.desc.capacity || desc.spacing != f.desc.spacing {
@@ -97,13 +98,13 @@ impl World {
     /// The fluid's reserved particles: `(first, capacity)`; the live ones are the first
     /// `fluid_stats(..).count` of them.
     pub fn fluid_particle_range(&self, fluid: FluidId) -> Result<(u32, u32)> {
-        let f = self.sets.fluids.fluid(fluid)?;
+        let f = self.fluids.fluid(fluid)?;
         Ok((f.first, f.capacity()))
     }
 
     /// Counters and density figures of the fluid.
     pub fn fluid_stats(&self, fluid: FluidId) -> Result<FluidStats> {
-        let f = self.sets.fluids.fluid(fluid)?;
+        let f = self.fluids.fluid(fluid)?;
         let live = &f.density_ratio[..f.count as usize];
         let (mut sum, mut max) = (0.0f64, 0.0f32);
         for &d in live {
@@ -135,8 +136,8 @@ impl World {
         positions: &[Vec3],
         velocities: Option<&[Vec3]>,
     ) -> Result<u32> {
-        let planar = self.sets.planar;
-        let f = self.sets.fluids.fluid_mut(fluid)?;
+        let planar = self.plane.z;
+        let f = self.fluids.fluid_mut(fluid)?;
         let n = positions.len();
         check_nonzero(n, "position")?;
         let free = (f.capacity() - f.count) as usize;
@@ -174,7 +175,7 @@ impl World {
         }
         f.emitted += n as u64;
         // Later emissions need no room: the buffers are sized for the capacity.
-        if !self.sets.fluids.solver.is_active() {
+        if !self.fluids.solver.is_active() {
             self.reserve_fluid_room(true);
         }
         Ok(first)
@@ -182,29 +183,26 @@ impl World {
 
     /// Removes every live particle of the fluid (its slots stay reserved).
     pub fn clear_fluid(&mut self, fluid: FluidId) -> Result<()> {
-        self.sets
-            .fluids
-            .fluid_mut(fluid)?
-            .clear(&mut self.particles);
+        self.fluids.fluid_mut(fluid)?.clear(&mut self.particles);
         Ok(())
     }
 
     /// Adds an emitter to the fluid; it emits from the next step on (see
-    /// src/constraints/fluid/emit.rs for where its particles appear). A nozzle's
+    /// src/fluid/emit.rs for where its particles appear). A nozzle's
     /// radius may be at most [`crate::MAX_NOZZLE_SPACINGS`] spacings of the fluid.
     pub fn add_emitter(&mut self, fluid: FluidId, desc: &EmitterDesc) -> Result<EmitterId> {
-        self.sets.fluids.add_emitter(fluid, desc)
+        self.fluids.add_emitter(fluid, desc)
     }
 
     /// Moves or retunes an emitter (a hose that follows the player); what it owed
     /// carries over.
     pub fn set_emitter(&mut self, emitter: EmitterId, desc: &EmitterDesc) -> Result<()> {
-        self.sets.fluids.set_emitter(emitter, desc)
+        self.fluids.set_emitter(emitter, desc)
     }
 
     /// Removes an emitter.
     pub fn remove_emitter(&mut self, emitter: EmitterId) -> Result<()> {
-        self.sets.fluids.remove_emitter(emitter)
+        self.fluids.remove_emitter(emitter)
     }
 
     /// Adds a kill volume to the fluid: its particles inside are removed at the end of
@@ -214,12 +212,12 @@ impl World {
         fluid: FluidId,
         desc: &KillVolumeDesc,
     ) -> Result<KillVolumeId> {
-        self.sets.fluids.add_kill_volume(fluid, desc)
+        self.fluids.add_kill_volume(fluid, desc)
     }
 
     /// Removes a kill volume.
     pub fn remove_kill_volume(&mut self, volume: KillVolumeId) -> Result<()> {
-        self.sets.fluids.remove_kill_volume(volume)
+        self.fluids.remove_kill_volume(volume)
     }
 
     /// Calls `sink(k, particle)` for each live particle k of the fluid, in order, with
@@ -232,7 +230,7 @@ impl World {
         alpha: f32,
         mut sink: impl FnMut(usize, &FluidParticle),
     ) -> Result<u32> {
-        let f = self.sets.fluids.fluid(fluid)?;
+        let f = self.fluids.fluid(fluid)?;
         super::interpolation::check_alpha(alpha)?;
         let p = &self.particles;
         for (k, i) in f.live().enumerate() {
@@ -255,7 +253,7 @@ impl World {
     /// another particle later. `why` (one of the `FLUID_*` reasons) ends the message.
     /// Checked after the range, before any value.
     pub(crate) fn check_not_fluid(&self, range: std::ops::Range<usize>, why: &str) -> Result<()> {
-        for f in self.sets.fluids.live() {
+        for f in self.fluids.live() {
             let (a, b) = (f.first as usize, (f.first + f.capacity()) as usize);
             if range.start < b && a < range.end {
                 let (lo, hi) = (range.start.max(a), range.end.min(b));
@@ -283,11 +281,11 @@ impl World {
         what: &str,
         per_element: usize,
     ) -> Result<()> {
-        if self.sets.fluids.live().next().is_none() {
+        if self.fluids.live().next().is_none() {
             return Ok(());
         }
         for (k, p) in indices.into_iter().enumerate() {
-            for f in self.sets.fluids.live() {
+            for f in self.fluids.live() {
                 if (f.first..f.first + f.capacity()).contains(&p) {
                     return Err(Error::invalid(format!(
                         "{what} {}: particle {p} belongs to a fluid (its particles {}..{}): \
@@ -309,24 +307,9 @@ impl World {
     /// it does nothing (`force`: size anyway). A failure to allocate is left to the
     /// next step, which sizes again and reports it.
     pub(crate) fn reserve_fluid_room(&mut self, force: bool) {
-        if force || self.sets.fluids.live().next().is_some() {
-            let _ = self.sets.prepare_fluids(&self.particles);
-        }
-    }
-
-    /// Start of a step: the emitters' particles (src/constraints/fluid/emit.rs).
-    pub(crate) fn emit_fluids(&mut self, dt: f32) {
-        let planar = self.sets.planar;
-        let gravity = self.desc.gravity;
-        self.sets
-            .fluids
-            .emit(&mut self.particles, planar, gravity, dt);
-    }
-
-    /// End of a step: ages, lifetimes and kill volumes.
-    pub(crate) fn retire_fluid_particles(&mut self, dt: f32) {
-        if self.sets.fluids.is_active() {
-            self.sets.fluids.retire(&mut self.particles, dt);
+        if force || self.fluids.live().next().is_some() {
+            let crate::fluid::FluidSet { fluids, solver, .. } = &mut self.fluids;
+            let _ = solver.prepare(fluids.items(), &self.particles, self.plane.z);
         }
     }
 
@@ -334,7 +317,7 @@ impl World {
     /// by default for particles with a radius).
     pub fn set_body_fluid_coupling(&mut self, body: BodyId, enabled: bool) -> Result<()> {
         let range = self.bodies.get(body)?.particles.clone();
-        self.sets.fluids.solver.set_coupling(range, enabled)?;
+        self.fluids.solver.set_coupling(range, enabled)?;
         self.reserve_fluid_room(false);
         Ok(())
     }
@@ -343,6 +326,6 @@ impl World {
     /// (buoyancy plus drag): Σ m_j Δx_j / h² over the body's particles.
     pub fn body_fluid_force(&self, body: BodyId) -> Result<Vec3> {
         let range = self.bodies.get(body)?.particles.clone();
-        Ok(self.sets.fluids.solver.force_on(range, self.last_h))
+        Ok(self.fluids.solver.force_on(range, self.last_h))
     }
 }

@@ -9,13 +9,15 @@ use crate::collision::Collision;
 use crate::constraints::distance::{self, DistanceConstraints, MAX_COMPLIANCE};
 use crate::constraints::ConstraintSets;
 use crate::error::{check_nonzero, check_range, Error, Result};
+use crate::fluid::FluidSet;
 use crate::math::Vec3;
 pub(crate) use crate::particles::check_vec3;
 use crate::particles::{check_inverse_mass, check_room, Particles, Vec3Attribute};
+use crate::pipeline::integrate::{Integrator, Plane};
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
+use crate::topology::Topology;
 use fluids::FLUID_MASSES;
-use step::StepParams;
 
 mod bodies;
 pub(crate) mod breaking;
@@ -37,8 +39,7 @@ mod wind;
 pub const MAX_SUBSTEPS: u32 = 1024;
 /// See [`MAX_SUBSTEPS`].
 pub const MAX_ITERATIONS: u32 = 1024;
-/// Largest worker-thread count a world may ask for.
-pub const MAX_THREADS: u32 = 256;
+pub use crate::solver::MAX_THREADS;
 /// Accepted range of the frame time passed to [`World::step`], in seconds.
 pub const MIN_DT: f32 = 1.0e-6;
 /// See [`MIN_DT`].
@@ -126,8 +127,17 @@ impl WorldDesc {
 pub struct World {
     pub(crate) desc: WorldDesc,
     pub(crate) particles: Particles,
-    /// Every constraint family (distance included), attachments, per-body damping.
+    /// Every constraint family (distance included) and attachments.
     pub(crate) sets: ConstraintSets,
+    /// The integrator's state: per-body damping, this step's fusion plan
+    /// (src/pipeline/integrate.rs).
+    pub(crate) integrator: Integrator,
+    /// 2D worlds: the plane every particle moves in.
+    pub(crate) plane: Plane,
+    /// Fluids, their emitters, kill volumes and density solver (src/fluid).
+    pub(crate) fluids: FluidSet,
+    /// Break forces and events, winches (src/topology).
+    pub(crate) topology: Topology,
     /// Bodies made by the builders (src/bodies).
     pub(crate) bodies: Bodies,
     pub(crate) collision: Collision,
@@ -158,6 +168,10 @@ impl World {
             desc,
             particles: Particles::default(),
             sets: ConstraintSets::default(),
+            integrator: Integrator::default(),
+            plane: Plane::default(),
+            fluids: FluidSet::default(),
+            topology: Topology::default(),
             bodies: Bodies::default(),
             collision: Collision::default(),
             exec,
@@ -435,52 +449,7 @@ impl World {
                 "dt {dt} must be finite and in [{MIN_DT}, {MAX_DT}] seconds"
             )));
         }
-        // Fluid emitters first: their new particles take part in the whole step.
-        self.emit_fluids(dt);
-        let h = dt / self.desc.substeps as f32;
-        let params = StepParams {
-            gravity: self.desc.gravity,
-            h,
-            substeps: self.desc.substeps,
-            iterations: self.desc.iterations,
-            solver: self.desc.solver,
-            relaxation: self.desc.jacobi_relaxation,
-            damping_factor: (-self.desc.damping * h).exp(),
-        };
-        self.collision.begin_step(
-            &self.particles,
-            dt,
-            h,
-            self.sets.fluids.collider_margins(),
-            &self.exec,
-        )?;
-        self.sets.prepare_fluids(&self.particles)?;
-        let finite = step::step(
-            &mut self.particles,
-            &mut self.sets,
-            &mut self.collision,
-            &mut self.aero,
-            &mut self.skinning,
-            &params,
-            &self.exec,
-        );
-        self.collision.end_step(self.particles.len());
-        self.last_h = h;
-        self.aero.time += dt as f64;
-        self.skinning.end_step();
-        let recovered = match finite {
-            step::Finite::Checked => Ok(()),
-            step::Finite::Unknown => {
-                crate::recovery::check(&mut self.particles, &self.bodies, &self.exec)
-            }
-        };
-        self.tear_cloths();
-        // Fluid particles past their lifetime or inside a kill volume go last.
-        self.retire_fluid_particles(dt);
-        match self.collision.particles.search.take_error() {
-            Some(e) => Err(e),
-            None => recovered,
-        }
+        step::step(self, dt)
     }
 }
 

@@ -4,10 +4,10 @@
 
 use super::World;
 use crate::bodies::BodyId;
-use crate::constraints::attachment::Transform;
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 use crate::skinning::{SkinRoot, SkinWeights, SkinnedBody};
+use crate::transform::Transform;
 
 fn check_fraction(what: &str, f: f32) -> Result<()> {
     if !(f.is_finite() && (0.0..=1.0).contains(&f)) {

@@ -16,15 +16,18 @@ use super::World;
 use crate::aero::Aero;
 use crate::bodies::Bodies;
 use crate::collision::Collision;
-use crate::constraints::ConstraintSets;
+use crate::constraints::{ConstraintSets, FLUID_SLOT, SET_COUNT};
 use crate::error::{Error, Result};
+use crate::fluid::FluidSet;
 use crate::particles::Particles;
+use crate::pipeline::integrate::{Integrator, Plane};
 use crate::skinning::Skinning;
 use crate::snapshot::codec::{self, Count, Fill, Reader, Writer};
 use crate::snapshot::xxh64::Xxh64;
 use crate::snapshot::{self as format, LoadContext, HEADER_BYTES};
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
+use crate::topology::Topology;
 use crate::world::WorldDesc;
 
 /// The simulation state of a world, parsed and checked, before it replaces anything.
@@ -33,6 +36,10 @@ struct Parsed {
     last_h: f32,
     particles: Particles,
     sets: ConstraintSets,
+    integrator: Integrator,
+    plane: Plane,
+    fluids: FluidSet,
+    topology: Topology,
     bodies: Bodies,
     collision: Collision,
     aero: Aero,
@@ -49,6 +56,10 @@ impl World {
             desc,
             particles,
             sets,
+            integrator,
+            plane,
+            fluids,
+            topology,
             bodies,
             collision,
             exec: _,
@@ -73,7 +84,18 @@ impl World {
         w.put(*last_h);
         w.put(*accumulator);
         particles.save(w);
-        sets.save(w);
+        // The registry's sets with the fluids at their old place among them, then
+        // the 2D plane, the damped ranges and the topology (the order of format 5).
+        sets.save(w, 0..FLUID_SLOT);
+        fluids.save(w);
+        sets.save(w, FLUID_SLOT..SET_COUNT);
+        w.put_option(plane.z);
+        w.put_len(integrator.damped.len());
+        for (range, damping) in &integrator.damped {
+            w.put((range.start, range.end));
+            w.put(*damping);
+        }
+        topology.save(w);
         bodies.save(w);
         collision.save(w);
         aero.save(w);
@@ -111,7 +133,25 @@ impl World {
             hot: &particles.hot,
             jacobi: solver == Solver::Jacobi,
         };
-        let sets = ConstraintSets::load(&mut r, &cx)?;
+        let mut sets = ConstraintSets::default();
+        let mut fluids = FluidSet::default();
+        sets.load(&mut r, &cx, 0..FLUID_SLOT)?;
+        fluids.load(&mut r, &cx)?;
+        sets.load(&mut r, &cx, FLUID_SLOT..SET_COUNT)?;
+        sets.check_loaded()?;
+        let plane = Plane { z: r.get_option()? };
+        let n = r.get_count(12, "damped ranges")?;
+        let mut damped = crate::error::try_with_capacity(n, "damped ranges")?;
+        for _ in 0..n {
+            let (start, end) = r.get::<(u32, u32)>()?;
+            codec::ensure(start <= end && end as usize <= cx.hot.len(), || {
+                format!("damped range {start}..{end} of {} particles", cx.hot.len())
+            })?;
+            damped.push((start..end, r.get::<f32>()?));
+        }
+        let mut integrator = Integrator::default();
+        integrator.damped = damped;
+        let topology = Topology::load(&mut r, &sets, cx.hot.len())?;
         let bodies = Bodies::load(&mut r, particles.len(), &sets)?;
         let collision = Collision::load(&mut r, particles.len())?;
         let live = |id: u64| {
@@ -128,6 +168,10 @@ impl World {
             last_h,
             particles,
             sets,
+            integrator,
+            plane,
+            fluids,
+            topology,
             bodies,
             collision,
             aero,
@@ -190,6 +234,10 @@ impl World {
         self.last_h = p.last_h;
         self.particles = p.particles;
         self.sets = p.sets;
+        self.integrator = p.integrator;
+        self.plane = p.plane;
+        self.fluids = p.fluids;
+        self.topology = p.topology;
         self.bodies = p.bodies;
         self.collision = p.collision;
         self.aero = p.aero;
@@ -213,6 +261,10 @@ impl World {
             desc: p.desc,
             particles: p.particles,
             sets: p.sets,
+            integrator: p.integrator,
+            plane: p.plane,
+            fluids: p.fluids,
+            topology: p.topology,
             bodies: p.bodies,
             collision: p.collision,
             exec,
@@ -238,7 +290,8 @@ impl World {
 mod tests {
     use crate::kernels::distance::tests::FORCE_PORTABLE;
     use crate::scenes::{self, FRAME_DT};
-    use crate::{Solver, WorldDesc};
+    use crate::solver::Solver;
+    use crate::world::WorldDesc;
     use std::sync::atomic::Ordering;
 
     /// The state hash after 30 frames of a cloth on 1, 2 and 16 threads, with the SIMD

@@ -4,9 +4,9 @@
 
 use super::World;
 use crate::bodies::BodyId;
-use crate::constraints::winch::{RopeEnd, Winch};
-use crate::constraints::ConstraintSet;
+use crate::constraints::ConstraintEdit;
 use crate::error::{try_reserve, Error, Result};
+use crate::topology::winch::{RopeEnd, Winch};
 
 /// Largest winch speed (m/s) accepted.
 pub const MAX_WINCH_SPEED: f32 = 1000.0;
@@ -19,7 +19,7 @@ impl World {
     /// [`World::set_winch_target`] drive it. One winch per rope.
     pub fn add_winch(&mut self, id: BodyId, end: RopeEnd, length: f32) -> Result<()> {
         let rope = self.rope_cut(id)?;
-        if self.sets.winches.iter().any(|w| w.rope == rope) {
+        if self.topology.winches.iter().any(|w| w.rope == rope) {
             return Err(Error::invalid("the rope has a winch already"));
         }
         let n = rope.stretch.len() as u32;
@@ -73,7 +73,7 @@ impl World {
                 w.bend_ratio = link.rest_length(b as usize) / span;
             }
         }
-        try_reserve(&mut self.sets.winches, 1, "winches")?;
+        try_reserve(&mut self.topology.winches, 1, "winches")?;
         // Reel in to `length` at once: one "substep" of 1 s at the speed that gets there.
         w.speed = length - built;
         w.target = Some(length);
@@ -107,13 +107,13 @@ impl World {
         }
         w.speed = 0.0;
         w.target = None;
-        self.sets.winches.push(w);
+        self.topology.winches.push(w);
         Ok(())
     }
 
     fn winch_mut(&mut self, id: BodyId) -> Result<&mut Winch> {
         let rope = self.rope_cut(id)?;
-        self.sets
+        self.topology
             .winches
             .iter_mut()
             .find(|w| w.rope == rope)
@@ -122,7 +122,7 @@ impl World {
 
     fn winch(&self, id: BodyId) -> Result<&Winch> {
         let rope = self.rope_cut(id)?;
-        self.sets
+        self.topology
             .winches
             .iter()
             .find(|w| w.rope == rope)

@@ -1,12 +1,12 @@
 //! Hardening regressions: the table of accepted ranges (src/limits.rs), contacts far
 //! from the origin, no NaN from accepted input, momentum of free bodies.
 
-use sinew::limits::{MAX_COMPLIANCE, MAX_INVERSE_MASS, MAX_LENGTH};
 use sinew::scenes::tet_cube;
 use sinew::{
     BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, ErrorKind, Shape, Vec3,
     World, WorldDesc,
 };
+use sinew::{MAX_COMPLIANCE, MAX_INVERSE_MASS, MAX_LENGTH};
 
 fn zero_g(threads: u32) -> World {
     World::new(WorldDesc {

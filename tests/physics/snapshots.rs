@@ -8,7 +8,10 @@ use crate::scenes;
 use std::time::{Duration, Instant};
 
 use sinew::scenes::{self as bench, FRAME_DT};
-use sinew::snapshot::{seal, FORMAT_VERSION, HEADER_BYTES};
+use sinew::{
+    seal_snapshot as seal, SNAPSHOT_FORMAT_VERSION as FORMAT_VERSION,
+    SNAPSHOT_HEADER_BYTES as HEADER_BYTES,
+};
 
 use sinew::{
     BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, EmitterDesc, EmitterShape,

@@ -33,9 +33,9 @@
 //! surface velocity enters friction and restitution.
 
 use super::{Collider, Colliders, ContactReport, MAX_COLLIDER_CONTACTS};
-use crate::kernels::plane_cull;
 use crate::collision::shape::Shape;
 use crate::error::{try_reserve, Result};
+use crate::kernels::plane_cull;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::solver::parallel::{Executor, Rows};

@@ -5,15 +5,14 @@
 //! there (see [`RopeCut`]): the bend links and tethers that span the cut go too, so the
 //! two pieces fall apart.
 //!
-//! All of this is plain data owned by [`super::ConstraintSets`]: per-family threshold
+//! All of this is plain data owned by [`super::Topology`]: per-family threshold
 //! arrays indexed by constraint id, the ropes that cut cleanly, and a bounded event
 //! queue whose room is reserved when the first threshold is set, so the step never
 //! allocates (events past the room are counted as lost).
 
 use std::ops::Range;
 
-use super::set::FamilyKind;
-use super::ConstraintSets;
+use crate::constraints::{ConstraintEdit, ConstraintSets, FamilyKind};
 use crate::error::{try_reserve, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
@@ -104,22 +103,32 @@ impl Breaking {
     }
 }
 
-impl ConstraintSets {
-    /// Removes every constraint whose force exceeded its break force in the substep of
-    /// length `h` just solved, queues an event for each, and cuts the ropes whose links
-    /// broke. No allocation.
-    pub(crate) fn break_overloaded(&mut self, particles: &Particles, h: f32) {
-        if self.breaking.thresholds.is_empty() {
+impl Breaking {
+    /// Removes every constraint of `sets` whose force exceeded its break force in the
+    /// substep of length `h` just solved, queues an event for each, and cuts the ropes
+    /// whose links broke. No allocation.
+    pub(crate) fn break_overloaded(
+        &mut self,
+        sets: &mut ConstraintSets,
+        particles: &Particles,
+        h: f32,
+    ) {
+        if self.thresholds.is_empty() {
             return;
         }
-        let mut breaking = std::mem::take(&mut self.breaking);
-        for (k, thresholds) in breaking.thresholds.iter().enumerate() {
+        let Breaking {
+            thresholds,
+            ropes,
+            events,
+            lost,
+        } = self;
+        for (k, thresholds) in thresholds.iter().enumerate() {
             let kind = FamilyKind::ALL[k];
             for (id, &limit) in thresholds.iter().enumerate() {
                 if limit == f32::INFINITY {
                     continue;
                 }
-                let set = self.family(kind);
+                let set = sets.family(kind);
                 if id >= set.count() || set.is_removed(id) {
                     continue;
                 }
@@ -128,14 +137,10 @@ impl ConstraintSets {
                     continue;
                 }
                 let (particle, position) = set.locate(id, particles).unwrap_or((0, Vec3::ZERO));
-                self.family_mut(kind).remove(id as u32..id as u32 + 1);
+                sets.family_mut(kind).remove(id as u32..id as u32 + 1);
                 if kind == FamilyKind::BodyLink {
-                    if let Some(rope) = breaking
-                        .ropes
-                        .iter()
-                        .find(|r| r.stretch.contains(&(id as u32)))
-                    {
-                        self.cut_rope(rope, id as u32 - rope.stretch.start);
+                    if let Some(rope) = ropes.iter().find(|r| r.stretch.contains(&(id as u32))) {
+                        sets.cut_rope(rope, id as u32 - rope.stretch.start);
                     }
                 }
                 let event = BreakEvent {
@@ -145,29 +150,30 @@ impl ConstraintSets {
                     position,
                     particle,
                 };
-                if breaking.events.len() < breaking.events.capacity() {
-                    breaking.events.push(event);
+                if events.len() < events.capacity() {
+                    events.push(event);
                 } else {
-                    breaking.lost += 1;
+                    *lost += 1;
                 }
             }
         }
-        self.breaking = breaking;
     }
+}
 
+impl ConstraintSets {
     /// Cuts `rope` at its link `link` (between its particles `link` and `link + 1`):
     /// removes that link, the bend links over it and the tethers across it. Already
     /// removed ones stay removed. No allocation.
     pub(crate) fn cut_rope(&mut self, rope: &RopeCut, link: u32) {
         let s = rope.stretch.start + link;
         if s < rope.stretch.end {
-            super::ConstraintSet::remove(&mut self.link, s..s + 1);
+            ConstraintEdit::remove(&mut self.link, s..s + 1);
         }
         // Bend link j spans links j and j + 1.
         for j in [link.wrapping_sub(1), link] {
             if j < rope.bend.len() as u32 {
                 let b = rope.bend.start + j;
-                super::ConstraintSet::remove(&mut self.link, b..b + 1);
+                ConstraintEdit::remove(&mut self.link, b..b + 1);
             }
         }
         let first = rope.particles.start;
@@ -175,7 +181,7 @@ impl ConstraintSets {
             let [a, p] = self.tether.particles_of(t as usize);
             let (lo, hi) = ((a.min(p) - first), (a.max(p) - first));
             if lo <= link && link < hi {
-                super::ConstraintSet::remove(&mut self.tether, t..t + 1);
+                ConstraintEdit::remove(&mut self.tether, t..t + 1);
             }
         }
     }

@@ -16,12 +16,11 @@
 //! destroyed: the parked particles are the reserve. The bend links across the cursor
 //! and the tethers from the cursor end follow the active length.
 //!
-//! Winches are plain data in [`super::ConstraintSets`], advanced at the end of every
+//! Winches are plain data in [`super::Topology`], advanced at the end of every
 //! substep without allocation.
 
 use super::breaking::RopeCut;
-use super::ConstraintSet;
-use super::ConstraintSets;
+use crate::constraints::{ConstraintEdit, ConstraintSets};
 use crate::particles::Particles;
 
 /// Which end of a rope a winch pays from.
@@ -107,29 +106,33 @@ impl Winch {
 
 /// Sets the rest value of constraint `id` of `set` unless it was removed (a cut or
 /// broken rope keeps its winch; removed stays removed).
-fn edit_live(set: &mut dyn ConstraintSet, id: u32, value: f32) {
+fn edit_live(set: &mut dyn ConstraintEdit, id: u32, value: f32) {
     if !set.is_removed(id as usize) {
         set.edit_rest(id as usize, value);
     }
 }
 
-impl ConstraintSets {
-    /// Advances every winch by one substep of length `h` (s). No allocation.
-    pub(crate) fn advance_winches(&mut self, particles: &mut Particles, h: f32) {
-        if self.winches.is_empty() {
-            return;
-        }
-        let mut winches = std::mem::take(&mut self.winches);
-        let mut masses_changed = false;
-        for w in &mut winches {
-            masses_changed |= self.advance_winch(w, particles, h);
-        }
-        self.winches = winches;
-        if masses_changed {
-            self.update_jacobi_weights(particles);
-        }
+/// Advances every winch of `winches` by one substep of length `h` (s), editing the
+/// rest lengths of `sets`. No allocation.
+pub(crate) fn advance_winches(
+    winches: &mut [Winch],
+    sets: &mut ConstraintSets,
+    particles: &mut Particles,
+    h: f32,
+) {
+    if winches.is_empty() {
+        return;
     }
+    let mut masses_changed = false;
+    for w in winches {
+        masses_changed |= sets.advance_winch(w, particles, h);
+    }
+    if masses_changed {
+        sets.update_jacobi_weights(particles);
+    }
+}
 
+impl ConstraintSets {
     /// One substep of one winch; true when a particle was parked or unparked.
     pub(crate) fn advance_winch(
         &mut self,

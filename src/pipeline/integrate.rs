@@ -1,0 +1,272 @@
+//! The integrator: a stage of its own. It predicts at the start of each substep
+//! (symplectic Euler on the base + offset split of `crate::particles`) and updates the
+//! velocities at its end (`v = (x − x_prev) / h`, the world's damping, then each
+//! body's), and it keeps the world's finiteness check.
+//!
+//! **Fusion.** When no other stage changes a particle between the velocity update of
+//! one substep and the predict of the next ([`Stage::moves_particles_between_substeps`]
+//! of every stage is false), the pipeline asks for the two as one pass over the
+//! particles ([`Integrator::plan`]); the last velocity update then checks every
+//! position and velocity as it writes them, so the recovery pass only scans when that
+//! check found something. When, in addition, nothing reads the particles between that
+//! pass and the first projection of the next substep (no speed limit, which clamps the
+//! predicted velocities), the pass waits for that projection and the pipeline hands it
+//! to the first constraint sweep ([`Integrator::take_pending`],
+//! the constraint stage's fused sweep), which runs it block by block. Each particle sees
+//! the same operations in the same order on every path.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::{run_pass, ParticleViews, Stage, StepContext};
+use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
+use crate::particles::{position_of, Particles};
+use crate::solver::parallel::{Executor, Rows};
+
+/// What the step found out about finiteness.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Finite {
+    /// The last velocity update checked every particle and nothing ran after it that
+    /// could change a particle: every position and velocity is finite.
+    Checked,
+    /// Not (or not conclusively) checked: the caller runs `recovery::check`.
+    Unknown,
+}
+
+/// How the velocity update of one substep and the predict of the next run in this
+/// step (chosen by [`Integrator::plan`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+enum Fusion {
+    /// Each a pass of its own (something happens between them).
+    #[default]
+    Apart,
+    /// One pass, at the end of the substep.
+    Fused,
+    /// One pass, handed to the first projection of the next substep.
+    IntoSweep,
+}
+
+/// The integrator's state: the per-body damping (persistent) and this step's plan.
+#[derive(Default)]
+pub(crate) struct Integrator {
+    /// Extra velocity damping (1/s) of particle ranges (bodies).
+    pub damped: Vec<(Range<u32>, f32)>,
+    fusion: Fusion,
+    /// A fused update-and-predict pass waits for the next projection.
+    pending: bool,
+    finite: Option<Finite>,
+}
+
+impl Integrator {
+    /// Chooses this step's path: `idle`, no stage (this one included: body damping)
+    /// changes particles between substeps (the pass may fuse); `deferrable`, nothing reads them between the fused pass and
+    /// the first projection of the next substep (the pass may wait for it).
+    pub(crate) fn plan(&mut self, idle: bool, deferrable: bool, cx: &StepContext<'_>) {
+        self.fusion = match (idle, deferrable && cx.iterations > 0) {
+            (false, _) => Fusion::Apart,
+            (true, false) => Fusion::Fused,
+            (true, true) => Fusion::IntoSweep,
+        };
+        self.pending = false;
+        self.finite = Some(Finite::Unknown);
+    }
+
+    /// Whether the velocity update and the next predict run as one pass.
+    pub(crate) fn fused(&self) -> bool {
+        self.fusion != Fusion::Apart
+    }
+
+    /// The fused update-and-predict pass if it waits for this projection (once: the
+    /// caller runs it, inside a sweep or on its own with [`run_pass`]).
+    pub(crate) fn take_pending(&mut self) -> bool {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// What the step found out about finiteness (after the last `end_substep`).
+    pub(crate) fn finite(&self) -> Finite {
+        self.finite.unwrap_or(Finite::Unknown)
+    }
+}
+
+impl Stage for Integrator {
+    /// Predict (the first substep also records every start-of-step position for the
+    /// recovery pass), unless the fused pass of the last substep predicted already.
+    fn begin_substep(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        if cx.substep == 0 {
+            predict::<true>(particles, cx.gravity, cx.h, cx.exec);
+        } else if self.fusion == Fusion::Apart {
+            predict::<false>(particles, cx.gravity, cx.h, cx.exec);
+        }
+    }
+
+    /// The velocity update and the per-body damping, or the fused pass (now, or
+    /// pending for the next projection).
+    fn end_substep(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        if self.fused() && !cx.last_substep() {
+            if self.fusion == Fusion::IntoSweep {
+                self.pending = true;
+            } else {
+                run_pass(particles, cx.exec, &update_and_predict_pass(cx));
+            }
+            return;
+        }
+        let check = self.fused();
+        let all_finite = update_velocities(particles, cx.h, cx.damping_factor, check, cx.exec);
+        if check && all_finite {
+            self.finite = Some(Finite::Checked);
+        }
+        for (range, damping) in &self.damped {
+            let f = (-damping * cx.h).exp();
+            for v in &mut particles.velocity[range.start as usize..range.end as usize] {
+                *v *= f;
+            }
+        }
+    }
+
+    fn moves_particles_between_substeps(&self) -> bool {
+        !self.damped.is_empty()
+    }
+}
+
+/// The 2D plane: all motion in the plane z = `z` (m), enforced at the end of every
+/// substep (positions onto the plane, z velocities zero).
+#[derive(Default)]
+pub(crate) struct Plane {
+    pub z: Option<f32>,
+}
+
+/// Keeps every particle in the plane z = `z`: zero z velocity, z position reset.
+pub(crate) fn flatten(particles: &mut Particles, z: f32) {
+    for i in 0..particles.len() {
+        particles.velocity[i].z = 0.0;
+        particles.hot[i].z = z - particles.base[i].z;
+    }
+}
+
+impl Stage for Plane {
+    fn end_substep(&mut self, particles: &mut Particles, _cx: &StepContext<'_>) {
+        if let Some(z) = self.z {
+            flatten(particles, z);
+        }
+    }
+
+    fn moves_particles_between_substeps(&self) -> bool {
+        self.z.is_some()
+    }
+}
+
+/// [`update_velocities`] of one substep and [`predict`] of the next in one pass over
+/// the particles (the same operations per particle, in the same order), as a particle
+/// pass over any range ([`run_pass`], or inside the next substep's first sweep).
+pub(crate) fn update_and_predict_pass(
+    cx: &StepContext<'_>,
+) -> impl Fn(&ParticleViews<'_>, Range<usize>) + Sync {
+    let (h, inv_h, damping) = (cx.h, 1.0 / cx.h, cx.damping_factor);
+    let dv = Vec3A::from(cx.gravity * h);
+    move |v: &ParticleViews<'_>, r: Range<usize>| {
+        for i in r {
+            // SAFETY: a particle pass runs over ranges that cover each particle once
+            // (`ParticlePass`), so no other thread touches particle i meanwhile; i is
+            // in bounds (the ranges lie within the particles).
+            unsafe {
+                let q = v.hot.get(i);
+                if q.w == 0.0 {
+                    continue;
+                }
+                let u = Vec3A::from(v.velocity.get(i)) + Vec3A::from_vec4(q) * inv_h;
+                let u: Vec3 = (u * damping).into();
+                let (b, d, vel) = predict_one(v.base.get(i), q, u, dv, h, inv_h);
+                v.base.set(i, b);
+                v.hot.set(i, d);
+                v.velocity.set(i, vel);
+            }
+        }
+    }
+}
+
+/// Rebases, then predicts with symplectic Euler (pinned particles stay put):
+///
+/// * `(base, d) = two_sum(base, d)`: what fits of the displacement moves into the base
+///   position, exactly (`base + d` is the same real number, `d` is at most half an ulp
+///   of `base`);
+/// * `v' = v + h g`, `d += h v'`;
+/// * the velocity slot keeps `u = v' − d / h` for [`update_velocities`].
+///
+/// `SAVE` (the first substep): first records each particle's position in
+/// `Particles::step_start` (the start-of-step state `recovery::check` restores).
+fn predict<const SAVE: bool>(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
+    let n = particles.len();
+    let parts = (
+        Rows::new(&mut particles.hot),
+        Rows::new(&mut particles.base),
+        Rows::new(&mut particles.velocity),
+        Rows::new(&mut particles.step_start[..n]),
+    );
+    // SIMD vectors (Vec3A) inside; the arrays keep their compact layouts.
+    let (dv, inv_h) = (Vec3A::from(gravity * h), 1.0 / h);
+    exec.for_chunks_light(parts, |_, (hot, base, vel, start)| {
+        for (((hot, base), vel), start) in hot.iter_mut().zip(base).zip(vel).zip(start) {
+            let p = *hot;
+            if SAVE {
+                *start = position_of(*base, p);
+            }
+            if p.w == 0.0 {
+                continue;
+            }
+            (*base, *hot, *vel) = predict_one(*base, p, *vel, dv, h, inv_h);
+        }
+    });
+}
+
+/// [`predict`] of one particle at `base`, whose hot data is `p` (not pinned) and
+/// velocity `u`: its new base, hot data and velocity slot.
+#[inline(always)]
+fn predict_one(
+    base: Vec3A,
+    p: Vec4,
+    u: Vec3,
+    dv: Vec3A,
+    h: f32,
+    inv_h: f32,
+) -> (Vec3A, Vec4, Vec3) {
+    let (b, rest) = two_sum3(base, Vec3A::from_vec4(p));
+    let v = Vec3A::from(u) + dv;
+    let d = rest + v * h;
+    (b, d.extend(p.w), (v - d * inv_h).into())
+}
+
+/// v = (x_new − x_prev) / h = u + d / h (see [`predict`]), then damping. With `check`,
+/// also returns whether every particle's position and velocity is finite (otherwise
+/// true).
+fn update_velocities(
+    particles: &mut Particles,
+    h: f32,
+    damping_factor: f32,
+    check: bool,
+    exec: &Executor,
+) -> bool {
+    let inv_h = 1.0 / h;
+    let (hot, base) = (&particles.hot, &particles.base);
+    let bad = AtomicBool::new(false);
+    exec.for_chunks_light(Rows::new(&mut particles.velocity), |r, vel| {
+        let mut all_finite = true;
+        for (vel, i) in vel.iter_mut().zip(r) {
+            let p = hot[i];
+            let v = if p.w == 0.0 {
+                *vel
+            } else {
+                let v = Vec3A::from(*vel) + Vec3A::from_vec4(p) * inv_h;
+                let v: Vec3 = (v * damping_factor).into();
+                *vel = v;
+                v
+            };
+            if check {
+                all_finite &= position_of(base[i], p).is_finite() & v.is_finite();
+            }
+        }
+        if !all_finite {
+            bad.store(true, Ordering::Relaxed);
+        }
+    });
+    !bad.into_inner()
+}
