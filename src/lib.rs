@@ -33,6 +33,7 @@ pub mod constraints;
 mod error;
 pub mod ffi;
 mod fluid;
+mod kernels;
 /// cbindgen:ignore
 pub mod limits;
 /// cbindgen:ignore
@@ -51,6 +52,7 @@ mod skinning;
 pub mod snapshot;
 /// cbindgen:ignore
 mod solver;
+mod spatial;
 /// cbindgen:ignore
 mod world;
 

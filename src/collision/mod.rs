@@ -27,7 +27,6 @@ mod contact_kernel;
 pub mod contacts;
 pub mod interaction;
 pub mod mesh;
-mod neighbour_kernel;
 pub mod neighbours;
 mod plane_cull;
 pub mod shape;

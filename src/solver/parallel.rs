@@ -451,7 +451,21 @@ unsafe impl<T: Send> Send for DisjointSlice<'_, T> {}
 // because every access is to an index owned by one thread for the whole pass.
 unsafe impl<T: Send> Sync for DisjointSlice<'_, T> {}
 
-impl<'a, T: Copy> DisjointSlice<'a, T> {
+impl<'a, T> DisjointSlice<'a, T> {
+    /// Element `i` by reference, for elements that are not `Copy` (a per-chunk
+    /// buffer that one item of a pass fills).
+    ///
+    /// # Safety
+    /// No other thread reads or writes element `i` while the reference lives.
+    #[allow(clippy::mut_from_ref)]
+    #[inline(always)]
+    pub(crate) unsafe fn get_mut(&self, i: usize) -> &mut T {
+        assert!(i < self.len);
+        // SAFETY: i < len (checked), and the caller guarantees exclusive access to
+        // element i while the reference lives.
+        unsafe { &mut *self.ptr.add(i) }
+    }
+
     /// The first element; for SIMD kernels that load and store several at a time,
     /// under the same rule as [`Self::get`] and [`Self::set`].
     #[inline(always)]
@@ -485,6 +499,9 @@ impl<'a, T: Copy> DisjointSlice<'a, T> {
         }
     }
 
+}
+
+impl<T: Copy> DisjointSlice<'_, T> {
     /// Reads element `i`.
     ///
     /// # Safety
