@@ -72,7 +72,7 @@ use crate::particles::{CollisionFilter, Particles};
 use crate::simd::Kernel;
 use crate::solver::parallel::{DisjointSlice, Executor, CHUNK};
 use crate::spatial::cells::particle_cell;
-use crate::spatial::{sort_by_bucket, Dense, Hashed};
+use crate::spatial::{Dense, Hashed};
 
 /// The lowest skin, as a fraction of the particle's radius (m/m): room for the small
 /// pushes of contacts in a resting pile before a rebuild.

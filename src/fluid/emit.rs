@@ -51,7 +51,7 @@ mod slots;
 
 use super::{Emitter, EmitterDesc, EmitterShape, Fluid, FluidDesc, FluidSet, KillVolume, Slot};
 use super::{EmitterId, FluidId, KillVolumeDesc, KillVolumeId};
-use crate::error::{try_with_capacity, Error, ErrorKind, Result};
+use crate::error::{try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::{CollisionFilter, Particles};
 use crate::snapshot::codec::{self, Reader, Writer};

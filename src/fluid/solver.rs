@@ -81,15 +81,11 @@ mod velocity;
 
 use std::ops::Range;
 
-use super::grid::{cell_of, choose_layout, row_limit, Layout, Row};
-use crate::spatial::sort_by_bucket;
+use super::grid::{row_limit, Layout, Row};
 use crate::kernels::fluid::{self as kernels, Consts};
-use crate::kernels::scan::fluid::{scan_runs, ScanKernel};
 use super::walls::WallKernel;
 use super::Fluid;
-use crate::collision::colliders::Colliders;
 use crate::collision::MAX_COLLIDER_CONTACTS;
-use crate::constraints::Iteration;
 use crate::error::{try_reserve, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
@@ -646,25 +642,6 @@ fn list_start(list_end: &[u32], k: usize) -> usize {
     } else {
         list_end[k - 1] as usize
     }
-}
-
-/// A coordinate array of every slot (and its padding) of a pass.
-///
-/// # Safety
-/// No thread writes the array during the stage that reads it.
-unsafe fn coords<'a>(v: &DisjointSlice<'a, f32>) -> &'a [f32] {
-    // SAFETY: per the contract.
-    unsafe { std::slice::from_raw_parts(v.as_ptr(), v.len()) }
-}
-
-/// The records `(x, y, z, w)` of every slot of a pass.
-///
-/// # Safety
-/// No thread writes the slice during the stage that reads it.
-unsafe fn pos_records<'a>(v: &DisjointSlice<'a, Vec4>) -> &'a [[f32; 4]] {
-    // SAFETY: Vec4 is four f32 (16 bytes, no padding); per the contract, nothing
-    // writes the elements while the slice is read.
-    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const [f32; 4], v.len()) }
 }
 
 /// The density the walls `near` a fluid particle at `x` (slot frame) lend it, and

@@ -466,6 +466,18 @@ impl<'a, T> DisjointSlice<'a, T> {
         unsafe { &mut *self.ptr.add(i) }
     }
 
+    /// Every element, shared: for a stage that reads what the stages before it
+    /// wrote.
+    ///
+    /// # Safety
+    /// No thread writes any element while the slice lives.
+    #[inline(always)]
+    pub(crate) unsafe fn as_slice(&self) -> &'a [T] {
+        // SAFETY: ptr and len come from a `&'a mut [T]`; the caller guarantees that
+        // nothing writes the elements while the slice is read.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
     /// The first element; for SIMD kernels that load and store several at a time,
     /// under the same rule as [`Self::get`] and [`Self::set`].
     #[inline(always)]

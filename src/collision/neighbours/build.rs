@@ -539,7 +539,7 @@ impl Neighbours {
     /// layout, `row` is the row whose slots the run may hold (a slot j of the run
     /// counts only when `self.row[j] == row`).
     #[inline(always)]
-    fn for_runs(
+    pub(super) fn for_runs(
         &self,
         c: [i64; 3],
         kc: i64,

@@ -1,10 +1,7 @@
 //! The emitters' geometry: the nozzle's lattice and the box's permuted cells (see the
 //! module doc of `fluid::emit`), and the emission of one emitter in a step.
 
-use super::{Emitter, EmitterDesc, EmitterShape, Fluid, FluidDesc};
-use crate::error::{try_with_capacity, Error, ErrorKind, Result};
-use crate::math::Vec3;
-use crate::particles::Particles;
+use super::*;
 use glam::Quat;
 
 

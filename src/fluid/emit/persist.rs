@@ -1,10 +1,8 @@
 //! Snapshots of the fluid set: the fluids, emitters and kill volumes with their slot
 //! generations, checked on load as an added one is.
 
-use super::{EmitterDesc, FluidDesc, FluidSet, KillVolumeDesc};
-use crate::error::Result;
-use crate::snapshot::codec::{self, Reader, Writer};
-use crate::snapshot::LoadContext;
+use super::*;
+use glam::Quat;
 
 fn put_fluid_desc(w: &mut Writer<'_>, d: &FluidDesc) {
     w.put((d.rest_density, d.spacing, d.smoothing_radius, d.capacity));

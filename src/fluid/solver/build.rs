@@ -3,7 +3,7 @@
 //! bucket, the gather into slot order and each slot's list, in two stages of one
 //! parallel pass.
 
-use super::{coords, prefetch_particle, DensitySolver, PREFETCH, SLOT_CHUNK, SOLID};
+use super::{prefetch_particle, DensitySolver, PREFETCH, SLOT_CHUNK, SOLID};
 use crate::collision::colliders::Colliders;
 use crate::fluid::grid::{cell_of, choose_layout, Layout};
 use crate::fluid::Fluid;
@@ -218,7 +218,7 @@ impl DensitySolver {
                     if uniform {
                         let h2 = params[clk as usize].h2;
                         let p = [pk.x, pk.y, pk.z];
-                        let (xs, ys, zs) = (coords(&xs), coords(&ys), coords(&zs));
+                        let (xs, ys, zs) = (xs.as_slice(), ys.as_slice(), zs.as_slice());
                         if !hashed {
                             // The slot ranges of the 9 runs, scanned in one call.
                             if runs_cell != Some(ck) {

@@ -6,7 +6,7 @@
 use std::ops::Range;
 
 use super::{
-    list_of, pair_start, pos_records, prefetch_particle, wall_terms, DensitySolver, Params,
+    list_of, pair_start, prefetch_particle, wall_terms, DensitySolver, Params,
     Views, PREFETCH, SLOT_CHUNK, SOLID,
 };
 use crate::constraints::Iteration;
@@ -202,7 +202,7 @@ impl UniformPass<'_, '_> {
     unsafe fn density_with(&self, kernel: Kernel, c: usize, slots: Range<usize>) {
         // SAFETY: per the contract of `density`.
         unsafe {
-            let pos = pos_records(self.pos);
+            let pos = kernels::records(self.pos.as_slice());
             let buf = self.factors.get_mut(c);
             for k in slots {
                 let list = list_of(self.list_end, self.lists, k);
@@ -249,7 +249,7 @@ impl UniformPass<'_, '_> {
     ) {
         // SAFETY: per the contract of `correction`.
         unsafe {
-            let rec = pos_records(self.rec);
+            let rec = kernels::records(self.rec.as_slice());
             let buf = &self.factors.get_mut(c)[..];
             let end = slots.end;
             for k in slots {

@@ -2,7 +2,7 @@
 //! `fluid::solver`): XSPH viscosity, vorticity confinement, cohesion and adhesion.
 
 use super::{
-    adhesion_kernel, cohesion_kernel, list_of, pos_records, DensitySolver, Params, PULL_RATE2,
+    adhesion_kernel, cohesion_kernel, list_of, DensitySolver, Params, PULL_RATE2,
     SLOT_CHUNK, SOLID,
 };
 use crate::fluid::Fluid;
@@ -71,8 +71,8 @@ impl DensitySolver {
                         let s = kernels::viscosity(
                             kernel,
                             prm.h2,
-                            pos_records(&pos),
-                            pos_records(&vel),
+                            kernels::records(pos.as_slice()),
+                            kernels::records(vel.as_slice()),
                             k,
                             list,
                         );
