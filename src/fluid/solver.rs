@@ -47,7 +47,8 @@
 //!
 //! **Where** (ARCHITECTURE.md, "The step"): the registry entry `fluids`, after the
 //! other constraint families, every iteration. The first iteration of a substep (the
-//! positions are predicted by then) builds the neighbour grid ([`super::grid`]): the
+//! positions are predicted by then) builds the neighbour grid (`solver/build.rs`, with
+//! the layout of [`super::grid`]): the
 //! live fluid particles and the coupled solids, sorted by cell, their positions
 //! gathered into that slot order, and per slot a compact list of the slots within
 //! reach (kept for the substep, as Macklin & Müller do). Each iteration gathers the
@@ -82,11 +83,11 @@ mod velocity;
 use std::ops::Range;
 
 use super::grid::{row_limit, Layout, Row};
-use crate::kernels::fluid::{self as kernels, Consts};
 use super::walls::WallKernel;
 use super::Fluid;
 use crate::collision::MAX_COLLIDER_CONTACTS;
 use crate::error::{try_reserve, Result};
+use crate::kernels::fluid::{self as kernels, Consts};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::simd::Kernel;
@@ -190,7 +191,7 @@ impl Params {
         }
     }
 
-    /// The constants of the one-fluid loops (`kernels`).
+    /// The constants of the one-fluid loops (`kernels::fluid`).
     fn consts(&self) -> Consts {
         Consts {
             h: self.h,
@@ -310,7 +311,7 @@ pub(crate) struct DensitySolver {
     list_end: Vec<u32>,
     lists: Vec<Vec<u32>>,
     /// One fluid: each listed pair's gradient factor and s_corr from the density pass
-    /// of the iteration, for its correction pass (`kernels`' pair layout; slot k's at
+    /// of the iteration, for its correction pass (`kernels::fluid`'s pair layout; slot k's at
     /// [`pair_start`]), and whether slot k's list holds a coincident pair.
     factors: Vec<Vec<f32>>,
     ties: Vec<u8>,

@@ -104,6 +104,14 @@ pub(crate) fn records(v: &[Vec4]) -> &Records {
     unsafe { std::slice::from_raw_parts(v.as_ptr() as *const [f32; 4], v.len()) }
 }
 
+/// Whether every entry of `list` is below `len` (> 0): one pass over the list, which
+/// the loop reads next (the AVX loops check it before they gather without bounds
+/// checks; compiled with AVX there, so the pass runs four entries at a time).
+#[inline(always)]
+fn slots_of(list: &[u32], len: usize) -> bool {
+    (list.iter().fold(0u32, |a, &j| a.max(j)) as usize) < len
+}
+
 /// The gradient factor f of a pair at |d|² = r2 < h², r2 > 0: ∇W(d) = f d.
 #[inline(always)]
 fn factor(c: &Consts, r2: f32) -> f32 {
@@ -142,7 +150,7 @@ pub(crate) fn density(
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; the factors hold
-        // whole blocks (checked above); the loop checks the list's indices.
+        // whole blocks (checked); the loop checks the list's indices.
         Kernel::Avx => unsafe { avx::density(c, pos, k, list, factors.as_mut_ptr()) },
         _ => density_scalar(c, pos, k, list, factors),
     }
@@ -342,15 +350,15 @@ mod avx {
         }
     }
 
-    /// Eight records `rec[idx[l]]` as lanes `[x, y, z, w]` (panics on an index past
-    /// the records).
+    /// Eight records `rec[idx[l]]` as lanes `[x, y, z, w]`.
+    ///
+    /// # Safety
+    /// AVX is available; every index is a slot of `rec`.
     #[inline(always)]
     unsafe fn gather(rec: &Records, idx: [usize; 8]) -> [__m256; 4] {
         let base = rec.as_ptr() as *const f32;
-        let top = idx.iter().fold(0, |a, &i| a.max(i));
-        assert!(top < rec.len());
-        // SAFETY: every index is a slot of `rec` (checked above), AVX is enabled in
-        // every caller.
+        // SAFETY: per the contract (the safe callers check the lists' indices, and
+        // slot k's, which fills the lanes past a list's end).
         unsafe {
             crate::simd::avx::to_lanes(std::array::from_fn(|l| _mm_loadu_ps(base.add(4 * idx[l]))))
         }
@@ -451,8 +459,9 @@ mod avx {
         list: &[u32],
         factors: *mut f32,
     ) -> Density {
-        // SAFETY: AVX is enabled; indices are slots of `pos`; the factors have room
-        // for whole blocks of 8 (the caller's contract).
+        assert!(k < pos.len() && super::slots_of(list, pos.len()));
+        // SAFETY: AVX is enabled; indices are slots of `pos` (checked above); the
+        // factors have room for whole blocks of 8 (the caller's contract).
         unsafe {
             let p = pos[k];
             let (px, py, pz) = (
@@ -523,8 +532,9 @@ mod avx {
         factors: &[f32],
         tie: bool,
     ) -> [f32; 3] {
-        // SAFETY: AVX is enabled; indices are slots of `rec`; the pair buffer holds
-        // whole blocks (checked by the caller).
+        assert!(k < rec.len() && super::slots_of(list, rec.len()));
+        // SAFETY: AVX is enabled; indices are slots of `rec` (checked above); the pair
+        // buffer holds whole blocks (checked by the caller).
         unsafe {
             let p = rec[k];
             let (px, py, pz) = (
@@ -579,7 +589,9 @@ mod avx {
         k: usize,
         list: &[u32],
     ) -> [f32; 3] {
-        // SAFETY: AVX is enabled; indices are slots of `pos` and `vel`.
+        let len = pos.len().min(vel.len());
+        assert!(k < len && super::slots_of(list, len));
+        // SAFETY: AVX is enabled; indices are slots of `pos` and `vel` (checked above).
         unsafe {
             let (p, v) = (pos[k], vel[k]);
             let (px, py, pz) = (

@@ -510,7 +510,6 @@ impl<'a, T> DisjointSlice<'a, T> {
             _life: PhantomData,
         }
     }
-
 }
 
 impl<T: Copy> DisjointSlice<'_, T> {

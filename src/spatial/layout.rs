@@ -197,7 +197,13 @@ mod tests {
 
     /// The limits the fluid grid uses (`fluid::grid`): 8 buckets and 2 rows per
     /// particle, plus 1024.
-    fn choose(m: usize, lo: [i32; 3], hi: [i32; 3], cells: &[[i32; 3]], rows: &mut [Row]) -> (Layout, usize) {
+    fn choose(
+        m: usize,
+        lo: [i32; 3],
+        hi: [i32; 3],
+        cells: &[[i32; 3]],
+        rows: &mut [Row],
+    ) -> (Layout, usize) {
         Layout::choose(m, lo, hi, cells, rows, 8 * m as i64 + 1024, 2 * m + 1024)
     }
 

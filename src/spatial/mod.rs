@@ -133,8 +133,8 @@ impl Dense {
     /// The bucket of cell `c` (a cell of the box).
     #[inline(always)]
     pub(crate) fn bucket(&self, c: [i64; 3]) -> u32 {
-        (((c[2] - self.lo[2]) * self.ny + (c[1] - self.lo[1])) * self.nx
-            + (c[0] - self.lo[0] + 1)) as u32
+        (((c[2] - self.lo[2]) * self.ny + (c[1] - self.lo[1])) * self.nx + (c[0] - self.lo[0] + 1))
+            as u32
     }
 
     /// Calls `run(row, start, end)` for the runs of cells `x − k ..= x + k` (k ≤ 1,

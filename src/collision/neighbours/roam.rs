@@ -2,7 +2,10 @@
 //! left their skins are re-anchored and roam, with lists of their own found in the
 //! grid (the slots that are not roaming) and in a hashed grid of the roaming ones.
 
-use super::{row_id, Neighbours, EMPTY, HORIZON_SUBSTEPS, MIN_SKIN, ROAM_LIST_RESERVE, ROAM_MIN, ROAM_SHARE, SLOW_CELLS, roam_table};
+use super::{
+    roam_table, row_id, Neighbours, EMPTY, HORIZON_SUBSTEPS, MIN_SKIN, ROAM_LIST_RESERVE, ROAM_MIN,
+    ROAM_SHARE, SLOW_CELLS,
+};
 use crate::math::Vec3;
 use crate::particles::Particles;
 use crate::spatial::cells::particle_cell;

@@ -4,7 +4,6 @@
 use super::*;
 use glam::Quat;
 
-
 /// Largest nozzle radius as a multiple of the fluid's spacing (a lattice of about
 /// π·256² ≈ 206,000 points).
 pub const MAX_NOZZLE_SPACINGS: f32 = 256.0;

@@ -6,8 +6,8 @@
 use std::ops::Range;
 
 use super::{
-    list_of, pair_start, prefetch_particle, wall_terms, DensitySolver, Params,
-    Views, PREFETCH, SLOT_CHUNK, SOLID,
+    list_of, pair_start, prefetch_particle, wall_terms, DensitySolver, Params, Views, PREFETCH,
+    SLOT_CHUNK, SOLID,
 };
 use crate::constraints::Iteration;
 use crate::fluid::Fluid;

@@ -2,8 +2,7 @@
 //! `fluid::solver`): XSPH viscosity, vorticity confinement, cohesion and adhesion.
 
 use super::{
-    adhesion_kernel, cohesion_kernel, list_of, DensitySolver, Params, PULL_RATE2,
-    SLOT_CHUNK, SOLID,
+    adhesion_kernel, cohesion_kernel, list_of, DensitySolver, Params, PULL_RATE2, SLOT_CHUNK, SOLID,
 };
 use crate::fluid::Fluid;
 use crate::kernels::fluid as kernels;

@@ -97,7 +97,10 @@ pub(crate) fn collect_hits(
     out: &mut Vec<u32>,
     mut keep: impl FnMut(usize, usize) -> bool,
 ) -> Result<(), ()> {
-    let candidates: usize = runs.iter().map(|&(a, b)| b.saturating_sub(a) as usize).sum();
+    let candidates: usize = runs
+        .iter()
+        .map(|&(a, b)| b.saturating_sub(a) as usize)
+        .sum();
     if out.capacity() - out.len() < candidates {
         out.try_reserve(candidates).map_err(|_| ())?;
     }
