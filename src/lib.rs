@@ -34,7 +34,6 @@ mod error;
 pub mod ffi;
 /// cbindgen:ignore
 mod fluid;
-/// cbindgen:ignore
 mod kernels;
 /// cbindgen:ignore
 mod limits;
@@ -56,6 +55,7 @@ mod slots;
 mod snapshot;
 /// cbindgen:ignore
 mod solver;
+mod spatial;
 /// cbindgen:ignore
 mod topology;
 /// cbindgen:ignore

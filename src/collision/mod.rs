@@ -26,7 +26,6 @@ pub mod colliders;
 pub mod contacts;
 pub mod interaction;
 pub mod mesh;
-mod neighbour_kernel;
 pub mod neighbours;
 pub mod shape;
 

@@ -10,7 +10,6 @@
 pub mod desc;
 pub(crate) mod emit;
 mod grid;
-mod kernels;
 pub(crate) mod walls;
 
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc};

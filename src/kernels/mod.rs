@@ -13,6 +13,9 @@
 //! * [`tether`]: the Gauss-Seidel projection of tethers.
 //! * [`contact`]: the particle–particle contact sum over a neighbour list.
 //! * [`plane_cull`]: the plane contact test of collider detection.
+//! * [`fluid`]: the density solver's loops (density, correction, viscosity).
+//! * [`scan`]: the distance tests of the neighbour searches (particle contacts and
+//!   fluids), the cell floor and the prefetch of their passes.
 //!
 //! The Gauss-Seidel and Jacobi kernels write particles of other slots than their own
 //! index through `solver::parallel::DisjointSlice`; which slots may run at the same
@@ -25,7 +28,9 @@ pub(crate) mod distance;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod distance_avx;
 pub(crate) mod distance_jacobi;
+pub(crate) mod fluid;
 pub(crate) mod jacobi_plan;
 pub(crate) mod plane_cull;
+pub(crate) mod scan;
 pub(crate) mod simd;
 pub(crate) mod tether;

@@ -26,6 +26,32 @@ unsafe impl<T: Send> Send for DisjointSlice<'_, T> {}
 unsafe impl<T: Send> Sync for DisjointSlice<'_, T> {}
 
 impl<'a, T> DisjointSlice<'a, T> {
+    /// Element `i` by reference, for elements that are not `Copy` (a per-chunk
+    /// buffer that one item of a pass fills).
+    ///
+    /// # Safety
+    /// No other thread reads or writes element `i` while the reference lives.
+    #[allow(clippy::mut_from_ref)]
+    #[inline(always)]
+    pub(crate) unsafe fn get_mut(&self, i: usize) -> &mut T {
+        assert!(i < self.len);
+        // SAFETY: i < len (checked), and the caller guarantees exclusive access to
+        // element i while the reference lives.
+        unsafe { &mut *self.ptr.add(i) }
+    }
+
+    /// Every element, shared: for a stage that reads what the stages before it
+    /// wrote.
+    ///
+    /// # Safety
+    /// No thread writes any element while the slice lives.
+    #[inline(always)]
+    pub(crate) unsafe fn as_slice(&self) -> &'a [T] {
+        // SAFETY: ptr and len come from a `&'a mut [T]`; the caller guarantees that
+        // nothing writes the elements while the slice is read.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
     /// The first element; for SIMD kernels that load and store several at a time,
     /// under the same rule as [`Self::get`] and [`Self::set`].
     #[inline(always)]

@@ -1,6 +1,7 @@
 //! A fluid whose particles are mostly in one pool but a few strays far above it (spray
 //! thrown high): the box of their cells is far too large for a table per cell, so the
-//! neighbour grid keeps only the occupied rows of the box (src/fluid/grid.rs).
+//! neighbour grid keeps only the occupied rows of the box (src/spatial/layout.rs, chosen
+//! by src/fluid/grid.rs).
 //!
 //! * The pool steps as it does without the strays, bit for bit (the rows kept list the
 //!   pool's pairs in the order of the full table the pool alone gets; the strays, metres

@@ -8,11 +8,11 @@
 //! operations in the same order and give the same bits on every CPU (unit tests below
 //! compare them); no fused multiply-add.
 //!
-//! * [`scan`]: the neighbour-list build's distance test over a run of slots,
-//!   `(dx² + dy²) + dz² < h²` with d = x_k − x_j, candidates in slot order.
+//! The neighbour-list build's distance test is in `kernels::scan::fluid`.
+//!
 //! * [`density`]: Σ q³ (q = h² − r²), Σ ∇W and Σ |∇W|² over a list, with the spiky
 //!   gradient `∇W(d) = grad (h − r)² d / r` (coincident particles: `± TIE grad h²`,
-//!   the sign by slot order, see `solver.rs`). It keeps each pair's gradient factor
+//!   the sign by slot order, see `fluid/solver.rs`). It keeps each pair's gradient factor
 //!   and artificial pressure `s_corr = scorr · (q³ · poly6 / W(Δq))ⁿ` for the
 //!   correction of the same iteration (the positions do not move in between).
 //! * [`correction`]: Σ (λ_k + λ_j + s_corr) ∇W over a list, from the kept factors
@@ -21,6 +21,7 @@
 //! The pair buffer holds, per block of 8 list entries, the 8 gradient factors then
 //! the 8 `s_corr` (both 0 beyond h and past the list's end): [`pair_room`] floats.
 
+use crate::math::Vec4;
 use crate::simd::Kernel;
 
 /// The constants of the loops.
@@ -95,6 +96,22 @@ pub(crate) struct Density {
 /// Records `(x, y, z, w)` of every slot.
 pub(crate) type Records = [[f32; 4]];
 
+/// The records of `v` as the loops read them.
+#[inline(always)]
+pub(crate) fn records(v: &[Vec4]) -> &Records {
+    // SAFETY: Vec4 is four f32 (16 bytes, no padding, alignment at least that of
+    // f32), so the slice is `v.len()` valid `[f32; 4]` for as long as `v` is borrowed.
+    unsafe { std::slice::from_raw_parts(v.as_ptr() as *const [f32; 4], v.len()) }
+}
+
+/// Whether every entry of `list` is below `len` (> 0): one pass over the list, which
+/// the loop reads next (the AVX loops check it before they gather without bounds
+/// checks; compiled with AVX there, so the pass runs four entries at a time).
+#[inline(always)]
+fn slots_of(list: &[u32], len: usize) -> bool {
+    (list.iter().fold(0u32, |a, &j| a.max(j)) as usize) < len
+}
+
 /// The gradient factor f of a pair at |d|² = r2 < h², r2 > 0: ∇W(d) = f d.
 #[inline(always)]
 fn factor(c: &Consts, r2: f32) -> f32 {
@@ -119,37 +136,33 @@ fn gradient(c: &Consts, d: [f32; 3], r2: f32, f: f32, k: usize, j: usize) -> [f3
 /// iteration reads them back instead of a distance, a square root, a division and
 /// a power).
 ///
-/// # Safety
-/// `factors` has room for [`pair_room`]`(list.len())` floats.
+/// Panics unless `factors` has room for [`pair_room`]`(list.len())` floats.
 #[inline(always)]
-pub(crate) unsafe fn density(
+pub(crate) fn density(
     kernel: Kernel,
     c: &Consts,
     pos: &Records,
     k: usize,
     list: &[u32],
-    factors: *mut f32,
+    factors: &mut [f32],
 ) -> Density {
+    assert!(factors.len() >= pair_room(list.len()));
     match kernel {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; every index of the
-        // list is a slot of `pos`; room for the factors per the contract.
-        Kernel::Avx => unsafe { avx::density(c, pos, k, list, factors) },
-        // SAFETY: per the contract.
-        _ => unsafe { density_scalar(c, pos, k, list, factors) },
+        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; the factors hold
+        // whole blocks (checked); the loop checks the list's indices.
+        Kernel::Avx => unsafe { avx::density(c, pos, k, list, factors.as_mut_ptr()) },
+        _ => density_scalar(c, pos, k, list, factors),
     }
 }
 
 /// [`density`] one pair at a time, in eight lanes.
-///
-/// # Safety
-/// As [`density`].
-pub(crate) unsafe fn density_scalar(
+pub(crate) fn density_scalar(
     c: &Consts,
     pos: &Records,
     k: usize,
     list: &[u32],
-    factors: *mut f32,
+    factors: &mut [f32],
 ) -> Density {
     let p = pos[k];
     let (mut q3, mut gx, mut gy, mut gz, mut g2) =
@@ -169,11 +182,8 @@ pub(crate) unsafe fn density_scalar(
         } else {
             (0.0, [0.0; 3], 0.0, 0.0)
         };
-        // SAFETY: within the room of the contract.
-        unsafe {
-            factors.add(pair_at(i)).write(f);
-            factors.add(pair_at(i) + 8).write(sc);
-        }
+        factors[pair_at(i)] = f;
+        factors[pair_at(i) + 8] = sc;
         q3[l] += w;
         gx[l] += g[0];
         gy[l] += g[1];
@@ -182,11 +192,8 @@ pub(crate) unsafe fn density_scalar(
     }
     // The lanes past the end keep zero factors (as the AVX loop's masked lanes do).
     for i in list.len()..list.len().next_multiple_of(8) {
-        // SAFETY: within the room of the contract.
-        unsafe {
-            factors.add(pair_at(i)).write(0.0);
-            factors.add(pair_at(i) + 8).write(0.0);
-        }
+        factors[pair_at(i)] = 0.0;
+        factors[pair_at(i) + 8] = 0.0;
     }
     let [q3, gx, gy, gz, g2] = lane_sums([q3, gx, gy, gz, g2], list.len());
     Density {
@@ -311,185 +318,19 @@ pub(crate) fn viscosity_scalar(
     lane_sums([ax, ay, az], list.len())
 }
 
-/// Pushes onto `out` every slot j ≠ k of `start..end` with `(dx² + dy²) + dz² < h2`
-/// (d = p − x_j, coordinates in `xs`, `ys`, `zs`, each padded by 8 entries past the
-/// last slot), in slot order.
-#[allow(clippy::too_many_arguments)]
+/// Asks the CPU to fetch the cache line of `at` (the record of a particle a pass
+/// reads a few slots later: the slots run in cell order, the particles in world
+/// order). A hint only: `at` is never dereferenced, so any address is allowed.
 #[inline(always)]
-pub(crate) fn scan(
-    kernel: Kernel,
-    p: [f32; 3],
-    h2: f32,
-    xs: &[f32],
-    ys: &[f32],
-    zs: &[f32],
-    k: usize,
-    start: usize,
-    end: usize,
-    out: &mut Vec<u32>,
-) {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: AVX as in `density`; the arrays hold 8 entries past `end`.
-        Kernel::Avx => unsafe { avx::scan(p, h2, xs, ys, zs, k, start, end, out) },
-        _ => scan_scalar(p, h2, xs, ys, zs, k, start, end, out),
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn scan_scalar(
-    p: [f32; 3],
-    h2: f32,
-    xs: &[f32],
-    ys: &[f32],
-    zs: &[f32],
-    k: usize,
-    start: usize,
-    end: usize,
-    out: &mut Vec<u32>,
-) {
-    for j in start..end {
-        let (dx, dy, dz) = (p[0] - xs[j], p[1] - ys[j], p[2] - zs[j]);
-        if (dx * dx + dy * dy) + dz * dz < h2 && j != k {
-            out.push(j as u32);
-        }
-    }
-}
-
-/// Which loop the list build's scans run: [`Kernel`] refined by AVX2, whose integer
-/// lanes write a block's hits with one store.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ScanKernel {
-    Scalar,
+pub(crate) fn prefetch<T>(at: *const T) {
     #[cfg(target_arch = "x86_64")]
-    Avx,
-    #[cfg(target_arch = "x86_64")]
-    Avx2,
-}
-
-impl ScanKernel {
-    /// The scan of `kernel`: AVX2 where the CPU has it on top of AVX.
-    pub(crate) fn of(kernel: Kernel) -> ScanKernel {
-        match kernel {
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx if crate::simd::avx2_available() => ScanKernel::Avx2,
-            #[cfg(target_arch = "x86_64")]
-            Kernel::Avx => ScanKernel::Avx,
-            Kernel::Scalar => ScanKernel::Scalar,
-        }
+    // SAFETY: a prefetch never faults and reads nothing the program sees.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(at as *const i8);
     }
-}
-
-/// [`scan`] over several runs `[start, end)` in turn (the 9 runs of a slot's
-/// 3 × 3 × 3 cells), in one call.
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-pub(crate) fn scan_runs(
-    kernel: ScanKernel,
-    p: [f32; 3],
-    h2: f32,
-    xs: &[f32],
-    ys: &[f32],
-    zs: &[f32],
-    k: usize,
-    runs: &[[u32; 2]],
-    out: &mut Vec<u32>,
-) {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        ScanKernel::Avx2 => {
-            let len = xs.len().min(ys.len()).min(zs.len());
-            assert!(runs
-                .iter()
-                .all(|r| r[0] <= r[1] && r[1] as usize + 8 <= len));
-            // SAFETY: ScanKernel::Avx2 is only chosen where the CPU has AVX2 and
-            // POPCNT; the arrays hold 8 entries past every run's end (checked above).
-            unsafe { avx2::scan_runs(p, h2, xs, ys, zs, k, runs, out) }
-        }
-        #[cfg(target_arch = "x86_64")]
-        ScanKernel::Avx => {
-            for r in runs {
-                scan(
-                    Kernel::Avx,
-                    p,
-                    h2,
-                    xs,
-                    ys,
-                    zs,
-                    k,
-                    r[0] as usize,
-                    r[1] as usize,
-                    out,
-                );
-            }
-        }
-        ScanKernel::Scalar => {
-            for r in runs {
-                scan_scalar(p, h2, xs, ys, zs, k, r[0] as usize, r[1] as usize, out);
-            }
-        }
-    }
-}
-
-/// The AVX2 scan: a block's hits as eight 32-bit lanes, written with one store.
-#[cfg(target_arch = "x86_64")]
-mod avx2 {
-    use super::avx::hits;
-    use std::arch::x86_64::*;
-
-    /// [`super::scan_scalar`] over each run in turn, eight candidates at a time.
-    ///
-    /// # Safety
-    /// AVX2 and POPCNT are available; the arrays hold 8 entries past every run's end.
-    #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx2,popcnt")]
-    pub(super) unsafe fn scan_runs(
-        p: [f32; 3],
-        h2: f32,
-        xs: &[f32],
-        ys: &[f32],
-        zs: &[f32],
-        k: usize,
-        runs: &[[u32; 2]],
-        out: &mut Vec<u32>,
-    ) {
-        // Room for every candidate and one block more: the hits of a block are
-        // written as a block of 8 (branch-free) and the length advanced by their
-        // count.
-        let room = runs.iter().map(|r| (r[1] - r[0]) as usize).sum::<usize>() + 8;
-        if out.capacity() - out.len() < room {
-            out.reserve(room);
-        }
-        // SAFETY: AVX2 is enabled; every load of 8 from j < end is in bounds (the
-        // contract); the stores stay within the room reserved above.
-        unsafe {
-            let (px, py, pz) = (
-                _mm256_set1_ps(p[0]),
-                _mm256_set1_ps(p[1]),
-                _mm256_set1_ps(p[2]),
-            );
-            let h2 = _mm256_set1_ps(h2);
-            let mut n = out.len();
-            let dst = out.as_mut_ptr();
-            let (x, y, z) = (xs.as_ptr(), ys.as_ptr(), zs.as_ptr());
-            for r in runs {
-                let (mut j, end) = (r[0] as usize, r[1] as usize);
-                while j < end {
-                    let bits = hits([px, py, pz], h2, [x, y, z], j, end, k);
-                    // The lanes of the hits (then zeros), widened and offset by j.
-                    let lanes = _mm_loadl_epi64(
-                        super::avx::COMPRESS[bits as usize].as_ptr() as *const __m128i
-                    );
-                    let idx =
-                        _mm256_add_epi32(_mm256_cvtepu8_epi32(lanes), _mm256_set1_epi32(j as i32));
-                    _mm256_storeu_si256(dst.add(n) as *mut __m256i, idx);
-                    n += bits.count_ones() as usize;
-                    j += 8;
-                }
-            }
-            out.set_len(n);
-        }
-    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -510,11 +351,14 @@ mod avx {
     }
 
     /// Eight records `rec[idx[l]]` as lanes `[x, y, z, w]`.
+    ///
+    /// # Safety
+    /// AVX is available; every index is a slot of `rec`.
     #[inline(always)]
     unsafe fn gather(rec: &Records, idx: [usize; 8]) -> [__m256; 4] {
         let base = rec.as_ptr() as *const f32;
-        // SAFETY: every index is a slot of `rec` (checked by the callers' lists), AVX
-        // is enabled in every caller.
+        // SAFETY: per the contract (the safe callers check the lists' indices, and
+        // slot k's, which fills the lanes past a list's end).
         unsafe {
             crate::simd::avx::to_lanes(std::array::from_fn(|l| _mm_loadu_ps(base.add(4 * idx[l]))))
         }
@@ -615,8 +459,9 @@ mod avx {
         list: &[u32],
         factors: *mut f32,
     ) -> Density {
-        // SAFETY: AVX is enabled; indices are slots of `pos`; the factors have room
-        // for whole blocks of 8 (the caller's contract).
+        assert!(k < pos.len() && super::slots_of(list, pos.len()));
+        // SAFETY: AVX is enabled; indices are slots of `pos` (checked above); the
+        // factors have room for whole blocks of 8 (the caller's contract).
         unsafe {
             let p = pos[k];
             let (px, py, pz) = (
@@ -687,8 +532,9 @@ mod avx {
         factors: &[f32],
         tie: bool,
     ) -> [f32; 3] {
-        // SAFETY: AVX is enabled; indices are slots of `rec`; the pair buffer holds
-        // whole blocks (checked by the caller).
+        assert!(k < rec.len() && super::slots_of(list, rec.len()));
+        // SAFETY: AVX is enabled; indices are slots of `rec` (checked above); the pair
+        // buffer holds whole blocks (checked by the caller).
         unsafe {
             let p = rec[k];
             let (px, py, pz) = (
@@ -743,7 +589,9 @@ mod avx {
         k: usize,
         list: &[u32],
     ) -> [f32; 3] {
-        // SAFETY: AVX is enabled; indices are slots of `pos` and `vel`.
+        let len = pos.len().min(vel.len());
+        assert!(k < len && super::slots_of(list, len));
+        // SAFETY: AVX is enabled; indices are slots of `pos` and `vel` (checked above).
         unsafe {
             let (p, v) = (pos[k], vel[k]);
             let (px, py, pz) = (
@@ -785,104 +633,6 @@ mod avx {
             [reduce(ax), reduce(ay), reduce(az)]
         }
     }
-
-    /// [`super::scan_scalar`], eight candidates at a time.
-    #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx")]
-    pub(super) unsafe fn scan(
-        p: [f32; 3],
-        h2: f32,
-        xs: &[f32],
-        ys: &[f32],
-        zs: &[f32],
-        k: usize,
-        start: usize,
-        end: usize,
-        out: &mut Vec<u32>,
-    ) {
-        // SAFETY: AVX is enabled; the arrays hold 8 entries past `end` (the caller's
-        // contract), so every load of 8 from j < end is in bounds.
-        unsafe {
-            let (px, py, pz) = (
-                _mm256_set1_ps(p[0]),
-                _mm256_set1_ps(p[1]),
-                _mm256_set1_ps(p[2]),
-            );
-            let h2 = _mm256_set1_ps(h2);
-            // Room for every candidate and one block more: the hits of a block are
-            // written as a block of 8 (branch-free) and the length advanced by their
-            // count.
-            let room = end.saturating_sub(start) + 8;
-            if out.capacity() - out.len() < room {
-                out.reserve(room);
-            }
-            let mut n = out.len();
-            let dst = out.as_mut_ptr();
-            let mut j = start;
-            let coords = [xs.as_ptr(), ys.as_ptr(), zs.as_ptr()];
-            while j < end {
-                let bits = hits([px, py, pz], h2, coords, j, end, k);
-                let lanes = &COMPRESS[bits as usize];
-                for (l, &lane) in lanes.iter().enumerate() {
-                    dst.add(n + l).write(j as u32 + lane as u32);
-                }
-                n += bits.count_ones() as usize;
-                j += 8;
-            }
-            out.set_len(n);
-        }
-    }
-
-    /// The hits of the scan's block at slot j: bit l set when slot j + l (< `end`,
-    /// ≠ k) lies within `(dx² + dy²) + dz² < h2` of p (`x`: the coordinate arrays,
-    /// 8 entries readable from j).
-    #[inline(always)]
-    pub(super) unsafe fn hits(
-        p: [__m256; 3],
-        h2: __m256,
-        x: [*const f32; 3],
-        j: usize,
-        end: usize,
-        k: usize,
-    ) -> u32 {
-        // SAFETY: AVX is enabled in every caller; 8 entries readable from j.
-        unsafe {
-            let dx = _mm256_sub_ps(p[0], _mm256_loadu_ps(x[0].add(j)));
-            let dy = _mm256_sub_ps(p[1], _mm256_loadu_ps(x[1].add(j)));
-            let dz = _mm256_sub_ps(p[2], _mm256_loadu_ps(x[2].add(j)));
-            let r2 = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
-                _mm256_mul_ps(dz, dz),
-            );
-            let mut bits = _mm256_movemask_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ)) as u32;
-            let live = (end - j).min(8);
-            bits &= (1u32 << live) - 1;
-            let own = k.wrapping_sub(j);
-            if own < 8 {
-                bits &= !(1u32 << own);
-            }
-            bits
-        }
-    }
-
-    /// For each 8-bit mask, the positions of its set bits in order (then zeros): the
-    /// branch-free compress of the scan.
-    pub(super) static COMPRESS: [[u8; 8]; 256] = {
-        let mut t = [[0u8; 8]; 256];
-        let mut m = 0;
-        while m < 256 {
-            let (mut b, mut n) = (0, 0);
-            while b < 8 {
-                if m & (1 << b) != 0 {
-                    t[m][n] = b as u8;
-                    n += 1;
-                }
-                b += 1;
-            }
-            m += 1;
-        }
-        t
-    };
 }
 
 #[cfg(test)]
@@ -937,10 +687,8 @@ mod tests {
                 let list: Vec<u32> = (0..len as u32).map(|i| (i * 7 + 1) % n as u32).collect();
                 let room = pair_room(len);
                 let (mut fa, mut fb) = (vec![1.0f32; room], vec![2.0f32; room]);
-                // SAFETY: room for whole blocks of 8.
-                let a = unsafe { density(Kernel::detect(), &c, &rec, k, &list, fa.as_mut_ptr()) };
-                // SAFETY: as above.
-                let b = unsafe { density_scalar(&c, &rec, k, &list, fb.as_mut_ptr()) };
+                let a = density(Kernel::detect(), &c, &rec, k, &list, &mut fa);
+                let b = density_scalar(&c, &rec, k, &list, &mut fb);
                 assert_eq!(
                     (
                         a.q3.to_bits(),
@@ -975,52 +723,6 @@ mod tests {
                     b.map(f32::to_bits),
                     "viscosity k {k} len {len}"
                 );
-            }
-            for (s, e) in [(0, 0), (0, 5), (3, 30), (10, 64)] {
-                let (mut a, mut b) = (Vec::new(), Vec::new());
-                let p = [rec[k][0], rec[k][1], rec[k][2]];
-                scan(Kernel::detect(), p, c.h2, &xs, &ys, &zs, k, s, e, &mut a);
-                scan_scalar(p, c.h2, &xs, &ys, &zs, k, s, e, &mut b);
-                assert_eq!(a, b, "scan k {k} {s}..{e}");
-            }
-            // Several runs in one call (empty ones, overlapping ones, a run ending at
-            // the last slot), after what a list already holds: every scan kernel
-            // gives the scalar list.
-            let runs: [&[[u32; 2]]; 4] = [
-                &[],
-                &[[0, 0], [5, 5]],
-                &[[0, 3], [4, 13], [20, 29], [29, 30], [40, 64]],
-                &[[60, 64], [0, 64], [7, 8], [30, 47]],
-            ];
-            let p = [rec[k][0], rec[k][1], rec[k][2]];
-            for runs in runs {
-                let mut want = vec![7u32];
-                for r in runs {
-                    scan_scalar(
-                        p,
-                        c.h2,
-                        &xs,
-                        &ys,
-                        &zs,
-                        k,
-                        r[0] as usize,
-                        r[1] as usize,
-                        &mut want,
-                    );
-                }
-                let mut kernels = vec![ScanKernel::Scalar, ScanKernel::of(Kernel::detect())];
-                #[cfg(target_arch = "x86_64")]
-                {
-                    kernels.push(ScanKernel::Avx);
-                    if crate::simd::avx2_available() {
-                        kernels.push(ScanKernel::Avx2);
-                    }
-                }
-                for sk in kernels {
-                    let mut got = vec![7u32];
-                    scan_runs(sk, p, c.h2, &xs, &ys, &zs, k, runs, &mut got);
-                    assert_eq!(got, want, "{sk:?} k {k} {runs:?}");
-                }
             }
         }
     }

@@ -1,8 +1,8 @@
-//! The distance test of a neighbour build over one run of sorted slots, eight
-//! candidates at a time with AVX where the CPU has it (detected once per build), the
-//! short runs too.
+//! The distance test of a particle-contact neighbour build over runs of sorted slots,
+//! eight candidates at a time with AVX where the CPU has it (detected once per
+//! build), the short runs too.
 //!
-//! A slow particle scans 9 runs of contiguous slots (see `neighbours.rs`); most of
+//! A slow particle scans 9 runs of contiguous slots (see `collision/neighbours`); most of
 //! the build is the test `|sep|² < (e_k + e_j)²` of each candidate j. The build keeps
 //! the records it tests in slot order, one array per coordinate ([`Records`]), so the
 //! kernel loads eight consecutive candidates with one load per coordinate (no
@@ -18,7 +18,7 @@ use crate::simd::Kernel;
 
 /// The data of the slot whose neighbours are searched.
 #[derive(Clone, Copy)]
-pub(super) struct Probe {
+pub(crate) struct Probe {
     pub base: Vec3A,
     pub hot: Vec4,
     pub extent: f32,
@@ -27,13 +27,14 @@ pub(super) struct Probe {
 /// The records of the candidates in slot order, one array per coordinate: base
 /// (`b`), hot displacement (`d`) and extent (`e`). Every array has the same length.
 #[derive(Clone, Copy)]
-pub(super) struct Records<'a> {
+pub(crate) struct Records<'a> {
     pub b: [&'a [f32]; 3],
     pub d: [&'a [f32]; 3],
     pub e: &'a [f32],
 }
 
 impl Records<'_> {
+    /// The common length of the arrays (panics if they differ).
     #[inline(always)]
     fn len(&self) -> usize {
         let l = self.e.len();
@@ -56,7 +57,7 @@ fn hits(r: &Records<'_>, p: &Probe, j: usize) -> bool {
 /// and in slot order within each, that lies within the reach of `p`:
 /// `|sep|² < (e_p + e_j)²`. One call tests every run of a probe.
 #[inline(always)]
-pub(super) fn for_hits(
+pub(crate) fn for_hits(
     kernel: Kernel,
     r: &Records<'_>,
     runs: &[(u32, u32)],
@@ -80,6 +81,41 @@ pub(super) fn for_hits(
             }
         }
     }
+}
+
+/// Appends to `out` the slots j of `runs` that [`for_hits`] finds within the reach of
+/// `p` and that `keep(j, q)` accepts (q: the run's index), in its order. Each hit is
+/// written at the end of the list, which grows only when it is kept (no branch on
+/// `keep`); room for every candidate of the runs is made first (`Err` when that
+/// allocation fails; callers reserve ahead, so it rarely allocates).
+#[inline(always)]
+pub(crate) fn collect_hits(
+    kernel: Kernel,
+    r: &Records<'_>,
+    runs: &[(u32, u32)],
+    p: &Probe,
+    out: &mut Vec<u32>,
+    mut keep: impl FnMut(usize, usize) -> bool,
+) -> Result<(), ()> {
+    let candidates: usize = runs
+        .iter()
+        .map(|&(a, b)| b.saturating_sub(a) as usize)
+        .sum();
+    if out.capacity() - out.len() < candidates {
+        out.try_reserve(candidates).map_err(|_| ())?;
+    }
+    let mut len = out.len();
+    let dst = out.as_mut_ptr();
+    for_hits(kernel, r, runs, p, |j, q| {
+        // SAFETY: for_hits reports each slot of a run at most once, so len ≤ the
+        // starting length + hits so far < the starting length + candidates ≤ the
+        // capacity.
+        unsafe { dst.add(len).write(j as u32) };
+        len += keep(j, q) as usize;
+    });
+    // SAFETY: the first len entries are written (len ≤ capacity).
+    unsafe { out.set_len(len) };
+    Ok(())
 }
 
 #[cfg(target_arch = "x86_64")]

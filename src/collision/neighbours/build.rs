@@ -1,0 +1,564 @@
+//! A full build (see the module doc of `collision::neighbours`): skins, the fast set,
+//! the grid (dense or hashed, `spatial`), the counting sort into slot order, the
+//! gather, and every slot's list, per chunk in parallel.
+
+use super::*;
+use crate::kernels::scan::contact::{collect_hits, Probe, Records};
+use crate::spatial::{sort_by_bucket, Dense};
+
+impl Neighbours {
+    /// Builds the grid and the lists from the current positions. A particle's velocity
+    /// is `velocity + d · inv_h` (`inv_h` = 1/h within a substep, 0 between steps);
+    /// skins cover `horizon` seconds of relative motion.
+    pub(super) fn build(
+        &mut self,
+        particles: &Particles,
+        inv_h: f32,
+        horizon: f32,
+        exec: &Executor,
+    ) -> Result<()> {
+        let n = particles.len();
+        // Largest radius and mean velocity (serial: a fixed order).
+        let (mut r_max, mut count) = (0.0f32, 0usize);
+        let mut v_sum = Vec3::ZERO;
+        let mut moving = 0u32;
+        for i in 0..n {
+            let r = particles.radius[i];
+            if searched(particles, i) {
+                r_max = r_max.max(r);
+                count += 1;
+                let p = particles.hot[i];
+                if p.w != 0.0 {
+                    v_sum += particles.velocity[i] + p.truncate() * inv_h;
+                    moving += 1;
+                }
+            }
+        }
+        self.active = count > 0;
+        self.stats.particles = count as u32;
+        if !self.active {
+            self.order.clear();
+            return Ok(());
+        }
+        let v_mean = if moving > 0 {
+            v_sum / moving as f32
+        } else {
+            Vec3::ZERO
+        };
+        let v_mean = if v_mean.is_finite() {
+            v_mean
+        } else {
+            Vec3::ZERO
+        };
+        self.drift_velocity = v_mean;
+        self.drift_time = 0.0;
+        // Skins (parallel), then the fast set and the cell size (serial).
+        {
+            let skin_of = DisjointSlice::new(&mut self.skin_of);
+            exec.for_ranges_light(n, |range| {
+                for i in range {
+                    let r = particles.radius[i];
+                    let s = if searched(particles, i) {
+                        let p = particles.hot[i];
+                        let v = if p.w != 0.0 {
+                            particles.velocity[i] + p.truncate() * inv_h
+                        } else {
+                            Vec3::ZERO
+                        };
+                        let s = (v - v_mean).length() * horizon;
+                        // NaN or infinity (a body the step will recover): the floor.
+                        if s.is_finite() {
+                            s.max(MIN_SKIN * r)
+                        } else {
+                            MIN_SKIN * r
+                        }
+                    } else {
+                        0.0
+                    };
+                    // SAFETY: each i is visited by exactly one range.
+                    unsafe { skin_of.set(i, s) };
+                }
+            });
+        }
+        let fast_cap = MAX_FAST + n / 256;
+        let mut fast_count = 0usize;
+        let (mut s_cut, mut s_fast) = (0.0f32, 0.0f32);
+        let cap = FAST_SKIN * r_max;
+        for i in 0..n {
+            let s = self.skin_of[i];
+            if s > cap {
+                if particles.hot[i].w != 0.0 {
+                    fast_count += 1;
+                    s_fast = s_fast.max(s);
+                } else {
+                    // A pinned particle is never searched on its own.
+                    self.skin_of[i] = cap;
+                    s_cut = s_cut.max(cap);
+                }
+            } else {
+                s_cut = s_cut.max(s);
+            }
+        }
+        if fast_count > fast_cap {
+            // Too many to search one by one: clamp them (the check rebuilds).
+            for s in &mut self.skin_of[..n] {
+                *s = s.min(cap);
+            }
+            s_cut = s_cut.max(cap);
+            fast_count = 0;
+            s_fast = 0.0;
+        }
+        self.r_max = r_max;
+        self.s_cut = s_cut;
+        self.s_fast = s_fast;
+        self.cell = 2.0 * (r_max + s_cut) / SLOW_CELLS as f32;
+        let inv_cell = 1.0 / self.cell;
+        let (hashed, table) = Hashed::with_buckets(TABLE_PER_PARTICLE * n);
+        self.hashed = hashed;
+        // Dense when the box of cells of the particles fits the table (parallel: min
+        // and max do not depend on the order).
+        let (lo, hi) = {
+            use std::sync::atomic::{AtomicI64, Ordering::Relaxed};
+            let lo = [i64::MAX; 3].map(AtomicI64::new);
+            let hi = [i64::MIN; 3].map(AtomicI64::new);
+            exec.for_ranges_light(n, |range| {
+                let (mut l, mut u) = ([i64::MAX; 3], [i64::MIN; 3]);
+                for i in range {
+                    if searched(particles, i) {
+                        let c = particle_cell(particles.base[i], particles.hot[i], inv_cell);
+                        for a in 0..3 {
+                            l[a] = l[a].min(c[a]);
+                            u[a] = u[a].max(c[a]);
+                        }
+                    }
+                }
+                for a in 0..3 {
+                    lo[a].fetch_min(l[a], Relaxed);
+                    hi[a].fetch_max(u[a], Relaxed);
+                }
+            });
+            (lo.map(AtomicI64::into_inner), hi.map(AtomicI64::into_inner))
+        };
+        self.dense = Dense::fitting(lo, hi, table as f64).map(|(d, _)| d);
+        let dense = self.dense;
+        // Buckets (parallel).
+        {
+            let bucket_of = DisjointSlice::new(&mut self.bucket_of);
+            exec.for_ranges_light(n, |range| {
+                for i in range {
+                    let b = if searched(particles, i) {
+                        let c = particle_cell(particles.base[i], particles.hot[i], inv_cell);
+                        match &dense {
+                            Some(d) => d.bucket(c),
+                            None => hashed.bucket(c),
+                        }
+                    } else {
+                        EMPTY
+                    };
+                    // SAFETY: each i is visited by exactly one range.
+                    unsafe { bucket_of.set(i, b) };
+                }
+            });
+        }
+        // Counting sort by bucket (serial, stable). Capacity reserved in begin_step
+        // for n slots: no allocation.
+        self.order.clear();
+        self.order.resize(count, 0);
+        let (order, slot_of) = (&mut self.order, &mut self.slot_of);
+        sort_by_bucket(
+            &self.bucket_of[..n],
+            &mut self.bucket_start[..table + 1],
+            |i, at| {
+                slot_of[i] = at;
+                if at != EMPTY {
+                    order[at as usize] = i as u32;
+                }
+            },
+        );
+        // Gather into slot order (parallel).
+        let m = count;
+        self.list_end.clear();
+        self.list_end.resize(m, 0);
+        self.base.resize(m, Vec3A::ZERO);
+        self.hot.resize(m, Vec4::ZERO);
+        self.radius.resize(m, 0.0);
+        self.unyielding.resize(m, 0.0);
+        self.filter.resize(m, CollisionFilter::default());
+        self.skin.resize(m, 0.0);
+        self.extent.resize(m, 0.0);
+        self.stale.resize(m, false);
+        for a in self.grid_b.iter_mut().chain(&mut self.grid_d) {
+            a.resize(m, 0.0);
+        }
+        self.row.resize(m, 0);
+        self.fast.resize(m, false);
+        self.anchor_base.resize(m, Vec3A::ZERO);
+        self.anchor_hot.resize(m, Vec3::ZERO);
+        {
+            let order = &self.order;
+            let skin_of = &self.skin_of;
+            let base = DisjointSlice::new(&mut self.base);
+            let hot = DisjointSlice::new(&mut self.hot);
+            let radius = DisjointSlice::new(&mut self.radius);
+            let unyielding = DisjointSlice::new(&mut self.unyielding);
+            let filter = DisjointSlice::new(&mut self.filter);
+            let skin = DisjointSlice::new(&mut self.skin);
+            let extent = DisjointSlice::new(&mut self.extent);
+            let [gbx, gby, gbz] = &mut self.grid_b;
+            let gb = [gbx, gby, gbz].map(|a| DisjointSlice::new(a));
+            let [gdx, gdy, gdz] = &mut self.grid_d;
+            let gd = [gdx, gdy, gdz].map(|a| DisjointSlice::new(a));
+            let row = DisjointSlice::new(&mut self.row);
+            let fast = DisjointSlice::new(&mut self.fast);
+            let anchor_base = DisjointSlice::new(&mut self.anchor_base);
+            let anchor_hot = DisjointSlice::new(&mut self.anchor_hot);
+            let hashed = dense.is_none();
+            exec.for_ranges_light(m, |range| {
+                for k in range {
+                    let i = order[k] as usize;
+                    let (b, p) = (particles.base[i], particles.hot[i]);
+                    let s = skin_of[i];
+                    // Rows are read in the hashed layout only.
+                    let r = if hashed {
+                        let c = particle_cell(b, p, inv_cell);
+                        row_id(c[1], c[2])
+                    } else {
+                        0
+                    };
+                    // SAFETY: each slot k is visited by exactly one range.
+                    unsafe {
+                        extent.set(k, particles.radius[i] + s);
+                        row.set(k, r);
+                        base.set(k, b);
+                        hot.set(k, p);
+                        radius.set(k, particles.radius[i]);
+                        unyielding.set(k, particles.unyielding[i]);
+                        filter.set(k, particles.filter[i]);
+                        skin.set(k, s);
+                        fast.set(k, fast_count > 0 && s > FAST_SKIN * r_max && p.w != 0.0);
+                        anchor_base.set(k, b);
+                        anchor_hot.set(k, p.truncate());
+                        for a in 0..3 {
+                            gb[a].set(k, b[a]);
+                            gd[a].set(k, p[a]);
+                        }
+                    }
+                }
+            });
+        }
+        self.uniform = fast_count == 0 && {
+            let f = self.filter[0];
+            f.collides(&f) && self.filter.iter().all(|g| *g == f)
+        };
+        self.plain = {
+            let r = self.radius[0];
+            self.radius.iter().all(|&q| q == r) && self.unyielding.iter().all(|&u| u == 0.0)
+        };
+        // No slot is roaming after a build (capacity reserved in begin_step).
+        self.roam_index.clear();
+        self.roam_index.resize(m, EMPTY);
+        self.roaming.clear();
+        self.roam_end.clear();
+        self.roam_lists.clear();
+        self.side_pairs.clear();
+        // Fast slots, in slot order (capacity reserved in begin_step).
+        self.fast_slots.clear();
+        if fast_count > 0 {
+            for k in 0..m {
+                if self.fast[k] {
+                    self.fast_slots.push(k as u32);
+                }
+            }
+        }
+        self.build_lists(exec)?;
+        // The slow side of every (slow, fast) pair.
+        self.fast_pairs.clear();
+        let mut extra = 0usize;
+        for &k in &self.fast_slots {
+            extra += self.list(k as usize).len();
+        }
+        if extra > self.fast_pairs.capacity() {
+            try_reserve(&mut self.fast_pairs, 2 * extra, "neighbour lists")?;
+        }
+        for idx in 0..self.fast_slots.len() {
+            let k = self.fast_slots[idx] as usize;
+            let c = k / CHUNK;
+            let start = if k % CHUNK == 0 {
+                0
+            } else {
+                self.list_end[k - 1] as usize
+            };
+            for &j in &self.chunks[c][start..self.list_end[k] as usize] {
+                if !self.fast[j as usize] && self.hot[j as usize].w != 0.0 {
+                    self.fast_pairs.push([j, k as u32]);
+                }
+            }
+        }
+        // By slow slot, so that a slot finds its fast partners by binary search.
+        self.fast_pairs.sort_unstable();
+        self.stats.fast = self.fast_slots.len() as u32;
+        self.stats.builds += 1;
+        let mut pairs = self.fast_pairs.len() as u64;
+        let mut longest = 0u32;
+        for k in 0..m {
+            let l = self.list(k).len() as u32;
+            pairs += l as u64;
+            longest = longest.max(l);
+        }
+        self.stats.pairs = pairs;
+        self.stats.max_neighbours = longest;
+        Ok(())
+    }
+
+    /// The lists of every slot (parallel per chunk).
+    fn build_lists(&mut self, exec: &Executor) -> Result<()> {
+        let m = self.len();
+        let chunks = m.div_ceil(CHUNK);
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        // Taken out for the pass (the scan reads the rest of self), put back after.
+        let mut lists = std::mem::take(&mut self.chunks);
+        let mut ends = std::mem::take(&mut self.list_end);
+        {
+            let lists = DisjointSlice::new(&mut lists);
+            let lists = &lists;
+            let list_end = DisjointSlice::new(&mut ends);
+            let this = &*self;
+            let list_end = &list_end;
+            let failed = &failed;
+            exec.for_each_index(chunks, m, move |c| {
+                // SAFETY: chunk c's buffer is touched by this task only.
+                let buf = unsafe { lists.get_mut(c) };
+                buf.clear();
+                let slots = c * CHUNK..((c + 1) * CHUNK).min(m);
+                // The runs of the last slow slot's cell: the slots of a cell are
+                // consecutive, and they scan the same runs.
+                let mut cell: Option<[i64; 3]> = None;
+                let mut runs = [(0u32, 0u32); RUN_BATCH];
+                let mut rows = [0u64; RUN_BATCH];
+                let (mut count, mut total) = (0usize, 0usize);
+                let inv_cell = 1.0 / this.cell;
+                for k in slots {
+                    let done = if this.hot[k].w == 0.0 {
+                        Ok(())
+                    } else if this.fast[k] {
+                        this.scan(k, buf)
+                    } else {
+                        let (bk, hk) = (this.base[k], this.hot[k]);
+                        let ck = particle_cell(bk, hk, inv_cell);
+                        if cell != Some(ck) {
+                            (count, total) = (0, 0);
+                            // At most RUN_BATCH runs: 3 × 3 rows, each split at most
+                            // once where the hashed table wraps.
+                            let _ = this.for_runs(ck, SLOW_CELLS, |run, row| {
+                                if !run.is_empty() {
+                                    runs[count] = (run.start as u32, run.end as u32);
+                                    rows[count] = row.unwrap_or(0);
+                                    count += 1;
+                                    total += run.len();
+                                }
+                                Ok(())
+                            });
+                            cell = Some(ck);
+                        }
+                        let probe = Probe {
+                            base: bk,
+                            hot: hk,
+                            extent: this.extent[k],
+                        };
+                        let fk = this.filter[k];
+                        this.test_runs(
+                            k,
+                            false,
+                            &probe,
+                            &fk,
+                            &runs[..count],
+                            &rows[..count],
+                            total,
+                            buf,
+                        )
+                    };
+                    if done.is_err() {
+                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                    // SAFETY: slot k belongs to chunk c, visited by this task only.
+                    unsafe { list_end.set(k, buf.len() as u32) };
+                }
+            });
+        }
+        self.chunks = lists;
+        self.list_end = ends;
+        if failed.into_inner() {
+            return Err(Error::out_of_memory("could not grow the neighbour lists"));
+        }
+        Ok(())
+    }
+
+    /// Whether slot j is a neighbour of slot k: distance first (most candidates fail
+    /// it), then the fast split and the filter.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn keeps(
+        &self,
+        k: usize,
+        j: usize,
+        fast: bool,
+        bk: Vec3A,
+        hk: Vec4,
+        ek: f32,
+        fk: &CollisionFilter,
+    ) -> bool {
+        let reach = ek + self.extent[j];
+        let sep = crate::particles::separation(bk, self.base[j], hk, self.hot[j]);
+        sep.length_squared() < reach * reach
+            && j != k
+            && (fast || !self.fast[j])
+            && fk.collides(&self.filter[j])
+    }
+
+    /// Appends the neighbours of slot k to `buf` (see the module doc).
+    ///
+    /// The cells within K of k's cell are scanned row by row: row (y, z) is the run
+    /// of buckets `row_key(y, z) + x`, x in `cx − K ..= cx + K`. A bucket run may
+    /// hold particles of other rows (hash collisions); a candidate counts only in the
+    /// pass of its own row, so none is visited twice and no run needs merging.
+    fn scan(&self, k: usize, buf: &mut Vec<u32>) -> std::result::Result<(), ()> {
+        let fast = self.fast[k];
+        let (bk, hk) = (self.base[k], self.hot[k]);
+        let (ek, fk) = (self.extent[k], self.filter[k]);
+        let keep = |j: usize| self.keeps(k, j, fast, bk, hk, ek, &fk);
+        let push = |j: usize, buf: &mut Vec<u32>| -> std::result::Result<(), ()> {
+            if buf.len() == buf.capacity() {
+                buf.try_reserve(buf.capacity().max(4 * CHUNK))
+                    .map_err(|_| ())?;
+            }
+            buf.push(j as u32);
+            Ok(())
+        };
+        let reach_cells = if fast {
+            ((ek + self.r_max + self.s_fast.max(self.s_cut)) / self.cell).ceil()
+        } else {
+            SLOW_CELLS as f32
+        };
+        let m = self.len();
+        let side = 2.0 * reach_cells + 1.0;
+        if side * side * side > m as f32 {
+            // A very fast particle: every slot is a candidate.
+            for j in 0..m {
+                if keep(j) {
+                    push(j, buf)?;
+                }
+            }
+            return Ok(());
+        }
+        let c = particle_cell(bk, hk, 1.0 / self.cell);
+        // The runs in batches (a slow particle's 9 or 18 runs in one): one kernel call
+        // tests a batch.
+        let probe = Probe {
+            base: bk,
+            hot: hk,
+            extent: ek,
+        };
+        let mut runs = [(0u32, 0u32); RUN_BATCH];
+        let mut rows = [0u64; RUN_BATCH];
+        let (mut count, mut total) = (0usize, 0usize);
+        self.for_runs(c, reach_cells as i64, |run, row| {
+            if run.is_empty() {
+                return Ok(());
+            }
+            runs[count] = (run.start as u32, run.end as u32);
+            rows[count] = row.unwrap_or(0);
+            count += 1;
+            total += run.len();
+            if count == RUN_BATCH {
+                self.test_runs(k, fast, &probe, &fk, &runs, &rows, total, buf)?;
+                (count, total) = (0, 0);
+            }
+            Ok(())
+        })?;
+        self.test_runs(
+            k,
+            fast,
+            &probe,
+            &fk,
+            &runs[..count],
+            &rows[..count],
+            total,
+            buf,
+        )
+    }
+
+    /// Appends to `buf` the slots of `runs` (`total` slots in all; in the hashed
+    /// layout, run q holds candidates of row `rows[q]` only) that pass the test of
+    /// [`Self::keeps`] for slot k (see [`Self::scan`]).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn test_runs(
+        &self,
+        k: usize,
+        fast: bool,
+        probe: &Probe,
+        fk: &CollisionFilter,
+        runs: &[(u32, u32)],
+        rows: &[u64],
+        total: usize,
+        buf: &mut Vec<u32>,
+    ) -> std::result::Result<(), ()> {
+        // Room for every candidate first (grown by the lists' policy).
+        if buf.len() + total > buf.capacity() {
+            let grow = buf.capacity().max(4 * CHUNK).max(total);
+            buf.try_reserve(grow).map_err(|_| ())?;
+        }
+        let (gb, gd) = (&self.grid_b, &self.grid_d);
+        let records = Records {
+            b: [&gb[0], &gb[1], &gb[2]],
+            d: [&gd[0], &gd[1], &gd[2]],
+            e: &self.extent,
+        };
+        if self.uniform && self.dense.is_some() {
+            // Every pair collides, no slot is fast and every run holds its own row:
+            // the test is the distance and j ≠ k.
+            collect_hits(self.kernel, &records, runs, probe, buf, |j, _| j != k)
+        } else {
+            let hashed = self.dense.is_none();
+            let (fast_of, filter, row_of) = (&self.fast[..], &self.filter[..], &self.row[..]);
+            collect_hits(self.kernel, &records, runs, probe, buf, |j, q| {
+                let fj = &filter[j];
+                let layers = ((fk.layers & fj.mask) != 0) & ((fj.layers & fk.mask) != 0);
+                let group = (fk.group == 0)
+                    | (fk.group != fj.group)
+                    | (fk.self_collision & fj.self_collision);
+                let in_row = !hashed | (row_of[j] == rows[q]);
+                in_row & (j != k) & (fast | !fast_of[j]) & layers & group
+            })
+        }
+    }
+
+    /// Calls `visit(run, row)` for every run of slots in the cells within `kc` cells
+    /// of cell `c`, row by row in bucket order (see [`Self::scan`]); in the hashed
+    /// layout, `row` is the row whose slots the run may hold (a slot j of the run
+    /// counts only when `self.row[j] == row`).
+    #[inline(always)]
+    pub(super) fn for_runs(
+        &self,
+        c: [i64; 3],
+        kc: i64,
+        mut visit: impl FnMut(std::ops::Range<usize>, Option<u64>) -> std::result::Result<(), ()>,
+    ) -> std::result::Result<(), ()> {
+        let starts = &self.bucket_start;
+        if let Some(d) = &self.dense {
+            // Rows outside the box are empty; a row's run is contiguous.
+            return d.for_runs(c, kc, |_, a, b| {
+                visit(starts[a] as usize..starts[b] as usize, None)
+            });
+        }
+        // The run of each row's buckets: contiguous slots, split where the table
+        // wraps.
+        self.hashed.for_runs(c, kc, |row, a, b| {
+            visit(
+                starts[a] as usize..starts[b] as usize,
+                Some(row_id(row[0], row[1])),
+            )
+        })
+    }
+}

@@ -1,0 +1,212 @@
+//! Partial updates (see the module doc of `collision::neighbours`): the slots that
+//! left their skins are re-anchored and roam, with lists of their own found in the
+//! grid (the slots that are not roaming) and in a hashed grid of the roaming ones.
+
+use super::{
+    roam_table, row_id, Neighbours, EMPTY, HORIZON_SUBSTEPS, MIN_SKIN, ROAM_LIST_RESERVE, ROAM_MIN,
+    ROAM_SHARE, SLOW_CELLS,
+};
+use crate::math::Vec3;
+use crate::particles::Particles;
+use crate::spatial::cells::particle_cell;
+use crate::spatial::Hashed;
+
+impl Neighbours {
+    /// A partial update (see the module doc): re-anchors the slots that left their
+    /// skins at their current positions with skins from their current motion, marks
+    /// them roaming, and rebuilds the lists of every roaming slot (the grid, built
+    /// from the anchors of the others, finds the slots that are not roaming; the
+    /// roaming ones in a hashed grid of their own) and the side pairs through which
+    /// the other slots see them. Returns false, for a full rebuild, when some slot is
+    /// fast, when the roaming slots would exceed their bound, or when a list would
+    /// outgrow its reserved room (so it never allocates).
+    pub(super) fn partial_update(&mut self, particles: &Particles, h: f32, drift: Vec3) -> bool {
+        if !self.fast_slots.is_empty() {
+            return false;
+        }
+        let m = self.len();
+        // Bounds from the slot count alone (never from a capacity, which depends on
+        // the history of the buffers): the same world state takes the same path.
+        let cap = ROAM_MIN + m / ROAM_SHARE;
+        let room = ROAM_LIST_RESERVE * cap;
+        let (inv_h, horizon) = (1.0 / h, HORIZON_SUBSTEPS * h);
+        let v_mean = self.drift_velocity;
+        for k in 0..m {
+            // Out of its skin (or NaN): flagged by the refresh.
+            if !self.stale[k] {
+                continue;
+            }
+            let p = self.hot[k];
+            let b = self.base[k];
+            if self.roam_index[k] == EMPTY {
+                if self.roaming.len() >= cap {
+                    return false;
+                }
+                self.roam_index[k] = 0;
+                self.roaming.push(k as u32);
+            }
+            // The skin of a build, from the motion now, at most the slow cut (so the
+            // grid's cells still hold every partner within SLOW_CELLS cells).
+            let i = self.order[k] as usize;
+            let r = self.radius[k];
+            let v = if p.w != 0.0 {
+                particles.velocity[i] + p.truncate() * inv_h
+            } else {
+                Vec3::ZERO
+            };
+            let s = (v - v_mean).length() * horizon;
+            let floor = MIN_SKIN * r;
+            let s = if s.is_finite() {
+                s.clamp(floor, self.s_cut.max(floor))
+            } else {
+                floor
+            };
+            self.skin[k] = s;
+            self.skin_of[i] = s;
+            self.extent[k] = r + s;
+            self.anchor_base[k] = b;
+            self.anchor_hot[k] = p.truncate() - drift;
+        }
+        self.roaming.sort_unstable();
+        // The grid of the roaming slots: a stable counting sort by bucket.
+        let rm = self.roaming.len();
+        let table = roam_table(rm);
+        let rgrid = Hashed {
+            mask: (table - 1) as u32,
+        };
+        let inv_cell = 1.0 / self.cell;
+        self.roam_bucket.clear();
+        for idx in 0..rm {
+            let k = self.roaming[idx] as usize;
+            self.roam_index[k] = idx as u32;
+            let c = particle_cell(
+                self.anchor_base[k],
+                self.anchor_hot[k].extend(0.0),
+                inv_cell,
+            );
+            self.roam_bucket.push(rgrid.bucket(c));
+        }
+        self.roam_start.clear();
+        self.roam_start.resize(table + 1, 0);
+        for &b in &self.roam_bucket {
+            self.roam_start[b as usize + 1] += 1;
+        }
+        for t in 0..table {
+            self.roam_start[t + 1] += self.roam_start[t];
+        }
+        self.roam_order.clear();
+        self.roam_order.resize(rm, 0);
+        self.roam_row.clear();
+        self.roam_row.resize(rm, 0);
+        for idx in 0..rm {
+            let k = self.roaming[idx] as usize;
+            let b = self.roam_bucket[idx] as usize;
+            let at = self.roam_start[b] as usize;
+            self.roam_start[b] += 1;
+            let c = particle_cell(
+                self.anchor_base[k],
+                self.anchor_hot[k].extend(0.0),
+                inv_cell,
+            );
+            self.roam_order[at] = k as u32;
+            self.roam_row[at] = row_id(c[1], c[2]);
+        }
+        for t in (1..=table).rev() {
+            self.roam_start[t] = self.roam_start[t - 1];
+        }
+        self.roam_start[0] = 0;
+        let mut lists = std::mem::take(&mut self.roam_lists);
+        let mut ends = std::mem::take(&mut self.roam_end);
+        let ok = self.roam_scan(&mut lists, &mut ends, rgrid, room);
+        self.roam_lists = lists;
+        self.roam_end = ends;
+        if !ok {
+            return false;
+        }
+        // The other side of each (roaming, movable non-roaming) pair.
+        self.side_pairs.clear();
+        for idx in 0..self.roaming.len() {
+            let k = self.roaming[idx];
+            let start = if idx == 0 {
+                0
+            } else {
+                self.roam_end[idx - 1] as usize
+            };
+            for &j in &self.roam_lists[start..self.roam_end[idx] as usize] {
+                if self.roam_index[j as usize] == EMPTY && self.hot[j as usize].w != 0.0 {
+                    if self.side_pairs.len() == room {
+                        return false;
+                    }
+                    self.side_pairs.push([j, k]);
+                }
+            }
+        }
+        self.side_pairs.sort_unstable();
+        true
+    }
+
+    /// The lists of the roaming slots into `lists` / `ends` (see
+    /// [`Self::partial_update`]); false when they outgrow the reserved room. Pairs
+    /// are compared at their anchors, like a build: listed within the sum of their
+    /// extents.
+    fn roam_scan(
+        &self,
+        lists: &mut Vec<u32>,
+        ends: &mut Vec<u32>,
+        rgrid: Hashed,
+        room: usize,
+    ) -> bool {
+        lists.clear();
+        ends.clear();
+        let inv_cell = 1.0 / self.cell;
+        for &k in &self.roaming {
+            let k = k as usize;
+            let (bk, hk) = (self.anchor_base[k], self.anchor_hot[k]);
+            let (ek, fk) = (self.extent[k], self.filter[k]);
+            let keep = |j: usize| {
+                let reach = ek + self.extent[j];
+                let sep = Vec3::from(bk - self.anchor_base[j]) + (hk - self.anchor_hot[j]);
+                sep.length_squared() < reach * reach && j != k && fk.collides(&self.filter[j])
+            };
+            let mut push = |j: usize| {
+                if lists.len() == room {
+                    return Err(());
+                }
+                lists.push(j as u32);
+                Ok(())
+            };
+            let c = particle_cell(bk, hk.extend(0.0), inv_cell);
+            let grid = self.for_runs(c, SLOW_CELLS, |run, row| {
+                for j in run {
+                    if row.is_none_or(|r| self.row[j] == r)
+                        && self.roam_index[j] == EMPTY
+                        && keep(j)
+                    {
+                        push(j)?;
+                    }
+                }
+                Ok(())
+            });
+            if grid.is_err() {
+                return false;
+            }
+            // Roaming partners: the same cells in the grid of the roaming slots.
+            let roaming = rgrid.for_runs(c, SLOW_CELLS, |row, lo, hi| {
+                let row = row_id(row[0], row[1]);
+                let run = self.roam_start[lo] as usize..self.roam_start[hi] as usize;
+                for at in run {
+                    let j = self.roam_order[at] as usize;
+                    if self.roam_row[at] == row && keep(j) {
+                        push(j)?;
+                    }
+                }
+                Ok(())
+            });
+            if roaming.is_err() {
+                return false;
+            }
+            ends.push(lists.len() as u32);
+        }
+        true
+    }
+}

@@ -1,0 +1,314 @@
+//! Snapshots of the fluid set: the fluids, emitters and kill volumes with their slot
+//! generations, checked on load as an added one is.
+
+use super::*;
+use crate::slots::SlotMap;
+use glam::Quat;
+
+fn put_fluid_desc(w: &mut Writer<'_>, d: &FluidDesc) {
+    w.put((d.rest_density, d.spacing, d.smoothing_radius, d.capacity));
+    w.put((d.relaxation, d.scorr_k, d.scorr_n, d.scorr_dq));
+    w.put((d.viscosity, d.vorticity, d.cohesion, d.adhesion));
+    w.put((
+        d.collision_radius,
+        d.lifetime,
+        d.recycle_oldest,
+        d.coupling_mask,
+    ));
+}
+
+fn get_fluid_desc(r: &mut Reader<'_>) -> Result<FluidDesc> {
+    let (rest_density, spacing, smoothing_radius, capacity) = r.get()?;
+    let (relaxation, scorr_k, scorr_n, scorr_dq) = r.get()?;
+    let (viscosity, vorticity, cohesion, adhesion) = r.get()?;
+    let (collision_radius, lifetime, recycle_oldest, coupling_mask) = r.get()?;
+    Ok(FluidDesc {
+        rest_density,
+        spacing,
+        smoothing_radius,
+        capacity,
+        relaxation,
+        scorr_k,
+        scorr_n,
+        scorr_dq,
+        viscosity,
+        vorticity,
+        cohesion,
+        adhesion,
+        collision_radius,
+        lifetime,
+        recycle_oldest,
+        coupling_mask,
+    })
+}
+
+fn put_emitter_desc(w: &mut Writer<'_>, d: &EmitterDesc) {
+    match d.shape {
+        EmitterShape::Nozzle { radius } => w.put((0u32, Vec3::new(radius, 0.0, 0.0))),
+        EmitterShape::Box { half_extents } => w.put((1u32, half_extents)),
+    }
+    w.put((d.position, d.rotation, d.speed, d.rate));
+}
+
+fn get_emitter_desc(r: &mut Reader<'_>) -> Result<EmitterDesc> {
+    let (kind, v): (u32, Vec3) = r.get()?;
+    let shape = match kind {
+        0 => EmitterShape::Nozzle { radius: v.x },
+        1 => EmitterShape::Box { half_extents: v },
+        _ => return Err(codec::corrupt(format!("emitter shape {kind}"))),
+    };
+    let (position, rotation, speed, rate) = r.get()?;
+    Ok(EmitterDesc {
+        shape,
+        position,
+        rotation,
+        speed,
+        rate,
+    })
+}
+
+fn put_kill_desc(w: &mut Writer<'_>, d: &KillVolumeDesc) {
+    match *d {
+        KillVolumeDesc::Box {
+            center,
+            rotation,
+            half_extents,
+        } => w.put((0u32, center, rotation, half_extents)),
+        KillVolumeDesc::Sphere { center, radius } => {
+            w.put((1u32, center, Quat::IDENTITY, Vec3::new(radius, 0.0, 0.0)))
+        }
+        KillVolumeDesc::HalfSpace { point, normal } => w.put((2u32, point, Quat::IDENTITY, normal)),
+    }
+}
+
+fn get_kill_desc(r: &mut Reader<'_>) -> Result<KillVolumeDesc> {
+    let (kind, center, rotation, v): (u32, Vec3, Quat, Vec3) = r.get()?;
+    Ok(match kind {
+        0 => KillVolumeDesc::Box {
+            center,
+            rotation,
+            half_extents: v,
+        },
+        1 => KillVolumeDesc::Sphere {
+            center,
+            radius: v.x,
+        },
+        2 => KillVolumeDesc::HalfSpace {
+            point: center,
+            normal: v,
+        },
+        _ => return Err(codec::corrupt(format!("kill volume shape {kind}"))),
+    })
+}
+
+/// A loaded desc must pass the same checks as an added one (and come back unchanged
+/// from them: the saved one was normalised already).
+fn same<T: PartialEq>(checked: Result<T>, saved: &T, what: &str) -> Result<()> {
+    match checked {
+        Ok(c) if c == *saved => Ok(()),
+        Ok(_) => Err(codec::corrupt(format!("{what} is not normalised"))),
+        Err(e) => Err(codec::corrupt(format!("{what}: {}", e.message))),
+    }
+}
+
+impl FluidSet {
+    /// Snapshot: the fluids (settings, range, count, mass, ages, ρ/ρ₀, counters), the
+    /// emitters (settings, fluid, carry, sequence) and the kill volumes, each table with
+    /// its slot generations.
+    pub(crate) fn save_fluids(&self, w: &mut Writer<'_>) {
+        self.fluids.save_interleaved(w, |w, f| {
+            put_fluid_desc(w, &f.desc);
+            w.put((f.first, f.count, f.mass, f.volume));
+            w.put_block_raw(&f.age);
+            w.put_block_raw(&f.density_ratio);
+            w.put((f.emitted, (f.removed, f.refused)));
+        });
+        self.emitters.save_interleaved(w, |w, e| {
+            put_emitter_desc(w, &e.desc);
+            w.put((e.fluid, (e.carry, e.sequence)));
+        });
+        self.kill_volumes.save_interleaved(w, |w, v| {
+            put_kill_desc(w, &v.desc);
+            w.put(v.fluid);
+        });
+    }
+
+    /// Snapshot: reads what [`Self::save_fluids`] wrote, checking every setting as the
+    /// API would, every particle range against the particles of `cx` (and against the
+    /// other fluids'), every count, age and ρ/ρ₀, and every emitter's and kill volume's
+    /// fluid.
+    pub(crate) fn load_fluids(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
+        let n = cx.hot.len();
+        let fluid = |r: &mut Reader<'_>, slot: usize, _generation: u32| -> Result<Fluid> {
+            let desc = get_fluid_desc(r)?;
+            let what = format!("fluid {slot}");
+            desc.validate()
+                .and_then(|()| Fluid::check_mass(&desc))
+                .map_err(|e| codec::corrupt(format!("{what}: {}", e.message)))?;
+            let (first, count, mass, volume): (u32, u32, f32, f32) = r.get()?;
+            let cap = desc.capacity;
+            codec::ensure(
+                first as u64 + cap as u64 <= n as u64 && count <= cap,
+                || format!("{what} has particles {first}..+{cap} ({count} live) of {n}"),
+            )?;
+            let planar = [false, true].map(|p| Fluid::mass_and_volume(&desc, p));
+            codec::ensure(planar.contains(&(mass, volume)), || {
+                format!("{what} has mass {mass} and volume {volume}")
+            })?;
+            let mut f = Fluid::new(desc, first, false)?;
+            (f.count, f.mass, f.volume) = (count, mass, volume);
+            f.age = r.get_block_raw(cap as usize)?;
+            f.density_ratio = r.get_block_raw(cap as usize)?;
+            for (k, (&a, &d)) in f.age.iter().zip(&f.density_ratio).enumerate() {
+                codec::ensure(
+                    a.is_finite() && a >= 0.0 && d.is_finite() && d >= 0.0,
+                    || format!("{what} particle {k} has age {a} and density ratio {d}"),
+                )?;
+            }
+            (f.emitted, (f.removed, f.refused)) = r.get()?;
+            Ok(f)
+        };
+        let fluids = SlotMap::load_interleaved(r, usize::MAX, "fluid slots", "fluid", fluid)?;
+        // No two fluids share a particle.
+        let mut ranges: Vec<(u32, u32)> = fluids
+            .iter()
+            .map(|f| (f.first, f.first + f.capacity()))
+            .collect();
+        ranges.sort_unstable();
+        for pair in ranges.windows(2) {
+            codec::ensure(pair[0].1 <= pair[1].0, || {
+                format!(
+                    "fluid particle ranges {:?} and {:?} overlap",
+                    pair[0], pair[1]
+                )
+            })?;
+        }
+        let live = |k: u32| matches!(fluids.items().get(k as usize), Some(Some(_)));
+        let emitter = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<Emitter> {
+            let desc = get_emitter_desc(r)?;
+            let (fluid, (carry, sequence)): (u32, (f64, u64)) = r.get()?;
+            let what = format!("emitter {k}");
+            codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
+            codec::ensure((0.0..=1.0).contains(&carry), || {
+                format!("{what} carries {carry} particles")
+            })?;
+            let fdesc = &fluids.items()[fluid as usize].as_ref().expect("live").desc;
+            let (checked, rows) = match check_emitter(&desc, fdesc) {
+                Ok((c, rows)) => (Ok(c), rows),
+                Err(e) => (Err(e), Vec::new()),
+            };
+            same(checked, &desc, &what)?;
+            Ok(Emitter {
+                desc,
+                fluid,
+                carry,
+                sequence,
+                rows,
+            })
+        };
+        let emitters = SlotMap::load_interleaved(r, usize::MAX, "emitters", "emitter", emitter)?;
+        let kill = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<KillVolume> {
+            let desc = get_kill_desc(r)?;
+            let fluid: u32 = r.get()?;
+            let what = format!("kill volume {k}");
+            codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
+            same(desc.validated(), &desc, &what)?;
+            Ok(KillVolume { desc, fluid })
+        };
+        let kill_volumes =
+            SlotMap::load_interleaved(r, usize::MAX, "kill volumes", "kill volume", kill)?;
+        self.fluids = fluids;
+        self.emitters = emitters;
+        self.kill_volumes = kill_volumes;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Saves `set` and loads it back against `particles` particles.
+    fn round_trip(set: &FluidSet, particles: usize) -> Result<FluidSet> {
+        use crate::slots::SlotMap;
+        use crate::snapshot::codec::{Count, Fill};
+        let mut count = Count::default();
+        set.save_fluids(&mut Writer::new(&mut count));
+        let mut buf = vec![0u8; count.0];
+        let mut fill = Fill {
+            buf: &mut buf,
+            pos: 0,
+            hash: crate::snapshot::xxh64::Xxh64::new(0),
+        };
+        set.save_fluids(&mut Writer::new(&mut fill));
+        let hot = vec![Vec4::ZERO; particles];
+        let cx = LoadContext {
+            hot: &hot,
+            jacobi: false,
+        };
+        let mut loaded = FluidSet::default();
+        let mut r = Reader::new(&buf);
+        loaded.load_fluids(&mut r, &cx)?;
+        assert_eq!(r.remaining(), 0);
+        Ok(loaded)
+    }
+
+    /// A loaded fluid set equals the saved one, and every range, count, carry and
+    /// handle it holds is checked against the particles loaded.
+    #[test]
+    fn loading_checks_ranges_counts_and_carries() {
+        let mut set = FluidSet::default();
+        let desc = FluidDesc {
+            capacity: 10,
+            ..FluidDesc::default()
+        };
+        for first in [0, 10] {
+            set.reserve_fluid().unwrap();
+            let mut f = Fluid::new(desc, first, false).unwrap();
+            f.count = 4;
+            f.age[2] = 0.5;
+            set.insert_fluid(f);
+        }
+        let id = FluidId(
+            Key {
+                slot: 1,
+                generation: 0,
+            }
+            .to_id(),
+        );
+        set.add_emitter(id, &EmitterDesc::default()).unwrap();
+        set.add_kill_volume(
+            id,
+            &KillVolumeDesc::Sphere {
+                center: Vec3::ZERO,
+                radius: 1.0,
+            },
+        )
+        .unwrap();
+        let back = round_trip(&set, 20).unwrap();
+        assert_eq!(back.fluids.slot_count(), 2);
+        let f = back.fluids.items()[1].as_ref().unwrap();
+        assert_eq!((f.first, f.count, f.age[2]), (10, 4, 0.5));
+        assert_eq!(
+            back.emitters.items()[0].as_ref().unwrap().rows,
+            vec![0, 1, 4, 9, 12, 13]
+        );
+        // Fewer particles than the second fluid's range.
+        let e = round_trip(&set, 19).err().unwrap();
+        assert!(e.message.contains("fluid 1"), "{}", e.message);
+        // A count past the capacity, a carry outside [0, 1], overlapping ranges.
+        set.fluids.items_mut()[1].as_mut().unwrap().count = 11;
+        assert!(round_trip(&set, 20).is_err());
+        set.fluids.items_mut()[1].as_mut().unwrap().count = 4;
+        set.emitters.items_mut()[0].as_mut().unwrap().carry = 2.0;
+        assert!(round_trip(&set, 20).is_err());
+        set.emitters.items_mut()[0].as_mut().unwrap().carry = 0.5;
+        set.fluids.items_mut()[1].as_mut().unwrap().first = 5;
+        let e = round_trip(&set, 20).err().unwrap();
+        assert!(e.message.contains("overlap"), "{}", e.message);
+        set.fluids.items_mut()[1].as_mut().unwrap().first = 10;
+        // An emitter of a removed fluid.
+        set.fluids.items_mut()[1] = None;
+        assert!(round_trip(&set, 20).is_err());
+    }
+}
