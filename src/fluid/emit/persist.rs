@@ -227,10 +227,10 @@ impl FluidSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::slots::Key;
 
     /// Saves `set` and loads it back against `particles` particles.
     fn round_trip(set: &FluidSet, particles: usize) -> Result<FluidSet> {
-        use crate::slots::SlotMap;
         use crate::snapshot::codec::{Count, Fill};
         let mut count = Count::default();
         set.save_fluids(&mut Writer::new(&mut count));
