@@ -726,7 +726,7 @@ fn unreal_properties(d: &Desc, p: &UnrealProps) -> String {
         if let Some(u) = unit {
             meta.push(format!("Units = \"{u}\""));
         }
-        meta.push(format!("ToolTip = \"{}\"", quoted(&tip)));
+        meta.push(format!("ToolTip = \"{}\"", quoted(&ascii(&tip))));
         let access = if p.read_only.contains(&f.name) {
             "BlueprintReadOnly"
         } else {
@@ -764,6 +764,37 @@ fn unreal_properties(d: &Desc, p: &UnrealProps) -> String {
     o
 }
 
+/// The text in ASCII (the plugin's metadata strings are ASCII): symbols spelled out.
+fn ascii(s: &str) -> String {
+    let mut o = String::new();
+    for c in s.chars() {
+        let r = match c {
+            'ρ' => "rho",
+            '₀' => "0",
+            '²' => "^2",
+            '³' => "^3",
+            '⁻' => "^-",
+            'ⁿ' => "^n",
+            'ε' => "epsilon",
+            'γ' => "gamma",
+            'β' => "beta",
+            'Δ' => "Delta",
+            '·' => "*",
+            '×' => "x",
+            '−' => "-",
+            'ü' => "ue",
+            c if c.is_ascii() => {
+                o.push(c);
+                continue;
+            }
+            _ => "?",
+        };
+        o.push_str(r);
+    }
+    // `^-^2` from `⁻²`.
+    o.replace("^-^", "^-")
+}
+
 fn unreal_float(v: f64) -> String {
     let s = format!("{:?}", v as f32);
     if s.contains('.') || s.contains('e') {
@@ -773,14 +804,43 @@ fn unreal_float(v: f64) -> String {
     }
 }
 
+/// The range in words ("above 0, at most 100000"): Unreal's metadata strings keep their
+/// parentheses balanced.
+fn range_words(f: &Field, scale: f64, unit: &str) -> String {
+    let r = &f.range;
+    let int = integer(f);
+    let mut parts = Vec::new();
+    if let Some(b) = r.min {
+        let w = if b.exclusive { "above" } else { "at least" };
+        parts.push(format!("{w} {}", number(b.value * scale, int)));
+    }
+    if let Some(b) = r.max {
+        let w = if b.exclusive { "below" } else { "at most" };
+        parts.push(format!("{w} {}", number(b.value * scale, int)));
+    }
+    let mut s = parts.join(", ");
+    if f.kind == Kind::Vec3 && !s.is_empty() {
+        s = format!("each component {s}");
+    }
+    if !unit.is_empty() && !s.is_empty() {
+        write!(s, " {unit}").unwrap();
+    }
+    if let Some((auto, what)) = r.auto {
+        let v = match auto {
+            Auto::Zero => "0",
+            Auto::Negative => "negative",
+        };
+        if !s.is_empty() {
+            s.push_str("; ");
+        }
+        write!(s, "{v} = {what}").unwrap();
+    }
+    s
+}
+
 /// The tooltip: the doc and the range in Unreal's units.
 fn summary_numbers_scaled(f: &Field, scale: f64, unit: Option<&str>) -> String {
-    let int = integer(f);
-    let range = range_sentence(f, &|b| number(b.value * scale, int));
-    let range = match unit {
-        Some(u) => range.replacen(&format!(" {}", f.range.unit), &format!(" {u}"), 1),
-        None => range,
-    };
+    let range = range_words(f, scale, unit.unwrap_or(f.range.unit));
     let mut s = paragraph(f.doc);
     if !range.is_empty() {
         write!(s, " {}.", upper_first(&range)).unwrap();

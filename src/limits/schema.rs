@@ -128,14 +128,14 @@ pub fn flag_from_c(v: u32, field: &str) -> Result<bool> {
 
 impl Range {
     fn contains(&self, v: f64) -> bool {
-        let lo = self.min.map_or(true, |b| {
+        let lo = self.min.is_none_or(|b| {
             if b.exclusive {
                 v > b.value
             } else {
                 v >= b.value
             }
         });
-        let hi = self.max.map_or(true, |b| {
+        let hi = self.max.is_none_or(|b| {
             if b.exclusive {
                 v < b.value
             } else {

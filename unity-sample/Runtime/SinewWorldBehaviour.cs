@@ -34,6 +34,7 @@ namespace Sinew.Unity
         [Min(0.0f)]
         public float damping = 0.0f;
         [Tooltip("Worker threads (1 = the calling thread only). Results are bit-identical whatever the count. In 0..=256; 0 = all cores.")]
+        [Min(0)]
         public int threads = 0;
         // END GENERATED WorldDesc fields
 
@@ -81,6 +82,7 @@ namespace Sinew.Unity
             iterations = SinewAuthoring.Clamp(iterations, 1, (int)SinewNative.SINEW_MAX_ITERATIONS);
             jacobiRelaxation = SinewAuthoring.Clamp(jacobiRelaxation, 1E-45f, 1.9999999f);
             damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
+            threads = SinewAuthoring.Clamp(threads, 0, (int)SinewNative.SINEW_MAX_THREADS);
             // END GENERATED WorldDesc clamps
         }
 
