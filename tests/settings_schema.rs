@@ -402,7 +402,7 @@ fn render_ffi() -> String {
         .unwrap();
         writeln!(
             o,
-            "    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).\n    pub(super) fn to_rust(&self) -> Result<{}> {{\n        Ok({} {{",
+            "    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).\n    pub(super) fn to_rust(self) -> Result<{}> {{\n        Ok({} {{",
             d.path, d.path
         )
         .unwrap();

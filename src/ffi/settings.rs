@@ -158,7 +158,7 @@ impl SinewWorldDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
-    pub(super) fn to_rust(&self) -> Result<crate::world::WorldDesc> {
+    pub(super) fn to_rust(self) -> Result<crate::world::WorldDesc> {
         Ok(crate::world::WorldDesc {
             gravity: self.gravity.into(),
             substeps: self.substeps,
@@ -268,7 +268,7 @@ impl SinewFluidDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
-    pub(super) fn to_rust(&self) -> Result<crate::fluid::FluidDesc> {
+    pub(super) fn to_rust(self) -> Result<crate::fluid::FluidDesc> {
         Ok(crate::fluid::FluidDesc {
             rest_density: self.rest_density,
             spacing: self.spacing,
