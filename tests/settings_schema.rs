@@ -204,7 +204,7 @@ fn summary_c(f: &Field) -> String {
     };
     let mut s = paragraph(f.doc);
     if !range.is_empty() {
-        write!(s, " {}{}.", upper_first(&range), "").unwrap();
+        write!(s, " {}.", upper_first(&range)).unwrap();
     }
     write!(s, " Default {}{kind}.", default_c(f)).unwrap();
     s
@@ -1136,31 +1136,49 @@ fn declarations_are_complete_and_consistent() {
 /// A field's check refuses each side of its range with a message naming the field.
 #[test]
 fn checks_follow_the_declared_ranges() {
-    let mut d = sinew::FluidDesc::default();
-    d.rest_density = 0.0;
-    let e = d.validate().unwrap_err();
+    let fluid = sinew::FluidDesc::default;
+    let e = sinew::FluidDesc {
+        rest_density: 0.0,
+        ..fluid()
+    }
+    .validate()
+    .unwrap_err();
     assert!(
         e.message.contains("rest_density") && e.message.contains("kg/m³"),
         "{e}"
     );
-    let mut d = sinew::FluidDesc::default();
-    d.scorr_n = 9;
-    let e = d.validate().unwrap_err();
+    let e = sinew::FluidDesc {
+        scorr_n: 9,
+        ..fluid()
+    }
+    .validate()
+    .unwrap_err();
     assert!(
         e.message.contains("scorr_n 9") && e.message.contains("1..=8"),
         "{e}"
     );
-    let mut d = sinew::FluidDesc::default();
-    d.collision_radius = -5.0;
+    let d = sinew::FluidDesc {
+        collision_radius: -5.0,
+        ..fluid()
+    };
     assert!(d.validate().is_ok(), "negative = spacing / 2");
-    d.collision_radius = f32::NEG_INFINITY;
+    let d = sinew::FluidDesc {
+        collision_radius: f32::NEG_INFINITY,
+        ..fluid()
+    };
     assert!(d.validate().is_err());
-    let mut w = sinew::WorldDesc::default();
-    w.jacobi_relaxation = 2.0;
-    let e = w.validate().unwrap_err();
+    let world = sinew::WorldDesc::default;
+    let e = sinew::WorldDesc {
+        jacobi_relaxation: 2.0,
+        ..world()
+    }
+    .validate()
+    .unwrap_err();
     assert!(e.message.contains("(0, 2)"), "{e}");
-    w.jacobi_relaxation = 1.0;
-    w.threads = sinew::MAX_THREADS + 1;
+    let w = sinew::WorldDesc {
+        threads: sinew::MAX_THREADS + 1,
+        ..world()
+    };
     let e = w.validate().unwrap_err();
     assert!(e.message.contains("0 = all cores"), "{e}");
 }
