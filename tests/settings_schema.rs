@@ -382,18 +382,7 @@ fn render_ffi() -> String {
         )
         .unwrap();
         for f in &d.fields {
-            let n = f.name;
-            let v = match f.kind {
-                Kind::F32 | Kind::U32 | Kind::Mask => format!("d.{n}"),
-                Kind::Bool => format!("d.{n} as u32"),
-                Kind::Vec3 => format!("d.{n}.into()"),
-                Kind::Enum(_) => format!("d.{n}.to_c()"),
-            };
-            if v == format!("d.{n}") {
-                writeln!(o, "            {n}: d.{n},").unwrap();
-            } else {
-                writeln!(o, "            {n}: {v},").unwrap();
-            }
+            writeln!(o, "            {}: {},", f.name, conversion(f, true)).unwrap();
         }
         writeln!(
             o,
@@ -407,22 +396,26 @@ fn render_ffi() -> String {
         )
         .unwrap();
         for f in &d.fields {
-            let n = f.name;
-            let v = match f.kind {
-                Kind::F32 | Kind::U32 | Kind::Mask => format!("self.{n}"),
-                Kind::Bool => format!("flag_from_c(self.{n}, \"{n}\")?"),
-                Kind::Vec3 => format!("self.{n}.into()"),
-                Kind::Enum(_) => format!("SettingEnum::from_c(self.{n}, \"{n}\")?"),
-            };
-            if v == format!("self.{n}") {
-                writeln!(o, "            {n}: self.{n},").unwrap();
-            } else {
-                writeln!(o, "            {n}: {v},").unwrap();
-            }
+            writeln!(o, "            {}: {},", f.name, conversion(f, false)).unwrap();
         }
         o.push_str("        })\n    }\n}\n");
     }
     o
+}
+
+/// A field's value converted to the twin (`to_c`, from `d`) or back (from `self`).
+fn conversion(f: &Field, to_c: bool) -> String {
+    let n = f.name;
+    match (f.kind, to_c) {
+        (Kind::F32 | Kind::U32 | Kind::Mask, true) => format!("d.{n}"),
+        (Kind::F32 | Kind::U32 | Kind::Mask, false) => format!("self.{n}"),
+        (Kind::Bool, true) => format!("d.{n} as u32"),
+        (Kind::Bool, false) => format!("flag_from_c(self.{n}, \"{n}\")?"),
+        (Kind::Vec3, true) => format!("d.{n}.into()"),
+        (Kind::Vec3, false) => format!("self.{n}.into()"),
+        (Kind::Enum(_), true) => format!("d.{n}.to_c()"),
+        (Kind::Enum(_), false) => format!("SettingEnum::from_c(self.{n}, \"{n}\")?"),
+    }
 }
 
 /// `FluidDesc` -> `fluid_desc`.
