@@ -28,43 +28,6 @@
 #define SINEW_ABI_VERSION 1
 
 /**
- * Largest position component (m) and velocity component (m/s) accepted. Accepted
- * ranges are derived from what single-precision maths can hold (src/limits.rs).
- */
-#define SINEW_MAX_COORDINATE 1.0e9
-
-/**
- * Largest length (m): rest lengths, tether lengths, particle and rope radii, collider
- * half-extents, radii and half-heights, pick radii.
- */
-#define SINEW_MAX_LENGTH 1.0e9
-
-/**
- * Largest minimum area (m²) of a unilateral area constraint: SINEW_MAX_LENGTH squared.
- */
-#define SINEW_MAX_AREA 1.0e18
-
-/**
- * Largest rest or minimum volume (m³) of a tet: SINEW_MAX_LENGTH cubed.
- */
-#define SINEW_MAX_VOLUME 1.0e27
-
-/**
- * Largest compliance, in the unit of the constraint (m/N, 1/(N·m), ...); 0 = rigid.
- */
-#define SINEW_MAX_COMPLIANCE 1.0e10
-
-/**
- * Largest inverse mass (1/kg); 0 = pinned.
- */
-#define SINEW_MAX_INVERSE_MASS 1.0e12
-
-/**
- * Largest `stride_bytes` of a strided SinewVec3 buffer (1 MiB); the smallest is 12.
- */
-#define SINEW_MAX_STRIDE_BYTES (1 << 20)
-
-/**
  * Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
  * XPBD slides of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017. A starting point for the compliance of a material.
  */
@@ -112,9 +75,122 @@
 #define SINEW_MAX_WINCH_SPEED 1000.0
 
 /**
+ * Largest `max_steps` of `sinew_world_advance`.
+ */
+#define SINEW_MAX_STEPS_PER_ADVANCE 1024
+
+/**
+ * Largest `frame_dt` (s) of `sinew_world_advance`: an hour.
+ */
+#define SINEW_MAX_FRAME_DT 3600.0
+
+/**
+ * Largest position component (m) and velocity component (m/s) accepted.
+ */
+#define SINEW_MAX_COORDINATE 1.0e9
+
+/**
+ * Largest length (m): distance rest lengths, tether max lengths, particle and rope radii,
+ * collider half-extents, radii and half-heights, pick radii.
+ */
+#define SINEW_MAX_LENGTH 1.0e9
+
+/**
+ * Largest minimum area (m²) of a unilateral area constraint: MAX_LENGTH².
+ */
+#define SINEW_MAX_AREA 1.0e18
+
+/**
+ * Largest rest or minimum volume (m³) of a tet: MAX_LENGTH³.
+ */
+#define SINEW_MAX_VOLUME 1.0e27
+
+/**
+ * Largest compliance, in the unit of the constraint it applies to (m/N for lengths,
+ * 1/(N·m) for strain and bending, …). 0 = rigid.
+ */
+#define SINEW_MAX_COMPLIANCE 1.0e10
+
+/**
+ * Largest inverse mass (1/kg); 0 = pinned.
+ */
+#define SINEW_MAX_INVERSE_MASS 1.0e12
+
+/**
+ * Smallest stride of a strided `SinewVec3` buffer (bytes): one packed element.
+ */
+#define SINEW_MIN_STRIDE_BYTES 12
+
+/**
+ * Largest stride of a strided buffer (bytes): 1 MiB.
+ */
+#define SINEW_MAX_STRIDE_BYTES (1 << 20)
+
+/**
+ * Largest gravity component (m/s²) and damping (1/s) accepted.
+ */
+#define SINEW_MAX_ACCELERATION 1.0e6
+
+/**
+ * Largest number of substeps per step.
+ */
+#define SINEW_MAX_SUBSTEPS 1024
+
+/**
+ * Largest number of solver iterations per substep.
+ */
+#define SINEW_MAX_ITERATIONS 1024
+
+/**
+ * Largest worker-thread count a world may ask for.
+ */
+#define SINEW_MAX_THREADS 256
+
+/**
+ * Smallest frame time (s) of a step.
+ */
+#define SINEW_MIN_DT 1.0e-6
+
+/**
+ * Largest frame time (s) of a step.
+ */
+#define SINEW_MAX_DT 10.0
+
+/**
+ * Largest wind speed, zone strength and turbulence amplitude (m/s): far above any weather,
+ * and small enough that every force sum stays finite.
+ */
+#define SINEW_MAX_WIND_SPEED 10000.0
+
+/**
+ * Largest air density (kg/m³): ten times water, so liquids can be modelled too.
+ */
+#define SINEW_MAX_AIR_DENSITY 10000.0
+
+/**
+ * Largest drag or lift coefficient (dimensionless; a flat plate has C_d ≈ 1.2).
+ */
+#define SINEW_MAX_AERO_COEFFICIENT 10.0
+
+/**
+ * Largest turbulence frequency (Hz).
+ */
+#define SINEW_MAX_TURBULENCE_FREQUENCY 1000.0
+
+/**
+ * Smallest turbulence length scale (m).
+ */
+#define SINEW_MIN_TURBULENCE_SCALE 1.0e-3
+
+/**
+ * Largest number of wind zones one world holds (ids are never reused).
+ */
+#define SINEW_MAX_WIND_ZONES (1 << 16)
+
+/**
  * Largest particle capacity of one fluid.
  */
-#define SINEW_MAX_FLUID_CAPACITY 4194304
+#define SINEW_MAX_FLUID_CAPACITY (1 << 22)
 
 /**
  * Smallest particle spacing of a fluid (m).
@@ -132,9 +208,14 @@
 #define SINEW_MAX_REST_DENSITY 1.0e5
 
 /**
- * Largest smoothing radius, as a multiple of the spacing.
+ * Largest smoothing radius of a fluid, as a multiple of its spacing.
  */
 #define SINEW_MAX_SMOOTHING_RATIO 4.0
+
+/**
+ * Largest constraint relaxation ε of a fluid (m⁻²).
+ */
+#define SINEW_MAX_FLUID_RELAXATION 1.0e12
 
 /**
  * Largest emission rate of one emitter (particles/s).
@@ -144,7 +225,7 @@
 /**
  * Largest emitter speed (m/s).
  */
-#define SINEW_MAX_EMIT_SPEED 1.0e3
+#define SINEW_MAX_EMIT_SPEED 1000.0
 
 /**
  * Largest lifetime of a fluid particle (s); 0 means forever.
@@ -155,37 +236,12 @@
  * Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
  * adhesion; the viscosity stays in [0, 1]).
  */
-#define SINEW_MAX_FLUID_COEFFICIENT 1.0e3
-
-/**
- * Largest `max_steps` of `sinew_world_advance`.
- */
-#define SINEW_MAX_STEPS_PER_ADVANCE 1024
-
-/**
- * Largest `frame_dt` (s) of `sinew_world_advance`: an hour.
- */
-#define SINEW_MAX_FRAME_DT 3600.0
+#define SINEW_MAX_FLUID_COEFFICIENT 1000.0
 
 /**
  * Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).
  */
 #define SINEW_MAX_TEAR_RESERVE (1 << 20)
-
-/**
- * Largest wind speed, zone strength and turbulence amplitude (m/s).
- */
-#define SINEW_MAX_WIND_SPEED 1.0e4
-
-/**
- * Largest air density (kg/m³).
- */
-#define SINEW_MAX_AIR_DENSITY 1.0e4
-
-/**
- * Largest drag or lift coefficient (dimensionless).
- */
-#define SINEW_MAX_AERO_COEFFICIENT 10.0
 
 /**
  * Version of the body layout; bumped whenever a field is added, removed or changes
@@ -1049,82 +1105,100 @@ typedef struct SinewBreakEvent {
 } SinewBreakEvent;
 
 /**
- * A fluid (Position Based Fluids, Macklin & Müller 2013), for sinew_world_add_fluid
- * and sinew_fluid_set_desc. Start from sinew_fluid_desc_default(). Field for field
- * the Rust `FluidDesc`.
+ * A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &
+ * Müller 2013). The particles are reserved up front (`capacity`), so emission never
+ * allocates and never shifts the index of any other body. Start from
+ * sinew_fluid_desc_default(); field for field the Rust `FluidDesc`.
  */
 typedef struct SinewFluidDesc {
   /**
-   * Rest density ρ₀ (kg/m³; kg/m² per unit thickness in a planar world), in
-   * (0, SINEW_MAX_REST_DENSITY]; default 1000 (water).
+   * Rest density ρ₀ (per unit thickness in a planar world, in kg/m²); water is 1000.
+   * Bodies lighter than this float. In (0, SINEW_MAX_REST_DENSITY] kg/m³. Default 1000.
    */
   float rest_density;
   /**
-   * Particle spacing s (m), in [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING];
-   * default 0.05. Sets the particle mass ρ₀·s³ (ρ₀·s² in a planar world).
+   * Particle spacing s: the rest distance between particles. Sets the particle mass
+   * ρ₀·s³ (ρ₀·s² in a planar world) and volume s³ (s²). Fixed once the fluid is added.
+   * In [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING] m. Default 0.05.
    */
   float spacing;
   /**
-   * Smoothing radius h (m), in [spacing, 4·spacing]; 0 (default) = 2·spacing.
+   * Smoothing radius h; a value other than 0 must also lie in [spacing,
+   * MAX_SMOOTHING_RATIO·spacing]. In [0, 40] m; 0 = 2·spacing. Default 0.
    */
   float smoothing_radius;
   /**
-   * Particles reserved up front, 1..=SINEW_MAX_FLUID_CAPACITY; default 4096.
+   * Particles reserved up front: emission never allocates; a full fluid refuses emission
+   * or recycles its oldest particle. Fixed once the fluid is added. In
+   * 1..=SINEW_MAX_FLUID_CAPACITY particles. Default 4096.
    */
   uint32_t capacity;
   /**
-   * Constraint relaxation ε (m⁻²), in [0, 1e12]; 0 (default) = 0.04 / spacing².
+   * Constraint relaxation ε, the CFM term of the density constraint (whose gradient
+   * carries the particle volume, so ε has units of 1/m²); it softens the constraint.
+   * 0.04 / spacing² is 100 m⁻² at spacing 0.02 m. In [0, SINEW_MAX_FLUID_RELAXATION]
+   * m⁻²; 0 = 0.04 / spacing². Default 0.
    */
   float relaxation;
   /**
-   * Artificial pressure k (dimensionless), default 0.1.
+   * Artificial pressure s_corr = −k·(W(r)/W(Δq))ⁿ: k, dimensionless. Keeps particles
+   * from clumping at the surface. In [0, SINEW_MAX_FLUID_COEFFICIENT]. Default 0.1.
    */
   float scorr_k;
   /**
-   * Artificial pressure exponent n, 1..=8, default 4.
+   * Artificial pressure exponent n. In 1..=8. Default 4.
    */
   uint32_t scorr_n;
   /**
-   * Artificial pressure Δq as a fraction of h, in [0, 0.9], default 0.2.
+   * Artificial pressure Δq, as a fraction of the smoothing radius h. In [0, 0.9].
+   * Default 0.2.
    */
   float scorr_dq;
   /**
-   * XSPH viscosity c (dimensionless), in [0, 1], default 0.01.
+   * XSPH viscosity c, dimensionless, applied once per substep (0.01 water; larger is
+   * thicker, like honey). In [0, 1]. Default 0.01.
    */
   float viscosity;
   /**
-   * Vorticity confinement (dimensionless), default 0 (off).
+   * Vorticity confinement ε_vort, dimensionless (scaled by the particle volume and h
+   * internally; 0 = off): puts back the swirl that damping removes. In [0,
+   * SINEW_MAX_FLUID_COEFFICIENT]. Default 0.
    */
   float vorticity;
   /**
-   * Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0: 1
-   * lets a neighbour at the kernel's peak accelerate a particle at spacing × 3600
-   * s⁻², the same for any substep count.
+   * Cohesion / surface tension γ (Akinci et al. 2013), dimensionless (0 = off): 1 lets a
+   * neighbour at the kernel's peak accelerate a particle at spacing × 3600 s⁻² (a
+   * spacing per 60 Hz frame per frame), for any substep count. In [0,
+   * SINEW_MAX_FLUID_COEFFICIENT]. Default 0.
    */
   float cohesion;
   /**
-   * Adhesion to solid particles (Akinci et al. 2013, dimensionless, scaled as
-   * cohesion), default 0.
+   * Adhesion β to solid particles (Akinci et al. 2013), dimensionless (0 = off): scaled
+   * as cohesion, weighted by the solid's volume over the particle's; water that wets the
+   * bodies it touches. In [0, SINEW_MAX_FLUID_COEFFICIENT]. Default 0.
    */
   float adhesion;
   /**
-   * Radius (m) with which the particles meet colliders, in [0, spacing]; negative
-   * (default -1) = spacing / 2.
+   * Radius with which the fluid's particles meet colliders; a value of 0 or more must
+   * also be at most the spacing. 0 projects the particle centres onto collider surfaces.
+   * In [0, SINEW_MAX_FLUID_SPACING] m; negative = spacing / 2. Default -1.
    */
   float collision_radius;
   /**
-   * Lifetime of an emitted particle (s), in [0, SINEW_MAX_FLUID_LIFETIME]; 0
-   * (default) = forever.
+   * Lifetime of an emitted particle (0 = forever). In [0, SINEW_MAX_FLUID_LIFETIME] s.
+   * Default 0.
    */
   float lifetime;
   /**
-   * 1 = an emitter on a full fluid removes the oldest particle, 0 (default) = the
-   * emission is skipped (counted in SinewFluidStats::refused).
+   * When an emitter needs a slot and the fluid is full: true removes the oldest
+   * particle, false skips the emission (counted in the stats' `refused`). Default 0 (0
+   * or 1).
    */
   uint32_t recycle_oldest;
   /**
-   * Solid particles whose collision layers meet this mask couple with the fluid;
-   * default 0xFFFFFFFF (all).
+   * The solid particles (with a radius) whose collision layers meet this mask take part
+   * in the fluid's density (two-way coupling: buoyancy and drag); all bits set = every
+   * layer. Default 0xFFFFFFFF.
    */
   uint32_t coupling_mask;
   /**
@@ -1453,40 +1527,46 @@ typedef struct SinewWindZoneDesc {
 } SinewWindZoneDesc;
 
 /**
- * Settings of a new world. Always start from `sinew_world_desc_default`.
+ * How a world simulates. Every field has a unit and a default. Start from
+ * sinew_world_desc_default(); field for field the Rust `WorldDesc`.
  */
 typedef struct SinewWorldDesc {
   /**
-   * m/s², default (0, -9.81, 0).
+   * Gravity, the acceleration of every particle with mass. Each component in
+   * [-SINEW_MAX_ACCELERATION, SINEW_MAX_ACCELERATION] m/s². Default (0, -9.81, 0).
    */
   struct SinewVec3 gravity;
   /**
-   * Substeps per step, 1..=1024, default 8.
+   * Substeps per step. More substeps with one iteration is usually better than more
+   * iterations. In 1..=SINEW_MAX_SUBSTEPS. Default 8.
    */
   uint32_t substeps;
   /**
-   * Solver iterations per substep, 1..=1024, default 1.
+   * Solver iterations per substep. In 1..=SINEW_MAX_ITERATIONS. Default 1.
    */
   uint32_t iterations;
   /**
-   * A SinewSolver value, default SINEW_SOLVER_GAUSS_SEIDEL.
+   * Gauss-Seidel (constraints one after another, by colour) or Jacobi (all from the same
+   * positions, corrections averaged per particle). Default 0 (a SinewSolver).
    */
   uint32_t solver;
   /**
-   * Jacobi only: scale of the averaged correction, in (0, 2), default 1.0 (plain averaging; above 1 over-relaxes).
+   * Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
+   * over-relaxes). In (0, 2). Default 1.
    */
   float jacobi_relaxation;
   /**
-   * Linear velocity damping, 1/s (v decays as exp(-damping t)), default 0.
+   * Linear velocity damping: velocities decay as exp(−damping·t). In [0,
+   * SINEW_MAX_ACCELERATION] 1/s. Default 0.
    */
   float damping;
   /**
-   * Worker threads: 0 = all cores (default), 1 = the calling thread only. Results
-   * are bit-identical whatever the count.
+   * Worker threads (1 = the calling thread only). Results are bit-identical whatever the
+   * count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
    */
   uint32_t threads;
   /**
-   * Set by sinew_world_desc_default(); a desc not made by it is rejected.
+   * Set by sinew_world_desc_default(); a desc not made by it is refused.
    */
   uint32_t internal_cookie;
 } SinewWorldDesc;

@@ -55,19 +55,10 @@ use crate::particles::{position_of, Particles};
 use crate::pipeline::{Stage, StepContext};
 use glam::Quat;
 
-/// Largest wind speed, zone strength and turbulence amplitude (m/s): far above any
-/// weather, and small enough that every force sum stays finite.
-pub const MAX_WIND_SPEED: f32 = 1.0e4;
-/// Largest air density (kg/m³): ten times water, so liquids can be modelled too.
-pub const MAX_AIR_DENSITY: f32 = 1.0e4;
-/// Largest drag or lift coefficient (dimensionless; a flat plate has C_d ≈ 1.2).
-pub const MAX_AERO_COEFFICIENT: f32 = 10.0;
-/// Largest turbulence frequency (Hz).
-pub const MAX_TURBULENCE_FREQUENCY: f32 = 1.0e3;
-/// Smallest turbulence length scale (m).
-pub const MIN_TURBULENCE_SCALE: f32 = 1.0e-3;
-/// Largest number of wind zones one world holds (ids are never reused).
-pub const MAX_WIND_ZONES: u32 = 1 << 16;
+pub use crate::limits::{
+    MAX_AERO_COEFFICIENT, MAX_AIR_DENSITY, MAX_TURBULENCE_FREQUENCY, MAX_WIND_SPEED,
+    MAX_WIND_ZONES, MIN_TURBULENCE_SCALE,
+};
 
 /// The world's air: density, uniform wind and its turbulence. Changeable every frame.
 #[derive(Clone, Copy, Debug, PartialEq)]

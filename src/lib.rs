@@ -99,6 +99,9 @@ pub use fluid::{
     KillVolumeDesc, KillVolumeId,
 };
 pub use glam::Quat;
+/// The settings schema (every desc field's unit, range, default and doc) and the table
+/// of limits, which the generators of the binding layers read.
+pub use limits::{schema, Limit, LIMITS};
 pub use limits::{
     MAX_AREA, MAX_INVERSE_MASS, MAX_LENGTH, MAX_STRIDE_BYTES, MAX_VOLUME, MIN_STRIDE_BYTES,
 };

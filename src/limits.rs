@@ -1,8 +1,9 @@
 //! The accepted ranges of every quantity the API takes, in one table, derived from what
 //! single-precision (`f32`) maths can hold, and the checks that enforce them. The
 //! validation points of the crate call these checks (or compare with these constants);
-//! the C header exports the same numbers as `SINEW_MAX_*` constants (src/ffi/mod.rs,
-//! checked equal at compile time).
+//! each limit is declared once, in [`LIMITS`], and the C header, the C# layer and the
+//! engines' clamps use constants rendered from it (`SINEW_MAX_*`, `SINEW_MIN_*`;
+//! src/limits/schema.rs says how).
 //!
 //! `f32` holds magnitudes up to `f32::MAX` ≈ 3.4e38 and keeps 24 bits of mantissa.
 //! The budget below is the worst product any kernel forms from accepted values; each
@@ -54,6 +55,8 @@
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 
+pub mod schema;
+
 /// Largest number of particles one world holds.
 pub const MAX_PARTICLES: u32 = 1 << 28;
 /// Largest number of distance constraints one world holds.
@@ -61,31 +64,97 @@ pub const MAX_DISTANCE_CONSTRAINTS: u32 = 1 << 28;
 /// Largest number of constraints of one family in one world.
 pub const MAX_FAMILY_CONSTRAINTS: u32 = 1 << 26;
 
-/// Largest position component (m) and velocity component (m/s) accepted.
-pub const MAX_COORDINATE: f32 = 1.0e9;
+/// One accepted limit: its name (the C header exports it as `SINEW_` + name), its Rust
+/// type, its value and its doc.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limit {
+    pub name: &'static str,
+    pub ty: &'static str,
+    pub value: f64,
+    pub doc: &'static str,
+}
 
-/// Largest length (m): distance rest lengths, tether max lengths, particle and rope
-/// radii, collider half-extents, radii and half-heights, pick radii.
-pub const MAX_LENGTH: f32 = 1.0e9;
+/// Declares each limit once: the `pub const` and its row of [`LIMITS`].
+macro_rules! limits {
+    ($($(#[doc = $doc:literal])* $name:ident : $ty:ty = $value:expr;)*) => {
+        $($(#[doc = $doc])* pub const $name: $ty = $value;)*
+        /// Every limit declared here, in declaration order: rendered into the C header
+        /// (`SINEW_MAX_*`, `SINEW_MIN_*`), the C# `Limits` class and the engines' clamps.
+        pub const LIMITS: &[Limit] = &[$(Limit {
+            name: stringify!($name),
+            ty: stringify!($ty),
+            value: $name as f64,
+            doc: concat!($($doc, "\n",)*),
+        }),*];
+    };
+}
 
-/// Largest minimum area (m²) of a unilateral area constraint: [`MAX_LENGTH`]².
-pub const MAX_AREA: f32 = 1.0e18;
-
-/// Largest rest or minimum volume (m³) of a tet: [`MAX_LENGTH`]³.
-pub const MAX_VOLUME: f32 = 1.0e27;
-
-/// Largest compliance, in the unit of the constraint it applies to (m/N for lengths,
-/// 1/(N·m) for strain and bending, …). 0 = rigid.
-pub const MAX_COMPLIANCE: f32 = 1.0e10;
-
-/// Largest inverse mass (1/kg); 0 = pinned.
-pub const MAX_INVERSE_MASS: f32 = 1.0e12;
-
-/// Smallest stride of a strided `SinewVec3` buffer (bytes): one packed element.
-pub const MIN_STRIDE_BYTES: u32 = 12;
-
-/// Largest stride of a strided buffer (bytes): 1 MiB.
-pub const MAX_STRIDE_BYTES: u32 = 1 << 20;
+limits! {
+    /// Largest position component (m) and velocity component (m/s) accepted.
+    MAX_COORDINATE: f32 = 1.0e9;
+    /// Largest length (m): distance rest lengths, tether max lengths, particle and rope
+    /// radii, collider half-extents, radii and half-heights, pick radii.
+    MAX_LENGTH: f32 = 1.0e9;
+    /// Largest minimum area (m²) of a unilateral area constraint: MAX_LENGTH².
+    MAX_AREA: f32 = 1.0e18;
+    /// Largest rest or minimum volume (m³) of a tet: MAX_LENGTH³.
+    MAX_VOLUME: f32 = 1.0e27;
+    /// Largest compliance, in the unit of the constraint it applies to (m/N for lengths,
+    /// 1/(N·m) for strain and bending, …). 0 = rigid.
+    MAX_COMPLIANCE: f32 = 1.0e10;
+    /// Largest inverse mass (1/kg); 0 = pinned.
+    MAX_INVERSE_MASS: f32 = 1.0e12;
+    /// Smallest stride of a strided `SinewVec3` buffer (bytes): one packed element.
+    MIN_STRIDE_BYTES: u32 = 12;
+    /// Largest stride of a strided buffer (bytes): 1 MiB.
+    MAX_STRIDE_BYTES: u32 = 1 << 20;
+    /// Largest gravity component (m/s²) and damping (1/s) accepted.
+    MAX_ACCELERATION: f32 = 1.0e6;
+    /// Largest number of substeps per step.
+    MAX_SUBSTEPS: u32 = 1024;
+    /// Largest number of solver iterations per substep.
+    MAX_ITERATIONS: u32 = 1024;
+    /// Largest worker-thread count a world may ask for.
+    MAX_THREADS: u32 = 256;
+    /// Smallest frame time (s) of a step.
+    MIN_DT: f32 = 1.0e-6;
+    /// Largest frame time (s) of a step.
+    MAX_DT: f32 = 10.0;
+    /// Largest wind speed, zone strength and turbulence amplitude (m/s): far above any
+    /// weather, and small enough that every force sum stays finite.
+    MAX_WIND_SPEED: f32 = 1.0e4;
+    /// Largest air density (kg/m³): ten times water, so liquids can be modelled too.
+    MAX_AIR_DENSITY: f32 = 1.0e4;
+    /// Largest drag or lift coefficient (dimensionless; a flat plate has C_d ≈ 1.2).
+    MAX_AERO_COEFFICIENT: f32 = 10.0;
+    /// Largest turbulence frequency (Hz).
+    MAX_TURBULENCE_FREQUENCY: f32 = 1.0e3;
+    /// Smallest turbulence length scale (m).
+    MIN_TURBULENCE_SCALE: f32 = 1.0e-3;
+    /// Largest number of wind zones one world holds (ids are never reused).
+    MAX_WIND_ZONES: u32 = 1 << 16;
+    /// Largest particle capacity of one fluid.
+    MAX_FLUID_CAPACITY: u32 = 4_194_304;
+    /// Smallest particle spacing of a fluid (m).
+    MIN_FLUID_SPACING: f32 = 1.0e-3;
+    /// Largest particle spacing of a fluid (m).
+    MAX_FLUID_SPACING: f32 = 10.0;
+    /// Largest rest density of a fluid (kg/m³; kg/m² in a planar world).
+    MAX_REST_DENSITY: f32 = 1.0e5;
+    /// Largest smoothing radius of a fluid, as a multiple of its spacing.
+    MAX_SMOOTHING_RATIO: f32 = 4.0;
+    /// Largest constraint relaxation ε of a fluid (m⁻²).
+    MAX_FLUID_RELAXATION: f32 = 1.0e12;
+    /// Largest emission rate of one emitter (particles/s).
+    MAX_EMIT_RATE: f32 = 1.0e7;
+    /// Largest emitter speed (m/s).
+    MAX_EMIT_SPEED: f32 = 1.0e3;
+    /// Largest lifetime of a fluid particle (s); 0 means forever.
+    MAX_FLUID_LIFETIME: f32 = 1.0e6;
+    /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
+    /// adhesion; the viscosity stays in [0, 1]).
+    MAX_FLUID_COEFFICIENT: f32 = 1.0e3;
+}
 
 /// Checks a vector of coordinates (m or m/s): finite, components within
 /// ±[`MAX_COORDINATE`]. `what` names it in the message.

@@ -258,8 +258,7 @@ impl Particles {
         2 * std::mem::size_of::<f32>() + std::mem::size_of::<CollisionFilter>();
 }
 
-/// Largest gravity component (m/s²) and damping (1/s) accepted.
-pub const MAX_ACCELERATION: f32 = 1.0e6;
+pub use crate::limits::MAX_ACCELERATION;
 
 /// Fails with OUT_OF_RANGE when `count` more particles than the `n` there are would
 /// exceed [`MAX_PARTICLES`].

@@ -265,21 +265,13 @@ struct DescSetters : C {
 } // namespace detail
 
 /// Settings of a new world: a SinewWorldDesc that starts at sinew_world_desc_default()
-/// (every field at its default, including the cookie the library checks). Fields:
-/// gravity (m/s²), substeps, iterations, solver, jacobi_relaxation, damping (1/s),
-/// threads (0 = all cores).
+/// (every field at its default, including the cookie the library checks). One `with_`
+/// setter per field, rendered from the Rust declaration; `with_gravity(x, y, z)` and
+/// `with_solver` are written here.
 struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
     WorldDesc() noexcept : DescSetters(sinew_world_desc_default()) {}
     WorldDesc& with_gravity(float x, float y, float z) noexcept {
         gravity = Vec3{x, y, z};
-        return *this;
-    }
-    WorldDesc& with_substeps(uint32_t n) noexcept {
-        substeps = n;
-        return *this;
-    }
-    WorldDesc& with_iterations(uint32_t n) noexcept {
-        iterations = n;
         return *this;
     }
     WorldDesc& with_solver(Solver s, float relaxation = 1.0f) noexcept {
@@ -287,10 +279,43 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
         jacobi_relaxation = relaxation;
         return *this;
     }
-    WorldDesc& with_threads(uint32_t n) noexcept {
-        threads = n;
+    // BEGIN GENERATED WorldDesc setters
+    /// Gravity, the acceleration of every particle with mass. Each component in
+    /// [-SINEW_MAX_ACCELERATION, SINEW_MAX_ACCELERATION] m/s². Default (0, -9.81, 0).
+    WorldDesc& with_gravity(const Vec3& v) noexcept {
+        gravity = v;
         return *this;
     }
+    /// Substeps per step. More substeps with one iteration is usually better than more
+    /// iterations. In 1..=SINEW_MAX_SUBSTEPS. Default 8.
+    WorldDesc& with_substeps(uint32_t v) noexcept {
+        substeps = v;
+        return *this;
+    }
+    /// Solver iterations per substep. In 1..=SINEW_MAX_ITERATIONS. Default 1.
+    WorldDesc& with_iterations(uint32_t v) noexcept {
+        iterations = v;
+        return *this;
+    }
+    /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
+    /// over-relaxes). In (0, 2). Default 1.
+    WorldDesc& with_jacobi_relaxation(float v) noexcept {
+        jacobi_relaxation = v;
+        return *this;
+    }
+    /// Linear velocity damping: velocities decay as exp(−damping·t). In [0,
+    /// SINEW_MAX_ACCELERATION] 1/s. Default 0.
+    WorldDesc& with_damping(float v) noexcept {
+        damping = v;
+        return *this;
+    }
+    /// Worker threads (1 = the calling thread only). Results are bit-identical whatever the
+    /// count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
+    WorldDesc& with_threads(uint32_t v) noexcept {
+        threads = v;
+        return *this;
+    }
+    // END GENERATED WorldDesc setters
 };
 
 /// Consecutive ids `first .. first + count` (particles or constraints).

@@ -12,46 +12,71 @@ namespace Sinew
     /// emitting never allocates and never shifts the index of any other body.</summary>
     public struct FluidSettings : INativeSettings<SinewFluidDesc>
     {
-        /// <summary>Rest density ρ₀ (kg/m³; kg/m² per unit thickness in a planar world), in
-        /// (0, 1e5]; default 1000 (water).</summary>
+        // BEGIN GENERATED FluidDesc fields
+        /// <summary>Rest density ρ₀ (per unit thickness in a planar world, in kg/m²); water is
+        /// 1000. Bodies lighter than this float. In (0, SINEW_MAX_REST_DENSITY] kg/m³. Default
+        /// 1000.</summary>
         public float RestDensity;
-        /// <summary>Particle spacing s (m), in [1e-3, 10]; default 0.05. Sets the particle
-        /// mass ρ₀·s³ (ρ₀·s² in a planar world). Cannot change after the fluid is added.</summary>
+        /// <summary>Particle spacing s: the rest distance between particles. Sets the particle
+        /// mass ρ₀·s³ (ρ₀·s² in a planar world) and volume s³ (s²). Fixed once the fluid is
+        /// added. In [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING] m. Default
+        /// 0.05.</summary>
         public float Spacing;
-        /// <summary>Smoothing radius h (m), in [Spacing, 4·Spacing]; 0 (default) = 2·Spacing.</summary>
+        /// <summary>Smoothing radius h; a value other than 0 must also lie in [spacing,
+        /// MAX_SMOOTHING_RATIO·spacing]. In [0, 40] m; 0 = 2·spacing. Default 0.</summary>
         public float SmoothingRadius;
-        /// <summary>Particles reserved up front, 1..4,194,304; default 4096. Cannot change
-        /// after the fluid is added.</summary>
+        /// <summary>Particles reserved up front: emission never allocates; a full fluid refuses
+        /// emission or recycles its oldest particle. Fixed once the fluid is added. In
+        /// 1..=SINEW_MAX_FLUID_CAPACITY particles. Default 4096.</summary>
         public int Capacity;
-        /// <summary>Constraint relaxation ε (m⁻²); 0 (default) = 0.04 / Spacing².</summary>
+        /// <summary>Constraint relaxation ε, the CFM term of the density constraint (whose
+        /// gradient carries the particle volume, so ε has units of 1/m²); it softens the
+        /// constraint. 0.04 / spacing² is 100 m⁻² at spacing 0.02 m. In [0,
+        /// SINEW_MAX_FLUID_RELAXATION] m⁻²; 0 = 0.04 / spacing². Default 0.</summary>
         public float Relaxation;
-        /// <summary>Artificial pressure k (dimensionless), default 0.1.</summary>
+        /// <summary>Artificial pressure s_corr = −k·(W(r)/W(Δq))ⁿ: k, dimensionless. Keeps
+        /// particles from clumping at the surface. In [0, SINEW_MAX_FLUID_COEFFICIENT]. Default
+        /// 0.1.</summary>
         public float ScorrK;
-        /// <summary>Artificial pressure exponent n, 1..8, default 4.</summary>
+        /// <summary>Artificial pressure exponent n. In 1..=8. Default 4.</summary>
         public int ScorrN;
-        /// <summary>Artificial pressure Δq as a fraction of h, in [0, 0.9], default 0.2.</summary>
+        /// <summary>Artificial pressure Δq, as a fraction of the smoothing radius h. In [0,
+        /// 0.9]. Default 0.2.</summary>
         public float ScorrDq;
-        /// <summary>XSPH viscosity (dimensionless), in [0, 1], default 0.01.</summary>
+        /// <summary>XSPH viscosity c, dimensionless, applied once per substep (0.01 water;
+        /// larger is thicker, like honey). In [0, 1]. Default 0.01.</summary>
         public float Viscosity;
-        /// <summary>Vorticity confinement (dimensionless), default 0 (off).</summary>
+        /// <summary>Vorticity confinement ε_vort, dimensionless (scaled by the particle volume
+        /// and h internally; 0 = off): puts back the swirl that damping removes. In [0,
+        /// SINEW_MAX_FLUID_COEFFICIENT]. Default 0.</summary>
         public float Vorticity;
-        /// <summary>Cohesion / surface tension (Akinci et al. 2013), default 0: 1 lets a
-        /// neighbour at the kernel's peak accelerate a particle at spacing × 3600 s⁻²,
-        /// for any substep count.</summary>
+        /// <summary>Cohesion / surface tension γ (Akinci et al. 2013), dimensionless (0 = off):
+        /// 1 lets a neighbour at the kernel's peak accelerate a particle at spacing × 3600 s⁻²
+        /// (a spacing per 60 Hz frame per frame), for any substep count. In [0,
+        /// SINEW_MAX_FLUID_COEFFICIENT]. Default 0.</summary>
         public float Cohesion;
-        /// <summary>Adhesion to solid particles (Akinci et al. 2013), default 0.</summary>
+        /// <summary>Adhesion β to solid particles (Akinci et al. 2013), dimensionless (0 =
+        /// off): scaled as cohesion, weighted by the solid's volume over the particle's; water
+        /// that wets the bodies it touches. In [0, SINEW_MAX_FLUID_COEFFICIENT]. Default
+        /// 0.</summary>
         public float Adhesion;
-        /// <summary>Radius (m) with which the particles meet colliders, in [0, Spacing];
-        /// negative (default -1) = Spacing / 2.</summary>
+        /// <summary>Radius with which the fluid's particles meet colliders; a value of 0 or
+        /// more must also be at most the spacing. 0 projects the particle centres onto collider
+        /// surfaces. In [0, SINEW_MAX_FLUID_SPACING] m; negative = spacing / 2. Default
+        /// -1.</summary>
         public float CollisionRadius;
-        /// <summary>Lifetime of an emitted particle (s); 0 (default) = forever.</summary>
+        /// <summary>Lifetime of an emitted particle (0 = forever). In [0,
+        /// SINEW_MAX_FLUID_LIFETIME] s. Default 0.</summary>
         public float Lifetime;
-        /// <summary>True: an emitter on a full fluid removes the oldest particle; false
-        /// (default): the emission is skipped (counted in Stats.refused).</summary>
+        /// <summary>When an emitter needs a slot and the fluid is full: true removes the oldest
+        /// particle, false skips the emission (counted in the stats' `refused`). Default 0 (0
+        /// or 1).</summary>
         public bool RecycleOldest;
-        /// <summary>Solid particles whose collision layers meet this mask couple with the
-        /// fluid; default all (0xFFFFFFFF).</summary>
+        /// <summary>The solid particles (with a radius) whose collision layers meet this mask
+        /// take part in the fluid's density (two-way coupling: buoyancy and drag); all bits set
+        /// = every layer. Default 0xFFFFFFFF.</summary>
         public uint CouplingMask;
+        // END GENERATED FluidDesc fields
 
         /// <summary>The library's defaults (water).</summary>
         public static FluidSettings Default
@@ -87,6 +112,7 @@ namespace Sinew
 
         void Exchange(ref SinewFluidDesc d, bool toNative)
         {
+            // BEGIN GENERATED FluidDesc exchange
             NativeSettings.Copy(ref d.rest_density, ref RestDensity, toNative);
             NativeSettings.Copy(ref d.spacing, ref Spacing, toNative);
             NativeSettings.Copy(ref d.smoothing_radius, ref SmoothingRadius, toNative);
@@ -103,6 +129,7 @@ namespace Sinew
             NativeSettings.Copy(ref d.lifetime, ref Lifetime, toNative);
             NativeSettings.Copy(ref d.recycle_oldest, ref RecycleOldest, toNative);
             NativeSettings.Copy(ref d.coupling_mask, ref CouplingMask, toNative);
+            // END GENERATED FluidDesc exchange
         }
     }
 

@@ -9,22 +9,31 @@ namespace Sinew
     /// every field when the world is created.</summary>
     public struct WorldSettings : INativeSettings<SinewWorldDesc>
     {
-        /// <summary>m/s², default (0, -9.81, 0).</summary>
+        // BEGIN GENERATED WorldDesc fields
+        /// <summary>Gravity, the acceleration of every particle with mass. Each component in
+        /// [-SINEW_MAX_ACCELERATION, SINEW_MAX_ACCELERATION] m/s². Default (0, -9.81,
+        /// 0).</summary>
         public SinewVec3 Gravity;
-        /// <summary>Substeps per step, 1..1024, default 8. More substeps with one
-        /// iteration is usually better than more iterations.</summary>
+        /// <summary>Substeps per step. More substeps with one iteration is usually better than
+        /// more iterations. In 1..=SINEW_MAX_SUBSTEPS. Default 8.</summary>
         public int Substeps;
-        /// <summary>Solver iterations per substep, 1..1024, default 1.</summary>
+        /// <summary>Solver iterations per substep. In 1..=SINEW_MAX_ITERATIONS. Default
+        /// 1.</summary>
         public int Iterations;
-        /// <summary>Gauss-Seidel (default) or Jacobi.</summary>
+        /// <summary>Gauss-Seidel (constraints one after another, by colour) or Jacobi (all from
+        /// the same positions, corrections averaged per particle). Default 0 (a
+        /// SinewSolver).</summary>
         public SinewSolver Solver;
-        /// <summary>Jacobi only: scale of the averaged correction, in (0, 2), default 1.</summary>
+        /// <summary>Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
+        /// over-relaxes). In (0, 2). Default 1.</summary>
         public float JacobiRelaxation;
-        /// <summary>Linear velocity damping, 1/s (v decays as exp(-damping t)), default 0.</summary>
+        /// <summary>Linear velocity damping: velocities decay as exp(−damping·t). In [0,
+        /// SINEW_MAX_ACCELERATION] 1/s. Default 0.</summary>
         public float Damping;
-        /// <summary>Worker threads: 0 = all cores (default), 1 = the calling thread only.
-        /// Results are bit-identical whatever the count.</summary>
+        /// <summary>Worker threads (1 = the calling thread only). Results are bit-identical
+        /// whatever the count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.</summary>
         public int Threads;
+        // END GENERATED WorldDesc fields
 
         /// <summary>The library's defaults (read from the library, so they never drift).</summary>
         public static WorldSettings Default
@@ -48,6 +57,7 @@ namespace Sinew
 
         void INativeSettings<SinewWorldDesc>.Exchange(ref SinewWorldDesc d, bool toNative)
         {
+            // BEGIN GENERATED WorldDesc exchange
             NativeSettings.Copy(ref d.gravity, ref Gravity, toNative);
             NativeSettings.Copy(ref d.substeps, ref Substeps, toNative);
             NativeSettings.Copy(ref d.iterations, ref Iterations, toNative);
@@ -55,6 +65,7 @@ namespace Sinew
             NativeSettings.Copy(ref d.jacobi_relaxation, ref JacobiRelaxation, toNative);
             NativeSettings.Copy(ref d.damping, ref Damping, toNative);
             NativeSettings.Copy(ref d.threads, ref Threads, toNative);
+            // END GENERATED WorldDesc exchange
         }
     }
 }

@@ -8,6 +8,13 @@ use std::ffi::c_void;
 
 use super::bodies::{init_desc, read_desc, SinewBody};
 use super::readback::{check_capacity, StridedOut};
+use super::settings::FLUID_DESC_COOKIE;
+pub use super::settings::{
+    SinewFluidDesc, SINEW_MAX_EMIT_RATE, SINEW_MAX_EMIT_SPEED, SINEW_MAX_FLUID_CAPACITY,
+    SINEW_MAX_FLUID_COEFFICIENT, SINEW_MAX_FLUID_LIFETIME, SINEW_MAX_FLUID_RELAXATION,
+    SINEW_MAX_FLUID_SPACING, SINEW_MAX_REST_DENSITY, SINEW_MAX_SMOOTHING_RATIO,
+    SINEW_MIN_FLUID_SPACING,
+};
 use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
 use super::{answer, guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
 use crate::bodies::BodyId;
@@ -19,40 +26,6 @@ use crate::fluid::{
 use crate::math::Vec3;
 use crate::World;
 
-/// Largest particle capacity of one fluid.
-pub const SINEW_MAX_FLUID_CAPACITY: u32 = 4_194_304;
-/// Smallest particle spacing of a fluid (m).
-pub const SINEW_MIN_FLUID_SPACING: f32 = 1.0e-3;
-/// Largest particle spacing of a fluid (m).
-pub const SINEW_MAX_FLUID_SPACING: f32 = 10.0;
-/// Largest rest density of a fluid (kg/m³; kg/m² in a planar world).
-pub const SINEW_MAX_REST_DENSITY: f32 = 1.0e5;
-/// Largest smoothing radius, as a multiple of the spacing.
-pub const SINEW_MAX_SMOOTHING_RATIO: f32 = 4.0;
-/// Largest emission rate of one emitter (particles/s).
-pub const SINEW_MAX_EMIT_RATE: f32 = 1.0e7;
-/// Largest emitter speed (m/s).
-pub const SINEW_MAX_EMIT_SPEED: f32 = 1.0e3;
-/// Largest lifetime of a fluid particle (s); 0 means forever.
-pub const SINEW_MAX_FLUID_LIFETIME: f32 = 1.0e6;
-/// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
-/// adhesion; the viscosity stays in [0, 1]).
-pub const SINEW_MAX_FLUID_COEFFICIENT: f32 = 1.0e3;
-
-const _: () = {
-    use crate::fluid::desc;
-    assert!(SINEW_MAX_FLUID_CAPACITY == desc::MAX_FLUID_CAPACITY);
-    assert!(SINEW_MIN_FLUID_SPACING == desc::MIN_FLUID_SPACING);
-    assert!(SINEW_MAX_FLUID_SPACING == desc::MAX_FLUID_SPACING);
-    assert!(SINEW_MAX_REST_DENSITY == desc::MAX_REST_DENSITY);
-    assert!(SINEW_MAX_SMOOTHING_RATIO == desc::MAX_SMOOTHING_RATIO);
-    assert!(SINEW_MAX_EMIT_RATE == desc::MAX_EMIT_RATE);
-    assert!(SINEW_MAX_EMIT_SPEED == desc::MAX_EMIT_SPEED);
-    assert!(SINEW_MAX_FLUID_LIFETIME == desc::MAX_LIFETIME);
-    assert!(SINEW_MAX_FLUID_COEFFICIENT == desc::MAX_FLUID_COEFFICIENT);
-};
-
-const FLUID_COOKIE: u32 = 0x5E1E_0401;
 const EMITTER_COOKIE: u32 = 0x5E1E_0402;
 const KILL_VOLUME_COOKIE: u32 = 0x5E1E_0403;
 
@@ -76,57 +49,6 @@ pub struct SinewEmitter {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SinewKillVolume {
     pub id: u64,
-}
-
-/// A fluid (Position Based Fluids, Macklin & Müller 2013), for sinew_world_add_fluid
-/// and sinew_fluid_set_desc. Start from sinew_fluid_desc_default(). Field for field
-/// the Rust `FluidDesc`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewFluidDesc {
-    /// Rest density ρ₀ (kg/m³; kg/m² per unit thickness in a planar world), in
-    /// (0, SINEW_MAX_REST_DENSITY]; default 1000 (water).
-    pub rest_density: f32,
-    /// Particle spacing s (m), in [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING];
-    /// default 0.05. Sets the particle mass ρ₀·s³ (ρ₀·s² in a planar world).
-    pub spacing: f32,
-    /// Smoothing radius h (m), in [spacing, 4·spacing]; 0 (default) = 2·spacing.
-    pub smoothing_radius: f32,
-    /// Particles reserved up front, 1..=SINEW_MAX_FLUID_CAPACITY; default 4096.
-    pub capacity: u32,
-    /// Constraint relaxation ε (m⁻²), in [0, 1e12]; 0 (default) = 0.04 / spacing².
-    pub relaxation: f32,
-    /// Artificial pressure k (dimensionless), default 0.1.
-    pub scorr_k: f32,
-    /// Artificial pressure exponent n, 1..=8, default 4.
-    pub scorr_n: u32,
-    /// Artificial pressure Δq as a fraction of h, in [0, 0.9], default 0.2.
-    pub scorr_dq: f32,
-    /// XSPH viscosity c (dimensionless), in [0, 1], default 0.01.
-    pub viscosity: f32,
-    /// Vorticity confinement (dimensionless), default 0 (off).
-    pub vorticity: f32,
-    /// Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0: 1
-    /// lets a neighbour at the kernel's peak accelerate a particle at spacing × 3600
-    /// s⁻², the same for any substep count.
-    pub cohesion: f32,
-    /// Adhesion to solid particles (Akinci et al. 2013, dimensionless, scaled as
-    /// cohesion), default 0.
-    pub adhesion: f32,
-    /// Radius (m) with which the particles meet colliders, in [0, spacing]; negative
-    /// (default -1) = spacing / 2.
-    pub collision_radius: f32,
-    /// Lifetime of an emitted particle (s), in [0, SINEW_MAX_FLUID_LIFETIME]; 0
-    /// (default) = forever.
-    pub lifetime: f32,
-    /// 1 = an emitter on a full fluid removes the oldest particle, 0 (default) = the
-    /// emission is skipped (counted in SinewFluidStats::refused).
-    pub recycle_oldest: u32,
-    /// Solid particles whose collision layers meet this mask couple with the fluid;
-    /// default 0xFFFFFFFF (all).
-    pub coupling_mask: u32,
-    /// Set by sinew_fluid_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
 }
 
 /// Values of `SinewEmitterDesc::shape` (crosses as `uint32_t`).
@@ -245,25 +167,7 @@ fn quat_to_c(q: glam::Quat) -> SinewQuat {
 }
 
 fn fluid_desc_to_c(d: &FluidDesc) -> SinewFluidDesc {
-    SinewFluidDesc {
-        rest_density: d.rest_density,
-        spacing: d.spacing,
-        smoothing_radius: d.smoothing_radius,
-        capacity: d.capacity,
-        relaxation: d.relaxation,
-        scorr_k: d.scorr_k,
-        scorr_n: d.scorr_n,
-        scorr_dq: d.scorr_dq,
-        viscosity: d.viscosity,
-        vorticity: d.vorticity,
-        cohesion: d.cohesion,
-        adhesion: d.adhesion,
-        collision_radius: d.collision_radius,
-        lifetime: d.lifetime,
-        recycle_oldest: d.recycle_oldest as u32,
-        coupling_mask: d.coupling_mask,
-        internal_cookie: FLUID_COOKIE,
-    }
+    SinewFluidDesc::from_rust(d)
 }
 
 /// # Safety
@@ -275,28 +179,11 @@ unsafe fn fluid_desc(desc: *const SinewFluidDesc) -> FfiResult<FluidDesc> {
         read_desc(
             desc,
             |d| d.internal_cookie,
-            FLUID_COOKIE,
+            FLUID_DESC_COOKIE,
             "sinew_fluid_desc_default",
         )?
     };
-    Ok(FluidDesc {
-        rest_density: d.rest_density,
-        spacing: d.spacing,
-        smoothing_radius: d.smoothing_radius,
-        capacity: d.capacity,
-        relaxation: d.relaxation,
-        scorr_k: d.scorr_k,
-        scorr_n: d.scorr_n,
-        scorr_dq: d.scorr_dq,
-        viscosity: d.viscosity,
-        vorticity: d.vorticity,
-        cohesion: d.cohesion,
-        adhesion: d.adhesion,
-        collision_radius: d.collision_radius,
-        lifetime: d.lifetime,
-        recycle_oldest: flag(d.recycle_oldest, "recycle_oldest")?,
-        coupling_mask: d.coupling_mask,
-    })
+    Ok(d.to_rust()?)
 }
 
 /// # Safety

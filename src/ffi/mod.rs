@@ -35,6 +35,7 @@ pub mod handles;
 pub mod interpolation;
 pub mod particles;
 mod readback;
+pub mod settings;
 pub mod skinning;
 pub mod snapshot;
 pub mod tasks;
@@ -52,32 +53,9 @@ use crate::error::{Error, ErrorKind};
 /// the library and refuse a mismatched binary. Bumped on any incompatible change.
 pub const SINEW_ABI_VERSION: u32 = 1;
 
-/// Largest position component (m) and velocity component (m/s) accepted. Accepted
-/// ranges are derived from what single-precision maths can hold (src/limits.rs).
-pub const SINEW_MAX_COORDINATE: f32 = 1.0e9;
-/// Largest length (m): rest lengths, tether lengths, particle and rope radii, collider
-/// half-extents, radii and half-heights, pick radii.
-pub const SINEW_MAX_LENGTH: f32 = 1.0e9;
-/// Largest minimum area (m²) of a unilateral area constraint: SINEW_MAX_LENGTH squared.
-pub const SINEW_MAX_AREA: f32 = 1.0e18;
-/// Largest rest or minimum volume (m³) of a tet: SINEW_MAX_LENGTH cubed.
-pub const SINEW_MAX_VOLUME: f32 = 1.0e27;
-/// Largest compliance, in the unit of the constraint (m/N, 1/(N·m), ...); 0 = rigid.
-pub const SINEW_MAX_COMPLIANCE: f32 = 1.0e10;
-/// Largest inverse mass (1/kg); 0 = pinned.
-pub const SINEW_MAX_INVERSE_MASS: f32 = 1.0e12;
-/// Largest `stride_bytes` of a strided SinewVec3 buffer (1 MiB); the smallest is 12.
-pub const SINEW_MAX_STRIDE_BYTES: u32 = 1 << 20;
-
-const _: () = {
-    use crate::limits;
-    assert!(SINEW_MAX_COORDINATE == limits::MAX_COORDINATE);
-    assert!(SINEW_MAX_LENGTH == limits::MAX_LENGTH);
-    assert!(SINEW_MAX_AREA == limits::MAX_AREA);
-    assert!(SINEW_MAX_VOLUME == limits::MAX_VOLUME);
-    assert!(SINEW_MAX_COMPLIANCE == limits::MAX_COMPLIANCE);
-    assert!(SINEW_MAX_INVERSE_MASS == limits::MAX_INVERSE_MASS);
-    assert!(SINEW_MAX_STRIDE_BYTES == limits::MAX_STRIDE_BYTES);
+pub use settings::{
+    SINEW_MAX_AREA, SINEW_MAX_COMPLIANCE, SINEW_MAX_COORDINATE, SINEW_MAX_INVERSE_MASS,
+    SINEW_MAX_LENGTH, SINEW_MAX_STRIDE_BYTES, SINEW_MAX_VOLUME,
 };
 
 /// Result of every fallible function (`int32_t`).

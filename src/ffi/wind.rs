@@ -9,17 +9,8 @@ use crate::aero::{WindDesc, WindZoneDesc, WindZoneShape};
 use crate::bodies::BodyId;
 use crate::math::Vec3;
 
-/// Largest wind speed, zone strength and turbulence amplitude (m/s).
-pub const SINEW_MAX_WIND_SPEED: f32 = 1.0e4;
-/// Largest air density (kg/m³).
-pub const SINEW_MAX_AIR_DENSITY: f32 = 1.0e4;
-/// Largest drag or lift coefficient (dimensionless).
-pub const SINEW_MAX_AERO_COEFFICIENT: f32 = 10.0;
-
-const _: () = {
-    assert!(SINEW_MAX_WIND_SPEED == crate::aero::MAX_WIND_SPEED);
-    assert!(SINEW_MAX_AIR_DENSITY == crate::aero::MAX_AIR_DENSITY);
-    assert!(SINEW_MAX_AERO_COEFFICIENT == crate::aero::MAX_AERO_COEFFICIENT);
+pub use super::settings::{
+    SINEW_MAX_AERO_COEFFICIENT, SINEW_MAX_AIR_DENSITY, SINEW_MAX_WIND_SPEED,
 };
 
 const WIND_COOKIE: u32 = 0x5E1E_0301;

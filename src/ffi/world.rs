@@ -3,9 +3,10 @@
 use parking_lot::{MutexGuard, RwLock};
 
 use super::handles::{self, Registry};
+pub use super::settings::SinewWorldDesc;
+use super::settings::WORLD_DESC_COOKIE;
 use super::{guard, non_null, Failure, FfiResult, SinewStatus};
 use crate::math::Vec3;
-use crate::solver::Solver;
 use crate::world::{World, WorldDesc};
 
 /// A unit quaternion (x, y, z, w), layout-identical to Unity's `Quaternion` and UE's
@@ -72,46 +73,6 @@ pub enum SinewSolver {
     SINEW_SOLVER_JACOBI = 1,
 }
 
-impl TryFrom<u32> for SinewSolver {
-    type Error = Failure;
-    fn try_from(v: u32) -> FfiResult<Self> {
-        match v {
-            0 => Ok(SinewSolver::SINEW_SOLVER_GAUSS_SEIDEL),
-            1 => Ok(SinewSolver::SINEW_SOLVER_JACOBI),
-            _ => Err(Failure::new(
-                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-                format!("solver {v} is not a SinewSolver (0 = Gauss-Seidel, 1 = Jacobi)"),
-            )),
-        }
-    }
-}
-
-/// Value of `internal_cookie` written by `sinew_world_desc_default`.
-const DESC_COOKIE: u32 = 0x5E1E_D35C;
-
-/// Settings of a new world. Always start from `sinew_world_desc_default`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewWorldDesc {
-    /// m/s², default (0, -9.81, 0).
-    pub gravity: SinewVec3,
-    /// Substeps per step, 1..=1024, default 8.
-    pub substeps: u32,
-    /// Solver iterations per substep, 1..=1024, default 1.
-    pub iterations: u32,
-    /// A SinewSolver value, default SINEW_SOLVER_GAUSS_SEIDEL.
-    pub solver: u32,
-    /// Jacobi only: scale of the averaged correction, in (0, 2), default 1.0 (plain averaging; above 1 over-relaxes).
-    pub jacobi_relaxation: f32,
-    /// Linear velocity damping, 1/s (v decays as exp(-damping t)), default 0.
-    pub damping: f32,
-    /// Worker threads: 0 = all cores (default), 1 = the calling thread only. Results
-    /// are bit-identical whatever the count.
-    pub threads: u32,
-    /// Set by sinew_world_desc_default(); a desc not made by it is rejected.
-    pub internal_cookie: u32,
-}
-
 pub(crate) static WORLDS: RwLock<Registry<World>> = RwLock::new(Registry::new());
 
 /// Runs `f` on the world behind `world`, holding that world's lock.
@@ -137,17 +98,7 @@ pub(crate) fn with_world<R>(
 /// A desc with every field at its default.
 #[no_mangle]
 pub extern "C" fn sinew_world_desc_default() -> SinewWorldDesc {
-    let d = WorldDesc::default();
-    SinewWorldDesc {
-        gravity: d.gravity.into(),
-        substeps: d.substeps,
-        iterations: d.iterations,
-        solver: SinewSolver::SINEW_SOLVER_GAUSS_SEIDEL as u32,
-        jacobi_relaxation: d.jacobi_relaxation,
-        damping: d.damping,
-        threads: d.threads,
-        internal_cookie: DESC_COOKIE,
-    }
+    SinewWorldDesc::from_rust(&WorldDesc::default())
 }
 
 /// Fills `*out_desc` with every field at its default, as `sinew_world_desc_default`
@@ -184,25 +135,13 @@ pub unsafe extern "C" fn sinew_world_create(
         // SAFETY: `desc` is non-null (checked by `non_null` above) and, by this function's
         // safety section, points to one readable value; `read_unaligned` needs no alignment.
         let d = unsafe { desc.read_unaligned() };
-        if d.internal_cookie != DESC_COOKIE {
+        if d.internal_cookie != WORLD_DESC_COOKIE {
             return Err(Failure::new(
                 SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
                 "desc was not initialised by sinew_world_desc_default()",
             ));
         }
-        let solver = match SinewSolver::try_from(d.solver)? {
-            SinewSolver::SINEW_SOLVER_GAUSS_SEIDEL => Solver::GaussSeidel,
-            SinewSolver::SINEW_SOLVER_JACOBI => Solver::Jacobi,
-        };
-        let world = World::new(WorldDesc {
-            gravity: d.gravity.into(),
-            substeps: d.substeps,
-            iterations: d.iterations,
-            solver,
-            jacobi_relaxation: d.jacobi_relaxation,
-            damping: d.damping,
-            threads: d.threads,
-        })?;
+        let world = World::new(d.to_rust()?)?;
         let id = handles::insert(&WORLDS, world)?;
         // SAFETY: `out_world` is non-null (checked by `non_null` above) and, by this function's
         // safety section, points to writable memory for one value; `write_unaligned` needs no

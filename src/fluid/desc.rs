@@ -6,97 +6,78 @@ use crate::error::{Error, Result};
 use crate::math::Vec3;
 use glam::Quat;
 
-/// Largest particle capacity of one fluid.
-pub const MAX_FLUID_CAPACITY: u32 = 4_194_304;
-/// Smallest particle spacing of a fluid (m).
-pub const MIN_FLUID_SPACING: f32 = 1.0e-3;
-/// Largest particle spacing of a fluid (m).
-pub const MAX_FLUID_SPACING: f32 = 10.0;
-/// Largest rest density of a fluid (kg/m³; kg/m² in a planar world).
-pub const MAX_REST_DENSITY: f32 = 1.0e5;
-/// Largest smoothing radius, as a multiple of the spacing.
-pub const MAX_SMOOTHING_RATIO: f32 = 4.0;
-/// Largest emission rate of one emitter (particles/s).
-pub const MAX_EMIT_RATE: f32 = 1.0e7;
-/// Largest emitter speed (m/s).
-pub const MAX_EMIT_SPEED: f32 = 1.0e3;
-/// Largest particle lifetime (s); 0 means forever.
-pub const MAX_LIFETIME: f32 = 1.0e6;
-/// Largest coefficient of the dimensionless fluid settings (viscosity, cohesion,
-/// adhesion, vorticity, artificial pressure k).
-pub const MAX_FLUID_COEFFICIENT: f32 = 1.0e3;
+pub use crate::limits::{
+    MAX_EMIT_RATE, MAX_EMIT_SPEED, MAX_FLUID_CAPACITY, MAX_FLUID_COEFFICIENT, MAX_FLUID_LIFETIME,
+    MAX_FLUID_RELAXATION, MAX_FLUID_SPACING, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO,
+    MIN_FLUID_SPACING,
+};
+/// Largest particle lifetime (s); 0 means forever (the name before
+/// [`MAX_FLUID_LIFETIME`]).
+pub const MAX_LIFETIME: f32 = MAX_FLUID_LIFETIME;
 
-/// A fluid: a set of world particles with a fluid phase (Position Based Fluids,
-/// Macklin & Müller 2013). The particles are reserved up front (`capacity`), so
-/// emission never allocates and never shifts the index of any other body.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FluidDesc {
-    /// Rest density ρ₀ in kg/m³ (kg/m² per unit thickness in a planar world), in
-    /// (0, 1e5]; default 1000 (water).
-    pub rest_density: f32,
-    /// Particle spacing s in m, [1e-3, 10]; default 0.05. Sets the particle mass
-    /// m = ρ₀·s³ (ρ₀·s² in a planar world) and volume s³ (s²).
-    pub spacing: f32,
-    /// Smoothing radius h in m, in [spacing, 4·spacing]; 0 (default) = 2·spacing.
-    pub smoothing_radius: f32,
-    /// Particles reserved for this fluid, 1..=4,194,304; default 4096.
-    pub capacity: u32,
-    /// Constraint relaxation ε in m⁻² (the CFM term of the density constraint, whose
-    /// gradient carries the particle volume and so has units of 1/m); 0 (default) =
-    /// 0.04 / s² (100 m⁻² at s = 0.02 m).
-    pub relaxation: f32,
-    /// Artificial pressure s_corr = −k·s²·(W(r)/W(Δq))ⁿ: k, dimensionless, default 0.1.
-    pub scorr_k: f32,
-    /// Artificial pressure exponent n, 1..=8, default 4.
-    pub scorr_n: u32,
-    /// Artificial pressure Δq as a fraction of h, in [0, 0.9], default 0.2.
-    pub scorr_dq: f32,
-    /// XSPH viscosity c, dimensionless, default 0.01 (once per substep).
-    pub viscosity: f32,
-    /// Vorticity confinement ε_vort, dimensionless (scaled by the particle volume and
-    /// h internally), default 0 (off).
-    pub vorticity: f32,
-    /// Cohesion / surface tension γ (Akinci et al. 2013), dimensionless, default 0:
-    /// 1 lets a neighbour at the kernel's peak accelerate a particle at
-    /// spacing × 3600 s⁻² (a spacing per 60 Hz frame per frame), for any substeps.
-    pub cohesion: f32,
-    /// Adhesion β to solid particles (Akinci et al. 2013), dimensionless, default 0;
-    /// scaled as `cohesion`, weighted by the solid's volume over the particle's.
-    pub adhesion: f32,
-    /// Radius (m) with which the fluid's particles meet colliders, in [0, spacing];
-    /// a negative value (the default, −1) = 0.5·spacing. 0 projects the particle centres
-    /// onto collider surfaces.
-    pub collision_radius: f32,
-    /// Lifetime of an emitted particle in s (0 = forever, the default), at most 1e6.
-    pub lifetime: f32,
-    /// When an emitter needs a slot and the fluid is full: true removes the oldest
-    /// particle, false (default) skips the emission (counted in `refused`).
-    pub recycle_oldest: bool,
-    /// The solid particles (with a radius) whose collision layers meet this mask take
-    /// part in the fluid's density (two-way coupling); default all (`u32::MAX`).
-    pub coupling_mask: u32,
-}
-
-impl Default for FluidDesc {
-    fn default() -> Self {
-        FluidDesc {
-            rest_density: 1000.0,
-            spacing: 0.05,
-            smoothing_radius: 0.0,
-            capacity: 4096,
-            relaxation: 0.0,
-            scorr_k: 0.1,
-            scorr_n: 4,
-            scorr_dq: 0.2,
-            viscosity: 0.01,
-            vorticity: 0.0,
-            cohesion: 0.0,
-            adhesion: 0.0,
-            collision_radius: -1.0,
-            lifetime: 0.0,
-            recycle_oldest: false,
-            coupling_mask: u32::MAX,
-        }
+crate::settings! {
+    /// A fluid: a set of world particles with a fluid phase (Position Based Fluids,
+    /// Macklin & Müller 2013). The particles are reserved up front (`capacity`), so
+    /// emission never allocates and never shifts the index of any other body.
+    pub struct FluidDesc => SinewFluidDesc, FluidSettings, cookie 0x5E1E_0401,
+        path "crate::fluid::FluidDesc", check FluidDesc::check_relations {
+        /// Rest density ρ₀ (per unit thickness in a planar world, in kg/m²); water is
+        /// 1000. Bodies lighter than this float.
+        rest_density: f32 = 1000.0 => unit "kg/m³", min > 0.0, max <= MAX_REST_DENSITY;
+        /// Particle spacing s: the rest distance between particles. Sets the particle
+        /// mass ρ₀·s³ (ρ₀·s² in a planar world) and volume s³ (s²). Fixed once the fluid
+        /// is added.
+        spacing: f32 = 0.05 => unit "m", min >= MIN_FLUID_SPACING, max <= MAX_FLUID_SPACING;
+        /// Smoothing radius h; a value other than 0 must also lie in [spacing,
+        /// MAX_SMOOTHING_RATIO·spacing].
+        smoothing_radius: f32 = 0.0 => unit "m", min >= 0.0,
+            max <= MAX_SMOOTHING_RATIO * MAX_FLUID_SPACING, auto zero "2·spacing";
+        /// Particles reserved up front: emission never allocates; a full fluid refuses
+        /// emission or recycles its oldest particle. Fixed once the fluid is added.
+        capacity: u32 = 4096 => unit "particles", min >= 1, max <= MAX_FLUID_CAPACITY;
+        /// Constraint relaxation ε, the CFM term of the density constraint (whose
+        /// gradient carries the particle volume, so ε has units of 1/m²); it softens the
+        /// constraint. 0.04 / spacing² is 100 m⁻² at spacing 0.02 m.
+        relaxation: f32 = 0.0 => unit "m⁻²", min >= 0.0, max <= MAX_FLUID_RELAXATION,
+            auto zero "0.04 / spacing²";
+        /// Artificial pressure s_corr = −k·(W(r)/W(Δq))ⁿ: k, dimensionless. Keeps
+        /// particles from clumping at the surface.
+        scorr_k: f32 = 0.1 => unit "", min >= 0.0, max <= MAX_FLUID_COEFFICIENT,
+            ui "ArtificialPressure";
+        /// Artificial pressure exponent n.
+        scorr_n: u32 = 4 => unit "", min >= 1, max <= 8, ui "ArtificialPressureExponent";
+        /// Artificial pressure Δq, as a fraction of the smoothing radius h.
+        scorr_dq: f32 = 0.2 => unit "", min >= 0.0, max <= 0.9,
+            ui "ArtificialPressureDistance";
+        /// XSPH viscosity c, dimensionless, applied once per substep (0.01 water; larger
+        /// is thicker, like honey).
+        viscosity: f32 = 0.01 => unit "", min >= 0.0, max <= 1.0;
+        /// Vorticity confinement ε_vort, dimensionless (scaled by the particle volume and
+        /// h internally; 0 = off): puts back the swirl that damping removes.
+        vorticity: f32 = 0.0 => unit "", min >= 0.0, max <= MAX_FLUID_COEFFICIENT;
+        /// Cohesion / surface tension γ (Akinci et al. 2013), dimensionless (0 = off):
+        /// 1 lets a neighbour at the kernel's peak accelerate a particle at
+        /// spacing × 3600 s⁻² (a spacing per 60 Hz frame per frame), for any substep
+        /// count.
+        cohesion: f32 = 0.0 => unit "", min >= 0.0, max <= MAX_FLUID_COEFFICIENT;
+        /// Adhesion β to solid particles (Akinci et al. 2013), dimensionless (0 = off):
+        /// scaled as cohesion, weighted by the solid's volume over the particle's; water
+        /// that wets the bodies it touches.
+        adhesion: f32 = 0.0 => unit "", min >= 0.0, max <= MAX_FLUID_COEFFICIENT;
+        /// Radius with which the fluid's particles meet colliders; a value of 0 or more
+        /// must also be at most the spacing. 0 projects the particle centres onto
+        /// collider surfaces.
+        collision_radius: f32 = -1.0 => unit "m", min >= 0.0, max <= MAX_FLUID_SPACING,
+            auto negative "spacing / 2";
+        /// Lifetime of an emitted particle (0 = forever).
+        lifetime: f32 = 0.0 => unit "s", min >= 0.0, max <= MAX_FLUID_LIFETIME;
+        /// When an emitter needs a slot and the fluid is full: true removes the oldest
+        /// particle, false skips the emission (counted in the stats' `refused`).
+        recycle_oldest: bool = false => unit "";
+        /// The solid particles (with a radius) whose collision layers meet this mask take
+        /// part in the fluid's density (two-way coupling: buoyancy and drag); all bits
+        /// set = every layer.
+        coupling_mask: u32 = u32::MAX => unit "";
     }
 }
 
@@ -120,7 +101,7 @@ impl FluidDesc {
         }
     }
 
-    /// The relaxation ε (m⁻²): `relaxation`, or 0.04 / s² when it is 0.
+    /// The relaxation ε (m⁻²): `relaxation`, or 0.04 / spacing² when it is 0.
     pub fn epsilon(&self) -> f32 {
         if self.relaxation == 0.0 {
             0.04 / (self.spacing * self.spacing)
@@ -139,21 +120,9 @@ impl FluidDesc {
         }
     }
 
-    /// Checks every field; the message names the field and its range.
-    pub fn validate(&self) -> Result<()> {
-        let d = self.rest_density;
-        if !(d.is_finite() && d > 0.0 && d <= MAX_REST_DENSITY) {
-            return Err(Error::invalid(format!(
-                "rest_density {d} must be finite and in (0, {MAX_REST_DENSITY}] kg/m³"
-            )));
-        }
-        check_in(
-            "spacing",
-            self.spacing,
-            MIN_FLUID_SPACING,
-            MAX_FLUID_SPACING,
-            " m",
-        )?;
+    /// The ranges relative to the spacing (after the field checks): a smoothing radius
+    /// in [spacing, MAX_SMOOTHING_RATIO·spacing], a collision radius up to the spacing.
+    fn check_relations(&self) -> Result<()> {
         let s = self.spacing;
         if self.smoothing_radius != 0.0 {
             check_in(
@@ -164,31 +133,7 @@ impl FluidDesc {
                 " m (spacing to 4·spacing)",
             )?;
         }
-        if !(1..=MAX_FLUID_CAPACITY).contains(&self.capacity) {
-            return Err(Error::invalid(format!(
-                "capacity {} must be in 1..={MAX_FLUID_CAPACITY} particles",
-                self.capacity
-            )));
-        }
-        let e = self.relaxation;
-        if !(e.is_finite() && (0.0..=1.0e12).contains(&e)) {
-            return Err(Error::invalid(format!(
-                "relaxation {e} must be finite and in [0, 1e12] m⁻² (0 = 0.04/spacing²)"
-            )));
-        }
-        check_in("scorr_k", self.scorr_k, 0.0, MAX_FLUID_COEFFICIENT, "")?;
-        if !(1..=8).contains(&self.scorr_n) {
-            return Err(Error::invalid(format!(
-                "scorr_n {} must be in 1..=8",
-                self.scorr_n
-            )));
-        }
-        check_in("scorr_dq", self.scorr_dq, 0.0, 0.9, " (fraction of h)")?;
-        check_in("viscosity", self.viscosity, 0.0, 1.0, "")?;
-        check_in("vorticity", self.vorticity, 0.0, MAX_FLUID_COEFFICIENT, "")?;
-        check_in("cohesion", self.cohesion, 0.0, MAX_FLUID_COEFFICIENT, "")?;
-        check_in("adhesion", self.adhesion, 0.0, MAX_FLUID_COEFFICIENT, "")?;
-        if !self.collision_radius.is_finite() || self.collision_radius >= 0.0 {
+        if self.collision_radius >= 0.0 {
             check_in(
                 "collision_radius (negative = spacing/2)",
                 self.collision_radius,
@@ -197,13 +142,6 @@ impl FluidDesc {
                 " m (0 to spacing)",
             )?;
         }
-        check_in(
-            "lifetime",
-            self.lifetime,
-            0.0,
-            MAX_LIFETIME,
-            " s (0 = forever)",
-        )?;
         Ok(())
     }
 }

@@ -11,8 +11,8 @@ pub(crate) mod schedule;
 pub(crate) mod tasks;
 
 /// Largest worker-thread count a world may ask for (the built-in pool or a host's task
-/// system).
-pub const MAX_THREADS: u32 = 256;
+/// system); declared with the other limits.
+pub use crate::limits::MAX_THREADS;
 
 /// Which iterative scheme projects the constraints.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -35,91 +35,52 @@ pub(crate) mod tearing;
 pub(crate) mod winch;
 mod wind;
 
-/// Largest number of substeps per step and of iterations per substep.
-pub const MAX_SUBSTEPS: u32 = 1024;
-/// See [`MAX_SUBSTEPS`].
-pub const MAX_ITERATIONS: u32 = 1024;
-pub use crate::solver::MAX_THREADS;
-/// Accepted range of the frame time passed to [`World::step`], in seconds.
-pub const MIN_DT: f32 = 1.0e-6;
-/// See [`MIN_DT`].
-pub const MAX_DT: f32 = 10.0;
-pub use crate::particles::MAX_ACCELERATION;
+pub use crate::limits::{
+    MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MAX_THREADS, MIN_DT,
+};
 
-/// How a world simulates. Every field has a unit and a default.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WorldDesc {
-    /// m/s², default (0, −9.81, 0).
-    pub gravity: Vec3,
-    /// Substeps per [`World::step`], 1..=1024, default 8.
-    pub substeps: u32,
-    /// Solver iterations per substep, 1..=1024, default 1.
-    pub iterations: u32,
-    /// Default Gauss-Seidel.
-    pub solver: Solver,
-    /// Jacobi only: scale of the averaged correction, in (0, 2), default 1 (plain averaging; above 1 over-relaxes).
-    pub jacobi_relaxation: f32,
-    /// Linear velocity damping in 1/s (v decays as exp(−damping·t)), default 0.
-    pub damping: f32,
-    /// Worker threads: 0 = all cores, 1 = the calling thread only. Results are
-    /// bit-identical whatever the count.
-    pub threads: u32,
-}
-
-impl Default for WorldDesc {
-    fn default() -> Self {
-        WorldDesc {
-            gravity: Vec3::new(0.0, -9.81, 0.0),
-            substeps: 8,
-            iterations: 1,
-            solver: Solver::GaussSeidel,
-            jacobi_relaxation: 1.0,
-            damping: 0.0,
-            threads: 0,
-        }
+crate::settings! {
+    /// How a world simulates. Every field has a unit and a default.
+    pub struct WorldDesc => SinewWorldDesc, WorldSettings, cookie 0x5E1E_D35C,
+        path "crate::world::WorldDesc" {
+        /// Gravity, the acceleration of every particle with mass.
+        gravity: Vec3 = Vec3::new(0.0, -9.81, 0.0) => unit "m/s²",
+            min >= -MAX_ACCELERATION, max <= MAX_ACCELERATION;
+        /// Substeps per step. More substeps with one iteration is usually better than more
+        /// iterations.
+        substeps: u32 = 8 => unit "", min >= 1, max <= MAX_SUBSTEPS;
+        /// Solver iterations per substep.
+        iterations: u32 = 1 => unit "", min >= 1, max <= MAX_ITERATIONS;
+        /// Gauss-Seidel (constraints one after another, by colour) or Jacobi (all from the
+        /// same positions, corrections averaged per particle).
+        solver: Solver = Solver::GaussSeidel => unit "";
+        /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
+        /// over-relaxes).
+        jacobi_relaxation: f32 = 1.0 => unit "", min > 0.0, max < 2.0;
+        /// Linear velocity damping: velocities decay as exp(−damping·t).
+        damping: f32 = 0.0 => unit "1/s", min >= 0.0, max <= MAX_ACCELERATION;
+        /// Worker threads (1 = the calling thread only). Results are bit-identical
+        /// whatever the count.
+        threads: u32 = 0 => unit "", min >= 0, max <= MAX_THREADS, auto zero "all cores";
     }
 }
 
-impl WorldDesc {
-    /// Checks every field; the message names the field and its range.
-    pub fn validate(&self) -> Result<()> {
-        if !self.gravity.is_finite() || self.gravity.abs().max_element() > MAX_ACCELERATION {
-            return Err(Error::invalid(format!(
-                "gravity {} must be finite with components within ±{MAX_ACCELERATION} m/s²",
-                self.gravity
-            )));
+impl crate::limits::schema::SettingEnum for Solver {
+    const C_TYPE: &'static str = "SinewSolver";
+    fn to_c(self) -> u32 {
+        match self {
+            Solver::GaussSeidel => 0,
+            Solver::Jacobi => 1,
         }
-        if !(1..=MAX_SUBSTEPS).contains(&self.substeps) {
-            return Err(Error::invalid(format!(
-                "substeps {} must be in 1..={MAX_SUBSTEPS}",
-                self.substeps
-            )));
+    }
+    fn from_c(v: u32, field: &str) -> Result<Solver> {
+        match v {
+            0 => Ok(Solver::GaussSeidel),
+            1 => Ok(Solver::Jacobi),
+            _ => Err(Error::invalid(format!(
+                "{field} {v} is not a SinewSolver (0 = Gauss-Seidel, 1 = Jacobi)"
+            ))),
         }
-        if !(1..=MAX_ITERATIONS).contains(&self.iterations) {
-            return Err(Error::invalid(format!(
-                "iterations {} must be in 1..={MAX_ITERATIONS}",
-                self.iterations
-            )));
-        }
-        let r = self.jacobi_relaxation;
-        if !(r.is_finite() && r > 0.0 && r < 2.0) {
-            return Err(Error::invalid(format!(
-                "jacobi_relaxation {r} must be in (0, 2)"
-            )));
-        }
-        let d = self.damping;
-        if !(d.is_finite() && (0.0..=MAX_ACCELERATION).contains(&d)) {
-            return Err(Error::invalid(format!(
-                "damping {d} must be finite and in [0, {MAX_ACCELERATION}] (1/s)"
-            )));
-        }
-        if self.threads > MAX_THREADS {
-            return Err(Error::invalid(format!(
-                "threads {} must be at most {MAX_THREADS} (0 = all cores)",
-                self.threads
-            )));
-        }
-        Ok(())
     }
 }
 

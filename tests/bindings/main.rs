@@ -10,4 +10,5 @@
 mod build_plugins;
 mod cpp_wrapper;
 mod csharp_bindings;
+mod settings_schema;
 mod unity_package;

@@ -56,54 +56,55 @@ namespace Sinew.Unity
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
         public SinewWorldBehaviour world;
 
+        // BEGIN GENERATED FluidDesc fields
         [Header("Particles (read when the fluid is created; Rebuild applies them)")]
-        [Tooltip("Particle spacing s, m (1e-3 to 10): the rest distance between particles. Sets the particle mass ρ₀·s³ and the smoothing radius (2 s by default). Rebuilds the fluid.")]
-        [Min(0.001f)]
+        [Tooltip("Particle spacing s: the rest distance between particles. Sets the particle mass ρ₀·s³ (ρ₀·s² in a planar world) and volume s³ (s²). Fixed once the fluid is added. In [0.001, 10] m.")]
+        [Range(SinewNative.SINEW_MIN_FLUID_SPACING, SinewNative.SINEW_MAX_FLUID_SPACING)]
         public float spacing = 0.05f;
-        [Tooltip("Particles reserved up front (1 to 4 194 304): emission never allocates; a full fluid refuses emission or recycles its oldest particle. Rebuilds the fluid.")]
+        [Tooltip("Particles reserved up front: emission never allocates; a full fluid refuses emission or recycles its oldest particle. Fixed once the fluid is added. In 1..=4194304 particles.")]
         [Min(1)]
         public int capacity = 4096;
-
         [Header("Fluid (edited in place)")]
-        [Tooltip("Rest density ρ₀, kg/m³ (water 1000, oil about 800; kg/m² per unit thickness in a 2D world). Bodies lighter than this float.")]
-        [Min(0.001f)]
-        public float restDensity = 1000f;
-        [Tooltip("Smoothing radius h, m, from Spacing to 4 × Spacing; 0 = 2 × Spacing.")]
-        [Min(0f)]
-        public float smoothingRadius = 0f;
-        [Tooltip("Constraint relaxation ε, m⁻² (softens the density constraint); 0 = 0.04 / Spacing².")]
-        [Min(0f)]
-        public float relaxation = 0f;
-        [Tooltip("Artificial pressure k, dimensionless (0.1): keeps particles from clumping at the surface.")]
-        [Min(0f)]
+        [Tooltip("Rest density ρ₀ (per unit thickness in a planar world, in kg/m²); water is 1000. Bodies lighter than this float. In (0, 100000] kg/m³.")]
+        [Min(1E-45f)]
+        public float restDensity = 1000.0f;
+        [Tooltip("Smoothing radius h; a value other than 0 must also lie in [spacing, MAX_SMOOTHING_RATIO·spacing]. In [0, 40] m; 0 = 2·spacing.")]
+        [Range(0.0f, 40.0f)]
+        public float smoothingRadius = 0.0f;
+        [Tooltip("Constraint relaxation ε, the CFM term of the density constraint (whose gradient carries the particle volume, so ε has units of 1/m²); it softens the constraint. 0.04 / spacing² is 100 m⁻² at spacing 0.02 m. In [0, 1e12] m⁻²; 0 = 0.04 / spacing².")]
+        [Min(0.0f)]
+        public float relaxation = 0.0f;
+        [Tooltip("Artificial pressure s_corr = −k·(W(r)/W(Δq))ⁿ: k, dimensionless. Keeps particles from clumping at the surface. In [0, 1000].")]
+        [Min(0.0f)]
         public float artificialPressure = 0.1f;
-        [Tooltip("Artificial pressure exponent n, 1 to 8 (4).")]
+        [Tooltip("Artificial pressure exponent n. In 1..=8.")]
         [Range(1, 8)]
         public int artificialPressureExponent = 4;
-        [Tooltip("Artificial pressure Δq as a fraction of the smoothing radius, 0 to 0.9 (0.2).")]
-        [Range(0f, 0.9f)]
+        [Tooltip("Artificial pressure Δq, as a fraction of the smoothing radius h. In [0, 0.9].")]
+        [Range(0.0f, 0.9f)]
         public float artificialPressureDistance = 0.2f;
-        [Tooltip("XSPH viscosity c, dimensionless 0 to 1 (0.01 water; larger = honey).")]
-        [Range(0f, 1f)]
+        [Tooltip("XSPH viscosity c, dimensionless, applied once per substep (0.01 water; larger is thicker, like honey). In [0, 1].")]
+        [Range(0.0f, 1.0f)]
         public float viscosity = 0.01f;
-        [Tooltip("Vorticity confinement, dimensionless (0 = off): puts back the swirl damping removes.")]
-        [Min(0f)]
-        public float vorticity = 0f;
-        [Tooltip("Cohesion / surface tension, dimensionless (0 = off; Akinci et al. 2013): 1 lets a neighbour at the kernel's peak accelerate a particle at spacing x 3600 / s^2, for any substep count.")]
-        [Min(0f)]
-        public float cohesion = 0f;
-        [Tooltip("Adhesion to solid particles, dimensionless (0 = off): water that wets the bodies it touches.")]
-        [Min(0f)]
-        public float adhesion = 0f;
-        [Tooltip("Radius with which particles meet colliders, m, 0 to Spacing; negative = Spacing / 2.")]
-        public float collisionRadius = -1f;
-        [Tooltip("Lifetime of an emitted particle, s (0 = forever).")]
-        [Min(0f)]
-        public float lifetime = 0f;
-        [Tooltip("When the fluid is full, an emitter removes the oldest particle instead of skipping the emission.")]
+        [Tooltip("Vorticity confinement ε_vort, dimensionless (scaled by the particle volume and h internally; 0 = off): puts back the swirl that damping removes. In [0, 1000].")]
+        [Min(0.0f)]
+        public float vorticity = 0.0f;
+        [Tooltip("Cohesion / surface tension γ (Akinci et al. 2013), dimensionless (0 = off): 1 lets a neighbour at the kernel's peak accelerate a particle at spacing × 3600 s⁻² (a spacing per 60 Hz frame per frame), for any substep count. In [0, 1000].")]
+        [Min(0.0f)]
+        public float cohesion = 0.0f;
+        [Tooltip("Adhesion β to solid particles (Akinci et al. 2013), dimensionless (0 = off): scaled as cohesion, weighted by the solid's volume over the particle's; water that wets the bodies it touches. In [0, 1000].")]
+        [Min(0.0f)]
+        public float adhesion = 0.0f;
+        [Tooltip("Radius with which the fluid's particles meet colliders; a value of 0 or more must also be at most the spacing. 0 projects the particle centres onto collider surfaces. In [0, 10] m; negative = spacing / 2.")]
+        public float collisionRadius = -1.0f;
+        [Tooltip("Lifetime of an emitted particle (0 = forever). In [0, 1000000] s.")]
+        [Min(0.0f)]
+        public float lifetime = 0.0f;
+        [Tooltip("When an emitter needs a slot and the fluid is full: true removes the oldest particle, false skips the emission (counted in the stats' `refused`).")]
         public bool recycleOldest = false;
-        [Tooltip("Collision layer bits of the solid particles that take part in the fluid (two-way coupling: buoyancy and drag); -1 = all.")]
+        [Tooltip("The solid particles (with a radius) whose collision layers meet this mask take part in the fluid's density (two-way coupling: buoyancy and drag); all bits set = every layer.")]
         public int couplingMask = -1;
+        // END GENERATED FluidDesc fields
 
         [Header("Emitter (follows this transform; edited in place)")]
         [Tooltip("None: emit from a script (Fluid.Emit). Nozzle: a disc facing this object's +z (blue axis). Box: pseudo-random points inside the box.")]
@@ -193,6 +194,7 @@ namespace Sinew.Unity
         public FluidSettings Settings()
         {
             FluidSettings s = FluidSettings.Default;
+            // BEGIN GENERATED FluidDesc settings
             s.RestDensity = restDensity;
             s.Spacing = spacing;
             s.SmoothingRadius = smoothingRadius;
@@ -209,6 +211,7 @@ namespace Sinew.Unity
             s.Lifetime = lifetime;
             s.RecycleOldest = recycleOldest;
             s.CouplingMask = unchecked((uint)couplingMask);
+            // END GENERATED FluidDesc settings
             return s;
         }
 
@@ -230,24 +233,31 @@ namespace Sinew.Unity
         void OnValidate()
         {
             // Clamps only: no native state in edit mode.
-            spacing = SinewAuthoring.Clamp(spacing, 0.001f, 10f);
-            capacity = SinewAuthoring.Clamp(capacity, 1, 4194304);
-            restDensity = SinewAuthoring.Clamp(restDensity, 0.001f, 1e5f);
-            smoothingRadius = smoothingRadius <= 0f ? 0f : SinewAuthoring.Clamp(smoothingRadius, spacing, 4f * spacing);
-            relaxation = SinewAuthoring.Clamp(relaxation, 0f, 1e12f);
-            artificialPressure = SinewAuthoring.Clamp(artificialPressure, 0f, 1000f);
+            // BEGIN GENERATED FluidDesc clamps
+            restDensity = SinewAuthoring.Clamp(restDensity, 1E-45f, SinewNative.SINEW_MAX_REST_DENSITY);
+            spacing = SinewAuthoring.Clamp(spacing, SinewNative.SINEW_MIN_FLUID_SPACING, SinewNative.SINEW_MAX_FLUID_SPACING);
+            smoothingRadius = SinewAuthoring.Clamp(smoothingRadius, 0.0f, 40.0f);
+            capacity = SinewAuthoring.Clamp(capacity, 1, (int)SinewNative.SINEW_MAX_FLUID_CAPACITY);
+            relaxation = SinewAuthoring.Clamp(relaxation, 0.0f, SinewNative.SINEW_MAX_FLUID_RELAXATION);
+            artificialPressure = SinewAuthoring.Clamp(artificialPressure, 0.0f, SinewNative.SINEW_MAX_FLUID_COEFFICIENT);
             artificialPressureExponent = SinewAuthoring.Clamp(artificialPressureExponent, 1, 8);
-            artificialPressureDistance = SinewAuthoring.Clamp(artificialPressureDistance, 0f, 0.9f);
-            viscosity = SinewAuthoring.Clamp(viscosity, 0f, 1f);
-            vorticity = SinewAuthoring.Clamp(vorticity, 0f, 1000f);
-            cohesion = SinewAuthoring.Clamp(cohesion, 0f, 1000f);
-            adhesion = SinewAuthoring.Clamp(adhesion, 0f, 1000f);
+            artificialPressureDistance = SinewAuthoring.Clamp(artificialPressureDistance, 0.0f, 0.9f);
+            viscosity = SinewAuthoring.Clamp(viscosity, 0.0f, 1.0f);
+            vorticity = SinewAuthoring.Clamp(vorticity, 0.0f, SinewNative.SINEW_MAX_FLUID_COEFFICIENT);
+            cohesion = SinewAuthoring.Clamp(cohesion, 0.0f, SinewNative.SINEW_MAX_FLUID_COEFFICIENT);
+            adhesion = SinewAuthoring.Clamp(adhesion, 0.0f, SinewNative.SINEW_MAX_FLUID_COEFFICIENT);
+            if (collisionRadius >= 0f)
+                collisionRadius = SinewAuthoring.Clamp(collisionRadius, 0.0f, SinewNative.SINEW_MAX_FLUID_SPACING);
+            lifetime = SinewAuthoring.Clamp(lifetime, 0.0f, SinewNative.SINEW_MAX_FLUID_LIFETIME);
+            // END GENERATED FluidDesc clamps
+            // The ranges relative to the spacing (FluidDesc::check_relations).
+            if (smoothingRadius > 0f)
+                smoothingRadius = SinewAuthoring.Clamp(smoothingRadius, spacing, SinewNative.SINEW_MAX_SMOOTHING_RATIO * spacing);
             if (collisionRadius >= 0f)
                 collisionRadius = SinewAuthoring.Clamp(collisionRadius, 0f, spacing);
-            lifetime = SinewAuthoring.Clamp(lifetime, 0f, 1e6f);
             nozzleRadius = SinewAuthoring.Clamp(nozzleRadius, 0f, 1e4f);
-            rate = SinewAuthoring.Clamp(rate, 0f, 1e7f);
-            speed = SinewAuthoring.Clamp(speed, 0f, 1000f);
+            rate = SinewAuthoring.Clamp(rate, 0f, SinewNative.SINEW_MAX_EMIT_RATE);
+            speed = SinewAuthoring.Clamp(speed, 0f, SinewNative.SINEW_MAX_EMIT_SPEED);
             particleScale = SinewAuthoring.Clamp(particleScale, 0f, 100f);
             fastSpeed = SinewAuthoring.Clamp(fastSpeed, 0.001f, float.MaxValue);
         }

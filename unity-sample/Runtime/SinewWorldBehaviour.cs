@@ -15,27 +15,28 @@ namespace Sinew.Unity
     [AddComponentMenu("Sinew/Sinew World")]
     public sealed class SinewWorldBehaviour : MonoBehaviour
     {
-        [Tooltip("Substeps per FixedUpdate. More substeps with one iteration is usually better than more iterations. Read when the world is created.")]
-        [Range(1, 128)]
+        // The world's settings (WorldDesc), read when the world is created.
+        // BEGIN GENERATED WorldDesc fields
+        [Tooltip("Gravity, the acceleration of every particle with mass. Each component in [-1000000, 1000000] m/s².")]
+        public Vector3 gravity = new Vector3(0.0f, -9.81f, 0.0f);
+        [Tooltip("Substeps per step. More substeps with one iteration is usually better than more iterations. In 1..=1024.")]
+        [Min(1)]
         public int substeps = 8;
-
-        [Tooltip("Solver iterations per substep. Read when the world is created.")]
-        [Range(1, 64)]
+        [Tooltip("Solver iterations per substep. In 1..=1024.")]
+        [Min(1)]
         public int iterations = 1;
-
-        [Tooltip("m/s². Read when the world is created.")]
-        public Vector3 gravity = new Vector3(0f, -9.81f, 0f);
-
-        [Tooltip("Linear velocity damping, 1/s (velocities decay as exp(-damping t)). Read when the world is created.")]
-        [Min(0f)]
-        public float damping = 0f;
-
-        [Tooltip("Gauss-Seidel converges fastest; Jacobi is order-independent. Read when the world is created.")]
-        public SinewSolver solver = SinewSolver.GaussSeidel;
-
-        [Tooltip("Worker threads: 0 = all cores, 1 = the main thread only (always 1 in WebGL players). Results do not depend on it.")]
+        [Tooltip("Gauss-Seidel (constraints one after another, by colour) or Jacobi (all from the same positions, corrections averaged per particle).")]
+        public SinewSolver solver = (SinewSolver)0;
+        [Tooltip("Jacobi only: scale of the averaged correction (1 = plain averaging; above 1 over-relaxes). In (0, 2).")]
+        [Range(1E-45f, 1.9999999f)]
+        public float jacobiRelaxation = 1.0f;
+        [Tooltip("Linear velocity damping: velocities decay as exp(−damping·t). In [0, 1000000] 1/s.")]
+        [Min(0.0f)]
+        public float damping = 0.0f;
+        [Tooltip("Worker threads (1 = the calling thread only). Results are bit-identical whatever the count. In 0..=256; 0 = all cores.")]
         [Min(0)]
         public int threads = 0;
+        // END GENERATED WorldDesc fields
 
         [Tooltip("Most fixed steps simulated per rendered frame. After a hitch Unity runs several FixedUpdates in one frame; past this many the world skips the rest (that time is dropped: the simulation falls behind real time instead of spending ever longer frames catching up). Unity's own cap is Time.maximumDeltaTime.")]
         [Range(1, 16)]
@@ -73,6 +74,18 @@ namespace Sinew.Unity
         /// particles between them, and its steps would drift out of phase with PhysX's.</para></summary>
         public float InterpolationAlpha { get { return alpha; } }
 
+        void OnValidate()
+        {
+            // Clamps only: no native state in edit mode.
+            // BEGIN GENERATED WorldDesc clamps
+            substeps = SinewAuthoring.Clamp(substeps, 1, (int)SinewNative.SINEW_MAX_SUBSTEPS);
+            iterations = SinewAuthoring.Clamp(iterations, 1, (int)SinewNative.SINEW_MAX_ITERATIONS);
+            jacobiRelaxation = SinewAuthoring.Clamp(jacobiRelaxation, 1E-45f, 1.9999999f);
+            damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
+            threads = SinewAuthoring.Clamp(threads, 0, (int)SinewNative.SINEW_MAX_THREADS);
+            // END GENERATED WorldDesc clamps
+        }
+
         /// <summary>The world, created from the fields above on first use.</summary>
         public World World
         {
@@ -81,18 +94,20 @@ namespace Sinew.Unity
                 if (world == null || world.IsDisposed)
                 {
                     var s = WorldSettings.Default;
+                    // BEGIN GENERATED WorldDesc settings
                     s.Gravity = gravity.ToSinew();
                     s.Substeps = substeps;
                     s.Iterations = iterations;
-                    s.Damping = damping;
                     s.Solver = solver;
+                    s.JacobiRelaxation = jacobiRelaxation;
+                    s.Damping = damping;
+                    s.Threads = threads;
+                    // END GENERATED WorldDesc settings
 #if UNITY_WEBGL && !UNITY_EDITOR
                     // The WebGL player has no threads (unless Unity's experimental native
                     // multithreading is on): the world runs on the calling thread and never
                     // starts a pool (docs/unity.md, "Platforms").
                     s.Threads = 1;
-#else
-                    s.Threads = threads;
 #endif
                     world = new World(s);
                     if (useUnityJobs)

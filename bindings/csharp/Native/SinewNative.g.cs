@@ -536,68 +536,100 @@ namespace Sinew.Native
     }
 
     /// <summary>
-    /// A fluid (Position Based Fluids, Macklin &amp; Müller 2013), for sinew_world_add_fluid
-    /// and sinew_fluid_set_desc. Start from sinew_fluid_desc_default(). Field for field
-    /// the Rust <c>FluidDesc</c>.
+    /// A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &amp;
+    /// Müller 2013). The particles are reserved up front (<c>capacity</c>), so emission never
+    /// allocates and never shifts the index of any other body. Start from
+    /// sinew_fluid_desc_default(); field for field the Rust <c>FluidDesc</c>.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewFluidDesc
     {
         /// <summary>
-        /// Rest density ρ₀ (kg/m³; kg/m² per unit thickness in a planar world), in
-        /// (0, SINEW_MAX_REST_DENSITY]; default 1000 (water).
+        /// Rest density ρ₀ (per unit thickness in a planar world, in kg/m²); water is 1000.
+        /// Bodies lighter than this float. In (0, SINEW_MAX_REST_DENSITY] kg/m³. Default 1000.
         /// </summary>
         public float rest_density;
         /// <summary>
-        /// Particle spacing s (m), in [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING];
-        /// default 0.05. Sets the particle mass ρ₀·s³ (ρ₀·s² in a planar world).
+        /// Particle spacing s: the rest distance between particles. Sets the particle mass
+        /// ρ₀·s³ (ρ₀·s² in a planar world) and volume s³ (s²). Fixed once the fluid is added.
+        /// In [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING] m. Default 0.05.
         /// </summary>
         public float spacing;
-        /// <summary>Smoothing radius h (m), in [spacing, 4·spacing]; 0 (default) = 2·spacing.</summary>
+        /// <summary>
+        /// Smoothing radius h; a value other than 0 must also lie in [spacing,
+        /// MAX_SMOOTHING_RATIO·spacing]. In [0, 40] m; 0 = 2·spacing. Default 0.
+        /// </summary>
         public float smoothing_radius;
-        /// <summary>Particles reserved up front, 1..=SINEW_MAX_FLUID_CAPACITY; default 4096.</summary>
+        /// <summary>
+        /// Particles reserved up front: emission never allocates; a full fluid refuses emission
+        /// or recycles its oldest particle. Fixed once the fluid is added. In
+        /// 1..=SINEW_MAX_FLUID_CAPACITY particles. Default 4096.
+        /// </summary>
         public uint capacity;
-        /// <summary>Constraint relaxation ε (m⁻²), in [0, 1e12]; 0 (default) = 0.04 / spacing².</summary>
+        /// <summary>
+        /// Constraint relaxation ε, the CFM term of the density constraint (whose gradient
+        /// carries the particle volume, so ε has units of 1/m²); it softens the constraint.
+        /// 0.04 / spacing² is 100 m⁻² at spacing 0.02 m. In [0, SINEW_MAX_FLUID_RELAXATION]
+        /// m⁻²; 0 = 0.04 / spacing². Default 0.
+        /// </summary>
         public float relaxation;
-        /// <summary>Artificial pressure k (dimensionless), default 0.1.</summary>
+        /// <summary>
+        /// Artificial pressure s_corr = −k·(W(r)/W(Δq))ⁿ: k, dimensionless. Keeps particles
+        /// from clumping at the surface. In [0, SINEW_MAX_FLUID_COEFFICIENT]. Default 0.1.
+        /// </summary>
         public float scorr_k;
-        /// <summary>Artificial pressure exponent n, 1..=8, default 4.</summary>
+        /// <summary>Artificial pressure exponent n. In 1..=8. Default 4.</summary>
         public uint scorr_n;
-        /// <summary>Artificial pressure Δq as a fraction of h, in [0, 0.9], default 0.2.</summary>
+        /// <summary>
+        /// Artificial pressure Δq, as a fraction of the smoothing radius h. In [0, 0.9].
+        /// Default 0.2.
+        /// </summary>
         public float scorr_dq;
-        /// <summary>XSPH viscosity c (dimensionless), in [0, 1], default 0.01.</summary>
+        /// <summary>
+        /// XSPH viscosity c, dimensionless, applied once per substep (0.01 water; larger is
+        /// thicker, like honey). In [0, 1]. Default 0.01.
+        /// </summary>
         public float viscosity;
-        /// <summary>Vorticity confinement (dimensionless), default 0 (off).</summary>
+        /// <summary>
+        /// Vorticity confinement ε_vort, dimensionless (scaled by the particle volume and h
+        /// internally; 0 = off): puts back the swirl that damping removes. In [0,
+        /// SINEW_MAX_FLUID_COEFFICIENT]. Default 0.
+        /// </summary>
         public float vorticity;
         /// <summary>
-        /// Cohesion / surface tension (Akinci et al. 2013, dimensionless), default 0: 1
-        /// lets a neighbour at the kernel's peak accelerate a particle at spacing × 3600
-        /// s⁻², the same for any substep count.
+        /// Cohesion / surface tension γ (Akinci et al. 2013), dimensionless (0 = off): 1 lets a
+        /// neighbour at the kernel's peak accelerate a particle at spacing × 3600 s⁻² (a
+        /// spacing per 60 Hz frame per frame), for any substep count. In [0,
+        /// SINEW_MAX_FLUID_COEFFICIENT]. Default 0.
         /// </summary>
         public float cohesion;
         /// <summary>
-        /// Adhesion to solid particles (Akinci et al. 2013, dimensionless, scaled as
-        /// cohesion), default 0.
+        /// Adhesion β to solid particles (Akinci et al. 2013), dimensionless (0 = off): scaled
+        /// as cohesion, weighted by the solid's volume over the particle's; water that wets the
+        /// bodies it touches. In [0, SINEW_MAX_FLUID_COEFFICIENT]. Default 0.
         /// </summary>
         public float adhesion;
         /// <summary>
-        /// Radius (m) with which the particles meet colliders, in [0, spacing]; negative
-        /// (default -1) = spacing / 2.
+        /// Radius with which the fluid's particles meet colliders; a value of 0 or more must
+        /// also be at most the spacing. 0 projects the particle centres onto collider surfaces.
+        /// In [0, SINEW_MAX_FLUID_SPACING] m; negative = spacing / 2. Default -1.
         /// </summary>
         public float collision_radius;
         /// <summary>
-        /// Lifetime of an emitted particle (s), in [0, SINEW_MAX_FLUID_LIFETIME]; 0
-        /// (default) = forever.
+        /// Lifetime of an emitted particle (0 = forever). In [0, SINEW_MAX_FLUID_LIFETIME] s.
+        /// Default 0.
         /// </summary>
         public float lifetime;
         /// <summary>
-        /// 1 = an emitter on a full fluid removes the oldest particle, 0 (default) = the
-        /// emission is skipped (counted in SinewFluidStats::refused).
+        /// When an emitter needs a slot and the fluid is full: true removes the oldest
+        /// particle, false skips the emission (counted in the stats' <c>refused</c>). Default 0 (0
+        /// or 1).
         /// </summary>
         public uint recycle_oldest;
         /// <summary>
-        /// Solid particles whose collision layers meet this mask couple with the fluid;
-        /// default 0xFFFFFFFF (all).
+        /// The solid particles (with a radius) whose collision layers meet this mask take part
+        /// in the fluid's density (two-way coupling: buoyancy and drag); all bits set = every
+        /// layer. Default 0xFFFFFFFF.
         /// </summary>
         public uint coupling_mask;
         /// <summary>Set by sinew_fluid_desc_default(); a desc not made by it is refused.</summary>
@@ -824,28 +856,46 @@ namespace Sinew.Native
         public uint internal_cookie;
     }
 
-    /// <summary>Settings of a new world. Always start from <c>sinew_world_desc_default</c>.</summary>
+    /// <summary>
+    /// How a world simulates. Every field has a unit and a default. Start from
+    /// sinew_world_desc_default(); field for field the Rust <c>WorldDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewWorldDesc
     {
-        /// <summary>m/s², default (0, -9.81, 0).</summary>
+        /// <summary>
+        /// Gravity, the acceleration of every particle with mass. Each component in
+        /// [-SINEW_MAX_ACCELERATION, SINEW_MAX_ACCELERATION] m/s². Default (0, -9.81, 0).
+        /// </summary>
         public SinewVec3 gravity;
-        /// <summary>Substeps per step, 1..=1024, default 8.</summary>
+        /// <summary>
+        /// Substeps per step. More substeps with one iteration is usually better than more
+        /// iterations. In 1..=SINEW_MAX_SUBSTEPS. Default 8.
+        /// </summary>
         public uint substeps;
-        /// <summary>Solver iterations per substep, 1..=1024, default 1.</summary>
+        /// <summary>Solver iterations per substep. In 1..=SINEW_MAX_ITERATIONS. Default 1.</summary>
         public uint iterations;
-        /// <summary>A SinewSolver value, default SINEW_SOLVER_GAUSS_SEIDEL.</summary>
+        /// <summary>
+        /// Gauss-Seidel (constraints one after another, by colour) or Jacobi (all from the same
+        /// positions, corrections averaged per particle). Default 0 (a SinewSolver).
+        /// </summary>
         public uint solver;
-        /// <summary>Jacobi only: scale of the averaged correction, in (0, 2), default 1.0 (plain averaging; above 1 over-relaxes).</summary>
+        /// <summary>
+        /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
+        /// over-relaxes). In (0, 2). Default 1.
+        /// </summary>
         public float jacobi_relaxation;
-        /// <summary>Linear velocity damping, 1/s (v decays as exp(-damping t)), default 0.</summary>
+        /// <summary>
+        /// Linear velocity damping: velocities decay as exp(−damping·t). In [0,
+        /// SINEW_MAX_ACCELERATION] 1/s. Default 0.
+        /// </summary>
         public float damping;
         /// <summary>
-        /// Worker threads: 0 = all cores (default), 1 = the calling thread only. Results
-        /// are bit-identical whatever the count.
+        /// Worker threads (1 = the calling thread only). Results are bit-identical whatever the
+        /// count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
         /// </summary>
         public uint threads;
-        /// <summary>Set by sinew_world_desc_default(); a desc not made by it is rejected.</summary>
+        /// <summary>Set by sinew_world_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
@@ -867,33 +917,6 @@ namespace Sinew.Native
         /// the library and refuse a mismatched binary. Bumped on any incompatible change.
         /// </summary>
         public const uint SINEW_ABI_VERSION = 1;
-
-        /// <summary>
-        /// Largest position component (m) and velocity component (m/s) accepted. Accepted
-        /// ranges are derived from what single-precision maths can hold (src/limits.rs).
-        /// </summary>
-        public const float SINEW_MAX_COORDINATE = 1.0e9f;
-
-        /// <summary>
-        /// Largest length (m): rest lengths, tether lengths, particle and rope radii, collider
-        /// half-extents, radii and half-heights, pick radii.
-        /// </summary>
-        public const float SINEW_MAX_LENGTH = 1.0e9f;
-
-        /// <summary>Largest minimum area (m²) of a unilateral area constraint: SINEW_MAX_LENGTH squared.</summary>
-        public const float SINEW_MAX_AREA = 1.0e18f;
-
-        /// <summary>Largest rest or minimum volume (m³) of a tet: SINEW_MAX_LENGTH cubed.</summary>
-        public const float SINEW_MAX_VOLUME = 1.0e27f;
-
-        /// <summary>Largest compliance, in the unit of the constraint (m/N, 1/(N·m), ...); 0 = rigid.</summary>
-        public const float SINEW_MAX_COMPLIANCE = 1.0e10f;
-
-        /// <summary>Largest inverse mass (1/kg); 0 = pinned.</summary>
-        public const float SINEW_MAX_INVERSE_MASS = 1.0e12f;
-
-        /// <summary>Largest <c>stride_bytes</c> of a strided SinewVec3 buffer (1 MiB); the smallest is 12.</summary>
-        public const uint SINEW_MAX_STRIDE_BYTES = (1 << 20);
 
         /// <summary>
         /// Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
@@ -928,8 +951,83 @@ namespace Sinew.Native
         /// <summary>Largest winch speed (m/s).</summary>
         public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
 
+        /// <summary>Largest <c>max_steps</c> of <c>sinew_world_advance</c>.</summary>
+        public const uint SINEW_MAX_STEPS_PER_ADVANCE = 1024;
+
+        /// <summary>Largest <c>frame_dt</c> (s) of <c>sinew_world_advance</c>: an hour.</summary>
+        public const float SINEW_MAX_FRAME_DT = 3600.0f;
+
+        /// <summary>Largest position component (m) and velocity component (m/s) accepted.</summary>
+        public const float SINEW_MAX_COORDINATE = 1.0e9f;
+
+        /// <summary>
+        /// Largest length (m): distance rest lengths, tether max lengths, particle and rope radii,
+        /// collider half-extents, radii and half-heights, pick radii.
+        /// </summary>
+        public const float SINEW_MAX_LENGTH = 1.0e9f;
+
+        /// <summary>Largest minimum area (m²) of a unilateral area constraint: MAX_LENGTH².</summary>
+        public const float SINEW_MAX_AREA = 1.0e18f;
+
+        /// <summary>Largest rest or minimum volume (m³) of a tet: MAX_LENGTH³.</summary>
+        public const float SINEW_MAX_VOLUME = 1.0e27f;
+
+        /// <summary>
+        /// Largest compliance, in the unit of the constraint it applies to (m/N for lengths,
+        /// 1/(N·m) for strain and bending, …). 0 = rigid.
+        /// </summary>
+        public const float SINEW_MAX_COMPLIANCE = 1.0e10f;
+
+        /// <summary>Largest inverse mass (1/kg); 0 = pinned.</summary>
+        public const float SINEW_MAX_INVERSE_MASS = 1.0e12f;
+
+        /// <summary>Smallest stride of a strided <c>SinewVec3</c> buffer (bytes): one packed element.</summary>
+        public const uint SINEW_MIN_STRIDE_BYTES = 12;
+
+        /// <summary>Largest stride of a strided buffer (bytes): 1 MiB.</summary>
+        public const uint SINEW_MAX_STRIDE_BYTES = (1 << 20);
+
+        /// <summary>Largest gravity component (m/s²) and damping (1/s) accepted.</summary>
+        public const float SINEW_MAX_ACCELERATION = 1.0e6f;
+
+        /// <summary>Largest number of substeps per step.</summary>
+        public const uint SINEW_MAX_SUBSTEPS = 1024;
+
+        /// <summary>Largest number of solver iterations per substep.</summary>
+        public const uint SINEW_MAX_ITERATIONS = 1024;
+
+        /// <summary>Largest worker-thread count a world may ask for.</summary>
+        public const uint SINEW_MAX_THREADS = 256;
+
+        /// <summary>Smallest frame time (s) of a step.</summary>
+        public const float SINEW_MIN_DT = 1.0e-6f;
+
+        /// <summary>Largest frame time (s) of a step.</summary>
+        public const float SINEW_MAX_DT = 10.0f;
+
+        /// <summary>
+        /// Largest wind speed, zone strength and turbulence amplitude (m/s): far above any weather,
+        /// and small enough that every force sum stays finite.
+        /// </summary>
+        public const float SINEW_MAX_WIND_SPEED = 10000.0f;
+
+        /// <summary>Largest air density (kg/m³): ten times water, so liquids can be modelled too.</summary>
+        public const float SINEW_MAX_AIR_DENSITY = 10000.0f;
+
+        /// <summary>Largest drag or lift coefficient (dimensionless; a flat plate has C_d ≈ 1.2).</summary>
+        public const float SINEW_MAX_AERO_COEFFICIENT = 10.0f;
+
+        /// <summary>Largest turbulence frequency (Hz).</summary>
+        public const float SINEW_MAX_TURBULENCE_FREQUENCY = 1000.0f;
+
+        /// <summary>Smallest turbulence length scale (m).</summary>
+        public const float SINEW_MIN_TURBULENCE_SCALE = 1.0e-3f;
+
+        /// <summary>Largest number of wind zones one world holds (ids are never reused).</summary>
+        public const uint SINEW_MAX_WIND_ZONES = (1 << 16);
+
         /// <summary>Largest particle capacity of one fluid.</summary>
-        public const uint SINEW_MAX_FLUID_CAPACITY = 4194304;
+        public const uint SINEW_MAX_FLUID_CAPACITY = (1 << 22);
 
         /// <summary>Smallest particle spacing of a fluid (m).</summary>
         public const float SINEW_MIN_FLUID_SPACING = 1.0e-3f;
@@ -940,14 +1038,17 @@ namespace Sinew.Native
         /// <summary>Largest rest density of a fluid (kg/m³; kg/m² in a planar world).</summary>
         public const float SINEW_MAX_REST_DENSITY = 1.0e5f;
 
-        /// <summary>Largest smoothing radius, as a multiple of the spacing.</summary>
+        /// <summary>Largest smoothing radius of a fluid, as a multiple of its spacing.</summary>
         public const float SINEW_MAX_SMOOTHING_RATIO = 4.0f;
+
+        /// <summary>Largest constraint relaxation ε of a fluid (m⁻²).</summary>
+        public const float SINEW_MAX_FLUID_RELAXATION = 1.0e12f;
 
         /// <summary>Largest emission rate of one emitter (particles/s).</summary>
         public const float SINEW_MAX_EMIT_RATE = 1.0e7f;
 
         /// <summary>Largest emitter speed (m/s).</summary>
-        public const float SINEW_MAX_EMIT_SPEED = 1.0e3f;
+        public const float SINEW_MAX_EMIT_SPEED = 1000.0f;
 
         /// <summary>Largest lifetime of a fluid particle (s); 0 means forever.</summary>
         public const float SINEW_MAX_FLUID_LIFETIME = 1.0e6f;
@@ -956,25 +1057,10 @@ namespace Sinew.Native
         /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
         /// adhesion; the viscosity stays in [0, 1]).
         /// </summary>
-        public const float SINEW_MAX_FLUID_COEFFICIENT = 1.0e3f;
-
-        /// <summary>Largest <c>max_steps</c> of <c>sinew_world_advance</c>.</summary>
-        public const uint SINEW_MAX_STEPS_PER_ADVANCE = 1024;
-
-        /// <summary>Largest <c>frame_dt</c> (s) of <c>sinew_world_advance</c>: an hour.</summary>
-        public const float SINEW_MAX_FRAME_DT = 3600.0f;
+        public const float SINEW_MAX_FLUID_COEFFICIENT = 1000.0f;
 
         /// <summary>Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).</summary>
         public const uint SINEW_MAX_TEAR_RESERVE = (1 << 20);
-
-        /// <summary>Largest wind speed, zone strength and turbulence amplitude (m/s).</summary>
-        public const float SINEW_MAX_WIND_SPEED = 1.0e4f;
-
-        /// <summary>Largest air density (kg/m³).</summary>
-        public const float SINEW_MAX_AIR_DENSITY = 1.0e4f;
-
-        /// <summary>Largest drag or lift coefficient (dimensionless).</summary>
-        public const float SINEW_MAX_AERO_COEFFICIENT = 10.0f;
 
         /// <summary>
         /// Version of the body layout; bumped whenever a field is added, removed or changes

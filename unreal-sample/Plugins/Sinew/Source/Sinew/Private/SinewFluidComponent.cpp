@@ -44,23 +44,24 @@ void USinewFluidComponent::EndPlay(const EEndPlayReason::Type EndPlayReason)
 sinew::FluidDesc USinewFluidComponent::MakeDesc() const
 {
 	sinew::FluidDesc D;
+	// BEGIN GENERATED FluidDesc copy
 	D.rest_density = RestDensity;
 	D.spacing = SinewUE::LengthToSim(Spacing);
-	D.smoothing_radius = SinewUE::LengthToSim(FMath::Max(SmoothingRadius, 0.0f));
-	D.capacity = (uint32)FMath::Max(Capacity, 1);
+	D.smoothing_radius = SinewUE::LengthToSim(SmoothingRadius);
+	D.capacity = (uint32)Capacity;
 	D.relaxation = Relaxation;
 	D.scorr_k = ArtificialPressure;
-	D.scorr_n = (uint32)FMath::Clamp(ArtificialPressureExponent, 1, 8);
+	D.scorr_n = (uint32)ArtificialPressureExponent;
 	D.scorr_dq = ArtificialPressureDistance;
 	D.viscosity = Viscosity;
 	D.vorticity = Vorticity;
 	D.cohesion = Cohesion;
 	D.adhesion = Adhesion;
-	// Negative = spacing / 2, which the library works out; a length otherwise.
-	D.collision_radius = CollisionRadius < 0.0f ? -1.0f : SinewUE::LengthToSim(CollisionRadius);
+	D.collision_radius = SinewUE::LengthToSim(CollisionRadius);
 	D.lifetime = Lifetime;
 	D.recycle_oldest = bRecycleOldest ? 1u : 0u;
 	D.coupling_mask = (uint32)CouplingMask;
+	// END GENERATED FluidDesc copy
 	return D;
 }
 

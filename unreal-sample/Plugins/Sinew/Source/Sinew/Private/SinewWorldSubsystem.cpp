@@ -51,10 +51,13 @@ sinew::Scene* USinewWorldSubsystem::GetScene()
 		const USinewSettings* Settings = GetDefault<USinewSettings>();
 		sinew::WorldDesc Desc;
 		Desc.gravity = SinewUE::Gravity(GetWorld()->GetGravityZ());
-		Desc.substeps = (uint32)FMath::Clamp(Settings->Substeps, 1, 1024);
-		Desc.iterations = (uint32)FMath::Clamp(Settings->Iterations, 1, 1024);
-		Desc.damping = FMath::Max(Settings->Damping, 0.0f);
-		Desc.threads = (uint32)FMath::Clamp(Settings->Threads, 0, 64);
+		// BEGIN GENERATED WorldDesc copy
+		Desc.substeps = (uint32)Settings->Substeps;
+		Desc.iterations = (uint32)Settings->Iterations;
+		Desc.jacobi_relaxation = Settings->JacobiRelaxation;
+		Desc.damping = Settings->Damping;
+		Desc.threads = (uint32)Settings->Threads;
+		// END GENERATED WorldDesc copy
 		sinew::Result<sinew::Scene> Created = sinew::Scene::create(Desc);
 		if (!Created)
 		{

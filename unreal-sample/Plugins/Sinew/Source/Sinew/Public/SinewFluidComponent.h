@@ -156,69 +156,71 @@ class SINEW_API USinewFluidComponent : public UInstancedStaticMeshComponent, pub
 public:
 	USinewFluidComponent(const FObjectInitializer& ObjectInitializer);
 
-	/** Particle spacing, cm: the rest distance between particles (mass = RestDensity × Spacing³). Read when the fluid joins the simulation. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Fluid", meta = (ClampMin = "0.1", ClampMax = "1000", UIMin = "1", UIMax = "20", Units = "cm"))
-	float Spacing = 5.0f;
-
-	/** Particles reserved up front: emission never allocates; a full fluid refuses emission (or recycles its oldest particle). Read when the fluid joins the simulation. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Fluid", meta = (ClampMin = "1", ClampMax = "4194304", UIMin = "100", UIMax = "100000"))
-	int32 Capacity = 4096;
-
-	/** Rest density, kg/m³ (water 1000, oil about 800): bodies lighter than this float. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetRestDensity, Category = "Sinew|Fluid", meta = (ClampMin = "0.001", ClampMax = "100000", UIMin = "100", UIMax = "3000"))
+	// BEGIN GENERATED FluidDesc properties
+	/** Rest density ρ₀ (per unit thickness in a planar world, in kg/m²); water is 1000. Bodies lighter than this float. Above 0, at most 100000 kg/m³. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetRestDensity, Category = "Sinew|Fluid", meta = (ClampMin = "1e-45", ClampMax = "100000", ToolTip = "Rest density rho0 (per unit thickness in a planar world, in kg/m^2); water is 1000. Bodies lighter than this float. Above 0, at most 100000 kg/m^3."))
 	float RestDensity = 1000.0f;
 
-	/** Smoothing radius, cm, from Spacing to 4 × Spacing (0 = 2 × Spacing). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "40", Units = "cm"))
+	/** Particle spacing s: the rest distance between particles. Sets the particle mass ρ₀·s³ (ρ₀·s² in a planar world) and volume s³ (s²). Fixed once the fluid is added. At least 0.1, at most 1000 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Fluid", meta = (ClampMin = "0.1", ClampMax = "1000", Units = "cm", ToolTip = "Particle spacing s: the rest distance between particles. Sets the particle mass rho0*s^3 (rho0*s^2 in a planar world) and volume s^3 (s^2). Fixed once the fluid is added. At least 0.1, at most 1000 cm."))
+	float Spacing = 5.0f;
+
+	/** Smoothing radius h; a value other than 0 must also lie in [spacing, MAX_SMOOTHING_RATIO·spacing]. At least 0, at most 4000 cm; 0 = 2·spacing. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "4000", Units = "cm", ToolTip = "Smoothing radius h; a value other than 0 must also lie in [spacing, MAX_SMOOTHING_RATIO*spacing]. At least 0, at most 4000 cm; 0 = 2*spacing."))
 	float SmoothingRadius = 0.0f;
 
-	/** Constraint relaxation, 1/m² in SI (Unreal has no such unit; 0 = 0.04 / Spacing²): softens the density constraint. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1000"))
+	/** Particles reserved up front: emission never allocates; a full fluid refuses emission or recycles its oldest particle. Fixed once the fluid is added. At least 1, at most 4194304 particles. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Fluid", meta = (ClampMin = "1", ClampMax = "4194304", ToolTip = "Particles reserved up front: emission never allocates; a full fluid refuses emission or recycles its oldest particle. Fixed once the fluid is added. At least 1, at most 4194304 particles."))
+	int32 Capacity = 4096;
+
+	/** Constraint relaxation ε, the CFM term of the density constraint (whose gradient carries the particle volume, so ε has units of 1/m²); it softens the constraint. 0.04 / spacing² is 100 m⁻² at spacing 0.02 m. At least 0, at most 1e12 m⁻²; 0 = 0.04 / spacing². */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1e12", ToolTip = "Constraint relaxation epsilon, the CFM term of the density constraint (whose gradient carries the particle volume, so epsilon has units of 1/m^2); it softens the constraint. 0.04 / spacing^2 is 100 m^-2 at spacing 0.02 m. At least 0, at most 1e12 m^-2; 0 = 0.04 / spacing^2."))
 	float Relaxation = 0.0f;
 
-	/** Artificial pressure k (dimensionless): keeps particles from clumping at the surface. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	/** Artificial pressure s_corr = −k·(W(r)/W(Δq))ⁿ: k, dimensionless. Keeps particles from clumping at the surface. At least 0, at most 1000. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1000", ToolTip = "Artificial pressure s_corr = -k*(W(r)/W(Deltaq))^n: k, dimensionless. Keeps particles from clumping at the surface. At least 0, at most 1000."))
 	float ArtificialPressure = 0.1f;
 
-	/** Artificial pressure exponent n, 1 to 8. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "1", ClampMax = "8"))
+	/** Artificial pressure exponent n. At least 1, at most 8. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "1", ClampMax = "8", ToolTip = "Artificial pressure exponent n. At least 1, at most 8."))
 	int32 ArtificialPressureExponent = 4;
 
-	/** Artificial pressure distance Δq as a fraction of the smoothing radius, 0 to 0.9. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "0.9"))
+	/** Artificial pressure Δq, as a fraction of the smoothing radius h. At least 0, at most 0.9. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "0.9", ToolTip = "Artificial pressure Deltaq, as a fraction of the smoothing radius h. At least 0, at most 0.9."))
 	float ArtificialPressureDistance = 0.2f;
 
-	/** XSPH viscosity (dimensionless, 0 to 1): 0.01 water, larger is thicker. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetViscosity, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1"))
+	/** XSPH viscosity c, dimensionless, applied once per substep (0.01 water; larger is thicker, like honey). At least 0, at most 1. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetViscosity, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1", ToolTip = "XSPH viscosity c, dimensionless, applied once per substep (0.01 water; larger is thicker, like honey). At least 0, at most 1."))
 	float Viscosity = 0.01f;
 
-	/** Vorticity confinement (dimensionless, 0 = off): puts back the swirl damping removes. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	/** Vorticity confinement ε_vort, dimensionless (scaled by the particle volume and h internally; 0 = off): puts back the swirl that damping removes. At least 0, at most 1000. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1000", ToolTip = "Vorticity confinement epsilon_vort, dimensionless (scaled by the particle volume and h internally; 0 = off): puts back the swirl that damping removes. At least 0, at most 1000."))
 	float Vorticity = 0.0f;
 
-	/** Cohesion / surface tension (dimensionless, 0 = off; Akinci et al. 2013): 1 lets a neighbour at the kernel's peak accelerate a particle at spacing x 3600 / s^2, for any substep count. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	/** Cohesion / surface tension γ (Akinci et al. 2013), dimensionless (0 = off): 1 lets a neighbour at the kernel's peak accelerate a particle at spacing × 3600 s⁻² (a spacing per 60 Hz frame per frame), for any substep count. At least 0, at most 1000. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1000", ToolTip = "Cohesion / surface tension gamma (Akinci et al. 2013), dimensionless (0 = off): 1 lets a neighbour at the kernel's peak accelerate a particle at spacing x 3600 s^-2 (a spacing per 60 Hz frame per frame), for any substep count. At least 0, at most 1000."))
 	float Cohesion = 0.0f;
 
-	/** Adhesion to solid particles (dimensionless, 0 = off): water that wets what it touches. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	/** Adhesion β to solid particles (Akinci et al. 2013), dimensionless (0 = off): scaled as cohesion, weighted by the solid's volume over the particle's; water that wets the bodies it touches. At least 0, at most 1000. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1000", ToolTip = "Adhesion beta to solid particles (Akinci et al. 2013), dimensionless (0 = off): scaled as cohesion, weighted by the solid's volume over the particle's; water that wets the bodies it touches. At least 0, at most 1000."))
 	float Adhesion = 0.0f;
 
-	/** Radius with which particles meet colliders, cm, 0 to Spacing (negative = Spacing / 2). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (UIMin = "-1", UIMax = "20", Units = "cm"))
-	float CollisionRadius = -1.0f;
+	/** Radius with which the fluid's particles meet colliders; a value of 0 or more must also be at most the spacing. 0 projects the particle centres onto collider surfaces. At least 0, at most 1000 cm; negative = spacing / 2. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMax = "1000", Units = "cm", ToolTip = "Radius with which the fluid's particles meet colliders; a value of 0 or more must also be at most the spacing. 0 projects the particle centres onto collider surfaces. At least 0, at most 1000 cm; negative = spacing / 2."))
+	float CollisionRadius = -100.0f;
 
-	/** Lifetime of an emitted particle, s (0 = forever). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "60", Units = "s"))
+	/** Lifetime of an emitted particle (0 = forever). At least 0, at most 1000000 s. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1000000", Units = "s", ToolTip = "Lifetime of an emitted particle (0 = forever). At least 0, at most 1000000 s."))
 	float Lifetime = 0.0f;
 
-	/** When the fluid is full, an emitter removes the oldest particle instead of skipping the emission. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid")
+	/** When an emitter needs a slot and the fluid is full: true removes the oldest particle, false skips the emission (counted in the stats' `refused`). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ToolTip = "When an emitter needs a slot and the fluid is full: true removes the oldest particle, false skips the emission (counted in the stats' `refused`)."))
 	bool bRecycleOldest = false;
 
-	/** Collision layer bits of the body particles that take part in the fluid (two-way coupling); -1 = all. The plugin's bodies are on layer 1. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid")
+	/** The solid particles (with a radius) whose collision layers meet this mask take part in the fluid's density (two-way coupling: buoyancy and drag); all bits set = every layer. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ToolTip = "The solid particles (with a radius) whose collision layers meet this mask take part in the fluid's density (two-way coupling: buoyancy and drag); all bits set = every layer."))
 	int32 CouplingMask = -1;
+	// END GENERATED FluidDesc properties
 
 	/** This component's own emitter (its transform): none, a nozzle along +X, or a box. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Emitter")

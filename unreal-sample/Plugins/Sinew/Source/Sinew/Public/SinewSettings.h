@@ -11,21 +11,28 @@ class SINEW_API USinewSettings : public UDeveloperSettings
 	GENERATED_BODY()
 
 public:
-	/** Substeps per frame (small steps: more substeps beat more iterations). */
-	UPROPERTY(Config, EditAnywhere, Category = "Solver", meta = (ClampMin = "1", ClampMax = "1024"))
+	// The world's settings (WorldDesc; the gravity is the level's, the solver Gauss-Seidel).
+	// BEGIN GENERATED WorldDesc properties
+	/** Substeps per step. More substeps with one iteration is usually better than more iterations. At least 1, at most 1024. */
+	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ClampMin = "1", ClampMax = "1024", ToolTip = "Substeps per step. More substeps with one iteration is usually better than more iterations. At least 1, at most 1024."))
 	int32 Substeps = 8;
 
-	/** Solver iterations per substep. */
-	UPROPERTY(Config, EditAnywhere, Category = "Solver", meta = (ClampMin = "1", ClampMax = "1024"))
+	/** Solver iterations per substep. At least 1, at most 1024. */
+	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ClampMin = "1", ClampMax = "1024", ToolTip = "Solver iterations per substep. At least 1, at most 1024."))
 	int32 Iterations = 1;
 
-	/** Linear velocity damping, 1/s (velocities decay as exp(-Damping t)). */
-	UPROPERTY(Config, EditAnywhere, Category = "Solver", meta = (ClampMin = "0"))
-	float Damping = 0.1f;
+	/** Jacobi only: scale of the averaged correction (1 = plain averaging; above 1 over-relaxes). Above 0, below 2. */
+	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ClampMin = "1e-45", ClampMax = "1.9999999", ToolTip = "Jacobi only: scale of the averaged correction (1 = plain averaging; above 1 over-relaxes). Above 0, below 2."))
+	float JacobiRelaxation = 1.0f;
 
-	/** Worker threads of the solver (0 = all cores, 1 = the game thread only); results do not depend on it. */
-	UPROPERTY(Config, EditAnywhere, Category = "Solver", meta = (ClampMin = "0", ClampMax = "64"))
-	int32 Threads = 2;
+	/** Linear velocity damping: velocities decay as exp(−damping·t). At least 0, at most 1000000 1/s. */
+	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ClampMin = "0", ClampMax = "1000000", ToolTip = "Linear velocity damping: velocities decay as exp(-damping*t). At least 0, at most 1000000 1/s."))
+	float Damping = 0.0f;
+
+	/** Worker threads (1 = the calling thread only). Results are bit-identical whatever the count. At least 0, at most 256; 0 = all cores. */
+	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ClampMin = "0", ClampMax = "256", ToolTip = "Worker threads (1 = the calling thread only). Results are bit-identical whatever the count. At least 0, at most 256; 0 = all cores."))
+	int32 Threads = 0;
+	// END GENERATED WorldDesc properties
 
 	/**
 	 * Length of one simulation step, s. The simulation steps with this fixed dt whatever the

@@ -1,0 +1,425 @@
+//! One declaration per public setting. [`settings!`](crate::settings) declares a desc
+//! (a struct of settings) once, each field with its doc, unit, range and default, and
+//! expands to the Rust struct, its `Default`, its `validate()` and its [`Desc`] (the
+//! schema table). [`limits!`](crate::limits) declares the `MAX_*`/`MIN_*` constants
+//! once and lists them in [`LIMITS`](super::LIMITS).
+//!
+//! Everything else is rendered from these tables and checked fresh by
+//! tests/settings_schema.rs (`SINEW_UPDATE_SETTINGS=1` rewrites the files): the
+//! `#[repr(C)]` twins, their conversions and the `SINEW_MAX_*`/`SINEW_MIN_*` constants
+//! (src/ffi/settings.rs, which cbindgen reads into include/sinew.h), the C# settings
+//! fields and limits, the C++ setters, and the Unity and Unreal property metadata.
+
+use crate::error::{Error, Result};
+use crate::math::Vec3;
+
+/// How a setting crosses the C boundary and appears in the bindings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// `f32` everywhere (`float`).
+    F32,
+    /// A count or index: `u32` in Rust and C, `int` in C# and the engines.
+    U32,
+    /// A bit set (a `u32` declared without a range): `uint` in C#.
+    Mask,
+    /// `bool` in Rust, C# and the engines; a `uint32_t` 0/1 flag in C.
+    Bool,
+    /// Three `f32` (`SinewVec3`); the range applies to each component.
+    Vec3,
+    /// A Rust enum that crosses as `uint32_t`; the C enum type is named.
+    Enum(&'static str),
+}
+
+/// One end of a field's accepted range.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bound {
+    /// The bound's value (exact: an `f32` or a `u32` widened).
+    pub value: f64,
+    /// Whether the bound itself is refused (`> 0`, `< 2`).
+    pub exclusive: bool,
+    /// The expression it was declared with (a limit's name, or a literal).
+    pub expr: &'static str,
+}
+
+/// A value of the field that means "derive it" instead of a quantity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Auto {
+    /// 0 asks for the derived value (0 lies in the range).
+    Zero,
+    /// Any finite negative value asks for the derived value (the range is not checked).
+    Negative,
+}
+
+/// A field's accepted range, as the checks use it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Range {
+    pub name: &'static str,
+    pub unit: &'static str,
+    pub min: Option<Bound>,
+    pub max: Option<Bound>,
+    /// The "derive it" value and what it derives.
+    pub auto: Option<(Auto, &'static str)>,
+}
+
+/// One setting of a desc.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    /// The Rust and C name (snake_case).
+    pub name: &'static str,
+    /// The name in C#, Unity and Unreal (PascalCase).
+    pub ui: &'static str,
+    pub kind: Kind,
+    pub range: Range,
+    /// The default: one number, three for a [`Kind::Vec3`] (an enum's C value, 0/1).
+    pub default: Vec<f64>,
+    /// The declaration's doc, without unit, range or default (rendered from the rest).
+    pub doc: &'static str,
+}
+
+/// A desc: its names in each layer, its doc and its fields in declaration (ABI) order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Desc {
+    /// The Rust struct, e.g. `FluidDesc`.
+    pub rust: &'static str,
+    /// The `#[repr(C)]` twin, e.g. `SinewFluidDesc`.
+    pub c: &'static str,
+    /// The C# settings struct, e.g. `FluidSettings`.
+    pub csharp: &'static str,
+    /// The value of the twin's `internal_cookie`, written by its `sinew_*_desc_default`.
+    pub cookie: u32,
+    /// The Rust path the C layer names the desc by, e.g. `crate::fluid::FluidDesc`.
+    pub path: &'static str,
+    pub doc: &'static str,
+    pub fields: Vec<Field>,
+}
+
+/// A Rust type a setting may have: how it is checked and described.
+pub trait Setting: Copy {
+    /// The type of its bounds (`f32` for `f32` and `Vec3`).
+    type Scalar: Copy;
+    /// The kind a field of this type has (a `u32` without a range is a [`Kind::Mask`]).
+    const KIND: Kind;
+    /// A bound as `f64`.
+    fn bound(v: Self::Scalar) -> f64;
+    /// Checks the value against `range`; the message names the field, range and unit.
+    fn check(self, range: &Range) -> Result<()>;
+    /// The value as numbers (one, or three for a vector).
+    fn numbers(self) -> Vec<f64>;
+}
+
+/// A Rust enum that crosses the C boundary as `uint32_t`.
+pub trait SettingEnum: Copy {
+    /// The C enum type (`SinewSolver`).
+    const C_TYPE: &'static str;
+    /// The C value.
+    fn to_c(self) -> u32;
+    /// The Rust value of a C value; the message lists the accepted values.
+    fn from_c(v: u32, field: &str) -> Result<Self>;
+}
+
+/// A 0/1 flag read from C; `field` names it in the message.
+pub fn flag_from_c(v: u32, field: &str) -> Result<bool> {
+    match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(Error::invalid(format!("{field} is {v}: must be 0 or 1"))),
+    }
+}
+
+impl Range {
+    fn contains(&self, v: f64) -> bool {
+        let lo = self.min.is_none_or(|b| {
+            if b.exclusive {
+                v > b.value
+            } else {
+                v >= b.value
+            }
+        });
+        let hi = self.max.is_none_or(|b| {
+            if b.exclusive {
+                v < b.value
+            } else {
+                v <= b.value
+            }
+        });
+        lo && hi
+    }
+
+    /// The range as text: `(0, 100000]`, `1..=1024`; `float` bounds print as `f32`.
+    pub fn text(&self, integer: bool) -> String {
+        let num = |b: &Bound| {
+            if integer {
+                format!("{}", b.value as u64)
+            } else {
+                format!("{}", b.value as f32)
+            }
+        };
+        if integer {
+            let lo = self.min.map_or("0".to_string(), |b| num(&b));
+            return match self.max {
+                Some(b) if b.exclusive => format!("{lo}..{}", num(&b)),
+                Some(b) => format!("{lo}..={}", num(&b)),
+                None => format!("at least {lo}"),
+            };
+        }
+        let lo = self.min.map_or(("(".to_string(), "-inf".to_string()), |b| {
+            (if b.exclusive { "(" } else { "[" }.to_string(), num(&b))
+        });
+        let hi = self.max.map_or((")".to_string(), "inf".to_string()), |b| {
+            (if b.exclusive { ")" } else { "]" }.to_string(), num(&b))
+        });
+        format!("{}{}, {}{}", lo.0, lo.1, hi.1, hi.0)
+    }
+
+    fn suffix(&self) -> String {
+        let mut s = String::new();
+        if !self.unit.is_empty() {
+            s.push(' ');
+            s.push_str(self.unit);
+        }
+        if let Some((auto, what)) = self.auto {
+            let v = match auto {
+                Auto::Zero => "0",
+                Auto::Negative => "negative",
+            };
+            s.push_str(&format!(" ({v} = {what})"));
+        }
+        s
+    }
+}
+
+impl Setting for f32 {
+    type Scalar = f32;
+    const KIND: Kind = Kind::F32;
+    fn bound(v: f32) -> f64 {
+        v as f64
+    }
+    fn check(self, r: &Range) -> Result<()> {
+        if matches!(r.auto, Some((Auto::Negative, _))) && self.is_finite() && self < 0.0 {
+            return Ok(());
+        }
+        if self.is_finite() && r.contains(self as f64) {
+            return Ok(());
+        }
+        Err(Error::invalid(format!(
+            "{} {self} must be finite and in {}{}",
+            r.name,
+            r.text(false),
+            r.suffix()
+        )))
+    }
+    fn numbers(self) -> Vec<f64> {
+        vec![self as f64]
+    }
+}
+
+impl Setting for u32 {
+    type Scalar = u32;
+    const KIND: Kind = Kind::U32;
+    fn bound(v: u32) -> f64 {
+        v as f64
+    }
+    fn check(self, r: &Range) -> Result<()> {
+        if r.contains(self as f64) {
+            return Ok(());
+        }
+        Err(Error::invalid(format!(
+            "{} {self} must be in {}{}",
+            r.name,
+            r.text(true),
+            r.suffix()
+        )))
+    }
+    fn numbers(self) -> Vec<f64> {
+        vec![self as f64]
+    }
+}
+
+impl Setting for bool {
+    type Scalar = bool;
+    const KIND: Kind = Kind::Bool;
+    fn bound(v: bool) -> f64 {
+        v as u32 as f64
+    }
+    fn check(self, _: &Range) -> Result<()> {
+        Ok(())
+    }
+    fn numbers(self) -> Vec<f64> {
+        vec![self as u32 as f64]
+    }
+}
+
+impl Setting for Vec3 {
+    type Scalar = f32;
+    const KIND: Kind = Kind::Vec3;
+    fn bound(v: f32) -> f64 {
+        v as f64
+    }
+    fn check(self, r: &Range) -> Result<()> {
+        if self.is_finite() && self.to_array().iter().all(|&c| r.contains(c as f64)) {
+            return Ok(());
+        }
+        Err(Error::invalid(format!(
+            "{} {self} must be finite with components in {}{}",
+            r.name,
+            r.text(false),
+            r.suffix()
+        )))
+    }
+    fn numbers(self) -> Vec<f64> {
+        self.to_array().iter().map(|&c| c as f64).collect()
+    }
+}
+
+impl<T: SettingEnum> Setting for T {
+    type Scalar = u32;
+    const KIND: Kind = Kind::Enum(T::C_TYPE);
+    fn bound(v: u32) -> f64 {
+        v as f64
+    }
+    fn check(self, _: &Range) -> Result<()> {
+        Ok(())
+    }
+    fn numbers(self) -> Vec<f64> {
+        vec![self.to_c() as f64]
+    }
+}
+
+/// The kind of a field of type `T` declared with or without a range.
+pub const fn kind_of<T: Setting>(has_range: bool) -> Kind {
+    match T::KIND {
+        Kind::U32 if !has_range => Kind::Mask,
+        k => k,
+    }
+}
+
+/// Declares a desc once: the struct (with docs), `Default`, `validate()` and
+/// `schema()`. Each field reads
+///
+/// ```text
+/// /// doc (what it is and does; unit, range and default are rendered from the rest)
+/// name: Type = default => unit "kg/m³", min > 0.0, max <= MAX_REST_DENSITY, auto zero "2·spacing", ui "Name";
+/// ```
+///
+/// `min` (`>` or `>=`), `max` (`<` or `<=`), `auto` (`zero` or `negative`: the value
+/// that asks for a derived one) and `ui` (the PascalCase name in C#, Unity and Unreal,
+/// when not the field's) are optional, in that order. Enum fields implement
+/// [`SettingEnum`]. A desc-level `check path` names a `fn(&Self) -> Result<()>` run
+/// after the field checks (ranges relative to another field).
+#[macro_export]
+#[doc(hidden)]
+macro_rules! settings {
+    (
+        $(#[doc = $sdoc:literal])*
+        pub struct $name:ident => $cname:ident, $csname:ident, cookie $cookie:literal,
+            path $path:literal $(, check $check:path)? {
+            $(
+                $(#[doc = $fdoc:literal])*
+                $field:ident : $ty:ty = $default:expr => unit $unit:literal
+                    $(, min $minop:tt $min:expr)?
+                    $(, max $maxop:tt $max:expr)?
+                    $(, auto $auto:ident $autodoc:literal)?
+                    $(, ui $ui:literal)?
+                ;
+            )*
+        }
+    ) => {
+        $(#[doc = $sdoc])*
+        ///
+        /// Declared once with `settings!` (src/limits/schema.rs): the C twin, the bindings
+        /// and the engines' metadata are rendered from [`Self::schema`].
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $name {
+            $(
+                $(#[doc = $fdoc])*
+                #[doc = ""]
+                #[doc = concat!(
+                    "Unit: ", $unit, "; default `", stringify!($default), "`"
+                    $(, "; min ", stringify!($minop), " `", stringify!($min), "`")?
+                    $(, "; max ", stringify!($maxop), " `", stringify!($max), "`")?
+                    $(, "; ", $crate::settings!(@autotext $auto), " = ", $autodoc)?
+                    , "."
+                )]
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $($field: $default,)* }
+            }
+        }
+
+        impl $name {
+            /// Checks every field; the message names the field, its range and unit.
+            pub fn validate(&self) -> $crate::Result<()> {
+                $(
+                    <$ty as $crate::limits::schema::Setting>::check(
+                        self.$field,
+                        &$crate::settings!(@range $field, $unit, $ty,
+                            [$($minop $min)?], [$($maxop $max)?], [$($auto $autodoc)?]),
+                    )?;
+                )*
+                $( $check(self)?; )?
+                Ok(())
+            }
+
+            /// The declaration as a table (names, kinds, ranges, defaults, docs).
+            pub fn schema() -> $crate::limits::schema::Desc {
+                use $crate::limits::schema::{Desc, Field, Setting};
+                let d = Self::default();
+                Desc {
+                    rust: stringify!($name),
+                    c: stringify!($cname),
+                    csharp: stringify!($csname),
+                    cookie: $cookie,
+                    path: $path,
+                    doc: concat!($($sdoc, "\n",)*),
+                    fields: vec![$(
+                        Field {
+                            name: stringify!($field),
+                            ui: $crate::settings!(@ui $($ui)?),
+                            kind: $crate::limits::schema::kind_of::<$ty>(
+                                $crate::settings!(@has $($min)? $($max)?)),
+                            range: $crate::settings!(@range $field, $unit, $ty,
+                                [$($minop $min)?], [$($maxop $max)?], [$($auto $autodoc)?]),
+                            default: <$ty as Setting>::numbers(d.$field),
+                            doc: concat!($($fdoc, "\n",)*),
+                        },
+                    )*],
+                }
+            }
+        }
+    };
+    (@autotext zero) => { "0" };
+    (@autotext negative) => { "negative" };
+    (@ui) => { "" };
+    (@ui $ui:literal) => { $ui };
+    (@has) => { false };
+    (@has $($b:tt)+) => { true };
+    (@range $field:ident, $unit:literal, $ty:ty,
+        [$($minop:tt $min:expr)?], [$($maxop:tt $max:expr)?], [$($auto:ident $autodoc:literal)?]) => {
+        $crate::limits::schema::Range {
+            name: stringify!($field),
+            unit: $unit,
+            min: $crate::settings!(@bound $ty, $($minop $min)?),
+            max: $crate::settings!(@bound $ty, $($maxop $max)?),
+            auto: $crate::settings!(@auto $($auto $autodoc)?),
+        }
+    };
+    (@bound $ty:ty, ) => { None };
+    (@bound $ty:ty, $op:tt $b:expr) => {
+        Some($crate::limits::schema::Bound {
+            value: <$ty as $crate::limits::schema::Setting>::bound($b),
+            exclusive: $crate::settings!(@exclusive $op),
+            expr: stringify!($b),
+        })
+    };
+    (@exclusive >) => { true };
+    (@exclusive <) => { true };
+    (@exclusive >=) => { false };
+    (@exclusive <=) => { false };
+    (@auto) => { None };
+    (@auto zero $doc:literal) => { Some(($crate::limits::schema::Auto::Zero, $doc)) };
+    (@auto negative $doc:literal) => { Some(($crate::limits::schema::Auto::Negative, $doc)) };
+}
