@@ -104,10 +104,10 @@ pub(crate) fn records(v: &[Vec4]) -> &Records {
     unsafe { std::slice::from_raw_parts(v.as_ptr() as *const [f32; 4], v.len()) }
 }
 
-/// Whether every entry of `list` is below `len` (> 0): one pass over the list, which
-/// the loop reads next (the AVX loops check it before they gather without bounds
-/// checks; compiled with AVX there, so the pass runs four entries at a time).
+/// Whether every entry of `list` is below `len` (> 0): the AVX loops' contract,
+/// checked in debug builds.
 #[inline(always)]
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
 fn slots_of(list: &[u32], len: usize) -> bool {
     (list.iter().fold(0u32, |a, &j| a.max(j)) as usize) < len
 }
@@ -137,8 +137,14 @@ fn gradient(c: &Consts, d: [f32; 3], r2: f32, f: f32, k: usize, j: usize) -> [f3
 /// a power).
 ///
 /// Panics unless `factors` has room for [`pair_room`]`(list.len())` floats.
+///
+/// # Safety
+/// Every entry of `list` is a slot of `pos` (below `pos.len()`). The solver's lists
+/// hold only slots of its grid, so it checks them once when it builds them rather
+/// than on every pass (a pass over each list per call cost the density, correction and
+/// viscosity loops 8-16%).
 #[inline(always)]
-pub(crate) fn density(
+pub(crate) unsafe fn density(
     kernel: Kernel,
     c: &Consts,
     pos: &Records,
@@ -150,7 +156,7 @@ pub(crate) fn density(
     match kernel {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; the factors hold
-        // whole blocks (checked); the loop checks the list's indices.
+        // whole blocks (checked); the list's entries are slots of `pos` (the contract).
         Kernel::Avx => unsafe { avx::density(c, pos, k, list, factors.as_mut_ptr()) },
         _ => density_scalar(c, pos, k, list, factors),
     }
@@ -219,8 +225,11 @@ fn scorr(c: &Consts, q3: f32) -> f32 {
 /// positions [`density`] saw, its pair buffer in `factors`, `tie` as it returned).
 /// Without a coincident pair, ∇W is `f d` for every entry (f = 0 beyond h); with one,
 /// the distances are taken again for the tie rule.
+///
+/// # Safety
+/// Every entry of `list` is a slot of `rec`, as for [`density`].
 #[inline(always)]
-pub(crate) fn correction(
+pub(crate) unsafe fn correction(
     kernel: Kernel,
     c: &Consts,
     rec: &Records,
@@ -273,8 +282,11 @@ pub(crate) fn correction_scalar(
 
 /// Σ (v_j − v_k) q³ of slot k over `list` (q = h² − r², positions in `pos`,
 /// velocities in `vel`): XSPH viscosity in one fluid.
+///
+/// # Safety
+/// Every entry of `list` is a slot of both `pos` and `vel`, as for [`density`].
 #[inline(always)]
-pub(crate) fn viscosity(
+pub(crate) unsafe fn viscosity(
     kernel: Kernel,
     h2: f32,
     pos: &Records,
@@ -459,9 +471,10 @@ mod avx {
         list: &[u32],
         factors: *mut f32,
     ) -> Density {
-        assert!(k < pos.len() && super::slots_of(list, pos.len()));
-        // SAFETY: AVX is enabled; indices are slots of `pos` (checked above); the
-        // factors have room for whole blocks of 8 (the caller's contract).
+        assert!(k < pos.len());
+        debug_assert!(super::slots_of(list, pos.len()));
+        // SAFETY: AVX is enabled; indices are slots of `pos` (the contract, checked in
+        // debug builds); the factors have room for whole blocks of 8 (the caller's contract).
         unsafe {
             let p = pos[k];
             let (px, py, pz) = (
@@ -532,9 +545,10 @@ mod avx {
         factors: &[f32],
         tie: bool,
     ) -> [f32; 3] {
-        assert!(k < rec.len() && super::slots_of(list, rec.len()));
-        // SAFETY: AVX is enabled; indices are slots of `rec` (checked above); the pair
-        // buffer holds whole blocks (checked by the caller).
+        assert!(k < rec.len());
+        debug_assert!(super::slots_of(list, rec.len()));
+        // SAFETY: AVX is enabled; indices are slots of `rec` (the contract, checked
+        // in debug builds); the pair buffer holds whole blocks (checked by the caller).
         unsafe {
             let p = rec[k];
             let (px, py, pz) = (
@@ -590,8 +604,10 @@ mod avx {
         list: &[u32],
     ) -> [f32; 3] {
         let len = pos.len().min(vel.len());
-        assert!(k < len && super::slots_of(list, len));
-        // SAFETY: AVX is enabled; indices are slots of `pos` and `vel` (checked above).
+        assert!(k < len);
+        debug_assert!(super::slots_of(list, len));
+        // SAFETY: AVX is enabled; indices are slots of `pos` and `vel` (the contract,
+        // checked in debug builds).
         unsafe {
             let (p, v) = (pos[k], vel[k]);
             let (px, py, pz) = (
@@ -687,7 +703,8 @@ mod tests {
                 let list: Vec<u32> = (0..len as u32).map(|i| (i * 7 + 1) % n as u32).collect();
                 let room = pair_room(len);
                 let (mut fa, mut fb) = (vec![1.0f32; room], vec![2.0f32; room]);
-                let a = density(Kernel::detect(), &c, &rec, k, &list, &mut fa);
+                // SAFETY: every entry is `% n`, a slot of `rec`.
+                let a = unsafe { density(Kernel::detect(), &c, &rec, k, &list, &mut fa) };
                 let b = density_scalar(&c, &rec, k, &list, &mut fb);
                 assert_eq!(
                     (
@@ -707,7 +724,8 @@ mod tests {
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&fa), bits(&fb), "pair buffer k {k} len {len}");
                 let tie = a.tie;
-                let a = correction(Kernel::detect(), &c, &rec, k, &list, &fa, tie);
+                // SAFETY: as above.
+                let a = unsafe { correction(Kernel::detect(), &c, &rec, k, &list, &fa, tie) };
                 let b = correction_scalar(&c, &rec, k, &list, &fb, tie);
                 assert_eq!(
                     a.map(f32::to_bits),
@@ -716,7 +734,8 @@ mod tests {
                 );
                 let vel: Vec<[f32; 4]> =
                     rec.iter().map(|r| [r[1], -r[0], r[2] * 3.0, 0.0]).collect();
-                let a = viscosity(Kernel::detect(), c.h2, &rec, &vel, k, &list);
+                // SAFETY: as above (`vel` has a record per slot of `rec`).
+                let a = unsafe { viscosity(Kernel::detect(), c.h2, &rec, &vel, k, &list) };
                 let b = viscosity_scalar(c.h2, &rec, &vel, k, &list);
                 assert_eq!(
                     a.map(f32::to_bits),

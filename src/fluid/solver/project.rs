@@ -250,7 +250,8 @@ impl UniformPass<'_, '_> {
         slots: Range<usize>,
         hot: &DisjointSlice<'_, Vec4>,
     ) {
-        // SAFETY: per the contract of `correction`.
+        // SAFETY: per the contract of `correction`; the lists hold slots of the grid
+        // (below m, the length of `rec`).
         unsafe {
             let rec = kernels::records(self.rec.as_slice());
             let buf = &self.factors.get_mut(c)[..];
@@ -291,7 +292,9 @@ fn lambda_uniform(
     near: &[Vec4],
     factors: &mut [f32],
 ) -> (f32, f32, bool) {
-    let d = kernels::density(kernel, c, pos, k, list, factors);
+    // SAFETY: the lists hold slots of the grid (below m, the length of `pos`): the
+    // build writes only slots it scanned.
+    let d = unsafe { kernels::density(kernel, c, pos, k, list, factors) };
     let vol = p.volume;
     let q0 = (p.h2 * p.h2) * p.h2;
     let mut rho = (q0 + d.q3) * (p.poly6 * vol);

@@ -65,7 +65,7 @@ impl DensitySolver {
                 for k in slots {
                     let list = list_of(list_end, lists, k);
                     // SAFETY: reads the slots stage 0 wrote, writes its own particle's
-                    // velocity.
+                    // velocity; the lists hold slots of the grid (below m).
                     unsafe {
                         let s = kernels::viscosity(
                             kernel,
