@@ -1,4 +1,4 @@
-//! Fluids through the C ABI (src/constraints/fluid, src/world/fluids.rs): fluids with
+//! Fluids through the C ABI (src/fluid, src/world/fluids.rs): fluids with
 //! their reserved particles, direct emission, emitters, kill volumes, the strided
 //! readback of the live particles for rendering, and the two-way coupling switch and
 //! force of bodies. Every desc is read, converted and checked (cookie, enum values,
