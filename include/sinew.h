@@ -213,6 +213,12 @@
 #define SINEW_MAX_SMOOTHING_RATIO 4.0
 
 /**
+ * Upper end of the Jacobi relaxation factor ω, excluded (dimensionless): at 2 the averaged
+ * correction over-shoots as far as it corrects and stops converging.
+ */
+#define SINEW_MAX_JACOBI_RELAXATION 2.0
+
+/**
  * Largest constraint relaxation ε of a fluid (m⁻²).
  */
 #define SINEW_MAX_FLUID_RELAXATION 1.0e12
@@ -1552,7 +1558,7 @@ typedef struct SinewWorldDesc {
   uint32_t solver;
   /**
    * Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
-   * over-relaxes). In (0, 2). Default 1.
+   * over-relaxes). In (0, SINEW_MAX_JACOBI_RELAXATION). Default 1.
    */
   float jacobi_relaxation;
   /**

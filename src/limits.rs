@@ -143,6 +143,9 @@ limits! {
     MAX_REST_DENSITY: f32 = 1.0e5;
     /// Largest smoothing radius of a fluid, as a multiple of its spacing.
     MAX_SMOOTHING_RATIO: f32 = 4.0;
+    /// Upper end of the Jacobi relaxation factor ω, excluded (dimensionless): at 2 the
+    /// averaged correction over-shoots as far as it corrects and stops converging.
+    MAX_JACOBI_RELAXATION: f32 = 2.0;
     /// Largest constraint relaxation ε of a fluid (m⁻²).
     MAX_FLUID_RELAXATION: f32 = 1.0e12;
     /// Largest emission rate of one emitter (particles/s).

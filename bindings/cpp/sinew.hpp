@@ -298,7 +298,7 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
         return *this;
     }
     /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
-    /// over-relaxes). In (0, 2). Default 1.
+    /// over-relaxes). In (0, SINEW_MAX_JACOBI_RELAXATION). Default 1.
     WorldDesc& with_jacobi_relaxation(float v) noexcept {
         jacobi_relaxation = v;
         return *this;

@@ -25,7 +25,7 @@ namespace Sinew
         /// SinewSolver).</summary>
         public SinewSolver Solver;
         /// <summary>Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
-        /// over-relaxes). In (0, 2). Default 1.</summary>
+        /// over-relaxes). In (0, SINEW_MAX_JACOBI_RELAXATION). Default 1.</summary>
         public float JacobiRelaxation;
         /// <summary>Linear velocity damping: velocities decay as exp(−damping·t). In [0,
         /// SINEW_MAX_ACCELERATION] 1/s. Default 0.</summary>

@@ -64,6 +64,9 @@ pub const SINEW_MAX_FLUID_SPACING: f32 = 10.0;
 pub const SINEW_MAX_REST_DENSITY: f32 = 1.0e5;
 /// Largest smoothing radius of a fluid, as a multiple of its spacing.
 pub const SINEW_MAX_SMOOTHING_RATIO: f32 = 4.0;
+/// Upper end of the Jacobi relaxation factor ω, excluded (dimensionless): at 2 the averaged
+/// correction over-shoots as far as it corrects and stops converging.
+pub const SINEW_MAX_JACOBI_RELAXATION: f32 = 2.0;
 /// Largest constraint relaxation ε of a fluid (m⁻²).
 pub const SINEW_MAX_FLUID_RELAXATION: f32 = 1.0e12;
 /// Largest emission rate of one emitter (particles/s).
@@ -103,6 +106,7 @@ const _: () = {
     assert!(SINEW_MAX_FLUID_SPACING == limits::MAX_FLUID_SPACING);
     assert!(SINEW_MAX_REST_DENSITY == limits::MAX_REST_DENSITY);
     assert!(SINEW_MAX_SMOOTHING_RATIO == limits::MAX_SMOOTHING_RATIO);
+    assert!(SINEW_MAX_JACOBI_RELAXATION == limits::MAX_JACOBI_RELAXATION);
     assert!(SINEW_MAX_FLUID_RELAXATION == limits::MAX_FLUID_RELAXATION);
     assert!(SINEW_MAX_EMIT_RATE == limits::MAX_EMIT_RATE);
     assert!(SINEW_MAX_EMIT_SPEED == limits::MAX_EMIT_SPEED);
@@ -127,7 +131,7 @@ pub struct SinewWorldDesc {
     /// positions, corrections averaged per particle). Default 0 (a SinewSolver).
     pub solver: u32,
     /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
-    /// over-relaxes). In (0, 2). Default 1.
+    /// over-relaxes). In (0, SINEW_MAX_JACOBI_RELAXATION). Default 1.
     pub jacobi_relaxation: f32,
     /// Linear velocity damping: velocities decay as exp(−damping·t). In [0,
     /// SINEW_MAX_ACCELERATION] 1/s. Default 0.

@@ -36,7 +36,8 @@ pub(crate) mod winch;
 mod wind;
 
 pub use crate::limits::{
-    MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MAX_THREADS, MIN_DT,
+    MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_JACOBI_RELAXATION, MAX_SUBSTEPS, MAX_THREADS,
+    MIN_DT,
 };
 
 crate::settings! {
@@ -56,7 +57,7 @@ crate::settings! {
         solver: Solver = Solver::GaussSeidel => unit "";
         /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
         /// over-relaxes).
-        jacobi_relaxation: f32 = 1.0 => unit "", min > 0.0, max < 2.0;
+        jacobi_relaxation: f32 = 1.0 => unit "", min > 0.0, max < MAX_JACOBI_RELAXATION;
         /// Linear velocity damping: velocities decay as exp(−damping·t).
         damping: f32 = 0.0 => unit "1/s", min >= 0.0, max <= MAX_ACCELERATION;
         /// Worker threads (1 = the calling thread only). Results are bit-identical

@@ -521,20 +521,37 @@ fn cs_float(v: f32) -> String {
     format!("{s}f")
 }
 
-/// A bound as Unity code: the raw layer's constant when the declaration names a limit
-/// (and the bound is inclusive), else the number.
-fn unity_bound(f: &Field, b: &Bound, lower: bool) -> String {
+/// A bound as a Unity constant expression (attributes such as `[Range]` take only
+/// constants): the raw layer's constant when the declaration names a limit, else the
+/// number. An exclusive bound is given as is; `OnValidate`'s clamp ([`unity_clamp_bound`])
+/// keeps the value strictly inside it.
+fn unity_bound(f: &Field, b: &Bound, _lower: bool) -> String {
     let int = integer(f);
     let e = b.expr.trim();
     let (sign, name) = e.strip_prefix('-').map_or(("", e), |n| ("-", n.trim()));
-    if !b.exclusive && limit(name).is_some() {
+    if limit(name).is_some() {
         let c = format!("{sign}SinewNative.SINEW_{name}");
         return if int { format!("(int){c}") } else { c };
     }
     if int {
         format!("{}", b.value as i64)
     } else {
-        cs_float(inclusive(b, lower))
+        cs_float(b.value as f32)
+    }
+}
+
+/// A bound as the clamp of `OnValidate` uses it: [`unity_bound`], with an exclusive
+/// bound moved to the nearest float inside the range (`SinewAuthoring.Above` /
+/// `Below`), so no number is written that the declaration does not hold.
+fn unity_clamp_bound(f: &Field, b: &Bound, lower: bool) -> String {
+    let c = unity_bound(f, b, lower);
+    if !b.exclusive || integer(f) {
+        return c;
+    }
+    if lower {
+        format!("SinewAuthoring.Above({c})")
+    } else {
+        format!("SinewAuthoring.Below({c})")
     }
 }
 
@@ -634,8 +651,8 @@ fn unity_clamps(d: &Desc) -> String {
         let n = camel(f);
         let clamp = format!(
             "{n} = SinewAuthoring.Clamp({n}, {}, {});",
-            unity_bound(f, &lo, true),
-            unity_bound(f, &hi, false)
+            unity_clamp_bound(f, &lo, true),
+            unity_clamp_bound(f, &hi, false)
         );
         if matches!(r.auto, Some((Auto::Negative, _))) {
             writeln!(o, "if ({n} >= 0f)\n    {clamp}").unwrap();

@@ -173,6 +173,29 @@ namespace Sinew.Unity
             return !(v >= lo) ? lo : v > hi ? hi : v;
         }
 
+        /// <summary>The smallest float above x (finite x): where a clamp starts for a
+        /// range that excludes x itself (a setting declared "above 0").</summary>
+        public static float Above(float x)
+        {
+            return Step(x, true);
+        }
+
+        /// <summary>The largest float below x (finite x): where a clamp ends for a range
+        /// that excludes x itself (a setting declared "below 2").</summary>
+        public static float Below(float x)
+        {
+            return Step(x, false);
+        }
+
+        static float Step(float x, bool up)
+        {
+            if (x == 0f)
+                return up ? float.Epsilon : -float.Epsilon;
+            int bits = System.BitConverter.ToInt32(System.BitConverter.GetBytes(x), 0);
+            bits += (x > 0f) == up ? 1 : -1;
+            return System.BitConverter.ToSingle(System.BitConverter.GetBytes(bits), 0);
+        }
+
         /// <summary>v clamped to [lo, hi].</summary>
         public static int Clamp(int v, int lo, int hi)
         {

@@ -66,7 +66,7 @@ namespace Sinew.Unity
         public int capacity = 4096;
         [Header("Fluid (edited in place)")]
         [Tooltip("Rest density ρ₀ (per unit thickness in a planar world, in kg/m²); water is 1000. Bodies lighter than this float. In (0, 100000] kg/m³.")]
-        [Min(1E-45f)]
+        [Min(0.0f)]
         public float restDensity = 1000.0f;
         [Tooltip("Smoothing radius h; a value other than 0 must also lie in [spacing, MAX_SMOOTHING_RATIO·spacing]. In [0, 40] m; 0 = 2·spacing.")]
         [Range(0.0f, 40.0f)]
@@ -234,7 +234,7 @@ namespace Sinew.Unity
         {
             // Clamps only: no native state in edit mode.
             // BEGIN GENERATED FluidDesc clamps
-            restDensity = SinewAuthoring.Clamp(restDensity, 1E-45f, SinewNative.SINEW_MAX_REST_DENSITY);
+            restDensity = SinewAuthoring.Clamp(restDensity, SinewAuthoring.Above(0.0f), SinewNative.SINEW_MAX_REST_DENSITY);
             spacing = SinewAuthoring.Clamp(spacing, SinewNative.SINEW_MIN_FLUID_SPACING, SinewNative.SINEW_MAX_FLUID_SPACING);
             smoothingRadius = SinewAuthoring.Clamp(smoothingRadius, 0.0f, 40.0f);
             capacity = SinewAuthoring.Clamp(capacity, 1, (int)SinewNative.SINEW_MAX_FLUID_CAPACITY);
@@ -255,7 +255,7 @@ namespace Sinew.Unity
                 smoothingRadius = SinewAuthoring.Clamp(smoothingRadius, spacing, SinewNative.SINEW_MAX_SMOOTHING_RATIO * spacing);
             if (collisionRadius >= 0f)
                 collisionRadius = SinewAuthoring.Clamp(collisionRadius, 0f, spacing);
-            nozzleRadius = SinewAuthoring.Clamp(nozzleRadius, 0f, 1e4f);
+            nozzleRadius = SinewAuthoring.Clamp(nozzleRadius, 0f, SinewNative.SINEW_MAX_COORDINATE);
             rate = SinewAuthoring.Clamp(rate, 0f, SinewNative.SINEW_MAX_EMIT_RATE);
             speed = SinewAuthoring.Clamp(speed, 0f, SinewNative.SINEW_MAX_EMIT_SPEED);
             particleScale = SinewAuthoring.Clamp(particleScale, 0f, 100f);

@@ -28,7 +28,7 @@ namespace Sinew.Unity
         [Tooltip("Gauss-Seidel (constraints one after another, by colour) or Jacobi (all from the same positions, corrections averaged per particle).")]
         public SinewSolver solver = (SinewSolver)0;
         [Tooltip("Jacobi only: scale of the averaged correction (1 = plain averaging; above 1 over-relaxes). In (0, 2).")]
-        [Range(1E-45f, 1.9999999f)]
+        [Range(0.0f, SinewNative.SINEW_MAX_JACOBI_RELAXATION)]
         public float jacobiRelaxation = 1.0f;
         [Tooltip("Linear velocity damping: velocities decay as exp(−damping·t). In [0, 1000000] 1/s.")]
         [Min(0.0f)]
@@ -80,7 +80,7 @@ namespace Sinew.Unity
             // BEGIN GENERATED WorldDesc clamps
             substeps = SinewAuthoring.Clamp(substeps, 1, (int)SinewNative.SINEW_MAX_SUBSTEPS);
             iterations = SinewAuthoring.Clamp(iterations, 1, (int)SinewNative.SINEW_MAX_ITERATIONS);
-            jacobiRelaxation = SinewAuthoring.Clamp(jacobiRelaxation, 1E-45f, 1.9999999f);
+            jacobiRelaxation = SinewAuthoring.Clamp(jacobiRelaxation, SinewAuthoring.Above(0.0f), SinewAuthoring.Below(SinewNative.SINEW_MAX_JACOBI_RELAXATION));
             damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
             threads = SinewAuthoring.Clamp(threads, 0, (int)SinewNative.SINEW_MAX_THREADS);
             // END GENERATED WorldDesc clamps

@@ -882,7 +882,7 @@ namespace Sinew.Native
         public uint solver;
         /// <summary>
         /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
-        /// over-relaxes). In (0, 2). Default 1.
+        /// over-relaxes). In (0, SINEW_MAX_JACOBI_RELAXATION). Default 1.
         /// </summary>
         public float jacobi_relaxation;
         /// <summary>
@@ -1040,6 +1040,12 @@ namespace Sinew.Native
 
         /// <summary>Largest smoothing radius of a fluid, as a multiple of its spacing.</summary>
         public const float SINEW_MAX_SMOOTHING_RATIO = 4.0f;
+
+        /// <summary>
+        /// Upper end of the Jacobi relaxation factor ω, excluded (dimensionless): at 2 the averaged
+        /// correction over-shoots as far as it corrects and stops converging.
+        /// </summary>
+        public const float SINEW_MAX_JACOBI_RELAXATION = 2.0f;
 
         /// <summary>Largest constraint relaxation ε of a fluid (m⁻²).</summary>
         public const float SINEW_MAX_FLUID_RELAXATION = 1.0e12f;
