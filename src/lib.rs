@@ -63,10 +63,6 @@ mod transform;
 /// cbindgen:ignore
 mod world;
 
-/// The kernel choice, AVX detection and transposes under their older path
-/// (`kernels::simd`), for code that still names them so.
-use kernels::simd;
-
 pub use aero::{
     WindDesc, WindZoneDesc, WindZoneShape, MAX_AERO_COEFFICIENT, MAX_AIR_DENSITY,
     MAX_TURBULENCE_FREQUENCY, MAX_WIND_SPEED, MAX_WIND_ZONES, MIN_TURBULENCE_SCALE,

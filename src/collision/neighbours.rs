@@ -67,9 +67,9 @@ mod roam;
 mod tests;
 
 use crate::error::{try_reserve, Error, Result};
+use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{CollisionFilter, Particles};
-use crate::simd::Kernel;
 use crate::solver::parallel::{DisjointSlice, Executor, CHUNK};
 use crate::spatial::cells::particle_cell;
 use crate::spatial::{Dense, Hashed};

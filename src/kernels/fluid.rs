@@ -21,8 +21,8 @@
 //! The pair buffer holds, per block of 8 list entries, the 8 gradient factors then
 //! the 8 `s_corr` (both 0 beyond h and past the list's end): [`pair_room`] floats.
 
+use crate::kernels::simd::Kernel;
 use crate::math::Vec4;
-use crate::simd::Kernel;
 
 /// The constants of the loops.
 #[derive(Clone, Copy, Debug)]
@@ -372,7 +372,9 @@ mod avx {
         // SAFETY: per the contract (the safe callers check the lists' indices, and
         // slot k's, which fills the lanes past a list's end).
         unsafe {
-            crate::simd::avx::to_lanes(std::array::from_fn(|l| _mm_loadu_ps(base.add(4 * idx[l]))))
+            crate::kernels::simd::avx::to_lanes(std::array::from_fn(|l| {
+                _mm_loadu_ps(base.add(4 * idx[l]))
+            }))
         }
     }
 

@@ -12,9 +12,9 @@ use super::{
 use crate::collision::colliders::Colliders;
 use crate::fluid::Fluid;
 use crate::kernels::fluid::{self as kernels, Consts};
+use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
-use crate::simd::Kernel;
 use crate::solver::parallel::{DisjointSlice, Executor};
 
 impl DensitySolver {

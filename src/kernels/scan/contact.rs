@@ -13,8 +13,8 @@
 //! exactly the candidates the scalar test keeps (the brute-force tests of the search
 //! and a unit test below compare them).
 
+use crate::kernels::simd::Kernel;
 use crate::math::{Vec3A, Vec4};
-use crate::simd::Kernel;
 
 /// The data of the slot whose neighbours are searched.
 #[derive(Clone, Copy)]

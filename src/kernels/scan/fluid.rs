@@ -8,7 +8,7 @@
 //! slot, so that a block of 8 loads from any slot of a run stays in bounds (checked by
 //! the safe functions).
 
-use crate::simd::Kernel;
+use crate::kernels::simd::Kernel;
 
 /// Pushes onto `out` every slot j ≠ k of `start..end` with `(dx² + dy²) + dz² < h2`
 /// (d = p − x_j, coordinates in `xs`, `ys`, `zs`, each padded by 8 entries past the
@@ -76,7 +76,7 @@ impl ScanKernel {
     pub(crate) fn of(kernel: Kernel) -> ScanKernel {
         match kernel {
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx if crate::simd::avx2_available() => ScanKernel::Avx2,
+            Kernel::Avx if crate::kernels::simd::avx2_available() => ScanKernel::Avx2,
             #[cfg(target_arch = "x86_64")]
             Kernel::Avx => ScanKernel::Avx,
             Kernel::Scalar => ScanKernel::Scalar,
@@ -363,7 +363,7 @@ mod tests {
                 #[cfg(target_arch = "x86_64")]
                 {
                     kernels.push(ScanKernel::Avx);
-                    if crate::simd::avx2_available() {
+                    if crate::kernels::simd::avx2_available() {
                         kernels.push(ScanKernel::Avx2);
                     }
                 }
