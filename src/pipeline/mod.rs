@@ -42,8 +42,9 @@ pub(crate) struct StepContext<'a> {
     pub iterations: u32,
     /// The current iteration of the substep (0 outside `project`).
     pub iteration: u32,
-    /// m/s²
+    /// Gravity (m/s²).
     pub gravity: Vec3,
+    /// Gauss-Seidel or Jacobi, for every constraint set.
     pub solver: Solver,
     /// Jacobi relaxation ω, dimensionless.
     pub relaxation: f32,
@@ -51,6 +52,7 @@ pub(crate) struct StepContext<'a> {
     pub damping_factor: f32,
     /// 2D worlds: all motion in the plane z = this value (m).
     pub planar: Option<f32>,
+    /// The world's executor (its thread pool or the host's task system).
     pub exec: &'a Executor,
     /// Constraint projections of one iteration over every constraint set, from which
     /// the sets pick their thread count (`Executor::threads_for`).
