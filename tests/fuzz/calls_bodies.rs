@@ -190,7 +190,7 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_world_remove_body" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     Outcome::new(sinew_world_remove_body(w, b), true)
                 }
                 "sinew_world_body_count" => {
@@ -198,7 +198,7 @@ impl Session<'_> {
                     ok_or(sinew_world_body_count(w, o.ptr()), o.untouched())
                 }
                 "sinew_body_particle_range" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let mut o1 = self.out1::<u32>();
                     let mut o2 = self.out1::<u32>();
                     let st = sinew_body_particle_range(w, b, o1.ptr(), o2.ptr());
@@ -214,7 +214,7 @@ impl Session<'_> {
                     ok_or(st, o1.untouched() && o2.untouched())
                 }
                 "sinew_body_info" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let mut o = self.out1::<SinewBodyInfo>();
                     let st = sinew_body_info(w, b, o.ptr());
                     if st == SINEW_OK && !o.null {
@@ -226,7 +226,7 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_body_read_positions" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let cap = if self.g.pct(85) {
                         self.g.below(200) as u32
                     } else {
@@ -243,7 +243,7 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_body_set_compliance" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let which = if self.g.pct(95) {
                         self.g.below(5) as u32
                     } else {
@@ -253,17 +253,17 @@ impl Session<'_> {
                     Outcome::new(sinew_body_set_compliance(w, b, which, c), true)
                 }
                 "sinew_body_set_damping" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let d = self.g.float(0.0, 5.0);
                     Outcome::new(sinew_body_set_damping(w, b, d), true)
                 }
                 "sinew_body_set_pressure" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let p = self.g.float(0.0, 100.0);
                     Outcome::new(sinew_body_set_pressure(w, b, p), true)
                 }
                 "sinew_body_read_forces" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let which = if self.g.pct(95) {
                         self.g.below(4) as u32
                     } else {
@@ -339,12 +339,12 @@ impl Session<'_> {
                     }
                 }
                 "sinew_body_set_rest_scale" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let k = self.g.float(0.5, 1.5);
                     Outcome::new(sinew_body_set_rest_scale(w, b, k), true)
                 }
                 "sinew_body_set_mass" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let k = self.g.float(0.1, 10.0);
                     Outcome::new(sinew_body_set_mass(w, b, k), true)
                 }
@@ -358,7 +358,7 @@ impl Session<'_> {
                     Outcome::new(sinew_constraints_set_break_force(w, f, first, c, k), true)
                 }
                 "sinew_body_set_break_force" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let k = self.g.float(0.0, 50.0);
                     Outcome::new(sinew_body_set_break_force(w, b, k), true)
                 }
@@ -387,7 +387,7 @@ impl Session<'_> {
                     ok_or(st, o.untouched() && taken.untouched() && lost.untouched())
                 }
                 "sinew_body_add_winch" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let end = if self.g.pct(90) {
                         self.g.below(2) as u32
                     } else {
@@ -397,12 +397,12 @@ impl Session<'_> {
                     Outcome::new(sinew_body_add_winch(w, b, end, l), true)
                 }
                 "sinew_body_set_winch_speed" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let v = self.g.float(-2.0, 2.0);
                     Outcome::new(sinew_body_set_winch_speed(w, b, v), true)
                 }
                 "sinew_body_set_winch_target" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     // Fully reeled in a fifth of the time (the edge of the range).
                     let l = if self.g.pct(20) {
                         0.0
@@ -413,7 +413,7 @@ impl Session<'_> {
                     Outcome::new(sinew_body_set_winch_target(w, b, l, v), true)
                 }
                 "sinew_body_winch_state" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let (mut l, mut v, mut k) =
                         (self.out1::<f32>(), self.out1::<f32>(), self.out1::<u32>());
                     let st = sinew_body_winch_state(w, b, l.ptr(), v.ptr(), k.ptr());
@@ -424,7 +424,7 @@ impl Session<'_> {
                     ok_or(st, l.untouched() && v.untouched() && k.untouched())
                 }
                 "sinew_body_cut_rope" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let mut link = self.g.index(32);
                     let (mut l, mut v, mut at) = (0f32, 0f32, 0u32);
                     if self.g.pct(50)
@@ -442,7 +442,7 @@ impl Session<'_> {
                     Outcome::new(sinew_body_cut_rope(w, b, link), true)
                 }
                 "sinew_body_cut_rope_along" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let (a, c) = (self.g.vec3(3.0), self.g.vec3(3.0));
                     let ap: *const SinewVec3 = if self.g.pct(3) { std::ptr::null() } else { &a };
                     let mut o = self.out1::<u32>();
@@ -452,7 +452,7 @@ impl Session<'_> {
                     )
                 }
                 "sinew_body_set_tear_threshold" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let t = [0.0, 1.0, 1.2, 1.5, 3.0, f32::INFINITY, f32::NAN, -1.0]
                         [self.g.below(8) as usize];
                     let reserve =
@@ -460,23 +460,23 @@ impl Session<'_> {
                     Outcome::new(sinew_body_set_tear_threshold(w, b, t, reserve), true)
                 }
                 "sinew_cloth_tear_status" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let mut o = self.out1::<SinewTearStatus>();
                     ok_or(sinew_cloth_tear_status(w, b, o.ptr()), o.untouched())
                 }
                 "sinew_cloth_topology_version" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let mut o = self.out1::<u64>();
                     ok_or(sinew_cloth_topology_version(w, b, o.ptr()), o.untouched())
                 }
                 "sinew_cloth_topology_counts" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let (mut v, mut t) = (self.out1::<u32>(), self.out1::<u32>());
                     let st = sinew_cloth_topology_counts(w, b, v.ptr(), t.ptr());
                     ok_or(st, v.untouched() && t.untouched())
                 }
                 "sinew_cloth_read_topology" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let (mut nv, mut nt) = (0u32, 0u32);
                     sinew_cloth_topology_counts(w, b, &mut nv, &mut nt);
                     // Sometimes one short; never more than the buffers hold.
@@ -504,7 +504,7 @@ impl Session<'_> {
                     ok_or(st, t.untouched() && v.untouched() && src.untouched())
                 }
                 "sinew_body_volume" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let mut o = self.out1::<f32>();
                     let st = sinew_body_volume(w, b, o.ptr());
                     if st == SINEW_OK && !o.null {

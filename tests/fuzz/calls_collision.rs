@@ -73,11 +73,11 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_collider_remove" => {
-                    let c = self.collider(&s);
+                    let c = self.collider(s);
                     Outcome::new(sinew_collider_remove(w, c), true)
                 }
                 "sinew_collider_set_transform" => {
-                    let c = self.collider(&s);
+                    let c = self.collider(s);
                     let p = self.g.vec3(3.0);
                     let q = self.g.quat();
                     let pp: *const SinewVec3 = if self.g.pct(3) { std::ptr::null() } else { &p };
@@ -86,7 +86,7 @@ impl Session<'_> {
                     Outcome::new(sinew_collider_set_transform(w, c, pp, qp, teleport), true)
                 }
                 "sinew_collider_set_material" => {
-                    let c = self.collider(&s);
+                    let c = self.collider(s);
                     let (a, b, r) = (
                         self.g.float(0.0, 1.0),
                         self.g.float(0.0, 1.0),

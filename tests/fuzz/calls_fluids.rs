@@ -118,7 +118,7 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_fluid_remove" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     Outcome::new(sinew_fluid_remove(w, f), true)
                 }
                 "sinew_world_fluid_count" => {
@@ -126,7 +126,7 @@ impl Session<'_> {
                     ok_or(sinew_world_fluid_count(w, o.ptr()), o.untouched())
                 }
                 "sinew_fluid_get_desc" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     let mut o = self.out1::<SinewFluidDesc>();
                     let st = sinew_fluid_get_desc(w, f, o.ptr());
                     if st == SINEW_OK && self.g.pct(50) {
@@ -146,13 +146,13 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_fluid_set_desc" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     let d = self.desc_fluid();
                     let d = Input::new(&mut self.g, vec![d]);
                     Outcome::new(sinew_fluid_set_desc(w, f, d.ptr()), true)
                 }
                 "sinew_fluid_particle_range" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     let mut a = self.out1::<u32>();
                     let mut b = self.out1::<u32>();
                     let st = sinew_fluid_particle_range(w, f, a.ptr(), b.ptr());
@@ -168,7 +168,7 @@ impl Session<'_> {
                     ok_or(st, a.untouched() && b.untouched())
                 }
                 "sinew_fluid_stats" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     let mut o = self.out1::<SinewFluidStats>();
                     let st = sinew_fluid_stats(w, f, o.ptr());
                     if st == SINEW_OK && !o.null {
@@ -180,7 +180,7 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_fluid_emit" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     let count = self.g.count(40);
                     let len = (count as usize).min(MAX_BUF);
                     let centre = self.g.vec3(2.0);
@@ -216,11 +216,11 @@ impl Session<'_> {
                     )
                 }
                 "sinew_fluid_clear" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     Outcome::new(sinew_fluid_clear(w, f), true)
                 }
                 "sinew_fluid_add_emitter" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     let d = self.desc_emitter();
                     let d = Input::new(&mut self.g, vec![d]);
                     let mut o = self.out1::<SinewEmitter>();
@@ -234,17 +234,17 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_emitter_set" => {
-                    let e = self.emitter(&s);
+                    let e = self.emitter(s);
                     let d = self.desc_emitter();
                     let d = Input::new(&mut self.g, vec![d]);
                     Outcome::new(sinew_emitter_set(w, e, d.ptr()), true)
                 }
                 "sinew_emitter_remove" => {
-                    let e = self.emitter(&s);
+                    let e = self.emitter(s);
                     Outcome::new(sinew_emitter_remove(w, e), true)
                 }
                 "sinew_fluid_add_kill_volume" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     let d = self.desc_kill_volume();
                     let d = Input::new(&mut self.g, vec![d]);
                     let mut o = self.out1::<SinewKillVolume>();
@@ -258,11 +258,11 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_kill_volume_remove" => {
-                    let k = self.kill_volume(&s);
+                    let k = self.kill_volume(s);
                     Outcome::new(sinew_kill_volume_remove(w, k), true)
                 }
                 "sinew_fluid_read_particles" => {
-                    let f = self.fluid(&s);
+                    let f = self.fluid(s);
                     let live = Self::fluid_live(w, f);
                     let capacity = match self.g.below(100) {
                         0..=79 => live + self.g.below(3) as u32,
@@ -311,7 +311,7 @@ impl Session<'_> {
                                 ),
                             );
                         }
-                        if !dn && ds >= 4 && ds <= 1 << 20 {
+                        if !dn && (4..=1 << 20).contains(&ds) {
                             let dens: Vec<f32> = (0..live.min(capacity) as usize)
                                 .map(|k| {
                                     let at = k * ds as usize;
@@ -337,7 +337,7 @@ impl Session<'_> {
                     ok_or(st, untouched)
                 }
                 "sinew_body_set_fluid_coupling" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let on = if self.g.pct(95) {
                         self.g.below(2) as u32
                     } else {
@@ -346,7 +346,7 @@ impl Session<'_> {
                     Outcome::new(sinew_body_set_fluid_coupling(w, b, on), true)
                 }
                 "sinew_body_fluid_force" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let mut o = self.out1::<SinewVec3>();
                     ok_or(sinew_body_fluid_force(w, b, o.ptr()), o.untouched())
                 }
@@ -398,7 +398,7 @@ impl Session<'_> {
                     ok_or(sinew_world_wind_at(w, p.ptr(), o.ptr()), o.untouched())
                 }
                 "sinew_body_set_aerodynamics" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let drag = self.g.float(0.0, 10.0);
                     let lift = if self.g.pct(50) {
                         0.0
@@ -409,7 +409,7 @@ impl Session<'_> {
                 }
                 // ---- skinned targets ------------------------------------------------
                 "sinew_body_set_skin_weights" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let count = self.skin_count(w, b);
                     let v: Vec<SinewSkinWeights> = (0..count.min(MAX_BUF as u32))
                         .map(|_| SinewSkinWeights {
@@ -427,7 +427,7 @@ impl Session<'_> {
                     Outcome::new(sinew_body_set_skin_weights(w, b, v.ptr(), count), true)
                 }
                 "sinew_body_set_skin_targets" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let count = self.skin_count(w, b);
                     let (mut first, mut have) = (0u32, 0u32);
                     sinew_body_particle_range(w, b, &mut first, &mut have);
@@ -471,7 +471,7 @@ impl Session<'_> {
                     Outcome::new(st, true)
                 }
                 "sinew_body_set_skin_root" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let t = SinewTransform {
                         position: self.g.vec3(2.0),
                         rotation: self.g.quat(),
@@ -482,7 +482,7 @@ impl Session<'_> {
                     Outcome::new(sinew_body_set_skin_root(w, b, t.ptr(), fl, fa), true)
                 }
                 "sinew_body_teleport_to_skin" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     Outcome::new(sinew_body_teleport_to_skin(w, b), true)
                 }
                 _ => return None,

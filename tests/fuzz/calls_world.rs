@@ -107,7 +107,7 @@ impl Session<'_> {
                     ok_or(st, o.untouched())
                 }
                 "sinew_body_read_interpolated_positions" => {
-                    let b = self.body(&s);
+                    let b = self.body(s);
                     let cap = if self.g.pct(85) {
                         self.g.below(200) as u32
                     } else {

@@ -199,7 +199,7 @@ impl Session<'_> {
             }
             let len = (c.normal.x * c.normal.x + c.normal.y * c.normal.y + c.normal.z * c.normal.z)
                 .sqrt();
-            if !((len - 1.0).abs() <= 1e-3) {
+            if (len - 1.0).abs() > 1e-3 || len.is_nan() {
                 self.violation(
                     Check::ContactNormal,
                     format!("contact {k}: |normal| = {len}"),
@@ -484,7 +484,7 @@ impl Session<'_> {
 
     pub(crate) fn check_pick(&mut self, particle: u32, t: f32, n: u32) {
         let miss = particle == u32::MAX && t == -1.0;
-        if !miss && !(particle < n && finite_non_negative(t)) {
+        if !(miss || (particle < n && finite_non_negative(t))) {
             self.violation(
                 Check::Pick,
                 format!("picked particle {particle} of {n} at t = {t}"),
