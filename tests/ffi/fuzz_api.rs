@@ -5,6 +5,8 @@
 //!   `SINEW_FUZZ_SECONDS` when that is set (a long run: seeds keep coming until the
 //!   time is up). Fails on any finding of a kind not in `KNOWN_OPEN` (`tests/fuzz/harness.rs`), printing
 //!   the first findings of each kind with the calls that led to them.
+//! * `fuzz_range_checks_are_live`: each documented-range check of the harness trips
+//!   on a synthetic output outside its range and stays quiet inside it.
 //! * `fuzz_covers_every_header_function`: every function declared in
 //!   `include/sinew.h` is called by the harness (a new function without a generator
 //!   fails here).
@@ -17,7 +19,9 @@ mod harness;
 
 use std::time::{Duration, Instant};
 
-use harness::{header_functions, known_open, run, Report, SplitMix, FUNCTIONS};
+use harness::{
+    header_functions, known_open, range_checks_self_test, run, Check, Report, SplitMix, FUNCTIONS,
+};
 
 fn env_u64(name: &str) -> Option<u64> {
     std::env::var(name).ok().and_then(|s| s.parse().ok())
@@ -110,4 +114,39 @@ fn fuzz_covers_every_header_function() {
         .filter(|f| !report.called.contains(*f))
         .collect();
     assert!(never.is_empty(), "never called in 20 000 calls: {never:?}");
+}
+
+#[test]
+fn fuzz_range_checks_are_live() {
+    let (seen, false_alarms) = range_checks_self_test();
+    assert!(
+        false_alarms.is_empty(),
+        "in-range outputs flagged: {false_alarms:?}"
+    );
+    // WinchLink, TopologyCounts and ReadbackCount need a live world or a call's
+    // buffers; every other check must trip on its synthetic out-of-range output.
+    let expected = [
+        Check::ContactImpulse,
+        Check::ContactParticle,
+        Check::ContactNormal,
+        Check::ContactCount,
+        Check::WinchLength,
+        Check::WinchSpeed,
+        Check::TopologyTriangle,
+        Check::TopologyParticle,
+        Check::TopologySource,
+        Check::BodyRange,
+        Check::FluidRange,
+        Check::FluidCounters,
+        Check::FluidDensity,
+        Check::Force,
+        Check::BreakEvent,
+        Check::Pick,
+        Check::Measure,
+    ];
+    let missed: Vec<_> = expected.iter().filter(|c| !seen.contains(c)).collect();
+    assert!(
+        missed.is_empty(),
+        "range checks that did not trip: {missed:?}"
+    );
 }

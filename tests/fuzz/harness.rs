@@ -144,7 +144,7 @@ use buffers::*;
 pub use functions::FUNCTIONS;
 use functions::*;
 use ranges::zero_info;
-pub use ranges::Check;
+pub use ranges::{range_checks_self_test, Check};
 use session::*;
 
 // ---------------------------------------------------------------------------------

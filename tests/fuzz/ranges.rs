@@ -499,3 +499,82 @@ impl Session<'_> {
         }
     }
 }
+
+/// The checks that synthetic outputs, each outside its documented range in one way,
+/// trip (and nothing for the same outputs in range): proof that the checks are live.
+pub fn range_checks_self_test() -> (Vec<Check>, Vec<(Check, String)>) {
+    let mut src = SplitMix(0);
+    let mut s = Session::new(&mut src);
+    let v = |x, y, z| SinewVec3 { x, y, z };
+    let b = SinewBody { id: 1 };
+    let info = SinewBodyInfo {
+        kind: 1,
+        first_particle: 2,
+        particle_count: 3,
+        radius: 0.0,
+        damping: 0.0,
+    };
+    let stats = |count, emitted, mean| SinewFluidStats {
+        count,
+        capacity: 4,
+        emitted,
+        removed: 1,
+        refused: 0,
+        mean_density_ratio: mean,
+        max_density_ratio: 1.0,
+    };
+    let contact = |particle, impulse, normal| SinewContact {
+        collider: SinewCollider { id: 1 },
+        particle,
+        impulse,
+        normal,
+    };
+    let event = |family, force| SinewBreakEvent {
+        family,
+        force,
+        ..SinewBreakEvent::default()
+    };
+    let dead = SinewWorld { id: 0 };
+    // In range: nothing may be flagged.
+    s.check_contacts(&[contact(4, 0.0, v(0.0, 1.0, 0.0))], 4, 1, 1, 5);
+    s.check_winch(dead, b, 0.0, -2.0, 0);
+    s.check_read_topology(
+        b,
+        &info,
+        &[0, 1, 2, 2, 1, 3],
+        &[2, 3, 4, 9],
+        Some(&[0, 1, 2, 1]),
+        10,
+    );
+    s.check_body_info(b, &info, 2, 3, 5);
+    s.check_fluid_stats(SinewFluid { id: 1 }, &stats(4, 5, 0.5), 1, 4, 5);
+    s.check_forces("force", &[0.0, 1e30]);
+    s.check_break_events(&[event(14, 0.0)], 1, 1);
+    s.check_pick(4, 0.0, 5);
+    s.check_pick(u32::MAX, -1.0, 5);
+    s.check_measure("volume", f32::INFINITY);
+    let false_alarms = std::mem::take(&mut s.pending);
+    // Out of range, one way each.
+    s.check_contacts(&[contact(0, 1.0, v(1.0, 0.0, 0.0))], 4, 2, 1, 5);
+    s.check_contacts(&[contact(5, -1e-7, v(0.0, 0.9, 0.0))], 4, 1, 1, 5);
+    s.check_winch(dead, b, -6e-8, f32::NAN, 0);
+    s.check_read_topology(
+        b,
+        &info,
+        &[0, 1, 4],
+        &[2, 3, 5, 10],
+        Some(&[0, 1, 2, 3]),
+        10,
+    );
+    s.check_body_info(b, &info, 2, 3, 4);
+    s.check_fluid_stats(SinewFluid { id: 1 }, &stats(5, 9, 2.0), 1, 4, 5);
+    s.check_forces("force", &[-0.0, f32::NAN]);
+    s.check_break_events(&[event(15, 0.0)], 1, 1);
+    s.check_pick(5, 0.0, 5);
+    s.check_measure("volume", f32::NAN);
+    let mut seen: Vec<Check> = s.pending.drain(..).map(|(c, _)| c).collect();
+    seen.sort();
+    seen.dedup();
+    drop(s);
+    (seen, false_alarms)
+}
