@@ -3,8 +3,9 @@
 //! * `fuzz_api_sequences`: `SINEW_FUZZ_CALLS` calls (default 200 000) split over
 //!   eight seeds derived from `SINEW_FUZZ_SEED` (default 1), or as many as fit in
 //!   `SINEW_FUZZ_SECONDS` when that is set (a long run: seeds keep coming until the
-//!   time is up). Fails on any finding of a kind not in `KNOWN_OPEN` (`tests/fuzz/harness.rs`), printing
-//!   the first findings of each kind with the calls that led to them.
+//!   time is up). Fails on any finding of a kind not in `KNOWN_OPEN`
+//!   (`tests/fuzz/harness.rs`: known defects being fixed, each named), printing the
+//!   first findings of each kind with the calls that led to them.
 //! * `fuzz_range_checks_are_live`: each documented-range check of the harness trips
 //!   on a synthetic output outside its range and stays quiet inside it.
 //! * `fuzz_covers_every_header_function`: every function declared in
