@@ -204,12 +204,8 @@ impl Session<'_> {
                     let st = sinew_body_particle_range(w, b, o1.ptr(), o2.ptr());
                     if st == SINEW_OK && !o1.null && !o2.null {
                         let (first, count) = (o1.get(0), o2.get(0));
-                        if first as u64 + count as u64 > n as u64 {
-                            self.violation(
-                                Check::BodyRange,
-                                format!("body {}: particles {first}+{count} of {n}", b.id),
-                            );
-                        }
+                        let what = format!("body {}", b.id);
+                        self.check_inside(Check::BodyRange, &what, first, count, n);
                     }
                     ok_or(st, o1.untouched() && o2.untouched())
                 }

@@ -158,12 +158,8 @@ impl Session<'_> {
                     let st = sinew_fluid_particle_range(w, f, a.ptr(), b.ptr());
                     if st == SINEW_OK && !a.null && !b.null {
                         let (first, cap) = (a.get(0), b.get(0));
-                        if first as u64 + cap as u64 > n as u64 {
-                            self.violation(
-                                Check::FluidRange,
-                                format!("fluid {}: particles {first}+{cap} of {n}", f.id),
-                            );
-                        }
+                        let what = format!("fluid {}", f.id);
+                        self.check_inside(Check::FluidRange, &what, first, cap, n);
                     }
                     ok_or(st, a.untouched() && b.untouched())
                 }

@@ -449,6 +449,20 @@ impl Session<'_> {
         }
     }
 
+    /// Particles `first..first+count` of `what` inside a world of `n`.
+    pub(crate) fn check_inside(
+        &mut self,
+        check: Check,
+        what: &str,
+        first: u32,
+        count: u32,
+        n: u32,
+    ) {
+        if first as u64 + count as u64 > n as u64 {
+            self.violation(check, format!("{what}: particles {first}+{count} of {n}"));
+        }
+    }
+
     /// Force readbacks (|λ|/h²) of `what`.
     pub(crate) fn check_forces(&mut self, what: &str, forces: &[f32]) {
         if let Some(k) = forces.iter().position(|&x| !finite_non_negative(x)) {
