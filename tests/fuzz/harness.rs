@@ -363,11 +363,12 @@ pub const KNOWN_OPEN: &[(Kind, &str)] = &[
     (
         Kind::OutOfRangeAfterForgedSnapshot(Check::ContactNormal),
         "issue 28 #2: a forged snapshot's contact list is accepted with a normal that is \
-         not a unit vector",
+         not a unit vector (NaN: a float of it set to 0xffffffff)",
     ),
     (
         Kind::OutOfRangeAfterForgedSnapshot(Check::BreakEvent),
-        "issue 28 #2: a forged snapshot's break events are accepted with a NaN force",
+        "issue 28 #2: after a forged snapshot is accepted, break events carry a \
+         non-finite force (inf or NaN; body links, family 13)",
     ),
     (
         Kind::OutOfRange(Check::Force),
