@@ -140,7 +140,7 @@ impl Breaking {
                 sets.family_mut(kind).remove(id as u32..id as u32 + 1);
                 if kind == FamilyKind::BodyLink {
                     if let Some(rope) = ropes.iter().find(|r| r.stretch.contains(&(id as u32))) {
-                        sets.cut_rope(rope, id as u32 - rope.stretch.start);
+                        rope.cut(sets, id as u32 - rope.stretch.start);
                     }
                 }
                 let event = BreakEvent {
@@ -160,31 +160,96 @@ impl Breaking {
     }
 }
 
-impl ConstraintSets {
-    /// Cuts `rope` at its link `link` (between its particles `link` and `link + 1`):
-    /// removes that link, the bend links over it and the tethers across it. Already
-    /// removed ones stay removed. No allocation.
-    pub(crate) fn cut_rope(&mut self, rope: &RopeCut, link: u32) {
-        let s = rope.stretch.start + link;
-        if s < rope.stretch.end {
-            ConstraintEdit::remove(&mut self.link, s..s + 1);
+impl RopeCut {
+    /// Cuts this rope of `sets` at its link `link` (between its particles `link` and
+    /// `link + 1`): removes that link, the bend links over it and the tethers across
+    /// it. Already removed ones stay removed. No allocation.
+    pub(crate) fn cut(&self, sets: &mut ConstraintSets, link: u32) {
+        let s = self.stretch.start + link;
+        if s < self.stretch.end {
+            ConstraintEdit::remove(&mut sets.link, s..s + 1);
         }
         // Bend link j spans links j and j + 1.
         for j in [link.wrapping_sub(1), link] {
-            if j < rope.bend.len() as u32 {
-                let b = rope.bend.start + j;
-                ConstraintEdit::remove(&mut self.link, b..b + 1);
+            if j < self.bend.len() as u32 {
+                let b = self.bend.start + j;
+                ConstraintEdit::remove(&mut sets.link, b..b + 1);
             }
         }
-        let first = rope.particles.start;
-        for t in rope.tether.clone() {
-            let [a, p] = self.tether.particles_of(t as usize);
+        let first = self.particles.start;
+        for t in self.tether.clone() {
+            let [a, p] = sets.tether.particles_of(t as usize);
             let (lo, hi) = ((a.min(p) - first), (a.max(p) - first));
             if lo <= link && link < hi {
-                ConstraintEdit::remove(&mut self.tether, t..t + 1);
+                ConstraintEdit::remove(&mut sets.tether, t..t + 1);
             }
         }
     }
+
+    /// The live link of this rope nearest to the segment `a`–`b` (m; a sword swipe),
+    /// None when every link was cut.
+    pub(crate) fn nearest_live_link(
+        &self,
+        sets: &ConstraintSets,
+        particles: &Particles,
+        a: Vec3,
+        b: Vec3,
+    ) -> Option<u32> {
+        let mut best: Option<(f32, u32)> = None;
+        for (i, l) in self.stretch.clone().enumerate() {
+            if ConstraintEdit::is_removed(&sets.link, l as usize) {
+                continue;
+            }
+            let p = self.particles.start as usize + i;
+            let (p, q) = (particles.position(p), particles.position(p + 1));
+            let d = segment_distance(p, q, a, b);
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, i as u32));
+            }
+        }
+        best.map(|(_, link)| link)
+    }
+}
+
+/// Distance (m) between segments p–q and a–b (closest points, clamped; Ericson,
+/// "Real-Time Collision Detection" (2004), 5.1.9).
+fn segment_distance(p: Vec3, q: Vec3, a: Vec3, b: Vec3) -> f32 {
+    let (d1, d2, r) = (q - p, b - a, p - a);
+    let (aa, ee, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
+    let (s, t);
+    if aa <= f32::EPSILON && ee <= f32::EPSILON {
+        return p.distance(a);
+    }
+    if aa <= f32::EPSILON {
+        s = 0.0;
+        t = (f / ee).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if ee <= f32::EPSILON {
+            t = 0.0;
+            s = (-c / aa).clamp(0.0, 1.0);
+        } else {
+            let bb = d1.dot(d2);
+            let denom = aa * ee - bb * bb;
+            let s0 = if denom > 0.0 {
+                ((bb * f - c * ee) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let t0 = (bb * s0 + f) / ee;
+            if t0 < 0.0 {
+                t = 0.0;
+                s = (-c / aa).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t = 1.0;
+                s = ((bb - c) / aa).clamp(0.0, 1.0);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    (p + d1 * s).distance(a + d2 * t)
 }
 
 /// A rope's ranges in a snapshot.
@@ -299,5 +364,38 @@ impl Breaking {
             events,
             lost: r.get()?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_distance_matches_closed_forms() {
+        // Crossing segments at 1 m apart in z.
+        let d = segment_distance(
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, -1.0, 1.0),
+            Vec3::new(0.0, 1.0, 1.0),
+        );
+        assert!((d - 1.0).abs() < 1e-6, "{d}");
+        // Parallel, offset 2 m, overlapping.
+        let d = segment_distance(
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::new(0.5, 2.0, 0.0),
+            Vec3::new(3.0, 2.0, 0.0),
+        );
+        assert!((d - 2.0).abs() < 1e-6, "{d}");
+        // End to end: (1,0,0) to (2,1,0).
+        let d = segment_distance(
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::new(2.0, 1.0, 0.0),
+            Vec3::new(3.0, 1.0, 0.0),
+        );
+        assert!((d - 2f32.sqrt()).abs() < 1e-6, "{d}");
     }
 }
