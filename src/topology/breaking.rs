@@ -3,7 +3,9 @@
 //! family's units) exceeds F_max: it is removed (its id stays, it stops acting) and a
 //! [`BreakEvent`] is queued for the host to poll. A broken rope link cuts the rope
 //! there (see [`RopeCut`]): the bend links and tethers that span the cut go too, so the
-//! two pieces fall apart.
+//! two pieces fall apart. A rope given a break force per body parts at one link, its
+//! most overloaded, per connected piece and at most once per step, so a suddenly
+//! loaded rope does not shatter ([`Breaking::break_overloaded`]).
 //!
 //! All of this is plain data owned by [`super::Topology`]: per-family threshold
 //! arrays indexed by constraint id, the ropes that cut cleanly, and a bounded event
@@ -55,8 +57,12 @@ pub struct Breaking {
     /// Per family (by `FamilyKind` value): the break force of each id, +inf for none.
     /// Shorter than the set: the ids past it never break.
     pub(crate) thresholds: Vec<Vec<f32>>,
-    /// Ropes whose broken links cut them.
+    /// Ropes whose broken links cut them (each parts at its most overloaded link per
+    /// connected piece, at most once per step: [`Self::break_overloaded`]).
     pub(crate) ropes: Vec<RopeCut>,
+    /// Per rope of [`Self::ropes`]: whether it parted in the current step (cleared at
+    /// the end of every step, so never saved: snapshots are taken between steps).
+    pub(crate) parted: Vec<bool>,
     /// Events not yet taken by the host (capacity [`MAX_BREAK_EVENTS`]).
     pub(crate) events: Vec<BreakEvent>,
     /// Events dropped because the queue was full, since the host last took events.
@@ -104,9 +110,21 @@ impl Breaking {
 }
 
 impl Breaking {
-    /// Removes every constraint of `sets` whose force exceeded its break force in the
+    /// Removes the constraints of `sets` whose force exceeded their break force in the
     /// substep of length `h` just solved, queues an event for each, and cuts the ropes
     /// whose links broke. No allocation.
+    ///
+    /// A breakable rope (one given a break force per body, [`Self::ropes`]) parts at
+    /// one link per connected piece: of the overloaded links of each run of links
+    /// still joined, only the most overloaded (largest force / break force; the first
+    /// of equals) breaks, as a real chain parts at one link, after which the load it
+    /// carried is released; and a rope that parted does not break again in the same
+    /// step: for a few substeps its pieces' links report the recoil of the stretch the
+    /// break released (the solver pulling the stretched links back to length), not a
+    /// load. Without this, a suddenly loaded rope whose every link passes its break
+    /// force at once (an elastic rope overshoots a load hung from rest) would shatter.
+    /// Other constraints break each on its own, in family and id order; the ropes'
+    /// breaks follow them.
     pub(crate) fn break_overloaded(
         &mut self,
         sets: &mut ConstraintSets,
@@ -119,9 +137,17 @@ impl Breaking {
         let Breaking {
             thresholds,
             ropes,
+            parted,
             events,
             lost,
         } = self;
+        let mut queue = |event: BreakEvent| {
+            if events.len() < events.capacity() {
+                events.push(event);
+            } else {
+                *lost += 1;
+            }
+        };
         for (k, thresholds) in thresholds.iter().enumerate() {
             let kind = FamilyKind::ALL[k];
             for (id, &limit) in thresholds.iter().enumerate() {
@@ -136,27 +162,69 @@ impl Breaking {
                 if force <= limit {
                     continue;
                 }
+                if kind == FamilyKind::BodyLink
+                    && ropes.iter().any(|r| r.stretch.contains(&(id as u32)))
+                {
+                    // A breakable rope's link: one per piece, below.
+                    continue;
+                }
                 let (particle, position) = set.locate(id, particles).unwrap_or((0, Vec3::ZERO));
                 sets.family_mut(kind).remove(id as u32..id as u32 + 1);
-                if kind == FamilyKind::BodyLink {
-                    if let Some(rope) = ropes.iter().find(|r| r.stretch.contains(&(id as u32))) {
-                        rope.cut(sets, id as u32 - rope.stretch.start);
-                    }
-                }
-                let event = BreakEvent {
+                queue(BreakEvent {
                     family: kind,
                     id: id as u32,
                     force,
                     position,
                     particle,
-                };
-                if events.len() < events.capacity() {
-                    events.push(event);
-                } else {
-                    *lost += 1;
+                });
+            }
+        }
+        let links = &thresholds[FamilyKind::BodyLink as usize];
+        for (rope, parted) in ropes.iter().zip(parted.iter_mut()) {
+            if *parted {
+                continue;
+            }
+            // The most overloaded link (ratio, id, force) of the current piece.
+            let mut worst: Option<(f32, u32, f32)> = None;
+            for id in rope.stretch.clone() {
+                let live = (id as usize) < sets.link.len()
+                    && !ConstraintEdit::is_removed(&sets.link, id as usize);
+                if live {
+                    let limit = links.get(id as usize).copied().unwrap_or(f32::INFINITY);
+                    let force = ConstraintEdit::force(&sets.link, id as usize, h);
+                    if limit != f32::INFINITY && force > limit {
+                        let ratio = force / limit;
+                        if worst.is_none_or(|(r, _, _)| ratio > r) {
+                            worst = Some((ratio, id, force));
+                        }
+                    }
+                }
+                // A piece ends at a removed link and at the rope's end.
+                if !live || id + 1 == rope.stretch.end {
+                    if let Some((_, id, force)) = worst.take() {
+                        let (particle, position) =
+                            ConstraintEdit::locate(&sets.link, id as usize, particles)
+                                .unwrap_or((0, Vec3::ZERO));
+                        rope.cut(sets, id - rope.stretch.start);
+                        *parted = true;
+                        queue(BreakEvent {
+                            family: FamilyKind::BodyLink,
+                            id,
+                            force,
+                            position,
+                            particle,
+                        });
+                    }
                 }
             }
         }
+    }
+}
+
+impl Breaking {
+    /// End of a step: every rope may part again.
+    pub(crate) fn end_step(&mut self) {
+        self.parted.fill(false);
     }
 }
 
@@ -333,6 +401,8 @@ impl Breaking {
         for _ in 0..n {
             ropes.push(load_rope(r, sets, particles)?);
         }
+        let mut parted = crate::error::try_with_capacity(n, "breakable ropes")?;
+        parted.resize(n, false);
         let reserved = r.get::<bool>()?;
         let n = r.get_count(28, "break events")?;
         codec::ensure(n <= MAX_BREAK_EVENTS && (reserved || n == 0), || {
@@ -361,6 +431,7 @@ impl Breaking {
         Ok(Breaking {
             thresholds,
             ropes,
+            parted,
             events,
             lost: r.get()?,
         })

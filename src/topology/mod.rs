@@ -87,9 +87,11 @@ impl Stage for TopologyStage<'_> {
         winch::advance_winches(winches, self.sets, particles, cx.h);
     }
 
-    /// The torn cloths split at their over-stretched edges.
+    /// The torn cloths split at their over-stretched edges; every rope may part again
+    /// in the next step.
     fn end_step(&mut self, particles: &mut Particles, _cx: &StepContext<'_>) {
         tearing::tear_cloths(self.sets, particles);
+        self.state.breaking.end_step();
     }
 
     /// A winch moves and unparks particles at the end of a substep; breaking only

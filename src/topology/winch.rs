@@ -16,6 +16,11 @@
 //! destroyed: the parked particles are the reserve. The bend links across the cursor
 //! and the tethers from the cursor end follow the active length.
 //!
+//! A cut or broken link stops the winch where it reaches it: paying out stops at a cut
+//! on the drum (the links parked past it hold nothing), reeling in at a cut at or past
+//! the paying link (parking the fallen piece would pin it where it falls). So the
+//! length never goes negative.
+//!
 //! Winches are plain data in [`super::Topology`], advanced at the end of every
 //! substep without allocation.
 
@@ -95,7 +100,9 @@ impl Winch {
         (i < n).then_some(self.rope.bend.start + j)
     }
 
-    /// The rope's active length (m).
+    /// The rope's active length (m), never negative: the paying link's rest length
+    /// (in [0, its built length]) plus the built lengths past it (at least 0, and
+    /// exactly 0 past the last link).
     pub fn length(&self) -> f32 {
         self.paying + self.tail
     }
@@ -112,6 +119,30 @@ fn edit_live(set: &mut dyn ConstraintEdit, id: u32, value: f32) {
     if !set.is_removed(id as usize) {
         set.edit_rest(id as usize, value);
     }
+}
+
+/// Checks a winch length (m): the length [`Winch::new`] reels a rope in to (in
+/// (0, built], `zero` false) or a target of [`Winch`] (in [0, built], `zero` true),
+/// where `built` is the rope's built length (m), the sum of its `links` built link
+/// lengths: the most a winch pays out. The one bound of both: a length within the
+/// rounding of that sum (`links` × ε relative, the error bound of a sum of `links`
+/// positive terms) counts as the built length, so that the length a host computed
+/// (3 m for 30 links of 0.1 m, which sum to 2.9999998 in `f32`) is accepted. Returns
+/// the length, at most `built`.
+pub(crate) fn check_length(length: f32, built: f32, links: u32, zero: bool) -> Result<f32> {
+    let slack = built * links.max(1) as f32 * f32::EPSILON;
+    let low = if zero { length >= 0.0 } else { length > 0.0 };
+    if !(length.is_finite() && low && length <= built + slack) {
+        let (open, what) = if zero {
+            ("[", "target length")
+        } else {
+            ("(", "length")
+        };
+        return Err(Error::invalid(format!(
+            "{what} {length} must be in {open}0, {built}] m (the rope's built length)"
+        )));
+    }
+    Ok(length.min(built))
 }
 
 /// Advances every winch of `winches` by one substep of length `h` (s), editing the
@@ -177,12 +208,7 @@ impl Winch {
         w.full = link.rest_length(w.link(0) as usize);
         w.paying = w.full;
         w.tail = (1..n).map(|i| link.rest_length(w.link(i) as usize)).sum();
-        let built = w.length();
-        if !(length.is_finite() && length > 0.0 && length <= built) {
-            return Err(Error::invalid(format!(
-                "length {length} must be in (0, {built}] m (the rope's built length)"
-            )));
-        }
+        let length = check_length(length, w.length(), n, false)?;
         w.inverse_mass = (1..=n)
             .map(|i| particles.inverse_mass(w.particle(i) as usize))
             .find(|&m| m > 0.0)
@@ -196,7 +222,7 @@ impl Winch {
                 w.bend_ratio = link.rest_length(b as usize) / span;
             }
         }
-        w.speed = length - built;
+        w.speed = length - w.length();
         w.target = Some(length);
         Ok(w)
     }
@@ -282,8 +308,11 @@ impl Winch {
         // Reel in: park the particle past the cursor while the paying link is spent.
         while r < 0.0 {
             let next = w.cursor + 1;
-            if next + 1 > w.links() {
-                // Nothing left to park: the rope is fully reeled in.
+            let cut = |i: u32| sets.link.is_removed(w.link(i) as usize);
+            if next + 1 > w.links() || cut(w.cursor) || cut(next) {
+                // Nothing left to park: the rope is fully reeled in, or cut at the
+                // paying link or the one past it (the piece beyond fell off; parking its
+                // particles would pin them where they fall).
                 r = 0.0;
                 w.speed = 0.0;
                 break;
@@ -297,14 +326,21 @@ impl Winch {
             particles.set_inverse_mass(p, 0.0);
             w.cursor = next;
             w.full = sets.link.rest_length(w.link(next) as usize);
-            w.tail -= w.full;
+            // The built lengths past the paying link: none past the last link, and never
+            // below 0 by rounding (so the length a host reads is never negative).
+            w.tail = if next + 1 == w.links() {
+                0.0
+            } else {
+                (w.tail - w.full).max(0.0)
+            };
             r += w.full;
             changed = true;
         }
         // Pay out: unpark the cursor while the paying link is longer than built.
         while r > w.full {
-            if w.cursor == 0 {
-                // The reserve is spent: the rope is fully paid out.
+            if w.cursor == 0 || sets.link.is_removed(w.link(w.cursor - 1) as usize) {
+                // The reserve is spent: the rope is fully paid out, or cut on the drum
+                // next to the cursor (the links parked past a cut hold nothing).
                 r = w.full;
                 w.speed = 0.0;
                 break;

@@ -82,7 +82,10 @@ impl World {
     /// Sets the break force (N; +inf = never breaks) of a rope's links: from the next
     /// step on, a link whose tension exceeds it in a substep breaks, and the rope falls
     /// apart there (the bend links and tethers across the break go too; see
-    /// [`World::cut_rope`]). Tethers carry part of a rope's load, so build breakable
+    /// [`World::cut_rope`]). The rope parts at one link per connected piece, the
+    /// most overloaded (largest tension / break force), and at most once per step, so
+    /// a suddenly loaded rope whose every link overshoots at once parts at one link
+    /// and the load falls. Tethers carry part of a rope's load, so build breakable
     /// ropes without tethers.
     pub fn set_body_break_force(&mut self, id: BodyId, force: f32) -> Result<()> {
         check_break_force(force)?;
@@ -90,10 +93,12 @@ impl World {
         let b = &mut self.topology.breaking;
         if !b.ropes.contains(&cut) {
             try_reserve(&mut b.ropes, 1, "breakable ropes")?;
+            try_reserve(&mut b.parted, 1, "breakable ropes")?;
         }
         b.reserve(FamilyKind::BodyLink, &cut.stretch)?;
         if !b.ropes.contains(&cut) {
             b.ropes.push(cut.clone());
+            b.parted.push(false);
         }
         b.set(FamilyKind::BodyLink, cut.stretch, force);
         Ok(())

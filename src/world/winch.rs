@@ -1,11 +1,11 @@
-//! The world's API of winches (the winch itself and its algorithms are [`crate::topology::winch`]): attach one to a
-//! rope's pinned end, drive it at a speed or to a target length, read its length and
-//! paying link.
+//! The world's API of winches: attach one to a rope's pinned end, drive it at a
+//! speed or to a target length, read its length and paying link (the winch itself and
+//! its algorithms are [`crate::topology::winch`]).
 
 use super::World;
 use crate::bodies::BodyId;
 use crate::error::{try_reserve, Error, Result};
-use crate::topology::winch::{RopeEnd, Winch};
+use crate::topology::winch::{check_length, RopeEnd, Winch};
 
 /// Largest winch speed (m/s) accepted.
 pub const MAX_WINCH_SPEED: f32 = 1000.0;
@@ -13,7 +13,9 @@ pub const MAX_WINCH_SPEED: f32 = 1000.0;
 impl World {
     /// Attaches a winch to rope `id` at `end` (which must be pinned: the drum) and
     /// reels the rope in at once to `length` (m, in (0, built length]; the built length
-    /// is the most it can pay out: the particles parked at the drum are its reserve).
+    /// is the most it can pay out: the particles parked at the drum are its reserve; a
+    /// length within the rounding of the built length's `f32` sum counts as the built
+    /// length, as for [`World::set_winch_target`]).
     /// The winch is still until [`World::set_winch_speed`] or
     /// [`World::set_winch_target`] drive it. One winch per rope.
     pub fn add_winch(&mut self, id: BodyId, end: RopeEnd, length: f32) -> Result<()> {
@@ -47,7 +49,9 @@ impl World {
     }
 
     /// Drives the rope's winch at `speed` (m/s, > 0 pays out, < 0 reels in, 0 holds)
-    /// from the next step on, until the rope is fully reeled in or paid out.
+    /// from the next step on, until the rope is fully reeled in or paid out (or reaches
+    /// a cut: a rope cut on the drum pays out up to the cut, one cut at or past the
+    /// paying link reels in up to it).
     pub fn set_winch_speed(&mut self, id: BodyId, speed: f32) -> Result<()> {
         check_speed(speed)?;
         let w = self.winch_mut(id)?;
@@ -56,7 +60,8 @@ impl World {
         Ok(())
     }
 
-    /// Drives the rope's winch towards `length` (m, in [0, built length]) at `speed` (m/s, > 0); it stops there.
+    /// Drives the rope's winch towards `length` (m, in [0, built length], the same
+    /// bound as [`World::add_winch`]'s) at `speed` (m/s, > 0); it stops there.
     pub fn set_winch_target(&mut self, id: BodyId, length: f32, speed: f32) -> Result<()> {
         check_speed(speed)?;
         if speed.is_nan() || speed <= 0.0 {
@@ -65,12 +70,7 @@ impl World {
             )));
         }
         let w = self.winch(id)?;
-        let built = w.built_length(&self.sets);
-        if !(length.is_finite() && (0.0..=built).contains(&length)) {
-            return Err(Error::invalid(format!(
-                "target length {length} must be in [0, {built}] m (the rope's built length)"
-            )));
-        }
+        let length = check_length(length, w.built_length(&self.sets), w.links(), true)?;
         let w = self.winch_mut(id)?;
         let now = w.length();
         w.speed = if length < now { -speed } else { speed };
@@ -81,7 +81,8 @@ impl World {
         Ok(())
     }
 
-    /// The rope's active length (m): the rest lengths from the drum to the free end.
+    /// The rope's active length (m, never negative): the rest lengths from the drum to
+    /// the free end.
     pub fn winch_length(&self, id: BodyId) -> Result<f32> {
         Ok(self.winch(id)?.length())
     }
