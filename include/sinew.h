@@ -2284,10 +2284,16 @@ SinewStatus sinew_constraints_set_break_force(struct SinewWorld world,
 /**
  * Sets the break force (N, > 0; +infinity = never breaks) of a rope's links: a link
  * whose tension exceeds it in a substep breaks and the rope falls apart there (as
- * sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
- * with `tethers` = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+ * sinew_body_cut_rope). A rope parts at one link per connected piece, and at most
+ * once per step: of the overloaded links of a piece, only the most overloaded
+ * (largest tension / break force) breaks, so a suddenly loaded rope whose every link
+ * overshoots at once parts at one link and the load falls, as a real chain does. Tethers carry part of a
+ * rope's load: build breakable ropes with `tethers` = 0. Only ropes
+ * (SINEW_ERROR_INVALID_ARGUMENT otherwise).
  */
-SinewStatus sinew_body_set_break_force(struct SinewWorld world, struct SinewBody body, float force);
+SinewStatus sinew_body_set_break_force(struct SinewWorld world,
+                                       struct SinewBody body,
+                                       float force);
 
 /**
  * Writes the number of break events waiting to be taken to `*out_count` (at most
@@ -2338,9 +2344,12 @@ SinewStatus sinew_body_cut_rope_along(struct SinewWorld world,
 
 /**
  * Attaches a winch to a rope at `end` (a SinewRopeEnd; that end must be pinned: the
- * drum) and reels the rope in at once to `length` m (in (0, built length]): the
- * particles parked at the drum are the reserve it pays out later. One winch per rope.
- * Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+ * drum) and reels the rope in at once to `length` m (in (0, built length]; the built
+ * length is the sum of the links' built lengths, and a length within its float
+ * rounding, links × FLT_EPSILON relative, counts as it, as for
+ * sinew_body_set_winch_target): the particles parked at the drum are the reserve it
+ * pays out later. One winch per rope. Drive it with sinew_body_set_winch_speed or
+ * sinew_body_set_winch_target.
  */
 SinewStatus sinew_body_add_winch(struct SinewWorld world,
                                  struct SinewBody body,
@@ -2349,13 +2358,15 @@ SinewStatus sinew_body_add_winch(struct SinewWorld world,
 
 /**
  * Drives a rope's winch at `speed` m/s (> 0 pays out, < 0 reels in, 0 holds; within
- * ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+ * ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out. A rope cut
+ * on the drum pays out up to the cut and stops there; one cut at or past the link at
+ * the drum reels in up to the cut and stops there.
  */
 SinewStatus sinew_body_set_winch_speed(struct SinewWorld world, struct SinewBody body, float speed);
 
 /**
- * Drives a rope's winch towards `length` m (in [0, built length]) at `speed` m/s
- * (> 0); it stops there.
+ * Drives a rope's winch towards `length` m (in [0, built length], the bound of
+ * sinew_body_add_winch) at `speed` m/s (> 0); it stops there.
  */
 SinewStatus sinew_body_set_winch_target(struct SinewWorld world,
                                         struct SinewBody body,
@@ -2363,8 +2374,8 @@ SinewStatus sinew_body_set_winch_target(struct SinewWorld world,
                                         float speed);
 
 /**
- * Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
- * stopped) and the index of its paying link (the link at the drum, which carries the
+ * Writes a winched rope's active length (m, >= 0), its current winch speed (m/s; 0
+ * once stopped) and the index of its paying link (the link at the drum, which carries the
  * load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
  * outputs.
  *

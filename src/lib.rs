@@ -36,6 +36,9 @@ pub mod ffi;
 mod fluid;
 mod kernels;
 /// cbindgen:ignore
+#[cfg(test)]
+mod layers;
+/// cbindgen:ignore
 mod limits;
 /// cbindgen:ignore
 mod math;
@@ -72,7 +75,7 @@ pub use bodies::rope::RopeDesc;
 pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel, MAX_PRESSURE};
 pub use bodies::{
     Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES, MAX_BODY_COMPLIANCE,
-    MAX_BODY_PARTICLES,
+    MAX_BODY_PARTICLES, MAX_REST_SCALE,
 };
 pub use collision::interaction::MAX_GRAB_COMPLIANCE;
 pub use collision::mesh::MAX_TRIANGLES;
@@ -114,7 +117,6 @@ pub use topology::breaking::MAX_BREAK_EVENTS;
 pub use topology::winch::RopeEnd;
 pub use transform::Transform;
 pub use world::breaking::BreakReport;
-pub use world::edit::MAX_REST_SCALE;
 pub use world::families::MAX_FAMILY_COMPLIANCE;
 pub use world::interpolation::{Advance, MAX_FRAME_DT, MAX_STEPS_PER_ADVANCE};
 pub use world::tearing::{default_tear_reserve, TearStatus};

@@ -30,6 +30,10 @@ use crate::particles::check_room;
 use crate::slots::{Key, Policy, SlotMap};
 use crate::snapshot::codec::{self, Reader, Writer};
 
+/// Largest rest scale `World::set_body_rest_scale` accepts (a body's snapshot is
+/// checked against it too).
+pub const MAX_REST_SCALE: f32 = 1000.0;
+
 /// Largest compliance accepted by body parameters (any family's units).
 pub const MAX_BODY_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
 /// Largest number of particles one builder makes.

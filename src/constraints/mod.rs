@@ -213,17 +213,24 @@ impl ConstraintSets {
         first.and_then(|(k, set)| set.project_fused(particles, it, pass).then_some(k))
     }
 
-    /// One iteration over the sets `range` of the registry, in registry order, but the
-    /// set `done` (which [`Self::project_fused`] ran already).
+    /// One iteration of the constraint stage: every set in registry order but the set
+    /// `done` (which [`Self::project_fused`] ran already), with the stage `slot`
+    /// projected at [`FLUID_SLOT`] (the fluids' density constraints, with the context
+    /// that lends them the colliders), so one call keeps the registry's order
+    /// whatever stands between its two parts.
     pub(crate) fn project(
         &mut self,
         particles: &mut Particles,
         it: &Iteration<'_>,
-        range: Range<usize>,
         done: Option<usize>,
+        slot: (&mut dyn Stage, &StepContext<'_>),
     ) {
+        let (stage, cx) = slot;
         for (k, set) in self.all_mut().into_iter().enumerate() {
-            if range.contains(&k) && done != Some(k) {
+            if k == FLUID_SLOT {
+                stage.project(particles, cx);
+            }
+            if done != Some(k) {
                 set.project(particles, it);
             }
         }
@@ -273,8 +280,9 @@ impl ConstraintSets {
 }
 
 /// The constraint stage: λ resets at the start of a substep (attachment hosts
-/// interpolated), plastic flow at its end. Its projection runs in two parts around the
-/// fluids ([`FLUID_SLOT`], [`ConstraintSets::project`]), so the pipeline calls that
+/// interpolated), plastic flow at its end. Its projection takes the iteration's
+/// solver state, the set the fused sweep ran and the stage projected at
+/// [`FLUID_SLOT`] ([`ConstraintSets::project`]), so the pipeline calls that
 /// directly.
 impl Stage for ConstraintSets {
     fn begin_substep(&mut self, _particles: &mut Particles, cx: &StepContext<'_>) {

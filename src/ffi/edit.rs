@@ -211,8 +211,12 @@ pub extern "C" fn sinew_constraints_set_break_force(
 
 /// Sets the break force (N, > 0; +infinity = never breaks) of a rope's links: a link
 /// whose tension exceeds it in a substep breaks and the rope falls apart there (as
-/// sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
-/// with `tethers` = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+/// sinew_body_cut_rope). A rope parts at one link per connected piece, and at most
+/// once per step: of the overloaded links of a piece, only the most overloaded
+/// (largest tension / break force) breaks, so a suddenly loaded rope whose every link
+/// overshoots at once parts at one link and the load falls, as a real chain does. Tethers carry part of a
+/// rope's load: build breakable ropes with `tethers` = 0. Only ropes
+/// (SINEW_ERROR_INVALID_ARGUMENT otherwise).
 #[no_mangle]
 pub extern "C" fn sinew_body_set_break_force(
     world: SinewWorld,
@@ -375,9 +379,12 @@ fn rope_end(v: u32) -> super::FfiResult<crate::RopeEnd> {
 }
 
 /// Attaches a winch to a rope at `end` (a SinewRopeEnd; that end must be pinned: the
-/// drum) and reels the rope in at once to `length` m (in (0, built length]): the
-/// particles parked at the drum are the reserve it pays out later. One winch per rope.
-/// Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+/// drum) and reels the rope in at once to `length` m (in (0, built length]; the built
+/// length is the sum of the links' built lengths, and a length within its float
+/// rounding, links × FLT_EPSILON relative, counts as it, as for
+/// sinew_body_set_winch_target): the particles parked at the drum are the reserve it
+/// pays out later. One winch per rope. Drive it with sinew_body_set_winch_speed or
+/// sinew_body_set_winch_target.
 #[no_mangle]
 pub extern "C" fn sinew_body_add_winch(
     world: SinewWorld,
@@ -392,7 +399,9 @@ pub extern "C" fn sinew_body_add_winch(
 }
 
 /// Drives a rope's winch at `speed` m/s (> 0 pays out, < 0 reels in, 0 holds; within
-/// ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+/// ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out. A rope cut
+/// on the drum pays out up to the cut and stops there; one cut at or past the link at
+/// the drum reels in up to the cut and stops there.
 #[no_mangle]
 pub extern "C" fn sinew_body_set_winch_speed(
     world: SinewWorld,
@@ -404,8 +413,8 @@ pub extern "C" fn sinew_body_set_winch_speed(
     })
 }
 
-/// Drives a rope's winch towards `length` m (in [0, built length]) at `speed` m/s
-/// (> 0); it stops there.
+/// Drives a rope's winch towards `length` m (in [0, built length], the bound of
+/// sinew_body_add_winch) at `speed` m/s (> 0); it stops there.
 #[no_mangle]
 pub extern "C" fn sinew_body_set_winch_target(
     world: SinewWorld,
@@ -425,8 +434,8 @@ pub const SINEW_MAX_WINCH_SPEED: f32 = 1000.0;
 
 const _: () = assert!(SINEW_MAX_WINCH_SPEED == crate::MAX_WINCH_SPEED);
 
-/// Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
-/// stopped) and the index of its paying link (the link at the drum, which carries the
+/// Writes a winched rope's active length (m, >= 0), its current winch speed (m/s; 0
+/// once stopped) and the index of its paying link (the link at the drum, which carries the
 /// load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
 /// outputs.
 ///

@@ -3,7 +3,9 @@
 //! family's units) exceeds F_max: it is removed (its id stays, it stops acting) and a
 //! [`BreakEvent`] is queued for the host to poll. A broken rope link cuts the rope
 //! there (see [`RopeCut`]): the bend links and tethers that span the cut go too, so the
-//! two pieces fall apart.
+//! two pieces fall apart. A rope given a break force per body parts at one link, its
+//! most overloaded, per connected piece and at most once per step, so a suddenly
+//! loaded rope does not shatter ([`Breaking::break_overloaded`]).
 //!
 //! All of this is plain data owned by [`super::Topology`]: per-family threshold
 //! arrays indexed by constraint id, the ropes that cut cleanly, and a bounded event
@@ -55,8 +57,12 @@ pub struct Breaking {
     /// Per family (by `FamilyKind` value): the break force of each id, +inf for none.
     /// Shorter than the set: the ids past it never break.
     pub(crate) thresholds: Vec<Vec<f32>>,
-    /// Ropes whose broken links cut them.
+    /// Ropes whose broken links cut them (each parts at its most overloaded link per
+    /// connected piece, at most once per step: [`Self::break_overloaded`]).
     pub(crate) ropes: Vec<RopeCut>,
+    /// Per rope of [`Self::ropes`]: whether it parted in the current step (cleared at
+    /// the end of every step, so never saved: snapshots are taken between steps).
+    pub(crate) parted: Vec<bool>,
     /// Events not yet taken by the host (capacity [`MAX_BREAK_EVENTS`]).
     pub(crate) events: Vec<BreakEvent>,
     /// Events dropped because the queue was full, since the host last took events.
@@ -104,9 +110,21 @@ impl Breaking {
 }
 
 impl Breaking {
-    /// Removes every constraint of `sets` whose force exceeded its break force in the
+    /// Removes the constraints of `sets` whose force exceeded their break force in the
     /// substep of length `h` just solved, queues an event for each, and cuts the ropes
     /// whose links broke. No allocation.
+    ///
+    /// A breakable rope (one given a break force per body, [`Self::ropes`]) parts at
+    /// one link per connected piece: of the overloaded links of each run of links
+    /// still joined, only the most overloaded (largest force / break force; the first
+    /// of equals) breaks, as a real chain parts at one link, after which the load it
+    /// carried is released; and a rope that parted does not break again in the same
+    /// step: for a few substeps its pieces' links report the recoil of the stretch the
+    /// break released (the solver pulling the stretched links back to length), not a
+    /// load. Without this, a suddenly loaded rope whose every link passes its break
+    /// force at once (an elastic rope overshoots a load hung from rest) would shatter.
+    /// Other constraints break each on its own, in family and id order; the ropes'
+    /// breaks follow them.
     pub(crate) fn break_overloaded(
         &mut self,
         sets: &mut ConstraintSets,
@@ -119,9 +137,17 @@ impl Breaking {
         let Breaking {
             thresholds,
             ropes,
+            parted,
             events,
             lost,
         } = self;
+        let mut queue = |event: BreakEvent| {
+            if events.len() < events.capacity() {
+                events.push(event);
+            } else {
+                *lost += 1;
+            }
+        };
         for (k, thresholds) in thresholds.iter().enumerate() {
             let kind = FamilyKind::ALL[k];
             for (id, &limit) in thresholds.iter().enumerate() {
@@ -136,55 +162,162 @@ impl Breaking {
                 if force <= limit {
                     continue;
                 }
+                if kind == FamilyKind::BodyLink
+                    && ropes.iter().any(|r| r.stretch.contains(&(id as u32)))
+                {
+                    // A breakable rope's link: one per piece, below.
+                    continue;
+                }
                 let (particle, position) = set.locate(id, particles).unwrap_or((0, Vec3::ZERO));
                 sets.family_mut(kind).remove(id as u32..id as u32 + 1);
-                if kind == FamilyKind::BodyLink {
-                    if let Some(rope) = ropes.iter().find(|r| r.stretch.contains(&(id as u32))) {
-                        sets.cut_rope(rope, id as u32 - rope.stretch.start);
-                    }
-                }
-                let event = BreakEvent {
+                queue(BreakEvent {
                     family: kind,
                     id: id as u32,
                     force,
                     position,
                     particle,
-                };
-                if events.len() < events.capacity() {
-                    events.push(event);
-                } else {
-                    *lost += 1;
+                });
+            }
+        }
+        let links = &thresholds[FamilyKind::BodyLink as usize];
+        for (rope, parted) in ropes.iter().zip(parted.iter_mut()) {
+            if *parted {
+                continue;
+            }
+            // The most overloaded link (ratio, id, force) of the current piece.
+            let mut worst: Option<(f32, u32, f32)> = None;
+            for id in rope.stretch.clone() {
+                let live = (id as usize) < sets.link.len()
+                    && !ConstraintEdit::is_removed(&sets.link, id as usize);
+                if live {
+                    let limit = links.get(id as usize).copied().unwrap_or(f32::INFINITY);
+                    let force = ConstraintEdit::force(&sets.link, id as usize, h);
+                    if limit != f32::INFINITY && force > limit {
+                        let ratio = force / limit;
+                        if worst.is_none_or(|(r, _, _)| ratio > r) {
+                            worst = Some((ratio, id, force));
+                        }
+                    }
+                }
+                // A piece ends at a removed link and at the rope's end.
+                if !live || id + 1 == rope.stretch.end {
+                    if let Some((_, id, force)) = worst.take() {
+                        let (particle, position) =
+                            ConstraintEdit::locate(&sets.link, id as usize, particles)
+                                .unwrap_or((0, Vec3::ZERO));
+                        rope.cut(sets, id - rope.stretch.start);
+                        *parted = true;
+                        queue(BreakEvent {
+                            family: FamilyKind::BodyLink,
+                            id,
+                            force,
+                            position,
+                            particle,
+                        });
+                    }
                 }
             }
         }
     }
 }
 
-impl ConstraintSets {
-    /// Cuts `rope` at its link `link` (between its particles `link` and `link + 1`):
-    /// removes that link, the bend links over it and the tethers across it. Already
-    /// removed ones stay removed. No allocation.
-    pub(crate) fn cut_rope(&mut self, rope: &RopeCut, link: u32) {
-        let s = rope.stretch.start + link;
-        if s < rope.stretch.end {
-            ConstraintEdit::remove(&mut self.link, s..s + 1);
+impl Breaking {
+    /// End of a step: every rope may part again.
+    pub(crate) fn end_step(&mut self) {
+        self.parted.fill(false);
+    }
+}
+
+impl RopeCut {
+    /// Cuts this rope of `sets` at its link `link` (between its particles `link` and
+    /// `link + 1`): removes that link, the bend links over it and the tethers across
+    /// it. Already removed ones stay removed. No allocation.
+    pub(crate) fn cut(&self, sets: &mut ConstraintSets, link: u32) {
+        let s = self.stretch.start + link;
+        if s < self.stretch.end {
+            ConstraintEdit::remove(&mut sets.link, s..s + 1);
         }
         // Bend link j spans links j and j + 1.
         for j in [link.wrapping_sub(1), link] {
-            if j < rope.bend.len() as u32 {
-                let b = rope.bend.start + j;
-                ConstraintEdit::remove(&mut self.link, b..b + 1);
+            if j < self.bend.len() as u32 {
+                let b = self.bend.start + j;
+                ConstraintEdit::remove(&mut sets.link, b..b + 1);
             }
         }
-        let first = rope.particles.start;
-        for t in rope.tether.clone() {
-            let [a, p] = self.tether.particles_of(t as usize);
+        let first = self.particles.start;
+        for t in self.tether.clone() {
+            let [a, p] = sets.tether.particles_of(t as usize);
             let (lo, hi) = ((a.min(p) - first), (a.max(p) - first));
             if lo <= link && link < hi {
-                ConstraintEdit::remove(&mut self.tether, t..t + 1);
+                ConstraintEdit::remove(&mut sets.tether, t..t + 1);
             }
         }
     }
+
+    /// The live link of this rope nearest to the segment `a`–`b` (m; a sword swipe),
+    /// None when every link was cut.
+    pub(crate) fn nearest_live_link(
+        &self,
+        sets: &ConstraintSets,
+        particles: &Particles,
+        a: Vec3,
+        b: Vec3,
+    ) -> Option<u32> {
+        let mut best: Option<(f32, u32)> = None;
+        for (i, l) in self.stretch.clone().enumerate() {
+            if ConstraintEdit::is_removed(&sets.link, l as usize) {
+                continue;
+            }
+            let p = self.particles.start as usize + i;
+            let (p, q) = (particles.position(p), particles.position(p + 1));
+            let d = segment_distance(p, q, a, b);
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, i as u32));
+            }
+        }
+        best.map(|(_, link)| link)
+    }
+}
+
+/// Distance (m) between segments p–q and a–b (closest points, clamped; Ericson,
+/// "Real-Time Collision Detection" (2004), 5.1.9).
+fn segment_distance(p: Vec3, q: Vec3, a: Vec3, b: Vec3) -> f32 {
+    let (d1, d2, r) = (q - p, b - a, p - a);
+    let (aa, ee, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
+    let (s, t);
+    if aa <= f32::EPSILON && ee <= f32::EPSILON {
+        return p.distance(a);
+    }
+    if aa <= f32::EPSILON {
+        s = 0.0;
+        t = (f / ee).clamp(0.0, 1.0);
+    } else {
+        let c = d1.dot(r);
+        if ee <= f32::EPSILON {
+            t = 0.0;
+            s = (-c / aa).clamp(0.0, 1.0);
+        } else {
+            let bb = d1.dot(d2);
+            let denom = aa * ee - bb * bb;
+            let s0 = if denom > 0.0 {
+                ((bb * f - c * ee) / denom).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let t0 = (bb * s0 + f) / ee;
+            if t0 < 0.0 {
+                t = 0.0;
+                s = (-c / aa).clamp(0.0, 1.0);
+            } else if t0 > 1.0 {
+                t = 1.0;
+                s = ((bb - c) / aa).clamp(0.0, 1.0);
+            } else {
+                t = t0;
+                s = s0;
+            }
+        }
+    }
+    (p + d1 * s).distance(a + d2 * t)
 }
 
 /// A rope's ranges in a snapshot.
@@ -268,6 +401,8 @@ impl Breaking {
         for _ in 0..n {
             ropes.push(load_rope(r, sets, particles)?);
         }
+        let mut parted = crate::error::try_with_capacity(n, "breakable ropes")?;
+        parted.resize(n, false);
         let reserved = r.get::<bool>()?;
         let n = r.get_count(28, "break events")?;
         codec::ensure(n <= MAX_BREAK_EVENTS && (reserved || n == 0), || {
@@ -296,8 +431,42 @@ impl Breaking {
         Ok(Breaking {
             thresholds,
             ropes,
+            parted,
             events,
             lost: r.get()?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segment_distance_matches_closed_forms() {
+        // Crossing segments at 1 m apart in z.
+        let d = segment_distance(
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, -1.0, 1.0),
+            Vec3::new(0.0, 1.0, 1.0),
+        );
+        assert!((d - 1.0).abs() < 1e-6, "{d}");
+        // Parallel, offset 2 m, overlapping.
+        let d = segment_distance(
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::new(0.5, 2.0, 0.0),
+            Vec3::new(3.0, 2.0, 0.0),
+        );
+        assert!((d - 2.0).abs() < 1e-6, "{d}");
+        // End to end: (1,0,0) to (2,1,0).
+        let d = segment_distance(
+            Vec3::ZERO,
+            Vec3::X,
+            Vec3::new(2.0, 1.0, 0.0),
+            Vec3::new(3.0, 1.0, 0.0),
+        );
+        assert!((d - 2f32.sqrt()).abs() < 1e-6, "{d}");
     }
 }

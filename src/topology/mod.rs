@@ -1,16 +1,20 @@
 //! Topology edits of the step: what removes or re-points constraints and particles
 //! while the world runs. Breaking (`breaking`: break forces, rope cuts, the event
-//! queue), winches (`winch`: ropes paying links in and out) and cloth tearing
-//! (`tearing`: the vertex split) keep their state and their algorithms here; `World`
+//! queue), winches (`winch`: ropes paying links in and out, attached and reeled in at
+//! once) and cloth tearing (`tearing`: the torn set built when tearing is turned on,
+//! the vertex split) keep their state and their algorithms here; they edit the
+//! constraint sets through `ConstraintEdit` and the sets' own small accessors. `World`
 //! holds only the thin API (`world/breaking.rs`, `world/winch.rs`,
-//! `world/tearing.rs`) and the C ABI only translates.
+//! `world/tearing.rs`: checks, then one call here) and the C ABI only translates.
 //!
-//! In the step pipeline (`world::step`) topology is one stage: breaking and the
-//! winches at the end of every substep (after the velocity update, before the
-//! constraint sets' own end of substep), tearing at the end of the step (after the
-//! recovery pass). Every edit runs serially in a fixed order and allocates nothing, so
-//! the results do not depend on the thread count. The torn cloths' constraints are
-//! projected by the registry set `crate::constraints::tearing::TornCloths`.
+//! In the step pipeline (`world::step`) topology is one stage, [`TopologyStage`]:
+//! breaking and the winches at the end of every substep (after the velocity update,
+//! before the constraint sets' own end of substep), tearing at the end of the step
+//! (after the recovery pass). The table lends it the constraint sets for each call
+//! ([`Topology::stage`]). Every edit runs serially in a fixed order and allocates
+//! nothing, so the results do not depend on the thread count. The torn cloths'
+//! constraints are projected by the registry set
+//! `crate::constraints::tearing::TornCloths`.
 
 pub(crate) mod breaking;
 pub(crate) mod tearing;
@@ -19,7 +23,7 @@ pub(crate) mod winch;
 use crate::constraints::ConstraintSets;
 use crate::error::Result;
 use crate::particles::Particles;
-use crate::pipeline::StepContext;
+use crate::pipeline::{Stage, StepContext};
 use crate::snapshot::codec::{Reader, Writer};
 
 /// The topology state of a world: break thresholds and events, winches.
@@ -32,28 +36,10 @@ pub(crate) struct Topology {
 }
 
 impl Topology {
-    /// End of a substep: breaks the overloaded constraints of `sets`, then advances
-    /// every winch (both edit `sets`; the winches also move, park and unpark
-    /// particles).
-    pub(crate) fn end_substep(
-        &mut self,
-        sets: &mut ConstraintSets,
-        particles: &mut Particles,
-        cx: &StepContext<'_>,
-    ) {
-        self.breaking.break_overloaded(sets, particles, cx.h);
-        winch::advance_winches(&mut self.winches, sets, particles, cx.h);
-    }
-
-    /// End of a step: the torn cloths split at their over-stretched edges.
-    pub(crate) fn end_step(&mut self, sets: &mut ConstraintSets, particles: &mut Particles) {
-        tearing::tear_cloths(sets, particles);
-    }
-
-    /// Whether [`Self::end_substep`] changes particles (a winch moves and unparks
-    /// them; breaking only removes constraints).
-    pub(crate) fn moves_particles_between_substeps(&self) -> bool {
-        !self.winches.is_empty()
+    /// The topology stage of one call: this state with the constraint sets it edits
+    /// lent to it (the pipeline table builds one per stage it runs).
+    pub(crate) fn stage<'a>(&'a mut self, sets: &'a mut ConstraintSets) -> TopologyStage<'a> {
+        TopologyStage { state: self, sets }
     }
 
     /// Snapshot: the break thresholds, ropes and events, then the winches.
@@ -79,5 +65,38 @@ impl Topology {
             winches.push(winch::Winch::load(r, sets, particles)?);
         }
         Ok(Topology { breaking, winches })
+    }
+}
+
+/// The topology stage: breaking and the winches at the end of every substep, tearing
+/// at the end of the step. It edits the constraint sets, which the pipeline lends it
+/// for the call ([`Topology::stage`]).
+pub(crate) struct TopologyStage<'a> {
+    /// Break thresholds and events, winches.
+    pub state: &'a mut Topology,
+    /// The constraint sets the edits remove, re-point or resize.
+    pub sets: &'a mut ConstraintSets,
+}
+
+impl Stage for TopologyStage<'_> {
+    /// Breaks the overloaded constraints, then advances every winch (both edit the
+    /// sets; the winches also move, park and unpark particles).
+    fn end_substep(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        let Topology { breaking, winches } = &mut *self.state;
+        breaking.break_overloaded(self.sets, particles, cx.h);
+        winch::advance_winches(winches, self.sets, particles, cx.h);
+    }
+
+    /// The torn cloths split at their over-stretched edges; every rope may part again
+    /// in the next step.
+    fn end_step(&mut self, particles: &mut Particles, _cx: &StepContext<'_>) {
+        tearing::tear_cloths(self.sets, particles);
+        self.state.breaking.end_step();
+    }
+
+    /// A winch moves and unparks particles at the end of a substep; breaking only
+    /// removes constraints.
+    fn moves_particles_between_substeps(&self) -> bool {
+        !self.state.winches.is_empty()
     }
 }

@@ -5,12 +5,150 @@
 //! `crate::constraints::tearing`). No allocation; serial and in a fixed order, so the
 //! same for any thread count.
 
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::bodies::BodyParts;
 use crate::constraints::tearing::{
-    remove_edge, remove_hinge, Edge, EdgeKind, Hinge, TornCloth, NONE,
+    remove_edge, remove_hinge, Edge, EdgeKind, Hinge, TornCloth, EDGES_PER_SPLIT, NONE,
 };
 use crate::constraints::{ConstraintEdit, ConstraintSets};
+use crate::error::{try_with_capacity, Result};
 use crate::math::Vec3;
-use crate::particles::{separation, Particles};
+use crate::particles::{separation, CollisionFilter, Particles};
+
+/// The torn cloth of a cloth's body links, bending and tethers (`parts`) in `sets`:
+/// particles `body`, `triangles` (global particle indices), the stretch ratio
+/// `threshold` past which an edge tears and the spare particles `spares` (not yet
+/// added). Allocates its room; changes nothing.
+pub(crate) fn build(
+    parts: &BodyParts,
+    body: Range<u32>,
+    triangles: &[[u32; 3]],
+    sets: &ConstraintSets,
+    threshold: f32,
+    spares: Range<u32>,
+) -> Result<TornCloth> {
+    let edge_room = EDGES_PER_SPLIT * spares.len() as u32;
+    let s = sets;
+    // The hinge each distance-bending link spans: the edge whose wings it joins.
+    let mut hinge_of: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
+    {
+        let mut wings: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+        for t in triangles {
+            for k in 0..3 {
+                let (a, b, c) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+                wings.entry((a.min(b), a.max(b))).or_default().push(c);
+            }
+        }
+        for (e, w) in wings {
+            if let [p, q] = w[..] {
+                hinge_of.insert((p.min(q), p.max(q)), e);
+            }
+        }
+    }
+    let mut edges = try_with_capacity::<Edge>(
+        (parts.bend_link.end - parts.stretch.start) as usize + edge_room as usize,
+        "torn cloth edges",
+    )?;
+    for (ids, kind) in [
+        (parts.stretch.clone(), EdgeKind::Stretch),
+        (parts.shear.clone(), EdgeKind::Shear),
+        (parts.bend_link.clone(), EdgeKind::Bend),
+    ] {
+        for i in ids {
+            let i = i as usize;
+            let Some(compliance) = s.link.compliance(i) else {
+                continue;
+            };
+            let [a, b] = s.link.pair(i);
+            let hinge = match kind {
+                EdgeKind::Bend => hinge_of
+                    .get(&(a.min(b), a.max(b)))
+                    .map_or([NONE, NONE], |&(e0, e1)| [e0, e1]),
+                _ => [NONE, NONE],
+            };
+            edges.push(Edge {
+                p: [a, b, hinge[0], hinge[1]],
+                kind,
+                rest: s.link.rest_length(i),
+                compliance,
+                lambda: 0.0,
+                id: i as u32,
+            });
+        }
+    }
+    let mut dihedral = try_with_capacity(parts.dihedral.len(), "torn cloth hinges")?;
+    for i in parts.dihedral.clone() {
+        let i = i as usize;
+        if let Some(compliance) = s.dihedral.compliance(i) {
+            dihedral.push(Hinge {
+                p: s.dihedral.particles_of(i),
+                rest: s.dihedral.rest(i),
+                compliance,
+                lambda: 0.0,
+            });
+        }
+    }
+    let mut isometric = try_with_capacity(parts.isometric.len(), "torn cloth hinges")?;
+    for i in parts.isometric.clone() {
+        let i = i as usize;
+        if let Some(compliance) = s.isometric.compliance(i) {
+            isometric.push(Hinge {
+                p: s.isometric.particles_of(i),
+                rest: s.isometric.rest(i),
+                compliance,
+                lambda: 0.0,
+            });
+        }
+    }
+    let mut cloth = TornCloth {
+        body,
+        reserve: spares,
+        used: 0,
+        threshold,
+        tethers: parts.tether.clone(),
+        tethers_dropped: false,
+        triangles: triangles.to_vec(),
+        edges,
+        dihedral,
+        isometric,
+        edge_room,
+        refused: 0,
+        version: 0,
+        source: Vec::new(),
+        split_now: Vec::new(),
+    };
+    cloth.reserve_room()?;
+    Ok(cloth)
+}
+
+/// Turns tearing on for `cloth` (from [`build`], its room reserved in `sets.torn` and
+/// its spares in `particles`): the spares are added, parked at the cloth's first
+/// particle, pinned and colliding with nothing, and the cloth's body links and
+/// bending move from their sets into the torn-cloth set. Cannot fail.
+pub(crate) fn start(
+    cloth: TornCloth,
+    parts: &BodyParts,
+    sets: &mut ConstraintSets,
+    particles: &mut Particles,
+) {
+    let park = particles.position(cloth.body.start as usize);
+    for _ in 0..cloth.reserve.len() {
+        let i = particles.len();
+        particles.push(park, 0.0);
+        particles.filter[i] = CollisionFilter {
+            layers: 0,
+            mask: 0,
+            ..CollisionFilter::default()
+        };
+    }
+    sets.link.remove(parts.stretch.start..parts.bend_link.end);
+    sets.dihedral.remove(parts.dihedral.clone());
+    sets.isometric.remove(parts.isometric.clone());
+    sets.torn.cloths.push(cloth);
+    sets.update_jacobi_weights(particles);
+}
 
 /// End of a step: splits the torn cloths of `sets` at their over-stretched edges.
 pub(crate) fn tear_cloths(sets: &mut ConstraintSets, particles: &mut Particles) {

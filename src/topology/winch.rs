@@ -16,11 +16,18 @@
 //! destroyed: the parked particles are the reserve. The bend links across the cursor
 //! and the tethers from the cursor end follow the active length.
 //!
+//! A cut or broken link stops the winch where it reaches it: paying out stops at a cut
+//! on the drum (the links parked past it hold nothing), reeling in at a cut at or past
+//! the paying link (parking the fallen piece would pin it where it falls). So the
+//! length never goes negative.
+//!
 //! Winches are plain data in [`super::Topology`], advanced at the end of every
 //! substep without allocation.
 
 use super::breaking::RopeCut;
 use crate::constraints::{ConstraintEdit, ConstraintSets};
+use crate::error::{Error, Result};
+use crate::math::Vec3;
 use crate::particles::Particles;
 
 /// Which end of a rope a winch pays from.
@@ -58,7 +65,7 @@ pub struct Winch {
     pub(crate) bend_ratio: f32,
     /// Where the drum (local particle 0) was at the last substep (m): when the host
     /// moves it, the parked particles move with it.
-    pub(crate) drum: crate::math::Vec3,
+    pub(crate) drum: Vec3,
 }
 
 impl Winch {
@@ -93,7 +100,9 @@ impl Winch {
         (i < n).then_some(self.rope.bend.start + j)
     }
 
-    /// The rope's active length (m).
+    /// The rope's active length (m), never negative: the paying link's rest length
+    /// (in [0, its built length]) plus the built lengths past it (at least 0, and
+    /// exactly 0 past the last link).
     pub fn length(&self) -> f32 {
         self.paying + self.tail
     }
@@ -112,6 +121,30 @@ fn edit_live(set: &mut dyn ConstraintEdit, id: u32, value: f32) {
     }
 }
 
+/// Checks a winch length (m): the length [`Winch::new`] reels a rope in to (in
+/// (0, built], `zero` false) or a target of [`Winch`] (in [0, built], `zero` true),
+/// where `built` is the rope's built length (m), the sum of its `links` built link
+/// lengths: the most a winch pays out. The one bound of both: a length within the
+/// rounding of that sum (`links` × ε relative, the error bound of a sum of `links`
+/// positive terms) counts as the built length, so that the length a host computed
+/// (3 m for 30 links of 0.1 m, which sum to 2.9999998 in `f32`) is accepted. Returns
+/// the length, at most `built`.
+pub(crate) fn check_length(length: f32, built: f32, links: u32, zero: bool) -> Result<f32> {
+    let slack = built * links.max(1) as f32 * f32::EPSILON;
+    let low = if zero { length >= 0.0 } else { length > 0.0 };
+    if !(length.is_finite() && low && length <= built + slack) {
+        let (open, what) = if zero {
+            ("[", "target length")
+        } else {
+            ("(", "length")
+        };
+        return Err(Error::invalid(format!(
+            "{what} {length} must be in {open}0, {built}] m (the rope's built length)"
+        )));
+    }
+    Ok(length.min(built))
+}
+
 /// Advances every winch of `winches` by one substep of length `h` (s), editing the
 /// rest lengths of `sets`. No allocation.
 pub(crate) fn advance_winches(
@@ -125,21 +158,132 @@ pub(crate) fn advance_winches(
     }
     let mut masses_changed = false;
     for w in winches {
-        masses_changed |= sets.advance_winch(w, particles, h);
+        masses_changed |= w.advance(sets, particles, h);
     }
     if masses_changed {
         sets.update_jacobi_weights(particles);
     }
 }
 
-impl ConstraintSets {
+impl Winch {
+    /// A still winch on `rope` at `end` (which must be pinned: the drum), checked
+    /// against `sets` and `particles`, about to be reeled in to `length` (m, in
+    /// (0, built length]) by [`Self::reel_in_at_once`]. Changes nothing.
+    pub(crate) fn new(
+        rope: RopeCut,
+        end: RopeEnd,
+        length: f32,
+        sets: &ConstraintSets,
+        particles: &Particles,
+    ) -> Result<Winch> {
+        let n = rope.stretch.len() as u32;
+        let mut w = Winch {
+            rope,
+            end,
+            cursor: 0,
+            paying: 0.0,
+            full: 0.0,
+            tail: 0.0,
+            speed: 0.0,
+            target: None,
+            inverse_mass: 0.0,
+            bend_ratio: 1.0,
+            drum: Vec3::ZERO,
+        };
+        let drum = w.particle(0) as usize;
+        w.drum = particles.position(drum);
+        if particles.inverse_mass(drum) != 0.0 {
+            return Err(Error::invalid(format!(
+                "the rope's {end:?} is not pinned: a winch needs a pinned end (the drum)"
+            )));
+        }
+        let link = &sets.link;
+        for i in 0..n {
+            if link.is_removed(w.link(i) as usize) {
+                return Err(Error::invalid(format!(
+                    "link {i} from the {end:?} was cut or broke: a winch needs a whole rope"
+                )));
+            }
+        }
+        w.full = link.rest_length(w.link(0) as usize);
+        w.paying = w.full;
+        w.tail = (1..n).map(|i| link.rest_length(w.link(i) as usize)).sum();
+        let length = check_length(length, w.length(), n, false)?;
+        w.inverse_mass = (1..=n)
+            .map(|i| particles.inverse_mass(w.particle(i) as usize))
+            .find(|&m| m > 0.0)
+            .unwrap_or(0.0);
+        if w.inverse_mass == 0.0 {
+            return Err(Error::invalid("every particle of the rope is pinned"));
+        }
+        if n >= 2 {
+            if let Some(b) = w.bend(0) {
+                let span = w.full + link.rest_length(w.link(1) as usize);
+                w.bend_ratio = link.rest_length(b as usize) / span;
+            }
+        }
+        w.speed = length - w.length();
+        w.target = Some(length);
+        Ok(w)
+    }
+
+    /// Reels the new winch in to its length at once (one "substep" of 1 s at the speed
+    /// that gets there): the parked particles go onto the drum, and the active part of
+    /// the rope moves with the new cursor onto it, at rest. The winch is still
+    /// afterwards. Cannot fail.
+    pub(crate) fn reel_in_at_once(&mut self, sets: &mut ConstraintSets, particles: &mut Particles) {
+        let n = self.links();
+        if self.speed < 0.0 && self.advance(sets, particles, 1.0) {
+            sets.update_jacobi_weights(particles);
+            // The point of the paying link r from its outer end goes onto the drum, so
+            // the link starts at its rest length r.
+            let drum = particles.position(self.particle(0) as usize);
+            let inner = particles.position(self.particle(self.cursor) as usize);
+            let outer = particles.position(self.particle(self.cursor + 1) as usize);
+            let d = inner.distance(outer);
+            let on_link = if d > 0.0 {
+                outer + (inner - outer) * (self.paying / d).min(1.0)
+            } else {
+                inner
+            };
+            let shift = drum - on_link;
+            for i in 0..=n {
+                let p = self.particle(i) as usize;
+                let to = if i <= self.cursor {
+                    drum
+                } else {
+                    particles.position(p) + shift
+                };
+                particles.set_position(p, to);
+                particles.step_start[p] = to;
+                particles.set_velocity(p, Vec3::ZERO);
+            }
+        }
+        self.speed = 0.0;
+        self.target = None;
+    }
+
+    /// The rope's built length (m): every link at its built length.
+    pub(crate) fn built_length(&self, sets: &ConstraintSets) -> f32 {
+        (0..self.links())
+            .map(|i| {
+                if i == self.cursor {
+                    self.full
+                } else {
+                    sets.link.rest_length(self.link(i) as usize).max(0.0)
+                }
+            })
+            .sum()
+    }
+
     /// One substep of one winch; true when a particle was parked or unparked.
-    pub(crate) fn advance_winch(
+    pub(crate) fn advance(
         &mut self,
-        w: &mut Winch,
+        sets: &mut ConstraintSets,
         particles: &mut Particles,
         h: f32,
     ) -> bool {
+        let w = self;
         let drum = particles.position(w.particle(0) as usize);
         if drum != w.drum {
             let delta = drum - w.drum;
@@ -164,65 +308,76 @@ impl ConstraintSets {
         // Reel in: park the particle past the cursor while the paying link is spent.
         while r < 0.0 {
             let next = w.cursor + 1;
-            if next + 1 > w.links() {
-                // Nothing left to park: the rope is fully reeled in.
+            let cut = |i: u32| sets.link.is_removed(w.link(i) as usize);
+            if next + 1 > w.links() || cut(w.cursor) || cut(next) {
+                // Nothing left to park: the rope is fully reeled in, or cut at the
+                // paying link or the one past it (the piece beyond fell off; parking its
+                // particles would pin them where they fall).
                 r = 0.0;
                 w.speed = 0.0;
                 break;
             }
             // The spent link goes back to its built length (for paying out later).
-            edit_live(&mut self.link, w.link(w.cursor), w.full);
+            edit_live(&mut sets.link, w.link(w.cursor), w.full);
             // Pinned where it is: within the paying link's stretch of the drum (moving it
             // onto the drum would yank the rest of the rope by that stretch).
             let p = w.particle(next) as usize;
-            particles.set_velocity(p, crate::math::Vec3::ZERO);
+            particles.set_velocity(p, Vec3::ZERO);
             particles.set_inverse_mass(p, 0.0);
             w.cursor = next;
-            w.full = self.link.rest_length(w.link(next) as usize);
-            w.tail -= w.full;
+            w.full = sets.link.rest_length(w.link(next) as usize);
+            // The built lengths past the paying link: none past the last link, and never
+            // below 0 by rounding (so the length a host reads is never negative).
+            w.tail = if next + 1 == w.links() {
+                0.0
+            } else {
+                (w.tail - w.full).max(0.0)
+            };
             r += w.full;
             changed = true;
         }
         // Pay out: unpark the cursor while the paying link is longer than built.
         while r > w.full {
-            if w.cursor == 0 {
-                // The reserve is spent: the rope is fully paid out.
+            if w.cursor == 0 || sets.link.is_removed(w.link(w.cursor - 1) as usize) {
+                // The reserve is spent: the rope is fully paid out, or cut on the drum
+                // next to the cursor (the links parked past a cut hold nothing).
                 r = w.full;
                 w.speed = 0.0;
                 break;
             }
-            edit_live(&mut self.link, w.link(w.cursor), w.full);
+            edit_live(&mut sets.link, w.link(w.cursor), w.full);
             particles.set_inverse_mass(w.particle(w.cursor) as usize, w.inverse_mass);
             r -= w.full;
             w.tail += w.full;
             w.cursor -= 1;
-            w.full = self.link.rest_length(w.link(w.cursor) as usize);
+            w.full = sets.link.rest_length(w.link(w.cursor) as usize);
             changed = true;
         }
         w.paying = r;
-        edit_live(&mut self.link, w.link(w.cursor), r);
-        self.follow_winch(w, particles);
+        edit_live(&mut sets.link, w.link(w.cursor), r);
+        w.follow(sets);
         changed
     }
 
     /// Sets the rest lengths that depend on the paying link: the bend links across the
     /// cursor and the tethers from the cursor end (their max length is the active arc
     /// length from the drum).
-    pub(crate) fn follow_winch(&mut self, w: &Winch, _particles: &Particles) {
+    fn follow(&self, sets: &mut ConstraintSets) {
+        let w = self;
         let k = w.cursor;
         let (r, ratio) = (w.paying, w.bend_ratio);
         if k >= 1 {
             if let Some(b) = w.bend(k - 1) {
-                edit_live(&mut self.link, b, r * ratio);
+                edit_live(&mut sets.link, b, r * ratio);
             }
         }
         if let Some(b) = w.bend(k) {
             let next = if k + 1 < w.links() {
-                self.link.rest_length(w.link(k + 1) as usize)
+                sets.link.rest_length(w.link(k + 1) as usize)
             } else {
                 0.0
             };
-            edit_live(&mut self.link, b, (r + next) * ratio);
+            edit_live(&mut sets.link, b, (r + next) * ratio);
         }
         // Tethers from the drum end, in increasing local index (the builder emits them
         // by increasing particle index), with the arc length summed as we go.
@@ -250,8 +405,8 @@ impl ConstraintSets {
             edit_live(&mut sets.tether, t, arc);
         };
         match w.end {
-            RopeEnd::Start => ids.for_each(|t| each(t, self)),
-            RopeEnd::End => ids.rev().for_each(|t| each(t, self)),
+            RopeEnd::Start => ids.for_each(|t| each(t, sets)),
+            RopeEnd::End => ids.rev().for_each(|t| each(t, sets)),
         }
     }
 }
@@ -290,7 +445,7 @@ impl Winch {
         let (paying, full, tail, speed) = r.get::<(f32, f32, f32, f32)>()?;
         let target = r.get_option::<f32>()?;
         let (inverse_mass, bend_ratio) = r.get::<(f32, f32)>()?;
-        let drum: crate::math::Vec3 = r.get()?;
+        let drum: Vec3 = r.get()?;
         codec::check_finite(
             [paying, full, tail, speed, inverse_mass, bend_ratio]
                 .into_iter()

@@ -1,6 +1,6 @@
 //! The world's API of breaking and cutting: break forces per constraint or per rope,
 //! the polled break events, and cutting a rope by link or along a segment (a sword
-//! swipe). The per-substep check lives in [`crate::constraints::breaking`].
+//! swipe). The per-substep check and the cuts live in [`crate::topology::breaking`].
 
 use super::World;
 use crate::bodies::{BodyId, BodyKind};
@@ -82,7 +82,10 @@ impl World {
     /// Sets the break force (N; +inf = never breaks) of a rope's links: from the next
     /// step on, a link whose tension exceeds it in a substep breaks, and the rope falls
     /// apart there (the bend links and tethers across the break go too; see
-    /// [`World::cut_rope`]). Tethers carry part of a rope's load, so build breakable
+    /// [`World::cut_rope`]). The rope parts at one link per connected piece, the
+    /// most overloaded (largest tension / break force), and at most once per step, so
+    /// a suddenly loaded rope whose every link overshoots at once parts at one link
+    /// and the load falls. Tethers carry part of a rope's load, so build breakable
     /// ropes without tethers.
     pub fn set_body_break_force(&mut self, id: BodyId, force: f32) -> Result<()> {
         check_break_force(force)?;
@@ -90,10 +93,12 @@ impl World {
         let b = &mut self.topology.breaking;
         if !b.ropes.contains(&cut) {
             try_reserve(&mut b.ropes, 1, "breakable ropes")?;
+            try_reserve(&mut b.parted, 1, "breakable ropes")?;
         }
         b.reserve(FamilyKind::BodyLink, &cut.stretch)?;
         if !b.ropes.contains(&cut) {
             b.ropes.push(cut.clone());
+            b.parted.push(false);
         }
         b.set(FamilyKind::BodyLink, cut.stretch, force);
         Ok(())
@@ -144,7 +149,7 @@ impl World {
                 "link {link} is out of range (the rope has {links} links)"
             )));
         }
-        self.sets.cut_rope(&cut, link);
+        cut.cut(&mut self.sets, link);
         Ok(())
     }
 
@@ -154,22 +159,10 @@ impl World {
         crate::particles::check_vec3("segment start", 0, a)?;
         crate::particles::check_vec3("segment end", 0, b)?;
         let cut = self.rope_cut(id)?;
-        let mut best: Option<(f32, u32)> = None;
-        for (i, l) in cut.stretch.clone().enumerate() {
-            if crate::constraints::ConstraintEdit::is_removed(&self.sets.link, l as usize) {
-                continue;
-            }
-            let p = cut.particles.start as usize + i;
-            let (p, q) = (self.particles.position(p), self.particles.position(p + 1));
-            let d = segment_distance(p, q, a, b);
-            if best.is_none_or(|(bd, _)| d < bd) {
-                best = Some((d, i as u32));
-            }
-        }
-        let Some((_, link)) = best else {
+        let Some(link) = cut.nearest_live_link(&self.sets, &self.particles, a, b) else {
             return Err(Error::invalid("the rope has no link left to cut"));
         };
-        self.sets.cut_rope(&cut, link);
+        cut.cut(&mut self.sets, link);
         Ok(link)
     }
 
@@ -189,79 +182,5 @@ impl World {
             bend: p.bend_link.clone(),
             tether: p.tether.clone(),
         })
-    }
-}
-
-/// Distance (m) between segments p–q and a–b (closest points, clamped; Ericson,
-/// "Real-Time Collision Detection" (2004), 5.1.9).
-fn segment_distance(p: Vec3, q: Vec3, a: Vec3, b: Vec3) -> f32 {
-    let (d1, d2, r) = (q - p, b - a, p - a);
-    let (aa, ee, f) = (d1.dot(d1), d2.dot(d2), d2.dot(r));
-    let (s, t);
-    if aa <= f32::EPSILON && ee <= f32::EPSILON {
-        return p.distance(a);
-    }
-    if aa <= f32::EPSILON {
-        s = 0.0;
-        t = (f / ee).clamp(0.0, 1.0);
-    } else {
-        let c = d1.dot(r);
-        if ee <= f32::EPSILON {
-            t = 0.0;
-            s = (-c / aa).clamp(0.0, 1.0);
-        } else {
-            let bb = d1.dot(d2);
-            let denom = aa * ee - bb * bb;
-            let s0 = if denom > 0.0 {
-                ((bb * f - c * ee) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let t0 = (bb * s0 + f) / ee;
-            if t0 < 0.0 {
-                t = 0.0;
-                s = (-c / aa).clamp(0.0, 1.0);
-            } else if t0 > 1.0 {
-                t = 1.0;
-                s = ((bb - c) / aa).clamp(0.0, 1.0);
-            } else {
-                t = t0;
-                s = s0;
-            }
-        }
-    }
-    (p + d1 * s).distance(a + d2 * t)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn segment_distance_matches_closed_forms() {
-        // Crossing segments at 1 m apart in z.
-        let d = segment_distance(
-            Vec3::new(-1.0, 0.0, 0.0),
-            Vec3::new(1.0, 0.0, 0.0),
-            Vec3::new(0.0, -1.0, 1.0),
-            Vec3::new(0.0, 1.0, 1.0),
-        );
-        assert!((d - 1.0).abs() < 1e-6, "{d}");
-        // Parallel, offset 2 m, overlapping.
-        let d = segment_distance(
-            Vec3::ZERO,
-            Vec3::X,
-            Vec3::new(0.5, 2.0, 0.0),
-            Vec3::new(3.0, 2.0, 0.0),
-        );
-        assert!((d - 2.0).abs() < 1e-6, "{d}");
-        // End to end: (1,0,0) to (2,1,0).
-        let d = segment_distance(
-            Vec3::ZERO,
-            Vec3::X,
-            Vec3::new(2.0, 1.0, 0.0),
-            Vec3::new(3.0, 1.0, 0.0),
-        );
-        assert!((d - 2f32.sqrt()).abs() < 1e-6, "{d}");
     }
 }

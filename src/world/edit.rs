@@ -15,7 +15,7 @@
 use std::ops::Range;
 
 use super::World;
-use crate::bodies::{BodyId, BodyKind};
+use crate::bodies::{BodyId, BodyKind, MAX_REST_SCALE};
 use crate::constraints::{ConstraintEdit, FamilyKind};
 use crate::error::{check_range, Error, Result};
 
@@ -339,6 +339,3 @@ impl World {
         Ok(())
     }
 }
-
-/// Largest rest scale [`World::set_body_rest_scale`] accepts.
-pub const MAX_REST_SCALE: f32 = 1000.0;

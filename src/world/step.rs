@@ -11,11 +11,11 @@
 //!                  constraint sets (λ reset, attachment hosts), collision (speed
 //!                  limit, collider contacts)
 //!   for each iteration:
-//!     project      constraint sets (registry order, distance first; the fused
-//!                  update-and-predict pass inside the first sweep when the
-//!                  integrator asks), fluids (at FLUID_SLOT of the registry), the rest
-//!                  of the sets (tethers, attachments, torn cloths), skinning (anim
-//!                  drive, backstop, max distance), collision (grabs, contacts)
+//!     project      constraint sets (one entry: the registry in order, distance
+//!                  first, the fused update-and-predict pass inside the first sweep
+//!                  when the integrator asks, the fluids projected at its FLUID_SLOT,
+//!                  then tethers, attachments, torn cloths), skinning (anim drive,
+//!                  backstop, max distance), collision (grabs, contacts)
 //!   end_substep    integrator (velocity update, body damping), topology (breaking,
 //!                  winches), constraint sets (plastic flow), fluids (viscosity,
 //!                  vorticity, cohesion, adhesion), the 2D plane, collision
@@ -32,7 +32,6 @@
 
 use super::World;
 use crate::collision::Collision;
-use crate::constraints::{FLUID_SLOT, SET_COUNT};
 use crate::error::Result;
 use crate::particles::Particles;
 use crate::pipeline::integrate::{update_and_predict_pass, Finite};
@@ -40,7 +39,6 @@ use crate::pipeline::{run_pass, Stage, StepContext};
 use crate::solver::parallel::{
     Executor, PARALLEL_MIN_ITEMS, PARALLEL_MIN_LIGHT_ITEMS, REGION_MIN_WORK,
 };
-use crate::topology::Topology;
 
 /// Whether a step of this world runs any pass on more than one thread: a stage's
 /// projections (the constraint sets', the fluids' counted by their neighbours) reach
@@ -69,26 +67,24 @@ fn runs_in_parallel(
 /// collider restitution, no wind impulses, no skinned targets): then the integrator
 /// may run the two as one pass. Asked after every `begin_step` (a fluid's first
 /// particles make it active there).
-fn between_substeps_idle(stages: [&dyn Stage; 7], topology: &Topology) -> bool {
+fn between_substeps_idle(stages: [&dyn Stage; 8]) -> bool {
     stages.iter().all(|s| !s.moves_particles_between_substeps())
-        && !topology.moves_particles_between_substeps()
 }
 
 /// The stages [`between_substeps_idle`] asks, of world `w`.
 #[cfg(test)]
-fn idle_between_substeps(w: &World) -> bool {
-    between_substeps_idle(
-        [
-            &w.integrator,
-            &w.aero,
-            &w.skinning,
-            &w.sets,
-            &w.fluids,
-            &w.plane,
-            &w.collision,
-        ],
-        &w.topology,
-    )
+fn idle_between_substeps(w: &mut World) -> bool {
+    let topology = w.topology.stage(&mut w.sets);
+    between_substeps_idle([
+        &w.integrator,
+        &w.aero,
+        &w.skinning,
+        &*topology.sets,
+        &topology,
+        &w.fluids,
+        &w.plane,
+        &w.collision,
+    ])
 }
 
 /// One step of `dt` seconds (checked by the caller) through every stage.
@@ -140,16 +136,19 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
     // stage changes the particles between them, and hands that pass to the first
     // sweep of the next substep when nothing reads them before it (a speed limit
     // clamps the predicted velocities in the collision stage's begin_substep).
-    let stages: [&dyn Stage; 7] = [
-        &*integrator,
-        &*aero,
-        &*skinning,
-        &*sets,
-        &*fluids,
-        &*plane,
-        &*collision,
-    ];
-    let idle = between_substeps_idle(stages, topology);
+    let idle = {
+        let topology = topology.stage(sets);
+        between_substeps_idle([
+            &*integrator,
+            &*aero,
+            &*skinning,
+            &*topology.sets,
+            &topology,
+            &*fluids,
+            &*plane,
+            &*collision,
+        ])
+    };
     integrator.plan(idle, collision.max_speed == 0.0, &cx);
     let work = [sets.work(), fluids.work()];
     let parallel = runs_in_parallel(particles, &work, collision, exec);
@@ -175,18 +174,18 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
                         run_pass(particles, exec, &pass);
                     }
                 }
-                sets.project(particles, &iteration, 0..FLUID_SLOT, done);
+                // The registry in order, the fluids at its FLUID_SLOT (lent the
+                // colliders).
                 let lent = StepContext {
                     colliders: Some(&collision.colliders),
                     ..cx
                 };
-                Stage::project(fluids, particles, &lent);
-                sets.project(particles, &iteration, FLUID_SLOT..SET_COUNT, done);
+                sets.project(particles, &iteration, done, (&mut *fluids, &lent));
                 Stage::project(skinning, particles, &cx);
                 Stage::project(collision, particles, &cx);
             }
             Stage::end_substep(integrator, particles, &cx);
-            topology.end_substep(sets, particles, &cx);
+            Stage::end_substep(&mut topology.stage(sets), particles, &cx);
             Stage::end_substep(sets, particles, &cx);
             Stage::end_substep(fluids, particles, &cx);
             Stage::end_substep(plane, particles, &cx);
@@ -207,7 +206,7 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
         Finite::Checked => Ok(()),
         Finite::Unknown => crate::recovery::check(particles, bodies, exec),
     };
-    topology.end_step(sets, particles);
+    Stage::end_step(&mut topology.stage(sets), particles, &cx);
     Stage::end_step(fluids, particles, &cx);
     match collision.particles.search.take_error() {
         Some(e) => Err(e),
@@ -315,7 +314,7 @@ mod tests {
                 "body damping" => w.set_body_damping(r0, 0.5).unwrap(),
                 _ => {}
             }
-            let fused = idle_between_substeps(&w);
+            let fused = idle_between_substeps(&mut w);
             assert_eq!(fused, case == "fused", "{case}");
             w.step(1.0 / 60.0).unwrap();
             let before: Vec<Vec3> = (0..10).map(|i| w.particles.position(i)).collect();

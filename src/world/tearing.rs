@@ -1,21 +1,18 @@
 //! The world's API of cloth tearing: turn it on per cloth with a threshold (a stretch
 //! ratio) and a reserve of spare particles, and the topology readback a host rebuilds
 //! its render mesh from. The split itself runs at the end of each step in the
-//! topology stage (`crate::topology::tearing`; the method is described in
+//! topology stage (`crate::topology::tearing`, which also builds a cloth's torn set
+//! when tearing is turned on; the method is described in
 //! [`crate::constraints::tearing`]).
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use super::World;
 use crate::bodies::{BodyConstraints, BodyId, BodyKind};
-use crate::constraints::tearing::{
-    Edge, EdgeKind, Hinge, TornCloth, EDGES_PER_SPLIT, MAX_TEAR_RESERVE, NONE,
-};
-use crate::constraints::ConstraintEdit;
-use crate::error::{try_reserve, try_with_capacity, Error, Result};
+use crate::constraints::tearing::{EdgeKind, MAX_TEAR_RESERVE};
+use crate::error::{try_reserve, Error, Result};
 use crate::math::Vec3;
-use crate::particles::CollisionFilter;
+use crate::topology::tearing;
 
 /// The reserve of spare particles a cloth of `n` particles gets when the caller asks
 /// for the default (0): a quarter of its particles, at least 16.
@@ -124,118 +121,19 @@ impl World {
             reserve
         };
         crate::particles::check_room(self.particles.len(), reserve as usize)?;
-        let edge_room = EDGES_PER_SPLIT * reserve;
-        let s = &self.sets;
-        // The hinge each distance-bending link spans: the edge whose wings it joins.
-        let mut hinge_of: HashMap<(u32, u32), (u32, u32)> = HashMap::new();
-        {
-            let mut wings: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
-            for t in triangles {
-                for k in 0..3 {
-                    let (a, b, c) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
-                    wings.entry((a.min(b), a.max(b))).or_default().push(c);
-                }
-            }
-            for (e, w) in wings {
-                if let [p, q] = w[..] {
-                    hinge_of.insert((p.min(q), p.max(q)), e);
-                }
-            }
-        }
-        let mut edges = try_with_capacity::<Edge>(
-            (parts.bend_link.end - parts.stretch.start) as usize + edge_room as usize,
-            "torn cloth edges",
-        )?;
-        for (ids, kind) in [
-            (parts.stretch.clone(), EdgeKind::Stretch),
-            (parts.shear.clone(), EdgeKind::Shear),
-            (parts.bend_link.clone(), EdgeKind::Bend),
-        ] {
-            for i in ids {
-                let i = i as usize;
-                let Some(compliance) = s.link.compliance(i) else {
-                    continue;
-                };
-                let [a, b] = s.link.pair(i);
-                let hinge = match kind {
-                    EdgeKind::Bend => hinge_of
-                        .get(&(a.min(b), a.max(b)))
-                        .map_or([NONE, NONE], |&(e0, e1)| [e0, e1]),
-                    _ => [NONE, NONE],
-                };
-                edges.push(Edge {
-                    p: [a, b, hinge[0], hinge[1]],
-                    kind,
-                    rest: s.link.rest_length(i),
-                    compliance,
-                    lambda: 0.0,
-                    id: i as u32,
-                });
-            }
-        }
-        let mut dihedral = try_with_capacity(parts.dihedral.len(), "torn cloth hinges")?;
-        for i in parts.dihedral.clone() {
-            let i = i as usize;
-            if let Some(compliance) = s.dihedral.compliance(i) {
-                dihedral.push(Hinge {
-                    p: s.dihedral.particles_of(i),
-                    rest: s.dihedral.rest(i),
-                    compliance,
-                    lambda: 0.0,
-                });
-            }
-        }
-        let mut isometric = try_with_capacity(parts.isometric.len(), "torn cloth hinges")?;
-        for i in parts.isometric.clone() {
-            let i = i as usize;
-            if let Some(compliance) = s.isometric.compliance(i) {
-                isometric.push(Hinge {
-                    p: s.isometric.particles_of(i),
-                    rest: s.isometric.rest(i),
-                    compliance,
-                    lambda: 0.0,
-                });
-            }
-        }
         let first_spare = self.particles.len() as u32;
-        let mut cloth = TornCloth {
-            body: range.clone(),
-            reserve: first_spare..first_spare + reserve,
-            used: 0,
+        let cloth = tearing::build(
+            &parts,
+            range,
+            triangles,
+            &self.sets,
             threshold,
-            tethers: parts.tether.clone(),
-            tethers_dropped: false,
-            triangles: triangles.clone(),
-            edges,
-            dihedral,
-            isometric,
-            edge_room,
-            refused: 0,
-            version: 0,
-            source: Vec::new(),
-            split_now: Vec::new(),
-        };
-        cloth.reserve_room()?;
+            first_spare..first_spare + reserve,
+        )?;
         try_reserve(&mut self.sets.torn.cloths, 1, "torn cloths")?;
         self.particles.reserve(reserve as usize)?;
         // Nothing fails from here on.
-        let park = self.particles.position(range.start as usize);
-        for _ in 0..reserve {
-            let i = self.particles.len();
-            self.particles.push(park, 0.0);
-            self.particles.filter[i] = CollisionFilter {
-                layers: 0,
-                mask: 0,
-                ..CollisionFilter::default()
-            };
-        }
-        self.sets
-            .link
-            .remove(parts.stretch.start..parts.bend_link.end);
-        self.sets.dihedral.remove(parts.dihedral);
-        self.sets.isometric.remove(parts.isometric);
-        self.sets.torn.cloths.push(cloth);
-        self.sets.update_jacobi_weights(&self.particles);
+        tearing::start(cloth, &parts, &mut self.sets, &mut self.particles);
         self.reserve_fluid_room(false);
         Ok(())
     }

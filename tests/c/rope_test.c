@@ -268,6 +268,59 @@ int main(void)
                  SINEW_OK, "sinew_world_read_positions after the failed step");
     check(memcmp(after, pos, sizeof pos) == 0, "the failed step changed no position", "");
 
+    /* --- Winch: one bound for the built length; the length never goes negative ------- */
+    {
+        /* A 3 m rope of 30 links (whose float sum may read a rounding below 3 m) takes a
+         * winch at exactly 3 m and a target of 3 m; 0.1% past it is refused. */
+        SinewWorld ww = {0};
+        check_status(sinew_world_create(&desc, &ww), SINEW_OK, "winch world");
+        SinewRopeDesc rd = sinew_rope_desc_default();
+        rd.start.x = 0.3f;
+        rd.start.y = 1.7f;
+        rd.end.x = 0.3f + 3.0f * 0.6f;
+        rd.end.y = 1.7f - 3.0f * 0.8f;
+        rd.end.z = 0.0f;
+        rd.segments = 30;
+        SinewBody rope = {0};
+        check_status(sinew_world_add_rope(ww, &rd, &rope), SINEW_OK, "3 m rope of 30 links");
+        check_status(sinew_body_add_winch(ww, rope, SINEW_ROPE_START, 3.0f * 1.001f),
+                     SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_add_winch(0.1% past) refused");
+        check_status(sinew_body_add_winch(ww, rope, SINEW_ROPE_START, 3.0f), SINEW_OK,
+                     "sinew_body_add_winch(the exact built length)");
+        check_status(sinew_body_set_winch_target(ww, rope, 3.0f, 1.0f), SINEW_OK,
+                     "sinew_body_set_winch_target(the exact built length)");
+        check_status(sinew_body_set_winch_target(ww, rope, 3.0f * 1.001f, 1.0f),
+                     SINEW_ERROR_INVALID_ARGUMENT, "sinew_body_set_winch_target(0.1% past)");
+        /* Reeled fully in: the length reads 0, never a rounding below it. */
+        check_status(sinew_body_set_winch_target(ww, rope, 0.0f, 5.0f), SINEW_OK,
+                     "reel fully in");
+        float length = 0.0f, speed = 0.0f, least = 1.0f;
+        uint32_t link = 0;
+        for (int i = 0; i < 90; i++) {
+            sinew_world_step(ww, FRAME_DT);
+            sinew_body_winch_state(ww, rope, &length, &speed, &link);
+            least = fminf(least, length);
+        }
+        snprintf(detail, sizeof detail, "least %.9g m, last %.9g m, speed %g", least, length,
+                 speed);
+        check(least >= 0.0f && length == 0.0f && speed == 0.0f,
+              "reeled fully in: the length is 0 and never below", detail);
+        /* Cut on the drum (a parked link), then paid out: stops at the cut, >= 0. */
+        check_status(sinew_body_cut_rope(ww, rope, 10), SINEW_OK, "cut a link on the drum");
+        check_status(sinew_body_set_winch_speed(ww, rope, 2.0f), SINEW_OK, "pay out");
+        least = 1.0f;
+        for (int i = 0; i < 120; i++) {
+            sinew_world_step(ww, FRAME_DT);
+            sinew_body_winch_state(ww, rope, &length, &speed, &link);
+            least = fminf(least, length);
+        }
+        snprintf(detail, sizeof detail, "least %.9g m, last %.9g m, speed %g", least, length,
+                 speed);
+        check(least >= 0.0f && speed == 0.0f && length > 1.5f && length < 2.0f,
+              "paid out to the cut on the drum: stopped there, never negative", detail);
+        check_status(sinew_world_destroy(ww), SINEW_OK, "destroy the winch world");
+    }
+
     /* Destroyed handle. */
     SinewWorld doomed = {0};
     check_status(sinew_world_create(&desc, &doomed), SINEW_OK, "create a second world");

@@ -6,7 +6,7 @@
 //! Adding a file: put `tests/fluids/<name>.rs` here and declare it below (`mod <name>;`).
 
 // The counting allocator of the one allocation check here
-// (`fluid_lifecycle::...does_not_allocate`); it counts only on the thread that watches,
+// (`fluid_contracts::...do_not_allocate`); it counts only on the thread that watches,
 // one test at a time, so the other tests of this binary run as usual.
 #[path = "../support/counting_alloc.rs"]
 mod counting_alloc;
@@ -15,6 +15,7 @@ mod fluid_box;
 
 mod fluid_bodies;
 mod fluid_boundary;
+mod fluid_contracts;
 mod fluid_forces;
 mod fluid_lifecycle;
 mod fluid_particle_edits;

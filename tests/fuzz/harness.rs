@@ -356,11 +356,6 @@ pub const KNOWN_OPEN: &[(Kind, &str)] = &[
          own outward velocity)",
     ),
     (
-        Kind::OutOfRange(Check::WinchLength),
-        "issue 28 #4: a winch's length reads < 0 after it reels fully in (-4.8e-7 m) or \
-         pays out a rope cut on its drum, every call returning OK",
-    ),
-    (
         Kind::OutOfRangeAfterForgedSnapshot(Check::ContactNormal),
         "issue 28 #2: a forged snapshot's contact list is accepted with a normal that is \
          not a unit vector (NaN: a float of it set to 0xffffffff)",

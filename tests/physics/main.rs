@@ -27,6 +27,7 @@ mod scenes;
 
 mod bodies;
 mod breaking;
+mod cloth_contacts;
 mod collider_threads;
 mod collisions;
 mod edit;
@@ -37,8 +38,10 @@ mod interpolation;
 mod particle_contacts;
 mod physics;
 mod showcase;
+mod showcase_pictures;
 mod skinning;
 mod snapshots;
+mod solver_checks;
 mod tearing;
 mod trajectory_hashes;
 mod winch;

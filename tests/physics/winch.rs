@@ -233,3 +233,107 @@ fn parked_particles_follow_a_moving_drum() {
     let d = pos(&w, 10).distance(to + Vec3::new(0.0, -0.5, 0.0));
     assert!(d < 0.01, "free end {d} m from below the drum");
 }
+
+/// A winch's length never goes negative, whatever the calls: a rope cut on the drum
+/// (a parked link) pays out up to the cut and stops there (the links parked past the
+/// cut hold nothing); a rope reeled fully in reads 0 m, not a rounding below it.
+#[test]
+fn winch_length_never_goes_negative() {
+    let world = || {
+        World::new(WorldDesc {
+            substeps: 16,
+            threads: 1,
+            ..WorldDesc::default()
+        })
+        .unwrap()
+    };
+    // Cut on the drum, then pay out: 10 links of 0.1 m, reeled in to 0.5 m (particles
+    // 0..=5 parked), link 2 (between parked particles 2 and 3) cut.
+    let mut w = world();
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::ZERO,
+            end: Vec3::new(0.0, -1.0, 0.0),
+            segments: 10,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    w.add_winch(rope, RopeEnd::Start, 0.5).unwrap();
+    w.cut_rope(rope, 2).unwrap();
+    w.set_winch_speed(rope, 1.0).unwrap();
+    for step in 0..120 {
+        w.step(DT).unwrap();
+        let l = w.winch_length(rope).unwrap();
+        assert!((0.0..=1.0 + 1e-5).contains(&l), "step {step}: length {l}");
+    }
+    // Paid out to the cut: links 3..10 hang from the drum.
+    assert_eq!(w.winch_speed(rope).unwrap(), 0.0);
+    let l = w.winch_length(rope).unwrap();
+    assert!((l - 0.7).abs() < 1e-5, "{l}");
+    // Reeled fully in, by speed and to a target of 0, for ropes of every segment count.
+    for segments in [7, 10, 15, 28, 40] {
+        for by_target in [false, true] {
+            let mut w = world();
+            let rope = w
+                .add_rope(&RopeDesc {
+                    start: Vec3::new(0.3, 1.7, -0.2),
+                    end: Vec3::new(0.9, 0.9, -0.2),
+                    segments,
+                    ..RopeDesc::default()
+                })
+                .unwrap();
+            w.add_winch(rope, RopeEnd::Start, 0.5).unwrap();
+            if by_target {
+                w.set_winch_target(rope, 0.0, 2.0).unwrap();
+            } else {
+                w.set_winch_speed(rope, -2.0).unwrap();
+            }
+            for _ in 0..60 {
+                w.step(DT).unwrap();
+                let l = w.winch_length(rope).unwrap();
+                assert!(l >= 0.0, "{segments} segments, target {by_target}: {l}");
+            }
+            assert_eq!(w.winch_speed(rope).unwrap(), 0.0);
+            assert_eq!(w.winch_length(rope).unwrap(), 0.0, "{segments} segments");
+        }
+    }
+}
+
+/// One bound for `add_winch` and `set_winch_target`: the rope's exact built length (1 m
+/// over 7, 15, 28 and 40 segments, 3 m over 30, in three orientations), which the
+/// links' `f32` sum may read a rounding below, is accepted by both; 0.1% past it by
+/// neither.
+#[test]
+fn winch_accepts_the_ropes_exact_built_length() {
+    for (segments, len) in [(7u32, 1.0f32), (15, 1.0), (28, 1.0), (40, 1.0), (30, 3.0)] {
+        for dir in [
+            Vec3::new(0.0, -1.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.6, -0.8, 0.0),
+        ] {
+            let rope_desc = RopeDesc {
+                start: Vec3::new(0.3, 1.7, -0.2),
+                end: Vec3::new(0.3, 1.7, -0.2) + dir * len,
+                segments,
+                ..RopeDesc::default()
+            };
+            let what = format!("{segments} segments, {len} m along {dir}");
+            let mut w = World::new(WorldDesc::default()).unwrap();
+            let rope = w.add_rope(&rope_desc).unwrap();
+            let e = w.add_winch(rope, RopeEnd::Start, len * 1.001).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::InvalidArgument, "{what}");
+            w.add_winch(rope, RopeEnd::Start, len)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let l = w.winch_length(rope).unwrap();
+            assert!(l <= len && (l - len).abs() < 1e-5, "{what}: {l}");
+            w.set_winch_target(rope, len, 1.0)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(
+                w.set_winch_target(rope, len * 1.001, 1.0).is_err(),
+                "{what}"
+            );
+            w.set_winch_target(rope, 0.5 * len, 1.0).unwrap();
+            w.set_winch_target(rope, len, 1.0).unwrap();
+        }
+    }
+}

@@ -1579,8 +1579,12 @@ namespace Sinew.Native
         /// <summary>
         /// Sets the break force (N, &gt; 0; +infinity = never breaks) of a rope's links: a link
         /// whose tension exceeds it in a substep breaks and the rope falls apart there (as
-        /// sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
-        /// with <c>tethers</c> = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+        /// sinew_body_cut_rope). A rope parts at one link per connected piece, and at most
+        /// once per step: of the overloaded links of a piece, only the most overloaded
+        /// (largest tension / break force) breaks, so a suddenly loaded rope whose every link
+        /// overshoots at once parts at one link and the load falls, as a real chain does. Tethers carry part of a
+        /// rope's load: build breakable ropes with <c>tethers</c> = 0. Only ropes
+        /// (SINEW_ERROR_INVALID_ARGUMENT otherwise).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_break_force(SinewWorld world, SinewBody body, float force);
@@ -1628,30 +1632,35 @@ namespace Sinew.Native
 
         /// <summary>
         /// Attaches a winch to a rope at <c>end</c> (a SinewRopeEnd; that end must be pinned: the
-        /// drum) and reels the rope in at once to <c>length</c> m (in (0, built length]): the
-        /// particles parked at the drum are the reserve it pays out later. One winch per rope.
-        /// Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+        /// drum) and reels the rope in at once to <c>length</c> m (in (0, built length]; the built
+        /// length is the sum of the links' built lengths, and a length within its float
+        /// rounding, links × FLT_EPSILON relative, counts as it, as for
+        /// sinew_body_set_winch_target): the particles parked at the drum are the reserve it
+        /// pays out later. One winch per rope. Drive it with sinew_body_set_winch_speed or
+        /// sinew_body_set_winch_target.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_add_winch(SinewWorld world, SinewBody body, uint end, float length);
 
         /// <summary>
         /// Drives a rope's winch at <c>speed</c> m/s (&gt; 0 pays out, &lt; 0 reels in, 0 holds; within
-        /// ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+        /// ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out. A rope cut
+        /// on the drum pays out up to the cut and stops there; one cut at or past the link at
+        /// the drum reels in up to the cut and stops there.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_winch_speed(SinewWorld world, SinewBody body, float speed);
 
         /// <summary>
-        /// Drives a rope's winch towards <c>length</c> m (in [0, built length]) at <c>speed</c> m/s
-        /// (&gt; 0); it stops there.
+        /// Drives a rope's winch towards <c>length</c> m (in [0, built length], the bound of
+        /// sinew_body_add_winch) at <c>speed</c> m/s (&gt; 0); it stops there.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_winch_target(SinewWorld world, SinewBody body, float length, float speed);
 
         /// <summary>
-        /// Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
-        /// stopped) and the index of its paying link (the link at the drum, which carries the
+        /// Writes a winched rope's active length (m, &gt;= 0), its current winch speed (m/s; 0
+        /// once stopped) and the index of its paying link (the link at the drum, which carries the
         /// load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
         /// outputs.
         /// </summary>
