@@ -116,39 +116,19 @@ plain_vector!(Vec4, f32, 4, |v: Vec4| v.to_array(), Vec4::from_array);
 plain_vector!(Quat, f32, 4, |v: Quat| v.to_array(), Quat::from_array);
 plain_vector!(DQuat, f64, 4, |v: DQuat| v.to_array(), DQuat::from_array);
 
-/// A [`Plain`] type whose bytes in memory are exactly its encoding: no padding, and
-/// (on a little-endian machine) the same byte order. Arrays of it are saved and loaded
-/// as one block copy.
-///
-/// # Safety
-/// `size_of::<Self>() == Self::SIZE`, every byte is part of a field, every bit pattern
-/// is a valid value, and on little-endian targets `write` produces the value's memory.
-pub(crate) unsafe trait Raw: Plain {}
+/// A [`Plain`] type saved in bulk: arrays of it are encoded and decoded a block at a
+/// time (`chunks_exact` over a stack stage, which the compiler turns into straight
+/// copies on a little-endian machine), with no per-element call into the sink. The
+/// encoding is the same as [`Writer::put_raw`]'s.
+pub(crate) trait Raw: Plain {}
 
-// Primitive numbers, their arrays, and glam's `#[repr(C)]` float vectors and
-// quaternions (`Vec3`: x, y, z; `Vec4` and `Quat`: x, y, z, w, as one 16-byte SIMD
-// value or four floats) have no padding, accept every bit pattern, and are written
-// above component by component in memory order.
-// SAFETY: as said above.
-unsafe impl Raw for u8 {}
-// SAFETY: as above.
-unsafe impl Raw for u32 {}
-// SAFETY: as above.
-unsafe impl Raw for f32 {}
-// SAFETY: as above.
-unsafe impl Raw for Vec3 {}
-// SAFETY: as above.
-unsafe impl Raw for Vec4 {}
-// SAFETY: as above.
-unsafe impl Raw for Quat {}
-// SAFETY: an array of a `Raw` type has no padding between its elements.
-unsafe impl<T: Raw, const N: usize> Raw for [T; N] {}
-
-const _: () = assert!(std::mem::size_of::<Vec3>() == 12 && std::mem::size_of::<Vec4>() == 16);
-const _: () = assert!(std::mem::size_of::<Quat>() == 16);
-
-/// Whether [`Raw`] arrays can be block-copied here (their encoding is little-endian).
-const BLOCK_COPY: bool = cfg!(target_endian = "little");
+impl Raw for u8 {}
+impl Raw for u32 {}
+impl Raw for f32 {}
+impl Raw for Vec3 {}
+impl Raw for Vec4 {}
+impl Raw for Quat {}
+impl<T: Raw, const N: usize> Raw for [T; N] {}
 
 /// Where a [`Writer`]'s bytes go.
 pub(crate) trait Sink {
@@ -303,21 +283,23 @@ impl<'a> Writer<'a> {
         self.put_block_raw(v);
     }
 
-    /// The elements of a [`Raw`] slice whose length the reader knows, in one block.
+    /// The elements of a [`Raw`] slice whose length the reader knows, encoded a stage
+    /// at a time.
     pub(crate) fn put_block_raw<T: Raw>(&mut self, v: &[T]) {
-        if self.sink.count_only(std::mem::size_of_val(v)) {
+        if self.sink.count_only(v.len() * T::SIZE) {
             return;
         }
-        if BLOCK_COPY {
-            debug_assert_eq!(std::mem::size_of::<T>(), T::SIZE);
-            // SAFETY: `T: Raw` has no padding, so the slice's memory is
-            // `size_of_val(v)` initialised bytes, readable for the borrow of `v`.
-            let bytes = unsafe {
-                std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v))
-            };
-            self.sink.put(bytes);
-        } else {
+        if T::SIZE == 0 || T::SIZE > CHUNK {
             self.put_raw(v);
+            return;
+        }
+        let mut b = [0u8; CHUNK];
+        for piece in v.chunks(CHUNK / T::SIZE) {
+            let n = piece.len() * T::SIZE;
+            for (out, &x) in b[..n].chunks_exact_mut(T::SIZE).zip(piece) {
+                x.write(out);
+            }
+            self.sink.put(&b[..n]);
         }
     }
 
@@ -403,21 +385,10 @@ impl<'a> Reader<'a> {
         self.get_block_raw(n)
     }
 
-    /// `n` elements written by [`Writer::put_block_raw`].
+    /// `n` elements written by [`Writer::put_block_raw`] (the encoding of
+    /// [`Writer::put_raw`]).
     pub(crate) fn get_block_raw<T: Raw>(&mut self, n: usize) -> Result<Vec<T>> {
-        if !BLOCK_COPY {
-            return self.get_raw(n);
-        }
-        let bytes = self.take(n.checked_mul(T::SIZE).ok_or_else(|| corrupt("length"))?)?;
-        let mut v = try_with_capacity::<T>(n, "snapshot")?;
-        // SAFETY: `v` has capacity for n elements, which are `bytes.len()` bytes
-        // (`size_of::<T>() == T::SIZE` for `Raw`); the regions do not overlap; every
-        // bit pattern is a valid `T` (`Raw`), so all n elements are initialised.
-        unsafe {
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), v.as_mut_ptr().cast::<u8>(), bytes.len());
-            v.set_len(n);
-        }
-        Ok(v)
+        self.get_raw(n)
     }
 
     /// An optional value written by [`Writer::put_option`].
@@ -443,6 +414,23 @@ pub(crate) fn ensure(cond: bool, what: impl FnOnce() -> String) -> Result<()> {
     } else {
         Err(corrupt(what()))
     }
+}
+
+/// The largest value a loaded event counter (particles emitted, removed or refused,
+/// splits, refused splits, lost break events) may hold: 2^62. A world counts at most a
+/// few of these events per particle or constraint per substep, so no world stepped
+/// through the API comes near it in centuries, and a counter below it cannot overflow
+/// its u64 in the steps that follow; a forged counter above it is refused.
+pub(crate) const MAX_COUNTER: u64 = 1 << 62;
+
+/// Fails unless every counter is at most [`MAX_COUNTER`].
+pub(crate) fn check_counters(counters: &[u64], what: &str) -> Result<()> {
+    for &c in counters {
+        ensure(c <= MAX_COUNTER, || {
+            format!("{what} counts {c} (at most {MAX_COUNTER})")
+        })?;
+    }
+    Ok(())
 }
 
 /// Fails unless every index is below `n`.

@@ -47,6 +47,72 @@ struct Parsed {
     accumulator: f64,
 }
 
+/// What ties the loaded parts together, checked as the API keeps it: each
+/// aerodynamic surface and skinned body covers exactly its body's particles (the
+/// readbacks subtract the body's first particle from the indices they hand out), at
+/// most one of each per body, a rope's surface has links and others triangles; each
+/// torn cloth is the whole of a live cloth body, one per body, with its reserve outside
+/// every body; the lost break events are a counter ([`codec::MAX_COUNTER`]).
+fn check_links(
+    bodies: &Bodies,
+    sets: &ConstraintSets,
+    topology: &Topology,
+    aero: &Aero,
+    skinning: &Skinning,
+) -> Result<()> {
+    use crate::bodies::BodyKind;
+    let body = |id, what: &str| {
+        bodies
+            .get(id)
+            .map_err(|_| codec::corrupt(format!("{what} names no body")))
+    };
+    for (k, s) in aero.surfaces.iter().enumerate() {
+        let what = format!("aerodynamic surface {k}");
+        let b = body(s.body, &what)?;
+        let rope = matches!(s.elements, crate::aero::Elements::Links(_));
+        codec::ensure(
+            b.particles == s.particles && rope == (b.kind == BodyKind::Rope),
+            || format!("{what} does not match its {:?} body", b.kind),
+        )?;
+        codec::ensure(
+            !aero.surfaces[..k].iter().any(|o| o.body == s.body),
+            || format!("{what} is a second surface of its body"),
+        )?;
+    }
+    for (k, s) in skinning.bodies.iter().enumerate() {
+        let what = format!("skinned body {k}");
+        codec::ensure(body(s.body, &what)?.particles == s.particles, || {
+            format!("{what} does not cover its body's particles")
+        })?;
+        codec::ensure(
+            !skinning.bodies[..k].iter().any(|o| o.body == s.body),
+            || format!("{what} is skinned twice"),
+        )?;
+    }
+    for (k, c) in sets.torn.cloths.iter().enumerate() {
+        let what = format!("torn cloth {k}");
+        let owner = bodies
+            .containing(c.body.start)
+            .filter(|(_, range)| *range == c.body)
+            .and_then(|(id, _)| bodies.get(id).ok())
+            .filter(|b| b.kind == BodyKind::Cloth);
+        codec::ensure(owner.is_some(), || {
+            format!("{what} is not the whole of a cloth body")
+        })?;
+        codec::ensure(
+            !sets.torn.cloths[..k].iter().any(|o| o.body == c.body),
+            || format!("{what} tears a cloth torn already"),
+        )?;
+        codec::ensure(
+            c.reserve.is_empty()
+                || (bodies.containing(c.reserve.start).is_none()
+                    && bodies.containing(c.reserve.end - 1).is_none()),
+            || format!("{what} has its reserve inside a body"),
+        )?;
+    }
+    codec::check_counters(&[topology.breaking.lost], "the lost break events")
+}
+
 impl World {
     /// The body of a snapshot: every field of the world in order. The destructuring
     /// names every field, so adding one to `World` fails to compile until it is saved
@@ -163,6 +229,7 @@ impl World {
         codec::ensure(r.remaining() == 0, || {
             format!("{} bytes follow the world", r.remaining())
         })?;
+        check_links(&bodies, &sets, &topology, &aero, &skinning)?;
         Ok(Parsed {
             desc,
             last_h,

@@ -101,14 +101,80 @@ fn get_kill_desc(r: &mut Reader<'_>) -> Result<KillVolumeDesc> {
     })
 }
 
-/// A loaded desc must pass the same checks as an added one (and come back unchanged
-/// from them: the saved one was normalised already).
-fn same<T: PartialEq>(checked: Result<T>, saved: &T, what: &str) -> Result<()> {
+/// How far from 1 the squared length of a saved orientation (an emitter's or a kill
+/// box's rotation, a kill half-space's normal) may be. The API stores `q / |q|`, whose
+/// squared length is 1 within a few float roundings, not exactly: dividing again
+/// would change its bits, so the loader keeps the saved value and only checks that it
+/// is unit to this tolerance (a forged orientation of another length is refused).
+pub(crate) const UNIT_TOLERANCE: f32 = 1e-5;
+
+fn unit(length_squared: f32) -> bool {
+    (length_squared - 1.0).abs() <= UNIT_TOLERANCE
+}
+
+/// A loaded desc must pass the same checks as an added one and come back from them
+/// unchanged but for its orientation, which must be unit within [`UNIT_TOLERANCE`]
+/// (`as_saved` puts the saved orientation into the checked desc; `unit_orientation`
+/// says whether the saved one is unit).
+fn same<T: PartialEq + Copy>(
+    checked: Result<T>,
+    saved: &T,
+    as_saved: impl FnOnce(T) -> T,
+    unit_orientation: bool,
+    what: &str,
+) -> Result<()> {
     match checked {
-        Ok(c) if c == *saved => Ok(()),
+        Ok(c) if unit_orientation && as_saved(c) == *saved => Ok(()),
         Ok(_) => Err(codec::corrupt(format!("{what} is not normalised"))),
         Err(e) => Err(codec::corrupt(format!("{what}: {}", e.message))),
     }
+}
+
+/// [`same`] for an emitter.
+fn same_emitter(checked: Result<EmitterDesc>, saved: &EmitterDesc, what: &str) -> Result<()> {
+    let as_saved = |c: EmitterDesc| EmitterDesc {
+        rotation: saved.rotation,
+        ..c
+    };
+    let unit_orientation = unit(saved.rotation.length_squared());
+    same(checked, saved, as_saved, unit_orientation, what)
+}
+
+/// [`same`] for a kill volume (a box's rotation, a half-space's normal).
+fn same_kill(checked: Result<KillVolumeDesc>, saved: &KillVolumeDesc, what: &str) -> Result<()> {
+    let (as_saved, unit_orientation): (fn(KillVolumeDesc, &KillVolumeDesc) -> _, bool) =
+        match *saved {
+            KillVolumeDesc::Box { rotation, .. } => (
+                |c, s| match (c, *s) {
+                    (
+                        KillVolumeDesc::Box {
+                            center,
+                            half_extents,
+                            ..
+                        },
+                        KillVolumeDesc::Box { rotation, .. },
+                    ) => KillVolumeDesc::Box {
+                        center,
+                        rotation,
+                        half_extents,
+                    },
+                    (c, _) => c,
+                },
+                unit(rotation.length_squared()),
+            ),
+            KillVolumeDesc::HalfSpace { normal, .. } => (
+                |c, s| match (c, *s) {
+                    (
+                        KillVolumeDesc::HalfSpace { point, .. },
+                        KillVolumeDesc::HalfSpace { normal, .. },
+                    ) => KillVolumeDesc::HalfSpace { point, normal },
+                    (c, _) => c,
+                },
+                unit(normal.length_squared()),
+            ),
+            KillVolumeDesc::Sphere { .. } => (|c, _| c, true),
+        };
+    same(checked, saved, |c| as_saved(c, saved), unit_orientation, what)
 }
 
 impl FluidSet {
@@ -166,6 +232,15 @@ impl FluidSet {
                 )?;
             }
             (f.emitted, (f.removed, f.refused)) = r.get()?;
+            codec::check_counters(&[f.emitted, f.refused], &what)?;
+            // Every emission adds to `emitted` and `count`, every removal (recycling
+            // included) to `removed` and takes from `count`.
+            codec::ensure(f.emitted.checked_sub(f.removed) == Some(count as u64), || {
+                format!(
+                    "{what} emitted {} and removed {} particles but holds {count}",
+                    f.emitted, f.removed
+                )
+            })?;
             Ok(f)
         };
         let fluids = SlotMap::load_interleaved(r, usize::MAX, "fluid slots", "fluid", fluid)?;
@@ -197,7 +272,7 @@ impl FluidSet {
                 Ok((c, rows)) => (Ok(c), rows),
                 Err(e) => (Err(e), Vec::new()),
             };
-            same(checked, &desc, &what)?;
+            same_emitter(checked, &desc, &what)?;
             Ok(Emitter {
                 desc,
                 fluid,
@@ -212,7 +287,7 @@ impl FluidSet {
             let fluid: u32 = r.get()?;
             let what = format!("kill volume {k}");
             codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
-            same(desc.validated(), &desc, &what)?;
+            same_kill(desc.validated(), &desc, &what)?;
             Ok(KillVolume { desc, fluid })
         };
         let kill_volumes =
