@@ -74,10 +74,9 @@ fn check_links(
             b.particles == s.particles && rope == (b.kind == BodyKind::Rope),
             || format!("{what} does not match its {:?} body", b.kind),
         )?;
-        codec::ensure(
-            !aero.surfaces[..k].iter().any(|o| o.body == s.body),
-            || format!("{what} is a second surface of its body"),
-        )?;
+        codec::ensure(!aero.surfaces[..k].iter().any(|o| o.body == s.body), || {
+            format!("{what} is a second surface of its body")
+        })?;
     }
     for (k, s) in skinning.bodies.iter().enumerate() {
         let what = format!("skinned body {k}");
@@ -360,6 +359,63 @@ mod tests {
     use crate::solver::Solver;
     use crate::world::WorldDesc;
     use std::sync::atomic::Ordering;
+
+    /// Issue 28: a body whose cloth triangles point below its own particle range
+    /// (a forged snapshot with a valid checksum, made here by editing a world before
+    /// saving it) was accepted, and the topology readback then handed the host the
+    /// index 4294967288. Such a surface, a torn cloth that is not a cloth body, and a
+    /// lost-events counter past any reachable value are refused.
+    #[test]
+    fn surfaces_torn_cloths_and_counters_are_checked_against_their_bodies() {
+        use crate::aero::Elements;
+        use crate::{ClothDesc, ClothGridDesc, RopeDesc, World};
+        let mut w = World::new(WorldDesc::default()).unwrap();
+        w.add_rope(&RopeDesc::default()).unwrap();
+        let cloth = w
+            .add_cloth_grid(&ClothDesc::default(), &ClothGridDesc::default())
+            .unwrap();
+        let good = w.snapshot();
+        World::from_snapshot(&good, 1).unwrap();
+        let refused = |w: &World, needle: &str| {
+            let e = World::from_snapshot(&w.snapshot(), 1).err().unwrap();
+            assert!(e.message.contains(needle), "{needle:?}: {}", e.message);
+        };
+        let range = w.body(cloth).unwrap().particles.clone();
+        let s = w
+            .aero
+            .surfaces
+            .iter_mut()
+            .find(|s| s.body == cloth)
+            .unwrap();
+        s.particles = range.start - 8..range.end - 8;
+        if let Elements::Triangles(t) = &mut s.elements {
+            t.iter_mut().flatten().for_each(|p| *p -= 8);
+        }
+        refused(&w, "does not match");
+        w.restore_snapshot(&good).unwrap();
+        let mut tris = vec![[0; 3]; w.cloth_topology_counts(cloth).unwrap().1 as usize];
+        let mut verts = vec![0; range.len()];
+        w.read_cloth_topology(cloth, &mut tris, &mut verts).unwrap();
+        assert!(tris.iter().flatten().all(|&v| (v as usize) < range.len()));
+        // The readback's own check: nothing written, an error.
+        if let Some(Elements::Triangles(t)) = w
+            .aero
+            .surfaces
+            .iter_mut()
+            .find(|s| s.body == cloth)
+            .map(|s| &mut s.elements)
+        {
+            t[0][1] = range.start - 8;
+        }
+        let mut out = vec![[7; 3]; tris.len()];
+        assert!(w.read_cloth_topology(cloth, &mut out, &mut verts).is_err());
+        assert!(out.iter().flatten().all(|&v| v == 7));
+        w.restore_snapshot(&good).unwrap();
+        w.topology.breaking.lost = u64::MAX;
+        refused(&w, "lost break events");
+        w.topology.breaking.lost = 3;
+        World::from_snapshot(&w.snapshot(), 1).unwrap();
+    }
 
     /// The state hash after 30 frames of a cloth on 1, 2 and 16 threads, with the SIMD
     /// and with the portable distance kernel: one value.

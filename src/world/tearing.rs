@@ -318,8 +318,7 @@ impl World {
         let inside = |t: &[u32; 3], c: Option<&TornCloth>| {
             t.iter().all(|&p| match c {
                 Some(c) => {
-                    c.body.contains(&p)
-                        || (p >= c.reserve.start && p - c.reserve.start < c.used)
+                    c.body.contains(&p) || (p >= c.reserve.start && p - c.reserve.start < c.used)
                 }
                 None => range.contains(&p),
             })

@@ -38,6 +38,8 @@ mod particle_contacts;
 mod physics;
 mod showcase;
 mod skinning;
+mod snapshot_fuzz;
+mod snapshot_property;
 mod snapshots;
 mod tearing;
 mod trajectory_hashes;
