@@ -139,6 +139,16 @@ pub(crate) trait Sink {
     fn count_only(&mut self, _n: usize) -> bool {
         false
     }
+
+    /// The next `n` bytes of a sink that stores them, to be encoded in place and then
+    /// taken with [`Sink::commit`]; None for a sink that only streams (the bytes are
+    /// then staged and passed to [`Sink::put`]).
+    fn reserve(&mut self, _n: usize) -> Option<&mut [u8]> {
+        None
+    }
+
+    /// Takes the `n` bytes [`Sink::reserve`] handed out, now encoded.
+    fn commit(&mut self, _n: usize) {}
 }
 
 /// Counts bytes (the size query).
@@ -163,17 +173,28 @@ pub(crate) struct Fill<'a> {
     pub hash: Xxh64,
 }
 
+/// Bytes a [`Fill`] copies (or a bulk array encodes in place) and hashes at a time:
+/// small enough for the cache, so the bytes are read from memory once.
+const PIECE: usize = 16 * 1024;
+
 impl Sink for Fill<'_> {
     fn put(&mut self, bytes: &[u8]) {
         // The size query ran the same writer: the buffer holds exactly these bytes.
-        // Copied and hashed a cache-sized piece at a time, so the bytes are read from
-        // memory once.
-        for piece in bytes.chunks(16 * 1024) {
+        for piece in bytes.chunks(PIECE) {
             let to = &mut self.buf[self.pos..self.pos + piece.len()];
             to.copy_from_slice(piece);
             self.hash.update(to);
             self.pos += piece.len();
         }
+    }
+
+    fn reserve(&mut self, n: usize) -> Option<&mut [u8]> {
+        Some(&mut self.buf[self.pos..self.pos + n])
+    }
+
+    fn commit(&mut self, n: usize) {
+        self.hash.update(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
     }
 }
 
@@ -283,8 +304,8 @@ impl<'a> Writer<'a> {
         self.put_block_raw(v);
     }
 
-    /// The elements of a [`Raw`] slice whose length the reader knows, encoded a stage
-    /// at a time.
+    /// The elements of a [`Raw`] slice whose length the reader knows: encoded in
+    /// place in a buffer sink, a cache-sized piece at a time, else staged.
     pub(crate) fn put_block_raw<T: Raw>(&mut self, v: &[T]) {
         if self.sink.count_only(v.len() * T::SIZE) {
             return;
@@ -293,13 +314,24 @@ impl<'a> Writer<'a> {
             self.put_raw(v);
             return;
         }
-        let mut b = [0u8; CHUNK];
-        for piece in v.chunks(CHUNK / T::SIZE) {
-            let n = piece.len() * T::SIZE;
-            for (out, &x) in b[..n].chunks_exact_mut(T::SIZE).zip(piece) {
+        let encode = |piece: &[T], out: &mut [u8]| {
+            for (out, &x) in out.chunks_exact_mut(T::SIZE).zip(piece) {
                 x.write(out);
             }
-            self.sink.put(&b[..n]);
+        };
+        for piece in v.chunks(PIECE / T::SIZE) {
+            let n = piece.len() * T::SIZE;
+            if let Some(out) = self.sink.reserve(n) {
+                encode(piece, out);
+                self.sink.commit(n);
+                continue;
+            }
+            let mut b = [0u8; CHUNK];
+            for part in piece.chunks(CHUNK / T::SIZE) {
+                let m = part.len() * T::SIZE;
+                encode(part, &mut b[..m]);
+                self.sink.put(&b[..m]);
+            }
         }
     }
 
