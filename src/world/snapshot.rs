@@ -286,9 +286,12 @@ impl World {
 
     /// Replaces this world's simulation state by a snapshot's; keeps this world's
     /// thread count and its world serial (the part of body ids that tells worlds
-    /// apart). Body and collider ids this world had when it saved the snapshot are
-    /// valid again afterwards; restoring another world's snapshot makes this world's
-    /// ids name the bodies in the same slots. A truncated, corrupt, foreign or newer buffer is refused with
+    /// apart). Ids of every kind (bodies, colliders, fluids, emitters, kill volumes)
+    /// name a slot and a generation, and keep that meaning: afterwards an id names
+    /// what the snapshot holds in its slot with its generation, or is refused. The ids
+    /// this world had when it saved the snapshot are valid again; restoring another
+    /// world's snapshot makes this world's ids name that world's objects in the same
+    /// slots. A truncated, corrupt, forged, foreign or newer buffer is refused with
     /// INVALID_ARGUMENT and a message, and the world is unchanged.
     pub fn restore_snapshot(&mut self, bytes: &[u8]) -> Result<()> {
         let body = format::check(bytes)?;
