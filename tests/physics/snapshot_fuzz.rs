@@ -187,6 +187,10 @@ fn damaged_and_forged_snapshots_are_refused_or_load_into_a_sound_world() {
         let k = rng.below(sources.len());
         let mut b = sources[k].1.clone();
         damage(&mut b, &mut rng);
+        if b == sources[k].1 {
+            // A forged value equal to the one there: no damage.
+            continue;
+        }
         let sealed = rng.below(4) != 0;
         if sealed {
             b = resealed(&b);
