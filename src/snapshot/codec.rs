@@ -116,10 +116,12 @@ plain_vector!(Vec4, f32, 4, |v: Vec4| v.to_array(), Vec4::from_array);
 plain_vector!(Quat, f32, 4, |v: Quat| v.to_array(), Quat::from_array);
 plain_vector!(DQuat, f64, 4, |v: DQuat| v.to_array(), DQuat::from_array);
 
-/// A [`Plain`] type saved in bulk: arrays of it are encoded and decoded a block at a
-/// time (`chunks_exact` over a stack stage, which the compiler turns into straight
-/// copies on a little-endian machine), with no per-element call into the sink. The
-/// encoding is the same as [`Writer::put_raw`]'s.
+/// A [`Plain`] type saved in bulk (numbers and float vectors): arrays of it are
+/// encoded in place in the caller's buffer a piece at a time ([`Writer::put_block_raw`])
+/// and decoded with `chunks_exact` and `from_le_bytes` ([`Reader::get_raw`]), with no
+/// `unsafe` and no per-element call into the sink. The encoding is
+/// [`Writer::put_raw`]'s, so the format is the one the former block copies wrote on
+/// little-endian machines.
 pub(crate) trait Raw: Plain {}
 
 impl Raw for u8 {}
