@@ -343,6 +343,10 @@ fn cloth(
         let x = hinge.map(|p| vertices[p as usize]);
         match desc.bending {
             BendingModel::None => {}
+            // Two triangles on the same three vertices ((0,1,2) and (0,2,1)) have one
+            // wing vertex on both sides: a link from it to itself constrains nothing
+            // (as the dihedral and isometric models skip such a hinge, so does this).
+            BendingModel::Distance if w[0] == w[1] => {}
             BendingModel::Distance => b.bend_link.push(NewConstraint {
                 particles: [g(w[0]), g(w[1])],
                 rest: x[2].distance(x[3]),

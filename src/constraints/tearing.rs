@@ -294,6 +294,7 @@ impl TornCloth {
         let source: Vec<u32> = r.get_vec()?;
         let edge_room = r.get::<u32>()?;
         let (refused, version) = r.get::<(u64, u64)>()?;
+        codec::check_counters(&[refused, version], "a torn cloth")?;
         codec::ensure(
             used as usize <= reserve.len()
                 && reserve.len() <= MAX_TEAR_RESERVE as usize

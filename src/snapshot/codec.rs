@@ -116,39 +116,21 @@ plain_vector!(Vec4, f32, 4, |v: Vec4| v.to_array(), Vec4::from_array);
 plain_vector!(Quat, f32, 4, |v: Quat| v.to_array(), Quat::from_array);
 plain_vector!(DQuat, f64, 4, |v: DQuat| v.to_array(), DQuat::from_array);
 
-/// A [`Plain`] type whose bytes in memory are exactly its encoding: no padding, and
-/// (on a little-endian machine) the same byte order. Arrays of it are saved and loaded
-/// as one block copy.
-///
-/// # Safety
-/// `size_of::<Self>() == Self::SIZE`, every byte is part of a field, every bit pattern
-/// is a valid value, and on little-endian targets `write` produces the value's memory.
-pub(crate) unsafe trait Raw: Plain {}
+/// A [`Plain`] type saved in bulk (numbers and float vectors): arrays of it are
+/// encoded in place in the caller's buffer a piece at a time ([`Writer::put_block_raw`])
+/// and decoded with `chunks_exact` and `from_le_bytes` ([`Reader::get_raw`]), with no
+/// `unsafe` and no per-element call into the sink. The encoding is
+/// [`Writer::put_raw`]'s, so the format is the one the former block copies wrote on
+/// little-endian machines.
+pub(crate) trait Raw: Plain {}
 
-// Primitive numbers, their arrays, and glam's `#[repr(C)]` float vectors and
-// quaternions (`Vec3`: x, y, z; `Vec4` and `Quat`: x, y, z, w, as one 16-byte SIMD
-// value or four floats) have no padding, accept every bit pattern, and are written
-// above component by component in memory order.
-// SAFETY: as said above.
-unsafe impl Raw for u8 {}
-// SAFETY: as above.
-unsafe impl Raw for u32 {}
-// SAFETY: as above.
-unsafe impl Raw for f32 {}
-// SAFETY: as above.
-unsafe impl Raw for Vec3 {}
-// SAFETY: as above.
-unsafe impl Raw for Vec4 {}
-// SAFETY: as above.
-unsafe impl Raw for Quat {}
-// SAFETY: an array of a `Raw` type has no padding between its elements.
-unsafe impl<T: Raw, const N: usize> Raw for [T; N] {}
-
-const _: () = assert!(std::mem::size_of::<Vec3>() == 12 && std::mem::size_of::<Vec4>() == 16);
-const _: () = assert!(std::mem::size_of::<Quat>() == 16);
-
-/// Whether [`Raw`] arrays can be block-copied here (their encoding is little-endian).
-const BLOCK_COPY: bool = cfg!(target_endian = "little");
+impl Raw for u8 {}
+impl Raw for u32 {}
+impl Raw for f32 {}
+impl Raw for Vec3 {}
+impl Raw for Vec4 {}
+impl Raw for Quat {}
+impl<T: Raw, const N: usize> Raw for [T; N] {}
 
 /// Where a [`Writer`]'s bytes go.
 pub(crate) trait Sink {
@@ -159,6 +141,16 @@ pub(crate) trait Sink {
     fn count_only(&mut self, _n: usize) -> bool {
         false
     }
+
+    /// The next `n` bytes of a sink that stores them, to be encoded in place and then
+    /// taken with [`Sink::commit`]; None for a sink that only streams (the bytes are
+    /// then staged and passed to [`Sink::put`]).
+    fn reserve(&mut self, _n: usize) -> Option<&mut [u8]> {
+        None
+    }
+
+    /// Takes the `n` bytes [`Sink::reserve`] handed out, now encoded.
+    fn commit(&mut self, _n: usize) {}
 }
 
 /// Counts bytes (the size query).
@@ -183,17 +175,28 @@ pub(crate) struct Fill<'a> {
     pub hash: Xxh64,
 }
 
+/// Bytes a [`Fill`] copies (or a bulk array encodes in place) and hashes at a time:
+/// small enough for the cache, so the bytes are read from memory once.
+const PIECE: usize = 16 * 1024;
+
 impl Sink for Fill<'_> {
     fn put(&mut self, bytes: &[u8]) {
         // The size query ran the same writer: the buffer holds exactly these bytes.
-        // Copied and hashed a cache-sized piece at a time, so the bytes are read from
-        // memory once.
-        for piece in bytes.chunks(16 * 1024) {
+        for piece in bytes.chunks(PIECE) {
             let to = &mut self.buf[self.pos..self.pos + piece.len()];
             to.copy_from_slice(piece);
             self.hash.update(to);
             self.pos += piece.len();
         }
+    }
+
+    fn reserve(&mut self, n: usize) -> Option<&mut [u8]> {
+        Some(&mut self.buf[self.pos..self.pos + n])
+    }
+
+    fn commit(&mut self, n: usize) {
+        self.hash.update(&self.buf[self.pos..self.pos + n]);
+        self.pos += n;
     }
 }
 
@@ -303,21 +306,34 @@ impl<'a> Writer<'a> {
         self.put_block_raw(v);
     }
 
-    /// The elements of a [`Raw`] slice whose length the reader knows, in one block.
+    /// The elements of a [`Raw`] slice whose length the reader knows: encoded in
+    /// place in a buffer sink, a cache-sized piece at a time, else staged.
     pub(crate) fn put_block_raw<T: Raw>(&mut self, v: &[T]) {
-        if self.sink.count_only(std::mem::size_of_val(v)) {
+        if self.sink.count_only(v.len() * T::SIZE) {
             return;
         }
-        if BLOCK_COPY {
-            debug_assert_eq!(std::mem::size_of::<T>(), T::SIZE);
-            // SAFETY: `T: Raw` has no padding, so the slice's memory is
-            // `size_of_val(v)` initialised bytes, readable for the borrow of `v`.
-            let bytes = unsafe {
-                std::slice::from_raw_parts(v.as_ptr().cast::<u8>(), std::mem::size_of_val(v))
-            };
-            self.sink.put(bytes);
-        } else {
+        if T::SIZE == 0 || T::SIZE > CHUNK {
             self.put_raw(v);
+            return;
+        }
+        let encode = |piece: &[T], out: &mut [u8]| {
+            for (out, &x) in out.chunks_exact_mut(T::SIZE).zip(piece) {
+                x.write(out);
+            }
+        };
+        for piece in v.chunks(PIECE / T::SIZE) {
+            let n = piece.len() * T::SIZE;
+            if let Some(out) = self.sink.reserve(n) {
+                encode(piece, out);
+                self.sink.commit(n);
+                continue;
+            }
+            let mut b = [0u8; CHUNK];
+            for part in piece.chunks(CHUNK / T::SIZE) {
+                let m = part.len() * T::SIZE;
+                encode(part, &mut b[..m]);
+                self.sink.put(&b[..m]);
+            }
         }
     }
 
@@ -403,21 +419,10 @@ impl<'a> Reader<'a> {
         self.get_block_raw(n)
     }
 
-    /// `n` elements written by [`Writer::put_block_raw`].
+    /// `n` elements written by [`Writer::put_block_raw`] (the encoding of
+    /// [`Writer::put_raw`]).
     pub(crate) fn get_block_raw<T: Raw>(&mut self, n: usize) -> Result<Vec<T>> {
-        if !BLOCK_COPY {
-            return self.get_raw(n);
-        }
-        let bytes = self.take(n.checked_mul(T::SIZE).ok_or_else(|| corrupt("length"))?)?;
-        let mut v = try_with_capacity::<T>(n, "snapshot")?;
-        // SAFETY: `v` has capacity for n elements, which are `bytes.len()` bytes
-        // (`size_of::<T>() == T::SIZE` for `Raw`); the regions do not overlap; every
-        // bit pattern is a valid `T` (`Raw`), so all n elements are initialised.
-        unsafe {
-            std::ptr::copy_nonoverlapping(bytes.as_ptr(), v.as_mut_ptr().cast::<u8>(), bytes.len());
-            v.set_len(n);
-        }
-        Ok(v)
+        self.get_raw(n)
     }
 
     /// An optional value written by [`Writer::put_option`].
@@ -443,6 +448,23 @@ pub(crate) fn ensure(cond: bool, what: impl FnOnce() -> String) -> Result<()> {
     } else {
         Err(corrupt(what()))
     }
+}
+
+/// The largest value a loaded event counter (particles emitted, removed or refused,
+/// splits, refused splits, lost break events) may hold: 2^62. A world counts at most a
+/// few of these events per particle or constraint per substep, so no world stepped
+/// through the API comes near it in centuries, and a counter below it cannot overflow
+/// its u64 in the steps that follow; a forged counter above it is refused.
+pub(crate) const MAX_COUNTER: u64 = 1 << 62;
+
+/// Fails unless every counter is at most [`MAX_COUNTER`].
+pub(crate) fn check_counters(counters: &[u64], what: &str) -> Result<()> {
+    for &c in counters {
+        ensure(c <= MAX_COUNTER, || {
+            format!("{what} counts {c} (at most {MAX_COUNTER})")
+        })?;
+    }
+    Ok(())
 }
 
 /// Fails unless every index is below `n`.

@@ -47,6 +47,71 @@ struct Parsed {
     accumulator: f64,
 }
 
+/// What ties the loaded parts together, checked as the API keeps it: each
+/// aerodynamic surface and skinned body covers exactly its body's particles (the
+/// readbacks subtract the body's first particle from the indices they hand out), at
+/// most one of each per body, a rope's surface has links and others triangles; each
+/// torn cloth is the whole of a live cloth body, one per body, with its reserve outside
+/// every body; the lost break events are a counter ([`codec::MAX_COUNTER`]).
+fn check_links(
+    bodies: &Bodies,
+    sets: &ConstraintSets,
+    topology: &Topology,
+    aero: &Aero,
+    skinning: &Skinning,
+) -> Result<()> {
+    use crate::bodies::BodyKind;
+    let body = |id, what: &str| {
+        bodies
+            .get(id)
+            .map_err(|_| codec::corrupt(format!("{what} names no body")))
+    };
+    for (k, s) in aero.surfaces.iter().enumerate() {
+        let what = format!("aerodynamic surface {k}");
+        let b = body(s.body, &what)?;
+        let rope = matches!(s.elements, crate::aero::Elements::Links(_));
+        codec::ensure(
+            b.particles == s.particles && rope == (b.kind == BodyKind::Rope),
+            || format!("{what} does not match its {:?} body", b.kind),
+        )?;
+        codec::ensure(!aero.surfaces[..k].iter().any(|o| o.body == s.body), || {
+            format!("{what} is a second surface of its body")
+        })?;
+    }
+    for (k, s) in skinning.bodies.iter().enumerate() {
+        let what = format!("skinned body {k}");
+        codec::ensure(body(s.body, &what)?.particles == s.particles, || {
+            format!("{what} does not cover its body's particles")
+        })?;
+        codec::ensure(
+            !skinning.bodies[..k].iter().any(|o| o.body == s.body),
+            || format!("{what} is skinned twice"),
+        )?;
+    }
+    for (k, c) in sets.torn.cloths.iter().enumerate() {
+        let what = format!("torn cloth {k}");
+        let owner = bodies
+            .containing(c.body.start)
+            .filter(|(_, range)| *range == c.body)
+            .and_then(|(id, _)| bodies.get(id).ok())
+            .filter(|b| b.kind == BodyKind::Cloth);
+        codec::ensure(owner.is_some(), || {
+            format!("{what} is not the whole of a cloth body")
+        })?;
+        codec::ensure(
+            !sets.torn.cloths[..k].iter().any(|o| o.body == c.body),
+            || format!("{what} tears a cloth torn already"),
+        )?;
+        codec::ensure(
+            c.reserve.is_empty()
+                || (bodies.containing(c.reserve.start).is_none()
+                    && bodies.containing(c.reserve.end - 1).is_none()),
+            || format!("{what} has its reserve inside a body"),
+        )?;
+    }
+    codec::check_counters(&[topology.breaking.lost], "the lost break events")
+}
+
 impl World {
     /// The body of a snapshot: every field of the world in order. The destructuring
     /// names every field, so adding one to `World` fails to compile until it is saved
@@ -163,6 +228,7 @@ impl World {
         codec::ensure(r.remaining() == 0, || {
             format!("{} bytes follow the world", r.remaining())
         })?;
+        check_links(&bodies, &sets, &topology, &aero, &skinning)?;
         Ok(Parsed {
             desc,
             last_h,
@@ -220,9 +286,12 @@ impl World {
 
     /// Replaces this world's simulation state by a snapshot's; keeps this world's
     /// thread count and its world serial (the part of body ids that tells worlds
-    /// apart). Body and collider ids this world had when it saved the snapshot are
-    /// valid again afterwards; restoring another world's snapshot makes this world's
-    /// ids name the bodies in the same slots. A truncated, corrupt, foreign or newer buffer is refused with
+    /// apart). Ids of every kind (bodies, colliders, fluids, emitters, kill volumes)
+    /// name a slot and a generation, and keep that meaning: afterwards an id names
+    /// what the snapshot holds in its slot with its generation, or is refused. The ids
+    /// this world had when it saved the snapshot are valid again; restoring another
+    /// world's snapshot makes this world's ids name that world's objects in the same
+    /// slots. A truncated, corrupt, forged, foreign or newer buffer is refused with
     /// INVALID_ARGUMENT and a message, and the world is unchanged.
     pub fn restore_snapshot(&mut self, bytes: &[u8]) -> Result<()> {
         let body = format::check(bytes)?;
@@ -293,6 +362,63 @@ mod tests {
     use crate::solver::Solver;
     use crate::world::WorldDesc;
     use std::sync::atomic::Ordering;
+
+    /// Issue 28: a body whose cloth triangles point below its own particle range
+    /// (a forged snapshot with a valid checksum, made here by editing a world before
+    /// saving it) was accepted, and the topology readback then handed the host the
+    /// index 4294967288. Such a surface, a torn cloth that is not a cloth body, and a
+    /// lost-events counter past any reachable value are refused.
+    #[test]
+    fn surfaces_torn_cloths_and_counters_are_checked_against_their_bodies() {
+        use crate::aero::Elements;
+        use crate::{ClothDesc, ClothGridDesc, RopeDesc, World};
+        let mut w = World::new(WorldDesc::default()).unwrap();
+        w.add_rope(&RopeDesc::default()).unwrap();
+        let cloth = w
+            .add_cloth_grid(&ClothDesc::default(), &ClothGridDesc::default())
+            .unwrap();
+        let good = w.snapshot();
+        World::from_snapshot(&good, 1).unwrap();
+        let refused = |w: &World, needle: &str| {
+            let e = World::from_snapshot(&w.snapshot(), 1).err().unwrap();
+            assert!(e.message.contains(needle), "{needle:?}: {}", e.message);
+        };
+        let range = w.body(cloth).unwrap().particles.clone();
+        let s = w
+            .aero
+            .surfaces
+            .iter_mut()
+            .find(|s| s.body == cloth)
+            .unwrap();
+        s.particles = range.start - 8..range.end - 8;
+        if let Elements::Triangles(t) = &mut s.elements {
+            t.iter_mut().flatten().for_each(|p| *p -= 8);
+        }
+        refused(&w, "does not match");
+        w.restore_snapshot(&good).unwrap();
+        let mut tris = vec![[0; 3]; w.cloth_topology_counts(cloth).unwrap().1 as usize];
+        let mut verts = vec![0; range.len()];
+        w.read_cloth_topology(cloth, &mut tris, &mut verts).unwrap();
+        assert!(tris.iter().flatten().all(|&v| (v as usize) < range.len()));
+        // The readback's own check: nothing written, an error.
+        if let Some(Elements::Triangles(t)) = w
+            .aero
+            .surfaces
+            .iter_mut()
+            .find(|s| s.body == cloth)
+            .map(|s| &mut s.elements)
+        {
+            t[0][1] = range.start - 8;
+        }
+        let mut out = vec![[7; 3]; tris.len()];
+        assert!(w.read_cloth_topology(cloth, &mut out, &mut verts).is_err());
+        assert!(out.iter().flatten().all(|&v| v == 7));
+        w.restore_snapshot(&good).unwrap();
+        w.topology.breaking.lost = u64::MAX;
+        refused(&w, "lost break events");
+        w.topology.breaking.lost = 3;
+        World::from_snapshot(&w.snapshot(), 1).unwrap();
+    }
 
     /// The state hash after 30 frames of a cloth on 1, 2 and 16 threads, with the SIMD
     /// and with the portable distance kernel: one value.

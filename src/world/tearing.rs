@@ -209,7 +209,29 @@ impl World {
             )));
         }
         let range = self.cloth_range(id)?;
-        match self.sets.torn.find(&range) {
+        // Every index handed to the host is below the vertex count (a host indexes its
+        // vertex buffer with them): the loader and the splits keep it so; checked
+        // again here, before anything is written, because a wrong index would be an
+        // out-of-bounds write in the host.
+        let inside = |t: &[u32; 3], c: Option<&TornCloth>| {
+            t.iter().all(|&p| match c {
+                Some(c) => {
+                    c.body.contains(&p) || (p >= c.reserve.start && p - c.reserve.start < c.used)
+                }
+                None => range.contains(&p),
+            })
+        };
+        let torn = self.sets.torn.find(&range);
+        let consistent = match torn {
+            Some(c) => c.triangles.iter().all(|t| inside(t, Some(c))),
+            None => self.cloth_triangles(id)?.iter().all(|t| inside(t, None)),
+        };
+        if !consistent {
+            return Err(Error::out_of_range(
+                "the cloth's triangles name particles outside it (nothing was written)",
+            ));
+        }
+        match torn {
             Some(c) => {
                 for (o, t) in triangles.iter_mut().zip(&c.triangles) {
                     *o = t.map(|p| c.vertex_of(p));

@@ -40,6 +40,8 @@ mod physics;
 mod showcase;
 mod showcase_pictures;
 mod skinning;
+mod snapshot_fuzz;
+mod snapshot_property;
 mod snapshots;
 mod solver_checks;
 mod tearing;

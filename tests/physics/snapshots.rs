@@ -1,11 +1,9 @@
 //! Snapshots and state hashes: rollback in every showcase scene, restore into another
-//! thread count, handles across save and restore, refusal of damaged buffers (a
-//! bounded fuzz run of bit flips and truncations of real snapshots), and the state
-//! hash over thread counts.
+//! thread count, handles across save and restore, refusal of damaged buffers (the
+//! bounded fuzz run of damaged and forged snapshots is `snapshot_fuzz.rs`), and the
+//! state hash over thread counts.
 
 use crate::scenes;
-
-use std::time::{Duration, Instant};
 
 use sinew::scenes::{self as bench, FRAME_DT};
 use sinew::{
@@ -90,7 +88,7 @@ fn rollback_in_every_showcase_scene_replays_bit_for_bit() {
 /// and a mesh) with one removed, a removed body, a grab, radii, filters, unyielding
 /// factors, a speed limit and damping, and fluids (a nozzle pouring onto the pressure
 /// body, a kill volume, a recycling box emitter with a lifetime, a removed fluid).
-fn everything(solver: Solver, threads: u32) -> World {
+pub(crate) fn everything(solver: Solver, threads: u32) -> World {
     let mut w = World::new(WorldDesc {
         solver,
         threads,
@@ -601,86 +599,6 @@ fn foreign_future_truncated_and_corrupt_buffers_are_refused_with_the_world_uncha
     w.step(FRAME_DT).unwrap();
     twin.step(FRAME_DT).unwrap();
     assert_eq!(w.state_hash(), twin.state_hash());
-}
-
-/// A small deterministic generator (SplitMix64) for the fuzz run.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
-/// Bit flips and truncations of real snapshots, for a bounded time (2 s by default;
-/// `SINEW_FUZZ_SECONDS` runs longer). Unsealed damage must be refused by the checksum;
-/// damage resealed with a valid checksum (what a forger can do) must be refused with a
-/// message or load into a world that steps without a panic, and a refused buffer
-/// leaves the world unchanged.
-#[test]
-fn damaged_snapshots_never_crash_the_loader() {
-    let seconds: f64 = std::env::var("SINEW_FUZZ_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(2.0);
-    let worlds = [
-        everything(Solver::GaussSeidel, 1),
-        everything(Solver::Jacobi, 1),
-    ];
-    let snaps: Vec<Vec<u8>> = worlds.iter().map(|w| w.snapshot()).collect();
-    let mut target = World::new(WorldDesc {
-        threads: 1,
-        ..WorldDesc::default()
-    })
-    .unwrap();
-    target.restore_snapshot(&snaps[0]).unwrap();
-    let h = target.state_hash();
-    let mut rng = Rng(0x5EED_5A17);
-    let start = Instant::now();
-    let (mut runs, mut loaded) = (0u64, 0u64);
-    while start.elapsed() < Duration::from_secs_f64(seconds) || runs < 200 {
-        runs += 1;
-        let mut b = snaps[rng.below(snaps.len())].clone();
-        let sealed = rng.below(4) != 0;
-        match rng.below(3) {
-            0 => {
-                let n = rng.below(b.len());
-                b.truncate(n);
-            }
-            _ => {
-                for _ in 0..1 + rng.below(4) {
-                    let i = HEADER_BYTES + rng.below(b.len() - HEADER_BYTES);
-                    b[i] ^= 1 << rng.below(8);
-                }
-            }
-        }
-        if sealed && b.len() >= HEADER_BYTES {
-            let len = (b.len() - HEADER_BYTES) as u64;
-            b[16..24].copy_from_slice(&len.to_le_bytes());
-            reseal(&mut b);
-        }
-        match target.restore_snapshot(&b) {
-            Err(e) => {
-                assert!(!e.message.is_empty());
-                assert_eq!(target.state_hash(), h, "a refused buffer changed the world");
-            }
-            Ok(()) => {
-                assert!(sealed, "unsealed damage passed the checksum");
-                loaded += 1;
-                for _ in 0..3 {
-                    let _ = target.step(FRAME_DT);
-                }
-                target.restore_snapshot(&snaps[0]).unwrap();
-            }
-        }
-    }
-    println!("{runs} damaged snapshots, {loaded} loaded and stepped");
 }
 
 #[test]

@@ -101,14 +101,86 @@ fn get_kill_desc(r: &mut Reader<'_>) -> Result<KillVolumeDesc> {
     })
 }
 
-/// A loaded desc must pass the same checks as an added one (and come back unchanged
-/// from them: the saved one was normalised already).
-fn same<T: PartialEq>(checked: Result<T>, saved: &T, what: &str) -> Result<()> {
+/// How far from 1 the squared length of a saved orientation (an emitter's or a kill
+/// box's rotation, a kill half-space's normal) may be. The API stores `q / |q|`, whose
+/// squared length is 1 within a few float roundings, not exactly: dividing again
+/// would change its bits, so the loader keeps the saved value and only checks that it
+/// is unit to this tolerance (a forged orientation of another length is refused).
+pub(crate) const UNIT_TOLERANCE: f32 = 1e-5;
+
+fn unit(length_squared: f32) -> bool {
+    (length_squared - 1.0).abs() <= UNIT_TOLERANCE
+}
+
+/// A loaded desc must pass the same checks as an added one and come back from them
+/// unchanged but for its orientation, which must be unit within [`UNIT_TOLERANCE`]
+/// (`as_saved` puts the saved orientation into the checked desc; `unit_orientation`
+/// says whether the saved one is unit).
+fn same<T: PartialEq + Copy>(
+    checked: Result<T>,
+    saved: &T,
+    as_saved: impl FnOnce(T) -> T,
+    unit_orientation: bool,
+    what: &str,
+) -> Result<()> {
     match checked {
-        Ok(c) if c == *saved => Ok(()),
+        Ok(c) if unit_orientation && as_saved(c) == *saved => Ok(()),
         Ok(_) => Err(codec::corrupt(format!("{what} is not normalised"))),
         Err(e) => Err(codec::corrupt(format!("{what}: {}", e.message))),
     }
+}
+
+/// [`same`] for an emitter.
+fn same_emitter(checked: Result<EmitterDesc>, saved: &EmitterDesc, what: &str) -> Result<()> {
+    let as_saved = |c: EmitterDesc| EmitterDesc {
+        rotation: saved.rotation,
+        ..c
+    };
+    let unit_orientation = unit(saved.rotation.length_squared());
+    same(checked, saved, as_saved, unit_orientation, what)
+}
+
+/// [`same`] for a kill volume (a box's rotation, a half-space's normal).
+fn same_kill(checked: Result<KillVolumeDesc>, saved: &KillVolumeDesc, what: &str) -> Result<()> {
+    let (as_saved, unit_orientation): (fn(KillVolumeDesc, &KillVolumeDesc) -> _, bool) =
+        match *saved {
+            KillVolumeDesc::Box { rotation, .. } => (
+                |c, s| match (c, *s) {
+                    (
+                        KillVolumeDesc::Box {
+                            center,
+                            half_extents,
+                            ..
+                        },
+                        KillVolumeDesc::Box { rotation, .. },
+                    ) => KillVolumeDesc::Box {
+                        center,
+                        rotation,
+                        half_extents,
+                    },
+                    (c, _) => c,
+                },
+                unit(rotation.length_squared()),
+            ),
+            KillVolumeDesc::HalfSpace { normal, .. } => (
+                |c, s| match (c, *s) {
+                    (
+                        KillVolumeDesc::HalfSpace { point, .. },
+                        KillVolumeDesc::HalfSpace { normal, .. },
+                    ) => KillVolumeDesc::HalfSpace { point, normal },
+                    (c, _) => c,
+                },
+                unit(normal.length_squared()),
+            ),
+            KillVolumeDesc::Sphere { .. } => (|c, _| c, true),
+        };
+    same(
+        checked,
+        saved,
+        |c| as_saved(c, saved),
+        unit_orientation,
+        what,
+    )
 }
 
 impl FluidSet {
@@ -166,6 +238,18 @@ impl FluidSet {
                 )?;
             }
             (f.emitted, (f.removed, f.refused)) = r.get()?;
+            codec::check_counters(&[f.emitted, f.refused], &what)?;
+            // Every emission adds to `emitted` and `count`, every removal (recycling
+            // included) to `removed` and takes from `count`.
+            codec::ensure(
+                f.emitted.checked_sub(f.removed) == Some(count as u64),
+                || {
+                    format!(
+                        "{what} emitted {} and removed {} particles but holds {count}",
+                        f.emitted, f.removed
+                    )
+                },
+            )?;
             Ok(f)
         };
         let fluids = SlotMap::load_interleaved(r, usize::MAX, "fluid slots", "fluid", fluid)?;
@@ -197,7 +281,7 @@ impl FluidSet {
                 Ok((c, rows)) => (Ok(c), rows),
                 Err(e) => (Err(e), Vec::new()),
             };
-            same(checked, &desc, &what)?;
+            same_emitter(checked, &desc, &what)?;
             Ok(Emitter {
                 desc,
                 fluid,
@@ -212,7 +296,7 @@ impl FluidSet {
             let fluid: u32 = r.get()?;
             let what = format!("kill volume {k}");
             codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
-            same(desc.validated(), &desc, &what)?;
+            same_kill(desc.validated(), &desc, &what)?;
             Ok(KillVolume { desc, fluid })
         };
         let kill_volumes =
@@ -266,6 +350,7 @@ mod tests {
             set.reserve_fluid().unwrap();
             let mut f = Fluid::new(desc, first, false).unwrap();
             f.count = 4;
+            f.emitted = 4;
             f.age[2] = 0.5;
             set.insert_fluid(f);
         }
@@ -307,8 +392,91 @@ mod tests {
         let e = round_trip(&set, 20).err().unwrap();
         assert!(e.message.contains("overlap"), "{}", e.message);
         set.fluids.items_mut()[1].as_mut().unwrap().first = 10;
+        // Counters past what any world reaches, or that disagree with the count.
+        for (emitted, removed, refused) in
+            [(u64::MAX, u64::MAX - 4, 0), (4, 0, u64::MAX), (5, 0, 0)]
+        {
+            let f = set.fluids.items_mut()[1].as_mut().unwrap();
+            (f.emitted, f.removed, f.refused) = (emitted, removed, refused);
+            let e = round_trip(&set, 20).err().unwrap();
+            assert!(e.message.contains("fluid 1"), "{}", e.message);
+        }
+        let f = set.fluids.items_mut()[1].as_mut().unwrap();
+        (f.emitted, f.removed, f.refused) = (1 << 40, (1 << 40) - 4, 7);
+        round_trip(&set, 20).unwrap();
         // An emitter of a removed fluid.
         set.fluids.items_mut()[1] = None;
         assert!(round_trip(&set, 20).is_err());
+    }
+
+    /// Orientations the API stored load as saved, bit for bit, whether or not their
+    /// renormalisation gives the same bits; other lengths are refused.
+    #[test]
+    fn saved_orientations_load_unchanged_and_forged_ones_are_refused() {
+        let mut set = FluidSet::default();
+        set.reserve_fluid().unwrap();
+        set.insert_fluid(Fluid::new(FluidDesc::default(), 0, false).unwrap());
+        let id = FluidId(
+            Key {
+                slot: 0,
+                generation: 0,
+            }
+            .to_id(),
+        );
+        let capacity = FluidDesc::default().capacity as usize;
+        let mut z = 28u64;
+        let mut component = || {
+            z = z
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (z >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+        };
+        let mut odd = 0;
+        for _ in 0..300 {
+            let q = Quat::from_xyzw(component(), component(), component(), component() + 0.1)
+                .normalize();
+            let n = Vec3::new(component(), component(), component() + 0.1).normalize_or(Vec3::Y);
+            let e = set
+                .add_emitter(
+                    id,
+                    &EmitterDesc {
+                        rotation: q,
+                        ..EmitterDesc::default()
+                    },
+                )
+                .unwrap();
+            let kills = [
+                KillVolumeDesc::Box {
+                    center: Vec3::ZERO,
+                    rotation: q,
+                    half_extents: Vec3::ONE,
+                },
+                KillVolumeDesc::HalfSpace {
+                    point: Vec3::ZERO,
+                    normal: n,
+                },
+            ]
+            .map(|d| set.add_kill_volume(id, &d).unwrap());
+            let saved = set.emitters.items()[0].as_ref().unwrap().desc.rotation;
+            odd += (saved.normalize() != saved) as u32;
+            let back = round_trip(&set, capacity).unwrap();
+            assert_eq!(
+                back.emitters.items()[0].as_ref().unwrap().desc.rotation,
+                saved
+            );
+            set.remove_emitter(e).unwrap();
+            for k in kills {
+                set.remove_kill_volume(k).unwrap();
+            }
+        }
+        assert!(
+            odd > 0,
+            "no saved rotation differed from its renormalisation"
+        );
+        set.add_emitter(id, &EmitterDesc::default()).unwrap();
+        set.emitters.items_mut()[0].as_mut().unwrap().desc.rotation =
+            Quat::from_xyzw(0.0, 0.0, 0.0, 1.001);
+        let e = round_trip(&set, capacity).err().unwrap();
+        assert!(e.message.contains("not normalised"), "{}", e.message);
     }
 }

@@ -51,7 +51,26 @@ fn damaged() -> Vec<(&'static str, Damage)> {
             b[i] ^= 0x10;
         }),
         ("checksum flipped", |b| b[30] ^= 1),
+        // Forged bodies with a valid length and checksum: the decoder's own checks.
+        ("8 bytes appended, resealed", |b| {
+            b.extend_from_slice(&[0; 8]);
+            reseal(b);
+        }),
+        ("truncated by 8 bytes, resealed", |b| {
+            b.truncate(b.len() - 8);
+            reseal(b);
+        }),
+        ("first body value forged to u64::MAX, resealed", |b| {
+            let at = sinew::SNAPSHOT_HEADER_BYTES;
+            b[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+            reseal(b);
+        }),
     ]
+}
+
+/// A fresh header (length and checksum) for the body of `b`, as a forger would write.
+fn reseal(b: &mut Vec<u8>) {
+    *b = sinew::seal_snapshot(&b[sinew::SNAPSHOT_HEADER_BYTES..]);
 }
 
 fn restore_cases() -> Vec<Case> {
