@@ -31,7 +31,8 @@ pub struct ContactReport {
     pub collider: ColliderId,
     /// Unit normal pointing out of the collider (world), from the step's last contact.
     pub normal: Vec3,
-    /// Normal impulse the collider gave the particle over the whole step (N·s).
+    /// Normal impulse the collider gave the particle over the whole step (N·s, >= 0:
+    /// a collider only pushes).
     pub impulse: f32,
 }
 

@@ -22,10 +22,16 @@
 //!   `x −= Δx_t` when `|Δx_t| < μs Δn` (stick), else
 //!   `x −= Δx_t · min(μd Δn / |Δx_t|, 1)` (slide).
 //! * **restitution** (after the velocity update): for a contact that moved the
-//!   particle, the normal relative velocity becomes `max(−e v_n⁻, 0)` with `v_n⁻` the
-//!   approach velocity before the substep's projection; approaches slower than
-//!   `2 |g| h` do not bounce (Müller et al. 2020, "Detailed rigid body simulation with
-//!   extended position based dynamics", section 3.5), so resting contacts stay at rest.
+//!   particle by `Δn` in the substep, the normal relative velocity becomes
+//!   `max(−e v_n⁻, 0)` with `v_n⁻` the approach velocity before the substep's
+//!   projection; approaches slower than `2 |g| h` do not bounce (Müller et al. 2020,
+//!   "Detailed rigid body simulation with extended position based dynamics", section
+//!   3.5), so resting contacts stay at rest. The pass removes at most the velocity the
+//!   projection added (`Δn / h`): a particle whose normal velocity without the contact,
+//!   `v_n − Δn / h`, is above that target separates on its own and keeps it (a particle
+//!   pushed out of a collider it started inside keeps its own outward velocity, not the
+//!   push). The contact's impulse over the substep is `m (Δn / h + Δv_n) ≥ 0`: a
+//!   collider only pushes.
 //!
 //! A particle keeps at most [`MAX_COLLIDER_CONTACTS`] contacts per substep (the first
 //! colliders in id-slot order). Collider motion over a step is interpolated from the
@@ -545,9 +551,16 @@ impl Colliders {
                         0.0
                     };
                     let target = (-e * ct.vn_pre).max(0.0);
-                    let dv = target - vn;
+                    // The projection added `added` to the normal velocity; the pass
+                    // takes back at most that much, so a particle that separates on
+                    // its own (rising out of a collider it started inside) keeps its
+                    // own outward velocity, and the contact's velocity change
+                    // `added + dv` (hence its impulse) is never negative: rounding is
+                    // monotone and `added + (−added)` is exactly 0.
+                    let added = ct.dn_total * inv_h;
+                    let dv = (target - vn).max(-added);
                     v += ct.normal * dv;
-                    let impulse = mass * (ct.dn_total * inv_h + dv);
+                    let impulse = mass * (added + dv);
                     // Merge into the step's record of this collider.
                     let base = (i - first) * MAX_COLLIDER_CONTACTS;
                     let record = &mut step_contacts[base..base + MAX_COLLIDER_CONTACTS];
