@@ -29,6 +29,7 @@ mod bodies;
 mod breaking;
 mod collider_threads;
 mod collisions;
+mod contracts;
 mod edit;
 mod families;
 mod families_2d;
