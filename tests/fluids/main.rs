@@ -18,6 +18,7 @@ mod fluid_boundary;
 mod fluid_forces;
 mod fluid_lifecycle;
 mod fluid_particle_edits;
+mod fluid_shaken;
 mod fluid_strays;
 mod fluid_walls;
 mod fluids;
