@@ -39,7 +39,8 @@
 //! `partial_updates_per_frame` (refreshes that re-anchored only the particles that left
 //! their skins), `mean_neighbours` and `max_neighbours` (at the last full build),
 //! `fast_particles` and `contact_bytes_per_particle` (heap bytes of the search and the
-//! contact pass per particle).
+//! contact pass per particle in the search; `null` when no particle has a radius, as in
+//! the cloth scenes).
 //!
 //! `--snapshot R` (default 0 = off) also times snapshots of the world after its frames,
 //! the median of R runs each: `snapshot_bytes`, `save_ms` (into a buffer sized once),
@@ -219,7 +220,9 @@ fn run(o: &Options) -> Result<String, String> {
         stats.pairs as f64 / stats.particles.max(1) as f64,
         stats.max_neighbours,
         stats.fast,
-        stats.bytes_per_particle(),
+        stats
+            .bytes_per_particle()
+            .map_or_else(|| "null".to_string(), |b| b.to_string()),
         snapshot,
     ))
 }

@@ -8,8 +8,11 @@
  * compliance in m/N. Handles are generation-checked ids; 0 is the null handle.
  * Threads: any function may be called from any thread. Calls on one world are
  * serialised by that world's lock, held for the whole call (a step included), so a
- * reader waits for a running step; the lock goes to the longest waiter first, so no
- * caller (the stepper included) is starved. Destroying a world while another thread is
+ * reader waits for a running step. The lock is released fairly: a thread already
+ * asleep on it gets it before the releasing thread can take it back, so no caller (the
+ * stepper included) is starved. It is not a queue: a call that arrives while a waiter
+ * is still spinning, before it sleeps, may run first (a cheap call in a loop gets a few
+ * tens in between two steps). Destroying a world while another thread is
  * inside a call on it is safe: that call finishes first, later ones get
  * SINEW_ERROR_INVALID_HANDLE. Calls on different worlds run in parallel.
  */
@@ -1730,6 +1733,10 @@ SinewStatus sinew_pressure_body_desc_init(struct SinewPressureBodyDesc *out);
 /**
  * Adds a straight rope from desc->start to desc->end in desc->segments segments
  * (segments + 1 particles, consecutive indices). `*out_body` receives its handle.
+ * Every particle collides with radius desc->radius; when it is above 0 they also get
+ * the collision group first particle + 1 (layer 1, every mask, no self-collision), so
+ * neighbours closer than two radii never push each other
+ * (sinew_world_set_collision_filters changes it).
  *
  * # Safety
  * `desc` must point to a readable SinewRopeDesc, `out_body` to one writable SinewBody.
@@ -1740,7 +1747,8 @@ SinewStatus sinew_world_add_rope(struct SinewWorld world,
 
 /**
  * Adds a rope through `point_count` >= 2 points (m), one particle each; the start,
- * end and segments of the desc are ignored.
+ * end and segments of the desc are ignored. Radius and collision group as
+ * sinew_world_add_rope.
  *
  * # Safety
  * `desc` must point to a readable SinewRopeDesc, `points` to `point_count` SinewVec3,
@@ -1889,8 +1897,9 @@ SinewStatus sinew_body_set_compliance(struct SinewWorld world,
 /**
  * Writes |λ|/h² (N) of the body's length constraints of group `which` in the last
  * substep of the last step (0 before the first step), in the order the builder made
- * them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
- * SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+ * them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end:
+ * its tension, the link's own force plus that of every tether spanning it, so the
+ * weight below a link reads the same with tethers on or off), SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
  * cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
  * constraints are not length constraints and are not included (their group may read
  * as 0 constraints). `capacity` is the number of floats `out` holds; `*out_count`
@@ -3372,8 +3381,9 @@ SinewStatus sinew_world_destroy(struct SinewWorld world);
  * step ran, but some bodies met NaN or infinity (an extreme state) and were put back
  * where they were before the step, at rest; the message names them.
  * Holds the world's lock for the whole step: calls on the same world from other
- * threads wait until it returns (calls on other worlds do not); the lock then goes to
- * the longest waiter, so a thread calling in a loop cannot starve the stepper.
+ * threads wait until it returns (calls on other worlds do not); the lock is released
+ * fairly (a thread asleep on it gets it first), so a thread calling in a loop cannot
+ * starve the stepper.
  */
 SinewStatus sinew_world_step(struct SinewWorld world, float dt);
 

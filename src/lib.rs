@@ -102,7 +102,8 @@ pub use glam::Quat;
 /// of limits, which the generators of the binding layers read.
 pub use limits::{schema, Limit, LIMITS};
 pub use limits::{
-    MAX_AREA, MAX_INVERSE_MASS, MAX_LENGTH, MAX_STRIDE_BYTES, MAX_VOLUME, MIN_STRIDE_BYTES,
+    MAX_AREA, MAX_INVERSE_MASS, MAX_LENGTH, MAX_STRIDE_BYTES, MAX_VOLUME, MIN_INVERSE_MASS,
+    MIN_STRIDE_BYTES,
 };
 pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};

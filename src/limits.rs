@@ -17,7 +17,7 @@
 //! | minimum area (unilateral area) | [`MAX_AREA`] | [0, 1e18] | m² |
 //! | rest or minimum volume (tets) | [`MAX_VOLUME`] | (0, 1e27] | m³ |
 //! | compliance (any family's unit) | [`MAX_COMPLIANCE`] | [0, 1e10] | m/N, 1/(N·m), … |
-//! | inverse mass | [`MAX_INVERSE_MASS`] | [0, 1e12] | 1/kg |
+//! | inverse mass | [`MIN_INVERSE_MASS`], [`MAX_INVERSE_MASS`] | 0 or [1e-12, 1e12] | 1/kg |
 //! | strided buffer stride | [`MIN_STRIDE_BYTES`]..=[`MAX_STRIDE_BYTES`] | 12..=1 MiB | bytes |
 //! | counts | [`MAX_PARTICLES`], [`MAX_DISTANCE_CONSTRAINTS`], [`MAX_FAMILY_CONSTRAINTS`] | 2^28, 2^28, 2^26 | — |
 //!
@@ -46,6 +46,11 @@
 //!   is at most `2e12 + 1.1e28`; a particle's correction `w Δλ ∇C` is bounded by `|C|`
 //!   whatever `w` is, so the bound only keeps the sum of weights finite and
 //!   distinguishable from the compliance term (1e12 1/kg is a particle of 1 ng).
+//!   The lower bound 1e-12 1/kg (1e12 kg, the heaviest body) keeps the mass `1/w`
+//!   and the impulses and forces formed from it (`m Δx / h`, `m Δx / h²`) finite: an
+//!   inverse mass of 1e-40 made `1/w` infinite. Mass ratios up to 1e24 stay physical
+//!   (the heavier particle simply does not move); a particle meant to be immovable
+//!   is pinned with 0.
 //! * **Strides.** A strided read/write of `count` elements touches
 //!   `(count − 1)·stride + 12` bytes; with at most 2^28 particles and 1 MiB strides that is
 //!   below 2^48 bytes, so the span never wraps and never exceeds a real address space.
@@ -104,6 +109,13 @@ limits! {
     MAX_COMPLIANCE: f32 = 1.0e10;
     /// Largest inverse mass (1/kg); 0 = pinned.
     MAX_INVERSE_MASS: f32 = 1.0e12;
+
+    // Mass ratios (issue 28): the lower end of the inverse masses.
+    /// Smallest inverse mass (1/kg) of a particle that is not pinned (0): a particle of
+    /// 1e12 kg, the largest total mass of a body. Below it the mass 1/w overflows or
+    /// its impulses do; a heavier particle is pinned (0) instead.
+    MIN_INVERSE_MASS: f32 = 1.0e-12;
+
     /// Smallest stride of a strided `SinewVec3` buffer (bytes): one packed element.
     MIN_STRIDE_BYTES: u32 = 12;
     /// Largest stride of a strided buffer (bytes): 1 MiB.
@@ -214,11 +226,12 @@ pub fn check_compliance(what: &str, compliance: f32, max: f32, unit: &str) -> Re
     Ok(())
 }
 
-/// Checks inverse mass `i` (1/kg): finite, in `[0, MAX_INVERSE_MASS]`.
+/// Checks inverse mass `i` (1/kg): 0 (pinned) or finite in
+/// `[MIN_INVERSE_MASS, MAX_INVERSE_MASS]`.
 pub fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
-    if !(w.is_finite() && (0.0..=MAX_INVERSE_MASS).contains(&w)) {
+    if !(w == 0.0 || (MIN_INVERSE_MASS..=MAX_INVERSE_MASS).contains(&w)) {
         return Err(Error::invalid(format!(
-            "inverse mass {i} is {w}: must be finite and in [0, {MAX_INVERSE_MASS}] (1/kg; 0 = pinned)"
+            "inverse mass {i} is {w}: must be 0 (pinned) or in [{MIN_INVERSE_MASS}, {MAX_INVERSE_MASS}] (1/kg: a particle of 1 ng to 1e12 kg)"
         )));
     }
     Ok(())
@@ -272,6 +285,14 @@ mod tests {
         assert!(check_length("radius", MAX_LENGTH, true).is_ok());
         assert!(check_inverse_mass(0, 1.0e13).is_err());
         assert!(check_inverse_mass(0, MAX_INVERSE_MASS).is_ok());
+        assert!(check_inverse_mass(0, 0.0).is_ok());
+        assert!(check_inverse_mass(0, MIN_INVERSE_MASS).is_ok());
+        for w in [1.0e-40, f32::MIN_POSITIVE, -0.0f32.next_down(), f32::NAN] {
+            assert!(check_inverse_mass(0, w).is_err(), "{w}");
+        }
+        // The heaviest accepted particle's mass and its momentum at the largest
+        // accepted speed are finite.
+        assert!((MAX_COORDINATE / MIN_INVERSE_MASS).is_finite());
         assert!(check_stride("out", 1 << 21, 12).is_err());
         assert!(check_stride("out", 11, 12).is_err());
         assert!(check_stride("out", 12, 12).is_ok());

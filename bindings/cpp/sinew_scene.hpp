@@ -14,7 +14,8 @@
 //   body or destroying the Scene removes it from the world);
 // * collision setup: every body's particles get collision group = its id, so a body's
 //   own particles never push each other apart (neighbouring rope particles closer than
-//   2 radii stay put), and the collision radius the caller asks for;
+//   2 radii stay put), and the collision radius the caller asks for (a rope's is its
+//   desc's radius, which the library gives its particles itself);
 // * pin / unpin of single particles (inverse mass 0, then back to the body's own);
 // * particle picking over all bodies, grabs keyed by (body, particle), colliders by id.
 #ifndef SINEW_SCENE_HPP
@@ -23,6 +24,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,17 +57,17 @@ class Scene {
     // --- bodies, built by the library ----------------------------------------------
 
     /// Adds a straight rope (desc.segments + 1 particles, start to end); its particles
-    /// collide with radius desc.radius (m).
+    /// collide with radius desc.radius (m), which the library sets.
     Result<BodyId> add_rope(const RopeDesc& desc) {
         const uint32_t n = desc.segments + 1;
         return adopt(world_.add_rope(desc), rope_inverse_masses(desc, n, false), rope_inverse_masses(desc, n, true),
-                     desc.radius);
+                     std::nullopt);
     }
     /// Adds a rope through `points` (m, at least 2), one particle each.
     Result<BodyId> add_rope_polyline(const RopeDesc& desc, Span<const Vec3> points) {
         const auto n = static_cast<uint32_t>(points.size());
         return adopt(world_.add_rope_polyline(desc, points), rope_inverse_masses(desc, n, false),
-                     rope_inverse_masses(desc, n, true), desc.radius);
+                     rope_inverse_masses(desc, n, true), std::nullopt);
     }
     /// Adds a cloth from a triangle mesh: one particle per vertex (m), one inverse mass
     /// per vertex (1/kg, 0 = pinned; the library tethers free vertices to pinned ones
@@ -534,9 +536,10 @@ class Scene {
     }
 
     /// Takes a body the library built: sets its particles' collision group and radius
-    /// and records it. A body whose collision setup fails is removed again.
+    /// (none: the radius the library built them with, a rope's) and records it. A body
+    /// whose collision setup fails is removed again.
     Result<BodyId> adopt(Result<Body> built, std::vector<float> free_inverse_masses,
-                         std::vector<float> inverse_masses, float collision_radius) {
+                         std::vector<float> inverse_masses, std::optional<float> collision_radius) {
         if (!built) return built.error();
         Body body = std::move(built).value();
         auto range = body.particles();
@@ -548,10 +551,12 @@ class Scene {
         filter.mask = 0xFFFFFFFFu;
         filter.self_collision = 0u;
         std::vector<SinewCollisionFilter> filters(range->count, filter);
-        std::vector<float> radii(range->count, collision_radius);
         if (auto r = world_.set_collision_filters(range->first, Span<const SinewCollisionFilter>(filters)); !r)
             return r.error(); // `body` removes itself
-        if (auto r = world_.set_particle_radii(range->first, Span<const float>(radii)); !r) return r.error();
+        if (collision_radius) {
+            std::vector<float> radii(range->count, *collision_radius);
+            if (auto r = world_.set_particle_radii(range->first, Span<const float>(radii)); !r) return r.error();
+        }
         if (inverse_masses.size() != range->count || free_inverse_masses.size() != range->count)
             return Error{Status::Internal, "Scene: the library built " + std::to_string(range->count) +
                                                " particles, not the expected " + std::to_string(inverse_masses.size())};

@@ -254,6 +254,11 @@ pub(crate) struct BodyBuild {
     pub pressure: Option<(NewSurface, f32, f32)>,
     pub damping: f32,
     pub radius: f32,
+    /// Collision radius (m) every particle of the body gets; 0 leaves them points with
+    /// the default filter. When above 0 the particles also get a collision group of
+    /// their own (the body's first particle + 1, unique among bodies: particle ranges
+    /// never overlap), so that neighbours closer than two radii never push each other.
+    pub particle_radius: f32,
     /// Cloth triangles (global indices), kept for aerodynamics (src/aero.rs).
     pub triangles: Vec<[u32; 3]>,
 }

@@ -1,6 +1,7 @@
 //! Rope builder: a chain of particles with stretch links (i, i+1), bend links
 //! (i, i+2), optional tethers from pinned ends (Kim et al. 2012; max length = the arc
-//! length along the rope) and pins at either end.
+//! length along the rope) and pins at either end. Every particle collides with the
+//! rope's radius, in a collision group of the rope's own (`BodyBuild::particle_radius`).
 
 use super::{
     check_body_compliance, check_damping, check_total_mass, first_index, BodyBuild,
@@ -126,6 +127,8 @@ pub(crate) fn polyline(
         inverse_masses,
         damping: desc.damping,
         radius: desc.radius,
+        // The radius is the particles' collision radius too, as the desc says.
+        particle_radius: desc.radius,
         ..Default::default()
     };
     b.stretch = (0..n - 1)

@@ -31,7 +31,8 @@ pub struct ContactReport {
     pub collider: ColliderId,
     /// Unit normal pointing out of the collider (world), from the step's last contact.
     pub normal: Vec3,
-    /// Normal impulse the collider gave the particle over the whole step (N·s).
+    /// Normal impulse the collider gave the particle over the whole step (N·s, >= 0:
+    /// a collider only pushes).
     pub impulse: f32,
 }
 
@@ -46,6 +47,15 @@ pub(crate) struct Collider {
     pos: Vec3,
     rot: Quat,
     inv_rot: Quat,
+    /// The transform of the previous substep (where the collider started this one):
+    /// a particle's path is swept in the collider's frame from there to `pos`/`rot`
+    /// (`passes.rs`). `moved` is false when it equals the current one.
+    prev_pos: Vec3,
+    prev_inv_rot: Quat,
+    moved: bool,
+    /// How far (m) a point of the shape moved over this substep, at most: the
+    /// translation plus the bound times the rotation angle; 0 unless `moved`.
+    motion: f32,
     /// m/s
     lin_vel: Vec3,
     /// rad/s
@@ -68,6 +78,10 @@ impl Collider {
             pos: desc.position,
             rot: desc.rotation,
             inv_rot: desc.rotation.inverse(),
+            prev_pos: desc.position,
+            prev_inv_rot: desc.rotation.inverse(),
+            moved: false,
+            motion: 0.0,
             lin_vel: Vec3::ZERO,
             ang_vel: Vec3::ZERO,
             normal: Vec3::Y,
@@ -360,6 +374,11 @@ impl Collider {
             pos,
             rot,
             inv_rot,
+            // Set with the current transform before every detection.
+            prev_pos: pos,
+            prev_inv_rot: inv_rot,
+            moved: false,
+            motion: 0.0,
             lin_vel,
             ang_vel,
             normal: rot * Vec3::Y,

@@ -164,9 +164,11 @@ pub struct NeighbourStats {
 }
 
 impl NeighbourStats {
-    /// [`Self::bytes`] per particle with a radius.
-    pub fn bytes_per_particle(&self) -> u64 {
-        self.bytes / (self.particles.max(1) as u64)
+    /// [`Self::bytes`] per particle in the search; None when no particle is in it (a
+    /// world without radii, whose buffers hold what earlier builds or the contact pass
+    /// reserved: dividing by a count of 1 reported all of it per particle).
+    pub fn bytes_per_particle(&self) -> Option<u64> {
+        (self.particles > 0).then(|| self.bytes / self.particles as u64)
     }
 }
 

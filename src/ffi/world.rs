@@ -79,9 +79,12 @@ pub(crate) static WORLDS: RwLock<Registry<World>> = RwLock::new(Registry::new())
 ///
 /// The threading model (docs/c-api.md, "Threads"): every call on a world holds its
 /// lock for the whole call (a step included), so calls on one world are serialised and
-/// a reader waits for a running step. The lock is released fairly: when other threads
-/// are waiting it is handed to the one that has waited longest, so a thread calling in
-/// a tight loop cannot keep the stepper (or anyone) out. The handle lookup only clones
+/// a reader waits for a running step. The lock is released fairly
+/// (`MutexGuard::unlock_fair`): a thread asleep on it is handed it before this thread
+/// can take it back, so a thread calling in a tight loop cannot keep the stepper (or
+/// anyone) out. It is not a queue: a waiter spins a little before it sleeps, and calls
+/// that arrive meanwhile run first (a cheap reader gets a few tens of calls in between
+/// two steps). The handle lookup only clones
 /// an `Arc`, so a `sinew_world_destroy` racing this call removes the handle while the
 /// call finishes on its own reference; the world is dropped by whichever ends last.
 pub(crate) fn with_world<R>(
@@ -169,8 +172,9 @@ pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
 /// step ran, but some bodies met NaN or infinity (an extreme state) and were put back
 /// where they were before the step, at rest; the message names them.
 /// Holds the world's lock for the whole step: calls on the same world from other
-/// threads wait until it returns (calls on other worlds do not); the lock then goes to
-/// the longest waiter, so a thread calling in a loop cannot starve the stepper.
+/// threads wait until it returns (calls on other worlds do not); the lock is released
+/// fairly (a thread asleep on it gets it first), so a thread calling in a loop cannot
+/// starve the stepper.
 #[no_mangle]
 pub extern "C" fn sinew_world_step(world: SinewWorld, dt: f32) -> SinewStatus {
     guard(entry!(), || with_world(world, |w| Ok(w.step(dt)?)))

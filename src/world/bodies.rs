@@ -16,11 +16,14 @@ use crate::constraints::distance::NewDistance;
 use crate::constraints::ConstraintSets;
 use crate::error::{try_reserve, Error, Result};
 use crate::math::{Vec3, Vec4};
-use crate::particles::{check_inverse_mass, check_vec3};
+use crate::particles::{check_inverse_mass, check_vec3, CollisionFilter};
 use crate::solver::Solver;
 
 impl World {
     /// Adds a straight rope from `desc.start` to `desc.end` in `desc.segments` segments.
+    /// Every particle collides with radius `desc.radius`; when it is above 0 they also
+    /// get the collision group first particle + 1 (layer 1, every mask, no
+    /// self-collision), so neighbours closer than two radii never push each other.
     ///
     /// ```
     /// use sinew::{RopeDesc, Vec3, World, WorldDesc};
@@ -196,6 +199,15 @@ impl World {
         // Nothing below can fail.
         for (&p, &w) in b.positions.iter().zip(&b.inverse_masses) {
             self.particles.push(p, w);
+        }
+        if b.particle_radius > 0.0 {
+            let range = b.first as usize..b.first as usize + count;
+            self.particles.radius[range.clone()].fill(b.particle_radius);
+            let filter = CollisionFilter {
+                group: b.first + 1,
+                ..CollisionFilter::default()
+            };
+            self.particles.filter[range].fill(filter);
         }
         let s = link_ids.start;
         let (n1, n2) = (b.stretch.len() as u32, b.shear.len() as u32);
@@ -377,7 +389,9 @@ impl World {
     /// Writes |λ|/h² (N) of the body's length constraints of group `which` in the last
     /// substep of the last step (0 before the first step), in the order the builder made
     /// them, to the start of `out`: `Stretch` the links and edges (a rope's from start
-    /// to end), `Shear` the grid diagonals, `Bend` a rope's (i, i+2) links or a cloth's
+    /// to end: its tension, the link's own force plus that of every tether spanning
+    /// it, so the weight below a link reads the same with tethers on or off), `Shear`
+    /// the grid diagonals, `Bend` a rope's (i, i+2) links or a cloth's
     /// distance bending, `Tether` the tethers. Angle, strain and volume constraints are
     /// not length constraints; `Volume` is refused. Fails, writing nothing, when `out`
     /// is shorter than [`World::body_force_count`].
@@ -399,12 +413,61 @@ impl World {
         if !tether && self.read_torn_forces(&particles, range.clone(), out) {
             return Ok(());
         }
+        let rope_tension = which == BodyConstraints::Stretch
+            && self.bodies.get(id)?.kind == BodyKind::Rope
+            && !self.bodies.get(id)?.parts.tether.is_empty();
+        if rope_tension {
+            self.tethers_along_links(id, &mut out[..n])?;
+        }
         for (o, id) in out.iter_mut().zip(range) {
-            *o = if tether {
+            let own = if tether {
                 self.sets.tether.force(id as usize, self.last_h)
             } else {
                 self.sets.link.force(id as usize, self.last_h)
             };
+            *o = if rope_tension { *o + own } else { own };
+        }
+        Ok(())
+    }
+
+    /// Writes to `out[k]` (one entry per stretch link of rope `id`, in order) the sum of
+    /// the forces (N) of the rope's tethers that span link k: those from an anchor
+    /// through link k to a particle beyond it. A max-length tether pulls only when its
+    /// particle is as far from the anchor as the rope between them is long, that is
+    /// when that stretch of rope is straight, so its force runs along each link it
+    /// spans: the link's tension is its own force plus theirs (with tethers on, the
+    /// tethers carry most of a hanging rope's weight, and the links alone read a
+    /// fraction of it). No allocation: `out` is the difference array of the spans.
+    fn tethers_along_links(&self, id: BodyId, out: &mut [f32]) -> Result<()> {
+        let body = self.bodies.get(id)?;
+        let first = body.particles.start;
+        out.fill(0.0);
+        let links = out.len();
+        // Link k joins particles first + k and first + k + 1 as the builder made them;
+        // a rope whose links were re-pointed reads its links' own forces.
+        let in_order = body.parts.stretch.clone().enumerate().all(|(k, l)| {
+            self.sets.link.particles_of(l as usize) == [first + k as u32, first + k as u32 + 1]
+        });
+        if !in_order {
+            return Ok(());
+        }
+        for t in body.parts.tether.clone() {
+            let [a, b] = self.sets.tether.particles_of(t as usize);
+            let (lo, hi) = (a.min(b), a.max(b));
+            if lo < first || hi > first + links as u32 {
+                continue;
+            }
+            let f = self.sets.tether.force(t as usize, self.last_h);
+            // Links lo..hi (local indices) carry f.
+            out[(lo - first) as usize] += f;
+            if ((hi - first) as usize) < links {
+                out[(hi - first) as usize] -= f;
+            }
+        }
+        let mut sum = 0.0f32;
+        for o in out.iter_mut() {
+            sum += *o;
+            *o = sum.max(0.0);
         }
         Ok(())
     }

@@ -321,10 +321,13 @@ impl World {
             let h = hot[i as usize];
             if h.w > 0.0 {
                 let w = (h.w as f64 * ratio) as f32;
-                if !(w > 0.0 && w <= crate::limits::MAX_INVERSE_MASS) {
+                let (lo, hi) = (
+                    crate::limits::MIN_INVERSE_MASS,
+                    crate::limits::MAX_INVERSE_MASS,
+                );
+                if !(lo..=hi).contains(&w) {
                     return Err(Error::invalid(format!(
-                        "mass {mass} kg gives particle {i} an inverse mass of {w} 1/kg, outside (0, {}]",
-                        crate::limits::MAX_INVERSE_MASS
+                        "mass {mass} kg gives particle {i} an inverse mass of {w} 1/kg, outside [{lo}, {hi}]"
                     )));
                 }
             }

@@ -6,7 +6,7 @@ use sinew::{
     BendingModel, ClothDesc, ClothGridDesc, ClothModel, ColliderDesc, ErrorKind, Shape, Vec3,
     World, WorldDesc,
 };
-use sinew::{MAX_COMPLIANCE, MAX_INVERSE_MASS, MAX_LENGTH};
+use sinew::{MAX_COMPLIANCE, MAX_INVERSE_MASS, MAX_LENGTH, MIN_INVERSE_MASS};
 
 fn zero_g(threads: u32) -> World {
     World::new(WorldDesc {
@@ -185,6 +185,14 @@ fn lengths_volumes_sizes_compliances_and_masses_beyond_the_table_are_rejected() 
         w.add_particles(&[Vec3::ZERO], Some(&[f32::MAX])),
         &["inverse mass 0"],
     );
+    assert_rejected(
+        w.set_inverse_masses(0, &[1.0, MIN_INVERSE_MASS * 0.5]),
+        &["inverse mass 1", "0 (pinned)"],
+    );
+    assert_rejected(
+        w.add_particles(&[Vec3::ZERO], Some(&[1.0e-40])),
+        &["inverse mass 0"],
+    );
     assert_eq!(w.particle_count(), 4);
     assert_eq!(w.collider_count(), 0);
     assert_eq!(w.constraint_sets().tether.len(), 0);
@@ -226,6 +234,38 @@ fn the_extremes_of_the_table_stay_finite() {
                 Err(e) => assert_eq!(e.kind, ErrorKind::NonFinite, "{e}"),
             }
             assert!(all_finite(&w), "{:?}", positions(&w));
+        }
+    }
+}
+
+/// The heaviest accepted particle (MIN_INVERSE_MASS, 1e12 kg) linked to the lightest
+/// (MAX_INVERSE_MASS), both striking a plane fast: every step succeeds (no NON_FINITE
+/// recovery, which an inverse mass of 1e-40 triggered) and the contact impulses are
+/// finite and >= 0.
+#[test]
+fn the_widest_accepted_mass_ratio_steps_without_recoveries() {
+    let mut w = World::new(WorldDesc::default()).unwrap();
+    w.add_particles(
+        &[Vec3::new(0.0, 0.5, 0.0), Vec3::new(0.3, 0.5, 0.0)],
+        Some(&[MIN_INVERSE_MASS, MAX_INVERSE_MASS]),
+    )
+    .unwrap();
+    w.set_particle_radii(0, &[0.05, 0.05]).unwrap();
+    w.write_velocities(0, &[Vec3::new(0.0, -50.0, 0.0), Vec3::new(0.0, 50.0, 0.0)])
+        .unwrap();
+    w.add_distance_constraints(&[[0, 1]], None, 0.0).unwrap();
+    w.add_collider(&ColliderDesc {
+        shape: Shape::Plane,
+        restitution: 0.5,
+        ..ColliderDesc::default()
+    })
+    .unwrap();
+    for step in 0..60 {
+        w.step(1.0 / 60.0)
+            .unwrap_or_else(|e| panic!("step {step}: {e}"));
+        assert!(all_finite(&w), "{:?}", positions(&w));
+        for c in w.contacts() {
+            assert!(c.impulse.is_finite() && c.impulse >= 0.0, "{c:?}");
         }
     }
 }

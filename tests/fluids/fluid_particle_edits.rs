@@ -50,8 +50,9 @@ type Edit = fn(&mut World, u32, usize) -> sinew::Result<()>;
 
 fn edits() -> Vec<(&'static str, Edit)> {
     vec![
+        // Not the rope's own radius (0.01, which its builder gives its particles).
         ("radii", |w, first, n| {
-            w.set_particle_radii(first, &vec![0.01; n])
+            w.set_particle_radii(first, &vec![0.02; n])
         }),
         ("inverse masses", |w, first, n| {
             w.set_inverse_masses(first, &vec![2.0; n])

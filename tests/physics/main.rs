@@ -30,6 +30,7 @@ mod breaking;
 mod cloth_contacts;
 mod collider_threads;
 mod collisions;
+mod contracts;
 mod edit;
 mod families;
 mod families_2d;

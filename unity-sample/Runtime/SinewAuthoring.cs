@@ -213,19 +213,27 @@ namespace Sinew.Unity
         /// <summary>Sets the collision radius and filter of every particle of the body.</summary>
         public static void ApplyCollision(Body body, CollisionOptions c)
         {
-            int n = body.ParticleCount;
-            var radii = new float[n];
-            var filters = new SinewCollisionFilter[n];
-            uint group = c.Group > 0 ? (uint)c.Group : AutoGroup(body);
-            for (int i = 0; i < n; i++)
-            {
+            var radii = new float[body.ParticleCount];
+            for (int i = 0; i < radii.Length; i++)
                 radii[i] = c.Radius;
+            body.World.SetParticleRadii(body.FirstParticle, radii);
+            ApplyFilter(body, c);
+        }
+
+        /// <summary>Sets the collision filter of every particle of the body (group, layers,
+        /// mask, self-collision; not the radius: a rope's comes from the library, which
+        /// builds its particles with the rope's radius).</summary>
+        public static void ApplyFilter(Body body, CollisionOptions c)
+        {
+            var filters = new SinewCollisionFilter[body.ParticleCount];
+            uint group = c.Group > 0 ? (uint)c.Group : AutoGroup(body);
+            for (int i = 0; i < filters.Length; i++)
+            {
                 filters[i].group = group;
                 filters[i].layers = unchecked((uint)c.Layers);
                 filters[i].mask = unchecked((uint)c.Mask);
                 filters[i].self_collision = c.SelfCollision ? 1u : 0u;
             }
-            body.World.SetParticleRadii(body.FirstParticle, radii);
             body.World.SetCollisionFilters(body.FirstParticle, filters);
         }
 
@@ -256,17 +264,15 @@ namespace Sinew.Unity
 
         // ------------------------------------------------------------------ rope
 
-        /// <summary>Builds the rope: the library's rope, then the collision radius and
-        /// filter, tether compliance, drag, a winch at the start (when pinned) and the break
-        /// force.</summary>
+        /// <summary>Builds the rope: the library's rope (its particles collide with the
+        /// rope's radius), then the collision filter, tether compliance, drag, a winch at
+        /// the start (when pinned) and the break force.</summary>
         public static Rope BuildRope(World world, RopeOptions o)
         {
             Rope rope = Rope.Create(world, o.ToSettings());
             try
             {
-                CollisionOptions c = o.Collision;
-                c.Radius = o.Radius;
-                ApplyCollision(rope.Body, c);
+                ApplyFilter(rope.Body, o.Collision);
                 if (o.TetherCompliance != 0f && o.Tethers)
                     rope.SetCompliance(SinewBodyConstraints.BodyTether, o.TetherCompliance);
                 if (o.Drag != 0f)
@@ -357,9 +363,8 @@ namespace Sinew.Unity
             }
             if (!wanted.Collision.Same(applied.Collision))
             {
-                CollisionOptions c = wanted.Collision;
-                c.Radius = applied.Radius;
-                ApplyCollision(body, c);
+                // The radius is the rope's own (a rebuild field the library applies).
+                ApplyFilter(body, wanted.Collision);
                 applied.Collision = wanted.Collision;
             }
         }

@@ -1175,6 +1175,10 @@ namespace Sinew.Native
         /// <summary>
         /// Adds a straight rope from desc-&gt;start to desc-&gt;end in desc-&gt;segments segments
         /// (segments + 1 particles, consecutive indices). <c>*out_body</c> receives its handle.
+        /// Every particle collides with radius desc-&gt;radius; when it is above 0 they also get
+        /// the collision group first particle + 1 (layer 1, every mask, no self-collision), so
+        /// neighbours closer than two radii never push each other
+        /// (sinew_world_set_collision_filters changes it).
         /// </summary>
         /// <remarks><c>desc</c> must point to a readable SinewRopeDesc, <c>out_body</c> to one writable SinewBody.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -1182,7 +1186,8 @@ namespace Sinew.Native
 
         /// <summary>
         /// Adds a rope through <c>point_count</c> &gt;= 2 points (m), one particle each; the start,
-        /// end and segments of the desc are ignored.
+        /// end and segments of the desc are ignored. Radius and collision group as
+        /// sinew_world_add_rope.
         /// </summary>
         /// <remarks>
         /// <c>desc</c> must point to a readable SinewRopeDesc, <c>points</c> to <c>point_count</c> SinewVec3,
@@ -1288,8 +1293,9 @@ namespace Sinew.Native
         /// <summary>
         /// Writes |λ|/h² (N) of the body's length constraints of group <c>which</c> in the last
         /// substep of the last step (0 before the first step), in the order the builder made
-        /// them, to <c>out</c>: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
-        /// SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+        /// them, to <c>out</c>: SINEW_BODY_STRETCH the links and edges (a rope's from start to end:
+        /// its tension, the link's own force plus that of every tether spanning it, so the
+        /// weight below a link reads the same with tethers on or off), SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
         /// cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
         /// constraints are not length constraints and are not included (their group may read
         /// as 0 constraints). <c>capacity</c> is the number of floats <c>out</c> holds; <c>*out_count</c>
@@ -2386,8 +2392,9 @@ namespace Sinew.Native
         /// step ran, but some bodies met NaN or infinity (an extreme state) and were put back
         /// where they were before the step, at rest; the message names them.
         /// Holds the world's lock for the whole step: calls on the same world from other
-        /// threads wait until it returns (calls on other worlds do not); the lock then goes to
-        /// the longest waiter, so a thread calling in a loop cannot starve the stepper.
+        /// threads wait until it returns (calls on other worlds do not); the lock is released
+        /// fairly (a thread asleep on it gets it first), so a thread calling in a loop cannot
+        /// starve the stepper.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_step(SinewWorld world, float dt);

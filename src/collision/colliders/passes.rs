@@ -22,10 +22,16 @@
 //!   `x −= Δx_t` when `|Δx_t| < μs Δn` (stick), else
 //!   `x −= Δx_t · min(μd Δn / |Δx_t|, 1)` (slide).
 //! * **restitution** (after the velocity update): for a contact that moved the
-//!   particle, the normal relative velocity becomes `max(−e v_n⁻, 0)` with `v_n⁻` the
-//!   approach velocity before the substep's projection; approaches slower than
-//!   `2 |g| h` do not bounce (Müller et al. 2020, "Detailed rigid body simulation with
-//!   extended position based dynamics", section 3.5), so resting contacts stay at rest.
+//!   particle by `Δn` in the substep, the normal relative velocity becomes
+//!   `max(−e v_n⁻, 0)` with `v_n⁻` the approach velocity before the substep's
+//!   projection; approaches slower than `2 |g| h` do not bounce (Müller et al. 2020,
+//!   "Detailed rigid body simulation with extended position based dynamics", section
+//!   3.5), so resting contacts stay at rest. The pass removes at most the velocity the
+//!   projection added (`Δn / h`): a particle whose normal velocity without the contact,
+//!   `v_n − Δn / h`, is above that target separates on its own and keeps it (a particle
+//!   pushed out of a collider it started inside keeps its own outward velocity, not the
+//!   push). The contact's impulse over the substep is `m (Δn / h + Δv_n) ≥ 0`: a
+//!   collider only pushes.
 //!
 //! A particle keeps at most [`MAX_COLLIDER_CONTACTS`] contacts per substep (the first
 //! colliders in id-slot order). Collider motion over a step is interpolated from the
@@ -72,7 +78,13 @@ impl Collider {
     fn culls_box(&self, lo: Vec3, hi: Vec3, r: f32, seg: f32) -> bool {
         let gap = (lo - self.pos).max(self.pos - hi).max(Vec3::ZERO);
         let m = self.pos.abs().element_sum() + lo.abs().max(hi.abs()).element_sum();
-        let reach = self.bound + 2.0 * r + 1.0e-4 * (1.0 + r + seg) + 3.0e-5 * m + 1.0e-30;
+        // A moving collider sweeps its paths from its previous transform: a start
+        // point's distance from the centre is its distance from the previous centre,
+        // at most `|pos − prev_pos|` (≤ `motion`) more than from this one (rotations
+        // keep it).
+        let motion = self.motion * (1.0 + 1.0e-5);
+        let seg = seg + motion;
+        let reach = self.bound + 2.0 * r + 1.0e-4 * (1.0 + r + seg) + 3.0e-5 * m + motion + 1.0e-30;
         gap.length_squared() > reach * reach
     }
 
@@ -123,14 +135,25 @@ impl Collider {
     ) -> Option<Contact> {
         let x0 = -h * u; // relative to base
         let rel = self.pos - b;
-        if self.culls(x0 - rel, d - rel, rd) {
+
+        // The path in the collider's frame: from where the particle started relative to
+        // where the collider started, to where it ends relative to where the collider
+        // ends. A wall moving into a particle faster than the particle leaves sweeps
+        // over it and finds the face it entered by, however deep the particle ends up
+        // (the nearest face of the end point alone may be the far one of a thin wall).
+        let (v0, l0) = if self.moved {
+            let l0 = self.prev_inv_rot * (x0 - (self.prev_pos - b));
+            (self.rot * l0, l0)
+        } else {
+            (x0 - rel, self.inv_rot * (x0 - rel))
+        };
+        if self.culls(v0, d - rel, rd) {
             return None;
         }
-        let l0 = self.inv_rot * (x0 - rel);
         let l1 = self.inv_rot * (d - rel);
         let (nl, surface_local) = match &self.mesh {
             Some(mesh) => mesh.contact(l0, l1, r, rd),
-            None => convex_contact(&self.desc.shape, l0, l1, r, rd),
+            None => convex_contact(&self.desc.shape, l0, l1, r, rd, self.moved),
         }?;
         let normal = self.rot * nl;
         // On the collider's surface; the particle centre stays r beyond it.
@@ -177,15 +200,27 @@ impl Collider {
 /// radius `r` moving `l0 → l1` against a convex shape: the entry point of the path
 /// when it starts outside and enters, else the nearest surface point when `l1` is
 /// within `r` of the surface (or inside); a particle with a detection radius `rd > r`
-/// (a fluid's) is near within `rd + max(rd, 1e-4)` of the shape.
-fn convex_contact(shape: &Shape, l0: Vec3, l1: Vec3, r: f32, rd: f32) -> Option<(Vec3, Vec3)> {
-    let (d0, _) = shape.distance(l0, r);
+/// (a fluid's) is near within `rd + max(rd, 1e-4)` of the shape. When the shape
+/// `moved` this substep and the path starts inside it, the plane is the face nearest
+/// the start: the particle came in by it, while the end point, carried deeper by the
+/// wall's motion, may lie nearer the far face of a thin shape.
+fn convex_contact(
+    shape: &Shape,
+    l0: Vec3,
+    l1: Vec3,
+    r: f32,
+    rd: f32,
+    moved: bool,
+) -> Option<(Vec3, Vec3)> {
+    let (d0, n0) = shape.distance(l0, r);
     if d0 > 0.0 {
         if let Some((t, nl)) = shape.sweep(l0, l1, r) {
             let hit = l0 + (l1 - l0) * t;
             // The plane through the inflated surface at the hit: n·x ≥ n·hit.
             return Some((nl, hit - nl * r));
         }
+    } else if moved {
+        return Some((n0, l0 - n0 * (d0 + r)));
     }
     let (d1, nl) = shape.distance(l1, r);
     if d1 < (rd - r) + rd.max(1.0e-4) {
@@ -319,11 +354,29 @@ impl Colliders {
             return;
         }
         let alpha = (s + 1) as f32 / substeps as f32;
+        let alpha0 = s as f32 / substeps as f32;
         for (slot, c) in self.slots.items_mut().iter_mut().enumerate() {
             let Some(c) = c else { continue };
             c.pos = c.prev_position.lerp(c.desc.position, alpha);
             c.rot = c.prev_rotation.slerp(c.desc.rotation, alpha).normalize();
             c.inv_rot = c.rot.inverse();
+            // Where the substep started (the same expressions the previous substep
+            // evaluated, so a collider at rest has identical bits and `moved` false).
+            c.prev_pos = c.prev_position.lerp(c.desc.position, alpha0);
+            let rot0 = c.prev_rotation.slerp(c.desc.rotation, alpha0).normalize();
+            c.prev_inv_rot = rot0.inverse();
+            c.moved = c.prev_pos != c.pos || rot0 != c.rot;
+            c.motion = if c.moved {
+                let angle = 2.0 * rot0.dot(c.rot).abs().min(1.0).acos();
+                let turn = if c.bound.is_finite() {
+                    c.bound * angle
+                } else {
+                    0.0
+                };
+                (c.pos - c.prev_pos).length() + turn
+            } else {
+                0.0
+            };
             c.normal = c.rot * Vec3::Y;
             if c.desc.shape == Shape::Plane {
                 self.plane_params[slot / 32][slot % 32] = (c.pos, c.normal);
@@ -545,9 +598,16 @@ impl Colliders {
                         0.0
                     };
                     let target = (-e * ct.vn_pre).max(0.0);
-                    let dv = target - vn;
+                    // The projection added `added` to the normal velocity; the pass
+                    // takes back at most that much, so a particle that separates on
+                    // its own (rising out of a collider it started inside) keeps its
+                    // own outward velocity, and the contact's velocity change
+                    // `added + dv` (hence its impulse) is never negative: rounding is
+                    // monotone and `added + (−added)` is exactly 0.
+                    let added = ct.dn_total * inv_h;
+                    let dv = (target - vn).max(-added);
                     v += ct.normal * dv;
-                    let impulse = mass * (ct.dn_total * inv_h + dv);
+                    let impulse = mass * (added + dv);
                     // Merge into the step's record of this collider.
                     let base = (i - first) * MAX_COLLIDER_CONTACTS;
                     let record = &mut step_contacts[base..base + MAX_COLLIDER_CONTACTS];

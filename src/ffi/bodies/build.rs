@@ -170,6 +170,10 @@ unsafe fn add_body(
 
 /// Adds a straight rope from desc->start to desc->end in desc->segments segments
 /// (segments + 1 particles, consecutive indices). `*out_body` receives its handle.
+/// Every particle collides with radius desc->radius; when it is above 0 they also get
+/// the collision group first particle + 1 (layer 1, every mask, no self-collision), so
+/// neighbours closer than two radii never push each other
+/// (sinew_world_set_collision_filters changes it).
 ///
 /// # Safety
 /// `desc` must point to a readable SinewRopeDesc, `out_body` to one writable SinewBody.
@@ -193,7 +197,8 @@ pub unsafe extern "C" fn sinew_world_add_rope(
 }
 
 /// Adds a rope through `point_count` >= 2 points (m), one particle each; the start,
-/// end and segments of the desc are ignored.
+/// end and segments of the desc are ignored. Radius and collision group as
+/// sinew_world_add_rope.
 ///
 /// # Safety
 /// `desc` must point to a readable SinewRopeDesc, `points` to `point_count` SinewVec3,

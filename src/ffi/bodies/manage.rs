@@ -137,8 +137,9 @@ pub extern "C" fn sinew_body_set_compliance(
 
 /// Writes |λ|/h² (N) of the body's length constraints of group `which` in the last
 /// substep of the last step (0 before the first step), in the order the builder made
-/// them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
-/// SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+/// them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end:
+/// its tension, the link's own force plus that of every tether spanning it, so the
+/// weight below a link reads the same with tethers on or off), SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
 /// cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
 /// constraints are not length constraints and are not included (their group may read
 /// as 0 constraints). `capacity` is the number of floats `out` holds; `*out_count`

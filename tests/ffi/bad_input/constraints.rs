@@ -40,6 +40,11 @@ pub(super) fn set_inverse_masses_cases() -> Vec<Case> {
         ("NaN", f32::NAN),
         ("+inf", f32::INFINITY),
         ("-inf", f32::NEG_INFINITY),
+        // Above 0 and below SINEW_MIN_INVERSE_MASS (1e-12): a mass past 1e12 kg, whose
+        // 1/w overflowed (1e-40 was accepted and ended in NON_FINITE recoveries).
+        ("1e-40 (below the minimum)", 1e-40),
+        ("5e-13 (below the minimum)", 5e-13),
+        ("smallest subnormal", f32::from_bits(1)),
     ];
     for (label, bad) in bad_masses {
         cases.push(case(
