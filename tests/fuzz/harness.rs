@@ -351,11 +351,6 @@ pub enum Kind {
 /// the run.
 pub const KNOWN_OPEN: &[(Kind, &str)] = &[
     (
-        Kind::OutOfRange(Check::ContactImpulse),
-        "issue 28 #3: SinewContact.impulse reads < 0 (restitution removes a particle's \
-         own outward velocity)",
-    ),
-    (
         Kind::OutOfRangeAfterForgedSnapshot(Check::ContactNormal),
         "issue 28 #2: a forged snapshot's contact list is accepted with a normal that is \
          not a unit vector (NaN: a float of it set to 0xffffffff)",
