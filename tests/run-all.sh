@@ -19,20 +19,43 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# A one-shot build gains nothing from incremental compilation (it only writes its caches).
+export CARGO_INCREMENTAL=0
+
 need_apt=()
 command -v gcc >/dev/null 2>&1 || need_apt+=(gcc)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 # C# bindings: compiled by Mono's mcs and run on Mono (Unity's runtime).
 command -v mcs >/dev/null 2>&1 || need_apt+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
-if [ ${#need_apt[@]} -gt 0 ]; then
-  echo "== installing ${need_apt[*]}"
-  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
-fi
 
 start=$SECONDS
+bg_pids=()
+logs="$(mktemp -d)"
+# Background parts run in their own process groups: a failure stops them, children too.
+trap 'for p in "${bg_pids[@]}"; do kill -- "-$p" 2>/dev/null; done; rm -rf "$logs"' EXIT
+
+# The package install waits on the network: it runs while clippy compiles, and the
+# parts that need its tools wait for it.
+apt_pid=""
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "== installing ${need_apt[*]} (in the background)"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  setsid bash -c "$SUDO apt-get update -qq &&
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq ${need_apt[*]}" \
+    >"$logs/apt.log" 2>&1 &
+  apt_pid=$!
+  bg_pids+=("$apt_pid")
+fi
+wait_apt() {
+  [ -z "$apt_pid" ] && return 0
+  if ! wait "$apt_pid"; then
+    cat "$logs/apt.log"; echo "== installing ${need_apt[*]}: FAILED"; exit 1
+  fi
+  echo "== installed ${need_apt[*]}"
+  apt_pid=""
+}
+
 part() { # title, then the command
   local title="$1" t0=$SECONDS; shift
   echo "== $title"
@@ -41,10 +64,23 @@ part() { # title, then the command
 }
 
 part "cargo fmt --check" cargo fmt --all -- --check
+# The sanitizers' instrumented build (nightly; the longest build here) starts now and
+# shares the two cores with clippy and `cargo test`, filling the time their serial
+# phases (the front end of each crate, linking, the last long test) leave idle.
+SINEW_SANITIZERS_BUILD_ONLY=1 setsid tests/sanitizers.sh >"$logs/sanitizers-build.log" 2>&1 &
+san_build=$!
+bg_pids+=("$san_build")
 part "cargo clippy -D warnings" cargo clippy --all-targets --locked -- -D warnings
+wait_apt
 part "cargo test (unit, doc, physics, fluids, ffi, bindings, alloc)" cargo test --locked
 # The C# tests load the library that `cargo test` has just built (no second build).
 part "C# bindings on Mono, Unity package scripts" env SINEW_LIB_DIR=target/debug/deps tests/csharp/run.sh
+t0=$SECONDS
+if ! wait "$san_build"; then
+  cat "$logs/sanitizers-build.log"; echo "== sanitizers' build: FAILED"; exit 1
+fi
+echo "== sanitizers' build (in the background; waited $((SECONDS - t0)) s for it)"
+tail -n 3 "$logs/sanitizers-build.log"
 part "sanitizers on the Rust side (ASan; TSan, Miri where installed; nightly only)" \
   tests/sanitizers.sh
 

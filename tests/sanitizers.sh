@@ -21,6 +21,8 @@
 #
 #   tests/sanitizers.sh            # all parts
 #   SINEW_SANITIZERS="asan tsan" tests/sanitizers.sh
+#   SINEW_SANITIZERS_BUILD_ONLY=1 tests/sanitizers.sh   # only build ASan's test binaries
+#                                  # (run-all.sh starts this early, beside the stable build)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -58,13 +60,13 @@ if [[ " $parts " == *" asan "* ]]; then
     # Without rust-src, ASan runs with the prebuilt (uninstrumented) std, which on
     # x86_64 Linux still checks every access made by Sinew's own code.
     # The build is most of this part's time (the dependencies, dev-dependencies
-    # included, are built again, instrumented, by the nightly compiler): Sinew gets line
-    # tables only (all a report needs: file and line of each frame), the dependencies
-    # opt-level 1 and no debug info (their frames still name their functions) except
-    # glam, whose maths the tests run, at opt-level 3 as in every profile.
+    # included, are built again, instrumented, by the nightly compiler): as in every
+    # test build (Cargo.toml's profile.test), Sinew gets line tables only (all a report
+    # needs: file and line of each frame) and the dependencies no debug info (their
+    # frames still name their functions); here they also get opt-level 1, except glam,
+    # whose maths the tests run, at opt-level 3 as in every profile.
     asan() {
-      CARGO_PROFILE_TEST_DEBUG=line-tables-only \
-        RUSTFLAGS="-Zsanitizer=address" \
+      RUSTFLAGS="-Zsanitizer=address" \
         RUSTDOCFLAGS="-Zsanitizer=address" \
         ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1" \
         CARGO_TARGET_DIR=target/sanitizers/asan \
@@ -72,15 +74,22 @@ if [[ " $parts " == *" asan "* ]]; then
         SINEW_STRESS_SECONDS="${SINEW_ASAN_STRESS_SECONDS:-10}" \
         cargo +nightly test "${build_std[@]}" --target "$host" --locked \
         --config 'profile.test.package."*".opt-level = 1' \
-        --config 'profile.test.package."*".debug = false' \
         --config 'profile.test.package.glam.opt-level = 3' "$@"
     }
+    if [ "${SINEW_SANITIZERS_BUILD_ONLY:-0}" = 1 ]; then
+      # Every binary the runs below use, in one build (they then start at once).
+      asan --no-run --lib --test alloc --test ffi
+      exit $?
+    fi
     run "asan: unit tests" asan --lib
     run "asan: no_alloc, no_alloc_collisions, heap_integrity, bad input, fuzz_api, threads" \
       asan --test alloc --test ffi -- --nocapture \
       no_alloc:: no_alloc_collisions:: heap_integrity:: bad_input:: fuzz_api:: threads::
   fi
 fi
+
+# Build-only (run-all.sh): the ASan binaries are all it prepares ahead.
+[ "${SINEW_SANITIZERS_BUILD_ONLY:-0}" = 1 ] && exit 0
 
 if [[ " $parts " == *" tsan "* ]]; then
   if [ ${#build_std[@]} -eq 0 ]; then
