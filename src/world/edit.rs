@@ -18,6 +18,7 @@ use super::World;
 use crate::bodies::{BodyId, BodyKind};
 use crate::constraints::{ConstraintEdit, FamilyKind};
 use crate::error::{check_range, Error, Result};
+use crate::limits::MAX_REST_SCALE;
 
 /// Checks that `first..first+count` names live constraints of `set` (of family `kind`)
 /// and returns the range.
@@ -340,5 +341,3 @@ impl World {
     }
 }
 
-/// Largest rest scale [`World::set_body_rest_scale`] accepts.
-pub const MAX_REST_SCALE: f32 = 1000.0;

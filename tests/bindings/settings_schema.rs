@@ -26,8 +26,26 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const REFRESH: &str = "SINEW_UPDATE_SETTINGS=1 cargo test --test bindings settings_schema::";
 
 fn descs() -> Vec<Desc> {
-    vec![sinew::WorldDesc::schema(), sinew::FluidDesc::schema()]
+    vec![
+        sinew::WorldDesc::schema(),
+        sinew::FluidDesc::schema(),
+        sinew::RopeDesc::schema(),
+        sinew::ClothDesc::schema(),
+        sinew::ClothGridDesc::schema(),
+        sinew::TetBodyDesc::schema(),
+        sinew::PressureBodyDesc::schema(),
+    ]
 }
+
+/// The body descs: their C# settings live in bindings/csharp/BodySettings.cs and their
+/// C++ descs in bindings/cpp/sinew.hpp.
+const BODY_DESCS: &[&str] = &[
+    "RopeDesc",
+    "ClothDesc",
+    "ClothGridDesc",
+    "TetBodyDesc",
+    "PressureBodyDesc",
+];
 
 fn desc(name: &str) -> Desc {
     descs().into_iter().find(|d| d.rust == name).unwrap()
@@ -140,7 +158,12 @@ fn range_sentence(f: &Field, name: &dyn Fn(&Bound) -> String) -> String {
         _ if int => {
             let lo = r.min.map_or("0".to_string(), |b| name(&b));
             let hi = r.max.map_or("".to_string(), |b| name(&b));
-            write!(s, "in {lo}..={hi}").unwrap();
+            let to = if r.max.is_some_and(|b| b.exclusive) {
+                ".."
+            } else {
+                "..="
+            };
+            write!(s, "in {lo}{to}{hi}").unwrap();
         }
         (lo, hi) => {
             let each = if f.kind == Kind::Vec3 {
@@ -913,10 +936,33 @@ fn replace_region(text: &str, tag: &str, body: &str, file: &str) -> String {
 
 type Render = Box<dyn Fn() -> String>;
 
-fn regions() -> Vec<(&'static str, &'static str, Render)> {
+/// The C# fields and exchange and the C++ setters of each body desc.
+fn body_regions() -> Vec<(&'static str, String, Render)> {
+    let mut out: Vec<(&'static str, String, Render)> = Vec::new();
+    for &name in BODY_DESCS {
+        out.push((
+            "bindings/csharp/BodySettings.cs",
+            format!("{name} fields"),
+            Box::new(move || cs_fields(&desc(name))),
+        ));
+        out.push((
+            "bindings/csharp/BodySettings.cs",
+            format!("{name} exchange"),
+            Box::new(move || cs_exchange(&desc(name))),
+        ));
+        out.push((
+            "bindings/cpp/sinew.hpp",
+            format!("{name} setters"),
+            Box::new(move || cpp_setters(&desc(name), name)),
+        ));
+    }
+    out
+}
+
+fn regions() -> Vec<(&'static str, String, Render)> {
     let world = || desc("WorldDesc");
     let fluid = || desc("FluidDesc");
-    vec![
+    let fixed: Vec<(&'static str, &'static str, Render)> = vec![
         (
             "bindings/csharp/WorldSettings.cs",
             "WorldDesc fields",
@@ -1057,7 +1103,13 @@ fn regions() -> Vec<(&'static str, &'static str, Render)> {
             "FluidDesc copy",
             Box::new(move || unreal_copy(&fluid(), "D", "", &[])),
         ),
-    ]
+    ];
+    let mut all: Vec<(&'static str, String, Render)> = fixed
+        .into_iter()
+        .map(|(file, tag, render)| (file, tag.to_string(), render))
+        .collect();
+    all.extend(body_regions());
+    all
 }
 
 /// Every generated file's path and its fresh text.
@@ -1069,7 +1121,7 @@ fn generated() -> Vec<(String, String)> {
             None => std::fs::read_to_string(Path::new(ROOT).join(file))
                 .unwrap_or_else(|e| panic!("read {file}: {e}")),
         };
-        let next = replace_region(&current, tag, &render(), file);
+        let next = replace_region(&current, &tag, &render(), file);
         files.push((file.to_string(), next));
     }
     files
@@ -1102,6 +1154,11 @@ fn generated_settings_are_fresh() {
 fn declarations_are_complete_and_consistent() {
     assert!(sinew::WorldDesc::default().validate().is_ok());
     assert!(sinew::FluidDesc::default().validate().is_ok());
+    assert!(sinew::RopeDesc::default().validate().is_ok());
+    assert!(sinew::ClothDesc::default().validate().is_ok());
+    assert!(sinew::ClothGridDesc::default().validate().is_ok());
+    assert!(sinew::TetBodyDesc::default().validate().is_ok());
+    assert!(sinew::PressureBodyDesc::default().validate().is_ok());
     for d in descs() {
         for f in &d.fields {
             assert!(
