@@ -70,9 +70,7 @@ pub use aero::{
 pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel, TETHERS_PER_VERTEX};
 pub use bodies::rope::RopeDesc;
 pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
-pub use bodies::{
-    Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES,
-};
+pub use bodies::{Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES};
 pub use collision::interaction::MAX_GRAB_COMPLIANCE;
 pub use collision::mesh::MAX_TRIANGLES;
 pub use collision::neighbours::NeighbourStats;
@@ -100,8 +98,8 @@ pub use limits::{
 };
 pub use limits::{
     MAX_BODY_COMPLIANCE, MAX_BODY_MASS, MAX_BODY_PARTICLES, MAX_BREAK_EVENTS,
-    MAX_FAMILY_COMPLIANCE, MAX_GRID_SEGMENTS, MAX_PRESSURE, MAX_REST_SCALE,
-    MAX_SURFACE_TRIANGLES, MAX_TEAR_RESERVE, MAX_WINCH_SPEED,
+    MAX_FAMILY_COMPLIANCE, MAX_GRID_SEGMENTS, MAX_PRESSURE, MAX_REST_SCALE, MAX_SURFACE_TRIANGLES,
+    MAX_TEAR_RESERVE, MAX_WINCH_SPEED,
 };
 pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};

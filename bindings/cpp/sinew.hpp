@@ -283,36 +283,36 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
     /// Gravity, the acceleration of every particle with mass. Each component in
     /// [-SINEW_MAX_ACCELERATION, SINEW_MAX_ACCELERATION] m/s². Default (0, -9.81, 0).
     WorldDesc& with_gravity(const Vec3& v) noexcept {
-        gravity = v;
+        this->gravity = v;
         return *this;
     }
     /// Substeps per step. More substeps with one iteration is usually better than more
     /// iterations. In 1..=SINEW_MAX_SUBSTEPS. Default 8.
     WorldDesc& with_substeps(uint32_t v) noexcept {
-        substeps = v;
+        this->substeps = v;
         return *this;
     }
     /// Solver iterations per substep. In 1..=SINEW_MAX_ITERATIONS. Default 1.
     WorldDesc& with_iterations(uint32_t v) noexcept {
-        iterations = v;
+        this->iterations = v;
         return *this;
     }
     /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
     /// over-relaxes). In (0, SINEW_MAX_JACOBI_RELAXATION). Default 1.
     WorldDesc& with_jacobi_relaxation(float v) noexcept {
-        jacobi_relaxation = v;
+        this->jacobi_relaxation = v;
         return *this;
     }
     /// Linear velocity damping: velocities decay as exp(−damping·t). In [0,
     /// SINEW_MAX_ACCELERATION] 1/s. Default 0.
     WorldDesc& with_damping(float v) noexcept {
-        damping = v;
+        this->damping = v;
         return *this;
     }
     /// Worker threads (1 = the calling thread only). Results are bit-identical whatever the
     /// count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
     WorldDesc& with_threads(uint32_t v) noexcept {
-        threads = v;
+        this->threads = v;
         return *this;
     }
     // END GENERATED WorldDesc setters
@@ -518,63 +518,63 @@ struct RopeDesc : detail::DescSetters<RopeDesc, SinewRopeDesc> {
     /// First end, where the straight rope starts. Ignored by the polyline builder. Each
     /// component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
     RopeDesc& with_start(const Vec3& v) noexcept {
-        start = v;
+        this->start = v;
         return *this;
     }
     /// Second end. Ignored by the polyline builder. Each component in [-SINEW_MAX_COORDINATE,
     /// SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
     RopeDesc& with_end(const Vec3& v) noexcept {
-        end = v;
+        this->end = v;
         return *this;
     }
     /// Segments between start and end (segments + 1 particles). Ignored by the polyline
-    /// builder. In 1..=SINEW_MAX_BODY_PARTICLES. Default 20.
+    /// builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
     RopeDesc& with_segments(uint32_t v) noexcept {
-        segments = v;
+        this->segments = v;
         return *this;
     }
     /// Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
     RopeDesc& with_total_mass(float v) noexcept {
-        total_mass = v;
+        this->total_mass = v;
         return *this;
     }
     /// Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.
     RopeDesc& with_radius(float v) noexcept {
-        radius = v;
+        this->radius = v;
         return *this;
     }
     /// Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
     /// Default 0.
     RopeDesc& with_stretch_compliance(float v) noexcept {
-        stretch_compliance = v;
+        this->stretch_compliance = v;
         return *this;
     }
     /// Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default
     /// 0.01.
     RopeDesc& with_bend_compliance(float v) noexcept {
-        bend_compliance = v;
+        this->bend_compliance = v;
         return *this;
     }
     /// Tethers from each pinned end to every particle (Kim et al. 2012; max length = the arc
     /// length along the rope). Default 1 (0 or 1).
     RopeDesc& with_tethers(bool v) noexcept {
-        tethers = v ? 1u : 0u;
+        this->tethers = v ? 1u : 0u;
         return *this;
     }
     /// Pin the first particle (inverse mass 0). Default 1 (0 or 1).
     RopeDesc& with_pin_start(bool v) noexcept {
-        pin_start = v ? 1u : 0u;
+        this->pin_start = v ? 1u : 0u;
         return *this;
     }
     /// Pin the last particle (inverse mass 0). Default 0 (0 or 1).
     RopeDesc& with_pin_end(bool v) noexcept {
-        pin_end = v ? 1u : 0u;
+        this->pin_end = v ? 1u : 0u;
         return *this;
     }
     /// Extra velocity damping of the rope's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
     /// Default 0.
     RopeDesc& with_damping(float v) noexcept {
-        damping = v;
+        this->damping = v;
         return *this;
     }
     // END GENERATED RopeDesc setters
@@ -596,42 +596,42 @@ struct ClothDesc : detail::DescSetters<ClothDesc, SinewClothDesc> {
     /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0,
     /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
     ClothDesc& with_stretch_compliance(float v) noexcept {
-        stretch_compliance = v;
+        this->stretch_compliance = v;
         return *this;
     }
     /// Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
     /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
     ClothDesc& with_weft_compliance(float v) noexcept {
-        weft_compliance = v;
+        this->weft_compliance = v;
         return *this;
     }
     /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the shear
     /// components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
     ClothDesc& with_shear_compliance(float v) noexcept {
-        shear_compliance = v;
+        this->shear_compliance = v;
         return *this;
     }
     /// Strain model: the warp direction, finite and non-zero (projected onto each triangle; a
     /// grid uses its u edge). Default (1, 0, 0).
     ClothDesc& with_warp(const Vec3& v) noexcept {
-        warp = v;
+        this->warp = v;
         return *this;
     }
     /// Compliance of the bending constraints, in the units of the bending model (distance m/N,
     /// dihedral rad/(N·m), isometric 1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1.
     ClothDesc& with_bend_compliance(float v) noexcept {
-        bend_compliance = v;
+        this->bend_compliance = v;
         return *this;
     }
     /// Tether every free vertex to its nearest pinned vertices. Default 1 (0 or 1).
     ClothDesc& with_tethers(bool v) noexcept {
-        tethers = v ? 1u : 0u;
+        this->tethers = v ? 1u : 0u;
         return *this;
     }
     /// Extra velocity damping of the cloth's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
     /// Default 0.
     ClothDesc& with_damping(float v) noexcept {
-        damping = v;
+        this->damping = v;
         return *this;
     }
     // END GENERATED ClothDesc setters
@@ -662,40 +662,40 @@ struct ClothGridDesc : detail::DescSetters<ClothGridDesc, SinewClothGridDesc> {
     /// The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
     /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
     ClothGridDesc& with_origin(const Vec3& v) noexcept {
-        origin = v;
+        this->origin = v;
         return *this;
     }
     /// Full width edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
     /// Default (1, 0, 0).
     ClothGridDesc& with_u(const Vec3& v) noexcept {
-        u = v;
+        this->u = v;
         return *this;
     }
     /// Full height edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
     /// Default (0, 0, 1).
     ClothGridDesc& with_v(const Vec3& v) noexcept {
-        v = v;
+        this->v = v;
         return *this;
     }
     /// Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
     ClothGridDesc& with_segments_u(uint32_t v) noexcept {
-        segments_u = v;
+        this->segments_u = v;
         return *this;
     }
     /// Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
     ClothGridDesc& with_segments_v(uint32_t v) noexcept {
-        segments_v = v;
+        this->segments_v = v;
         return *this;
     }
     /// Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
     ClothGridDesc& with_total_mass(float v) noexcept {
-        total_mass = v;
+        this->total_mass = v;
         return *this;
     }
     /// Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In 0..=15. Default
     /// 0.
     ClothGridDesc& with_pin_corners(uint32_t v) noexcept {
-        pin_corners = v;
+        this->pin_corners = v;
         return *this;
     }
     // END GENERATED ClothGridDesc setters
@@ -712,31 +712,31 @@ struct TetBodyDesc : detail::DescSetters<TetBodyDesc, SinewTetBodyDesc> {
     /// Total mass, lumped to the vertices by tet volume when no inverse masses are given
     /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
     TetBodyDesc& with_total_mass(float v) noexcept {
-        total_mass = v;
+        this->total_mass = v;
         return *this;
     }
     /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch components
     /// (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
     TetBodyDesc& with_stretch_compliance(float v) noexcept {
-        stretch_compliance = v;
+        this->stretch_compliance = v;
         return *this;
     }
     /// Strain model only: compliance of the shear components (1/(N·m)). In [0,
     /// SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
     TetBodyDesc& with_shear_compliance(float v) noexcept {
-        shear_compliance = v;
+        this->shear_compliance = v;
         return *this;
     }
     /// Compliance of the tet volumes (0 = incompressible). In [0, SINEW_MAX_BODY_COMPLIANCE]
     /// 1/(N·m). Default 0.
     TetBodyDesc& with_volume_compliance(float v) noexcept {
-        volume_compliance = v;
+        this->volume_compliance = v;
         return *this;
     }
     /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
     /// Default 0.
     TetBodyDesc& with_damping(float v) noexcept {
-        damping = v;
+        this->damping = v;
         return *this;
     }
     // END GENERATED TetBodyDesc setters
@@ -749,29 +749,29 @@ struct PressureBodyDesc : detail::DescSetters<PressureBodyDesc, SinewPressureBod
     /// Total mass, lumped to the vertices by triangle area when no inverse masses are given
     /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
     PressureBodyDesc& with_total_mass(float v) noexcept {
-        total_mass = v;
+        this->total_mass = v;
         return *this;
     }
     /// Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default 1e-4.
     PressureBodyDesc& with_stretch_compliance(float v) noexcept {
-        stretch_compliance = v;
+        this->stretch_compliance = v;
         return *this;
     }
     /// Overpressure factor k: the body keeps k × its rest volume. In (0, SINEW_MAX_PRESSURE].
     /// Default 1.
     PressureBodyDesc& with_pressure(float v) noexcept {
-        pressure = v;
+        this->pressure = v;
         return *this;
     }
     /// Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE] m⁵/N. Default 0.
     PressureBodyDesc& with_volume_compliance(float v) noexcept {
-        volume_compliance = v;
+        this->volume_compliance = v;
         return *this;
     }
     /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
     /// Default 0.
     PressureBodyDesc& with_damping(float v) noexcept {
-        damping = v;
+        this->damping = v;
         return *this;
     }
     // END GENERATED PressureBodyDesc setters

@@ -19,7 +19,7 @@ namespace Sinew
         /// [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (1, 0, 0).</summary>
         public SinewVec3 End;
         /// <summary>Segments between start and end (segments + 1 particles). Ignored by the
-        /// polyline builder. In 1..=SINEW_MAX_BODY_PARTICLES. Default 20.</summary>
+        /// polyline builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.</summary>
         public int Segments;
         /// <summary>Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS]
         /// kg. Default 1.</summary>

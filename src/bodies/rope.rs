@@ -24,11 +24,12 @@ crate::settings! {
         /// builder.
         segments: u32 = 20 => unit "", min >= 1, max < MAX_BODY_PARTICLES;
         /// Total mass, spread evenly over the particles.
-        total_mass: f32 = 1.0 => unit "kg", min > 0.0, max <= MAX_BODY_MASS;
+        total_mass: f32 = 1.0 => unit "kg", min > 0.0, max <= MAX_BODY_MASS, ui "Mass";
         /// Radius for rendering and collision.
         radius: f32 = 0.01 => unit "m", min >= 0.0, max <= MAX_LENGTH;
         /// Compliance of the links (0 = inextensible).
-        stretch_compliance: f32 = 0.0 => unit "m/N", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        stretch_compliance: f32 = 0.0 => unit "m/N", min >= 0.0, max <= MAX_BODY_COMPLIANCE,
+            ui "Compliance";
         /// Compliance of the (i, i+2) bend links.
         bend_compliance: f32 = 0.01 => unit "m/N", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
         /// Tethers from each pinned end to every particle (Kim et al. 2012; max length =

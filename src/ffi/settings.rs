@@ -345,7 +345,7 @@ pub struct SinewRopeDesc {
     /// [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
     pub end: SinewVec3,
     /// Segments between start and end (segments + 1 particles). Ignored by the polyline
-    /// builder. In 1..=SINEW_MAX_BODY_PARTICLES. Default 20.
+    /// builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
     pub segments: u32,
     /// Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg.
     /// Default 1.

@@ -340,4 +340,3 @@ impl World {
         Ok(())
     }
 }
-

@@ -25,6 +25,9 @@ use std::path::Path;
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const REFRESH: &str = "SINEW_UPDATE_SETTINGS=1 cargo test --test bindings settings_schema::";
 
+mod bodies;
+use bodies::body_regions;
+
 fn descs() -> Vec<Desc> {
     vec![
         sinew::WorldDesc::schema(),
@@ -36,16 +39,6 @@ fn descs() -> Vec<Desc> {
         sinew::PressureBodyDesc::schema(),
     ]
 }
-
-/// The body descs: their C# settings live in bindings/csharp/BodySettings.cs and their
-/// C++ descs in bindings/cpp/sinew.hpp.
-const BODY_DESCS: &[&str] = &[
-    "RopeDesc",
-    "ClothDesc",
-    "ClothGridDesc",
-    "TetBodyDesc",
-    "PressureBodyDesc",
-];
 
 fn desc(name: &str) -> Desc {
     descs().into_iter().find(|d| d.rust == name).unwrap()
@@ -522,7 +515,7 @@ fn cpp_setters(d: &Desc, this: &str) -> String {
         o.push_str(&wrap(&summary_c(f), "/// ", 92));
         writeln!(
             o,
-            "{this}& with_{0}({ty} v) noexcept {{\n    {0} = {assign};\n    return *this;\n}}",
+            "{this}& with_{0}({ty} v) noexcept {{\n    this->{0} = {assign};\n    return *this;\n}}",
             f.name
         )
         .unwrap();
@@ -568,8 +561,11 @@ fn unity_bound(f: &Field, b: &Bound, _lower: bool) -> String {
 /// `Below`), so no number is written that the declaration does not hold.
 fn unity_clamp_bound(f: &Field, b: &Bound, lower: bool) -> String {
     let c = unity_bound(f, b, lower);
-    if !b.exclusive || integer(f) {
+    if !b.exclusive {
         return c;
+    }
+    if integer(f) {
+        return format!("{c} {} 1", if lower { "+" } else { "-" });
     }
     if lower {
         format!("SinewAuthoring.Above({c})")
@@ -583,9 +579,31 @@ struct Group {
     fields: &'static [&'static str],
 }
 
+/// How a component shows a desc it holds only in part (the body components): `skip`
+/// names the fields it takes elsewhere (a rope's ends from its transforms), `names`
+/// the fields it keeps under an older name (serialized scenes and its editor use it).
+#[derive(Default)]
+struct UnityProps {
+    skip: &'static [&'static str],
+    names: &'static [(&'static str, &'static str)],
+}
+
+impl UnityProps {
+    fn name(&self, f: &Field) -> String {
+        self.names
+            .iter()
+            .find(|(n, _)| *n == f.name)
+            .map_or_else(|| camel(f), |(_, u)| u.to_string())
+    }
+}
+
 fn unity_fields(d: &Desc, groups: &[Group]) -> String {
+    unity_fields_with(d, groups, &UnityProps::default())
+}
+
+fn unity_fields_with(d: &Desc, groups: &[Group], p: &UnityProps) -> String {
     let mut o = String::new();
-    let mut done = Vec::new();
+    let mut done: Vec<&str> = p.skip.to_vec();
     for g in groups {
         let list: Vec<&Field> = if g.fields.is_empty() {
             d.fields
@@ -625,7 +643,7 @@ fn unity_fields(d: &Desc, groups: &[Group]) -> String {
                 }
                 _ => {}
             }
-            let name = camel(f);
+            let name = p.name(f);
             let (ty, value) = match f.kind {
                 Kind::F32 => ("float".to_string(), cs_float(f.default[0] as f32)),
                 Kind::U32 => ("int".to_string(), format!("{}", f.default[0] as i64)),
@@ -662,8 +680,12 @@ fn unity_copy(d: &Desc, target: &str) -> String {
 }
 
 fn unity_clamps(d: &Desc) -> String {
+    unity_clamps_with(d, &UnityProps::default())
+}
+
+fn unity_clamps_with(d: &Desc, p: &UnityProps) -> String {
     let mut o = String::new();
-    for f in &d.fields {
+    for f in d.fields.iter().filter(|f| !p.skip.contains(&f.name)) {
         let r = &f.range;
         let (Some(lo), Some(hi)) = (r.min, r.max) else {
             continue;
@@ -671,7 +693,7 @@ fn unity_clamps(d: &Desc) -> String {
         if !matches!(f.kind, Kind::F32 | Kind::U32) {
             continue;
         }
-        let n = camel(f);
+        let n = p.name(f);
         let clamp = format!(
             "{n} = SinewAuthoring.Clamp({n}, {}, {});",
             unity_clamp_bound(f, &lo, true),
@@ -695,6 +717,7 @@ fn unity_clamps(d: &Desc) -> String {
 fn unreal_unit(unit: &str) -> (Option<&'static str>, f64) {
     match unit {
         "m" => (Some("cm"), 100.0),
+        "kg" => (Some("kg"), 1.0),
         "m/s" => (Some("cm/s"), 100.0),
         "s" => (Some("s"), 1.0),
         _ => (None, 1.0),
@@ -935,29 +958,6 @@ fn replace_region(text: &str, tag: &str, body: &str, file: &str) -> String {
 }
 
 type Render = Box<dyn Fn() -> String>;
-
-/// The C# fields and exchange and the C++ setters of each body desc.
-fn body_regions() -> Vec<(&'static str, String, Render)> {
-    let mut out: Vec<(&'static str, String, Render)> = Vec::new();
-    for &name in BODY_DESCS {
-        out.push((
-            "bindings/csharp/BodySettings.cs",
-            format!("{name} fields"),
-            Box::new(move || cs_fields(&desc(name))),
-        ));
-        out.push((
-            "bindings/csharp/BodySettings.cs",
-            format!("{name} exchange"),
-            Box::new(move || cs_exchange(&desc(name))),
-        ));
-        out.push((
-            "bindings/cpp/sinew.hpp",
-            format!("{name} setters"),
-            Box::new(move || cpp_setters(&desc(name), name)),
-        ));
-    }
-    out
-}
 
 fn regions() -> Vec<(&'static str, String, Render)> {
     let world = || desc("WorldDesc");
