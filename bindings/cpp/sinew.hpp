@@ -282,37 +282,37 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
     // BEGIN GENERATED WorldDesc setters
     /// Gravity, the acceleration of every particle with mass. Each component in
     /// [-SINEW_MAX_ACCELERATION, SINEW_MAX_ACCELERATION] m/s². Default (0, -9.81, 0).
-    WorldDesc& with_gravity(const Vec3& v) noexcept {
-        this->gravity = v;
+    WorldDesc& with_gravity(const Vec3& value) noexcept {
+        this->gravity = value;
         return *this;
     }
     /// Substeps per step. More substeps with one iteration is usually better than more
     /// iterations. In 1..=SINEW_MAX_SUBSTEPS. Default 8.
-    WorldDesc& with_substeps(uint32_t v) noexcept {
-        this->substeps = v;
+    WorldDesc& with_substeps(uint32_t value) noexcept {
+        this->substeps = value;
         return *this;
     }
     /// Solver iterations per substep. In 1..=SINEW_MAX_ITERATIONS. Default 1.
-    WorldDesc& with_iterations(uint32_t v) noexcept {
-        this->iterations = v;
+    WorldDesc& with_iterations(uint32_t value) noexcept {
+        this->iterations = value;
         return *this;
     }
     /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
     /// over-relaxes). In (0, SINEW_MAX_JACOBI_RELAXATION). Default 1.
-    WorldDesc& with_jacobi_relaxation(float v) noexcept {
-        this->jacobi_relaxation = v;
+    WorldDesc& with_jacobi_relaxation(float value) noexcept {
+        this->jacobi_relaxation = value;
         return *this;
     }
     /// Linear velocity damping: velocities decay as exp(−damping·t). In [0,
     /// SINEW_MAX_ACCELERATION] 1/s. Default 0.
-    WorldDesc& with_damping(float v) noexcept {
-        this->damping = v;
+    WorldDesc& with_damping(float value) noexcept {
+        this->damping = value;
         return *this;
     }
     /// Worker threads (1 = the calling thread only). Results are bit-identical whatever the
     /// count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
-    WorldDesc& with_threads(uint32_t v) noexcept {
-        this->threads = v;
+    WorldDesc& with_threads(uint32_t value) noexcept {
+        this->threads = value;
         return *this;
     }
     // END GENERATED WorldDesc setters
@@ -517,64 +517,64 @@ struct RopeDesc : detail::DescSetters<RopeDesc, SinewRopeDesc> {
     // BEGIN GENERATED RopeDesc setters
     /// First end, where the straight rope starts. Ignored by the polyline builder. Each
     /// component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
-    RopeDesc& with_start(const Vec3& v) noexcept {
-        this->start = v;
+    RopeDesc& with_start(const Vec3& value) noexcept {
+        this->start = value;
         return *this;
     }
     /// Second end. Ignored by the polyline builder. Each component in [-SINEW_MAX_COORDINATE,
     /// SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
-    RopeDesc& with_end(const Vec3& v) noexcept {
-        this->end = v;
+    RopeDesc& with_end(const Vec3& value) noexcept {
+        this->end = value;
         return *this;
     }
     /// Segments between start and end (segments + 1 particles). Ignored by the polyline
     /// builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
-    RopeDesc& with_segments(uint32_t v) noexcept {
-        this->segments = v;
+    RopeDesc& with_segments(uint32_t value) noexcept {
+        this->segments = value;
         return *this;
     }
     /// Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
-    RopeDesc& with_total_mass(float v) noexcept {
-        this->total_mass = v;
+    RopeDesc& with_total_mass(float value) noexcept {
+        this->total_mass = value;
         return *this;
     }
     /// Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.
-    RopeDesc& with_radius(float v) noexcept {
-        this->radius = v;
+    RopeDesc& with_radius(float value) noexcept {
+        this->radius = value;
         return *this;
     }
     /// Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
     /// Default 0.
-    RopeDesc& with_stretch_compliance(float v) noexcept {
-        this->stretch_compliance = v;
+    RopeDesc& with_stretch_compliance(float value) noexcept {
+        this->stretch_compliance = value;
         return *this;
     }
     /// Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default
     /// 0.01.
-    RopeDesc& with_bend_compliance(float v) noexcept {
-        this->bend_compliance = v;
+    RopeDesc& with_bend_compliance(float value) noexcept {
+        this->bend_compliance = value;
         return *this;
     }
     /// Tethers from each pinned end to every particle (Kim et al. 2012; max length = the arc
     /// length along the rope). Default 1 (0 or 1).
-    RopeDesc& with_tethers(bool v) noexcept {
-        this->tethers = v ? 1u : 0u;
+    RopeDesc& with_tethers(bool value) noexcept {
+        this->tethers = value ? 1u : 0u;
         return *this;
     }
     /// Pin the first particle (inverse mass 0). Default 1 (0 or 1).
-    RopeDesc& with_pin_start(bool v) noexcept {
-        this->pin_start = v ? 1u : 0u;
+    RopeDesc& with_pin_start(bool value) noexcept {
+        this->pin_start = value ? 1u : 0u;
         return *this;
     }
     /// Pin the last particle (inverse mass 0). Default 0 (0 or 1).
-    RopeDesc& with_pin_end(bool v) noexcept {
-        this->pin_end = v ? 1u : 0u;
+    RopeDesc& with_pin_end(bool value) noexcept {
+        this->pin_end = value ? 1u : 0u;
         return *this;
     }
     /// Extra velocity damping of the rope's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
     /// Default 0.
-    RopeDesc& with_damping(float v) noexcept {
-        this->damping = v;
+    RopeDesc& with_damping(float value) noexcept {
+        this->damping = value;
         return *this;
     }
     // END GENERATED RopeDesc setters
@@ -595,43 +595,43 @@ struct ClothDesc : detail::DescSetters<ClothDesc, SinewClothDesc> {
     // BEGIN GENERATED ClothDesc setters
     /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0,
     /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
-    ClothDesc& with_stretch_compliance(float v) noexcept {
-        this->stretch_compliance = v;
+    ClothDesc& with_stretch_compliance(float value) noexcept {
+        this->stretch_compliance = value;
         return *this;
     }
     /// Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
     /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
-    ClothDesc& with_weft_compliance(float v) noexcept {
-        this->weft_compliance = v;
+    ClothDesc& with_weft_compliance(float value) noexcept {
+        this->weft_compliance = value;
         return *this;
     }
     /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the shear
     /// components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
-    ClothDesc& with_shear_compliance(float v) noexcept {
-        this->shear_compliance = v;
+    ClothDesc& with_shear_compliance(float value) noexcept {
+        this->shear_compliance = value;
         return *this;
     }
     /// Strain model: the warp direction, finite and non-zero (projected onto each triangle; a
     /// grid uses its u edge). Default (1, 0, 0).
-    ClothDesc& with_warp(const Vec3& v) noexcept {
-        this->warp = v;
+    ClothDesc& with_warp(const Vec3& value) noexcept {
+        this->warp = value;
         return *this;
     }
     /// Compliance of the bending constraints, in the units of the bending model (distance m/N,
     /// dihedral rad/(N·m), isometric 1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1.
-    ClothDesc& with_bend_compliance(float v) noexcept {
-        this->bend_compliance = v;
+    ClothDesc& with_bend_compliance(float value) noexcept {
+        this->bend_compliance = value;
         return *this;
     }
     /// Tether every free vertex to its nearest pinned vertices. Default 1 (0 or 1).
-    ClothDesc& with_tethers(bool v) noexcept {
-        this->tethers = v ? 1u : 0u;
+    ClothDesc& with_tethers(bool value) noexcept {
+        this->tethers = value ? 1u : 0u;
         return *this;
     }
     /// Extra velocity damping of the cloth's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
     /// Default 0.
-    ClothDesc& with_damping(float v) noexcept {
-        this->damping = v;
+    ClothDesc& with_damping(float value) noexcept {
+        this->damping = value;
         return *this;
     }
     // END GENERATED ClothDesc setters
@@ -661,41 +661,41 @@ struct ClothGridDesc : detail::DescSetters<ClothGridDesc, SinewClothGridDesc> {
     // BEGIN GENERATED ClothGridDesc setters
     /// The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
     /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
-    ClothGridDesc& with_origin(const Vec3& v) noexcept {
-        this->origin = v;
+    ClothGridDesc& with_origin(const Vec3& value) noexcept {
+        this->origin = value;
         return *this;
     }
     /// Full width edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
     /// Default (1, 0, 0).
-    ClothGridDesc& with_u(const Vec3& v) noexcept {
-        this->u = v;
+    ClothGridDesc& with_u(const Vec3& value) noexcept {
+        this->u = value;
         return *this;
     }
     /// Full height edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
     /// Default (0, 0, 1).
-    ClothGridDesc& with_v(const Vec3& v) noexcept {
-        this->v = v;
+    ClothGridDesc& with_v(const Vec3& value) noexcept {
+        this->v = value;
         return *this;
     }
     /// Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
-    ClothGridDesc& with_segments_u(uint32_t v) noexcept {
-        this->segments_u = v;
+    ClothGridDesc& with_segments_u(uint32_t value) noexcept {
+        this->segments_u = value;
         return *this;
     }
     /// Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
-    ClothGridDesc& with_segments_v(uint32_t v) noexcept {
-        this->segments_v = v;
+    ClothGridDesc& with_segments_v(uint32_t value) noexcept {
+        this->segments_v = value;
         return *this;
     }
     /// Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
-    ClothGridDesc& with_total_mass(float v) noexcept {
-        this->total_mass = v;
+    ClothGridDesc& with_total_mass(float value) noexcept {
+        this->total_mass = value;
         return *this;
     }
     /// Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In 0..=15. Default
     /// 0.
-    ClothGridDesc& with_pin_corners(uint32_t v) noexcept {
-        this->pin_corners = v;
+    ClothGridDesc& with_pin_corners(uint32_t value) noexcept {
+        this->pin_corners = value;
         return *this;
     }
     // END GENERATED ClothGridDesc setters
@@ -711,32 +711,32 @@ struct TetBodyDesc : detail::DescSetters<TetBodyDesc, SinewTetBodyDesc> {
     // BEGIN GENERATED TetBodyDesc setters
     /// Total mass, lumped to the vertices by tet volume when no inverse masses are given
     /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
-    TetBodyDesc& with_total_mass(float v) noexcept {
-        this->total_mass = v;
+    TetBodyDesc& with_total_mass(float value) noexcept {
+        this->total_mass = value;
         return *this;
     }
     /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch components
     /// (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
-    TetBodyDesc& with_stretch_compliance(float v) noexcept {
-        this->stretch_compliance = v;
+    TetBodyDesc& with_stretch_compliance(float value) noexcept {
+        this->stretch_compliance = value;
         return *this;
     }
     /// Strain model only: compliance of the shear components (1/(N·m)). In [0,
     /// SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
-    TetBodyDesc& with_shear_compliance(float v) noexcept {
-        this->shear_compliance = v;
+    TetBodyDesc& with_shear_compliance(float value) noexcept {
+        this->shear_compliance = value;
         return *this;
     }
     /// Compliance of the tet volumes (0 = incompressible). In [0, SINEW_MAX_BODY_COMPLIANCE]
     /// 1/(N·m). Default 0.
-    TetBodyDesc& with_volume_compliance(float v) noexcept {
-        this->volume_compliance = v;
+    TetBodyDesc& with_volume_compliance(float value) noexcept {
+        this->volume_compliance = value;
         return *this;
     }
     /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
     /// Default 0.
-    TetBodyDesc& with_damping(float v) noexcept {
-        this->damping = v;
+    TetBodyDesc& with_damping(float value) noexcept {
+        this->damping = value;
         return *this;
     }
     // END GENERATED TetBodyDesc setters
@@ -748,30 +748,30 @@ struct PressureBodyDesc : detail::DescSetters<PressureBodyDesc, SinewPressureBod
     // BEGIN GENERATED PressureBodyDesc setters
     /// Total mass, lumped to the vertices by triangle area when no inverse masses are given
     /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
-    PressureBodyDesc& with_total_mass(float v) noexcept {
-        this->total_mass = v;
+    PressureBodyDesc& with_total_mass(float value) noexcept {
+        this->total_mass = value;
         return *this;
     }
     /// Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default 1e-4.
-    PressureBodyDesc& with_stretch_compliance(float v) noexcept {
-        this->stretch_compliance = v;
+    PressureBodyDesc& with_stretch_compliance(float value) noexcept {
+        this->stretch_compliance = value;
         return *this;
     }
     /// Overpressure factor k: the body keeps k × its rest volume. In (0, SINEW_MAX_PRESSURE].
     /// Default 1.
-    PressureBodyDesc& with_pressure(float v) noexcept {
-        this->pressure = v;
+    PressureBodyDesc& with_pressure(float value) noexcept {
+        this->pressure = value;
         return *this;
     }
     /// Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE] m⁵/N. Default 0.
-    PressureBodyDesc& with_volume_compliance(float v) noexcept {
-        this->volume_compliance = v;
+    PressureBodyDesc& with_volume_compliance(float value) noexcept {
+        this->volume_compliance = value;
         return *this;
     }
     /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
     /// Default 0.
-    PressureBodyDesc& with_damping(float v) noexcept {
-        this->damping = v;
+    PressureBodyDesc& with_damping(float value) noexcept {
+        this->damping = value;
         return *this;
     }
     // END GENERATED PressureBodyDesc setters
