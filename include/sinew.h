@@ -67,17 +67,6 @@
 #define SINEW_MATERIAL_FAT 1.0e-3
 
 /**
- * Largest number of break events queued between two sinew_world_take_break_events;
- * events past it are counted in `out_lost`.
- */
-#define SINEW_MAX_BREAK_EVENTS 4096
-
-/**
- * Largest winch speed (m/s).
- */
-#define SINEW_MAX_WINCH_SPEED 1000.0
-
-/**
  * Largest `max_steps` of `sinew_world_advance`.
  */
 #define SINEW_MAX_STEPS_PER_ADVANCE 1024
@@ -248,9 +237,64 @@
 #define SINEW_MAX_FLUID_COEFFICIENT 1000.0
 
 /**
- * Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).
+ * Largest number of particles one body builder makes (a rope has at most this many minus
+ * one segments).
+ */
+#define SINEW_MAX_BODY_PARTICLES (1 << 24)
+
+/**
+ * Largest compliance of a body's constraints, in the unit of each (m/N for links, 1/(N·m)
+ * for strain and bending, m⁵/N for a pressure volume): MAX_COMPLIANCE.
+ */
+#define SINEW_MAX_BODY_COMPLIANCE 1.0e10
+
+/**
+ * Largest total mass of a body (kg).
+ */
+#define SINEW_MAX_BODY_MASS 1.0e12
+
+/**
+ * Largest number of cells along each side of a cloth grid.
+ */
+#define SINEW_MAX_GRID_SEGMENTS 4096
+
+/**
+ * Largest overpressure factor of a pressure body (dimensionless: the body keeps pressure ×
+ * its rest volume).
+ */
+#define SINEW_MAX_PRESSURE 100.0
+
+/**
+ * Largest rest scale of a body's links (dimensionless; 1 = as built).
+ */
+#define SINEW_MAX_REST_SCALE 1000.0
+
+/**
+ * Largest number of triangles in one pressure constraint's surface.
+ */
+#define SINEW_MAX_SURFACE_TRIANGLES (1 << 24)
+
+/**
+ * Largest reserve of spare particles per tearing cloth.
  */
 #define SINEW_MAX_TEAR_RESERVE (1 << 20)
+
+/**
+ * Room of the break-event queue: events past it (before the host takes them) are counted
+ * as lost.
+ */
+#define SINEW_MAX_BREAK_EVENTS 4096
+
+/**
+ * Largest winch speed (m/s).
+ */
+#define SINEW_MAX_WINCH_SPEED 1000.0
+
+/**
+ * Largest compliance accepted by the low-level constraint families (in each family's
+ * unit): MAX_COMPLIANCE.
+ */
+#define SINEW_MAX_FAMILY_COMPLIANCE 1.0e10
 
 /**
  * Version of the body layout; bumped whenever a field is added, removed or changes
@@ -752,51 +796,61 @@ typedef struct SinewTransform {
 } SinewTransform;
 
 /**
- * How to build a rope (sinew_world_add_rope). Start from sinew_rope_desc_default().
+ * How to build a rope: a chain of particles with stretch links (i, i+1), bend links (i,
+ * i+2), optional tethers from the pinned ends and pins at either end. Start from
+ * sinew_rope_desc_default(); field for field the Rust `RopeDesc`.
  */
 typedef struct SinewRopeDesc {
   /**
-   * First end (m), default (0, 0, 0). Ignored by sinew_world_add_rope_polyline.
+   * First end, where the straight rope starts. Ignored by the polyline builder. Each
+   * component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
    */
   struct SinewVec3 start;
   /**
-   * Second end (m), default (1, 0, 0). Ignored by the polyline variant.
+   * Second end. Ignored by the polyline builder. Each component in
+   * [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
    */
   struct SinewVec3 end;
   /**
-   * Segments between start and end, default 20. Ignored by the polyline variant.
+   * Segments between start and end (segments + 1 particles). Ignored by the polyline
+   * builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
    */
   uint32_t segments;
   /**
-   * Total mass (kg), spread evenly over the particles, default 1.
+   * Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg.
+   * Default 1.
    */
   float total_mass;
   /**
-   * Radius (m) for rendering and collision, >= 0, default 0.01.
+   * Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.
    */
   float radius;
   /**
-   * Compliance of the links (m/N), default 0 (inextensible).
+   * Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+   * Default 0.
    */
   float stretch_compliance;
   /**
-   * Compliance of the (i, i+2) bend links (m/N), default 0.01.
+   * Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+   * Default 0.01.
    */
   float bend_compliance;
   /**
-   * 1 = tethers from each pinned end to every particle (default), 0 = none.
+   * Tethers from each pinned end to every particle (Kim et al. 2012; max length = the
+   * arc length along the rope). Default 1 (0 or 1).
    */
   uint32_t tethers;
   /**
-   * 1 = pin the first particle (default), 0 = free.
+   * Pin the first particle (inverse mass 0). Default 1 (0 or 1).
    */
   uint32_t pin_start;
   /**
-   * 1 = pin the last particle, 0 = free (default).
+   * Pin the last particle (inverse mass 0). Default 0 (0 or 1).
    */
   uint32_t pin_end;
   /**
-   * Extra velocity damping of the rope (1/s), default 0.
+   * Extra velocity damping of the rope's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+   * Default 0.
    */
   float damping;
   /**
@@ -806,45 +860,52 @@ typedef struct SinewRopeDesc {
 } SinewRopeDesc;
 
 /**
- * The material of a cloth (mesh or grid). Start from sinew_cloth_desc_default().
+ * The material of a cloth (mesh or grid): how it resists stretch, shear and bending. Start
+ * from sinew_cloth_desc_default(); field for field the Rust `ClothDesc`.
  */
 typedef struct SinewClothDesc {
   /**
-   * A SinewClothModel, default SINEW_CLOTH_EDGES.
+   * Edge links on every edge, or strain-based triangles. Default 0 (a SinewClothModel).
    */
   uint32_t model;
   /**
-   * Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
-   * Default 0.
+   * Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0,
+   * SINEW_MAX_BODY_COMPLIANCE]. Default 0.
    */
   float stretch_compliance;
   /**
-   * Strain model only: compliance of the weft stretch (1/(N·m)), default 0.
+   * Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
+   * SINEW_MAX_BODY_COMPLIANCE]. Default 0.
    */
   float weft_compliance;
   /**
    * Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
-   * shear components (1/(N·m)). Default 1e-4.
+   * shear components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
    */
   float shear_compliance;
   /**
-   * Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).
+   * Strain model: the warp direction, finite and non-zero (projected onto each triangle;
+   * a grid uses its u edge). Default (1, 0, 0).
    */
   struct SinewVec3 warp;
   /**
-   * Compliance of the bending constraints (units of the model), default 1.
+   * Compliance of the bending constraints, in the units of the bending model (distance
+   * m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE].
+   * Default 1.
    */
   float bend_compliance;
   /**
-   * A SinewBendingModel, default SINEW_BENDING_DIHEDRAL.
+   * Bending model: none, distance links, dihedral angles or isometric. Default 2 (a
+   * SinewBendingModel).
    */
   uint32_t bending;
   /**
-   * 1 = tether free vertices to the nearest pinned ones (default), 0 = none.
+   * Tether every free vertex to its nearest pinned vertices. Default 1 (0 or 1).
    */
   uint32_t tethers;
   /**
-   * Extra velocity damping (1/s), default 0.
+   * Extra velocity damping of the cloth's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+   * Default 0.
    */
   float damping;
   /**
@@ -854,36 +915,42 @@ typedef struct SinewClothDesc {
 } SinewClothDesc;
 
 /**
- * A rectangular cloth grid: vertex (i, j) at origin + u*i/segments_u + v*j/segments_v,
- * index j*(segments_u+1) + i. Start from sinew_cloth_grid_desc_default().
+ * A rectangular cloth grid: vertex (i, j) at origin + u·i/segments_u + v·j/segments_v,
+ * particle index j·(segments_u + 1) + i. Start from sinew_cloth_grid_desc_default(); field
+ * for field the Rust `ClothGridDesc`.
  */
 typedef struct SinewClothGridDesc {
   /**
-   * m, default (0, 0, 0).
+   * The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
+   * SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
    */
   struct SinewVec3 origin;
   /**
-   * Full width edge (m), default (1, 0, 0).
+   * Full width edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+   * Default (1, 0, 0).
    */
   struct SinewVec3 u;
   /**
-   * Full height edge (m), default (0, 0, 1).
+   * Full height edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+   * Default (0, 0, 1).
    */
   struct SinewVec3 v;
   /**
-   * Cells along u, 1..=4096, default 20.
+   * Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
    */
   uint32_t segments_u;
   /**
-   * Cells along v, 1..=4096, default 20.
+   * Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
    */
   uint32_t segments_v;
   /**
-   * Total mass (kg), default 1.
+   * Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS] kg. Default
+   * 1.
    */
   float total_mass;
   /**
-   * Pinned corners: 1 = (0,0), 2 = (u,0), 4 = (0,v), 8 = (u,v); default 0.
+   * Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In 0..=15.
+   * Default 0.
    */
   uint32_t pin_corners;
   /**
@@ -893,32 +960,37 @@ typedef struct SinewClothGridDesc {
 } SinewClothGridDesc;
 
 /**
- * A tetrahedral soft body. Start from sinew_tet_body_desc_default().
+ * A tetrahedral soft body: edge links or strain constraints, and a volume constraint per
+ * tet. Start from sinew_tet_body_desc_default(); field for field the Rust `TetBodyDesc`.
  */
 typedef struct SinewTetBodyDesc {
   /**
-   * Total mass (kg), lumped by tet volume when no inverse masses are given; default 1.
+   * Total mass, lumped to the vertices by tet volume when no inverse masses are given
+   * (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
    */
   float total_mass;
   /**
-   * A SinewTetModel, default SINEW_TET_EDGES_AND_VOLUME.
+   * Edge links plus volume, or strain-based plus volume. Default 0 (a SinewTetModel).
    */
   uint32_t model;
   /**
    * Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
-   * components (1/(N·m)). Default 1e-4.
+   * components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
    */
   float stretch_compliance;
   /**
-   * Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
+   * Strain model only: compliance of the shear components (1/(N·m)). In [0,
+   * SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
    */
   float shear_compliance;
   /**
-   * Compliance of the tet volumes (1/(N·m)), default 0.
+   * Compliance of the tet volumes (0 = incompressible). In [0,
+   * SINEW_MAX_BODY_COMPLIANCE] 1/(N·m). Default 0.
    */
   float volume_compliance;
   /**
-   * Extra velocity damping (1/s), default 0.
+   * Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+   * Default 0.
    */
   float damping;
   /**
@@ -928,29 +1000,34 @@ typedef struct SinewTetBodyDesc {
 } SinewTetBodyDesc;
 
 /**
- * A closed-surface (pressure) soft body. Start from sinew_pressure_body_desc_default().
+ * A closed-surface (pressure) soft body: edge links and one volume constraint that keeps
+ * pressure × the rest volume. Start from sinew_pressure_body_desc_default(); field for
+ * field the Rust `PressureBodyDesc`.
  */
 typedef struct SinewPressureBodyDesc {
   /**
-   * Total mass (kg), lumped by triangle area when no inverse masses are given;
-   * default 1.
+   * Total mass, lumped to the vertices by triangle area when no inverse masses are given
+   * (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
    */
   float total_mass;
   /**
-   * Compliance of the surface edges (m/N), default 1e-4.
+   * Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default
+   * 1e-4.
    */
   float stretch_compliance;
   /**
-   * Overpressure factor: the body keeps pressure x its rest volume; (0, 100],
-   * default 1.
+   * Overpressure factor k: the body keeps k × its rest volume. In (0,
+   * SINEW_MAX_PRESSURE]. Default 1.
    */
   float pressure;
   /**
-   * Compliance of the volume constraint (m⁵/N), default 0.
+   * Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE] m⁵/N. Default
+   * 0.
    */
   float volume_compliance;
   /**
-   * Extra velocity damping (1/s), default 0.
+   * Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+   * Default 0.
    */
   float damping;
   /**

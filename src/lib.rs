@@ -72,11 +72,8 @@ pub use aero::{
 };
 pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel, TETHERS_PER_VERTEX};
 pub use bodies::rope::RopeDesc;
-pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel, MAX_PRESSURE};
-pub use bodies::{
-    Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES, MAX_BODY_COMPLIANCE,
-    MAX_BODY_PARTICLES, MAX_REST_SCALE,
-};
+pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
+pub use bodies::{Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES};
 pub use collision::interaction::MAX_GRAB_COMPLIANCE;
 pub use collision::mesh::MAX_TRIANGLES;
 pub use collision::neighbours::NeighbourStats;
@@ -84,8 +81,6 @@ pub use collision::shape::MAX_FRICTION;
 pub use collision::{ColliderDesc, ColliderId, ContactReport, Shape, MAX_COLLIDER_CONTACTS};
 pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
 pub use constraints::nary::MAX_FAMILY_CONSTRAINTS;
-pub use constraints::tearing::MAX_TEAR_RESERVE;
-pub use constraints::volume::MAX_SURFACE_TRIANGLES;
 pub use constraints::{ConstraintSets, DistanceConstraints, FamilyKind};
 pub use error::{Error, ErrorKind, Result};
 pub use fluid::desc::{
@@ -105,6 +100,11 @@ pub use limits::{
     MAX_AREA, MAX_INVERSE_MASS, MAX_LENGTH, MAX_STRIDE_BYTES, MAX_VOLUME, MIN_INVERSE_MASS,
     MIN_STRIDE_BYTES,
 };
+pub use limits::{
+    MAX_BODY_COMPLIANCE, MAX_BODY_MASS, MAX_BODY_PARTICLES, MAX_BREAK_EVENTS,
+    MAX_FAMILY_COMPLIANCE, MAX_GRID_SEGMENTS, MAX_PRESSURE, MAX_REST_SCALE, MAX_SURFACE_TRIANGLES,
+    MAX_TEAR_RESERVE, MAX_WINCH_SPEED,
+};
 pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use skinning::SkinWeights;
@@ -114,12 +114,9 @@ pub use snapshot::{
 };
 pub use solver::tasks::{EnqueueTaskFn, FinishTaskFn, TaskFn, TaskSystem};
 pub use solver::{Solver, MAX_THREADS};
-pub use topology::breaking::MAX_BREAK_EVENTS;
 pub use topology::winch::RopeEnd;
 pub use transform::Transform;
 pub use world::breaking::BreakReport;
-pub use world::families::MAX_FAMILY_COMPLIANCE;
 pub use world::interpolation::{Advance, MAX_FRAME_DT, MAX_STEPS_PER_ADVANCE};
 pub use world::tearing::{default_tear_reserve, TearStatus};
-pub use world::winch::MAX_WINCH_SPEED;
 pub use world::{World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MIN_DT};

@@ -169,6 +169,35 @@ limits! {
     /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
     /// adhesion; the viscosity stays in [0, 1]).
     MAX_FLUID_COEFFICIENT: f32 = 1.0e3;
+
+    // Bodies (ropes, cloths, soft bodies), their edits and their topology.
+    /// Largest number of particles one body builder makes (a rope has at most this many
+    /// minus one segments).
+    MAX_BODY_PARTICLES: u32 = 1 << 24;
+    /// Largest compliance of a body's constraints, in the unit of each (m/N for links,
+    /// 1/(N·m) for strain and bending, m⁵/N for a pressure volume): MAX_COMPLIANCE.
+    MAX_BODY_COMPLIANCE: f32 = MAX_COMPLIANCE;
+    /// Largest total mass of a body (kg).
+    MAX_BODY_MASS: f32 = 1.0e12;
+    /// Largest number of cells along each side of a cloth grid.
+    MAX_GRID_SEGMENTS: u32 = 4096;
+    /// Largest overpressure factor of a pressure body (dimensionless: the body keeps
+    /// pressure × its rest volume).
+    MAX_PRESSURE: f32 = 100.0;
+    /// Largest rest scale of a body's links (dimensionless; 1 = as built).
+    MAX_REST_SCALE: f32 = 1000.0;
+    /// Largest number of triangles in one pressure constraint's surface.
+    MAX_SURFACE_TRIANGLES: usize = 1 << 24;
+    /// Largest reserve of spare particles per tearing cloth.
+    MAX_TEAR_RESERVE: u32 = 1 << 20;
+    /// Room of the break-event queue: events past it (before the host takes them) are
+    /// counted as lost.
+    MAX_BREAK_EVENTS: usize = 4096;
+    /// Largest winch speed (m/s).
+    MAX_WINCH_SPEED: f32 = 1000.0;
+    /// Largest compliance accepted by the low-level constraint families (in each
+    /// family's unit): MAX_COMPLIANCE.
+    MAX_FAMILY_COMPLIANCE: f32 = MAX_COMPLIANCE;
 }
 
 /// Checks a vector of coordinates (m or m/s): finite, components within

@@ -282,37 +282,37 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
     // BEGIN GENERATED WorldDesc setters
     /// Gravity, the acceleration of every particle with mass. Each component in
     /// [-SINEW_MAX_ACCELERATION, SINEW_MAX_ACCELERATION] m/s². Default (0, -9.81, 0).
-    WorldDesc& with_gravity(const Vec3& v) noexcept {
-        gravity = v;
+    WorldDesc& with_gravity(const Vec3& value) noexcept {
+        this->gravity = value;
         return *this;
     }
     /// Substeps per step. More substeps with one iteration is usually better than more
     /// iterations. In 1..=SINEW_MAX_SUBSTEPS. Default 8.
-    WorldDesc& with_substeps(uint32_t v) noexcept {
-        substeps = v;
+    WorldDesc& with_substeps(uint32_t value) noexcept {
+        this->substeps = value;
         return *this;
     }
     /// Solver iterations per substep. In 1..=SINEW_MAX_ITERATIONS. Default 1.
-    WorldDesc& with_iterations(uint32_t v) noexcept {
-        iterations = v;
+    WorldDesc& with_iterations(uint32_t value) noexcept {
+        this->iterations = value;
         return *this;
     }
     /// Jacobi only: scale of the averaged correction (1 = plain averaging; above 1
     /// over-relaxes). In (0, SINEW_MAX_JACOBI_RELAXATION). Default 1.
-    WorldDesc& with_jacobi_relaxation(float v) noexcept {
-        jacobi_relaxation = v;
+    WorldDesc& with_jacobi_relaxation(float value) noexcept {
+        this->jacobi_relaxation = value;
         return *this;
     }
     /// Linear velocity damping: velocities decay as exp(−damping·t). In [0,
     /// SINEW_MAX_ACCELERATION] 1/s. Default 0.
-    WorldDesc& with_damping(float v) noexcept {
-        damping = v;
+    WorldDesc& with_damping(float value) noexcept {
+        this->damping = value;
         return *this;
     }
     /// Worker threads (1 = the calling thread only). Results are bit-identical whatever the
     /// count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
-    WorldDesc& with_threads(uint32_t v) noexcept {
-        threads = v;
+    WorldDesc& with_threads(uint32_t value) noexcept {
+        this->threads = value;
         return *this;
     }
     // END GENERATED WorldDesc setters
@@ -493,18 +493,15 @@ enum class BodyKind : uint32_t {
     PressureSoftBody = SINEW_BODY_PRESSURE_SOFT_BODY,
 };
 
-/// A rope (World::add_rope): a SinewRopeDesc starting at sinew_rope_desc_default().
-/// Fields: start, end (m), segments, total_mass (kg), radius (m), stretch_compliance and
-/// bend_compliance (m/N), tethers / pin_start / pin_end (0 or 1), damping (1/s).
+/// A rope (World::add_rope): a SinewRopeDesc starting at sinew_rope_desc_default(). One
+/// `with_` setter per field, rendered from the Rust declaration; the combined setters
+/// (`with_ends`, `with_compliance`, `with_pins`) are written here, as are the enum setters
+/// of the other body descs.
 struct RopeDesc : detail::DescSetters<RopeDesc, SinewRopeDesc> {
     RopeDesc() noexcept : DescSetters(sinew_rope_desc_default()) {}
     RopeDesc& with_ends(Vec3 from, Vec3 to) noexcept {
         start = from;
         end = to;
-        return *this;
-    }
-    RopeDesc& with_segments(uint32_t n) noexcept {
-        segments = n;
         return *this;
     }
     RopeDesc& with_compliance(float stretch, float bend) noexcept {
@@ -517,6 +514,70 @@ struct RopeDesc : detail::DescSetters<RopeDesc, SinewRopeDesc> {
         pin_end = last ? 1u : 0u;
         return *this;
     }
+    // BEGIN GENERATED RopeDesc setters
+    /// First end, where the straight rope starts. Ignored by the polyline builder. Each
+    /// component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+    RopeDesc& with_start(const Vec3& value) noexcept {
+        this->start = value;
+        return *this;
+    }
+    /// Second end. Ignored by the polyline builder. Each component in [-SINEW_MAX_COORDINATE,
+    /// SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
+    RopeDesc& with_end(const Vec3& value) noexcept {
+        this->end = value;
+        return *this;
+    }
+    /// Segments between start and end (segments + 1 particles). Ignored by the polyline
+    /// builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
+    RopeDesc& with_segments(uint32_t value) noexcept {
+        this->segments = value;
+        return *this;
+    }
+    /// Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+    RopeDesc& with_total_mass(float value) noexcept {
+        this->total_mass = value;
+        return *this;
+    }
+    /// Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.
+    RopeDesc& with_radius(float value) noexcept {
+        this->radius = value;
+        return *this;
+    }
+    /// Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+    /// Default 0.
+    RopeDesc& with_stretch_compliance(float value) noexcept {
+        this->stretch_compliance = value;
+        return *this;
+    }
+    /// Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default
+    /// 0.01.
+    RopeDesc& with_bend_compliance(float value) noexcept {
+        this->bend_compliance = value;
+        return *this;
+    }
+    /// Tethers from each pinned end to every particle (Kim et al. 2012; max length = the arc
+    /// length along the rope). Default 1 (0 or 1).
+    RopeDesc& with_tethers(bool value) noexcept {
+        this->tethers = value ? 1u : 0u;
+        return *this;
+    }
+    /// Pin the first particle (inverse mass 0). Default 1 (0 or 1).
+    RopeDesc& with_pin_start(bool value) noexcept {
+        this->pin_start = value ? 1u : 0u;
+        return *this;
+    }
+    /// Pin the last particle (inverse mass 0). Default 0 (0 or 1).
+    RopeDesc& with_pin_end(bool value) noexcept {
+        this->pin_end = value ? 1u : 0u;
+        return *this;
+    }
+    /// Extra velocity damping of the rope's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+    /// Default 0.
+    RopeDesc& with_damping(float value) noexcept {
+        this->damping = value;
+        return *this;
+    }
+    // END GENERATED RopeDesc setters
 };
 
 /// The material of a cloth: a SinewClothDesc starting at sinew_cloth_desc_default().
@@ -531,6 +592,49 @@ struct ClothDesc : detail::DescSetters<ClothDesc, SinewClothDesc> {
         bend_compliance = compliance;
         return *this;
     }
+    // BEGIN GENERATED ClothDesc setters
+    /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0,
+    /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
+    ClothDesc& with_stretch_compliance(float value) noexcept {
+        this->stretch_compliance = value;
+        return *this;
+    }
+    /// Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
+    /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
+    ClothDesc& with_weft_compliance(float value) noexcept {
+        this->weft_compliance = value;
+        return *this;
+    }
+    /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the shear
+    /// components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+    ClothDesc& with_shear_compliance(float value) noexcept {
+        this->shear_compliance = value;
+        return *this;
+    }
+    /// Strain model: the warp direction, finite and non-zero (projected onto each triangle; a
+    /// grid uses its u edge). Default (1, 0, 0).
+    ClothDesc& with_warp(const Vec3& value) noexcept {
+        this->warp = value;
+        return *this;
+    }
+    /// Compliance of the bending constraints, in the units of the bending model (distance m/N,
+    /// dihedral rad/(N·m), isometric 1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1.
+    ClothDesc& with_bend_compliance(float value) noexcept {
+        this->bend_compliance = value;
+        return *this;
+    }
+    /// Tether every free vertex to its nearest pinned vertices. Default 1 (0 or 1).
+    ClothDesc& with_tethers(bool value) noexcept {
+        this->tethers = value ? 1u : 0u;
+        return *this;
+    }
+    /// Extra velocity damping of the cloth's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+    /// Default 0.
+    ClothDesc& with_damping(float value) noexcept {
+        this->damping = value;
+        return *this;
+    }
+    // END GENERATED ClothDesc setters
 };
 
 /// A rectangular cloth grid: a SinewClothGridDesc starting at its default. Vertex (i, j)
@@ -554,6 +658,47 @@ struct ClothGridDesc : detail::DescSetters<ClothGridDesc, SinewClothGridDesc> {
         pin_corners = bits;
         return *this;
     }
+    // BEGIN GENERATED ClothGridDesc setters
+    /// The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
+    /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+    ClothGridDesc& with_origin(const Vec3& value) noexcept {
+        this->origin = value;
+        return *this;
+    }
+    /// Full width edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+    /// Default (1, 0, 0).
+    ClothGridDesc& with_u(const Vec3& value) noexcept {
+        this->u = value;
+        return *this;
+    }
+    /// Full height edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+    /// Default (0, 0, 1).
+    ClothGridDesc& with_v(const Vec3& value) noexcept {
+        this->v = value;
+        return *this;
+    }
+    /// Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
+    ClothGridDesc& with_segments_u(uint32_t value) noexcept {
+        this->segments_u = value;
+        return *this;
+    }
+    /// Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
+    ClothGridDesc& with_segments_v(uint32_t value) noexcept {
+        this->segments_v = value;
+        return *this;
+    }
+    /// Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+    ClothGridDesc& with_total_mass(float value) noexcept {
+        this->total_mass = value;
+        return *this;
+    }
+    /// Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In 0..=15. Default
+    /// 0.
+    ClothGridDesc& with_pin_corners(uint32_t value) noexcept {
+        this->pin_corners = value;
+        return *this;
+    }
+    // END GENERATED ClothGridDesc setters
 };
 
 /// A tet soft body: a SinewTetBodyDesc starting at sinew_tet_body_desc_default().
@@ -563,15 +708,73 @@ struct TetBodyDesc : detail::DescSetters<TetBodyDesc, SinewTetBodyDesc> {
         model = static_cast<uint32_t>(m);
         return *this;
     }
+    // BEGIN GENERATED TetBodyDesc setters
+    /// Total mass, lumped to the vertices by tet volume when no inverse masses are given
+    /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+    TetBodyDesc& with_total_mass(float value) noexcept {
+        this->total_mass = value;
+        return *this;
+    }
+    /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch components
+    /// (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+    TetBodyDesc& with_stretch_compliance(float value) noexcept {
+        this->stretch_compliance = value;
+        return *this;
+    }
+    /// Strain model only: compliance of the shear components (1/(N·m)). In [0,
+    /// SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+    TetBodyDesc& with_shear_compliance(float value) noexcept {
+        this->shear_compliance = value;
+        return *this;
+    }
+    /// Compliance of the tet volumes (0 = incompressible). In [0, SINEW_MAX_BODY_COMPLIANCE]
+    /// 1/(N·m). Default 0.
+    TetBodyDesc& with_volume_compliance(float value) noexcept {
+        this->volume_compliance = value;
+        return *this;
+    }
+    /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+    /// Default 0.
+    TetBodyDesc& with_damping(float value) noexcept {
+        this->damping = value;
+        return *this;
+    }
+    // END GENERATED TetBodyDesc setters
 };
 
 /// A closed-surface soft body: a SinewPressureBodyDesc starting at its default.
 struct PressureBodyDesc : detail::DescSetters<PressureBodyDesc, SinewPressureBodyDesc> {
     PressureBodyDesc() noexcept : DescSetters(sinew_pressure_body_desc_default()) {}
-    PressureBodyDesc& with_pressure(float overpressure) noexcept {
-        pressure = overpressure;
+    // BEGIN GENERATED PressureBodyDesc setters
+    /// Total mass, lumped to the vertices by triangle area when no inverse masses are given
+    /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+    PressureBodyDesc& with_total_mass(float value) noexcept {
+        this->total_mass = value;
         return *this;
     }
+    /// Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default 1e-4.
+    PressureBodyDesc& with_stretch_compliance(float value) noexcept {
+        this->stretch_compliance = value;
+        return *this;
+    }
+    /// Overpressure factor k: the body keeps k × its rest volume. In (0, SINEW_MAX_PRESSURE].
+    /// Default 1.
+    PressureBodyDesc& with_pressure(float value) noexcept {
+        this->pressure = value;
+        return *this;
+    }
+    /// Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE] m⁵/N. Default 0.
+    PressureBodyDesc& with_volume_compliance(float value) noexcept {
+        this->volume_compliance = value;
+        return *this;
+    }
+    /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+    /// Default 0.
+    PressureBodyDesc& with_damping(float value) noexcept {
+        this->damping = value;
+        return *this;
+    }
+    // END GENERATED PressureBodyDesc setters
 };
 
 class Fluid; // sinew_fluid.hpp

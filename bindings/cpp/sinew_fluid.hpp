@@ -41,107 +41,107 @@ struct FluidDesc : detail::DescSetters<FluidDesc, SinewFluidDesc> {
     // BEGIN GENERATED FluidDesc setters
     /// Rest density ρ₀ (per unit thickness in a planar world, in kg/m²); water is 1000. Bodies
     /// lighter than this float. In (0, SINEW_MAX_REST_DENSITY] kg/m³. Default 1000.
-    FluidDesc& with_rest_density(float v) noexcept {
-        rest_density = v;
+    FluidDesc& with_rest_density(float value) noexcept {
+        this->rest_density = value;
         return *this;
     }
     /// Particle spacing s: the rest distance between particles. Sets the particle mass ρ₀·s³
     /// (ρ₀·s² in a planar world) and volume s³ (s²). Fixed once the fluid is added. In
     /// [SINEW_MIN_FLUID_SPACING, SINEW_MAX_FLUID_SPACING] m. Default 0.05.
-    FluidDesc& with_spacing(float v) noexcept {
-        spacing = v;
+    FluidDesc& with_spacing(float value) noexcept {
+        this->spacing = value;
         return *this;
     }
     /// Smoothing radius h; a value other than 0 must also lie in [spacing,
     /// MAX_SMOOTHING_RATIO·spacing]. In [0, 40] m; 0 = 2·spacing. Default 0.
-    FluidDesc& with_smoothing_radius(float v) noexcept {
-        smoothing_radius = v;
+    FluidDesc& with_smoothing_radius(float value) noexcept {
+        this->smoothing_radius = value;
         return *this;
     }
     /// Particles reserved up front: emission never allocates; a full fluid refuses emission or
     /// recycles its oldest particle. Fixed once the fluid is added. In
     /// 1..=SINEW_MAX_FLUID_CAPACITY particles. Default 4096.
-    FluidDesc& with_capacity(uint32_t v) noexcept {
-        capacity = v;
+    FluidDesc& with_capacity(uint32_t value) noexcept {
+        this->capacity = value;
         return *this;
     }
     /// Constraint relaxation ε, the CFM term of the density constraint (whose gradient carries
     /// the particle volume, so ε has units of 1/m²); it softens the constraint. 0.04 / spacing²
     /// is 100 m⁻² at spacing 0.02 m. In [0, SINEW_MAX_FLUID_RELAXATION] m⁻²; 0 = 0.04 /
     /// spacing². Default 0.
-    FluidDesc& with_relaxation(float v) noexcept {
-        relaxation = v;
+    FluidDesc& with_relaxation(float value) noexcept {
+        this->relaxation = value;
         return *this;
     }
     /// Artificial pressure s_corr = −k·(W(r)/W(Δq))ⁿ: k, dimensionless. Keeps particles from
     /// clumping at the surface. In [0, SINEW_MAX_FLUID_COEFFICIENT]. Default 0.1.
-    FluidDesc& with_scorr_k(float v) noexcept {
-        scorr_k = v;
+    FluidDesc& with_scorr_k(float value) noexcept {
+        this->scorr_k = value;
         return *this;
     }
     /// Artificial pressure exponent n. In 1..=8. Default 4.
-    FluidDesc& with_scorr_n(uint32_t v) noexcept {
-        scorr_n = v;
+    FluidDesc& with_scorr_n(uint32_t value) noexcept {
+        this->scorr_n = value;
         return *this;
     }
     /// Artificial pressure Δq, as a fraction of the smoothing radius h. In [0, 0.9]. Default
     /// 0.2.
-    FluidDesc& with_scorr_dq(float v) noexcept {
-        scorr_dq = v;
+    FluidDesc& with_scorr_dq(float value) noexcept {
+        this->scorr_dq = value;
         return *this;
     }
     /// XSPH viscosity c, dimensionless, applied once per substep (0.01 water; larger is
     /// thicker, like honey). In [0, 1]. Default 0.01.
-    FluidDesc& with_viscosity(float v) noexcept {
-        viscosity = v;
+    FluidDesc& with_viscosity(float value) noexcept {
+        this->viscosity = value;
         return *this;
     }
     /// Vorticity confinement ε_vort, dimensionless (scaled by the particle volume and h
     /// internally; 0 = off): puts back the swirl that damping removes. In [0,
     /// SINEW_MAX_FLUID_COEFFICIENT]. Default 0.
-    FluidDesc& with_vorticity(float v) noexcept {
-        vorticity = v;
+    FluidDesc& with_vorticity(float value) noexcept {
+        this->vorticity = value;
         return *this;
     }
     /// Cohesion / surface tension γ (Akinci et al. 2013), dimensionless (0 = off): 1 lets a
     /// neighbour at the kernel's peak accelerate a particle at spacing × 3600 s⁻² (a spacing
     /// per 60 Hz frame per frame), for any substep count. In [0, SINEW_MAX_FLUID_COEFFICIENT].
     /// Default 0.
-    FluidDesc& with_cohesion(float v) noexcept {
-        cohesion = v;
+    FluidDesc& with_cohesion(float value) noexcept {
+        this->cohesion = value;
         return *this;
     }
     /// Adhesion β to solid particles (Akinci et al. 2013), dimensionless (0 = off): scaled as
     /// cohesion, weighted by the solid's volume over the particle's; water that wets the bodies
     /// it touches. In [0, SINEW_MAX_FLUID_COEFFICIENT]. Default 0.
-    FluidDesc& with_adhesion(float v) noexcept {
-        adhesion = v;
+    FluidDesc& with_adhesion(float value) noexcept {
+        this->adhesion = value;
         return *this;
     }
     /// Radius with which the fluid's particles meet colliders; a value of 0 or more must also
     /// be at most the spacing. 0 projects the particle centres onto collider surfaces. In [0,
     /// SINEW_MAX_FLUID_SPACING] m; negative = spacing / 2. Default -1.
-    FluidDesc& with_collision_radius(float v) noexcept {
-        collision_radius = v;
+    FluidDesc& with_collision_radius(float value) noexcept {
+        this->collision_radius = value;
         return *this;
     }
     /// Lifetime of an emitted particle (0 = forever). In [0, SINEW_MAX_FLUID_LIFETIME] s.
     /// Default 0.
-    FluidDesc& with_lifetime(float v) noexcept {
-        lifetime = v;
+    FluidDesc& with_lifetime(float value) noexcept {
+        this->lifetime = value;
         return *this;
     }
     /// When an emitter needs a slot and the fluid is full: true removes the oldest particle,
     /// false skips the emission (counted in the stats' `refused`). Default 0 (0 or 1).
-    FluidDesc& with_recycle_oldest(bool v) noexcept {
-        recycle_oldest = v ? 1u : 0u;
+    FluidDesc& with_recycle_oldest(bool value) noexcept {
+        this->recycle_oldest = value ? 1u : 0u;
         return *this;
     }
     /// The solid particles (with a radius) whose collision layers meet this mask take part in
     /// the fluid's density (two-way coupling: buoyancy and drag); all bits set = every layer.
     /// Default 0xFFFFFFFF.
-    FluidDesc& with_coupling_mask(uint32_t v) noexcept {
-        coupling_mask = v;
+    FluidDesc& with_coupling_mask(uint32_t value) noexcept {
+        this->coupling_mask = value;
         return *this;
     }
     // END GENERATED FluidDesc setters

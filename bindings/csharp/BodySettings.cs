@@ -10,29 +10,40 @@ namespace Sinew
     /// <summary>A rope built by the library (<see cref="World.AddRope"/>).</summary>
     public struct RopeSettings : INativeSettings<SinewRopeDesc>
     {
-        /// <summary>First end (m), default (0, 0, 0). Ignored by AddRopePolyline.</summary>
+        // BEGIN GENERATED RopeDesc fields
+        /// <summary>First end, where the straight rope starts. Ignored by the polyline builder.
+        /// Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0,
+        /// 0).</summary>
         public SinewVec3 Start;
-        /// <summary>Second end (m), default (1, 0, 0). Ignored by AddRopePolyline.</summary>
+        /// <summary>Second end. Ignored by the polyline builder. Each component in
+        /// [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (1, 0, 0).</summary>
         public SinewVec3 End;
-        /// <summary>Segments between Start and End, default 20 (Segments + 1 particles).
-        /// Ignored by AddRopePolyline.</summary>
+        /// <summary>Segments between start and end (segments + 1 particles). Ignored by the
+        /// polyline builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.</summary>
         public int Segments;
-        /// <summary>Total mass (kg), spread evenly over the particles, default 1.</summary>
+        /// <summary>Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS]
+        /// kg. Default 1.</summary>
         public float TotalMass;
-        /// <summary>Radius (m) for rendering and collision, >= 0, default 0.01.</summary>
+        /// <summary>Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default
+        /// 0.01.</summary>
         public float Radius;
-        /// <summary>Compliance of the links (m/N), default 0 (inextensible).</summary>
+        /// <summary>Compliance of the links (0 = inextensible). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE] m/N. Default 0.</summary>
         public float StretchCompliance;
-        /// <summary>Compliance of the (i, i+2) bend links (m/N), default 0.01.</summary>
+        /// <summary>Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE]
+        /// m/N. Default 0.01.</summary>
         public float BendCompliance;
-        /// <summary>Tethers from each pinned end to every particle, default true.</summary>
+        /// <summary>Tethers from each pinned end to every particle (Kim et al. 2012; max length
+        /// = the arc length along the rope). Default 1 (0 or 1).</summary>
         public bool Tethers;
-        /// <summary>Pin the first particle, default true.</summary>
+        /// <summary>Pin the first particle (inverse mass 0). Default 1 (0 or 1).</summary>
         public bool PinStart;
-        /// <summary>Pin the last particle, default false.</summary>
+        /// <summary>Pin the last particle (inverse mass 0). Default 0 (0 or 1).</summary>
         public bool PinEnd;
-        /// <summary>Extra velocity damping of the rope (1/s), default 0.</summary>
+        /// <summary>Extra velocity damping of the rope's particles. In [0,
+        /// SINEW_MAX_ACCELERATION] 1/s. Default 0.</summary>
         public float Damping;
+        // END GENERATED RopeDesc fields
 
         /// <summary>The library's defaults.</summary>
         public static RopeSettings Default
@@ -55,6 +66,7 @@ namespace Sinew
 
         void INativeSettings<SinewRopeDesc>.Exchange(ref SinewRopeDesc d, bool toNative)
         {
+            // BEGIN GENERATED RopeDesc exchange
             NativeSettings.Copy(ref d.start, ref Start, toNative);
             NativeSettings.Copy(ref d.end, ref End, toNative);
             NativeSettings.Copy(ref d.segments, ref Segments, toNative);
@@ -66,6 +78,7 @@ namespace Sinew
             NativeSettings.Copy(ref d.pin_start, ref PinStart, toNative);
             NativeSettings.Copy(ref d.pin_end, ref PinEnd, toNative);
             NativeSettings.Copy(ref d.damping, ref Damping, toNative);
+            // END GENERATED RopeDesc exchange
         }
     }
 
@@ -73,26 +86,37 @@ namespace Sinew
     /// <see cref="World.AddClothMesh{T}"/>).</summary>
     public struct ClothSettings : INativeSettings<SinewClothDesc>
     {
-        /// <summary>Edge links (default) or strain-based triangles.</summary>
+        // BEGIN GENERATED ClothDesc fields
+        /// <summary>Edge links on every edge, or strain-based triangles. Default 0 (a
+        /// SinewClothModel).</summary>
         public SinewClothModel Model;
         /// <summary>Edges: compliance of the edges (m/N). Strain: of the warp stretch
-        /// (1/(N·m)). Default 0.</summary>
+        /// (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 0.</summary>
         public float StretchCompliance;
-        /// <summary>Strain model only: compliance of the weft stretch (1/(N·m)), default 0.</summary>
+        /// <summary>Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.</summary>
         public float WeftCompliance;
-        /// <summary>Edges: compliance of the grid diagonals (m/N; unused for meshes).
-        /// Strain: of the shear components (1/(N·m)). Default 1e-4.</summary>
+        /// <summary>Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain:
+        /// of the shear components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default
+        /// 1e-4.</summary>
         public float ShearCompliance;
-        /// <summary>Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).</summary>
+        /// <summary>Strain model: the warp direction, finite and non-zero (projected onto each
+        /// triangle; a grid uses its u edge). Default (1, 0, 0).</summary>
         public SinewVec3 Warp;
-        /// <summary>Compliance of the bending constraints (units of <see cref="Bending"/>), default 1.</summary>
+        /// <summary>Compliance of the bending constraints, in the units of the bending model
+        /// (distance m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE]. Default 1.</summary>
         public float BendCompliance;
-        /// <summary>Bending model, default dihedral (rad/(N·m)).</summary>
+        /// <summary>Bending model: none, distance links, dihedral angles or isometric. Default
+        /// 2 (a SinewBendingModel).</summary>
         public SinewBendingModel Bending;
-        /// <summary>Tether free vertices to the nearest pinned ones, default true.</summary>
+        /// <summary>Tether every free vertex to its nearest pinned vertices. Default 1 (0 or
+        /// 1).</summary>
         public bool Tethers;
-        /// <summary>Extra velocity damping (1/s), default 0.</summary>
+        /// <summary>Extra velocity damping of the cloth's particles. In [0,
+        /// SINEW_MAX_ACCELERATION] 1/s. Default 0.</summary>
         public float Damping;
+        // END GENERATED ClothDesc fields
 
         /// <summary>The library's defaults.</summary>
         public static ClothSettings Default
@@ -115,6 +139,7 @@ namespace Sinew
 
         void INativeSettings<SinewClothDesc>.Exchange(ref SinewClothDesc d, bool toNative)
         {
+            // BEGIN GENERATED ClothDesc exchange
             NativeSettings.CopyEnum(ref d.model, ref Model, toNative);
             NativeSettings.Copy(ref d.stretch_compliance, ref StretchCompliance, toNative);
             NativeSettings.Copy(ref d.weft_compliance, ref WeftCompliance, toNative);
@@ -124,6 +149,7 @@ namespace Sinew
             NativeSettings.CopyEnum(ref d.bending, ref Bending, toNative);
             NativeSettings.Copy(ref d.tethers, ref Tethers, toNative);
             NativeSettings.Copy(ref d.damping, ref Damping, toNative);
+            // END GENERATED ClothDesc exchange
         }
     }
 
@@ -131,21 +157,27 @@ namespace Sinew
     /// Origin + U·i/SegmentsU + V·j/SegmentsV, particle index j·(SegmentsU+1) + i.</summary>
     public struct ClothGridSettings : INativeSettings<SinewClothGridDesc>
     {
-        /// <summary>m, default (0, 0, 0).</summary>
+        // BEGIN GENERATED ClothGridDesc fields
+        /// <summary>The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
+        /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).</summary>
         public SinewVec3 Origin;
-        /// <summary>Full width edge (m), default (1, 0, 0).</summary>
+        /// <summary>Full width edge. Each component in [-SINEW_MAX_COORDINATE,
+        /// SINEW_MAX_COORDINATE] m. Default (1, 0, 0).</summary>
         public SinewVec3 U;
-        /// <summary>Full height edge (m), default (0, 0, 1).</summary>
+        /// <summary>Full height edge. Each component in [-SINEW_MAX_COORDINATE,
+        /// SINEW_MAX_COORDINATE] m. Default (0, 0, 1).</summary>
         public SinewVec3 V;
-        /// <summary>Cells along U, 1..4096, default 20.</summary>
+        /// <summary>Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.</summary>
         public int SegmentsU;
-        /// <summary>Cells along V, 1..4096, default 20.</summary>
+        /// <summary>Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.</summary>
         public int SegmentsV;
-        /// <summary>Total mass (kg), default 1.</summary>
+        /// <summary>Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS]
+        /// kg. Default 1.</summary>
         public float TotalMass;
-        /// <summary>Pinned corners, a sum of <see cref="CornerOrigin"/>, <see cref="CornerU"/>,
-        /// <see cref="CornerV"/>, <see cref="CornerUV"/>; default 0.</summary>
+        /// <summary>Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In
+        /// 0..=15. Default 0.</summary>
         public int PinCorners;
+        // END GENERATED ClothGridDesc fields
 
         /// <summary>The corner at Origin.</summary>
         public const int CornerOrigin = 1;
@@ -177,6 +209,7 @@ namespace Sinew
 
         void INativeSettings<SinewClothGridDesc>.Exchange(ref SinewClothGridDesc d, bool toNative)
         {
+            // BEGIN GENERATED ClothGridDesc exchange
             NativeSettings.Copy(ref d.origin, ref Origin, toNative);
             NativeSettings.Copy(ref d.u, ref U, toNative);
             NativeSettings.Copy(ref d.v, ref V, toNative);
@@ -184,26 +217,34 @@ namespace Sinew
             NativeSettings.Copy(ref d.segments_v, ref SegmentsV, toNative);
             NativeSettings.Copy(ref d.total_mass, ref TotalMass, toNative);
             NativeSettings.Copy(ref d.pin_corners, ref PinCorners, toNative);
+            // END GENERATED ClothGridDesc exchange
         }
     }
 
     /// <summary>A tetrahedral soft body (<see cref="World.AddTetBody{T}"/>).</summary>
     public struct TetBodySettings : INativeSettings<SinewTetBodyDesc>
     {
-        /// <summary>Total mass (kg), lumped by tet volume when no inverse masses are given;
-        /// default 1.</summary>
+        // BEGIN GENERATED TetBodyDesc fields
+        /// <summary>Total mass, lumped to the vertices by tet volume when no inverse masses are
+        /// given (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.</summary>
         public float TotalMass;
-        /// <summary>Edge links plus volume (default) or strain-based plus volume.</summary>
+        /// <summary>Edge links plus volume, or strain-based plus volume. Default 0 (a
+        /// SinewTetModel).</summary>
         public SinewTetModel Model;
         /// <summary>Edges model: compliance of the tet edges (m/N). Strain model: of the
-        /// stretch components (1/(N·m)). Default 1e-4.</summary>
+        /// stretch components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default
+        /// 1e-4.</summary>
         public float StretchCompliance;
-        /// <summary>Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.</summary>
+        /// <summary>Strain model only: compliance of the shear components (1/(N·m)). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.</summary>
         public float ShearCompliance;
-        /// <summary>Compliance of the tet volumes (1/(N·m)), default 0.</summary>
+        /// <summary>Compliance of the tet volumes (0 = incompressible). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE] 1/(N·m). Default 0.</summary>
         public float VolumeCompliance;
-        /// <summary>Extra velocity damping (1/s), default 0.</summary>
+        /// <summary>Extra velocity damping of the body's particles. In [0,
+        /// SINEW_MAX_ACCELERATION] 1/s. Default 0.</summary>
         public float Damping;
+        // END GENERATED TetBodyDesc fields
 
         /// <summary>The library's defaults.</summary>
         public static TetBodySettings Default
@@ -226,30 +267,38 @@ namespace Sinew
 
         void INativeSettings<SinewTetBodyDesc>.Exchange(ref SinewTetBodyDesc d, bool toNative)
         {
+            // BEGIN GENERATED TetBodyDesc exchange
             NativeSettings.Copy(ref d.total_mass, ref TotalMass, toNative);
             NativeSettings.CopyEnum(ref d.model, ref Model, toNative);
             NativeSettings.Copy(ref d.stretch_compliance, ref StretchCompliance, toNative);
             NativeSettings.Copy(ref d.shear_compliance, ref ShearCompliance, toNative);
             NativeSettings.Copy(ref d.volume_compliance, ref VolumeCompliance, toNative);
             NativeSettings.Copy(ref d.damping, ref Damping, toNative);
+            // END GENERATED TetBodyDesc exchange
         }
     }
 
     /// <summary>A closed-surface (pressure) soft body (<see cref="World.AddPressureBody{T}"/>).</summary>
     public struct PressureBodySettings : INativeSettings<SinewPressureBodyDesc>
     {
-        /// <summary>Total mass (kg), lumped by triangle area when no inverse masses are given;
-        /// default 1.</summary>
+        // BEGIN GENERATED PressureBodyDesc fields
+        /// <summary>Total mass, lumped to the vertices by triangle area when no inverse masses
+        /// are given (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default
+        /// 1.</summary>
         public float TotalMass;
-        /// <summary>Compliance of the surface edges (m/N), default 1e-4.</summary>
+        /// <summary>Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+        /// Default 1e-4.</summary>
         public float StretchCompliance;
-        /// <summary>Overpressure factor: the body keeps Pressure × its rest volume; (0, 100],
-        /// default 1.</summary>
+        /// <summary>Overpressure factor k: the body keeps k × its rest volume. In (0,
+        /// SINEW_MAX_PRESSURE]. Default 1.</summary>
         public float Pressure;
-        /// <summary>Compliance of the volume constraint (m⁵/N), default 0.</summary>
+        /// <summary>Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE]
+        /// m⁵/N. Default 0.</summary>
         public float VolumeCompliance;
-        /// <summary>Extra velocity damping (1/s), default 0.</summary>
+        /// <summary>Extra velocity damping of the body's particles. In [0,
+        /// SINEW_MAX_ACCELERATION] 1/s. Default 0.</summary>
         public float Damping;
+        // END GENERATED PressureBodyDesc fields
 
         /// <summary>The library's defaults.</summary>
         public static PressureBodySettings Default
@@ -272,11 +321,13 @@ namespace Sinew
 
         void INativeSettings<SinewPressureBodyDesc>.Exchange(ref SinewPressureBodyDesc d, bool toNative)
         {
+            // BEGIN GENERATED PressureBodyDesc exchange
             NativeSettings.Copy(ref d.total_mass, ref TotalMass, toNative);
             NativeSettings.Copy(ref d.stretch_compliance, ref StretchCompliance, toNative);
             NativeSettings.Copy(ref d.pressure, ref Pressure, toNative);
             NativeSettings.Copy(ref d.volume_compliance, ref VolumeCompliance, toNative);
             NativeSettings.Copy(ref d.damping, ref Damping, toNative);
+            // END GENERATED PressureBodyDesc exchange
         }
     }
 }

@@ -7,14 +7,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{
-    check_body_compliance, check_damping, check_total_mass, first_index, links, unique_edges,
-    BodyBuild, MAX_BODY_PARTICLES,
-};
+use super::{first_index, links, unique_edges, BodyBuild};
 use crate::constraints::bending::{dihedral_angle_and_gradient, IsometricRest};
 use crate::constraints::nary::{check_elements, NewConstraint};
 use crate::constraints::strain::{triangle_coefficients_along, StrainRest};
 use crate::error::{Error, Result};
+use crate::limits::schema::SettingEnum;
+use crate::limits::{
+    MAX_ACCELERATION, MAX_BODY_COMPLIANCE, MAX_BODY_MASS, MAX_BODY_PARTICLES, MAX_COORDINATE,
+    MAX_GRID_SEGMENTS,
+};
 use crate::math::Vec3;
 use crate::particles::{check_inverse_mass, check_vec3};
 
@@ -46,92 +48,121 @@ pub enum ClothModel {
     Strain,
 }
 
-/// Material of a cloth. Units: m/N (edges), 1/(N·m) (strain), per the model (bend), 1/s.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClothDesc {
-    /// Default edges.
-    pub model: ClothModel,
-    /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
-    /// Default 0.
-    pub stretch_compliance: f32,
-    /// Strain model only: compliance of the weft stretch (1/(N·m)), default 0.
-    pub weft_compliance: f32,
-    /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
-    /// shear components (1/(N·m)). Default 1e-4.
-    pub shear_compliance: f32,
-    /// Strain model: the warp direction (projected onto each triangle; a grid uses its
-    /// u edge). Default (1, 0, 0).
-    pub warp: Vec3,
-    /// Compliance of the bending constraints (units of the model), default 1.
-    pub bend_compliance: f32,
-    /// Default dihedral.
-    pub bending: BendingModel,
-    /// Tethers to pinned vertices, default true.
-    pub tethers: bool,
-    /// Extra velocity damping (1/s), default 0.
-    pub damping: f32,
+crate::settings! {
+    /// The material of a cloth (mesh or grid): how it resists stretch, shear and bending.
+    pub struct ClothDesc => SinewClothDesc, ClothSettings, cookie 0x5E1E_0202,
+        path "crate::bodies::cloth::ClothDesc", check ClothDesc::check_warp {
+        /// Edge links on every edge, or strain-based triangles.
+        model: ClothModel = ClothModel::Edges => unit "";
+        /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
+        stretch_compliance: f32 = 0.0 => unit "", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Strain model only: compliance of the weft stretch (1/(N·m)).
+        weft_compliance: f32 = 0.0 => unit "", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
+        /// shear components (1/(N·m)).
+        shear_compliance: f32 = 1.0e-4 => unit "", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Strain model: the warp direction, finite and non-zero (projected onto each
+        /// triangle; a grid uses its u edge).
+        warp: Vec3 = Vec3::X => unit "";
+        /// Compliance of the bending constraints, in the units of the bending model
+        /// (distance m/N, dihedral rad/(N·m), isometric 1/(N·m)).
+        bend_compliance: f32 = 1.0 => unit "", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Bending model: none, distance links, dihedral angles or isometric.
+        bending: BendingModel = BendingModel::Dihedral => unit "";
+        /// Tether every free vertex to its nearest pinned vertices.
+        tethers: bool = true => unit "";
+        /// Extra velocity damping of the cloth's particles.
+        damping: f32 = 0.0 => unit "1/s", min >= 0.0, max <= MAX_ACCELERATION;
+    }
 }
 
-impl Default for ClothDesc {
-    fn default() -> Self {
-        ClothDesc {
-            model: ClothModel::Edges,
-            stretch_compliance: 0.0,
-            weft_compliance: 0.0,
-            shear_compliance: 1.0e-4,
-            warp: Vec3::X,
-            bend_compliance: 1.0,
-            bending: BendingModel::Dihedral,
-            tethers: true,
-            damping: 0.0,
+impl ClothDesc {
+    /// The warp direction is non-zero (its finiteness is the field check's).
+    fn check_warp(&self) -> Result<()> {
+        if self.warp.length() < 1e-6 {
+            return Err(Error::invalid(format!(
+                "warp {} must be a finite, non-zero direction",
+                self.warp
+            )));
+        }
+        Ok(())
+    }
+}
+
+crate::settings! {
+    /// A rectangular cloth grid: vertex (i, j) at origin + u·i/segments_u +
+    /// v·j/segments_v, particle index j·(segments_u + 1) + i.
+    pub struct ClothGridDesc => SinewClothGridDesc, ClothGridSettings, cookie 0x5E1E_0203,
+        path "crate::bodies::cloth::ClothGridDesc", check ClothGridDesc::check_area {
+        /// The corner of vertex (0, 0).
+        origin: Vec3 = Vec3::ZERO => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
+        /// Full width edge.
+        u: Vec3 = Vec3::X => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
+        /// Full height edge.
+        v: Vec3 = Vec3::Z => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
+        /// Cells along u.
+        segments_u: u32 = 20 => unit "", min >= 1, max <= MAX_GRID_SEGMENTS;
+        /// Cells along v.
+        segments_v: u32 = 20 => unit "", min >= 1, max <= MAX_GRID_SEGMENTS;
+        /// Total mass, spread evenly over the vertices.
+        total_mass: f32 = 1.0 => unit "kg", min > 0.0, max <= MAX_BODY_MASS;
+        /// Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v).
+        pin_corners: u32 = 0 => unit "", min >= 0, max <= 15;
+    }
+}
+
+impl ClothGridDesc {
+    /// The grid has an area: u and v are not parallel.
+    fn check_area(&self) -> Result<()> {
+        if self.u.cross(self.v).length() <= 1e-12 {
+            return Err(Error::invalid(
+                "u and v are parallel or zero: the grid has zero area",
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl SettingEnum for ClothModel {
+    const C_TYPE: &'static str = "SinewClothModel";
+    fn to_c(self) -> u32 {
+        match self {
+            ClothModel::Edges => 0,
+            ClothModel::Strain => 1,
+        }
+    }
+    fn from_c(v: u32, field: &str) -> Result<ClothModel> {
+        match v {
+            0 => Ok(ClothModel::Edges),
+            1 => Ok(ClothModel::Strain),
+            _ => Err(Error::invalid(format!(
+                "{field} {v} is not a SinewClothModel (0 or 1)"
+            ))),
         }
     }
 }
 
-/// A rectangular grid: vertex (i, j) at `origin + u·i/segments_u + v·j/segments_v`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClothGridDesc {
-    /// m, default (0, 0, 0).
-    pub origin: Vec3,
-    /// Full width edge (m), default (1, 0, 0).
-    pub u: Vec3,
-    /// Full height edge (m), default (0, 0, 1).
-    pub v: Vec3,
-    /// Cells along u and v, 1..=4096 each, default 20 × 20.
-    pub segments_u: u32,
-    pub segments_v: u32,
-    /// Total mass (kg) spread evenly over the vertices, default 1.
-    pub total_mass: f32,
-    /// Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). Default 0.
-    pub pin_corners: u32,
-}
-
-impl Default for ClothGridDesc {
-    fn default() -> Self {
-        ClothGridDesc {
-            origin: Vec3::ZERO,
-            u: Vec3::X,
-            v: Vec3::Z,
-            segments_u: 20,
-            segments_v: 20,
-            total_mass: 1.0,
-            pin_corners: 0,
+impl SettingEnum for BendingModel {
+    const C_TYPE: &'static str = "SinewBendingModel";
+    fn to_c(self) -> u32 {
+        match self {
+            BendingModel::None => 0,
+            BendingModel::Distance => 1,
+            BendingModel::Dihedral => 2,
+            BendingModel::Isometric => 3,
         }
     }
-}
-
-fn validate_desc(d: &ClothDesc) -> Result<()> {
-    check_body_compliance("stretch", d.stretch_compliance)?;
-    check_body_compliance("weft", d.weft_compliance)?;
-    check_body_compliance("shear", d.shear_compliance)?;
-    if !d.warp.is_finite() || d.warp.length() < 1e-6 {
-        return Err(Error::invalid(format!(
-            "warp {} must be a finite, non-zero direction",
-            d.warp
-        )));
+    fn from_c(v: u32, field: &str) -> Result<BendingModel> {
+        match v {
+            0 => Ok(BendingModel::None),
+            1 => Ok(BendingModel::Distance),
+            2 => Ok(BendingModel::Dihedral),
+            3 => Ok(BendingModel::Isometric),
+            _ => Err(Error::invalid(format!(
+                "{field} {v} is not a SinewBendingModel (0..=3)"
+            ))),
+        }
     }
-    check_body_compliance("bend", d.bend_compliance)?;
-    check_damping(d.damping)
 }
 
 /// Fails naming the first triangle with (near) zero area.
@@ -176,27 +207,8 @@ pub(crate) fn grid(
     desc: &ClothDesc,
     grid: &ClothGridDesc,
 ) -> Result<BodyBuild> {
-    check_total_mass(grid.total_mass)?;
+    grid.validate()?;
     let (nu, nv) = (grid.segments_u, grid.segments_v);
-    if !(1..=4096).contains(&nu) || !(1..=4096).contains(&nv) {
-        return Err(Error::invalid(format!(
-            "segments_u {nu} and segments_v {nv} must be in 1..=4096"
-        )));
-    }
-    if grid.pin_corners > 15 {
-        return Err(Error::invalid(format!(
-            "pin_corners {} has bits other than 1, 2, 4, 8",
-            grid.pin_corners
-        )));
-    }
-    for (name, x) in [("origin", grid.origin), ("u", grid.u), ("v", grid.v)] {
-        check_vec3(name, 0, x)?;
-    }
-    if grid.u.cross(grid.v).length() <= 1e-12 {
-        return Err(Error::invalid(
-            "u and v are parallel or zero: the grid has zero area",
-        ));
-    }
     let (cu, cv) = (nu as usize + 1, nv as usize + 1);
     let id = |i: usize, j: usize| (j * cu + i) as u32;
     let mut vertices = Vec::with_capacity(cu * cv);
@@ -255,9 +267,9 @@ fn cloth(
     shear: &HashSet<(u32, u32)>,
     warp: Vec3,
 ) -> Result<BodyBuild> {
-    validate_desc(desc)?;
+    desc.validate()?;
     let n = vertices.len();
-    if !(3..MAX_BODY_PARTICLES).contains(&n) {
+    if !(3..MAX_BODY_PARTICLES as usize).contains(&n) {
         return Err(Error::invalid(format!(
             "a cloth needs 3..{MAX_BODY_PARTICLES} vertices, got {n}"
         )));

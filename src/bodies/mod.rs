@@ -30,14 +30,7 @@ use crate::particles::check_room;
 use crate::slots::{Key, Policy, SlotMap};
 use crate::snapshot::codec::{self, Reader, Writer};
 
-/// Largest rest scale `World::set_body_rest_scale` accepts (a body's snapshot is
-/// checked against it too).
-pub const MAX_REST_SCALE: f32 = 1000.0;
-
-/// Largest compliance accepted by body parameters (any family's units).
-pub const MAX_BODY_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
-/// Largest number of particles one builder makes.
-pub const MAX_BODY_PARTICLES: usize = 1 << 24;
+use crate::limits::{MAX_BODY_COMPLIANCE, MAX_BODY_PARTICLES};
 
 /// A body's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20 and
 /// 24 bits); 0 is never issued. The world serial makes a body id of one world invalid
@@ -295,20 +288,10 @@ pub(crate) fn check_body_compliance(what: &str, c: f32) -> Result<()> {
     check_compliance(what, c, MAX_BODY_COMPLIANCE, "units of the constraint")
 }
 
-/// Checks a total mass (kg).
-pub(crate) fn check_total_mass(m: f32) -> Result<()> {
-    if !(m.is_finite() && m > 0.0 && m <= 1.0e12) {
-        return Err(Error::invalid(format!(
-            "total_mass {m} must be finite and in (0, 1e12] kg"
-        )));
-    }
-    Ok(())
-}
-
 /// The first index a new body of `count` particles gets in a world of
 /// `particle_count` particles; fails when they do not fit.
 pub(crate) fn first_index(particle_count: usize, count: usize) -> Result<u32> {
-    if count > MAX_BODY_PARTICLES {
+    if count > MAX_BODY_PARTICLES as usize {
         return Err(Error::out_of_range(format!(
             "a body of {count} particles exceeds the limit of {MAX_BODY_PARTICLES}"
         )));

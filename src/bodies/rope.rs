@@ -3,79 +3,56 @@
 //! length along the rope) and pins at either end. Every particle collides with the
 //! rope's radius, in a collision group of the rope's own (`BodyBuild::particle_radius`).
 
-use super::{
-    check_body_compliance, check_damping, check_total_mass, first_index, BodyBuild,
-    MAX_BODY_PARTICLES,
-};
+use super::{first_index, BodyBuild};
 use crate::constraints::nary::NewConstraint;
 use crate::error::{Error, Result};
+use crate::limits::{
+    MAX_ACCELERATION, MAX_BODY_COMPLIANCE, MAX_BODY_MASS, MAX_BODY_PARTICLES, MAX_COORDINATE,
+    MAX_LENGTH,
+};
 use crate::math::Vec3;
 
-/// How to build a rope. Units: m, kg, m/N, 1/s.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RopeDesc {
-    /// First end (m), used by [`crate::World::add_rope`]. Default (0, 0, 0).
-    pub start: Vec3,
-    /// Second end (m). Default (1, 0, 0).
-    pub end: Vec3,
-    /// Number of segments between start and end, 1..=2^24−1. Default 20.
-    pub segments: u32,
-    /// Total mass (kg), spread evenly over the particles. Default 1.
-    pub total_mass: f32,
-    /// Radius (m) for rendering and collision; >= 0. Default 0.01.
-    pub radius: f32,
-    /// Compliance of the links (m/N), default 0 (inextensible).
-    pub stretch_compliance: f32,
-    /// Compliance of the (i, i+2) bend links (m/N), default 0.01.
-    pub bend_compliance: f32,
-    /// Tethers from each pinned end to every particle, default true.
-    pub tethers: bool,
-    /// Pin the first particle (inverse mass 0), default true.
-    pub pin_start: bool,
-    /// Pin the last particle, default false.
-    pub pin_end: bool,
-    /// Extra velocity damping of the rope's particles (1/s), default 0.
-    pub damping: f32,
-}
-
-impl Default for RopeDesc {
-    fn default() -> Self {
-        RopeDesc {
-            start: Vec3::ZERO,
-            end: Vec3::X,
-            segments: 20,
-            total_mass: 1.0,
-            radius: 0.01,
-            stretch_compliance: 0.0,
-            bend_compliance: 0.01,
-            tethers: true,
-            pin_start: true,
-            pin_end: false,
-            damping: 0.0,
-        }
+crate::settings! {
+    /// How to build a rope: a chain of particles with stretch links (i, i+1), bend links
+    /// (i, i+2), optional tethers from the pinned ends and pins at either end.
+    pub struct RopeDesc => SinewRopeDesc, RopeSettings, cookie 0x5E1E_0201,
+        path "crate::bodies::rope::RopeDesc" {
+        /// First end, where the straight rope starts. Ignored by the polyline builder.
+        start: Vec3 = Vec3::ZERO => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
+        /// Second end. Ignored by the polyline builder.
+        end: Vec3 = Vec3::X => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
+        /// Segments between start and end (segments + 1 particles). Ignored by the polyline
+        /// builder.
+        segments: u32 = 20 => unit "", min >= 1, max < MAX_BODY_PARTICLES;
+        /// Total mass, spread evenly over the particles.
+        total_mass: f32 = 1.0 => unit "kg", min > 0.0, max <= MAX_BODY_MASS, ui "Mass";
+        /// Radius for rendering and collision.
+        radius: f32 = 0.01 => unit "m", min >= 0.0, max <= MAX_LENGTH;
+        /// Compliance of the links (0 = inextensible).
+        stretch_compliance: f32 = 0.0 => unit "m/N", min >= 0.0, max <= MAX_BODY_COMPLIANCE,
+            ui "Compliance";
+        /// Compliance of the (i, i+2) bend links.
+        bend_compliance: f32 = 0.01 => unit "m/N", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Tethers from each pinned end to every particle (Kim et al. 2012; max length =
+        /// the arc length along the rope).
+        tethers: bool = true => unit "";
+        /// Pin the first particle (inverse mass 0).
+        pin_start: bool = true => unit "";
+        /// Pin the last particle (inverse mass 0).
+        pin_end: bool = false => unit "";
+        /// Extra velocity damping of the rope's particles.
+        damping: f32 = 0.0 => unit "1/s", min >= 0.0, max <= MAX_ACCELERATION;
     }
 }
 
-impl RopeDesc {
-    fn validate(&self) -> Result<()> {
-        check_total_mass(self.total_mass)?;
-        crate::limits::check_length("radius", self.radius, false)?;
-        check_body_compliance("stretch", self.stretch_compliance)?;
-        check_body_compliance("bend", self.bend_compliance)?;
-        check_damping(self.damping)
-    }
-}
+/// The fields the polyline builder ignores (its points replace them).
+const POLYLINE_IGNORES: &[&str] = &["start", "end", "segments"];
 
 /// The particles of a straight rope from `desc.start` to `desc.end` in
 /// `desc.segments` segments (checks `desc`).
 pub(crate) fn straight_points(desc: &RopeDesc) -> Result<Vec<Vec3>> {
     desc.validate()?;
     let n = desc.segments as usize;
-    if !(1..MAX_BODY_PARTICLES).contains(&n) {
-        return Err(Error::invalid(format!(
-            "segments {n} must be in 1..{MAX_BODY_PARTICLES}"
-        )));
-    }
     let points: Vec<Vec3> = (0..=n)
         .map(|i| desc.start.lerp(desc.end, i as f32 / n as f32))
         .collect();
@@ -89,7 +66,7 @@ pub(crate) fn polyline(
     desc: &RopeDesc,
     points: &[Vec3],
 ) -> Result<BodyBuild> {
-    desc.validate()?;
+    desc.validate_except(POLYLINE_IGNORES)?;
     let n = points.len();
     if n < 2 {
         return Err(Error::invalid(format!(

@@ -2,20 +2,18 @@
 //! a closed triangle surface (edge links + one pressure volume constraint with an
 //! overpressure factor, the inflatable of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 
-use super::{
-    check_body_compliance, check_damping, check_total_mass, first_index, links, unique_edges,
-    BodyBuild, MAX_BODY_PARTICLES,
-};
+use super::{first_index, links, unique_edges, BodyBuild};
 use crate::constraints::nary::{check_elements, NewConstraint};
 use crate::constraints::strain::{tet_coefficients, StrainRest};
 use crate::constraints::volume::{tet_volumes, validate_surface};
 use crate::error::{Error, Result};
+use crate::limits::schema::SettingEnum;
+use crate::limits::{
+    MAX_ACCELERATION, MAX_BODY_COMPLIANCE, MAX_BODY_MASS, MAX_BODY_PARTICLES, MAX_PRESSURE,
+};
 use crate::math::Vec3;
 use crate::particles::Particles;
 use crate::particles::{check_inverse_mass, check_vec3};
-
-/// Largest overpressure factor.
-pub const MAX_PRESSURE: f32 = 100.0;
 
 /// Checks an overpressure factor k (target volume k·V0): finite, in (0, 100].
 pub(crate) fn check_pressure(k: f32) -> Result<()> {
@@ -38,63 +36,73 @@ pub enum TetModel {
     Strain,
 }
 
-/// A tetrahedral soft body. Units: kg, m/N, 1/(N·m), 1/s.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TetBodyDesc {
-    /// Total mass (kg), lumped to the vertices by tet volume when no inverse masses are
-    /// given. Default 1.
-    pub total_mass: f32,
-    /// Default edges and volume.
-    pub model: TetModel,
-    /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
-    /// components (1/(N·m)). Default 1e-4.
-    pub stretch_compliance: f32,
-    /// Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
-    pub shear_compliance: f32,
-    /// Compliance of the tet volumes (1/(N·m)), default 0 (incompressible).
-    pub volume_compliance: f32,
-    /// Extra velocity damping (1/s), default 0.
-    pub damping: f32,
+crate::settings! {
+    /// A tetrahedral soft body: edge links or strain constraints, and a volume
+    /// constraint per tet.
+    pub struct TetBodyDesc => SinewTetBodyDesc, TetBodySettings, cookie 0x5E1E_0204,
+        path "crate::bodies::soft::TetBodyDesc" {
+        /// Total mass, lumped to the vertices by tet volume when no inverse masses are
+        /// given (ignored when they are).
+        total_mass: f32 = 1.0 => unit "kg", min > 0.0, max <= MAX_BODY_MASS;
+        /// Edge links plus volume, or strain-based plus volume.
+        model: TetModel = TetModel::EdgesAndVolume => unit "";
+        /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
+        /// components (1/(N·m)).
+        stretch_compliance: f32 = 1.0e-4 => unit "", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Strain model only: compliance of the shear components (1/(N·m)).
+        shear_compliance: f32 = 1.0e-4 => unit "", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Compliance of the tet volumes (0 = incompressible).
+        volume_compliance: f32 = 0.0 => unit "1/(N·m)", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Extra velocity damping of the body's particles.
+        damping: f32 = 0.0 => unit "1/s", min >= 0.0, max <= MAX_ACCELERATION;
+    }
 }
 
-impl Default for TetBodyDesc {
-    fn default() -> Self {
-        TetBodyDesc {
-            total_mass: 1.0,
-            model: TetModel::EdgesAndVolume,
-            stretch_compliance: 1.0e-4,
-            shear_compliance: 1.0e-4,
-            volume_compliance: 0.0,
-            damping: 0.0,
+crate::settings! {
+    /// A closed-surface (pressure) soft body: edge links and one volume constraint that
+    /// keeps pressure × the rest volume.
+    pub struct PressureBodyDesc => SinewPressureBodyDesc, PressureBodySettings,
+        cookie 0x5E1E_0205, path "crate::bodies::soft::PressureBodyDesc" {
+        /// Total mass, lumped to the vertices by triangle area when no inverse masses are
+        /// given (ignored when they are).
+        total_mass: f32 = 1.0 => unit "kg", min > 0.0, max <= MAX_BODY_MASS;
+        /// Compliance of the surface edges.
+        stretch_compliance: f32 = 1.0e-4 => unit "m/N", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Overpressure factor k: the body keeps k × its rest volume.
+        pressure: f32 = 1.0 => unit "", min > 0.0, max <= MAX_PRESSURE;
+        /// Compliance of the volume constraint.
+        volume_compliance: f32 = 0.0 => unit "m⁵/N", min >= 0.0, max <= MAX_BODY_COMPLIANCE;
+        /// Extra velocity damping of the body's particles.
+        damping: f32 = 0.0 => unit "1/s", min >= 0.0, max <= MAX_ACCELERATION;
+    }
+}
+
+impl SettingEnum for TetModel {
+    const C_TYPE: &'static str = "SinewTetModel";
+    fn to_c(self) -> u32 {
+        match self {
+            TetModel::EdgesAndVolume => 0,
+            TetModel::Strain => 1,
+        }
+    }
+    fn from_c(v: u32, field: &str) -> Result<TetModel> {
+        match v {
+            0 => Ok(TetModel::EdgesAndVolume),
+            1 => Ok(TetModel::Strain),
+            _ => Err(Error::invalid(format!(
+                "{field} {v} is not a SinewTetModel (0 or 1)"
+            ))),
         }
     }
 }
 
-/// A closed-surface (pressure) soft body. Units: kg, m/N, m⁵/N, 1/s.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PressureBodyDesc {
-    /// Total mass (kg), lumped to the vertices by triangle area when no inverse masses
-    /// are given. Default 1.
-    pub total_mass: f32,
-    /// Compliance of the surface edges (m/N), default 1e-4.
-    pub stretch_compliance: f32,
-    /// Overpressure factor k: the body keeps k × its rest volume; (0, 100], default 1.
-    pub pressure: f32,
-    /// Compliance of the volume constraint (m⁵/N), default 0.
-    pub volume_compliance: f32,
-    /// Extra velocity damping (1/s), default 0.
-    pub damping: f32,
-}
-
-impl Default for PressureBodyDesc {
-    fn default() -> Self {
-        PressureBodyDesc {
-            total_mass: 1.0,
-            stretch_compliance: 1.0e-4,
-            pressure: 1.0,
-            volume_compliance: 0.0,
-            damping: 0.0,
-        }
+/// The fields a soft-body builder reads: all of them, but the total mass only when it
+/// lumps the masses (no inverse masses given).
+fn ignored(inverse_masses: Option<&[f32]>) -> &'static [&'static str] {
+    if inverse_masses.is_some() {
+        &["total_mass"]
+    } else {
+        &[]
     }
 }
 
@@ -131,7 +139,6 @@ fn lumped_inverse_masses(
             Ok(w.to_vec())
         }
         None => {
-            check_total_mass(total_mass)?;
             let total: f64 = share.iter().sum();
             let mut out = Vec::with_capacity(n);
             for (i, &s) in share.iter().enumerate() {
@@ -149,7 +156,7 @@ fn lumped_inverse_masses(
 
 fn check_vertices(vertices: &[Vec3], min: usize) -> Result<()> {
     let n = vertices.len();
-    if n < min || n >= MAX_BODY_PARTICLES {
+    if n < min || n >= MAX_BODY_PARTICLES as usize {
         return Err(Error::invalid(format!(
             "the mesh needs {min}..{MAX_BODY_PARTICLES} vertices, got {n}"
         )));
@@ -190,10 +197,7 @@ pub(crate) fn tet_body(
     tets: &[[u32; 4]],
     inverse_masses: Option<&[f32]>,
 ) -> Result<BodyBuild> {
-    check_body_compliance("stretch", desc.stretch_compliance)?;
-    check_body_compliance("shear", desc.shear_compliance)?;
-    check_body_compliance("volume", desc.volume_compliance)?;
-    check_damping(desc.damping)?;
+    desc.validate_except(ignored(inverse_masses))?;
     check_vertices(vertices, 4)?;
     if tets.is_empty() {
         return Err(Error::invalid("a tet body needs at least one tet"));
@@ -269,10 +273,7 @@ pub(crate) fn pressure_body(
     triangles: &[[u32; 3]],
     inverse_masses: Option<&[f32]>,
 ) -> Result<BodyBuild> {
-    check_body_compliance("stretch", desc.stretch_compliance)?;
-    check_body_compliance("volume", desc.volume_compliance)?;
-    check_pressure(desc.pressure)?;
-    check_damping(desc.damping)?;
+    desc.validate_except(ignored(inverse_masses))?;
     check_vertices(vertices, 4)?;
     let first = first_index(particle_count, vertices.len())?;
     let local = local_particles(vertices)?;

@@ -41,8 +41,7 @@ use crate::solver::Solver;
 const REMOVED: f32 = -1.0;
 /// Index meaning "none" (the hinge of an edge that is not a bending link).
 pub(crate) const NONE: u32 = u32::MAX;
-/// Largest reserve of spare particles per cloth.
-pub const MAX_TEAR_RESERVE: u32 = 1 << 20;
+pub(crate) use crate::limits::MAX_TEAR_RESERVE;
 /// Room for copied edges per spare particle (a split copies the edges its plane runs
 /// along: two for a fan cut in two, more only on a crumpled fan).
 pub(crate) const EDGES_PER_SPLIT: u32 = 8;

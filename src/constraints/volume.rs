@@ -59,8 +59,7 @@ impl Family<4> for TetVolume {
     }
 }
 
-/// Largest number of triangles in one pressure constraint's surface.
-pub const MAX_SURFACE_TRIANGLES: usize = 1 << 24;
+use crate::limits::MAX_SURFACE_TRIANGLES;
 
 /// One closed-surface volume constraint.
 struct Surface {

@@ -246,11 +246,7 @@ pub unsafe extern "C" fn sinew_world_break_event_count(
     unsafe { query_u32(entry!(), world, out_count, |w| w.break_event_count() as u32) }
 }
 
-/// Largest number of break events queued between two sinew_world_take_break_events;
-/// events past it are counted in `out_lost`.
-pub const SINEW_MAX_BREAK_EVENTS: u32 = 4096;
-
-const _: () = assert!(SINEW_MAX_BREAK_EVENTS as usize == crate::MAX_BREAK_EVENTS);
+pub use super::settings::SINEW_MAX_BREAK_EVENTS;
 
 /// Moves the oldest break events (up to `capacity`) into `out_events`, oldest first,
 /// writes how many to `*out_count` and how many were lost to a full queue since the
@@ -429,10 +425,7 @@ pub extern "C" fn sinew_body_set_winch_target(
     })
 }
 
-/// Largest winch speed (m/s).
-pub const SINEW_MAX_WINCH_SPEED: f32 = 1000.0;
-
-const _: () = assert!(SINEW_MAX_WINCH_SPEED == crate::MAX_WINCH_SPEED);
+pub use super::settings::SINEW_MAX_WINCH_SPEED;
 
 /// Writes a winched rope's active length (m, >= 0), its current winch speed (m/s; 0
 /// once stopped) and the index of its paying link (the link at the drum, which carries the

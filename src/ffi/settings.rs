@@ -78,6 +78,33 @@ pub const SINEW_MAX_FLUID_LIFETIME: f32 = 1.0e6;
 /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
 /// adhesion; the viscosity stays in [0, 1]).
 pub const SINEW_MAX_FLUID_COEFFICIENT: f32 = 1000.0;
+/// Largest number of particles one body builder makes (a rope has at most this many minus
+/// one segments).
+pub const SINEW_MAX_BODY_PARTICLES: u32 = 1 << 24;
+/// Largest compliance of a body's constraints, in the unit of each (m/N for links, 1/(N·m)
+/// for strain and bending, m⁵/N for a pressure volume): MAX_COMPLIANCE.
+pub const SINEW_MAX_BODY_COMPLIANCE: f32 = 1.0e10;
+/// Largest total mass of a body (kg).
+pub const SINEW_MAX_BODY_MASS: f32 = 1.0e12;
+/// Largest number of cells along each side of a cloth grid.
+pub const SINEW_MAX_GRID_SEGMENTS: u32 = 4096;
+/// Largest overpressure factor of a pressure body (dimensionless: the body keeps pressure ×
+/// its rest volume).
+pub const SINEW_MAX_PRESSURE: f32 = 100.0;
+/// Largest rest scale of a body's links (dimensionless; 1 = as built).
+pub const SINEW_MAX_REST_SCALE: f32 = 1000.0;
+/// Largest number of triangles in one pressure constraint's surface.
+pub const SINEW_MAX_SURFACE_TRIANGLES: u32 = 1 << 24;
+/// Largest reserve of spare particles per tearing cloth.
+pub const SINEW_MAX_TEAR_RESERVE: u32 = 1 << 20;
+/// Room of the break-event queue: events past it (before the host takes them) are counted
+/// as lost.
+pub const SINEW_MAX_BREAK_EVENTS: u32 = 4096;
+/// Largest winch speed (m/s).
+pub const SINEW_MAX_WINCH_SPEED: f32 = 1000.0;
+/// Largest compliance accepted by the low-level constraint families (in each family's
+/// unit): MAX_COMPLIANCE.
+pub const SINEW_MAX_FAMILY_COMPLIANCE: f32 = 1.0e10;
 
 const _: () = {
     use crate::limits;
@@ -112,6 +139,17 @@ const _: () = {
     assert!(SINEW_MAX_EMIT_SPEED == limits::MAX_EMIT_SPEED);
     assert!(SINEW_MAX_FLUID_LIFETIME == limits::MAX_FLUID_LIFETIME);
     assert!(SINEW_MAX_FLUID_COEFFICIENT == limits::MAX_FLUID_COEFFICIENT);
+    assert!(SINEW_MAX_BODY_PARTICLES == limits::MAX_BODY_PARTICLES);
+    assert!(SINEW_MAX_BODY_COMPLIANCE == limits::MAX_BODY_COMPLIANCE);
+    assert!(SINEW_MAX_BODY_MASS == limits::MAX_BODY_MASS);
+    assert!(SINEW_MAX_GRID_SEGMENTS == limits::MAX_GRID_SEGMENTS);
+    assert!(SINEW_MAX_PRESSURE == limits::MAX_PRESSURE);
+    assert!(SINEW_MAX_REST_SCALE == limits::MAX_REST_SCALE);
+    assert!(SINEW_MAX_SURFACE_TRIANGLES == limits::MAX_SURFACE_TRIANGLES as u32);
+    assert!(SINEW_MAX_TEAR_RESERVE == limits::MAX_TEAR_RESERVE);
+    assert!(SINEW_MAX_BREAK_EVENTS == limits::MAX_BREAK_EVENTS as u32);
+    assert!(SINEW_MAX_WINCH_SPEED == limits::MAX_WINCH_SPEED);
+    assert!(SINEW_MAX_FAMILY_COMPLIANCE == limits::MAX_FAMILY_COMPLIANCE);
 };
 
 /// How a world simulates. Every field has a unit and a default. Start from
@@ -290,6 +328,327 @@ impl SinewFluidDesc {
             lifetime: self.lifetime,
             recycle_oldest: flag_from_c(self.recycle_oldest, "recycle_oldest")?,
             coupling_mask: self.coupling_mask,
+        })
+    }
+}
+
+/// How to build a rope: a chain of particles with stretch links (i, i+1), bend links (i,
+/// i+2), optional tethers from the pinned ends and pins at either end. Start from
+/// sinew_rope_desc_default(); field for field the Rust `RopeDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewRopeDesc {
+    /// First end, where the straight rope starts. Ignored by the polyline builder. Each
+    /// component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+    pub start: SinewVec3,
+    /// Second end. Ignored by the polyline builder. Each component in
+    /// [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
+    pub end: SinewVec3,
+    /// Segments between start and end (segments + 1 particles). Ignored by the polyline
+    /// builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
+    pub segments: u32,
+    /// Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg.
+    /// Default 1.
+    pub total_mass: f32,
+    /// Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.
+    pub radius: f32,
+    /// Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+    /// Default 0.
+    pub stretch_compliance: f32,
+    /// Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+    /// Default 0.01.
+    pub bend_compliance: f32,
+    /// Tethers from each pinned end to every particle (Kim et al. 2012; max length = the
+    /// arc length along the rope). Default 1 (0 or 1).
+    pub tethers: u32,
+    /// Pin the first particle (inverse mass 0). Default 1 (0 or 1).
+    pub pin_start: u32,
+    /// Pin the last particle (inverse mass 0). Default 0 (0 or 1).
+    pub pin_end: u32,
+    /// Extra velocity damping of the rope's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+    /// Default 0.
+    pub damping: f32,
+    /// Set by sinew_rope_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Value of `SinewRopeDesc::internal_cookie` written by sinew_rope_desc_default().
+pub(super) const ROPE_DESC_COOKIE: u32 = 0x5E1E_0201;
+
+impl SinewRopeDesc {
+    /// The twin of `d`, with the cookie.
+    pub(super) fn from_rust(d: &crate::bodies::rope::RopeDesc) -> Self {
+        SinewRopeDesc {
+            start: d.start.into(),
+            end: d.end.into(),
+            segments: d.segments,
+            total_mass: d.total_mass,
+            radius: d.radius,
+            stretch_compliance: d.stretch_compliance,
+            bend_compliance: d.bend_compliance,
+            tethers: d.tethers as u32,
+            pin_start: d.pin_start as u32,
+            pin_end: d.pin_end as u32,
+            damping: d.damping,
+            internal_cookie: ROPE_DESC_COOKIE,
+        }
+    }
+
+    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    pub(super) fn to_rust(self) -> Result<crate::bodies::rope::RopeDesc> {
+        Ok(crate::bodies::rope::RopeDesc {
+            start: self.start.into(),
+            end: self.end.into(),
+            segments: self.segments,
+            total_mass: self.total_mass,
+            radius: self.radius,
+            stretch_compliance: self.stretch_compliance,
+            bend_compliance: self.bend_compliance,
+            tethers: flag_from_c(self.tethers, "tethers")?,
+            pin_start: flag_from_c(self.pin_start, "pin_start")?,
+            pin_end: flag_from_c(self.pin_end, "pin_end")?,
+            damping: self.damping,
+        })
+    }
+}
+
+/// The material of a cloth (mesh or grid): how it resists stretch, shear and bending. Start
+/// from sinew_cloth_desc_default(); field for field the Rust `ClothDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewClothDesc {
+    /// Edge links on every edge, or strain-based triangles. Default 0 (a SinewClothModel).
+    pub model: u32,
+    /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0,
+    /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
+    pub stretch_compliance: f32,
+    /// Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
+    /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
+    pub weft_compliance: f32,
+    /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
+    /// shear components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+    pub shear_compliance: f32,
+    /// Strain model: the warp direction, finite and non-zero (projected onto each triangle;
+    /// a grid uses its u edge). Default (1, 0, 0).
+    pub warp: SinewVec3,
+    /// Compliance of the bending constraints, in the units of the bending model (distance
+    /// m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE].
+    /// Default 1.
+    pub bend_compliance: f32,
+    /// Bending model: none, distance links, dihedral angles or isometric. Default 2 (a
+    /// SinewBendingModel).
+    pub bending: u32,
+    /// Tether every free vertex to its nearest pinned vertices. Default 1 (0 or 1).
+    pub tethers: u32,
+    /// Extra velocity damping of the cloth's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+    /// Default 0.
+    pub damping: f32,
+    /// Set by sinew_cloth_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Value of `SinewClothDesc::internal_cookie` written by sinew_cloth_desc_default().
+pub(super) const CLOTH_DESC_COOKIE: u32 = 0x5E1E_0202;
+
+impl SinewClothDesc {
+    /// The twin of `d`, with the cookie.
+    pub(super) fn from_rust(d: &crate::bodies::cloth::ClothDesc) -> Self {
+        SinewClothDesc {
+            model: d.model.to_c(),
+            stretch_compliance: d.stretch_compliance,
+            weft_compliance: d.weft_compliance,
+            shear_compliance: d.shear_compliance,
+            warp: d.warp.into(),
+            bend_compliance: d.bend_compliance,
+            bending: d.bending.to_c(),
+            tethers: d.tethers as u32,
+            damping: d.damping,
+            internal_cookie: CLOTH_DESC_COOKIE,
+        }
+    }
+
+    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    pub(super) fn to_rust(self) -> Result<crate::bodies::cloth::ClothDesc> {
+        Ok(crate::bodies::cloth::ClothDesc {
+            model: SettingEnum::from_c(self.model, "model")?,
+            stretch_compliance: self.stretch_compliance,
+            weft_compliance: self.weft_compliance,
+            shear_compliance: self.shear_compliance,
+            warp: self.warp.into(),
+            bend_compliance: self.bend_compliance,
+            bending: SettingEnum::from_c(self.bending, "bending")?,
+            tethers: flag_from_c(self.tethers, "tethers")?,
+            damping: self.damping,
+        })
+    }
+}
+
+/// A rectangular cloth grid: vertex (i, j) at origin + u·i/segments_u + v·j/segments_v,
+/// particle index j·(segments_u + 1) + i. Start from sinew_cloth_grid_desc_default(); field
+/// for field the Rust `ClothGridDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewClothGridDesc {
+    /// The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
+    /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+    pub origin: SinewVec3,
+    /// Full width edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+    /// Default (1, 0, 0).
+    pub u: SinewVec3,
+    /// Full height edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+    /// Default (0, 0, 1).
+    pub v: SinewVec3,
+    /// Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
+    pub segments_u: u32,
+    /// Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
+    pub segments_v: u32,
+    /// Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS] kg. Default
+    /// 1.
+    pub total_mass: f32,
+    /// Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In 0..=15.
+    /// Default 0.
+    pub pin_corners: u32,
+    /// Set by sinew_cloth_grid_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Value of `SinewClothGridDesc::internal_cookie` written by sinew_cloth_grid_desc_default().
+pub(super) const CLOTH_GRID_DESC_COOKIE: u32 = 0x5E1E_0203;
+
+impl SinewClothGridDesc {
+    /// The twin of `d`, with the cookie.
+    pub(super) fn from_rust(d: &crate::bodies::cloth::ClothGridDesc) -> Self {
+        SinewClothGridDesc {
+            origin: d.origin.into(),
+            u: d.u.into(),
+            v: d.v.into(),
+            segments_u: d.segments_u,
+            segments_v: d.segments_v,
+            total_mass: d.total_mass,
+            pin_corners: d.pin_corners,
+            internal_cookie: CLOTH_GRID_DESC_COOKIE,
+        }
+    }
+
+    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    pub(super) fn to_rust(self) -> Result<crate::bodies::cloth::ClothGridDesc> {
+        Ok(crate::bodies::cloth::ClothGridDesc {
+            origin: self.origin.into(),
+            u: self.u.into(),
+            v: self.v.into(),
+            segments_u: self.segments_u,
+            segments_v: self.segments_v,
+            total_mass: self.total_mass,
+            pin_corners: self.pin_corners,
+        })
+    }
+}
+
+/// A tetrahedral soft body: edge links or strain constraints, and a volume constraint per
+/// tet. Start from sinew_tet_body_desc_default(); field for field the Rust `TetBodyDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewTetBodyDesc {
+    /// Total mass, lumped to the vertices by tet volume when no inverse masses are given
+    /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+    pub total_mass: f32,
+    /// Edge links plus volume, or strain-based plus volume. Default 0 (a SinewTetModel).
+    pub model: u32,
+    /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
+    /// components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+    pub stretch_compliance: f32,
+    /// Strain model only: compliance of the shear components (1/(N·m)). In [0,
+    /// SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+    pub shear_compliance: f32,
+    /// Compliance of the tet volumes (0 = incompressible). In [0,
+    /// SINEW_MAX_BODY_COMPLIANCE] 1/(N·m). Default 0.
+    pub volume_compliance: f32,
+    /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+    /// Default 0.
+    pub damping: f32,
+    /// Set by sinew_tet_body_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Value of `SinewTetBodyDesc::internal_cookie` written by sinew_tet_body_desc_default().
+pub(super) const TET_BODY_DESC_COOKIE: u32 = 0x5E1E_0204;
+
+impl SinewTetBodyDesc {
+    /// The twin of `d`, with the cookie.
+    pub(super) fn from_rust(d: &crate::bodies::soft::TetBodyDesc) -> Self {
+        SinewTetBodyDesc {
+            total_mass: d.total_mass,
+            model: d.model.to_c(),
+            stretch_compliance: d.stretch_compliance,
+            shear_compliance: d.shear_compliance,
+            volume_compliance: d.volume_compliance,
+            damping: d.damping,
+            internal_cookie: TET_BODY_DESC_COOKIE,
+        }
+    }
+
+    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    pub(super) fn to_rust(self) -> Result<crate::bodies::soft::TetBodyDesc> {
+        Ok(crate::bodies::soft::TetBodyDesc {
+            total_mass: self.total_mass,
+            model: SettingEnum::from_c(self.model, "model")?,
+            stretch_compliance: self.stretch_compliance,
+            shear_compliance: self.shear_compliance,
+            volume_compliance: self.volume_compliance,
+            damping: self.damping,
+        })
+    }
+}
+
+/// A closed-surface (pressure) soft body: edge links and one volume constraint that keeps
+/// pressure × the rest volume. Start from sinew_pressure_body_desc_default(); field for
+/// field the Rust `PressureBodyDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewPressureBodyDesc {
+    /// Total mass, lumped to the vertices by triangle area when no inverse masses are given
+    /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+    pub total_mass: f32,
+    /// Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default
+    /// 1e-4.
+    pub stretch_compliance: f32,
+    /// Overpressure factor k: the body keeps k × its rest volume. In (0,
+    /// SINEW_MAX_PRESSURE]. Default 1.
+    pub pressure: f32,
+    /// Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE] m⁵/N. Default
+    /// 0.
+    pub volume_compliance: f32,
+    /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+    /// Default 0.
+    pub damping: f32,
+    /// Set by sinew_pressure_body_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Value of `SinewPressureBodyDesc::internal_cookie` written by sinew_pressure_body_desc_default().
+pub(super) const PRESSURE_BODY_DESC_COOKIE: u32 = 0x5E1E_0205;
+
+impl SinewPressureBodyDesc {
+    /// The twin of `d`, with the cookie.
+    pub(super) fn from_rust(d: &crate::bodies::soft::PressureBodyDesc) -> Self {
+        SinewPressureBodyDesc {
+            total_mass: d.total_mass,
+            stretch_compliance: d.stretch_compliance,
+            pressure: d.pressure,
+            volume_compliance: d.volume_compliance,
+            damping: d.damping,
+            internal_cookie: PRESSURE_BODY_DESC_COOKIE,
+        }
+    }
+
+    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    pub(super) fn to_rust(self) -> Result<crate::bodies::soft::PressureBodyDesc> {
+        Ok(crate::bodies::soft::PressureBodyDesc {
+            total_mass: self.total_mass,
+            stretch_compliance: self.stretch_compliance,
+            pressure: self.pressure,
+            volume_compliance: self.volume_compliance,
+            damping: self.damping,
         })
     }
 }

@@ -7,10 +7,7 @@ use super::world::{with_world, SinewWorld};
 use super::{answer, guard, non_null, slice_from_mut, Failure, SinewStatus};
 use crate::bodies::BodyId;
 
-/// Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).
-pub const SINEW_MAX_TEAR_RESERVE: u32 = 1 << 20;
-
-const _: () = assert!(SINEW_MAX_TEAR_RESERVE == crate::MAX_TEAR_RESERVE);
+pub use super::settings::SINEW_MAX_TEAR_RESERVE;
 
 /// A cloth's tearing state (see sinew_cloth_tear_status).
 #[repr(C)]

@@ -353,12 +353,24 @@ macro_rules! settings {
         impl $name {
             /// Checks every field; the message names the field, its range and unit.
             pub fn validate(&self) -> $crate::Result<()> {
+                self.validate_except(&[])
+            }
+
+            /// [`Self::validate`] without the fields named in `ignored` (those a builder
+            /// does not read, e.g. a rope's ends when it follows a polyline).
+            pub fn validate_except(&self, ignored: &[&str]) -> $crate::Result<()> {
+                debug_assert!(
+                    ignored.iter().all(|n| [$(stringify!($field)),*].contains(n)),
+                    "{ignored:?} names a field {} lacks", stringify!($name)
+                );
                 $(
-                    <$ty as $crate::limits::schema::Setting>::check(
-                        self.$field,
-                        &$crate::settings!(@range $field, $unit, $ty,
-                            [$($minop $min)?], [$($maxop $max)?], [$($auto $autodoc)?]),
-                    )?;
+                    if !ignored.contains(&stringify!($field)) {
+                        <$ty as $crate::limits::schema::Setting>::check(
+                            self.$field,
+                            &$crate::settings!(@range $field, $unit, $ty,
+                                [$($minop $min)?], [$($maxop $max)?], [$($auto $autodoc)?]),
+                        )?;
+                    }
                 )*
                 $( $check(self)?; )?
                 Ok(())

@@ -19,9 +19,7 @@ use crate::error::{try_reserve, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
 
-/// Room of the break-event queue: events past it (before the host takes them) are
-/// counted as lost.
-pub const MAX_BREAK_EVENTS: usize = 4096;
+use crate::limits::MAX_BREAK_EVENTS;
 
 /// One broken constraint.
 #[derive(Clone, Copy, Debug, PartialEq)]

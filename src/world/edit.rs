@@ -15,9 +15,10 @@
 use std::ops::Range;
 
 use super::World;
-use crate::bodies::{BodyId, BodyKind, MAX_REST_SCALE};
+use crate::bodies::{BodyId, BodyKind};
 use crate::constraints::{ConstraintEdit, FamilyKind};
 use crate::error::{check_range, Error, Result};
+use crate::limits::MAX_REST_SCALE;
 
 /// Checks that `first..first+count` names live constraints of `set` (of family `kind`)
 /// and returns the range.

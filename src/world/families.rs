@@ -15,8 +15,7 @@ use crate::particles::rel;
 use crate::solver::Solver;
 use crate::transform::Transform;
 
-/// Largest compliance accepted by the families (in each family's units).
-pub const MAX_FAMILY_COMPLIANCE: f32 = crate::limits::MAX_COMPLIANCE;
+use crate::limits::MAX_FAMILY_COMPLIANCE;
 
 pub use crate::constraints::FamilyKind;
 
@@ -581,7 +580,7 @@ impl World {
     pub fn add_ring_area(&mut self, ring: &[u32], pressure: f32, compliance: f32) -> Result<u32> {
         crate::bodies::soft::check_pressure(pressure)?;
         check_compliance("ring area", compliance, MAX_FAMILY_COMPLIANCE, "m³/N")?;
-        if ring.len() > crate::bodies::MAX_BODY_PARTICLES {
+        if ring.len() > crate::limits::MAX_BODY_PARTICLES as usize {
             return Err(Error::out_of_range(format!(
                 "a ring of {} particles is too long",
                 ring.len()
@@ -610,7 +609,7 @@ impl World {
         yield_distance: f32,
         creep: f32,
     ) -> Result<u32> {
-        if members.len() > crate::bodies::MAX_BODY_PARTICLES {
+        if members.len() > crate::limits::MAX_BODY_PARTICLES as usize {
             return Err(Error::out_of_range(format!(
                 "a cluster of {} particles is too large",
                 members.len()

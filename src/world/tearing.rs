@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use super::World;
 use crate::bodies::{BodyConstraints, BodyId, BodyKind};
-use crate::constraints::tearing::{EdgeKind, MAX_TEAR_RESERVE};
+use crate::constraints::tearing::{EdgeKind, TornCloth, MAX_TEAR_RESERVE};
 use crate::error::{try_reserve, Error, Result};
 use crate::math::Vec3;
 use crate::topology::tearing;

@@ -7,8 +7,7 @@ use crate::bodies::BodyId;
 use crate::error::{try_reserve, Error, Result};
 use crate::topology::winch::{check_length, RopeEnd, Winch};
 
-/// Largest winch speed (m/s) accepted.
-pub const MAX_WINCH_SPEED: f32 = 1000.0;
+use crate::limits::MAX_WINCH_SPEED;
 
 impl World {
     /// Attaches a winch to rope `id` at `end` (which must be pinned: the drum) and

@@ -25,8 +25,19 @@ use std::path::Path;
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const REFRESH: &str = "SINEW_UPDATE_SETTINGS=1 cargo test --test bindings settings_schema::";
 
+mod bodies;
+use bodies::body_regions;
+
 fn descs() -> Vec<Desc> {
-    vec![sinew::WorldDesc::schema(), sinew::FluidDesc::schema()]
+    vec![
+        sinew::WorldDesc::schema(),
+        sinew::FluidDesc::schema(),
+        sinew::RopeDesc::schema(),
+        sinew::ClothDesc::schema(),
+        sinew::ClothGridDesc::schema(),
+        sinew::TetBodyDesc::schema(),
+        sinew::PressureBodyDesc::schema(),
+    ]
 }
 
 fn desc(name: &str) -> Desc {
@@ -140,7 +151,12 @@ fn range_sentence(f: &Field, name: &dyn Fn(&Bound) -> String) -> String {
         _ if int => {
             let lo = r.min.map_or("0".to_string(), |b| name(&b));
             let hi = r.max.map_or("".to_string(), |b| name(&b));
-            write!(s, "in {lo}..={hi}").unwrap();
+            let to = if r.max.is_some_and(|b| b.exclusive) {
+                ".."
+            } else {
+                "..="
+            };
+            write!(s, "in {lo}{to}{hi}").unwrap();
         }
         (lo, hi) => {
             let each = if f.kind == Kind::Vec3 {
@@ -489,17 +505,17 @@ fn cpp_setters(d: &Desc, this: &str) -> String {
     let mut o = String::new();
     for f in &d.fields {
         let (ty, assign) = match f.kind {
-            Kind::F32 => ("float", "v".to_string()),
-            Kind::U32 | Kind::Mask => ("uint32_t", "v".to_string()),
-            Kind::Bool => ("bool", "v ? 1u : 0u".to_string()),
-            Kind::Vec3 => ("const Vec3&", "v".to_string()),
+            Kind::F32 => ("float", "value".to_string()),
+            Kind::U32 | Kind::Mask => ("uint32_t", "value".to_string()),
+            Kind::Bool => ("bool", "value ? 1u : 0u".to_string()),
+            Kind::Vec3 => ("const Vec3&", "value".to_string()),
             // Each enum has its C++ enum class: its setter is written by hand.
             Kind::Enum(_) => continue,
         };
         o.push_str(&wrap(&summary_c(f), "/// ", 92));
         writeln!(
             o,
-            "{this}& with_{0}({ty} v) noexcept {{\n    {0} = {assign};\n    return *this;\n}}",
+            "{this}& with_{0}({ty} value) noexcept {{\n    this->{0} = {assign};\n    return *this;\n}}",
             f.name
         )
         .unwrap();
@@ -545,8 +561,11 @@ fn unity_bound(f: &Field, b: &Bound, _lower: bool) -> String {
 /// `Below`), so no number is written that the declaration does not hold.
 fn unity_clamp_bound(f: &Field, b: &Bound, lower: bool) -> String {
     let c = unity_bound(f, b, lower);
-    if !b.exclusive || integer(f) {
+    if !b.exclusive {
         return c;
+    }
+    if integer(f) {
+        return format!("{c} {} 1", if lower { "+" } else { "-" });
     }
     if lower {
         format!("SinewAuthoring.Above({c})")
@@ -560,9 +579,31 @@ struct Group {
     fields: &'static [&'static str],
 }
 
+/// How a component shows a desc it holds only in part (the body components): `skip`
+/// names the fields it takes elsewhere (a rope's ends from its transforms), `names`
+/// the fields it keeps under an older name (serialized scenes and its editor use it).
+#[derive(Default)]
+struct UnityProps {
+    skip: &'static [&'static str],
+    names: &'static [(&'static str, &'static str)],
+}
+
+impl UnityProps {
+    fn name(&self, f: &Field) -> String {
+        self.names
+            .iter()
+            .find(|(n, _)| *n == f.name)
+            .map_or_else(|| camel(f), |(_, u)| u.to_string())
+    }
+}
+
 fn unity_fields(d: &Desc, groups: &[Group]) -> String {
+    unity_fields_with(d, groups, &UnityProps::default())
+}
+
+fn unity_fields_with(d: &Desc, groups: &[Group], p: &UnityProps) -> String {
     let mut o = String::new();
-    let mut done = Vec::new();
+    let mut done: Vec<&str> = p.skip.to_vec();
     for g in groups {
         let list: Vec<&Field> = if g.fields.is_empty() {
             d.fields
@@ -602,7 +643,7 @@ fn unity_fields(d: &Desc, groups: &[Group]) -> String {
                 }
                 _ => {}
             }
-            let name = camel(f);
+            let name = p.name(f);
             let (ty, value) = match f.kind {
                 Kind::F32 => ("float".to_string(), cs_float(f.default[0] as f32)),
                 Kind::U32 => ("int".to_string(), format!("{}", f.default[0] as i64)),
@@ -639,8 +680,12 @@ fn unity_copy(d: &Desc, target: &str) -> String {
 }
 
 fn unity_clamps(d: &Desc) -> String {
+    unity_clamps_with(d, &UnityProps::default())
+}
+
+fn unity_clamps_with(d: &Desc, p: &UnityProps) -> String {
     let mut o = String::new();
-    for f in &d.fields {
+    for f in d.fields.iter().filter(|f| !p.skip.contains(&f.name)) {
         let r = &f.range;
         let (Some(lo), Some(hi)) = (r.min, r.max) else {
             continue;
@@ -648,7 +693,7 @@ fn unity_clamps(d: &Desc) -> String {
         if !matches!(f.kind, Kind::F32 | Kind::U32) {
             continue;
         }
-        let n = camel(f);
+        let n = p.name(f);
         let clamp = format!(
             "{n} = SinewAuthoring.Clamp({n}, {}, {});",
             unity_clamp_bound(f, &lo, true),
@@ -672,6 +717,7 @@ fn unity_clamps(d: &Desc) -> String {
 fn unreal_unit(unit: &str) -> (Option<&'static str>, f64) {
     match unit {
         "m" => (Some("cm"), 100.0),
+        "kg" => (Some("kg"), 1.0),
         "m/s" => (Some("cm/s"), 100.0),
         "s" => (Some("s"), 1.0),
         _ => (None, 1.0),
@@ -913,10 +959,10 @@ fn replace_region(text: &str, tag: &str, body: &str, file: &str) -> String {
 
 type Render = Box<dyn Fn() -> String>;
 
-fn regions() -> Vec<(&'static str, &'static str, Render)> {
+fn regions() -> Vec<(&'static str, String, Render)> {
     let world = || desc("WorldDesc");
     let fluid = || desc("FluidDesc");
-    vec![
+    let fixed: Vec<(&'static str, &'static str, Render)> = vec![
         (
             "bindings/csharp/WorldSettings.cs",
             "WorldDesc fields",
@@ -1057,7 +1103,13 @@ fn regions() -> Vec<(&'static str, &'static str, Render)> {
             "FluidDesc copy",
             Box::new(move || unreal_copy(&fluid(), "D", "", &[])),
         ),
-    ]
+    ];
+    let mut all: Vec<(&'static str, String, Render)> = fixed
+        .into_iter()
+        .map(|(file, tag, render)| (file, tag.to_string(), render))
+        .collect();
+    all.extend(body_regions());
+    all
 }
 
 /// Every generated file's path and its fresh text.
@@ -1069,7 +1121,7 @@ fn generated() -> Vec<(String, String)> {
             None => std::fs::read_to_string(Path::new(ROOT).join(file))
                 .unwrap_or_else(|e| panic!("read {file}: {e}")),
         };
-        let next = replace_region(&current, tag, &render(), file);
+        let next = replace_region(&current, &tag, &render(), file);
         files.push((file.to_string(), next));
     }
     files
@@ -1102,6 +1154,11 @@ fn generated_settings_are_fresh() {
 fn declarations_are_complete_and_consistent() {
     assert!(sinew::WorldDesc::default().validate().is_ok());
     assert!(sinew::FluidDesc::default().validate().is_ok());
+    assert!(sinew::RopeDesc::default().validate().is_ok());
+    assert!(sinew::ClothDesc::default().validate().is_ok());
+    assert!(sinew::ClothGridDesc::default().validate().is_ok());
+    assert!(sinew::TetBodyDesc::default().validate().is_ok());
+    assert!(sinew::PressureBodyDesc::default().validate().is_ok());
     for d in descs() {
         for f in &d.fields {
             assert!(

@@ -27,45 +27,46 @@ namespace Sinew.Unity
         [Tooltip("Each transform pins the vertex nearest to it when the cloth is built; the vertex then follows it. Rebuilds the cloth.")]
         public Transform[] pins = new Transform[0];
 
+        // BEGIN GENERATED ClothDesc fields
         [Header("Model (rebuilds the cloth)")]
-        [Tooltip("Edges: a link per edge (m/N). Strain: warp, weft and shear strain per triangle (1/(N·m)). Rebuilds the cloth.")]
-        public SinewClothModel model = SinewClothModel.ClothEdges;
-        [Tooltip("None, distance links across edges (m/N), dihedral angle (rad/(N·m)) or isometric (1/(N·m)). Rebuilds the cloth.")]
-        public SinewBendingModel bending = SinewBendingModel.BendingDihedral;
-        [Tooltip("Tether every free vertex to its nearest pinned one: the cloth does not sag from its pins. Rebuilds the cloth.")]
+        [Tooltip("Edge links on every edge, or strain-based triangles.")]
+        public SinewClothModel model = (SinewClothModel)0;
+        [Tooltip("Bending model: none, distance links, dihedral angles or isometric.")]
+        public SinewBendingModel bending = (SinewBendingModel)2;
+        [Tooltip("Tether every free vertex to its nearest pinned vertices.")]
         public bool tethers = true;
-        [Tooltip("Strain model: the warp (thread) direction in world space; the weft is across it. Rebuilds the cloth.")]
-        public Vector3 warp = new Vector3(1f, 0f, 0f);
-
+        [Tooltip("Strain model: the warp direction, finite and non-zero (projected onto each triangle; a grid uses its u edge).")]
+        public Vector3 warp = new Vector3(1.0f, 0.0f, 0.0f);
         [Header("Material (edited in place)")]
+        [Tooltip("Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0, 1e10].")]
+        [Min(0.0f)]
+        public float compliance = 0.0f;
+        [Tooltip("Strain model only: compliance of the weft stretch (1/(N·m)). In [0, 1e10].")]
+        [Min(0.0f)]
+        public float weftCompliance = 0.0f;
+        [Tooltip("Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the shear components (1/(N·m)). In [0, 1e10].")]
+        [Min(0.0f)]
+        public float shearCompliance = 0.0001f;
+        [Tooltip("Compliance of the bending constraints, in the units of the bending model (distance m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0, 1e10].")]
+        [Min(0.0f)]
+        public float bendCompliance = 1.0f;
+        [Tooltip("Extra velocity damping of the cloth's particles. In [0, 1000000] 1/s.")]
+        [Min(0.0f)]
+        public float damping = 0.0f;
+        // END GENERATED ClothDesc fields
         [Tooltip("Total mass of the cloth, kg (pinned vertices included).")]
-        [Min(1e-4f)]
+        [Min(0f)]
         public float massKg = 0.5f;
-        [Tooltip("Edges model: edge compliance α, m/N (0 = inextensible). Strain model: warp stretch compliance, 1/(N·m).")]
-        [Min(0f)]
-        public float compliance = 1e-6f;
-        [Tooltip("Strain model: weft stretch compliance, 1/(N·m). In place only when equal to Compliance (the library edits warp and weft together); otherwise rebuilds.")]
-        [Min(0f)]
-        public float weftCompliance = 0f;
-        [Tooltip("Strain model: shear compliance, 1/(N·m). Unused by the edges model on a mesh.")]
-        [Min(0f)]
-        public float shearCompliance = 1e-4f;
-        [Tooltip("Bending compliance in the units of the bending model: distance m/N, dihedral rad/(N·m), isometric 1/(N·m) (larger = softer).")]
-        [Min(0f)]
-        public float bendCompliance = 1f;
         [Tooltip("Compliance of the tethers, m/N (0 = a vertex never gets further from its pin than at rest).")]
         [Min(0f)]
         public float tetherCompliance = 0f;
-        [Tooltip("Extra velocity damping of the cloth, 1/s.")]
-        [Min(0f)]
-        public float damping = 0f;
 
         [Header("Aerodynamics (edited in place)")]
         [Tooltip("Drag coefficient per triangle, dimensionless 0..10 (cloth 1-1.2; 0 = none). A cloth with drag or lift cannot tear.")]
-        [Range(0f, 10f)]
+        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
         public float drag = 0f;
         [Tooltip("Lift coefficient per triangle, dimensionless 0..10 (0.1-0.5 makes flags ripple).")]
-        [Range(0f, 10f)]
+        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
         public float lift = 0f;
 
         [Header("Tearing (edited in place)")]
@@ -161,18 +162,21 @@ namespace Sinew.Unity
         void OnValidate()
         {
             // Clamps only: no native state in edit mode.
-            massKg = SinewAuthoring.Clamp(massKg, 1e-4f, float.MaxValue);
-            compliance = SinewAuthoring.Clamp(compliance, 0f, Rope.MaxCompliance);
-            weftCompliance = SinewAuthoring.Clamp(weftCompliance, 0f, Rope.MaxCompliance);
-            shearCompliance = SinewAuthoring.Clamp(shearCompliance, 0f, Rope.MaxCompliance);
-            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0f, Rope.MaxCompliance);
-            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0f, Rope.MaxCompliance);
-            damping = SinewAuthoring.Clamp(damping, 0f, float.MaxValue);
-            drag = SinewAuthoring.Clamp(drag, 0f, 10f);
-            lift = SinewAuthoring.Clamp(lift, 0f, 10f);
-            tearThreshold = tearThreshold <= 0f ? 0f : SinewAuthoring.Clamp(tearThreshold, 1.0001f, float.MaxValue);
-            tearReserve = SinewAuthoring.Clamp(tearReserve, 0, int.MaxValue);
-            radius = SinewAuthoring.Clamp(radius, 0f, float.MaxValue);
+            // BEGIN GENERATED ClothDesc clamps
+            compliance = SinewAuthoring.Clamp(compliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            weftCompliance = SinewAuthoring.Clamp(weftCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            shearCompliance = SinewAuthoring.Clamp(shearCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
+            // END GENERATED ClothDesc clamps
+            massKg = SinewAuthoring.Clamp(massKg, SinewAuthoring.Above(0f), SinewNative.SINEW_MAX_BODY_MASS);
+            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            drag = SinewAuthoring.Clamp(drag, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            lift = SinewAuthoring.Clamp(lift, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            // A threshold is a stretch ratio above 1 (0 = never tears).
+            tearThreshold = tearThreshold <= 0f ? 0f : SinewAuthoring.Clamp(tearThreshold, SinewAuthoring.Above(1f), float.MaxValue);
+            tearReserve = SinewAuthoring.Clamp(tearReserve, 0, (int)SinewNative.SINEW_MAX_TEAR_RESERVE);
+            radius = SinewAuthoring.Clamp(radius, 0f, SinewNative.SINEW_MAX_LENGTH);
             collisionGroup = SinewAuthoring.Clamp(collisionGroup, 0, int.MaxValue);
             if (pins == null)
                 pins = new Transform[0];

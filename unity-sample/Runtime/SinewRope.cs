@@ -24,38 +24,39 @@ namespace Sinew.Unity
         [Tooltip("Where the rope ends (its last particle follows it when Pin End is on).")]
         public Transform end;
 
+        // BEGIN GENERATED RopeDesc fields
         [Header("Shape (rebuilds the rope)")]
-        [Tooltip("Links between start and end (Segments + 1 particles). Rebuilds the rope.")]
-        [Range(1, 1024)]
+        [Tooltip("Segments between start and end (segments + 1 particles). Ignored by the polyline builder. In 1..16777216.")]
+        [Min(1)]
         public int segments = 20;
-        [Tooltip("Pin the first particle to Start. Rebuilds the rope.")]
+        [Tooltip("Pin the first particle (inverse mass 0).")]
         public bool pinStart = true;
-        [Tooltip("Pin the last particle to End. Rebuilds the rope.")]
-        public bool pinEnd = true;
-        [Tooltip("Tethers from each pinned end to every particle: long ropes do not stretch under their weight. Rebuilds the rope.")]
+        [Tooltip("Pin the last particle (inverse mass 0).")]
+        public bool pinEnd = false;
+        [Tooltip("Tethers from each pinned end to every particle (Kim et al. 2012; max length = the arc length along the rope).")]
         public bool tethers = true;
-        [Tooltip("Rope radius, m: every particle's collision radius and the cylinder drag acts on. Rebuilds the rope.")]
-        [Min(0f)]
+        [Tooltip("Radius for rendering and collision. In [0, 1e9] m.")]
+        [Min(0.0f)]
         public float radius = 0.01f;
-
         [Header("Material (edited in place)")]
-        [Tooltip("Total mass of the rope, kg (pinned particles included).")]
-        [Min(1e-4f)]
-        public float massKg = 1f;
-        [Tooltip("Link compliance α, m/N (0 = inextensible; 1e-6 rubbery).")]
-        [Min(0f)]
-        public float compliance = 0f;
-        [Tooltip("Compliance of the (i, i+2) bend links, m/N (larger = floppier).")]
-        [Min(0f)]
+        [Tooltip("Total mass, spread evenly over the particles. In (0, 1e12] kg.")]
+        [Min(0.0f)]
+        public float massKg = 1.0f;
+        [Tooltip("Compliance of the links (0 = inextensible). In [0, 1e10] m/N.")]
+        [Min(0.0f)]
+        public float compliance = 0.0f;
+        [Tooltip("Compliance of the (i, i+2) bend links. In [0, 1e10] m/N.")]
+        [Min(0.0f)]
         public float bendCompliance = 0.01f;
+        [Tooltip("Extra velocity damping of the rope's particles. In [0, 1000000] 1/s.")]
+        [Min(0.0f)]
+        public float damping = 0.0f;
+        // END GENERATED RopeDesc fields
         [Tooltip("Compliance of the tethers, m/N (0 = the rope never stretches past its length).")]
         [Min(0f)]
         public float tetherCompliance = 0f;
-        [Tooltip("Extra velocity damping of the rope, 1/s.")]
-        [Min(0f)]
-        public float damping = 0f;
         [Tooltip("Aerodynamic drag coefficient per link, dimensionless 0..10 (a cylinder is about 1.2; 0 = none). Needs Radius > 0.")]
-        [Range(0f, 10f)]
+        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
         public float drag = 0f;
 
         [Header("Winch and breaking (edited in place)")]
@@ -137,16 +138,18 @@ namespace Sinew.Unity
         {
             // Clamps only: no native state in edit mode (edits reach a live rope before its
             // next step).
-            segments = SinewAuthoring.Clamp(segments, 1, 1024);
-            radius = SinewAuthoring.Clamp(radius, 0f, float.MaxValue);
-            massKg = SinewAuthoring.Clamp(massKg, 1e-4f, float.MaxValue);
-            compliance = SinewAuthoring.Clamp(compliance, 0f, Rope.MaxCompliance);
-            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0f, Rope.MaxCompliance);
-            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0f, Rope.MaxCompliance);
-            damping = SinewAuthoring.Clamp(damping, 0f, float.MaxValue);
-            drag = SinewAuthoring.Clamp(drag, 0f, 10f);
-            length = SinewAuthoring.Clamp(length, 0f, float.MaxValue);
-            winchSpeed = SinewAuthoring.Clamp(winchSpeed, 0f, float.MaxValue);
+            // BEGIN GENERATED RopeDesc clamps
+            segments = SinewAuthoring.Clamp(segments, 1, (int)SinewNative.SINEW_MAX_BODY_PARTICLES - 1);
+            massKg = SinewAuthoring.Clamp(massKg, SinewAuthoring.Above(0.0f), SinewNative.SINEW_MAX_BODY_MASS);
+            radius = SinewAuthoring.Clamp(radius, 0.0f, SinewNative.SINEW_MAX_LENGTH);
+            compliance = SinewAuthoring.Clamp(compliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
+            // END GENERATED RopeDesc clamps
+            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            drag = SinewAuthoring.Clamp(drag, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            length = SinewAuthoring.Clamp(length, 0f, SinewNative.SINEW_MAX_LENGTH);
+            winchSpeed = SinewAuthoring.Clamp(winchSpeed, 0f, SinewNative.SINEW_MAX_WINCH_SPEED);
             breakForce = SinewAuthoring.Clamp(breakForce, 0f, float.MaxValue);
             collisionGroup = SinewAuthoring.Clamp(collisionGroup, 0, int.MaxValue);
         }
@@ -283,7 +286,8 @@ namespace Sinew.Unity
             }
             if (start == null || end == null)
                 return 0;
-            int n = SinewAuthoring.Clamp(segments, 1, 1024) + 1;
+            // The straight rest shape, at most SinewGizmos.MaxParticles points.
+            int n = SinewAuthoring.Clamp(segments, 1, SinewGizmos.MaxParticles - 1) + 1;
             if (gizmoPoints.Length != n)
                 gizmoPoints = new Vector3[n];
             Vector3 a = start.position, b = end.position;

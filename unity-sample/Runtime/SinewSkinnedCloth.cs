@@ -41,7 +41,7 @@ namespace Sinew.Unity
 
         [Header("Material (edited in place)")]
         [Tooltip("Total mass of the cloth, kg.")]
-        [Min(1e-4f)]
+        [Min(0f)]
         public float massKg = 0.4f;
         [Tooltip("Edge compliance α, m/N (0 = inextensible).")]
         [Min(0f)]
@@ -84,10 +84,10 @@ namespace Sinew.Unity
 
         [Header("Wind (edited in place)")]
         [Tooltip("Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics).")]
-        [Range(0f, 10f)]
+        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
         public float drag = 1.2f;
         [Tooltip("Lift coefficient per triangle (0.1-0.5 makes flags ripple).")]
-        [Range(0f, 10f)]
+        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
         public float lift = 0.2f;
         [Tooltip("Read the scene's WindZones every FixedUpdate.")]
         public bool useWindZones = true;
@@ -149,19 +149,20 @@ namespace Sinew.Unity
         void OnValidate()
         {
             // Clamps only: no native state in edit mode.
-            massKg = SinewAuthoring.Clamp(massKg, 1e-4f, float.MaxValue);
-            compliance = SinewAuthoring.Clamp(compliance, 0f, Rope.MaxCompliance);
-            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0f, Rope.MaxCompliance);
-            damping = SinewAuthoring.Clamp(damping, 0f, float.MaxValue);
+            // The cloth desc's ranges (a preset of its fields: see Options).
+            massKg = SinewAuthoring.Clamp(massKg, SinewAuthoring.Above(0f), SinewNative.SINEW_MAX_BODY_MASS);
+            compliance = SinewAuthoring.Clamp(compliance, 0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            damping = SinewAuthoring.Clamp(damping, 0f, SinewNative.SINEW_MAX_ACCELERATION);
             maxDistance = SinewAuthoring.Clamp(maxDistance, 0f, float.MaxValue);
             backstopRadius = SinewAuthoring.Clamp(backstopRadius, 0f, float.MaxValue);
             backstopDistance = SinewAuthoring.Clamp(backstopDistance, 0f, float.MaxValue);
             linearInertia = SinewAuthoring.Clamp(linearInertia, 0f, 1f);
             angularInertia = SinewAuthoring.Clamp(angularInertia, 0f, 1f);
-            drag = SinewAuthoring.Clamp(drag, 0f, 10f);
-            lift = SinewAuthoring.Clamp(lift, 0f, 10f);
+            drag = SinewAuthoring.Clamp(drag, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            lift = SinewAuthoring.Clamp(lift, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
             windZoneSpeed = SinewAuthoring.Clamp(windZoneSpeed, 0f, float.MaxValue);
-            radius = SinewAuthoring.Clamp(radius, 0f, float.MaxValue);
+            radius = SinewAuthoring.Clamp(radius, 0f, SinewNative.SINEW_MAX_LENGTH);
             collisionGroup = SinewAuthoring.Clamp(collisionGroup, 0, int.MaxValue);
         }
 

@@ -25,7 +25,7 @@ namespace Sinew
         public bool EndPinned { get; private set; }
 
         /// <summary>Largest compliance the library accepts for a body's constraints.</summary>
-        public const float MaxCompliance = 1e10f;
+        public const float MaxCompliance = SinewNative.SINEW_MAX_BODY_COMPLIANCE;
 
         readonly SinewVec3[] ends = new SinewVec3[1];
 

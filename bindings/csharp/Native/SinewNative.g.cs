@@ -293,135 +293,226 @@ namespace Sinew.Native
         public SinewQuat rotation;
     }
 
-    /// <summary>How to build a rope (sinew_world_add_rope). Start from sinew_rope_desc_default().</summary>
+    /// <summary>
+    /// How to build a rope: a chain of particles with stretch links (i, i+1), bend links (i,
+    /// i+2), optional tethers from the pinned ends and pins at either end. Start from
+    /// sinew_rope_desc_default(); field for field the Rust <c>RopeDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewRopeDesc
     {
-        /// <summary>First end (m), default (0, 0, 0). Ignored by sinew_world_add_rope_polyline.</summary>
+        /// <summary>
+        /// First end, where the straight rope starts. Ignored by the polyline builder. Each
+        /// component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+        /// </summary>
         public SinewVec3 start;
-        /// <summary>Second end (m), default (1, 0, 0). Ignored by the polyline variant.</summary>
+        /// <summary>
+        /// Second end. Ignored by the polyline builder. Each component in
+        /// [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
+        /// </summary>
         public SinewVec3 end;
-        /// <summary>Segments between start and end, default 20. Ignored by the polyline variant.</summary>
+        /// <summary>
+        /// Segments between start and end (segments + 1 particles). Ignored by the polyline
+        /// builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
+        /// </summary>
         public uint segments;
-        /// <summary>Total mass (kg), spread evenly over the particles, default 1.</summary>
+        /// <summary>
+        /// Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg.
+        /// Default 1.
+        /// </summary>
         public float total_mass;
-        /// <summary>Radius (m) for rendering and collision, &gt;= 0, default 0.01.</summary>
+        /// <summary>Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.</summary>
         public float radius;
-        /// <summary>Compliance of the links (m/N), default 0 (inextensible).</summary>
+        /// <summary>
+        /// Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+        /// Default 0.
+        /// </summary>
         public float stretch_compliance;
-        /// <summary>Compliance of the (i, i+2) bend links (m/N), default 0.01.</summary>
+        /// <summary>
+        /// Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+        /// Default 0.01.
+        /// </summary>
         public float bend_compliance;
-        /// <summary>1 = tethers from each pinned end to every particle (default), 0 = none.</summary>
+        /// <summary>
+        /// Tethers from each pinned end to every particle (Kim et al. 2012; max length = the
+        /// arc length along the rope). Default 1 (0 or 1).
+        /// </summary>
         public uint tethers;
-        /// <summary>1 = pin the first particle (default), 0 = free.</summary>
+        /// <summary>Pin the first particle (inverse mass 0). Default 1 (0 or 1).</summary>
         public uint pin_start;
-        /// <summary>1 = pin the last particle, 0 = free (default).</summary>
+        /// <summary>Pin the last particle (inverse mass 0). Default 0 (0 or 1).</summary>
         public uint pin_end;
-        /// <summary>Extra velocity damping of the rope (1/s), default 0.</summary>
+        /// <summary>
+        /// Extra velocity damping of the rope's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+        /// Default 0.
+        /// </summary>
         public float damping;
         /// <summary>Set by sinew_rope_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
-    /// <summary>The material of a cloth (mesh or grid). Start from sinew_cloth_desc_default().</summary>
+    /// <summary>
+    /// The material of a cloth (mesh or grid): how it resists stretch, shear and bending. Start
+    /// from sinew_cloth_desc_default(); field for field the Rust <c>ClothDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewClothDesc
     {
-        /// <summary>A SinewClothModel, default SINEW_CLOTH_EDGES.</summary>
+        /// <summary>Edge links on every edge, or strain-based triangles. Default 0 (a SinewClothModel).</summary>
         public uint model;
         /// <summary>
-        /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
-        /// Default 0.
+        /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
         /// </summary>
         public float stretch_compliance;
-        /// <summary>Strain model only: compliance of the weft stretch (1/(N·m)), default 0.</summary>
+        /// <summary>
+        /// Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
+        /// </summary>
         public float weft_compliance;
         /// <summary>
         /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
-        /// shear components (1/(N·m)). Default 1e-4.
+        /// shear components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
         /// </summary>
         public float shear_compliance;
-        /// <summary>Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).</summary>
+        /// <summary>
+        /// Strain model: the warp direction, finite and non-zero (projected onto each triangle;
+        /// a grid uses its u edge). Default (1, 0, 0).
+        /// </summary>
         public SinewVec3 warp;
-        /// <summary>Compliance of the bending constraints (units of the model), default 1.</summary>
+        /// <summary>
+        /// Compliance of the bending constraints, in the units of the bending model (distance
+        /// m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE].
+        /// Default 1.
+        /// </summary>
         public float bend_compliance;
-        /// <summary>A SinewBendingModel, default SINEW_BENDING_DIHEDRAL.</summary>
+        /// <summary>
+        /// Bending model: none, distance links, dihedral angles or isometric. Default 2 (a
+        /// SinewBendingModel).
+        /// </summary>
         public uint bending;
-        /// <summary>1 = tether free vertices to the nearest pinned ones (default), 0 = none.</summary>
+        /// <summary>Tether every free vertex to its nearest pinned vertices. Default 1 (0 or 1).</summary>
         public uint tethers;
-        /// <summary>Extra velocity damping (1/s), default 0.</summary>
+        /// <summary>
+        /// Extra velocity damping of the cloth's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+        /// Default 0.
+        /// </summary>
         public float damping;
         /// <summary>Set by sinew_cloth_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
     /// <summary>
-    /// A rectangular cloth grid: vertex (i, j) at origin + u*i/segments_u + v*j/segments_v,
-    /// index j*(segments_u+1) + i. Start from sinew_cloth_grid_desc_default().
+    /// A rectangular cloth grid: vertex (i, j) at origin + u·i/segments_u + v·j/segments_v,
+    /// particle index j·(segments_u + 1) + i. Start from sinew_cloth_grid_desc_default(); field
+    /// for field the Rust <c>ClothGridDesc</c>.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewClothGridDesc
     {
-        /// <summary>m, default (0, 0, 0).</summary>
+        /// <summary>
+        /// The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
+        /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+        /// </summary>
         public SinewVec3 origin;
-        /// <summary>Full width edge (m), default (1, 0, 0).</summary>
+        /// <summary>
+        /// Full width edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+        /// Default (1, 0, 0).
+        /// </summary>
         public SinewVec3 u;
-        /// <summary>Full height edge (m), default (0, 0, 1).</summary>
+        /// <summary>
+        /// Full height edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+        /// Default (0, 0, 1).
+        /// </summary>
         public SinewVec3 v;
-        /// <summary>Cells along u, 1..=4096, default 20.</summary>
+        /// <summary>Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.</summary>
         public uint segments_u;
-        /// <summary>Cells along v, 1..=4096, default 20.</summary>
+        /// <summary>Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.</summary>
         public uint segments_v;
-        /// <summary>Total mass (kg), default 1.</summary>
+        /// <summary>
+        /// Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS] kg. Default
+        /// 1.
+        /// </summary>
         public float total_mass;
-        /// <summary>Pinned corners: 1 = (0,0), 2 = (u,0), 4 = (0,v), 8 = (u,v); default 0.</summary>
+        /// <summary>
+        /// Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In 0..=15.
+        /// Default 0.
+        /// </summary>
         public uint pin_corners;
         /// <summary>Set by sinew_cloth_grid_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
-    /// <summary>A tetrahedral soft body. Start from sinew_tet_body_desc_default().</summary>
+    /// <summary>
+    /// A tetrahedral soft body: edge links or strain constraints, and a volume constraint per
+    /// tet. Start from sinew_tet_body_desc_default(); field for field the Rust <c>TetBodyDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewTetBodyDesc
     {
-        /// <summary>Total mass (kg), lumped by tet volume when no inverse masses are given; default 1.</summary>
+        /// <summary>
+        /// Total mass, lumped to the vertices by tet volume when no inverse masses are given
+        /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+        /// </summary>
         public float total_mass;
-        /// <summary>A SinewTetModel, default SINEW_TET_EDGES_AND_VOLUME.</summary>
+        /// <summary>Edge links plus volume, or strain-based plus volume. Default 0 (a SinewTetModel).</summary>
         public uint model;
         /// <summary>
         /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
-        /// components (1/(N·m)). Default 1e-4.
+        /// components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
         /// </summary>
         public float stretch_compliance;
-        /// <summary>Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.</summary>
+        /// <summary>
+        /// Strain model only: compliance of the shear components (1/(N·m)). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+        /// </summary>
         public float shear_compliance;
-        /// <summary>Compliance of the tet volumes (1/(N·m)), default 0.</summary>
+        /// <summary>
+        /// Compliance of the tet volumes (0 = incompressible). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE] 1/(N·m). Default 0.
+        /// </summary>
         public float volume_compliance;
-        /// <summary>Extra velocity damping (1/s), default 0.</summary>
+        /// <summary>
+        /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+        /// Default 0.
+        /// </summary>
         public float damping;
         /// <summary>Set by sinew_tet_body_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
-    /// <summary>A closed-surface (pressure) soft body. Start from sinew_pressure_body_desc_default().</summary>
+    /// <summary>
+    /// A closed-surface (pressure) soft body: edge links and one volume constraint that keeps
+    /// pressure × the rest volume. Start from sinew_pressure_body_desc_default(); field for
+    /// field the Rust <c>PressureBodyDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewPressureBodyDesc
     {
         /// <summary>
-        /// Total mass (kg), lumped by triangle area when no inverse masses are given;
-        /// default 1.
+        /// Total mass, lumped to the vertices by triangle area when no inverse masses are given
+        /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
         /// </summary>
         public float total_mass;
-        /// <summary>Compliance of the surface edges (m/N), default 1e-4.</summary>
+        /// <summary>
+        /// Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default
+        /// 1e-4.
+        /// </summary>
         public float stretch_compliance;
         /// <summary>
-        /// Overpressure factor: the body keeps pressure x its rest volume; (0, 100],
-        /// default 1.
+        /// Overpressure factor k: the body keeps k × its rest volume. In (0,
+        /// SINEW_MAX_PRESSURE]. Default 1.
         /// </summary>
         public float pressure;
-        /// <summary>Compliance of the volume constraint (m⁵/N), default 0.</summary>
+        /// <summary>
+        /// Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE] m⁵/N. Default
+        /// 0.
+        /// </summary>
         public float volume_compliance;
-        /// <summary>Extra velocity damping (1/s), default 0.</summary>
+        /// <summary>
+        /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+        /// Default 0.
+        /// </summary>
         public float damping;
         /// <summary>Set by sinew_pressure_body_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
@@ -942,15 +1033,6 @@ namespace Sinew.Native
         /// <summary>Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_FAT = 1.0e-3f;
 
-        /// <summary>
-        /// Largest number of break events queued between two sinew_world_take_break_events;
-        /// events past it are counted in <c>out_lost</c>.
-        /// </summary>
-        public const uint SINEW_MAX_BREAK_EVENTS = 4096;
-
-        /// <summary>Largest winch speed (m/s).</summary>
-        public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
-
         /// <summary>Largest <c>max_steps</c> of <c>sinew_world_advance</c>.</summary>
         public const uint SINEW_MAX_STEPS_PER_ADVANCE = 1024;
 
@@ -1065,8 +1147,53 @@ namespace Sinew.Native
         /// </summary>
         public const float SINEW_MAX_FLUID_COEFFICIENT = 1000.0f;
 
-        /// <summary>Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).</summary>
+        /// <summary>
+        /// Largest number of particles one body builder makes (a rope has at most this many minus
+        /// one segments).
+        /// </summary>
+        public const uint SINEW_MAX_BODY_PARTICLES = (1 << 24);
+
+        /// <summary>
+        /// Largest compliance of a body's constraints, in the unit of each (m/N for links, 1/(N·m)
+        /// for strain and bending, m⁵/N for a pressure volume): MAX_COMPLIANCE.
+        /// </summary>
+        public const float SINEW_MAX_BODY_COMPLIANCE = 1.0e10f;
+
+        /// <summary>Largest total mass of a body (kg).</summary>
+        public const float SINEW_MAX_BODY_MASS = 1.0e12f;
+
+        /// <summary>Largest number of cells along each side of a cloth grid.</summary>
+        public const uint SINEW_MAX_GRID_SEGMENTS = 4096;
+
+        /// <summary>
+        /// Largest overpressure factor of a pressure body (dimensionless: the body keeps pressure ×
+        /// its rest volume).
+        /// </summary>
+        public const float SINEW_MAX_PRESSURE = 100.0f;
+
+        /// <summary>Largest rest scale of a body's links (dimensionless; 1 = as built).</summary>
+        public const float SINEW_MAX_REST_SCALE = 1000.0f;
+
+        /// <summary>Largest number of triangles in one pressure constraint's surface.</summary>
+        public const uint SINEW_MAX_SURFACE_TRIANGLES = (1 << 24);
+
+        /// <summary>Largest reserve of spare particles per tearing cloth.</summary>
         public const uint SINEW_MAX_TEAR_RESERVE = (1 << 20);
+
+        /// <summary>
+        /// Room of the break-event queue: events past it (before the host takes them) are counted
+        /// as lost.
+        /// </summary>
+        public const uint SINEW_MAX_BREAK_EVENTS = 4096;
+
+        /// <summary>Largest winch speed (m/s).</summary>
+        public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
+
+        /// <summary>
+        /// Largest compliance accepted by the low-level constraint families (in each family's
+        /// unit): MAX_COMPLIANCE.
+        /// </summary>
+        public const float SINEW_MAX_FAMILY_COMPLIANCE = 1.0e10f;
 
         /// <summary>
         /// Version of the body layout; bumped whenever a field is added, removed or changes

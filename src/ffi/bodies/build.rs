@@ -14,23 +14,11 @@ unsafe fn rope_desc(desc: *const SinewRopeDesc) -> FfiResult<RopeDesc> {
         read_desc(
             desc,
             |d| d.internal_cookie,
-            ROPE_COOKIE,
+            ROPE_DESC_COOKIE,
             "sinew_rope_desc_default",
         )?
     };
-    Ok(RopeDesc {
-        start: d.start.into(),
-        end: d.end.into(),
-        segments: d.segments,
-        total_mass: d.total_mass,
-        radius: d.radius,
-        stretch_compliance: d.stretch_compliance,
-        bend_compliance: d.bend_compliance,
-        tethers: flag(d.tethers, "tethers")?,
-        pin_start: flag(d.pin_start, "pin_start")?,
-        pin_end: flag(d.pin_end, "pin_end")?,
-        damping: d.damping,
-    })
+    Ok(d.to_rust()?)
 }
 
 /// # Safety
@@ -42,43 +30,11 @@ unsafe fn cloth_desc(desc: *const SinewClothDesc) -> FfiResult<ClothDesc> {
         read_desc(
             desc,
             |d| d.internal_cookie,
-            CLOTH_COOKIE,
+            CLOTH_DESC_COOKIE,
             "sinew_cloth_desc_default",
         )?
     };
-    let bending = match d.bending {
-        0 => BendingModel::None,
-        1 => BendingModel::Distance,
-        2 => BendingModel::Dihedral,
-        3 => BendingModel::Isometric,
-        b => {
-            return Err(Failure::new(
-                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-                format!("bending {b} is not a SinewBendingModel (0..=3)"),
-            ))
-        }
-    };
-    let model = match d.model {
-        0 => ClothModel::Edges,
-        1 => ClothModel::Strain,
-        m => {
-            return Err(Failure::new(
-                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-                format!("model {m} is not a SinewClothModel (0 or 1)"),
-            ))
-        }
-    };
-    Ok(ClothDesc {
-        model,
-        stretch_compliance: d.stretch_compliance,
-        weft_compliance: d.weft_compliance,
-        shear_compliance: d.shear_compliance,
-        warp: d.warp.into(),
-        bend_compliance: d.bend_compliance,
-        bending,
-        tethers: flag(d.tethers, "tethers")?,
-        damping: d.damping,
-    })
+    Ok(d.to_rust()?)
 }
 
 /// Copies `count` SinewVec3 into Vec3s.
@@ -87,12 +43,12 @@ unsafe fn cloth_desc(desc: *const SinewClothDesc) -> FfiResult<ClothDesc> {
 /// `p` must point to `count` readable SinewVec3 (NULL: an error).
 unsafe fn points(p: *const SinewVec3, count: u32, name: &str) -> FfiResult<Vec<Vec3>> {
     // Refuse bodies over the size limit before copying anything.
-    if count as usize > crate::bodies::MAX_BODY_PARTICLES {
+    if count > crate::limits::MAX_BODY_PARTICLES {
         return Err(Failure::new(
             SinewStatus::SINEW_ERROR_OUT_OF_RANGE,
             format!(
                 "{name}: {count} exceed the limit of {} particles per body",
-                crate::bodies::MAX_BODY_PARTICLES
+                crate::limits::MAX_BODY_PARTICLES
             ),
         ));
     }
@@ -308,19 +264,11 @@ pub unsafe extern "C" fn sinew_world_add_cloth_grid(
             read_desc(
                 grid,
                 |g| g.internal_cookie,
-                GRID_COOKIE,
+                CLOTH_GRID_DESC_COOKIE,
                 "sinew_cloth_grid_desc_default",
             )?
-        };
-        let g = ClothGridDesc {
-            origin: g.origin.into(),
-            u: g.u.into(),
-            v: g.v.into(),
-            segments_u: g.segments_u,
-            segments_v: g.segments_v,
-            total_mass: g.total_mass,
-            pin_corners: g.pin_corners,
-        };
+        }
+        .to_rust()?;
         Ok::<Adder, Failure>(Box::new(move |w: &mut World| w.add_cloth_grid(&d, &g)))
     };
     // SAFETY: the pointers go to `add_body` unchanged, and this function's safety section
@@ -357,28 +305,11 @@ pub unsafe extern "C" fn sinew_world_add_tet_body(
             read_desc(
                 desc,
                 |d| d.internal_cookie,
-                TET_COOKIE,
+                TET_BODY_DESC_COOKIE,
                 "sinew_tet_body_desc_default",
             )?
-        };
-        let model = match d.model {
-            0 => TetModel::EdgesAndVolume,
-            1 => TetModel::Strain,
-            m => {
-                return Err(Failure::new(
-                    SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-                    format!("model {m} is not a SinewTetModel (0 or 1)"),
-                ))
-            }
-        };
-        let d = TetBodyDesc {
-            total_mass: d.total_mass,
-            model,
-            stretch_compliance: d.stretch_compliance,
-            shear_compliance: d.shear_compliance,
-            volume_compliance: d.volume_compliance,
-            damping: d.damping,
-        };
+        }
+        .to_rust()?;
         // SAFETY: the pointers go to `mesh` unchanged, and this function's safety section
         // promises what `mesh` needs: `vertices` points to `vertex_count` SinewVec3 and
         // `tets` to 4*tet_count uint32_t.
@@ -423,17 +354,11 @@ pub unsafe extern "C" fn sinew_world_add_pressure_body(
             read_desc(
                 desc,
                 |d| d.internal_cookie,
-                PRESSURE_COOKIE,
+                PRESSURE_BODY_DESC_COOKIE,
                 "sinew_pressure_body_desc_default",
             )?
-        };
-        let d = PressureBodyDesc {
-            total_mass: d.total_mass,
-            stretch_compliance: d.stretch_compliance,
-            pressure: d.pressure,
-            volume_compliance: d.volume_compliance,
-            damping: d.damping,
-        };
+        }
+        .to_rust()?;
         // SAFETY: the pointers go to `mesh` unchanged, and this function's safety section
         // promises what `mesh` needs: `vertices` points to `vertex_count` SinewVec3 and
         // `triangles` to 3*triangle_count uint32_t.

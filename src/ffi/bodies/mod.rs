@@ -17,9 +17,9 @@ use super::{
     answer, guard, non_null, optional_slice_from, query_u32, slice_from, slice_from_mut, tuples,
     Entry, Failure, FfiResult, SinewStatus,
 };
-use crate::bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel};
+use crate::bodies::cloth::{ClothDesc, ClothGridDesc};
 use crate::bodies::rope::RopeDesc;
-use crate::bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
+use crate::bodies::soft::{PressureBodyDesc, TetBodyDesc};
 use crate::bodies::{BodyConstraints, BodyId, BodyKind};
 use crate::math::Vec3;
 use crate::World;
@@ -111,41 +111,13 @@ pub struct SinewBodyInfo {
     pub damping: f32,
 }
 
-const ROPE_COOKIE: u32 = 0x5E1E_0201;
-const CLOTH_COOKIE: u32 = 0x5E1E_0202;
-const GRID_COOKIE: u32 = 0x5E1E_0203;
-const TET_COOKIE: u32 = 0x5E1E_0204;
-const PRESSURE_COOKIE: u32 = 0x5E1E_0205;
-
-/// How to build a rope (sinew_world_add_rope). Start from sinew_rope_desc_default().
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewRopeDesc {
-    /// First end (m), default (0, 0, 0). Ignored by sinew_world_add_rope_polyline.
-    pub start: SinewVec3,
-    /// Second end (m), default (1, 0, 0). Ignored by the polyline variant.
-    pub end: SinewVec3,
-    /// Segments between start and end, default 20. Ignored by the polyline variant.
-    pub segments: u32,
-    /// Total mass (kg), spread evenly over the particles, default 1.
-    pub total_mass: f32,
-    /// Radius (m) for rendering and collision, >= 0, default 0.01.
-    pub radius: f32,
-    /// Compliance of the links (m/N), default 0 (inextensible).
-    pub stretch_compliance: f32,
-    /// Compliance of the (i, i+2) bend links (m/N), default 0.01.
-    pub bend_compliance: f32,
-    /// 1 = tethers from each pinned end to every particle (default), 0 = none.
-    pub tethers: u32,
-    /// 1 = pin the first particle (default), 0 = free.
-    pub pin_start: u32,
-    /// 1 = pin the last particle, 0 = free (default).
-    pub pin_end: u32,
-    /// Extra velocity damping of the rope (1/s), default 0.
-    pub damping: f32,
-    /// Set by sinew_rope_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
-}
+pub use crate::ffi::settings::{
+    SinewClothDesc, SinewClothGridDesc, SinewPressureBodyDesc, SinewRopeDesc, SinewTetBodyDesc,
+};
+use crate::ffi::settings::{
+    CLOTH_DESC_COOKIE, CLOTH_GRID_DESC_COOKIE, PRESSURE_BODY_DESC_COOKIE, ROPE_DESC_COOKIE,
+    TET_BODY_DESC_COOKIE,
+};
 
 /// Values of `SinewClothDesc::model` (crosses as `uint32_t`).
 #[repr(u32)]
@@ -158,57 +130,6 @@ pub enum SinewClothModel {
     SINEW_CLOTH_STRAIN = 1,
 }
 
-/// The material of a cloth (mesh or grid). Start from sinew_cloth_desc_default().
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewClothDesc {
-    /// A SinewClothModel, default SINEW_CLOTH_EDGES.
-    pub model: u32,
-    /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
-    /// Default 0.
-    pub stretch_compliance: f32,
-    /// Strain model only: compliance of the weft stretch (1/(N·m)), default 0.
-    pub weft_compliance: f32,
-    /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
-    /// shear components (1/(N·m)). Default 1e-4.
-    pub shear_compliance: f32,
-    /// Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).
-    pub warp: SinewVec3,
-    /// Compliance of the bending constraints (units of the model), default 1.
-    pub bend_compliance: f32,
-    /// A SinewBendingModel, default SINEW_BENDING_DIHEDRAL.
-    pub bending: u32,
-    /// 1 = tether free vertices to the nearest pinned ones (default), 0 = none.
-    pub tethers: u32,
-    /// Extra velocity damping (1/s), default 0.
-    pub damping: f32,
-    /// Set by sinew_cloth_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
-}
-
-/// A rectangular cloth grid: vertex (i, j) at origin + u*i/segments_u + v*j/segments_v,
-/// index j*(segments_u+1) + i. Start from sinew_cloth_grid_desc_default().
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewClothGridDesc {
-    /// m, default (0, 0, 0).
-    pub origin: SinewVec3,
-    /// Full width edge (m), default (1, 0, 0).
-    pub u: SinewVec3,
-    /// Full height edge (m), default (0, 0, 1).
-    pub v: SinewVec3,
-    /// Cells along u, 1..=4096, default 20.
-    pub segments_u: u32,
-    /// Cells along v, 1..=4096, default 20.
-    pub segments_v: u32,
-    /// Total mass (kg), default 1.
-    pub total_mass: f32,
-    /// Pinned corners: 1 = (0,0), 2 = (u,0), 4 = (0,v), 8 = (u,v); default 0.
-    pub pin_corners: u32,
-    /// Set by sinew_cloth_grid_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
-}
-
 /// Values of `SinewTetBodyDesc::model` (crosses as `uint32_t`).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,58 +139,6 @@ pub enum SinewTetModel {
     SINEW_TET_EDGES_AND_VOLUME = 0,
     /// Strain-based: stretch x, y, z and shear per tet, plus volume.
     SINEW_TET_STRAIN = 1,
-}
-
-/// A tetrahedral soft body. Start from sinew_tet_body_desc_default().
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewTetBodyDesc {
-    /// Total mass (kg), lumped by tet volume when no inverse masses are given; default 1.
-    pub total_mass: f32,
-    /// A SinewTetModel, default SINEW_TET_EDGES_AND_VOLUME.
-    pub model: u32,
-    /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
-    /// components (1/(N·m)). Default 1e-4.
-    pub stretch_compliance: f32,
-    /// Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
-    pub shear_compliance: f32,
-    /// Compliance of the tet volumes (1/(N·m)), default 0.
-    pub volume_compliance: f32,
-    /// Extra velocity damping (1/s), default 0.
-    pub damping: f32,
-    /// Set by sinew_tet_body_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
-}
-
-/// A closed-surface (pressure) soft body. Start from sinew_pressure_body_desc_default().
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewPressureBodyDesc {
-    /// Total mass (kg), lumped by triangle area when no inverse masses are given;
-    /// default 1.
-    pub total_mass: f32,
-    /// Compliance of the surface edges (m/N), default 1e-4.
-    pub stretch_compliance: f32,
-    /// Overpressure factor: the body keeps pressure x its rest volume; (0, 100],
-    /// default 1.
-    pub pressure: f32,
-    /// Compliance of the volume constraint (m⁵/N), default 0.
-    pub volume_compliance: f32,
-    /// Extra velocity damping (1/s), default 0.
-    pub damping: f32,
-    /// Set by sinew_pressure_body_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
-}
-
-fn flag(v: u32, name: &str) -> FfiResult<bool> {
-    match v {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(Failure::new(
-            SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-            format!("{name} is {v}: must be 0 or 1"),
-        )),
-    }
 }
 
 /// Reads a desc and checks its cookie.
@@ -309,21 +178,7 @@ pub(crate) unsafe fn init_desc<T>(function: Entry, out: *mut T, value: T) -> Sin
 /// A rope desc with every field at its default.
 #[no_mangle]
 pub extern "C" fn sinew_rope_desc_default() -> SinewRopeDesc {
-    let d = RopeDesc::default();
-    SinewRopeDesc {
-        start: d.start.into(),
-        end: d.end.into(),
-        segments: d.segments,
-        total_mass: d.total_mass,
-        radius: d.radius,
-        stretch_compliance: d.stretch_compliance,
-        bend_compliance: d.bend_compliance,
-        tethers: d.tethers as u32,
-        pin_start: d.pin_start as u32,
-        pin_end: d.pin_end as u32,
-        damping: d.damping,
-        internal_cookie: ROPE_COOKIE,
-    }
+    SinewRopeDesc::from_rust(&RopeDesc::default())
 }
 
 /// Writes sinew_rope_desc_default() to `*out` (for bindings that avoid by-value structs).
@@ -340,19 +195,7 @@ pub unsafe extern "C" fn sinew_rope_desc_init(out: *mut SinewRopeDesc) -> SinewS
 /// A cloth desc with every field at its default.
 #[no_mangle]
 pub extern "C" fn sinew_cloth_desc_default() -> SinewClothDesc {
-    let d = ClothDesc::default();
-    SinewClothDesc {
-        model: SinewClothModel::SINEW_CLOTH_EDGES as u32,
-        stretch_compliance: d.stretch_compliance,
-        weft_compliance: d.weft_compliance,
-        shear_compliance: d.shear_compliance,
-        warp: d.warp.into(),
-        bend_compliance: d.bend_compliance,
-        bending: SinewBendingModel::SINEW_BENDING_DIHEDRAL as u32,
-        tethers: d.tethers as u32,
-        damping: d.damping,
-        internal_cookie: CLOTH_COOKIE,
-    }
+    SinewClothDesc::from_rust(&ClothDesc::default())
 }
 
 /// Writes sinew_cloth_desc_default() to `*out`.
@@ -369,17 +212,7 @@ pub unsafe extern "C" fn sinew_cloth_desc_init(out: *mut SinewClothDesc) -> Sine
 /// A cloth grid desc with every field at its default.
 #[no_mangle]
 pub extern "C" fn sinew_cloth_grid_desc_default() -> SinewClothGridDesc {
-    let d = ClothGridDesc::default();
-    SinewClothGridDesc {
-        origin: d.origin.into(),
-        u: d.u.into(),
-        v: d.v.into(),
-        segments_u: d.segments_u,
-        segments_v: d.segments_v,
-        total_mass: d.total_mass,
-        pin_corners: d.pin_corners,
-        internal_cookie: GRID_COOKIE,
-    }
+    SinewClothGridDesc::from_rust(&ClothGridDesc::default())
 }
 
 /// Writes sinew_cloth_grid_desc_default() to `*out`.
@@ -396,16 +229,7 @@ pub unsafe extern "C" fn sinew_cloth_grid_desc_init(out: *mut SinewClothGridDesc
 /// A tet soft body desc with every field at its default.
 #[no_mangle]
 pub extern "C" fn sinew_tet_body_desc_default() -> SinewTetBodyDesc {
-    let d = TetBodyDesc::default();
-    SinewTetBodyDesc {
-        total_mass: d.total_mass,
-        model: SinewTetModel::SINEW_TET_EDGES_AND_VOLUME as u32,
-        stretch_compliance: d.stretch_compliance,
-        shear_compliance: d.shear_compliance,
-        volume_compliance: d.volume_compliance,
-        damping: d.damping,
-        internal_cookie: TET_COOKIE,
-    }
+    SinewTetBodyDesc::from_rust(&TetBodyDesc::default())
 }
 
 /// Writes sinew_tet_body_desc_default() to `*out`.
@@ -422,15 +246,7 @@ pub unsafe extern "C" fn sinew_tet_body_desc_init(out: *mut SinewTetBodyDesc) ->
 /// A pressure soft body desc with every field at its default.
 #[no_mangle]
 pub extern "C" fn sinew_pressure_body_desc_default() -> SinewPressureBodyDesc {
-    let d = PressureBodyDesc::default();
-    SinewPressureBodyDesc {
-        total_mass: d.total_mass,
-        stretch_compliance: d.stretch_compliance,
-        pressure: d.pressure,
-        volume_compliance: d.volume_compliance,
-        damping: d.damping,
-        internal_cookie: PRESSURE_COOKIE,
-    }
+    SinewPressureBodyDesc::from_rust(&PressureBodyDesc::default())
 }
 
 /// Writes sinew_pressure_body_desc_default() to `*out`.

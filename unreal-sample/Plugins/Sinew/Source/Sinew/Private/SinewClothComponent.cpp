@@ -137,11 +137,13 @@ void USinewClothComponent::JoinSimulation(USinewWorldSubsystem& Sub)
 	}
 	// The library builds the cloth: a link per edge, distance bending, tethers to the pins.
 	sinew::ClothDesc Desc;
+	// BEGIN GENERATED ClothDesc copy
+	Desc.stretch_compliance = StretchCompliance;
+	Desc.tethers = bTethers ? 1u : 0u;
+	Desc.damping = Damping;
+	// END GENERATED ClothDesc copy
 	Desc.with_model(sinew::ClothModel::Edges)
-		.with_bending(bBending ? sinew::BendingModel::Distance : sinew::BendingModel::None, SinewUE::Compliance(BendCompliance))
-		.with_tethers(bTethers)
-		.with_damping(FMath::Max(Damping, 0.0f));
-	Desc.stretch_compliance = SinewUE::Compliance(StretchCompliance);
+		.with_bending(bBending ? sinew::BendingModel::Distance : sinew::BendingModel::None, SinewUE::Compliance(BendCompliance));
 	const sinew::Result<sinew::BodyId> Added = Scene->add_cloth_mesh(Desc, sinew::Span<const sinew::Vec3>(Positions), sinew::Span<const uint32_t>(Layout.triangles), sinew::Span<const float>(InverseMasses), SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f)), sinew::Span<const float>(FreeInverseMasses));
 	if (!Added)
 	{

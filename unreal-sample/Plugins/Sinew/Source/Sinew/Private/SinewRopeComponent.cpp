@@ -101,11 +101,14 @@ void USinewRopeComponent::JoinSimulation(USinewWorldSubsystem& Sub)
 		return;
 	}
 	sinew::RopeDesc Desc;
-	Desc.with_mass(Mass)
-		.with_compliance(SinewUE::Compliance(Compliance), SinewUE::Compliance(BendCompliance))
-		.with_pins(bAttachStart, bAttachEnd)
-		.with_tethers(bTethers)
-		.with_damping(FMath::Max(Damping, 0.0f));
+	// BEGIN GENERATED RopeDesc copy
+	Desc.total_mass = Mass;
+	Desc.stretch_compliance = Compliance;
+	Desc.bend_compliance = BendCompliance;
+	Desc.tethers = bTethers ? 1u : 0u;
+	Desc.damping = Damping;
+	// END GENERATED RopeDesc copy
+	Desc.with_pins(bAttachStart, bAttachEnd);
 	Desc.radius = SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f));
 	const sinew::Result<sinew::BodyId> Added = Scene->add_rope_polyline(Desc, sinew::Span<const sinew::Vec3>(*Points));
 	if (!Added)

@@ -53,9 +53,19 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0.001", UIMin = "0.01", UIMax = "50", Units = "kg"))
 	float Mass = 1.0f;
 
-	/** Compliance of the edges, m/N: stretch per newton (0 = inextensible; Unreal has no m/N unit, the value is SI). Set at run time with SetStretchCompliance. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "0.01"))
+	// BEGIN GENERATED ClothDesc properties
+	/** Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). At least 0, at most 1e10. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", ClampMax = "1e10", ToolTip = "Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N*m)). At least 0, at most 1e10."))
 	float StretchCompliance = 0.0f;
+
+	/** Tether every free vertex to its nearest pinned vertices. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ToolTip = "Tether every free vertex to its nearest pinned vertices."))
+	bool bTethers = true;
+
+	/** Extra velocity damping of the cloth's particles. At least 0, at most 1000000 1/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", ClampMax = "1000000", ToolTip = "Extra velocity damping of the cloth's particles. At least 0, at most 1000000 1/s."))
+	float Damping = 0.0f;
+	// END GENERATED ClothDesc properties
 
 	/** Add bend constraints across interior edges: a link between the wings of each (the library's distance bending). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth")
@@ -64,14 +74,6 @@ public:
 	/** Compliance of the bend constraints, m/N (larger = folds more easily). Set at run time with SetBendCompliance. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
 	float BendCompliance = 0.001f;
-
-	/** Tether every free vertex to its nearest pinned ones (Kim et al. 2012): the cloth does not sag away from its pins. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth")
-	bool bTethers = true;
-
-	/** Extra velocity damping of the cloth, 1/s: velocities decay as exp(-Damping t) (Unreal has no 1/s unit). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "20"))
-	float Damping = 0.0f;
 
 	/** Vertices closer than this are one particle (UV seams), cm. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "1", Units = "cm"))

@@ -83,21 +83,27 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "1", ClampMax = "1000", UIMin = "1", UIMax = "200"))
 	int32 NumSegments = 10;
 
-	/** Total mass of the rope, kg (shared equally by its particles). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.001", UIMin = "0.01", UIMax = "100", Units = "kg"))
+	// BEGIN GENERATED RopeDesc properties
+	/** Total mass, spread evenly over the particles. Above 0, at most 1e12 kg. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "1e-45", ClampMax = "1e12", Units = "kg", ToolTip = "Total mass, spread evenly over the particles. Above 0, at most 1e12 kg."))
 	float Mass = 1.0f;
 
-	/** Link compliance, m/N: stretch per newton of tension (0 = inextensible; 1e-6 steel cable, 1e-4 rubber; see the material table in the README). Unreal has no m/N unit: the value is SI. Changes apply in place. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0", UIMin = "0", UIMax = "0.001"))
+	/** Compliance of the links (0 = inextensible). At least 0, at most 1e10 m/N. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0", ClampMax = "1e10", ToolTip = "Compliance of the links (0 = inextensible). At least 0, at most 1e10 m/N."))
 	float Compliance = 0.0f;
 
-	/** Compliance of the (i, i+2) bend links, m/N (larger = floppier; 0 = as stiff as the links allow). Changes apply in place. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBendCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	/** Compliance of the (i, i+2) bend links. At least 0, at most 1e10 m/N. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBendCompliance, Category = "Sinew|Rope", meta = (ClampMin = "0", ClampMax = "1e10", ToolTip = "Compliance of the (i, i+2) bend links. At least 0, at most 1e10 m/N."))
 	float BendCompliance = 0.01f;
 
-	/** Tethers from each attached end to every particle (Kim et al. 2012): a long rope does not stretch under its own weight. Turn them off for a rope that breaks or is cut (a tether would still hold the piece). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope")
+	/** Tethers from each pinned end to every particle (Kim et al. 2012; max length = the arc length along the rope). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ToolTip = "Tethers from each pinned end to every particle (Kim et al. 2012; max length = the arc length along the rope)."))
 	bool bTethers = true;
+
+	/** Extra velocity damping of the rope's particles. At least 0, at most 1000000 1/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0", ClampMax = "1000000", ToolTip = "Extra velocity damping of the rope's particles. At least 0, at most 1000000 1/s."))
+	float Damping = 0.0f;
+	// END GENERATED RopeDesc properties
 
 	/**
 	 * Length of rope out of the winch at the start, cm (0 = RopeLength, which is also the most it pays out).
@@ -117,10 +123,6 @@ public:
 	/** Fires when a link breaks under BreakForce (not on Cut). */
 	UPROPERTY(BlueprintAssignable, Category = "Sinew|Breaking")
 	FSinewRopeBrokenSignature OnRopeBroken;
-
-	/** Extra velocity damping of the rope, 1/s: velocities decay as exp(-Damping t) (Unreal has no 1/s unit). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0", UIMin = "0", UIMax = "20"))
-	float Damping = 0.0f;
 
 	/** Tube diameter, cm (drawn only; the collision thickness is CollisionRadius). */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.01", UIMin = "0.1", UIMax = "50", Units = "cm"))

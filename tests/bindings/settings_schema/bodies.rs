@@ -1,0 +1,222 @@
+//! The body descs' part of the settings generator (tests/bindings/settings_schema.rs):
+//! their C# settings (bindings/csharp/BodySettings.cs), C++ descs (bindings/cpp/sinew.hpp),
+//! and the fields, clamps and properties of the Unity and Unreal rope and cloth
+//! components; and the checks of the body builders.
+
+use super::*;
+
+/// The body descs: their C# settings live in bindings/csharp/BodySettings.cs and their
+/// C++ descs in bindings/cpp/sinew.hpp.
+const BODY_DESCS: &[&str] = &[
+    "RopeDesc",
+    "ClothDesc",
+    "ClothGridDesc",
+    "TetBodyDesc",
+    "PressureBodyDesc",
+];
+
+/// The C# fields and exchange and the C++ setters of each body desc.
+pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
+    let mut out: Vec<(&'static str, String, Render)> = Vec::new();
+    for &name in BODY_DESCS {
+        out.push((
+            "bindings/csharp/BodySettings.cs",
+            format!("{name} fields"),
+            Box::new(move || cs_fields(&desc(name))),
+        ));
+        out.push((
+            "bindings/csharp/BodySettings.cs",
+            format!("{name} exchange"),
+            Box::new(move || cs_exchange(&desc(name))),
+        ));
+        out.push((
+            "bindings/cpp/sinew.hpp",
+            format!("{name} setters"),
+            Box::new(move || cpp_setters(&desc(name), name)),
+        ));
+    }
+    const ROPE: UnityProps = UnityProps {
+        skip: &["start", "end"],
+        names: &[("total_mass", "massKg")],
+    };
+    const CLOTH: UnityProps = UnityProps {
+        skip: &[],
+        names: &[("stretch_compliance", "compliance")],
+    };
+    let rope = || desc("RopeDesc");
+    let cloth = || desc("ClothDesc");
+    // The Unreal rope is built along a polyline of its own (its ends, segments and pins
+    // come from the attachments; its collision radius is edited with the collision
+    // settings); the cloth takes the edges model with distance bending.
+    const UNREAL_ROPE_SKIP: &[&str] =
+        &["start", "end", "segments", "pin_start", "pin_end", "radius"];
+    const UNREAL_CLOTH_SKIP: &[&str] = &[
+        "model",
+        "weft_compliance",
+        "shear_compliance",
+        "warp",
+        "bend_compliance",
+        "bending",
+    ];
+    out.push((
+        concat!(
+            "unreal-sample/Plugins/Sinew/Source/Sinew",
+            "/Public/SinewRopeComponent.h"
+        ),
+        "RopeDesc properties".into(),
+        Box::new(move || {
+            unreal_properties(
+                &rope(),
+                &UnrealProps {
+                    category: "Sinew|Rope",
+                    extra: &[
+                        ("stretch_compliance", "BlueprintSetter = SetCompliance"),
+                        ("bend_compliance", "BlueprintSetter = SetBendCompliance"),
+                    ],
+                    read_only: &["total_mass", "tethers", "damping"],
+                    skip: UNREAL_ROPE_SKIP,
+                    common: "",
+                },
+            )
+        }),
+    ));
+    out.push((
+        concat!(
+            "unreal-sample/Plugins/Sinew/Source/Sinew",
+            "/Private/SinewRopeComponent.cpp"
+        ),
+        "RopeDesc copy".into(),
+        Box::new(move || unreal_copy(&rope(), "Desc", "", UNREAL_ROPE_SKIP)),
+    ));
+    out.push((
+        concat!(
+            "unreal-sample/Plugins/Sinew/Source/Sinew",
+            "/Public/SinewClothComponent.h"
+        ),
+        "ClothDesc properties".into(),
+        Box::new(move || {
+            unreal_properties(
+                &cloth(),
+                &UnrealProps {
+                    category: "Sinew|Cloth",
+                    extra: &[],
+                    read_only: &["stretch_compliance", "tethers", "damping"],
+                    skip: UNREAL_CLOTH_SKIP,
+                    common: "",
+                },
+            )
+        }),
+    ));
+    out.push((
+        concat!(
+            "unreal-sample/Plugins/Sinew/Source/Sinew",
+            "/Private/SinewClothComponent.cpp"
+        ),
+        "ClothDesc copy".into(),
+        Box::new(move || unreal_copy(&cloth(), "Desc", "", UNREAL_CLOTH_SKIP)),
+    ));
+    out.push((
+        "unity-sample/Runtime/SinewRope.cs",
+        "RopeDesc fields".into(),
+        Box::new(move || {
+            let groups = [
+                Group {
+                    header: "Shape (rebuilds the rope)",
+                    fields: &["segments", "pin_start", "pin_end", "tethers", "radius"],
+                },
+                Group {
+                    header: "Material (edited in place)",
+                    fields: &[],
+                },
+            ];
+            unity_fields_with(&rope(), &groups, &ROPE)
+        }),
+    ));
+    out.push((
+        "unity-sample/Runtime/SinewRope.cs",
+        "RopeDesc clamps".into(),
+        Box::new(move || unity_clamps_with(&rope(), &ROPE)),
+    ));
+    out.push((
+        "unity-sample/Runtime/SinewCloth.cs",
+        "ClothDesc fields".into(),
+        Box::new(move || {
+            let groups = [
+                Group {
+                    header: "Model (rebuilds the cloth)",
+                    fields: &["model", "bending", "tethers", "warp"],
+                },
+                Group {
+                    header: "Material (edited in place)",
+                    fields: &[],
+                },
+            ];
+            unity_fields_with(&cloth(), &groups, &CLOTH)
+        }),
+    ));
+    out.push((
+        "unity-sample/Runtime/SinewCloth.cs",
+        "ClothDesc clamps".into(),
+        Box::new(move || unity_clamps_with(&cloth(), &CLOTH)),
+    ));
+    out
+}
+
+/// The body descs: a builder checks only the fields it reads (a polyline rope its
+/// material, not its ends or segments; a soft body given inverse masses not its total
+/// mass), and a message names the field, range and unit.
+#[test]
+fn body_builders_check_the_fields_they_read() {
+    use sinew::{RopeDesc, TetBodyDesc, Vec3, World, WorldDesc};
+    let mut w = World::new(WorldDesc {
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let ignored = RopeDesc {
+        segments: 0,
+        start: Vec3::splat(f32::NAN),
+        ..RopeDesc::default()
+    };
+    w.add_rope_polyline(&ignored, &[Vec3::ZERO, Vec3::X, Vec3::new(2.0, 0.0, 0.0)])
+        .unwrap();
+    let e = w.add_rope(&ignored).unwrap_err();
+    assert!(e.message.contains("start"), "{e}");
+    let e = w
+        .add_rope(&RopeDesc {
+            segments: 0,
+            ..RopeDesc::default()
+        })
+        .unwrap_err();
+    assert_eq!(e.message, "segments 0 must be in 1..16777216", "{e}");
+    let e = w
+        .add_rope(&RopeDesc {
+            total_mass: 0.0,
+            ..RopeDesc::default()
+        })
+        .unwrap_err();
+    assert!(
+        e.message.contains("total_mass 0") && e.message.contains("kg"),
+        "{e}"
+    );
+    let tet = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+    let massless = TetBodyDesc {
+        total_mass: 0.0,
+        ..TetBodyDesc::default()
+    };
+    assert!(w
+        .add_tet_body(&massless, &tet, &[[0, 1, 2, 3]], None)
+        .is_err());
+    w.add_tet_body(&massless, &tet, &[[0, 1, 2, 3]], Some(&[1.0; 4]))
+        .unwrap();
+    let e = sinew::PressureBodyDesc {
+        pressure: 101.0,
+        ..sinew::PressureBodyDesc::default()
+    }
+    .validate()
+    .unwrap_err();
+    assert!(
+        e.message.contains("pressure 101") && e.message.contains("(0, 100]"),
+        "{e}"
+    );
+}
