@@ -8,8 +8,7 @@ use crate::error::{Error, Result};
 use crate::math::Vec3;
 use crate::particles::MAX_COORDINATE;
 
-/// Largest friction coefficient accepted (dimensionless).
-pub const MAX_FRICTION: f32 = 100.0;
+pub use crate::limits::MAX_FRICTION;
 /// Largest deviation of |rotation| from 1 accepted for a collider rotation.
 pub const ROTATION_UNIT_TOLERANCE: f32 = 1.0e-3;
 

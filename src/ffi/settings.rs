@@ -78,6 +78,22 @@ pub const SINEW_MAX_FLUID_LIFETIME: f32 = 1.0e6;
 /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
 /// adhesion; the viscosity stays in [0, 1]).
 pub const SINEW_MAX_FLUID_COEFFICIENT: f32 = 1000.0;
+/// Largest friction coefficient of a collider (dimensionless, static and dynamic).
+pub const SINEW_MAX_FRICTION: f32 = 100.0;
+/// Largest grab compliance (m/N).
+pub const SINEW_MAX_GRAB_COMPLIANCE: f32 = 1000.0;
+/// Largest number of triangles of one mesh collider.
+pub const SINEW_MAX_TRIANGLES: u32 = 1 << 24;
+/// Contacts one particle keeps per substep and reports per step (colliders).
+pub const SINEW_MAX_COLLIDER_CONTACTS: u32 = 4;
+/// Largest `max_steps` of one fixed-step advance.
+pub const SINEW_MAX_STEPS_PER_ADVANCE: u32 = 1024;
+/// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
+/// caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
+pub const SINEW_MAX_FRAME_DT: f32 = 3600.0;
+/// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
+/// about π·256² ≈ 206,000 points).
+pub const SINEW_MAX_NOZZLE_SPACINGS: f32 = 256.0;
 
 const _: () = {
     use crate::limits;
@@ -112,6 +128,13 @@ const _: () = {
     assert!(SINEW_MAX_EMIT_SPEED == limits::MAX_EMIT_SPEED);
     assert!(SINEW_MAX_FLUID_LIFETIME == limits::MAX_FLUID_LIFETIME);
     assert!(SINEW_MAX_FLUID_COEFFICIENT == limits::MAX_FLUID_COEFFICIENT);
+    assert!(SINEW_MAX_FRICTION == limits::MAX_FRICTION);
+    assert!(SINEW_MAX_GRAB_COMPLIANCE == limits::MAX_GRAB_COMPLIANCE);
+    assert!(SINEW_MAX_TRIANGLES == limits::MAX_TRIANGLES as u32);
+    assert!(SINEW_MAX_COLLIDER_CONTACTS == limits::MAX_COLLIDER_CONTACTS as u32);
+    assert!(SINEW_MAX_STEPS_PER_ADVANCE == limits::MAX_STEPS_PER_ADVANCE);
+    assert!(SINEW_MAX_FRAME_DT == limits::MAX_FRAME_DT);
+    assert!(SINEW_MAX_NOZZLE_SPACINGS == limits::MAX_NOZZLE_SPACINGS);
 };
 
 /// How a world simulates. Every field has a unit and a default. Start from

@@ -11,9 +11,9 @@ pub use crate::limits::{
     MAX_FLUID_RELAXATION, MAX_FLUID_SPACING, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO,
     MIN_FLUID_SPACING,
 };
-/// Largest particle lifetime (s); 0 means forever (the name before
-/// [`MAX_FLUID_LIFETIME`]).
-pub const MAX_LIFETIME: f32 = MAX_FLUID_LIFETIME;
+/// Largest particle lifetime (s); 0 means forever: [`MAX_FLUID_LIFETIME`] under the name
+/// it had before.
+pub use crate::limits::MAX_FLUID_LIFETIME as MAX_LIFETIME;
 
 crate::settings! {
     /// A fluid: a set of world particles with a fluid phase (Position Based Fluids,
