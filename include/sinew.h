@@ -75,16 +75,6 @@
 #define SINEW_MAX_WINCH_SPEED 1000.0
 
 /**
- * Largest `max_steps` of `sinew_world_advance`.
- */
-#define SINEW_MAX_STEPS_PER_ADVANCE 1024
-
-/**
- * Largest `frame_dt` (s) of `sinew_world_advance`: an hour.
- */
-#define SINEW_MAX_FRAME_DT 3600.0
-
-/**
  * Largest position component (m) and velocity component (m/s) accepted.
  */
 #define SINEW_MAX_COORDINATE 1.0e9
@@ -243,6 +233,43 @@
  * adhesion; the viscosity stays in [0, 1]).
  */
 #define SINEW_MAX_FLUID_COEFFICIENT 1000.0
+
+/**
+ * Largest friction coefficient of a collider (dimensionless, static and dynamic).
+ */
+#define SINEW_MAX_FRICTION 100.0
+
+/**
+ * Largest grab compliance (m/N).
+ */
+#define SINEW_MAX_GRAB_COMPLIANCE 1000.0
+
+/**
+ * Largest number of triangles of one mesh collider.
+ */
+#define SINEW_MAX_TRIANGLES (1 << 24)
+
+/**
+ * Contacts one particle keeps per substep and reports per step (colliders).
+ */
+#define SINEW_MAX_COLLIDER_CONTACTS 4
+
+/**
+ * Largest `max_steps` of one fixed-step advance.
+ */
+#define SINEW_MAX_STEPS_PER_ADVANCE 1024
+
+/**
+ * Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
+ * caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
+ */
+#define SINEW_MAX_FRAME_DT 3600.0
+
+/**
+ * Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
+ * about π·256² ≈ 206,000 points).
+ */
+#define SINEW_MAX_NOZZLE_SPACINGS 256.0
 
 /**
  * Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).
@@ -987,47 +1014,56 @@ typedef struct SinewBodyInfo {
 } SinewBodyInfo;
 
 /**
- * A collider. Always start from `sinew_collider_desc_init`.
+ * A collider: a shape, a transform the host updates every frame, and a material. Start
+ * from sinew_collider_desc_default(); field for field the Rust `ColliderDesc`.
  */
 typedef struct SinewColliderDesc {
   /**
-   * A SinewShape value, default SINEW_SHAPE_PLANE.
+   * The geometry, in the collider's local frame (a SinewShape in C: plane, sphere,
+   * capsule, box; a mesh only through the mesh collider call). Its size is in the fields
+   * its variant reads. Default 0 (a SinewShape).
    */
   uint32_t shape;
   /**
-   * World position of the shape's origin, m, default (0, 0, 0).
+   * World position of the shape's local origin. Each component in
+   * [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
    */
   struct SinewVec3 position;
   /**
-   * Unit quaternion, local to world, default identity.
+   * Unit quaternion, local to world (| |q| − 1 | at most 1e-3; normalised on input).
+   * Default (0, 0, 0, 1) (x, y, z, w).
    */
   struct SinewQuat rotation;
   /**
-   * Sphere and capsule radius, m (> 0), default 0.5.
+   * Sphere, Capsule: The radius. In (0, SINEW_MAX_LENGTH] m. Default 0.5.
    */
   float radius;
   /**
-   * Capsule: half the length of its axis segment, m (> 0), default 0.5.
+   * Capsule: Half the length of the axis segment (along the local Y axis). In (0,
+   * SINEW_MAX_LENGTH] m. Default 0.5.
    */
   float half_height;
   /**
-   * Box half extents, m (each > 0), default (0.5, 0.5, 0.5).
+   * Box: The half extents (local axes). Each component in (0, SINEW_MAX_LENGTH] m.
+   * Default (0.5, 0.5, 0.5).
    */
   struct SinewVec3 half_extents;
   /**
-   * Coulomb static friction coefficient (>= 0), default 0.
+   * Coulomb coefficient below which a contact sticks. In [0, SINEW_MAX_FRICTION].
+   * Default 0.
    */
   float static_friction;
   /**
-   * Coulomb dynamic friction coefficient (>= 0), default 0.
+   * Coulomb coefficient of sliding. In [0, SINEW_MAX_FRICTION]. Default 0.
    */
   float dynamic_friction;
   /**
-   * Restitution in [0, 1] (0 = no bounce), default 0.
+   * Normal velocity kept after an impact, as a fraction of the approach speed (0 = no
+   * bounce, 1 = elastic). In [0, 1]. Default 0.
    */
   float restitution;
   /**
-   * Set by sinew_collider_desc_init(); a desc not made by it is rejected.
+   * Set by sinew_collider_desc_default(); a desc not made by it is refused.
    */
   uint32_t internal_cookie;
 } SinewColliderDesc;
@@ -1214,40 +1250,48 @@ typedef struct SinewFluidDesc {
 } SinewFluidDesc;
 
 /**
- * An emitter of a fluid (sinew_fluid_add_emitter, sinew_emitter_set). Start from
- * sinew_emitter_desc_default().
+ * An emitter of a fluid: where, how fast, how many per second. Start from
+ * sinew_emitter_desc_default(); field for field the Rust `EmitterDesc`.
  */
 typedef struct SinewEmitterDesc {
   /**
-   * A SinewEmitterShape, default SINEW_EMITTER_NOZZLE.
+   * Where the particles appear (a SinewEmitterShape in C): a round nozzle (a hose, a
+   * tap) or a box (rain, a spring). Its size is in the fields its variant reads. Default
+   * 0 (a SinewEmitterShape).
    */
   uint32_t shape;
   /**
-   * Nozzle radius (m), in [0, SINEW_MAX_COORDINATE], default 0.1.
+   * Nozzle: The radius of the disc the particles leave, centred on the emitter and
+   * facing its local +z axis, on a lattice of the fluid's spacing (at most
+   * MAX_NOZZLE_SPACINGS spacings). In [0, SINEW_MAX_COORDINATE] m. Default 0.1.
    */
   float radius;
   /**
-   * Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (0.1, 0.1, 0.1).
+   * Box: The box's half extents, in the emitter's frame: particles appear at
+   * deterministic pseudo-random points inside. Each component in [0,
+   * SINEW_MAX_COORDINATE] m. Default (0.1, 0.1, 0.1).
    */
   struct SinewVec3 half_extents;
   /**
-   * Centre (m, world), default (0, 0, 0).
+   * Centre, in the world. Each component in [-SINEW_MAX_COORDINATE,
+   * SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
    */
   struct SinewVec3 position;
   /**
-   * Orientation (unit quaternion, normalised on input); a nozzle faces local +Z.
-   * Default identity.
+   * Orientation (a quaternion of length in [0.5, 2], normalised on input); a nozzle
+   * faces the local +z. Default (0, 0, 0, 1) (x, y, z, w).
    */
   struct SinewQuat rotation;
   /**
-   * Speed (m/s) along the local +Z of each new particle, in [0,
-   * SINEW_MAX_EMIT_SPEED]; default 2.
+   * Speed along the emitter's local +z given to each new particle. In [0,
+   * SINEW_MAX_EMIT_SPEED] m/s. Default 2.
    */
   float speed;
   /**
-   * Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 500. A
-   * nozzle passes at most speed x its lattice points / spacing per second (520/s for
-   * the default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped.
+   * Particles per second; 0 pauses the emitter. A nozzle passes at most speed × its
+   * lattice points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s and
+   * 5 cm spacing); a higher rate is capped there. In [0, SINEW_MAX_EMIT_RATE]
+   * particles/s. Default 500.
    */
   float rate;
   /**
@@ -1455,28 +1499,33 @@ typedef struct SinewTearStatus {
 } SinewTearStatus;
 
 /**
- * The world's air and uniform wind (sinew_world_set_wind). Start from
- * sinew_wind_desc_default().
+ * The world's air: density, uniform wind and its turbulence. Changeable every frame. Start
+ * from sinew_wind_desc_default(); field for field the Rust `WindDesc`.
  */
 typedef struct SinewWindDesc {
   /**
-   * Uniform wind velocity (m/s), default (0, 0, 0); components within ±1e4.
+   * Uniform wind velocity. Each component in [-SINEW_MAX_WIND_SPEED,
+   * SINEW_MAX_WIND_SPEED] m/s. Default (0, 0, 0).
    */
   struct SinewVec3 velocity;
   /**
-   * Air density (kg/m³), default 1.225; in [0, 1e4].
+   * Air density ρ (1.225 at sea level, 15 °C). In [0, SINEW_MAX_AIR_DENSITY] kg/m³.
+   * Default 1.225.
    */
   float air_density;
   /**
-   * Turbulence amplitude (m/s per component) of the uniform wind, default 0; in [0, 1e4].
+   * Amplitude of the world wind's turbulence, per component. In [0,
+   * SINEW_MAX_WIND_SPEED] m/s. Default 0.
    */
   float turbulence;
   /**
-   * Length scale of the turbulence noise (m), default 2; in [1e-3, 1e9].
+   * Length scale of the turbulence noise. In [SINEW_MIN_TURBULENCE_SCALE,
+   * SINEW_MAX_LENGTH] m. Default 2.
    */
   float turbulence_scale;
   /**
-   * Time frequency of the turbulence noise (Hz), default 1; in [0, 1e3].
+   * Time frequency of the turbulence noise. In [0, SINEW_MAX_TURBULENCE_FREQUENCY] Hz.
+   * Default 1.
    */
   float turbulence_frequency;
   /**
@@ -1486,44 +1535,50 @@ typedef struct SinewWindDesc {
 } SinewWindDesc;
 
 /**
- * A wind zone (sinew_world_add_wind_zone). Start from sinew_wind_zone_desc_default().
+ * A wind zone: extra wind inside a box or sphere. Changeable every frame. Start from
+ * sinew_wind_zone_desc_default(); field for field the Rust `WindZoneDesc`.
  */
 typedef struct SinewWindZoneDesc {
   /**
-   * A SinewWindZoneShape, default SINEW_WIND_ZONE_BOX.
+   * Box (an oriented box of `half_extents`) or sphere (of `radius`). Default 0 (a
+   * SinewWindZoneShape).
    */
   uint32_t shape;
   /**
-   * Centre (m), default (0, 0, 0).
+   * Centre. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default
+   * (0, 0, 0).
    */
   struct SinewVec3 position;
   /**
-   * Box orientation (unit quaternion, normalised on input), default identity.
+   * Orientation of a box (a quaternion of length in [0.5, 2], normalised on input).
+   * Default (0, 0, 0, 1) (x, y, z, w).
    */
   struct SinewQuat rotation;
   /**
-   * Box half extents (m, each > 0), default (1, 1, 1).
+   * Box half extents. Each component in (0, SINEW_MAX_LENGTH] m. Default (1, 1, 1).
    */
   struct SinewVec3 half_extents;
   /**
-   * Sphere radius (m, > 0), default 1.
+   * Sphere radius. In (0, SINEW_MAX_LENGTH] m. Default 1.
    */
   float radius;
   /**
-   * Direction the wind blows (world frame, normalised on input), default (1, 0, 0);
-   * (0, 0, 0) = radially outward from the centre.
+   * Direction the wind blows (world frame; normalised on input): (0, 0, 0) = radially
+   * outward from `position` (a blast, Unity's spherical zone), else of length in [1e-6,
+   * 1e6]. Default (1, 0, 0).
    */
   struct SinewVec3 direction;
   /**
-   * Wind speed along the direction (m/s), default 5; in [0, 1e4].
+   * Wind speed along `direction`. In [0, SINEW_MAX_WIND_SPEED] m/s. Default 5.
    */
   float strength;
   /**
-   * Turbulence amplitude (m/s per component), default 0; in [0, 1e4].
+   * Turbulence amplitude, per component. In [0, SINEW_MAX_WIND_SPEED] m/s. Default 0.
    */
   float turbulence;
   /**
-   * Outer fraction of the zone over which the wind fades to 0, in [0, 1], default 0.
+   * Outer fraction of the zone over which the wind fades to 0 (0 = a sharp edge). In [0,
+   * 1]. Default 0.
    */
   float falloff;
   /**
@@ -1928,8 +1983,15 @@ SinewStatus sinew_body_set_pressure(struct SinewWorld world, struct SinewBody bo
 SinewStatus sinew_body_volume(struct SinewWorld world, struct SinewBody body, float *out_volume);
 
 /**
- * Fills `*out_desc` with defaults (a plane through the origin facing +Y, no friction,
- * no bounce) and the cookie.
+ * A collider desc with every field at its default (a plane through the origin facing
+ * +Y, no friction, no bounce; a sphere, capsule or box of size 0.5 m once its shape
+ * is set).
+ */
+struct SinewColliderDesc sinew_collider_desc_default(void);
+
+/**
+ * Fills `*out_desc` with sinew_collider_desc_default() (for bindings that avoid
+ * by-value structs).
  *
  * # Safety
  * `out_desc` must be NULL or point to writable memory for one SinewColliderDesc.
@@ -2630,7 +2692,7 @@ SinewStatus sinew_fluid_desc_init(struct SinewFluidDesc *out);
 
 /**
  * An emitter desc with every field at its default (a 10 cm nozzle at the origin
- * facing +Z, 2 m/s, 1000 particles/s).
+ * facing +Z, 2 m/s, 500 particles/s).
  */
 struct SinewEmitterDesc sinew_emitter_desc_default(void);
 

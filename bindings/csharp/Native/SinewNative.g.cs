@@ -17,6 +17,7 @@
 //   sinew_cloth_grid_desc_default -> sinew_cloth_grid_desc_init
 //   sinew_tet_body_desc_default -> sinew_tet_body_desc_init
 //   sinew_pressure_body_desc_default -> sinew_pressure_body_desc_init
+//   sinew_collider_desc_default -> sinew_collider_desc_init
 //   sinew_fluid_desc_default -> sinew_fluid_desc_init
 //   sinew_emitter_desc_default -> sinew_emitter_desc_init
 //   sinew_kill_volume_desc_default -> sinew_kill_volume_desc_init
@@ -449,29 +450,54 @@ namespace Sinew.Native
         public float damping;
     }
 
-    /// <summary>A collider. Always start from <c>sinew_collider_desc_init</c>.</summary>
+    /// <summary>
+    /// A collider: a shape, a transform the host updates every frame, and a material. Start
+    /// from sinew_collider_desc_default(); field for field the Rust <c>ColliderDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewColliderDesc
     {
-        /// <summary>A SinewShape value, default SINEW_SHAPE_PLANE.</summary>
+        /// <summary>
+        /// The geometry, in the collider's local frame (a SinewShape in C: plane, sphere,
+        /// capsule, box; a mesh only through the mesh collider call). Its size is in the fields
+        /// its variant reads. Default 0 (a SinewShape).
+        /// </summary>
         public uint shape;
-        /// <summary>World position of the shape's origin, m, default (0, 0, 0).</summary>
+        /// <summary>
+        /// World position of the shape's local origin. Each component in
+        /// [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+        /// </summary>
         public SinewVec3 position;
-        /// <summary>Unit quaternion, local to world, default identity.</summary>
+        /// <summary>
+        /// Unit quaternion, local to world (| |q| − 1 | at most 1e-3; normalised on input).
+        /// Default (0, 0, 0, 1) (x, y, z, w).
+        /// </summary>
         public SinewQuat rotation;
-        /// <summary>Sphere and capsule radius, m (&gt; 0), default 0.5.</summary>
+        /// <summary>Sphere, Capsule: The radius. In (0, SINEW_MAX_LENGTH] m. Default 0.5.</summary>
         public float radius;
-        /// <summary>Capsule: half the length of its axis segment, m (&gt; 0), default 0.5.</summary>
+        /// <summary>
+        /// Capsule: Half the length of the axis segment (along the local Y axis). In (0,
+        /// SINEW_MAX_LENGTH] m. Default 0.5.
+        /// </summary>
         public float half_height;
-        /// <summary>Box half extents, m (each &gt; 0), default (0.5, 0.5, 0.5).</summary>
+        /// <summary>
+        /// Box: The half extents (local axes). Each component in (0, SINEW_MAX_LENGTH] m.
+        /// Default (0.5, 0.5, 0.5).
+        /// </summary>
         public SinewVec3 half_extents;
-        /// <summary>Coulomb static friction coefficient (&gt;= 0), default 0.</summary>
+        /// <summary>
+        /// Coulomb coefficient below which a contact sticks. In [0, SINEW_MAX_FRICTION].
+        /// Default 0.
+        /// </summary>
         public float static_friction;
-        /// <summary>Coulomb dynamic friction coefficient (&gt;= 0), default 0.</summary>
+        /// <summary>Coulomb coefficient of sliding. In [0, SINEW_MAX_FRICTION]. Default 0.</summary>
         public float dynamic_friction;
-        /// <summary>Restitution in [0, 1] (0 = no bounce), default 0.</summary>
+        /// <summary>
+        /// Normal velocity kept after an impact, as a fraction of the approach speed (0 = no
+        /// bounce, 1 = elastic). In [0, 1]. Default 0.
+        /// </summary>
         public float restitution;
-        /// <summary>Set by sinew_collider_desc_init(); a desc not made by it is rejected.</summary>
+        /// <summary>Set by sinew_collider_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
@@ -637,34 +663,50 @@ namespace Sinew.Native
     }
 
     /// <summary>
-    /// An emitter of a fluid (sinew_fluid_add_emitter, sinew_emitter_set). Start from
-    /// sinew_emitter_desc_default().
+    /// An emitter of a fluid: where, how fast, how many per second. Start from
+    /// sinew_emitter_desc_default(); field for field the Rust <c>EmitterDesc</c>.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewEmitterDesc
     {
-        /// <summary>A SinewEmitterShape, default SINEW_EMITTER_NOZZLE.</summary>
+        /// <summary>
+        /// Where the particles appear (a SinewEmitterShape in C): a round nozzle (a hose, a
+        /// tap) or a box (rain, a spring). Its size is in the fields its variant reads. Default
+        /// 0 (a SinewEmitterShape).
+        /// </summary>
         public uint shape;
-        /// <summary>Nozzle radius (m), in [0, SINEW_MAX_COORDINATE], default 0.1.</summary>
+        /// <summary>
+        /// Nozzle: The radius of the disc the particles leave, centred on the emitter and
+        /// facing its local +z axis, on a lattice of the fluid's spacing (at most
+        /// MAX_NOZZLE_SPACINGS spacings). In [0, SINEW_MAX_COORDINATE] m. Default 0.1.
+        /// </summary>
         public float radius;
-        /// <summary>Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (0.1, 0.1, 0.1).</summary>
+        /// <summary>
+        /// Box: The box's half extents, in the emitter's frame: particles appear at
+        /// deterministic pseudo-random points inside. Each component in [0,
+        /// SINEW_MAX_COORDINATE] m. Default (0.1, 0.1, 0.1).
+        /// </summary>
         public SinewVec3 half_extents;
-        /// <summary>Centre (m, world), default (0, 0, 0).</summary>
+        /// <summary>
+        /// Centre, in the world. Each component in [-SINEW_MAX_COORDINATE,
+        /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+        /// </summary>
         public SinewVec3 position;
         /// <summary>
-        /// Orientation (unit quaternion, normalised on input); a nozzle faces local +Z.
-        /// Default identity.
+        /// Orientation (a quaternion of length in [0.5, 2], normalised on input); a nozzle
+        /// faces the local +z. Default (0, 0, 0, 1) (x, y, z, w).
         /// </summary>
         public SinewQuat rotation;
         /// <summary>
-        /// Speed (m/s) along the local +Z of each new particle, in [0,
-        /// SINEW_MAX_EMIT_SPEED]; default 2.
+        /// Speed along the emitter's local +z given to each new particle. In [0,
+        /// SINEW_MAX_EMIT_SPEED] m/s. Default 2.
         /// </summary>
         public float speed;
         /// <summary>
-        /// Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 500. A
-        /// nozzle passes at most speed x its lattice points / spacing per second (520/s for
-        /// the default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped.
+        /// Particles per second; 0 pauses the emitter. A nozzle passes at most speed × its
+        /// lattice points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s and
+        /// 5 cm spacing); a higher rate is capped there. In [0, SINEW_MAX_EMIT_RATE]
+        /// particles/s. Default 500.
         /// </summary>
         public float rate;
         /// <summary>Set by sinew_emitter_desc_default(); a desc not made by it is refused.</summary>
@@ -807,50 +849,81 @@ namespace Sinew.Native
     }
 
     /// <summary>
-    /// The world's air and uniform wind (sinew_world_set_wind). Start from
-    /// sinew_wind_desc_default().
+    /// The world's air: density, uniform wind and its turbulence. Changeable every frame. Start
+    /// from sinew_wind_desc_default(); field for field the Rust <c>WindDesc</c>.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewWindDesc
     {
-        /// <summary>Uniform wind velocity (m/s), default (0, 0, 0); components within ±1e4.</summary>
+        /// <summary>
+        /// Uniform wind velocity. Each component in [-SINEW_MAX_WIND_SPEED,
+        /// SINEW_MAX_WIND_SPEED] m/s. Default (0, 0, 0).
+        /// </summary>
         public SinewVec3 velocity;
-        /// <summary>Air density (kg/m³), default 1.225; in [0, 1e4].</summary>
+        /// <summary>
+        /// Air density ρ (1.225 at sea level, 15 °C). In [0, SINEW_MAX_AIR_DENSITY] kg/m³.
+        /// Default 1.225.
+        /// </summary>
         public float air_density;
-        /// <summary>Turbulence amplitude (m/s per component) of the uniform wind, default 0; in [0, 1e4].</summary>
+        /// <summary>
+        /// Amplitude of the world wind's turbulence, per component. In [0,
+        /// SINEW_MAX_WIND_SPEED] m/s. Default 0.
+        /// </summary>
         public float turbulence;
-        /// <summary>Length scale of the turbulence noise (m), default 2; in [1e-3, 1e9].</summary>
+        /// <summary>
+        /// Length scale of the turbulence noise. In [SINEW_MIN_TURBULENCE_SCALE,
+        /// SINEW_MAX_LENGTH] m. Default 2.
+        /// </summary>
         public float turbulence_scale;
-        /// <summary>Time frequency of the turbulence noise (Hz), default 1; in [0, 1e3].</summary>
+        /// <summary>
+        /// Time frequency of the turbulence noise. In [0, SINEW_MAX_TURBULENCE_FREQUENCY] Hz.
+        /// Default 1.
+        /// </summary>
         public float turbulence_frequency;
         /// <summary>Set by sinew_wind_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
-    /// <summary>A wind zone (sinew_world_add_wind_zone). Start from sinew_wind_zone_desc_default().</summary>
+    /// <summary>
+    /// A wind zone: extra wind inside a box or sphere. Changeable every frame. Start from
+    /// sinew_wind_zone_desc_default(); field for field the Rust <c>WindZoneDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewWindZoneDesc
     {
-        /// <summary>A SinewWindZoneShape, default SINEW_WIND_ZONE_BOX.</summary>
+        /// <summary>
+        /// Box (an oriented box of <c>half_extents</c>) or sphere (of <c>radius</c>). Default 0 (a
+        /// SinewWindZoneShape).
+        /// </summary>
         public uint shape;
-        /// <summary>Centre (m), default (0, 0, 0).</summary>
+        /// <summary>
+        /// Centre. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default
+        /// (0, 0, 0).
+        /// </summary>
         public SinewVec3 position;
-        /// <summary>Box orientation (unit quaternion, normalised on input), default identity.</summary>
+        /// <summary>
+        /// Orientation of a box (a quaternion of length in [0.5, 2], normalised on input).
+        /// Default (0, 0, 0, 1) (x, y, z, w).
+        /// </summary>
         public SinewQuat rotation;
-        /// <summary>Box half extents (m, each &gt; 0), default (1, 1, 1).</summary>
+        /// <summary>Box half extents. Each component in (0, SINEW_MAX_LENGTH] m. Default (1, 1, 1).</summary>
         public SinewVec3 half_extents;
-        /// <summary>Sphere radius (m, &gt; 0), default 1.</summary>
+        /// <summary>Sphere radius. In (0, SINEW_MAX_LENGTH] m. Default 1.</summary>
         public float radius;
         /// <summary>
-        /// Direction the wind blows (world frame, normalised on input), default (1, 0, 0);
-        /// (0, 0, 0) = radially outward from the centre.
+        /// Direction the wind blows (world frame; normalised on input): (0, 0, 0) = radially
+        /// outward from <c>position</c> (a blast, Unity's spherical zone), else of length in [1e-6,
+        /// 1e6]. Default (1, 0, 0).
         /// </summary>
         public SinewVec3 direction;
-        /// <summary>Wind speed along the direction (m/s), default 5; in [0, 1e4].</summary>
+        /// <summary>Wind speed along <c>direction</c>. In [0, SINEW_MAX_WIND_SPEED] m/s. Default 5.</summary>
         public float strength;
-        /// <summary>Turbulence amplitude (m/s per component), default 0; in [0, 1e4].</summary>
+        /// <summary>Turbulence amplitude, per component. In [0, SINEW_MAX_WIND_SPEED] m/s. Default 0.</summary>
         public float turbulence;
-        /// <summary>Outer fraction of the zone over which the wind fades to 0, in [0, 1], default 0.</summary>
+        /// <summary>
+        /// Outer fraction of the zone over which the wind fades to 0 (0 = a sharp edge). In [0,
+        /// 1]. Default 0.
+        /// </summary>
         public float falloff;
         /// <summary>Set by sinew_wind_zone_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
@@ -950,12 +1023,6 @@ namespace Sinew.Native
 
         /// <summary>Largest winch speed (m/s).</summary>
         public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
-
-        /// <summary>Largest <c>max_steps</c> of <c>sinew_world_advance</c>.</summary>
-        public const uint SINEW_MAX_STEPS_PER_ADVANCE = 1024;
-
-        /// <summary>Largest <c>frame_dt</c> (s) of <c>sinew_world_advance</c>: an hour.</summary>
-        public const float SINEW_MAX_FRAME_DT = 3600.0f;
 
         /// <summary>Largest position component (m) and velocity component (m/s) accepted.</summary>
         public const float SINEW_MAX_COORDINATE = 1.0e9f;
@@ -1064,6 +1131,33 @@ namespace Sinew.Native
         /// adhesion; the viscosity stays in [0, 1]).
         /// </summary>
         public const float SINEW_MAX_FLUID_COEFFICIENT = 1000.0f;
+
+        /// <summary>Largest friction coefficient of a collider (dimensionless, static and dynamic).</summary>
+        public const float SINEW_MAX_FRICTION = 100.0f;
+
+        /// <summary>Largest grab compliance (m/N).</summary>
+        public const float SINEW_MAX_GRAB_COMPLIANCE = 1000.0f;
+
+        /// <summary>Largest number of triangles of one mesh collider.</summary>
+        public const uint SINEW_MAX_TRIANGLES = (1 << 24);
+
+        /// <summary>Contacts one particle keeps per substep and reports per step (colliders).</summary>
+        public const uint SINEW_MAX_COLLIDER_CONTACTS = 4;
+
+        /// <summary>Largest <c>max_steps</c> of one fixed-step advance.</summary>
+        public const uint SINEW_MAX_STEPS_PER_ADVANCE = 1024;
+
+        /// <summary>
+        /// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
+        /// caller's to clamp; whatever exceeds <c>max_steps</c> steps is dropped anyway.
+        /// </summary>
+        public const float SINEW_MAX_FRAME_DT = 3600.0f;
+
+        /// <summary>
+        /// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
+        /// about π·256² ≈ 206,000 points).
+        /// </summary>
+        public const float SINEW_MAX_NOZZLE_SPACINGS = 256.0f;
 
         /// <summary>Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).</summary>
         public const uint SINEW_MAX_TEAR_RESERVE = (1 << 20);
@@ -1320,8 +1414,8 @@ namespace Sinew.Native
         public static extern int sinew_body_volume(SinewWorld world, SinewBody body, float* out_volume);
 
         /// <summary>
-        /// Fills <c>*out_desc</c> with defaults (a plane through the origin facing +Y, no friction,
-        /// no bounce) and the cookie.
+        /// Fills <c>*out_desc</c> with sinew_collider_desc_default() (for bindings that avoid
+        /// by-value structs).
         /// </summary>
         /// <remarks><c>out_desc</c> must be NULL or point to writable memory for one SinewColliderDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
