@@ -8,20 +8,19 @@ use std::ffi::c_void;
 
 use super::bodies::{init_desc, read_desc, SinewBody};
 use super::readback::{check_capacity, StridedOut};
-use super::settings::{EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE};
 pub use super::settings::{
-    SinewEmitterDesc, SinewFluidDesc, SINEW_MAX_EMIT_RATE, SINEW_MAX_EMIT_SPEED, SINEW_MAX_FLUID_CAPACITY,
-    SINEW_MAX_FLUID_COEFFICIENT, SINEW_MAX_FLUID_LIFETIME, SINEW_MAX_FLUID_RELAXATION,
-    SINEW_MAX_FLUID_SPACING, SINEW_MAX_REST_DENSITY, SINEW_MAX_SMOOTHING_RATIO,
-    SINEW_MIN_FLUID_SPACING,
+    SinewEmitterDesc, SinewFluidDesc, SINEW_MAX_EMIT_RATE, SINEW_MAX_EMIT_SPEED,
+    SINEW_MAX_FLUID_CAPACITY, SINEW_MAX_FLUID_COEFFICIENT, SINEW_MAX_FLUID_LIFETIME,
+    SINEW_MAX_FLUID_RELAXATION, SINEW_MAX_FLUID_SPACING, SINEW_MAX_REST_DENSITY,
+    SINEW_MAX_SMOOTHING_RATIO, SINEW_MIN_FLUID_SPACING,
 };
+use super::settings::{EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE};
 use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
 use super::{answer, guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
 use crate::bodies::BodyId;
 use crate::error::try_with_capacity;
 use crate::fluid::{
-    EmitterDesc, EmitterId, FluidDesc, FluidId, FluidStats, KillVolumeDesc,
-    KillVolumeId,
+    EmitterDesc, EmitterId, FluidDesc, FluidId, FluidStats, KillVolumeDesc, KillVolumeId,
 };
 use crate::math::Vec3;
 use crate::World;

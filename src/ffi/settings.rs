@@ -378,7 +378,11 @@ impl SinewColliderDesc {
             crate::collision::Shape::Sphere { radius, .. } => {
                 t.radius = radius;
             }
-            crate::collision::Shape::Capsule { radius, half_height, .. } => {
+            crate::collision::Shape::Capsule {
+                radius,
+                half_height,
+                ..
+            } => {
                 t.radius = radius;
                 t.half_height = half_height;
             }

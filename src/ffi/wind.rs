@@ -9,11 +9,11 @@ use crate::aero::{WindDesc, WindZoneDesc};
 use crate::bodies::BodyId;
 use crate::math::Vec3;
 
-use super::settings::{WIND_DESC_COOKIE, WIND_ZONE_DESC_COOKIE};
 pub use super::settings::{
     SinewWindDesc, SinewWindZoneDesc, SINEW_MAX_AERO_COEFFICIENT, SINEW_MAX_AIR_DENSITY,
     SINEW_MAX_WIND_SPEED,
 };
+use super::settings::{WIND_DESC_COOKIE, WIND_ZONE_DESC_COOKIE};
 
 /// Values of `SinewWindZoneDesc::shape` (crosses as `uint32_t`).
 #[repr(u32)]

@@ -8,14 +8,14 @@ use crate::limits::MAX_COORDINATE;
 use crate::math::Vec3;
 use glam::Quat;
 
+/// Largest particle lifetime (s); 0 means forever: [`MAX_FLUID_LIFETIME`] under the name
+/// it had before.
+pub use crate::limits::MAX_FLUID_LIFETIME as MAX_LIFETIME;
 pub use crate::limits::{
     MAX_EMIT_RATE, MAX_EMIT_SPEED, MAX_FLUID_CAPACITY, MAX_FLUID_COEFFICIENT, MAX_FLUID_LIFETIME,
     MAX_FLUID_RELAXATION, MAX_FLUID_SPACING, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO,
     MIN_FLUID_SPACING,
 };
-/// Largest particle lifetime (s); 0 means forever: [`MAX_FLUID_LIFETIME`] under the name
-/// it had before.
-pub use crate::limits::MAX_FLUID_LIFETIME as MAX_LIFETIME;
 
 crate::settings! {
     /// A fluid: a set of world particles with a fluid phase (Position Based Fluids,

@@ -36,10 +36,7 @@ pub enum Kind {
     /// crossing as a `uint32_t` tag (the C enum type named) and flat parameter fields,
     /// each declared `of <tag field>: <enum> [<variants that read it>]`. `rust` is the
     /// enum's name in the desc's module.
-    Union {
-        c: &'static str,
-        rust: &'static str,
-    },
+    Union { c: &'static str, rust: &'static str },
 }
 
 /// A variant of a tagged union: its Rust name and its C value.
@@ -293,12 +290,18 @@ impl Setting for Vec3 {
     fn bound(v: f32) -> f64 {
         v as f64
     }
+    /// The message names the first component out of range (`half_extents.y`).
     fn check(self, r: &Range) -> Result<()> {
-        if self.is_finite() && self.to_array().iter().all(|&c| r.contains(c as f64)) {
+        let bad = self
+            .to_array()
+            .into_iter()
+            .zip(["x", "y", "z"])
+            .find(|&(c, _)| !(c.is_finite() && r.contains(c as f64)));
+        let Some((c, axis)) = bad else {
             return Ok(());
-        }
+        };
         Err(Error::invalid(format!(
-            "{} {self} must be finite with components in {}{}",
+            "{}.{axis} {c} (of {self}) must be finite and in {}{}",
             r.name,
             r.text(false),
             r.suffix()

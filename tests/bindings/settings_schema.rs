@@ -347,13 +347,17 @@ fn union_from_rust(d: &Desc, o: &mut String) {
                 continue;
             }
             let names: Vec<&str> = params.iter().map(|p| p.name).collect();
-            writeln!(
-                o,
-                "            {path}::{} {{ {}, .. }} => {{",
-                v.name,
-                names.join(", ")
-            )
-            .unwrap();
+            // As rustfmt writes it: on one line while the fields fit in its 18 columns.
+            let inner = format!("{}, ..", names.join(", "));
+            if inner.len() <= 18 {
+                writeln!(o, "            {path}::{} {{ {inner} }} => {{", v.name).unwrap();
+            } else {
+                writeln!(o, "            {path}::{} {{", v.name).unwrap();
+                for n in names {
+                    writeln!(o, "                {n},").unwrap();
+                }
+                o.push_str("                ..\n            } => {\n");
+            }
             for p in params {
                 let value = match p.kind {
                     Kind::Vec3 => format!("{}.into()", p.name),
@@ -363,8 +367,7 @@ fn union_from_rust(d: &Desc, o: &mut String) {
             }
             o.push_str("            }\n");
         }
-        if f
-            .variants
+        if f.variants
             .iter()
             .any(|v| variant_params(d, f.name, v.name).is_empty())
         {
@@ -515,7 +518,10 @@ fn render_ffi() -> String {
         )
         .unwrap();
         writeln!(o, "impl {} {{", d.c).unwrap();
-        let union = d.fields.iter().any(|f| matches!(f.kind, Kind::Union { .. }));
+        let union = d
+            .fields
+            .iter()
+            .any(|f| matches!(f.kind, Kind::Union { .. }));
         let open = if union { "let mut t = " } else { "" };
         writeln!(
             o,
@@ -532,7 +538,9 @@ fn render_ffi() -> String {
             writeln!(o, "            {}: {value},", f.name).unwrap();
         }
         if union {
-            o.push_str(&format!("            internal_cookie: {cookie},\n        }};\n"));
+            o.push_str(&format!(
+                "            internal_cookie: {cookie},\n        }};\n"
+            ));
             union_from_rust(&d, &mut o);
             o.push_str("        t\n    }\n\n");
         } else {
@@ -884,10 +892,12 @@ struct UnrealProps {
 fn unreal_properties(d: &Desc, p: &UnrealProps) -> String {
     let mut o = String::new();
     for f in &d.fields {
-        if p.skip.contains(&f.name) || matches!(
-            f.kind,
-            Kind::Vec3 | Kind::Quat | Kind::Enum(_) | Kind::Union { .. }
-        ) {
+        if p.skip.contains(&f.name)
+            || matches!(
+                f.kind,
+                Kind::Vec3 | Kind::Quat | Kind::Enum(_) | Kind::Union { .. }
+            )
+        {
             continue;
         }
         let (unit, scale) = unreal_unit(f.range.unit);
@@ -1066,10 +1076,12 @@ int32 MaxStepsPerFrame = 4;
 fn unreal_copy(d: &Desc, target: &str, source: &str, skip: &[&str]) -> String {
     let mut o = String::new();
     for f in &d.fields {
-        if skip.contains(&f.name) || matches!(
-            f.kind,
-            Kind::Vec3 | Kind::Quat | Kind::Enum(_) | Kind::Union { .. }
-        ) {
+        if skip.contains(&f.name)
+            || matches!(
+                f.kind,
+                Kind::Vec3 | Kind::Quat | Kind::Enum(_) | Kind::Union { .. }
+            )
+        {
             continue;
         }
         let n = format!("{source}{}", unreal_name(f));

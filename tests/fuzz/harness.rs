@@ -44,7 +44,7 @@ use sinew::ffi::bodies::{
     SinewTetBodyDesc,
 };
 use sinew::ffi::collision::{
-    sinew_collider_desc_init, sinew_collider_remove, sinew_collider_set_material,
+    sinew_collider_desc_default, sinew_collider_desc_init, sinew_collider_remove, sinew_collider_set_material,
     sinew_collider_set_transform, sinew_world_add_collider, sinew_world_add_mesh_collider,
     sinew_world_collider_count, sinew_world_contact_count, sinew_world_grab_particle,
     sinew_world_move_grab, sinew_world_pick_particle, sinew_world_read_contacts,
@@ -633,6 +633,7 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_cloth_topology_version",
     "sinew_cloth_topology_counts",
     "sinew_cloth_read_topology",
+    "sinew_collider_desc_default",
     "sinew_collider_desc_init",
     "sinew_world_add_collider",
     "sinew_world_add_mesh_collider",
@@ -1698,6 +1699,10 @@ impl<'a> Session<'a> {
                 "sinew_pressure_body_desc_init" => {
                     let mut o = out1!(SinewPressureBodyDesc);
                     ok_or(sinew_pressure_body_desc_init(o.ptr()), o.untouched())
+                }
+                "sinew_collider_desc_default" => {
+                    let _ = sinew_collider_desc_default();
+                    Outcome::new(SINEW_OK, true)
                 }
                 "sinew_collider_desc_init" => {
                     let mut o = out1!(SinewColliderDesc);
