@@ -8,11 +8,8 @@
  * compliance in m/N. Handles are generation-checked ids; 0 is the null handle.
  * Threads: any function may be called from any thread. Calls on one world are
  * serialised by that world's lock, held for the whole call (a step included), so a
- * reader waits for a running step. The lock is released fairly: a thread already
- * asleep on it gets it before the releasing thread can take it back, so no caller (the
- * stepper included) is starved. It is not a queue: a call that arrives while a waiter
- * is still spinning, before it sleeps, may run first (a cheap call in a loop gets a few
- * tens in between two steps). Destroying a world while another thread is
+ * reader waits for a running step; the lock goes to the longest waiter first, so no
+ * caller (the stepper included) is starved. Destroying a world while another thread is
  * inside a call on it is safe: that call finishes first, later ones get
  * SINEW_ERROR_INVALID_HANDLE. Calls on different worlds run in parallel.
  */
@@ -67,14 +64,15 @@
 #define SINEW_MATERIAL_FAT 1.0e-3
 
 /**
- * Largest `max_steps` of `sinew_world_advance`.
+ * Largest number of break events queued between two sinew_world_take_break_events;
+ * events past it are counted in `out_lost`.
  */
-#define SINEW_MAX_STEPS_PER_ADVANCE 1024
+#define SINEW_MAX_BREAK_EVENTS 4096
 
 /**
- * Largest `frame_dt` (s) of `sinew_world_advance`: an hour.
+ * Largest winch speed (m/s).
  */
-#define SINEW_MAX_FRAME_DT 3600.0
+#define SINEW_MAX_WINCH_SPEED 1000.0
 
 /**
  * Largest position component (m) and velocity component (m/s) accepted.
@@ -237,64 +235,46 @@
 #define SINEW_MAX_FLUID_COEFFICIENT 1000.0
 
 /**
- * Largest number of particles one body builder makes (a rope has at most this many minus
- * one segments).
+ * Largest friction coefficient of a collider (dimensionless, static and dynamic).
  */
-#define SINEW_MAX_BODY_PARTICLES (1 << 24)
+#define SINEW_MAX_FRICTION 100.0
 
 /**
- * Largest compliance of a body's constraints, in the unit of each (m/N for links, 1/(N·m)
- * for strain and bending, m⁵/N for a pressure volume): MAX_COMPLIANCE.
+ * Largest grab compliance (m/N).
  */
-#define SINEW_MAX_BODY_COMPLIANCE 1.0e10
+#define SINEW_MAX_GRAB_COMPLIANCE 1000.0
 
 /**
- * Largest total mass of a body (kg).
+ * Largest number of triangles of one mesh collider.
  */
-#define SINEW_MAX_BODY_MASS 1.0e12
+#define SINEW_MAX_TRIANGLES (1 << 24)
 
 /**
- * Largest number of cells along each side of a cloth grid.
+ * Contacts one particle keeps per substep and reports per step (colliders).
  */
-#define SINEW_MAX_GRID_SEGMENTS 4096
+#define SINEW_MAX_COLLIDER_CONTACTS 4
 
 /**
- * Largest overpressure factor of a pressure body (dimensionless: the body keeps pressure ×
- * its rest volume).
+ * Largest `max_steps` of one fixed-step advance.
  */
-#define SINEW_MAX_PRESSURE 100.0
+#define SINEW_MAX_STEPS_PER_ADVANCE 1024
 
 /**
- * Largest rest scale of a body's links (dimensionless; 1 = as built).
+ * Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
+ * caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
  */
-#define SINEW_MAX_REST_SCALE 1000.0
+#define SINEW_MAX_FRAME_DT 3600.0
 
 /**
- * Largest number of triangles in one pressure constraint's surface.
+ * Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
+ * about π·256² ≈ 206,000 points).
  */
-#define SINEW_MAX_SURFACE_TRIANGLES (1 << 24)
+#define SINEW_MAX_NOZZLE_SPACINGS 256.0
 
 /**
- * Largest reserve of spare particles per tearing cloth.
+ * Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).
  */
 #define SINEW_MAX_TEAR_RESERVE (1 << 20)
-
-/**
- * Room of the break-event queue: events past it (before the host takes them) are counted
- * as lost.
- */
-#define SINEW_MAX_BREAK_EVENTS 4096
-
-/**
- * Largest winch speed (m/s).
- */
-#define SINEW_MAX_WINCH_SPEED 1000.0
-
-/**
- * Largest compliance accepted by the low-level constraint families (in each family's
- * unit): MAX_COMPLIANCE.
- */
-#define SINEW_MAX_FAMILY_COMPLIANCE 1.0e10
 
 /**
  * Version of the body layout; bumped whenever a field is added, removed or changes
@@ -796,61 +776,51 @@ typedef struct SinewTransform {
 } SinewTransform;
 
 /**
- * How to build a rope: a chain of particles with stretch links (i, i+1), bend links (i,
- * i+2), optional tethers from the pinned ends and pins at either end. Start from
- * sinew_rope_desc_default(); field for field the Rust `RopeDesc`.
+ * How to build a rope (sinew_world_add_rope). Start from sinew_rope_desc_default().
  */
 typedef struct SinewRopeDesc {
   /**
-   * First end, where the straight rope starts. Ignored by the polyline builder. Each
-   * component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+   * First end (m), default (0, 0, 0). Ignored by sinew_world_add_rope_polyline.
    */
   struct SinewVec3 start;
   /**
-   * Second end. Ignored by the polyline builder. Each component in
-   * [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
+   * Second end (m), default (1, 0, 0). Ignored by the polyline variant.
    */
   struct SinewVec3 end;
   /**
-   * Segments between start and end (segments + 1 particles). Ignored by the polyline
-   * builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
+   * Segments between start and end, default 20. Ignored by the polyline variant.
    */
   uint32_t segments;
   /**
-   * Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg.
-   * Default 1.
+   * Total mass (kg), spread evenly over the particles, default 1.
    */
   float total_mass;
   /**
-   * Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.
+   * Radius (m) for rendering and collision, >= 0, default 0.01.
    */
   float radius;
   /**
-   * Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
-   * Default 0.
+   * Compliance of the links (m/N), default 0 (inextensible).
    */
   float stretch_compliance;
   /**
-   * Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
-   * Default 0.01.
+   * Compliance of the (i, i+2) bend links (m/N), default 0.01.
    */
   float bend_compliance;
   /**
-   * Tethers from each pinned end to every particle (Kim et al. 2012; max length = the
-   * arc length along the rope). Default 1 (0 or 1).
+   * 1 = tethers from each pinned end to every particle (default), 0 = none.
    */
   uint32_t tethers;
   /**
-   * Pin the first particle (inverse mass 0). Default 1 (0 or 1).
+   * 1 = pin the first particle (default), 0 = free.
    */
   uint32_t pin_start;
   /**
-   * Pin the last particle (inverse mass 0). Default 0 (0 or 1).
+   * 1 = pin the last particle, 0 = free (default).
    */
   uint32_t pin_end;
   /**
-   * Extra velocity damping of the rope's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
-   * Default 0.
+   * Extra velocity damping of the rope (1/s), default 0.
    */
   float damping;
   /**
@@ -860,52 +830,45 @@ typedef struct SinewRopeDesc {
 } SinewRopeDesc;
 
 /**
- * The material of a cloth (mesh or grid): how it resists stretch, shear and bending. Start
- * from sinew_cloth_desc_default(); field for field the Rust `ClothDesc`.
+ * The material of a cloth (mesh or grid). Start from sinew_cloth_desc_default().
  */
 typedef struct SinewClothDesc {
   /**
-   * Edge links on every edge, or strain-based triangles. Default 0 (a SinewClothModel).
+   * A SinewClothModel, default SINEW_CLOTH_EDGES.
    */
   uint32_t model;
   /**
-   * Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0,
-   * SINEW_MAX_BODY_COMPLIANCE]. Default 0.
+   * Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
+   * Default 0.
    */
   float stretch_compliance;
   /**
-   * Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
-   * SINEW_MAX_BODY_COMPLIANCE]. Default 0.
+   * Strain model only: compliance of the weft stretch (1/(N·m)), default 0.
    */
   float weft_compliance;
   /**
    * Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
-   * shear components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+   * shear components (1/(N·m)). Default 1e-4.
    */
   float shear_compliance;
   /**
-   * Strain model: the warp direction, finite and non-zero (projected onto each triangle;
-   * a grid uses its u edge). Default (1, 0, 0).
+   * Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).
    */
   struct SinewVec3 warp;
   /**
-   * Compliance of the bending constraints, in the units of the bending model (distance
-   * m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE].
-   * Default 1.
+   * Compliance of the bending constraints (units of the model), default 1.
    */
   float bend_compliance;
   /**
-   * Bending model: none, distance links, dihedral angles or isometric. Default 2 (a
-   * SinewBendingModel).
+   * A SinewBendingModel, default SINEW_BENDING_DIHEDRAL.
    */
   uint32_t bending;
   /**
-   * Tether every free vertex to its nearest pinned vertices. Default 1 (0 or 1).
+   * 1 = tether free vertices to the nearest pinned ones (default), 0 = none.
    */
   uint32_t tethers;
   /**
-   * Extra velocity damping of the cloth's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
-   * Default 0.
+   * Extra velocity damping (1/s), default 0.
    */
   float damping;
   /**
@@ -915,42 +878,36 @@ typedef struct SinewClothDesc {
 } SinewClothDesc;
 
 /**
- * A rectangular cloth grid: vertex (i, j) at origin + u·i/segments_u + v·j/segments_v,
- * particle index j·(segments_u + 1) + i. Start from sinew_cloth_grid_desc_default(); field
- * for field the Rust `ClothGridDesc`.
+ * A rectangular cloth grid: vertex (i, j) at origin + u*i/segments_u + v*j/segments_v,
+ * index j*(segments_u+1) + i. Start from sinew_cloth_grid_desc_default().
  */
 typedef struct SinewClothGridDesc {
   /**
-   * The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
-   * SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+   * m, default (0, 0, 0).
    */
   struct SinewVec3 origin;
   /**
-   * Full width edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
-   * Default (1, 0, 0).
+   * Full width edge (m), default (1, 0, 0).
    */
   struct SinewVec3 u;
   /**
-   * Full height edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
-   * Default (0, 0, 1).
+   * Full height edge (m), default (0, 0, 1).
    */
   struct SinewVec3 v;
   /**
-   * Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
+   * Cells along u, 1..=4096, default 20.
    */
   uint32_t segments_u;
   /**
-   * Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
+   * Cells along v, 1..=4096, default 20.
    */
   uint32_t segments_v;
   /**
-   * Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS] kg. Default
-   * 1.
+   * Total mass (kg), default 1.
    */
   float total_mass;
   /**
-   * Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In 0..=15.
-   * Default 0.
+   * Pinned corners: 1 = (0,0), 2 = (u,0), 4 = (0,v), 8 = (u,v); default 0.
    */
   uint32_t pin_corners;
   /**
@@ -960,37 +917,32 @@ typedef struct SinewClothGridDesc {
 } SinewClothGridDesc;
 
 /**
- * A tetrahedral soft body: edge links or strain constraints, and a volume constraint per
- * tet. Start from sinew_tet_body_desc_default(); field for field the Rust `TetBodyDesc`.
+ * A tetrahedral soft body. Start from sinew_tet_body_desc_default().
  */
 typedef struct SinewTetBodyDesc {
   /**
-   * Total mass, lumped to the vertices by tet volume when no inverse masses are given
-   * (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+   * Total mass (kg), lumped by tet volume when no inverse masses are given; default 1.
    */
   float total_mass;
   /**
-   * Edge links plus volume, or strain-based plus volume. Default 0 (a SinewTetModel).
+   * A SinewTetModel, default SINEW_TET_EDGES_AND_VOLUME.
    */
   uint32_t model;
   /**
    * Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
-   * components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+   * components (1/(N·m)). Default 1e-4.
    */
   float stretch_compliance;
   /**
-   * Strain model only: compliance of the shear components (1/(N·m)). In [0,
-   * SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+   * Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
    */
   float shear_compliance;
   /**
-   * Compliance of the tet volumes (0 = incompressible). In [0,
-   * SINEW_MAX_BODY_COMPLIANCE] 1/(N·m). Default 0.
+   * Compliance of the tet volumes (1/(N·m)), default 0.
    */
   float volume_compliance;
   /**
-   * Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
-   * Default 0.
+   * Extra velocity damping (1/s), default 0.
    */
   float damping;
   /**
@@ -1000,34 +952,29 @@ typedef struct SinewTetBodyDesc {
 } SinewTetBodyDesc;
 
 /**
- * A closed-surface (pressure) soft body: edge links and one volume constraint that keeps
- * pressure × the rest volume. Start from sinew_pressure_body_desc_default(); field for
- * field the Rust `PressureBodyDesc`.
+ * A closed-surface (pressure) soft body. Start from sinew_pressure_body_desc_default().
  */
 typedef struct SinewPressureBodyDesc {
   /**
-   * Total mass, lumped to the vertices by triangle area when no inverse masses are given
-   * (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+   * Total mass (kg), lumped by triangle area when no inverse masses are given;
+   * default 1.
    */
   float total_mass;
   /**
-   * Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default
-   * 1e-4.
+   * Compliance of the surface edges (m/N), default 1e-4.
    */
   float stretch_compliance;
   /**
-   * Overpressure factor k: the body keeps k × its rest volume. In (0,
-   * SINEW_MAX_PRESSURE]. Default 1.
+   * Overpressure factor: the body keeps pressure x its rest volume; (0, 100],
+   * default 1.
    */
   float pressure;
   /**
-   * Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE] m⁵/N. Default
-   * 0.
+   * Compliance of the volume constraint (m⁵/N), default 0.
    */
   float volume_compliance;
   /**
-   * Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
-   * Default 0.
+   * Extra velocity damping (1/s), default 0.
    */
   float damping;
   /**
@@ -1067,47 +1014,56 @@ typedef struct SinewBodyInfo {
 } SinewBodyInfo;
 
 /**
- * A collider. Always start from `sinew_collider_desc_init`.
+ * A collider: a shape, a transform the host updates every frame, and a material. Start
+ * from sinew_collider_desc_default(); field for field the Rust `ColliderDesc`.
  */
 typedef struct SinewColliderDesc {
   /**
-   * A SinewShape value, default SINEW_SHAPE_PLANE.
+   * The geometry, in the collider's local frame (a SinewShape in C: plane, sphere,
+   * capsule, box; a mesh only through the mesh collider call). Its size is in the fields
+   * its variant reads. Default 0 (a SinewShape).
    */
   uint32_t shape;
   /**
-   * World position of the shape's origin, m, default (0, 0, 0).
+   * World position of the shape's local origin. Each component in
+   * [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
    */
   struct SinewVec3 position;
   /**
-   * Unit quaternion, local to world, default identity.
+   * Unit quaternion, local to world (| |q| − 1 | at most 1e-3; normalised on input).
+   * Default (0, 0, 0, 1) (x, y, z, w).
    */
   struct SinewQuat rotation;
   /**
-   * Sphere and capsule radius, m (> 0), default 0.5.
+   * Sphere, Capsule: The radius. In (0, SINEW_MAX_LENGTH] m. Default 0.5.
    */
   float radius;
   /**
-   * Capsule: half the length of its axis segment, m (> 0), default 0.5.
+   * Capsule: Half the length of the axis segment (along the local Y axis). In (0,
+   * SINEW_MAX_LENGTH] m. Default 0.5.
    */
   float half_height;
   /**
-   * Box half extents, m (each > 0), default (0.5, 0.5, 0.5).
+   * Box: The half extents (local axes). Each component in (0, SINEW_MAX_LENGTH] m.
+   * Default (0.5, 0.5, 0.5).
    */
   struct SinewVec3 half_extents;
   /**
-   * Coulomb static friction coefficient (>= 0), default 0.
+   * Coulomb coefficient below which a contact sticks. In [0, SINEW_MAX_FRICTION].
+   * Default 0.
    */
   float static_friction;
   /**
-   * Coulomb dynamic friction coefficient (>= 0), default 0.
+   * Coulomb coefficient of sliding. In [0, SINEW_MAX_FRICTION]. Default 0.
    */
   float dynamic_friction;
   /**
-   * Restitution in [0, 1] (0 = no bounce), default 0.
+   * Normal velocity kept after an impact, as a fraction of the approach speed (0 = no
+   * bounce, 1 = elastic). In [0, 1]. Default 0.
    */
   float restitution;
   /**
-   * Set by sinew_collider_desc_init(); a desc not made by it is rejected.
+   * Set by sinew_collider_desc_default(); a desc not made by it is refused.
    */
   uint32_t internal_cookie;
 } SinewColliderDesc;
@@ -1294,40 +1250,48 @@ typedef struct SinewFluidDesc {
 } SinewFluidDesc;
 
 /**
- * An emitter of a fluid (sinew_fluid_add_emitter, sinew_emitter_set). Start from
- * sinew_emitter_desc_default().
+ * An emitter of a fluid: where, how fast, how many per second. Start from
+ * sinew_emitter_desc_default(); field for field the Rust `EmitterDesc`.
  */
 typedef struct SinewEmitterDesc {
   /**
-   * A SinewEmitterShape, default SINEW_EMITTER_NOZZLE.
+   * Where the particles appear (a SinewEmitterShape in C): a round nozzle (a hose, a
+   * tap) or a box (rain, a spring). Its size is in the fields its variant reads. Default
+   * 0 (a SinewEmitterShape).
    */
   uint32_t shape;
   /**
-   * Nozzle radius (m), in [0, SINEW_MAX_COORDINATE], default 0.1.
+   * Nozzle: The radius of the disc the particles leave, centred on the emitter and
+   * facing its local +z axis, on a lattice of the fluid's spacing (at most
+   * MAX_NOZZLE_SPACINGS spacings). In [0, SINEW_MAX_COORDINATE] m. Default 0.1.
    */
   float radius;
   /**
-   * Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (0.1, 0.1, 0.1).
+   * Box: The box's half extents, in the emitter's frame: particles appear at
+   * deterministic pseudo-random points inside. Each component in [0,
+   * SINEW_MAX_COORDINATE] m. Default (0.1, 0.1, 0.1).
    */
   struct SinewVec3 half_extents;
   /**
-   * Centre (m, world), default (0, 0, 0).
+   * Centre, in the world. Each component in [-SINEW_MAX_COORDINATE,
+   * SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
    */
   struct SinewVec3 position;
   /**
-   * Orientation (unit quaternion, normalised on input); a nozzle faces local +Z.
-   * Default identity.
+   * Orientation (a quaternion of length in [0.5, 2], normalised on input); a nozzle
+   * faces the local +z. Default (0, 0, 0, 1) (x, y, z, w).
    */
   struct SinewQuat rotation;
   /**
-   * Speed (m/s) along the local +Z of each new particle, in [0,
-   * SINEW_MAX_EMIT_SPEED]; default 2.
+   * Speed along the emitter's local +z given to each new particle. In [0,
+   * SINEW_MAX_EMIT_SPEED] m/s. Default 2.
    */
   float speed;
   /**
-   * Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 500. A
-   * nozzle passes at most speed x its lattice points / spacing per second (520/s for
-   * the default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped.
+   * Particles per second; 0 pauses the emitter. A nozzle passes at most speed × its
+   * lattice points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s and
+   * 5 cm spacing); a higher rate is capped there. In [0, SINEW_MAX_EMIT_RATE]
+   * particles/s. Default 500.
    */
   float rate;
   /**
@@ -1535,28 +1499,33 @@ typedef struct SinewTearStatus {
 } SinewTearStatus;
 
 /**
- * The world's air and uniform wind (sinew_world_set_wind). Start from
- * sinew_wind_desc_default().
+ * The world's air: density, uniform wind and its turbulence. Changeable every frame. Start
+ * from sinew_wind_desc_default(); field for field the Rust `WindDesc`.
  */
 typedef struct SinewWindDesc {
   /**
-   * Uniform wind velocity (m/s), default (0, 0, 0); components within ±1e4.
+   * Uniform wind velocity. Each component in [-SINEW_MAX_WIND_SPEED,
+   * SINEW_MAX_WIND_SPEED] m/s. Default (0, 0, 0).
    */
   struct SinewVec3 velocity;
   /**
-   * Air density (kg/m³), default 1.225; in [0, 1e4].
+   * Air density ρ (1.225 at sea level, 15 °C). In [0, SINEW_MAX_AIR_DENSITY] kg/m³.
+   * Default 1.225.
    */
   float air_density;
   /**
-   * Turbulence amplitude (m/s per component) of the uniform wind, default 0; in [0, 1e4].
+   * Amplitude of the world wind's turbulence, per component. In [0,
+   * SINEW_MAX_WIND_SPEED] m/s. Default 0.
    */
   float turbulence;
   /**
-   * Length scale of the turbulence noise (m), default 2; in [1e-3, 1e9].
+   * Length scale of the turbulence noise. In [SINEW_MIN_TURBULENCE_SCALE,
+   * SINEW_MAX_LENGTH] m. Default 2.
    */
   float turbulence_scale;
   /**
-   * Time frequency of the turbulence noise (Hz), default 1; in [0, 1e3].
+   * Time frequency of the turbulence noise. In [0, SINEW_MAX_TURBULENCE_FREQUENCY] Hz.
+   * Default 1.
    */
   float turbulence_frequency;
   /**
@@ -1566,44 +1535,50 @@ typedef struct SinewWindDesc {
 } SinewWindDesc;
 
 /**
- * A wind zone (sinew_world_add_wind_zone). Start from sinew_wind_zone_desc_default().
+ * A wind zone: extra wind inside a box or sphere. Changeable every frame. Start from
+ * sinew_wind_zone_desc_default(); field for field the Rust `WindZoneDesc`.
  */
 typedef struct SinewWindZoneDesc {
   /**
-   * A SinewWindZoneShape, default SINEW_WIND_ZONE_BOX.
+   * Box (an oriented box of `half_extents`) or sphere (of `radius`). Default 0 (a
+   * SinewWindZoneShape).
    */
   uint32_t shape;
   /**
-   * Centre (m), default (0, 0, 0).
+   * Centre. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default
+   * (0, 0, 0).
    */
   struct SinewVec3 position;
   /**
-   * Box orientation (unit quaternion, normalised on input), default identity.
+   * Orientation of a box (a quaternion of length in [0.5, 2], normalised on input).
+   * Default (0, 0, 0, 1) (x, y, z, w).
    */
   struct SinewQuat rotation;
   /**
-   * Box half extents (m, each > 0), default (1, 1, 1).
+   * Box half extents. Each component in (0, SINEW_MAX_LENGTH] m. Default (1, 1, 1).
    */
   struct SinewVec3 half_extents;
   /**
-   * Sphere radius (m, > 0), default 1.
+   * Sphere radius. In (0, SINEW_MAX_LENGTH] m. Default 1.
    */
   float radius;
   /**
-   * Direction the wind blows (world frame, normalised on input), default (1, 0, 0);
-   * (0, 0, 0) = radially outward from the centre.
+   * Direction the wind blows (world frame; normalised on input): (0, 0, 0) = radially
+   * outward from `position` (a blast, Unity's spherical zone), else of length in [1e-6,
+   * 1e6]. Default (1, 0, 0).
    */
   struct SinewVec3 direction;
   /**
-   * Wind speed along the direction (m/s), default 5; in [0, 1e4].
+   * Wind speed along `direction`. In [0, SINEW_MAX_WIND_SPEED] m/s. Default 5.
    */
   float strength;
   /**
-   * Turbulence amplitude (m/s per component), default 0; in [0, 1e4].
+   * Turbulence amplitude, per component. In [0, SINEW_MAX_WIND_SPEED] m/s. Default 0.
    */
   float turbulence;
   /**
-   * Outer fraction of the zone over which the wind fades to 0, in [0, 1], default 0.
+   * Outer fraction of the zone over which the wind fades to 0 (0 = a sharp edge). In [0,
+   * 1]. Default 0.
    */
   float falloff;
   /**
@@ -1810,10 +1785,6 @@ SinewStatus sinew_pressure_body_desc_init(struct SinewPressureBodyDesc *out);
 /**
  * Adds a straight rope from desc->start to desc->end in desc->segments segments
  * (segments + 1 particles, consecutive indices). `*out_body` receives its handle.
- * Every particle collides with radius desc->radius; when it is above 0 they also get
- * the collision group first particle + 1 (layer 1, every mask, no self-collision), so
- * neighbours closer than two radii never push each other
- * (sinew_world_set_collision_filters changes it).
  *
  * # Safety
  * `desc` must point to a readable SinewRopeDesc, `out_body` to one writable SinewBody.
@@ -1824,8 +1795,7 @@ SinewStatus sinew_world_add_rope(struct SinewWorld world,
 
 /**
  * Adds a rope through `point_count` >= 2 points (m), one particle each; the start,
- * end and segments of the desc are ignored. Radius and collision group as
- * sinew_world_add_rope.
+ * end and segments of the desc are ignored.
  *
  * # Safety
  * `desc` must point to a readable SinewRopeDesc, `points` to `point_count` SinewVec3,
@@ -1974,9 +1944,8 @@ SinewStatus sinew_body_set_compliance(struct SinewWorld world,
 /**
  * Writes |λ|/h² (N) of the body's length constraints of group `which` in the last
  * substep of the last step (0 before the first step), in the order the builder made
- * them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end:
- * its tension, the link's own force plus that of every tether spanning it, so the
- * weight below a link reads the same with tethers on or off), SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+ * them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
+ * SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
  * cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
  * constraints are not length constraints and are not included (their group may read
  * as 0 constraints). `capacity` is the number of floats `out` holds; `*out_count`
@@ -2014,8 +1983,15 @@ SinewStatus sinew_body_set_pressure(struct SinewWorld world, struct SinewBody bo
 SinewStatus sinew_body_volume(struct SinewWorld world, struct SinewBody body, float *out_volume);
 
 /**
- * Fills `*out_desc` with defaults (a plane through the origin facing +Y, no friction,
- * no bounce) and the cookie.
+ * A collider desc with every field at its default (a plane through the origin facing
+ * +Y, no friction, no bounce; a sphere, capsule or box of size 0.5 m once its shape
+ * is set).
+ */
+struct SinewColliderDesc sinew_collider_desc_default(void);
+
+/**
+ * Fills `*out_desc` with sinew_collider_desc_default() (for bindings that avoid
+ * by-value structs).
  *
  * # Safety
  * `out_desc` must be NULL or point to writable memory for one SinewColliderDesc.
@@ -2370,16 +2346,10 @@ SinewStatus sinew_constraints_set_break_force(struct SinewWorld world,
 /**
  * Sets the break force (N, > 0; +infinity = never breaks) of a rope's links: a link
  * whose tension exceeds it in a substep breaks and the rope falls apart there (as
- * sinew_body_cut_rope). A rope parts at one link per connected piece, and at most
- * once per step: of the overloaded links of a piece, only the most overloaded
- * (largest tension / break force) breaks, so a suddenly loaded rope whose every link
- * overshoots at once parts at one link and the load falls, as a real chain does. Tethers carry part of a
- * rope's load: build breakable ropes with `tethers` = 0. Only ropes
- * (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+ * sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
+ * with `tethers` = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
  */
-SinewStatus sinew_body_set_break_force(struct SinewWorld world,
-                                       struct SinewBody body,
-                                       float force);
+SinewStatus sinew_body_set_break_force(struct SinewWorld world, struct SinewBody body, float force);
 
 /**
  * Writes the number of break events waiting to be taken to `*out_count` (at most
@@ -2430,12 +2400,9 @@ SinewStatus sinew_body_cut_rope_along(struct SinewWorld world,
 
 /**
  * Attaches a winch to a rope at `end` (a SinewRopeEnd; that end must be pinned: the
- * drum) and reels the rope in at once to `length` m (in (0, built length]; the built
- * length is the sum of the links' built lengths, and a length within its float
- * rounding, links × FLT_EPSILON relative, counts as it, as for
- * sinew_body_set_winch_target): the particles parked at the drum are the reserve it
- * pays out later. One winch per rope. Drive it with sinew_body_set_winch_speed or
- * sinew_body_set_winch_target.
+ * drum) and reels the rope in at once to `length` m (in (0, built length]): the
+ * particles parked at the drum are the reserve it pays out later. One winch per rope.
+ * Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
  */
 SinewStatus sinew_body_add_winch(struct SinewWorld world,
                                  struct SinewBody body,
@@ -2444,15 +2411,13 @@ SinewStatus sinew_body_add_winch(struct SinewWorld world,
 
 /**
  * Drives a rope's winch at `speed` m/s (> 0 pays out, < 0 reels in, 0 holds; within
- * ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out. A rope cut
- * on the drum pays out up to the cut and stops there; one cut at or past the link at
- * the drum reels in up to the cut and stops there.
+ * ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
  */
 SinewStatus sinew_body_set_winch_speed(struct SinewWorld world, struct SinewBody body, float speed);
 
 /**
- * Drives a rope's winch towards `length` m (in [0, built length], the bound of
- * sinew_body_add_winch) at `speed` m/s (> 0); it stops there.
+ * Drives a rope's winch towards `length` m (in [0, built length]) at `speed` m/s
+ * (> 0); it stops there.
  */
 SinewStatus sinew_body_set_winch_target(struct SinewWorld world,
                                         struct SinewBody body,
@@ -2460,8 +2425,8 @@ SinewStatus sinew_body_set_winch_target(struct SinewWorld world,
                                         float speed);
 
 /**
- * Writes a winched rope's active length (m, >= 0), its current winch speed (m/s; 0
- * once stopped) and the index of its paying link (the link at the drum, which carries the
+ * Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
+ * stopped) and the index of its paying link (the link at the drum, which carries the
  * load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
  * outputs.
  *
@@ -2727,7 +2692,7 @@ SinewStatus sinew_fluid_desc_init(struct SinewFluidDesc *out);
 
 /**
  * An emitter desc with every field at its default (a 10 cm nozzle at the origin
- * facing +Z, 2 m/s, 1000 particles/s).
+ * facing +Z, 2 m/s, 500 particles/s).
  */
 struct SinewEmitterDesc sinew_emitter_desc_default(void);
 
@@ -3174,23 +3139,10 @@ SinewStatus sinew_world_save_snapshot(struct SinewWorld world,
 
 /**
  * Replaces the simulation state of `world` by the snapshot in `data` (`size` bytes).
- * The world keeps its thread count and its own handle. Handles inside a world (bodies,
- * colliders, fluids, emitters, kill volumes) name a slot and a generation, and a
- * restore keeps that meaning for every kind alike: afterwards a handle names what the
- * snapshot holds in its slot with its generation, and is refused with
- * SINEW_ERROR_INVALID_HANDLE when the snapshot holds nothing there. Restoring the
- * world's own snapshot makes the handles it had at the save valid again for the same
- * objects (and those made since refused or renamed likewise); restoring a snapshot
- * another world saved makes this world's handles name that world's objects in the
- * same slots: re-read them (body ranges, counts) after such a restore. Body handles
- * also carry a serial of the world that issued them (a world created from a snapshot
- * takes the saving world's) and a world of another serial refuses them; the other
- * kinds carry none, so pass each world only the handles it issued. Every snapshot
- * the library saves loads (no setting it accepted is refused). A truncated, corrupt,
- * forged, foreign or newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a
- * message saying which, and the world is unchanged: every count, index, range,
- * counter, orientation and topology in it is checked against the rules of the
- * functions that build the same state.
+ * The world keeps its thread count and its own handle; body and collider handles it
+ * had when the snapshot was saved are valid again. A truncated, corrupt, foreign or
+ * newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a message saying
+ * which, and the world is unchanged.
  *
  * # Safety
  * `data` must be NULL or point to `size` readable bytes.
@@ -3203,8 +3155,7 @@ SinewStatus sinew_world_restore_snapshot(struct SinewWorld world,
  * Creates a world from the snapshot in `data` (`size` bytes) with `threads` worker
  * threads (0 = all cores, at most 256, as SinewWorldDesc::threads; results do not
  * depend on it).
- * Its handles of every kind are the saved ones (those the saving world had issued,
- * body handles included, name the same objects in it). Refusals as
+ * Its body and collider handles are the saved ones. Refusals as
  * `sinew_world_restore_snapshot`; `out_world` is written only on success.
  *
  * # Safety
@@ -3458,9 +3409,8 @@ SinewStatus sinew_world_destroy(struct SinewWorld world);
  * step ran, but some bodies met NaN or infinity (an extreme state) and were put back
  * where they were before the step, at rest; the message names them.
  * Holds the world's lock for the whole step: calls on the same world from other
- * threads wait until it returns (calls on other worlds do not); the lock is released
- * fairly (a thread asleep on it gets it first), so a thread calling in a loop cannot
- * starve the stepper.
+ * threads wait until it returns (calls on other worlds do not); the lock then goes to
+ * the longest waiter, so a thread calling in a loop cannot starve the stepper.
  */
 SinewStatus sinew_world_step(struct SinewWorld world, float dt);
 

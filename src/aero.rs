@@ -49,7 +49,8 @@ use glam::DVec3;
 
 use crate::bodies::BodyId;
 use crate::error::{try_reserve, Error, Result};
-use crate::limits::check_measure;
+use crate::limits::schema::SettingEnum;
+use crate::limits::{MAX_COORDINATE, MAX_LENGTH};
 use crate::math::Vec3;
 use crate::particles::{position_of, Particles};
 use crate::pipeline::{Stage, StepContext};
@@ -60,69 +61,23 @@ pub use crate::limits::{
     MAX_WIND_ZONES, MIN_TURBULENCE_SCALE,
 };
 
-/// The world's air: density, uniform wind and its turbulence. Changeable every frame.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WindDesc {
-    /// Uniform wind velocity (m/s), default (0, 0, 0); components within ±1e4.
-    pub velocity: Vec3,
-    /// Air density ρ (kg/m³), default 1.225 (sea level, 15 °C); in [0, 1e4].
-    pub air_density: f32,
-    /// Amplitude of the world wind's turbulence (m/s per component), default 0.
-    pub turbulence: f32,
-    /// Length scale of the turbulence noise (m), default 2; in [1e-3, 1e9].
-    pub turbulence_scale: f32,
-    /// Time frequency of the turbulence noise (Hz), default 1; in [0, 1e3].
-    pub turbulence_frequency: f32,
-}
-
-impl Default for WindDesc {
-    fn default() -> Self {
-        WindDesc {
-            velocity: Vec3::ZERO,
-            air_density: 1.225,
-            turbulence: 0.0,
-            turbulence_scale: 2.0,
-            turbulence_frequency: 1.0,
-        }
-    }
-}
-
-/// A wind speed or turbulence amplitude (m/s) in [0, MAX_WIND_SPEED].
-fn check_speed(what: &str, v: f32) -> Result<()> {
-    check_measure(what, v, MAX_WIND_SPEED, "m/s", false)
-}
-
-impl WindDesc {
-    /// Checks every field; the message names the field and its range.
-    pub fn validate(&self) -> Result<()> {
-        if !self.velocity.is_finite() || self.velocity.abs().max_element() > MAX_WIND_SPEED {
-            return Err(Error::invalid(format!(
-                "wind velocity {} must be finite with components within ±{MAX_WIND_SPEED} m/s",
-                self.velocity
-            )));
-        }
-        check_measure(
-            "air_density",
-            self.air_density,
-            MAX_AIR_DENSITY,
-            "kg/m³",
-            false,
-        )?;
-        check_speed("turbulence", self.turbulence)?;
-        let l = self.turbulence_scale;
-        if !(l.is_finite() && (MIN_TURBULENCE_SCALE..=crate::limits::MAX_LENGTH).contains(&l)) {
-            return Err(Error::invalid(format!(
-                "turbulence_scale {l} must be finite and in [{MIN_TURBULENCE_SCALE}, {}] m",
-                crate::limits::MAX_LENGTH
-            )));
-        }
-        check_measure(
-            "turbulence_frequency",
-            self.turbulence_frequency,
-            MAX_TURBULENCE_FREQUENCY,
-            "Hz",
-            false,
-        )
+crate::settings! {
+    /// The world's air: density, uniform wind and its turbulence. Changeable every frame.
+    pub struct WindDesc => SinewWindDesc, WindSettings, cookie 0x5E1E_0301,
+        path "crate::aero::WindDesc" {
+        /// Uniform wind velocity.
+        velocity: Vec3 = Vec3::ZERO => unit "m/s", min >= -MAX_WIND_SPEED,
+            max <= MAX_WIND_SPEED;
+        /// Air density ρ (1.225 at sea level, 15 °C).
+        air_density: f32 = 1.225 => unit "kg/m³", min >= 0.0, max <= MAX_AIR_DENSITY;
+        /// Amplitude of the world wind's turbulence, per component.
+        turbulence: f32 = 0.0 => unit "m/s", min >= 0.0, max <= MAX_WIND_SPEED;
+        /// Length scale of the turbulence noise.
+        turbulence_scale: f32 = 2.0 => unit "m", min >= MIN_TURBULENCE_SCALE,
+            max <= MAX_LENGTH;
+        /// Time frequency of the turbulence noise.
+        turbulence_frequency: f32 = 1.0 => unit "Hz", min >= 0.0,
+            max <= MAX_TURBULENCE_FREQUENCY;
     }
 }
 
@@ -136,44 +91,49 @@ pub enum WindZoneShape {
     Sphere,
 }
 
-/// A wind zone: extra wind inside a box or sphere. Changeable every frame.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct WindZoneDesc {
-    /// Default box.
-    pub shape: WindZoneShape,
-    /// Centre (m), default (0, 0, 0).
-    pub position: Vec3,
-    /// Orientation of a box (unit quaternion, normalised on input), default identity.
-    pub rotation: Quat,
-    /// Box half extents (m, each > 0), default (1, 1, 1).
-    pub half_extents: Vec3,
-    /// Sphere radius (m, > 0), default 1.
-    pub radius: f32,
-    /// Direction the wind blows (world frame; normalised on input), default (1, 0, 0);
-    /// (0, 0, 0) = radially outward from `position` (a blast, Unity's spherical zone).
-    pub direction: Vec3,
-    /// Wind speed along `direction` (m/s), default 5; in [0, 1e4].
-    pub strength: f32,
-    /// Turbulence amplitude (m/s per component), default 0; in [0, 1e4].
-    pub turbulence: f32,
-    /// Outer fraction of the zone over which the wind fades to 0, in [0, 1], default 0
-    /// (a sharp edge).
-    pub falloff: f32,
+impl SettingEnum for WindZoneShape {
+    const C_TYPE: &'static str = "SinewWindZoneShape";
+    fn to_c(self) -> u32 {
+        match self {
+            WindZoneShape::Box => 0,
+            WindZoneShape::Sphere => 1,
+        }
+    }
+    fn from_c(v: u32, field: &str) -> Result<WindZoneShape> {
+        match v {
+            0 => Ok(WindZoneShape::Box),
+            1 => Ok(WindZoneShape::Sphere),
+            _ => Err(Error::invalid(format!(
+                "{field} {v} is not a SinewWindZoneShape (0 = box, 1 = sphere)"
+            ))),
+        }
+    }
 }
 
-impl Default for WindZoneDesc {
-    fn default() -> Self {
-        WindZoneDesc {
-            shape: WindZoneShape::Box,
-            position: Vec3::ZERO,
-            rotation: Quat::IDENTITY,
-            half_extents: Vec3::ONE,
-            radius: 1.0,
-            direction: Vec3::X,
-            strength: 5.0,
-            turbulence: 0.0,
-            falloff: 0.0,
-        }
+crate::settings! {
+    /// A wind zone: extra wind inside a box or sphere. Changeable every frame.
+    pub struct WindZoneDesc => SinewWindZoneDesc, WindZoneSettings, cookie 0x5E1E_0302,
+        path "crate::aero::WindZoneDesc", check WindZoneDesc::check_relations {
+        /// Box (an oriented box of `half_extents`) or sphere (of `radius`).
+        shape: WindZoneShape = WindZoneShape::Box => unit "";
+        /// Centre.
+        position: Vec3 = Vec3::ZERO => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
+        /// Orientation of a box (a quaternion of length in [0.5, 2], normalised on input).
+        rotation: Quat = Quat::IDENTITY => unit "";
+        /// Box half extents.
+        half_extents: Vec3 = Vec3::ONE => unit "m", min > 0.0, max <= MAX_LENGTH;
+        /// Sphere radius.
+        radius: f32 = 1.0 => unit "m", min > 0.0, max <= MAX_LENGTH;
+        /// Direction the wind blows (world frame; normalised on input): (0, 0, 0) =
+        /// radially outward from `position` (a blast, Unity's spherical zone), else of
+        /// length in [1e-6, 1e6].
+        direction: Vec3 = Vec3::X => unit "";
+        /// Wind speed along `direction`.
+        strength: f32 = 5.0 => unit "m/s", min >= 0.0, max <= MAX_WIND_SPEED;
+        /// Turbulence amplitude, per component.
+        turbulence: f32 = 0.0 => unit "m/s", min >= 0.0, max <= MAX_WIND_SPEED;
+        /// Outer fraction of the zone over which the wind fades to 0 (0 = a sharp edge).
+        falloff: f32 = 0.0 => unit "", min >= 0.0, max <= 1.0;
     }
 }
 
@@ -181,11 +141,21 @@ impl WindZoneDesc {
     /// Checks every field and returns the desc with its rotation and direction
     /// normalised.
     pub fn validated(&self) -> Result<WindZoneDesc> {
+        self.validate()?;
         let t = crate::transform::Transform::checked(self.position, self.rotation)?;
-        for (k, h) in self.half_extents.to_array().into_iter().enumerate() {
-            crate::limits::check_length(&format!("half_extents[{k}]"), h, true)?;
-        }
-        crate::limits::check_length("radius", self.radius, true)?;
+        let d = self.direction;
+        let len = d.length();
+        Ok(WindZoneDesc {
+            rotation: t.rotation,
+            direction: if len == 0.0 { Vec3::ZERO } else { d / len },
+            ..*self
+        })
+    }
+
+    /// The checks beyond each field's range (after them): the rotation's length and
+    /// the direction's (zero or in [1e-6, 1e6]).
+    fn check_relations(&self) -> Result<()> {
+        crate::transform::Transform::checked(self.position, self.rotation)?;
         let d = self.direction;
         let len = d.length();
         if !(d.is_finite() && (len == 0.0 || (1e-6..=1e6).contains(&len))) {
@@ -193,20 +163,7 @@ impl WindZoneDesc {
                 "direction {d} must be finite and either zero (radial) or of length in [1e-6, 1e6]"
             )));
         }
-        check_speed("strength", self.strength)?;
-        check_speed("turbulence", self.turbulence)?;
-        check_measure(
-            "falloff",
-            self.falloff,
-            1.0,
-            "(fraction of the zone)",
-            false,
-        )?;
-        Ok(WindZoneDesc {
-            rotation: t.rotation,
-            direction: if len == 0.0 { Vec3::ZERO } else { d / len },
-            ..*self
-        })
+        Ok(())
     }
 
     /// The zone's weight at `p` (0 outside) and its direction there.

@@ -198,6 +198,24 @@ limits! {
     /// Largest compliance accepted by the low-level constraint families (in each
     /// family's unit): MAX_COMPLIANCE.
     MAX_FAMILY_COMPLIANCE: f32 = MAX_COMPLIANCE;
+
+    // Colliders, grabbing, meshes, the fixed-step driver and emitters (the scene descs).
+    /// Largest friction coefficient of a collider (dimensionless, static and dynamic).
+    MAX_FRICTION: f32 = 100.0;
+    /// Largest grab compliance (m/N).
+    MAX_GRAB_COMPLIANCE: f32 = 1.0e3;
+    /// Largest number of triangles of one mesh collider.
+    MAX_TRIANGLES: usize = 1 << 24;
+    /// Contacts one particle keeps per substep and reports per step (colliders).
+    MAX_COLLIDER_CONTACTS: usize = 4;
+    /// Largest `max_steps` of one fixed-step advance.
+    MAX_STEPS_PER_ADVANCE: u32 = 1024;
+    /// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
+    /// caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
+    MAX_FRAME_DT: f32 = 3600.0;
+    /// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a
+    /// lattice of about π·256² ≈ 206,000 points).
+    MAX_NOZZLE_SPACINGS: f32 = 256.0;
 }
 
 /// Checks a vector of coordinates (m or m/s): finite, components within

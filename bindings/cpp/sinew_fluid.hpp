@@ -148,7 +148,7 @@ struct FluidDesc : detail::DescSetters<FluidDesc, SinewFluidDesc> {
 };
 
 /// An emitter's settings, from sinew_emitter_desc_default() (a 10 cm nozzle at the
-/// origin facing +Z, 2 m/s, 1000 particles/s).
+/// origin facing +Z, 2 m/s, 500 particles/s).
 struct EmitterDesc : detail::DescSetters<EmitterDesc, SinewEmitterDesc> {
     EmitterDesc() noexcept : DescSetters(sinew_emitter_desc_default()) {}
     /// A round nozzle of `radius_m` facing the emitter's local +Z.
@@ -169,14 +169,42 @@ struct EmitterDesc : detail::DescSetters<EmitterDesc, SinewEmitterDesc> {
         rotation = orientation;
         return *this;
     }
-    EmitterDesc& with_speed(float metres_per_second) noexcept {
-        speed = metres_per_second;
+    // BEGIN GENERATED EmitterDesc setters
+    /// Nozzle: The radius of the disc the particles leave, centred on the emitter and facing
+    /// its local +z axis, on a lattice of the fluid's spacing (at most MAX_NOZZLE_SPACINGS
+    /// spacings). In [0, SINEW_MAX_COORDINATE] m. Default 0.1.
+    EmitterDesc& with_radius(float v) noexcept {
+        radius = v;
         return *this;
     }
-    EmitterDesc& with_rate(float particles_per_second) noexcept {
-        rate = particles_per_second;
+    /// Box: The box's half extents, in the emitter's frame: particles appear at deterministic
+    /// pseudo-random points inside. Each component in [0, SINEW_MAX_COORDINATE] m. Default
+    /// (0.1, 0.1, 0.1).
+    EmitterDesc& with_half_extents(const Vec3& v) noexcept {
+        half_extents = v;
         return *this;
     }
+    /// Centre, in the world. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+    /// Default (0, 0, 0).
+    EmitterDesc& with_position(const Vec3& v) noexcept {
+        position = v;
+        return *this;
+    }
+    /// Speed along the emitter's local +z given to each new particle. In [0,
+    /// SINEW_MAX_EMIT_SPEED] m/s. Default 2.
+    EmitterDesc& with_speed(float v) noexcept {
+        speed = v;
+        return *this;
+    }
+    /// Particles per second; 0 pauses the emitter. A nozzle passes at most speed × its lattice
+    /// points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s and 5 cm
+    /// spacing); a higher rate is capped there. In [0, SINEW_MAX_EMIT_RATE] particles/s.
+    /// Default 500.
+    EmitterDesc& with_rate(float v) noexcept {
+        rate = v;
+        return *this;
+    }
+    // END GENERATED EmitterDesc setters
 };
 
 /// A kill volume's settings, from sinew_kill_volume_desc_default() (a 2 m box).

@@ -137,20 +137,35 @@ namespace Sinew
     /// Move or retune it every frame with <see cref="Emitter.Set"/>.</summary>
     public struct EmitterSettings : INativeSettings<SinewEmitterDesc>
     {
-        /// <summary>A round nozzle facing local +Z (default) or a box.</summary>
+        // BEGIN GENERATED EmitterDesc fields
+        /// <summary>Where the particles appear (a SinewEmitterShape in C): a round nozzle (a
+        /// hose, a tap) or a box (rain, a spring). Its size is in the fields its variant reads.
+        /// Default 0 (a SinewEmitterShape).</summary>
         public SinewEmitterShape Shape;
-        /// <summary>Nozzle radius (m), default 0.1.</summary>
+        /// <summary>Nozzle: The radius of the disc the particles leave, centred on the emitter
+        /// and facing its local +z axis, on a lattice of the fluid's spacing (at most
+        /// MAX_NOZZLE_SPACINGS spacings). In [0, SINEW_MAX_COORDINATE] m. Default
+        /// 0.1.</summary>
         public float Radius;
-        /// <summary>Box half extents (m), default (0.1, 0.1, 0.1).</summary>
+        /// <summary>Box: The box's half extents, in the emitter's frame: particles appear at
+        /// deterministic pseudo-random points inside. Each component in [0,
+        /// SINEW_MAX_COORDINATE] m. Default (0.1, 0.1, 0.1).</summary>
         public SinewVec3 HalfExtents;
-        /// <summary>Centre (m, world), default (0, 0, 0).</summary>
+        /// <summary>Centre, in the world. Each component in [-SINEW_MAX_COORDINATE,
+        /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).</summary>
         public SinewVec3 Position;
-        /// <summary>Orientation (unit quaternion); a nozzle faces local +Z. Default identity.</summary>
+        /// <summary>Orientation (a quaternion of length in [0.5, 2], normalised on input); a
+        /// nozzle faces the local +z. Default (0, 0, 0, 1) (x, y, z, w).</summary>
         public SinewQuat Rotation;
-        /// <summary>Speed (m/s) along local +Z of each new particle, in [0, 1000]; default 2.</summary>
+        /// <summary>Speed along the emitter's local +z given to each new particle. In [0,
+        /// SINEW_MAX_EMIT_SPEED] m/s. Default 2.</summary>
         public float Speed;
-        /// <summary>Particles per second, in [0, 1e7]; 0 pauses. Default 500 (a nozzle passes at most speed x lattice points / spacing per second: 520/s for the default 10 cm nozzle at 2 m/s, 5 cm spacing).</summary>
+        /// <summary>Particles per second; 0 pauses the emitter. A nozzle passes at most speed ×
+        /// its lattice points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s
+        /// and 5 cm spacing); a higher rate is capped there. In [0, SINEW_MAX_EMIT_RATE]
+        /// particles/s. Default 500.</summary>
         public float Rate;
+        // END GENERATED EmitterDesc fields
 
         /// <summary>The library's defaults.</summary>
         public static EmitterSettings Default
@@ -172,6 +187,7 @@ namespace Sinew
 
         void INativeSettings<SinewEmitterDesc>.Exchange(ref SinewEmitterDesc d, bool toNative)
         {
+            // BEGIN GENERATED EmitterDesc exchange
             NativeSettings.CopyEnum(ref d.shape, ref Shape, toNative);
             NativeSettings.Copy(ref d.radius, ref Radius, toNative);
             NativeSettings.Copy(ref d.half_extents, ref HalfExtents, toNative);
@@ -179,6 +195,7 @@ namespace Sinew
             NativeSettings.Copy(ref d.rotation, ref Rotation, toNative);
             NativeSettings.Copy(ref d.speed, ref Speed, toNative);
             NativeSettings.Copy(ref d.rate, ref Rate, toNative);
+            // END GENERATED EmitterDesc exchange
         }
     }
 

@@ -16,8 +16,7 @@ use crate::snapshot::codec::{self, Reader, Writer};
 mod passes;
 use passes::{Contact, StepContact};
 
-/// Contacts one particle keeps per substep and reports per step.
-pub const MAX_COLLIDER_CONTACTS: usize = 4;
+pub use crate::limits::MAX_COLLIDER_CONTACTS;
 
 /// A generation-checked collider id: `(generation << 32) | (slot + 1)`; 0 is never
 /// issued.

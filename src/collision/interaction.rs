@@ -13,8 +13,7 @@ use crate::math::{Vec3, Vec3A};
 use crate::particles::{Particles, MAX_COORDINATE};
 use crate::snapshot::codec::{self, Reader, Writer};
 
-/// Largest grab compliance accepted (m/N).
-pub const MAX_GRAB_COMPLIANCE: f32 = 1.0e3;
+pub use crate::limits::MAX_GRAB_COMPLIANCE;
 
 #[derive(Clone, Copy, Debug)]
 struct Grab {

@@ -20,8 +20,7 @@ use crate::math::Vec3;
 use crate::particles::MAX_COORDINATE;
 use crate::snapshot::codec::{self, Plain, Reader, Writer};
 
-/// Largest number of triangles of one mesh.
-pub const MAX_TRIANGLES: usize = 1 << 24;
+pub use crate::limits::MAX_TRIANGLES;
 /// Triangles per BVH leaf.
 const LEAF: usize = 4;
 /// Traversal stack depth (the tree is balanced: depth ≤ log2(2^24 / 4) + 1).

@@ -5,11 +5,12 @@
 use glam::Quat;
 
 use crate::error::{Error, Result};
+use crate::limits::schema::{SettingUnion, Variant};
+use crate::limits::MAX_LENGTH;
 use crate::math::Vec3;
 use crate::particles::MAX_COORDINATE;
 
-/// Largest friction coefficient accepted (dimensionless).
-pub const MAX_FRICTION: f32 = 100.0;
+pub use crate::limits::MAX_FRICTION;
 /// Largest deviation of |rotation| from 1 accepted for a collider rotation.
 pub const ROTATION_UNIT_TOLERANCE: f32 = 1.0e-3;
 
@@ -32,38 +33,70 @@ pub enum Shape {
     Mesh,
 }
 
-/// A collider: a shape, a transform the host updates every frame, and a material.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ColliderDesc {
-    pub shape: Shape,
-    /// World position of the local origin (m).
-    pub position: Vec3,
-    /// Unit quaternion, local to world.
-    pub rotation: Quat,
-    /// Coulomb coefficient below which a contact sticks (dimensionless, >= 0).
-    pub static_friction: f32,
-    /// Coulomb coefficient of sliding (dimensionless, >= 0).
-    pub dynamic_friction: f32,
-    /// Normal velocity kept after an impact, as a fraction of the approach speed
-    /// (0 = no bounce, 1 = elastic), in [0, 1].
-    pub restitution: f32,
-}
-
-impl Default for ColliderDesc {
-    fn default() -> Self {
-        ColliderDesc {
-            shape: Shape::Plane,
-            position: Vec3::ZERO,
-            rotation: Quat::IDENTITY,
-            static_friction: 0.0,
-            dynamic_friction: 0.0,
-            restitution: 0.0,
+impl SettingUnion for Shape {
+    const VARIANTS: &'static [Variant] = &[
+        Variant {
+            name: "Plane",
+            value: 0,
+        },
+        Variant {
+            name: "Sphere",
+            value: 1,
+        },
+        Variant {
+            name: "Capsule",
+            value: 2,
+        },
+        Variant {
+            name: "Box",
+            value: 3,
+        },
+        Variant {
+            name: "Mesh",
+            value: 4,
+        },
+    ];
+    fn tag(self) -> u32 {
+        match self {
+            Shape::Plane => 0,
+            Shape::Sphere { .. } => 1,
+            Shape::Capsule { .. } => 2,
+            Shape::Box { .. } => 3,
+            Shape::Mesh => 4,
         }
     }
 }
 
-fn check_length(what: &str, v: f32) -> Result<()> {
-    crate::limits::check_length(what, v, true)
+crate::settings! {
+    /// A collider: a shape, a transform the host updates every frame, and a material.
+    pub struct ColliderDesc => SinewColliderDesc, ColliderSettings, cookie 0xC011_1DE5,
+        path "crate::collision::ColliderDesc", check ColliderDesc::check_rotation {
+        /// The geometry, in the collider's local frame (a SinewShape in C: plane, sphere,
+        /// capsule, box; a mesh only through the mesh collider call). Its size is in the
+        /// fields its variant reads.
+        shape: Shape = Shape::Plane => union "SinewShape", unit "";
+        /// World position of the shape's local origin.
+        position: Vec3 = Vec3::ZERO => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
+        /// Unit quaternion, local to world (| |q| − 1 | at most 1e-3; normalised on
+        /// input).
+        rotation: Quat = Quat::IDENTITY => unit "";
+        /// The radius.
+        radius: f32 = 0.5 => of shape: Shape [Sphere, Capsule], unit "m", min > 0.0,
+            max <= MAX_LENGTH;
+        /// Half the length of the axis segment (along the local Y axis).
+        half_height: f32 = 0.5 => of shape: Shape [Capsule], unit "m", min > 0.0,
+            max <= MAX_LENGTH;
+        /// The half extents (local axes).
+        half_extents: Vec3 = Vec3::splat(0.5) => of shape: Shape [Box], unit "m", min > 0.0,
+            max <= MAX_LENGTH;
+        /// Coulomb coefficient below which a contact sticks.
+        static_friction: f32 = 0.0 => unit "", min >= 0.0, max <= MAX_FRICTION;
+        /// Coulomb coefficient of sliding.
+        dynamic_friction: f32 = 0.0 => unit "", min >= 0.0, max <= MAX_FRICTION;
+        /// Normal velocity kept after an impact, as a fraction of the approach speed
+        /// (0 = no bounce, 1 = elastic).
+        restitution: f32 = 0.0 => unit "", min >= 0.0, max <= 1.0;
+    }
 }
 
 /// Checks a collider transform: finite position within ±MAX_COORDINATE, finite unit
@@ -84,40 +117,9 @@ pub fn check_transform(position: Vec3, rotation: Quat) -> Result<Quat> {
 }
 
 impl ColliderDesc {
-    /// Checks every field; the message names the field and its range.
-    pub fn validate(&self) -> Result<()> {
-        match self.shape {
-            Shape::Plane | Shape::Mesh => {}
-            Shape::Sphere { radius } => check_length("sphere radius", radius)?,
-            Shape::Capsule {
-                radius,
-                half_height,
-            } => {
-                check_length("capsule radius", radius)?;
-                check_length("capsule half_height", half_height)?;
-            }
-            Shape::Box { half_extents } => {
-                for (axis, v) in ["x", "y", "z"].iter().zip(half_extents.to_array()) {
-                    check_length(&format!("box half_extents.{axis}"), v)?;
-                }
-            }
-        }
-        check_transform(self.position, self.rotation)?;
-        for (what, mu) in [
-            ("static_friction", self.static_friction),
-            ("dynamic_friction", self.dynamic_friction),
-        ] {
-            if !(mu.is_finite() && (0.0..=MAX_FRICTION).contains(&mu)) {
-                return Err(Error::invalid(format!(
-                    "{what} {mu} must be finite and in [0, {MAX_FRICTION}]"
-                )));
-            }
-        }
-        let e = self.restitution;
-        if !(e.is_finite() && (0.0..=1.0).contains(&e)) {
-            return Err(Error::invalid(format!("restitution {e} must be in [0, 1]")));
-        }
-        Ok(())
+    /// The rotation's check (after the field checks): a finite unit quaternion.
+    fn check_rotation(&self) -> Result<()> {
+        check_transform(self.position, self.rotation).map(|_| ())
     }
 }
 

@@ -1,9 +1,11 @@
 //! Colliders, per-particle collision properties, contact readback, picking and
 //! grabbing (src/collision).
 
+pub use super::settings::SinewColliderDesc;
+use super::settings::COLLIDER_DESC_COOKIE;
 use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
 use super::{guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
-use crate::collision::{ColliderDesc, ColliderId, Shape};
+use crate::collision::{ColliderDesc, ColliderId};
 use crate::error::try_with_capacity;
 use crate::math::Vec3;
 use crate::particles::CollisionFilter;
@@ -32,35 +34,6 @@ pub enum SinewShape {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SinewCollider {
     pub id: u64,
-}
-
-/// Value of `internal_cookie` written by `sinew_collider_desc_init`.
-const COLLIDER_DESC_COOKIE: u32 = 0xC011_1DE5;
-
-/// A collider. Always start from `sinew_collider_desc_init`.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewColliderDesc {
-    /// A SinewShape value, default SINEW_SHAPE_PLANE.
-    pub shape: u32,
-    /// World position of the shape's origin, m, default (0, 0, 0).
-    pub position: SinewVec3,
-    /// Unit quaternion, local to world, default identity.
-    pub rotation: SinewQuat,
-    /// Sphere and capsule radius, m (> 0), default 0.5.
-    pub radius: f32,
-    /// Capsule: half the length of its axis segment, m (> 0), default 0.5.
-    pub half_height: f32,
-    /// Box half extents, m (each > 0), default (0.5, 0.5, 0.5).
-    pub half_extents: SinewVec3,
-    /// Coulomb static friction coefficient (>= 0), default 0.
-    pub static_friction: f32,
-    /// Coulomb dynamic friction coefficient (>= 0), default 0.
-    pub dynamic_friction: f32,
-    /// Restitution in [0, 1] (0 = no bounce), default 0.
-    pub restitution: f32,
-    /// Set by sinew_collider_desc_init(); a desc not made by it is rejected.
-    pub internal_cookie: u32,
 }
 
 /// Which particles collide with which. Two particles collide when
@@ -97,8 +70,16 @@ fn invalid(message: String) -> Failure {
     Failure::new(SinewStatus::SINEW_ERROR_INVALID_ARGUMENT, message)
 }
 
-/// Fills `*out_desc` with defaults (a plane through the origin facing +Y, no friction,
-/// no bounce) and the cookie.
+/// A collider desc with every field at its default (a plane through the origin facing
+/// +Y, no friction, no bounce; a sphere, capsule or box of size 0.5 m once its shape
+/// is set).
+#[no_mangle]
+pub extern "C" fn sinew_collider_desc_default() -> SinewColliderDesc {
+    SinewColliderDesc::from_rust(&ColliderDesc::default())
+}
+
+/// Fills `*out_desc` with sinew_collider_desc_default() (for bindings that avoid
+/// by-value structs).
 ///
 /// # Safety
 /// `out_desc` must be NULL or point to writable memory for one SinewColliderDesc.
@@ -106,27 +87,7 @@ fn invalid(message: String) -> Failure {
 pub unsafe extern "C" fn sinew_collider_desc_init(out_desc: *mut SinewColliderDesc) -> SinewStatus {
     guard(entry!(), || {
         non_null(out_desc, "out_desc")?;
-        let d = SinewColliderDesc {
-            shape: SinewShape::SINEW_SHAPE_PLANE as u32,
-            position: SinewVec3::default(),
-            rotation: SinewQuat {
-                x: 0.0,
-                y: 0.0,
-                z: 0.0,
-                w: 1.0,
-            },
-            radius: 0.5,
-            half_height: 0.5,
-            half_extents: SinewVec3 {
-                x: 0.5,
-                y: 0.5,
-                z: 0.5,
-            },
-            static_friction: 0.0,
-            dynamic_friction: 0.0,
-            restitution: 0.0,
-            internal_cookie: COLLIDER_DESC_COOKIE,
-        };
+        let d = sinew_collider_desc_default();
         // SAFETY: `out_desc` is non-null (checked by `non_null` above) and, by this function's
         // safety section, points to writable memory for one value; `write_unaligned` needs no
         // alignment.
@@ -141,31 +102,7 @@ fn desc_from_c(d: &SinewColliderDesc) -> FfiResult<ColliderDesc> {
             "desc was not initialised by sinew_collider_desc_init()".into(),
         ));
     }
-    let shape = match d.shape {
-        0 => Shape::Plane,
-        1 => Shape::Sphere { radius: d.radius },
-        2 => Shape::Capsule {
-            radius: d.radius,
-            half_height: d.half_height,
-        },
-        3 => Shape::Box {
-            half_extents: d.half_extents.into(),
-        },
-        4 => Shape::Mesh,
-        v => {
-            return Err(invalid(format!(
-            "shape {v} is not a SinewShape (0 = plane, 1 = sphere, 2 = capsule, 3 = box, 4 = mesh)"
-        )))
-        }
-    };
-    Ok(ColliderDesc {
-        shape,
-        position: d.position.into(),
-        rotation: d.rotation.into(),
-        static_friction: d.static_friction,
-        dynamic_friction: d.dynamic_friction,
-        restitution: d.restitution,
-    })
+    Ok(d.to_rust()?)
 }
 
 /// Adds a collider; `*out_collider` receives its handle.

@@ -8,25 +8,23 @@ use std::ffi::c_void;
 
 use super::bodies::{init_desc, read_desc, SinewBody};
 use super::readback::{check_capacity, StridedOut};
-use super::settings::FLUID_DESC_COOKIE;
 pub use super::settings::{
-    SinewFluidDesc, SINEW_MAX_EMIT_RATE, SINEW_MAX_EMIT_SPEED, SINEW_MAX_FLUID_CAPACITY,
-    SINEW_MAX_FLUID_COEFFICIENT, SINEW_MAX_FLUID_LIFETIME, SINEW_MAX_FLUID_RELAXATION,
-    SINEW_MAX_FLUID_SPACING, SINEW_MAX_REST_DENSITY, SINEW_MAX_SMOOTHING_RATIO,
-    SINEW_MIN_FLUID_SPACING,
+    SinewEmitterDesc, SinewFluidDesc, SINEW_MAX_EMIT_RATE, SINEW_MAX_EMIT_SPEED,
+    SINEW_MAX_FLUID_CAPACITY, SINEW_MAX_FLUID_COEFFICIENT, SINEW_MAX_FLUID_LIFETIME,
+    SINEW_MAX_FLUID_RELAXATION, SINEW_MAX_FLUID_SPACING, SINEW_MAX_REST_DENSITY,
+    SINEW_MAX_SMOOTHING_RATIO, SINEW_MIN_FLUID_SPACING,
 };
+use super::settings::{EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE};
 use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
 use super::{answer, guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
 use crate::bodies::BodyId;
 use crate::error::try_with_capacity;
 use crate::fluid::{
-    EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidStats, KillVolumeDesc,
-    KillVolumeId,
+    EmitterDesc, EmitterId, FluidDesc, FluidId, FluidStats, KillVolumeDesc, KillVolumeId,
 };
 use crate::math::Vec3;
 use crate::World;
 
-const EMITTER_COOKIE: u32 = 0x5E1E_0402;
 const KILL_VOLUME_COOKIE: u32 = 0x5E1E_0403;
 
 /// A fluid handle (an id inside one world), passed by value. `id` 0 is the null
@@ -60,33 +58,6 @@ pub enum SinewEmitterShape {
     SINEW_EMITTER_NOZZLE = 0,
     /// A box of `half_extents` (rain, a spring).
     SINEW_EMITTER_BOX = 1,
-}
-
-/// An emitter of a fluid (sinew_fluid_add_emitter, sinew_emitter_set). Start from
-/// sinew_emitter_desc_default().
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewEmitterDesc {
-    /// A SinewEmitterShape, default SINEW_EMITTER_NOZZLE.
-    pub shape: u32,
-    /// Nozzle radius (m), in [0, SINEW_MAX_COORDINATE], default 0.1.
-    pub radius: f32,
-    /// Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (0.1, 0.1, 0.1).
-    pub half_extents: SinewVec3,
-    /// Centre (m, world), default (0, 0, 0).
-    pub position: SinewVec3,
-    /// Orientation (unit quaternion, normalised on input); a nozzle faces local +Z.
-    /// Default identity.
-    pub rotation: SinewQuat,
-    /// Speed (m/s) along the local +Z of each new particle, in [0,
-    /// SINEW_MAX_EMIT_SPEED]; default 2.
-    pub speed: f32,
-    /// Particles per second, in [0, SINEW_MAX_EMIT_RATE]; 0 pauses. Default 500. A
-    /// nozzle passes at most speed x its lattice points / spacing per second (520/s for
-    /// the default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped.
-    pub rate: f32,
-    /// Set by sinew_emitter_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
 }
 
 /// Values of `SinewKillVolumeDesc::shape` (crosses as `uint32_t`).
@@ -195,28 +166,11 @@ unsafe fn emitter_desc(desc: *const SinewEmitterDesc) -> FfiResult<EmitterDesc> 
         read_desc(
             desc,
             |d| d.internal_cookie,
-            EMITTER_COOKIE,
+            EMITTER_DESC_COOKIE,
             "sinew_emitter_desc_default",
         )?
     };
-    let shape = match d.shape {
-        0 => EmitterShape::Nozzle { radius: d.radius },
-        1 => EmitterShape::Box {
-            half_extents: d.half_extents.into(),
-        },
-        s => {
-            return Err(invalid(format!(
-                "shape {s} is not a SinewEmitterShape (0 = nozzle, 1 = box)"
-            )))
-        }
-    };
-    Ok(EmitterDesc {
-        shape,
-        position: d.position.into(),
-        rotation: d.rotation.into(),
-        speed: d.speed,
-        rate: d.rate,
-    })
+    Ok(d.to_rust()?)
 }
 
 /// # Safety
@@ -272,24 +226,10 @@ pub unsafe extern "C" fn sinew_fluid_desc_init(out: *mut SinewFluidDesc) -> Sine
 }
 
 /// An emitter desc with every field at its default (a 10 cm nozzle at the origin
-/// facing +Z, 2 m/s, 1000 particles/s).
+/// facing +Z, 2 m/s, 500 particles/s).
 #[no_mangle]
 pub extern "C" fn sinew_emitter_desc_default() -> SinewEmitterDesc {
-    let d = EmitterDesc::default();
-    let (radius, half_extents) = match d.shape {
-        EmitterShape::Nozzle { radius } => (radius, Vec3::splat(radius)),
-        EmitterShape::Box { half_extents } => (half_extents.x, half_extents),
-    };
-    SinewEmitterDesc {
-        shape: SinewEmitterShape::SINEW_EMITTER_NOZZLE as u32,
-        radius,
-        half_extents: half_extents.into(),
-        position: d.position.into(),
-        rotation: quat_to_c(d.rotation),
-        speed: d.speed,
-        rate: d.rate,
-        internal_cookie: EMITTER_COOKIE,
-    }
+    SinewEmitterDesc::from_rust(&EmitterDesc::default())
 }
 
 /// Writes sinew_emitter_desc_default() to `*out`.

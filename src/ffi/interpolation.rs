@@ -9,15 +9,7 @@ use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{guard, non_null, SinewStatus};
 use crate::bodies::BodyId;
 
-/// Largest `max_steps` of `sinew_world_advance`.
-pub const SINEW_MAX_STEPS_PER_ADVANCE: u32 = 1024;
-/// Largest `frame_dt` (s) of `sinew_world_advance`: an hour.
-pub const SINEW_MAX_FRAME_DT: f32 = 3600.0;
-
-const _: () = {
-    assert!(SINEW_MAX_STEPS_PER_ADVANCE == crate::MAX_STEPS_PER_ADVANCE);
-    assert!(SINEW_MAX_FRAME_DT == crate::MAX_FRAME_DT);
-};
+pub use super::settings::{SINEW_MAX_FRAME_DT, SINEW_MAX_STEPS_PER_ADVANCE};
 
 /// Fixed step with an accumulator: adds `frame_dt` seconds (the frame's real time,
 /// finite, in [0, SINEW_MAX_FRAME_DT]) to the world's accumulator and runs

@@ -7,7 +7,7 @@
 //! `sinew_*_desc_default` writes) and back (0/1 flags and enum values checked; the
 //! desc's `validate()` checks the ranges).
 
-use super::world::SinewVec3;
+use super::world::{SinewQuat, SinewVec3};
 use crate::error::Result;
 use crate::limits::schema::{flag_from_c, SettingEnum};
 
@@ -78,6 +78,22 @@ pub const SINEW_MAX_FLUID_LIFETIME: f32 = 1.0e6;
 /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
 /// adhesion; the viscosity stays in [0, 1]).
 pub const SINEW_MAX_FLUID_COEFFICIENT: f32 = 1000.0;
+/// Largest friction coefficient of a collider (dimensionless, static and dynamic).
+pub const SINEW_MAX_FRICTION: f32 = 100.0;
+/// Largest grab compliance (m/N).
+pub const SINEW_MAX_GRAB_COMPLIANCE: f32 = 1000.0;
+/// Largest number of triangles of one mesh collider.
+pub const SINEW_MAX_TRIANGLES: u32 = 1 << 24;
+/// Contacts one particle keeps per substep and reports per step (colliders).
+pub const SINEW_MAX_COLLIDER_CONTACTS: u32 = 4;
+/// Largest `max_steps` of one fixed-step advance.
+pub const SINEW_MAX_STEPS_PER_ADVANCE: u32 = 1024;
+/// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
+/// caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
+pub const SINEW_MAX_FRAME_DT: f32 = 3600.0;
+/// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
+/// about π·256² ≈ 206,000 points).
+pub const SINEW_MAX_NOZZLE_SPACINGS: f32 = 256.0;
 /// Largest number of particles one body builder makes (a rope has at most this many minus
 /// one segments).
 pub const SINEW_MAX_BODY_PARTICLES: u32 = 1 << 24;
@@ -649,6 +665,325 @@ impl SinewPressureBodyDesc {
             pressure: self.pressure,
             volume_compliance: self.volume_compliance,
             damping: self.damping,
+        })
+    }
+}
+
+/// A collider: a shape, a transform the host updates every frame, and a material. Start
+/// from sinew_collider_desc_default(); field for field the Rust `ColliderDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewColliderDesc {
+    /// The geometry, in the collider's local frame (a SinewShape in C: plane, sphere,
+    /// capsule, box; a mesh only through the mesh collider call). Its size is in the fields
+    /// its variant reads. Default 0 (a SinewShape).
+    pub shape: u32,
+    /// World position of the shape's local origin. Each component in
+    /// [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+    pub position: SinewVec3,
+    /// Unit quaternion, local to world (| |q| − 1 | at most 1e-3; normalised on input).
+    /// Default (0, 0, 0, 1) (x, y, z, w).
+    pub rotation: SinewQuat,
+    /// Sphere, Capsule: The radius. In (0, SINEW_MAX_LENGTH] m. Default 0.5.
+    pub radius: f32,
+    /// Capsule: Half the length of the axis segment (along the local Y axis). In (0,
+    /// SINEW_MAX_LENGTH] m. Default 0.5.
+    pub half_height: f32,
+    /// Box: The half extents (local axes). Each component in (0, SINEW_MAX_LENGTH] m.
+    /// Default (0.5, 0.5, 0.5).
+    pub half_extents: SinewVec3,
+    /// Coulomb coefficient below which a contact sticks. In [0, SINEW_MAX_FRICTION].
+    /// Default 0.
+    pub static_friction: f32,
+    /// Coulomb coefficient of sliding. In [0, SINEW_MAX_FRICTION]. Default 0.
+    pub dynamic_friction: f32,
+    /// Normal velocity kept after an impact, as a fraction of the approach speed (0 = no
+    /// bounce, 1 = elastic). In [0, 1]. Default 0.
+    pub restitution: f32,
+    /// Set by sinew_collider_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Value of `SinewColliderDesc::internal_cookie` written by sinew_collider_desc_default().
+pub(super) const COLLIDER_DESC_COOKIE: u32 = 0xC011_1DE5;
+
+impl SinewColliderDesc {
+    /// The twin of `d`, with the cookie.
+    pub(super) fn from_rust(d: &crate::collision::ColliderDesc) -> Self {
+        let mut t = SinewColliderDesc {
+            shape: crate::limits::schema::SettingUnion::tag(d.shape),
+            position: d.position.into(),
+            rotation: d.rotation.into(),
+            radius: 0.5,
+            half_height: 0.5,
+            half_extents: SinewVec3 {
+                x: 0.5,
+                y: 0.5,
+                z: 0.5,
+            },
+            static_friction: d.static_friction,
+            dynamic_friction: d.dynamic_friction,
+            restitution: d.restitution,
+            internal_cookie: COLLIDER_DESC_COOKIE,
+        };
+        match d.shape {
+            crate::collision::Shape::Sphere { radius, .. } => {
+                t.radius = radius;
+            }
+            crate::collision::Shape::Capsule {
+                radius,
+                half_height,
+                ..
+            } => {
+                t.radius = radius;
+                t.half_height = half_height;
+            }
+            crate::collision::Shape::Box { half_extents, .. } => {
+                t.half_extents = half_extents.into();
+            }
+            _ => {}
+        }
+        t
+    }
+
+    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    pub(super) fn to_rust(self) -> Result<crate::collision::ColliderDesc> {
+        Ok(crate::collision::ColliderDesc {
+            shape: match self.shape {
+                0 => crate::collision::Shape::Plane,
+                1 => crate::collision::Shape::Sphere {
+                    radius: self.radius,
+                },
+                2 => crate::collision::Shape::Capsule {
+                    radius: self.radius,
+                    half_height: self.half_height,
+                },
+                3 => crate::collision::Shape::Box {
+                    half_extents: self.half_extents.into(),
+                },
+                4 => crate::collision::Shape::Mesh,
+                v => {
+                    return Err(crate::error::Error::invalid(format!(
+                        "shape {v} is not a SinewShape (0 = plane, 1 = sphere, 2 = capsule, 3 = box, 4 = mesh)"
+                    )))
+                }
+            },
+            position: self.position.into(),
+            rotation: self.rotation.into(),
+            static_friction: self.static_friction,
+            dynamic_friction: self.dynamic_friction,
+            restitution: self.restitution,
+        })
+    }
+}
+
+/// An emitter of a fluid: where, how fast, how many per second. Start from
+/// sinew_emitter_desc_default(); field for field the Rust `EmitterDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewEmitterDesc {
+    /// Where the particles appear (a SinewEmitterShape in C): a round nozzle (a hose, a
+    /// tap) or a box (rain, a spring). Its size is in the fields its variant reads. Default
+    /// 0 (a SinewEmitterShape).
+    pub shape: u32,
+    /// Nozzle: The radius of the disc the particles leave, centred on the emitter and
+    /// facing its local +z axis, on a lattice of the fluid's spacing (at most
+    /// MAX_NOZZLE_SPACINGS spacings). In [0, SINEW_MAX_COORDINATE] m. Default 0.1.
+    pub radius: f32,
+    /// Box: The box's half extents, in the emitter's frame: particles appear at
+    /// deterministic pseudo-random points inside. Each component in [0,
+    /// SINEW_MAX_COORDINATE] m. Default (0.1, 0.1, 0.1).
+    pub half_extents: SinewVec3,
+    /// Centre, in the world. Each component in [-SINEW_MAX_COORDINATE,
+    /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+    pub position: SinewVec3,
+    /// Orientation (a quaternion of length in [0.5, 2], normalised on input); a nozzle
+    /// faces the local +z. Default (0, 0, 0, 1) (x, y, z, w).
+    pub rotation: SinewQuat,
+    /// Speed along the emitter's local +z given to each new particle. In [0,
+    /// SINEW_MAX_EMIT_SPEED] m/s. Default 2.
+    pub speed: f32,
+    /// Particles per second; 0 pauses the emitter. A nozzle passes at most speed × its
+    /// lattice points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s and
+    /// 5 cm spacing); a higher rate is capped there. In [0, SINEW_MAX_EMIT_RATE]
+    /// particles/s. Default 500.
+    pub rate: f32,
+    /// Set by sinew_emitter_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Value of `SinewEmitterDesc::internal_cookie` written by sinew_emitter_desc_default().
+pub(super) const EMITTER_DESC_COOKIE: u32 = 0x5E1E_0402;
+
+impl SinewEmitterDesc {
+    /// The twin of `d`, with the cookie.
+    pub(super) fn from_rust(d: &crate::fluid::EmitterDesc) -> Self {
+        let mut t = SinewEmitterDesc {
+            shape: crate::limits::schema::SettingUnion::tag(d.shape),
+            radius: 0.1,
+            half_extents: SinewVec3 {
+                x: 0.1,
+                y: 0.1,
+                z: 0.1,
+            },
+            position: d.position.into(),
+            rotation: d.rotation.into(),
+            speed: d.speed,
+            rate: d.rate,
+            internal_cookie: EMITTER_DESC_COOKIE,
+        };
+        match d.shape {
+            crate::fluid::EmitterShape::Nozzle { radius, .. } => {
+                t.radius = radius;
+            }
+            crate::fluid::EmitterShape::Box { half_extents, .. } => {
+                t.half_extents = half_extents.into();
+            }
+        }
+        t
+    }
+
+    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    pub(super) fn to_rust(self) -> Result<crate::fluid::EmitterDesc> {
+        Ok(crate::fluid::EmitterDesc {
+            shape: match self.shape {
+                0 => crate::fluid::EmitterShape::Nozzle {
+                    radius: self.radius,
+                },
+                1 => crate::fluid::EmitterShape::Box {
+                    half_extents: self.half_extents.into(),
+                },
+                v => {
+                    return Err(crate::error::Error::invalid(format!(
+                        "shape {v} is not a SinewEmitterShape (0 = nozzle, 1 = box)"
+                    )))
+                }
+            },
+            position: self.position.into(),
+            rotation: self.rotation.into(),
+            speed: self.speed,
+            rate: self.rate,
+        })
+    }
+}
+
+/// The world's air: density, uniform wind and its turbulence. Changeable every frame. Start
+/// from sinew_wind_desc_default(); field for field the Rust `WindDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewWindDesc {
+    /// Uniform wind velocity. Each component in [-SINEW_MAX_WIND_SPEED,
+    /// SINEW_MAX_WIND_SPEED] m/s. Default (0, 0, 0).
+    pub velocity: SinewVec3,
+    /// Air density ρ (1.225 at sea level, 15 °C). In [0, SINEW_MAX_AIR_DENSITY] kg/m³.
+    /// Default 1.225.
+    pub air_density: f32,
+    /// Amplitude of the world wind's turbulence, per component. In [0,
+    /// SINEW_MAX_WIND_SPEED] m/s. Default 0.
+    pub turbulence: f32,
+    /// Length scale of the turbulence noise. In [SINEW_MIN_TURBULENCE_SCALE,
+    /// SINEW_MAX_LENGTH] m. Default 2.
+    pub turbulence_scale: f32,
+    /// Time frequency of the turbulence noise. In [0, SINEW_MAX_TURBULENCE_FREQUENCY] Hz.
+    /// Default 1.
+    pub turbulence_frequency: f32,
+    /// Set by sinew_wind_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Value of `SinewWindDesc::internal_cookie` written by sinew_wind_desc_default().
+pub(super) const WIND_DESC_COOKIE: u32 = 0x5E1E_0301;
+
+impl SinewWindDesc {
+    /// The twin of `d`, with the cookie.
+    pub(super) fn from_rust(d: &crate::aero::WindDesc) -> Self {
+        SinewWindDesc {
+            velocity: d.velocity.into(),
+            air_density: d.air_density,
+            turbulence: d.turbulence,
+            turbulence_scale: d.turbulence_scale,
+            turbulence_frequency: d.turbulence_frequency,
+            internal_cookie: WIND_DESC_COOKIE,
+        }
+    }
+
+    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    pub(super) fn to_rust(self) -> Result<crate::aero::WindDesc> {
+        Ok(crate::aero::WindDesc {
+            velocity: self.velocity.into(),
+            air_density: self.air_density,
+            turbulence: self.turbulence,
+            turbulence_scale: self.turbulence_scale,
+            turbulence_frequency: self.turbulence_frequency,
+        })
+    }
+}
+
+/// A wind zone: extra wind inside a box or sphere. Changeable every frame. Start from
+/// sinew_wind_zone_desc_default(); field for field the Rust `WindZoneDesc`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SinewWindZoneDesc {
+    /// Box (an oriented box of `half_extents`) or sphere (of `radius`). Default 0 (a
+    /// SinewWindZoneShape).
+    pub shape: u32,
+    /// Centre. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default
+    /// (0, 0, 0).
+    pub position: SinewVec3,
+    /// Orientation of a box (a quaternion of length in [0.5, 2], normalised on input).
+    /// Default (0, 0, 0, 1) (x, y, z, w).
+    pub rotation: SinewQuat,
+    /// Box half extents. Each component in (0, SINEW_MAX_LENGTH] m. Default (1, 1, 1).
+    pub half_extents: SinewVec3,
+    /// Sphere radius. In (0, SINEW_MAX_LENGTH] m. Default 1.
+    pub radius: f32,
+    /// Direction the wind blows (world frame; normalised on input): (0, 0, 0) = radially
+    /// outward from `position` (a blast, Unity's spherical zone), else of length in [1e-6,
+    /// 1e6]. Default (1, 0, 0).
+    pub direction: SinewVec3,
+    /// Wind speed along `direction`. In [0, SINEW_MAX_WIND_SPEED] m/s. Default 5.
+    pub strength: f32,
+    /// Turbulence amplitude, per component. In [0, SINEW_MAX_WIND_SPEED] m/s. Default 0.
+    pub turbulence: f32,
+    /// Outer fraction of the zone over which the wind fades to 0 (0 = a sharp edge). In [0,
+    /// 1]. Default 0.
+    pub falloff: f32,
+    /// Set by sinew_wind_zone_desc_default(); a desc not made by it is refused.
+    pub internal_cookie: u32,
+}
+
+/// Value of `SinewWindZoneDesc::internal_cookie` written by sinew_wind_zone_desc_default().
+pub(super) const WIND_ZONE_DESC_COOKIE: u32 = 0x5E1E_0302;
+
+impl SinewWindZoneDesc {
+    /// The twin of `d`, with the cookie.
+    pub(super) fn from_rust(d: &crate::aero::WindZoneDesc) -> Self {
+        SinewWindZoneDesc {
+            shape: d.shape.to_c(),
+            position: d.position.into(),
+            rotation: d.rotation.into(),
+            half_extents: d.half_extents.into(),
+            radius: d.radius,
+            direction: d.direction.into(),
+            strength: d.strength,
+            turbulence: d.turbulence,
+            falloff: d.falloff,
+            internal_cookie: WIND_ZONE_DESC_COOKIE,
+        }
+    }
+
+    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    pub(super) fn to_rust(self) -> Result<crate::aero::WindZoneDesc> {
+        Ok(crate::aero::WindZoneDesc {
+            shape: SettingEnum::from_c(self.shape, "shape")?,
+            position: self.position.into(),
+            rotation: self.rotation.into(),
+            half_extents: self.half_extents.into(),
+            radius: self.radius,
+            direction: self.direction.into(),
+            strength: self.strength,
+            turbulence: self.turbulence,
+            falloff: self.falloff,
         })
     }
 }

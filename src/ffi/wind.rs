@@ -3,37 +3,17 @@
 //! and lift coefficients. Every setter may be called every frame (src/aero.rs).
 
 use super::bodies::{init_desc, read_desc, SinewBody};
-use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
-use super::{answer, guard, non_null, Failure, FfiResult, SinewStatus};
-use crate::aero::{WindDesc, WindZoneDesc, WindZoneShape};
+use super::world::{with_world, SinewVec3, SinewWorld};
+use super::{answer, guard, non_null, FfiResult, SinewStatus};
+use crate::aero::{WindDesc, WindZoneDesc};
 use crate::bodies::BodyId;
 use crate::math::Vec3;
 
 pub use super::settings::{
-    SINEW_MAX_AERO_COEFFICIENT, SINEW_MAX_AIR_DENSITY, SINEW_MAX_WIND_SPEED,
+    SinewWindDesc, SinewWindZoneDesc, SINEW_MAX_AERO_COEFFICIENT, SINEW_MAX_AIR_DENSITY,
+    SINEW_MAX_WIND_SPEED,
 };
-
-const WIND_COOKIE: u32 = 0x5E1E_0301;
-const WIND_ZONE_COOKIE: u32 = 0x5E1E_0302;
-
-/// The world's air and uniform wind (sinew_world_set_wind). Start from
-/// sinew_wind_desc_default().
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewWindDesc {
-    /// Uniform wind velocity (m/s), default (0, 0, 0); components within ±1e4.
-    pub velocity: SinewVec3,
-    /// Air density (kg/m³), default 1.225; in [0, 1e4].
-    pub air_density: f32,
-    /// Turbulence amplitude (m/s per component) of the uniform wind, default 0; in [0, 1e4].
-    pub turbulence: f32,
-    /// Length scale of the turbulence noise (m), default 2; in [1e-3, 1e9].
-    pub turbulence_scale: f32,
-    /// Time frequency of the turbulence noise (Hz), default 1; in [0, 1e3].
-    pub turbulence_frequency: f32,
-    /// Set by sinew_wind_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
-}
+use super::settings::{WIND_DESC_COOKIE, WIND_ZONE_DESC_COOKIE};
 
 /// Values of `SinewWindZoneDesc::shape` (crosses as `uint32_t`).
 #[repr(u32)]
@@ -46,33 +26,6 @@ pub enum SinewWindZoneShape {
     SINEW_WIND_ZONE_SPHERE = 1,
 }
 
-/// A wind zone (sinew_world_add_wind_zone). Start from sinew_wind_zone_desc_default().
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewWindZoneDesc {
-    /// A SinewWindZoneShape, default SINEW_WIND_ZONE_BOX.
-    pub shape: u32,
-    /// Centre (m), default (0, 0, 0).
-    pub position: SinewVec3,
-    /// Box orientation (unit quaternion, normalised on input), default identity.
-    pub rotation: SinewQuat,
-    /// Box half extents (m, each > 0), default (1, 1, 1).
-    pub half_extents: SinewVec3,
-    /// Sphere radius (m, > 0), default 1.
-    pub radius: f32,
-    /// Direction the wind blows (world frame, normalised on input), default (1, 0, 0);
-    /// (0, 0, 0) = radially outward from the centre.
-    pub direction: SinewVec3,
-    /// Wind speed along the direction (m/s), default 5; in [0, 1e4].
-    pub strength: f32,
-    /// Turbulence amplitude (m/s per component), default 0; in [0, 1e4].
-    pub turbulence: f32,
-    /// Outer fraction of the zone over which the wind fades to 0, in [0, 1], default 0.
-    pub falloff: f32,
-    /// Set by sinew_wind_zone_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
-}
-
 /// # Safety
 /// `desc` must be NULL or point to a readable SinewWindDesc.
 unsafe fn wind_desc(desc: *const SinewWindDesc) -> FfiResult<WindDesc> {
@@ -82,17 +35,11 @@ unsafe fn wind_desc(desc: *const SinewWindDesc) -> FfiResult<WindDesc> {
         read_desc(
             desc,
             |d| d.internal_cookie,
-            WIND_COOKIE,
+            WIND_DESC_COOKIE,
             "sinew_wind_desc_default",
         )?
     };
-    Ok(WindDesc {
-        velocity: d.velocity.into(),
-        air_density: d.air_density,
-        turbulence: d.turbulence,
-        turbulence_scale: d.turbulence_scale,
-        turbulence_frequency: d.turbulence_frequency,
-    })
+    Ok(d.to_rust()?)
 }
 
 /// # Safety
@@ -104,45 +51,17 @@ unsafe fn zone_desc(desc: *const SinewWindZoneDesc) -> FfiResult<WindZoneDesc> {
         read_desc(
             desc,
             |d| d.internal_cookie,
-            WIND_ZONE_COOKIE,
+            WIND_ZONE_DESC_COOKIE,
             "sinew_wind_zone_desc_default",
         )?
     };
-    let shape = match d.shape {
-        0 => WindZoneShape::Box,
-        1 => WindZoneShape::Sphere,
-        s => {
-            return Err(Failure::new(
-                SinewStatus::SINEW_ERROR_INVALID_ARGUMENT,
-                format!("shape {s} is not a SinewWindZoneShape (0 = box, 1 = sphere)"),
-            ))
-        }
-    };
-    Ok(WindZoneDesc {
-        shape,
-        position: d.position.into(),
-        rotation: d.rotation.into(),
-        half_extents: d.half_extents.into(),
-        radius: d.radius,
-        direction: d.direction.into(),
-        strength: d.strength,
-        turbulence: d.turbulence,
-        falloff: d.falloff,
-    })
+    Ok(d.to_rust()?)
 }
 
 /// A wind desc with every field at its default.
 #[no_mangle]
 pub extern "C" fn sinew_wind_desc_default() -> SinewWindDesc {
-    let d = WindDesc::default();
-    SinewWindDesc {
-        velocity: d.velocity.into(),
-        air_density: d.air_density,
-        turbulence: d.turbulence,
-        turbulence_scale: d.turbulence_scale,
-        turbulence_frequency: d.turbulence_frequency,
-        internal_cookie: WIND_COOKIE,
-    }
+    SinewWindDesc::from_rust(&WindDesc::default())
 }
 
 /// Writes sinew_wind_desc_default() to `*out` (for bindings that avoid by-value structs).
@@ -158,25 +77,7 @@ pub unsafe extern "C" fn sinew_wind_desc_init(out: *mut SinewWindDesc) -> SinewS
 /// A wind zone desc with every field at its default.
 #[no_mangle]
 pub extern "C" fn sinew_wind_zone_desc_default() -> SinewWindZoneDesc {
-    let d = WindZoneDesc::default();
-    let q = d.rotation;
-    SinewWindZoneDesc {
-        shape: SinewWindZoneShape::SINEW_WIND_ZONE_BOX as u32,
-        position: d.position.into(),
-        rotation: SinewQuat {
-            x: q.x,
-            y: q.y,
-            z: q.z,
-            w: q.w,
-        },
-        half_extents: d.half_extents.into(),
-        radius: d.radius,
-        direction: d.direction.into(),
-        strength: d.strength,
-        turbulence: d.turbulence,
-        falloff: d.falloff,
-        internal_cookie: WIND_ZONE_COOKIE,
-    }
+    SinewWindZoneDesc::from_rust(&WindZoneDesc::default())
 }
 
 /// Writes sinew_wind_zone_desc_default() to `*out`.

@@ -20,6 +20,17 @@ pub struct SinewQuat {
     pub w: f32,
 }
 
+impl From<glam::Quat> for SinewQuat {
+    fn from(q: glam::Quat) -> SinewQuat {
+        SinewQuat {
+            x: q.x,
+            y: q.y,
+            z: q.z,
+            w: q.w,
+        }
+    }
+}
+
 impl From<SinewQuat> for glam::Quat {
     fn from(q: SinewQuat) -> glam::Quat {
         glam::Quat::from_xyzw(q.x, q.y, q.z, q.w)

@@ -3,17 +3,19 @@
 //! runs before anything changes; its message names the field and the accepted range.
 
 use crate::error::{Error, Result};
+use crate::limits::schema::{SettingUnion, Variant};
+use crate::limits::MAX_COORDINATE;
 use crate::math::Vec3;
 use glam::Quat;
 
+/// Largest particle lifetime (s); 0 means forever: [`MAX_FLUID_LIFETIME`] under the name
+/// it had before.
+pub use crate::limits::MAX_FLUID_LIFETIME as MAX_LIFETIME;
 pub use crate::limits::{
     MAX_EMIT_RATE, MAX_EMIT_SPEED, MAX_FLUID_CAPACITY, MAX_FLUID_COEFFICIENT, MAX_FLUID_LIFETIME,
     MAX_FLUID_RELAXATION, MAX_FLUID_SPACING, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO,
     MIN_FLUID_SPACING,
 };
-/// Largest particle lifetime (s); 0 means forever (the name before
-/// [`MAX_FLUID_LIFETIME`]).
-pub const MAX_LIFETIME: f32 = MAX_FLUID_LIFETIME;
 
 crate::settings! {
     /// A fluid: a set of world particles with a fluid phase (Position Based Fluids,
@@ -157,69 +159,67 @@ pub enum EmitterShape {
     Box { half_extents: Vec3 },
 }
 
-/// An emitter of a fluid: where, how fast, how many per second.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct EmitterDesc {
-    pub shape: EmitterShape,
-    /// Centre (m, world).
-    pub position: Vec3,
-    /// Orientation (unit quaternion, normalised on input); a nozzle faces local +z.
-    pub rotation: Quat,
-    /// Speed (m/s) along the emitter's local +z given to each new particle, in
-    /// [0, 1000]; default 2.
-    pub speed: f32,
-    /// Particles per second, in [0, 1e7]; 0 pauses the emitter. Default 500. A nozzle
-    /// passes at most speed × its lattice points / spacing per second (520/s for the
-    /// default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped there.
-    pub rate: f32,
+impl SettingUnion for EmitterShape {
+    const VARIANTS: &'static [Variant] = &[
+        Variant {
+            name: "Nozzle",
+            value: 0,
+        },
+        Variant {
+            name: "Box",
+            value: 1,
+        },
+    ];
+    fn tag(self) -> u32 {
+        match self {
+            EmitterShape::Nozzle { .. } => 0,
+            EmitterShape::Box { .. } => 1,
+        }
+    }
 }
 
-impl Default for EmitterDesc {
-    fn default() -> Self {
-        EmitterDesc {
-            shape: EmitterShape::Nozzle { radius: 0.1 },
-            position: Vec3::ZERO,
-            rotation: Quat::IDENTITY,
-            speed: 2.0,
-            rate: 500.0,
-        }
+crate::settings! {
+    /// An emitter of a fluid: where, how fast, how many per second.
+    pub struct EmitterDesc => SinewEmitterDesc, EmitterSettings, cookie 0x5E1E_0402,
+        path "crate::fluid::EmitterDesc", check EmitterDesc::check_rotation {
+        /// Where the particles appear (a SinewEmitterShape in C): a round nozzle (a hose,
+        /// a tap) or a box (rain, a spring). Its size is in the fields its variant reads.
+        shape: EmitterShape = EmitterShape::Nozzle { radius: 0.1 } =>
+            union "SinewEmitterShape", unit "";
+        /// The radius of the disc the particles leave, centred on the emitter and facing
+        /// its local +z axis, on a lattice of the fluid's spacing (at most
+        /// MAX_NOZZLE_SPACINGS spacings).
+        radius: f32 = 0.1 => of shape: EmitterShape [Nozzle], unit "m", min >= 0.0,
+            max <= MAX_COORDINATE, ui "NozzleRadius";
+        /// The box's half extents, in the emitter's frame: particles appear at
+        /// deterministic pseudo-random points inside.
+        half_extents: Vec3 = Vec3::splat(0.1) => of shape: EmitterShape [Box], unit "m",
+            min >= 0.0, max <= MAX_COORDINATE, ui "BoxHalfExtents";
+        /// Centre, in the world.
+        position: Vec3 = Vec3::ZERO => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
+        /// Orientation (a quaternion of length in [0.5, 2], normalised on input); a nozzle
+        /// faces the local +z.
+        rotation: Quat = Quat::IDENTITY => unit "";
+        /// Speed along the emitter's local +z given to each new particle.
+        speed: f32 = 2.0 => unit "m/s", min >= 0.0, max <= MAX_EMIT_SPEED;
+        /// Particles per second; 0 pauses the emitter. A nozzle passes at most speed × its
+        /// lattice points / spacing per second (520/s for the default 10 cm nozzle at
+        /// 2 m/s and 5 cm spacing); a higher rate is capped there.
+        rate: f32 = 500.0 => unit "particles/s", min >= 0.0, max <= MAX_EMIT_RATE;
     }
 }
 
 impl EmitterDesc {
     /// Checks every field and returns the desc with its rotation normalised.
     pub fn validated(&self) -> Result<EmitterDesc> {
-        match self.shape {
-            EmitterShape::Nozzle { radius } => check_in(
-                "nozzle radius",
-                radius,
-                0.0,
-                crate::limits::MAX_COORDINATE,
-                " m",
-            )?,
-            EmitterShape::Box { half_extents } => {
-                if !half_extents.is_finite()
-                    || half_extents.min_element() < 0.0
-                    || half_extents.max_element() > crate::limits::MAX_COORDINATE
-                {
-                    return Err(Error::invalid(format!(
-                        "box half extents {half_extents} must be finite and in [0, {}] m",
-                        crate::limits::MAX_COORDINATE
-                    )));
-                }
-            }
-        }
-        crate::limits::check_coordinates("emitter position", self.position)?;
+        self.validate()?;
         let rotation = normalised_rotation("emitter rotation", self.rotation)?;
-        check_in("emitter speed", self.speed, 0.0, MAX_EMIT_SPEED, " m/s")?;
-        check_in(
-            "emitter rate",
-            self.rate,
-            0.0,
-            MAX_EMIT_RATE,
-            " particles/s",
-        )?;
         Ok(EmitterDesc { rotation, ..*self })
+    }
+
+    /// The rotation's check (after the field checks).
+    fn check_rotation(&self) -> Result<()> {
+        normalised_rotation("emitter rotation", self.rotation).map(|_| ())
     }
 }
 

@@ -12,6 +12,7 @@
 
 use crate::error::{Error, Result};
 use crate::math::Vec3;
+use glam::Quat;
 
 /// How a setting crosses the C boundary and appears in the bindings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,8 +27,23 @@ pub enum Kind {
     Bool,
     /// Three `f32` (`SinewVec3`); the range applies to each component.
     Vec3,
+    /// A rotation, four `f32` (`SinewQuat`: x, y, z, w); declared without a range, its
+    /// desc's `check` says what it accepts (unit length within a tolerance).
+    Quat,
     /// A Rust enum that crosses as `uint32_t`; the C enum type is named.
     Enum(&'static str),
+    /// The tag of a tagged union: a Rust enum whose variants carry data ([`SettingUnion`]),
+    /// crossing as a `uint32_t` tag (the C enum type named) and flat parameter fields,
+    /// each declared `of <tag field>: <enum> [<variants that read it>]`. `rust` is the
+    /// enum's name in the desc's module.
+    Union { c: &'static str, rust: &'static str },
+}
+
+/// A variant of a tagged union: its Rust name and its C value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Variant {
+    pub name: &'static str,
+    pub value: u32,
 }
 
 /// One end of a field's accepted range.
@@ -74,6 +90,12 @@ pub struct Field {
     pub default: Vec<f64>,
     /// The declaration's doc, without unit, range or default (rendered from the rest).
     pub doc: &'static str,
+    /// A [`Kind::Union`] tag's variants, in C value order (empty for other kinds).
+    pub variants: &'static [Variant],
+    /// A union's parameter: the tag field it belongs to and the variants that read it.
+    /// Not a field of the Rust struct (the variant carries it); in C and the bindings a
+    /// flat field, whose default is the declared one when the variant does not read it.
+    pub param: Option<(&'static str, Vec<&'static str>)>,
 }
 
 /// A desc: its names in each layer, its doc and its fields in declaration (ABI) order.
@@ -115,6 +137,19 @@ pub trait SettingEnum: Copy {
     fn to_c(self) -> u32;
     /// The Rust value of a C value; the message lists the accepted values.
     fn from_c(v: u32, field: &str) -> Result<Self>;
+}
+
+/// A Rust enum whose variants carry data (a collider's [`Shape`](crate::collision::Shape)),
+/// declared in a desc as a tagged union: `shape: Shape = Shape::Plane => union "SinewShape",
+/// unit "";`. Its data crosses as flat parameter fields of the desc, each declared
+/// with the variants that read it (`radius: f32 = 0.5 => of shape: Shape [Sphere, Capsule],
+/// ...`): the generated C twin writes the tag and the active variant's parameters
+/// (the declared defaults for the others) and builds the variant back from them.
+pub trait SettingUnion: Copy {
+    /// The variants, in C value order.
+    const VARIANTS: &'static [Variant];
+    /// The C value of the variant.
+    fn tag(self) -> u32;
 }
 
 /// A 0/1 flag read from C; `field` names it in the message.
@@ -255,16 +290,37 @@ impl Setting for Vec3 {
     fn bound(v: f32) -> f64 {
         v as f64
     }
+    /// The message names the first component out of range (`half_extents.y`).
     fn check(self, r: &Range) -> Result<()> {
-        if self.is_finite() && self.to_array().iter().all(|&c| r.contains(c as f64)) {
+        let bad = self
+            .to_array()
+            .into_iter()
+            .zip(["x", "y", "z"])
+            .find(|&(c, _)| !(c.is_finite() && r.contains(c as f64)));
+        let Some((c, axis)) = bad else {
             return Ok(());
-        }
+        };
         Err(Error::invalid(format!(
-            "{} {self} must be finite with components in {}{}",
+            "{}.{axis} {c} (of {self}) must be finite and in {}{}",
             r.name,
             r.text(false),
             r.suffix()
         )))
+    }
+    fn numbers(self) -> Vec<f64> {
+        self.to_array().iter().map(|&c| c as f64).collect()
+    }
+}
+
+impl Setting for Quat {
+    type Scalar = f32;
+    const KIND: Kind = Kind::Quat;
+    fn bound(v: f32) -> f64 {
+        v as f64
+    }
+    /// No range: the desc's `check` tests the length (each desc has its tolerance).
+    fn check(self, _: &Range) -> Result<()> {
+        Ok(())
     }
     fn numbers(self) -> Vec<f64> {
         self.to_array().iter().map(|&c| c as f64).collect()
@@ -304,7 +360,19 @@ pub const fn kind_of<T: Setting>(has_range: bool) -> Kind {
 /// `min` (`>` or `>=`), `max` (`<` or `<=`), `auto` (`zero` or `negative`: the value
 /// that asks for a derived one) and `ui` (the PascalCase name in C#, Unity and Unreal,
 /// when not the field's) are optional, in that order. Enum fields implement
-/// [`SettingEnum`]. A desc-level `check path` names a `fn(&Self) -> Result<()>` run
+/// [`SettingEnum`].
+///
+/// A tagged union (a Rust enum with data, [`SettingUnion`]) is declared as its tag
+/// and its parameters, each at its place in the C layout:
+///
+/// ```text
+/// shape: Shape = Shape::Plane => union "SinewShape", unit "";
+/// radius: f32 = 0.5 => of shape: Shape [Sphere, Capsule], unit "m", min > 0.0, max <= MAX_LENGTH;
+/// ```
+///
+/// A parameter is no field of the Rust struct: `validate()` checks it in the variants
+/// that read it (by the variant field of the same name), and its default is the C
+/// twin's when the active variant does not read it. A desc-level `check path` names a `fn(&Self) -> Result<()>` run
 /// after the field checks (ranges relative to another field).
 #[macro_export]
 #[doc(hidden)]
@@ -315,7 +383,10 @@ macro_rules! settings {
             path $path:literal $(, check $check:path)? {
             $(
                 $(#[doc = $fdoc:literal])*
-                $field:ident : $ty:ty = $default:expr => unit $unit:literal
+                $field:ident : $ty:ty = $default:expr =>
+                    $(union $uc:literal ,)?
+                    $(of $u:ident : $uty:ident [$($uv:ident),+] ,)?
+                    unit $unit:literal
                     $(, min $minop:tt $min:expr)?
                     $(, max $maxop:tt $max:expr)?
                     $(, auto $auto:ident $autodoc:literal)?
@@ -324,13 +395,15 @@ macro_rules! settings {
             )*
         }
     ) => {
-        $(#[doc = $sdoc])*
-        ///
-        /// Declared once with `settings!` (src/limits/schema.rs): the C twin, the bindings
-        /// and the engines' metadata are rendered from [`Self::schema`].
-        #[derive(Clone, Copy, Debug, PartialEq)]
-        pub struct $name {
-            $(
+        $crate::settings!(@struct {
+            $(#[doc = $sdoc])*
+            ///
+            /// Declared once with `settings!` (src/limits/schema.rs): the C twin, the bindings
+            /// and the engines' metadata are rendered from [`Self::schema`].
+            #[derive(Clone, Copy, Debug, PartialEq)]
+            pub struct $name
+        } [] $(
+            {
                 $(#[doc = $fdoc])*
                 #[doc = ""]
                 #[doc = concat!(
@@ -338,17 +411,14 @@ macro_rules! settings {
                     $(, "; min ", stringify!($minop), " `", stringify!($min), "`")?
                     $(, "; max ", stringify!($maxop), " `", stringify!($max), "`")?
                     $(, "; ", $crate::settings!(@autotext $auto), " = ", $autodoc)?
+                    $(, "; a parameter of `", stringify!($u), "`, read by ",
+                        stringify!($($uv),+))?
                     , "."
                 )]
-                pub $field: $ty,
-            )*
-        }
+            } $field : $ty, [$(param $u)?];
+        )*);
 
-        impl Default for $name {
-            fn default() -> Self {
-                $name { $($field: $default,)* }
-            }
-        }
+        $crate::settings!(@default $name [] $($field = $default, [$(param $u)?];)*);
 
         impl $name {
             /// Checks every field; the message names the field, its range and unit.
@@ -365,11 +435,10 @@ macro_rules! settings {
                 );
                 $(
                     if !ignored.contains(&stringify!($field)) {
-                        <$ty as $crate::limits::schema::Setting>::check(
-                            self.$field,
-                            &$crate::settings!(@range $field, $unit, $ty,
+                        $crate::settings!(@check self, $field, $ty,
+                            $crate::settings!(@range $field, $unit, $ty,
                                 [$($minop $min)?], [$($maxop $max)?], [$($auto $autodoc)?]),
-                        )?;
+                            [$(union $uc)? $(param $u $uty [$($uv)+])?]);
                     }
                 )*
                 $( $check(self)?; )?
@@ -391,17 +460,89 @@ macro_rules! settings {
                         Field {
                             name: stringify!($field),
                             ui: $crate::settings!(@ui $($ui)?),
-                            kind: $crate::limits::schema::kind_of::<$ty>(
-                                $crate::settings!(@has $($min)? $($max)?)),
+                            kind: $crate::settings!(@kind $ty,
+                                [$($min)? $($max)?], [$($uc)?]),
                             range: $crate::settings!(@range $field, $unit, $ty,
                                 [$($minop $min)?], [$($maxop $max)?], [$($auto $autodoc)?]),
-                            default: <$ty as Setting>::numbers(d.$field),
+                            default: $crate::settings!(@numbers d, $field, $ty, $default,
+                                [$(union $uc)? $(param $u)?]),
                             doc: concat!($($fdoc, "\n",)*),
+                            variants: $crate::settings!(@variants $ty, [$($uc)?]),
+                            param: $crate::settings!(@param [$($u [$($uv)+])?]),
                         },
                     )*],
                 }
             }
         }
+    };
+    // The struct, without the union parameters (the variants carry them).
+    (@struct { $($head:tt)* } [$($done:tt)*]) => {
+        $($head)* { $($done)* }
+    };
+    (@struct $head:tt [$($done:tt)*] { $($attr:tt)* } $field:ident : $ty:ty, [param $u:ident];
+        $($rest:tt)*) => {
+        $crate::settings!(@struct $head [$($done)*] $($rest)*);
+    };
+    (@struct $head:tt [$($done:tt)*] { $($attr:tt)* } $field:ident : $ty:ty, [];
+        $($rest:tt)*) => {
+        $crate::settings!(@struct $head [$($done)* $($attr)* pub $field: $ty,] $($rest)*);
+    };
+    // `Default`, likewise.
+    (@default $name:ident [$($done:tt)*]) => {
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $($done)* }
+            }
+        }
+    };
+    (@default $name:ident [$($done:tt)*] $field:ident = $d:expr, [param $u:ident];
+        $($rest:tt)*) => {
+        $crate::settings!(@default $name [$($done)*] $($rest)*);
+    };
+    (@default $name:ident [$($done:tt)*] $field:ident = $d:expr, []; $($rest:tt)*) => {
+        $crate::settings!(@default $name [$($done)* $field: $d,] $($rest)*);
+    };
+    // A field's check: a plain field; a union's tag (any variant is valid); a union's
+    // parameter, checked in the variants that read it.
+    (@check $s:ident, $field:ident, $ty:ty, $range:expr, []) => {
+        <$ty as $crate::limits::schema::Setting>::check($s.$field, &$range)?
+    };
+    (@check $s:ident, $field:ident, $ty:ty, $range:expr, [union $uc:literal]) => {};
+    (@check $s:ident, $field:ident, $ty:ty, $range:expr,
+        [param $u:ident $uty:ident [$($uv:ident)+]]) => {
+        #[allow(clippy::single_match, unreachable_patterns)]
+        match $s.$u {
+            $($uty::$uv { $field, .. })|+ => {
+                <$ty as $crate::limits::schema::Setting>::check($field, &$range)?
+            }
+            _ => {}
+        }
+    };
+    (@kind $ty:ty, [$($b:tt)*], []) => {
+        $crate::limits::schema::kind_of::<$ty>($crate::settings!(@has $($b)*))
+    };
+    (@kind $ty:ty, [$($b:tt)*], [$uc:literal]) => {
+        $crate::limits::schema::Kind::Union {
+            c: $uc,
+            rust: stringify!($ty),
+        }
+    };
+    (@numbers $d:ident, $field:ident, $ty:ty, $default:expr, []) => {
+        <$ty as Setting>::numbers($d.$field)
+    };
+    (@numbers $d:ident, $field:ident, $ty:ty, $default:expr, [union $uc:literal]) => {
+        vec![<$ty as $crate::limits::schema::SettingUnion>::tag($d.$field) as f64]
+    };
+    (@numbers $d:ident, $field:ident, $ty:ty, $default:expr, [param $u:ident]) => {
+        <$ty as Setting>::numbers($default)
+    };
+    (@variants $ty:ty, []) => { &[] };
+    (@variants $ty:ty, [$uc:literal]) => {
+        <$ty as $crate::limits::schema::SettingUnion>::VARIANTS
+    };
+    (@param []) => { None };
+    (@param [$u:ident [$($uv:ident)+]]) => {
+        Some((stringify!($u), vec![$(stringify!($uv)),+]))
     };
     (@autotext zero) => { "0" };
     (@autotext negative) => { "negative" };

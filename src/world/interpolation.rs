@@ -29,12 +29,7 @@ use super::World;
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 
-/// Largest `max_steps` accepted by [`World::advance`].
-pub const MAX_STEPS_PER_ADVANCE: u32 = 1024;
-
-/// Largest `frame_dt` (s) accepted by [`World::advance`]: an hour. Longer hitches are
-/// the caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
-pub const MAX_FRAME_DT: f32 = 3600.0;
+pub use crate::limits::{MAX_FRAME_DT, MAX_STEPS_PER_ADVANCE};
 
 /// What one [`World::advance`] did.
 #[derive(Clone, Copy, Debug, PartialEq)]

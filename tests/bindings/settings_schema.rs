@@ -37,11 +37,24 @@ fn descs() -> Vec<Desc> {
         sinew::ClothGridDesc::schema(),
         sinew::TetBodyDesc::schema(),
         sinew::PressureBodyDesc::schema(),
+        sinew::ColliderDesc::schema(),
+        sinew::EmitterDesc::schema(),
+        sinew::WindDesc::schema(),
+        sinew::WindZoneDesc::schema(),
     ]
 }
 
 fn desc(name: &str) -> Desc {
     descs().into_iter().find(|d| d.rust == name).unwrap()
+}
+
+/// The desc with only the fields named (in declaration order): the part of it an
+/// engine component edits (a collider's material; its shape comes from the engine's).
+fn part(name: &str, fields: &[&str]) -> Desc {
+    let mut d = desc(name);
+    d.fields.retain(|f| fields.contains(&f.name));
+    assert_eq!(d.fields.len(), fields.len(), "{name}: {fields:?}");
+    d
 }
 
 // ---------------------------------------------------------------------------------
@@ -197,14 +210,16 @@ fn range_sentence(f: &Field, name: &dyn Fn(&Bound) -> String) -> String {
 fn default_c(f: &Field) -> String {
     match f.kind {
         Kind::F32 => float(f.default[0]),
-        Kind::U32 | Kind::Enum(_) => format!("{}", f.default[0] as u64),
+        Kind::U32 | Kind::Enum(_) | Kind::Union { .. } => format!("{}", f.default[0] as u64),
         Kind::Mask => format!("0x{:08X}", f.default[0] as u64),
         Kind::Bool => format!("{}", f.default[0] as u64),
-        Kind::Vec3 => format!(
-            "({}, {}, {})",
-            float(f.default[0]),
-            float(f.default[1]),
-            float(f.default[2])
+        Kind::Vec3 | Kind::Quat => format!(
+            "({})",
+            f.default
+                .iter()
+                .map(|&v| float(v))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -215,10 +230,11 @@ fn summary_c(f: &Field) -> String {
     let range = range_sentence(f, &|b| bound_c(b, int));
     let kind = match f.kind {
         Kind::Bool => " (0 or 1)".to_string(),
-        Kind::Enum(c) => format!(" (a {c})"),
+        Kind::Enum(c) | Kind::Union { c, .. } => format!(" (a {c})"),
+        Kind::Quat => " (x, y, z, w)".to_string(),
         _ => String::new(),
     };
-    let mut s = paragraph(f.doc);
+    let mut s = param_prefix(f) + &paragraph(f.doc);
     if !range.is_empty() {
         write!(s, " {}.", upper_first(&range)).unwrap();
     }
@@ -226,11 +242,19 @@ fn summary_c(f: &Field) -> String {
     s
 }
 
+/// "Sphere, Capsule: " before the doc of a union's parameter (the variants that read it).
+fn param_prefix(f: &Field) -> String {
+    match &f.param {
+        Some((_, variants)) => format!("{}: ", variants.join(", ")),
+        None => String::new(),
+    }
+}
+
 /// The doc of a field with its range in numbers (the engines' tooltips).
 fn summary_numbers(f: &Field) -> String {
     let int = integer(f);
     let range = range_sentence(f, &|b| number(b.value, int));
-    let mut s = paragraph(f.doc);
+    let mut s = param_prefix(f) + &paragraph(f.doc);
     if !range.is_empty() {
         write!(s, " {}.", upper_first(&range)).unwrap();
     }
@@ -281,9 +305,125 @@ fn inclusive(b: &Bound, lower: bool) -> f32 {
 fn c_type(f: &Field) -> &'static str {
     match f.kind {
         Kind::F32 => "f32",
-        Kind::U32 | Kind::Mask | Kind::Bool | Kind::Enum(_) => "u32",
+        Kind::U32 | Kind::Mask | Kind::Bool | Kind::Enum(_) | Kind::Union { .. } => "u32",
         Kind::Vec3 => "SinewVec3",
+        Kind::Quat => "SinewQuat",
     }
+}
+
+/// A Rust literal of a declared default in the twin's type (a union parameter's value
+/// when the active variant does not read it).
+fn rust_default(f: &Field) -> String {
+    let lit = |v: f64| format!("{:?}", v as f32);
+    match f.kind {
+        Kind::F32 => lit(f.default[0]),
+        Kind::Vec3 => format!(
+            "SinewVec3 {{\n                x: {},\n                y: {},\n                z: {},\n            }}",
+            lit(f.default[0]),
+            lit(f.default[1]),
+            lit(f.default[2])
+        ),
+        _ => format!("{}", f.default[0] as u64),
+    }
+}
+
+/// The union's enum, by path: the desc's module and the enum's name.
+fn union_path(d: &Desc, rust: &str) -> String {
+    let module = d.path.rsplit_once("::").unwrap().0;
+    format!("{module}::{rust}")
+}
+
+/// The parameters of union `tag` that `variant` reads.
+fn variant_params<'a>(d: &'a Desc, tag: &str, variant: &str) -> Vec<&'a Field> {
+    d.fields
+        .iter()
+        .filter(|f| {
+            f.param
+                .as_ref()
+                .is_some_and(|(t, vs)| *t == tag && vs.contains(&variant))
+        })
+        .collect()
+}
+
+/// `from_rust` of a desc with a union: the twin with the declared parameter defaults,
+/// then the active variant's parameters.
+fn union_from_rust(d: &Desc, o: &mut String) {
+    for f in &d.fields {
+        let Kind::Union { rust, .. } = f.kind else {
+            continue;
+        };
+        let path = union_path(d, rust);
+        writeln!(o, "        match d.{} {{", f.name).unwrap();
+        for v in f.variants {
+            let params = variant_params(d, f.name, v.name);
+            if params.is_empty() {
+                continue;
+            }
+            let names: Vec<&str> = params.iter().map(|p| p.name).collect();
+            // As rustfmt writes it: on one line while the fields fit in its 18 columns.
+            let inner = format!("{}, ..", names.join(", "));
+            if inner.len() <= 18 {
+                writeln!(o, "            {path}::{} {{ {inner} }} => {{", v.name).unwrap();
+            } else {
+                writeln!(o, "            {path}::{} {{", v.name).unwrap();
+                for n in names {
+                    writeln!(o, "                {n},").unwrap();
+                }
+                o.push_str("                ..\n            } => {\n");
+            }
+            for p in params {
+                let value = match p.kind {
+                    Kind::Vec3 => format!("{}.into()", p.name),
+                    _ => p.name.to_string(),
+                };
+                writeln!(o, "                t.{} = {value};", p.name).unwrap();
+            }
+            o.push_str("            }\n");
+        }
+        if f.variants
+            .iter()
+            .any(|v| variant_params(d, f.name, v.name).is_empty())
+        {
+            o.push_str("            _ => {}\n");
+        }
+        o.push_str("        }\n");
+    }
+}
+
+/// A union's tag read back: the variant, built from its parameters.
+fn union_to_rust(d: &Desc, f: &Field, rust: &str, c: &str) -> String {
+    let path = union_path(d, rust);
+    let mut o = format!("match self.{} {{\n", f.name);
+    for v in f.variants {
+        let params = variant_params(d, f.name, v.name);
+        if params.is_empty() {
+            writeln!(o, "                {} => {path}::{},", v.value, v.name).unwrap();
+            continue;
+        }
+        writeln!(o, "                {} => {path}::{} {{", v.value, v.name).unwrap();
+        for p in params {
+            let value = match p.kind {
+                Kind::Vec3 => format!("self.{}.into()", p.name),
+                _ => format!("self.{}", p.name),
+            };
+            writeln!(o, "                    {}: {value},", p.name).unwrap();
+        }
+        o.push_str("                },\n");
+    }
+    let list: Vec<String> = f
+        .variants
+        .iter()
+        .map(|v| format!("{} = {}", v.value, v.name.to_lowercase()))
+        .collect();
+    writeln!(
+        o,
+        "                v => {{\n                    return Err(crate::error::Error::invalid(format!(\n                        \"{} {{v}} is not a {c} ({})\"\n                    )))\n                }}",
+        f.name,
+        list.join(", ")
+    )
+    .unwrap();
+    o.push_str("            }");
+    o
 }
 
 fn limit_rust_type(l: &Limit) -> &'static str {
@@ -329,7 +469,7 @@ fn render_ffi() -> String {
          //! each desc with its conversions: to C (with the cookie that\n\
          //! `sinew_*_desc_default` writes) and back (0/1 flags and enum values checked; the\n\
          //! desc's `validate()` checks the ranges).\n\n\
-         use super::world::SinewVec3;\n\
+         use super::world::{SinewQuat, SinewVec3};\n\
          use crate::error::Result;\n\
          use crate::limits::schema::{flag_from_c, SettingEnum};\n\n",
     );
@@ -391,20 +531,38 @@ fn render_ffi() -> String {
         )
         .unwrap();
         writeln!(o, "impl {} {{", d.c).unwrap();
+        let union = d
+            .fields
+            .iter()
+            .any(|f| matches!(f.kind, Kind::Union { .. }));
+        let open = if union { "let mut t = " } else { "" };
         writeln!(
             o,
-            "    /// The twin of `d`, with the cookie.\n    pub(super) fn from_rust(d: &{}) -> Self {{\n        {} {{",
+            "    /// The twin of `d`, with the cookie.\n    pub(super) fn from_rust(d: &{}) -> Self {{\n        {open}{} {{",
             d.path, d.c
         )
         .unwrap();
         for f in &d.fields {
-            writeln!(o, "            {}: {},", f.name, conversion(f, true)).unwrap();
+            let value = if f.param.is_some() {
+                rust_default(f)
+            } else {
+                conversion(f, true)
+            };
+            writeln!(o, "            {}: {value},", f.name).unwrap();
         }
-        writeln!(
-            o,
-            "            internal_cookie: {cookie},\n        }}\n    }}\n"
-        )
-        .unwrap();
+        if union {
+            o.push_str(&format!(
+                "            internal_cookie: {cookie},\n        }};\n"
+            ));
+            union_from_rust(&d, &mut o);
+            o.push_str("        t\n    }\n\n");
+        } else {
+            writeln!(
+                o,
+                "            internal_cookie: {cookie},\n        }}\n    }}\n"
+            )
+            .unwrap();
+        }
         writeln!(
             o,
             "    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).\n    pub(super) fn to_rust(self) -> Result<{}> {{\n        Ok({} {{",
@@ -412,7 +570,17 @@ fn render_ffi() -> String {
         )
         .unwrap();
         for f in &d.fields {
-            writeln!(o, "            {}: {},", f.name, conversion(f, false)).unwrap();
+            match f.kind {
+                _ if f.param.is_some() => {}
+                Kind::Union { rust, c } => writeln!(
+                    o,
+                    "            {}: {},",
+                    f.name,
+                    union_to_rust(&d, f, rust, c)
+                )
+                .unwrap(),
+                _ => writeln!(o, "            {}: {},", f.name, conversion(f, false)).unwrap(),
+            }
         }
         o.push_str("        })\n    }\n}\n");
     }
@@ -427,8 +595,12 @@ fn conversion(f: &Field, to_c: bool) -> String {
         (Kind::F32 | Kind::U32 | Kind::Mask, false) => format!("self.{n}"),
         (Kind::Bool, true) => format!("d.{n} as u32"),
         (Kind::Bool, false) => format!("flag_from_c(self.{n}, \"{n}\")?"),
-        (Kind::Vec3, true) => format!("d.{n}.into()"),
-        (Kind::Vec3, false) => format!("self.{n}.into()"),
+        (Kind::Vec3 | Kind::Quat, true) => format!("d.{n}.into()"),
+        (Kind::Vec3 | Kind::Quat, false) => format!("self.{n}.into()"),
+        (Kind::Union { .. }, true) => {
+            format!("crate::limits::schema::SettingUnion::tag(d.{n})")
+        }
+        (Kind::Union { .. }, false) => unreachable!("read back by union_to_rust"),
         (Kind::Enum(_), true) => format!("d.{n}.to_c()"),
         (Kind::Enum(_), false) => format!("SettingEnum::from_c(self.{n}, \"{n}\")?"),
     }
@@ -461,7 +633,8 @@ fn cs_type(f: &Field) -> &'static str {
         Kind::Mask => "uint",
         Kind::Bool => "bool",
         Kind::Vec3 => "SinewVec3",
-        Kind::Enum(c) => c,
+        Kind::Quat => "SinewQuat",
+        Kind::Enum(c) | Kind::Union { c, .. } => c,
     }
 }
 
@@ -481,7 +654,7 @@ fn cs_fields(d: &Desc) -> String {
 fn cs_exchange(d: &Desc) -> String {
     let mut o = String::new();
     for f in &d.fields {
-        let copy = if matches!(f.kind, Kind::Enum(_)) {
+        let copy = if matches!(f.kind, Kind::Enum(_) | Kind::Union { .. }) {
             "CopyEnum"
         } else {
             "Copy"
@@ -509,8 +682,9 @@ fn cpp_setters(d: &Desc, this: &str) -> String {
             Kind::U32 | Kind::Mask => ("uint32_t", "value".to_string()),
             Kind::Bool => ("bool", "value ? 1u : 0u".to_string()),
             Kind::Vec3 => ("const Vec3&", "value".to_string()),
-            // Each enum has its C++ enum class: its setter is written by hand.
-            Kind::Enum(_) => continue,
+            // Each enum has its C++ enum class, a rotation its quaternion type: their
+            // setters are written by hand.
+            Kind::Enum(_) | Kind::Union { .. } | Kind::Quat => continue,
         };
         o.push_str(&wrap(&summary_c(f), "/// ", 92));
         writeln!(
@@ -658,7 +832,10 @@ fn unity_fields_with(d: &Desc, groups: &[Group], p: &UnityProps) -> String {
                         cs_float(f.default[2] as f32)
                     ),
                 ),
-                Kind::Enum(c) => (c.to_string(), format!("({c}){}", f.default[0] as u32)),
+                Kind::Enum(c) | Kind::Union { c, .. } => {
+                    (c.to_string(), format!("({c}){}", f.default[0] as u32))
+                }
+                Kind::Quat => ("Quaternion".to_string(), "Quaternion.identity".to_string()),
             };
             writeln!(o, "public {ty} {name} = {value};").unwrap();
         }
@@ -758,7 +935,12 @@ struct UnrealProps {
 fn unreal_properties(d: &Desc, p: &UnrealProps) -> String {
     let mut o = String::new();
     for f in &d.fields {
-        if p.skip.contains(&f.name) || matches!(f.kind, Kind::Vec3 | Kind::Enum(_)) {
+        if p.skip.contains(&f.name)
+            || matches!(
+                f.kind,
+                Kind::Vec3 | Kind::Quat | Kind::Enum(_) | Kind::Union { .. }
+            )
+        {
             continue;
         }
         let (unit, scale) = unreal_unit(f.range.unit);
@@ -904,11 +1086,45 @@ fn summary_numbers_scaled(f: &Field, scale: f64, unit: Option<&str>) -> String {
     s
 }
 
+/// The fixed-step driver's properties (no desc: `World::advance` takes them as
+/// arguments), clamped by the limits: the step within [`MIN_DT`, `MAX_DT`], the steps
+/// per frame within [1, `MAX_STEPS_PER_ADVANCE`].
+fn unreal_stepping() -> String {
+    let value = |name: &str| unreal_number(limit(name).unwrap().value);
+    format!(
+        "/**
+ * Length of one simulation step, s. The simulation steps with this fixed dt whatever the
+ * frame rate (an accumulator collects the frames' time and runs the whole steps due), so
+ * it behaves the same at 30 and 144 fps; components render positions interpolated
+ * between the last two steps (GetInterpolationAlpha), so motion stays smooth.
+ */
+UPROPERTY(Config, EditAnywhere, Category = \"Stepping\", meta = (ClampMin = \"{}\", ClampMax = \"{}\", Units = \"s\"))
+float FixedTimeStep = 1.0f / 60.0f;
+
+/**
+ * Most fixed steps simulated in one frame. After a hitch the time past this many steps is
+ * dropped: the simulation falls behind real time instead of spending ever longer frames
+ * catching up (the \"spiral of death\").
+ */
+UPROPERTY(Config, EditAnywhere, Category = \"Stepping\", meta = (ClampMin = \"1\", ClampMax = \"{}\"))
+int32 MaxStepsPerFrame = 4;
+",
+        value("MIN_DT"),
+        value("MAX_DT"),
+        value("MAX_STEPS_PER_ADVANCE")
+    )
+}
+
 /// `D.field = Value;` from the properties to the C desc.
 fn unreal_copy(d: &Desc, target: &str, source: &str, skip: &[&str]) -> String {
     let mut o = String::new();
     for f in &d.fields {
-        if skip.contains(&f.name) || matches!(f.kind, Kind::Vec3 | Kind::Enum(_)) {
+        if skip.contains(&f.name)
+            || matches!(
+                f.kind,
+                Kind::Vec3 | Kind::Quat | Kind::Enum(_) | Kind::Union { .. }
+            )
+        {
             continue;
         }
         let n = format!("{source}{}", unreal_name(f));
@@ -962,7 +1178,87 @@ type Render = Box<dyn Fn() -> String>;
 fn regions() -> Vec<(&'static str, String, Render)> {
     let world = || desc("WorldDesc");
     let fluid = || desc("FluidDesc");
-    let fixed: Vec<(&'static str, &'static str, Render)> = vec![
+    let mut v: Vec<(&'static str, &'static str, Render)> = Vec::new();
+    for (file, name) in [
+        ("bindings/csharp/WindSettings.cs", "WindDesc"),
+        ("bindings/csharp/WindSettings.cs", "WindZoneDesc"),
+        ("bindings/csharp/FluidSettings.cs", "EmitterDesc"),
+    ] {
+        let tag: &'static str = Box::leak(format!("{name} fields").into_boxed_str());
+        v.push((file, tag, Box::new(move || cs_fields(&desc(name)))));
+        let tag: &'static str = Box::leak(format!("{name} exchange").into_boxed_str());
+        v.push((file, tag, Box::new(move || cs_exchange(&desc(name)))));
+    }
+    const MATERIAL: &[&str] = &["static_friction", "dynamic_friction", "restitution"];
+    const EMITTER: &[&str] = &["radius", "half_extents", "speed", "rate"];
+    const UE: &str = "unreal-sample/Plugins/Sinew/Source/Sinew";
+    let all = || Group {
+        header: "",
+        fields: &[],
+    };
+    v.extend::<Vec<(&'static str, &'static str, Render)>>(vec![
+        (
+            Box::leak(format!("{UE}/Public/SinewSettings.h").into_boxed_str()),
+            "Stepping properties",
+            Box::new(unreal_stepping),
+        ),
+        (
+            "bindings/cpp/sinew_fluid.hpp",
+            "EmitterDesc setters",
+            Box::new(move || cpp_setters(&desc("EmitterDesc"), "EmitterDesc")),
+        ),
+        (
+            "unity-sample/Runtime/SinewCollider.cs",
+            "ColliderDesc fields",
+            Box::new(move || unity_fields(&part("ColliderDesc", MATERIAL), &[all()])),
+        ),
+        (
+            "unity-sample/Runtime/SinewCollider.cs",
+            "ColliderDesc clamps",
+            Box::new(move || unity_clamps(&part("ColliderDesc", MATERIAL))),
+        ),
+        (
+            "unity-sample/Runtime/SinewFluid.cs",
+            "EmitterDesc fields",
+            Box::new(move || unity_fields(&part("EmitterDesc", EMITTER), &[all()])),
+        ),
+        (
+            "unity-sample/Runtime/SinewFluid.cs",
+            "EmitterDesc clamps",
+            Box::new(move || unity_clamps(&part("EmitterDesc", EMITTER))),
+        ),
+        (
+            Box::leak(format!("{UE}/Public/SinewColliderComponent.h").into_boxed_str()),
+            "ColliderDesc properties",
+            Box::new(move || {
+                unreal_properties(
+                    &part("ColliderDesc", MATERIAL),
+                    &UnrealProps {
+                        category: "Sinew|Material",
+                        extra: &[],
+                        read_only: &[],
+                        skip: &[],
+                        common: "",
+                    },
+                )
+            }),
+        ),
+        (
+            Box::leak(format!("{UE}/Public/SinewFluidComponent.h").into_boxed_str()),
+            "EmitterDesc properties",
+            Box::new(move || {
+                unreal_properties(
+                    &part("EmitterDesc", EMITTER),
+                    &UnrealProps {
+                        category: "Sinew|Fluid",
+                        extra: &[],
+                        read_only: &[],
+                        skip: &[],
+                        common: "",
+                    },
+                )
+            }),
+        ),
         (
             "bindings/csharp/WorldSettings.cs",
             "WorldDesc fields",
@@ -1103,8 +1399,8 @@ fn regions() -> Vec<(&'static str, String, Render)> {
             "FluidDesc copy",
             Box::new(move || unreal_copy(&fluid(), "D", "", &[])),
         ),
-    ];
-    let mut all: Vec<(&'static str, String, Render)> = fixed
+    ]);
+    let mut all: Vec<(&'static str, String, Render)> = v
         .into_iter()
         .map(|(file, tag, render)| (file, tag.to_string(), render))
         .collect();
@@ -1159,6 +1455,19 @@ fn declarations_are_complete_and_consistent() {
     assert!(sinew::ClothGridDesc::default().validate().is_ok());
     assert!(sinew::TetBodyDesc::default().validate().is_ok());
     assert!(sinew::PressureBodyDesc::default().validate().is_ok());
+    assert!(sinew::ColliderDesc::default().validate().is_ok());
+    assert!(sinew::EmitterDesc::default().validate().is_ok());
+    assert!(sinew::WindDesc::default().validate().is_ok());
+    assert!(sinew::WindZoneDesc::default().validate().is_ok());
+    // The default variant's parameters are the declared defaults (one default per
+    // setting in every layer).
+    let emitter = sinew::EmitterDesc::default();
+    let sinew::EmitterShape::Nozzle { radius } = emitter.shape else {
+        panic!("the default emitter is a nozzle");
+    };
+    let declared = desc("EmitterDesc");
+    let r = declared.fields.iter().find(|f| f.name == "radius").unwrap();
+    assert_eq!(r.default, vec![radius as f64]);
     for d in descs() {
         for f in &d.fields {
             assert!(

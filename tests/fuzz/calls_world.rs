@@ -261,6 +261,10 @@ impl Session<'_> {
                     let mut o = self.out1::<SinewPressureBodyDesc>();
                     ok_or(sinew_pressure_body_desc_init(o.ptr()), o.untouched())
                 }
+                "sinew_collider_desc_default" => {
+                    let _ = sinew_collider_desc_default();
+                    Outcome::new(SINEW_OK, true)
+                }
                 "sinew_collider_desc_init" => {
                     let mut o = self.out1::<SinewColliderDesc>();
                     ok_or(sinew_collider_desc_init(o.ptr()), o.untouched())

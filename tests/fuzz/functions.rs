@@ -62,6 +62,7 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_cloth_topology_version",
     "sinew_cloth_topology_counts",
     "sinew_cloth_read_topology",
+    "sinew_collider_desc_default",
     "sinew_collider_desc_init",
     "sinew_world_add_collider",
     "sinew_world_add_mesh_collider",

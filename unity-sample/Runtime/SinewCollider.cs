@@ -19,15 +19,17 @@ namespace Sinew.Unity
     {
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene. Read in OnEnable.")]
         public SinewWorldBehaviour world;
-        [Tooltip("Coulomb static friction coefficient (>= 0).")]
-        [Min(0f)]
-        public float staticFriction = 0.5f;
-        [Tooltip("Coulomb dynamic friction coefficient (>= 0).")]
-        [Min(0f)]
-        public float dynamicFriction = 0.4f;
-        [Tooltip("Restitution: 0 = no bounce, 1 = elastic.")]
-        [Range(0f, 1f)]
-        public float restitution = 0f;
+        // BEGIN GENERATED ColliderDesc fields
+        [Tooltip("Coulomb coefficient below which a contact sticks. In [0, 100].")]
+        [Range(0.0f, SinewNative.SINEW_MAX_FRICTION)]
+        public float staticFriction = 0.0f;
+        [Tooltip("Coulomb coefficient of sliding. In [0, 100].")]
+        [Range(0.0f, SinewNative.SINEW_MAX_FRICTION)]
+        public float dynamicFriction = 0.0f;
+        [Tooltip("Normal velocity kept after an impact, as a fraction of the approach speed (0 = no bounce, 1 = elastic). In [0, 1].")]
+        [Range(0.0f, 1.0f)]
+        public float restitution = 0.0f;
+        // END GENERATED ColliderDesc fields
 
         /// <summary>The Sinew collider (id 0 while none is registered).</summary>
         public Sinew.Native.SinewCollider Handle { get; private set; }
@@ -217,9 +219,11 @@ namespace Sinew.Unity
         void OnValidate()
         {
             // Clamps only: no native state in edit mode.
-            staticFriction = SinewAuthoring.Clamp(staticFriction, 0f, float.MaxValue);
-            dynamicFriction = SinewAuthoring.Clamp(dynamicFriction, 0f, float.MaxValue);
-            restitution = SinewAuthoring.Clamp(restitution, 0f, 1f);
+            // BEGIN GENERATED ColliderDesc clamps
+            staticFriction = SinewAuthoring.Clamp(staticFriction, 0.0f, SinewNative.SINEW_MAX_FRICTION);
+            dynamicFriction = SinewAuthoring.Clamp(dynamicFriction, 0.0f, SinewNative.SINEW_MAX_FRICTION);
+            restitution = SinewAuthoring.Clamp(restitution, 0.0f, 1.0f);
+            // END GENERATED ColliderDesc clamps
         }
 
 #if UNITY_EDITOR

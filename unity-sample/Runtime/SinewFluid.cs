@@ -109,17 +109,19 @@ namespace Sinew.Unity
         [Header("Emitter (follows this transform; edited in place)")]
         [Tooltip("None: emit from a script (Fluid.Emit). Nozzle: a disc facing this object's +z (blue axis). Box: pseudo-random points inside the box.")]
         public FluidEmitterKind emitter = FluidEmitterKind.Nozzle;
-        [Tooltip("Nozzle radius, m.")]
-        [Min(0f)]
+        // BEGIN GENERATED EmitterDesc fields
+        [Tooltip("Nozzle: The radius of the disc the particles leave, centred on the emitter and facing its local +z axis, on a lattice of the fluid's spacing (at most MAX_NOZZLE_SPACINGS spacings). In [0, 1e9] m.")]
+        [Min(0.0f)]
         public float nozzleRadius = 0.1f;
-        [Tooltip("Box half extents, m (in this object's frame, not scaled).")]
-        public Vector3 boxHalfExtents = new Vector3(0.25f, 0.05f, 0.25f);
-        [Tooltip("Particles per second (0 pauses the emitter).")]
-        [Min(0f)]
-        public float rate = 1000f;
-        [Tooltip("Speed of the new particles along this object's +z, m/s.")]
-        [Min(0f)]
-        public float speed = 2f;
+        [Tooltip("Box: The box's half extents, in the emitter's frame: particles appear at deterministic pseudo-random points inside. Each component in [0, 1e9] m.")]
+        public Vector3 boxHalfExtents = new Vector3(0.1f, 0.1f, 0.1f);
+        [Tooltip("Speed along the emitter's local +z given to each new particle. In [0, 1000] m/s.")]
+        [Min(0.0f)]
+        public float speed = 2.0f;
+        [Tooltip("Particles per second; 0 pauses the emitter. A nozzle passes at most speed × its lattice points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped there. In [0, 1e7] particles/s.")]
+        [Min(0.0f)]
+        public float rate = 500.0f;
+        // END GENERATED EmitterDesc fields
 
         [Header("Kill volumes (edited in place)")]
         [Tooltip("Every BoxCollider on a child object (not this one) removes the particles inside it. Leave SinewCollider off those objects, or particles meet the box's surface instead.")]
@@ -255,9 +257,11 @@ namespace Sinew.Unity
                 smoothingRadius = SinewAuthoring.Clamp(smoothingRadius, spacing, SinewNative.SINEW_MAX_SMOOTHING_RATIO * spacing);
             if (collisionRadius >= 0f)
                 collisionRadius = SinewAuthoring.Clamp(collisionRadius, 0f, spacing);
-            nozzleRadius = SinewAuthoring.Clamp(nozzleRadius, 0f, SinewNative.SINEW_MAX_COORDINATE);
-            rate = SinewAuthoring.Clamp(rate, 0f, SinewNative.SINEW_MAX_EMIT_RATE);
-            speed = SinewAuthoring.Clamp(speed, 0f, SinewNative.SINEW_MAX_EMIT_SPEED);
+            // BEGIN GENERATED EmitterDesc clamps
+            nozzleRadius = SinewAuthoring.Clamp(nozzleRadius, 0.0f, SinewNative.SINEW_MAX_COORDINATE);
+            speed = SinewAuthoring.Clamp(speed, 0.0f, SinewNative.SINEW_MAX_EMIT_SPEED);
+            rate = SinewAuthoring.Clamp(rate, 0.0f, SinewNative.SINEW_MAX_EMIT_RATE);
+            // END GENERATED EmitterDesc clamps
             particleScale = SinewAuthoring.Clamp(particleScale, 0f, 100f);
             fastSpeed = SinewAuthoring.Clamp(fastSpeed, 0.001f, float.MaxValue);
         }

@@ -6,6 +6,7 @@
 // is read with the Input Manager (UnityEngine.Input): set Project Settings → Player →
 // Active Input Handling to "Input Manager" or "Both".
 
+using Sinew.Native;
 using UnityEngine;
 
 namespace Sinew.Unity
@@ -23,7 +24,7 @@ namespace Sinew.Unity
         [Tooltip("m: a particle whose centre is within this (plus its own radius) of the cursor ray can be picked.")]
         [Min(0f)]
         public float pickRadius = 0.1f;
-        [Tooltip("Grab compliance α, m/N (0 = rigid).")]
+        [Tooltip("Grab compliance α, m/N (0 = rigid; at most SINEW_MAX_GRAB_COMPLIANCE).")]
         [Min(0f)]
         public float compliance = 1e-4f;
 
@@ -34,8 +35,8 @@ namespace Sinew.Unity
         {
             // Clamps only: no native state in edit mode.
             mouseButton = SinewAuthoring.Clamp(mouseButton, 0, 2);
-            pickRadius = SinewAuthoring.Clamp(pickRadius, 0f, float.MaxValue);
-            compliance = SinewAuthoring.Clamp(compliance, 0f, Rope.MaxCompliance);
+            pickRadius = SinewAuthoring.Clamp(pickRadius, 0f, SinewNative.SINEW_MAX_LENGTH);
+            compliance = SinewAuthoring.Clamp(compliance, 0f, SinewNative.SINEW_MAX_GRAB_COMPLIANCE);
         }
 
         Camera cam;

@@ -39,7 +39,7 @@ namespace Sinew.Unity
         // END GENERATED WorldDesc fields
 
         [Tooltip("Most fixed steps simulated per rendered frame. After a hitch Unity runs several FixedUpdates in one frame; past this many the world skips the rest (that time is dropped: the simulation falls behind real time instead of spending ever longer frames catching up). Unity's own cap is Time.maximumDeltaTime.")]
-        [Range(1, 16)]
+        [Min(1)]
         public int maxStepsPerFrame = 4;
 
         [Tooltip("Run the world's parallel passes as Unity jobs (on Unity's worker threads) instead of the library's own threads. Results do not depend on it. Read when the world is created.")]
@@ -84,6 +84,7 @@ namespace Sinew.Unity
             damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
             threads = SinewAuthoring.Clamp(threads, 0, (int)SinewNative.SINEW_MAX_THREADS);
             // END GENERATED WorldDesc clamps
+            maxStepsPerFrame = SinewAuthoring.Clamp(maxStepsPerFrame, 1, (int)SinewNative.SINEW_MAX_STEPS_PER_ADVANCE);
         }
 
         /// <summary>The world, created from the fields above on first use.</summary>

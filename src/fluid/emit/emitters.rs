@@ -4,9 +4,7 @@
 use super::*;
 use glam::Quat;
 
-/// Largest nozzle radius as a multiple of the fluid's spacing (a lattice of about
-/// π·256² ≈ 206,000 points).
-pub const MAX_NOZZLE_SPACINGS: f32 = 256.0;
+pub use crate::limits::MAX_NOZZLE_SPACINGS;
 
 /// Largest number of cells per axis of a box emitter (coarser cells beyond).
 const MAX_BOX_CELLS: u64 = 1 << 20;

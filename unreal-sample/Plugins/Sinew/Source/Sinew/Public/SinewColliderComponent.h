@@ -63,17 +63,19 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (Units = "cm"))
 	FVector BoxExtent = FVector(32.0, 32.0, 32.0);
 
-	/** Coulomb static friction coefficient (>= 0). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", UIMin = "0", UIMax = "1.5"))
-	float StaticFriction = 0.5f;
+	// BEGIN GENERATED ColliderDesc properties
+	/** Coulomb coefficient below which a contact sticks. At least 0, at most 100. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "100", ToolTip = "Coulomb coefficient below which a contact sticks. At least 0, at most 100."))
+	float StaticFriction = 0.0f;
 
-	/** Coulomb dynamic friction coefficient (>= 0). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", UIMin = "0", UIMax = "1.5"))
-	float DynamicFriction = 0.4f;
+	/** Coulomb coefficient of sliding. At least 0, at most 100. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "100", ToolTip = "Coulomb coefficient of sliding. At least 0, at most 100."))
+	float DynamicFriction = 0.0f;
 
-	/** Restitution, 0 (no bounce) to 1. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "1", UIMin = "0", UIMax = "1"))
+	/** Normal velocity kept after an impact, as a fraction of the approach speed (0 = no bounce, 1 = elastic). At least 0, at most 1. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "1", ToolTip = "Normal velocity kept after an impact, as a fraction of the approach speed (0 = no bounce, 1 = elastic). At least 0, at most 1."))
 	float Restitution = 0.0f;
+	// END GENERATED ColliderDesc properties
 
 	/** True while the collider is in the world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew|Collider")

@@ -74,21 +74,23 @@ struct FSinewFluidEmitter
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid")
 	FTransform Transform;
 
-	/** Nozzle radius, cm. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "100", Units = "cm"))
-	float NozzleRadius = 10.0f;
-
 	/** Box half extents, cm. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (Units = "cm"))
 	FVector BoxExtent = FVector(25.0, 25.0, 5.0);
 
-	/** Speed of new particles along the forward axis, cm/s. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "2000", Units = "cm/s"))
+	// BEGIN GENERATED EmitterDesc properties
+	/** The radius of the disc the particles leave, centred on the emitter and facing its local +z axis, on a lattice of the fluid's spacing (at most MAX_NOZZLE_SPACINGS spacings). At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1e11", Units = "cm", ToolTip = "The radius of the disc the particles leave, centred on the emitter and facing its local +z axis, on a lattice of the fluid's spacing (at most MAX_NOZZLE_SPACINGS spacings). At least 0, at most 1e11 cm."))
+	float NozzleRadius = 10.0f;
+
+	/** Speed along the emitter's local +z given to each new particle. At least 0, at most 100000 cm/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "100000", Units = "cm/s", ToolTip = "Speed along the emitter's local +z given to each new particle. At least 0, at most 100000 cm/s."))
 	float Speed = 200.0f;
 
-	/** Particles per second (0 pauses the emitter). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", UIMin = "0", UIMax = "20000"))
-	float Rate = 1000.0f;
+	/** Particles per second; 0 pauses the emitter. A nozzle passes at most speed × its lattice points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped there. At least 0, at most 1e7 particles/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1e7", ToolTip = "Particles per second; 0 pauses the emitter. A nozzle passes at most speed x its lattice points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s and 5 cm spacing); a higher rate is capped there. At least 0, at most 1e7 particles/s."))
+	float Rate = 500.0f;
+	// END GENERATED EmitterDesc properties
 };
 
 /** A volume whose fluid particles are removed at the end of each step (world space). */

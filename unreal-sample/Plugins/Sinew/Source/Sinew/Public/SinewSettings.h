@@ -34,13 +34,14 @@ public:
 	int32 Threads = 0;
 	// END GENERATED WorldDesc properties
 
+	// BEGIN GENERATED Stepping properties
 	/**
 	 * Length of one simulation step, s. The simulation steps with this fixed dt whatever the
 	 * frame rate (an accumulator collects the frames' time and runs the whole steps due), so
 	 * it behaves the same at 30 and 144 fps; components render positions interpolated
 	 * between the last two steps (GetInterpolationAlpha), so motion stays smooth.
 	 */
-	UPROPERTY(Config, EditAnywhere, Category = "Stepping", meta = (ClampMin = "0.001", ClampMax = "0.1", Units = "s"))
+	UPROPERTY(Config, EditAnywhere, Category = "Stepping", meta = (ClampMin = "1e-6", ClampMax = "10", Units = "s"))
 	float FixedTimeStep = 1.0f / 60.0f;
 
 	/**
@@ -48,8 +49,9 @@ public:
 	 * dropped: the simulation falls behind real time instead of spending ever longer frames
 	 * catching up (the "spiral of death").
 	 */
-	UPROPERTY(Config, EditAnywhere, Category = "Stepping", meta = (ClampMin = "1", ClampMax = "16"))
+	UPROPERTY(Config, EditAnywhere, Category = "Stepping", meta = (ClampMin = "1", ClampMax = "1024"))
 	int32 MaxStepsPerFrame = 4;
+	// END GENERATED Stepping properties
 
 	/** Run the solver's parallel passes on the engine's task graph (ParallelFor) instead of Sinew's own worker threads (Threads is then unused); results do not depend on it. */
 	UPROPERTY(Config, EditAnywhere, Category = "Solver")
