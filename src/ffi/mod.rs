@@ -39,6 +39,8 @@ pub mod settings;
 pub mod skinning;
 pub mod snapshot;
 pub mod tasks;
+/// cbindgen:ignore
+pub(crate) mod task_system;
 pub mod tearing;
 pub mod wind;
 pub mod world;

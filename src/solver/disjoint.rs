@@ -1,9 +1,19 @@
-//! The one unsafe helper for disjoint parallel writes ([`DisjointSlice`]) and its safe
-//! face for the executor's passes that write only their own items ([`Rows`], cut by
-//! `Executor::for_chunks` at the pass's ranges).
+//! The parallel executor's disjoint-slice type: the one unsafe helper for disjoint
+//! parallel writes ([`DisjointSlice`]) and its safe face for the executor's passes that
+//! write only their own items ([`Rows`] and [`Blocks`], cut by
+//! [`Executor::for_chunks`], [`Executor::for_chunks_light`] and
+//! [`Executor::for_each_item`], defined here because they are where a chunk is handed
+//! out once per range).
+//!
+//! This file is one of the three places of the crate with `unsafe` (with the C
+//! boundary, `src/ffi/`, and the kernels, `src/kernels/`; ARCHITECTURE.md, "Kernels
+//! and `unsafe`"): every other module writes in parallel through the safe methods
+//! below.
 
 use std::marker::PhantomData;
 use std::ops::Range;
+
+use super::parallel::Executor;
 
 /// A slice that several threads may read and write at the same time, each at indices
 /// no other thread touches during the pass: the raw helper under [`Rows`] and
@@ -200,6 +210,93 @@ macro_rules! chunks_tuple {
 chunks_tuple!(A 0, B 1);
 chunks_tuple!(A 0, B 1, C 2);
 chunks_tuple!(A 0, B 1, C 2, D 3);
+
+/// A mutable slice seen as blocks of `size` consecutive elements (the last one shorter),
+/// one block per item: the slots of a fixed-size chunk of a pass that runs one item
+/// per chunk ([`Executor::for_each_item`]), beside the chunk's own buffer (a
+/// [`Rows`] of one element per chunk).
+pub(crate) struct Blocks<'a, T> {
+    data: DisjointSlice<'a, T>,
+    size: usize,
+}
+
+impl<'a, T: Send> Blocks<'a, T> {
+    /// Blocks of `size` elements (panics unless `size > 0`).
+    pub(crate) fn new(data: &'a mut [T], size: usize) -> Self {
+        assert!(size > 0, "blocks of {size} elements");
+        Blocks {
+            data: DisjointSlice::new(data),
+            size,
+        }
+    }
+}
+
+impl<'a, T: Send> Chunks<'a> for Blocks<'a, T> {
+    type Chunk = &'a mut [T];
+    fn items(&self) -> usize {
+        self.data.len.div_ceil(self.size)
+    }
+    #[inline]
+    unsafe fn chunk(&self, r: Range<usize>) -> &'a mut [T] {
+        let s = self.size;
+        let end = (r.end * s).min(self.data.len);
+        // SAFETY: the caller's promise, for the elements of blocks `r`.
+        unsafe { self.data.slice_mut((r.start * s).min(end)..end) }
+    }
+}
+
+impl Executor {
+    /// [`Self::for_ranges`] over the items of `parts` (one [`Rows`] or [`Blocks`], or a
+    /// tuple of them, all with the same number of items): `f(range, chunk)` gets the
+    /// range and, as ordinary `&mut` slices, the rows of those items, its own for the
+    /// whole call. For passes that write only their own items; the same ranges, so
+    /// the same results, as [`Self::for_ranges`].
+    pub(crate) fn for_chunks<'a, P, F>(&self, parts: P, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(Range<usize>, P::Chunk) + Sync + Send,
+    {
+        let n = parts.items();
+        self.for_ranges(n, |r| {
+            // SAFETY: the ranges of one pass are disjoint and within 0..n (each index
+            // in one range only: `for_ranges_covers_each_index_once`), and `parts`,
+            // moved into this call, hands out nothing else.
+            let chunk = unsafe { parts.chunk(r.clone()) };
+            f(r, chunk)
+        })
+    }
+
+    /// [`Self::for_chunks`] with the threshold of [`Self::for_ranges_light`].
+    pub(crate) fn for_chunks_light<'a, P, F>(&self, parts: P, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(Range<usize>, P::Chunk) + Sync + Send,
+    {
+        let n = parts.items();
+        self.for_ranges_light(n, |r| {
+            // SAFETY: as in `for_chunks`.
+            let chunk = unsafe { parts.chunk(r.clone()) };
+            f(r, chunk)
+        })
+    }
+
+    /// [`Self::for_each_index`] over the items of `parts`: `f(i, chunk)` for every
+    /// item `i`, with item `i`'s rows as ordinary `&mut` slices (one task per item,
+    /// in parallel when `work` reaches the executor's threshold).
+    pub(crate) fn for_each_item<'a, P, F>(&self, parts: P, work: usize, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(usize, P::Chunk) + Sync + Send,
+    {
+        let n = parts.items();
+        self.for_each_index(n, work, |i| {
+            // SAFETY: `for_each_index` calls each index of 0..n once, and `parts`,
+            // moved into this call, hands out nothing else.
+            let chunk = unsafe { parts.chunk(i..i + 1) };
+            f(i, chunk)
+        })
+    }
+}
 
 #[cfg(test)]
 mod tests {
