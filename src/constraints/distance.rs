@@ -366,7 +366,7 @@ impl DistanceConstraints {
                     if let Some(pass) = prologue {
                         let r = plan.prologue_range(item, built_for, n);
                         pass(ParticleRows {
-                                            hot: views.hot.slice_mut(r.clone()),
+                            hot: views.hot.slice_mut(r.clone()),
                             base: views.base.slice_mut(r.clone()),
                             velocity: views.velocity.slice_mut(r),
                         });

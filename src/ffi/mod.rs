@@ -38,9 +38,9 @@ mod readback;
 pub mod settings;
 pub mod skinning;
 pub mod snapshot;
-pub mod tasks;
 /// cbindgen:ignore
 pub(crate) mod task_system;
+pub mod tasks;
 pub mod tearing;
 pub mod wind;
 pub mod world;

@@ -6,9 +6,9 @@
 
 use std::ffi::c_void;
 
+use super::task_system::{EnqueueTaskFn, FinishTaskFn, TaskSystem};
 use super::world::{with_world, SinewWorld};
 use super::{guard, Failure, SinewStatus};
-use super::task_system::{EnqueueTaskFn, FinishTaskFn, TaskSystem};
 use crate::solver::MAX_THREADS;
 
 /// A task of Sinew's: runs the items `begin..end` (`begin < end <= item_count`) of the

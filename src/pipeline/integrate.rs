@@ -158,13 +158,15 @@ impl Stage for Plane {
 /// [`update_velocities`] of one substep and [`predict`] of the next in one pass over
 /// the particles (the same operations per particle, in the same order), as a particle
 /// pass over any range ([`run_pass`], or inside the next substep's first sweep).
-pub(crate) fn update_and_predict_pass(
-    cx: &StepContext<'_>,
-) -> impl Fn(ParticleRows<'_>) + Sync {
+pub(crate) fn update_and_predict_pass(cx: &StepContext<'_>) -> impl Fn(ParticleRows<'_>) + Sync {
     let (h, inv_h, damping) = (cx.h, 1.0 / cx.h, cx.damping_factor);
     let dv = Vec3A::from(cx.gravity * h);
     move |p: ParticleRows<'_>| {
-        let rows = p.hot.iter_mut().zip(p.base.iter_mut()).zip(p.velocity.iter_mut());
+        let rows = p
+            .hot
+            .iter_mut()
+            .zip(p.base.iter_mut())
+            .zip(p.velocity.iter_mut());
         for ((hot, base), velocity) in rows {
             let q = *hot;
             if q.w == 0.0 {

@@ -280,6 +280,23 @@ impl Executor {
         })
     }
 
+    /// A one-stage [`Self::stages`] pass of `threads` threads over the items of
+    /// `parts`: `f(i, chunk)` for every item `i`, with item `i`'s rows as ordinary
+    /// `&mut` slices.
+    pub(crate) fn for_items<'a, P, F>(&self, threads: usize, parts: P, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(usize, P::Chunk) + Sync,
+    {
+        let n = parts.items();
+        self.stages(threads, &[n][..], |_, i| {
+            // SAFETY: a one-stage pass runs each item of 0..n once, and `parts`, moved
+            // into this call, hands out nothing else.
+            let chunk = unsafe { parts.chunk(i..i + 1) };
+            f(i, chunk)
+        })
+    }
+
     /// [`Self::for_each_index`] over the items of `parts`: `f(i, chunk)` for every
     /// item `i`, with item `i`'s rows as ordinary `&mut` slices (one task per item,
     /// in parallel when `work` reaches the executor's threshold).
@@ -359,5 +376,37 @@ mod tests {
         }
         assert!(a.iter().enumerate().all(|(i, &x)| x == i as u32 + 1));
         assert!(b.iter().enumerate().all(|(j, &y)| y == (j / 2) as u32 + 2));
+    }
+
+    /// Two threads take interleaved items of a per-item buffer (`Rows`) and of blocks
+    /// of 7 slots (`Blocks`, the last one shorter) and write them: every slot once, and
+    /// (under Miri, see tests/sanitizers.sh) no data race and no out-of-bounds access.
+    #[test]
+    fn blocks_cover_every_slot_once() {
+        let (m, size) = (40, 7);
+        let items = m.div_ceil(size);
+        let (mut buffers, mut slots) = (vec![Vec::new(); items], vec![0u32; m]);
+        {
+            let parts = (Rows::new(&mut buffers), Blocks::new(&mut slots, size));
+            assert_eq!(parts.items(), items);
+            std::thread::scope(|s| {
+                for t in 0..2usize {
+                    let parts = &parts;
+                    s.spawn(move || {
+                        for c in (t..items).step_by(2) {
+                            // SAFETY: thread t takes the items c ≡ t (mod 2), each once.
+                            let (buf, block) = unsafe { parts.chunk(c..c + 1) };
+                            assert_eq!(block.len(), size.min(m - c * size));
+                            for (j, x) in block.iter_mut().enumerate() {
+                                *x += (c * size + j) as u32 + 1;
+                                buf[0].push(*x);
+                            }
+                        }
+                    });
+                }
+            });
+        }
+        assert!(slots.iter().enumerate().all(|(k, &x)| x == k as u32 + 1));
+        assert_eq!(buffers.concat(), slots);
     }
 }

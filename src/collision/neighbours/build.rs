@@ -216,8 +216,16 @@ impl Neighbours {
                     Rows::new(&mut self.anchor_hot[..m]),
                 ),
                 (
-                    (Rows::new(&mut gbx[..m]), Rows::new(&mut gby[..m]), Rows::new(&mut gbz[..m])),
-                    (Rows::new(&mut gdx[..m]), Rows::new(&mut gdy[..m]), Rows::new(&mut gdz[..m])),
+                    (
+                        Rows::new(&mut gbx[..m]),
+                        Rows::new(&mut gby[..m]),
+                        Rows::new(&mut gbz[..m]),
+                    ),
+                    (
+                        Rows::new(&mut gdx[..m]),
+                        Rows::new(&mut gdy[..m]),
+                        Rows::new(&mut gdz[..m]),
+                    ),
                 ),
             );
             let hashed = dense.is_none();
