@@ -30,7 +30,7 @@ use super::set::{
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
-use crate::pipeline::{ParticlePass, ParticleRows, ParticleViews};
+use crate::pipeline::{ParticlePass, ParticleViews};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
@@ -364,12 +364,7 @@ impl DistanceConstraints {
             unsafe {
                 if stage == 0 {
                     if let Some(pass) = prologue {
-                        let r = plan.prologue_range(item, built_for, n);
-                        pass(ParticleRows {
-                            hot: views.hot.slice_mut(r.clone()),
-                            base: views.base.slice_mut(r.clone()),
-                            velocity: views.velocity.slice_mut(r),
-                        });
+                        pass(&views, plan.prologue_range(item, built_for, n));
                     }
                     if item < blocks {
                         for colour in sched.block_colours(item) {
