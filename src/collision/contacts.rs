@@ -25,7 +25,7 @@ use crate::kernels::contact::{push, sum, Cloud};
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
-use crate::solver::parallel::{Executor, Rows};
+use crate::solver::parallel::{DisjointSlice, Executor, Rows};
 
 /// Buffers of the particle–particle pass, reused from step to step.
 #[derive(Default)]
@@ -153,18 +153,17 @@ impl ParticleContacts {
                 self.delta[k] += d.extend(1.0);
             }
         }
-        // Each particle gathers its slot's correction (slots and particles are one to
-        // one), so every task writes only its own particles.
-        let delta = &self.delta[..m];
-        let slot_of = s.slot_of();
-        let n = particles.hot.len().min(slot_of.len());
-        exec.for_chunks_light(Rows::new(&mut particles.hot[..n]), |range, hot| {
-            for (q, &k) in hot.iter_mut().zip(&slot_of[range]) {
-                if let Some(d) = delta.get(k as usize) {
-                    if d.w > 0.0 {
-                        let c = d.truncate() / d.w;
-                        *q = *q + c.extend(0.0);
-                    }
+        let delta = &self.delta;
+        let hot = DisjointSlice::new(&mut particles.hot);
+        exec.for_ranges_light(m, |range| {
+            for k in range {
+                let d = delta[k];
+                if d.w > 0.0 {
+                    let i = s.particle(k);
+                    let c = d.truncate() / d.w;
+                    // SAFETY: slots map to distinct particles; each slot is visited
+                    // by exactly one range.
+                    unsafe { hot.set(i, hot.get(i) + c.extend(0.0)) };
                 }
             }
         });

@@ -267,16 +267,9 @@ impl Neighbours {
     }
 
     /// The particle of slot `k`.
-    #[cfg(test)]
+    #[inline]
     pub(crate) fn particle(&self, k: usize) -> usize {
         self.order[k] as usize
-    }
-
-    /// Per particle of the last build, its slot (the inverse of the slot order), or a
-    /// value of at least [`Self::len`] for a particle without one.
-    #[inline]
-    pub(crate) fn slot_of(&self) -> &[u32] {
-        &self.slot_of
     }
 
     pub(crate) fn stats(&self) -> NeighbourStats {

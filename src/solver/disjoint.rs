@@ -383,7 +383,7 @@ mod tests {
     /// (under Miri, see tests/sanitizers.sh) no data race and no out-of-bounds access.
     #[test]
     fn blocks_cover_every_slot_once() {
-        let (m, size) = (40, 7);
+        let (m, size) = (40usize, 7usize);
         let items = m.div_ceil(size);
         let (mut buffers, mut slots) = (vec![Vec::new(); items], vec![0u32; m]);
         {
