@@ -83,6 +83,7 @@ pub use constraints::distance::{MAX_COMPLIANCE, MAX_DISTANCE_CONSTRAINTS};
 pub use constraints::nary::MAX_FAMILY_CONSTRAINTS;
 pub use constraints::{ConstraintSets, DistanceConstraints, FamilyKind};
 pub use error::{Error, ErrorKind, Result};
+pub use ffi::task_system::{EnqueueTaskFn, FinishTaskFn, TaskFn, TaskSystem};
 pub use fluid::desc::{
     MAX_EMIT_RATE, MAX_EMIT_SPEED, MAX_FLUID_CAPACITY, MAX_FLUID_COEFFICIENT, MAX_FLUID_SPACING,
     MAX_LIFETIME, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO, MIN_FLUID_SPACING,
@@ -112,7 +113,6 @@ pub use snapshot::{
     seal as seal_snapshot, FORMAT_VERSION as SNAPSHOT_FORMAT_VERSION,
     HEADER_BYTES as SNAPSHOT_HEADER_BYTES,
 };
-pub use solver::tasks::{EnqueueTaskFn, FinishTaskFn, TaskFn, TaskSystem};
 pub use solver::{Solver, MAX_THREADS};
 pub use topology::winch::RopeEnd;
 pub use transform::Transform;

@@ -107,7 +107,7 @@ if [[ " $parts " == *" tsan "* ]]; then
     }
     run "tsan: same-world stress" tsan --test ffi -- --nocapture threads::
     run "tsan: parallel helpers" tsan --lib -- solver::parallel solver::disjoint
-    run "tsan: host task systems" tsan --lib solver::tasks
+    run "tsan: host task systems" tsan --lib ffi::task_system
   fi
 fi
 

@@ -70,7 +70,7 @@ use crate::error::{try_reserve, Error, Result};
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{CollisionFilter, Particles};
-use crate::solver::parallel::{DisjointSlice, Executor, CHUNK};
+use crate::solver::parallel::{Blocks, Executor, Rows, CHUNK};
 use crate::spatial::cells::particle_cell;
 use crate::spatial::{Dense, Hashed};
 
@@ -542,27 +542,26 @@ impl Neighbours {
         let stale = {
             let (order, skin) = (&self.order, &self.skin);
             let (anchor_base, anchor_hot) = (&self.anchor_base, &self.anchor_hot);
-            let base = DisjointSlice::new(&mut self.base);
-            let hot = DisjointSlice::new(&mut self.hot);
-            let flags = DisjointSlice::new(&mut self.stale);
+            let parts = (
+                Rows::new(&mut self.base[..m]),
+                Rows::new(&mut self.hot[..m]),
+                Rows::new(&mut self.stale[..m]),
+            );
             let out = std::sync::atomic::AtomicBool::new(false);
-            exec.for_ranges_light(m, |range| {
+            exec.for_chunks_light(parts, |range, (base, hot, flags)| {
                 let mut bad = false;
+                let first = range.start;
                 for k in range {
                     let i = order[k] as usize;
                     let (b, p) = (particles.base[i], particles.hot[i]);
-                    // SAFETY: each slot k is visited by exactly one range.
-                    unsafe {
-                        base.set(k, b);
-                        hot.set(k, p);
-                    }
+                    base[k - first] = b;
+                    hot[k - first] = p;
                     let moved = Vec3::from(b - anchor_base[k]) + (p.truncate() - anchor_hot[k]);
                     let s = skin[k];
                     let d2 = (moved - drift).length_squared();
                     bad |= d2 > s * s;
                     let left = d2.partial_cmp(&(s * s)).is_none_or(|o| o.is_gt());
-                    // SAFETY: as above.
-                    unsafe { flags.set(k, left) };
+                    flags[k - first] = left;
                 }
                 if bad {
                     out.store(true, std::sync::atomic::Ordering::Relaxed);

@@ -38,6 +38,8 @@ mod readback;
 pub mod settings;
 pub mod skinning;
 pub mod snapshot;
+/// cbindgen:ignore
+pub(crate) mod task_system;
 pub mod tasks;
 pub mod tearing;
 pub mod wind;

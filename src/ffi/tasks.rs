@@ -1,13 +1,14 @@
 //! Host-supplied parallelism through the C ABI: a world runs its parallel passes on the
 //! host's workers (Unity's jobs, Unreal's task graph, a game's own pool) instead of
 //! Sinew's built-in thread pool, with Box2D v3's `enqueueTask` / `finishTask`
-//! semantics. The executor side is `src/solver/tasks.rs`.
+//! semantics. The Rust side (`TaskSystem`, the executor's workers over it) is
+//! `src/ffi/task_system.rs`.
 
 use std::ffi::c_void;
 
+use super::task_system::{EnqueueTaskFn, FinishTaskFn, TaskSystem};
 use super::world::{with_world, SinewWorld};
 use super::{guard, Failure, SinewStatus};
-use crate::solver::tasks::{EnqueueTaskFn, FinishTaskFn, TaskSystem};
 use crate::solver::MAX_THREADS;
 
 /// A task of Sinew's: runs the items `begin..end` (`begin < end <= item_count`) of the

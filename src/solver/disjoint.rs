@@ -1,9 +1,19 @@
-//! The one unsafe helper for disjoint parallel writes ([`DisjointSlice`]) and its safe
-//! face for the executor's passes that write only their own items ([`Rows`], cut by
-//! `Executor::for_chunks` at the pass's ranges).
+//! The parallel executor's disjoint-slice type: the one unsafe helper for disjoint
+//! parallel writes ([`DisjointSlice`]) and its safe face for the executor's passes that
+//! write only their own items ([`Rows`] and [`Blocks`], cut by
+//! [`Executor::for_chunks`], [`Executor::for_chunks_light`] and
+//! [`Executor::for_each_item`], defined here because they are where a chunk is handed
+//! out once per range).
+//!
+//! This file is one of the three places of the crate with `unsafe` (with the C
+//! boundary, `src/ffi/`, and the kernels, `src/kernels/`; ARCHITECTURE.md, "Kernels
+//! and `unsafe`"): every other module writes in parallel through the safe methods
+//! below.
 
 use std::marker::PhantomData;
 use std::ops::Range;
+
+use super::parallel::Executor;
 
 /// A slice that several threads may read and write at the same time, each at indices
 /// no other thread touches during the pass: the raw helper under [`Rows`] and
@@ -201,6 +211,110 @@ chunks_tuple!(A 0, B 1);
 chunks_tuple!(A 0, B 1, C 2);
 chunks_tuple!(A 0, B 1, C 2, D 3);
 
+/// A mutable slice seen as blocks of `size` consecutive elements (the last one shorter),
+/// one block per item: the slots of a fixed-size chunk of a pass that runs one item
+/// per chunk ([`Executor::for_each_item`]), beside the chunk's own buffer (a
+/// [`Rows`] of one element per chunk).
+pub(crate) struct Blocks<'a, T> {
+    data: DisjointSlice<'a, T>,
+    size: usize,
+}
+
+impl<'a, T: Send> Blocks<'a, T> {
+    /// Blocks of `size` elements (panics unless `size > 0`).
+    pub(crate) fn new(data: &'a mut [T], size: usize) -> Self {
+        assert!(size > 0, "blocks of {size} elements");
+        Blocks {
+            data: DisjointSlice::new(data),
+            size,
+        }
+    }
+}
+
+impl<'a, T: Send> Chunks<'a> for Blocks<'a, T> {
+    type Chunk = &'a mut [T];
+    fn items(&self) -> usize {
+        self.data.len.div_ceil(self.size)
+    }
+    #[inline]
+    unsafe fn chunk(&self, r: Range<usize>) -> &'a mut [T] {
+        let s = self.size;
+        let end = (r.end * s).min(self.data.len);
+        // SAFETY: the caller's promise, for the elements of blocks `r`.
+        unsafe { self.data.slice_mut((r.start * s).min(end)..end) }
+    }
+}
+
+impl Executor {
+    /// [`Self::for_ranges`] over the items of `parts` (one [`Rows`] or [`Blocks`], or a
+    /// tuple of them, all with the same number of items): `f(range, chunk)` gets the
+    /// range and, as ordinary `&mut` slices, the rows of those items, its own for the
+    /// whole call. For passes that write only their own items; the same ranges, so
+    /// the same results, as [`Self::for_ranges`].
+    pub(crate) fn for_chunks<'a, P, F>(&self, parts: P, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(Range<usize>, P::Chunk) + Sync + Send,
+    {
+        let n = parts.items();
+        self.for_ranges(n, |r| {
+            // SAFETY: the ranges of one pass are disjoint and within 0..n (each index
+            // in one range only: `for_ranges_covers_each_index_once`), and `parts`,
+            // moved into this call, hands out nothing else.
+            let chunk = unsafe { parts.chunk(r.clone()) };
+            f(r, chunk)
+        })
+    }
+
+    /// [`Self::for_chunks`] with the threshold of [`Self::for_ranges_light`].
+    pub(crate) fn for_chunks_light<'a, P, F>(&self, parts: P, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(Range<usize>, P::Chunk) + Sync + Send,
+    {
+        let n = parts.items();
+        self.for_ranges_light(n, |r| {
+            // SAFETY: as in `for_chunks`.
+            let chunk = unsafe { parts.chunk(r.clone()) };
+            f(r, chunk)
+        })
+    }
+
+    /// A one-stage [`Self::stages`] pass of `threads` threads over the items of
+    /// `parts`: `f(i, chunk)` for every item `i`, with item `i`'s rows as ordinary
+    /// `&mut` slices.
+    pub(crate) fn for_items<'a, P, F>(&self, threads: usize, parts: P, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(usize, P::Chunk) + Sync,
+    {
+        let n = parts.items();
+        self.stages(threads, &[n][..], |_, i| {
+            // SAFETY: a one-stage pass runs each item of 0..n once, and `parts`, moved
+            // into this call, hands out nothing else.
+            let chunk = unsafe { parts.chunk(i..i + 1) };
+            f(i, chunk)
+        })
+    }
+
+    /// [`Self::for_each_index`] over the items of `parts`: `f(i, chunk)` for every
+    /// item `i`, with item `i`'s rows as ordinary `&mut` slices (one task per item,
+    /// in parallel when `work` reaches the executor's threshold).
+    pub(crate) fn for_each_item<'a, P, F>(&self, parts: P, work: usize, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(usize, P::Chunk) + Sync + Send,
+    {
+        let n = parts.items();
+        self.for_each_index(n, work, |i| {
+            // SAFETY: `for_each_index` calls each index of 0..n once, and `parts`,
+            // moved into this call, hands out nothing else.
+            let chunk = unsafe { parts.chunk(i..i + 1) };
+            f(i, chunk)
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,5 +376,37 @@ mod tests {
         }
         assert!(a.iter().enumerate().all(|(i, &x)| x == i as u32 + 1));
         assert!(b.iter().enumerate().all(|(j, &y)| y == (j / 2) as u32 + 2));
+    }
+
+    /// Two threads take interleaved items of a per-item buffer (`Rows`) and of blocks
+    /// of 7 slots (`Blocks`, the last one shorter) and write them: every slot once, and
+    /// (under Miri, see tests/sanitizers.sh) no data race and no out-of-bounds access.
+    #[test]
+    fn blocks_cover_every_slot_once() {
+        let (m, size) = (40usize, 7usize);
+        let items = m.div_ceil(size);
+        let (mut buffers, mut slots) = (vec![Vec::new(); items], vec![0u32; m]);
+        {
+            let parts = (Rows::new(&mut buffers), Blocks::new(&mut slots, size));
+            assert_eq!(parts.items(), items);
+            std::thread::scope(|s| {
+                for t in 0..2usize {
+                    let parts = &parts;
+                    s.spawn(move || {
+                        for c in (t..items).step_by(2) {
+                            // SAFETY: thread t takes the items c ≡ t (mod 2), each once.
+                            let (buf, block) = unsafe { parts.chunk(c..c + 1) };
+                            assert_eq!(block.len(), size.min(m - c * size));
+                            for (j, x) in block.iter_mut().enumerate() {
+                                *x += (c * size + j) as u32 + 1;
+                                buf[0].push(*x);
+                            }
+                        }
+                    });
+                }
+            });
+        }
+        assert!(slots.iter().enumerate().all(|(k, &x)| x == k as u32 + 1));
+        assert_eq!(buffers.concat(), slots);
     }
 }

@@ -1,6 +1,8 @@
 //! Thread pools and the passes that run on them. Passes that write only their own
-//! items get them as `&mut` chunks ([`Executor::for_chunks`] over [`Rows`]); the raw
-//! disjoint-write helper under it is [`DisjointSlice`] (`src/solver/disjoint.rs`).
+//! items get them as `&mut` chunks (`Executor::for_chunks` and `for_each_item` over
+//! [`Rows`] and `Blocks`); those methods, and the raw disjoint-write helper under them,
+//! [`DisjointSlice`], live in `src/solver/disjoint.rs`, the executor's one file with
+//! `unsafe`.
 //!
 //! Work is split into fixed-size chunks whose boundaries depend only on the problem
 //! size, never on the thread count, and every chunk does exactly the same arithmetic
@@ -15,8 +17,8 @@ use parking_lot::Mutex;
 use rayon::ThreadPool;
 
 use crate::error::{Error, Result};
-pub(crate) use crate::solver::disjoint::{Chunks, DisjointSlice, Rows};
-use crate::solver::tasks::{HostTasks, TaskSystem};
+pub(crate) use crate::solver::disjoint::{Blocks, DisjointSlice, Rows};
+use crate::solver::tasks::HostWorkers;
 
 /// Below this many items a pass runs inline on the calling thread.
 pub(crate) const PARALLEL_MIN_ITEMS: usize = 4096;
@@ -67,8 +69,9 @@ enum Backend {
     Inline,
     /// On a rayon pool shared by the worlds of one thread count.
     Pool(Arc<Pool>),
-    /// On the host's workers ([`HostTasks`]); `threads` is its worker count.
-    Host(HostTasks),
+    /// On the host's workers ([`HostWorkers`], over the C task system of
+    /// `src/ffi/task_system.rs`); `threads` is its worker count.
+    Host(Arc<dyn HostWorkers>),
 }
 
 /// Spins briefly, then yields the core (so an oversubscribed machine still makes
@@ -139,14 +142,13 @@ impl Executor {
         })
     }
 
-    /// An executor that runs the passes on a host task system (validated here), its
-    /// worker count in place of the pool size.
-    pub(crate) fn host(tasks: TaskSystem) -> Result<Self> {
-        let host = HostTasks::new(tasks)?;
-        Ok(Executor {
-            threads: host.threads(),
-            backend: Backend::Host(host),
-        })
+    /// An executor that runs the passes on host workers, their thread count in place
+    /// of the pool size.
+    pub(crate) fn host(workers: Arc<dyn HostWorkers>) -> Self {
+        Executor {
+            threads: workers.threads(),
+            backend: Backend::Host(workers),
+        }
     }
 
     /// Runs `f` (a whole step) on one of the pool's workers, so that its passes fork
@@ -271,40 +273,6 @@ impl Executor {
         } else {
             f(0..n)
         }
-    }
-
-    /// [`Self::for_ranges`] over the items of `parts` (one [`Rows`] or a tuple of them,
-    /// all with the same number of items): `f(range, chunk)` gets the range and, as
-    /// ordinary `&mut` slices, the rows of those items, its own for the whole call. For
-    /// passes that write only their own items; the same ranges, so the same results,
-    /// as [`Self::for_ranges`].
-    pub(crate) fn for_chunks<'a, P, F>(&self, parts: P, f: F)
-    where
-        P: Chunks<'a>,
-        F: Fn(Range<usize>, P::Chunk) + Sync + Send,
-    {
-        let n = parts.items();
-        self.for_ranges(n, |r| {
-            // SAFETY: the ranges of one pass are disjoint and within 0..n (each index
-            // in one range only: `for_ranges_covers_each_index_once`), and `parts`,
-            // moved into this call, hands out nothing else.
-            let chunk = unsafe { parts.chunk(r.clone()) };
-            f(r, chunk)
-        })
-    }
-
-    /// [`Self::for_chunks`] with the threshold of [`Self::for_ranges_light`].
-    pub(crate) fn for_chunks_light<'a, P, F>(&self, parts: P, f: F)
-    where
-        P: Chunks<'a>,
-        F: Fn(Range<usize>, P::Chunk) + Sync + Send,
-    {
-        let n = parts.items();
-        self.for_ranges_light(n, |r| {
-            // SAFETY: as in `for_chunks`.
-            let chunk = unsafe { parts.chunk(r.clone()) };
-            f(r, chunk)
-        })
     }
 
     /// Calls `f(i)` for every i in `0..n`, in parallel (one task per index) when the
@@ -482,15 +450,16 @@ mod tests {
         for threads in [1, 2] {
             let exec = Executor::new(threads).expect("pool");
             let n = PARALLEL_MIN_ITEMS + 3 * CHUNK + 5;
-            let mut hits = vec![0u8; n];
-            let d = DisjointSlice::new(&mut hits);
+            let hits: Vec<AtomicUsize> = (0..n).map(|_| AtomicUsize::new(0)).collect();
             exec.for_ranges(n, |r| {
                 for i in r {
-                    // SAFETY: the ranges are disjoint (each index in one range only).
-                    unsafe { d.set(i, d.get(i) + 1) };
+                    hits[i].fetch_add(1, Ordering::Relaxed);
                 }
             });
-            assert!(hits.iter().all(|&h| h == 1), "threads {threads}");
+            assert!(
+                hits.iter().all(|h| h.load(Ordering::Relaxed) == 1),
+                "threads {threads}"
+            );
         }
     }
 

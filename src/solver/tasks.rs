@@ -1,268 +1,34 @@
-//! Host-supplied parallelism: the world's passes run on the host's own workers (Unity's
-//! job system, Unreal's task graph, a game's thread pool) instead of Sinew's rayon pool,
-//! with Box2D v3's `enqueueTask` / `finishTask` semantics (Catto, Box2D v3.0 release
-//! notes, 2024).
+//! Host-supplied parallelism, as the executor sees it: a [`HostWorkers`] runs a pass's
+//! claim loop on the host's own workers (Unity's job system, Unreal's task graph, a
+//! game's thread pool) instead of Sinew's rayon pool, with Box2D v3's `enqueueTask` /
+//! `finishTask` semantics (Catto, Box2D v3.0 release notes, 2024).
 //!
 //! Every pass of the [`super::parallel::Executor`] is a claim loop: items (fixed chunks,
 //! blocks, colours; numbered across the stages of a pass) are handed out by one shared
 //! counter, and an item of a later stage waits only for items some thread is already
-//! running. With a host task system a pass of `t` threads enqueues one host task of
-//! `t − 1` items, each running that claim loop, runs the same loop on the calling
-//! thread, then calls `finish` (unless `enqueue` returned NULL, meaning it ran the task
-//! itself). So the host may run the items on any threads, in any order, fewer of them
-//! at a time, one after another, or inline in `enqueue`: the calling thread alone
-//! would finish the pass, and the chunks (and so every result bit) do not depend on
-//! who ran them.
+//! running. With host workers a pass of `t` threads hands `t − 1` calls of that claim
+//! loop to the host and runs the same loop on the calling thread. So the host may run
+//! them on any threads, in any order, fewer of them at a time, one after another, or
+//! inline: the calling thread alone would finish the pass, and the chunks (and so every
+//! result bit) do not depend on who ran them.
 //!
-//! Panics: a Rust panic inside an item (a Sinew bug) must not unwind through the host's
-//! C frames. The task entry point catches it and marks the pass abandoned (threads
-//! waiting for an earlier stage stop waiting); the calling thread, after `finish`,
-//! resumes the panic in its own Rust frames, where the C ABI's guard turns it into
-//! `SINEW_ERROR_INTERNAL`. A panic that cannot be caught (a panic while panicking)
-//! aborts the process, as every panic in an `extern "C"` function does.
+//! The host's task system is a set of raw C function pointers, so calling it is the C
+//! boundary's job: `src/ffi/task_system.rs` implements this trait over them (its
+//! `unsafe` lives there, with the other C calls), and the executor only ever calls
+//! this safe trait. The executor's own `unsafe` is its disjoint-slice type
+//! (`src/solver/disjoint.rs`), which this trait needs none of: the claim loop hands out
+//! items, not memory.
 
-use std::any::Any;
-use std::ffi::c_void;
-use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+/// Host workers that run a pass's claim loop (see the module doc).
+pub(crate) trait HostWorkers: Send + Sync {
+    /// The most threads that run a pass at once, the calling thread included: the
+    /// executor's thread count (1..=`MAX_THREADS`).
+    fn threads(&self) -> usize;
 
-use parking_lot::Mutex;
-
-use super::MAX_THREADS;
-use crate::error::{Error, Result};
-
-/// A task of a pass: runs the items `begin..end` of the pass `task_context` names.
-/// Sinew passes its own function and context to [`EnqueueTaskFn`]; the host calls it
-/// over ranges that together cover `0..item_count` once.
-pub type TaskFn = unsafe extern "C" fn(begin: u32, end: u32, task_context: *mut c_void);
-
-/// Starts `task` over `0..item_count` (ranges of at least `min_range` items, except the
-/// last), on the host's workers, and returns a handle that [`FinishTaskFn`] waits on;
-/// or runs the whole task itself and returns NULL. `task` is never NULL (the Option is
-/// the C ABI's nullable function pointer).
-pub type EnqueueTaskFn = unsafe extern "C" fn(
-    task: Option<TaskFn>,
-    item_count: u32,
-    min_range: u32,
-    task_context: *mut c_void,
-    user_context: *mut c_void,
-) -> *mut c_void;
-
-/// Waits until every item of the task behind `host_task` (a handle `enqueue` returned,
-/// never NULL) has finished.
-pub type FinishTaskFn = unsafe extern "C" fn(host_task: *mut c_void, user_context: *mut c_void);
-
-/// A host task system (C: `SinewTaskSystem`).
-#[derive(Clone, Copy, Debug)]
-pub struct TaskSystem {
-    /// The most threads that run a pass at once, the thread that calls the step
-    /// included (Box2D's `workerCount`): 1..=[`MAX_THREADS`]. It takes the place of the
-    /// pool size in the thread-count choices (a pass enqueues at most
-    /// `worker_count − 1` items); results never depend on it.
-    pub worker_count: u32,
-    /// Starts a task (or runs it and returns NULL).
-    pub enqueue: EnqueueTaskFn,
-    /// Waits for a task `enqueue` started.
-    pub finish: FinishTaskFn,
-    /// Passed back to `enqueue` and `finish` untouched.
-    pub user_context: *mut c_void,
-}
-
-impl TaskSystem {
-    /// Checks the worker count: 1..=[`MAX_THREADS`].
-    pub(crate) fn validate(&self) -> Result<()> {
-        let n = self.worker_count;
-        if n == 0 || n > MAX_THREADS {
-            return Err(Error::invalid(format!(
-                "worker_count {n} must be in [1, {MAX_THREADS}] (the most threads that \
-                 run Sinew's work at once, the stepping thread included)"
-            )));
-        }
-        Ok(())
-    }
-}
-
-/// The executor's handle on a validated host task system.
-#[derive(Clone, Copy)]
-pub(crate) struct HostTasks(TaskSystem);
-
-// SAFETY: `World::set_task_system` (unsafe) requires the callbacks and `user_context` to
-// be usable from whichever thread steps the world (any thread, one at a time per world,
-// under the world's lock); the struct itself is plain data.
-unsafe impl Send for HostTasks {}
-// SAFETY: as above; the executor only reads the struct.
-unsafe impl Sync for HostTasks {}
-
-/// The context of one pass on the host: the claim loop and the first panic caught.
-struct PassContext<'a> {
-    work: &'a (dyn Fn(usize) + Sync),
-    panic: Mutex<Option<Box<dyn Any + Send>>>,
-}
-
-/// The task Sinew hands to `enqueue`: runs the claim loop once per item.
-///
-/// # Safety
-/// `task_context` is the `PassContext` of a pass whose calling thread has not yet
-/// returned from `finish` (or from `enqueue`, when that ran the task).
-unsafe extern "C" fn run_items(begin: u32, end: u32, task_context: *mut c_void) {
-    // SAFETY: by this function's contract the context outlives every call of the task.
-    let ctx = unsafe { &*(task_context as *const PassContext<'_>) };
-    for _ in begin..end {
-        if let Err(p) = catch_unwind(AssertUnwindSafe(|| (ctx.work)(1))) {
-            ctx.panic.lock().get_or_insert(p);
-        }
-    }
-}
-
-impl HostTasks {
-    /// Validates `tasks`.
-    pub(crate) fn new(tasks: TaskSystem) -> Result<Self> {
-        tasks.validate()?;
-        Ok(HostTasks(tasks))
-    }
-
-    /// The worker count (the executor's thread count).
-    pub(crate) fn threads(&self) -> usize {
-        self.0.worker_count as usize
-    }
-
-    /// Runs `work` (a claim loop that returns once nothing is left to claim) on `threads`
-    /// threads: `threads − 1` host items (`work(1)`) and the calling thread
-    /// (`work(0)`); returns once every call has returned. A panic of any call resumes
-    /// here, after `finish`.
-    pub(crate) fn run(&self, threads: usize, work: &(dyn Fn(usize) + Sync)) {
-        let ctx = PassContext {
-            work,
-            panic: Mutex::new(None),
-        };
-        let items = (threads.saturating_sub(1)).min(MAX_THREADS as usize) as u32;
-        let context = &ctx as *const PassContext<'_> as *mut c_void;
-        let t = &self.0;
-        // SAFETY: `set_task_system`'s contract: `enqueue` runs `run_items` over
-        // `0..items` (or has run it when it returns NULL), and `finish` returns only
-        // once it has; `ctx` lives on this frame until after both, and nothing below
-        // unwinds before `finish` (the calling thread's own loop is caught).
-        let handle = unsafe { (t.enqueue)(Some(run_items), items, 1, context, t.user_context) };
-        let mine = catch_unwind(AssertUnwindSafe(|| work(0)));
-        if !handle.is_null() {
-            // SAFETY: as above; `handle` came from `enqueue` and is finished once.
-            unsafe { (t.finish)(handle, t.user_context) };
-        }
-        if let Err(p) = mine {
-            resume_unwind(p);
-        }
-        let caught = ctx.panic.into_inner();
-        if let Some(p) = caught {
-            resume_unwind(p);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::solver::parallel::Executor;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::thread::JoinHandle;
-
-    /// Spawns one thread per item; the handle owns the join handles. `finish` requires
-    /// every thread to have returned normally (no panic unwound through it).
-    unsafe extern "C" fn spawn_enqueue(
-        task: Option<TaskFn>,
-        item_count: u32,
-        _min_range: u32,
-        task_context: *mut c_void,
-        _user_context: *mut c_void,
-    ) -> *mut c_void {
-        let task = task.unwrap();
-        let context = task_context as usize;
-        let threads: Vec<JoinHandle<()>> = (0..item_count)
-            .map(|i| {
-                std::thread::spawn(move || {
-                    // SAFETY: the pass waits in `spawn_finish` for this thread.
-                    unsafe { task(i, i + 1, context as *mut c_void) }
-                })
-            })
-            .collect();
-        Box::into_raw(Box::new(threads)) as *mut c_void
-    }
-
-    unsafe extern "C" fn spawn_finish(host_task: *mut c_void, _user_context: *mut c_void) {
-        // SAFETY: made by `spawn_enqueue`, finished once.
-        let threads = unsafe { Box::from_raw(host_task as *mut Vec<JoinHandle<()>>) };
-        for t in *threads {
-            t.join().expect("a host thread was unwound by a panic");
-        }
-    }
-
-    fn spawning(worker_count: u32) -> Executor {
-        Executor::host(TaskSystem {
-            worker_count,
-            enqueue: spawn_enqueue,
-            finish: spawn_finish,
-            user_context: std::ptr::null_mut(),
-        })
-        .unwrap()
-    }
-
-    /// Every item once, stages in order, on host threads too.
-    #[test]
-    fn a_host_runs_every_item_once_in_stage_order() {
-        let plan = [5usize, 0, 33, 2];
-        let exec = spawning(4);
-        let total: usize = plan.iter().sum();
-        let hits: Vec<AtomicUsize> = (0..total).map(|_| AtomicUsize::new(0)).collect();
-        let finished: Vec<AtomicUsize> = plan.iter().map(|_| AtomicUsize::new(0)).collect();
-        exec.stages(4, &plan[..], |stage, item| {
-            for (earlier, &n) in plan[..stage].iter().enumerate() {
-                assert_eq!(finished[earlier].load(Ordering::SeqCst), n);
-            }
-            let g: usize = plan[..stage].iter().sum::<usize>() + item;
-            hits[g].fetch_add(1, Ordering::SeqCst);
-            finished[stage].fetch_add(1, Ordering::SeqCst);
-        });
-        assert!(hits.iter().all(|h| h.load(Ordering::SeqCst) == 1));
-    }
-
-    /// A panic in an item on a host thread is caught there (the host thread returns
-    /// normally: `spawn_finish` checks), items of later stages stop waiting for it,
-    /// and the panic reaches the caller of the pass after `finish`; the same for a
-    /// panic on the calling thread.
-    #[test]
-    fn a_panicking_item_resumes_on_the_caller_after_finish() {
-        let exec = spawning(3);
-        let plan = [4usize, 64];
-        for bad in [0usize, 1, 2, 3] {
-            let caller = std::thread::current().id();
-            let r = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                exec.stages(3, &plan[..], |stage, item| {
-                    if stage == 0 && item == bad {
-                        panic!("item {bad} failed");
-                    }
-                    // Make the other stage-0 items slow, so the others are waiting.
-                    if stage == 0 {
-                        std::thread::sleep(std::time::Duration::from_millis(2));
-                    }
-                });
-            }));
-            let p = r.expect_err("the panic reaches the caller");
-            let msg = p.downcast_ref::<String>().cloned().unwrap_or_default();
-            assert_eq!(msg, format!("item {bad} failed"));
-            assert_eq!(std::thread::current().id(), caller);
-        }
-    }
-
-    #[test]
-    fn worker_counts_outside_the_range_are_refused() {
-        for n in [0, MAX_THREADS + 1] {
-            let e = Executor::host(TaskSystem {
-                worker_count: n,
-                enqueue: spawn_enqueue,
-                finish: spawn_finish,
-                user_context: std::ptr::null_mut(),
-            })
-            .err()
-            .expect("refused");
-            assert!(e.message.contains("worker_count"));
-        }
-    }
+    /// Runs `work` (a claim loop that returns once nothing is left to claim) on
+    /// `threads` threads: `threads − 1` calls of `work(1)` on the host's workers and
+    /// `work(0)` on the calling thread; returns once every call has returned. A panic
+    /// of any call resumes on the calling thread, after the host's calls have all
+    /// returned (it never unwinds through the host's frames).
+    fn run(&self, threads: usize, work: &(dyn Fn(usize) + Sync));
 }

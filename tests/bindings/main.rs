@@ -12,3 +12,4 @@ mod cpp_wrapper;
 mod csharp_bindings;
 mod settings_schema;
 mod unity_package;
+mod unsafe_places;

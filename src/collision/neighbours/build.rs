@@ -54,9 +54,8 @@ impl Neighbours {
         self.drift_time = 0.0;
         // Skins (parallel), then the fast set and the cell size (serial).
         {
-            let skin_of = DisjointSlice::new(&mut self.skin_of);
-            exec.for_ranges_light(n, |range| {
-                for i in range {
+            exec.for_chunks_light(Rows::new(&mut self.skin_of[..n]), |range, skin_of| {
+                for (out, i) in skin_of.iter_mut().zip(range) {
                     let r = particles.radius[i];
                     let s = if searched(particles, i) {
                         let p = particles.hot[i];
@@ -75,8 +74,7 @@ impl Neighbours {
                     } else {
                         0.0
                     };
-                    // SAFETY: each i is visited by exactly one range.
-                    unsafe { skin_of.set(i, s) };
+                    *out = s;
                 }
             });
         }
@@ -143,9 +141,8 @@ impl Neighbours {
         let dense = self.dense;
         // Buckets (parallel).
         {
-            let bucket_of = DisjointSlice::new(&mut self.bucket_of);
-            exec.for_ranges_light(n, |range| {
-                for i in range {
+            exec.for_chunks_light(Rows::new(&mut self.bucket_of[..n]), |range, bucket_of| {
+                for (out, i) in bucket_of.iter_mut().zip(range) {
                     let b = if searched(particles, i) {
                         let c = particle_cell(particles.base[i], particles.hot[i], inv_cell);
                         match &dense {
@@ -155,8 +152,7 @@ impl Neighbours {
                     } else {
                         EMPTY
                     };
-                    // SAFETY: each i is visited by exactly one range.
-                    unsafe { bucket_of.set(i, b) };
+                    *out = b;
                 }
             });
         }
@@ -197,23 +193,51 @@ impl Neighbours {
         {
             let order = &self.order;
             let skin_of = &self.skin_of;
-            let base = DisjointSlice::new(&mut self.base);
-            let hot = DisjointSlice::new(&mut self.hot);
-            let radius = DisjointSlice::new(&mut self.radius);
-            let unyielding = DisjointSlice::new(&mut self.unyielding);
-            let filter = DisjointSlice::new(&mut self.filter);
-            let skin = DisjointSlice::new(&mut self.skin);
-            let extent = DisjointSlice::new(&mut self.extent);
             let [gbx, gby, gbz] = &mut self.grid_b;
-            let gb = [gbx, gby, gbz].map(|a| DisjointSlice::new(a));
             let [gdx, gdy, gdz] = &mut self.grid_d;
-            let gd = [gdx, gdy, gdz].map(|a| DisjointSlice::new(a));
-            let row = DisjointSlice::new(&mut self.row);
-            let fast = DisjointSlice::new(&mut self.fast);
-            let anchor_base = DisjointSlice::new(&mut self.anchor_base);
-            let anchor_hot = DisjointSlice::new(&mut self.anchor_hot);
+            // Slot k's records, as the rows of the task's range (nested tuples: four
+            // parts at most each).
+            let parts = (
+                (
+                    Rows::new(&mut self.base[..m]),
+                    Rows::new(&mut self.hot[..m]),
+                    Rows::new(&mut self.radius[..m]),
+                    Rows::new(&mut self.unyielding[..m]),
+                ),
+                (
+                    Rows::new(&mut self.filter[..m]),
+                    Rows::new(&mut self.skin[..m]),
+                    Rows::new(&mut self.extent[..m]),
+                    Rows::new(&mut self.row[..m]),
+                ),
+                (
+                    Rows::new(&mut self.fast[..m]),
+                    Rows::new(&mut self.anchor_base[..m]),
+                    Rows::new(&mut self.anchor_hot[..m]),
+                ),
+                (
+                    (
+                        Rows::new(&mut gbx[..m]),
+                        Rows::new(&mut gby[..m]),
+                        Rows::new(&mut gbz[..m]),
+                    ),
+                    (
+                        Rows::new(&mut gdx[..m]),
+                        Rows::new(&mut gdy[..m]),
+                        Rows::new(&mut gdz[..m]),
+                    ),
+                ),
+            );
             let hashed = dense.is_none();
-            exec.for_ranges_light(m, |range| {
+            exec.for_chunks_light(parts, |range, chunk| {
+                let (
+                    (base, hot, radius, unyielding),
+                    (filter, skin, extent, row),
+                    (fast, anchor_base, anchor_hot),
+                    ((gbx, gby, gbz), (gdx, gdy, gdz)),
+                ) = chunk;
+                let (gb, gd) = ([gbx, gby, gbz], [gdx, gdy, gdz]);
+                let first = range.start;
                 for k in range {
                     let i = order[k] as usize;
                     let (b, p) = (particles.base[i], particles.hot[i]);
@@ -225,23 +249,21 @@ impl Neighbours {
                     } else {
                         0
                     };
-                    // SAFETY: each slot k is visited by exactly one range.
-                    unsafe {
-                        extent.set(k, particles.radius[i] + s);
-                        row.set(k, r);
-                        base.set(k, b);
-                        hot.set(k, p);
-                        radius.set(k, particles.radius[i]);
-                        unyielding.set(k, particles.unyielding[i]);
-                        filter.set(k, particles.filter[i]);
-                        skin.set(k, s);
-                        fast.set(k, fast_count > 0 && s > FAST_SKIN * r_max && p.w != 0.0);
-                        anchor_base.set(k, b);
-                        anchor_hot.set(k, p.truncate());
-                        for a in 0..3 {
-                            gb[a].set(k, b[a]);
-                            gd[a].set(k, p[a]);
-                        }
+                    let j = k - first;
+                    extent[j] = particles.radius[i] + s;
+                    row[j] = r;
+                    base[j] = b;
+                    hot[j] = p;
+                    radius[j] = particles.radius[i];
+                    unyielding[j] = particles.unyielding[i];
+                    filter[j] = particles.filter[i];
+                    skin[j] = s;
+                    fast[j] = fast_count > 0 && s > FAST_SKIN * r_max && p.w != 0.0;
+                    anchor_base[j] = b;
+                    anchor_hot[j] = p.truncate();
+                    for a in 0..3 {
+                        gb[a][j] = b[a];
+                        gd[a][j] = p[a];
                     }
                 }
             });
@@ -319,15 +341,15 @@ impl Neighbours {
         let mut lists = std::mem::take(&mut self.chunks);
         let mut ends = std::mem::take(&mut self.list_end);
         {
-            let lists = DisjointSlice::new(&mut lists);
-            let lists = &lists;
-            let list_end = DisjointSlice::new(&mut ends);
+            // Chunk c's list buffer and its slots' list ends, the task's own.
+            let parts = (
+                Rows::new(&mut lists[..chunks]),
+                Blocks::new(&mut ends[..m], CHUNK),
+            );
             let this = &*self;
-            let list_end = &list_end;
             let failed = &failed;
-            exec.for_each_index(chunks, m, move |c| {
-                // SAFETY: chunk c's buffer is touched by this task only.
-                let buf = unsafe { lists.get_mut(c) };
+            exec.for_each_item(parts, m, move |c, (buf, list_end)| {
+                let buf = &mut buf[0];
                 buf.clear();
                 let slots = c * CHUNK..((c + 1) * CHUNK).min(m);
                 // The runs of the last slow slot's cell: the slots of a cell are
@@ -381,8 +403,7 @@ impl Neighbours {
                         failed.store(true, std::sync::atomic::Ordering::Relaxed);
                         return;
                     }
-                    // SAFETY: slot k belongs to chunk c, visited by this task only.
-                    unsafe { list_end.set(k, buf.len() as u32) };
+                    list_end[k - c * CHUNK] = buf.len() as u32;
                 }
             });
         }

@@ -1,7 +1,7 @@
 //! The grid and the neighbour lists of a substep (see `fluid::grid` for the layouts):
 //! the cells of the fluid particles and the coupled solids, their stable sort by
-//! bucket, the gather into slot order and each slot's list, in two stages of one
-//! parallel pass.
+//! bucket, the gather into slot order and each slot's list, in two parallel passes over
+//! the same chunks of slots.
 
 use super::{prefetch_particle, DensitySolver, PREFETCH, SLOT_CHUNK, SOLID};
 use crate::collision::colliders::Colliders;
@@ -10,7 +10,7 @@ use crate::fluid::Fluid;
 use crate::kernels::scan::fluid::{scan_runs, ScanKernel};
 use crate::math::{Vec3, Vec3A};
 use crate::particles::Particles;
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{Blocks, Executor, Rows};
 use crate::spatial::sort_by_bucket;
 
 impl DensitySolver {
@@ -66,24 +66,23 @@ impl DensitySolver {
         let inv_cell = self.inv_cell;
         {
             let src = &self.src[..m];
-            let cells = DisjointSlice::new(&mut self.src_cell[..m]);
-            let boxes = DisjointSlice::new(&mut self.chunk_box[..chunks]);
-            exec.stages(threads, &[chunks][..], |_, c| {
+            let parts = (
+                Blocks::new(&mut self.src_cell[..m], SLOT_CHUNK),
+                Rows::new(&mut self.chunk_box[..chunks]),
+            );
+            exec.for_items(threads, parts, |c, (cells, boxes)| {
                 let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
                 let first = c * SLOT_CHUNK;
                 let end = (first + SLOT_CHUNK).min(m);
-                for (a, &i) in src[first..end].iter().enumerate() {
-                    let a = first + a;
+                for (out, &i) in cells.iter_mut().zip(&src[first..end]) {
                     let cell = cell_of(position(i as usize).to_array(), inv_cell);
                     for d in 0..3 {
                         lo[d] = lo[d].min(cell[d]);
                         hi[d] = hi[d].max(cell[d]);
                     }
-                    // SAFETY: input a and chunk c are this item's.
-                    unsafe { cells.set(a, cell) };
+                    *out = cell;
                 }
-                // SAFETY: as above.
-                unsafe { boxes.set(c, (lo, hi)) };
+                boxes[0] = (lo, hi);
             });
         }
         let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
@@ -97,13 +96,12 @@ impl DensitySolver {
         self.layout = layout;
         {
             let (cells, rows) = (&self.src_cell[..m], &self.rows[..]);
-            let buckets = DisjointSlice::new(&mut self.src_bucket[..m]);
-            exec.stages(threads, &[chunks][..], |_, c| {
+            let buckets = Blocks::new(&mut self.src_bucket[..m], SLOT_CHUNK);
+            exec.for_items(threads, buckets, |c, buckets| {
                 let first = c * SLOT_CHUNK;
                 let end = (first + SLOT_CHUNK).min(m);
-                for (a, &cell) in cells[first..end].iter().enumerate() {
-                    // SAFETY: input first + a is this item's.
-                    unsafe { buckets.set(first + a, layout.bucket(rows, cell)) };
+                for (out, &cell) in buckets.iter_mut().zip(&cells[first..end]) {
+                    *out = layout.bucket(rows, cell);
                 }
             });
         }
@@ -114,39 +112,49 @@ impl DensitySolver {
             &mut self.bucket_start[..table + 1],
             |a, at| order[at as usize] = a as u32,
         );
-        // Gather into slot order, then the lists (parallel, per chunk of slots).
+        // Gather into slot order, then the lists (parallel, per chunk of slots): two
+        // passes over the same chunks, the second reading what the first wrote.
         let this = &mut *self;
         let (src, src_class, order) = (&this.src[..m], &this.src_class[..m], &this.order[..m]);
         let params = &this.params;
-        let particle = DisjointSlice::new(&mut this.particle[..m]);
-        let pos = DisjointSlice::new(&mut this.pos[..m]);
-        let class = DisjointSlice::new(&mut this.class[..m]);
-        let inv_mass = DisjointSlice::new(&mut this.inv_mass[..m]);
-        let cell = DisjointSlice::new(&mut this.cell[..m]);
-        let layers = DisjointSlice::new(&mut this.layers[..m]);
-        let xs = DisjointSlice::new(&mut this.xs[..m + 8]);
-        let ys = DisjointSlice::new(&mut this.ys[..m + 8]);
-        let zs = DisjointSlice::new(&mut this.zs[..m + 8]);
         let kernel = this.kernel;
         let scan_kernel = ScanKernel::of(kernel);
-        let list_end = DisjointSlice::new(&mut this.list_end[..m]);
-        let lists = DisjointSlice::new(&mut this.lists[..chunks]);
-        let factors = DisjointSlice::new(&mut this.factors[..chunks]);
-        let wall_end = DisjointSlice::new(&mut this.wall_end[..m]);
-        let walls = DisjointSlice::new(&mut this.walls[..chunks]);
         let starts = &this.bucket_start[..table + 1];
         let rows = &this.rows[..];
         let planar = this.planar;
         let uniform = this.uniform;
-        let plan = [chunks, chunks];
-        exec.stages(threads, &plan[..], |stage, c| {
-            let slots = c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m);
-            if stage == 0 {
-                // SAFETY: chunk c's buffer is this item's alone.
-                let wbuf = unsafe { walls.get_mut(c) };
+        {
+            // Slot k's records (chunk c's blocks), and the chunk's wall buffer.
+            let parts = (
+                (
+                    Blocks::new(&mut this.xs[..m], SLOT_CHUNK),
+                    Blocks::new(&mut this.ys[..m], SLOT_CHUNK),
+                    Blocks::new(&mut this.zs[..m], SLOT_CHUNK),
+                    Blocks::new(&mut this.particle[..m], SLOT_CHUNK),
+                ),
+                (
+                    Blocks::new(&mut this.pos[..m], SLOT_CHUNK),
+                    Blocks::new(&mut this.class[..m], SLOT_CHUNK),
+                    Blocks::new(&mut this.inv_mass[..m], SLOT_CHUNK),
+                    Blocks::new(&mut this.cell[..m], SLOT_CHUNK),
+                ),
+                (
+                    Blocks::new(&mut this.layers[..m], SLOT_CHUNK),
+                    Blocks::new(&mut this.wall_end[..m], SLOT_CHUNK),
+                    Rows::new(&mut this.walls[..chunks]),
+                ),
+            );
+            exec.for_items(threads, parts, |c, chunk| {
+                let (
+                    (xs, ys, zs, particle),
+                    (pos, class, inv_mass, cell),
+                    (layers, wall_end, wbuf),
+                ) = chunk;
+                let wbuf = &mut wbuf[0];
                 wbuf.clear();
-                let end = slots.end;
-                for k in slots {
+                let first = c * SLOT_CHUNK;
+                let end = (first + SLOT_CHUNK).min(m);
+                for k in first..end {
                     // The inputs run in world order, the slots in cell order: a miss
                     // per slot without the prefetch.
                     if k + PREFETCH < end {
@@ -169,22 +177,20 @@ impl DensitySolver {
                     };
                     let h = particles.hot[i];
                     let x = (particles.base[i] - origin) + Vec3A::from_vec4(h);
-                    // SAFETY: slot k is this item's.
-                    unsafe {
-                        xs.set(k, x.x);
-                        ys.set(k, x.y);
-                        zs.set(k, x.z);
-                        particle.set(k, i as u32);
-                        pos.set(k, x.extend(v));
-                        class.set(k, cl);
-                        inv_mass.set(k, h.w);
-                        // The input's cell again (the same arithmetic on the same
-                        // position) rather than one more random read.
-                        cell.set(k, cell_of(x.to_array(), inv_cell));
-                        if !uniform {
-                            // Read by the general lists only (a solid's coupling).
-                            layers.set(k, particles.filter[i].layers);
-                        }
+                    let j = k - first;
+                    xs[j] = x.x;
+                    ys[j] = x.y;
+                    zs[j] = x.z;
+                    particle[j] = i as u32;
+                    pos[j] = x.extend(v);
+                    class[j] = cl;
+                    inv_mass[j] = h.w;
+                    // The input's cell again (the same arithmetic on the same
+                    // position) rather than one more random read.
+                    cell[j] = cell_of(x.to_array(), inv_cell);
+                    if !uniform {
+                        // Read by the general lists only (a solid's coupling).
+                        layers[j] = particles.filter[i].layers;
                     }
                     if cl != SOLID {
                         // The surfaces near it, in the slot frame: the distance of x is
@@ -196,109 +202,118 @@ impl DensitySolver {
                             wbuf.push(n.extend(n.dot(b) + (offset - r)));
                         }
                     }
-                    // SAFETY: slot k is this item's.
-                    unsafe { wall_end.set(k, wbuf.len() as u32) };
+                    wall_end[j] = wbuf.len() as u32;
                 }
-                return;
-            }
-            // SAFETY: chunk c's buffer is this item's alone.
-            let buf = unsafe { lists.get_mut(c) };
+            });
+        }
+        let (pos, cell, class, layers) = (
+            &this.pos[..m],
+            &this.cell[..m],
+            &this.class[..m],
+            &this.layers[..m],
+        );
+        let (xs, ys, zs) = (&this.xs[..m + 8], &this.ys[..m + 8], &this.zs[..m + 8]);
+        // Chunk c's list buffer, its slots' list ends and its pair buffer.
+        let parts = (
+            Rows::new(&mut this.lists[..chunks]),
+            Blocks::new(&mut this.list_end[..m], SLOT_CHUNK),
+            Rows::new(&mut this.factors[..chunks]),
+        );
+        exec.for_items(threads, parts, |c, (buf, list_end, factors)| {
+            let buf = &mut buf[0];
             buf.clear();
+            let first = c * SLOT_CHUNK;
+            let slots = first..(first + SLOT_CHUNK).min(m);
             // The slot ranges of the 9 runs around the last slot's cell: the slots of
             // one cell are consecutive (dense and rows layouts), so they share them.
             let mut runs = [[0u32; 2]; 9];
             let (mut runs_len, mut runs_cell) = (0, None);
             for k in slots {
-                // SAFETY: stage 1 reads what stage 0 wrote, and writes its own slots.
-                unsafe {
-                    let pk = pos.get(k);
-                    let ck = cell.get(k);
-                    let clk = class.get(k);
-                    let hashed = layout.is_hashed();
-                    if uniform {
-                        let h2 = params[clk as usize].h2;
-                        let p = [pk.x, pk.y, pk.z];
-                        let (xs, ys, zs) = (xs.as_slice(), ys.as_slice(), zs.as_slice());
-                        if !hashed {
-                            // The slot ranges of the 9 runs, scanned in one call.
-                            if runs_cell != Some(ck) {
-                                let mut n = 0;
-                                layout.for_runs(rows, ck, |_, b0, b1| {
-                                    runs[n] = [starts[b0], starts[b1]];
-                                    n += 1;
-                                });
-                                (runs_len, runs_cell) = (n, Some(ck));
-                            }
-                            let runs = &runs[..runs_len];
-                            scan_runs(scan_kernel, p, h2, xs, ys, zs, k, runs, buf);
-                            list_end.set(k, buf.len() as u32);
-                            continue;
+                let pk = pos[k];
+                let ck = cell[k];
+                let clk = class[k];
+                let hashed = layout.is_hashed();
+                if uniform {
+                    let h2 = params[clk as usize].h2;
+                    let p = [pk.x, pk.y, pk.z];
+                    if !hashed {
+                        // The slot ranges of the 9 runs, scanned in one call.
+                        if runs_cell != Some(ck) {
+                            let mut n = 0;
+                            layout.for_runs(rows, ck, |_, b0, b1| {
+                                runs[n] = [starts[b0], starts[b1]];
+                                n += 1;
+                            });
+                            (runs_len, runs_cell) = (n, Some(ck));
                         }
-                        layout.for_runs(rows, ck, |row, b0, b1| {
-                            let run = [starts[b0], starts[b1]];
-                            let from = buf.len();
-                            scan_runs(scan_kernel, p, h2, xs, ys, zs, k, &[run], buf);
-                            if hashed {
-                                // A bucket also holds cells of other rows: each hit
-                                // counts in the run of its own row only.
-                                let mut keep = from;
-                                for t in from..buf.len() {
-                                    let j = buf[t];
-                                    if layout.in_run(ck, row, cell.get(j as usize)) {
-                                        buf[keep] = j;
-                                        keep += 1;
-                                    }
-                                }
-                                buf.truncate(keep);
-                            }
-                        });
-                    } else {
-                        let lk = layers.get(k);
-                        layout.for_runs(rows, ck, |row, b0, b1| {
-                            let (s0, s1) = (starts[b0] as usize, starts[b1] as usize);
-                            for j in s0..s1 {
-                                if j == k || (hashed && !layout.in_run(ck, row, cell.get(j))) {
-                                    continue;
-                                }
-                                let clj = class.get(j);
-                                let reach2 = match (clk == SOLID, clj == SOLID) {
-                                    (true, true) => continue,
-                                    (true, false) => {
-                                        let pj = &params[clj as usize];
-                                        if pj.coupling_mask & lk == 0 {
-                                            continue;
-                                        }
-                                        pj.h2
-                                    }
-                                    (false, true) => {
-                                        let pk = &params[clk as usize];
-                                        if pk.coupling_mask & layers.get(j) == 0 {
-                                            continue;
-                                        }
-                                        pk.h2
-                                    }
-                                    (false, false) => {
-                                        params[clk as usize].h2.max(params[clj as usize].h2)
-                                    }
-                                };
-                                let d = pk - pos.get(j);
-                                let r2 = d.x * d.x + d.y * d.y + d.z * d.z;
-                                if r2 < reach2 {
-                                    buf.push(j as u32);
-                                }
-                            }
-                        });
+                        let runs = &runs[..runs_len];
+                        scan_runs(scan_kernel, p, h2, xs, ys, zs, k, runs, buf);
+                        list_end[k - first] = buf.len() as u32;
+                        continue;
                     }
-                    list_end.set(k, buf.len() as u32);
+                    layout.for_runs(rows, ck, |row, b0, b1| {
+                        let run = [starts[b0], starts[b1]];
+                        let from = buf.len();
+                        scan_runs(scan_kernel, p, h2, xs, ys, zs, k, &[run], buf);
+                        if hashed {
+                            // A bucket also holds cells of other rows: each hit
+                            // counts in the run of its own row only.
+                            let mut keep = from;
+                            for t in from..buf.len() {
+                                let j = buf[t];
+                                if layout.in_run(ck, row, cell[j as usize]) {
+                                    buf[keep] = j;
+                                    keep += 1;
+                                }
+                            }
+                            buf.truncate(keep);
+                        }
+                    });
+                } else {
+                    let lk = layers[k];
+                    layout.for_runs(rows, ck, |row, b0, b1| {
+                        let (s0, s1) = (starts[b0] as usize, starts[b1] as usize);
+                        for j in s0..s1 {
+                            if j == k || (hashed && !layout.in_run(ck, row, cell[j])) {
+                                continue;
+                            }
+                            let clj = class[j];
+                            let reach2 = match (clk == SOLID, clj == SOLID) {
+                                (true, true) => continue,
+                                (true, false) => {
+                                    let pj = &params[clj as usize];
+                                    if pj.coupling_mask & lk == 0 {
+                                        continue;
+                                    }
+                                    pj.h2
+                                }
+                                (false, true) => {
+                                    let pk = &params[clk as usize];
+                                    if pk.coupling_mask & layers[j] == 0 {
+                                        continue;
+                                    }
+                                    pk.h2
+                                }
+                                (false, false) => {
+                                    params[clk as usize].h2.max(params[clj as usize].h2)
+                                }
+                            };
+                            let d = pk - pos[j];
+                            let r2 = d.x * d.x + d.y * d.y + d.z * d.z;
+                            if r2 < reach2 {
+                                buf.push(j as u32);
+                            }
+                        }
+                    });
                 }
+                list_end[k - first] = buf.len() as u32;
             }
             if uniform {
                 // Room for the pair buffers of the chunk's lists, whole blocks of 8
-                // each ([`pair_start`]).
-                // SAFETY: chunk c's buffer is this item's alone.
-                // Only grown: the density pass writes every pair's entries before the
-                // correction pass reads them, so the old values need no clearing.
-                let f = unsafe { factors.get_mut(c) };
+                // each ([`pair_start`]). Only grown: the density pass writes every
+                // pair's entries before the correction pass reads them, so the old
+                // values need no clearing.
+                let f = &mut factors[0];
                 let room = 2 * buf.len() + 16 * SLOT_CHUNK;
                 if f.len() < room {
                     f.resize(room, 0.0);
