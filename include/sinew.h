@@ -8,8 +8,11 @@
  * compliance in m/N. Handles are generation-checked ids; 0 is the null handle.
  * Threads: any function may be called from any thread. Calls on one world are
  * serialised by that world's lock, held for the whole call (a step included), so a
- * reader waits for a running step; the lock goes to the longest waiter first, so no
- * caller (the stepper included) is starved. Destroying a world while another thread is
+ * reader waits for a running step. The lock is released fairly: a thread already
+ * asleep on it gets it before the releasing thread can take it back, so no caller (the
+ * stepper included) is starved. It is not a queue: a call that arrives while a waiter
+ * is still spinning, before it sleeps, may run first (a cheap call in a loop gets a few
+ * tens in between two steps). Destroying a world while another thread is
  * inside a call on it is safe: that call finishes first, later ones get
  * SINEW_ERROR_INVALID_HANDLE. Calls on different worlds run in parallel.
  */
@@ -64,17 +67,6 @@
 #define SINEW_MATERIAL_FAT 1.0e-3
 
 /**
- * Largest number of break events queued between two sinew_world_take_break_events;
- * events past it are counted in `out_lost`.
- */
-#define SINEW_MAX_BREAK_EVENTS 4096
-
-/**
- * Largest winch speed (m/s).
- */
-#define SINEW_MAX_WINCH_SPEED 1000.0
-
-/**
  * Largest position component (m) and velocity component (m/s) accepted.
  */
 #define SINEW_MAX_COORDINATE 1.0e9
@@ -105,6 +97,13 @@
  * Largest inverse mass (1/kg); 0 = pinned.
  */
 #define SINEW_MAX_INVERSE_MASS 1.0e12
+
+/**
+ * Smallest inverse mass (1/kg) of a particle that is not pinned (0): a particle of 1e12
+ * kg, the largest total mass of a body. Below it the mass 1/w overflows or its impulses
+ * do; a heavier particle is pinned (0) instead.
+ */
+#define SINEW_MIN_INVERSE_MASS 1.0e-12
 
 /**
  * Smallest stride of a strided `SinewVec3` buffer (bytes): one packed element.
@@ -235,6 +234,66 @@
 #define SINEW_MAX_FLUID_COEFFICIENT 1000.0
 
 /**
+ * Largest number of particles one body builder makes (a rope has at most this many minus
+ * one segments).
+ */
+#define SINEW_MAX_BODY_PARTICLES (1 << 24)
+
+/**
+ * Largest compliance of a body's constraints, in the unit of each (m/N for links, 1/(N·m)
+ * for strain and bending, m⁵/N for a pressure volume): MAX_COMPLIANCE.
+ */
+#define SINEW_MAX_BODY_COMPLIANCE 1.0e10
+
+/**
+ * Largest total mass of a body (kg).
+ */
+#define SINEW_MAX_BODY_MASS 1.0e12
+
+/**
+ * Largest number of cells along each side of a cloth grid.
+ */
+#define SINEW_MAX_GRID_SEGMENTS 4096
+
+/**
+ * Largest overpressure factor of a pressure body (dimensionless: the body keeps pressure ×
+ * its rest volume).
+ */
+#define SINEW_MAX_PRESSURE 100.0
+
+/**
+ * Largest rest scale of a body's links (dimensionless; 1 = as built).
+ */
+#define SINEW_MAX_REST_SCALE 1000.0
+
+/**
+ * Largest number of triangles in one pressure constraint's surface.
+ */
+#define SINEW_MAX_SURFACE_TRIANGLES (1 << 24)
+
+/**
+ * Largest reserve of spare particles per tearing cloth.
+ */
+#define SINEW_MAX_TEAR_RESERVE (1 << 20)
+
+/**
+ * Room of the break-event queue: events past it (before the host takes them) are counted
+ * as lost.
+ */
+#define SINEW_MAX_BREAK_EVENTS 4096
+
+/**
+ * Largest winch speed (m/s).
+ */
+#define SINEW_MAX_WINCH_SPEED 1000.0
+
+/**
+ * Largest compliance accepted by the low-level constraint families (in each family's
+ * unit): MAX_COMPLIANCE.
+ */
+#define SINEW_MAX_FAMILY_COMPLIANCE 1.0e10
+
+/**
  * Largest friction coefficient of a collider (dimensionless, static and dynamic).
  */
 #define SINEW_MAX_FRICTION 100.0
@@ -270,11 +329,6 @@
  * about π·256² ≈ 206,000 points).
  */
 #define SINEW_MAX_NOZZLE_SPACINGS 256.0
-
-/**
- * Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).
- */
-#define SINEW_MAX_TEAR_RESERVE (1 << 20)
 
 /**
  * Version of the body layout; bumped whenever a field is added, removed or changes
@@ -776,51 +830,61 @@ typedef struct SinewTransform {
 } SinewTransform;
 
 /**
- * How to build a rope (sinew_world_add_rope). Start from sinew_rope_desc_default().
+ * How to build a rope: a chain of particles with stretch links (i, i+1), bend links (i,
+ * i+2), optional tethers from the pinned ends and pins at either end. Start from
+ * sinew_rope_desc_default(); field for field the Rust `RopeDesc`.
  */
 typedef struct SinewRopeDesc {
   /**
-   * First end (m), default (0, 0, 0). Ignored by sinew_world_add_rope_polyline.
+   * First end, where the straight rope starts. Ignored by the polyline builder. Each
+   * component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
    */
   struct SinewVec3 start;
   /**
-   * Second end (m), default (1, 0, 0). Ignored by the polyline variant.
+   * Second end. Ignored by the polyline builder. Each component in
+   * [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
    */
   struct SinewVec3 end;
   /**
-   * Segments between start and end, default 20. Ignored by the polyline variant.
+   * Segments between start and end (segments + 1 particles). Ignored by the polyline
+   * builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
    */
   uint32_t segments;
   /**
-   * Total mass (kg), spread evenly over the particles, default 1.
+   * Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg.
+   * Default 1.
    */
   float total_mass;
   /**
-   * Radius (m) for rendering and collision, >= 0, default 0.01.
+   * Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.
    */
   float radius;
   /**
-   * Compliance of the links (m/N), default 0 (inextensible).
+   * Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+   * Default 0.
    */
   float stretch_compliance;
   /**
-   * Compliance of the (i, i+2) bend links (m/N), default 0.01.
+   * Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+   * Default 0.01.
    */
   float bend_compliance;
   /**
-   * 1 = tethers from each pinned end to every particle (default), 0 = none.
+   * Tethers from each pinned end to every particle (Kim et al. 2012; max length = the
+   * arc length along the rope). Default 1 (0 or 1).
    */
   uint32_t tethers;
   /**
-   * 1 = pin the first particle (default), 0 = free.
+   * Pin the first particle (inverse mass 0). Default 1 (0 or 1).
    */
   uint32_t pin_start;
   /**
-   * 1 = pin the last particle, 0 = free (default).
+   * Pin the last particle (inverse mass 0). Default 0 (0 or 1).
    */
   uint32_t pin_end;
   /**
-   * Extra velocity damping of the rope (1/s), default 0.
+   * Extra velocity damping of the rope's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+   * Default 0.
    */
   float damping;
   /**
@@ -830,45 +894,52 @@ typedef struct SinewRopeDesc {
 } SinewRopeDesc;
 
 /**
- * The material of a cloth (mesh or grid). Start from sinew_cloth_desc_default().
+ * The material of a cloth (mesh or grid): how it resists stretch, shear and bending. Start
+ * from sinew_cloth_desc_default(); field for field the Rust `ClothDesc`.
  */
 typedef struct SinewClothDesc {
   /**
-   * A SinewClothModel, default SINEW_CLOTH_EDGES.
+   * Edge links on every edge, or strain-based triangles. Default 0 (a SinewClothModel).
    */
   uint32_t model;
   /**
-   * Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
-   * Default 0.
+   * Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0,
+   * SINEW_MAX_BODY_COMPLIANCE]. Default 0.
    */
   float stretch_compliance;
   /**
-   * Strain model only: compliance of the weft stretch (1/(N·m)), default 0.
+   * Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
+   * SINEW_MAX_BODY_COMPLIANCE]. Default 0.
    */
   float weft_compliance;
   /**
    * Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
-   * shear components (1/(N·m)). Default 1e-4.
+   * shear components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
    */
   float shear_compliance;
   /**
-   * Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).
+   * Strain model: the warp direction, finite and non-zero (projected onto each triangle;
+   * a grid uses its u edge). Default (1, 0, 0).
    */
   struct SinewVec3 warp;
   /**
-   * Compliance of the bending constraints (units of the model), default 1.
+   * Compliance of the bending constraints, in the units of the bending model (distance
+   * m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE].
+   * Default 1.
    */
   float bend_compliance;
   /**
-   * A SinewBendingModel, default SINEW_BENDING_DIHEDRAL.
+   * Bending model: none, distance links, dihedral angles or isometric. Default 2 (a
+   * SinewBendingModel).
    */
   uint32_t bending;
   /**
-   * 1 = tether free vertices to the nearest pinned ones (default), 0 = none.
+   * Tether every free vertex to its nearest pinned vertices. Default 1 (0 or 1).
    */
   uint32_t tethers;
   /**
-   * Extra velocity damping (1/s), default 0.
+   * Extra velocity damping of the cloth's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+   * Default 0.
    */
   float damping;
   /**
@@ -878,36 +949,42 @@ typedef struct SinewClothDesc {
 } SinewClothDesc;
 
 /**
- * A rectangular cloth grid: vertex (i, j) at origin + u*i/segments_u + v*j/segments_v,
- * index j*(segments_u+1) + i. Start from sinew_cloth_grid_desc_default().
+ * A rectangular cloth grid: vertex (i, j) at origin + u·i/segments_u + v·j/segments_v,
+ * particle index j·(segments_u + 1) + i. Start from sinew_cloth_grid_desc_default(); field
+ * for field the Rust `ClothGridDesc`.
  */
 typedef struct SinewClothGridDesc {
   /**
-   * m, default (0, 0, 0).
+   * The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
+   * SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
    */
   struct SinewVec3 origin;
   /**
-   * Full width edge (m), default (1, 0, 0).
+   * Full width edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+   * Default (1, 0, 0).
    */
   struct SinewVec3 u;
   /**
-   * Full height edge (m), default (0, 0, 1).
+   * Full height edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+   * Default (0, 0, 1).
    */
   struct SinewVec3 v;
   /**
-   * Cells along u, 1..=4096, default 20.
+   * Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
    */
   uint32_t segments_u;
   /**
-   * Cells along v, 1..=4096, default 20.
+   * Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.
    */
   uint32_t segments_v;
   /**
-   * Total mass (kg), default 1.
+   * Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS] kg. Default
+   * 1.
    */
   float total_mass;
   /**
-   * Pinned corners: 1 = (0,0), 2 = (u,0), 4 = (0,v), 8 = (u,v); default 0.
+   * Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In 0..=15.
+   * Default 0.
    */
   uint32_t pin_corners;
   /**
@@ -917,32 +994,37 @@ typedef struct SinewClothGridDesc {
 } SinewClothGridDesc;
 
 /**
- * A tetrahedral soft body. Start from sinew_tet_body_desc_default().
+ * A tetrahedral soft body: edge links or strain constraints, and a volume constraint per
+ * tet. Start from sinew_tet_body_desc_default(); field for field the Rust `TetBodyDesc`.
  */
 typedef struct SinewTetBodyDesc {
   /**
-   * Total mass (kg), lumped by tet volume when no inverse masses are given; default 1.
+   * Total mass, lumped to the vertices by tet volume when no inverse masses are given
+   * (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
    */
   float total_mass;
   /**
-   * A SinewTetModel, default SINEW_TET_EDGES_AND_VOLUME.
+   * Edge links plus volume, or strain-based plus volume. Default 0 (a SinewTetModel).
    */
   uint32_t model;
   /**
    * Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
-   * components (1/(N·m)). Default 1e-4.
+   * components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
    */
   float stretch_compliance;
   /**
-   * Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.
+   * Strain model only: compliance of the shear components (1/(N·m)). In [0,
+   * SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
    */
   float shear_compliance;
   /**
-   * Compliance of the tet volumes (1/(N·m)), default 0.
+   * Compliance of the tet volumes (0 = incompressible). In [0,
+   * SINEW_MAX_BODY_COMPLIANCE] 1/(N·m). Default 0.
    */
   float volume_compliance;
   /**
-   * Extra velocity damping (1/s), default 0.
+   * Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+   * Default 0.
    */
   float damping;
   /**
@@ -952,29 +1034,34 @@ typedef struct SinewTetBodyDesc {
 } SinewTetBodyDesc;
 
 /**
- * A closed-surface (pressure) soft body. Start from sinew_pressure_body_desc_default().
+ * A closed-surface (pressure) soft body: edge links and one volume constraint that keeps
+ * pressure × the rest volume. Start from sinew_pressure_body_desc_default(); field for
+ * field the Rust `PressureBodyDesc`.
  */
 typedef struct SinewPressureBodyDesc {
   /**
-   * Total mass (kg), lumped by triangle area when no inverse masses are given;
-   * default 1.
+   * Total mass, lumped to the vertices by triangle area when no inverse masses are given
+   * (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
    */
   float total_mass;
   /**
-   * Compliance of the surface edges (m/N), default 1e-4.
+   * Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default
+   * 1e-4.
    */
   float stretch_compliance;
   /**
-   * Overpressure factor: the body keeps pressure x its rest volume; (0, 100],
-   * default 1.
+   * Overpressure factor k: the body keeps k × its rest volume. In (0,
+   * SINEW_MAX_PRESSURE]. Default 1.
    */
   float pressure;
   /**
-   * Compliance of the volume constraint (m⁵/N), default 0.
+   * Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE] m⁵/N. Default
+   * 0.
    */
   float volume_compliance;
   /**
-   * Extra velocity damping (1/s), default 0.
+   * Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+   * Default 0.
    */
   float damping;
   /**
@@ -1785,6 +1872,10 @@ SinewStatus sinew_pressure_body_desc_init(struct SinewPressureBodyDesc *out);
 /**
  * Adds a straight rope from desc->start to desc->end in desc->segments segments
  * (segments + 1 particles, consecutive indices). `*out_body` receives its handle.
+ * Every particle collides with radius desc->radius; when it is above 0 they also get
+ * the collision group first particle + 1 (layer 1, every mask, no self-collision), so
+ * neighbours closer than two radii never push each other
+ * (sinew_world_set_collision_filters changes it).
  *
  * # Safety
  * `desc` must point to a readable SinewRopeDesc, `out_body` to one writable SinewBody.
@@ -1795,7 +1886,8 @@ SinewStatus sinew_world_add_rope(struct SinewWorld world,
 
 /**
  * Adds a rope through `point_count` >= 2 points (m), one particle each; the start,
- * end and segments of the desc are ignored.
+ * end and segments of the desc are ignored. Radius and collision group as
+ * sinew_world_add_rope.
  *
  * # Safety
  * `desc` must point to a readable SinewRopeDesc, `points` to `point_count` SinewVec3,
@@ -1944,8 +2036,9 @@ SinewStatus sinew_body_set_compliance(struct SinewWorld world,
 /**
  * Writes |λ|/h² (N) of the body's length constraints of group `which` in the last
  * substep of the last step (0 before the first step), in the order the builder made
- * them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
- * SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+ * them, to `out`: SINEW_BODY_STRETCH the links and edges (a rope's from start to end:
+ * its tension, the link's own force plus that of every tether spanning it, so the
+ * weight below a link reads the same with tethers on or off), SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
  * cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
  * constraints are not length constraints and are not included (their group may read
  * as 0 constraints). `capacity` is the number of floats `out` holds; `*out_count`
@@ -2346,10 +2439,16 @@ SinewStatus sinew_constraints_set_break_force(struct SinewWorld world,
 /**
  * Sets the break force (N, > 0; +infinity = never breaks) of a rope's links: a link
  * whose tension exceeds it in a substep breaks and the rope falls apart there (as
- * sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
- * with `tethers` = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+ * sinew_body_cut_rope). A rope parts at one link per connected piece, and at most
+ * once per step: of the overloaded links of a piece, only the most overloaded
+ * (largest tension / break force) breaks, so a suddenly loaded rope whose every link
+ * overshoots at once parts at one link and the load falls, as a real chain does. Tethers carry part of a
+ * rope's load: build breakable ropes with `tethers` = 0. Only ropes
+ * (SINEW_ERROR_INVALID_ARGUMENT otherwise).
  */
-SinewStatus sinew_body_set_break_force(struct SinewWorld world, struct SinewBody body, float force);
+SinewStatus sinew_body_set_break_force(struct SinewWorld world,
+                                       struct SinewBody body,
+                                       float force);
 
 /**
  * Writes the number of break events waiting to be taken to `*out_count` (at most
@@ -2400,9 +2499,12 @@ SinewStatus sinew_body_cut_rope_along(struct SinewWorld world,
 
 /**
  * Attaches a winch to a rope at `end` (a SinewRopeEnd; that end must be pinned: the
- * drum) and reels the rope in at once to `length` m (in (0, built length]): the
- * particles parked at the drum are the reserve it pays out later. One winch per rope.
- * Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+ * drum) and reels the rope in at once to `length` m (in (0, built length]; the built
+ * length is the sum of the links' built lengths, and a length within its float
+ * rounding, links × FLT_EPSILON relative, counts as it, as for
+ * sinew_body_set_winch_target): the particles parked at the drum are the reserve it
+ * pays out later. One winch per rope. Drive it with sinew_body_set_winch_speed or
+ * sinew_body_set_winch_target.
  */
 SinewStatus sinew_body_add_winch(struct SinewWorld world,
                                  struct SinewBody body,
@@ -2411,13 +2513,15 @@ SinewStatus sinew_body_add_winch(struct SinewWorld world,
 
 /**
  * Drives a rope's winch at `speed` m/s (> 0 pays out, < 0 reels in, 0 holds; within
- * ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+ * ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out. A rope cut
+ * on the drum pays out up to the cut and stops there; one cut at or past the link at
+ * the drum reels in up to the cut and stops there.
  */
 SinewStatus sinew_body_set_winch_speed(struct SinewWorld world, struct SinewBody body, float speed);
 
 /**
- * Drives a rope's winch towards `length` m (in [0, built length]) at `speed` m/s
- * (> 0); it stops there.
+ * Drives a rope's winch towards `length` m (in [0, built length], the bound of
+ * sinew_body_add_winch) at `speed` m/s (> 0); it stops there.
  */
 SinewStatus sinew_body_set_winch_target(struct SinewWorld world,
                                         struct SinewBody body,
@@ -2425,8 +2529,8 @@ SinewStatus sinew_body_set_winch_target(struct SinewWorld world,
                                         float speed);
 
 /**
- * Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
- * stopped) and the index of its paying link (the link at the drum, which carries the
+ * Writes a winched rope's active length (m, >= 0), its current winch speed (m/s; 0
+ * once stopped) and the index of its paying link (the link at the drum, which carries the
  * load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
  * outputs.
  *
@@ -3139,10 +3243,23 @@ SinewStatus sinew_world_save_snapshot(struct SinewWorld world,
 
 /**
  * Replaces the simulation state of `world` by the snapshot in `data` (`size` bytes).
- * The world keeps its thread count and its own handle; body and collider handles it
- * had when the snapshot was saved are valid again. A truncated, corrupt, foreign or
- * newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a message saying
- * which, and the world is unchanged.
+ * The world keeps its thread count and its own handle. Handles inside a world (bodies,
+ * colliders, fluids, emitters, kill volumes) name a slot and a generation, and a
+ * restore keeps that meaning for every kind alike: afterwards a handle names what the
+ * snapshot holds in its slot with its generation, and is refused with
+ * SINEW_ERROR_INVALID_HANDLE when the snapshot holds nothing there. Restoring the
+ * world's own snapshot makes the handles it had at the save valid again for the same
+ * objects (and those made since refused or renamed likewise); restoring a snapshot
+ * another world saved makes this world's handles name that world's objects in the
+ * same slots: re-read them (body ranges, counts) after such a restore. Body handles
+ * also carry a serial of the world that issued them (a world created from a snapshot
+ * takes the saving world's) and a world of another serial refuses them; the other
+ * kinds carry none, so pass each world only the handles it issued. Every snapshot
+ * the library saves loads (no setting it accepted is refused). A truncated, corrupt,
+ * forged, foreign or newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a
+ * message saying which, and the world is unchanged: every count, index, range,
+ * counter, orientation and topology in it is checked against the rules of the
+ * functions that build the same state.
  *
  * # Safety
  * `data` must be NULL or point to `size` readable bytes.
@@ -3155,7 +3272,8 @@ SinewStatus sinew_world_restore_snapshot(struct SinewWorld world,
  * Creates a world from the snapshot in `data` (`size` bytes) with `threads` worker
  * threads (0 = all cores, at most 256, as SinewWorldDesc::threads; results do not
  * depend on it).
- * Its body and collider handles are the saved ones. Refusals as
+ * Its handles of every kind are the saved ones (those the saving world had issued,
+ * body handles included, name the same objects in it). Refusals as
  * `sinew_world_restore_snapshot`; `out_world` is written only on success.
  *
  * # Safety
@@ -3409,8 +3527,9 @@ SinewStatus sinew_world_destroy(struct SinewWorld world);
  * step ran, but some bodies met NaN or infinity (an extreme state) and were put back
  * where they were before the step, at rest; the message names them.
  * Holds the world's lock for the whole step: calls on the same world from other
- * threads wait until it returns (calls on other worlds do not); the lock then goes to
- * the longest waiter, so a thread calling in a loop cannot starve the stepper.
+ * threads wait until it returns (calls on other worlds do not); the lock is released
+ * fairly (a thread asleep on it gets it first), so a thread calling in a loop cannot
+ * starve the stepper.
  */
 SinewStatus sinew_world_step(struct SinewWorld world, float dt);
 

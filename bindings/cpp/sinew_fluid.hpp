@@ -173,35 +173,35 @@ struct EmitterDesc : detail::DescSetters<EmitterDesc, SinewEmitterDesc> {
     /// Nozzle: The radius of the disc the particles leave, centred on the emitter and facing
     /// its local +z axis, on a lattice of the fluid's spacing (at most MAX_NOZZLE_SPACINGS
     /// spacings). In [0, SINEW_MAX_COORDINATE] m. Default 0.1.
-    EmitterDesc& with_radius(float v) noexcept {
-        radius = v;
+    EmitterDesc& with_radius(float value) noexcept {
+        this->radius = value;
         return *this;
     }
     /// Box: The box's half extents, in the emitter's frame: particles appear at deterministic
     /// pseudo-random points inside. Each component in [0, SINEW_MAX_COORDINATE] m. Default
     /// (0.1, 0.1, 0.1).
-    EmitterDesc& with_half_extents(const Vec3& v) noexcept {
-        half_extents = v;
+    EmitterDesc& with_half_extents(const Vec3& value) noexcept {
+        this->half_extents = value;
         return *this;
     }
     /// Centre, in the world. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
     /// Default (0, 0, 0).
-    EmitterDesc& with_position(const Vec3& v) noexcept {
-        position = v;
+    EmitterDesc& with_position(const Vec3& value) noexcept {
+        this->position = value;
         return *this;
     }
     /// Speed along the emitter's local +z given to each new particle. In [0,
     /// SINEW_MAX_EMIT_SPEED] m/s. Default 2.
-    EmitterDesc& with_speed(float v) noexcept {
-        speed = v;
+    EmitterDesc& with_speed(float value) noexcept {
+        this->speed = value;
         return *this;
     }
     /// Particles per second; 0 pauses the emitter. A nozzle passes at most speed × its lattice
     /// points / spacing per second (520/s for the default 10 cm nozzle at 2 m/s and 5 cm
     /// spacing); a higher rate is capped there. In [0, SINEW_MAX_EMIT_RATE] particles/s.
     /// Default 500.
-    EmitterDesc& with_rate(float v) noexcept {
-        rate = v;
+    EmitterDesc& with_rate(float value) noexcept {
+        this->rate = value;
         return *this;
     }
     // END GENERATED EmitterDesc setters

@@ -25,6 +25,10 @@ pub const SINEW_MAX_VOLUME: f32 = 1.0e27;
 pub const SINEW_MAX_COMPLIANCE: f32 = 1.0e10;
 /// Largest inverse mass (1/kg); 0 = pinned.
 pub const SINEW_MAX_INVERSE_MASS: f32 = 1.0e12;
+/// Smallest inverse mass (1/kg) of a particle that is not pinned (0): a particle of 1e12
+/// kg, the largest total mass of a body. Below it the mass 1/w overflows or its impulses
+/// do; a heavier particle is pinned (0) instead.
+pub const SINEW_MIN_INVERSE_MASS: f32 = 1.0e-12;
 /// Smallest stride of a strided `SinewVec3` buffer (bytes): one packed element.
 pub const SINEW_MIN_STRIDE_BYTES: u32 = 12;
 /// Largest stride of a strided buffer (bytes): 1 MiB.
@@ -78,22 +82,6 @@ pub const SINEW_MAX_FLUID_LIFETIME: f32 = 1.0e6;
 /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
 /// adhesion; the viscosity stays in [0, 1]).
 pub const SINEW_MAX_FLUID_COEFFICIENT: f32 = 1000.0;
-/// Largest friction coefficient of a collider (dimensionless, static and dynamic).
-pub const SINEW_MAX_FRICTION: f32 = 100.0;
-/// Largest grab compliance (m/N).
-pub const SINEW_MAX_GRAB_COMPLIANCE: f32 = 1000.0;
-/// Largest number of triangles of one mesh collider.
-pub const SINEW_MAX_TRIANGLES: u32 = 1 << 24;
-/// Contacts one particle keeps per substep and reports per step (colliders).
-pub const SINEW_MAX_COLLIDER_CONTACTS: u32 = 4;
-/// Largest `max_steps` of one fixed-step advance.
-pub const SINEW_MAX_STEPS_PER_ADVANCE: u32 = 1024;
-/// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
-/// caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
-pub const SINEW_MAX_FRAME_DT: f32 = 3600.0;
-/// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
-/// about π·256² ≈ 206,000 points).
-pub const SINEW_MAX_NOZZLE_SPACINGS: f32 = 256.0;
 /// Largest number of particles one body builder makes (a rope has at most this many minus
 /// one segments).
 pub const SINEW_MAX_BODY_PARTICLES: u32 = 1 << 24;
@@ -121,6 +109,22 @@ pub const SINEW_MAX_WINCH_SPEED: f32 = 1000.0;
 /// Largest compliance accepted by the low-level constraint families (in each family's
 /// unit): MAX_COMPLIANCE.
 pub const SINEW_MAX_FAMILY_COMPLIANCE: f32 = 1.0e10;
+/// Largest friction coefficient of a collider (dimensionless, static and dynamic).
+pub const SINEW_MAX_FRICTION: f32 = 100.0;
+/// Largest grab compliance (m/N).
+pub const SINEW_MAX_GRAB_COMPLIANCE: f32 = 1000.0;
+/// Largest number of triangles of one mesh collider.
+pub const SINEW_MAX_TRIANGLES: u32 = 1 << 24;
+/// Contacts one particle keeps per substep and reports per step (colliders).
+pub const SINEW_MAX_COLLIDER_CONTACTS: u32 = 4;
+/// Largest `max_steps` of one fixed-step advance.
+pub const SINEW_MAX_STEPS_PER_ADVANCE: u32 = 1024;
+/// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
+/// caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
+pub const SINEW_MAX_FRAME_DT: f32 = 3600.0;
+/// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
+/// about π·256² ≈ 206,000 points).
+pub const SINEW_MAX_NOZZLE_SPACINGS: f32 = 256.0;
 
 const _: () = {
     use crate::limits;
@@ -130,6 +134,7 @@ const _: () = {
     assert!(SINEW_MAX_VOLUME == limits::MAX_VOLUME);
     assert!(SINEW_MAX_COMPLIANCE == limits::MAX_COMPLIANCE);
     assert!(SINEW_MAX_INVERSE_MASS == limits::MAX_INVERSE_MASS);
+    assert!(SINEW_MIN_INVERSE_MASS == limits::MIN_INVERSE_MASS);
     assert!(SINEW_MIN_STRIDE_BYTES == limits::MIN_STRIDE_BYTES);
     assert!(SINEW_MAX_STRIDE_BYTES == limits::MAX_STRIDE_BYTES);
     assert!(SINEW_MAX_ACCELERATION == limits::MAX_ACCELERATION);
@@ -166,6 +171,13 @@ const _: () = {
     assert!(SINEW_MAX_BREAK_EVENTS == limits::MAX_BREAK_EVENTS as u32);
     assert!(SINEW_MAX_WINCH_SPEED == limits::MAX_WINCH_SPEED);
     assert!(SINEW_MAX_FAMILY_COMPLIANCE == limits::MAX_FAMILY_COMPLIANCE);
+    assert!(SINEW_MAX_FRICTION == limits::MAX_FRICTION);
+    assert!(SINEW_MAX_GRAB_COMPLIANCE == limits::MAX_GRAB_COMPLIANCE);
+    assert!(SINEW_MAX_TRIANGLES == limits::MAX_TRIANGLES as u32);
+    assert!(SINEW_MAX_COLLIDER_CONTACTS == limits::MAX_COLLIDER_CONTACTS as u32);
+    assert!(SINEW_MAX_STEPS_PER_ADVANCE == limits::MAX_STEPS_PER_ADVANCE);
+    assert!(SINEW_MAX_FRAME_DT == limits::MAX_FRAME_DT);
+    assert!(SINEW_MAX_NOZZLE_SPACINGS == limits::MAX_NOZZLE_SPACINGS);
 };
 
 /// How a world simulates. Every field has a unit and a default. Start from

@@ -11,13 +11,10 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// The three places, relative to `src/`: a folder (ending in `/`) or one file.
 const PLACES: [&str; 3] = ["ffi/", "kernels/", "solver/disjoint.rs"];
 
-/// Until the snapshot codec drops its own `unsafe` (delete this line then).
-const SNAPSHOT_CODEC_EXCEPTION: &str = "snapshot/codec.rs";
-
 /// Files whose `unsafe` has not yet moved behind a safe interface of the three places:
 /// the integrator's particle pass (fused into the first sweep, where it gets the
-/// particle views of a block), the fluid solver's projection and velocity passes (particles written through the
-/// slot-to-particle map, kernels whose lists must hold slots), the contact pass's
+/// particle views of a block), the fluid solver's projection and velocity passes (particles written
+/// through the slot-to-particle map, kernels whose lists must hold slots), the contact pass's
 /// scatter through the same kind of map, and the constraint sweeps that run the kernels'
 /// `unsafe fn` under the colouring's invariant. Each entry is to be deleted when its file is moved.
 const NOT_YET_MOVED: [&str; 6] = [
@@ -183,8 +180,7 @@ fn unsafe_lives_in_three_places_only() {
             } else {
                 rel == *p
             }
-        }) || rel == SNAPSHOT_CODEC_EXCEPTION
-            || NOT_YET_MOVED.contains(&rel)
+        }) || NOT_YET_MOVED.contains(&rel)
     };
     let mut bad = Vec::new();
     for path in &files {
@@ -206,7 +202,7 @@ fn unsafe_lives_in_three_places_only() {
         bad.join("\n")
     );
     // Every exception still needs its `unsafe` (a moved file leaves the list).
-    for rel in NOT_YET_MOVED.iter().chain([&SNAPSHOT_CODEC_EXCEPTION]) {
+    for rel in NOT_YET_MOVED.iter() {
         let text = std::fs::read_to_string(src.join(rel)).unwrap_or_default();
         assert!(
             !unsafe_lines(&code_only(&text)).is_empty(),

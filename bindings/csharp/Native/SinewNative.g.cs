@@ -294,135 +294,226 @@ namespace Sinew.Native
         public SinewQuat rotation;
     }
 
-    /// <summary>How to build a rope (sinew_world_add_rope). Start from sinew_rope_desc_default().</summary>
+    /// <summary>
+    /// How to build a rope: a chain of particles with stretch links (i, i+1), bend links (i,
+    /// i+2), optional tethers from the pinned ends and pins at either end. Start from
+    /// sinew_rope_desc_default(); field for field the Rust <c>RopeDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewRopeDesc
     {
-        /// <summary>First end (m), default (0, 0, 0). Ignored by sinew_world_add_rope_polyline.</summary>
+        /// <summary>
+        /// First end, where the straight rope starts. Ignored by the polyline builder. Each
+        /// component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+        /// </summary>
         public SinewVec3 start;
-        /// <summary>Second end (m), default (1, 0, 0). Ignored by the polyline variant.</summary>
+        /// <summary>
+        /// Second end. Ignored by the polyline builder. Each component in
+        /// [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (1, 0, 0).
+        /// </summary>
         public SinewVec3 end;
-        /// <summary>Segments between start and end, default 20. Ignored by the polyline variant.</summary>
+        /// <summary>
+        /// Segments between start and end (segments + 1 particles). Ignored by the polyline
+        /// builder. In 1..SINEW_MAX_BODY_PARTICLES. Default 20.
+        /// </summary>
         public uint segments;
-        /// <summary>Total mass (kg), spread evenly over the particles, default 1.</summary>
+        /// <summary>
+        /// Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg.
+        /// Default 1.
+        /// </summary>
         public float total_mass;
-        /// <summary>Radius (m) for rendering and collision, &gt;= 0, default 0.01.</summary>
+        /// <summary>Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.</summary>
         public float radius;
-        /// <summary>Compliance of the links (m/N), default 0 (inextensible).</summary>
+        /// <summary>
+        /// Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+        /// Default 0.
+        /// </summary>
         public float stretch_compliance;
-        /// <summary>Compliance of the (i, i+2) bend links (m/N), default 0.01.</summary>
+        /// <summary>
+        /// Compliance of the (i, i+2) bend links. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
+        /// Default 0.01.
+        /// </summary>
         public float bend_compliance;
-        /// <summary>1 = tethers from each pinned end to every particle (default), 0 = none.</summary>
+        /// <summary>
+        /// Tethers from each pinned end to every particle (Kim et al. 2012; max length = the
+        /// arc length along the rope). Default 1 (0 or 1).
+        /// </summary>
         public uint tethers;
-        /// <summary>1 = pin the first particle (default), 0 = free.</summary>
+        /// <summary>Pin the first particle (inverse mass 0). Default 1 (0 or 1).</summary>
         public uint pin_start;
-        /// <summary>1 = pin the last particle, 0 = free (default).</summary>
+        /// <summary>Pin the last particle (inverse mass 0). Default 0 (0 or 1).</summary>
         public uint pin_end;
-        /// <summary>Extra velocity damping of the rope (1/s), default 0.</summary>
+        /// <summary>
+        /// Extra velocity damping of the rope's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+        /// Default 0.
+        /// </summary>
         public float damping;
         /// <summary>Set by sinew_rope_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
-    /// <summary>The material of a cloth (mesh or grid). Start from sinew_cloth_desc_default().</summary>
+    /// <summary>
+    /// The material of a cloth (mesh or grid): how it resists stretch, shear and bending. Start
+    /// from sinew_cloth_desc_default(); field for field the Rust <c>ClothDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewClothDesc
     {
-        /// <summary>A SinewClothModel, default SINEW_CLOTH_EDGES.</summary>
+        /// <summary>Edge links on every edge, or strain-based triangles. Default 0 (a SinewClothModel).</summary>
         public uint model;
         /// <summary>
-        /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)).
-        /// Default 0.
+        /// Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
         /// </summary>
         public float stretch_compliance;
-        /// <summary>Strain model only: compliance of the weft stretch (1/(N·m)), default 0.</summary>
+        /// <summary>
+        /// Strain model only: compliance of the weft stretch (1/(N·m)). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE]. Default 0.
+        /// </summary>
         public float weft_compliance;
         /// <summary>
         /// Edges: compliance of the grid diagonals (m/N; unused for meshes). Strain: of the
-        /// shear components (1/(N·m)). Default 1e-4.
+        /// shear components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
         /// </summary>
         public float shear_compliance;
-        /// <summary>Strain model: the warp direction (a grid uses its u edge), default (1, 0, 0).</summary>
+        /// <summary>
+        /// Strain model: the warp direction, finite and non-zero (projected onto each triangle;
+        /// a grid uses its u edge). Default (1, 0, 0).
+        /// </summary>
         public SinewVec3 warp;
-        /// <summary>Compliance of the bending constraints (units of the model), default 1.</summary>
+        /// <summary>
+        /// Compliance of the bending constraints, in the units of the bending model (distance
+        /// m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE].
+        /// Default 1.
+        /// </summary>
         public float bend_compliance;
-        /// <summary>A SinewBendingModel, default SINEW_BENDING_DIHEDRAL.</summary>
+        /// <summary>
+        /// Bending model: none, distance links, dihedral angles or isometric. Default 2 (a
+        /// SinewBendingModel).
+        /// </summary>
         public uint bending;
-        /// <summary>1 = tether free vertices to the nearest pinned ones (default), 0 = none.</summary>
+        /// <summary>Tether every free vertex to its nearest pinned vertices. Default 1 (0 or 1).</summary>
         public uint tethers;
-        /// <summary>Extra velocity damping (1/s), default 0.</summary>
+        /// <summary>
+        /// Extra velocity damping of the cloth's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+        /// Default 0.
+        /// </summary>
         public float damping;
         /// <summary>Set by sinew_cloth_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
     /// <summary>
-    /// A rectangular cloth grid: vertex (i, j) at origin + u*i/segments_u + v*j/segments_v,
-    /// index j*(segments_u+1) + i. Start from sinew_cloth_grid_desc_default().
+    /// A rectangular cloth grid: vertex (i, j) at origin + u·i/segments_u + v·j/segments_v,
+    /// particle index j·(segments_u + 1) + i. Start from sinew_cloth_grid_desc_default(); field
+    /// for field the Rust <c>ClothGridDesc</c>.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewClothGridDesc
     {
-        /// <summary>m, default (0, 0, 0).</summary>
+        /// <summary>
+        /// The corner of vertex (0, 0). Each component in [-SINEW_MAX_COORDINATE,
+        /// SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+        /// </summary>
         public SinewVec3 origin;
-        /// <summary>Full width edge (m), default (1, 0, 0).</summary>
+        /// <summary>
+        /// Full width edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+        /// Default (1, 0, 0).
+        /// </summary>
         public SinewVec3 u;
-        /// <summary>Full height edge (m), default (0, 0, 1).</summary>
+        /// <summary>
+        /// Full height edge. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m.
+        /// Default (0, 0, 1).
+        /// </summary>
         public SinewVec3 v;
-        /// <summary>Cells along u, 1..=4096, default 20.</summary>
+        /// <summary>Cells along u. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.</summary>
         public uint segments_u;
-        /// <summary>Cells along v, 1..=4096, default 20.</summary>
+        /// <summary>Cells along v. In 1..=SINEW_MAX_GRID_SEGMENTS. Default 20.</summary>
         public uint segments_v;
-        /// <summary>Total mass (kg), default 1.</summary>
+        /// <summary>
+        /// Total mass, spread evenly over the vertices. In (0, SINEW_MAX_BODY_MASS] kg. Default
+        /// 1.
+        /// </summary>
         public float total_mass;
-        /// <summary>Pinned corners: 1 = (0,0), 2 = (u,0), 4 = (0,v), 8 = (u,v); default 0.</summary>
+        /// <summary>
+        /// Pinned corners, bits: 1 = (0, 0), 2 = (u, 0), 4 = (0, v), 8 = (u, v). In 0..=15.
+        /// Default 0.
+        /// </summary>
         public uint pin_corners;
         /// <summary>Set by sinew_cloth_grid_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
-    /// <summary>A tetrahedral soft body. Start from sinew_tet_body_desc_default().</summary>
+    /// <summary>
+    /// A tetrahedral soft body: edge links or strain constraints, and a volume constraint per
+    /// tet. Start from sinew_tet_body_desc_default(); field for field the Rust <c>TetBodyDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewTetBodyDesc
     {
-        /// <summary>Total mass (kg), lumped by tet volume when no inverse masses are given; default 1.</summary>
+        /// <summary>
+        /// Total mass, lumped to the vertices by tet volume when no inverse masses are given
+        /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
+        /// </summary>
         public float total_mass;
-        /// <summary>A SinewTetModel, default SINEW_TET_EDGES_AND_VOLUME.</summary>
+        /// <summary>Edge links plus volume, or strain-based plus volume. Default 0 (a SinewTetModel).</summary>
         public uint model;
         /// <summary>
         /// Edges model: compliance of the tet edges (m/N). Strain model: of the stretch
-        /// components (1/(N·m)). Default 1e-4.
+        /// components (1/(N·m)). In [0, SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
         /// </summary>
         public float stretch_compliance;
-        /// <summary>Strain model only: compliance of the shear components (1/(N·m)), default 1e-4.</summary>
+        /// <summary>
+        /// Strain model only: compliance of the shear components (1/(N·m)). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE]. Default 1e-4.
+        /// </summary>
         public float shear_compliance;
-        /// <summary>Compliance of the tet volumes (1/(N·m)), default 0.</summary>
+        /// <summary>
+        /// Compliance of the tet volumes (0 = incompressible). In [0,
+        /// SINEW_MAX_BODY_COMPLIANCE] 1/(N·m). Default 0.
+        /// </summary>
         public float volume_compliance;
-        /// <summary>Extra velocity damping (1/s), default 0.</summary>
+        /// <summary>
+        /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+        /// Default 0.
+        /// </summary>
         public float damping;
         /// <summary>Set by sinew_tet_body_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
 
-    /// <summary>A closed-surface (pressure) soft body. Start from sinew_pressure_body_desc_default().</summary>
+    /// <summary>
+    /// A closed-surface (pressure) soft body: edge links and one volume constraint that keeps
+    /// pressure × the rest volume. Start from sinew_pressure_body_desc_default(); field for
+    /// field the Rust <c>PressureBodyDesc</c>.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewPressureBodyDesc
     {
         /// <summary>
-        /// Total mass (kg), lumped by triangle area when no inverse masses are given;
-        /// default 1.
+        /// Total mass, lumped to the vertices by triangle area when no inverse masses are given
+        /// (ignored when they are). In (0, SINEW_MAX_BODY_MASS] kg. Default 1.
         /// </summary>
         public float total_mass;
-        /// <summary>Compliance of the surface edges (m/N), default 1e-4.</summary>
+        /// <summary>
+        /// Compliance of the surface edges. In [0, SINEW_MAX_BODY_COMPLIANCE] m/N. Default
+        /// 1e-4.
+        /// </summary>
         public float stretch_compliance;
         /// <summary>
-        /// Overpressure factor: the body keeps pressure x its rest volume; (0, 100],
-        /// default 1.
+        /// Overpressure factor k: the body keeps k × its rest volume. In (0,
+        /// SINEW_MAX_PRESSURE]. Default 1.
         /// </summary>
         public float pressure;
-        /// <summary>Compliance of the volume constraint (m⁵/N), default 0.</summary>
+        /// <summary>
+        /// Compliance of the volume constraint. In [0, SINEW_MAX_BODY_COMPLIANCE] m⁵/N. Default
+        /// 0.
+        /// </summary>
         public float volume_compliance;
-        /// <summary>Extra velocity damping (1/s), default 0.</summary>
+        /// <summary>
+        /// Extra velocity damping of the body's particles. In [0, SINEW_MAX_ACCELERATION] 1/s.
+        /// Default 0.
+        /// </summary>
         public float damping;
         /// <summary>Set by sinew_pressure_body_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
@@ -1015,15 +1106,6 @@ namespace Sinew.Native
         /// <summary>Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_FAT = 1.0e-3f;
 
-        /// <summary>
-        /// Largest number of break events queued between two sinew_world_take_break_events;
-        /// events past it are counted in <c>out_lost</c>.
-        /// </summary>
-        public const uint SINEW_MAX_BREAK_EVENTS = 4096;
-
-        /// <summary>Largest winch speed (m/s).</summary>
-        public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
-
         /// <summary>Largest position component (m) and velocity component (m/s) accepted.</summary>
         public const float SINEW_MAX_COORDINATE = 1.0e9f;
 
@@ -1047,6 +1129,13 @@ namespace Sinew.Native
 
         /// <summary>Largest inverse mass (1/kg); 0 = pinned.</summary>
         public const float SINEW_MAX_INVERSE_MASS = 1.0e12f;
+
+        /// <summary>
+        /// Smallest inverse mass (1/kg) of a particle that is not pinned (0): a particle of 1e12
+        /// kg, the largest total mass of a body. Below it the mass 1/w overflows or its impulses
+        /// do; a heavier particle is pinned (0) instead.
+        /// </summary>
+        public const float SINEW_MIN_INVERSE_MASS = 1.0e-12f;
 
         /// <summary>Smallest stride of a strided <c>SinewVec3</c> buffer (bytes): one packed element.</summary>
         public const uint SINEW_MIN_STRIDE_BYTES = 12;
@@ -1132,6 +1221,54 @@ namespace Sinew.Native
         /// </summary>
         public const float SINEW_MAX_FLUID_COEFFICIENT = 1000.0f;
 
+        /// <summary>
+        /// Largest number of particles one body builder makes (a rope has at most this many minus
+        /// one segments).
+        /// </summary>
+        public const uint SINEW_MAX_BODY_PARTICLES = (1 << 24);
+
+        /// <summary>
+        /// Largest compliance of a body's constraints, in the unit of each (m/N for links, 1/(N·m)
+        /// for strain and bending, m⁵/N for a pressure volume): MAX_COMPLIANCE.
+        /// </summary>
+        public const float SINEW_MAX_BODY_COMPLIANCE = 1.0e10f;
+
+        /// <summary>Largest total mass of a body (kg).</summary>
+        public const float SINEW_MAX_BODY_MASS = 1.0e12f;
+
+        /// <summary>Largest number of cells along each side of a cloth grid.</summary>
+        public const uint SINEW_MAX_GRID_SEGMENTS = 4096;
+
+        /// <summary>
+        /// Largest overpressure factor of a pressure body (dimensionless: the body keeps pressure ×
+        /// its rest volume).
+        /// </summary>
+        public const float SINEW_MAX_PRESSURE = 100.0f;
+
+        /// <summary>Largest rest scale of a body's links (dimensionless; 1 = as built).</summary>
+        public const float SINEW_MAX_REST_SCALE = 1000.0f;
+
+        /// <summary>Largest number of triangles in one pressure constraint's surface.</summary>
+        public const uint SINEW_MAX_SURFACE_TRIANGLES = (1 << 24);
+
+        /// <summary>Largest reserve of spare particles per tearing cloth.</summary>
+        public const uint SINEW_MAX_TEAR_RESERVE = (1 << 20);
+
+        /// <summary>
+        /// Room of the break-event queue: events past it (before the host takes them) are counted
+        /// as lost.
+        /// </summary>
+        public const uint SINEW_MAX_BREAK_EVENTS = 4096;
+
+        /// <summary>Largest winch speed (m/s).</summary>
+        public const float SINEW_MAX_WINCH_SPEED = 1000.0f;
+
+        /// <summary>
+        /// Largest compliance accepted by the low-level constraint families (in each family's
+        /// unit): MAX_COMPLIANCE.
+        /// </summary>
+        public const float SINEW_MAX_FAMILY_COMPLIANCE = 1.0e10f;
+
         /// <summary>Largest friction coefficient of a collider (dimensionless, static and dynamic).</summary>
         public const float SINEW_MAX_FRICTION = 100.0f;
 
@@ -1158,9 +1295,6 @@ namespace Sinew.Native
         /// about π·256² ≈ 206,000 points).
         /// </summary>
         public const float SINEW_MAX_NOZZLE_SPACINGS = 256.0f;
-
-        /// <summary>Largest reserve of spare particles one cloth takes (sinew_body_set_tear_threshold).</summary>
-        public const uint SINEW_MAX_TEAR_RESERVE = (1 << 20);
 
         /// <summary>
         /// Version of the body layout; bumped whenever a field is added, removed or changes
@@ -1269,6 +1403,10 @@ namespace Sinew.Native
         /// <summary>
         /// Adds a straight rope from desc-&gt;start to desc-&gt;end in desc-&gt;segments segments
         /// (segments + 1 particles, consecutive indices). <c>*out_body</c> receives its handle.
+        /// Every particle collides with radius desc-&gt;radius; when it is above 0 they also get
+        /// the collision group first particle + 1 (layer 1, every mask, no self-collision), so
+        /// neighbours closer than two radii never push each other
+        /// (sinew_world_set_collision_filters changes it).
         /// </summary>
         /// <remarks><c>desc</c> must point to a readable SinewRopeDesc, <c>out_body</c> to one writable SinewBody.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -1276,7 +1414,8 @@ namespace Sinew.Native
 
         /// <summary>
         /// Adds a rope through <c>point_count</c> &gt;= 2 points (m), one particle each; the start,
-        /// end and segments of the desc are ignored.
+        /// end and segments of the desc are ignored. Radius and collision group as
+        /// sinew_world_add_rope.
         /// </summary>
         /// <remarks>
         /// <c>desc</c> must point to a readable SinewRopeDesc, <c>points</c> to <c>point_count</c> SinewVec3,
@@ -1382,8 +1521,9 @@ namespace Sinew.Native
         /// <summary>
         /// Writes |λ|/h² (N) of the body's length constraints of group <c>which</c> in the last
         /// substep of the last step (0 before the first step), in the order the builder made
-        /// them, to <c>out</c>: SINEW_BODY_STRETCH the links and edges (a rope's from start to end),
-        /// SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
+        /// them, to <c>out</c>: SINEW_BODY_STRETCH the links and edges (a rope's from start to end:
+        /// its tension, the link's own force plus that of every tether spanning it, so the
+        /// weight below a link reads the same with tethers on or off), SINEW_BODY_SHEAR the grid diagonals, SINEW_BODY_BEND a rope's (i, i+2) links or a
         /// cloth's distance bending, SINEW_BODY_TETHER the tethers. Angle, strain and volume
         /// constraints are not length constraints and are not included (their group may read
         /// as 0 constraints). <c>capacity</c> is the number of floats <c>out</c> holds; <c>*out_count</c>
@@ -1673,8 +1813,12 @@ namespace Sinew.Native
         /// <summary>
         /// Sets the break force (N, &gt; 0; +infinity = never breaks) of a rope's links: a link
         /// whose tension exceeds it in a substep breaks and the rope falls apart there (as
-        /// sinew_body_cut_rope). Tethers carry part of a rope's load: build breakable ropes
-        /// with <c>tethers</c> = 0. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+        /// sinew_body_cut_rope). A rope parts at one link per connected piece, and at most
+        /// once per step: of the overloaded links of a piece, only the most overloaded
+        /// (largest tension / break force) breaks, so a suddenly loaded rope whose every link
+        /// overshoots at once parts at one link and the load falls, as a real chain does. Tethers carry part of a
+        /// rope's load: build breakable ropes with <c>tethers</c> = 0. Only ropes
+        /// (SINEW_ERROR_INVALID_ARGUMENT otherwise).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_break_force(SinewWorld world, SinewBody body, float force);
@@ -1722,30 +1866,35 @@ namespace Sinew.Native
 
         /// <summary>
         /// Attaches a winch to a rope at <c>end</c> (a SinewRopeEnd; that end must be pinned: the
-        /// drum) and reels the rope in at once to <c>length</c> m (in (0, built length]): the
-        /// particles parked at the drum are the reserve it pays out later. One winch per rope.
-        /// Drive it with sinew_body_set_winch_speed or sinew_body_set_winch_target.
+        /// drum) and reels the rope in at once to <c>length</c> m (in (0, built length]; the built
+        /// length is the sum of the links' built lengths, and a length within its float
+        /// rounding, links × FLT_EPSILON relative, counts as it, as for
+        /// sinew_body_set_winch_target): the particles parked at the drum are the reserve it
+        /// pays out later. One winch per rope. Drive it with sinew_body_set_winch_speed or
+        /// sinew_body_set_winch_target.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_add_winch(SinewWorld world, SinewBody body, uint end, float length);
 
         /// <summary>
         /// Drives a rope's winch at <c>speed</c> m/s (&gt; 0 pays out, &lt; 0 reels in, 0 holds; within
-        /// ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out.
+        /// ±SINEW_MAX_WINCH_SPEED) until the rope is fully reeled in or paid out. A rope cut
+        /// on the drum pays out up to the cut and stops there; one cut at or past the link at
+        /// the drum reels in up to the cut and stops there.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_winch_speed(SinewWorld world, SinewBody body, float speed);
 
         /// <summary>
-        /// Drives a rope's winch towards <c>length</c> m (in [0, built length]) at <c>speed</c> m/s
-        /// (&gt; 0); it stops there.
+        /// Drives a rope's winch towards <c>length</c> m (in [0, built length], the bound of
+        /// sinew_body_add_winch) at <c>speed</c> m/s (&gt; 0); it stops there.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_winch_target(SinewWorld world, SinewBody body, float length, float speed);
 
         /// <summary>
-        /// Writes a winched rope's active length (m), its current winch speed (m/s; 0 once
-        /// stopped) and the index of its paying link (the link at the drum, which carries the
+        /// Writes a winched rope's active length (m, &gt;= 0), its current winch speed (m/s; 0
+        /// once stopped) and the index of its paying link (the link at the drum, which carries the
         /// load; an index into sinew_body_read_forces' SINEW_BODY_STRETCH group) to the
         /// outputs.
         /// </summary>
@@ -2245,10 +2394,23 @@ namespace Sinew.Native
 
         /// <summary>
         /// Replaces the simulation state of <c>world</c> by the snapshot in <c>data</c> (<c>size</c> bytes).
-        /// The world keeps its thread count and its own handle; body and collider handles it
-        /// had when the snapshot was saved are valid again. A truncated, corrupt, foreign or
-        /// newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a message saying
-        /// which, and the world is unchanged.
+        /// The world keeps its thread count and its own handle. Handles inside a world (bodies,
+        /// colliders, fluids, emitters, kill volumes) name a slot and a generation, and a
+        /// restore keeps that meaning for every kind alike: afterwards a handle names what the
+        /// snapshot holds in its slot with its generation, and is refused with
+        /// SINEW_ERROR_INVALID_HANDLE when the snapshot holds nothing there. Restoring the
+        /// world's own snapshot makes the handles it had at the save valid again for the same
+        /// objects (and those made since refused or renamed likewise); restoring a snapshot
+        /// another world saved makes this world's handles name that world's objects in the
+        /// same slots: re-read them (body ranges, counts) after such a restore. Body handles
+        /// also carry a serial of the world that issued them (a world created from a snapshot
+        /// takes the saving world's) and a world of another serial refuses them; the other
+        /// kinds carry none, so pass each world only the handles it issued. Every snapshot
+        /// the library saves loads (no setting it accepted is refused). A truncated, corrupt,
+        /// forged, foreign or newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a
+        /// message saying which, and the world is unchanged: every count, index, range,
+        /// counter, orientation and topology in it is checked against the rules of the
+        /// functions that build the same state.
         /// </summary>
         /// <remarks><c>data</c> must be NULL or point to <c>size</c> readable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -2258,7 +2420,8 @@ namespace Sinew.Native
         /// Creates a world from the snapshot in <c>data</c> (<c>size</c> bytes) with <c>threads</c> worker
         /// threads (0 = all cores, at most 256, as SinewWorldDesc::threads; results do not
         /// depend on it).
-        /// Its body and collider handles are the saved ones. Refusals as
+        /// Its handles of every kind are the saved ones (those the saving world had issued,
+        /// body handles included, name the same objects in it). Refusals as
         /// <c>sinew_world_restore_snapshot</c>; <c>out_world</c> is written only on success.
         /// </summary>
         /// <remarks>
@@ -2457,8 +2620,9 @@ namespace Sinew.Native
         /// step ran, but some bodies met NaN or infinity (an extreme state) and were put back
         /// where they were before the step, at rest; the message names them.
         /// Holds the world's lock for the whole step: calls on the same world from other
-        /// threads wait until it returns (calls on other worlds do not); the lock then goes to
-        /// the longest waiter, so a thread calling in a loop cannot starve the stepper.
+        /// threads wait until it returns (calls on other worlds do not); the lock is released
+        /// fairly (a thread asleep on it gets it first), so a thread calling in a loop cannot
+        /// starve the stepper.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_step(SinewWorld world, float dt);
