@@ -200,7 +200,11 @@ impl Session<'_> {
                         Some(Input::new(&mut self.g, v))
                     };
                     let vp = v.as_ref().map_or(std::ptr::null(), |v| v.ptr());
-                    let count = if p.is_valid() && v.as_ref().is_none_or(|v| v.is_valid()) {
+                    // The library reads `count` positions whenever their pointer is
+                    // valid (velocities NULL means at rest, not an error), so the count
+                    // then stays within the buffers; with a NULL or misaligned positions
+                    // pointer any count must be refused before a read.
+                    let count = if p.is_valid() {
                         count.min(len as u32)
                     } else {
                         count
