@@ -30,15 +30,29 @@
 //! Engine documentation) and Obi Cloth's aerodynamic constraints (Obi documentation,
 //! "Aerodynamics"); each vertex takes a third. A flat plate falling face first feels
 //! `½ ρ C_d A v²`, so its terminal speed is `√(2 m g / (ρ C_d A))`. Per rope link of
-//! length `L` and radius `r`, the cross-flow drag of a cylinder on the velocity
-//! component normal to the link, `w_n = w − (w·t) t`:
-//! `F = −½ ρ C_d (2 r L) |w_n| w_n`, half to each end (ropes have no lift).
+//! length `L`, radius `r` and unit tangent `t`, the flow is split into its parts across
+//! and along the link, `w_t = (w·t) t` and `w_n = w − w_t`, each with its own force (the
+//! inclined-cylinder model of Taylor, "Analysis of the swimming of long and narrow
+//! animals", 1952):
+//!
+//! ```text
+//! cross-flow drag  F_n = −½ ρ C_d (2 r L) |w_n| w_n     (the projected area 2 r L)
+//! skin friction    F_t = −½ ρ C_f (π 2 r L) |w_t| w_t   (the wetted area π 2 r L)
+//! ```
+//!
+//! with `C_f = C_d / 80` (0.015 for `C_d = 1.2`): a cylinder in axial flow has `C_f` of
+//! order 0.01–0.02 per wetted area (Hoerner, "Fluid-Dynamic Drag", 1965). Half of
+//! `F_n + F_t` goes to each end (ropes have no lift). A straight rope of mass `m`
+//! sliding along its axis through still air slows as `v(t) = v0 / (1 + k v0 t)`,
+//! `k = ½ ρ C_f π 2 r L / m`, and one falling along its axis ends at
+//! `√(2 m g / (ρ C_f π 2 r L))`.
 //!
 //! **Integration.** Before each substep's prediction each particle gets
 //! `Δv = h w_p F` (explicit), with two guards that only act far outside the usual range:
 //! the step is capped as if `h w_p K ≤ 1`, where `K` is the summed rate
-//! (|F| ≤ K s) of the forces on the particle, so drag never reverses the flow past a
-//! particle; and the speed relative to the (mean) air never grows, so lift cannot pump
+//! (|F| ≤ K s) of the forces on the particle (a rope link's cross-flow and skin-friction
+//! rates add, `½ ρ L (C_d 2 r |w_n| + C_f π 2 r |w_t|)`), so drag never reverses the flow
+//! past a particle; and the speed relative to the (mean) air never grows, so lift cannot pump
 //! energy into a particle. Sums are in f64 and bounded by the relative speeds, so
 //! accepted input gives finite velocities. One pass, one thread, fixed order: bit-identical
 //! for every thread count.
@@ -194,6 +208,13 @@ impl WindZoneDesc {
         Some((k, dir))
     }
 }
+
+/// Skin-friction coefficient of a rope in axial flow per unit of its drag coefficient:
+/// `C_f = ROPE_SKIN_FRICTION_RATIO · C_d`, on the wetted area `π d L` (see the module
+/// doc). A cylinder in axial flow has `C_f` of order 0.01–0.02 per wetted area (Hoerner,
+/// "Fluid-Dynamic Drag", 1965) where its cross-flow `C_d` is about 1.1–1.2: 1/80 gives
+/// `C_f = 0.015` at `C_d = 1.2`.
+const ROPE_SKIN_FRICTION_RATIO: f64 = 1.0 / 80.0;
 
 /// A per-particle sum of the aerodynamic forces of one step's substep.
 #[derive(Clone, Copy, Debug, Default)]
@@ -436,6 +457,12 @@ impl Aero {
                 }
                 Elements::Links(radius) => {
                     let d = 2.0 * *radius as f64;
+                    let cd = s.drag as f64;
+                    // Per unit length and unit relative speed: ½ ρ C_d d across the link
+                    // (its projected area) and ½ ρ C_f π d along it (its wetted area).
+                    let across = 0.5 * rho * cd * d;
+                    let along =
+                        0.5 * rho * cd * ROPE_SKIN_FRICTION_RATIO * std::f64::consts::PI * d;
                     for i in s.particles.start..s.particles.end.saturating_sub(1) {
                         let (a, b) = (pos(i), pos(i + 1));
                         let e = b - a;
@@ -446,11 +473,14 @@ impl Aero {
                         let tangent = e / len;
                         let air = self.wind_at((a + b) * 0.5, t);
                         let w = (vel(i) + vel(i + 1)) * 0.5 - air;
-                        let wn = w - w.dot(tangent) * tangent;
-                        let rate = 0.5 * rho * s.drag as f64 * d * len * wn.length();
+                        let wt = w.dot(tangent);
+                        let wn = w - wt * tangent;
+                        // |F| ≤ (rate_n + rate_t) |w|: each part's rate times its speed.
+                        let rate_n = across * len * wn.length();
+                        let rate_t = along * len * wt.abs();
                         let share = Accum {
-                            force: -rate * wn * 0.5,
-                            rate: rate * 0.5,
+                            force: -(rate_n * wn + rate_t * wt * tangent) * 0.5,
+                            rate: (rate_n + rate_t) * 0.5,
                             air,
                             count: 1.0,
                         };

@@ -85,8 +85,9 @@ impl World {
 
     /// Sets a cloth's or rope's drag and lift coefficients (dimensionless, in [0, 10];
     /// both 0, the default, = no aerodynamics). Cloth: per triangle, drag and lift;
-    /// rope: per link, drag on the cylinder of the rope's radius (lift is not used and
-    /// must be 0). See `crate::aero` for the forces.
+    /// rope: per link, drag on the cylinder of the rope's radius, across the link and
+    /// (skin friction, `C_f = C_d / 80`) along it (lift is not used and must be 0). See
+    /// `crate::aero` for the forces.
     pub fn set_body_aerodynamics(&mut self, id: BodyId, drag: f32, lift: f32) -> Result<()> {
         check_coefficient("drag", drag)?;
         check_coefficient("lift", lift)?;

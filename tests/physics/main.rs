@@ -38,6 +38,7 @@ mod heavy_loads;
 mod interpolation;
 mod particle_contacts;
 mod physics;
+mod rope_drag;
 mod showcase;
 mod showcase_pictures;
 mod skinning;

@@ -2582,8 +2582,13 @@ namespace Sinew.Native
 
         /// <summary>
         /// Sets a cloth's or rope's drag and lift coefficients (dimensionless, in [0, 10]; both
-        /// 0, the default, = no aerodynamics). Cloth: drag and lift per triangle; rope: drag
-        /// per link on the cylinder of its radius (lift must be 0). Soft bodies are refused.
+        /// 0, the default, = no aerodynamics). Cloth: drag and lift per triangle. Rope (lift
+        /// must be 0; C_d = drag): per link of length L on the cylinder of its radius r, w_n, w_t
+        /// the parts of the link's velocity relative to the air across and along it: the
+        /// cross-flow drag −½ ρ C_d (2 r L) |w_n| w_n plus the skin friction
+        /// −½ ρ C_f (π 2 r L) |w_t| w_t on the wetted area, C_f = C_d / 80 (0.015 at C_d = 1.2;
+        /// a cylinder in axial flow has C_f ≈ 0.01–0.02: Hoerner, "Fluid-Dynamic Drag", 1965).
+        /// Soft bodies are refused.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_aerodynamics(SinewWorld world, SinewBody body, float drag, float lift);
