@@ -199,7 +199,9 @@ pub fn cloth_body(n: u32, desc: WorldDesc) -> Result<Scene> {
 /// `ropes_body`: the [`ropes`] scene's `count` ropes (tops on the same grid, each 1 m
 /// long along +x, 1 kg, top pinned) built through [`World::add_rope`]: [`ROPE_SEGMENTS`]
 /// stretch links (compliance 0), bend links (i, i+2) with the rope default compliance
-/// 0.01 m/N, tethers from the pinned top (compliance 0).
+/// 0.01 m/N, tethers from the pinned top (compliance 0), radius 0 (as the hand-built
+/// ropes: no particle contacts, so both scenes do the same work; a rope's radius is its
+/// particles' collision radius).
 pub fn ropes_body(count: u32, desc: WorldDesc) -> Result<Scene> {
     let mut world = World::new(desc)?;
     let side = (count as f32).sqrt().ceil() as u32;
@@ -211,6 +213,7 @@ pub fn ropes_body(count: u32, desc: WorldDesc) -> Result<Scene> {
             end: top + Vec3::X,
             segments: ROPE_SEGMENTS,
             total_mass: 1.0,
+            radius: 0.0,
             ..crate::RopeDesc::default()
         })?;
         if r == 0 {

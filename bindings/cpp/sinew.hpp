@@ -538,7 +538,10 @@ struct RopeDesc : detail::DescSetters<RopeDesc, SinewRopeDesc> {
         this->total_mass = value;
         return *this;
     }
-    /// Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.
+    /// Radius for rendering and collision: each particle's collision radius against colliders
+    /// and other particles (not the rope's own). 0 = a thin line for colliders and no part in
+    /// particle contacts, whose neighbour search then costs nothing. In [0, SINEW_MAX_LENGTH]
+    /// m. Default 0.01.
     RopeDesc& with_radius(float value) noexcept {
         this->radius = value;
         return *this;

@@ -24,8 +24,10 @@ namespace Sinew
         /// <summary>Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS]
         /// kg. Default 1.</summary>
         public float TotalMass;
-        /// <summary>Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default
-        /// 0.01.</summary>
+        /// <summary>Radius for rendering and collision: each particle's collision radius
+        /// against colliders and other particles (not the rope's own). 0 = a thin line for
+        /// colliders and no part in particle contacts, whose neighbour search then costs
+        /// nothing. In [0, SINEW_MAX_LENGTH] m. Default 0.01.</summary>
         public float Radius;
         /// <summary>Compliance of the links (0 = inextensible). In [0,
         /// SINEW_MAX_BODY_COMPLIANCE] m/N. Default 0.</summary>

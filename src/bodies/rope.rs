@@ -26,7 +26,10 @@ crate::settings! {
         segments: u32 = 20 => unit "", min >= 1, max < MAX_BODY_PARTICLES;
         /// Total mass, spread evenly over the particles.
         total_mass: f32 = 1.0 => unit "kg", min > 0.0, max <= MAX_BODY_MASS, ui "Mass";
-        /// Radius for rendering and collision.
+        /// Radius for rendering and collision: each particle's collision radius against
+        /// colliders and other particles (not the rope's own). 0 = a thin line for
+        /// colliders and no part in particle contacts, whose neighbour search then costs
+        /// nothing.
         radius: f32 = 0.01 => unit "m", min >= 0.0, max <= MAX_LENGTH;
         /// Compliance of the links (0 = inextensible).
         stretch_compliance: f32 = 0.0 => unit "m/N", min >= 0.0, max <= MAX_BODY_COMPLIANCE,

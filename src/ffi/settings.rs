@@ -378,7 +378,10 @@ pub struct SinewRopeDesc {
     /// Total mass, spread evenly over the particles. In (0, SINEW_MAX_BODY_MASS] kg.
     /// Default 1.
     pub total_mass: f32,
-    /// Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.
+    /// Radius for rendering and collision: each particle's collision radius against
+    /// colliders and other particles (not the rope's own). 0 = a thin line for colliders
+    /// and no part in particle contacts, whose neighbour search then costs nothing. In [0,
+    /// SINEW_MAX_LENGTH] m. Default 0.01.
     pub radius: f32,
     /// Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
     /// Default 0.

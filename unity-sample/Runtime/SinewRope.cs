@@ -35,7 +35,7 @@ namespace Sinew.Unity
         public bool pinEnd = false;
         [Tooltip("Tethers from each pinned end to every particle (Kim et al. 2012; max length = the arc length along the rope).")]
         public bool tethers = true;
-        [Tooltip("Radius for rendering and collision. In [0, 1e9] m.")]
+        [Tooltip("Radius for rendering and collision: each particle's collision radius against colliders and other particles (not the rope's own). 0 = a thin line for colliders and no part in particle contacts, whose neighbour search then costs nothing. In [0, 1e9] m.")]
         [Min(0.0f)]
         public float radius = 0.01f;
         [Header("Material (edited in place)")]

@@ -322,7 +322,12 @@ namespace Sinew.Native
         /// Default 1.
         /// </summary>
         public float total_mass;
-        /// <summary>Radius for rendering and collision. In [0, SINEW_MAX_LENGTH] m. Default 0.01.</summary>
+        /// <summary>
+        /// Radius for rendering and collision: each particle's collision radius against
+        /// colliders and other particles (not the rope's own). 0 = a thin line for colliders
+        /// and no part in particle contacts, whose neighbour search then costs nothing. In [0,
+        /// SINEW_MAX_LENGTH] m. Default 0.01.
+        /// </summary>
         public float radius;
         /// <summary>
         /// Compliance of the links (0 = inextensible). In [0, SINEW_MAX_BODY_COMPLIANCE] m/N.
