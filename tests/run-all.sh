@@ -33,7 +33,7 @@ start=$SECONDS
 bg_pids=()
 logs="$(mktemp -d)"
 # Background parts run in their own process groups: a failure stops them, children too.
-trap 'for p in "${bg_pids[@]}"; do kill -- "-$p" 2>/dev/null; done; rm -rf "$logs"' EXIT
+trap 'for p in "${bg_pids[@]}"; do kill -- "-$p" 2>/dev/null || true; done; rm -rf "$logs"' EXIT
 
 # The package install waits on the network: it runs while clippy compiles, and the
 # parts that need its tools wait for it.
