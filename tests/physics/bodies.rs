@@ -210,75 +210,10 @@ fn strain_tet_body_setters_address_their_components() {
     );
 }
 
-/// An icosphere of radius r (outward triangles), `levels` subdivisions.
+/// An icosphere of radius r about the origin (outward triangles), `levels`
+/// subdivisions: the showcase's.
 fn icosphere(levels: u32, r: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
-    let t = (1.0 + 5f32.sqrt()) / 2.0;
-    let mut v: Vec<Vec3> = [
-        (-1.0, t, 0.0),
-        (1.0, t, 0.0),
-        (-1.0, -t, 0.0),
-        (1.0, -t, 0.0),
-        (0.0, -1.0, t),
-        (0.0, 1.0, t),
-        (0.0, -1.0, -t),
-        (0.0, 1.0, -t),
-        (t, 0.0, -1.0),
-        (t, 0.0, 1.0),
-        (-t, 0.0, -1.0),
-        (-t, 0.0, 1.0),
-    ]
-    .iter()
-    .map(|&(x, y, z)| Vec3::new(x, y, z).normalize())
-    .collect();
-    let mut f: Vec<[u32; 3]> = vec![
-        [0, 11, 5],
-        [0, 5, 1],
-        [0, 1, 7],
-        [0, 7, 10],
-        [0, 10, 11],
-        [1, 5, 9],
-        [5, 11, 4],
-        [11, 10, 2],
-        [10, 7, 6],
-        [7, 1, 8],
-        [3, 9, 4],
-        [3, 4, 2],
-        [3, 2, 6],
-        [3, 6, 8],
-        [3, 8, 9],
-        [4, 9, 5],
-        [2, 4, 11],
-        [6, 2, 10],
-        [8, 6, 7],
-        [9, 8, 1],
-    ];
-    for _ in 0..levels {
-        let mut mid = std::collections::HashMap::new();
-        let mut next = Vec::new();
-        for tri in &f {
-            let m: Vec<u32> = (0..3)
-                .map(|k| {
-                    let (a, b) = (tri[k], tri[(k + 1) % 3]);
-                    *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
-                        v.push(((v[a as usize] + v[b as usize]) / 2.0).normalize());
-                        v.len() as u32 - 1
-                    })
-                })
-                .collect();
-            next.push([tri[0], m[0], m[2]]);
-            next.push([tri[1], m[1], m[0]]);
-            next.push([tri[2], m[2], m[1]]);
-            next.push([m[0], m[1], m[2]]);
-        }
-        f = next;
-    }
-    for tri in &mut f {
-        let [a, b, c] = tri.map(|p| v[p as usize]);
-        if (b - a).cross(c - a).dot(a + b + c) < 0.0 {
-            tri.swap(1, 2);
-        }
-    }
-    (v.into_iter().map(|p| p * r).collect(), f)
+    crate::scenes::icosphere(levels, r, Vec3::ZERO)
 }
 
 /// A pressure balloon (icosphere, r = 0.3 m, 0.5 kg) hanging from one pinned vertex
