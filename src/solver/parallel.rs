@@ -213,8 +213,8 @@ impl Executor {
         let claims = Claims {
             plan,
             f,
-            next: AtomicU64::new(0),
-            done: AtomicUsize::new(0),
+            next: Padded(AtomicU64::new(0)),
+            done: Padded(AtomicUsize::new(0)),
             abandoned: AtomicBool::new(false),
         };
         let work = |role: usize| claims.work(role);
@@ -309,9 +309,23 @@ impl Executor {
 struct Claims<'a, P: ?Sized, F> {
     plan: &'a P,
     f: F,
-    next: AtomicU64,
-    done: AtomicUsize,
+    next: Padded<AtomicU64>,
+    done: Padded<AtomicUsize>,
     abandoned: AtomicBool,
+}
+
+/// A value alone on its cache lines (128 bytes: two 64-byte lines, for the adjacent
+/// line prefetcher), so that the claim counters every thread of a pass writes share
+/// no line with each other or with the thread's own stack frame (`Claims` lives on
+/// the stack of the thread that started the pass).
+#[repr(align(128))]
+struct Padded<T>(T);
+
+impl<T> std::ops::Deref for Padded<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
 }
 
 /// The claim state of a pass: the stage being claimed and how many of its items were
@@ -501,8 +515,8 @@ mod tests {
         let claims = Claims {
             plan: &plan[..],
             f: |_: usize, _: usize| {},
-            next: AtomicU64::new(0),
-            done: AtomicUsize::new(0),
+            next: Padded(AtomicU64::new(0)),
+            done: Padded(AtomicUsize::new(0)),
             abandoned: AtomicBool::new(false),
         };
         let (mut s0, mut f0, mut s1, mut f1) = (0, 0, 0, 0);
