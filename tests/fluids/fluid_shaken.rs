@@ -67,11 +67,11 @@ fn tank(substeps: u32) -> (World, FluidId, Vec<ColliderId>) {
 
 /// Shakes the tank for `frames` frames (its pose at `pose(t)`: the centre and the
 /// rotation about it) and checks after every frame that each particle is inside it, in
-/// the tank's frame: not past the middle of a wall, beyond which a nearest-face contact
-/// would push it out by the far face. (Contacts are detected when a substep starts;
-/// under this shaking the density correction after that pushes a particle up to a few
-/// centimetres into a wall, as into a tank of planes, where it stays until the next
-/// substep's contact pushes it back.)
+/// the tank's frame: within two spacings of its inner faces. (Contacts are detected
+/// when a substep starts with a fluid's wider reach, and the density correction moves
+/// a particle at most that reach within the substep: a particle may end a substep in
+/// a wall by little more than the rounding, never past its middle, beyond which a
+/// nearest-face contact would push it out by the far face.)
 fn shake(substeps: u32, frames: u32, pose: impl Fn(f32) -> (Vec3, Quat)) {
     let (mut w, f, ids) = tank(substeps);
     for frame in 0..frames {
@@ -86,7 +86,7 @@ fn shake(substeps: u32, frames: u32, pose: impl Fn(f32) -> (Vec3, Quat)) {
             count += 1;
             let q = rot.inverse() * (p.position - centre);
             assert!(
-                q.is_finite() && q.x.abs() < HALF + WALL && q.y.abs() < HALF + WALL,
+                q.is_finite() && q.x.abs() < HALF + 2.0 * S && q.y.abs() < HALF + 2.0 * S,
                 "frame {frame}: particle {k} at {} is outside the tank at {centre}, {rot}",
                 p.position
             );

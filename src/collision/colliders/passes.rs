@@ -370,6 +370,7 @@ impl Colliders {
         h: f32,
         exec: &Executor,
     ) {
+        self.moving = false;
         if self.slots.is_empty() {
             return;
         }
@@ -397,6 +398,7 @@ impl Colliders {
             } else {
                 0.0
             };
+            self.moving |= c.moved;
             c.normal = c.rot * Vec3::Y;
             if c.desc.shape == Shape::Plane {
                 self.plane_params[slot / 32][slot % 32] = (c.pos, c.normal);
@@ -507,6 +509,11 @@ impl Colliders {
                 first += len;
             }
         });
+    }
+
+    /// Whether a collider moved in the current substep (after [`Self::detect`]).
+    pub(crate) fn moving(&self) -> bool {
+        self.moving
     }
 
     /// The contacts of particle `i` in the current substep (after [`Self::detect`]),
