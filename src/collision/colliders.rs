@@ -124,6 +124,8 @@ pub(crate) struct Colliders {
     /// Per particle, when `widened`: the detection radius ([`Self::set_reach`]).
     reach: Vec<f32>,
     widened: bool,
+    /// Whether a collider moved in the current substep (set by `detect`).
+    moving: bool,
     /// Per group of 32 slots (bit k: slot 32 g + k): the live planes, and the live
     /// colliders of every other shape.
     plane_bits: Vec<u32>,

@@ -174,6 +174,32 @@ impl Shape {
         }
     }
 
+    /// For a box, the face whose outside `from` (local) lies in that `p` is farthest in
+    /// front of: the signed distance (m) of `p` from that face's plane moved out by `r`,
+    /// and its outward normal (local). The face a particle that started at `from`
+    /// entered by, or is beside, wherever it ends. `None` for other shapes, or when
+    /// `from` is inside the box.
+    #[inline]
+    pub(crate) fn face_toward(&self, from: Vec3, p: Vec3, r: f32) -> Option<(f32, Vec3)> {
+        let Shape::Box { half_extents } = *self else {
+            return None;
+        };
+        let mut best: Option<(f32, Vec3)> = None;
+        for axis in 0..3 {
+            if from[axis].abs() <= half_extents[axis] {
+                continue;
+            }
+            let sign = if from[axis] < 0.0 { -1.0 } else { 1.0 };
+            let d = sign * p[axis] - half_extents[axis] - r;
+            if best.is_none_or(|(b, _)| d > b) {
+                let mut n = Vec3::ZERO;
+                n[axis] = sign;
+                best = Some((d, n));
+            }
+        }
+        best
+    }
+
     /// First point where the segment `p0 → p1` (local) enters the shape inflated by
     /// `r`, when `p0` is outside it: `Some((t, normal))` with t in [0, 1]. Sphere
     /// tracing (the distance never overestimates for these convex shapes), with an

@@ -136,8 +136,10 @@ impl FluidSet {
     }
 
     /// The live particles of each fluid with the margin by which the collider contact
-    /// detection widens their reach (`Colliders::set_reach`): half the smoothing radius,
-    /// more than the density correction moves a particle within one substep.
+    /// detection widens their reach (`Colliders::set_reach`): half the smoothing radius
+    /// h. A particle is detected near a collider within twice the margin, h, of it, and
+    /// while a collider moves the density correction moves a particle at most h over a
+    /// substep (the solver limits each iteration's to h over the iterations).
     pub(crate) fn collider_margins(
         &self,
     ) -> impl Iterator<Item = (std::ops::Range<usize>, f32)> + '_ {
@@ -178,6 +180,7 @@ impl Stage for FluidSet {
             self.fluids.items_mut(),
             particles,
             first,
+            cx.iterations,
             colliders,
             cx.exec,
         );

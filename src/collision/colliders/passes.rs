@@ -8,7 +8,12 @@
 //!   enters it, the contact plane is the tangent plane at the entry point (continuous
 //!   detection: a fast particle cannot pass through a thin box). Otherwise, when `x`
 //!   lies within one radius of the surface (or inside), the plane is the one at the
-//!   nearest surface point. A contact is the unilateral constraint
+//!   nearest surface point. When the collider moved in the substep, the path runs from
+//!   the particle's start relative to the collider's previous transform to its end
+//!   relative to the current one, and the plane stays on the side the particle started
+//!   on: the face nearest the start when that is inside, else (a box whose sweep
+//!   missed) a face the start is in front of whenever the nearest feature's plane
+//!   would put the start behind it. A contact is the unilateral constraint
 //!   `C(x) = n · x − offset ≥ 0` (offset relative to `base`, never absolute).
 //!   A fluid particle is detected as if its radius were larger by half its fluid's
 //!   smoothing radius (`Colliders::set_reach`; the contact keeps the true radius), since
@@ -203,7 +208,10 @@ impl Collider {
 /// (a fluid's) is near within `rd + max(rd, 1e-4)` of the shape. When the shape
 /// `moved` this substep and the path starts inside it, the plane is the face nearest
 /// the start: the particle came in by it, while the end point, carried deeper by the
-/// wall's motion, may lie nearer the far face of a thin shape.
+/// wall's motion, may lie nearer the far face of a thin shape. When a moved box's path
+/// starts outside, misses the sweep and the start lies behind the plane of the end
+/// point's nearest feature, the plane is the face the start is in front of
+/// ([`Shape::face_toward`]).
 fn convex_contact(
     shape: &Shape,
     l0: Vec3,
@@ -224,7 +232,19 @@ fn convex_contact(
     }
     let (d1, nl) = shape.distance(l1, r);
     if d1 < (rd - r) + rd.max(1.0e-4) {
-        return Some((nl, l1 - nl * (d1 + r)));
+        let surface = l1 - nl * (d1 + r);
+        // A moving shape's contact keeps the particle on a side it started on: when
+        // the start lies behind the plane of the end point's nearest feature (a
+        // particle that passed a box's corner, or ended inside it, within the
+        // substep), the plane is the box face the start was in front of. (The
+        // nearest feature may be hidden inside another collider, as a wall's top
+        // face is inside the lid resting on it, and pushed the particle through it.)
+        if moved && d0 > 0.0 && nl.dot(l0 - surface) < r {
+            if let Some((d, n)) = shape.face_toward(l0, l1, r) {
+                return Some((n, l1 - n * (d + r)));
+            }
+        }
+        return Some((nl, surface));
     }
     None
 }
@@ -350,6 +370,7 @@ impl Colliders {
         h: f32,
         exec: &Executor,
     ) {
+        self.moving = false;
         if self.slots.is_empty() {
             return;
         }
@@ -377,6 +398,7 @@ impl Colliders {
             } else {
                 0.0
             };
+            self.moving |= c.moved;
             c.normal = c.rot * Vec3::Y;
             if c.desc.shape == Shape::Plane {
                 self.plane_params[slot / 32][slot % 32] = (c.pos, c.normal);
@@ -487,6 +509,11 @@ impl Colliders {
                 first += len;
             }
         });
+    }
+
+    /// Whether a collider moved in the current substep (after [`Self::detect`]).
+    pub(crate) fn moving(&self) -> bool {
+        self.moving
     }
 
     /// The contacts of particle `i` in the current substep (after [`Self::detect`]),

@@ -208,3 +208,29 @@ fn block_cull_keeps_every_contact() {
         "{kept} kept, {culled} culled, {touching} touching"
     );
 }
+
+/// A thin wall (a tank's side, 10 cm thick) moved this substep, and a fluid particle
+/// that started beside it and ends just above its top, near the corner, where the lid
+/// of the tank rests on the wall: its contact is the side face it started in front of
+/// (which the end point satisfies, so nothing pushes it), not the corner's plane,
+/// which would push it up through the lid. A wall at rest keeps the corner's plane.
+#[test]
+fn a_moved_box_keeps_a_particle_on_the_side_it_started() {
+    let wall = Shape::Box {
+        half_extents: Vec3::new(0.05, 0.3, 1.0),
+    };
+    let (r, rd) = (0.0, 0.02);
+    let (l0, l1) = (
+        Vec3::new(0.0554, 0.187, 0.0),
+        Vec3::new(0.0557, 0.3127, 0.0),
+    );
+    let (n, surface) = convex_contact(&wall, l0, l1, r, rd, true).expect("a near contact");
+    assert_eq!(n, Vec3::X);
+    assert!(
+        n.dot(l1 - surface) >= r && n.dot(l0 - surface) >= r,
+        "{surface}"
+    );
+    let (n, surface) = convex_contact(&wall, l0, l1, r, rd, false).expect("a near contact");
+    assert!(n.x > 0.0 && n.y > 0.0, "the corner's normal: {n}");
+    assert!(n.dot(l0 - surface) < r, "the start lies behind it");
+}

@@ -18,14 +18,18 @@ use crate::particles::Particles;
 use crate::solver::parallel::{DisjointSlice, Executor};
 
 impl DensitySolver {
-    /// One iteration of the density constraints of every live fluid particle (`first`:
-    /// the first iteration of the substep, which builds the neighbour grid and the
-    /// walls near each particle from `colliders`).
+    /// One iteration (of `iterations` per substep) of the density constraints of every
+    /// live fluid particle (`first`: the first iteration of the substep, which builds
+    /// the neighbour grid and the walls near each particle from `colliders`). While a
+    /// collider moves, a fluid particle's correction is at most its smoothing radius
+    /// over `iterations` ([`limit_correction`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn project(
         &mut self,
         fluids: &mut [Option<Fluid>],
         particles: &mut Particles,
         first: bool,
+        iterations: u32,
         colliders: &Colliders,
         exec: &Executor,
     ) {
@@ -53,6 +57,12 @@ impl DensitySolver {
         let rec = DisjointSlice::new(&mut this.rec[..m]);
         let (kernel, uniform_class) = (this.kernel, this.uniform_class);
         let consts = this.params[uniform_class].consts();
+        // No limit among colliders at rest (an infinite one changes no bit).
+        let per_iteration = if colliders.moving() {
+            1.0 / iterations.max(1) as f32
+        } else {
+            f32::INFINITY
+        };
         let (params, class, particle) = (&this.params, &this.class[..m], &this.particle[..m]);
         let (list_end, lists) = (&this.list_end[..m], &this.lists);
         let (wall_end, walls) = (&this.wall_end[..m], &this.walls);
@@ -64,6 +74,7 @@ impl DensitySolver {
             kernel,
             consts,
             prm: &params[uniform_class],
+            limit: params[uniform_class].h * per_iteration,
             list_end,
             lists,
             wall_end,
@@ -143,7 +154,11 @@ impl DensitySolver {
                         // in the stages before) and writes its own particle.
                         unsafe {
                             let near = list_of(wall_end, walls, k);
-                            let dx = delta_general(&views, params, class, k, list, near);
+                            let mut dx = delta_general(&views, params, class, k, list, near);
+                            if class[k] != SOLID {
+                                let limit = params[class[k] as usize].h * per_iteration;
+                                dx = limit_correction(dx, limit);
+                            }
                             let p = particle[k] as usize;
                             let h = hot.get(p);
                             hot.set(p, (Vec3A::from_vec4(h) + dx).extend(h.w));
@@ -165,6 +180,8 @@ struct UniformPass<'a, 'p> {
     kernel: Kernel,
     consts: Consts,
     prm: &'a Params,
+    /// The longest correction of one iteration (m; [`limit_correction`]).
+    limit: f32,
     list_end: &'a [u32],
     lists: &'a [Vec<u32>],
     wall_end: &'a [u32],
@@ -269,6 +286,7 @@ impl UniformPass<'_, '_> {
                     let (_, g) = wall_terms(self.prm, near, Vec3A::from_vec4(pk));
                     dx += g * pk.w;
                 }
+                let dx = limit_correction(dx, self.limit);
                 let p = self.particle[k] as usize;
                 let h = hot.get(p);
                 hot.set(p, (Vec3A::from_vec4(h) + dx).extend(h.w));
@@ -356,6 +374,27 @@ unsafe fn lambda_general(
         let sum2 = sum2 + grad.length_squared();
         let c = (rho - 1.0).max(0.0);
         (-c / (sum2 + p.epsilon), rho)
+    }
+}
+
+/// A fluid particle's correction `dx` of one iteration, shortened to `limit` (m): its
+/// smoothing radius h over the iterations of a substep while a collider moves
+/// (infinite otherwise), so that the density correction moves a particle at most h
+/// over a substep, twice the margin by which the collider detection widens a fluid
+/// particle's reach (`FluidSet::collider_margins`). A particle without a collider
+/// contact when the substep starts cannot be pushed into the collider (or through a
+/// thin one) before the next detection. A fluid squeezed by a wall moving 3 cm per
+/// substep corrected a particle by 5 spacings in one substep without it. Colliders at
+/// rest keep the unlimited correction, and their trajectories: a dam break's wave
+/// front reaches the limit where it hits the far wall. A non-finite `dx` stays as it
+/// is.
+#[inline(always)]
+fn limit_correction(dx: Vec3A, limit: f32) -> Vec3A {
+    let l2 = dx.length_squared();
+    if l2 > limit * limit {
+        dx * (limit / l2.sqrt())
+    } else {
+        dx
     }
 }
 
