@@ -24,7 +24,8 @@
  * an emptied slot (the slot's generation moved on; it repeats after 2^20 reuses of the
  * slot) and a handle another world issued (another serial; serials repeat after 2^20
  * worlds). A world made by sinew_world_create_from_snapshot takes the saving world's
- * serial: the handles that world had issued name the same objects in it.
+ * serial: the handles that world had issued name the same objects in it (the two
+ * worlds then share the serial, so pass each only its own later handles).
  * sinew_world_restore_snapshot keeps the target world's serial: afterwards a handle
  * the target issued names what the snapshot holds in its slot with its generation, or
  * is refused; after restoring another world's snapshot the target's handles name that
