@@ -169,9 +169,12 @@ pub(super) fn collision_valid_calls() -> Vec<(&'static str, CallWith)> {
     ]
 }
 
+/// Makes a bad handle from a live one's id.
+pub(super) type Forge = fn(u64) -> u64;
+
 /// Collider handles that are not the fixture's live collider, made from it (its id
 /// `(serial << 44) | (generation << 24) | (slot + 1)`).
-pub(super) fn bad_colliders() -> Vec<(&'static str, fn(u64) -> u64)> {
+pub(super) fn bad_colliders() -> Vec<(&'static str, Forge)> {
     vec![
         ("null collider", |_| 0),
         ("generation + 1", |id| id + (1 << 24)),
