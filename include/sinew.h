@@ -15,6 +15,22 @@
  * tens in between two steps). Destroying a world while another thread is
  * inside a call on it is safe: that call finishes first, later ones get
  * SINEW_ERROR_INVALID_HANDLE. Calls on different worlds run in parallel.
+ *
+ * Handles: a SinewWorld names a world of this process. Every handle of something a
+ * world holds (SinewBody, SinewCollider, SinewFluid, SinewEmitter, SinewKillVolume)
+ * has one layout, (world serial << 44) | (generation << 24) | (slot + 1) in its
+ * uint64_t id (20, 20 and 24 bits), and follows one rule. A world refuses with
+ * SINEW_ERROR_INVALID_HANDLE, its message saying which, the null handle, a handle of
+ * an emptied slot (the slot's generation moved on; it repeats after 2^20 reuses of the
+ * slot) and a handle another world issued (another serial; serials repeat after 2^20
+ * worlds). A world made by sinew_world_create_from_snapshot takes the saving world's
+ * serial: the handles that world had issued name the same objects in it (the two
+ * worlds then share the serial, so pass each only its own later handles).
+ * sinew_world_restore_snapshot keeps the target world's serial: afterwards a handle
+ * the target issued names what the snapshot holds in its slot with its generation, or
+ * is refused; after restoring another world's snapshot the target's handles name that
+ * world's objects in the same slots (re-read what they name), and the saving world's
+ * handles stay refused.
  */
 
 #ifndef SINEW_H
@@ -334,7 +350,7 @@
  * Version of the body layout; bumped whenever a field is added, removed or changes
  * meaning. Buffers of another version are refused.
  */
-#define FORMAT_VERSION 5
+#define FORMAT_VERSION 6
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -1074,7 +1090,8 @@ typedef struct SinewPressureBodyDesc {
 } SinewPressureBodyDesc;
 
 /**
- * A body handle, passed by value; valid in the world that made it. 0 is null.
+ * A body handle, passed by value; 0 is null. Valid in the world that issued it (the
+ * header's "Handles" paragraph: layout, serial, snapshots).
  */
 typedef struct SinewBody {
   uint64_t id;
@@ -1159,8 +1176,9 @@ typedef struct SinewColliderDesc {
 } SinewColliderDesc;
 
 /**
- * A collider handle (an id inside one world), passed by value. `id` 0 is the null
- * handle; a removed collider's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+ * A collider handle, passed by value; 0 is null. Valid in the world that issued it
+ * (the header's "Handles" paragraph: layout, serial, snapshots); a removed collider's
+ * id is rejected with SINEW_ERROR_INVALID_HANDLE.
  */
 typedef struct SinewCollider {
   uint64_t id;
@@ -1426,8 +1444,9 @@ typedef struct SinewKillVolumeDesc {
 } SinewKillVolumeDesc;
 
 /**
- * A fluid handle (an id inside one world), passed by value. `id` 0 is the null
- * handle; a removed fluid's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+ * A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
+ * header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
+ * rejected with SINEW_ERROR_INVALID_HANDLE.
  */
 typedef struct SinewFluid {
   uint64_t id;
@@ -1467,14 +1486,16 @@ typedef struct SinewFluidStats {
 } SinewFluidStats;
 
 /**
- * An emitter handle (an id inside one world), passed by value; 0 is null.
+ * An emitter handle, passed by value; 0 is null. Valid in the world that issued it
+ * (the header's "Handles" paragraph).
  */
 typedef struct SinewEmitter {
   uint64_t id;
 } SinewEmitter;
 
 /**
- * A kill-volume handle (an id inside one world), passed by value; 0 is null.
+ * A kill-volume handle, passed by value; 0 is null. Valid in the world that issued
+ * it (the header's "Handles" paragraph).
  */
 typedef struct SinewKillVolume {
   uint64_t id;
@@ -3246,18 +3267,15 @@ SinewStatus sinew_world_save_snapshot(struct SinewWorld world,
 
 /**
  * Replaces the simulation state of `world` by the snapshot in `data` (`size` bytes).
- * The world keeps its thread count and its own handle. Handles inside a world (bodies,
- * colliders, fluids, emitters, kill volumes) name a slot and a generation, and a
- * restore keeps that meaning for every kind alike: afterwards a handle names what the
- * snapshot holds in its slot with its generation, and is refused with
+ * The world keeps its thread count, its own handle and its serial, for every kind of
+ * handle alike (the header's "Handles" paragraph): afterwards a handle it issued names
+ * what the snapshot holds in its slot with its generation, and is refused with
  * SINEW_ERROR_INVALID_HANDLE when the snapshot holds nothing there. Restoring the
  * world's own snapshot makes the handles it had at the save valid again for the same
  * objects (and those made since refused or renamed likewise); restoring a snapshot
  * another world saved makes this world's handles name that world's objects in the
- * same slots: re-read them (body ranges, counts) after such a restore. Body handles
- * also carry a serial of the world that issued them (a world created from a snapshot
- * takes the saving world's) and a world of another serial refuses them; the other
- * kinds carry none, so pass each world only the handles it issued. Every snapshot
+ * same slots: re-read them (body ranges, counts) after such a restore; the saving
+ * world's handles stay refused (another serial). Every snapshot
  * the library saves loads (no setting it accepted is refused). A truncated, corrupt,
  * forged, foreign or newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a
  * message saying which, and the world is unchanged: every count, index, range,
@@ -3275,8 +3293,8 @@ SinewStatus sinew_world_restore_snapshot(struct SinewWorld world,
  * Creates a world from the snapshot in `data` (`size` bytes) with `threads` worker
  * threads (0 = all cores, at most 256, as SinewWorldDesc::threads; results do not
  * depend on it).
- * Its handles of every kind are the saved ones (those the saving world had issued,
- * body handles included, name the same objects in it). Refusals as
+ * It takes the saving world's serial: its handles of every kind are the saved ones
+ * (those the saving world had issued name the same objects in it). Refusals as
  * `sinew_world_restore_snapshot`; `out_world` is written only on success.
  *
  * # Safety

@@ -68,6 +68,7 @@ use crate::limits::{MAX_COORDINATE, MAX_LENGTH};
 use crate::math::Vec3;
 use crate::particles::{position_of, Particles};
 use crate::pipeline::{Stage, StepContext};
+use crate::slots::ID_WITHOUT_SERIAL;
 use glam::Quat;
 
 pub use crate::limits::{
@@ -522,10 +523,6 @@ fn add(acc: &mut Accum, share: &Accum) {
     acc.count += share.count;
 }
 
-/// Body ids in a snapshot: the generation and slot only (the world serial is the
-/// loading world's; see [`crate::bodies::Bodies::id_with_serial`]).
-pub(crate) const BODY_SLOT_BITS: u64 = (1 << 44) - 1;
-
 impl Aero {
     /// Snapshot: the wind, the zones, every surface (body, particles, elements,
     /// coefficients) and the turbulence clock; the per-particle sums are scratch.
@@ -550,7 +547,7 @@ impl Aero {
         }
         w.put_len(self.surfaces.len());
         for s in &self.surfaces {
-            w.put(s.body.0 & BODY_SLOT_BITS);
+            w.put(s.body.0 & ID_WITHOUT_SERIAL);
             w.put((s.particles.start, s.particles.end));
             w.put((s.drag, s.lift));
             match &s.elements {
@@ -664,10 +661,10 @@ impl Aero {
 }
 
 impl Aero {
-    /// Gives every surface's body id the world serial of `bodies` (after a restore).
-    pub(crate) fn reserial(&mut self, bodies: &crate::bodies::Bodies) {
+    /// Gives every surface's body id the world serial of `ids` (after a restore).
+    pub(crate) fn reserial(&mut self, ids: crate::slots::WorldIds) {
         for s in &mut self.surfaces {
-            s.body = bodies.id_with_serial(s.body.0);
+            s.body = BodyId(ids.complete(s.body.0));
         }
     }
 }

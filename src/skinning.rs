@@ -368,7 +368,7 @@ impl Skinning {
     pub(crate) fn save(&self, w: &mut crate::snapshot::codec::Writer<'_>) {
         w.put_len(self.bodies.len());
         for b in &self.bodies {
-            w.put(b.body.0 & crate::aero::BODY_SLOT_BITS);
+            w.put(b.body.0 & crate::slots::ID_WITHOUT_SERIAL);
             w.put((b.particles.start, b.particles.end));
             for s in &b.weights {
                 w.put((
@@ -473,10 +473,10 @@ impl Skinning {
 }
 
 impl Skinning {
-    /// Gives every skinned body's id the world serial of `bodies` (after a restore).
-    pub(crate) fn reserial(&mut self, bodies: &crate::bodies::Bodies) {
+    /// Gives every skinned body's id the world serial of `ids` (after a restore).
+    pub(crate) fn reserial(&mut self, ids: crate::slots::WorldIds) {
         for b in &mut self.bodies {
-            b.body = bodies.id_with_serial(b.body.0);
+            b.body = crate::bodies::BodyId(ids.complete(b.body.0));
         }
     }
 }

@@ -8,13 +8,19 @@
 //! [`Policy`] alone (the most recently freed slot, or the lowest empty one), so a world
 //! rebuilt from a snapshot hands out the same keys as the original.
 //!
-//! Each owner turns a key into its public id (`(generation << 32) | (slot + 1)` through
-//! [`Key::to_id`], or its own layout) and writes its own error messages; the map only
-//! answers whether a key is live.
+//! **Ids.** Every kind a world holds (bodies, colliders, fluids, emitters, kill
+//! volumes) has ids of one layout, made and checked by [`WorldIds`]:
+//! `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20 and 24 bits), so
+//! 0 is never issued, a removed item's id never names its slot's next occupant (until
+//! the slot's 20-bit generation wraps) and a world refuses another world's ids (until
+//! 2^20 worlds have been made in between). The C ABI's worlds and builders, which no
+//! world holds, are `(generation << 32) | (slot + 1)` ([`Key::to_id`]). The map itself
+//! only answers whether a key is live.
 
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::error::{try_reserve, try_with_capacity, Error, Result};
+use crate::error::{try_reserve, try_with_capacity, Error, ErrorKind, Result};
 use crate::snapshot::codec::{self, Reader, Writer};
 
 /// Which slot a new item takes, and how generations run.
@@ -32,7 +38,7 @@ pub(crate) trait Policy {
 }
 
 /// The free-list stack, generations from 1 through every u32 (0 is never a live
-/// generation): colliders and the C ABI's handles.
+/// generation): the C ABI's worlds and builders.
 pub(crate) struct Recycle;
 
 impl Policy for Recycle {
@@ -41,14 +47,114 @@ impl Policy for Recycle {
     const LOWEST_FIRST: bool = false;
 }
 
-/// The lowest empty slot, generations from 0, wrapping: fluids, emitters and kill
-/// volumes (emission visits emitters in slot order).
+/// The free-list stack, generations from 1 through the 20 bits of a world id (0 is
+/// never a live generation): bodies and colliders.
+pub(crate) struct LastFreed;
+
+impl Policy for LastFreed {
+    const FIRST_GENERATION: u32 = 1;
+    const GENERATION_BITS: u32 = GENERATION_BITS;
+    const LOWEST_FIRST: bool = false;
+}
+
+/// The lowest empty slot, generations from 0 through the 20 bits of a world id,
+/// wrapping: fluids, emitters and kill volumes (emission visits emitters in slot
+/// order).
 pub(crate) struct LowestFirst;
 
 impl Policy for LowestFirst {
     const FIRST_GENERATION: u32 = 0;
-    const GENERATION_BITS: u32 = 32;
+    const GENERATION_BITS: u32 = GENERATION_BITS;
     const LOWEST_FIRST: bool = true;
+}
+
+/// Bits of a world id holding the slot + 1.
+const SLOT_BITS: u32 = 24;
+/// Bits of a world id holding the slot's generation.
+const GENERATION_BITS: u32 = 20;
+/// Bits of a world id holding the world serial (the rest of the 64).
+const SERIAL_BITS: u32 = 64 - SLOT_BITS - GENERATION_BITS;
+/// The generation and slot bits of a world id: what a snapshot stores of an id (the
+/// serial is the loading world's, [`WorldIds::complete`]).
+pub(crate) const ID_WITHOUT_SERIAL: u64 = (1 << (SLOT_BITS + GENERATION_BITS)) - 1;
+/// Largest number of slots of one kind in one world (slot + 1 fits the slot bits).
+pub(crate) const MAX_SLOTS: usize = (1 << SLOT_BITS) - 2;
+
+/// The ids one world issues for every kind it holds (see the module doc): its
+/// serial, shared by its tables of bodies, colliders, fluids, emitters and kill
+/// volumes (`World::new` and the snapshot loader hand every table the same one).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct WorldIds {
+    serial: u64,
+}
+
+impl WorldIds {
+    /// The ids of a new world: the next serial of this process (wrapping after 2^20).
+    pub(crate) fn fresh() -> WorldIds {
+        static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
+        WorldIds::with_serial(NEXT_SERIAL.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// The ids of serial `serial` (its low 20 bits).
+    pub(crate) fn with_serial(serial: u64) -> WorldIds {
+        WorldIds {
+            serial: serial & ((1 << SERIAL_BITS) - 1),
+        }
+    }
+
+    /// The serial (20 bits).
+    pub(crate) fn serial(self) -> u64 {
+        self.serial
+    }
+
+    /// The id of `key` in this world: never 0.
+    pub(crate) fn id(self, key: Key) -> u64 {
+        debug_assert!(
+            (key.slot as usize) < MAX_SLOTS && key.generation >> GENERATION_BITS == 0,
+            "{key:?} does not fit a world id"
+        );
+        (self.serial << (SLOT_BITS + GENERATION_BITS))
+            | ((key.generation as u64) << SLOT_BITS)
+            | (key.slot as u64 + 1)
+    }
+
+    /// The id of this world with the generation and slot bits of `id` (a snapshot
+    /// stores ids without the serial).
+    pub(crate) fn complete(self, id: u64) -> u64 {
+        (self.serial << (SLOT_BITS + GENERATION_BITS)) | (id & ID_WITHOUT_SERIAL)
+    }
+
+    /// The key of `id` when it is this world's and names a live item of `map`; else
+    /// INVALID_HANDLE with a message naming `noun` ("collider") and saying why (null,
+    /// issued by another world, removed or never created).
+    pub(crate) fn key_in<T, P: Policy>(
+        self,
+        map: &SlotMap<T, P>,
+        id: u64,
+        noun: &str,
+    ) -> Result<Key> {
+        let key = Key {
+            slot: ((id & ((1 << SLOT_BITS) - 1)) as u32).wrapping_sub(1),
+            generation: ((id >> SLOT_BITS) & ((1 << GENERATION_BITS) - 1)) as u32,
+        };
+        let serial = id >> (SLOT_BITS + GENERATION_BITS);
+        if serial == self.serial && map.get(key).is_some() {
+            return Ok(key);
+        }
+        Err(Error::new(
+            ErrorKind::InvalidHandle,
+            if id == 0 {
+                format!("the {noun} handle is null (0)")
+            } else if serial != self.serial {
+                format!(
+                    "the {noun} handle {id:#x} was issued by another world (world serial {serial}; this world's is {})",
+                    self.serial
+                )
+            } else {
+                format!("the {noun} handle {id:#x} is removed or was never created in this world")
+            },
+        ))
+    }
 }
 
 /// A slot index and the generation it had when the item was put there.
@@ -332,13 +438,18 @@ impl<T, P: Policy> SlotMap<T, P> {
         Self::finish_load(r, items, generations, noun)
     }
 
-    /// Reads what [`Self::save_split`] wrote (see [`Self::load_interleaved`]).
+    /// Reads what [`Self::save_split`] wrote: at most `max_slots` slots (see
+    /// [`Self::load_interleaved`]).
     pub(crate) fn load_split(
         r: &mut Reader<'_>,
+        max_slots: usize,
         noun: &str,
         mut get: impl FnMut(&mut Reader<'_>, usize, u32) -> Result<T>,
     ) -> Result<Self> {
         let generations: Vec<u32> = r.get_vec()?;
+        codec::ensure(generations.len() <= max_slots, || {
+            format!("{} {noun} slots", generations.len())
+        })?;
         let mut items = try_with_capacity(generations.len(), noun)?;
         for (slot, &generation) in generations.iter().enumerate() {
             Self::check_generation(generation, noun, slot)?;
@@ -408,14 +519,6 @@ impl<T, P: Policy> SlotMap<T, P> {
 mod tests {
     use super::*;
 
-    /// Twenty-bit generations, as body ids have.
-    struct Narrow;
-    impl Policy for Narrow {
-        const FIRST_GENERATION: u32 = 1;
-        const GENERATION_BITS: u32 = 20;
-        const LOWEST_FIRST: bool = false;
-    }
-
     fn full() -> Error {
         Error::out_of_range("full")
     }
@@ -431,6 +534,41 @@ mod tests {
         let k = m.insert(1);
         assert_eq!(m.get(Key::from_id(0)), None);
         assert_eq!(m.get(k), Some(&1));
+    }
+
+    /// Every kind's ids: the key and the serial round-trip, and a world refuses the
+    /// null id, another serial's and a stale one, saying which.
+    #[test]
+    fn world_ids_carry_the_serial_and_refuse_other_worlds() {
+        let (a, b) = (WorldIds::with_serial(5), WorldIds::with_serial(6));
+        assert_eq!(WorldIds::with_serial(5 + (1 << 20)), a);
+        let mut m: SlotMap<u8, LastFreed> = SlotMap::new();
+        let k = m.insert(1);
+        let id = a.id(k);
+        assert_eq!(id >> 44, 5);
+        assert_eq!(a.key_in(&m, id, "thing").unwrap(), k);
+        assert_eq!(a.complete(id & ID_WITHOUT_SERIAL), id);
+        assert_eq!(b.complete(id), b.id(k));
+        let message = |m: &SlotMap<u8, LastFreed>, ids: WorldIds, id: u64| {
+            ids.key_in(m, id, "thing").unwrap_err().message
+        };
+        assert!(message(&m, b, id).contains("issued by another world"));
+        assert_eq!(message(&m, a, 0), "the thing handle is null (0)");
+        m.remove(k);
+        assert!(message(&m, a, id).contains("removed or was never created"));
+        // The largest slot and generation fit.
+        let last = Key {
+            slot: MAX_SLOTS as u32 - 1,
+            generation: (1 << GENERATION_BITS) - 1,
+        };
+        assert_eq!(b.id(last) >> 44, 6);
+        assert_ne!(
+            b.id(Key {
+                slot: 0,
+                generation: 0
+            }),
+            0
+        );
     }
 
     #[test]
@@ -474,12 +612,12 @@ mod tests {
     fn generations_start_and_wrap_by_policy() {
         let mut stack: SlotMap<()> = SlotMap::new();
         let mut lowest: SlotMap<(), LowestFirst> = SlotMap::new();
-        let mut narrow: SlotMap<(), Narrow> = SlotMap::new();
+        let mut narrow: SlotMap<(), LastFreed> = SlotMap::new();
         assert_eq!(stack.insert(()).generation, 1);
         assert_eq!(lowest.insert(()).generation, 0);
         assert_eq!(narrow.insert(()).generation, 1);
         stack.generations[0] = u32::MAX;
-        lowest.generations[0] = u32::MAX;
+        lowest.generations[0] = (1 << 20) - 1;
         narrow.generations[0] = (1 << 20) - 1;
         stack.vacate(0);
         lowest.vacate(0);
@@ -530,7 +668,7 @@ mod tests {
         let mut r = Reader::new(&bytes);
         let get = |r: &mut Reader<'_>, _: usize, _: u32| r.get::<u32>();
         let back = if split {
-            SlotMap::<u32, P>::load_split(&mut r, "item", get).unwrap()
+            SlotMap::<u32, P>::load_split(&mut r, 100, "item", get).unwrap()
         } else {
             SlotMap::<u32, P>::load_interleaved(&mut r, 100, "item slots", "item", get).unwrap()
         };

@@ -18,7 +18,6 @@ pub mod rope;
 pub mod soft;
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::constraints::bending::IsometricRest;
 use crate::constraints::nary::{check_compliance, Family, NarySet, NewConstraint};
@@ -27,22 +26,20 @@ use crate::constraints::{ConstraintEdit, ConstraintSets};
 use crate::error::{Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::check_room;
-use crate::slots::{Key, Policy, SlotMap};
+use crate::slots::{Key, LastFreed, SlotMap, WorldIds};
 use crate::snapshot::codec::{self, Reader, Writer};
 
 use crate::limits::{MAX_BODY_COMPLIANCE, MAX_BODY_PARTICLES};
 
 /// A body's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20 and
-/// 24 bits); 0 is never issued. The world serial makes a body id of one world invalid
-/// in another (until 2^20 worlds have been created in between).
+/// 24 bits), the layout of every id a world issues ([`crate::slots::WorldIds`]); 0 is
+/// never issued. The world serial makes a body id of one world invalid in another
+/// (until 2^20 worlds have been created in between).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BodyId(pub u64);
 
-const SLOT_BITS: u32 = 24;
-const GENERATION_BITS: u32 = 20;
-const GENERATION_MASK: u32 = (1 << GENERATION_BITS) - 1;
 /// Largest number of body slots in one world.
-pub const MAX_BODIES: usize = (1 << SLOT_BITS) - 2;
+pub const MAX_BODIES: usize = crate::slots::MAX_SLOTS;
 
 /// What made a body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,61 +124,22 @@ pub struct Body {
     pub rest_scale: f32,
 }
 
-/// Body slots: the most recently freed is reused first; generations are 20 bits (of
-/// the id) and skip 0.
-pub(crate) struct BodySlots;
-
-impl Policy for BodySlots {
-    const FIRST_GENERATION: u32 = 1;
-    const GENERATION_BITS: u32 = GENERATION_BITS;
-    const LOWEST_FIRST: bool = false;
-}
-
-/// The bodies of one world.
+/// The bodies of one world: the most recently freed slot is reused first; generations
+/// are 20 bits (of the id) and skip 0.
+#[derive(Default)]
 pub struct Bodies {
-    serial: u64,
-    slots: SlotMap<Body, BodySlots>,
-}
-
-impl Default for Bodies {
-    fn default() -> Self {
-        static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
-        Bodies {
-            serial: NEXT_SERIAL.fetch_add(1, Ordering::Relaxed) & 0xFFFFF,
-            slots: SlotMap::new(),
-        }
-    }
+    ids: WorldIds,
+    slots: SlotMap<Body, LastFreed>,
 }
 
 impl Bodies {
     fn encode(&self, key: Key) -> BodyId {
-        BodyId(
-            (self.serial << (SLOT_BITS + GENERATION_BITS))
-                | ((key.generation as u64) << SLOT_BITS)
-                | (key.slot as u64 + 1),
-        )
+        BodyId(self.ids.id(key))
     }
 
     /// The slot key of `id` when it names a live body of this world.
     fn key_of(&self, id: BodyId) -> Result<Key> {
-        let key = Key {
-            slot: ((id.0 & ((1 << SLOT_BITS) - 1)) as u32).wrapping_sub(1),
-            generation: ((id.0 >> SLOT_BITS) as u32) & GENERATION_MASK,
-        };
-        if id.0 >> (SLOT_BITS + GENERATION_BITS) == self.serial && self.slots.get(key).is_some() {
-            return Ok(key);
-        }
-        Err(Error::new(
-            crate::error::ErrorKind::InvalidHandle,
-            if id.0 == 0 {
-                "the body handle is null (0)".to_string()
-            } else {
-                format!(
-                    "the body handle {:#x} is removed or was never created in this world",
-                    id.0
-                )
-            },
-        ))
+        self.ids.key_in(&self.slots, id.0, "body")
     }
 
     /// The body behind `id`, or an INVALID_HANDLE error.
@@ -367,11 +325,11 @@ impl BodyParts {
 }
 
 impl Bodies {
-    /// Snapshot: the world serial (part of every body id), the slots with their
-    /// generations and the free list, so ids stay valid and a world made from the
-    /// snapshot hands out the same ids.
+    /// Snapshot: the world serial (part of every id the world issues), the slots with
+    /// their generations and the free list, so ids stay valid and a world made from
+    /// the snapshot hands out the same ids.
     pub(crate) fn save(&self, w: &mut Writer<'_>) {
-        w.put_name(self.serial);
+        w.put_name(self.ids.serial());
         self.slots.save_interleaved(w, |w, b| {
             w.put(kind_code(b.kind));
             w.put((b.particles.start, b.particles.end));
@@ -384,19 +342,20 @@ impl Bodies {
         });
     }
 
+    /// The ids of the world (its serial), shared with its other tables.
+    pub(crate) fn ids(&self) -> WorldIds {
+        self.ids
+    }
+
+    /// Gives the bodies the world's ids (a new world, a restore).
+    pub(crate) fn set_ids(&mut self, ids: WorldIds) {
+        self.ids = ids;
+    }
+
     /// The id of this world with the generation and slot bits of `id` (a snapshot
     /// stores ids without the world serial).
     pub(crate) fn id_with_serial(&self, id: u64) -> BodyId {
-        BodyId(
-            (self.serial << (SLOT_BITS + GENERATION_BITS))
-                | (id & ((1 << (SLOT_BITS + GENERATION_BITS)) - 1)),
-        )
-    }
-
-    /// Takes the world serial of `other` (a restore keeps the target world's serial, so
-    /// that its own body ids stay valid).
-    pub(crate) fn keep_serial_of(&mut self, other: &Bodies) {
-        self.serial = other.serial;
+        BodyId(self.ids.complete(id))
     }
 
     /// Snapshot: the bodies [`Self::save`] wrote; every range is checked against the
@@ -406,7 +365,7 @@ impl Bodies {
         particles: usize,
         sets: &ConstraintSets,
     ) -> Result<Bodies> {
-        let serial = r.get::<u64>()? & 0xFFFFF;
+        let ids = WorldIds::with_serial(r.get::<u64>()?);
         let counts = [
             sets.link.len(),
             sets.link.len(),
@@ -473,6 +432,6 @@ impl Bodies {
             })
         };
         let slots = SlotMap::load_interleaved(r, MAX_BODIES, "body slots", "body", body)?;
-        Ok(Bodies { serial, slots })
+        Ok(Bodies { ids, slots })
     }
 }

@@ -10,7 +10,7 @@ use super::mesh::TriMesh;
 use super::shape::{check_transform, ColliderDesc, Shape};
 use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
-use crate::slots::{Key, SlotMap};
+use crate::slots::{LastFreed, SlotMap, WorldIds, ID_WITHOUT_SERIAL, MAX_SLOTS};
 use crate::snapshot::codec::{self, Reader, Writer};
 
 mod passes;
@@ -18,8 +18,9 @@ use passes::{Contact, StepContact};
 
 pub use crate::limits::MAX_COLLIDER_CONTACTS;
 
-/// A generation-checked collider id: `(generation << 32) | (slot + 1)`; 0 is never
-/// issued.
+/// A collider's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20
+/// and 24 bits, the layout of every id a world issues: [`crate::slots::WorldIds`]); 0
+/// is never issued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ColliderId(pub u64);
 
@@ -109,9 +110,11 @@ fn bound_radius(shape: &Shape, mesh: Option<&TriMesh>) -> f32 {
 /// The colliders of a world and the buffers of their contacts.
 #[derive(Default)]
 pub(crate) struct Colliders {
+    /// The world's ids (its serial).
+    ids: WorldIds,
     /// The colliders by slot (the free-list stack: the last removed slot is reused
     /// first).
-    slots: SlotMap<Collider>,
+    slots: SlotMap<Collider, LastFreed>,
     // Per particle: MAX_COLLIDER_CONTACTS slots each.
     contacts: Vec<Contact>,
     contact_count: Vec<u8>,
@@ -136,35 +139,28 @@ pub(crate) struct Colliders {
     cull_kernel: crate::kernels::simd::Kernel,
 }
 
-fn invalid_id(id: ColliderId) -> Error {
-    Error::new(
-        crate::error::ErrorKind::InvalidHandle,
-        if id.0 == 0 {
-            "the collider handle is null (0)".to_string()
-        } else {
-            format!(
-                "the collider handle {:#x} is removed or was never created in this world",
-                id.0
-            )
-        },
-    )
-}
-
 impl Colliders {
     /// Number of live colliders.
     pub(crate) fn len(&self) -> usize {
         self.slots.len()
     }
 
+    /// Gives the colliders the world's ids (a new world, a load, a restore), the
+    /// contact readback's ids included.
+    pub(crate) fn set_ids(&mut self, ids: WorldIds) {
+        self.ids = ids;
+        for c in &mut self.reports {
+            c.collider = ColliderId(ids.complete(c.collider.0));
+        }
+    }
+
     fn slot_of(&self, id: ColliderId) -> Result<usize> {
-        self.slots
-            .slot_of(Key::from_id(id.0))
-            .ok_or_else(|| invalid_id(id))
+        Ok(self.ids.key_in(&self.slots, id.0, "collider")?.slot as usize)
     }
 
     /// The id of the live collider in `slot`.
     fn id_of(&self, slot: usize) -> ColliderId {
-        ColliderId(self.slots.key_of(slot).expect("a live slot").to_id())
+        ColliderId(self.ids.id(self.slots.key_of(slot).expect("a live slot")))
     }
 
     pub(crate) fn add(&mut self, desc: ColliderDesc) -> Result<ColliderId> {
@@ -206,12 +202,11 @@ impl Colliders {
             self.plane_params
                 .resize(groups, [(Vec3::ZERO, Vec3::Y); 32]);
         }
-        let full = || Error::out_of_memory("too many colliders");
-        self.slots
-            .reserve((u32::MAX - 1) as usize, full, "colliders")?;
+        let full = || Error::out_of_memory(format!("a world holds at most {MAX_SLOTS} colliders"));
+        self.slots.reserve(MAX_SLOTS, full, "colliders")?;
         let key = self.slots.insert(Collider::new(desc, mesh));
         self.mark(key.slot as usize);
-        Ok(ColliderId(key.to_id()))
+        Ok(ColliderId(self.ids.id(key)))
     }
 
     pub(crate) fn remove(&mut self, id: ColliderId) -> Result<()> {
@@ -235,8 +230,8 @@ impl Colliders {
     }
 
     pub(crate) fn get(&self, id: ColliderId) -> Result<&ColliderDesc> {
-        let c = self.slots.get(Key::from_id(id.0));
-        Ok(&c.ok_or_else(|| invalid_id(id))?.desc)
+        let slot = self.slot_of(id)?;
+        Ok(&self.slots.items()[slot].as_ref().expect("checked").desc)
     }
 
     /// Moves the collider: over the next step it travels from where it is now to
@@ -391,18 +386,25 @@ impl Collider {
 impl Colliders {
     /// Snapshot: the slots with their generations and free list, each collider (its
     /// transforms of the last and the coming step), and the last step's contact
-    /// readback. The contact buffers are scratch, regrown by the next step.
+    /// readback (collider ids without the world serial). The contact buffers are
+    /// scratch, regrown by the next step.
     pub(crate) fn save(&self, w: &mut Writer<'_>) {
         self.slots.save_split(w, |w, c| c.save(w));
         w.put_len(self.reports.len());
         for c in &self.reports {
-            w.put((c.particle, c.collider.0, c.normal, c.impulse));
+            w.put((
+                c.particle,
+                c.collider.0 & ID_WITHOUT_SERIAL,
+                c.normal,
+                c.impulse,
+            ));
         }
     }
 
-    /// Snapshot: the colliders [`Self::save`] wrote.
+    /// Snapshot: the colliders [`Self::save`] wrote (the world's ids are given by
+    /// [`Self::set_ids`] once the bodies, which save the serial, are loaded).
     pub(crate) fn load(r: &mut Reader<'_>, particles: usize) -> Result<Colliders> {
-        let slots = SlotMap::load_split(r, "collider", |r, _, _| Collider::load(r))?;
+        let slots = SlotMap::load_split(r, MAX_SLOTS, "collider", |r, _, _| Collider::load(r))?;
         let n = r.get_count(28, "contact reports")?;
         let mut reports = try_with_capacity(n, "contact reports")?;
         for _ in 0..n {

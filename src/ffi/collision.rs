@@ -28,8 +28,9 @@ pub enum SinewShape {
     SINEW_SHAPE_MESH = 4,
 }
 
-/// A collider handle (an id inside one world), passed by value. `id` 0 is the null
-/// handle; a removed collider's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+/// A collider handle, passed by value; 0 is null. Valid in the world that issued it
+/// (the header's "Handles" paragraph: layout, serial, snapshots); a removed collider's
+/// id is rejected with SINEW_ERROR_INVALID_HANDLE.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SinewCollider {

@@ -27,22 +27,25 @@ use crate::World;
 
 const KILL_VOLUME_COOKIE: u32 = 0x5E1E_0403;
 
-/// A fluid handle (an id inside one world), passed by value. `id` 0 is the null
-/// handle; a removed fluid's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+/// A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
+/// header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
+/// rejected with SINEW_ERROR_INVALID_HANDLE.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SinewFluid {
     pub id: u64,
 }
 
-/// An emitter handle (an id inside one world), passed by value; 0 is null.
+/// An emitter handle, passed by value; 0 is null. Valid in the world that issued it
+/// (the header's "Handles" paragraph).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SinewEmitter {
     pub id: u64,
 }
 
-/// A kill-volume handle (an id inside one world), passed by value; 0 is null.
+/// A kill-volume handle, passed by value; 0 is null. Valid in the world that issued
+/// it (the header's "Handles" paragraph).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SinewKillVolume {

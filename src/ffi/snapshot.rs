@@ -75,18 +75,15 @@ pub unsafe extern "C" fn sinew_world_save_snapshot(
 }
 
 /// Replaces the simulation state of `world` by the snapshot in `data` (`size` bytes).
-/// The world keeps its thread count and its own handle. Handles inside a world (bodies,
-/// colliders, fluids, emitters, kill volumes) name a slot and a generation, and a
-/// restore keeps that meaning for every kind alike: afterwards a handle names what the
-/// snapshot holds in its slot with its generation, and is refused with
+/// The world keeps its thread count, its own handle and its serial, for every kind of
+/// handle alike (the header's "Handles" paragraph): afterwards a handle it issued names
+/// what the snapshot holds in its slot with its generation, and is refused with
 /// SINEW_ERROR_INVALID_HANDLE when the snapshot holds nothing there. Restoring the
 /// world's own snapshot makes the handles it had at the save valid again for the same
 /// objects (and those made since refused or renamed likewise); restoring a snapshot
 /// another world saved makes this world's handles name that world's objects in the
-/// same slots: re-read them (body ranges, counts) after such a restore. Body handles
-/// also carry a serial of the world that issued them (a world created from a snapshot
-/// takes the saving world's) and a world of another serial refuses them; the other
-/// kinds carry none, so pass each world only the handles it issued. Every snapshot
+/// same slots: re-read them (body ranges, counts) after such a restore; the saving
+/// world's handles stay refused (another serial). Every snapshot
 /// the library saves loads (no setting it accepted is refused). A truncated, corrupt,
 /// forged, foreign or newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a
 /// message saying which, and the world is unchanged: every count, index, range,
@@ -111,8 +108,8 @@ pub unsafe extern "C" fn sinew_world_restore_snapshot(
 /// Creates a world from the snapshot in `data` (`size` bytes) with `threads` worker
 /// threads (0 = all cores, at most 256, as SinewWorldDesc::threads; results do not
 /// depend on it).
-/// Its handles of every kind are the saved ones (those the saving world had issued,
-/// body handles included, name the same objects in it). Refusals as
+/// It takes the saving world's serial: its handles of every kind are the saved ones
+/// (those the saving world had issued name the same objects in it). Refusals as
 /// `sinew_world_restore_snapshot`; `out_world` is written only on success.
 ///
 /// # Safety

@@ -57,7 +57,7 @@ use crate::particles::{CollisionFilter, Particles};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use emitters::check_emitter;
-use slots::{key_in, reserve_slot};
+use slots::reserve_slot;
 
 /// The filter of fluid particles, live or dead: never in the particle contact search
 /// (fluid particles meet each other and solids through the density constraint only).
@@ -213,9 +213,15 @@ impl Fluid {
 }
 
 impl FluidSet {
+    /// Gives the fluids, emitters and kill volumes the world's ids (a new world, a
+    /// load, a restore).
+    pub(crate) fn set_ids(&mut self, ids: crate::slots::WorldIds) {
+        self.ids = ids;
+    }
+
     /// The slot of a live fluid.
     pub(crate) fn fluid_slot(&self, id: FluidId) -> Result<usize> {
-        Ok(key_in(&self.fluids, id.0, "fluid")?.slot as usize)
+        Ok(self.ids.key_in(&self.fluids, id.0, "fluid")?.slot as usize)
     }
 
     /// A live fluid.
@@ -237,7 +243,7 @@ impl FluidSet {
 
     /// Adds a fluid into the first free slot (room reserved by [`Self::reserve_fluid`]).
     pub(crate) fn insert_fluid(&mut self, fluid: Fluid) -> FluidId {
-        FluidId(self.fluids.insert(fluid).to_id())
+        FluidId(self.ids.id(self.fluids.insert(fluid)))
     }
 
     /// Removes a fluid: its particles are parked for good, its emitters and kill
@@ -277,12 +283,12 @@ impl FluidSet {
             sequence: 0,
             rows,
         };
-        Ok(EmitterId(self.emitters.insert(e).to_id()))
+        Ok(EmitterId(self.ids.id(self.emitters.insert(e))))
     }
 
     /// Moves or retunes an emitter (its carry and sequence stay).
     pub(crate) fn set_emitter(&mut self, id: EmitterId, desc: &EmitterDesc) -> Result<()> {
-        let k = key_in(&self.emitters, id.0, "emitter")?;
+        let k = self.ids.key_in(&self.emitters, id.0, "emitter")?;
         let e = self.emitters.get(k).expect("a live slot");
         let fluid = self.fluids.items()[e.fluid as usize]
             .as_ref()
@@ -296,7 +302,7 @@ impl FluidSet {
 
     /// Removes an emitter.
     pub(crate) fn remove_emitter(&mut self, id: EmitterId) -> Result<()> {
-        let k = key_in(&self.emitters, id.0, "emitter")?;
+        let k = self.ids.key_in(&self.emitters, id.0, "emitter")?;
         self.emitters.remove(k);
         Ok(())
     }
@@ -314,12 +320,12 @@ impl FluidSet {
             desc,
             fluid: slot as u32,
         };
-        Ok(KillVolumeId(self.kill_volumes.insert(v).to_id()))
+        Ok(KillVolumeId(self.ids.id(self.kill_volumes.insert(v))))
     }
 
     /// Removes a kill volume.
     pub(crate) fn remove_kill_volume(&mut self, id: KillVolumeId) -> Result<()> {
-        let k = key_in(&self.kill_volumes, id.0, "kill volume")?;
+        let k = self.ids.key_in(&self.kill_volumes, id.0, "kill volume")?;
         self.kill_volumes.remove(k);
         Ok(())
     }

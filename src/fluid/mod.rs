@@ -14,7 +14,9 @@ pub(crate) mod walls;
 
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc};
 
-/// A generation-checked fluid id: `(generation << 32) | (slot + 1)`; 0 is never issued.
+/// A fluid's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20 and
+/// 24 bits, the layout of every id a world issues: [`crate::slots::WorldIds`]); 0 is
+/// never issued.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FluidId(pub u64);
 
@@ -61,7 +63,7 @@ use crate::error::Result;
 use crate::math::Vec3;
 use crate::particles::Particles;
 use crate::pipeline::{Stage, StepContext};
-use crate::slots::{LowestFirst, SlotMap};
+use crate::slots::{LowestFirst, SlotMap, WorldIds};
 
 /// One fluid's state (owned by [`FluidSet`]). Its particles are
 /// `first..first + capacity`; the live ones are `first..first + count`.
@@ -116,6 +118,8 @@ pub(crate) struct KillVolume {
 /// scratch: the fluid subsystem, a stage of the step pipeline of its own.
 #[derive(Default)]
 pub struct FluidSet {
+    /// The world's ids (its serial) for fluids, emitters and kill volumes.
+    pub(crate) ids: WorldIds,
     /// Fluid slots (None = removed; its particles stay inert, its slot may be reused
     /// with a new generation).
     pub(crate) fluids: SlotMap<Fluid, LowestFirst>,

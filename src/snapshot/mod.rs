@@ -38,7 +38,7 @@ pub(crate) struct LoadContext<'a> {
 pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// Version of the body layout; bumped whenever a field is added, removed or changes
 /// meaning. Buffers of another version are refused.
-pub const FORMAT_VERSION: u32 = 5;
+pub const FORMAT_VERSION: u32 = 6;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.

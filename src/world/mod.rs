@@ -126,16 +126,23 @@ impl World {
     pub fn new(desc: WorldDesc) -> Result<World> {
         desc.validate()?;
         let exec = Executor::new(desc.threads)?;
+        let ids = crate::slots::WorldIds::fresh();
+        let mut bodies = Bodies::default();
+        bodies.set_ids(ids);
+        let mut fluids = FluidSet::default();
+        fluids.set_ids(ids);
+        let mut collision = Collision::default();
+        collision.colliders.set_ids(ids);
         Ok(World {
             desc,
             particles: Particles::default(),
             sets: ConstraintSets::default(),
             integrator: Integrator::default(),
             plane: Plane::default(),
-            fluids: FluidSet::default(),
+            fluids,
             topology: Topology::default(),
-            bodies: Bodies::default(),
-            collision: Collision::default(),
+            bodies,
+            collision,
             exec,
             last_h: 0.0,
             aero: crate::aero::Aero::default(),

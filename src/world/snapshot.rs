@@ -22,6 +22,7 @@ use crate::fluid::FluidSet;
 use crate::particles::Particles;
 use crate::pipeline::integrate::{Integrator, Plane};
 use crate::skinning::Skinning;
+use crate::slots::WorldIds;
 use crate::snapshot::codec::{self, Count, Fill, Reader, Writer};
 use crate::snapshot::xxh64::Xxh64;
 use crate::snapshot::{self as format, LoadContext, HEADER_BYTES};
@@ -45,6 +46,20 @@ struct Parsed {
     aero: Aero,
     skinning: Skinning,
     accumulator: f64,
+}
+
+impl Parsed {
+    /// Gives every table the ids (world serial) `ids`: the saved serial when the
+    /// state is read, the target world's on a restore. Body ids held by the
+    /// aerodynamic surfaces and skinned bodies, and collider ids in the contact
+    /// readback, take it too.
+    fn give_ids(&mut self, ids: WorldIds) {
+        self.bodies.set_ids(ids);
+        self.fluids.set_ids(ids);
+        self.collision.colliders.set_ids(ids);
+        self.aero.reserial(ids);
+        self.skinning.reserial(ids);
+    }
 }
 
 /// What ties the loaded parts together, checked as the API keeps it: each
@@ -229,7 +244,7 @@ impl World {
             format!("{} bytes follow the world", r.remaining())
         })?;
         check_links(&bodies, &sets, &topology, &aero, &skinning)?;
-        Ok(Parsed {
+        let mut parsed = Parsed {
             desc,
             last_h,
             particles,
@@ -243,7 +258,9 @@ impl World {
             aero,
             skinning,
             accumulator,
-        })
+        };
+        parsed.give_ids(parsed.bodies.ids());
+        Ok(parsed)
     }
 
     /// Bytes [`World::save_snapshot`] writes now (header included).
@@ -285,7 +302,7 @@ impl World {
     }
 
     /// Replaces this world's simulation state by a snapshot's; keeps this world's
-    /// thread count and its world serial (the part of body ids that tells worlds
+    /// thread count and its world serial (the part of every id that tells worlds
     /// apart). Ids of every kind (bodies, colliders, fluids, emitters, kill volumes)
     /// name a slot and a generation, and keep that meaning: afterwards an id names
     /// what the snapshot holds in its slot with its generation, or is refused. The ids
@@ -296,9 +313,7 @@ impl World {
     pub fn restore_snapshot(&mut self, bytes: &[u8]) -> Result<()> {
         let body = format::check(bytes)?;
         let mut p = Self::read_body(body, self.desc.threads)?;
-        p.bodies.keep_serial_of(&self.bodies);
-        p.aero.reserial(&p.bodies);
-        p.skinning.reserial(&p.bodies);
+        p.give_ids(self.bodies.ids());
         self.desc = p.desc;
         self.last_h = p.last_h;
         self.particles = p.particles;
@@ -316,7 +331,8 @@ impl World {
     }
 
     /// A new world from a snapshot, with `threads` worker threads (0 = all cores; the
-    /// results do not depend on it). Its body and collider ids are the saved ones.
+    /// results do not depend on it). It takes the saving world's serial: its ids of
+    /// every kind are the saved ones.
     pub fn from_snapshot(bytes: &[u8], threads: u32) -> Result<World> {
         let body = format::check(bytes)?;
         WorldDesc {

@@ -10,6 +10,8 @@
  *   - Bad input: NaN radius, zero-size box, non-unit rotation, friction < 0,
  *     restitution > 1, zero ray direction, a removed collider: a status and a message,
  *     nothing changed.
+ *   - Handles of every kind (body, collider, fluid, emitter, kill volume) of another
+ *     world are refused, though they name the same slot and generation.
  * Prints every check; exits 1 on any failure.
  */
 
@@ -216,10 +218,79 @@ static void pick_and_drag_rope_end(void)
     sinew_world_destroy(world);
 }
 
+/* One handle of every kind a world holds. */
+typedef struct Items {
+    SinewWorld world;
+    SinewBody rope;
+    SinewCollider collider;
+    SinewFluid fluid;
+    SinewEmitter emitter;
+    SinewKillVolume volume;
+} Items;
+
+static Items new_items(void)
+{
+    Items it;
+    SinewRopeDesc rope = sinew_rope_desc_default();
+    SinewColliderDesc collider = sinew_collider_desc_default();
+    SinewFluidDesc fluid = sinew_fluid_desc_default();
+    SinewEmitterDesc emitter = sinew_emitter_desc_default();
+    SinewKillVolumeDesc volume = sinew_kill_volume_desc_default();
+    memset(&it, 0, sizeof it);
+    it.world = new_world(4);
+    rope.segments = 4;
+    fluid.capacity = 32;
+    emitter.rate = 0.0f;
+    check_status(sinew_world_add_rope(it.world, &rope, &it.rope), SINEW_OK, "add a rope");
+    check_status(sinew_world_add_collider(it.world, &collider, &it.collider), SINEW_OK, "add a collider");
+    check_status(sinew_world_add_fluid(it.world, &fluid, &it.fluid), SINEW_OK, "add a fluid");
+    check_status(sinew_fluid_add_emitter(it.world, it.fluid, &emitter, &it.emitter), SINEW_OK, "add an emitter");
+    check_status(sinew_fluid_add_kill_volume(it.world, it.fluid, &volume, &it.volume), SINEW_OK,
+                 "add a kill volume");
+    return it;
+}
+
+/* Handles of every kind carry their world's serial (the header's "Handles"
+ * paragraph): two worlds hold their items in the same slots with the same
+ * generations, and each refuses the other's handles of every kind with
+ * SINEW_ERROR_INVALID_HANDLE and a message saying they are another world's. */
+static void handles_of_another_world_are_refused(void)
+{
+    Items a = new_items();
+    Items b = new_items();
+    SinewBodyInfo info;
+    SinewEmitterDesc emitter = sinew_emitter_desc_default();
+    char detail[128];
+    const uint64_t low = ((uint64_t)1 << 44) - 1;
+
+    snprintf(detail, sizeof detail, "serials %llu and %llu", (unsigned long long)(a.collider.id >> 44),
+             (unsigned long long)(b.collider.id >> 44));
+    check((a.collider.id & low) == (b.collider.id & low) && a.collider.id != b.collider.id,
+          "same slot and generation, another world serial", detail);
+    check_error(sinew_body_info(b.world, a.rope, &info), SINEW_ERROR_INVALID_HANDLE, "sinew_body_info",
+                "another world's body is refused");
+    check_error(sinew_collider_set_material(b.world, a.collider, 0.1f, 0.1f, 0.0f), SINEW_ERROR_INVALID_HANDLE,
+                "sinew_collider_set_material", "another world's collider is refused");
+    check(strstr(sinew_last_error_message(), "another world") != NULL, "the message says why",
+          sinew_last_error_message());
+    check_error(sinew_fluid_clear(b.world, a.fluid), SINEW_ERROR_INVALID_HANDLE, "sinew_fluid_clear",
+                "another world's fluid is refused");
+    check_error(sinew_emitter_set(b.world, a.emitter, &emitter), SINEW_ERROR_INVALID_HANDLE, "sinew_emitter_set",
+                "another world's emitter is refused");
+    check_error(sinew_kill_volume_remove(b.world, a.volume), SINEW_ERROR_INVALID_HANDLE,
+                "sinew_kill_volume_remove", "another world's kill volume is refused");
+    check_status(sinew_collider_set_material(b.world, b.collider, 0.1f, 0.1f, 0.0f), SINEW_OK,
+                 "the world's own collider is accepted");
+    check_status(sinew_kill_volume_remove(a.world, a.volume), SINEW_OK, "the world's own kill volume is accepted");
+    sinew_world_destroy(a.world);
+    sinew_world_destroy(b.world);
+}
+
 int main(void)
 {
     fast_particle_on_thin_box();
     pick_and_drag_rope_end();
+    handles_of_another_world_are_refused();
     printf("%d checks, %d failed\n", checks, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -8,7 +8,7 @@
 //!   links the same program against `libsinew.a`.
 //! * `bodies_from_c`: `tests/c/bodies_test.c`, the families, bodies and attachments.
 //! * `collisions_from_c`: `tests/c/collision_test.c` the same way (colliders, contact
-//!   readback, pick and grab).
+//!   readback, pick and grab, handles of another world refused for every kind).
 //! * `fluids_from_c`: `tests/c/fluid_test.c` (fluids, emitters, kill volumes, the
 //!   strided readback).
 //! * `readme_c_example_compiles_and_runs`: the README's C example.

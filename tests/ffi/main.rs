@@ -12,6 +12,7 @@ mod bad_input;
 mod c_abi;
 mod docs;
 mod fuzz_api;
+mod handle_serials;
 mod header;
 mod task_system;
 mod threads;

@@ -89,10 +89,12 @@ fn run(threads: u32) -> (u64, [usize; 5]) {
         .unwrap();
         w.step(1.0 / 60.0).unwrap();
         for c in w.contacts() {
-            // Slot + 1 in the low bits of the id: colliders 1..=5 in the order added.
-            reported[(c.collider.0 & 0xFFFF_FFFF) as usize - 1] += 1;
+            // Slot + 1 in the low 24 bits of the id: colliders 1..=5 in the order
+            // added. The top 20 bits are the world serial, which differs between the
+            // worlds compared: hashed without it.
+            reported[(c.collider.0 & 0xFF_FFFF) as usize - 1] += 1;
             eat(c.particle as u64);
-            eat(c.collider.0);
+            eat(c.collider.0 & ((1 << 44) - 1));
             for x in [c.normal.x, c.normal.y, c.normal.z, c.impulse] {
                 eat(x.to_bits() as u64);
             }

@@ -524,7 +524,10 @@ namespace Sinew.Native
         public uint internal_cookie;
     }
 
-    /// <summary>A body handle, passed by value; valid in the world that made it. 0 is null.</summary>
+    /// <summary>
+    /// A body handle, passed by value; 0 is null. Valid in the world that issued it (the
+    /// header's "Handles" paragraph: layout, serial, snapshots).
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewBody
     {
@@ -598,8 +601,9 @@ namespace Sinew.Native
     }
 
     /// <summary>
-    /// A collider handle (an id inside one world), passed by value. <c>id</c> 0 is the null
-    /// handle; a removed collider's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+    /// A collider handle, passed by value; 0 is null. Valid in the world that issued it
+    /// (the header's "Handles" paragraph: layout, serial, snapshots); a removed collider's
+    /// id is rejected with SINEW_ERROR_INVALID_HANDLE.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewCollider
@@ -833,8 +837,9 @@ namespace Sinew.Native
     }
 
     /// <summary>
-    /// A fluid handle (an id inside one world), passed by value. <c>id</c> 0 is the null
-    /// handle; a removed fluid's id is rejected with SINEW_ERROR_INVALID_HANDLE.
+    /// A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
+    /// header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
+    /// rejected with SINEW_ERROR_INVALID_HANDLE.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewFluid
@@ -867,14 +872,20 @@ namespace Sinew.Native
         public float max_density_ratio;
     }
 
-    /// <summary>An emitter handle (an id inside one world), passed by value; 0 is null.</summary>
+    /// <summary>
+    /// An emitter handle, passed by value; 0 is null. Valid in the world that issued it
+    /// (the header's "Handles" paragraph).
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewEmitter
     {
         public ulong id;
     }
 
-    /// <summary>A kill-volume handle (an id inside one world), passed by value; 0 is null.</summary>
+    /// <summary>
+    /// A kill-volume handle, passed by value; 0 is null. Valid in the world that issued
+    /// it (the header's "Handles" paragraph).
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewKillVolume
     {
@@ -1305,7 +1316,7 @@ namespace Sinew.Native
         /// Version of the body layout; bumped whenever a field is added, removed or changes
         /// meaning. Buffers of another version are refused.
         /// </summary>
-        public const uint FORMAT_VERSION = 5;
+        public const uint FORMAT_VERSION = 6;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
@@ -2399,18 +2410,15 @@ namespace Sinew.Native
 
         /// <summary>
         /// Replaces the simulation state of <c>world</c> by the snapshot in <c>data</c> (<c>size</c> bytes).
-        /// The world keeps its thread count and its own handle. Handles inside a world (bodies,
-        /// colliders, fluids, emitters, kill volumes) name a slot and a generation, and a
-        /// restore keeps that meaning for every kind alike: afterwards a handle names what the
-        /// snapshot holds in its slot with its generation, and is refused with
+        /// The world keeps its thread count, its own handle and its serial, for every kind of
+        /// handle alike (the header's "Handles" paragraph): afterwards a handle it issued names
+        /// what the snapshot holds in its slot with its generation, and is refused with
         /// SINEW_ERROR_INVALID_HANDLE when the snapshot holds nothing there. Restoring the
         /// world's own snapshot makes the handles it had at the save valid again for the same
         /// objects (and those made since refused or renamed likewise); restoring a snapshot
         /// another world saved makes this world's handles name that world's objects in the
-        /// same slots: re-read them (body ranges, counts) after such a restore. Body handles
-        /// also carry a serial of the world that issued them (a world created from a snapshot
-        /// takes the saving world's) and a world of another serial refuses them; the other
-        /// kinds carry none, so pass each world only the handles it issued. Every snapshot
+        /// same slots: re-read them (body ranges, counts) after such a restore; the saving
+        /// world's handles stay refused (another serial). Every snapshot
         /// the library saves loads (no setting it accepted is refused). A truncated, corrupt,
         /// forged, foreign or newer buffer is refused with SINEW_ERROR_INVALID_ARGUMENT and a
         /// message saying which, and the world is unchanged: every count, index, range,
@@ -2425,8 +2433,8 @@ namespace Sinew.Native
         /// Creates a world from the snapshot in <c>data</c> (<c>size</c> bytes) with <c>threads</c> worker
         /// threads (0 = all cores, at most 256, as SinewWorldDesc::threads; results do not
         /// depend on it).
-        /// Its handles of every kind are the saved ones (those the saving world had issued,
-        /// body handles included, name the same objects in it). Refusals as
+        /// It takes the saving world's serial: its handles of every kind are the saved ones
+        /// (those the saving world had issued name the same objects in it). Refusals as
         /// <c>sinew_world_restore_snapshot</c>; <c>out_world</c> is written only on success.
         /// </summary>
         /// <remarks>

@@ -46,7 +46,8 @@ pub const SINEW_MATERIAL_MUSCLE: f32 = 0.2e-3;
 /// Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).
 pub const SINEW_MATERIAL_FAT: f32 = 1.0e-3;
 
-/// A body handle, passed by value; valid in the world that made it. 0 is null.
+/// A body handle, passed by value; 0 is null. Valid in the world that issued it (the
+/// header's "Handles" paragraph: layout, serial, snapshots).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SinewBody {

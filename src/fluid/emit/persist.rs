@@ -2,7 +2,7 @@
 //! generations, checked on load as an added one is.
 
 use super::*;
-use crate::slots::SlotMap;
+use crate::slots::{SlotMap, MAX_SLOTS};
 use glam::Quat;
 
 fn put_fluid_desc(w: &mut Writer<'_>, d: &FluidDesc) {
@@ -252,7 +252,7 @@ impl FluidSet {
             )?;
             Ok(f)
         };
-        let fluids = SlotMap::load_interleaved(r, usize::MAX, "fluid slots", "fluid", fluid)?;
+        let fluids = SlotMap::load_interleaved(r, MAX_SLOTS, "fluid slots", "fluid", fluid)?;
         // No two fluids share a particle.
         let mut ranges: Vec<(u32, u32)> = fluids
             .iter()
@@ -290,7 +290,7 @@ impl FluidSet {
                 rows,
             })
         };
-        let emitters = SlotMap::load_interleaved(r, usize::MAX, "emitters", "emitter", emitter)?;
+        let emitters = SlotMap::load_interleaved(r, MAX_SLOTS, "emitters", "emitter", emitter)?;
         let kill = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<KillVolume> {
             let desc = get_kill_desc(r)?;
             let fluid: u32 = r.get()?;
@@ -300,7 +300,7 @@ impl FluidSet {
             Ok(KillVolume { desc, fluid })
         };
         let kill_volumes =
-            SlotMap::load_interleaved(r, usize::MAX, "kill volumes", "kill volume", kill)?;
+            SlotMap::load_interleaved(r, MAX_SLOTS, "kill volumes", "kill volume", kill)?;
         self.fluids = fluids;
         self.emitters = emitters;
         self.kill_volumes = kill_volumes;
@@ -354,13 +354,10 @@ mod tests {
             f.age[2] = 0.5;
             set.insert_fluid(f);
         }
-        let id = FluidId(
-            Key {
-                slot: 1,
-                generation: 0,
-            }
-            .to_id(),
-        );
+        let id = FluidId(set.ids.id(Key {
+            slot: 1,
+            generation: 0,
+        }));
         set.add_emitter(id, &EmitterDesc::default()).unwrap();
         set.add_kill_volume(
             id,
@@ -416,13 +413,10 @@ mod tests {
         let mut set = FluidSet::default();
         set.reserve_fluid().unwrap();
         set.insert_fluid(Fluid::new(FluidDesc::default(), 0, false).unwrap());
-        let id = FluidId(
-            Key {
-                slot: 0,
-                generation: 0,
-            }
-            .to_id(),
-        );
+        let id = FluidId(set.ids.id(Key {
+            slot: 0,
+            generation: 0,
+        }));
         let capacity = FluidDesc::default().capacity as usize;
         let mut z = 28u64;
         let mut component = || {

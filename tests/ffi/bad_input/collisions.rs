@@ -7,10 +7,25 @@
 //! purpose, which the ABI checks by generation and never dereferences.
 
 use super::*;
+use std::collections::BTreeMap;
 
-/// The plane collider of the fixture world (the first collider of a world: slot 0,
-/// generation 1).
-pub(super) const FIXTURE_COLLIDER: SinewCollider = SinewCollider { id: (1 << 32) | 1 };
+/// The fixture worlds' plane colliders, by world id (filled by
+/// [`add_fixture_collisions`]).
+static FIXTURE_COLLIDERS: std::sync::Mutex<BTreeMap<u64, SinewCollider>> =
+    std::sync::Mutex::new(BTreeMap::new());
+
+/// The plane collider of the fixture world `w`: the first collider of a world, slot 0
+/// and generation 1 under the world's serial (the header's "Handles" paragraph). For
+/// a handle that names no fixture world (a null or destroyed world, on purpose), slot
+/// 0 and generation 1 under serial 0: the world is refused before the collider.
+pub(super) fn fixture_collider(w: SinewWorld) -> SinewCollider {
+    FIXTURE_COLLIDERS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&w.id)
+        .copied()
+        .unwrap_or(SinewCollider { id: (1 << 24) | 1 })
+}
 
 /// Adds the fixture's collision state: a plane just below the particles (friction,
 /// restitution), radii, and a grab on particle 2.
@@ -26,7 +41,15 @@ pub(super) fn add_fixture_collisions(w: SinewWorld) {
     // SAFETY: valid pointers.
     unsafe {
         ok(sinew_world_add_collider(w, &d, &mut id), "add_collider");
-        assert_eq!(id, FIXTURE_COLLIDER);
+        assert_eq!(
+            id.id & ((1 << 44) - 1),
+            (1 << 24) | 1,
+            "slot 0, generation 1"
+        );
+        FIXTURE_COLLIDERS
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(w.id, id);
         ok(
             sinew_world_set_particle_radii(w, 0, N, radii.as_ptr()),
             "set_particle_radii",
@@ -82,7 +105,7 @@ pub(super) fn collision_valid_calls() -> Vec<(&'static str, CallWith)> {
             }
         }),
         ("sinew_collider_remove", |_, w| {
-            sinew_collider_remove(w, FIXTURE_COLLIDER)
+            sinew_collider_remove(w, fixture_collider(w))
         }),
         ("sinew_collider_set_transform", |_, w| {
             let p = v3(0.0, -0.1, 0.0);
@@ -92,10 +115,10 @@ pub(super) fn collision_valid_calls() -> Vec<(&'static str, CallWith)> {
                 z: 0.0,
                 w: 1.0,
             };
-            unsafe { sinew_collider_set_transform(w, FIXTURE_COLLIDER, &p, &q, 0) }
+            unsafe { sinew_collider_set_transform(w, fixture_collider(w), &p, &q, 0) }
         }),
         ("sinew_collider_set_material", |_, w| {
-            sinew_collider_set_material(w, FIXTURE_COLLIDER, 0.1, 0.1, 0.0)
+            sinew_collider_set_material(w, fixture_collider(w), 0.1, 0.1, 0.0)
         }),
         ("sinew_world_collider_count", |c, w| unsafe {
             sinew_world_collider_count(w, c.out.u32())
@@ -146,14 +169,19 @@ pub(super) fn collision_valid_calls() -> Vec<(&'static str, CallWith)> {
     ]
 }
 
-/// Collider handles that are not the fixture's live collider.
-pub(super) fn bad_colliders() -> Vec<(&'static str, SinewCollider)> {
+/// Makes a bad handle from a live one's id.
+pub(super) type Forge = fn(u64) -> u64;
+
+/// Collider handles that are not the fixture's live collider, made from it (its id
+/// `(serial << 44) | (generation << 24) | (slot + 1)`).
+pub(super) fn bad_colliders() -> Vec<(&'static str, Forge)> {
     vec![
-        ("null collider", SinewCollider { id: 0 }),
-        ("generation + 1", SinewCollider { id: (2 << 32) | 1 }),
-        ("generation 0", SinewCollider { id: 1 }),
-        ("slot never used", SinewCollider { id: (1 << 32) | 9 }),
-        ("all ones", SinewCollider { id: u64::MAX }),
+        ("null collider", |_| 0),
+        ("generation + 1", |id| id + (1 << 24)),
+        ("generation 0", |id| id & !(((1 << 20) - 1) << 24)),
+        ("slot never used", |id| id + 8),
+        ("another world's serial", |id| id ^ (1 << 44)),
+        ("all ones", |_| u64::MAX),
     ]
 }
 
@@ -403,17 +431,20 @@ pub(super) fn collider_cases() -> Vec<Case> {
         }));
     }
     for (label, bad) in bad_colliders() {
+        let bad = move |w: SinewWorld| SinewCollider {
+            id: bad(fixture_collider(w).id),
+        };
         cases.push(case(
             "sinew_collider_remove",
             label,
             SINEW_ERROR_INVALID_HANDLE,
-            move |c| sinew_collider_remove(c.world, bad),
+            move |c| sinew_collider_remove(c.world, bad(c.world)),
         ));
         cases.push(case(
             "sinew_collider_set_material",
             label,
             SINEW_ERROR_INVALID_HANDLE,
-            move |c| sinew_collider_set_material(c.world, bad, 0.1, 0.1, 0.1),
+            move |c| sinew_collider_set_material(c.world, bad(c.world), 0.1, 0.1, 0.1),
         ));
         cases.push(case(
             "sinew_collider_set_transform",
@@ -427,10 +458,31 @@ pub(super) fn collider_cases() -> Vec<Case> {
                     z: 0.0,
                     w: 1.0,
                 };
-                unsafe { sinew_collider_set_transform(c.world, bad, &p, &q, 0) }
+                unsafe { sinew_collider_set_transform(c.world, bad(c.world), &p, &q, 0) }
             },
         ));
     }
+    // Issue 28 item 10: a live collider of another world, in the same slot with the
+    // same generation as the fixture's, is refused (collider handles carry their
+    // world's serial like every other kind).
+    cases.push(case(
+        "sinew_collider_set_material",
+        "collider of another world",
+        SINEW_ERROR_INVALID_HANDLE,
+        |c| {
+            let other = make_world();
+            let theirs = fixture_collider(other);
+            assert_eq!(
+                theirs.id & ((1 << 44) - 1),
+                fixture_collider(c.world).id & ((1 << 44) - 1)
+            );
+            let s = sinew_collider_set_material(c.world, theirs, 0.1, 0.1, 0.1);
+            let msg = last_error();
+            assert!(msg.contains("issued by another world"), "{msg}");
+            ok(sinew_world_destroy(other), "destroy the other world");
+            s
+        },
+    ));
     const TF: &str = "sinew_collider_set_transform";
     let unit = SinewQuat {
         x: 0.0,
@@ -470,7 +522,7 @@ pub(super) fn collider_cases() -> Vec<Case> {
             label,
             SINEW_ERROR_INVALID_ARGUMENT,
             move |c| unsafe {
-                sinew_collider_set_transform(c.world, FIXTURE_COLLIDER, &p, &q, teleport)
+                sinew_collider_set_transform(c.world, fixture_collider(c.world), &p, &q, teleport)
             },
         ));
     }
@@ -479,7 +531,13 @@ pub(super) fn collider_cases() -> Vec<Case> {
         "position NULL",
         SINEW_ERROR_NULL_POINTER,
         move |c| unsafe {
-            sinew_collider_set_transform(c.world, FIXTURE_COLLIDER, std::ptr::null(), &unit, 0)
+            sinew_collider_set_transform(
+                c.world,
+                fixture_collider(c.world),
+                std::ptr::null(),
+                &unit,
+                0,
+            )
         },
     ));
     cases.push(case(
@@ -489,7 +547,13 @@ pub(super) fn collider_cases() -> Vec<Case> {
         move |c| {
             let p = v3(0.0, 0.0, 0.0);
             unsafe {
-                sinew_collider_set_transform(c.world, FIXTURE_COLLIDER, &p, std::ptr::null(), 0)
+                sinew_collider_set_transform(
+                    c.world,
+                    fixture_collider(c.world),
+                    &p,
+                    std::ptr::null(),
+                    0,
+                )
             }
         },
     ));
@@ -504,7 +568,7 @@ pub(super) fn collider_cases() -> Vec<Case> {
         ("restitution inf", 0.1, 0.1, f32::INFINITY),
     ] {
         cases.push(case(MAT, label, SINEW_ERROR_INVALID_ARGUMENT, move |c| {
-            sinew_collider_set_material(c.world, FIXTURE_COLLIDER, s, d, e)
+            sinew_collider_set_material(c.world, fixture_collider(c.world), s, d, e)
         }));
     }
     cases.push(case(

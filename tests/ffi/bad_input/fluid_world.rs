@@ -109,6 +109,20 @@ pub(super) fn fluid_world() -> FluidWorld {
     fw
 }
 
+/// Runs `call` with a second fluid world (its handles name the same slots and
+/// generations as the fixture's), destroys it, and returns the call's status with
+/// its message checked to say that the handle is another world's.
+fn other_world(call: impl FnOnce(&FluidWorld) -> SinewStatus) -> SinewStatus {
+    let other = fluid_world();
+    let s = call(&other);
+    let msg = last_error();
+    assert!(msg.contains("issued by another world"), "{msg}");
+    ok(sinew_world_destroy(other.world), "destroy the other world");
+    // The message again, for the caller's checks (the destroy succeeded).
+    assert_eq!(last_error(), msg);
+    s
+}
+
 /// The body snapshot plus the fluid count, the fluid's desc, range and stats, its
 /// particles as the readback sees them, and the rope's fluid force.
 pub(super) fn fluid_snapshot(fw: &FluidWorld) -> Vec<u32> {
@@ -406,6 +420,31 @@ pub(super) fn fluid_value_calls() -> Vec<(&'static str, String, SinewStatus, Flu
             "stale kill volume",
             SINEW_ERROR_INVALID_HANDLE,
             |fw| sinew_kill_volume_remove(fw.world, fw.stale_volume),
+        ),
+        // Issue 28 item 10: handles of every kind carry their world's serial. Another
+        // fluid world holds a fluid, an emitter and a kill volume in the same slots
+        // with the same generations; its handles are refused here, saying why.
+        fluid_call(
+            "sinew_fluid_clear",
+            "another world's fluid",
+            SINEW_ERROR_INVALID_HANDLE,
+            |fw| other_world(|o| sinew_fluid_clear(fw.world, o.fluid)),
+        ),
+        fluid_call(
+            "sinew_emitter_set",
+            "another world's emitter",
+            SINEW_ERROR_INVALID_HANDLE,
+            |fw| {
+                other_world(|o| unsafe {
+                    sinew_emitter_set(fw.world, o.emitter, &sinew_emitter_desc_default())
+                })
+            },
+        ),
+        fluid_call(
+            "sinew_kill_volume_remove",
+            "another world's kill volume",
+            SINEW_ERROR_INVALID_HANDLE,
+            |fw| other_world(|o| sinew_kill_volume_remove(fw.world, o.volume)),
         ),
         fluid_call(
             "sinew_fluid_read_particles",

@@ -323,7 +323,7 @@ fn fixture_collisions_are_live() {
             "read_contacts",
         );
         assert_eq!(written, n.min(4));
-        assert_eq!(contacts[0].collider, FIXTURE_COLLIDER);
+        assert_eq!(contacts[0].collider, fixture_collider(w));
         assert!((contacts[0].normal.y - 1.0).abs() < 1e-5);
         assert!(contacts[0].impulse > 0.0);
     }
