@@ -268,6 +268,12 @@ impl Neighbours {
         self.order.len()
     }
 
+    /// The particle of slot `k`.
+    #[cfg(test)]
+    pub(crate) fn particle(&self, k: usize) -> usize {
+        self.order.order()[k] as usize
+    }
+
     /// The slots' particles, one to one (for scattering per slot).
     #[inline]
     pub(crate) fn slot_order(&self) -> &SlotOrder {
