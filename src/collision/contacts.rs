@@ -161,7 +161,7 @@ impl ParticleContacts {
                 let d = delta[k];
                 if d.w > 0.0 {
                     let c = d.truncate() / d.w;
-                    *hot = *hot + c.extend(0.0);
+                    *hot += c.extend(0.0);
                 }
             });
     }
