@@ -25,7 +25,7 @@ use crate::kernels::contact::{push, sum, Cloud};
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
-use crate::solver::parallel::{DisjointSlice, Executor, Rows};
+use crate::solver::parallel::{Executor, Rows};
 
 /// Buffers of the particle–particle pass, reused from step to step.
 #[derive(Default)]
@@ -153,19 +153,16 @@ impl ParticleContacts {
                 self.delta[k] += d.extend(1.0);
             }
         }
-        let delta = &self.delta;
-        let hot = DisjointSlice::new(&mut particles.hot);
-        exec.for_ranges_light(m, |range| {
-            for k in range {
+        // Each slot's correction to its particle (slots and particles are one to one:
+        // `SlotOrder`).
+        let delta = &self.delta[..m];
+        s.slot_order()
+            .scatter_light(exec, &mut particles.hot, |k, hot| {
                 let d = delta[k];
                 if d.w > 0.0 {
-                    let i = s.particle(k);
                     let c = d.truncate() / d.w;
-                    // SAFETY: slots map to distinct particles; each slot is visited
-                    // by exactly one range.
-                    unsafe { hot.set(i, hot.get(i) + c.extend(0.0)) };
+                    *hot += c.extend(0.0);
                 }
-            }
-        });
+            });
     }
 }

@@ -70,7 +70,7 @@ use crate::error::{try_reserve, Error, Result};
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{CollisionFilter, Particles};
-use crate::solver::parallel::{Blocks, Executor, Rows, CHUNK};
+use crate::solver::parallel::{Blocks, Executor, Rows, SlotOrder, CHUNK};
 use crate::spatial::cells::particle_cell;
 use crate::spatial::{Dense, Hashed};
 
@@ -196,12 +196,12 @@ pub(crate) struct Neighbours {
     /// Mean velocity at the build (m/s) and the time since (s): the drift `T`.
     drift_velocity: Vec3,
     drift_time: f32,
-    /// Per particle: its bucket, its slot (EMPTY without a radius), its skin.
+    /// Per particle: its bucket, its skin.
     bucket_of: Vec<u32>,
-    slot_of: Vec<u32>,
     skin_of: Vec<f32>,
-    /// Per slot.
-    order: Vec<u32>,
+    /// Per slot its particle, per particle its slot (EMPTY without a radius): one to
+    /// one, checked after each build.
+    order: SlotOrder,
     bucket_start: Vec<u32>,
     /// Positions of the last refresh: base, and hot (displacement, inverse mass).
     pub base: Vec<Vec3A>,
@@ -269,16 +269,21 @@ impl Neighbours {
     }
 
     /// The particle of slot `k`.
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn particle(&self, k: usize) -> usize {
-        self.order[k] as usize
+        self.order.order()[k] as usize
+    }
+
+    /// The slots' particles, one to one (for scattering per slot).
+    #[inline]
+    pub(crate) fn slot_order(&self) -> &SlotOrder {
+        &self.order
     }
 
     pub(crate) fn stats(&self) -> NeighbourStats {
         let mut bytes = bytes_of(&self.bucket_of)
-            + bytes_of(&self.slot_of)
             + bytes_of(&self.skin_of)
-            + bytes_of(&self.order)
+            + self.order.bytes()
             + bytes_of(&self.bucket_start)
             + bytes_of(&self.base)
             + bytes_of(&self.hot)
@@ -453,15 +458,13 @@ impl Neighbours {
             let grow = n - self.bucket_of.len();
             let what = "neighbour search";
             try_reserve(&mut self.bucket_of, grow, what)?;
-            try_reserve(&mut self.slot_of, grow, what)?;
             try_reserve(&mut self.skin_of, grow, what)?;
             self.bucket_of.resize(n, EMPTY);
-            self.slot_of.resize(n, EMPTY);
             self.skin_of.resize(n, 0.0);
         }
         let grow = n.saturating_sub(self.order.capacity());
         let what = "neighbour search";
-        try_reserve(&mut self.order, grow, what)?;
+        self.order.grow(n, EMPTY, what)?;
         try_reserve(&mut self.base, grow, what)?;
         try_reserve(&mut self.hot, grow, what)?;
         try_reserve(&mut self.radius, grow, what)?;
@@ -540,7 +543,7 @@ impl Neighbours {
         let drift = self.drift_velocity * self.drift_time;
         let m = self.len();
         let stale = {
-            let (order, skin) = (&self.order, &self.skin);
+            let (order, skin) = (self.order.order(), &self.skin);
             let (anchor_base, anchor_hot) = (&self.anchor_base, &self.anchor_hot);
             let parts = (
                 Rows::new(&mut self.base[..m]),

@@ -30,7 +30,7 @@ use super::set::{
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
 use crate::math::{Vec3, Vec4};
 use crate::particles::Particles;
-use crate::pipeline::{ParticlePass, ParticleViews};
+use crate::pipeline::{ParticlePass, ParticleRows, ParticleViews};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
@@ -360,11 +360,18 @@ impl DistanceConstraints {
             // by one thread, and stages run one after the other; indices were checked
             // against the particle count when the constraint was added (particles are
             // never removed). A prologue range is the particles of the item's own block
-            // (or of no block), which no other item of stage 0 touches.
+            // (or of no block), which no other item of stage 0 touches: its rows, cut
+            // as ordinary slices, live only during the pass, before the block's
+            // colours write the same particles on this thread.
             unsafe {
                 if stage == 0 {
                     if let Some(pass) = prologue {
-                        pass(&views, plan.prologue_range(item, built_for, n));
+                        let r = plan.prologue_range(item, built_for, n);
+                        pass(ParticleRows {
+                            hot: views.hot.slice_mut(r.clone()),
+                            base: views.base.slice_mut(r.clone()),
+                            velocity: views.velocity.slice_mut(r),
+                        });
                     }
                     if item < blocks {
                         for colour in sched.block_colours(item) {

@@ -18,7 +18,7 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{run_pass, ParticleViews, Stage, StepContext};
+use super::{run_pass, ParticleRows, Stage, StepContext};
 use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
 use crate::particles::{position_of, Particles};
 use crate::solver::parallel::{Executor, Rows};
@@ -158,28 +158,23 @@ impl Stage for Plane {
 /// [`update_velocities`] of one substep and [`predict`] of the next in one pass over
 /// the particles (the same operations per particle, in the same order), as a particle
 /// pass over any range ([`run_pass`], or inside the next substep's first sweep).
-pub(crate) fn update_and_predict_pass(
-    cx: &StepContext<'_>,
-) -> impl Fn(&ParticleViews<'_>, Range<usize>) + Sync {
+pub(crate) fn update_and_predict_pass(cx: &StepContext<'_>) -> impl Fn(ParticleRows<'_>) + Sync {
     let (h, inv_h, damping) = (cx.h, 1.0 / cx.h, cx.damping_factor);
     let dv = Vec3A::from(cx.gravity * h);
-    move |v: &ParticleViews<'_>, r: Range<usize>| {
-        for i in r {
-            // SAFETY: a particle pass runs over ranges that cover each particle once
-            // (`ParticlePass`), so no other thread touches particle i meanwhile; i is
-            // in bounds (the ranges lie within the particles).
-            unsafe {
-                let q = v.hot.get(i);
-                if q.w == 0.0 {
-                    continue;
-                }
-                let u = Vec3A::from(v.velocity.get(i)) + Vec3A::from_vec4(q) * inv_h;
-                let u: Vec3 = (u * damping).into();
-                let (b, d, vel) = predict_one(v.base.get(i), q, u, dv, h, inv_h);
-                v.base.set(i, b);
-                v.hot.set(i, d);
-                v.velocity.set(i, vel);
+    move |p: ParticleRows<'_>| {
+        let n = p.hot.len();
+        let (hot, base, velocity) = (p.hot, &mut p.base[..n], &mut p.velocity[..n]);
+        for i in 0..n {
+            let q = hot[i];
+            if q.w == 0.0 {
+                continue;
             }
+            let u = Vec3A::from(velocity[i]) + Vec3A::from_vec4(q) * inv_h;
+            let u: Vec3 = (u * damping).into();
+            let (b, d, vel) = predict_one(base[i], q, u, dv, h, inv_h);
+            base[i] = b;
+            hot[i] = d;
+            velocity[i] = vel;
         }
     }
 }

@@ -14,14 +14,12 @@
 
 pub(crate) mod integrate;
 
-use std::ops::Range;
-
 use crate::collision::colliders::Colliders;
 use crate::collision::Collision;
 use crate::error::Result;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::parallel::{DisjointSlice, Executor, Rows};
 use crate::solver::Solver;
 
 /// What every stage of one step reads: built once per step by the pipeline, with the
@@ -141,18 +139,43 @@ impl<'a> ParticleViews<'a> {
     }
 }
 
-/// A pass over the particles: `pass(views, range)` updates the particles of `range`
-/// and no other. Run over ranges that cover every particle once (on any threads, in
-/// any order: each particle is computed on its own), it gives the same bits however
-/// they are cut; [`run_pass`] runs it on its own, a Gauss-Seidel sweep may run it
-/// block by block (the fused sweep of the constraint stage).
-pub(crate) type ParticlePass<'a> = &'a (dyn Fn(&ParticleViews<'_>, Range<usize>) + Sync);
+/// The particles of one range of a particle pass, as ordinary slices of one length
+/// (element `j` is the range's `j`-th particle).
+pub(crate) struct ParticleRows<'a> {
+    pub hot: &'a mut [Vec4],
+    pub base: &'a mut [Vec3A],
+    pub velocity: &'a mut [Vec3],
+}
 
-/// Runs `pass` over every particle as a pass of its own (chunks of the executor).
+/// A pass over the particles: `pass(rows)` updates the particles of `rows` and no
+/// other. Run over ranges that cover every particle once (on any threads, in any
+/// order: each particle is computed on its own), it gives the same bits however they
+/// are cut; [`run_pass`] runs it on its own, a Gauss-Seidel sweep may run it block by
+/// block (the fused sweep of the constraint stage, which cuts the rows of each block
+/// from its [`ParticleViews`]).
+pub(crate) type ParticlePass<'a> = &'a (dyn Fn(ParticleRows<'_>) + Sync);
+
+/// Runs `pass` over every particle as a pass of its own (the executor's chunks, as
+/// for [`Executor::for_ranges_light`]).
 pub(crate) fn run_pass(particles: &mut Particles, exec: &Executor, pass: ParticlePass<'_>) {
-    let n = particles.len();
-    let views = ParticleViews::new(particles);
-    exec.for_ranges_light(n, |r| pass(&views, r));
+    let Particles {
+        hot,
+        base,
+        velocity,
+        ..
+    } = particles;
+    let parts = (
+        Rows::new(&mut hot[..]),
+        Rows::new(&mut base[..]),
+        Rows::new(&mut velocity[..]),
+    );
+    exec.for_chunks_light(parts, |_, (hot, base, velocity)| {
+        pass(ParticleRows {
+            hot,
+            base,
+            velocity,
+        })
+    });
 }
 
 /// Collision: grabs, particle–particle contacts, collider contacts with friction and

@@ -3,7 +3,8 @@
 //! write only their own items ([`Rows`] and [`Blocks`], cut by
 //! [`Executor::for_chunks`], [`Executor::for_chunks_light`] and
 //! [`Executor::for_each_item`], defined here because they are where a chunk is handed
-//! out once per range).
+//! out once per range), and [`SlotOrder`], a slot-to-particle map checked one to one
+//! once per rebuild, through which a pass over slots writes each slot's particle.
 //!
 //! This file is one of the three places of the crate with `unsafe` (with the C
 //! boundary, `src/ffi/`, and the kernels, `src/kernels/`; ARCHITECTURE.md, "Kernels
@@ -14,6 +15,7 @@ use std::marker::PhantomData;
 use std::ops::Range;
 
 use super::parallel::Executor;
+use crate::error::{try_reserve, Result};
 
 /// A slice that several threads may read and write at the same time, each at indices
 /// no other thread touches during the pass: the raw helper under [`Rows`] and
@@ -315,6 +317,108 @@ impl Executor {
     }
 }
 
+/// A one-to-one map from slots to particles: `order[k]` is the particle of slot `k`,
+/// `slot_of[i]` the slot of particle `i` (any value that does not point back for a
+/// particle without a slot). Rebuilt by the owner through [`Self::edit`], then
+/// checked once by [`Self::check`] (`slot_of[order[k]] == k` for every slot: no two
+/// slots share a particle), after which [`Self::scatter_light`] lets a pass over the
+/// slots write each slot's particle safely, with no check per access.
+#[derive(Default)]
+pub(crate) struct SlotOrder {
+    order: Vec<u32>,
+    slot_of: Vec<u32>,
+    /// One past the largest particle of `order`, once checked; `None` while being
+    /// edited.
+    bound: Option<usize>,
+}
+
+impl SlotOrder {
+    /// Number of slots.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Slots the map holds without allocating.
+    #[inline]
+    pub(crate) fn capacity(&self) -> usize {
+        self.order.capacity()
+    }
+
+    /// The particle of every slot, in slot order.
+    #[inline]
+    pub(crate) fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// The arrays, `(order, slot_of)`, to be rebuilt; the map is unchecked until the
+    /// next [`Self::check`].
+    pub(crate) fn edit(&mut self) -> (&mut Vec<u32>, &mut Vec<u32>) {
+        self.bound = None;
+        (&mut self.order, &mut self.slot_of)
+    }
+
+    /// Checks that the map is one to one (`slot_of[order[k]] == k` for every slot:
+    /// no two slots share a particle) and records the particle bound. Panics
+    /// otherwise: a rebuild that breaks it is a bug of the owner. One pass over the
+    /// slots.
+    pub(crate) fn check(&mut self) {
+        let slot_of = &self.slot_of[..];
+        let mut bound = 0;
+        for (k, &i) in self.order.iter().enumerate() {
+            assert!(
+                slot_of.get(i as usize) == Some(&(k as u32)),
+                "slot order: slot {k} and its particle {i} do not point at each other"
+            );
+            bound = bound.max(i as usize + 1);
+        }
+        self.bound = Some(bound);
+    }
+
+    /// Grows the arrays for `particles` particles (new ones have the slot `empty`)
+    /// and as many slots, without touching the map (it stays checked: no slot's
+    /// particle changes).
+    pub(crate) fn grow(&mut self, particles: usize, empty: u32, what: &str) -> Result<()> {
+        if self.slot_of.len() < particles {
+            let grow = particles - self.slot_of.len();
+            try_reserve(&mut self.slot_of, grow, what)?;
+            self.slot_of.resize(particles, empty);
+        }
+        let grow = particles.saturating_sub(self.order.capacity());
+        try_reserve(&mut self.order, grow, what)
+    }
+
+    /// Bytes held (capacities).
+    pub(crate) fn bytes(&self) -> u64 {
+        ((self.order.capacity() + self.slot_of.capacity()) * std::mem::size_of::<u32>()) as u64
+    }
+
+    /// [`Executor::for_ranges_light`] over the slots: `f(k, x)` for every slot `k`,
+    /// with `x` its particle's element of `target`, exclusively (slots of one map have
+    /// distinct particles, and the ranges cover each slot once). Panics unless the map
+    /// is checked and `target` holds every particle of the map.
+    pub(crate) fn scatter_light<T, F>(&self, exec: &Executor, target: &mut [T], f: F)
+    where
+        T: Send,
+        F: Fn(usize, &mut T) + Sync + Send,
+    {
+        let bound = self
+            .bound
+            .expect("slot order: not checked since its last edit");
+        assert!(target.len() >= bound, "slot order: target too short");
+        let (order, target) = (&self.order[..], DisjointSlice::new(target));
+        exec.for_ranges_light(order.len(), |r| {
+            for (k, &i) in r.clone().zip(&order[r]) {
+                // SAFETY: i < bound <= target.len() (checked above); the map is one to
+                // one (checked since its last edit, and `&self` forbids an edit
+                // meanwhile) and the ranges of one pass are disjoint, so no other
+                // task touches element i during the pass.
+                f(k, unsafe { &mut *target.as_ptr().add(i as usize) });
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,5 +512,40 @@ mod tests {
         }
         assert!(slots.iter().enumerate().all(|(k, &x)| x == k as u32 + 1));
         assert_eq!(buffers.concat(), slots);
+    }
+
+    /// A checked slot order scatters to each slot's particle once, on several threads;
+    /// a map whose slots share a particle, or one not checked since its last edit, is
+    /// refused.
+    #[test]
+    fn slot_order_scatters_to_each_particle_once() {
+        let exec = Executor::new(2).unwrap();
+        let n = 40_000usize;
+        let mut map = SlotOrder::default();
+        {
+            let (order, slot_of) = map.edit();
+            // Every third particle has no slot; the others in reverse order.
+            order.extend((0..n as u32).rev().filter(|i| i % 3 != 0));
+            slot_of.resize(n, u32::MAX);
+            for (k, &i) in order.iter().enumerate() {
+                slot_of[i as usize] = k as u32;
+            }
+        }
+        map.check();
+        let mut target = vec![0u32; n];
+        map.scatter_light(&exec, &mut target, |k, x| *x += k as u32 + 1);
+        for (k, &i) in map.order().iter().enumerate() {
+            assert_eq!(target[i as usize], k as u32 + 1);
+        }
+        assert!(target.iter().step_by(3).all(|&x| x == 0));
+        // Two slots on one particle.
+        let (order, _) = map.edit();
+        order[1] = order[0];
+        let shared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| map.check()));
+        assert!(shared.is_err());
+        let unchecked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            map.scatter_light(&exec, &mut target, |_, _| {})
+        }));
+        assert!(unchecked.is_err());
     }
 }

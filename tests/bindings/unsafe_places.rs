@@ -12,16 +12,13 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const PLACES: [&str; 3] = ["ffi/", "kernels/", "solver/disjoint.rs"];
 
 /// Files whose `unsafe` has not yet moved behind a safe interface of the three places:
-/// the integrator's particle pass (fused into the first sweep, where it gets the
-/// particle views of a block), the fluid solver's projection and velocity passes (particles written
-/// through the slot-to-particle map, kernels whose lists must hold slots), the contact pass's
-/// scatter through the same kind of map, and the constraint sweeps that run the kernels'
-/// `unsafe fn` under the colouring's invariant. Each entry is to be deleted when its file is moved.
-const NOT_YET_MOVED: [&str; 6] = [
-    "pipeline/integrate.rs",
+/// the fluid solver's projection and velocity passes (particles written through the
+/// slot-to-particle map inside the staged pass, kernels whose lists must hold slots),
+/// and the constraint sweeps that run the kernels' `unsafe fn` under the colouring's
+/// invariant. Each entry is to be deleted when its file is moved.
+const NOT_YET_MOVED: [&str; 4] = [
     "fluid/solver/project.rs",
     "fluid/solver/velocity.rs",
-    "collision/contacts.rs",
     "constraints/distance.rs",
     "constraints/nary.rs",
 ];

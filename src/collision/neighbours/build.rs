@@ -37,7 +37,8 @@ impl Neighbours {
         self.active = count > 0;
         self.stats.particles = count as u32;
         if !self.active {
-            self.order.clear();
+            self.order.edit().0.clear();
+            self.order.check();
             return Ok(());
         }
         let v_mean = if moving > 0 {
@@ -158,9 +159,9 @@ impl Neighbours {
         }
         // Counting sort by bucket (serial, stable). Capacity reserved in begin_step
         // for n slots: no allocation.
-        self.order.clear();
-        self.order.resize(count, 0);
-        let (order, slot_of) = (&mut self.order, &mut self.slot_of);
+        let (order, slot_of) = self.order.edit();
+        order.clear();
+        order.resize(count, 0);
         sort_by_bucket(
             &self.bucket_of[..n],
             &mut self.bucket_start[..table + 1],
@@ -171,6 +172,9 @@ impl Neighbours {
                 }
             },
         );
+        // One slot per particle and one particle per slot (what the contact pass's
+        // scatter relies on): one pass over the slots.
+        self.order.check();
         // Gather into slot order (parallel).
         let m = count;
         self.list_end.clear();
@@ -191,7 +195,7 @@ impl Neighbours {
         self.anchor_base.resize(m, Vec3A::ZERO);
         self.anchor_hot.resize(m, Vec3::ZERO);
         {
-            let order = &self.order;
+            let order = self.order.order();
             let skin_of = &self.skin_of;
             let [gbx, gby, gbz] = &mut self.grid_b;
             let [gdx, gdy, gdz] = &mut self.grid_d;

@@ -47,7 +47,7 @@ impl Neighbours {
             }
             // The skin of a build, from the motion now, at most the slow cut (so the
             // grid's cells still hold every partner within SLOW_CELLS cells).
-            let i = self.order[k] as usize;
+            let i = self.order.order()[k] as usize;
             let r = self.radius[k];
             let v = if p.w != 0.0 {
                 particles.velocity[i] + p.truncate() * inv_h
