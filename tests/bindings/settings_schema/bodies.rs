@@ -1,4 +1,4 @@
-//! The body descs' part of the settings generator (tests/bindings/settings_schema.rs):
+//! The body descs' part of the settings generator (tests/bindings/settings_schema/):
 //! their C# settings (bindings/csharp/BodySettings.cs), C++ descs (bindings/cpp/sinew.hpp),
 //! and the fields, clamps and properties of the Unity and Unreal rope and cloth
 //! components; and the checks of the body builders.
