@@ -3,9 +3,9 @@
 //! (one renderer per layer: ffi.rs, csharp.rs, cpp.rs, unity.rs, unreal.rs; the regions
 //! they fill in regions.rs and bodies.rs) and fails when a committed file is stale:
 //!
-//! * src/ffi/settings.rs (whole file): the `SINEW_MAX_*`/`SINEW_MIN_*` constants, the
-//!   `#[repr(C)]` twins of the descs and their conversions (cbindgen reads it into
-//!   include/sinew.h);
+//! * src/ffi/settings/ (whole files): the `SINEW_MAX_*`/`SINEW_MIN_*` constants, the
+//!   `#[repr(C)]` twins of the descs and their conversions, one file per module that
+//!   declares descs (cbindgen reads them into include/sinew.h);
 //! * regions between `BEGIN GENERATED <tag>` and `END GENERATED <tag>` lines in the
 //!   hand-written files: the C# settings fields and their copy to the native desc, the
 //!   C++ setters, the Unity fields (`[Tooltip]`, `[Range]`/`[Min]`), their copy and
@@ -24,6 +24,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+/// The generated module of the C twins and constants (whole files).
+const FFI_DIR: &str = "src/ffi/settings";
 const REFRESH: &str = "SINEW_UPDATE_SETTINGS=1 cargo test --test bindings settings_schema::";
 
 mod bodies;
@@ -75,7 +77,7 @@ fn part(name: &str, fields: &[&str]) -> Desc {
 
 /// Every generated file's path and its fresh text.
 fn generated() -> Vec<(String, String)> {
-    let mut files: Vec<(String, String)> = vec![("src/ffi/settings.rs".into(), render_ffi())];
+    let mut files: Vec<(String, String)> = render_ffi();
     for (file, tag, render) in regions() {
         let current = match files.iter().position(|(f, _)| f == file) {
             Some(i) => files.remove(i).1,
@@ -92,12 +94,27 @@ fn generated() -> Vec<(String, String)> {
 fn generated_settings_are_fresh() {
     let update = std::env::var_os("SINEW_UPDATE_SETTINGS").is_some();
     let mut stale = Vec::new();
-    for (file, text) in generated() {
-        let path = Path::new(ROOT).join(&file);
+    let files = generated();
+    for (file, text) in &files {
+        let path = Path::new(ROOT).join(file);
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        if committed != text {
+        if committed != *text {
             if update {
-                std::fs::write(&path, &text).unwrap_or_else(|e| panic!("write {file}: {e}"));
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, text).unwrap_or_else(|e| panic!("write {file}: {e}"));
+            } else {
+                stale.push(file.clone());
+            }
+        }
+    }
+    // A file of the generated module that is no longer rendered (a group gone).
+    let dir = Path::new(ROOT).join(FFI_DIR);
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("read {FFI_DIR}: {e}")) {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        let file = format!("{FFI_DIR}/{name}");
+        if !files.iter().any(|(f, _)| *f == file) {
+            if update {
+                std::fs::remove_file(dir.join(&name)).unwrap();
             } else {
                 stale.push(file);
             }
