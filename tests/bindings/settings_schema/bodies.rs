@@ -159,6 +159,59 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         "ClothDesc clamps".into(),
         Box::new(move || unity_clamps_with(&cloth(), &CLOTH)),
     ));
+    // The authoring code's options (SinewAuthoring.cs) and the components' copy into them.
+    const ROPE_OPTIONS: Options = Options {
+        rebuild: &[
+            "start",
+            "end",
+            "segments",
+            "tethers",
+            "pin_start",
+            "pin_end",
+            "radius",
+        ],
+        names: &[("total_mass", "MassKg")],
+    };
+    const CLOTH_OPTIONS: Options = Options {
+        rebuild: &["model", "bending", "tethers", "warp"],
+        names: &[],
+    };
+    const AUTHORING: &str = "unity-sample/Runtime/SinewAuthoring.cs";
+    out.push((
+        AUTHORING,
+        "RopeDesc options".into(),
+        Box::new(move || options_fields(&rope(), &ROPE_OPTIONS)),
+    ));
+    out.push((
+        AUTHORING,
+        "RopeDesc to settings".into(),
+        Box::new(move || options_to_settings(&rope(), &ROPE_OPTIONS)),
+    ));
+    out.push((
+        AUTHORING,
+        "RopeDesc rebuild reason".into(),
+        Box::new(move || options_rebuild_reason(&rope(), &ROPE_OPTIONS, &["start", "end"])),
+    ));
+    out.push((
+        AUTHORING,
+        "ClothDesc options".into(),
+        Box::new(move || options_fields(&cloth(), &CLOTH_OPTIONS)),
+    ));
+    out.push((
+        AUTHORING,
+        "ClothDesc to settings".into(),
+        Box::new(move || options_to_settings(&cloth(), &CLOTH_OPTIONS)),
+    ));
+    out.push((
+        "unity-sample/Runtime/SinewRope.cs",
+        "RopeDesc options copy".into(),
+        Box::new(move || options_from_fields(&rope(), &ROPE_OPTIONS, &ROPE)),
+    ));
+    out.push((
+        "unity-sample/Runtime/SinewCloth.cs",
+        "ClothDesc options copy".into(),
+        Box::new(move || options_from_fields(&cloth(), &CLOTH_OPTIONS, &CLOTH)),
+    ));
     out
 }
 

@@ -186,3 +186,91 @@ pub(super) fn unity_clamps_with(d: &Desc, p: &UnityProps) -> String {
     }
     o
 }
+
+/// How an options value of the authoring code (SinewAuthoring.cs: `RopeOptions`,
+/// `ClothOptions`) holds a desc: the fields read when the body is built (their docs
+/// say "Rebuild."; the others are edited in place) and the fields it keeps under
+/// another name.
+pub(super) struct Options {
+    pub(super) rebuild: &'static [&'static str],
+    pub(super) names: &'static [(&'static str, &'static str)],
+}
+
+impl Options {
+    fn name(&self, f: &Field) -> String {
+        self.names
+            .iter()
+            .find(|(n, _)| *n == f.name)
+            .map_or_else(|| pascal(f.name), |(_, o)| o.to_string())
+    }
+}
+
+/// The options' fields, each with its doc, range and whether it needs a rebuild.
+pub(super) fn options_fields(d: &Desc, o: &Options) -> String {
+    let mut out = String::new();
+    for f in &d.fields {
+        let when = if o.rebuild.contains(&f.name) {
+            "Rebuild."
+        } else {
+            "In place."
+        };
+        out.push_str(&wrap(
+            &format!("<summary>{when} {}</summary>", xml(&summary_numbers(f))),
+            "/// ",
+            88,
+        ));
+        writeln!(out, "public {} {};", cs_type(f), o.name(f)).unwrap();
+    }
+    out
+}
+
+/// `ToSettings()`: the options into the library's settings (`s`).
+pub(super) fn options_to_settings(d: &Desc, o: &Options) -> String {
+    let mut out = String::new();
+    for f in &d.fields {
+        writeln!(out, "s.{} = {};", pascal(f.name), o.name(f)).unwrap();
+    }
+    out
+}
+
+/// `Options()` of a component: its fields into the options (an object initializer),
+/// but those it takes elsewhere (`p.skip`: a rope's ends from its transforms).
+pub(super) fn options_from_fields(d: &Desc, o: &Options, p: &UnityProps) -> String {
+    let mut out = String::new();
+    for f in d.fields.iter().filter(|f| !p.skip.contains(&f.name)) {
+        let v = match f.kind {
+            Kind::Mask => format!("unchecked((uint){})", p.name(f)),
+            Kind::Vec3 => format!("{}.ToSinew()", p.name(f)),
+            _ => p.name(f),
+        };
+        writeln!(out, "{} = {v},", o.name(f)).unwrap();
+    }
+    out
+}
+
+/// The rebuild fields compared, the first that differs named as the inspector shows it
+/// (`PinStart` -> "Pin Start"); `skip` names those not compared.
+pub(super) fn options_rebuild_reason(d: &Desc, o: &Options, skip: &[&str]) -> String {
+    let mut out = String::new();
+    for f in &d.fields {
+        if !o.rebuild.contains(&f.name) || skip.contains(&f.name) {
+            continue;
+        }
+        let n = o.name(f);
+        let label = pascal(f.name)
+            .chars()
+            .enumerate()
+            .flat_map(|(i, c)| {
+                let space = (i > 0 && c.is_uppercase()).then_some(' ');
+                space.into_iter().chain([c])
+            })
+            .collect::<String>();
+        writeln!(
+            out,
+            "if (built.{n} != wanted.{n}) return \"{}\";",
+            quoted(&label)
+        )
+        .unwrap();
+    }
+    out
+}
