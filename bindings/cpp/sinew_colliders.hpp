@@ -48,11 +48,18 @@ struct UeTransform {
     units::Double3 scale{1.0, 1.0, 1.0};
 };
 
-/// Friction coefficients (>= 0) and restitution ([0, 1]); validated by the library.
+/// The collider's settings that are not its shape or pose (friction coefficients,
+/// restitution, ...), as the ColliderDesc declares them; validated by the library.
 struct Material {
+    // BEGIN GENERATED ColliderDesc material fields
+    /// Coulomb coefficient below which a contact sticks. In [0, SINEW_MAX_FRICTION]. Default 0.
     float static_friction = 0.0f;
+    /// Coulomb coefficient of sliding. In [0, SINEW_MAX_FRICTION]. Default 0.
     float dynamic_friction = 0.0f;
+    /// Normal velocity kept after an impact, as a fraction of the approach speed (0 = no
+    /// bounce, 1 = elastic). In [0, 1]. Default 0.
     float restitution = 0.0f;
+    // END GENERATED ColliderDesc material fields
 };
 
 /// Hamilton product a * b (apply b, then a).
@@ -147,9 +154,11 @@ inline Result<SinewColliderDesc> to_collider_desc(const units::Frame& frame, con
     if (!q) return q.error();
     d.rotation = *q;
     d.position = frame.to_sim(xf.location_cm);
+    // BEGIN GENERATED ColliderDesc material copy
     d.static_friction = material.static_friction;
     d.dynamic_friction = material.dynamic_friction;
     d.restitution = material.restitution;
+    // END GENERATED ColliderDesc material copy
     return d;
 }
 

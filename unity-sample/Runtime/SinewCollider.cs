@@ -166,9 +166,11 @@ namespace Sinew.Unity
                 haveTemplate = true;
             }
             desc = template;
+            // BEGIN GENERATED ColliderDesc describe
             desc.static_friction = staticFriction;
             desc.dynamic_friction = dynamicFriction;
             desc.restitution = restitution;
+            // END GENERATED ColliderDesc describe
             if (Shape(gameObject, ref desc))
                 return true;
             Debug.LogError("SinewCollider needs a SphereCollider, CapsuleCollider or BoxCollider on the same GameObject", this);

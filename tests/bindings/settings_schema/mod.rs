@@ -75,6 +75,17 @@ fn part(name: &str, fields: &[&str]) -> Desc {
     d
 }
 
+/// The desc without the fields named: the part an engine component edits when the
+/// engine gives the others (a collider's shape and pose come from the engine's collider;
+/// a field added to the desc joins the component's properties).
+fn part_except(name: &str, skip: &[&str]) -> Desc {
+    let mut d = desc(name);
+    let n = d.fields.len();
+    d.fields.retain(|f| !skip.contains(&f.name));
+    assert_eq!(d.fields.len() + skip.len(), n, "{name}: {skip:?}");
+    d
+}
+
 /// Every generated file's path and its fresh text.
 fn generated() -> Vec<(String, String)> {
     let mut files: Vec<(String, String)> = render_ffi();

@@ -47,7 +47,21 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         let tag: &'static str = Box::leak(format!("{name} exchange").into_boxed_str());
         v.push((file, tag, Box::new(move || cs_exchange(&desc(name)))));
     }
-    const MATERIAL: &[&str] = &["static_friction", "dynamic_friction", "restitution"];
+    // A collider component takes its shape and pose from the engine's collider; the rest
+    // of the desc (its material, ...) are its own properties.
+    let collider = || {
+        part_except(
+            "ColliderDesc",
+            &[
+                "shape",
+                "position",
+                "rotation",
+                "radius",
+                "half_height",
+                "half_extents",
+            ],
+        )
+    };
     const EMITTER: &[&str] = &["radius", "half_extents", "speed", "rate"];
     const UE: &str = "unreal-sample/Plugins/Sinew/Source/Sinew";
     let all = || Group {
@@ -61,6 +75,28 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(unreal_stepping),
         ),
         (
+            "unity-sample/Runtime/SinewCollider.cs",
+            "ColliderDesc describe",
+            Box::new(move || unity_copy_c(&collider(), "desc")),
+        ),
+        (
+            "bindings/cpp/sinew_colliders.hpp",
+            "ColliderDesc material fields",
+            Box::new(move || cpp_fields(&collider())),
+        ),
+        (
+            "bindings/cpp/sinew_colliders.hpp",
+            "ColliderDesc material copy",
+            Box::new(move || cpp_copy(&collider(), "d", "material.")),
+        ),
+        (
+            Box::leak(format!("{UE}/Private/SinewColliderComponent.cpp").into_boxed_str()),
+            "ColliderDesc material",
+            Box::new(move || {
+                unreal_aggregate(&collider(), "const sinew::colliders::Material Material")
+            }),
+        ),
+        (
             "bindings/cpp/sinew_fluid.hpp",
             "EmitterDesc setters",
             Box::new(move || cpp_setters(&desc("EmitterDesc"), "EmitterDesc")),
@@ -68,12 +104,12 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         (
             "unity-sample/Runtime/SinewCollider.cs",
             "ColliderDesc fields",
-            Box::new(move || unity_fields(&part("ColliderDesc", MATERIAL), &[all()])),
+            Box::new(move || unity_fields(&collider(), &[all()])),
         ),
         (
             "unity-sample/Runtime/SinewCollider.cs",
             "ColliderDesc clamps",
-            Box::new(move || unity_clamps(&part("ColliderDesc", MATERIAL))),
+            Box::new(move || unity_clamps(&collider())),
         ),
         (
             "unity-sample/Runtime/SinewFluid.cs",
@@ -90,7 +126,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             "ColliderDesc properties",
             Box::new(move || {
                 unreal_properties(
-                    &part("ColliderDesc", MATERIAL),
+                    &collider(),
                     &UnrealProps {
                         category: "Sinew|Material",
                         extra: &[],

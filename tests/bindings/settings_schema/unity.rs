@@ -274,3 +274,18 @@ pub(super) fn options_rebuild_reason(d: &Desc, o: &Options, skip: &[&str]) -> St
     }
     out
 }
+
+/// The component's fields into the C desc (`desc.static_friction = staticFriction;`).
+pub(super) fn unity_copy_c(d: &Desc, target: &str) -> String {
+    let mut o = String::new();
+    for f in &d.fields {
+        let v = match f.kind {
+            Kind::Mask => format!("unchecked((uint){})", camel(f)),
+            Kind::Bool => format!("{} ? 1u : 0u", camel(f)),
+            Kind::Vec3 => format!("{}.ToSinew()", camel(f)),
+            _ => camel(f),
+        };
+        writeln!(o, "{target}.{} = {v};", f.name).unwrap();
+    }
+    o
+}

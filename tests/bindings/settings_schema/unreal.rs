@@ -254,3 +254,24 @@ pub(super) fn unreal_copy(d: &Desc, target: &str, source: &str, skip: &[&str]) -
     }
     o
 }
+
+/// The properties as a C++ aggregate in declaration order (`Material{StaticFriction,
+/// DynamicFriction, Restitution}`), lengths in metres.
+pub(super) fn unreal_aggregate(d: &Desc, declaration: &str) -> String {
+    let values: Vec<String> = d
+        .fields
+        .iter()
+        .map(|f| {
+            let n = unreal_name(f);
+            match f.kind {
+                Kind::F32 if unreal_unit(f.range.unit).1 != 1.0 => {
+                    format!("SinewUE::LengthToSim({n})")
+                }
+                Kind::F32 | Kind::Bool => n,
+                Kind::U32 | Kind::Mask => format!("(uint32){n}"),
+                _ => panic!("{}: no aggregate value for {:?}", f.name, f.kind),
+            }
+        })
+        .collect();
+    format!("{declaration}{{{}}};\n", values.join(", "))
+}
