@@ -47,6 +47,9 @@ impl SinewWindDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::aero::WindDesc> {
         Ok(crate::aero::WindDesc {
             velocity: self.velocity.into(),
@@ -54,6 +57,7 @@ impl SinewWindDesc {
             turbulence: self.turbulence,
             turbulence_scale: self.turbulence_scale,
             turbulence_frequency: self.turbulence_frequency,
+            ..crate::aero::WindDesc::default()
         })
     }
 }
@@ -112,6 +116,9 @@ impl SinewWindZoneDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::aero::WindZoneDesc> {
         Ok(crate::aero::WindZoneDesc {
             shape: SettingEnum::from_c(self.shape, "shape")?,
@@ -123,6 +130,7 @@ impl SinewWindZoneDesc {
             strength: self.strength,
             turbulence: self.turbulence,
             falloff: self.falloff,
+            ..crate::aero::WindZoneDesc::default()
         })
     }
 }

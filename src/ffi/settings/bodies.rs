@@ -72,6 +72,9 @@ impl SinewRopeDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::bodies::rope::RopeDesc> {
         Ok(crate::bodies::rope::RopeDesc {
             start: self.start.into(),
@@ -85,6 +88,7 @@ impl SinewRopeDesc {
             pin_start: flag_from_c(self.pin_start, "pin_start")?,
             pin_end: flag_from_c(self.pin_end, "pin_end")?,
             damping: self.damping,
+            ..crate::bodies::rope::RopeDesc::default()
         })
     }
 }
@@ -145,6 +149,9 @@ impl SinewClothDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::bodies::cloth::ClothDesc> {
         Ok(crate::bodies::cloth::ClothDesc {
             model: SettingEnum::from_c(self.model, "model")?,
@@ -156,6 +163,7 @@ impl SinewClothDesc {
             bending: SettingEnum::from_c(self.bending, "bending")?,
             tethers: flag_from_c(self.tethers, "tethers")?,
             damping: self.damping,
+            ..crate::bodies::cloth::ClothDesc::default()
         })
     }
 }
@@ -208,6 +216,9 @@ impl SinewClothGridDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::bodies::cloth::ClothGridDesc> {
         Ok(crate::bodies::cloth::ClothGridDesc {
             origin: self.origin.into(),
@@ -217,6 +228,7 @@ impl SinewClothGridDesc {
             segments_v: self.segments_v,
             total_mass: self.total_mass,
             pin_corners: self.pin_corners,
+            ..crate::bodies::cloth::ClothGridDesc::default()
         })
     }
 }
@@ -265,6 +277,9 @@ impl SinewTetBodyDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::bodies::soft::TetBodyDesc> {
         Ok(crate::bodies::soft::TetBodyDesc {
             total_mass: self.total_mass,
@@ -273,6 +288,7 @@ impl SinewTetBodyDesc {
             shear_compliance: self.shear_compliance,
             volume_compliance: self.volume_compliance,
             damping: self.damping,
+            ..crate::bodies::soft::TetBodyDesc::default()
         })
     }
 }
@@ -319,6 +335,9 @@ impl SinewPressureBodyDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::bodies::soft::PressureBodyDesc> {
         Ok(crate::bodies::soft::PressureBodyDesc {
             total_mass: self.total_mass,
@@ -326,6 +345,7 @@ impl SinewPressureBodyDesc {
             pressure: self.pressure,
             volume_compliance: self.volume_compliance,
             damping: self.damping,
+            ..crate::bodies::soft::PressureBodyDesc::default()
         })
     }
 }

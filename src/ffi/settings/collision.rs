@@ -83,6 +83,9 @@ impl SinewColliderDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::collision::ColliderDesc> {
         Ok(crate::collision::ColliderDesc {
             shape: match self.shape {
@@ -109,6 +112,7 @@ impl SinewColliderDesc {
             static_friction: self.static_friction,
             dynamic_friction: self.dynamic_friction,
             restitution: self.restitution,
+            ..crate::collision::ColliderDesc::default()
         })
     }
 }

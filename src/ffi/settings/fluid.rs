@@ -103,6 +103,9 @@ impl SinewFluidDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::fluid::FluidDesc> {
         Ok(crate::fluid::FluidDesc {
             rest_density: self.rest_density,
@@ -121,6 +124,7 @@ impl SinewFluidDesc {
             lifetime: self.lifetime,
             recycle_oldest: flag_from_c(self.recycle_oldest, "recycle_oldest")?,
             coupling_mask: self.coupling_mask,
+            ..crate::fluid::FluidDesc::default()
         })
     }
 }
@@ -192,6 +196,9 @@ impl SinewEmitterDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::fluid::EmitterDesc> {
         Ok(crate::fluid::EmitterDesc {
             shape: match self.shape {
@@ -211,6 +218,7 @@ impl SinewEmitterDesc {
             rotation: self.rotation.into(),
             speed: self.speed,
             rate: self.rate,
+            ..crate::fluid::EmitterDesc::default()
         })
     }
 }

@@ -54,6 +54,9 @@ impl SinewWorldDesc {
     }
 
     /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).
+    /// A field the twin lacks takes its declared default: a twin one field behind its
+    /// declaration still compiles, and the freshness test rewrites it.
+    #[allow(clippy::needless_update)]
     pub(in crate::ffi) fn to_rust(self) -> Result<crate::world::WorldDesc> {
         Ok(crate::world::WorldDesc {
             gravity: self.gravity.into(),
@@ -63,6 +66,7 @@ impl SinewWorldDesc {
             jacobi_relaxation: self.jacobi_relaxation,
             damping: self.damping,
             threads: self.threads,
+            ..crate::world::WorldDesc::default()
         })
     }
 }

@@ -397,7 +397,7 @@ fn render_twins(group: &str, list: &[Desc]) -> String {
         }
         writeln!(
             o,
-            "    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).\n    pub(in crate::ffi) fn to_rust(self) -> Result<{}> {{\n        Ok({} {{",
+            "    /// The Rust desc (flags and enum values checked here, ranges by its `validate()`).\n    /// A field the twin lacks takes its declared default: a twin one field behind its\n    /// declaration still compiles, and the freshness test rewrites it.\n    #[allow(clippy::needless_update)]\n    pub(in crate::ffi) fn to_rust(self) -> Result<{}> {{\n        Ok({} {{",
             d.path, d.path
         )
         .unwrap();
@@ -414,7 +414,12 @@ fn render_twins(group: &str, list: &[Desc]) -> String {
                 _ => writeln!(o, "            {}: {},", f.name, conversion(f, false)).unwrap(),
             }
         }
-        o.push_str("        })\n    }\n}\n");
+        writeln!(
+            o,
+            "            ..{}::default()\n        }})\n    }}\n}}",
+            d.path
+        )
+        .unwrap();
     }
     o
 }
