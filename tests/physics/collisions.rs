@@ -38,6 +38,7 @@ pub(crate) fn plane(
         static_friction: mu_s,
         dynamic_friction: mu_d,
         restitution: e,
+        ..ColliderDesc::default()
     })
     .unwrap()
 }
