@@ -46,3 +46,38 @@ pub(super) fn cs_exchange(d: &Desc) -> String {
     }
     o
 }
+
+/// The size in C of a field of a twin (every field is 4-byte aligned: no padding).
+fn c_size(f: &Field) -> usize {
+    match f.kind {
+        Kind::Vec3 => 12,
+        Kind::Quat => 16,
+        _ => 4,
+    }
+}
+
+/// The checks of the Mono tests that the raw C# layer lays each twin out as declared:
+/// every field's offset, the cookie's, and the size (managed and marshalled).
+pub(super) fn cs_layout_checks() -> String {
+    let mut o = String::new();
+    for d in descs() {
+        let mut offset = 0;
+        for f in d.fields.iter().map(|f| f.name).chain(["internal_cookie"]) {
+            writeln!(
+                o,
+                "Check.Equal({offset}, (int)Marshal.OffsetOf(typeof({c}), \"{f}\"), \"{c}.{f}\");",
+                c = d.c
+            )
+            .unwrap();
+            offset += d.fields.iter().find(|g| g.name == f).map_or(4, c_size);
+        }
+        writeln!(
+            o,
+            "Check.Equal({offset}, Marshal.SizeOf(typeof({c})), \"marshalled sizeof({c})\");\n\
+             Check.Equal({offset}, sizeof({c}), \"sizeof({c})\");",
+            c = d.c
+        )
+        .unwrap();
+    }
+    o
+}

@@ -97,6 +97,11 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             }),
         ),
         (
+            "tests/csharp/RawTests.cs",
+            "desc layouts",
+            Box::new(cs_layout_checks),
+        ),
+        (
             "bindings/cpp/sinew_fluid.hpp",
             "EmitterDesc setters",
             Box::new(move || cpp_setters(&desc("EmitterDesc"), "EmitterDesc")),
