@@ -59,6 +59,11 @@ struct Material {
     /// Normal velocity kept after an impact, as a fraction of the approach speed (0 = no
     /// bounce, 1 = elastic). In [0, 1]. Default 0.
     float restitution = 0.0f;
+    /// Whether the contact readback (`World::contacts`, sinew_world_read_contacts) lists this
+    /// collider's contacts. Off, the collider still acts on the particles, only its contacts
+    /// are left out (a host world that handles some colliders' contacts itself, or none).
+    /// Default 1 (0 or 1).
+    bool report_contacts = true;
     // END GENERATED ColliderDesc material fields
 };
 
@@ -158,6 +163,7 @@ inline Result<SinewColliderDesc> to_collider_desc(const units::Frame& frame, con
     d.static_friction = material.static_friction;
     d.dynamic_friction = material.dynamic_friction;
     d.restitution = material.restitution;
+    d.report_contacts = material.report_contacts ? 1u : 0u;
     // END GENERATED ColliderDesc material copy
     return d;
 }

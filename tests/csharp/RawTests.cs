@@ -112,9 +112,10 @@ namespace SinewTests
             Check.Equal(52, (int)Marshal.OffsetOf(typeof(SinewColliderDesc), "static_friction"), "SinewColliderDesc.static_friction");
             Check.Equal(56, (int)Marshal.OffsetOf(typeof(SinewColliderDesc), "dynamic_friction"), "SinewColliderDesc.dynamic_friction");
             Check.Equal(60, (int)Marshal.OffsetOf(typeof(SinewColliderDesc), "restitution"), "SinewColliderDesc.restitution");
-            Check.Equal(64, (int)Marshal.OffsetOf(typeof(SinewColliderDesc), "internal_cookie"), "SinewColliderDesc.internal_cookie");
-            Check.Equal(68, Marshal.SizeOf(typeof(SinewColliderDesc)), "marshalled sizeof(SinewColliderDesc)");
-            Check.Equal(68, sizeof(SinewColliderDesc), "sizeof(SinewColliderDesc)");
+            Check.Equal(64, (int)Marshal.OffsetOf(typeof(SinewColliderDesc), "report_contacts"), "SinewColliderDesc.report_contacts");
+            Check.Equal(68, (int)Marshal.OffsetOf(typeof(SinewColliderDesc), "internal_cookie"), "SinewColliderDesc.internal_cookie");
+            Check.Equal(72, Marshal.SizeOf(typeof(SinewColliderDesc)), "marshalled sizeof(SinewColliderDesc)");
+            Check.Equal(72, sizeof(SinewColliderDesc), "sizeof(SinewColliderDesc)");
             Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewEmitterDesc), "shape"), "SinewEmitterDesc.shape");
             Check.Equal(4, (int)Marshal.OffsetOf(typeof(SinewEmitterDesc), "radius"), "SinewEmitterDesc.radius");
             Check.Equal(8, (int)Marshal.OffsetOf(typeof(SinewEmitterDesc), "half_extents"), "SinewEmitterDesc.half_extents");

@@ -4,6 +4,7 @@
 
 use crate::error::Result;
 use crate::ffi::world::{SinewQuat, SinewVec3};
+use crate::limits::schema::flag_from_c;
 
 /// A collider: a shape, a transform the host updates every frame, and a material. Start
 /// from sinew_collider_desc_default(); field for field the Rust `ColliderDesc`.
@@ -36,6 +37,11 @@ pub struct SinewColliderDesc {
     /// Normal velocity kept after an impact, as a fraction of the approach speed (0 = no
     /// bounce, 1 = elastic). In [0, 1]. Default 0.
     pub restitution: f32,
+    /// Whether the contact readback (`World::contacts`, sinew_world_read_contacts) lists
+    /// this collider's contacts. Off, the collider still acts on the particles, only its
+    /// contacts are left out (a host world that handles some colliders' contacts itself, or
+    /// none). Default 1 (0 or 1).
+    pub report_contacts: u32,
     /// Set by sinew_collider_desc_default(); a desc not made by it is refused.
     pub internal_cookie: u32,
 }
@@ -60,6 +66,7 @@ impl SinewColliderDesc {
             static_friction: d.static_friction,
             dynamic_friction: d.dynamic_friction,
             restitution: d.restitution,
+            report_contacts: d.report_contacts as u32,
             internal_cookie: COLLIDER_DESC_COOKIE,
         };
         match d.shape {
@@ -112,6 +119,7 @@ impl SinewColliderDesc {
             static_friction: self.static_friction,
             dynamic_friction: self.dynamic_friction,
             restitution: self.restitution,
+            report_contacts: flag_from_c(self.report_contacts, "report_contacts")?,
             ..crate::collision::ColliderDesc::default()
         })
     }

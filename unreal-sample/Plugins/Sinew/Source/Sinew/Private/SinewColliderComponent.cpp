@@ -61,7 +61,7 @@ bool USinewColliderComponent::BuildDesc(const USinewWorldSubsystem& Sub, SinewCo
 		Params.box_extent_cm = sinew::units::Double3{BoxExtent.X, BoxExtent.Y, BoxExtent.Z};
 	}
 	// BEGIN GENERATED ColliderDesc material
-	const sinew::colliders::Material Material{StaticFriction, DynamicFriction, Restitution};
+	const sinew::colliders::Material Material{StaticFriction, DynamicFriction, Restitution, bReportContacts};
 	// END GENERATED ColliderDesc material
 	const sinew::Result<SinewColliderDesc> Desc = sinew::colliders::to_collider_desc(
 		Sub.GetFrame(), Params, SinewUE::ColliderTransform(Source->GetComponentTransform()), Material);
