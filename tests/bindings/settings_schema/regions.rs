@@ -138,6 +138,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
                         read_only: &[],
                         skip: &[],
                         common: "",
+                        ..UnrealProps::default()
                     },
                 )
             }),
@@ -154,6 +155,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
                         read_only: &[],
                         skip: &[],
                         common: "",
+                        ..UnrealProps::default()
                     },
                 )
             }),
@@ -256,6 +258,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
                         read_only: &[],
                         skip: &[],
                         common: "Config, ",
+                        ..UnrealProps::default()
                     },
                 )
             }),
@@ -286,6 +289,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
                         read_only: &["spacing", "capacity"],
                         skip: &[],
                         common: "",
+                        ..UnrealProps::default()
                     },
                 )
             }),

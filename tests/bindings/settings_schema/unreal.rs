@@ -15,6 +15,18 @@ pub(super) fn unreal_unit(unit: &str) -> (Option<&'static str>, f64) {
     }
 }
 
+/// A clamp: a count as an integer (an exclusive bound of a count is the next integer),
+/// else [`unreal_number`].
+fn unreal_bound(f: &Field, v: f64) -> String {
+    if integer(f) {
+        let v = v as f32;
+        let n = if v.fract() == 0.0 { v } else { v.floor() };
+        format!("{}", n as i64)
+    } else {
+        unreal_number(v)
+    }
+}
+
 pub(super) fn unreal_number(v: f64) -> String {
     let v = v as f32;
     if v != 0.0 && (v.abs() < 1.0e-3 || v.abs() >= 1.0e7) {
@@ -34,6 +46,7 @@ pub(super) fn unreal_name(f: &Field) -> String {
     }
 }
 
+#[derive(Default)]
 pub(super) struct UnrealProps {
     pub(super) category: &'static str,
     /// Extra specifiers of a field (`BlueprintSetter = ...`, `Config`), by name.
@@ -44,6 +57,15 @@ pub(super) struct UnrealProps {
     pub(super) skip: &'static [&'static str],
     /// Specifiers every field gets first (`Config`).
     pub(super) common: &'static str,
+    /// The component's own choices (a preset): its name for a field, its default (in
+    /// the library's unit) and the slider's range (`UIMin`, `UIMax`, in Unreal's unit).
+    /// The clamps stay the declaration's.
+    pub(super) names: &'static [(&'static str, &'static str)],
+    pub(super) defaults: &'static [(&'static str, f64)],
+    pub(super) sliders: &'static [(&'static str, f64, f64)],
+    /// The doc in the component's words, where the declaration's does not fit it (the
+    /// range is still the declaration's).
+    pub(super) docs: &'static [(&'static str, &'static str)],
 }
 
 pub(super) fn unreal_properties(d: &Desc, p: &UnrealProps) -> String {
@@ -58,6 +80,11 @@ pub(super) fn unreal_properties(d: &Desc, p: &UnrealProps) -> String {
             continue;
         }
         let (unit, scale) = unreal_unit(f.range.unit);
+        let mut f = f.clone();
+        if let Some(&(_, doc)) = p.docs.iter().find(|(n, _)| *n == f.name) {
+            f.doc = doc;
+        }
+        let f = &f;
         let tip = summary_numbers_scaled(f, scale, unit);
         let mut meta = Vec::new();
         let negative_auto = matches!(f.range.auto, Some((Auto::Negative, _)));
@@ -65,15 +92,19 @@ pub(super) fn unreal_properties(d: &Desc, p: &UnrealProps) -> String {
             if !negative_auto {
                 meta.push(format!(
                     "ClampMin = \"{}\"",
-                    unreal_number(inclusive(&lo, true) as f64 * scale)
+                    unreal_bound(f, inclusive(&lo, true) as f64 * scale)
                 ));
             }
         }
         if let Some(hi) = f.range.max {
             meta.push(format!(
                 "ClampMax = \"{}\"",
-                unreal_number(inclusive(&hi, false) as f64 * scale)
+                unreal_bound(f, inclusive(&hi, false) as f64 * scale)
             ));
+        }
+        if let Some(&(_, lo, hi)) = p.sliders.iter().find(|(n, ..)| *n == f.name) {
+            meta.push(format!("UIMin = \"{}\"", unreal_number(lo)));
+            meta.push(format!("UIMax = \"{}\"", unreal_number(hi)));
         }
         if let Some(u) = unit {
             meta.push(format!("Units = \"{u}\""));
@@ -99,10 +130,19 @@ pub(super) fn unreal_properties(d: &Desc, p: &UnrealProps) -> String {
             meta.join(", ")
         )
         .unwrap();
-        let name = unreal_name(f);
+        let name = p
+            .names
+            .iter()
+            .find(|(n, _)| *n == f.name)
+            .map_or_else(|| unreal_name(f), |(_, u)| u.to_string());
+        let default = p
+            .defaults
+            .iter()
+            .find(|(n, _)| *n == f.name)
+            .map_or(f.default[0], |&(_, v)| v);
         let (ty, value) = match f.kind {
-            Kind::F32 => ("float", format!("{}f", unreal_float(f.default[0] * scale))),
-            Kind::U32 => ("int32", format!("{}", f.default[0] as i64)),
+            Kind::F32 => ("float", format!("{}f", unreal_float(default * scale))),
+            Kind::U32 => ("int32", format!("{}", default as i64)),
             Kind::Mask => ("int32", format!("{}", f.default[0] as u32 as i32)),
             Kind::Bool => ("bool", format!("{}", f.default[0] != 0.0)),
             _ => unreachable!(),
