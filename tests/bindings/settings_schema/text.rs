@@ -239,3 +239,16 @@ pub(super) fn inclusive(b: &Bound, lower: bool) -> f32 {
     };
     step(v, lower)
 }
+
+/// The name a layer gives `f`: its entry in `names` (a component's own name for it),
+/// else `default()`.
+pub(super) fn renamed(
+    names: &[(&str, &str)],
+    f: &Field,
+    default: impl FnOnce() -> String,
+) -> String {
+    names
+        .iter()
+        .find(|(n, _)| *n == f.name)
+        .map_or_else(default, |(_, u)| u.to_string())
+}

@@ -66,10 +66,7 @@ pub(super) struct UnityProps {
 
 impl UnityProps {
     fn name(&self, f: &Field) -> String {
-        self.names
-            .iter()
-            .find(|(n, _)| *n == f.name)
-            .map_or_else(|| camel(f), |(_, u)| u.to_string())
+        renamed(self.names, f, || camel(f))
     }
 }
 
@@ -148,12 +145,13 @@ pub(super) fn unity_fields_with(d: &Desc, groups: &[Group], p: &UnityProps) -> S
 pub(super) fn unity_copy(d: &Desc, target: &str) -> String {
     let mut o = String::new();
     for f in &d.fields {
-        let v = match f.kind {
-            Kind::Mask => format!("unchecked((uint){})", camel(f)),
-            Kind::Vec3 => format!("{}.ToSinew()", camel(f)),
-            _ => camel(f),
-        };
-        writeln!(o, "{target}.{} = {v};", pascal(f.name)).unwrap();
+        writeln!(
+            o,
+            "{target}.{} = {};",
+            pascal(f.name),
+            unity_value(f, &camel(f))
+        )
+        .unwrap();
     }
     o
 }
@@ -198,10 +196,7 @@ pub(super) struct Options {
 
 impl Options {
     fn name(&self, f: &Field) -> String {
-        self.names
-            .iter()
-            .find(|(n, _)| *n == f.name)
-            .map_or_else(|| pascal(f.name), |(_, o)| o.to_string())
+        renamed(self.names, f, || pascal(f.name))
     }
 }
 
@@ -238,12 +233,7 @@ pub(super) fn options_to_settings(d: &Desc, o: &Options) -> String {
 pub(super) fn options_from_fields(d: &Desc, o: &Options, p: &UnityProps) -> String {
     let mut out = String::new();
     for f in d.fields.iter().filter(|f| !p.skip.contains(&f.name)) {
-        let v = match f.kind {
-            Kind::Mask => format!("unchecked((uint){})", p.name(f)),
-            Kind::Vec3 => format!("{}.ToSinew()", p.name(f)),
-            _ => p.name(f),
-        };
-        writeln!(out, "{} = {v},", o.name(f)).unwrap();
+        writeln!(out, "{} = {},", o.name(f), unity_value(f, &p.name(f))).unwrap();
     }
     out
 }
@@ -280,12 +270,20 @@ pub(super) fn unity_copy_c(d: &Desc, target: &str) -> String {
     let mut o = String::new();
     for f in &d.fields {
         let v = match f.kind {
-            Kind::Mask => format!("unchecked((uint){})", camel(f)),
             Kind::Bool => format!("{} ? 1u : 0u", camel(f)),
-            Kind::Vec3 => format!("{}.ToSinew()", camel(f)),
-            _ => camel(f),
+            _ => unity_value(f, &camel(f)),
         };
         writeln!(o, "{target}.{} = {v};", f.name).unwrap();
     }
     o
+}
+
+/// A Unity field's value as the C# settings take it: a layer mask as `uint`, a vector as
+/// `SinewVec3`.
+fn unity_value(f: &Field, name: &str) -> String {
+    match f.kind {
+        Kind::Mask => format!("unchecked((uint){name})"),
+        Kind::Vec3 => format!("{name}.ToSinew()"),
+        _ => name.to_string(),
+    }
 }

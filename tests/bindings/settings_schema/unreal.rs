@@ -130,11 +130,7 @@ pub(super) fn unreal_properties(d: &Desc, p: &UnrealProps) -> String {
             meta.join(", ")
         )
         .unwrap();
-        let name = p
-            .names
-            .iter()
-            .find(|(n, _)| *n == f.name)
-            .map_or_else(|| unreal_name(f), |(_, u)| u.to_string());
+        let name = renamed(p.names, f, || unreal_name(f));
         let default = p
             .defaults
             .iter()
