@@ -1170,6 +1170,13 @@ typedef struct SinewColliderDesc {
    */
   float restitution;
   /**
+   * Whether the contact readback (`World::contacts`, sinew_world_read_contacts) lists
+   * this collider's contacts. Off, the collider still acts on the particles, only its
+   * contacts are left out (a host world that handles some colliders' contacts itself, or
+   * none). Default 1 (0 or 1).
+   */
+  uint32_t report_contacts;
+  /**
    * Set by sinew_collider_desc_default(); a desc not made by it is refused.
    */
   uint32_t internal_cookie;

@@ -48,11 +48,23 @@ struct UeTransform {
     units::Double3 scale{1.0, 1.0, 1.0};
 };
 
-/// Friction coefficients (>= 0) and restitution ([0, 1]); validated by the library.
+/// The collider's settings that are not its shape or pose (friction coefficients,
+/// restitution, ...), as the ColliderDesc declares them; validated by the library.
 struct Material {
+    // BEGIN GENERATED ColliderDesc material fields
+    /// Coulomb coefficient below which a contact sticks. In [0, SINEW_MAX_FRICTION]. Default 0.
     float static_friction = 0.0f;
+    /// Coulomb coefficient of sliding. In [0, SINEW_MAX_FRICTION]. Default 0.
     float dynamic_friction = 0.0f;
+    /// Normal velocity kept after an impact, as a fraction of the approach speed (0 = no
+    /// bounce, 1 = elastic). In [0, 1]. Default 0.
     float restitution = 0.0f;
+    /// Whether the contact readback (`World::contacts`, sinew_world_read_contacts) lists this
+    /// collider's contacts. Off, the collider still acts on the particles, only its contacts
+    /// are left out (a host world that handles some colliders' contacts itself, or none).
+    /// Default 1 (0 or 1).
+    bool report_contacts = true;
+    // END GENERATED ColliderDesc material fields
 };
 
 /// Hamilton product a * b (apply b, then a).
@@ -147,9 +159,12 @@ inline Result<SinewColliderDesc> to_collider_desc(const units::Frame& frame, con
     if (!q) return q.error();
     d.rotation = *q;
     d.position = frame.to_sim(xf.location_cm);
+    // BEGIN GENERATED ColliderDesc material copy
     d.static_friction = material.static_friction;
     d.dynamic_friction = material.dynamic_friction;
     d.restitution = material.restitution;
+    d.report_contacts = material.report_contacts ? 1u : 0u;
+    // END GENERATED ColliderDesc material copy
     return d;
 }
 

@@ -315,7 +315,14 @@ impl Collider {
         let d = &self.desc;
         w.put(shape_code(d.shape));
         w.put((d.position, d.rotation));
-        w.put((d.static_friction, d.dynamic_friction, d.restitution, 0u8));
+        // The byte after the material (0 in format 5's first writers) says whether the
+        // contacts are left out of the readback: 0 = reported, the default.
+        w.put((
+            d.static_friction,
+            d.dynamic_friction,
+            d.restitution,
+            !d.report_contacts as u8,
+        ));
         w.put(self.mesh.is_some());
         if let Some(m) = &self.mesh {
             m.save(w);
@@ -328,7 +335,11 @@ impl Collider {
     fn load(r: &mut Reader<'_>) -> Result<Collider> {
         let (tag, v) = r.get::<(u32, Vec3)>()?;
         let (position, rotation) = r.get()?;
-        let (static_friction, dynamic_friction, restitution, _) = r.get::<(f32, f32, f32, u8)>()?;
+        let (static_friction, dynamic_friction, restitution, unreported) =
+            r.get::<(f32, f32, f32, u8)>()?;
+        codec::ensure(unreported <= 1, || {
+            format!("collider contact reporting {unreported}")
+        })?;
         let desc = ColliderDesc {
             shape: shape_of(tag, v)?,
             position,
@@ -336,6 +347,7 @@ impl Collider {
             static_friction,
             dynamic_friction,
             restitution,
+            report_contacts: unreported == 0,
         };
         desc.validate().map_err(|e| codec::corrupt(e.message))?;
         let mesh = if r.get::<bool>()? {

@@ -96,6 +96,11 @@ crate::settings! {
         /// Normal velocity kept after an impact, as a fraction of the approach speed
         /// (0 = no bounce, 1 = elastic).
         restitution: f32 = 0.0 => unit "", min >= 0.0, max <= 1.0;
+        /// Whether the contact readback (`World::contacts`, sinew_world_read_contacts)
+        /// lists this collider's contacts. Off, the collider still acts on the particles,
+        /// only its contacts are left out (a host world that handles some colliders'
+        /// contacts itself, or none).
+        report_contacts: bool = true => unit "";
     }
 }
 

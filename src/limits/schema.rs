@@ -5,9 +5,9 @@
 //! once and lists them in [`LIMITS`](super::LIMITS).
 //!
 //! Everything else is rendered from these tables and checked fresh by
-//! tests/settings_schema.rs (`SINEW_UPDATE_SETTINGS=1` rewrites the files): the
+//! tests/bindings/settings_schema/ (`SINEW_UPDATE_SETTINGS=1` rewrites the files): the
 //! `#[repr(C)]` twins, their conversions and the `SINEW_MAX_*`/`SINEW_MIN_*` constants
-//! (src/ffi/settings.rs, which cbindgen reads into include/sinew.h), the C# settings
+//! (src/ffi/settings/, which cbindgen reads into include/sinew.h), the C# settings
 //! fields and limits, the C++ setters, and the Unity and Unreal property metadata.
 
 use crate::error::{Error, Result};

@@ -36,6 +36,7 @@ fn collision_world(threads: u32) -> World {
             static_friction: 0.5,
             dynamic_friction: 0.4,
             restitution: 0.3,
+            ..ColliderDesc::default()
         })
         .unwrap();
     }

@@ -13,7 +13,6 @@ namespace SinewTests
             Check.Equal(16, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewQuat)), "sizeof(SinewQuat)");
             Check.Equal(32, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewContact)), "sizeof(SinewContact)");
             Check.Equal(16, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewCollisionFilter)), "sizeof(SinewCollisionFilter)");
-            Check.Equal(68, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewColliderDesc)), "sizeof(SinewColliderDesc)");
         }
 
         public static void TestFastParticleStopsOnThinBoxAndIsReported()

@@ -21,6 +21,7 @@ fn run(threads: u32) -> (u64, [usize; 5]) {
         static_friction: 0.4,
         dynamic_friction: 0.3,
         restitution: 0.5,
+        ..ColliderDesc::default()
     };
     w.add_collider(&shaped(
         Shape::Plane,

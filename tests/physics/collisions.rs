@@ -38,6 +38,7 @@ pub(crate) fn plane(
         static_friction: mu_s,
         dynamic_friction: mu_d,
         restitution: e,
+        ..ColliderDesc::default()
     })
     .unwrap()
 }
@@ -625,4 +626,59 @@ fn mesh_colliders_refuse_bad_meshes_and_change_nothing() {
     assert_eq!(w.collider_count(), 0);
     w.add_mesh_collider(&desc, &v, &t).unwrap();
     assert_eq!(w.collider_count(), 1);
+}
+
+/// A collider with `report_contacts` off still holds its particle up, but the contact
+/// readback leaves its contacts out (those of the others stay); the flag survives a
+/// snapshot.
+#[test]
+fn unreported_colliders_act_but_are_left_out_of_the_readback() {
+    let mut w = world(4, 1, 1);
+    let floor = w
+        .add_collider(&ColliderDesc {
+            shape: Shape::Plane,
+            ..ColliderDesc::default()
+        })
+        .unwrap();
+    let quiet = w
+        .add_collider(&ColliderDesc {
+            shape: Shape::Box {
+                half_extents: Vec3::splat(0.5),
+            },
+            position: Vec3::new(3.0, 0.0, 0.0),
+            report_contacts: false,
+            ..ColliderDesc::default()
+        })
+        .unwrap();
+    assert!(w.collider(floor).unwrap().report_contacts, "on by default");
+    // Particle 0 falls on the floor, particle 1 on the box's top face (y = 0.5).
+    w.add_particles(&[Vec3::new(0.0, 0.1, 0.0), Vec3::new(3.0, 0.6, 0.0)], None)
+        .unwrap();
+    w.set_particle_radii(0, &[0.05, 0.05]).unwrap();
+    let mut back = None;
+    for step in 0..60 {
+        w.step(DT).unwrap();
+        if step == 29 {
+            back = Some(World::from_snapshot(&w.snapshot(), 1).unwrap());
+        }
+    }
+    assert!((pos(&w, 0).y - 0.05).abs() < 2e-3, "{}", pos(&w, 0));
+    assert!(
+        (pos(&w, 1).y - 0.55).abs() < 2e-3,
+        "the box acts: {}",
+        pos(&w, 1)
+    );
+    let reported = |w: &World| {
+        let c = w.contacts();
+        assert!(c.iter().any(|r| r.particle == 0 && r.collider == floor));
+        assert!(
+            c.iter().all(|r| r.particle == 0 && r.collider == floor),
+            "{c:?}"
+        );
+    };
+    reported(&w);
+    let mut back = back.unwrap();
+    assert!(!back.collider(quiet).unwrap().report_contacts);
+    back.step(DT).unwrap();
+    reported(&back);
 }

@@ -20,6 +20,7 @@ fn plane(w: &mut World, restitution: f32, friction: f32) {
         static_friction: friction,
         dynamic_friction: friction,
         restitution,
+        ..ColliderDesc::default()
     })
     .unwrap();
 }
@@ -89,6 +90,7 @@ fn every_reported_contact_impulse_is_non_negative() {
                 static_friction: mu,
                 dynamic_friction: mu,
                 restitution: e,
+                ..ColliderDesc::default()
             })
             .unwrap();
         w.add_collider(&ColliderDesc {
@@ -98,6 +100,7 @@ fn every_reported_contact_impulse_is_non_negative() {
             static_friction: 0.0,
             dynamic_friction: 0.0,
             restitution: 1.0 - e,
+            ..ColliderDesc::default()
         })
         .unwrap();
         let n = 200;

@@ -6,6 +6,10 @@
 //!
 //! Adding a file: put `tests/physics/<name>.rs` here and declare it below (`mod <name>;`).
 
+// A desc written field by field still ends with `..Desc::default()`, so that a setting
+// added to the desc does not touch the tests that do not use it.
+#![allow(clippy::needless_update)]
+
 // The showcase example's modules, shared by `showcase`, `snapshots` and
 // `trajectory_hashes` (their rasteriser and encoder unit tests run here too); the tests
 // use only part of them.

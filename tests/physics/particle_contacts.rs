@@ -182,6 +182,7 @@ fn contacts_and_colliders_are_bit_identical_for_any_thread_count() {
                 static_friction: 0.4,
                 dynamic_friction: 0.3,
                 restitution: 0.2,
+                ..ColliderDesc::default()
             })
             .unwrap();
         }

@@ -52,27 +52,43 @@ namespace Sinew.Unity
     /// the rope is built; the others are edited in place.</summary>
     public struct RopeOptions
     {
-        /// <summary>Rebuild. Ends (m) the rope is built between.</summary>
-        public SinewVec3 Start, End;
-        /// <summary>Rebuild. Links between the ends (1..4096; Segments + 1 particles).</summary>
+        // BEGIN GENERATED RopeDesc options
+        /// <summary>Rebuild. First end, where the straight rope starts. Ignored by the polyline
+        /// builder. Each component in [-1e9, 1e9] m.</summary>
+        public SinewVec3 Start;
+        /// <summary>Rebuild. Second end. Ignored by the polyline builder. Each component in
+        /// [-1e9, 1e9] m.</summary>
+        public SinewVec3 End;
+        /// <summary>Rebuild. Segments between start and end (segments + 1 particles). Ignored
+        /// by the polyline builder. In 1..16777216.</summary>
         public int Segments;
-        /// <summary>Rebuild. Tethers from each pinned end to every particle.</summary>
-        public bool Tethers;
-        /// <summary>Rebuild. Pin the first / last particle.</summary>
-        public bool PinStart, PinEnd;
-        /// <summary>Rebuild. Rope radius (m): the particles' collision radius and the
-        /// cylinder the aerodynamic drag acts on.</summary>
-        public float Radius;
-        /// <summary>In place. Total mass (kg) over all particles, pinned ones included.</summary>
+        /// <summary>In place. Total mass, spread evenly over the particles. In (0, 1e12]
+        /// kg.</summary>
         public float MassKg;
-        /// <summary>In place. Link compliance (m/N; 0 = inextensible).</summary>
+        /// <summary>Rebuild. Radius for rendering and collision: each particle's collision
+        /// radius against colliders and other particles (not the rope's own). 0 = a thin line
+        /// for colliders and no part in particle contacts, whose neighbour search then costs
+        /// nothing. In [0, 1e9] m.</summary>
+        public float Radius;
+        /// <summary>In place. Compliance of the links (0 = inextensible). In [0, 1e10]
+        /// m/N.</summary>
         public float StretchCompliance;
-        /// <summary>In place. Compliance of the (i, i+2) bend links (m/N).</summary>
+        /// <summary>In place. Compliance of the (i, i+2) bend links. In [0, 1e10]
+        /// m/N.</summary>
         public float BendCompliance;
+        /// <summary>Rebuild. Tethers from each pinned end to every particle (Kim et al. 2012;
+        /// max length = the arc length along the rope).</summary>
+        public bool Tethers;
+        /// <summary>Rebuild. Pin the first particle (inverse mass 0).</summary>
+        public bool PinStart;
+        /// <summary>Rebuild. Pin the last particle (inverse mass 0).</summary>
+        public bool PinEnd;
+        /// <summary>In place. Extra velocity damping of the rope's particles. In [0, 1000000]
+        /// 1/s.</summary>
+        public float Damping;
+        // END GENERATED RopeDesc options
         /// <summary>In place. Tether compliance (m/N; 0 = inextensible tethers).</summary>
         public float TetherCompliance;
-        /// <summary>In place. Extra velocity damping (1/s).</summary>
-        public float Damping;
         /// <summary>In place. Aerodynamic drag coefficient per link (dimensionless, 0..10;
         /// 0 = none; needs Radius > 0).</summary>
         public float Drag;
@@ -91,17 +107,19 @@ namespace Sinew.Unity
         public RopeSettings ToSettings()
         {
             RopeSettings s = RopeSettings.Default;
+            // BEGIN GENERATED RopeDesc to settings
             s.Start = Start;
             s.End = End;
             s.Segments = Segments;
             s.TotalMass = MassKg;
+            s.Radius = Radius;
             s.StretchCompliance = StretchCompliance;
             s.BendCompliance = BendCompliance;
             s.Tethers = Tethers;
-            s.Radius = Radius;
-            s.Damping = Damping;
             s.PinStart = PinStart;
             s.PinEnd = PinEnd;
+            s.Damping = Damping;
+            // END GENERATED RopeDesc to settings
             return s;
         }
     }
@@ -110,31 +128,38 @@ namespace Sinew.Unity
     /// when the cloth is built; the others are edited in place.</summary>
     public struct ClothOptions
     {
-        /// <summary>Rebuild. Edge links or strain-based triangles.</summary>
+        // BEGIN GENERATED ClothDesc options
+        /// <summary>Rebuild. Edge links on every edge, or strain-based triangles.</summary>
         public SinewClothModel Model;
-        /// <summary>Rebuild. None, distance, dihedral or isometric bending.</summary>
-        public SinewBendingModel Bending;
-        /// <summary>Rebuild. Tether free vertices to their nearest pinned vertex.</summary>
-        public bool Tethers;
-        /// <summary>Strain model only, rebuild. Warp direction (world space).</summary>
+        /// <summary>In place. Edges: compliance of the edges (m/N). Strain: of the warp stretch
+        /// (1/(N·m)). In [0, 1e10].</summary>
+        public float StretchCompliance;
+        /// <summary>In place. Strain model only: compliance of the weft stretch (1/(N·m)). In
+        /// [0, 1e10].</summary>
+        public float WeftCompliance;
+        /// <summary>In place. Edges: compliance of the grid diagonals (m/N; unused for meshes).
+        /// Strain: of the shear components (1/(N·m)). In [0, 1e10].</summary>
+        public float ShearCompliance;
+        /// <summary>Rebuild. Strain model: the warp direction, finite and non-zero (projected
+        /// onto each triangle; a grid uses its u edge).</summary>
         public SinewVec3 Warp;
+        /// <summary>In place. Compliance of the bending constraints, in the units of the
+        /// bending model (distance m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0,
+        /// 1e10].</summary>
+        public float BendCompliance;
+        /// <summary>Rebuild. Bending model: none, distance links, dihedral angles or
+        /// isometric.</summary>
+        public SinewBendingModel Bending;
+        /// <summary>Rebuild. Tether every free vertex to its nearest pinned vertices.</summary>
+        public bool Tethers;
+        /// <summary>In place. Extra velocity damping of the cloth's particles. In [0, 1000000]
+        /// 1/s.</summary>
+        public float Damping;
+        // END GENERATED ClothDesc options
         /// <summary>In place. Total mass (kg) over all particles, pinned ones included.</summary>
         public float MassKg;
-        /// <summary>In place. Edges: edge compliance (m/N). Strain: warp stretch (1/(N·m)).</summary>
-        public float StretchCompliance;
-        /// <summary>Strain model: weft stretch compliance (1/(N·m)). The library edits warp
-        /// and weft together, so an edit in place needs Weft = Stretch; otherwise rebuild.</summary>
-        public float WeftCompliance;
-        /// <summary>In place. Strain model: shear compliance (1/(N·m)); edges model: unused
-        /// for meshes.</summary>
-        public float ShearCompliance;
-        /// <summary>In place. Bending compliance in the units of the bending model:
-        /// distance m/N, dihedral rad/(N·m), isometric 1/(N·m).</summary>
-        public float BendCompliance;
         /// <summary>In place. Tether compliance (m/N).</summary>
         public float TetherCompliance;
-        /// <summary>In place. Extra velocity damping (1/s).</summary>
-        public float Damping;
         /// <summary>In place. Aerodynamic drag / lift coefficients per triangle
         /// (dimensionless, 0..10; 0 = none). A cloth with either cannot tear.</summary>
         public float Drag, Lift;
@@ -151,15 +176,17 @@ namespace Sinew.Unity
         public ClothSettings ToSettings()
         {
             ClothSettings s = ClothSettings.Default;
+            // BEGIN GENERATED ClothDesc to settings
             s.Model = Model;
             s.StretchCompliance = StretchCompliance;
             s.WeftCompliance = WeftCompliance;
             s.ShearCompliance = ShearCompliance;
             s.Warp = Warp;
-            s.Bending = Bending;
             s.BendCompliance = BendCompliance;
+            s.Bending = Bending;
             s.Tethers = Tethers;
             s.Damping = Damping;
+            // END GENERATED ClothDesc to settings
             return s;
         }
     }
@@ -297,11 +324,13 @@ namespace Sinew.Unity
         /// ends are not compared (the pinned ends follow their transforms).</summary>
         public static string RopeRebuildReason(RopeOptions built, RopeOptions wanted)
         {
+            // BEGIN GENERATED RopeDesc rebuild reason
             if (built.Segments != wanted.Segments) return "Segments";
+            if (built.Radius != wanted.Radius) return "Radius";
             if (built.Tethers != wanted.Tethers) return "Tethers";
             if (built.PinStart != wanted.PinStart) return "Pin Start";
             if (built.PinEnd != wanted.PinEnd) return "Pin End";
-            if (built.Radius != wanted.Radius) return "Radius";
+            // END GENERATED RopeDesc rebuild reason
             return "";
         }
 

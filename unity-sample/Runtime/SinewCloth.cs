@@ -133,17 +133,19 @@ namespace Sinew.Unity
         {
             return new ClothOptions
             {
-                Model = model,
-                Bending = bending,
-                Tethers = tethers,
-                Warp = warp.ToSinew(),
                 MassKg = massKg,
+                // BEGIN GENERATED ClothDesc options copy
+                Model = model,
                 StretchCompliance = compliance,
                 WeftCompliance = weftCompliance,
                 ShearCompliance = shearCompliance,
+                Warp = warp.ToSinew(),
                 BendCompliance = bendCompliance,
-                TetherCompliance = tetherCompliance,
+                Bending = bending,
+                Tethers = tethers,
                 Damping = damping,
+                // END GENERATED ClothDesc options copy
+                TetherCompliance = tetherCompliance,
                 Drag = drag,
                 Lift = lift,
                 TearThreshold = tearThreshold,

@@ -29,6 +29,8 @@ namespace Sinew.Unity
         [Tooltip("Normal velocity kept after an impact, as a fraction of the approach speed (0 = no bounce, 1 = elastic). In [0, 1].")]
         [Range(0.0f, 1.0f)]
         public float restitution = 0.0f;
+        [Tooltip("Whether the contact readback (`World::contacts`, sinew_world_read_contacts) lists this collider's contacts. Off, the collider still acts on the particles, only its contacts are left out (a host world that handles some colliders' contacts itself, or none).")]
+        public bool reportContacts = true;
         // END GENERATED ColliderDesc fields
 
         /// <summary>The Sinew collider (id 0 while none is registered).</summary>
@@ -166,9 +168,12 @@ namespace Sinew.Unity
                 haveTemplate = true;
             }
             desc = template;
+            // BEGIN GENERATED ColliderDesc describe
             desc.static_friction = staticFriction;
             desc.dynamic_friction = dynamicFriction;
             desc.restitution = restitution;
+            desc.report_contacts = reportContacts ? 1u : 0u;
+            // END GENERATED ColliderDesc describe
             if (Shape(gameObject, ref desc))
                 return true;
             Debug.LogError("SinewCollider needs a SphereCollider, CapsuleCollider or BoxCollider on the same GameObject", this);

@@ -110,16 +110,18 @@ namespace Sinew.Unity
             {
                 Start = start != null ? start.position.ToSinew() : transform.position.ToSinew(),
                 End = end != null ? end.position.ToSinew() : transform.position.ToSinew(),
+                // BEGIN GENERATED RopeDesc options copy
                 Segments = segments,
+                MassKg = massKg,
+                Radius = radius,
+                StretchCompliance = compliance,
+                BendCompliance = bendCompliance,
                 Tethers = tethers,
                 PinStart = pinStart,
                 PinEnd = pinEnd,
-                Radius = radius,
-                MassKg = massKg,
-                StretchCompliance = compliance,
-                BendCompliance = bendCompliance,
-                TetherCompliance = tetherCompliance,
                 Damping = damping,
+                // END GENERATED RopeDesc options copy
+                TetherCompliance = tetherCompliance,
                 Drag = drag,
                 Length = length,
                 WinchSpeed = winchSpeed,

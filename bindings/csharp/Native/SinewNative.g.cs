@@ -596,6 +596,13 @@ namespace Sinew.Native
         /// bounce, 1 = elastic). In [0, 1]. Default 0.
         /// </summary>
         public float restitution;
+        /// <summary>
+        /// Whether the contact readback (<c>World::contacts</c>, sinew_world_read_contacts) lists
+        /// this collider's contacts. Off, the collider still acts on the particles, only its
+        /// contacts are left out (a host world that handles some colliders' contacts itself, or
+        /// none). Default 1 (0 or 1).
+        /// </summary>
+        public uint report_contacts;
         /// <summary>Set by sinew_collider_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }

@@ -663,7 +663,8 @@ impl Colliders {
         });
     }
 
-    /// Collects the step's contacts into the readback buffer (particle order) and
+    /// Collects the step's contacts into the readback buffer (particle order; those of
+    /// colliders with `report_contacts` off left out) and
     /// makes the current transforms the starting point of the next step.
     pub(crate) fn end_step(&mut self, n: usize) {
         if self.slots.is_empty() {
@@ -672,6 +673,10 @@ impl Colliders {
         for i in 0..n {
             for j in 0..self.step_count[i] as usize {
                 let s = self.step_contacts[i * MAX_COLLIDER_CONTACTS + j];
+                let slot = &self.slots.items()[s.slot as usize];
+                if !slot.as_ref().is_some_and(|c| c.desc.report_contacts) {
+                    continue; // a collider whose contacts are not reported
+                }
                 let collider = self.id_of(s.slot as usize);
                 // Capacity reserved in begin_step: no allocation.
                 self.reports.push(ContactReport {

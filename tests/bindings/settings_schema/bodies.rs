@@ -1,4 +1,4 @@
-//! The body descs' part of the settings generator (tests/bindings/settings_schema.rs):
+//! The body descs' part of the settings generator (tests/bindings/settings_schema/):
 //! their C# settings (bindings/csharp/BodySettings.cs), C++ descs (bindings/cpp/sinew.hpp),
 //! and the fields, clamps and properties of the Unity and Unreal rope and cloth
 //! components; and the checks of the body builders.
@@ -76,6 +76,7 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
                     read_only: &["total_mass", "tethers", "damping"],
                     skip: UNREAL_ROPE_SKIP,
                     common: "",
+                    ..UnrealProps::default()
                 },
             )
         }),
@@ -103,6 +104,7 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
                     read_only: &["stretch_compliance", "tethers", "damping"],
                     skip: UNREAL_CLOTH_SKIP,
                     common: "",
+                    ..UnrealProps::default()
                 },
             )
         }),
@@ -114,6 +116,86 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         ),
         "ClothDesc copy".into(),
         Box::new(move || unreal_copy(&cloth(), "Desc", "", UNREAL_CLOTH_SKIP)),
+    ));
+    // A mesh cloth's total mass is an argument of its builder: the grid's declaration of
+    // the same quantity gives its range. The skinned cloth shows a preset of the cloth
+    // desc (its own defaults and sliders; the edges model with distance bending).
+    let mass = |default: f64, ui_max: f64| {
+        let sliders: &'static [(&'static str, f64, f64)] =
+            Box::leak(vec![("total_mass", 0.01, ui_max)].into_boxed_slice());
+        let defaults: &'static [(&'static str, f64)] =
+            Box::leak(vec![("total_mass", default)].into_boxed_slice());
+        unreal_properties(
+            &part("ClothGridDesc", &["total_mass"]),
+            &UnrealProps {
+                category: "Sinew|Cloth",
+                read_only: &["total_mass"],
+                names: &[("total_mass", "Mass")],
+                defaults,
+                sliders,
+                ..UnrealProps::default()
+            },
+        )
+    };
+    const UE_PUBLIC: &str = "unreal-sample/Plugins/Sinew/Source/Sinew/Public";
+    // The Unreal rope's links along its own polyline: the rope's segment count, its
+    // range declared, its default and slider the component's.
+    out.push((
+        Box::leak(format!("{UE_PUBLIC}/SinewRopeComponent.h").into_boxed_str()),
+        "RopeDesc segments".into(),
+        Box::new(move || {
+            unreal_properties(
+                &part("RopeDesc", &["segments"]),
+                &UnrealProps {
+                    category: "Sinew|Rope",
+                    read_only: &["segments"],
+                    names: &[("segments", "NumSegments")],
+                    defaults: &[("segments", 10.0)],
+                    sliders: &[("segments", 1.0, 200.0)],
+                    docs: &[(
+                        "segments",
+                        "Number of links along the rope (particles = links + 1). More links \
+                         bend more smoothly and cost more.",
+                    )],
+                    ..UnrealProps::default()
+                },
+            )
+        }),
+    ));
+    out.push((
+        Box::leak(format!("{UE_PUBLIC}/SinewClothComponent.h").into_boxed_str()),
+        "ClothGridDesc mass".into(),
+        Box::new(move || mass(1.0, 50.0)),
+    ));
+    out.push((
+        Box::leak(format!("{UE_PUBLIC}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        "ClothGridDesc mass".into(),
+        Box::new(move || mass(0.4, 10.0)),
+    ));
+    out.push((
+        Box::leak(format!("{UE_PUBLIC}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        "ClothDesc preset".into(),
+        Box::new(move || {
+            const PRESET: &[&str] = &["stretch_compliance", "bend_compliance", "damping"];
+            unreal_properties(
+                &part("ClothDesc", PRESET),
+                &UnrealProps {
+                    category: "Sinew|Cloth",
+                    read_only: PRESET,
+                    defaults: &[
+                        ("stretch_compliance", 1e-6),
+                        ("bend_compliance", 0.001),
+                        ("damping", 0.2),
+                    ],
+                    sliders: &[
+                        ("stretch_compliance", 0.0, 0.01),
+                        ("bend_compliance", 0.0, 1.0),
+                        ("damping", 0.0, 20.0),
+                    ],
+                    ..UnrealProps::default()
+                },
+            )
+        }),
     ));
     out.push((
         "unity-sample/Runtime/SinewRope.cs",
@@ -158,6 +240,59 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         "unity-sample/Runtime/SinewCloth.cs",
         "ClothDesc clamps".into(),
         Box::new(move || unity_clamps_with(&cloth(), &CLOTH)),
+    ));
+    // The authoring code's options (SinewAuthoring.cs) and the components' copy into them.
+    const ROPE_OPTIONS: Options = Options {
+        rebuild: &[
+            "start",
+            "end",
+            "segments",
+            "tethers",
+            "pin_start",
+            "pin_end",
+            "radius",
+        ],
+        names: &[("total_mass", "MassKg")],
+    };
+    const CLOTH_OPTIONS: Options = Options {
+        rebuild: &["model", "bending", "tethers", "warp"],
+        names: &[],
+    };
+    const AUTHORING: &str = "unity-sample/Runtime/SinewAuthoring.cs";
+    out.push((
+        AUTHORING,
+        "RopeDesc options".into(),
+        Box::new(move || options_fields(&rope(), &ROPE_OPTIONS)),
+    ));
+    out.push((
+        AUTHORING,
+        "RopeDesc to settings".into(),
+        Box::new(move || options_to_settings(&rope(), &ROPE_OPTIONS)),
+    ));
+    out.push((
+        AUTHORING,
+        "RopeDesc rebuild reason".into(),
+        Box::new(move || options_rebuild_reason(&rope(), &ROPE_OPTIONS, &["start", "end"])),
+    ));
+    out.push((
+        AUTHORING,
+        "ClothDesc options".into(),
+        Box::new(move || options_fields(&cloth(), &CLOTH_OPTIONS)),
+    ));
+    out.push((
+        AUTHORING,
+        "ClothDesc to settings".into(),
+        Box::new(move || options_to_settings(&cloth(), &CLOTH_OPTIONS)),
+    ));
+    out.push((
+        "unity-sample/Runtime/SinewRope.cs",
+        "RopeDesc options copy".into(),
+        Box::new(move || options_from_fields(&rope(), &ROPE_OPTIONS, &ROPE)),
+    ));
+    out.push((
+        "unity-sample/Runtime/SinewCloth.cs",
+        "ClothDesc options copy".into(),
+        Box::new(move || options_from_fields(&cloth(), &CLOTH_OPTIONS, &CLOTH)),
     ));
     out
 }

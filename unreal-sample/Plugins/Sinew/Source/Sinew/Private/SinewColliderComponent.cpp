@@ -60,7 +60,9 @@ bool USinewColliderComponent::BuildDesc(const USinewWorldSubsystem& Sub, SinewCo
 		Params.half_height_cm = CapsuleHalfHeight;
 		Params.box_extent_cm = sinew::units::Double3{BoxExtent.X, BoxExtent.Y, BoxExtent.Z};
 	}
-	const sinew::colliders::Material Material{StaticFriction, DynamicFriction, Restitution};
+	// BEGIN GENERATED ColliderDesc material
+	const sinew::colliders::Material Material{StaticFriction, DynamicFriction, Restitution, bReportContacts};
+	// END GENERATED ColliderDesc material
 	const sinew::Result<SinewColliderDesc> Desc = sinew::colliders::to_collider_desc(
 		Sub.GetFrame(), Params, SinewUE::ColliderTransform(Source->GetComponentTransform()), Material);
 	if (!Desc)

@@ -5,7 +5,7 @@
 
 uint32 FSinewTaskGraphTaskSystem::WorkerCount()
 {
-	return (uint32)FMath::Clamp(FTaskGraphInterface::Get().GetNumWorkerThreads() + 1, 1, 256);
+	return (uint32)FMath::Clamp(FTaskGraphInterface::Get().GetNumWorkerThreads() + 1, 1, (int32)SINEW_MAX_THREADS);
 }
 
 SinewTaskSystem FSinewTaskGraphTaskSystem::Get()

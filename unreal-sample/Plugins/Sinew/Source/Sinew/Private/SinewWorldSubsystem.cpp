@@ -122,8 +122,9 @@ void USinewWorldSubsystem::Step(float DeltaSeconds)
 		return;
 	}
 	const USinewSettings* Settings = GetDefault<USinewSettings>();
-	const float FixedDt = FMath::Clamp(Settings->FixedTimeStep, 0.001f, 0.1f);
-	const int32 MaxSteps = FMath::Clamp(Settings->MaxStepsPerFrame, 1, 16);
+	// The library's limits (the properties' ClampMin/ClampMax are rendered from them too).
+	const float FixedDt = FMath::Clamp(Settings->FixedTimeStep, (float)SINEW_MIN_DT, (float)SINEW_MAX_DT);
+	const int32 MaxSteps = FMath::Clamp(Settings->MaxStepsPerFrame, 1, (int32)SINEW_MAX_STEPS_PER_ADVANCE);
 	// The fixed step and its accumulator (Fiedler, "Fix Your Timestep!", 2004), as
 	// sinew_world_advance does it, with the components' callbacks around each step: the
 	// same dt every step, so the simulation does not depend on the frame rate.

@@ -49,9 +49,11 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0"))
 	int32 SectionIndex = 0;
 
-	/** Total mass of the cloth, kg (shared equally by its particles). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0.001", UIMin = "0.01", UIMax = "50", Units = "kg"))
+	// BEGIN GENERATED ClothGridDesc mass
+	/** Total mass, spread evenly over the vertices. Above 0, at most 1e12 kg. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "1e-45", ClampMax = "1e12", UIMin = "0.01", UIMax = "50", Units = "kg", ToolTip = "Total mass, spread evenly over the vertices. Above 0, at most 1e12 kg."))
 	float Mass = 1.0f;
+	// END GENERATED ClothGridDesc mass
 
 	// BEGIN GENERATED ClothDesc properties
 	/** Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). At least 0, at most 1e10. */

@@ -75,6 +75,10 @@ public:
 	/** Normal velocity kept after an impact, as a fraction of the approach speed (0 = no bounce, 1 = elastic). At least 0, at most 1. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "1", ToolTip = "Normal velocity kept after an impact, as a fraction of the approach speed (0 = no bounce, 1 = elastic). At least 0, at most 1."))
 	float Restitution = 0.0f;
+
+	/** Whether the contact readback (`World::contacts`, sinew_world_read_contacts) lists this collider's contacts. Off, the collider still acts on the particles, only its contacts are left out (a host world that handles some colliders' contacts itself, or none). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ToolTip = "Whether the contact readback (`World::contacts`, sinew_world_read_contacts) lists this collider's contacts. Off, the collider still acts on the particles, only its contacts are left out (a host world that handles some colliders' contacts itself, or none)."))
+	bool bReportContacts = true;
 	// END GENERATED ColliderDesc properties
 
 	/** True while the collider is in the world's simulation. */

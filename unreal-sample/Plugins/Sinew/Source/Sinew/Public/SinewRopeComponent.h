@@ -79,9 +79,11 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.1", UIMin = "1", UIMax = "5000", Units = "cm"))
 	float RopeLength = 100.0f;
 
-	/** Number of links (particles = links + 1). More links bend more smoothly and cost more. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "1", ClampMax = "1000", UIMin = "1", UIMax = "200"))
+	// BEGIN GENERATED RopeDesc segments
+	/** Number of links along the rope (particles = links + 1). More links bend more smoothly and cost more. At least 1, below 16777216. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "1", ClampMax = "16777215", UIMin = "1", UIMax = "200", ToolTip = "Number of links along the rope (particles = links + 1). More links bend more smoothly and cost more. At least 1, below 16777216."))
 	int32 NumSegments = 10;
+	// END GENERATED RopeDesc segments
 
 	// BEGIN GENERATED RopeDesc properties
 	/** Total mass, spread evenly over the particles. Above 0, at most 1e12 kg. */

@@ -94,21 +94,25 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Inertia", meta = (ClampMin = "0", ClampMax = "1"))
 	float AngularInertia = 0.3f;
 
-	/** Total mass, kg. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0.001", UIMin = "0.01", UIMax = "10", Units = "kg"))
+	// BEGIN GENERATED ClothGridDesc mass
+	/** Total mass, spread evenly over the vertices. Above 0, at most 1e12 kg. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "1e-45", ClampMax = "1e12", UIMin = "0.01", UIMax = "10", Units = "kg", ToolTip = "Total mass, spread evenly over the vertices. Above 0, at most 1e12 kg."))
 	float Mass = 0.4f;
+	// END GENERATED ClothGridDesc mass
 
-	/** Compliance of the edges, m/N (0 = inextensible). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "0.01"))
+	// BEGIN GENERATED ClothDesc preset
+	/** Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). At least 0, at most 1e10. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", ClampMax = "1e10", UIMin = "0", UIMax = "0.01", ToolTip = "Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N*m)). At least 0, at most 1e10."))
 	float StretchCompliance = 1e-6f;
 
-	/** Compliance of the bend links across interior edges, m/N. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "1"))
+	/** Compliance of the bending constraints, in the units of the bending model (distance m/N, dihedral rad/(N·m), isometric 1/(N·m)). At least 0, at most 1e10. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", ClampMax = "1e10", UIMin = "0", UIMax = "1", ToolTip = "Compliance of the bending constraints, in the units of the bending model (distance m/N, dihedral rad/(N*m), isometric 1/(N*m)). At least 0, at most 1e10."))
 	float BendCompliance = 0.001f;
 
-	/** Extra velocity damping, 1/s. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", UIMin = "0", UIMax = "20"))
+	/** Extra velocity damping of the cloth's particles. At least 0, at most 1000000 1/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", ClampMax = "1000000", UIMin = "0", UIMax = "20", ToolTip = "Extra velocity damping of the cloth's particles. At least 0, at most 1000000 1/s."))
 	float Damping = 0.2f;
+	// END GENERATED ClothDesc preset
 
 	/** Vertices closer than this are one particle (UV seams), cm. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", Units = "cm"))
