@@ -211,18 +211,20 @@ impl<const K: usize> Sweep<K> {
         let velocity = DisjointSlice::new(velocity);
         let lambda = DisjointSlice::new(lambda);
         let blocks = plan.items.first().copied().unwrap_or(0);
-        let go = |range: Range<usize>| {
-            f(&Run {
-                range,
-                items: &self.items,
-                hot: hot.alias(),
-                base: base.alias(),
-                lambda: lambda.alias(),
-                fused: prologue.is_some(),
-                _one_thread: PhantomData,
-            })
-        };
         let item = |stage: usize, item: usize| {
+            // The item's own handles, on its thread's stack.
+            let (h, b, l) = (hot.alias(), base.alias(), lambda.alias());
+            let go = |range: Range<usize>| {
+                f(&Run {
+                    range,
+                    items: &self.items,
+                    hot: h.alias(),
+                    base: b.alias(),
+                    lambda: l.alias(),
+                    fused: prologue.is_some(),
+                    _one_thread: PhantomData,
+                })
+            };
             if stage == 0 {
                 if let Some(pass) = prologue {
                     let r = plan.prologue_range(item, self.built_for, n);
