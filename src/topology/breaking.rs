@@ -1,7 +1,9 @@
 //! Breakable constraints and rope cuts. A constraint with a break force F_max breaks in
 //! the first substep whose force |λ|/h² (the force every readback reports, in the
 //! family's units) exceeds F_max: it is removed (its id stays, it stops acting) and a
-//! [`BreakEvent`] is queued for the host to poll. A broken rope link cuts the rope
+//! [`BreakEvent`] is queued for the host to poll. A breakable rope's link compares its
+//! tension ([`RopeCut::tension`]: its own force plus that of the tethers spanning it,
+//! what its readback reports) instead. A broken rope link cuts the rope
 //! there (see [`RopeCut`]): the bend links and tethers that span the cut go too, so the
 //! two pieces fall apart. A rope given a break force per body parts at one link, its
 //! most overloaded, per connected piece and at most once per step, so a suddenly
@@ -114,7 +116,8 @@ impl Breaking {
     ///
     /// A breakable rope (one given a break force per body, [`Self::ropes`]) parts at
     /// one link per connected piece: of the overloaded links of each run of links
-    /// still joined, only the most overloaded (largest force / break force; the first
+    /// still joined, only the most overloaded (largest tension / break force, the
+    /// tension of [`RopeCut::tension`]; the first
     /// of equals) breaks, as a real chain parts at one link, after which the load it
     /// carried is released; and a rope that parted does not break again in the same
     /// step: for a few substeps its pieces' links report the recoil of the stretch the
@@ -187,10 +190,11 @@ impl Breaking {
             for id in rope.stretch.clone() {
                 let live = (id as usize) < sets.link.len()
                     && !ConstraintEdit::is_removed(&sets.link, id as usize);
-                if live {
-                    let limit = links.get(id as usize).copied().unwrap_or(f32::INFINITY);
-                    let force = ConstraintEdit::force(&sets.link, id as usize, h);
-                    if limit != f32::INFINITY && force > limit {
+                let limit = links.get(id as usize).copied().unwrap_or(f32::INFINITY);
+                if live && limit != f32::INFINITY {
+                    // The rope's tension (its links' and tethers' share of the load).
+                    let force = rope.tension(sets, id - rope.stretch.start, h);
+                    if force > limit {
                         let ratio = force / limit;
                         if worst.is_none_or(|(r, _, _)| ratio > r) {
                             worst = Some((ratio, id, force));
@@ -227,6 +231,37 @@ impl Breaking {
 }
 
 impl RopeCut {
+    /// The tension (N) of this rope's link `link` (0 = the link at its start) in the
+    /// last substep of length `h` (s): the link's own force |λ|/h² plus the force of
+    /// every tether of the rope whose span covers the link (a tether from particle a to
+    /// particle p spans the links between them). A max-length tether pulls only when
+    /// its particle is as far from its anchor as the rope between them is long, that is
+    /// when that stretch of rope is straight, so its force runs along each link it
+    /// spans; with tethers on (the default) the tethers carry most of a hanging rope's
+    /// weight and the links alone a fraction of it. The one measure of a rope's load:
+    /// the force readback reports it ([`crate::World::read_body_forces`]) and a
+    /// breakable rope breaks by it ([`Breaking::break_overloaded`]). A link that does
+    /// not join the particles `link` and `link + 1` of the rope as the builder made it
+    /// reports its own force only. Removed links and tethers count 0; the sum saturates
+    /// at `f32::MAX` as every force does. No allocation; O(tethers).
+    pub(crate) fn tension(&self, sets: &ConstraintSets, link: u32, h: f32) -> f32 {
+        let id = self.stretch.start + link;
+        let own = ConstraintEdit::force(&sets.link, id as usize, h);
+        let first = self.particles.start;
+        if self.tether.is_empty()
+            || sets.link.particles_of(id as usize) != [first + link, first + link + 1]
+        {
+            return own;
+        }
+        let mut along = 0.0f32;
+        for t in self.tether.clone() {
+            if self.spans(sets, t, link) {
+                along += ConstraintEdit::force(&sets.tether, t as usize, h);
+            }
+        }
+        crate::limits::saturate_force(own + along)
+    }
+
     /// Cuts this rope of `sets` at its link `link` (between its particles `link` and
     /// `link + 1`): removes that link, the bend links over it and the tethers across
     /// it. Already removed ones stay removed. No allocation.
@@ -242,14 +277,20 @@ impl RopeCut {
                 ConstraintEdit::remove(&mut sets.link, b..b + 1);
             }
         }
-        let first = self.particles.start;
         for t in self.tether.clone() {
-            let [a, p] = sets.tether.particles_of(t as usize);
-            let (lo, hi) = ((a.min(p) - first), (a.max(p) - first));
-            if lo <= link && link < hi {
+            if self.spans(sets, t, link) {
                 ConstraintEdit::remove(&mut sets.tether, t..t + 1);
             }
         }
+    }
+
+    /// Whether tether `t` runs between two particles of this rope on either side of its
+    /// link `link` (a tether naming a particle outside the rope spans nothing).
+    fn spans(&self, sets: &ConstraintSets, t: u32, link: u32) -> bool {
+        let [a, p] = sets.tether.particles_of(t as usize);
+        let (lo, hi) = (a.min(p), a.max(p));
+        let first = self.particles.start;
+        lo >= first && hi < self.particles.end && lo - first <= link && link < hi - first
     }
 
     /// The live link of this rope nearest to the segment `a`–`b` (m; a sword swipe),
