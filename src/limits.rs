@@ -95,7 +95,11 @@ macro_rules! limits {
 }
 
 limits! {
-    /// Largest position component (m) and velocity component (m/s) accepted.
+    /// Largest position component (m) and velocity component (m/s) accepted. A step
+    /// keeps positions within it too: a step that carries a particle past it (flung,
+    /// or falling for hours) treats that like a non-finite value (SINEW_ERROR_NON_FINITE:
+    /// the particle's body, or the lone particle, goes back to where it was before the
+    /// step, at rest), so the volumes and areas read from positions never overflow.
     MAX_COORDINATE: f32 = 1.0e9;
     /// Largest length (m): distance rest lengths, tether max lengths, particle and rope
     /// radii, collider half-extents, radii and half-heights, pick radii.
@@ -282,6 +286,24 @@ pub fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// A force readback as every readback documents it, finite and >= 0: `force` (>= 0 or
+/// NaN), or `f32::MAX` where it is +inf or NaN. A force is |λ|/h², and with accepted
+/// values it can pass what `f32` holds: a particle of 1e12 kg (the smallest inverse
+/// mass) corrected by a metre in the shortest substep (`MIN_DT / MAX_SUBSTEPS`, about
+/// 1e-9 s) feels 1e12 / 1e-18 = 1e30 N, and by 1e9 m, 1e39 N; and a step whose
+/// solve overflowed (recovered as non-finite: its particles go back, the multipliers
+/// of its last substep stay) leaves λ infinite or NaN. Either reads as the largest
+/// force there is, which breaks any breakable constraint, rather than as a value
+/// outside the documented range.
+#[inline]
+pub(crate) fn saturate_force(force: f32) -> f32 {
+    if force <= f32::MAX {
+        force
+    } else {
+        f32::MAX
+    }
 }
 
 /// Checks the stride (bytes) of a strided buffer of elements of `element` bytes.

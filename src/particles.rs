@@ -127,6 +127,20 @@ pub(crate) fn position_of(base: Vec3A, hot: Vec4) -> Vec3 {
     (base + Vec3A::from_vec4(hot)).into()
 }
 
+/// Whether a particle's position `x` (m) and velocity `v` (m/s) are a state the step
+/// may leave: every position component within ±`MAX_COORDINATE` (the limit the API
+/// accepts; a NaN fails the comparison) and the velocity finite. A step that carries a
+/// particle past the limit (a particle flung or falling for hours) recovers its body
+/// as from a non-finite value (`recovery`), so what the world holds between steps stays where every
+/// product the kernels and readbacks form (distances, areas, volumes) is finite.
+#[inline]
+pub(crate) fn in_range(x: Vec3, v: Vec3) -> bool {
+    x.abs()
+        .cmple(Vec3::splat(crate::limits::MAX_COORDINATE))
+        .all()
+        & v.is_finite()
+}
+
 impl Particles {
     /// Number of particles.
     #[inline]
