@@ -342,6 +342,20 @@ mod tests {
         assert!(((1u64 << 28) - 1) * MAX_STRIDE_BYTES as u64 + 12 < 1 << 48);
     }
 
+    /// Issue 28 item 11: every builder stays at or above MIN_INVERSE_MASS, which the
+    /// snapshot loader enforces: the heaviest fluid particle (the largest rest density
+    /// in the largest spacing's cube, 1e8 kg) and the heaviest particle of a rope or a
+    /// cloth (the largest body mass on its two particles at least) are far lighter
+    /// than 1/MIN_INVERSE_MASS; soft bodies lump at most the whole body's mass on a
+    /// vertex, and every body's inverse masses are checked when it is committed.
+    #[test]
+    fn the_heaviest_built_particles_stay_within_min_inverse_mass() {
+        let fluid = MAX_REST_DENSITY * MAX_FLUID_SPACING * MAX_FLUID_SPACING * MAX_FLUID_SPACING;
+        assert!(1.0 / fluid >= MIN_INVERSE_MASS, "{fluid}");
+        assert!(2.0 / MAX_BODY_MASS >= MIN_INVERSE_MASS);
+        assert!(1.0 / MAX_BODY_MASS >= MIN_INVERSE_MASS);
+    }
+
     #[test]
     fn checks_name_the_value_and_the_range() {
         let e = check_length("rest length", 3.0e38, false).unwrap_err();

@@ -366,7 +366,8 @@ pub(crate) fn save_rope(w: &mut crate::snapshot::codec::Writer<'_>, rope: &RopeC
     }
 }
 
-/// A rope's ranges from a snapshot, checked against the loaded particles and sets.
+/// A rope's ranges from a snapshot, checked against the loaded particles and sets (the
+/// world checks that they are a rope body's, `world::snapshot`).
 pub(crate) fn load_rope(
     r: &mut crate::snapshot::codec::Reader<'_>,
     sets: &ConstraintSets,
@@ -387,6 +388,11 @@ pub(crate) fn load_rope(
         ranges[k] = a..b;
     }
     let [particles, stretch, bend, tether] = ranges;
+    // A rope of n particles has n - 1 links (so at least 2 particles).
+    crate::snapshot::codec::ensure(
+        particles.len() >= 2 && stretch.len() + 1 == particles.len(),
+        || format!("a rope of particles {particles:?} with links {stretch:?}"),
+    )?;
     Ok(RopeCut {
         particles,
         stretch,
@@ -416,7 +422,14 @@ impl Breaking {
         w.put(self.lost);
     }
 
-    /// Snapshot: what [`Self::save`] wrote; every id is checked against `sets`.
+    /// Snapshot: what [`Self::save`] wrote, checked as the API keeps it: a threshold
+    /// per family (none for grabs and shape clusters, which take none) for at most the
+    /// family's ids, each positive and not NaN (+inf: never breaks); the ropes (each
+    /// one once; the world checks that each is a rope body's, `world::snapshot`); the
+    /// event queue's room reserved only once a threshold was set, at most
+    /// [`MAX_BREAK_EVENTS`] events, each naming a constraint of a family that breaks
+    /// and a particle of the world, with a finite force above 0 (it passed a positive
+    /// break force) and a finite position.
     pub(crate) fn load(
         r: &mut crate::snapshot::codec::Reader<'_>,
         sets: &ConstraintSets,
@@ -428,36 +441,66 @@ impl Breaking {
             format!("{n} break threshold families")
         })?;
         let mut thresholds = crate::error::try_with_capacity(n, "break thresholds")?;
-        for _ in 0..n {
+        for kind in FamilyKind::ALL.into_iter().take(n) {
             let t: Vec<f32> = r.get_vec()?;
-            codec::ensure(t.iter().all(|f| !f.is_nan() && *f >= 0.0), || {
-                "a negative or NaN break force".into()
+            let breaks = !matches!(kind, FamilyKind::Grab | FamilyKind::ShapeCluster);
+            let count = if breaks { sets.family(kind).count() } else { 0 };
+            codec::ensure(t.len() <= count, || {
+                format!(
+                    "{} break forces for {count} {} constraints",
+                    t.len(),
+                    kind.name()
+                )
+            })?;
+            codec::ensure(t.iter().all(|f| !f.is_nan() && *f > 0.0), || {
+                format!("a {} break force is not positive", kind.name())
             })?;
             thresholds.push(t);
         }
-        let n = r.get_count(32, "breakable ropes")?;
-        let mut ropes = crate::error::try_with_capacity(n, "breakable ropes")?;
-        for _ in 0..n {
-            ropes.push(load_rope(r, sets, particles)?);
+        let m = r.get_count(32, "breakable ropes")?;
+        let mut ropes: Vec<RopeCut> = crate::error::try_with_capacity(m, "breakable ropes")?;
+        for k in 0..m {
+            let rope = load_rope(r, sets, particles)?;
+            codec::ensure(!ropes.contains(&rope), || {
+                format!("breakable rope {k} is listed twice")
+            })?;
+            ropes.push(rope);
         }
-        let mut parted = crate::error::try_with_capacity(n, "breakable ropes")?;
-        parted.resize(n, false);
+        let mut parted = crate::error::try_with_capacity(m, "breakable ropes")?;
+        parted.resize(m, false);
         let reserved = r.get::<bool>()?;
-        let n = r.get_count(28, "break events")?;
-        codec::ensure(n <= MAX_BREAK_EVENTS && (reserved || n == 0), || {
-            format!("{n} break events")
+        codec::ensure(!reserved || n != 0, || {
+            "the break event queue is reserved without a break force".into()
         })?;
+        let count = r.get_count(28, "break events")?;
+        codec::ensure(
+            count <= MAX_BREAK_EVENTS && (reserved || count == 0),
+            || format!("{count} break events"),
+        )?;
         let mut events = Vec::new();
         if reserved {
             try_reserve(&mut events, MAX_BREAK_EVENTS, "break events")?;
         }
-        for _ in 0..n {
+        for k in 0..count {
             let (family, id, force, particle) = r.get::<(u32, u32, f32, u32)>()?;
             let family = FamilyKind::from_u32(family)
-                .filter(|k| *k != FamilyKind::Grab)
+                .filter(|k| !matches!(k, FamilyKind::Grab | FamilyKind::ShapeCluster))
                 .ok_or_else(|| corrupt(format!("break event family {family}")))?;
             let position: Vec3 = r.get()?;
-            codec::check_finite([force], "break event force")?;
+            let ids = sets.family(family).count();
+            codec::ensure(
+                (id as usize) < ids
+                    && (particle as usize) < particles
+                    && force.is_finite()
+                    && force > 0.0,
+                || {
+                    format!(
+                        "break event {k} names {} constraint {id} of {ids} and particle \
+                         {particle} of {particles} with force {force}",
+                        family.name()
+                    )
+                },
+            )?;
             codec::check_finite(position.to_array(), "break event position")?;
             events.push(BreakEvent {
                 family,
