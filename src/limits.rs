@@ -350,10 +350,13 @@ mod tests {
     /// vertex, and every body's inverse masses are checked when it is committed.
     #[test]
     fn the_heaviest_built_particles_stay_within_min_inverse_mass() {
-        let fluid = MAX_REST_DENSITY * MAX_FLUID_SPACING * MAX_FLUID_SPACING * MAX_FLUID_SPACING;
-        assert!(1.0 / fluid >= MIN_INVERSE_MASS, "{fluid}");
-        assert!(2.0 / MAX_BODY_MASS >= MIN_INVERSE_MASS);
-        assert!(1.0 / MAX_BODY_MASS >= MIN_INVERSE_MASS);
+        const FLUID: f32 =
+            MAX_REST_DENSITY * MAX_FLUID_SPACING * MAX_FLUID_SPACING * MAX_FLUID_SPACING;
+        const {
+            assert!(1.0 / FLUID >= MIN_INVERSE_MASS);
+            assert!(2.0 / MAX_BODY_MASS >= MIN_INVERSE_MASS);
+            assert!(1.0 / MAX_BODY_MASS >= MIN_INVERSE_MASS);
+        }
     }
 
     #[test]

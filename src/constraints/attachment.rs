@@ -117,7 +117,7 @@ impl Attachments {
     /// overflowed and was recovered) reads `f32::MAX` along its infinite components
     /// (+x when it has none), as [`crate::limits::saturate_force`] reads a scalar.
     pub fn host_force(&self, id: usize, h: f32) -> Vec3 {
-        if !(h > 0.0) {
+        if h.is_nan() || h <= 0.0 {
             return Vec3::ZERO;
         }
         let lambda = self.list[id].lambda;

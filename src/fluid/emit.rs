@@ -99,7 +99,7 @@ impl Fluid {
         for planar in [false, true] {
             let (m, _) = Self::mass_and_volume(desc, planar);
             let w = 1.0 / m;
-            debug_assert!(!(w < crate::limits::MIN_INVERSE_MASS), "{w}");
+            debug_assert!(w >= crate::limits::MIN_INVERSE_MASS, "{w}");
             if !(w.is_finite() && w <= crate::limits::MAX_INVERSE_MASS) {
                 return Err(Error::invalid(format!(
                     "rest_density {} with spacing {} gives particles of {m} kg{}: \
