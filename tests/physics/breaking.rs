@@ -26,6 +26,21 @@ fn pos(w: &World, i: u32) -> Vec3 {
     w.particles().position(i as usize)
 }
 
+/// A 1 m rope of 10 links and 0.11 kg hanging from its pin at the origin, with soft
+/// bend links.
+fn hanging_rope(w: &mut World, tethers: bool) -> sinew::BodyId {
+    w.add_rope(&RopeDesc {
+        start: Vec3::ZERO,
+        end: Vec3::new(0.0, -1.0, 0.0),
+        segments: 10,
+        total_mass: 0.11,
+        tethers,
+        bend_compliance: 1.0,
+        ..RopeDesc::default()
+    })
+    .unwrap()
+}
+
 fn take(w: &mut World) -> Vec<BreakReport> {
     let mut out = vec![
         BreakReport {
@@ -54,17 +69,7 @@ fn take(w: &mut World) -> Vec<BreakReport> {
 #[test]
 fn rope_snaps_when_the_filling_bucket_passes_its_break_force() {
     let mut w = world(32, 1.0);
-    let rope = w
-        .add_rope(&RopeDesc {
-            start: Vec3::ZERO,
-            end: Vec3::new(0.0, -1.0, 0.0),
-            segments: 10,
-            total_mass: 0.11,
-            tethers: false,
-            bend_compliance: 1.0,
-            ..RopeDesc::default()
-        })
-        .unwrap();
+    let rope = hanging_rope(&mut w, false);
     let bucket = 10u32;
     w.set_inverse_masses(bucket, &[1.0 / 1.8]).unwrap();
     w.set_body_break_force(rope, 50.0).unwrap();
@@ -269,17 +274,7 @@ fn constraint_break_force_per_id() {
 #[test]
 fn a_suddenly_loaded_rope_parts_at_one_link() {
     let mut w = world(32, 0.0);
-    let rope = w
-        .add_rope(&RopeDesc {
-            start: Vec3::ZERO,
-            end: Vec3::new(0.0, -1.0, 0.0),
-            segments: 10,
-            total_mass: 0.11,
-            tethers: false,
-            bend_compliance: 1.0,
-            ..RopeDesc::default()
-        })
-        .unwrap();
+    let rope = hanging_rope(&mut w, false);
     let force = 50.0;
     w.set_body_break_force(rope, force).unwrap();
     let load = 10u32;
@@ -333,17 +328,7 @@ fn a_tethered_rope_breaks_at_its_tension() {
     for tethers in [false, true] {
         for (ratio, parts) in [(0.4f32, false), (1.5, true)] {
             let mut w = world(32, 1.0);
-            let rope = w
-                .add_rope(&RopeDesc {
-                    start: Vec3::ZERO,
-                    end: Vec3::new(0.0, -1.0, 0.0),
-                    segments: 10,
-                    total_mass: 0.11,
-                    tethers,
-                    bend_compliance: 1.0,
-                    ..RopeDesc::default()
-                })
-                .unwrap();
+            let rope = hanging_rope(&mut w, tethers);
             let load = 10u32;
             let mass = ratio * force / G;
             w.set_inverse_masses(load, &[1.0 / mass]).unwrap();
