@@ -185,13 +185,27 @@ impl Breaking {
             if *parted {
                 continue;
             }
+            // Every tether's force: a link's tension is at most its own force plus
+            // this (the tethers spanning it are some of them, and a rounded sum of
+            // non-negative terms grows with each term), so a link below its break
+            // force by that margin skips the O(tethers) tension.
+            let tethers: f32 = rope
+                .tether
+                .clone()
+                .map(|t| ConstraintEdit::force(&sets.tether, t as usize, h))
+                .sum();
             // The most overloaded link (ratio, id, force) of the current piece.
             let mut worst: Option<(f32, u32, f32)> = None;
             for id in rope.stretch.clone() {
                 let live = (id as usize) < sets.link.len()
                     && !ConstraintEdit::is_removed(&sets.link, id as usize);
                 let limit = links.get(id as usize).copied().unwrap_or(f32::INFINITY);
-                if live && limit != f32::INFINITY {
+                let own = if live && limit != f32::INFINITY {
+                    ConstraintEdit::force(&sets.link, id as usize, h)
+                } else {
+                    0.0
+                };
+                if live && limit != f32::INFINITY && own + tethers > limit {
                     // The rope's tension (its links' and tethers' share of the load).
                     let force = rope.tension(sets, id - rope.stretch.start, h);
                     if force > limit {
