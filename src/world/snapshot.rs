@@ -255,7 +255,10 @@ impl World {
             codec::ensure(start <= end && end as usize <= cx.hot.len(), || {
                 format!("damped range {start}..{end} of {} particles", cx.hot.len())
             })?;
-            damped.push((start..end, r.get::<f32>()?));
+            let damping = r.get::<f32>()?;
+            crate::bodies::check_damping(damping)
+                .map_err(|e| codec::corrupt(format!("damped range {start}..{end}: {e}")))?;
+            damped.push((start..end, damping));
         }
         let mut integrator = Integrator::default();
         integrator.damped = damped;
@@ -465,8 +468,8 @@ mod tests {
     }
 
     /// Issue 28 items 2 and 11: a forged snapshot whose contact readback, break events,
-    /// inverse masses, break thresholds, breakable ropes or winches break what the API
-    /// keeps is refused with a message naming what is wrong; the world's own save of
+    /// inverse masses, positions, body dampings, break thresholds, breakable ropes or
+    /// winches break what the API keeps is refused with a message naming what is wrong; the world's own save of
     /// the same state loads (a removed breakable rope included).
     #[test]
     fn forged_contacts_events_masses_ropes_and_winches_are_refused() {
@@ -508,7 +511,7 @@ mod tests {
             assert!(e.message.contains(needle), "{needle:?}: {}", e.message);
         };
         type Forge = fn(&mut World);
-        let forged: [(&str, Forge); 21] = [
+        let forged: [(&str, Forge); 23] = [
             ("impulse", |w| {
                 w.collision.colliders.reports_mut()[0].impulse = f32::NAN
             }),
@@ -540,6 +543,13 @@ mod tests {
             ("inverse mass", |w| w.particles.hot[0].w = 1e-40),
             ("past", |w| w.particles.step_start[0].x = 1e20),
             ("past", |w| w.particles.base[0].x = -2e9),
+            ("damping", |w| {
+                let id = w.bodies.containing(1).unwrap().0;
+                w.bodies.get_mut(id).unwrap().damping = f32::NAN;
+            }),
+            ("damped range", |w| {
+                w.integrator.damped.push((1..12, f32::NAN))
+            }),
             ("break force", |w| {
                 w.topology.breaking.thresholds[13][0] = 0.0
             }),
