@@ -14,10 +14,11 @@ pub enum ErrorKind {
     /// An id of an object inside a world (a body, a collider) is removed or was never
     /// issued.
     InvalidHandle,
-    /// The step ran but met a non-finite value (NaN or infinity) in some particles;
-    /// those bodies' particles (or the lone particles) were put back where they were
-    /// before the step, at rest. Every particle is finite afterwards. The message names
-    /// the bodies.
+    /// The step ran but met a non-finite value (NaN or infinity) in some particles,
+    /// or carried some past the coordinate limit (a position component beyond
+    /// ±`MAX_COORDINATE`); those bodies' particles (or the lone particles) were put
+    /// back where they were before the step, at rest. Every particle is finite and
+    /// within the limit afterwards. The message names the bodies.
     NonFinite,
 }
 

@@ -95,7 +95,11 @@ macro_rules! limits {
 }
 
 limits! {
-    /// Largest position component (m) and velocity component (m/s) accepted.
+    /// Largest position component (m) and velocity component (m/s) accepted. A step
+    /// keeps positions within it too: a step that carries a particle past it (flung,
+    /// or falling for hours) treats that like a non-finite value (SINEW_ERROR_NON_FINITE:
+    /// the particle's body, or the lone particle, goes back to where it was before the
+    /// step, at rest), so the volumes and areas read from positions never overflow.
     MAX_COORDINATE: f32 = 1.0e9;
     /// Largest length (m): distance rest lengths, tether max lengths, particle and rope
     /// radii, collider half-extents, radii and half-heights, pick radii.
@@ -284,6 +288,24 @@ pub fn check_inverse_mass(i: usize, w: f32) -> Result<()> {
     Ok(())
 }
 
+/// A force readback as every readback documents it, finite and >= 0: `force` (>= 0 or
+/// NaN), or `f32::MAX` where it is +inf or NaN. A force is |λ|/h², and with accepted
+/// values it can pass what `f32` holds: a particle of 1e12 kg (the smallest inverse
+/// mass) corrected by a metre in the shortest substep (`MIN_DT / MAX_SUBSTEPS`, about
+/// 1e-9 s) feels 1e12 / 1e-18 = 1e30 N, and by 1e9 m, 1e39 N; and a step whose
+/// solve overflowed (recovered as non-finite: its particles go back, the multipliers
+/// of its last substep stay) leaves λ infinite or NaN. Either reads as the largest
+/// force there is, which breaks any breakable constraint, rather than as a value
+/// outside the documented range.
+#[inline]
+pub(crate) fn saturate_force(force: f32) -> f32 {
+    if force <= f32::MAX {
+        force
+    } else {
+        f32::MAX
+    }
+}
+
 /// Checks the stride (bytes) of a strided buffer of elements of `element` bytes.
 pub fn check_stride(what: &str, stride_bytes: u32, element: u32) -> Result<()> {
     if stride_bytes < element || stride_bytes > MAX_STRIDE_BYTES {
@@ -318,6 +340,23 @@ mod tests {
         assert!(((span + MAX_LENGTH) * (span + MAX_LENGTH)).is_finite());
         assert!((MAX_VOLUME / (MAX_LENGTH * MAX_LENGTH * MAX_LENGTH) - 1.0).abs() < 1e-6);
         assert!(((1u64 << 28) - 1) * MAX_STRIDE_BYTES as u64 + 12 < 1 << 48);
+    }
+
+    /// Issue 28 item 11: every builder stays at or above MIN_INVERSE_MASS, which the
+    /// snapshot loader enforces: the heaviest fluid particle (the largest rest density
+    /// in the largest spacing's cube, 1e8 kg) and the heaviest particle of a rope or a
+    /// cloth (the largest body mass on its two particles at least) are far lighter
+    /// than 1/MIN_INVERSE_MASS; soft bodies lump at most the whole body's mass on a
+    /// vertex, and every body's inverse masses are checked when it is committed.
+    #[test]
+    fn the_heaviest_built_particles_stay_within_min_inverse_mass() {
+        const FLUID: f32 =
+            MAX_REST_DENSITY * MAX_FLUID_SPACING * MAX_FLUID_SPACING * MAX_FLUID_SPACING;
+        const {
+            assert!(1.0 / FLUID >= MIN_INVERSE_MASS);
+            assert!(2.0 / MAX_BODY_MASS >= MIN_INVERSE_MASS);
+            assert!(1.0 / MAX_BODY_MASS >= MIN_INVERSE_MASS);
+        }
     }
 
     #[test]

@@ -22,6 +22,7 @@
 //! ARCHITECTURE.md, "Data layout", places this in the whole.
 
 use crate::error::{try_reserve, Error, Result};
+use crate::limits::MIN_INVERSE_MASS;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::snapshot::codec::{self, Reader, Writer};
 
@@ -125,6 +126,20 @@ pub(crate) fn separation(base_a: Vec3A, base_b: Vec3A, hot_a: Vec4, hot_b: Vec4)
 #[inline(always)]
 pub(crate) fn position_of(base: Vec3A, hot: Vec4) -> Vec3 {
     (base + Vec3A::from_vec4(hot)).into()
+}
+
+/// Whether a particle's position `x` (m) and velocity `v` (m/s) are a state the step
+/// may leave: every position component within ±`MAX_COORDINATE` (the limit the API
+/// accepts; a NaN fails the comparison) and the velocity finite. A step that carries a
+/// particle past the limit (a particle flung or falling for hours) recovers its body
+/// as from a non-finite value (`recovery`), so what the world holds between steps stays where every
+/// product the kernels and readbacks form (distances, areas, volumes) is finite.
+#[inline]
+pub(crate) fn in_range(x: Vec3, v: Vec3) -> bool {
+    x.abs()
+        .cmple(Vec3::splat(crate::limits::MAX_COORDINATE))
+        .all()
+        & v.is_finite()
 }
 
 impl Particles {
@@ -338,8 +353,25 @@ impl Particles {
         )?;
         codec::check_finite(p.velocity.iter().flat_map(|v| v.to_array()), "velocity")?;
         codec::check_finite(p.step_start.iter().flat_map(|v| v.to_array()), "step start")?;
+        // Positions within the coordinate limit, as the API takes them and every step
+        // leaves them ([`in_range`]); the start-of-step positions too (a
+        // recovery puts a body back there).
+        for k in 0..n {
+            let (x, s) = (position_of(p.base[k], p.hot[k]), p.step_start[k]);
+            codec::ensure(in_range(x, Vec3::ZERO) && in_range(s, Vec3::ZERO), || {
+                format!("particle {k} is at {x} (step start {s}), past ±{MAX_COORDINATE} m")
+            })?;
+        }
+        // Inverse masses as the API accepts them: 0 (pinned) or at least
+        // MIN_INVERSE_MASS (every builder and edit stays there; splits of a torn cloth
+        // double a particle's inverse mass, so the upper end is not checked).
         for (k, h) in p.hot.iter().enumerate() {
-            codec::ensure(h.w >= 0.0, || format!("inverse mass {k} is {}", h.w))?;
+            codec::ensure(h.w == 0.0 || h.w >= MIN_INVERSE_MASS, || {
+                format!(
+                    "inverse mass {k} is {}: 0 (pinned) or at least {MIN_INVERSE_MASS} 1/kg",
+                    h.w
+                )
+            })?;
         }
         for (k, (&r, &u)) in p.radius.iter().zip(&p.unyielding).enumerate() {
             codec::ensure(

@@ -4,7 +4,9 @@
 //! geometry, but an extreme state (a tangled cloth with rigid constraints, particles
 //! 1e5 m apart) can still ask one substep for corrections that overflow `f32`. The step
 //! therefore keeps the positions it started from, checks every particle once at the
-//! end, and when a position or velocity is NaN or infinite puts the particles of the
+//! end, and when a position or velocity is NaN or infinite, or a position component
+//! lies past ±`MAX_COORDINATE` (the accepted coordinate range: past it, the volumes and
+//! areas formed from positions overflow; `particles::in_range`), puts the particles of the
 //! body it belongs to (a lone particle: itself) back at their start-of-step positions
 //! with zero velocity, and reports `ErrorKind::NonFinite` naming the bodies. Particles
 //! of other bodies keep their new state, so one exploding body does not stop a scene.
@@ -21,8 +23,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::bodies::Bodies;
 use crate::error::{Error, ErrorKind, Result};
+use crate::limits::MAX_COORDINATE;
 use crate::math::Vec3;
-use crate::particles::Particles;
+use crate::particles::{in_range, Particles};
 use crate::solver::parallel::Executor;
 
 /// Bodies named in the message, at most.
@@ -88,8 +91,9 @@ pub(crate) fn check(particles: &mut Particles, bodies: &Bodies, exec: &Executor)
     Err(Error::new(
         ErrorKind::NonFinite,
         format!(
-            "the step met a non-finite value in {}{tail}; their particles were put back \
-                 at their positions before this step, at rest (every other particle advanced)",
+            "the step met a non-finite value or a position past ±{MAX_COORDINATE} m in \
+                 {}{tail}; their particles were put back at their positions before this \
+                 step, at rest (every other particle advanced)",
             named.join(", ")
         ),
     ))
@@ -97,7 +101,7 @@ pub(crate) fn check(particles: &mut Particles, bodies: &Bodies, exec: &Executor)
 
 #[inline]
 fn finite(p: &Particles, i: usize) -> bool {
-    p.position(i).is_finite() && p.velocity[i].is_finite()
+    in_range(p.position(i), p.velocity[i])
 }
 
 #[cfg(test)]
@@ -159,5 +163,125 @@ mod tests {
         }
         // Nothing non-finite: Ok, nothing touched.
         check(&mut w.particles, &w.bodies, &w.exec).unwrap();
+    }
+
+    /// Found by the API fuzzer: steps carried a tet body to 1e20 m (every position
+    /// finite) and `body_volume` then read NaN. A step that carries a particle past
+    /// ±MAX_COORDINATE recovers its body as from a non-finite value: a tet body and a
+    /// lone particle flung outward at the largest accepted speed from near the largest
+    /// accepted position stay within the limit (put back at rest, the step reporting
+    /// NonFinite), and the volume reads a number; a tet body elsewhere advances.
+    #[test]
+    fn a_step_past_the_coordinate_limit_recovers_the_body() {
+        use crate::limits::MAX_COORDINATE;
+        use crate::TetBodyDesc;
+        let mut w = World::new(WorldDesc {
+            threads: 1,
+            gravity: Vec3::ZERO,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        // Edges of 1024 m: at 1e9 m the spacing of f32 is 64 m.
+        let e = 1024.0;
+        let tet = |x: f32| {
+            [
+                Vec3::new(x, 0.0, 0.0),
+                Vec3::new(x + e, 0.0, 0.0),
+                Vec3::new(x, e, 0.0),
+                Vec3::new(x, 0.0, e),
+            ]
+        };
+        let volume = e * e * e / 6.0;
+        let desc = TetBodyDesc::default();
+        let x0 = 0.999e9f32;
+        let far = w
+            .add_tet_body(&desc, &tet(x0), &[[0, 1, 2, 3]], None)
+            .unwrap();
+        let near = w
+            .add_tet_body(&desc, &tet(0.0), &[[0, 1, 2, 3]], None)
+            .unwrap();
+        let lone = w.add_particles(&[Vec3::new(0.0, -x0, 0.0)], None).unwrap();
+        let fling = |w: &mut World| {
+            w.write_velocities(0, &[Vec3::new(MAX_COORDINATE, 0.0, 0.0); 4])
+                .unwrap();
+            w.write_velocities(4, &[Vec3::X; 4]).unwrap();
+            w.write_velocities(lone, &[Vec3::new(0.0, -MAX_COORDINATE, 0.0)])
+                .unwrap();
+        };
+        for _ in 0..3 {
+            fling(&mut w);
+            let e = w.step(1.0 / 60.0).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::NonFinite, "{e}");
+            assert!(e.message.contains(&format!("{:#x}", far.0)), "{e}");
+            assert!(e.message.contains(&format!("particle {lone}")), "{e}");
+            for i in 0..w.particles.len() {
+                let (x, v) = (w.particles.position(i), w.particles.velocity[i]);
+                assert!(in_range(x, v), "particle {i} at {x}");
+            }
+            assert_eq!(w.particles.position(0), Vec3::new(x0, 0.0, 0.0));
+            assert_eq!(w.particles.velocity[0], Vec3::ZERO);
+            assert!(w.particles.position(4).x > 0.0, "the near body advanced");
+            assert!((w.body_volume(far).unwrap() - volume).abs() < 1e-3 * volume);
+            assert!(w.body_volume(near).unwrap().is_finite());
+        }
+        assert!(!in_range(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ZERO));
+        assert!(!in_range(Vec3::ZERO, Vec3::new(0.0, f32::INFINITY, 0.0)));
+        assert!(!in_range(Vec3::new(0.0, 0.0, -1.0001e9), Vec3::ZERO));
+        assert!(in_range(Vec3::splat(MAX_COORDINATE), Vec3::splat(1e30)));
+    }
+
+    /// Found by the API fuzzer on valid input: a force read +inf or NaN while every
+    /// position was finite. |λ|/h² passes what f32 holds for a particle of 1e12 kg (the
+    /// smallest inverse mass) pulled 9e8 m in the shortest substep (1e-6 s / 1024):
+    /// about 1e39 N. Every force readback saturates at f32::MAX instead, and a break
+    /// event carries that finite force.
+    #[test]
+    fn forces_past_f32_read_as_the_largest_force() {
+        use crate::constraints::FamilyKind;
+        use crate::limits::{MAX_SUBSTEPS, MIN_DT, MIN_INVERSE_MASS};
+        let mut w = World::new(WorldDesc {
+            threads: 1,
+            gravity: Vec3::ZERO,
+            substeps: MAX_SUBSTEPS,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        w.add_particles(
+            &[Vec3::ZERO, Vec3::new(9.0e8, 0.0, 0.0)],
+            Some(&[0.0, MIN_INVERSE_MASS]),
+        )
+        .unwrap();
+        w.add_distance_constraints(&[[0, 1]], Some(&[0.0]), 0.0)
+            .unwrap();
+        let host = w
+            .add_attachment_host(crate::transform::Transform {
+                position: Vec3::ZERO,
+                rotation: glam::Quat::IDENTITY,
+            })
+            .unwrap();
+        w.add_attachments(host, &[1], None, 0.0).unwrap();
+        w.set_constraint_break_force(FamilyKind::Distance, 0, 1, 1e38)
+            .unwrap();
+        let _ = w.step(MIN_DT);
+        let mut f = [0.0f32];
+        w.read_family_forces(FamilyKind::Distance, 0, &mut f)
+            .unwrap();
+        assert!(f[0].is_finite() && f[0] >= 0.0, "{}", f[0]);
+        let mut events = [crate::BreakReport::default(); 4];
+        let (n, _) = w.take_break_events(&mut events);
+        assert!(n <= 1);
+        assert!(
+            events[..n].iter().all(|e| e.force.is_finite()),
+            "{events:?}"
+        );
+        let mut a = [Vec3::ZERO];
+        w.read_attachment_forces(0, &mut a).unwrap();
+        assert!(a[0].is_finite(), "{}", a[0]);
+        w.read_family_forces(FamilyKind::Attachment, 0, &mut f)
+            .unwrap();
+        assert!(f[0].is_finite() && f[0] >= 0.0, "{}", f[0]);
+        assert_eq!(crate::limits::saturate_force(f32::INFINITY), f32::MAX);
+        assert_eq!(crate::limits::saturate_force(f32::NAN), f32::MAX);
+        assert_eq!(crate::limits::saturate_force(2.5), 2.5);
     }
 }

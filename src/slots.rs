@@ -80,6 +80,16 @@ pub(crate) const ID_WITHOUT_SERIAL: u64 = (1 << (SLOT_BITS + GENERATION_BITS)) -
 /// Largest number of slots of one kind in one world (slot + 1 fits the slot bits).
 pub(crate) const MAX_SLOTS: usize = (1 << SLOT_BITS) - 2;
 
+/// The slot and generation a world id names, whatever its serial (0 gives a slot no
+/// map holds): what [`WorldIds::key_in`] checks, and what a loaded contact report's
+/// collider is checked by.
+pub(crate) fn key_bits(id: u64) -> Key {
+    Key {
+        slot: ((id & ((1 << SLOT_BITS) - 1)) as u32).wrapping_sub(1),
+        generation: ((id >> SLOT_BITS) & ((1 << GENERATION_BITS) - 1)) as u32,
+    }
+}
+
 /// The ids one world issues for every kind it holds (see the module doc): its
 /// serial, shared by its tables of bodies, colliders, fluids, emitters and kill
 /// volumes (`World::new` and the snapshot loader hand every table the same one).
@@ -133,10 +143,7 @@ impl WorldIds {
         id: u64,
         noun: &str,
     ) -> Result<Key> {
-        let key = Key {
-            slot: ((id & ((1 << SLOT_BITS) - 1)) as u32).wrapping_sub(1),
-            generation: ((id >> SLOT_BITS) & ((1 << GENERATION_BITS) - 1)) as u32,
-        };
+        let key = key_bits(id);
         let serial = id >> (SLOT_BITS + GENERATION_BITS);
         if serial == self.serial && map.get(key).is_some() {
             return Ok(key);

@@ -422,6 +422,11 @@ impl Bodies {
                 rest_scale > 0.0 && rest_scale <= crate::MAX_REST_SCALE,
                 || format!("body {k} has the rest scale {rest_scale}"),
             )?;
+            // As the builders and set_body_damping take them.
+            check_damping(damping).map_err(|e| codec::corrupt(format!("body {k}: {e}")))?;
+            codec::ensure((0.0..=crate::limits::MAX_LENGTH).contains(&radius), || {
+                format!("body {k} has the radius {radius} m")
+            })?;
             Ok(Body {
                 kind,
                 particles,

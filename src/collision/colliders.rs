@@ -280,6 +280,12 @@ impl Colliders {
     pub(crate) fn reports(&self) -> &[ContactReport] {
         &self.reports
     }
+
+    /// The contacts of the last step, to forge a snapshot in the loader's tests.
+    #[cfg(test)]
+    pub(crate) fn reports_mut(&mut self) -> &mut Vec<ContactReport> {
+        &mut self.reports
+    }
 }
 
 /// A shape as a tag and up to three numbers.
@@ -413,23 +419,43 @@ impl Colliders {
         }
     }
 
-    /// Snapshot: the colliders [`Self::save`] wrote (the world's ids are given by
-    /// [`Self::set_ids`] once the bodies, which save the serial, are loaded).
+    /// Snapshot: the colliders [`Self::save`] wrote, and the contact readback checked
+    /// as a step writes it ([`valid_report`]); the world's ids are given by
+    /// [`Self::set_ids`] once the bodies, which save the serial, are loaded.
     pub(crate) fn load(r: &mut Reader<'_>, particles: usize) -> Result<Colliders> {
-        let slots = SlotMap::load_split(r, MAX_SLOTS, "collider", |r, _, _| Collider::load(r))?;
+        let slots: SlotMap<Collider, LastFreed> =
+            SlotMap::load_split(r, MAX_SLOTS, "collider", |r, _, _| Collider::load(r))?;
         let n = r.get_count(28, "contact reports")?;
-        let mut reports = try_with_capacity(n, "contact reports")?;
-        for _ in 0..n {
+        let mut reports: Vec<ContactReport> = try_with_capacity(n, "contact reports")?;
+        for k in 0..n {
             let (particle, collider, normal, impulse) = r.get::<(u32, u64, Vec3, f32)>()?;
-            codec::ensure((particle as usize) < particles, || {
-                format!("a contact report names particle {particle}")
-            })?;
-            reports.push(ContactReport {
+            let report = ContactReport {
                 particle,
                 collider: ColliderId(collider),
                 normal,
                 impulse,
-            });
+            };
+            codec::ensure(
+                valid_report(&report, reports.last(), particles, slots.slot_count()),
+                || {
+                    format!(
+                        "contact report {k} (particle {particle} of {particles}, collider \
+                         {collider:#x} of {} slots, normal {normal}, impulse {impulse} N·s) \
+                         is not one a step writes (particle order, a unit normal, an \
+                         impulse >= 0)",
+                        slots.slot_count()
+                    )
+                },
+            )?;
+            // Each collider once per particle (a step merges a particle's contacts
+            // with one collider), so a particle's run of reports is bounded too.
+            let run = reports.iter().rev().take_while(|c| c.particle == particle);
+            for c in run {
+                codec::ensure(c.collider != report.collider, || {
+                    format!("contact report {k} repeats particle {particle}'s collider")
+                })?;
+            }
+            reports.push(report);
         }
         let groups = slots.slot_count().div_ceil(32);
         let mut colliders = Colliders {
@@ -450,4 +476,32 @@ impl Colliders {
         }
         Ok(colliders)
     }
+}
+
+/// Largest deviation from 1 of the length of a loaded contact normal: a step writes
+/// unit normals (rotated or normalised in `f32`, a few ulps off), a forged snapshot
+/// anything.
+pub(crate) const NORMAL_TOLERANCE: f32 = 1e-3;
+
+/// Whether a contact report is one a step writes (the snapshot loader's check, and
+/// the step's own before it reports): its particle below `particles` and not before the
+/// previous report's (`prev`: the readback is in particle order), its collider a slot
+/// of the `slots` the world has (with a generation, never 0 for a live collider), its
+/// normal a unit vector within [`NORMAL_TOLERANCE`], its impulse finite and >= 0 (a
+/// collider only pushes). No allocation.
+pub(crate) fn valid_report(
+    c: &ContactReport,
+    prev: Option<&ContactReport>,
+    particles: usize,
+    slots: usize,
+) -> bool {
+    let key = crate::slots::key_bits(c.collider.0);
+    (c.particle as usize) < particles
+        && prev.is_none_or(|p| p.particle <= c.particle)
+        && (key.slot as usize) < slots
+        && key.generation != 0
+        && c.normal.is_finite()
+        && (c.normal.length() - 1.0).abs() <= NORMAL_TOLERANCE
+        && c.impulse.is_finite()
+        && c.impulse >= 0.0
 }

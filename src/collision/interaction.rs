@@ -168,7 +168,9 @@ impl Grabs {
     /// |λ|/h² of the grab on `particle` in the last substep (N), 0 when not grabbed.
     pub(crate) fn force(&self, particle: u32, h: f32) -> f32 {
         match self.find(particle) {
-            Some(k) if h > 0.0 => self.list[k].lambda.abs() / (h * h),
+            Some(k) if h > 0.0 => {
+                crate::limits::saturate_force(self.list[k].lambda.abs() / (h * h))
+            }
             _ => 0.0,
         }
     }

@@ -111,12 +111,28 @@ impl Attachments {
     }
 
     /// Force (N) attachment `id` exerted on its host in the last substep of length `h`:
-    /// −λ/h² (zero before the first step and once removed).
+    /// −λ/h² (zero before the first step and once removed), finite: a force longer than
+    /// `f32::MAX` (a heavy particle in a tiny substep) keeps its direction at that
+    /// length, and a multiplier that is not finite (left by a step whose solve
+    /// overflowed and was recovered) reads `f32::MAX` along its infinite components
+    /// (+x when it has none), as [`crate::limits::saturate_force`] reads a scalar.
     pub fn host_force(&self, id: usize, h: f32) -> Vec3 {
-        if h > 0.0 {
-            -self.list[id].lambda / (h * h)
+        if h.is_nan() || h <= 0.0 {
+            return Vec3::ZERO;
+        }
+        let lambda = self.list[id].lambda;
+        if !lambda.is_finite() {
+            let along = |l: f32| if l.is_infinite() { -l.signum() } else { 0.0 };
+            let dir = Vec3::new(along(lambda.x), along(lambda.y), along(lambda.z));
+            return dir.try_normalize().unwrap_or(Vec3::X) * f32::MAX;
+        }
+        // In f64: |λ| <= 3.4e38 over h² >= 1e-18 stays finite there.
+        let f = -lambda.as_dvec3() / (h as f64 * h as f64);
+        let length = f.length();
+        if length <= f32::MAX as f64 {
+            f.as_vec3()
         } else {
-            Vec3::ZERO
+            (f * (f32::MAX as f64 / length)).as_vec3()
         }
     }
 
@@ -200,7 +216,7 @@ impl ConstraintSet for Attachments {
 impl ConstraintEdit for Attachments {
     /// |λ|/h² (N): the magnitude of [`Attachments::host_force`].
     fn force(&self, id: usize, h: f32) -> f32 {
-        self.host_force(id, h).length()
+        crate::limits::saturate_force(self.host_force(id, h).length())
     }
 
     fn remove(&mut self, ids: std::ops::Range<u32>) {

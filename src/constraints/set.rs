@@ -294,10 +294,11 @@ pub(crate) fn pbd_per_iteration(stiffness: f32, iterations: u32) -> f32 {
 }
 
 /// |λ|/h² of a multiplier λ after a substep of length `h` (s): the constraint's force
-/// in the family's units; 0 before any step (h = 0).
+/// in the family's units; 0 before any step (h = 0). Saturates at `f32::MAX`
+/// (`limits::saturate_force`).
 pub(crate) fn force_of_lambda(lambda: f32, h: f32) -> f32 {
     if h > 0.0 {
-        lambda.abs() / (h * h)
+        crate::limits::saturate_force(lambda.abs() / (h * h))
     } else {
         0.0
     }

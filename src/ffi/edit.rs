@@ -214,9 +214,10 @@ pub extern "C" fn sinew_constraints_set_break_force(
 /// sinew_body_cut_rope). A rope parts at one link per connected piece, and at most
 /// once per step: of the overloaded links of a piece, only the most overloaded
 /// (largest tension / break force) breaks, so a suddenly loaded rope whose every link
-/// overshoots at once parts at one link and the load falls, as a real chain does. Tethers carry part of a
-/// rope's load: build breakable ropes with `tethers` = 0. Only ropes
-/// (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+/// overshoots at once parts at one link and the load falls, as a real chain does. A
+/// link's tension is what sinew_body_read_forces reports for it: its own force plus
+/// that of every tether spanning it, so a rope breaks under the same load with
+/// tethers on or off. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
 #[no_mangle]
 pub extern "C" fn sinew_body_set_break_force(
     world: SinewWorld,

@@ -180,8 +180,9 @@ pub extern "C" fn sinew_world_destroy(world: SinewWorld) -> SinewStatus {
 
 /// Advances the world by `dt` seconds (finite, in [1e-6, 10]) in `substeps` substeps.
 /// SINEW_ERROR_NON_FINITE is the one failure after which the world did change: the
-/// step ran, but some bodies met NaN or infinity (an extreme state) and were put back
-/// where they were before the step, at rest; the message names them.
+/// step ran, but some bodies met NaN or infinity (an extreme state) or were carried
+/// past SINEW_MAX_COORDINATE, and were put back where they were before the step, at
+/// rest; the message names them.
 /// Holds the world's lock for the whole step: calls on the same world from other
 /// threads wait until it returns (calls on other worlds do not); the lock is released
 /// fairly (a thread asleep on it gets it first), so a thread calling in a loop cannot

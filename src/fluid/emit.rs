@@ -92,10 +92,14 @@ impl Fluid {
 
     /// Checks that the particle mass stays within the accepted inverse masses in a 3D
     /// and in a planar world (so switching the world to 2D never makes it invalid).
+    /// The heaviest particle the desc's limits allow (`MAX_REST_DENSITY` ×
+    /// `MAX_FLUID_SPACING`³ = 1e8 kg) is far from the lower end `MIN_INVERSE_MASS`
+    /// (1e12 kg); only the lightest can fail.
     pub(crate) fn check_mass(desc: &FluidDesc) -> Result<()> {
         for planar in [false, true] {
             let (m, _) = Self::mass_and_volume(desc, planar);
             let w = 1.0 / m;
+            debug_assert!(w >= crate::limits::MIN_INVERSE_MASS, "{w}");
             if !(w.is_finite() && w <= crate::limits::MAX_INVERSE_MASS) {
                 return Err(Error::invalid(format!(
                     "rest_density {} with spacing {} gives particles of {m} kg{}: \

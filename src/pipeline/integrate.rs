@@ -231,8 +231,8 @@ fn predict_one(
 }
 
 /// v = (x_new − x_prev) / h = u + d / h (see [`predict`]), then damping. With `check`,
-/// also returns whether every particle's position and velocity is finite (otherwise
-/// true).
+/// also returns whether every particle's position and velocity is finite, the position
+/// within the coordinate limit (`particles::in_range`; otherwise true).
 fn update_velocities(
     particles: &mut Particles,
     h: f32,
@@ -256,7 +256,7 @@ fn update_velocities(
                 v
             };
             if check {
-                all_finite &= position_of(base[i], p).is_finite() & v.is_finite();
+                all_finite &= crate::particles::in_range(position_of(base[i], p), v);
             }
         }
         if !all_finite {

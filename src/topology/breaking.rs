@@ -1,7 +1,9 @@
 //! Breakable constraints and rope cuts. A constraint with a break force F_max breaks in
 //! the first substep whose force |λ|/h² (the force every readback reports, in the
 //! family's units) exceeds F_max: it is removed (its id stays, it stops acting) and a
-//! [`BreakEvent`] is queued for the host to poll. A broken rope link cuts the rope
+//! [`BreakEvent`] is queued for the host to poll. A breakable rope's link compares its
+//! tension ([`RopeCut::tension`]: its own force plus that of the tethers spanning it,
+//! what its readback reports) instead. A broken rope link cuts the rope
 //! there (see [`RopeCut`]): the bend links and tethers that span the cut go too, so the
 //! two pieces fall apart. A rope given a break force per body parts at one link, its
 //! most overloaded, per connected piece and at most once per step, so a suddenly
@@ -114,7 +116,8 @@ impl Breaking {
     ///
     /// A breakable rope (one given a break force per body, [`Self::ropes`]) parts at
     /// one link per connected piece: of the overloaded links of each run of links
-    /// still joined, only the most overloaded (largest force / break force; the first
+    /// still joined, only the most overloaded (largest tension / break force, the
+    /// tension of [`RopeCut::tension`]; the first
     /// of equals) breaks, as a real chain parts at one link, after which the load it
     /// carried is released; and a rope that parted does not break again in the same
     /// step: for a few substeps its pieces' links report the recoil of the stretch the
@@ -182,15 +185,30 @@ impl Breaking {
             if *parted {
                 continue;
             }
+            // Every tether's force: a link's tension is at most its own force plus
+            // this (the tethers spanning it are some of them, and a rounded sum of
+            // non-negative terms grows with each term), so a link below its break
+            // force by that margin skips the O(tethers) tension.
+            let tethers: f32 = rope
+                .tether
+                .clone()
+                .map(|t| ConstraintEdit::force(&sets.tether, t as usize, h))
+                .sum();
             // The most overloaded link (ratio, id, force) of the current piece.
             let mut worst: Option<(f32, u32, f32)> = None;
             for id in rope.stretch.clone() {
                 let live = (id as usize) < sets.link.len()
                     && !ConstraintEdit::is_removed(&sets.link, id as usize);
-                if live {
-                    let limit = links.get(id as usize).copied().unwrap_or(f32::INFINITY);
-                    let force = ConstraintEdit::force(&sets.link, id as usize, h);
-                    if limit != f32::INFINITY && force > limit {
+                let limit = links.get(id as usize).copied().unwrap_or(f32::INFINITY);
+                let own = if live && limit != f32::INFINITY {
+                    ConstraintEdit::force(&sets.link, id as usize, h)
+                } else {
+                    0.0
+                };
+                if live && limit != f32::INFINITY && own + tethers > limit {
+                    // The rope's tension (its links' and tethers' share of the load).
+                    let force = rope.tension(sets, id - rope.stretch.start, h);
+                    if force > limit {
                         let ratio = force / limit;
                         if worst.is_none_or(|(r, _, _)| ratio > r) {
                             worst = Some((ratio, id, force));
@@ -227,6 +245,37 @@ impl Breaking {
 }
 
 impl RopeCut {
+    /// The tension (N) of this rope's link `link` (0 = the link at its start) in the
+    /// last substep of length `h` (s): the link's own force |λ|/h² plus the force of
+    /// every tether of the rope whose span covers the link (a tether from particle a to
+    /// particle p spans the links between them). A max-length tether pulls only when
+    /// its particle is as far from its anchor as the rope between them is long, that is
+    /// when that stretch of rope is straight, so its force runs along each link it
+    /// spans; with tethers on (the default) the tethers carry most of a hanging rope's
+    /// weight and the links alone a fraction of it. The one measure of a rope's load:
+    /// the force readback reports it ([`crate::World::read_body_forces`]) and a
+    /// breakable rope breaks by it ([`Breaking::break_overloaded`]). A link that does
+    /// not join the particles `link` and `link + 1` of the rope as the builder made it
+    /// reports its own force only. Removed links and tethers count 0; the sum saturates
+    /// at `f32::MAX` as every force does. No allocation; O(tethers).
+    pub(crate) fn tension(&self, sets: &ConstraintSets, link: u32, h: f32) -> f32 {
+        let id = self.stretch.start + link;
+        let own = ConstraintEdit::force(&sets.link, id as usize, h);
+        let first = self.particles.start;
+        if self.tether.is_empty()
+            || sets.link.particles_of(id as usize) != [first + link, first + link + 1]
+        {
+            return own;
+        }
+        let mut along = 0.0f32;
+        for t in self.tether.clone() {
+            if self.spans(sets, t, link) {
+                along += ConstraintEdit::force(&sets.tether, t as usize, h);
+            }
+        }
+        crate::limits::saturate_force(own + along)
+    }
+
     /// Cuts this rope of `sets` at its link `link` (between its particles `link` and
     /// `link + 1`): removes that link, the bend links over it and the tethers across
     /// it. Already removed ones stay removed. No allocation.
@@ -242,14 +291,20 @@ impl RopeCut {
                 ConstraintEdit::remove(&mut sets.link, b..b + 1);
             }
         }
-        let first = self.particles.start;
         for t in self.tether.clone() {
-            let [a, p] = sets.tether.particles_of(t as usize);
-            let (lo, hi) = ((a.min(p) - first), (a.max(p) - first));
-            if lo <= link && link < hi {
+            if self.spans(sets, t, link) {
                 ConstraintEdit::remove(&mut sets.tether, t..t + 1);
             }
         }
+    }
+
+    /// Whether tether `t` runs between two particles of this rope on either side of its
+    /// link `link` (a tether naming a particle outside the rope spans nothing).
+    fn spans(&self, sets: &ConstraintSets, t: u32, link: u32) -> bool {
+        let [a, p] = sets.tether.particles_of(t as usize);
+        let (lo, hi) = (a.min(p), a.max(p));
+        let first = self.particles.start;
+        lo >= first && hi < self.particles.end && lo - first <= link && link < hi - first
     }
 
     /// The live link of this rope nearest to the segment `a`–`b` (m; a sword swipe),
@@ -325,7 +380,8 @@ pub(crate) fn save_rope(w: &mut crate::snapshot::codec::Writer<'_>, rope: &RopeC
     }
 }
 
-/// A rope's ranges from a snapshot, checked against the loaded particles and sets.
+/// A rope's ranges from a snapshot, checked against the loaded particles and sets (the
+/// world checks that they are a rope body's, `world::snapshot`).
 pub(crate) fn load_rope(
     r: &mut crate::snapshot::codec::Reader<'_>,
     sets: &ConstraintSets,
@@ -346,6 +402,11 @@ pub(crate) fn load_rope(
         ranges[k] = a..b;
     }
     let [particles, stretch, bend, tether] = ranges;
+    // A rope of n particles has n - 1 links (so at least 2 particles).
+    crate::snapshot::codec::ensure(
+        particles.len() >= 2 && stretch.len() + 1 == particles.len(),
+        || format!("a rope of particles {particles:?} with links {stretch:?}"),
+    )?;
     Ok(RopeCut {
         particles,
         stretch,
@@ -375,7 +436,14 @@ impl Breaking {
         w.put(self.lost);
     }
 
-    /// Snapshot: what [`Self::save`] wrote; every id is checked against `sets`.
+    /// Snapshot: what [`Self::save`] wrote, checked as the API keeps it: a threshold
+    /// per family (none for grabs and shape clusters, which take none) for at most the
+    /// family's ids, each positive and not NaN (+inf: never breaks); the ropes (each
+    /// one once; the world checks that each is a rope body's, `world::snapshot`); the
+    /// event queue's room reserved only once a threshold was set, at most
+    /// [`MAX_BREAK_EVENTS`] events, each naming a constraint of a family that breaks
+    /// and a particle of the world, with a finite force above 0 (it passed a positive
+    /// break force) and a finite position.
     pub(crate) fn load(
         r: &mut crate::snapshot::codec::Reader<'_>,
         sets: &ConstraintSets,
@@ -387,36 +455,66 @@ impl Breaking {
             format!("{n} break threshold families")
         })?;
         let mut thresholds = crate::error::try_with_capacity(n, "break thresholds")?;
-        for _ in 0..n {
+        for kind in FamilyKind::ALL.into_iter().take(n) {
             let t: Vec<f32> = r.get_vec()?;
-            codec::ensure(t.iter().all(|f| !f.is_nan() && *f >= 0.0), || {
-                "a negative or NaN break force".into()
+            let breaks = !matches!(kind, FamilyKind::Grab | FamilyKind::ShapeCluster);
+            let count = if breaks { sets.family(kind).count() } else { 0 };
+            codec::ensure(t.len() <= count, || {
+                format!(
+                    "{} break forces for {count} {} constraints",
+                    t.len(),
+                    kind.name()
+                )
+            })?;
+            codec::ensure(t.iter().all(|f| !f.is_nan() && *f > 0.0), || {
+                format!("a {} break force is not positive", kind.name())
             })?;
             thresholds.push(t);
         }
-        let n = r.get_count(32, "breakable ropes")?;
-        let mut ropes = crate::error::try_with_capacity(n, "breakable ropes")?;
-        for _ in 0..n {
-            ropes.push(load_rope(r, sets, particles)?);
+        let m = r.get_count(32, "breakable ropes")?;
+        let mut ropes: Vec<RopeCut> = crate::error::try_with_capacity(m, "breakable ropes")?;
+        for k in 0..m {
+            let rope = load_rope(r, sets, particles)?;
+            codec::ensure(!ropes.contains(&rope), || {
+                format!("breakable rope {k} is listed twice")
+            })?;
+            ropes.push(rope);
         }
-        let mut parted = crate::error::try_with_capacity(n, "breakable ropes")?;
-        parted.resize(n, false);
+        let mut parted = crate::error::try_with_capacity(m, "breakable ropes")?;
+        parted.resize(m, false);
         let reserved = r.get::<bool>()?;
-        let n = r.get_count(28, "break events")?;
-        codec::ensure(n <= MAX_BREAK_EVENTS && (reserved || n == 0), || {
-            format!("{n} break events")
+        codec::ensure(!reserved || n != 0, || {
+            "the break event queue is reserved without a break force".into()
         })?;
+        let count = r.get_count(28, "break events")?;
+        codec::ensure(
+            count <= MAX_BREAK_EVENTS && (reserved || count == 0),
+            || format!("{count} break events"),
+        )?;
         let mut events = Vec::new();
         if reserved {
             try_reserve(&mut events, MAX_BREAK_EVENTS, "break events")?;
         }
-        for _ in 0..n {
+        for k in 0..count {
             let (family, id, force, particle) = r.get::<(u32, u32, f32, u32)>()?;
             let family = FamilyKind::from_u32(family)
-                .filter(|k| *k != FamilyKind::Grab)
+                .filter(|k| !matches!(k, FamilyKind::Grab | FamilyKind::ShapeCluster))
                 .ok_or_else(|| corrupt(format!("break event family {family}")))?;
             let position: Vec3 = r.get()?;
-            codec::check_finite([force], "break event force")?;
+            let ids = sets.family(family).count();
+            codec::ensure(
+                (id as usize) < ids
+                    && (particle as usize) < particles
+                    && force.is_finite()
+                    && force > 0.0,
+                || {
+                    format!(
+                        "break event {k} names {} constraint {id} of {ids} and particle \
+                         {particle} of {particles} with force {force}",
+                        family.name()
+                    )
+                },
+            )?;
             codec::check_finite(position.to_array(), "break event position")?;
             events.push(BreakEvent {
                 family,

@@ -26,6 +26,9 @@ use crate::particles::Particles;
 use crate::pipeline::{Stage, StepContext};
 use crate::snapshot::codec::{Reader, Writer};
 
+/// What [`Topology::ropes`] calls a breakable rope.
+pub(crate) const BREAKABLE: &str = "a breakable rope";
+
 /// The topology state of a world: break thresholds and events, winches.
 #[derive(Default)]
 pub(crate) struct Topology {
@@ -52,7 +55,9 @@ impl Topology {
     }
 
     /// Snapshot: what [`Self::save`] wrote, every id checked against the loaded `sets`
-    /// and the `particles` count.
+    /// and the `particles` count, at most one winch per rope (as the API keeps it).
+    /// The ropes of both are checked against the rope bodies by the world
+    /// ([`Self::ropes`]).
     pub(crate) fn load(
         r: &mut Reader<'_>,
         sets: &ConstraintSets,
@@ -60,11 +65,22 @@ impl Topology {
     ) -> Result<Topology> {
         let breaking = breaking::Breaking::load(r, sets, particles)?;
         let n = r.get_count(60, "winches")?;
-        let mut winches = crate::error::try_with_capacity(n, "winches")?;
-        for _ in 0..n {
-            winches.push(winch::Winch::load(r, sets, particles)?);
+        let mut winches: Vec<winch::Winch> = crate::error::try_with_capacity(n, "winches")?;
+        for k in 0..n {
+            let w = winch::Winch::load(r, sets, particles)?;
+            crate::snapshot::codec::ensure(!winches.iter().any(|o| o.rope == w.rope), || {
+                format!("winch {k} is a second winch on its rope")
+            })?;
+            winches.push(w);
         }
         Ok(Topology { breaking, winches })
+    }
+
+    /// Every rope this state names (the breakable ropes, then the winches' ropes), with
+    /// what names it: for the snapshot loader's check against the bodies.
+    pub(crate) fn ropes(&self) -> impl Iterator<Item = (&breaking::RopeCut, &'static str)> {
+        let breakable = self.breaking.ropes.iter().map(|r| (r, BREAKABLE));
+        breakable.chain(self.winches.iter().map(|w| (&w.rope, "a winch's rope")))
     }
 }
 

@@ -27,6 +27,7 @@
 use super::breaking::RopeCut;
 use crate::constraints::{ConstraintEdit, ConstraintSets};
 use crate::error::{Error, Result};
+use crate::limits::MAX_WINCH_SPEED;
 use crate::math::Vec3;
 use crate::particles::Particles;
 
@@ -386,7 +387,7 @@ impl Winch {
         let (mut j, mut s) = (k + 1, r);
         let mut each = |t: u32, sets: &mut ConstraintSets| {
             let [a, p] = sets.tether.particles_of(t as usize);
-            if a != anchor || sets.tether.is_removed(t as usize) {
+            if a != anchor || sets.tether.is_removed(t as usize) || !w.rope.particles.contains(&p) {
                 return;
             }
             let i = match w.end {
@@ -422,12 +423,20 @@ impl Winch {
         w.put(self.drum);
     }
 
-    /// Snapshot: what [`Self::save`] wrote, checked against the loaded sets.
+    /// Snapshot: what [`Self::save`] wrote, checked as [`Self::new`] and
+    /// [`Self::advance`] keep it: a rope of at least one link (the world checks that it
+    /// is a rope body's, `world::snapshot`), the cursor on one of its links, the
+    /// paying link's rest length in [0, its built length], the built lengths in
+    /// [0, MAX_LENGTH] per link, the speed within ±[`MAX_WINCH_SPEED`], a target in
+    /// [0, twice the rope's longest length], the inverse mass of an unparked particle in
+    /// [`MIN_INVERSE_MASS`, `MAX_INVERSE_MASS`], a bend ratio >= 0, the drum within the
+    /// coordinate limit, everything finite.
     pub(crate) fn load(
         r: &mut crate::snapshot::codec::Reader<'_>,
         sets: &ConstraintSets,
         particles: usize,
     ) -> crate::error::Result<Winch> {
+        use crate::limits::{MAX_INVERSE_MASS, MAX_LENGTH, MIN_INVERSE_MASS};
         use crate::snapshot::codec;
         let rope = super::breaking::load_rope(r, sets, particles)?;
         let (end, cursor) = r.get::<(u32, u32)>()?;
@@ -436,12 +445,10 @@ impl Winch {
             1 => RopeEnd::End,
             e => return Err(codec::corrupt(format!("winch end {e}"))),
         };
-        codec::ensure(
-            rope.particles.len() >= 2
-                && rope.stretch.len() + 1 == rope.particles.len()
-                && (cursor as usize) < rope.particles.len(),
-            || format!("a winch with cursor {cursor} on {:?}", rope.particles),
-        )?;
+        let links = rope.stretch.len();
+        codec::ensure((cursor as usize) < links, || {
+            format!("a winch with cursor {cursor} on a rope of {links} links")
+        })?;
         let (paying, full, tail, speed) = r.get::<(f32, f32, f32, f32)>()?;
         let target = r.get_option::<f32>()?;
         let (inverse_mass, bend_ratio) = r.get::<(f32, f32)>()?;
@@ -452,6 +459,26 @@ impl Winch {
                 .chain(target)
                 .chain(drum.to_array()),
             "winch",
+        )?;
+        // Twice the longest a rope's built length can be: room for the rounding of
+        // the sums of built lengths.
+        let longest = 2.0 * MAX_LENGTH * links as f32;
+        codec::ensure(
+            (0.0..=MAX_LENGTH).contains(&full)
+                && (0.0..=full).contains(&paying)
+                && (0.0..=longest).contains(&tail)
+                && speed.abs() <= MAX_WINCH_SPEED
+                && target.is_none_or(|t| (0.0..=longest).contains(&t))
+                && (MIN_INVERSE_MASS..=MAX_INVERSE_MASS).contains(&inverse_mass)
+                && bend_ratio >= 0.0
+                && crate::particles::in_range(drum, Vec3::ZERO),
+            || {
+                format!(
+                    "a winch paying {paying} m of {full} m with {tail} m past it, at \
+                     {speed} m/s to {target:?} m, inverse mass {inverse_mass}, bend \
+                     ratio {bend_ratio}, drum at {drum}"
+                )
+            },
         )?;
         Ok(Winch {
             rope,

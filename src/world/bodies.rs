@@ -413,61 +413,22 @@ impl World {
         if !tether && self.read_torn_forces(&particles, range.clone(), out) {
             return Ok(());
         }
-        let rope_tension = which == BodyConstraints::Stretch
-            && self.bodies.get(id)?.kind == BodyKind::Rope
-            && !self.bodies.get(id)?.parts.tether.is_empty();
-        if rope_tension {
-            self.tethers_along_links(id, &mut out[..n])?;
+        let body = self.bodies.get(id)?;
+        if which == BodyConstraints::Stretch && body.kind == BodyKind::Rope {
+            // A rope's tension: its links' and its tethers' share of the load, the
+            // measure breaking uses too.
+            let rope = self.rope_cut(id)?;
+            for (o, link) in out.iter_mut().zip(0..n as u32) {
+                *o = rope.tension(&self.sets, link, self.last_h);
+            }
+            return Ok(());
         }
         for (o, id) in out.iter_mut().zip(range) {
-            let own = if tether {
+            *o = if tether {
                 self.sets.tether.force(id as usize, self.last_h)
             } else {
                 self.sets.link.force(id as usize, self.last_h)
             };
-            *o = if rope_tension { *o + own } else { own };
-        }
-        Ok(())
-    }
-
-    /// Writes to `out[k]` (one entry per stretch link of rope `id`, in order) the sum of
-    /// the forces (N) of the rope's tethers that span link k: those from an anchor
-    /// through link k to a particle beyond it. A max-length tether pulls only when its
-    /// particle is as far from the anchor as the rope between them is long, that is
-    /// when that stretch of rope is straight, so its force runs along each link it
-    /// spans: the link's tension is its own force plus theirs (with tethers on, the
-    /// tethers carry most of a hanging rope's weight, and the links alone read a
-    /// fraction of it). No allocation: `out` is the difference array of the spans.
-    fn tethers_along_links(&self, id: BodyId, out: &mut [f32]) -> Result<()> {
-        let body = self.bodies.get(id)?;
-        let first = body.particles.start;
-        out.fill(0.0);
-        let links = out.len();
-        // Link k joins particles first + k and first + k + 1 as the builder made them;
-        // a rope whose links were re-pointed reads its links' own forces.
-        let in_order = body.parts.stretch.clone().enumerate().all(|(k, l)| {
-            self.sets.link.particles_of(l as usize) == [first + k as u32, first + k as u32 + 1]
-        });
-        if !in_order {
-            return Ok(());
-        }
-        for t in body.parts.tether.clone() {
-            let [a, b] = self.sets.tether.particles_of(t as usize);
-            let (lo, hi) = (a.min(b), a.max(b));
-            if lo < first || hi > first + links as u32 {
-                continue;
-            }
-            let f = self.sets.tether.force(t as usize, self.last_h);
-            // Links lo..hi (local indices) carry f.
-            out[(lo - first) as usize] += f;
-            if ((hi - first) as usize) < links {
-                out[(hi - first) as usize] -= f;
-            }
-        }
-        let mut sum = 0.0f32;
-        for o in out.iter_mut() {
-            sum += *o;
-            *o = sum.max(0.0);
         }
         Ok(())
     }

@@ -82,11 +82,12 @@ impl World {
     /// Sets the break force (N; +inf = never breaks) of a rope's links: from the next
     /// step on, a link whose tension exceeds it in a substep breaks, and the rope falls
     /// apart there (the bend links and tethers across the break go too; see
-    /// [`World::cut_rope`]). The rope parts at one link per connected piece, the
-    /// most overloaded (largest tension / break force), and at most once per step, so
-    /// a suddenly loaded rope whose every link overshoots at once parts at one link
-    /// and the load falls. Tethers carry part of a rope's load, so build breakable
-    /// ropes without tethers.
+    /// [`World::cut_rope`]). The tension is what [`World::read_body_forces`] reports
+    /// for the rope's links: the link's own force plus that of every tether spanning
+    /// it, so a rope breaks under the same load with tethers on or off. The rope parts
+    /// at one link per connected piece, the most overloaded (largest tension / break
+    /// force), and at most once per step, so a suddenly loaded rope whose every link
+    /// overshoots at once parts at one link and the load falls.
     pub fn set_body_break_force(&mut self, id: BodyId, force: f32) -> Result<()> {
         check_break_force(force)?;
         let cut = self.rope_cut(id)?;

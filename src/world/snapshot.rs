@@ -16,7 +16,7 @@ use super::World;
 use crate::aero::Aero;
 use crate::bodies::Bodies;
 use crate::collision::Collision;
-use crate::constraints::{ConstraintSets, FLUID_SLOT, SET_COUNT};
+use crate::constraints::{ConstraintEdit, ConstraintSets, FLUID_SLOT, SET_COUNT};
 use crate::error::{Error, Result};
 use crate::fluid::FluidSet;
 use crate::particles::Particles;
@@ -28,7 +28,7 @@ use crate::snapshot::xxh64::Xxh64;
 use crate::snapshot::{self as format, LoadContext, HEADER_BYTES};
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
-use crate::topology::Topology;
+use crate::topology::{self, Topology};
 use crate::world::WorldDesc;
 
 /// The simulation state of a world, parsed and checked, before it replaces anything.
@@ -67,7 +67,8 @@ impl Parsed {
 /// readbacks subtract the body's first particle from the indices they hand out), at
 /// most one of each per body, a rope's surface has links and others triangles; each
 /// torn cloth is the whole of a live cloth body, one per body, with its reserve outside
-/// every body; the lost break events are a counter ([`codec::MAX_COUNTER`]).
+/// every body; each breakable rope and winch is a rope body's; the lost break events
+/// are a counter ([`codec::MAX_COUNTER`]).
 fn check_links(
     bodies: &Bodies,
     sets: &ConstraintSets,
@@ -123,6 +124,33 @@ fn check_links(
                     && bodies.containing(c.reserve.end - 1).is_none()),
             || format!("{what} has its reserve inside a body"),
         )?;
+    }
+    // Each breakable rope and winch names a rope body's particles and constraints,
+    // as the API's `rope_cut` makes them (the cuts and winches index the rope's links
+    // and tethers from its first particle). Removing a rope body drops its winch; a
+    // breakable rope stays listed with every link removed, its particles in no body.
+    for (rope, what) in topology.ropes() {
+        let owner = bodies
+            .containing(rope.particles.start)
+            .and_then(|(id, _)| bodies.get(id).ok());
+        let matches = owner.is_some_and(|b| {
+            let p = &b.parts;
+            b.kind == BodyKind::Rope
+                && b.particles == rope.particles
+                && p.stretch == rope.stretch
+                && p.bend_link == rope.bend
+                && p.tether == rope.tether
+        });
+        let removed = what == topology::BREAKABLE
+            && owner.is_none()
+            && bodies.containing(rope.particles.end - 1).is_none()
+            && rope
+                .stretch
+                .clone()
+                .all(|l| ConstraintEdit::is_removed(&sets.link, l as usize));
+        codec::ensure(matches || removed, || {
+            format!("{what} ({:?}) is not a rope body's", rope.particles)
+        })?;
     }
     codec::check_counters(&[topology.breaking.lost], "the lost break events")
 }
@@ -227,7 +255,10 @@ impl World {
             codec::ensure(start <= end && end as usize <= cx.hot.len(), || {
                 format!("damped range {start}..{end} of {} particles", cx.hot.len())
             })?;
-            damped.push((start..end, r.get::<f32>()?));
+            let damping = r.get::<f32>()?;
+            crate::bodies::check_damping(damping)
+                .map_err(|e| codec::corrupt(format!("damped range {start}..{end}: {e}")))?;
+            damped.push((start..end, damping));
         }
         let mut integrator = Integrator::default();
         integrator.damped = damped;
@@ -433,6 +464,122 @@ mod tests {
         w.topology.breaking.lost = u64::MAX;
         refused(&w, "lost break events");
         w.topology.breaking.lost = 3;
+        World::from_snapshot(&w.snapshot(), 1).unwrap();
+    }
+
+    /// Issue 28 items 2 and 11: a forged snapshot whose contact readback, break events,
+    /// inverse masses, positions, body dampings, break thresholds, breakable ropes or
+    /// winches break what the API keeps is refused with a message naming what is wrong; the world's own save of
+    /// the same state loads (a removed breakable rope included).
+    #[test]
+    fn forged_contacts_events_masses_ropes_and_winches_are_refused() {
+        use crate::constraints::FamilyKind;
+        use crate::topology::breaking::BreakEvent;
+        use crate::topology::winch::RopeEnd;
+        use crate::{ColliderDesc, RopeDesc, World};
+        let mut w = World::new(WorldDesc::default()).unwrap();
+        w.add_collider(&ColliderDesc::default()).unwrap();
+        let lone = w
+            .add_particles(&[crate::math::Vec3::new(0.0, 0.05, 0.0)], None)
+            .unwrap();
+        w.set_particle_radii(lone, &[0.1]).unwrap();
+        let rope = w
+            .add_rope(&RopeDesc {
+                start: crate::math::Vec3::new(0.0, 3.0, 0.0),
+                end: crate::math::Vec3::new(0.0, 2.0, 0.0),
+                segments: 10,
+                ..RopeDesc::default()
+            })
+            .unwrap();
+        w.set_body_break_force(rope, 1e6).unwrap();
+        w.add_winch(rope, RopeEnd::Start, 0.8).unwrap();
+        for _ in 0..3 {
+            w.step(FRAME_DT).unwrap();
+        }
+        assert!(!w.contacts().is_empty());
+        w.topology.breaking.events.push(BreakEvent {
+            family: FamilyKind::BodyLink,
+            id: 0,
+            force: 2e6,
+            position: crate::math::Vec3::ZERO,
+            particle: 1,
+        });
+        let good = w.snapshot();
+        World::from_snapshot(&good, 1).unwrap();
+        let refused = |w: &World, needle: &str| {
+            let e = World::from_snapshot(&w.snapshot(), 1).err().unwrap();
+            assert!(e.message.contains(needle), "{needle:?}: {}", e.message);
+        };
+        type Forge = fn(&mut World);
+        let forged: [(&str, Forge); 23] = [
+            ("impulse", |w| {
+                w.collision.colliders.reports_mut()[0].impulse = f32::NAN
+            }),
+            ("impulse", |w| {
+                w.collision.colliders.reports_mut()[0].impulse = -1.0
+            }),
+            ("impulse", |w| {
+                w.collision.colliders.reports_mut()[0].impulse = f32::INFINITY
+            }),
+            ("normal", |w| {
+                w.collision.colliders.reports_mut()[0].normal.y = f32::NAN
+            }),
+            ("normal", |w| {
+                w.collision.colliders.reports_mut()[0].normal *= 2.0
+            }),
+            ("collider", |w| {
+                w.collision.colliders.reports_mut()[0].collider.0 = 1 << 32 | 9
+            }),
+            ("collider", |w| {
+                w.collision.colliders.reports_mut()[0].collider.0 = 1
+            }),
+            ("particle", |w| {
+                w.collision.colliders.reports_mut()[0].particle = 1 << 20
+            }),
+            ("force", |w| {
+                w.topology.breaking.events[0].force = f32::INFINITY
+            }),
+            ("constraint", |w| w.topology.breaking.events[0].id = 1 << 20),
+            ("inverse mass", |w| w.particles.hot[0].w = 1e-40),
+            ("past", |w| w.particles.step_start[0].x = 1e20),
+            ("past", |w| w.particles.base[0].x = -2e9),
+            ("damping", |w| {
+                let id = w.bodies.containing(1).unwrap().0;
+                w.bodies.get_mut(id).unwrap().damping = f32::NAN;
+            }),
+            ("damped range", |w| {
+                w.integrator.damped.push((1..12, f32::NAN))
+            }),
+            ("break force", |w| {
+                w.topology.breaking.thresholds[13][0] = 0.0
+            }),
+            ("listed twice", |w| {
+                let r = w.topology.breaking.ropes[0].clone();
+                w.topology.breaking.ropes.push(r);
+                w.topology.breaking.parted.push(false);
+            }),
+            ("rope body", |w| {
+                w.topology.breaking.ropes[0].tether.end -= 1
+            }),
+            ("cursor", |w| w.topology.winches[0].cursor = 10),
+            ("winch", |w| w.topology.winches[0].paying = 1.0),
+            ("winch", |w| w.topology.winches[0].inverse_mass = 1e-40),
+            ("second winch", |w| {
+                let c = w.topology.winches[0].clone();
+                w.topology.winches.push(c);
+            }),
+            ("rope body", |w| w.topology.winches[0].rope.bend.start += 1),
+        ];
+        for (needle, forge) in forged {
+            w.restore_snapshot(&good).unwrap();
+            forge(&mut w);
+            refused(&w, needle);
+        }
+        // The contact readback as a step writes it loads; so does a removed
+        // breakable rope (its links removed, its particles in no body).
+        w.restore_snapshot(&good).unwrap();
+        w.remove_body(rope).unwrap();
+        assert_eq!(w.topology.breaking.ropes.len(), 1);
         World::from_snapshot(&w.snapshot(), 1).unwrap();
     }
 

@@ -349,35 +349,7 @@ pub enum Kind {
 /// item, or a defect this fuzzer found that awaits an issue); remove it when the fix
 /// is merged, so that the check guards the fix from then on. Any other finding fails
 /// the run.
-pub const KNOWN_OPEN: &[(Kind, &str)] = &[
-    (
-        Kind::OutOfRangeAfterForgedSnapshot(Check::ContactImpulse),
-        "issue 28 #2: a forged snapshot's contact list is accepted with an impulse that \
-         is NaN or inf (the loader checks counts and links, not the saved contacts' \
-         values; SINEW_FUZZ_SEED=100)",
-    ),
-    (
-        Kind::OutOfRangeAfterForgedSnapshot(Check::ContactNormal),
-        "issue 28 #2: a forged snapshot's contact list is accepted with a normal that is \
-         not a unit vector (NaN: a float of it set to 0xffffffff)",
-    ),
-    (
-        Kind::OutOfRangeAfterForgedSnapshot(Check::BreakEvent),
-        "issue 28 #2: after a forged snapshot is accepted, break events carry a \
-         non-finite force (inf or NaN; body links, family 13)",
-    ),
-    (
-        Kind::OutOfRange(Check::Force),
-        "found by this fuzzer (SINEW_FUZZ_SEED=100): on valid sequences an attachment's \
-         force reads NaN and a distance constraint's +inf while every position is finite \
-         (the λ behind |λ|/h² went non-finite; maybe the same root as issue 28 #11)",
-    ),
-    (
-        Kind::OutOfRange(Check::Measure),
-        "found by this fuzzer: sinew_body_volume reads NaN once a step has carried a \
-         particle to ~1e20 m (every position still finite)",
-    ),
-];
+pub const KNOWN_OPEN: &[(Kind, &str)] = &[];
 
 /// Whether `kind` is a known open defect (see [`KNOWN_OPEN`]).
 /// A defect seen on valid input shows after a forged snapshot too.

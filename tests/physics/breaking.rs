@@ -5,7 +5,8 @@
 //! `cargo test --test physics breaking:: -- --nocapture` prints the measured values.
 
 use sinew::{
-    BreakReport, ClothDesc, ClothGridDesc, ErrorKind, FamilyKind, RopeDesc, Vec3, World, WorldDesc,
+    BodyConstraints, BreakReport, ClothDesc, ClothGridDesc, ErrorKind, FamilyKind, RopeDesc, Vec3,
+    World, WorldDesc,
 };
 
 const G: f32 = 9.81;
@@ -23,6 +24,21 @@ fn world(substeps: u32, damping: f32) -> World {
 
 fn pos(w: &World, i: u32) -> Vec3 {
     w.particles().position(i as usize)
+}
+
+/// A 1 m rope of 10 links and 0.11 kg hanging from its pin at the origin, with soft
+/// bend links.
+fn hanging_rope(w: &mut World, tethers: bool) -> sinew::BodyId {
+    w.add_rope(&RopeDesc {
+        start: Vec3::ZERO,
+        end: Vec3::new(0.0, -1.0, 0.0),
+        segments: 10,
+        total_mass: 0.11,
+        tethers,
+        bend_compliance: 1.0,
+        ..RopeDesc::default()
+    })
+    .unwrap()
 }
 
 fn take(w: &mut World) -> Vec<BreakReport> {
@@ -53,17 +69,7 @@ fn take(w: &mut World) -> Vec<BreakReport> {
 #[test]
 fn rope_snaps_when_the_filling_bucket_passes_its_break_force() {
     let mut w = world(32, 1.0);
-    let rope = w
-        .add_rope(&RopeDesc {
-            start: Vec3::ZERO,
-            end: Vec3::new(0.0, -1.0, 0.0),
-            segments: 10,
-            total_mass: 0.11,
-            tethers: false,
-            bend_compliance: 1.0,
-            ..RopeDesc::default()
-        })
-        .unwrap();
+    let rope = hanging_rope(&mut w, false);
     let bucket = 10u32;
     w.set_inverse_masses(bucket, &[1.0 / 1.8]).unwrap();
     w.set_body_break_force(rope, 50.0).unwrap();
@@ -268,17 +274,7 @@ fn constraint_break_force_per_id() {
 #[test]
 fn a_suddenly_loaded_rope_parts_at_one_link() {
     let mut w = world(32, 0.0);
-    let rope = w
-        .add_rope(&RopeDesc {
-            start: Vec3::ZERO,
-            end: Vec3::new(0.0, -1.0, 0.0),
-            segments: 10,
-            total_mass: 0.11,
-            tethers: false,
-            bend_compliance: 1.0,
-            ..RopeDesc::default()
-        })
-        .unwrap();
+    let rope = hanging_rope(&mut w, false);
     let force = 50.0;
     w.set_body_break_force(rope, force).unwrap();
     let load = 10u32;
@@ -314,5 +310,60 @@ fn a_suddenly_loaded_rope_parts_at_one_link() {
     }
     for i in top + 1..=load {
         assert!(pos(&w, i).y < -1.0, "particle {i} fell: {}", pos(&w, i).y);
+    }
+}
+
+/// Issue 28 item 9 in the breaking rule: a rope breaks at its tension, the force its
+/// link reads back (the link's own force plus that of every tether spanning it), not
+/// at the link's own share. With tethers on (the default) the tethers carry most of a
+/// hanging rope's weight, and a rope that compared only its links' own forces with
+/// its break force never parted. A 1 m rope (10 links) hanging from its pin, a load
+/// on its free end: under 1.5 × the break force it parts (the event reports the
+/// tension, above the break force) and the load falls; under 0.4 × it (a
+/// load hung from rest overshoots to about twice its weight) it holds, its top link
+/// reading the weight below it. Tethers on and off alike.
+#[test]
+fn a_tethered_rope_breaks_at_its_tension() {
+    let force = 20.0;
+    for tethers in [false, true] {
+        for (ratio, parts) in [(0.4f32, false), (1.5, true)] {
+            let mut w = world(32, 1.0);
+            let rope = hanging_rope(&mut w, tethers);
+            let load = 10u32;
+            let mass = ratio * force / G;
+            w.set_inverse_masses(load, &[1.0 / mass]).unwrap();
+            w.set_body_break_force(rope, force).unwrap();
+            let case = format!("tethers {tethers}, load {ratio} x the break force");
+            let mut events = Vec::new();
+            let mut top = 0.0f32;
+            // 4 s: the oscillation of the load hung from rest dies out.
+            for _ in 0..240 {
+                w.step(DT).unwrap();
+                events.extend(take(&mut w));
+                let mut t = [0.0f32; 10];
+                w.read_body_forces(rope, BodyConstraints::Stretch, &mut t)
+                    .unwrap();
+                top = t[0];
+            }
+            println!("{case}: {events:?}, top link reads {top} N at the end");
+            if parts {
+                // The recoil of the released stretch may part the falling piece again
+                // in a later step; the first break is the load's.
+                assert!(!events.is_empty(), "{case}: the rope holds");
+                let e = events[0];
+                assert_eq!((e.body, e.family), (Some(rope), FamilyKind::BodyLink));
+                assert!(e.force > force, "{case}: event force {}", e.force);
+                assert!(pos(&w, load).y < -3.0, "{case}: the load fell");
+            } else {
+                assert!(events.is_empty(), "{case}: {events:?}");
+                // The weight below the top link: the load and 9 of the rope's 11
+                // particles of 0.01 kg.
+                let weight = (mass + 0.09) * G;
+                assert!(
+                    (top - weight).abs() < 0.05 * weight,
+                    "{case}: the top link reads {top} N, the weight below it is {weight} N"
+                );
+            }
+        }
     }
 }

@@ -56,10 +56,7 @@ namespace Sinew.Unity.Inspectors
             SerializedProperty pinStart = serializedObject.FindProperty("pinStart");
             if (pinStart != null && !pinStart.boolValue)
                 EditorGUILayout.HelpBox("The winch sits at the start: Length and Winch Speed need Pin Start.", MessageType.Info);
-            SerializedProperty breakForce = SinewEditorGUI.Field(serializedObject, drawn, "breakForce", "N");
-            SerializedProperty tethers = serializedObject.FindProperty("tethers");
-            if (breakForce != null && tethers != null && breakForce.floatValue > 0f && tethers.boolValue)
-                EditorGUILayout.HelpBox("Tethers carry part of the load: a breakable rope is built without tethers.", MessageType.Warning);
+            SinewEditorGUI.Field(serializedObject, drawn, "breakForce", "N");
 
             SinewEditorGUI.Section("Collisions (apply in place while playing)");
             SinewEditorGUI.Field(serializedObject, drawn, "selfCollision", "");

@@ -67,7 +67,7 @@ namespace Sinew.Unity
         [Tooltip("Winch speed, m/s, at which the rope moves towards Length (0 = the winch holds).")]
         [Min(0f)]
         public float winchSpeed = 0.5f;
-        [Tooltip("Break force of the links, N (0 = unbreakable). Build breakable ropes without tethers.")]
+        [Tooltip("Break force of the links, N (0 = unbreakable), compared with each link's tension (tethers included).")]
         [Min(0f)]
         public float breakForce = 0f;
 

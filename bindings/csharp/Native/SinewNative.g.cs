@@ -1129,7 +1129,13 @@ namespace Sinew.Native
         /// <summary>Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_FAT = 1.0e-3f;
 
-        /// <summary>Largest position component (m) and velocity component (m/s) accepted.</summary>
+        /// <summary>
+        /// Largest position component (m) and velocity component (m/s) accepted. A step keeps
+        /// positions within it too: a step that carries a particle past it (flung, or falling for
+        /// hours) treats that like a non-finite value (SINEW_ERROR_NON_FINITE: the particle's body,
+        /// or the lone particle, goes back to where it was before the step, at rest), so the
+        /// volumes and areas read from positions never overflow.
+        /// </summary>
         public const float SINEW_MAX_COORDINATE = 1.0e9f;
 
         /// <summary>
@@ -1839,9 +1845,10 @@ namespace Sinew.Native
         /// sinew_body_cut_rope). A rope parts at one link per connected piece, and at most
         /// once per step: of the overloaded links of a piece, only the most overloaded
         /// (largest tension / break force) breaks, so a suddenly loaded rope whose every link
-        /// overshoots at once parts at one link and the load falls, as a real chain does. Tethers carry part of a
-        /// rope's load: build breakable ropes with <c>tethers</c> = 0. Only ropes
-        /// (SINEW_ERROR_INVALID_ARGUMENT otherwise).
+        /// overshoots at once parts at one link and the load falls, as a real chain does. A
+        /// link's tension is what sinew_body_read_forces reports for it: its own force plus
+        /// that of every tether spanning it, so a rope breaks under the same load with
+        /// tethers on or off. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_set_break_force(SinewWorld world, SinewBody body, float force);
@@ -2642,8 +2649,9 @@ namespace Sinew.Native
         /// <summary>
         /// Advances the world by <c>dt</c> seconds (finite, in [1e-6, 10]) in <c>substeps</c> substeps.
         /// SINEW_ERROR_NON_FINITE is the one failure after which the world did change: the
-        /// step ran, but some bodies met NaN or infinity (an extreme state) and were put back
-        /// where they were before the step, at rest; the message names them.
+        /// step ran, but some bodies met NaN or infinity (an extreme state) or were carried
+        /// past SINEW_MAX_COORDINATE, and were put back where they were before the step, at
+        /// rest; the message names them.
         /// Holds the world's lock for the whole step: calls on the same world from other
         /// threads wait until it returns (calls on other worlds do not); the lock is released
         /// fairly (a thread asleep on it gets it first), so a thread calling in a loop cannot

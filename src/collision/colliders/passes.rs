@@ -664,12 +664,17 @@ impl Colliders {
     }
 
     /// Collects the step's contacts into the readback buffer (particle order; those of
-    /// colliders with `report_contacts` off left out) and
-    /// makes the current transforms the starting point of the next step.
+    /// colliders with `report_contacts` off left out) and makes the current transforms
+    /// the starting point of the next step. A contact outside the readback's documented
+    /// ranges (an impulse or a normal that overflowed: a particle flung past the
+    /// coordinate limit in this step, which the recovery pass then puts back where it
+    /// was) is not reported: every report passes [`super::valid_report`], the snapshot
+    /// loader's check.
     pub(crate) fn end_step(&mut self, n: usize) {
         if self.slots.is_empty() {
             return;
         }
+        let slots = self.slots.slot_count();
         for i in 0..n {
             for j in 0..self.step_count[i] as usize {
                 let s = self.step_contacts[i * MAX_COLLIDER_CONTACTS + j];
@@ -677,14 +682,16 @@ impl Colliders {
                 if !slot.as_ref().is_some_and(|c| c.desc.report_contacts) {
                     continue; // a collider whose contacts are not reported
                 }
-                let collider = self.id_of(s.slot as usize);
-                // Capacity reserved in begin_step: no allocation.
-                self.reports.push(ContactReport {
+                let report = ContactReport {
                     particle: i as u32,
-                    collider,
+                    collider: self.id_of(s.slot as usize),
                     normal: s.normal,
                     impulse: s.impulse,
-                });
+                };
+                if super::valid_report(&report, self.reports.last(), n, slots) {
+                    // Capacity reserved in begin_step: no allocation.
+                    self.reports.push(report);
+                }
             }
         }
         for c in self.slots.iter_mut() {

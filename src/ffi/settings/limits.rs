@@ -2,7 +2,11 @@
 //! (src/limits.rs) -- do not edit by hand. The accepted limits as the C header
 //! exports them.
 
-/// Largest position component (m) and velocity component (m/s) accepted.
+/// Largest position component (m) and velocity component (m/s) accepted. A step keeps
+/// positions within it too: a step that carries a particle past it (flung, or falling for
+/// hours) treats that like a non-finite value (SINEW_ERROR_NON_FINITE: the particle's body,
+/// or the lone particle, goes back to where it was before the step, at rest), so the
+/// volumes and areas read from positions never overflow.
 pub const SINEW_MAX_COORDINATE: f32 = 1.0e9;
 /// Largest length (m): distance rest lengths, tether max lengths, particle and rope radii,
 /// collider half-extents, radii and half-heights, pick radii.

@@ -276,6 +276,7 @@ impl FluidSet {
             codec::ensure((0.0..=1.0).contains(&carry), || {
                 format!("{what} carries {carry} particles")
             })?;
+            codec::check_counters(&[sequence], &what)?;
             let fdesc = &fluids.items()[fluid as usize].as_ref().expect("live").desc;
             let (checked, rows) = match check_emitter(&desc, fdesc) {
                 Ok((c, rows)) => (Ok(c), rows),
@@ -385,6 +386,12 @@ mod tests {
         set.emitters.items_mut()[0].as_mut().unwrap().carry = 2.0;
         assert!(round_trip(&set, 20).is_err());
         set.emitters.items_mut()[0].as_mut().unwrap().carry = 0.5;
+        // An emitter's sequence number is a counter too.
+        set.emitters.items_mut()[0].as_mut().unwrap().sequence = u64::MAX;
+        let e = round_trip(&set, 20).err().unwrap();
+        assert!(e.message.contains("emitter 0"), "{}", e.message);
+        set.emitters.items_mut()[0].as_mut().unwrap().sequence = 1 << 40;
+        round_trip(&set, 20).unwrap();
         set.fluids.items_mut()[1].as_mut().unwrap().first = 5;
         let e = round_trip(&set, 20).err().unwrap();
         assert!(e.message.contains("overlap"), "{}", e.message);
