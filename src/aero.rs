@@ -650,7 +650,9 @@ impl Aero {
             surfaces.push(s);
         }
         let time: f64 = r.get()?;
-        codec::ensure(time.is_finite(), || "the wind clock is not finite".into())?;
+        codec::ensure(time.is_finite() && time >= 0.0, || {
+            format!("the wind clock {time} s is not a finite time >= 0")
+        })?;
         Ok(Aero {
             wind,
             zones,

@@ -219,8 +219,12 @@ impl Winch {
         }
         if n >= 2 {
             if let Some(b) = w.bend(0) {
+                // Links of rest length 0 by the drum (a host's edit) leave the
+                // ratio at 1 rather than 0/0.
                 let span = w.full + link.rest_length(w.link(1) as usize);
-                w.bend_ratio = link.rest_length(b as usize) / span;
+                if span > 0.0 {
+                    w.bend_ratio = link.rest_length(b as usize) / span;
+                }
             }
         }
         w.speed = length - w.length();

@@ -511,7 +511,7 @@ mod tests {
             assert!(e.message.contains(needle), "{needle:?}: {}", e.message);
         };
         type Forge = fn(&mut World);
-        let forged: [(&str, Forge); 23] = [
+        let forged: [(&str, Forge); 24] = [
             ("impulse", |w| {
                 w.collision.colliders.reports_mut()[0].impulse = f32::NAN
             }),
@@ -569,6 +569,7 @@ mod tests {
                 w.topology.winches.push(c);
             }),
             ("rope body", |w| w.topology.winches[0].rope.bend.start += 1),
+            ("wind clock", |w| w.aero.time = -1.0),
         ];
         for (needle, forge) in forged {
             w.restore_snapshot(&good).unwrap();

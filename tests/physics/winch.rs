@@ -337,3 +337,34 @@ fn winch_accepts_the_ropes_exact_built_length() {
         }
     }
 }
+
+/// A host that sets the two links by the drum to rest length 0 before attaching a
+/// winch: the winch is accepted and the rope steps without NaN (its bend ratio at the
+/// drum stays 1 instead of 0/0).
+#[test]
+fn a_winch_on_links_of_rest_length_zero_stays_finite() {
+    let mut w = World::new(WorldDesc::default()).unwrap();
+    let rope = w
+        .add_rope(&RopeDesc {
+            start: Vec3::new(0.0, 2.0, 0.0),
+            end: Vec3::new(0.0, 1.0, 0.0),
+            segments: 6,
+            pin_start: true,
+            tethers: false,
+            ..RopeDesc::default()
+        })
+        .unwrap();
+    let stretch = w.body(rope).unwrap().parts.stretch.clone();
+    w.set_constraint_rest(sinew::FamilyKind::BodyLink, stretch.start, &[0.0, 0.0])
+        .unwrap();
+    // Two of the six 1/6 m links are now 0: the built length is 2/3 m.
+    w.add_winch(rope, RopeEnd::Start, 0.6).unwrap();
+    for _ in 0..30 {
+        w.step(DT).unwrap();
+    }
+    let n = w.body(rope).unwrap().particles.len() as u32;
+    let first = w.body(rope).unwrap().particles.start;
+    for i in first..first + n {
+        assert!(pos(&w, i).is_finite(), "particle {i}: {:?}", pos(&w, i));
+    }
+}
