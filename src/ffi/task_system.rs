@@ -198,7 +198,6 @@ impl World {
 mod tests {
     use super::*;
     use crate::solver::parallel::Executor;
-    use std::sync::atomic::{AtomicUsize, Ordering};
     use std::thread::JoinHandle;
 
     /// Spawns one thread per item; the handle owns the join handles. `finish` requires
@@ -245,20 +244,11 @@ mod tests {
     /// Every item once, stages in order, on host threads too.
     #[test]
     fn a_host_runs_every_item_once_in_stage_order() {
-        let plan = [5usize, 0, 33, 2];
-        let exec = spawning(4);
-        let total: usize = plan.iter().sum();
-        let hits: Vec<AtomicUsize> = (0..total).map(|_| AtomicUsize::new(0)).collect();
-        let finished: Vec<AtomicUsize> = plan.iter().map(|_| AtomicUsize::new(0)).collect();
-        exec.stages(4, &plan[..], |stage, item| {
-            for (earlier, &n) in plan[..stage].iter().enumerate() {
-                assert_eq!(finished[earlier].load(Ordering::SeqCst), n);
-            }
-            let g: usize = plan[..stage].iter().sum::<usize>() + item;
-            hits[g].fetch_add(1, Ordering::SeqCst);
-            finished[stage].fetch_add(1, Ordering::SeqCst);
-        });
-        assert!(hits.iter().all(|h| h.load(Ordering::SeqCst) == 1));
+        crate::solver::parallel::assert_every_item_once_in_stage_order(
+            &spawning(4),
+            4,
+            &[5, 0, 33, 2],
+        );
     }
 
     /// A panic in an item on a host thread is caught there (the host thread returns

@@ -453,6 +453,29 @@ impl<P: StagePlan + ?Sized, F: Fn(usize, usize) + Sync> Claims<'_, P, F> {
     }
 }
 
+/// Test check shared by the pool's and the host's tests: `exec.stages` over `plan`
+/// on `threads` runs every item exactly once, and an item of stage s only after every
+/// item of the stages before it has finished.
+#[cfg(test)]
+pub(crate) fn assert_every_item_once_in_stage_order(
+    exec: &Executor,
+    threads: usize,
+    plan: &[usize],
+) {
+    let total: usize = plan.iter().sum();
+    let hits: Vec<AtomicUsize> = (0..total).map(|_| AtomicUsize::new(0)).collect();
+    let finished: Vec<AtomicUsize> = plan.iter().map(|_| AtomicUsize::new(0)).collect();
+    exec.stages(threads, plan, |stage, item| {
+        for (earlier, &n) in plan[..stage].iter().enumerate() {
+            assert_eq!(finished[earlier].load(Ordering::SeqCst), n);
+        }
+        let g: usize = plan[..stage].iter().sum::<usize>() + item;
+        hits[g].fetch_add(1, Ordering::SeqCst);
+        finished[stage].fetch_add(1, Ordering::SeqCst);
+    });
+    assert!(hits.iter().all(|h| h.load(Ordering::SeqCst) == 1));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,20 +580,7 @@ mod tests {
                 for _ in 0..2 {
                     let exec = &exec;
                     s.spawn(move || {
-                        let total: usize = plan.iter().sum();
-                        let hits: Vec<AtomicUsize> =
-                            (0..total).map(|_| AtomicUsize::new(0)).collect();
-                        let finished: Vec<AtomicUsize> =
-                            plan.iter().map(|_| AtomicUsize::new(0)).collect();
-                        exec.stages(exec.threads(), &plan[..], |stage, item| {
-                            for (earlier, &n) in plan[..stage].iter().enumerate() {
-                                assert_eq!(finished[earlier].load(Ordering::SeqCst), n);
-                            }
-                            let g: usize = plan[..stage].iter().sum::<usize>() + item;
-                            hits[g].fetch_add(1, Ordering::SeqCst);
-                            finished[stage].fetch_add(1, Ordering::SeqCst);
-                        });
-                        assert!(hits.iter().all(|h| h.load(Ordering::SeqCst) == 1));
+                        assert_every_item_once_in_stage_order(exec, exec.threads(), &plan)
                     });
                 }
             });
