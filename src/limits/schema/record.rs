@@ -129,7 +129,7 @@ macro_rules! settings_record {
         // builders keep none of theirs), hence the allowance.
         #[allow(dead_code)]
         impl $name {
-            /// The [`LayoutHash`]($crate::limits::schema::LayoutHash) of the declaration
+            /// The [`LayoutHash`](crate::limits::schema::LayoutHash) of the declaration
             /// (names, kinds, union variants and parameters, in order): what the record
             /// of [`Self::save_settings`] depends on.
             pub(crate) const LAYOUT: u64 = {
@@ -147,10 +147,10 @@ macro_rules! settings_record {
                 h.finish()
             };
 
-            /// Snapshot: every saved field in declaration order ([`Setting::stored`](
-            /// $crate::limits::schema::Setting::stored): an enum as its C value, a flag as
-            /// a byte), a union as its tag followed, at their places, by the parameters
-            /// its variant reads.
+            /// Snapshot: every saved field in declaration order, in its stored form
+            /// ([`Setting::stored`](crate::limits::schema::Setting::stored): an enum as
+            /// its C value, a flag as a byte), a union as its tag followed, at their
+            /// places, by the parameters its variant reads.
             pub(crate) fn save_settings(&self, w: &mut $crate::snapshot::codec::Writer<'_>) {
                 $(
                     $crate::settings_record!(@save self, w, $field, $ty, $class);
@@ -178,7 +178,7 @@ macro_rules! settings_record {
             }
 
             /// Sets the field `name` (a union's tag or parameter included) to the
-            /// numbers of [`Setting::numbers`]($crate::limits::schema::Setting::numbers)
+            /// numbers of [`Setting::numbers`](crate::limits::schema::Setting::numbers)
             /// (a tag: its C value, the variant's data zero); false when no such field
             /// is set (an unknown name or value, a parameter the variant does not read).
             #[cfg(test)]
