@@ -245,6 +245,24 @@ impl Range {
     }
 }
 
+/// The stored form of a number or vector: itself.
+macro_rules! stored_as_itself {
+    () => {
+        type Stored = Self;
+        fn stored(self) -> Self {
+            self
+        }
+        fn from_stored(v: Self, _: &str) -> Result<Self> {
+            Ok(v)
+        }
+    };
+}
+
+/// `N` numbers as `f32` (None for another count).
+fn floats<const N: usize>(v: &[f64]) -> Option<[f32; N]> {
+    <[f64; N]>::try_from(v).ok().map(|a| a.map(|x| x as f32))
+}
+
 impl Setting for f32 {
     type Scalar = f32;
     const KIND: Kind = Kind::F32;
@@ -269,18 +287,9 @@ impl Setting for f32 {
         vec![self as f64]
     }
     fn from_numbers(v: &[f64]) -> Option<Self> {
-        match *v {
-            [x] => Some(x as f32),
-            _ => None,
-        }
+        floats(v).map(|[x]| x)
     }
-    type Stored = Self;
-    fn stored(self) -> Self {
-        self
-    }
-    fn from_stored(v: Self, _: &str) -> Result<Self> {
-        Ok(v)
-    }
+    stored_as_itself!();
 }
 
 impl Setting for u32 {
@@ -304,18 +313,9 @@ impl Setting for u32 {
         vec![self as f64]
     }
     fn from_numbers(v: &[f64]) -> Option<Self> {
-        match *v {
-            [x] => Some(x as u32),
-            _ => None,
-        }
+        <[f64; 1]>::try_from(v).ok().map(|[x]| x as u32)
     }
-    type Stored = Self;
-    fn stored(self) -> Self {
-        self
-    }
-    fn from_stored(v: Self, _: &str) -> Result<Self> {
-        Ok(v)
-    }
+    stored_as_itself!();
 }
 
 impl Setting for bool {
@@ -331,10 +331,7 @@ impl Setting for bool {
         vec![self as u32 as f64]
     }
     fn from_numbers(v: &[f64]) -> Option<Self> {
-        match *v {
-            [x] => Some(x != 0.0),
-            _ => None,
-        }
+        <[f64; 1]>::try_from(v).ok().map(|[x]| x != 0.0)
     }
     type Stored = u8;
     fn stored(self) -> u8 {
@@ -372,18 +369,9 @@ impl Setting for Vec3 {
         self.to_array().iter().map(|&c| c as f64).collect()
     }
     fn from_numbers(v: &[f64]) -> Option<Self> {
-        match *v {
-            [x, y, z] => Some(Vec3::new(x as f32, y as f32, z as f32)),
-            _ => None,
-        }
+        floats(v).map(Vec3::from_array)
     }
-    type Stored = Self;
-    fn stored(self) -> Self {
-        self
-    }
-    fn from_stored(v: Self, _: &str) -> Result<Self> {
-        Ok(v)
-    }
+    stored_as_itself!();
 }
 
 impl Setting for Quat {
@@ -400,18 +388,9 @@ impl Setting for Quat {
         self.to_array().iter().map(|&c| c as f64).collect()
     }
     fn from_numbers(v: &[f64]) -> Option<Self> {
-        match *v {
-            [x, y, z, w] => Some(Quat::from_xyzw(x as f32, y as f32, z as f32, w as f32)),
-            _ => None,
-        }
+        floats(v).map(Quat::from_array)
     }
-    type Stored = Self;
-    fn stored(self) -> Self {
-        self
-    }
-    fn from_stored(v: Self, _: &str) -> Result<Self> {
-        Ok(v)
-    }
+    stored_as_itself!();
 }
 
 impl<T: SettingEnum> Setting for T {
@@ -427,10 +406,9 @@ impl<T: SettingEnum> Setting for T {
         vec![self.to_c() as f64]
     }
     fn from_numbers(v: &[f64]) -> Option<Self> {
-        match *v {
-            [x] => T::from_c(x as u32, "").ok(),
-            _ => None,
-        }
+        <[f64; 1]>::try_from(v)
+            .ok()
+            .and_then(|[x]| T::from_c(x as u32, "").ok())
     }
     type Stored = u32;
     fn stored(self) -> u32 {
