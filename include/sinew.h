@@ -351,10 +351,13 @@
 #define SINEW_MAX_NOZZLE_SPACINGS 256.0
 
 /**
- * Version of the body layout; bumped whenever a field is added, removed or changes
- * meaning. Buffers of another version are refused.
+ * Version of the body layout; bumped whenever a hand-written record (particles,
+ * constraint sets, the non-desc state of colliders, fluids, winds, ...) gains, loses or
+ * changes a field. Buffers of another version are refused. The records of settings
+ * descs are generated from their declarations and covered by the settings layout
+ * instead. Version 7: that layout in the header, the desc records generated.
  */
-#define FORMAT_VERSION 6
+#define FORMAT_VERSION 7
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -366,7 +369,7 @@
 /**
  * Bytes before the body.
  */
-#define HEADER_BYTES 32
+#define HEADER_BYTES 40
 
 /**
  * Result of every fallible function (`int32_t`).

@@ -527,22 +527,12 @@ impl Aero {
     /// Snapshot: the wind, the zones, every surface (body, particles, elements,
     /// coefficients) and the turbulence clock; the per-particle sums are scratch.
     pub(crate) fn save(&self, w: &mut crate::snapshot::codec::Writer<'_>) {
-        let d = &self.wind;
-        w.put(d.velocity);
-        w.put((
-            d.air_density,
-            d.turbulence,
-            d.turbulence_scale,
-            d.turbulence_frequency,
-        ));
+        self.wind.save_settings(w);
         w.put_len(self.zones.len());
         for z in &self.zones {
             w.put(z.is_some());
             if let Some(z) = z {
-                w.put(z.shape as u32);
-                w.put((z.position, z.rotation));
-                w.put((z.half_extents, z.direction));
-                w.put((z.radius, z.strength, z.turbulence, z.falloff));
+                z.save_settings(w);
             }
         }
         w.put_len(self.surfaces.len());
@@ -572,45 +562,17 @@ impl Aero {
         live: &dyn Fn(u64) -> Option<BodyId>,
     ) -> Result<Aero> {
         use crate::snapshot::codec::{self, corrupt};
-        let velocity: Vec3 = r.get()?;
-        let (air_density, turbulence, turbulence_scale, turbulence_frequency) = r.get()?;
-        let wind = WindDesc {
-            velocity,
-            air_density,
-            turbulence,
-            turbulence_scale,
-            turbulence_frequency,
-        };
-        wind.validate().map_err(|e| corrupt(e.message))?;
+        let wind = WindDesc::load_settings(r)?;
         let n = r.get_count(1, "wind zones")?;
         let mut zones = crate::error::try_with_capacity(n, "wind zones")?;
         for _ in 0..n {
-            if !r.get::<bool>()? {
-                zones.push(None);
-                continue;
-            }
-            let shape = match r.get::<u32>()? {
-                0 => WindZoneShape::Box,
-                1 => WindZoneShape::Sphere,
-                s => return Err(corrupt(format!("wind zone shape {s}"))),
-            };
-            let (position, rotation) = r.get()?;
-            let (half_extents, direction) = r.get()?;
-            let (radius, strength, turbulence, falloff) = r.get()?;
-            let z = WindZoneDesc {
-                shape,
-                position,
-                rotation,
-                half_extents,
-                radius,
-                direction,
-                strength,
-                turbulence,
-                falloff,
-            };
             // Checked, but kept bit for bit (it was normalised when it was set).
-            z.validated().map_err(|e| corrupt(e.message))?;
-            zones.push(Some(z));
+            let zone = if r.get::<bool>()? {
+                Some(WindZoneDesc::load_settings(r)?)
+            } else {
+                None
+            };
+            zones.push(zone);
         }
         let n = r.get_count(28, "aerodynamic surfaces")?;
         let mut surfaces = crate::error::try_with_capacity(n, "aerodynamic surfaces")?;

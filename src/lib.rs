@@ -110,8 +110,7 @@ pub use math::Vec3;
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use skinning::SkinWeights;
 pub use snapshot::{
-    seal as seal_snapshot, FORMAT_VERSION as SNAPSHOT_FORMAT_VERSION,
-    HEADER_BYTES as SNAPSHOT_HEADER_BYTES,
+    FORMAT_VERSION as SNAPSHOT_FORMAT_VERSION, HEADER_BYTES as SNAPSHOT_HEADER_BYTES,
 };
 pub use solver::{Solver, MAX_THREADS};
 pub use topology::winch::RopeEnd;
@@ -119,4 +118,6 @@ pub use transform::Transform;
 pub use world::breaking::BreakReport;
 pub use world::interpolation::{Advance, MAX_FRAME_DT, MAX_STEPS_PER_ADVANCE};
 pub use world::tearing::{default_tear_reserve, TearStatus};
-pub use world::{World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MIN_DT};
+pub use world::{
+    seal_snapshot, World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MIN_DT,
+};

@@ -288,47 +288,11 @@ impl Colliders {
     }
 }
 
-/// A shape as a tag and up to three numbers.
-fn shape_code(s: Shape) -> (u32, Vec3) {
-    match s {
-        Shape::Plane => (0, Vec3::ZERO),
-        Shape::Sphere { radius } => (1, Vec3::new(radius, 0.0, 0.0)),
-        Shape::Capsule {
-            radius,
-            half_height,
-        } => (2, Vec3::new(radius, half_height, 0.0)),
-        Shape::Box { half_extents } => (3, half_extents),
-        Shape::Mesh => (4, Vec3::ZERO),
-    }
-}
-
-fn shape_of(tag: u32, v: Vec3) -> Result<Shape> {
-    Ok(match tag {
-        0 => Shape::Plane,
-        1 => Shape::Sphere { radius: v.x },
-        2 => Shape::Capsule {
-            radius: v.x,
-            half_height: v.y,
-        },
-        3 => Shape::Box { half_extents: v },
-        4 => Shape::Mesh,
-        t => return Err(codec::corrupt(format!("collider shape {t}"))),
-    })
-}
-
 impl Collider {
+    /// Snapshot: the desc (its record generated from the declaration), the mesh, the
+    /// transforms of the last and the coming step and the surface velocities.
     fn save(&self, w: &mut Writer<'_>) {
-        let d = &self.desc;
-        w.put(shape_code(d.shape));
-        w.put((d.position, d.rotation));
-        // The byte after the material (0 in format 5's first writers) says whether the
-        // contacts are left out of the readback: 0 = reported, the default.
-        w.put((
-            d.static_friction,
-            d.dynamic_friction,
-            d.restitution,
-            !d.report_contacts as u8,
-        ));
+        self.desc.save_settings(w);
         w.put(self.mesh.is_some());
         if let Some(m) = &self.mesh {
             m.save(w);
@@ -339,23 +303,7 @@ impl Collider {
     }
 
     fn load(r: &mut Reader<'_>) -> Result<Collider> {
-        let (tag, v) = r.get::<(u32, Vec3)>()?;
-        let (position, rotation) = r.get()?;
-        let (static_friction, dynamic_friction, restitution, unreported) =
-            r.get::<(f32, f32, f32, u8)>()?;
-        codec::ensure(unreported <= 1, || {
-            format!("collider contact reporting {unreported}")
-        })?;
-        let desc = ColliderDesc {
-            shape: shape_of(tag, v)?,
-            position,
-            rotation,
-            static_friction,
-            dynamic_friction,
-            restitution,
-            report_contacts: unreported == 0,
-        };
-        desc.validate().map_err(|e| codec::corrupt(e.message))?;
+        let desc = ColliderDesc::load_settings(r)?;
         let mesh = if r.get::<bool>()? {
             Some(Box::new(TriMesh::load(r)?))
         } else {

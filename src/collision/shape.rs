@@ -65,6 +65,21 @@ impl SettingUnion for Shape {
             Shape::Mesh => 4,
         }
     }
+    fn from_tag(tag: u32) -> Option<Shape> {
+        Some(match tag {
+            0 => Shape::Plane,
+            1 => Shape::Sphere { radius: 0.0 },
+            2 => Shape::Capsule {
+                radius: 0.0,
+                half_height: 0.0,
+            },
+            3 => Shape::Box {
+                half_extents: Vec3::ZERO,
+            },
+            4 => Shape::Mesh,
+            _ => return None,
+        })
+    }
 }
 
 crate::settings! {

@@ -176,6 +176,15 @@ impl SettingUnion for EmitterShape {
             EmitterShape::Box { .. } => 1,
         }
     }
+    fn from_tag(tag: u32) -> Option<EmitterShape> {
+        match tag {
+            0 => Some(EmitterShape::Nozzle { radius: 0.0 }),
+            1 => Some(EmitterShape::Box {
+                half_extents: Vec3::ZERO,
+            }),
+            _ => None,
+        }
+    }
 }
 
 crate::settings! {

@@ -1,8 +1,10 @@
 //! One declaration per public setting. [`settings!`](crate::settings) declares a desc
 //! (a struct of settings) once, each field with its doc, unit, range and default, and
-//! expands to the Rust struct, its `Default`, its `validate()` and its [`Desc`] (the
-//! schema table). [`limits!`](crate::limits) declares the `MAX_*`/`MIN_*` constants
-//! once and lists them in [`LIMITS`](super::LIMITS).
+//! expands to the Rust struct, its `Default`, its `validate()`, its [`Desc`] (the
+//! schema table) and its snapshot record (`save_settings`/`load_settings`, every field
+//! in declaration order, and `LAYOUT`, the [`LayoutHash`] of the declaration that the
+//! snapshot header carries). [`limits!`](crate::limits) declares the `MAX_*`/`MIN_*`
+//! constants once and lists them in [`LIMITS`](super::LIMITS).
 //!
 //! Everything else is rendered from these tables and checked fresh by
 //! tests/bindings/settings_schema/ (`SINEW_UPDATE_SETTINGS=1` rewrites the files): the
@@ -13,6 +15,9 @@
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 use glam::Quat;
+
+mod record;
+pub use record::LayoutHash;
 
 /// How a setting crosses the C boundary and appears in the bindings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +101,10 @@ pub struct Field {
     /// Not a field of the Rust struct (the variant carries it); in C and the bindings a
     /// flat field, whose default is the declared one when the variant does not read it.
     pub param: Option<(&'static str, Vec<&'static str>)>,
+    /// Whether snapshots store it: false for a machine's choice that is no simulation
+    /// state (declared `not saved`: a world's thread count), which a loaded desc takes
+    /// from its loader.
+    pub saved: bool,
 }
 
 /// A desc: its names in each layer, its doc and its fields in declaration (ABI) order.
@@ -127,6 +136,16 @@ pub trait Setting: Copy {
     fn check(self, range: &Range) -> Result<()>;
     /// The value as numbers (one, or three for a vector).
     fn numbers(self) -> Vec<f64>;
+    /// The value of [`Setting::numbers`] `v` (None for a wrong count or an enum's
+    /// unknown value): the tests build descs from the schema with it.
+    fn from_numbers(v: &[f64]) -> Option<Self>;
+    /// The value as a snapshot stores it: a number or vector as itself, a flag as a
+    /// 0/1 byte, an enum as its C value.
+    type Stored: Copy;
+    fn stored(self) -> Self::Stored;
+    /// The value a snapshot stored; fails (naming `field`) where the type has none (an
+    /// enum's unknown C value, a flag other than 0 or 1).
+    fn from_stored(v: Self::Stored, field: &str) -> Result<Self>;
 }
 
 /// A Rust enum that crosses the C boundary as `uint32_t`.
@@ -150,6 +169,9 @@ pub trait SettingUnion: Copy {
     const VARIANTS: &'static [Variant];
     /// The C value of the variant.
     fn tag(self) -> u32;
+    /// The variant of C value `tag` (None for an unknown one), its data zero: the desc's
+    /// generated loader then reads each parameter that the variant reads into it.
+    fn from_tag(tag: u32) -> Option<Self>;
 }
 
 /// A 0/1 flag read from C; `field` names it in the message.
@@ -223,6 +245,24 @@ impl Range {
     }
 }
 
+/// The stored form of a number or vector: itself.
+macro_rules! stored_as_itself {
+    () => {
+        type Stored = Self;
+        fn stored(self) -> Self {
+            self
+        }
+        fn from_stored(v: Self, _: &str) -> Result<Self> {
+            Ok(v)
+        }
+    };
+}
+
+/// `N` numbers as `f32` (None for another count).
+fn floats<const N: usize>(v: &[f64]) -> Option<[f32; N]> {
+    <[f64; N]>::try_from(v).ok().map(|a| a.map(|x| x as f32))
+}
+
 impl Setting for f32 {
     type Scalar = f32;
     const KIND: Kind = Kind::F32;
@@ -246,6 +286,10 @@ impl Setting for f32 {
     fn numbers(self) -> Vec<f64> {
         vec![self as f64]
     }
+    fn from_numbers(v: &[f64]) -> Option<Self> {
+        floats(v).map(|[x]| x)
+    }
+    stored_as_itself!();
 }
 
 impl Setting for u32 {
@@ -268,6 +312,10 @@ impl Setting for u32 {
     fn numbers(self) -> Vec<f64> {
         vec![self as f64]
     }
+    fn from_numbers(v: &[f64]) -> Option<Self> {
+        <[f64; 1]>::try_from(v).ok().map(|[x]| x as u32)
+    }
+    stored_as_itself!();
 }
 
 impl Setting for bool {
@@ -281,6 +329,16 @@ impl Setting for bool {
     }
     fn numbers(self) -> Vec<f64> {
         vec![self as u32 as f64]
+    }
+    fn from_numbers(v: &[f64]) -> Option<Self> {
+        <[f64; 1]>::try_from(v).ok().map(|[x]| x != 0.0)
+    }
+    type Stored = u8;
+    fn stored(self) -> u8 {
+        self as u8
+    }
+    fn from_stored(v: u8, field: &str) -> Result<Self> {
+        flag_from_c(v as u32, field)
     }
 }
 
@@ -310,6 +368,10 @@ impl Setting for Vec3 {
     fn numbers(self) -> Vec<f64> {
         self.to_array().iter().map(|&c| c as f64).collect()
     }
+    fn from_numbers(v: &[f64]) -> Option<Self> {
+        floats(v).map(Vec3::from_array)
+    }
+    stored_as_itself!();
 }
 
 impl Setting for Quat {
@@ -325,6 +387,10 @@ impl Setting for Quat {
     fn numbers(self) -> Vec<f64> {
         self.to_array().iter().map(|&c| c as f64).collect()
     }
+    fn from_numbers(v: &[f64]) -> Option<Self> {
+        floats(v).map(Quat::from_array)
+    }
+    stored_as_itself!();
 }
 
 impl<T: SettingEnum> Setting for T {
@@ -338,6 +404,18 @@ impl<T: SettingEnum> Setting for T {
     }
     fn numbers(self) -> Vec<f64> {
         vec![self.to_c() as f64]
+    }
+    fn from_numbers(v: &[f64]) -> Option<Self> {
+        <[f64; 1]>::try_from(v)
+            .ok()
+            .and_then(|[x]| T::from_c(x as u32, "").ok())
+    }
+    type Stored = u32;
+    fn stored(self) -> u32 {
+        self.to_c()
+    }
+    fn from_stored(v: u32, field: &str) -> Result<Self> {
+        T::from_c(v, field)
     }
 }
 
@@ -358,9 +436,17 @@ pub const fn kind_of<T: Setting>(has_range: bool) -> Kind {
 /// ```
 ///
 /// `min` (`>` or `>=`), `max` (`<` or `<=`), `auto` (`zero` or `negative`: the value
-/// that asks for a derived one) and `ui` (the PascalCase name in C#, Unity and Unreal,
-/// when not the field's) are optional, in that order. Enum fields implement
+/// that asks for a derived one), `ui` (the PascalCase name in C#, Unity and Unreal,
+/// when not the field's) and `not saved` (a machine's choice, not simulation state:
+/// snapshots leave it out) are optional, in that order. Enum fields implement
 /// [`SettingEnum`].
+///
+/// The snapshot record comes from the same declaration: `save_settings(w)` writes
+/// every saved field in declaration order through the snapshot codec and
+/// `load_settings(r)` reads it back and validates it (a failure is a corrupt snapshot);
+/// `LAYOUT` hashes the declaration ([`LayoutHash`]) for the snapshot header, which
+/// refuses a snapshot of another layout. Adding a field to a stored desc changes
+/// nothing by hand in the snapshot.
 ///
 /// A tagged union (a Rust enum with data, [`SettingUnion`]) is declared as its tag
 /// and its parameters, each at its place in the C layout:
@@ -372,7 +458,9 @@ pub const fn kind_of<T: Setting>(has_range: bool) -> Kind {
 ///
 /// A parameter is no field of the Rust struct: `validate()` checks it in the variants
 /// that read it (by the variant field of the same name), and its default is the C
-/// twin's when the active variant does not read it. A desc-level `check path` names a `fn(&Self) -> Result<()>` run
+/// twin's when the active variant does not read it. A snapshot stores the tag and the
+/// parameters of the active variant (the tag is declared before its parameters;
+/// [`SettingUnion::from_tag`] rebuilds the variant). A desc-level `check path` names a `fn(&Self) -> Result<()>` run
 /// after the field checks (ranges relative to another field).
 #[macro_export]
 #[doc(hidden)]
@@ -391,6 +479,7 @@ macro_rules! settings {
                     $(, max $maxop:tt $max:expr)?
                     $(, auto $auto:ident $autodoc:literal)?
                     $(, ui $ui:literal)?
+                    $(, not $saved:ident)?
                 ;
             )*
         }
@@ -469,11 +558,20 @@ macro_rules! settings {
                             doc: concat!($($fdoc, "\n",)*),
                             variants: $crate::settings!(@variants $ty, [$($uc)?]),
                             param: $crate::settings!(@param [$($u [$($uv)+])?]),
+                            saved: $crate::settings!(@saved $($saved)?),
                         },
                     )*],
                 }
             }
         }
+
+        $crate::settings_record!($name {
+            $(
+                $field : $ty, kind [$($min)? $($max)?] [$($uc)?],
+                    layout [$($u)?] [$($($uv)+)?] [$($saved)?],
+                    [$(union $uc)? $(param $u $uty [$($uv)+])? $(not $saved)?];
+            )*
+        });
     };
     // The struct, without the union parameters (the variants carry them).
     (@struct { $($head:tt)* } [$($done:tt)*]) => {
@@ -540,6 +638,8 @@ macro_rules! settings {
     (@variants $ty:ty, [$uc:literal]) => {
         <$ty as $crate::limits::schema::SettingUnion>::VARIANTS
     };
+    (@saved) => { true };
+    (@saved saved) => { false };
     (@param []) => { None };
     (@param [$u:ident [$($uv:ident)+]]) => {
         Some((stringify!($u), vec![$(stringify!($uv)),+]))

@@ -6,7 +6,11 @@
 //!
 //! A struct is saved by writing its fields in order (`w.put(x)`, `w.put_slice(&v)`) and
 //! loaded by reading them in the same order (`r.get()?`, `r.get_vec()?`): adding a field
-//! is one line in each (ARCHITECTURE.md, "Snapshots").
+//! is one line in each (ARCHITECTURE.md, "Snapshots"). Settings descs declared with
+//! `settings!` are not written by hand: their `save_settings`/`load_settings` are
+//! generated from the declaration (src/limits/schema/record.rs) over this codec, each
+//! field in its stored form (`Setting::stored`), and the header's settings layout
+//! follows the declarations.
 
 use super::xxh64::Xxh64;
 use crate::error::{try_with_capacity, Error, Result};

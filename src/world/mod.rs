@@ -29,6 +29,7 @@ mod grab_edit;
 pub(crate) mod interpolation;
 mod skinning;
 mod snapshot;
+pub use snapshot::seal_snapshot;
 mod step;
 mod tasks;
 pub(crate) mod tearing;
@@ -62,7 +63,8 @@ crate::settings! {
         damping: f32 = 0.0 => unit "1/s", min >= 0.0, max <= MAX_ACCELERATION;
         /// Worker threads (1 = the calling thread only). Results are bit-identical
         /// whatever the count.
-        threads: u32 = 0 => unit "", min >= 0, max <= MAX_THREADS, auto zero "all cores";
+        threads: u32 = 0 => unit "", min >= 0, max <= MAX_THREADS, auto zero "all cores",
+            not saved;
     }
 }
 

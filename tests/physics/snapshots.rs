@@ -584,6 +584,10 @@ fn foreign_future_truncated_and_corrupt_buffers_are_refused_with_the_world_uncha
     let mut abi = snap.clone();
     abi[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
     refuse(&mut w, &abi, "ABI version");
+    // Written with another settings layout (a stored desc had other fields).
+    let mut layout = snap.clone();
+    layout[32] ^= 1;
+    refuse(&mut w, &layout, "different settings layout");
     let mut flipped = snap.clone();
     flipped[HEADER_BYTES + 100] ^= 4;
     refuse(&mut w, &flipped, "checksum");

@@ -1326,10 +1326,13 @@ namespace Sinew.Native
         public const float SINEW_MAX_NOZZLE_SPACINGS = 256.0f;
 
         /// <summary>
-        /// Version of the body layout; bumped whenever a field is added, removed or changes
-        /// meaning. Buffers of another version are refused.
+        /// Version of the body layout; bumped whenever a hand-written record (particles,
+        /// constraint sets, the non-desc state of colliders, fluids, winds, ...) gains, loses or
+        /// changes a field. Buffers of another version are refused. The records of settings
+        /// descs are generated from their declarations and covered by the settings layout
+        /// instead. Version 7: that layout in the header, the desc records generated.
         /// </summary>
-        public const uint FORMAT_VERSION = 6;
+        public const uint FORMAT_VERSION = 7;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
@@ -1339,7 +1342,7 @@ namespace Sinew.Native
         public const uint ABI_VERSION = 1;
 
         /// <summary>Bytes before the body.</summary>
-        public const uint HEADER_BYTES = 32;
+        public const uint HEADER_BYTES = 40;
 
         /// <summary>Returns <c>SINEW_ABI_VERSION</c> of this binary.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

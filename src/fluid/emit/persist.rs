@@ -1,71 +1,10 @@
 //! Snapshots of the fluid set: the fluids, emitters and kill volumes with their slot
-//! generations, checked on load as an added one is.
+//! generations, checked on load as an added one is. The fluid and emitter descs are
+//! stored by the records their `settings!` declarations generate.
 
 use super::*;
 use crate::slots::{SlotMap, MAX_SLOTS};
 use glam::Quat;
-
-fn put_fluid_desc(w: &mut Writer<'_>, d: &FluidDesc) {
-    w.put((d.rest_density, d.spacing, d.smoothing_radius, d.capacity));
-    w.put((d.relaxation, d.scorr_k, d.scorr_n, d.scorr_dq));
-    w.put((d.viscosity, d.vorticity, d.cohesion, d.adhesion));
-    w.put((
-        d.collision_radius,
-        d.lifetime,
-        d.recycle_oldest,
-        d.coupling_mask,
-    ));
-}
-
-fn get_fluid_desc(r: &mut Reader<'_>) -> Result<FluidDesc> {
-    let (rest_density, spacing, smoothing_radius, capacity) = r.get()?;
-    let (relaxation, scorr_k, scorr_n, scorr_dq) = r.get()?;
-    let (viscosity, vorticity, cohesion, adhesion) = r.get()?;
-    let (collision_radius, lifetime, recycle_oldest, coupling_mask) = r.get()?;
-    Ok(FluidDesc {
-        rest_density,
-        spacing,
-        smoothing_radius,
-        capacity,
-        relaxation,
-        scorr_k,
-        scorr_n,
-        scorr_dq,
-        viscosity,
-        vorticity,
-        cohesion,
-        adhesion,
-        collision_radius,
-        lifetime,
-        recycle_oldest,
-        coupling_mask,
-    })
-}
-
-fn put_emitter_desc(w: &mut Writer<'_>, d: &EmitterDesc) {
-    match d.shape {
-        EmitterShape::Nozzle { radius } => w.put((0u32, Vec3::new(radius, 0.0, 0.0))),
-        EmitterShape::Box { half_extents } => w.put((1u32, half_extents)),
-    }
-    w.put((d.position, d.rotation, d.speed, d.rate));
-}
-
-fn get_emitter_desc(r: &mut Reader<'_>) -> Result<EmitterDesc> {
-    let (kind, v): (u32, Vec3) = r.get()?;
-    let shape = match kind {
-        0 => EmitterShape::Nozzle { radius: v.x },
-        1 => EmitterShape::Box { half_extents: v },
-        _ => return Err(codec::corrupt(format!("emitter shape {kind}"))),
-    };
-    let (position, rotation, speed, rate) = r.get()?;
-    Ok(EmitterDesc {
-        shape,
-        position,
-        rotation,
-        speed,
-        rate,
-    })
-}
 
 fn put_kill_desc(w: &mut Writer<'_>, d: &KillVolumeDesc) {
     match *d {
@@ -189,14 +128,14 @@ impl FluidSet {
     /// its slot generations.
     pub(crate) fn save_fluids(&self, w: &mut Writer<'_>) {
         self.fluids.save_interleaved(w, |w, f| {
-            put_fluid_desc(w, &f.desc);
+            f.desc.save_settings(w);
             w.put((f.first, f.count, f.mass, f.volume));
             w.put_block_raw(&f.age);
             w.put_block_raw(&f.density_ratio);
             w.put((f.emitted, (f.removed, f.refused)));
         });
         self.emitters.save_interleaved(w, |w, e| {
-            put_emitter_desc(w, &e.desc);
+            e.desc.save_settings(w);
             w.put((e.fluid, (e.carry, e.sequence)));
         });
         self.kill_volumes.save_interleaved(w, |w, v| {
@@ -212,10 +151,9 @@ impl FluidSet {
     pub(crate) fn load_fluids(&mut self, r: &mut Reader<'_>, cx: &LoadContext<'_>) -> Result<()> {
         let n = cx.hot.len();
         let fluid = |r: &mut Reader<'_>, slot: usize, _generation: u32| -> Result<Fluid> {
-            let desc = get_fluid_desc(r)?;
+            let desc = FluidDesc::load_settings(r)?;
             let what = format!("fluid {slot}");
-            desc.validate()
-                .and_then(|()| Fluid::check_mass(&desc))
+            Fluid::check_mass(&desc)
                 .map_err(|e| codec::corrupt(format!("{what}: {}", e.message)))?;
             let (first, count, mass, volume): (u32, u32, f32, f32) = r.get()?;
             let cap = desc.capacity;
@@ -269,7 +207,7 @@ impl FluidSet {
         }
         let live = |k: u32| matches!(fluids.items().get(k as usize), Some(Some(_)));
         let emitter = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<Emitter> {
-            let desc = get_emitter_desc(r)?;
+            let desc = EmitterDesc::load_settings(r)?;
             let (fluid, (carry, sequence)): (u32, (f64, u64)) = r.get()?;
             let what = format!("emitter {k}");
             codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
