@@ -158,10 +158,7 @@ fn removing_a_fluid_particle_moves_the_last_into_its_slot() {
     assert!(e.message.contains("a grab would jump"), "{e}");
     w.add_kill_volume(
         f,
-        &sinew::KillVolumeDesc::Sphere {
-            center: Vec3::ZERO,
-            radius: 0.5,
-        },
+        &sinew::KillVolumeDesc::sphere(Vec3::ZERO, 0.5),
     )
     .unwrap();
     w.step(DT).unwrap();

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::slots::{SlotMap, MAX_SLOTS};
+use crate::fluid::KillVolumeShape;
 use glam::Quat;
 
 fn put_fluid_desc(w: &mut Writer<'_>, d: &FluidDesc) {
@@ -68,35 +69,25 @@ fn get_emitter_desc(r: &mut Reader<'_>) -> Result<EmitterDesc> {
 }
 
 fn put_kill_desc(w: &mut Writer<'_>, d: &KillVolumeDesc) {
-    match *d {
-        KillVolumeDesc::Box {
-            center,
+    let center = d.center;
+    match d.shape {
+        KillVolumeShape::Box {
             rotation,
             half_extents,
         } => w.put((0u32, center, rotation, half_extents)),
-        KillVolumeDesc::Sphere { center, radius } => {
+        KillVolumeShape::Sphere { radius } => {
             w.put((1u32, center, Quat::IDENTITY, Vec3::new(radius, 0.0, 0.0)))
         }
-        KillVolumeDesc::HalfSpace { point, normal } => w.put((2u32, point, Quat::IDENTITY, normal)),
+        KillVolumeShape::HalfSpace { normal } => w.put((2u32, center, Quat::IDENTITY, normal)),
     }
 }
 
 fn get_kill_desc(r: &mut Reader<'_>) -> Result<KillVolumeDesc> {
     let (kind, center, rotation, v): (u32, Vec3, Quat, Vec3) = r.get()?;
     Ok(match kind {
-        0 => KillVolumeDesc::Box {
-            center,
-            rotation,
-            half_extents: v,
-        },
-        1 => KillVolumeDesc::Sphere {
-            center,
-            radius: v.x,
-        },
-        2 => KillVolumeDesc::HalfSpace {
-            point: center,
-            normal: v,
-        },
+        0 => KillVolumeDesc::oriented_box(center, rotation, v),
+        1 => KillVolumeDesc::sphere(center, v.x),
+        2 => KillVolumeDesc::half_space(center, v),
         _ => return Err(codec::corrupt(format!("kill volume shape {kind}"))),
     })
 }
@@ -142,38 +133,27 @@ fn same_emitter(checked: Result<EmitterDesc>, saved: &EmitterDesc, what: &str) -
 
 /// [`same`] for a kill volume (a box's rotation, a half-space's normal).
 fn same_kill(checked: Result<KillVolumeDesc>, saved: &KillVolumeDesc, what: &str) -> Result<()> {
-    let (as_saved, unit_orientation): (fn(KillVolumeDesc, &KillVolumeDesc) -> _, bool) =
-        match *saved {
-            KillVolumeDesc::Box { rotation, .. } => (
-                |c, s| match (c, *s) {
-                    (
-                        KillVolumeDesc::Box {
-                            center,
-                            half_extents,
-                            ..
-                        },
-                        KillVolumeDesc::Box { rotation, .. },
-                    ) => KillVolumeDesc::Box {
-                        center,
-                        rotation,
-                        half_extents,
-                    },
-                    (c, _) => c,
-                },
-                unit(rotation.length_squared()),
-            ),
-            KillVolumeDesc::HalfSpace { normal, .. } => (
-                |c, s| match (c, *s) {
-                    (
-                        KillVolumeDesc::HalfSpace { point, .. },
-                        KillVolumeDesc::HalfSpace { normal, .. },
-                    ) => KillVolumeDesc::HalfSpace { point, normal },
-                    (c, _) => c,
-                },
-                unit(normal.length_squared()),
-            ),
-            KillVolumeDesc::Sphere { .. } => (|c, _| c, true),
-        };
+    let as_saved = |c: KillVolumeDesc, s: &KillVolumeDesc| KillVolumeDesc {
+        shape: match (c.shape, s.shape) {
+            (
+                KillVolumeShape::Box { half_extents, .. },
+                KillVolumeShape::Box { rotation, .. },
+            ) => KillVolumeShape::Box {
+                rotation,
+                half_extents,
+            },
+            (KillVolumeShape::HalfSpace { .. }, KillVolumeShape::HalfSpace { normal }) => {
+                KillVolumeShape::HalfSpace { normal }
+            }
+            (c, _) => c,
+        },
+        ..c
+    };
+    let unit_orientation = match saved.shape {
+        KillVolumeShape::Box { rotation, .. } => unit(rotation.length_squared()),
+        KillVolumeShape::HalfSpace { normal } => unit(normal.length_squared()),
+        KillVolumeShape::Sphere { .. } => true,
+    };
     same(
         checked,
         saved,
@@ -362,10 +342,7 @@ mod tests {
         set.add_emitter(id, &EmitterDesc::default()).unwrap();
         set.add_kill_volume(
             id,
-            &KillVolumeDesc::Sphere {
-                center: Vec3::ZERO,
-                radius: 1.0,
-            },
+            &KillVolumeDesc::sphere(Vec3::ZERO, 1.0),
         )
         .unwrap();
         let back = round_trip(&set, 20).unwrap();
@@ -447,15 +424,8 @@ mod tests {
                 )
                 .unwrap();
             let kills = [
-                KillVolumeDesc::Box {
-                    center: Vec3::ZERO,
-                    rotation: q,
-                    half_extents: Vec3::ONE,
-                },
-                KillVolumeDesc::HalfSpace {
-                    point: Vec3::ZERO,
-                    normal: n,
-                },
+                KillVolumeDesc::oriented_box(Vec3::ZERO, q, Vec3::ONE),
+                KillVolumeDesc::half_space(Vec3::ZERO, n),
             ]
             .map(|d| set.add_kill_volume(id, &d).unwrap());
             let saved = set.emitters.items()[0].as_ref().unwrap().desc.rotation;

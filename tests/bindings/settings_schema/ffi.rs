@@ -25,6 +25,13 @@ pub(super) fn rust_default(f: &Field) -> String {
             lit(f.default[1]),
             lit(f.default[2])
         ),
+        Kind::Quat => format!(
+            "SinewQuat {{\n                x: {},\n                y: {},\n                z: {},\n                w: {},\n            }}",
+            lit(f.default[0]),
+            lit(f.default[1]),
+            lit(f.default[2]),
+            lit(f.default[3])
+        ),
         _ => format!("{}", f.default[0] as u64),
     }
 }
@@ -75,7 +82,7 @@ pub(super) fn union_from_rust(d: &Desc, o: &mut String) {
             }
             for p in params {
                 let value = match p.kind {
-                    Kind::Vec3 => format!("{}.into()", p.name),
+                    Kind::Vec3 | Kind::Quat => format!("{}.into()", p.name),
                     _ => p.name.to_string(),
                 };
                 writeln!(o, "                t.{} = {value};", p.name).unwrap();
@@ -105,7 +112,7 @@ pub(super) fn union_to_rust(d: &Desc, f: &Field, rust: &str, c: &str) -> String 
         writeln!(o, "                {} => {path}::{} {{", v.value, v.name).unwrap();
         for p in params {
             let value = match p.kind {
-                Kind::Vec3 => format!("self.{}.into()", p.name),
+                Kind::Vec3 | Kind::Quat => format!("self.{}.into()", p.name),
                 _ => format!("self.{}", p.name),
             };
             writeln!(o, "                    {}: {value},", p.name).unwrap();
@@ -115,7 +122,7 @@ pub(super) fn union_to_rust(d: &Desc, f: &Field, rust: &str, c: &str) -> String 
     let list: Vec<String> = f
         .variants
         .iter()
-        .map(|v| format!("{} = {}", v.value, v.name.to_lowercase()))
+        .map(|v| format!("{} = {}", v.value, snake(v.name).replace('_', "-")))
         .collect();
     writeln!(
         o,

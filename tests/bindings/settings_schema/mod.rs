@@ -57,6 +57,7 @@ fn descs() -> Vec<Desc> {
         sinew::PressureBodyDesc::schema(),
         sinew::ColliderDesc::schema(),
         sinew::EmitterDesc::schema(),
+        sinew::KillVolumeDesc::schema(),
         sinew::WindDesc::schema(),
         sinew::WindZoneDesc::schema(),
     ]
@@ -150,6 +151,7 @@ fn declarations_are_complete_and_consistent() {
     assert!(sinew::PressureBodyDesc::default().validate().is_ok());
     assert!(sinew::ColliderDesc::default().validate().is_ok());
     assert!(sinew::EmitterDesc::default().validate().is_ok());
+    assert!(sinew::KillVolumeDesc::default().validate().is_ok());
     assert!(sinew::WindDesc::default().validate().is_ok());
     assert!(sinew::WindZoneDesc::default().validate().is_ok());
     // The default variant's parameters are the declared defaults (one default per

@@ -142,6 +142,24 @@ pub(super) fn unity_fields_with(d: &Desc, groups: &[Group], p: &UnityProps) -> S
     o
 }
 
+/// [`unity_fields`] for a serializable struct (a list entry of a component): the same
+/// attributes, no initializers (a C# 7.2 struct takes none).
+pub(super) fn unity_struct_fields(d: &Desc) -> String {
+    let mut o = String::new();
+    for l in unity_fields(d, &[Group {
+        header: "",
+        fields: &[],
+    }])
+    .lines()
+    {
+        match l.split_once(" = ") {
+            Some((field, _)) if l.starts_with("public ") => writeln!(o, "{field};").unwrap(),
+            _ => writeln!(o, "{l}").unwrap(),
+        }
+    }
+    o
+}
+
 pub(super) fn unity_copy(d: &Desc, target: &str) -> String {
     let mut o = String::new();
     for f in &d.fields {
