@@ -28,6 +28,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FFI_DIR: &str = "src/ffi/settings";
 const REFRESH: &str = "SINEW_UPDATE_SETTINGS=1 cargo test --test bindings settings_schema::";
 
+mod arguments;
 mod bodies;
 mod cpp;
 mod csharp;
@@ -37,6 +38,7 @@ mod text;
 mod unity;
 mod unreal;
 
+use arguments::argument_regions;
 use bodies::body_regions;
 use cpp::*;
 use csharp::*;

@@ -336,5 +336,6 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         .map(|(file, tag, render)| (file, tag.to_string(), render))
         .collect();
     all.extend(body_regions());
+    all.extend(argument_regions());
     all
 }

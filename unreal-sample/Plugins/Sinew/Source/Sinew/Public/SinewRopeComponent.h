@@ -75,9 +75,11 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Attachment")
 	FVector EndLocation = FVector(100.0, 0.0, 0.0);
 
-	/** Rest length of the rope, cm. Read when the rope joins the simulation. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.1", UIMin = "1", UIMax = "5000", Units = "cm"))
+	// BEGIN GENERATED RopeLength property
+	/** Rest length of the rope. Read when the rope joins the simulation. Above 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "1.4e-43", ClampMax = "1e11", UIMin = "1", UIMax = "5000", Units = "cm", ToolTip = "Rest length of the rope. Read when the rope joins the simulation. Above 0, at most 1e11 cm."))
 	float RopeLength = 100.0f;
+	// END GENERATED RopeLength property
 
 	// BEGIN GENERATED RopeDesc segments
 	/** Number of links along the rope (particles = links + 1). More links bend more smoothly and cost more. At least 1, below 16777216. */
@@ -186,9 +188,11 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", UIMin = "0", UIMax = "20", Units = "cm"))
 	float CollisionRadius = 1.0f;
 
-	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000", UIMin = "0", UIMax = "0.01"))
+	// BEGIN GENERATED GrabCompliance property
+	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. At least 0, at most 1000. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000", UIMin = "0", UIMax = "0.01", ToolTip = "Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. At least 0, at most 1000."))
 	float GrabCompliance = 0.0001f;
+	// END GENERATED GrabCompliance property
 
 	/** Grabs the free particle nearest to WorldLocation where it is now (a grab constraint of GrabCompliance). Returns its index, or -1. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")

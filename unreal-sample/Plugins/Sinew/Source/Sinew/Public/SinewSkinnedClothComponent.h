@@ -118,13 +118,15 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", Units = "cm"))
 	float WeldDistance = 0.01f;
 
-	/** Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10"))
+	// BEGIN GENERATED Aerodynamics properties
+	/** Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics). At least 0, at most 10. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10", ToolTip = "Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics). At least 0, at most 10."))
 	float Drag = 1.2f;
 
-	/** Lift coefficient per triangle. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10"))
+	/** Lift coefficient per triangle (0.1-0.5 makes flags ripple). At least 0, at most 10. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10", ToolTip = "Lift coefficient per triangle (0.1-0.5 makes flags ripple). At least 0, at most 10."))
 	float Lift = 0.2f;
+	// END GENERATED Aerodynamics properties
 
 	/** Read the scene's wind (Wind Directional Source actors) at the root each frame. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Wind")

@@ -1,0 +1,207 @@
+//! Engine properties that are arguments of a call rather than fields of a desc (a
+//! grab's compliance, a body's drag, the length of a rope the component lays out): each
+//! is described here by the declared limit that bounds it, as a [`Field`] that the
+//! renderers show like a desc's (`ClampMin`/`ClampMax`, `Units`, `ToolTip`), so that no
+//! engine writes the limit's number by hand.
+
+use super::*;
+use sinew::schema::Range;
+
+/// A float argument in `[0, <limit>]` (or `(0, <limit>]` when `positive`), in `unit`.
+pub(super) fn argument(
+    name: &'static str,
+    unit: &'static str,
+    positive: bool,
+    max: &'static str,
+    default: f64,
+    doc: &'static str,
+) -> Field {
+    let l = limit(max).unwrap_or_else(|| panic!("{max} is not a declared limit"));
+    Field {
+        name,
+        ui: "",
+        kind: Kind::F32,
+        range: Range {
+            name,
+            unit,
+            min: Some(Bound {
+                value: 0.0,
+                exclusive: positive,
+                expr: "0.0",
+            }),
+            max: Some(Bound {
+                value: l.value,
+                exclusive: false,
+                expr: max,
+            }),
+            auto: None,
+        },
+        default: vec![default],
+        doc,
+        variants: &[],
+        param: None,
+    }
+}
+
+/// A desc of the arguments a component shows (for the renderers that take a desc).
+pub(super) fn arguments(fields: Vec<Field>) -> Desc {
+    Desc {
+        rust: "",
+        c: "",
+        csharp: "",
+        cookie: 0,
+        path: "",
+        doc: "",
+        fields,
+    }
+}
+
+/// A grab's compliance (m/N): `sinew_world_grab`'s argument.
+pub(super) fn grab_compliance() -> Field {
+    argument(
+        "grab_compliance",
+        "",
+        false,
+        "MAX_GRAB_COMPLIANCE",
+        1e-4,
+        "Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows \
+         SetGrabLocation.",
+    )
+}
+
+/// A skinned cloth's drag and lift coefficients (`sinew_body_set_aerodynamics`), with
+/// the skinned cloth's defaults.
+pub(super) fn skinned_aerodynamics() -> Desc {
+    arguments(vec![
+        argument(
+            "drag",
+            "",
+            false,
+            "MAX_AERO_COEFFICIENT",
+            1.2,
+            "Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics).",
+        ),
+        argument(
+            "lift",
+            "",
+            false,
+            "MAX_AERO_COEFFICIENT",
+            0.2,
+            "Lift coefficient per triangle (0.1-0.5 makes flags ripple).",
+        ),
+    ])
+}
+
+/// The engines' properties of the arguments: each region's file, tag and what it renders.
+pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
+    const UE: &str = "unreal-sample/Plugins/Sinew/Source/Sinew/Public";
+    let mut out: Vec<(&'static str, String, Render)> = Vec::new();
+    for file in ["SinewClothComponent.h", "SinewRopeComponent.h"] {
+        out.push((
+            Box::leak(format!("{UE}/{file}").into_boxed_str()),
+            "GrabCompliance property".into(),
+            Box::new(|| {
+                unreal_properties(
+                    &arguments(vec![grab_compliance()]),
+                    &UnrealProps {
+                        category: "Sinew|Interaction",
+                        sliders: &[("grab_compliance", 0.0, 0.01)],
+                        ..UnrealProps::default()
+                    },
+                )
+            }),
+        ));
+    }
+    out.push((
+        Box::leak(format!("{UE}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        "Aerodynamics properties".into(),
+        Box::new(|| {
+            unreal_properties(
+                &skinned_aerodynamics(),
+                &UnrealProps {
+                    category: "Sinew|Wind",
+                    read_only: &["drag", "lift"],
+                    ..UnrealProps::default()
+                },
+            )
+        }),
+    ));
+    const SKINNED: &str = "unity-sample/Runtime/SinewSkinnedCloth.cs";
+    out.push((
+        SKINNED,
+        "Aerodynamics fields".into(),
+        Box::new(|| {
+            unity_fields(
+                &skinned_aerodynamics(),
+                &[Group {
+                    header: "",
+                    fields: &[],
+                }],
+            )
+        }),
+    ));
+    out.push((
+        SKINNED,
+        "Aerodynamics clamps".into(),
+        Box::new(|| unity_clamps(&skinned_aerodynamics())),
+    ));
+    out.push((
+        Box::leak(format!("{UE}/SinewRopeComponent.h").into_boxed_str()),
+        "RopeLength property".into(),
+        Box::new(|| {
+            let length = argument(
+                "rope_length",
+                "m",
+                true,
+                "MAX_LENGTH",
+                1.0,
+                "Rest length of the rope. Read when the rope joins the simulation.",
+            );
+            unreal_properties(
+                &arguments(vec![length]),
+                &UnrealProps {
+                    category: "Sinew|Rope",
+                    read_only: &["rope_length"],
+                    sliders: &[("rope_length", 1.0, 5000.0)],
+                    ..UnrealProps::default()
+                },
+            )
+        }),
+    ));
+    // A collider component's own sphere and capsule (when it mirrors no primitive): the
+    // collider desc's radius, under the component's names and defaults.
+    for (tag, name, default, doc) in [
+        (
+            "SphereRadius property",
+            "SphereRadius",
+            0.5,
+            "Sphere radius (scaled by the smallest axis of the component scale).",
+        ),
+        ("CapsuleRadius property", "CapsuleRadius", 0.22, "Capsule radius."),
+    ] {
+        out.push((
+            Box::leak(format!("{UE}/SinewColliderComponent.h").into_boxed_str()),
+            tag.into(),
+            Box::new(move || {
+                let names: &'static [(&'static str, &'static str)] =
+                    Box::leak(vec![("radius", name)].into_boxed_slice());
+                let defaults: &'static [(&'static str, f64)] =
+                    Box::leak(vec![("radius", default)].into_boxed_slice());
+                let docs: &'static [(&'static str, &'static str)] =
+                    Box::leak(vec![("radius", doc)].into_boxed_slice());
+                unreal_properties(
+                    &part("ColliderDesc", &["radius"]),
+                    &UnrealProps {
+                        category: "Sinew|Collider",
+                        names,
+                        defaults,
+                        docs,
+                        sliders: &[("radius", 1.0, 500.0)],
+                        ..UnrealProps::default()
+                    },
+                )
+            }),
+        ));
+    }
+    out
+}
