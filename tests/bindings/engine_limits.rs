@@ -262,7 +262,10 @@ fn engines_and_bindings_clamp_with_generated_limits() {
         .filter(|(_, &u)| !u)
         .map(|((f, p, _), _)| format!("{f}: {p}"))
         .collect();
-    assert!(stale.is_empty(), "ALLOWED entries that match nothing: {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "ALLOWED entries that match nothing: {stale:?}"
+    );
 }
 
 #[test]

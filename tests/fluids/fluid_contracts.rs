@@ -245,10 +245,7 @@ fn a_removed_fluid_leaves_inert_particles_and_dead_handles() {
     assert_eq!(w.fluid_count(), 2);
     let e = w.add_emitter(a, &nozzle_along_x(0.1, 5.0, 600.0)).unwrap();
     let v = w
-        .add_kill_volume(
-            a,
-            &KillVolumeDesc::sphere(Vec3::splat(100.0), 1.0),
-        )
+        .add_kill_volume(a, &KillVolumeDesc::sphere(Vec3::splat(100.0), 1.0))
         .unwrap();
     w.emit_fluid(b, &[Vec3::new(3.0, 0.0, 0.0)], None).unwrap();
     for _ in 0..10 {
@@ -425,11 +422,8 @@ fn snapshots_continue_bit_identically_with_emitters_running() {
         },
     )
     .unwrap();
-    w.add_kill_volume(
-        f,
-        &KillVolumeDesc::sphere(Vec3::new(0.0, 0.0, 0.5), 0.3),
-    )
-    .unwrap();
+    w.add_kill_volume(f, &KillVolumeDesc::sphere(Vec3::new(0.0, 0.0, 0.5), 0.3))
+        .unwrap();
     for _ in 0..30 {
         w.step(DT).unwrap();
     }

@@ -378,10 +378,7 @@ fn kill_volumes_remove_the_particles_inside() {
     // Refills land on another row (no particle on top of another).
     let refill: Vec<Vec3> = row.iter().map(|x| *x + Vec3::new(0.0, 5.0, 0.0)).collect();
     let cases = [
-        (
-            KillVolumeDesc::sphere(Vec3::new(2.0, 0.0, 0.0), 0.55),
-            11,
-        ),
+        (KillVolumeDesc::sphere(Vec3::new(2.0, 0.0, 0.0), 0.55), 11),
         (
             // Turned: its local y (1.05 m) runs along world x.
             KillVolumeDesc::oriented_box(

@@ -238,7 +238,11 @@ fn fluids(w: &mut World, rng: &mut Rng) -> Vec<sinew::FluidId> {
         }
         for _ in 0..rng.below(3) {
             let desc = match rng.below(3) {
-                0 => KillVolumeDesc::oriented_box(at - Vec3::Y, rng.rotation(), Vec3::splat(rng.range(0.0, 0.5))),
+                0 => KillVolumeDesc::oriented_box(
+                    at - Vec3::Y,
+                    rng.rotation(),
+                    Vec3::splat(rng.range(0.0, 0.5)),
+                ),
                 1 => KillVolumeDesc::sphere(at, rng.range(0.0, 0.3)),
                 _ => KillVolumeDesc::half_space(at - 2.0 * Vec3::Y, rng.unit()),
             };
@@ -402,10 +406,7 @@ fn a_restore_gives_handles_of_every_kind_the_snapshots_meaning() {
             .unwrap();
         let emitter = w.add_emitter(fluid, &EmitterDesc::default()).unwrap();
         let kill = w
-            .add_kill_volume(
-                fluid,
-                &KillVolumeDesc::sphere(Vec3::ZERO, 1.0),
-            )
+            .add_kill_volume(fluid, &KillVolumeDesc::sphere(Vec3::ZERO, 1.0))
             .unwrap();
         (w, rope, collider, fluid, emitter, kill)
     };

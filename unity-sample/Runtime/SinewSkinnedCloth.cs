@@ -60,15 +60,17 @@ namespace Sinew.Unity
         [Header("Skinning (edited in place)")]
         [Tooltip("Where the per-vertex weights come from: vertex colours scaled by the fields below, or the per-vertex arrays.")]
         public SkinWeightSource weightSource = SkinWeightSource.VertexColors;
-        [Tooltip("Max distance (m) a particle may leave its skinned position where red = 1 (red 0 = fully skinned).")]
-        [Min(0f)]
+        // BEGIN GENERATED Skinning fields
+        [Tooltip("Max distance a particle may leave its skinned position where red = 1 (red 0 = fully skinned). In [0, 1e9] m.")]
+        [Min(0.0f)]
         public float maxDistance = 0.3f;
-        [Tooltip("Backstop sphere radius (m) where green = 1 (0 = no backstop): the cloth may not pass into the body.")]
-        [Min(0f)]
+        [Tooltip("Backstop sphere radius where green = 1 (0 = no backstop): the cloth may not pass into the body. In [0, 1e9] m.")]
+        [Min(0.0f)]
         public float backstopRadius = 0.3f;
-        [Tooltip("Distance (m) from the skinned surface to the backstop sphere, along -normal.")]
-        [Min(0f)]
+        [Tooltip("Distance from the skinned surface to the backstop sphere, along -normal. In [0, 1e9] m.")]
+        [Min(0.0f)]
         public float backstopDistance = 0.01f;
+        // END GENERATED Skinning fields
         [Tooltip("Anim-drive compliance (m/N) where blue > 0 (divided by blue); negative = no drive anywhere.")]
         public float driveCompliance = -1f;
         [Tooltip("PerVertexArrays: max distance (m) per mesh vertex; negative = no limit.")]
@@ -164,9 +166,11 @@ namespace Sinew.Unity
             bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
             damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
             // END GENERATED ClothDesc preset clamps
-            maxDistance = SinewAuthoring.Clamp(maxDistance, 0f, float.MaxValue);
-            backstopRadius = SinewAuthoring.Clamp(backstopRadius, 0f, float.MaxValue);
-            backstopDistance = SinewAuthoring.Clamp(backstopDistance, 0f, float.MaxValue);
+            // BEGIN GENERATED Skinning clamps
+            maxDistance = SinewAuthoring.Clamp(maxDistance, 0.0f, SinewNative.SINEW_MAX_LENGTH);
+            backstopRadius = SinewAuthoring.Clamp(backstopRadius, 0.0f, SinewNative.SINEW_MAX_LENGTH);
+            backstopDistance = SinewAuthoring.Clamp(backstopDistance, 0.0f, SinewNative.SINEW_MAX_LENGTH);
+            // END GENERATED Skinning clamps
             linearInertia = SinewAuthoring.Clamp(linearInertia, 0f, 1f);
             angularInertia = SinewAuthoring.Clamp(angularInertia, 0f, 1f);
             // BEGIN GENERATED Aerodynamics clamps

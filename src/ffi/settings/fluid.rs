@@ -315,11 +315,12 @@ impl SinewKillVolumeDesc {
                 2 => crate::fluid::KillVolumeShape::HalfSpace {
                     normal: self.normal.into(),
                 },
+                #[rustfmt::skip]
                 v => {
                     return Err(crate::error::Error::invalid(format!(
                         "shape {v} is not a SinewKillVolumeShape (0 = box, 1 = sphere, 2 = half-space)"
                     )))
-                }
+                },
             },
             center: self.center.into(),
             ..crate::fluid::KillVolumeDesc::default()

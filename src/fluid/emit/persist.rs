@@ -2,8 +2,8 @@
 //! generations, checked on load as an added one is.
 
 use super::*;
-use crate::slots::{SlotMap, MAX_SLOTS};
 use crate::fluid::KillVolumeShape;
+use crate::slots::{SlotMap, MAX_SLOTS};
 use glam::Quat;
 
 fn put_fluid_desc(w: &mut Writer<'_>, d: &FluidDesc) {
@@ -135,13 +135,12 @@ fn same_emitter(checked: Result<EmitterDesc>, saved: &EmitterDesc, what: &str) -
 fn same_kill(checked: Result<KillVolumeDesc>, saved: &KillVolumeDesc, what: &str) -> Result<()> {
     let as_saved = |c: KillVolumeDesc, s: &KillVolumeDesc| KillVolumeDesc {
         shape: match (c.shape, s.shape) {
-            (
-                KillVolumeShape::Box { half_extents, .. },
-                KillVolumeShape::Box { rotation, .. },
-            ) => KillVolumeShape::Box {
-                rotation,
-                half_extents,
-            },
+            (KillVolumeShape::Box { half_extents, .. }, KillVolumeShape::Box { rotation, .. }) => {
+                KillVolumeShape::Box {
+                    rotation,
+                    half_extents,
+                }
+            }
             (KillVolumeShape::HalfSpace { .. }, KillVolumeShape::HalfSpace { normal }) => {
                 KillVolumeShape::HalfSpace { normal }
             }
@@ -340,11 +339,8 @@ mod tests {
             generation: 0,
         }));
         set.add_emitter(id, &EmitterDesc::default()).unwrap();
-        set.add_kill_volume(
-            id,
-            &KillVolumeDesc::sphere(Vec3::ZERO, 1.0),
-        )
-        .unwrap();
+        set.add_kill_volume(id, &KillVolumeDesc::sphere(Vec3::ZERO, 1.0))
+            .unwrap();
         let back = round_trip(&set, 20).unwrap();
         assert_eq!(back.fluids.slot_count(), 2);
         let f = back.fluids.items()[1].as_ref().unwrap();

@@ -92,6 +92,54 @@ pub(super) fn skinned_aerodynamics() -> Desc {
     ])
 }
 
+/// A skinned cloth's skinning distances (m), scaled per vertex into
+/// `sinew_body_set_skin_weights`'s weights (each within [0, MAX_LENGTH]), with the skinned
+/// cloth's defaults; the docs in Unity's words (Unreal's are in [`UNREAL_SKINNING_DOCS`]).
+pub(super) fn skinning_distances() -> Desc {
+    arguments(vec![
+        argument(
+            "max_distance",
+            "m",
+            false,
+            "MAX_LENGTH",
+            0.3,
+            "Max distance a particle may leave its skinned position where red = 1 (red 0 = \
+             fully skinned).",
+        ),
+        argument(
+            "backstop_radius",
+            "m",
+            false,
+            "MAX_LENGTH",
+            0.3,
+            "Backstop sphere radius where green = 1 (0 = no backstop): the cloth may not \
+             pass into the body.",
+        ),
+        argument(
+            "backstop_distance",
+            "m",
+            false,
+            "MAX_LENGTH",
+            0.01,
+            "Distance from the skinned surface to the backstop sphere, along -normal.",
+        ),
+    ])
+}
+
+/// The skinning distances' docs in the Unreal component's words (colour channels).
+const UNREAL_SKINNING_DOCS: &[(&str, &str)] = &[
+    (
+        "max_distance",
+        "Max distance a vertex may leave its skinned position where its channel is 1 (0 = \
+         fully skinned).",
+    ),
+    (
+        "backstop_radius",
+        "Radius of the backstop sphere behind the skinned surface where its channel is 1 \
+         (0 = none).",
+    ),
+];
+
 /// The engines' properties of the arguments: each region's file, tag and what it renders.
 pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
     const UE: &str = "unreal-sample/Plugins/Sinew/Source/Sinew/Public";
@@ -146,6 +194,39 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
         Box::new(|| unity_clamps(&skinned_aerodynamics())),
     ));
     out.push((
+        SKINNED,
+        "Skinning fields".into(),
+        Box::new(|| {
+            unity_fields(
+                &skinning_distances(),
+                &[Group {
+                    header: "",
+                    fields: &[],
+                }],
+            )
+        }),
+    ));
+    out.push((
+        SKINNED,
+        "Skinning clamps".into(),
+        Box::new(|| unity_clamps(&skinning_distances())),
+    ));
+    out.push((
+        Box::leak(format!("{UE}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        "Skinning properties".into(),
+        Box::new(|| {
+            unreal_properties(
+                &skinning_distances(),
+                &UnrealProps {
+                    category: "Sinew|Skinning",
+                    sliders: &[("max_distance", 0.0, 100.0)],
+                    docs: UNREAL_SKINNING_DOCS,
+                    ..UnrealProps::default()
+                },
+            )
+        }),
+    ));
+    out.push((
         Box::leak(format!("{UE}/SinewRopeComponent.h").into_boxed_str()),
         "RopeLength property".into(),
         Box::new(|| {
@@ -177,7 +258,12 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
             0.5,
             "Sphere radius (scaled by the smallest axis of the component scale).",
         ),
-        ("CapsuleRadius property", "CapsuleRadius", 0.22, "Capsule radius."),
+        (
+            "CapsuleRadius property",
+            "CapsuleRadius",
+            0.22,
+            "Capsule radius.",
+        ),
     ] {
         out.push((
             Box::leak(format!("{UE}/SinewColliderComponent.h").into_boxed_str()),

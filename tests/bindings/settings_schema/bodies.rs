@@ -269,7 +269,11 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         SKINNED,
         "ClothGridDesc mass".into(),
         Box::new(move || {
-            unity_fields_with(&part("ClothGridDesc", &["total_mass"]), &[all()], &SKINNED_MASS)
+            unity_fields_with(
+                &part("ClothGridDesc", &["total_mass"]),
+                &[all()],
+                &SKINNED_MASS,
+            )
         }),
     ));
     out.push((
@@ -282,9 +286,7 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
     out.push((
         SKINNED,
         "ClothGridDesc mass clamps".into(),
-        Box::new(move || {
-            unity_clamps_with(&part("ClothGridDesc", &["total_mass"]), &SKINNED_MASS)
-        }),
+        Box::new(move || unity_clamps_with(&part("ClothGridDesc", &["total_mass"]), &SKINNED_MASS)),
     ));
     out.push((
         SKINNED,

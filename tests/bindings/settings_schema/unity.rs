@@ -153,10 +153,13 @@ pub(super) fn unity_fields_with(d: &Desc, groups: &[Group], p: &UnityProps) -> S
 /// attributes, no initializers (a C# 7.2 struct takes none).
 pub(super) fn unity_struct_fields(d: &Desc) -> String {
     let mut o = String::new();
-    for l in unity_fields(d, &[Group {
-        header: "",
-        fields: &[],
-    }])
+    for l in unity_fields(
+        d,
+        &[Group {
+            header: "",
+            fields: &[],
+        }],
+    )
     .lines()
     {
         match l.split_once(" = ") {

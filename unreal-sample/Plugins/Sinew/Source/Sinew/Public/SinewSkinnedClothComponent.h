@@ -57,20 +57,22 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning", meta = (ClampMin = "0"))
 	int32 SectionIndex = 0;
 
-	/** Max distance (cm) a vertex may leave its skinned position where its channel is 1 (0 = fully skinned). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", UIMin = "0", UIMax = "100", Units = "cm"))
+	// BEGIN GENERATED Skinning properties
+	/** Max distance a vertex may leave its skinned position where its channel is 1 (0 = fully skinned). At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", ClampMax = "1e11", UIMin = "0", UIMax = "100", Units = "cm", ToolTip = "Max distance a vertex may leave its skinned position where its channel is 1 (0 = fully skinned). At least 0, at most 1e11 cm."))
 	float MaxDistance = 30.0f;
+
+	/** Radius of the backstop sphere behind the skinned surface where its channel is 1 (0 = none). At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", ClampMax = "1e11", Units = "cm", ToolTip = "Radius of the backstop sphere behind the skinned surface where its channel is 1 (0 = none). At least 0, at most 1e11 cm."))
+	float BackstopRadius = 30.0f;
+
+	/** Distance from the skinned surface to the backstop sphere, along -normal. At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", ClampMax = "1e11", Units = "cm", ToolTip = "Distance from the skinned surface to the backstop sphere, along -normal. At least 0, at most 1e11 cm."))
+	float BackstopDistance = 1.0f;
+	// END GENERATED Skinning properties
 
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel MaxDistanceChannel = ESinewColorChannel::Red;
-
-	/** Radius (cm) of the backstop sphere behind the skinned surface where its channel is 1 (0 = none). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", Units = "cm"))
-	float BackstopRadius = 30.0f;
-
-	/** Distance (cm) from the skinned surface to the backstop sphere, along -normal. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", Units = "cm"))
-	float BackstopDistance = 1.0f;
 
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel BackstopChannel = ESinewColorChannel::Green;
