@@ -140,6 +140,80 @@ const UNREAL_SKINNING_DOCS: &[(&str, &str)] = &[
     ),
 ];
 
+/// A body's tether compliance (m/N): `sinew_body_set_tethers`'s argument.
+fn tether_compliance(doc: &'static str) -> Field {
+    argument(
+        "tether_compliance",
+        "m/N",
+        false,
+        "MAX_BODY_COMPLIANCE",
+        0.0,
+        doc,
+    )
+}
+
+/// An aerodynamic coefficient (drag or lift, dimensionless, default 0):
+/// `sinew_body_set_aerodynamics`'s argument.
+fn coefficient(name: &'static str, doc: &'static str) -> Field {
+    argument(name, "", false, "MAX_AERO_COEFFICIENT", 0.0, doc)
+}
+
+/// The Unity cloth's tethers and aerodynamics.
+fn unity_cloth_arguments() -> (Desc, Desc) {
+    let tether = tether_compliance(
+        "Compliance of the tethers (0 = a vertex never gets further from its pin than at \
+         rest).",
+    );
+    let aero = vec![
+        coefficient(
+            "drag",
+            "Drag coefficient per triangle (cloth 1-1.2; 0 = none). A cloth with drag or \
+             lift cannot tear.",
+        ),
+        coefficient(
+            "lift",
+            "Lift coefficient per triangle (0.1-0.5 makes flags ripple).",
+        ),
+    ];
+    (arguments(vec![tether]), arguments(aero))
+}
+
+/// The Unity rope's tethers and drag, and its winch (length and speed).
+fn unity_rope_arguments() -> (Desc, Desc) {
+    let tether = tether_compliance(
+        "Compliance of the tethers (0 = the rope never stretches past its length).",
+    );
+    let drag = coefficient(
+        "drag",
+        "Aerodynamic drag coefficient per link (a cylinder is about 1.2; 0 = none). Needs \
+         Radius > 0.",
+    );
+    let length = argument(
+        "length",
+        "m",
+        false,
+        "MAX_LENGTH",
+        0.0,
+        "Rope length paid out of or reeled into the start (a winch; needs Pin Start). 0 = \
+         the length it was built with, which is also the most it pays out.",
+    );
+    let speed = argument(
+        "winch_speed",
+        "m/s",
+        false,
+        "MAX_WINCH_SPEED",
+        0.5,
+        "Winch speed at which the rope moves towards Length (0 = the winch holds).",
+    );
+    (
+        arguments(vec![tether, drag]),
+        arguments(vec![length, speed]),
+    )
+}
+
+/// A Unity component's arguments: its file, its region's name and the arguments.
+type Shown = (&'static str, &'static str, fn() -> Desc);
+
 /// The engines' properties of the arguments: each region's file, tag and what it renders.
 pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
     const UE: &str = "unreal-sample/Plugins/Sinew/Source/Sinew/Public";
@@ -193,6 +267,31 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
         "Aerodynamics clamps".into(),
         Box::new(|| unity_clamps(&skinned_aerodynamics())),
     ));
+    let all = || Group {
+        header: "",
+        fields: &[],
+    };
+    const CLOTH: &str = "unity-sample/Runtime/SinewCloth.cs";
+    const ROPE: &str = "unity-sample/Runtime/SinewRope.cs";
+    // (file, region, the arguments it shows).
+    let unity: [Shown; 4] = [
+        (CLOTH, "Tether", || unity_cloth_arguments().0),
+        (CLOTH, "Aerodynamics", || unity_cloth_arguments().1),
+        (ROPE, "Tether and drag", || unity_rope_arguments().0),
+        (ROPE, "Winch", || unity_rope_arguments().1),
+    ];
+    for (file, tag, desc) in unity {
+        out.push((
+            file,
+            format!("{tag} fields"),
+            Box::new(move || unity_fields(&desc(), &[all()])),
+        ));
+        out.push((
+            file,
+            format!("{tag} clamps"),
+            Box::new(move || unity_clamps(&desc())),
+        ));
+    }
     out.push((
         SKINNED,
         "Skinning fields".into(),

@@ -246,6 +246,10 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
     // The Unity skinned cloth shows a preset of the cloth desc (its own defaults; the
     // edges model with the bending model its own field) and the grid's mass range.
     const SKINNED: &str = "unity-sample/Runtime/SinewSkinnedCloth.cs";
+    let all = || Group {
+        header: "",
+        fields: &[],
+    };
     const SKINNED_PRESET: &[&str] = &["stretch_compliance", "bend_compliance", "damping"];
     const SKINNED_CLOTH: UnityProps = UnityProps {
         skip: &[],
@@ -261,10 +265,28 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         names: &[("total_mass", "massKg")],
         defaults: &[("total_mass", 0.4)],
     };
-    let all = || Group {
-        header: "",
-        fields: &[],
+    const CLOTH_MASS: UnityProps = UnityProps {
+        skip: &[],
+        names: &[("total_mass", "massKg")],
+        defaults: &[("total_mass", 0.5)],
     };
+    const CLOTH_FILE: &str = "unity-sample/Runtime/SinewCloth.cs";
+    out.push((
+        CLOTH_FILE,
+        "ClothGridDesc mass".into(),
+        Box::new(move || {
+            unity_fields_with(
+                &part("ClothGridDesc", &["total_mass"]),
+                &[all()],
+                &CLOTH_MASS,
+            )
+        }),
+    ));
+    out.push((
+        CLOTH_FILE,
+        "ClothGridDesc mass clamps".into(),
+        Box::new(move || unity_clamps_with(&part("ClothGridDesc", &["total_mass"]), &CLOTH_MASS)),
+    ));
     out.push((
         SKINNED,
         "ClothGridDesc mass".into(),
