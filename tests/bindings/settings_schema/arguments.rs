@@ -248,6 +248,76 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
             )
         }),
     ));
+    // The Unreal rope's winch (its length and speed; Blueprint setters apply them).
+    out.push((
+        Box::leak(format!("{UE}/SinewRopeComponent.h").into_boxed_str()),
+        "Winch properties".into(),
+        Box::new(|| {
+            let length = argument(
+                "length",
+                "m",
+                false,
+                "MAX_LENGTH",
+                0.0,
+                "Length of rope out of the winch at the start (0 = RopeLength, which is also \
+                 the most it pays out). The rope starts this long and then moves towards a \
+                 new Length at WinchSpeed. Needs bAttachStart.",
+            );
+            let speed = argument(
+                "winch_speed",
+                "m/s",
+                false,
+                "MAX_WINCH_SPEED",
+                0.5,
+                "Speed at which the winch moves the rope towards Length (0 = the winch holds).",
+            );
+            unreal_properties(
+                &arguments(vec![length, speed]),
+                &UnrealProps {
+                    category: "Sinew|Winch",
+                    extra: &[
+                        ("length", "BlueprintSetter = SetLength"),
+                        ("winch_speed", "BlueprintSetter = SetWinchSpeed"),
+                    ],
+                    sliders: &[("length", 0.0, 5000.0), ("winch_speed", 0.0, 1000.0)],
+                    ..UnrealProps::default()
+                },
+            )
+        }),
+    ));
+    // The Unreal bodies' collision radius (read when the body joins the simulation): the
+    // range the rope desc declares for it, which the cloth's radius (set by the body's
+    // collision call, checked as a length) shares.
+    for (file, what) in [
+        ("SinewRopeComponent.h", "rope"),
+        ("SinewClothComponent.h", "cloth"),
+    ] {
+        out.push((
+            Box::leak(format!("{UE}/{file}").into_boxed_str()),
+            "CollisionRadius property".into(),
+            Box::new(move || {
+                let doc: &'static str = Box::leak(
+                    format!(
+                        "Collision radius of every particle (the {what}'s thickness); 0 = no \
+                         collisions. Particles of one {what} never collide with each other."
+                    )
+                    .into_boxed_str(),
+                );
+                let mut d = part("RopeDesc", &["radius"]);
+                d.fields[0].doc = doc;
+                unreal_properties(
+                    &d,
+                    &UnrealProps {
+                        category: "Sinew|Collision",
+                        read_only: &["radius"],
+                        names: &[("radius", "CollisionRadius")],
+                        sliders: &[("radius", 0.0, 20.0)],
+                        ..UnrealProps::default()
+                    },
+                )
+            }),
+        ));
+    }
     const SKINNED: &str = "unity-sample/Runtime/SinewSkinnedCloth.cs";
     out.push((
         SKINNED,

@@ -109,16 +109,15 @@ public:
 	float Damping = 0.0f;
 	// END GENERATED RopeDesc properties
 
-	/**
-	 * Length of rope out of the winch at the start, cm (0 = RopeLength, which is also the most it pays out).
-	 * The rope starts this long and then moves towards a new Length at WinchSpeed. Needs bAttachStart.
-	 */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetLength, Category = "Sinew|Winch", meta = (ClampMin = "0", UIMin = "0", UIMax = "5000", Units = "cm"))
+	// BEGIN GENERATED Winch properties
+	/** Length of rope out of the winch at the start (0 = RopeLength, which is also the most it pays out). The rope starts this long and then moves towards a new Length at WinchSpeed. Needs bAttachStart. At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetLength, Category = "Sinew|Winch", meta = (ClampMin = "0", ClampMax = "1e11", UIMin = "0", UIMax = "5000", Units = "cm", ToolTip = "Length of rope out of the winch at the start (0 = RopeLength, which is also the most it pays out). The rope starts this long and then moves towards a new Length at WinchSpeed. Needs bAttachStart. At least 0, at most 1e11 cm."))
 	float Length = 0.0f;
 
-	/** Speed at which the winch moves the rope towards Length, cm/s (0 = the winch holds). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetWinchSpeed, Category = "Sinew|Winch", meta = (ClampMin = "0", UIMin = "0", UIMax = "1000", Units = "cm/s"))
+	/** Speed at which the winch moves the rope towards Length (0 = the winch holds). At least 0, at most 100000 cm/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetWinchSpeed, Category = "Sinew|Winch", meta = (ClampMin = "0", ClampMax = "100000", UIMin = "0", UIMax = "1000", Units = "cm/s", ToolTip = "Speed at which the winch moves the rope towards Length (0 = the winch holds). At least 0, at most 100000 cm/s."))
 	float WinchSpeed = 50.0f;
+	// END GENERATED Winch properties
 
 	/** A link whose tension exceeds this breaks (N; 0 = unbreakable); OnRopeBroken fires. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBreakForce, Category = "Sinew|Breaking", meta = (ClampMin = "0", UIMin = "0", UIMax = "10000", Units = "N"))
@@ -184,9 +183,11 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
 	float GetMaxTension() const;
 
-	/** Collision radius of every particle (the rope's thickness), cm; 0 = no collisions. Particles of one rope never collide with each other. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", UIMin = "0", UIMax = "20", Units = "cm"))
+	// BEGIN GENERATED CollisionRadius property
+	/** Collision radius of every particle (the rope's thickness); 0 = no collisions. Particles of one rope never collide with each other. At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", ClampMax = "1e11", UIMin = "0", UIMax = "20", Units = "cm", ToolTip = "Collision radius of every particle (the rope's thickness); 0 = no collisions. Particles of one rope never collide with each other. At least 0, at most 1e11 cm."))
 	float CollisionRadius = 1.0f;
+	// END GENERATED CollisionRadius property
 
 	// BEGIN GENERATED GrabCompliance property
 	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. At least 0, at most 1000. */
