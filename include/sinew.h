@@ -1423,32 +1423,39 @@ typedef struct SinewEmitterDesc {
 } SinewEmitterDesc;
 
 /**
- * A volume whose fluid particles are removed at the end of each step
- * (sinew_fluid_add_kill_volume). Start from sinew_kill_volume_desc_default().
+ * A volume whose fluid particles are removed at the end of each step (a drain, the bottom
+ * of a level). Start from sinew_kill_volume_desc_default(); field for field the Rust
+ * `KillVolumeDesc`.
  */
 typedef struct SinewKillVolumeDesc {
   /**
-   * A SinewKillVolumeShape, default SINEW_KILL_VOLUME_BOX.
+   * The volume (a SinewKillVolumeShape in C): an oriented box, a ball, or the half-space
+   * below a plane. Its size is in the fields its variant reads. Default 0 (a
+   * SinewKillVolumeShape).
    */
   uint32_t shape;
   /**
-   * Box or ball centre, or a point of the half-space's plane (m), default (0, 0, 0).
+   * The box's or ball's centre, or a point of the half-space's plane, in the world. Each
+   * component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
    */
   struct SinewVec3 center;
   /**
-   * Box orientation (unit quaternion, normalised on input), default identity.
+   * Box: The box's orientation (a quaternion of length in [0.5, 2], normalised on
+   * input). Default (0, 0, 0, 1) (x, y, z, w).
    */
   struct SinewQuat rotation;
   /**
-   * Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (1, 1, 1).
+   * Box: The box's half extents, along its rotated axes. Each component in [0,
+   * SINEW_MAX_COORDINATE] m. Default (1, 1, 1).
    */
   struct SinewVec3 half_extents;
   /**
-   * Ball radius (m, in [0, SINEW_MAX_COORDINATE]), default 1.
+   * Sphere: The ball's radius. In [0, SINEW_MAX_COORDINATE] m. Default 1.
    */
   float radius;
   /**
-   * Half-space normal (length in [0.5, 2], normalised on input), default (0, 1, 0).
+   * HalfSpace: The half-space's plane normal (length in [0.5, 2], normalised on input):
+   * the particles on the side it points away from are removed. Default (0, 1, 0).
    */
   struct SinewVec3 normal;
   /**

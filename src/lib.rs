@@ -91,7 +91,7 @@ pub use fluid::desc::{
 pub use fluid::emit::MAX_NOZZLE_SPACINGS;
 pub use fluid::{
     EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidParticle, FluidStats,
-    KillVolumeDesc, KillVolumeId,
+    KillVolumeDesc, KillVolumeId, KillVolumeShape,
 };
 pub use glam::Quat;
 /// The settings schema (every desc field's unit, range, default and doc) and the table

@@ -234,6 +234,31 @@ struct KillVolumeDesc : detail::DescSetters<KillVolumeDesc, SinewKillVolumeDesc>
         d.normal = normal_dir;
         return d;
     }
+    // BEGIN GENERATED KillVolumeDesc setters
+    /// The box's or ball's centre, or a point of the half-space's plane, in the world. Each
+    /// component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+    KillVolumeDesc& with_center(const Vec3& value) noexcept {
+        this->center = value;
+        return *this;
+    }
+    /// Box: The box's half extents, along its rotated axes. Each component in [0,
+    /// SINEW_MAX_COORDINATE] m. Default (1, 1, 1).
+    KillVolumeDesc& with_half_extents(const Vec3& value) noexcept {
+        this->half_extents = value;
+        return *this;
+    }
+    /// Sphere: The ball's radius. In [0, SINEW_MAX_COORDINATE] m. Default 1.
+    KillVolumeDesc& with_radius(float value) noexcept {
+        this->radius = value;
+        return *this;
+    }
+    /// HalfSpace: The half-space's plane normal (length in [0.5, 2], normalised on input): the
+    /// particles on the side it points away from are removed. Default (0, 1, 0).
+    KillVolumeDesc& with_normal(const Vec3& value) noexcept {
+        this->normal = value;
+        return *this;
+    }
+    // END GENERATED KillVolumeDesc setters
 };
 
 /// An emitter of a fluid (a plain handle).

@@ -203,19 +203,29 @@ namespace Sinew
     /// (<see cref="Fluid.AddKillVolume"/>): a drain, the bottom of the level.</summary>
     public struct KillVolumeSettings : INativeSettings<SinewKillVolumeDesc>
     {
-        /// <summary>Box (default), sphere or half-space.</summary>
+        // BEGIN GENERATED KillVolumeDesc fields
+        /// <summary>The volume (a SinewKillVolumeShape in C): an oriented box, a ball, or the
+        /// half-space below a plane. Its size is in the fields its variant reads. Default 0 (a
+        /// SinewKillVolumeShape).</summary>
         public SinewKillVolumeShape Shape;
-        /// <summary>Box or sphere centre, or a point of the half-space's plane (m).</summary>
+        /// <summary>The box's or ball's centre, or a point of the half-space's plane, in the
+        /// world. Each component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default
+        /// (0, 0, 0).</summary>
         public SinewVec3 Center;
-        /// <summary>Box orientation (unit quaternion), default identity.</summary>
+        /// <summary>Box: The box's orientation (a quaternion of length in [0.5, 2], normalised
+        /// on input). Default (0, 0, 0, 1) (x, y, z, w).</summary>
         public SinewQuat Rotation;
-        /// <summary>Box half extents (m), default (1, 1, 1).</summary>
+        /// <summary>Box: The box's half extents, along its rotated axes. Each component in [0,
+        /// SINEW_MAX_COORDINATE] m. Default (1, 1, 1).</summary>
         public SinewVec3 HalfExtents;
-        /// <summary>Sphere radius (m), default 1.</summary>
+        /// <summary>Sphere: The ball's radius. In [0, SINEW_MAX_COORDINATE] m. Default
+        /// 1.</summary>
         public float Radius;
-        /// <summary>Half-space normal (the side it points away from is removed), default
-        /// (0, 1, 0).</summary>
+        /// <summary>HalfSpace: The half-space's plane normal (length in [0.5, 2], normalised on
+        /// input): the particles on the side it points away from are removed. Default (0, 1,
+        /// 0).</summary>
         public SinewVec3 Normal;
+        // END GENERATED KillVolumeDesc fields
 
         /// <summary>The library's defaults (a 2 m box at the origin).</summary>
         public static KillVolumeSettings Default
@@ -237,12 +247,14 @@ namespace Sinew
 
         void INativeSettings<SinewKillVolumeDesc>.Exchange(ref SinewKillVolumeDesc d, bool toNative)
         {
+            // BEGIN GENERATED KillVolumeDesc exchange
             NativeSettings.CopyEnum(ref d.shape, ref Shape, toNative);
             NativeSettings.Copy(ref d.center, ref Center, toNative);
             NativeSettings.Copy(ref d.rotation, ref Rotation, toNative);
             NativeSettings.Copy(ref d.half_extents, ref HalfExtents, toNative);
             NativeSettings.Copy(ref d.radius, ref Radius, toNative);
             NativeSettings.Copy(ref d.normal, ref Normal, toNative);
+            // END GENERATED KillVolumeDesc exchange
         }
     }
 }

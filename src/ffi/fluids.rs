@@ -9,13 +9,13 @@ use std::ffi::c_void;
 use super::bodies::{init_desc, read_desc, SinewBody};
 use super::readback::{check_capacity, StridedOut};
 pub use super::settings::{
-    SinewEmitterDesc, SinewFluidDesc, SINEW_MAX_EMIT_RATE, SINEW_MAX_EMIT_SPEED,
-    SINEW_MAX_FLUID_CAPACITY, SINEW_MAX_FLUID_COEFFICIENT, SINEW_MAX_FLUID_LIFETIME,
-    SINEW_MAX_FLUID_RELAXATION, SINEW_MAX_FLUID_SPACING, SINEW_MAX_REST_DENSITY,
-    SINEW_MAX_SMOOTHING_RATIO, SINEW_MIN_FLUID_SPACING,
+    SinewEmitterDesc, SinewFluidDesc, SinewKillVolumeDesc, SINEW_MAX_EMIT_RATE,
+    SINEW_MAX_EMIT_SPEED, SINEW_MAX_FLUID_CAPACITY, SINEW_MAX_FLUID_COEFFICIENT,
+    SINEW_MAX_FLUID_LIFETIME, SINEW_MAX_FLUID_RELAXATION, SINEW_MAX_FLUID_SPACING,
+    SINEW_MAX_REST_DENSITY, SINEW_MAX_SMOOTHING_RATIO, SINEW_MIN_FLUID_SPACING,
 };
-use super::settings::{EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE};
-use super::world::{with_world, SinewQuat, SinewVec3, SinewWorld};
+use super::settings::{EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE, KILL_VOLUME_DESC_COOKIE};
+use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{answer, guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
 use crate::bodies::BodyId;
 use crate::error::try_with_capacity;
@@ -24,8 +24,6 @@ use crate::fluid::{
 };
 use crate::math::Vec3;
 use crate::World;
-
-const KILL_VOLUME_COOKIE: u32 = 0x5E1E_0403;
 
 /// A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
 /// header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
@@ -77,27 +75,6 @@ pub enum SinewKillVolumeShape {
     SINEW_KILL_VOLUME_HALF_SPACE = 2,
 }
 
-/// A volume whose fluid particles are removed at the end of each step
-/// (sinew_fluid_add_kill_volume). Start from sinew_kill_volume_desc_default().
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SinewKillVolumeDesc {
-    /// A SinewKillVolumeShape, default SINEW_KILL_VOLUME_BOX.
-    pub shape: u32,
-    /// Box or ball centre, or a point of the half-space's plane (m), default (0, 0, 0).
-    pub center: SinewVec3,
-    /// Box orientation (unit quaternion, normalised on input), default identity.
-    pub rotation: SinewQuat,
-    /// Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (1, 1, 1).
-    pub half_extents: SinewVec3,
-    /// Ball radius (m, in [0, SINEW_MAX_COORDINATE]), default 1.
-    pub radius: f32,
-    /// Half-space normal (length in [0.5, 2], normalised on input), default (0, 1, 0).
-    pub normal: SinewVec3,
-    /// Set by sinew_kill_volume_desc_default(); a desc not made by it is refused.
-    pub internal_cookie: u32,
-}
-
 /// Counters and density figures of a fluid (sinew_fluid_stats).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -128,15 +105,6 @@ fn flag(v: u32, name: &str) -> FfiResult<bool> {
         0 => Ok(false),
         1 => Ok(true),
         _ => Err(invalid(format!("{name} is {v}: must be 0 or 1"))),
-    }
-}
-
-fn quat_to_c(q: glam::Quat) -> SinewQuat {
-    SinewQuat {
-        x: q.x,
-        y: q.y,
-        z: q.z,
-        w: q.w,
     }
 }
 
@@ -185,30 +153,11 @@ unsafe fn kill_volume_desc(desc: *const SinewKillVolumeDesc) -> FfiResult<KillVo
         read_desc(
             desc,
             |d| d.internal_cookie,
-            KILL_VOLUME_COOKIE,
+            KILL_VOLUME_DESC_COOKIE,
             "sinew_kill_volume_desc_default",
         )?
     };
-    Ok(match d.shape {
-        0 => KillVolumeDesc::Box {
-            center: d.center.into(),
-            rotation: d.rotation.into(),
-            half_extents: d.half_extents.into(),
-        },
-        1 => KillVolumeDesc::Sphere {
-            center: d.center.into(),
-            radius: d.radius,
-        },
-        2 => KillVolumeDesc::HalfSpace {
-            point: d.center.into(),
-            normal: d.normal.into(),
-        },
-        s => {
-            return Err(invalid(format!(
-                "shape {s} is not a SinewKillVolumeShape (0 = box, 1 = sphere, 2 = half-space)"
-            )))
-        }
-    })
+    Ok(d.to_rust()?)
 }
 
 /// A fluid desc with every field at its default (water: ρ₀ 1000 kg/m³, spacing 5 cm,
@@ -248,15 +197,7 @@ pub unsafe extern "C" fn sinew_emitter_desc_init(out: *mut SinewEmitterDesc) -> 
 /// A kill-volume desc with every field at its default (a 2 m box at the origin).
 #[no_mangle]
 pub extern "C" fn sinew_kill_volume_desc_default() -> SinewKillVolumeDesc {
-    SinewKillVolumeDesc {
-        shape: SinewKillVolumeShape::SINEW_KILL_VOLUME_BOX as u32,
-        center: SinewVec3::default(),
-        rotation: quat_to_c(glam::Quat::IDENTITY),
-        half_extents: Vec3::ONE.into(),
-        radius: 1.0,
-        normal: Vec3::Y.into(),
-        internal_cookie: KILL_VOLUME_COOKIE,
-    }
+    SinewKillVolumeDesc::from_rust(&KillVolumeDesc::default())
 }
 
 /// Writes sinew_kill_volume_desc_default() to `*out`.
@@ -707,11 +648,12 @@ mod tests {
         let h = unsafe { kill_volume_desc(&k) }.unwrap();
         assert_eq!(
             h,
-            KillVolumeDesc::HalfSpace {
-                point: Vec3::new(0.0, 3.0, 0.0),
-                normal: Vec3::Y
-            }
+            KillVolumeDesc::half_space(Vec3::new(0.0, 3.0, 0.0), Vec3::Y)
         );
+        assert_eq!(SinewKillVolumeDesc::from_rust(&h), k);
+        // SAFETY: a live desc.
+        let b = unsafe { kill_volume_desc(&sinew_kill_volume_desc_default()) }.unwrap();
+        assert_eq!(b, KillVolumeDesc::default());
         c.recycle_oldest = 2;
         // SAFETY: a live desc.
         let e = unsafe { fluid_desc(&c) }.unwrap_err();

@@ -232,85 +232,168 @@ impl EmitterDesc {
     }
 }
 
-/// A volume whose fluid particles are removed at the end of each step.
+/// The shape of a kill volume and its size: the [`KillVolumeDesc::shape`] union (a
+/// SinewKillVolumeShape in C).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum KillVolumeDesc {
-    /// An oriented box: centre (m), orientation, half extents (m).
-    Box {
-        center: Vec3,
-        rotation: Quat,
-        half_extents: Vec3,
-    },
-    /// A ball: centre and radius (m).
-    Sphere { center: Vec3, radius: f32 },
-    /// Everything below the plane through `point` with unit `normal` (m; the side
-    /// the normal points away from).
-    HalfSpace { point: Vec3, normal: Vec3 },
+pub enum KillVolumeShape {
+    /// An oriented box about the centre: its orientation and half extents (m).
+    Box { rotation: Quat, half_extents: Vec3 },
+    /// A ball about the centre: its radius (m).
+    Sphere { radius: f32 },
+    /// Everything below the plane through the centre with unit `normal` (the side the
+    /// normal points away from).
+    HalfSpace { normal: Vec3 },
+}
+
+impl SettingUnion for KillVolumeShape {
+    const VARIANTS: &'static [Variant] = &[
+        Variant {
+            name: "Box",
+            value: 0,
+        },
+        Variant {
+            name: "Sphere",
+            value: 1,
+        },
+        Variant {
+            name: "HalfSpace",
+            value: 2,
+        },
+    ];
+    fn tag(self) -> u32 {
+        match self {
+            KillVolumeShape::Box { .. } => 0,
+            KillVolumeShape::Sphere { .. } => 1,
+            KillVolumeShape::HalfSpace { .. } => 2,
+        }
+    }
+    fn from_tag(tag: u32) -> Option<KillVolumeShape> {
+        match tag {
+            0 => Some(KillVolumeShape::Box {
+                rotation: Quat::IDENTITY,
+                half_extents: Vec3::ZERO,
+            }),
+            1 => Some(KillVolumeShape::Sphere { radius: 0.0 }),
+            2 => Some(KillVolumeShape::HalfSpace { normal: Vec3::Y }),
+            _ => None,
+        }
+    }
+}
+
+crate::settings! {
+    /// A volume whose fluid particles are removed at the end of each step (a drain, the
+    /// bottom of a level).
+    pub struct KillVolumeDesc => SinewKillVolumeDesc, KillVolumeSettings, cookie 0x5E1E_0403,
+        path "crate::fluid::KillVolumeDesc", check KillVolumeDesc::check_orientation {
+        /// The volume (a SinewKillVolumeShape in C): an oriented box, a ball, or the
+        /// half-space below a plane. Its size is in the fields its variant reads.
+        shape: KillVolumeShape = KillVolumeShape::Box {
+            rotation: Quat::IDENTITY,
+            half_extents: Vec3::ONE,
+        } => union "SinewKillVolumeShape", unit "";
+        /// The box's or ball's centre, or a point of the half-space's plane, in the world.
+        center: Vec3 = Vec3::ZERO => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
+        /// The box's orientation (a quaternion of length in [0.5, 2], normalised on input).
+        rotation: Quat = Quat::IDENTITY => of shape: KillVolumeShape [Box], unit "";
+        /// The box's half extents, along its rotated axes.
+        half_extents: Vec3 = Vec3::ONE => of shape: KillVolumeShape [Box], unit "m",
+            min >= 0.0, max <= MAX_COORDINATE;
+        /// The ball's radius.
+        radius: f32 = 1.0 => of shape: KillVolumeShape [Sphere], unit "m", min >= 0.0,
+            max <= MAX_COORDINATE;
+        /// The half-space's plane normal (length in [0.5, 2], normalised on input): the
+        /// particles on the side it points away from are removed.
+        normal: Vec3 = Vec3::Y => of shape: KillVolumeShape [HalfSpace], unit "";
+    }
 }
 
 impl KillVolumeDesc {
-    /// Checks every field and returns the desc normalised (rotation, normal).
-    pub fn validated(&self) -> Result<KillVolumeDesc> {
-        let max = crate::limits::MAX_COORDINATE;
-        Ok(match *self {
-            KillVolumeDesc::Box {
-                center,
+    /// An oriented box: centre (m), orientation, half extents (m).
+    pub fn oriented_box(center: Vec3, rotation: Quat, half_extents: Vec3) -> KillVolumeDesc {
+        KillVolumeDesc {
+            shape: KillVolumeShape::Box {
                 rotation,
                 half_extents,
-            } => {
-                crate::limits::check_coordinates("kill box center", center)?;
-                if !half_extents.is_finite()
-                    || half_extents.min_element() < 0.0
-                    || half_extents.max_element() > max
-                {
-                    return Err(Error::invalid(format!(
-                        "kill box half extents {half_extents} must be finite and in [0, {max}] m"
-                    )));
-                }
-                KillVolumeDesc::Box {
-                    center,
-                    rotation: normalised_rotation("kill box rotation", rotation)?,
-                    half_extents,
-                }
+            },
+            center,
+        }
+    }
+
+    /// A ball: centre and radius (m).
+    pub fn sphere(center: Vec3, radius: f32) -> KillVolumeDesc {
+        KillVolumeDesc {
+            shape: KillVolumeShape::Sphere { radius },
+            center,
+        }
+    }
+
+    /// Everything below the plane through `point` (m) with `normal` (the side the normal
+    /// points away from).
+    pub fn half_space(point: Vec3, normal: Vec3) -> KillVolumeDesc {
+        KillVolumeDesc {
+            shape: KillVolumeShape::HalfSpace { normal },
+            center: point,
+        }
+    }
+
+    /// Checks every field and returns the desc normalised (a box's rotation, a
+    /// half-space's normal).
+    pub fn validated(&self) -> Result<KillVolumeDesc> {
+        self.validate()?;
+        let shape = match self.shape {
+            KillVolumeShape::Box {
+                rotation,
+                half_extents,
+            } => KillVolumeShape::Box {
+                rotation: normalised_rotation("kill box rotation", rotation)?,
+                half_extents,
+            },
+            KillVolumeShape::HalfSpace { normal } => KillVolumeShape::HalfSpace {
+                normal: normalised_normal(normal)?,
+            },
+            s @ KillVolumeShape::Sphere { .. } => s,
+        };
+        Ok(KillVolumeDesc { shape, ..*self })
+    }
+
+    /// The orientation's check (after the field checks): a box's rotation and a
+    /// half-space's normal of length in [0.5, 2].
+    fn check_orientation(&self) -> Result<()> {
+        match self.shape {
+            KillVolumeShape::Box { rotation, .. } => {
+                normalised_rotation("kill box rotation", rotation).map(|_| ())
             }
-            KillVolumeDesc::Sphere { center, radius } => {
-                crate::limits::check_coordinates("kill sphere center", center)?;
-                check_in("kill sphere radius", radius, 0.0, max, " m")?;
-                KillVolumeDesc::Sphere { center, radius }
-            }
-            KillVolumeDesc::HalfSpace { point, normal } => {
-                crate::limits::check_coordinates("kill half-space point", point)?;
-                let l = normal.length();
-                if !(l.is_finite() && (0.5..=2.0).contains(&l)) {
-                    return Err(Error::invalid(format!(
-                        "kill half-space normal {normal} must be finite with length in [0.5, 2]"
-                    )));
-                }
-                KillVolumeDesc::HalfSpace {
-                    point,
-                    normal: normal / l,
-                }
-            }
-        })
+            KillVolumeShape::HalfSpace { normal } => normalised_normal(normal).map(|_| ()),
+            KillVolumeShape::Sphere { .. } => Ok(()),
+        }
     }
 
     /// Whether `p` (m) lies inside the volume.
     pub fn contains(&self, p: Vec3) -> bool {
-        match *self {
-            KillVolumeDesc::Box {
-                center,
+        let c = self.center;
+        match self.shape {
+            KillVolumeShape::Box {
                 rotation,
                 half_extents,
             } => {
-                let l = rotation.inverse() * (p - center);
+                let l = rotation.inverse() * (p - c);
                 l.abs().cmple(half_extents).all()
             }
-            KillVolumeDesc::Sphere { center, radius } => {
-                (p - center).length_squared() <= radius * radius
-            }
-            KillVolumeDesc::HalfSpace { point, normal } => (p - point).dot(normal) < 0.0,
+            KillVolumeShape::Sphere { radius } => (p - c).length_squared() <= radius * radius,
+            KillVolumeShape::HalfSpace { normal } => (p - c).dot(normal) < 0.0,
         }
     }
+}
+
+/// A half-space's normal divided by its length, which must lie in [0.5, 2].
+fn normalised_normal(normal: Vec3) -> Result<Vec3> {
+    let l = normal.length();
+    if !(l.is_finite() && (0.5..=2.0).contains(&l)) {
+        return Err(Error::invalid(format!(
+            "kill half-space normal {normal} must be finite with length in [0.5, 2]"
+        )));
+    }
+    Ok(normal / l)
 }
 
 fn normalised_rotation(what: &str, q: Quat) -> Result<Quat> {

@@ -12,7 +12,7 @@ pub(crate) mod emit;
 mod grid;
 pub(crate) mod walls;
 
-pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc};
+pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc, KillVolumeShape};
 
 /// A fluid's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20 and
 /// 24 bits, the layout of every id a world issues: [`crate::slots::WorldIds`]); 0 is

@@ -37,12 +37,13 @@ use crate::world::WorldDesc;
 pub(crate) const SETTINGS_LAYOUT: u64 = {
     use crate::aero::{WindDesc, WindZoneDesc};
     use crate::collision::ColliderDesc;
-    use crate::fluid::{EmitterDesc, FluidDesc};
+    use crate::fluid::{EmitterDesc, FluidDesc, KillVolumeDesc};
     let mut h = crate::limits::schema::LayoutHash::new();
     let stored = [
         WorldDesc::LAYOUT,
         FluidDesc::LAYOUT,
         EmitterDesc::LAYOUT,
+        KillVolumeDesc::LAYOUT,
         ColliderDesc::LAYOUT,
         WindDesc::LAYOUT,
         WindZoneDesc::LAYOUT,

@@ -10,6 +10,7 @@
 mod build_plugins;
 mod cpp_wrapper;
 mod csharp_bindings;
+mod engine_limits;
 mod settings_schema;
 mod unity_package;
 mod unsafe_places;

@@ -126,6 +126,15 @@ namespace SinewTests
             Check.Equal(56, (int)Marshal.OffsetOf(typeof(SinewEmitterDesc), "internal_cookie"), "SinewEmitterDesc.internal_cookie");
             Check.Equal(60, Marshal.SizeOf(typeof(SinewEmitterDesc)), "marshalled sizeof(SinewEmitterDesc)");
             Check.Equal(60, sizeof(SinewEmitterDesc), "sizeof(SinewEmitterDesc)");
+            Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewKillVolumeDesc), "shape"), "SinewKillVolumeDesc.shape");
+            Check.Equal(4, (int)Marshal.OffsetOf(typeof(SinewKillVolumeDesc), "center"), "SinewKillVolumeDesc.center");
+            Check.Equal(16, (int)Marshal.OffsetOf(typeof(SinewKillVolumeDesc), "rotation"), "SinewKillVolumeDesc.rotation");
+            Check.Equal(32, (int)Marshal.OffsetOf(typeof(SinewKillVolumeDesc), "half_extents"), "SinewKillVolumeDesc.half_extents");
+            Check.Equal(44, (int)Marshal.OffsetOf(typeof(SinewKillVolumeDesc), "radius"), "SinewKillVolumeDesc.radius");
+            Check.Equal(48, (int)Marshal.OffsetOf(typeof(SinewKillVolumeDesc), "normal"), "SinewKillVolumeDesc.normal");
+            Check.Equal(60, (int)Marshal.OffsetOf(typeof(SinewKillVolumeDesc), "internal_cookie"), "SinewKillVolumeDesc.internal_cookie");
+            Check.Equal(64, Marshal.SizeOf(typeof(SinewKillVolumeDesc)), "marshalled sizeof(SinewKillVolumeDesc)");
+            Check.Equal(64, sizeof(SinewKillVolumeDesc), "sizeof(SinewKillVolumeDesc)");
             Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewWindDesc), "velocity"), "SinewWindDesc.velocity");
             Check.Equal(12, (int)Marshal.OffsetOf(typeof(SinewWindDesc), "air_density"), "SinewWindDesc.air_density");
             Check.Equal(16, (int)Marshal.OffsetOf(typeof(SinewWindDesc), "turbulence"), "SinewWindDesc.turbulence");

@@ -210,19 +210,9 @@ fn bad_input_changes_nothing() {
         check(&w, &format!("set {d:?}"), err, ErrorKind::InvalidArgument);
     }
     let bad_volumes = [
-        KillVolumeDesc::Sphere {
-            center: Vec3::ZERO,
-            radius: -1.0,
-        },
-        KillVolumeDesc::HalfSpace {
-            point: Vec3::ZERO,
-            normal: Vec3::ZERO,
-        },
-        KillVolumeDesc::Box {
-            center: Vec3::splat(f32::NAN),
-            rotation: Quat::IDENTITY,
-            half_extents: Vec3::ONE,
-        },
+        KillVolumeDesc::sphere(Vec3::ZERO, -1.0),
+        KillVolumeDesc::half_space(Vec3::ZERO, Vec3::ZERO),
+        KillVolumeDesc::oriented_box(Vec3::splat(f32::NAN), Quat::IDENTITY, Vec3::ONE),
     ];
     for d in bad_volumes {
         let err = w.add_kill_volume(f, &d).unwrap_err();
@@ -255,13 +245,7 @@ fn a_removed_fluid_leaves_inert_particles_and_dead_handles() {
     assert_eq!(w.fluid_count(), 2);
     let e = w.add_emitter(a, &nozzle_along_x(0.1, 5.0, 600.0)).unwrap();
     let v = w
-        .add_kill_volume(
-            a,
-            &KillVolumeDesc::Sphere {
-                center: Vec3::splat(100.0),
-                radius: 1.0,
-            },
-        )
+        .add_kill_volume(a, &KillVolumeDesc::sphere(Vec3::splat(100.0), 1.0))
         .unwrap();
     w.emit_fluid(b, &[Vec3::new(3.0, 0.0, 0.0)], None).unwrap();
     for _ in 0..10 {
@@ -438,14 +422,8 @@ fn snapshots_continue_bit_identically_with_emitters_running() {
         },
     )
     .unwrap();
-    w.add_kill_volume(
-        f,
-        &KillVolumeDesc::Sphere {
-            center: Vec3::new(0.0, 0.0, 0.5),
-            radius: 0.3,
-        },
-    )
-    .unwrap();
+    w.add_kill_volume(f, &KillVolumeDesc::sphere(Vec3::new(0.0, 0.0, 0.5), 0.3))
+        .unwrap();
     for _ in 0..30 {
         w.step(DT).unwrap();
     }
@@ -511,10 +489,7 @@ fn steps_that_emit_and_remove_do_not_allocate() {
     w.add_emitter(h, &EmitterDesc::default()).unwrap();
     w.add_kill_volume(
         f,
-        &KillVolumeDesc::HalfSpace {
-            point: Vec3::new(0.0, -0.3, 0.0),
-            normal: Vec3::Y,
-        },
+        &KillVolumeDesc::half_space(Vec3::new(0.0, -0.3, 0.0), Vec3::Y),
     )
     .unwrap();
     w.step(DT).unwrap();
@@ -675,15 +650,9 @@ fn random_fluid_call_sequences_keep_the_books() {
                 6 => {
                     if let Some(f) = rng.any(&fluids) {
                         let desc = if rng.below(2) == 0 {
-                            KillVolumeDesc::Sphere {
-                                center: Vec3::ZERO,
-                                radius: rng.pick(&[0.5, 2.0]),
-                            }
+                            KillVolumeDesc::sphere(Vec3::ZERO, rng.pick(&[0.5, 2.0]))
                         } else {
-                            KillVolumeDesc::HalfSpace {
-                                point: Vec3::new(0.0, 0.2, 0.0),
-                                normal: Vec3::Y,
-                            }
+                            KillVolumeDesc::half_space(Vec3::new(0.0, 0.2, 0.0), Vec3::Y)
                         };
                         if let Ok(v) = w.add_kill_volume(f, &desc) {
                             volumes.push(v);

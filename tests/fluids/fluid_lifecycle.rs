@@ -118,10 +118,7 @@ fn emitting_and_killing_ten_thousand_particles_leaves_a_rope_bit_identical() {
                 .unwrap();
             w.add_kill_volume(
                 f,
-                &KillVolumeDesc::HalfSpace {
-                    point: Vec3::new(0.0, -2.0, 0.0),
-                    normal: Vec3::Y,
-                },
+                &KillVolumeDesc::half_space(Vec3::new(0.0, -2.0, 0.0), Vec3::Y),
             )
             .unwrap();
             (f, e)
@@ -381,27 +378,18 @@ fn kill_volumes_remove_the_particles_inside() {
     // Refills land on another row (no particle on top of another).
     let refill: Vec<Vec3> = row.iter().map(|x| *x + Vec3::new(0.0, 5.0, 0.0)).collect();
     let cases = [
+        (KillVolumeDesc::sphere(Vec3::new(2.0, 0.0, 0.0), 0.55), 11),
         (
-            KillVolumeDesc::Sphere {
-                center: Vec3::new(2.0, 0.0, 0.0),
-                radius: 0.55,
-            },
-            11,
-        ),
-        (
-            KillVolumeDesc::Box {
-                center: Vec3::new(5.0, 0.0, 0.0),
-                rotation: Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
-                // Turned: its local y (1.05 m) runs along world x.
-                half_extents: Vec3::new(0.2, 1.05, 0.2),
-            },
+            // Turned: its local y (1.05 m) runs along world x.
+            KillVolumeDesc::oriented_box(
+                Vec3::new(5.0, 0.0, 0.0),
+                Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+                Vec3::new(0.2, 1.05, 0.2),
+            ),
             21,
         ),
         (
-            KillVolumeDesc::HalfSpace {
-                point: Vec3::new(8.95, 0.0, 0.0),
-                normal: Vec3::new(-2.0, 0.0, 0.0),
-            },
+            KillVolumeDesc::half_space(Vec3::new(8.95, 0.0, 0.0), Vec3::new(-2.0, 0.0, 0.0)),
             10,
         ),
     ];

@@ -156,14 +156,8 @@ fn removing_a_fluid_particle_moves_the_last_into_its_slot() {
     w.emit_fluid(f, &far, None).unwrap();
     let e = w.grab_particle(0, Vec3::ZERO, 0.0).unwrap_err();
     assert!(e.message.contains("a grab would jump"), "{e}");
-    w.add_kill_volume(
-        f,
-        &sinew::KillVolumeDesc::Sphere {
-            center: Vec3::ZERO,
-            radius: 0.5,
-        },
-    )
-    .unwrap();
+    w.add_kill_volume(f, &sinew::KillVolumeDesc::sphere(Vec3::ZERO, 0.5))
+        .unwrap();
     w.step(DT).unwrap();
     let mut p = Vec3::NAN;
     w.read_positions(0, 1, |_, x| p = x).unwrap();

@@ -238,19 +238,13 @@ fn fluids(w: &mut World, rng: &mut Rng) -> Vec<sinew::FluidId> {
         }
         for _ in 0..rng.below(3) {
             let desc = match rng.below(3) {
-                0 => KillVolumeDesc::Box {
-                    center: at - Vec3::Y,
-                    rotation: rng.rotation(),
-                    half_extents: Vec3::splat(rng.range(0.0, 0.5)),
-                },
-                1 => KillVolumeDesc::Sphere {
-                    center: at,
-                    radius: rng.range(0.0, 0.3),
-                },
-                _ => KillVolumeDesc::HalfSpace {
-                    point: at - 2.0 * Vec3::Y,
-                    normal: rng.unit(),
-                },
+                0 => KillVolumeDesc::oriented_box(
+                    at - Vec3::Y,
+                    rng.rotation(),
+                    Vec3::splat(rng.range(0.0, 0.5)),
+                ),
+                1 => KillVolumeDesc::sphere(at, rng.range(0.0, 0.3)),
+                _ => KillVolumeDesc::half_space(at - 2.0 * Vec3::Y, rng.unit()),
             };
             w.add_kill_volume(fluid, &desc).unwrap();
         }
@@ -373,11 +367,7 @@ fn the_reported_unloadable_snapshots_load() {
         let k = w
             .add_kill_volume(
                 fluid,
-                &KillVolumeDesc::Box {
-                    center: Vec3::ZERO,
-                    rotation: q,
-                    half_extents: Vec3::ONE,
-                },
+                &KillVolumeDesc::oriented_box(Vec3::ZERO, q, Vec3::ONE),
             )
             .unwrap();
         World::from_snapshot(&w.snapshot(), 1).unwrap();
@@ -416,13 +406,7 @@ fn a_restore_gives_handles_of_every_kind_the_snapshots_meaning() {
             .unwrap();
         let emitter = w.add_emitter(fluid, &EmitterDesc::default()).unwrap();
         let kill = w
-            .add_kill_volume(
-                fluid,
-                &KillVolumeDesc::Sphere {
-                    center: Vec3::ZERO,
-                    radius: 1.0,
-                },
-            )
+            .add_kill_volume(fluid, &KillVolumeDesc::sphere(Vec3::ZERO, 1.0))
             .unwrap();
         (w, rope, collider, fluid, emitter, kill)
     };

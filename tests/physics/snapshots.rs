@@ -292,19 +292,13 @@ fn fluids(w: &mut World) {
     let doomed = w
         .add_kill_volume(
             water,
-            &KillVolumeDesc::HalfSpace {
-                point: Vec3::new(0.0, -3.0, 0.0),
-                normal: Vec3::Y,
-            },
+            &KillVolumeDesc::half_space(Vec3::new(0.0, -3.0, 0.0), Vec3::Y),
         )
         .unwrap();
     w.remove_kill_volume(doomed).unwrap();
     w.add_kill_volume(
         water,
-        &KillVolumeDesc::Sphere {
-            center: Vec3::new(-3.0, 0.0, 0.0),
-            radius: 0.5,
-        },
+        &KillVolumeDesc::sphere(Vec3::new(-3.0, 0.0, 0.0), 0.5),
     )
     .unwrap();
     w.emit_fluid(

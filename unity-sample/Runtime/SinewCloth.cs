@@ -54,20 +54,26 @@ namespace Sinew.Unity
         [Min(0.0f)]
         public float damping = 0.0f;
         // END GENERATED ClothDesc fields
-        [Tooltip("Total mass of the cloth, kg (pinned vertices included).")]
-        [Min(0f)]
+        // BEGIN GENERATED ClothGridDesc mass
+        [Tooltip("Total mass, spread evenly over the vertices. In (0, 1e12] kg.")]
+        [Min(0.0f)]
         public float massKg = 0.5f;
-        [Tooltip("Compliance of the tethers, m/N (0 = a vertex never gets further from its pin than at rest).")]
-        [Min(0f)]
-        public float tetherCompliance = 0f;
+        // END GENERATED ClothGridDesc mass
+        // BEGIN GENERATED Tether fields
+        [Tooltip("Compliance of the tethers (0 = a vertex never gets further from its pin than at rest). In [0, 1e10] m/N.")]
+        [Min(0.0f)]
+        public float tetherCompliance = 0.0f;
+        // END GENERATED Tether fields
 
         [Header("Aerodynamics (edited in place)")]
-        [Tooltip("Drag coefficient per triangle, dimensionless 0..10 (cloth 1-1.2; 0 = none). A cloth with drag or lift cannot tear.")]
-        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
-        public float drag = 0f;
-        [Tooltip("Lift coefficient per triangle, dimensionless 0..10 (0.1-0.5 makes flags ripple).")]
-        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
-        public float lift = 0f;
+        // BEGIN GENERATED Aerodynamics fields
+        [Tooltip("Drag coefficient per triangle (cloth 1-1.2; 0 = none). A cloth with drag or lift cannot tear. In [0, 10].")]
+        [Range(0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
+        public float drag = 0.0f;
+        [Tooltip("Lift coefficient per triangle (0.1-0.5 makes flags ripple). In [0, 10].")]
+        [Range(0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
+        public float lift = 0.0f;
+        // END GENERATED Aerodynamics fields
 
         [Header("Tearing (edited in place)")]
         [Tooltip("Tear Threshold: stretch ratio (length / rest length, above 1) past which an edge tears and the mesh splits there; 0 = never tears. Edges model without drag or lift only.")]
@@ -171,10 +177,16 @@ namespace Sinew.Unity
             bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
             damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
             // END GENERATED ClothDesc clamps
-            massKg = SinewAuthoring.Clamp(massKg, SinewAuthoring.Above(0f), SinewNative.SINEW_MAX_BODY_MASS);
-            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
-            drag = SinewAuthoring.Clamp(drag, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
-            lift = SinewAuthoring.Clamp(lift, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            // BEGIN GENERATED ClothGridDesc mass clamps
+            massKg = SinewAuthoring.Clamp(massKg, SinewAuthoring.Above(0.0f), SinewNative.SINEW_MAX_BODY_MASS);
+            // END GENERATED ClothGridDesc mass clamps
+            // BEGIN GENERATED Tether clamps
+            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            // END GENERATED Tether clamps
+            // BEGIN GENERATED Aerodynamics clamps
+            drag = SinewAuthoring.Clamp(drag, 0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            lift = SinewAuthoring.Clamp(lift, 0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            // END GENERATED Aerodynamics clamps
             // A threshold is a stretch ratio above 1 (0 = never tears).
             tearThreshold = tearThreshold <= 0f ? 0f : SinewAuthoring.Clamp(tearThreshold, SinewAuthoring.Above(1f), float.MaxValue);
             tearReserve = SinewAuthoring.Clamp(tearReserve, 0, (int)SinewNative.SINEW_MAX_TEAR_RESERVE);

@@ -37,16 +37,19 @@ namespace Sinew.Unity
     {
         [Tooltip("Box, sphere, or the half-space below a plane.")]
         public SinewKillShape shape;
-        [Tooltip("Centre of the box or sphere, or a point on the plane, m (world).")]
-        public Vector3 center;
         [Tooltip("Box rotation, degrees (world).")]
         public Vector3 eulerAngles;
-        [Tooltip("Box half extents, m.")]
+        // BEGIN GENERATED KillVolumeDesc fields
+        [Tooltip("The box's or ball's centre, or a point of the half-space's plane, in the world. Each component in [-1e9, 1e9] m.")]
+        public Vector3 center;
+        [Tooltip("Box: The box's half extents, along its rotated axes. Each component in [0, 1e9] m.")]
         public Vector3 halfExtents;
-        [Tooltip("Sphere radius, m.")]
+        [Tooltip("Sphere: The ball's radius. In [0, 1e9] m.")]
+        [Min(0.0f)]
         public float radius;
-        [Tooltip("Plane normal (the kept side): particles behind the plane are removed.")]
+        [Tooltip("HalfSpace: The half-space's plane normal (length in [0.5, 2], normalised on input): the particles on the side it points away from are removed.")]
         public Vector3 normal;
+        // END GENERATED KillVolumeDesc fields
     }
 
     [DisallowMultipleComponent]

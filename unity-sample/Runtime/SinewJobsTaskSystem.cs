@@ -54,10 +54,10 @@ namespace Sinew.Unity
         static readonly IntPtr finishPointer = Marshal.GetFunctionPointerForDelegate(finish);
 
         /// <summary>Unity's job worker threads plus the main thread, which runs jobs while
-        /// it waits in Complete.</summary>
+        /// it waits in Complete (at most the library's SINEW_MAX_THREADS).</summary>
         public static int WorkerCount
         {
-            get { return Math.Max(1, Math.Min(256, JobsUtility.JobWorkerCount + 1)); }
+            get { return Math.Max(1, Math.Min((int)SinewNative.SINEW_MAX_THREADS, JobsUtility.JobWorkerCount + 1)); }
         }
 
         /// <summary>The native task system (static callbacks, no user context).</summary>

@@ -52,21 +52,24 @@ namespace Sinew.Unity
         [Min(0.0f)]
         public float damping = 0.0f;
         // END GENERATED RopeDesc fields
-        [Tooltip("Compliance of the tethers, m/N (0 = the rope never stretches past its length).")]
-        [Min(0f)]
-        public float tetherCompliance = 0f;
-        [Tooltip("Aerodynamic drag coefficient per link, dimensionless 0..10 (a cylinder is about 1.2; 0 = none). Needs Radius > 0.")]
-        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
-        public float drag = 0f;
+        // BEGIN GENERATED Tether and drag fields
+        [Tooltip("Compliance of the tethers (0 = the rope never stretches past its length). In [0, 1e10] m/N.")]
+        [Min(0.0f)]
+        public float tetherCompliance = 0.0f;
+        [Tooltip("Aerodynamic drag coefficient per link (a cylinder is about 1.2; 0 = none). Needs Radius > 0. In [0, 10].")]
+        [Range(0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
+        public float drag = 0.0f;
+        // END GENERATED Tether and drag fields
 
         [Header("Winch and breaking (edited in place)")]
-        [Tooltip("Rope length, m, paid out of or reeled into the start (a winch; needs Pin Start). " +
-                 "0 = the length it was built with, which is also the most it pays out.")]
-        [Min(0f)]
-        public float length = 0f;
-        [Tooltip("Winch speed, m/s, at which the rope moves towards Length (0 = the winch holds).")]
-        [Min(0f)]
+        // BEGIN GENERATED Winch fields
+        [Tooltip("Rope length paid out of or reeled into the start (a winch; needs Pin Start). 0 = the length it was built with, which is also the most it pays out. In [0, 1e9] m.")]
+        [Min(0.0f)]
+        public float length = 0.0f;
+        [Tooltip("Winch speed at which the rope moves towards Length (0 = the winch holds). In [0, 1000] m/s.")]
+        [Min(0.0f)]
         public float winchSpeed = 0.5f;
+        // END GENERATED Winch fields
         [Tooltip("Break force of the links, N (0 = unbreakable), compared with each link's tension (tethers included).")]
         [Min(0f)]
         public float breakForce = 0f;
@@ -148,10 +151,14 @@ namespace Sinew.Unity
             bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
             damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
             // END GENERATED RopeDesc clamps
-            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
-            drag = SinewAuthoring.Clamp(drag, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
-            length = SinewAuthoring.Clamp(length, 0f, SinewNative.SINEW_MAX_LENGTH);
-            winchSpeed = SinewAuthoring.Clamp(winchSpeed, 0f, SinewNative.SINEW_MAX_WINCH_SPEED);
+            // BEGIN GENERATED Tether and drag clamps
+            tetherCompliance = SinewAuthoring.Clamp(tetherCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            drag = SinewAuthoring.Clamp(drag, 0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            // END GENERATED Tether and drag clamps
+            // BEGIN GENERATED Winch clamps
+            length = SinewAuthoring.Clamp(length, 0.0f, SinewNative.SINEW_MAX_LENGTH);
+            winchSpeed = SinewAuthoring.Clamp(winchSpeed, 0.0f, SinewNative.SINEW_MAX_WINCH_SPEED);
+            // END GENERATED Winch clamps
             breakForce = SinewAuthoring.Clamp(breakForce, 0f, float.MaxValue);
             collisionGroup = SinewAuthoring.Clamp(collisionGroup, 0, int.MaxValue);
         }

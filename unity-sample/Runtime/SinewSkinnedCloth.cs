@@ -40,31 +40,37 @@ namespace Sinew.Unity
         public SinewBendingModel bending = SinewBendingModel.BendingDihedral;
 
         [Header("Material (edited in place)")]
-        [Tooltip("Total mass of the cloth, kg.")]
-        [Min(0f)]
+        // BEGIN GENERATED ClothGridDesc mass
+        [Tooltip("Total mass, spread evenly over the vertices. In (0, 1e12] kg.")]
+        [Min(0.0f)]
         public float massKg = 0.4f;
-        [Tooltip("Edge compliance α, m/N (0 = inextensible).")]
-        [Min(0f)]
-        public float compliance = 1e-6f;
-        [Tooltip("Bending compliance in the units of the bending model (dihedral rad/(N·m)); larger = softer.")]
-        [Min(0f)]
+        // END GENERATED ClothGridDesc mass
+        // BEGIN GENERATED ClothDesc preset
+        [Tooltip("Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0, 1e10].")]
+        [Min(0.0f)]
+        public float compliance = 1E-6f;
+        [Tooltip("Compliance of the bending constraints, in the units of the bending model (distance m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0, 1e10].")]
+        [Min(0.0f)]
         public float bendCompliance = 0.5f;
-        [Tooltip("Extra velocity damping of the cloth, 1/s.")]
-        [Min(0f)]
+        [Tooltip("Extra velocity damping of the cloth's particles. In [0, 1000000] 1/s.")]
+        [Min(0.0f)]
         public float damping = 0.2f;
+        // END GENERATED ClothDesc preset
 
         [Header("Skinning (edited in place)")]
         [Tooltip("Where the per-vertex weights come from: vertex colours scaled by the fields below, or the per-vertex arrays.")]
         public SkinWeightSource weightSource = SkinWeightSource.VertexColors;
-        [Tooltip("Max distance (m) a particle may leave its skinned position where red = 1 (red 0 = fully skinned).")]
-        [Min(0f)]
+        // BEGIN GENERATED Skinning fields
+        [Tooltip("Max distance a particle may leave its skinned position where red = 1 (red 0 = fully skinned). In [0, 1e9] m.")]
+        [Min(0.0f)]
         public float maxDistance = 0.3f;
-        [Tooltip("Backstop sphere radius (m) where green = 1 (0 = no backstop): the cloth may not pass into the body.")]
-        [Min(0f)]
+        [Tooltip("Backstop sphere radius where green = 1 (0 = no backstop): the cloth may not pass into the body. In [0, 1e9] m.")]
+        [Min(0.0f)]
         public float backstopRadius = 0.3f;
-        [Tooltip("Distance (m) from the skinned surface to the backstop sphere, along -normal.")]
-        [Min(0f)]
+        [Tooltip("Distance from the skinned surface to the backstop sphere, along -normal. In [0, 1e9] m.")]
+        [Min(0.0f)]
         public float backstopDistance = 0.01f;
+        // END GENERATED Skinning fields
         [Tooltip("Anim-drive compliance (m/N) where blue > 0 (divided by blue); negative = no drive anywhere.")]
         public float driveCompliance = -1f;
         [Tooltip("PerVertexArrays: max distance (m) per mesh vertex; negative = no limit.")]
@@ -83,12 +89,14 @@ namespace Sinew.Unity
         public float angularInertia = 0.3f;
 
         [Header("Wind (edited in place)")]
-        [Tooltip("Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics).")]
-        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
+        // BEGIN GENERATED Aerodynamics fields
+        [Tooltip("Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics). In [0, 10].")]
+        [Range(0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
         public float drag = 1.2f;
-        [Tooltip("Lift coefficient per triangle (0.1-0.5 makes flags ripple).")]
-        [Range(0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
+        [Tooltip("Lift coefficient per triangle (0.1-0.5 makes flags ripple). In [0, 10].")]
+        [Range(0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT)]
         public float lift = 0.2f;
+        // END GENERATED Aerodynamics fields
         [Tooltip("Read the scene's WindZones every FixedUpdate.")]
         public bool useWindZones = true;
         [Tooltip("Wind speed (m/s) per unit of WindZone.windMain.")]
@@ -150,17 +158,25 @@ namespace Sinew.Unity
         {
             // Clamps only: no native state in edit mode.
             // The cloth desc's ranges (a preset of its fields: see Options).
-            massKg = SinewAuthoring.Clamp(massKg, SinewAuthoring.Above(0f), SinewNative.SINEW_MAX_BODY_MASS);
-            compliance = SinewAuthoring.Clamp(compliance, 0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
-            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
-            damping = SinewAuthoring.Clamp(damping, 0f, SinewNative.SINEW_MAX_ACCELERATION);
-            maxDistance = SinewAuthoring.Clamp(maxDistance, 0f, float.MaxValue);
-            backstopRadius = SinewAuthoring.Clamp(backstopRadius, 0f, float.MaxValue);
-            backstopDistance = SinewAuthoring.Clamp(backstopDistance, 0f, float.MaxValue);
+            // BEGIN GENERATED ClothGridDesc mass clamps
+            massKg = SinewAuthoring.Clamp(massKg, SinewAuthoring.Above(0.0f), SinewNative.SINEW_MAX_BODY_MASS);
+            // END GENERATED ClothGridDesc mass clamps
+            // BEGIN GENERATED ClothDesc preset clamps
+            compliance = SinewAuthoring.Clamp(compliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            bendCompliance = SinewAuthoring.Clamp(bendCompliance, 0.0f, SinewNative.SINEW_MAX_BODY_COMPLIANCE);
+            damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
+            // END GENERATED ClothDesc preset clamps
+            // BEGIN GENERATED Skinning clamps
+            maxDistance = SinewAuthoring.Clamp(maxDistance, 0.0f, SinewNative.SINEW_MAX_LENGTH);
+            backstopRadius = SinewAuthoring.Clamp(backstopRadius, 0.0f, SinewNative.SINEW_MAX_LENGTH);
+            backstopDistance = SinewAuthoring.Clamp(backstopDistance, 0.0f, SinewNative.SINEW_MAX_LENGTH);
+            // END GENERATED Skinning clamps
             linearInertia = SinewAuthoring.Clamp(linearInertia, 0f, 1f);
             angularInertia = SinewAuthoring.Clamp(angularInertia, 0f, 1f);
-            drag = SinewAuthoring.Clamp(drag, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
-            lift = SinewAuthoring.Clamp(lift, 0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            // BEGIN GENERATED Aerodynamics clamps
+            drag = SinewAuthoring.Clamp(drag, 0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            lift = SinewAuthoring.Clamp(lift, 0.0f, SinewNative.SINEW_MAX_AERO_COEFFICIENT);
+            // END GENERATED Aerodynamics clamps
             windZoneSpeed = SinewAuthoring.Clamp(windZoneSpeed, 0f, float.MaxValue);
             radius = SinewAuthoring.Clamp(radius, 0f, SinewNative.SINEW_MAX_LENGTH);
             collisionGroup = SinewAuthoring.Clamp(collisionGroup, 0, int.MaxValue);

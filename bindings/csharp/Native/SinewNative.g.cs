@@ -821,23 +821,40 @@ namespace Sinew.Native
     }
 
     /// <summary>
-    /// A volume whose fluid particles are removed at the end of each step
-    /// (sinew_fluid_add_kill_volume). Start from sinew_kill_volume_desc_default().
+    /// A volume whose fluid particles are removed at the end of each step (a drain, the bottom
+    /// of a level). Start from sinew_kill_volume_desc_default(); field for field the Rust
+    /// <c>KillVolumeDesc</c>.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewKillVolumeDesc
     {
-        /// <summary>A SinewKillVolumeShape, default SINEW_KILL_VOLUME_BOX.</summary>
+        /// <summary>
+        /// The volume (a SinewKillVolumeShape in C): an oriented box, a ball, or the half-space
+        /// below a plane. Its size is in the fields its variant reads. Default 0 (a
+        /// SinewKillVolumeShape).
+        /// </summary>
         public uint shape;
-        /// <summary>Box or ball centre, or a point of the half-space's plane (m), default (0, 0, 0).</summary>
+        /// <summary>
+        /// The box's or ball's centre, or a point of the half-space's plane, in the world. Each
+        /// component in [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
+        /// </summary>
         public SinewVec3 center;
-        /// <summary>Box orientation (unit quaternion, normalised on input), default identity.</summary>
+        /// <summary>
+        /// Box: The box's orientation (a quaternion of length in [0.5, 2], normalised on
+        /// input). Default (0, 0, 0, 1) (x, y, z, w).
+        /// </summary>
         public SinewQuat rotation;
-        /// <summary>Box half extents (m, each in [0, SINEW_MAX_COORDINATE]), default (1, 1, 1).</summary>
+        /// <summary>
+        /// Box: The box's half extents, along its rotated axes. Each component in [0,
+        /// SINEW_MAX_COORDINATE] m. Default (1, 1, 1).
+        /// </summary>
         public SinewVec3 half_extents;
-        /// <summary>Ball radius (m, in [0, SINEW_MAX_COORDINATE]), default 1.</summary>
+        /// <summary>Sphere: The ball's radius. In [0, SINEW_MAX_COORDINATE] m. Default 1.</summary>
         public float radius;
-        /// <summary>Half-space normal (length in [0.5, 2], normalised on input), default (0, 1, 0).</summary>
+        /// <summary>
+        /// HalfSpace: The half-space's plane normal (length in [0.5, 2], normalised on input):
+        /// the particles on the side it points away from are removed. Default (0, 1, 0).
+        /// </summary>
         public SinewVec3 normal;
         /// <summary>Set by sinew_kill_volume_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;

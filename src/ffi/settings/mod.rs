@@ -26,8 +26,8 @@ pub(super) use self::bodies::{
 };
 pub use self::collision::SinewColliderDesc;
 pub(super) use self::collision::COLLIDER_DESC_COOKIE;
-pub use self::fluid::{SinewEmitterDesc, SinewFluidDesc};
-pub(super) use self::fluid::{EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE};
+pub use self::fluid::{SinewEmitterDesc, SinewFluidDesc, SinewKillVolumeDesc};
+pub(super) use self::fluid::{EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE, KILL_VOLUME_DESC_COOKIE};
 pub use self::limits::*;
 pub use self::world::SinewWorldDesc;
 pub(super) use self::world::WORLD_DESC_COOKIE;

@@ -1,44 +1,10 @@
 //! Snapshots of the fluid set: the fluids, emitters and kill volumes with their slot
-//! generations, checked on load as an added one is. The fluid and emitter descs are
-//! stored by the records their `settings!` declarations generate.
+//! generations, checked on load as an added one is. The fluid, emitter and kill volume
+//! descs are stored by the records their `settings!` declarations generate.
 
 use super::*;
+use crate::fluid::KillVolumeShape;
 use crate::slots::{SlotMap, MAX_SLOTS};
-use glam::Quat;
-
-fn put_kill_desc(w: &mut Writer<'_>, d: &KillVolumeDesc) {
-    match *d {
-        KillVolumeDesc::Box {
-            center,
-            rotation,
-            half_extents,
-        } => w.put((0u32, center, rotation, half_extents)),
-        KillVolumeDesc::Sphere { center, radius } => {
-            w.put((1u32, center, Quat::IDENTITY, Vec3::new(radius, 0.0, 0.0)))
-        }
-        KillVolumeDesc::HalfSpace { point, normal } => w.put((2u32, point, Quat::IDENTITY, normal)),
-    }
-}
-
-fn get_kill_desc(r: &mut Reader<'_>) -> Result<KillVolumeDesc> {
-    let (kind, center, rotation, v): (u32, Vec3, Quat, Vec3) = r.get()?;
-    Ok(match kind {
-        0 => KillVolumeDesc::Box {
-            center,
-            rotation,
-            half_extents: v,
-        },
-        1 => KillVolumeDesc::Sphere {
-            center,
-            radius: v.x,
-        },
-        2 => KillVolumeDesc::HalfSpace {
-            point: center,
-            normal: v,
-        },
-        _ => return Err(codec::corrupt(format!("kill volume shape {kind}"))),
-    })
-}
 
 /// How far from 1 the squared length of a saved orientation (an emitter's or a kill
 /// box's rotation, a kill half-space's normal) may be. The API stores `q / |q|`, whose
@@ -81,38 +47,26 @@ fn same_emitter(checked: Result<EmitterDesc>, saved: &EmitterDesc, what: &str) -
 
 /// [`same`] for a kill volume (a box's rotation, a half-space's normal).
 fn same_kill(checked: Result<KillVolumeDesc>, saved: &KillVolumeDesc, what: &str) -> Result<()> {
-    let (as_saved, unit_orientation): (fn(KillVolumeDesc, &KillVolumeDesc) -> _, bool) =
-        match *saved {
-            KillVolumeDesc::Box { rotation, .. } => (
-                |c, s| match (c, *s) {
-                    (
-                        KillVolumeDesc::Box {
-                            center,
-                            half_extents,
-                            ..
-                        },
-                        KillVolumeDesc::Box { rotation, .. },
-                    ) => KillVolumeDesc::Box {
-                        center,
-                        rotation,
-                        half_extents,
-                    },
-                    (c, _) => c,
-                },
-                unit(rotation.length_squared()),
-            ),
-            KillVolumeDesc::HalfSpace { normal, .. } => (
-                |c, s| match (c, *s) {
-                    (
-                        KillVolumeDesc::HalfSpace { point, .. },
-                        KillVolumeDesc::HalfSpace { normal, .. },
-                    ) => KillVolumeDesc::HalfSpace { point, normal },
-                    (c, _) => c,
-                },
-                unit(normal.length_squared()),
-            ),
-            KillVolumeDesc::Sphere { .. } => (|c, _| c, true),
-        };
+    let as_saved = |c: KillVolumeDesc, s: &KillVolumeDesc| KillVolumeDesc {
+        shape: match (c.shape, s.shape) {
+            (KillVolumeShape::Box { half_extents, .. }, KillVolumeShape::Box { rotation, .. }) => {
+                KillVolumeShape::Box {
+                    rotation,
+                    half_extents,
+                }
+            }
+            (KillVolumeShape::HalfSpace { .. }, KillVolumeShape::HalfSpace { normal }) => {
+                KillVolumeShape::HalfSpace { normal }
+            }
+            (c, _) => c,
+        },
+        ..c
+    };
+    let unit_orientation = match saved.shape {
+        KillVolumeShape::Box { rotation, .. } => unit(rotation.length_squared()),
+        KillVolumeShape::HalfSpace { normal } => unit(normal.length_squared()),
+        KillVolumeShape::Sphere { .. } => true,
+    };
     same(
         checked,
         saved,
@@ -139,7 +93,7 @@ impl FluidSet {
             w.put((e.fluid, (e.carry, e.sequence)));
         });
         self.kill_volumes.save_interleaved(w, |w, v| {
-            put_kill_desc(w, &v.desc);
+            v.desc.save_settings(w);
             w.put(v.fluid);
         });
     }
@@ -231,7 +185,7 @@ impl FluidSet {
         };
         let emitters = SlotMap::load_interleaved(r, MAX_SLOTS, "emitters", "emitter", emitter)?;
         let kill = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<KillVolume> {
-            let desc = get_kill_desc(r)?;
+            let desc = KillVolumeDesc::load_settings(r)?;
             let fluid: u32 = r.get()?;
             let what = format!("kill volume {k}");
             codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
@@ -251,6 +205,7 @@ impl FluidSet {
 mod tests {
     use super::*;
     use crate::slots::Key;
+    use glam::Quat;
 
     /// Saves `set` and loads it back against `particles` particles.
     fn round_trip(set: &FluidSet, particles: usize) -> Result<FluidSet> {
@@ -298,14 +253,8 @@ mod tests {
             generation: 0,
         }));
         set.add_emitter(id, &EmitterDesc::default()).unwrap();
-        set.add_kill_volume(
-            id,
-            &KillVolumeDesc::Sphere {
-                center: Vec3::ZERO,
-                radius: 1.0,
-            },
-        )
-        .unwrap();
+        set.add_kill_volume(id, &KillVolumeDesc::sphere(Vec3::ZERO, 1.0))
+            .unwrap();
         let back = round_trip(&set, 20).unwrap();
         assert_eq!(back.fluids.slot_count(), 2);
         let f = back.fluids.items()[1].as_ref().unwrap();
@@ -385,15 +334,8 @@ mod tests {
                 )
                 .unwrap();
             let kills = [
-                KillVolumeDesc::Box {
-                    center: Vec3::ZERO,
-                    rotation: q,
-                    half_extents: Vec3::ONE,
-                },
-                KillVolumeDesc::HalfSpace {
-                    point: Vec3::ZERO,
-                    normal: n,
-                },
+                KillVolumeDesc::oriented_box(Vec3::ZERO, q, Vec3::ONE),
+                KillVolumeDesc::half_space(Vec3::ZERO, n),
             ]
             .map(|d| set.add_kill_volume(id, &d).unwrap());
             let saved = set.emitters.items()[0].as_ref().unwrap().desc.rotation;

@@ -7,7 +7,7 @@ use super::SETTINGS_LAYOUT;
 use crate::aero::{WindDesc, WindZoneDesc};
 use crate::collision::ColliderDesc;
 use crate::error::Result;
-use crate::fluid::{EmitterDesc, FluidDesc};
+use crate::fluid::{EmitterDesc, FluidDesc, KillVolumeDesc};
 use crate::limits::schema::{Desc, Field, Kind, LayoutHash};
 use crate::snapshot::codec::{Count, Fill, Reader, Writer};
 use crate::snapshot::xxh64::Xxh64;
@@ -53,6 +53,7 @@ record!(
     WorldDesc,
     FluidDesc,
     EmitterDesc,
+    KillVolumeDesc,
     ColliderDesc,
     WindDesc,
     WindZoneDesc
@@ -202,6 +203,7 @@ fn every_stored_desc_round_trips_with_every_field_changed() {
     check_desc::<WorldDesc>();
     check_desc::<FluidDesc>();
     check_desc::<EmitterDesc>();
+    check_desc::<KillVolumeDesc>();
     check_desc::<ColliderDesc>();
     check_desc::<WindDesc>();
     check_desc::<WindZoneDesc>();
@@ -216,6 +218,7 @@ fn the_settings_layout_follows_the_declarations() {
         WorldDesc::schema(),
         FluidDesc::schema(),
         EmitterDesc::schema(),
+        KillVolumeDesc::schema(),
         ColliderDesc::schema(),
         WindDesc::schema(),
         WindZoneDesc::schema(),

@@ -38,10 +38,12 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
     const ROPE: UnityProps = UnityProps {
         skip: &["start", "end"],
         names: &[("total_mass", "massKg")],
+        defaults: &[],
     };
     const CLOTH: UnityProps = UnityProps {
         skip: &[],
         names: &[("stretch_compliance", "compliance")],
+        defaults: &[],
     };
     let rope = || desc("RopeDesc");
     let cloth = || desc("ClothDesc");
@@ -240,6 +242,78 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         "unity-sample/Runtime/SinewCloth.cs",
         "ClothDesc clamps".into(),
         Box::new(move || unity_clamps_with(&cloth(), &CLOTH)),
+    ));
+    // The Unity skinned cloth shows a preset of the cloth desc (its own defaults; the
+    // edges model with the bending model its own field) and the grid's mass range.
+    const SKINNED: &str = "unity-sample/Runtime/SinewSkinnedCloth.cs";
+    let all = || Group {
+        header: "",
+        fields: &[],
+    };
+    const SKINNED_PRESET: &[&str] = &["stretch_compliance", "bend_compliance", "damping"];
+    const SKINNED_CLOTH: UnityProps = UnityProps {
+        skip: &[],
+        names: &[("stretch_compliance", "compliance")],
+        defaults: &[
+            ("stretch_compliance", 1e-6),
+            ("bend_compliance", 0.5),
+            ("damping", 0.2),
+        ],
+    };
+    const SKINNED_MASS: UnityProps = UnityProps {
+        skip: &[],
+        names: &[("total_mass", "massKg")],
+        defaults: &[("total_mass", 0.4)],
+    };
+    const CLOTH_MASS: UnityProps = UnityProps {
+        skip: &[],
+        names: &[("total_mass", "massKg")],
+        defaults: &[("total_mass", 0.5)],
+    };
+    const CLOTH_FILE: &str = "unity-sample/Runtime/SinewCloth.cs";
+    out.push((
+        CLOTH_FILE,
+        "ClothGridDesc mass".into(),
+        Box::new(move || {
+            unity_fields_with(
+                &part("ClothGridDesc", &["total_mass"]),
+                &[all()],
+                &CLOTH_MASS,
+            )
+        }),
+    ));
+    out.push((
+        CLOTH_FILE,
+        "ClothGridDesc mass clamps".into(),
+        Box::new(move || unity_clamps_with(&part("ClothGridDesc", &["total_mass"]), &CLOTH_MASS)),
+    ));
+    out.push((
+        SKINNED,
+        "ClothGridDesc mass".into(),
+        Box::new(move || {
+            unity_fields_with(
+                &part("ClothGridDesc", &["total_mass"]),
+                &[all()],
+                &SKINNED_MASS,
+            )
+        }),
+    ));
+    out.push((
+        SKINNED,
+        "ClothDesc preset".into(),
+        Box::new(move || {
+            unity_fields_with(&part("ClothDesc", SKINNED_PRESET), &[all()], &SKINNED_CLOTH)
+        }),
+    ));
+    out.push((
+        SKINNED,
+        "ClothGridDesc mass clamps".into(),
+        Box::new(move || unity_clamps_with(&part("ClothGridDesc", &["total_mass"]), &SKINNED_MASS)),
+    ));
+    out.push((
+        SKINNED,
+        "ClothDesc preset clamps".into(),
+        Box::new(move || unity_clamps_with(&part("ClothDesc", SKINNED_PRESET), &SKINNED_CLOTH)),
     ));
     // The authoring code's options (SinewAuthoring.cs) and the components' copy into them.
     const ROPE_OPTIONS: Options = Options {

@@ -25,6 +25,13 @@ pub(super) fn rust_default(f: &Field) -> String {
             lit(f.default[1]),
             lit(f.default[2])
         ),
+        Kind::Quat => format!(
+            "SinewQuat {{\n                x: {},\n                y: {},\n                z: {},\n                w: {},\n            }}",
+            lit(f.default[0]),
+            lit(f.default[1]),
+            lit(f.default[2]),
+            lit(f.default[3])
+        ),
         _ => format!("{}", f.default[0] as u64),
     }
 }
@@ -75,7 +82,7 @@ pub(super) fn union_from_rust(d: &Desc, o: &mut String) {
             }
             for p in params {
                 let value = match p.kind {
-                    Kind::Vec3 => format!("{}.into()", p.name),
+                    Kind::Vec3 | Kind::Quat => format!("{}.into()", p.name),
                     _ => p.name.to_string(),
                 };
                 writeln!(o, "                t.{} = {value};", p.name).unwrap();
@@ -105,7 +112,7 @@ pub(super) fn union_to_rust(d: &Desc, f: &Field, rust: &str, c: &str) -> String 
         writeln!(o, "                {} => {path}::{} {{", v.value, v.name).unwrap();
         for p in params {
             let value = match p.kind {
-                Kind::Vec3 => format!("self.{}.into()", p.name),
+                Kind::Vec3 | Kind::Quat => format!("self.{}.into()", p.name),
                 _ => format!("self.{}", p.name),
             };
             writeln!(o, "                    {}: {value},", p.name).unwrap();
@@ -115,13 +122,22 @@ pub(super) fn union_to_rust(d: &Desc, f: &Field, rust: &str, c: &str) -> String 
     let list: Vec<String> = f
         .variants
         .iter()
-        .map(|v| format!("{} = {}", v.value, v.name.to_lowercase()))
+        .map(|v| format!("{} = {}", v.value, snake(v.name).replace('_', "-")))
         .collect();
+    let message = format!("\"{} {{v}} is not a {c} ({})\"", f.name, list.join(", "));
+    // The `return` in a block. For a message of 77 to 80 columns rustfmt (1.9) alternates
+    // between this block and the bare arm on each run: the arm is kept as written
+
+    let width = message.chars().count();
+    // (rustfmt still puts a comma after the kept arm).
+    let skip = width + 24 > 100 && width + 20 <= 100;
+    if skip {
+        o.push_str("                #[rustfmt::skip]\n");
+    }
     writeln!(
         o,
-        "                v => {{\n                    return Err(crate::error::Error::invalid(format!(\n                        \"{} {{v}} is not a {c} ({})\"\n                    )))\n                }}",
-        f.name,
-        list.join(", ")
+        "                v => {{\n                    return Err(crate::error::Error::invalid(format!(\n                        {message}\n                    )))\n                }}{}",
+        if skip { "," } else { "" }
     )
     .unwrap();
     o.push_str("            }");

@@ -28,6 +28,7 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FFI_DIR: &str = "src/ffi/settings";
 const REFRESH: &str = "SINEW_UPDATE_SETTINGS=1 cargo test --test bindings settings_schema::";
 
+mod arguments;
 mod bodies;
 mod cpp;
 mod csharp;
@@ -37,6 +38,7 @@ mod text;
 mod unity;
 mod unreal;
 
+use arguments::argument_regions;
 use bodies::body_regions;
 use cpp::*;
 use csharp::*;
@@ -57,6 +59,7 @@ fn descs() -> Vec<Desc> {
         sinew::PressureBodyDesc::schema(),
         sinew::ColliderDesc::schema(),
         sinew::EmitterDesc::schema(),
+        sinew::KillVolumeDesc::schema(),
         sinew::WindDesc::schema(),
         sinew::WindZoneDesc::schema(),
     ]
@@ -150,6 +153,7 @@ fn declarations_are_complete_and_consistent() {
     assert!(sinew::PressureBodyDesc::default().validate().is_ok());
     assert!(sinew::ColliderDesc::default().validate().is_ok());
     assert!(sinew::EmitterDesc::default().validate().is_ok());
+    assert!(sinew::KillVolumeDesc::default().validate().is_ok());
     assert!(sinew::WindDesc::default().validate().is_ok());
     assert!(sinew::WindZoneDesc::default().validate().is_ok());
     // The default variant's parameters are the declared defaults (one default per

@@ -41,6 +41,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         ("bindings/csharp/WindSettings.cs", "WindDesc"),
         ("bindings/csharp/WindSettings.cs", "WindZoneDesc"),
         ("bindings/csharp/FluidSettings.cs", "EmitterDesc"),
+        ("bindings/csharp/FluidSettings.cs", "KillVolumeDesc"),
     ] {
         let tag: &'static str = Box::leak(format!("{name} fields").into_boxed_str());
         v.push((file, tag, Box::new(move || cs_fields(&desc(name)))));
@@ -63,6 +64,10 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         )
     };
     const EMITTER: &[&str] = &["radius", "half_extents", "speed", "rate"];
+    // A kill volume entry of an engine component: its shape is the engine's enum and its
+    // box rotation the engine's (Euler angles, a transform); the sizes are the desc's.
+    const KILL_UNITY: &[&str] = &["center", "half_extents", "radius", "normal"];
+    const KILL_UNREAL: &[&str] = &["radius"];
     const UE: &str = "unreal-sample/Plugins/Sinew/Source/Sinew";
     let all = || Group {
         header: "",
@@ -107,6 +112,11 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || cpp_setters(&desc("EmitterDesc"), "EmitterDesc")),
         ),
         (
+            "bindings/cpp/sinew_fluid.hpp",
+            "KillVolumeDesc setters",
+            Box::new(move || cpp_setters(&desc("KillVolumeDesc"), "KillVolumeDesc")),
+        ),
+        (
             "unity-sample/Runtime/SinewCollider.cs",
             "ColliderDesc fields",
             Box::new(move || unity_fields(&collider(), &[all()])),
@@ -120,6 +130,24 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             "unity-sample/Runtime/SinewFluid.cs",
             "EmitterDesc fields",
             Box::new(move || unity_fields(&part("EmitterDesc", EMITTER), &[all()])),
+        ),
+        (
+            "unity-sample/Runtime/SinewFluid.cs",
+            "KillVolumeDesc fields",
+            Box::new(move || unity_struct_fields(&part("KillVolumeDesc", KILL_UNITY))),
+        ),
+        (
+            Box::leak(format!("{UE}/Public/SinewFluidComponent.h").into_boxed_str()),
+            "KillVolumeDesc properties",
+            Box::new(move || {
+                unreal_properties(
+                    &part("KillVolumeDesc", KILL_UNREAL),
+                    &UnrealProps {
+                        category: "Sinew|Fluid",
+                        ..UnrealProps::default()
+                    },
+                )
+            }),
         ),
         (
             "unity-sample/Runtime/SinewFluid.cs",
@@ -308,5 +336,6 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         .map(|(file, tag, render)| (file, tag.to_string(), render))
         .collect();
     all.extend(body_regions());
+    all.extend(argument_regions());
     all
 }

@@ -62,6 +62,8 @@ pub(super) struct Group {
 pub(super) struct UnityProps {
     pub(super) skip: &'static [&'static str],
     pub(super) names: &'static [(&'static str, &'static str)],
+    /// The component's own defaults (a preset), in the library's units.
+    pub(super) defaults: &'static [(&'static str, f64)],
 }
 
 impl UnityProps {
@@ -117,8 +119,13 @@ pub(super) fn unity_fields_with(d: &Desc, groups: &[Group], p: &UnityProps) -> S
                 _ => {}
             }
             let name = p.name(f);
+            let default = p
+                .defaults
+                .iter()
+                .find(|(n, _)| *n == f.name)
+                .map_or(f.default[0], |&(_, v)| v);
             let (ty, value) = match f.kind {
-                Kind::F32 => ("float".to_string(), cs_float(f.default[0] as f32)),
+                Kind::F32 => ("float".to_string(), cs_float(default as f32)),
                 Kind::U32 => ("int".to_string(), format!("{}", f.default[0] as i64)),
                 Kind::Mask => ("int".to_string(), format!("{}", f.default[0] as u32 as i32)),
                 Kind::Bool => ("bool".to_string(), format!("{}", f.default[0] != 0.0)),
@@ -137,6 +144,27 @@ pub(super) fn unity_fields_with(d: &Desc, groups: &[Group], p: &UnityProps) -> S
                 Kind::Quat => ("Quaternion".to_string(), "Quaternion.identity".to_string()),
             };
             writeln!(o, "public {ty} {name} = {value};").unwrap();
+        }
+    }
+    o
+}
+
+/// [`unity_fields`] for a serializable struct (a list entry of a component): the same
+/// attributes, no initializers (a C# 7.2 struct takes none).
+pub(super) fn unity_struct_fields(d: &Desc) -> String {
+    let mut o = String::new();
+    for l in unity_fields(
+        d,
+        &[Group {
+            header: "",
+            fields: &[],
+        }],
+    )
+    .lines()
+    {
+        match l.split_once(" = ") {
+            Some((field, _)) if l.starts_with("public ") => writeln!(o, "{field};").unwrap(),
+            _ => writeln!(o, "{l}").unwrap(),
         }
     }
     o

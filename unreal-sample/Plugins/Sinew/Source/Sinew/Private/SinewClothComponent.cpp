@@ -121,7 +121,9 @@ void USinewClothComponent::JoinSimulation(USinewWorldSubsystem& Sub)
 
 	const sinew::units::Frame& Frame = Sub.GetFrame();
 	const FTransform& ToWorld = GetComponentTransform();
-	const float W = (float)N / FMath::Max(Mass, 0.001f);
+	// Mass is clamped to the declared total mass range (its generated ClampMin/ClampMax); the
+	// library checks the inverse masses and refuses, with its message, what lies outside.
+	const float W = (float)N / Mass;
 	std::vector<sinew::Vec3> Positions(N);
 	std::vector<float> FreeInverseMasses(N, W);
 	std::vector<float> InverseMasses(N, W);

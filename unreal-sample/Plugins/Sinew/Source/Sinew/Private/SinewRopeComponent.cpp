@@ -381,7 +381,8 @@ void USinewRopeComponent::ApplyWinch()
 float USinewRopeComponent::WinchLength() const
 {
 	const float Wanted = Length > 0.0f ? SinewUE::LengthToSim(Length) : BuiltLength;
-	return FMath::Clamp(Wanted, 1e-4f, BuiltLength);
+	// The winch pays out at most the built length (the library checks the rest).
+	return FMath::Min(Wanted, BuiltLength);
 }
 
 float USinewRopeComponent::GetCurrentLength() const

@@ -139,7 +139,9 @@ void USinewSkinnedClothComponent::BeginPlay()
 	{
 		Positions[i] = SinewUE::ToSim(Frame, SkToWorld.TransformPosition(SinewUE::FromMeshSpace(Layout.particles[i])));
 	}
-	const std::vector<float> InverseMasses(N, (float)N / FMath::Max(Mass, 0.001f));
+	// Mass is clamped to the declared total mass range (its generated ClampMin/ClampMax); the
+	// library checks the inverse masses and refuses, with its message, what lies outside.
+	const std::vector<float> InverseMasses(N, (float)N / Mass);
 	sinew::ClothDesc Desc;
 	Desc.with_model(sinew::ClothModel::Edges)
 		.with_bending(sinew::BendingModel::Distance, SinewUE::Compliance(BendCompliance))

@@ -121,13 +121,17 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew|Cloth")
 	float GetMaxStretchForce() const;
 
-	/** Collision radius of every particle (the cloth's thickness), cm; 0 = no collisions. Particles of one cloth never collide with each other. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", UIMin = "0", UIMax = "20", Units = "cm"))
+	// BEGIN GENERATED CollisionRadius property
+	/** Collision radius of every particle (the cloth's thickness); 0 = no collisions. Particles of one cloth never collide with each other. At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", ClampMax = "1e11", UIMin = "0", UIMax = "20", Units = "cm", ToolTip = "Collision radius of every particle (the cloth's thickness); 0 = no collisions. Particles of one cloth never collide with each other. At least 0, at most 1e11 cm."))
 	float CollisionRadius = 1.0f;
+	// END GENERATED CollisionRadius property
 
-	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000", UIMin = "0", UIMax = "0.01"))
+	// BEGIN GENERATED GrabCompliance property
+	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. At least 0, at most 1000. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000", UIMin = "0", UIMax = "0.01", ToolTip = "Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. At least 0, at most 1000."))
 	float GrabCompliance = 0.0001f;
+	// END GENERATED GrabCompliance property
 
 	/** Grabs the free particle nearest to WorldLocation where it is now (a grab constraint of GrabCompliance). Returns its index, or -1. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")

@@ -47,13 +47,17 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider")
 	ESinewColliderShape Shape = ESinewColliderShape::Sphere;
 
-	/** Sphere radius, cm (scaled by the smallest axis of the component scale). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0.01", UIMin = "1", UIMax = "500", Units = "cm"))
+	// BEGIN GENERATED SphereRadius property
+	/** Sphere radius (scaled by the smallest axis of the component scale). Above 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "1.4e-43", ClampMax = "1e11", UIMin = "1", UIMax = "500", Units = "cm", ToolTip = "Sphere radius (scaled by the smallest axis of the component scale). Above 0, at most 1e11 cm."))
 	float SphereRadius = 50.0f;
+	// END GENERATED SphereRadius property
 
-	/** Capsule radius, cm. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0.01", UIMin = "1", UIMax = "500", Units = "cm"))
+	// BEGIN GENERATED CapsuleRadius property
+	/** Capsule radius. Above 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "1.4e-43", ClampMax = "1e11", UIMin = "1", UIMax = "500", Units = "cm", ToolTip = "Capsule radius. Above 0, at most 1e11 cm."))
 	float CapsuleRadius = 22.0f;
+	// END GENERATED CapsuleRadius property
 
 	/** Capsule half height including the caps, cm (as UCapsuleComponent). */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0", UIMin = "0", UIMax = "500", Units = "cm"))

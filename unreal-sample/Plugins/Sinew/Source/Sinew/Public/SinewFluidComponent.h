@@ -110,9 +110,11 @@ struct FSinewKillVolume
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (Units = "cm"))
 	FVector Extent = FVector(100.0, 100.0, 100.0);
 
-	/** Ball radius, cm. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", Units = "cm"))
+	// BEGIN GENERATED KillVolumeDesc properties
+	/** The ball's radius. At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1e11", Units = "cm", ToolTip = "The ball's radius. At least 0, at most 1e11 cm."))
 	float Radius = 100.0f;
+	// END GENERATED KillVolumeDesc properties
 };
 
 /** Counters and density figures of a fluid (GetStats). */

@@ -75,9 +75,11 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Attachment")
 	FVector EndLocation = FVector(100.0, 0.0, 0.0);
 
-	/** Rest length of the rope, cm. Read when the rope joins the simulation. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "0.1", UIMin = "1", UIMax = "5000", Units = "cm"))
+	// BEGIN GENERATED RopeLength property
+	/** Rest length of the rope. Read when the rope joins the simulation. Above 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rope", meta = (ClampMin = "1.4e-43", ClampMax = "1e11", UIMin = "1", UIMax = "5000", Units = "cm", ToolTip = "Rest length of the rope. Read when the rope joins the simulation. Above 0, at most 1e11 cm."))
 	float RopeLength = 100.0f;
+	// END GENERATED RopeLength property
 
 	// BEGIN GENERATED RopeDesc segments
 	/** Number of links along the rope (particles = links + 1). More links bend more smoothly and cost more. At least 1, below 16777216. */
@@ -107,16 +109,15 @@ public:
 	float Damping = 0.0f;
 	// END GENERATED RopeDesc properties
 
-	/**
-	 * Length of rope out of the winch at the start, cm (0 = RopeLength, which is also the most it pays out).
-	 * The rope starts this long and then moves towards a new Length at WinchSpeed. Needs bAttachStart.
-	 */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetLength, Category = "Sinew|Winch", meta = (ClampMin = "0", UIMin = "0", UIMax = "5000", Units = "cm"))
+	// BEGIN GENERATED Winch properties
+	/** Length of rope out of the winch at the start (0 = RopeLength, which is also the most it pays out). The rope starts this long and then moves towards a new Length at WinchSpeed. Needs bAttachStart. At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetLength, Category = "Sinew|Winch", meta = (ClampMin = "0", ClampMax = "1e11", UIMin = "0", UIMax = "5000", Units = "cm", ToolTip = "Length of rope out of the winch at the start (0 = RopeLength, which is also the most it pays out). The rope starts this long and then moves towards a new Length at WinchSpeed. Needs bAttachStart. At least 0, at most 1e11 cm."))
 	float Length = 0.0f;
 
-	/** Speed at which the winch moves the rope towards Length, cm/s (0 = the winch holds). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetWinchSpeed, Category = "Sinew|Winch", meta = (ClampMin = "0", UIMin = "0", UIMax = "1000", Units = "cm/s"))
+	/** Speed at which the winch moves the rope towards Length (0 = the winch holds). At least 0, at most 100000 cm/s. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetWinchSpeed, Category = "Sinew|Winch", meta = (ClampMin = "0", ClampMax = "100000", UIMin = "0", UIMax = "1000", Units = "cm/s", ToolTip = "Speed at which the winch moves the rope towards Length (0 = the winch holds). At least 0, at most 100000 cm/s."))
 	float WinchSpeed = 50.0f;
+	// END GENERATED Winch properties
 
 	/** A link whose tension exceeds this breaks (N; 0 = unbreakable); OnRopeBroken fires. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetBreakForce, Category = "Sinew|Breaking", meta = (ClampMin = "0", UIMin = "0", UIMax = "10000", Units = "N"))
@@ -182,13 +183,17 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew|Rope")
 	float GetMaxTension() const;
 
-	/** Collision radius of every particle (the rope's thickness), cm; 0 = no collisions. Particles of one rope never collide with each other. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", UIMin = "0", UIMax = "20", Units = "cm"))
+	// BEGIN GENERATED CollisionRadius property
+	/** Collision radius of every particle (the rope's thickness); 0 = no collisions. Particles of one rope never collide with each other. At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collision", meta = (ClampMin = "0", ClampMax = "1e11", UIMin = "0", UIMax = "20", Units = "cm", ToolTip = "Collision radius of every particle (the rope's thickness); 0 = no collisions. Particles of one rope never collide with each other. At least 0, at most 1e11 cm."))
 	float CollisionRadius = 1.0f;
+	// END GENERATED CollisionRadius property
 
-	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000", UIMin = "0", UIMax = "0.01"))
+	// BEGIN GENERATED GrabCompliance property
+	/** Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. At least 0, at most 1000. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Interaction", meta = (ClampMin = "0", ClampMax = "1000", UIMin = "0", UIMax = "0.01", ToolTip = "Compliance of the grab (m/N, 0 = rigid): how softly a grabbed particle follows SetGrabLocation. At least 0, at most 1000."))
 	float GrabCompliance = 0.0001f;
+	// END GENERATED GrabCompliance property
 
 	/** Grabs the free particle nearest to WorldLocation where it is now (a grab constraint of GrabCompliance). Returns its index, or -1. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Interaction")

@@ -57,20 +57,22 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning", meta = (ClampMin = "0"))
 	int32 SectionIndex = 0;
 
-	/** Max distance (cm) a vertex may leave its skinned position where its channel is 1 (0 = fully skinned). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", UIMin = "0", UIMax = "100", Units = "cm"))
+	// BEGIN GENERATED Skinning properties
+	/** Max distance a vertex may leave its skinned position where its channel is 1 (0 = fully skinned). At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", ClampMax = "1e11", UIMin = "0", UIMax = "100", Units = "cm", ToolTip = "Max distance a vertex may leave its skinned position where its channel is 1 (0 = fully skinned). At least 0, at most 1e11 cm."))
 	float MaxDistance = 30.0f;
+
+	/** Radius of the backstop sphere behind the skinned surface where its channel is 1 (0 = none). At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", ClampMax = "1e11", Units = "cm", ToolTip = "Radius of the backstop sphere behind the skinned surface where its channel is 1 (0 = none). At least 0, at most 1e11 cm."))
+	float BackstopRadius = 30.0f;
+
+	/** Distance from the skinned surface to the backstop sphere, along -normal. At least 0, at most 1e11 cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", ClampMax = "1e11", Units = "cm", ToolTip = "Distance from the skinned surface to the backstop sphere, along -normal. At least 0, at most 1e11 cm."))
+	float BackstopDistance = 1.0f;
+	// END GENERATED Skinning properties
 
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel MaxDistanceChannel = ESinewColorChannel::Red;
-
-	/** Radius (cm) of the backstop sphere behind the skinned surface where its channel is 1 (0 = none). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", Units = "cm"))
-	float BackstopRadius = 30.0f;
-
-	/** Distance (cm) from the skinned surface to the backstop sphere, along -normal. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning", meta = (ClampMin = "0", Units = "cm"))
-	float BackstopDistance = 1.0f;
 
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel BackstopChannel = ESinewColorChannel::Green;
@@ -118,13 +120,15 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", Units = "cm"))
 	float WeldDistance = 0.01f;
 
-	/** Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10"))
+	// BEGIN GENERATED Aerodynamics properties
+	/** Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics). At least 0, at most 10. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10", ToolTip = "Drag coefficient per triangle (cloth 1-1.2; 0 = no aerodynamics). At least 0, at most 10."))
 	float Drag = 1.2f;
 
-	/** Lift coefficient per triangle. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10"))
+	/** Lift coefficient per triangle (0.1-0.5 makes flags ripple). At least 0, at most 10. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Wind", meta = (ClampMin = "0", ClampMax = "10", ToolTip = "Lift coefficient per triangle (0.1-0.5 makes flags ripple). At least 0, at most 10."))
 	float Lift = 0.2f;
+	// END GENERATED Aerodynamics properties
 
 	/** Read the scene's wind (Wind Directional Source actors) at the root each frame. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Wind")
