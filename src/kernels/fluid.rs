@@ -144,7 +144,7 @@ fn gradient(c: &Consts, d: [f32; 3], r2: f32, f: f32, k: usize, j: usize) -> [f3
 /// than on every pass (a pass over each list per call cost the density, correction and
 /// viscosity loops 8-16%).
 #[inline(always)]
-pub(crate) unsafe fn density(
+pub(super) unsafe fn density(
     kernel: Kernel,
     c: &Consts,
     pos: &Records,
@@ -229,7 +229,7 @@ fn scorr(c: &Consts, q3: f32) -> f32 {
 /// # Safety
 /// Every entry of `list` is a slot of `rec`, as for [`density`].
 #[inline(always)]
-pub(crate) unsafe fn correction(
+pub(super) unsafe fn correction(
     kernel: Kernel,
     c: &Consts,
     rec: &Records,
@@ -286,7 +286,7 @@ pub(crate) fn correction_scalar(
 /// # Safety
 /// Every entry of `list` is a slot of both `pos` and `vel`, as for [`density`].
 #[inline(always)]
-pub(crate) unsafe fn viscosity(
+pub(super) unsafe fn viscosity(
     kernel: Kernel,
     h2: f32,
     pos: &Records,
