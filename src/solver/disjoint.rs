@@ -879,8 +879,8 @@ mod staged_tests {
                     _ => {
                         let b = item.read(&p.1);
                         let mut t = item.write(&p.2);
-                        for k in first..(first + block).min(m) {
-                            *t.at(k) += b[k];
+                        for (k, &x) in b.iter().enumerate().skip(first).take(block) {
+                            *t.at(k) += x;
                         }
                     }
                 }
@@ -889,8 +889,8 @@ mod staged_tests {
         assert!(b.iter().enumerate().all(|(k, &x)| x == (m - k) as u32));
         // Slot k holds particle m - 1 - k and adds b[k] = m - k to it.
         assert!(target.iter().enumerate().all(|(i, &x)| x == i as u32 + 1));
-        let refused = |f: &(dyn Fn(&StageItem<'_>, &(StageSlots<'_, u32>, StageSlots<'_, u32>))
-                             + Sync)| {
+        type Two<'a> = (StageSlots<'a, u32>, StageSlots<'a, u32>);
+        let refused = |f: &(dyn Fn(&StageItem<'_>, &Two<'_>) + Sync)| {
             let (mut a, mut b) = (vec![0u32; 8], vec![0u32; 8]);
             let parts = (StageSlots::new(&mut a, 0, 4), StageSlots::new(&mut b, 1, 4));
             let exec = Executor::new(1).unwrap();

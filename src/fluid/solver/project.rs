@@ -110,6 +110,8 @@ impl DensitySolver {
                 0 => {
                     if !first {
                         let hot = item.read(&p.hot);
+                        // One length for both (one bounds check per slot).
+                        let base = &base[..hot.len()];
                         let (pos, inv_mass) = item.write((&p.pos, &p.inv_mass));
                         let end = slots.end;
                         for (j, k) in slots.enumerate() {
@@ -167,7 +169,7 @@ impl DensitySolver {
                         *h = (Vec3A::from_vec4(*h) + dx).extend(w);
                         if class[k] == SOLID && w > 0.0 {
                             let f = force.at(k);
-                            *f = *f + Vec3::from(dx) / w;
+                            *f += Vec3::from(dx) / w;
                         }
                     }
                 }
@@ -283,6 +285,8 @@ fn lambda_general(
     list: &[u32],
     near: &[Vec4],
 ) -> (f32, f32) {
+    // One length for both (one bounds check per neighbour).
+    let inv_mass = &inv_mass[..pos.len()];
     let pk4 = pos[k];
     let pk = Vec3A::from_vec4(pk4);
     let q0 = p.h2;
@@ -345,7 +349,9 @@ fn delta_general(
     list: &[u32],
     near: &[Vec4],
 ) -> Vec3A {
-    let (pos, inv_mass, lambda) = v;
+    // One length for every array (one bounds check per neighbour).
+    let n = class.len();
+    let (pos, inv_mass, lambda) = (&v.0[..n], &v.1[..n], &v.2[..n]);
     let pk4 = pos[k];
     let pk = Vec3A::from_vec4(pk4);
     let (vk, wk) = (pk4.w, inv_mass[k]);

@@ -92,7 +92,7 @@ impl DensitySolver {
                     slots.start,
                     |k, s| {
                         let v = velocity.at(k);
-                        *v = *v + Vec3::from_array(s) * f;
+                        *v += Vec3::from_array(s) * f;
                     },
                 );
                 return;
@@ -100,6 +100,8 @@ impl DensitySolver {
             match stage {
                 0 => {
                     let velocity = item.read(&p.velocity);
+                    // One length for the three (one bounds check per slot).
+                    let (hot, base) = (&hot[..velocity.len()], &base[..velocity.len()]);
                     let (pos, vel) = item.write((&p.pos, &p.vel));
                     for (j, k) in slots.enumerate() {
                         let i = particle[k] as usize;
@@ -112,8 +114,8 @@ impl DensitySolver {
                     if !vortical {
                         return;
                     }
-                    let (pos, vel) = (item.read(&p.pos), item.read(&p.vel));
-                    let omega = item.write(&p.omega);
+                    let (pos, vel) = (&item.read(&p.pos)[..m], &item.read(&p.vel)[..m]);
+                    let (omega, class) = (item.write(&p.omega), &class[..m]);
                     for (j, k) in slots.enumerate() {
                         if class[k] == SOLID {
                             continue;
@@ -137,8 +139,10 @@ impl DensitySolver {
                     }
                 }
                 _ => {
-                    let (pos, vel) = (item.read(&p.pos), item.read(&p.vel));
-                    let omega = item.read(&p.omega);
+                    // One length for every array (one bounds check per neighbour).
+                    let (pos, vel) = (&item.read(&p.pos)[..m], &item.read(&p.vel)[..m]);
+                    let (omega, class, ratio) =
+                        (&item.read(&p.omega)[..m], &class[..m], &ratio[..m]);
                     let mut velocity = item.write(&p.velocity);
                     for k in slots {
                         if class[k] == SOLID {
