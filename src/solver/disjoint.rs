@@ -524,51 +524,40 @@ mod tests {
     }
 }
 
-// ---------------------------------------------------------------------------------
-// Staged passes over slot arrays (the fluid solver's): each array is written in one
-// stage, each item of that stage writing its own block, and read whole in the others.
-// ---------------------------------------------------------------------------------
+// ---- Staged passes (the fluid solver's): arrays written in one stage, read in others.
 
 /// An array of a staged pass ([`Executor::staged`]) written in stage `writer`, item
-/// `i` writing its block `i · block .. (i + 1) · block` (the last one shorter) as an
-/// ordinary `&mut` slice ([`StageItem::write`]); every other stage reads it whole
-/// ([`StageItem::read`]): before the writer nobody writes it yet, after it nobody
-/// writes it any more.
+/// `i` its block `i · block .. (i + 1) · block` (the last one shorter) as a `&mut`
+/// slice ([`StageItem::write`]); the other stages read it whole ([`StageItem::read`]).
 pub(crate) struct StageSlots<'a, T> {
     data: DisjointSlice<'a, T>,
-    writer: usize,
+    /// The writer.
+    stage: usize,
     block: usize,
 }
 
 impl<'a, T: Send + Sync> StageSlots<'a, T> {
-    /// `data`, written by stage `writer` in blocks of `block` elements (panics unless
-    /// `block > 0`).
+    /// `data`, written in stage `writer` in blocks of `block > 0` elements.
     pub(crate) fn new(data: &'a mut [T], writer: usize, block: usize) -> Self {
         assert!(block > 0, "stage slots: blocks of {block} elements");
-        StageSlots {
-            data: DisjointSlice::new(data),
-            writer,
-            block,
-        }
+        let (data, stage) = (DisjointSlice::new(data), writer);
+        StageSlots { data, stage, block }
     }
 }
 
 /// An array of particles written in stage `writer` of a staged pass through a checked
-/// [`SlotOrder`]: item `i` writes the particles of its block of slots
-/// `i · block .. (i + 1) · block` ([`StageScatter`], one particle per slot, no two
-/// slots on one particle), every other stage reads the array whole.
+/// [`SlotOrder`]: item `i` writes the particles of its block of slots ([`StageScatter`];
+/// no two slots share a particle); the other stages read it whole.
 pub(crate) struct StagePlaces<'a, T> {
-    data: DisjointSlice<'a, T>,
+    /// The target, its writer and the block of slots per item.
+    slots: StageSlots<'a, T>,
     order: &'a [u32],
-    writer: usize,
-    block: usize,
 }
 
 impl SlotOrder {
     /// `target` as an array of a staged pass written in stage `writer` through this
-    /// map, in blocks of `block` slots. Panics unless the map is checked, `target`
-    /// holds every particle of the map and `block > 0`. The map stays borrowed (so
-    /// unedited) for the pass.
+    /// map, in blocks of `block > 0` slots (the map stays borrowed, so unedited).
+    /// Panics unless the map is checked and `target` holds every particle of it.
     pub(crate) fn places<'a, T: Send + Sync>(
         &'a self,
         target: &'a mut [T],
@@ -579,67 +568,49 @@ impl SlotOrder {
             .bound
             .expect("slot order: not checked since its last edit");
         assert!(target.len() >= bound, "slot order: target too short");
-        assert!(block > 0, "stage places: blocks of {block} slots");
-        StagePlaces {
-            data: DisjointSlice::new(target),
-            order: &self.order,
-            writer,
-            block,
-        }
+        let (slots, order) = (StageSlots::new(target, writer, block), &self.order[..]);
+        StagePlaces { slots, order }
     }
 }
 
 /// Item `index` of stage `stage` of a staged pass, the only way to its arrays: each
-/// access checks that the array belongs to this pass (lies within its parts), and that
-/// the stage may read it (any stage but its writer) or write it (its writer, once per
+/// access checks that the array is one of this pass's (lies within its parts) and
+/// that the stage may read it (not its writer) or write it (its writer, once per
 /// item). What it hands out lives no longer than the item's call.
-pub(crate) struct StageItem<'p> {
+pub(crate) struct StageItem {
     stage: usize,
     index: usize,
     /// The address range of the pass's parts.
     parts: Range<usize>,
     wrote: std::cell::Cell<bool>,
-    _pass: PhantomData<&'p ()>,
 }
 
-/// An array of a staged pass: [`StageSlots`] or [`StagePlaces`].
+/// An array of a staged pass ([`StageSlots`], [`StagePlaces`]): its elements and the
+/// stage that writes them.
 pub(crate) trait StagePart {
-    /// The element type.
     type Item;
-    /// The stage that writes it.
     fn writer(&self) -> usize;
-    /// The raw handle on its elements.
     fn data(&self) -> &DisjointSlice<'_, Self::Item>;
 }
 
-impl<T> StagePart for StageSlots<'_, T> {
-    type Item = T;
-    fn writer(&self) -> usize {
-        self.writer
-    }
-    fn data(&self) -> &DisjointSlice<'_, T> {
-        &self.data
-    }
+macro_rules! stage_part {
+    ($($t:ident $(.$f:ident)?),+) => {$(
+        impl<T> StagePart for $t<'_, T> {
+            type Item = T;
+            fn writer(&self) -> usize { self$(.$f)?.stage }
+            fn data(&self) -> &DisjointSlice<'_, T> { &self$(.$f)?.data }
+        }
+    )+};
 }
+stage_part!(StageSlots, StagePlaces.slots);
 
-impl<T> StagePart for StagePlaces<'_, T> {
-    type Item = T;
-    fn writer(&self) -> usize {
-        self.writer
-    }
-    fn data(&self) -> &DisjointSlice<'_, T> {
-        &self.data
-    }
-}
-
-/// Arrays one item writes at once ([`StageItem::write`]): a `&StageSlots` (its block,
-/// `&mut [T]`), a `&StagePlaces` (a [`StageScatter`]) or a tuple of two to five.
+/// Arrays one item writes ([`StageItem::write`]): a `&StageSlots` (its block as
+/// `&mut [T]`), a `&StagePlaces` (a [`StageScatter`]) or a tuple of two to four.
 pub(crate) trait StageWrites<'s> {
-    /// What the item gets.
     type Mine;
-    /// Panics unless every array may be written by `item` (its writer is the item's
-    /// stage, it belongs to the item's pass, no array twice).
-    fn check(&self, item: &StageItem<'_>, seen: &mut [usize; 5], n: &mut usize);
+    /// Panics unless `item` may write every array (its writer is the item's stage,
+    /// it is the item's pass's, none named twice: `seen`, the `n` before it).
+    fn check(&self, item: &StageItem, seen: &mut [usize; 4], n: &mut usize);
     /// The item's elements.
     ///
     /// # Safety
@@ -647,8 +618,7 @@ pub(crate) trait StageWrites<'s> {
     unsafe fn take(self, index: usize) -> Self::Mine;
 }
 
-impl StageItem<'_> {
-    /// The stage.
+impl StageItem {
     #[inline]
     pub(crate) fn stage(&self) -> usize {
         self.stage
@@ -670,51 +640,45 @@ impl StageItem<'_> {
         at
     }
 
-    /// Every element of `part`, shared, for the item's call. Panics in the stage that
-    /// writes it, or for an array of another pass.
+    /// Every element of `part`, for the item's call. Panics in the stage that writes
+    /// it, or for an array of another pass.
     #[inline]
     pub(crate) fn read<'s, P: StagePart>(&'s self, part: &'s P) -> &'s [P::Item] {
         self.owns(part);
         assert!(
             part.writer() != self.stage,
-            "staged pass: stage {} reads an array it writes",
-            self.stage
+            "staged pass: a read of an array being written"
         );
         let data = part.data();
-        // SAFETY: the array belongs to this pass (checked), which moved it in and
-        // hands it out only through its items; in a stage other than its writer no
-        // item writes it, and the stages run one after the other (every item of a
-        // stage finishes before the next stage starts). The slice lives no longer
-        // than this item's call.
+        // SAFETY: the array is this pass's (checked), moved into it and handed out by
+        // its items only; no item writes it outside its writer's stage, and a stage
+        // starts once every item of the one before has finished.
         unsafe { std::slice::from_raw_parts(data.as_ptr(), data.len()) }
     }
 
-    /// The item's own elements of the arrays `parts`, written in this stage, each as
-    /// an exclusive borrow for the item's call. Once per item; panics unless each
-    /// array is written in this stage and belongs to this pass, or if one is named
-    /// twice.
+    /// The item's own elements of the arrays `parts`, exclusively for the item's call.
+    /// Once per item; panics unless this stage writes them all and they are this
+    /// pass's, or if one is named twice.
     #[inline]
     pub(crate) fn write<'s, W: StageWrites<'s>>(&'s self, parts: W) -> W::Mine {
         assert!(
             !self.wrote.replace(true),
             "staged pass: an item writes once"
         );
-        let (mut seen, mut n) = ([0usize; 5], 0);
+        let (mut seen, mut n) = ([0usize; 4], 0);
         parts.check(self, &mut seen, &mut n);
-        // SAFETY: checked just now, once for this item; an item of a stage is run
+        // SAFETY: checked just now, once for this item; each item of a stage runs
         // once, so its block is no other item's.
         unsafe { parts.take(self.index) }
     }
 }
 
-/// Checks one array of [`StageWrites::check`].
-fn check_write<P: StagePart>(part: &P, item: &StageItem<'_>, seen: &mut [usize; 5], n: &mut usize) {
+/// One array of [`StageWrites::check`].
+fn check_write<P: StagePart>(part: &P, item: &StageItem, seen: &mut [usize; 4], n: &mut usize) {
     let at = item.owns(part);
     assert!(
         part.writer() == item.stage,
-        "staged pass: stage {} writes an array of stage {}",
-        item.stage,
-        part.writer()
+        "staged pass: a write in another stage"
     );
     assert!(
         !seen[..*n].contains(&at),
@@ -724,23 +688,26 @@ fn check_write<P: StagePart>(part: &P, item: &StageItem<'_>, seen: &mut [usize; 
     *n += 1;
 }
 
+/// Block `index` of `block` elements among `len`, clamped.
+fn block_range(index: usize, block: usize, len: usize) -> Range<usize> {
+    let end = index.saturating_add(1).saturating_mul(block).min(len);
+    index.saturating_mul(block).min(end)..end
+}
+
 impl<'s, 'a: 's, T: Send + Sync> StageWrites<'s> for &'s StageSlots<'a, T> {
     type Mine = &'s mut [T];
-    fn check(&self, item: &StageItem<'_>, seen: &mut [usize; 5], n: &mut usize) {
+    fn check(&self, item: &StageItem, seen: &mut [usize; 4], n: &mut usize) {
         check_write(*self, item, seen, n)
     }
     #[inline]
     unsafe fn take(self, index: usize) -> &'s mut [T] {
-        let len = self.data.len();
-        let end = (index.saturating_add(1).saturating_mul(self.block)).min(len);
-        let start = (index.saturating_mul(self.block)).min(end);
+        let r = block_range(index, self.block, self.data.len());
         // SAFETY: the caller's promise: block `index` is this item's alone.
-        unsafe { self.data.slice_mut(start..end) }
+        unsafe { self.data.slice_mut(r) }
     }
 }
 
-/// The particles of one item's slots ([`StagePlaces`]), each reachable through its
-/// slot only.
+/// The particles of one item's slots ([`StagePlaces`]), each through its slot only.
 pub(crate) struct StageScatter<'s, T> {
     data: &'s DisjointSlice<'s, T>,
     /// The particles of the item's slots `first..`.
@@ -753,10 +720,9 @@ impl<T> StageScatter<'_, T> {
     #[inline(always)]
     pub(crate) fn at(&mut self, k: usize) -> &mut T {
         let i = self.order[k.wrapping_sub(self.first)] as usize;
-        // SAFETY: slot k is one of this item's (the index above is checked), its
-        // particle i is below the target's length (checked by `SlotOrder::places`)
-        // and no other slot's (the map is checked one to one); `&mut self` lends one
-        // element at a time.
+        // SAFETY: slot k is the item's (checked by the index above); its particle i
+        // is below the target's length (`SlotOrder::places`) and no other slot's
+        // (the map is one to one); `&mut self` lends one element at a time.
         unsafe { &mut *self.data.as_ptr().add(i) }
     }
 
@@ -769,19 +735,14 @@ impl<T> StageScatter<'_, T> {
 
 impl<'s, 'a: 's, T: Send + Sync> StageWrites<'s> for &'s StagePlaces<'a, T> {
     type Mine = StageScatter<'s, T>;
-    fn check(&self, item: &StageItem<'_>, seen: &mut [usize; 5], n: &mut usize) {
+    fn check(&self, item: &StageItem, seen: &mut [usize; 4], n: &mut usize) {
         check_write(*self, item, seen, n)
     }
     #[inline]
     unsafe fn take(self, index: usize) -> StageScatter<'s, T> {
-        let m = self.order.len();
-        let end = (index.saturating_add(1).saturating_mul(self.block)).min(m);
-        let first = (index.saturating_mul(self.block)).min(end);
-        StageScatter {
-            data: &self.data,
-            order: &self.order[first..end],
-            first,
-        }
+        let r = block_range(index, self.slots.block, self.order.len());
+        let (data, first, order) = (&self.slots.data, r.start, &self.order[r]);
+        StageScatter { data, order, first }
     }
 }
 
@@ -789,7 +750,7 @@ macro_rules! stage_writes_tuple {
     ($($p:ident $i:tt),+) => {
         impl<'s, $($p: StageWrites<'s>),+> StageWrites<'s> for ($($p,)+) {
             type Mine = ($($p::Mine,)+);
-            fn check(&self, item: &StageItem<'_>, seen: &mut [usize; 5], n: &mut usize) {
+            fn check(&self, item: &StageItem, seen: &mut [usize; 4], n: &mut usize) {
                 $(self.$i.check(item, seen, n);)+
             }
             #[inline]
@@ -803,31 +764,28 @@ macro_rules! stage_writes_tuple {
 stage_writes_tuple!(A 0, B 1);
 stage_writes_tuple!(A 0, B 1, C 2);
 stage_writes_tuple!(A 0, B 1, C 2, D 3);
-stage_writes_tuple!(A 0, B 1, C 2, D 3, E 4);
 
 impl Executor {
-    /// A [`Self::stages`] pass of `threads` threads, `items` items in each of `stages`
-    /// stages, over the arrays `parts` (a struct or tuple of [`StageSlots`] and
-    /// [`StagePlaces`], moved into the pass): `f(item, &parts)` for every item, which
-    /// reaches the arrays through `item` only ([`StageItem::read`],
-    /// [`StageItem::write`]). The same order of stages and items, so the same results,
-    /// as [`Self::stages`].
+    /// A [`Self::stages`] pass (the same order of stages and items, so the same
+    /// results) of `threads` threads and `items` items in each of `stages` stages, over
+    /// the arrays `parts` (a struct or tuple of [`StageSlots`] and [`StagePlaces`],
+    /// moved in): `f(item, &parts)` per item, which reaches them through `item` only.
     pub(crate) fn staged<P, F>(&self, threads: usize, stages: usize, items: usize, parts: P, f: F)
     where
         P: Sync,
-        F: Fn(&StageItem<'_>, &P) + Sync,
+        F: Fn(&StageItem, &P) + Sync,
     {
         let at = &parts as *const P as usize;
         let range = at..at + std::mem::size_of::<P>().max(1);
         let plan = [items; 8];
         assert!(stages <= plan.len(), "staged pass: {stages} stages");
         self.stages(threads, &plan[..stages], |stage, index| {
+            let wrote = std::cell::Cell::new(false);
             let item = StageItem {
                 stage,
                 index,
                 parts: range.clone(),
-                wrote: std::cell::Cell::new(false),
-                _pass: PhantomData,
+                wrote,
             };
             f(&item, &parts)
         })
@@ -835,90 +793,5 @@ impl Executor {
 }
 
 #[cfg(test)]
-mod staged_tests {
-    use super::*;
-
-    /// A three-stage pass on two threads: stage 0 writes each item's block, stage 1
-    /// reads every block and writes its own, stage 2 scatters through a slot order;
-    /// every element once, the stages in order. An item writing an array of another
-    /// stage, reading its own stage's, or writing twice is refused.
-    #[test]
-    fn staged_pass_writes_blocks_and_places_once() {
-        let exec = Executor::new(2).unwrap();
-        let (m, block) = (1000usize, 64usize);
-        let items = m.div_ceil(block);
-        let mut map = SlotOrder::default();
-        {
-            let (order, slot_of) = map.edit();
-            order.extend((0..m as u32).rev());
-            slot_of.extend((0..m as u32).rev());
-        }
-        map.check();
-        let (mut a, mut b, mut target) = (vec![0u32; m], vec![0u32; m], vec![0u32; m]);
-        {
-            let parts = (
-                StageSlots::new(&mut a, 0, block),
-                StageSlots::new(&mut b, 1, block),
-                map.places(&mut target, 2, block),
-            );
-            exec.staged(2, 3, items, parts, |item, p| {
-                let first = item.index() * block;
-                match item.stage() {
-                    0 => {
-                        for (j, x) in item.write(&p.0).iter_mut().enumerate() {
-                            *x = (first + j) as u32 + 1;
-                        }
-                    }
-                    1 => {
-                        let a = item.read(&p.0);
-                        assert!(a.iter().enumerate().all(|(k, &x)| x == k as u32 + 1));
-                        for (j, x) in item.write(&p.1).iter_mut().enumerate() {
-                            *x = a[m - 1 - (first + j)];
-                        }
-                    }
-                    _ => {
-                        let b = item.read(&p.1);
-                        let mut t = item.write(&p.2);
-                        for (k, &x) in b.iter().enumerate().skip(first).take(block) {
-                            *t.at(k) += x;
-                        }
-                    }
-                }
-            });
-        }
-        assert!(b.iter().enumerate().all(|(k, &x)| x == (m - k) as u32));
-        // Slot k holds particle m - 1 - k and adds b[k] = m - k to it.
-        assert!(target.iter().enumerate().all(|(i, &x)| x == i as u32 + 1));
-        type Two<'a> = (StageSlots<'a, u32>, StageSlots<'a, u32>);
-        let refused = |f: &(dyn Fn(&StageItem<'_>, &Two<'_>) + Sync)| {
-            let (mut a, mut b) = (vec![0u32; 8], vec![0u32; 8]);
-            let parts = (StageSlots::new(&mut a, 0, 4), StageSlots::new(&mut b, 1, 4));
-            let exec = Executor::new(1).unwrap();
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                exec.staged(1, 2, 2, parts, f)
-            }))
-            .is_err()
-        };
-        assert!(refused(&|item, p| {
-            item.write(&p.1);
-        }));
-        assert!(refused(&|item, p| {
-            if item.stage() == 0 {
-                item.read(&p.0);
-            }
-        }));
-        assert!(refused(&|item, p| {
-            if item.stage() == 0 {
-                item.write(&p.0);
-                item.write(&p.0);
-            }
-        }));
-        let mut other = vec![0u32; 8];
-        let other = StageSlots::new(&mut other, 0, 4);
-        assert!(refused(&|item, _| {
-            if item.stage() == 1 {
-                item.read(&other);
-            }
-        }));
-    }
-}
+#[path = "staged_tests.rs"]
+mod staged_tests;

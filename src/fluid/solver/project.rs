@@ -200,7 +200,7 @@ impl UniformPass<'_> {
     /// Stage 1: λ, ρ̂, the tie flags and the pair buffers of the slots of chunk `c`
     /// (the records `(x, y, z, λ)` of the correction stage).
     #[inline(always)]
-    fn density(&self, item: &StageItem<'_>, p: &Parts<'_>, c: usize, slots: Range<usize>) {
+    fn density(&self, item: &StageItem, p: &Parts<'_>, c: usize, slots: Range<usize>) {
         let pos = item.read(&p.pos);
         let (rec, ratio, ties, buf) = item.write((&p.rec, &p.ratio, &p.ties, &p.factors));
         let first = slots.start;
@@ -225,7 +225,7 @@ impl UniformPass<'_> {
 
     /// Stage 2: each slot's Δx of chunk `c`, added to its particle.
     #[inline(always)]
-    fn correction(&self, item: &StageItem<'_>, p: &Parts<'_>, c: usize, slots: Range<usize>) {
+    fn correction(&self, item: &StageItem, p: &Parts<'_>, c: usize, slots: Range<usize>) {
         let rec = item.read(&p.rec);
         let (buf, ties) = (&item.read(&p.factors)[c], item.read(&p.ties));
         let mut hot = item.write(&p.hot);
