@@ -8,7 +8,9 @@
 //! operations in the same order and give the same bits on every CPU (unit tests below
 //! compare them); no fused multiply-add.
 //!
-//! The neighbour-list build's distance test is in `kernels::scan::fluid`.
+//! The neighbour-list build's distance test is in `kernels::scan::fluid`; the safe
+//! entry points, loops over a chunk of slots whose lists are checked once per build,
+//! are in `kernels::fluid_pass`.
 //!
 //! * [`density`]: Σ q³ (q = h² − r²), Σ ∇W and Σ |∇W|² over a list, with the spiky
 //!   gradient `∇W(d) = grad (h − r)² d / r` (coincident particles: `± TIE grad h²`,

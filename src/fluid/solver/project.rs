@@ -1,7 +1,9 @@
 //! One iteration of the density constraints (see the module doc of `fluid::solver`):
 //! positions, then λ and ρ̂ of every slot, then the corrections, as three stages of
-//! one parallel pass; the passes of a world of one fluid run the eight-lane loops of
-//! `kernels::fluid` ([`UniformPass`]), any mix of fluids and solids the general ones.
+//! one parallel pass (`Executor::staged`: each array written in one stage, the
+//! particles through the checked slot-to-particle map); the passes of a world of one
+//! fluid run the eight-lane loops of `kernels::fluid_pass` ([`UniformPass`]), any mix
+//! of fluids and solids the general ones.
 
 use std::ops::Range;
 
