@@ -88,12 +88,13 @@ use super::Fluid;
 use crate::collision::MAX_COLLIDER_CONTACTS;
 use crate::error::{try_reserve, Result};
 use crate::kernels::fluid::{self as kernels, Consts};
+use crate::kernels::fluid_pass::SlotLists;
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
-use crate::solver::parallel::{DisjointSlice, Executor, REGION_MIN_WORK};
+use crate::solver::parallel::{Executor, SlotOrder, REGION_MIN_WORK};
 
 /// Slots per item of a parallel pass (fixed: results never depend on it, only the
 /// load balance does).
@@ -285,11 +286,12 @@ pub(crate) struct DensitySolver {
     /// Position origin (m) of the substep: positions are stored relative to it.
     origin: Vec3A,
     bucket_start: Vec<u32>,
-    /// Per slot (cell order): input index, world particle, position relative to the
-    /// origin with the rest volume in w, class, inverse mass, cell, λ, ρ̂ and the
-    /// solids' collision layers.
+    /// Per slot (cell order): input index, world particle (a map checked one to one
+    /// by each build, through which the passes write each slot's particle), position
+    /// relative to the origin with the rest volume in w, class, inverse mass, cell, λ,
+    /// ρ̂ and the solids' collision layers.
     order: Vec<u32>,
-    particle: Vec<u32>,
+    particle: SlotOrder,
     pos: Vec<Vec4>,
     class: Vec<u32>,
     inv_mass: Vec<f32>,
@@ -306,13 +308,15 @@ pub(crate) struct DensitySolver {
     /// The fluid slot of the uniform case, and the SIMD choice of its loops.
     uniform_class: usize,
     kernel: Kernel,
-    /// End of slot k's list in its chunk's buffer (the start is the previous slot's
-    /// end, or 0 at the chunk's first slot).
+    /// End of slot k's list in its chunk's lists (the start is the previous slot's
+    /// end, or 0 at the chunk's first slot), and each chunk's lists (sealed by the
+    /// build: every entry a slot of the grid).
     list_end: Vec<u32>,
-    lists: Vec<Vec<u32>>,
+    lists: Vec<SlotLists>,
     /// One fluid: each listed pair's gradient factor and s_corr from the density pass
     /// of the iteration, for its correction pass (`kernels::fluid`'s pair layout; slot k's at
-    /// [`pair_start`]), and whether slot k's list holds a coincident pair.
+    /// `kernels::fluid_pass::pair_start`), and whether slot k's list holds a
+    /// coincident pair.
     factors: Vec<Vec<f32>>,
     ties: Vec<u8>,
     /// Per fluid slot, the collider surfaces near it this substep (`super::walls`):
@@ -323,14 +327,6 @@ pub(crate) struct DensitySolver {
     /// End-of-substep scratch: velocities and vorticity / normals per slot.
     vel: Vec<Vec4>,
     omega: Vec<Vec4>,
-}
-
-/// Mutable views of the slot arrays for one pass.
-struct Views<'a> {
-    pos: DisjointSlice<'a, Vec4>,
-    inv_mass: DisjointSlice<'a, f32>,
-    lambda: DisjointSlice<'a, f32>,
-    ratio: DisjointSlice<'a, f32>,
 }
 
 impl DensitySolver {
@@ -466,7 +462,6 @@ impl DensitySolver {
         )?;
         for v in [
             &mut self.order,
-            &mut self.particle,
             &mut self.class,
             &mut self.layers,
             &mut self.list_end,
@@ -477,6 +472,7 @@ impl DensitySolver {
         for v in [&mut self.inv_mass, &mut self.lambda, &mut self.ratio] {
             resize_to(v, m, 0.0)?;
         }
+        self.particle.grow(n, u32::MAX, what)?;
         resize_to(&mut self.ties, m, 0)?;
         resize_to(&mut self.pos, m, Vec4::ZERO)?;
         resize_to(&mut self.rec, m, Vec4::ZERO)?;
@@ -495,7 +491,7 @@ impl DensitySolver {
         if self.lists.len() < chunks {
             let grow = chunks - self.lists.len();
             try_reserve(&mut self.lists, grow, what)?;
-            self.lists.resize_with(chunks, Vec::new);
+            self.lists.resize_with(chunks, SlotLists::default);
         }
         if self.factors.len() < chunks {
             let grow = chunks - self.factors.len();
@@ -509,7 +505,7 @@ impl DensitySolver {
         }
         for c in 0..chunks {
             let want = LIST_RESERVE * SLOT_CHUNK.min(m - c * SLOT_CHUNK);
-            reserve_to(&mut self.lists[c], want)?;
+            self.lists[c].reserve(want, what)?;
             reserve_to(&mut self.factors[c], 2 * want + 16 * SLOT_CHUNK)?;
             let slots = SLOT_CHUNK.min(m - c * SLOT_CHUNK);
             reserve_to(&mut self.walls[c], MAX_COLLIDER_CONTACTS * slots)?;
@@ -538,7 +534,7 @@ impl DensitySolver {
                 continue;
             }
             if let Some(f) = fluids[cl as usize].as_mut() {
-                let local = self.particle[k].wrapping_sub(f.first) as usize;
+                let local = self.particle.order()[k].wrapping_sub(f.first) as usize;
                 if local < f.count as usize {
                     f.density_ratio[local] = self.ratio[k];
                 }
@@ -628,11 +624,10 @@ fn list_of<'a, T>(list_end: &[u32], lists: &'a [Vec<T>], k: usize) -> &'a [T] {
     &lists[k / SLOT_CHUNK][list_start(list_end, k)..list_end[k] as usize]
 }
 
-/// Where slot k's pair buffer starts in its chunk's (two floats per entry of the
-/// lists before it, and 16 of slack per slot: whole blocks of 8 never overlap).
+/// Slot k's neighbour list.
 #[inline(always)]
-fn pair_start(list_end: &[u32], k: usize) -> usize {
-    2 * list_start(list_end, k) + 16 * (k % SLOT_CHUNK)
+fn neighbours<'a>(list_end: &[u32], lists: &'a [SlotLists], k: usize) -> &'a [u32] {
+    &lists[k / SLOT_CHUNK].entries()[list_start(list_end, k)..list_end[k] as usize]
 }
 
 /// Where slot k's list starts in its chunk's buffer.

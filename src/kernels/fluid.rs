@@ -8,7 +8,9 @@
 //! operations in the same order and give the same bits on every CPU (unit tests below
 //! compare them); no fused multiply-add.
 //!
-//! The neighbour-list build's distance test is in `kernels::scan::fluid`.
+//! The neighbour-list build's distance test is in `kernels::scan::fluid`; the safe
+//! entry points, loops over a chunk of slots whose lists are checked once per build,
+//! are in `kernels::fluid_pass`.
 //!
 //! * [`density`]: Σ q³ (q = h² − r²), Σ ∇W and Σ |∇W|² over a list, with the spiky
 //!   gradient `∇W(d) = grad (h − r)² d / r` (coincident particles: `± TIE grad h²`,
@@ -144,7 +146,7 @@ fn gradient(c: &Consts, d: [f32; 3], r2: f32, f: f32, k: usize, j: usize) -> [f3
 /// than on every pass (a pass over each list per call cost the density, correction and
 /// viscosity loops 8-16%).
 #[inline(always)]
-pub(crate) unsafe fn density(
+pub(super) unsafe fn density(
     kernel: Kernel,
     c: &Consts,
     pos: &Records,
@@ -229,7 +231,7 @@ fn scorr(c: &Consts, q3: f32) -> f32 {
 /// # Safety
 /// Every entry of `list` is a slot of `rec`, as for [`density`].
 #[inline(always)]
-pub(crate) unsafe fn correction(
+pub(super) unsafe fn correction(
     kernel: Kernel,
     c: &Consts,
     rec: &Records,
@@ -286,7 +288,7 @@ pub(crate) fn correction_scalar(
 /// # Safety
 /// Every entry of `list` is a slot of both `pos` and `vel`, as for [`density`].
 #[inline(always)]
-pub(crate) unsafe fn viscosity(
+pub(super) unsafe fn viscosity(
     kernel: Kernel,
     h2: f32,
     pos: &Records,

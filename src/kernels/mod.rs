@@ -13,7 +13,9 @@
 //! * [`tether`]: the Gauss-Seidel projection of tethers.
 //! * [`contact`]: the particle–particle contact sum over a neighbour list.
 //! * [`plane_cull`]: the plane contact test of collider detection.
-//! * [`fluid`]: the density solver's loops (density, correction, viscosity).
+//! * [`fluid`]: the density solver's loops (density, correction, viscosity), run
+//!   through [`fluid_pass`] over a chunk of slots whose neighbour lists were checked
+//!   once when the grid build sealed them ([`fluid_pass::SlotLists`]).
 //! * [`scan`]: the distance tests of the neighbour searches (particle contacts and
 //!   fluids), the cell floor and the prefetch of their passes.
 //!
@@ -29,6 +31,7 @@ pub(crate) mod distance;
 pub(crate) mod distance_avx;
 pub(crate) mod distance_jacobi;
 pub(crate) mod fluid;
+pub(crate) mod fluid_pass;
 pub(crate) mod jacobi_plan;
 pub(crate) mod plane_cull;
 pub(crate) mod scan;

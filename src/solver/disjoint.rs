@@ -38,32 +38,6 @@ unsafe impl<T: Send> Send for DisjointSlice<'_, T> {}
 unsafe impl<T: Send> Sync for DisjointSlice<'_, T> {}
 
 impl<'a, T> DisjointSlice<'a, T> {
-    /// Element `i` by reference, for elements that are not `Copy` (a per-chunk
-    /// buffer that one item of a pass fills).
-    ///
-    /// # Safety
-    /// No other thread reads or writes element `i` while the reference lives.
-    #[allow(clippy::mut_from_ref)]
-    #[inline(always)]
-    pub(crate) unsafe fn get_mut(&self, i: usize) -> &mut T {
-        assert!(i < self.len);
-        // SAFETY: i < len (checked), and the caller guarantees exclusive access to
-        // element i while the reference lives.
-        unsafe { &mut *self.ptr.add(i) }
-    }
-
-    /// Every element, shared: for a stage that reads what the stages before it
-    /// wrote.
-    ///
-    /// # Safety
-    /// No thread writes any element while the slice lives.
-    #[inline(always)]
-    pub(crate) unsafe fn as_slice(&self) -> &'a [T] {
-        // SAFETY: ptr and len come from a `&'a mut [T]`; the caller guarantees that
-        // nothing writes the elements while the slice is read.
-        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
-    }
-
     /// The first element; for SIMD kernels that load and store several at a time,
     /// under the same rule as [`Self::get`] and [`Self::set`].
     #[inline(always)]
@@ -549,3 +523,275 @@ mod tests {
         assert!(unchecked.is_err());
     }
 }
+
+// ---- Staged passes (the fluid solver's): arrays written in one stage, read in others.
+
+/// An array of a staged pass ([`Executor::staged`]) written in stage `writer`, item
+/// `i` its block `i · block .. (i + 1) · block` (the last one shorter) as a `&mut`
+/// slice ([`StageItem::write`]); the other stages read it whole ([`StageItem::read`]).
+pub(crate) struct StageSlots<'a, T> {
+    data: DisjointSlice<'a, T>,
+    /// The writer.
+    stage: usize,
+    block: usize,
+}
+
+impl<'a, T: Send + Sync> StageSlots<'a, T> {
+    /// `data`, written in stage `writer` in blocks of `block > 0` elements.
+    pub(crate) fn new(data: &'a mut [T], writer: usize, block: usize) -> Self {
+        assert!(block > 0, "stage slots: blocks of {block} elements");
+        let (data, stage) = (DisjointSlice::new(data), writer);
+        StageSlots { data, stage, block }
+    }
+}
+
+/// An array of particles written in stage `writer` of a staged pass through a checked
+/// [`SlotOrder`]: item `i` writes the particles of its block of slots ([`StageScatter`];
+/// no two slots share a particle); the other stages read it whole.
+pub(crate) struct StagePlaces<'a, T> {
+    /// The target, its writer and the block of slots per item.
+    slots: StageSlots<'a, T>,
+    order: &'a [u32],
+}
+
+impl SlotOrder {
+    /// `target` as an array of a staged pass written in stage `writer` through this
+    /// map, in blocks of `block > 0` slots (the map stays borrowed, so unedited).
+    /// Panics unless the map is checked and `target` holds every particle of it.
+    pub(crate) fn places<'a, T: Send + Sync>(
+        &'a self,
+        target: &'a mut [T],
+        writer: usize,
+        block: usize,
+    ) -> StagePlaces<'a, T> {
+        let bound = self
+            .bound
+            .expect("slot order: not checked since its last edit");
+        assert!(target.len() >= bound, "slot order: target too short");
+        let (slots, order) = (StageSlots::new(target, writer, block), &self.order[..]);
+        StagePlaces { slots, order }
+    }
+}
+
+/// Item `index` of stage `stage` of a staged pass, the only way to its arrays: each
+/// access checks that the array is one of this pass's (lies within its parts) and
+/// that the stage may read it (not its writer) or write it (its writer, once per
+/// item). What it hands out lives no longer than the item's call.
+pub(crate) struct StageItem {
+    stage: usize,
+    index: usize,
+    /// The address range of the pass's parts.
+    parts: Range<usize>,
+    wrote: std::cell::Cell<bool>,
+}
+
+/// An array of a staged pass ([`StageSlots`], [`StagePlaces`]): its elements and the
+/// stage that writes them.
+pub(crate) trait StagePart {
+    type Item;
+    fn writer(&self) -> usize;
+    fn data(&self) -> &DisjointSlice<'_, Self::Item>;
+}
+
+macro_rules! stage_part {
+    ($($t:ident $(.$f:ident)?),+) => {$(
+        impl<T> StagePart for $t<'_, T> {
+            type Item = T;
+            fn writer(&self) -> usize { self$(.$f)?.stage }
+            fn data(&self) -> &DisjointSlice<'_, T> { &self$(.$f)?.data }
+        }
+    )+};
+}
+stage_part!(StageSlots, StagePlaces.slots);
+
+/// Arrays one item writes ([`StageItem::write`]): a `&StageSlots` (its block as
+/// `&mut [T]`), a `&StagePlaces` (a [`StageScatter`]) or a tuple of two to four.
+pub(crate) trait StageWrites<'s> {
+    type Mine;
+    /// Panics unless `item` may write every array (its writer is the item's stage,
+    /// it is the item's pass's, none named twice: `seen`, the `n` before it).
+    fn check(&self, item: &StageItem, seen: &mut [usize; 4], n: &mut usize);
+    /// The item's elements.
+    ///
+    /// # Safety
+    /// Checked by [`Self::check`] for this item, once per item.
+    unsafe fn take(self, index: usize) -> Self::Mine;
+}
+
+impl StageItem {
+    #[inline]
+    pub(crate) fn stage(&self) -> usize {
+        self.stage
+    }
+
+    /// The item's index in its stage.
+    #[inline]
+    pub(crate) fn index(&self) -> usize {
+        self.index
+    }
+
+    #[inline]
+    fn owns<P: ?Sized>(&self, part: &P) -> usize {
+        let at = part as *const P as *const u8 as usize;
+        assert!(
+            self.parts.contains(&at),
+            "staged pass: an array of another pass"
+        );
+        at
+    }
+
+    /// Every element of `part`, for the item's call. Panics in the stage that writes
+    /// it, or for an array of another pass.
+    #[inline]
+    pub(crate) fn read<'s, P: StagePart>(&'s self, part: &'s P) -> &'s [P::Item] {
+        self.owns(part);
+        assert!(
+            part.writer() != self.stage,
+            "staged pass: a read of an array being written"
+        );
+        let data = part.data();
+        // SAFETY: the array is this pass's (checked), moved into it and handed out by
+        // its items only; no item writes it outside its writer's stage, and a stage
+        // starts once every item of the one before has finished.
+        unsafe { std::slice::from_raw_parts(data.as_ptr(), data.len()) }
+    }
+
+    /// The item's own elements of the arrays `parts`, exclusively for the item's call.
+    /// Once per item; panics unless this stage writes them all and they are this
+    /// pass's, or if one is named twice.
+    #[inline]
+    pub(crate) fn write<'s, W: StageWrites<'s>>(&'s self, parts: W) -> W::Mine {
+        assert!(
+            !self.wrote.replace(true),
+            "staged pass: an item writes once"
+        );
+        let (mut seen, mut n) = ([0usize; 4], 0);
+        parts.check(self, &mut seen, &mut n);
+        // SAFETY: checked just now, once for this item; each item of a stage runs
+        // once, so its block is no other item's.
+        unsafe { parts.take(self.index) }
+    }
+}
+
+/// One array of [`StageWrites::check`].
+fn check_write<P: StagePart>(part: &P, item: &StageItem, seen: &mut [usize; 4], n: &mut usize) {
+    let at = item.owns(part);
+    assert!(
+        part.writer() == item.stage,
+        "staged pass: a write in another stage"
+    );
+    assert!(
+        !seen[..*n].contains(&at),
+        "staged pass: an array named twice"
+    );
+    seen[*n] = at;
+    *n += 1;
+}
+
+/// Block `index` of `block` elements among `len`, clamped.
+fn block_range(index: usize, block: usize, len: usize) -> Range<usize> {
+    let end = index.saturating_add(1).saturating_mul(block).min(len);
+    index.saturating_mul(block).min(end)..end
+}
+
+impl<'s, 'a: 's, T: Send + Sync> StageWrites<'s> for &'s StageSlots<'a, T> {
+    type Mine = &'s mut [T];
+    fn check(&self, item: &StageItem, seen: &mut [usize; 4], n: &mut usize) {
+        check_write(*self, item, seen, n)
+    }
+    #[inline]
+    unsafe fn take(self, index: usize) -> &'s mut [T] {
+        let r = block_range(index, self.block, self.data.len());
+        // SAFETY: the caller's promise: block `index` is this item's alone.
+        unsafe { self.data.slice_mut(r) }
+    }
+}
+
+/// The particles of one item's slots ([`StagePlaces`]), each through its slot only.
+pub(crate) struct StageScatter<'s, T> {
+    data: &'s DisjointSlice<'s, T>,
+    /// The particles of the item's slots `first..`.
+    order: &'s [u32],
+    first: usize,
+}
+
+impl<T> StageScatter<'_, T> {
+    /// The particle of slot `k` (one of the item's slots; panics otherwise).
+    #[inline(always)]
+    pub(crate) fn at(&mut self, k: usize) -> &mut T {
+        let i = self.order[k.wrapping_sub(self.first)] as usize;
+        // SAFETY: slot k is the item's (checked by the index above); its particle i
+        // is below the target's length (`SlotOrder::places`) and no other slot's
+        // (the map is one to one); `&mut self` lends one element at a time.
+        unsafe { &mut *self.data.as_ptr().add(i) }
+    }
+
+    /// The target's first element, for prefetch hints (never dereferenced here).
+    #[inline(always)]
+    pub(crate) fn as_ptr(&self) -> *const T {
+        self.data.as_ptr()
+    }
+}
+
+impl<'s, 'a: 's, T: Send + Sync> StageWrites<'s> for &'s StagePlaces<'a, T> {
+    type Mine = StageScatter<'s, T>;
+    fn check(&self, item: &StageItem, seen: &mut [usize; 4], n: &mut usize) {
+        check_write(*self, item, seen, n)
+    }
+    #[inline]
+    unsafe fn take(self, index: usize) -> StageScatter<'s, T> {
+        let r = block_range(index, self.slots.block, self.order.len());
+        let (data, first, order) = (&self.slots.data, r.start, &self.order[r]);
+        StageScatter { data, order, first }
+    }
+}
+
+macro_rules! stage_writes_tuple {
+    ($($p:ident $i:tt),+) => {
+        impl<'s, $($p: StageWrites<'s>),+> StageWrites<'s> for ($($p,)+) {
+            type Mine = ($($p::Mine,)+);
+            fn check(&self, item: &StageItem, seen: &mut [usize; 4], n: &mut usize) {
+                $(self.$i.check(item, seen, n);)+
+            }
+            #[inline]
+            unsafe fn take(self, index: usize) -> Self::Mine {
+                // SAFETY: the caller's promise holds for every part.
+                unsafe { ($(self.$i.take(index),)+) }
+            }
+        }
+    };
+}
+stage_writes_tuple!(A 0, B 1);
+stage_writes_tuple!(A 0, B 1, C 2);
+stage_writes_tuple!(A 0, B 1, C 2, D 3);
+
+impl Executor {
+    /// A [`Self::stages`] pass (the same order of stages and items, so the same
+    /// results) of `threads` threads and `items` items in each of `stages` stages, over
+    /// the arrays `parts` (a struct or tuple of [`StageSlots`] and [`StagePlaces`],
+    /// moved in): `f(item, &parts)` per item, which reaches them through `item` only.
+    pub(crate) fn staged<P, F>(&self, threads: usize, stages: usize, items: usize, parts: P, f: F)
+    where
+        P: Sync,
+        F: Fn(&StageItem, &P) + Sync,
+    {
+        let at = &parts as *const P as usize;
+        let range = at..at + std::mem::size_of::<P>().max(1);
+        let plan = [items; 8];
+        assert!(stages <= plan.len(), "staged pass: {stages} stages");
+        self.stages(threads, &plan[..stages], |stage, index| {
+            let wrote = std::cell::Cell::new(false);
+            let item = StageItem {
+                stage,
+                index,
+                parts: range.clone(),
+                wrote,
+            };
+            f(&item, &parts)
+        })
+    }
+}
+
+#[cfg(test)]
+#[path = "staged_tests.rs"]
+mod staged_tests;

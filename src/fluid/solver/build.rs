@@ -123,6 +123,11 @@ impl DensitySolver {
         let rows = &this.rows[..];
         let planar = this.planar;
         let uniform = this.uniform;
+        // The slot-to-particle map, rebuilt by the gather and checked one to one
+        // below (the passes write each slot's particle through it).
+        let (particle, slot_of) = this.particle.edit();
+        particle.clear();
+        particle.resize(m, 0);
         {
             // Slot k's records (chunk c's blocks), and the chunk's wall buffer.
             let parts = (
@@ -130,7 +135,7 @@ impl DensitySolver {
                     Blocks::new(&mut this.xs[..m], SLOT_CHUNK),
                     Blocks::new(&mut this.ys[..m], SLOT_CHUNK),
                     Blocks::new(&mut this.zs[..m], SLOT_CHUNK),
-                    Blocks::new(&mut this.particle[..m], SLOT_CHUNK),
+                    Blocks::new(&mut particle[..m], SLOT_CHUNK),
                 ),
                 (
                     Blocks::new(&mut this.pos[..m], SLOT_CHUNK),
@@ -206,6 +211,10 @@ impl DensitySolver {
                 }
             });
         }
+        for (k, &i) in particle.iter().enumerate() {
+            slot_of[i as usize] = k as u32;
+        }
+        this.particle.check();
         let (pos, cell, class, layers) = (
             &this.pos[..m],
             &this.cell[..m],
@@ -219,8 +228,9 @@ impl DensitySolver {
             Blocks::new(&mut this.list_end[..m], SLOT_CHUNK),
             Rows::new(&mut this.factors[..chunks]),
         );
-        exec.for_items(threads, parts, |c, (buf, list_end, factors)| {
-            let buf = &mut buf[0];
+        exec.for_items(threads, parts, |c, (lists, list_end, factors)| {
+            let lists = &mut lists[0];
+            let buf = lists.edit();
             buf.clear();
             let first = c * SLOT_CHUNK;
             let slots = first..(first + SLOT_CHUNK).min(m);
@@ -308,13 +318,17 @@ impl DensitySolver {
                 }
                 list_end[k - first] = buf.len() as u32;
             }
+            let entries = buf.len();
+            // Every entry is a slot of the grid (checked once here, so the passes'
+            // kernels need no check per list).
+            lists.seal(m);
             if uniform {
                 // Room for the pair buffers of the chunk's lists, whole blocks of 8
-                // each ([`pair_start`]). Only grown: the density pass writes every
-                // pair's entries before the correction pass reads them, so the old
-                // values need no clearing.
+                // each (`kernels::fluid_pass::pair_start`). Only grown: the density
+                // pass writes every pair's entries before the correction pass reads
+                // them, so the old values need no clearing.
                 let f = &mut factors[0];
-                let room = 2 * buf.len() + 16 * SLOT_CHUNK;
+                let room = 2 * entries + 16 * SLOT_CHUNK;
                 if f.len() < room {
                     f.resize(room, 0.0);
                 }

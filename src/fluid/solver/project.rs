@@ -1,21 +1,41 @@
 //! One iteration of the density constraints (see the module doc of `fluid::solver`):
 //! positions, then λ and ρ̂ of every slot, then the corrections, as three stages of
-//! one parallel pass; the passes of a world of one fluid run the eight-lane loops of
-//! `kernels::fluid` ([`UniformPass`]), any mix of fluids and solids the general ones.
+//! one parallel pass (`Executor::staged`: each array written in one stage, the
+//! particles through the checked slot-to-particle map); the passes of a world of one
+//! fluid run the eight-lane loops of `kernels::fluid_pass` ([`UniformPass`]), any mix
+//! of fluids and solids the general ones.
 
 use std::ops::Range;
 
 use super::{
-    list_of, pair_start, prefetch_particle, wall_terms, DensitySolver, Params, Views, PREFETCH,
+    list_of, neighbours, prefetch_particle, wall_terms, DensitySolver, Params, PREFETCH,
     SLOT_CHUNK, SOLID,
 };
 use crate::collision::colliders::Colliders;
 use crate::fluid::Fluid;
-use crate::kernels::fluid::{self as kernels, Consts};
+use crate::kernels::fluid::{self as kernels, Consts, Density};
+use crate::kernels::fluid_pass::{self, SlotLists};
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
-use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::disjoint::{StageItem, StagePlaces, StageSlots};
+use crate::solver::parallel::Executor;
+
+/// The arrays of one iteration's pass, each with the stage that writes it (the
+/// others read it whole): stage 0 the positions, stage 1 λ, ρ̂ and the one-fluid
+/// records, tie flags and pair buffers (one per chunk), stage 2 the particles (and
+/// the solids' forces) through the slot-to-particle map.
+struct Parts<'a> {
+    pos: StageSlots<'a, Vec4>,
+    inv_mass: StageSlots<'a, f32>,
+    lambda: StageSlots<'a, f32>,
+    ratio: StageSlots<'a, f32>,
+    rec: StageSlots<'a, Vec4>,
+    ties: StageSlots<'a, u8>,
+    factors: StageSlots<'a, Vec<f32>>,
+    hot: StagePlaces<'a, Vec4>,
+    force: StagePlaces<'a, Vec3>,
+}
 
 impl DensitySolver {
     /// One iteration (of `iterations` per substep) of the density constraints of every
@@ -47,14 +67,6 @@ impl DensitySolver {
         let chunks = m.div_ceil(SLOT_CHUNK);
         let uniform = self.uniform;
         let this = &mut *self;
-        let views = Views {
-            pos: DisjointSlice::new(&mut this.pos[..m]),
-            inv_mass: DisjointSlice::new(&mut this.inv_mass[..m]),
-            lambda: DisjointSlice::new(&mut this.lambda[..m]),
-            ratio: DisjointSlice::new(&mut this.ratio[..m]),
-        };
-        let force = DisjointSlice::new(&mut this.force[..]);
-        let rec = DisjointSlice::new(&mut this.rec[..m]);
         let (kernel, uniform_class) = (this.kernel, this.uniform_class);
         let consts = this.params[uniform_class].consts();
         // No limit among colliders at rest (an infinite one changes no bit).
@@ -63,13 +75,23 @@ impl DensitySolver {
         } else {
             f32::INFINITY
         };
-        let (params, class, particle) = (&this.params, &this.class[..m], &this.particle[..m]);
-        let (list_end, lists) = (&this.list_end[..m], &this.lists);
+        let (params, class) = (&this.params, &this.class[..m]);
+        let particle = &this.particle.order()[..m];
+        let (list_end, lists) = (&this.list_end[..m], &this.lists[..chunks]);
         let (wall_end, walls) = (&this.wall_end[..m], &this.walls);
-        let factors = DisjointSlice::new(&mut this.factors[..]);
-        let ties = DisjointSlice::new(&mut this.ties[..m]);
         let origin = this.origin;
-        let (hot, base) = (DisjointSlice::new(&mut particles.hot), &particles.base[..]);
+        let base = &particles.base[..];
+        let parts = Parts {
+            pos: StageSlots::new(&mut this.pos[..m], 0, SLOT_CHUNK),
+            inv_mass: StageSlots::new(&mut this.inv_mass[..m], 0, SLOT_CHUNK),
+            lambda: StageSlots::new(&mut this.lambda[..m], 1, SLOT_CHUNK),
+            ratio: StageSlots::new(&mut this.ratio[..m], 1, SLOT_CHUNK),
+            rec: StageSlots::new(&mut this.rec[..m], 1, SLOT_CHUNK),
+            ties: StageSlots::new(&mut this.ties[..m], 1, SLOT_CHUNK),
+            factors: StageSlots::new(&mut this.factors[..chunks], 1, 1),
+            hot: this.particle.places(&mut particles.hot, 2, SLOT_CHUNK),
+            force: this.particle.places(&mut this.force, 2, SLOT_CHUNK),
+        };
         let pass = UniformPass {
             kernel,
             consts,
@@ -79,92 +101,77 @@ impl DensitySolver {
             lists,
             wall_end,
             walls,
-            factors: &factors,
-            ties: &ties,
-            pos: &views.pos,
-            ratio: &views.ratio,
-            rec: &rec,
             particle,
             base,
         };
-        let plan = [chunks, chunks, chunks];
-        exec.stages(threads, &plan[..], |stage, c| {
+        exec.staged(threads, 3, chunks, parts, |item, p| {
+            let c = item.index();
             let slots = c * SLOT_CHUNK..((c + 1) * SLOT_CHUNK).min(m);
-            match stage {
+            match item.stage() {
                 // Positions of this iteration (the build gathered the first ones).
                 0 => {
                     if !first {
+                        let hot = item.read(&p.hot);
+                        // One length for both (one bounds check per slot).
+                        let base = &base[..hot.len()];
+                        let (pos, inv_mass) = item.write((&p.pos, &p.inv_mass));
                         let end = slots.end;
-                        for k in slots {
+                        for (j, k) in slots.enumerate() {
                             prefetch_particle(hot.as_ptr(), base, particle, k + PREFETCH, end);
-                            let p = particle[k] as usize;
-                            // SAFETY: slot k is this item's; particle p is read only
-                            // (hot is written in stage 2, after this stage).
-                            unsafe {
-                                let h = hot.get(p);
-                                let x = (base[p] - origin) + Vec3A::from_vec4(h);
-                                let v = views.pos.get(k).w;
-                                views.pos.set(k, x.extend(v));
-                                views.inv_mass.set(k, h.w);
-                            }
+                            let i = particle[k] as usize;
+                            let h = hot[i];
+                            let x = (base[i] - origin) + Vec3A::from_vec4(h);
+                            pos[j] = x.extend(pos[j].w);
+                            inv_mass[j] = h.w;
                         }
                     }
                 }
                 1 => {
                     if uniform {
-                        // SAFETY: stage 1 reads every slot's position (written in
-                        // stage 0) and writes its own slots' records, ρ̂, ties and
-                        // pair buffers (chunk c's).
-                        unsafe { pass.density(c, slots) };
+                        pass.density(item, p, c, slots);
                         return;
                     }
-                    for k in slots {
-                        let list = list_of(list_end, lists, k);
+                    let (pos, inv_mass) = (item.read(&p.pos), item.read(&p.inv_mass));
+                    let (lambda, ratio) = item.write((&p.lambda, &p.ratio));
+                    for (j, k) in slots.enumerate() {
                         let cl = class[k];
                         if cl == SOLID {
-                            // SAFETY: slot k is this item's.
-                            unsafe { views.lambda.set(k, 0.0) };
+                            lambda[j] = 0.0;
                             continue;
                         }
+                        let list = neighbours(list_end, lists, k);
                         let prm = &params[cl as usize];
                         let near = list_of(wall_end, walls, k);
-                        // SAFETY: stage 1 reads positions (written in stage 0) and
-                        // writes its own slots' λ and ρ̂.
-                        let (l, rho) =
-                            unsafe { lambda_general(&views, params, class, prm, k, list, near) };
-                        // SAFETY: slot k is this item's.
-                        unsafe {
-                            views.lambda.set(k, l);
-                            views.ratio.set(k, rho);
-                        }
+                        let (l, rho) = lambda_general(pos, inv_mass, prm, k, list, near);
+                        lambda[j] = l;
+                        ratio[j] = rho;
                     }
                 }
                 _ => {
                     if uniform {
-                        // SAFETY: stage 2 reads every slot's λ and position (written
-                        // in the stages before) and writes its own slots' particles.
-                        unsafe { pass.correction(c, slots, &hot) };
+                        pass.correction(item, p, c, slots);
                         return;
                     }
+                    let (pos, inv_mass) = (item.read(&p.pos), item.read(&p.inv_mass));
+                    let lambda = item.read(&p.lambda);
+                    let (mut hot, mut force) = item.write((&p.hot, &p.force));
                     let end = slots.end;
                     for k in slots {
                         prefetch_particle(hot.as_ptr(), base, particle, k + PREFETCH, end);
-                        let list = list_of(list_end, lists, k);
-                        // SAFETY: stage 2 reads every slot's λ and position (written
-                        // in the stages before) and writes its own particle.
-                        unsafe {
-                            let near = list_of(wall_end, walls, k);
-                            let mut dx = delta_general(&views, params, class, k, list, near);
-                            if class[k] != SOLID {
-                                let limit = params[class[k] as usize].h * per_iteration;
-                                dx = limit_correction(dx, limit);
-                            }
-                            let p = particle[k] as usize;
-                            let h = hot.get(p);
-                            hot.set(p, (Vec3A::from_vec4(h) + dx).extend(h.w));
-                            if class[k] == SOLID && h.w > 0.0 {
-                                force.set(p, force.get(p) + Vec3::from(dx) / h.w);
-                            }
+                        let list = neighbours(list_end, lists, k);
+                        let near = list_of(wall_end, walls, k);
+                        let v = (pos, inv_mass, lambda);
+                        let mut dx = delta_general(v, params, class, k, list, near);
+                        if class[k] != SOLID {
+                            let limit = params[class[k] as usize].h * per_iteration;
+                            dx = limit_correction(dx, limit);
+                        }
+                        let h = hot.at(k);
+                        let w = h.w;
+                        *h = (Vec3A::from_vec4(*h) + dx).extend(w);
+                        if class[k] == SOLID && w > 0.0 {
+                            let f = force.at(k);
+                            *f += Vec3::from(dx) / w;
                         }
                     }
                 }
@@ -174,207 +181,142 @@ impl DensitySolver {
 }
 
 /// The density and correction passes of a world of one fluid, a chunk of slots per
-/// call, with the SIMD kernel inlined into the slot loop (AVX: compiled with the
-/// feature, so no call per slot and no result through memory).
-struct UniformPass<'a, 'p> {
+/// call, through the chunk loops of `kernels::fluid_pass` (AVX: the kernel and the
+/// per-slot code below compiled together with the feature, so no call per slot and
+/// no result through memory).
+struct UniformPass<'a> {
     kernel: Kernel,
     consts: Consts,
     prm: &'a Params,
     /// The longest correction of one iteration (m; [`limit_correction`]).
     limit: f32,
     list_end: &'a [u32],
-    lists: &'a [Vec<u32>],
+    lists: &'a [SlotLists],
     wall_end: &'a [u32],
     walls: &'a [Vec<Vec4>],
-    factors: &'a DisjointSlice<'p, Vec<f32>>,
-    ties: &'a DisjointSlice<'p, u8>,
-    pos: &'a DisjointSlice<'p, Vec4>,
-    ratio: &'a DisjointSlice<'p, f32>,
-    rec: &'a DisjointSlice<'p, Vec4>,
     particle: &'a [u32],
     base: &'a [Vec3A],
 }
 
-impl UniformPass<'_, '_> {
-    /// λ, ρ̂, the tie flags and the pair buffers of the slots of chunk `c`.
-    ///
-    /// # Safety
-    /// Stage 1 of `project`: every slot's position is written, the chunk's slots and
-    /// buffer are this caller's.
-    unsafe fn density(&self, c: usize, slots: Range<usize>) {
-        match self.kernel {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; per the contract.
-            Kernel::Avx => unsafe { self.density_avx(c, slots) },
-            // SAFETY: per the contract.
-            _ => unsafe { self.density_with(Kernel::Scalar, c, slots) },
-        }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx")]
-    unsafe fn density_avx(&self, c: usize, slots: Range<usize>) {
-        // SAFETY: per the contract of `density`.
-        unsafe { self.density_with(Kernel::Avx, c, slots) }
-    }
-
+impl UniformPass<'_> {
+    /// Stage 1: λ, ρ̂, the tie flags and the pair buffers of the slots of chunk `c`
+    /// (the records `(x, y, z, λ)` of the correction stage).
     #[inline(always)]
-    unsafe fn density_with(&self, kernel: Kernel, c: usize, slots: Range<usize>) {
-        // SAFETY: per the contract of `density`.
-        unsafe {
-            let pos = kernels::records(self.pos.as_slice());
-            let buf = self.factors.get_mut(c);
-            for k in slots {
-                let list = list_of(self.list_end, self.lists, k);
-                let f = &mut buf[pair_start(self.list_end, k)..];
+    fn density(&self, item: &StageItem, p: &Parts<'_>, c: usize, slots: Range<usize>) {
+        let pos = item.read(&p.pos);
+        let (rec, ratio, ties, buf) = item.write((&p.rec, &p.ratio, &p.ties, &p.factors));
+        let first = slots.start;
+        fluid_pass::density_chunk(
+            self.kernel,
+            &self.consts,
+            kernels::records(pos),
+            &self.lists[c],
+            &self.list_end[slots],
+            first,
+            &mut buf[0],
+            |k, d| {
                 let near = list_of(self.wall_end, self.walls, k);
-                let (l, rho, tie) =
-                    lambda_uniform(kernel, &self.consts, self.prm, pos, k, list, near, f);
-                self.rec.set(k, self.pos.get(k).truncate().extend(l));
-                self.ratio.set(k, rho);
-                self.ties.set(k, tie as u8);
-            }
-        }
+                let (l, rho) = lambda_uniform(self.prm, &d, pos[k], near);
+                let j = k - first;
+                rec[j] = pos[k].truncate().extend(l);
+                ratio[j] = rho;
+                ties[j] = d.tie as u8;
+            },
+        );
     }
 
-    /// Each slot's Δx of chunk `c`, added to its particle in `hot`.
-    ///
-    /// # Safety
-    /// Stage 2 of `project`: every slot's record is written; the chunk's particles
-    /// are this caller's.
-    unsafe fn correction(&self, c: usize, slots: Range<usize>, hot: &DisjointSlice<'_, Vec4>) {
-        match self.kernel {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: as in `density`.
-            Kernel::Avx => unsafe { self.correction_avx(c, slots, hot) },
-            // SAFETY: per the contract.
-            _ => unsafe { self.correction_with(Kernel::Scalar, c, slots, hot) },
-        }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx")]
-    unsafe fn correction_avx(&self, c: usize, slots: Range<usize>, hot: &DisjointSlice<'_, Vec4>) {
-        // SAFETY: per the contract of `correction`.
-        unsafe { self.correction_with(Kernel::Avx, c, slots, hot) }
-    }
-
+    /// Stage 2: each slot's Δx of chunk `c`, added to its particle.
     #[inline(always)]
-    unsafe fn correction_with(
-        &self,
-        kernel: Kernel,
-        c: usize,
-        slots: Range<usize>,
-        hot: &DisjointSlice<'_, Vec4>,
-    ) {
-        // SAFETY: per the contract of `correction`; the lists hold slots of the grid
-        // (below m, the length of `rec`).
-        unsafe {
-            let rec = kernels::records(self.rec.as_slice());
-            let buf = &self.factors.get_mut(c)[..];
-            let end = slots.end;
-            for k in slots {
+    fn correction(&self, item: &StageItem, p: &Parts<'_>, c: usize, slots: Range<usize>) {
+        let rec = item.read(&p.rec);
+        let (buf, ties) = (&item.read(&p.factors)[c], item.read(&p.ties));
+        let mut hot = item.write(&p.hot);
+        let end = slots.end;
+        fluid_pass::correction_chunk(
+            self.kernel,
+            &self.consts,
+            kernels::records(rec),
+            &self.lists[c],
+            &self.list_end[slots.clone()],
+            slots.start,
+            buf,
+            &ties[slots],
+            |k, d| {
                 prefetch_particle(hot.as_ptr(), self.base, self.particle, k + PREFETCH, end);
-                let list = list_of(self.list_end, self.lists, k);
-                let f = &buf[pair_start(self.list_end, k)..];
-                let tie = self.ties.get(k) != 0;
-                let d = kernels::correction(kernel, &self.consts, rec, k, list, f, tie);
                 let mut dx = Vec3A::from_array(d) * self.prm.volume;
                 let near = list_of(self.wall_end, self.walls, k);
                 if !near.is_empty() {
-                    let pk = self.rec.get(k);
+                    let pk = rec[k];
                     let (_, g) = wall_terms(self.prm, near, Vec3A::from_vec4(pk));
                     dx += g * pk.w;
                 }
                 let dx = limit_correction(dx, self.limit);
-                let p = self.particle[k] as usize;
-                let h = hot.get(p);
-                hot.set(p, (Vec3A::from_vec4(h) + dx).extend(h.w));
-            }
-        }
+                let h = hot.at(k);
+                *h = (Vec3A::from_vec4(*h) + dx).extend(h.w);
+            },
+        );
     }
 }
 
-/// λ and ρ̂ of fluid slot k when every slot is of one fluid (`kernels::density`).
-///
-/// `factors` has room for `kernels::pair_room(list.len())` floats. Also returns
-/// whether the list holds a coincident pair.
-#[allow(clippy::too_many_arguments)]
-fn lambda_uniform(
-    kernel: Kernel,
-    c: &Consts,
-    p: &Params,
-    pos: &[[f32; 4]],
-    k: usize,
-    list: &[u32],
-    near: &[Vec4],
-    factors: &mut [f32],
-) -> (f32, f32, bool) {
-    // SAFETY: the lists hold slots of the grid (below m, the length of `pos`): the
-    // build writes only slots it scanned.
-    let d = unsafe { kernels::density(kernel, c, pos, k, list, factors) };
+/// λ and ρ̂ of fluid slot k at `x` (w: its volume) when every slot is of one fluid,
+/// from its density sums `d` (`kernels::fluid::density`) and the walls `near` it.
+#[inline(always)]
+fn lambda_uniform(p: &Params, d: &Density, x: Vec4, near: &[Vec4]) -> (f32, f32) {
     let vol = p.volume;
     let q0 = (p.h2 * p.h2) * p.h2;
     let mut rho = (q0 + d.q3) * (p.poly6 * vol);
     let mut g = d.grad.map(|x| x * vol);
     if !near.is_empty() {
-        let [x, y, z, _] = pos[k];
-        let (wr, wg) = wall_terms(p, near, Vec3A::new(x, y, z));
+        let (wr, wg) = wall_terms(p, near, Vec3A::new(x.x, x.y, x.z));
         rho += wr;
         g = [g[0] + wg.x, g[1] + wg.y, g[2] + wg.z];
     }
     let sum2 = d.grad2 * (vol * vol) + ((g[0] * g[0] + g[1] * g[1]) + g[2] * g[2]);
     let c = (rho - 1.0).max(0.0);
-    (-c / (sum2 + p.epsilon), rho, d.tie)
+    (-c / (sum2 + p.epsilon), rho)
 }
 
-/// λ and ρ̂ of fluid slot k (any mix of fluids and solids).
-///
-/// # Safety
-/// As [`lambda_uniform`].
+/// λ and ρ̂ of fluid slot k (any mix of fluids and solids), from every slot's
+/// position and inverse mass.
 #[inline(always)]
-unsafe fn lambda_general(
-    v: &Views<'_>,
-    params: &[Params],
-    class: &[u32],
+fn lambda_general(
+    pos: &[Vec4],
+    inv_mass: &[f32],
     p: &Params,
     k: usize,
     list: &[u32],
     near: &[Vec4],
 ) -> (f32, f32) {
-    let _ = params;
-    let _ = class;
-    // SAFETY: per the contract.
-    unsafe {
-        let pk4 = v.pos.get(k);
-        let pk = Vec3A::from_vec4(pk4);
-        let q0 = p.h2;
-        let mut rho = pk4.w * q0 * q0 * q0;
-        let mut grad = Vec3A::ZERO;
-        let mut sum2 = 0.0f32;
-        for &j in list {
-            let j = j as usize;
-            let pj = v.pos.get(j);
-            let d = pk - Vec3A::from_vec4(pj);
-            let r2 = d.length_squared();
-            if r2 < p.h2 {
-                let q = p.h2 - r2;
-                rho += pj.w * q * q * q;
-                let g = p.gradient(d, r2, k, j) * pj.w;
-                grad += g;
-                sum2 += g.length_squared() * (p.mass * v.inv_mass.get(j));
-            }
+    // One length for both (one bounds check per neighbour).
+    let inv_mass = &inv_mass[..pos.len()];
+    let pk4 = pos[k];
+    let pk = Vec3A::from_vec4(pk4);
+    let q0 = p.h2;
+    let mut rho = pk4.w * q0 * q0 * q0;
+    let mut grad = Vec3A::ZERO;
+    let mut sum2 = 0.0f32;
+    for &j in list {
+        let j = j as usize;
+        let pj = pos[j];
+        let d = pk - Vec3A::from_vec4(pj);
+        let r2 = d.length_squared();
+        if r2 < p.h2 {
+            let q = p.h2 - r2;
+            rho += pj.w * q * q * q;
+            let g = p.gradient(d, r2, k, j) * pj.w;
+            grad += g;
+            sum2 += g.length_squared() * (p.mass * inv_mass[j]);
         }
-        let mut rho = rho * p.poly6;
-        if !near.is_empty() {
-            let (wr, wg) = wall_terms(p, near, pk);
-            rho += wr;
-            grad += wg;
-        }
-        let sum2 = sum2 + grad.length_squared();
-        let c = (rho - 1.0).max(0.0);
-        (-c / (sum2 + p.epsilon), rho)
     }
+    let mut rho = rho * p.poly6;
+    if !near.is_empty() {
+        let (wr, wg) = wall_terms(p, near, pk);
+        rho += wr;
+        grad += wg;
+    }
+    let sum2 = sum2 + grad.length_squared();
+    let c = (rho - 1.0).max(0.0);
+    (-c / (sum2 + p.epsilon), rho)
 }
 
 /// A fluid particle's correction `dx` of one iteration, shortened to `limit` (m): its
@@ -398,72 +340,70 @@ fn limit_correction(dx: Vec3A, limit: f32) -> Vec3A {
     }
 }
 
-/// Δx of slot k (fluid or solid; any mix).
-///
-/// # Safety
-/// As [`lambda_general`], with every λ written.
+/// Δx of slot k (fluid or solid; any mix), from every slot's position, inverse mass
+/// and λ (`v`).
 #[inline(always)]
-unsafe fn delta_general(
-    v: &Views<'_>,
+fn delta_general(
+    v: (&[Vec4], &[f32], &[f32]),
     params: &[Params],
     class: &[u32],
     k: usize,
     list: &[u32],
     near: &[Vec4],
 ) -> Vec3A {
-    // SAFETY: per the contract.
-    unsafe {
-        let pk4 = v.pos.get(k);
-        let pk = Vec3A::from_vec4(pk4);
-        let (vk, wk) = (pk4.w, v.inv_mass.get(k));
-        let ck = class[k];
-        let lk = v.lambda.get(k);
-        let mut dx = Vec3A::ZERO;
-        for &j in list {
-            let j = j as usize;
-            let pj = v.pos.get(j);
-            let d = pk - Vec3A::from_vec4(pj);
-            let r2 = d.length_squared();
-            let cj = class[j];
-            if ck != SOLID {
-                let prm = &params[ck as usize];
-                if r2 < prm.h2 {
-                    // Constraint k on itself (against a solid, with the solid's
-                    // mirrored pressure: twice).
-                    let mut s = lk * pj.w;
-                    if cj == SOLID {
-                        s += s;
-                    } else {
-                        s += prm.scorr(r2) * pj.w;
-                        if cj == ck {
-                            // Constraint j on k, same kernel.
-                            s += v.lambda.get(j) * prm.mass * wk * vk;
-                        }
+    // One length for every array (one bounds check per neighbour).
+    let n = class.len();
+    let (pos, inv_mass, lambda) = (&v.0[..n], &v.1[..n], &v.2[..n]);
+    let pk4 = pos[k];
+    let pk = Vec3A::from_vec4(pk4);
+    let (vk, wk) = (pk4.w, inv_mass[k]);
+    let ck = class[k];
+    let lk = lambda[k];
+    let mut dx = Vec3A::ZERO;
+    for &j in list {
+        let j = j as usize;
+        let pj = pos[j];
+        let d = pk - Vec3A::from_vec4(pj);
+        let r2 = d.length_squared();
+        let cj = class[j];
+        if ck != SOLID {
+            let prm = &params[ck as usize];
+            if r2 < prm.h2 {
+                // Constraint k on itself (against a solid, with the solid's
+                // mirrored pressure: twice).
+                let mut s = lk * pj.w;
+                if cj == SOLID {
+                    s += s;
+                } else {
+                    s += prm.scorr(r2) * pj.w;
+                    if cj == ck {
+                        // Constraint j on k, same kernel.
+                        s += lambda[j] * prm.mass * wk * vk;
                     }
-                    dx += prm.gradient(d, r2, k, j) * s;
                 }
-                if cj == SOLID || cj == ck {
-                    continue;
-                }
+                dx += prm.gradient(d, r2, k, j) * s;
             }
-            // Constraint j (fluid of another kernel, or any fluid for a solid k).
-            if cj != SOLID {
-                let pj_prm = &params[cj as usize];
-                if r2 < pj_prm.h2 {
-                    let mut s = v.lambda.get(j) * pj_prm.mass * wk * vk;
-                    if ck == SOLID {
-                        // The solid's mirrored pressure.
-                        s += s;
-                    }
-                    dx += pj_prm.gradient(d, r2, k, j) * s;
-                }
+            if cj == SOLID || cj == ck {
+                continue;
             }
         }
-        if ck != SOLID && !near.is_empty() {
-            // Constraint k's own gradient from the walls (which do not move).
-            let (_, g) = wall_terms(&params[ck as usize], near, pk);
-            dx += g * lk;
+        // Constraint j (fluid of another kernel, or any fluid for a solid k).
+        if cj != SOLID {
+            let pj_prm = &params[cj as usize];
+            if r2 < pj_prm.h2 {
+                let mut s = lambda[j] * pj_prm.mass * wk * vk;
+                if ck == SOLID {
+                    // The solid's mirrored pressure.
+                    s += s;
+                }
+                dx += pj_prm.gradient(d, r2, k, j) * s;
+            }
         }
-        dx
     }
+    if ck != SOLID && !near.is_empty() {
+        // Constraint k's own gradient from the walls (which do not move).
+        let (_, g) = wall_terms(&params[ck as usize], near, pk);
+        dx += g * lk;
+    }
+    dx
 }

@@ -1,0 +1,349 @@
+//! The density solver's loops over a chunk of slots, the safe entry points of
+//! [`super::fluid`]'s kernels: each takes a chunk's neighbour lists as [`SlotLists`]
+//! (whose entries are checked to be slots once, when the grid build seals them),
+//! checks the lengths of the records it reads once per chunk, picks the AVX or the
+//! scalar loop and hands each slot's sums to the caller.
+//!
+//! The slot loop and the kernel are compiled together with the CPU feature (one
+//! `#[target_feature]` function per loop, the kernel and the caller's per-slot code
+//! inlined into it), as the density and correction passes need to run at full speed.
+
+use super::fluid::{self, Consts, Density, Records};
+use super::simd::Kernel;
+use crate::error::{try_reserve, Result};
+
+/// One chunk's neighbour lists, concatenated: the list of the chunk's slot `j` runs
+/// from `ends[j - 1]` (0 for `j = 0`) to `ends[j]`, with `ends` the chunk's list ends
+/// (kept by the caller, one per slot). Every entry is a slot below the bound that
+/// [`Self::seal`] checked; editing the lists drops the bound until the next seal, and
+/// the loops refuse lists without one.
+#[derive(Debug)]
+pub(crate) struct SlotLists {
+    entries: Vec<u32>,
+    /// Every entry is below it (`usize::MAX`: not sealed since the last edit).
+    bound: usize,
+}
+
+impl Default for SlotLists {
+    fn default() -> Self {
+        SlotLists {
+            entries: Vec::new(),
+            bound: usize::MAX,
+        }
+    }
+}
+
+impl SlotLists {
+    /// The entries, to be rebuilt; unsealed until the next [`Self::seal`].
+    pub(crate) fn edit(&mut self) -> &mut Vec<u32> {
+        self.bound = usize::MAX;
+        &mut self.entries
+    }
+
+    /// Checks that every entry is below `slots` and records it as the bound. Panics
+    /// otherwise (a build that lists a slot it does not have is a bug of the build).
+    /// One pass over the chunk's entries, right after the build wrote them.
+    pub(crate) fn seal(&mut self, slots: usize) {
+        // A compare and an or per entry (no early exit: vectorised).
+        let limit = u32::try_from(slots).unwrap_or(u32::MAX);
+        let over = (self.entries.iter()).fold(0u32, |o, &j| o | u32::from(j >= limit));
+        assert!(
+            over == 0 || slots > u32::MAX as usize,
+            "fluid lists: a slot listed past the grid's {slots} slots"
+        );
+        self.bound = slots;
+    }
+
+    /// Room for `total` entries (keeps the seal: no entry changes).
+    pub(crate) fn reserve(&mut self, total: usize, what: &str) -> Result<()> {
+        let grow = total.saturating_sub(self.entries.len());
+        try_reserve(&mut self.entries, grow, what)
+    }
+
+    /// Every entry, in list order.
+    #[inline(always)]
+    pub(crate) fn entries(&self) -> &[u32] {
+        &self.entries
+    }
+
+    /// The list of the chunk's slot `j` (`ends`: the chunk's list ends).
+    #[inline(always)]
+    pub(crate) fn list(&self, ends: &[u32], j: usize) -> &[u32] {
+        &self.entries[list_start(ends, j)..ends[j] as usize]
+    }
+
+    /// Panics unless the lists are sealed for at most `len` slots and the chunk's
+    /// slots `first..first + slots` are below `len`: the kernels' contract.
+    #[inline(always)]
+    fn check(&self, len: usize, first: usize, slots: usize) {
+        assert!(
+            self.bound <= len && first.saturating_add(slots) <= len,
+            "fluid lists: not sealed for {len} slots"
+        );
+    }
+}
+
+/// Where the chunk's slot `j`'s list starts in its lists (`ends`: the chunk's list
+/// ends).
+#[inline(always)]
+pub(crate) fn list_start(ends: &[u32], j: usize) -> usize {
+    if j == 0 {
+        0
+    } else {
+        ends[j - 1] as usize
+    }
+}
+
+/// Where the chunk's slot `j`'s pair buffer starts in the chunk's (two floats per
+/// entry of the lists before it, and 16 of slack per slot: whole blocks of 8 never
+/// overlap): the chunk's buffer needs `2 · entries + 16 · slots` floats.
+#[inline(always)]
+pub(crate) fn pair_start(ends: &[u32], j: usize) -> usize {
+    2 * list_start(ends, j) + 16 * j
+}
+
+/// The density sums ([`fluid::density`]) of the chunk's slots `first + j`
+/// (`j < ends.len()`) over their lists, positions `pos`, each slot's pair factors
+/// into the chunk's pair buffer `factors` (at [`pair_start`]); `each(k, sums)` per
+/// slot k, in slot order. Panics unless the lists are sealed for at most `pos.len()`
+/// slots, the chunk's slots are slots of `pos` and `factors` has room.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn density_chunk<F: FnMut(usize, Density)>(
+    kernel: Kernel,
+    c: &Consts,
+    pos: &Records,
+    lists: &SlotLists,
+    ends: &[u32],
+    first: usize,
+    factors: &mut [f32],
+    each: F,
+) {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
+        Kernel::Avx => unsafe { density_avx(c, pos, lists, ends, first, factors, each) },
+        _ => density_loop(Kernel::Scalar, c, pos, lists, ends, first, factors, each),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[allow(clippy::too_many_arguments)]
+fn density_avx<F: FnMut(usize, Density)>(
+    c: &Consts,
+    pos: &Records,
+    lists: &SlotLists,
+    ends: &[u32],
+    first: usize,
+    factors: &mut [f32],
+    each: F,
+) {
+    density_loop(Kernel::Avx, c, pos, lists, ends, first, factors, each)
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn density_loop<F: FnMut(usize, Density)>(
+    kernel: Kernel,
+    c: &Consts,
+    pos: &Records,
+    lists: &SlotLists,
+    ends: &[u32],
+    first: usize,
+    factors: &mut [f32],
+    mut each: F,
+) {
+    lists.check(pos.len(), first, ends.len());
+    for j in 0..ends.len() {
+        let list = lists.list(ends, j);
+        let f = &mut factors[pair_start(ends, j)..];
+        // SAFETY: the list's entries are below the lists' bound, at most `pos.len()`,
+        // and slot first + j is below it too (both checked above); `density` checks
+        // the room of `f`.
+        let d = unsafe { fluid::density(kernel, c, pos, first + j, list, f) };
+        each(first + j, d);
+    }
+}
+
+/// The corrections ([`fluid::correction`]) of the chunk's slots `first + j` over
+/// their lists, records `rec` (`(x, y, z, λ)`), the pair buffer [`density_chunk`]
+/// filled and each slot's tie flag in `ties` (one per slot of the chunk);
+/// `each(k, Σ)` per slot k, in slot order. Panics as [`density_chunk`], or unless
+/// `ties` has a flag per slot.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn correction_chunk<F: FnMut(usize, [f32; 3])>(
+    kernel: Kernel,
+    c: &Consts,
+    rec: &Records,
+    lists: &SlotLists,
+    ends: &[u32],
+    first: usize,
+    factors: &[f32],
+    ties: &[u8],
+    each: F,
+) {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
+        Kernel::Avx => unsafe { correction_avx(c, rec, lists, ends, first, factors, ties, each) },
+        _ => correction_loop(
+            Kernel::Scalar,
+            c,
+            rec,
+            lists,
+            ends,
+            first,
+            factors,
+            ties,
+            each,
+        ),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[allow(clippy::too_many_arguments)]
+fn correction_avx<F: FnMut(usize, [f32; 3])>(
+    c: &Consts,
+    rec: &Records,
+    lists: &SlotLists,
+    ends: &[u32],
+    first: usize,
+    factors: &[f32],
+    ties: &[u8],
+    each: F,
+) {
+    correction_loop(Kernel::Avx, c, rec, lists, ends, first, factors, ties, each)
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn correction_loop<F: FnMut(usize, [f32; 3])>(
+    kernel: Kernel,
+    c: &Consts,
+    rec: &Records,
+    lists: &SlotLists,
+    ends: &[u32],
+    first: usize,
+    factors: &[f32],
+    ties: &[u8],
+    mut each: F,
+) {
+    lists.check(rec.len(), first, ends.len());
+    let ties = &ties[..ends.len()];
+    for j in 0..ends.len() {
+        let list = lists.list(ends, j);
+        let f = &factors[pair_start(ends, j)..];
+        // SAFETY: as in `density_loop`.
+        let d = unsafe { fluid::correction(kernel, c, rec, first + j, list, f, ties[j] != 0) };
+        each(first + j, d);
+    }
+}
+
+/// The XSPH sums ([`fluid::viscosity`]) of the chunk's slots `first + j` over their
+/// lists, positions `pos` and velocities `vel` (h² = `h2`); `each(k, Σ)` per slot k,
+/// in slot order. Panics unless the lists are sealed for at most as many slots as
+/// both arrays hold and the chunk's slots are slots of both.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn viscosity_chunk<F: FnMut(usize, [f32; 3])>(
+    kernel: Kernel,
+    h2: f32,
+    pos: &Records,
+    vel: &Records,
+    lists: &SlotLists,
+    ends: &[u32],
+    first: usize,
+    each: F,
+) {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
+        Kernel::Avx => unsafe { viscosity_avx(h2, pos, vel, lists, ends, first, each) },
+        _ => viscosity_loop(Kernel::Scalar, h2, pos, vel, lists, ends, first, each),
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+#[allow(clippy::too_many_arguments)]
+fn viscosity_avx<F: FnMut(usize, [f32; 3])>(
+    h2: f32,
+    pos: &Records,
+    vel: &Records,
+    lists: &SlotLists,
+    ends: &[u32],
+    first: usize,
+    each: F,
+) {
+    viscosity_loop(Kernel::Avx, h2, pos, vel, lists, ends, first, each)
+}
+
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn viscosity_loop<F: FnMut(usize, [f32; 3])>(
+    kernel: Kernel,
+    h2: f32,
+    pos: &Records,
+    vel: &Records,
+    lists: &SlotLists,
+    ends: &[u32],
+    first: usize,
+    mut each: F,
+) {
+    lists.check(pos.len().min(vel.len()), first, ends.len());
+    for j in 0..ends.len() {
+        let list = lists.list(ends, j);
+        // SAFETY: as in `density_loop`, for both arrays.
+        let s = unsafe { fluid::viscosity(kernel, h2, pos, vel, first + j, list) };
+        each(first + j, s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sealed lists run; a list naming a slot past the grid is refused when sealed,
+    /// and lists edited since their seal are refused by the loops.
+    #[test]
+    fn lists_are_checked_once_and_refused_unsealed() {
+        let mut lists = SlotLists::default();
+        lists.edit().extend([1u32, 2, 0, 2]);
+        let ends = [2u32, 4, 4];
+        lists.seal(3);
+        assert_eq!(lists.list(&ends, 1), &[0, 2]);
+        let pos = [
+            [0.0f32, 0.0, 0.0, 1.0],
+            [0.1, 0.0, 0.0, 1.0],
+            [0.0, 0.2, 0.0, 1.0],
+        ];
+        let mut seen = Vec::new();
+        viscosity_chunk(
+            Kernel::detect(),
+            1.0,
+            &pos,
+            &pos,
+            &lists,
+            &ends,
+            0,
+            |k, _| seen.push(k),
+        );
+        assert_eq!(seen, [0, 1, 2]);
+        lists.edit().push(3);
+        let unsealed = std::panic::catch_unwind(|| {
+            viscosity_chunk(Kernel::Scalar, 1.0, &pos, &pos, &lists, &ends, 0, |_, _| {})
+        });
+        assert!(unsealed.is_err());
+        let past = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| lists.seal(3)));
+        assert!(past.is_err());
+        // Sealed for 4 slots: refused on 3 records.
+        lists.seal(4);
+        let short = std::panic::catch_unwind(|| {
+            viscosity_chunk(Kernel::Scalar, 1.0, &pos, &pos, &lists, &ends, 0, |_, _| {})
+        });
+        assert!(short.is_err());
+    }
+}
