@@ -87,7 +87,8 @@ impl From<super::nary::NewConstraint<f32, 2>> for NewDistance {
 pub struct DistanceConstraints {
     /// The particle pair of each slot; with the Gauss-Seidel phases (blocks of interior
     /// slots, then shared colours) and the plan that cuts them into the stages and
-    /// items of one parallel sweep, checked once per rebuild (unscheduled for Jacobi).
+    /// items of one parallel sweep, checked at the first step after a rebuild
+    /// (unscheduled for Jacobi).
     sweep: Sweep<2>,
     /// m
     rest: Vec<f32>,
@@ -234,7 +235,7 @@ impl DistanceConstraints {
             items[slot as usize] = row.pair;
         }
         let sweep = match (schedule, plan) {
-            (Some(schedule), Some(plan)) => Sweep::new(items, schedule, plan, hot.len())?,
+            (Some(schedule), Some(plan)) => Sweep::new(items, schedule, plan, hot.len()),
             _ => Sweep::unscheduled(items),
         };
         let mut out = DistanceConstraints {
@@ -398,6 +399,11 @@ impl DistanceConstraints {
 impl ConstraintSet for DistanceConstraints {
     fn count(&self) -> usize {
         self.len()
+    }
+
+    /// Checks the Gauss-Seidel sweep once after a rebuild (`Sweep::prepare`).
+    fn begin_step(&mut self) -> Result<()> {
+        self.sweep.prepare()
     }
 
     /// Both solvers' first iteration of a substep starts λ from 0 itself (`fresh`).

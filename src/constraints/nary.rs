@@ -149,7 +149,8 @@ pub(crate) fn apply_shared_lambda(
 pub struct NarySet<F: Family<K>, const K: usize> {
     /// The particles of each slot with the Gauss-Seidel phases (blocks of interior
     /// slots, then shared colours: `solver::schedule`) and the plan that cuts them into
-    /// the stages and items of one parallel sweep, checked once per rebuild.
+    /// the stages and items of one parallel sweep, checked at the first step after a
+    /// rebuild.
     sweep: Sweep<K>,
     rest: Vec<F::Rest>,
     /// Units of the family (m/N for lengths); [`REMOVED`] for a removed constraint.
@@ -282,7 +283,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             *slot = rows[id as usize].0.particles;
         }
         let mut out = NarySet::<F, K> {
-            sweep: Sweep::new(items, schedule, plan, hot.len())?,
+            sweep: Sweep::new(items, schedule, plan, hot.len()),
             rest: try_with_capacity(m, what)?,
             compliance: try_with_capacity(m, what)?,
             lambda: try_with_capacity(m, what)?,
@@ -491,6 +492,11 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
 impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
     fn count(&self) -> usize {
         self.len()
+    }
+
+    /// Checks the Gauss-Seidel sweep once after a rebuild (`Sweep::prepare`).
+    fn begin_step(&mut self) -> Result<()> {
+        self.sweep.prepare()
     }
 
     fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {

@@ -12,8 +12,8 @@
 //!   per-particle gather; [`jacobi_plan`] runs them fused, in two stages.
 //! * [`tether`]: the Gauss-Seidel projection of tethers.
 //! * [`sweep`]: a constraint set's slots with their Gauss-Seidel schedule and plan,
-//!   checked once per rebuild, which runs the sweep and hands each run of slots to the
-//!   kernels above (or to a family's own loop) safely.
+//!   checked once at the first step after a rebuild, which runs the sweep and hands
+//!   each run of slots to the kernels above (or to a family's own loop) safely.
 //! * [`contact`]: the particle–particle contact sum over a neighbour list.
 //! * [`plane_cull`]: the plane contact test of collider detection.
 //! * [`fluid`]: the density solver's loops (density, correction, viscosity).

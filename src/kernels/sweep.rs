@@ -1,9 +1,12 @@
 //! Checked Gauss-Seidel sweeps: a constraint set's slots (the particles of each, in
 //! storage order) with the block schedule and the plan that cut one sweep into the
-//! stages and items of `Executor::stages`, checked once per rebuild ([`Sweep::new`]),
-//! after which [`Sweep::run`] hands each run of slots to the projection kernels
-//! ([`Run::distance`], [`Run::tether`]) or to a family's own loop ([`Run::each`])
-//! with no check per slot and no `unsafe` in the families.
+//! stages and items of `Executor::stages`. A rebuild makes a new, unchecked sweep
+//! ([`Sweep::new`]); [`Sweep::prepare`] checks it once, at the start of the first
+//! step after the rebuild (the constraint stage's `begin_step`), however many
+//! rebuilds came between two steps; [`Sweep::run`] refuses (panics on) a sweep not
+//! checked, and hands each run of slots to the projection kernels ([`Run::distance`],
+//! [`Run::tether`]) or to a family's own loop ([`Run::each`]) with no check per slot
+//! and no `unsafe` in the families.
 //!
 //! What the check establishes (one pass over the slots, and over the particles the
 //! plan was built for):
@@ -18,9 +21,12 @@
 //!   its fused particle pass writes; the items of a shared stage no particle of another
 //!   item of that stage.
 //!
-//! `Executor::stages` runs the items of one stage at the same time only with each
-//! other, each once, and the stages in order, so every particle and λ a run writes is
-//! its own while it runs.
+//! These are properties of the slots, the schedule and the plan alone, which no method
+//! changes after [`Sweep::new`] (the fields are private, the type is not `Clone`), so
+//! the `checked` flag that [`Sweep::prepare`] sets stays true for the sweep's life and
+//! holds in every build, release included. `Executor::stages` runs the items of one
+//! stage at the same time only with each other, each once, and the stages in order,
+//! so every particle and λ a run writes is its own while it runs.
 
 use std::any::Any;
 use std::cell::Cell;
@@ -40,9 +46,9 @@ use crate::solver::schedule::{Plan, Schedule};
 pub(crate) type Prologue<'a> = &'a (dyn Fn(&mut [Vec4], &mut [Vec3A], &mut [Vec3]) + Sync);
 
 /// The slots of a constraint set over K particles with their Gauss-Seidel schedule
-/// and plan, checked (see the module doc). The slots cannot be changed: a rebuild
-/// makes a new one.
-#[derive(Default, Debug)]
+/// and plan, checked once by [`Self::prepare`] before its first run (see the module
+/// doc). The slots cannot be changed: a rebuild makes a new one.
+#[derive(Debug)]
 pub(crate) struct Sweep<const K: usize> {
     /// The particles of each slot, in storage order.
     items: Vec<[u32; K]>,
@@ -55,6 +61,24 @@ pub(crate) struct Sweep<const K: usize> {
     /// Which sweep this is: unique to each one made (0 for the empty default), so that
     /// a plan built for its slots (`jacobi_plan::FusedPlan`) can tell it from another.
     id: u64,
+    /// [`Self::check`] passed (set only by [`Self::prepare`]; a sweep with no plan
+    /// has nothing to check). [`Self::run`] asserts it.
+    checked: bool,
+}
+
+/// No slots and no plan: nothing to check, nothing to run.
+impl<const K: usize> Default for Sweep<K> {
+    fn default() -> Self {
+        Sweep {
+            items: Vec::new(),
+            schedule: Schedule::default(),
+            plan: Plan::default(),
+            built_for: 0,
+            bound: 0,
+            id: 0,
+            checked: true,
+        }
+    }
 }
 
 /// The id of the next sweep made.
@@ -74,25 +98,37 @@ impl<const K: usize> Sweep<K> {
     }
 
     /// The slots `items` (in the storage order of `schedule`) with the plan built for
-    /// them over `built_for` particles, checked. Panics when the schedule or the plan
-    /// breaks a rule of the module doc (a bug of their builders); fails only when out of
-    /// memory for the check's two marks per particle.
+    /// them over `built_for` particles, not yet checked: [`Self::prepare`] checks it
+    /// before its first run (a set rebuilt many times between two steps, as when a
+    /// game adds a thousand ropes one by one, is checked once).
     pub(crate) fn new(
         items: Vec<[u32; K]>,
         schedule: Schedule,
         plan: Plan,
         built_for: usize,
-    ) -> Result<Self> {
-        let sweep = Sweep {
+    ) -> Self {
+        Sweep {
             bound: bound_of(&items),
             items,
             schedule,
             plan,
             built_for,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-        };
-        sweep.check()?;
-        Ok(sweep)
+            checked: false,
+        }
+    }
+
+    /// Checks the sweep (see the module doc) unless it was already: called at the
+    /// start of every step, it costs one test of a flag when the set did not change.
+    /// Panics when the schedule or the plan breaks a rule of the module doc (a bug of
+    /// their builders); fails only when out of memory for the check's two marks per
+    /// particle (the sweep then stays unchecked, and [`Self::run`] refuses it).
+    pub(crate) fn prepare(&mut self) -> Result<()> {
+        if !self.checked {
+            self.check()?;
+            self.checked = true;
+        }
+        Ok(())
     }
 
     /// The particles of every slot, in storage order.
@@ -183,8 +219,9 @@ impl<const K: usize> Sweep<K> {
     /// other particle), and the first stage gets items for the particles no block
     /// holds (those beyond the particles the plan was built for included).
     ///
-    /// Panics unless the particle arrays have one length, reaching every particle of
-    /// the slots, and `lambda` has one element per slot.
+    /// Panics unless the sweep was checked ([`Self::prepare`]), the particle arrays
+    /// have one length, reaching every particle of the slots, and `lambda` has one
+    /// element per slot.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run<F>(
         &self,
@@ -199,6 +236,8 @@ impl<const K: usize> Sweep<K> {
     ) where
         F: Fn(&Run<'_, K>) + Sync,
     {
+        // The rules the runs' SAFETY comments cite hold only for a checked sweep.
+        assert!(self.checked, "sweep: run before Sweep::prepare checked it");
         let n = hot.len();
         assert!(
             n >= self.bound && base.len() == n && velocity.len() == n,
@@ -400,7 +439,9 @@ mod tests {
         for (&s, &item) in slot_of.iter().zip(items) {
             stored[s as usize] = item;
         }
-        Sweep::new(stored, sched, plan, n).unwrap()
+        let mut sweep = Sweep::new(stored, sched, plan, n);
+        sweep.prepare().unwrap();
+        sweep
     }
 
     /// A checked sweep on two threads runs every slot once and, fused, its particle
@@ -441,8 +482,27 @@ mod tests {
         assert!(hot.iter().zip(&touched).all(|(h, &t)| h.y == t));
     }
 
+    /// A sweep not yet checked refuses to run.
+    #[test]
+    fn an_unchecked_sweep_refuses_to_run() {
+        let exec = Executor::new(1).unwrap();
+        let items = scene(2000);
+        let (slot_of, sched) = schedule::build(&items, 2000).unwrap();
+        let plan = Plan::new(&sched, &items, &slot_of, 2000).unwrap();
+        let sweep = Sweep::new(items.clone(), sched, plan, 2000);
+        let mut hot = vec![Vec4::ZERO; 2000];
+        let mut base = vec![Vec3A::ZERO; 2000];
+        let mut velocity = vec![Vec3::ZERO; 2000];
+        let mut lambda = vec![0.0f32; items.len()];
+        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let (h, b, v) = (&mut hot, &mut base, &mut velocity);
+            sweep.run(&exec, 1, h, b, v, &mut lambda, None, |_| {})
+        }));
+        assert!(ran.is_err());
+    }
+
     /// A schedule whose colour holds two slots on one particle is refused when the
-    /// sweep is made.
+    /// sweep is checked.
     #[test]
     fn a_colour_sharing_a_particle_is_refused() {
         let items = vec![[0u32, 1], [1, 2]];
@@ -453,7 +513,8 @@ mod tests {
             block_size: schedule::block_size(4),
         };
         let plan = Plan::new(&sched, &items, &[0, 1], 4).unwrap();
-        let made = std::panic::catch_unwind(|| Sweep::new(items, sched, plan, 4));
-        assert!(made.is_err());
+        let mut sweep = Sweep::new(items, sched, plan, 4);
+        let checked = std::panic::catch_unwind(move || sweep.prepare());
+        assert!(checked.is_err());
     }
 }
