@@ -230,20 +230,15 @@ impl DistanceConstraints {
             let plan = Plan::new(&schedule, &items, &slot_of, hot.len())?;
             (slot_of, Some(schedule), Some(plan))
         };
-        // The pairs in slot order (reusing the id-order array).
-        for (&slot, (row, _)) in slot_of.iter().zip(&rows) {
-            items[slot as usize] = row.pair;
-        }
-        let sweep = match (schedule, plan) {
-            (Some(schedule), Some(plan)) => Sweep::new(items, schedule, plan, hot.len()),
-            _ => Sweep::unscheduled(items),
-        };
+        drop(items);
+        // The pairs in slot order, scattered with the other slot arrays in one pass.
+        let mut pairs = try_with_capacity::<[u32; 2]>(m, WHAT)?;
+        pairs.resize(m, [0, 0]);
         let mut out = DistanceConstraints {
             rest: try_with_capacity(m, WHAT)?,
             softness: try_with_capacity(m, WHAT)?,
             lambda: try_with_capacity(m, WHAT)?,
             slot_of,
-            sweep,
             built_for: hot.len() as u32,
             ..Default::default()
         };
@@ -252,10 +247,15 @@ impl DistanceConstraints {
         out.lambda.resize(m, 0.0);
         for (&slot, (row, lambda)) in out.slot_of.iter().zip(&rows) {
             let s = slot as usize;
+            pairs[s] = row.pair;
             out.rest[s] = row.rest;
             out.softness[s] = pack_softness(row.compliance, row.stiffness);
             out.lambda[s] = *lambda;
         }
+        out.sweep = match (schedule, plan) {
+            (Some(schedule), Some(plan)) => Sweep::new(pairs, schedule, plan, hot.len()),
+            _ => Sweep::unscheduled(pairs),
+        };
         out.prepare_jacobi(hot, jacobi)?;
         Ok(out)
     }

@@ -278,12 +278,11 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         for (id, &slot) in slot_of.iter().enumerate() {
             id_of_slot[slot as usize] = id as u32;
         }
-        // The particles of each slot, in slot order (reusing the id-order array).
-        for (slot, &id) in items.iter_mut().zip(&id_of_slot) {
-            *slot = rows[id as usize].0.particles;
-        }
+        drop(items);
+        // The particles of each slot, in slot order, gathered with the other slot
+        // arrays in one pass.
+        let mut particles = try_with_capacity::<[u32; K]>(m, what)?;
         let mut out = NarySet::<F, K> {
-            sweep: Sweep::new(items, schedule, plan, hot.len()),
             rest: try_with_capacity(m, what)?,
             compliance: try_with_capacity(m, what)?,
             lambda: try_with_capacity(m, what)?,
@@ -293,10 +292,12 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         };
         for &id in &id_of_slot {
             let (row, lambda) = &rows[id as usize];
+            particles.push(row.particles);
             out.rest.push(row.rest);
             out.compliance.push(row.compliance);
             out.lambda.push(*lambda);
         }
+        out.sweep = Sweep::new(particles, schedule, plan, hot.len());
         out.prepare_jacobi(hot, jacobi)?;
         Ok(out)
     }

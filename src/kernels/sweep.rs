@@ -56,7 +56,8 @@ pub(crate) struct Sweep<const K: usize> {
     plan: Plan,
     /// The particle count the schedule and plan were built for.
     built_for: usize,
-    /// One past the largest particle index of `items`.
+    /// One past the largest particle index of `items`, once checked (0 before: a
+    /// rebuild does not pay for it, [`Self::prepare`] does).
     bound: usize,
     /// Which sweep this is: unique to each one made (0 for the empty default), so that
     /// a plan built for its slots (`jacobi_plan::FusedPlan`) can tell it from another.
@@ -108,7 +109,7 @@ impl<const K: usize> Sweep<K> {
         built_for: usize,
     ) -> Self {
         Sweep {
-            bound: bound_of(&items),
+            bound: 0,
             items,
             schedule,
             plan,
@@ -125,6 +126,7 @@ impl<const K: usize> Sweep<K> {
     /// particle (the sweep then stays unchecked, and [`Self::run`] refuses it).
     pub(crate) fn prepare(&mut self) -> Result<()> {
         if !self.checked {
+            self.bound = bound_of(&self.items);
             self.check()?;
             self.checked = true;
         }
@@ -137,8 +139,10 @@ impl<const K: usize> Sweep<K> {
         &self.items
     }
 
-    /// One past the largest particle index of the slots (0 for none).
+    /// One past the largest particle index of the slots (0 for none). Panics unless
+    /// the sweep was checked (an unscheduled one always is).
     pub(crate) fn bound(&self) -> usize {
+        assert!(self.checked, "sweep: bound before Sweep::prepare");
         self.bound
     }
 
