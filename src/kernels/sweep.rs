@@ -255,16 +255,19 @@ impl<const K: usize> Sweep<K> {
         let lambda = DisjointSlice::new(lambda);
         let blocks = plan.items.first().copied().unwrap_or(0);
         let item = |stage: usize, item: usize| {
-            // The item's own handles, on its thread's stack.
-            let (h, b, l) = (hot.alias(), base.alias(), lambda.alias());
+            // The item's own handles, on its thread's stack, made once per item: a run
+            // is then its range and a reference to them.
+            let arrays = Arrays {
+                items: &self.items,
+                hot: hot.alias(),
+                base: base.alias(),
+                lambda: lambda.alias(),
+                fused: prologue.is_some(),
+            };
             let go = |range: Range<usize>| {
                 f(&Run {
                     range,
-                    items: &self.items,
-                    hot: h.alias(),
-                    base: b.alias(),
-                    lambda: l.alias(),
-                    fused: prologue.is_some(),
+                    arrays: &arrays,
                     _one_thread: PhantomData,
                 })
             };
@@ -342,13 +345,18 @@ impl StagePlan for WithPrologue<'_> {
 /// the thread it was handed to.
 pub(crate) struct Run<'a, const K: usize> {
     range: Range<usize>,
+    arrays: &'a Arrays<'a, K>,
+    _one_thread: PhantomData<Cell<()>>,
+}
+
+/// The arrays of a [`Sweep::run`], one copy per item of a stage, on the item's thread.
+struct Arrays<'a, const K: usize> {
     items: &'a Vec<[u32; K]>,
     hot: DisjointSlice<'a, Vec4>,
     base: DisjointSlice<'a, Vec3A>,
     lambda: DisjointSlice<'a, f32>,
     /// A fused particle pass writes base positions of other blocks meanwhile.
     fused: bool,
-    _one_thread: PhantomData<Cell<()>>,
 }
 
 impl<const K: usize> Run<'_, K> {
@@ -364,18 +372,19 @@ impl<const K: usize> Run<'_, K> {
     /// `rest` and `compliance` have one element per slot.
     #[inline]
     pub(crate) fn tether(&self, rest: &[f32], compliance: &[f32], inv_h2: f32) -> usize {
-        let pairs = (self.items as &dyn Any).downcast_ref::<Vec<[u32; 2]>>();
-        let Some(pairs) = pairs.filter(|_| !self.fused) else {
+        let a = self.arrays;
+        let pairs = (a.items as &dyn Any).downcast_ref::<Vec<[u32; 2]>>();
+        let Some(pairs) = pairs.filter(|_| !a.fused) else {
             return self.range.start;
         };
-        let slots = TetherSlots::new(pairs, rest, compliance, &self.lambda);
+        let slots = TetherSlots::new(pairs, rest, compliance, &a.lambda);
         // SAFETY: no particle pass is fused into this sweep, so nothing writes a base
         // position while it runs (`Sweep::run` holds the array exclusively).
-        let base = unsafe { self.base.as_slice() };
+        let base = unsafe { a.base.as_slice() };
         // SAFETY: the run's slots share no particle with each other nor with any slot
         // running meanwhile, and their particles are below `hot`'s length (`Sweep::run`
         // and `Sweep::check`); λ of these slots is this run's alone.
-        unsafe { tether::project_range(self.range(), &slots, base, &self.hot, inv_h2) }
+        unsafe { tether::project_range(self.range(), &slots, base, &a.hot, inv_h2) }
     }
 
     /// Slots `from..` of the run (`from` within it), one at a time: `f(s, particles,
@@ -387,20 +396,21 @@ impl<const K: usize> Run<'_, K> {
         F: FnMut(usize, &[u32; K], [Vec3A; K], [Vec4; K], f32) -> Option<([Vec4; K], f32)>,
     {
         assert!(self.range.start <= from && from <= self.range.end);
+        let a = self.arrays;
         for s in from..self.range.end {
-            let idx = &self.items[s];
+            let idx = &a.items[s];
             // SAFETY: the particles of slot s are this run's alone while it runs (its
             // slots share none, and no slot running meanwhile touches them; a fused
             // pass writes only particles of no running slot), below the arrays' length;
             // λ of slot s likewise (`Sweep::run` and `Sweep::check`).
             unsafe {
-                let b = std::array::from_fn(|k| self.base.get(idx[k] as usize));
-                let p = std::array::from_fn(|k| self.hot.get(idx[k] as usize));
-                if let Some((q, l)) = f(s, idx, b, p, self.lambda.get(s)) {
+                let b = std::array::from_fn(|k| a.base.get(idx[k] as usize));
+                let p = std::array::from_fn(|k| a.hot.get(idx[k] as usize));
+                if let Some((q, l)) = f(s, idx, b, p, a.lambda.get(s)) {
                     for k in 0..K {
-                        self.hot.set(idx[k] as usize, q[k]);
+                        a.hot.set(idx[k] as usize, q[k]);
                     }
-                    self.lambda.set(s, l);
+                    a.lambda.set(s, l);
                 }
             }
         }
@@ -413,8 +423,9 @@ impl Run<'_, 2> {
     /// takes λ as 0.
     #[inline]
     pub(crate) fn distance(&self, rest: &[f32], softness: &[f32], fresh: bool, inv_h2: f32) {
-        let slots = Slots::new(self.items, rest, softness, self.lambda.alias(), fresh);
-        let particles = ParticleArrays::new(self.base.alias(), self.hot.alias());
+        let a = self.arrays;
+        let slots = Slots::new(a.items, rest, softness, a.lambda.alias(), fresh);
+        let particles = ParticleArrays::new(a.base.alias(), a.hot.alias());
         // SAFETY: the run's slots share no particle with each other nor with any slot
         // running meanwhile, and their particles are below the arrays' length
         // (`Sweep::run` and `Sweep::check`); λ of these slots is this run's alone.
