@@ -276,7 +276,8 @@ impl<const K: usize> Sweep<K> {
                     let r = plan.prologue_range(item, self.built_for, n);
                     // SAFETY: the range of item `item` of the first stage, which no
                     // other item of the stage touches (ranges checked disjoint, and
-                    // every block item's slots inside its own range, by `check`;
+                    // every block item's slots inside its own range, by `check`, which
+                    // passed: `checked` is asserted above;
                     // the ranges beyond the particles the plan was built for hold no
                     // particle of a slot, all below `bound`); `slice_mut` checks the
                     // bounds. The rows die before the block's runs on this thread.
