@@ -28,20 +28,20 @@ use super::set::{
     Persist,
 };
 use crate::error::{check_nonzero, try_with_capacity, Error, Result};
-use crate::math::{Vec3, Vec4};
+use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
-use crate::pipeline::{ParticlePass, ParticleRows, ParticleViews};
+use crate::pipeline::{ParticlePass, ParticleRows};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
-use crate::solver::jacobi::{self, Adjacency};
-use crate::solver::parallel::{DisjointSlice, Executor, StagePlan};
-use crate::solver::schedule::{self, Plan, Schedule};
+use crate::solver::jacobi;
+use crate::solver::parallel::{DisjointSlice, Executor};
+use crate::solver::schedule::{self, Plan};
 use crate::solver::Solver;
 
 pub(crate) use crate::kernels::distance::{pack_softness, unpack_softness};
-use crate::kernels::distance::{project_range, ParticleArrays, Slots};
 use crate::kernels::distance_jacobi::JacobiSlots;
 use crate::kernels::jacobi_plan::{self, FusedPlan};
+use crate::kernels::sweep::Sweep;
 
 pub use crate::limits::MAX_DISTANCE_CONSTRAINTS;
 
@@ -81,32 +81,15 @@ impl From<super::nary::NewConstraint<f32, 2>> for NewDistance {
     }
 }
 
-/// A sweep's plan with stage 0 grown by the items of a particle pass
-/// ([`Plan::prologue_items`]).
-struct WithPrologue<'a> {
-    plan: &'a Plan,
-    /// Items of stage 0.
-    items: usize,
-}
-
-impl StagePlan for WithPrologue<'_> {
-    fn stages(&self) -> usize {
-        self.plan.stages()
-    }
-    fn items(&self, s: usize) -> usize {
-        if s == 0 {
-            self.items
-        } else {
-            self.plan.items(s)
-        }
-    }
-}
-
 /// Distance constraints stored in solve order: sorted by colour, then by id
 /// (Gauss-Seidel), or by lower particle, then by id (Jacobi: `kernels::jacobi_plan::storage_order`).
 #[derive(Default)]
 pub struct DistanceConstraints {
-    pairs: Vec<[u32; 2]>,
+    /// The particle pair of each slot; with the Gauss-Seidel phases (blocks of interior
+    /// slots, then shared colours) and the plan that cuts them into the stages and
+    /// items of one parallel sweep, checked at the first step after a rebuild
+    /// (unscheduled for Jacobi).
+    sweep: Sweep<2>,
     /// m
     rest: Vec<f32>,
     /// Both flavours in one number ([`pack_softness`]): an XPBD compliance α ≥ +0
@@ -117,17 +100,12 @@ pub struct DistanceConstraints {
     lambda: Vec<f32>,
     /// constraint id → storage slot
     slot_of: Vec<u32>,
-    /// Gauss-Seidel phases: blocks of interior slots, then shared colours.
-    schedule: Schedule,
-    /// The schedule cut into the stages and items of one parallel sweep.
-    plan: Plan,
-    /// Jacobi only: particle → slots, the scratch corrections of `FusedPlan`, and
-    /// the averaging
+    /// Jacobi only: the scratch corrections of `FusedPlan`, and the averaging
     /// weight 1 / max(n_a, n_b) of each slot (n = constraints on the particle).
-    adjacency: Adjacency,
     corrections: Vec<Vec4>,
     jacobi_weight: Vec<f32>,
-    /// The stages of a Jacobi iteration (projection fused with most of the gather).
+    /// The stages of a Jacobi iteration (projection fused with most of the gather),
+    /// with the particle → slots adjacency.
     jacobi_plan: FusedPlan,
     /// The particle count the schedule and the adjacency were built for (see
     /// `NarySet`).
@@ -137,26 +115,26 @@ pub struct DistanceConstraints {
 impl DistanceConstraints {
     /// Number of constraints.
     pub fn len(&self) -> usize {
-        self.pairs.len()
+        self.sweep.items().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
+        self.sweep.items().is_empty()
     }
 
     /// Largest number of colours in one phase of a Gauss-Seidel sweep.
     pub fn colour_count(&self) -> usize {
-        self.schedule.colour_count()
+        self.sweep.schedule().colour_count()
     }
 
     /// Number of particle blocks whose interior constraints run in parallel.
     pub fn block_count(&self) -> usize {
-        self.schedule.blocks.len()
+        self.sweep.schedule().blocks.len()
     }
 
     /// Number of constraints joining particles of different blocks.
     pub fn shared_count(&self) -> usize {
-        self.len() - self.schedule.interior_len()
+        self.len() - self.sweep.schedule().interior_len()
     }
 
     /// Bytes of storage per constraint: the pair (8), rest length, softness, λ and
@@ -167,7 +145,7 @@ impl DistanceConstraints {
 
     /// The particle pair of constraint `id`.
     pub fn pair(&self, id: usize) -> [u32; 2] {
-        self.pairs[self.slot_of[id] as usize]
+        self.sweep.items()[self.slot_of[id] as usize]
     }
 
     /// The rest length (m) of constraint `id`.
@@ -233,7 +211,7 @@ impl DistanceConstraints {
         rows.extend(self.slot_of.iter().map(|&slot| {
             let s = slot as usize;
             let row = NewDistance {
-                pair: self.pairs[s],
+                pair: self.sweep.items()[s],
                 rest: self.rest[s],
                 compliance: unpack_softness(self.softness[s]).0,
                 stiffness: unpack_softness(self.softness[s]).1,
@@ -246,35 +224,38 @@ impl DistanceConstraints {
         let (slot_of, schedule, plan) = if jacobi {
             // Jacobi needs no colours: its own order (see `FusedPlan`).
             let order = jacobi_plan::storage_order(&items, hot.len())?;
-            (order, Schedule::default(), Plan::default())
+            (order, None, None)
         } else {
             let (slot_of, schedule) = schedule::build(&items, hot.len())?;
             let plan = Plan::new(&schedule, &items, &slot_of, hot.len())?;
-            (slot_of, schedule, plan)
+            (slot_of, Some(schedule), Some(plan))
         };
         drop(items);
+        // The pairs in slot order, scattered with the other slot arrays in one pass.
+        let mut pairs = try_with_capacity::<[u32; 2]>(m, WHAT)?;
+        pairs.resize(m, [0, 0]);
         let mut out = DistanceConstraints {
-            pairs: try_with_capacity(m, WHAT)?,
             rest: try_with_capacity(m, WHAT)?,
             softness: try_with_capacity(m, WHAT)?,
             lambda: try_with_capacity(m, WHAT)?,
             slot_of,
-            plan,
-            schedule,
             built_for: hot.len() as u32,
             ..Default::default()
         };
-        out.pairs.resize(m, [0, 0]);
         out.rest.resize(m, 0.0);
         out.softness.resize(m, 0.0);
         out.lambda.resize(m, 0.0);
         for (&slot, (row, lambda)) in out.slot_of.iter().zip(&rows) {
             let s = slot as usize;
-            out.pairs[s] = row.pair;
+            pairs[s] = row.pair;
             out.rest[s] = row.rest;
             out.softness[s] = pack_softness(row.compliance, row.stiffness);
             out.lambda[s] = *lambda;
         }
+        out.sweep = match (schedule, plan) {
+            (Some(schedule), Some(plan)) => Sweep::new(pairs, schedule, plan, hot.len())?,
+            _ => Sweep::unscheduled(pairs),
+        };
         out.prepare_jacobi(hot, jacobi)?;
         Ok(out)
     }
@@ -285,18 +266,15 @@ impl DistanceConstraints {
     /// adjacency: the gather pass covers only the particles the adjacency knows.
     pub(crate) fn prepare_jacobi(&mut self, hot: &[Vec4], jacobi: bool) -> Result<()> {
         if !jacobi {
-            self.adjacency = Adjacency::default();
             self.corrections = Vec::new();
             self.jacobi_weight = Vec::new();
             self.jacobi_plan = FusedPlan::default();
             return Ok(());
         }
-        let adjacency = Adjacency::build(&self.pairs, hot.len())?;
-        let plan = FusedPlan::build(&self.pairs, &adjacency)?;
+        let plan = FusedPlan::new(&self.sweep, hot.len())?;
         let (_, weight) = jacobi::buffers(0, self.len())?;
         let mut corrections = try_with_capacity::<Vec4>(plan.scratch_len(), "Jacobi corrections")?;
         corrections.resize(plan.scratch_len(), Vec4::ZERO);
-        self.adjacency = adjacency;
         self.corrections = corrections;
         self.jacobi_weight = weight;
         self.jacobi_plan = plan;
@@ -308,13 +286,13 @@ impl DistanceConstraints {
     /// ends that can move (a pinned end takes no correction, so the constraints on it do
     /// not slow the others down). Called when inverse masses change; no allocation.
     pub(crate) fn update_jacobi_weights(&mut self, hot: &[Vec4]) {
-        if self.jacobi_weight.len() != self.pairs.len() {
+        if self.jacobi_weight.len() != self.len() {
             return; // not prepared for Jacobi
         }
-        for (weight, &[a, b]) in self.jacobi_weight.iter_mut().zip(&self.pairs) {
+        for (weight, &[a, b]) in self.jacobi_weight.iter_mut().zip(self.sweep.items()) {
             let moving = |p: u32| {
                 if hot[p as usize].w > 0.0 {
-                    self.adjacency.of(p as usize).len()
+                    self.jacobi_plan.adjacency().of(p as usize).len()
                 } else {
                     0
                 }
@@ -340,61 +318,37 @@ impl DistanceConstraints {
         threads: usize,
         prologue: Option<ParticlePass<'_>>,
     ) {
-        let n = particles.len();
-        let views = ParticleViews::new(particles);
-        let arrays = ParticleArrays::new(views.base.alias(), views.hot.alias());
-        let slots = Slots::new(
-            &self.pairs,
-            &self.rest,
-            &self.softness,
-            DisjointSlice::new(&mut self.lambda),
-            fresh,
-        );
-        let (sched, plan) = (&self.schedule, &self.plan);
-        let built_for = self.built_for as usize;
-        let blocks = plan.items.first().copied().unwrap_or(0);
-        let item = |stage: usize, item: usize| {
-            // SAFETY: slots of one colour never share a particle,
-            // blocks hold disjoint particles (the schedule's invariants), the items of one
-            // stage are disjoint slot ranges of one colour or of disjoint blocks, each run
-            // by one thread, and stages run one after the other; indices were checked
-            // against the particle count when the constraint was added (particles are
-            // never removed). A prologue range is the particles of the item's own block
-            // (or of no block), which no other item of stage 0 touches: its rows, cut
-            // as ordinary slices, live only during the pass, before the block's
-            // colours write the same particles on this thread.
-            unsafe {
-                if stage == 0 {
-                    if let Some(pass) = prologue {
-                        let r = plan.prologue_range(item, built_for, n);
-                        pass(ParticleRows {
-                            hot: views.hot.slice_mut(r.clone()),
-                            base: views.base.slice_mut(r.clone()),
-                            velocity: views.velocity.slice_mut(r),
-                        });
-                    }
-                    if item < blocks {
-                        for colour in sched.block_colours(item) {
-                            project_range(colour, &slots, &arrays, inv_h2);
-                        }
-                    }
-                } else {
-                    plan.shared_item(sched, stage, item, |r| {
-                        project_range(r, &slots, &arrays, inv_h2)
-                    });
-                }
+        let (rest, softness) = (&self.rest, &self.softness);
+        let Particles {
+            hot,
+            base,
+            velocity,
+            ..
+        } = particles;
+        // The fused particle pass, over a block's rows (`Sweep::run`).
+        let rows = prologue.map(|pass| {
+            move |hot: &mut [Vec4], base: &mut [Vec3A], velocity: &mut [Vec3]| {
+                pass(ParticleRows {
+                    hot,
+                    base,
+                    velocity,
+                })
             }
-        };
+        });
+        let rows = rows.as_ref().map(|f| f as _);
         // One parallel region for the whole sweep (see `schedule::Plan`): the blocks'
         // interior colours, then the shared colours, large ones cut between threads.
         // The thread count follows the work (`Executor::threads_for`).
-        match prologue {
-            None => exec.stages(threads, plan, item),
-            Some(_) => {
-                let items = plan.prologue_items(built_for, n);
-                exec.stages(threads, &WithPrologue { plan, items }, item)
-            }
-        }
+        self.sweep.run(
+            exec,
+            threads,
+            hot,
+            base,
+            velocity,
+            &mut self.lambda,
+            rows,
+            |run| run.distance(rest, softness, fresh, inv_h2),
+        );
     }
 
     /// One Jacobi iteration: every constraint is projected from the same positions,
@@ -417,7 +371,7 @@ impl DistanceConstraints {
         threads: usize,
     ) {
         let slots = JacobiSlots::new(
-            &self.pairs,
+            self.sweep.items(),
             &self.rest,
             &self.softness,
             &self.jacobi_weight,
@@ -426,26 +380,30 @@ impl DistanceConstraints {
             inv_h2,
             relaxation,
         );
-        let scratch = DisjointSlice::new(&mut self.corrections);
         let Particles { base, hot, .. } = particles;
-        let (base, hot) = (&*base, DisjointSlice::new(hot));
-        let (plan, adjacency) = (&self.jacobi_plan, &self.adjacency);
         // One parallel region in two stages (see `FusedPlan`): the projection of every
         // slot, each item then gathering the particles only its slots touch; then the
         // gather of the others.
-        exec.stages(threads, plan.stages(), |stage, item| {
-            // SAFETY: the plan was built for these slots and this adjacency; particle
-            // indices were checked against the particle count when the constraints
-            // were added (particles are never removed); `stages` runs each item once,
-            // the stages in order.
-            unsafe { plan.run(stage, item, &slots, adjacency, base, &hot, &scratch) };
-        });
+        self.jacobi_plan.iterate(
+            exec,
+            threads,
+            &self.sweep,
+            &slots,
+            base,
+            hot,
+            &mut self.corrections,
+        );
     }
 }
 
 impl ConstraintSet for DistanceConstraints {
     fn count(&self) -> usize {
         self.len()
+    }
+
+    /// Checks the Gauss-Seidel sweep once after a rebuild (`Sweep::prepare`).
+    fn begin_step(&mut self) -> Result<()> {
+        self.sweep.prepare()
     }
 
     /// Both solvers' first iteration of a substep starts λ from 0 itself (`fresh`).
@@ -565,7 +523,7 @@ impl Persist for DistanceConstraints {
     /// As `NarySet`: slot order, λ, the id → slot map; the schedule is rebuilt.
     fn save(&self, w: &mut Writer<'_>) {
         w.put(self.built_for);
-        w.put_block(&self.pairs);
+        w.put_block(self.sweep.items());
         w.put_block_raw(&self.rest);
         w.put_block_raw(&self.softness);
         w.put_block_raw(&self.lambda);
@@ -582,7 +540,7 @@ impl Persist for DistanceConstraints {
             softness: r.get_block_raw(m)?,
             lambda: r.get_block_raw(m)?,
             slot_of: r.get_block_raw(m)?,
-            pairs,
+            sweep: Sweep::unscheduled(pairs),
             built_for,
             ..Default::default()
         };
@@ -591,7 +549,7 @@ impl Persist for DistanceConstraints {
             return Ok(());
         }
         let n = codec::built_for(built_for, cx.hot.len(), WHAT)?;
-        codec::check_indices(&raw.pairs, n, WHAT)?;
+        codec::check_indices(raw.sweep.items(), n, WHAT)?;
         codec::check_permutation(&raw.slot_of, WHAT)?;
         codec::check_finite(raw.softness.iter().copied(), WHAT)?;
         codec::check_finite(raw.lambda.iter().copied(), WHAT)?;

@@ -279,12 +279,24 @@ impl ConstraintSets {
     }
 }
 
-/// The constraint stage: λ resets at the start of a substep (attachment hosts
+/// The constraint stage: the sweeps rebuilt since the last step checked at its start,
+/// λ resets at the start of a substep (attachment hosts
 /// interpolated), plastic flow at its end. Its projection takes the iteration's
 /// solver state, the set the fused sweep ran and the stage projected at
 /// [`FLUID_SLOT`] ([`ConstraintSets::project`]), so the pipeline calls that
 /// directly.
 impl Stage for ConstraintSets {
+    fn begin_step(
+        &mut self,
+        _particles: &mut Particles,
+        _cx: &StepContext<'_>,
+    ) -> crate::error::Result<()> {
+        for set in self.all_mut() {
+            set.begin_step()?;
+        }
+        Ok(())
+    }
+
     fn begin_substep(&mut self, _particles: &mut Particles, cx: &StepContext<'_>) {
         for set in self.all_mut() {
             set.begin_substep(cx.substep, cx.substeps, cx.solver);

@@ -24,14 +24,14 @@ use super::set::{
     force_of_lambda, remove_slots, ConstraintEdit, ConstraintSet, FamilyKind, Iteration, Persist,
 };
 use crate::error::{try_with_capacity, Error, Result};
-use crate::kernels::tether::{self, TetherSlots};
+use crate::kernels::sweep::Sweep;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{separation, Particles};
 use crate::snapshot::codec::{self, Plain, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::jacobi::{self, Adjacency};
-use crate::solver::parallel::{DisjointSlice, Executor, Rows};
-use crate::solver::schedule::{self, Plan, Schedule};
+use crate::solver::parallel::{Executor, Rows};
+use crate::solver::schedule::{self, Plan};
 
 use super::link::Tether;
 
@@ -147,7 +147,11 @@ pub(crate) fn apply_shared_lambda(
 
 /// Constraints of family F over K particles, stored in solve order.
 pub struct NarySet<F: Family<K>, const K: usize> {
-    particles: Vec<[u32; K]>,
+    /// The particles of each slot with the Gauss-Seidel phases (blocks of interior
+    /// slots, then shared colours: `solver::schedule`) and the plan that cuts them into
+    /// the stages and items of one parallel sweep, checked at the first step after a
+    /// rebuild.
+    sweep: Sweep<K>,
     rest: Vec<F::Rest>,
     /// Units of the family (m/N for lengths); [`REMOVED`] for a removed constraint.
     compliance: Vec<f32>,
@@ -155,11 +159,6 @@ pub struct NarySet<F: Family<K>, const K: usize> {
     lambda: Vec<f32>,
     /// constraint id → storage slot
     slot_of: Vec<u32>,
-    /// Gauss-Seidel phases: blocks of interior slots, then shared colours
-    /// (`solver::schedule`).
-    schedule: Schedule,
-    /// The schedule cut into the stages and items of one parallel sweep.
-    plan: Plan,
     /// Jacobi only: particle → `slot · K + k` indices into `corrections`.
     adjacency: Adjacency,
     corrections: Vec<Vec3>,
@@ -174,13 +173,11 @@ pub struct NarySet<F: Family<K>, const K: usize> {
 impl<F: Family<K>, const K: usize> Default for NarySet<F, K> {
     fn default() -> Self {
         NarySet {
-            particles: Vec::new(),
+            sweep: Sweep::default(),
             rest: Vec::new(),
             compliance: Vec::new(),
             lambda: Vec::new(),
             slot_of: Vec::new(),
-            schedule: Schedule::default(),
-            plan: Plan::default(),
             adjacency: Adjacency::default(),
             corrections: Vec::new(),
             weight: Vec::new(),
@@ -201,21 +198,21 @@ pub struct NewConstraint<R, const K: usize> {
 impl<F: Family<K>, const K: usize> NarySet<F, K> {
     /// Number of constraints (removed ones included: ids never shift).
     pub fn len(&self) -> usize {
-        self.particles.len()
+        self.sweep.items().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.particles.is_empty()
+        self.sweep.items().is_empty()
     }
 
     /// Largest number of colours in one phase of a Gauss-Seidel sweep.
     pub fn colour_count(&self) -> usize {
-        self.schedule.colour_count()
+        self.sweep.schedule().colour_count()
     }
 
     /// Particles of constraint `id`.
     pub fn particles_of(&self, id: usize) -> [u32; K] {
-        self.particles[self.slot_of[id] as usize]
+        self.sweep.items()[self.slot_of[id] as usize]
     }
 
     /// Rest data of constraint `id`.
@@ -264,7 +261,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         rows.extend(self.slot_of.iter().map(|&slot| {
             let s = slot as usize;
             let row = NewConstraint {
-                particles: self.particles[s],
+                particles: self.sweep.items()[s],
                 rest: self.rest[s],
                 compliance: self.compliance[s],
             };
@@ -281,25 +278,26 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         for (id, &slot) in slot_of.iter().enumerate() {
             id_of_slot[slot as usize] = id as u32;
         }
+        drop(items);
+        // The particles of each slot, in slot order, gathered with the other slot
+        // arrays in one pass.
+        let mut particles = try_with_capacity::<[u32; K]>(m, what)?;
         let mut out = NarySet::<F, K> {
-            particles: try_with_capacity(m, what)?,
             rest: try_with_capacity(m, what)?,
             compliance: try_with_capacity(m, what)?,
             lambda: try_with_capacity(m, what)?,
             slot_of,
-            plan,
-            schedule,
             built_for: hot.len() as u32,
             ..Default::default()
         };
-        drop(items);
         for &id in &id_of_slot {
             let (row, lambda) = &rows[id as usize];
-            out.particles.push(row.particles);
+            particles.push(row.particles);
             out.rest.push(row.rest);
             out.compliance.push(row.compliance);
             out.lambda.push(*lambda);
         }
+        out.sweep = Sweep::new(particles, schedule, plan, hot.len())?;
         out.prepare_jacobi(hot, jacobi)?;
         Ok(out)
     }
@@ -312,7 +310,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             self.weight = Vec::new();
             return Ok(());
         }
-        let adjacency = Adjacency::build(&self.particles, hot.len())?;
+        let adjacency = Adjacency::build(self.sweep.items(), hot.len())?;
         let (corrections, weight) = jacobi::buffers(self.len() * K, self.len())?;
         self.adjacency = adjacency;
         self.corrections = corrections;
@@ -329,7 +327,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         }
         for s in 0..self.len() {
             let mut most = 1usize;
-            for &p in &self.particles[s] {
+            for &p in &self.sweep.items()[s] {
                 let p = p as usize;
                 if hot[p].w > 0.0 {
                     most = most.max(self.adjacency.of(p).len());
@@ -375,62 +373,36 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         exec: &Executor,
         threads: usize,
     ) {
-        let base = &particles.base;
-        let pos = DisjointSlice::new(&mut particles.hot);
-        let lambda = DisjointSlice::new(&mut self.lambda);
-        let (items, rest, compliance) = (&self.particles, &self.rest, &self.compliance);
+        let (rest, compliance) = (&self.rest, &self.compliance);
         // Tethers have a SIMD kernel (the same bits as the loop below): F is `Tether`,
         // whose constraints are pairs (K = 2) with an f32 rest (its max length).
         let tethers = (std::any::TypeId::of::<F>() == std::any::TypeId::of::<Tether>())
-            .then(|| {
-                let items = (items as &dyn Any).downcast_ref::<Vec<[u32; 2]>>()?;
-                let rest = (rest as &dyn Any).downcast_ref::<Vec<f32>>()?;
-                Some(TetherSlots::new(items, rest, compliance, &lambda))
-            })
+            .then(|| (rest as &dyn Any).downcast_ref::<Vec<f32>>())
             .flatten();
-        let project_slots = |slots: Range<usize>| {
-            let start = match &tethers {
-                // SAFETY: the slots of `slots` are of one colour and this task's alone,
-                // with indices in bounds (as for the loop below).
-                Some(t) => unsafe { tether::project_range(slots.clone(), t, base, &pos, inv_h2) },
-                None => slots.start,
-            };
-            for s in start..slots.end {
-                let alpha = compliance[s];
-                if alpha < 0.0 {
-                    continue;
-                }
-                let idx = &items[s];
-                // SAFETY: slots of one colour never share a particle, blocks hold
-                // disjoint particles (the schedule's invariants), the items of one stage
-                // are disjoint slot ranges of one colour or of disjoint blocks, each run
-                // by one thread, and stages run one after the other; indices were
-                // checked against the particle count when the constraint was added
-                // (particles are never removed from storage).
-                unsafe {
-                    let (r, p) = relative(idx, base, |i| pos.get(i));
-                    let l = lambda.get(s);
-                    if let Some((dx, dl)) =
-                        project::<F, K>(&r, &p, &rest[s], alpha * inv_h2, l, 1.0)
-                    {
-                        for k in 0..K {
-                            pos.set(idx[k] as usize, p[k] + dx[k].extend(0.0));
-                        }
-                        lambda.set(s, l + dl);
+        let Particles {
+            hot,
+            base,
+            velocity,
+            ..
+        } = particles;
+        let lambda = &mut self.lambda;
+        self.sweep
+            .run(exec, threads, hot, base, velocity, lambda, None, |run| {
+                let start = match tethers {
+                    Some(max) => run.tether(max, compliance, inv_h2),
+                    None => run.range().start,
+                };
+                run.each(start, |s, _, b, p, l| {
+                    let alpha = compliance[s];
+                    if alpha < 0.0 {
+                        return None;
                     }
-                }
-            }
-        };
-        let (sched, plan) = (&self.schedule, &self.plan);
-        exec.stages(threads, plan, |stage, item| {
-            if stage == 0 {
-                for colour in sched.block_colours(item) {
-                    project_slots(colour);
-                }
-            } else {
-                plan.shared_item(sched, stage, item, project_slots);
-            }
-        });
+                    // As `relative`, from the gathered base positions.
+                    let r = std::array::from_fn(|k| separation(b[k], b[0], p[k], p[0]));
+                    let (dx, dl) = project::<F, K>(&r, &p, &rest[s], alpha * inv_h2, l, 1.0)?;
+                    Some((std::array::from_fn(|k| p[k] + dx[k].extend(0.0)), l + dl))
+                });
+            });
     }
 
     /// One Jacobi iteration: every constraint is projected from the same positions,
@@ -455,8 +427,12 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
                 Rows::with_width(&mut self.corrections, K),
                 Rows::new(&mut self.lambda),
             );
-            let (items, rest, compliance, weight) =
-                (&self.particles, &self.rest, &self.compliance, &self.weight);
+            let (items, rest, compliance, weight) = (
+                self.sweep.items(),
+                &self.rest,
+                &self.compliance,
+                &self.weight,
+            );
             exec.for_chunks(parts, |r, (corrections, lambda)| {
                 let rows = corrections.chunks_exact_mut(K).zip(lambda);
                 for (s, (out, lambda)) in r.zip(rows) {
@@ -517,6 +493,11 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
 impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
     fn count(&self) -> usize {
         self.len()
+    }
+
+    /// Checks the Gauss-Seidel sweep once after a rebuild (`Sweep::prepare`).
+    fn begin_step(&mut self) -> Result<()> {
+        self.sweep.prepare()
     }
 
     fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {
@@ -598,7 +579,7 @@ impl<F: Family<K>, const K: usize> Persist for NarySet<F, K> {
     /// and the Jacobi data are rebuilt on load (the same build, so the same order).
     fn save(&self, w: &mut Writer<'_>) {
         w.put(self.built_for);
-        w.put_block(&self.particles);
+        w.put_block(self.sweep.items());
         w.put_raw(&self.rest);
         w.put_block_raw(&self.compliance);
         w.put_block_raw(&self.lambda);
@@ -614,7 +595,7 @@ impl<F: Family<K>, const K: usize> Persist for NarySet<F, K> {
             compliance: r.get_block_raw(m)?,
             lambda: r.get_block_raw(m)?,
             slot_of: r.get_block_raw(m)?,
-            particles,
+            sweep: Sweep::unscheduled(particles),
             built_for,
             ..Default::default()
         };
@@ -623,7 +604,7 @@ impl<F: Family<K>, const K: usize> Persist for NarySet<F, K> {
             return Ok(());
         }
         let n = codec::built_for(built_for, cx.hot.len(), F::NAME)?;
-        codec::check_indices(&raw.particles, n, F::NAME)?;
+        codec::check_indices(raw.sweep.items(), n, F::NAME)?;
         codec::check_permutation(&raw.slot_of, F::NAME)?;
         codec::check_finite(raw.compliance.iter().copied(), F::NAME)?;
         codec::check_finite(raw.lambda.iter().copied(), F::NAME)?;

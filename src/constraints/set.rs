@@ -146,6 +146,13 @@ pub(crate) trait ConstraintSet: Send {
     /// Number of constraints (removed ones included).
     fn count(&self) -> usize;
 
+    /// Start of a step, before its first substep: checks what a rebuild since the last
+    /// step left unchecked (the Gauss-Seidel sweep, `kernels::sweep::Sweep::prepare`).
+    /// Fails only when out of memory.
+    fn begin_step(&mut self) -> crate::error::Result<()> {
+        Ok(())
+    }
+
     /// Start of substep `s` of `n`: resets λ (and, for attachments, interpolates the
     /// hosts).
     fn begin_substep(&mut self, s: u32, n: u32, solver: Solver);

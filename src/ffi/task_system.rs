@@ -7,7 +7,7 @@
 //! Why here: the callbacks are C function pointers that the host hands over, and
 //! calling them (and trusting their contract) is the C boundary's job, one of the
 //! three places of the crate with `unsafe` (ARCHITECTURE.md, "Kernels and `unsafe`").
-//! The executor's disjoint-slice type (`src/solver/disjoint.rs`) is about memory that
+//! The executor's disjoint-slice type (`src/solver/disjoint/`) is about memory that
 //! threads share; nothing here shares memory beyond the pass context, so the two stay
 //! apart, and the solver layer never imports this higher one.
 //!

@@ -5,10 +5,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::distance_jacobi::{apply, project_range, JacobiSlots};
+use super::sweep::Sweep;
 use crate::error::{try_with_capacity, Result};
 use crate::math::{Vec3A, Vec4};
 use crate::solver::jacobi::Adjacency;
-use crate::solver::parallel::DisjointSlice;
+use crate::solver::parallel::{DisjointSlice, Executor};
 
 /// The storage order of a Jacobi distance set (`slot_of`, id → slot): slots sorted by
 /// the lower of their two particle indices, then by id. The slots of a particle's
@@ -140,12 +141,72 @@ pub(crate) struct FusedPlan {
     exported: usize,
     /// Items of stage 0 and of stage 1.
     items: [usize; 2],
+    /// The particle → slot adjacency of the slots ([`Self::new`]).
+    adjacency: Adjacency,
+    /// The id of the slots' [`Sweep`] ([`Sweep::id`]).
+    sweep: u64,
 }
 
 impl FusedPlan {
+    /// The plan of the slots of `sweep` (in [`storage_order`], unscheduled) over
+    /// `particle_count` particles, with their adjacency.
+    pub(crate) fn new(sweep: &Sweep<2>, particle_count: usize) -> Result<Self> {
+        let adjacency = Adjacency::build(sweep.items(), particle_count)?;
+        let mut plan = FusedPlan::build(sweep.items(), &adjacency)?;
+        plan.adjacency = adjacency;
+        plan.sweep = sweep.id();
+        Ok(plan)
+    }
+
+    /// The particle → slot adjacency the plan was built with (entries `(slot << 1) |
+    /// end`).
+    pub(crate) fn adjacency(&self) -> &Adjacency {
+        &self.adjacency
+    }
+
+    /// One Jacobi iteration of the slots of `sweep` (the one the plan was built for,
+    /// else it panics) with the other slot arrays of `slots` (whose pairs must be
+    /// `sweep`'s): `exec.stages` over [`Self::stages`] with `threads`, in `scratch` of
+    /// [`Self::scratch_len`]. Panics unless `base` and `hot` have one length reaching
+    /// every particle of the slots and of the adjacency.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn iterate(
+        &self,
+        exec: &Executor,
+        threads: usize,
+        sweep: &Sweep<2>,
+        slots: &JacobiSlots<'_>,
+        base: &[Vec3A],
+        hot: &mut [Vec4],
+        scratch: &mut [Vec4],
+    ) {
+        if self.items == [0, 0] {
+            return;
+        }
+        assert_eq!(self.sweep, sweep.id(), "Jacobi plan: built for other slots");
+        assert!(
+            std::ptr::eq(slots.pairs, sweep.items()),
+            "Jacobi plan: slot arrays of other slots"
+        );
+        let n = hot.len();
+        assert!(
+            base.len() == n && n >= sweep.bound() && n >= self.adjacency.particle_count(),
+            "Jacobi plan: particle arrays"
+        );
+        let (hot, scratch) = (DisjointSlice::new(hot), DisjointSlice::new(scratch));
+        exec.stages(threads, self.stages(), |stage, item| {
+            // SAFETY: the plan and its adjacency were built for these slots (`new`:
+            // the sweep's id is unique to it and its slots never change); their
+            // particle indices are below the arrays' length (checked above);
+            // `stages` runs each item once, the items of a stage at the same time
+            // only with each other, the stages in order.
+            unsafe { self.run(stage, item, slots, &self.adjacency, base, &hot, &scratch) };
+        });
+    }
+
     /// The plan of the slots `pairs` (in [`storage_order`]) over the particles of the
     /// particle → slot `adjacency` (entries `(slot << 1) | end` in slot order).
-    pub(crate) fn build(pairs: &[[u32; 2]], adjacency: &Adjacency) -> Result<Self> {
+    fn build(pairs: &[[u32; 2]], adjacency: &Adjacency) -> Result<Self> {
         const WHAT: &str = "Jacobi plan";
         let (n, m) = (adjacency.particle_count(), pairs.len());
         let low = |s: usize| pairs[s][0].min(pairs[s][1]) as usize;
@@ -273,6 +334,8 @@ impl FusedPlan {
             runs,
             run_start,
             exported: exported as usize,
+            adjacency: Adjacency::default(),
+            sweep: 0,
         })
     }
 
@@ -295,7 +358,7 @@ impl FusedPlan {
     /// of the slots is below `base`'s and `hot`'s length; the items of one stage run
     /// at the same time only with each other, each once, and the stages in order.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) unsafe fn run(
+    unsafe fn run(
         &self,
         stage: usize,
         item: usize,

@@ -11,6 +11,9 @@
 //! * [`distance_jacobi`]: the Jacobi projection of distance constraints and the
 //!   per-particle gather; [`jacobi_plan`] runs them fused, in two stages.
 //! * [`tether`]: the Gauss-Seidel projection of tethers.
+//! * [`sweep`]: a constraint set's slots with their Gauss-Seidel schedule and plan,
+//!   checked once at the first step after a rebuild, which runs the sweep and hands
+//!   each run of slots to the kernels above (or to a family's own loop) safely.
 //! * [`contact`]: the particle–particle contact sum over a neighbour list.
 //! * [`plane_cull`]: the plane contact test of collider detection.
 //! * [`fluid`]: the density solver's loops (density, correction, viscosity), run
@@ -22,8 +25,9 @@
 //! The Gauss-Seidel and Jacobi kernels write particles of other slots than their own
 //! index through `solver::parallel::DisjointSlice`; which slots may run at the same
 //! time is the colouring's and the block schedule's business, so those entry points
-//! stay `unsafe fn` with that one precondition (the callers' `SAFETY` comments cite
-//! the schedule).
+//! stay `unsafe fn` with that one precondition, called from this module only: by
+//! [`sweep::Sweep`], whose check of the schedule establishes it, and by
+//! [`jacobi_plan::FusedPlan`], which builds its own stages.
 
 pub(crate) mod contact;
 pub(crate) mod distance;
@@ -36,4 +40,5 @@ pub(crate) mod jacobi_plan;
 pub(crate) mod plane_cull;
 pub(crate) mod scan;
 pub(crate) mod simd;
+pub(crate) mod sweep;
 pub(crate) mod tether;

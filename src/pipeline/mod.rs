@@ -19,7 +19,7 @@ use crate::collision::Collision;
 use crate::error::Result;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
-use crate::solver::parallel::{DisjointSlice, Executor, Rows};
+use crate::solver::parallel::{Executor, Rows};
 use crate::solver::Solver;
 
 /// What every stage of one step reads: built once per step by the pipeline, with the
@@ -116,29 +116,6 @@ pub(crate) trait Stage {
     }
 }
 
-/// The particle arrays a particle pass writes, for one pass.
-pub(crate) struct ParticleViews<'a> {
-    pub hot: DisjointSlice<'a, Vec4>,
-    pub base: DisjointSlice<'a, Vec3A>,
-    pub velocity: DisjointSlice<'a, Vec3>,
-}
-
-impl<'a> ParticleViews<'a> {
-    pub(crate) fn new(particles: &'a mut Particles) -> Self {
-        let Particles {
-            hot,
-            base,
-            velocity,
-            ..
-        } = particles;
-        ParticleViews {
-            hot: DisjointSlice::new(hot),
-            base: DisjointSlice::new(base),
-            velocity: DisjointSlice::new(&mut velocity[..]),
-        }
-    }
-}
-
 /// The particles of one range of a particle pass, as ordinary slices of one length
 /// (element `j` is the range's `j`-th particle).
 pub(crate) struct ParticleRows<'a> {
@@ -151,8 +128,8 @@ pub(crate) struct ParticleRows<'a> {
 /// other. Run over ranges that cover every particle once (on any threads, in any
 /// order: each particle is computed on its own), it gives the same bits however they
 /// are cut; [`run_pass`] runs it on its own, a Gauss-Seidel sweep may run it block by
-/// block (the fused sweep of the constraint stage, which cuts the rows of each block
-/// from its [`ParticleViews`]).
+/// block (the fused sweep of the constraint stage: `kernels::sweep::Sweep::run` cuts
+/// the rows of each block).
 pub(crate) type ParticlePass<'a> = &'a (dyn Fn(ParticleRows<'_>) + Sync);
 
 /// Runs `pass` over every particle as a pass of its own (the executor's chunks, as

@@ -1,7 +1,7 @@
 //! Thread pools and the passes that run on them. Passes that write only their own
 //! items get them as `&mut` chunks (`Executor::for_chunks` and `for_each_item` over
 //! [`Rows`] and `Blocks`); those methods, and the raw disjoint-write helper under them,
-//! [`DisjointSlice`], live in `src/solver/disjoint.rs`, the executor's one file with
+//! [`DisjointSlice`], live in `src/solver/disjoint/`, the executor's one module with
 //! `unsafe`.
 //!
 //! Work is split into fixed-size chunks whose boundaries depend only on the problem

@@ -16,7 +16,7 @@
 //! boundary's job: `src/ffi/task_system.rs` implements this trait over them (its
 //! `unsafe` lives there, with the other C calls), and the executor only ever calls
 //! this safe trait. The executor's own `unsafe` is its disjoint-slice type
-//! (`src/solver/disjoint.rs`), which this trait needs none of: the claim loop hands out
+//! (`src/solver/disjoint/`), which this trait needs none of: the claim loop hands out
 //! items, not memory.
 
 /// Host workers that run a pass's claim loop (see the module doc).

@@ -5,6 +5,7 @@
 //! ```text
 //! begin_step       fluids (emitters, room), collision (neighbour lists, collider
 //!                  velocities; then the colliders' reach, widened for the fluids),
+//!                  constraint sets (sweeps rebuilt since the last step checked),
 //!                  integrator (the fusion plan)
 //! for each substep s (h = dt / substeps):
 //!   begin_substep  aero (wind impulses), skinning (targets), integrator (predict),
@@ -131,6 +132,7 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
     collision
         .colliders
         .set_reach(&particles.radius, fluids.collider_margins())?;
+    Stage::begin_step(sets, particles, &cx)?;
     cx.work = sets.projections();
     // The integrator fuses its velocity update with the next predict when no other
     // stage changes the particles between them, and hands that pass to the first

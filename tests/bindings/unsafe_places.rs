@@ -1,6 +1,6 @@
 //! `unsafe` lives in at most three places (issue 27; ARCHITECTURE.md, "Kernels and
 //! `unsafe`"): the C boundary (`src/ffi/`), the kernels (`src/kernels/`) and the
-//! parallel executor's disjoint-slice type (`src/solver/disjoint.rs`). This test reads
+//! parallel executor's disjoint-slice type (`src/solver/disjoint/`). This test reads
 //! every Rust file under `src/` and fails on the keyword `unsafe` anywhere else (in
 //! code: comments, doc comments and string literals may name it).
 
@@ -9,12 +9,7 @@ use std::path::{Path, PathBuf};
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The three places, relative to `src/`: a folder (ending in `/`) or one file.
-const PLACES: [&str; 3] = ["ffi/", "kernels/", "solver/disjoint.rs"];
-
-/// Files whose `unsafe` has not yet moved behind a safe interface of the three places:
-/// the constraint sweeps that run the kernels' `unsafe fn` under the colouring's
-/// invariant. Each entry is to be deleted when its file is moved.
-const NOT_YET_MOVED: [&str; 2] = ["constraints/distance.rs", "constraints/nary.rs"];
+const PLACES: [&str; 3] = ["ffi/", "kernels/", "solver/disjoint/"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).expect("read src/") {
@@ -170,7 +165,7 @@ fn unsafe_lives_in_three_places_only() {
             } else {
                 rel == *p
             }
-        }) || NOT_YET_MOVED.contains(&rel)
+        })
     };
     let mut bad = Vec::new();
     for path in &files {
@@ -187,16 +182,8 @@ fn unsafe_lives_in_three_places_only() {
     }
     assert!(
         bad.is_empty(),
-        "`unsafe` outside src/ffi/, src/kernels/ and src/solver/disjoint.rs (put it \
+        "`unsafe` outside src/ffi/, src/kernels/ and src/solver/disjoint/ (put it \
          behind a safe interface there):\n{}",
         bad.join("\n")
     );
-    // Every exception still needs its `unsafe` (a moved file leaves the list).
-    for rel in NOT_YET_MOVED.iter() {
-        let text = std::fs::read_to_string(src.join(rel)).unwrap_or_default();
-        assert!(
-            !unsafe_lines(&code_only(&text)).is_empty(),
-            "src/{rel} has no `unsafe` left: delete its exception"
-        );
-    }
 }

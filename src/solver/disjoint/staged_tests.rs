@@ -1,5 +1,4 @@
-//! Tests of the staged passes of `super` (`solver/disjoint.rs`): kept apart so that
-//! the file with the unsafe code stays short; they need none.
+//! Tests of the staged passes of `super` (`solver/disjoint/`); they need no unsafe.
 
 use super::*;
 
