@@ -319,37 +319,21 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
             }),
         ));
     }
-    const SKINNED: &str = "unity-sample/Runtime/SinewSkinnedCloth.cs";
-    out.push((
-        SKINNED,
-        "Aerodynamics fields".into(),
-        Box::new(|| {
-            unity_fields(
-                &skinned_aerodynamics(),
-                &[Group {
-                    header: "",
-                    fields: &[],
-                }],
-            )
-        }),
-    ));
-    out.push((
-        SKINNED,
-        "Aerodynamics clamps".into(),
-        Box::new(|| unity_clamps(&skinned_aerodynamics())),
-    ));
     let all = || Group {
         header: "",
         fields: &[],
     };
     const CLOTH: &str = "unity-sample/Runtime/SinewCloth.cs";
     const ROPE: &str = "unity-sample/Runtime/SinewRope.cs";
+    const SKINNED: &str = "unity-sample/Runtime/SinewSkinnedCloth.cs";
     // (file, region, the arguments it shows).
-    let unity: [Shown; 4] = [
+    let unity: [Shown; 6] = [
         (CLOTH, "Tether", || unity_cloth_arguments().0),
         (CLOTH, "Aerodynamics", || unity_cloth_arguments().1),
         (ROPE, "Tether and drag", || unity_rope_arguments().0),
         (ROPE, "Winch", || unity_rope_arguments().1),
+        (SKINNED, "Aerodynamics", skinned_aerodynamics),
+        (SKINNED, "Skinning", skinning_distances),
     ];
     for (file, tag, desc) in unity {
         out.push((
@@ -363,24 +347,6 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || unity_clamps(&desc())),
         ));
     }
-    out.push((
-        SKINNED,
-        "Skinning fields".into(),
-        Box::new(|| {
-            unity_fields(
-                &skinning_distances(),
-                &[Group {
-                    header: "",
-                    fields: &[],
-                }],
-            )
-        }),
-    ));
-    out.push((
-        SKINNED,
-        "Skinning clamps".into(),
-        Box::new(|| unity_clamps(&skinning_distances())),
-    ));
     out.push((
         Box::leak(format!("{UE}/SinewSkinnedClothComponent.h").into_boxed_str()),
         "Skinning properties".into(),

@@ -271,44 +271,26 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         defaults: &[("total_mass", 0.5)],
     };
     const CLOTH_FILE: &str = "unity-sample/Runtime/SinewCloth.cs";
-    out.push((
-        CLOTH_FILE,
-        "ClothGridDesc mass".into(),
-        Box::new(move || {
-            unity_fields_with(
-                &part("ClothGridDesc", &["total_mass"]),
-                &[all()],
-                &CLOTH_MASS,
-            )
-        }),
-    ));
-    out.push((
-        CLOTH_FILE,
-        "ClothGridDesc mass clamps".into(),
-        Box::new(move || unity_clamps_with(&part("ClothGridDesc", &["total_mass"]), &CLOTH_MASS)),
-    ));
-    out.push((
-        SKINNED,
-        "ClothGridDesc mass".into(),
-        Box::new(move || {
-            unity_fields_with(
-                &part("ClothGridDesc", &["total_mass"]),
-                &[all()],
-                &SKINNED_MASS,
-            )
-        }),
-    ));
+    // The Unity cloths' mass: the grid desc's, under each component's default.
+    for (file, props) in [(CLOTH_FILE, &CLOTH_MASS), (SKINNED, &SKINNED_MASS)] {
+        let mass = || part("ClothGridDesc", &["total_mass"]);
+        out.push((
+            file,
+            "ClothGridDesc mass".into(),
+            Box::new(move || unity_fields_with(&mass(), &[all()], props)),
+        ));
+        out.push((
+            file,
+            "ClothGridDesc mass clamps".into(),
+            Box::new(move || unity_clamps_with(&mass(), props)),
+        ));
+    }
     out.push((
         SKINNED,
         "ClothDesc preset".into(),
         Box::new(move || {
             unity_fields_with(&part("ClothDesc", SKINNED_PRESET), &[all()], &SKINNED_CLOTH)
         }),
-    ));
-    out.push((
-        SKINNED,
-        "ClothGridDesc mass clamps".into(),
-        Box::new(move || unity_clamps_with(&part("ClothGridDesc", &["total_mass"]), &SKINNED_MASS)),
     ));
     out.push((
         SKINNED,
