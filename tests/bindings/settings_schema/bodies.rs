@@ -77,7 +77,6 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
                     ],
                     read_only: &["total_mass", "tethers", "damping"],
                     skip: UNREAL_ROPE_SKIP,
-                    common: "",
                     ..UnrealProps::default()
                 },
             )
@@ -102,10 +101,8 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
                 &cloth(),
                 &UnrealProps {
                     category: "Sinew|Cloth",
-                    extra: &[],
                     read_only: &["stretch_compliance", "tethers", "damping"],
                     skip: UNREAL_CLOTH_SKIP,
-                    common: "",
                     ..UnrealProps::default()
                 },
             )

@@ -162,10 +162,6 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
                     &collider(),
                     &UnrealProps {
                         category: "Sinew|Material",
-                        extra: &[],
-                        read_only: &[],
-                        skip: &[],
-                        common: "",
                         ..UnrealProps::default()
                     },
                 )
@@ -179,10 +175,6 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
                     &part("EmitterDesc", EMITTER),
                     &UnrealProps {
                         category: "Sinew|Fluid",
-                        extra: &[],
-                        read_only: &[],
-                        skip: &[],
-                        common: "",
                         ..UnrealProps::default()
                     },
                 )
@@ -282,9 +274,6 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
                     &world(),
                     &UnrealProps {
                         category: "Solver",
-                        extra: &[],
-                        read_only: &[],
-                        skip: &[],
                         common: "Config, ",
                         ..UnrealProps::default()
                     },
@@ -315,8 +304,6 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
                             ("viscosity", "BlueprintSetter = SetViscosity"),
                         ],
                         read_only: &["spacing", "capacity"],
-                        skip: &[],
-                        common: "",
                         ..UnrealProps::default()
                     },
                 )
