@@ -61,10 +61,7 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         "bending",
     ];
     out.push((
-        concat!(
-            "unreal-sample/Plugins/Sinew/Source/Sinew",
-            "/Public/SinewRopeComponent.h"
-        ),
+        unreal!("Public/SinewRopeComponent.h"),
         "RopeDesc properties".into(),
         Box::new(move || {
             unreal_properties(
@@ -83,18 +80,12 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         }),
     ));
     out.push((
-        concat!(
-            "unreal-sample/Plugins/Sinew/Source/Sinew",
-            "/Private/SinewRopeComponent.cpp"
-        ),
+        unreal!("Private/SinewRopeComponent.cpp"),
         "RopeDesc copy".into(),
         Box::new(move || unreal_copy(&rope(), "Desc", "", UNREAL_ROPE_SKIP)),
     ));
     out.push((
-        concat!(
-            "unreal-sample/Plugins/Sinew/Source/Sinew",
-            "/Public/SinewClothComponent.h"
-        ),
+        unreal!("Public/SinewClothComponent.h"),
         "ClothDesc properties".into(),
         Box::new(move || {
             unreal_properties(
@@ -109,10 +100,7 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         }),
     ));
     out.push((
-        concat!(
-            "unreal-sample/Plugins/Sinew/Source/Sinew",
-            "/Private/SinewClothComponent.cpp"
-        ),
+        unreal!("Private/SinewClothComponent.cpp"),
         "ClothDesc copy".into(),
         Box::new(move || unreal_copy(&cloth(), "Desc", "", UNREAL_CLOTH_SKIP)),
     ));
@@ -136,11 +124,10 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
             },
         )
     };
-    const UE_PUBLIC: &str = "unreal-sample/Plugins/Sinew/Source/Sinew/Public";
     // The Unreal rope's links along its own polyline: the rope's segment count, its
     // range declared, its default and slider the component's.
     out.push((
-        Box::leak(format!("{UE_PUBLIC}/SinewRopeComponent.h").into_boxed_str()),
+        unreal!("Public/SinewRopeComponent.h"),
         "RopeDesc segments".into(),
         Box::new(move || {
             unreal_properties(
@@ -162,17 +149,17 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         }),
     ));
     out.push((
-        Box::leak(format!("{UE_PUBLIC}/SinewClothComponent.h").into_boxed_str()),
+        unreal!("Public/SinewClothComponent.h"),
         "ClothGridDesc mass".into(),
         Box::new(move || mass(1.0, 50.0)),
     ));
     out.push((
-        Box::leak(format!("{UE_PUBLIC}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        unreal!("Public/SinewSkinnedClothComponent.h"),
         "ClothGridDesc mass".into(),
         Box::new(move || mass(0.4, 10.0)),
     ));
     out.push((
-        Box::leak(format!("{UE_PUBLIC}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        unreal!("Public/SinewSkinnedClothComponent.h"),
         "ClothDesc preset".into(),
         Box::new(move || {
             const PRESET: &[&str] = &["stretch_compliance", "bend_compliance", "damping"];

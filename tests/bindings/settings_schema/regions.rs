@@ -68,14 +68,13 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
     // box rotation the engine's (Euler angles, a transform); the sizes are the desc's.
     const KILL_UNITY: &[&str] = &["center", "half_extents", "radius", "normal"];
     const KILL_UNREAL: &[&str] = &["radius"];
-    const UE: &str = "unreal-sample/Plugins/Sinew/Source/Sinew";
     let all = || Group {
         header: "",
         fields: &[],
     };
     v.extend::<Vec<(&'static str, &'static str, Render)>>(vec![
         (
-            Box::leak(format!("{UE}/Public/SinewSettings.h").into_boxed_str()),
+            unreal!("Public/SinewSettings.h"),
             "Stepping properties",
             Box::new(unreal_stepping),
         ),
@@ -95,7 +94,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || cpp_copy(&collider(), "d", "material.")),
         ),
         (
-            Box::leak(format!("{UE}/Private/SinewColliderComponent.cpp").into_boxed_str()),
+            unreal!("Private/SinewColliderComponent.cpp"),
             "ColliderDesc material",
             Box::new(move || {
                 unreal_aggregate(&collider(), "const sinew::colliders::Material Material")
@@ -137,7 +136,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || unity_struct_fields(&part("KillVolumeDesc", KILL_UNITY))),
         ),
         (
-            Box::leak(format!("{UE}/Public/SinewFluidComponent.h").into_boxed_str()),
+            unreal!("Public/SinewFluidComponent.h"),
             "KillVolumeDesc properties",
             Box::new(move || {
                 unreal_properties(
@@ -155,7 +154,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || unity_clamps(&part("EmitterDesc", EMITTER))),
         ),
         (
-            Box::leak(format!("{UE}/Public/SinewColliderComponent.h").into_boxed_str()),
+            unreal!("Public/SinewColliderComponent.h"),
             "ColliderDesc properties",
             Box::new(move || {
                 unreal_properties(
@@ -168,7 +167,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             }),
         ),
         (
-            Box::leak(format!("{UE}/Public/SinewFluidComponent.h").into_boxed_str()),
+            unreal!("Public/SinewFluidComponent.h"),
             "EmitterDesc properties",
             Box::new(move || {
                 unreal_properties(
@@ -264,10 +263,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || unity_clamps(&fluid())),
         ),
         (
-            concat!(
-                "unreal-sample/Plugins/Sinew/Source/Sinew",
-                "/Public/SinewSettings.h"
-            ),
+            unreal!("Public/SinewSettings.h"),
             "WorldDesc properties",
             Box::new(move || {
                 unreal_properties(
@@ -281,18 +277,12 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             }),
         ),
         (
-            concat!(
-                "unreal-sample/Plugins/Sinew/Source/Sinew",
-                "/Private/SinewWorldSubsystem.cpp"
-            ),
+            unreal!("Private/SinewWorldSubsystem.cpp"),
             "WorldDesc copy",
             Box::new(move || unreal_copy(&world(), "Desc", "Settings->", &[])),
         ),
         (
-            concat!(
-                "unreal-sample/Plugins/Sinew/Source/Sinew",
-                "/Public/SinewFluidComponent.h"
-            ),
+            unreal!("Public/SinewFluidComponent.h"),
             "FluidDesc properties",
             Box::new(move || {
                 unreal_properties(
@@ -310,10 +300,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             }),
         ),
         (
-            concat!(
-                "unreal-sample/Plugins/Sinew/Source/Sinew",
-                "/Private/SinewFluidComponent.cpp"
-            ),
+            unreal!("Private/SinewFluidComponent.cpp"),
             "FluidDesc copy",
             Box::new(move || unreal_copy(&fluid(), "D", "", &[])),
         ),
