@@ -15,6 +15,10 @@ const BODY_DESCS: &[&str] = &[
     "PressureBodyDesc",
 ];
 
+/// The stretch compliance's doc where a component's cloth is always of the edges model
+/// (the skinned cloths): the declaration's names the strain model's too.
+const EDGES_STRETCH_DOC: &str = "Compliance of the edges (m/N; 0 = inextensible).";
+
 /// The C# fields and exchange and the C++ setters of each body desc.
 pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
     let mut out: Vec<(&'static str, String, Render)> = Vec::new();
@@ -39,11 +43,13 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         skip: &["start", "end"],
         names: &[("total_mass", "massKg")],
         defaults: &[],
+        docs: &[],
     };
     const CLOTH: UnityProps = UnityProps {
         skip: &[],
         names: &[("stretch_compliance", "compliance")],
         defaults: &[],
+        docs: &[],
     };
     let rope = || desc("RopeDesc");
     let cloth = || desc("ClothDesc");
@@ -178,6 +184,14 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
                         ("bend_compliance", 0.0, 1.0),
                         ("damping", 0.0, 20.0),
                     ],
+                    docs: &[
+                        ("stretch_compliance", EDGES_STRETCH_DOC),
+                        (
+                            "bend_compliance",
+                            "Compliance of the distance bend links across interior edges \
+                             (m/N).",
+                        ),
+                    ],
                     ..UnrealProps::default()
                 },
             )
@@ -243,16 +257,19 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
             ("bend_compliance", 0.5),
             ("damping", 0.2),
         ],
+        docs: &[("stretch_compliance", EDGES_STRETCH_DOC)],
     };
     const SKINNED_MASS: UnityProps = UnityProps {
         skip: &[],
         names: &[("total_mass", "massKg")],
         defaults: &[("total_mass", 0.4)],
+        docs: &[],
     };
     const CLOTH_MASS: UnityProps = UnityProps {
         skip: &[],
         names: &[("total_mass", "massKg")],
         defaults: &[("total_mass", 0.5)],
+        docs: &[],
     };
     const CLOTH_FILE: &str = "unity-sample/Runtime/SinewCloth.cs";
     // The Unity cloths' mass: the grid desc's, under each component's default.
