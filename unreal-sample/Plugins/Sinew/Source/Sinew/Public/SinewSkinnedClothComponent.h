@@ -71,9 +71,11 @@ public:
 	float BackstopDistance = 1.0f;
 	// END GENERATED Skinning properties
 
+	/** The vertex colour channel that scales MaxDistance per vertex (white where the mesh has no colours). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel MaxDistanceChannel = ESinewColorChannel::Red;
 
+	/** The vertex colour channel that scales BackstopRadius per vertex. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel BackstopChannel = ESinewColorChannel::Green;
 
@@ -81,6 +83,7 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning")
 	float DriveCompliance = -1.0f;
 
+	/** The vertex colour channel that weights the anim drive per vertex (0 = no drive). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel DriveChannel = ESinewColorChannel::Blue;
 
