@@ -16,7 +16,9 @@
 //! What must stay (presentation: gizmo sizes, slider ranges, render batch sizes; or a
 //! guard that is not a setting's limit) is listed in [`ALLOWED`] with the reason.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::unity_package::walk;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const DIRS: [&str; 3] = ["bindings", "unity-sample", "unreal-sample"];
@@ -92,23 +94,6 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "a Unity mouse button",
     ),
 ];
-
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path
-            .extension()
-            .is_some_and(|e| e == "cs" || e == "h" || e == "hpp" || e == "cpp")
-        {
-            out.push(path);
-        }
-    }
-}
 
 /// Whether `arg` is a numeric literal other than 0 and 1 (`100f`, `0.001f`, `1e-4f`,
 /// `-2`, `4194304u`); a name, an expression or `float.MaxValue` is not.
@@ -213,7 +198,13 @@ fn engines_and_bindings_clamp_with_generated_limits() {
     let root = Path::new(ROOT);
     let mut files = Vec::new();
     for d in DIRS {
-        sources(&root.join(d), &mut files);
+        walk(&root.join(d), &mut |p| {
+            if p.extension()
+                .is_some_and(|e| e == "cs" || e == "h" || e == "hpp" || e == "cpp")
+            {
+                files.push(p.to_path_buf());
+            }
+        });
     }
     files.sort();
     assert!(files.len() > 20, "found only {} sources", files.len());

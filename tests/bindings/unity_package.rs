@@ -518,7 +518,7 @@ fn unity_package_depends_on_the_core_package_instead_of_a_copy() {
 }
 
 /// Visits every file under `dir` (not folders), skipping hidden entries.
-fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) {
+pub(crate) fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())

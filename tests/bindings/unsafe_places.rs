@@ -4,23 +4,14 @@
 //! every Rust file under `src/` and fails on the keyword `unsafe` anywhere else (in
 //! code: comments, doc comments and string literals may name it).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::unity_package::walk;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The three places, relative to `src/`: a folder (ending in `/`) or one file.
 const PLACES: [&str; 3] = ["ffi/", "kernels/", "solver/disjoint/"];
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("read src/") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
 
 /// The code of a Rust source: comments and the contents of string, byte-string, raw
 /// string and character literals blanked out (lifetimes kept, and every line break, so
@@ -155,7 +146,11 @@ fn the_scanner_sees_code_only() {
 fn unsafe_lives_in_three_places_only() {
     let src = Path::new(ROOT).join("src");
     let mut files = Vec::new();
-    rust_files(&src, &mut files);
+    walk(&src, &mut |p| {
+        if p.extension().is_some_and(|e| e == "rs") {
+            files.push(p.to_path_buf());
+        }
+    });
     files.sort();
     assert!(files.len() > 50, "src/ has {} Rust files", files.len());
     let allowed = |rel: &str| {

@@ -62,14 +62,14 @@ const M: u32 = 3;
 // Helpers
 // ---------------------------------------------------------------------------------
 
-fn last_error() -> String {
+pub(crate) fn last_error() -> String {
     let p = sinew_last_error_message();
     assert!(!p.is_null(), "sinew_last_error_message returned NULL");
     // SAFETY: a NUL-terminated string, valid until the next failing call on this thread.
     unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
 }
 
-fn ok(status: SinewStatus, what: &str) {
+pub(crate) fn ok(status: SinewStatus, what: &str) {
     assert_eq!(status, SINEW_OK, "{what} failed: {}", last_error());
 }
 

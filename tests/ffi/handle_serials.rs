@@ -18,7 +18,6 @@ use sinew::ffi::fluids::{
     SinewFluid, SinewKillVolume,
 };
 use sinew::ffi::particles::sinew_world_add_particles;
-use sinew::ffi::sinew_last_error_message;
 use sinew::ffi::snapshot::{
     sinew_world_create_from_snapshot, sinew_world_restore_snapshot, sinew_world_save_snapshot,
     sinew_world_snapshot_size,
@@ -29,12 +28,7 @@ use sinew::ffi::world::{
 };
 use sinew::ffi::SinewStatus::{self, *};
 
-fn last_error() -> String {
-    // SAFETY: a NUL-terminated string owned by the library, read at once.
-    unsafe { std::ffi::CStr::from_ptr(sinew_last_error_message()) }
-        .to_string_lossy()
-        .into_owned()
-}
+use crate::bad_input::{last_error, ok};
 
 fn info0() -> SinewBodyInfo {
     SinewBodyInfo {
@@ -44,10 +38,6 @@ fn info0() -> SinewBodyInfo {
         radius: 0.0,
         damping: 0.0,
     }
-}
-
-fn ok(s: SinewStatus, what: &str) {
-    assert_eq!(s, SINEW_OK, "{what}: {}", last_error());
 }
 
 /// One handle of each kind.

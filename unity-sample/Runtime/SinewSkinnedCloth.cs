@@ -46,7 +46,7 @@ namespace Sinew.Unity
         public float massKg = 0.4f;
         // END GENERATED ClothGridDesc mass
         // BEGIN GENERATED ClothDesc preset
-        [Tooltip("Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). In [0, 1e10].")]
+        [Tooltip("Compliance of the edges (m/N; 0 = inextensible). In [0, 1e10].")]
         [Min(0.0f)]
         public float compliance = 1E-6f;
         [Tooltip("Compliance of the bending constraints, in the units of the bending model (distance m/N, dihedral rad/(N·m), isometric 1/(N·m)). In [0, 1e10].")]

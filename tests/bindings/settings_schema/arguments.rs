@@ -217,11 +217,13 @@ type Shown = (&'static str, &'static str, fn() -> Desc);
 
 /// The engines' properties of the arguments: each region's file, tag and what it renders.
 pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
-    const UE: &str = "unreal-sample/Plugins/Sinew/Source/Sinew/Public";
     let mut out: Vec<(&'static str, String, Render)> = Vec::new();
-    for file in ["SinewClothComponent.h", "SinewRopeComponent.h"] {
+    for file in [
+        unreal!("Public/SinewClothComponent.h"),
+        unreal!("Public/SinewRopeComponent.h"),
+    ] {
         out.push((
-            Box::leak(format!("{UE}/{file}").into_boxed_str()),
+            file,
             "GrabCompliance property".into(),
             Box::new(|| {
                 unreal_properties(
@@ -236,7 +238,7 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
         ));
     }
     out.push((
-        Box::leak(format!("{UE}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        unreal!("Public/SinewSkinnedClothComponent.h"),
         "Aerodynamics properties".into(),
         Box::new(|| {
             unreal_properties(
@@ -251,7 +253,7 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
     ));
     // The Unreal rope's winch (its length and speed; Blueprint setters apply them).
     out.push((
-        Box::leak(format!("{UE}/SinewRopeComponent.h").into_boxed_str()),
+        unreal!("Public/SinewRopeComponent.h"),
         "Winch properties".into(),
         Box::new(|| {
             let length = argument(
@@ -290,11 +292,11 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
     // range the rope desc declares for it, which the cloth's radius (set by the body's
     // collision call, checked as a length) shares.
     for (file, what) in [
-        ("SinewRopeComponent.h", "rope"),
-        ("SinewClothComponent.h", "cloth"),
+        (unreal!("Public/SinewRopeComponent.h"), "rope"),
+        (unreal!("Public/SinewClothComponent.h"), "cloth"),
     ] {
         out.push((
-            Box::leak(format!("{UE}/{file}").into_boxed_str()),
+            file,
             "CollisionRadius property".into(),
             Box::new(move || {
                 let doc: &'static str = Box::leak(
@@ -319,37 +321,21 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
             }),
         ));
     }
-    const SKINNED: &str = "unity-sample/Runtime/SinewSkinnedCloth.cs";
-    out.push((
-        SKINNED,
-        "Aerodynamics fields".into(),
-        Box::new(|| {
-            unity_fields(
-                &skinned_aerodynamics(),
-                &[Group {
-                    header: "",
-                    fields: &[],
-                }],
-            )
-        }),
-    ));
-    out.push((
-        SKINNED,
-        "Aerodynamics clamps".into(),
-        Box::new(|| unity_clamps(&skinned_aerodynamics())),
-    ));
     let all = || Group {
         header: "",
         fields: &[],
     };
     const CLOTH: &str = "unity-sample/Runtime/SinewCloth.cs";
     const ROPE: &str = "unity-sample/Runtime/SinewRope.cs";
+    const SKINNED: &str = "unity-sample/Runtime/SinewSkinnedCloth.cs";
     // (file, region, the arguments it shows).
-    let unity: [Shown; 4] = [
+    let unity: [Shown; 6] = [
         (CLOTH, "Tether", || unity_cloth_arguments().0),
         (CLOTH, "Aerodynamics", || unity_cloth_arguments().1),
         (ROPE, "Tether and drag", || unity_rope_arguments().0),
         (ROPE, "Winch", || unity_rope_arguments().1),
+        (SKINNED, "Aerodynamics", skinned_aerodynamics),
+        (SKINNED, "Skinning", skinning_distances),
     ];
     for (file, tag, desc) in unity {
         out.push((
@@ -364,25 +350,7 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
         ));
     }
     out.push((
-        SKINNED,
-        "Skinning fields".into(),
-        Box::new(|| {
-            unity_fields(
-                &skinning_distances(),
-                &[Group {
-                    header: "",
-                    fields: &[],
-                }],
-            )
-        }),
-    ));
-    out.push((
-        SKINNED,
-        "Skinning clamps".into(),
-        Box::new(|| unity_clamps(&skinning_distances())),
-    ));
-    out.push((
-        Box::leak(format!("{UE}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        unreal!("Public/SinewSkinnedClothComponent.h"),
         "Skinning properties".into(),
         Box::new(|| {
             unreal_properties(
@@ -397,7 +365,7 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
         }),
     ));
     out.push((
-        Box::leak(format!("{UE}/SinewRopeComponent.h").into_boxed_str()),
+        unreal!("Public/SinewRopeComponent.h"),
         "RopeLength property".into(),
         Box::new(|| {
             let length = argument(
@@ -436,7 +404,7 @@ pub(super) fn argument_regions() -> Vec<(&'static str, String, Render)> {
         ),
     ] {
         out.push((
-            Box::leak(format!("{UE}/SinewColliderComponent.h").into_boxed_str()),
+            unreal!("Public/SinewColliderComponent.h"),
             tag.into(),
             Box::new(move || {
                 let names: &'static [(&'static str, &'static str)] =

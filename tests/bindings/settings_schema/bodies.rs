@@ -15,6 +15,10 @@ const BODY_DESCS: &[&str] = &[
     "PressureBodyDesc",
 ];
 
+/// The stretch compliance's doc where a component's cloth is always of the edges model
+/// (the skinned cloths): the declaration's names the strain model's too.
+const EDGES_STRETCH_DOC: &str = "Compliance of the edges (m/N; 0 = inextensible).";
+
 /// The C# fields and exchange and the C++ setters of each body desc.
 pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
     let mut out: Vec<(&'static str, String, Render)> = Vec::new();
@@ -39,11 +43,13 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         skip: &["start", "end"],
         names: &[("total_mass", "massKg")],
         defaults: &[],
+        docs: &[],
     };
     const CLOTH: UnityProps = UnityProps {
         skip: &[],
         names: &[("stretch_compliance", "compliance")],
         defaults: &[],
+        docs: &[],
     };
     let rope = || desc("RopeDesc");
     let cloth = || desc("ClothDesc");
@@ -61,10 +67,7 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         "bending",
     ];
     out.push((
-        concat!(
-            "unreal-sample/Plugins/Sinew/Source/Sinew",
-            "/Public/SinewRopeComponent.h"
-        ),
+        unreal!("Public/SinewRopeComponent.h"),
         "RopeDesc properties".into(),
         Box::new(move || {
             unreal_properties(
@@ -77,45 +80,33 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
                     ],
                     read_only: &["total_mass", "tethers", "damping"],
                     skip: UNREAL_ROPE_SKIP,
-                    common: "",
                     ..UnrealProps::default()
                 },
             )
         }),
     ));
     out.push((
-        concat!(
-            "unreal-sample/Plugins/Sinew/Source/Sinew",
-            "/Private/SinewRopeComponent.cpp"
-        ),
+        unreal!("Private/SinewRopeComponent.cpp"),
         "RopeDesc copy".into(),
         Box::new(move || unreal_copy(&rope(), "Desc", "", UNREAL_ROPE_SKIP)),
     ));
     out.push((
-        concat!(
-            "unreal-sample/Plugins/Sinew/Source/Sinew",
-            "/Public/SinewClothComponent.h"
-        ),
+        unreal!("Public/SinewClothComponent.h"),
         "ClothDesc properties".into(),
         Box::new(move || {
             unreal_properties(
                 &cloth(),
                 &UnrealProps {
                     category: "Sinew|Cloth",
-                    extra: &[],
                     read_only: &["stretch_compliance", "tethers", "damping"],
                     skip: UNREAL_CLOTH_SKIP,
-                    common: "",
                     ..UnrealProps::default()
                 },
             )
         }),
     ));
     out.push((
-        concat!(
-            "unreal-sample/Plugins/Sinew/Source/Sinew",
-            "/Private/SinewClothComponent.cpp"
-        ),
+        unreal!("Private/SinewClothComponent.cpp"),
         "ClothDesc copy".into(),
         Box::new(move || unreal_copy(&cloth(), "Desc", "", UNREAL_CLOTH_SKIP)),
     ));
@@ -139,11 +130,10 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
             },
         )
     };
-    const UE_PUBLIC: &str = "unreal-sample/Plugins/Sinew/Source/Sinew/Public";
     // The Unreal rope's links along its own polyline: the rope's segment count, its
     // range declared, its default and slider the component's.
     out.push((
-        Box::leak(format!("{UE_PUBLIC}/SinewRopeComponent.h").into_boxed_str()),
+        unreal!("Public/SinewRopeComponent.h"),
         "RopeDesc segments".into(),
         Box::new(move || {
             unreal_properties(
@@ -165,17 +155,17 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
         }),
     ));
     out.push((
-        Box::leak(format!("{UE_PUBLIC}/SinewClothComponent.h").into_boxed_str()),
+        unreal!("Public/SinewClothComponent.h"),
         "ClothGridDesc mass".into(),
         Box::new(move || mass(1.0, 50.0)),
     ));
     out.push((
-        Box::leak(format!("{UE_PUBLIC}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        unreal!("Public/SinewSkinnedClothComponent.h"),
         "ClothGridDesc mass".into(),
         Box::new(move || mass(0.4, 10.0)),
     ));
     out.push((
-        Box::leak(format!("{UE_PUBLIC}/SinewSkinnedClothComponent.h").into_boxed_str()),
+        unreal!("Public/SinewSkinnedClothComponent.h"),
         "ClothDesc preset".into(),
         Box::new(move || {
             const PRESET: &[&str] = &["stretch_compliance", "bend_compliance", "damping"];
@@ -193,6 +183,14 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
                         ("stretch_compliance", 0.0, 0.01),
                         ("bend_compliance", 0.0, 1.0),
                         ("damping", 0.0, 20.0),
+                    ],
+                    docs: &[
+                        ("stretch_compliance", EDGES_STRETCH_DOC),
+                        (
+                            "bend_compliance",
+                            "Compliance of the distance bend links across interior edges \
+                             (m/N).",
+                        ),
                     ],
                     ..UnrealProps::default()
                 },
@@ -259,56 +257,41 @@ pub(super) fn body_regions() -> Vec<(&'static str, String, Render)> {
             ("bend_compliance", 0.5),
             ("damping", 0.2),
         ],
+        docs: &[("stretch_compliance", EDGES_STRETCH_DOC)],
     };
     const SKINNED_MASS: UnityProps = UnityProps {
         skip: &[],
         names: &[("total_mass", "massKg")],
         defaults: &[("total_mass", 0.4)],
+        docs: &[],
     };
     const CLOTH_MASS: UnityProps = UnityProps {
         skip: &[],
         names: &[("total_mass", "massKg")],
         defaults: &[("total_mass", 0.5)],
+        docs: &[],
     };
     const CLOTH_FILE: &str = "unity-sample/Runtime/SinewCloth.cs";
-    out.push((
-        CLOTH_FILE,
-        "ClothGridDesc mass".into(),
-        Box::new(move || {
-            unity_fields_with(
-                &part("ClothGridDesc", &["total_mass"]),
-                &[all()],
-                &CLOTH_MASS,
-            )
-        }),
-    ));
-    out.push((
-        CLOTH_FILE,
-        "ClothGridDesc mass clamps".into(),
-        Box::new(move || unity_clamps_with(&part("ClothGridDesc", &["total_mass"]), &CLOTH_MASS)),
-    ));
-    out.push((
-        SKINNED,
-        "ClothGridDesc mass".into(),
-        Box::new(move || {
-            unity_fields_with(
-                &part("ClothGridDesc", &["total_mass"]),
-                &[all()],
-                &SKINNED_MASS,
-            )
-        }),
-    ));
+    // The Unity cloths' mass: the grid desc's, under each component's default.
+    for (file, props) in [(CLOTH_FILE, &CLOTH_MASS), (SKINNED, &SKINNED_MASS)] {
+        let mass = || part("ClothGridDesc", &["total_mass"]);
+        out.push((
+            file,
+            "ClothGridDesc mass".into(),
+            Box::new(move || unity_fields_with(&mass(), &[all()], props)),
+        ));
+        out.push((
+            file,
+            "ClothGridDesc mass clamps".into(),
+            Box::new(move || unity_clamps_with(&mass(), props)),
+        ));
+    }
     out.push((
         SKINNED,
         "ClothDesc preset".into(),
         Box::new(move || {
             unity_fields_with(&part("ClothDesc", SKINNED_PRESET), &[all()], &SKINNED_CLOTH)
         }),
-    ));
-    out.push((
-        SKINNED,
-        "ClothGridDesc mass clamps".into(),
-        Box::new(move || unity_clamps_with(&part("ClothGridDesc", &["total_mass"]), &SKINNED_MASS)),
     ));
     out.push((
         SKINNED,

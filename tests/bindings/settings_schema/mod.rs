@@ -28,6 +28,14 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const FFI_DIR: &str = "src/ffi/settings";
 const REFRESH: &str = "SINEW_UPDATE_SETTINGS=1 cargo test --test bindings settings_schema::";
 
+/// A file of the Unreal plugin's module (`Public/...`, `Private/...`), as a path from
+/// the root.
+macro_rules! unreal {
+    ($file:literal) => {
+        concat!("unreal-sample/Plugins/Sinew/Source/Sinew/", $file)
+    };
+}
+
 mod arguments;
 mod bodies;
 mod cpp;

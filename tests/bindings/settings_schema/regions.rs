@@ -68,14 +68,13 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
     // box rotation the engine's (Euler angles, a transform); the sizes are the desc's.
     const KILL_UNITY: &[&str] = &["center", "half_extents", "radius", "normal"];
     const KILL_UNREAL: &[&str] = &["radius"];
-    const UE: &str = "unreal-sample/Plugins/Sinew/Source/Sinew";
     let all = || Group {
         header: "",
         fields: &[],
     };
     v.extend::<Vec<(&'static str, &'static str, Render)>>(vec![
         (
-            Box::leak(format!("{UE}/Public/SinewSettings.h").into_boxed_str()),
+            unreal!("Public/SinewSettings.h"),
             "Stepping properties",
             Box::new(unreal_stepping),
         ),
@@ -95,7 +94,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || cpp_copy(&collider(), "d", "material.")),
         ),
         (
-            Box::leak(format!("{UE}/Private/SinewColliderComponent.cpp").into_boxed_str()),
+            unreal!("Private/SinewColliderComponent.cpp"),
             "ColliderDesc material",
             Box::new(move || {
                 unreal_aggregate(&collider(), "const sinew::colliders::Material Material")
@@ -137,7 +136,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || unity_struct_fields(&part("KillVolumeDesc", KILL_UNITY))),
         ),
         (
-            Box::leak(format!("{UE}/Public/SinewFluidComponent.h").into_boxed_str()),
+            unreal!("Public/SinewFluidComponent.h"),
             "KillVolumeDesc properties",
             Box::new(move || {
                 unreal_properties(
@@ -155,34 +154,26 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || unity_clamps(&part("EmitterDesc", EMITTER))),
         ),
         (
-            Box::leak(format!("{UE}/Public/SinewColliderComponent.h").into_boxed_str()),
+            unreal!("Public/SinewColliderComponent.h"),
             "ColliderDesc properties",
             Box::new(move || {
                 unreal_properties(
                     &collider(),
                     &UnrealProps {
                         category: "Sinew|Material",
-                        extra: &[],
-                        read_only: &[],
-                        skip: &[],
-                        common: "",
                         ..UnrealProps::default()
                     },
                 )
             }),
         ),
         (
-            Box::leak(format!("{UE}/Public/SinewFluidComponent.h").into_boxed_str()),
+            unreal!("Public/SinewFluidComponent.h"),
             "EmitterDesc properties",
             Box::new(move || {
                 unreal_properties(
                     &part("EmitterDesc", EMITTER),
                     &UnrealProps {
                         category: "Sinew|Fluid",
-                        extra: &[],
-                        read_only: &[],
-                        skip: &[],
-                        common: "",
                         ..UnrealProps::default()
                     },
                 )
@@ -272,19 +263,13 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || unity_clamps(&fluid())),
         ),
         (
-            concat!(
-                "unreal-sample/Plugins/Sinew/Source/Sinew",
-                "/Public/SinewSettings.h"
-            ),
+            unreal!("Public/SinewSettings.h"),
             "WorldDesc properties",
             Box::new(move || {
                 unreal_properties(
                     &world(),
                     &UnrealProps {
                         category: "Solver",
-                        extra: &[],
-                        read_only: &[],
-                        skip: &[],
                         common: "Config, ",
                         ..UnrealProps::default()
                     },
@@ -292,18 +277,12 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             }),
         ),
         (
-            concat!(
-                "unreal-sample/Plugins/Sinew/Source/Sinew",
-                "/Private/SinewWorldSubsystem.cpp"
-            ),
+            unreal!("Private/SinewWorldSubsystem.cpp"),
             "WorldDesc copy",
             Box::new(move || unreal_copy(&world(), "Desc", "Settings->", &[])),
         ),
         (
-            concat!(
-                "unreal-sample/Plugins/Sinew/Source/Sinew",
-                "/Public/SinewFluidComponent.h"
-            ),
+            unreal!("Public/SinewFluidComponent.h"),
             "FluidDesc properties",
             Box::new(move || {
                 unreal_properties(
@@ -315,18 +294,13 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
                             ("viscosity", "BlueprintSetter = SetViscosity"),
                         ],
                         read_only: &["spacing", "capacity"],
-                        skip: &[],
-                        common: "",
                         ..UnrealProps::default()
                     },
                 )
             }),
         ),
         (
-            concat!(
-                "unreal-sample/Plugins/Sinew/Source/Sinew",
-                "/Private/SinewFluidComponent.cpp"
-            ),
+            unreal!("Private/SinewFluidComponent.cpp"),
             "FluidDesc copy",
             Box::new(move || unreal_copy(&fluid(), "D", "", &[])),
         ),

@@ -64,6 +64,9 @@ pub(super) struct UnityProps {
     pub(super) names: &'static [(&'static str, &'static str)],
     /// The component's own defaults (a preset), in the library's units.
     pub(super) defaults: &'static [(&'static str, f64)],
+    /// The doc in the component's words, where the declaration's does not fit it (a
+    /// preset that fixes the model; the range is still the declaration's).
+    pub(super) docs: &'static [(&'static str, &'static str)],
 }
 
 impl UnityProps {
@@ -96,6 +99,11 @@ pub(super) fn unity_fields_with(d: &Desc, groups: &[Group], p: &UnityProps) -> S
         }
         for f in list {
             done.push(f.name);
+            let mut f = f.clone();
+            if let Some(&(_, doc)) = p.docs.iter().find(|(n, _)| *n == f.name) {
+                f.doc = doc;
+            }
+            let f = &f;
             writeln!(o, "[Tooltip(\"{}\")]", quoted(&summary_numbers(f))).unwrap();
             let r = &f.range;
             let small = match (r.min, r.max) {

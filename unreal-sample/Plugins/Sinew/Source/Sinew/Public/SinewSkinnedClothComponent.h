@@ -71,9 +71,11 @@ public:
 	float BackstopDistance = 1.0f;
 	// END GENERATED Skinning properties
 
+	/** The vertex colour channel that scales MaxDistance per vertex (white where the mesh has no colours). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel MaxDistanceChannel = ESinewColorChannel::Red;
 
+	/** The vertex colour channel that scales BackstopRadius per vertex. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel BackstopChannel = ESinewColorChannel::Green;
 
@@ -81,6 +83,7 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Skinning")
 	float DriveCompliance = -1.0f;
 
+	/** The vertex colour channel that weights the anim drive per vertex (0 = no drive). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Skinning")
 	ESinewColorChannel DriveChannel = ESinewColorChannel::Blue;
 
@@ -103,12 +106,12 @@ public:
 	// END GENERATED ClothGridDesc mass
 
 	// BEGIN GENERATED ClothDesc preset
-	/** Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N·m)). At least 0, at most 1e10. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", ClampMax = "1e10", UIMin = "0", UIMax = "0.01", ToolTip = "Edges: compliance of the edges (m/N). Strain: of the warp stretch (1/(N*m)). At least 0, at most 1e10."))
+	/** Compliance of the edges (m/N; 0 = inextensible). At least 0, at most 1e10. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", ClampMax = "1e10", UIMin = "0", UIMax = "0.01", ToolTip = "Compliance of the edges (m/N; 0 = inextensible). At least 0, at most 1e10."))
 	float StretchCompliance = 1e-6f;
 
-	/** Compliance of the bending constraints, in the units of the bending model (distance m/N, dihedral rad/(N·m), isometric 1/(N·m)). At least 0, at most 1e10. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", ClampMax = "1e10", UIMin = "0", UIMax = "1", ToolTip = "Compliance of the bending constraints, in the units of the bending model (distance m/N, dihedral rad/(N*m), isometric 1/(N*m)). At least 0, at most 1e10."))
+	/** Compliance of the distance bend links across interior edges (m/N). At least 0, at most 1e10. */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Cloth", meta = (ClampMin = "0", ClampMax = "1e10", UIMin = "0", UIMax = "1", ToolTip = "Compliance of the distance bend links across interior edges (m/N). At least 0, at most 1e10."))
 	float BendCompliance = 0.001f;
 
 	/** Extra velocity damping of the cloth's particles. At least 0, at most 1000000 1/s. */
