@@ -65,8 +65,8 @@ pub(crate) struct Sweep<const K: usize> {
     /// a plan built for its slots (`jacobi_plan::FusedPlan`) can tell it from another.
     id: u64,
     /// Room for the check's two marks per particle: reserved by [`Self::new`] (a
-    /// rebuild allocates anyway; the step that checks must not) and freed once the
-    /// check has passed.
+    /// rebuild allocates anyway; the step that checks must not) and freed by
+    /// [`Self::prepare`] once it has run the check.
     marks: Vec<u32>,
 }
 
