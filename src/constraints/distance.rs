@@ -221,14 +221,14 @@ impl DistanceConstraints {
         rows.extend(new.iter().map(|&n| (n, 0.0)));
         let mut items = try_with_capacity::<[u32; 2]>(m, WHAT)?;
         items.extend(rows.iter().map(|(r, _)| r.pair));
-        let (slot_of, schedule, plan) = if jacobi {
+        let (slot_of, scheduled) = if jacobi {
             // Jacobi needs no colours: its own order (see `FusedPlan`).
             let order = jacobi_plan::storage_order(&items, hot.len())?;
-            (order, None, None)
+            (order, None)
         } else {
             let (slot_of, schedule) = schedule::build(&items, hot.len())?;
             let plan = Plan::new(&schedule, &items, &slot_of, hot.len())?;
-            (slot_of, Some(schedule), Some(plan))
+            (slot_of, Some((schedule, plan)))
         };
         drop(items);
         // The pairs in slot order, scattered with the other slot arrays in one pass.
@@ -252,9 +252,9 @@ impl DistanceConstraints {
             out.softness[s] = pack_softness(row.compliance, row.stiffness);
             out.lambda[s] = *lambda;
         }
-        out.sweep = match (schedule, plan) {
-            (Some(schedule), Some(plan)) => Sweep::new(pairs, schedule, plan, hot.len())?,
-            _ => Sweep::unscheduled(pairs),
+        out.sweep = match scheduled {
+            Some((schedule, plan)) => Sweep::new(pairs, schedule, plan, hot.len())?,
+            None => Sweep::unscheduled(pairs),
         };
         out.prepare_jacobi(hot, jacobi)?;
         Ok(out)

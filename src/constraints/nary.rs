@@ -79,9 +79,15 @@ pub(crate) fn relative<const K: usize>(
     hot: impl Fn(usize) -> Vec4,
 ) -> ([Vec3; K], [Vec4; K]) {
     let p: [Vec4; K] = std::array::from_fn(|k| hot(idx[k] as usize));
-    let b0 = base[idx[0] as usize];
-    let r = std::array::from_fn(|k| separation(base[idx[k] as usize], b0, p[k], p[0]));
-    (r, p)
+    let b: [Vec3A; K] = std::array::from_fn(|k| base[idx[k] as usize]);
+    (separations(&b, &p), p)
+}
+
+/// Relative positions `x_k − x_0` (m) of one constraint's particles from their
+/// gathered base positions `b` and hot records `p` (`particles::separation`).
+#[inline(always)]
+pub(crate) fn separations<const K: usize>(b: &[Vec3A; K], p: &[Vec4; K]) -> [Vec3; K] {
+    std::array::from_fn(|k| separation(b[k], b[0], p[k], p[0]))
 }
 
 /// The XPBD update of one constraint: per-particle corrections and Δλ (scaled by
@@ -397,8 +403,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
                     if alpha < 0.0 {
                         return None;
                     }
-                    // As `relative`, from the gathered base positions.
-                    let r = std::array::from_fn(|k| separation(b[k], b[0], p[k], p[0]));
+                    let r = separations(&b, &p);
                     let (dx, dl) = project::<F, K>(&r, &p, &rest[s], alpha * inv_h2, l, 1.0)?;
                     Some((std::array::from_fn(|k| p[k] + dx[k].extend(0.0)), l + dl))
                 });

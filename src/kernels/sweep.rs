@@ -23,8 +23,8 @@
 //!
 //! These are properties of the slots, the schedule and the plan alone, which no method
 //! changes after [`Sweep::new`] (the fields are private, the type is not `Clone`), so
-//! the `checked` flag that [`Sweep::prepare`] sets stays true for the sweep's life and
-//! holds in every build, release included. `Executor::stages` runs the items of one
+//! the bound that [`Sweep::prepare`] records once the check has passed stays valid for
+//! the sweep's life, in every build, release included. `Executor::stages` runs the items of one
 //! stage at the same time only with each other, each once, and the stages in order,
 //! so every particle and λ a run writes is its own while it runs.
 
@@ -56,18 +56,17 @@ pub(crate) struct Sweep<const K: usize> {
     plan: Plan,
     /// The particle count the schedule and plan were built for.
     built_for: usize,
-    /// One past the largest particle index of `items`, once checked (0 before: a
-    /// rebuild does not pay for it, [`Self::prepare`] does).
-    bound: usize,
+    /// One past the largest particle index of `items`, once [`Self::check`] passed
+    /// (set only by [`Self::prepare`]; a sweep with no plan has nothing to check and
+    /// has it from the start); `None` before: a rebuild does not pay for it.
+    /// [`Self::run`] refuses a sweep without it.
+    bound: Option<usize>,
     /// Which sweep this is: unique to each one made (0 for the empty default), so that
     /// a plan built for its slots (`jacobi_plan::FusedPlan`) can tell it from another.
     id: u64,
-    /// [`Self::check`] passed (set only by [`Self::prepare`]; a sweep with no plan
-    /// has nothing to check). [`Self::run`] asserts it.
-    checked: bool,
     /// Room for the check's two marks per particle: reserved by [`Self::new`] (a
-    /// rebuild allocates anyway; the step that checks must not) and freed once the
-    /// check has passed.
+    /// rebuild allocates anyway; the step that checks must not) and freed by
+    /// [`Self::prepare`] once it has run the check.
     marks: Vec<u32>,
 }
 
@@ -79,9 +78,8 @@ impl<const K: usize> Default for Sweep<K> {
             schedule: Schedule::default(),
             plan: Plan::default(),
             built_for: 0,
-            bound: 0,
+            bound: Some(0),
             id: 0,
-            checked: true,
             marks: Vec::new(),
         }
     }
@@ -97,7 +95,7 @@ impl<const K: usize> Sweep<K> {
         let bound = bound_of(&items);
         Sweep {
             items,
-            bound,
+            bound: Some(bound),
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             ..Sweep::default()
         }
@@ -120,13 +118,12 @@ impl<const K: usize> Sweep<K> {
             try_with_capacity::<u32>(2 * built_for, "sweep check")?
         };
         Ok(Sweep {
-            bound: 0,
+            bound: None,
             items,
             schedule,
             plan,
             built_for,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            checked: false,
             marks,
         })
     }
@@ -139,11 +136,11 @@ impl<const K: usize> Sweep<K> {
     /// [`Self::new`]); fails only when out of memory for more (the sweep then stays
     /// unchecked, and [`Self::run`] refuses it).
     pub(crate) fn prepare(&mut self) -> Result<()> {
-        if !self.checked {
-            self.bound = bound_of(&self.items);
+        if self.bound.is_none() {
+            let bound = bound_of(&self.items);
             let mut marks = std::mem::take(&mut self.marks);
-            self.check(&mut marks)?;
-            self.checked = true;
+            self.check(bound, &mut marks)?;
+            self.bound = Some(bound);
         }
         Ok(())
     }
@@ -157,8 +154,7 @@ impl<const K: usize> Sweep<K> {
     /// One past the largest particle index of the slots (0 for none). Panics unless
     /// the sweep was checked (an unscheduled one always is).
     pub(crate) fn bound(&self) -> usize {
-        assert!(self.checked, "sweep: bound before Sweep::prepare");
-        self.bound
+        self.bound.expect("sweep: bound before Sweep::prepare")
     }
 
     /// Which sweep this is (unique to each one made; 0 for the empty default).
@@ -171,12 +167,13 @@ impl<const K: usize> Sweep<K> {
         &self.schedule
     }
 
-    /// See the module doc. A stage-0 item owns the particles of its fused pass's
-    /// range; a later item marks the particles it touches with its own tag, which no
-    /// other item of the same stage may find.
-    fn check(&self, marks: &mut Vec<u32>) -> Result<()> {
+    /// See the module doc; `bound` is one past the slots' largest particle index. A
+    /// stage-0 item owns the particles of its fused pass's range; a later item marks
+    /// the particles it touches with its own tag, which no other item of the same
+    /// stage may find.
+    fn check(&self, bound: usize, marks: &mut Vec<u32>) -> Result<()> {
         let (plan, schedule, n) = (&self.plan, &self.schedule, self.built_for);
-        let size = n.max(self.bound);
+        let size = n.max(bound);
         if plan.stages() == 0 {
             return Ok(());
         }
@@ -255,10 +252,12 @@ impl<const K: usize> Sweep<K> {
         F: Fn(&Run<'_, K>) + Sync,
     {
         // The rules the runs' SAFETY comments cite hold only for a checked sweep.
-        assert!(self.checked, "sweep: run before Sweep::prepare checked it");
+        let bound = self
+            .bound
+            .expect("sweep: run before Sweep::prepare checked it");
         let n = hot.len();
         assert!(
-            n >= self.bound && base.len() == n && velocity.len() == n,
+            n >= bound && base.len() == n && velocity.len() == n,
             "sweep: particle arrays"
         );
         assert_eq!(lambda.len(), self.items.len(), "sweep: λ per slot");
@@ -291,10 +290,10 @@ impl<const K: usize> Sweep<K> {
                     // SAFETY: the range of item `item` of the first stage, which no
                     // other item of the stage touches (ranges checked disjoint, and
                     // every block item's slots inside its own range, by `check`, which
-                    // passed: `checked` is asserted above;
-                    // the ranges beyond the particles the plan was built for hold no
-                    // particle of a slot, all below `bound`); `slice_mut` checks the
-                    // bounds. The rows die before the block's runs on this thread.
+                    // passed: `bound` is set; the ranges beyond the particles the plan
+                    // was built for hold no particle of a slot, all below `bound`);
+                    // `slice_mut` checks the bounds. The rows die before the block's
+                    // runs on this thread.
                     let rows = unsafe {
                         (
                             hot.slice_mut(r.clone()),
