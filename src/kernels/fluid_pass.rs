@@ -102,49 +102,52 @@ pub(crate) fn pair_start(ends: &[u32], j: usize) -> usize {
     2 * list_start(ends, j) + 16 * j
 }
 
-/// The density sums ([`fluid::density`]) of the chunk's slots `first + j`
-/// (`j < ends.len()`) over their lists, positions `pos`, each slot's pair factors
-/// into the chunk's pair buffer `factors` (at [`pair_start`]); `each(k, sums)` per
-/// slot k, in slot order. Panics unless the lists are sealed for at most `pos.len()`
-/// slots, the chunk's slots are slots of `pos` and `factors` has room.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn density_chunk<F: FnMut(usize, Density)>(
-    kernel: Kernel,
-    c: &Consts,
-    pos: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &mut [f32],
-    each: F,
-) {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
-        Kernel::Avx => unsafe { density_avx(c, pos, lists, ends, first, factors, each) },
-        _ => density_loop(Kernel::Scalar, c, pos, lists, ends, first, factors, each),
-    }
+/// The public entry of a chunk loop: `fn $name(kernel, args…)` runs
+/// `$loop(kernel, args…)`, where `kernel` is AVX through a copy compiled with the
+/// feature (`#[target_feature]`: the loop, the kernel and the caller's per-slot code
+/// inlined into it, no call per slot), otherwise the scalar loop.
+macro_rules! chunk_entry {
+    ($(#[$doc:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),+ $(,)?) => $loop:ident) => {
+        $(#[$doc])*
+        #[inline]
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $name(kernel: Kernel, $($arg: $ty),+) {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx")]
+            #[allow(clippy::too_many_arguments)]
+            fn avx($($arg: $ty),+) {
+                $loop(Kernel::Avx, $($arg),+)
+            }
+            match kernel {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
+                Kernel::Avx => unsafe { avx($($arg),+) },
+                _ => $loop(Kernel::Scalar, $($arg),+),
+            }
+        }
+    };
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-#[allow(clippy::too_many_arguments)]
-fn density_avx<F: FnMut(usize, Density)>(
-    c: &Consts,
-    pos: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &mut [f32],
-    each: F,
-) {
-    density_loop(Kernel::Avx, c, pos, lists, ends, first, factors, each)
+chunk_entry! {
+    /// The density sums ([`fluid::density`]) of the chunk's slots `first + j`
+    /// (`j < ends.len()`) over their lists, positions `pos`, each slot's pair factors
+    /// into the chunk's pair buffer `factors` (at [`pair_start`]); `each(k, sums)` per
+    /// slot k, in slot order. Panics unless the lists are sealed for at most
+    /// `pos.len()` slots, the chunk's slots are slots of `pos` and `factors` has room.
+    pub(crate) fn density_chunk(
+        c: &Consts,
+        pos: &Records,
+        lists: &SlotLists,
+        ends: &[u32],
+        first: usize,
+        factors: &mut [f32],
+        each: impl FnMut(usize, Density),
+    ) => density_loop
 }
 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn density_loop<F: FnMut(usize, Density)>(
+fn density_loop(
     kernel: Kernel,
     c: &Consts,
     pos: &Records,
@@ -152,7 +155,7 @@ fn density_loop<F: FnMut(usize, Density)>(
     ends: &[u32],
     first: usize,
     factors: &mut [f32],
-    mut each: F,
+    mut each: impl FnMut(usize, Density),
 ) {
     lists.check(pos.len(), first, ends.len());
     for j in 0..ends.len() {
@@ -166,61 +169,27 @@ fn density_loop<F: FnMut(usize, Density)>(
     }
 }
 
-/// The corrections ([`fluid::correction`]) of the chunk's slots `first + j` over
-/// their lists, records `rec` (`(x, y, z, λ)`), the pair buffer [`density_chunk`]
-/// filled and each slot's tie flag in `ties` (one per slot of the chunk);
-/// `each(k, Σ)` per slot k, in slot order. Panics as [`density_chunk`], or unless
-/// `ties` has a flag per slot.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn correction_chunk<F: FnMut(usize, [f32; 3])>(
-    kernel: Kernel,
-    c: &Consts,
-    rec: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &[f32],
-    ties: &[u8],
-    each: F,
-) {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
-        Kernel::Avx => unsafe { correction_avx(c, rec, lists, ends, first, factors, ties, each) },
-        _ => correction_loop(
-            Kernel::Scalar,
-            c,
-            rec,
-            lists,
-            ends,
-            first,
-            factors,
-            ties,
-            each,
-        ),
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-#[allow(clippy::too_many_arguments)]
-fn correction_avx<F: FnMut(usize, [f32; 3])>(
-    c: &Consts,
-    rec: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &[f32],
-    ties: &[u8],
-    each: F,
-) {
-    correction_loop(Kernel::Avx, c, rec, lists, ends, first, factors, ties, each)
+chunk_entry! {
+    /// The corrections ([`fluid::correction`]) of the chunk's slots `first + j` over
+    /// their lists, records `rec` (`(x, y, z, λ)`), the pair buffer [`density_chunk`]
+    /// filled and each slot's tie flag in `ties` (one per slot of the chunk);
+    /// `each(k, Σ)` per slot k, in slot order. Panics as [`density_chunk`], or unless
+    /// `ties` has a flag per slot.
+    pub(crate) fn correction_chunk(
+        c: &Consts,
+        rec: &Records,
+        lists: &SlotLists,
+        ends: &[u32],
+        first: usize,
+        factors: &[f32],
+        ties: &[u8],
+        each: impl FnMut(usize, [f32; 3]),
+    ) => correction_loop
 }
 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn correction_loop<F: FnMut(usize, [f32; 3])>(
+fn correction_loop(
     kernel: Kernel,
     c: &Consts,
     rec: &Records,
@@ -229,7 +198,7 @@ fn correction_loop<F: FnMut(usize, [f32; 3])>(
     first: usize,
     factors: &[f32],
     ties: &[u8],
-    mut each: F,
+    mut each: impl FnMut(usize, [f32; 3]),
 ) {
     lists.check(rec.len(), first, ends.len());
     let ties = &ties[..ends.len()];
@@ -242,48 +211,25 @@ fn correction_loop<F: FnMut(usize, [f32; 3])>(
     }
 }
 
-/// The XSPH sums ([`fluid::viscosity`]) of the chunk's slots `first + j` over their
-/// lists, positions `pos` and velocities `vel` (h² = `h2`); `each(k, Σ)` per slot k,
-/// in slot order. Panics unless the lists are sealed for at most as many slots as
-/// both arrays hold and the chunk's slots are slots of both.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn viscosity_chunk<F: FnMut(usize, [f32; 3])>(
-    kernel: Kernel,
-    h2: f32,
-    pos: &Records,
-    vel: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    each: F,
-) {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
-        Kernel::Avx => unsafe { viscosity_avx(h2, pos, vel, lists, ends, first, each) },
-        _ => viscosity_loop(Kernel::Scalar, h2, pos, vel, lists, ends, first, each),
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-#[allow(clippy::too_many_arguments)]
-fn viscosity_avx<F: FnMut(usize, [f32; 3])>(
-    h2: f32,
-    pos: &Records,
-    vel: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    each: F,
-) {
-    viscosity_loop(Kernel::Avx, h2, pos, vel, lists, ends, first, each)
+chunk_entry! {
+    /// The XSPH sums ([`fluid::viscosity`]) of the chunk's slots `first + j` over
+    /// their lists, positions `pos` and velocities `vel` (h² = `h2`); `each(k, Σ)` per
+    /// slot k, in slot order. Panics unless the lists are sealed for at most as many
+    /// slots as both arrays hold and the chunk's slots are slots of both.
+    pub(crate) fn viscosity_chunk(
+        h2: f32,
+        pos: &Records,
+        vel: &Records,
+        lists: &SlotLists,
+        ends: &[u32],
+        first: usize,
+        each: impl FnMut(usize, [f32; 3]),
+    ) => viscosity_loop
 }
 
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn viscosity_loop<F: FnMut(usize, [f32; 3])>(
+fn viscosity_loop(
     kernel: Kernel,
     h2: f32,
     pos: &Records,
@@ -291,7 +237,7 @@ fn viscosity_loop<F: FnMut(usize, [f32; 3])>(
     lists: &SlotLists,
     ends: &[u32],
     first: usize,
-    mut each: F,
+    mut each: impl FnMut(usize, [f32; 3]),
 ) {
     lists.check(pos.len().min(vel.len()), first, ends.len());
     for j in 0..ends.len() {
