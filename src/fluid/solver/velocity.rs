@@ -33,7 +33,6 @@ impl DensitySolver {
         h: f32,
         exec: &Executor,
     ) {
-        let _ = fluids;
         if !self.active {
             return;
         }
