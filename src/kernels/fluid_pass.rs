@@ -60,12 +60,6 @@ impl SlotLists {
         try_reserve(&mut self.entries, grow, what)
     }
 
-    /// Every entry, in list order.
-    #[inline(always)]
-    pub(crate) fn entries(&self) -> &[u32] {
-        &self.entries
-    }
-
     /// The list of the chunk's slot `j` (`ends`: the chunk's list ends).
     #[inline(always)]
     pub(crate) fn list(&self, ends: &[u32], j: usize) -> &[u32] {
@@ -80,6 +74,14 @@ impl SlotLists {
             self.bound <= len && first.saturating_add(slots) <= len,
             "fluid lists: not sealed for {len} slots"
         );
+    }
+}
+
+/// Every entry, in list order.
+impl AsRef<[u32]> for SlotLists {
+    #[inline(always)]
+    fn as_ref(&self) -> &[u32] {
+        &self.entries
     }
 }
 
