@@ -104,39 +104,46 @@ pub(crate) fn pair_start(ends: &[u32], j: usize) -> usize {
     2 * list_start(ends, j) + 16 * j
 }
 
-/// The public entry of a chunk loop: `fn $name(kernel, args…)` runs
-/// `$loop(kernel, args…)`, where `kernel` is AVX through a copy compiled with the
-/// feature (`#[target_feature]`: the loop, the kernel and the caller's per-slot code
-/// inlined into it, no call per slot), otherwise the scalar loop.
-macro_rules! chunk_entry {
-    ($(#[$doc:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),+ $(,)?) => $loop:ident) => {
+/// A chunk loop: `fn $name(kernel, args…) { body }` runs `body` with `kernel`
+/// where `kernel` is AVX through a copy compiled with the feature
+/// (`#[target_feature]`: the loop, the kernel and the caller's per-slot code inlined
+/// into it, no call per slot), otherwise with the scalar kernel.
+macro_rules! chunk_loop {
+    (
+        $(#[$doc:meta])*
+        $vis:vis fn $name:ident($kernel:ident $(, $arg:ident: $ty:ty)+ $(,)?) $body:block
+    ) => {
         $(#[$doc])*
         #[inline]
         #[allow(clippy::too_many_arguments)]
-        $vis fn $name(kernel: Kernel, $($arg: $ty),+) {
+        $vis fn $name($kernel: Kernel, $($arg: $ty),+) {
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            fn run($kernel: Kernel, $($arg: $ty),+) $body
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = "avx")]
             #[allow(clippy::too_many_arguments)]
             fn avx($($arg: $ty),+) {
-                $loop(Kernel::Avx, $($arg),+)
+                run(Kernel::Avx, $($arg),+)
             }
-            match kernel {
+            match $kernel {
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
                 Kernel::Avx => unsafe { avx($($arg),+) },
-                _ => $loop(Kernel::Scalar, $($arg),+),
+                _ => run(Kernel::Scalar, $($arg),+),
             }
         }
     };
 }
 
-chunk_entry! {
+chunk_loop! {
     /// The density sums ([`fluid::density`]) of the chunk's slots `first + j`
     /// (`j < ends.len()`) over their lists, positions `pos`, each slot's pair factors
     /// into the chunk's pair buffer `factors` (at [`pair_start`]); `each(k, sums)` per
     /// slot k, in slot order. Panics unless the lists are sealed for at most
     /// `pos.len()` slots, the chunk's slots are slots of `pos` and `factors` has room.
     pub(crate) fn density_chunk(
+        kernel,
         c: &Consts,
         pos: &Records,
         lists: &SlotLists,
@@ -144,40 +151,29 @@ chunk_entry! {
         first: usize,
         factors: &mut [f32],
         each: impl FnMut(usize, Density),
-    ) => density_loop
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn density_loop(
-    kernel: Kernel,
-    c: &Consts,
-    pos: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &mut [f32],
-    mut each: impl FnMut(usize, Density),
-) {
-    lists.check(pos.len(), first, ends.len());
-    for j in 0..ends.len() {
-        let list = lists.list(ends, j);
-        let f = &mut factors[pair_start(ends, j)..];
-        // SAFETY: the list's entries are below the lists' bound, at most `pos.len()`,
-        // and slot first + j is below it too (both checked above); `density` checks
-        // the room of `f`.
-        let d = unsafe { fluid::density(kernel, c, pos, first + j, list, f) };
-        each(first + j, d);
+    ) {
+        let mut each = each;
+        lists.check(pos.len(), first, ends.len());
+        for j in 0..ends.len() {
+            let list = lists.list(ends, j);
+            let f = &mut factors[pair_start(ends, j)..];
+            // SAFETY: the list's entries are below the lists' bound, at most
+            // `pos.len()`, and slot first + j is below it too (both checked above);
+            // `density` checks the room of `f`.
+            let d = unsafe { fluid::density(kernel, c, pos, first + j, list, f) };
+            each(first + j, d);
+        }
     }
 }
 
-chunk_entry! {
+chunk_loop! {
     /// The corrections ([`fluid::correction`]) of the chunk's slots `first + j` over
     /// their lists, records `rec` (`(x, y, z, λ)`), the pair buffer [`density_chunk`]
     /// filled and each slot's tie flag in `ties` (one per slot of the chunk);
     /// `each(k, Σ)` per slot k, in slot order. Panics as [`density_chunk`], or unless
     /// `ties` has a flag per slot.
     pub(crate) fn correction_chunk(
+        kernel,
         c: &Consts,
         rec: &Records,
         lists: &SlotLists,
@@ -186,39 +182,28 @@ chunk_entry! {
         factors: &[f32],
         ties: &[u8],
         each: impl FnMut(usize, [f32; 3]),
-    ) => correction_loop
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn correction_loop(
-    kernel: Kernel,
-    c: &Consts,
-    rec: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &[f32],
-    ties: &[u8],
-    mut each: impl FnMut(usize, [f32; 3]),
-) {
-    lists.check(rec.len(), first, ends.len());
-    let ties = &ties[..ends.len()];
-    for j in 0..ends.len() {
-        let list = lists.list(ends, j);
-        let f = &factors[pair_start(ends, j)..];
-        // SAFETY: as in `density_loop`.
-        let d = unsafe { fluid::correction(kernel, c, rec, first + j, list, f, ties[j] != 0) };
-        each(first + j, d);
+    ) {
+        let mut each = each;
+        lists.check(rec.len(), first, ends.len());
+        let ties = &ties[..ends.len()];
+        for j in 0..ends.len() {
+            let list = lists.list(ends, j);
+            let f = &factors[pair_start(ends, j)..];
+            let tie = ties[j] != 0;
+            // SAFETY: as in `density_chunk`.
+            let d = unsafe { fluid::correction(kernel, c, rec, first + j, list, f, tie) };
+            each(first + j, d);
+        }
     }
 }
 
-chunk_entry! {
+chunk_loop! {
     /// The XSPH sums ([`fluid::viscosity`]) of the chunk's slots `first + j` over
     /// their lists, positions `pos` and velocities `vel` (h² = `h2`); `each(k, Σ)` per
     /// slot k, in slot order. Panics unless the lists are sealed for at most as many
     /// slots as both arrays hold and the chunk's slots are slots of both.
     pub(crate) fn viscosity_chunk(
+        kernel,
         h2: f32,
         pos: &Records,
         vel: &Records,
@@ -226,27 +211,15 @@ chunk_entry! {
         ends: &[u32],
         first: usize,
         each: impl FnMut(usize, [f32; 3]),
-    ) => viscosity_loop
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn viscosity_loop(
-    kernel: Kernel,
-    h2: f32,
-    pos: &Records,
-    vel: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    mut each: impl FnMut(usize, [f32; 3]),
-) {
-    lists.check(pos.len().min(vel.len()), first, ends.len());
-    for j in 0..ends.len() {
-        let list = lists.list(ends, j);
-        // SAFETY: as in `density_loop`, for both arrays.
-        let s = unsafe { fluid::viscosity(kernel, h2, pos, vel, first + j, list) };
-        each(first + j, s);
+    ) {
+        let mut each = each;
+        lists.check(pos.len().min(vel.len()), first, ends.len());
+        for j in 0..ends.len() {
+            let list = lists.list(ends, j);
+            // SAFETY: as in `density_chunk`, for both arrays.
+            let s = unsafe { fluid::viscosity(kernel, h2, pos, vel, first + j, list) };
+            each(first + j, s);
+        }
     }
 }
 
