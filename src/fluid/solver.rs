@@ -620,14 +620,8 @@ fn prefetch_particle(hot: *const Vec4, base: &[Vec3A], particle: &[u32], k: usiz
 
 /// Slot k's neighbour list (or its walls, with `wall_end` and `walls`).
 #[inline(always)]
-fn list_of<'a, T>(list_end: &[u32], lists: &'a [Vec<T>], k: usize) -> &'a [T] {
-    &lists[k / SLOT_CHUNK][list_start(list_end, k)..list_end[k] as usize]
-}
-
-/// Slot k's neighbour list.
-#[inline(always)]
-fn neighbours<'a>(list_end: &[u32], lists: &'a [SlotLists], k: usize) -> &'a [u32] {
-    &lists[k / SLOT_CHUNK].entries()[list_start(list_end, k)..list_end[k] as usize]
+fn list_of<'a, T, L: AsRef<[T]>>(list_end: &[u32], lists: &'a [L], k: usize) -> &'a [T] {
+    &lists[k / SLOT_CHUNK].as_ref()[list_start(list_end, k)..list_end[k] as usize]
 }
 
 /// Where slot k's list starts in its chunk's buffer.

@@ -60,12 +60,6 @@ impl SlotLists {
         try_reserve(&mut self.entries, grow, what)
     }
 
-    /// Every entry, in list order.
-    #[inline(always)]
-    pub(crate) fn entries(&self) -> &[u32] {
-        &self.entries
-    }
-
     /// The list of the chunk's slot `j` (`ends`: the chunk's list ends).
     #[inline(always)]
     pub(crate) fn list(&self, ends: &[u32], j: usize) -> &[u32] {
@@ -80,6 +74,14 @@ impl SlotLists {
             self.bound <= len && first.saturating_add(slots) <= len,
             "fluid lists: not sealed for {len} slots"
         );
+    }
+}
+
+/// Every entry, in list order.
+impl AsRef<[u32]> for SlotLists {
+    #[inline(always)]
+    fn as_ref(&self) -> &[u32] {
+        &self.entries
     }
 }
 
@@ -102,203 +104,122 @@ pub(crate) fn pair_start(ends: &[u32], j: usize) -> usize {
     2 * list_start(ends, j) + 16 * j
 }
 
-/// The density sums ([`fluid::density`]) of the chunk's slots `first + j`
-/// (`j < ends.len()`) over their lists, positions `pos`, each slot's pair factors
-/// into the chunk's pair buffer `factors` (at [`pair_start`]); `each(k, sums)` per
-/// slot k, in slot order. Panics unless the lists are sealed for at most `pos.len()`
-/// slots, the chunk's slots are slots of `pos` and `factors` has room.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn density_chunk<F: FnMut(usize, Density)>(
-    kernel: Kernel,
-    c: &Consts,
-    pos: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &mut [f32],
-    each: F,
-) {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
-        Kernel::Avx => unsafe { density_avx(c, pos, lists, ends, first, factors, each) },
-        _ => density_loop(Kernel::Scalar, c, pos, lists, ends, first, factors, each),
+/// A chunk loop: `fn $name(kernel, args…) { body }` runs `body` with `kernel`
+/// where `kernel` is AVX through a copy compiled with the feature
+/// (`#[target_feature]`: the loop, the kernel and the caller's per-slot code inlined
+/// into it, no call per slot), otherwise with the scalar kernel.
+macro_rules! chunk_loop {
+    (
+        $(#[$doc:meta])*
+        $vis:vis fn $name:ident($kernel:ident $(, $arg:ident: $ty:ty)+ $(,)?) $body:block
+    ) => {
+        $(#[$doc])*
+        #[inline]
+        #[allow(clippy::too_many_arguments)]
+        $vis fn $name($kernel: Kernel, $($arg: $ty),+) {
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            fn run($kernel: Kernel, $($arg: $ty),+) $body
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = "avx")]
+            #[allow(clippy::too_many_arguments)]
+            fn avx($($arg: $ty),+) {
+                run(Kernel::Avx, $($arg),+)
+            }
+            match $kernel {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
+                Kernel::Avx => unsafe { avx($($arg),+) },
+                _ => run(Kernel::Scalar, $($arg),+),
+            }
+        }
+    };
+}
+
+chunk_loop! {
+    /// The density sums ([`fluid::density`]) of the chunk's slots `first + j`
+    /// (`j < ends.len()`) over their lists, positions `pos`, each slot's pair factors
+    /// into the chunk's pair buffer `factors` (at [`pair_start`]); `each(k, sums)` per
+    /// slot k, in slot order. Panics unless the lists are sealed for at most
+    /// `pos.len()` slots, the chunk's slots are slots of `pos` and `factors` has room.
+    pub(crate) fn density_chunk(
+        kernel,
+        c: &Consts,
+        pos: &Records,
+        lists: &SlotLists,
+        ends: &[u32],
+        first: usize,
+        factors: &mut [f32],
+        each: impl FnMut(usize, Density),
+    ) {
+        let mut each = each;
+        lists.check(pos.len(), first, ends.len());
+        for j in 0..ends.len() {
+            let list = lists.list(ends, j);
+            let f = &mut factors[pair_start(ends, j)..];
+            // SAFETY: the list's entries are below the lists' bound, at most
+            // `pos.len()`, and slot first + j is below it too (both checked above);
+            // `density` checks the room of `f`.
+            let d = unsafe { fluid::density(kernel, c, pos, first + j, list, f) };
+            each(first + j, d);
+        }
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-#[allow(clippy::too_many_arguments)]
-fn density_avx<F: FnMut(usize, Density)>(
-    c: &Consts,
-    pos: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &mut [f32],
-    each: F,
-) {
-    density_loop(Kernel::Avx, c, pos, lists, ends, first, factors, each)
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn density_loop<F: FnMut(usize, Density)>(
-    kernel: Kernel,
-    c: &Consts,
-    pos: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &mut [f32],
-    mut each: F,
-) {
-    lists.check(pos.len(), first, ends.len());
-    for j in 0..ends.len() {
-        let list = lists.list(ends, j);
-        let f = &mut factors[pair_start(ends, j)..];
-        // SAFETY: the list's entries are below the lists' bound, at most `pos.len()`,
-        // and slot first + j is below it too (both checked above); `density` checks
-        // the room of `f`.
-        let d = unsafe { fluid::density(kernel, c, pos, first + j, list, f) };
-        each(first + j, d);
+chunk_loop! {
+    /// The corrections ([`fluid::correction`]) of the chunk's slots `first + j` over
+    /// their lists, records `rec` (`(x, y, z, λ)`), the pair buffer [`density_chunk`]
+    /// filled and each slot's tie flag in `ties` (one per slot of the chunk);
+    /// `each(k, Σ)` per slot k, in slot order. Panics as [`density_chunk`], or unless
+    /// `ties` has a flag per slot.
+    pub(crate) fn correction_chunk(
+        kernel,
+        c: &Consts,
+        rec: &Records,
+        lists: &SlotLists,
+        ends: &[u32],
+        first: usize,
+        factors: &[f32],
+        ties: &[u8],
+        each: impl FnMut(usize, [f32; 3]),
+    ) {
+        let mut each = each;
+        lists.check(rec.len(), first, ends.len());
+        let ties = &ties[..ends.len()];
+        for j in 0..ends.len() {
+            let list = lists.list(ends, j);
+            let f = &factors[pair_start(ends, j)..];
+            let tie = ties[j] != 0;
+            // SAFETY: as in `density_chunk`.
+            let d = unsafe { fluid::correction(kernel, c, rec, first + j, list, f, tie) };
+            each(first + j, d);
+        }
     }
 }
 
-/// The corrections ([`fluid::correction`]) of the chunk's slots `first + j` over
-/// their lists, records `rec` (`(x, y, z, λ)`), the pair buffer [`density_chunk`]
-/// filled and each slot's tie flag in `ties` (one per slot of the chunk);
-/// `each(k, Σ)` per slot k, in slot order. Panics as [`density_chunk`], or unless
-/// `ties` has a flag per slot.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn correction_chunk<F: FnMut(usize, [f32; 3])>(
-    kernel: Kernel,
-    c: &Consts,
-    rec: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &[f32],
-    ties: &[u8],
-    each: F,
-) {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
-        Kernel::Avx => unsafe { correction_avx(c, rec, lists, ends, first, factors, ties, each) },
-        _ => correction_loop(
-            Kernel::Scalar,
-            c,
-            rec,
-            lists,
-            ends,
-            first,
-            factors,
-            ties,
-            each,
-        ),
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-#[allow(clippy::too_many_arguments)]
-fn correction_avx<F: FnMut(usize, [f32; 3])>(
-    c: &Consts,
-    rec: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &[f32],
-    ties: &[u8],
-    each: F,
-) {
-    correction_loop(Kernel::Avx, c, rec, lists, ends, first, factors, ties, each)
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn correction_loop<F: FnMut(usize, [f32; 3])>(
-    kernel: Kernel,
-    c: &Consts,
-    rec: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    factors: &[f32],
-    ties: &[u8],
-    mut each: F,
-) {
-    lists.check(rec.len(), first, ends.len());
-    let ties = &ties[..ends.len()];
-    for j in 0..ends.len() {
-        let list = lists.list(ends, j);
-        let f = &factors[pair_start(ends, j)..];
-        // SAFETY: as in `density_loop`.
-        let d = unsafe { fluid::correction(kernel, c, rec, first + j, list, f, ties[j] != 0) };
-        each(first + j, d);
-    }
-}
-
-/// The XSPH sums ([`fluid::viscosity`]) of the chunk's slots `first + j` over their
-/// lists, positions `pos` and velocities `vel` (h² = `h2`); `each(k, Σ)` per slot k,
-/// in slot order. Panics unless the lists are sealed for at most as many slots as
-/// both arrays hold and the chunk's slots are slots of both.
-#[inline]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn viscosity_chunk<F: FnMut(usize, [f32; 3])>(
-    kernel: Kernel,
-    h2: f32,
-    pos: &Records,
-    vel: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    each: F,
-) {
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
-        Kernel::Avx => unsafe { viscosity_avx(h2, pos, vel, lists, ends, first, each) },
-        _ => viscosity_loop(Kernel::Scalar, h2, pos, vel, lists, ends, first, each),
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx")]
-#[allow(clippy::too_many_arguments)]
-fn viscosity_avx<F: FnMut(usize, [f32; 3])>(
-    h2: f32,
-    pos: &Records,
-    vel: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    each: F,
-) {
-    viscosity_loop(Kernel::Avx, h2, pos, vel, lists, ends, first, each)
-}
-
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn viscosity_loop<F: FnMut(usize, [f32; 3])>(
-    kernel: Kernel,
-    h2: f32,
-    pos: &Records,
-    vel: &Records,
-    lists: &SlotLists,
-    ends: &[u32],
-    first: usize,
-    mut each: F,
-) {
-    lists.check(pos.len().min(vel.len()), first, ends.len());
-    for j in 0..ends.len() {
-        let list = lists.list(ends, j);
-        // SAFETY: as in `density_loop`, for both arrays.
-        let s = unsafe { fluid::viscosity(kernel, h2, pos, vel, first + j, list) };
-        each(first + j, s);
+chunk_loop! {
+    /// The XSPH sums ([`fluid::viscosity`]) of the chunk's slots `first + j` over
+    /// their lists, positions `pos` and velocities `vel` (h² = `h2`); `each(k, Σ)` per
+    /// slot k, in slot order. Panics unless the lists are sealed for at most as many
+    /// slots as both arrays hold and the chunk's slots are slots of both.
+    pub(crate) fn viscosity_chunk(
+        kernel,
+        h2: f32,
+        pos: &Records,
+        vel: &Records,
+        lists: &SlotLists,
+        ends: &[u32],
+        first: usize,
+        each: impl FnMut(usize, [f32; 3]),
+    ) {
+        let mut each = each;
+        lists.check(pos.len().min(vel.len()), first, ends.len());
+        for j in 0..ends.len() {
+            let list = lists.list(ends, j);
+            // SAFETY: as in `density_chunk`, for both arrays.
+            let s = unsafe { fluid::viscosity(kernel, h2, pos, vel, first + j, list) };
+            each(first + j, s);
+        }
     }
 }
 

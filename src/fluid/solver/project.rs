@@ -8,8 +8,7 @@
 use std::ops::Range;
 
 use super::{
-    list_of, neighbours, prefetch_particle, wall_terms, DensitySolver, Params, PREFETCH,
-    SLOT_CHUNK, SOLID,
+    list_of, prefetch_particle, wall_terms, DensitySolver, Params, PREFETCH, SLOT_CHUNK, SOLID,
 };
 use crate::collision::colliders::Colliders;
 use crate::fluid::Fluid;
@@ -139,7 +138,7 @@ impl DensitySolver {
                             lambda[j] = 0.0;
                             continue;
                         }
-                        let list = neighbours(list_end, lists, k);
+                        let list = list_of(list_end, lists, k);
                         let prm = &params[cl as usize];
                         let near = list_of(wall_end, walls, k);
                         let (l, rho) = lambda_general(pos, inv_mass, prm, k, list, near);
@@ -158,7 +157,7 @@ impl DensitySolver {
                     let end = slots.end;
                     for k in slots {
                         prefetch_particle(hot.as_ptr(), base, particle, k + PREFETCH, end);
-                        let list = neighbours(list_end, lists, k);
+                        let list = list_of(list_end, lists, k);
                         let near = list_of(wall_end, walls, k);
                         let v = (pos, inv_mass, lambda);
                         let mut dx = delta_general(v, params, class, k, list, near);

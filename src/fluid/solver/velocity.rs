@@ -2,8 +2,7 @@
 //! `fluid::solver`): XSPH viscosity, vorticity confinement, cohesion and adhesion.
 
 use super::{
-    adhesion_kernel, cohesion_kernel, neighbours, DensitySolver, Params, PULL_RATE2, SLOT_CHUNK,
-    SOLID,
+    adhesion_kernel, cohesion_kernel, list_of, DensitySolver, Params, PULL_RATE2, SLOT_CHUNK, SOLID,
 };
 use crate::fluid::Fluid;
 use crate::kernels::fluid as kernels;
@@ -33,7 +32,6 @@ impl DensitySolver {
         h: f32,
         exec: &Executor,
     ) {
-        let _ = fluids;
         if !self.active {
             return;
         }
@@ -123,7 +121,7 @@ impl DensitySolver {
                         let prm = &params[class[k] as usize];
                         let (pk, vk) = (pos[k], vel[k].truncate());
                         let mut w = Vec3::ZERO;
-                        for &i in neighbours(list_end, lists, k) {
+                        for &i in list_of(list_end, lists, k) {
                             let i = i as usize;
                             if class[i] == SOLID {
                                 continue;
@@ -154,7 +152,7 @@ impl DensitySolver {
                         let mut dv = Vec3::ZERO;
                         let mut eta = Vec3::ZERO;
                         let mut pull = Vec3::ZERO;
-                        for &j in neighbours(list_end, lists, k) {
+                        for &j in list_of(list_end, lists, k) {
                             let j = j as usize;
                             let pj = pos[j];
                             let d: Vec3 = (pk - pj).truncate();

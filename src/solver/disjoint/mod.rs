@@ -373,6 +373,15 @@ impl SlotOrder {
         try_reserve(&mut self.order, grow, what)
     }
 
+    /// Panics unless the map is checked since its last edit and a target of `len`
+    /// elements holds every particle of it: what a write through the map needs.
+    fn check_target(&self, len: usize) {
+        let bound = self
+            .bound
+            .expect("slot order: not checked since its last edit");
+        assert!(len >= bound, "slot order: target too short");
+    }
+
     /// Bytes held (capacities).
     pub(crate) fn bytes(&self) -> u64 {
         ((self.order.capacity() + self.slot_of.capacity()) * std::mem::size_of::<u32>()) as u64
@@ -387,14 +396,11 @@ impl SlotOrder {
         T: Send,
         F: Fn(usize, &mut T) + Sync + Send,
     {
-        let bound = self
-            .bound
-            .expect("slot order: not checked since its last edit");
-        assert!(target.len() >= bound, "slot order: target too short");
+        self.check_target(target.len());
         let (order, target) = (&self.order[..], DisjointSlice::new(target));
         exec.for_ranges_light(order.len(), |r| {
             for (k, &i) in r.clone().zip(&order[r]) {
-                // SAFETY: i < bound <= target.len() (checked above); the map is one to
+                // SAFETY: i < bound <= target.len() (`check_target` above); the map is one to
                 // one (checked since its last edit, and `&self` forbids an edit
                 // meanwhile) and the ranges of one pass are disjoint, so no other
                 // task touches element i during the pass.
@@ -447,10 +453,7 @@ impl SlotOrder {
         writer: usize,
         block: usize,
     ) -> StagePlaces<'a, T> {
-        let bound = self
-            .bound
-            .expect("slot order: not checked since its last edit");
-        assert!(target.len() >= bound, "slot order: target too short");
+        self.check_target(target.len());
         let (slots, order) = (StageSlots::new(target, writer, block), &self.order[..]);
         StagePlaces { slots, order }
     }
