@@ -520,6 +520,23 @@ pub(crate) fn built_for(built_for: u32, n: usize, what: &str) -> Result<usize> {
     Ok(built_for as usize)
 }
 
+/// How far from 1 the squared length of a saved orientation or direction (an
+/// emitter's or a kill box's rotation, a kill half-space's normal, a wind zone's
+/// rotation and direction) may be. The API stores `q / |q|`, whose squared length is 1
+/// within a few float roundings, not exactly: dividing again would change its bits, so
+/// the loader keeps the saved value and only checks that it is unit to this tolerance
+/// (a forged one of another length, which the desc's checks accept before they
+/// normalise it, is refused).
+pub(crate) const UNIT_TOLERANCE: f32 = 1e-5;
+
+/// Fails (naming `what`) unless `length_squared`, the squared length of a saved
+/// orientation or direction, is 1 within [`UNIT_TOLERANCE`].
+pub(crate) fn check_unit(length_squared: f32, what: &str) -> Result<()> {
+    ensure((length_squared - 1.0).abs() <= UNIT_TOLERANCE, || {
+        format!("{what} is not normalised")
+    })
+}
+
 /// Fails unless every value is finite.
 pub(crate) fn check_finite(values: impl IntoIterator<Item = f32>, what: &str) -> Result<()> {
     for (k, v) in values.into_iter().enumerate() {

@@ -6,23 +6,6 @@ use super::*;
 use crate::fluid::KillVolumeShape;
 use crate::slots::{SlotMap, MAX_SLOTS};
 
-/// How far from 1 the squared length of a saved orientation (an emitter's or a kill
-/// box's rotation, a kill half-space's normal) may be. The API stores `q / |q|`, whose
-/// squared length is 1 within a few float roundings, not exactly: dividing again
-/// would change its bits, so the loader keeps the saved value and only checks that it
-/// is unit to this tolerance (a forged orientation of another length is refused).
-pub(crate) const UNIT_TOLERANCE: f32 = 1e-5;
-
-/// A loaded desc has passed the checks of an added one (its generated `load_settings`
-/// validates it, the orientation's length in [0.5, 2] included); the orientation the
-/// API normalised is kept as saved, so it must also be unit within [`UNIT_TOLERANCE`].
-/// `length_squared` is its squared length (1 for a desc with none).
-fn check_unit(length_squared: f32, what: &str) -> Result<()> {
-    codec::ensure((length_squared - 1.0).abs() <= UNIT_TOLERANCE, || {
-        format!("{what} is not normalised")
-    })
-}
-
 impl FluidSet {
     /// Snapshot: the fluids (settings, range, count, mass, ages, ρ/ρ₀, counters), the
     /// emitters (settings, fluid, carry, sequence) and the kill volumes, each table with
@@ -120,7 +103,7 @@ impl FluidSet {
             // Against its fluid (the nozzle's radius and lattice).
             let (_, rows) = check_emitter(&desc, fdesc)
                 .map_err(|e| codec::corrupt(format!("{what}: {}", e.message)))?;
-            check_unit(desc.rotation.length_squared(), &what)?;
+            codec::check_unit(desc.rotation.length_squared(), &what)?;
             Ok(Emitter {
                 desc,
                 fluid,
@@ -140,7 +123,7 @@ impl FluidSet {
                 KillVolumeShape::HalfSpace { normal } => normal.length_squared(),
                 KillVolumeShape::Sphere { .. } => 1.0,
             };
-            check_unit(orientation, &what)?;
+            codec::check_unit(orientation, &what)?;
             Ok(KillVolume { desc, fluid })
         };
         let kill_volumes =
