@@ -455,10 +455,11 @@ pub(crate) fn ensure(cond: bool, what: impl FnOnce() -> String) -> Result<()> {
 }
 
 /// The largest value a loaded event counter (particles emitted, removed or refused,
-/// an emitter's sequence number, splits, refused splits, lost break events) may hold: 2^62. A world counts at most a
-/// few of these events per particle or constraint per substep, so no world stepped
-/// through the API comes near it in centuries, and a counter below it cannot overflow
-/// its u64 in the steps that follow; a forged counter above it is refused.
+/// an emitter's sequence number, splits, refused splits, lost break events) may hold:
+/// 2^62. A world counts at most a few of these events per particle or constraint per
+/// substep, so no world stepped through the API comes near it in centuries, and a
+/// counter below it cannot overflow its u64 in the steps that follow; a forged counter
+/// above it is refused.
 pub(crate) const MAX_COUNTER: u64 = 1 << 62;
 
 /// Fails unless every counter is at most [`MAX_COUNTER`].
