@@ -726,19 +726,8 @@ mod tests {
     /// accept) is refused.
     #[test]
     fn loaded_zones_must_be_normalised() {
-        use crate::snapshot::codec::{Count, Fill, Reader, Writer};
-        let load = |a: &Aero| {
-            let mut count = Count::default();
-            a.save(&mut Writer::new(&mut count));
-            let mut buf = vec![0u8; count.0];
-            let mut fill = Fill {
-                buf: &mut buf,
-                pos: 0,
-                hash: crate::snapshot::xxh64::Xxh64::new(0),
-            };
-            a.save(&mut Writer::new(&mut fill));
-            Aero::load(&mut Reader::new(&buf), 0, &|_| None)
-        };
+        use crate::snapshot::codec::{written, Reader};
+        let load = |a: &Aero| Aero::load(&mut Reader::new(&written(|w| a.save(w))), 0, &|_| None);
         let zone = WindZoneDesc {
             rotation: Quat::from_xyzw(0.1, 0.2, 0.3, 0.9),
             direction: Vec3::new(0.3, -2.0, 0.5),

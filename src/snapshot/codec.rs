@@ -521,6 +521,22 @@ pub(crate) fn built_for(built_for: u32, n: usize, what: &str) -> Result<usize> {
     Ok(built_for as usize)
 }
 
+/// The bytes `write` puts, through the size query and the fill as a save does (for
+/// the loaders' tests).
+#[cfg(test)]
+pub(crate) fn written(write: impl Fn(&mut Writer<'_>)) -> Vec<u8> {
+    let mut count = Count::default();
+    write(&mut Writer::new(&mut count));
+    let mut bytes = vec![0u8; count.0];
+    let mut fill = Fill {
+        buf: &mut bytes,
+        pos: 0,
+        hash: Xxh64::new(0),
+    };
+    write(&mut Writer::new(&mut fill));
+    bytes
+}
+
 /// How far from 1 the squared length of a saved orientation or direction (an
 /// emitter's or a kill box's rotation, a kill half-space's normal, a wind zone's
 /// rotation and direction) may be. The API stores `q / |q|`, whose squared length is 1

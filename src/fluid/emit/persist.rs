@@ -143,16 +143,7 @@ mod tests {
 
     /// Saves `set` and loads it back against `particles` particles.
     fn round_trip(set: &FluidSet, particles: usize) -> Result<FluidSet> {
-        use crate::snapshot::codec::{Count, Fill};
-        let mut count = Count::default();
-        set.save_fluids(&mut Writer::new(&mut count));
-        let mut buf = vec![0u8; count.0];
-        let mut fill = Fill {
-            buf: &mut buf,
-            pos: 0,
-            hash: crate::snapshot::xxh64::Xxh64::new(0),
-        };
-        set.save_fluids(&mut Writer::new(&mut fill));
+        let buf = codec::written(|w| set.save_fluids(w));
         let hot = vec![Vec4::ZERO; particles];
         let cx = LoadContext {
             hot: &hot,
