@@ -565,10 +565,17 @@ impl Aero {
         let wind = WindDesc::load_settings(r)?;
         let n = r.get_count(1, "wind zones")?;
         let mut zones = crate::error::try_with_capacity(n, "wind zones")?;
-        for _ in 0..n {
-            // Checked, but kept bit for bit (it was normalised when it was set).
+        for k in 0..n {
+            // Checked, but kept bit for bit: the rotation and a non-zero direction were
+            // normalised when they were set, so they must be unit.
             let zone = if r.get::<bool>()? {
-                Some(WindZoneDesc::load_settings(r)?)
+                let z = WindZoneDesc::load_settings(r)?;
+                let what = format!("wind zone {k}");
+                codec::check_unit(z.rotation.length_squared(), &what)?;
+                if z.direction != Vec3::ZERO {
+                    codec::check_unit(z.direction.length_squared(), &what)?;
+                }
+                Some(z)
             } else {
                 None
             };
@@ -712,5 +719,43 @@ mod tests {
         let u = a.wind_at(along, 0.0);
         assert!((u - along.normalize() * 5.0).length() < 1e-5, "{u}");
         assert_eq!(a.wind_at(DVec3::new(1.0, 0.0, 1.0), 0.0), DVec3::ZERO);
+    }
+
+    /// A loaded wind zone keeps its saved rotation and direction, which the API
+    /// normalised; a forged one of another length (within what the desc's checks
+    /// accept) is refused.
+    #[test]
+    fn loaded_zones_must_be_normalised() {
+        use crate::snapshot::codec::{written, Reader};
+        let load = |a: &Aero| Aero::load(&mut Reader::new(&written(|w| a.save(w))), 0, &|_| None);
+        let zone = WindZoneDesc {
+            rotation: Quat::from_xyzw(0.1, 0.2, 0.3, 0.9),
+            direction: Vec3::new(0.3, -2.0, 0.5),
+            ..WindZoneDesc::default()
+        };
+        let mut a = Aero::default();
+        a.zones.push(Some(zone.validated().unwrap()));
+        a.zones.push(None);
+        let back = load(&a).unwrap();
+        assert_eq!(back.zones, a.zones);
+        for forged in [
+            WindZoneDesc {
+                rotation: zone.rotation,
+                ..a.zones[0].unwrap()
+            },
+            WindZoneDesc {
+                direction: zone.direction,
+                ..a.zones[0].unwrap()
+            },
+        ] {
+            let mut f = Aero::default();
+            f.zones.push(Some(forged));
+            let e = load(&f).err().unwrap();
+            assert!(
+                e.message.contains("wind zone 0 is not normalised"),
+                "{}",
+                e.message
+            );
+        }
     }
 }

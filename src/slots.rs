@@ -649,22 +649,8 @@ mod tests {
         assert_eq!(m.slot_count(), 3);
     }
 
-    /// The bytes `write` puts, through the size query and the fill as a save does.
-    fn written(write: impl Fn(&mut Writer<'_>)) -> Vec<u8> {
-        let mut count = codec::Count::default();
-        write(&mut Writer::new(&mut count));
-        let mut bytes = vec![0u8; count.0];
-        let mut fill = codec::Fill {
-            buf: &mut bytes,
-            pos: 0,
-            hash: crate::snapshot::xxh64::Xxh64::new(0),
-        };
-        write(&mut Writer::new(&mut fill));
-        bytes
-    }
-
     fn round_trip<P: Policy>(m: &SlotMap<u32, P>, split: bool) -> (Vec<u8>, SlotMap<u32, P>) {
-        let bytes = written(|w| {
+        let bytes = codec::written(|w| {
             let put = |w: &mut Writer<'_>, v: &u32| w.put(*v);
             if split {
                 m.save_split(w, put);

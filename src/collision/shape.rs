@@ -5,7 +5,6 @@
 use glam::Quat;
 
 use crate::error::{Error, Result};
-use crate::limits::schema::{SettingUnion, Variant};
 use crate::limits::MAX_LENGTH;
 use crate::math::Vec3;
 use crate::particles::MAX_COORDINATE;
@@ -33,54 +32,13 @@ pub enum Shape {
     Mesh,
 }
 
-impl SettingUnion for Shape {
-    const VARIANTS: &'static [Variant] = &[
-        Variant {
-            name: "Plane",
-            value: 0,
-        },
-        Variant {
-            name: "Sphere",
-            value: 1,
-        },
-        Variant {
-            name: "Capsule",
-            value: 2,
-        },
-        Variant {
-            name: "Box",
-            value: 3,
-        },
-        Variant {
-            name: "Mesh",
-            value: 4,
-        },
-    ];
-    fn tag(self) -> u32 {
-        match self {
-            Shape::Plane => 0,
-            Shape::Sphere { .. } => 1,
-            Shape::Capsule { .. } => 2,
-            Shape::Box { .. } => 3,
-            Shape::Mesh => 4,
-        }
-    }
-    fn from_tag(tag: u32) -> Option<Shape> {
-        Some(match tag {
-            0 => Shape::Plane,
-            1 => Shape::Sphere { radius: 0.0 },
-            2 => Shape::Capsule {
-                radius: 0.0,
-                half_height: 0.0,
-            },
-            3 => Shape::Box {
-                half_extents: Vec3::ZERO,
-            },
-            4 => Shape::Mesh,
-            _ => return None,
-        })
-    }
-}
+crate::setting_union!(Shape {
+    Plane = 0,
+    Sphere { radius: 0.0 } = 1,
+    Capsule { radius: 0.0, half_height: 0.0 } = 2,
+    Box { half_extents: Vec3::ZERO } = 3,
+    Mesh = 4,
+});
 
 crate::settings! {
     /// A collider: a shape, a transform the host updates every frame, and a material.

@@ -16,12 +16,13 @@ pub use super::settings::{
 };
 use super::settings::{EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE, KILL_VOLUME_DESC_COOKIE};
 use super::world::{with_world, SinewVec3, SinewWorld};
-use super::{answer, guard, non_null, query_u32, slice_from, Failure, FfiResult, SinewStatus};
+use super::{answer, guard, non_null, query_u32, slice_from, FfiResult, SinewStatus};
 use crate::bodies::BodyId;
 use crate::error::try_with_capacity;
 use crate::fluid::{
     EmitterDesc, EmitterId, FluidDesc, FluidId, FluidStats, KillVolumeDesc, KillVolumeId,
 };
+use crate::limits::schema::flag_from_c;
 use crate::math::Vec3;
 use crate::World;
 
@@ -96,22 +97,6 @@ pub struct SinewFluidStats {
     pub max_density_ratio: f32,
 }
 
-fn invalid(message: String) -> Failure {
-    Failure::new(SinewStatus::SINEW_ERROR_INVALID_ARGUMENT, message)
-}
-
-fn flag(v: u32, name: &str) -> FfiResult<bool> {
-    match v {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(invalid(format!("{name} is {v}: must be 0 or 1"))),
-    }
-}
-
-fn fluid_desc_to_c(d: &FluidDesc) -> SinewFluidDesc {
-    SinewFluidDesc::from_rust(d)
-}
-
 /// # Safety
 /// `desc` must be NULL or point to a readable SinewFluidDesc.
 unsafe fn fluid_desc(desc: *const SinewFluidDesc) -> FfiResult<FluidDesc> {
@@ -164,7 +149,7 @@ unsafe fn kill_volume_desc(desc: *const SinewKillVolumeDesc) -> FfiResult<KillVo
 /// 4096 particles).
 #[no_mangle]
 pub extern "C" fn sinew_fluid_desc_default() -> SinewFluidDesc {
-    fluid_desc_to_c(&FluidDesc::default())
+    SinewFluidDesc::from_rust(&FluidDesc::default())
 }
 
 /// Writes sinew_fluid_desc_default() to `*out` (for bindings that avoid by-value structs).
@@ -273,7 +258,7 @@ pub unsafe extern "C" fn sinew_fluid_get_desc(
 ) -> SinewStatus {
     let body = || {
         let d = with_world(world, |w| Ok(w.fluid_desc(FluidId(fluid.id))?))?;
-        Ok(fluid_desc_to_c(&d))
+        Ok(SinewFluidDesc::from_rust(&d))
     };
     // SAFETY: `out_desc` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
@@ -584,7 +569,7 @@ pub extern "C" fn sinew_body_set_fluid_coupling(
     enabled: u32,
 ) -> SinewStatus {
     guard(entry!(), || {
-        let on = flag(enabled, "enabled")?;
+        let on = flag_from_c(enabled, "enabled")?;
         with_world(world, |w| {
             Ok(w.set_body_fluid_coupling(BodyId(body.id), on)?)
         })
@@ -632,7 +617,7 @@ mod tests {
         c.coupling_mask = 0x0F;
         // SAFETY: a live desc.
         let d = unsafe { fluid_desc(&c) }.unwrap();
-        assert_eq!(fluid_desc_to_c(&d), c);
+        assert_eq!(SinewFluidDesc::from_rust(&d), c);
         assert_eq!(
             // SAFETY: a live desc.
             unsafe { fluid_desc(&sinew_fluid_desc_default()) }.unwrap(),

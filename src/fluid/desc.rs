@@ -3,7 +3,6 @@
 //! runs before anything changes; its message names the field and the accepted range.
 
 use crate::error::{Error, Result};
-use crate::limits::schema::{SettingUnion, Variant};
 use crate::limits::MAX_COORDINATE;
 use crate::math::Vec3;
 use glam::Quat;
@@ -159,33 +158,10 @@ pub enum EmitterShape {
     Box { half_extents: Vec3 },
 }
 
-impl SettingUnion for EmitterShape {
-    const VARIANTS: &'static [Variant] = &[
-        Variant {
-            name: "Nozzle",
-            value: 0,
-        },
-        Variant {
-            name: "Box",
-            value: 1,
-        },
-    ];
-    fn tag(self) -> u32 {
-        match self {
-            EmitterShape::Nozzle { .. } => 0,
-            EmitterShape::Box { .. } => 1,
-        }
-    }
-    fn from_tag(tag: u32) -> Option<EmitterShape> {
-        match tag {
-            0 => Some(EmitterShape::Nozzle { radius: 0.0 }),
-            1 => Some(EmitterShape::Box {
-                half_extents: Vec3::ZERO,
-            }),
-            _ => None,
-        }
-    }
-}
+crate::setting_union!(EmitterShape {
+    Nozzle { radius: 0.0 } = 0,
+    Box { half_extents: Vec3::ZERO } = 1,
+});
 
 crate::settings! {
     /// An emitter of a fluid: where, how fast, how many per second.
@@ -245,40 +221,11 @@ pub enum KillVolumeShape {
     HalfSpace { normal: Vec3 },
 }
 
-impl SettingUnion for KillVolumeShape {
-    const VARIANTS: &'static [Variant] = &[
-        Variant {
-            name: "Box",
-            value: 0,
-        },
-        Variant {
-            name: "Sphere",
-            value: 1,
-        },
-        Variant {
-            name: "HalfSpace",
-            value: 2,
-        },
-    ];
-    fn tag(self) -> u32 {
-        match self {
-            KillVolumeShape::Box { .. } => 0,
-            KillVolumeShape::Sphere { .. } => 1,
-            KillVolumeShape::HalfSpace { .. } => 2,
-        }
-    }
-    fn from_tag(tag: u32) -> Option<KillVolumeShape> {
-        match tag {
-            0 => Some(KillVolumeShape::Box {
-                rotation: Quat::IDENTITY,
-                half_extents: Vec3::ZERO,
-            }),
-            1 => Some(KillVolumeShape::Sphere { radius: 0.0 }),
-            2 => Some(KillVolumeShape::HalfSpace { normal: Vec3::Y }),
-            _ => None,
-        }
-    }
-}
+crate::setting_union!(KillVolumeShape {
+    Box { rotation: Quat::IDENTITY, half_extents: Vec3::ZERO } = 0,
+    Sphere { radius: 0.0 } = 1,
+    HalfSpace { normal: Vec3::Y } = 2,
+});
 
 crate::settings! {
     /// A volume whose fluid particles are removed at the end of each step (a drain, the

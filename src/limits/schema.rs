@@ -169,9 +169,40 @@ pub trait SettingUnion: Copy {
     const VARIANTS: &'static [Variant];
     /// The C value of the variant.
     fn tag(self) -> u32;
-    /// The variant of C value `tag` (None for an unknown one), its data zero: the desc's
-    /// generated loader then reads each parameter that the variant reads into it.
+    /// The variant of C value `tag` (None for an unknown one), its data placeholders:
+    /// the desc's generated loader then reads each parameter that the variant reads
+    /// into it.
     fn from_tag(tag: u32) -> Option<Self>;
+}
+
+/// Implements [`SettingUnion`] for an enum from one list of its variants, each with its
+/// C value and the placeholder data [`SettingUnion::from_tag`] gives it (`Plane = 0,
+/// Sphere { radius: 0.0 } = 1`), in C value order: the variant names, the tags and the
+/// variants rebuilt from them are written once.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! setting_union {
+    ($ty:ident { $($variant:ident $({ $($f:ident : $v:expr),+ $(,)? })? = $value:literal),+ $(,)? }) => {
+        impl $crate::limits::schema::SettingUnion for $ty {
+            const VARIANTS: &'static [$crate::limits::schema::Variant] = &[
+                $($crate::limits::schema::Variant {
+                    name: stringify!($variant),
+                    value: $value,
+                }),+
+            ];
+            fn tag(self) -> u32 {
+                match self {
+                    $($ty::$variant { .. } => $value,)+
+                }
+            }
+            fn from_tag(tag: u32) -> Option<$ty> {
+                match tag {
+                    $($value => Some($ty::$variant $({ $($f: $v),+ })?),)+
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
 /// A 0/1 flag read from C; `field` names it in the message.

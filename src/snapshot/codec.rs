@@ -455,10 +455,11 @@ pub(crate) fn ensure(cond: bool, what: impl FnOnce() -> String) -> Result<()> {
 }
 
 /// The largest value a loaded event counter (particles emitted, removed or refused,
-/// an emitter's sequence number, splits, refused splits, lost break events) may hold: 2^62. A world counts at most a
-/// few of these events per particle or constraint per substep, so no world stepped
-/// through the API comes near it in centuries, and a counter below it cannot overflow
-/// its u64 in the steps that follow; a forged counter above it is refused.
+/// an emitter's sequence number, splits, refused splits, lost break events) may hold:
+/// 2^62. A world counts at most a few of these events per particle or constraint per
+/// substep, so no world stepped through the API comes near it in centuries, and a
+/// counter below it cannot overflow its u64 in the steps that follow; a forged counter
+/// above it is refused.
 pub(crate) const MAX_COUNTER: u64 = 1 << 62;
 
 /// Fails unless every counter is at most [`MAX_COUNTER`].
@@ -518,6 +519,39 @@ pub(crate) fn built_for(built_for: u32, n: usize, what: &str) -> Result<usize> {
         format!("the {what} set was built for {built_for} particles of {n}")
     })?;
     Ok(built_for as usize)
+}
+
+/// The bytes `write` puts, through the size query and the fill as a save does (for
+/// the loaders' tests).
+#[cfg(test)]
+pub(crate) fn written(write: impl Fn(&mut Writer<'_>)) -> Vec<u8> {
+    let mut count = Count::default();
+    write(&mut Writer::new(&mut count));
+    let mut bytes = vec![0u8; count.0];
+    let mut fill = Fill {
+        buf: &mut bytes,
+        pos: 0,
+        hash: Xxh64::new(0),
+    };
+    write(&mut Writer::new(&mut fill));
+    bytes
+}
+
+/// How far from 1 the squared length of a saved orientation or direction (an
+/// emitter's or a kill box's rotation, a kill half-space's normal, a wind zone's
+/// rotation and direction) may be. The API stores `q / |q|`, whose squared length is 1
+/// within a few float roundings, not exactly: dividing again would change its bits, so
+/// the loader keeps the saved value and only checks that it is unit to this tolerance
+/// (a forged one of another length, which the desc's checks accept before they
+/// normalise it, is refused).
+pub(crate) const UNIT_TOLERANCE: f32 = 1e-5;
+
+/// Fails (naming `what`) unless `length_squared`, the squared length of a saved
+/// orientation or direction, is 1 within [`UNIT_TOLERANCE`].
+pub(crate) fn check_unit(length_squared: f32, what: &str) -> Result<()> {
+    ensure((length_squared - 1.0).abs() <= UNIT_TOLERANCE, || {
+        format!("{what} is not normalised")
+    })
 }
 
 /// Fails unless every value is finite.

@@ -23,10 +23,9 @@
 //! the header or its body, has another magic, a format version other than this
 //! library's, an ABI version newer than it or another settings layout, a checksum that
 //! does not match, or a body that does not decode to a consistent world (every index
-//! and length is checked). The
-//! state hash is the XXH64 of the same body streamed through a hasher: equal states
-//! give equal hashes, on any thread count and with any kernel, and nothing is
-//! allocated. ARCHITECTURE.md, "Snapshots", says how to extend the body.
+//! and length is checked). The state hash is the XXH64 of the same body streamed
+//! through a hasher: equal states give equal hashes, on any thread count and with any
+//! kernel, and nothing is allocated. ARCHITECTURE.md, "Snapshots", says how to extend the body.
 
 pub(crate) mod codec;
 pub(crate) mod xxh64;

@@ -6,76 +6,6 @@ use super::*;
 use crate::fluid::KillVolumeShape;
 use crate::slots::{SlotMap, MAX_SLOTS};
 
-/// How far from 1 the squared length of a saved orientation (an emitter's or a kill
-/// box's rotation, a kill half-space's normal) may be. The API stores `q / |q|`, whose
-/// squared length is 1 within a few float roundings, not exactly: dividing again
-/// would change its bits, so the loader keeps the saved value and only checks that it
-/// is unit to this tolerance (a forged orientation of another length is refused).
-pub(crate) const UNIT_TOLERANCE: f32 = 1e-5;
-
-fn unit(length_squared: f32) -> bool {
-    (length_squared - 1.0).abs() <= UNIT_TOLERANCE
-}
-
-/// A loaded desc must pass the same checks as an added one and come back from them
-/// unchanged but for its orientation, which must be unit within [`UNIT_TOLERANCE`]
-/// (`as_saved` puts the saved orientation into the checked desc; `unit_orientation`
-/// says whether the saved one is unit).
-fn same<T: PartialEq + Copy>(
-    checked: Result<T>,
-    saved: &T,
-    as_saved: impl FnOnce(T) -> T,
-    unit_orientation: bool,
-    what: &str,
-) -> Result<()> {
-    match checked {
-        Ok(c) if unit_orientation && as_saved(c) == *saved => Ok(()),
-        Ok(_) => Err(codec::corrupt(format!("{what} is not normalised"))),
-        Err(e) => Err(codec::corrupt(format!("{what}: {}", e.message))),
-    }
-}
-
-/// [`same`] for an emitter.
-fn same_emitter(checked: Result<EmitterDesc>, saved: &EmitterDesc, what: &str) -> Result<()> {
-    let as_saved = |c: EmitterDesc| EmitterDesc {
-        rotation: saved.rotation,
-        ..c
-    };
-    let unit_orientation = unit(saved.rotation.length_squared());
-    same(checked, saved, as_saved, unit_orientation, what)
-}
-
-/// [`same`] for a kill volume (a box's rotation, a half-space's normal).
-fn same_kill(checked: Result<KillVolumeDesc>, saved: &KillVolumeDesc, what: &str) -> Result<()> {
-    let as_saved = |c: KillVolumeDesc, s: &KillVolumeDesc| KillVolumeDesc {
-        shape: match (c.shape, s.shape) {
-            (KillVolumeShape::Box { half_extents, .. }, KillVolumeShape::Box { rotation, .. }) => {
-                KillVolumeShape::Box {
-                    rotation,
-                    half_extents,
-                }
-            }
-            (KillVolumeShape::HalfSpace { .. }, KillVolumeShape::HalfSpace { normal }) => {
-                KillVolumeShape::HalfSpace { normal }
-            }
-            (c, _) => c,
-        },
-        ..c
-    };
-    let unit_orientation = match saved.shape {
-        KillVolumeShape::Box { rotation, .. } => unit(rotation.length_squared()),
-        KillVolumeShape::HalfSpace { normal } => unit(normal.length_squared()),
-        KillVolumeShape::Sphere { .. } => true,
-    };
-    same(
-        checked,
-        saved,
-        |c| as_saved(c, saved),
-        unit_orientation,
-        what,
-    )
-}
-
 impl FluidSet {
     /// Snapshot: the fluids (settings, range, count, mass, ages, ρ/ρ₀, counters), the
     /// emitters (settings, fluid, carry, sequence) and the kill volumes, each table with
@@ -170,11 +100,10 @@ impl FluidSet {
             })?;
             codec::check_counters(&[sequence], &what)?;
             let fdesc = &fluids.items()[fluid as usize].as_ref().expect("live").desc;
-            let (checked, rows) = match check_emitter(&desc, fdesc) {
-                Ok((c, rows)) => (Ok(c), rows),
-                Err(e) => (Err(e), Vec::new()),
-            };
-            same_emitter(checked, &desc, &what)?;
+            // Against its fluid (the nozzle's radius and lattice).
+            let (_, rows) = check_emitter(&desc, fdesc)
+                .map_err(|e| codec::corrupt(format!("{what}: {}", e.message)))?;
+            codec::check_unit(desc.rotation.length_squared(), &what)?;
             Ok(Emitter {
                 desc,
                 fluid,
@@ -189,7 +118,12 @@ impl FluidSet {
             let fluid: u32 = r.get()?;
             let what = format!("kill volume {k}");
             codec::ensure(live(fluid), || format!("{what} names fluid slot {fluid}"))?;
-            same_kill(desc.validated(), &desc, &what)?;
+            let orientation = match desc.shape {
+                KillVolumeShape::Box { rotation, .. } => rotation.length_squared(),
+                KillVolumeShape::HalfSpace { normal } => normal.length_squared(),
+                KillVolumeShape::Sphere { .. } => 1.0,
+            };
+            codec::check_unit(orientation, &what)?;
             Ok(KillVolume { desc, fluid })
         };
         let kill_volumes =
@@ -209,16 +143,7 @@ mod tests {
 
     /// Saves `set` and loads it back against `particles` particles.
     fn round_trip(set: &FluidSet, particles: usize) -> Result<FluidSet> {
-        use crate::snapshot::codec::{Count, Fill};
-        let mut count = Count::default();
-        set.save_fluids(&mut Writer::new(&mut count));
-        let mut buf = vec![0u8; count.0];
-        let mut fill = Fill {
-            buf: &mut buf,
-            pos: 0,
-            hash: crate::snapshot::xxh64::Xxh64::new(0),
-        };
-        set.save_fluids(&mut Writer::new(&mut fill));
+        let buf = codec::written(|w| set.save_fluids(w));
         let hot = vec![Vec4::ZERO; particles];
         let cx = LoadContext {
             hot: &hot,

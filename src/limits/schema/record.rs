@@ -179,7 +179,7 @@ macro_rules! settings_record {
 
             /// Sets the field `name` (a union's tag or parameter included) to the
             /// numbers of [`Setting::numbers`](crate::limits::schema::Setting::numbers)
-            /// (a tag: its C value, the variant's data zero); false when no such field
+            /// (a tag: its C value, the variant's data its placeholders); false when no such field
             /// is set (an unknown name or value, a parameter the variant does not read).
             #[cfg(test)]
             pub(crate) fn set_numbers(&mut self, name: &str, v: &[f64]) -> bool {

@@ -9,8 +9,7 @@ use crate::collision::ColliderDesc;
 use crate::error::Result;
 use crate::fluid::{EmitterDesc, FluidDesc, KillVolumeDesc};
 use crate::limits::schema::{Desc, Field, Kind, LayoutHash};
-use crate::snapshot::codec::{Count, Fill, Reader, Writer};
-use crate::snapshot::xxh64::Xxh64;
+use crate::snapshot::codec::{written, Reader, Writer};
 use crate::world::WorldDesc;
 use crate::World;
 use glam::Quat;
@@ -59,20 +58,6 @@ record!(
     WindZoneDesc
 );
 
-/// What `write` writes, as bytes.
-fn encode(write: impl Fn(&mut Writer<'_>)) -> Vec<u8> {
-    let mut count = Count::default();
-    write(&mut Writer::new(&mut count));
-    let mut buf = vec![0u8; count.0];
-    let mut fill = Fill {
-        buf: &mut buf,
-        pos: 0,
-        hash: Xxh64::new(0),
-    };
-    write(&mut Writer::new(&mut fill));
-    buf
-}
-
 fn load<D: Record>(bytes: &[u8]) -> Result<D> {
     let mut r = Reader::new(bytes);
     let d = D::load(&mut r)?;
@@ -88,7 +73,7 @@ fn round_trip<D: Record>(d: &D) {
     for f in schema.fields.iter().filter(|f| !f.saved) {
         assert!(expected.set(f.name, &f.default));
     }
-    let back: D = load(&encode(|w| d.save(w))).unwrap();
+    let back: D = load(&written(|w| d.save(w))).unwrap();
     assert_eq!(back, expected, "{} did not round-trip", schema.rust);
 }
 
@@ -257,7 +242,7 @@ fn the_settings_layout_follows_the_declarations() {
 /// the declared range, are refused as corrupt, naming the field.
 #[test]
 fn unknown_values_and_values_out_of_range_are_corrupt() {
-    let world = encode(|w| WorldDesc::default().save_settings(w));
+    let world = written(|w| WorldDesc::default().save_settings(w));
     // gravity (12 bytes), substeps, iterations, then the solver.
     let forge = |at: usize, v: u32| {
         let mut b = world.clone();
@@ -268,11 +253,11 @@ fn unknown_values_and_values_out_of_range_are_corrupt() {
     assert!(e.contains("corrupt") && e.contains("SinewSolver"), "{e}");
     let e = forge(12, 0);
     assert!(e.contains("corrupt") && e.contains("substeps"), "{e}");
-    let mut collider = encode(|w| ColliderDesc::default().save_settings(w));
+    let mut collider = written(|w| ColliderDesc::default().save_settings(w));
     collider[..4].copy_from_slice(&9u32.to_le_bytes());
     let e = load::<ColliderDesc>(&collider).unwrap_err().message;
     assert!(e.contains("corrupt") && e.contains("SinewShape"), "{e}");
-    let mut flag = encode(|w| ColliderDesc::default().save_settings(w));
+    let mut flag = written(|w| ColliderDesc::default().save_settings(w));
     *flag.last_mut().unwrap() = 2;
     let e = load::<ColliderDesc>(&flag).unwrap_err().message;
     assert!(
@@ -284,7 +269,7 @@ fn unknown_values_and_values_out_of_range_are_corrupt() {
         shape: crate::collision::Shape::Sphere { radius: 0.0 },
         ..ColliderDesc::default()
     };
-    let e = load::<ColliderDesc>(&encode(|w| sphere.save_settings(w)))
+    let e = load::<ColliderDesc>(&written(|w| sphere.save_settings(w)))
         .unwrap_err()
         .message;
     assert!(e.contains("corrupt") && e.contains("radius"), "{e}");
