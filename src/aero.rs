@@ -564,6 +564,9 @@ impl Aero {
         use crate::snapshot::codec::{self, corrupt};
         let wind = WindDesc::load_settings(r)?;
         let n = r.get_count(1, "wind zones")?;
+        codec::ensure(n <= MAX_WIND_ZONES as usize, || {
+            format!("{n} wind zones (a world holds at most {MAX_WIND_ZONES})")
+        })?;
         let mut zones = crate::error::try_with_capacity(n, "wind zones")?;
         for k in 0..n {
             // Checked, but kept bit for bit: the rotation and a non-zero direction were
@@ -757,5 +760,26 @@ mod tests {
                 e.message
             );
         }
+    }
+
+    /// A snapshot holding more wind zones than a world can (every zone slot empty,
+    /// one byte each) is refused.
+    #[test]
+    fn loaded_zones_stay_within_the_limit() {
+        use crate::snapshot::codec::{written, Reader};
+        let mut a = Aero::default();
+        a.zones.resize(MAX_WIND_ZONES as usize + 1, None);
+        let bytes = written(|w| a.save(w));
+        let e = Aero::load(&mut Reader::new(&bytes), 0, &|_| None)
+            .err()
+            .unwrap();
+        assert!(
+            e.message.contains("wind zones (a world holds at most"),
+            "{}",
+            e.message
+        );
+        a.zones.pop();
+        let bytes = written(|w| a.save(w));
+        assert!(Aero::load(&mut Reader::new(&bytes), 0, &|_| None).is_ok());
     }
 }
