@@ -315,6 +315,12 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
         this->threads = value;
         return *this;
     }
+    /// Time every stage of each step (read back as the last step's stage times; no clock is
+    /// read when off). The physics is the same bits on or off. Default 0 (0 or 1).
+    WorldDesc& with_profiling(bool value) noexcept {
+        this->profiling = value ? 1u : 0u;
+        return *this;
+    }
     // END GENERATED WorldDesc setters
 };
 

@@ -57,6 +57,7 @@ sinew::Scene* USinewWorldSubsystem::GetScene()
 		Desc.jacobi_relaxation = Settings->JacobiRelaxation;
 		Desc.damping = Settings->Damping;
 		Desc.threads = (uint32)Settings->Threads;
+		Desc.profiling = Settings->bProfiling ? 1u : 0u;
 		// END GENERATED WorldDesc copy
 		sinew::Result<sinew::Scene> Created = sinew::Scene::create(Desc);
 		if (!Created)
