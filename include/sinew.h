@@ -822,6 +822,57 @@ typedef uint32_t SinewKillVolumeShape;
 #endif // __cplusplus
 
 /**
+ * The stages of a step as the profiler sees them (crosses as `uint32_t`;
+ * sinew_profile_stage_name names them, docs/c-api.md "Profiling" describes each). STEP
+ * (the whole step) and SUBSTEP (each substep) are groups; the others are leaves, and
+ * the leaves' times sum to the step's. The constraint families come in projection
+ * order, the fluids' density constraints between unilateral volumes and tethers.
+ */
+enum SinewProfileStage
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  SINEW_PROFILE_STAGE_STEP = 0,
+  SINEW_PROFILE_STAGE_SUBSTEP = 1,
+  SINEW_PROFILE_STAGE_FLUID_EMIT = 2,
+  SINEW_PROFILE_STAGE_COLLISION_DETECTION = 3,
+  SINEW_PROFILE_STAGE_CONSTRAINT_STEP = 4,
+  SINEW_PROFILE_STAGE_WIND = 5,
+  SINEW_PROFILE_STAGE_SKINNING = 6,
+  SINEW_PROFILE_STAGE_INTEGRATE = 7,
+  SINEW_PROFILE_STAGE_CONSTRAINT_SUBSTEP = 8,
+  SINEW_PROFILE_STAGE_COLLIDER_DETECTION = 9,
+  SINEW_PROFILE_STAGE_DISTANCE = 10,
+  SINEW_PROFILE_STAGE_LINK = 11,
+  SINEW_PROFILE_STAGE_DIHEDRAL = 12,
+  SINEW_PROFILE_STAGE_ISOMETRIC = 13,
+  SINEW_PROFILE_STAGE_TET_VOLUME = 14,
+  SINEW_PROFILE_STAGE_TRIANGLE_STRAIN = 15,
+  SINEW_PROFILE_STAGE_TET_STRAIN = 16,
+  SINEW_PROFILE_STAGE_PRESSURE = 17,
+  SINEW_PROFILE_STAGE_RINGS = 18,
+  SINEW_PROFILE_STAGE_SHAPES = 19,
+  SINEW_PROFILE_STAGE_UNILATERAL_AREA = 20,
+  SINEW_PROFILE_STAGE_UNILATERAL_VOLUME = 21,
+  SINEW_PROFILE_STAGE_FLUID_DENSITY = 22,
+  SINEW_PROFILE_STAGE_TETHER = 23,
+  SINEW_PROFILE_STAGE_ATTACHMENTS = 24,
+  SINEW_PROFILE_STAGE_TORN = 25,
+  SINEW_PROFILE_STAGE_CONTACTS = 26,
+  SINEW_PROFILE_STAGE_TOPOLOGY = 27,
+  SINEW_PROFILE_STAGE_FLUID_VELOCITY = 28,
+  SINEW_PROFILE_STAGE_RECOVERY = 29,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewProfileStage SinewProfileStage;
+#else
+typedef uint32_t SinewProfileStage;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {

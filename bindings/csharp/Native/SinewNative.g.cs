@@ -223,6 +223,47 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    /// The stages of a step as the profiler sees them (crosses as <c>uint32_t</c>;
+    /// sinew_profile_stage_name names them, docs/c-api.md "Profiling" describes each). STEP
+    /// (the whole step) and SUBSTEP (each substep) are groups; the others are leaves, and
+    /// the leaves' times sum to the step's. The constraint families come in projection
+    /// order, the fluids' density constraints between unilateral volumes and tethers.
+    /// </summary>
+    public enum SinewProfileStage : uint
+    {
+        ProfileStageStep = 0,
+        ProfileStageSubstep = 1,
+        ProfileStageFluidEmit = 2,
+        ProfileStageCollisionDetection = 3,
+        ProfileStageConstraintStep = 4,
+        ProfileStageWind = 5,
+        ProfileStageSkinning = 6,
+        ProfileStageIntegrate = 7,
+        ProfileStageConstraintSubstep = 8,
+        ProfileStageColliderDetection = 9,
+        ProfileStageDistance = 10,
+        ProfileStageLink = 11,
+        ProfileStageDihedral = 12,
+        ProfileStageIsometric = 13,
+        ProfileStageTetVolume = 14,
+        ProfileStageTriangleStrain = 15,
+        ProfileStageTetStrain = 16,
+        ProfileStagePressure = 17,
+        ProfileStageRings = 18,
+        ProfileStageShapes = 19,
+        ProfileStageUnilateralArea = 20,
+        ProfileStageUnilateralVolume = 21,
+        ProfileStageFluidDensity = 22,
+        ProfileStageTether = 23,
+        ProfileStageAttachments = 24,
+        ProfileStageTorn = 25,
+        ProfileStageContacts = 26,
+        ProfileStageTopology = 27,
+        ProfileStageFluidVelocity = 28,
+        ProfileStageRecovery = 29,
+    }
+
+    /// <summary>
     /// Called at each boundary of a profiled step: <c>stage</c> (a SinewProfileStage value)
     /// begins (<c>begin</c> = 1) or ends (0). Called on the thread that called the step, in
     /// properly nested pairs (STEP around everything, SUBSTEP around each substep, at most
