@@ -83,6 +83,11 @@
 #define SINEW_MATERIAL_FAT 1.0e-3
 
 /**
+ * Number of profile stages (values 0..SINEW_PROFILE_STAGE_COUNT of SinewProfileStage).
+ */
+#define SINEW_PROFILE_STAGE_COUNT 30
+
+/**
  * Largest position component (m) and velocity component (m/s) accepted. A step keeps
  * positions within it too: a step that carries a particle past it (flung, or falling for
  * hours) treats that like a non-finite value (SINEW_ERROR_NON_FINITE: the particle's body,
@@ -817,6 +822,57 @@ typedef uint32_t SinewKillVolumeShape;
 #endif // __cplusplus
 
 /**
+ * The stages of a step as the profiler sees them (crosses as `uint32_t`;
+ * sinew_profile_stage_name names them, docs/c-api.md "Profiling" describes each). STEP
+ * (the whole step) and SUBSTEP (each substep) are groups; the others are leaves, and
+ * the leaves' times sum to the step's. The constraint families come in projection
+ * order, the fluids' density constraints between unilateral volumes and tethers.
+ */
+enum SinewProfileStage
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  SINEW_PROFILE_STAGE_STEP = 0,
+  SINEW_PROFILE_STAGE_SUBSTEP = 1,
+  SINEW_PROFILE_STAGE_FLUID_EMIT = 2,
+  SINEW_PROFILE_STAGE_COLLISION_DETECTION = 3,
+  SINEW_PROFILE_STAGE_CONSTRAINT_STEP = 4,
+  SINEW_PROFILE_STAGE_WIND = 5,
+  SINEW_PROFILE_STAGE_SKINNING = 6,
+  SINEW_PROFILE_STAGE_INTEGRATE = 7,
+  SINEW_PROFILE_STAGE_CONSTRAINT_SUBSTEP = 8,
+  SINEW_PROFILE_STAGE_COLLIDER_DETECTION = 9,
+  SINEW_PROFILE_STAGE_DISTANCE = 10,
+  SINEW_PROFILE_STAGE_LINK = 11,
+  SINEW_PROFILE_STAGE_DIHEDRAL = 12,
+  SINEW_PROFILE_STAGE_ISOMETRIC = 13,
+  SINEW_PROFILE_STAGE_TET_VOLUME = 14,
+  SINEW_PROFILE_STAGE_TRIANGLE_STRAIN = 15,
+  SINEW_PROFILE_STAGE_TET_STRAIN = 16,
+  SINEW_PROFILE_STAGE_PRESSURE = 17,
+  SINEW_PROFILE_STAGE_RINGS = 18,
+  SINEW_PROFILE_STAGE_SHAPES = 19,
+  SINEW_PROFILE_STAGE_UNILATERAL_AREA = 20,
+  SINEW_PROFILE_STAGE_UNILATERAL_VOLUME = 21,
+  SINEW_PROFILE_STAGE_FLUID_DENSITY = 22,
+  SINEW_PROFILE_STAGE_TETHER = 23,
+  SINEW_PROFILE_STAGE_ATTACHMENTS = 24,
+  SINEW_PROFILE_STAGE_TORN = 25,
+  SINEW_PROFILE_STAGE_CONTACTS = 26,
+  SINEW_PROFILE_STAGE_TOPOLOGY = 27,
+  SINEW_PROFILE_STAGE_FLUID_VELOCITY = 28,
+  SINEW_PROFILE_STAGE_RECOVERY = 29,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewProfileStage SinewProfileStage;
+#else
+typedef uint32_t SinewProfileStage;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {
@@ -1523,6 +1579,99 @@ typedef struct SinewKillVolume {
 } SinewKillVolume;
 
 /**
+ * One stage of the last profiled step (sinew_world_read_stage_times).
+ */
+typedef struct SinewStageTime {
+  /**
+   * Wall-clock time (ns), summed over every time the stage ran in the step.
+   */
+  uint64_t nanoseconds;
+  /**
+   * The stage (a SinewProfileStage value).
+   */
+  uint32_t stage;
+  /**
+   * The group it runs in: SINEW_PROFILE_STAGE_STEP or SINEW_PROFILE_STAGE_SUBSTEP
+   * (STEP for STEP itself).
+   */
+  uint32_t parent;
+  /**
+   * Nesting depth: 0 for STEP, 1 for SUBSTEP and the leaves outside substeps, 2 for
+   * the leaves inside them.
+   */
+  uint32_t depth;
+  /**
+   * How many times the stage began in the step (0 = it did not run).
+   */
+  uint32_t calls;
+} SinewStageTime;
+
+/**
+ * What the world holds and its last step worked on (sinew_world_profile_counts).
+ */
+typedef struct SinewProfileCounts {
+  /**
+   * Bodies made by the builders.
+   */
+  uint64_t bodies;
+  /**
+   * Bodies simulated in full (every body: bodies do not sleep).
+   */
+  uint64_t awake_bodies;
+  /**
+   * Particles (fluid and free particles included).
+   */
+  uint64_t particles;
+  /**
+   * Constraint projections of one solver iteration over every constraint family.
+   */
+  uint64_t constraints;
+  /**
+   * Colliders.
+   */
+  uint64_t colliders;
+  /**
+   * Particle-collider contacts of the last step (sinew_world_contact_count).
+   */
+  uint64_t collider_contacts;
+  /**
+   * Listed particle-particle neighbour pairs of the contact search.
+   */
+  uint64_t particle_pairs;
+  /**
+   * Live fluid particles.
+   */
+  uint64_t fluid_particles;
+  /**
+   * Listed fluid neighbour pairs of the last density build.
+   */
+  uint64_t fluid_neighbours;
+} SinewProfileCounts;
+
+/**
+ * Called at each boundary of a profiled step: `stage` (a SinewProfileStage value)
+ * begins (`begin` = 1) or ends (0). Called on the thread that called the step, in
+ * properly nested pairs (STEP around everything, SUBSTEP around each substep, at most
+ * one leaf open at a time, inside them). Must not throw or unwind, and must not call
+ * Sinew on this world (the step holds its lock).
+ */
+typedef void (*SinewProfileCallback)(uint32_t stage, uint32_t begin, void *user_data);
+
+/**
+ * A host's profiler callback with its user data (sinew_world_set_profile_callback).
+ */
+typedef struct SinewProfileHook {
+  /**
+   * Called at each stage boundary. Not NULL.
+   */
+  SinewProfileCallback callback;
+  /**
+   * Passed back to `callback` untouched (may be NULL).
+   */
+  void *user_data;
+} SinewProfileHook;
+
+/**
  * Per-particle weights against the skinned target. Defaults (no skinning):
  * max_distance -1, backstop_radius 0, backstop_distance 0, drive_compliance -1.
  */
@@ -1758,6 +1907,11 @@ typedef struct SinewWorldDesc {
    * count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
    */
   uint32_t threads;
+  /**
+   * Time every stage of each step (read back as the last step's stage times; no clock is
+   * read when off). The physics is the same bits on or off. Default 0 (0 or 1).
+   */
+  uint32_t profiling;
   /**
    * Set by sinew_world_desc_default(); a desc not made by it is refused.
    */
@@ -3202,6 +3356,71 @@ SinewStatus sinew_world_set_inverse_masses(struct SinewWorld world,
                                            uint32_t first,
                                            uint32_t count,
                                            const float *inverse_masses);
+
+/**
+ * Turns the timing of each step on (`enabled` = 1) or off (0), from the next step on;
+ * the desc's `profiling` sets it at creation (off by default). Off, the step reads no
+ * clock; on, it reads one at each stage boundary. The physics is the same bits either
+ * way. The last profiled step's times stay readable when it is turned off.
+ */
+SinewStatus sinew_world_set_profiling(struct SinewWorld world, uint32_t enabled);
+
+/**
+ * Writes the stages of the last profiled step to `out[0..SINEW_PROFILE_STAGE_COUNT]`,
+ * entry k for stage k (all times zero before the first profiled step), and their
+ * number to `*out_count`. A `capacity` below SINEW_PROFILE_STAGE_COUNT is refused
+ * (SINEW_ERROR_OUT_OF_RANGE, nothing written). Allocates nothing: call it every frame
+ * into the same array.
+ *
+ * # Safety
+ * `out` must be NULL or point to `capacity` writable SinewStageTime; `out_count` must
+ * be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_read_stage_times(struct SinewWorld world,
+                                         struct SinewStageTime *out,
+                                         uint32_t capacity,
+                                         uint32_t *out_count);
+
+/**
+ * Writes the world's counts (bodies, particles, contacts, fluid neighbours, ...: see
+ * SinewProfileCounts) to `*out_counts`. Available whether or not profiling is on.
+ *
+ * # Safety
+ * `out_counts` must be NULL or point to one writable SinewProfileCounts.
+ */
+SinewStatus sinew_world_profile_counts(struct SinewWorld world,
+                                       struct SinewProfileCounts *out_counts);
+
+/**
+ * Writes the name of `stage` (a SinewProfileStage value; `snake_case`, e.g.
+ * "collision_detection") to `*out_name`: a NUL-terminated static string, valid for the
+ * life of the library. A value of SINEW_PROFILE_STAGE_COUNT or more is refused
+ * (SINEW_ERROR_OUT_OF_RANGE).
+ *
+ * # Safety
+ * `out_name` must be NULL or point to one writable `const char*`.
+ */
+SinewStatus sinew_profile_stage_name(uint32_t stage, const char **out_name);
+
+/**
+ * Installs `hook->callback` (called with `hook->user_data` at each boundary of each
+ * step, from the next step on; see SinewProfileCallback) or, with `hook` NULL,
+ * removes it. A NULL callback is refused (SINEW_ERROR_INVALID_ARGUMENT, the world
+ * keeps its hook). A step with a callback is timed too (sinew_world_read_stage_times),
+ * whatever sinew_world_set_profiling says. The callback is called on the thread that
+ * calls the step: a world with a callback runs its substeps there rather than on a
+ * worker of its thread pool (its passes still use the pool or the host task system;
+ * the results are the same bits), so hosts may open their own profiler scopes in it
+ * (Unity's ProfilerMarker, Unreal's TRACE_CPUPROFILER). Not simulation state:
+ * snapshots neither save nor restore it.
+ *
+ * # Safety
+ * `hook` must be NULL or point to a readable SinewProfileHook whose callback follows
+ * the rules of SinewProfileCallback and is callable with its user data from any thread
+ * that steps the world, until the world is destroyed or given another hook.
+ */
+SinewStatus sinew_world_set_profile_callback(struct SinewWorld world,
+                                             const struct SinewProfileHook *hook);
 
 /**
  * Sets the skinning weights of every particle of the body (`count` = its particle

@@ -117,6 +117,9 @@ pub use topology::winch::RopeEnd;
 pub use transform::Transform;
 pub use world::breaking::BreakReport;
 pub use world::interpolation::{Advance, MAX_FRAME_DT, MAX_STEPS_PER_ADVANCE};
+pub use world::profile::{
+    ProfileCounts, ProfileHook, ProfileStage, StageTime, PROFILE_STAGE_COUNT,
+};
 pub use world::tearing::{default_tear_reserve, TearStatus};
 pub use world::{
     seal_snapshot, World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MIN_DT,

@@ -34,6 +34,7 @@ pub mod fluids;
 pub mod handles;
 pub mod interpolation;
 pub mod particles;
+pub mod profile;
 mod readback;
 pub mod settings;
 pub mod skinning;

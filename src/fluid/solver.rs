@@ -335,6 +335,19 @@ impl DensitySolver {
         self.active
     }
 
+    /// Listed neighbour pairs of the last build (each pair in the list of each slot
+    /// that lists it; 0 while no fluid is active).
+    pub fn listed_pairs(&self) -> u64 {
+        if !self.active {
+            return 0;
+        }
+        let m = self.src.len().min(self.list_end.len());
+        self.list_end[..m]
+            .chunks(SLOT_CHUNK)
+            .map(|c| c.last().map_or(0, |&e| e as u64))
+            .sum()
+    }
+
     /// Work of one iteration in constraint projections (for the parallel region).
     pub fn work(&self, fluids: &[Option<Fluid>]) -> usize {
         let live: usize = fluids.iter().flatten().map(|f| f.count as usize).sum();

@@ -27,6 +27,7 @@ pub(crate) mod families;
 mod fluids;
 mod grab_edit;
 pub(crate) mod interpolation;
+pub(crate) mod profile;
 mod skinning;
 mod snapshot;
 pub use snapshot::seal_snapshot;
@@ -65,6 +66,9 @@ crate::settings! {
         /// whatever the count.
         threads: u32 = 0 => unit "", min >= 0, max <= MAX_THREADS, auto zero "all cores",
             not saved;
+        /// Time every stage of each step (read back as the last step's stage times; no
+        /// clock is read when off). The physics is the same bits on or off.
+        profiling: bool = false => unit "", not saved;
     }
 }
 
@@ -115,6 +119,9 @@ pub struct World {
     /// Real time (s) given to [`World::advance`] and not yet simulated, in
     /// [0, fixed_dt) between calls (src/world/interpolation.rs).
     pub(crate) accumulator: f64,
+    /// Stage times of the last step, the host's markers (src/world/profile.rs; not
+    /// simulation state: never saved).
+    pub(crate) profile: profile::Profiler,
 }
 
 /// A slice length as the u32 count the C ABI uses.
@@ -135,6 +142,7 @@ impl World {
         fluids.set_ids(ids);
         let mut collision = Collision::default();
         collision.colliders.set_ids(ids);
+        let profile = profile::Profiler::new(desc.profiling);
         Ok(World {
             desc,
             particles: Particles::default(),
@@ -150,6 +158,7 @@ impl World {
             aero: crate::aero::Aero::default(),
             skinning: crate::skinning::Skinning::default(),
             accumulator: 0.0,
+            profile,
         })
     }
 

@@ -469,6 +469,8 @@ mod wind_cases;
 mod edit_cases;
 #[path = "bad_input/interpolation.rs"]
 mod interpolation_cases;
+#[path = "bad_input/profile.rs"]
+mod profile_cases;
 #[path = "bad_input/snapshots.rs"]
 mod snapshot_cases;
 #[path = "bad_input/tasks.rs"]
@@ -516,6 +518,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(tearing_cases::tables());
     tables.extend(interpolation_cases::tables());
     tables.extend(tasks_cases::tables());
+    tables.extend(profile_cases::tables());
     tables.extend(fluid_cases::tables());
     tables
 }

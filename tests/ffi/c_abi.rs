@@ -313,3 +313,15 @@ fn tasks_from_c() {
         "tasks_test exited 0 but did not report its summary:\n{stdout}"
     );
 }
+
+/// tests/c/profile_test.c: stage times into a caller array, stage names, counts, a
+/// profiler callback whose pairs nest, the same state hashes with profiling on.
+#[test]
+fn profiling_from_c() {
+    let src = manifest_dir().join("tests/c/profile_test.c");
+    let stdout = compile_and_run_c(&src, "profile_test", Link::Shared);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "profile_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}

@@ -42,6 +42,7 @@ mod heavy_loads;
 mod interpolation;
 mod particle_contacts;
 mod physics;
+mod profiling;
 mod rope_drag;
 mod showcase;
 mod showcase_pictures;

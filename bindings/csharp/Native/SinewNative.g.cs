@@ -223,6 +223,57 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    /// The stages of a step as the profiler sees them (crosses as <c>uint32_t</c>;
+    /// sinew_profile_stage_name names them, docs/c-api.md "Profiling" describes each). STEP
+    /// (the whole step) and SUBSTEP (each substep) are groups; the others are leaves, and
+    /// the leaves' times sum to the step's. The constraint families come in projection
+    /// order, the fluids' density constraints between unilateral volumes and tethers.
+    /// </summary>
+    public enum SinewProfileStage : uint
+    {
+        ProfileStageStep = 0,
+        ProfileStageSubstep = 1,
+        ProfileStageFluidEmit = 2,
+        ProfileStageCollisionDetection = 3,
+        ProfileStageConstraintStep = 4,
+        ProfileStageWind = 5,
+        ProfileStageSkinning = 6,
+        ProfileStageIntegrate = 7,
+        ProfileStageConstraintSubstep = 8,
+        ProfileStageColliderDetection = 9,
+        ProfileStageDistance = 10,
+        ProfileStageLink = 11,
+        ProfileStageDihedral = 12,
+        ProfileStageIsometric = 13,
+        ProfileStageTetVolume = 14,
+        ProfileStageTriangleStrain = 15,
+        ProfileStageTetStrain = 16,
+        ProfileStagePressure = 17,
+        ProfileStageRings = 18,
+        ProfileStageShapes = 19,
+        ProfileStageUnilateralArea = 20,
+        ProfileStageUnilateralVolume = 21,
+        ProfileStageFluidDensity = 22,
+        ProfileStageTether = 23,
+        ProfileStageAttachments = 24,
+        ProfileStageTorn = 25,
+        ProfileStageContacts = 26,
+        ProfileStageTopology = 27,
+        ProfileStageFluidVelocity = 28,
+        ProfileStageRecovery = 29,
+    }
+
+    /// <summary>
+    /// Called at each boundary of a profiled step: <c>stage</c> (a SinewProfileStage value)
+    /// begins (<c>begin</c> = 1) or ends (0). Called on the thread that called the step, in
+    /// properly nested pairs (STEP around everything, SUBSTEP around each substep, at most
+    /// one leaf open at a time, inside them). Must not throw or unwind, and must not call
+    /// Sinew on this world (the step holds its lock).
+    /// </summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void SinewProfileCallback(uint stage, uint begin, void* user_data);
+
+    /// <summary>
     /// A task of Sinew's: runs the items <c>begin..end</c> (<c>begin &lt; end &lt;= item_count</c>) of the
     /// pass <c>task_context</c> names. Thread-safe: the host may run several ranges of one
     /// task at once on different threads.
@@ -916,6 +967,62 @@ namespace Sinew.Native
         public ulong id;
     }
 
+    /// <summary>One stage of the last profiled step (sinew_world_read_stage_times).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewStageTime
+    {
+        /// <summary>Wall-clock time (ns), summed over every time the stage ran in the step.</summary>
+        public ulong nanoseconds;
+        /// <summary>The stage (a SinewProfileStage value).</summary>
+        public uint stage;
+        /// <summary>
+        /// The group it runs in: SINEW_PROFILE_STAGE_STEP or SINEW_PROFILE_STAGE_SUBSTEP
+        /// (STEP for STEP itself).
+        /// </summary>
+        public uint parent;
+        /// <summary>
+        /// Nesting depth: 0 for STEP, 1 for SUBSTEP and the leaves outside substeps, 2 for
+        /// the leaves inside them.
+        /// </summary>
+        public uint depth;
+        /// <summary>How many times the stage began in the step (0 = it did not run).</summary>
+        public uint calls;
+    }
+
+    /// <summary>What the world holds and its last step worked on (sinew_world_profile_counts).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewProfileCounts
+    {
+        /// <summary>Bodies made by the builders.</summary>
+        public ulong bodies;
+        /// <summary>Bodies simulated in full (every body: bodies do not sleep).</summary>
+        public ulong awake_bodies;
+        /// <summary>Particles (fluid and free particles included).</summary>
+        public ulong particles;
+        /// <summary>Constraint projections of one solver iteration over every constraint family.</summary>
+        public ulong constraints;
+        /// <summary>Colliders.</summary>
+        public ulong colliders;
+        /// <summary>Particle-collider contacts of the last step (sinew_world_contact_count).</summary>
+        public ulong collider_contacts;
+        /// <summary>Listed particle-particle neighbour pairs of the contact search.</summary>
+        public ulong particle_pairs;
+        /// <summary>Live fluid particles.</summary>
+        public ulong fluid_particles;
+        /// <summary>Listed fluid neighbour pairs of the last density build.</summary>
+        public ulong fluid_neighbours;
+    }
+
+    /// <summary>A host's profiler callback with its user data (sinew_world_set_profile_callback).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewProfileHook
+    {
+        /// <summary>Called at each stage boundary. Not NULL.</summary>
+        public System.IntPtr callback;
+        /// <summary>Passed back to <c>callback</c> untouched (may be NULL).</summary>
+        public void* user_data;
+    }
+
     /// <summary>
     /// Per-particle weights against the skinned target. Defaults (no skinning):
     /// max_distance -1, backstop_radius 0, backstop_distance 0, drive_compliance -1.
@@ -1099,6 +1206,11 @@ namespace Sinew.Native
         /// count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
         /// </summary>
         public uint threads;
+        /// <summary>
+        /// Time every stage of each step (read back as the last step's stage times; no clock is
+        /// read when off). The physics is the same bits on or off. Default 0 (0 or 1).
+        /// </summary>
+        public uint profiling;
         /// <summary>Set by sinew_world_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
@@ -1145,6 +1257,9 @@ namespace Sinew.Native
 
         /// <summary>Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_FAT = 1.0e-3f;
+
+        /// <summary>Number of profile stages (values 0..SINEW_PROFILE_STAGE_COUNT of SinewProfileStage).</summary>
+        public const uint SINEW_PROFILE_STAGE_COUNT = 30;
 
         /// <summary>
         /// Largest position component (m) and velocity component (m/s) accepted. A step keeps
@@ -2375,6 +2490,67 @@ namespace Sinew.Native
         /// <remarks><c>inverse_masses</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_inverse_masses(SinewWorld world, uint first, uint count, float* inverse_masses);
+
+        /// <summary>
+        /// Turns the timing of each step on (<c>enabled</c> = 1) or off (0), from the next step on;
+        /// the desc's <c>profiling</c> sets it at creation (off by default). Off, the step reads no
+        /// clock; on, it reads one at each stage boundary. The physics is the same bits either
+        /// way. The last profiled step's times stay readable when it is turned off.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_profiling(SinewWorld world, uint enabled);
+
+        /// <summary>
+        /// Writes the stages of the last profiled step to <c>out[0..SINEW_PROFILE_STAGE_COUNT]</c>,
+        /// entry k for stage k (all times zero before the first profiled step), and their
+        /// number to <c>*out_count</c>. A <c>capacity</c> below SINEW_PROFILE_STAGE_COUNT is refused
+        /// (SINEW_ERROR_OUT_OF_RANGE, nothing written). Allocates nothing: call it every frame
+        /// into the same array.
+        /// </summary>
+        /// <remarks>
+        /// <c>out</c> must be NULL or point to <c>capacity</c> writable SinewStageTime; <c>out_count</c> must
+        /// be NULL or point to one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_read_stage_times(SinewWorld world, SinewStageTime* @out, uint capacity, uint* out_count);
+
+        /// <summary>
+        /// Writes the world's counts (bodies, particles, contacts, fluid neighbours, ...: see
+        /// SinewProfileCounts) to <c>*out_counts</c>. Available whether or not profiling is on.
+        /// </summary>
+        /// <remarks><c>out_counts</c> must be NULL or point to one writable SinewProfileCounts.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_profile_counts(SinewWorld world, SinewProfileCounts* out_counts);
+
+        /// <summary>
+        /// Writes the name of <c>stage</c> (a SinewProfileStage value; <c>snake_case</c>, e.g.
+        /// "collision_detection") to <c>*out_name</c>: a NUL-terminated static string, valid for the
+        /// life of the library. A value of SINEW_PROFILE_STAGE_COUNT or more is refused
+        /// (SINEW_ERROR_OUT_OF_RANGE).
+        /// </summary>
+        /// <remarks><c>out_name</c> must be NULL or point to one writable <c>const char*</c>.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_profile_stage_name(uint stage, byte** out_name);
+
+        /// <summary>
+        /// Installs <c>hook-&gt;callback</c> (called with <c>hook-&gt;user_data</c> at each boundary of each
+        /// step, from the next step on; see SinewProfileCallback) or, with <c>hook</c> NULL,
+        /// removes it. A NULL callback is refused (SINEW_ERROR_INVALID_ARGUMENT, the world
+        /// keeps its hook). A step with a callback is timed too (sinew_world_read_stage_times),
+        /// whatever sinew_world_set_profiling says. The callback is called on the thread that
+        /// calls the step: a world with a callback runs its substeps there rather than on a
+        /// worker of its thread pool (its passes still use the pool or the host task system;
+        /// the results are the same bits), so hosts may open their own profiler scopes in it
+        /// (Unity's ProfilerMarker, Unreal's TRACE_CPUPROFILER). Not simulation state:
+        /// snapshots neither save nor restore it.
+        /// </summary>
+        /// <remarks>
+        /// <c>hook</c> must be NULL or point to a readable SinewProfileHook whose callback follows
+        /// the rules of SinewProfileCallback and is callable with its user data from any thread
+        /// that steps the world, until the world is destroyed or given another hook.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_profile_callback(SinewWorld world, SinewProfileHook* hook);
 
         /// <summary>
         /// Sets the skinning weights of every particle of the body (<c>count</c> = its particle
