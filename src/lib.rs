@@ -90,6 +90,7 @@ pub use fluid::desc::{
 };
 pub use fluid::emit::MAX_NOZZLE_SPACINGS;
 pub use fluid::{
+    AnisotropyDesc, FluidEllipsoid,
     EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidParticle, FluidStats,
     KillVolumeDesc, KillVolumeId, KillVolumeShape,
 };
