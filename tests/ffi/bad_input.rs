@@ -460,6 +460,8 @@ fn run_cases(cases: Vec<Case>) {
 mod bodies_cases;
 #[path = "bad_input/fluids.rs"]
 mod fluid_cases;
+#[path = "bad_input/fluid_render.rs"]
+mod fluid_render_cases;
 #[path = "bad_input/skinning.rs"]
 mod skinning_cases;
 #[path = "bad_input/wind.rs"]
@@ -517,5 +519,6 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(interpolation_cases::tables());
     tables.extend(tasks_cases::tables());
     tables.extend(fluid_cases::tables());
+    tables.extend(fluid_render_cases::tables());
     tables
 }

@@ -36,11 +36,17 @@ fn read(w: &mut World, f: FluidId, desc: &AnisotropyDesc) -> Vec<FluidEllipsoid>
         .unwrap();
     assert_eq!(n as usize, out.len());
     for e in &out {
-        assert!(e.center.is_finite() && e.axes.iter().all(|a| a.is_finite()), "{e:?}");
+        assert!(
+            e.center.is_finite() && e.axes.iter().all(|a| a.is_finite()),
+            "{e:?}"
+        );
         // Orthogonal axes, longest first, right-handed.
         let [a, b, c] = e.axes;
         for (x, y) in [(a, b), (a, c), (b, c)] {
-            assert!(x.dot(y).abs() <= 1e-4 * x.length() * y.length() + 1e-12, "{e:?}");
+            assert!(
+                x.dot(y).abs() <= 1e-4 * x.length() * y.length() + 1e-12,
+                "{e:?}"
+            );
         }
         assert!(a.length() >= b.length() * 0.9999 && b.length() >= c.length() * 0.9999);
         assert!(a.cross(b).dot(c) >= 0.0, "{e:?}");
@@ -88,8 +94,12 @@ fn an_isolated_particle_is_a_sphere() {
     let mut w = world(1, Vec3::ZERO);
     let f = fluid(&mut w, 4);
     // Before any step there is no grid: every particle is a lone sphere.
-    w.emit_fluid(f, &[Vec3::new(0.3, 0.4, 0.5), Vec3::new(3.0, 0.4, 0.5)], None)
-        .unwrap();
+    w.emit_fluid(
+        f,
+        &[Vec3::new(0.3, 0.4, 0.5), Vec3::new(3.0, 0.4, 0.5)],
+        None,
+    )
+    .unwrap();
     let desc = AnisotropyDesc::default();
     let before = read(&mut w, f, &desc);
     w.step(1.0 / 60.0).unwrap();
@@ -143,7 +153,10 @@ fn the_bulk_is_roughly_isotropic_and_of_the_chosen_radius() {
     // A surface particle (the middle of the top face) is flatter across the surface.
     let top = &out[(6 + (n - 1) * n + 6 * n * n) as usize];
     let r = radii(top);
-    assert!(r[0] / r[2] > 1.5 && (top.axes[2] / r[2]).y.abs() > 0.95, "{top:?}");
+    assert!(
+        r[0] / r[2] > 1.5 && (top.axes[2] / r[2]).y.abs() > 0.95,
+        "{top:?}"
+    );
 }
 
 /// A dam break in a closed box, stepped on `threads` threads: the ellipsoids after

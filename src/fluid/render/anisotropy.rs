@@ -117,7 +117,13 @@ impl Kernel {
     /// The ellipsoid of the particle `me` (world index) at `x` (relative to the grid's
     /// origin) from the gathered positions `pos` of its fluid (w = 1 for the fluid's
     /// live particles). The centre is absolute.
-    pub fn ellipsoid(&self, grid: &GridView<'_>, pos: &[Vec4], me: u32, x: Vec3A) -> FluidEllipsoid {
+    pub fn ellipsoid(
+        &self,
+        grid: &GridView<'_>,
+        pos: &[Vec4],
+        me: u32,
+        x: Vec3A,
+    ) -> FluidEllipsoid {
         // Sums relative to x, in units of h (x_j − x_i) / h: the covariance does not
         // lose digits to the distance from the origin.
         let (mut sw, mut n) = (1.0f32, 0u32);
@@ -159,7 +165,11 @@ impl Kernel {
         }
         let inv = 1.0 / sw;
         let mut c = [
-            [xx * inv - mean.x * mean.x, xy * inv - mean.x * mean.y, xz * inv - mean.x * mean.z],
+            [
+                xx * inv - mean.x * mean.x,
+                xy * inv - mean.x * mean.y,
+                xz * inv - mean.x * mean.z,
+            ],
             [0.0, yy * inv - mean.y * mean.y, yz * inv - mean.y * mean.z],
             [0.0, 0.0, zz * inv - mean.z * mean.z],
         ];

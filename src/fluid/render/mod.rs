@@ -49,7 +49,11 @@ impl RenderState {
             .gather(grid, particles, class, live.clone(), false)?;
         let pos = &self.gathered.pos[..grid.slots()];
         let first = live.start;
-        let threads = if count >= 4 * CHUNK { exec.threads() } else { 1 };
+        let threads = if count >= 4 * CHUNK {
+            exec.threads()
+        } else {
+            1
+        };
         let out = Blocks::new(&mut self.ellipsoids[..count], CHUNK);
         exec.for_items(threads, out, |c, out| {
             for (k, e) in out.iter_mut().enumerate() {
