@@ -1325,6 +1325,60 @@ typedef struct SinewBreakEvent {
 } SinewBreakEvent;
 
 /**
+ * How the anisotropy readback turns each fluid particle's neighbourhood into an ellipsoid
+ * (Yu & Turk 2013): smoothing of the centres, the stretch clamp, the scale and the
+ * isolated particles' size. Start from sinew_anisotropy_desc_default(); field for field
+ * the Rust `AnisotropyDesc`.
+ */
+typedef struct SinewAnisotropyDesc {
+  /**
+   * The radius of a particle inside the bulk (k_s = 1); 0 takes half the fluid's
+   * spacing. In [0, SINEW_MAX_FLUID_SPACING] m; 0 = spacing / 2. Default 0.
+   */
+  float radius;
+  /**
+   * Laplacian smoothing λ of the centres: 0 draws each ellipsoid at its particle, 1 at
+   * the weighted mean of its neighbourhood (Yu & Turk use 0.9 to 1). In [0, 1]. Default
+   * 0.9.
+   */
+  float smoothing;
+  /**
+   * k_r: the largest ratio of the longest to the shortest axis. In [1, 100]. Default 4.
+   */
+  float max_ratio;
+  /**
+   * k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0, 10].
+   * Default 1.
+   */
+  float scale;
+  /**
+   * k_n: the radius of an isolated particle (fewer than `min_neighbours`), as a fraction
+   * of `radius`. In [0, 10]. Default 0.5.
+   */
+  float isolated_scale;
+  /**
+   * N_ε: neighbours (within the smoothing radius) below which a particle is drawn as a
+   * sphere. A particle in the bulk has about 33 at the default smoothing radius (2
+   * spacings; 12 in a planar world), one on a flat surface about half. In 0..=1000
+   * particles. Default 6.
+   */
+  uint32_t min_neighbours;
+  /**
+   * Set by sinew_anisotropy_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewAnisotropyDesc;
+
+/**
+ * A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
+ * header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
+ * rejected with SINEW_ERROR_INVALID_HANDLE.
+ */
+typedef struct SinewFluid {
+  uint64_t id;
+} SinewFluid;
+
+/**
  * A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &
  * Müller 2013). The particles are reserved up front (`capacity`), so emission never
  * allocates and never shifts the index of any other body. Start from
@@ -1519,15 +1573,6 @@ typedef struct SinewKillVolumeDesc {
    */
   uint32_t internal_cookie;
 } SinewKillVolumeDesc;
-
-/**
- * A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
- * header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
- * rejected with SINEW_ERROR_INVALID_HANDLE.
- */
-typedef struct SinewFluid {
-  uint64_t id;
-} SinewFluid;
 
 /**
  * Counters and density figures of a fluid (sinew_fluid_stats).
@@ -1917,6 +1962,22 @@ typedef struct SinewWorldDesc {
    */
   uint32_t internal_cookie;
 } SinewWorldDesc;
+
+/**
+ * One particle's ellipsoid (48 bytes): its centre and three orthogonal axes, each a
+ * unit direction times the radius along it (m), longest first and right-handed. The
+ * columns `axis0 axis1 axis2 center` are the affine transform of a unit sphere: the
+ * instance matrix of a sphere mesh of radius 1.
+ */
+typedef struct SinewFluidEllipsoid {
+  /**
+   * The smoothed centre (m).
+   */
+  struct SinewVec3 center;
+  struct SinewVec3 axis0;
+  struct SinewVec3 axis1;
+  struct SinewVec3 axis2;
+} SinewFluidEllipsoid;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2977,6 +3038,49 @@ SinewStatus sinew_world_add_shape_cluster(struct SinewWorld world,
 SinewStatus sinew_world_set_shape_cluster_stiffness(struct SinewWorld world,
                                                     uint32_t id,
                                                     float stiffness);
+
+/**
+ * An anisotropy desc with every field at its default (Yu & Turk's λ 0.9, k_r 4,
+ * k_n 0.5; the bulk drawn at half the spacing).
+ */
+struct SinewAnisotropyDesc sinew_anisotropy_desc_default(void);
+
+/**
+ * Writes sinew_anisotropy_desc_default() to `*out` (for bindings that avoid by-value
+ * structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewAnisotropyDesc.
+ */
+SinewStatus sinew_anisotropy_desc_init(struct SinewAnisotropyDesc *out);
+
+/**
+ * Computes and copies the ellipsoid of each live particle of the fluid, in the order
+ * of sinew_fluid_read_particles, into `ellipsoids` (SinewFluidEllipsoid, `stride`
+ * 48..=SINEW_MAX_STRIDE_BYTES bytes apart, `capacity` elements): Yu & Turk's
+ * anisotropic kernels from the particle's neighbours within the smoothing radius,
+ * shaped by `desc` (radius, smoothing, stretch clamp; docs/fluids.md). Computed by
+ * this call from the neighbour grid of the last step and the particles where they
+ * are, so it costs nothing in a step that nobody reads it after; particles emitted
+ * since the last step see no neighbours until the next one (they are drawn as
+ * isolated spheres). Centres follow the positions interpolated by `alpha` in [0, 1]
+ * (as sinew_world_read_interpolated_positions). `*out_count` receives the number of
+ * live particles. More live particles than `capacity` is SINEW_ERROR_OUT_OF_RANGE,
+ * and nothing is written; a NULL `ellipsoids` only counts (capacity is not checked).
+ *
+ * # Safety
+ * `desc` must point to a readable SinewAnisotropyDesc; `ellipsoids` must be NULL or
+ * point to `(capacity-1)*stride + 48` writable bytes; `out_count` to one writable
+ * uint32_t.
+ */
+SinewStatus sinew_fluid_read_anisotropy(struct SinewWorld world,
+                                        struct SinewFluid fluid,
+                                        const struct SinewAnisotropyDesc *desc,
+                                        float alpha,
+                                        uint32_t capacity,
+                                        void *ellipsoids,
+                                        uint32_t stride,
+                                        uint32_t *out_count);
 
 /**
  * A fluid desc with every field at its default (water: ρ₀ 1000 kg/m³, spacing 5 cm,

@@ -30,6 +30,7 @@ pub mod collision;
 pub mod constraints;
 pub mod edit;
 pub mod families;
+pub mod fluid_render;
 pub mod fluids;
 pub mod handles;
 pub mod interpolation;

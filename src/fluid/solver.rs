@@ -555,6 +555,27 @@ impl DensitySolver {
         }
     }
 
+    /// The neighbour grid of the last substep built, as the render outputs read it
+    /// (`fluid::render`): its layout, buckets, and per slot the cell, the world
+    /// particle and the class (the fluid's slot, or `u32::MAX` for a solid).
+    pub(crate) fn grid(&self) -> super::render::GridView<'_> {
+        let m = if matches!(self.layout, Layout::Empty) {
+            0
+        } else {
+            self.src.len()
+        };
+        super::render::GridView {
+            layout: self.layout,
+            rows: &self.rows,
+            starts: &self.bucket_start,
+            cell: &self.cell[..m],
+            particle: &self.particle.order()[..m],
+            class: &self.class[..m],
+            inv_cell: self.inv_cell,
+            origin: self.origin,
+        }
+    }
+
     /// Snapshot: the coupling switches and the last substep's solid forces.
     pub fn save(&self, w: &mut Writer<'_>) {
         w.put_len(self.uncoupled.len());

@@ -24,6 +24,7 @@ pub(crate) mod breaking;
 mod collision;
 pub(crate) mod edit;
 pub(crate) mod families;
+mod fluid_render;
 mod fluids;
 mod grab_edit;
 pub(crate) mod interpolation;

@@ -136,6 +136,15 @@ namespace SinewTests
             Check.Equal(60, (int)Marshal.OffsetOf(typeof(SinewKillVolumeDesc), "internal_cookie"), "SinewKillVolumeDesc.internal_cookie");
             Check.Equal(64, Marshal.SizeOf(typeof(SinewKillVolumeDesc)), "marshalled sizeof(SinewKillVolumeDesc)");
             Check.Equal(64, sizeof(SinewKillVolumeDesc), "sizeof(SinewKillVolumeDesc)");
+            Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewAnisotropyDesc), "radius"), "SinewAnisotropyDesc.radius");
+            Check.Equal(4, (int)Marshal.OffsetOf(typeof(SinewAnisotropyDesc), "smoothing"), "SinewAnisotropyDesc.smoothing");
+            Check.Equal(8, (int)Marshal.OffsetOf(typeof(SinewAnisotropyDesc), "max_ratio"), "SinewAnisotropyDesc.max_ratio");
+            Check.Equal(12, (int)Marshal.OffsetOf(typeof(SinewAnisotropyDesc), "scale"), "SinewAnisotropyDesc.scale");
+            Check.Equal(16, (int)Marshal.OffsetOf(typeof(SinewAnisotropyDesc), "isolated_scale"), "SinewAnisotropyDesc.isolated_scale");
+            Check.Equal(20, (int)Marshal.OffsetOf(typeof(SinewAnisotropyDesc), "min_neighbours"), "SinewAnisotropyDesc.min_neighbours");
+            Check.Equal(24, (int)Marshal.OffsetOf(typeof(SinewAnisotropyDesc), "internal_cookie"), "SinewAnisotropyDesc.internal_cookie");
+            Check.Equal(28, Marshal.SizeOf(typeof(SinewAnisotropyDesc)), "marshalled sizeof(SinewAnisotropyDesc)");
+            Check.Equal(28, sizeof(SinewAnisotropyDesc), "sizeof(SinewAnisotropyDesc)");
             Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewWindDesc), "velocity"), "SinewWindDesc.velocity");
             Check.Equal(12, (int)Marshal.OffsetOf(typeof(SinewWindDesc), "air_density"), "SinewWindDesc.air_density");
             Check.Equal(16, (int)Marshal.OffsetOf(typeof(SinewWindDesc), "turbulence"), "SinewWindDesc.turbulence");

@@ -460,6 +460,8 @@ fn run_cases(cases: Vec<Case>) {
 mod bodies_cases;
 #[path = "bad_input/fluids.rs"]
 mod fluid_cases;
+#[path = "bad_input/fluid_render.rs"]
+mod fluid_render_cases;
 #[path = "bad_input/skinning.rs"]
 mod skinning_cases;
 #[path = "bad_input/wind.rs"]
@@ -520,5 +522,6 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(tasks_cases::tables());
     tables.extend(profile_cases::tables());
     tables.extend(fluid_cases::tables());
+    tables.extend(fluid_render_cases::tables());
     tables
 }

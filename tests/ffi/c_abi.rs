@@ -9,6 +9,7 @@
 //! * `bodies_from_c`: `tests/c/bodies_test.c`, the families, bodies and attachments.
 //! * `collisions_from_c`: `tests/c/collision_test.c` the same way (colliders, contact
 //!   readback, pick and grab, handles of another world refused for every kind).
+//! * `fluid_render_from_c`: `tests/c/fluid_render_test.c` (the fluid render outputs).
 //! * `fluids_from_c`: `tests/c/fluid_test.c` (fluids, emitters, kill volumes, the
 //!   strided readback).
 //! * `readme_c_example_compiles_and_runs`: the README's C example.
@@ -219,6 +220,18 @@ fn fluids_from_c() {
     assert!(
         stdout.contains(", 0 failed"),
         "fluid_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+/// tests/c/fluid_render_test.c: the fluid render outputs from C (ellipsoids of a flat
+/// sheet into an instance buffer, counting, bad input).
+#[test]
+fn fluid_render_from_c() {
+    let src = manifest_dir().join("tests/c/fluid_render_test.c");
+    let stdout = compile_and_run_c(&src, "fluid_render_test", Link::Shared);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "fluid_render_test exited 0 but did not report its summary:\n{stdout}"
     );
 }
 

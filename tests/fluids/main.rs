@@ -19,6 +19,7 @@ mod fluid_contracts;
 mod fluid_forces;
 mod fluid_lifecycle;
 mod fluid_particle_edits;
+mod fluid_render;
 mod fluid_shaken;
 mod fluid_strays;
 mod fluid_walls;

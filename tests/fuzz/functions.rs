@@ -162,6 +162,9 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_fluid_add_kill_volume",
     "sinew_kill_volume_remove",
     "sinew_fluid_read_particles",
+    "sinew_anisotropy_desc_default",
+    "sinew_anisotropy_desc_init",
+    "sinew_fluid_read_anisotropy",
     "sinew_body_set_fluid_coupling",
     "sinew_body_fluid_force",
 ];

@@ -134,6 +134,8 @@ mod calls_bodies;
 mod calls_collision;
 #[path = "calls_fluids.rs"]
 mod calls_fluids;
+#[path = "calls_render.rs"]
+mod calls_render;
 #[path = "calls_world.rs"]
 mod calls_world;
 #[path = "descs.rs"]

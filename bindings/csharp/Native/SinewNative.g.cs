@@ -18,6 +18,7 @@
 //   sinew_tet_body_desc_default -> sinew_tet_body_desc_init
 //   sinew_pressure_body_desc_default -> sinew_pressure_body_desc_init
 //   sinew_collider_desc_default -> sinew_collider_desc_init
+//   sinew_anisotropy_desc_default -> sinew_anisotropy_desc_init
 //   sinew_fluid_desc_default -> sinew_fluid_desc_init
 //   sinew_emitter_desc_default -> sinew_emitter_desc_init
 //   sinew_kill_volume_desc_default -> sinew_kill_volume_desc_init
@@ -720,6 +721,60 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    /// How the anisotropy readback turns each fluid particle's neighbourhood into an ellipsoid
+    /// (Yu &amp; Turk 2013): smoothing of the centres, the stretch clamp, the scale and the
+    /// isolated particles' size. Start from sinew_anisotropy_desc_default(); field for field
+    /// the Rust <c>AnisotropyDesc</c>.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewAnisotropyDesc
+    {
+        /// <summary>
+        /// The radius of a particle inside the bulk (k_s = 1); 0 takes half the fluid's
+        /// spacing. In [0, SINEW_MAX_FLUID_SPACING] m; 0 = spacing / 2. Default 0.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        /// Laplacian smoothing λ of the centres: 0 draws each ellipsoid at its particle, 1 at
+        /// the weighted mean of its neighbourhood (Yu &amp; Turk use 0.9 to 1). In [0, 1]. Default
+        /// 0.9.
+        /// </summary>
+        public float smoothing;
+        /// <summary>k_r: the largest ratio of the longest to the shortest axis. In [1, 100]. Default 4.</summary>
+        public float max_ratio;
+        /// <summary>
+        /// k_s: scales every axis (1 draws the bulk's particles at <c>radius</c>). In (0, 10].
+        /// Default 1.
+        /// </summary>
+        public float scale;
+        /// <summary>
+        /// k_n: the radius of an isolated particle (fewer than <c>min_neighbours</c>), as a fraction
+        /// of <c>radius</c>. In [0, 10]. Default 0.5.
+        /// </summary>
+        public float isolated_scale;
+        /// <summary>
+        /// N_ε: neighbours (within the smoothing radius) below which a particle is drawn as a
+        /// sphere. A particle in the bulk has about 33 at the default smoothing radius (2
+        /// spacings; 12 in a planar world), one on a flat surface about half. In 0..=1000
+        /// particles. Default 6.
+        /// </summary>
+        public uint min_neighbours;
+        /// <summary>Set by sinew_anisotropy_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
+    /// header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
+    /// rejected with SINEW_ERROR_INVALID_HANDLE.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewFluid
+    {
+        public ulong id;
+    }
+
+    /// <summary>
     /// A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &amp;
     /// Müller 2013). The particles are reserved up front (<c>capacity</c>), so emission never
     /// allocates and never shifts the index of any other body. Start from
@@ -909,17 +964,6 @@ namespace Sinew.Native
         public SinewVec3 normal;
         /// <summary>Set by sinew_kill_volume_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
-    }
-
-    /// <summary>
-    /// A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
-    /// header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
-    /// rejected with SINEW_ERROR_INVALID_HANDLE.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewFluid
-    {
-        public ulong id;
     }
 
     /// <summary>Counters and density figures of a fluid (sinew_fluid_stats).</summary>
@@ -1213,6 +1257,22 @@ namespace Sinew.Native
         public uint profiling;
         /// <summary>Set by sinew_world_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// One particle's ellipsoid (48 bytes): its centre and three orthogonal axes, each a
+    /// unit direction times the radius along it (m), longest first and right-handed. The
+    /// columns <c>axis0 axis1 axis2 center</c> are the affine transform of a unit sphere: the
+    /// instance matrix of a sphere mesh of radius 1.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewFluidEllipsoid
+    {
+        /// <summary>The smoothed centre (m).</summary>
+        public SinewVec3 center;
+        public SinewVec3 axis0;
+        public SinewVec3 axis1;
+        public SinewVec3 axis2;
     }
 
     /// <summary>The C functions and constants of include/sinew.h.</summary>
@@ -2234,6 +2294,36 @@ namespace Sinew.Native
         /// <summary>Sets the stiffness (in [0, 1]) of shape-matching cluster <c>id</c>.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_shape_cluster_stiffness(SinewWorld world, uint id, float stiffness);
+
+        /// <summary>
+        /// Writes sinew_anisotropy_desc_default() to <c>*out</c> (for bindings that avoid by-value
+        /// structs).
+        /// </summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewAnisotropyDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_anisotropy_desc_init(SinewAnisotropyDesc* @out);
+
+        /// <summary>
+        /// Computes and copies the ellipsoid of each live particle of the fluid, in the order
+        /// of sinew_fluid_read_particles, into <c>ellipsoids</c> (SinewFluidEllipsoid, <c>stride</c>
+        /// 48..=SINEW_MAX_STRIDE_BYTES bytes apart, <c>capacity</c> elements): Yu &amp; Turk's
+        /// anisotropic kernels from the particle's neighbours within the smoothing radius,
+        /// shaped by <c>desc</c> (radius, smoothing, stretch clamp; docs/fluids.md). Computed by
+        /// this call from the neighbour grid of the last step and the particles where they
+        /// are, so it costs nothing in a step that nobody reads it after; particles emitted
+        /// since the last step see no neighbours until the next one (they are drawn as
+        /// isolated spheres). Centres follow the positions interpolated by <c>alpha</c> in [0, 1]
+        /// (as sinew_world_read_interpolated_positions). <c>*out_count</c> receives the number of
+        /// live particles. More live particles than <c>capacity</c> is SINEW_ERROR_OUT_OF_RANGE,
+        /// and nothing is written; a NULL <c>ellipsoids</c> only counts (capacity is not checked).
+        /// </summary>
+        /// <remarks>
+        /// <c>desc</c> must point to a readable SinewAnisotropyDesc; <c>ellipsoids</c> must be NULL or
+        /// point to <c>(capacity-1)*stride + 48</c> writable bytes; <c>out_count</c> to one writable
+        /// uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_read_anisotropy(SinewWorld world, SinewFluid fluid, SinewAnisotropyDesc* desc, float alpha, uint capacity, void* ellipsoids, uint stride, uint* out_count);
 
         /// <summary>Writes sinew_fluid_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewFluidDesc.</remarks>
