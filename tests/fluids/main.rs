@@ -24,3 +24,4 @@ mod fluid_shaken;
 mod fluid_strays;
 mod fluid_walls;
 mod fluids;
+mod validation;
