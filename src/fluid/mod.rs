@@ -188,6 +188,7 @@ impl Stage for FluidSet {
             self.fluids.items_mut(),
             particles,
             first,
+            cx.h,
             cx.iterations,
             colliders,
             cx.exec,

@@ -13,6 +13,7 @@ mod counting_alloc;
 #[path = "../support/fluid_box.rs"]
 mod fluid_box;
 
+mod calm;
 mod fluid_bodies;
 mod fluid_boundary;
 mod fluid_contracts;
@@ -24,3 +25,4 @@ mod fluid_shaken;
 mod fluid_strays;
 mod fluid_walls;
 mod fluids;
+mod validation;
