@@ -26,6 +26,7 @@ pub(crate) mod edit;
 pub(crate) mod families;
 mod fluids;
 mod grab_edit;
+mod granular;
 pub(crate) mod interpolation;
 mod skinning;
 mod snapshot;
