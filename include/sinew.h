@@ -324,6 +324,11 @@
 #define SINEW_MAX_FRICTION 100.0
 
 /**
+ * Largest tensile strength of a granular material (Pa; firm snow reaches 100 kPa).
+ */
+#define SINEW_MAX_COHESION 1.0e7
+
+/**
  * Largest grab compliance (m/N).
  */
 #define SINEW_MAX_GRAB_COMPLIANCE 1000.0
@@ -360,9 +365,10 @@
  * constraint sets, the non-desc state of colliders, fluids, winds, ...) gains, loses or
  * changes a field. Buffers of another version are refused. The records of settings
  * descs are generated from their declarations and covered by the settings layout
- * instead. Version 7: that layout in the header, the desc records generated.
+ * instead. Version 7: that layout in the header, the desc records generated. Version
+ * 8: the particles' granular materials.
  */
-#define FORMAT_VERSION 7
+#define FORMAT_VERSION 8
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the

@@ -94,6 +94,7 @@ pub use fluid::{
     FluidParticle, FluidStats, KillVolumeDesc, KillVolumeId, KillVolumeShape,
 };
 pub use glam::Quat;
+pub use limits::MAX_COHESION;
 /// The settings schema (every desc field's unit, range, default and doc) and the table
 /// of limits, which the generators of the binding layers read.
 pub use limits::{schema, Limit, LIMITS};
@@ -107,6 +108,7 @@ pub use limits::{
     MAX_TEAR_RESERVE, MAX_WINCH_SPEED,
 };
 pub use math::Vec3;
+pub use particles::material::{ParticleMaterial, COHESION_BAND, COHESION_POROSITY};
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use skinning::SkinWeights;
 pub use snapshot::{

@@ -27,6 +27,7 @@ pub(crate) mod families;
 mod fluid_render;
 mod fluids;
 mod grab_edit;
+mod granular;
 pub(crate) mod interpolation;
 pub(crate) mod profile;
 mod skinning;

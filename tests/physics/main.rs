@@ -38,6 +38,7 @@ mod contracts;
 mod edit;
 mod families;
 mod families_2d;
+mod granular;
 mod heavy_loads;
 mod interpolation;
 mod particle_contacts;

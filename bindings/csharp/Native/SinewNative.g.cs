@@ -1493,6 +1493,9 @@ namespace Sinew.Native
         /// <summary>Largest friction coefficient of a collider (dimensionless, static and dynamic).</summary>
         public const float SINEW_MAX_FRICTION = 100.0f;
 
+        /// <summary>Largest tensile strength of a granular material (Pa; firm snow reaches 100 kPa).</summary>
+        public const float SINEW_MAX_COHESION = 1.0e7f;
+
         /// <summary>Largest grab compliance (m/N).</summary>
         public const float SINEW_MAX_GRAB_COMPLIANCE = 1000.0f;
 
@@ -1522,9 +1525,10 @@ namespace Sinew.Native
         /// constraint sets, the non-desc state of colliders, fluids, winds, ...) gains, loses or
         /// changes a field. Buffers of another version are refused. The records of settings
         /// descs are generated from their declarations and covered by the settings layout
-        /// instead. Version 7: that layout in the header, the desc records generated.
+        /// instead. Version 7: that layout in the header, the desc records generated. Version
+        /// 8: the particles' granular materials.
         /// </summary>
-        public const uint FORMAT_VERSION = 7;
+        public const uint FORMAT_VERSION = 8;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
