@@ -48,7 +48,7 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// changes a field. Buffers of another version are refused. The records of settings
 /// descs are generated from their declarations and covered by the settings layout
 /// instead. Version 7: that layout in the header, the desc records generated.
-pub const FORMAT_VERSION: u32 = 7;
+pub const FORMAT_VERSION: u32 = 8;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.
