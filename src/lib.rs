@@ -74,6 +74,8 @@ pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel, TETH
 pub use bodies::rope::RopeDesc;
 pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
 pub use bodies::{Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES};
+pub use collision::colliders::events::{ContactEventKind, MAX_CONTACT_EVENTS};
+pub use collision::colliders::ContactWrench;
 pub use collision::interaction::MAX_GRAB_COMPLIANCE;
 pub use collision::mesh::MAX_TRIANGLES;
 pub use collision::neighbours::NeighbourStats;
@@ -124,5 +126,6 @@ pub use world::profile::{
 };
 pub use world::tearing::{default_tear_reserve, TearStatus};
 pub use world::{
-    seal_snapshot, World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS, MAX_SUBSTEPS, MIN_DT,
+    seal_snapshot, ContactEvent, World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS,
+    MAX_SUBSTEPS, MIN_DT,
 };

@@ -214,6 +214,9 @@ limits! {
     MAX_TRIANGLES: usize = 1 << 24;
     /// Contacts one particle keeps per substep and reports per step (colliders).
     MAX_COLLIDER_CONTACTS: usize = 4;
+    /// Room of the contact-event queue: events past it (before the host takes them)
+    /// are counted as lost.
+    MAX_CONTACT_EVENTS: usize = 16384;
     /// Largest `max_steps` of one fixed-step advance.
     MAX_STEPS_PER_ADVANCE: u32 = 1024;
     /// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the

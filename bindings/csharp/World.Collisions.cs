@@ -103,6 +103,131 @@ namespace Sinew
             return contacts;
         }
 
+        /// <summary>Number of particle-collider contacts of the last step.</summary>
+        public unsafe int ContactCount
+        {
+            get
+            {
+                uint n;
+                SinewException.Check(SinewNative.sinew_world_contact_count(Handle, &n));
+                return (int)n;
+            }
+        }
+
+        /// <summary>Copies the last step's contacts (particle order; collider, particle,
+        /// normal impulse >= 0, normal, point, friction impulse) into
+        /// <paramref name="destination"/>, up to its length, and returns how many: reuse
+        /// one array from frame to frame and nothing is allocated.</summary>
+        public unsafe int ReadContacts(SinewContact[] destination)
+        {
+            Args.NotNull(destination, "World.ReadContacts", "destination");
+            if (destination.Length == 0)
+                return 0;
+            uint written;
+            fixed (SinewContact* c = destination)
+                SinewException.Check(SinewNative.sinew_world_read_contacts(Handle, c, (uint)destination.Length, &written));
+            return (int)written;
+        }
+
+        /// <summary>The force (N) and torque (N·m) the particles exerted on
+        /// <paramref name="collider"/> over the last step (the means of its reported
+        /// contacts' impulses), the torque about the collider's position.</summary>
+        public unsafe void ContactWrench(SinewCollider collider, out SinewVec3 force, out SinewVec3 torque)
+        {
+            SinewVec3 f, t;
+            SinewException.Check(SinewNative.sinew_collider_contact_wrench(Handle, collider, null, &f, &t));
+            force = f;
+            torque = t;
+        }
+
+        /// <summary>As <see cref="ContactWrench(SinewCollider, out SinewVec3, out SinewVec3)"/>,
+        /// the torque about <paramref name="about"/> (world, m).</summary>
+        public unsafe void ContactWrench(SinewCollider collider, SinewVec3 about, out SinewVec3 force, out SinewVec3 torque)
+        {
+            SinewVec3 f, t;
+            SinewException.Check(SinewNative.sinew_collider_contact_wrench(Handle, collider, &about, &f, &t));
+            force = f;
+            torque = t;
+        }
+
+        /// <summary>Turns the contact events on or off (off by default): while on, each
+        /// step queues a begin, persist or end event per (collider, body) pair of the
+        /// reported contacts, to take with <see cref="TakeContactEvents"/> or raise with
+        /// <see cref="DispatchContactEvents"/>.</summary>
+        public void SetContactEvents(bool enabled)
+        {
+            SinewException.Check(SinewNative.sinew_world_set_contact_events(Handle, enabled ? 1u : 0u));
+        }
+
+        /// <summary>Moves the waiting contact events (oldest first, up to
+        /// destination.Length) into <paramref name="destination"/>; returns how many, and
+        /// in <paramref name="lost"/> how many a full queue dropped since the last call.
+        /// Allocates nothing.</summary>
+        public unsafe int TakeContactEvents(SinewContactEvent[] destination, out long lost)
+        {
+            Args.NotNull(destination, "World.TakeContactEvents", "destination");
+            uint n = 0;
+            ulong dropped = 0;
+            if (destination.Length == 0)
+            {
+                SinewContactEvent none;
+                SinewException.Check(SinewNative.sinew_world_take_contact_events(Handle, &none, 0, &n, &dropped));
+            }
+            else
+            {
+                fixed (SinewContactEvent* p = destination)
+                    SinewException.Check(SinewNative.sinew_world_take_contact_events(Handle, p,
+                        (uint)destination.Length, &n, &dropped));
+            }
+            lost = (long)dropped;
+            return (int)n;
+        }
+
+        /// <summary>A (collider, body) pair began touching in the last step.</summary>
+        public event System.Action<SinewContactEvent> ContactBegan;
+        /// <summary>A (collider, body) pair kept touching in the last step.</summary>
+        public event System.Action<SinewContactEvent> ContactPersisted;
+        /// <summary>A (collider, body) pair stopped touching in the last step.</summary>
+        public event System.Action<SinewContactEvent> ContactEnded;
+
+        SinewContactEvent[] contactEventBuffer;
+
+        /// <summary>Takes every waiting contact event and raises
+        /// <see cref="ContactBegan"/>, <see cref="ContactPersisted"/> or
+        /// <see cref="ContactEnded"/> for each, oldest first; returns how many were lost
+        /// to a full queue. Call it after each step (turn the events on first). Reuses one
+        /// buffer: nothing is allocated per call.</summary>
+        public long DispatchContactEvents()
+        {
+            if (contactEventBuffer == null)
+                contactEventBuffer = new SinewContactEvent[256];
+            long lostTotal = 0;
+            while (true)
+            {
+                long lost;
+                int n = TakeContactEvents(contactEventBuffer, out lost);
+                lostTotal += lost;
+                for (int i = 0; i < n; i++)
+                {
+                    var e = contactEventBuffer[i];
+                    switch ((SinewContactEventKind)e.kind)
+                    {
+                        case SinewContactEventKind.ContactBegin:
+                            ContactBegan?.Invoke(e);
+                            break;
+                        case SinewContactEventKind.ContactPersist:
+                            ContactPersisted?.Invoke(e);
+                            break;
+                        default:
+                            ContactEnded?.Invoke(e);
+                            break;
+                    }
+                }
+                if (n < contactEventBuffer.Length)
+                    return lostTotal;
+            }
+        }
+
         /// <summary>The particle nearest along the ray origin + t·direction (t >= 0) within
         /// <paramref name="radius"/> (m) + its own radius of it: true and its index and
         /// distance t (m), or false.</summary>

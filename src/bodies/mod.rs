@@ -169,6 +169,13 @@ impl Bodies {
         self.encode(key)
     }
 
+    /// The live bodies' ids and particle ranges, in slot order.
+    pub(crate) fn ranges(&self) -> impl Iterator<Item = (BodyId, Range<u32>)> + '_ {
+        self.slots
+            .iter_keyed()
+            .map(|(key, b)| (self.encode(key), b.particles.clone()))
+    }
+
     /// The live body whose particles include `particle`, with its id (a linear scan,
     /// for the rare recovery path of the step).
     pub(crate) fn containing(&self, particle: u32) -> Option<(BodyId, Range<u32>)> {

@@ -13,6 +13,7 @@ use crate::math::Vec3;
 use crate::slots::{LastFreed, SlotMap, WorldIds, ID_WITHOUT_SERIAL, MAX_SLOTS};
 use crate::snapshot::codec::{self, Reader, Writer};
 
+pub(crate) mod events;
 mod passes;
 use passes::{Contact, StepContact};
 
@@ -21,19 +22,41 @@ pub use crate::limits::MAX_COLLIDER_CONTACTS;
 /// A collider's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20
 /// and 24 bits, the layout of every id a world issues: [`crate::slots::WorldIds`]); 0
 /// is never issued.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ColliderId(pub u64);
 
-/// One entry of the per-step contact readback.
+/// One entry of the per-step contact readback: what one collider did to one particle
+/// over the step (its contacts of every substep merged).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactReport {
     pub particle: u32,
     pub collider: ColliderId,
     /// Unit normal pointing out of the collider (world), from the step's last contact.
     pub normal: Vec3,
-    /// Normal impulse the collider gave the particle over the whole step (N·s, >= 0:
-    /// a collider only pushes).
+    /// Normal impulse the collider gave the particle over the whole step (N·s, >= 0
+    /// always: a collider only pushes).
     pub impulse: f32,
+    /// Friction impulse the collider gave the particle over the whole step (N·s, world;
+    /// tangent to the contact: `m Σ Δx_f / h` over the substeps, with `Δx_f` the
+    /// position-level friction correction). While the particle slides without bouncing
+    /// its length is the dynamic coefficient times `impulse`; while it sticks, at most
+    /// the static one times it. The particle pushes the collider with
+    /// `−(impulse · normal + friction)`.
+    pub friction: Vec3,
+    /// The contact point (world, m) of the step's last substep with this contact: the
+    /// particle's centre projected onto the contact plane (on the collider's surface).
+    pub point: Vec3,
+}
+
+/// The force and torque the particles exerted on a collider over the last step,
+/// from its reported contacts (`ColliderDesc::report_contacts`): the sum of
+/// `−(impulse · normal + friction)` over its contacts, divided by the step's length.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactWrench {
+    /// Mean force over the step (N, world).
+    pub force: Vec3,
+    /// Mean torque over the step about the point asked for (N·m, world).
+    pub torque: Vec3,
 }
 
 #[derive(Clone, Debug)]
@@ -65,6 +88,12 @@ pub(crate) struct Collider {
     /// (infinite for planes).
     normal: Vec3,
     bound: f32,
+    /// The last step's reported contacts summed ([`Colliders::sum_reports`]): the
+    /// impulse the particles gave this collider (N·s) and its moment about
+    /// `contact_centre` (N·m·s), the collider's position when they were summed.
+    contact_impulse: Vec3,
+    contact_moment: Vec3,
+    contact_centre: Vec3,
 }
 
 impl Collider {
@@ -86,6 +115,9 @@ impl Collider {
             ang_vel: Vec3::ZERO,
             normal: Vec3::Y,
             bound,
+            contact_impulse: Vec3::ZERO,
+            contact_moment: Vec3::ZERO,
+            contact_centre: desc.position,
         }
     }
 }
@@ -124,6 +156,10 @@ pub(crate) struct Colliders {
     step_contacts: Vec<StepContact>,
     step_count: Vec<u8>,
     reports: Vec<ContactReport>,
+    /// The length of the last step (s; 0 before the first): the wrench's divisor.
+    step_dt: f32,
+    /// Begin / persist / end events of the reported contacts (`events.rs`).
+    pub(crate) events: events::ContactEvents,
     /// Per particle, when `widened`: the detection radius ([`Self::set_reach`]).
     reach: Vec<f32>,
     widened: bool,
@@ -281,6 +317,56 @@ impl Colliders {
         &self.reports
     }
 
+    /// The force and torque the particles exerted on collider `id` over the last step
+    /// (its reported contacts; zero when none or before the first step), the torque
+    /// about `about` (world, m) or, when None, about the collider's position at the end
+    /// of that step.
+    pub(crate) fn wrench(&self, id: ColliderId, about: Option<Vec3>) -> Result<ContactWrench> {
+        let slot = self.slot_of(id)?;
+        let c = self.slots.items()[slot].as_ref().expect("checked");
+        if self.step_dt <= 0.0 {
+            return Ok(ContactWrench::default());
+        }
+        let inv_dt = 1.0 / self.step_dt;
+        // Moment about `about`: Σ (p − a) × J = Σ (p − c) × J + (c − a) × Σ J.
+        let moment = match about {
+            Some(a) => c.contact_moment + (c.contact_centre - a).cross(c.contact_impulse),
+            None => c.contact_moment,
+        };
+        Ok(ContactWrench {
+            force: c.contact_impulse * inv_dt,
+            torque: moment * inv_dt,
+        })
+    }
+
+    /// Sums the readback's impulses per collider (particle order, so the same bits on
+    /// any thread count): each collider's `contact_impulse` and its moment about the
+    /// collider's current position. No allocation.
+    fn sum_reports(&mut self) {
+        for c in self.slots.iter_mut() {
+            c.contact_impulse = Vec3::ZERO;
+            c.contact_moment = Vec3::ZERO;
+            c.contact_centre = c.desc.position;
+        }
+        let items = self.slots.items_mut();
+        for r in &self.reports {
+            let slot = crate::slots::key_bits(r.collider.0).slot as usize;
+            let Some(c) = items[slot].as_mut() else {
+                continue;
+            };
+            let j = -(r.normal * r.impulse + r.friction);
+            c.contact_impulse += j;
+            c.contact_moment += (r.point - c.contact_centre).cross(j);
+        }
+    }
+
+    /// The last step's contacts and the event state that reads them.
+    pub(crate) fn reports_and_events(
+        &mut self,
+    ) -> (&Vec<ContactReport>, &mut events::ContactEvents) {
+        (&self.reports, &mut self.events)
+    }
+
     /// The contacts of the last step, to forge a snapshot in the loader's tests.
     #[cfg(test)]
     pub(crate) fn reports_mut(&mut self) -> &mut Vec<ContactReport> {
@@ -300,6 +386,8 @@ impl Collider {
         w.put((self.prev_position, self.prev_rotation));
         w.put((self.pos, self.rot, self.inv_rot, 0u8));
         w.put((self.lin_vel, self.ang_vel));
+        w.put((self.contact_impulse, self.contact_moment));
+        w.put(self.contact_centre);
     }
 
     fn load(r: &mut Reader<'_>) -> Result<Collider> {
@@ -315,15 +403,25 @@ impl Collider {
         let (prev_position, prev_rotation) = r.get::<(Vec3, Quat)>()?;
         let (pos, rot, inv_rot, _) = r.get::<(Vec3, Quat, Quat, u8)>()?;
         let (lin_vel, ang_vel) = r.get::<(Vec3, Vec3)>()?;
+        let (contact_impulse, contact_moment) = r.get::<(Vec3, Vec3)>()?;
+        let contact_centre = r.get::<Vec3>()?;
         codec::check_finite(
-            [prev_position, pos, lin_vel, ang_vel]
-                .iter()
-                .flat_map(|v| v.to_array())
-                .chain(
-                    [prev_rotation, rot, inv_rot]
-                        .iter()
-                        .flat_map(|q| q.to_array()),
-                ),
+            [
+                prev_position,
+                pos,
+                lin_vel,
+                ang_vel,
+                contact_impulse,
+                contact_moment,
+                contact_centre,
+            ]
+            .iter()
+            .flat_map(|v| v.to_array())
+            .chain(
+                [prev_rotation, rot, inv_rot]
+                    .iter()
+                    .flat_map(|q| q.to_array()),
+            ),
             "collider transform",
         )?;
         // The cull is derived from the transform (recomputed every substep).
@@ -345,6 +443,9 @@ impl Collider {
             ang_vel,
             normal: rot * Vec3::Y,
             bound,
+            contact_impulse,
+            contact_moment,
+            contact_centre,
         })
     }
 }
@@ -364,7 +465,9 @@ impl Colliders {
                 c.normal,
                 c.impulse,
             ));
+            w.put((c.friction, c.point));
         }
+        w.put(self.step_dt);
     }
 
     /// Snapshot: the colliders [`Self::save`] wrote, and the contact readback checked
@@ -373,15 +476,18 @@ impl Colliders {
     pub(crate) fn load(r: &mut Reader<'_>, particles: usize) -> Result<Colliders> {
         let slots: SlotMap<Collider, LastFreed> =
             SlotMap::load_split(r, MAX_SLOTS, "collider", |r, _, _| Collider::load(r))?;
-        let n = r.get_count(28, "contact reports")?;
+        let n = r.get_count(52, "contact reports")?;
         let mut reports: Vec<ContactReport> = try_with_capacity(n, "contact reports")?;
         for k in 0..n {
             let (particle, collider, normal, impulse) = r.get::<(u32, u64, Vec3, f32)>()?;
+            let (friction, point) = r.get::<(Vec3, Vec3)>()?;
             let report = ContactReport {
                 particle,
                 collider: ColliderId(collider),
                 normal,
                 impulse,
+                friction,
+                point,
             };
             codec::ensure(
                 valid_report(&report, reports.last(), particles, slots.slot_count()),
@@ -390,7 +496,7 @@ impl Colliders {
                         "contact report {k} (particle {particle} of {particles}, collider \
                          {collider:#x} of {} slots, normal {normal}, impulse {impulse} N·s) \
                          is not one a step writes (particle order, a unit normal, an \
-                         impulse >= 0)",
+                         impulse >= 0, a finite friction impulse and point)",
                         slots.slot_count()
                     )
                 },
@@ -405,10 +511,15 @@ impl Colliders {
             }
             reports.push(report);
         }
+        let step_dt: f32 = r.get()?;
+        codec::ensure(step_dt.is_finite() && step_dt >= 0.0, || {
+            format!("the last step's length {step_dt} s")
+        })?;
         let groups = slots.slot_count().div_ceil(32);
         let mut colliders = Colliders {
             slots,
             reports,
+            step_dt,
             plane_bits: try_with_capacity(groups, "colliders")?,
             shape_bits: try_with_capacity(groups, "colliders")?,
             plane_params: try_with_capacity(groups, "colliders")?,
@@ -436,7 +547,7 @@ pub(crate) const NORMAL_TOLERANCE: f32 = 1e-3;
 /// previous report's (`prev`: the readback is in particle order), its collider a slot
 /// of the `slots` the world has (with a generation, never 0 for a live collider), its
 /// normal a unit vector within [`NORMAL_TOLERANCE`], its impulse finite and >= 0 (a
-/// collider only pushes). No allocation.
+/// collider only pushes), its friction impulse and point finite. No allocation.
 pub(crate) fn valid_report(
     c: &ContactReport,
     prev: Option<&ContactReport>,
@@ -452,4 +563,6 @@ pub(crate) fn valid_report(
         && (c.normal.length() - 1.0).abs() <= NORMAL_TOLERANCE
         && c.impulse.is_finite()
         && c.impulse >= 0.0
+        && c.friction.is_finite()
+        && c.point.is_finite()
 }

@@ -53,7 +53,9 @@ pub struct SinewCollisionFilter {
     pub self_collision: u32,
 }
 
-/// One particle–collider contact of the last step.
+/// One particle–collider contact of the last step (its contacts of every substep
+/// merged). The particle pushes the collider with -(impulse * normal +
+/// friction_impulse).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SinewContact {
@@ -61,10 +63,32 @@ pub struct SinewContact {
     pub collider: SinewCollider,
     /// The particle index.
     pub particle: u32,
-    /// Normal impulse the collider gave the particle over the step, N·s (>= 0).
+    /// Normal impulse the collider gave the particle over the step, N·s (>= 0 always: a
+    /// collider only pushes).
     pub impulse: f32,
-    /// Unit normal pointing out of the collider.
+    /// Unit normal pointing out of the collider (world), from the step's last contact.
     pub normal: SinewVec3,
+    /// The contact point (world, m) of the step's last contact: the particle's centre
+    /// projected onto the collider's surface.
+    pub point: SinewVec3,
+    /// Friction impulse the collider gave the particle over the step (N·s, world,
+    /// tangent to the surface): the position-level friction correction times m / h,
+    /// summed over the substeps. Sliding without bouncing, its length is the dynamic
+    /// friction times `impulse`; sticking, at most the static friction times it.
+    pub friction_impulse: SinewVec3,
+}
+
+impl From<&crate::collision::ContactReport> for SinewContact {
+    fn from(r: &crate::collision::ContactReport) -> Self {
+        SinewContact {
+            collider: SinewCollider { id: r.collider.0 },
+            particle: r.particle,
+            impulse: r.impulse,
+            normal: r.normal.into(),
+            point: r.point.into(),
+            friction_impulse: r.friction.into(),
+        }
+    }
 }
 
 fn invalid(message: String) -> Failure {
@@ -389,12 +413,7 @@ pub unsafe extern "C" fn sinew_world_read_contacts(
             let c = w.contacts();
             let k = c.len().min(capacity as usize);
             for (j, r) in c[..k].iter().enumerate() {
-                let v = SinewContact {
-                    collider: SinewCollider { id: r.collider.0 },
-                    particle: r.particle,
-                    impulse: r.impulse,
-                    normal: r.normal.into(),
-                };
+                let v = SinewContact::from(r);
                 // SAFETY: `out` is non-null and aligned for SinewContact (both checked above),
                 // j < k <= capacity, and this function's safety section makes `out` writable
                 // for `capacity` contacts.

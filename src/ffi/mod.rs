@@ -28,6 +28,7 @@ pub mod attachments;
 pub mod bodies;
 pub mod collision;
 pub mod constraints;
+pub mod contacts;
 pub mod edit;
 pub mod families;
 pub mod fluid_render;

@@ -6,13 +6,51 @@ use glam::Quat;
 
 use super::fluids::{FLUID_FILTERS, FLUID_GRABS, FLUID_RADII, FLUID_UNYIELDING};
 use super::World;
-use crate::collision::colliders::{ColliderId, ContactReport};
+use crate::bodies::BodyId;
+use crate::collision::colliders::events::{ContactEventKind, RawContactEvent};
+use crate::collision::colliders::{ColliderId, ContactReport, ContactWrench};
 use crate::collision::interaction;
 use crate::collision::neighbours::NeighbourStats;
 use crate::collision::shape::ColliderDesc;
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 use crate::particles::{CollisionFilter, MAX_COORDINATE};
+
+/// One contact event: a collider and a body (or a particle in no body) that began,
+/// kept or ended touching in the last step ([`World::set_contact_events`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactEvent {
+    pub kind: ContactEventKind,
+    pub collider: ColliderId,
+    /// The body the particles belong to (when the step raised the event); None for a
+    /// particle in no body, which is a pair of its own.
+    pub body: Option<BodyId>,
+    /// The pair's first particle (lowest index) among those touching the collider in
+    /// the step (for an end event: in the last step it touched).
+    pub particle: u32,
+    /// That particle's contact point (world, m) and the collider's outward normal there.
+    pub point: Vec3,
+    pub normal: Vec3,
+    /// The normal impulse (N·s, >= 0) and friction impulse (N·s, world) the collider
+    /// gave all the pair's particles over the step; 0 for an end event.
+    pub impulse: f32,
+    pub friction: Vec3,
+}
+
+impl From<RawContactEvent> for ContactEvent {
+    fn from(e: RawContactEvent) -> Self {
+        ContactEvent {
+            kind: e.kind,
+            collider: e.collider,
+            body: (e.body != 0).then_some(BodyId(e.body)),
+            particle: e.particle,
+            point: e.point,
+            normal: e.normal,
+            impulse: e.impulse,
+            friction: e.friction,
+        }
+    }
+}
 
 impl World {
     /// Adds a collider; returns its id (generation-checked, never 0).
@@ -99,9 +137,81 @@ impl World {
     }
 
     /// The particle–collider contacts of the last step, in particle order: at most
-    /// [`crate::MAX_COLLIDER_CONTACTS`] per particle, impulses summed over the step.
+    /// [`crate::MAX_COLLIDER_CONTACTS`] per particle, impulses summed over the step
+    /// (normal impulse >= 0, friction impulse, contact point: [`ContactReport`]). Only
+    /// the colliders with `report_contacts` on are listed.
     pub fn contacts(&self) -> &[ContactReport] {
         self.collision().colliders.reports()
+    }
+
+    /// The force (N) and torque (N·m) the particles exerted on collider `id` over the
+    /// last step, the means over the step of its reported contacts' impulses (zero for
+    /// a collider with `report_contacts` off, and before the first step). The torque is
+    /// about `about` (world, m), or about the collider's position at the end of the
+    /// step when None. A collider under a resting load carries its weight: the force
+    /// is `−m g` summed over what it holds.
+    pub fn collider_contact_wrench(
+        &self,
+        id: ColliderId,
+        about: Option<Vec3>,
+    ) -> Result<ContactWrench> {
+        if let Some(a) = about {
+            crate::limits::check_coordinates("wrench point", a)?;
+        }
+        self.collision().colliders.wrench(id, about)
+    }
+
+    /// Turns the contact events on or off (off by default). While on, every step
+    /// compares the (collider, body) pairs of its reported contacts with the last
+    /// step's and queues a begin, persist or end event for each
+    /// ([`crate::ContactEvent`]; a particle in no body is a pair of its own), to take
+    /// with [`World::take_contact_events`]. Turning them on reserves the queue
+    /// ([`crate::MAX_CONTACT_EVENTS`] events); off forgets the pairs and the waiting
+    /// events. Events are not part of a snapshot.
+    pub fn set_contact_events(&mut self, on: bool) -> Result<()> {
+        self.collision_parts().1.colliders.events.set_enabled(on)
+    }
+
+    /// Whether contact events are on.
+    pub fn contact_events(&self) -> bool {
+        self.collision().colliders.events.enabled()
+    }
+
+    /// Number of contact events waiting (at most [`crate::MAX_CONTACT_EVENTS`]).
+    pub fn contact_event_count(&self) -> usize {
+        self.collision().colliders.events.len()
+    }
+
+    /// Moves the oldest contact events (up to `out.len()`) into `out`, oldest first,
+    /// and returns how many it wrote and how many were lost to a full queue since the
+    /// last call (the count is cleared). No allocation.
+    pub fn take_contact_events(&mut self, out: &mut [ContactEvent]) -> (usize, u64) {
+        let (events, lost) = self.take_contact_events_with(out.len());
+        let mut n = 0;
+        for (o, e) in out.iter_mut().zip(events) {
+            *o = e;
+            n += 1;
+        }
+        (n, lost)
+    }
+
+    /// The oldest `max` contact events (at most), drained from the queue, and the lost
+    /// count (cleared).
+    pub(crate) fn take_contact_events_with(
+        &mut self,
+        max: usize,
+    ) -> (impl Iterator<Item = ContactEvent> + '_, u64) {
+        let (events, lost) = self.collision_parts().1.colliders.events.take(max);
+        (events.map(ContactEvent::from), lost)
+    }
+
+    /// Raises the last step's contact events (after every step; nothing while they
+    /// are off).
+    pub(crate) fn update_contact_events(&mut self) -> Result<()> {
+        let colliders = &mut self.collision.colliders;
+        let (reports, events) = colliders.reports_and_events();
+        let bodies = self.bodies.ranges().map(|(id, range)| (id.0, range));
+        events.update(reports, reports.capacity(), bodies)
     }
 
     /// Sets the collision radii (m, finite, >= 0; 0 = a point that collides with

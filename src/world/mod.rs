@@ -32,6 +32,7 @@ pub(crate) mod interpolation;
 pub(crate) mod profile;
 mod skinning;
 mod snapshot;
+pub use collision::ContactEvent;
 pub use snapshot::seal_snapshot;
 mod step;
 mod tasks;
@@ -431,7 +432,10 @@ impl World {
                 "dt {dt} must be finite and in [{MIN_DT}, {MAX_DT}] seconds"
             )));
         }
-        step::step(self, dt)
+        let stepped = step::step(self, dt);
+        // The contact events of the step's readback (nothing while events are off).
+        let events = self.update_contact_events();
+        stepped.and(events)
     }
 }
 

@@ -1,13 +1,14 @@
 //! `World::step` never allocates with collisions on: a counting global allocator
 //! watches the heap while particles rain onto colliders of every shape (plane, sphere,
 //! capsule, box), touching each other (neighbour lists, rebuilt inside steps), one of them
-//! grabbed, with the contact readback filled every step.
+//! grabbed, with the contact readback filled every step, and the contact events and
+//! the colliders' summed forces taken every step.
 //!
 //! The test holds `counting_alloc::exclusive()`, so no other test counts meanwhile.
 
 use sinew::scenes::{self, FRAME_DT};
 
-use sinew::{ColliderDesc, Quat, Shape, Vec3, World, WorldDesc};
+use sinew::{ColliderDesc, ContactEvent, Quat, Shape, Vec3, World, WorldDesc};
 
 use crate::counting_alloc::{allocations_in, assert_counter_sees_allocations};
 
@@ -64,17 +65,26 @@ fn step_with_collisions_does_not_allocate() {
     {
         let threads = 1;
         let mut w = collision_world(threads);
+        w.set_contact_events(true).unwrap();
+        let mut events = vec![ContactEvent::default(); sinew::MAX_CONTACT_EVENTS];
+        let floor = w.contacts().first().map(|c| c.collider);
         // First steps: buffers grow to the particle count; particles reach the shapes.
         for _ in 0..30 {
             w.step(FRAME_DT).unwrap();
+            w.take_contact_events(&mut events);
         }
         assert!(!w.contacts().is_empty());
+        let floor = floor.unwrap_or(w.contacts()[0].collider);
+        let mut taken = 0;
         let before = w.neighbour_stats();
         let (during, ()) = allocations_in(|| {
             for _ in 0..5 {
                 w.step(FRAME_DT).unwrap();
+                taken += w.take_contact_events(&mut events).0;
+                w.collider_contact_wrench(floor, None).unwrap();
             }
         });
+        assert!(taken > 0, "events were raised");
         let after = w.neighbour_stats();
         // The measured steps rebuild lists inside steps and update them partially.
         assert!(after.builds > before.builds + 5);

@@ -7,6 +7,8 @@
  *   - A 10-link rope pinned at one end: its free end is picked with a ray, grabbed,
  *     dragged to a target with the mouse (sinew_world_move_grab every frame) and ends
  *     within 1 cm of the target; released, it falls.
+ *   - A particle resting on a box: contact point, the box's summed force and torque,
+ *     contact events (begin once, persist, end once when the box is removed).
  *   - Bad input: NaN radius, zero-size box, non-unit rotation, friction < 0,
  *     restitution > 1, zero ray direction, a removed collider: a status and a message,
  *     nothing changed.
@@ -286,9 +288,89 @@ static void handles_of_another_world_are_refused(void)
     sinew_world_destroy(b.world);
 }
 
+/* A 1 kg particle resting on a box: the contact point lies on the top face, the box's
+ * summed force is the weight, and the contact events begin once, persist while it
+ * rests and end once when the box is removed. */
+static void contact_wrench_and_events(void)
+{
+    char detail[256];
+    SinewWorld world = new_world(2);
+    SinewColliderDesc box;
+    SinewCollider collider = {0};
+    SinewContact contact;
+    SinewContactEvent events[8];
+    SinewVec3 p = {0.2f, 0.1f, 0.0f};
+    SinewVec3 force, torque;
+    uint32_t first = 0, written = 0, taken = 0, begins = 0, persists = 0, ends = 0;
+    uint64_t lost = 0;
+    float radius = 0.05f;
+    int i;
+    uint32_t k;
+
+    sinew_collider_desc_init(&box);
+    box.shape = SINEW_SHAPE_BOX;
+    box.half_extents.x = 1.0f;
+    box.half_extents.y = 0.1f;
+    box.half_extents.z = 1.0f;
+    box.position.y = -0.1f; /* top face y = 0 */
+    box.static_friction = 0.5f;
+    box.dynamic_friction = 0.5f;
+    check_status(sinew_world_add_collider(world, &box, &collider), SINEW_OK, "add the box");
+    sinew_world_add_particles(world, &p, NULL, 1, &first);
+    sinew_world_set_particle_radii(world, first, 1, &radius);
+    check_status(sinew_world_set_contact_events(world, 1), SINEW_OK, "sinew_world_set_contact_events");
+    check_error(sinew_world_set_contact_events(world, 2), SINEW_ERROR_INVALID_ARGUMENT,
+                "sinew_world_set_contact_events", "a flag other than 0 or 1 is refused");
+    for (i = 0; i < 60; i++) {
+        sinew_world_step(world, FRAME_DT);
+        check_status(sinew_world_take_contact_events(world, events, 8, &taken, &lost), SINEW_OK,
+                     i == 0 ? "sinew_world_take_contact_events" : "take");
+        for (k = 0; k < taken; k++) {
+            begins += events[k].kind == SINEW_CONTACT_BEGIN;
+            persists += events[k].kind == SINEW_CONTACT_PERSIST;
+            ends += events[k].kind == SINEW_CONTACT_END;
+        }
+    }
+    snprintf(detail, sizeof detail, "begin %u, persist %u, end %u, lost %llu", begins, persists, ends,
+             (unsigned long long)lost);
+    check(begins == 1 && persists > 50 && ends == 0 && lost == 0, "begin once, then persist", detail);
+    check(events[0].collider.id == collider.id && events[0].body.id == 0 && events[0].particle == first &&
+              fabsf(events[0].impulse - 9.81f * FRAME_DT) < 0.02f * 9.81f * FRAME_DT,
+          "the event names the box and the loose particle and carries its weight", "");
+
+    sinew_world_read_contacts(world, &contact, 1, &written);
+    snprintf(detail, sizeof detail, "point (%g, %g, %g), friction (%g, %g, %g)", (double)contact.point.x,
+             (double)contact.point.y, (double)contact.point.z, (double)contact.friction_impulse.x,
+             (double)contact.friction_impulse.y, (double)contact.friction_impulse.z);
+    check(written == 1 && fabsf(contact.point.y) < 1e-3f && fabsf(contact.point.x - 0.2f) < 1e-3f &&
+              fabsf(contact.friction_impulse.x) + fabsf(contact.friction_impulse.z) < 1e-4f,
+          "the contact point is on the top face under the particle; no friction at rest", detail);
+
+    check_status(sinew_collider_contact_wrench(world, collider, NULL, &force, &torque), SINEW_OK,
+                 "sinew_collider_contact_wrench");
+    snprintf(detail, sizeof detail, "force (%g, %g, %g), torque (%g, %g, %g)", (double)force.x,
+             (double)force.y, (double)force.z, (double)torque.x, (double)torque.y, (double)torque.z);
+    /* The weight at x = 0.2 from the box's centre (0, -0.1, 0): torque z = 0.2 * -9.81. */
+    check(fabsf(force.y + 9.81f) < 0.2f && fabsf(torque.z + 0.2f * 9.81f) < 0.05f,
+          "the box carries the weight, with its moment", detail);
+    check_error(sinew_collider_contact_wrench(world, collider, NULL, NULL, &torque),
+                SINEW_ERROR_NULL_POINTER, "sinew_collider_contact_wrench", "NULL out_force is refused");
+
+    sinew_collider_remove(world, collider);
+    sinew_world_step(world, FRAME_DT);
+    sinew_world_take_contact_events(world, events, 8, &taken, &lost);
+    check(taken == 1 && events[0].kind == SINEW_CONTACT_END && events[0].collider.id == collider.id,
+          "removing the box ends the pair once", "");
+    sinew_world_step(world, FRAME_DT);
+    sinew_world_take_contact_events(world, events, 8, &taken, &lost);
+    check(taken == 0, "and only once", "");
+    sinew_world_destroy(world);
+}
+
 int main(void)
 {
     fast_particle_on_thin_box();
+    contact_wrench_and_events();
     pick_and_drag_rope_end();
     handles_of_another_world_are_refused();
     printf("%d checks, %d failed\n", checks, failures);

@@ -11,7 +11,8 @@ namespace SinewTests
         public static void TestCollisionStructLayoutsMatchC()
         {
             Check.Equal(16, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewQuat)), "sizeof(SinewQuat)");
-            Check.Equal(32, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewContact)), "sizeof(SinewContact)");
+            Check.Equal(56, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewContact)), "sizeof(SinewContact)");
+            Check.Equal(64, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewContactEvent)), "sizeof(SinewContactEvent)");
             Check.Equal(16, System.Runtime.InteropServices.Marshal.SizeOf(typeof(SinewCollisionFilter)), "sizeof(SinewCollisionFilter)");
         }
 
@@ -42,6 +43,59 @@ namespace SinewTests
                     "sinew_world_set_particle_radii");
                 w.RemoveCollider(box);
                 Check.Throws(SinewStatus.ErrorInvalidHandle, () => w.RemoveCollider(box), "sinew_collider_remove");
+            }
+        }
+
+        public static void TestContactReadbackWrenchAndEventsWithoutAllocation()
+        {
+            using (var w = new World(WorldSettings.Default))
+            {
+                var d = World.ColliderDesc();
+                d.shape = (uint)SinewShape.Box;
+                d.position = new SinewVec3(0f, -0.1f, 0f);
+                d.half_extents = new SinewVec3(1f, 0.1f, 1f);
+                var box = w.AddCollider(d);
+                int p = w.AddParticles(new[] { new SinewVec3(0.2f, 0.1f, 0f) });
+                w.SetParticleRadii(p, new[] { 0.05f });
+                w.SetContactEvents(true);
+                int began = 0, persisted = 0, ended = 0;
+                SinewContactEvent first = default(SinewContactEvent);
+                w.ContactBegan += e => { began++; first = e; };
+                w.ContactPersisted += e => persisted++;
+                w.ContactEnded += e => ended++;
+                var contacts = new SinewContact[8];
+                int n = 0;
+                for (int i = 0; i < 60; i++)
+                {
+                    w.Step(1f / 60f);
+                    w.DispatchContactEvents();
+                    n = w.ReadContacts(contacts);
+                }
+                // Steady frames: the reused array, the reused event buffer, no garbage.
+                long before = System.GC.GetAllocatedBytesForCurrentThread();
+                for (int i = 0; i < 10; i++)
+                {
+                    w.Step(1f / 60f);
+                    w.DispatchContactEvents();
+                    n = w.ReadContacts(contacts);
+                }
+                long allocated = System.GC.GetAllocatedBytesForCurrentThread() - before;
+                Check.Equal(0L, allocated, "bytes allocated by 10 frames of readback and events");
+                Check.Equal(1, n, "one contact");
+                Check.Near(0.0, contacts[0].point.y, 1e-3, "the point is on the top face");
+                Check.Near(0.2, contacts[0].point.x, 1e-3, "under the particle");
+                Check.Equal(1, began, "began once");
+                Check.Equal(box.id, first.collider.id, "the event names the box");
+                Check.True(persisted > 60, "persists while resting: " + persisted);
+                SinewVec3 force, torque;
+                w.ContactWrench(box, out force, out torque);
+                Check.Rel(-9.81, force.y, 0.02, "the box carries the weight");
+                w.ContactWrench(box, new SinewVec3(0.2f, 0f, 0f), out force, out torque);
+                Check.Near(0.0, torque.z, 0.02, "no moment about the contact");
+                w.RemoveCollider(box);
+                w.Step(1f / 60f);
+                w.DispatchContactEvents();
+                Check.Equal(1, ended, "ends once when the box is removed");
             }
         }
 

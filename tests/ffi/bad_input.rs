@@ -41,6 +41,10 @@ use sinew::ffi::constraints::{
     sinew_world_add_distance_constraints, sinew_world_add_pbd_distance_constraints,
     sinew_world_distance_constraint_count, sinew_world_read_constraint_forces,
 };
+use sinew::ffi::contacts::{
+    sinew_collider_contact_wrench, sinew_world_contact_event_count, sinew_world_set_contact_events,
+    sinew_world_take_contact_events, SinewContactEvent,
+};
 use sinew::ffi::particles::{
     sinew_world_add_particles, sinew_world_particle_count, sinew_world_read_positions,
     sinew_world_read_velocities, sinew_world_set_inverse_masses, sinew_world_write_positions,
@@ -482,11 +486,13 @@ mod tearing_cases;
 
 mod collisions;
 mod constraints;
+mod contacts;
 mod contract;
 mod interaction;
 mod world;
 use collisions::*;
 use constraints::*;
+use contacts::*;
 use interaction::*;
 use world::*;
 
@@ -510,6 +516,7 @@ fn every_table() -> Vec<Vec<Case>> {
         mesh_cases(),
         particle_property_cases(),
         contact_cases(),
+        contact_event_cases(),
         interaction_cases(),
     ];
     tables.extend(bodies_cases::tables());

@@ -149,6 +149,64 @@ impl Session<'_> {
                     }
                     ok_or(st, o.untouched() && oc.untouched())
                 }
+                "sinew_collider_contact_wrench" => {
+                    let c = self.collider(s);
+                    let about = self.g.vec3(3.0);
+                    let about_ptr = if self.g.pct(50) {
+                        std::ptr::null()
+                    } else {
+                        &about as *const SinewVec3
+                    };
+                    let mut f = self.out1::<SinewVec3>();
+                    let mut t = self.out1::<SinewVec3>();
+                    let st = sinew_collider_contact_wrench(w, c, about_ptr, f.ptr(), t.ptr());
+                    if st == SINEW_OK && !f.null && !t.null {
+                        let (f, t) = (f.get(0), t.get(0));
+                        let finite = [f.x, f.y, f.z, t.x, t.y, t.z].iter().all(|v| v.is_finite());
+                        if !finite {
+                            self.violation(Check::ContactImpulse, format!("wrench {f:?} {t:?}"));
+                        }
+                    }
+                    ok_or(st, f.untouched() && t.untouched())
+                }
+                "sinew_world_set_contact_events" => {
+                    let on = if self.g.pct(95) {
+                        self.g.below(2) as u32
+                    } else {
+                        2 + self.g.below(9) as u32
+                    };
+                    Outcome::new(sinew_world_set_contact_events(w, on), true)
+                }
+                "sinew_world_contact_event_count" => {
+                    let mut o = self.out1::<u32>();
+                    let st = sinew_world_contact_event_count(w, o.ptr());
+                    if st == SINEW_OK && !o.null && o.get(0) > SINEW_MAX_CONTACT_EVENTS {
+                        let c = o.get(0);
+                        self.violation(Check::ContactCount, format!("{c} contact events waiting"));
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_world_take_contact_events" => {
+                    let cap = self.g.count(8).min(MAX_BUF as u32);
+                    let mut o = Output::<SinewContactEvent>::new(&mut self.g, cap as usize);
+                    let mut taken = self.out1::<u32>();
+                    let mut lost = self.out1::<u64>();
+                    let st =
+                        sinew_world_take_contact_events(w, o.ptr(), cap, taken.ptr(), lost.ptr());
+                    if st == SINEW_OK && !taken.null && !o.null {
+                        let k = taken.get(0);
+                        for j in 0..k.min(cap) as usize {
+                            let e = o.get(j);
+                            if e.kind > 2 || e.impulse.is_nan() || e.impulse < 0.0 {
+                                self.violation(Check::ContactImpulse, format!("event {j}: {e:?}"));
+                            }
+                        }
+                        if k > cap {
+                            self.violation(Check::ContactCount, format!("{k} events of {cap}"));
+                        }
+                    }
+                    ok_or(st, o.untouched() && taken.untouched() && lost.untouched())
+                }
                 "sinew_world_pick_particle" => {
                     let origin = self.g.vec3(3.0);
                     let dir = self.g.vec3(1.0);

@@ -56,6 +56,10 @@ use sinew::ffi::constraints::{
     sinew_world_add_distance_constraints, sinew_world_add_pbd_distance_constraints,
     sinew_world_distance_constraint_count, sinew_world_read_constraint_forces,
 };
+use sinew::ffi::contacts::{
+    sinew_collider_contact_wrench, sinew_world_contact_event_count, sinew_world_set_contact_events,
+    sinew_world_take_contact_events, SinewContactEvent, SINEW_MAX_CONTACT_EVENTS,
+};
 use sinew::ffi::edit::{
     sinew_body_add_winch, sinew_body_cut_rope, sinew_body_cut_rope_along,
     sinew_body_set_break_force, sinew_body_set_mass, sinew_body_set_rest_scale,

@@ -544,6 +544,7 @@ pub fn range_checks_self_test() -> (Vec<Check>, Vec<(Check, String)>) {
         particle,
         impulse,
         normal,
+        ..SinewContact::default()
     };
     let event = |family, force| SinewBreakEvent {
         family,

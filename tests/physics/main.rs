@@ -34,6 +34,7 @@ mod breaking;
 mod cloth_contacts;
 mod collider_threads;
 mod collisions;
+mod contact_reports;
 mod contracts;
 mod edit;
 mod families;

@@ -223,6 +223,20 @@ namespace Sinew.Native
         KillVolumeHalfSpace = 2,
     }
 
+    /// <summary>Values of <c>SinewContactEvent::kind</c> (crosses as <c>uint32_t</c>).</summary>
+    public enum SinewContactEventKind : uint
+    {
+        /// <summary>The pair touches in this step and did not in the last one.</summary>
+        ContactBegin = 0,
+        /// <summary>The pair touched in the last step and still does.</summary>
+        ContactPersist = 1,
+        /// <summary>
+        /// The pair touched in the last step and no longer does (or its collider was
+        /// removed, or stopped reporting contacts).
+        /// </summary>
+        ContactEnd = 2,
+    }
+
     /// <summary>
     /// The stages of a step as the profiler sees them (crosses as <c>uint32_t</c>;
     /// sinew_profile_stage_name names them, docs/c-api.md "Profiling" describes each). STEP
@@ -688,7 +702,11 @@ namespace Sinew.Native
         public uint self_collision;
     }
 
-    /// <summary>One particle–collider contact of the last step.</summary>
+    /// <summary>
+    /// One particle–collider contact of the last step (its contacts of every substep
+    /// merged). The particle pushes the collider with -(impulse * normal +
+    /// friction_impulse).
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewContact
     {
@@ -696,10 +714,61 @@ namespace Sinew.Native
         public SinewCollider collider;
         /// <summary>The particle index.</summary>
         public uint particle;
-        /// <summary>Normal impulse the collider gave the particle over the step, N·s (&gt;= 0).</summary>
+        /// <summary>
+        /// Normal impulse the collider gave the particle over the step, N·s (&gt;= 0 always: a
+        /// collider only pushes).
+        /// </summary>
         public float impulse;
-        /// <summary>Unit normal pointing out of the collider.</summary>
+        /// <summary>Unit normal pointing out of the collider (world), from the step's last contact.</summary>
         public SinewVec3 normal;
+        /// <summary>
+        /// The contact point (world, m) of the step's last contact: the particle's centre
+        /// projected onto the collider's surface.
+        /// </summary>
+        public SinewVec3 point;
+        /// <summary>
+        /// Friction impulse the collider gave the particle over the step (N·s, world,
+        /// tangent to the surface): the position-level friction correction times m / h,
+        /// summed over the substeps. Sliding without bouncing, its length is the dynamic
+        /// friction times <c>impulse</c>; sticking, at most the static friction times it.
+        /// </summary>
+        public SinewVec3 friction_impulse;
+    }
+
+    /// <summary>
+    /// One contact event (see sinew_world_take_contact_events): a collider and a body, or a
+    /// particle in no body, that began, kept or ended touching in the last step.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewContactEvent
+    {
+        /// <summary>A SinewContactEventKind value.</summary>
+        public uint kind;
+        /// <summary>
+        /// The pair's first particle (lowest index) touching the collider in the step (for
+        /// an end event: in the last step it touched).
+        /// </summary>
+        public uint particle;
+        /// <summary>The collider (for an end event it may have been removed since).</summary>
+        public SinewCollider collider;
+        /// <summary>The particles' body; id 0 for a particle in no body (the pair is that particle's).</summary>
+        public SinewBody body;
+        /// <summary>
+        /// The first particle's contact point (world, m) and the collider's outward normal
+        /// there.
+        /// </summary>
+        public SinewVec3 point;
+        public SinewVec3 normal;
+        /// <summary>
+        /// The friction impulse (N·s, world) the collider gave all the pair's particles
+        /// over the step; 0 for an end event.
+        /// </summary>
+        public SinewVec3 friction_impulse;
+        /// <summary>
+        /// The normal impulse (N·s, &gt;= 0) the collider gave all the pair's particles over
+        /// the step; 0 for an end event.
+        /// </summary>
+        public float impulse;
     }
 
     /// <summary>One broken constraint (see sinew_world_take_break_events).</summary>
@@ -1505,6 +1574,12 @@ namespace Sinew.Native
         /// <summary>Contacts one particle keeps per substep and reports per step (colliders).</summary>
         public const uint SINEW_MAX_COLLIDER_CONTACTS = 4;
 
+        /// <summary>
+        /// Room of the contact-event queue: events past it (before the host takes them) are counted
+        /// as lost.
+        /// </summary>
+        public const uint SINEW_MAX_CONTACT_EVENTS = 16384;
+
         /// <summary>Largest <c>max_steps</c> of one fixed-step advance.</summary>
         public const uint SINEW_MAX_STEPS_PER_ADVANCE = 1024;
 
@@ -1953,6 +2028,54 @@ namespace Sinew.Native
         /// <remarks><c>out_newtons</c> must point to <c>count</c> writable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_read_constraint_forces(SinewWorld world, uint first, uint count, float* out_newtons);
+
+        /// <summary>
+        /// Writes the force (N) and torque (N·m) the particles exerted on <c>collider</c> over the
+        /// last step to <c>*out_force</c> and <c>*out_torque</c>: the means over the step of its
+        /// contacts' impulses, -(impulse * normal + friction_impulse) summed (zero when the
+        /// collider's report_contacts is off, and before the first step). The torque is about
+        /// <c>*about</c> (world, m), or about the collider's position at the end of the step when
+        /// <c>about</c> is NULL. A collider holding a resting load carries its weight.
+        /// </summary>
+        /// <remarks>
+        /// <c>about</c> must be NULL or point to one readable SinewVec3; <c>out_force</c> and
+        /// <c>out_torque</c> to one writable SinewVec3 each.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_collider_contact_wrench(SinewWorld world, SinewCollider collider, SinewVec3* about, SinewVec3* out_force, SinewVec3* out_torque);
+
+        /// <summary>
+        /// Turns the contact events on (<c>enabled</c> 1) or off (0; the default). While on, every
+        /// step compares the (collider, body) pairs of its reported contacts (colliders with
+        /// report_contacts on) with the last step's and queues one event per pair: begin,
+        /// persist or end (a particle in no body is a pair of its own). Turning them on
+        /// reserves the queue (SINEW_MAX_CONTACT_EVENTS events); off forgets the pairs and the
+        /// waiting events. Events are not part of a snapshot: a restored world begins every
+        /// pair that touches in its next step.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_contact_events(SinewWorld world, uint enabled);
+
+        /// <summary>
+        /// Writes the number of contact events waiting to be taken to <c>*out_count</c> (at most
+        /// SINEW_MAX_CONTACT_EVENTS).
+        /// </summary>
+        /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_contact_event_count(SinewWorld world, uint* out_count);
+
+        /// <summary>
+        /// Moves the oldest contact events (up to <c>capacity</c>) into <c>out_events</c>, oldest first
+        /// (within a step: by collider, then body), writes how many to <c>*out_count</c> and how
+        /// many were lost to a full queue since the last call to <c>*out_lost</c> (then clears that
+        /// count). Poll it after each step; it allocates nothing.
+        /// </summary>
+        /// <remarks>
+        /// <c>out_events</c> must point to <c>capacity</c> writable SinewContactEvent, <c>out_count</c> to one
+        /// writable uint32_t, <c>out_lost</c> to one writable uint64_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_take_contact_events(SinewWorld world, SinewContactEvent* out_events, uint capacity, uint* out_count, ulong* out_lost);
 
         /// <summary>
         /// Removes constraints <c>first..first+count</c> of <c>family</c> (a SinewFamily value): they

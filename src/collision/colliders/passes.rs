@@ -36,7 +36,12 @@
 //!   `v_n − Δn / h`, is above that target separates on its own and keeps it (a particle
 //!   pushed out of a collider it started inside keeps its own outward velocity, not the
 //!   push). The contact's impulse over the substep is `m (Δn / h + Δv_n) ≥ 0`: a
-//!   collider only pushes.
+//!   collider only pushes. Its friction impulse is `m Σ Δx_f / h`, with `Σ Δx_f` the
+//!   friction corrections of the substep's iterations (each tangent to the contact
+//!   plane): the velocity change they made. While a particle slides with no bounce
+//!   (`Δv_n = 0`) its magnitude is `μd` times the normal impulse; while it sticks, at
+//!   most `μs` times it. Its point is the particle's centre projected onto the contact
+//!   plane at the end of the substep.
 //!
 //! A particle keeps at most [`MAX_COLLIDER_CONTACTS`] contacts per substep (the first
 //! colliders in id-slot order). Collider motion over a step is interpolated from the
@@ -188,6 +193,7 @@ impl Collider {
             surface_disp: v_surface * h,
             vn_pre: normal.dot(v_pre - v_surface),
             dn_total: 0.0,
+            friction_disp: Vec3::ZERO,
             slot: 0,
             static_friction: self.desc.static_friction,
             dynamic_friction: self.desc.dynamic_friction,
@@ -262,6 +268,10 @@ pub(crate) struct Contact {
     vn_pre: f32,
     /// Normal correction applied so far in this substep (m).
     dn_total: f32,
+    /// Friction correction applied so far in this substep (m, tangent to the contact
+    /// plane of each iteration): the contact's friction impulse over the substep is
+    /// `m · friction_disp / h`.
+    friction_disp: Vec3,
     /// The collider's slot in `Colliders::slots`.
     slot: u32,
     /// The collider's friction coefficients (dimensionless; copied so that the
@@ -274,7 +284,11 @@ pub(crate) struct Contact {
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct StepContact {
     normal: Vec3,
+    /// Normal impulse (N·s, >= 0) and friction impulse (N·s) summed over the step.
     impulse: f32,
+    friction: Vec3,
+    /// The contact point (world, m) of the step's last substep with this contact.
+    point: Vec3,
     slot: u32,
 }
 
@@ -283,6 +297,7 @@ impl Colliders {
     /// count grew since the last step) and clears the step's contacts.
     pub(crate) fn begin_step(&mut self, n: usize, dt: f32) -> Result<()> {
         self.reports.clear();
+        self.step_dt = dt;
         if self.slots.is_empty() {
             return Ok(());
         }
@@ -568,8 +583,11 @@ impl Colliders {
                         let l = dt.length();
                         if l < ct.static_friction * dn {
                             d -= dt;
+                            ct.friction_disp -= dt;
                         } else if l > 0.0 {
-                            d -= dt * (ct.dynamic_friction * dn / l).min(1.0);
+                            let slip = dt * (ct.dynamic_friction * dn / l).min(1.0);
+                            d -= slip;
+                            ct.friction_disp -= slip;
                         }
                     }
                 }
@@ -594,7 +612,7 @@ impl Colliders {
         let slots = self.slots.items();
         let contacts = &self.contacts;
         let count = &self.contact_count;
-        let hot = &particles.hot;
+        let (hot, base, radius) = (&particles.hot, &particles.base, &particles.radius);
         // Each range owns its particles' velocities and step records.
         let parts = (
             Rows::new(&mut particles.velocity[..n]),
@@ -635,14 +653,25 @@ impl Colliders {
                     let dv = (target - vn).max(-added);
                     v += ct.normal * dv;
                     let impulse = mass * (added + dv);
+                    // The friction correction moved the particle by `friction_disp`
+                    // over the substep: a velocity change of `friction_disp / h`
+                    // (restitution acts along the normal only).
+                    let friction = ct.friction_disp * (mass * inv_h);
+                    // The particle's centre projected onto the contact plane
+                    // `n · (y − base) = offset − r`.
+                    let d = hot[i].truncate();
+                    let depth = ct.normal.dot(d) - ct.offset + radius[i];
+                    let point = Vec3::from(base[i]) + (d - ct.normal * depth);
                     // Merge into the step's record of this collider.
-                    let base = (i - first) * MAX_COLLIDER_CONTACTS;
-                    let record = &mut step_contacts[base..base + MAX_COLLIDER_CONTACTS];
+                    let row = (i - first) * MAX_COLLIDER_CONTACTS;
+                    let record = &mut step_contacts[row..row + MAX_COLLIDER_CONTACTS];
                     let mut merged = false;
                     for s in &mut record[..sc] {
                         if s.slot == ct.slot {
                             s.impulse += impulse;
+                            s.friction += friction;
                             s.normal = ct.normal;
+                            s.point = point;
                             merged = true;
                             break;
                         }
@@ -651,6 +680,8 @@ impl Colliders {
                         let s = StepContact {
                             normal: ct.normal,
                             impulse,
+                            friction,
+                            point,
                             slot: ct.slot,
                         };
                         record[sc] = s;
@@ -664,8 +695,9 @@ impl Colliders {
     }
 
     /// Collects the step's contacts into the readback buffer (particle order; those of
-    /// colliders with `report_contacts` off left out) and makes the current transforms
-    /// the starting point of the next step. A contact outside the readback's documented
+    /// colliders with `report_contacts` off left out), sums each collider's reported
+    /// impulses ([`Colliders::sum_reports`]) and makes the current transforms the
+    /// starting point of the next step. A contact outside the readback's documented
     /// ranges (an impulse or a normal that overflowed: a particle flung past the
     /// coordinate limit in this step, which the recovery pass then puts back where it
     /// was) is not reported: every report passes [`super::valid_report`], the snapshot
@@ -687,6 +719,8 @@ impl Colliders {
                     collider: self.id_of(s.slot as usize),
                     normal: s.normal,
                     impulse: s.impulse,
+                    friction: s.friction,
+                    point: s.point,
                 };
                 if super::valid_report(&report, self.reports.last(), n, slots) {
                     // Capacity reserved in begin_step: no allocation.
@@ -694,6 +728,7 @@ impl Colliders {
                 }
             }
         }
+        self.sum_reports();
         for c in self.slots.iter_mut() {
             c.prev_position = c.desc.position;
             c.prev_rotation = c.desc.rotation;

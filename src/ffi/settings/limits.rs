@@ -114,6 +114,9 @@ pub const SINEW_MAX_GRAB_COMPLIANCE: f32 = 1000.0;
 pub const SINEW_MAX_TRIANGLES: u32 = 1 << 24;
 /// Contacts one particle keeps per substep and reports per step (colliders).
 pub const SINEW_MAX_COLLIDER_CONTACTS: u32 = 4;
+/// Room of the contact-event queue: events past it (before the host takes them) are counted
+/// as lost.
+pub const SINEW_MAX_CONTACT_EVENTS: u32 = 16384;
 /// Largest `max_steps` of one fixed-step advance.
 pub const SINEW_MAX_STEPS_PER_ADVANCE: u32 = 1024;
 /// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
@@ -173,6 +176,7 @@ const _: () = {
     assert!(SINEW_MAX_GRAB_COMPLIANCE == limits::MAX_GRAB_COMPLIANCE);
     assert!(SINEW_MAX_TRIANGLES == limits::MAX_TRIANGLES as u32);
     assert!(SINEW_MAX_COLLIDER_CONTACTS == limits::MAX_COLLIDER_CONTACTS as u32);
+    assert!(SINEW_MAX_CONTACT_EVENTS == limits::MAX_CONTACT_EVENTS as u32);
     assert!(SINEW_MAX_STEPS_PER_ADVANCE == limits::MAX_STEPS_PER_ADVANCE);
     assert!(SINEW_MAX_FRAME_DT == limits::MAX_FRAME_DT);
     assert!(SINEW_MAX_NOZZLE_SPACINGS == limits::MAX_NOZZLE_SPACINGS);
