@@ -344,6 +344,12 @@
 #define SINEW_MAX_COLLIDER_CONTACTS 4
 
 /**
+ * Room of the contact-event queue: events past it (before the host takes them) are counted
+ * as lost.
+ */
+#define SINEW_MAX_CONTACT_EVENTS 16384
+
+/**
  * Largest `max_steps` of one fixed-step advance.
  */
 #define SINEW_MAX_STEPS_PER_ADVANCE 1024
@@ -366,9 +372,10 @@
  * changes a field. Buffers of another version are refused. The records of settings
  * descs are generated from their declarations and covered by the settings layout
  * instead. Version 7: that layout in the header, the desc records generated. Version
- * 8: the particles' granular materials.
+ * 8: the particles' granular materials. Version 9: the contact readback's friction
+ * impulse and point, and the colliders' contact sums.
  */
-#define FORMAT_VERSION 8
+#define FORMAT_VERSION 9
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -824,6 +831,36 @@ enum SinewKillVolumeShape
 typedef enum SinewKillVolumeShape SinewKillVolumeShape;
 #else
 typedef uint32_t SinewKillVolumeShape;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of `SinewContactEvent::kind` (crosses as `uint32_t`).
+ */
+enum SinewContactEventKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * The pair touches in this step and did not in the last one.
+   */
+  SINEW_CONTACT_BEGIN = 0,
+  /**
+   * The pair touched in the last step and still does.
+   */
+  SINEW_CONTACT_PERSIST = 1,
+  /**
+   * The pair touched in the last step and no longer does (or its collider was
+   * removed, or stopped reporting contacts).
+   */
+  SINEW_CONTACT_END = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewContactEventKind SinewContactEventKind;
+#else
+typedef uint32_t SinewContactEventKind;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -1285,7 +1322,9 @@ typedef struct SinewCollisionFilter {
 } SinewCollisionFilter;
 
 /**
- * One particle–collider contact of the last step.
+ * One particle–collider contact of the last step (its contacts of every substep
+ * merged). The particle pushes the collider with -(impulse * normal +
+ * friction_impulse).
  */
 typedef struct SinewContact {
   /**
@@ -1297,14 +1336,67 @@ typedef struct SinewContact {
    */
   uint32_t particle;
   /**
-   * Normal impulse the collider gave the particle over the step, N·s (>= 0).
+   * Normal impulse the collider gave the particle over the step, N·s (>= 0 always: a
+   * collider only pushes).
    */
   float impulse;
   /**
-   * Unit normal pointing out of the collider.
+   * Unit normal pointing out of the collider (world), from the step's last contact.
    */
   struct SinewVec3 normal;
+  /**
+   * The contact point (world, m) of the step's last contact: the particle's centre
+   * projected onto the collider's surface.
+   */
+  struct SinewVec3 point;
+  /**
+   * Friction impulse the collider gave the particle over the step (N·s, world,
+   * tangent to the surface): the position-level friction correction times m / h,
+   * summed over the substeps. Sliding without bouncing, its length is the dynamic
+   * friction times `impulse`; sticking, at most the static friction times it.
+   */
+  struct SinewVec3 friction_impulse;
 } SinewContact;
+
+/**
+ * One contact event (see sinew_world_take_contact_events): a collider and a body, or a
+ * particle in no body, that began, kept or ended touching in the last step.
+ */
+typedef struct SinewContactEvent {
+  /**
+   * A SinewContactEventKind value.
+   */
+  uint32_t kind;
+  /**
+   * The pair's first particle (lowest index) touching the collider in the step (for
+   * an end event: in the last step it touched).
+   */
+  uint32_t particle;
+  /**
+   * The collider (for an end event it may have been removed since).
+   */
+  struct SinewCollider collider;
+  /**
+   * The particles' body; id 0 for a particle in no body (the pair is that particle's).
+   */
+  struct SinewBody body;
+  /**
+   * The first particle's contact point (world, m) and the collider's outward normal
+   * there.
+   */
+  struct SinewVec3 point;
+  struct SinewVec3 normal;
+  /**
+   * The friction impulse (N·s, world) the collider gave all the pair's particles
+   * over the step; 0 for an end event.
+   */
+  struct SinewVec3 friction_impulse;
+  /**
+   * The normal impulse (N·s, >= 0) the collider gave all the pair's particles over
+   * the step; 0 for an end event.
+   */
+  float impulse;
+} SinewContactEvent;
 
 /**
  * One broken constraint (see sinew_world_take_break_events).
@@ -2592,6 +2684,60 @@ SinewStatus sinew_world_read_constraint_forces(struct SinewWorld world,
                                                uint32_t first,
                                                uint32_t count,
                                                float *out_newtons);
+
+/**
+ * Writes the force (N) and torque (N·m) the particles exerted on `collider` over the
+ * last step to `*out_force` and `*out_torque`: the means over the step of its
+ * contacts' impulses, -(impulse * normal + friction_impulse) summed (zero when the
+ * collider's report_contacts is off, and before the first step). The torque is about
+ * `*about` (world, m), or about the collider's position at the end of the step when
+ * `about` is NULL. A collider holding a resting load carries its weight.
+ *
+ * # Safety
+ * `about` must be NULL or point to one readable SinewVec3; `out_force` and
+ * `out_torque` to one writable SinewVec3 each.
+ */
+SinewStatus sinew_collider_contact_wrench(struct SinewWorld world,
+                                          struct SinewCollider collider,
+                                          const struct SinewVec3 *about,
+                                          struct SinewVec3 *out_force,
+                                          struct SinewVec3 *out_torque);
+
+/**
+ * Turns the contact events on (`enabled` 1) or off (0; the default). While on, every
+ * step compares the (collider, body) pairs of its reported contacts (colliders with
+ * report_contacts on) with the last step's and queues one event per pair: begin,
+ * persist or end (a particle in no body is a pair of its own). Turning them on
+ * reserves the queue (SINEW_MAX_CONTACT_EVENTS events); off forgets the pairs and the
+ * waiting events. Events are not part of a snapshot: a restored world begins every
+ * pair that touches in its next step.
+ */
+SinewStatus sinew_world_set_contact_events(struct SinewWorld world, uint32_t enabled);
+
+/**
+ * Writes the number of contact events waiting to be taken to `*out_count` (at most
+ * SINEW_MAX_CONTACT_EVENTS).
+ *
+ * # Safety
+ * `out_count` must be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_contact_event_count(struct SinewWorld world, uint32_t *out_count);
+
+/**
+ * Moves the oldest contact events (up to `capacity`) into `out_events`, oldest first
+ * (within a step: by collider, then body), writes how many to `*out_count` and how
+ * many were lost to a full queue since the last call to `*out_lost` (then clears that
+ * count). Poll it after each step; it allocates nothing.
+ *
+ * # Safety
+ * `out_events` must point to `capacity` writable SinewContactEvent, `out_count` to one
+ * writable uint32_t, `out_lost` to one writable uint64_t.
+ */
+SinewStatus sinew_world_take_contact_events(struct SinewWorld world,
+                                            struct SinewContactEvent *out_events,
+                                            uint32_t capacity,
+                                            uint32_t *out_count,
+                                            uint64_t *out_lost);
 
 /**
  * Removes constraints `first..first+count` of `family` (a SinewFamily value): they

@@ -1601,9 +1601,10 @@ namespace Sinew.Native
         /// changes a field. Buffers of another version are refused. The records of settings
         /// descs are generated from their declarations and covered by the settings layout
         /// instead. Version 7: that layout in the header, the desc records generated. Version
-        /// 8: the particles' granular materials.
+        /// 8: the particles' granular materials. Version 9: the contact readback's friction
+        /// impulse and point, and the colliders' contact sums.
         /// </summary>
-        public const uint FORMAT_VERSION = 8;
+        public const uint FORMAT_VERSION = 9;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
