@@ -25,7 +25,8 @@
 //! Options: `--n` (cloth side, default 128; ropes: rope count, default 1000;
 //! particles: particle count, default 100000),
 //! `--threads` (default 2; 0 = all cores), `--solver gs|jacobi` (default gs),
-//! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300).
+//! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300),
+//! `--profiling 1` (the world times its stages; default 0).
 //! Set-up (including the colouring) is not timed; the frames are, from rest.
 //!
 //! Fields: `ms_per_frame`; `mproj_per_s` = constraints × substeps × iterations × frames
@@ -63,6 +64,8 @@ struct Options {
     iterations: u32,
     frames: u32,
     snapshot: u32,
+    /// `--profiling 1`: the world times its stages (`WorldDesc::profiling`).
+    profiling: bool,
     /// Whether --substeps / --iterations were given (dam_break has its own defaults).
     substeps_set: bool,
     iterations_set: bool,
@@ -72,7 +75,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--profiling 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -82,6 +85,7 @@ fn parse() -> Result<Options, String> {
         iterations: 1,
         frames: 300,
         snapshot: 0,
+        profiling: false,
         substeps_set: false,
         iterations_set: false,
     };
@@ -105,6 +109,7 @@ fn parse() -> Result<Options, String> {
             }
             "--frames" => o.frames = number()?,
             "--snapshot" => o.snapshot = number()?,
+            "--profiling" => o.profiling = number()? == 1,
             "--solver" => {
                 o.solver = match value.as_str() {
                     "gs" | "gauss-seidel" => Solver::GaussSeidel,
@@ -127,6 +132,7 @@ fn run(o: &Options) -> Result<String, String> {
         solver: o.solver,
         substeps: o.substeps,
         iterations: o.iterations,
+        profiling: o.profiling,
         ..scenes::default_desc()
     };
     let (n, built) = match o.scene.as_str() {
@@ -237,6 +243,7 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
         substeps: if o.substeps_set { o.substeps } else { 2 },
         iterations: if o.iterations_set { o.iterations } else { 2 },
         solver: o.solver,
+        profiling: o.profiling,
         ..scenes::dam_break_desc(o.threads)
     };
     let (mut scene, fluid) = scenes::dam_break(n, desc).map_err(|e| e.to_string())?;
@@ -388,6 +395,7 @@ fn rings_2d(o: &Options) -> Result<String, String> {
         solver: o.solver,
         substeps: o.substeps,
         iterations: o.iterations,
+        profiling: o.profiling,
         ..scenes::default_desc()
     };
     let mut rings = scenes::rings_2d(n, desc).map_err(|e| e.to_string())?;
