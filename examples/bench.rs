@@ -27,7 +27,8 @@
 //! `--threads` (default 2; 0 = all cores), `--solver gs|jacobi` (default gs),
 //! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300),
 //! `--friction MU` (particles only: static and dynamic friction between the particles,
-//! `ParticleMaterial`; default 0, frictionless).
+//! `ParticleMaterial`; default 0, frictionless),
+//! `--profiling 1` (the world times its stages; default 0).
 //! Set-up (including the colouring) is not timed; the frames are, from rest.
 //!
 //! Fields: `ms_per_frame`; `mproj_per_s` = constraints × substeps × iterations × frames
@@ -68,6 +69,8 @@ struct Options {
     /// Friction coefficient (static and dynamic) between the particles of the
     /// `particles` scene (0 = frictionless, the scene's own).
     friction: f32,
+    /// `--profiling 1`: the world times its stages (`WorldDesc::profiling`).
+    profiling: bool,
     /// Whether --substeps / --iterations were given (dam_break has its own defaults).
     substeps_set: bool,
     iterations_set: bool,
@@ -77,7 +80,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -88,6 +91,7 @@ fn parse() -> Result<Options, String> {
         frames: 300,
         snapshot: 0,
         friction: 0.0,
+        profiling: false,
         substeps_set: false,
         iterations_set: false,
     };
@@ -119,6 +123,7 @@ fn parse() -> Result<Options, String> {
                     return Err("--friction applies to the particles scene only".into());
                 }
             }
+            "--profiling" => o.profiling = number()? == 1,
             "--solver" => {
                 o.solver = match value.as_str() {
                     "gs" | "gauss-seidel" => Solver::GaussSeidel,
@@ -141,6 +146,7 @@ fn run(o: &Options) -> Result<String, String> {
         solver: o.solver,
         substeps: o.substeps,
         iterations: o.iterations,
+        profiling: o.profiling,
         ..scenes::default_desc()
     };
     let (n, built) = match o.scene.as_str() {
@@ -263,6 +269,7 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
         substeps: if o.substeps_set { o.substeps } else { 2 },
         iterations: if o.iterations_set { o.iterations } else { 2 },
         solver: o.solver,
+        profiling: o.profiling,
         ..scenes::dam_break_desc(o.threads)
     };
     let (mut scene, fluid) = scenes::dam_break(n, desc).map_err(|e| e.to_string())?;
@@ -414,6 +421,7 @@ fn rings_2d(o: &Options) -> Result<String, String> {
         solver: o.solver,
         substeps: o.substeps,
         iterations: o.iterations,
+        profiling: o.profiling,
         ..scenes::default_desc()
     };
     let mut rings = scenes::rings_2d(n, desc).map_err(|e| e.to_string())?;

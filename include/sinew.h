@@ -1735,7 +1735,8 @@ typedef struct SinewStageTime {
   uint32_t stage;
   /**
    * The group it runs in: SINEW_PROFILE_STAGE_STEP or SINEW_PROFILE_STAGE_SUBSTEP
-   * (STEP for STEP itself).
+   * (STEP for STEP itself). Wind, skinning, contacts, topology and fluid velocities
+   * also run once after the substeps, directly inside STEP.
    */
   uint32_t parent;
   /**

@@ -64,7 +64,8 @@ pub struct SinewStageTime {
     /// The stage (a SinewProfileStage value).
     pub stage: u32,
     /// The group it runs in: SINEW_PROFILE_STAGE_STEP or SINEW_PROFILE_STAGE_SUBSTEP
-    /// (STEP for STEP itself).
+    /// (STEP for STEP itself). Wind, skinning, contacts, topology and fluid velocities
+    /// also run once after the substeps, directly inside STEP.
     pub parent: u32,
     /// Nesting depth: 0 for STEP, 1 for SUBSTEP and the leaves outside substeps, 2 for
     /// the leaves inside them.

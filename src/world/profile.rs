@@ -14,8 +14,8 @@
 //! ran in the step (each substep, each iteration); `calls` says how often.
 //!
 //! **Cost.** Off (the default: [`crate::WorldDesc::profiling`] false and no hook),
-//! each boundary is one test of a flag the step reads anyway: no clock read, no call,
-//! no allocation, and the physics is the same bits on or off (only clocks are read).
+//! each boundary is one test of a flag: no clock read, no call, no allocation; the
+//! physics is the same bits on or off (only clocks are read).
 //! On, each boundary reads the clock once (`Instant::now`, some 20–40 ns) and, with a
 //! hook, makes two calls; about 30 boundaries per substep plus one per constraint
 //! family and iteration.
@@ -58,7 +58,10 @@ macro_rules! profile_stages {
                 }
             }
 
-            /// The group the stage runs in (`Step` for itself).
+            /// The group the stage runs in (`Step` for itself). A stage of the
+            /// `Substep` group may also run once after the substeps (wind, skinning,
+            /// contacts, topology and fluid velocities have end-of-step work): the
+            /// hook then sees it directly inside `Step`.
             pub const fn parent(self) -> ProfileStage {
                 match self {
                     $(ProfileStage::$variant => ProfileStage::$parent,)+

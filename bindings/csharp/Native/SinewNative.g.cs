@@ -1090,7 +1090,8 @@ namespace Sinew.Native
         public uint stage;
         /// <summary>
         /// The group it runs in: SINEW_PROFILE_STAGE_STEP or SINEW_PROFILE_STAGE_SUBSTEP
-        /// (STEP for STEP itself).
+        /// (STEP for STEP itself). Wind, skinning, contacts, topology and fluid velocities
+        /// also run once after the substeps, directly inside STEP.
         /// </summary>
         public uint parent;
         /// <summary>
