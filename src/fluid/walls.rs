@@ -149,10 +149,14 @@ impl WallKernel {
             return (0.0, 0.0);
         }
         let deep = u <= -1.0;
-        let u = u.max(-1.0);
-        // Planes from the first one within reach (t > −1) to the last (t < 1).
-        let skip = ((-1.0 - u) / sigma - 0.5).ceil().max(0.0);
-        let mut t = u + (skip + 0.5) * sigma;
+        // Planes from the first one within reach (t > −1) to the last (t < 1): the
+        // first unless the particle is inside the wall by more than h − s/2.
+        let mut t = first;
+        if t <= -1.0 {
+            let u = u.max(-1.0);
+            let skip = ((-1.0 - u) / sigma - 0.5).ceil().max(0.0);
+            t = u + (skip + 0.5) * sigma;
+        }
         let (mut rho, mut slope) = (0.0f32, 0.0f32);
         while t < 1.0 {
             let a = 1.0 - t * t;

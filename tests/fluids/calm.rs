@@ -7,10 +7,11 @@
 //!   where it started (3 for 24 rows) and no particle moves faster than 1 m/s (2 m/s
 //!   24 rows deep) at any frame. Fewer substeps need more iterations: 1 × 2 holds 6
 //!   rows, 2 × 2 holds 12 (the solve has to carry the floor's push up the column
-//!   within each substep; one Jacobi iteration carries it about two rows). Before the solver read its own lattice as ρ₀
-//!   (it read 1.0098, and the walls lent the first row 2.6% more) and scaled s_corr
-//!   with the substep, the 6-row 3D pool rose 11 spacings at 8 substeps, 45 at 16 and
-//!   184 at 32 (5 m/s, 14 m/s), and the 2D one 3, 15 and 62.
+//!   within each substep; one Jacobi iteration carries it about two rows). Before the
+//!   solver read its own lattice as ρ₀ (it read 1.0098, and the walls lent the first
+//!   row 2.6% more) and scaled s_corr with the substep, the 6-row 3D pool rose 11
+//!   spacings at 8 substeps, 45 at 16 and 184 at 32 (3.2, 6.5 and 13.5 m/s), and the
+//!   2D one 3, 15 and 62.
 //! * The rest lattice reads ρ/ρ₀ = 1 in the bulk and next to a wall, before anything
 //!   moves.
 //! * Water poured from a nozzle lands and settles: nothing rises above the nozzle,

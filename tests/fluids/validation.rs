@@ -54,6 +54,9 @@ const KOSHIZUKA_OKA: [(f32, f32); 7] = [
 
 const G: f32 = 9.81;
 
+/// A data set: (T, Z) points.
+type Data = &'static [(f32, f32)];
+
 /// The simulated front Z at every frame up to T = 3.2: (T, Z).
 fn collapse(a: f32, s: f32) -> Vec<(f32, f32)> {
     let mut w = World::new(WorldDesc {
@@ -123,7 +126,7 @@ fn the_surge_front_follows_martin_and_moyce() {
     let curve = collapse(0.3, 0.01);
     let mut table = String::new();
     let mut failed = Vec::new();
-    let sets: [(&str, &[(f32, f32)], f32); 3] = [
+    let sets: [(&str, Data, f32); 3] = [
         ("Martin & Moyce a = 2.25 in", &MARTIN_MOYCE_225, 1.13),
         ("Martin & Moyce a = 1.125 in", &MARTIN_MOYCE_1125, 1.16),
         ("Koshizuka & Oka", &KOSHIZUKA_OKA, 1.2),
