@@ -40,6 +40,7 @@ mod edit;
 mod families;
 mod families_2d;
 mod heavy_loads;
+mod heightfield;
 mod interpolation;
 mod particle_contacts;
 mod physics;
