@@ -2462,6 +2462,32 @@ SinewStatus sinew_world_add_collider(struct SinewWorld world,
                                      struct SinewCollider *out_collider);
 
 /**
+ * Adds a static heightfield collider (a terrain): `columns` x `rows` samples
+ * (each >= 2) of `heights` (m, row by row: row j holds the samples at local z =
+ * j * cell_z, sample i of a row is at local x = i * cell_x), and per cell, when
+ * `holes` is not NULL, (rows - 1) x (columns - 1) flags row by row (1 = a hole that
+ * particles pass through, 0 = solid). The grid's corner sample lies at
+ * `desc->position`, `desc->rotation` turns it; the material is `desc`'s (its shape
+ * is ignored). The grid becomes a mesh collider (two triangles per solid cell),
+ * swept and with friction and restitution like every collider; its shape reads as
+ * SINEW_SHAPE_MESH. `*out_collider` receives the handle.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewColliderDesc, `heights` to columns*rows floats,
+ * `holes` to (rows-1)*(columns-1) uint8_t or be NULL, `out_collider` to one writable
+ * SinewCollider.
+ */
+SinewStatus sinew_world_add_heightfield_collider(struct SinewWorld world,
+                                                 const struct SinewColliderDesc *desc,
+                                                 uint32_t columns,
+                                                 uint32_t rows,
+                                                 float cell_x,
+                                                 float cell_z,
+                                                 const float *heights,
+                                                 const uint8_t *holes,
+                                                 struct SinewCollider *out_collider);
+
+/**
  * Adds a static triangle-mesh collider: `vertex_count` vertices (m, in the
  * collider's local frame) and `triangle_count` triangles of three vertex indices
  * each; `desc` gives the transform and material (its shape and size fields are

@@ -76,6 +76,7 @@ pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
 pub use bodies::{Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES};
 pub use collision::colliders::events::{ContactEventKind, MAX_CONTACT_EVENTS};
 pub use collision::colliders::ContactWrench;
+pub use collision::heightfield::Heightfield;
 pub use collision::interaction::MAX_GRAB_COMPLIANCE;
 pub use collision::mesh::MAX_TRIANGLES;
 pub use collision::neighbours::NeighbourStats;

@@ -103,6 +103,35 @@ namespace Sinew
             return contacts;
         }
 
+        /// <summary>Adds a static heightfield collider (a terrain): columns x rows samples
+        /// of <paramref name="heights"/> (m, row by row: row j at local z = j·cellZ,
+        /// sample i at local x = i·cellX; the corner sample at desc.position, turned by
+        /// desc.rotation) and, when <paramref name="holes"/> is not null, one flag per
+        /// cell ((rows-1)·(columns-1), row by row; true = a hole particles pass through).
+        /// Swept with the friction and restitution of <paramref name="desc"/>.</summary>
+        public unsafe SinewCollider AddHeightfieldCollider(SinewColliderDesc desc, int columns, int rows,
+            float cellX, float cellZ, float[] heights, bool[] holes = null)
+        {
+            const string F = "World.AddHeightfieldCollider";
+            Args.NotNull(heights, F, "heights");
+            if (columns < 2 || rows < 2 || heights.Length != columns * rows)
+                throw SinewException.Argument(F, heights.Length + " heights for " + columns + " x " + rows + " samples");
+            byte[] flags = null;
+            if (holes != null)
+            {
+                if (holes.Length != (columns - 1) * (rows - 1))
+                    throw SinewException.Argument(F, holes.Length + " hole flags for " + ((columns - 1) * (rows - 1)) + " cells");
+                flags = new byte[holes.Length];
+                for (int i = 0; i < holes.Length; i++)
+                    flags[i] = holes[i] ? (byte)1 : (byte)0;
+            }
+            SinewCollider c;
+            fixed (float* h = heights)
+            fixed (byte* f = flags)
+                return SinewException.Checked(SinewNative.sinew_world_add_heightfield_collider(Handle, &desc,
+                    (uint)columns, (uint)rows, cellX, cellZ, h, flags == null ? null : f, &c), c);
+        }
+
         /// <summary>Number of particle-collider contacts of the last step.</summary>
         public unsafe int ContactCount
         {

@@ -24,6 +24,7 @@
 
 pub mod colliders;
 pub mod contacts;
+pub mod heightfield;
 pub mod interaction;
 pub mod mesh;
 pub mod neighbours;

@@ -156,6 +156,79 @@ pub unsafe extern "C" fn sinew_world_add_collider(
     })
 }
 
+/// Adds a static heightfield collider (a terrain): `columns` x `rows` samples
+/// (each >= 2) of `heights` (m, row by row: row j holds the samples at local z =
+/// j * cell_z, sample i of a row is at local x = i * cell_x), and per cell, when
+/// `holes` is not NULL, (rows - 1) x (columns - 1) flags row by row (1 = a hole that
+/// particles pass through, 0 = solid). The grid's corner sample lies at
+/// `desc->position`, `desc->rotation` turns it; the material is `desc`'s (its shape
+/// is ignored). The grid becomes a mesh collider (two triangles per solid cell),
+/// swept and with friction and restitution like every collider; its shape reads as
+/// SINEW_SHAPE_MESH. `*out_collider` receives the handle.
+///
+/// # Safety
+/// `desc` must point to a readable SinewColliderDesc, `heights` to columns*rows floats,
+/// `holes` to (rows-1)*(columns-1) uint8_t or be NULL, `out_collider` to one writable
+/// SinewCollider.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn sinew_world_add_heightfield_collider(
+    world: SinewWorld,
+    desc: *const SinewColliderDesc,
+    columns: u32,
+    rows: u32,
+    cell_x: f32,
+    cell_z: f32,
+    heights: *const f32,
+    holes: *const u8,
+    out_collider: *mut SinewCollider,
+) -> SinewStatus {
+    guard(entry!(), || {
+        non_null(desc, "desc")?;
+        non_null(out_collider, "out_collider")?;
+        // SAFETY: `desc` is non-null (checked above) and, by this function's safety
+        // section, points to one readable SinewColliderDesc; `read_unaligned` needs no
+        // alignment.
+        let mut d = unsafe { desc.read_unaligned() };
+        d.shape = SinewShape::SINEW_SHAPE_MESH as u32;
+        let d = desc_from_c(&d)?;
+        let samples = (columns as usize).saturating_mul(rows as usize);
+        let cells = (columns.max(1) as usize - 1).saturating_mul(rows.max(1) as usize - 1);
+        // SAFETY: the caller promises columns*rows readable heights; `slice_from`
+        // checks non-null, alignment and the batch limit before it makes the slice.
+        let h = unsafe { slice_from(heights, samples, "heights")? };
+        let flags = if holes.is_null() {
+            None
+        } else {
+            // SAFETY: the caller promises (rows-1)*(columns-1) readable flags.
+            Some(unsafe { slice_from(holes, cells, "holes")? })
+        };
+        let mut buf = try_with_capacity::<bool>(flags.map_or(0, |f| f.len()), "holes")?;
+        if let Some(f) = flags {
+            for (k, &v) in f.iter().enumerate() {
+                buf.push(crate::limits::schema::flag_from_c(
+                    v as u32,
+                    &format!("holes[{k}]"),
+                )?);
+            }
+        }
+        let field = crate::collision::heightfield::Heightfield {
+            columns,
+            rows,
+            cell_x,
+            cell_z,
+            heights: h,
+            holes: flags.map(|_| &buf[..]),
+        };
+        let id = with_world(world, |w| Ok(w.add_heightfield_collider(&d, &field)?))?;
+        // SAFETY: `out_collider` is non-null (checked by `non_null` above) and, by this
+        // function's safety section, points to writable memory for one value;
+        // `write_unaligned` needs no alignment.
+        unsafe { out_collider.write_unaligned(SinewCollider { id: id.0 }) };
+        Ok(())
+    })
+}
+
 /// Adds a static triangle-mesh collider: `vertex_count` vertices (m, in the
 /// collider's local frame) and `triangle_count` triangles of three vertex indices
 /// each; `desc` gives the transform and material (its shape and size fields are

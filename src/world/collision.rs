@@ -89,6 +89,23 @@ impl World {
             .add_mesh(*desc, vertices, triangles)
     }
 
+    /// Adds a static heightfield collider (a terrain): `field`'s grid of heights, with
+    /// holes, in the collider's local frame (sample (i, j) at `(i · cell_x, height,
+    /// j · cell_z)`, so the grid's corner is at `desc.position` and `desc.rotation`
+    /// turns it); `desc` gives the transform and material (its shape is ignored). The
+    /// grid becomes the triangles of a mesh collider (two per solid cell, with a BVH
+    /// built once here), swept like every collider with the same friction and
+    /// restitution; [`World::collider`] reports its shape as [`crate::Shape::Mesh`].
+    pub fn add_heightfield_collider(
+        &mut self,
+        desc: &ColliderDesc,
+        field: &crate::collision::heightfield::Heightfield<'_>,
+    ) -> Result<ColliderId> {
+        desc.validate()?;
+        let (vertices, triangles) = field.triangles()?;
+        self.add_mesh_collider(desc, &vertices, &triangles)
+    }
+
     /// Removes a collider; its id (and every copy of it) becomes invalid.
     pub fn remove_collider(&mut self, id: ColliderId) -> Result<()> {
         self.collision_parts().1.colliders.remove(id)

@@ -99,6 +99,28 @@ namespace SinewTests
             }
         }
 
+        public static void TestHeightfieldHoldsParticlesAndItsHolesLetThemThrough()
+        {
+            using (var w = new World(WorldSettings.Default))
+            {
+                var heights = new float[25];
+                var holes = new bool[16];
+                holes[5] = true; // cell (1, 1): local x, z in [1, 2]
+                w.AddHeightfieldCollider(World.ColliderDesc(), 5, 5, 1f, 1f, heights, holes);
+                int p = w.AddParticles(new[] { new SinewVec3(1.5f, 1f, 1.5f), new SinewVec3(2.5f, 1f, 2.5f) });
+                w.SetParticleRadii(p, new[] { 0.05f, 0.05f });
+                for (int i = 0; i < 90; i++)
+                    w.Step(1f / 60f);
+                var x = new SinewVec3[2];
+                w.ReadPositions(p, x);
+                Check.True(x[0].y < -5f, "through the hole: " + x[0].y);
+                Check.Near(0.05, x[1].y, 2e-3, "held by the solid cell");
+                Check.Throws(SinewStatus.ErrorInvalidArgument,
+                    () => w.AddHeightfieldCollider(World.ColliderDesc(), 2, 2, 0f, 1f, new float[4]),
+                    "sinew_world_add_heightfield_collider", "cell_x");
+            }
+        }
+
         public static void TestPickAndDragRopeEnd()
         {
             using (var w = new World(WorldSettings.Default))

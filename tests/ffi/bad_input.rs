@@ -28,6 +28,7 @@ use std::collections::BTreeSet;
 use std::ffi::{c_void, CStr};
 use std::sync::{Arc, Barrier};
 
+use sinew::ffi::collision::sinew_world_add_heightfield_collider;
 use sinew::ffi::collision::{
     sinew_collider_desc_init, sinew_collider_remove, sinew_collider_set_material,
     sinew_collider_set_transform, sinew_world_add_collider, sinew_world_add_mesh_collider,
@@ -517,6 +518,7 @@ fn every_table() -> Vec<Vec<Case>> {
         particle_property_cases(),
         contact_cases(),
         contact_event_cases(),
+        heightfield_cases(),
         interaction_cases(),
     ];
     tables.extend(bodies_cases::tables());

@@ -19,7 +19,9 @@ impl Session<'_> {
         unsafe {
             Some(match name {
                 // ---- collision ----------------------------------------------------
-                "sinew_world_add_collider" | "sinew_world_add_mesh_collider" => {
+                "sinew_world_add_collider"
+                | "sinew_world_add_mesh_collider"
+                | "sinew_world_add_heightfield_collider" => {
                     let mut d = Output::<SinewColliderDesc>::sized(1, false);
                     assert_eq!(sinew_collider_desc_init(d.ptr()), SINEW_OK);
                     let mut d = d.get(0);
@@ -44,6 +46,38 @@ impl Session<'_> {
                     let mut o = self.out1::<SinewCollider>();
                     let st = if name == "sinew_world_add_collider" {
                         sinew_world_add_collider(w, &d, o.ptr())
+                    } else if name == "sinew_world_add_heightfield_collider" {
+                        // Mostly valid grids; now and then a size the heights do not
+                        // fill (the call must refuse it) or a flag other than 0 / 1.
+                        let (cols, rows) = (2 + self.g.below(4) as u32, 2 + self.g.below(4) as u32);
+                        let heights: Vec<f32> =
+                            (0..cols * rows).map(|_| self.g.float(-0.5, 0.5)).collect();
+                        let mut holes: Vec<u8> = (0..(cols - 1) * (rows - 1))
+                            .map(|_| self.g.pct(20) as u8)
+                            .collect();
+                        if self.g.pct(5) {
+                            holes[0] = 2;
+                        }
+                        let asked = if self.g.pct(5) { cols + 1 } else { cols };
+                        let cell = self.g.float(0.0, 1.0);
+                        let heights = Input::new(&mut self.g, heights);
+                        let holes = Input::new(&mut self.g, holes);
+                        let holes_ptr = if self.g.pct(50) {
+                            std::ptr::null()
+                        } else {
+                            holes.ptr()
+                        };
+                        sinew_world_add_heightfield_collider(
+                            w,
+                            &d,
+                            asked,
+                            rows,
+                            cell,
+                            cell,
+                            heights.ptr(),
+                            holes_ptr,
+                            o.ptr(),
+                        )
                     } else {
                         let verts = octa(0.5 + self.g.unit(), SinewVec3::default());
                         let mut tris = OCTA_TRIS.to_vec();

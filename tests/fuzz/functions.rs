@@ -77,6 +77,7 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_world_contact_count",
     "sinew_world_read_contacts",
     "sinew_collider_contact_wrench",
+    "sinew_world_add_heightfield_collider",
     "sinew_world_set_contact_events",
     "sinew_world_contact_event_count",
     "sinew_world_take_contact_events",

@@ -41,6 +41,7 @@ mod families;
 mod families_2d;
 mod granular;
 mod heavy_loads;
+mod heightfield;
 mod interpolation;
 mod particle_contacts;
 mod physics;

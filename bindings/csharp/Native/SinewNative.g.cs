@@ -1875,6 +1875,25 @@ namespace Sinew.Native
         public static extern int sinew_world_add_collider(SinewWorld world, SinewColliderDesc* desc, SinewCollider* out_collider);
 
         /// <summary>
+        /// Adds a static heightfield collider (a terrain): <c>columns</c> x <c>rows</c> samples
+        /// (each &gt;= 2) of <c>heights</c> (m, row by row: row j holds the samples at local z =
+        /// j * cell_z, sample i of a row is at local x = i * cell_x), and per cell, when
+        /// <c>holes</c> is not NULL, (rows - 1) x (columns - 1) flags row by row (1 = a hole that
+        /// particles pass through, 0 = solid). The grid's corner sample lies at
+        /// <c>desc-&gt;position</c>, <c>desc-&gt;rotation</c> turns it; the material is <c>desc</c>'s (its shape
+        /// is ignored). The grid becomes a mesh collider (two triangles per solid cell),
+        /// swept and with friction and restitution like every collider; its shape reads as
+        /// SINEW_SHAPE_MESH. <c>*out_collider</c> receives the handle.
+        /// </summary>
+        /// <remarks>
+        /// <c>desc</c> must point to a readable SinewColliderDesc, <c>heights</c> to columns*rows floats,
+        /// <c>holes</c> to (rows-1)*(columns-1) uint8_t or be NULL, <c>out_collider</c> to one writable
+        /// SinewCollider.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_add_heightfield_collider(SinewWorld world, SinewColliderDesc* desc, uint columns, uint rows, float cell_x, float cell_z, float* heights, byte* holes, SinewCollider* out_collider);
+
+        /// <summary>
         /// Adds a static triangle-mesh collider: <c>vertex_count</c> vertices (m, in the
         /// collider's local frame) and <c>triangle_count</c> triangles of three vertex indices
         /// each; <c>desc</c> gives the transform and material (its shape and size fields are

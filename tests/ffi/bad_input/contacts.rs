@@ -10,6 +10,82 @@ use super::*;
 
 const NULL_WORLD: SinewWorld = SinewWorld { id: 0 };
 
+pub(super) fn heightfield_cases() -> Vec<Case> {
+    const F: &str = "sinew_world_add_heightfield_collider";
+    let add =
+        |c: &mut Ctx, cols: u32, rows: u32, cell: f32, heights: &[f32], holes: Option<&[u8]>| {
+            let d = collider_desc();
+            let mut out = SinewCollider { id: 7 };
+            let holes = holes.map_or(std::ptr::null(), |h| h.as_ptr());
+            // SAFETY: see the file's header: each pointer is valid for what is passed.
+            let s = unsafe {
+                sinew_world_add_heightfield_collider(
+                    c.world,
+                    &d,
+                    cols,
+                    rows,
+                    cell,
+                    cell,
+                    heights.as_ptr(),
+                    holes,
+                    &mut out,
+                )
+            };
+            assert_eq!(out.id, 7, "out_collider untouched");
+            s
+        };
+    vec![
+        case(F, "1 row", SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            add(c, 2, 1, 1.0, &[0.0; 2], None)
+        }),
+        case(F, "cell 0", SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            add(c, 2, 2, 0.0, &[0.0; 4], None)
+        }),
+        case(F, "NaN height", SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            add(c, 2, 2, 1.0, &[0.0, f32::NAN, 0.0, 0.0], None)
+        }),
+        case(
+            F,
+            "every cell a hole",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| add(c, 2, 2, 1.0, &[0.0; 4], Some(&[1])),
+        ),
+        case(F, "hole flag 2", SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            add(c, 2, 2, 1.0, &[0.0; 4], Some(&[2]))
+        }),
+        case(F, "heights NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let d = collider_desc();
+            let mut out = SinewCollider { id: 7 };
+            sinew_world_add_heightfield_collider(
+                c.world,
+                &d,
+                2,
+                2,
+                1.0,
+                1.0,
+                std::ptr::null(),
+                std::ptr::null(),
+                &mut out,
+            )
+        }),
+        case(F, "desc NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let h = [0.0f32; 4];
+            let mut out = SinewCollider { id: 7 };
+            sinew_world_add_heightfield_collider(
+                c.world,
+                std::ptr::null(),
+                2,
+                2,
+                1.0,
+                1.0,
+                h.as_ptr(),
+                std::ptr::null(),
+                &mut out,
+            )
+        }),
+    ]
+}
+
 pub(super) fn contact_event_cases() -> Vec<Case> {
     const W: &str = "sinew_collider_contact_wrench";
     const T: &str = "sinew_world_take_contact_events";
