@@ -42,6 +42,9 @@
 //! contact pass per particle in the search; `null` when no particle has a radius, as in
 //! the cloth scenes).
 //!
+//! `--anisotropy 1` (dam_break) also reads the fluid's ellipsoids after every frame
+//! (`World::read_fluid_anisotropy`, default settings), timed with the step.
+//!
 //! `--snapshot R` (default 0 = off) also times snapshots of the world after its frames,
 //! the median of R runs each: `snapshot_bytes`, `save_ms` (into a buffer sized once),
 //! `restore_ms` (into the same world), `from_snapshot_ms` (a new world), `hash_ms`
@@ -63,6 +66,9 @@ struct Options {
     iterations: u32,
     frames: u32,
     snapshot: u32,
+    /// dam_break: read the fluid's ellipsoids after every frame (`--anisotropy 1`),
+    /// timed with the step.
+    anisotropy: bool,
     /// Whether --substeps / --iterations were given (dam_break has its own defaults).
     substeps_set: bool,
     iterations_set: bool,
@@ -82,6 +88,7 @@ fn parse() -> Result<Options, String> {
         iterations: 1,
         frames: 300,
         snapshot: 0,
+        anisotropy: false,
         substeps_set: false,
         iterations_set: false,
     };
@@ -105,6 +112,7 @@ fn parse() -> Result<Options, String> {
             }
             "--frames" => o.frames = number()?,
             "--snapshot" => o.snapshot = number()?,
+            "--anisotropy" => o.anisotropy = number()? != 0,
             "--solver" => {
                 o.solver = match value.as_str() {
                     "gs" | "gauss-seidel" => Solver::GaussSeidel,
@@ -245,9 +253,17 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
     let mut fronts = [None::<f32>; 3];
     let marks = [15u32, 30, 60];
     let mut seconds = 0.0f64;
+    let aniso = sinew::AnisotropyDesc::default();
+    let mut ellipsoids = vec![sinew::FluidEllipsoid::default(); count as usize];
     for frame in 1..=o.frames {
         let start = Instant::now();
         scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
+        if o.anisotropy {
+            scene
+                .world
+                .read_fluid_anisotropy(fluid, &aniso, 1.0, |k, e| ellipsoids[k] = *e)
+                .map_err(|e| e.to_string())?;
+        }
         seconds += start.elapsed().as_secs_f64();
         if let Some(m) = marks.iter().position(|&f| f == frame) {
             scene

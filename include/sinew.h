@@ -817,6 +817,36 @@ typedef uint32_t SinewKillVolumeShape;
 #endif // __cplusplus
 
 /**
+ * Values of `SinewDiffuseParticle::kind` (crosses as `uint32_t`): what a diffuse
+ * particle is, by the fluid particles around it.
+ */
+enum SinewDiffuseKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Few fluid neighbours: in the air, ballistic.
+   */
+  SINEW_DIFFUSE_SPRAY = 0,
+  /**
+   * At the surface, carried by the fluid.
+   */
+  SINEW_DIFFUSE_FOAM = 1,
+  /**
+   * Inside the fluid, rising.
+   */
+  SINEW_DIFFUSE_BUBBLE = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewDiffuseKind SinewDiffuseKind;
+#else
+typedef uint32_t SinewDiffuseKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A world handle, passed by value. `id` 0 is the null handle.
  */
 typedef struct SinewWorld {
@@ -1323,6 +1353,86 @@ typedef struct SinewFluid {
 } SinewFluid;
 
 /**
+ * Diffuse particles of a fluid (Ihmsen et al. 2012): spray, foam and bubbles spawned where
+ * air is trapped and at wave crests of fast water, with their own capacity and lifetime.
+ * Off while `capacity` is 0 (the default). Start from sinew_diffuse_desc_default(); field
+ * for field the Rust `DiffuseDesc`.
+ */
+typedef struct SinewDiffuseDesc {
+  /**
+   * Diffuse particles reserved when set (0 = off): a full set refuses new ones. In
+   * 0..=SINEW_MAX_FLUID_CAPACITY particles. Default 0.
+   */
+  uint32_t capacity;
+  /**
+   * Seconds each diffuse particle lives. In (0, SINEW_MAX_FLUID_LIFETIME] s. Default 2.
+   */
+  float lifetime;
+  /**
+   * k_ta: particles per second a fluid particle spawns at full trapped air and full
+   * kinetic energy. In [0, 100000] 1/s. Default 50.
+   */
+  float trapped_air_rate;
+  /**
+   * k_wc: particles per second at a full wave crest and full kinetic energy. In [0,
+   * 100000] 1/s. Default 50.
+   */
+  float wave_crest_rate;
+  /**
+   * τ_min of the trapped-air potential: below it a particle traps no air. In [0, 10000]
+   * m/s. Default 5.
+   */
+  float trapped_air_min;
+  /**
+   * τ_max of the trapped-air potential: above it, full. In [0, 10000] m/s. Default 20.
+   */
+  float trapped_air_max;
+  /**
+   * τ_min of the wave-crest potential (a curvature sum, dimensionless). In [0, 10000].
+   * Default 2.
+   */
+  float wave_crest_min;
+  /**
+   * τ_max of the wave-crest potential. In [0, 10000]. Default 8.
+   */
+  float wave_crest_max;
+  /**
+   * τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing. In [0,
+   * 1000000] J/kg. Default 5.
+   */
+  float energy_min;
+  /**
+   * τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default 50.
+   */
+  float energy_max;
+  /**
+   * Fewer fluid neighbours than this: spray. In 0..=1000 particles. Default 6.
+   */
+  uint32_t spray_neighbours;
+  /**
+   * More fluid neighbours than this: a bubble. In 0..=1000 particles. Default 20.
+   */
+  uint32_t bubble_neighbours;
+  /**
+   * k_b: a bubble's buoyancy, in units of gravity (upwards). In [0, 100]. Default 2.
+   */
+  float buoyancy;
+  /**
+   * k_d: the fraction of the fluid's velocity a bubble takes per step. In [0, 1].
+   * Default 0.5.
+   */
+  float drag;
+  /**
+   * Seed of the spawning hash (the same seed, the same particles). Default 0x00000001.
+   */
+  uint32_t seed;
+  /**
+   * Set by sinew_diffuse_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewDiffuseDesc;
+
+/**
  * A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &
  * Müller 2013). The particles are reserved up front (`capacity`), so emission never
  * allocates and never shifts the index of any other body. Start from
@@ -1824,6 +1934,17 @@ typedef struct SinewFluidEllipsoid {
   struct SinewVec3 axis1;
   struct SinewVec3 axis2;
 } SinewFluidEllipsoid;
+
+/**
+ * One diffuse particle (32 bytes): position (m) and the seconds it has left, velocity
+ * (m/s) and its kind (a SinewDiffuseKind).
+ */
+typedef struct SinewDiffuseParticle {
+  struct SinewVec3 position;
+  float lifetime;
+  struct SinewVec3 velocity;
+  uint32_t kind;
+} SinewDiffuseParticle;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2927,6 +3048,63 @@ SinewStatus sinew_fluid_read_anisotropy(struct SinewWorld world,
                                         void *ellipsoids,
                                         uint32_t stride,
                                         uint32_t *out_count);
+
+/**
+ * A diffuse desc with every field at its default (capacity 0: off; Ihmsen et al.'s
+ * potentials with a 2 s lifetime).
+ */
+struct SinewDiffuseDesc sinew_diffuse_desc_default(void);
+
+/**
+ * Writes sinew_diffuse_desc_default() to `*out` (for bindings that avoid by-value
+ * structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewDiffuseDesc.
+ */
+SinewStatus sinew_diffuse_desc_init(struct SinewDiffuseDesc *out);
+
+/**
+ * Sets the diffuse particles of the fluid (spray, foam and bubbles; docs/fluids.md):
+ * room for `desc->capacity` of them is reserved now (0 removes them, the default), and
+ * every later step moves, ages and spawns them after the fluid's own passes, without
+ * allocating. A new capacity or seed starts them afresh; the other settings apply from
+ * the next step. They are render state: snapshots do not hold them.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewDiffuseDesc.
+ */
+SinewStatus sinew_fluid_set_diffuse(struct SinewWorld world,
+                                    struct SinewFluid fluid,
+                                    const struct SinewDiffuseDesc *desc);
+
+/**
+ * Writes the fluid's diffuse settings to `*out_desc` (capacity 0 when it has none).
+ *
+ * # Safety
+ * `out_desc` must be NULL or point to writable memory for one SinewDiffuseDesc.
+ */
+SinewStatus sinew_fluid_get_diffuse(struct SinewWorld world,
+                                    struct SinewFluid fluid,
+                                    struct SinewDiffuseDesc *out_desc);
+
+/**
+ * Copies the fluid's live diffuse particles into `particles` (SinewDiffuseParticle,
+ * `stride` 32..=SINEW_MAX_STRIDE_BYTES bytes apart, `capacity` elements), as the last
+ * step left them. `*out_count` receives their number (0 for a fluid without diffuse
+ * particles). More than `capacity` is SINEW_ERROR_OUT_OF_RANGE, and nothing is
+ * written; a NULL `particles` only counts (capacity is not checked).
+ *
+ * # Safety
+ * `particles` must be NULL or point to `(capacity-1)*stride + 32` writable bytes;
+ * `out_count` to one writable uint32_t.
+ */
+SinewStatus sinew_fluid_read_diffuse(struct SinewWorld world,
+                                     struct SinewFluid fluid,
+                                     uint32_t capacity,
+                                     void *particles,
+                                     uint32_t stride,
+                                     uint32_t *out_count);
 
 /**
  * A fluid desc with every field at its default (water: ρ₀ 1000 kg/m³, spacing 5 cm,

@@ -90,8 +90,9 @@ pub use fluid::desc::{
 };
 pub use fluid::emit::MAX_NOZZLE_SPACINGS;
 pub use fluid::{
-    AnisotropyDesc, EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId,
-    FluidParticle, FluidStats, KillVolumeDesc, KillVolumeId, KillVolumeShape,
+    AnisotropyDesc, DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats, EmitterDesc,
+    EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId, FluidParticle, FluidStats,
+    KillVolumeDesc, KillVolumeId, KillVolumeShape,
 };
 pub use glam::Quat;
 /// The settings schema (every desc field's unit, range, default and doc) and the table

@@ -16,6 +16,7 @@ mod fluid_box;
 mod fluid_bodies;
 mod fluid_boundary;
 mod fluid_contracts;
+mod fluid_diffuse;
 mod fluid_forces;
 mod fluid_lifecycle;
 mod fluid_particle_edits;
