@@ -45,6 +45,9 @@
 //! contact pass per particle in the search; `null` when no particle has a radius, as in
 //! the cloth scenes).
 //!
+//! `--anisotropy 1` (dam_break) also reads the fluid's ellipsoids after every frame
+//! (`World::read_fluid_anisotropy`, default settings), timed with the step.
+//!
 //! `--snapshot R` (default 0 = off) also times snapshots of the world after its frames,
 //! the median of R runs each: `snapshot_bytes`, `save_ms` (into a buffer sized once),
 //! `restore_ms` (into the same world), `from_snapshot_ms` (a new world), `hash_ms`
@@ -71,6 +74,9 @@ struct Options {
     friction: f32,
     /// `--profiling 1`: the world times its stages (`WorldDesc::profiling`).
     profiling: bool,
+    /// dam_break: read the fluid's ellipsoids after every frame (`--anisotropy 1`),
+    /// timed with the step.
+    anisotropy: bool,
     /// Whether --substeps / --iterations were given (dam_break has its own defaults).
     substeps_set: bool,
     iterations_set: bool,
@@ -80,7 +86,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--anisotropy 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -92,6 +98,7 @@ fn parse() -> Result<Options, String> {
         snapshot: 0,
         friction: 0.0,
         profiling: false,
+        anisotropy: false,
         substeps_set: false,
         iterations_set: false,
     };
@@ -124,6 +131,7 @@ fn parse() -> Result<Options, String> {
                 }
             }
             "--profiling" => o.profiling = number()? == 1,
+            "--anisotropy" => o.anisotropy = number()? != 0,
             "--solver" => {
                 o.solver = match value.as_str() {
                     "gs" | "gauss-seidel" => Solver::GaussSeidel,
@@ -278,9 +286,17 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
     let mut fronts = [None::<f32>; 3];
     let marks = [15u32, 30, 60];
     let mut seconds = 0.0f64;
+    let aniso = sinew::AnisotropyDesc::default();
+    let mut ellipsoids = vec![sinew::FluidEllipsoid::default(); count as usize];
     for frame in 1..=o.frames {
         let start = Instant::now();
         scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
+        if o.anisotropy {
+            scene
+                .world
+                .read_fluid_anisotropy(fluid, &aniso, 1.0, |k, e| ellipsoids[k] = *e)
+                .map_err(|e| e.to_string())?;
+        }
         seconds += start.elapsed().as_secs_f64();
         if let Some(m) = marks.iter().position(|&f| f == frame) {
             scene

@@ -93,8 +93,9 @@ pub use fluid::desc::{
 };
 pub use fluid::emit::MAX_NOZZLE_SPACINGS;
 pub use fluid::{
-    AnisotropyDesc, EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId,
-    FluidParticle, FluidStats, KillVolumeDesc, KillVolumeId, KillVolumeShape,
+    AnisotropyDesc, DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats, EmitterDesc,
+    EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId, FluidParticle, FluidStats,
+    KillVolumeDesc, KillVolumeId, KillVolumeShape,
 };
 pub use glam::Quat;
 pub use limits::MAX_COHESION;

@@ -307,6 +307,96 @@ struct AnisotropyDesc : detail::DescSetters<AnisotropyDesc, SinewAnisotropyDesc>
     // END GENERATED AnisotropyDesc setters
 };
 
+/// A fluid's diffuse particles (spray, foam, bubbles; Ihmsen et al. 2012), from
+/// sinew_diffuse_desc_default() (capacity 0: off).
+struct DiffuseDesc : detail::DescSetters<DiffuseDesc, SinewDiffuseDesc> {
+    DiffuseDesc() noexcept : DescSetters(sinew_diffuse_desc_default()) {}
+    // BEGIN GENERATED DiffuseDesc setters
+    /// Diffuse particles reserved when set (0 = off): a full set refuses new ones. In
+    /// 0..=SINEW_MAX_FLUID_CAPACITY particles. Default 0.
+    DiffuseDesc& with_capacity(uint32_t value) noexcept {
+        this->capacity = value;
+        return *this;
+    }
+    /// Seconds each diffuse particle lives. In (0, SINEW_MAX_FLUID_LIFETIME] s. Default 2.
+    DiffuseDesc& with_lifetime(float value) noexcept {
+        this->lifetime = value;
+        return *this;
+    }
+    /// k_ta: particles per second a fluid particle spawns at full trapped air and full kinetic
+    /// energy. In [0, 100000] 1/s. Default 50.
+    DiffuseDesc& with_trapped_air_rate(float value) noexcept {
+        this->trapped_air_rate = value;
+        return *this;
+    }
+    /// k_wc: particles per second at a full wave crest and full kinetic energy. In [0, 100000]
+    /// 1/s. Default 50.
+    DiffuseDesc& with_wave_crest_rate(float value) noexcept {
+        this->wave_crest_rate = value;
+        return *this;
+    }
+    /// τ_min of the trapped-air potential: below it a particle traps no air. In [0, 10000] m/s.
+    /// Default 5.
+    DiffuseDesc& with_trapped_air_min(float value) noexcept {
+        this->trapped_air_min = value;
+        return *this;
+    }
+    /// τ_max of the trapped-air potential: above it, full. In [0, 10000] m/s. Default 20.
+    DiffuseDesc& with_trapped_air_max(float value) noexcept {
+        this->trapped_air_max = value;
+        return *this;
+    }
+    /// τ_min of the wave-crest potential (a curvature sum, dimensionless). In [0, 10000].
+    /// Default 2.
+    DiffuseDesc& with_wave_crest_min(float value) noexcept {
+        this->wave_crest_min = value;
+        return *this;
+    }
+    /// τ_max of the wave-crest potential. In [0, 10000]. Default 8.
+    DiffuseDesc& with_wave_crest_max(float value) noexcept {
+        this->wave_crest_max = value;
+        return *this;
+    }
+    /// τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing. In [0,
+    /// 1000000] J/kg. Default 5.
+    DiffuseDesc& with_energy_min(float value) noexcept {
+        this->energy_min = value;
+        return *this;
+    }
+    /// τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default 50.
+    DiffuseDesc& with_energy_max(float value) noexcept {
+        this->energy_max = value;
+        return *this;
+    }
+    /// Fewer fluid neighbours than this: spray. In 0..=1000 particles. Default 6.
+    DiffuseDesc& with_spray_neighbours(uint32_t value) noexcept {
+        this->spray_neighbours = value;
+        return *this;
+    }
+    /// More fluid neighbours than this: a bubble. In 0..=1000 particles. Default 20.
+    DiffuseDesc& with_bubble_neighbours(uint32_t value) noexcept {
+        this->bubble_neighbours = value;
+        return *this;
+    }
+    /// k_b: a bubble's buoyancy, in units of gravity (upwards). In [0, 100]. Default 2.
+    DiffuseDesc& with_buoyancy(float value) noexcept {
+        this->buoyancy = value;
+        return *this;
+    }
+    /// k_d: the fraction of the fluid's velocity a bubble takes per step. In [0, 1]. Default
+    /// 0.5.
+    DiffuseDesc& with_drag(float value) noexcept {
+        this->drag = value;
+        return *this;
+    }
+    /// Seed of the spawning hash (the same seed, the same particles). Default 0x00000001.
+    DiffuseDesc& with_seed(uint32_t value) noexcept {
+        this->seed = value;
+        return *this;
+    }
+    // END GENERATED DiffuseDesc setters
+};
+
 /// An emitter of a fluid (a plain handle).
 class Emitter {
   public:
@@ -485,6 +575,35 @@ class Fluid {
         uint32_t n = 0;
         return detail::checked(
             sinew_fluid_read_anisotropy(world_, handle_, &desc, alpha, capacity, ellipsoids, stride, &n), n);
+    }
+
+    /// Sets the diffuse particles (capacity 0 removes them); room is reserved now.
+    Result<void> set_diffuse(const SinewDiffuseDesc& desc) {
+        return detail::to_result(sinew_fluid_set_diffuse(world_, handle_, &desc));
+    }
+    /// The diffuse settings (capacity 0 when the fluid has none).
+    Result<SinewDiffuseDesc> diffuse() const {
+        SinewDiffuseDesc d = sinew_diffuse_desc_default();
+        return detail::checked(sinew_fluid_get_diffuse(world_, handle_, &d), d);
+    }
+    /// Copies the live diffuse particles into `particles` (SinewDiffuseParticle or any
+    /// trivially copyable type of at least 32 bytes starting with its fields). Returns
+    /// their number; a shorter span gives Status::OutOfRange and nothing is written.
+    template <class P>
+    Result<uint32_t> read_diffuse(Span<P> particles) const {
+        static_assert(std::is_trivially_copyable<P>::value && sizeof(P) >= sizeof(SinewDiffuseParticle),
+                      "a diffuse element holds at least a SinewDiffuseParticle");
+        auto c = detail::to_count(particles.size(), "Fluid::read_diffuse");
+        if (!c) return c.error();
+        uint32_t n = 0;
+        return detail::checked(sinew_fluid_read_diffuse(world_, handle_, *c,
+                                                        particles.empty() ? nullptr : particles.data(),
+                                                        static_cast<uint32_t>(sizeof(P)), &n),
+                               n);
+    }
+    template <class P>
+    Result<uint32_t> read_diffuse(std::vector<P>& particles) const {
+        return read_diffuse(Span<P>(particles));
     }
 
   private:

@@ -318,4 +318,108 @@ namespace Sinew
             // END GENERATED AnisotropyDesc exchange
         }
     }
+
+    /// <summary>Diffuse particles of a fluid (<see cref="Fluid.SetDiffuse"/>): spray, foam and
+    /// bubbles (Ihmsen et al. 2012). Off while Capacity is 0 (the default).</summary>
+    public struct DiffuseSettings : INativeSettings<SinewDiffuseDesc>
+    {
+        // BEGIN GENERATED DiffuseDesc fields
+        /// <summary>Diffuse particles reserved when set (0 = off): a full set refuses new ones.
+        /// In 0..=SINEW_MAX_FLUID_CAPACITY particles. Default 0.</summary>
+        public int Capacity;
+        /// <summary>Seconds each diffuse particle lives. In (0, SINEW_MAX_FLUID_LIFETIME] s.
+        /// Default 2.</summary>
+        public float Lifetime;
+        /// <summary>k_ta: particles per second a fluid particle spawns at full trapped air and
+        /// full kinetic energy. In [0, 100000] 1/s. Default 50.</summary>
+        public float TrappedAirRate;
+        /// <summary>k_wc: particles per second at a full wave crest and full kinetic energy. In
+        /// [0, 100000] 1/s. Default 50.</summary>
+        public float WaveCrestRate;
+        /// <summary>τ_min of the trapped-air potential: below it a particle traps no air. In
+        /// [0, 10000] m/s. Default 5.</summary>
+        public float TrappedAirMin;
+        /// <summary>τ_max of the trapped-air potential: above it, full. In [0, 10000] m/s.
+        /// Default 20.</summary>
+        public float TrappedAirMax;
+        /// <summary>τ_min of the wave-crest potential (a curvature sum, dimensionless). In [0,
+        /// 10000]. Default 2.</summary>
+        public float WaveCrestMin;
+        /// <summary>τ_max of the wave-crest potential. In [0, 10000]. Default 8.</summary>
+        public float WaveCrestMax;
+        /// <summary>τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing.
+        /// In [0, 1000000] J/kg. Default 5.</summary>
+        public float EnergyMin;
+        /// <summary>τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default
+        /// 50.</summary>
+        public float EnergyMax;
+        /// <summary>Fewer fluid neighbours than this: spray. In 0..=1000 particles. Default
+        /// 6.</summary>
+        public int SprayNeighbours;
+        /// <summary>More fluid neighbours than this: a bubble. In 0..=1000 particles. Default
+        /// 20.</summary>
+        public int BubbleNeighbours;
+        /// <summary>k_b: a bubble's buoyancy, in units of gravity (upwards). In [0, 100].
+        /// Default 2.</summary>
+        public float Buoyancy;
+        /// <summary>k_d: the fraction of the fluid's velocity a bubble takes per step. In [0,
+        /// 1]. Default 0.5.</summary>
+        public float Drag;
+        /// <summary>Seed of the spawning hash (the same seed, the same particles). Default
+        /// 0x00000001.</summary>
+        public uint Seed;
+        // END GENERATED DiffuseDesc fields
+
+        /// <summary>The library's defaults (capacity 0: off).</summary>
+        public static DiffuseSettings Default
+        {
+            get { return NativeSettings.Default<DiffuseSettings, SinewDiffuseDesc>(); }
+        }
+
+        /// <summary>The native desc.</summary>
+        public SinewDiffuseDesc ToNative()
+        {
+            return NativeSettings.ToNative<DiffuseSettings, SinewDiffuseDesc>(this);
+        }
+
+        /// <summary>Settings from a native desc (e.g. sinew_fluid_get_diffuse's).</summary>
+        public static DiffuseSettings FromNative(SinewDiffuseDesc native)
+        {
+            var s = default(DiffuseSettings);
+            Read(ref s, ref native);
+            return s;
+        }
+
+        static void Read<T>(ref T settings, ref SinewDiffuseDesc native) where T : struct, INativeSettings<SinewDiffuseDesc>
+        {
+            settings.Exchange(ref native, false);
+        }
+
+        unsafe int INativeSettings<SinewDiffuseDesc>.InitNative(ref SinewDiffuseDesc d)
+        {
+            fixed (SinewDiffuseDesc* p = &d)
+                return SinewNative.sinew_diffuse_desc_init(p);
+        }
+
+        void INativeSettings<SinewDiffuseDesc>.Exchange(ref SinewDiffuseDesc d, bool toNative)
+        {
+            // BEGIN GENERATED DiffuseDesc exchange
+            NativeSettings.Copy(ref d.capacity, ref Capacity, toNative);
+            NativeSettings.Copy(ref d.lifetime, ref Lifetime, toNative);
+            NativeSettings.Copy(ref d.trapped_air_rate, ref TrappedAirRate, toNative);
+            NativeSettings.Copy(ref d.wave_crest_rate, ref WaveCrestRate, toNative);
+            NativeSettings.Copy(ref d.trapped_air_min, ref TrappedAirMin, toNative);
+            NativeSettings.Copy(ref d.trapped_air_max, ref TrappedAirMax, toNative);
+            NativeSettings.Copy(ref d.wave_crest_min, ref WaveCrestMin, toNative);
+            NativeSettings.Copy(ref d.wave_crest_max, ref WaveCrestMax, toNative);
+            NativeSettings.Copy(ref d.energy_min, ref EnergyMin, toNative);
+            NativeSettings.Copy(ref d.energy_max, ref EnergyMax, toNative);
+            NativeSettings.Copy(ref d.spray_neighbours, ref SprayNeighbours, toNative);
+            NativeSettings.Copy(ref d.bubble_neighbours, ref BubbleNeighbours, toNative);
+            NativeSettings.Copy(ref d.buoyancy, ref Buoyancy, toNative);
+            NativeSettings.Copy(ref d.drag, ref Drag, toNative);
+            NativeSettings.Copy(ref d.seed, ref Seed, toNative);
+            // END GENERATED DiffuseDesc exchange
+        }
+    }
 }

@@ -237,6 +237,52 @@ namespace Sinew
             return (int)n;
         }
 
+        /// <summary>Sets the fluid's diffuse particles (spray, foam, bubbles; Capacity 0
+        /// removes them): room is reserved now, later steps move, age and spawn them
+        /// without allocating. Not held by snapshots.</summary>
+        public unsafe void SetDiffuse(DiffuseSettings settings)
+        {
+            SinewDiffuseDesc d = settings.ToNative();
+            SinewException.Check(SinewNative.sinew_fluid_set_diffuse(World.Handle, Handle, &d));
+        }
+
+        /// <summary>The fluid's diffuse settings (Capacity 0 when it has none).</summary>
+        public unsafe DiffuseSettings Diffuse
+        {
+            get
+            {
+                SinewDiffuseDesc d;
+                SinewException.Check(SinewNative.sinew_fluid_get_diffuse(World.Handle, Handle, &d));
+                return DiffuseSettings.FromNative(d);
+            }
+        }
+
+        /// <summary>Copies the live diffuse particles into <paramref name="particles"/>:
+        /// T is <see cref="SinewDiffuseParticle"/> or any blittable struct of at least 32
+        /// bytes starting with its fields (position, lifetime, velocity, kind). Nothing is
+        /// allocated. Returns their number; a shorter array throws ErrorOutOfRange and
+        /// nothing is written.</summary>
+        public unsafe int ReadDiffuse<T>(T[] particles) where T : struct
+        {
+            const string F = "Fluid.ReadDiffuse";
+            Args.NotNull(particles, F, "particles");
+            if (!Element<T>.Blittable || Element<T>.Size < sizeof(SinewDiffuseParticle))
+                throw SinewException.Argument(F, typeof(T).Name + " is not a blittable struct of at least " +
+                    sizeof(SinewDiffuseParticle) + " bytes");
+            using (var p = new Pin(particles))
+                return ReadDiffuse(particles.Length, p.Ptr, Element<T>.Size);
+        }
+
+        /// <summary>ReadDiffuse into a strided buffer (stride at least 32 bytes); a null
+        /// buffer only counts. Returns the number of diffuse particles.</summary>
+        public unsafe int ReadDiffuse(int capacity, void* particles, int stride)
+        {
+            uint n;
+            SinewException.Check(SinewNative.sinew_fluid_read_diffuse(World.Handle, Handle,
+                unchecked((uint)capacity), particles, unchecked((uint)stride), &n));
+            return (int)n;
+        }
+
         /// <summary>Removes the fluid: its particles become inert for good (their indices
         /// stay), its emitters and kill volumes go with it.</summary>
         public void Remove()

@@ -1,17 +1,18 @@
 //! The render outputs of fluids through the C ABI (src/fluid/render/,
 //! src/world/fluid_render.rs): per-particle ellipsoids for instanced drawing (Yu &
-//! Turk 2013), written strided into caller memory.
+//! Turk 2013) and diffuse particles (spray, foam, bubbles; Ihmsen et al. 2012), written
+//! strided into caller memory.
 
 use std::ffi::c_void;
 
 use super::bodies::{init_desc, read_desc};
 use super::fluids::SinewFluid;
 use super::readback::{check_capacity, StridedOut};
-pub use super::settings::SinewAnisotropyDesc;
-use super::settings::ANISOTROPY_DESC_COOKIE;
+pub use super::settings::{SinewAnisotropyDesc, SinewDiffuseDesc};
+use super::settings::{ANISOTROPY_DESC_COOKIE, DIFFUSE_DESC_COOKIE};
 use super::world::{with_world, SinewVec3, SinewWorld};
-use super::{answer, FfiResult, SinewStatus};
-use crate::fluid::{AnisotropyDesc, FluidEllipsoid, FluidId};
+use super::{answer, guard, FfiResult, SinewStatus};
+use crate::fluid::{AnisotropyDesc, DiffuseDesc, DiffuseParticle, FluidEllipsoid, FluidId};
 
 /// One particle's ellipsoid (48 bytes): its centre and three orthogonal axes, each a
 /// unit direction times the radius along it (m), longest first and right-handed. The
@@ -124,6 +125,163 @@ pub unsafe extern "C" fn sinew_fluid_read_anisotropy(
             })?;
             // The readback visits the live particles only: k < count <= capacity.
             Ok(w.read_fluid_anisotropy(id, &d, alpha, |k, e| out.write(k, *e))?)
+        })
+    };
+    // SAFETY: `out_count` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer(entry!(), out_count, "out_count", body) }
+}
+
+/// Values of `SinewDiffuseParticle::kind` (crosses as `uint32_t`): what a diffuse
+/// particle is, by the fluid particles around it.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(non_camel_case_types)]
+pub enum SinewDiffuseKind {
+    /// Few fluid neighbours: in the air, ballistic.
+    SINEW_DIFFUSE_SPRAY = 0,
+    /// At the surface, carried by the fluid.
+    SINEW_DIFFUSE_FOAM = 1,
+    /// Inside the fluid, rising.
+    SINEW_DIFFUSE_BUBBLE = 2,
+}
+
+/// One diffuse particle (32 bytes): position (m) and the seconds it has left, velocity
+/// (m/s) and its kind (a SinewDiffuseKind).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SinewDiffuseParticle {
+    pub position: SinewVec3,
+    pub lifetime: f32,
+    pub velocity: SinewVec3,
+    pub kind: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<SinewDiffuseParticle>() == 32);
+
+impl From<DiffuseParticle> for SinewDiffuseParticle {
+    fn from(p: DiffuseParticle) -> Self {
+        SinewDiffuseParticle {
+            position: p.position.into(),
+            lifetime: p.lifetime,
+            velocity: p.velocity.into(),
+            kind: p.kind as u32,
+        }
+    }
+}
+
+/// # Safety
+/// `desc` must be NULL or point to a readable SinewDiffuseDesc.
+unsafe fn diffuse_desc(desc: *const SinewDiffuseDesc) -> FfiResult<DiffuseDesc> {
+    // SAFETY: the pointer goes to `read_desc` unchanged; this function's safety section
+    // promises what it needs: NULL (refused) or one readable desc.
+    let d = unsafe {
+        read_desc(
+            desc,
+            |d| d.internal_cookie,
+            DIFFUSE_DESC_COOKIE,
+            "sinew_diffuse_desc_default",
+        )?
+    };
+    Ok(d.to_rust()?)
+}
+
+/// A diffuse desc with every field at its default (capacity 0: off; Ihmsen et al.'s
+/// potentials with a 2 s lifetime).
+#[no_mangle]
+pub extern "C" fn sinew_diffuse_desc_default() -> SinewDiffuseDesc {
+    SinewDiffuseDesc::from_rust(&DiffuseDesc::default())
+}
+
+/// Writes sinew_diffuse_desc_default() to `*out` (for bindings that avoid by-value
+/// structs).
+///
+/// # Safety
+/// `out` must be NULL or point to writable memory for one SinewDiffuseDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_diffuse_desc_init(out: *mut SinewDiffuseDesc) -> SinewStatus {
+    // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
+    unsafe { init_desc(entry!(), out, sinew_diffuse_desc_default()) }
+}
+
+/// Sets the diffuse particles of the fluid (spray, foam and bubbles; docs/fluids.md):
+/// room for `desc->capacity` of them is reserved now (0 removes them, the default), and
+/// every later step moves, ages and spawns them after the fluid's own passes, without
+/// allocating. A new capacity or seed starts them afresh; the other settings apply from
+/// the next step. They are render state: snapshots do not hold them.
+///
+/// # Safety
+/// `desc` must point to a readable SinewDiffuseDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_set_diffuse(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    desc: *const SinewDiffuseDesc,
+) -> SinewStatus {
+    guard(entry!(), || {
+        // SAFETY: this function's safety section makes `desc` NULL (refused) or readable.
+        let d = unsafe { diffuse_desc(desc)? };
+        with_world(world, |w| Ok(w.set_fluid_diffuse(FluidId(fluid.id), &d)?))
+    })
+}
+
+/// Writes the fluid's diffuse settings to `*out_desc` (capacity 0 when it has none).
+///
+/// # Safety
+/// `out_desc` must be NULL or point to writable memory for one SinewDiffuseDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_get_diffuse(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    out_desc: *mut SinewDiffuseDesc,
+) -> SinewStatus {
+    let body = || {
+        with_world(world, |w| {
+            Ok(SinewDiffuseDesc::from_rust(
+                &w.fluid_diffuse(FluidId(fluid.id))?,
+            ))
+        })
+    };
+    // SAFETY: `out_desc` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer(entry!(), out_desc, "out_desc", body) }
+}
+
+/// Copies the fluid's live diffuse particles into `particles` (SinewDiffuseParticle,
+/// `stride` 32..=SINEW_MAX_STRIDE_BYTES bytes apart, `capacity` elements), as the last
+/// step left them. `*out_count` receives their number (0 for a fluid without diffuse
+/// particles). More than `capacity` is SINEW_ERROR_OUT_OF_RANGE, and nothing is
+/// written; a NULL `particles` only counts (capacity is not checked).
+///
+/// # Safety
+/// `particles` must be NULL or point to `(capacity-1)*stride + 32` writable bytes;
+/// `out_count` to one writable uint32_t.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_read_diffuse(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    capacity: u32,
+    particles: *mut c_void,
+    stride: u32,
+    out_count: *mut u32,
+) -> SinewStatus {
+    let body = || {
+        // SAFETY: this function's safety section makes `particles` NULL (skipped) or
+        // writable for `capacity` elements `stride` apart, for this call.
+        let out = unsafe {
+            StridedOut::<SinewDiffuseParticle>::optional(particles, capacity, stride, "particles")?
+        };
+        with_world(world, |w| {
+            let id = FluidId(fluid.id);
+            let count = w.fluid_diffuse_stats(id)?.count;
+            let Some(out) = out else {
+                return Ok(count);
+            };
+            check_capacity(capacity, count, || {
+                format!("the fluid's {count} diffuse particles")
+            })?;
+            // The readback visits the live diffuse particles only: k < count <= capacity.
+            Ok(w.read_fluid_diffuse(id, |k, p| out.write(k, *p))?)
         })
     };
     // SAFETY: `out_count` goes to `answer` unchanged; this function's safety section

@@ -14,7 +14,9 @@ pub(crate) mod render;
 pub(crate) mod walls;
 
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc, KillVolumeShape};
-pub use render::{AnisotropyDesc, FluidEllipsoid};
+pub use render::{
+    AnisotropyDesc, DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats, FluidEllipsoid,
+};
 
 /// A fluid's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20 and
 /// 24 bits, the layout of every id a world issues: [`crate::slots::WorldIds`]); 0 is
@@ -201,11 +203,23 @@ impl Stage for FluidSet {
             .end_substep(self.fluids.items(), particles, cx.h, cx.exec);
     }
 
-    /// ρ/ρ₀ into each fluid (readback and stats), then retirement: fluid particles
-    /// age; those past their lifetime or in a kill volume are removed, in particle
-    /// order.
+    /// ρ/ρ₀ into each fluid (readback and stats), the diffuse particles of the fluids
+    /// that have them, then retirement: fluid particles age; those past their lifetime
+    /// or in a kill volume are removed, in particle order.
     fn end_step(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
         self.solver.end_step(self.fluids.items_mut());
+        if !self.render.diffuse.is_empty() && self.solver.is_active() {
+            // Diffuse particles (src/fluid/render/diffuse.rs), while every live fluid
+            // particle holds its slot of the grid; they grow a buffer only when the
+            // world grew since they were set.
+            let grid = self.solver.grid();
+            if let Err(e) = self.render.step_diffuse(&self.fluids, &grid, particles, cx) {
+                // Out of memory for a render output: the diffuse particles are dropped
+                // rather than the step failed.
+                let _ = e;
+                self.render.diffuse.clear();
+            }
+        }
         if self.is_active() {
             self.retire(particles, cx.dt);
         }

@@ -595,7 +595,8 @@ impl DensitySolver {
 
     /// The neighbour grid of the last substep built, as the render outputs read it
     /// (`fluid::render`): its layout, buckets, and per slot the cell, the world
-    /// particle and the class (the fluid's slot, or `u32::MAX` for a solid).
+    /// particle, the class (the fluid's slot, or `u32::MAX` for a solid) and the list of
+    /// the slots within reach.
     pub(crate) fn grid(&self) -> super::render::GridView<'_> {
         let m = if matches!(self.layout, Layout::Empty) {
             0
@@ -608,7 +609,11 @@ impl DensitySolver {
             starts: &self.bucket_start,
             cell: &self.cell[..m],
             particle: &self.particle.order()[..m],
+            slot_of: self.particle.slot_of(),
             class: &self.class[..m],
+            list_end: &self.list_end[..m],
+            lists: &self.lists[..m.div_ceil(SLOT_CHUNK)],
+            chunk: SLOT_CHUNK,
             inv_cell: self.inv_cell,
             origin: self.origin,
         }

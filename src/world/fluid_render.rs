@@ -1,12 +1,14 @@
 //! The render outputs of fluids through [`World`] (src/fluid/render/): per-particle
 //! ellipsoids (Yu & Turk 2013) computed on request from the last substep's neighbour
-//! grid.
+//! grid, and diffuse particles (Ihmsen et al. 2012) with their settings and readback.
 
 use super::interpolation::{check_alpha, lerp};
 use super::World;
 use crate::error::Result;
 use crate::fluid::render::anisotropy::Kernel;
-use crate::fluid::{AnisotropyDesc, FluidEllipsoid, FluidId, FluidSet};
+use crate::fluid::{
+    AnisotropyDesc, DiffuseDesc, DiffuseParticle, DiffuseStats, FluidEllipsoid, FluidId, FluidSet,
+};
 
 impl World {
     /// Calls `sink(k, ellipsoid)` for the k-th live particle of `fluid`, in the order
@@ -52,5 +54,59 @@ impl World {
             sink(k, &e);
         }
         Ok(f.count)
+    }
+}
+
+impl World {
+    /// Sets the diffuse particles of `fluid` (spray, foam and bubbles, Ihmsen et al.
+    /// 2012; src/fluid/render/diffuse.rs): room for `desc.capacity` of them is
+    /// reserved now (0 removes them), and every later step moves, ages and spawns them
+    /// after the fluid's own passes. A new capacity or seed starts them afresh. They
+    /// are render state: snapshots do not hold them.
+    pub fn set_fluid_diffuse(&mut self, fluid: FluidId, desc: &DiffuseDesc) -> Result<()> {
+        desc.validate()?;
+        let capacity = self.fluids.fluid(fluid)?.capacity() as usize;
+        let slots = self.particles.len();
+        let FluidSet { fluids, render, .. } = &mut self.fluids;
+        let alive = |id: FluidId| fluids.slot_of(crate::slots::key_bits(id.0)).is_some();
+        render.set_diffuse(fluid, desc, capacity, slots, alive)
+    }
+
+    /// The diffuse settings of `fluid` (capacity 0 when it has none).
+    pub fn fluid_diffuse(&self, fluid: FluidId) -> Result<DiffuseDesc> {
+        self.fluids.fluid(fluid)?;
+        Ok(self
+            .fluids
+            .render
+            .diffuse_of(fluid)
+            .map_or(DiffuseDesc::default(), |d| d.desc))
+    }
+
+    /// Counters of the diffuse particles of `fluid` (zeros when it has none).
+    pub fn fluid_diffuse_stats(&self, fluid: FluidId) -> Result<DiffuseStats> {
+        self.fluids.fluid(fluid)?;
+        Ok(self
+            .fluids
+            .render
+            .diffuse_of(fluid)
+            .map_or(DiffuseStats::default(), |d| d.stats))
+    }
+
+    /// Calls `sink(k, particle)` for each live diffuse particle of `fluid`, as the
+    /// last step left them (positions at its end: they are not interpolated). Returns
+    /// their number.
+    pub fn read_fluid_diffuse(
+        &self,
+        fluid: FluidId,
+        mut sink: impl FnMut(usize, &DiffuseParticle),
+    ) -> Result<u32> {
+        self.fluids.fluid(fluid)?;
+        let Some(d) = self.fluids.render.diffuse_of(fluid) else {
+            return Ok(0);
+        };
+        for (k, p) in d.particles.iter().enumerate() {
+            sink(k, p);
+        }
+        Ok(d.particles.len() as u32)
     }
 }

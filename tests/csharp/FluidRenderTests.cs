@@ -73,6 +73,45 @@ namespace SinewTests
             }
         }
 
+        /// <summary>Diffuse particles: off by default; a thrown block spawns some into a
+        /// reused array, within the capacity; a bad setting is refused.</summary>
+        public static void TestDiffuseParticles()
+        {
+            using (var w = NativeBodyTests.MakeWorld(9.81f, 8))
+            {
+                w.AddCollider(World.ColliderDesc());
+                var s = FluidSettings.Default;
+                s.Capacity = 512;
+                var f = w.AddFluid(s);
+                var at = new Vector3[512];
+                var v = new Vector3[512];
+                for (int k = 0; k < at.Length; k++)
+                {
+                    at[k] = new Vector3(0.3f + 0.05f * (k % 8), 0.1f + 0.05f * ((k / 8) % 8), 0.05f * (k / 64));
+                    v[k] = new Vector3(6f, -3f, 0f);
+                }
+                f.Emit(at, v);
+                Check.Equal(0, f.Diffuse.Capacity, "off by default");
+                var d = DiffuseSettings.Default;
+                d.Capacity = 300;
+                f.SetDiffuse(d);
+                Check.Equal(300, f.Diffuse.Capacity, "capacity set");
+                var ps = new SinewDiffuseParticle[300];
+                int most = 0;
+                for (int i = 0; i < 30; i++)
+                {
+                    w.Step(1f / 60f);
+                    int n = f.ReadDiffuse(ps);
+                    most = Math.Max(most, n);
+                    for (int k = 0; k < n; k++)
+                        Check.True(ps[k].lifetime > 0f && ps[k].kind <= 2, "a live particle of a known kind");
+                }
+                Check.True(most > 0 && most <= 300, "a splash spawns diffuse particles");
+                d.Drag = 2f;
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => f.SetDiffuse(d), "sinew_fluid_set_diffuse", "drag");
+            }
+        }
+
         /// <summary>Bad input: a short array, a small element, a bad setting.</summary>
         public static void TestAnisotropyBadInput()
         {

@@ -17,6 +17,7 @@ mod calm;
 mod fluid_bodies;
 mod fluid_boundary;
 mod fluid_contracts;
+mod fluid_diffuse;
 mod fluid_forces;
 mod fluid_lifecycle;
 mod fluid_particle_edits;

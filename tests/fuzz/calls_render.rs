@@ -2,8 +2,9 @@
 
 use super::*;
 use sinew::ffi::fluid_render::{
-    sinew_anisotropy_desc_default, sinew_anisotropy_desc_init, sinew_fluid_read_anisotropy,
-    SinewAnisotropyDesc,
+    sinew_anisotropy_desc_default, sinew_anisotropy_desc_init, sinew_diffuse_desc_default,
+    sinew_diffuse_desc_init, sinew_fluid_get_diffuse, sinew_fluid_read_anisotropy,
+    sinew_fluid_read_diffuse, sinew_fluid_set_diffuse, SinewAnisotropyDesc, SinewDiffuseDesc,
 };
 
 impl Session<'_> {
@@ -81,6 +82,66 @@ impl Session<'_> {
                                 self.violation(
                                     Check::FluidRender,
                                     format!("fluid {}: ellipsoid {k} not finite", f.id),
+                                );
+                                break;
+                            }
+                        }
+                    }
+                    ok_or(st, b.iter().all(|&x| x == SENTINEL) && o.untouched())
+                }
+                "sinew_diffuse_desc_default" => {
+                    let _ = sinew_diffuse_desc_default();
+                    Outcome::new(SINEW_OK, true)
+                }
+                "sinew_diffuse_desc_init" => {
+                    let mut o = self.out1::<SinewDiffuseDesc>();
+                    ok_or(sinew_diffuse_desc_init(o.ptr()), o.untouched())
+                }
+                "sinew_fluid_set_diffuse" => {
+                    let f = self.fluid(s);
+                    let mut d = sinew_diffuse_desc_default();
+                    let g = &mut self.g;
+                    d.capacity = if g.pct(20) { 0 } else { g.below(600) as u32 };
+                    d.lifetime = g.float(-0.1, 3.0);
+                    d.trapped_air_rate = g.float(0.0, 200.0);
+                    d.wave_crest_rate = g.float(0.0, 200.0);
+                    d.energy_min = g.float(0.0, 10.0);
+                    d.drag = g.float(-0.1, 1.1);
+                    d.seed = g.below(1000) as u32;
+                    if g.pct(3) {
+                        d.internal_cookie ^= 1;
+                    }
+                    let d = Input::new(&mut self.g, vec![d]);
+                    Outcome::new(sinew_fluid_set_diffuse(w, f, d.ptr()), true)
+                }
+                "sinew_fluid_get_diffuse" => {
+                    let f = self.fluid(s);
+                    let mut o = self.out1::<SinewDiffuseDesc>();
+                    ok_or(sinew_fluid_get_diffuse(w, f, o.ptr()), o.untouched())
+                }
+                "sinew_fluid_read_diffuse" => {
+                    let f = self.fluid(s);
+                    let capacity = self.g.below(MAX_BUF as u64 / 8) as u32;
+                    let (mut b, stride, null) = self.readback_buffer(capacity, 32);
+                    let p: *mut c_void = if null {
+                        std::ptr::null_mut()
+                    } else {
+                        b.as_mut_ptr().cast()
+                    };
+                    let mut o = self.out1::<u32>();
+                    let st = sinew_fluid_read_diffuse(w, f, capacity, p, stride, o.ptr());
+                    if st == SINEW_OK && !o.null && !null {
+                        let live = o.get(0);
+                        for k in 0..live.min(capacity) as usize {
+                            let at = k * stride as usize;
+                            let bad = (0..7).any(|c| {
+                                let x = at + 4 * c;
+                                !f32::from_ne_bytes(b[x..x + 4].try_into().unwrap()).is_finite()
+                            });
+                            if bad {
+                                self.violation(
+                                    Check::FluidRender,
+                                    format!("fluid {}: diffuse particle {k} not finite", f.id),
                                 );
                                 break;
                             }

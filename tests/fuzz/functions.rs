@@ -170,6 +170,11 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_anisotropy_desc_default",
     "sinew_anisotropy_desc_init",
     "sinew_fluid_read_anisotropy",
+    "sinew_diffuse_desc_default",
+    "sinew_diffuse_desc_init",
+    "sinew_fluid_set_diffuse",
+    "sinew_fluid_get_diffuse",
+    "sinew_fluid_read_diffuse",
     "sinew_body_set_fluid_coupling",
     "sinew_body_fluid_force",
 ];

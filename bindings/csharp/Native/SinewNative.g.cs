@@ -19,6 +19,7 @@
 //   sinew_pressure_body_desc_default -> sinew_pressure_body_desc_init
 //   sinew_collider_desc_default -> sinew_collider_desc_init
 //   sinew_anisotropy_desc_default -> sinew_anisotropy_desc_init
+//   sinew_diffuse_desc_default -> sinew_diffuse_desc_init
 //   sinew_fluid_desc_default -> sinew_fluid_desc_init
 //   sinew_emitter_desc_default -> sinew_emitter_desc_init
 //   sinew_kill_volume_desc_default -> sinew_kill_volume_desc_init
@@ -287,6 +288,20 @@ namespace Sinew.Native
     /// </summary>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void SinewProfileCallback(uint stage, uint begin, void* user_data);
+
+    /// <summary>
+    /// Values of <c>SinewDiffuseParticle::kind</c> (crosses as <c>uint32_t</c>): what a diffuse
+    /// particle is, by the fluid particles around it.
+    /// </summary>
+    public enum SinewDiffuseKind : uint
+    {
+        /// <summary>Few fluid neighbours: in the air, ballistic.</summary>
+        DiffuseSpray = 0,
+        /// <summary>At the surface, carried by the fluid.</summary>
+        DiffuseFoam = 1,
+        /// <summary>Inside the fluid, rising.</summary>
+        DiffuseBubble = 2,
+    }
 
     /// <summary>
     /// A task of Sinew's: runs the items <c>begin..end</c> (<c>begin &lt; end &lt;= item_count</c>) of the
@@ -844,6 +859,70 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    /// Diffuse particles of a fluid (Ihmsen et al. 2012): spray, foam and bubbles spawned where
+    /// air is trapped and at wave crests of fast water, with their own capacity and lifetime.
+    /// Off while <c>capacity</c> is 0 (the default). Start from sinew_diffuse_desc_default(); field
+    /// for field the Rust <c>DiffuseDesc</c>.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewDiffuseDesc
+    {
+        /// <summary>
+        /// Diffuse particles reserved when set (0 = off): a full set refuses new ones. In
+        /// 0..=SINEW_MAX_FLUID_CAPACITY particles. Default 0.
+        /// </summary>
+        public uint capacity;
+        /// <summary>Seconds each diffuse particle lives. In (0, SINEW_MAX_FLUID_LIFETIME] s. Default 2.</summary>
+        public float lifetime;
+        /// <summary>
+        /// k_ta: particles per second a fluid particle spawns at full trapped air and full
+        /// kinetic energy. In [0, 100000] 1/s. Default 50.
+        /// </summary>
+        public float trapped_air_rate;
+        /// <summary>
+        /// k_wc: particles per second at a full wave crest and full kinetic energy. In [0,
+        /// 100000] 1/s. Default 50.
+        /// </summary>
+        public float wave_crest_rate;
+        /// <summary>
+        /// τ_min of the trapped-air potential: below it a particle traps no air. In [0, 10000]
+        /// m/s. Default 5.
+        /// </summary>
+        public float trapped_air_min;
+        /// <summary>τ_max of the trapped-air potential: above it, full. In [0, 10000] m/s. Default 20.</summary>
+        public float trapped_air_max;
+        /// <summary>
+        /// τ_min of the wave-crest potential (a curvature sum, dimensionless). In [0, 10000].
+        /// Default 2.
+        /// </summary>
+        public float wave_crest_min;
+        /// <summary>τ_max of the wave-crest potential. In [0, 10000]. Default 8.</summary>
+        public float wave_crest_max;
+        /// <summary>
+        /// τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing. In [0,
+        /// 1000000] J/kg. Default 5.
+        /// </summary>
+        public float energy_min;
+        /// <summary>τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default 50.</summary>
+        public float energy_max;
+        /// <summary>Fewer fluid neighbours than this: spray. In 0..=1000 particles. Default 6.</summary>
+        public uint spray_neighbours;
+        /// <summary>More fluid neighbours than this: a bubble. In 0..=1000 particles. Default 20.</summary>
+        public uint bubble_neighbours;
+        /// <summary>k_b: a bubble's buoyancy, in units of gravity (upwards). In [0, 100]. Default 2.</summary>
+        public float buoyancy;
+        /// <summary>
+        /// k_d: the fraction of the fluid's velocity a bubble takes per step. In [0, 1].
+        /// Default 0.5.
+        /// </summary>
+        public float drag;
+        /// <summary>Seed of the spawning hash (the same seed, the same particles). Default 0x00000001.</summary>
+        public uint seed;
+        /// <summary>Set by sinew_diffuse_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
     /// A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &amp;
     /// Müller 2013). The particles are reserved up front (<c>capacity</c>), so emission never
     /// allocates and never shifts the index of any other body. Start from
@@ -1343,6 +1422,19 @@ namespace Sinew.Native
         public SinewVec3 axis0;
         public SinewVec3 axis1;
         public SinewVec3 axis2;
+    }
+
+    /// <summary>
+    /// One diffuse particle (32 bytes): position (m) and the seconds it has left, velocity
+    /// (m/s) and its kind (a SinewDiffuseKind).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewDiffuseParticle
+    {
+        public SinewVec3 position;
+        public float lifetime;
+        public SinewVec3 velocity;
+        public uint kind;
     }
 
     /// <summary>The C functions and constants of include/sinew.h.</summary>
@@ -2472,6 +2564,44 @@ namespace Sinew.Native
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_fluid_read_anisotropy(SinewWorld world, SinewFluid fluid, SinewAnisotropyDesc* desc, float alpha, uint capacity, void* ellipsoids, uint stride, uint* out_count);
+
+        /// <summary>
+        /// Writes sinew_diffuse_desc_default() to <c>*out</c> (for bindings that avoid by-value
+        /// structs).
+        /// </summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewDiffuseDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_diffuse_desc_init(SinewDiffuseDesc* @out);
+
+        /// <summary>
+        /// Sets the diffuse particles of the fluid (spray, foam and bubbles; docs/fluids.md):
+        /// room for <c>desc-&gt;capacity</c> of them is reserved now (0 removes them, the default), and
+        /// every later step moves, ages and spawns them after the fluid's own passes, without
+        /// allocating. A new capacity or seed starts them afresh; the other settings apply from
+        /// the next step. They are render state: snapshots do not hold them.
+        /// </summary>
+        /// <remarks><c>desc</c> must point to a readable SinewDiffuseDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_set_diffuse(SinewWorld world, SinewFluid fluid, SinewDiffuseDesc* desc);
+
+        /// <summary>Writes the fluid's diffuse settings to <c>*out_desc</c> (capacity 0 when it has none).</summary>
+        /// <remarks><c>out_desc</c> must be NULL or point to writable memory for one SinewDiffuseDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_get_diffuse(SinewWorld world, SinewFluid fluid, SinewDiffuseDesc* out_desc);
+
+        /// <summary>
+        /// Copies the fluid's live diffuse particles into <c>particles</c> (SinewDiffuseParticle,
+        /// <c>stride</c> 32..=SINEW_MAX_STRIDE_BYTES bytes apart, <c>capacity</c> elements), as the last
+        /// step left them. <c>*out_count</c> receives their number (0 for a fluid without diffuse
+        /// particles). More than <c>capacity</c> is SINEW_ERROR_OUT_OF_RANGE, and nothing is
+        /// written; a NULL <c>particles</c> only counts (capacity is not checked).
+        /// </summary>
+        /// <remarks>
+        /// <c>particles</c> must be NULL or point to <c>(capacity-1)*stride + 32</c> writable bytes;
+        /// <c>out_count</c> to one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_read_diffuse(SinewWorld world, SinewFluid fluid, uint capacity, void* particles, uint stride, uint* out_count);
 
         /// <summary>Writes sinew_fluid_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewFluidDesc.</remarks>

@@ -116,7 +116,9 @@ impl Kernel {
 
     /// The ellipsoid of the particle `me` (world index) at `x` (relative to the grid's
     /// origin) from the gathered positions `pos` of its fluid (w = 1 for the fluid's
-    /// live particles). The centre is absolute.
+    /// live particles): over its slot's neighbour list when the grid holds it, else (a
+    /// particle emitted since, or moved into the slot of a removed one, whose list finds
+    /// fewer than N_ε neighbours) over the 27 cells around it. The centre is absolute.
     pub fn ellipsoid(
         &self,
         grid: &GridView<'_>,
@@ -124,34 +126,31 @@ impl Kernel {
         me: u32,
         x: Vec3A,
     ) -> FluidEllipsoid {
-        // Sums relative to x, in units of h (x_j − x_i) / h: the covariance does not
-        // lose digits to the distance from the origin.
-        let (mut sw, mut n) = (1.0f32, 0u32);
-        let mut sd = Vec3A::ZERO;
-        let (mut xx, mut xy, mut xz, mut yy, mut yz, mut zz) = (0.0f32, 0.0, 0.0, 0.0, 0.0, 0.0);
-        grid.for_candidates(x, |j| {
-            let p = pos[j];
-            if p.w == 0.0 || grid.particle[j] == me {
-                return;
+        let mut s = Sums::default();
+        if let Some(k) = grid.slot(me as usize) {
+            for &j in grid.list(k) {
+                self.add(&mut s, pos[j as usize], x);
             }
-            let d = Vec3A::from_vec4(p) - x;
-            let r2 = d.length_squared();
-            if r2 >= self.h2 {
-                return;
-            }
-            let q = r2.sqrt() * self.inv_h;
-            let w = 1.0 - q * q * q;
-            let d = d * self.inv_h;
-            n += 1;
-            sw += w;
-            sd += d * w;
-            xx += w * d.x * d.x;
-            xy += w * d.x * d.y;
-            xz += w * d.x * d.z;
-            yy += w * d.y * d.y;
-            yz += w * d.y * d.z;
-            zz += w * d.z * d.z;
-        });
+        }
+        if s.n < self.min_neighbours {
+            s = Sums::default();
+            grid.for_candidates(x, |j| {
+                if grid.particle[j] != me {
+                    self.add(&mut s, pos[j], x);
+                }
+            });
+        }
+        let Sums {
+            sw,
+            sd,
+            n,
+            xx,
+            xy,
+            xz,
+            yy,
+            yz,
+            zz,
+        } = s;
         let mean = sd / sw;
         let center = grid.origin + x + mean * (self.smoothing * self.h);
         let center = Vec3::from(center);
@@ -205,6 +204,64 @@ impl Kernel {
             out.axes[a] = v;
         }
         out
+    }
+}
+
+/// The weighted sums of one neighbourhood, relative to the particle, in units of h:
+/// Σ w (the particle itself included), Σ w d, the count of neighbours, Σ w d dᵀ.
+struct Sums {
+    sw: f32,
+    sd: Vec3A,
+    n: u32,
+    xx: f32,
+    xy: f32,
+    xz: f32,
+    yy: f32,
+    yz: f32,
+    zz: f32,
+}
+
+impl Default for Sums {
+    fn default() -> Self {
+        Sums {
+            sw: 1.0,
+            sd: Vec3A::ZERO,
+            n: 0,
+            xx: 0.0,
+            xy: 0.0,
+            xz: 0.0,
+            yy: 0.0,
+            yz: 0.0,
+            zz: 0.0,
+        }
+    }
+}
+
+impl Kernel {
+    /// Adds the neighbour at `p` (w = 0: not one of the fluid's live particles) to the
+    /// sums of the particle at `x`.
+    #[inline(always)]
+    fn add(&self, s: &mut Sums, p: Vec4, x: Vec3A) {
+        if p.w == 0.0 {
+            return;
+        }
+        let d = Vec3A::from_vec4(p) - x;
+        let r2 = d.length_squared();
+        if r2 >= self.h2 {
+            return;
+        }
+        let q = r2.sqrt() * self.inv_h;
+        let w = 1.0 - q * q * q;
+        let d = d * self.inv_h;
+        s.n += 1;
+        s.sw += w;
+        s.sd += d * w;
+        s.xx += w * d.x * d.x;
+        s.xy += w * d.x * d.y;
+        s.xz += w * d.x * d.z;
+        s.yy += w * d.y * d.y;
+        s.yz += w * d.y * d.z;
+        s.zz += w * d.z * d.z;
     }
 }
 

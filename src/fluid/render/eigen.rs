@@ -3,28 +3,34 @@
 //! covariance): a fixed sequence of operations, so the same input gives the same bits
 //! on every thread.
 
-/// Sweeps at most (a 3 × 3 matrix converges in 4 to 6 in double precision).
-const SWEEPS: usize = 12;
+/// Sweeps at most (a 3 × 3 matrix converges to single precision in 3 or 4).
+const SWEEPS: usize = 6;
+
+/// Off-diagonal entries below this fraction of their diagonal's are zero (single
+/// precision's rounding: the rotations stop there).
+const TINY: f32 = 1.0e-6;
 
 /// The eigenvalues of the symmetric matrix `a` in descending order and their unit
 /// eigenvectors (`vectors[k]` for `values[k]`), forming a right-handed orthonormal
-/// basis. Computed in double precision; `None` when `a` is not finite.
+/// basis, in single precision; `None` when `a` is not finite.
 pub(crate) fn symmetric_eigen(a: [[f32; 3]; 3]) -> Option<([f32; 3], [[f32; 3]; 3])> {
-    let mut m = a.map(|r| r.map(f64::from));
+    let mut m = a;
     if m.iter().flatten().any(|x| !x.is_finite()) {
         return None;
     }
     // Columns of v are the eigenvectors.
-    let mut v = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0f64]];
-    let scale: f64 = m.iter().flatten().map(|x| x * x).sum();
+    let mut v = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0f32]];
+    let scale: f32 = m.iter().flatten().map(|x| x * x).sum();
     for _ in 0..SWEEPS {
         let off = m[0][1] * m[0][1] + m[0][2] * m[0][2] + m[1][2] * m[1][2];
-        if off <= 1.0e-24 * scale {
+        if off <= 1.0e-12 * scale {
             break;
         }
         for (p, q) in [(0, 1), (0, 2), (1, 2)] {
             let apq = m[p][q];
-            if apq == 0.0 {
+            if apq.abs() <= TINY * (m[p][p].abs() + m[q][q].abs()) {
+                m[p][q] = 0.0;
+                m[q][p] = 0.0;
                 continue;
             }
             let theta = (m[q][q] - m[p][p]) / (2.0 * apq);
@@ -51,7 +57,7 @@ pub(crate) fn symmetric_eigen(a: [[f32; 3]; 3]) -> Option<([f32; 3], [[f32; 3]; 
     let mut idx = [0usize, 1, 2];
     // Descending, ties in index order (a fixed order for equal values).
     idx.sort_by(|&x, &y| m[y][y].total_cmp(&m[x][x]).then(x.cmp(&y)));
-    let values = idx.map(|k| m[k][k] as f32);
+    let values = idx.map(|k| m[k][k]);
     let mut vectors = idx.map(|k| [v[0][k], v[1][k], v[2][k]]);
     let [a0, a1, a2] = vectors;
     let cross = [
@@ -65,7 +71,7 @@ pub(crate) fn symmetric_eigen(a: [[f32; 3]; 3]) -> Option<([f32; 3], [[f32; 3]; 
     if values.iter().any(|x| !x.is_finite()) {
         return None;
     }
-    Some((values, vectors.map(|r| r.map(|x| x as f32))))
+    Some((values, vectors))
 }
 
 #[cfg(test)]

@@ -8,12 +8,15 @@
 //! slots by a removal, are found where they are.
 
 pub(crate) mod anisotropy;
+pub(crate) mod diffuse;
 mod eigen;
 
 pub use anisotropy::{AnisotropyDesc, FluidEllipsoid};
+pub use diffuse::{DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats};
 
 use super::grid::{cell_of, Layout, Row};
 use crate::error::{try_reserve, Result};
+use crate::kernels::fluid_pass::SlotLists;
 use crate::math::{Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::solver::parallel::{Blocks, Executor};
@@ -27,9 +30,96 @@ const CHUNK: usize = 512;
 pub(crate) struct RenderState {
     gathered: Gathered,
     ellipsoids: Vec<FluidEllipsoid>,
+    /// The diffuse particles of the fluids that have them (by fluid id; an entry whose
+    /// fluid was removed is dropped by the next [`Self::set_diffuse`]).
+    pub diffuse: Vec<diffuse::Diffuse>,
 }
 
 impl RenderState {
+    /// Sets (or, with capacity 0, removes) the diffuse particles of `fluid`: a new
+    /// capacity or seed starts them afresh, other settings apply from the next step.
+    /// Reserves every buffer of their step (`slots`: the world's particles, which
+    /// bound the grid's slots).
+    pub(crate) fn set_diffuse(
+        &mut self,
+        fluid: super::FluidId,
+        desc: &DiffuseDesc,
+        fluid_capacity: usize,
+        slots: usize,
+        alive: impl Fn(super::FluidId) -> bool,
+    ) -> Result<()> {
+        self.diffuse.retain(|d| alive(d.fluid));
+        let at = self.diffuse.iter().position(|d| d.fluid == fluid);
+        if desc.capacity == 0 {
+            if let Some(at) = at {
+                self.diffuse.remove(at);
+            }
+            return Ok(());
+        }
+        grow(&mut self.gathered.pos, slots, Vec4::ZERO)?;
+        grow(&mut self.gathered.vel, slots, Vec4::ZERO)?;
+        match at {
+            Some(at)
+                if self.diffuse[at].desc.capacity == desc.capacity
+                    && self.diffuse[at].desc.seed == desc.seed =>
+            {
+                self.diffuse[at].desc = *desc;
+            }
+            _ => {
+                let d = diffuse::Diffuse::new(fluid, *desc, fluid_capacity, slots)?;
+                match at {
+                    Some(at) => self.diffuse[at] = d,
+                    None => {
+                        try_reserve(&mut self.diffuse, 1, "diffuse particles")?;
+                        self.diffuse.push(d);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The diffuse particles of `fluid`, if it has them.
+    pub(crate) fn diffuse_of(&self, fluid: super::FluidId) -> Option<&diffuse::Diffuse> {
+        self.diffuse.iter().find(|d| d.fluid == fluid)
+    }
+
+    /// One step of every fluid's diffuse particles (the fluid stage's end_step, before
+    /// retirement, while every live fluid particle holds its slot of the grid).
+    pub(crate) fn step_diffuse(
+        &mut self,
+        fluids: &crate::slots::SlotMap<super::Fluid, crate::slots::LowestFirst>,
+        grid: &GridView<'_>,
+        particles: &Particles,
+        cx: &crate::pipeline::StepContext<'_>,
+    ) -> Result<()> {
+        let RenderState {
+            gathered, diffuse, ..
+        } = self;
+        for d in diffuse.iter_mut() {
+            let Some(slot) = fluids.slot_of(crate::slots::key_bits(d.fluid.0)) else {
+                continue;
+            };
+            let Some(f) = fluids.items()[slot].as_ref() else {
+                continue;
+            };
+            let live = f.live();
+            gathered.gather(grid, particles, (slot as u32, live.clone()), true, cx.exec)?;
+            let input = diffuse::StepInput {
+                grid,
+                live,
+                spacing: f.desc.spacing,
+                h: f.desc.h(),
+                gravity: cx.gravity,
+                dt: cx.dt,
+                planar: cx.planar,
+                exec: cx.exec,
+            };
+            d.step(gathered, &input)?;
+        }
+        Ok(())
+    }
+
     /// The ellipsoid of every live particle `live` (world indices, in order) of the
     /// fluid of slot `class`, from the last substep's `grid` and the particles where
     /// they are now: each particle's sums run over its candidates in the grid's fixed
@@ -46,7 +136,7 @@ impl RenderState {
         let count = live.len();
         grow(&mut self.ellipsoids, count, FluidEllipsoid::default())?;
         self.gathered
-            .gather(grid, particles, class, live.clone(), false)?;
+            .gather(grid, particles, (class, live.clone()), false, exec)?;
         let pos = &self.gathered.pos[..grid.slots()];
         let first = live.start;
         let threads = if count >= 4 * CHUNK {
@@ -77,6 +167,13 @@ pub(crate) struct GridView<'a> {
     pub cell: &'a [[i32; 3]],
     pub particle: &'a [u32],
     pub class: &'a [u32],
+    /// Per world particle, its slot (valid where `particle[slot_of[i]] == i`).
+    pub slot_of: &'a [u32],
+    /// The end of each slot's list in its chunk's buffer (chunks of `chunk` slots), and
+    /// the buffers: the slots within reach at the build (not the slot itself).
+    pub list_end: &'a [u32],
+    pub lists: &'a [SlotLists],
+    pub chunk: usize,
     /// 1 / cell size (1/m).
     pub inv_cell: f32,
     /// Positions of the grid are relative to this point (m).
@@ -87,6 +184,24 @@ impl GridView<'_> {
     /// Slots of the grid.
     pub fn slots(&self) -> usize {
         self.particle.len()
+    }
+
+    /// The slot of world particle `i`, when the grid holds it.
+    #[inline]
+    pub fn slot(&self, i: usize) -> Option<usize> {
+        let k = *self.slot_of.get(i)? as usize;
+        (k < self.particle.len() && self.particle[k] as usize == i).then_some(k)
+    }
+
+    /// The slots within reach of slot `k` at the build.
+    #[inline]
+    pub fn list(&self, k: usize) -> &[u32] {
+        let start = if k % self.chunk == 0 {
+            0
+        } else {
+            self.list_end[k - 1] as usize
+        };
+        &self.lists[k / self.chunk].as_ref()[start..self.list_end[k] as usize]
     }
 
     /// Calls `f(slot)` for every slot filed in the 27 cells around `x` (relative to
@@ -124,28 +239,34 @@ impl Gathered {
         &mut self,
         grid: &GridView<'_>,
         particles: &Particles,
-        class: u32,
-        live: std::ops::Range<usize>,
+        (class, live): (u32, std::ops::Range<usize>),
         velocities: bool,
+        exec: &Executor,
     ) -> Result<()> {
         let m = grid.slots();
         grow(&mut self.pos, m, Vec4::ZERO)?;
-        if velocities {
-            grow(&mut self.vel, m, Vec4::ZERO)?;
-        }
-        for k in 0..m {
-            let i = grid.particle[k] as usize;
-            let mine = grid.class[k] == class && live.contains(&i) && i < particles.len();
-            if !mine {
-                self.pos[k] = Vec4::ZERO;
-                continue;
+        grow(&mut self.vel, m, Vec4::ZERO)?;
+        let threads = if m >= 4 * CHUNK { exec.threads() } else { 1 };
+        let parts = (
+            Blocks::new(&mut self.pos[..m], CHUNK),
+            Blocks::new(&mut self.vel[..m], CHUNK),
+        );
+        let n = particles.len();
+        exec.for_items(threads, parts, |c, (pos, vel)| {
+            for (j, p) in pos.iter_mut().enumerate() {
+                let k = c * CHUNK + j;
+                let i = grid.particle[k] as usize;
+                if grid.class[k] != class || !live.contains(&i) || i >= n {
+                    *p = Vec4::ZERO;
+                    continue;
+                }
+                let x = (particles.base[i] - grid.origin) + Vec3A::from_vec4(particles.hot[i]);
+                *p = x.extend(1.0);
+                if velocities {
+                    vel[j] = particles.velocity[i].extend(0.0);
+                }
             }
-            let x = (particles.base[i] - grid.origin) + Vec3A::from_vec4(particles.hot[i]);
-            self.pos[k] = x.extend(1.0);
-            if velocities {
-                self.vel[k] = particles.velocity[i].extend(0.0);
-            }
-        }
+        });
         Ok(())
     }
 }

@@ -336,6 +336,13 @@ impl SlotOrder {
         &self.order
     }
 
+    /// The slot of every particle (check `order()[slot_of[i]] == i`: a particle without
+    /// a slot holds any value).
+    #[inline]
+    pub(crate) fn slot_of(&self) -> &[u32] {
+        &self.slot_of
+    }
+
     /// The arrays, `(order, slot_of)`, to be rebuilt; the map is unchecked until the
     /// next [`Self::check`].
     pub(crate) fn edit(&mut self) -> (&mut Vec<u32>, &mut Vec<u32>) {

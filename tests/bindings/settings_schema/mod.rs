@@ -69,6 +69,7 @@ fn descs() -> Vec<Desc> {
         sinew::EmitterDesc::schema(),
         sinew::KillVolumeDesc::schema(),
         sinew::AnisotropyDesc::schema(),
+        sinew::DiffuseDesc::schema(),
         sinew::WindDesc::schema(),
         sinew::WindZoneDesc::schema(),
     ]

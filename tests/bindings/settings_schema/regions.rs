@@ -43,6 +43,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         ("bindings/csharp/FluidSettings.cs", "EmitterDesc"),
         ("bindings/csharp/FluidSettings.cs", "KillVolumeDesc"),
         ("bindings/csharp/FluidSettings.cs", "AnisotropyDesc"),
+        ("bindings/csharp/FluidSettings.cs", "DiffuseDesc"),
     ] {
         let tag: &'static str = Box::leak(format!("{name} fields").into_boxed_str());
         v.push((file, tag, Box::new(move || cs_fields(&desc(name)))));
@@ -120,6 +121,11 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             "bindings/cpp/sinew_fluid.hpp",
             "AnisotropyDesc setters",
             Box::new(move || cpp_setters(&desc("AnisotropyDesc"), "AnisotropyDesc")),
+        ),
+        (
+            "bindings/cpp/sinew_fluid.hpp",
+            "DiffuseDesc setters",
+            Box::new(move || cpp_setters(&desc("DiffuseDesc"), "DiffuseDesc")),
         ),
         (
             "unity-sample/Runtime/SinewCollider.cs",

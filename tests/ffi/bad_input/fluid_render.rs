@@ -111,14 +111,119 @@ fn anisotropy_cases() -> Vec<Case> {
     cases
 }
 
+type DiffuseEdit = fn(&mut SinewDiffuseDesc);
+
+/// Every bad value of a diffuse desc, one field at a time.
+fn bad_diffuse_descs() -> Vec<(&'static str, DiffuseEdit)> {
+    vec![
+        ("cookie", |d| d.internal_cookie ^= 1),
+        ("capacity above max", |d| d.capacity = u32::MAX),
+        ("lifetime 0", |d| d.lifetime = 0.0),
+        ("lifetime NaN", |d| d.lifetime = f32::NAN),
+        ("trapped air rate negative", |d| d.trapped_air_rate = -1.0),
+        ("trapped air min above max", |d| d.trapped_air_min = 100.0),
+        ("wave crest max infinite", |d| {
+            d.wave_crest_max = f32::INFINITY
+        }),
+        ("energy min above max", |d| d.energy_min = 1000.0),
+        ("spray above bubble neighbours", |d| d.spray_neighbours = 50),
+        ("buoyancy negative", |d| d.buoyancy = -1.0),
+        ("drag above 1", |d| d.drag = 2.0),
+    ]
+}
+
+fn diffuse_cases() -> Vec<Case> {
+    let set = "sinew_fluid_set_diffuse";
+    let d = sinew_diffuse_desc_default();
+    let mut cases = vec![
+        case(
+            "sinew_diffuse_desc_init",
+            "out NULL",
+            SINEW_ERROR_NULL_POINTER,
+            |_| unsafe { sinew_diffuse_desc_init(std::ptr::null_mut()) },
+        ),
+        case(set, "desc NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            sinew_fluid_set_diffuse(c.world, FORGED_FLUID, std::ptr::null())
+        }),
+        case(
+            set,
+            "world null",
+            SINEW_ERROR_INVALID_HANDLE,
+            move |_| unsafe { sinew_fluid_set_diffuse(NULL_WORLD, FORGED_FLUID, &d) },
+        ),
+        case(
+            set,
+            "fluid forged",
+            SINEW_ERROR_INVALID_HANDLE,
+            move |c| unsafe { sinew_fluid_set_diffuse(c.world, FORGED_FLUID, &d) },
+        ),
+        case(
+            "sinew_fluid_get_diffuse",
+            "out_desc NULL",
+            SINEW_ERROR_NULL_POINTER,
+            |c| unsafe { sinew_fluid_get_diffuse(c.world, FORGED_FLUID, std::ptr::null_mut()) },
+        ),
+        case(
+            "sinew_fluid_get_diffuse",
+            "fluid forged",
+            SINEW_ERROR_INVALID_HANDLE,
+            |c| unsafe { sinew_fluid_get_diffuse(c.world, FORGED_FLUID, c.out.bytes().cast()) },
+        ),
+    ];
+    let read = "sinew_fluid_read_diffuse";
+    type Read = fn(&mut Ctx) -> SinewStatus;
+    let reads: [(&str, SinewStatus, Read); 5] = [
+        ("out_count NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let w = c.world;
+            sinew_fluid_read_diffuse(w, FORGED_FLUID, 4, c.out.bytes(), 32, std::ptr::null_mut())
+        }),
+        ("stride 31", SINEW_ERROR_INVALID_ARGUMENT, |c| unsafe {
+            let (w, b) = (c.world, c.out.bytes());
+            sinew_fluid_read_diffuse(w, FORGED_FLUID, 4, b, 31, c.out.u32())
+        }),
+        (
+            "stride above SINEW_MAX_STRIDE_BYTES",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |c| unsafe {
+                let (w, b) = (c.world, c.out.bytes());
+                sinew_fluid_read_diffuse(w, FORGED_FLUID, 1, b, (1 << 20) + 1, c.out.u32())
+            },
+        ),
+        ("world null", SINEW_ERROR_INVALID_HANDLE, |c| unsafe {
+            let b = c.out.bytes();
+            sinew_fluid_read_diffuse(NULL_WORLD, FORGED_FLUID, 4, b, 32, c.out.u32())
+        }),
+        ("fluid forged", SINEW_ERROR_INVALID_HANDLE, |c| unsafe {
+            let (w, b) = (c.world, c.out.bytes());
+            sinew_fluid_read_diffuse(w, FORGED_FLUID, 4, b, 32, c.out.u32())
+        }),
+    ];
+    for (label, status, call) in reads {
+        cases.push(case(read, label, status, call));
+    }
+    for (label, edit) in bad_diffuse_descs() {
+        cases.push(case(set, label, SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            let mut d = sinew_diffuse_desc_default();
+            d.capacity = 16;
+            edit(&mut d);
+            unsafe { sinew_fluid_set_diffuse(c.world, FORGED_FLUID, &d) }
+        }));
+    }
+    cases
+}
+
 pub(super) fn tables() -> Vec<Vec<Case>> {
-    vec![anisotropy_cases()]
+    vec![anisotropy_cases(), diffuse_cases()]
 }
 
 /// The infallible desc_default functions of this module.
-pub(super) const INFALLIBLE: [&str; 1] = ["sinew_anisotropy_desc_default"];
+pub(super) const INFALLIBLE: [&str; 2] = [
+    "sinew_anisotropy_desc_default",
+    "sinew_diffuse_desc_default",
+];
 
 #[test]
 fn render_outputs_reject_bad_input() {
     run_cases(anisotropy_cases());
+    run_cases(diffuse_cases());
 }
