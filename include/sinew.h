@@ -1529,6 +1529,42 @@ typedef struct SinewKillVolume {
 } SinewKillVolume;
 
 /**
+ * A granular material: friction, rolling resistance and cohesion between particles (see
+ * `World::set_particle_material`). The default is frictionless and without cohesion (plain
+ * particle contacts). Pairs combine by the arithmetic mean. Start from
+ * sinew_particle_material_default(); field for field the Rust `ParticleMaterial`.
+ */
+typedef struct SinewParticleMaterial {
+  /**
+   * Coulomb coefficient below which a contact between particles sticks (μ_s). In [0,
+   * SINEW_MAX_FRICTION]. Default 0.
+   */
+  float static_friction;
+  /**
+   * Coulomb coefficient of sliding between particles (μ_k, at most μ_s). In [0,
+   * SINEW_MAX_FRICTION]. Default 0.
+   */
+  float dynamic_friction;
+  /**
+   * Rolling resistance of round grains (μ_r, the lever arm of the normal force over the
+   * radius): caps both friction coefficients, so a grain rolls over its partner where
+   * rolling is cheaper than sliding. 0 = the grains do not roll. In [0,
+   * SINEW_MAX_FRICTION]; 0 = no rolling. Default 0.
+   */
+  float rolling_friction;
+  /**
+   * Tensile strength of the bulk material (wet sand 0.1–1 kPa, snow 1–100 kPa): contacts
+   * within a band of 10% of the radii sum attract with F = σ D² ε/(1 − ε) (Rumpf 1962, ε
+   * = 0.4, D = r_i + r_j). 0 = dry. In [0, SINEW_MAX_COHESION] Pa. Default 0.
+   */
+  float cohesion;
+  /**
+   * Set by sinew_particle_material_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewParticleMaterial;
+
+/**
  * Per-particle weights against the skinned target. Defaults (no skinning):
  * max_distance -1, backstop_radius 0, backstop_distance 0, drive_compliance -1.
  */
@@ -3057,6 +3093,46 @@ SinewStatus sinew_body_set_fluid_coupling(struct SinewWorld world,
 SinewStatus sinew_body_fluid_force(struct SinewWorld world,
                                    struct SinewBody body,
                                    struct SinewVec3 *out_force);
+
+/**
+ * A particle material with every field at its default (frictionless, dry).
+ */
+struct SinewParticleMaterial sinew_particle_material_default(void);
+
+/**
+ * Writes sinew_particle_material_default() to `*out` (for bindings that avoid by-value
+ * structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewParticleMaterial.
+ */
+SinewStatus sinew_particle_material_init(struct SinewParticleMaterial *out);
+
+/**
+ * Gives particles `first..first+count` the granular material `*material`: static and
+ * dynamic friction, rolling resistance and cohesion (Pa) in their contacts with other
+ * particles (a pair takes the mean of its two materials). Particles start frictionless;
+ * only particles with a radius take part in contacts. A fluid's particles are refused
+ * with SINEW_ERROR_INVALID_ARGUMENT, as are dynamic friction above static friction
+ * and values out of range.
+ *
+ * # Safety
+ * `material` must point to a readable SinewParticleMaterial.
+ */
+SinewStatus sinew_world_set_particle_material(struct SinewWorld world,
+                                              uint32_t first,
+                                              uint32_t count,
+                                              const struct SinewParticleMaterial *material);
+
+/**
+ * Writes the granular material of particle `index` to `*out_material`.
+ *
+ * # Safety
+ * `out_material` must point to writable memory for one SinewParticleMaterial.
+ */
+SinewStatus sinew_world_particle_material(struct SinewWorld world,
+                                          uint32_t index,
+                                          struct SinewParticleMaterial *out_material);
 
 /**
  * Fixed step with an accumulator: adds `frame_dt` seconds (the frame's real time,

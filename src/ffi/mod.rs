@@ -31,6 +31,7 @@ pub mod constraints;
 pub mod edit;
 pub mod families;
 pub mod fluids;
+pub mod granular;
 pub mod handles;
 pub mod interpolation;
 pub mod particles;

@@ -42,6 +42,10 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         ("bindings/csharp/WindSettings.cs", "WindZoneDesc"),
         ("bindings/csharp/FluidSettings.cs", "EmitterDesc"),
         ("bindings/csharp/FluidSettings.cs", "KillVolumeDesc"),
+        (
+            "bindings/csharp/ParticleMaterialSettings.cs",
+            "ParticleMaterial",
+        ),
     ] {
         let tag: &'static str = Box::leak(format!("{name} fields").into_boxed_str());
         v.push((file, tag, Box::new(move || cs_fields(&desc(name)))));
