@@ -209,6 +209,11 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             Box::new(move || cpp_setters(&world(), "WorldDesc")),
         ),
         (
+            "bindings/cpp/sinew.hpp",
+            "ParticleMaterial setters",
+            Box::new(move || cpp_setters(&desc("ParticleMaterial"), "ParticleMaterial")),
+        ),
+        (
             "bindings/cpp/sinew_fluid.hpp",
             "FluidDesc setters",
             Box::new(move || cpp_setters(&fluid(), "FluidDesc")),
