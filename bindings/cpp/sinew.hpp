@@ -324,6 +324,42 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
     // END GENERATED WorldDesc setters
 };
 
+/// A granular material (friction, rolling resistance and cohesion between particles): a
+/// SinewParticleMaterial that starts at sinew_particle_material_default() (frictionless and
+/// dry). One `with_` setter per field, rendered from the Rust declaration.
+struct ParticleMaterial : detail::DescSetters<ParticleMaterial, SinewParticleMaterial> {
+    ParticleMaterial() noexcept : DescSetters(sinew_particle_material_default()) {}
+    // BEGIN GENERATED ParticleMaterial setters
+    /// Coulomb coefficient below which a contact between particles sticks (μ_s). In [0,
+    /// SINEW_MAX_FRICTION]. Default 0.
+    ParticleMaterial& with_static_friction(float value) noexcept {
+        this->static_friction = value;
+        return *this;
+    }
+    /// Coulomb coefficient of sliding between particles (μ_k, at most μ_s). In [0,
+    /// SINEW_MAX_FRICTION]. Default 0.
+    ParticleMaterial& with_dynamic_friction(float value) noexcept {
+        this->dynamic_friction = value;
+        return *this;
+    }
+    /// Rolling resistance of round grains (μ_r, the lever arm of the normal force over the
+    /// radius): caps both friction coefficients, so a grain rolls over its partner where
+    /// rolling is cheaper than sliding. 0 = the grains do not roll. In [0, SINEW_MAX_FRICTION];
+    /// 0 = no rolling. Default 0.
+    ParticleMaterial& with_rolling_friction(float value) noexcept {
+        this->rolling_friction = value;
+        return *this;
+    }
+    /// Tensile strength of the bulk material (wet sand 0.1–1 kPa, snow 1–100 kPa): contacts
+    /// within a band of 10% of the radii sum attract with F = σ D² ε/(1 − ε) (Rumpf 1962, ε =
+    /// 0.4, D = r_i + r_j). 0 = dry. In [0, SINEW_MAX_COHESION] Pa. Default 0.
+    ParticleMaterial& with_cohesion(float value) noexcept {
+        this->cohesion = value;
+        return *this;
+    }
+    // END GENERATED ParticleMaterial setters
+};
+
 /// Consecutive ids `first .. first + count` (particles or constraints).
 struct Range {
     uint32_t first = 0;
@@ -1821,6 +1857,19 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     Result<Vec3> wind_at(const Vec3& position) const {
         Vec3 v{};
         return detail::checked(sinew_world_wind_at(handle_, &position, &v), v);
+    }
+
+    // --- granular materials ---------------------------------------------------------
+
+    /// Gives particles `first .. first + count` the granular material `material`
+    /// (friction, rolling resistance, cohesion in their contacts with other particles).
+    Result<void> set_particle_material(uint32_t first, uint32_t count, const SinewParticleMaterial& material) {
+        return detail::to_result(sinew_world_set_particle_material(handle_, first, count, &material));
+    }
+    /// The granular material of particle `index`.
+    Result<SinewParticleMaterial> particle_material(uint32_t index) const {
+        SinewParticleMaterial m{};
+        return detail::checked(sinew_world_particle_material(handle_, index, &m), m);
     }
 
     // --- in-place edits of any family (ids never shift; effective next step) -----

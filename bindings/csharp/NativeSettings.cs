@@ -40,6 +40,15 @@ namespace Sinew
             return native;
         }
 
+        /// <summary>The settings of a native desc the library wrote.</summary>
+        public static TSettings FromNative<TSettings, TNative>(TNative native)
+            where TSettings : struct, INativeSettings<TNative> where TNative : struct
+        {
+            var settings = default(TSettings);
+            settings.Exchange(ref native, false);
+            return settings;
+        }
+
         static TNative Defaults<TSettings, TNative>(TSettings settings)
             where TSettings : struct, INativeSettings<TNative> where TNative : struct
         {

@@ -103,6 +103,7 @@ struct Granular<'a> {
     cloud: Cloud<'a>,
     rough: Rough<'a>,
     kernel: Kernel,
+    plain: bool,
 }
 
 impl Pairs for Granular<'_> {
@@ -118,6 +119,7 @@ impl Pairs for Granular<'_> {
             list,
             skip_roaming,
             roaming,
+            self.plain,
             acc,
             active,
         );
@@ -220,6 +222,7 @@ impl ParticleContacts {
                 cloud,
                 rough,
                 kernel: self.kernel,
+                plain: s.plain(),
             };
             gather_corrections(s, &pairs, delta, exec);
         } else {

@@ -33,6 +33,7 @@ pub mod edit;
 pub mod families;
 pub mod fluid_render;
 pub mod fluids;
+pub mod granular;
 pub mod handles;
 pub mod interpolation;
 pub mod particles;

@@ -127,10 +127,14 @@ pub(crate) fn rub(
     let share = share_of(s, j, pk.w, pj.w, uk);
     let overlap = rs - dist;
     if overlap <= 0.0 {
-        let pull = (-overlap).min((pk.w + pj.w) * cohesion_force(sigma, rs) * g.h2);
+        // The gap closes by min(g, (w_k + w_j) F h² / iterations), written as a
+        // select (the AVX kernel's operations).
+        let gap = -overlap;
+        let most = (pk.w + pj.w) * cohesion_force(sigma, rs) * g.h2;
+        let pull = if most < gap { most } else { gap };
         return Some(n * (-(share * pull)));
     }
-    let mut corr = n * (share * overlap);
+    let corr = n * (share * overlap);
     let mu_s = 0.5 * (gk.static_friction + gj.static_friction);
     if mu_s > 0.0 {
         let mu_k = 0.5 * (gk.dynamic_friction + gj.dynamic_friction);
@@ -138,12 +142,18 @@ pub(crate) fn rub(
         let dt = rel - n * rel.dot(n);
         let t2 = dt.length_squared();
         let stick = mu_s * overlap;
-        let removed = if t2 < stick * stick {
-            dt
+        // Static: all of it (× 1, the same bits); kinetic: min(μ_k d / |Δx_t|, 1).
+        let f = if t2 < stick * stick {
+            1.0
         } else {
-            dt * (mu_k * overlap / t2.sqrt()).min(1.0)
+            let q = mu_k * overlap / t2.sqrt();
+            if q < 1.0 {
+                q
+            } else {
+                1.0
+            }
         };
-        corr -= removed * share;
+        return Some(corr - (dt * f) * share);
     }
     Some(corr)
 }
@@ -174,10 +184,11 @@ fn sum_rough_scalar(
 }
 
 /// The granular contact sum of slot k (movable) over `list`: [`sum_rough_scalar`],
-/// with AVX testing eight separations at once against the widest reach
-/// (`Rough::scale` times the radii sum, the same IEEE operations as [`rub`]'s, so every
-/// pair `rub` keeps passes) and calling [`rub`] for the lanes that pass, in list
-/// order: the same bits. Panics if k or an entry of `list` is not a slot of `s`.
+/// with AVX performing [`rub`]'s IEEE operations lane by lane (its branches as
+/// selects: a static contact removes `Δx_t · 1`, the same bits as `Δx_t`) on eight
+/// neighbours at a time and adding the lanes that pass its test in list order: the
+/// same bits. `plain`: see [`sum`]. Panics if k or an entry of `list` is not a slot
+/// of `s`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sum_rough(
@@ -188,6 +199,7 @@ pub(crate) fn sum_rough(
     list: &[u32],
     skip_roaming: bool,
     roaming: impl Fn(usize) -> bool,
+    plain: bool,
     acc: &mut Vec3,
     active: &mut u32,
 ) {
@@ -197,10 +209,13 @@ pub(crate) fn sum_rough(
         // SAFETY: Kernel::Avx is only chosen when the CPU has AVX; `avx::sum_rough`
         // checks the indices it reads.
         Kernel::Avx => unsafe {
-            if skip_roaming {
-                avx::sum_rough::<true>(s, g, k, list, roaming, acc, active)
-            } else {
-                avx::sum_rough::<false>(s, g, k, list, roaming, acc, active)
+            match (plain, skip_roaming) {
+                (true, false) => avx::sum_rough::<true, false>(s, g, k, list, roaming, acc, active),
+                (true, true) => avx::sum_rough::<true, true>(s, g, k, list, roaming, acc, active),
+                (false, false) => {
+                    avx::sum_rough::<false, false>(s, g, k, list, roaming, acc, active)
+                }
+                (false, true) => avx::sum_rough::<false, true>(s, g, k, list, roaming, acc, active),
             }
         },
     }
@@ -414,16 +429,17 @@ mod avx {
         *active = n;
     }
 
-    /// See [`super::sum_rough`]: the prefilter of eight separations per block, then
-    /// [`super::rub`] for each lane within reach, in list order.
+    /// See [`super::sum_rough`]: [`super::rub`]'s operations on eight neighbours per
+    /// block, the lanes that touch (or attract) added in list order; `PLAIN`: see
+    /// [`super::sum`].
     ///
-    /// Panics if k or an entry of `list` is not a slot of `s`.
+    /// Panics if k or an entry of `list` is not a slot of `s` or of `g`.
     ///
     /// # Safety
     /// The CPU has AVX.
     #[target_feature(enable = "avx")]
     #[allow(clippy::too_many_arguments)]
-    pub(super) unsafe fn sum_rough<const SKIP_ROAMING: bool>(
+    pub(super) unsafe fn sum_rough<const PLAIN: bool, const SKIP_ROAMING: bool>(
         s: &Cloud<'_>,
         g: &Rough<'_>,
         k: usize,
@@ -432,20 +448,37 @@ mod avx {
         acc: &mut Vec3,
         active: &mut u32,
     ) {
-        let (base, hot, radius) = (s.base, s.hot, s.radius);
+        let (base, hot, radius, unyielding, grains) =
+            (s.base, s.hot, s.radius, s.unyielding, g.grains);
         let m = base.len();
-        assert!(k < m, "contact kernel: slot out of bounds");
-        let (bk, pk) = (base[k], hot[k]);
-        let (uk, rk) = (s.unyielding[k], radius[k]);
+        assert!(
+            k < m && grains.len() == m,
+            "contact kernel: slot out of bounds"
+        );
+        let (bk, pk, gk) = (base[k], hot[k], grains[k]);
+        let (uk, rk) = (unyielding[k], radius[k]);
         let bkx = _mm256_set1_ps(bk.x);
         let bky = _mm256_set1_ps(bk.y);
         let bkz = _mm256_set1_ps(bk.z);
         let hkx = _mm256_set1_ps(pk.x);
         let hky = _mm256_set1_ps(pk.y);
         let hkz = _mm256_set1_ps(pk.z);
+        let wk = _mm256_set1_ps(pk.w);
         let rkv = _mm256_set1_ps(rk);
+        let ukv = _mm256_set1_ps(uk);
+        let gks = _mm256_set1_ps(gk.static_friction);
+        let gkd = _mm256_set1_ps(gk.dynamic_friction);
+        let gkc = _mm256_set1_ps(gk.cohesion);
         let scale = _mm256_set1_ps(g.scale);
-        let (mut a, mut n) = (*acc, *active);
+        let h2 = _mm256_set1_ps(g.h2);
+        let rumpf = _mm256_set1_ps(super::cohesion_force(1.0, 1.0));
+        let half = _mm256_set1_ps(0.5);
+        let tiny = _mm256_set1_ps(1.0e-18);
+        let one = _mm256_set1_ps(1.0);
+        let zero = _mm256_setzero_ps();
+        let sign = _mm256_set1_ps(-0.0);
+        let (a, mut n) = (*acc, *active);
+        let (mut ax, mut ay, mut az) = (a.x, a.y, a.z);
         for block in list.chunks(8) {
             let len = block.len();
             let mut idx = [k; 8];
@@ -461,21 +494,27 @@ mod avx {
             }
             assert!(!outside, "contact kernel: neighbour out of bounds");
             // SAFETY: every entry of `idx` is below m, the length of every array: the
-            // list's entries (checked just above) and k (checked on entry).
-            let (b, h, rj) = unsafe {
+            // list's entries (checked just above) and k (checked on entry); a `Grain`
+            // is 16 bytes (four floats, `repr(C)`), read unaligned.
+            let (b, h, gj, rj) = unsafe {
                 (
                     to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
                     to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
-                    _mm256_setr_ps(
-                        *radius.get_unchecked(idx[0]),
-                        *radius.get_unchecked(idx[1]),
-                        *radius.get_unchecked(idx[2]),
-                        *radius.get_unchecked(idx[3]),
-                        *radius.get_unchecked(idx[4]),
-                        *radius.get_unchecked(idx[5]),
-                        *radius.get_unchecked(idx[6]),
-                        *radius.get_unchecked(idx[7]),
-                    ),
+                    to_lanes(idx.map(|j| _mm_loadu_ps(grains.as_ptr().add(j) as *const f32))),
+                    if PLAIN {
+                        rkv
+                    } else {
+                        _mm256_setr_ps(
+                            *radius.get_unchecked(idx[0]),
+                            *radius.get_unchecked(idx[1]),
+                            *radius.get_unchecked(idx[2]),
+                            *radius.get_unchecked(idx[3]),
+                            *radius.get_unchecked(idx[4]),
+                            *radius.get_unchecked(idx[5]),
+                            *radius.get_unchecked(idx[6]),
+                            *radius.get_unchecked(idx[7]),
+                        )
+                    },
                 )
             };
             let sx = _mm256_add_ps(_mm256_sub_ps(bkx, b[0]), _mm256_sub_ps(hkx, h[0]));
@@ -485,20 +524,126 @@ mod avx {
                 _mm256_add_ps(_mm256_mul_ps(sx, sx), _mm256_mul_ps(sy, sy)),
                 _mm256_mul_ps(sz, sz),
             );
-            let reach = _mm256_mul_ps(_mm256_add_ps(rkv, rj), scale);
-            // Not (d2 ≥ reach²): NaN passes, like the scalar test.
-            let out = _mm256_cmp_ps(d2, _mm256_mul_ps(reach, reach), _CMP_GE_OQ);
-            let mut bits = !(_mm256_movemask_ps(out) as u32) & valid;
+            let rs = _mm256_add_ps(rkv, rj);
+            let sigma = _mm256_mul_ps(half, _mm256_add_ps(gkc, gj[2]));
+            let cohesive = _mm256_cmp_ps(sigma, zero, _CMP_GT_OQ);
+            let reach = _mm256_blendv_ps(rs, _mm256_mul_ps(rs, scale), cohesive);
+            // Not (d2 ≥ reach² or d2 ≤ 1e-18): NaN passes, like the scalar test.
+            let out = _mm256_or_ps(
+                _mm256_cmp_ps(d2, _mm256_mul_ps(reach, reach), _CMP_GE_OQ),
+                _mm256_cmp_ps(d2, tiny, _CMP_LE_OQ),
+            );
+            let hit = !(_mm256_movemask_ps(out) as u32) & valid;
+            if hit == 0 {
+                continue;
+            }
+            let dist = _mm256_sqrt_ps(d2);
+            let nx = _mm256_div_ps(sx, dist);
+            let ny = _mm256_div_ps(sy, dist);
+            let nz = _mm256_div_ps(sz, dist);
+            let share = _mm256_div_ps(wk, _mm256_add_ps(wk, h[3]));
+            let share = if PLAIN {
+                share
+            } else {
+                // SAFETY: as above, every entry of `idx` is below m.
+                let uj = unsafe {
+                    _mm256_setr_ps(
+                        *unyielding.get_unchecked(idx[0]),
+                        *unyielding.get_unchecked(idx[1]),
+                        *unyielding.get_unchecked(idx[2]),
+                        *unyielding.get_unchecked(idx[3]),
+                        *unyielding.get_unchecked(idx[4]),
+                        *unyielding.get_unchecked(idx[5]),
+                        *unyielding.get_unchecked(idx[6]),
+                        *unyielding.get_unchecked(idx[7]),
+                    )
+                };
+                let pushed = _mm256_and_ps(
+                    _mm256_cmp_ps(uj, zero, _CMP_GT_OQ),
+                    _mm256_cmp_ps(ukv, zero, _CMP_EQ_OQ),
+                );
+                let held = _mm256_and_ps(
+                    _mm256_cmp_ps(ukv, zero, _CMP_GT_OQ),
+                    _mm256_cmp_ps(uj, zero, _CMP_EQ_OQ),
+                );
+                let s1 = _mm256_add_ps(share, _mm256_mul_ps(_mm256_sub_ps(one, share), uj));
+                let s2 = _mm256_sub_ps(share, _mm256_mul_ps(share, ukv));
+                _mm256_blendv_ps(_mm256_blendv_ps(share, s2, held), s1, pushed)
+            };
+            let overlap = _mm256_sub_ps(rs, dist);
+            // Cohesion (overlap ≤ 0): n · −(share · min(g, (w_k + w_j) F h²)).
+            let gap = _mm256_xor_ps(overlap, sign);
+            let force = _mm256_mul_ps(_mm256_mul_ps(sigma, _mm256_mul_ps(rs, rs)), rumpf);
+            let most = _mm256_mul_ps(_mm256_mul_ps(_mm256_add_ps(wk, h[3]), force), h2);
+            let pull = _mm256_blendv_ps(gap, most, _mm256_cmp_ps(most, gap, _CMP_LT_OQ));
+            let p = _mm256_xor_ps(_mm256_mul_ps(share, pull), sign);
+            // Contact: n · (share · overlap) − (Δx_t · f) · share where μ_s > 0.
+            let push = _mm256_mul_ps(share, overlap);
+            let (cx, cy, cz) = (
+                _mm256_mul_ps(nx, push),
+                _mm256_mul_ps(ny, push),
+                _mm256_mul_ps(nz, push),
+            );
+            let mu_s = _mm256_mul_ps(half, _mm256_add_ps(gks, gj[0]));
+            let mu_k = _mm256_mul_ps(half, _mm256_add_ps(gkd, gj[1]));
+            let rx = _mm256_sub_ps(hkx, h[0]);
+            let ry = _mm256_sub_ps(hky, h[1]);
+            let rz = _mm256_sub_ps(hkz, h[2]);
+            let rn = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(rx, nx), _mm256_mul_ps(ry, ny)),
+                _mm256_mul_ps(rz, nz),
+            );
+            let tx = _mm256_sub_ps(rx, _mm256_mul_ps(nx, rn));
+            let ty = _mm256_sub_ps(ry, _mm256_mul_ps(ny, rn));
+            let tz = _mm256_sub_ps(rz, _mm256_mul_ps(nz, rn));
+            let t2 = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(tx, tx), _mm256_mul_ps(ty, ty)),
+                _mm256_mul_ps(tz, tz),
+            );
+            let stick = _mm256_mul_ps(mu_s, overlap);
+            let q = _mm256_div_ps(_mm256_mul_ps(mu_k, overlap), _mm256_sqrt_ps(t2));
+            let q = _mm256_blendv_ps(one, q, _mm256_cmp_ps(q, one, _CMP_LT_OQ));
+            let f = _mm256_blendv_ps(
+                q,
+                one,
+                _mm256_cmp_ps(t2, _mm256_mul_ps(stick, stick), _CMP_LT_OQ),
+            );
+            let rough = _mm256_cmp_ps(mu_s, zero, _CMP_GT_OQ);
+            let fric = |c: __m256, t: __m256| {
+                _mm256_blendv_ps(
+                    c,
+                    _mm256_sub_ps(c, _mm256_mul_ps(_mm256_mul_ps(t, f), share)),
+                    rough,
+                )
+            };
+            let (cx, cy, cz) = (fric(cx, tx), fric(cy, ty), fric(cz, tz));
+            let apart = _mm256_cmp_ps(overlap, zero, _CMP_LE_OQ);
+            let mut dx = [0.0f32; 8];
+            let mut dy = [0.0f32; 8];
+            let mut dz = [0.0f32; 8];
+            _mm256_storeu_ps(
+                dx.as_mut_ptr(),
+                _mm256_blendv_ps(cx, _mm256_mul_ps(nx, p), apart),
+            );
+            _mm256_storeu_ps(
+                dy.as_mut_ptr(),
+                _mm256_blendv_ps(cy, _mm256_mul_ps(ny, p), apart),
+            );
+            _mm256_storeu_ps(
+                dz.as_mut_ptr(),
+                _mm256_blendv_ps(cz, _mm256_mul_ps(nz, p), apart),
+            );
+            let mut bits = hit;
             while bits != 0 {
                 let l = bits.trailing_zeros() as usize;
-                if let Some(d) = super::rub(s, g, k, idx[l], pk, uk, rk) {
-                    a += d;
-                    n += 1;
-                }
+                ax += dx[l];
+                ay += dy[l];
+                az += dz[l];
+                n += 1;
                 bits &= bits - 1;
             }
         }
-        *acc = a;
+        *acc = Vec3::new(ax, ay, az);
         *active = n;
     }
 }
@@ -536,6 +681,9 @@ mod tests {
             let x = Vec3::new(next(), next(), next()) * 0.3 + Vec3::new(2.0, -1.0, 0.5);
             let w = if i % 13 == 0 { 0.0 } else { 0.5 + next() };
             p.push(x, w);
+            // A displacement within the substep (the relative motion friction acts on).
+            let d = Vec3::new(next(), next(), next()) * 0.004 - Vec3::splat(0.002);
+            p.hot[i] = d.extend(w);
             p.radius[i] = 0.01 * (0.5 + next());
             p.unyielding[i] = match i % 7 {
                 0 => 1.0,
@@ -594,6 +742,7 @@ mod tests {
                     } else {
                         0.0
                     },
+                    pad: 0.0,
                 })
                 .collect();
             let g = Rough {
@@ -601,7 +750,7 @@ mod tests {
                 h2: 1.0e-5,
                 scale: if cohesive { 1.1 } else { 1.0 },
             };
-            let mut pulled = 0;
+            let (mut pulled, mut kinetic) = (0, 0);
             for k in 0..s.len() {
                 if s.hot[k].w == 0.0 {
                     continue;
@@ -609,29 +758,27 @@ mod tests {
                 for skip in [false, true] {
                     let (mut a, mut na) = (Vec3::ZERO, 0u32);
                     sum_rough_scalar(&cloud, &g, k, s.list(k), skip, roaming, &mut a, &mut na);
-                    let (mut b, mut nb) = (Vec3::ZERO, 0u32);
-                    sum_rough(
-                        kernel,
-                        &cloud,
-                        &g,
-                        k,
-                        s.list(k),
-                        skip,
-                        roaming,
-                        &mut b,
-                        &mut nb,
-                    );
-                    assert_eq!(na, nb, "slot {k}");
-                    assert_eq!(
-                        a.to_array().map(f32::to_bits),
-                        b.to_array().map(f32::to_bits)
-                    );
+                    for use_plain in [false, plain] {
+                        let (mut b, mut nb) = (Vec3::ZERO, 0u32);
+                        let list = s.list(k);
+                        let (acc, active) = (&mut b, &mut nb);
+                        sum_rough(
+                            kernel, &cloud, &g, k, list, skip, roaming, use_plain, acc, active,
+                        );
+                        assert_eq!(na, nb, "slot {k}");
+                        assert_eq!(
+                            a.to_array().map(f32::to_bits),
+                            b.to_array().map(f32::to_bits)
+                        );
+                    }
                     let (mut c, mut nc) = (Vec3::ZERO, 0u32);
                     sum_scalar(&cloud, k, s.list(k), skip, roaming, &mut c, &mut nc);
                     pulled += (na > nc) as usize;
+                    kinetic += (a != c) as usize;
                 }
             }
             assert_eq!(pulled > 0, cohesive, "cohesive pairs reach past contact");
+            assert!(kinetic > 100, "friction must change many sums");
         }
     }
 }

@@ -111,17 +111,21 @@ impl ParticleMaterial {
             static_friction: self.static_friction.min(cap),
             dynamic_friction: self.dynamic_friction.min(cap),
             cohesion: self.cohesion,
+            pad: 0.0,
         }
     }
 }
 
 /// A particle's friction and cohesion as the contact sum reads them: the sliding
-/// coefficients capped by the rolling resistance, the tensile strength (Pa).
+/// coefficients capped by the rolling resistance, the tensile strength (Pa), and a
+/// pad to 16 bytes (one SIMD record).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(16))]
 pub(crate) struct Grain {
     pub static_friction: f32,
     pub dynamic_friction: f32,
     pub cohesion: f32,
+    pub pad: f32,
 }
 
 /// The attraction (N) of a pair of tensile strength `sigma` (Pa, the pair's mean)

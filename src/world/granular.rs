@@ -43,4 +43,10 @@ impl World {
         self.particles.material[range].fill(*material);
         Ok(())
     }
+
+    /// The granular material of particle `index`.
+    pub fn particle_material(&self, index: u32) -> Result<ParticleMaterial> {
+        let range = self.particle_range(index, 1)?;
+        Ok(self.particles.material[range.start])
+    }
 }

@@ -123,6 +123,7 @@ fn declarations_are_burst_compatible() {
             "sinew_fluid_desc_default",
             "sinew_emitter_desc_default",
             "sinew_kill_volume_desc_default",
+            "sinew_particle_material_default",
             "sinew_wind_desc_default",
             "sinew_wind_zone_desc_default",
             "sinew_world_desc_default",

@@ -183,6 +183,13 @@ namespace SinewTests
             Check.Equal(72, (int)Marshal.OffsetOf(typeof(SinewWindZoneDesc), "internal_cookie"), "SinewWindZoneDesc.internal_cookie");
             Check.Equal(76, Marshal.SizeOf(typeof(SinewWindZoneDesc)), "marshalled sizeof(SinewWindZoneDesc)");
             Check.Equal(76, sizeof(SinewWindZoneDesc), "sizeof(SinewWindZoneDesc)");
+            Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewParticleMaterial), "static_friction"), "SinewParticleMaterial.static_friction");
+            Check.Equal(4, (int)Marshal.OffsetOf(typeof(SinewParticleMaterial), "dynamic_friction"), "SinewParticleMaterial.dynamic_friction");
+            Check.Equal(8, (int)Marshal.OffsetOf(typeof(SinewParticleMaterial), "rolling_friction"), "SinewParticleMaterial.rolling_friction");
+            Check.Equal(12, (int)Marshal.OffsetOf(typeof(SinewParticleMaterial), "cohesion"), "SinewParticleMaterial.cohesion");
+            Check.Equal(16, (int)Marshal.OffsetOf(typeof(SinewParticleMaterial), "internal_cookie"), "SinewParticleMaterial.internal_cookie");
+            Check.Equal(20, Marshal.SizeOf(typeof(SinewParticleMaterial)), "marshalled sizeof(SinewParticleMaterial)");
+            Check.Equal(20, sizeof(SinewParticleMaterial), "sizeof(SinewParticleMaterial)");
             // END GENERATED desc layouts
         }
 

@@ -10,6 +10,8 @@
 //! * `collisions_from_c`: `tests/c/collision_test.c` the same way (colliders, contact
 //!   readback, pick and grab, handles of another world refused for every kind).
 //! * `fluid_render_from_c`: `tests/c/fluid_render_test.c` (the fluid render outputs).
+//! * `granular_from_c`: `tests/c/granular_test.c` (granular materials: friction on a
+//!   tilted grain, read back, bad input).
 //! * `fluids_from_c`: `tests/c/fluid_test.c` (fluids, emitters, kill volumes, the
 //!   strided readback).
 //! * `readme_c_example_compiles_and_runs`: the README's C example.
@@ -207,6 +209,18 @@ fn collisions_from_c() {
     assert!(
         stdout.contains(", 0 failed"),
         "collision_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+/// tests/c/granular_test.c: a grain held on a tilted grain by static friction and
+/// sliding off without it, the material read back, bad materials refused.
+#[test]
+fn granular_from_c() {
+    let src = manifest_dir().join("tests/c/granular_test.c");
+    let stdout = compile_and_run_c(&src, "granular_test", Link::Shared);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "granular_test exited 0 but did not report its summary:\n{stdout}"
     );
 }
 

@@ -23,6 +23,7 @@
 //   sinew_fluid_desc_default -> sinew_fluid_desc_init
 //   sinew_emitter_desc_default -> sinew_emitter_desc_init
 //   sinew_kill_volume_desc_default -> sinew_kill_volume_desc_init
+//   sinew_particle_material_default -> sinew_particle_material_init
 //   sinew_wind_desc_default -> sinew_wind_desc_init
 //   sinew_wind_zone_desc_default -> sinew_wind_zone_desc_init
 //   sinew_world_desc_default -> sinew_world_desc_init
@@ -1214,6 +1215,42 @@ namespace Sinew.Native
         public System.IntPtr callback;
         /// <summary>Passed back to <c>callback</c> untouched (may be NULL).</summary>
         public void* user_data;
+    }
+
+    /// <summary>
+    /// A granular material: friction, rolling resistance and cohesion between particles (see
+    /// <c>World::set_particle_material</c>). The default is frictionless and without cohesion (plain
+    /// particle contacts). Pairs combine by the arithmetic mean. Start from
+    /// sinew_particle_material_default(); field for field the Rust <c>ParticleMaterial</c>.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewParticleMaterial
+    {
+        /// <summary>
+        /// Coulomb coefficient below which a contact between particles sticks (μ_s). In [0,
+        /// SINEW_MAX_FRICTION]. Default 0.
+        /// </summary>
+        public float static_friction;
+        /// <summary>
+        /// Coulomb coefficient of sliding between particles (μ_k, at most μ_s). In [0,
+        /// SINEW_MAX_FRICTION]. Default 0.
+        /// </summary>
+        public float dynamic_friction;
+        /// <summary>
+        /// Rolling resistance of round grains (μ_r, the lever arm of the normal force over the
+        /// radius): caps both friction coefficients, so a grain rolls over its partner where
+        /// rolling is cheaper than sliding. 0 = the grains do not roll. In [0,
+        /// SINEW_MAX_FRICTION]; 0 = no rolling. Default 0.
+        /// </summary>
+        public float rolling_friction;
+        /// <summary>
+        /// Tensile strength of the bulk material (wet sand 0.1–1 kPa, snow 1–100 kPa): contacts
+        /// within a band of 10% of the radii sum attract with F = σ D² ε/(1 − ε) (Rumpf 1962, ε
+        /// = 0.4, D = r_i + r_j). 0 = dry. In [0, SINEW_MAX_COHESION] Pa. Default 0.
+        /// </summary>
+        public float cohesion;
+        /// <summary>Set by sinew_particle_material_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
     }
 
     /// <summary>
@@ -2757,6 +2794,31 @@ namespace Sinew.Native
         /// <remarks><c>out_force</c> must be NULL or point to one writable SinewVec3.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_fluid_force(SinewWorld world, SinewBody body, SinewVec3* out_force);
+
+        /// <summary>
+        /// Writes sinew_particle_material_default() to <c>*out</c> (for bindings that avoid by-value
+        /// structs).
+        /// </summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewParticleMaterial.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_particle_material_init(SinewParticleMaterial* @out);
+
+        /// <summary>
+        /// Gives particles <c>first..first+count</c> the granular material <c>*material</c>: static and
+        /// dynamic friction, rolling resistance and cohesion (Pa) in their contacts with other
+        /// particles (a pair takes the mean of its two materials). Particles start frictionless;
+        /// only particles with a radius take part in contacts. A fluid's particles are refused
+        /// with SINEW_ERROR_INVALID_ARGUMENT, as are dynamic friction above static friction
+        /// and values out of range.
+        /// </summary>
+        /// <remarks><c>material</c> must point to a readable SinewParticleMaterial.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_particle_material(SinewWorld world, uint first, uint count, SinewParticleMaterial* material);
+
+        /// <summary>Writes the granular material of particle <c>index</c> to <c>*out_material</c>.</summary>
+        /// <remarks><c>out_material</c> must point to writable memory for one SinewParticleMaterial.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_particle_material(SinewWorld world, uint index, SinewParticleMaterial* out_material);
 
         /// <summary>
         /// Fixed step with an accumulator: adds <c>frame_dt</c> seconds (the frame's real time,

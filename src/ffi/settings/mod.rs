@@ -13,6 +13,7 @@ pub mod bodies;
 pub mod collision;
 pub mod fluid;
 pub mod limits;
+pub mod particles;
 pub mod world;
 
 pub use self::aero::{SinewWindDesc, SinewWindZoneDesc};
@@ -34,5 +35,7 @@ pub(super) use self::fluid::{
     KILL_VOLUME_DESC_COOKIE,
 };
 pub use self::limits::*;
+pub use self::particles::SinewParticleMaterial;
+pub(super) use self::particles::PARTICLE_MATERIAL_COOKIE;
 pub use self::world::SinewWorldDesc;
 pub(super) use self::world::WORLD_DESC_COOKIE;

@@ -72,6 +72,7 @@ fn descs() -> Vec<Desc> {
         sinew::DiffuseDesc::schema(),
         sinew::WindDesc::schema(),
         sinew::WindZoneDesc::schema(),
+        sinew::ParticleMaterial::schema(),
     ]
 }
 
@@ -166,6 +167,7 @@ fn declarations_are_complete_and_consistent() {
     assert!(sinew::KillVolumeDesc::default().validate().is_ok());
     assert!(sinew::WindDesc::default().validate().is_ok());
     assert!(sinew::WindZoneDesc::default().validate().is_ok());
+    assert!(sinew::ParticleMaterial::default().validate().is_ok());
     // The default variant's parameters are the declared defaults (one default per
     // setting in every layer).
     let emitter = sinew::EmitterDesc::default();

@@ -44,6 +44,10 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         ("bindings/csharp/FluidSettings.cs", "KillVolumeDesc"),
         ("bindings/csharp/FluidSettings.cs", "AnisotropyDesc"),
         ("bindings/csharp/FluidSettings.cs", "DiffuseDesc"),
+        (
+            "bindings/csharp/ParticleMaterialSettings.cs",
+            "ParticleMaterial",
+        ),
     ] {
         let tag: &'static str = Box::leak(format!("{name} fields").into_boxed_str());
         v.push((file, tag, Box::new(move || cs_fields(&desc(name)))));
@@ -215,6 +219,11 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             "bindings/cpp/sinew.hpp",
             "WorldDesc setters",
             Box::new(move || cpp_setters(&world(), "WorldDesc")),
+        ),
+        (
+            "bindings/cpp/sinew.hpp",
+            "ParticleMaterial setters",
+            Box::new(move || cpp_setters(&desc("ParticleMaterial"), "ParticleMaterial")),
         ),
         (
             "bindings/cpp/sinew_fluid.hpp",
