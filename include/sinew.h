@@ -865,6 +865,36 @@ typedef uint32_t SinewContactEventKind;
 #endif // __cplusplus
 
 /**
+ * Values of `SinewDiffuseParticle::kind` (crosses as `uint32_t`): what a diffuse
+ * particle is, by the fluid particles around it.
+ */
+enum SinewDiffuseKind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Few fluid neighbours: in the air, ballistic.
+   */
+  SINEW_DIFFUSE_SPRAY = 0,
+  /**
+   * At the surface, carried by the fluid.
+   */
+  SINEW_DIFFUSE_FOAM = 1,
+  /**
+   * Inside the fluid, rising.
+   */
+  SINEW_DIFFUSE_BUBBLE = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewDiffuseKind SinewDiffuseKind;
+#else
+typedef uint32_t SinewDiffuseKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * The stages of a step as the profiler sees them (crosses as `uint32_t`;
  * sinew_profile_stage_name names them, docs/c-api.md "Profiling" describes each). STEP
  * (the whole step) and SUBSTEP (each substep) are groups; the others are leaves, and
@@ -1477,6 +1507,86 @@ typedef struct SinewFluid {
 } SinewFluid;
 
 /**
+ * Diffuse particles of a fluid (Ihmsen et al. 2012): spray, foam and bubbles spawned where
+ * air is trapped and at wave crests of fast water, with their own capacity and lifetime.
+ * Off while `capacity` is 0 (the default). Start from sinew_diffuse_desc_default(); field
+ * for field the Rust `DiffuseDesc`.
+ */
+typedef struct SinewDiffuseDesc {
+  /**
+   * Diffuse particles reserved when set (0 = off): a full set refuses new ones. In
+   * 0..=SINEW_MAX_FLUID_CAPACITY particles. Default 0.
+   */
+  uint32_t capacity;
+  /**
+   * Seconds each diffuse particle lives. In (0, SINEW_MAX_FLUID_LIFETIME] s. Default 2.
+   */
+  float lifetime;
+  /**
+   * k_ta: particles per second a fluid particle spawns at full trapped air and full
+   * kinetic energy. In [0, 100000] 1/s. Default 50.
+   */
+  float trapped_air_rate;
+  /**
+   * k_wc: particles per second at a full wave crest and full kinetic energy. In [0,
+   * 100000] 1/s. Default 50.
+   */
+  float wave_crest_rate;
+  /**
+   * τ_min of the trapped-air potential: below it a particle traps no air. In [0, 10000]
+   * m/s. Default 5.
+   */
+  float trapped_air_min;
+  /**
+   * τ_max of the trapped-air potential: above it, full. In [0, 10000] m/s. Default 20.
+   */
+  float trapped_air_max;
+  /**
+   * τ_min of the wave-crest potential (a curvature sum, dimensionless). In [0, 10000].
+   * Default 2.
+   */
+  float wave_crest_min;
+  /**
+   * τ_max of the wave-crest potential. In [0, 10000]. Default 8.
+   */
+  float wave_crest_max;
+  /**
+   * τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing. In [0,
+   * 1000000] J/kg. Default 5.
+   */
+  float energy_min;
+  /**
+   * τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default 50.
+   */
+  float energy_max;
+  /**
+   * Fewer fluid neighbours than this: spray. In 0..=1000 particles. Default 6.
+   */
+  uint32_t spray_neighbours;
+  /**
+   * More fluid neighbours than this: a bubble. In 0..=1000 particles. Default 20.
+   */
+  uint32_t bubble_neighbours;
+  /**
+   * k_b: a bubble's buoyancy, in units of gravity (upwards). In [0, 100]. Default 2.
+   */
+  float buoyancy;
+  /**
+   * k_d: the fraction of the fluid's velocity a bubble takes per step. In [0, 1].
+   * Default 0.5.
+   */
+  float drag;
+  /**
+   * Seed of the spawning hash (the same seed, the same particles). Default 0x00000001.
+   */
+  uint32_t seed;
+  /**
+   * Set by sinew_diffuse_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewDiffuseDesc;
+
+/**
  * A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &
  * Müller 2013). The particles are reserved up front (`capacity`), so emission never
  * allocates and never shifts the index of any other body. Start from
@@ -1720,6 +1830,42 @@ typedef struct SinewEmitter {
 typedef struct SinewKillVolume {
   uint64_t id;
 } SinewKillVolume;
+
+/**
+ * A granular material: friction, rolling resistance and cohesion between particles (see
+ * `World::set_particle_material`). The default is frictionless and without cohesion (plain
+ * particle contacts). Pairs combine by the arithmetic mean. Start from
+ * sinew_particle_material_default(); field for field the Rust `ParticleMaterial`.
+ */
+typedef struct SinewParticleMaterial {
+  /**
+   * Coulomb coefficient below which a contact between particles sticks (μ_s). In [0,
+   * SINEW_MAX_FRICTION]. Default 0.
+   */
+  float static_friction;
+  /**
+   * Coulomb coefficient of sliding between particles (μ_k, at most μ_s). In [0,
+   * SINEW_MAX_FRICTION]. Default 0.
+   */
+  float dynamic_friction;
+  /**
+   * Rolling resistance of round grains (μ_r, the lever arm of the normal force over the
+   * radius): caps both friction coefficients, so a grain rolls over its partner where
+   * rolling is cheaper than sliding. 0 = the grains do not roll. In [0,
+   * SINEW_MAX_FRICTION]; 0 = no rolling. Default 0.
+   */
+  float rolling_friction;
+  /**
+   * Tensile strength of the bulk material (wet sand 0.1–1 kPa, snow 1–100 kPa): contacts
+   * within a band of 10% of the radii sum attract with F = σ D² ε/(1 − ε) (Rumpf 1962, ε
+   * = 0.4, D = r_i + r_j). 0 = dry. In [0, SINEW_MAX_COHESION] Pa. Default 0.
+   */
+  float cohesion;
+  /**
+   * Set by sinew_particle_material_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewParticleMaterial;
 
 /**
  * One stage of the last profiled step (sinew_world_read_stage_times).
@@ -2077,6 +2223,17 @@ typedef struct SinewFluidEllipsoid {
   struct SinewVec3 axis1;
   struct SinewVec3 axis2;
 } SinewFluidEllipsoid;
+
+/**
+ * One diffuse particle (32 bytes): position (m) and the seconds it has left, velocity
+ * (m/s) and its kind (a SinewDiffuseKind).
+ */
+typedef struct SinewDiffuseParticle {
+  struct SinewVec3 position;
+  float lifetime;
+  struct SinewVec3 velocity;
+  uint32_t kind;
+} SinewDiffuseParticle;
 
 #ifdef __cplusplus
 extern "C" {
@@ -3262,6 +3419,63 @@ SinewStatus sinew_fluid_read_anisotropy(struct SinewWorld world,
                                         uint32_t *out_count);
 
 /**
+ * A diffuse desc with every field at its default (capacity 0: off; Ihmsen et al.'s
+ * potentials with a 2 s lifetime).
+ */
+struct SinewDiffuseDesc sinew_diffuse_desc_default(void);
+
+/**
+ * Writes sinew_diffuse_desc_default() to `*out` (for bindings that avoid by-value
+ * structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewDiffuseDesc.
+ */
+SinewStatus sinew_diffuse_desc_init(struct SinewDiffuseDesc *out);
+
+/**
+ * Sets the diffuse particles of the fluid (spray, foam and bubbles; docs/fluids.md):
+ * room for `desc->capacity` of them is reserved now (0 removes them, the default), and
+ * every later step moves, ages and spawns them after the fluid's own passes, without
+ * allocating. A new capacity or seed starts them afresh; the other settings apply from
+ * the next step. They are render state: snapshots do not hold them.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewDiffuseDesc.
+ */
+SinewStatus sinew_fluid_set_diffuse(struct SinewWorld world,
+                                    struct SinewFluid fluid,
+                                    const struct SinewDiffuseDesc *desc);
+
+/**
+ * Writes the fluid's diffuse settings to `*out_desc` (capacity 0 when it has none).
+ *
+ * # Safety
+ * `out_desc` must be NULL or point to writable memory for one SinewDiffuseDesc.
+ */
+SinewStatus sinew_fluid_get_diffuse(struct SinewWorld world,
+                                    struct SinewFluid fluid,
+                                    struct SinewDiffuseDesc *out_desc);
+
+/**
+ * Copies the fluid's live diffuse particles into `particles` (SinewDiffuseParticle,
+ * `stride` 32..=SINEW_MAX_STRIDE_BYTES bytes apart, `capacity` elements), as the last
+ * step left them. `*out_count` receives their number (0 for a fluid without diffuse
+ * particles). More than `capacity` is SINEW_ERROR_OUT_OF_RANGE, and nothing is
+ * written; a NULL `particles` only counts (capacity is not checked).
+ *
+ * # Safety
+ * `particles` must be NULL or point to `(capacity-1)*stride + 32` writable bytes;
+ * `out_count` to one writable uint32_t.
+ */
+SinewStatus sinew_fluid_read_diffuse(struct SinewWorld world,
+                                     struct SinewFluid fluid,
+                                     uint32_t capacity,
+                                     void *particles,
+                                     uint32_t stride,
+                                     uint32_t *out_count);
+
+/**
  * A fluid desc with every field at its default (water: ρ₀ 1000 kg/m³, spacing 5 cm,
  * 4096 particles).
  */
@@ -3488,6 +3702,46 @@ SinewStatus sinew_body_set_fluid_coupling(struct SinewWorld world,
 SinewStatus sinew_body_fluid_force(struct SinewWorld world,
                                    struct SinewBody body,
                                    struct SinewVec3 *out_force);
+
+/**
+ * A particle material with every field at its default (frictionless, dry).
+ */
+struct SinewParticleMaterial sinew_particle_material_default(void);
+
+/**
+ * Writes sinew_particle_material_default() to `*out` (for bindings that avoid by-value
+ * structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewParticleMaterial.
+ */
+SinewStatus sinew_particle_material_init(struct SinewParticleMaterial *out);
+
+/**
+ * Gives particles `first..first+count` the granular material `*material`: static and
+ * dynamic friction, rolling resistance and cohesion (Pa) in their contacts with other
+ * particles (a pair takes the mean of its two materials). Particles start frictionless;
+ * only particles with a radius take part in contacts. A fluid's particles are refused
+ * with SINEW_ERROR_INVALID_ARGUMENT, as are dynamic friction above static friction
+ * and values out of range.
+ *
+ * # Safety
+ * `material` must point to a readable SinewParticleMaterial.
+ */
+SinewStatus sinew_world_set_particle_material(struct SinewWorld world,
+                                              uint32_t first,
+                                              uint32_t count,
+                                              const struct SinewParticleMaterial *material);
+
+/**
+ * Writes the granular material of particle `index` to `*out_material`.
+ *
+ * # Safety
+ * `out_material` must point to writable memory for one SinewParticleMaterial.
+ */
+SinewStatus sinew_world_particle_material(struct SinewWorld world,
+                                          uint32_t index,
+                                          struct SinewParticleMaterial *out_material);
 
 /**
  * Fixed step with an accumulator: adds `frame_dt` seconds (the frame's real time,

@@ -177,6 +177,10 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_fluid_read_diffuse",
     "sinew_body_set_fluid_coupling",
     "sinew_body_fluid_force",
+    "sinew_particle_material_default",
+    "sinew_particle_material_init",
+    "sinew_world_set_particle_material",
+    "sinew_world_particle_material",
 ];
 
 /// A host task system for the fuzzer: runs every range inside `enqueue`, one item at a

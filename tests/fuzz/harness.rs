@@ -139,6 +139,8 @@ mod calls_bodies;
 mod calls_collision;
 #[path = "calls_fluids.rs"]
 mod calls_fluids;
+#[path = "calls_granular.rs"]
+mod calls_granular;
 #[path = "calls_render.rs"]
 mod calls_render;
 #[path = "calls_world.rs"]

@@ -240,6 +240,20 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    /// Values of <c>SinewDiffuseParticle::kind</c> (crosses as <c>uint32_t</c>): what a diffuse
+    /// particle is, by the fluid particles around it.
+    /// </summary>
+    public enum SinewDiffuseKind : uint
+    {
+        /// <summary>Few fluid neighbours: in the air, ballistic.</summary>
+        DiffuseSpray = 0,
+        /// <summary>At the surface, carried by the fluid.</summary>
+        DiffuseFoam = 1,
+        /// <summary>Inside the fluid, rising.</summary>
+        DiffuseBubble = 2,
+    }
+
+    /// <summary>
     /// The stages of a step as the profiler sees them (crosses as <c>uint32_t</c>;
     /// sinew_profile_stage_name names them, docs/c-api.md "Profiling" describes each). STEP
     /// (the whole step) and SUBSTEP (each substep) are groups; the others are leaves, and
@@ -289,20 +303,6 @@ namespace Sinew.Native
     /// </summary>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void SinewProfileCallback(uint stage, uint begin, void* user_data);
-
-    /// <summary>
-    /// Values of <c>SinewDiffuseParticle::kind</c> (crosses as <c>uint32_t</c>): what a diffuse
-    /// particle is, by the fluid particles around it.
-    /// </summary>
-    public enum SinewDiffuseKind : uint
-    {
-        /// <summary>Few fluid neighbours: in the air, ballistic.</summary>
-        DiffuseSpray = 0,
-        /// <summary>At the surface, carried by the fluid.</summary>
-        DiffuseFoam = 1,
-        /// <summary>Inside the fluid, rising.</summary>
-        DiffuseBubble = 2,
-    }
 
     /// <summary>
     /// A task of Sinew's: runs the items <c>begin..end</c> (<c>begin &lt; end &lt;= item_count</c>) of the
@@ -1160,6 +1160,42 @@ namespace Sinew.Native
         public ulong id;
     }
 
+    /// <summary>
+    /// A granular material: friction, rolling resistance and cohesion between particles (see
+    /// <c>World::set_particle_material</c>). The default is frictionless and without cohesion (plain
+    /// particle contacts). Pairs combine by the arithmetic mean. Start from
+    /// sinew_particle_material_default(); field for field the Rust <c>ParticleMaterial</c>.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewParticleMaterial
+    {
+        /// <summary>
+        /// Coulomb coefficient below which a contact between particles sticks (μ_s). In [0,
+        /// SINEW_MAX_FRICTION]. Default 0.
+        /// </summary>
+        public float static_friction;
+        /// <summary>
+        /// Coulomb coefficient of sliding between particles (μ_k, at most μ_s). In [0,
+        /// SINEW_MAX_FRICTION]. Default 0.
+        /// </summary>
+        public float dynamic_friction;
+        /// <summary>
+        /// Rolling resistance of round grains (μ_r, the lever arm of the normal force over the
+        /// radius): caps both friction coefficients, so a grain rolls over its partner where
+        /// rolling is cheaper than sliding. 0 = the grains do not roll. In [0,
+        /// SINEW_MAX_FRICTION]; 0 = no rolling. Default 0.
+        /// </summary>
+        public float rolling_friction;
+        /// <summary>
+        /// Tensile strength of the bulk material (wet sand 0.1–1 kPa, snow 1–100 kPa): contacts
+        /// within a band of 10% of the radii sum attract with F = σ D² ε/(1 − ε) (Rumpf 1962, ε
+        /// = 0.4, D = r_i + r_j). 0 = dry. In [0, SINEW_MAX_COHESION] Pa. Default 0.
+        /// </summary>
+        public float cohesion;
+        /// <summary>Set by sinew_particle_material_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
     /// <summary>One stage of the last profiled step (sinew_world_read_stage_times).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewStageTime
@@ -1215,42 +1251,6 @@ namespace Sinew.Native
         public System.IntPtr callback;
         /// <summary>Passed back to <c>callback</c> untouched (may be NULL).</summary>
         public void* user_data;
-    }
-
-    /// <summary>
-    /// A granular material: friction, rolling resistance and cohesion between particles (see
-    /// <c>World::set_particle_material</c>). The default is frictionless and without cohesion (plain
-    /// particle contacts). Pairs combine by the arithmetic mean. Start from
-    /// sinew_particle_material_default(); field for field the Rust <c>ParticleMaterial</c>.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewParticleMaterial
-    {
-        /// <summary>
-        /// Coulomb coefficient below which a contact between particles sticks (μ_s). In [0,
-        /// SINEW_MAX_FRICTION]. Default 0.
-        /// </summary>
-        public float static_friction;
-        /// <summary>
-        /// Coulomb coefficient of sliding between particles (μ_k, at most μ_s). In [0,
-        /// SINEW_MAX_FRICTION]. Default 0.
-        /// </summary>
-        public float dynamic_friction;
-        /// <summary>
-        /// Rolling resistance of round grains (μ_r, the lever arm of the normal force over the
-        /// radius): caps both friction coefficients, so a grain rolls over its partner where
-        /// rolling is cheaper than sliding. 0 = the grains do not roll. In [0,
-        /// SINEW_MAX_FRICTION]; 0 = no rolling. Default 0.
-        /// </summary>
-        public float rolling_friction;
-        /// <summary>
-        /// Tensile strength of the bulk material (wet sand 0.1–1 kPa, snow 1–100 kPa): contacts
-        /// within a band of 10% of the radii sum attract with F = σ D² ε/(1 − ε) (Rumpf 1962, ε
-        /// = 0.4, D = r_i + r_j). 0 = dry. In [0, SINEW_MAX_COHESION] Pa. Default 0.
-        /// </summary>
-        public float cohesion;
-        /// <summary>Set by sinew_particle_material_default(); a desc not made by it is refused.</summary>
-        public uint internal_cookie;
     }
 
     /// <summary>
