@@ -549,7 +549,7 @@ impl Persist for DistanceConstraints {
             return Ok(());
         }
         let n = codec::built_for(built_for, cx.hot.len(), WHAT)?;
-        codec::check_indices(raw.sweep.items(), n, WHAT)?;
+        codec::check_elements(raw.sweep.items(), n, WHAT)?;
         codec::check_permutation(&raw.slot_of, WHAT)?;
         codec::check_finite(raw.softness.iter().copied(), WHAT)?;
         codec::check_finite(raw.lambda.iter().copied(), WHAT)?;

@@ -609,7 +609,7 @@ impl<F: Family<K>, const K: usize> Persist for NarySet<F, K> {
             return Ok(());
         }
         let n = codec::built_for(built_for, cx.hot.len(), F::NAME)?;
-        codec::check_indices(raw.sweep.items(), n, F::NAME)?;
+        codec::check_elements(raw.sweep.items(), n, F::NAME)?;
         codec::check_permutation(&raw.slot_of, F::NAME)?;
         codec::check_finite(raw.compliance.iter().copied(), F::NAME)?;
         codec::check_finite(raw.lambda.iter().copied(), F::NAME)?;

@@ -488,6 +488,27 @@ pub(crate) fn check_indices<const K: usize>(
     Ok(())
 }
 
+/// Fails unless every index of the constraint slots `items` is below `n` and no slot
+/// names one particle twice: what every builder of a swept set checks before it
+/// builds (a slot naming a particle twice would break the Gauss-Seidel sweep's rule
+/// that the slots of one run share no particle, which `Sweep::prepare` enforces by
+/// panicking at the next step).
+pub(crate) fn check_elements<const K: usize>(
+    items: &[[u32; K]],
+    n: usize,
+    what: &str,
+) -> Result<()> {
+    check_indices(items, n, what)?;
+    for (k, item) in items.iter().enumerate() {
+        for (j, &p) in item.iter().enumerate() {
+            ensure(!item[..j].contains(&p), || {
+                format!("{what} {k} names particle {p} twice")
+            })?;
+        }
+    }
+    Ok(())
+}
+
 /// Fails unless every particle index is below `n`.
 pub(crate) fn check_list(list: &[u32], n: usize, what: &str) -> Result<()> {
     for (k, &p) in list.iter().enumerate() {

@@ -14,5 +14,6 @@ mod docs;
 mod fuzz_api;
 mod handle_serials;
 mod header;
+mod snapshot_sweeps;
 mod task_system;
 mod threads;

@@ -52,6 +52,7 @@ mod showcase_pictures;
 mod skinning;
 mod snapshot_fuzz;
 mod snapshot_property;
+mod snapshot_sweeps;
 mod snapshots;
 mod solver_checks;
 mod tearing;
