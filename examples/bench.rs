@@ -25,7 +25,9 @@
 //! Options: `--n` (cloth side, default 128; ropes: rope count, default 1000;
 //! particles: particle count, default 100000),
 //! `--threads` (default 2; 0 = all cores), `--solver gs|jacobi` (default gs),
-//! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300).
+//! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300),
+//! `--friction MU` (particles only: static and dynamic friction between the particles,
+//! `ParticleMaterial`; default 0, frictionless).
 //! Set-up (including the colouring) is not timed; the frames are, from rest.
 //!
 //! Fields: `ms_per_frame`; `mproj_per_s` = constraints × substeps × iterations × frames
@@ -63,6 +65,9 @@ struct Options {
     iterations: u32,
     frames: u32,
     snapshot: u32,
+    /// Friction coefficient (static and dynamic) between the particles of the
+    /// `particles` scene (0 = frictionless, the scene's own).
+    friction: f32,
     /// Whether --substeps / --iterations were given (dam_break has its own defaults).
     substeps_set: bool,
     iterations_set: bool,
@@ -72,7 +77,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -82,6 +87,7 @@ fn parse() -> Result<Options, String> {
         iterations: 1,
         frames: 300,
         snapshot: 0,
+        friction: 0.0,
         substeps_set: false,
         iterations_set: false,
     };
@@ -105,6 +111,14 @@ fn parse() -> Result<Options, String> {
             }
             "--frames" => o.frames = number()?,
             "--snapshot" => o.snapshot = number()?,
+            "--friction" => {
+                o.friction = value
+                    .parse::<f32>()
+                    .map_err(|e| format!("{flag} {value}: {e}"))?;
+                if o.scene != "particles" {
+                    return Err("--friction applies to the particles scene only".into());
+                }
+            }
             "--solver" => {
                 o.solver = match value.as_str() {
                     "gs" | "gauss-seidel" => Solver::GaussSeidel,
@@ -172,6 +186,18 @@ fn run(o: &Options) -> Result<String, String> {
         }
     };
     let mut scene = built.map_err(|e| e.to_string())?;
+    if o.friction > 0.0 {
+        let sand = sinew::ParticleMaterial {
+            static_friction: o.friction,
+            dynamic_friction: o.friction,
+            ..sinew::ParticleMaterial::default()
+        };
+        let count = scene.world.particles().len() as u32;
+        scene
+            .world
+            .set_particle_material(0, count, &sand)
+            .map_err(|e| e.to_string())?;
+    }
     let constraints = scene.constraints;
     let start = Instant::now();
     for _ in 0..o.frames {

@@ -83,6 +83,11 @@
 #define SINEW_MATERIAL_FAT 1.0e-3
 
 /**
+ * Number of profile stages (values 0..SINEW_PROFILE_STAGE_COUNT of SinewProfileStage).
+ */
+#define SINEW_PROFILE_STAGE_COUNT 30
+
+/**
  * Largest position component (m) and velocity component (m/s) accepted. A step keeps
  * positions within it too: a step that carries a particle past it (flung, or falling for
  * hours) treats that like a non-finite value (SINEW_ERROR_NON_FINITE: the particle's body,
@@ -319,6 +324,11 @@
 #define SINEW_MAX_FRICTION 100.0
 
 /**
+ * Largest tensile strength of a granular material (Pa; firm snow reaches 100 kPa).
+ */
+#define SINEW_MAX_COHESION 1.0e7
+
+/**
  * Largest grab compliance (m/N).
  */
 #define SINEW_MAX_GRAB_COMPLIANCE 1000.0
@@ -361,9 +371,11 @@
  * constraint sets, the non-desc state of colliders, fluids, winds, ...) gains, loses or
  * changes a field. Buffers of another version are refused. The records of settings
  * descs are generated from their declarations and covered by the settings layout
- * instead. Version 7: that layout in the header, the desc records generated.
+ * instead. Version 7: that layout in the header, the desc records generated. Version
+ * 8: the particles' granular materials. Version 9: the contact readback's friction
+ * impulse and point, and the colliders' contact sums.
  */
-#define FORMAT_VERSION 8
+#define FORMAT_VERSION 9
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -849,6 +861,57 @@ enum SinewContactEventKind
 typedef enum SinewContactEventKind SinewContactEventKind;
 #else
 typedef uint32_t SinewContactEventKind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * The stages of a step as the profiler sees them (crosses as `uint32_t`;
+ * sinew_profile_stage_name names them, docs/c-api.md "Profiling" describes each). STEP
+ * (the whole step) and SUBSTEP (each substep) are groups; the others are leaves, and
+ * the leaves' times sum to the step's. The constraint families come in projection
+ * order, the fluids' density constraints between unilateral volumes and tethers.
+ */
+enum SinewProfileStage
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  SINEW_PROFILE_STAGE_STEP = 0,
+  SINEW_PROFILE_STAGE_SUBSTEP = 1,
+  SINEW_PROFILE_STAGE_FLUID_EMIT = 2,
+  SINEW_PROFILE_STAGE_COLLISION_DETECTION = 3,
+  SINEW_PROFILE_STAGE_CONSTRAINT_STEP = 4,
+  SINEW_PROFILE_STAGE_WIND = 5,
+  SINEW_PROFILE_STAGE_SKINNING = 6,
+  SINEW_PROFILE_STAGE_INTEGRATE = 7,
+  SINEW_PROFILE_STAGE_CONSTRAINT_SUBSTEP = 8,
+  SINEW_PROFILE_STAGE_COLLIDER_DETECTION = 9,
+  SINEW_PROFILE_STAGE_DISTANCE = 10,
+  SINEW_PROFILE_STAGE_LINK = 11,
+  SINEW_PROFILE_STAGE_DIHEDRAL = 12,
+  SINEW_PROFILE_STAGE_ISOMETRIC = 13,
+  SINEW_PROFILE_STAGE_TET_VOLUME = 14,
+  SINEW_PROFILE_STAGE_TRIANGLE_STRAIN = 15,
+  SINEW_PROFILE_STAGE_TET_STRAIN = 16,
+  SINEW_PROFILE_STAGE_PRESSURE = 17,
+  SINEW_PROFILE_STAGE_RINGS = 18,
+  SINEW_PROFILE_STAGE_SHAPES = 19,
+  SINEW_PROFILE_STAGE_UNILATERAL_AREA = 20,
+  SINEW_PROFILE_STAGE_UNILATERAL_VOLUME = 21,
+  SINEW_PROFILE_STAGE_FLUID_DENSITY = 22,
+  SINEW_PROFILE_STAGE_TETHER = 23,
+  SINEW_PROFILE_STAGE_ATTACHMENTS = 24,
+  SINEW_PROFILE_STAGE_TORN = 25,
+  SINEW_PROFILE_STAGE_CONTACTS = 26,
+  SINEW_PROFILE_STAGE_TOPOLOGY = 27,
+  SINEW_PROFILE_STAGE_FLUID_VELOCITY = 28,
+  SINEW_PROFILE_STAGE_RECOVERY = 29,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewProfileStage SinewProfileStage;
+#else
+typedef uint32_t SinewProfileStage;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -1360,6 +1423,60 @@ typedef struct SinewBreakEvent {
 } SinewBreakEvent;
 
 /**
+ * How the anisotropy readback turns each fluid particle's neighbourhood into an ellipsoid
+ * (Yu & Turk 2013): smoothing of the centres, the stretch clamp, the scale and the
+ * isolated particles' size. Start from sinew_anisotropy_desc_default(); field for field
+ * the Rust `AnisotropyDesc`.
+ */
+typedef struct SinewAnisotropyDesc {
+  /**
+   * The radius of a particle inside the bulk (k_s = 1); 0 takes half the fluid's
+   * spacing. In [0, SINEW_MAX_FLUID_SPACING] m; 0 = spacing / 2. Default 0.
+   */
+  float radius;
+  /**
+   * Laplacian smoothing λ of the centres: 0 draws each ellipsoid at its particle, 1 at
+   * the weighted mean of its neighbourhood (Yu & Turk use 0.9 to 1). In [0, 1]. Default
+   * 0.9.
+   */
+  float smoothing;
+  /**
+   * k_r: the largest ratio of the longest to the shortest axis. In [1, 100]. Default 4.
+   */
+  float max_ratio;
+  /**
+   * k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0, 10].
+   * Default 1.
+   */
+  float scale;
+  /**
+   * k_n: the radius of an isolated particle (fewer than `min_neighbours`), as a fraction
+   * of `radius`. In [0, 10]. Default 0.5.
+   */
+  float isolated_scale;
+  /**
+   * N_ε: neighbours (within the smoothing radius) below which a particle is drawn as a
+   * sphere. A particle in the bulk has about 33 at the default smoothing radius (2
+   * spacings; 12 in a planar world), one on a flat surface about half. In 0..=1000
+   * particles. Default 6.
+   */
+  uint32_t min_neighbours;
+  /**
+   * Set by sinew_anisotropy_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewAnisotropyDesc;
+
+/**
+ * A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
+ * header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
+ * rejected with SINEW_ERROR_INVALID_HANDLE.
+ */
+typedef struct SinewFluid {
+  uint64_t id;
+} SinewFluid;
+
+/**
  * A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &
  * Müller 2013). The particles are reserved up front (`capacity`), so emission never
  * allocates and never shifts the index of any other body. Start from
@@ -1556,15 +1673,6 @@ typedef struct SinewKillVolumeDesc {
 } SinewKillVolumeDesc;
 
 /**
- * A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
- * header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
- * rejected with SINEW_ERROR_INVALID_HANDLE.
- */
-typedef struct SinewFluid {
-  uint64_t id;
-} SinewFluid;
-
-/**
  * Counters and density figures of a fluid (sinew_fluid_stats).
  */
 typedef struct SinewFluidStats {
@@ -1612,6 +1720,99 @@ typedef struct SinewEmitter {
 typedef struct SinewKillVolume {
   uint64_t id;
 } SinewKillVolume;
+
+/**
+ * One stage of the last profiled step (sinew_world_read_stage_times).
+ */
+typedef struct SinewStageTime {
+  /**
+   * Wall-clock time (ns), summed over every time the stage ran in the step.
+   */
+  uint64_t nanoseconds;
+  /**
+   * The stage (a SinewProfileStage value).
+   */
+  uint32_t stage;
+  /**
+   * The group it runs in: SINEW_PROFILE_STAGE_STEP or SINEW_PROFILE_STAGE_SUBSTEP
+   * (STEP for STEP itself).
+   */
+  uint32_t parent;
+  /**
+   * Nesting depth: 0 for STEP, 1 for SUBSTEP and the leaves outside substeps, 2 for
+   * the leaves inside them.
+   */
+  uint32_t depth;
+  /**
+   * How many times the stage began in the step (0 = it did not run).
+   */
+  uint32_t calls;
+} SinewStageTime;
+
+/**
+ * What the world holds and its last step worked on (sinew_world_profile_counts).
+ */
+typedef struct SinewProfileCounts {
+  /**
+   * Bodies made by the builders.
+   */
+  uint64_t bodies;
+  /**
+   * Bodies simulated in full (every body: bodies do not sleep).
+   */
+  uint64_t awake_bodies;
+  /**
+   * Particles (fluid and free particles included).
+   */
+  uint64_t particles;
+  /**
+   * Constraint projections of one solver iteration over every constraint family.
+   */
+  uint64_t constraints;
+  /**
+   * Colliders.
+   */
+  uint64_t colliders;
+  /**
+   * Particle-collider contacts of the last step (sinew_world_contact_count).
+   */
+  uint64_t collider_contacts;
+  /**
+   * Listed particle-particle neighbour pairs of the contact search.
+   */
+  uint64_t particle_pairs;
+  /**
+   * Live fluid particles.
+   */
+  uint64_t fluid_particles;
+  /**
+   * Listed fluid neighbour pairs of the last density build.
+   */
+  uint64_t fluid_neighbours;
+} SinewProfileCounts;
+
+/**
+ * Called at each boundary of a profiled step: `stage` (a SinewProfileStage value)
+ * begins (`begin` = 1) or ends (0). Called on the thread that called the step, in
+ * properly nested pairs (STEP around everything, SUBSTEP around each substep, at most
+ * one leaf open at a time, inside them). Must not throw or unwind, and must not call
+ * Sinew on this world (the step holds its lock).
+ */
+typedef void (*SinewProfileCallback)(uint32_t stage, uint32_t begin, void *user_data);
+
+/**
+ * A host's profiler callback with its user data (sinew_world_set_profile_callback).
+ */
+typedef struct SinewProfileHook {
+  /**
+   * Called at each stage boundary. Not NULL.
+   */
+  SinewProfileCallback callback;
+  /**
+   * Passed back to `callback` untouched (may be NULL).
+   */
+  void *user_data;
+} SinewProfileHook;
 
 /**
  * Per-particle weights against the skinned target. Defaults (no skinning):
@@ -1850,10 +2051,31 @@ typedef struct SinewWorldDesc {
    */
   uint32_t threads;
   /**
+   * Time every stage of each step (read back as the last step's stage times; no clock is
+   * read when off). The physics is the same bits on or off. Default 0 (0 or 1).
+   */
+  uint32_t profiling;
+  /**
    * Set by sinew_world_desc_default(); a desc not made by it is refused.
    */
   uint32_t internal_cookie;
 } SinewWorldDesc;
+
+/**
+ * One particle's ellipsoid (48 bytes): its centre and three orthogonal axes, each a
+ * unit direction times the radius along it (m), longest first and right-handed. The
+ * columns `axis0 axis1 axis2 center` are the affine transform of a unit sphere: the
+ * instance matrix of a sphere mesh of radius 1.
+ */
+typedef struct SinewFluidEllipsoid {
+  /**
+   * The smoothed centre (m).
+   */
+  struct SinewVec3 center;
+  struct SinewVec3 axis0;
+  struct SinewVec3 axis1;
+  struct SinewVec3 axis2;
+} SinewFluidEllipsoid;
 
 #ifdef __cplusplus
 extern "C" {
@@ -2996,6 +3218,49 @@ SinewStatus sinew_world_set_shape_cluster_stiffness(struct SinewWorld world,
                                                     float stiffness);
 
 /**
+ * An anisotropy desc with every field at its default (Yu & Turk's λ 0.9, k_r 4,
+ * k_n 0.5; the bulk drawn at half the spacing).
+ */
+struct SinewAnisotropyDesc sinew_anisotropy_desc_default(void);
+
+/**
+ * Writes sinew_anisotropy_desc_default() to `*out` (for bindings that avoid by-value
+ * structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewAnisotropyDesc.
+ */
+SinewStatus sinew_anisotropy_desc_init(struct SinewAnisotropyDesc *out);
+
+/**
+ * Computes and copies the ellipsoid of each live particle of the fluid, in the order
+ * of sinew_fluid_read_particles, into `ellipsoids` (SinewFluidEllipsoid, `stride`
+ * 48..=SINEW_MAX_STRIDE_BYTES bytes apart, `capacity` elements): Yu & Turk's
+ * anisotropic kernels from the particle's neighbours within the smoothing radius,
+ * shaped by `desc` (radius, smoothing, stretch clamp; docs/fluids.md). Computed by
+ * this call from the neighbour grid of the last step and the particles where they
+ * are, so it costs nothing in a step that nobody reads it after; particles emitted
+ * since the last step see no neighbours until the next one (they are drawn as
+ * isolated spheres). Centres follow the positions interpolated by `alpha` in [0, 1]
+ * (as sinew_world_read_interpolated_positions). `*out_count` receives the number of
+ * live particles. More live particles than `capacity` is SINEW_ERROR_OUT_OF_RANGE,
+ * and nothing is written; a NULL `ellipsoids` only counts (capacity is not checked).
+ *
+ * # Safety
+ * `desc` must point to a readable SinewAnisotropyDesc; `ellipsoids` must be NULL or
+ * point to `(capacity-1)*stride + 48` writable bytes; `out_count` to one writable
+ * uint32_t.
+ */
+SinewStatus sinew_fluid_read_anisotropy(struct SinewWorld world,
+                                        struct SinewFluid fluid,
+                                        const struct SinewAnisotropyDesc *desc,
+                                        float alpha,
+                                        uint32_t capacity,
+                                        void *ellipsoids,
+                                        uint32_t stride,
+                                        uint32_t *out_count);
+
+/**
  * A fluid desc with every field at its default (water: ρ₀ 1000 kg/m³, spacing 5 cm,
  * 4096 particles).
  */
@@ -3373,6 +3638,71 @@ SinewStatus sinew_world_set_inverse_masses(struct SinewWorld world,
                                            uint32_t first,
                                            uint32_t count,
                                            const float *inverse_masses);
+
+/**
+ * Turns the timing of each step on (`enabled` = 1) or off (0), from the next step on;
+ * the desc's `profiling` sets it at creation (off by default). Off, the step reads no
+ * clock; on, it reads one at each stage boundary. The physics is the same bits either
+ * way. The last profiled step's times stay readable when it is turned off.
+ */
+SinewStatus sinew_world_set_profiling(struct SinewWorld world, uint32_t enabled);
+
+/**
+ * Writes the stages of the last profiled step to `out[0..SINEW_PROFILE_STAGE_COUNT]`,
+ * entry k for stage k (all times zero before the first profiled step), and their
+ * number to `*out_count`. A `capacity` below SINEW_PROFILE_STAGE_COUNT is refused
+ * (SINEW_ERROR_OUT_OF_RANGE, nothing written). Allocates nothing: call it every frame
+ * into the same array.
+ *
+ * # Safety
+ * `out` must be NULL or point to `capacity` writable SinewStageTime; `out_count` must
+ * be NULL or point to one writable uint32_t.
+ */
+SinewStatus sinew_world_read_stage_times(struct SinewWorld world,
+                                         struct SinewStageTime *out,
+                                         uint32_t capacity,
+                                         uint32_t *out_count);
+
+/**
+ * Writes the world's counts (bodies, particles, contacts, fluid neighbours, ...: see
+ * SinewProfileCounts) to `*out_counts`. Available whether or not profiling is on.
+ *
+ * # Safety
+ * `out_counts` must be NULL or point to one writable SinewProfileCounts.
+ */
+SinewStatus sinew_world_profile_counts(struct SinewWorld world,
+                                       struct SinewProfileCounts *out_counts);
+
+/**
+ * Writes the name of `stage` (a SinewProfileStage value; `snake_case`, e.g.
+ * "collision_detection") to `*out_name`: a NUL-terminated static string, valid for the
+ * life of the library. A value of SINEW_PROFILE_STAGE_COUNT or more is refused
+ * (SINEW_ERROR_OUT_OF_RANGE).
+ *
+ * # Safety
+ * `out_name` must be NULL or point to one writable `const char*`.
+ */
+SinewStatus sinew_profile_stage_name(uint32_t stage, const char **out_name);
+
+/**
+ * Installs `hook->callback` (called with `hook->user_data` at each boundary of each
+ * step, from the next step on; see SinewProfileCallback) or, with `hook` NULL,
+ * removes it. A NULL callback is refused (SINEW_ERROR_INVALID_ARGUMENT, the world
+ * keeps its hook). A step with a callback is timed too (sinew_world_read_stage_times),
+ * whatever sinew_world_set_profiling says. The callback is called on the thread that
+ * calls the step: a world with a callback runs its substeps there rather than on a
+ * worker of its thread pool (its passes still use the pool or the host task system;
+ * the results are the same bits), so hosts may open their own profiler scopes in it
+ * (Unity's ProfilerMarker, Unreal's TRACE_CPUPROFILER). Not simulation state:
+ * snapshots neither save nor restore it.
+ *
+ * # Safety
+ * `hook` must be NULL or point to a readable SinewProfileHook whose callback follows
+ * the rules of SinewProfileCallback and is callable with its user data from any thread
+ * that steps the world, until the world is destroyed or given another hook.
+ */
+SinewStatus sinew_world_set_profile_callback(struct SinewWorld world,
+                                             const struct SinewProfileHook *hook);
 
 /**
  * Sets the skinning weights of every particle of the body (`count` = its particle

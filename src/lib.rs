@@ -93,10 +93,11 @@ pub use fluid::desc::{
 };
 pub use fluid::emit::MAX_NOZZLE_SPACINGS;
 pub use fluid::{
-    EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidId, FluidParticle, FluidStats,
-    KillVolumeDesc, KillVolumeId, KillVolumeShape,
+    AnisotropyDesc, EmitterDesc, EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId,
+    FluidParticle, FluidStats, KillVolumeDesc, KillVolumeId, KillVolumeShape,
 };
 pub use glam::Quat;
+pub use limits::MAX_COHESION;
 /// The settings schema (every desc field's unit, range, default and doc) and the table
 /// of limits, which the generators of the binding layers read.
 pub use limits::{schema, Limit, LIMITS};
@@ -110,6 +111,7 @@ pub use limits::{
     MAX_TEAR_RESERVE, MAX_WINCH_SPEED,
 };
 pub use math::Vec3;
+pub use particles::material::{ParticleMaterial, COHESION_BAND, COHESION_POROSITY};
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use skinning::SkinWeights;
 pub use snapshot::{
@@ -120,6 +122,9 @@ pub use topology::winch::RopeEnd;
 pub use transform::Transform;
 pub use world::breaking::BreakReport;
 pub use world::interpolation::{Advance, MAX_FRAME_DT, MAX_STEPS_PER_ADVANCE};
+pub use world::profile::{
+    ProfileCounts, ProfileHook, ProfileStage, StageTime, PROFILE_STAGE_COUNT,
+};
 pub use world::tearing::{default_tear_reserve, TearStatus};
 pub use world::{
     seal_snapshot, ContactEvent, World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS,

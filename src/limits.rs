@@ -206,6 +206,8 @@ limits! {
     // Colliders, grabbing, meshes, the fixed-step driver and emitters (the scene descs).
     /// Largest friction coefficient of a collider (dimensionless, static and dynamic).
     MAX_FRICTION: f32 = 100.0;
+    /// Largest tensile strength of a granular material (Pa; firm snow reaches 100 kPa).
+    MAX_COHESION: f32 = 1.0e7;
     /// Largest grab compliance (m/N).
     MAX_GRAB_COMPLIANCE: f32 = 1.0e3;
     /// Largest number of triangles of one mesh collider.

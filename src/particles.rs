@@ -21,10 +21,13 @@
 //!
 //! ARCHITECTURE.md, "Data layout", places this in the whole.
 
+pub mod material;
+
 use crate::error::{try_reserve, Error, Result};
 use crate::limits::MIN_INVERSE_MASS;
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::snapshot::codec::{self, Reader, Writer};
+use material::ParticleMaterial;
 
 pub use crate::limits::MAX_PARTICLES;
 
@@ -110,6 +113,9 @@ pub struct Particles {
     /// Unyielding factor in [0, 1] (the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)), cold: 1 = pushes yielding particles
     /// without being pushed by them, 0 (default) = ordinary.
     pub(crate) unyielding: Vec<f32>,
+    /// Granular material (friction, rolling, cohesion between particles), cold: the
+    /// default is frictionless (src/particles/material.rs).
+    pub(crate) material: Vec<ParticleMaterial>,
     /// Position (m) at the start of the current step, cold: where the step's non-finite
     /// fallback (src/recovery.rs) puts back a body that met NaN or infinity. Grown with
     /// the other arrays, so the step never allocates for it.
@@ -167,6 +173,7 @@ impl Particles {
             additional,
             "particle unyielding factors",
         )?;
+        try_reserve(&mut self.material, additional, "particle materials")?;
         try_reserve(&mut self.step_start, additional, "particle step starts")?;
         Ok(())
     }
@@ -180,6 +187,7 @@ impl Particles {
         self.radius.push(0.0);
         self.filter.push(CollisionFilter::default());
         self.unyielding.push(0.0);
+        self.material.push(ParticleMaterial::default());
         self.step_start.push(position);
     }
 
@@ -199,6 +207,12 @@ impl Particles {
     #[inline]
     pub fn unyielding(&self, i: usize) -> f32 {
         self.unyielding[i]
+    }
+
+    /// The granular material of particle `i`.
+    #[inline]
+    pub fn material(&self, i: usize) -> ParticleMaterial {
+        self.material[i]
     }
 
     /// The position of particle `i` (m), rounded to `f32`.
@@ -268,9 +282,10 @@ impl Particles {
         std::mem::size_of::<Vec4>() + std::mem::size_of::<Vec3A>() + std::mem::size_of::<Vec3>();
 
     /// Bytes per particle of cold data, read by the collision passes only: radius,
-    /// unyielding factor, collision filter.
-    pub const COLD_BYTES_PER_PARTICLE: usize =
-        2 * std::mem::size_of::<f32>() + std::mem::size_of::<CollisionFilter>();
+    /// unyielding factor, collision filter, granular material.
+    pub const COLD_BYTES_PER_PARTICLE: usize = 2 * std::mem::size_of::<f32>()
+        + std::mem::size_of::<CollisionFilter>()
+        + std::mem::size_of::<ParticleMaterial>();
 }
 
 pub use crate::limits::MAX_ACCELERATION;
@@ -316,6 +331,18 @@ impl Particles {
                 .map(|f| (f.group, f.layers, f.mask, f.self_collision)),
         );
         w.put_block_raw(&self.unyielding);
+        w.put_len(self.material.len());
+        w.put_iter(
+            self.material.len(),
+            self.material.iter().map(|m| {
+                (
+                    m.static_friction,
+                    m.dynamic_friction,
+                    m.rolling_friction,
+                    m.cohesion,
+                )
+            }),
+        );
         w.put_block_raw(&self.step_start);
     }
 
@@ -345,6 +372,24 @@ impl Particles {
             });
         }
         p.unyielding = r.get_block_raw(n)?;
+        codec::ensure(r.get_len(n, "particle materials")? == n, || {
+            "the particle materials do not match the particles".into()
+        })?;
+        p.material = crate::error::try_with_capacity(n, "particle materials")?;
+        for k in 0..n {
+            let (static_friction, dynamic_friction, rolling_friction, cohesion) =
+                r.get::<(f32, f32, f32, f32)>()?;
+            let m = ParticleMaterial {
+                static_friction,
+                dynamic_friction,
+                rolling_friction,
+                cohesion,
+            };
+            codec::ensure(m.validate().is_ok(), || {
+                format!("particle {k} has the material {m:?}")
+            })?;
+            p.material.push(m);
+        }
         p.step_start = r.get_block_raw(n)?;
         codec::check_finite(p.hot.iter().flat_map(|h| h.to_array()), "particle offset")?;
         codec::check_finite(

@@ -315,6 +315,12 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
         this->threads = value;
         return *this;
     }
+    /// Time every stage of each step (read back as the last step's stage times; no clock is
+    /// read when off). The physics is the same bits on or off. Default 0 (0 or 1).
+    WorldDesc& with_profiling(bool value) noexcept {
+        this->profiling = value ? 1u : 0u;
+        return *this;
+    }
     // END GENERATED WorldDesc setters
 };
 
@@ -1157,6 +1163,68 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         t.finish = [](void* host_task, void* user) noexcept { static_cast<Runner*>(user)->finish(host_task); };
         t.user_context = &runner;
         return set_task_system(t);
+    }
+
+    // --- profiling -----------------------------------------------------------------
+
+    /// Times every stage of each step from the next one on (sinew_world_set_profiling;
+    /// off by default, or the desc's `profiling`). The physics is the same bits either way.
+    Result<void> set_profiling(bool enabled) {
+        return detail::to_result(sinew_world_set_profiling(handle_, enabled ? 1u : 0u));
+    }
+
+    /// The stages of the last profiled step into `out` (entry k for stage k, at least
+    /// SINEW_PROFILE_STAGE_COUNT entries: a std::array kept by the caller; nothing is
+    /// allocated). The leaves (all but STEP and SUBSTEP) sum to the step time.
+    Result<uint32_t> read_stage_times(Span<SinewStageTime> out) const {
+        auto n = detail::to_count(out.size(), "World::read_stage_times");
+        if (!n) return n.error();
+        SinewStageTime none{};
+        uint32_t count = 0;
+        return detail::checked(
+            sinew_world_read_stage_times(handle_, out.empty() ? &none : out.data(), *n, &count), count);
+    }
+
+    /// The world's counts (bodies, particles, contacts, fluid neighbours, ...).
+    Result<SinewProfileCounts> profile_counts() const {
+        SinewProfileCounts c{};
+        return detail::checked(sinew_world_profile_counts(handle_, &c), c);
+    }
+
+    /// The name of a profile stage ("collision_detection"; a static string).
+    static Result<const char*> stage_name(uint32_t stage) {
+        const char* name = nullptr;
+        return detail::checked(sinew_profile_stage_name(stage, &name), name);
+    }
+
+    /// Calls `hook.callback(stage, begin, hook.user_data)` at each stage boundary of
+    /// every step, on the stepping thread, in nested pairs (sinew_world_set_profile_callback).
+    /// The callback must not throw nor call this world.
+    Result<void> set_profile_callback(const SinewProfileHook& hook) {
+        return detail::to_result(sinew_world_set_profile_callback(handle_, &hook));
+    }
+
+    /// Removes the profile callback.
+    Result<void> set_profile_callback(std::nullptr_t) {
+        return detail::to_result(sinew_world_set_profile_callback(handle_, nullptr));
+    }
+
+    /// Calls `listener.begin(stage)` and `listener.end(stage)` (stage a SinewProfileStage
+    /// value) at each stage boundary; `listener` must outlive its use by the world and
+    /// must not throw (std::terminate otherwise: the callback is noexcept).
+    template <class Listener>
+    Result<void> set_profile_listener(Listener& listener) {
+        SinewProfileHook h{};
+        h.callback = [](uint32_t stage, uint32_t begin, void* user) noexcept {
+            auto* l = static_cast<Listener*>(user);
+            if (begin) {
+                l->begin(stage);
+            } else {
+                l->end(stage);
+            }
+        };
+        h.user_data = &listener;
+        return set_profile_callback(h);
     }
 
     // --- snapshots -----------------------------------------------------------------

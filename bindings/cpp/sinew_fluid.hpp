@@ -261,6 +261,52 @@ struct KillVolumeDesc : detail::DescSetters<KillVolumeDesc, SinewKillVolumeDesc>
     // END GENERATED KillVolumeDesc setters
 };
 
+/// How Fluid::read_anisotropy shapes each particle's ellipsoid (Yu & Turk 2013), from
+/// sinew_anisotropy_desc_default() (smoothing 0.9, axes at most 4:1, the bulk at half the
+/// spacing).
+struct AnisotropyDesc : detail::DescSetters<AnisotropyDesc, SinewAnisotropyDesc> {
+    AnisotropyDesc() noexcept : DescSetters(sinew_anisotropy_desc_default()) {}
+    // BEGIN GENERATED AnisotropyDesc setters
+    /// The radius of a particle inside the bulk (k_s = 1); 0 takes half the fluid's spacing. In
+    /// [0, SINEW_MAX_FLUID_SPACING] m; 0 = spacing / 2. Default 0.
+    AnisotropyDesc& with_radius(float value) noexcept {
+        this->radius = value;
+        return *this;
+    }
+    /// Laplacian smoothing λ of the centres: 0 draws each ellipsoid at its particle, 1 at the
+    /// weighted mean of its neighbourhood (Yu & Turk use 0.9 to 1). In [0, 1]. Default 0.9.
+    AnisotropyDesc& with_smoothing(float value) noexcept {
+        this->smoothing = value;
+        return *this;
+    }
+    /// k_r: the largest ratio of the longest to the shortest axis. In [1, 100]. Default 4.
+    AnisotropyDesc& with_max_ratio(float value) noexcept {
+        this->max_ratio = value;
+        return *this;
+    }
+    /// k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0, 10]. Default
+    /// 1.
+    AnisotropyDesc& with_scale(float value) noexcept {
+        this->scale = value;
+        return *this;
+    }
+    /// k_n: the radius of an isolated particle (fewer than `min_neighbours`), as a fraction of
+    /// `radius`. In [0, 10]. Default 0.5.
+    AnisotropyDesc& with_isolated_scale(float value) noexcept {
+        this->isolated_scale = value;
+        return *this;
+    }
+    /// N_ε: neighbours (within the smoothing radius) below which a particle is drawn as a
+    /// sphere. A particle in the bulk has about 33 at the default smoothing radius (2 spacings;
+    /// 12 in a planar world), one on a flat surface about half. In 0..=1000 particles. Default
+    /// 6.
+    AnisotropyDesc& with_min_neighbours(uint32_t value) noexcept {
+        this->min_neighbours = value;
+        return *this;
+    }
+    // END GENERATED AnisotropyDesc setters
+};
+
 /// An emitter of a fluid (a plain handle).
 class Emitter {
   public:
@@ -411,6 +457,34 @@ class Fluid {
                                                           position_stride, velocities, velocity_stride,
                                                           density_ratios, density_stride, &n),
                                n);
+    }
+
+    /// Computes the ellipsoid of each live particle (Yu & Turk 2013: smoothed centre and
+    /// three axes, longest first, right-handed: the columns of a unit sphere's instance
+    /// transform) into `ellipsoids`, in the order of read_particles, from the last step's
+    /// neighbour grid. `E` is SinewFluidEllipsoid or any trivially copyable type of at
+    /// least 48 bytes starting with those 12 floats. Returns the live count; a shorter
+    /// span gives Status::OutOfRange and nothing is written.
+    template <class E>
+    Result<uint32_t> read_anisotropy(const SinewAnisotropyDesc& desc, float alpha, Span<E> ellipsoids) const {
+        static_assert(std::is_trivially_copyable<E>::value && sizeof(E) >= sizeof(SinewFluidEllipsoid),
+                      "an ellipsoid element holds at least a SinewFluidEllipsoid");
+        auto c = detail::to_count(ellipsoids.size(), "Fluid::read_anisotropy");
+        if (!c) return c.error();
+        return read_anisotropy_strided(desc, alpha, *c, ellipsoids.empty() ? nullptr : ellipsoids.data(),
+                                       static_cast<uint32_t>(sizeof(E)));
+    }
+    template <class E>
+    Result<uint32_t> read_anisotropy(const SinewAnisotropyDesc& desc, float alpha, std::vector<E>& ellipsoids) const {
+        return read_anisotropy(desc, alpha, Span<E>(ellipsoids));
+    }
+    /// Straight into a strided buffer (an instance buffer; stride >= 48 bytes); nullptr
+    /// only counts.
+    Result<uint32_t> read_anisotropy_strided(const SinewAnisotropyDesc& desc, float alpha, uint32_t capacity,
+                                             void* ellipsoids, uint32_t stride) const {
+        uint32_t n = 0;
+        return detail::checked(
+            sinew_fluid_read_anisotropy(world_, handle_, &desc, alpha, capacity, ellipsoids, stride, &n), n);
     }
 
   private:

@@ -384,6 +384,17 @@ class Scene {
     Result<void> set_task_system(const SinewTaskSystem& tasks) { return world_.set_task_system(tasks); }
     Result<void> set_task_system(std::nullptr_t) { return world_.set_task_system(nullptr); }
 
+    /// Profiling (World::set_profiling, read_stage_times, profile_counts,
+    /// set_profile_listener): stage times of the last step, counts, markers.
+    Result<void> set_profiling(bool enabled) { return world_.set_profiling(enabled); }
+    Result<uint32_t> read_stage_times(Span<SinewStageTime> out) const { return world_.read_stage_times(out); }
+    Result<SinewProfileCounts> profile_counts() const { return world_.profile_counts(); }
+    template <class Listener>
+    Result<void> set_profile_listener(Listener& listener) {
+        return world_.set_profile_listener(listener);
+    }
+    Result<void> set_profile_callback(std::nullptr_t) { return world_.set_profile_callback(nullptr); }
+
     /// Positions (m) of all particles of a body into `out` (size = particle count).
     template <class V>
     Result<void> read_positions(BodyId id, Span<V> out) {

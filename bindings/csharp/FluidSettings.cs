@@ -257,4 +257,65 @@ namespace Sinew
             // END GENERATED KillVolumeDesc exchange
         }
     }
+
+    /// <summary>How <see cref="Fluid.ReadAnisotropy{T}(AnisotropySettings, float, T[])"/>
+    /// turns each particle's neighbourhood into an ellipsoid (Yu &amp; Turk 2013).</summary>
+    public struct AnisotropySettings : INativeSettings<SinewAnisotropyDesc>
+    {
+        // BEGIN GENERATED AnisotropyDesc fields
+        /// <summary>The radius of a particle inside the bulk (k_s = 1); 0 takes half the
+        /// fluid's spacing. In [0, SINEW_MAX_FLUID_SPACING] m; 0 = spacing / 2. Default
+        /// 0.</summary>
+        public float Radius;
+        /// <summary>Laplacian smoothing λ of the centres: 0 draws each ellipsoid at its
+        /// particle, 1 at the weighted mean of its neighbourhood (Yu &amp; Turk use 0.9 to 1).
+        /// In [0, 1]. Default 0.9.</summary>
+        public float Smoothing;
+        /// <summary>k_r: the largest ratio of the longest to the shortest axis. In [1, 100].
+        /// Default 4.</summary>
+        public float MaxRatio;
+        /// <summary>k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0,
+        /// 10]. Default 1.</summary>
+        public float Scale;
+        /// <summary>k_n: the radius of an isolated particle (fewer than `min_neighbours`), as a
+        /// fraction of `radius`. In [0, 10]. Default 0.5.</summary>
+        public float IsolatedScale;
+        /// <summary>N_ε: neighbours (within the smoothing radius) below which a particle is
+        /// drawn as a sphere. A particle in the bulk has about 33 at the default smoothing
+        /// radius (2 spacings; 12 in a planar world), one on a flat surface about half. In
+        /// 0..=1000 particles. Default 6.</summary>
+        public int MinNeighbours;
+        // END GENERATED AnisotropyDesc fields
+
+        /// <summary>The library's defaults (smoothing 0.9, longest axis at most 4 times the
+        /// shortest, the bulk at half the spacing).</summary>
+        public static AnisotropySettings Default
+        {
+            get { return NativeSettings.Default<AnisotropySettings, SinewAnisotropyDesc>(); }
+        }
+
+        /// <summary>The native desc.</summary>
+        public SinewAnisotropyDesc ToNative()
+        {
+            return NativeSettings.ToNative<AnisotropySettings, SinewAnisotropyDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewAnisotropyDesc>.InitNative(ref SinewAnisotropyDesc d)
+        {
+            fixed (SinewAnisotropyDesc* p = &d)
+                return SinewNative.sinew_anisotropy_desc_init(p);
+        }
+
+        void INativeSettings<SinewAnisotropyDesc>.Exchange(ref SinewAnisotropyDesc d, bool toNative)
+        {
+            // BEGIN GENERATED AnisotropyDesc exchange
+            NativeSettings.Copy(ref d.radius, ref Radius, toNative);
+            NativeSettings.Copy(ref d.smoothing, ref Smoothing, toNative);
+            NativeSettings.Copy(ref d.max_ratio, ref MaxRatio, toNative);
+            NativeSettings.Copy(ref d.scale, ref Scale, toNative);
+            NativeSettings.Copy(ref d.isolated_scale, ref IsolatedScale, toNative);
+            NativeSettings.Copy(ref d.min_neighbours, ref MinNeighbours, toNative);
+            // END GENERATED AnisotropyDesc exchange
+        }
+    }
 }

@@ -205,6 +205,38 @@ namespace Sinew
             return (int)n;
         }
 
+        /// <summary>Computes the ellipsoid of each live particle (Yu &amp; Turk 2013: smoothed
+        /// centre and three axes from its neighbours; docs/fluids.md) into
+        /// <paramref name="ellipsoids"/>, in the order of ReadParticles: T is
+        /// <see cref="SinewFluidEllipsoid"/> or any blittable struct of at least 48 bytes
+        /// whose first 48 are the centre and the three axes (direction times radius, longest
+        /// first, right-handed): the columns of a unit sphere's instance matrix. Computed by
+        /// this call from the last step's neighbour grid; nothing is allocated. Returns the
+        /// live count; a shorter array throws ErrorOutOfRange and nothing is
+        /// written.</summary>
+        public unsafe int ReadAnisotropy<T>(AnisotropySettings settings, float alpha, T[] ellipsoids) where T : struct
+        {
+            const string F = "Fluid.ReadAnisotropy";
+            Args.NotNull(ellipsoids, F, "ellipsoids");
+            if (!Element<T>.Blittable || Element<T>.Size < sizeof(SinewFluidEllipsoid))
+                throw SinewException.Argument(F, typeof(T).Name + " is not a blittable struct of at least " +
+                    sizeof(SinewFluidEllipsoid) + " bytes");
+            using (var p = new Pin(ellipsoids))
+                return ReadAnisotropy(settings, alpha, ellipsoids.Length, p.Ptr, Element<T>.Size);
+        }
+
+        /// <summary>ReadAnisotropy into a strided buffer of <paramref name="capacity"/>
+        /// elements <paramref name="stride"/> bytes apart (at least 48; an instance buffer);
+        /// a null buffer only counts. Returns the live count.</summary>
+        public unsafe int ReadAnisotropy(AnisotropySettings settings, float alpha, int capacity, void* ellipsoids, int stride)
+        {
+            SinewAnisotropyDesc d = settings.ToNative();
+            uint n;
+            SinewException.Check(SinewNative.sinew_fluid_read_anisotropy(World.Handle, Handle, &d, alpha,
+                unchecked((uint)capacity), ellipsoids, unchecked((uint)stride), &n));
+            return (int)n;
+        }
+
         /// <summary>Removes the fluid: its particles become inert for good (their indices
         /// stay), its emitters and kill volumes go with it.</summary>
         public void Remove()

@@ -36,6 +36,7 @@ namespace Sinew
             SinewWorld w;
             SinewException.Check(SinewNative.sinew_world_create(&desc, &w));
             id = (long)w.id;
+            profiling = settings.Profiling;
             lock (registryGate)
                 registry[id] = new WeakReference<World>(this);
         }
@@ -80,7 +81,10 @@ namespace Sinew
             // A step still running on another thread may call the task system: the last
             // step to return frees it then.
             if (Volatile.Read(ref stepsInFlight) == 0)
+            {
                 ReleaseTaskSystem();
+                ReleaseProfileListener();
+            }
         }
 
         /// <summary>Number of worlds created and not yet disposed.</summary>
@@ -125,9 +129,13 @@ namespace Sinew
             finally
             {
                 if (Interlocked.Decrement(ref stepsInFlight) == 0 && IsDisposed)
+                {
                     ReleaseTaskSystem();
+                    ReleaseProfileListener();
+                }
             }
             ThrowTaskFailure();
+            ThrowProfileFailure();
         }
     }
 }

@@ -33,6 +33,10 @@ namespace Sinew
         /// <summary>Worker threads (1 = the calling thread only). Results are bit-identical
         /// whatever the count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.</summary>
         public int Threads;
+        /// <summary>Time every stage of each step (read back as the last step's stage times; no
+        /// clock is read when off). The physics is the same bits on or off. Default 0 (0 or
+        /// 1).</summary>
+        public bool Profiling;
         // END GENERATED WorldDesc fields
 
         /// <summary>The library's defaults (read from the library, so they never drift).</summary>
@@ -65,6 +69,7 @@ namespace Sinew
             NativeSettings.Copy(ref d.jacobi_relaxation, ref JacobiRelaxation, toNative);
             NativeSettings.Copy(ref d.damping, ref Damping, toNative);
             NativeSettings.Copy(ref d.threads, ref Threads, toNative);
+            NativeSettings.Copy(ref d.profiling, ref Profiling, toNative);
             // END GENERATED WorldDesc exchange
         }
     }

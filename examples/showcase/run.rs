@@ -47,7 +47,13 @@ pub struct Summary {
     /// Mean and largest wall time of one `World::step` (ms); not asserted.
     pub step_ms_mean: f64,
     pub step_ms_max: f64,
+    /// The world's own stage times (`World::stage_times`, profiling on), summed over
+    /// the run (ns per stage, by stage value); not asserted.
+    pub stage_ns: [u64; sinew::PROFILE_STAGE_COUNT],
 }
+
+/// How many of the costliest stages a summary prints.
+const STAGES_SHOWN: usize = 5;
 
 impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -74,6 +80,29 @@ impl std::fmt::Display for Summary {
             self.step_ms_mean,
             self.step_ms_max
         )?;
+        // Where the steps went: the costliest leaf stages, mean ms per step.
+        let mut leaves: Vec<(sinew::ProfileStage, u64)> = sinew::ProfileStage::ALL
+            .iter()
+            .filter(|s| !s.is_group())
+            .map(|&s| (s, self.stage_ns[s as usize]))
+            .filter(|&(_, ns)| ns > 0)
+            .collect();
+        leaves.sort_by_key(|&(_, ns)| std::cmp::Reverse(ns));
+        if !leaves.is_empty() {
+            let per_step = |ns: u64| ns as f64 * 1e-6 / self.steps.max(1) as f64;
+            let shown: Vec<String> = leaves
+                .iter()
+                .take(STAGES_SHOWN)
+                .map(|&(s, ns)| format!("{} {:.3}", s.name(), per_step(ns)))
+                .collect();
+            writeln!(
+                f,
+                "{:13}   stages (ms/step, of {:.3}): {}",
+                "",
+                per_step(self.stage_ns[sinew::ProfileStage::Step as usize]),
+                shown.join(", ")
+            )?;
+        }
         for metric in &self.metrics {
             writeln!(f, "{:13}   {metric}", "")?;
         }
@@ -197,7 +226,10 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
         metrics: Vec::new(),
         step_ms_mean: 0.0,
         step_ms_max: 0.0,
+        stage_ns: [0; sinew::PROFILE_STAGE_COUNT],
     };
+    // The world times its own stages (the same bits as without).
+    scene.sim.world.set_profiling(true);
     let mut frames = Frames {
         rgb: Vec::new(),
         delays_cs: Vec::new(),
@@ -293,6 +325,9 @@ pub fn run(scene: &mut Scene, render: Option<&Render>) -> (Summary, Frames) {
         last_ms = start.elapsed().as_secs_f64() * 1e3;
         total_ms += last_ms;
         summary.step_ms_max = summary.step_ms_max.max(last_ms);
+        for t in scene.sim.world.stage_times() {
+            summary.stage_ns[t.stage as usize] += t.nanoseconds;
+        }
     }
     summary.frames = frames.rgb.len() as u32;
     summary.metrics = scene.sim.metrics.clone();

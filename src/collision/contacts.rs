@@ -18,12 +18,19 @@
 //!   at the start of the projection and writes only its own correction (fast
 //!   partners of a slow particle are added in a short serial pass, in a fixed order),
 //!   so the result does not depend on the thread count.
+//! * **Granular materials** (`crate::particles::material`): when some particle in the
+//!   search has friction or cohesion, the pass runs the granular pair rule
+//!   (`kernels::contact::rub`: the push above plus position-level Coulomb friction on
+//!   the relative displacement over the substep, and cohesion within a band past
+//!   contact) over the same lists in the same order; otherwise the frictionless sum
+//!   above, unchanged.
 
 use super::neighbours::{NeighbourStats, Neighbours};
 use crate::error::{try_reserve, Result};
-use crate::kernels::contact::{push, sum, Cloud};
+use crate::kernels::contact::{push, rub, sum, sum_rough, Cloud, Rough};
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec4};
+use crate::particles::material::{Grain, COHESION_BAND};
 use crate::particles::Particles;
 use crate::solver::parallel::{Executor, Rows};
 
@@ -35,15 +42,111 @@ pub(crate) struct ParticleContacts {
     delta: Vec<Vec4>,
     /// The contact sum's implementation (AVX where the CPU has it: `Kernel::default`).
     kernel: Kernel,
+    /// Per slot: its particle's granular material (`crate::particles::material`), gathered after
+    /// each build of the lists (the slot order changes there only).
+    grains: Vec<Grain>,
+    /// The build the materials were gathered for (`Neighbours::builds`); None before
+    /// the first.
+    gathered: Option<u64>,
+    /// Whether some slot has friction or cohesion (the granular sum runs), and whether
+    /// some slot is cohesive (pairs reach past contact).
+    rough: bool,
+    cohesive: bool,
+    /// Solver iterations per substep (cohesion spreads its pull over them).
+    iterations: u32,
+}
+
+/// What the projection sums per slot: the frictionless contacts or the granular ones.
+trait Pairs: Sync {
+    /// Adds the corrections of slot k (movable) from `list` (see `kernels::contact`).
+    fn sum(&self, k: usize, list: &[u32], skip_roaming: bool, acc: &mut Vec3, active: &mut u32);
+    /// The correction of slot k from slot j.
+    fn pair(&self, k: usize, j: usize) -> Option<Vec3>;
+}
+
+/// Frictionless contacts.
+struct Smooth<'a> {
+    s: &'a Neighbours,
+    cloud: Cloud<'a>,
+    kernel: Kernel,
+    plain: bool,
+}
+
+impl Pairs for Smooth<'_> {
+    #[inline(always)]
+    fn sum(&self, k: usize, list: &[u32], skip_roaming: bool, acc: &mut Vec3, active: &mut u32) {
+        let s = self.s;
+        let roaming = |j: usize| s.is_roaming(j);
+        sum(
+            self.kernel,
+            &self.cloud,
+            k,
+            list,
+            skip_roaming,
+            roaming,
+            self.plain,
+            acc,
+            active,
+        );
+    }
+
+    #[inline(always)]
+    fn pair(&self, k: usize, j: usize) -> Option<Vec3> {
+        let s = self.s;
+        push(&self.cloud, k, j, s.hot[k], s.unyielding[k], s.radius[k])
+    }
+}
+
+/// Contacts with friction and cohesion (`crate::particles::material`).
+struct Granular<'a> {
+    s: &'a Neighbours,
+    cloud: Cloud<'a>,
+    rough: Rough<'a>,
+    kernel: Kernel,
+}
+
+impl Pairs for Granular<'_> {
+    #[inline(always)]
+    fn sum(&self, k: usize, list: &[u32], skip_roaming: bool, acc: &mut Vec3, active: &mut u32) {
+        let s = self.s;
+        let roaming = |j: usize| s.is_roaming(j);
+        sum_rough(
+            self.kernel,
+            &self.cloud,
+            &self.rough,
+            k,
+            list,
+            skip_roaming,
+            roaming,
+            acc,
+            active,
+        );
+    }
+
+    #[inline(always)]
+    fn pair(&self, k: usize, j: usize) -> Option<Vec3> {
+        let s = self.s;
+        rub(
+            &self.cloud,
+            &self.rough,
+            k,
+            j,
+            s.hot[k],
+            s.unyielding[k],
+            s.radius[k],
+        )
+    }
 }
 
 impl ParticleContacts {
-    /// Builds the neighbour lists for a step whose substeps last `h` seconds. Allocates
-    /// only when the particle count grew since the last step.
+    /// Builds the neighbour lists for a step whose substeps last `h` seconds with
+    /// `iterations` projections each. Allocates only when the particle count grew
+    /// since the last step.
     pub(crate) fn begin_step(
         &mut self,
         particles: &Particles,
         h: f32,
+        iterations: u32,
         exec: &Executor,
     ) -> Result<()> {
         let n = particles.len();
@@ -52,12 +155,42 @@ impl ParticleContacts {
             try_reserve(&mut self.delta, grow, "contact corrections")?;
             self.delta.resize(n, Vec4::ZERO);
         }
-        self.search.begin_step(particles, h, exec)
+        if self.grains.len() < n {
+            let grow = n - self.grains.len();
+            try_reserve(&mut self.grains, grow, "contact materials")?;
+            self.grains.resize(n, Grain::default());
+        }
+        self.iterations = iterations.max(1);
+        self.search.begin_step(particles, h, exec)?;
+        self.gather(particles);
+        Ok(())
+    }
+
+    /// Gathers the particles' materials into slot order when the lists were built
+    /// since the last gather.
+    fn gather(&mut self, particles: &Particles) {
+        let build = self.search.builds();
+        if self.gathered == Some(build) {
+            return;
+        }
+        self.gathered = Some(build);
+        let m = self.search.len();
+        let order = self.search.slot_order().order();
+        let (mut rough, mut cohesive) = (false, false);
+        for (g, &i) in self.grains[..m].iter_mut().zip(order) {
+            let material = &particles.material[i as usize];
+            *g = material.grain();
+            rough |= !material.is_plain();
+            cohesive |= material.cohesion > 0.0;
+        }
+        self.rough = rough;
+        self.cohesive = cohesive;
     }
 
     pub(crate) fn stats(&self) -> NeighbourStats {
         let mut s = self.search.stats();
-        s.bytes += (self.delta.capacity() * std::mem::size_of::<Vec4>()) as u64;
+        s.bytes += (self.delta.capacity() * std::mem::size_of::<Vec4>()
+            + self.grains.capacity() * std::mem::size_of::<Grain>()) as u64;
         s
     }
 
@@ -67,91 +200,36 @@ impl ParticleContacts {
         if !self.search.active {
             return;
         }
+        self.gather(particles);
         let s = &self.search;
-        let m = s.len();
-        let kernel = self.kernel;
-        let plain = s.plain();
         let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding);
-        let roaming = |j: usize| s.is_roaming(j);
-        if !s.has_roaming() {
-            exec.for_chunks(Rows::new(&mut self.delta[..m]), |range, delta| {
-                for (k, delta) in range.zip(delta) {
-                    let pk = s.hot[k];
-                    let mut acc = Vec3::ZERO;
-                    let mut active = 0u32;
-                    if pk.w != 0.0 {
-                        sum(
-                            kernel,
-                            &cloud,
-                            k,
-                            s.list(k),
-                            false,
-                            roaming,
-                            plain,
-                            &mut acc,
-                            &mut active,
-                        );
-                    }
-                    *delta = acc.extend(active as f32);
-                }
-            });
+        let m = s.len();
+        let delta = &mut self.delta[..m];
+        if self.rough {
+            let rough = Rough {
+                grains: &self.grains[..m],
+                h2: h * h / self.iterations as f32,
+                scale: if self.cohesive {
+                    1.0 + COHESION_BAND
+                } else {
+                    1.0
+                },
+            };
+            let pairs = Granular {
+                s,
+                cloud,
+                rough,
+                kernel: self.kernel,
+            };
+            gather_corrections(s, &pairs, delta, exec);
         } else {
-            // After a partial update: a roaming slot reads its own list; any other
-            // skips the roaming entries of its list and adds its side pairs.
-            let side = s.side_pairs();
-            exec.for_chunks(Rows::new(&mut self.delta[..m]), |range, delta| {
-                let mut at = side.partition_point(|q| (q[0] as usize) < range.start);
-                for (k, delta) in range.zip(delta) {
-                    let pk = s.hot[k];
-                    let mut acc = Vec3::ZERO;
-                    let mut active = 0u32;
-                    if pk.w != 0.0 {
-                        let (uk, rk) = (s.unyielding[k], s.radius[k]);
-                        if let Some(list) = s.roam_list(k) {
-                            sum(
-                                kernel,
-                                &cloud,
-                                k,
-                                list,
-                                false,
-                                roaming,
-                                plain,
-                                &mut acc,
-                                &mut active,
-                            );
-                        } else {
-                            sum(
-                                kernel,
-                                &cloud,
-                                k,
-                                s.list(k),
-                                true,
-                                roaming,
-                                plain,
-                                &mut acc,
-                                &mut active,
-                            );
-                            while at < side.len() && side[at][0] as usize == k {
-                                let j = side[at][1] as usize;
-                                if let Some(d) = push(&cloud, k, j, pk, uk, rk) {
-                                    acc += d;
-                                    active += 1;
-                                }
-                                at += 1;
-                            }
-                        }
-                    }
-                    *delta = acc.extend(active as f32);
-                }
-            });
-        }
-        // The fast partners of slow particles, in the fixed order of the pairs.
-        for &[k, j] in &s.fast_pairs {
-            let (k, j) = (k as usize, j as usize);
-            let pk = s.hot[k];
-            if let Some(d) = push(&cloud, k, j, pk, s.unyielding[k], s.radius[k]) {
-                self.delta[k] += d.extend(1.0);
-            }
+            let pairs = Smooth {
+                s,
+                cloud,
+                kernel: self.kernel,
+                plain: s.plain(),
+            };
+            gather_corrections(s, &pairs, delta, exec);
         }
         // Each slot's correction to its particle (slots and particles are one to one:
         // `SlotOrder`).
@@ -164,5 +242,55 @@ impl ParticleContacts {
                     *hot += c.extend(0.0);
                 }
             });
+    }
+}
+
+/// Each slot's summed correction and count of active contacts into `delta`: its list
+/// (after a partial update, a roaming slot reads its own list and any other skips the
+/// roaming entries of its list and adds its side pairs), then the fast partners of
+/// slow slots in a short serial pass, in the fixed order of the pairs.
+fn gather_corrections<P: Pairs>(s: &Neighbours, pairs: &P, delta: &mut [Vec4], exec: &Executor) {
+    if !s.has_roaming() {
+        exec.for_chunks(Rows::new(&mut *delta), |range, delta| {
+            for (k, delta) in range.zip(delta) {
+                let mut acc = Vec3::ZERO;
+                let mut active = 0u32;
+                if s.hot[k].w != 0.0 {
+                    pairs.sum(k, s.list(k), false, &mut acc, &mut active);
+                }
+                *delta = acc.extend(active as f32);
+            }
+        });
+    } else {
+        let side = s.side_pairs();
+        exec.for_chunks(Rows::new(&mut *delta), |range, delta| {
+            let mut at = side.partition_point(|q| (q[0] as usize) < range.start);
+            for (k, delta) in range.zip(delta) {
+                let mut acc = Vec3::ZERO;
+                let mut active = 0u32;
+                if s.hot[k].w != 0.0 {
+                    if let Some(list) = s.roam_list(k) {
+                        pairs.sum(k, list, false, &mut acc, &mut active);
+                    } else {
+                        pairs.sum(k, s.list(k), true, &mut acc, &mut active);
+                        while at < side.len() && side[at][0] as usize == k {
+                            let j = side[at][1] as usize;
+                            if let Some(d) = pairs.pair(k, j) {
+                                acc += d;
+                                active += 1;
+                            }
+                            at += 1;
+                        }
+                    }
+                }
+                *delta = acc.extend(active as f32);
+            }
+        });
+    }
+    for &[k, j] in &s.fast_pairs {
+        let (k, j) = (k as usize, j as usize);
+        if let Some(d) = pairs.pair(k, j) {
+            delta[k] += d.extend(1.0);
+        }
     }
 }

@@ -88,10 +88,11 @@ impl Collision {
         particles: &Particles,
         dt: f32,
         h: f32,
+        iterations: u32,
         exec: &Executor,
     ) -> Result<()> {
         self.colliders.begin_step(particles.len(), dt)?;
-        self.particles.begin_step(particles, h, exec)
+        self.particles.begin_step(particles, h, iterations, exec)
     }
 
     pub(crate) fn begin_substep(

@@ -268,6 +268,12 @@ impl Neighbours {
         self.order.len()
     }
 
+    /// Builds of the lists so far (the slot order changes at a build only).
+    #[inline]
+    pub(crate) fn builds(&self) -> u64 {
+        self.stats.builds
+    }
+
     /// The particle of slot `k`.
     #[cfg(test)]
     pub(crate) fn particle(&self, k: usize) -> usize {

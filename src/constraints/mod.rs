@@ -66,6 +66,11 @@ macro_rules! constraint_sets {
         /// Number of sets projected before the fluids in one iteration.
         pub(crate) const FLUID_SLOT: usize = [$(stringify!($field)),+].len();
 
+        /// The sets' field names, in projection order (the profiler's stage names).
+        #[cfg_attr(not(test), allow(dead_code))]
+        pub(crate) const SET_NAMES: [&str; SET_COUNT] =
+            [$(stringify!($field)),+, $(stringify!($field2)),+];
+
         impl ConstraintSets {
             /// Every set, in projection order.
             pub(crate) fn all(&self) -> [&dyn ConstraintSet; SET_COUNT] {
@@ -203,34 +208,51 @@ impl ConstraintSets {
         it: &Iteration<'_>,
         pass: ParticlePass<'_>,
     ) -> Option<usize> {
-        let first = if !self.distance.is_empty() {
-            Some((0, &mut self.distance))
+        let k = self.fused_candidate()?;
+        let set = if k == 0 {
+            &mut self.distance
+        } else {
+            &mut self.link
+        };
+        set.project_fused(particles, it, pass).then_some(k)
+    }
+
+    /// The set [`Self::project_fused`] offers the pass: the distance set (0), else the
+    /// link set (1), when it has constraints.
+    pub(crate) fn fused_candidate(&self) -> Option<usize> {
+        if !self.distance.is_empty() {
+            Some(0)
         } else if !self.link.is_empty() {
-            Some((1, &mut self.link))
+            Some(1)
         } else {
             None
-        };
-        first.and_then(|(k, set)| set.project_fused(particles, it, pass).then_some(k))
+        }
     }
 
     /// One iteration of the constraint stage: every set in registry order but the set
     /// `done` (which [`Self::project_fused`] ran already), with the stage `slot`
     /// projected at [`FLUID_SLOT`] (the fluids' density constraints, with the context
     /// that lends them the colliders), so one call keeps the registry's order
-    /// whatever stands between its two parts.
+    /// whatever stands between its two parts. `probe(i)` is called before entry `i`
+    /// of the iteration (the sets in registry order with the fluids at
+    /// [`FLUID_SLOT`]: set k is entry k before the slot and k + 1 after it; the set
+    /// `done` is not visited): the profiler's boundaries.
     pub(crate) fn project(
         &mut self,
         particles: &mut Particles,
         it: &Iteration<'_>,
         done: Option<usize>,
         slot: (&mut dyn Stage, &StepContext<'_>),
+        mut probe: impl FnMut(usize),
     ) {
         let (stage, cx) = slot;
         for (k, set) in self.all_mut().into_iter().enumerate() {
             if k == FLUID_SLOT {
+                probe(FLUID_SLOT);
                 stage.project(particles, cx);
             }
             if done != Some(k) {
+                probe(k + usize::from(k >= FLUID_SLOT));
                 set.project(particles, it);
             }
         }

@@ -10,9 +10,11 @@
 pub mod desc;
 pub(crate) mod emit;
 mod grid;
+pub(crate) mod render;
 pub(crate) mod walls;
 
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc, KillVolumeShape};
+pub use render::{AnisotropyDesc, FluidEllipsoid};
 
 /// A fluid's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20 and
 /// 24 bits, the layout of every id a world issues: [`crate::slots::WorldIds`]); 0 is
@@ -129,6 +131,8 @@ pub struct FluidSet {
     pub(crate) kill_volumes: SlotMap<KillVolume, LowestFirst>,
     /// The density solver: neighbour grid, λ, corrections (src/fluid/solver.rs).
     pub(crate) solver: solver::DensitySolver,
+    /// The render outputs' buffers and state (src/fluid/render/).
+    pub(crate) render: render::RenderState,
 }
 
 pub(crate) mod solver;
@@ -184,6 +188,7 @@ impl Stage for FluidSet {
             self.fluids.items_mut(),
             particles,
             first,
+            cx.h,
             cx.iterations,
             colliders,
             cx.exec,

@@ -11,7 +11,13 @@
 //! over the fluid particles of every fluid and the coupled solid particles within
 //! h_i, i itself included, where V_j is the rest volume of j: s³ of its fluid (s² in a
 //! planar world) or (2 r_j)³ ((2 r_j)² planar) for a solid of radius r_j. For one
-//! fluid this is ρ_i/ρ₀ − 1 with ρ_i = Σ m W (m = ρ₀ V). W is the poly6 kernel,
+//! fluid this is ρ_i/ρ₀ − 1 with ρ_i = Σ m W / S (m = ρ₀ V), S the sum Σ V W of a
+//! cubic (square) lattice of spacing s around one of its points (1.0098 in 3D,
+//! 1.0146 in 2D at h = 2s; `walls::lattice_sums`): the fluid's own lattice at rest
+//! reads exactly ρ₀, so water laid on its lattice (as the emitters lay it) starts at
+//! rest. Without S it read 1% over-dense, and the solver removed that 1% in the first
+//! substep as a velocity of about 1% of the pool's depth per substep: a geyser that
+//! grew with the substep count. W is the poly6 kernel,
 //! ∇W the spiky gradient (2D normalisations in a planar world: poly6 4/(π h⁸),
 //! spiky gradient −30/(π h⁵)). One-sided: an under-dense particle (the free surface)
 //! is not pulled in.
@@ -36,11 +42,16 @@
 //! it replaces and float too deep (twice as deep at 0.25 ρ₀). Momentum is conserved
 //! pair by pair (`m_i Δx_i = −m_k Δx_k`). Between two
 //! fluid particles the artificial pressure `s_corr = −k s² (W(r)/W(Δq))ⁿ` (in λ's
-//! units, m²) is added to `λ_k + λ_j`, against clumping (as Macklin & Müller 2013).
+//! units, m²) is added to `λ_k + λ_j`, against clumping (as Macklin & Müller 2013),
+//! times `min(1, (h / SCORR_SUBSTEP)²)` for a substep h (s) shorter than 1/480 s
+//! ([`scorr_scale`]), so that below it s_corr is a pressure (a fixed acceleration)
+//! rather than a fixed push per substep, which the free surface turned into a
+//! velocity s_corr / h.
 //! Jacobi within an iteration: every λ from the same positions, then every Δx.
 //!
 //! **Walls** ([`super::walls`]): each collider contact of a fluid particle i adds the
-//! density ρ_wall of the half-space behind it (fluid at rest density) to C_i and its
+//! density ρ_wall of the half-space behind it (the fluid's lattice at rest, continued
+//! behind the surface) to C_i and its
 //! gradient `−A n` to ∇_i C_i (so to the denominator of λ_i); the wall does not move,
 //! and i's correction gets `λ_i ∇ρ_wall`. The contacts are copied per slot when the
 //! grid is built, as planes `n · x = c` in the slot frame.
@@ -83,7 +94,7 @@ mod velocity;
 use std::ops::Range;
 
 use super::grid::{row_limit, Layout, Row};
-use super::walls::WallKernel;
+use super::walls::{lattice_sums, WallKernel};
 use super::Fluid;
 use crate::collision::MAX_COLLIDER_CONTACTS;
 use crate::error::{try_reserve, Result};
@@ -95,6 +106,24 @@ use crate::particles::Particles;
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use crate::solver::parallel::{Executor, SlotOrder, REGION_MIN_WORK};
+
+/// The substep (s) from which the artificial pressure s_corr is a fixed displacement
+/// per iteration; shorter substeps scale it by (h / SCORR_SUBSTEP)² ([`scorr_scale`]).
+/// 1/480 s: 8 substeps of a 60 Hz frame, the world's default.
+pub(crate) const SCORR_SUBSTEP: f32 = 1.0 / 480.0;
+
+/// The factor of s_corr at substep `h` (s): `min(1, (h / SCORR_SUBSTEP)²)`.
+///
+/// s_corr pushes every pair within h apart whether or not the fluid is compressed, by
+/// a displacement that does not depend on h; at the free surface, where nothing
+/// pushes back, that displacement becomes a velocity s_corr / h each substep, an
+/// acceleration growing as 1/h². Scaled by h² it is a fixed acceleration (a
+/// pressure), as below SCORR_SUBSTEP; a still pool at 32 substeps of 1/60 s threw its
+/// surface particles 18 spacings up without it (3D, 6 layers; 1.1 with it).
+pub(crate) fn scorr_scale(h: f32) -> f32 {
+    let x = h / SCORR_SUBSTEP;
+    (x * x).min(1.0)
+}
 
 /// Slots per item of a parallel pass (fixed: results never depend on it, only the
 /// load balance does).
@@ -128,6 +157,10 @@ pub(crate) struct Params {
     h2: f32,
     /// poly6 normalisation: W(r) = poly6 (h² − r²)³.
     poly6: f32,
+    /// The density ratio per Σ V (h² − r²)³ (m⁻⁶): poly6 / S, with S the lattice sum
+    /// of the fluid at rest ([`super::walls::lattice_sums`]), so that a lattice of the
+    /// fluid's spacing reads ρ̂ = 1.
+    density: f32,
     /// Spiky gradient factor (negative): ∇W(d) = grad (h − r)² d / r.
     grad: f32,
     /// Particle spacing (m).
@@ -137,8 +170,10 @@ pub(crate) struct Params {
     mass: f32,
     /// Relaxation ε (m⁻²).
     epsilon: f32,
-    /// −k s² (m²), n, 1 / W(Δq).
+    /// −k s² (m²) scaled to the substep ([`scorr_scale`]), the same unscaled, n,
+    /// 1 / W(Δq).
     scorr: f32,
+    scorr_full: f32,
     scorr_n: u32,
     inv_w_dq: f32,
     viscosity: f32,
@@ -171,16 +206,19 @@ impl Params {
         let q = h2 - dq * dq;
         let w_dq = poly6 * q * q * q;
         let mass = d.rest_density * volume;
+        let (bulk, missing) = lattice_sums(h, s, planar);
         Params {
             h,
             h2,
             poly6,
+            density: (poly6 as f64 / bulk) as f32,
             grad,
             spacing: s,
             volume,
             mass,
             epsilon: d.epsilon(),
             scorr: -d.scorr_k * s * s,
+            scorr_full: -d.scorr_k * s * s,
             scorr_n: d.scorr_n,
             inv_w_dq: 1.0 / w_dq,
             viscosity: d.viscosity,
@@ -188,7 +226,7 @@ impl Params {
             cohesion: d.cohesion,
             adhesion: d.adhesion,
             coupling_mask: d.coupling_mask,
-            wall: WallKernel::new(h, planar),
+            wall: WallKernel::new(h, s, planar, bulk, missing),
         }
     }
 
@@ -333,6 +371,19 @@ impl DensitySolver {
     /// Whether the fluid passes run this step.
     pub fn is_active(&self) -> bool {
         self.active
+    }
+
+    /// Listed neighbour pairs of the last build (each pair in the list of each slot
+    /// that lists it; 0 while no fluid is active).
+    pub fn listed_pairs(&self) -> u64 {
+        if !self.active {
+            return 0;
+        }
+        let m = self.src.len().min(self.list_end.len());
+        self.list_end[..m]
+            .chunks(SLOT_CHUNK)
+            .map(|c| c.last().map_or(0, |&e| e as u64))
+            .sum()
     }
 
     /// Work of one iteration in constraint projections (for the parallel region).
@@ -539,6 +590,27 @@ impl DensitySolver {
                     f.density_ratio[local] = self.ratio[k];
                 }
             }
+        }
+    }
+
+    /// The neighbour grid of the last substep built, as the render outputs read it
+    /// (`fluid::render`): its layout, buckets, and per slot the cell, the world
+    /// particle and the class (the fluid's slot, or `u32::MAX` for a solid).
+    pub(crate) fn grid(&self) -> super::render::GridView<'_> {
+        let m = if matches!(self.layout, Layout::Empty) {
+            0
+        } else {
+            self.src.len()
+        };
+        super::render::GridView {
+            layout: self.layout,
+            rows: &self.rows,
+            starts: &self.bucket_start,
+            cell: &self.cell[..m],
+            particle: &self.particle.order()[..m],
+            class: &self.class[..m],
+            inv_cell: self.inv_cell,
+            origin: self.origin,
         }
     }
 

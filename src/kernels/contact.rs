@@ -12,6 +12,7 @@
 
 use super::simd::Kernel;
 use crate::math::{Vec3, Vec3A, Vec4};
+use crate::particles::material::{cohesion_force, Grain};
 use crate::particles::separation;
 
 /// The per-slot arrays the contact sum reads (the neighbour search's copy of the
@@ -63,14 +64,146 @@ pub(crate) fn push(s: &Cloud<'_>, k: usize, j: usize, pk: Vec4, uk: f32, rk: f32
     }
     let dist = d2.sqrt();
     let overlap = rs - dist;
-    let mut share = pk.w / (pk.w + pj.w);
+    let share = share_of(s, j, pk.w, pj.w, uk);
+    Some(sep * (share * overlap / dist))
+}
+
+/// Slot k's share of a contact's correction with slot j: `w_k / (w_k + w_j)`, moved
+/// towards 1 by j's unyielding factor when k has none, towards 0 by k's when j has
+/// none.
+#[inline(always)]
+fn share_of(s: &Cloud<'_>, j: usize, wk: f32, wj: f32, uk: f32) -> f32 {
+    let mut share = wk / (wk + wj);
     let uj = s.unyielding[j];
     if uj > 0.0 && uk == 0.0 {
         share += (1.0 - share) * uj;
     } else if uk > 0.0 && uj == 0.0 {
         share -= share * uk;
     }
-    Some(sep * (share * overlap / dist))
+    share
+}
+
+/// The granular materials of the slots (`crate::particles::material`), for [`rub`].
+#[derive(Clone, Copy)]
+pub(crate) struct Rough<'a> {
+    /// Per slot: friction (rolling folded in) and tensile strength.
+    pub grains: &'a [Grain],
+    /// `h² / iterations` (s²): the displacement per unit of inverse mass and force
+    /// over one projection.
+    pub h2: f32,
+    /// The reach of a pair as a multiple of its radii sum: `1 + COHESION_BAND` when
+    /// some slot is cohesive, else 1 (the kernel's prefilter).
+    pub scale: f32,
+}
+
+/// The correction of slot k from neighbour j with friction and cohesion (the module
+/// doc of `crate::particles::material`): overlapping, the normal push plus k's share of the
+/// removed relative tangential displacement (static below `μ_s d`, kinetic
+/// `min(μ_k d / |Δx_t|, 1)` of it above); within the cohesion band, k's share of the
+/// pull `min(g, (w_k + w_j) F h² / iterations)`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn rub(
+    s: &Cloud<'_>,
+    g: &Rough<'_>,
+    k: usize,
+    j: usize,
+    pk: Vec4,
+    uk: f32,
+    rk: f32,
+) -> Option<Vec3> {
+    let pj = s.hot[j];
+    let sep = separation(s.base[k], s.base[j], pk, pj);
+    let d2 = sep.length_squared();
+    let rs = rk + s.radius[j];
+    let (gk, gj) = (g.grains[k], g.grains[j]);
+    let sigma = 0.5 * (gk.cohesion + gj.cohesion);
+    let reach = if sigma > 0.0 { rs * g.scale } else { rs };
+    if d2 >= reach * reach || d2 <= 1.0e-18 {
+        return None;
+    }
+    let dist = d2.sqrt();
+    let n = sep / dist;
+    let share = share_of(s, j, pk.w, pj.w, uk);
+    let overlap = rs - dist;
+    if overlap <= 0.0 {
+        let pull = (-overlap).min((pk.w + pj.w) * cohesion_force(sigma, rs) * g.h2);
+        return Some(n * (-(share * pull)));
+    }
+    let mut corr = n * (share * overlap);
+    let mu_s = 0.5 * (gk.static_friction + gj.static_friction);
+    if mu_s > 0.0 {
+        let mu_k = 0.5 * (gk.dynamic_friction + gj.dynamic_friction);
+        let rel = (pk - pj).truncate();
+        let dt = rel - n * rel.dot(n);
+        let t2 = dt.length_squared();
+        let stick = mu_s * overlap;
+        let removed = if t2 < stick * stick {
+            dt
+        } else {
+            dt * (mu_k * overlap / t2.sqrt()).min(1.0)
+        };
+        corr -= removed * share;
+    }
+    Some(corr)
+}
+
+/// [`sum`] with friction and cohesion: the corrections [`rub`] gives, in list order.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn sum_rough_scalar(
+    s: &Cloud<'_>,
+    g: &Rough<'_>,
+    k: usize,
+    list: &[u32],
+    skip_roaming: bool,
+    roaming: impl Fn(usize) -> bool,
+    acc: &mut Vec3,
+    active: &mut u32,
+) {
+    let (pk, uk, rk) = (s.hot[k], s.unyielding[k], s.radius[k]);
+    for &j in list {
+        if skip_roaming && roaming(j as usize) {
+            continue;
+        }
+        if let Some(d) = rub(s, g, k, j as usize, pk, uk, rk) {
+            *acc += d;
+            *active += 1;
+        }
+    }
+}
+
+/// The granular contact sum of slot k (movable) over `list`: [`sum_rough_scalar`],
+/// with AVX testing eight separations at once against the widest reach
+/// (`Rough::scale` times the radii sum, the same IEEE operations as [`rub`]'s, so every
+/// pair `rub` keeps passes) and calling [`rub`] for the lanes that pass, in list
+/// order: the same bits. Panics if k or an entry of `list` is not a slot of `s`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sum_rough(
+    kernel: Kernel,
+    s: &Cloud<'_>,
+    g: &Rough<'_>,
+    k: usize,
+    list: &[u32],
+    skip_roaming: bool,
+    roaming: impl Fn(usize) -> bool,
+    acc: &mut Vec3,
+    active: &mut u32,
+) {
+    match kernel {
+        Kernel::Scalar => sum_rough_scalar(s, g, k, list, skip_roaming, roaming, acc, active),
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: Kernel::Avx is only chosen when the CPU has AVX; `avx::sum_rough`
+        // checks the indices it reads.
+        Kernel::Avx => unsafe {
+            if skip_roaming {
+                avx::sum_rough::<true>(s, g, k, list, roaming, acc, active)
+            } else {
+                avx::sum_rough::<false>(s, g, k, list, roaming, acc, active)
+            }
+        },
+    }
 }
 
 /// Adds the corrections of slot k (movable) from the slots of `list` to `acc` and
@@ -135,7 +268,7 @@ pub(crate) fn sum(
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
-    use super::Cloud;
+    use super::{Cloud, Rough};
     use crate::kernels::simd::avx::to_lanes;
     use crate::math::Vec3;
     use std::arch::x86_64::*;
@@ -280,6 +413,94 @@ mod avx {
         *acc = Vec3::new(ax, ay, az);
         *active = n;
     }
+
+    /// See [`super::sum_rough`]: the prefilter of eight separations per block, then
+    /// [`super::rub`] for each lane within reach, in list order.
+    ///
+    /// Panics if k or an entry of `list` is not a slot of `s`.
+    ///
+    /// # Safety
+    /// The CPU has AVX.
+    #[target_feature(enable = "avx")]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) unsafe fn sum_rough<const SKIP_ROAMING: bool>(
+        s: &Cloud<'_>,
+        g: &Rough<'_>,
+        k: usize,
+        list: &[u32],
+        roaming: impl Fn(usize) -> bool,
+        acc: &mut Vec3,
+        active: &mut u32,
+    ) {
+        let (base, hot, radius) = (s.base, s.hot, s.radius);
+        let m = base.len();
+        assert!(k < m, "contact kernel: slot out of bounds");
+        let (bk, pk) = (base[k], hot[k]);
+        let (uk, rk) = (s.unyielding[k], radius[k]);
+        let bkx = _mm256_set1_ps(bk.x);
+        let bky = _mm256_set1_ps(bk.y);
+        let bkz = _mm256_set1_ps(bk.z);
+        let hkx = _mm256_set1_ps(pk.x);
+        let hky = _mm256_set1_ps(pk.y);
+        let hkz = _mm256_set1_ps(pk.z);
+        let rkv = _mm256_set1_ps(rk);
+        let scale = _mm256_set1_ps(g.scale);
+        let (mut a, mut n) = (*acc, *active);
+        for block in list.chunks(8) {
+            let len = block.len();
+            let mut idx = [k; 8];
+            let mut valid = (1u32 << len) - 1;
+            let mut outside = false;
+            for (l, &j) in block.iter().enumerate() {
+                let j = j as usize;
+                idx[l] = j;
+                outside |= j >= m;
+                if SKIP_ROAMING && roaming(j) {
+                    valid &= !(1 << l);
+                }
+            }
+            assert!(!outside, "contact kernel: neighbour out of bounds");
+            // SAFETY: every entry of `idx` is below m, the length of every array: the
+            // list's entries (checked just above) and k (checked on entry).
+            let (b, h, rj) = unsafe {
+                (
+                    to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
+                    to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
+                    _mm256_setr_ps(
+                        *radius.get_unchecked(idx[0]),
+                        *radius.get_unchecked(idx[1]),
+                        *radius.get_unchecked(idx[2]),
+                        *radius.get_unchecked(idx[3]),
+                        *radius.get_unchecked(idx[4]),
+                        *radius.get_unchecked(idx[5]),
+                        *radius.get_unchecked(idx[6]),
+                        *radius.get_unchecked(idx[7]),
+                    ),
+                )
+            };
+            let sx = _mm256_add_ps(_mm256_sub_ps(bkx, b[0]), _mm256_sub_ps(hkx, h[0]));
+            let sy = _mm256_add_ps(_mm256_sub_ps(bky, b[1]), _mm256_sub_ps(hky, h[1]));
+            let sz = _mm256_add_ps(_mm256_sub_ps(bkz, b[2]), _mm256_sub_ps(hkz, h[2]));
+            let d2 = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(sx, sx), _mm256_mul_ps(sy, sy)),
+                _mm256_mul_ps(sz, sz),
+            );
+            let reach = _mm256_mul_ps(_mm256_add_ps(rkv, rj), scale);
+            // Not (d2 ≥ reach²): NaN passes, like the scalar test.
+            let out = _mm256_cmp_ps(d2, _mm256_mul_ps(reach, reach), _CMP_GE_OQ);
+            let mut bits = !(_mm256_movemask_ps(out) as u32) & valid;
+            while bits != 0 {
+                let l = bits.trailing_zeros() as usize;
+                if let Some(d) = super::rub(s, g, k, idx[l], pk, uk, rk) {
+                    a += d;
+                    n += 1;
+                }
+                bits &= bits - 1;
+            }
+        }
+        *acc = a;
+        *active = n;
+    }
 }
 
 #[cfg(test)]
@@ -292,7 +513,7 @@ mod tests {
     /// On a random packed cloud (many overlaps, pinned and unyielding particles,
     /// mixed radii and masses), the kernel's sum is the scalar loop's, bit for bit;
     /// on the same cloud with one radius and no unyielding particle, the plain kernel
-    /// too.
+    /// too; and the granular sum (random friction and cohesion) is its scalar loop's.
     #[test]
     fn kernel_sums_equal_the_scalar_loop() {
         for plain in [false, true] {
@@ -361,5 +582,56 @@ mod tests {
             }
         }
         assert!(touched > 100, "the cloud must hold many multiple contacts");
+        // The granular sum: random materials (some frictionless, some cohesive),
+        // against the scalar loop, with and without cohesion in the cloud.
+        for cohesive in [false, true] {
+            let grains: Vec<Grain> = (0..s.len())
+                .map(|k| Grain {
+                    static_friction: if k % 5 == 0 { 0.0 } else { next() },
+                    dynamic_friction: 0.5 * next(),
+                    cohesion: if cohesive && k % 3 == 0 {
+                        1.0e4 * next()
+                    } else {
+                        0.0
+                    },
+                })
+                .collect();
+            let g = Rough {
+                grains: &grains,
+                h2: 1.0e-5,
+                scale: if cohesive { 1.1 } else { 1.0 },
+            };
+            let mut pulled = 0;
+            for k in 0..s.len() {
+                if s.hot[k].w == 0.0 {
+                    continue;
+                }
+                for skip in [false, true] {
+                    let (mut a, mut na) = (Vec3::ZERO, 0u32);
+                    sum_rough_scalar(&cloud, &g, k, s.list(k), skip, roaming, &mut a, &mut na);
+                    let (mut b, mut nb) = (Vec3::ZERO, 0u32);
+                    sum_rough(
+                        kernel,
+                        &cloud,
+                        &g,
+                        k,
+                        s.list(k),
+                        skip,
+                        roaming,
+                        &mut b,
+                        &mut nb,
+                    );
+                    assert_eq!(na, nb, "slot {k}");
+                    assert_eq!(
+                        a.to_array().map(f32::to_bits),
+                        b.to_array().map(f32::to_bits)
+                    );
+                    let (mut c, mut nc) = (Vec3::ZERO, 0u32);
+                    sum_scalar(&cloud, k, s.list(k), skip, roaming, &mut c, &mut nc);
+                    pulled += (na > nc) as usize;
+                }
+            }
+            assert_eq!(pulled > 0, cohesive, "cohesive pairs reach past contact");
+        }
     }
 }

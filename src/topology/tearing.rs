@@ -329,6 +329,7 @@ fn split(c: &mut TornCloth, particles: &mut Particles, v: u32, o: u32) -> Split 
     particles.radius[qi] = particles.radius[vi];
     particles.filter[qi] = particles.filter[vi];
     particles.unyielding[qi] = particles.unyielding[vi];
+    particles.material[qi] = particles.material[vi];
     particles.step_start[qi] = particles.step_start[vi];
     let before = c.edges.len();
     for k in 0..before {

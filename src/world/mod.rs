@@ -24,9 +24,12 @@ pub(crate) mod breaking;
 mod collision;
 pub(crate) mod edit;
 pub(crate) mod families;
+mod fluid_render;
 mod fluids;
 mod grab_edit;
+mod granular;
 pub(crate) mod interpolation;
+pub(crate) mod profile;
 mod skinning;
 mod snapshot;
 pub use collision::ContactEvent;
@@ -66,6 +69,9 @@ crate::settings! {
         /// whatever the count.
         threads: u32 = 0 => unit "", min >= 0, max <= MAX_THREADS, auto zero "all cores",
             not saved;
+        /// Time every stage of each step (read back as the last step's stage times; no
+        /// clock is read when off). The physics is the same bits on or off.
+        profiling: bool = false => unit "", not saved;
     }
 }
 
@@ -116,6 +122,9 @@ pub struct World {
     /// Real time (s) given to [`World::advance`] and not yet simulated, in
     /// [0, fixed_dt) between calls (src/world/interpolation.rs).
     pub(crate) accumulator: f64,
+    /// Stage times of the last step, the host's markers (src/world/profile.rs; not
+    /// simulation state: never saved).
+    pub(crate) profile: profile::Profiler,
 }
 
 /// A slice length as the u32 count the C ABI uses.
@@ -136,6 +145,7 @@ impl World {
         fluids.set_ids(ids);
         let mut collision = Collision::default();
         collision.colliders.set_ids(ids);
+        let profile = profile::Profiler::new(desc.profiling);
         Ok(World {
             desc,
             particles: Particles::default(),
@@ -151,6 +161,7 @@ impl World {
             aero: crate::aero::Aero::default(),
             skinning: crate::skinning::Skinning::default(),
             accumulator: 0.0,
+            profile,
         })
     }
 

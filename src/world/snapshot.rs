@@ -207,6 +207,7 @@ impl World {
             aero,
             skinning,
             accumulator,
+            profile: _,
         } = self;
         // Every field but the thread count (declared `not saved`).
         desc.save_settings(w);
@@ -358,7 +359,10 @@ impl World {
         let body = format::check(bytes, SETTINGS_LAYOUT)?;
         let mut p = Self::read_body(body, self.desc.threads)?;
         p.give_ids(self.bodies.ids());
-        self.desc = p.desc;
+        self.desc = WorldDesc {
+            profiling: self.desc.profiling,
+            ..p.desc
+        };
         self.last_h = p.last_h;
         self.particles = p.particles;
         self.sets = p.sets;
@@ -401,6 +405,7 @@ impl World {
             aero: p.aero,
             skinning: p.skinning,
             accumulator: p.accumulator,
+            profile: super::profile::Profiler::new(false),
         })
     }
 

@@ -31,6 +31,7 @@
 //! other workers, awake between the passes, instead of waking a worker and putting the
 //! calling thread to sleep once per pass.
 
+use super::profile::ProfileStage as P;
 use super::World;
 use crate::collision::Collision;
 use crate::error::Result;
@@ -88,8 +89,18 @@ fn idle_between_substeps(w: &mut World) -> bool {
     ])
 }
 
-/// One step of `dt` seconds (checked by the caller) through every stage.
+/// One step of `dt` seconds (checked by the caller) through every stage, profiled
+/// when the world asks (src/world/profile.rs: the boundaries below; every path out
+/// of the step, an error included, ends the profiled step).
 pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
+    w.profile.begin_step();
+    let result = run(w, dt);
+    w.profile.end_step();
+    result
+}
+
+/// The table: every stage in order, with the profiler's boundaries between them.
+fn run(w: &mut World, dt: f32) -> Result<()> {
     let World {
         desc,
         particles,
@@ -105,6 +116,7 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
         fluids,
         topology,
         accumulator: _,
+        profile: prof,
     } = w;
     let exec: &Executor = exec;
     let h = dt / desc.substeps as f32;
@@ -127,11 +139,14 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
     };
     // begin_step. The fluids' emitters first: their new particles take part in the
     // whole step, the contact search included.
+    prof.enter(P::FluidEmit);
     Stage::begin_step(fluids, particles, &cx)?;
+    prof.enter(P::CollisionDetection);
     Stage::begin_step(collision, particles, &cx)?;
     collision
         .colliders
         .set_reach(&particles.radius, fluids.collider_margins())?;
+    prof.enter(P::ConstraintStep);
     Stage::begin_step(sets, particles, &cx)?;
     cx.work = sets.projections();
     // The integrator fuses its velocity update with the next predict when no other
@@ -153,14 +168,22 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
     };
     integrator.plan(idle, collision.max_speed == 0.0, &cx);
     let work = [sets.work(), fluids.work()];
-    let parallel = runs_in_parallel(particles, &work, collision, exec);
+    // A host's markers are called on the calling thread: such a world keeps its
+    // substeps there (the passes fork to the workers all the same; the same bits).
+    let parallel = runs_in_parallel(particles, &work, collision, exec) && !prof.has_hook();
     let mut substeps = || {
         for s in 0..cx.substeps {
             let cx = StepContext { substep: s, ..cx };
+            prof.begin_substep();
+            prof.enter(P::Wind);
             Stage::begin_substep(aero, particles, &cx);
+            prof.enter(P::Skinning);
             Stage::begin_substep(skinning, particles, &cx);
+            prof.enter(P::Integrate);
             Stage::begin_substep(integrator, particles, &cx);
+            prof.enter(P::ConstraintSubstep);
             Stage::begin_substep(sets, particles, &cx);
+            prof.enter(P::ColliderDetection);
             Stage::begin_substep(collision, particles, &cx);
             for it in 0..cx.iterations {
                 let cx = StepContext {
@@ -171,8 +194,10 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
                 let mut done = None;
                 if integrator.take_pending() {
                     let pass = update_and_predict_pass(&cx);
+                    prof.enter(sets.fused_candidate().map_or(P::Integrate, P::family));
                     done = sets.project_fused(particles, &iteration, &pass);
                     if done.is_none() {
+                        prof.enter(P::Integrate);
                         run_pass(particles, exec, &pass);
                     }
                 }
@@ -182,17 +207,29 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
                     colliders: Some(&collision.colliders),
                     ..cx
                 };
-                sets.project(particles, &iteration, done, (&mut *fluids, &lent));
+                sets.project(particles, &iteration, done, (&mut *fluids, &lent), |i| {
+                    prof.enter(P::family(i))
+                });
+                prof.enter(P::Skinning);
                 Stage::project(skinning, particles, &cx);
+                prof.enter(P::Contacts);
                 Stage::project(collision, particles, &cx);
             }
+            prof.enter(P::Integrate);
             Stage::end_substep(integrator, particles, &cx);
+            prof.enter(P::Topology);
             Stage::end_substep(&mut topology.stage(sets), particles, &cx);
+            prof.enter(P::ConstraintSubstep);
             Stage::end_substep(sets, particles, &cx);
+            prof.enter(P::FluidVelocity);
             Stage::end_substep(fluids, particles, &cx);
+            prof.enter(P::Integrate);
             Stage::end_substep(plane, particles, &cx);
+            prof.enter(P::Contacts);
             Stage::end_substep(collision, particles, &cx);
+            prof.end_substep();
         }
+        prof.enter(P::ConstraintStep);
         Stage::end_step(sets, particles, &cx);
     };
     if parallel {
@@ -200,15 +237,21 @@ pub(crate) fn step(w: &mut World, dt: f32) -> Result<()> {
     } else {
         substeps();
     }
+    prof.enter(P::Contacts);
     Stage::end_step(collision, particles, &cx);
     *last_h = h;
+    prof.enter(P::Wind);
     Stage::end_step(aero, particles, &cx);
+    prof.enter(P::Skinning);
     Stage::end_step(skinning, particles, &cx);
+    prof.enter(P::Recovery);
     let recovered = match integrator.finite() {
         Finite::Checked => Ok(()),
         Finite::Unknown => crate::recovery::check(particles, bodies, exec),
     };
+    prof.enter(P::Topology);
     Stage::end_step(&mut topology.stage(sets), particles, &cx);
+    prof.enter(P::FluidVelocity);
     Stage::end_step(fluids, particles, &cx);
     match collision.particles.search.take_error() {
         Some(e) => Err(e),

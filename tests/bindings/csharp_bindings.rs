@@ -77,7 +77,7 @@ fn header_parses_into_the_expected_shape() {
         rp.doc
     );
     let wd = h.struct_named("SinewWorldDesc").unwrap();
-    assert_eq!(wd.fields.len(), 8);
+    assert_eq!(wd.fields.len(), 9);
     assert_eq!(h.csharp_type("const struct SinewVec3 *"), "SinewVec3*");
     assert_eq!(h.csharp_type("const char *"), "byte*");
     assert_eq!(h.enum_named("SinewStatus").unwrap().underlying, "int32_t");
@@ -118,6 +118,7 @@ fn declarations_are_burst_compatible() {
             "sinew_tet_body_desc_default",
             "sinew_pressure_body_desc_default",
             "sinew_collider_desc_default",
+            "sinew_anisotropy_desc_default",
             "sinew_fluid_desc_default",
             "sinew_emitter_desc_default",
             "sinew_kill_volume_desc_default",

@@ -204,6 +204,43 @@ void bodies_and_removal() {
     check_error(rope.fluid_force(), sinew::Status::InvalidHandle, "removed body", "sinew_body_fluid_force");
 }
 
+// The anisotropy readback: a flat sheet reads flat into a vector of a bigger instance
+// type (the ellipsoid, then a colour left untouched); a short span is refused.
+void anisotropy() {
+    constexpr uint32_t n = 12;
+    constexpr float s = 0.05f;
+    sinew::World w = must(sinew::World::create(sinew::WorldDesc().with_threads(1).with_gravity(0.0f, 0.0f, 0.0f)),
+                          "create a world");
+    sinew::Fluid f = must(w.add_fluid(sinew::FluidDesc().with_spacing(s).with_capacity(n * n)), "add a fluid");
+    std::vector<sinew::Vec3> at;
+    for (uint32_t k = 0; k < n * n; ++k) at.push_back(sinew::Vec3{(k % n) * s, 1.0f, (k / n) * s});
+    must(f.emit(at), "emit a sheet");
+    must(w.step(kDt), "step");
+    struct Instance {
+        SinewFluidEllipsoid e;
+        float rgba[4];
+    };
+    std::vector<Instance> out(n * n);
+    for (auto& i : out) i.rgba[3] = 7.0f;
+    const sinew::AnisotropyDesc desc = sinew::AnisotropyDesc().with_smoothing(0.5f);
+    check(must(f.read_anisotropy(desc, 1.0f, out), "read anisotropy") == n * n, "ellipsoid count");
+    bool flat = true, untouched = true;
+    for (uint32_t k = 0; k < n * n; ++k) {
+        untouched = untouched && out[k].rgba[3] == 7.0f;
+        const uint32_t x = k % n, z = k / n;
+        if (x < 3 || z < 3 || x > n - 4 || z > n - 4) continue;
+        const SinewVec3 a = out[k].e.axis0, c = out[k].e.axis2;
+        const float lc = std::sqrt(c.x * c.x + c.y * c.y + c.z * c.z);
+        const float la = std::sqrt(a.x * a.x + a.y * a.y + a.z * a.z);
+        flat = flat && std::fabs(c.y) > 0.999f * lc && 3.0f * lc < la;
+    }
+    check(flat, "the sheet is flat along its normal");
+    check(untouched, "the colour between ellipsoids untouched");
+    std::vector<SinewFluidEllipsoid> short_span(n * n - 1);
+    check_error(f.read_anisotropy(desc, 1.0f, short_span), sinew::Status::OutOfRange, "short span",
+                "sinew_fluid_read_anisotropy");
+}
+
 } // namespace
 
 int main() {
@@ -212,6 +249,7 @@ int main() {
     free_fall();
     emitter_and_kill_volume();
     bodies_and_removal();
+    anisotropy();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

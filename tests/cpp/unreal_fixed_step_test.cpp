@@ -9,6 +9,7 @@
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewTaskGraph.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewProfiling.cpp"
 
 #include <cmath>
 #include <cstdio>
@@ -124,6 +125,30 @@ int main() {
     check(Total > 40, "the jittery frames ran steps");
     check(Jittery.Sub.GetStateHash() == Steady.Sub.GetStateHash() && SameBits(Jittery.Positions(), Steady.Positions()),
           "jittery frames give the same state as fixed frames");
+
+    // Profiling on (USinewSettings::bProfiling): Insights events around every stage pair
+    // up inside the fixed step's scope, `stat Sinew` gets the step's times and counts,
+    // and the trajectory is the same bits as without profiling.
+    {
+        Game Plain; // created without profiling
+        Settings.bProfiling = true;
+        Game Profiled;
+        const int Begun = FCpuProfilerTrace::Begun();
+        const int Scopes = UEStub::CycleScopes();
+        for (int k = 0; k < 3; ++k) {
+            Profiled.Sub.Step(Fixed);
+            Plain.Sub.Step(Fixed);
+        }
+        check(FCpuProfilerTrace::Open().empty() && FCpuProfilerTrace::Unmatched() == 0,
+              "profiling: every Insights event ended, none ended twice");
+        // Each step: the fixed-step scope, Sinew.step, a substep per substep, the stages.
+        check(FCpuProfilerTrace::Begun() - Begun > 3 * 20, "profiling: an event per stage of each step");
+        check(UEStub::CycleScopes() - Scopes >= 6, "profiling: a cycle counter around every fixed step");
+        check(UEStub::StatValues()["STAT_SinewStepMs"] > 0.0 && UEStub::StatValues()["STAT_SinewParticles"] == 11.0,
+              "profiling: stat Sinew has the step time and the particle count");
+        check(Profiled.Sub.GetStateHash() == Plain.Sub.GetStateHash(), "profiling changes no bit");
+    }
+    Settings.bProfiling = false;
 
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;

@@ -17,6 +17,7 @@
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewSkinnedClothComponent.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewTaskGraph.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewProfiling.cpp"
 
 #include <cstdio>
 #include <cstring>

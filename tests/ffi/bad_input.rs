@@ -465,6 +465,8 @@ fn run_cases(cases: Vec<Case>) {
 mod bodies_cases;
 #[path = "bad_input/fluids.rs"]
 mod fluid_cases;
+#[path = "bad_input/fluid_render.rs"]
+mod fluid_render_cases;
 #[path = "bad_input/skinning.rs"]
 mod skinning_cases;
 #[path = "bad_input/wind.rs"]
@@ -474,6 +476,8 @@ mod wind_cases;
 mod edit_cases;
 #[path = "bad_input/interpolation.rs"]
 mod interpolation_cases;
+#[path = "bad_input/profile.rs"]
+mod profile_cases;
 #[path = "bad_input/snapshots.rs"]
 mod snapshot_cases;
 #[path = "bad_input/tasks.rs"]
@@ -525,6 +529,8 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(tearing_cases::tables());
     tables.extend(interpolation_cases::tables());
     tables.extend(tasks_cases::tables());
+    tables.extend(profile_cases::tables());
     tables.extend(fluid_cases::tables());
+    tables.extend(fluid_render_cases::tables());
     tables
 }

@@ -9,6 +9,7 @@
 //! * `bodies_from_c`: `tests/c/bodies_test.c`, the families, bodies and attachments.
 //! * `collisions_from_c`: `tests/c/collision_test.c` the same way (colliders, contact
 //!   readback, pick and grab, handles of another world refused for every kind).
+//! * `fluid_render_from_c`: `tests/c/fluid_render_test.c` (the fluid render outputs).
 //! * `fluids_from_c`: `tests/c/fluid_test.c` (fluids, emitters, kill volumes, the
 //!   strided readback).
 //! * `readme_c_example_compiles_and_runs`: the README's C example.
@@ -222,6 +223,18 @@ fn fluids_from_c() {
     );
 }
 
+/// tests/c/fluid_render_test.c: the fluid render outputs from C (ellipsoids of a flat
+/// sheet into an instance buffer, counting, bad input).
+#[test]
+fn fluid_render_from_c() {
+    let src = manifest_dir().join("tests/c/fluid_render_test.c");
+    let stdout = compile_and_run_c(&src, "fluid_render_test", Link::Shared);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "fluid_render_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
 /// The C example in README.md ("A rope from C") compiles warning-free and runs: the
 /// 1 m rope of 10 rigid links pinned at (0, 2, 0) starts horizontal and swings down: its
 /// end stays within 1 m (+1%) of the anchor and is below it after 2 s.
@@ -311,5 +324,17 @@ fn tasks_from_c() {
     assert!(
         stdout.contains(", 0 failed"),
         "tasks_test exited 0 but did not report its summary:\n{stdout}"
+    );
+}
+
+/// tests/c/profile_test.c: stage times into a caller array, stage names, counts, a
+/// profiler callback whose pairs nest, the same state hashes with profiling on.
+#[test]
+fn profiling_from_c() {
+    let src = manifest_dir().join("tests/c/profile_test.c");
+    let stdout = compile_and_run_c(&src, "profile_test", Link::Shared);
+    assert!(
+        stdout.contains(", 0 failed"),
+        "profile_test exited 0 but did not report its summary:\n{stdout}"
     );
 }

@@ -158,6 +158,25 @@ fn poly6(r: f32, h: f32, planar: bool) -> f32 {
     }
 }
 
+/// Σ V W over a cubic (square, planar) lattice of spacing `s` around one of its
+/// points: the density ratio the solver divides its sums by, so that the fluid's
+/// lattice at rest reads 1.
+fn lattice_sum(h: f32, s: f32, planar: bool) -> f32 {
+    let n = (h / s).ceil() as i32;
+    let zs = if planar { 0..=0 } else { -n..=n };
+    let volume = if planar { s * s } else { s * s * s };
+    let mut sum = 0.0f64;
+    for i in -n..=n {
+        for j in -n..=n {
+            for k in zs.clone() {
+                let r = ((i * i + j * j + k * k) as f32).sqrt() * s;
+                sum += (volume * poly6(r, h, planar)) as f64;
+            }
+        }
+    }
+    sum as f32
+}
+
 /// Two fluid particles `r` apart along x, one step of one substep: the two particles
 /// after it.
 fn cohesive_pair(r: f32, cohesion: f32, planar: bool) -> [FluidParticle; 2] {
@@ -313,7 +332,8 @@ fn cohesion_between_two_particles_is_akincis_kernel() {
         for q in [0.15f32, 0.5, 0.75, 0.95, 1.05] {
             let r = q * h;
             let [a, b] = cohesive_pair(r, gamma, planar);
-            let rho = volume * (poly6(0.0, h, planar) + poly6(r, h, planar));
+            let rho =
+                volume * (poly6(0.0, h, planar) + poly6(r, h, planar)) / lattice_sum(h, S, planar);
             assert!(
                 (a.density_ratio / rho - 1.0).abs() < 1.0e-5,
                 "ρ̂ {} against {rho}",

@@ -13,13 +13,16 @@ mod counting_alloc;
 #[path = "../support/fluid_box.rs"]
 mod fluid_box;
 
+mod calm;
 mod fluid_bodies;
 mod fluid_boundary;
 mod fluid_contracts;
 mod fluid_forces;
 mod fluid_lifecycle;
 mod fluid_particle_edits;
+mod fluid_render;
 mod fluid_shaken;
 mod fluid_strays;
 mod fluid_walls;
 mod fluids;
+mod validation;

@@ -166,6 +166,87 @@ impl Session<'_> {
                     };
                     Outcome::new(sinew_world_set_task_system(w, p), true)
                 }
+                // ---- profiling ------------------------------------------------------
+                "sinew_world_set_profiling" => {
+                    let v = [0, 1, 1, 2, u32::MAX][self.g.below(5) as usize];
+                    Outcome::new(sinew_world_set_profiling(w, v), true)
+                }
+                "sinew_world_read_stage_times" => {
+                    let cap = match self.g.below(4) {
+                        0 => self.g.below(SINEW_PROFILE_STAGE_COUNT as u64) as u32,
+                        1 => SINEW_PROFILE_STAGE_COUNT + self.g.below(4) as u32,
+                        _ => SINEW_PROFILE_STAGE_COUNT,
+                    };
+                    let mut o = Output::<SinewStageTime>::new(&mut self.g, cap as usize);
+                    let mut count = self.out1::<u32>();
+                    let st = sinew_world_read_stage_times(w, o.ptr(), cap, count.ptr());
+                    if st == SINEW_OK {
+                        let k = count.get(0);
+                        if k != SINEW_PROFILE_STAGE_COUNT || k > cap {
+                            self.violation(
+                                Check::ReadbackCount,
+                                format!("{k} stage times, capacity {cap}"),
+                            );
+                        }
+                        if k == SINEW_PROFILE_STAGE_COUNT {
+                            let times: Vec<SinewStageTime> =
+                                (0..k as usize).map(|i| o.get(i)).collect();
+                            let leaves: u64 = times[2..].iter().map(|t| t.nanoseconds).sum();
+                            if times.iter().enumerate().any(|(i, t)| t.stage != i as u32)
+                                || leaves != times[0].nanoseconds
+                            {
+                                self.violation(
+                                    Check::ReadbackCount,
+                                    format!("stage times out of order or not summing: {times:?}"),
+                                );
+                            }
+                        }
+                    }
+                    ok_or(st, o.untouched() && count.untouched())
+                }
+                "sinew_world_profile_counts" => {
+                    let mut o = self.out1::<SinewProfileCounts>();
+                    let st = sinew_world_profile_counts(w, o.ptr());
+                    if st == SINEW_OK && o.get(0).particles != n as u64 {
+                        self.violation(
+                            Check::ReadbackCount,
+                            format!(
+                                "profile counts name {} particles of {n}",
+                                o.get(0).particles
+                            ),
+                        );
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_profile_stage_name" => {
+                    let stage = match self.g.below(4) {
+                        0 => SINEW_PROFILE_STAGE_COUNT + self.g.below(3) as u32,
+                        1 => u32::MAX,
+                        _ => self.g.below(SINEW_PROFILE_STAGE_COUNT as u64) as u32,
+                    };
+                    let mut o = self.out1::<*const std::ffi::c_char>();
+                    let st = sinew_profile_stage_name(stage, o.ptr());
+                    if st == SINEW_OK {
+                        let name = CStr::from_ptr(o.get(0)).to_str().unwrap_or("");
+                        assert!(!name.is_empty(), "stage {stage} has no name");
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_world_set_profile_callback" => {
+                    let hook = SinewProfileHook {
+                        callback: if self.g.pct(80) {
+                            Some(fuzz_marker)
+                        } else {
+                            None
+                        },
+                        user_data: std::ptr::null_mut(),
+                    };
+                    let p: *const SinewProfileHook = match self.g.below(3) {
+                        0 => std::ptr::null(),
+                        _ => &hook,
+                    };
+                    Outcome::new(sinew_world_set_profile_callback(w, p), true)
+                }
                 "sinew_world_save_snapshot" => {
                     let need = self.snapshot_of(w).map_or(64, |b| b.len());
                     let cap = match self.g.below(4) {

@@ -141,6 +141,11 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_world_read_interpolated_positions",
     "sinew_body_read_interpolated_positions",
     "sinew_world_set_task_system",
+    "sinew_world_set_profiling",
+    "sinew_world_read_stage_times",
+    "sinew_world_profile_counts",
+    "sinew_profile_stage_name",
+    "sinew_world_set_profile_callback",
     "sinew_fluid_desc_default",
     "sinew_fluid_desc_init",
     "sinew_emitter_desc_default",
@@ -162,6 +167,9 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_fluid_add_kill_volume",
     "sinew_kill_volume_remove",
     "sinew_fluid_read_particles",
+    "sinew_anisotropy_desc_default",
+    "sinew_anisotropy_desc_init",
+    "sinew_fluid_read_anisotropy",
     "sinew_body_set_fluid_coupling",
     "sinew_body_fluid_force",
 ];
@@ -187,6 +195,16 @@ pub(crate) unsafe extern "C" fn fuzz_enqueue(
     }
     std::ptr::null_mut()
 }
+
+/// A host's profiler markers for the fuzzer: counts the calls (any thread may step).
+pub(crate) unsafe extern "C" fn fuzz_marker(_stage: u32, begin: u32, _user_data: *mut c_void) {
+    assert!(begin <= 1, "begin {begin}");
+    PROFILE_CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Calls of [`fuzz_marker`] so far.
+pub(crate) static PROFILE_CALLS: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(0);
 
 /// Never called: `fuzz_enqueue` returns NULL.
 pub(crate) unsafe extern "C" fn fuzz_finish(_host_task: *mut c_void, _user_context: *mut c_void) {

@@ -99,6 +99,11 @@ use sinew::ffi::particles::{
     sinew_world_read_velocities, sinew_world_set_inverse_masses, sinew_world_write_positions,
     sinew_world_write_velocities,
 };
+use sinew::ffi::profile::{
+    sinew_profile_stage_name, sinew_world_profile_counts, sinew_world_read_stage_times,
+    sinew_world_set_profile_callback, sinew_world_set_profiling, SinewProfileCounts,
+    SinewProfileHook, SinewStageTime, SINEW_PROFILE_STAGE_COUNT,
+};
 use sinew::ffi::skinning::{
     sinew_body_set_skin_root, sinew_body_set_skin_targets, sinew_body_set_skin_weights,
     sinew_body_teleport_to_skin, SinewSkinWeights,
@@ -134,6 +139,8 @@ mod calls_bodies;
 mod calls_collision;
 #[path = "calls_fluids.rs"]
 mod calls_fluids;
+#[path = "calls_render.rs"]
+mod calls_render;
 #[path = "calls_world.rs"]
 mod calls_world;
 #[path = "descs.rs"]

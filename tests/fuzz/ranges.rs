@@ -52,6 +52,8 @@ pub enum Check {
     FluidDensity,
     /// A readback's count within the capacity it was given.
     ReadbackCount,
+    /// A fluid render output (ellipsoids, diffuse particles): every number finite.
+    FluidRender,
     /// A force readback (|λ|/h²): finite and >= 0.
     Force,
     /// A break event: a known family, a force finite and >= 0, at most `capacity`

@@ -436,6 +436,9 @@ impl<'a> Session<'a> {
         if let Some(o) = self.call_collision(name, w, wi, &s, n) {
             return o;
         }
+        if let Some(o) = self.call_render(name, w, &s) {
+            return o;
+        }
         match self.call_fluids(name, w, wi, &s, n) {
             Some(o) => o,
             None => panic!("the harness has no generator for {name}"),

@@ -23,6 +23,7 @@ fn world(gravity: f32, substeps: u32, solver: Solver, damping: f32) -> World {
         jacobi_relaxation: 1.0,
         damping,
         threads: 1,
+        ..WorldDesc::default()
     })
     .unwrap()
 }

@@ -25,6 +25,7 @@ pub(crate) fn desc(substeps: u32, iterations: u32, solver: Solver) -> WorldDesc 
         jacobi_relaxation: 1.0,
         damping: 0.0,
         threads: 1,
+        ..WorldDesc::default()
     }
 }
 

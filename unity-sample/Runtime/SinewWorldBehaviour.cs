@@ -36,6 +36,8 @@ namespace Sinew.Unity
         [Tooltip("Worker threads (1 = the calling thread only). Results are bit-identical whatever the count. In 0..=256; 0 = all cores.")]
         [Min(0)]
         public int threads = 0;
+        [Tooltip("Time every stage of each step (read back as the last step's stage times; no clock is read when off). The physics is the same bits on or off.")]
+        public bool profiling = false;
         // END GENERATED WorldDesc fields
 
         [Tooltip("Most fixed steps simulated per rendered frame. After a hitch Unity runs several FixedUpdates in one frame; past this many the world skips the rest (that time is dropped: the simulation falls behind real time instead of spending ever longer frames catching up). Unity's own cap is Time.maximumDeltaTime.")]
@@ -103,6 +105,7 @@ namespace Sinew.Unity
                     s.JacobiRelaxation = jacobiRelaxation;
                     s.Damping = damping;
                     s.Threads = threads;
+                    s.Profiling = profiling;
                     // END GENERATED WorldDesc settings
 #if UNITY_WEBGL && !UNITY_EDITOR
                     // The WebGL player has no threads (unless Unity's experimental native

@@ -18,6 +18,7 @@
 //   sinew_tet_body_desc_default -> sinew_tet_body_desc_init
 //   sinew_pressure_body_desc_default -> sinew_pressure_body_desc_init
 //   sinew_collider_desc_default -> sinew_collider_desc_init
+//   sinew_anisotropy_desc_default -> sinew_anisotropy_desc_init
 //   sinew_fluid_desc_default -> sinew_fluid_desc_init
 //   sinew_emitter_desc_default -> sinew_emitter_desc_init
 //   sinew_kill_volume_desc_default -> sinew_kill_volume_desc_init
@@ -235,6 +236,57 @@ namespace Sinew.Native
         /// </summary>
         ContactEnd = 2,
     }
+
+    /// <summary>
+    /// The stages of a step as the profiler sees them (crosses as <c>uint32_t</c>;
+    /// sinew_profile_stage_name names them, docs/c-api.md "Profiling" describes each). STEP
+    /// (the whole step) and SUBSTEP (each substep) are groups; the others are leaves, and
+    /// the leaves' times sum to the step's. The constraint families come in projection
+    /// order, the fluids' density constraints between unilateral volumes and tethers.
+    /// </summary>
+    public enum SinewProfileStage : uint
+    {
+        ProfileStageStep = 0,
+        ProfileStageSubstep = 1,
+        ProfileStageFluidEmit = 2,
+        ProfileStageCollisionDetection = 3,
+        ProfileStageConstraintStep = 4,
+        ProfileStageWind = 5,
+        ProfileStageSkinning = 6,
+        ProfileStageIntegrate = 7,
+        ProfileStageConstraintSubstep = 8,
+        ProfileStageColliderDetection = 9,
+        ProfileStageDistance = 10,
+        ProfileStageLink = 11,
+        ProfileStageDihedral = 12,
+        ProfileStageIsometric = 13,
+        ProfileStageTetVolume = 14,
+        ProfileStageTriangleStrain = 15,
+        ProfileStageTetStrain = 16,
+        ProfileStagePressure = 17,
+        ProfileStageRings = 18,
+        ProfileStageShapes = 19,
+        ProfileStageUnilateralArea = 20,
+        ProfileStageUnilateralVolume = 21,
+        ProfileStageFluidDensity = 22,
+        ProfileStageTether = 23,
+        ProfileStageAttachments = 24,
+        ProfileStageTorn = 25,
+        ProfileStageContacts = 26,
+        ProfileStageTopology = 27,
+        ProfileStageFluidVelocity = 28,
+        ProfileStageRecovery = 29,
+    }
+
+    /// <summary>
+    /// Called at each boundary of a profiled step: <c>stage</c> (a SinewProfileStage value)
+    /// begins (<c>begin</c> = 1) or ends (0). Called on the thread that called the step, in
+    /// properly nested pairs (STEP around everything, SUBSTEP around each substep, at most
+    /// one leaf open at a time, inside them). Must not throw or unwind, and must not call
+    /// Sinew on this world (the step holds its lock).
+    /// </summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void SinewProfileCallback(uint stage, uint begin, void* user_data);
 
     /// <summary>
     /// A task of Sinew's: runs the items <c>begin..end</c> (<c>begin &lt; end &lt;= item_count</c>) of the
@@ -738,6 +790,60 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    /// How the anisotropy readback turns each fluid particle's neighbourhood into an ellipsoid
+    /// (Yu &amp; Turk 2013): smoothing of the centres, the stretch clamp, the scale and the
+    /// isolated particles' size. Start from sinew_anisotropy_desc_default(); field for field
+    /// the Rust <c>AnisotropyDesc</c>.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewAnisotropyDesc
+    {
+        /// <summary>
+        /// The radius of a particle inside the bulk (k_s = 1); 0 takes half the fluid's
+        /// spacing. In [0, SINEW_MAX_FLUID_SPACING] m; 0 = spacing / 2. Default 0.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        /// Laplacian smoothing λ of the centres: 0 draws each ellipsoid at its particle, 1 at
+        /// the weighted mean of its neighbourhood (Yu &amp; Turk use 0.9 to 1). In [0, 1]. Default
+        /// 0.9.
+        /// </summary>
+        public float smoothing;
+        /// <summary>k_r: the largest ratio of the longest to the shortest axis. In [1, 100]. Default 4.</summary>
+        public float max_ratio;
+        /// <summary>
+        /// k_s: scales every axis (1 draws the bulk's particles at <c>radius</c>). In (0, 10].
+        /// Default 1.
+        /// </summary>
+        public float scale;
+        /// <summary>
+        /// k_n: the radius of an isolated particle (fewer than <c>min_neighbours</c>), as a fraction
+        /// of <c>radius</c>. In [0, 10]. Default 0.5.
+        /// </summary>
+        public float isolated_scale;
+        /// <summary>
+        /// N_ε: neighbours (within the smoothing radius) below which a particle is drawn as a
+        /// sphere. A particle in the bulk has about 33 at the default smoothing radius (2
+        /// spacings; 12 in a planar world), one on a flat surface about half. In 0..=1000
+        /// particles. Default 6.
+        /// </summary>
+        public uint min_neighbours;
+        /// <summary>Set by sinew_anisotropy_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
+    /// header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
+    /// rejected with SINEW_ERROR_INVALID_HANDLE.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewFluid
+    {
+        public ulong id;
+    }
+
+    /// <summary>
     /// A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &amp;
     /// Müller 2013). The particles are reserved up front (<c>capacity</c>), so emission never
     /// allocates and never shifts the index of any other body. Start from
@@ -929,17 +1035,6 @@ namespace Sinew.Native
         public uint internal_cookie;
     }
 
-    /// <summary>
-    /// A fluid handle, passed by value; 0 is null. Valid in the world that issued it (the
-    /// header's "Handles" paragraph: layout, serial, snapshots); a removed fluid's id is
-    /// rejected with SINEW_ERROR_INVALID_HANDLE.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewFluid
-    {
-        public ulong id;
-    }
-
     /// <summary>Counters and density figures of a fluid (sinew_fluid_stats).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewFluidStats
@@ -983,6 +1078,62 @@ namespace Sinew.Native
     public partial struct SinewKillVolume
     {
         public ulong id;
+    }
+
+    /// <summary>One stage of the last profiled step (sinew_world_read_stage_times).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewStageTime
+    {
+        /// <summary>Wall-clock time (ns), summed over every time the stage ran in the step.</summary>
+        public ulong nanoseconds;
+        /// <summary>The stage (a SinewProfileStage value).</summary>
+        public uint stage;
+        /// <summary>
+        /// The group it runs in: SINEW_PROFILE_STAGE_STEP or SINEW_PROFILE_STAGE_SUBSTEP
+        /// (STEP for STEP itself).
+        /// </summary>
+        public uint parent;
+        /// <summary>
+        /// Nesting depth: 0 for STEP, 1 for SUBSTEP and the leaves outside substeps, 2 for
+        /// the leaves inside them.
+        /// </summary>
+        public uint depth;
+        /// <summary>How many times the stage began in the step (0 = it did not run).</summary>
+        public uint calls;
+    }
+
+    /// <summary>What the world holds and its last step worked on (sinew_world_profile_counts).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewProfileCounts
+    {
+        /// <summary>Bodies made by the builders.</summary>
+        public ulong bodies;
+        /// <summary>Bodies simulated in full (every body: bodies do not sleep).</summary>
+        public ulong awake_bodies;
+        /// <summary>Particles (fluid and free particles included).</summary>
+        public ulong particles;
+        /// <summary>Constraint projections of one solver iteration over every constraint family.</summary>
+        public ulong constraints;
+        /// <summary>Colliders.</summary>
+        public ulong colliders;
+        /// <summary>Particle-collider contacts of the last step (sinew_world_contact_count).</summary>
+        public ulong collider_contacts;
+        /// <summary>Listed particle-particle neighbour pairs of the contact search.</summary>
+        public ulong particle_pairs;
+        /// <summary>Live fluid particles.</summary>
+        public ulong fluid_particles;
+        /// <summary>Listed fluid neighbour pairs of the last density build.</summary>
+        public ulong fluid_neighbours;
+    }
+
+    /// <summary>A host's profiler callback with its user data (sinew_world_set_profile_callback).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe partial struct SinewProfileHook
+    {
+        /// <summary>Called at each stage boundary. Not NULL.</summary>
+        public System.IntPtr callback;
+        /// <summary>Passed back to <c>callback</c> untouched (may be NULL).</summary>
+        public void* user_data;
     }
 
     /// <summary>
@@ -1168,8 +1319,29 @@ namespace Sinew.Native
         /// count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
         /// </summary>
         public uint threads;
+        /// <summary>
+        /// Time every stage of each step (read back as the last step's stage times; no clock is
+        /// read when off). The physics is the same bits on or off. Default 0 (0 or 1).
+        /// </summary>
+        public uint profiling;
         /// <summary>Set by sinew_world_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// One particle's ellipsoid (48 bytes): its centre and three orthogonal axes, each a
+    /// unit direction times the radius along it (m), longest first and right-handed. The
+    /// columns <c>axis0 axis1 axis2 center</c> are the affine transform of a unit sphere: the
+    /// instance matrix of a sphere mesh of radius 1.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewFluidEllipsoid
+    {
+        /// <summary>The smoothed centre (m).</summary>
+        public SinewVec3 center;
+        public SinewVec3 axis0;
+        public SinewVec3 axis1;
+        public SinewVec3 axis2;
     }
 
     /// <summary>The C functions and constants of include/sinew.h.</summary>
@@ -1214,6 +1386,9 @@ namespace Sinew.Native
 
         /// <summary>Fat, m²/N (Nakagawa, "Position Based Dynamics Combo", CEDEC 2017).</summary>
         public const float SINEW_MATERIAL_FAT = 1.0e-3f;
+
+        /// <summary>Number of profile stages (values 0..SINEW_PROFILE_STAGE_COUNT of SinewProfileStage).</summary>
+        public const uint SINEW_PROFILE_STAGE_COUNT = 30;
 
         /// <summary>
         /// Largest position component (m) and velocity component (m/s) accepted. A step keeps
@@ -1387,6 +1562,9 @@ namespace Sinew.Native
         /// <summary>Largest friction coefficient of a collider (dimensionless, static and dynamic).</summary>
         public const float SINEW_MAX_FRICTION = 100.0f;
 
+        /// <summary>Largest tensile strength of a granular material (Pa; firm snow reaches 100 kPa).</summary>
+        public const float SINEW_MAX_COHESION = 1.0e7f;
+
         /// <summary>Largest grab compliance (m/N).</summary>
         public const float SINEW_MAX_GRAB_COMPLIANCE = 1000.0f;
 
@@ -1422,9 +1600,11 @@ namespace Sinew.Native
         /// constraint sets, the non-desc state of colliders, fluids, winds, ...) gains, loses or
         /// changes a field. Buffers of another version are refused. The records of settings
         /// descs are generated from their declarations and covered by the settings layout
-        /// instead. Version 7: that layout in the header, the desc records generated.
+        /// instead. Version 7: that layout in the header, the desc records generated. Version
+        /// 8: the particles' granular materials. Version 9: the contact readback's friction
+        /// impulse and point, and the colliders' contact sums.
         /// </summary>
-        public const uint FORMAT_VERSION = 8;
+        public const uint FORMAT_VERSION = 9;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
@@ -2262,6 +2442,36 @@ namespace Sinew.Native
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_shape_cluster_stiffness(SinewWorld world, uint id, float stiffness);
 
+        /// <summary>
+        /// Writes sinew_anisotropy_desc_default() to <c>*out</c> (for bindings that avoid by-value
+        /// structs).
+        /// </summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewAnisotropyDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_anisotropy_desc_init(SinewAnisotropyDesc* @out);
+
+        /// <summary>
+        /// Computes and copies the ellipsoid of each live particle of the fluid, in the order
+        /// of sinew_fluid_read_particles, into <c>ellipsoids</c> (SinewFluidEllipsoid, <c>stride</c>
+        /// 48..=SINEW_MAX_STRIDE_BYTES bytes apart, <c>capacity</c> elements): Yu &amp; Turk's
+        /// anisotropic kernels from the particle's neighbours within the smoothing radius,
+        /// shaped by <c>desc</c> (radius, smoothing, stretch clamp; docs/fluids.md). Computed by
+        /// this call from the neighbour grid of the last step and the particles where they
+        /// are, so it costs nothing in a step that nobody reads it after; particles emitted
+        /// since the last step see no neighbours until the next one (they are drawn as
+        /// isolated spheres). Centres follow the positions interpolated by <c>alpha</c> in [0, 1]
+        /// (as sinew_world_read_interpolated_positions). <c>*out_count</c> receives the number of
+        /// live particles. More live particles than <c>capacity</c> is SINEW_ERROR_OUT_OF_RANGE,
+        /// and nothing is written; a NULL <c>ellipsoids</c> only counts (capacity is not checked).
+        /// </summary>
+        /// <remarks>
+        /// <c>desc</c> must point to a readable SinewAnisotropyDesc; <c>ellipsoids</c> must be NULL or
+        /// point to <c>(capacity-1)*stride + 48</c> writable bytes; <c>out_count</c> to one writable
+        /// uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_read_anisotropy(SinewWorld world, SinewFluid fluid, SinewAnisotropyDesc* desc, float alpha, uint capacity, void* ellipsoids, uint stride, uint* out_count);
+
         /// <summary>Writes sinew_fluid_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewFluidDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -2517,6 +2727,67 @@ namespace Sinew.Native
         /// <remarks><c>inverse_masses</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_inverse_masses(SinewWorld world, uint first, uint count, float* inverse_masses);
+
+        /// <summary>
+        /// Turns the timing of each step on (<c>enabled</c> = 1) or off (0), from the next step on;
+        /// the desc's <c>profiling</c> sets it at creation (off by default). Off, the step reads no
+        /// clock; on, it reads one at each stage boundary. The physics is the same bits either
+        /// way. The last profiled step's times stay readable when it is turned off.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_profiling(SinewWorld world, uint enabled);
+
+        /// <summary>
+        /// Writes the stages of the last profiled step to <c>out[0..SINEW_PROFILE_STAGE_COUNT]</c>,
+        /// entry k for stage k (all times zero before the first profiled step), and their
+        /// number to <c>*out_count</c>. A <c>capacity</c> below SINEW_PROFILE_STAGE_COUNT is refused
+        /// (SINEW_ERROR_OUT_OF_RANGE, nothing written). Allocates nothing: call it every frame
+        /// into the same array.
+        /// </summary>
+        /// <remarks>
+        /// <c>out</c> must be NULL or point to <c>capacity</c> writable SinewStageTime; <c>out_count</c> must
+        /// be NULL or point to one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_read_stage_times(SinewWorld world, SinewStageTime* @out, uint capacity, uint* out_count);
+
+        /// <summary>
+        /// Writes the world's counts (bodies, particles, contacts, fluid neighbours, ...: see
+        /// SinewProfileCounts) to <c>*out_counts</c>. Available whether or not profiling is on.
+        /// </summary>
+        /// <remarks><c>out_counts</c> must be NULL or point to one writable SinewProfileCounts.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_profile_counts(SinewWorld world, SinewProfileCounts* out_counts);
+
+        /// <summary>
+        /// Writes the name of <c>stage</c> (a SinewProfileStage value; <c>snake_case</c>, e.g.
+        /// "collision_detection") to <c>*out_name</c>: a NUL-terminated static string, valid for the
+        /// life of the library. A value of SINEW_PROFILE_STAGE_COUNT or more is refused
+        /// (SINEW_ERROR_OUT_OF_RANGE).
+        /// </summary>
+        /// <remarks><c>out_name</c> must be NULL or point to one writable <c>const char*</c>.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_profile_stage_name(uint stage, byte** out_name);
+
+        /// <summary>
+        /// Installs <c>hook-&gt;callback</c> (called with <c>hook-&gt;user_data</c> at each boundary of each
+        /// step, from the next step on; see SinewProfileCallback) or, with <c>hook</c> NULL,
+        /// removes it. A NULL callback is refused (SINEW_ERROR_INVALID_ARGUMENT, the world
+        /// keeps its hook). A step with a callback is timed too (sinew_world_read_stage_times),
+        /// whatever sinew_world_set_profiling says. The callback is called on the thread that
+        /// calls the step: a world with a callback runs its substeps there rather than on a
+        /// worker of its thread pool (its passes still use the pool or the host task system;
+        /// the results are the same bits), so hosts may open their own profiler scopes in it
+        /// (Unity's ProfilerMarker, Unreal's TRACE_CPUPROFILER). Not simulation state:
+        /// snapshots neither save nor restore it.
+        /// </summary>
+        /// <remarks>
+        /// <c>hook</c> must be NULL or point to a readable SinewProfileHook whose callback follows
+        /// the rules of SinewProfileCallback and is callable with its user data from any thread
+        /// that steps the world, until the world is destroyed or given another hook.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_profile_callback(SinewWorld world, SinewProfileHook* hook);
 
         /// <summary>
         /// Sets the skinning weights of every particle of the body (<c>count</c> = its particle

@@ -106,6 +106,8 @@ pub const SINEW_MAX_WINCH_SPEED: f32 = 1000.0;
 pub const SINEW_MAX_FAMILY_COMPLIANCE: f32 = 1.0e10;
 /// Largest friction coefficient of a collider (dimensionless, static and dynamic).
 pub const SINEW_MAX_FRICTION: f32 = 100.0;
+/// Largest tensile strength of a granular material (Pa; firm snow reaches 100 kPa).
+pub const SINEW_MAX_COHESION: f32 = 1.0e7;
 /// Largest grab compliance (m/N).
 pub const SINEW_MAX_GRAB_COMPLIANCE: f32 = 1000.0;
 /// Largest number of triangles of one mesh collider.
@@ -170,6 +172,7 @@ const _: () = {
     assert!(SINEW_MAX_WINCH_SPEED == limits::MAX_WINCH_SPEED);
     assert!(SINEW_MAX_FAMILY_COMPLIANCE == limits::MAX_FAMILY_COMPLIANCE);
     assert!(SINEW_MAX_FRICTION == limits::MAX_FRICTION);
+    assert!(SINEW_MAX_COHESION == limits::MAX_COHESION);
     assert!(SINEW_MAX_GRAB_COMPLIANCE == limits::MAX_GRAB_COMPLIANCE);
     assert!(SINEW_MAX_TRIANGLES == limits::MAX_TRIANGLES as u32);
     assert!(SINEW_MAX_COLLIDER_CONTACTS == limits::MAX_COLLIDER_CONTACTS as u32);

@@ -26,8 +26,10 @@ pub(super) use self::bodies::{
 };
 pub use self::collision::SinewColliderDesc;
 pub(super) use self::collision::COLLIDER_DESC_COOKIE;
-pub use self::fluid::{SinewEmitterDesc, SinewFluidDesc, SinewKillVolumeDesc};
-pub(super) use self::fluid::{EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE, KILL_VOLUME_DESC_COOKIE};
+pub use self::fluid::{SinewAnisotropyDesc, SinewEmitterDesc, SinewFluidDesc, SinewKillVolumeDesc};
+pub(super) use self::fluid::{
+    ANISOTROPY_DESC_COOKIE, EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE, KILL_VOLUME_DESC_COOKIE,
+};
 pub use self::limits::*;
 pub use self::world::SinewWorldDesc;
 pub(super) use self::world::WORLD_DESC_COOKIE;

@@ -4,7 +4,7 @@
 
 use crate::error::Result;
 use crate::ffi::world::SinewVec3;
-use crate::limits::schema::SettingEnum;
+use crate::limits::schema::{flag_from_c, SettingEnum};
 
 /// How a world simulates. Every field has a unit and a default. Start from
 /// sinew_world_desc_default(); field for field the Rust `WorldDesc`.
@@ -31,6 +31,9 @@ pub struct SinewWorldDesc {
     /// Worker threads (1 = the calling thread only). Results are bit-identical whatever the
     /// count. In 0..=SINEW_MAX_THREADS; 0 = all cores. Default 0.
     pub threads: u32,
+    /// Time every stage of each step (read back as the last step's stage times; no clock is
+    /// read when off). The physics is the same bits on or off. Default 0 (0 or 1).
+    pub profiling: u32,
     /// Set by sinew_world_desc_default(); a desc not made by it is refused.
     pub internal_cookie: u32,
 }
@@ -49,6 +52,7 @@ impl SinewWorldDesc {
             jacobi_relaxation: d.jacobi_relaxation,
             damping: d.damping,
             threads: d.threads,
+            profiling: d.profiling as u32,
             internal_cookie: WORLD_DESC_COOKIE,
         }
     }
@@ -66,6 +70,7 @@ impl SinewWorldDesc {
             jacobi_relaxation: self.jacobi_relaxation,
             damping: self.damping,
             threads: self.threads,
+            profiling: flag_from_c(self.profiling, "profiling")?,
             ..crate::world::WorldDesc::default()
         })
     }

@@ -8,7 +8,8 @@
 use std::ops::Range;
 
 use super::{
-    list_of, prefetch_particle, wall_terms, DensitySolver, Params, PREFETCH, SLOT_CHUNK, SOLID,
+    list_of, prefetch_particle, scorr_scale, wall_terms, DensitySolver, Params, PREFETCH,
+    SLOT_CHUNK, SOLID,
 };
 use crate::collision::colliders::Colliders;
 use crate::fluid::Fluid;
@@ -41,13 +42,15 @@ impl DensitySolver {
     /// live fluid particle (`first`: the first iteration of the substep, which builds
     /// the neighbour grid and the walls near each particle from `colliders`). While a
     /// collider moves, a fluid particle's correction is at most its smoothing radius
-    /// over `iterations` ([`limit_correction`]).
+    /// over `iterations` ([`limit_correction`]). `h` is the substep (s), which scales
+    /// the artificial pressure ([`super::scorr_scale`]).
     #[allow(clippy::too_many_arguments)]
     pub fn project(
         &mut self,
         fluids: &mut [Option<Fluid>],
         particles: &mut Particles,
         first: bool,
+        h: f32,
         iterations: u32,
         colliders: &Colliders,
         exec: &Executor,
@@ -56,6 +59,10 @@ impl DensitySolver {
             return;
         }
         if first {
+            let scale = scorr_scale(h);
+            for p in &mut self.params {
+                p.scorr = p.scorr_full * scale;
+            }
             self.build(fluids, particles, colliders, exec);
         }
         let m = self.src.len();
@@ -263,7 +270,7 @@ impl UniformPass<'_> {
 fn lambda_uniform(p: &Params, d: &Density, x: Vec4, near: &[Vec4]) -> (f32, f32) {
     let vol = p.volume;
     let q0 = (p.h2 * p.h2) * p.h2;
-    let mut rho = (q0 + d.q3) * (p.poly6 * vol);
+    let mut rho = (q0 + d.q3) * (p.density * vol);
     let mut g = d.grad.map(|x| x * vol);
     if !near.is_empty() {
         let (wr, wg) = wall_terms(p, near, Vec3A::new(x.x, x.y, x.z));
@@ -307,7 +314,7 @@ fn lambda_general(
             sum2 += g.length_squared() * (p.mass * inv_mass[j]);
         }
     }
-    let mut rho = rho * p.poly6;
+    let mut rho = rho * p.density;
     if !near.is_empty() {
         let (wr, wg) = wall_terms(p, near, pk);
         rho += wr;

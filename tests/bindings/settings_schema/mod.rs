@@ -68,6 +68,7 @@ fn descs() -> Vec<Desc> {
         sinew::ColliderDesc::schema(),
         sinew::EmitterDesc::schema(),
         sinew::KillVolumeDesc::schema(),
+        sinew::AnisotropyDesc::schema(),
         sinew::WindDesc::schema(),
         sinew::WindZoneDesc::schema(),
     ]

@@ -42,6 +42,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         ("bindings/csharp/WindSettings.cs", "WindZoneDesc"),
         ("bindings/csharp/FluidSettings.cs", "EmitterDesc"),
         ("bindings/csharp/FluidSettings.cs", "KillVolumeDesc"),
+        ("bindings/csharp/FluidSettings.cs", "AnisotropyDesc"),
     ] {
         let tag: &'static str = Box::leak(format!("{name} fields").into_boxed_str());
         v.push((file, tag, Box::new(move || cs_fields(&desc(name)))));
@@ -114,6 +115,11 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             "bindings/cpp/sinew_fluid.hpp",
             "KillVolumeDesc setters",
             Box::new(move || cpp_setters(&desc("KillVolumeDesc"), "KillVolumeDesc")),
+        ),
+        (
+            "bindings/cpp/sinew_fluid.hpp",
+            "AnisotropyDesc setters",
+            Box::new(move || cpp_setters(&desc("AnisotropyDesc"), "AnisotropyDesc")),
         ),
         (
             "unity-sample/Runtime/SinewCollider.cs",

@@ -329,6 +329,16 @@ namespace UnityEngine
     public sealed class DefaultExecutionOrder : Attribute { public DefaultExecutionOrder(int order) { } }
 }
 
+namespace Unity.Profiling
+{
+    public struct ProfilerMarker
+    {
+        public ProfilerMarker(string name) { }
+        public void Begin() { }
+        public void End() { }
+    }
+}
+
 namespace Unity.Collections
 {
     public enum Allocator { Invalid, None, Temp, TempJob, Persistent }

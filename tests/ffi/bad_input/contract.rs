@@ -157,6 +157,7 @@ fn every_exported_function_is_covered() {
     .chain(bodies_cases::INFALLIBLE)
     .chain(wind_cases::INFALLIBLE)
     .chain(fluid_cases::INFALLIBLE)
+    .chain(fluid_render_cases::INFALLIBLE)
     {
         covered.insert(f.to_string());
     }

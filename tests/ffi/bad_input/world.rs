@@ -172,6 +172,7 @@ pub(super) fn create_cases() -> Vec<Case> {
                     jacobi_relaxation: def.jacobi_relaxation,
                     damping: def.damping,
                     threads: def.threads,
+                    profiling: def.profiling,
                     internal_cookie: 0,
                 };
                 unsafe { sinew_world_create(&d, &mut c.out.world) }
@@ -198,6 +199,7 @@ pub(super) fn create_cases() -> Vec<Case> {
         ("iterations 2000", |d| d.iterations = 2000),
         ("solver 2", |d| d.solver = 2),
         ("solver 7", |d| d.solver = 7),
+        ("profiling 2", |d| d.profiling = 2),
         ("solver u32::MAX", |d| d.solver = u32::MAX),
         ("jacobi_relaxation 0", |d| d.jacobi_relaxation = 0.0),
         ("jacobi_relaxation -1", |d| d.jacobi_relaxation = -1.0),

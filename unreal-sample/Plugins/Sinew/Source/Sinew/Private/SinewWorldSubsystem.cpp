@@ -4,8 +4,13 @@
 #include "Engine/World.h"
 #include "SinewConversions.h"
 #include "SinewModule.h"
+#include "SinewProfiling.h"
 #include "SinewSettings.h"
 #include "SinewTaskGraph.h"
+#include "ProfilingDebugging/CpuProfilerTrace.h"
+#include "Stats/Stats.h"
+
+DECLARE_CYCLE_STAT(TEXT("Sinew fixed step"), STAT_SinewFixedStep, STATGROUP_Game);
 
 void FSinewWorldTickFunction::ExecuteTick(float DeltaTime, ELevelTick TickType, ENamedThreads::Type CurrentThread, const FGraphEventRef& MyCompletionGraphEvent)
 {
@@ -57,6 +62,7 @@ sinew::Scene* USinewWorldSubsystem::GetScene()
 		Desc.jacobi_relaxation = Settings->JacobiRelaxation;
 		Desc.damping = Settings->Damping;
 		Desc.threads = (uint32)Settings->Threads;
+		Desc.profiling = Settings->bProfiling ? 1u : 0u;
 		// END GENERATED WorldDesc copy
 		sinew::Result<sinew::Scene> Created = sinew::Scene::create(Desc);
 		if (!Created)
@@ -72,6 +78,16 @@ sinew::Scene* USinewWorldSubsystem::GetScene()
 			if (!OnTaskGraph)
 			{
 				UE_LOG(LogSinew, Warning, TEXT("Task graph not used, Sinew's own threads run the solver: %s"), UTF8_TO_TCHAR(OnTaskGraph.error().message.c_str()));
+			}
+		}
+		if (Settings->bProfiling)
+		{
+			// Insights events around each stage, `stat Sinew` from each step's times.
+			const sinew::Result<void> Profiled = FSinewProfiling::Install(*Scene);
+			bProfiled = (bool)Profiled;
+			if (!Profiled)
+			{
+				UE_LOG(LogSinew, Warning, TEXT("Sinew profiling not installed: %s"), UTF8_TO_TCHAR(Profiled.error().message.c_str()));
 			}
 		}
 	}
@@ -158,6 +174,10 @@ void USinewWorldSubsystem::Step(float DeltaSeconds)
 
 bool USinewWorldSubsystem::RunFixedStep(const TArray<ISinewSimulated*>& Bodies, float FixedDt)
 {
+	// The fixed step with the bodies' callbacks around it (the stages inside come from
+	// FSinewProfiling when USinewSettings::bProfiling is on).
+	SCOPE_CYCLE_COUNTER(STAT_SinewFixedStep);
+	TRACE_CPUPROFILER_EVENT_SCOPE(SinewFixedStep);
 	for (ISinewSimulated* Body : Bodies)
 	{
 		if (Simulated.Contains(Body))
@@ -170,6 +190,10 @@ bool USinewWorldSubsystem::RunFixedStep(const TArray<ISinewSimulated*>& Bodies, 
 	{
 		UE_LOG(LogSinew, Warning, TEXT("Step failed: %s"), UTF8_TO_TCHAR(Stepped.error().message.c_str()));
 		return false;
+	}
+	if (bProfiled)
+	{
+		FSinewProfiling::Publish(*Scene);
 	}
 	// Links that broke in this step, to the components that own them (their
 	// Blueprint events may end other components' play: only registered ones hear).

@@ -32,6 +32,10 @@ public:
 	/** Worker threads (1 = the calling thread only). Results are bit-identical whatever the count. At least 0, at most 256; 0 = all cores. */
 	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ClampMin = "0", ClampMax = "256", ToolTip = "Worker threads (1 = the calling thread only). Results are bit-identical whatever the count. At least 0, at most 256; 0 = all cores."))
 	int32 Threads = 0;
+
+	/** Time every stage of each step (read back as the last step's stage times; no clock is read when off). The physics is the same bits on or off. */
+	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ToolTip = "Time every stage of each step (read back as the last step's stage times; no clock is read when off). The physics is the same bits on or off."))
+	bool bProfiling = false;
 	// END GENERATED WorldDesc properties
 
 	// BEGIN GENERATED Stepping properties

@@ -190,6 +190,8 @@ private:
 	TArray<ISinewSimulated*> Simulated;
 	/** The break events of the last step (see Step). */
 	std::vector<sinew::Scene::Break> Breaks;
+	/** Whether this simulation was created with USinewSettings::bProfiling (its stages then feed `stat Sinew`). */
+	bool bProfiled = false;
 	/** Set when creating the simulation failed or after Deinitialize: GetScene returns null. */
 	bool bNoScene = false;
 	/** Real time (s) not yet simulated, in [0, FixedTimeStep) between frames. */

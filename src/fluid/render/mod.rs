@@ -1,0 +1,161 @@
+//! What a renderer draws besides the particles: per-particle ellipsoids (Yu & Turk
+//! 2013, [`anisotropy`]) and diffuse particles, spray, foam and bubbles (Ihmsen et al.
+//! 2012, [`diffuse`]). Both read the fluid's own neighbour grid of the last substep
+//! (`DensitySolver::grid`, built by `solver/build.rs`): no search of their own. A
+//! query at a position visits the slots of the 3 × 3 × 3 cells of size h around it,
+//! reading each slot's particle where it is now (gathered into slot order once per
+//! call, [`Gathered`]), so particles that moved since the build, or were moved between
+//! slots by a removal, are found where they are.
+
+pub(crate) mod anisotropy;
+mod eigen;
+
+pub use anisotropy::{AnisotropyDesc, FluidEllipsoid};
+
+use super::grid::{cell_of, Layout, Row};
+use crate::error::{try_reserve, Result};
+use crate::math::{Vec3A, Vec4};
+use crate::particles::Particles;
+use crate::solver::parallel::{Blocks, Executor};
+
+/// Particles per item of the render passes (fixed: results never depend on it).
+const CHUNK: usize = 512;
+
+/// The render outputs' buffers, grown on the first request (and when the fluid grew),
+/// never in a step that does not ask for them.
+#[derive(Default)]
+pub(crate) struct RenderState {
+    gathered: Gathered,
+    ellipsoids: Vec<FluidEllipsoid>,
+}
+
+impl RenderState {
+    /// The ellipsoid of every live particle `live` (world indices, in order) of the
+    /// fluid of slot `class`, from the last substep's `grid` and the particles where
+    /// they are now: each particle's sums run over its candidates in the grid's fixed
+    /// order, so the result does not depend on the thread count.
+    pub(crate) fn ellipsoids(
+        &mut self,
+        grid: &GridView<'_>,
+        particles: &Particles,
+        class: u32,
+        live: std::ops::Range<usize>,
+        kernel: &anisotropy::Kernel,
+        exec: &Executor,
+    ) -> Result<&[FluidEllipsoid]> {
+        let count = live.len();
+        grow(&mut self.ellipsoids, count, FluidEllipsoid::default())?;
+        self.gathered
+            .gather(grid, particles, class, live.clone(), false)?;
+        let pos = &self.gathered.pos[..grid.slots()];
+        let first = live.start;
+        let threads = if count >= 4 * CHUNK {
+            exec.threads()
+        } else {
+            1
+        };
+        let out = Blocks::new(&mut self.ellipsoids[..count], CHUNK);
+        exec.for_items(threads, out, |c, out| {
+            for (k, e) in out.iter_mut().enumerate() {
+                let i = first + c * CHUNK + k;
+                let x = (particles.base[i] - grid.origin) + Vec3A::from_vec4(particles.hot[i]);
+                *e = kernel.ellipsoid(grid, pos, i as u32, x);
+            }
+        });
+        Ok(&self.ellipsoids[..count])
+    }
+}
+
+/// The last substep's neighbour grid (`DensitySolver::grid`).
+pub(crate) struct GridView<'a> {
+    pub layout: Layout,
+    pub rows: &'a [Row],
+    /// First slot of each bucket (one more entry at the end).
+    pub starts: &'a [u32],
+    /// Per slot: its cell at the build, its world particle, its class (the fluid's
+    /// slot in `FluidSet::fluids`, or `u32::MAX` for a coupled solid).
+    pub cell: &'a [[i32; 3]],
+    pub particle: &'a [u32],
+    pub class: &'a [u32],
+    /// 1 / cell size (1/m).
+    pub inv_cell: f32,
+    /// Positions of the grid are relative to this point (m).
+    pub origin: Vec3A,
+}
+
+impl GridView<'_> {
+    /// Slots of the grid.
+    pub fn slots(&self) -> usize {
+        self.particle.len()
+    }
+
+    /// Calls `f(slot)` for every slot filed in the 27 cells around `x` (relative to
+    /// the origin), in a fixed order.
+    #[inline]
+    pub fn for_candidates(&self, x: Vec3A, mut f: impl FnMut(usize)) {
+        let c = cell_of(x.to_array(), self.inv_cell);
+        let hashed = self.layout.is_hashed();
+        self.layout.for_runs(self.rows, c, |row, b0, b1| {
+            let (s0, s1) = (self.starts[b0] as usize, self.starts[b1] as usize);
+            for j in s0..s1 {
+                if hashed && !self.layout.in_run(c, row, self.cell[j]) {
+                    continue;
+                }
+                f(j);
+            }
+        });
+    }
+}
+
+/// One fluid's particles gathered into the grid's slot order as they are now:
+/// position relative to the grid's origin with w = 1 for a live particle of the
+/// fluid (0 for a solid, another fluid's particle or a slot whose particle has been
+/// removed since), and velocity.
+#[derive(Default)]
+pub(crate) struct Gathered {
+    pub pos: Vec<Vec4>,
+    pub vel: Vec<Vec4>,
+}
+
+impl Gathered {
+    /// Gathers the particles `live` (world indices) of the fluid of slot `class`
+    /// (velocities only with `velocities`). Grows its buffers only when the grid grew.
+    pub fn gather(
+        &mut self,
+        grid: &GridView<'_>,
+        particles: &Particles,
+        class: u32,
+        live: std::ops::Range<usize>,
+        velocities: bool,
+    ) -> Result<()> {
+        let m = grid.slots();
+        grow(&mut self.pos, m, Vec4::ZERO)?;
+        if velocities {
+            grow(&mut self.vel, m, Vec4::ZERO)?;
+        }
+        for k in 0..m {
+            let i = grid.particle[k] as usize;
+            let mine = grid.class[k] == class && live.contains(&i) && i < particles.len();
+            if !mine {
+                self.pos[k] = Vec4::ZERO;
+                continue;
+            }
+            let x = (particles.base[i] - grid.origin) + Vec3A::from_vec4(particles.hot[i]);
+            self.pos[k] = x.extend(1.0);
+            if velocities {
+                self.vel[k] = particles.velocity[i].extend(0.0);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Grows `v` to at least `n` elements of `fill` (only when the grid grew).
+pub(crate) fn grow<T: Clone>(v: &mut Vec<T>, n: usize, fill: T) -> Result<()> {
+    if v.len() < n {
+        let more = n - v.len();
+        try_reserve(v, more, "fluid render outputs")?;
+        v.resize(n, fill);
+    }
+    Ok(())
+}
