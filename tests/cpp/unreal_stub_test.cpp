@@ -7,7 +7,8 @@
 // when the pieces change), the bounds hold every particle, a rope in another component
 // continues bit for bit as it does alone, a cloth's proxy draws its particles (pins in
 // place, unit normals, the index buffer written again only when it tears), and an
-// editor world previews a rope.
+// editor world previews a rope, and a collider with bContactEvents broadcasts its
+// contact delegates with the rope component that touches it.
 // Built and run by tests/bindings/cpp_wrapper.rs (`unreal_components_on_a_stub_engine`).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
@@ -18,6 +19,7 @@
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewTaskGraph.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewProfiling.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewColliderComponent.cpp"
 
 #include <cstdio>
 #include <cstring>
@@ -450,6 +452,54 @@ int main() {
               "task graph: bUseTaskGraph installs without a warning, the rope moves bit for bit as without");
         R1->EndPlay(EEndPlayReason::Destroyed);
         R2->EndPlay(EEndPlayReason::Destroyed);
+    }
+    {
+        // A floor plane 1 m up; a rope hanging from 1.5 m along +X swings down onto it.
+        Game G;
+        auto Floor = std::make_unique<USinewColliderComponent>(FObjectInitializer());
+        Floor->World = &G.World;
+        Floor->Transform = FTransform(FVector(0, 0, 100));
+        Floor->bMirrorParentShape = false;
+        Floor->Shape = ESinewColliderShape::Plane;
+        Floor->bContactEvents = true;
+        auto Hanging = MakeRope(G, FVector(0, 0, 150), FVector(100, 0, 0), 1.0f, true);
+        Floor->BeginPlay();
+        Hanging->BeginPlay();
+        struct Hit {
+            int Kind;
+            USinewColliderComponent* Collider;
+            USceneComponent* Body;
+            FVector Location, Normal;
+            float Impulse;
+        };
+        std::vector<Hit> Hits;
+        Floor->OnSinewContactBegin.AddLambda([&](USinewColliderComponent* C, USceneComponent* B, FVector L, FVector N, float J) {
+            Hits.push_back({0, C, B, L, N, J});
+        });
+        Floor->OnSinewContactPersist.AddLambda([&](USinewColliderComponent* C, USceneComponent* B, FVector L, FVector N, float J) {
+            Hits.push_back({1, C, B, L, N, J});
+        });
+        Floor->OnSinewContactEnd.AddLambda([&](USinewColliderComponent* C, USceneComponent* B, FVector L, FVector N, float J) {
+            Hits.push_back({2, C, B, L, N, J});
+        });
+        G.Frames(90);
+        check(!Hits.empty() && Hits[0].Kind == 0, "contact delegates: a begin first");
+        bool AllOurs = !Hits.empty(), OnFloor = true, Persisted = false;
+        for (const Hit& H : Hits) {
+            AllOurs = AllOurs && H.Collider == Floor.get() && H.Body == Hanging.get();
+            OnFloor = OnFloor && std::fabs(H.Location.Z - 100.0) < 0.5 && std::fabs(H.Normal.Z - 1.0) < 1e-4;
+            Persisted = Persisted || (H.Kind == 1 && H.Impulse > 0.0f);
+        }
+        check(AllOurs, "contact delegates: the collider and the rope component");
+        check(OnFloor, "contact delegates: location on the plane (cm), normal +Z");
+        check(Persisted, "contact delegates: persists with a normal impulse while the rope lies on it");
+        Floor->bContactEvents = false;
+        G.Frames(1); // the collider stops listening before this step
+        const std::size_t Heard = Hits.size();
+        G.Frames(5);
+        check(Hits.size() == Heard, "contact delegates: bContactEvents off, nothing more");
+        Hanging->EndPlay(EEndPlayReason::Destroyed);
+        Floor->EndPlay(EEndPlayReason::Destroyed);
     }
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
