@@ -448,6 +448,44 @@ void test_heightfield_contacts_and_events() {
           "Scene: one begin, the resting ball's particle 0", std::to_string(events.size()) + " events");
 }
 
+/// A Z-up "landscape" sampled into a heightfield: ground 1 m up, none where X < 0 and
+/// Y < 0; a ball rests on it at 1 m + r, a ball over the missing quarter falls through.
+void test_heightfield_from_samples() {
+    sinew::Scene scene = z_up_scene();
+    const sinew::units::Frame frame;
+    auto ground = [](double x, double y, double& z) {
+        if (x < 0.0 && y < 0.0) return false;
+        z = 100.0;
+        return true;
+    };
+    auto bad = sc::heightfield_from_samples(frame, -200.0, 200.0, 0.0, 100.0, 1, 5, ground);
+    check(!bad && bad.error().status == sinew::Status::InvalidArgument, "heightfield of 1 column rejected");
+    const sc::Heightfield h = must(sc::heightfield_from_samples(frame, -200.0, 200.0, 0.0, 100.0, 5, 5, ground),
+                                   "heightfield_from_samples");
+    check(h.columns == 5 && h.rows == 5 && near(h.cell, 1.0, 1e-6) && near(h.heights[0], 1.0, 1e-6),
+          "5 x 5 samples 1 m apart, 1 m above the corner");
+    // Cells (row j from Y = 2 m down, column i from X = -2 m): a cell touching a sample
+    // with X < 0 and Y < 0 is a hole, i.e. columns 0-1 of rows 2-3.
+    int holes = 0;
+    for (uint8_t f : h.holes) holes += f;
+    check(h.holes.size() == 16 && holes == 4 && h.holes[2 * 4 + 0] == 1 && h.holes[3 * 4 + 1] == 1 &&
+              h.holes[1 * 4 + 1] == 0 && h.holes[2 * 4 + 2] == 0,
+          "holes where a corner has no ground", std::to_string(holes) + " holes");
+    check(near3(sc::rotate(h.desc.rotation, sinew::Vec3{0, 1, 0}), sinew::Vec3{0, 0, 1}, 1e-6f) &&
+              near3(sc::rotate(h.desc.rotation, sinew::Vec3{0, 0, 1}), sinew::Vec3{0, -1, 0}, 1e-6f),
+          "grid up is world +Z, rows run along world -Y");
+    must(scene.add_heightfield_collider(h.desc, h.columns, h.rows, h.cell, h.cell, h.heights, h.holes),
+         "Scene::add_heightfield_collider");
+    const float r = 0.05f;
+    const auto on = add_ball(scene, sinew::Vec3{0.5f, 0.5f, 1.5f}, r);
+    const auto over = add_ball(scene, sinew::Vec3{-0.5f, -0.5f, 1.5f}, r);
+    run(scene, 120);
+    const sinew::Vec3 a = position_of(scene, on), b = position_of(scene, over);
+    check(near(a.z, 1.0 + r, 2e-3) && near(a.x, 0.5, 1e-3), "ball rests on the sampled ground at 1 m + r",
+          fmt(a.z, 1.0 + r));
+    check(b.z < 0.0f, "ball over the groundless quarter falls through", fmt3(b));
+}
+
 } // namespace
 
 int main() {
@@ -458,6 +496,7 @@ int main() {
     test_radii_and_groups();
     test_pick_and_grab();
     test_heightfield_contacts_and_events();
+    test_heightfield_from_samples();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }
