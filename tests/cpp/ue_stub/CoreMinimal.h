@@ -96,6 +96,7 @@ struct TNumericLimits {
 
 struct FMath {
     template <class T> static T Max(T a, T b) { return a < b ? b : a; }
+    static double CeilToDouble(double v) { return std::ceil(v); }
     template <class T> static T Min(T a, T b) { return b < a ? b : a; }
     template <class T> static T Clamp(T v, T lo, T hi) { return v < lo ? lo : (hi < v ? hi : v); }
     static double Sqrt(double v) { return std::sqrt(v); }
