@@ -46,8 +46,9 @@ void USinewLandscapeColliderComponent::AddHeightfield(USinewWorldSubsystem& Sub)
 		return;
 	}
 	const double Cell = FMath::Max((double)CellSize, 1.0);
-	const uint32 Columns = (uint32)FMath::Max(2.0, FMath::CeilToDouble(2.0 * Extent.X / Cell) + 1.0);
-	const uint32 Rows = (uint32)FMath::Max(2.0, FMath::CeilToDouble(2.0 * Extent.Y / Cell) + 1.0);
+	// Enough samples to cover the area (fewer than 2 a side, from an extent of 0, is refused and logged).
+	const uint32 Columns = (uint32)FMath::CeilToDouble(2.0 * Extent.X / Cell) + 1;
+	const uint32 Rows = (uint32)FMath::CeilToDouble(2.0 * Extent.Y / Cell) + 1;
 	const FVector Centre = GetComponentLocation();
 	const ALandscapeProxy* Ground = Landscape;
 	auto Sample = [Ground](double X, double Y, double& Z) {

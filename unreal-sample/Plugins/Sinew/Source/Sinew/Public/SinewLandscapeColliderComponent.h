@@ -28,7 +28,7 @@ public:
 
 	/** The landscape to sample (read when the collider joins the simulation and by Resample). */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Landscape")
-	ALandscapeProxy* Landscape = nullptr;
+	TObjectPtr<ALandscapeProxy> Landscape = nullptr;
 
 	/** Half size of the sampled area around this component, cm (X and Y). */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Landscape", meta = (ClampMin = "1", Units = "cm"))
@@ -38,12 +38,12 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Landscape", meta = (ClampMin = "1", Units = "cm"))
 	float CellSize = 100.0f;
 
-	/** Coulomb coefficient below which a contact sticks. At least 0, at most 100. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "100"))
+	/** Coulomb coefficient below which a contact sticks (>= 0; the library refuses more than SINEW_MAX_FRICTION). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0"))
 	float StaticFriction = 0.5f;
 
-	/** Coulomb coefficient of sliding. At least 0, at most 100. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "100"))
+	/** Coulomb coefficient of sliding (>= 0; the library refuses more than SINEW_MAX_FRICTION). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0"))
 	float DynamicFriction = 0.4f;
 
 	/** Normal velocity kept after an impact (0 = no bounce, 1 = elastic). At least 0, at most 1. */
