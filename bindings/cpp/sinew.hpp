@@ -484,6 +484,22 @@ struct WinchState {
 /// One broken constraint (`SinewBreakEvent`).
 using BreakEvent = SinewBreakEvent;
 
+/// One contact event (`SinewContactEvent`): a (collider, body) pair began, kept or
+/// stopped touching in the last step.
+using ContactEvent = SinewContactEvent;
+
+/// The force (N) and torque (N·m) the particles exerted on a collider over the last step.
+struct Wrench {
+    SinewVec3 force{0.0f, 0.0f, 0.0f};
+    SinewVec3 torque{0.0f, 0.0f, 0.0f};
+};
+
+/// What World::take_contact_events moved: how many events, how many a full queue lost.
+struct ContactEventsTaken {
+    uint32_t count = 0;
+    uint64_t lost = 0;
+};
+
 /// A cloth's tearing state (`SinewTearStatus`): threshold (stretch ratio, +inf = off),
 /// spare particles left, splits refused for want of them, topology version.
 using TearStatus = SinewTearStatus;
@@ -1590,6 +1606,80 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         if (!r) return r.error();
         out.resize(written);
         return out;
+    }
+    /// Number of particle-collider contacts of the last step.
+    Result<uint32_t> contact_count() const {
+        uint32_t n = 0;
+        return detail::checked(sinew_world_contact_count(handle_, &n), n);
+    }
+    /// Copies the last step's contacts (particle order) into `out`, up to its size, and
+    /// returns how many: reuse one buffer from frame to frame and nothing is allocated.
+    Result<uint32_t> read_contacts(Span<SinewContact> out) const {
+        auto cap = detail::to_count(out.size(), "World::read_contacts");
+        if (!cap) return cap.error();
+        if (*cap == 0) return uint32_t{0};
+        uint32_t written = 0;
+        return detail::checked(sinew_world_read_contacts(handle_, out.data(), *cap, &written), written);
+    }
+    /// Adds a static heightfield collider (a terrain): `columns` x `rows` samples (each
+    /// >= 2) of `heights` (m, row by row: row j at local z = j cell_z, sample i at local
+    /// x = i cell_x; the corner sample at desc.position, turned by desc.rotation) and,
+    /// unless `holes` is empty, one flag per cell ((rows-1)(columns-1), row by row; 1 =
+    /// a hole particles pass through). Friction and restitution are `desc`'s.
+    Result<SinewCollider> add_heightfield_collider(const SinewColliderDesc& desc, uint32_t columns, uint32_t rows,
+                                                   float cell_x, float cell_z, Span<const float> heights,
+                                                   Span<const uint8_t> holes = {}) {
+        const char* fn = "World::add_heightfield_collider";
+        if (columns < 2 || rows < 2 || heights.size() != std::size_t(columns) * rows)
+            return detail::local_error(Status::InvalidArgument, std::string(fn) + ": " +
+                                                                   std::to_string(heights.size()) + " heights for " +
+                                                                   std::to_string(columns) + " x " +
+                                                                   std::to_string(rows) + " samples");
+        if (!holes.empty() && holes.size() != std::size_t(columns - 1) * (rows - 1))
+            return detail::local_error(Status::InvalidArgument, std::string(fn) + ": " +
+                                                                   std::to_string(holes.size()) +
+                                                                   " hole flags for " +
+                                                                   std::to_string(std::size_t(columns - 1) *
+                                                                                  (rows - 1)) +
+                                                                   " cells");
+        SinewCollider c{0};
+        return detail::checked(sinew_world_add_heightfield_collider(handle_, &desc, columns, rows, cell_x, cell_z,
+                                                                    heights.data(),
+                                                                    holes.empty() ? nullptr : holes.data(), &c),
+                               c);
+    }
+    /// The force (N) and torque (N·m, about the collider's position) the particles
+    /// exerted on `c` over the last step (the means of its reported contacts' impulses).
+    Result<Wrench> contact_wrench(SinewCollider c) const {
+        Wrench w;
+        return detail::checked(sinew_collider_contact_wrench(handle_, c, nullptr, &w.force, &w.torque), w);
+    }
+    /// As contact_wrench(c), the torque about `about` (world, m).
+    Result<Wrench> contact_wrench(SinewCollider c, const SinewVec3& about) const {
+        Wrench w;
+        return detail::checked(sinew_collider_contact_wrench(handle_, c, &about, &w.force, &w.torque), w);
+    }
+    /// Turns the contact events on or off (off by default): while on, each step queues
+    /// a begin, persist or end event per (collider, body) pair of the reported contacts.
+    Result<void> set_contact_events(bool enabled) {
+        return detail::to_result(sinew_world_set_contact_events(handle_, enabled ? 1u : 0u));
+    }
+    /// Number of contact events waiting to be taken.
+    Result<uint32_t> contact_event_count() const {
+        uint32_t n = 0;
+        return detail::checked(sinew_world_contact_event_count(handle_, &n), n);
+    }
+    /// Moves the oldest waiting contact events (up to out.size()) into `out`, oldest
+    /// first; returns how many and how many a full queue lost since the last call.
+    /// Allocates nothing: call it until count < out.size() to drain the queue.
+    Result<ContactEventsTaken> take_contact_events(Span<ContactEvent> out) {
+        auto cap = detail::to_count(out.size(), "World::take_contact_events");
+        if (!cap) return cap.error();
+        ContactEventsTaken t;
+        ContactEvent none{};
+        return detail::checked(sinew_world_take_contact_events(handle_, *cap == 0 ? &none : out.data(), *cap,
+                                                               &t.count, &t.lost),
+                               t);
     }
     /// A ray pick: `particle` is UINT32_MAX (and `hit()` false) when the ray misses.
     struct Pick {

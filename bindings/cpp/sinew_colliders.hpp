@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "sinew.hpp"
 #include "sinew_units.hpp"
@@ -174,6 +175,68 @@ inline bool same_geometry(const SinewColliderDesc& a, const SinewColliderDesc& b
     return a.shape == b.shape && a.radius == b.radius && a.half_height == b.half_height &&
            a.half_extents.x == b.half_extents.x && a.half_extents.y == b.half_extents.y &&
            a.half_extents.z == b.half_extents.z;
+}
+
+/// A heightfield sampled from a Z-up world (a Landscape): what
+/// World::add_heightfield_collider takes.
+struct Heightfield {
+    SinewColliderDesc desc{};  ///< the corner sample's position, the rotation, the material
+    uint32_t columns = 0;      ///< samples along world +X
+    uint32_t rows = 0;         ///< samples along world -Y
+    float cell = 0.0f;         ///< m between samples, both ways
+    std::vector<float> heights; ///< m above the corner, row by row
+    std::vector<uint8_t> holes; ///< per cell, row by row: 1 where a corner had no ground; empty when none
+};
+
+/// Samples `columns` x `rows` (each >= 2) ground heights `cell_cm` apart over the
+/// world rectangle whose top-left corner (smallest X, largest Y) is (`x_cm`, `y_top_cm`):
+/// sample (i, j) at X = x_cm + i cell_cm, Y = y_top_cm - j cell_cm, where
+/// `sample(X, Y, z_cm)` writes the ground's height (cm) and returns true, or returns
+/// false where there is no ground (a hole, or past the terrain's edge: the cells around
+/// it become holes). Heights are measured from `base_z_cm`; the grid's local up (Sinew's
+/// local Y) is turned onto world +Z and its rows onto world -Y (the plane rotation of
+/// to_collider_desc).
+template <class Sample>
+Result<Heightfield> heightfield_from_samples(const units::Frame& frame, double x_cm, double y_top_cm, double base_z_cm,
+                                             double cell_cm, uint32_t columns, uint32_t rows, Sample&& sample,
+                                             const Material& material = Material{}) {
+    if (columns < 2 || rows < 2) return detail::bad("a heightfield needs at least 2 x 2 samples");
+    if (!(cell_cm > 0.0) || !std::isfinite(cell_cm)) return detail::bad("heightfield cell size must be > 0 cm");
+    ShapeParams plane;
+    plane.shape = Shape::Plane;
+    UeTransform corner;
+    corner.location_cm = units::Double3{x_cm, y_top_cm, base_z_cm};
+    auto desc = to_collider_desc(frame, plane, corner, material);
+    if (!desc) return desc.error();
+    Heightfield h;
+    h.desc = *desc;
+    h.columns = columns;
+    h.rows = rows;
+    h.cell = units::length_to_sim(cell_cm);
+    h.heights.assign(std::size_t(columns) * rows, 0.0f);
+    std::vector<uint8_t> ground(h.heights.size(), 0);
+    bool any_hole = false;
+    for (uint32_t j = 0; j < rows; ++j)
+        for (uint32_t i = 0; i < columns; ++i) {
+            double z = base_z_cm;
+            const std::size_t k = std::size_t(j) * columns + i;
+            if (sample(x_cm + i * cell_cm, y_top_cm - j * cell_cm, z) && std::isfinite(z)) {
+                ground[k] = 1;
+                h.heights[k] = units::length_to_sim(z - base_z_cm);
+            } else {
+                any_hole = true;
+            }
+        }
+    if (any_hole) {
+        h.holes.assign(std::size_t(columns - 1) * (rows - 1), 0);
+        for (uint32_t j = 0; j + 1 < rows; ++j)
+            for (uint32_t i = 0; i + 1 < columns; ++i) {
+                const std::size_t k = std::size_t(j) * columns + i;
+                const bool solid = ground[k] && ground[k + 1] && ground[k + columns] && ground[k + columns + 1];
+                h.holes[std::size_t(j) * (columns - 1) + i] = solid ? 0 : 1;
+            }
+    }
+    return h;
 }
 
 } // namespace colliders

@@ -228,6 +228,57 @@ class Scene {
         return *lost;
     }
 
+    /// One contact event of a Scene collider (see take_contact_events).
+    struct ContactEvent {
+        SinewContactEventKind kind = SINEW_CONTACT_BEGIN;
+        ColliderId collider = 0;    ///< 0: a collider not added through the Scene, or removed
+        BodyId body = 0;            ///< 0: particles of no Scene body
+        uint32_t particle = 0;      ///< the body's first touching particle (index in the body)
+        Vec3 point{0, 0, 0};        ///< m, that particle's contact point
+        Vec3 normal{0, 0, 0};       ///< the collider's outward normal there
+        float impulse = 0.0f;       ///< N·s (>= 0), normal impulse on the body over the step; 0 for an end
+        Vec3 friction_impulse{0, 0, 0}; ///< N·s; zero for an end
+    };
+    /// Turns the contact events on or off (off by default; see World::set_contact_events).
+    Result<void> set_contact_events(bool enabled) { return world_.set_contact_events(enabled); }
+    /// Moves every waiting contact event (oldest first) into `out` (cleared first, its
+    /// capacity reused: nothing is allocated once it has grown), with the Scene
+    /// collider and body each is about; returns how many a full queue lost.
+    Result<uint64_t> take_contact_events(std::vector<ContactEvent>& out) {
+        out.clear();
+        uint64_t lost = 0;
+        for (;;) {
+            auto taken = world_.take_contact_events(Span<sinew::ContactEvent>(raw_contact_events_, kContactChunk));
+            if (!taken) return taken.error();
+            lost += taken->lost;
+            for (uint32_t i = 0; i < taken->count; ++i) {
+                const sinew::ContactEvent& e = raw_contact_events_[i];
+                ContactEvent c;
+                c.kind = static_cast<SinewContactEventKind>(e.kind);
+                c.particle = e.particle;
+                c.point = e.point;
+                c.normal = e.normal;
+                c.impulse = e.impulse;
+                c.friction_impulse = e.friction_impulse;
+                for (const auto& [id, handle] : colliders_) {
+                    if (handle.id == e.collider.id) {
+                        c.collider = id;
+                        break;
+                    }
+                }
+                for (const auto& [id, b] : bodies_) {
+                    if (e.body.id != 0 && b.body.handle().id == e.body.id) {
+                        c.body = id;
+                        c.particle = e.particle - b.particles.first;
+                        break;
+                    }
+                }
+                out.push_back(c);
+            }
+            if (taken->count < kContactChunk) return lost;
+        }
+    }
+
     /// Pin: particle `i` of the body gets inverse mass 0.
     Result<void> pin(BodyId id, uint32_t i) { return set_inverse_mass(id, i, true, "Scene::pin"); }
     /// Release: particle `i` gets back the inverse mass the body was built with.
@@ -287,6 +338,16 @@ class Scene {
     /// Adds a collider (plane, sphere, capsule or box; start from sinew::collider_desc()).
     Result<ColliderId> add_collider(const SinewColliderDesc& desc) {
         auto c = world_.add_collider(desc);
+        if (!c) return c.error();
+        const ColliderId id = next_collider_++;
+        colliders_.emplace(id, *c);
+        return id;
+    }
+    /// Adds a static heightfield collider (see World::add_heightfield_collider).
+    Result<ColliderId> add_heightfield_collider(const SinewColliderDesc& desc, uint32_t columns, uint32_t rows,
+                                                float cell_x, float cell_z, Span<const float> heights,
+                                                Span<const uint8_t> holes = {}) {
+        auto c = world_.add_heightfield_collider(desc, columns, rows, cell_x, cell_z, heights, holes);
         if (!c) return c.error();
         const ColliderId id = next_collider_++;
         colliders_.emplace(id, *c);
@@ -620,6 +681,8 @@ class Scene {
     std::map<ColliderId, SinewCollider> colliders_;
     ColliderId next_collider_ = 1;
     std::map<std::pair<BodyId, uint32_t>, Vec3> grabs_;
+    static constexpr uint32_t kContactChunk = 64;
+    sinew::ContactEvent raw_contact_events_[kContactChunk] = {};
 };
 
 } // namespace sinew

@@ -1,6 +1,7 @@
 // Tests of the engine-neutral collision helpers the Unreal plugin uses:
 // bindings/cpp/sinew_colliders.hpp (UE shape + cm/Z-up transform -> SinewColliderDesc)
-// and the collider / radius / pick / grab parts of sinew::Scene (sinew_scene.hpp),
+// and the collider / radius / pick / grab parts of sinew::Scene (sinew_scene.hpp), and
+// World's heightfield colliders, contact readback, contact wrench and contact events,
 // against the real library, with closed-form expectations.
 //
 // Built and run by tests/bindings/cpp_wrapper.rs (cpp_colliders, cpp_colliders_asan_ubsan) with
@@ -350,6 +351,141 @@ void test_pick_and_grab() {
     run(scene, 1);
 }
 
+/// A ball resting on a flat heightfield carries its weight into the collider's wrench,
+/// reports one begin then persists, and a ball over a hole cell falls through unseen.
+void test_heightfield_contacts_and_events() {
+    sinew::WorldDesc wd;
+    wd.with_gravity(0.0f, -9.8f, 0.0f).with_substeps(8).with_iterations(4);
+    wd.damping = 0.0f;
+    sinew::Scene scene = must(sinew::Scene::create(wd), "Scene::create (Y up)");
+    sinew::World& world = scene.world();
+    // 3 x 3 samples 1 m apart at height 0.5 m, corner at (-1, 0, -1); cell (0, 0) (x and
+    // z in [-1, 0]) is a hole.
+    SinewColliderDesc desc = sinew::collider_desc();
+    desc.position = sinew::Vec3{-1.0f, 0.0f, -1.0f};
+    const std::vector<float> heights(9, 0.5f);
+    const std::vector<uint8_t> holes = {1, 0, 0, 0};
+    auto short_heights = world.add_heightfield_collider(desc, 3, 3, 1.0f, 1.0f, sinew::Span<const float>(heights.data(), 8));
+    check(!short_heights && short_heights.error().status == sinew::Status::InvalidArgument,
+          "8 heights for 3 x 3 samples rejected");
+    auto bad_holes = world.add_heightfield_collider(desc, 3, 3, 1.0f, 1.0f, heights,
+                                                    sinew::Span<const uint8_t>(holes.data(), 3));
+    check(!bad_holes && bad_holes.error().status == sinew::Status::InvalidArgument, "3 hole flags for 4 cells rejected");
+    const SinewCollider ground = must(world.add_heightfield_collider(desc, 3, 3, 1.0f, 1.0f, heights, holes),
+                                      "add_heightfield_collider");
+    must(world.set_contact_events(true), "set_contact_events");
+    const float r = 0.05f;
+    const auto resting = add_ball(scene, sinew::Vec3{0.5f, 0.7f, 0.5f}, r);
+    const auto holed = add_ball(scene, sinew::Vec3{-0.5f, 0.7f, -0.5f}, r);
+    int begins = 0, persists = 0, ends = 0, others = 0;
+    uint64_t body = 0, lost = 0;
+    sinew::ContactEvent buffer[2]; // small on purpose: drained in several takes
+    for (int k = 0; k < 120; ++k) {
+        must(scene.step(1.0f / 60.0f), "step");
+        for (;;) {
+            const auto taken = must(world.take_contact_events(buffer), "take_contact_events");
+            lost += taken.lost;
+            for (uint32_t i = 0; i < taken.count; ++i) {
+                const sinew::ContactEvent& e = buffer[i];
+                if (e.collider.id != ground.id || (body != 0 && e.body.id != body)) {
+                    ++others;
+                    continue;
+                }
+                body = e.body.id;
+                if (e.kind == SINEW_CONTACT_BEGIN) ++begins;
+                else if (e.kind == SINEW_CONTACT_PERSIST) ++persists;
+                else ++ends;
+            }
+            if (taken.count < 2) break;
+        }
+    }
+    check(must(world.contact_event_count(), "contact_event_count") == 0, "every event taken");
+    const sinew::Vec3 a = position_of(scene, resting), b = position_of(scene, holed);
+    check(near(a.y, 0.5 + r, 2e-3), "ball rests on the heightfield at y = h + r", fmt(a.y, 0.5 + r));
+    check(b.y < -1.0f, "ball over the hole cell falls through", fmt3(b));
+    check(begins == 1 && ends == 0 && others == 0 && lost == 0 && body != 0,
+          "one begin for the resting ball's body, no end, nothing for the other",
+          std::to_string(begins) + " begins, " + std::to_string(ends) + " ends, " + std::to_string(others) +
+              " others, " + std::to_string(lost) + " lost");
+    check(persists > 60, "persist events while it rests", std::to_string(persists));
+    // Readback into caller memory. add_ball puts the second particle 0.05 m along +Z
+    // (the other tests' up): here both particles rest on the ground side by side.
+    const uint32_t n = must(world.contact_count(), "contact_count");
+    SinewContact contacts[4];
+    const uint32_t written = must(world.read_contacts(contacts), "read_contacts");
+    check(n == 2 && written == 2, "two contacts (the resting ball's two particles)", std::to_string(n));
+    for (uint32_t i = 0; i < written && i < 2; ++i) {
+        const SinewContact& c = contacts[i];
+        check(c.collider.id == ground.id && near3(c.normal, sinew::Vec3{0, 1, 0}, 1e-4f),
+              "contact on the heightfield with normal +Y", fmt3(c.normal));
+        check(near(c.point.x, 0.5, 1e-3) && near(c.point.y, 0.5, 1e-3) && near(c.point.z, 0.5 + 0.05 * i, 1e-3),
+              "contact point on the surface under the particle", fmt3(c.point));
+    }
+    SinewContact one[1];
+    check(must(world.read_contacts(one), "read_contacts into one") == 1, "read_contacts stops at the span's size");
+    check(must(world.read_contacts(sinew::Span<SinewContact>()), "read_contacts into nothing") == 0,
+          "read_contacts into an empty span writes nothing");
+    // The 2 kg ball's weight on the ground, half under each particle: no torque about
+    // their midpoint, 9.8 N x 0.05 m = 0.49 N m about particle 0's contact.
+    const sinew::Wrench w = must(world.contact_wrench(ground), "contact_wrench");
+    check(near(w.force.y, -2.0 * 9.8, 0.02 * 2.0 * 9.8) && near(w.force.x, 0.0, 0.05) && near(w.force.z, 0.0, 0.05),
+          "the ground carries the ball's weight (N, downward)", fmt3(w.force));
+    const sinew::Wrench mid = must(world.contact_wrench(ground, sinew::Vec3{0.5f, 0.5f, 0.525f}), "contact_wrench about");
+    check(near3(mid.torque, sinew::Vec3{0, 0, 0}, 0.01f), "no torque about the contacts' midpoint", fmt3(mid.torque));
+    const sinew::Wrench end = must(world.contact_wrench(ground, sinew::Vec3{0.5f, 0.5f, 0.5f}), "contact_wrench about");
+    check(near3(end.torque, sinew::Vec3{0.49f, 0, 0}, 0.01f), "(0.05 m along z) x (9.8 N down) about particle 0's contact",
+          fmt3(end.torque));
+    // Off forgets the pairs: on again, the next step begins the resting pair afresh. The
+    // Scene names the body and the particle within it (the heightfield was added to the
+    // World directly: no Scene collider).
+    must(scene.set_contact_events(false), "contact events off");
+    must(scene.set_contact_events(true), "contact events on");
+    must(scene.step(1.0f / 60.0f), "step");
+    std::vector<sinew::Scene::ContactEvent> events;
+    must(scene.take_contact_events(events), "Scene::take_contact_events");
+    check(events.size() == 1 && events[0].kind == SINEW_CONTACT_BEGIN && events[0].body == resting &&
+              events[0].particle == 0 && events[0].collider == 0 && events[0].impulse > 0.0f,
+          "Scene: one begin, the resting ball's particle 0", std::to_string(events.size()) + " events");
+}
+
+/// A Z-up "landscape" sampled into a heightfield: ground 1 m up, none where X < 0 and
+/// Y < 0; a ball rests on it at 1 m + r, a ball over the missing quarter falls through.
+void test_heightfield_from_samples() {
+    sinew::Scene scene = z_up_scene();
+    const sinew::units::Frame frame;
+    auto ground = [](double x, double y, double& z) {
+        if (x < 0.0 && y < 0.0) return false;
+        z = 100.0;
+        return true;
+    };
+    auto bad = sc::heightfield_from_samples(frame, -200.0, 200.0, 0.0, 100.0, 1, 5, ground);
+    check(!bad && bad.error().status == sinew::Status::InvalidArgument, "heightfield of 1 column rejected");
+    const sc::Heightfield h = must(sc::heightfield_from_samples(frame, -200.0, 200.0, 0.0, 100.0, 5, 5, ground),
+                                   "heightfield_from_samples");
+    check(h.columns == 5 && h.rows == 5 && near(h.cell, 1.0, 1e-6) && near(h.heights[0], 1.0, 1e-6),
+          "5 x 5 samples 1 m apart, 1 m above the corner");
+    // Cells (row j from Y = 2 m down, column i from X = -2 m): a cell touching a sample
+    // with X < 0 and Y < 0 is a hole, i.e. columns 0-1 of rows 2-3.
+    int holes = 0;
+    for (uint8_t f : h.holes) holes += f;
+    check(h.holes.size() == 16 && holes == 4 && h.holes[2 * 4 + 0] == 1 && h.holes[3 * 4 + 1] == 1 &&
+              h.holes[1 * 4 + 1] == 0 && h.holes[2 * 4 + 2] == 0,
+          "holes where a corner has no ground", std::to_string(holes) + " holes");
+    check(near3(sc::rotate(h.desc.rotation, sinew::Vec3{0, 1, 0}), sinew::Vec3{0, 0, 1}, 1e-6f) &&
+              near3(sc::rotate(h.desc.rotation, sinew::Vec3{0, 0, 1}), sinew::Vec3{0, -1, 0}, 1e-6f),
+          "grid up is world +Z, rows run along world -Y");
+    must(scene.add_heightfield_collider(h.desc, h.columns, h.rows, h.cell, h.cell, h.heights, h.holes),
+         "Scene::add_heightfield_collider");
+    const float r = 0.05f;
+    const auto on = add_ball(scene, sinew::Vec3{0.5f, 0.5f, 1.5f}, r);
+    const auto over = add_ball(scene, sinew::Vec3{-0.5f, -0.5f, 1.5f}, r);
+    run(scene, 120);
+    const sinew::Vec3 a = position_of(scene, on), b = position_of(scene, over);
+    check(near(a.z, 1.0 + r, 2e-3) && near(a.x, 0.5, 1e-3), "ball rests on the sampled ground at 1 m + r",
+          fmt(a.z, 1.0 + r));
+    check(b.z < 0.0f, "ball over the groundless quarter falls through", fmt3(b));
+}
+
 } // namespace
 
 int main() {
@@ -359,6 +495,8 @@ int main() {
     test_removal_keeps_colliders_radii_and_grabs();
     test_radii_and_groups();
     test_pick_and_grab();
+    test_heightfield_contacts_and_events();
+    test_heightfield_from_samples();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

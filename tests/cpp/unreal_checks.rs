@@ -436,6 +436,7 @@ const ENGINE_MODULES: &[&str] = &[
     "Slate",
     "SlateCore",
     "PhysicsCore",
+    "Landscape",
 ];
 /// Modules that live in engine plugins: (module, plugin that must be enabled).
 const ENGINE_PLUGIN_MODULES: &[(&str, &str)] =

@@ -7,7 +7,9 @@
 // when the pieces change), the bounds hold every particle, a rope in another component
 // continues bit for bit as it does alone, a cloth's proxy draws its particles (pins in
 // place, unit normals, the index buffer written again only when it tears), and an
-// editor world previews a rope.
+// editor world previews a rope, and a collider with bContactEvents broadcasts its
+// contact delegates with the rope component that touches it, and a landscape collider
+// holds a rope up where the (stand-in) landscape has ground and not over its hole.
 // Built and run by tests/bindings/cpp_wrapper.rs (`unreal_components_on_a_stub_engine`).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
@@ -18,6 +20,8 @@
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewTaskGraph.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewProfiling.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewColliderComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewLandscapeColliderComponent.cpp"
 
 #include <cstdio>
 #include <cstring>
@@ -450,6 +454,88 @@ int main() {
               "task graph: bUseTaskGraph installs without a warning, the rope moves bit for bit as without");
         R1->EndPlay(EEndPlayReason::Destroyed);
         R2->EndPlay(EEndPlayReason::Destroyed);
+    }
+    {
+        // A floor plane 1 m up; a rope hanging from 1.5 m along +X swings down onto it.
+        Game G;
+        auto Floor = std::make_unique<USinewColliderComponent>(FObjectInitializer());
+        Floor->World = &G.World;
+        Floor->Transform = FTransform(FVector(0, 0, 100));
+        Floor->bMirrorParentShape = false;
+        Floor->Shape = ESinewColliderShape::Plane;
+        Floor->bContactEvents = true;
+        auto Hanging = MakeRope(G, FVector(0, 0, 150), FVector(100, 0, 0), 1.0f, true);
+        Floor->BeginPlay();
+        Hanging->BeginPlay();
+        struct Hit {
+            int Kind;
+            USinewColliderComponent* Collider;
+            USceneComponent* Body;
+            FVector Location, Normal;
+            float Impulse;
+        };
+        std::vector<Hit> Hits;
+        Floor->OnSinewContactBegin.AddLambda([&](USinewColliderComponent* C, USceneComponent* B, FVector L, FVector N, float J) {
+            Hits.push_back({0, C, B, L, N, J});
+        });
+        Floor->OnSinewContactPersist.AddLambda([&](USinewColliderComponent* C, USceneComponent* B, FVector L, FVector N, float J) {
+            Hits.push_back({1, C, B, L, N, J});
+        });
+        Floor->OnSinewContactEnd.AddLambda([&](USinewColliderComponent* C, USceneComponent* B, FVector L, FVector N, float J) {
+            Hits.push_back({2, C, B, L, N, J});
+        });
+        G.Frames(90);
+        check(!Hits.empty() && Hits[0].Kind == 0, "contact delegates: a begin first");
+        bool AllOurs = !Hits.empty(), OnFloor = true, Persisted = false;
+        for (const Hit& H : Hits) {
+            AllOurs = AllOurs && H.Collider == Floor.get() && H.Body == Hanging.get();
+            OnFloor = OnFloor && std::fabs(H.Location.Z - 100.0) < 0.5 && std::fabs(H.Normal.Z - 1.0) < 1e-4;
+            Persisted = Persisted || (H.Kind == 1 && H.Impulse > 0.0f);
+        }
+        check(AllOurs, "contact delegates: the collider and the rope component");
+        check(OnFloor, "contact delegates: location on the plane (cm), normal +Z");
+        check(Persisted, "contact delegates: persists with a normal impulse while the rope lies on it");
+        Floor->bContactEvents = false;
+        G.Frames(1); // the collider stops listening before this step
+        const std::size_t Heard = Hits.size();
+        G.Frames(5);
+        check(Hits.size() == Heard, "contact delegates: bContactEvents off, nothing more");
+        Hanging->EndPlay(EEndPlayReason::Destroyed);
+        Floor->EndPlay(EEndPlayReason::Destroyed);
+    }
+    {
+        // Ground 1 m up, with a hole where X < 0: one rope hangs over ground, one over the hole.
+        Game G;
+        ALandscapeProxy Land;
+        Land.HeightForStub = [](FVector At) { return At.X < 0.0 ? TOptional<float>() : TOptional<float>(100.0f); };
+        USinewLandscapeColliderComponent Terrain{FObjectInitializer()};
+        Terrain.World = &G.World;
+        Terrain.Transform = FTransform(FVector(0, 0, 0));
+        Terrain.Landscape = &Land;
+        Terrain.Extent = FVector2D(500.0, 500.0);
+        Terrain.CellSize = 50.0f;
+        Terrain.BeginPlay();
+        check(Terrain.IsSimulating(), "landscape collider: in the simulation");
+        auto OnGround = MakeRope(G, FVector(200, 0, 150), FVector(100, 0, 0), 1.0f, true);
+        auto OverHole = MakeRope(G, FVector(-300, 0, 150), FVector(-100, 0, 0), 1.0f, true);
+        OnGround->BeginPlay();
+        OverHole->BeginPlay();
+        // The lowest any particle of each rope gets over 2 s (they swing down and about).
+        TArray<FVector> P1, P2;
+        double Low1 = 1e9, Low2 = 1e9;
+        for (int F = 0; F < 120; ++F) {
+            G.Frames(1);
+            OnGround->GetParticleLocations(P1);
+            OverHole->GetParticleLocations(P2);
+            for (int32 i = 0; i < P1.Num(); ++i) Low1 = std::fmin(Low1, P1[i].Z);
+            for (int32 i = 0; i < P2.Num(); ++i) Low2 = std::fmin(Low2, P2[i].Z);
+        }
+        check(P1.Num() > 0 && Low1 > 99.0 && Low1 < 102.5, "landscape collider: the rope never goes below the ground (1 m + radius)");
+        check(P2.Num() > 0 && Low2 < 60.0, "landscape collider: the rope over the hole swings down through it");
+        OnGround->EndPlay(EEndPlayReason::Destroyed);
+        OverHole->EndPlay(EEndPlayReason::Destroyed);
+        Terrain.EndPlay(EEndPlayReason::Destroyed);
+        check(!Terrain.IsSimulating(), "landscape collider: EndPlay removes it");
     }
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;

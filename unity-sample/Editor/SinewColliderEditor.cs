@@ -32,6 +32,12 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Field(serializedObject, drawn, "staticFriction", "Coulomb coefficient");
             SinewEditorGUI.Field(serializedObject, drawn, "dynamicFriction", "Coulomb coefficient");
             SinewEditorGUI.Field(serializedObject, drawn, "restitution", "0 = no bounce, 1 = elastic");
+            SinewEditorGUI.Section("Contact events (once per fixed step, after it)");
+            SinewEditorGUI.Field(serializedObject, drawn, "reportContacts", "");
+            SinewEditorGUI.Field(serializedObject, drawn, "contactEvents", "applies from the next step");
+            SinewEditorGUI.Field(serializedObject, drawn, "onContactBegin", "");
+            SinewEditorGUI.Field(serializedObject, drawn, "onContactPersist", "");
+            SinewEditorGUI.Field(serializedObject, drawn, "onContactEnd", "");
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
 

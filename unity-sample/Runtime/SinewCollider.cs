@@ -6,13 +6,44 @@
 // collider. Removed in OnDisable; a world already destroyed (domain reload, play-mode
 // exit) is left alone, and a world created again later gets the collider again. The
 // material fields apply in place; OnValidate clamps them; the Scene view draws the shape
-// Sinew sees (after the scale mapping) as a wireframe.
+// Sinew sees (after the scale mapping) as a wireframe. With `contactEvents` on, the
+// world's begin/persist/end contact events for this collider arrive, once per fixed step
+// right after it, as the C# events OnSinewContactBegin/Persist/End and the matching
+// UnityEvents (one per touching body, with its first contact point and the impulses).
 
+using System;
 using Sinew.Native;
 using UnityEngine;
+using UnityEngine.Events;
 
 namespace Sinew.Unity
 {
+    /// <summary>One contact event of a <see cref="SinewCollider"/> (a value: nothing is
+    /// allocated per event).</summary>
+    public struct SinewContactInfo
+    {
+        /// <summary>The collider component the event is about.</summary>
+        public SinewCollider collider;
+        /// <summary>The touching body (a rope's or cloth's Body handle; id 0 for a
+        /// particle in no body).</summary>
+        public SinewBody body;
+        /// <summary>The body's first (lowest-index) particle touching the collider.</summary>
+        public int particle;
+        /// <summary>That particle's contact point (world, m) and the collider's outward
+        /// normal there.</summary>
+        public Vector3 point;
+        public Vector3 normal;
+        /// <summary>The normal impulse (N·s, >= 0) the collider gave all the body's
+        /// particles over the step; 0 for an end.</summary>
+        public float impulse;
+        /// <summary>The friction impulse (N·s, world) over the step; zero for an end.</summary>
+        public Vector3 frictionImpulse;
+    }
+
+    /// <summary>A serializable UnityEvent carrying a <see cref="SinewContactInfo"/>.</summary>
+    [Serializable]
+    public sealed class SinewContactUnityEvent : UnityEvent<SinewContactInfo> { }
+
     [DisallowMultipleComponent]
     [AddComponentMenu("Sinew/Sinew Collider")]
     public sealed class SinewCollider : MonoBehaviour
@@ -33,6 +64,23 @@ namespace Sinew.Unity
         public bool reportContacts = true;
         // END GENERATED ColliderDesc fields
 
+        [Tooltip("Raise OnSinewContactBegin/Persist/End (and the UnityEvents below) for this collider, once per fixed step. Needs Report Contacts. Applies from the next step.")]
+        public bool contactEvents = false;
+        [Tooltip("A body started touching this collider in the last fixed step.")]
+        public SinewContactUnityEvent onContactBegin = new SinewContactUnityEvent();
+        [Tooltip("A body kept touching this collider in the last fixed step.")]
+        public SinewContactUnityEvent onContactPersist = new SinewContactUnityEvent();
+        [Tooltip("A body stopped touching this collider in the last fixed step.")]
+        public SinewContactUnityEvent onContactEnd = new SinewContactUnityEvent();
+
+        /// <summary>A body started touching this collider in the last fixed step (raised
+        /// in FixedUpdate right after the step; needs <see cref="contactEvents"/>).</summary>
+        public event Action<SinewContactInfo> OnSinewContactBegin;
+        /// <summary>A body kept touching this collider in the last fixed step.</summary>
+        public event Action<SinewContactInfo> OnSinewContactPersist;
+        /// <summary>A body stopped touching this collider in the last fixed step.</summary>
+        public event Action<SinewContactInfo> OnSinewContactEnd;
+
         /// <summary>The Sinew collider (id 0 while none is registered).</summary>
         public Sinew.Native.SinewCollider Handle { get; private set; }
 
@@ -40,6 +88,7 @@ namespace Sinew.Unity
         public World Owner { get; private set; }
 
         SinewWorldBehaviour subscribed;
+        SinewWorldBehaviour listening;
         SinewColliderDesc registered;
         SinewColliderDesc template;
         bool haveTemplate;
@@ -92,6 +141,11 @@ namespace Sinew.Unity
                 Handle = w.AddCollider(desc);
                 Owner = w;
                 registered = desc;
+                if (contactEvents)
+                {
+                    listening = subscribed;
+                    listening.ListenContacts(Handle, this);
+                }
             }
             catch (SinewException e)
             {
@@ -106,6 +160,9 @@ namespace Sinew.Unity
             Sinew.Native.SinewCollider h = Handle;
             Owner = null;
             Handle = default(Sinew.Native.SinewCollider);
+            if (listening != null && h.id != 0)
+                listening.ListenContacts(h, null);
+            listening = null;
             if (w == null || w.IsDisposed || h.id == 0)
                 return;
             try
@@ -127,6 +184,11 @@ namespace Sinew.Unity
                 Handle = default(Sinew.Native.SinewCollider);
                 Register();
                 return;
+            }
+            if (contactEvents != (listening != null))
+            {
+                listening = contactEvents ? subscribed : null;
+                subscribed.ListenContacts(Handle, contactEvents ? this : null);
             }
             SinewColliderDesc desc;
             if (!Describe(out desc))
@@ -156,6 +218,36 @@ namespace Sinew.Unity
             catch (SinewException e)
             {
                 Fail(e);
+            }
+        }
+
+        // From the world behaviour, after a step: one contact event of this collider.
+        internal void RaiseContact(Sinew.Native.SinewContactEvent e)
+        {
+            var info = new SinewContactInfo
+            {
+                collider = this,
+                body = e.body,
+                particle = (int)e.particle,
+                point = e.point.ToUnity(),
+                normal = e.normal.ToUnity(),
+                impulse = e.impulse,
+                frictionImpulse = e.friction_impulse.ToUnity(),
+            };
+            switch ((SinewContactEventKind)e.kind)
+            {
+                case SinewContactEventKind.ContactBegin:
+                    if (OnSinewContactBegin != null) OnSinewContactBegin(info);
+                    onContactBegin.Invoke(info);
+                    break;
+                case SinewContactEventKind.ContactPersist:
+                    if (OnSinewContactPersist != null) OnSinewContactPersist(info);
+                    onContactPersist.Invoke(info);
+                    break;
+                default:
+                    if (OnSinewContactEnd != null) OnSinewContactEnd(info);
+                    onContactEnd.Invoke(info);
+                    break;
             }
         }
 

@@ -2,9 +2,11 @@
 // split into `substeps`), at most `maxStepsPerFrame` steps per rendered frame; exposes
 // InterpolationAlpha for the components to render positions interpolated between the
 // last two states (Body.ReadInterpolatedPositions). Bodies subscribe to BeforeStep to
-// drive pinned particles before each fixed step.
+// drive pinned particles before each fixed step. After each step it takes the world's
+// contact events (on while a SinewCollider listens) and hands each to the collider it names.
 
 using System;
+using System.Collections.Generic;
 using Sinew.Native;
 using UnityEngine;
 
@@ -56,6 +58,30 @@ namespace Sinew.Unity
         World world;
         int stepsThisFrame;
         float alpha;
+        // Colliders with contact events on, by native collider id.
+        readonly Dictionary<ulong, SinewCollider> contactListeners = new Dictionary<ulong, SinewCollider>();
+        Action<Sinew.Native.SinewContactEvent> routeContact;
+
+        /// <summary>Routes the contact events of <paramref name="handle"/> to
+        /// <paramref name="listener"/> (null: stops); the world's contact events are on
+        /// while any collider listens.</summary>
+        internal void ListenContacts(Sinew.Native.SinewCollider handle, SinewCollider listener)
+        {
+            if (listener != null)
+                contactListeners[handle.id] = listener;
+            else
+                contactListeners.Remove(handle.id);
+            if (HasWorld)
+                world.SetContactEvents(contactListeners.Count > 0);
+        }
+
+        // One contact event of the last step, to the collider it names (if it listens).
+        void RouteContact(Sinew.Native.SinewContactEvent e)
+        {
+            SinewCollider c;
+            if (contactListeners.TryGetValue(e.collider.id, out c) && c != null)
+                c.RaiseContact(e);
+        }
 
         /// <summary>How far this frame's time lies between the world's last two states, in
         /// [0, 1]: render positions read with
@@ -114,6 +140,12 @@ namespace Sinew.Unity
                     s.Threads = 1;
 #endif
                     world = new World(s);
+                    if (routeContact == null)
+                        routeContact = RouteContact;
+                    world.ContactBegan += routeContact;
+                    world.ContactPersisted += routeContact;
+                    world.ContactEnded += routeContact;
+                    contactListeners.Clear(); // ids of a world gone; colliders register again
                     if (useUnityJobs)
                         SinewJobsTaskSystem.Install(world);
                 }
@@ -150,6 +182,8 @@ namespace Sinew.Unity
             if (BeforeStep != null)
                 BeforeStep();
             world.Step(Time.fixedDeltaTime);
+            if (contactListeners.Count > 0)
+                world.DispatchContactEvents();
             if (AfterStep != null)
                 AfterStep();
         }

@@ -96,6 +96,7 @@ struct TNumericLimits {
 
 struct FMath {
     template <class T> static T Max(T a, T b) { return a < b ? b : a; }
+    static double CeilToDouble(double v) { return std::ceil(v); }
     template <class T> static T Min(T a, T b) { return b < a ? b : a; }
     template <class T> static T Clamp(T v, T lo, T hi) { return v < lo ? lo : (hi < v ? hi : v); }
     static double Sqrt(double v) { return std::sqrt(v); }
@@ -309,6 +310,14 @@ struct FPropertyChangedEvent {
 
 // Dynamic multicast delegates: Broadcast calls what AddLambda (a stand-in for
 // AddDynamic, which needs UObject reflection) registered.
+#define DECLARE_DYNAMIC_MULTICAST_DELEGATE_FiveParams(Name, T1, N1, T2, N2, T3, N3, T4, N4, T5, N5)                     \
+    struct Name {                                                                                                    \
+        std::vector<std::function<void(T1, T2, T3, T4, T5)>> Calls;                                                  \
+        void AddLambda(std::function<void(T1, T2, T3, T4, T5)> f) { Calls.push_back(std::move(f)); }                 \
+        void Broadcast(T1 N1, T2 N2, T3 N3, T4 N4, T5 N5) const {                                                    \
+            for (const auto& f : Calls) f(N1, N2, N3, N4, N5);                                                       \
+        }                                                                                                            \
+    }
 #define DECLARE_DYNAMIC_MULTICAST_DELEGATE_FourParams(Name, T1, N1, T2, N2, T3, N3, T4, N4)                             \
     struct Name {                                                                                                    \
         std::vector<std::function<void(T1, T2, T3, T4)>> Calls;                                                      \

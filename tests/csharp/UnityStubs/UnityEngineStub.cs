@@ -153,6 +153,7 @@ namespace UnityEngine
     public static class Debug
     {
         public static void LogError(object message, Object context) { }
+        public static void Log(object message) { }
         public static void Log(object message, Object context) { }
     }
 
@@ -184,6 +185,26 @@ namespace UnityEngine
     {
         public Vector3 center { get; set; }
         public Vector3 size { get; set; }
+    }
+
+    public sealed class TerrainData : Object
+    {
+        public int heightmapResolution { get; set; }
+        public int holesResolution { get { return 0; } }
+        public Vector3 size { get; set; }
+        public float[,] GetHeights(int xBase, int yBase, int width, int height) { return new float[height, width]; }
+        public bool[,] GetHoles(int xBase, int yBase, int width, int height) { return new bool[height, width]; }
+    }
+
+    public sealed class TerrainCollider : Collider
+    {
+        public TerrainData terrainData { get; set; }
+    }
+
+    public sealed class Terrain : Behaviour
+    {
+        public TerrainData terrainData { get; set; }
+        public Vector3 GetPosition() { return default(Vector3); }
     }
 
     // Unity's own cloth component: here so that the compile check proves the package's
@@ -386,4 +407,15 @@ namespace UnityEngine.Rendering
 {
     public enum IndexFormat { UInt16, UInt32 }
     public enum ShadowCastingMode { Off, On, TwoSided, ShadowsOnly }
+}
+
+namespace UnityEngine.Events
+{
+    public class UnityEvent<T0>
+    {
+        public void AddListener(Action<T0> call) { }
+        public void RemoveListener(Action<T0> call) { }
+        public void Invoke(T0 arg0) { }
+        public int GetPersistentEventCount() { return 0; }
+    }
 }

@@ -62,6 +62,7 @@ class USceneComponent : public UActorComponent {
     /// Stub: the component's world transform is a translation the test sets.
     FTransform GetSocketTransform(FName = FName()) const { return Transform; }
     const FTransform& GetComponentTransform() const { return Transform; }
+    FVector GetComponentLocation() const { return Transform.GetLocation(); }
     USceneComponent* GetAttachParent() const { return AttachParent; }
     FTransform Transform;
     USceneComponent* AttachParent = nullptr; ///< stub: set by the test

@@ -26,6 +26,7 @@ public class Sinew : ModuleRules
 			"Projects",
 			"RenderCore", // the ropes' and cloths' scene proxy (FSinewMeshSceneProxy)
 			"RHI",
+			"Landscape", // USinewLandscapeColliderComponent samples ALandscapeProxy heights
 		});
 	}
 }

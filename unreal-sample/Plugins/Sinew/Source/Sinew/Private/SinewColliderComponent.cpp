@@ -112,6 +112,11 @@ void USinewColliderComponent::AddToSimulation(USinewWorldSubsystem& Sub)
 
 void USinewColliderComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 {
+	if (bContactEvents != bListening)
+	{
+		Sub.SetContactListener(this, bContactEvents);
+		bListening = bContactEvents;
+	}
 	sinew::Scene* Scene = Sub.GetScene();
 	SinewColliderDesc Desc;
 	if (!Scene || !BuildDesc(Sub, Desc))
@@ -166,6 +171,24 @@ void USinewColliderComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	bWarned = false;
 }
 
+void USinewColliderComponent::OnSinewContact(USinewWorldSubsystem& Sub, const sinew::Scene::ContactEvent& Event, USceneComponent* Body)
+{
+	const FVector Location = SinewUE::FromSim(Sub.GetFrame(), Event.point);
+	const FVector Normal(Event.normal.x, Event.normal.y, Event.normal.z); // a direction: no unit, same axes
+	switch (Event.kind)
+	{
+	case SINEW_CONTACT_BEGIN:
+		OnSinewContactBegin.Broadcast(this, Body, Location, Normal, Event.impulse);
+		break;
+	case SINEW_CONTACT_PERSIST:
+		OnSinewContactPersist.Broadcast(this, Body, Location, Normal, Event.impulse);
+		break;
+	default:
+		OnSinewContactEnd.Broadcast(this, Body, Location, Normal, Event.impulse);
+		break;
+	}
+}
+
 void USinewColliderComponent::RemoveFromSimulation()
 {
 	if (USinewWorldSubsystem* Sub = Subsystem.Get())
@@ -177,6 +200,7 @@ void USinewColliderComponent::RemoveFromSimulation()
 		}
 	}
 	Collider = 0;
+	bListening = false; // Unregister stopped the routing
 	Subsystem.Reset();
 }
 

@@ -128,6 +128,78 @@ void USinewWorldSubsystem::Register(ISinewSimulated* Body)
 void USinewWorldSubsystem::Unregister(ISinewSimulated* Body)
 {
 	Simulated.Remove(Body);
+	if (ContactListeners.Contains(Body))
+	{
+		SetContactListener(Body, false);
+	}
+}
+
+void USinewWorldSubsystem::SetContactListener(ISinewSimulated* Listener, bool bListen)
+{
+	const bool bWasOn = ContactListeners.Num() > 0;
+	if (bListen)
+	{
+		ContactListeners.AddUnique(Listener);
+	}
+	else
+	{
+		ContactListeners.Remove(Listener);
+	}
+	const bool bOn = ContactListeners.Num() > 0;
+	if (bOn != bWasOn && Scene)
+	{
+		const sinew::Result<void> Done = Scene->set_contact_events(bOn);
+		if (!Done)
+		{
+			UE_LOG(LogSinew, Warning, TEXT("Turning contact events %s failed: %s"), bOn ? TEXT("on") : TEXT("off"), UTF8_TO_TCHAR(Done.error().message.c_str()));
+		}
+	}
+}
+
+void USinewWorldSubsystem::RouteContacts(const TArray<ISinewSimulated*>& Bodies)
+{
+	const sinew::Result<uint64_t> Lost = Scene->take_contact_events(Contacts);
+	if (!Lost)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("Reading contact events failed: %s"), UTF8_TO_TCHAR(Lost.error().message.c_str()));
+		return;
+	}
+	if (*Lost > 0)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%llu contact events were lost (the queue was full)"), (unsigned long long)*Lost);
+	}
+	// A listener's Blueprint event may end other components' play: only those still
+	// registered (and listening) hear.
+	for (const sinew::Scene::ContactEvent& Event : Contacts)
+	{
+		if (Event.collider == 0)
+		{
+			continue;
+		}
+		ISinewSimulated* Listener = nullptr;
+		for (ISinewSimulated* Candidate : ContactListeners)
+		{
+			if (Candidate->GetSinewCollider() == Event.collider)
+			{
+				Listener = Candidate;
+				break;
+			}
+		}
+		if (!Listener || !Simulated.Contains(Listener))
+		{
+			continue;
+		}
+		USceneComponent* Body = nullptr;
+		for (ISinewSimulated* Owner : Bodies)
+		{
+			if (Event.body != 0 && Simulated.Contains(Owner) && Owner->GetSinewBody() == Event.body)
+			{
+				Body = Owner->GetSinewComponent();
+				break;
+			}
+		}
+		Listener->OnSinewContact(*this, Event, Body);
+	}
 }
 
 void USinewWorldSubsystem::Step(float DeltaSeconds)
@@ -216,6 +288,10 @@ bool USinewWorldSubsystem::RunFixedStep(const TArray<ISinewSimulated*>& Bodies, 
 				break;
 			}
 		}
+	}
+	if (ContactListeners.Num() > 0)
+	{
+		RouteContacts(Bodies);
 	}
 	return true;
 }

@@ -4,7 +4,9 @@
 // converted by bindings/cpp/sinew_colliders.hpp (cm -> m, UE capsules along local Z ->
 // Sinew capsules along local Y, UE's scale rules); the transform is sent every frame
 // just before the world steps (the collider sweeps from its last pose to the new one,
-// so moving colliders carry particles along through friction).
+// so moving colliders carry particles along through friction). With bContactEvents on,
+// the begin/persist/end contact events of the bodies touching it are broadcast after
+// each fixed step on OnSinewContactBegin/Persist/End (Blueprint assignable).
 //
 // Units: lengths in cm; friction coefficients and restitution are unitless.
 #pragma once
@@ -18,6 +20,16 @@ THIRD_PARTY_INCLUDES_START
 THIRD_PARTY_INCLUDES_END
 
 #include "SinewColliderComponent.generated.h"
+
+class USinewColliderComponent;
+
+/**
+ * A body touches a Sinew collider: the collider, the body's component (a rope or cloth;
+ * null for particles of no component), the first touching particle's contact point (cm,
+ * world), the collider's outward normal there, and the normal impulse the collider gave
+ * the body over the step (N·s; 0 for an end; divide by the fixed time step for a mean force in N).
+ */
+DECLARE_DYNAMIC_MULTICAST_DELEGATE_FiveParams(FSinewContactSignature, USinewColliderComponent*, Collider, USceneComponent*, Body, FVector, Location, FVector, Normal, float, Impulse);
 
 /** The shape of a USinewColliderComponent that does not mirror its parent. */
 UENUM(BlueprintType)
@@ -85,6 +97,22 @@ public:
 	bool bReportContacts = true;
 	// END GENERATED ColliderDesc properties
 
+	/** Broadcast OnSinewContactBegin/Persist/End for this collider after each fixed step (needs bReportContacts). Applies from the next step. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Contacts")
+	bool bContactEvents = false;
+
+	/** A body started touching this collider in the last fixed step. */
+	UPROPERTY(BlueprintAssignable, Category = "Sinew|Contacts")
+	FSinewContactSignature OnSinewContactBegin;
+
+	/** A body kept touching this collider in the last fixed step. */
+	UPROPERTY(BlueprintAssignable, Category = "Sinew|Contacts")
+	FSinewContactSignature OnSinewContactPersist;
+
+	/** A body stopped touching this collider in the last fixed step (Impulse 0). */
+	UPROPERTY(BlueprintAssignable, Category = "Sinew|Contacts")
+	FSinewContactSignature OnSinewContactEnd;
+
 	/** True while the collider is in the world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew|Collider")
 	bool IsSimulating() const { return Collider != 0; }
@@ -100,6 +128,8 @@ public:
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override {}
+	virtual uint32 GetSinewCollider() const override { return Collider; }
+	virtual void OnSinewContact(USinewWorldSubsystem& InSubsystem, const sinew::Scene::ContactEvent& Event, USceneComponent* Body) override;
 
 private:
 	/** The collider desc for the current shape, transform and material; false (and logs once) when invalid. */
@@ -114,4 +144,6 @@ private:
 	uint32 Collider = 0;
 	SinewColliderDesc Current{};
 	bool bWarned = false;
+	/** Whether the subsystem routes this collider's contact events here (follows bContactEvents). */
+	bool bListening = false;
 };

@@ -33,6 +33,10 @@ public:
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) = 0;
 	/** After the step, before PostSinewStep: link Link (a rope's, from its start; MAX_uint32 for other constraints) of GetSinewBody() broke under Force (N) at WorldLocation (cm). */
 	virtual void OnSinewBreak(USinewWorldSubsystem& InSubsystem, uint32 Link, const FVector& WorldLocation, float Force) {}
+	/** The sinew::Scene collider id this owns (0 = none): what contact events are routed by. */
+	virtual uint32 GetSinewCollider() const { return 0; }
+	/** After the step, before PostSinewStep: a contact event of GetSinewCollider() (see SetContactListener); Body is the component that owns Event.body, or null. */
+	virtual void OnSinewContact(USinewWorldSubsystem& InSubsystem, const sinew::Scene::ContactEvent& Event, USceneComponent* Body) {}
 	/** The sinew::Scene body id this owns (0 = none, e.g. a collider): what PickParticle reports. */
 	virtual uint32 GetSinewBody() const { return 0; }
 	/** The component PickParticle returns for a hit on GetSinewBody(). */
@@ -103,6 +107,12 @@ public:
 
 	void Register(ISinewSimulated* Body);
 	void Unregister(ISinewSimulated* Body);
+	/**
+	 * Routes (bListen) or stops routing the contact events of Listener->GetSinewCollider()
+	 * to Listener->OnSinewContact after each fixed step; the simulation's contact events
+	 * are on while any listener is registered. Unregister stops it too.
+	 */
+	void SetContactListener(ISinewSimulated* Listener, bool bListen);
 
 	/**
 	 * Runs one frame: adds DeltaSeconds to the accumulator, then for each whole fixed step due
@@ -190,6 +200,12 @@ private:
 	TArray<ISinewSimulated*> Simulated;
 	/** The break events of the last step (see Step). */
 	std::vector<sinew::Scene::Break> Breaks;
+	/** Components whose collider's contact events are routed to them (SetContactListener). */
+	TArray<ISinewSimulated*> ContactListeners;
+	/** The contact events of the last step (capacity reused from step to step). */
+	std::vector<sinew::Scene::ContactEvent> Contacts;
+	/** Takes the last step's contact events and hands each to its collider's listener. */
+	void RouteContacts(const TArray<ISinewSimulated*>& Bodies);
 	/** Whether this simulation was created with USinewSettings::bProfiling (its stages then feed `stat Sinew`). */
 	bool bProfiled = false;
 	/** Set when creating the simulation failed or after Deinitialize: GetScene returns null. */
