@@ -42,9 +42,11 @@
 
 /**
  * Version of the C ABI. Wrappers compare it with `sinew_abi_version` when they load
- * the library and refuse a mismatched binary. Bumped on any incompatible change.
+ * the library and refuse a mismatched binary. Bumped on any incompatible change
+ * (2: `SinewWorldDesc` gained `profiling`, `SinewContact` its point and friction
+ * impulse).
  */
-#define SINEW_ABI_VERSION 1
+#define SINEW_ABI_VERSION 2
 
 /**
  * Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
@@ -382,7 +384,7 @@
  * C ABI layer above this one, which asserts at compile time that the two agree),
  * recorded in every snapshot.
  */
-#define ABI_VERSION 1
+#define ABI_VERSION 2
 
 /**
  * Bytes before the body.

@@ -56,8 +56,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use crate::error::{Error, ErrorKind};
 
 /// Version of the C ABI. Wrappers compare it with `sinew_abi_version` when they load
-/// the library and refuse a mismatched binary. Bumped on any incompatible change.
-pub const SINEW_ABI_VERSION: u32 = 1;
+/// the library and refuse a mismatched binary. Bumped on any incompatible change
+/// (2: `SinewWorldDesc` gained `profiling`, `SinewContact` its point and friction
+/// impulse).
+pub const SINEW_ABI_VERSION: u32 = 2;
 
 pub use settings::{
     SINEW_MAX_AREA, SINEW_MAX_COMPLIANCE, SINEW_MAX_COORDINATE, SINEW_MAX_INVERSE_MASS,

@@ -54,7 +54,7 @@ pub const FORMAT_VERSION: u32 = 9;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 /// Bytes before the body.
 pub const HEADER_BYTES: usize = 40;
 

@@ -1489,9 +1489,11 @@ namespace Sinew.Native
 
         /// <summary>
         /// Version of the C ABI. Wrappers compare it with <c>sinew_abi_version</c> when they load
-        /// the library and refuse a mismatched binary. Bumped on any incompatible change.
+        /// the library and refuse a mismatched binary. Bumped on any incompatible change
+        /// (2: <c>SinewWorldDesc</c> gained <c>profiling</c>, <c>SinewContact</c> its point and friction
+        /// impulse).
         /// </summary>
-        public const uint SINEW_ABI_VERSION = 1;
+        public const uint SINEW_ABI_VERSION = 2;
 
         /// <summary>
         /// Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
@@ -1741,7 +1743,7 @@ namespace Sinew.Native
         /// C ABI layer above this one, which asserts at compile time that the two agree),
         /// recorded in every snapshot.
         /// </summary>
-        public const uint ABI_VERSION = 1;
+        public const uint ABI_VERSION = 2;
 
         /// <summary>Bytes before the body.</summary>
         public const uint HEADER_BYTES = 40;
