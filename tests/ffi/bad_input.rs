@@ -474,6 +474,8 @@ mod wind_cases;
 
 #[path = "bad_input/edit.rs"]
 mod edit_cases;
+#[path = "bad_input/granular.rs"]
+mod granular_cases;
 #[path = "bad_input/interpolation.rs"]
 mod interpolation_cases;
 #[path = "bad_input/profile.rs"]
@@ -530,6 +532,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(interpolation_cases::tables());
     tables.extend(tasks_cases::tables());
     tables.extend(profile_cases::tables());
+    tables.extend(granular_cases::tables());
     tables.extend(fluid_cases::tables());
     tables.extend(fluid_render_cases::tables());
     tables

@@ -158,6 +158,7 @@ fn every_exported_function_is_covered() {
     .chain(wind_cases::INFALLIBLE)
     .chain(fluid_cases::INFALLIBLE)
     .chain(fluid_render_cases::INFALLIBLE)
+    .chain(granular_cases::INFALLIBLE)
     {
         covered.insert(f.to_string());
     }
