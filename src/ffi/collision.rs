@@ -206,10 +206,12 @@ pub unsafe extern "C" fn sinew_world_add_heightfield_collider(
         let mut buf = try_with_capacity::<bool>(flags.map_or(0, |f| f.len()), "holes")?;
         if let Some(f) = flags {
             for (k, &v) in f.iter().enumerate() {
-                buf.push(crate::limits::schema::flag_from_c(
-                    v as u32,
-                    &format!("holes[{k}]"),
-                )?);
+                // The field's name is formatted only for a flag that is refused.
+                let flag = match v {
+                    0 | 1 => v == 1,
+                    _ => crate::limits::schema::flag_from_c(v as u32, &format!("holes[{k}]"))?,
+                };
+                buf.push(flag);
             }
         }
         let field = crate::collision::heightfield::Heightfield {
