@@ -288,6 +288,75 @@ mod avx {
     use crate::math::Vec3;
     use std::arch::x86_64::*;
 
+    /// A block of up to eight neighbour slots as lanes (unused lanes hold `k`) and the
+    /// mask of the lanes that take part (`roaming` neighbours left out when
+    /// `skip_roaming`). Panics if an entry is not below `m`.
+    #[inline(always)]
+    fn block_lanes(
+        block: &[u32],
+        k: usize,
+        m: usize,
+        skip_roaming: bool,
+        roaming: &impl Fn(usize) -> bool,
+    ) -> ([usize; 8], u32) {
+        let mut idx = [k; 8];
+        let mut valid = (1u32 << block.len()) - 1;
+        let mut outside = false;
+        for (l, &j) in block.iter().enumerate() {
+            let j = j as usize;
+            idx[l] = j;
+            outside |= j >= m;
+            if skip_roaming && roaming(j) {
+                valid &= !(1 << l);
+            }
+        }
+        assert!(!outside, "contact kernel: neighbour out of bounds");
+        (idx, valid)
+    }
+
+    /// The radii of the eight lanes' particles.
+    ///
+    /// # Safety
+    /// The CPU has AVX; every entry of `idx` is below `radius.len()`.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    unsafe fn radii(radius: &[f32], idx: &[usize; 8]) -> __m256 {
+        // SAFETY: every entry of `idx` is in bounds (this function's safety section).
+        unsafe {
+            _mm256_setr_ps(
+                *radius.get_unchecked(idx[0]),
+                *radius.get_unchecked(idx[1]),
+                *radius.get_unchecked(idx[2]),
+                *radius.get_unchecked(idx[3]),
+                *radius.get_unchecked(idx[4]),
+                *radius.get_unchecked(idx[5]),
+                *radius.get_unchecked(idx[6]),
+                *radius.get_unchecked(idx[7]),
+            )
+        }
+    }
+
+    /// The separation s = (base_k - base_j) + (hot_k - hot_j) of particle k from each
+    /// lane's particle (m; the position split in two parts, as the scalar loop adds
+    /// them) and its squared length d² (m²): `[sx, sy, sz, d2]`.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn separation(
+        bk: [__m256; 3],
+        hk: [__m256; 3],
+        b: &[__m256; 4],
+        h: &[__m256; 4],
+    ) -> [__m256; 4] {
+        let sx = _mm256_add_ps(_mm256_sub_ps(bk[0], b[0]), _mm256_sub_ps(hk[0], h[0]));
+        let sy = _mm256_add_ps(_mm256_sub_ps(bk[1], b[1]), _mm256_sub_ps(hk[1], h[1]));
+        let sz = _mm256_add_ps(_mm256_sub_ps(bk[2], b[2]), _mm256_sub_ps(hk[2], h[2]));
+        let d2 = _mm256_add_ps(
+            _mm256_add_ps(_mm256_mul_ps(sx, sx), _mm256_mul_ps(sy, sy)),
+            _mm256_mul_ps(sz, sz),
+        );
+        [sx, sy, sz, d2]
+    }
+
     /// See [`super::sum_scalar`]: the same operations, eight neighbours per block;
     /// `PLAIN`: see [`super::sum`].
     ///
@@ -304,7 +373,6 @@ mod avx {
         acc: &mut Vec3,
         active: &mut u32,
     ) {
-        let skip_roaming = SKIP_ROAMING;
         let (base, hot, radius, unyielding) = (s.base, s.hot, s.radius, s.unyielding);
         // Every array has the length m (`Cloud::new`).
         let m = base.len();
@@ -326,48 +394,17 @@ mod avx {
         let (a, mut n) = (*acc, *active);
         let (mut ax, mut ay, mut az) = (a.x, a.y, a.z);
         for block in list.chunks(8) {
-            let len = block.len();
-            let mut idx = [k; 8];
-            let mut valid = (1u32 << len) - 1;
-            let mut outside = false;
-            for (l, &j) in block.iter().enumerate() {
-                let j = j as usize;
-                idx[l] = j;
-                outside |= j >= m;
-                if skip_roaming && roaming(j) {
-                    valid &= !(1 << l);
-                }
-            }
-            assert!(!outside, "contact kernel: neighbour out of bounds");
+            let (idx, valid) = block_lanes(block, k, m, SKIP_ROAMING, &roaming);
             // SAFETY: every entry of `idx` is below m, the length of every array: the
             // list's entries (checked just above) and k (checked on entry).
             let (b, h, rj) = unsafe {
                 (
                     to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
                     to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
-                    if PLAIN {
-                        rkv
-                    } else {
-                        _mm256_setr_ps(
-                            *radius.get_unchecked(idx[0]),
-                            *radius.get_unchecked(idx[1]),
-                            *radius.get_unchecked(idx[2]),
-                            *radius.get_unchecked(idx[3]),
-                            *radius.get_unchecked(idx[4]),
-                            *radius.get_unchecked(idx[5]),
-                            *radius.get_unchecked(idx[6]),
-                            *radius.get_unchecked(idx[7]),
-                        )
-                    },
+                    if PLAIN { rkv } else { radii(radius, &idx) },
                 )
             };
-            let sx = _mm256_add_ps(_mm256_sub_ps(bkx, b[0]), _mm256_sub_ps(hkx, h[0]));
-            let sy = _mm256_add_ps(_mm256_sub_ps(bky, b[1]), _mm256_sub_ps(hky, h[1]));
-            let sz = _mm256_add_ps(_mm256_sub_ps(bkz, b[2]), _mm256_sub_ps(hkz, h[2]));
-            let d2 = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(sx, sx), _mm256_mul_ps(sy, sy)),
-                _mm256_mul_ps(sz, sz),
-            );
+            let [sx, sy, sz, d2] = separation([bkx, bky, bkz], [hkx, hky, hkz], &b, &h);
             let rs = _mm256_add_ps(rkv, rj);
             // Not (d2 ≥ rs² or d2 ≤ 1e-18): NaN passes, like the scalar test.
             let out = _mm256_or_ps(
@@ -480,19 +517,7 @@ mod avx {
         let (a, mut n) = (*acc, *active);
         let (mut ax, mut ay, mut az) = (a.x, a.y, a.z);
         for block in list.chunks(8) {
-            let len = block.len();
-            let mut idx = [k; 8];
-            let mut valid = (1u32 << len) - 1;
-            let mut outside = false;
-            for (l, &j) in block.iter().enumerate() {
-                let j = j as usize;
-                idx[l] = j;
-                outside |= j >= m;
-                if SKIP_ROAMING && roaming(j) {
-                    valid &= !(1 << l);
-                }
-            }
-            assert!(!outside, "contact kernel: neighbour out of bounds");
+            let (idx, valid) = block_lanes(block, k, m, SKIP_ROAMING, &roaming);
             // SAFETY: every entry of `idx` is below m, the length of every array: the
             // list's entries (checked just above) and k (checked on entry); a `Grain`
             // is 16 bytes (four floats, `repr(C)`), read unaligned.
@@ -501,29 +526,10 @@ mod avx {
                     to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
                     to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
                     to_lanes(idx.map(|j| _mm_loadu_ps(grains.as_ptr().add(j) as *const f32))),
-                    if PLAIN {
-                        rkv
-                    } else {
-                        _mm256_setr_ps(
-                            *radius.get_unchecked(idx[0]),
-                            *radius.get_unchecked(idx[1]),
-                            *radius.get_unchecked(idx[2]),
-                            *radius.get_unchecked(idx[3]),
-                            *radius.get_unchecked(idx[4]),
-                            *radius.get_unchecked(idx[5]),
-                            *radius.get_unchecked(idx[6]),
-                            *radius.get_unchecked(idx[7]),
-                        )
-                    },
+                    if PLAIN { rkv } else { radii(radius, &idx) },
                 )
             };
-            let sx = _mm256_add_ps(_mm256_sub_ps(bkx, b[0]), _mm256_sub_ps(hkx, h[0]));
-            let sy = _mm256_add_ps(_mm256_sub_ps(bky, b[1]), _mm256_sub_ps(hky, h[1]));
-            let sz = _mm256_add_ps(_mm256_sub_ps(bkz, b[2]), _mm256_sub_ps(hkz, h[2]));
-            let d2 = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(sx, sx), _mm256_mul_ps(sy, sy)),
-                _mm256_mul_ps(sz, sz),
-            );
+            let [sx, sy, sz, d2] = separation([bkx, bky, bkz], [hkx, hky, hkz], &b, &h);
             let rs = _mm256_add_ps(rkv, rj);
             let sigma = _mm256_mul_ps(half, _mm256_add_ps(gkc, gj[2]));
             let cohesive = _mm256_cmp_ps(sigma, zero, _CMP_GT_OQ);
