@@ -121,6 +121,7 @@ pub use snapshot::{
 pub use solver::{Solver, MAX_THREADS};
 pub use topology::winch::RopeEnd;
 pub use transform::Transform;
+pub use world::activity::{SimMode, CATCH_UP_STEPS};
 pub use world::breaking::BreakReport;
 pub use world::interpolation::{Advance, MAX_FRAME_DT, MAX_STEPS_PER_ADVANCE};
 pub use world::profile::{

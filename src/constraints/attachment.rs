@@ -15,6 +15,8 @@
 //! an iteration, one after another (also with the Jacobi solver). An attachment on a
 //! particle of inverse mass 0 does nothing.
 
+use std::ops::Range;
+
 use super::set::{ConstraintEdit, ConstraintSet, FamilyKind, Iteration, Persist};
 use crate::error::{try_reserve, try_with_capacity, Result};
 use crate::math::{Vec3, Vec3A};
@@ -170,6 +172,21 @@ impl Attachments {
             h.previous = h.current;
             h.now = h.current;
         }
+    }
+
+    /// The live attachments of the particles `range`: each particle with the position
+    /// (m) its host's current transform puts it at (a resuming body's catch-up,
+    /// `world::activity`).
+    pub(crate) fn targets_in(&self, range: Range<u32>) -> impl Iterator<Item = (u32, Vec3)> + '_ {
+        self.list
+            .iter()
+            .filter(move |a| a.compliance >= 0.0 && range.contains(&a.particle))
+            .map(|a| {
+                (
+                    a.particle,
+                    self.hosts[a.host as usize].current.apply(a.offset),
+                )
+            })
     }
 
     /// Projects every attachment once.

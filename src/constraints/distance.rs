@@ -42,6 +42,7 @@ pub(crate) use crate::kernels::distance::{pack_softness, unpack_softness};
 use crate::kernels::distance_jacobi::JacobiSlots;
 use crate::kernels::jacobi_plan::{self, FusedPlan};
 use crate::kernels::sweep::Sweep;
+use crate::solver::classes::{ParticleClasses, Phase, SlotClasses};
 
 pub use crate::limits::MAX_DISTANCE_CONSTRAINTS;
 
@@ -110,6 +111,9 @@ pub struct DistanceConstraints {
     /// The particle count the schedule and the adjacency were built for (see
     /// `NarySet`).
     built_for: u32,
+    /// The runs of slots that do not run every substep (`solver::classes`; empty
+    /// when every particle does).
+    classes: SlotClasses,
 }
 
 impl DistanceConstraints {
@@ -317,8 +321,10 @@ impl DistanceConstraints {
         exec: &Executor,
         threads: usize,
         prologue: Option<ParticlePass<'_>>,
+        phase: Phase,
     ) {
         let (rest, softness) = (&self.rest, &self.softness);
+        let active = (!self.classes.is_empty()).then_some((&self.classes, phase));
         let Particles {
             hot,
             base,
@@ -347,6 +353,7 @@ impl DistanceConstraints {
             velocity,
             &mut self.lambda,
             rows,
+            active,
             |run| run.distance(rest, softness, fresh, inv_h2),
         );
     }
@@ -406,15 +413,19 @@ impl ConstraintSet for DistanceConstraints {
         self.sweep.prepare()
     }
 
+    fn refresh_classes(&mut self, classes: Option<&ParticleClasses<'_>>) -> Result<()> {
+        self.sweep.refresh_classes(&mut self.classes, classes)
+    }
+
     /// Both solvers' first iteration of a substep starts λ from 0 itself (`fresh`).
     fn begin_substep(&mut self, _s: u32, _n: u32, _solver: Solver) {}
 
     fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
         let threads = it.exec.threads_for(self.len(), it.work);
         match it.solver {
-            Solver::GaussSeidel => {
-                self.solve_gauss_seidel(particles, it.inv_h2, it.first, it.exec, threads, None)
-            }
+            Solver::GaussSeidel => self.solve_gauss_seidel(
+                particles, it.inv_h2, it.first, it.exec, threads, None, it.phase,
+            ),
             Solver::Jacobi => self.solve_jacobi(
                 particles,
                 it.inv_h2,
@@ -438,7 +449,16 @@ impl ConstraintSet for DistanceConstraints {
         }
         let threads = it.exec.threads_for(self.len(), it.work);
         let (inv_h2, first) = (it.inv_h2, it.first);
-        self.solve_gauss_seidel(particles, inv_h2, first, it.exec, threads, Some(prologue));
+        let phase = it.phase;
+        self.solve_gauss_seidel(
+            particles,
+            inv_h2,
+            first,
+            it.exec,
+            threads,
+            Some(prologue),
+            phase,
+        );
         true
     }
 

@@ -194,7 +194,23 @@ impl ConstraintSets {
             first: cx.first_iteration(),
             exec: cx.exec,
             work: cx.work,
+            phase: crate::solver::classes::Phase {
+                substep: cx.substep,
+                substeps: cx.substeps,
+            },
         }
+    }
+
+    /// Brings every set's run classes up to date (see
+    /// [`ConstraintSet::refresh_classes`]).
+    pub(crate) fn refresh_classes(
+        &mut self,
+        classes: Option<&crate::solver::classes::ParticleClasses<'_>>,
+    ) -> crate::error::Result<()> {
+        for set in self.all_mut() {
+            set.refresh_classes(classes)?;
+        }
+        Ok(())
     }
 
     /// The first sweep of an iteration with the particle pass `pass` fused into it

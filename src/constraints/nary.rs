@@ -29,6 +29,7 @@ use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::{separation, Particles};
 use crate::snapshot::codec::{self, Plain, Reader, Writer};
 use crate::snapshot::LoadContext;
+use crate::solver::classes::{ParticleClasses, Phase, SlotClasses};
 use crate::solver::jacobi::{self, Adjacency};
 use crate::solver::parallel::{Executor, Rows};
 use crate::solver::schedule::{self, Plan};
@@ -173,6 +174,9 @@ pub struct NarySet<F: Family<K>, const K: usize> {
     /// The particle count the schedule and the adjacency were built for (the world's,
     /// with the particles of a body being added): a snapshot rebuilds them for it.
     built_for: u32,
+    /// The runs of slots that do not run every substep (`solver::classes`; empty
+    /// when every particle does).
+    classes: SlotClasses,
     _family: PhantomData<F>,
 }
 
@@ -188,6 +192,7 @@ impl<F: Family<K>, const K: usize> Default for NarySet<F, K> {
             corrections: Vec::new(),
             weight: Vec::new(),
             built_for: 0,
+            classes: SlotClasses::default(),
             _family: PhantomData,
         }
     }
@@ -378,8 +383,10 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         inv_h2: f32,
         exec: &Executor,
         threads: usize,
+        phase: Phase,
     ) {
         let (rest, compliance) = (&self.rest, &self.compliance);
+        let active = (!self.classes.is_empty()).then_some((&self.classes, phase));
         // Tethers have a SIMD kernel (the same bits as the loop below): F is `Tether`,
         // whose constraints are pairs (K = 2) with an f32 rest (its max length).
         let tethers = (std::any::TypeId::of::<F>() == std::any::TypeId::of::<Tether>())
@@ -392,8 +399,16 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             ..
         } = particles;
         let lambda = &mut self.lambda;
-        self.sweep
-            .run(exec, threads, hot, base, velocity, lambda, None, |run| {
+        self.sweep.run(
+            exec,
+            threads,
+            hot,
+            base,
+            velocity,
+            lambda,
+            None,
+            active,
+            |run| {
                 let start = match tethers {
                     Some(max) => run.tether(max, compliance, inv_h2),
                     None => run.range().start,
@@ -407,7 +422,8 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
                     let (dx, dl) = project::<F, K>(&r, &p, &rest[s], alpha * inv_h2, l, 1.0)?;
                     Some((std::array::from_fn(|k| p[k] + dx[k].extend(0.0)), l + dl))
                 });
-            });
+            },
+        );
     }
 
     /// One Jacobi iteration: every constraint is projected from the same positions,
@@ -484,12 +500,13 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
         jacobi: Option<f32>,
         exec: &Executor,
         threads: usize,
+        phase: Phase,
     ) {
         if self.is_empty() {
             return;
         }
         match jacobi {
-            None => self.solve_gauss_seidel(particles, inv_h2, exec, threads),
+            None => self.solve_gauss_seidel(particles, inv_h2, exec, threads, phase),
             Some(relaxation) => self.solve_jacobi(particles, inv_h2, relaxation, exec),
         }
     }
@@ -505,13 +522,24 @@ impl<F: Family<K>, const K: usize> ConstraintSet for NarySet<F, K> {
         self.sweep.prepare()
     }
 
+    fn refresh_classes(&mut self, classes: Option<&ParticleClasses<'_>>) -> Result<()> {
+        self.sweep.refresh_classes(&mut self.classes, classes)
+    }
+
     fn begin_substep(&mut self, _s: u32, _n: u32, _solver: crate::solver::Solver) {
         self.lambda.fill(0.0);
     }
 
     fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
         let threads = it.exec.threads_for(self.len(), it.work);
-        self.solve(particles, it.inv_h2, it.jacobi(), it.exec, threads);
+        self.solve(
+            particles,
+            it.inv_h2,
+            it.jacobi(),
+            it.exec,
+            threads,
+            it.phase,
+        );
     }
 
     fn update_jacobi_weights(&mut self, hot: &[Vec4]) {

@@ -11,6 +11,7 @@ use crate::particles::Particles;
 use crate::pipeline::ParticlePass;
 use crate::snapshot::codec::{Reader, Writer};
 use crate::snapshot::LoadContext;
+use crate::solver::classes::{ParticleClasses, Phase};
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
 
@@ -130,6 +131,9 @@ pub(crate) struct Iteration<'a> {
     /// Constraint projections of the whole iteration (every set), from which the sets
     /// pick their thread count (`Executor::threads_for`).
     pub work: usize,
+    /// The substep, for the sets whose sweeps skip the constraints that do not run in
+    /// it (`solver::classes`).
+    pub phase: Phase,
 }
 
 impl Iteration<'_> {
@@ -184,6 +188,19 @@ pub(crate) trait ConstraintSet: Send {
 
     /// Recomputes the Jacobi averaging weights after inverse masses changed.
     fn update_jacobi_weights(&mut self, _hot: &[Vec4]) {}
+
+    /// Brings the set's run classes (`solver::classes`: which of its Gauss-Seidel
+    /// slots run in which substep) up to date with the particles' `classes`, or drops
+    /// them (None: every particle runs every substep). Called at the start of every
+    /// step by the activity table; rebuilds only what changed. Sets without such a
+    /// sweep project every constraint, a frozen particle being kinematic there.
+    /// Fails only when out of memory.
+    fn refresh_classes(
+        &mut self,
+        _classes: Option<&ParticleClasses<'_>>,
+    ) -> crate::error::Result<()> {
+        Ok(())
+    }
 
     /// Largest number of colours in one phase of a Gauss-Seidel sweep (0 for sets
     /// projected sequentially).

@@ -38,6 +38,7 @@ use super::distance::{project_range, ParticleArrays, Slots};
 use super::tether::{self, TetherSlots};
 use crate::error::{try_with_capacity, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
+use crate::solver::classes::{ParticleClasses, Phase, SlotClasses};
 use crate::solver::parallel::{DisjointSlice, Executor, StagePlan};
 use crate::solver::schedule::{Plan, Schedule};
 
@@ -162,6 +163,27 @@ impl<const K: usize> Sweep<K> {
         self.id
     }
 
+    /// Brings `table`, the run classes of this sweep's slots, up to date with the
+    /// particles' `classes` (None: every particle runs every substep, and the table is
+    /// emptied): rebuilt only when the sweep or the classes changed since it was built.
+    /// Fails only when out of memory (the table then keeps its runs).
+    pub(crate) fn refresh_classes(
+        &self,
+        table: &mut SlotClasses,
+        classes: Option<&ParticleClasses<'_>>,
+    ) -> Result<()> {
+        match classes {
+            None => {
+                if !table.is_empty() {
+                    table.clear();
+                }
+                Ok(())
+            }
+            Some(c) if table.is_current(self.id, c.generation) => Ok(()),
+            Some(c) => table.rebuild(&self.items, self.id, c),
+        }
+    }
+
     /// The Gauss-Seidel schedule.
     pub(crate) fn schedule(&self) -> &Schedule {
         &self.schedule
@@ -234,6 +256,10 @@ impl<const K: usize> Sweep<K> {
     /// other particle), and the first stage gets items for the particles no block
     /// holds (those beyond the particles the plan was built for included).
     ///
+    /// With `active` (the set's [`SlotClasses`] and the substep), each run is cut
+    /// into the pieces of slots that run in that substep ([`SlotClasses::split`]:
+    /// pieces of a run, which share no particle either); without, every run is whole.
+    ///
     /// Panics unless the sweep was checked ([`Self::prepare`]), the particle arrays
     /// have one length, reaching every particle of the slots, and `lambda` has one
     /// element per slot.
@@ -247,6 +273,7 @@ impl<const K: usize> Sweep<K> {
         velocity: &mut [Vec3],
         lambda: &mut [f32],
         prologue: Option<Prologue<'_>>,
+        active: Option<(&SlotClasses, Phase)>,
         f: F,
     ) where
         F: Fn(&Run<'_, K>) + Sync,
@@ -277,12 +304,16 @@ impl<const K: usize> Sweep<K> {
                 lambda: lambda.alias(),
                 fused: prologue.is_some(),
             };
-            let go = |range: Range<usize>| {
+            let one = |range: Range<usize>| {
                 f(&Run {
                     range,
                     arrays: &arrays,
                     _one_thread: PhantomData,
                 })
+            };
+            let go = |range: Range<usize>| match active {
+                None => one(range),
+                Some((classes, phase)) => classes.split(range, phase, one),
             };
             if stage == 0 {
                 if let Some(pass) = prologue {
@@ -494,7 +525,7 @@ mod tests {
         let pass: Prologue<'_> = &pass;
         for prologue in [None, Some(pass)] {
             let (h, b, v) = (&mut hot, &mut base, &mut velocity);
-            sweep.run(&exec, 2, h, b, v, &mut lambda, prologue, |run| {
+            sweep.run(&exec, 2, h, b, v, &mut lambda, prologue, None, |run| {
                 run.each(run.range().start, |_, _, _, mut p, l| {
                     p.iter_mut().for_each(|p| p.y += 1.0);
                     Some((p, l + 1.0))
@@ -525,7 +556,7 @@ mod tests {
         let mut lambda = vec![0.0f32; items.len()];
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let (h, b, v) = (&mut hot, &mut base, &mut velocity);
-            sweep.run(&exec, 1, h, b, v, &mut lambda, None, |_| {})
+            sweep.run(&exec, 1, h, b, v, &mut lambda, None, None, |_| {})
         }));
         assert!(ran.is_err());
     }

@@ -213,6 +213,42 @@ fn predict<const SAVE: bool>(particles: &mut Particles, gravity: Vec3, h: f32, e
     });
 }
 
+/// [`predict`] over the particles `range` alone, on the calling thread, with a
+/// substep of `h` seconds (a body at a reduced rate, `world::activity`: the same
+/// operations per particle as [`predict`], without the start-of-step record).
+pub(crate) fn predict_range(particles: &mut Particles, range: Range<u32>, gravity: Vec3, h: f32) {
+    let (dv, inv_h) = (Vec3A::from(gravity * h), 1.0 / h);
+    for i in range.start as usize..range.end as usize {
+        let p = particles.hot[i];
+        if p.w == 0.0 {
+            continue;
+        }
+        let (b, d, v) = predict_one(particles.base[i], p, particles.velocity[i], dv, h, inv_h);
+        particles.base[i] = b;
+        particles.hot[i] = d;
+        particles.velocity[i] = v;
+    }
+}
+
+/// [`update_velocities`] over the particles `range` alone, on the calling thread, for
+/// a substep of `h` seconds and the damping factor of that substep (no finiteness
+/// check: the recovery pass scans).
+pub(crate) fn update_velocities_range(
+    particles: &mut Particles,
+    range: Range<u32>,
+    h: f32,
+    damping_factor: f32,
+) {
+    let inv_h = 1.0 / h;
+    for i in range.start as usize..range.end as usize {
+        let p = particles.hot[i];
+        if p.w != 0.0 {
+            let v = Vec3A::from(particles.velocity[i]) + Vec3A::from_vec4(p) * inv_h;
+            particles.velocity[i] = (v * damping_factor).into();
+        }
+    }
+}
+
 /// [`predict`] of one particle at `base`, whose hot data is `p` (not pinned) and
 /// velocity `u`: its new base, hot data and velocity slot.
 #[inline(always)]

@@ -3,6 +3,7 @@
 //! the Jacobi adjacency, and the deterministic parallel executor. The step itself
 //! lives in `world::step` (ARCHITECTURE.md, "The step").
 
+pub(crate) mod classes;
 pub(crate) mod colouring;
 pub(crate) mod disjoint;
 pub(crate) mod jacobi;

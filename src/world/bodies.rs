@@ -313,6 +313,7 @@ impl World {
             .attachments
             .remove_on_particles(body.particles.clone());
         self.integrator.damped.retain(|(r, _)| *r != body.particles);
+        self.activity.remove_body(id, &body.particles);
         self.aero.remove_body(id);
         self.skinning.remove_body(id);
         self.remove_torn_cloth(&body.particles);

@@ -19,6 +19,7 @@ use crate::solver::Solver;
 use crate::topology::Topology;
 use fluids::FLUID_MASSES;
 
+pub(crate) mod activity;
 mod bodies;
 pub(crate) mod breaking;
 mod collision;
@@ -125,6 +126,9 @@ pub struct World {
     /// Stage times of the last step, the host's markers (src/world/profile.rs; not
     /// simulation state: never saved).
     pub(crate) profile: profile::Profiler,
+    /// Bodies' simulation modes (level of detail) and sleeping particles
+    /// (src/world/activity.rs).
+    pub(crate) activity: activity::Activity,
 }
 
 /// A slice length as the u32 count the C ABI uses.
@@ -162,6 +166,7 @@ impl World {
             skinning: crate::skinning::Skinning::default(),
             accumulator: 0.0,
             profile,
+            activity: activity::Activity::default(),
         })
     }
 

@@ -208,6 +208,7 @@ impl World {
             skinning,
             accumulator,
             profile: _,
+            activity: _,
         } = self;
         // Every field but the thread count (declared `not saved`).
         desc.save_settings(w);
@@ -406,6 +407,7 @@ impl World {
             skinning: p.skinning,
             accumulator: p.accumulator,
             profile: super::profile::Profiler::new(false),
+            activity: Default::default(),
         })
     }
 

@@ -117,6 +117,7 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
         topology,
         accumulator: _,
         profile: prof,
+        activity,
     } = w;
     let exec: &Executor = exec;
     let h = dt / desc.substeps as f32;
@@ -149,6 +150,10 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
     prof.enter(P::ConstraintStep);
     Stage::begin_step(sets, particles, &cx)?;
     cx.work = sets.projections();
+    // Level of detail and sleep (src/world/activity.rs): the sets' slot classes, the
+    // particles that do not run masked (inverse mass 0) until the substeps end.
+    prof.enter(P::Integrate);
+    activity.begin_step(particles, sets, cx.substeps)?;
     // The integrator fuses its velocity update with the next predict when no other
     // stage changes the particles between them, and hands that pass to the first
     // sweep of the next substep when nothing reads them before it (a speed limit
@@ -164,8 +169,10 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
             &*fluids,
             &*plane,
             &*collision,
-        ])
+        ]) && !activity.moves_particles_between_substeps()
     };
+    let impulses =
+        aero.moves_particles_between_substeps() || skinning.moves_particles_between_substeps();
     integrator.plan(idle, collision.max_speed == 0.0, &cx);
     let work = [sets.work(), fluids.work()];
     // A host's markers are called on the calling thread: such a world keeps its
@@ -176,11 +183,14 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
             let cx = StepContext { substep: s, ..cx };
             prof.begin_substep();
             prof.enter(P::Wind);
+            activity.before_impulses(particles, impulses);
             Stage::begin_substep(aero, particles, &cx);
             prof.enter(P::Skinning);
             Stage::begin_substep(skinning, particles, &cx);
             prof.enter(P::Integrate);
+            activity.before_predict(particles);
             Stage::begin_substep(integrator, particles, &cx);
+            activity.after_predict(particles, &cx);
             prof.enter(P::ConstraintSubstep);
             Stage::begin_substep(sets, particles, &cx);
             prof.enter(P::ColliderDetection);
@@ -216,7 +226,9 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
                 Stage::project(collision, particles, &cx);
             }
             prof.enter(P::Integrate);
+            activity.before_velocity_update(particles, &cx);
             Stage::end_substep(integrator, particles, &cx);
+            activity.after_velocity_update(particles, &cx);
             prof.enter(P::Topology);
             Stage::end_substep(&mut topology.stage(sets), particles, &cx);
             prof.enter(P::ConstraintSubstep);
@@ -237,6 +249,8 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
     } else {
         substeps();
     }
+    prof.enter(P::Integrate);
+    activity.end_substeps(particles);
     prof.enter(P::Contacts);
     Stage::end_step(collision, particles, &cx);
     *last_h = h;

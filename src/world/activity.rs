@@ -1,0 +1,721 @@
+//! Activity: which particles run in which substep. Two sources decide it:
+//!
+//! * each body's **simulation mode** ([`SimMode`]), set by the host from visibility or
+//!   camera distance (level of detail): `Full` (every substep, the default),
+//!   `Reduced { every: k }` (one substep in k, with a k times longer substep) or
+//!   `Paused` (nothing);
+//! * each particle's **sleep flag**, set by the sleep stage (`World::set_particles_asleep`):
+//!   a sleeping particle is frozen whatever its body's mode.
+//!
+//! The derived class of a particle (`solver::classes`: frozen, every substep, or a
+//! period k) drives the step:
+//!
+//! 1. **Kinematic while not running.** For the substeps in which a particle does not
+//!    run, its inverse mass is 0 inside the step (restored after the last substep,
+//!    before anything outside the step can read it): the integrator skips it (its
+//!    velocity is kept), and every constraint, contact and collider treats it as
+//!    pinned, so nothing leaks into it from a particle that runs.
+//! 2. **Skipped constraints.** A Gauss-Seidel sweep skips the runs of slots whose
+//!    constraints do not run in the substep (`solver::classes::SlotClasses`, rebuilt
+//!    at the first step after a mode, a sleep flag or the set changed, never per step).
+//!    A constraint all of whose particles are frozen costs nothing.
+//! 3. **Reduced rate.** A body at `Reduced { every: k }` runs on substep `s` when
+//!    `(s + 1) % k == 0` and on the last substep of every step, with a substep of
+//!    `h' = span · h` (span: the substeps since its last run, k unless k does not
+//!    divide the substep count): predict `v += h' g, x += h' v`, the velocity update
+//!    `v = Δx / h'` with the world's damping over h'. This is XPBD with a longer
+//!    substep, unconditionally stable (the projections are positional); compliant
+//!    constraints are projected with the world's `α / h²`, so a reduced body's
+//!    compliant constraints are up to k² stiffer and its rigid ones converge less
+//!    (fewer sweeps per second). Wind impulses, the skinning root's carry and
+//!    per-body damping act on every substep (they add to the kept velocity), so the
+//!    body feels them in full.
+//! 4. **Paused** bodies and sleeping particles skip everything. On resume (`Paused` to
+//!    another mode) a body catches up: it is moved by the mean offset between its
+//!    attached particles and their hosts' current targets (a translation; the hosts'
+//!    rotation is not carried), its velocities are zeroed, and for
+//!    [`CATCH_UP_STEPS`] steps its velocities are zeroed again at the end of each step,
+//!    so the corrections that pull it onto its attachments and constraints never turn
+//!    into speed (a quasi-static relaxation, then it continues from rest).
+//!
+//! A world whose bodies are all `Full` and whose particles are all awake does none of
+//! this: its step runs exactly as before (the same bits).
+
+use std::ops::Range;
+
+use super::World;
+use crate::bodies::BodyId;
+use crate::constraints::ConstraintSets;
+use crate::error::{try_with_capacity, Error, Result};
+use crate::math::Vec3;
+use crate::particles::Particles;
+use crate::pipeline::integrate::{predict_range, update_velocities_range};
+use crate::pipeline::StepContext;
+use crate::solver::classes::{ParticleClasses, Phase, EVERY, FROZEN};
+
+/// Steps after a resume whose end zeroes the body's velocities (see the module doc).
+pub const CATCH_UP_STEPS: u32 = 4;
+
+/// How a body is simulated (level of detail). The host sets it from visibility and
+/// camera distance (`World::set_body_sim_mode`); it is saved in snapshots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SimMode {
+    /// Every substep (the default).
+    #[default]
+    Full,
+    /// One substep in `every`, with a substep `every` times longer (and on the last
+    /// substep of each step): `every` in 1..=substeps (1 is `Full`).
+    Reduced { every: u32 },
+    /// Not simulated: no integration, no constraint, kinematic to others. Resuming
+    /// catches up without explosion (module doc of `world::activity`).
+    Paused,
+}
+
+/// A body whose mode is not `Full`.
+#[derive(Clone, Debug)]
+struct BodyMode {
+    id: BodyId,
+    particles: Range<u32>,
+    mode: SimMode,
+}
+
+/// A run of particles at a reduced rate.
+#[derive(Clone, Debug)]
+struct ReducedRun {
+    particles: Range<u32>,
+    every: u32,
+    /// Whether its inverse masses are 0 right now (inside the step).
+    masked: bool,
+}
+
+/// The activity table (see the module doc): the modes and sleep flags the host and
+/// the sleep stage set, and what the step derives from them.
+#[derive(Default)]
+pub(crate) struct Activity {
+    /// Bodies whose mode is not `Full`.
+    modes: Vec<BodyMode>,
+    /// Sleep flags, one bit per particle (bit `i % 64` of word `i / 64`).
+    asleep: Vec<u64>,
+    /// Number of sleeping particles.
+    asleep_count: usize,
+    /// Bodies catching up after a pause: their particles and the steps left.
+    resuming: Vec<(Range<u32>, u32)>,
+    /// The derivation is stale (a mode or a flag changed since).
+    dirty: bool,
+    /// Counts derivations (the sets compare it with their slot classes').
+    generation: u64,
+    /// Derived: the class of each particle (`solver::classes`), empty when every
+    /// particle runs every substep.
+    class: Vec<u32>,
+    /// Derived: runs of frozen particles.
+    frozen: Vec<Range<u32>>,
+    /// Derived: runs of particles at a reduced rate.
+    reduced: Vec<ReducedRun>,
+    /// Inverse masses of the masked particles (indexed by particle; valid inside the
+    /// step for the particles of `frozen` and `reduced`).
+    saved: Vec<f32>,
+    /// The constraint sets hold slot classes (so a trivial table must clear them).
+    sets_classed: bool,
+    /// Inside a step that masked particles.
+    masking: bool,
+}
+
+impl Activity {
+    /// Whether the table changes nothing in the step: every body `Full`, no particle
+    /// asleep, no body catching up.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.modes.is_empty() && self.asleep_count == 0 && self.resuming.is_empty()
+    }
+
+    /// The mode of body `id` (`Full` unless set).
+    pub(crate) fn mode(&self, id: BodyId) -> SimMode {
+        self.modes
+            .iter()
+            .find(|m| m.id == id)
+            .map_or(SimMode::Full, |m| m.mode)
+    }
+
+    /// Sets the mode of body `id`, whose particles are `particles` (validated by the
+    /// caller), at `positions` for a resume. Returns whether the body resumes from a
+    /// pause (the caller then runs [`Self::catch_up`]). Fails only when out of memory.
+    pub(crate) fn set_mode(
+        &mut self,
+        id: BodyId,
+        particles: Range<u32>,
+        mode: SimMode,
+    ) -> Result<bool> {
+        let mode = match mode {
+            SimMode::Reduced { every: 1 } => SimMode::Full,
+            m => m,
+        };
+        let old = self.mode(id);
+        if old == mode {
+            return Ok(false);
+        }
+        let at = self.modes.iter().position(|m| m.id == id);
+        match (at, mode) {
+            (Some(i), SimMode::Full) => {
+                self.modes.remove(i);
+            }
+            (Some(i), _) => self.modes[i].mode = mode,
+            (None, _) => {
+                crate::error::try_reserve(&mut self.modes, 1, "body modes")?;
+                self.modes.push(BodyMode {
+                    id,
+                    particles: particles.clone(),
+                    mode,
+                });
+            }
+        }
+        self.dirty = true;
+        let resumes = old == SimMode::Paused;
+        self.resuming.retain(|(r, _)| *r != particles);
+        if resumes {
+            crate::error::try_reserve(&mut self.resuming, 1, "resuming bodies")?;
+            self.resuming.push((particles, CATCH_UP_STEPS));
+        }
+        Ok(resumes)
+    }
+
+    /// Forgets body `id` (removed), whose particles were `particles`.
+    pub(crate) fn remove_body(&mut self, id: BodyId, particles: &Range<u32>) {
+        let before = self.modes.len();
+        self.modes.retain(|m| m.id != id);
+        self.resuming.retain(|(r, _)| r != particles);
+        self.dirty |= self.modes.len() != before;
+    }
+
+    /// Whether particle `i` is asleep.
+    pub(crate) fn is_asleep(&self, i: u32) -> bool {
+        let i = i as usize;
+        self.asleep
+            .get(i / 64)
+            .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+    }
+
+    /// Whether particle `i` does not run at all in a step (asleep, or its body
+    /// paused): outside the step, what the sleep stage and the host see.
+    pub(crate) fn is_frozen(&self, i: u32) -> bool {
+        self.is_asleep(i)
+            || self
+                .modes
+                .iter()
+                .any(|m| m.mode == SimMode::Paused && m.particles.contains(&i))
+    }
+
+    /// Sets the sleep flag of the particles `range` (within the world, checked by the
+    /// caller) to `asleep`; a particle put to sleep loses its velocity. Fails only when
+    /// out of memory (then nothing changed).
+    pub(crate) fn set_asleep(
+        &mut self,
+        particles: &mut Particles,
+        range: Range<u32>,
+        asleep: bool,
+    ) -> Result<()> {
+        let words = (range.end as usize).div_ceil(64);
+        if asleep && self.asleep.len() < words {
+            let more = words - self.asleep.len();
+            crate::error::try_reserve(&mut self.asleep, more, "sleep flags")?;
+            self.asleep.resize(words, 0);
+        }
+        for i in range {
+            let (w, bit) = ((i / 64) as usize, 1u64 << (i % 64));
+            let Some(word) = self.asleep.get_mut(w) else {
+                break;
+            };
+            if (*word & bit != 0) != asleep {
+                *word ^= bit;
+                self.dirty = true;
+                if asleep {
+                    self.asleep_count += 1;
+                } else {
+                    self.asleep_count -= 1;
+                }
+            }
+            if asleep {
+                particles.velocity[i as usize] = Vec3::ZERO;
+            }
+        }
+        if self.asleep_count == 0 {
+            self.asleep = Vec::new();
+        }
+        Ok(())
+    }
+
+    /// The sleeping particles as sorted ranges (for snapshots).
+    pub(crate) fn asleep_ranges(&self) -> Vec<Range<u32>> {
+        let mut out: Vec<Range<u32>> = Vec::new();
+        for (w, &word) in self.asleep.iter().enumerate() {
+            for b in 0..64 {
+                if word & (1u64 << b) != 0 {
+                    let i = (w * 64 + b) as u32;
+                    match out.last_mut() {
+                        Some(r) if r.end == i => r.end = i + 1,
+                        _ => out.push(i..i + 1),
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Resume catch-up of the body with particles `range` (module doc, 4): moved by the
+    /// mean offset between its attached particles and their hosts' current targets,
+    /// its velocities zeroed.
+    pub(crate) fn catch_up(particles: &mut Particles, sets: &ConstraintSets, range: Range<u32>) {
+        let (mut sum, mut n) = (Vec3::ZERO, 0u32);
+        for (i, target) in sets.attachments.targets_in(range.clone()) {
+            sum += target - particles.position(i as usize);
+            n += 1;
+        }
+        let shift = if n > 0 { sum / n as f32 } else { Vec3::ZERO };
+        for i in range.start as usize..range.end as usize {
+            if shift != Vec3::ZERO {
+                let x = particles.position(i) + shift;
+                particles.set_position(i, x);
+                particles.step_start[i] = x;
+            }
+            particles.velocity[i] = Vec3::ZERO;
+        }
+    }
+
+    /// Derives the particle classes and runs (see the module doc) for `n` particles
+    /// and `substeps` substeps. Fails only when out of memory (then nothing changed).
+    fn derive(&mut self, n: usize, substeps: u32) -> Result<()> {
+        let mut class: Vec<u32> = try_with_capacity(n, "particle classes")?;
+        class.resize(n, EVERY);
+        for m in &self.modes {
+            let k = match m.mode {
+                SimMode::Full => EVERY,
+                SimMode::Reduced { every } => every.clamp(1, substeps.max(1)),
+                SimMode::Paused => FROZEN,
+            };
+            let end = (m.particles.end as usize).min(n);
+            for c in &mut class[(m.particles.start as usize).min(end)..end] {
+                *c = k;
+            }
+        }
+        for r in self.asleep_ranges() {
+            let end = (r.end as usize).min(n);
+            for c in &mut class[(r.start as usize).min(end)..end] {
+                *c = FROZEN;
+            }
+        }
+        let mut frozen = Vec::new();
+        let mut reduced: Vec<ReducedRun> = Vec::new();
+        let mut i = 0usize;
+        while i < n {
+            let k = class[i];
+            let start = i;
+            while i < n && class[i] == k {
+                i += 1;
+            }
+            let run = start as u32..i as u32;
+            match k {
+                EVERY => {}
+                FROZEN => frozen.push(run),
+                every => reduced.push(ReducedRun {
+                    particles: run,
+                    every,
+                    masked: false,
+                }),
+            }
+        }
+        let mut saved = std::mem::take(&mut self.saved);
+        saved.clear();
+        crate::error::try_reserve(&mut saved, n, "saved inverse masses")?;
+        saved.resize(n, 0.0);
+        self.saved = saved;
+        self.class = class;
+        self.frozen = frozen;
+        self.reduced = reduced;
+        self.generation += 1;
+        self.dirty = false;
+        Ok(())
+    }
+
+    /// Whether a stage of this table changes particles between substeps (a body at
+    /// a reduced rate is unmasked and masked there): then the integrator does not fuse
+    /// its velocity update with the next predict.
+    pub(crate) fn moves_particles_between_substeps(&self) -> bool {
+        !self.reduced.is_empty() && !self.is_idle()
+    }
+
+    /// Start of a step, after the fallible `begin_step` stages: derives what changed,
+    /// brings the sets' slot classes up to date, and masks the particles that do not
+    /// run (sleeping ones also lose their velocity). Fails only when out of memory
+    /// (then nothing is masked).
+    pub(crate) fn begin_step(
+        &mut self,
+        particles: &mut Particles,
+        sets: &mut ConstraintSets,
+        substeps: u32,
+    ) -> Result<()> {
+        if self.is_idle() || (self.modes.is_empty() && self.asleep_count == 0) {
+            if self.sets_classed {
+                sets.refresh_classes(None)?;
+                self.sets_classed = false;
+            }
+            self.frozen.clear();
+            self.reduced.clear();
+            self.class = Vec::new();
+            return Ok(());
+        }
+        if self.dirty || self.class.len() > particles.len() {
+            self.derive(particles.len(), substeps)?;
+        }
+        let classes = ParticleClasses {
+            class: &self.class,
+            generation: self.generation,
+        };
+        sets.refresh_classes(Some(&classes))?;
+        self.sets_classed = true;
+        for r in &self.frozen {
+            for i in r.start as usize..r.end as usize {
+                self.saved[i] = particles.hot[i].w;
+                particles.hot[i].w = 0.0;
+            }
+        }
+        for r in &mut self.reduced {
+            for i in r.particles.start as usize..r.particles.end as usize {
+                self.saved[i] = particles.hot[i].w;
+                particles.hot[i].w = 0.0;
+            }
+            r.masked = true;
+        }
+        self.masking = true;
+        Ok(())
+    }
+
+    /// Sets the inverse masses of reduced run `r` masked (0) or back.
+    fn mask(saved: &[f32], particles: &mut Particles, r: &mut ReducedRun, masked: bool) {
+        if r.masked == masked {
+            return;
+        }
+        for i in r.particles.start as usize..r.particles.end as usize {
+            particles.hot[i].w = if masked { 0.0 } else { saved[i] };
+        }
+        r.masked = masked;
+    }
+
+    /// Start of a substep, before the stages that add to velocities (wind, the skinning
+    /// root's carry): the reduced bodies take part when `adds_velocity` (module doc, 3).
+    pub(crate) fn before_impulses(&mut self, particles: &mut Particles, adds_velocity: bool) {
+        if !self.masking || !adds_velocity {
+            return;
+        }
+        for r in &mut self.reduced {
+            Self::mask(&self.saved, particles, r, false);
+        }
+    }
+
+    /// Before the integrator's predict: every reduced body masked (the world's predict
+    /// skips them).
+    pub(crate) fn before_predict(&mut self, particles: &mut Particles) {
+        if !self.masking {
+            return;
+        }
+        for r in &mut self.reduced {
+            Self::mask(&self.saved, particles, r, true);
+        }
+    }
+
+    /// After the integrator's predict: the reduced bodies that run in this substep are
+    /// unmasked and predicted with their own substep `span · h`.
+    pub(crate) fn after_predict(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        if !self.masking {
+            return;
+        }
+        let phase = phase_of(cx);
+        for r in &mut self.reduced {
+            if phase.runs(r.every) {
+                Self::mask(&self.saved, particles, r, false);
+                let h = cx.h * phase.span(r.every) as f32;
+                predict_range(particles, r.particles.clone(), cx.gravity, h);
+            }
+        }
+    }
+
+    /// Before the integrator's velocity update: the reduced bodies that ran in this
+    /// substep update their velocities over their own substep (the world's damping
+    /// over it), then are masked for the world's update (and stay in the per-body
+    /// damping, which scales the velocity they keep).
+    pub(crate) fn before_velocity_update(
+        &mut self,
+        particles: &mut Particles,
+        cx: &StepContext<'_>,
+    ) {
+        if !self.masking {
+            return;
+        }
+        let phase = phase_of(cx);
+        for r in &mut self.reduced {
+            if phase.runs(r.every) {
+                let span = phase.span(r.every);
+                let damping = cx.damping_factor.powi(span as i32);
+                let h = cx.h * span as f32;
+                update_velocities_range(particles, r.particles.clone(), h, damping);
+                Self::mask(&self.saved, particles, r, true);
+            }
+        }
+    }
+
+    /// After the integrator's velocity update: the reduced bodies that ran take part in
+    /// the rest of the substep (collider restitution) unmasked.
+    pub(crate) fn after_velocity_update(
+        &mut self,
+        particles: &mut Particles,
+        cx: &StepContext<'_>,
+    ) {
+        if !self.masking {
+            return;
+        }
+        let phase = phase_of(cx);
+        for r in &mut self.reduced {
+            if phase.runs(r.every) {
+                Self::mask(&self.saved, particles, r, false);
+            }
+        }
+    }
+
+    /// After the last substep, before any `end_step` stage: every inverse mass back;
+    /// the bodies catching up after a pause lose their velocities (module doc, 4).
+    pub(crate) fn end_substeps(&mut self, particles: &mut Particles) {
+        if self.masking {
+            for r in &self.frozen {
+                for i in r.start as usize..r.end as usize {
+                    particles.hot[i].w = self.saved[i];
+                }
+            }
+            for r in &mut self.reduced {
+                Self::mask(&self.saved, particles, r, false);
+            }
+            self.masking = false;
+        }
+        for (range, left) in &mut self.resuming {
+            for v in &mut particles.velocity[range.start as usize..range.end as usize] {
+                *v = Vec3::ZERO;
+            }
+            *left -= 1;
+        }
+        self.resuming.retain(|(_, left)| *left > 0);
+    }
+
+    /// The bodies whose mode is not `Full`: (id, particles, mode), for snapshots.
+    pub(crate) fn modes(&self) -> impl Iterator<Item = (BodyId, Range<u32>, SimMode)> + '_ {
+        self.modes
+            .iter()
+            .map(|m| (m.id, m.particles.clone(), m.mode))
+    }
+
+    /// The bodies catching up: (particles, steps left), for snapshots.
+    pub(crate) fn resuming(&self) -> &[(Range<u32>, u32)] {
+        &self.resuming
+    }
+
+    /// A table of `modes`, sleeping particles `asleep` and catch-ups `resuming`, read
+    /// from a snapshot (checked by the caller) over `particles`.
+    pub(crate) fn restored(
+        modes: Vec<(BodyId, Range<u32>, SimMode)>,
+        asleep: &[Range<u32>],
+        resuming: Vec<(Range<u32>, u32)>,
+        particles: &mut Particles,
+    ) -> Result<Activity> {
+        let mut a = Activity {
+            modes: modes
+                .into_iter()
+                .map(|(id, particles, mode)| BodyMode {
+                    id,
+                    particles,
+                    mode,
+                })
+                .collect(),
+            resuming,
+            dirty: true,
+            ..Activity::default()
+        };
+        for r in asleep {
+            a.set_asleep(particles, r.clone(), true)?;
+        }
+        Ok(a)
+    }
+}
+
+/// The substep of `cx` as a [`Phase`].
+fn phase_of(cx: &StepContext<'_>) -> Phase {
+    Phase {
+        substep: cx.substep,
+        substeps: cx.substeps,
+    }
+}
+
+/// Checks a mode for a world of `substeps` substeps: `every` in 1..=substeps.
+pub(crate) fn check_mode(mode: SimMode, substeps: u32) -> Result<()> {
+    match mode {
+        SimMode::Reduced { every } if every == 0 || every > substeps => Err(Error::out_of_range(
+            format!("reduced rate every {every} substeps: must be within 1..={substeps} (the world's substeps)"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Level of detail and the sleep flags (module doc of `world::activity`).
+impl World {
+    /// Sets how body `id` is simulated (level of detail, see [`SimMode`]): takes
+    /// effect on the next step. `Reduced { every }` needs `every` in 1..=substeps of
+    /// the world (1 is `Full`). Resuming from `Paused` catches up: the body is moved by
+    /// the mean offset between its attached particles and their hosts' targets, at
+    /// rest, and its velocities are zeroed at the end of the next
+    /// [`CATCH_UP_STEPS`] steps. Fails (changing nothing) on a bad id or rate.
+    ///
+    /// ```
+    /// use sinew::{RopeDesc, SimMode, World, WorldDesc};
+    /// let mut world = World::new(WorldDesc::default())?;
+    /// let rope = world.add_rope(&RopeDesc::default())?;
+    /// world.set_body_sim_mode(rope, SimMode::Reduced { every: 4 })?;
+    /// assert_eq!(world.body_sim_mode(rope)?, SimMode::Reduced { every: 4 });
+    /// assert!(world.set_body_sim_mode(rope, SimMode::Reduced { every: 0 }).is_err());
+    /// world.step(1.0 / 60.0)?;
+    /// # Ok::<(), sinew::Error>(())
+    /// ```
+    pub fn set_body_sim_mode(&mut self, id: BodyId, mode: SimMode) -> Result<()> {
+        let particles = self.bodies.get(id)?.particles.clone();
+        check_mode(mode, self.desc.substeps)?;
+        if self.activity.set_mode(id, particles.clone(), mode)? {
+            Activity::catch_up(&mut self.particles, &self.sets, particles);
+        }
+        Ok(())
+    }
+
+    /// How body `id` is simulated (`Full` unless [`World::set_body_sim_mode`] changed
+    /// it). Fails on a bad id.
+    pub fn body_sim_mode(&self, id: BodyId) -> Result<SimMode> {
+        self.bodies.get(id)?;
+        Ok(self.activity.mode(id))
+    }
+
+    /// Puts the particles `range` to sleep (`asleep`: frozen in the step, velocity 0,
+    /// kinematic to any constraint or contact with a particle that runs) or wakes them;
+    /// for the sleep stage. Fails (changing nothing) when the range is not within the
+    /// world's particles.
+    pub(crate) fn set_particles_asleep(&mut self, range: Range<u32>, asleep: bool) -> Result<()> {
+        let n = self.particles.len();
+        if range.start > range.end || range.end as usize > n {
+            return Err(Error::out_of_range(format!(
+                "particles {}..{} of a world of {n}",
+                range.start, range.end
+            )));
+        }
+        self.activity.set_asleep(&mut self.particles, range, asleep)
+    }
+
+    /// Whether every particle of `range` is asleep (false for an empty range or one
+    /// past the world's particles).
+    pub(crate) fn particles_asleep(&self, range: Range<u32>) -> bool {
+        !range.is_empty()
+            && range.end as usize <= self.particles.len()
+            && range.clone().all(|i| self.activity.is_asleep(i))
+    }
+
+    /// Whether particle `i` does not run in a step (asleep, or its body paused).
+    pub(crate) fn is_frozen(&self, i: u32) -> bool {
+        self.activity.is_frozen(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bodies::rope::RopeDesc;
+    use crate::world::WorldDesc;
+
+    fn world(threads: u32) -> (World, BodyId, BodyId) {
+        let mut w = World::new(WorldDesc {
+            threads,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        let rope = |x: f32| RopeDesc {
+            start: Vec3::new(x, 1.0, 0.0),
+            end: Vec3::new(x + 1.0, 1.0, 0.0),
+            segments: 8,
+            ..RopeDesc::default()
+        };
+        let a = w.add_rope(&rope(0.0)).unwrap();
+        let b = w.add_rope(&rope(3.0)).unwrap();
+        (w, a, b)
+    }
+
+    fn positions(w: &World, r: Range<u32>) -> Vec<Vec3> {
+        r.map(|i| w.particles.position(i as usize)).collect()
+    }
+
+    /// Sleeping particles stay where they are, at rest, with their inverse masses
+    /// intact outside the step; the other rope runs as it would alone; woken, they
+    /// fall again.
+    #[test]
+    fn sleeping_particles_do_not_move_and_wake() {
+        let (mut w, a, b) = world(1);
+        let (mut alone, _, _) = world(1);
+        let ra = w.bodies.get(a).unwrap().particles.clone();
+        let rb = w.bodies.get(b).unwrap().particles.clone();
+        w.step(1.0 / 60.0).unwrap();
+        alone.step(1.0 / 60.0).unwrap();
+        let masses: Vec<f32> = ra
+            .clone()
+            .map(|i| w.particles.inverse_mass(i as usize))
+            .collect();
+        w.set_particles_asleep(ra.clone(), true).unwrap();
+        assert!(w.particles_asleep(ra.clone()) && w.is_frozen(ra.start));
+        let still = positions(&w, ra.clone());
+        for _ in 0..10 {
+            w.step(1.0 / 60.0).unwrap();
+            alone.step(1.0 / 60.0).unwrap();
+        }
+        assert_eq!(positions(&w, ra.clone()), still);
+        assert_eq!(positions(&w, rb.clone()), positions(&alone, rb.clone()));
+        let now: Vec<f32> = ra
+            .clone()
+            .map(|i| w.particles.inverse_mass(i as usize))
+            .collect();
+        assert_eq!(now, masses);
+        assert!(ra
+            .clone()
+            .all(|i| w.particles.velocity(i as usize) == Vec3::ZERO));
+        w.set_particles_asleep(ra.clone(), false).unwrap();
+        assert!(!w.particles_asleep(ra.clone()));
+        w.step(1.0 / 60.0).unwrap();
+        assert_ne!(positions(&w, ra.clone()), still);
+        assert!(w.set_particles_asleep(0..10_000, true).is_err());
+    }
+
+    /// A reduced rope and a paused one: the same bits on 1 and 2 threads; the paused
+    /// one does not move; bad rates are refused and change nothing.
+    #[test]
+    fn modes_are_deterministic_and_validated() {
+        let run = |threads| {
+            let (mut w, a, b) = world(threads);
+            w.set_body_sim_mode(a, SimMode::Reduced { every: 3 })
+                .unwrap();
+            w.set_body_sim_mode(b, SimMode::Paused).unwrap();
+            let rb = w.bodies.get(b).unwrap().particles.clone();
+            let still = positions(&w, rb.clone());
+            for _ in 0..30 {
+                w.step(1.0 / 60.0).unwrap();
+            }
+            assert_eq!(positions(&w, rb), still);
+            positions(&w, 0..w.particles.len() as u32)
+        };
+        assert_eq!(run(1), run(2));
+        let (mut w, a, _) = world(1);
+        for bad in [0, 9] {
+            assert!(w
+                .set_body_sim_mode(a, SimMode::Reduced { every: bad })
+                .is_err());
+        }
+        assert_eq!(w.body_sim_mode(a).unwrap(), SimMode::Full);
+        w.set_body_sim_mode(a, SimMode::Reduced { every: 1 })
+            .unwrap();
+        assert_eq!(w.body_sim_mode(a).unwrap(), SimMode::Full);
+    }
+}
