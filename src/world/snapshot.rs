@@ -12,6 +12,7 @@
 //! the Gauss-Seidel schedules are rebuilt by the same code that built them, so the
 //! restored world steps bit for bit like the saved one.
 
+use super::activity::Activity;
 use super::World;
 use crate::aero::Aero;
 use crate::bodies::Bodies;
@@ -78,6 +79,7 @@ struct Parsed {
     aero: Aero,
     skinning: Skinning,
     accumulator: f64,
+    activity: Activity,
 }
 
 impl Parsed {
@@ -91,6 +93,7 @@ impl Parsed {
         self.collision.colliders.set_ids(ids);
         self.aero.reserial(ids);
         self.skinning.reserial(ids);
+        self.activity.reserial(ids);
     }
 }
 
@@ -208,7 +211,7 @@ impl World {
             skinning,
             accumulator,
             profile: _,
-            activity: _,
+            activity,
         } = self;
         // Every field but the thread count (declared `not saved`).
         desc.save_settings(w);
@@ -231,9 +234,10 @@ impl World {
         collision.save(w);
         aero.save(w);
         skinning.save(w);
+        activity.save(w);
     }
 
-    fn read_body(body: &[u8], threads: u32) -> Result<Parsed> {
+    fn read_body(body: &[u8], threads: u32, version: u32) -> Result<Parsed> {
         let mut r = Reader::new(body);
         let desc = WorldDesc {
             threads,
@@ -246,7 +250,7 @@ impl World {
         codec::ensure(accumulator.is_finite() && accumulator >= 0.0, || {
             format!("accumulated time {accumulator}")
         })?;
-        let particles = Particles::load(&mut r)?;
+        let mut particles = Particles::load(&mut r)?;
         let cx = LoadContext {
             hot: &particles.hot,
             jacobi: solver == Solver::Jacobi,
@@ -281,6 +285,15 @@ impl World {
         };
         let aero = Aero::load(&mut r, particles.len(), &live)?;
         let skinning = Skinning::load(&mut r, particles.len(), &live)?;
+        let activity = if version >= 10 {
+            let body = |id: u64| {
+                let id = live(id)?;
+                Some((id, bodies.get(id).ok()?.particles.clone()))
+            };
+            Activity::load(&mut r, &mut particles, desc.substeps, &body)?
+        } else {
+            Activity::default()
+        };
         codec::ensure(r.remaining() == 0, || {
             format!("{} bytes follow the world", r.remaining())
         })?;
@@ -299,6 +312,7 @@ impl World {
             aero,
             skinning,
             accumulator,
+            activity,
         };
         parsed.give_ids(parsed.bodies.ids());
         Ok(parsed)
@@ -358,7 +372,8 @@ impl World {
     /// INVALID_ARGUMENT and a message, and the world is unchanged.
     pub fn restore_snapshot(&mut self, bytes: &[u8]) -> Result<()> {
         let body = format::check(bytes, SETTINGS_LAYOUT)?;
-        let mut p = Self::read_body(body, self.desc.threads)?;
+        let version = format::version_of(bytes);
+        let mut p = Self::read_body(body, self.desc.threads, version)?;
         p.give_ids(self.bodies.ids());
         self.desc = WorldDesc {
             profiling: self.desc.profiling,
@@ -376,6 +391,7 @@ impl World {
         self.aero = p.aero;
         self.skinning = p.skinning;
         self.accumulator = p.accumulator;
+        self.activity = p.activity;
         Ok(())
     }
 
@@ -389,7 +405,7 @@ impl World {
             ..WorldDesc::default()
         }
         .validate()?;
-        let p = Self::read_body(body, threads)?;
+        let p = Self::read_body(body, threads, format::version_of(bytes))?;
         let exec = Executor::new(threads)?;
         Ok(World {
             desc: p.desc,
@@ -407,7 +423,7 @@ impl World {
             skinning: p.skinning,
             accumulator: p.accumulator,
             profile: super::profile::Profiler::new(false),
-            activity: Default::default(),
+            activity: p.activity,
         })
     }
 
