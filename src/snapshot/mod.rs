@@ -50,7 +50,7 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// instead. Version 7: that layout in the header, the desc records generated. Version
 /// 8: the particles' granular materials. Version 9: the contact readback's friction
 /// impulse and point, and the colliders' contact sums.
-pub const FORMAT_VERSION: u32 = 9;
+pub const FORMAT_VERSION: u32 = 10;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.
