@@ -598,6 +598,28 @@ impl Colliders {
         });
     }
 
+    /// Whether a collider is dynamic this step.
+    pub(crate) fn any_dynamic(&self) -> bool {
+        self.any_dynamic && !self.slots.is_empty()
+    }
+
+    /// The fluid pushed particle `i` by `dx` (m) off its `k`-th collider contact of
+    /// this substep (`fluid::walls::wall_parts`): a dynamic collider takes the
+    /// opposite impulse `−m dx` with the contact's exchange of this iteration.
+    pub(crate) fn push_wall(&mut self, particles: &Particles, i: usize, k: usize, dx: Vec3) {
+        let Some(&count) = self.contact_count.get(i) else {
+            return;
+        };
+        let w = particles.hot[i].w;
+        if (k as u8) >= count || w == 0.0 {
+            return;
+        }
+        let ct = &mut self.contacts[self.contact_start[i] as usize + k];
+        if ct.dynamic {
+            ct.pending += dx / w;
+        }
+    }
+
     /// One projection of every pin, in order (each sees the proxy as the ones before
     /// left it).
     pub(super) fn project_pins(&mut self, particles: &mut Particles, h: f32) {
