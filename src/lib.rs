@@ -75,7 +75,7 @@ pub use bodies::rope::RopeDesc;
 pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
 pub use bodies::{Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES};
 pub use collision::colliders::events::{ContactEventKind, MAX_CONTACT_EVENTS};
-pub use collision::colliders::ContactWrench;
+pub use collision::colliders::{ColliderDynamics, ColliderMotion, ContactWrench};
 pub use collision::heightfield::Heightfield;
 pub use collision::interaction::MAX_GRAB_COMPLIANCE;
 pub use collision::mesh::MAX_TRIANGLES;
@@ -97,7 +97,7 @@ pub use fluid::{
     EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId, FluidParticle, FluidStats,
     KillVolumeDesc, KillVolumeId, KillVolumeShape,
 };
-pub use glam::Quat;
+pub use glam::{Mat3, Quat};
 pub use limits::MAX_COHESION;
 /// The settings schema (every desc field's unit, range, default and doc) and the table
 /// of limits, which the generators of the binding layers read.

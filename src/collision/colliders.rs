@@ -13,9 +13,12 @@ use crate::math::Vec3;
 use crate::slots::{LastFreed, SlotMap, WorldIds, ID_WITHOUT_SERIAL, MAX_SLOTS};
 use crate::snapshot::codec::{self, Reader, Writer};
 
+pub(crate) mod dynamics;
 pub(crate) mod events;
 mod passes;
 use passes::{Contact, StepContact};
+
+pub use dynamics::{ColliderDynamics, ColliderMotion};
 
 pub use crate::limits::MAX_COLLIDER_CONTACTS;
 
@@ -94,6 +97,9 @@ pub(crate) struct Collider {
     contact_impulse: Vec3,
     contact_moment: Vec3,
     contact_centre: Vec3,
+    /// The host body's proxy of a dynamic collider (`dynamics.rs`); None for a
+    /// kinematic one.
+    proxy: Option<Box<dynamics::Proxy>>,
 }
 
 impl Collider {
@@ -118,6 +124,7 @@ impl Collider {
             contact_impulse: Vec3::ZERO,
             contact_moment: Vec3::ZERO,
             contact_centre: desc.position,
+            proxy: None,
         }
     }
 }
@@ -173,6 +180,12 @@ pub(crate) struct Colliders {
     plane_params: Vec<[crate::kernels::plane_cull::Plane; 32]>,
     /// The plane test's implementation (AVX where the CPU has it).
     cull_kernel: crate::kernels::simd::Kernel,
+    /// The world's gravity of this step (m/s²), for the proxies that take it.
+    gravity: Vec3,
+    /// Whether a collider is dynamic (set by `begin_step`).
+    any_dynamic: bool,
+    /// Particles pinned to points of colliders (`dynamics.rs`).
+    pins: Vec<dynamics::Pin>,
 }
 
 impl Colliders {
@@ -187,6 +200,9 @@ impl Colliders {
         self.ids = ids;
         for c in &mut self.reports {
             c.collider = ColliderId(ids.complete(c.collider.0));
+        }
+        for p in &mut self.pins {
+            p.collider = ColliderId(ids.complete(p.collider.0));
         }
     }
 
@@ -249,6 +265,12 @@ impl Colliders {
         let slot = self.slot_of(id)?;
         self.slots.vacate(slot);
         self.mark(slot);
+        for p in &mut self.pins {
+            if p.collider == id {
+                p.compliance = -1.0;
+                p.force = Vec3::ZERO;
+            }
+        }
         Ok(())
     }
 
@@ -328,6 +350,17 @@ impl Colliders {
             return Ok(ContactWrench::default());
         }
         let inv_dt = 1.0 / self.step_dt;
+        if let Some(p) = &c.proxy {
+            // A dynamic collider: the proxy's momentum change (every contact, pin and
+            // fluid push, reported or not), its angular impulse about the centre of
+            // mass moved to the point asked for.
+            let a = about.unwrap_or(c.desc.position);
+            let moment = p.angular_impulse + (p.com - a).cross(p.impulse);
+            return Ok(ContactWrench {
+                force: p.impulse * inv_dt,
+                torque: moment * inv_dt,
+            });
+        }
         // Moment about `about`: Σ (p − a) × J = Σ (p − c) × J + (c − a) × Σ J.
         let moment = match about {
             Some(a) => c.contact_moment + (c.contact_centre - a).cross(c.contact_impulse),
@@ -388,6 +421,10 @@ impl Collider {
         w.put((self.lin_vel, self.ang_vel));
         w.put((self.contact_impulse, self.contact_moment));
         w.put(self.contact_centre);
+        w.put(self.proxy.is_some());
+        if let Some(p) = &self.proxy {
+            p.save(w);
+        }
     }
 
     fn load(r: &mut Reader<'_>) -> Result<Collider> {
@@ -405,6 +442,11 @@ impl Collider {
         let (lin_vel, ang_vel) = r.get::<(Vec3, Vec3)>()?;
         let (contact_impulse, contact_moment) = r.get::<(Vec3, Vec3)>()?;
         let contact_centre = r.get::<Vec3>()?;
+        let proxy = if r.get::<bool>()? {
+            Some(Box::new(dynamics::Proxy::load(r)?))
+        } else {
+            None
+        };
         codec::check_finite(
             [
                 prev_position,
@@ -446,6 +488,7 @@ impl Collider {
             contact_impulse,
             contact_moment,
             contact_centre,
+            proxy,
         })
     }
 }
@@ -468,6 +511,7 @@ impl Colliders {
             w.put((c.friction, c.point));
         }
         w.put(self.step_dt);
+        self.save_pins(w);
     }
 
     /// Snapshot: the colliders [`Self::save`] wrote, and the contact readback checked
@@ -515,11 +559,23 @@ impl Colliders {
         codec::ensure(step_dt.is_finite() && step_dt >= 0.0, || {
             format!("the last step's length {step_dt} s")
         })?;
+        let pins = Colliders::load_pins(r, particles)?;
+        for (k, p) in pins.iter().enumerate() {
+            // A live pin names a live collider (removing one removes its pins).
+            let key = crate::slots::key_bits(p.collider.0);
+            let live = slots
+                .key_of(key.slot as usize)
+                .is_some_and(|live| live.generation & 0xF_FFFF == key.generation);
+            codec::ensure(p.compliance < 0.0 || live, || {
+                format!("pin {k} names a collider the snapshot does not hold")
+            })?;
+        }
         let groups = slots.slot_count().div_ceil(32);
         let mut colliders = Colliders {
             slots,
             reports,
             step_dt,
+            pins,
             plane_bits: try_with_capacity(groups, "colliders")?,
             shape_bits: try_with_capacity(groups, "colliders")?,
             plane_params: try_with_capacity(groups, "colliders")?,

@@ -89,9 +89,10 @@ impl Collision {
         dt: f32,
         h: f32,
         iterations: u32,
+        gravity: Vec3,
         exec: &Executor,
     ) -> Result<()> {
-        self.colliders.begin_step(particles.len(), dt)?;
+        self.colliders.begin_step(particles.len(), dt, gravity)?;
         self.particles.begin_step(particles, h, iterations, exec)
     }
 

@@ -407,6 +407,38 @@ impl DensitySolver {
         Ok(())
     }
 
+    /// The walls' pushes of the last iteration (`super::walls::wall_parts`): for
+    /// every fluid slot near a collider, `sink(particle, k, Δx)` with `Δx = λ ∇ρ_wall,k`
+    /// (m) the part of its correction its k-th collider contact gave it. No
+    /// allocation; one call per (particle, contact), in slot order.
+    pub(crate) fn wall_pushes(&self, mut sink: impl FnMut(usize, usize, Vec3)) {
+        if !self.active {
+            return;
+        }
+        let m = self.src.len().min(self.wall_end.len());
+        let particle = &self.particle.order()[..m];
+        for k in 0..m {
+            let near = list_of(&self.wall_end, &self.walls, k);
+            let cl = self.class[k];
+            if near.is_empty() || cl == SOLID {
+                continue;
+            }
+            let (x, lambda) = if self.uniform {
+                let r = self.rec[k];
+                (Vec3A::from_vec4(r), r.w)
+            } else {
+                (Vec3A::from_vec4(self.pos[k]), self.lambda[k])
+            };
+            if lambda == 0.0 {
+                continue;
+            }
+            let i = particle[k] as usize;
+            super::walls::wall_parts(&self.params[cl as usize].wall, near, x, |wall, g| {
+                sink(i, wall, Vec3::from(g * lambda))
+            });
+        }
+    }
+
     /// Σ m Δx / h² (N) over the particles `range` from the last substep of length `h`.
     pub fn force_on(&self, range: Range<u32>, h: f32) -> Vec3 {
         if h <= 0.0 {

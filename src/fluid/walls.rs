@@ -182,6 +182,38 @@ impl WallKernel {
     }
 }
 
+/// Each wall's part of the gradient of `1 − Π (1 − ρ_wall,k)` (the walls `near` a
+/// fluid particle at `x`, slot frame, as the solver combines them): `f(k, g_k)` with
+/// `g_k = −n_k A_k Π_{j≠k} (1 − ρ_wall,j)` (1/m), which sum to the whole gradient.
+/// The fluid's correction from wall k is `λ g_k`; the equal and opposite impulse is
+/// the pressure the fluid puts on that collider (a dynamic one takes it:
+/// `collision::colliders::dynamics`).
+pub(crate) fn wall_parts(
+    kernel: &WallKernel,
+    near: &[glam::Vec4],
+    x: glam::Vec3A,
+    mut f: impl FnMut(usize, glam::Vec3A),
+) {
+    const K: usize = crate::collision::MAX_COLLIDER_CONTACTS;
+    let mut terms = [(0.0f32, 0.0f32); K];
+    for (t, w) in terms.iter_mut().zip(near) {
+        let n = glam::Vec3A::from_vec4(*w);
+        *t = kernel.eval(n.dot(x) - w.w);
+    }
+    let k = near.len().min(K);
+    for (j, w) in near[..k].iter().enumerate() {
+        let (_, a) = terms[j];
+        if a == 0.0 {
+            continue;
+        }
+        let others: f32 = (0..k)
+            .filter(|&o| o != j)
+            .map(|o| 1.0 - terms[o].0)
+            .product();
+        f(j, -glam::Vec3A::from_vec4(*w) * (a * others));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -160,7 +160,15 @@ pub(crate) fn run_pass(particles: &mut Particles, exec: &Executor, pass: Particl
 impl Stage for Collision {
     /// The colliders' velocities and the neighbour lists (grid sorted by cell).
     fn begin_step(&mut self, particles: &mut Particles, cx: &StepContext<'_>) -> Result<()> {
-        Collision::begin_step(self, particles, cx.dt, cx.h, cx.iterations, cx.exec)
+        Collision::begin_step(
+            self,
+            particles,
+            cx.dt,
+            cx.h,
+            cx.iterations,
+            cx.gravity,
+            cx.exec,
+        )
     }
 
     /// The speed limit, then the collider contacts along each particle's path.

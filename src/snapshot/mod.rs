@@ -50,11 +50,9 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// instead. Version 7: that layout in the header, the desc records generated. Version
 /// 8: the particles' granular materials. Version 9: the contact readback's friction
 /// impulse and point, and the colliders' contact sums. Version 10: the bodies'
-/// simulation modes, the sleeping particles and the resume catch-ups (after the
-/// skinning; a version 9 body, read too, has none).
-pub const FORMAT_VERSION: u32 = 10;
-/// The oldest format version this library still reads.
-pub(crate) const OLDEST_FORMAT_VERSION: u32 = 9;
+/// simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
+/// dynamic colliders' proxies and the pins to colliders.
+pub const FORMAT_VERSION: u32 = 11;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.
@@ -79,13 +77,7 @@ pub(crate) fn write_header(out: &mut [u8], body_len: usize, checksum: u64, setti
     out[32..40].copy_from_slice(&settings.to_le_bytes());
 }
 
-/// The format version of a buffer [`check`] accepted.
-pub(crate) fn version_of(bytes: &[u8]) -> u32 {
-    u32::from_le_bytes(bytes[8..12].try_into().expect("a checked header"))
-}
-
-/// Checks the header (the settings layout against `settings`, this library's; the
-/// format version within [`OLDEST_FORMAT_VERSION`]..=[`FORMAT_VERSION`]) and the
+/// Checks the header (the settings layout against `settings`, this library's) and the
 /// checksum; returns the body.
 pub(crate) fn check(bytes: &[u8], settings: u64) -> Result<&[u8]> {
     if bytes.len() < HEADER_BYTES {
@@ -102,9 +94,9 @@ pub(crate) fn check(bytes: &[u8], settings: u64) -> Result<&[u8]> {
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
     let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().expect("8 bytes"));
     let version = u32_at(8);
-    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
+    if version != FORMAT_VERSION {
         return Err(Error::invalid(format!(
-            "the snapshot has format version {version}; this library reads versions {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION} only{}",
+            "the snapshot has format version {version}; this library reads version {FORMAT_VERSION} only{}",
             if version > FORMAT_VERSION {
                 " (it was written by a newer Sinew)"
             } else {

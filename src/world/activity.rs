@@ -486,7 +486,7 @@ impl Activity {
         self.resuming.retain(|(_, left)| *left > 0);
     }
 
-    /// Snapshot (format 10 on): the modes (body id without the world serial, its
+    /// Snapshot: the modes (body id without the world serial, its
     /// particles, the mode as tag 0 full / 1 reduced / 2 paused and the rate), the
     /// sleeping particles as ranges, and the bodies catching up (particles, steps
     /// left).

@@ -312,6 +312,9 @@ impl World {
         self.sets
             .attachments
             .remove_on_particles(body.particles.clone());
+        self.collision
+            .colliders
+            .unpin_particles(body.particles.clone());
         self.integrator.damped.retain(|(r, _)| *r != body.particles);
         self.activity.remove_body(id, &body.particles);
         self.aero.remove_body(id);

@@ -8,7 +8,9 @@ use super::fluids::{FLUID_FILTERS, FLUID_GRABS, FLUID_RADII, FLUID_UNYIELDING};
 use super::World;
 use crate::bodies::BodyId;
 use crate::collision::colliders::events::{ContactEventKind, RawContactEvent};
-use crate::collision::colliders::{ColliderId, ContactReport, ContactWrench};
+use crate::collision::colliders::{
+    ColliderDynamics, ColliderId, ColliderMotion, ContactReport, ContactWrench,
+};
 use crate::collision::interaction;
 use crate::collision::neighbours::NeighbourStats;
 use crate::collision::shape::ColliderDesc;
@@ -176,6 +178,75 @@ impl World {
             crate::limits::check_coordinates("wrench point", a)?;
         }
         self.collision().colliders.wrench(id, about)
+    }
+
+    /// Makes collider `id` dynamic: the host body behind it (mass, inertia tensor in
+    /// the collider's frame, centre of mass, velocities; [`ColliderDynamics`]). Call it
+    /// every frame before the step with the body's current velocities (and its pose
+    /// with [`World::set_collider_transform`]): within the step Sinew moves a proxy of
+    /// the body with the impulses the particles exchange with it (contacts, friction,
+    /// pins, fluid pressure), and after it [`World::collider_motion`] and
+    /// [`World::collider_contact_wrench`] say what they did, for the host to apply to
+    /// its body. A dynamic collider starts every step at its transform (a move is a
+    /// teleport) and ends it at the proxy's pose. Gravity acts on the proxy only when
+    /// `gravity` is set (a host engine integrates it itself).
+    pub fn set_collider_dynamics(&mut self, id: ColliderId, d: &ColliderDynamics) -> Result<()> {
+        self.collision_parts().1.colliders.set_dynamics(id, *d)
+    }
+
+    /// Makes collider `id` kinematic again (its transform set by the host alone).
+    pub fn clear_collider_dynamics(&mut self, id: ColliderId) -> Result<()> {
+        self.collision_parts().1.colliders.clear_dynamics(id)
+    }
+
+    /// The host body of a dynamic collider as last set (None for a kinematic one).
+    pub fn collider_dynamics(&self, id: ColliderId) -> Result<Option<ColliderDynamics>> {
+        self.collision().colliders.dynamics(id)
+    }
+
+    /// What the proxy of dynamic collider `id` did over the last step: its end
+    /// velocities and the change the particles made (gravity left out); an
+    /// InvalidArgument error for a kinematic collider.
+    pub fn collider_motion(&self, id: ColliderId) -> Result<ColliderMotion> {
+        self.collision().colliders.motion(id)
+    }
+
+    /// Pins `particles` to the points `offsets` (m, the collider's frame) of collider
+    /// `id` with compliance `compliance` (m/N, 0 = rigid): each particle follows its
+    /// point; a dynamic collider's proxy takes the reaction (its mass in the
+    /// constraint). Returns the index of the first pin (pins are numbered in the order
+    /// they are made; removing the collider or the particle's body removes its pins).
+    pub fn pin_to_collider(
+        &mut self,
+        id: ColliderId,
+        particles: &[u32],
+        offsets: &[Vec3],
+        compliance: f32,
+    ) -> Result<u32> {
+        let n = self.particles.len();
+        self.collision_parts()
+            .1
+            .colliders
+            .pin(id, particles, offsets, compliance, n)
+    }
+
+    /// Removes pins `first..first + count` (they stop acting).
+    pub fn remove_pins(&mut self, first: u32, count: u32) -> Result<()> {
+        let end = first
+            .checked_add(count)
+            .ok_or_else(|| Error::invalid("pins: first + count overflows"))?;
+        self.collision_parts().1.colliders.unpin(first..end)
+    }
+
+    /// Number of pins made (removed ones included).
+    pub fn pin_count(&self) -> u32 {
+        self.collision().colliders.pin_count() as u32
+    }
+
+    /// The force (N, world) each pin of `first..first + out.len()` exerted on its
+    /// particle in the last substep; its collider received the opposite.
+    pub fn read_pin_forces(&self, first: u32, out: &mut [Vec3]) -> Result<()> {
+        self.collision().colliders.pin_forces(first, out)
     }
 
     /// Turns the contact events on or off (off by default). While on, every step

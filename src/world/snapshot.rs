@@ -237,7 +237,7 @@ impl World {
         activity.save(w);
     }
 
-    fn read_body(body: &[u8], threads: u32, version: u32) -> Result<Parsed> {
+    fn read_body(body: &[u8], threads: u32) -> Result<Parsed> {
         let mut r = Reader::new(body);
         let desc = WorldDesc {
             threads,
@@ -285,15 +285,11 @@ impl World {
         };
         let aero = Aero::load(&mut r, particles.len(), &live)?;
         let skinning = Skinning::load(&mut r, particles.len(), &live)?;
-        let activity = if version >= 10 {
-            let body = |id: u64| {
-                let id = live(id)?;
-                Some((id, bodies.get(id).ok()?.particles.clone()))
-            };
-            Activity::load(&mut r, &mut particles, desc.substeps, &body)?
-        } else {
-            Activity::default()
+        let body = |id: u64| {
+            let id = live(id)?;
+            Some((id, bodies.get(id).ok()?.particles.clone()))
         };
+        let activity = Activity::load(&mut r, &mut particles, desc.substeps, &body)?;
         codec::ensure(r.remaining() == 0, || {
             format!("{} bytes follow the world", r.remaining())
         })?;
@@ -372,8 +368,7 @@ impl World {
     /// INVALID_ARGUMENT and a message, and the world is unchanged.
     pub fn restore_snapshot(&mut self, bytes: &[u8]) -> Result<()> {
         let body = format::check(bytes, SETTINGS_LAYOUT)?;
-        let version = format::version_of(bytes);
-        let mut p = Self::read_body(body, self.desc.threads, version)?;
+        let mut p = Self::read_body(body, self.desc.threads)?;
         p.give_ids(self.bodies.ids());
         self.desc = WorldDesc {
             profiling: self.desc.profiling,
@@ -405,7 +400,7 @@ impl World {
             ..WorldDesc::default()
         }
         .validate()?;
-        let p = Self::read_body(body, threads, format::version_of(bytes))?;
+        let p = Self::read_body(body, threads)?;
         let exec = Executor::new(threads)?;
         Ok(World {
             desc: p.desc,

@@ -220,6 +220,14 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
                 sets.project(particles, &iteration, done, (&mut *fluids, &lent), |i| {
                     prof.enter(P::family(i))
                 });
+                if collision.colliders.any_dynamic() {
+                    // The fluids' pressure on dynamic colliders (`fluid::walls`).
+                    let colliders = &mut collision.colliders;
+                    let parts = &*particles;
+                    fluids
+                        .solver
+                        .wall_pushes(|i, k, dx| colliders.push_wall(parts, i, k, dx));
+                }
                 prof.enter(P::Skinning);
                 Stage::project(skinning, particles, &cx);
                 prof.enter(P::Contacts);

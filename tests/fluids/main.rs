@@ -19,6 +19,7 @@ mod fluid_boundary;
 mod fluid_contracts;
 mod fluid_diffuse;
 mod fluid_forces;
+mod fluid_host_bodies;
 mod fluid_lifecycle;
 mod fluid_particle_edits;
 mod fluid_render;

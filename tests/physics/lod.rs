@@ -2,11 +2,10 @@
 //! gain no energy over ten minutes of simulated time; a paused body resumed after
 //! minutes, its host moved meanwhile, catches up without explosion; worlds whose
 //! bodies are all full step as before; mixed modes are the same bits on 1 and 4
-//! threads; modes survive snapshots, and format 9 snapshots still load.
+//! threads; modes survive snapshots.
 
 use sinew::{
-    seal_snapshot, BodyId, ClothDesc, ClothGridDesc, Quat, RopeDesc, SimMode, Transform, Vec3,
-    World, WorldDesc,
+    BodyId, ClothDesc, ClothGridDesc, Quat, RopeDesc, SimMode, Transform, Vec3, World, WorldDesc,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -287,15 +286,13 @@ fn a_world_back_at_full_steps_as_one_that_never_changed() {
     assert_eq!(a.body_sim_mode(bodies[1]).unwrap(), SimMode::Full);
 }
 
-/// Modes are saved: a restored world has them and steps as the original; a format 9
-/// snapshot (no activity section) still loads, every body at full rate.
+/// Modes are saved: a restored world has them and steps as the original.
 #[test]
-fn modes_survive_snapshots_and_format_9_loads() {
+fn modes_survive_snapshots() {
     let mut w = World::new(WorldDesc::default()).unwrap();
     let a = w.add_rope(&rope(0.0, 12)).unwrap();
     let b = w.add_rope(&rope(2.0, 12)).unwrap();
     w.step(DT).unwrap();
-    let plain = w.snapshot();
     w.set_body_sim_mode(a, SimMode::Reduced { every: 4 })
         .unwrap();
     w.set_body_sim_mode(b, SimMode::Paused).unwrap();
@@ -312,18 +309,4 @@ fn modes_survive_snapshots_and_format_9_loads() {
         back.step(DT).unwrap();
     }
     assert_eq!(w.state_hash(), back.state_hash());
-    // Format 9: the body without the activity section (three empty lists).
-    let body = &plain[sinew::SNAPSHOT_HEADER_BYTES..plain.len() - 24];
-    let mut old = seal_snapshot(body);
-    old[8..12].copy_from_slice(&9u32.to_le_bytes());
-    let mut v9 = World::from_snapshot(&old, 1).unwrap();
-    assert_eq!(v9.body_sim_mode(a).unwrap(), SimMode::Full);
-    let mut now = World::from_snapshot(&plain, 1).unwrap();
-    v9.step(DT).unwrap();
-    now.step(DT).unwrap();
-    assert_eq!(v9.state_hash(), now.state_hash());
-    // A version 9 header on a version 10 body is refused (bytes follow the world).
-    let mut forged = snap.clone();
-    forged[8..12].copy_from_slice(&9u32.to_le_bytes());
-    assert!(World::from_snapshot(&forged, 1).is_err());
 }

@@ -36,6 +36,7 @@ mod collider_threads;
 mod collisions;
 mod contact_reports;
 mod contracts;
+mod dynamic_colliders;
 mod edit;
 mod families;
 mod families_2d;

@@ -197,6 +197,10 @@ impl Collider {
             slot: 0,
             static_friction: self.desc.static_friction,
             dynamic_friction: self.desc.dynamic_friction,
+            dynamic: false,
+            arm: Vec3::ZERO,
+            w_n: 0.0,
+            pending: Vec3::ZERO,
         }
     }
 
@@ -259,9 +263,9 @@ fn convex_contact(
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Contact {
     /// Outward unit normal (world).
-    normal: Vec3,
+    pub(super) normal: Vec3,
     /// `n · (x − base) ≥ offset` (m).
-    offset: f32,
+    pub(super) offset: f32,
     /// Collider surface displacement over the substep at the contact (m).
     surface_disp: Vec3,
     /// Approach velocity along the normal before the projection (m/s).
@@ -273,11 +277,20 @@ pub(crate) struct Contact {
     /// `m · friction_disp / h`.
     friction_disp: Vec3,
     /// The collider's slot in `Colliders::slots`.
-    slot: u32,
+    pub(super) slot: u32,
     /// The collider's friction coefficients (dimensionless; copied so that the
     /// projection reads the contact alone).
     static_friction: f32,
     dynamic_friction: f32,
+    /// Whether the collider is dynamic (`dynamics.rs`); then `arm` is the contact
+    /// point from the proxy's centre of mass (m), `w_n` the collider's contact count
+    /// times its generalized inverse mass along the normal (1/kg; 0 for a pinned
+    /// particle) and `pending` the position impulse (kg·m) the particle took in this
+    /// iteration, which the proxy takes with the opposite sign after the pass.
+    pub(super) dynamic: bool,
+    pub(super) arm: Vec3,
+    pub(super) w_n: f32,
+    pub(super) pending: Vec3,
 }
 
 /// A contact accumulated over the step, for the readback.
@@ -295,9 +308,10 @@ pub(super) struct StepContact {
 impl Colliders {
     /// Grows the contact buffers to `n` particles (allocates only when the particle
     /// count grew since the last step) and clears the step's contacts.
-    pub(crate) fn begin_step(&mut self, n: usize, dt: f32) -> Result<()> {
+    pub(crate) fn begin_step(&mut self, n: usize, dt: f32, gravity: Vec3) -> Result<()> {
         self.reports.clear();
         self.step_dt = dt;
+        self.gravity = gravity;
         if self.slots.is_empty() {
             return Ok(());
         }
@@ -318,7 +332,20 @@ impl Colliders {
         }
         self.step_count[..n].fill(0);
         let inv_dt = 1.0 / dt;
+        self.any_dynamic = false;
         for c in self.slots.iter_mut() {
+            if let Some(p) = c.proxy.as_mut() {
+                // A dynamic collider starts where the host put it, with the proxy's
+                // velocities (the host's, when it set them since the last step).
+                c.prev_position = c.desc.position;
+                c.prev_rotation = c.desc.rotation;
+                c.pos = c.desc.position;
+                c.rot = c.desc.rotation;
+                p.begin_step(c.pos, c.rot);
+                (c.lin_vel, c.ang_vel) = p.surface(c.pos);
+                self.any_dynamic = true;
+                continue;
+            }
             c.lin_vel = (c.desc.position - c.prev_position) * inv_dt;
             let dq = c.desc.rotation * c.prev_rotation.inverse();
             let (axis, mut angle) = dq.to_axis_angle();
@@ -389,18 +416,34 @@ impl Colliders {
         if self.slots.is_empty() {
             return;
         }
+        self.reset_pins();
         let alpha = (s + 1) as f32 / substeps as f32;
         let alpha0 = s as f32 / substeps as f32;
+        let gravity = self.gravity;
         for (slot, c) in self.slots.items_mut().iter_mut().enumerate() {
             let Some(c) = c else { continue };
-            c.pos = c.prev_position.lerp(c.desc.position, alpha);
-            c.rot = c.prev_rotation.slerp(c.desc.rotation, alpha).normalize();
-            c.inv_rot = c.rot.inverse();
-            // Where the substep started (the same expressions the previous substep
-            // evaluated, so a collider at rest has identical bits and `moved` false).
-            c.prev_pos = c.prev_position.lerp(c.desc.position, alpha0);
-            let rot0 = c.prev_rotation.slerp(c.desc.rotation, alpha0).normalize();
-            c.prev_inv_rot = rot0.inverse();
+            let rot0 = if let Some(p) = c.proxy.as_mut() {
+                // A dynamic collider's proxy predicts its own pose from where the last
+                // substep left it (`dynamics.rs`).
+                let rot0 = c.rot;
+                c.prev_pos = c.pos;
+                c.prev_inv_rot = rot0.inverse();
+                (c.pos, c.rot) = p.predict(rot0, h, gravity);
+                (c.lin_vel, c.ang_vel) = p.surface(c.pos);
+                c.inv_rot = c.rot.inverse();
+                rot0
+            } else {
+                c.pos = c.prev_position.lerp(c.desc.position, alpha);
+                c.rot = c.prev_rotation.slerp(c.desc.rotation, alpha).normalize();
+                c.inv_rot = c.rot.inverse();
+                // Where the substep started (the same expressions the previous substep
+                // evaluated, so a collider at rest has identical bits and `moved`
+                // false).
+                c.prev_pos = c.prev_position.lerp(c.desc.position, alpha0);
+                let rot0 = c.prev_rotation.slerp(c.desc.rotation, alpha0).normalize();
+                c.prev_inv_rot = rot0.inverse();
+                rot0
+            };
             c.moved = c.prev_pos != c.pos || rot0 != c.rot;
             c.motion = if c.moved {
                 let angle = 2.0 * rot0.dot(c.rot).abs().min(1.0).acos();
@@ -524,6 +567,9 @@ impl Colliders {
                 first += len;
             }
         });
+        if self.any_dynamic {
+            self.prepare_dynamic_contacts(particles);
+        }
     }
 
     /// Whether a collider moved in the current substep (after [`Self::detect`]).
@@ -555,6 +601,7 @@ impl Colliders {
         let n = particles.len();
         let count = &self.contact_count;
         let vel = &particles.velocity;
+        let slots = self.slots.items();
         // Each range owns its particles and their region of the contact buffer.
         let parts = (
             Rows::with_width(
@@ -570,6 +617,14 @@ impl Colliders {
                 let mut d = p.truncate();
                 let u = vel[i];
                 for ct in &mut contacts[at - origin..at - origin + k] {
+                    if ct.dynamic {
+                        let proxy = slots[ct.slot as usize]
+                            .as_ref()
+                            .and_then(|c| c.proxy.as_deref())
+                            .expect("a dynamic contact's collider is dynamic");
+                        d = project_dynamic(ct, proxy, d, u, p.w, h);
+                        continue;
+                    }
                     let violation = ct.normal.dot(d) - ct.offset;
                     if violation >= 0.0 {
                         continue;
@@ -595,6 +650,12 @@ impl Colliders {
                 hot[i - first] = p;
             });
         });
+        if self.any_dynamic {
+            self.exchange(n, h);
+        }
+        if !self.pins.is_empty() {
+            self.project_pins(particles, h);
+        }
     }
 
     /// Restitution after the velocity update, and the step's impulse bookkeeping.
@@ -650,7 +711,13 @@ impl Colliders {
                     // `added + dv` (hence its impulse) is never negative: rounding is
                     // monotone and `added + (−added)` is exactly 0.
                     let added = ct.dn_total * inv_h;
-                    let dv = (target - vn).max(-added);
+                    // No restitution on a dynamic collider: the position solve left
+                    // the relative velocity its momentum exchange gave (`dynamics.rs`).
+                    let dv = if ct.dynamic {
+                        0.0
+                    } else {
+                        (target - vn).max(-added)
+                    };
                     v += ct.normal * dv;
                     let impulse = mass * (added + dv);
                     // The friction correction moved the particle by `friction_disp`
@@ -692,6 +759,15 @@ impl Colliders {
                 step_count[i - first] = sc as u8;
             });
         });
+        if self.any_dynamic {
+            for c in self.slots.iter_mut() {
+                if let Some(p) = c.proxy.as_mut() {
+                    (c.pos, c.rot) = p.finish_substep(c.rot, inv_h);
+                    c.inv_rot = c.rot.inverse();
+                    (c.lin_vel, c.ang_vel) = p.surface(c.pos);
+                }
+            }
+        }
     }
 
     /// Collects the step's contacts into the readback buffer (particle order; those of
@@ -728,12 +804,68 @@ impl Colliders {
                 }
             }
         }
+        for c in self.slots.iter_mut() {
+            if c.proxy.is_some() {
+                // The proxy's pose: where the collider stays until the host moves it.
+                c.desc.position = c.pos;
+                c.desc.rotation = c.rot;
+            }
+        }
         self.sum_reports();
         for c in self.slots.iter_mut() {
             c.prev_position = c.desc.position;
             c.prev_rotation = c.desc.rotation;
         }
     }
+}
+
+/// One projection of a contact with a dynamic collider (`dynamics.rs`) for a particle
+/// of inverse mass `w` whose displacement over the substep is `d` (relative to its
+/// base) and whose velocity term is `u`: the normal constraint against the proxy's pose
+/// so far, `λ = −C / (w + N w_c)`, then Coulomb friction along the relative tangential
+/// displacement `Δx_t`, `λ_t = |Δx_t| / (w + N w_t)`, capped by `μd λ` unless it sticks
+/// (`λ_t < μs λ`). The particle moves by `w λ`; the contact keeps the opposite impulse
+/// for the proxy (`pending`). Returns the new `d`.
+#[inline]
+fn project_dynamic(
+    ct: &mut Contact,
+    proxy: &super::dynamics::Proxy,
+    mut d: Vec3,
+    u: Vec3,
+    w: f32,
+    h: f32,
+) -> Vec3 {
+    let moved = proxy.displacement_at(ct.arm);
+    let violation = ct.normal.dot(d) - ct.offset - ct.normal.dot(moved);
+    if violation >= 0.0 || w == 0.0 {
+        return d;
+    }
+    let lambda = -violation / (w + ct.w_n);
+    let dn = w * lambda;
+    d += ct.normal * dn;
+    ct.dn_total += dn;
+    ct.pending += ct.normal * lambda;
+    if ct.static_friction != 0.0 || ct.dynamic_friction != 0.0 {
+        let disp = d + u * h - ct.surface_disp - moved;
+        let dt = disp - ct.normal * ct.normal.dot(disp);
+        let l = dt.length();
+        if l > 0.0 {
+            let t = dt / l;
+            // The same contact count as the normal's (`w_n = N w_c`).
+            let w_t = proxy.count as f32 * proxy.inverse_mass_at(ct.arm, t);
+            let lt = l / (w + w_t);
+            let lt = if lt < ct.static_friction * lambda {
+                lt
+            } else {
+                lt.min(ct.dynamic_friction * lambda)
+            };
+            let slip = t * (w * lt);
+            d -= slip;
+            ct.friction_disp -= slip;
+            ct.pending -= t * lt;
+        }
+    }
+    d
 }
 
 /// The masks of the bounded shapes and meshes of group `g` (bits `shapes`) for the
@@ -795,7 +927,7 @@ const REGION: usize = crate::solver::parallel::CHUNK;
 /// contact, in order, with `at` the index of its first contact; skips eight particles
 /// without one at a time (most particles of a world touch no collider).
 #[inline(always)]
-fn for_touching(
+pub(super) fn for_touching(
     count: &[u8],
     range: std::ops::Range<usize>,
     mut f: impl FnMut(usize, usize, usize),
