@@ -1749,10 +1749,10 @@ namespace Sinew.Native
         /// instead. Version 7: that layout in the header, the desc records generated. Version
         /// 8: the particles' granular materials. Version 9: the contact readback's friction
         /// impulse and point, and the colliders' contact sums. Version 10: the bodies'
-        /// simulation modes, the sleeping particles and the resume catch-ups (after the
-        /// skinning; a version 9 body, read too, has none).
+        /// simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
+        /// dynamic colliders' proxies and the pins to colliders.
         /// </summary>
-        public const uint FORMAT_VERSION = 10;
+        public const uint FORMAT_VERSION = 11;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
