@@ -1440,8 +1440,8 @@ typedef struct SinewColliderDynamics {
   float mass;
   /**
    * Principal moments of inertia about the centre of mass (kg·m², each finite and
-   * > 0), along the axes of `inertia_rotation` (a rotation in the collider's frame;
-   * normalized, finite and non-zero): the tensor R diag(d) Rᵀ turns with the
+   * positive), along the axes of `inertia_rotation` (a rotation in the collider's
+   * frame; normalized, finite and non-zero): the tensor R diag(d) Rᵀ turns with the
    * collider. Unity's Rigidbody.inertiaTensor and inertiaTensorRotation, as they are.
    */
   struct SinewVec3 inertia;

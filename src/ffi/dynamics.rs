@@ -17,8 +17,8 @@ pub struct SinewColliderDynamics {
     /// Mass (kg), finite and in (0, 1e12].
     pub mass: f32,
     /// Principal moments of inertia about the centre of mass (kg·m², each finite and
-    /// > 0), along the axes of `inertia_rotation` (a rotation in the collider's frame;
-    /// normalized, finite and non-zero): the tensor R diag(d) Rᵀ turns with the
+    /// positive), along the axes of `inertia_rotation` (a rotation in the collider's
+    /// frame; normalized, finite and non-zero): the tensor R diag(d) Rᵀ turns with the
     /// collider. Unity's Rigidbody.inertiaTensor and inertiaTensorRotation, as they are.
     pub inertia: SinewVec3,
     pub inertia_rotation: SinewQuat,

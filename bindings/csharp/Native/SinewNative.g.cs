@@ -795,8 +795,8 @@ namespace Sinew.Native
         public float mass;
         /// <summary>
         /// Principal moments of inertia about the centre of mass (kg·m², each finite and
-        /// &gt; 0), along the axes of <c>inertia_rotation</c> (a rotation in the collider's frame;
-        /// normalized, finite and non-zero): the tensor R diag(d) Rᵀ turns with the
+        /// positive), along the axes of <c>inertia_rotation</c> (a rotation in the collider's
+        /// frame; normalized, finite and non-zero): the tensor R diag(d) Rᵀ turns with the
         /// collider. Unity's Rigidbody.inertiaTensor and inertiaTensorRotation, as they are.
         /// </summary>
         public SinewVec3 inertia;
