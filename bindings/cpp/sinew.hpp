@@ -1678,6 +1678,51 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         Wrench w;
         return detail::checked(sinew_collider_contact_wrench(handle_, c, &about, &w.force, &w.torque), w);
     }
+    /// Makes `c` dynamic: the host body behind it (sinew_collider_set_dynamics: mass,
+    /// principal inertia and its rotation in the collider's frame, centre of mass,
+    /// velocities, gravity flag). Call it every step before stepping; the particles'
+    /// effect then reads back with collider_motion() and contact_wrench().
+    Result<void> set_collider_dynamics(SinewCollider c, const SinewColliderDynamics& d) {
+        return detail::to_result(sinew_collider_set_dynamics(handle_, c, &d));
+    }
+    /// Makes `c` kinematic again.
+    Result<void> clear_collider_dynamics(SinewCollider c) {
+        return detail::to_result(sinew_collider_clear_dynamics(handle_, c));
+    }
+    /// What dynamic collider `c`'s proxy did over the last step: end velocities and the
+    /// velocity change the particles, pins and fluids made (gravity left out).
+    Result<SinewColliderMotion> collider_motion(SinewCollider c) const {
+        SinewColliderMotion m{};
+        return detail::checked(sinew_collider_read_motion(handle_, c, &m), m);
+    }
+    /// Pins `particles` to the points `offsets` (m, the collider's frame) of `c` with
+    /// `compliance` (m/N, 0 = rigid); a dynamic collider takes the reaction. Returns the
+    /// first pin's index.
+    Result<uint32_t> pin_particles(SinewCollider c, Span<const uint32_t> particles, Span<const SinewVec3> offsets,
+                                   float compliance = 0.0f) {
+        const char* fn = "World::pin_particles";
+        if (particles.size() != offsets.size())
+            return detail::local_error(Status::InvalidArgument, std::string(fn) + ": " +
+                                                                   std::to_string(particles.size()) +
+                                                                   " particles and " +
+                                                                   std::to_string(offsets.size()) + " offsets");
+        auto n = detail::to_count(particles.size(), fn);
+        if (!n) return n.error();
+        uint32_t first = 0;
+        return detail::checked(
+            sinew_collider_pin_particles(handle_, c, particles.data(), offsets.data(), *n, compliance, &first), first);
+    }
+    /// Removes pins `first..first + count`.
+    Result<void> remove_pins(uint32_t first, uint32_t count) {
+        return detail::to_result(sinew_world_remove_pins(handle_, first, count));
+    }
+    /// The force (N) each pin from `first` exerted on its particle in the last substep
+    /// (its collider received the opposite), into `out`.
+    Result<void> read_pin_forces(uint32_t first, Span<SinewVec3> out) const {
+        auto n = detail::to_count(out.size(), "World::read_pin_forces");
+        if (!n) return n.error();
+        return detail::to_result(sinew_world_read_pin_forces(handle_, first, *n, out.data()));
+    }
     /// Turns the contact events on or off (off by default): while on, each step queues
     /// a begin, persist or end event per (collider, body) pair of the reported contacts.
     Result<void> set_contact_events(bool enabled) {

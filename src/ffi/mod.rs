@@ -29,6 +29,7 @@ pub mod bodies;
 pub mod collision;
 pub mod constraints;
 pub mod contacts;
+pub mod dynamics;
 pub mod edit;
 pub mod families;
 pub mod fluid_render;

@@ -417,7 +417,7 @@ impl DensitySolver {
         }
         let m = self.src.len().min(self.wall_end.len());
         let particle = &self.particle.order()[..m];
-        for k in 0..m {
+        for (k, &i) in particle.iter().enumerate() {
             let near = list_of(&self.wall_end, &self.walls, k);
             let cl = self.class[k];
             if near.is_empty() || cl == SOLID {
@@ -432,7 +432,7 @@ impl DensitySolver {
             if lambda == 0.0 {
                 continue;
             }
-            let i = particle[k] as usize;
+            let i = i as usize;
             super::walls::wall_parts(&self.params[cl as usize].wall, near, x, |wall, g| {
                 sink(i, wall, Vec3::from(g * lambda))
             });

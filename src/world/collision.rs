@@ -232,10 +232,7 @@ impl World {
 
     /// Removes pins `first..first + count` (they stop acting).
     pub fn remove_pins(&mut self, first: u32, count: u32) -> Result<()> {
-        let end = first
-            .checked_add(count)
-            .ok_or_else(|| Error::invalid("pins: first + count overflows"))?;
-        self.collision_parts().1.colliders.unpin(first..end)
+        self.collision_parts().1.colliders.unpin(first, count)
     }
 
     /// Number of pins made (removed ones included).

@@ -472,6 +472,8 @@ mod skinning_cases;
 #[path = "bad_input/wind.rs"]
 mod wind_cases;
 
+#[path = "bad_input/dynamics.rs"]
+mod dynamics_cases;
 #[path = "bad_input/edit.rs"]
 mod edit_cases;
 #[path = "bad_input/granular.rs"]
@@ -533,6 +535,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(tasks_cases::tables());
     tables.extend(profile_cases::tables());
     tables.extend(granular_cases::tables());
+    tables.extend(dynamics_cases::tables());
     tables.extend(fluid_cases::tables());
     tables.extend(fluid_render_cases::tables());
     tables

@@ -206,6 +206,94 @@ impl Session<'_> {
                     }
                     ok_or(st, f.untouched() && t.untouched())
                 }
+                "sinew_collider_set_dynamics" => {
+                    let c = self.collider(s);
+                    let m = if self.g.pct(90) {
+                        self.g.float(0.05, 50.0)
+                    } else {
+                        self.g.float(-1.0, 1.0)
+                    };
+                    let i = self.g.float(0.01, 5.0);
+                    let mut d = SinewColliderDynamics {
+                        mass: m,
+                        inertia: SinewVec3 { x: i, y: i, z: i },
+                        inertia_rotation: self.g.quat(),
+                        center_of_mass: self.g.vec3(0.2),
+                        velocity: self.g.vec3(2.0),
+                        angular_velocity: self.g.vec3(2.0),
+                        gravity: self.g.below(2) as u32,
+                    };
+                    if self.g.pct(10) {
+                        match self.g.below(3) {
+                            0 => d.inertia.y = self.g.float(-1.0, 0.0),
+                            1 => d.gravity = 2 + self.g.below(9) as u32,
+                            _ => d.velocity.x = f32::NAN,
+                        }
+                    }
+                    let d = Input::new(&mut self.g, vec![d]);
+                    Outcome::new(sinew_collider_set_dynamics(w, c, d.ptr()), true)
+                }
+                "sinew_collider_clear_dynamics" => {
+                    let c = self.collider(s);
+                    Outcome::new(sinew_collider_clear_dynamics(w, c), true)
+                }
+                "sinew_collider_read_motion" => {
+                    let c = self.collider(s);
+                    let mut o = self.out1::<SinewColliderMotion>();
+                    let st = sinew_collider_read_motion(w, c, o.ptr());
+                    if st == SINEW_OK && !o.null {
+                        let m = o.get(0);
+                        let v = [m.velocity, m.angular_velocity, m.velocity_change];
+                        if !v
+                            .iter()
+                            .all(|v| v.x.is_finite() && v.y.is_finite() && v.z.is_finite())
+                        {
+                            self.violation(Check::ContactImpulse, format!("motion {m:?}"));
+                        }
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_collider_pin_particles" => {
+                    let c = self.collider(s);
+                    let count = self.array_count(3);
+                    let p = self.tuples(n, 1, count);
+                    let offsets: Vec<SinewVec3> = (0..(count as usize).min(MAX_BUF))
+                        .map(|_| self.g.vec3(0.5))
+                        .collect();
+                    let offsets = Input::new(&mut self.g, offsets);
+                    let compliance = if self.g.pct(90) {
+                        self.g.float(0.0, 1e-3)
+                    } else {
+                        -1.0
+                    };
+                    let mut o = self.out1::<u32>();
+                    let st = sinew_collider_pin_particles(
+                        w,
+                        c,
+                        p.ptr(),
+                        offsets.ptr(),
+                        count,
+                        compliance,
+                        o.ptr(),
+                    );
+                    ok_or(st, o.untouched())
+                }
+                "sinew_world_remove_pins" => {
+                    let first = self.g.index(8);
+                    let count = self.g.count(4);
+                    Outcome::new(sinew_world_remove_pins(w, first, count), true)
+                }
+                "sinew_world_read_pin_forces" => {
+                    let first = self.g.index(8);
+                    let c = self.g.count(4).min(MAX_BUF as u32);
+                    let mut o = Output::<SinewVec3>::new(&mut self.g, c as usize);
+                    let st = sinew_world_read_pin_forces(w, first, c, o.ptr());
+                    if st == SINEW_OK && !o.null {
+                        let f: Vec<f32> = (0..c as usize).map(|k| o.get(k).x.abs()).collect();
+                        self.check_forces("pin", &f);
+                    }
+                    ok_or(st, o.untouched())
+                }
                 "sinew_world_set_contact_events" => {
                     let on = if self.g.pct(95) {
                         self.g.below(2) as u32

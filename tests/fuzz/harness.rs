@@ -61,6 +61,11 @@ use sinew::ffi::contacts::{
     sinew_collider_contact_wrench, sinew_world_contact_event_count, sinew_world_set_contact_events,
     sinew_world_take_contact_events, SinewContactEvent, SINEW_MAX_CONTACT_EVENTS,
 };
+use sinew::ffi::dynamics::{
+    sinew_collider_clear_dynamics, sinew_collider_pin_particles, sinew_collider_read_motion,
+    sinew_collider_set_dynamics, sinew_world_read_pin_forces, sinew_world_remove_pins,
+    SinewColliderDynamics, SinewColliderMotion,
+};
 use sinew::ffi::edit::{
     sinew_body_add_winch, sinew_body_cut_rope, sinew_body_cut_rope_along,
     sinew_body_set_break_force, sinew_body_set_mass, sinew_body_set_rest_scale,

@@ -203,6 +203,10 @@ namespace Sinew.Unity
                 }
                 Owner.SetColliderTransform(Handle, desc.position, desc.rotation, teleportNext);
                 teleportNext = false;
+                // A Rigidbody coupled two-way: its mass and velocities for this step.
+                var coupling = GetComponent<SinewRigidbodyCoupling>();
+                if (coupling != null)
+                    coupling.PushDynamics(Owner, Handle, desc.position, desc.rotation);
                 registered.position = desc.position;
                 registered.rotation = desc.rotation;
                 if (desc.static_friction != registered.static_friction ||

@@ -442,6 +442,7 @@ impl Colliders {
         particle_count: usize,
     ) -> Result<u32> {
         self.slot_of(id)?;
+        crate::error::check_nonzero(particles.len(), "pin")?;
         if particles.len() != offsets.len() {
             return Err(Error::invalid(format!(
                 "{} particles and {} offsets",
@@ -456,7 +457,7 @@ impl Colliders {
         }
         for (k, (&p, &o)) in particles.iter().zip(offsets).enumerate() {
             if p as usize >= particle_count {
-                return Err(Error::invalid(format!(
+                return Err(Error::out_of_range(format!(
                     "pin {k}: particle {p} of {particle_count}"
                 )));
             }
@@ -488,17 +489,10 @@ impl Colliders {
         self.pins.len()
     }
 
-    /// Removes pins `range` (they stop acting).
-    pub(crate) fn unpin(&mut self, range: std::ops::Range<u32>) -> Result<()> {
-        if range.start > range.end || range.end as usize > self.pins.len() {
-            return Err(Error::invalid(format!(
-                "pins {}..{} of {}",
-                range.start,
-                range.end,
-                self.pins.len()
-            )));
-        }
-        for p in &mut self.pins[range.start as usize..range.end as usize] {
+    /// Removes pins `first..first + count` (they stop acting).
+    pub(crate) fn unpin(&mut self, first: u32, count: u32) -> Result<()> {
+        let range = crate::error::check_range(first, count as usize, self.pins.len(), "pins")?;
+        for p in &mut self.pins[range] {
             p.compliance = -1.0;
             p.force = Vec3::ZERO;
         }
@@ -518,14 +512,8 @@ impl Colliders {
     /// The force (N) each pin of `first..first + out.len()` exerted on its particle in
     /// the last substep (its collider receives the opposite at the pin's point).
     pub(crate) fn pin_forces(&self, first: u32, out: &mut [Vec3]) -> Result<()> {
-        let end = first as usize + out.len();
-        if end > self.pins.len() {
-            return Err(Error::invalid(format!(
-                "pins {first}..{end} of {}",
-                self.pins.len()
-            )));
-        }
-        for (o, p) in out.iter_mut().zip(&self.pins[first as usize..end]) {
+        let range = crate::error::check_range(first, out.len(), self.pins.len(), "pins")?;
+        for (o, p) in out.iter_mut().zip(&self.pins[range]) {
             *o = p.force;
         }
         Ok(())

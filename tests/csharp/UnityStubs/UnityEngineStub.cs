@@ -24,6 +24,7 @@ namespace UnityEngine
         public Transform transform { get { return null; } }
         public GameObject gameObject { get { return null; } }
         public T GetComponent<T>() { return default(T); }
+        public T GetComponentInParent<T>() { return default(T); }
         public T[] GetComponentsInChildren<T>(bool includeInactive) { return new T[0]; }
     }
 
@@ -94,6 +95,24 @@ namespace UnityEngine
         public static Quaternion Euler(float x, float y, float z) { return default(Quaternion); }
         public static Quaternion identity { get { return default(Quaternion); } }
         public static Vector3 operator *(Quaternion q, Vector3 v) { return v; }
+        public static Quaternion operator *(Quaternion a, Quaternion b) { return a; }
+        public static Quaternion Inverse(Quaternion q) { return q; }
+    }
+
+    public enum ForceMode { Force, Acceleration, Impulse, VelocityChange }
+
+    public sealed class Rigidbody : Component
+    {
+        public float mass { get; set; }
+        public Vector3 inertiaTensor { get; set; }
+        public Quaternion inertiaTensorRotation { get; set; }
+        public Vector3 worldCenterOfMass { get { return default(Vector3); } }
+        public Vector3 velocity { get; set; }
+        public Vector3 angularVelocity { get; set; }
+        public Quaternion rotation { get; set; }
+        public bool isKinematic { get; set; }
+        public void AddForce(Vector3 force, ForceMode mode) { }
+        public void AddTorque(Vector3 torque, ForceMode mode) { }
     }
 
     public struct Ray
