@@ -304,6 +304,12 @@
 #define SINEW_MAX_TEAR_RESERVE (1 << 20)
 
 /**
+ * Largest resolution of the tetrahedraliser: grid cells across the longest side of the
+ * mesh's box (at most 5 · 128³ tets).
+ */
+#define SINEW_MAX_TET_RESOLUTION 128
+
+/**
  * Room of the break-event queue: events past it (before the host takes them) are counted
  * as lost.
  */

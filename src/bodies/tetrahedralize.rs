@@ -43,8 +43,7 @@ use crate::math::Vec3;
 use crate::particles::{check_vec3, Particles};
 use std::collections::HashMap;
 
-/// Largest grid resolution (cells across the longest side of the mesh's box).
-pub const MAX_TET_RESOLUTION: u32 = 128;
+pub use crate::limits::MAX_TET_RESOLUTION;
 
 /// A tetrahedral mesh: vertices (m) and tets (four vertex indices each, positive
 /// volume: vertices 1, 2, 3 counter-clockwise seen from vertex 0), the input of

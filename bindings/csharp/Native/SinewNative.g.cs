@@ -1677,6 +1677,12 @@ namespace Sinew.Native
         public const uint SINEW_MAX_TEAR_RESERVE = (1 << 20);
 
         /// <summary>
+        /// Largest resolution of the tetrahedraliser: grid cells across the longest side of the
+        /// mesh's box (at most 5 · 128³ tets).
+        /// </summary>
+        public const uint SINEW_MAX_TET_RESOLUTION = 128;
+
+        /// <summary>
         /// Room of the break-event queue: events past it (before the host takes them) are counted
         /// as lost.
         /// </summary>
