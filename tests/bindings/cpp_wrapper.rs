@@ -332,6 +332,22 @@ fn unreal_components_on_a_stub_engine_asan_ubsan() {
 /// tests/cpp/unreal_fixed_step_test.cpp: the subsystem's fixed step, accumulator,
 /// MaxStepsPerFrame cap and interpolation weight, on the stub engine (same flags as
 /// the stub test above), plain and under ASan/UBSan.
+/// tests/cpp/unreal_softbody_test.cpp: the plugin's soft body component in its three
+/// modes on the stand-in engine (built, drawn, falling, edited in place, removed).
+#[test]
+fn unreal_soft_body_on_a_stub_engine() {
+    run_unreal_checks("unreal_softbody_test.cpp", "unreal_softbody_test", &[]);
+}
+
+#[test]
+fn unreal_soft_body_on_a_stub_engine_asan_ubsan() {
+    run_unreal_checks(
+        "unreal_softbody_test.cpp",
+        "unreal_softbody_test_asan_ubsan",
+        ASAN_UBSAN,
+    );
+}
+
 #[test]
 fn unreal_fixed_step_on_a_stub_engine() {
     run_unreal_checks("unreal_fixed_step_test.cpp", "unreal_fixed_step_test", &[]);
