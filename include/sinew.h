@@ -304,6 +304,12 @@
 #define SINEW_MAX_TEAR_RESERVE (1 << 20)
 
 /**
+ * Largest resolution of the tetrahedraliser: grid cells across the longest side of the
+ * mesh's box (at most 5 · 128³ tets).
+ */
+#define SINEW_MAX_TET_RESOLUTION 128
+
+/**
  * Room of the break-event queue: events past it (before the host takes them) are counted
  * as lost.
  */
@@ -2624,6 +2630,93 @@ SinewStatus sinew_body_set_pressure(struct SinewWorld world, struct SinewBody bo
  * `out_volume` must point to one writable float.
  */
 SinewStatus sinew_body_volume(struct SinewWorld world, struct SinewBody body, float *out_volume);
+
+/**
+ * Merges the vertices of a triangle mesh closer than `tolerance` (m; 0 = only
+ * bit-identical positions, as the UV and normal seams of a render mesh duplicate them)
+ * into the first of them, and drops the triangles that collapse. Writes, for each
+ * input vertex, its welded vertex to `out_map[0..vertex_count]`; the welded vertices
+ * (in order of first occurrence, at their first vertex's position) to
+ * `out_vertices[0..*out_vertex_count]`; the welded triangles to
+ * `out_triangles[0..3 * *out_triangle_count]`. A pressure body is built from the
+ * welded mesh; a render vertex i then follows particle `out_map[i]`.
+ *
+ * # Safety
+ * `vertices` must point to `vertex_count` readable SinewVec3 and `triangles` to
+ * 3*triangle_count readable uint32_t; `out_map` to `vertex_count` writable uint32_t,
+ * `out_vertices` to `vertex_count` writable SinewVec3, `out_triangles` to
+ * 3*triangle_count writable uint32_t; `out_vertex_count` and `out_triangle_count` to
+ * one writable uint32_t each (NULL anywhere: an error).
+ */
+SinewStatus sinew_weld_mesh(const struct SinewVec3 *vertices,
+                            uint32_t vertex_count,
+                            const uint32_t *triangles,
+                            uint32_t triangle_count,
+                            float tolerance,
+                            uint32_t *out_map,
+                            struct SinewVec3 *out_vertices,
+                            uint32_t *out_triangles,
+                            uint32_t *out_vertex_count,
+                            uint32_t *out_triangle_count);
+
+/**
+ * Cuts a closed triangle mesh (counter-clockwise seen from outside; seams at
+ * bit-identical positions are welded first) into a tet mesh for
+ * sinew_world_add_tet_body: a grid of `resolution` (1..=128) cubic cells across the
+ * longest side of the mesh's box, the cells whose centre is inside (a watertight
+ * winding-number test) split into 5 positive tets each, the boundary nodes moved
+ * toward the surface as far as every tet keeps 20 % of its volume. An open,
+ * inconsistently wound, inside-out or degenerate mesh is refused naming the edge or
+ * triangle (SINEW_ERROR_INVALID_ARGUMENT), as is a mesh thinner than one cell.
+ *
+ * Count query: with `out_vertices` and `out_tets` both NULL, only `*out_vertex_count`
+ * and `*out_tet_count` are written. Otherwise the vertices go to
+ * `out_vertices[0..*out_vertex_count]` and the tets (4 indices each) to
+ * `out_tets[0..4 * *out_tet_count]`; a `vertex_capacity` or `tet_capacity` (in tets)
+ * below the counts is refused (SINEW_ERROR_OUT_OF_RANGE, nothing written). The result
+ * depends only on the arguments, so the two calls agree.
+ *
+ * # Safety
+ * `vertices` must point to `vertex_count` readable SinewVec3, `triangles` to
+ * 3*triangle_count readable uint32_t; `out_vertices` must be NULL or point to
+ * `vertex_capacity` writable SinewVec3, `out_tets` NULL or to 4*tet_capacity writable
+ * uint32_t; `out_vertex_count` and `out_tet_count` to one writable uint32_t each.
+ */
+SinewStatus sinew_tetrahedralize_mesh(const struct SinewVec3 *vertices,
+                                      uint32_t vertex_count,
+                                      const uint32_t *triangles,
+                                      uint32_t triangle_count,
+                                      uint32_t resolution,
+                                      struct SinewVec3 *out_vertices,
+                                      uint32_t vertex_capacity,
+                                      uint32_t *out_tets,
+                                      uint32_t tet_capacity,
+                                      uint32_t *out_vertex_count,
+                                      uint32_t *out_tet_count);
+
+/**
+ * Embeds points (a render mesh's vertices, m) in a tet mesh: for point i, the tet
+ * holding it goes to `out_tets[i]` and its barycentric weights (sum 1) to
+ * `out_weights[4i..4i+4]`, so that point i = Σₖ out_weights[4i+k] ·
+ * vertices[tets[4·out_tets[i]+k]]. Applied to a tet body's particle positions each
+ * frame, the weights carry the render mesh with the body. A point outside every tet
+ * takes the tet it is least outside of among the nearest (extrapolated weights, one
+ * negative). Tets must have positive volume (flat or inverted ones are refused
+ * naming the tet).
+ *
+ * # Safety
+ * `vertices` must point to `vertex_count` readable SinewVec3, `tets` to 4*tet_count
+ * readable uint32_t, `points` to `point_count` readable SinewVec3; `out_tets` to
+ * `point_count` writable uint32_t and `out_weights` to 4*point_count writable floats.
+ */
+SinewStatus sinew_embed_points_in_tets(const struct SinewVec3 *vertices,
+                                       uint32_t vertex_count,
+                                       const uint32_t *tets,
+                                       uint32_t tet_count,
+                                       const struct SinewVec3 *points,
+                                       uint32_t point_count,
+                                       uint32_t *out_tets,
+                                       float *out_weights);
 
 /**
  * A collider desc with every field at its default (a plane through the origin facing

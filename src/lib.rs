@@ -73,6 +73,9 @@ pub use aero::{
 pub use bodies::cloth::{BendingModel, ClothDesc, ClothGridDesc, ClothModel, TETHERS_PER_VERTEX};
 pub use bodies::rope::RopeDesc;
 pub use bodies::soft::{PressureBodyDesc, TetBodyDesc, TetModel};
+pub use bodies::tetrahedralize::{
+    embed_points, tetrahedralize, weld_mesh, TetEmbedding, TetMesh, WeldedMesh, MAX_TET_RESOLUTION,
+};
 pub use bodies::{Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES};
 pub use collision::colliders::events::{ContactEventKind, MAX_CONTACT_EVENTS};
 pub use collision::colliders::{ColliderDynamics, ColliderMotion, ContactWrench};

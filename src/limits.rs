@@ -194,6 +194,9 @@ limits! {
     MAX_SURFACE_TRIANGLES: usize = 1 << 24;
     /// Largest reserve of spare particles per tearing cloth.
     MAX_TEAR_RESERVE: u32 = 1 << 20;
+    /// Largest resolution of the tetrahedraliser: grid cells across the longest side of
+    /// the mesh's box (at most 5 · 128³ tets).
+    MAX_TET_RESOLUTION: u32 = 128;
     /// Room of the break-event queue: events past it (before the host takes them) are
     /// counted as lost.
     MAX_BREAK_EVENTS: usize = 4096;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "sinew.hpp"
+#include "sinew_soft.hpp"
 
 namespace sinew {
 
@@ -84,6 +85,24 @@ class Scene {
         return adopt(world_.add_cloth_mesh(desc, vertices, triangles, inverse_masses),
                      std::vector<float>(free.begin(), free.end()),
                      std::vector<float>(inverse_masses.begin(), inverse_masses.end()), collision_radius);
+    }
+
+    /// Adds a tet soft body (bindings/cpp/sinew_soft.hpp: soft::tetrahedralize makes one
+    /// from a closed mesh): a link per tet edge, a volume constraint per tet, desc.total_mass
+    /// lumped by volume by the library; particles collide with radius `collision_radius` (m).
+    Result<BodyId> add_tet_body(const TetBodyDesc& desc, Span<const Vec3> vertices, Span<const uint32_t> tets,
+                                float collision_radius) {
+        std::vector<float> w = soft::lumped_inverse_masses(vertices, tets, 4, desc.total_mass);
+        return adopt(world_.add_tet_body(desc, vertices, tets), w, w, collision_radius);
+    }
+    /// Adds a pressure soft body from a closed surface (soft::weld welds a render mesh's
+    /// seams): a link per edge and one volume constraint keeping desc.pressure × the rest
+    /// volume, desc.total_mass lumped by area; particles collide with radius
+    /// `collision_radius` (m).
+    Result<BodyId> add_pressure_body(const PressureBodyDesc& desc, Span<const Vec3> vertices,
+                                     Span<const uint32_t> triangles, float collision_radius) {
+        std::vector<float> w = soft::lumped_inverse_masses(vertices, triangles, 3, desc.total_mass);
+        return adopt(world_.add_pressure_body(desc, vertices, triangles), w, w, collision_radius);
     }
 
     /// Removes a body from the world (the library's removal; other bodies are untouched)
@@ -145,6 +164,35 @@ class Scene {
         const Entry* b = find(id);
         if (!b) return unknown("Scene::sim_mode", id);
         return b->body.sim_mode();
+    }
+    /// Sets a pressure body's overpressure factor ((0, SINEW_MAX_PRESSURE]: it keeps
+    /// pressure × its rest volume) in place.
+    Result<void> set_pressure(BodyId id, float pressure) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_pressure", id);
+        return b->body.set_pressure(pressure);
+    }
+    /// Sets the total mass (kg) of a body's movable particles in place, keeping their
+    /// ratios; what unpin restores is scaled alike.
+    Result<void> set_mass(BodyId id, float kg) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_mass", id);
+        double free_mass = 0.0;
+        for (float w : b->free_inverse_masses)
+            if (w > 0.0f) free_mass += 1.0 / double(w);
+        if (auto r = b->body.set_mass(kg); !r) return r;
+        if (free_mass > 0.0) {
+            const double scale = free_mass / double(kg);
+            for (float& w : b->free_inverse_masses) w = static_cast<float>(double(w) * scale);
+            for (float& w : b->inverse_masses) w = static_cast<float>(double(w) * scale);
+        }
+        return {};
+    }
+    /// The current volume (m³) of a soft body (tet or pressure).
+    Result<float> volume(BodyId id) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::volume", id);
+        return b->body.volume();
     }
     /// Turns the two-way coupling of a body's particles with every fluid on (the
     /// default for particles with a radius) or off, in place.

@@ -123,7 +123,7 @@ namespace Sinew
 
         /// <summary>Pins <paramref name="array"/> as packed SinewVec3: in place when T is 12
         /// bytes, otherwise as a packed copy of each element's first three floats.</summary>
-        static unsafe Pin PackVec3<T>(T[] array, string function, string name) where T : struct
+        internal static unsafe Pin PackVec3<T>(T[] array, string function, string name) where T : struct
         {
             Args.NotNull(array, function, name);
             Args.Vec3Element<T>(function);

@@ -16,6 +16,7 @@
 pub mod cloth;
 pub mod rope;
 pub mod soft;
+pub mod tetrahedralize;
 
 use std::ops::Range;
 

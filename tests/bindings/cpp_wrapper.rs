@@ -10,6 +10,7 @@
 //!   `tests/cpp/colliders_test.cpp` (UE collider shapes, Scene colliders, pick, grab).
 //! * `cpp_interpolation` / `cpp_interpolation_asan_ubsan`: the same for
 //!   `tests/cpp/interpolation_test.cpp` (World::advance, interpolated reads).
+//! * `cpp_soft` / `cpp_soft_asan_ubsan`: `tests/cpp/soft_test.cpp` (soft-body meshes).
 //! * `cpp_render` / `cpp_render_asan_ubsan`: `tests/cpp/render_test.cpp`
 //!   (sinew_render.hpp: the Unreal scene proxy's engine-neutral render data).
 //! * `cpp_fluids` / `cpp_fluids_asan_ubsan`: `tests/cpp/fluid_test.cpp` (sinew_fluid.hpp:
@@ -248,6 +249,18 @@ fn cpp_wrapper_asan_ubsan() {
     run_checks("wrapper_test.cpp", "wrapper_test_asan_ubsan", ASAN_UBSAN);
 }
 
+/// tests/cpp/soft_test.cpp: bindings/cpp/sinew_soft.hpp (weld, tetrahedralise, embed)
+/// and the Scene's soft bodies, which the Unreal soft body component is built on.
+#[test]
+fn cpp_soft() {
+    run_checks("soft_test.cpp", "soft_test", &[]);
+}
+
+#[test]
+fn cpp_soft_asan_ubsan() {
+    run_checks("soft_test.cpp", "soft_test_asan_ubsan", ASAN_UBSAN);
+}
+
 /// Every .cpp of the Unreal plugin compiles on its own as C++20 (as UE 5.3+ builds
 /// modules) against the stand-in engine of tests/cpp/ue_stub, with the strict flags
 /// (and without exceptions, as Unreal builds modules by default). The stub declares
@@ -272,6 +285,7 @@ fn unreal_plugin_sources_compile_against_the_stub() {
         "SinewModule.cpp",
         "SinewRopeComponent.cpp",
         "SinewSkinnedClothComponent.cpp",
+        "SinewSoftBodyComponent.cpp",
         "SinewWorldSubsystem.cpp",
     ] {
         assert!(
@@ -318,6 +332,22 @@ fn unreal_components_on_a_stub_engine_asan_ubsan() {
 /// tests/cpp/unreal_fixed_step_test.cpp: the subsystem's fixed step, accumulator,
 /// MaxStepsPerFrame cap and interpolation weight, on the stub engine (same flags as
 /// the stub test above), plain and under ASan/UBSan.
+/// tests/cpp/unreal_softbody_test.cpp: the plugin's soft body component in its three
+/// modes on the stand-in engine (built, drawn, falling, edited in place, removed).
+#[test]
+fn unreal_soft_body_on_a_stub_engine() {
+    run_unreal_checks("unreal_softbody_test.cpp", "unreal_softbody_test", &[]);
+}
+
+#[test]
+fn unreal_soft_body_on_a_stub_engine_asan_ubsan() {
+    run_unreal_checks(
+        "unreal_softbody_test.cpp",
+        "unreal_softbody_test_asan_ubsan",
+        ASAN_UBSAN,
+    );
+}
+
 #[test]
 fn unreal_fixed_step_on_a_stub_engine() {
     run_unreal_checks("unreal_fixed_step_test.cpp", "unreal_fixed_step_test", &[]);

@@ -10,6 +10,7 @@
 #include "sinew_rope.hpp"
 #include "sinew_render.hpp"
 #include "sinew_scene.hpp"
+#include "sinew_soft.hpp"
 #include "sinew_tube.hpp"
 #include "sinew_units.hpp"
 
@@ -28,6 +29,22 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
     (void)scene.read_interpolated_positions(1, 0.5f, v);
     (void)scene.read_forces(1, sinew::BodyConstraints::Stretch, f);
     (void)scene.add_rope(sinew::RopeDesc());
+    {
+        std::vector<sinew::Vec3> pts;
+        std::vector<uint32_t> idx;
+        auto w = sinew::soft::weld(pts, idx);
+        auto m = sinew::soft::tetrahedralize(pts, idx, 4);
+        auto e = sinew::soft::embed(pts, idx, pts);
+        if (e) (void)e->apply(pts, pts);
+        (void)sinew::soft::lumped_inverse_masses(pts, idx, 4, 1.0f);
+        (void)scene.add_tet_body(sinew::TetBodyDesc(), pts, idx, 0.0f);
+        (void)scene.add_pressure_body(sinew::PressureBodyDesc(), pts, idx, 0.0f);
+        (void)scene.set_pressure(1, 1.0f);
+        (void)scene.set_mass(1, 1.0f);
+        (void)scene.volume(1);
+        (void)w;
+        (void)m;
+    }
     (void)scene.set_compliance(1, sinew::BodyConstraints::Bend, 0.0f);
     auto w = sinew::World::create();
     const sinew::Range r{0, 1};

@@ -32,10 +32,11 @@ echo "== C#: bindings + tests (mcs, Mono)"
 # ColliderShapes (the Unity package's collider mapping) uses Sinew types only: it is
 # compiled into the tests and checked against the library.
 # So is SinewAuthoring, the engine-neutral half of SinewRope / SinewCloth (the options
-# they build and edit their bodies with), and SinewFluidAuthoring, SinewFluid's.
+# they build and edit their bodies with), SinewFluidAuthoring, SinewFluid's, and
+# SinewSoftBodyAuthoring, SinewSoftBody's.
 "${MCS[@]}" -target:exe -out:"$OUT/SinewTests.exe" -r:"$OUT/Sinew.Core.dll" tests/csharp/*.cs \
   unity-sample/Runtime/ColliderShapes.cs unity-sample/Runtime/SinewAuthoring.cs \
-  unity-sample/Runtime/SinewFluidAuthoring.cs
+  unity-sample/Runtime/SinewFluidAuthoring.cs unity-sample/Runtime/SinewSoftBodyAuthoring.cs
 LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/SinewTests.exe"
 
 echo "== C#: a binary with another ABI version is refused"

@@ -480,6 +480,8 @@ mod edit_cases;
 mod granular_cases;
 #[path = "bad_input/interpolation.rs"]
 mod interpolation_cases;
+#[path = "bad_input/meshes.rs"]
+mod mesh_tool_cases;
 #[path = "bad_input/profile.rs"]
 mod profile_cases;
 #[path = "bad_input/snapshots.rs"]
@@ -536,6 +538,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(profile_cases::tables());
     tables.extend(granular_cases::tables());
     tables.extend(dynamics_cases::tables());
+    tables.extend(mesh_tool_cases::tables());
     tables.extend(fluid_cases::tables());
     tables.extend(fluid_render_cases::tables());
     tables

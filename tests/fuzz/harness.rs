@@ -147,6 +147,8 @@ mod calls_collision;
 mod calls_fluids;
 #[path = "calls_granular.rs"]
 mod calls_granular;
+#[path = "calls_meshes.rs"]
+mod calls_meshes;
 #[path = "calls_render.rs"]
 mod calls_render;
 #[path = "calls_world.rs"]

@@ -442,6 +442,9 @@ impl<'a> Session<'a> {
         if let Some(o) = self.call_granular(name, w, n) {
             return o;
         }
+        if let Some(o) = self.call_meshes(name) {
+            return o;
+        }
         match self.call_fluids(name, w, wi, &s, n) {
             Some(o) => o,
             None => panic!("the harness has no generator for {name}"),

@@ -58,6 +58,7 @@ mod snapshot_sweeps;
 mod snapshots;
 mod solver_checks;
 mod tearing;
+mod tetrahedralize;
 mod trajectory_hashes;
 mod winch;
 mod wind;

@@ -1691,6 +1691,12 @@ namespace Sinew.Native
         public const uint SINEW_MAX_TEAR_RESERVE = (1 << 20);
 
         /// <summary>
+        /// Largest resolution of the tetrahedraliser: grid cells across the longest side of the
+        /// mesh's box (at most 5 · 128³ tets).
+        /// </summary>
+        public const uint SINEW_MAX_TET_RESOLUTION = 128;
+
+        /// <summary>
         /// Room of the break-event queue: events past it (before the host takes them) are counted
         /// as lost.
         /// </summary>
@@ -2004,6 +2010,70 @@ namespace Sinew.Native
         /// <remarks><c>out_volume</c> must point to one writable float.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_volume(SinewWorld world, SinewBody body, float* out_volume);
+
+        /// <summary>
+        /// Merges the vertices of a triangle mesh closer than <c>tolerance</c> (m; 0 = only
+        /// bit-identical positions, as the UV and normal seams of a render mesh duplicate them)
+        /// into the first of them, and drops the triangles that collapse. Writes, for each
+        /// input vertex, its welded vertex to <c>out_map[0..vertex_count]</c>; the welded vertices
+        /// (in order of first occurrence, at their first vertex's position) to
+        /// <c>out_vertices[0..*out_vertex_count]</c>; the welded triangles to
+        /// <c>out_triangles[0..3 * *out_triangle_count]</c>. A pressure body is built from the
+        /// welded mesh; a render vertex i then follows particle <c>out_map[i]</c>.
+        /// </summary>
+        /// <remarks>
+        /// <c>vertices</c> must point to <c>vertex_count</c> readable SinewVec3 and <c>triangles</c> to
+        /// 3*triangle_count readable uint32_t; <c>out_map</c> to <c>vertex_count</c> writable uint32_t,
+        /// <c>out_vertices</c> to <c>vertex_count</c> writable SinewVec3, <c>out_triangles</c> to
+        /// 3*triangle_count writable uint32_t; <c>out_vertex_count</c> and <c>out_triangle_count</c> to
+        /// one writable uint32_t each (NULL anywhere: an error).
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_weld_mesh(SinewVec3* vertices, uint vertex_count, uint* triangles, uint triangle_count, float tolerance, uint* out_map, SinewVec3* out_vertices, uint* out_triangles, uint* out_vertex_count, uint* out_triangle_count);
+
+        /// <summary>
+        /// Cuts a closed triangle mesh (counter-clockwise seen from outside; seams at
+        /// bit-identical positions are welded first) into a tet mesh for
+        /// sinew_world_add_tet_body: a grid of <c>resolution</c> (1..=128) cubic cells across the
+        /// longest side of the mesh's box, the cells whose centre is inside (a watertight
+        /// winding-number test) split into 5 positive tets each, the boundary nodes moved
+        /// toward the surface as far as every tet keeps 20 % of its volume. An open,
+        /// inconsistently wound, inside-out or degenerate mesh is refused naming the edge or
+        /// triangle (SINEW_ERROR_INVALID_ARGUMENT), as is a mesh thinner than one cell.
+        ///
+        /// Count query: with <c>out_vertices</c> and <c>out_tets</c> both NULL, only <c>*out_vertex_count</c>
+        /// and <c>*out_tet_count</c> are written. Otherwise the vertices go to
+        /// <c>out_vertices[0..*out_vertex_count]</c> and the tets (4 indices each) to
+        /// <c>out_tets[0..4 * *out_tet_count]</c>; a <c>vertex_capacity</c> or <c>tet_capacity</c> (in tets)
+        /// below the counts is refused (SINEW_ERROR_OUT_OF_RANGE, nothing written). The result
+        /// depends only on the arguments, so the two calls agree.
+        /// </summary>
+        /// <remarks>
+        /// <c>vertices</c> must point to <c>vertex_count</c> readable SinewVec3, <c>triangles</c> to
+        /// 3*triangle_count readable uint32_t; <c>out_vertices</c> must be NULL or point to
+        /// <c>vertex_capacity</c> writable SinewVec3, <c>out_tets</c> NULL or to 4*tet_capacity writable
+        /// uint32_t; <c>out_vertex_count</c> and <c>out_tet_count</c> to one writable uint32_t each.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_tetrahedralize_mesh(SinewVec3* vertices, uint vertex_count, uint* triangles, uint triangle_count, uint resolution, SinewVec3* out_vertices, uint vertex_capacity, uint* out_tets, uint tet_capacity, uint* out_vertex_count, uint* out_tet_count);
+
+        /// <summary>
+        /// Embeds points (a render mesh's vertices, m) in a tet mesh: for point i, the tet
+        /// holding it goes to <c>out_tets[i]</c> and its barycentric weights (sum 1) to
+        /// <c>out_weights[4i..4i+4]</c>, so that point i = Σₖ out_weights[4i+k] ·
+        /// vertices[tets[4·out_tets[i]+k]]. Applied to a tet body's particle positions each
+        /// frame, the weights carry the render mesh with the body. A point outside every tet
+        /// takes the tet it is least outside of among the nearest (extrapolated weights, one
+        /// negative). Tets must have positive volume (flat or inverted ones are refused
+        /// naming the tet).
+        /// </summary>
+        /// <remarks>
+        /// <c>vertices</c> must point to <c>vertex_count</c> readable SinewVec3, <c>tets</c> to 4*tet_count
+        /// readable uint32_t, <c>points</c> to <c>point_count</c> readable SinewVec3; <c>out_tets</c> to
+        /// <c>point_count</c> writable uint32_t and <c>out_weights</c> to 4*point_count writable floats.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_embed_points_in_tets(SinewVec3* vertices, uint vertex_count, uint* tets, uint tet_count, SinewVec3* points, uint point_count, uint* out_tets, float* out_weights);
 
         /// <summary>
         /// Fills <c>*out_desc</c> with sinew_collider_desc_default() (for bindings that avoid

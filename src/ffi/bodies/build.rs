@@ -41,7 +41,7 @@ unsafe fn cloth_desc(desc: *const SinewClothDesc) -> FfiResult<ClothDesc> {
 ///
 /// # Safety
 /// `p` must point to `count` readable SinewVec3 (NULL: an error).
-unsafe fn points(p: *const SinewVec3, count: u32, name: &str) -> FfiResult<Vec<Vec3>> {
+pub(super) unsafe fn points(p: *const SinewVec3, count: u32, name: &str) -> FfiResult<Vec<Vec3>> {
     // Refuse bodies over the size limit before copying anything.
     if count > crate::limits::MAX_BODY_PARTICLES {
         return Err(Failure::new(

@@ -26,9 +26,11 @@ use crate::World;
 
 mod build;
 mod manage;
+mod tetrahedralize;
 
 pub use build::*;
 pub use manage::*;
+pub use tetrahedralize::*;
 
 /// Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
 /// XPBD slides of Nakagawa, "Position Based Dynamics Combo", CEDEC 2017. A starting point for the compliance of a material.

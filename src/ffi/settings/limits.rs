@@ -96,6 +96,9 @@ pub const SINEW_MAX_REST_SCALE: f32 = 1000.0;
 pub const SINEW_MAX_SURFACE_TRIANGLES: u32 = 1 << 24;
 /// Largest reserve of spare particles per tearing cloth.
 pub const SINEW_MAX_TEAR_RESERVE: u32 = 1 << 20;
+/// Largest resolution of the tetrahedraliser: grid cells across the longest side of the
+/// mesh's box (at most 5 · 128³ tets).
+pub const SINEW_MAX_TET_RESOLUTION: u32 = 128;
 /// Room of the break-event queue: events past it (before the host takes them) are counted
 /// as lost.
 pub const SINEW_MAX_BREAK_EVENTS: u32 = 4096;
@@ -168,6 +171,7 @@ const _: () = {
     assert!(SINEW_MAX_REST_SCALE == limits::MAX_REST_SCALE);
     assert!(SINEW_MAX_SURFACE_TRIANGLES == limits::MAX_SURFACE_TRIANGLES as u32);
     assert!(SINEW_MAX_TEAR_RESERVE == limits::MAX_TEAR_RESERVE);
+    assert!(SINEW_MAX_TET_RESOLUTION == limits::MAX_TET_RESOLUTION);
     assert!(SINEW_MAX_BREAK_EVENTS == limits::MAX_BREAK_EVENTS as u32);
     assert!(SINEW_MAX_WINCH_SPEED == limits::MAX_WINCH_SPEED);
     assert!(SINEW_MAX_FAMILY_COMPLIANCE == limits::MAX_FAMILY_COMPLIANCE);

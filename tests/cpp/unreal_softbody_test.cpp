@@ -1,0 +1,151 @@
+// The Unreal plugin's soft body component (USinewSoftBodyComponent), compiled by g++
+// against the stand-in engine of tests/cpp/ue_stub (no Unreal on CI) and run: a 40 cm
+// box given as Unreal stores it (4 vertices per face, UV seams) becomes a pressure body,
+// a tet body and a shape-matched body; each joins the world's simulation, its scene
+// proxy draws every source vertex and triangle with unit normals, the drawn box falls
+// with the body (30 frames: about 1.1 m), the volume is read back in cm³, Blueprint setters
+// edit the live body (a raised pressure inflates it, cluster stiffness), and EndPlay
+// removes the body. Built and run by tests/bindings/cpp_wrapper.rs
+// (`unreal_soft_body_on_a_stub_engine`, plain and under ASan/UBSan).
+
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewSoftBodyComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewMeshSceneProxy.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewTaskGraph.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewProfiling.cpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+DEFINE_LOG_CATEGORY(LogSinew);
+bool FSinewModule::bAvailable = true;
+bool FSinewModule::IsAvailable() { return bAvailable; }
+
+namespace {
+int g_checks = 0, g_failures = 0;
+void check(bool ok, const std::string& what) {
+    ++g_checks;
+    if (!ok) ++g_failures;
+    std::printf("[%s] %s\n", ok ? "PASS" : "FAIL", what.c_str());
+}
+
+/// One game world with its Sinew subsystem, stepped at 60 Hz; after each step the
+/// primitives' dirty render data goes to their proxies (the engine's end of frame).
+struct Game {
+    UWorld World;
+    ULevel Level;
+    USinewWorldSubsystem Sub;
+    std::vector<UPrimitiveComponent*> Primitives;
+    Game() {
+        World.Subsystem = &Sub;
+        World.WorldType = EWorldType::Game;
+        World.PersistentLevel = &Level;
+        Sub.World = &World;
+        FSubsystemCollectionBase Collection;
+        Sub.Initialize(Collection);
+        Sub.OnWorldBeginPlay(World);
+    }
+    ~Game() { Sub.Deinitialize(); }
+    void Frames(int n) {
+        for (int i = 0; i < n; ++i) {
+            Sub.Step(1.0f / 60.0f);
+            for (UPrimitiveComponent* P : Primitives) P->SendRenderDynamicDataForStub();
+        }
+    }
+};
+
+/// The vertex positions the proxy uploaded to its GPU buffer (local space, cm).
+std::vector<FVector3f> Uploaded(const FSinewMeshSceneProxy& Proxy) {
+    const FRHIBuffer* Buffer = Proxy.GetVertexBuffers().PositionVertexBuffer.VertexBufferRHI;
+    std::vector<FVector3f> Out(Proxy.GetNumVertices());
+    if (Buffer && Buffer->Bytes.size() >= Out.size() * sizeof(FVector3f))
+        std::memcpy(Out.data(), Buffer->Bytes.data(), Out.size() * sizeof(FVector3f));
+    return Out;
+}
+
+/// A box of half-size 20 cm as a static mesh section: 24 vertices (UV seams), 12
+/// triangles, counter-clockwise seen from outside in the component's axes.
+void Box(UStaticMesh& Mesh) {
+    for (int axis = 0; axis < 3; ++axis)
+        for (int sign = -1; sign <= 1; sign += 2) {
+            const int u = (axis + 1) % 3, w = (axis + 2) % 3;
+            const int32 base = Mesh.StubVertices.Num();
+            const double corners[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+            for (const auto& c : corners) {
+                double p[3] = {0, 0, 0};
+                p[axis] = 20.0 * sign;
+                p[u] = 20.0 * c[0];
+                p[w] = 20.0 * sign * c[1];
+                Mesh.StubVertices.Add(FVector(p[0], p[1], p[2]));
+                Mesh.StubUVs.Add(FVector2D(0.5 * (c[0] + 1), 0.5 * (c[1] + 1)));
+            }
+            for (int32 k : {0, 1, 2, 0, 2, 3}) Mesh.StubTriangles.Add(base + k);
+        }
+}
+} // namespace
+
+int main() {
+    UStaticMesh Mesh;
+    Box(Mesh);
+    for (ESinewSoftBodyMode Mode : {ESinewSoftBodyMode::Pressure, ESinewSoftBodyMode::Tetrahedral, ESinewSoftBodyMode::ShapeMatching}) {
+        const std::string Name = Mode == ESinewSoftBodyMode::Pressure ? "pressure" : Mode == ESinewSoftBodyMode::Tetrahedral ? "tet" : "shape";
+        Game G;
+        auto C = std::make_unique<USinewSoftBodyComponent>(FObjectInitializer());
+        C->World = &G.World;
+        C->Transform = FTransform(FVector(0, 0, 300));
+        C->SourceMesh = &Mesh;
+        C->Mode = Mode;
+        C->Resolution = 4;
+        C->CollisionRadius = 0.0f;
+        C->RegisterComponent();
+        G.Primitives.push_back(C.get());
+        C->BeginPlay();
+        const bool Joined = C->IsSimulating();
+        check(Joined && G.Sub.GetBodyCount() == 1, Name + ": the body joined the simulation");
+        if (!Joined) continue;
+        check(Mode == ESinewSoftBodyMode::Pressure ? C->GetParticleCount() == 8 && C->GetTetCount() == 0
+                                                   : C->GetParticleCount() == 125 && C->GetTetCount() == 320,
+              Name + ": particles " + std::to_string(C->GetParticleCount()) + ", tets " + std::to_string(C->GetTetCount()));
+        const float V0 = C->GetVolume();
+        check(std::fabs(V0 - 64000.0f) < 1.0f, Name + ": volume 64000 cm^3, read " + std::to_string(V0));
+        G.Frames(30);
+        const FSinewMeshSceneProxy* Proxy = static_cast<const FSinewMeshSceneProxy*>(C->SceneProxy);
+        check(Proxy && Proxy->GetNumVertices() == 24 && Proxy->GetNumIndices() == 36,
+              Name + ": the proxy draws every source vertex and triangle");
+        if (!Proxy) continue;
+        const std::vector<FVector3f> V = Uploaded(*Proxy);
+        double Low = 1e9;
+        for (const FVector3f& P : V) Low = std::fmin(Low, (double)P.Z);
+        // Free fall, drawn between the subsystem's last two fixed steps: 28 to 30 steps of
+        // 1/60 s (g t^2 / 2 = 107 to 123 cm).
+        const double Fell = -20.0 - Low;
+        check(Fell > 100.0 && Fell < 125.0, Name + ": the drawn box fell " + std::to_string(Fell) + " cm in 30 frames");
+        bool Unit = true;
+        const FStaticMeshVertexBuffer& Attributes = Proxy->GetVertexBuffers().StaticMeshVertexBuffer;
+        for (uint32 v = 0; v < 24; ++v) {
+            const FVector4f N = Attributes.VertexTangentZ(v);
+            Unit = Unit && std::fabs(N.X * N.X + N.Y * N.Y + N.Z * N.Z - 1.0f) < 1e-4f;
+        }
+        check(Unit, Name + ": unit normals");
+        if (Mode == ESinewSoftBodyMode::Pressure) {
+            C->SetPressure(1.5f);
+            G.Frames(60);
+            check(C->GetVolume() > 1.3f * V0, Name + ": SetPressure(1.5) inflates it to " + std::to_string(C->GetVolume()) + " cm^3");
+        } else {
+            C->SetShapeStiffness(1.0f);
+            C->SetStretchCompliance(1e-3f);
+            C->SetMass(3.0f);
+            G.Frames(10);
+            check(std::fabs(C->GetVolume() / V0 - 1.0f) < 0.1f, Name + ": keeps its volume after live edits");
+        }
+        C->EndPlay(EEndPlayReason::Destroyed);
+        check(!C->IsSimulating() && G.Sub.GetBodyCount() == 0, Name + ": EndPlay removes the body");
+    }
+    std::printf("%d checks, %d failed\n", g_checks, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}
