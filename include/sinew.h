@@ -1469,6 +1469,58 @@ typedef struct SinewContactEvent {
 } SinewContactEvent;
 
 /**
+ * The host body behind a dynamic collider (sinew_collider_set_dynamics).
+ */
+typedef struct SinewColliderDynamics {
+  /**
+   * Mass (kg), finite and in (0, 1e12].
+   */
+  float mass;
+  /**
+   * Principal moments of inertia about the centre of mass (kg·m², each finite and
+   * positive), along the axes of `inertia_rotation` (a rotation in the collider's
+   * frame; normalized, finite and non-zero): the tensor R diag(d) Rᵀ turns with the
+   * collider. Unity's Rigidbody.inertiaTensor and inertiaTensorRotation, as they are.
+   */
+  struct SinewVec3 inertia;
+  struct SinewQuat inertia_rotation;
+  /**
+   * Centre of mass (m) in the collider's frame.
+   */
+  struct SinewVec3 center_of_mass;
+  /**
+   * Velocity of the centre of mass (m/s, world) and angular velocity (rad/s,
+   * world), the body's now.
+   */
+  struct SinewVec3 velocity;
+  struct SinewVec3 angular_velocity;
+  /**
+   * 1 = Sinew applies the world's gravity to the proxy within the step; 0 (the
+   * usual) = the host integrates gravity on its body.
+   */
+  uint32_t gravity;
+} SinewColliderDynamics;
+
+/**
+ * What a dynamic collider's proxy did over the last step
+ * (sinew_collider_read_motion).
+ */
+typedef struct SinewColliderMotion {
+  /**
+   * Velocity of the centre of mass (m/s) and angular velocity (rad/s) at the end of
+   * the step.
+   */
+  struct SinewVec3 velocity;
+  struct SinewVec3 angular_velocity;
+  /**
+   * The change of velocity and angular velocity the particles, pins and fluids made
+   * over the step (gravity left out): what a host adds to its body's velocities.
+   */
+  struct SinewVec3 velocity_change;
+  struct SinewVec3 angular_velocity_change;
+} SinewColliderMotion;
+
+/**
  * One broken constraint (see sinew_world_take_break_events).
  */
 typedef struct SinewBreakEvent {
@@ -3049,6 +3101,81 @@ SinewStatus sinew_world_take_contact_events(struct SinewWorld world,
                                             uint32_t capacity,
                                             uint32_t *out_count,
                                             uint64_t *out_lost);
+
+/**
+ * Makes `collider` dynamic: the host body behind it. Call it every frame before the
+ * step with the body's velocities (and its pose with sinew_collider_set_transform).
+ * Within the step Sinew moves a proxy of the body with the impulses it exchanges with
+ * the particles (contacts and friction, pins, fluid pressure), mass-weighted; after
+ * it, sinew_collider_read_motion gives the proxy's velocity change and
+ * sinew_collider_contact_wrench the force and torque (the proxy's momentum change over
+ * the step), for the host to apply. A dynamic collider starts each step at its
+ * transform and ends it at the proxy's pose; it does not bounce particles
+ * (restitution is not applied to its contacts). `gravity` is 0 (the flag must be 0
+ * or 1) when the host integrates gravity on its body itself.
+ *
+ * # Safety
+ * `dynamics` must point to one readable SinewColliderDynamics.
+ */
+SinewStatus sinew_collider_set_dynamics(struct SinewWorld world,
+                                        struct SinewCollider collider,
+                                        const struct SinewColliderDynamics *dynamics);
+
+/**
+ * Makes `collider` kinematic again (its transform set by the host alone). A
+ * kinematic collider is left as it is.
+ */
+SinewStatus sinew_collider_clear_dynamics(struct SinewWorld world, struct SinewCollider collider);
+
+/**
+ * Writes what the proxy of dynamic `collider` did over the last step to `*out`
+ * (its end velocities and the change the particles made; zero changes before the
+ * first step). SINEW_ERROR_INVALID_ARGUMENT for a kinematic collider.
+ *
+ * # Safety
+ * `out` must point to one writable SinewColliderMotion.
+ */
+SinewStatus sinew_collider_read_motion(struct SinewWorld world,
+                                       struct SinewCollider collider,
+                                       struct SinewColliderMotion *out);
+
+/**
+ * Pins `count` particles to points of `collider` (`offsets`: m, the collider's frame)
+ * with compliance `compliance` (m/N, >= 0; 0 = rigid): each particle follows its
+ * point, and a dynamic collider's proxy takes the reaction (its mass and inertia in
+ * the constraint). `*out_first` receives the first pin's index (pins are numbered in
+ * the order they are made). Removing the collider, or the body of a pinned particle,
+ * removes its pins.
+ *
+ * # Safety
+ * `particles` must point to `count` readable uint32_t, `offsets` to `count` readable
+ * SinewVec3, `out_first` to one writable uint32_t.
+ */
+SinewStatus sinew_collider_pin_particles(struct SinewWorld world,
+                                         struct SinewCollider collider,
+                                         const uint32_t *particles,
+                                         const struct SinewVec3 *offsets,
+                                         uint32_t count,
+                                         float compliance,
+                                         uint32_t *out_first);
+
+/**
+ * Removes pins `first..first + count` (they stop acting; indices never shift).
+ */
+SinewStatus sinew_world_remove_pins(struct SinewWorld world, uint32_t first, uint32_t count);
+
+/**
+ * Writes the force (N, world) each pin of `first..first + count` exerted on its
+ * particle in the last substep to `out` (its collider received the opposite at the
+ * pin's point; zero for a removed pin and before the first step).
+ *
+ * # Safety
+ * `out` must point to `count` writable SinewVec3.
+ */
+SinewStatus sinew_world_read_pin_forces(struct SinewWorld world,
+                                        uint32_t first,
+                                        uint32_t count,
+                                        struct SinewVec3 *out);
 
 /**
  * Removes constraints `first..first+count` of `family` (a SinewFamily value): they

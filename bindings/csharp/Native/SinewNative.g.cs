@@ -801,6 +801,56 @@ namespace Sinew.Native
         public float impulse;
     }
 
+    /// <summary>The host body behind a dynamic collider (sinew_collider_set_dynamics).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewColliderDynamics
+    {
+        /// <summary>Mass (kg), finite and in (0, 1e12].</summary>
+        public float mass;
+        /// <summary>
+        /// Principal moments of inertia about the centre of mass (kg·m², each finite and
+        /// positive), along the axes of <c>inertia_rotation</c> (a rotation in the collider's
+        /// frame; normalized, finite and non-zero): the tensor R diag(d) Rᵀ turns with the
+        /// collider. Unity's Rigidbody.inertiaTensor and inertiaTensorRotation, as they are.
+        /// </summary>
+        public SinewVec3 inertia;
+        public SinewQuat inertia_rotation;
+        /// <summary>Centre of mass (m) in the collider's frame.</summary>
+        public SinewVec3 center_of_mass;
+        /// <summary>
+        /// Velocity of the centre of mass (m/s, world) and angular velocity (rad/s,
+        /// world), the body's now.
+        /// </summary>
+        public SinewVec3 velocity;
+        public SinewVec3 angular_velocity;
+        /// <summary>
+        /// 1 = Sinew applies the world's gravity to the proxy within the step; 0 (the
+        /// usual) = the host integrates gravity on its body.
+        /// </summary>
+        public uint gravity;
+    }
+
+    /// <summary>
+    /// What a dynamic collider's proxy did over the last step
+    /// (sinew_collider_read_motion).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewColliderMotion
+    {
+        /// <summary>
+        /// Velocity of the centre of mass (m/s) and angular velocity (rad/s) at the end of
+        /// the step.
+        /// </summary>
+        public SinewVec3 velocity;
+        public SinewVec3 angular_velocity;
+        /// <summary>
+        /// The change of velocity and angular velocity the particles, pins and fluids made
+        /// over the step (gravity left out): what a host adds to its body's velocities.
+        /// </summary>
+        public SinewVec3 velocity_change;
+        public SinewVec3 angular_velocity_change;
+    }
+
     /// <summary>One broken constraint (see sinew_world_take_break_events).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewBreakEvent
@@ -2314,6 +2364,66 @@ namespace Sinew.Native
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_take_contact_events(SinewWorld world, SinewContactEvent* out_events, uint capacity, uint* out_count, ulong* out_lost);
+
+        /// <summary>
+        /// Makes <c>collider</c> dynamic: the host body behind it. Call it every frame before the
+        /// step with the body's velocities (and its pose with sinew_collider_set_transform).
+        /// Within the step Sinew moves a proxy of the body with the impulses it exchanges with
+        /// the particles (contacts and friction, pins, fluid pressure), mass-weighted; after
+        /// it, sinew_collider_read_motion gives the proxy's velocity change and
+        /// sinew_collider_contact_wrench the force and torque (the proxy's momentum change over
+        /// the step), for the host to apply. A dynamic collider starts each step at its
+        /// transform and ends it at the proxy's pose; it does not bounce particles
+        /// (restitution is not applied to its contacts). <c>gravity</c> is 0 (the flag must be 0
+        /// or 1) when the host integrates gravity on its body itself.
+        /// </summary>
+        /// <remarks><c>dynamics</c> must point to one readable SinewColliderDynamics.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_collider_set_dynamics(SinewWorld world, SinewCollider collider, SinewColliderDynamics* dynamics);
+
+        /// <summary>
+        /// Makes <c>collider</c> kinematic again (its transform set by the host alone). A
+        /// kinematic collider is left as it is.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_collider_clear_dynamics(SinewWorld world, SinewCollider collider);
+
+        /// <summary>
+        /// Writes what the proxy of dynamic <c>collider</c> did over the last step to <c>*out</c>
+        /// (its end velocities and the change the particles made; zero changes before the
+        /// first step). SINEW_ERROR_INVALID_ARGUMENT for a kinematic collider.
+        /// </summary>
+        /// <remarks><c>out</c> must point to one writable SinewColliderMotion.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_collider_read_motion(SinewWorld world, SinewCollider collider, SinewColliderMotion* @out);
+
+        /// <summary>
+        /// Pins <c>count</c> particles to points of <c>collider</c> (<c>offsets</c>: m, the collider's frame)
+        /// with compliance <c>compliance</c> (m/N, &gt;= 0; 0 = rigid): each particle follows its
+        /// point, and a dynamic collider's proxy takes the reaction (its mass and inertia in
+        /// the constraint). <c>*out_first</c> receives the first pin's index (pins are numbered in
+        /// the order they are made). Removing the collider, or the body of a pinned particle,
+        /// removes its pins.
+        /// </summary>
+        /// <remarks>
+        /// <c>particles</c> must point to <c>count</c> readable uint32_t, <c>offsets</c> to <c>count</c> readable
+        /// SinewVec3, <c>out_first</c> to one writable uint32_t.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_collider_pin_particles(SinewWorld world, SinewCollider collider, uint* particles, SinewVec3* offsets, uint count, float compliance, uint* out_first);
+
+        /// <summary>Removes pins <c>first..first + count</c> (they stop acting; indices never shift).</summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_remove_pins(SinewWorld world, uint first, uint count);
+
+        /// <summary>
+        /// Writes the force (N, world) each pin of <c>first..first + count</c> exerted on its
+        /// particle in the last substep to <c>out</c> (its collider received the opposite at the
+        /// pin's point; zero for a removed pin and before the first step).
+        /// </summary>
+        /// <remarks><c>out</c> must point to <c>count</c> writable SinewVec3.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_read_pin_forces(SinewWorld world, uint first, uint count, SinewVec3* @out);
 
         /// <summary>
         /// Removes constraints <c>first..first+count</c> of <c>family</c> (a SinewFamily value): they
