@@ -50,11 +50,11 @@ use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
 use crate::pipeline::integrate::{predict_range, update_velocities_range, Integrator};
-use crate::solver::parallel::CHUNK;
 use crate::pipeline::StepContext;
 use crate::slots::{WorldIds, ID_WITHOUT_SERIAL};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::solver::classes::{ParticleClasses, Phase, EVERY, FROZEN};
+use crate::solver::parallel::CHUNK;
 
 /// Steps after a resume whose end zeroes the body's velocities (see the module doc).
 pub const CATCH_UP_STEPS: u32 = 4;
@@ -400,8 +400,9 @@ impl Activity {
         if r.masked == masked {
             return;
         }
-        for i in r.particles.start as usize..r.particles.end as usize {
-            particles.hot[i].w = if masked { 0.0 } else { saved[i] };
+        let range = r.particles.start as usize..r.particles.end as usize;
+        for (hot, &w) in particles.hot[range.clone()].iter_mut().zip(&saved[range]) {
+            hot.w = if masked { 0.0 } else { w };
         }
         r.masked = masked;
     }
