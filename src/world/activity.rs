@@ -49,11 +49,12 @@ use crate::constraints::ConstraintSets;
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
-use crate::pipeline::integrate::{predict_range, update_velocities_range};
+use crate::pipeline::integrate::{predict_range, update_velocities_range, Integrator};
 use crate::pipeline::StepContext;
 use crate::slots::{WorldIds, ID_WITHOUT_SERIAL};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::solver::classes::{ParticleClasses, Phase, EVERY, FROZEN};
+use crate::solver::parallel::CHUNK;
 
 /// Steps after a resume whose end zeroes the body's velocities (see the module doc).
 pub const CATCH_UP_STEPS: u32 = 4;
@@ -113,6 +114,9 @@ pub(crate) struct Activity {
     frozen: Vec<Range<u32>>,
     /// Derived: runs of particles at a reduced rate.
     reduced: Vec<ReducedRun>,
+    /// Derived: whether any chunk of the particle passes is wholly frozen (the
+    /// integrator then skips those chunks, `Integrator::frozen_chunks`).
+    any_frozen_chunk: bool,
     /// Inverse masses of the masked particles (indexed by particle; valid inside the
     /// step for the particles of `frozen` and `reduced`).
     saved: Vec<f32>,
@@ -322,8 +326,11 @@ impl Activity {
     /// Whether a stage of this table changes particles between substeps (a body at
     /// a reduced rate is unmasked and masked there): then the integrator does not fuse
     /// its velocity update with the next predict.
+    ///
+    /// Also while whole chunks of particles are frozen: the integrator's own passes
+    /// skip those chunks, which the fused pass inside a sweep cannot.
     pub(crate) fn moves_particles_between_substeps(&self) -> bool {
-        !self.reduced.is_empty() && !self.is_idle()
+        !self.is_idle() && (!self.reduced.is_empty() || self.any_frozen_chunk)
     }
 
     /// Start of a step, after the fallible `begin_step` stages: derives what changed,
@@ -334,6 +341,7 @@ impl Activity {
         &mut self,
         particles: &mut Particles,
         sets: &mut ConstraintSets,
+        integrator: &mut Integrator,
         substeps: u32,
     ) -> Result<()> {
         if self.is_idle() || (self.modes.is_empty() && self.asleep_count == 0) {
@@ -343,11 +351,26 @@ impl Activity {
             }
             self.frozen.clear();
             self.reduced.clear();
+            self.any_frozen_chunk = false;
             self.class = Vec::new();
+            integrator.frozen_chunks.clear();
             return Ok(());
         }
         if self.dirty || self.class.len() > particles.len() {
             self.derive(particles.len(), substeps)?;
+            // The chunks of the integrator's passes with no particle that runs.
+            let chunks = &mut integrator.frozen_chunks;
+            chunks.clear();
+            crate::error::try_reserve(chunks, self.class.len().div_ceil(CHUNK), "frozen chunks")?;
+            chunks.extend(
+                self.class
+                    .chunks(CHUNK)
+                    .map(|c| c.len() == CHUNK && c.iter().all(|&k| k == FROZEN)),
+            );
+            self.any_frozen_chunk = chunks.iter().any(|&f| f);
+            if !self.any_frozen_chunk {
+                chunks.clear();
+            }
         }
         let classes = ParticleClasses {
             class: &self.class,
@@ -377,8 +400,9 @@ impl Activity {
         if r.masked == masked {
             return;
         }
-        for i in r.particles.start as usize..r.particles.end as usize {
-            particles.hot[i].w = if masked { 0.0 } else { saved[i] };
+        let range = r.particles.start as usize..r.particles.end as usize;
+        for (hot, &w) in particles.hot[range.clone()].iter_mut().zip(&saved[range]) {
+            hot.w = if masked { 0.0 } else { w };
         }
         r.masked = masked;
     }

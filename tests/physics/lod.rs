@@ -310,3 +310,32 @@ fn modes_survive_snapshots() {
     }
     assert_eq!(w.state_hash(), back.state_hash());
 }
+
+/// Most of a large world paused (whole chunks of particles frozen: the integrator skips
+/// them, and the step is no longer fused): the same bits on 1 and 4 threads, the paused
+/// ropes exactly still, the others falling.
+#[test]
+fn a_mostly_paused_world_is_the_same_bits_on_1_and_4_threads() {
+    let run = |threads| {
+        let (mut w, bodies) = mixed(threads);
+        for (k, &b) in bodies.iter().enumerate() {
+            let mode = if k < 100 {
+                SimMode::Full
+            } else {
+                SimMode::Paused
+            };
+            w.set_body_sim_mode(b, mode).unwrap();
+        }
+        let before = state(&w);
+        for _ in 0..20 {
+            w.step(DT).unwrap();
+        }
+        let (first, _) = w.body_particle_range(bodies[100]).unwrap();
+        let after = state(&w);
+        let f = first as usize;
+        assert!(before[f..] == after[f..], "paused ropes moved");
+        assert!(before[..f] != after[..f], "full ropes did not move");
+        after
+    };
+    assert!(run(1) == run(4));
+}
