@@ -1,0 +1,2 @@
+#pragma once
+#include "Components/MeshComponent.h"
