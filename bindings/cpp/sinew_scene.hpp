@@ -436,6 +436,32 @@ class Scene {
         if (it == colliders_.end()) return unknown_collider("Scene::set_collider_material", id);
         return world_.set_collider_material(it->second, static_friction, dynamic_friction, restitution);
     }
+    /// Makes collider `id` dynamic: the host body behind it (sinew_collider_set_dynamics;
+    /// SI units in the simulation's axes).
+    Result<void> set_collider_dynamics(ColliderId id, const SinewColliderDynamics& d) {
+        auto it = colliders_.find(id);
+        if (it == colliders_.end()) return unknown_collider("Scene::set_collider_dynamics", id);
+        return world_.set_collider_dynamics(it->second, d);
+    }
+    /// Makes collider `id` kinematic again.
+    Result<void> clear_collider_dynamics(ColliderId id) {
+        auto it = colliders_.find(id);
+        if (it == colliders_.end()) return unknown_collider("Scene::clear_collider_dynamics", id);
+        return world_.clear_collider_dynamics(it->second);
+    }
+    /// What dynamic collider `id`'s proxy did over the last step (sinew_collider_read_motion).
+    Result<SinewColliderMotion> collider_motion(ColliderId id) const {
+        auto it = colliders_.find(id);
+        if (it == colliders_.end()) return unknown_collider("Scene::collider_motion", id);
+        return world_.collider_motion(it->second);
+    }
+    /// The force (N) and torque (N·m, about `about`, m) the particles exerted on
+    /// collider `id` over the last step (sinew_collider_contact_wrench).
+    Result<Wrench> collider_contact_wrench(ColliderId id, const Vec3& about) const {
+        auto it = colliders_.find(id);
+        if (it == colliders_.end()) return unknown_collider("Scene::collider_contact_wrench", id);
+        return world_.contact_wrench(it->second, about);
+    }
     bool contains_collider(ColliderId id) const noexcept { return colliders_.count(id) != 0; }
     std::size_t collider_count() const noexcept { return colliders_.size(); }
 

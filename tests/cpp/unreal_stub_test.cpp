@@ -535,6 +535,34 @@ int main() {
         Floor->EndPlay(EEndPlayReason::Destroyed);
     }
     {
+        // A box body simulating physics under a pinned rope, coupled two-way: the rope
+        // swinging down onto it pushes it (AddForce down, in UE units); in the velocity
+        // change mode the push is added to its velocity.
+        Game G;
+        UBoxComponent Box;
+        Box.Transform = FTransform(FVector(0, 0, 80));
+        Box.BoxExtent = FVector(150, 150, 20);
+        Box.bSimulatePhysics = true;
+        Box.Mass = 5.0f;
+        Box.BodyInstance.CenterOfMass = FVector(0, 0, 80);
+        Box.BodyInstance.Inertia = FVector(1e5, 1e5, 1e5);
+        auto Coupled = std::make_unique<USinewColliderComponent>(FObjectInitializer());
+        Coupled->World = &G.World;
+        Coupled->AttachParent = &Box;
+        Coupled->BodyCoupling = ESinewBodyCoupling::ForceAndTorque;
+        auto Hanging = MakeRope(G, FVector(0, 0, 150), FVector(100, 0, 0), 1.0f, true);
+        Coupled->BeginPlay();
+        Hanging->BeginPlay();
+        G.Frames(60);
+        check(Box.ForceAdded.Z < 0.0, "body coupling: the rope pushes the body down (AddForce)");
+        check(Box.LinearVelocity.Z == 0.0, "body coupling: ForceAndTorque leaves the velocity to the engine");
+        Coupled->BodyCoupling = ESinewBodyCoupling::VelocityChange;
+        G.Frames(30);
+        check(Box.LinearVelocity.Z < 0.0, "body coupling: VelocityChange adds the proxy's velocity change");
+        Hanging->EndPlay(EEndPlayReason::Destroyed);
+        Coupled->EndPlay(EEndPlayReason::Destroyed);
+    }
+    {
         // Ground 1 m up, with a hole where X < 0: one rope hangs over ground, one over the hole.
         Game G;
         ALandscapeProxy Land;

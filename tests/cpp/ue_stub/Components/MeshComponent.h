@@ -1,5 +1,6 @@
 #pragma once
 #include "Components/SceneComponent.h"
+#include "PhysicsEngine/BodyInstance.h"
 #include "StubRendering.h"
 
 struct FRegisterComponentContext;
@@ -31,6 +32,26 @@ class UPrimitiveComponent : public USceneComponent {
     /// Stub: rendered within Tolerance seconds is bRenderedForStub.
     bool WasRecentlyRendered(float Tolerance = 0.2f) const { return bRenderedForStub; }
     bool bRenderedForStub = true;
+    // Physics. Stub: a body whose state the test sets; forces and velocity changes
+    // added to it are summed for the test to read.
+    bool IsSimulatingPhysics() const { return bSimulatePhysics; }
+    FBodyInstance* GetBodyInstance() { return bSimulatePhysics ? &BodyInstance : nullptr; }
+    const FBodyInstance* GetBodyInstance() const { return bSimulatePhysics ? &BodyInstance : nullptr; }
+    float GetMass() const { return Mass; }
+    FVector GetPhysicsLinearVelocity() const { return LinearVelocity; }
+    FVector GetPhysicsAngularVelocityInRadians() const { return AngularVelocity; }
+    void SetPhysicsLinearVelocity(FVector V, bool bAddToCurrent = false) {
+        LinearVelocity = bAddToCurrent ? LinearVelocity + V : V;
+    }
+    void SetPhysicsAngularVelocityInRadians(FVector W, bool bAddToCurrent = false) {
+        AngularVelocity = bAddToCurrent ? AngularVelocity + W : W;
+    }
+    void AddForce(FVector F) { ForceAdded = ForceAdded + F; }
+    void AddTorqueInRadians(FVector T) { TorqueAdded = TorqueAdded + T; }
+    bool bSimulatePhysics = false;
+    FBodyInstance BodyInstance;
+    float Mass = 1.0f;
+    FVector LinearVelocity, AngularVelocity, ForceAdded, TorqueAdded;
     FPrimitiveSceneProxy* SceneProxy = nullptr;
     FBoxSphereBounds Bounds;
     bool CastShadow = false;

@@ -2,8 +2,10 @@
 
 #include "Components/BoxComponent.h"
 #include "Components/CapsuleComponent.h"
+#include "Components/PrimitiveComponent.h"
 #include "Components/SphereComponent.h"
 #include "Engine/World.h"
+#include "PhysicsEngine/BodyInstance.h"
 #include "SinewConversions.h"
 #include "SinewEditorPreview.h"
 #include "SinewModule.h"
@@ -148,6 +150,7 @@ void USinewColliderComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 			(void)Scene->remove_collider(Collider);
 			Collider = 0;
 		}
+		bDynamic = false;
 		const sinew::Result<sinew::ColliderId> Added = Scene->add_collider(Desc);
 		if (Added)
 		{
@@ -169,6 +172,92 @@ void USinewColliderComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	}
 	Current = Desc;
 	bWarned = false;
+	PushBody(Sub, *Scene, Desc);
+}
+
+UPrimitiveComponent* USinewColliderComponent::CoupledBody() const
+{
+	if (BodyCoupling == ESinewBodyCoupling::None)
+	{
+		return nullptr;
+	}
+	UPrimitiveComponent* Body = Cast<UPrimitiveComponent>(GetAttachParent());
+	return Body && Body->IsSimulatingPhysics() ? Body : nullptr;
+}
+
+void USinewColliderComponent::PushBody(const USinewWorldSubsystem& Sub, sinew::Scene& Scene, const SinewColliderDesc& Desc)
+{
+	UPrimitiveComponent* Body = CoupledBody();
+	const FBodyInstance* Instance = Body ? Body->GetBodyInstance() : nullptr;
+	if (!Instance)
+	{
+		if (bDynamic)
+		{
+			(void)Scene.clear_collider_dynamics(Collider);
+			bDynamic = false;
+		}
+		return;
+	}
+	// Everything in the collider's own frame (its Sinew rotation, which for a capsule
+	// includes the Y -> Z turn), SI units.
+	const sinew::Quat ToLocal{-Desc.rotation.x, -Desc.rotation.y, -Desc.rotation.z, Desc.rotation.w};
+	const sinew::Vec3 Com = SinewUE::ToSim(Sub.GetFrame(), Instance->GetCOMPosition());
+	const sinew::Vec3 Offset{Com.x - Desc.position.x, Com.y - Desc.position.y, Com.z - Desc.position.z};
+	const FQuat Axes = Instance->GetMassSpaceToWorldSpace().GetRotation();
+	const sinew::colliders::DQuat AxesLocal = sinew::colliders::multiply(
+		sinew::colliders::DQuat{ToLocal.x, ToLocal.y, ToLocal.z, ToLocal.w}, sinew::colliders::DQuat{Axes.X, Axes.Y, Axes.Z, Axes.W});
+	const FVector Moments = Instance->GetBodyInertiaTensor(); // kg·cm², principal
+	const FVector V = Body->GetPhysicsLinearVelocity();
+	const FVector W = Body->GetPhysicsAngularVelocityInRadians();
+	SinewColliderDynamics D{};
+	D.mass = Body->GetMass();
+	D.inertia = SinewUE::InertiaToSim(Moments);
+	D.inertia_rotation = sinew::Quat{float(AxesLocal.x), float(AxesLocal.y), float(AxesLocal.z), float(AxesLocal.w)};
+	D.center_of_mass = sinew::colliders::rotate(ToLocal, Offset);
+	D.velocity = sinew::units::Frame::velocity_to_sim(sinew::units::Double3{V.X, V.Y, V.Z});
+	D.angular_velocity = sinew::Vec3{float(W.X), float(W.Y), float(W.Z)}; // rad/s, same axes
+	D.gravity = 0; // Chaos integrates the body's gravity
+	const sinew::Result<void> Done = Scene.set_collider_dynamics(Collider, D);
+	bDynamic = (bool)Done;
+	if (!Done && !bWarned)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Done.error().message.c_str()));
+		bWarned = true;
+	}
+}
+
+void USinewColliderComponent::PostSinewStep(USinewWorldSubsystem& Sub)
+{
+	UPrimitiveComponent* Body = CoupledBody();
+	sinew::Scene* Scene = Sub.GetScene();
+	if (!bDynamic || !Body || !Scene || Collider == 0)
+	{
+		return;
+	}
+	if (BodyCoupling == ESinewBodyCoupling::VelocityChange)
+	{
+		const sinew::Result<SinewColliderMotion> M = Scene->collider_motion(Collider);
+		if (M)
+		{
+			const sinew::units::Double3 Dv = sinew::units::Frame::velocity_from_sim(M->velocity_change);
+			const SinewVec3 Dw = M->angular_velocity_change;
+			Body->SetPhysicsLinearVelocity(FVector(Dv.x, Dv.y, Dv.z), true);
+			Body->SetPhysicsAngularVelocityInRadians(FVector(Dw.x, Dw.y, Dw.z), true);
+		}
+		return;
+	}
+	const FBodyInstance* Instance = Body->GetBodyInstance();
+	if (!Instance)
+	{
+		return;
+	}
+	const sinew::Vec3 Com = SinewUE::ToSim(Sub.GetFrame(), Instance->GetCOMPosition());
+	const sinew::Result<sinew::Wrench> W = Scene->collider_contact_wrench(Collider, Com);
+	if (W)
+	{
+		Body->AddForce(SinewUE::ForceFromSim(W->force));
+		Body->AddTorqueInRadians(SinewUE::TorqueFromSim(W->torque));
+	}
 }
 
 void USinewColliderComponent::OnSinewContact(USinewWorldSubsystem& Sub, const sinew::Scene::ContactEvent& Event, USceneComponent* Body)

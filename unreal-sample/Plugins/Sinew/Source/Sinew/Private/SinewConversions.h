@@ -70,6 +70,27 @@ inline sinew::Vec3 Direction(const FVector& D)
 	return sinew::Vec3{F.X, F.Y, F.Z};
 }
 
+/** A force (N) as UE's kg·cm/s² (AddForce). */
+inline FVector ForceFromSim(const sinew::Vec3& F)
+{
+	const double K = sinew::units::kUnrealUnitsPerMetre;
+	return FVector(F.x * K, F.y * K, F.z * K);
+}
+
+/** A torque (N·m) as UE's kg·cm²/s² (AddTorqueInRadians). */
+inline FVector TorqueFromSim(const sinew::Vec3& T)
+{
+	const double K = sinew::units::kUnrealUnitsPerMetre * sinew::units::kUnrealUnitsPerMetre;
+	return FVector(T.x * K, T.y * K, T.z * K);
+}
+
+/** Moments of inertia: UE's kg·cm² as kg·m². */
+inline sinew::Vec3 InertiaToSim(const FVector& I)
+{
+	const double K = sinew::units::kMetresPerUnrealUnit * sinew::units::kMetresPerUnrealUnit;
+	return sinew::Vec3{float(I.X * K), float(I.Y * K), float(I.Z * K)};
+}
+
 /** Length: cm -> m and back, through sinew_units.hpp. */
 inline float LengthToSim(float Centimetres) { return sinew::units::length_to_sim(Centimetres); }
 inline float LengthFromSim(float Metres) { return (float)sinew::units::length_from_sim(Metres); }

@@ -43,6 +43,20 @@ enum class ESinewColliderShape : uint8
 	Plane
 };
 
+/** How a collider passes the particles' push on to the simulating primitive it is attached to. */
+UENUM(BlueprintType)
+enum class ESinewBodyCoupling : uint8
+{
+	/** Kinematic: the collider follows the component; the particles do not push back. */
+	None,
+	/** Two-way: the body's mass, inertia and velocities go to Sinew before each step; after it the step's mean force and torque are added at its centre of mass (AddForce, AddTorqueInRadians). */
+	ForceAndTorque,
+	/** Two-way, applied as the velocity change of Sinew's proxy of the body (SetPhysicsLinearVelocity / SetPhysicsAngularVelocityInRadians, added to the current). */
+	VelocityChange
+};
+
+class UPrimitiveComponent;
+
 UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Activation, "Components|Activation"))
 class SINEW_API USinewColliderComponent : public USceneComponent, public ISinewSimulated
 {
@@ -54,6 +68,10 @@ public:
 	/** Take shape and size from the sphere, capsule or box component this one is attached to (else use Shape below). */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Collider")
 	bool bMirrorParentShape = true;
+
+	/** Two-way coupling with the parent primitive when it simulates physics (a Chaos body): the particles, pins and water push it back. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider")
+	ESinewBodyCoupling BodyCoupling = ESinewBodyCoupling::None;
 
 	/** Shape when not mirroring a parent primitive. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider")
@@ -127,7 +145,7 @@ public:
 	virtual void OnUnregister() override;
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
-	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override {}
+	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual uint32 GetSinewCollider() const override { return Collider; }
 	virtual void OnSinewContact(USinewWorldSubsystem& InSubsystem, const sinew::Scene::ContactEvent& Event, USceneComponent* Body) override;
 
@@ -137,6 +155,10 @@ private:
 	/** Registers with the subsystem and adds the collider (from BeginPlay, or OnRegister in an editor world). */
 	void AddToSimulation(USinewWorldSubsystem& Sub);
 	void RemoveFromSimulation();
+	/** The parent primitive this collider couples to: simulating physics, and BodyCoupling not None; else null. */
+	UPrimitiveComponent* CoupledBody() const;
+	/** Before a step: the coupled body's mass, inertia, centre of mass and velocities into the collider (or kinematic again). */
+	void PushBody(const USinewWorldSubsystem& Sub, sinew::Scene& Scene, const SinewColliderDesc& Desc);
 
 	UPROPERTY(Transient)
 	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
@@ -146,4 +168,6 @@ private:
 	bool bWarned = false;
 	/** Whether the subsystem routes this collider's contact events here (follows bContactEvents). */
 	bool bListening = false;
+	/** Whether the collider is dynamic in the simulation (a coupled body was pushed). */
+	bool bDynamic = false;
 };
