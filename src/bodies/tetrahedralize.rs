@@ -36,6 +36,7 @@
 //! nearby triangles) for the snap; a mesh thinner than a cell loses that part (raise
 //! the resolution).
 
+use crate::collision::mesh::closest_on_triangle;
 use crate::constraints::volume::validate_surface;
 use crate::error::{try_with_capacity, Error, Result};
 use crate::limits::MAX_BODY_PARTICLES;
@@ -235,40 +236,6 @@ fn row_crossings(
         out.push((x, sa as i32));
     }
     out.sort_by(|l, r| l.0.total_cmp(&r.0).then(l.1.cmp(&r.1)));
-}
-
-/// The closest point to `p` on triangle (a, b, c) (Ericson, "Real-Time Collision
-/// Detection", 5.1.5).
-fn closest_on_triangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> Vec3 {
-    let (ab, ac, ap) = (b - a, c - a, p - a);
-    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
-    }
-    let bp = p - b;
-    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
-    if d3 >= 0.0 && d4 <= d3 {
-        return b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        return a + ab * (d1 / (d1 - d3));
-    }
-    let cp = p - c;
-    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
-    if d6 >= 0.0 && d5 <= d6 {
-        return c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        return a + ac * (d2 / (d2 - d6));
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-    }
-    let denom = 1.0 / (va + vb + vc);
-    a + ab * (vb * denom) + ac * (vc * denom)
 }
 
 /// Lists, per cell of a `dims` grid, the items whose box `[lo, hi]` (in cells,
@@ -692,7 +659,7 @@ mod tests {
     use super::*;
 
     /// A UV sphere of radius `r`, closed (poles shared), counter-clockwise from outside.
-    pub(crate) fn sphere(r: f32, rings: u32, segments: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    fn sphere(r: f32, rings: u32, segments: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
         let mut v = vec![Vec3::new(0.0, r, 0.0)];
         for i in 1..rings {
             let th = std::f32::consts::PI * i as f32 / rings as f32;
@@ -722,7 +689,7 @@ mod tests {
         (v, t)
     }
 
-    pub(crate) fn mesh_volume(v: &[Vec3], t: &[[u32; 3]]) -> f64 {
+    fn mesh_volume(v: &[Vec3], t: &[[u32; 3]]) -> f64 {
         t.iter()
             .map(|t| {
                 let [a, b, c] = t.map(|i| v[i as usize]);

@@ -128,15 +128,19 @@ fn volume_matches_the_closed_mesh() {
     let (v, t) = sphere(0.5, 24, 48);
     let exact = mesh_volume(&v, &t);
     for res in [8, 12, 16, 24] {
+        let start = std::time::Instant::now();
         let m = tetrahedralize(&v, &t, res).unwrap();
+        let took = start.elapsed();
         check_positive(&m, "sphere");
         let vol: f64 = tet_volumes(&m).iter().sum();
         let err = vol / exact - 1.0;
         println!(
-            "sphere r 0.5 m, resolution {res}: {} vertices, {} tets, volume {vol:.5} m³ vs {exact:.5} m³ ({:+.2} %)",
+            "sphere r 0.5 m ({} triangles), resolution {res}: {} vertices, {} tets, volume {vol:.5} m³ vs {exact:.5} m³ ({:+.2} %), {:.1} ms",
+            t.len(),
             m.vertices.len(),
             m.tets.len(),
-            100.0 * err
+            100.0 * err,
+            took.as_secs_f64() * 1e3
         );
         assert!(err.abs() < 0.03, "resolution {res}: {:+.2} %", 100.0 * err);
     }
