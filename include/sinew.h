@@ -209,6 +209,11 @@
 #define SINEW_MAX_FLUID_CAPACITY (1 << 22)
 
 /**
+ * Largest number of grains one grain emitter reserves (its budget).
+ */
+#define SINEW_MAX_GRAIN_BUDGET (1 << 22)
+
+/**
  * Smallest particle spacing of a fluid (m).
  */
 #define SINEW_MIN_FLUID_SPACING 1.0e-3
@@ -375,9 +380,16 @@
  * descs are generated from their declarations and covered by the settings layout
  * instead. Version 7: that layout in the header, the desc records generated. Version
  * 8: the particles' granular materials. Version 9: the contact readback's friction
- * impulse and point, and the colliders' contact sums.
+ * impulse and point, and the colliders' contact sums. Version 10: the grain emitters
+ * (after the kill volumes).
  */
-#define FORMAT_VERSION 9
+#define FORMAT_VERSION 10
+
+/**
+ * The oldest format version this library still reads: a version-9 body is version
+ * 10's without the grain emitters (none are loaded).
+ */
+#define OLDEST_FORMAT_VERSION 9
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -1868,6 +1880,72 @@ typedef struct SinewParticleMaterial {
    */
   uint32_t internal_cookie;
 } SinewParticleMaterial;
+
+/**
+ * A grain emitter's grains: how many it may make, their size, density and collision filter
+ * (see `World::add_grain_emitter`; the stream is an `EmitterDesc`, the friction a
+ * `ParticleMaterial`). Start from sinew_grain_emitter_desc_default(); field for field the
+ * Rust `GrainEmitterDesc`.
+ */
+typedef struct SinewGrainEmitterDesc {
+  /**
+   * Grains the emitter may make in all: world particles reserved when it is added (inert
+   * until emitted); it stops when they are used. In 1..=SINEW_MAX_GRAIN_BUDGET grains.
+   * Default 1000.
+   */
+  uint32_t budget;
+  /**
+   * Radius of every grain (its contact radius). In (0, SINEW_MAX_FLUID_SPACING] m.
+   * Default 0.02.
+   */
+  float grain_radius;
+  /**
+   * Density of the grain's material (quartz sand 2650): a grain weighs ρ 4/3 π r³. In
+   * (0, SINEW_MAX_REST_DENSITY] kg/m³. Default 2650.
+   */
+  float grain_density;
+  /**
+   * Collision group of the grains (0 = none; see the collision filters). Default
+   * 0x00000000.
+   */
+  uint32_t group;
+  /**
+   * Collision layers the grains are on (bits). Default 0x00000001.
+   */
+  uint32_t layers;
+  /**
+   * Collision layers the grains collide with (bits). Default 0xFFFFFFFF.
+   */
+  uint32_t mask;
+  /**
+   * Grains of one group collide with each other (only matters with a group). Default 0
+   * (0 or 1).
+   */
+  uint32_t self_collision;
+  /**
+   * Set by sinew_grain_emitter_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewGrainEmitterDesc;
+
+/**
+ * A grain emitter handle, passed by value; 0 is null. Valid in the world that issued
+ * it (the header's "Handles" paragraph); a removed emitter's id is rejected with
+ * SINEW_ERROR_INVALID_HANDLE.
+ */
+typedef struct SinewGrainEmitter {
+  uint64_t id;
+} SinewGrainEmitter;
+
+/**
+ * A grain emitter's particles and count (sinew_grain_emitter_stats): its grains are
+ * world particles `first..first+emitted`; `budget` particles are reserved.
+ */
+typedef struct SinewGrainEmitterStats {
+  uint32_t first;
+  uint32_t budget;
+  uint32_t emitted;
+} SinewGrainEmitterStats;
 
 /**
  * One stage of the last profiled step (sinew_world_read_stage_times).
@@ -3744,6 +3822,67 @@ SinewStatus sinew_world_set_particle_material(struct SinewWorld world,
 SinewStatus sinew_world_particle_material(struct SinewWorld world,
                                           uint32_t index,
                                           struct SinewParticleMaterial *out_material);
+
+/**
+ * A grain emitter desc with every field at its default (a budget of 1000 grains of
+ * 2 cm radius and quartz density 2650 kg/m³ on layer 1, colliding with every layer).
+ */
+struct SinewGrainEmitterDesc sinew_grain_emitter_desc_default(void);
+
+/**
+ * Writes sinew_grain_emitter_desc_default() to `*out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewGrainEmitterDesc.
+ */
+SinewStatus sinew_grain_emitter_desc_init(struct SinewGrainEmitterDesc *out);
+
+/**
+ * Adds a grain emitter: it reserves `grains->budget` world particles (inert until
+ * emitted) and from the next step on pours grains of `grains->grain_radius` and
+ * `grains->grain_density`, with the collision filter of `*grains` and the granular
+ * material `*material`, from the shape of `*stream` (a nozzle, a point as a nozzle of
+ * radius 0, or a box) at `stream->rate` grains per second with `stream->speed` along
+ * its local +Z, until the budget is used; deterministic. `*out_emitter` receives its
+ * handle. Values out of range are refused with SINEW_ERROR_INVALID_ARGUMENT.
+ *
+ * # Safety
+ * `grains`, `stream` and `material` must point to one readable SinewGrainEmitterDesc,
+ * SinewEmitterDesc and SinewParticleMaterial, `out_emitter` to one writable
+ * SinewGrainEmitter.
+ */
+SinewStatus sinew_world_add_grain_emitter(struct SinewWorld world,
+                                          const struct SinewGrainEmitterDesc *grains,
+                                          const struct SinewEmitterDesc *stream,
+                                          const struct SinewParticleMaterial *material,
+                                          struct SinewGrainEmitter *out_emitter);
+
+/**
+ * Moves or retunes a grain emitter's stream (shape, position, rotation, speed, rate;
+ * a rate of 0 pauses it); its budget, grains and material stay. Next step on.
+ *
+ * # Safety
+ * `stream` must point to a readable SinewEmitterDesc.
+ */
+SinewStatus sinew_grain_emitter_set(struct SinewWorld world,
+                                    struct SinewGrainEmitter emitter,
+                                    const struct SinewEmitterDesc *stream);
+
+/**
+ * Removes a grain emitter: its grains stay (ordinary particles), its unused particles
+ * stay inert; its handle becomes invalid.
+ */
+SinewStatus sinew_grain_emitter_remove(struct SinewWorld world, struct SinewGrainEmitter emitter);
+
+/**
+ * Writes a grain emitter's particle range and count to `*out_stats`.
+ *
+ * # Safety
+ * `out_stats` must be NULL or point to writable memory for one SinewGrainEmitterStats.
+ */
+SinewStatus sinew_grain_emitter_stats(struct SinewWorld world,
+                                      struct SinewGrainEmitter emitter,
+                                      struct SinewGrainEmitterStats *out_stats);
 
 /**
  * Fixed step with an accumulator: adds `frame_dt` seconds (the frame's real time,

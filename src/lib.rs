@@ -112,6 +112,9 @@ pub use limits::{
     MAX_TEAR_RESERVE, MAX_WINCH_SPEED,
 };
 pub use math::Vec3;
+pub use particles::grains::{
+    GrainEmitterDesc, GrainEmitterId, GrainEmitterStats, MAX_GRAIN_BUDGET,
+};
 pub use particles::material::{ParticleMaterial, COHESION_BAND, COHESION_POROSITY};
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use skinning::SkinWeights;

@@ -5,7 +5,7 @@
 //! ```text
 //! offset  size  field
 //! 0       8     magic "SINEWSNP"
-//! 8       4     format version (FORMAT_VERSION)
+//! 8       4     format version (FORMAT_VERSION; OLDEST_FORMAT_VERSION and up are read)
 //! 12      4     ABI version of the writer (SINEW_ABI_VERSION)
 //! 16      8     body length in bytes
 //! 24      8     XXH64 (seed 0) of the body
@@ -20,8 +20,8 @@
 //! without a change to [`FORMAT_VERSION`], which covers the hand-written records.
 //!
 //! A buffer is refused (and the target world left unchanged) when it is shorter than
-//! the header or its body, has another magic, a format version other than this
-//! library's, an ABI version newer than it or another settings layout, a checksum that
+//! the header or its body, has another magic, a format version this library does not
+//! read, an ABI version newer than it or another settings layout, a checksum that
 //! does not match, or a body that does not decode to a consistent world (every index
 //! and length is checked). The state hash is the XXH64 of the same body streamed
 //! through a hasher: equal states give equal hashes, on any thread count and with any
@@ -39,6 +39,8 @@ use codec::corrupt;
 pub(crate) struct LoadContext<'a> {
     pub hot: &'a [Vec4],
     pub jacobi: bool,
+    /// The snapshot's format version ([`OLDEST_FORMAT_VERSION`]..=[`FORMAT_VERSION`]).
+    pub format: u32,
 }
 
 /// First bytes of every snapshot.
@@ -49,8 +51,12 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// descs are generated from their declarations and covered by the settings layout
 /// instead. Version 7: that layout in the header, the desc records generated. Version
 /// 8: the particles' granular materials. Version 9: the contact readback's friction
-/// impulse and point, and the colliders' contact sums.
-pub const FORMAT_VERSION: u32 = 9;
+/// impulse and point, and the colliders' contact sums. Version 10: the grain emitters
+/// (after the kill volumes).
+pub const FORMAT_VERSION: u32 = 10;
+/// The oldest format version this library still reads: a version-9 body is version
+/// 10's without the grain emitters (none are loaded).
+pub const OLDEST_FORMAT_VERSION: u32 = 9;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.
@@ -75,9 +81,10 @@ pub(crate) fn write_header(out: &mut [u8], body_len: usize, checksum: u64, setti
     out[32..40].copy_from_slice(&settings.to_le_bytes());
 }
 
-/// Checks the header (the settings layout against `settings`, this library's) and the
-/// checksum; returns the body.
-pub(crate) fn check(bytes: &[u8], settings: u64) -> Result<&[u8]> {
+/// Checks the header (the settings layout against `settings(version)`, this
+/// library's for the snapshot's format version) and the checksum; returns the body and
+/// its format version.
+pub(crate) fn check(bytes: &[u8], settings: impl Fn(u32) -> u64) -> Result<(&[u8], u32)> {
     if bytes.len() < HEADER_BYTES {
         return Err(corrupt(format!(
             "{} bytes are fewer than the {HEADER_BYTES}-byte header (truncated?)",
@@ -92,9 +99,10 @@ pub(crate) fn check(bytes: &[u8], settings: u64) -> Result<&[u8]> {
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
     let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().expect("8 bytes"));
     let version = u32_at(8);
-    if version != FORMAT_VERSION {
+    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(Error::invalid(format!(
-            "the snapshot has format version {version}; this library reads version {FORMAT_VERSION} only{}",
+            "the snapshot has format version {version}; this library reads versions \
+             {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION} only{}",
             if version > FORMAT_VERSION {
                 " (it was written by a newer Sinew)"
             } else {
@@ -110,6 +118,7 @@ pub(crate) fn check(bytes: &[u8], settings: u64) -> Result<&[u8]> {
         )));
     }
     let layout = u64_at(32);
+    let settings = settings(version);
     if layout != settings {
         return Err(Error::invalid(format!(
             "the snapshot was written with a different settings layout ({layout:#018x}; this \
@@ -136,7 +145,7 @@ pub(crate) fn check(bytes: &[u8], settings: u64) -> Result<&[u8]> {
             header.checksum
         )));
     }
-    Ok(body)
+    Ok((body, version))
 }
 
 /// `body` with a valid header in front (its length, checksum and the settings layout

@@ -39,6 +39,7 @@ mod contracts;
 mod edit;
 mod families;
 mod families_2d;
+mod grain_emitters;
 mod granular;
 mod heavy_loads;
 mod heightfield;

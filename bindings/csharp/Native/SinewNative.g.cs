@@ -24,6 +24,7 @@
 //   sinew_emitter_desc_default -> sinew_emitter_desc_init
 //   sinew_kill_volume_desc_default -> sinew_kill_volume_desc_init
 //   sinew_particle_material_default -> sinew_particle_material_init
+//   sinew_grain_emitter_desc_default -> sinew_grain_emitter_desc_init
 //   sinew_wind_desc_default -> sinew_wind_desc_init
 //   sinew_wind_zone_desc_default -> sinew_wind_zone_desc_init
 //   sinew_world_desc_default -> sinew_world_desc_init
@@ -1196,6 +1197,72 @@ namespace Sinew.Native
         public uint internal_cookie;
     }
 
+    /// <summary>
+    /// A grain emitter's grains: how many it may make, their size, density and collision filter
+    /// (see <c>World::add_grain_emitter</c>; the stream is an <c>EmitterDesc</c>, the friction a
+    /// <c>ParticleMaterial</c>). Start from sinew_grain_emitter_desc_default(); field for field the
+    /// Rust <c>GrainEmitterDesc</c>.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewGrainEmitterDesc
+    {
+        /// <summary>
+        /// Grains the emitter may make in all: world particles reserved when it is added (inert
+        /// until emitted); it stops when they are used. In 1..=SINEW_MAX_GRAIN_BUDGET grains.
+        /// Default 1000.
+        /// </summary>
+        public uint budget;
+        /// <summary>
+        /// Radius of every grain (its contact radius). In (0, SINEW_MAX_FLUID_SPACING] m.
+        /// Default 0.02.
+        /// </summary>
+        public float grain_radius;
+        /// <summary>
+        /// Density of the grain's material (quartz sand 2650): a grain weighs ρ 4/3 π r³. In
+        /// (0, SINEW_MAX_REST_DENSITY] kg/m³. Default 2650.
+        /// </summary>
+        public float grain_density;
+        /// <summary>
+        /// Collision group of the grains (0 = none; see the collision filters). Default
+        /// 0x00000000.
+        /// </summary>
+        public uint group;
+        /// <summary>Collision layers the grains are on (bits). Default 0x00000001.</summary>
+        public uint layers;
+        /// <summary>Collision layers the grains collide with (bits). Default 0xFFFFFFFF.</summary>
+        public uint mask;
+        /// <summary>
+        /// Grains of one group collide with each other (only matters with a group). Default 0
+        /// (0 or 1).
+        /// </summary>
+        public uint self_collision;
+        /// <summary>Set by sinew_grain_emitter_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// A grain emitter handle, passed by value; 0 is null. Valid in the world that issued
+    /// it (the header's "Handles" paragraph); a removed emitter's id is rejected with
+    /// SINEW_ERROR_INVALID_HANDLE.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewGrainEmitter
+    {
+        public ulong id;
+    }
+
+    /// <summary>
+    /// A grain emitter's particles and count (sinew_grain_emitter_stats): its grains are
+    /// world particles <c>first..first+emitted</c>; <c>budget</c> particles are reserved.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewGrainEmitterStats
+    {
+        public uint first;
+        public uint budget;
+        public uint emitted;
+    }
+
     /// <summary>One stage of the last profiled step (sinew_world_read_stage_times).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewStageTime
@@ -1607,6 +1674,9 @@ namespace Sinew.Native
         /// <summary>Largest particle capacity of one fluid.</summary>
         public const uint SINEW_MAX_FLUID_CAPACITY = (1 << 22);
 
+        /// <summary>Largest number of grains one grain emitter reserves (its budget).</summary>
+        public const uint SINEW_MAX_GRAIN_BUDGET = (1 << 22);
+
         /// <summary>Smallest particle spacing of a fluid (m).</summary>
         public const float SINEW_MIN_FLUID_SPACING = 1.0e-3f;
 
@@ -1734,9 +1804,16 @@ namespace Sinew.Native
         /// descs are generated from their declarations and covered by the settings layout
         /// instead. Version 7: that layout in the header, the desc records generated. Version
         /// 8: the particles' granular materials. Version 9: the contact readback's friction
-        /// impulse and point, and the colliders' contact sums.
+        /// impulse and point, and the colliders' contact sums. Version 10: the grain emitters
+        /// (after the kill volumes).
         /// </summary>
-        public const uint FORMAT_VERSION = 9;
+        public const uint FORMAT_VERSION = 10;
+
+        /// <summary>
+        /// The oldest format version this library still reads: a version-9 body is version
+        /// 10's without the grain emitters (none are loaded).
+        /// </summary>
+        public const uint OLDEST_FORMAT_VERSION = 9;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
@@ -2821,6 +2898,48 @@ namespace Sinew.Native
         /// <remarks><c>out_material</c> must point to writable memory for one SinewParticleMaterial.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_particle_material(SinewWorld world, uint index, SinewParticleMaterial* out_material);
+
+        /// <summary>Writes sinew_grain_emitter_desc_default() to <c>*out</c>.</summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewGrainEmitterDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_grain_emitter_desc_init(SinewGrainEmitterDesc* @out);
+
+        /// <summary>
+        /// Adds a grain emitter: it reserves <c>grains-&gt;budget</c> world particles (inert until
+        /// emitted) and from the next step on pours grains of <c>grains-&gt;grain_radius</c> and
+        /// <c>grains-&gt;grain_density</c>, with the collision filter of <c>*grains</c> and the granular
+        /// material <c>*material</c>, from the shape of <c>*stream</c> (a nozzle, a point as a nozzle of
+        /// radius 0, or a box) at <c>stream-&gt;rate</c> grains per second with <c>stream-&gt;speed</c> along
+        /// its local +Z, until the budget is used; deterministic. <c>*out_emitter</c> receives its
+        /// handle. Values out of range are refused with SINEW_ERROR_INVALID_ARGUMENT.
+        /// </summary>
+        /// <remarks>
+        /// <c>grains</c>, <c>stream</c> and <c>material</c> must point to one readable SinewGrainEmitterDesc,
+        /// SinewEmitterDesc and SinewParticleMaterial, <c>out_emitter</c> to one writable
+        /// SinewGrainEmitter.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_add_grain_emitter(SinewWorld world, SinewGrainEmitterDesc* grains, SinewEmitterDesc* stream, SinewParticleMaterial* material, SinewGrainEmitter* out_emitter);
+
+        /// <summary>
+        /// Moves or retunes a grain emitter's stream (shape, position, rotation, speed, rate;
+        /// a rate of 0 pauses it); its budget, grains and material stay. Next step on.
+        /// </summary>
+        /// <remarks><c>stream</c> must point to a readable SinewEmitterDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_grain_emitter_set(SinewWorld world, SinewGrainEmitter emitter, SinewEmitterDesc* stream);
+
+        /// <summary>
+        /// Removes a grain emitter: its grains stay (ordinary particles), its unused particles
+        /// stay inert; its handle becomes invalid.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_grain_emitter_remove(SinewWorld world, SinewGrainEmitter emitter);
+
+        /// <summary>Writes a grain emitter's particle range and count to <c>*out_stats</c>.</summary>
+        /// <remarks><c>out_stats</c> must be NULL or point to writable memory for one SinewGrainEmitterStats.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_grain_emitter_stats(SinewWorld world, SinewGrainEmitter emitter, SinewGrainEmitterStats* out_stats);
 
         /// <summary>
         /// Fixed step with an accumulator: adds <c>frame_dt</c> seconds (the frame's real time,

@@ -35,7 +35,7 @@ pub(super) use self::fluid::{
     KILL_VOLUME_DESC_COOKIE,
 };
 pub use self::limits::*;
-pub use self::particles::SinewParticleMaterial;
-pub(super) use self::particles::PARTICLE_MATERIAL_COOKIE;
+pub use self::particles::{SinewGrainEmitterDesc, SinewParticleMaterial};
+pub(super) use self::particles::{GRAIN_EMITTER_DESC_COOKIE, PARTICLE_MATERIAL_COOKIE};
 pub use self::world::SinewWorldDesc;
 pub(super) use self::world::WORLD_DESC_COOKIE;
