@@ -43,10 +43,10 @@ namespace Sinew.Unity
 
         [Header("Grains (read when the emitter is created)")]
         [Tooltip("Grain radius (its contact radius). In (0, 10] m.")]
-        [Min(0.0001f)]
+        [Min(0f)]
         public float grainRadius = 0.02f;
         [Tooltip("Density of the grain's material (quartz sand 2650): a grain weighs ρ 4/3 π r³. In (0, 100000] kg/m³.")]
-        [Min(0.001f)]
+        [Min(0f)]
         public float grainDensity = 2650f;
         [Tooltip("Grains the emitter makes in all (particles reserved up front; it stops when they are used).")]
         [Min(1)]
@@ -145,8 +145,8 @@ namespace Sinew.Unity
             kineticFriction = SinewAuthoring.Clamp(kineticFriction, 0f, staticFriction);
             rollingFriction = SinewAuthoring.Clamp(rollingFriction, 0f, SinewNative.SINEW_MAX_FRICTION);
             cohesion = SinewAuthoring.Clamp(cohesion, 0f, SinewNative.SINEW_MAX_COHESION);
-            grainRadius = SinewAuthoring.Clamp(grainRadius, 0.0001f, SinewNative.SINEW_MAX_FLUID_SPACING);
-            grainDensity = SinewAuthoring.Clamp(grainDensity, 0.001f, SinewNative.SINEW_MAX_REST_DENSITY);
+            grainRadius = SinewAuthoring.Clamp(grainRadius, SinewAuthoring.Above(0f), SinewNative.SINEW_MAX_FLUID_SPACING);
+            grainDensity = SinewAuthoring.Clamp(grainDensity, SinewAuthoring.Above(0f), SinewNative.SINEW_MAX_REST_DENSITY);
             budget = SinewAuthoring.Clamp(budget, 1, (int)SinewNative.SINEW_MAX_GRAIN_BUDGET);
             nozzleRadius = SinewAuthoring.Clamp(nozzleRadius, 0f, SinewNative.SINEW_MAX_NOZZLE_SPACINGS * 2.2f * grainRadius);
             speed = SinewAuthoring.Clamp(speed, 0f, SinewNative.SINEW_MAX_EMIT_SPEED);

@@ -38,32 +38,32 @@ class SINEW_API USinewGranularComponent : public UInstancedStaticMeshComponent, 
 public:
 	USinewGranularComponent(const FObjectInitializer& ObjectInitializer);
 
-	/** Coulomb coefficient below which a contact between grains sticks (mu_s): a pile stands up to about atan mu_s. At least 0, at most 100. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0", ClampMax = "100", UIMax = "1.5"))
+	/** Coulomb coefficient below which a contact between grains sticks (mu_s): a pile stands up to about atan mu_s. At least 0 (the library refuses more than SINEW_MAX_FRICTION). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0", UIMax = "1.5"))
 	float StaticFriction = 0.6f;
 
-	/** Coulomb coefficient of sliding between grains (mu_k, at most mu_s). At least 0, at most 100. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0", ClampMax = "100", UIMax = "1.5"))
+	/** Coulomb coefficient of sliding between grains (mu_k, at most mu_s). At least 0 (the library refuses more than SINEW_MAX_FRICTION). */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0", UIMax = "1.5"))
 	float KineticFriction = 0.5f;
 
 	/** Rolling resistance of round grains (mu_r): caps both coefficients, so round grains roll where rolling is cheaper than sliding. 0 = the grains do not roll. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0", ClampMax = "100", UIMax = "1.5"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0", UIMax = "1.5"))
 	float RollingFriction = 0.0f;
 
 	/** Tensile strength of the bulk material (wet sand 100-1000 Pa, snow 1-100 kPa); 0 = dry. At least 0, at most 1e7 Pa. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0", ClampMax = "1e7", ToolTip = "Tensile strength of the bulk material in Pa (wet sand 100-1000, snow 1-100 kPa); 0 = dry."))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0", ToolTip = "Tensile strength of the bulk material in Pa (wet sand 100-1000, snow 1-100 kPa); 0 = dry."))
 	float Cohesion = 0.0f;
 
 	/** Grain radius, cm (its contact radius). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0.01", ClampMax = "1000", UIMin = "0.2", UIMax = "20", Units = "cm"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0", UIMin = "0.2", UIMax = "20", Units = "cm"))
 	float GrainRadius = 2.0f;
 
 	/** Density of the grain's material (quartz sand 2650): a grain weighs rho 4/3 pi r^3. Above 0, at most 100000 kg/m^3. */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0.001", ClampMax = "100000"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "0"))
 	float GrainDensity = 2650.0f;
 
 	/** Grains the emitter makes in all (particles reserved when it joins the simulation). */
-	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "1", ClampMax = "4194304"))
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Granular", meta = (ClampMin = "1"))
 	int32 Budget = 2000;
 
 	/** Collision layers the grains are on (bits). */
