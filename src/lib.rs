@@ -92,6 +92,7 @@ pub use fluid::desc::{
     MAX_LIFETIME, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO, MIN_FLUID_SPACING,
 };
 pub use fluid::emit::MAX_NOZZLE_SPACINGS;
+pub use fluid::grains::{GrainEmitterDesc, GrainEmitterId, GrainEmitterStats, MAX_GRAIN_BUDGET};
 pub use fluid::{
     AnisotropyDesc, DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats, EmitterDesc,
     EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId, FluidParticle, FluidStats,
@@ -112,9 +113,6 @@ pub use limits::{
     MAX_TEAR_RESERVE, MAX_WINCH_SPEED,
 };
 pub use math::Vec3;
-pub use particles::grains::{
-    GrainEmitterDesc, GrainEmitterId, GrainEmitterStats, MAX_GRAIN_BUDGET,
-};
 pub use particles::material::{ParticleMaterial, COHESION_BAND, COHESION_POROSITY};
 pub use particles::{CollisionFilter, Particles, Vec3Attribute, MAX_COORDINATE, MAX_PARTICLES};
 pub use skinning::SkinWeights;

@@ -21,7 +21,6 @@
 //!
 //! ARCHITECTURE.md, "Data layout", places this in the whole.
 
-pub mod grains;
 pub mod material;
 
 use crate::error::{try_reserve, Error, Result};

@@ -1,6 +1,6 @@
 //! The granular scene: sand poured from a grain emitter onto a slope, down which it
 //! runs and heaps against a crate (granular materials: friction between particles,
-//! src/particles/material.rs; the emitter: src/particles/grains.rs).
+//! src/particles/material.rs; the emitter: src/fluid/grains.rs).
 
 use super::*;
 use sinew::{EmitterDesc, EmitterShape, GrainEmitterDesc, ParticleMaterial};

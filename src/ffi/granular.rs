@@ -1,12 +1,12 @@
 //! Granular materials through the C ABI: friction, rolling resistance and cohesion
 //! between particles (src/particles/material.rs), set on a range of particles, and
-//! the grain emitters that pour them (src/particles/grains.rs).
+//! the grain emitters that pour them (src/fluid/grains.rs).
 
 use super::bodies::{init_desc, read_desc};
 use super::fluids::{emitter_desc, SinewEmitterDesc};
 use super::world::{with_world, SinewWorld};
 use super::{answer, guard, FfiResult, SinewStatus};
-use crate::particles::grains::{GrainEmitterDesc, GrainEmitterId};
+use crate::fluid::grains::{GrainEmitterDesc, GrainEmitterId};
 use crate::particles::material::ParticleMaterial;
 
 pub use super::settings::{

@@ -9,6 +9,7 @@
 
 pub mod desc;
 pub(crate) mod emit;
+pub mod grains;
 mod grid;
 pub(crate) mod render;
 pub(crate) mod walls;
@@ -121,9 +122,9 @@ pub struct FluidSet {
     pub(crate) fluids: SlotMap<Fluid, LowestFirst>,
     /// Emitters of every fluid, in emission order (slot order).
     pub(crate) emitters: SlotMap<Emitter, LowestFirst>,
-    /// Grain emitters (`particles::grains`), emitting after the fluid emitters, in
+    /// Grain emitters (`fluid::grains`), emitting after the fluid emitters, in
     /// slot order.
-    pub(crate) grains: SlotMap<crate::particles::grains::GrainEmitter, LowestFirst>,
+    pub(crate) grains: SlotMap<crate::fluid::grains::GrainEmitter, LowestFirst>,
     /// Kill volumes of every fluid.
     pub(crate) kill_volumes: SlotMap<KillVolume, LowestFirst>,
     /// The density solver: neighbour grid, λ, corrections (src/fluid/solver.rs).

@@ -1,15 +1,15 @@
 //! The safe Rust API of granular materials on [`World`]: friction, rolling and cohesion
 //! between particles (src/particles/material.rs), and the grain emitters that pour
-//! them (src/particles/grains.rs).
+//! them (src/fluid/grains.rs).
 
 use super::World;
 use crate::error::Result;
 use crate::fluid::emit::slots::reserve_slot;
-use crate::fluid::EmitterDesc;
-use crate::math::Vec3;
-use crate::particles::grains::{
+use crate::fluid::grains::{
     check_grain_stream, GrainEmitter, GrainEmitterDesc, GrainEmitterId, GrainEmitterStats,
 };
+use crate::fluid::EmitterDesc;
+use crate::math::Vec3;
 use crate::particles::material::ParticleMaterial;
 
 /// Why [`World::set_particle_material`] refuses fluid particles.
@@ -59,7 +59,7 @@ impl World {
 }
 
 impl World {
-    /// Adds a grain emitter (`particles::grains`): it reserves `grains.budget` world
+    /// Adds a grain emitter (`fluid::grains`): it reserves `grains.budget` world
     /// particles (inert until emitted) and, from the next step on, pours grains of
     /// `grains.grain_radius` and density with the collision filter of `grains` and the
     /// granular `material` from the shape of `stream` (a nozzle's disc, a point as a

@@ -63,7 +63,7 @@ const fn layout_of(stored: &[u64]) -> u64 {
 /// body order: format 9's, then the grain emitters' `GrainEmitterDesc` and
 /// `ParticleMaterial` (format 10). A desc stored in the body is listed here.
 pub(crate) const SETTINGS_LAYOUT: u64 = {
-    use crate::particles::grains::GrainEmitterDesc;
+    use crate::fluid::grains::GrainEmitterDesc;
     use crate::particles::material::ParticleMaterial;
     let mut stored = [0u64; 9];
     let mut k = 0;

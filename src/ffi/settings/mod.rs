@@ -28,14 +28,15 @@ pub(super) use self::bodies::{
 pub use self::collision::SinewColliderDesc;
 pub(super) use self::collision::COLLIDER_DESC_COOKIE;
 pub use self::fluid::{
-    SinewAnisotropyDesc, SinewDiffuseDesc, SinewEmitterDesc, SinewFluidDesc, SinewKillVolumeDesc,
+    SinewAnisotropyDesc, SinewDiffuseDesc, SinewEmitterDesc, SinewFluidDesc, SinewGrainEmitterDesc,
+    SinewKillVolumeDesc,
 };
 pub(super) use self::fluid::{
     ANISOTROPY_DESC_COOKIE, DIFFUSE_DESC_COOKIE, EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE,
-    KILL_VOLUME_DESC_COOKIE,
+    GRAIN_EMITTER_DESC_COOKIE, KILL_VOLUME_DESC_COOKIE,
 };
 pub use self::limits::*;
-pub use self::particles::{SinewGrainEmitterDesc, SinewParticleMaterial};
-pub(super) use self::particles::{GRAIN_EMITTER_DESC_COOKIE, PARTICLE_MATERIAL_COOKIE};
+pub use self::particles::SinewParticleMaterial;
+pub(super) use self::particles::PARTICLE_MATERIAL_COOKIE;
 pub use self::world::SinewWorldDesc;
 pub(super) use self::world::WORLD_DESC_COOKIE;

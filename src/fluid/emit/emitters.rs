@@ -66,7 +66,7 @@ fn nozzle_rows(radius: f32, spacing: f32) -> Result<Vec<u32>> {
 /// An emitter's stream: where, how fast and how many particles per second it makes
 /// (its desc), the fraction of a particle carried to the next step and the emission
 /// counter; the geometry and schedule of the module doc, for a given spacing. A fluid
-/// emitter streams at its fluid's spacing, a grain emitter (`particles::grains`) at its
+/// emitter streams at its fluid's spacing, a grain emitter (`fluid::grains`) at its
 /// grain's diameter.
 pub(crate) struct Stream {
     pub desc: EmitterDesc,

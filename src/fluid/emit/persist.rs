@@ -3,8 +3,8 @@
 //! descs are stored by the records their `settings!` declarations generate.
 
 use super::*;
+use crate::fluid::grains::GrainEmitter;
 use crate::fluid::KillVolumeShape;
-use crate::particles::grains::GrainEmitter;
 use crate::slots::{SlotMap, MAX_SLOTS};
 
 impl FluidSet {

@@ -44,7 +44,7 @@ crate::settings! {
     /// collision filter (see `World::add_grain_emitter`; the stream is an
     /// `EmitterDesc`, the friction a `ParticleMaterial`).
     pub struct GrainEmitterDesc => SinewGrainEmitterDesc, GrainEmitterSettings,
-        cookie 0x5E1E_0503, path "crate::particles::grains::GrainEmitterDesc",
+        cookie 0x5E1E_0503, path "crate::fluid::grains::GrainEmitterDesc",
         check GrainEmitterDesc::check_mass {
         /// Grains the emitter may make in all: world particles reserved when it is
         /// added (inert until emitted); it stops when they are used.
