@@ -95,6 +95,7 @@ pub use fluid::desc::{
     MAX_LIFETIME, MAX_REST_DENSITY, MAX_SMOOTHING_RATIO, MIN_FLUID_SPACING,
 };
 pub use fluid::emit::MAX_NOZZLE_SPACINGS;
+pub use fluid::grains::{GrainEmitterDesc, GrainEmitterId, GrainEmitterStats, MAX_GRAIN_BUDGET};
 pub use fluid::{
     AnisotropyDesc, DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats, EmitterDesc,
     EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId, FluidParticle, FluidStats,

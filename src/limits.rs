@@ -151,6 +151,8 @@ limits! {
     MAX_WIND_ZONES: u32 = 1 << 16;
     /// Largest particle capacity of one fluid.
     MAX_FLUID_CAPACITY: u32 = 4_194_304;
+    /// Largest number of grains one grain emitter reserves (its budget).
+    MAX_GRAIN_BUDGET: u32 = 4_194_304;
     /// Smallest particle spacing of a fluid (m).
     MIN_FLUID_SPACING: f32 = 1.0e-3;
     /// Largest particle spacing of a fluid (m).

@@ -360,6 +360,56 @@ struct ParticleMaterial : detail::DescSetters<ParticleMaterial, SinewParticleMat
     // END GENERATED ParticleMaterial setters
 };
 
+/// A grain emitter's grains (budget, radius, density, collision filter): a
+/// SinewGrainEmitterDesc that starts at sinew_grain_emitter_desc_default(). The stream is a
+/// fluid emitter's SinewEmitterDesc (sinew_fluid.hpp's EmitterDesc), the friction a
+/// ParticleMaterial. One `with_` setter per field, rendered from the Rust declaration.
+struct GrainEmitterDesc : detail::DescSetters<GrainEmitterDesc, SinewGrainEmitterDesc> {
+    GrainEmitterDesc() noexcept : DescSetters(sinew_grain_emitter_desc_default()) {}
+    // BEGIN GENERATED GrainEmitterDesc setters
+    /// Grains the emitter may make in all: world particles reserved when it is added (inert
+    /// until emitted); it stops when they are used. In 1..=SINEW_MAX_GRAIN_BUDGET grains.
+    /// Default 1000.
+    GrainEmitterDesc& with_budget(uint32_t value) noexcept {
+        this->budget = value;
+        return *this;
+    }
+    /// Radius of every grain (its contact radius). In (0, SINEW_MAX_FLUID_SPACING] m. Default
+    /// 0.02.
+    GrainEmitterDesc& with_grain_radius(float value) noexcept {
+        this->grain_radius = value;
+        return *this;
+    }
+    /// Density of the grain's material (quartz sand 2650): a grain weighs ρ 4/3 π r³. In (0,
+    /// SINEW_MAX_REST_DENSITY] kg/m³. Default 2650.
+    GrainEmitterDesc& with_grain_density(float value) noexcept {
+        this->grain_density = value;
+        return *this;
+    }
+    /// Collision group of the grains (0 = none; see the collision filters). Default 0x00000000.
+    GrainEmitterDesc& with_group(uint32_t value) noexcept {
+        this->group = value;
+        return *this;
+    }
+    /// Collision layers the grains are on (bits). Default 0x00000001.
+    GrainEmitterDesc& with_layers(uint32_t value) noexcept {
+        this->layers = value;
+        return *this;
+    }
+    /// Collision layers the grains collide with (bits). Default 0xFFFFFFFF.
+    GrainEmitterDesc& with_mask(uint32_t value) noexcept {
+        this->mask = value;
+        return *this;
+    }
+    /// Grains of one group collide with each other (only matters with a group). Default 0 (0 or
+    /// 1).
+    GrainEmitterDesc& with_self_collision(bool value) noexcept {
+        this->self_collision = value ? 1u : 0u;
+        return *this;
+    }
+    // END GENERATED GrainEmitterDesc setters
+};
+
 /// Consecutive ids `first .. first + count` (particles or constraints).
 struct Range {
     uint32_t first = 0;
@@ -2024,6 +2074,27 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     Result<SinewParticleMaterial> particle_material(uint32_t index) const {
         SinewParticleMaterial m{};
         return detail::checked(sinew_world_particle_material(handle_, index, &m), m);
+    }
+    /// Adds a grain emitter: `grains.budget` particles reserved, poured from the shape of
+    /// `stream` at its rate and speed with `material`, next step on (deterministic).
+    Result<SinewGrainEmitter> add_grain_emitter(const SinewGrainEmitterDesc& grains,
+                                                const SinewEmitterDesc& stream,
+                                                const SinewParticleMaterial& material) {
+        SinewGrainEmitter e{};
+        return detail::checked(sinew_world_add_grain_emitter(handle_, &grains, &stream, &material, &e), e);
+    }
+    /// Moves or retunes a grain emitter's stream (a rate of 0 pauses it).
+    Result<void> set_grain_emitter(SinewGrainEmitter emitter, const SinewEmitterDesc& stream) {
+        return detail::to_result(sinew_grain_emitter_set(handle_, emitter, &stream));
+    }
+    /// Removes a grain emitter; its grains stay.
+    Result<void> remove_grain_emitter(SinewGrainEmitter emitter) {
+        return detail::to_result(sinew_grain_emitter_remove(handle_, emitter));
+    }
+    /// A grain emitter's particles: its grains are `first .. first + emitted`.
+    Result<SinewGrainEmitterStats> grain_emitter_stats(SinewGrainEmitter emitter) const {
+        SinewGrainEmitterStats s{};
+        return detail::checked(sinew_grain_emitter_stats(handle_, emitter, &s), s);
     }
 
     // --- in-place edits of any family (ids never shift; effective next step) -----

@@ -64,4 +64,66 @@ namespace Sinew
             // END GENERATED ParticleMaterial exchange
         }
     }
+
+    /// <summary>A grain emitter's grains (<see cref="World.AddGrainEmitter"/>): how many it
+    /// may make (its budget of reserved particles), their radius, density and collision
+    /// filter. Start from <see cref="Default"/>; the stream is an
+    /// <see cref="EmitterSettings"/>, the friction a <see cref="ParticleMaterialSettings"/>.</summary>
+    public struct GrainEmitterSettings : INativeSettings<SinewGrainEmitterDesc>
+    {
+        // BEGIN GENERATED GrainEmitterDesc fields
+        /// <summary>Grains the emitter may make in all: world particles reserved when it is
+        /// added (inert until emitted); it stops when they are used. In
+        /// 1..=SINEW_MAX_GRAIN_BUDGET grains. Default 1000.</summary>
+        public int Budget;
+        /// <summary>Radius of every grain (its contact radius). In (0, SINEW_MAX_FLUID_SPACING]
+        /// m. Default 0.02.</summary>
+        public float GrainRadius;
+        /// <summary>Density of the grain's material (quartz sand 2650): a grain weighs ρ 4/3 π
+        /// r³. In (0, SINEW_MAX_REST_DENSITY] kg/m³. Default 2650.</summary>
+        public float GrainDensity;
+        /// <summary>Collision group of the grains (0 = none; see the collision filters).
+        /// Default 0x00000000.</summary>
+        public uint Group;
+        /// <summary>Collision layers the grains are on (bits). Default 0x00000001.</summary>
+        public uint Layers;
+        /// <summary>Collision layers the grains collide with (bits). Default
+        /// 0xFFFFFFFF.</summary>
+        public uint Mask;
+        /// <summary>Grains of one group collide with each other (only matters with a group).
+        /// Default 0 (0 or 1).</summary>
+        public bool SelfCollision;
+        // END GENERATED GrainEmitterDesc fields
+
+        /// <summary>The library's defaults (read from the library, so they never drift).</summary>
+        public static GrainEmitterSettings Default
+        {
+            get { return NativeSettings.Default<GrainEmitterSettings, SinewGrainEmitterDesc>(); }
+        }
+
+        /// <summary>The native desc (defaults with their cookie, overwritten by these settings).</summary>
+        public SinewGrainEmitterDesc ToNative()
+        {
+            return NativeSettings.ToNative<GrainEmitterSettings, SinewGrainEmitterDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewGrainEmitterDesc>.InitNative(ref SinewGrainEmitterDesc d)
+        {
+            fixed (SinewGrainEmitterDesc* p = &d)
+                return SinewNative.sinew_grain_emitter_desc_init(p);
+        }
+
+        void INativeSettings<SinewGrainEmitterDesc>.Exchange(ref SinewGrainEmitterDesc d, bool toNative)
+        {
+            // BEGIN GENERATED GrainEmitterDesc exchange
+            NativeSettings.Copy(ref d.budget, ref Budget, toNative);
+            NativeSettings.Copy(ref d.grain_radius, ref GrainRadius, toNative);
+            NativeSettings.Copy(ref d.grain_density, ref GrainDensity, toNative);
+            NativeSettings.Copy(ref d.group, ref Group, toNative);
+            NativeSettings.Copy(ref d.layers, ref Layers, toNative);
+            NativeSettings.Copy(ref d.mask, ref Mask, toNative);
+            NativeSettings.Copy(ref d.self_collision, ref SelfCollision, toNative);
+            // END GENERATED GrainEmitterDesc exchange
+        }
+    }
 }

@@ -1,5 +1,6 @@
 // Sinew.World: granular materials. Friction, rolling resistance and cohesion between
-// particles, set on a range of particles (sand, gravel, snow, grain).
+// particles, set on a range of particles (sand, gravel, snow, grain), and the grain
+// emitters that pour them.
 
 using Sinew.Native;
 
@@ -24,6 +25,66 @@ namespace Sinew
             SinewParticleMaterial d;
             SinewException.Check(SinewNative.sinew_world_particle_material(Handle, unchecked((uint)index), &d));
             return ParticleMaterialSettings.FromNative(d);
+        }
+
+        /// <summary>Adds a grain emitter: it reserves <c>grains.Budget</c> particles (inert
+        /// until emitted) and from the next step on pours grains of <c>grains.GrainRadius</c>
+        /// with the collision filter of <paramref name="grains"/> and the granular
+        /// <paramref name="material"/> from the shape of <paramref name="stream"/> (a nozzle,
+        /// a point as a nozzle of radius 0, or a box) at its rate (grains/s) and speed, until
+        /// the budget is used. Deterministic.</summary>
+        public unsafe GrainEmitter AddGrainEmitter(GrainEmitterSettings grains, EmitterSettings stream, ParticleMaterialSettings material)
+        {
+            SinewGrainEmitterDesc g = grains.ToNative();
+            SinewEmitterDesc s = stream.ToNative();
+            SinewParticleMaterial m = material.ToNative();
+            SinewGrainEmitter e;
+            return new GrainEmitter(this, SinewException.Checked(SinewNative.sinew_world_add_grain_emitter(Handle, &g, &s, &m, &e), e));
+        }
+    }
+
+    /// <summary>A grain emitter (<see cref="World.AddGrainEmitter"/>): its grains are world
+    /// particles <see cref="First"/> .. <see cref="First"/> + <see cref="Emitted"/>.</summary>
+    public sealed class GrainEmitter
+    {
+        /// <summary>The world it pours into.</summary>
+        public World World { get; private set; }
+        /// <summary>The native handle.</summary>
+        public SinewGrainEmitter Handle { get; private set; }
+
+        internal GrainEmitter(World world, SinewGrainEmitter handle)
+        {
+            World = world;
+            Handle = handle;
+        }
+
+        /// <summary>The reserved particles and the grains emitted so far.</summary>
+        public unsafe SinewGrainEmitterStats Stats
+        {
+            get
+            {
+                SinewGrainEmitterStats s;
+                SinewException.Check(SinewNative.sinew_grain_emitter_stats(World.Handle, Handle, &s));
+                return s;
+            }
+        }
+
+        /// <summary>First reserved world particle (the first grain).</summary>
+        public int First { get { return unchecked((int)Stats.first); } }
+        /// <summary>Grains emitted so far.</summary>
+        public int Emitted { get { return unchecked((int)Stats.emitted); } }
+
+        /// <summary>Moves or retunes the stream (a rate of 0 pauses it); next step on.</summary>
+        public unsafe void Set(EmitterSettings stream)
+        {
+            SinewEmitterDesc d = stream.ToNative();
+            SinewException.Check(SinewNative.sinew_grain_emitter_set(World.Handle, Handle, &d));
+        }
+
+        /// <summary>Removes the emitter (its grains stay); later calls throw (ErrorInvalidHandle).</summary>
+        public void Remove()
+        {
+            SinewException.Check(SinewNative.sinew_grain_emitter_remove(World.Handle, Handle));
         }
     }
 }

@@ -6,7 +6,8 @@
 //! To add a scene: write `fn my_scene() -> Scene`, add it to [`all`], and pick a
 //! camera. Bodies made by the engine's builders (cloth grids, tet and pressure soft
 //! bodies, ropes) join a scene through [`Sim::adopt_body`]; fluids through
-//! [`Sim::adopt_fluid`] (the fluid scenes are in `fluids.rs`).
+//! [`Sim::adopt_fluid`] (the fluid scenes are in `fluids.rs`, the granular one in
+//! `granular.rs`).
 
 use sinew::{
     BodyConstraints, BodyId, BreakReport, ClothDesc, ClothGridDesc, ColliderDesc, CollisionFilter,
@@ -20,6 +21,10 @@ use sinew::Shape as ColliderShape;
 #[path = "fluids.rs"]
 mod fluids;
 pub use fluids::*;
+
+#[path = "granular.rs"]
+mod granular;
+pub use granular::*;
 
 /// Frame rate of the simulation (Hz): one `World::step` per frame.
 pub const SIM_HZ: f32 = 60.0;
@@ -2586,6 +2591,7 @@ pub fn all() -> Vec<Scene> {
         floating_rings(),
         dam_break(),
         hose(),
+        sand(),
     ]
 }
 

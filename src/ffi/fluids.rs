@@ -115,7 +115,7 @@ unsafe fn fluid_desc(desc: *const SinewFluidDesc) -> FfiResult<FluidDesc> {
 
 /// # Safety
 /// `desc` must be NULL or point to a readable SinewEmitterDesc.
-unsafe fn emitter_desc(desc: *const SinewEmitterDesc) -> FfiResult<EmitterDesc> {
+pub(super) unsafe fn emitter_desc(desc: *const SinewEmitterDesc) -> FfiResult<EmitterDesc> {
     // SAFETY: the pointer goes to `read_desc` unchanged; this function's safety section
     // promises what it needs: NULL (refused) or one readable desc.
     let d = unsafe {

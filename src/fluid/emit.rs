@@ -47,7 +47,7 @@
 
 mod emitters;
 mod persist;
-mod slots;
+pub(crate) mod slots;
 
 use super::{Emitter, EmitterDesc, EmitterShape, Fluid, FluidDesc, FluidSet, KillVolume};
 use super::{EmitterId, FluidId, KillVolumeDesc, KillVolumeId};
@@ -57,6 +57,7 @@ use crate::particles::{CollisionFilter, Particles};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::snapshot::LoadContext;
 use emitters::check_emitter;
+pub(crate) use emitters::{check_stream, Stream};
 use slots::reserve_slot;
 
 /// The filter of fluid particles, live or dead: never in the particle contact search
@@ -281,11 +282,8 @@ impl FluidSet {
         let (desc, rows) = check_emitter(desc, &self.fluid(id)?.desc)?;
         reserve_slot(&mut self.emitters, "emitters")?;
         let e = Emitter {
-            desc,
+            stream: Stream::new(desc, rows),
             fluid: slot as u32,
-            carry: 0.0,
-            sequence: 0,
-            rows,
         };
         Ok(EmitterId(self.ids.id(self.emitters.insert(e))))
     }
@@ -299,8 +297,8 @@ impl FluidSet {
             .expect("an emitter's fluid is live");
         let (desc, rows) = check_emitter(desc, &fluid.desc)?;
         let e = self.emitters.get_mut(k).expect("a live slot");
-        e.desc = desc;
-        e.rows = rows;
+        e.stream.desc = desc;
+        e.stream.rows = rows;
         Ok(())
     }
 
@@ -334,7 +332,8 @@ impl FluidSet {
         Ok(())
     }
 
-    /// Start of a step: every emitter, in slot order, emits its due particles.
+    /// Start of a step: every fluid emitter, then every grain emitter, in slot order,
+    /// emits its due particles.
     pub(crate) fn emit(&mut self, p: &mut Particles, planar: Option<f32>, gravity: Vec3, dt: f32) {
         let FluidSet {
             fluids, emitters, ..
@@ -343,6 +342,9 @@ impl FluidSet {
             if let Some(Some(f)) = fluids.items_mut().get_mut(e.fluid as usize) {
                 e.emit(f, p, planar, gravity, dt);
             }
+        }
+        for g in self.grains.iter_mut() {
+            g.emit(p, planar, gravity, dt);
         }
     }
 

@@ -9,6 +9,7 @@
 
 pub mod desc;
 pub(crate) mod emit;
+pub mod grains;
 mod grid;
 pub(crate) mod render;
 pub(crate) mod walls;
@@ -96,20 +97,12 @@ pub(crate) struct Fluid {
     pub scratch: Vec<u32>,
 }
 
-/// An emitter's state: its desc, its fluid, and the fractional particles carried to
-/// the next step.
+/// A fluid emitter's state: its stream (desc, carry, sequence, nozzle lattice: see
+/// `emit::Stream`, which the grain emitters share) and its fluid.
 pub(crate) struct Emitter {
-    pub desc: EmitterDesc,
+    pub stream: emit::Stream,
     /// The slot of its fluid in [`FluidSet::fluids`].
     pub fluid: u32,
-    /// Particles due but not yet emitted (fraction carried between steps, in [0, 1)).
-    pub carry: f64,
-    /// Emission counter (picks the lattice point or pseudo-random point of the next
-    /// particle, deterministically).
-    pub sequence: u64,
-    /// A nozzle's disc lattice: the first lattice point of each row (prefix counts,
-    /// rows + 1 entries; empty for a box). Built outside the step.
-    pub rows: Vec<u32>,
 }
 
 /// A kill volume and the slot of its fluid.
@@ -129,6 +122,9 @@ pub struct FluidSet {
     pub(crate) fluids: SlotMap<Fluid, LowestFirst>,
     /// Emitters of every fluid, in emission order (slot order).
     pub(crate) emitters: SlotMap<Emitter, LowestFirst>,
+    /// Grain emitters (`fluid::grains`), emitting after the fluid emitters, in
+    /// slot order.
+    pub(crate) grains: SlotMap<crate::fluid::grains::GrainEmitter, LowestFirst>,
     /// Kill volumes of every fluid.
     pub(crate) kill_volumes: SlotMap<KillVolume, LowestFirst>,
     /// The density solver: neighbour grid, λ, corrections (src/fluid/solver.rs).

@@ -51,8 +51,9 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// 8: the particles' granular materials. Version 9: the contact readback's friction
 /// impulse and point, and the colliders' contact sums. Version 10: the bodies'
 /// simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
-/// dynamic colliders' proxies and the pins to colliders.
-pub const FORMAT_VERSION: u32 = 11;
+/// dynamic colliders' proxies and the pins to colliders. Version 12: the grain
+/// emitters (after the kill volumes).
+pub const FORMAT_VERSION: u32 = 12;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.

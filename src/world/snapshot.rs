@@ -38,7 +38,9 @@ use crate::world::WorldDesc;
 pub(crate) const SETTINGS_LAYOUT: u64 = {
     use crate::aero::{WindDesc, WindZoneDesc};
     use crate::collision::ColliderDesc;
+    use crate::fluid::grains::GrainEmitterDesc;
     use crate::fluid::{EmitterDesc, FluidDesc, KillVolumeDesc};
+    use crate::particles::material::ParticleMaterial;
     let mut h = crate::limits::schema::LayoutHash::new();
     let stored = [
         WorldDesc::LAYOUT,
@@ -48,6 +50,8 @@ pub(crate) const SETTINGS_LAYOUT: u64 = {
         ColliderDesc::LAYOUT,
         WindDesc::LAYOUT,
         WindZoneDesc::LAYOUT,
+        GrainEmitterDesc::LAYOUT,
+        ParticleMaterial::LAYOUT,
     ];
     let mut k = 0;
     while k < stored.len() {

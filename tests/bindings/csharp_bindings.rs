@@ -124,6 +124,7 @@ fn declarations_are_burst_compatible() {
             "sinew_emitter_desc_default",
             "sinew_kill_volume_desc_default",
             "sinew_particle_material_default",
+            "sinew_grain_emitter_desc_default",
             "sinew_wind_desc_default",
             "sinew_wind_zone_desc_default",
             "sinew_world_desc_default",

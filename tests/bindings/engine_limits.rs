@@ -47,6 +47,21 @@ const ALLOWED: &[(&str, &str, &str)] = &[
         "the length of the emitter gizmo's arrow",
     ),
     (
+        "unity-sample/Runtime/SinewGranular.cs",
+        "Math.Max(speed, 0.1f) * 0.25f",
+        "the length of the emitter gizmo's arrow",
+    ),
+    (
+        "unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewGranularComponent.cpp",
+        "FMath::Max(MeshDiameter, 0.001f)",
+        "the drawn mesh's diameter (a divisor of the instance scale), cm",
+    ),
+    (
+        "unreal-sample/Plugins/Sinew/Source/Sinew/Public/SinewGranularComponent.h",
+        "Category = \"Sinew|Rendering\", meta = (ClampMin = \"0.001\"",
+        "the drawn mesh's diameter (a divisor of the instance scale)",
+    ),
+    (
         "unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewFluidComponent.cpp",
         "FMath::Max(MeshDiameter, 0.001f)",
         "the drawn mesh's diameter (a divisor of the instance scale), cm",

@@ -1427,6 +1427,23 @@ void test_granular() {
     const auto bad = sinew::ParticleMaterial().with_static_friction(0.2f).with_dynamic_friction(0.5f);
     check(w.set_particle_material(0, 1, bad).status() == sinew::Status::InvalidArgument,
           "dynamic above static friction refused");
+    // A grain emitter: 20 grains of 1 cm from a point nozzle, then its budget stops it.
+    sinew::World p = make_world(kG, 8);
+    SinewEmitterDesc stream = sinew_emitter_desc_default();
+    stream.radius = 0.0f;
+    stream.speed = 1.0f;
+    stream.rate = 40.0f;
+    const auto grains = sinew::GrainEmitterDesc().with_budget(20).with_grain_radius(0.01f);
+    const SinewGrainEmitter pour = must(
+        p.add_grain_emitter(grains, stream, sinew::ParticleMaterial().with_static_friction(0.6f)),
+        "add_grain_emitter");
+    for (int i = 0; i < 60; ++i) must(p.step(1.0f / 60.0f), "step");
+    const SinewGrainEmitterStats s = must(p.grain_emitter_stats(pour), "grain_emitter_stats");
+    check(s.emitted == 20 && s.budget == 20, "the grain emitter stops at its budget");
+    check(must(p.particle_material(s.first + 19), "particle_material").static_friction == 0.6f,
+          "the grains have the material");
+    must(p.remove_grain_emitter(pour), "remove_grain_emitter");
+    check(p.grain_emitter_stats(pour).status() == sinew::Status::InvalidHandle, "a removed emitter is refused");
 }
 
 // In-place edits, breaking, cutting and winches through the wrapper.

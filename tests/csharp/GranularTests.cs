@@ -76,5 +76,35 @@ namespace SinewTests
                     "sinew_world_set_particle_material");
             }
         }
+
+        public static void TestGrainEmitterPoursUpToItsBudget()
+        {
+            using (var w = new World(WorldSettings.Default))
+            {
+                var grains = GrainEmitterSettings.Default;
+                grains.Budget = 20;
+                grains.GrainRadius = 0.01f;
+                var stream = EmitterSettings.Default;
+                stream.Radius = 0f;
+                stream.Speed = 1f;
+                stream.Rate = 40f;
+                var sand = ParticleMaterialSettings.Default;
+                sand.StaticFriction = 0.6f;
+                sand.DynamicFriction = 0.5f;
+                var pour = w.AddGrainEmitter(grains, stream, sand);
+                for (int i = 0; i < 15; i++)
+                    w.Step(1f / 60f);
+                Check.Near(10.0, pour.Emitted, 0.0, "40 grains/s for 0.25 s");
+                for (int i = 0; i < 60; i++)
+                    w.Step(1f / 60f);
+                Check.Near(20.0, pour.Emitted, 0.0, "the budget stops the pour");
+                Check.Near(0.6, w.ParticleMaterial(pour.First + 19).StaticFriction, 1e-7, "the grains have the material");
+                grains.GrainRadius = -1f;
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddGrainEmitter(grains, stream, sand),
+                    "sinew_world_add_grain_emitter", "grain_radius");
+                pour.Remove();
+                Check.Throws(SinewStatus.ErrorInvalidHandle, () => { var _ = pour.Emitted; }, "sinew_grain_emitter_stats");
+            }
+        }
     }
 }

@@ -190,6 +190,16 @@ namespace SinewTests
             Check.Equal(16, (int)Marshal.OffsetOf(typeof(SinewParticleMaterial), "internal_cookie"), "SinewParticleMaterial.internal_cookie");
             Check.Equal(20, Marshal.SizeOf(typeof(SinewParticleMaterial)), "marshalled sizeof(SinewParticleMaterial)");
             Check.Equal(20, sizeof(SinewParticleMaterial), "sizeof(SinewParticleMaterial)");
+            Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewGrainEmitterDesc), "budget"), "SinewGrainEmitterDesc.budget");
+            Check.Equal(4, (int)Marshal.OffsetOf(typeof(SinewGrainEmitterDesc), "grain_radius"), "SinewGrainEmitterDesc.grain_radius");
+            Check.Equal(8, (int)Marshal.OffsetOf(typeof(SinewGrainEmitterDesc), "grain_density"), "SinewGrainEmitterDesc.grain_density");
+            Check.Equal(12, (int)Marshal.OffsetOf(typeof(SinewGrainEmitterDesc), "group"), "SinewGrainEmitterDesc.group");
+            Check.Equal(16, (int)Marshal.OffsetOf(typeof(SinewGrainEmitterDesc), "layers"), "SinewGrainEmitterDesc.layers");
+            Check.Equal(20, (int)Marshal.OffsetOf(typeof(SinewGrainEmitterDesc), "mask"), "SinewGrainEmitterDesc.mask");
+            Check.Equal(24, (int)Marshal.OffsetOf(typeof(SinewGrainEmitterDesc), "self_collision"), "SinewGrainEmitterDesc.self_collision");
+            Check.Equal(28, (int)Marshal.OffsetOf(typeof(SinewGrainEmitterDesc), "internal_cookie"), "SinewGrainEmitterDesc.internal_cookie");
+            Check.Equal(32, Marshal.SizeOf(typeof(SinewGrainEmitterDesc)), "marshalled sizeof(SinewGrainEmitterDesc)");
+            Check.Equal(32, sizeof(SinewGrainEmitterDesc), "sizeof(SinewGrainEmitterDesc)");
             // END GENERATED desc layouts
         }
 

@@ -192,6 +192,12 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_particle_material_init",
     "sinew_world_set_particle_material",
     "sinew_world_particle_material",
+    "sinew_grain_emitter_desc_default",
+    "sinew_grain_emitter_desc_init",
+    "sinew_world_add_grain_emitter",
+    "sinew_grain_emitter_set",
+    "sinew_grain_emitter_remove",
+    "sinew_grain_emitter_stats",
 ];
 
 /// A host task system for the fuzzer: runs every range inside `enqueue`, one item at a

@@ -24,6 +24,7 @@ pub(crate) struct WorldState {
     pub(crate) fluids: Vec<SinewFluid>,
     pub(crate) emitters: Vec<SinewEmitter>,
     pub(crate) volumes: Vec<SinewKillVolume>,
+    pub(crate) grain_emitters: Vec<sinew::ffi::granular::SinewGrainEmitter>,
     pub(crate) history: Vec<String>,
     /// The world's state came from a snapshot the harness damaged and resealed (or
     /// from a snapshot of such a world): its findings are filed under their own kinds.
@@ -39,6 +40,7 @@ impl WorldState {
         self.fluids.extend(&from.fluids);
         self.emitters.extend(&from.emitters);
         self.volumes.extend(&from.volumes);
+        self.grain_emitters.extend(&from.grain_emitters);
         self.hosts = self.hosts.max(from.hosts);
         self.attachments = self.attachments.max(from.attachments);
         self.pressure_ids = self.pressure_ids.max(from.pressure_ids);
@@ -347,6 +349,7 @@ impl<'a> Session<'a> {
             fluids: self.live[i].fluids.clone(),
             emitters: self.live[i].emitters.clone(),
             volumes: self.live[i].volumes.clone(),
+            grain_emitters: self.live[i].grain_emitters.clone(),
             history: Vec::new(),
             forged: self.live[i].forged,
         })
@@ -439,7 +442,7 @@ impl<'a> Session<'a> {
         if let Some(o) = self.call_render(name, w, &s) {
             return o;
         }
-        if let Some(o) = self.call_granular(name, w, n) {
+        if let Some(o) = self.call_granular(name, w, wi, &s, n) {
             return o;
         }
         if let Some(o) = self.call_meshes(name) {

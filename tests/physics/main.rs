@@ -40,6 +40,7 @@ mod dynamic_colliders;
 mod edit;
 mod families;
 mod families_2d;
+mod grain_emitters;
 mod granular;
 mod heavy_loads;
 mod heightfield;

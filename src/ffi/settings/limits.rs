@@ -55,6 +55,8 @@ pub const SINEW_MIN_TURBULENCE_SCALE: f32 = 1.0e-3;
 pub const SINEW_MAX_WIND_ZONES: u32 = 1 << 16;
 /// Largest particle capacity of one fluid.
 pub const SINEW_MAX_FLUID_CAPACITY: u32 = 1 << 22;
+/// Largest number of grains one grain emitter reserves (its budget).
+pub const SINEW_MAX_GRAIN_BUDGET: u32 = 1 << 22;
 /// Smallest particle spacing of a fluid (m).
 pub const SINEW_MIN_FLUID_SPACING: f32 = 1.0e-3;
 /// Largest particle spacing of a fluid (m).
@@ -153,6 +155,7 @@ const _: () = {
     assert!(SINEW_MIN_TURBULENCE_SCALE == limits::MIN_TURBULENCE_SCALE);
     assert!(SINEW_MAX_WIND_ZONES == limits::MAX_WIND_ZONES);
     assert!(SINEW_MAX_FLUID_CAPACITY == limits::MAX_FLUID_CAPACITY);
+    assert!(SINEW_MAX_GRAIN_BUDGET == limits::MAX_GRAIN_BUDGET);
     assert!(SINEW_MIN_FLUID_SPACING == limits::MIN_FLUID_SPACING);
     assert!(SINEW_MAX_FLUID_SPACING == limits::MAX_FLUID_SPACING);
     assert!(SINEW_MAX_REST_DENSITY == limits::MAX_REST_DENSITY);

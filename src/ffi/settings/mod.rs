@@ -28,11 +28,12 @@ pub(super) use self::bodies::{
 pub use self::collision::SinewColliderDesc;
 pub(super) use self::collision::COLLIDER_DESC_COOKIE;
 pub use self::fluid::{
-    SinewAnisotropyDesc, SinewDiffuseDesc, SinewEmitterDesc, SinewFluidDesc, SinewKillVolumeDesc,
+    SinewAnisotropyDesc, SinewDiffuseDesc, SinewEmitterDesc, SinewFluidDesc, SinewGrainEmitterDesc,
+    SinewKillVolumeDesc,
 };
 pub(super) use self::fluid::{
     ANISOTROPY_DESC_COOKIE, DIFFUSE_DESC_COOKIE, EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE,
-    KILL_VOLUME_DESC_COOKIE,
+    GRAIN_EMITTER_DESC_COOKIE, KILL_VOLUME_DESC_COOKIE,
 };
 pub use self::limits::*;
 pub use self::particles::SinewParticleMaterial;

@@ -63,20 +63,38 @@ fn nozzle_rows(radius: f32, spacing: f32) -> Result<Vec<u32>> {
     Ok(rows)
 }
 
-/// Checks an emitter's desc against its fluid and returns it normalised, with the
-/// nozzle lattice.
-pub(crate) fn check_emitter(
+/// An emitter's stream: where, how fast and how many particles per second it makes
+/// (its desc), the fraction of a particle carried to the next step and the emission
+/// counter; the geometry and schedule of the module doc, for a given spacing. A fluid
+/// emitter streams at its fluid's spacing, a grain emitter (`fluid::grains`) at its
+/// grain's diameter.
+pub(crate) struct Stream {
+    pub desc: EmitterDesc,
+    /// Particles due but not yet emitted (fraction carried between steps, in [0, 1)).
+    pub carry: f64,
+    /// Emission counter (picks the lattice point or pseudo-random point of the next
+    /// particle, deterministically).
+    pub sequence: u64,
+    /// A nozzle's disc lattice: the first lattice point of each row (prefix counts,
+    /// rows + 1 entries; empty for a box). Built outside the step.
+    pub rows: Vec<u32>,
+}
+
+/// Checks an emitter's desc for a stream of spacing `spacing` (named `what` in the
+/// message: "the fluid's spacing") and returns it normalised, with the nozzle lattice.
+pub(crate) fn check_stream(
     desc: &EmitterDesc,
-    fluid: &FluidDesc,
+    spacing: f32,
+    what: &str,
 ) -> Result<(EmitterDesc, Vec<u32>)> {
     let desc = desc.validated()?;
     let rows = match desc.shape {
         EmitterShape::Nozzle { radius } => {
-            let s = fluid.spacing;
+            let s = spacing;
             if radius > MAX_NOZZLE_SPACINGS * s {
                 return Err(Error::invalid(format!(
-                    "nozzle radius {radius} m must be at most {MAX_NOZZLE_SPACINGS} times the \
-                     fluid's spacing ({} m)",
+                    "nozzle radius {radius} m must be at most {MAX_NOZZLE_SPACINGS} times \
+                     {what} ({} m)",
                     MAX_NOZZLE_SPACINGS * s
                 )));
             }
@@ -85,6 +103,45 @@ pub(crate) fn check_emitter(
         EmitterShape::Box { .. } => Vec::new(),
     };
     Ok((desc, rows))
+}
+
+/// Checks an emitter's desc against its fluid and returns it normalised, with the
+/// nozzle lattice.
+pub(crate) fn check_emitter(
+    desc: &EmitterDesc,
+    fluid: &FluidDesc,
+) -> Result<(EmitterDesc, Vec<u32>)> {
+    check_stream(desc, fluid.spacing, "the fluid's spacing")
+}
+
+impl Stream {
+    /// A new stream (nothing carried, sequence 0) of a checked desc and its lattice.
+    pub(crate) fn new(desc: EmitterDesc, rows: Vec<u32>) -> Stream {
+        Stream {
+            desc,
+            carry: 0.0,
+            sequence: 0,
+            rows,
+        }
+    }
+}
+
+/// This step's emission of a stream: how many particles are due and what places them
+/// ([`Stream::batch`], [`Stream::launch`]).
+pub(crate) struct Batch {
+    f: Frame,
+    spacing: f32,
+    rate: f64,
+    /// The carry before the step.
+    carry: f64,
+    dt: f64,
+    /// Gravity (its in-plane part in a planar world).
+    g: Vec3,
+    /// Speed along the nozzle's axis (its in-plane part in a planar world).
+    speed: f64,
+    nozzle: bool,
+    /// Particles due this step (at least 1).
+    pub due: u64,
 }
 
 /// Where and how an emitter places its particles this step (derived from its desc,
@@ -105,7 +162,7 @@ struct Frame {
     planar: Option<f32>,
 }
 
-impl Emitter {
+impl Stream {
     fn frame(&self, spacing: f32, planar: Option<f32>) -> Frame {
         let d = &self.desc;
         let rotation = d.rotation;
@@ -214,6 +271,91 @@ impl Emitter {
         }
     }
 
+    /// Starts this step's emission at spacing `spacing`: the particles due (the carry
+    /// moves on), or None when none is due.
+    pub(crate) fn batch(
+        &mut self,
+        spacing: f32,
+        planar: Option<f32>,
+        gravity: Vec3,
+        dt: f32,
+    ) -> Option<Batch> {
+        let f = self.frame(spacing, planar);
+        let rate = (self.desc.rate as f64).min(f.flux);
+        if rate <= 0.0 {
+            return None;
+        }
+        let carry = self.carry;
+        let due = carry + rate * dt as f64;
+        let whole = due.floor();
+        self.carry = (due - whole).clamp(0.0, 1.0);
+        let due = whole as u64;
+        if due == 0 {
+            return None;
+        }
+        // The speed along the nozzle's axis (its in-plane part in a planar world).
+        let speed = f.velocity.length() as f64;
+        let nozzle = matches!(self.desc.shape, EmitterShape::Nozzle { .. });
+        let g = if planar.is_some() {
+            Vec3::new(gravity.x, gravity.y, 0.0)
+        } else {
+            gravity
+        };
+        Some(Batch {
+            f,
+            spacing,
+            rate,
+            carry,
+            dt: dt as f64,
+            g,
+            speed,
+            nozzle,
+            due,
+        })
+    }
+
+    /// Position (m) and velocity (m/s) of the `j`-th particle (0-based) of this step's
+    /// batch: sequence number `sequence + j`, a nozzle's after its flight since it
+    /// left the disc (see the module doc).
+    pub(crate) fn launch(&self, b: &Batch, j: u64) -> (Vec3, Vec3) {
+        let q = self.sequence.wrapping_add(j);
+        // A nozzle's particle flew t seconds before the step (ballistically).
+        let t = if b.nozzle {
+            (b.dt - (j as f64 + 1.0 - b.carry) / b.rate).max(0.0) as f32
+        } else {
+            0.0
+        };
+        let x = self.point(&b.f, b.spacing, q, (b.speed * t as f64) as f32) + b.g * (0.5 * t * t);
+        (x, b.f.velocity + b.g * t)
+    }
+
+    /// A deterministic offset across a nozzle's stream (0 for a box, whose points are
+    /// jittered already) of up to `amount` (m) along each of the disc's local x and y
+    /// (along the segment in a planar world), hashed from the sequence number of the
+    /// `j`-th particle of the batch: grains from one lattice point then do not land
+    /// exactly on one another and balance in a column.
+    pub(crate) fn scatter(&self, b: &Batch, j: u64, amount: f32) -> Vec3 {
+        if !b.nozzle {
+            return Vec3::ZERO;
+        }
+        let q = self.sequence.wrapping_add(j);
+        let u = |axis: u64| {
+            let h = mix(q.wrapping_mul(3).wrapping_add(axis) ^ 0x5CA7_7E25);
+            (unit(h) - 0.5) * 2.0 * amount
+        };
+        match b.f.planar {
+            None => b.f.rotation * Vec3::new(u(0), u(1), 0.0),
+            Some(_) => b.f.across * u(0),
+        }
+    }
+
+    /// Ends this step's emission: `n` particles were placed.
+    pub(crate) fn advance(&mut self, n: u64) {
+        self.sequence = self.sequence.wrapping_add(n);
+    }
+}
+
+impl Emitter {
     /// Emits this step's particles into `fluid` (see the module doc).
     pub(super) fn emit(
         &mut self,
@@ -224,19 +366,10 @@ impl Emitter {
         dt: f32,
     ) {
         let s = fluid.desc.spacing;
-        let f = self.frame(s, planar);
-        let rate = (self.desc.rate as f64).min(f.flux);
-        if rate <= 0.0 {
+        let Some(batch) = self.stream.batch(s, planar, gravity, dt) else {
             return;
-        }
-        let carry = self.carry;
-        let due = carry + rate * dt as f64;
-        let whole = due.floor();
-        self.carry = (due - whole).clamp(0.0, 1.0);
-        let due = whole as u64;
-        if due == 0 {
-            return;
-        }
+        };
+        let due = batch.due;
         let free = (fluid.capacity() - fluid.count) as u64;
         let fresh = due.min(free);
         let recycled = if fluid.desc.recycle_oldest {
@@ -265,26 +398,8 @@ impl Emitter {
             }
             fluid.scratch.sort_unstable();
         }
-        // The speed along the nozzle's axis (its in-plane part in a planar world).
-        let speed = f.velocity.length() as f64;
-        let (c, dt) = (carry, dt as f64);
-        let nozzle = matches!(self.desc.shape, EmitterShape::Nozzle { .. });
-        let g = if planar.is_some() {
-            Vec3::new(gravity.x, gravity.y, 0.0)
-        } else {
-            gravity
-        };
-        let q0 = self.sequence;
         for j in 0..n {
-            let q = q0.wrapping_add(j);
-            // A nozzle's particle flew t seconds before the step (ballistically).
-            let t = if nozzle {
-                (dt - (j as f64 + 1.0 - c) / rate).max(0.0) as f32
-            } else {
-                0.0
-            };
-            let x = self.point(&f, s, q, (speed * t as f64) as f32) + g * (0.5 * t * t);
-            let v = f.velocity + g * t;
+            let (x, v) = self.stream.launch(&batch, j);
             if j < recycled {
                 let k = fluid.scratch[j as usize];
                 fluid.place(p, k, x, v);
@@ -292,7 +407,7 @@ impl Emitter {
                 fluid.spawn(p, x, v);
             }
         }
-        self.sequence = q0.wrapping_add(n);
+        self.stream.advance(n);
         fluid.emitted += n;
         fluid.removed += recycled;
     }

@@ -3,6 +3,7 @@
 //! descs are stored by the records their `settings!` declarations generate.
 
 use super::*;
+use crate::fluid::grains::GrainEmitter;
 use crate::fluid::KillVolumeShape;
 use crate::slots::{SlotMap, MAX_SLOTS};
 
@@ -19,13 +20,14 @@ impl FluidSet {
             w.put((f.emitted, (f.removed, f.refused)));
         });
         self.emitters.save_interleaved(w, |w, e| {
-            e.desc.save_settings(w);
-            w.put((e.fluid, (e.carry, e.sequence)));
+            e.stream.desc.save_settings(w);
+            w.put((e.fluid, (e.stream.carry, e.stream.sequence)));
         });
         self.kill_volumes.save_interleaved(w, |w, v| {
             v.desc.save_settings(w);
             w.put(v.fluid);
         });
+        self.grains.save_interleaved(w, |w, g| g.save(w));
     }
 
     /// Snapshot: reads what [`Self::save_fluids`] wrote, checking every setting as the
@@ -75,20 +77,6 @@ impl FluidSet {
             Ok(f)
         };
         let fluids = SlotMap::load_interleaved(r, MAX_SLOTS, "fluid slots", "fluid", fluid)?;
-        // No two fluids share a particle.
-        let mut ranges: Vec<(u32, u32)> = fluids
-            .iter()
-            .map(|f| (f.first, f.first + f.capacity()))
-            .collect();
-        ranges.sort_unstable();
-        for pair in ranges.windows(2) {
-            codec::ensure(pair[0].1 <= pair[1].0, || {
-                format!(
-                    "fluid particle ranges {:?} and {:?} overlap",
-                    pair[0], pair[1]
-                )
-            })?;
-        }
         let live = |k: u32| matches!(fluids.items().get(k as usize), Some(Some(_)));
         let emitter = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<Emitter> {
             let desc = EmitterDesc::load_settings(r)?;
@@ -104,13 +92,9 @@ impl FluidSet {
             let (_, rows) = check_emitter(&desc, fdesc)
                 .map_err(|e| codec::corrupt(format!("{what}: {}", e.message)))?;
             codec::check_unit(desc.rotation.length_squared(), &what)?;
-            Ok(Emitter {
-                desc,
-                fluid,
-                carry,
-                sequence,
-                rows,
-            })
+            let mut stream = Stream::new(desc, rows);
+            (stream.carry, stream.sequence) = (carry, sequence);
+            Ok(Emitter { stream, fluid })
         };
         let emitters = SlotMap::load_interleaved(r, MAX_SLOTS, "emitters", "emitter", emitter)?;
         let kill = |r: &mut Reader<'_>, k: usize, _generation: u32| -> Result<KillVolume> {
@@ -128,6 +112,25 @@ impl FluidSet {
         };
         let kill_volumes =
             SlotMap::load_interleaved(r, MAX_SLOTS, "kill volumes", "kill volume", kill)?;
+        let grain = |r: &mut Reader<'_>, k: usize, _generation: u32| GrainEmitter::load(r, k, n);
+        let grains =
+            SlotMap::load_interleaved(r, MAX_SLOTS, "grain emitters", "grain emitter", grain)?;
+        // No two fluids or grain emitters share a particle.
+        let mut ranges: Vec<(u32, u32)> = fluids
+            .iter()
+            .map(|f| (f.first, f.first + f.capacity()))
+            .chain(grains.iter().map(|g| (g.first, g.first + g.desc.budget)))
+            .collect();
+        ranges.sort_unstable();
+        for pair in ranges.windows(2) {
+            codec::ensure(pair[0].1 <= pair[1].0, || {
+                format!(
+                    "fluid or grain emitter particle ranges {:?} and {:?} overlap",
+                    pair[0], pair[1]
+                )
+            })?;
+        }
+        self.grains = grains;
         self.fluids = fluids;
         self.emitters = emitters;
         self.kill_volumes = kill_volumes;
@@ -148,6 +151,7 @@ mod tests {
         let cx = LoadContext {
             hot: &hot,
             jacobi: false,
+            format: crate::snapshot::FORMAT_VERSION,
         };
         let mut loaded = FluidSet::default();
         let mut r = Reader::new(&buf);
@@ -185,7 +189,7 @@ mod tests {
         let f = back.fluids.items()[1].as_ref().unwrap();
         assert_eq!((f.first, f.count, f.age[2]), (10, 4, 0.5));
         assert_eq!(
-            back.emitters.items()[0].as_ref().unwrap().rows,
+            back.emitters.items()[0].as_ref().unwrap().stream.rows,
             vec![0, 1, 4, 9, 12, 13]
         );
         // Fewer particles than the second fluid's range.
@@ -195,14 +199,22 @@ mod tests {
         set.fluids.items_mut()[1].as_mut().unwrap().count = 11;
         assert!(round_trip(&set, 20).is_err());
         set.fluids.items_mut()[1].as_mut().unwrap().count = 4;
-        set.emitters.items_mut()[0].as_mut().unwrap().carry = 2.0;
+        set.emitters.items_mut()[0].as_mut().unwrap().stream.carry = 2.0;
         assert!(round_trip(&set, 20).is_err());
-        set.emitters.items_mut()[0].as_mut().unwrap().carry = 0.5;
+        set.emitters.items_mut()[0].as_mut().unwrap().stream.carry = 0.5;
         // An emitter's sequence number is a counter too.
-        set.emitters.items_mut()[0].as_mut().unwrap().sequence = u64::MAX;
+        set.emitters.items_mut()[0]
+            .as_mut()
+            .unwrap()
+            .stream
+            .sequence = u64::MAX;
         let e = round_trip(&set, 20).err().unwrap();
         assert!(e.message.contains("emitter 0"), "{}", e.message);
-        set.emitters.items_mut()[0].as_mut().unwrap().sequence = 1 << 40;
+        set.emitters.items_mut()[0]
+            .as_mut()
+            .unwrap()
+            .stream
+            .sequence = 1 << 40;
         round_trip(&set, 20).unwrap();
         set.fluids.items_mut()[1].as_mut().unwrap().first = 5;
         let e = round_trip(&set, 20).err().unwrap();
@@ -263,11 +275,21 @@ mod tests {
                 KillVolumeDesc::half_space(Vec3::ZERO, n),
             ]
             .map(|d| set.add_kill_volume(id, &d).unwrap());
-            let saved = set.emitters.items()[0].as_ref().unwrap().desc.rotation;
+            let saved = set.emitters.items()[0]
+                .as_ref()
+                .unwrap()
+                .stream
+                .desc
+                .rotation;
             odd += (saved.normalize() != saved) as u32;
             let back = round_trip(&set, capacity).unwrap();
             assert_eq!(
-                back.emitters.items()[0].as_ref().unwrap().desc.rotation,
+                back.emitters.items()[0]
+                    .as_ref()
+                    .unwrap()
+                    .stream
+                    .desc
+                    .rotation,
                 saved
             );
             set.remove_emitter(e).unwrap();
@@ -280,8 +302,12 @@ mod tests {
             "no saved rotation differed from its renormalisation"
         );
         set.add_emitter(id, &EmitterDesc::default()).unwrap();
-        set.emitters.items_mut()[0].as_mut().unwrap().desc.rotation =
-            Quat::from_xyzw(0.0, 0.0, 0.0, 1.001);
+        set.emitters.items_mut()[0]
+            .as_mut()
+            .unwrap()
+            .stream
+            .desc
+            .rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 1.001);
         let e = round_trip(&set, capacity).err().unwrap();
         assert!(e.message.contains("not normalised"), "{}", e.message);
     }

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::slots::{LowestFirst, SlotMap, MAX_SLOTS};
 
 /// Room for one more item in a fluid table (outside any step).
-pub(super) fn reserve_slot<T>(slots: &mut SlotMap<T, LowestFirst>, what: &str) -> Result<()> {
+pub(crate) fn reserve_slot<T>(slots: &mut SlotMap<T, LowestFirst>, what: &str) -> Result<()> {
     let full = || Error::out_of_range(format!("a world holds at most {MAX_SLOTS} {what}"));
     slots.reserve(MAX_SLOTS, full, what)
 }

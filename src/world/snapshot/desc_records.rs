@@ -207,6 +207,8 @@ fn the_settings_layout_follows_the_declarations() {
         ColliderDesc::schema(),
         WindDesc::schema(),
         WindZoneDesc::schema(),
+        crate::fluid::grains::GrainEmitterDesc::schema(),
+        crate::particles::material::ParticleMaterial::schema(),
     ];
     let combined = stored
         .iter()

@@ -73,6 +73,7 @@ fn descs() -> Vec<Desc> {
         sinew::WindDesc::schema(),
         sinew::WindZoneDesc::schema(),
         sinew::ParticleMaterial::schema(),
+        sinew::GrainEmitterDesc::schema(),
     ]
 }
 

@@ -48,6 +48,10 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             "bindings/csharp/ParticleMaterialSettings.cs",
             "ParticleMaterial",
         ),
+        (
+            "bindings/csharp/ParticleMaterialSettings.cs",
+            "GrainEmitterDesc",
+        ),
     ] {
         let tag: &'static str = Box::leak(format!("{name} fields").into_boxed_str());
         v.push((file, tag, Box::new(move || cs_fields(&desc(name)))));
@@ -224,6 +228,11 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             "bindings/cpp/sinew.hpp",
             "ParticleMaterial setters",
             Box::new(move || cpp_setters(&desc("ParticleMaterial"), "ParticleMaterial")),
+        ),
+        (
+            "bindings/cpp/sinew.hpp",
+            "GrainEmitterDesc setters",
+            Box::new(move || cpp_setters(&desc("GrainEmitterDesc"), "GrainEmitterDesc")),
         ),
         (
             "bindings/cpp/sinew_fluid.hpp",
