@@ -28,7 +28,11 @@
 //! `--substeps` (default 10), `--iterations` (default 1), `--frames` (default 300),
 //! `--friction MU` (particles only: static and dynamic friction between the particles,
 //! `ParticleMaterial`; default 0, frictionless),
-//! `--profiling 1` (the world times its stages; default 0).
+//! `--profiling 1` (the world times its stages; default 0),
+//! `--sleep 1` (not dam_break: sleeping on, `WorldDesc::sleeping`, and every body put to sleep before
+//! the timed frames with `World::sleep_all`, as a level loaded at rest: the frames
+//! time what sleeping bodies cost; the JSON then ends with `asleep_particles`, the
+//! particles still asleep after the frames; default 0).
 //! Set-up (including the colouring) is not timed; the frames are, from rest.
 //!
 //! Fields: `ms_per_frame`; `mproj_per_s` = constraints × substeps × iterations × frames
@@ -74,6 +78,8 @@ struct Options {
     friction: f32,
     /// `--profiling 1`: the world times its stages (`WorldDesc::profiling`).
     profiling: bool,
+    /// `--sleep 1`: sleeping on and everything put to sleep before the frames.
+    sleep: bool,
     /// dam_break: read the fluid's ellipsoids after every frame (`--anisotropy 1`),
     /// timed with the step.
     anisotropy: bool,
@@ -86,7 +92,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--anisotropy 0|1]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--sleep 0|1] [--anisotropy 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -98,6 +104,7 @@ fn parse() -> Result<Options, String> {
         snapshot: 0,
         friction: 0.0,
         profiling: false,
+        sleep: false,
         anisotropy: false,
         substeps_set: false,
         iterations_set: false,
@@ -131,6 +138,7 @@ fn parse() -> Result<Options, String> {
                 }
             }
             "--profiling" => o.profiling = number()? == 1,
+            "--sleep" => o.sleep = number()? == 1,
             "--anisotropy" => o.anisotropy = number()? != 0,
             "--solver" => {
                 o.solver = match value.as_str() {
@@ -155,6 +163,7 @@ fn run(o: &Options) -> Result<String, String> {
         substeps: o.substeps,
         iterations: o.iterations,
         profiling: o.profiling,
+        sleeping: o.sleep,
         ..scenes::default_desc()
     };
     let (n, built) = match o.scene.as_str() {
@@ -212,6 +221,9 @@ fn run(o: &Options) -> Result<String, String> {
             .set_particle_material(0, count, &sand)
             .map_err(|e| e.to_string())?;
     }
+    if o.sleep {
+        scene.world.sleep_all().map_err(|e| e.to_string())?;
+    }
     let constraints = scene.constraints;
     let start = Instant::now();
     for _ in 0..o.frames {
@@ -225,11 +237,17 @@ fn run(o: &Options) -> Result<String, String> {
         Solver::GaussSeidel => "gs",
         Solver::Jacobi => "jacobi",
     };
-    let snapshot = if o.snapshot > 0 {
+    let mut snapshot = if o.snapshot > 0 {
         snapshot_figures(&mut scene.world, o.snapshot)?
     } else {
         String::new()
     };
+    if o.sleep {
+        snapshot += &format!(
+            ",\"asleep_particles\":{}",
+            scene.world.asleep_particle_count()
+        );
+    }
     Ok(format!(
         concat!(
             "{{\"scene\":\"{}\",\"n\":{},\"threads\":{},\"solver\":\"{}\",",

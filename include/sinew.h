@@ -363,6 +363,16 @@
 #define SINEW_MAX_FRAME_DT 3600.0
 
 /**
+ * Largest sleep threshold (J/kg: ½|v|² of a particle at about 1,400 m/s).
+ */
+#define SINEW_MAX_SLEEP_THRESHOLD 1.0e6
+
+/**
+ * Largest sleep time (s).
+ */
+#define SINEW_MAX_SLEEP_TIME 1.0e6
+
+/**
  * Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
  * about π·256² ≈ 206,000 points).
  */
@@ -375,9 +385,15 @@
  * descs are generated from their declarations and covered by the settings layout
  * instead. Version 7: that layout in the header, the desc records generated. Version
  * 8: the particles' granular materials. Version 9: the contact readback's friction
- * impulse and point, and the colliders' contact sums.
+ * impulse and point, and the colliders' contact sums. Version 10: the sleep settings
+ * and state after the skinned bodies (version 9 still loads: nothing sleeps).
  */
-#define FORMAT_VERSION 9
+#define FORMAT_VERSION 10
+
+/**
+ * The oldest format version this library still reads.
+ */
+#define OLDEST_FORMAT_VERSION 9
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -1907,7 +1923,7 @@ typedef struct SinewProfileCounts {
    */
   uint64_t bodies;
   /**
-   * Bodies simulated in full (every body: bodies do not sleep).
+   * Bodies awake (a sleeping body is not simulated).
    */
   uint64_t awake_bodies;
   /**
@@ -2204,6 +2220,22 @@ typedef struct SinewWorldDesc {
    * read when off). The physics is the same bits on or off. Default 0 (0 or 1).
    */
   uint32_t profiling;
+  /**
+   * Sleeping: islands of particles at rest stop being simulated until something wakes
+   * them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing.
+   * Saved with the sleep state, after the desc's record. Default 0 (0 or 1).
+   */
+  uint32_t sleeping;
+  /**
+   * Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg:
+   * about 4.5 cm/s). In [0, SINEW_MAX_SLEEP_THRESHOLD] J/kg. Default 0.001.
+   */
+  float sleep_threshold;
+  /**
+   * How long every particle of an island must stay at rest before it sleeps. In [0,
+   * SINEW_MAX_SLEEP_TIME] s. Default 0.5.
+   */
+  float sleep_time;
   /**
    * Set by sinew_world_desc_default(); a desc not made by it is refused.
    */
@@ -4015,6 +4047,51 @@ SinewStatus sinew_body_set_skin_root(struct SinewWorld world,
  * no inertia from it). Needs weights and targets.
  */
 SinewStatus sinew_body_teleport_to_skin(struct SinewWorld world, struct SinewBody body);
+
+/**
+ * Turns sleeping on (`enabled` = 1) or off (0); the desc's `sleeping` sets it at
+ * creation (off by default). On, islands of particles whose kinetic energy per mass
+ * stays under the threshold for the sleep time stop being simulated (from the end of
+ * the next step) until something wakes them; off wakes everything now. Off, the
+ * physics is the same bits as a world that never had it.
+ */
+SinewStatus sinew_world_set_sleeping(struct SinewWorld world, uint32_t enabled);
+
+/**
+ * Sets the sleep threshold (J/kg: a particle is at rest while ½|v|² stays under it; in
+ * [0, SINEW_MAX_SLEEP_THRESHOLD]) and the sleep time (s: how long every particle of an
+ * island stays at rest before it sleeps; in [0, SINEW_MAX_SLEEP_TIME]), as the desc's
+ * `sleep_threshold` and `sleep_time`.
+ */
+SinewStatus sinew_world_set_sleep_threshold(struct SinewWorld world, float threshold, float time);
+
+/**
+ * Writes 1 to `*out_asleep` when the body sleeps (its island is frozen), else 0.
+ *
+ * # Safety
+ * `out_asleep` must point to one writable `uint32_t`.
+ */
+SinewStatus sinew_body_is_asleep(struct SinewWorld world,
+                                 struct SinewBody body,
+                                 uint32_t *out_asleep);
+
+/**
+ * Wakes the body and everything in its island (constraints and contacts tie it to);
+ * its particles start counting their rest from 0. Waking an awake body does nothing.
+ */
+SinewStatus sinew_body_wake(struct SinewWorld world, struct SinewBody body);
+
+/**
+ * Puts the body and everything its constraints tie it to to sleep now, at rest where
+ * it is (a level's props asleep from the start). SINEW_ERROR_INVALID_ARGUMENT while
+ * sleeping is off (nothing would wake it).
+ */
+SinewStatus sinew_body_sleep(struct SinewWorld world, struct SinewBody body);
+
+/**
+ * Wakes every sleeping island of the world.
+ */
+SinewStatus sinew_world_wake_all(struct SinewWorld world);
 
 /**
  * Writes the number of bytes `sinew_world_save_snapshot` needs now (header included)

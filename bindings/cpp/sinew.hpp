@@ -321,6 +321,25 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
         this->profiling = value ? 1u : 0u;
         return *this;
     }
+    /// Sleeping: islands of particles at rest stop being simulated until something wakes them
+    /// (src/world/sleep.rs). Off, the physics is the same bits and costs nothing. Saved with
+    /// the sleep state, after the desc's record. Default 0 (0 or 1).
+    WorldDesc& with_sleeping(bool value) noexcept {
+        this->sleeping = value ? 1u : 0u;
+        return *this;
+    }
+    /// Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg: about
+    /// 4.5 cm/s). In [0, SINEW_MAX_SLEEP_THRESHOLD] J/kg. Default 0.001.
+    WorldDesc& with_sleep_threshold(float value) noexcept {
+        this->sleep_threshold = value;
+        return *this;
+    }
+    /// How long every particle of an island must stay at rest before it sleeps. In [0,
+    /// SINEW_MAX_SLEEP_TIME] s. Default 0.5.
+    WorldDesc& with_sleep_time(float value) noexcept {
+        this->sleep_time = value;
+        return *this;
+    }
     // END GENERATED WorldDesc setters
 };
 

@@ -41,6 +41,7 @@ pub mod profile;
 mod readback;
 pub mod settings;
 pub mod skinning;
+pub mod sleep;
 pub mod snapshot;
 /// cbindgen:ignore
 pub(crate) mod task_system;

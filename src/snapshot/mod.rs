@@ -49,8 +49,11 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// descs are generated from their declarations and covered by the settings layout
 /// instead. Version 7: that layout in the header, the desc records generated. Version
 /// 8: the particles' granular materials. Version 9: the contact readback's friction
-/// impulse and point, and the colliders' contact sums.
-pub const FORMAT_VERSION: u32 = 9;
+/// impulse and point, and the colliders' contact sums. Version 10: the sleep settings
+/// and state after the skinned bodies (version 9 still loads: nothing sleeps).
+pub const FORMAT_VERSION: u32 = 10;
+/// The oldest format version this library still reads.
+pub const OLDEST_FORMAT_VERSION: u32 = 9;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.
@@ -75,9 +78,10 @@ pub(crate) fn write_header(out: &mut [u8], body_len: usize, checksum: u64, setti
     out[32..40].copy_from_slice(&settings.to_le_bytes());
 }
 
-/// Checks the header (the settings layout against `settings`, this library's) and the
-/// checksum; returns the body.
-pub(crate) fn check(bytes: &[u8], settings: u64) -> Result<&[u8]> {
+/// Checks the header (its format version and settings layout against `accepted`, the
+/// (version, layout) pairs this library reads, newest first) and the checksum; returns
+/// the format version and the body.
+pub(crate) fn check<'a>(bytes: &'a [u8], accepted: &[(u32, u64)]) -> Result<(u32, &'a [u8])> {
     if bytes.len() < HEADER_BYTES {
         return Err(corrupt(format!(
             "{} bytes are fewer than the {HEADER_BYTES}-byte header (truncated?)",
@@ -92,16 +96,16 @@ pub(crate) fn check(bytes: &[u8], settings: u64) -> Result<&[u8]> {
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
     let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().expect("8 bytes"));
     let version = u32_at(8);
-    if version != FORMAT_VERSION {
+    let Some(&(_, settings)) = accepted.iter().find(|a| a.0 == version) else {
         return Err(Error::invalid(format!(
-            "the snapshot has format version {version}; this library reads version {FORMAT_VERSION} only{}",
+            "the snapshot has format version {version}; this library reads versions {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION} only{}",
             if version > FORMAT_VERSION {
                 " (it was written by a newer Sinew)"
             } else {
                 ""
             }
         )));
-    }
+    };
     let abi = u32_at(12);
     if abi > ABI_VERSION {
         return Err(Error::invalid(format!(
@@ -136,7 +140,7 @@ pub(crate) fn check(bytes: &[u8], settings: u64) -> Result<&[u8]> {
             header.checksum
         )));
     }
-    Ok(body)
+    Ok((version, body))
 }
 
 /// `body` with a valid header in front (its length, checksum and the settings layout

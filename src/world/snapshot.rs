@@ -29,6 +29,7 @@ use crate::snapshot::{self as format, LoadContext, HEADER_BYTES};
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
 use crate::topology::{self, Topology};
+use crate::world::sleep::Sleep;
 use crate::world::WorldDesc;
 
 /// The settings layout of this library's snapshots (the header carries it): the
@@ -56,6 +57,42 @@ pub(crate) const SETTINGS_LAYOUT: u64 = {
     h.finish()
 };
 
+/// The fields [`WorldDesc`] gained in format 10: not in its record (they are saved with
+/// the sleep state), but in its `LAYOUT`.
+const SLEEP_FIELDS: [&str; 3] = ["sleeping", "sleep_threshold", "sleep_time"];
+
+/// The settings layout of format 9 snapshots: [`SETTINGS_LAYOUT`] with the world desc's
+/// layout as it was before it gained [`SLEEP_FIELDS`] (its record is unchanged: they are
+/// declared `not saved`).
+fn settings_layout_v9() -> u64 {
+    use crate::aero::{WindDesc, WindZoneDesc};
+    use crate::collision::ColliderDesc;
+    use crate::fluid::{EmitterDesc, FluidDesc, KillVolumeDesc};
+    let mut world = WorldDesc::schema();
+    world.fields.retain(|f| !SLEEP_FIELDS.contains(&f.name));
+    let stored = [
+        world.layout(),
+        FluidDesc::LAYOUT,
+        EmitterDesc::LAYOUT,
+        KillVolumeDesc::LAYOUT,
+        ColliderDesc::LAYOUT,
+        WindDesc::LAYOUT,
+        WindZoneDesc::LAYOUT,
+    ];
+    stored
+        .iter()
+        .fold(crate::limits::schema::LayoutHash::new(), |h, &l| h.u64(l))
+        .finish()
+}
+
+/// The (format version, settings layout) pairs a snapshot may have, newest first.
+fn accepted_formats() -> [(u32, u64); 2] {
+    [
+        (format::FORMAT_VERSION, SETTINGS_LAYOUT),
+        (format::OLDEST_FORMAT_VERSION, settings_layout_v9()),
+    ]
+}
+
 /// `body` with a valid header in front (its length, checksum and this library's
 /// settings layout): a snapshot whose body a fuzzer chose. Loading it exercises the
 /// body checks, which the checksum otherwise keeps random damage from reaching.
@@ -78,6 +115,7 @@ struct Parsed {
     aero: Aero,
     skinning: Skinning,
     accumulator: f64,
+    sleep: Sleep,
 }
 
 impl Parsed {
@@ -209,6 +247,7 @@ impl World {
             accumulator,
             profile: _,
             activity: _,
+            sleep,
         } = self;
         // Every field but the thread count (declared `not saved`).
         desc.save_settings(w);
@@ -231,11 +270,17 @@ impl World {
         collision.save(w);
         aero.save(w);
         skinning.save(w);
+        // Format 10: the sleep settings (not in the desc's record, so that format 9
+        // bodies still read) and state.
+        w.put(desc.sleeping);
+        w.put(desc.sleep_threshold);
+        w.put(desc.sleep_time);
+        sleep.save(w, particles.len());
     }
 
-    fn read_body(body: &[u8], threads: u32) -> Result<Parsed> {
+    fn read_body(version: u32, body: &[u8], threads: u32) -> Result<Parsed> {
         let mut r = Reader::new(body);
-        let desc = WorldDesc {
+        let mut desc = WorldDesc {
             threads,
             ..WorldDesc::load_settings(&mut r)?
         };
@@ -281,6 +326,16 @@ impl World {
         };
         let aero = Aero::load(&mut r, particles.len(), &live)?;
         let skinning = Skinning::load(&mut r, particles.len(), &live)?;
+        let sleep = if version >= 10 {
+            desc.sleeping = r.get()?;
+            desc.sleep_threshold = r.get()?;
+            desc.sleep_time = r.get()?;
+            desc.validate()
+                .map_err(|e| codec::corrupt(format!("sleep settings: {e}")))?;
+            Sleep::load(&mut r, particles.len())?
+        } else {
+            Sleep::default()
+        };
         codec::ensure(r.remaining() == 0, || {
             format!("{} bytes follow the world", r.remaining())
         })?;
@@ -299,6 +354,7 @@ impl World {
             aero,
             skinning,
             accumulator,
+            sleep,
         };
         parsed.give_ids(parsed.bodies.ids());
         Ok(parsed)
@@ -357,9 +413,13 @@ impl World {
     /// slots. A truncated, corrupt, forged, foreign or newer buffer is refused with
     /// INVALID_ARGUMENT and a message, and the world is unchanged.
     pub fn restore_snapshot(&mut self, bytes: &[u8]) -> Result<()> {
-        let body = format::check(bytes, SETTINGS_LAYOUT)?;
-        let mut p = Self::read_body(body, self.desc.threads)?;
+        let (version, body) = format::check(bytes, &accepted_formats())?;
+        let mut p = Self::read_body(version, body, self.desc.threads)?;
         p.give_ids(self.bodies.ids());
+        // The sleeping particles of this world wake (clearing flags allocates nothing);
+        // the snapshot's fall asleep below.
+        let old = self.particles.len() as u32;
+        let _ = self.set_particles_asleep(0..old, false);
         self.desc = WorldDesc {
             profiling: self.desc.profiling,
             ..p.desc
@@ -376,22 +436,23 @@ impl World {
         self.aero = p.aero;
         self.skinning = p.skinning;
         self.accumulator = p.accumulator;
-        Ok(())
+        self.sleep = p.sleep;
+        self.refreeze()
     }
 
     /// A new world from a snapshot, with `threads` worker threads (0 = all cores; the
     /// results do not depend on it). It takes the saving world's serial: its ids of
     /// every kind are the saved ones.
     pub fn from_snapshot(bytes: &[u8], threads: u32) -> Result<World> {
-        let body = format::check(bytes, SETTINGS_LAYOUT)?;
+        let (version, body) = format::check(bytes, &accepted_formats())?;
         WorldDesc {
             threads,
             ..WorldDesc::default()
         }
         .validate()?;
-        let p = Self::read_body(body, threads)?;
+        let p = Self::read_body(version, body, threads)?;
         let exec = Executor::new(threads)?;
-        Ok(World {
+        let mut w = World {
             desc: p.desc,
             particles: p.particles,
             sets: p.sets,
@@ -408,7 +469,10 @@ impl World {
             accumulator: p.accumulator,
             profile: super::profile::Profiler::new(false),
             activity: Default::default(),
-        })
+            sleep: p.sleep,
+        };
+        w.refreeze()?;
+        Ok(w)
     }
 
     /// A 64-bit hash of the simulation state: the XXH64 of the snapshot body, streamed
@@ -430,7 +494,8 @@ mod tests {
     use crate::kernels::distance::tests::FORCE_PORTABLE;
     use crate::scenes::{self, FRAME_DT};
     use crate::solver::Solver;
-    use crate::world::WorldDesc;
+    use crate::world::sleep::Sleep;
+use crate::world::WorldDesc;
     use std::sync::atomic::Ordering;
 
     /// Issue 28: a body whose cloth triangles point below its own particle range

@@ -118,6 +118,7 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
         accumulator: _,
         profile: prof,
         activity,
+        sleep: _,
     } = w;
     let exec: &Executor = exec;
     let h = dt / desc.substeps as f32;

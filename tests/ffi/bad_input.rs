@@ -480,6 +480,8 @@ mod granular_cases;
 mod interpolation_cases;
 #[path = "bad_input/profile.rs"]
 mod profile_cases;
+#[path = "bad_input/sleep.rs"]
+mod sleep_cases;
 #[path = "bad_input/snapshots.rs"]
 mod snapshot_cases;
 #[path = "bad_input/tasks.rs"]
@@ -532,6 +534,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(interpolation_cases::tables());
     tables.extend(tasks_cases::tables());
     tables.extend(profile_cases::tables());
+    tables.extend(sleep_cases::tables());
     tables.extend(granular_cases::tables());
     tables.extend(fluid_cases::tables());
     tables.extend(fluid_render_cases::tables());

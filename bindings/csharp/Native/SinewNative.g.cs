@@ -1225,7 +1225,7 @@ namespace Sinew.Native
     {
         /// <summary>Bodies made by the builders.</summary>
         public ulong bodies;
-        /// <summary>Bodies simulated in full (every body: bodies do not sleep).</summary>
+        /// <summary>Bodies awake (a sleeping body is not simulated).</summary>
         public ulong awake_bodies;
         /// <summary>Particles (fluid and free particles included).</summary>
         public ulong particles;
@@ -1441,6 +1441,22 @@ namespace Sinew.Native
         /// read when off). The physics is the same bits on or off. Default 0 (0 or 1).
         /// </summary>
         public uint profiling;
+        /// <summary>
+        /// Sleeping: islands of particles at rest stop being simulated until something wakes
+        /// them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing.
+        /// Saved with the sleep state, after the desc's record. Default 0 (0 or 1).
+        /// </summary>
+        public uint sleeping;
+        /// <summary>
+        /// Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg:
+        /// about 4.5 cm/s). In [0, SINEW_MAX_SLEEP_THRESHOLD] J/kg. Default 0.001.
+        /// </summary>
+        public float sleep_threshold;
+        /// <summary>
+        /// How long every particle of an island must stay at rest before it sleeps. In [0,
+        /// SINEW_MAX_SLEEP_TIME] s. Default 0.5.
+        /// </summary>
+        public float sleep_time;
         /// <summary>Set by sinew_world_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
@@ -1721,6 +1737,12 @@ namespace Sinew.Native
         /// </summary>
         public const float SINEW_MAX_FRAME_DT = 3600.0f;
 
+        /// <summary>Largest sleep threshold (J/kg: ½|v|² of a particle at about 1,400 m/s).</summary>
+        public const float SINEW_MAX_SLEEP_THRESHOLD = 1.0e6f;
+
+        /// <summary>Largest sleep time (s).</summary>
+        public const float SINEW_MAX_SLEEP_TIME = 1.0e6f;
+
         /// <summary>
         /// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
         /// about π·256² ≈ 206,000 points).
@@ -1734,9 +1756,13 @@ namespace Sinew.Native
         /// descs are generated from their declarations and covered by the settings layout
         /// instead. Version 7: that layout in the header, the desc records generated. Version
         /// 8: the particles' granular materials. Version 9: the contact readback's friction
-        /// impulse and point, and the colliders' contact sums.
+        /// impulse and point, and the colliders' contact sums. Version 10: the sleep settings
+        /// and state after the skinned bodies (version 9 still loads: nothing sleeps).
         /// </summary>
-        public const uint FORMAT_VERSION = 9;
+        public const uint FORMAT_VERSION = 10;
+
+        /// <summary>The oldest format version this library still reads.</summary>
+        public const uint OLDEST_FORMAT_VERSION = 9;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
@@ -3025,6 +3051,49 @@ namespace Sinew.Native
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_teleport_to_skin(SinewWorld world, SinewBody body);
+
+        /// <summary>
+        /// Turns sleeping on (<c>enabled</c> = 1) or off (0); the desc's <c>sleeping</c> sets it at
+        /// creation (off by default). On, islands of particles whose kinetic energy per mass
+        /// stays under the threshold for the sleep time stop being simulated (from the end of
+        /// the next step) until something wakes them; off wakes everything now. Off, the
+        /// physics is the same bits as a world that never had it.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_sleeping(SinewWorld world, uint enabled);
+
+        /// <summary>
+        /// Sets the sleep threshold (J/kg: a particle is at rest while ½|v|² stays under it; in
+        /// [0, SINEW_MAX_SLEEP_THRESHOLD]) and the sleep time (s: how long every particle of an
+        /// island stays at rest before it sleeps; in [0, SINEW_MAX_SLEEP_TIME]), as the desc's
+        /// <c>sleep_threshold</c> and <c>sleep_time</c>.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_sleep_threshold(SinewWorld world, float threshold, float time);
+
+        /// <summary>Writes 1 to <c>*out_asleep</c> when the body sleeps (its island is frozen), else 0.</summary>
+        /// <remarks><c>out_asleep</c> must point to one writable <c>uint32_t</c>.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_is_asleep(SinewWorld world, SinewBody body, uint* out_asleep);
+
+        /// <summary>
+        /// Wakes the body and everything in its island (constraints and contacts tie it to);
+        /// its particles start counting their rest from 0. Waking an awake body does nothing.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_wake(SinewWorld world, SinewBody body);
+
+        /// <summary>
+        /// Puts the body and everything its constraints tie it to to sleep now, at rest where
+        /// it is (a level's props asleep from the start). SINEW_ERROR_INVALID_ARGUMENT while
+        /// sleeping is off (nothing would wake it).
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_sleep(SinewWorld world, SinewBody body);
+
+        /// <summary>Wakes every sleeping island of the world.</summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_wake_all(SinewWorld world);
 
         /// <summary>
         /// Writes the number of bytes <c>sinew_world_save_snapshot</c> needs now (header included)
