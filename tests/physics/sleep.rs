@@ -396,3 +396,53 @@ fn snapshots_keep_the_sleep_state() {
     other.restore_snapshot(&bytes).unwrap();
     assert_eq!(other.asleep_particle_count(), asleep);
 }
+
+/// Bodies added while others sleep: the world steps (the new constraint sets are
+/// rebuilt next to frozen particles), and the new bodies do not sleep at once.
+#[test]
+fn bodies_added_next_to_sleeping_ones_step() {
+    let mut w = World::new(desc(true, 1)).unwrap();
+    rope(&mut w, 0.0);
+    w.sleep_all().unwrap();
+    steps(&mut w, 2);
+    let r2 = rope(&mut w, 1.0);
+    let c = w
+        .add_cloth_grid(
+            &sinew::ClothDesc::default(),
+            &sinew::ClothGridDesc {
+                origin: Vec3::new(3.0, 1.0, 0.0),
+                segments_u: 4,
+                segments_v: 4,
+                pin_corners: 1,
+                ..sinew::ClothGridDesc::default()
+            },
+        )
+        .unwrap();
+    steps(&mut w, 3);
+    assert!(!w.body_is_asleep(r2).unwrap() && !w.body_is_asleep(c).unwrap());
+    w.sleep_all().unwrap();
+    rope(&mut w, 2.0);
+    steps(&mut w, 3);
+}
+
+/// A world made from a snapshot while things sleep takes new bodies and steps.
+#[test]
+fn a_world_from_a_snapshot_with_sleepers_takes_new_bodies() {
+    for threads in [1, 2, 4] {
+    let mut w = World::new(desc(true, threads)).unwrap();
+    rope(&mut w, 0.0);
+    w.sleep_all().unwrap();
+    let mut copy = World::from_snapshot(&w.snapshot(), threads).unwrap();
+    let verts = [
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(1.0, 0.0, 0.0),
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::new(0.0, 0.0, 1.0),
+    ];
+    copy.add_cloth_mesh(&sinew::ClothDesc::default(), &verts, &[[0, 1, 2], [0, 2, 3]], &[1.0; 4])
+        .unwrap();
+    copy.add_tet_body(&sinew::TetBodyDesc::default(), &verts, &[[0, 1, 2, 3]], None)
+        .unwrap();
+    steps(&mut copy, 3);
+    }
+}
