@@ -1034,6 +1034,19 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
         return detail::checked(sinew_body_volume(world_, handle_, &v), v);
     }
 
+    // --- sleeping --------------------------------------------------------------------
+
+    /// Whether the body sleeps (its island is frozen; sinew_body_is_asleep).
+    Result<bool> is_asleep() const {
+        uint32_t r = 0;
+        return detail::checked(sinew_body_is_asleep(world_, handle_, &r), r != 0);
+    }
+    /// Wakes the body and its island (sinew_body_wake).
+    Result<void> wake() { return detail::to_result(sinew_body_wake(world_, handle_)); }
+    /// Puts the body and its island to sleep now, at rest (sinew_body_sleep; sleeping
+    /// must be on).
+    Result<void> sleep() { return detail::to_result(sinew_body_sleep(world_, handle_)); }
+
     // --- character cloth: aerodynamics, skinned targets, inertia --------------------
 
     /// Weights that skin nothing (no max distance, no backstop, no drive).
@@ -1235,6 +1248,21 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         t.user_context = &runner;
         return set_task_system(t);
     }
+
+    // --- sleeping --------------------------------------------------------------------
+
+    /// Turns sleeping on or off (sinew_world_set_sleeping; off by default, or the desc's
+    /// `sleeping`). Off wakes everything.
+    Result<void> set_sleeping(bool enabled) {
+        return detail::to_result(sinew_world_set_sleeping(handle_, enabled ? 1u : 0u));
+    }
+    /// Sets the sleep threshold (J/kg, kinetic energy per mass) and time (s)
+    /// (sinew_world_set_sleep_threshold).
+    Result<void> set_sleep_threshold(float joules_per_kg, float seconds) {
+        return detail::to_result(sinew_world_set_sleep_threshold(handle_, joules_per_kg, seconds));
+    }
+    /// Wakes every sleeping island (sinew_world_wake_all).
+    Result<void> wake_all() { return detail::to_result(sinew_world_wake_all(handle_)); }
 
     // --- profiling -----------------------------------------------------------------
 
