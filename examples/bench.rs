@@ -33,6 +33,9 @@
 //! the timed frames with `World::sleep_all`, as a level loaded at rest: the frames
 //! time what sleeping bodies cost; the JSON then ends with `asleep_particles`, the
 //! particles still asleep after the frames; default 0).
+//! `--lod K` (cloth_body and ropes_body: level of detail, every body at one substep in
+//! K, `SimMode::Reduced`; 0 = paused; default 1, full; `--lod-share S` puts only one
+//! rope in S at that rate, the others at full rate).
 //! Set-up (including the colouring) is not timed; the frames are, from rest.
 //!
 //! Fields: `ms_per_frame`; `mproj_per_s` = constraints × substeps × iterations × frames
@@ -80,6 +83,10 @@ struct Options {
     profiling: bool,
     /// `--sleep 1`: sleeping on and everything put to sleep before the frames.
     sleep: bool,
+    /// `--lod K`: the bodies' rate (1 = full, 0 = paused).
+    lod: u32,
+    /// `--lod-share S`: one rope in S at the `--lod` rate.
+    lod_share: u32,
     /// dam_break: read the fluid's ellipsoids after every frame (`--anisotropy 1`),
     /// timed with the step.
     anisotropy: bool,
@@ -92,7 +99,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--sleep 0|1] [--anisotropy 0|1]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -105,6 +112,8 @@ fn parse() -> Result<Options, String> {
         friction: 0.0,
         profiling: false,
         sleep: false,
+        lod: 1,
+        lod_share: 1,
         anisotropy: false,
         substeps_set: false,
         iterations_set: false,
@@ -139,6 +148,8 @@ fn parse() -> Result<Options, String> {
             }
             "--profiling" => o.profiling = number()? == 1,
             "--sleep" => o.sleep = number()? == 1,
+            "--lod" => o.lod = number()?,
+            "--lod-share" => o.lod_share = number()?.max(1),
             "--anisotropy" => o.anisotropy = number()? != 0,
             "--solver" => {
                 o.solver = match value.as_str() {
@@ -151,6 +162,15 @@ fn parse() -> Result<Options, String> {
         }
     }
     Ok(o)
+}
+
+/// The simulation mode of `--lod K`.
+fn lod_mode(k: u32) -> sinew::SimMode {
+    match k {
+        0 => sinew::SimMode::Paused,
+        1 => sinew::SimMode::Full,
+        every => sinew::SimMode::Reduced { every },
+    }
 }
 
 fn run(o: &Options) -> Result<String, String> {
@@ -186,14 +206,22 @@ fn run(o: &Options) -> Result<String, String> {
             if !(3..=4096).contains(&n) {
                 return Err(format!("--n {n}: cloth side must be in 3..=4096"));
             }
-            (n, scenes::cloth_body(n, desc))
+            (n, scenes::cloth_body_with(n, desc, lod_mode(o.lod)))
         }
         "ropes_body" => {
             let n = o.n.unwrap_or(1000);
             if !(1..=1_000_000).contains(&n) {
                 return Err(format!("--n {n}: rope count must be in 1..=1000000"));
             }
-            (n, scenes::ropes_body(n, desc))
+            let share = o.lod_share;
+            let mode = |r: u32| {
+                if r % share == 0 {
+                    lod_mode(o.lod)
+                } else {
+                    sinew::SimMode::Full
+                }
+            };
+            (n, scenes::ropes_body_with(n, desc, mode))
         }
         "particles" => {
             let n = o.n.unwrap_or(100_000);

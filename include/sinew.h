@@ -385,8 +385,9 @@
  * descs are generated from their declarations and covered by the settings layout
  * instead. Version 7: that layout in the header, the desc records generated. Version
  * 8: the particles' granular materials. Version 9: the contact readback's friction
- * impulse and point, and the colliders' contact sums. Version 10: the sleep settings
- * and state after the skinned bodies (version 9 still loads: nothing sleeps).
+ * impulse and point, and the colliders' contact sums. Version 10: the bodies'
+ * simulation modes, the sleeping particles and the resume catch-ups, then the sleep
+ * settings and islands (after the skinning; a version 9 body, read too, has none).
  */
 #define FORMAT_VERSION 10
 
@@ -960,6 +961,36 @@ enum SinewProfileStage
 typedef enum SinewProfileStage SinewProfileStage;
 #else
 typedef uint32_t SinewProfileStage;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * Values of the `mode` argument of sinew_body_set_sim_mode (`uint32_t`).
+ */
+enum SinewSimMode
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  /**
+   * Every substep (the default).
+   */
+  SINEW_SIM_FULL = 0,
+  /**
+   * One substep in `every` (1..=substeps), with a substep `every` times longer, and
+   * the last substep of each step.
+   */
+  SINEW_SIM_REDUCED = 1,
+  /**
+   * Not simulated: kinematic to others; resuming catches up at rest.
+   */
+  SINEW_SIM_PAUSED = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum SinewSimMode SinewSimMode;
+#else
+typedef uint32_t SinewSimMode;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
@@ -3840,6 +3871,30 @@ SinewStatus sinew_body_read_interpolated_positions(struct SinewWorld world,
                                                    void *out,
                                                    uint32_t capacity,
                                                    uint32_t stride_bytes);
+
+/**
+ * Sets how the body is simulated from the next step on (`mode`, a SinewSimMode;
+ * `every`, read only for SINEW_SIM_REDUCED, within 1..=the world's substeps, 1 being
+ * full). Resuming from SINEW_SIM_PAUSED moves the body by the mean offset of its
+ * attachments to their hosts and zeroes its velocities at the end of the next 4
+ * steps. A bad handle, mode or rate changes nothing.
+ */
+SinewStatus sinew_body_set_sim_mode(struct SinewWorld world,
+                                    struct SinewBody body,
+                                    uint32_t mode,
+                                    uint32_t every);
+
+/**
+ * Writes how the body is simulated: its SinewSimMode to `*out_mode` and its rate
+ * (`every`, 1 unless SINEW_SIM_REDUCED) to `*out_every`.
+ *
+ * # Safety
+ * `out_mode` and `out_every` must point to one writable uint32_t each.
+ */
+SinewStatus sinew_body_get_sim_mode(struct SinewWorld world,
+                                    struct SinewBody body,
+                                    uint32_t *out_mode,
+                                    uint32_t *out_every);
 
 /**
  * Adds `count` particles at rest at `positions` (m) with `inverse_masses` (1/kg, 0 =

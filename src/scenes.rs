@@ -168,6 +168,11 @@ pub fn ropes(count: u32, desc: WorldDesc) -> Result<Scene> {
 /// diagonals (compliance 0), distance bending links (compliance 0), no tethers. This
 /// is the cloth a game builds; its constraints run in the bodies' link set.
 pub fn cloth_body(n: u32, desc: WorldDesc) -> Result<Scene> {
+    cloth_body_with(n, desc, crate::SimMode::Full)
+}
+
+/// [`cloth_body`] simulated in `mode` (level of detail, `World::set_body_sim_mode`).
+pub fn cloth_body_with(n: u32, desc: WorldDesc, mode: crate::SimMode) -> Result<Scene> {
     assert!(n >= 3, "cloth needs n >= 3");
     let mut world = World::new(desc)?;
     let cloth = crate::ClothDesc {
@@ -186,6 +191,7 @@ pub fn cloth_body(n: u32, desc: WorldDesc) -> Result<Scene> {
         ..crate::ClothGridDesc::default()
     };
     let body = world.add_cloth_grid(&cloth, &grid)?;
+    world.set_body_sim_mode(body, mode)?;
     let stretch = world.body(body)?.parts.stretch.clone();
     let constraints = world.constraint_sets().link.len() as u64;
     Ok(Scene {
@@ -203,6 +209,16 @@ pub fn cloth_body(n: u32, desc: WorldDesc) -> Result<Scene> {
 /// ropes: no particle contacts, so both scenes do the same work; a rope's radius is its
 /// particles' collision radius).
 pub fn ropes_body(count: u32, desc: WorldDesc) -> Result<Scene> {
+    ropes_body_with(count, desc, |_| crate::SimMode::Full)
+}
+
+/// [`ropes_body`] with rope `r` simulated in `mode(r)` (level of detail,
+/// `World::set_body_sim_mode`).
+pub fn ropes_body_with(
+    count: u32,
+    desc: WorldDesc,
+    mode: impl Fn(u32) -> crate::SimMode,
+) -> Result<Scene> {
     let mut world = World::new(desc)?;
     let side = (count as f32).sqrt().ceil() as u32;
     let mut stretch_links = 0..0;
@@ -216,6 +232,7 @@ pub fn ropes_body(count: u32, desc: WorldDesc) -> Result<Scene> {
             radius: 0.0,
             ..crate::RopeDesc::default()
         })?;
+        world.set_body_sim_mode(body, mode(r))?;
         if r == 0 {
             stretch_links = world.body(body)?.parts.stretch.clone();
         }

@@ -1005,6 +1005,25 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
     Result<void> set_damping(float per_second) {
         return detail::to_result(sinew_body_set_damping(world_, handle_, per_second));
     }
+    /// Level of detail: how the body is simulated from the next step on. `mode`:
+    /// SINEW_SIM_FULL (every substep), SINEW_SIM_REDUCED (one substep in `every`, in
+    /// 1..=the world's substeps, with a substep that many times longer) or
+    /// SINEW_SIM_PAUSED (not simulated, kinematic to others; resuming moves it onto its
+    /// attachments at rest). A bad mode or rate changes nothing.
+    Result<void> set_sim_mode(SinewSimMode mode, uint32_t every = 1) {
+        return detail::to_result(sinew_body_set_sim_mode(world_, handle_, static_cast<uint32_t>(mode), every));
+    }
+    /// The body's simulation mode and its rate (`every`, 1 unless reduced).
+    struct SimMode {
+        SinewSimMode mode;
+        uint32_t every;
+    };
+    /// How the body is simulated (set_sim_mode).
+    Result<SimMode> sim_mode() const {
+        uint32_t mode = 0, every = 0;
+        SinewStatus s = sinew_body_get_sim_mode(world_, handle_, &mode, &every);
+        return detail::checked(s, SimMode{static_cast<SinewSimMode>(mode), every});
+    }
     /// Turns the two-way coupling of the body's particles with every fluid on (the
     /// default for particles with a radius) or off (sinew_fluid.hpp).
     Result<void> set_fluid_coupling(bool enabled);

@@ -133,6 +133,19 @@ class Scene {
         if (!b) return unknown("Scene::set_damping", id);
         return b->body.set_damping(per_second);
     }
+    /// Level of detail: how a body is simulated from the next step on (Body::set_sim_mode:
+    /// SINEW_SIM_FULL, SINEW_SIM_REDUCED with `every` in 1..=substeps, SINEW_SIM_PAUSED).
+    Result<void> set_sim_mode(BodyId id, SinewSimMode mode, uint32_t every = 1) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::set_sim_mode", id);
+        return b->body.set_sim_mode(mode, every);
+    }
+    /// How a body is simulated (Body::sim_mode).
+    Result<Body::SimMode> sim_mode(BodyId id) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::sim_mode", id);
+        return b->body.sim_mode();
+    }
     /// Turns the two-way coupling of a body's particles with every fluid on (the
     /// default for particles with a radius) or off, in place.
     Result<void> set_fluid_coupling(BodyId id, bool enabled) {

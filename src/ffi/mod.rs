@@ -36,6 +36,7 @@ pub mod fluids;
 pub mod granular;
 pub mod handles;
 pub mod interpolation;
+pub mod lod;
 pub mod particles;
 pub mod profile;
 mod readback;

@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::{run_pass, ParticleRows, Stage, StepContext};
 use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
 use crate::particles::{position_of, Particles};
-use crate::solver::parallel::{Executor, Rows};
+use crate::solver::parallel::{Executor, Rows, CHUNK};
 
 /// What the step found out about finiteness.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -55,6 +55,11 @@ pub(crate) struct Integrator {
     /// A fused update-and-predict pass waits for the next projection.
     pending: bool,
     finite: Option<Finite>,
+    /// Per chunk of the particle passes (`parallel::CHUNK` particles from 0): whether
+    /// none of its particles runs in this step (`world::activity`: asleep or paused),
+    /// so that the predict and the velocity update skip it. Empty when every particle
+    /// may run.
+    pub frozen_chunks: Vec<bool>,
 }
 
 impl Integrator {
@@ -92,10 +97,11 @@ impl Stage for Integrator {
     /// Predict (the first substep also records every start-of-step position for the
     /// recovery pass), unless the fused pass of the last substep predicted already.
     fn begin_substep(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
+        let skip = &self.frozen_chunks;
         if cx.substep == 0 {
-            predict::<true>(particles, cx.gravity, cx.h, cx.exec);
+            predict::<true>(particles, cx.gravity, cx.h, cx.exec, skip);
         } else if self.fusion == Fusion::Apart {
-            predict::<false>(particles, cx.gravity, cx.h, cx.exec);
+            predict::<false>(particles, cx.gravity, cx.h, cx.exec, skip);
         }
     }
 
@@ -111,7 +117,9 @@ impl Stage for Integrator {
             return;
         }
         let check = self.fused();
-        let all_finite = update_velocities(particles, cx.h, cx.damping_factor, check, cx.exec);
+        let skip = &self.frozen_chunks;
+        let all_finite =
+            update_velocities(particles, cx.h, cx.damping_factor, check, cx.exec, skip);
         if check && all_finite {
             self.finite = Some(Finite::Checked);
         }
@@ -189,7 +197,14 @@ pub(crate) fn update_and_predict_pass(cx: &StepContext<'_>) -> impl Fn(ParticleR
 ///
 /// `SAVE` (the first substep): first records each particle's position in
 /// `Particles::step_start` (the start-of-step state `recovery::check` restores).
-fn predict<const SAVE: bool>(particles: &mut Particles, gravity: Vec3, h: f32, exec: &Executor) {
+/// A chunk that `skip` marks (no particle of it runs in the step) only records.
+fn predict<const SAVE: bool>(
+    particles: &mut Particles,
+    gravity: Vec3,
+    h: f32,
+    exec: &Executor,
+    skip: &[bool],
+) {
     let n = particles.len();
     let parts = (
         Rows::new(&mut particles.hot),
@@ -199,18 +214,38 @@ fn predict<const SAVE: bool>(particles: &mut Particles, gravity: Vec3, h: f32, e
     );
     // SIMD vectors (Vec3A) inside; the arrays keep their compact layouts.
     let (dv, inv_h) = (Vec3A::from(gravity * h), 1.0 / h);
-    exec.for_chunks_light(parts, |_, (hot, base, vel, start)| {
-        for (((hot, base), vel), start) in hot.iter_mut().zip(base).zip(vel).zip(start) {
-            let p = *hot;
-            if SAVE {
-                *start = position_of(*base, p);
+    exec.for_chunks_light(parts, |r, (hot, base, vel, start)| {
+        for_pieces(skip, &r, |piece, frozen| {
+            let (hot, base) = (&mut hot[piece.clone()], &mut base[piece.clone()]);
+            let (vel, start) = (&mut vel[piece.clone()], &mut start[piece]);
+            for (((hot, base), vel), start) in hot.iter_mut().zip(base).zip(vel).zip(start) {
+                let p = *hot;
+                if SAVE {
+                    *start = position_of(*base, p);
+                }
+                if frozen || p.w == 0.0 {
+                    continue;
+                }
+                (*base, *hot, *vel) = predict_one(*base, p, *vel, dv, h, inv_h);
             }
-            if p.w == 0.0 {
-                continue;
-            }
-            (*base, *hot, *vel) = predict_one(*base, p, *vel, dv, h, inv_h);
-        }
+        })
     });
+}
+
+/// Calls `f(piece, frozen)` on the pieces of the particles `r` of a pass (ranges into
+/// its rows, in order, covering them): the whole of `r` when `skip` is empty, else one
+/// piece per chunk of [`CHUNK`] particles, `frozen` when `skip` marks that chunk.
+#[inline]
+fn for_pieces(skip: &[bool], r: &Range<usize>, mut f: impl FnMut(Range<usize>, bool)) {
+    if skip.is_empty() {
+        return f(0..r.len(), false);
+    }
+    let mut i = r.start;
+    while i < r.end {
+        let end = ((i / CHUNK + 1) * CHUNK).min(r.end);
+        f(i - r.start..end - r.start, skip.get(i / CHUNK).copied().unwrap_or(false));
+        i = end;
+    }
 }
 
 /// [`predict`] over the particles `range` alone, on the calling thread, with a
@@ -275,26 +310,35 @@ fn update_velocities(
     damping_factor: f32,
     check: bool,
     exec: &Executor,
+    skip: &[bool],
 ) -> bool {
     let inv_h = 1.0 / h;
     let (hot, base) = (&particles.hot, &particles.base);
     let bad = AtomicBool::new(false);
     exec.for_chunks_light(Rows::new(&mut particles.velocity), |r, vel| {
         let mut all_finite = true;
-        for (vel, i) in vel.iter_mut().zip(r) {
-            let p = hot[i];
-            let v = if p.w == 0.0 {
-                *vel
-            } else {
-                let v = Vec3A::from(*vel) + Vec3A::from_vec4(p) * inv_h;
-                let v: Vec3 = (v * damping_factor).into();
-                *vel = v;
-                v
-            };
-            if check {
-                all_finite &= crate::particles::in_range(position_of(base[i], p), v);
+        // A frozen particle keeps its velocity and position: nothing to update or
+        // check (the last step it ran checked them).
+        for_pieces(skip, &r, |piece, frozen| {
+            if frozen {
+                return;
             }
-        }
+            let first = r.start + piece.start;
+            for (vel, i) in vel[piece.clone()].iter_mut().zip(first..) {
+                let p = hot[i];
+                let v = if p.w == 0.0 {
+                    *vel
+                } else {
+                    let v = Vec3A::from(*vel) + Vec3A::from_vec4(p) * inv_h;
+                    let v: Vec3 = (v * damping_factor).into();
+                    *vel = v;
+                    v
+                };
+                if check {
+                    all_finite &= crate::particles::in_range(position_of(base[i], p), v);
+                }
+            }
+        });
         if !all_finite {
             bad.store(true, Ordering::Relaxed);
         }

@@ -49,8 +49,9 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// descs are generated from their declarations and covered by the settings layout
 /// instead. Version 7: that layout in the header, the desc records generated. Version
 /// 8: the particles' granular materials. Version 9: the contact readback's friction
-/// impulse and point, and the colliders' contact sums. Version 10: the sleep settings
-/// and state after the skinned bodies (version 9 still loads: nothing sleeps).
+/// impulse and point, and the colliders' contact sums. Version 10: the bodies'
+/// simulation modes, the sleeping particles and the resume catch-ups, then the sleep
+/// settings and islands (after the skinning; a version 9 body, read too, has none).
 pub const FORMAT_VERSION: u32 = 10;
 /// The oldest format version this library still reads.
 pub const OLDEST_FORMAT_VERSION: u32 = 9;

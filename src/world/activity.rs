@@ -49,8 +49,11 @@ use crate::constraints::ConstraintSets;
 use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
-use crate::pipeline::integrate::{predict_range, update_velocities_range};
+use crate::pipeline::integrate::{predict_range, update_velocities_range, Integrator};
+use crate::solver::parallel::CHUNK;
 use crate::pipeline::StepContext;
+use crate::slots::{WorldIds, ID_WITHOUT_SERIAL};
+use crate::snapshot::codec::{self, Reader, Writer};
 use crate::solver::classes::{ParticleClasses, Phase, EVERY, FROZEN};
 
 /// Steps after a resume whose end zeroes the body's velocities (see the module doc).
@@ -111,6 +114,9 @@ pub(crate) struct Activity {
     frozen: Vec<Range<u32>>,
     /// Derived: runs of particles at a reduced rate.
     reduced: Vec<ReducedRun>,
+    /// Derived: whether any chunk of the particle passes is wholly frozen (the
+    /// integrator then skips those chunks, `Integrator::frozen_chunks`).
+    any_frozen_chunk: bool,
     /// Inverse masses of the masked particles (indexed by particle; valid inside the
     /// step for the particles of `frozen` and `reduced`).
     saved: Vec<f32>,
@@ -242,23 +248,6 @@ impl Activity {
         Ok(())
     }
 
-    /// The sleeping particles as sorted ranges (for snapshots).
-    pub(crate) fn asleep_ranges(&self) -> Vec<Range<u32>> {
-        let mut out: Vec<Range<u32>> = Vec::new();
-        for (w, &word) in self.asleep.iter().enumerate() {
-            for b in 0..64 {
-                if word & (1u64 << b) != 0 {
-                    let i = (w * 64 + b) as u32;
-                    match out.last_mut() {
-                        Some(r) if r.end == i => r.end = i + 1,
-                        _ => out.push(i..i + 1),
-                    }
-                }
-            }
-        }
-        out
-    }
-
     /// Resume catch-up of the body with particles `range` (module doc, 4): moved by the
     /// mean offset between its attached particles and their hosts' current targets,
     /// its velocities zeroed.
@@ -295,12 +284,12 @@ impl Activity {
                 *c = k;
             }
         }
-        for r in self.asleep_ranges() {
+        self.for_each_asleep_range(|r| {
             let end = (r.end as usize).min(n);
             for c in &mut class[(r.start as usize).min(end)..end] {
                 *c = FROZEN;
             }
-        }
+        });
         let mut frozen = Vec::new();
         let mut reduced: Vec<ReducedRun> = Vec::new();
         let mut i = 0usize;
@@ -337,8 +326,11 @@ impl Activity {
     /// Whether a stage of this table changes particles between substeps (a body at
     /// a reduced rate is unmasked and masked there): then the integrator does not fuse
     /// its velocity update with the next predict.
+    ///
+    /// Also while whole chunks of particles are frozen: the integrator's own passes
+    /// skip those chunks, which the fused pass inside a sweep cannot.
     pub(crate) fn moves_particles_between_substeps(&self) -> bool {
-        !self.reduced.is_empty() && !self.is_idle()
+        !self.is_idle() && (!self.reduced.is_empty() || self.any_frozen_chunk)
     }
 
     /// Start of a step, after the fallible `begin_step` stages: derives what changed,
@@ -349,6 +341,7 @@ impl Activity {
         &mut self,
         particles: &mut Particles,
         sets: &mut ConstraintSets,
+        integrator: &mut Integrator,
         substeps: u32,
     ) -> Result<()> {
         if self.is_idle() || (self.modes.is_empty() && self.asleep_count == 0) {
@@ -358,11 +351,26 @@ impl Activity {
             }
             self.frozen.clear();
             self.reduced.clear();
+            self.any_frozen_chunk = false;
             self.class = Vec::new();
+            integrator.frozen_chunks.clear();
             return Ok(());
         }
         if self.dirty || self.class.len() > particles.len() {
             self.derive(particles.len(), substeps)?;
+            // The chunks of the integrator's passes with no particle that runs.
+            let chunks = &mut integrator.frozen_chunks;
+            chunks.clear();
+            crate::error::try_reserve(chunks, self.class.len().div_ceil(CHUNK), "frozen chunks")?;
+            chunks.extend(
+                self.class
+                    .chunks(CHUNK)
+                    .map(|c| c.len() == CHUNK && c.iter().all(|&k| k == FROZEN)),
+            );
+            self.any_frozen_chunk = chunks.iter().any(|&f| f);
+            if !self.any_frozen_chunk {
+                chunks.clear();
+            }
         }
         let classes = ParticleClasses {
             class: &self.class,
@@ -501,43 +509,150 @@ impl Activity {
         self.resuming.retain(|(_, left)| *left > 0);
     }
 
-    /// The bodies whose mode is not `Full`: (id, particles, mode), for snapshots.
-    pub(crate) fn modes(&self) -> impl Iterator<Item = (BodyId, Range<u32>, SimMode)> + '_ {
-        self.modes
-            .iter()
-            .map(|m| (m.id, m.particles.clone(), m.mode))
+    /// Snapshot (format 10 on): the modes (body id without the world serial, its
+    /// particles, the mode as tag 0 full / 1 reduced / 2 paused and the rate), the
+    /// sleeping particles as ranges, and the bodies catching up (particles, steps
+    /// left).
+    pub(crate) fn save(&self, w: &mut Writer<'_>) {
+        w.put_len(self.modes.len());
+        for m in &self.modes {
+            let (tag, every) = mode_to_pair(m.mode);
+            w.put(m.id.0 & ID_WITHOUT_SERIAL);
+            w.put((m.particles.start, m.particles.end));
+            w.put((tag, every));
+        }
+        // Counted first, then written: no allocation while saving.
+        let mut ranges = 0usize;
+        self.for_each_asleep_range(|_| ranges += 1);
+        w.put_len(ranges);
+        self.for_each_asleep_range(|r| w.put((r.start, r.end)));
+        w.put_len(self.resuming.len());
+        for (r, left) in &self.resuming {
+            w.put((r.start, r.end));
+            w.put(*left);
+        }
     }
 
-    /// The bodies catching up: (particles, steps left), for snapshots.
-    pub(crate) fn resuming(&self) -> &[(Range<u32>, u32)] {
-        &self.resuming
+    /// Calls `f` on each maximal run of sleeping particles, in order.
+    fn for_each_asleep_range(&self, mut f: impl FnMut(Range<u32>)) {
+        let mut open: Option<Range<u32>> = None;
+        for (wi, &word) in self.asleep.iter().enumerate() {
+            for b in 0..64 {
+                let i = (wi * 64 + b) as u32;
+                if word & (1u64 << b) != 0 {
+                    match &mut open {
+                        Some(r) => r.end = i + 1,
+                        None => open = Some(i..i + 1),
+                    }
+                } else if let Some(r) = open.take() {
+                    f(r);
+                }
+            }
+        }
+        if let Some(r) = open {
+            f(r);
+        }
     }
 
-    /// A table of `modes`, sleeping particles `asleep` and catch-ups `resuming`, read
-    /// from a snapshot (checked by the caller) over `particles`.
-    pub(crate) fn restored(
-        modes: Vec<(BodyId, Range<u32>, SimMode)>,
-        asleep: &[Range<u32>],
-        resuming: Vec<(Range<u32>, u32)>,
+    /// Snapshot: the table [`Self::save`] wrote, over `particles` and `substeps`;
+    /// `body(id)` is the live body of a saved id, with its particles.
+    pub(crate) fn load(
+        r: &mut Reader<'_>,
         particles: &mut Particles,
+        substeps: u32,
+        body: &dyn Fn(u64) -> Option<(BodyId, Range<u32>)>,
     ) -> Result<Activity> {
+        let n = particles.len() as u32;
+        let in_world = |s: u32, e: u32, what: &str| {
+            codec::ensure(s <= e && e <= n, || {
+                format!("{what} particles {s}..{e} of a world of {n}")
+            })
+        };
+        let count = r.get_count(24, "body modes")?;
         let mut a = Activity {
-            modes: modes
-                .into_iter()
-                .map(|(id, particles, mode)| BodyMode {
-                    id,
-                    particles,
-                    mode,
-                })
-                .collect(),
-            resuming,
             dirty: true,
             ..Activity::default()
         };
-        for r in asleep {
-            a.set_asleep(particles, r.clone(), true)?;
+        a.modes = try_with_capacity(count, "body modes")?;
+        for _ in 0..count {
+            let id: u64 = r.get()?;
+            let (s, e): (u32, u32) = r.get()?;
+            let (tag, every): (u32, u32) = r.get()?;
+            let (id, range) = body(id).ok_or_else(|| {
+                codec::corrupt(format!("a mode names body {id:#x}, which does not exist"))
+            })?;
+            codec::ensure(range == (s..e), || {
+                format!(
+                    "the mode of body {:#x} covers particles {s}..{e}, not its own",
+                    id.0
+                )
+            })?;
+            let mode = mode_from_pair(tag, every)
+                .filter(|&m| {
+                    m != SimMode::Full
+                        && m != SimMode::Reduced { every: 1 }
+                        && check_mode(m, substeps).is_ok()
+                })
+                .ok_or_else(|| {
+                    codec::corrupt(format!(
+                        "body mode {tag} every {every} (the world has {substeps} substeps)"
+                    ))
+                })?;
+            codec::ensure(a.modes.iter().all(|m| m.id != id), || {
+                format!("body {:#x} has two modes", id.0)
+            })?;
+            a.modes.push(BodyMode {
+                id,
+                particles: range,
+                mode,
+            });
+        }
+        let count = r.get_count(8, "sleeping ranges")?;
+        for _ in 0..count {
+            let (s, e): (u32, u32) = r.get()?;
+            in_world(s, e, "sleeping")?;
+            a.set_asleep(particles, s..e, true)?;
+        }
+        let count = r.get_count(12, "resuming bodies")?;
+        a.resuming = try_with_capacity(count, "resuming bodies")?;
+        for _ in 0..count {
+            let (s, e): (u32, u32) = r.get()?;
+            let left: u32 = r.get()?;
+            in_world(s, e, "resuming")?;
+            codec::ensure((1..=CATCH_UP_STEPS).contains(&left), || {
+                format!("{left} catch-up steps left (at most {CATCH_UP_STEPS})")
+            })?;
+            a.resuming.push((s..e, left));
         }
         Ok(a)
+    }
+
+    /// Gives the body ids the world serial of `ids` (snapshots).
+    pub(crate) fn reserial(&mut self, ids: WorldIds) {
+        for m in &mut self.modes {
+            m.id = BodyId(ids.complete(m.id.0));
+        }
+    }
+}
+
+/// A mode as the C ABI's pair (tag 0 full, 1 reduced, 2 paused; the rate, 1 unless
+/// reduced).
+pub(crate) fn mode_to_pair(mode: SimMode) -> (u32, u32) {
+    match mode {
+        SimMode::Full => (0, 1),
+        SimMode::Reduced { every } => (1, every),
+        SimMode::Paused => (2, 1),
+    }
+}
+
+/// The mode of a C ABI pair (see [`mode_to_pair`]; the rate is read only for
+/// reduced), or None for an unknown tag.
+pub(crate) fn mode_from_pair(tag: u32, every: u32) -> Option<SimMode> {
+    match tag {
+        0 => Some(SimMode::Full),
+        1 => Some(SimMode::Reduced { every }),
+        2 => Some(SimMode::Paused),
+        _ => None,
     }
 }
 
@@ -598,6 +713,7 @@ impl World {
     /// kinematic to any constraint or contact with a particle that runs) or wakes them;
     /// for the sleep stage. Fails (changing nothing) when the range is not within the
     /// world's particles.
+    #[allow(dead_code)] // the sleep stage's API
     pub(crate) fn set_particles_asleep(&mut self, range: Range<u32>, asleep: bool) -> Result<()> {
         let n = self.particles.len();
         if range.start > range.end || range.end as usize > n {
@@ -611,6 +727,7 @@ impl World {
 
     /// Whether every particle of `range` is asleep (false for an empty range or one
     /// past the world's particles).
+    #[allow(dead_code)] // the sleep stage's API
     pub(crate) fn particles_asleep(&self, range: Range<u32>) -> bool {
         !range.is_empty()
             && range.end as usize <= self.particles.len()
@@ -618,6 +735,7 @@ impl World {
     }
 
     /// Whether particle `i` does not run in a step (asleep, or its body paused).
+    #[allow(dead_code)] // the sleep stage's API
     pub(crate) fn is_frozen(&self, i: u32) -> bool {
         self.activity.is_frozen(i)
     }

@@ -293,8 +293,13 @@ impl World {
         Ok(())
     }
 
-    /// Freezes the sleeping particles of a world made or restored from a snapshot.
+    /// Makes the sleep flags of a world made or restored from a snapshot those of its
+    /// sleeping islands (the islands decide: a flag without an island would never
+    /// wake).
     pub(crate) fn refreeze(&mut self) -> Result<()> {
+        let n = self.particles.len() as u32;
+        // Clearing flags allocates nothing.
+        let _ = self.set_particles_asleep(0..n, false);
         let lists: Vec<Vec<u32>> = self.sleep.asleep_particles().map(<[u32]>::to_vec).collect();
         for l in lists {
             self.freeze(&l, true)?;

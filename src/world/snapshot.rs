@@ -12,6 +12,7 @@
 //! the Gauss-Seidel schedules are rebuilt by the same code that built them, so the
 //! restored world steps bit for bit like the saved one.
 
+use super::activity::Activity;
 use super::World;
 use crate::aero::Aero;
 use crate::bodies::Bodies;
@@ -116,6 +117,7 @@ struct Parsed {
     skinning: Skinning,
     accumulator: f64,
     sleep: Sleep,
+    activity: Activity,
 }
 
 impl Parsed {
@@ -129,6 +131,7 @@ impl Parsed {
         self.collision.colliders.set_ids(ids);
         self.aero.reserial(ids);
         self.skinning.reserial(ids);
+        self.activity.reserial(ids);
     }
 }
 
@@ -246,7 +249,7 @@ impl World {
             skinning,
             accumulator,
             profile: _,
-            activity: _,
+            activity,
             sleep,
         } = self;
         // Every field but the thread count (declared `not saved`).
@@ -270,8 +273,9 @@ impl World {
         collision.save(w);
         aero.save(w);
         skinning.save(w);
-        // Format 10: the sleep settings (not in the desc's record, so that format 9
-        // bodies still read) and state.
+        activity.save(w);
+        // The sleep settings (not in the desc's record, so that format 9 bodies still
+        // read) and islands.
         w.put(desc.sleeping);
         w.put(desc.sleep_threshold);
         w.put(desc.sleep_time);
@@ -291,7 +295,7 @@ impl World {
         codec::ensure(accumulator.is_finite() && accumulator >= 0.0, || {
             format!("accumulated time {accumulator}")
         })?;
-        let particles = Particles::load(&mut r)?;
+        let mut particles = Particles::load(&mut r)?;
         let cx = LoadContext {
             hot: &particles.hot,
             jacobi: solver == Solver::Jacobi,
@@ -326,6 +330,15 @@ impl World {
         };
         let aero = Aero::load(&mut r, particles.len(), &live)?;
         let skinning = Skinning::load(&mut r, particles.len(), &live)?;
+        let activity = if version >= 10 {
+            let body = |id: u64| {
+                let id = live(id)?;
+                Some((id, bodies.get(id).ok()?.particles.clone()))
+            };
+            Activity::load(&mut r, &mut particles, desc.substeps, &body)?
+        } else {
+            Activity::default()
+        };
         let sleep = if version >= 10 {
             desc.sleeping = r.get()?;
             desc.sleep_threshold = r.get()?;
@@ -355,6 +368,7 @@ impl World {
             skinning,
             accumulator,
             sleep,
+            activity,
         };
         parsed.give_ids(parsed.bodies.ids());
         Ok(parsed)
@@ -416,10 +430,6 @@ impl World {
         let (version, body) = format::check(bytes, &accepted_formats())?;
         let mut p = Self::read_body(version, body, self.desc.threads)?;
         p.give_ids(self.bodies.ids());
-        // The sleeping particles of this world wake (clearing flags allocates nothing);
-        // the snapshot's fall asleep below.
-        let old = self.particles.len() as u32;
-        let _ = self.set_particles_asleep(0..old, false);
         self.desc = WorldDesc {
             profiling: self.desc.profiling,
             ..p.desc
@@ -436,6 +446,7 @@ impl World {
         self.aero = p.aero;
         self.skinning = p.skinning;
         self.accumulator = p.accumulator;
+        self.activity = p.activity;
         self.sleep = p.sleep;
         self.refreeze()
     }
@@ -468,7 +479,7 @@ impl World {
             skinning: p.skinning,
             accumulator: p.accumulator,
             profile: super::profile::Profiler::new(false),
-            activity: Default::default(),
+            activity: p.activity,
             sleep: p.sleep,
         };
         w.refreeze()?;

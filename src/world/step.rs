@@ -6,6 +6,8 @@
 //! begin_step       fluids (emitters, room), collision (neighbour lists, collider
 //!                  velocities; then the colliders' reach, widened for the fluids),
 //!                  constraint sets (sweeps rebuilt since the last step checked),
+//!                  activity (level of detail and sleep: the sweeps' run classes,
+//!                  the particles that do not run masked, inverse mass 0),
 //!                  integrator (the fusion plan)
 //! for each substep s (h = dt / substeps):
 //!   begin_substep  aero (wind impulses), skinning (targets), integrator (predict),
@@ -21,6 +23,7 @@
 //!                  winches), constraint sets (plastic flow), fluids (viscosity,
 //!                  vorticity, cohesion, adhesion), the 2D plane, collision
 //!                  (restitution)
+//! (after the substeps: activity restores every inverse mass)
 //! end_step         constraint sets, collision (contact readback), aero (time),
 //!                  skinning, recovery (non-finite bodies restored), topology
 //!                  (tearing), fluids (density readback, retirement)
@@ -154,7 +157,7 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
     // Level of detail and sleep (src/world/activity.rs): the sets' slot classes, the
     // particles that do not run masked (inverse mass 0) until the substeps end.
     prof.enter(P::Integrate);
-    activity.begin_step(particles, sets, cx.substeps)?;
+    activity.begin_step(particles, sets, integrator, cx.substeps)?;
     // The integrator fuses its velocity update with the next predict when no other
     // stage changes the particles between them, and hands that pass to the first
     // sweep of the next substep when nothing reads them before it (a speed limit

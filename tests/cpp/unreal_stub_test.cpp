@@ -456,6 +456,37 @@ int main() {
         R2->EndPlay(EEndPlayReason::Destroyed);
     }
     {
+        // Level of detail: a rope far from the only view runs reduced, one not rendered
+        // is paused (it does not move), and back near and rendered it runs at full rate.
+        Game G;
+        auto Far = MakeRope(G, FVector(0, 0, 300), FVector(100, 0, 0), 1.0f, true);
+        Far->Lod.bEnabled = true;
+        Far->BeginPlay();
+        G.World.ViewLocationsRenderedLastFrame.Add(FVector(5000, 0, 0));
+        G.Frames(2);
+        sinew::Scene* Scene = G.Sub.GetScene();
+        auto Mode = Scene->sim_mode(G.Sub.GetSinewBodyOf(Far.get()));
+        check(Mode && Mode.value().mode == SINEW_SIM_REDUCED && Mode.value().every == 4,
+              "level of detail: 50 m away the rope runs at a quarter of the substeps");
+        Far->bRenderedForStub = false;
+        G.Frames(1);
+        TArray<FVector> Before, After;
+        Far->GetParticleLocations(Before);
+        G.Frames(10);
+        Far->GetParticleLocations(After);
+        Mode = Scene->sim_mode(G.Sub.GetSinewBodyOf(Far.get()));
+        check(Mode && Mode.value().mode == SINEW_SIM_PAUSED && Same(Before, After),
+              "level of detail: a rope not rendered is paused and does not move");
+        Far->bRenderedForStub = true;
+        G.World.ViewLocationsRenderedLastFrame[0] = FVector(100, 0, 0);
+        G.Frames(10);
+        Far->GetParticleLocations(After);
+        Mode = Scene->sim_mode(G.Sub.GetSinewBodyOf(Far.get()));
+        check(Mode && Mode.value().mode == SINEW_SIM_FULL && !Same(Before, After),
+              "level of detail: near and rendered the rope runs at full rate again");
+        Far->EndPlay(EEndPlayReason::Destroyed);
+    }
+    {
         // A floor plane 1 m up; a rope hanging from 1.5 m along +X swings down onto it.
         Game G;
         auto Floor = std::make_unique<USinewColliderComponent>(FObjectInitializer());

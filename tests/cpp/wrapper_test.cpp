@@ -1053,6 +1053,18 @@ void test_body_rope_and_raii() {
     const double expected = 1.0 + 1e-3 * kG * (1.0 / 21.0) * 210.0;
     check(near(soft, expected, 0.1 * (expected - 1.0)), "rope body: stretch under its own weight", fmt(soft, expected));
     check(rope.set_damping(-1.0f).status() == sinew::Status::InvalidArgument, "negative damping refused");
+    // Level of detail: set and read back; bad modes and rates refused, nothing changed.
+    must(rope.set_sim_mode(SINEW_SIM_REDUCED, 4), "set_sim_mode reduced");
+    auto lod = must(rope.sim_mode(), "sim_mode");
+    check(lod.mode == SINEW_SIM_REDUCED && lod.every == 4, "sim mode reads back");
+    check(rope.set_sim_mode(SINEW_SIM_REDUCED, 0).status() == sinew::Status::OutOfRange, "rate 0 refused");
+    check(rope.set_sim_mode(static_cast<SinewSimMode>(9)).status() == sinew::Status::InvalidArgument,
+          "unknown mode refused");
+    check(must(rope.sim_mode(), "sim_mode").every == 4, "refused modes change nothing");
+    must(rope.set_sim_mode(SINEW_SIM_PAUSED), "pause");
+    must(w.step(1.0f / 60.0f), "step paused");
+    must(rope.set_sim_mode(SINEW_SIM_FULL), "resume");
+    check(must(rope.sim_mode(), "sim_mode").mode == SINEW_SIM_FULL, "resumed");
     check(rope.set_pressure(1.2f).status() == sinew::Status::InvalidArgument, "pressure on a rope refused");
     check(rope.volume().status() == sinew::Status::InvalidArgument, "volume of a rope refused");
     std::vector<sinew::Vec3> small(20);

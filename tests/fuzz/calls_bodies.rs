@@ -273,6 +273,36 @@ impl Session<'_> {
                     let d = self.g.float(0.0, 5.0);
                     Outcome::new(sinew_body_set_damping(w, b, d), true)
                 }
+                "sinew_body_set_sim_mode" => {
+                    let b = self.body(s);
+                    let mode = if self.g.pct(95) {
+                        self.g.below(3) as u32
+                    } else {
+                        3 + self.g.below(100) as u32
+                    };
+                    let every = self.g.below(12) as u32;
+                    Outcome::new(sinew_body_set_sim_mode(w, b, mode, every), true)
+                }
+                "sinew_body_get_sim_mode" => {
+                    let b = self.body(s);
+                    let mut m = self.out1::<u32>();
+                    let mut e = self.out1::<u32>();
+                    let st = sinew_body_get_sim_mode(w, b, m.ptr(), e.ptr());
+                    if st == SINEW_OK && !m.null && !e.null {
+                        let (mode, every) = (m.get(0), e.get(0));
+                        // A known SinewSimMode, a rate within 1..=SINEW_MAX_SUBSTEPS.
+                        self.check_inside(Check::BodyRange, "sim mode", mode, 1, 3);
+                        let rate = every.wrapping_sub(1);
+                        self.check_inside(
+                            Check::BodyRange,
+                            "sim rate",
+                            rate,
+                            1,
+                            sinew::MAX_SUBSTEPS,
+                        );
+                    }
+                    ok_or(st, m.untouched() && e.untouched())
+                }
                 "sinew_body_set_pressure" => {
                     let b = self.body(s);
                     let p = self.g.float(0.0, 100.0);

@@ -37,6 +37,8 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_body_set_compliance",
     "sinew_body_set_damping",
     "sinew_body_set_pressure",
+    "sinew_body_set_sim_mode",
+    "sinew_body_get_sim_mode",
     "sinew_body_volume",
     "sinew_body_read_forces",
     "sinew_constraints_remove",

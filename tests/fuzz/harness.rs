@@ -94,6 +94,7 @@ use sinew::ffi::interpolation::{
     sinew_body_read_interpolated_positions, sinew_world_advance,
     sinew_world_read_interpolated_positions, SINEW_MAX_STEPS_PER_ADVANCE,
 };
+use sinew::ffi::lod::{sinew_body_get_sim_mode, sinew_body_set_sim_mode};
 use sinew::ffi::particles::{
     sinew_world_add_particles, sinew_world_particle_count, sinew_world_read_positions,
     sinew_world_read_velocities, sinew_world_set_inverse_masses, sinew_world_write_positions,

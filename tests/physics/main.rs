@@ -43,6 +43,7 @@ mod granular;
 mod heavy_loads;
 mod heightfield;
 mod interpolation;
+mod lod;
 mod particle_contacts;
 mod physics;
 mod profiling;

@@ -294,6 +294,20 @@ namespace Sinew.Native
         ProfileStageRecovery = 29,
     }
 
+    /// <summary>Values of the <c>mode</c> argument of sinew_body_set_sim_mode (<c>uint32_t</c>).</summary>
+    public enum SinewSimMode : uint
+    {
+        /// <summary>Every substep (the default).</summary>
+        SimFull = 0,
+        /// <summary>
+        /// One substep in <c>every</c> (1..=substeps), with a substep <c>every</c> times longer, and
+        /// the last substep of each step.
+        /// </summary>
+        SimReduced = 1,
+        /// <summary>Not simulated: kinematic to others; resuming catches up at rest.</summary>
+        SimPaused = 2,
+    }
+
     /// <summary>
     /// Called at each boundary of a profiled step: <c>stage</c> (a SinewProfileStage value)
     /// begins (<c>begin</c> = 1) or ends (0). Called on the thread that called the step, in
@@ -1756,8 +1770,9 @@ namespace Sinew.Native
         /// descs are generated from their declarations and covered by the settings layout
         /// instead. Version 7: that layout in the header, the desc records generated. Version
         /// 8: the particles' granular materials. Version 9: the contact readback's friction
-        /// impulse and point, and the colliders' contact sums. Version 10: the sleep settings
-        /// and state after the skinned bodies (version 9 still loads: nothing sleeps).
+        /// impulse and point, and the colliders' contact sums. Version 10: the bodies'
+        /// simulation modes, the sleeping particles and the resume catch-ups, then the sleep
+        /// settings and islands (after the skinning; a version 9 body, read too, has none).
         /// </summary>
         public const uint FORMAT_VERSION = 10;
 
@@ -2893,6 +2908,24 @@ namespace Sinew.Native
         /// <remarks><c>out</c> must point to <c>(capacity-1)*stride_bytes + 12</c> writable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_read_interpolated_positions(SinewWorld world, SinewBody body, float alpha, void* @out, uint capacity, uint stride_bytes);
+
+        /// <summary>
+        /// Sets how the body is simulated from the next step on (<c>mode</c>, a SinewSimMode;
+        /// <c>every</c>, read only for SINEW_SIM_REDUCED, within 1..=the world's substeps, 1 being
+        /// full). Resuming from SINEW_SIM_PAUSED moves the body by the mean offset of its
+        /// attachments to their hosts and zeroes its velocities at the end of the next 4
+        /// steps. A bad handle, mode or rate changes nothing.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_set_sim_mode(SinewWorld world, SinewBody body, uint mode, uint every);
+
+        /// <summary>
+        /// Writes how the body is simulated: its SinewSimMode to <c>*out_mode</c> and its rate
+        /// (<c>every</c>, 1 unless SINEW_SIM_REDUCED) to <c>*out_every</c>.
+        /// </summary>
+        /// <remarks><c>out_mode</c> and <c>out_every</c> must point to one writable uint32_t each.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_get_sim_mode(SinewWorld world, SinewBody body, uint* out_mode, uint* out_every);
 
         /// <summary>
         /// Adds <c>count</c> particles at rest at <c>positions</c> (m) with <c>inverse_masses</c> (1/kg, 0 =

@@ -125,6 +125,10 @@ struct FVector {
     bool operator==(const FVector& o) const { return X == o.X && Y == o.Y && Z == o.Z; }
     bool operator!=(const FVector& o) const { return !(*this == o); }
     bool IsNearlyZero() const { return std::fabs(X) < 1e-8 && std::fabs(Y) < 1e-8 && std::fabs(Z) < 1e-8; }
+    static double Dist(const FVector& a, const FVector& b) {
+        const FVector d = a - b;
+        return std::sqrt(d.X * d.X + d.Y * d.Y + d.Z * d.Z);
+    }
     FVector GetSafeNormal() const {
         const double l = std::sqrt(X * X + Y * Y + Z * Z);
         return l > 1e-8 ? FVector(X / l, Y / l, Z / l) : FVector();

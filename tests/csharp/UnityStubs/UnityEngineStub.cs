@@ -147,6 +147,7 @@ namespace UnityEngine
         public static float SmoothStep(float a, float b, float t) { return a; }
         public static float Min(float a, float b) { return a < b ? a : b; }
         public static int Max(int a, int b) { return a > b ? a : b; }
+        public static int Min(int a, int b) { return a < b ? a : b; }
         public static int RoundToInt(float f) { return (int)f; }
     }
 
@@ -293,6 +294,7 @@ namespace UnityEngine
         public bool enabled { get; set; }
         public Material sharedMaterial { get; set; }
         public bool forceRenderingOff { get; set; }
+        public bool isVisible { get { return false; } }
     }
 
     public sealed class MeshRenderer : Renderer { }

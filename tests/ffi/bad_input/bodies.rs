@@ -11,6 +11,7 @@ use super::*;
 use sinew::ffi::attachments::*;
 use sinew::ffi::bodies::*;
 use sinew::ffi::families::*;
+use sinew::ffi::lod::*;
 
 #[path = "body_families.rs"]
 mod body_families;
@@ -202,7 +203,7 @@ pub(super) fn body_world() -> (SinewWorld, SinewBody, SinewBody) {
 #[test]
 fn body_values_are_checked_and_change_nothing() {
     type BodyCall = fn(SinewWorld, SinewBody, SinewBody) -> SinewStatus;
-    let calls: [(&str, &str, SinewStatus, BodyCall); 12] = [
+    let calls: [(&str, &str, SinewStatus, BodyCall); 17] = [
         (
             "sinew_body_read_forces",
             "which 4 (volume)",
@@ -251,6 +252,42 @@ fn body_values_are_checked_and_change_nothing() {
             "which 5",
             SINEW_ERROR_INVALID_ARGUMENT,
             |w, r, _| sinew_body_set_compliance(w, r, 5, 0.0),
+        ),
+        (
+            "sinew_body_set_sim_mode",
+            "mode 3",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |w, r, _| sinew_body_set_sim_mode(w, r, 3, 1),
+        ),
+        (
+            "sinew_body_set_sim_mode",
+            "reduced every 0",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |w, r, _| sinew_body_set_sim_mode(w, r, 1, 0),
+        ),
+        (
+            "sinew_body_set_sim_mode",
+            "reduced every past the substeps",
+            SINEW_ERROR_OUT_OF_RANGE,
+            |w, r, _| sinew_body_set_sim_mode(w, r, 1, 1000),
+        ),
+        (
+            "sinew_body_get_sim_mode",
+            "out_mode NULL",
+            SINEW_ERROR_NULL_POINTER,
+            |w, r, _| unsafe {
+                let mut e = 0u32;
+                sinew_body_get_sim_mode(w, r, std::ptr::null_mut(), &mut e)
+            },
+        ),
+        (
+            "sinew_body_get_sim_mode",
+            "out_every NULL",
+            SINEW_ERROR_NULL_POINTER,
+            |w, r, _| unsafe {
+                let mut m = 0u32;
+                sinew_body_get_sim_mode(w, r, &mut m, std::ptr::null_mut())
+            },
         ),
         (
             "sinew_body_set_damping",

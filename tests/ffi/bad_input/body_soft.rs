@@ -275,6 +275,20 @@ pub(super) fn body_handle_cases() -> Vec<Case> {
                 move |c| sinew_body_set_pressure(c.world, body, 1.0),
             ),
             case(
+                "sinew_body_set_sim_mode",
+                label,
+                SINEW_ERROR_INVALID_HANDLE,
+                move |c| sinew_body_set_sim_mode(c.world, body, 2, 1),
+            ),
+            case(
+                "sinew_body_get_sim_mode",
+                label,
+                SINEW_ERROR_INVALID_HANDLE,
+                move |c| unsafe {
+                    sinew_body_get_sim_mode(c.world, body, c.out.u32(), c.out.u32())
+                },
+            ),
+            case(
                 "sinew_body_volume",
                 label,
                 SINEW_ERROR_INVALID_HANDLE,

@@ -28,6 +28,9 @@ class UPrimitiveComponent : public USceneComponent {
         if (bRenderDynamicDataDirty && SceneProxy) SendRenderDynamicData_Concurrent();
         bRenderDynamicDataDirty = false;
     }
+    /// Stub: rendered within Tolerance seconds is bRenderedForStub.
+    bool WasRecentlyRendered(float Tolerance = 0.2f) const { return bRenderedForStub; }
+    bool bRenderedForStub = true;
     FPrimitiveSceneProxy* SceneProxy = nullptr;
     FBoxSphereBounds Bounds;
     bool CastShadow = false;

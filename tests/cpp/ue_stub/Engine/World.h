@@ -17,4 +17,6 @@ class UWorld : public UObject {
     EWorldType::Type WorldType = EWorldType::Game;
     FSceneInterface* Scene = nullptr; ///< the renderer's scene (wind sources); stub: set by the test
     ULevel* PersistentLevel = nullptr;
+    /// Where the views rendered last frame stood (cm); stub: set by the test.
+    TArray<FVector> ViewLocationsRenderedLastFrame;
 };

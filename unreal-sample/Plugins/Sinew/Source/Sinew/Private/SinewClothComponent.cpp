@@ -214,6 +214,7 @@ void USinewClothComponent::LeaveSimulation()
 		}
 	}
 	Body = 0; // the Scene released its grab with the body
+	LodState = FSinewLodState();
 	GrabbedParticle = INDEX_NONE;
 	Subsystem.Reset();
 }
@@ -225,6 +226,7 @@ void USinewClothComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	{
 		return;
 	}
+	Sub.ApplyLod(Body, Lod, *this, LodState);
 	// Pinned particles follow the component (the actor may move); a grabbed one follows
 	// its grab constraint (USinewClothComponent::SetGrabLocation), not this.
 	const FTransform& ToWorld = GetComponentTransform();

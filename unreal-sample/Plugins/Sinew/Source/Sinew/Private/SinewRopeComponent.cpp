@@ -185,6 +185,7 @@ void USinewRopeComponent::LeaveSimulation()
 		}
 	}
 	Body = 0; // the Scene released its grab with the body
+	LodState = FSinewLodState();
 	GrabbedParticle = INDEX_NONE;
 	bWinch = false;
 	Pieces.clear();
@@ -198,6 +199,7 @@ void USinewRopeComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	{
 		return;
 	}
+	Sub.ApplyLod(Body, Lod, *this, LodState);
 	const sinew::units::Frame& Frame = Sub.GetFrame();
 	// Pinned ends follow their attachments; a grabbed particle follows its grab
 	// constraint (SetGrabLocation), not this.

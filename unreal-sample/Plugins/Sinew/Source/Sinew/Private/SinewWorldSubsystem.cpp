@@ -1,5 +1,6 @@
 #include "SinewWorldSubsystem.h"
 
+#include "Components/PrimitiveComponent.h"
 #include "Engine/Level.h"
 #include "Engine/World.h"
 #include "SinewConversions.h"
@@ -417,4 +418,64 @@ uint32 USinewWorldSubsystem::GetSinewBodyOf(const USceneComponent* Component) co
 		}
 	}
 	return 0;
+}
+
+SinewSimMode USinewWorldSubsystem::ChooseSimMode(const FSinewLodSettings& Lod, float Distance, bool bRendered)
+{
+	if (!Lod.bEnabled)
+	{
+		return SINEW_SIM_FULL;
+	}
+	if (Distance > Lod.PausedDistance || (!bRendered && Lod.bPauseWhenNotRendered))
+	{
+		return SINEW_SIM_PAUSED;
+	}
+	if (Distance > Lod.ReducedDistance || !bRendered)
+	{
+		return SINEW_SIM_REDUCED;
+	}
+	return SINEW_SIM_FULL;
+}
+
+void USinewWorldSubsystem::ApplyLod(uint32 Body, const FSinewLodSettings& Lod, const UPrimitiveComponent& Component, FSinewLodState& State)
+{
+	sinew::Scene* Sim = GetScene();
+	if (!Sim || Body == 0)
+	{
+		return;
+	}
+	float Distance = 0.0f;
+	bool bRendered = true;
+	if (Lod.bEnabled)
+	{
+		bRendered = Component.WasRecentlyRendered(Lod.NotRenderedSeconds);
+		const FVector At = Component.GetComponentLocation();
+		bool bAny = false;
+		double Nearest = 0.0;
+		if (const UWorld* World = GetWorld())
+		{
+			for (const FVector& View : World->ViewLocationsRenderedLastFrame)
+			{
+				const double D = FVector::Dist(View, At);
+				Nearest = bAny ? FMath::Min(Nearest, D) : D;
+				bAny = true;
+			}
+		}
+		Distance = (float)Nearest;
+	}
+	const SinewSimMode Mode = ChooseSimMode(Lod, Distance, bRendered);
+	const int32 Substeps = FMath::Max(GetDefault<USinewSettings>()->Substeps, 1);
+	const uint32 Every = Mode == SINEW_SIM_REDUCED ? (uint32)FMath::Clamp(Lod.ReducedEvery, 1, Substeps) : 1u;
+	if (Mode == State.Mode && Every == State.Every)
+	{
+		return;
+	}
+	const sinew::Result<void> Set = Sim->set_sim_mode(Body, Mode, Every);
+	if (!Set)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("Sinew level of detail: %s"), UTF8_TO_TCHAR(Set.error().message.c_str()));
+		return;
+	}
+	State.Mode = Mode;
+	State.Every = Every;
 }

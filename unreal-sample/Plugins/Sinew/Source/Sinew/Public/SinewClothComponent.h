@@ -167,6 +167,10 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Editor")
 	bool bPreviewInEditor = true;
 
+	/** Level of detail: full rate near the views, reduced or paused far away or when not rendered (off by default). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Level Of Detail")
+	FSinewLodSettings Lod;
+
 	/** True while the cloth is in the world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew|Cloth")
 	bool IsSimulating() const { return Body != 0; }
@@ -202,6 +206,7 @@ private:
 	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
 
 	uint32 Body = 0;
+	FSinewLodState LodState; // the mode last set on Body (Lod)
 	int32 GrabbedParticle = INDEX_NONE;
 	sinew::cloth::Layout Layout;             // particles in this component's space, cm
 	std::vector<uint32_t> Pinned;            // particle indices that follow the component

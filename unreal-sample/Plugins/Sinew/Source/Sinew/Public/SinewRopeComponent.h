@@ -240,6 +240,10 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Editor")
 	bool bPreviewInEditor = true;
 
+	/** Level of detail: full rate near the views, reduced or paused far away or when not rendered (off by default). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Level Of Detail")
+	FSinewLodSettings Lod;
+
 	virtual void BeginPlay() override;
 	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
 	virtual void OnRegister() override;
@@ -290,6 +294,7 @@ private:
 	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
 
 	uint32 Body = 0;
+	FSinewLodState LodState; // the mode last set on Body (Lod)
 	int32 GrabbedParticle = INDEX_NONE;
 	std::vector<sinew::Vec3> SimPositions; // m, simulation space
 	std::vector<float> Tensions;           // N

@@ -18,6 +18,7 @@ THIRD_PARTY_INCLUDES_END
 #include "SinewWorldSubsystem.generated.h"
 
 class USinewWorldSubsystem;
+class UPrimitiveComponent;
 
 /** Implemented by the components that own a body in the simulation. */
 class SINEW_API ISinewSimulated
@@ -80,6 +81,49 @@ struct FSinewPickResult
 	float DistanceCm = -1.0f;
 };
 
+/**
+ * Level of detail of a rope or cloth component (docs/concepts.md, "Level of detail"):
+ * full rate near the views, a reduced rate (one substep in ReducedEvery) beyond
+ * ReducedDistance or when not rendered lately, paused beyond PausedDistance (or when not
+ * rendered, with bPauseWhenNotRendered). A resumed body catches up at rest.
+ */
+USTRUCT(BlueprintType)
+struct FSinewLodSettings
+{
+	GENERATED_BODY()
+
+	/** Drive the body's simulation mode from distance and rendering (off = always full). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Level Of Detail")
+	bool bEnabled = false;
+
+	/** Beyond this distance from the nearest view the body runs at a reduced rate, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Level Of Detail", meta = (ClampMin = "0", Units = "cm"))
+	float ReducedDistance = 2000.0f;
+
+	/** Beyond this distance from the nearest view the body is paused, cm. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Level Of Detail", meta = (ClampMin = "0", Units = "cm"))
+	float PausedDistance = 8000.0f;
+
+	/** A reduced body runs one substep in this many (clamped to the world's substeps). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Level Of Detail", meta = (ClampMin = "1", UIMax = "16"))
+	int32 ReducedEvery = 4;
+
+	/** Not rendered for NotRenderedSeconds (WasRecentlyRendered): paused (on) or reduced (off). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Level Of Detail")
+	bool bPauseWhenNotRendered = true;
+
+	/** How long the component may go unrendered before it counts as not rendered, s. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Level Of Detail", meta = (ClampMin = "0", Units = "s"))
+	float NotRenderedSeconds = 0.5f;
+};
+
+/** The simulation mode a component last set on its body (USinewWorldSubsystem::ApplyLod). */
+struct FSinewLodState
+{
+	SinewSimMode Mode = SINEW_SIM_FULL;
+	uint32 Every = 1;
+};
+
 template <>
 struct TStructOpsTypeTraits<FSinewWorldTickFunction> : public TStructOpsTypeTraitsBase2<FSinewWorldTickFunction>
 {
@@ -138,6 +182,18 @@ public:
 
 	/** The sinew::Scene body id of a registered Sinew component (a rope or cloth; 0 = none, e.g. a collider or a fluid). */
 	uint32 GetSinewBodyOf(const USceneComponent* Component) const;
+
+	/**
+	 * Level of detail (before each fixed step, from the rope and cloth components): the
+	 * mode Lod asks for Component, from its distance to the nearest view rendered last
+	 * frame (UWorld::ViewLocationsRenderedLastFrame; none = near) and
+	 * WasRecentlyRendered(Lod.NotRenderedSeconds); set on Body only when it differs
+	 * from State (full when Lod is off).
+	 */
+	void ApplyLod(uint32 Body, const FSinewLodSettings& Lod, const UPrimitiveComponent& Component, FSinewLodState& State);
+
+	/** The mode for a component Distance cm from the nearest view, rendered lately or not. */
+	static SinewSimMode ChooseSimMode(const FSinewLodSettings& Lod, float Distance, bool bRendered);
 
 	/** Number of bodies (ropes, cloths) in this world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew")
