@@ -80,8 +80,9 @@ pub(crate) fn write_header(out: &mut [u8], body_len: usize, checksum: u64, setti
 }
 
 /// Checks the header (its format version and settings layout against `accepted`, the
-/// (version, layout) pairs this library reads, newest first) and the checksum; returns
-/// the format version and the body.
+/// (version, layout) pairs this library reads, newest first; a refused layout is
+/// reported against the first one of its version) and the checksum; returns the format
+/// version and the body.
 pub(crate) fn check<'a>(bytes: &'a [u8], accepted: &[(u32, u64)]) -> Result<(u32, &'a [u8])> {
     if bytes.len() < HEADER_BYTES {
         return Err(corrupt(format!(
@@ -115,7 +116,7 @@ pub(crate) fn check<'a>(bytes: &'a [u8], accepted: &[(u32, u64)]) -> Result<(u32
         )));
     }
     let layout = u64_at(32);
-    if layout != settings {
+    if !accepted.contains(&(version, layout)) {
         return Err(Error::invalid(format!(
             "the snapshot was written with a different settings layout ({layout:#018x}; this \
              library's is {settings:#018x}): a settings desc it stores gained, lost or \

@@ -86,11 +86,14 @@ fn settings_layout_v9() -> u64 {
         .finish()
 }
 
-/// The (format version, settings layout) pairs a snapshot may have, newest first.
-fn accepted_formats() -> [(u32, u64); 2] {
+/// The (format version, settings layout) pairs a snapshot may have, newest first. A
+/// format 9 body with this library's layout reads as well (the world desc's record is
+/// the same: the sleep fields are not in it), as [`seal_snapshot`] writes one.
+fn accepted_formats() -> [(u32, u64); 3] {
     [
         (format::FORMAT_VERSION, SETTINGS_LAYOUT),
         (format::OLDEST_FORMAT_VERSION, settings_layout_v9()),
+        (format::OLDEST_FORMAT_VERSION, SETTINGS_LAYOUT),
     ]
 }
 

@@ -312,8 +312,11 @@ fn modes_survive_snapshots_and_format_9_loads() {
         back.step(DT).unwrap();
     }
     assert_eq!(w.state_hash(), back.state_hash());
-    // Format 9: the body without the activity section (three empty lists).
-    let body = &plain[sinew::SNAPSHOT_HEADER_BYTES..plain.len() - 24];
+    // Format 9: the body without the activity section (three empty lists) and the
+    // sleep section (settings: 9 bytes; a rest count per particle and the island slots,
+    // each list after its 8-byte length).
+    let sleep = 9 + 8 + 4 * w.particle_count() as usize + 8;
+    let body = &plain[sinew::SNAPSHOT_HEADER_BYTES..plain.len() - 24 - sleep];
     let mut old = seal_snapshot(body);
     old[8..12].copy_from_slice(&9u32.to_le_bytes());
     let mut v9 = World::from_snapshot(&old, 1).unwrap();
