@@ -243,7 +243,10 @@ fn for_pieces(skip: &[bool], r: &Range<usize>, mut f: impl FnMut(Range<usize>, b
     let mut i = r.start;
     while i < r.end {
         let end = ((i / CHUNK + 1) * CHUNK).min(r.end);
-        f(i - r.start..end - r.start, skip.get(i / CHUNK).copied().unwrap_or(false));
+        f(
+            i - r.start..end - r.start,
+            skip.get(i / CHUNK).copied().unwrap_or(false),
+        );
         i = end;
     }
 }

@@ -50,11 +50,11 @@ use crate::error::{try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::particles::Particles;
 use crate::pipeline::integrate::{predict_range, update_velocities_range, Integrator};
-use crate::solver::parallel::CHUNK;
 use crate::pipeline::StepContext;
 use crate::slots::{WorldIds, ID_WITHOUT_SERIAL};
 use crate::snapshot::codec::{self, Reader, Writer};
 use crate::solver::classes::{ParticleClasses, Phase, EVERY, FROZEN};
+use crate::solver::parallel::CHUNK;
 
 /// Steps after a resume whose end zeroes the body's velocities (see the module doc).
 pub const CATCH_UP_STEPS: u32 = 4;

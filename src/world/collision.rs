@@ -327,7 +327,10 @@ impl World {
 
     /// Moves the target (m) of the grab on `particle`.
     pub fn move_grab(&mut self, particle: u32, target: Vec3) -> Result<()> {
-        self.collision_parts().1.grabs.move_target(particle, target)?;
+        self.collision_parts()
+            .1
+            .grabs
+            .move_target(particle, target)?;
         self.wake_particles([particle]);
         Ok(())
     }

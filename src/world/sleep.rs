@@ -284,7 +284,11 @@ impl World {
             if let Err(e) = self.set_particles_asleep(start..end, asleep) {
                 // Undo the runs already put to sleep.
                 if asleep {
-                    let done: Vec<u32> = particles.iter().copied().take_while(|&i| i < start).collect();
+                    let done: Vec<u32> = particles
+                        .iter()
+                        .copied()
+                        .take_while(|&i| i < start)
+                        .collect();
                     let _ = self.freeze(&done, false);
                 }
                 return Err(e);
@@ -306,7 +310,6 @@ impl World {
         }
         Ok(())
     }
-
 
     /// Wakes sleeping island `k`.
     fn wake_island(&mut self, k: u32) {
@@ -661,10 +664,10 @@ impl World {
         {
             let s = &mut self.sleep;
             let v = &self.particles.velocity;
-            for i in 0..n {
-                if s.island_of[i] == AWAKE {
-                    let e = 0.5 * v[i].length_squared();
-                    s.rest[i] = if e < threshold { s.rest[i] + dt } else { 0.0 };
+            for ((rest, &k), v) in s.rest.iter_mut().zip(&s.island_of).zip(&v[..n]) {
+                if k == AWAKE {
+                    let e = 0.5 * v.length_squared();
+                    *rest = if e < threshold { *rest + dt } else { 0.0 };
                 }
             }
             for r in &busy {
@@ -850,7 +853,9 @@ impl Sleep {
         s.grow(n)?;
         for i in 0..n {
             let t: f32 = r.get()?;
-            codec::ensure(t.is_finite() && t >= 0.0, || format!("sleep count {t} of particle {i}"))?;
+            codec::ensure(t.is_finite() && t >= 0.0, || {
+                format!("sleep count {t} of particle {i}")
+            })?;
             s.rest[i] = t;
         }
         let slots = r.get_count(1, "sleeping islands")?;
@@ -861,12 +866,19 @@ impl Sleep {
             }
             let lo: Vec3 = r.get()?;
             let hi: Vec3 = r.get()?;
-            codec::check_finite([lo.x, lo.y, lo.z, hi.x, hi.y, hi.z], "sleeping island bounds")?;
+            codec::check_finite(
+                [lo.x, lo.y, lo.z, hi.x, hi.y, hi.z],
+                "sleeping island bounds",
+            )?;
             let particles: Vec<u32> = r.get_vec()?;
-            codec::ensure(!particles.is_empty(), || format!("sleeping island {k} is empty"))?;
+            codec::ensure(!particles.is_empty(), || {
+                format!("sleeping island {k} is empty")
+            })?;
             for &i in &particles {
                 codec::ensure((i as usize) < n && s.island_of[i as usize] == AWAKE, || {
-                    format!("sleeping island {k}: particle {i} (of {n}) out of range or in two islands")
+                    format!(
+                        "sleeping island {k}: particle {i} (of {n}) out of range or in two islands"
+                    )
                 })?;
                 s.island_of[i as usize] = k as u32;
             }
@@ -878,6 +890,9 @@ impl Sleep {
 
     /// The sleeping particles, in islands (a loaded world freezes them).
     pub(crate) fn asleep_particles(&self) -> impl Iterator<Item = &[u32]> {
-        self.islands.iter().flatten().map(|s| s.particles.as_slice())
+        self.islands
+            .iter()
+            .flatten()
+            .map(|s| s.particles.as_slice())
     }
 }

@@ -509,7 +509,7 @@ mod tests {
     use crate::scenes::{self, FRAME_DT};
     use crate::solver::Solver;
     use crate::world::sleep::Sleep;
-use crate::world::WorldDesc;
+    use crate::world::WorldDesc;
     use std::sync::atomic::Ordering;
 
     /// Issue 28: a body whose cloth triangles point below its own particle range

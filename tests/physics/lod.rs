@@ -339,7 +339,11 @@ fn a_mostly_paused_world_is_the_same_bits_on_1_and_4_threads() {
     let run = |threads| {
         let (mut w, bodies) = mixed(threads);
         for (k, &b) in bodies.iter().enumerate() {
-            let mode = if k < 100 { SimMode::Full } else { SimMode::Paused };
+            let mode = if k < 100 {
+                SimMode::Full
+            } else {
+                SimMode::Paused
+            };
             w.set_body_sim_mode(b, mode).unwrap();
         }
         let before = state(&w);

@@ -110,7 +110,10 @@ fn max_gap(a: &[Vec3], b: &[Vec3]) -> f32 {
 fn a_pile_settles_and_sleeps() {
     let mut w = pile(true, 1);
     let took = until_asleep(&mut w, 10.0);
-    assert!(took > 30, "slept after {took} steps: too early to have settled");
+    assert!(
+        took > 30,
+        "slept after {took} steps: too early to have settled"
+    );
     let before = positions(&w);
     steps(&mut w, 30);
     assert_eq!(positions(&w), before, "a sleeping pile does not move");
@@ -341,7 +344,13 @@ fn contact_and_fluid_wake_a_sleeping_rope() {
                     })
                     .unwrap();
                 let drop: Vec<Vec3> = (0..8)
-                    .map(|k| Vec3::new(0.45 + 0.05 * (k % 2) as f32, 1.4 + 0.05 * (k / 2) as f32, 0.0))
+                    .map(|k| {
+                        Vec3::new(
+                            0.45 + 0.05 * (k % 2) as f32,
+                            1.4 + 0.05 * (k / 2) as f32,
+                            0.0,
+                        )
+                    })
                     .collect();
                 w.emit_fluid(f, &drop, None).unwrap();
             }
@@ -384,7 +393,10 @@ fn snapshots_keep_the_sleep_state() {
     let mut copy = World::from_snapshot(&bytes, 1).unwrap();
     assert_eq!(copy.desc().sleeping, true);
     assert_eq!(copy.asleep_particle_count(), asleep);
-    assert_eq!(copy.body_is_asleep(r).unwrap(), w.body_is_asleep(r).unwrap());
+    assert_eq!(
+        copy.body_is_asleep(r).unwrap(),
+        w.body_is_asleep(r).unwrap()
+    );
     assert_eq!(copy.state_hash(), w.state_hash());
     for _ in 0..200 {
         w.step(DT).unwrap();
@@ -429,20 +441,30 @@ fn bodies_added_next_to_sleeping_ones_step() {
 #[test]
 fn a_world_from_a_snapshot_with_sleepers_takes_new_bodies() {
     for threads in [1, 2, 4] {
-    let mut w = World::new(desc(true, threads)).unwrap();
-    rope(&mut w, 0.0);
-    w.sleep_all().unwrap();
-    let mut copy = World::from_snapshot(&w.snapshot(), threads).unwrap();
-    let verts = [
-        Vec3::new(0.0, 0.0, 0.0),
-        Vec3::new(1.0, 0.0, 0.0),
-        Vec3::new(0.0, 1.0, 0.0),
-        Vec3::new(0.0, 0.0, 1.0),
-    ];
-    copy.add_cloth_mesh(&sinew::ClothDesc::default(), &verts, &[[0, 1, 2], [0, 2, 3]], &[1.0; 4])
+        let mut w = World::new(desc(true, threads)).unwrap();
+        rope(&mut w, 0.0);
+        w.sleep_all().unwrap();
+        let mut copy = World::from_snapshot(&w.snapshot(), threads).unwrap();
+        let verts = [
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(0.0, 0.0, 1.0),
+        ];
+        copy.add_cloth_mesh(
+            &sinew::ClothDesc::default(),
+            &verts,
+            &[[0, 1, 2], [0, 2, 3]],
+            &[1.0; 4],
+        )
         .unwrap();
-    copy.add_tet_body(&sinew::TetBodyDesc::default(), &verts, &[[0, 1, 2, 3]], None)
+        copy.add_tet_body(
+            &sinew::TetBodyDesc::default(),
+            &verts,
+            &[[0, 1, 2, 3]],
+            None,
+        )
         .unwrap();
-    steps(&mut copy, 3);
+        steps(&mut copy, 3);
     }
 }
