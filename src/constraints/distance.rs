@@ -313,6 +313,7 @@ impl DistanceConstraints {
     /// stage 0 runs it over its block's particles before the block's colours (its
     /// interior constraints touch no other particle), and stage 0 gets items for the
     /// particles no block holds; the shared colours come after the whole stage.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn solve_gauss_seidel(
         &mut self,
         particles: &mut Particles,

@@ -400,8 +400,9 @@ impl Activity {
         if r.masked == masked {
             return;
         }
-        for i in r.particles.start as usize..r.particles.end as usize {
-            particles.hot[i].w = if masked { 0.0 } else { saved[i] };
+        let range = r.particles.start as usize..r.particles.end as usize;
+        for (hot, &w) in particles.hot[range.clone()].iter_mut().zip(&saved[range]) {
+            hot.w = if masked { 0.0 } else { w };
         }
         r.masked = masked;
     }
