@@ -182,6 +182,11 @@ impl Sleep {
         self.island_of.get(i).is_some_and(|&k| k != AWAKE)
     }
 
+    /// Whether all `n` particles (n > 0) sleep: frozen, nothing moves them in a step.
+    pub(crate) fn all_asleep(&self, n: usize) -> bool {
+        n > 0 && self.asleep == n
+    }
+
     /// Grows the per-particle arrays to `n` particles (new ones awake, count 0).
     fn grow(&mut self, n: usize) -> Result<()> {
         if self.rest.len() < n {
