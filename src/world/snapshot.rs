@@ -508,7 +508,6 @@ mod tests {
     use crate::kernels::distance::tests::FORCE_PORTABLE;
     use crate::scenes::{self, FRAME_DT};
     use crate::solver::Solver;
-    use crate::world::sleep::Sleep;
     use crate::world::WorldDesc;
     use std::sync::atomic::Ordering;
 

@@ -391,7 +391,7 @@ fn snapshots_keep_the_sleep_state() {
     let asleep = w.asleep_particle_count();
     let bytes = w.snapshot();
     let mut copy = World::from_snapshot(&bytes, 1).unwrap();
-    assert_eq!(copy.desc().sleeping, true);
+    assert!(copy.desc().sleeping);
     assert_eq!(copy.asleep_particle_count(), asleep);
     assert_eq!(
         copy.body_is_asleep(r).unwrap(),
