@@ -29,6 +29,10 @@
 //! `--friction MU` (particles only: static and dynamic friction between the particles,
 //! `ParticleMaterial`; default 0, frictionless),
 //! `--profiling 1` (the world times its stages; default 0),
+//! `--sleep 1` (not dam_break: sleeping on, `WorldDesc::sleeping`, and every body put to sleep before
+//! the timed frames with `World::sleep_all`, as a level loaded at rest: the frames
+//! time what sleeping bodies cost; the JSON then ends with `asleep_particles`, the
+//! particles still asleep after the frames; default 0).
 //! `--lod K` (cloth_body and ropes_body: level of detail, every body at one substep in
 //! K, `SimMode::Reduced`; 0 = paused; default 1, full; `--lod-share S` puts only one
 //! rope in S at that rate, the others at full rate).
@@ -77,6 +81,8 @@ struct Options {
     friction: f32,
     /// `--profiling 1`: the world times its stages (`WorldDesc::profiling`).
     profiling: bool,
+    /// `--sleep 1`: sleeping on and everything put to sleep before the frames.
+    sleep: bool,
     /// `--lod K`: the bodies' rate (1 = full, 0 = paused).
     lod: u32,
     /// `--lod-share S`: one rope in S at the `--lod` rate.
@@ -93,7 +99,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--lod K] [--lod-share S] [--anisotropy 0|1]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -105,6 +111,7 @@ fn parse() -> Result<Options, String> {
         snapshot: 0,
         friction: 0.0,
         profiling: false,
+        sleep: false,
         lod: 1,
         lod_share: 1,
         anisotropy: false,
@@ -140,6 +147,7 @@ fn parse() -> Result<Options, String> {
                 }
             }
             "--profiling" => o.profiling = number()? == 1,
+            "--sleep" => o.sleep = number()? == 1,
             "--lod" => o.lod = number()?,
             "--lod-share" => o.lod_share = number()?.max(1),
             "--anisotropy" => o.anisotropy = number()? != 0,
@@ -175,6 +183,7 @@ fn run(o: &Options) -> Result<String, String> {
         substeps: o.substeps,
         iterations: o.iterations,
         profiling: o.profiling,
+        sleeping: o.sleep,
         ..scenes::default_desc()
     };
     let (n, built) = match o.scene.as_str() {
@@ -240,6 +249,9 @@ fn run(o: &Options) -> Result<String, String> {
             .set_particle_material(0, count, &sand)
             .map_err(|e| e.to_string())?;
     }
+    if o.sleep {
+        scene.world.sleep_all().map_err(|e| e.to_string())?;
+    }
     let constraints = scene.constraints;
     let start = Instant::now();
     for _ in 0..o.frames {
@@ -253,11 +265,17 @@ fn run(o: &Options) -> Result<String, String> {
         Solver::GaussSeidel => "gs",
         Solver::Jacobi => "jacobi",
     };
-    let snapshot = if o.snapshot > 0 {
+    let mut snapshot = if o.snapshot > 0 {
         snapshot_figures(&mut scene.world, o.snapshot)?
     } else {
         String::new()
     };
+    if o.sleep {
+        snapshot += &format!(
+            ",\"asleep_particles\":{}",
+            scene.world.asleep_particle_count()
+        );
+    }
     Ok(format!(
         concat!(
             "{{\"scene\":\"{}\",\"n\":{},\"threads\":{},\"solver\":\"{}\",",

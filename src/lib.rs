@@ -134,5 +134,5 @@ pub use world::profile::{
 pub use world::tearing::{default_tear_reserve, TearStatus};
 pub use world::{
     seal_snapshot, ContactEvent, World, WorldDesc, MAX_ACCELERATION, MAX_DT, MAX_ITERATIONS,
-    MAX_SUBSTEPS, MIN_DT,
+    MAX_SLEEP_THRESHOLD, MAX_SLEEP_TIME, MAX_SUBSTEPS, MIN_DT,
 };

@@ -227,6 +227,10 @@ limits! {
     /// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
     /// caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
     MAX_FRAME_DT: f32 = 3600.0;
+    /// Largest sleep threshold (J/kg: ½|v|² of a particle at about 1,400 m/s).
+    MAX_SLEEP_THRESHOLD: f32 = 1.0e6;
+    /// Largest sleep time (s).
+    MAX_SLEEP_TIME: f32 = 1.0e6;
     /// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a
     /// lattice of about π·256² ≈ 206,000 points).
     MAX_NOZZLE_SPACINGS: f32 = 256.0;

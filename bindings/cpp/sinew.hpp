@@ -321,6 +321,25 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
         this->profiling = value ? 1u : 0u;
         return *this;
     }
+    /// Sleeping: islands of particles at rest stop being simulated until something wakes them
+    /// (src/world/sleep.rs). Off, the physics is the same bits and costs nothing. Saved with
+    /// the sleep state, after the desc's record. Default 0 (0 or 1).
+    WorldDesc& with_sleeping(bool value) noexcept {
+        this->sleeping = value ? 1u : 0u;
+        return *this;
+    }
+    /// Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg: about
+    /// 4.5 cm/s). In [0, SINEW_MAX_SLEEP_THRESHOLD] J/kg. Default 0.001.
+    WorldDesc& with_sleep_threshold(float value) noexcept {
+        this->sleep_threshold = value;
+        return *this;
+    }
+    /// How long every particle of an island must stay at rest before it sleeps. In [0,
+    /// SINEW_MAX_SLEEP_TIME] s. Default 0.5.
+    WorldDesc& with_sleep_time(float value) noexcept {
+        this->sleep_time = value;
+        return *this;
+    }
     // END GENERATED WorldDesc setters
 };
 
@@ -1084,6 +1103,19 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
         return detail::checked(sinew_body_volume(world_, handle_, &v), v);
     }
 
+    // --- sleeping --------------------------------------------------------------------
+
+    /// Whether the body sleeps (its island is frozen; sinew_body_is_asleep).
+    Result<bool> is_asleep() const {
+        uint32_t r = 0;
+        return detail::checked(sinew_body_is_asleep(world_, handle_, &r), r != 0);
+    }
+    /// Wakes the body and its island (sinew_body_wake).
+    Result<void> wake() { return detail::to_result(sinew_body_wake(world_, handle_)); }
+    /// Puts the body and its island to sleep now, at rest (sinew_body_sleep; sleeping
+    /// must be on).
+    Result<void> sleep() { return detail::to_result(sinew_body_sleep(world_, handle_)); }
+
     // --- character cloth: aerodynamics, skinned targets, inertia --------------------
 
     /// Weights that skin nothing (no max distance, no backstop, no drive).
@@ -1285,6 +1317,21 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         t.user_context = &runner;
         return set_task_system(t);
     }
+
+    // --- sleeping --------------------------------------------------------------------
+
+    /// Turns sleeping on or off (sinew_world_set_sleeping; off by default, or the desc's
+    /// `sleeping`). Off wakes everything.
+    Result<void> set_sleeping(bool enabled) {
+        return detail::to_result(sinew_world_set_sleeping(handle_, enabled ? 1u : 0u));
+    }
+    /// Sets the sleep threshold (J/kg, kinetic energy per mass) and time (s)
+    /// (sinew_world_set_sleep_threshold).
+    Result<void> set_sleep_threshold(float joules_per_kg, float seconds) {
+        return detail::to_result(sinew_world_set_sleep_threshold(handle_, joules_per_kg, seconds));
+    }
+    /// Wakes every sleeping island (sinew_world_wake_all).
+    Result<void> wake_all() { return detail::to_result(sinew_world_wake_all(handle_)); }
 
     // --- profiling -----------------------------------------------------------------
 

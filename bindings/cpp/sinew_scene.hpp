@@ -208,6 +208,27 @@ class Scene {
         return b->body.fluid_force();
     }
 
+    // --- sleeping (World::set_sleeping turns it on) ----------------------------------
+
+    /// Whether a body sleeps (its island is frozen until something wakes it).
+    Result<bool> is_asleep(BodyId id) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::is_asleep", id);
+        return b->body.is_asleep();
+    }
+    /// Wakes a body and its island.
+    Result<void> wake(BodyId id) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::wake", id);
+        return b->body.wake();
+    }
+    /// Puts a body and its island to sleep now, at rest (sleeping must be on).
+    Result<void> sleep(BodyId id) {
+        Entry* b = find(id);
+        if (!b) return unknown("Scene::sleep", id);
+        return b->body.sleep();
+    }
+
     // --- ropes edited while they run (in place; other bodies untouched) ------------
 
     /// A rope's links break when their tension exceeds `newtons` (+inf: never); each

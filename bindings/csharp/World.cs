@@ -37,6 +37,7 @@ namespace Sinew
             SinewException.Check(SinewNative.sinew_world_create(&desc, &w));
             id = (long)w.id;
             profiling = settings.Profiling;
+            sleeping = settings.Sleeping;
             lock (registryGate)
                 registry[id] = new WeakReference<World>(this);
         }

@@ -37,6 +37,18 @@ namespace Sinew
         /// clock is read when off). The physics is the same bits on or off. Default 0 (0 or
         /// 1).</summary>
         public bool Profiling;
+        /// <summary>Sleeping: islands of particles at rest stop being simulated until something
+        /// wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs
+        /// nothing. Saved with the sleep state, after the desc's record. Default 0 (0 or
+        /// 1).</summary>
+        public bool Sleeping;
+        /// <summary>Kinetic energy per mass ½|v|² under which a particle counts as at rest
+        /// (1e-3 J/kg: about 4.5 cm/s). In [0, SINEW_MAX_SLEEP_THRESHOLD] J/kg. Default
+        /// 0.001.</summary>
+        public float SleepThreshold;
+        /// <summary>How long every particle of an island must stay at rest before it sleeps. In
+        /// [0, SINEW_MAX_SLEEP_TIME] s. Default 0.5.</summary>
+        public float SleepTime;
         // END GENERATED WorldDesc fields
 
         /// <summary>The library's defaults (read from the library, so they never drift).</summary>
@@ -70,6 +82,9 @@ namespace Sinew
             NativeSettings.Copy(ref d.damping, ref Damping, toNative);
             NativeSettings.Copy(ref d.threads, ref Threads, toNative);
             NativeSettings.Copy(ref d.profiling, ref Profiling, toNative);
+            NativeSettings.Copy(ref d.sleeping, ref Sleeping, toNative);
+            NativeSettings.Copy(ref d.sleep_threshold, ref SleepThreshold, toNative);
+            NativeSettings.Copy(ref d.sleep_time, ref SleepTime, toNative);
             // END GENERATED WorldDesc exchange
         }
     }

@@ -287,6 +287,14 @@ impl Colliders {
         }
     }
 
+    /// The collider's position (m) and the radius (m) of a ball about it that holds
+    /// its shape (infinite for a plane): what sleeping islands it may touch.
+    pub(crate) fn ball(&self, id: ColliderId) -> Result<(Vec3, f32)> {
+        let slot = self.slot_of(id)?;
+        let c = self.slots.items()[slot].as_ref().expect("checked");
+        Ok((c.desc.position, c.bound))
+    }
+
     pub(crate) fn get(&self, id: ColliderId) -> Result<&ColliderDesc> {
         let slot = self.slot_of(id)?;
         Ok(&self.slots.items()[slot].as_ref().expect("checked").desc)

@@ -76,6 +76,11 @@ pub fn pick(
 }
 
 impl Grabs {
+    /// The grabbed particles (sleep: a grabbed island stays awake).
+    pub(crate) fn particles(&self) -> impl Iterator<Item = u32> + '_ {
+        self.list.iter().map(|g| g.particle)
+    }
+
     fn find(&self, particle: u32) -> Option<usize> {
         self.list.iter().position(|g| g.particle == particle)
     }

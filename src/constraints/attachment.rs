@@ -89,6 +89,11 @@ impl Attachments {
         self.hosts[host].current
     }
 
+    /// The particle and the host of attachment `id` (removed ones included).
+    pub(crate) fn attached(&self, id: usize) -> (u32, u32) {
+        (self.list[id].particle, self.list[id].host)
+    }
+
     /// Sets the transform that `host` reaches at the end of the next step.
     pub(crate) fn set_host_transform(&mut self, host: usize, t: Transform) {
         self.hosts[host].current = t;

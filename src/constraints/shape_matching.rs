@@ -96,6 +96,11 @@ impl ShapeClusters {
         self.clusters.is_empty()
     }
 
+    /// The particles of cluster `id` (sleep islands: src/world/sleep.rs).
+    pub(crate) fn cluster_particles(&self, id: usize) -> &[u32] {
+        &self.clusters[id].particles
+    }
+
     /// Adds a cluster over `members` with rest shape = their current positions.
     pub(crate) fn add(
         &mut self,

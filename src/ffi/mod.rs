@@ -43,6 +43,7 @@ pub mod profile;
 mod readback;
 pub mod settings;
 pub mod skinning;
+pub mod sleep;
 pub mod snapshot;
 /// cbindgen:ignore
 pub(crate) mod task_system;
@@ -60,8 +61,8 @@ use crate::error::{Error, ErrorKind};
 /// Version of the C ABI. Wrappers compare it with `sinew_abi_version` when they load
 /// the library and refuse a mismatched binary. Bumped on any incompatible change
 /// (2: `SinewWorldDesc` gained `profiling`, `SinewContact` its point and friction
-/// impulse).
-pub const SINEW_ABI_VERSION: u32 = 2;
+/// impulse; 3: `SinewWorldDesc` gained `sleeping`, `sleep_threshold` and `sleep_time`).
+pub const SINEW_ABI_VERSION: u32 = 3;
 
 pub use settings::{
     SINEW_MAX_AREA, SINEW_MAX_COMPLIANCE, SINEW_MAX_COORDINATE, SINEW_MAX_INVERSE_MASS,

@@ -80,7 +80,7 @@ pub struct SinewStageTime {
 pub struct SinewProfileCounts {
     /// Bodies made by the builders.
     pub bodies: u64,
-    /// Bodies simulated in full (every body: bodies do not sleep).
+    /// Bodies awake (a sleeping body is not simulated).
     pub awake_bodies: u64,
     /// Particles (fluid and free particles included).
     pub particles: u64,

@@ -52,12 +52,13 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// impulse and point, and the colliders' contact sums. Version 10: the bodies'
 /// simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
 /// dynamic colliders' proxies and the pins to colliders. Version 12: the grain
-/// emitters (after the kill volumes).
-pub const FORMAT_VERSION: u32 = 12;
+/// emitters (after the kill volumes). Version 13: the sleep settings and islands
+/// (after the activity table).
+pub const FORMAT_VERSION: u32 = 13;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 /// Bytes before the body.
 pub const HEADER_BYTES: usize = 40;
 

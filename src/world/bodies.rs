@@ -304,8 +304,9 @@ impl World {
         // coupled to a fluid they would act as an invisible wall. Switched off first
         // (the only step that can fail), so that a failure changes nothing.
         let range = self.bodies.get(id)?.particles.clone();
-        self.fluids.solver.set_coupling(range, false)?;
+        self.fluids.solver.set_coupling(range.clone(), false)?;
         let body = self.bodies.remove(id)?;
+        self.wake_range(range.start as usize..range.end as usize);
         for (set, ids) in body.parts.in_sets(&mut self.sets) {
             set.remove(ids);
         }
@@ -380,6 +381,7 @@ impl World {
                 }
             }
         }
+        self.wake_body_of(id);
         Ok(())
     }
 
@@ -465,6 +467,7 @@ impl World {
             try_reserve(&mut self.integrator.damped, 1, "body damping")?;
             self.integrator.damped.push((range, damping));
         }
+        self.wake_body_of(id);
         Ok(())
     }
 
@@ -478,6 +481,7 @@ impl World {
             ));
         };
         self.sets.pressure.set_pressure(p as usize, pressure);
+        self.wake_body_of(id);
         Ok(())
     }
 }

@@ -76,6 +76,7 @@ impl World {
         let ids = range.start as u32..range.end as u32;
         self.topology.breaking.reserve(family, &ids)?;
         self.topology.breaking.set(family, ids, force);
+        self.wake_constraints(family, first..first + count);
         Ok(())
     }
 
@@ -102,6 +103,7 @@ impl World {
             b.parted.push(false);
         }
         b.set(FamilyKind::BodyLink, cut.stretch, force);
+        self.wake_body_of(id);
         Ok(())
     }
 
@@ -151,6 +153,7 @@ impl World {
             )));
         }
         cut.cut(&mut self.sets, link);
+        self.wake_body_of(id);
         Ok(())
     }
 
@@ -164,6 +167,7 @@ impl World {
             return Err(Error::invalid("the rope has no link left to cut"));
         };
         cut.cut(&mut self.sets, link);
+        self.wake_body_of(id);
         Ok(link)
     }
 

@@ -72,7 +72,9 @@ impl World {
     /// # Ok::<(), sinew::Error>(())
     /// ```
     pub fn add_collider(&mut self, desc: &ColliderDesc) -> Result<ColliderId> {
-        self.collision_parts().1.colliders.add(*desc)
+        let id = self.collision_parts().1.colliders.add(*desc)?;
+        self.wake_near_collider(id);
+        Ok(id)
     }
 
     /// Adds a static triangle-mesh collider: `vertices` (m) in the collider's local
@@ -85,10 +87,13 @@ impl World {
         vertices: &[Vec3],
         triangles: &[[u32; 3]],
     ) -> Result<ColliderId> {
-        self.collision_parts()
+        let id = self
+            .collision_parts()
             .1
             .colliders
-            .add_mesh(*desc, vertices, triangles)
+            .add_mesh(*desc, vertices, triangles)?;
+        self.wake_near_collider(id);
+        Ok(id)
     }
 
     /// Adds a static heightfield collider (a terrain): `field`'s grid of heights, with
@@ -110,6 +115,7 @@ impl World {
 
     /// Removes a collider; its id (and every copy of it) becomes invalid.
     pub fn remove_collider(&mut self, id: ColliderId) -> Result<()> {
+        self.wake_near_collider(id);
         self.collision_parts().1.colliders.remove(id)
     }
 
@@ -133,10 +139,19 @@ impl World {
         rotation: Quat,
         teleport: bool,
     ) -> Result<()> {
+        let was = self.collision().colliders.get(id)?;
+        let moves = was.position != position || was.rotation != rotation;
+        if moves {
+            self.wake_near_collider(id);
+        }
         self.collision_parts()
             .1
             .colliders
-            .set_transform(id, position, rotation, teleport)
+            .set_transform(id, position, rotation, teleport)?;
+        if moves {
+            self.wake_near_collider(id);
+        }
+        Ok(())
     }
 
     /// Sets the friction coefficients (>= 0) and restitution ([0, 1]) of a collider.
@@ -152,7 +167,9 @@ impl World {
             static_friction,
             dynamic_friction,
             restitution,
-        )
+        )?;
+        self.wake_near_collider(id);
+        Ok(())
     }
 
     /// The particle–collider contacts of the last step, in particle order: at most
@@ -309,7 +326,8 @@ impl World {
         for (k, &r) in radii.iter().enumerate() {
             crate::limits::check_length(&format!("radius {k}"), r, false)?;
         }
-        particles.radius[range].copy_from_slice(radii);
+        particles.radius[range.clone()].copy_from_slice(radii);
+        self.wake_range(range);
         if radii.iter().any(|&r| r > 0.0) {
             self.reserve_fluid_room(false);
         }
@@ -323,7 +341,8 @@ impl World {
         let range = self.particle_range(first, filters.len())?;
         self.check_not_fluid(range.clone(), FLUID_FILTERS)?;
         let (particles, _) = self.collision_parts();
-        particles.filter[range].copy_from_slice(filters);
+        particles.filter[range.clone()].copy_from_slice(filters);
+        self.wake_range(range);
         self.reserve_fluid_room(false);
         Ok(())
     }
@@ -342,7 +361,8 @@ impl World {
                 )));
             }
         }
-        particles.unyielding[range].copy_from_slice(factors);
+        particles.unyielding[range.clone()].copy_from_slice(factors);
+        self.wake_range(range);
         Ok(())
     }
 
@@ -368,17 +388,26 @@ impl World {
         let (particles, collision) = self.collision_parts();
         collision
             .grabs
-            .grab(particles, particle, target, compliance)
+            .grab(particles, particle, target, compliance)?;
+        self.wake_particles([particle]);
+        Ok(())
     }
 
     /// Moves the target (m) of the grab on `particle`.
     pub fn move_grab(&mut self, particle: u32, target: Vec3) -> Result<()> {
-        self.collision_parts().1.grabs.move_target(particle, target)
+        self.collision_parts()
+            .1
+            .grabs
+            .move_target(particle, target)?;
+        self.wake_particles([particle]);
+        Ok(())
     }
 
     /// Releases the grab on `particle`.
     pub fn release_particle(&mut self, particle: u32) -> Result<()> {
-        self.collision_parts().1.grabs.release(particle)
+        self.collision_parts().1.grabs.release(particle)?;
+        self.wake_particles([particle]);
+        Ok(())
     }
 
     /// Limits the speed of every particle to `max_speed` (m/s; 0 = unlimited, the

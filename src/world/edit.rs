@@ -70,9 +70,13 @@ impl World {
     /// ```
     pub fn remove_constraints(&mut self, family: FamilyKind, first: u32, count: u32) -> Result<()> {
         if family == FamilyKind::Grab {
-            return self.remove_grabs(first, count);
+            self.remove_grabs(first, count)?;
+            self.wake_range(first as usize..first as usize + count as usize);
+            return Ok(());
         }
         let ids = live_range(self.sets.family(family), family, first, count as usize)?;
+        // Before the removal: removed constraints tie no particles together.
+        self.wake_constraints(family, ids.clone());
         self.sets.family_mut(family).remove(ids);
         Ok(())
     }
@@ -110,7 +114,9 @@ impl World {
         values: &[f32],
     ) -> Result<()> {
         if family == FamilyKind::Grab {
-            return self.set_grab_rest(first, values);
+            self.set_grab_rest(first, values)?;
+            self.wake_range(first as usize..first as usize + values.len());
+            return Ok(());
         }
         let set = self.sets.family(family);
         let ids = live_range(set, family, first, values.len())?;
@@ -128,9 +134,10 @@ impl World {
             )?;
         }
         let set = self.sets.family_mut(family);
-        for (id, &v) in ids.zip(values) {
+        for (id, &v) in ids.clone().zip(values) {
             set.edit_rest(id as usize, v);
         }
+        self.wake_constraints(family, ids);
         Ok(())
     }
 
@@ -176,7 +183,9 @@ impl World {
         compliance: f32,
     ) -> Result<()> {
         if family == FamilyKind::Grab {
-            return self.set_grab_compliance(first, count, compliance);
+            self.set_grab_compliance(first, count, compliance)?;
+            self.wake_range(first as usize..first as usize + count as usize);
+            return Ok(());
         }
         let set = self.sets.family(family);
         let ids = live_range(set, family, first, count as usize)?;
@@ -196,9 +205,10 @@ impl World {
             set.check_compliance_of(id as usize)?;
         }
         let set = self.sets.family_mut(family);
-        for id in ids {
+        for id in ids.clone() {
             set.edit_compliance(id as usize, compliance);
         }
+        self.wake_constraints(family, ids);
         Ok(())
     }
 
@@ -233,9 +243,10 @@ impl World {
         }
         let n = self.desc.iterations;
         let set = self.sets.family_mut(family);
-        for id in ids {
+        for id in ids.clone() {
             set.edit_stiffness(id as usize, stiffness, n);
         }
+        self.wake_constraints(family, ids);
         Ok(())
     }
 
@@ -287,6 +298,7 @@ impl World {
         }
         self.scale_torn_rest(&particles, ratio, true)?;
         self.bodies.get_mut(id)?.rest_scale = scale;
+        self.wake_body_of(id);
         Ok(())
     }
 
@@ -340,6 +352,7 @@ impl World {
                     .set_inverse_mass(i as usize, (w as f64 * ratio) as f32);
             }
         }
+        self.wake_body_of(id);
         Ok(())
     }
 }

@@ -315,6 +315,7 @@ impl World {
             "attachment hosts",
         )?;
         let t = Transform::checked(transform.position, transform.rotation)?;
+        self.wake_host(host, t);
         self.sets.attachments.set_host_transform(host as usize, t);
         Ok(())
     }
@@ -377,7 +378,9 @@ impl World {
             });
         }
         self.check_no_fluid_indices(particles.iter().copied(), "attachment", 1)?;
-        self.sets.attachments.push_all(&rows)
+        let first = self.sets.attachments.push_all(&rows)?;
+        self.wake_particles(particles.iter().copied());
+        Ok(first)
     }
 
     /// Sets the compliance (m/N) of attachments `first..first+count` (removed ones stay
@@ -398,6 +401,7 @@ impl World {
         for id in range {
             self.sets.attachments.set_compliance(id, compliance);
         }
+        self.wake_attachments(first..first + count);
         Ok(())
     }
 
@@ -566,6 +570,7 @@ impl World {
         self.plane.z = plane;
         // Fluid particles weigh ρ₀·s² per unit thickness in 2D, ρ₀·s³ in 3D.
         self.fluids.set_planar(&mut self.particles, plane.is_some());
+        self.wake_all();
         Ok(())
     }
 
@@ -637,6 +642,7 @@ impl World {
         }
         let n = self.desc.iterations;
         self.sets.shapes.set_stiffness(id as usize, stiffness, n);
+        self.wake_constraints(crate::FamilyKind::ShapeCluster, id..id + 1);
         Ok(())
     }
 

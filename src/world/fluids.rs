@@ -319,6 +319,7 @@ impl World {
         let range = self.bodies.get(body)?.particles.clone();
         self.fluids.solver.set_coupling(range, enabled)?;
         self.reserve_fluid_room(false);
+        self.wake_body_of(body);
         Ok(())
     }
 

@@ -48,6 +48,7 @@ impl World {
         let range = self.particle_range(first, count as usize)?;
         self.check_not_fluid(range.clone(), FLUID_MATERIALS)?;
         self.particles.material[range].fill(*material);
+        self.wake_range(first as usize..first as usize + count as usize);
         Ok(())
     }
 

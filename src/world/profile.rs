@@ -195,7 +195,7 @@ pub struct StageTime {
 pub struct ProfileCounts {
     /// Bodies made by the builders.
     pub bodies: u64,
-    /// Bodies that were simulated (every body: bodies do not sleep).
+    /// Bodies that are awake (simulated; src/world/sleep.rs).
     pub awake_bodies: u64,
     /// Particles (fluid particles and free particles included).
     pub particles: u64,
@@ -404,7 +404,7 @@ impl super::World {
         let bodies = self.bodies.len() as u64;
         ProfileCounts {
             bodies,
-            awake_bodies: bodies,
+            awake_bodies: self.awake_body_count(),
             particles: self.particles.len() as u64,
             constraints: self.sets.projections() as u64,
             colliders: self.collision.colliders.len() as u64,

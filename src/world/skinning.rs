@@ -35,7 +35,9 @@ impl World {
         for (i, w) in weights.iter().enumerate() {
             w.check(i)?;
         }
-        self.skinning.set_weights(id, particles, weights)
+        self.skinning.set_weights(id, particles, weights)?;
+        self.wake_body_of(id);
+        Ok(())
     }
 
     /// The body's skinning weights (None before [`World::set_skin_weights`]).
@@ -85,6 +87,7 @@ impl World {
             }
         }
         b.write_targets(position, normal);
+        self.wake_body_of(id);
         Ok(())
     }
 
@@ -137,6 +140,7 @@ impl World {
                 angular_inertia,
             },
         });
+        self.wake_body_of(id);
         Ok(())
     }
 
@@ -154,6 +158,7 @@ impl World {
         }
         let b = self.skinning.get_mut(id).expect("checked");
         b.teleport(&mut self.particles);
+        self.wake_body_of(id);
         Ok(())
     }
 }

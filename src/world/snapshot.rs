@@ -30,6 +30,7 @@ use crate::snapshot::{self as format, LoadContext, HEADER_BYTES};
 use crate::solver::parallel::Executor;
 use crate::solver::Solver;
 use crate::topology::{self, Topology};
+use crate::world::sleep::Sleep;
 use crate::world::WorldDesc;
 
 /// The settings layout of this library's snapshots (the header carries it): the
@@ -83,6 +84,7 @@ struct Parsed {
     aero: Aero,
     skinning: Skinning,
     accumulator: f64,
+    sleep: Sleep,
     activity: Activity,
 }
 
@@ -216,6 +218,7 @@ impl World {
             accumulator,
             profile: _,
             activity,
+            sleep,
         } = self;
         // Every field but the thread count (declared `not saved`).
         desc.save_settings(w);
@@ -239,11 +242,17 @@ impl World {
         aero.save(w);
         skinning.save(w);
         activity.save(w);
+        // The sleep settings (kept here, beside the islands, not in the desc's record)
+        // and the islands.
+        w.put(desc.sleeping);
+        w.put(desc.sleep_threshold);
+        w.put(desc.sleep_time);
+        sleep.save(w, particles.len());
     }
 
     fn read_body(body: &[u8], threads: u32) -> Result<Parsed> {
         let mut r = Reader::new(body);
-        let desc = WorldDesc {
+        let mut desc = WorldDesc {
             threads,
             ..WorldDesc::load_settings(&mut r)?
         };
@@ -294,6 +303,12 @@ impl World {
             Some((id, bodies.get(id).ok()?.particles.clone()))
         };
         let activity = Activity::load(&mut r, &mut particles, desc.substeps, &body)?;
+        desc.sleeping = r.get()?;
+        desc.sleep_threshold = r.get()?;
+        desc.sleep_time = r.get()?;
+        desc.validate()
+            .map_err(|e| codec::corrupt(format!("sleep settings: {e}")))?;
+        let sleep = Sleep::load(&mut r, particles.len())?;
         codec::ensure(r.remaining() == 0, || {
             format!("{} bytes follow the world", r.remaining())
         })?;
@@ -312,6 +327,7 @@ impl World {
             aero,
             skinning,
             accumulator,
+            sleep,
             activity,
         };
         parsed.give_ids(parsed.bodies.ids());
@@ -391,7 +407,8 @@ impl World {
         self.skinning = p.skinning;
         self.accumulator = p.accumulator;
         self.activity = p.activity;
-        Ok(())
+        self.sleep = p.sleep;
+        self.refreeze()
     }
 
     /// A new world from a snapshot, with `threads` worker threads (0 = all cores; the
@@ -406,7 +423,7 @@ impl World {
         .validate()?;
         let p = Self::read_body(body, threads)?;
         let exec = Executor::new(threads)?;
-        Ok(World {
+        let mut w = World {
             desc: p.desc,
             particles: p.particles,
             sets: p.sets,
@@ -423,7 +440,10 @@ impl World {
             accumulator: p.accumulator,
             profile: super::profile::Profiler::new(false),
             activity: p.activity,
-        })
+            sleep: p.sleep,
+        };
+        w.refreeze()?;
+        Ok(w)
     }
 
     /// A 64-bit hash of the simulation state: the XXH64 of the snapshot body, streamed

@@ -135,6 +135,7 @@ impl World {
         // Nothing fails from here on.
         tearing::start(cloth, &parts, &mut self.sets, &mut self.particles);
         self.reserve_fluid_room(false);
+        self.wake_body_of(id);
         Ok(())
     }
 

@@ -26,6 +26,7 @@ impl World {
         try_reserve(&mut self.topology.winches, 1, "winches")?;
         w.reel_in_at_once(&mut self.sets, &mut self.particles);
         self.topology.winches.push(w);
+        self.wake_body_of(id);
         Ok(())
     }
 
@@ -56,6 +57,7 @@ impl World {
         let w = self.winch_mut(id)?;
         w.speed = speed;
         w.target = None;
+        self.wake_body_of(id);
         Ok(())
     }
 
@@ -77,6 +79,7 @@ impl World {
         if length == now {
             w.speed = 0.0;
         }
+        self.wake_body_of(id);
         Ok(())
     }
 

@@ -130,7 +130,9 @@ impl World {
                 "the cloth has no recorded triangles",
             )
         })?;
-        Aero::set_coefficients(s, drag, lift)
+        Aero::set_coefficients(s, drag, lift)?;
+        self.wake_body_of(id);
+        Ok(())
     }
 
     /// The body's drag and lift coefficients ((0, 0) when it has none).

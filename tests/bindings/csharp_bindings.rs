@@ -77,7 +77,7 @@ fn header_parses_into_the_expected_shape() {
         rp.doc
     );
     let wd = h.struct_named("SinewWorldDesc").unwrap();
-    assert_eq!(wd.fields.len(), 9);
+    assert_eq!(wd.fields.len(), 12);
     assert_eq!(h.csharp_type("const struct SinewVec3 *"), "SinewVec3*");
     assert_eq!(h.csharp_type("const char *"), "byte*");
     assert_eq!(h.enum_named("SinewStatus").unwrap().underlying, "int32_t");

@@ -29,9 +29,12 @@ namespace SinewTests
             Check.Equal(28, (int)Marshal.OffsetOf(typeof(SinewWorldDesc), "damping"), "SinewWorldDesc.damping");
             Check.Equal(32, (int)Marshal.OffsetOf(typeof(SinewWorldDesc), "threads"), "SinewWorldDesc.threads");
             Check.Equal(36, (int)Marshal.OffsetOf(typeof(SinewWorldDesc), "profiling"), "SinewWorldDesc.profiling");
-            Check.Equal(40, (int)Marshal.OffsetOf(typeof(SinewWorldDesc), "internal_cookie"), "SinewWorldDesc.internal_cookie");
-            Check.Equal(44, Marshal.SizeOf(typeof(SinewWorldDesc)), "marshalled sizeof(SinewWorldDesc)");
-            Check.Equal(44, sizeof(SinewWorldDesc), "sizeof(SinewWorldDesc)");
+            Check.Equal(40, (int)Marshal.OffsetOf(typeof(SinewWorldDesc), "sleeping"), "SinewWorldDesc.sleeping");
+            Check.Equal(44, (int)Marshal.OffsetOf(typeof(SinewWorldDesc), "sleep_threshold"), "SinewWorldDesc.sleep_threshold");
+            Check.Equal(48, (int)Marshal.OffsetOf(typeof(SinewWorldDesc), "sleep_time"), "SinewWorldDesc.sleep_time");
+            Check.Equal(52, (int)Marshal.OffsetOf(typeof(SinewWorldDesc), "internal_cookie"), "SinewWorldDesc.internal_cookie");
+            Check.Equal(56, Marshal.SizeOf(typeof(SinewWorldDesc)), "marshalled sizeof(SinewWorldDesc)");
+            Check.Equal(56, sizeof(SinewWorldDesc), "sizeof(SinewWorldDesc)");
             Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewFluidDesc), "rest_density"), "SinewFluidDesc.rest_density");
             Check.Equal(4, (int)Marshal.OffsetOf(typeof(SinewFluidDesc), "spacing"), "SinewFluidDesc.spacing");
             Check.Equal(8, (int)Marshal.OffsetOf(typeof(SinewFluidDesc), "smoothing_radius"), "SinewFluidDesc.smoothing_radius");

@@ -484,6 +484,8 @@ mod interpolation_cases;
 mod mesh_tool_cases;
 #[path = "bad_input/profile.rs"]
 mod profile_cases;
+#[path = "bad_input/sleep.rs"]
+mod sleep_cases;
 #[path = "bad_input/snapshots.rs"]
 mod snapshot_cases;
 #[path = "bad_input/tasks.rs"]
@@ -536,6 +538,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(interpolation_cases::tables());
     tables.extend(tasks_cases::tables());
     tables.extend(profile_cases::tables());
+    tables.extend(sleep_cases::tables());
     tables.extend(granular_cases::tables());
     tables.extend(dynamics_cases::tables());
     tables.extend(mesh_tool_cases::tables());

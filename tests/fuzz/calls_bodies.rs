@@ -248,6 +248,26 @@ impl Session<'_> {
                     let c = self.g.compliance();
                     Outcome::new(sinew_body_set_compliance(w, b, which, c), true)
                 }
+                "sinew_body_is_asleep" => {
+                    let b = self.body(s);
+                    let mut o = self.out1::<u32>();
+                    let st = sinew_body_is_asleep(w, b, o.ptr());
+                    if st == SINEW_OK && o.get(0) > 1 {
+                        self.violation(
+                            Check::ReadbackCount,
+                            format!("body {} asleep flag {}", b.id, o.get(0)),
+                        );
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_body_wake" => {
+                    let b = self.body(s);
+                    Outcome::new(sinew_body_wake(w, b), true)
+                }
+                "sinew_body_sleep" => {
+                    let b = self.body(s);
+                    Outcome::new(sinew_body_sleep(w, b), true)
+                }
                 "sinew_body_set_damping" => {
                     let b = self.body(s);
                     let d = self.g.float(0.0, 5.0);

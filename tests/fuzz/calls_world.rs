@@ -166,6 +166,24 @@ impl Session<'_> {
                     };
                     Outcome::new(sinew_world_set_task_system(w, p), true)
                 }
+                // ---- sleeping -------------------------------------------------------
+                "sinew_world_set_sleeping" => {
+                    let v = [0, 1, 1, 1, 2, u32::MAX][self.g.below(6) as usize];
+                    Outcome::new(sinew_world_set_sleeping(w, v), true)
+                }
+                "sinew_world_set_sleep_threshold" => {
+                    let pick = |g: &mut Gen, good: f32| match g.below(8) {
+                        0 => -1.0,
+                        1 => f32::NAN,
+                        2 => f32::INFINITY,
+                        3 => 2.0e6,
+                        _ => good * g.unit(),
+                    };
+                    let threshold = pick(&mut self.g, 0.01);
+                    let time = pick(&mut self.g, 2.0);
+                    Outcome::new(sinew_world_set_sleep_threshold(w, threshold, time), true)
+                }
+                "sinew_world_wake_all" => Outcome::new(sinew_world_wake_all(w), true),
                 // ---- profiling ------------------------------------------------------
                 "sinew_world_set_profiling" => {
                     let v = [0, 1, 1, 2, u32::MAX][self.g.below(5) as usize];

@@ -114,6 +114,10 @@ use sinew::ffi::skinning::{
     sinew_body_set_skin_root, sinew_body_set_skin_targets, sinew_body_set_skin_weights,
     sinew_body_teleport_to_skin, SinewSkinWeights,
 };
+use sinew::ffi::sleep::{
+    sinew_body_is_asleep, sinew_body_sleep, sinew_body_wake, sinew_world_set_sleep_threshold,
+    sinew_world_set_sleeping, sinew_world_wake_all,
+};
 use sinew::ffi::snapshot::{
     sinew_world_create_from_snapshot, sinew_world_restore_snapshot, sinew_world_save_snapshot,
     sinew_world_snapshot_size, sinew_world_state_hash,

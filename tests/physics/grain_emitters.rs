@@ -1,7 +1,7 @@
 //! Grain emitters (src/fluid/grains.rs): the rate and the budget, the grains'
 //! radius, mass, filter and material, determinism (1 and 2 threads, a snapshot in the
-//! middle of a pour), a pile that grows under a nozzle, and snapshots of format 9
-//! (before grain emitters) still loading.
+//! middle of a pour), a pile that grows under a nozzle, and an older snapshot (format
+//! 9, before grain emitters) refused by name.
 
 use sinew::{
     CollisionFilter, EmitterDesc, EmitterShape, FluidDesc, GrainEmitterDesc, ParticleMaterial,

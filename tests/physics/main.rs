@@ -53,6 +53,7 @@ mod rope_drag;
 mod showcase;
 mod showcase_pictures;
 mod skinning;
+mod sleep;
 mod snapshot_fuzz;
 mod snapshot_property;
 mod snapshot_sweeps;

@@ -100,6 +100,17 @@ namespace Sinew.Unity
         /// <summary>The engine-neutral cloth (null before Start and in edit mode).</summary>
         public Cloth Cloth { get; private set; }
 
+        /// <summary>Whether the cloth sleeps (the world's <c>Sleeping</c> on: its island came
+        /// to rest and is not simulated until something wakes it). False before Start.</summary>
+        public bool IsAsleep { get { return Cloth != null && Cloth.Body.IsAsleep; } }
+
+        /// <summary>Wakes the cloth and everything in its island.</summary>
+        public void Wake()
+        {
+            if (Cloth != null)
+                Cloth.Body.Wake();
+        }
+
         /// <summary>The options the live cloth was built with and edited to.</summary>
         public ClothOptions Applied { get { return applied; } }
 

@@ -18,6 +18,8 @@ namespace Sinew.Unity
         public static readonly Color Pinned = new Color(1f, 0.25f, 0.2f, 1f);
         /// <summary>Attachment points (the transforms pins follow) and the line to their particle.</summary>
         public static readonly Color Attachment = new Color(0.3f, 1f, 0.4f, 1f);
+        /// <summary>A sleeping body's constraints (its island is frozen).</summary>
+        public static readonly Color Asleep = new Color(0.45f, 0.45f, 0.55f, 0.9f);
         /// <summary>Collider shapes.</summary>
         public static readonly Color Collider = new Color(0.6f, 1f, 0.6f, 0.8f);
 

@@ -88,6 +88,17 @@ namespace Sinew.Unity
         /// <summary>The engine-neutral rope (null before Start and in edit mode).</summary>
         public Rope Rope { get; private set; }
 
+        /// <summary>Whether the rope sleeps (the world's <c>Sleeping</c> on: its island came
+        /// to rest and is not simulated until something wakes it). False before Start.</summary>
+        public bool IsAsleep { get { return Rope != null && Rope.Body.IsAsleep; } }
+
+        /// <summary>Wakes the rope and everything in its island.</summary>
+        public void Wake()
+        {
+            if (Rope != null)
+                Rope.Body.Wake();
+        }
+
         /// <summary>The options the live rope was built with and edited to.</summary>
         public RopeOptions Applied { get { return applied; } }
 
@@ -259,7 +270,7 @@ namespace Sinew.Unity
             int n = GizmoPoints();
             if (n == 0)
                 return;
-            Gizmos.color = SinewGizmos.Constraint;
+            Gizmos.color = IsAsleep ? SinewGizmos.Asleep : SinewGizmos.Constraint;
             for (int i = 1; i < n; i++)
                 Gizmos.DrawLine(gizmoPoints[i - 1], gizmoPoints[i]);
         }

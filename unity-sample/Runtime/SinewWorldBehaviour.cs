@@ -40,6 +40,14 @@ namespace Sinew.Unity
         public int threads = 0;
         [Tooltip("Time every stage of each step (read back as the last step's stage times; no clock is read when off). The physics is the same bits on or off.")]
         public bool profiling = false;
+        [Tooltip("Sleeping: islands of particles at rest stop being simulated until something wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing. Saved with the sleep state, after the desc's record.")]
+        public bool sleeping = false;
+        [Tooltip("Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg: about 4.5 cm/s). In [0, 1000000] J/kg.")]
+        [Min(0.0f)]
+        public float sleepThreshold = 0.001f;
+        [Tooltip("How long every particle of an island must stay at rest before it sleeps. In [0, 1000000] s.")]
+        [Min(0.0f)]
+        public float sleepTime = 0.5f;
         // END GENERATED WorldDesc fields
 
         [Tooltip("Most fixed steps simulated per rendered frame. After a hitch Unity runs several FixedUpdates in one frame; past this many the world skips the rest (that time is dropped: the simulation falls behind real time instead of spending ever longer frames catching up). Unity's own cap is Time.maximumDeltaTime.")]
@@ -111,6 +119,8 @@ namespace Sinew.Unity
             jacobiRelaxation = SinewAuthoring.Clamp(jacobiRelaxation, SinewAuthoring.Above(0.0f), SinewAuthoring.Below(SinewNative.SINEW_MAX_JACOBI_RELAXATION));
             damping = SinewAuthoring.Clamp(damping, 0.0f, SinewNative.SINEW_MAX_ACCELERATION);
             threads = SinewAuthoring.Clamp(threads, 0, (int)SinewNative.SINEW_MAX_THREADS);
+            sleepThreshold = SinewAuthoring.Clamp(sleepThreshold, 0.0f, SinewNative.SINEW_MAX_SLEEP_THRESHOLD);
+            sleepTime = SinewAuthoring.Clamp(sleepTime, 0.0f, SinewNative.SINEW_MAX_SLEEP_TIME);
             // END GENERATED WorldDesc clamps
             maxStepsPerFrame = SinewAuthoring.Clamp(maxStepsPerFrame, 1, (int)SinewNative.SINEW_MAX_STEPS_PER_ADVANCE);
         }
@@ -132,6 +142,9 @@ namespace Sinew.Unity
                     s.Damping = damping;
                     s.Threads = threads;
                     s.Profiling = profiling;
+                    s.Sleeping = sleeping;
+                    s.SleepThreshold = sleepThreshold;
+                    s.SleepTime = sleepTime;
                     // END GENERATED WorldDesc settings
 #if UNITY_WEBGL && !UNITY_EDITOR
                     // The WebGL player has no threads (unless Unity's experimental native

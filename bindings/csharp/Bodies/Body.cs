@@ -108,6 +108,30 @@ namespace Sinew
             SinewException.Check(SinewNative.sinew_body_cut_rope(World.Handle, Handle, unchecked((uint)link)));
         }
 
+        /// <summary>Whether the body sleeps (its island is frozen until something wakes
+        /// it; <see cref="World.Sleeping"/>).</summary>
+        public unsafe bool IsAsleep
+        {
+            get
+            {
+                uint asleep = 0;
+                return SinewException.Checked(SinewNative.sinew_body_is_asleep(World.Handle, Handle, &asleep), asleep != 0);
+            }
+        }
+
+        /// <summary>Wakes the body and everything in its island.</summary>
+        public void Wake()
+        {
+            SinewException.Check(SinewNative.sinew_body_wake(World.Handle, Handle));
+        }
+
+        /// <summary>Puts the body and its island to sleep now, at rest where it is (a
+        /// level loaded at rest). Sleeping must be on.</summary>
+        public void Sleep()
+        {
+            SinewException.Check(SinewNative.sinew_body_sleep(World.Handle, Handle));
+        }
+
         /// <summary>Cuts a rope at the link nearest the segment a–b (a sword swipe); returns
         /// the link.</summary>
         public unsafe int CutAlong(SinewVec3 a, SinewVec3 b)

@@ -127,6 +127,10 @@ pub const SINEW_MAX_STEPS_PER_ADVANCE: u32 = 1024;
 /// Largest frame time (s) of one fixed-step advance: an hour. Longer hitches are the
 /// caller's to clamp; whatever exceeds `max_steps` steps is dropped anyway.
 pub const SINEW_MAX_FRAME_DT: f32 = 3600.0;
+/// Largest sleep threshold (J/kg: ½|v|² of a particle at about 1,400 m/s).
+pub const SINEW_MAX_SLEEP_THRESHOLD: f32 = 1.0e6;
+/// Largest sleep time (s).
+pub const SINEW_MAX_SLEEP_TIME: f32 = 1.0e6;
 /// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
 /// about π·256² ≈ 206,000 points).
 pub const SINEW_MAX_NOZZLE_SPACINGS: f32 = 256.0;
@@ -186,5 +190,7 @@ const _: () = {
     assert!(SINEW_MAX_CONTACT_EVENTS == limits::MAX_CONTACT_EVENTS as u32);
     assert!(SINEW_MAX_STEPS_PER_ADVANCE == limits::MAX_STEPS_PER_ADVANCE);
     assert!(SINEW_MAX_FRAME_DT == limits::MAX_FRAME_DT);
+    assert!(SINEW_MAX_SLEEP_THRESHOLD == limits::MAX_SLEEP_THRESHOLD);
+    assert!(SINEW_MAX_SLEEP_TIME == limits::MAX_SLEEP_TIME);
     assert!(SINEW_MAX_NOZZLE_SPACINGS == limits::MAX_NOZZLE_SPACINGS);
 };

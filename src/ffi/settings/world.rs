@@ -34,6 +34,16 @@ pub struct SinewWorldDesc {
     /// Time every stage of each step (read back as the last step's stage times; no clock is
     /// read when off). The physics is the same bits on or off. Default 0 (0 or 1).
     pub profiling: u32,
+    /// Sleeping: islands of particles at rest stop being simulated until something wakes
+    /// them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing.
+    /// Saved with the sleep state, after the desc's record. Default 0 (0 or 1).
+    pub sleeping: u32,
+    /// Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg:
+    /// about 4.5 cm/s). In [0, SINEW_MAX_SLEEP_THRESHOLD] J/kg. Default 0.001.
+    pub sleep_threshold: f32,
+    /// How long every particle of an island must stay at rest before it sleeps. In [0,
+    /// SINEW_MAX_SLEEP_TIME] s. Default 0.5.
+    pub sleep_time: f32,
     /// Set by sinew_world_desc_default(); a desc not made by it is refused.
     pub internal_cookie: u32,
 }
@@ -53,6 +63,9 @@ impl SinewWorldDesc {
             damping: d.damping,
             threads: d.threads,
             profiling: d.profiling as u32,
+            sleeping: d.sleeping as u32,
+            sleep_threshold: d.sleep_threshold,
+            sleep_time: d.sleep_time,
             internal_cookie: WORLD_DESC_COOKIE,
         }
     }
@@ -71,6 +84,9 @@ impl SinewWorldDesc {
             damping: self.damping,
             threads: self.threads,
             profiling: flag_from_c(self.profiling, "profiling")?,
+            sleeping: flag_from_c(self.sleeping, "sleeping")?,
+            sleep_threshold: self.sleep_threshold,
+            sleep_time: self.sleep_time,
             ..crate::world::WorldDesc::default()
         })
     }

@@ -165,15 +165,8 @@ pub(super) fn create_cases() -> Vec<Case> {
             |c| {
                 let def = sinew_world_desc_default();
                 let d = SinewWorldDesc {
-                    gravity: def.gravity,
-                    substeps: def.substeps,
-                    iterations: def.iterations,
-                    solver: def.solver,
-                    jacobi_relaxation: def.jacobi_relaxation,
-                    damping: def.damping,
-                    threads: def.threads,
-                    profiling: def.profiling,
                     internal_cookie: 0,
+                    ..def
                 };
                 unsafe { sinew_world_create(&d, &mut c.out.world) }
             },

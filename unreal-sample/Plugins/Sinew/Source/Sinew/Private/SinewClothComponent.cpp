@@ -480,3 +480,25 @@ void USinewClothComponent::Release()
 	}
 	GrabbedParticle = INDEX_NONE;
 }
+
+bool USinewClothComponent::IsAsleep() const
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (!Scene || Body == 0)
+	{
+		return false;
+	}
+	const sinew::Result<bool> Asleep = Scene->is_asleep(Body);
+	return Asleep && *Asleep;
+}
+
+void USinewClothComponent::Wake()
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (Scene && Body != 0)
+	{
+		(void)Scene->wake(Body);
+	}
+}

@@ -584,3 +584,25 @@ void USinewRopeComponent::GetParticleLocations(TArray<FVector>& Locations) const
 		Locations.Add(SinewUE::FromSim(Sub->GetFrame(), P));
 	}
 }
+
+bool USinewRopeComponent::IsAsleep() const
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (!Scene || Body == 0)
+	{
+		return false;
+	}
+	const sinew::Result<bool> Asleep = Scene->is_asleep(Body);
+	return Asleep && *Asleep;
+}
+
+void USinewRopeComponent::Wake()
+{
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	sinew::Scene* Scene = Sub ? Sub->GetScene() : nullptr;
+	if (Scene && Body != 0)
+	{
+		(void)Scene->wake(Body);
+	}
+}

@@ -64,6 +64,9 @@ sinew::Scene* USinewWorldSubsystem::GetScene()
 		Desc.damping = Settings->Damping;
 		Desc.threads = (uint32)Settings->Threads;
 		Desc.profiling = Settings->bProfiling ? 1u : 0u;
+		Desc.sleeping = Settings->bSleeping ? 1u : 0u;
+		Desc.sleep_threshold = Settings->SleepThreshold;
+		Desc.sleep_time = Settings->SleepTime;
 		// END GENERATED WorldDesc copy
 		sinew::Result<sinew::Scene> Created = sinew::Scene::create(Desc);
 		if (!Created)

@@ -109,6 +109,15 @@ public:
 	UFUNCTION(BlueprintPure, Category = "Sinew|Tearing")
 	int64 GetTopologyVersion() const { return (int64)TopologyVersion; }
 
+
+	/** True while the body sleeps (sleeping on in the Sinew settings: its island came to rest and is not simulated until something wakes it). */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Sleeping")
+	bool IsAsleep() const;
+
+	/** Wakes the body and everything in its island. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Sleeping")
+	void Wake();
+
 	/** Sets the stretch compliance (m/N) of this cloth in place, from the next step on; other bodies are untouched. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Cloth")
 	void SetStretchCompliance(float NewCompliance);

@@ -163,6 +163,14 @@ public:
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Breaking")
 	void SetBreakForce(float NewBreakForce);
 
+	/** True while the body sleeps (sleeping on in the Sinew settings: its island came to rest and is not simulated until something wakes it). */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Sleeping")
+	bool IsAsleep() const;
+
+	/** Wakes the body and everything in its island. */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Sleeping")
+	void Wake();
+
 	/** Cuts link Link (0 = at the start): the two pieces fall apart. False if out of range or already cut. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Breaking")
 	bool Cut(int32 Link);
