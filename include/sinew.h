@@ -44,9 +44,9 @@
  * Version of the C ABI. Wrappers compare it with `sinew_abi_version` when they load
  * the library and refuse a mismatched binary. Bumped on any incompatible change
  * (2: `SinewWorldDesc` gained `profiling`, `SinewContact` its point and friction
- * impulse).
+ * impulse; 3: `SinewWorldDesc` gained `sleeping`, `sleep_threshold` and `sleep_time`).
  */
-#define SINEW_ABI_VERSION 2
+#define SINEW_ABI_VERSION 3
 
 /**
  * Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
@@ -209,6 +209,11 @@
 #define SINEW_MAX_FLUID_CAPACITY (1 << 22)
 
 /**
+ * Largest number of grains one grain emitter reserves (its budget).
+ */
+#define SINEW_MAX_GRAIN_BUDGET (1 << 22)
+
+/**
  * Smallest particle spacing of a fluid (m).
  */
 #define SINEW_MIN_FLUID_SPACING 1.0e-3
@@ -369,6 +374,16 @@
 #define SINEW_MAX_FRAME_DT 3600.0
 
 /**
+ * Largest sleep threshold (J/kg: ½|v|² of a particle at about 1,400 m/s).
+ */
+#define SINEW_MAX_SLEEP_THRESHOLD 1.0e6
+
+/**
+ * Largest sleep time (s).
+ */
+#define SINEW_MAX_SLEEP_TIME 1.0e6
+
+/**
  * Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
  * about π·256² ≈ 206,000 points).
  */
@@ -383,16 +398,18 @@
  * 8: the particles' granular materials. Version 9: the contact readback's friction
  * impulse and point, and the colliders' contact sums. Version 10: the bodies'
  * simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
- * dynamic colliders' proxies and the pins to colliders.
+ * dynamic colliders' proxies and the pins to colliders. Version 12: the grain
+ * emitters (after the kill volumes). Version 13: the sleep settings and islands
+ * (after the activity table).
  */
-#define FORMAT_VERSION 11
+#define FORMAT_VERSION 13
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
  * C ABI layer above this one, which asserts at compile time that the two agree),
  * recorded in every snapshot.
  */
-#define ABI_VERSION 2
+#define ABI_VERSION 3
 
 /**
  * Bytes before the body.
@@ -1960,6 +1977,72 @@ typedef struct SinewParticleMaterial {
 } SinewParticleMaterial;
 
 /**
+ * A grain emitter's grains: how many it may make, their size, density and collision filter
+ * (see `World::add_grain_emitter`; the stream is an `EmitterDesc`, the friction a
+ * `ParticleMaterial`). Start from sinew_grain_emitter_desc_default(); field for field the
+ * Rust `GrainEmitterDesc`.
+ */
+typedef struct SinewGrainEmitterDesc {
+  /**
+   * Grains the emitter may make in all: world particles reserved when it is added (inert
+   * until emitted); it stops when they are used. In 1..=SINEW_MAX_GRAIN_BUDGET grains.
+   * Default 1000.
+   */
+  uint32_t budget;
+  /**
+   * Radius of every grain (its contact radius). In (0, SINEW_MAX_FLUID_SPACING] m.
+   * Default 0.02.
+   */
+  float grain_radius;
+  /**
+   * Density of the grain's material (quartz sand 2650): a grain weighs ρ 4/3 π r³. In
+   * (0, SINEW_MAX_REST_DENSITY] kg/m³. Default 2650.
+   */
+  float grain_density;
+  /**
+   * Collision group of the grains (0 = none; see the collision filters). Default
+   * 0x00000000.
+   */
+  uint32_t group;
+  /**
+   * Collision layers the grains are on (bits). Default 0x00000001.
+   */
+  uint32_t layers;
+  /**
+   * Collision layers the grains collide with (bits). Default 0xFFFFFFFF.
+   */
+  uint32_t mask;
+  /**
+   * Grains of one group collide with each other (only matters with a group). Default 0
+   * (0 or 1).
+   */
+  uint32_t self_collision;
+  /**
+   * Set by sinew_grain_emitter_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewGrainEmitterDesc;
+
+/**
+ * A grain emitter handle, passed by value; 0 is null. Valid in the world that issued
+ * it (the header's "Handles" paragraph); a removed emitter's id is rejected with
+ * SINEW_ERROR_INVALID_HANDLE.
+ */
+typedef struct SinewGrainEmitter {
+  uint64_t id;
+} SinewGrainEmitter;
+
+/**
+ * A grain emitter's particles and count (sinew_grain_emitter_stats): its grains are
+ * world particles `first..first+emitted`; `budget` particles are reserved.
+ */
+typedef struct SinewGrainEmitterStats {
+  uint32_t first;
+  uint32_t budget;
+  uint32_t emitted;
+} SinewGrainEmitterStats;
+
+/**
  * One stage of the last profiled step (sinew_world_read_stage_times).
  */
 typedef struct SinewStageTime {
@@ -1997,7 +2080,7 @@ typedef struct SinewProfileCounts {
    */
   uint64_t bodies;
   /**
-   * Bodies simulated in full (every body: bodies do not sleep).
+   * Bodies awake (a sleeping body is not simulated).
    */
   uint64_t awake_bodies;
   /**
@@ -2294,6 +2377,22 @@ typedef struct SinewWorldDesc {
    * read when off). The physics is the same bits on or off. Default 0 (0 or 1).
    */
   uint32_t profiling;
+  /**
+   * Sleeping: islands of particles at rest stop being simulated until something wakes
+   * them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing.
+   * Saved with the sleep state, after the desc's record. Default 0 (0 or 1).
+   */
+  uint32_t sleeping;
+  /**
+   * Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg:
+   * about 4.5 cm/s). In [0, SINEW_MAX_SLEEP_THRESHOLD] J/kg. Default 0.001.
+   */
+  float sleep_threshold;
+  /**
+   * How long every particle of an island must stay at rest before it sleeps. In [0,
+   * SINEW_MAX_SLEEP_TIME] s. Default 0.5.
+   */
+  float sleep_time;
   /**
    * Set by sinew_world_desc_default(); a desc not made by it is refused.
    */
@@ -3998,6 +4097,67 @@ SinewStatus sinew_world_particle_material(struct SinewWorld world,
                                           struct SinewParticleMaterial *out_material);
 
 /**
+ * A grain emitter desc with every field at its default (a budget of 1000 grains of
+ * 2 cm radius and quartz density 2650 kg/m³ on layer 1, colliding with every layer).
+ */
+struct SinewGrainEmitterDesc sinew_grain_emitter_desc_default(void);
+
+/**
+ * Writes sinew_grain_emitter_desc_default() to `*out`.
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewGrainEmitterDesc.
+ */
+SinewStatus sinew_grain_emitter_desc_init(struct SinewGrainEmitterDesc *out);
+
+/**
+ * Adds a grain emitter: it reserves `grains->budget` world particles (inert until
+ * emitted) and from the next step on pours grains of `grains->grain_radius` and
+ * `grains->grain_density`, with the collision filter of `*grains` and the granular
+ * material `*material`, from the shape of `*stream` (a nozzle, a point as a nozzle of
+ * radius 0, or a box) at `stream->rate` grains per second with `stream->speed` along
+ * its local +Z, until the budget is used; deterministic. `*out_emitter` receives its
+ * handle. Values out of range are refused with SINEW_ERROR_INVALID_ARGUMENT.
+ *
+ * # Safety
+ * `grains`, `stream` and `material` must point to one readable SinewGrainEmitterDesc,
+ * SinewEmitterDesc and SinewParticleMaterial, `out_emitter` to one writable
+ * SinewGrainEmitter.
+ */
+SinewStatus sinew_world_add_grain_emitter(struct SinewWorld world,
+                                          const struct SinewGrainEmitterDesc *grains,
+                                          const struct SinewEmitterDesc *stream,
+                                          const struct SinewParticleMaterial *material,
+                                          struct SinewGrainEmitter *out_emitter);
+
+/**
+ * Moves or retunes a grain emitter's stream (shape, position, rotation, speed, rate;
+ * a rate of 0 pauses it); its budget, grains and material stay. Next step on.
+ *
+ * # Safety
+ * `stream` must point to a readable SinewEmitterDesc.
+ */
+SinewStatus sinew_grain_emitter_set(struct SinewWorld world,
+                                    struct SinewGrainEmitter emitter,
+                                    const struct SinewEmitterDesc *stream);
+
+/**
+ * Removes a grain emitter: its grains stay (ordinary particles), its unused particles
+ * stay inert; its handle becomes invalid.
+ */
+SinewStatus sinew_grain_emitter_remove(struct SinewWorld world, struct SinewGrainEmitter emitter);
+
+/**
+ * Writes a grain emitter's particle range and count to `*out_stats`.
+ *
+ * # Safety
+ * `out_stats` must be NULL or point to writable memory for one SinewGrainEmitterStats.
+ */
+SinewStatus sinew_grain_emitter_stats(struct SinewWorld world,
+                                      struct SinewGrainEmitter emitter,
+                                      struct SinewGrainEmitterStats *out_stats);
+
+/**
  * Fixed step with an accumulator: adds `frame_dt` seconds (the frame's real time,
  * finite, in [0, SINEW_MAX_FRAME_DT]) to the world's accumulator and runs
  * floor(accumulator / `fixed_dt`) steps of `fixed_dt` seconds (finite, in [1e-6, 10]),
@@ -4291,6 +4451,51 @@ SinewStatus sinew_body_set_skin_root(struct SinewWorld world,
  * no inertia from it). Needs weights and targets.
  */
 SinewStatus sinew_body_teleport_to_skin(struct SinewWorld world, struct SinewBody body);
+
+/**
+ * Turns sleeping on (`enabled` = 1) or off (0); the desc's `sleeping` sets it at
+ * creation (off by default). On, islands of particles whose kinetic energy per mass
+ * stays under the threshold for the sleep time stop being simulated (from the end of
+ * the next step) until something wakes them; off wakes everything now. Off, the
+ * physics is the same bits as a world that never had it.
+ */
+SinewStatus sinew_world_set_sleeping(struct SinewWorld world, uint32_t enabled);
+
+/**
+ * Sets the sleep threshold (J/kg: a particle is at rest while ½|v|² stays under it; in
+ * [0, SINEW_MAX_SLEEP_THRESHOLD]) and the sleep time (s: how long every particle of an
+ * island stays at rest before it sleeps; in [0, SINEW_MAX_SLEEP_TIME]), as the desc's
+ * `sleep_threshold` and `sleep_time`.
+ */
+SinewStatus sinew_world_set_sleep_threshold(struct SinewWorld world, float threshold, float time);
+
+/**
+ * Writes 1 to `*out_asleep` when the body sleeps (its island is frozen), else 0.
+ *
+ * # Safety
+ * `out_asleep` must point to one writable `uint32_t`.
+ */
+SinewStatus sinew_body_is_asleep(struct SinewWorld world,
+                                 struct SinewBody body,
+                                 uint32_t *out_asleep);
+
+/**
+ * Wakes the body and everything in its island (constraints and contacts tie it to);
+ * its particles start counting their rest from 0. Waking an awake body does nothing.
+ */
+SinewStatus sinew_body_wake(struct SinewWorld world, struct SinewBody body);
+
+/**
+ * Puts the body and everything its constraints tie it to to sleep now, at rest where
+ * it is (a level's props asleep from the start). SINEW_ERROR_INVALID_ARGUMENT while
+ * sleeping is off (nothing would wake it).
+ */
+SinewStatus sinew_body_sleep(struct SinewWorld world, struct SinewBody body);
+
+/**
+ * Wakes every sleeping island of the world.
+ */
+SinewStatus sinew_world_wake_all(struct SinewWorld world);
 
 /**
  * Writes the number of bytes `sinew_world_save_snapshot` needs now (header included)

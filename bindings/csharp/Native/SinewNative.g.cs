@@ -24,6 +24,7 @@
 //   sinew_emitter_desc_default -> sinew_emitter_desc_init
 //   sinew_kill_volume_desc_default -> sinew_kill_volume_desc_init
 //   sinew_particle_material_default -> sinew_particle_material_init
+//   sinew_grain_emitter_desc_default -> sinew_grain_emitter_desc_init
 //   sinew_wind_desc_default -> sinew_wind_desc_init
 //   sinew_wind_zone_desc_default -> sinew_wind_zone_desc_init
 //   sinew_world_desc_default -> sinew_world_desc_init
@@ -1260,6 +1261,72 @@ namespace Sinew.Native
         public uint internal_cookie;
     }
 
+    /// <summary>
+    /// A grain emitter's grains: how many it may make, their size, density and collision filter
+    /// (see <c>World::add_grain_emitter</c>; the stream is an <c>EmitterDesc</c>, the friction a
+    /// <c>ParticleMaterial</c>). Start from sinew_grain_emitter_desc_default(); field for field the
+    /// Rust <c>GrainEmitterDesc</c>.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewGrainEmitterDesc
+    {
+        /// <summary>
+        /// Grains the emitter may make in all: world particles reserved when it is added (inert
+        /// until emitted); it stops when they are used. In 1..=SINEW_MAX_GRAIN_BUDGET grains.
+        /// Default 1000.
+        /// </summary>
+        public uint budget;
+        /// <summary>
+        /// Radius of every grain (its contact radius). In (0, SINEW_MAX_FLUID_SPACING] m.
+        /// Default 0.02.
+        /// </summary>
+        public float grain_radius;
+        /// <summary>
+        /// Density of the grain's material (quartz sand 2650): a grain weighs ρ 4/3 π r³. In
+        /// (0, SINEW_MAX_REST_DENSITY] kg/m³. Default 2650.
+        /// </summary>
+        public float grain_density;
+        /// <summary>
+        /// Collision group of the grains (0 = none; see the collision filters). Default
+        /// 0x00000000.
+        /// </summary>
+        public uint group;
+        /// <summary>Collision layers the grains are on (bits). Default 0x00000001.</summary>
+        public uint layers;
+        /// <summary>Collision layers the grains collide with (bits). Default 0xFFFFFFFF.</summary>
+        public uint mask;
+        /// <summary>
+        /// Grains of one group collide with each other (only matters with a group). Default 0
+        /// (0 or 1).
+        /// </summary>
+        public uint self_collision;
+        /// <summary>Set by sinew_grain_emitter_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// A grain emitter handle, passed by value; 0 is null. Valid in the world that issued
+    /// it (the header's "Handles" paragraph); a removed emitter's id is rejected with
+    /// SINEW_ERROR_INVALID_HANDLE.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewGrainEmitter
+    {
+        public ulong id;
+    }
+
+    /// <summary>
+    /// A grain emitter's particles and count (sinew_grain_emitter_stats): its grains are
+    /// world particles <c>first..first+emitted</c>; <c>budget</c> particles are reserved.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewGrainEmitterStats
+    {
+        public uint first;
+        public uint budget;
+        public uint emitted;
+    }
+
     /// <summary>One stage of the last profiled step (sinew_world_read_stage_times).</summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewStageTime
@@ -1289,7 +1356,7 @@ namespace Sinew.Native
     {
         /// <summary>Bodies made by the builders.</summary>
         public ulong bodies;
-        /// <summary>Bodies simulated in full (every body: bodies do not sleep).</summary>
+        /// <summary>Bodies awake (a sleeping body is not simulated).</summary>
         public ulong awake_bodies;
         /// <summary>Particles (fluid and free particles included).</summary>
         public ulong particles;
@@ -1505,6 +1572,22 @@ namespace Sinew.Native
         /// read when off). The physics is the same bits on or off. Default 0 (0 or 1).
         /// </summary>
         public uint profiling;
+        /// <summary>
+        /// Sleeping: islands of particles at rest stop being simulated until something wakes
+        /// them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing.
+        /// Saved with the sleep state, after the desc's record. Default 0 (0 or 1).
+        /// </summary>
+        public uint sleeping;
+        /// <summary>
+        /// Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg:
+        /// about 4.5 cm/s). In [0, SINEW_MAX_SLEEP_THRESHOLD] J/kg. Default 0.001.
+        /// </summary>
+        public float sleep_threshold;
+        /// <summary>
+        /// How long every particle of an island must stay at rest before it sleeps. In [0,
+        /// SINEW_MAX_SLEEP_TIME] s. Default 0.5.
+        /// </summary>
+        public float sleep_time;
         /// <summary>Set by sinew_world_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
@@ -1555,9 +1638,9 @@ namespace Sinew.Native
         /// Version of the C ABI. Wrappers compare it with <c>sinew_abi_version</c> when they load
         /// the library and refuse a mismatched binary. Bumped on any incompatible change
         /// (2: <c>SinewWorldDesc</c> gained <c>profiling</c>, <c>SinewContact</c> its point and friction
-        /// impulse).
+        /// impulse; 3: <c>SinewWorldDesc</c> gained <c>sleeping</c>, <c>sleep_threshold</c> and <c>sleep_time</c>).
         /// </summary>
-        public const uint SINEW_ABI_VERSION = 2;
+        public const uint SINEW_ABI_VERSION = 3;
 
         /// <summary>
         /// Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
@@ -1670,6 +1753,9 @@ namespace Sinew.Native
 
         /// <summary>Largest particle capacity of one fluid.</summary>
         public const uint SINEW_MAX_FLUID_CAPACITY = (1 << 22);
+
+        /// <summary>Largest number of grains one grain emitter reserves (its budget).</summary>
+        public const uint SINEW_MAX_GRAIN_BUDGET = (1 << 22);
 
         /// <summary>Smallest particle spacing of a fluid (m).</summary>
         public const float SINEW_MIN_FLUID_SPACING = 1.0e-3f;
@@ -1791,6 +1877,12 @@ namespace Sinew.Native
         /// </summary>
         public const float SINEW_MAX_FRAME_DT = 3600.0f;
 
+        /// <summary>Largest sleep threshold (J/kg: ½|v|² of a particle at about 1,400 m/s).</summary>
+        public const float SINEW_MAX_SLEEP_THRESHOLD = 1.0e6f;
+
+        /// <summary>Largest sleep time (s).</summary>
+        public const float SINEW_MAX_SLEEP_TIME = 1.0e6f;
+
         /// <summary>
         /// Largest nozzle radius of an emitter as a multiple of the fluid's spacing (a lattice of
         /// about π·256² ≈ 206,000 points).
@@ -1806,16 +1898,18 @@ namespace Sinew.Native
         /// 8: the particles' granular materials. Version 9: the contact readback's friction
         /// impulse and point, and the colliders' contact sums. Version 10: the bodies'
         /// simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
-        /// dynamic colliders' proxies and the pins to colliders.
+        /// dynamic colliders' proxies and the pins to colliders. Version 12: the grain
+        /// emitters (after the kill volumes). Version 13: the sleep settings and islands
+        /// (after the activity table).
         /// </summary>
-        public const uint FORMAT_VERSION = 11;
+        public const uint FORMAT_VERSION = 13;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
         /// C ABI layer above this one, which asserts at compile time that the two agree),
         /// recorded in every snapshot.
         /// </summary>
-        public const uint ABI_VERSION = 2;
+        public const uint ABI_VERSION = 3;
 
         /// <summary>Bytes before the body.</summary>
         public const uint HEADER_BYTES = 40;
@@ -3018,6 +3112,48 @@ namespace Sinew.Native
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_particle_material(SinewWorld world, uint index, SinewParticleMaterial* out_material);
 
+        /// <summary>Writes sinew_grain_emitter_desc_default() to <c>*out</c>.</summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewGrainEmitterDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_grain_emitter_desc_init(SinewGrainEmitterDesc* @out);
+
+        /// <summary>
+        /// Adds a grain emitter: it reserves <c>grains-&gt;budget</c> world particles (inert until
+        /// emitted) and from the next step on pours grains of <c>grains-&gt;grain_radius</c> and
+        /// <c>grains-&gt;grain_density</c>, with the collision filter of <c>*grains</c> and the granular
+        /// material <c>*material</c>, from the shape of <c>*stream</c> (a nozzle, a point as a nozzle of
+        /// radius 0, or a box) at <c>stream-&gt;rate</c> grains per second with <c>stream-&gt;speed</c> along
+        /// its local +Z, until the budget is used; deterministic. <c>*out_emitter</c> receives its
+        /// handle. Values out of range are refused with SINEW_ERROR_INVALID_ARGUMENT.
+        /// </summary>
+        /// <remarks>
+        /// <c>grains</c>, <c>stream</c> and <c>material</c> must point to one readable SinewGrainEmitterDesc,
+        /// SinewEmitterDesc and SinewParticleMaterial, <c>out_emitter</c> to one writable
+        /// SinewGrainEmitter.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_add_grain_emitter(SinewWorld world, SinewGrainEmitterDesc* grains, SinewEmitterDesc* stream, SinewParticleMaterial* material, SinewGrainEmitter* out_emitter);
+
+        /// <summary>
+        /// Moves or retunes a grain emitter's stream (shape, position, rotation, speed, rate;
+        /// a rate of 0 pauses it); its budget, grains and material stay. Next step on.
+        /// </summary>
+        /// <remarks><c>stream</c> must point to a readable SinewEmitterDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_grain_emitter_set(SinewWorld world, SinewGrainEmitter emitter, SinewEmitterDesc* stream);
+
+        /// <summary>
+        /// Removes a grain emitter: its grains stay (ordinary particles), its unused particles
+        /// stay inert; its handle becomes invalid.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_grain_emitter_remove(SinewWorld world, SinewGrainEmitter emitter);
+
+        /// <summary>Writes a grain emitter's particle range and count to <c>*out_stats</c>.</summary>
+        /// <remarks><c>out_stats</c> must be NULL or point to writable memory for one SinewGrainEmitterStats.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_grain_emitter_stats(SinewWorld world, SinewGrainEmitter emitter, SinewGrainEmitterStats* out_stats);
+
         /// <summary>
         /// Fixed step with an accumulator: adds <c>frame_dt</c> seconds (the frame's real time,
         /// finite, in [0, SINEW_MAX_FRAME_DT]) to the world's accumulator and runs
@@ -3239,6 +3375,49 @@ namespace Sinew.Native
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_body_teleport_to_skin(SinewWorld world, SinewBody body);
+
+        /// <summary>
+        /// Turns sleeping on (<c>enabled</c> = 1) or off (0); the desc's <c>sleeping</c> sets it at
+        /// creation (off by default). On, islands of particles whose kinetic energy per mass
+        /// stays under the threshold for the sleep time stop being simulated (from the end of
+        /// the next step) until something wakes them; off wakes everything now. Off, the
+        /// physics is the same bits as a world that never had it.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_sleeping(SinewWorld world, uint enabled);
+
+        /// <summary>
+        /// Sets the sleep threshold (J/kg: a particle is at rest while ½|v|² stays under it; in
+        /// [0, SINEW_MAX_SLEEP_THRESHOLD]) and the sleep time (s: how long every particle of an
+        /// island stays at rest before it sleeps; in [0, SINEW_MAX_SLEEP_TIME]), as the desc's
+        /// <c>sleep_threshold</c> and <c>sleep_time</c>.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_set_sleep_threshold(SinewWorld world, float threshold, float time);
+
+        /// <summary>Writes 1 to <c>*out_asleep</c> when the body sleeps (its island is frozen), else 0.</summary>
+        /// <remarks><c>out_asleep</c> must point to one writable <c>uint32_t</c>.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_is_asleep(SinewWorld world, SinewBody body, uint* out_asleep);
+
+        /// <summary>
+        /// Wakes the body and everything in its island (constraints and contacts tie it to);
+        /// its particles start counting their rest from 0. Waking an awake body does nothing.
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_wake(SinewWorld world, SinewBody body);
+
+        /// <summary>
+        /// Puts the body and everything its constraints tie it to to sleep now, at rest where
+        /// it is (a level's props asleep from the start). SINEW_ERROR_INVALID_ARGUMENT while
+        /// sleeping is off (nothing would wake it).
+        /// </summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_sleep(SinewWorld world, SinewBody body);
+
+        /// <summary>Wakes every sleeping island of the world.</summary>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_wake_all(SinewWorld world);
 
         /// <summary>
         /// Writes the number of bytes <c>sinew_world_save_snapshot</c> needs now (header included)
