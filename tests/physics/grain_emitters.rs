@@ -4,8 +4,8 @@
 //! 9, before grain emitters) refused by name.
 
 use sinew::{
-    CollisionFilter, EmitterDesc, EmitterShape, FluidDesc, GrainEmitterDesc, ParticleMaterial,
-    Shape, Vec3, World, WorldDesc,
+    CollisionFilter, EmitterDesc, EmitterShape, GrainEmitterDesc, ParticleMaterial, Shape, Vec3,
+    World, WorldDesc,
 };
 
 const FRAME: f32 = 1.0 / 60.0;

@@ -151,7 +151,6 @@ mod tests {
         let cx = LoadContext {
             hot: &hot,
             jacobi: false,
-            format: crate::snapshot::FORMAT_VERSION,
         };
         let mut loaded = FluidSet::default();
         let mut r = Reader::new(&buf);
