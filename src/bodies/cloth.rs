@@ -348,17 +348,18 @@ fn cloth(
                 w.len()
             )));
         }
-        if w.len() != 2 {
+        // Two triangles on the same three vertices ((0,1,2) and (0,2,1), or one listed
+        // twice) have one wing vertex on both sides: their hinges name that particle
+        // twice, which bends nothing (a link from it to itself, a fold of a triangle
+        // onto itself) and which no constraint set takes (the Gauss-Seidel sweep wants
+        // the particles of a slot distinct). Every bending model skips such a hinge.
+        if w.len() != 2 || w[0] == w[1] {
             continue;
         }
         let hinge = [e[0], e[1], w[0], w[1]];
         let x = hinge.map(|p| vertices[p as usize]);
         match desc.bending {
             BendingModel::None => {}
-            // Two triangles on the same three vertices ((0,1,2) and (0,2,1)) have one
-            // wing vertex on both sides: a link from it to itself constrains nothing
-            // (as the dihedral and isometric models skip such a hinge, so does this).
-            BendingModel::Distance if w[0] == w[1] => {}
             BendingModel::Distance => b.bend_link.push(NewConstraint {
                 particles: [g(w[0]), g(w[1])],
                 rest: x[2].distance(x[3]),

@@ -11,6 +11,7 @@ mod accepted_ranges;
 mod bad_input;
 mod c_abi;
 mod docs;
+mod doubled_triangles;
 mod fuzz_api;
 mod handle_serials;
 mod header;

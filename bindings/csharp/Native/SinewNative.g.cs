@@ -2032,7 +2032,8 @@ namespace Sinew.Native
         /// vertex indices each, 0-based within this mesh). The body's particles are the
         /// vertices in order. Malformed meshes (index out of range, a vertex repeated in a
         /// triangle, zero-area triangles, an edge shared by more than two triangles) are
-        /// refused naming the element.
+        /// refused naming the element. Two triangles on the same three vertices are accepted;
+        /// an edge whose two wings are one vertex gets no bending constraint.
         /// </summary>
         /// <remarks>
         /// <c>desc</c> must point to a readable SinewClothDesc, <c>vertices</c> to <c>vertex_count</c>

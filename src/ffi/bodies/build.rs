@@ -190,7 +190,8 @@ pub unsafe extern "C" fn sinew_world_add_rope_polyline(
 /// vertex indices each, 0-based within this mesh). The body's particles are the
 /// vertices in order. Malformed meshes (index out of range, a vertex repeated in a
 /// triangle, zero-area triangles, an edge shared by more than two triangles) are
-/// refused naming the element.
+/// refused naming the element. Two triangles on the same three vertices are accepted;
+/// an edge whose two wings are one vertex gets no bending constraint.
 ///
 /// # Safety
 /// `desc` must point to a readable SinewClothDesc, `vertices` to `vertex_count`
