@@ -42,6 +42,7 @@ mod families;
 mod families_2d;
 mod grain_emitters;
 mod granular;
+mod granular_energy;
 mod heavy_loads;
 mod heightfield;
 mod interpolation;

@@ -1,0 +1,228 @@
+//! Issue 31 ("friction conserves momentum and never adds energy"): granular friction
+//! in dense impacts.
+//!
+//! * A dense column of grains dropped onto a pinned floor of grains, with and without
+//!   friction: the total energy (kinetic + potential) never rises above its start and
+//!   no grain above the floor moves faster than the column's speed plus the free fall
+//!   from its top. Both pass (friction between grains alone does not add energy here).
+//! * The showcase's sand scene in small (a grain emitter pouring onto a rough 26° box
+//!   slope): no grain is thrown upwards, without friction between the grains and with
+//!   it. With the nozzle as low as the showcase's, friction builds a heap that reaches
+//!   the nozzle and the emitter places grains inside it, which the contacts throw up
+//!   at 9.2 m/s: the issue's spray, reproduced; that test is ignored until the emitter
+//!   is fixed (see its doc).
+//!
+//! `cargo test --test physics granular_energy:: -- --nocapture --include-ignored`
+//! prints the measured values.
+
+use sinew::{ParticleMaterial, Vec3, Vec3Attribute, World, WorldDesc};
+
+const G: f32 = 9.81;
+const FRAME: f32 = 1.0 / 60.0;
+
+/// Drops a column of 4 × 4 × 20 grains (r = 5 mm, 1 g, layers offset by a quarter
+/// spacing) at 2 m/s from 0.1 m above a pinned floor of 81 × 81 grains r apart, all
+/// with static friction `mu` (kinetic 0.8 μ), 8 substeps of 4 iterations, for 90
+/// frames. Returns per frame the total energy (J, kinetic + potential over
+/// the moving grains) and the fastest speed (m/s) of a grain above the floor, and the
+/// bound on that speed.
+fn drop_column(mu: f32) -> (Vec<(f64, f32)>, f32) {
+    let r = 0.005;
+    let mut w = World::new(WorldDesc {
+        gravity: Vec3::new(0.0, -G, 0.0),
+        substeps: 8,
+        iterations: 4,
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    let material = ParticleMaterial {
+        static_friction: mu,
+        dynamic_friction: 0.8 * mu,
+        ..ParticleMaterial::default()
+    };
+    let floor: Vec<Vec3> = (0..81 * 81)
+        .map(|i| Vec3::new(-0.2 + (i % 81) as f32 * r, 0.0, -0.2 + (i / 81) as f32 * r))
+        .collect();
+    let f = w
+        .add_particles(&floor, Some(&vec![0.0; floor.len()]))
+        .unwrap();
+    w.set_particle_radii(f, &vec![r; floor.len()]).unwrap();
+    w.set_particle_material(f, floor.len() as u32, &material)
+        .unwrap();
+    let (cols, rows) = (4, 20);
+    let at: Vec<Vec3> = (0..cols * cols * rows)
+        .map(|i| {
+            let (c, e, k) = (i % cols, (i / cols) % cols, i / (cols * cols));
+            // Layers offset by a quarter spacing so that the contacts are not head-on.
+            let o = 0.25 * (k % 2) as f32;
+            let x = (c as f32 + o) * 2.02 * r;
+            let z = (e as f32 + o) * 2.02 * r;
+            Vec3::new(x, 0.1 + k as f32 * 2.02 * r, z)
+        })
+        .collect();
+    let n = at.len();
+    let first = w.add_particles(&at, Some(&vec![1000.0; n])).unwrap();
+    w.set_particle_radii(first, &vec![r; n]).unwrap();
+    w.set_particle_material(first, n as u32, &material).unwrap();
+    let v0 = 2.0f32;
+    w.write_vec3_with(Vec3Attribute::Velocity, first, n as u32, |_| {
+        Vec3::new(0.0, -v0, 0.0)
+    })
+    .unwrap();
+    let top = at.iter().map(|p| p.y).fold(0.0f32, f32::max);
+    let bound = (v0 * v0 + 2.0 * G * top).sqrt();
+    let range = first as usize..first as usize + n;
+    let measure = |w: &World| {
+        let p = w.particles();
+        let (mut e, mut fastest) = (0.0f64, 0.0f32);
+        for i in range.clone() {
+            let m = 1.0 / p.inverse_mass(i) as f64;
+            let v = p.velocity(i);
+            e += 0.5 * m * v.length_squared() as f64 + m * G as f64 * p.position(i).y as f64;
+            // Grains that fell past the floor's edge are in free fall.
+            if p.position(i).y > 0.0 {
+                fastest = fastest.max(v.length());
+            }
+        }
+        (e, fastest)
+    };
+    let mut out = vec![measure(&w)];
+    for _ in 0..90 {
+        w.step(FRAME).unwrap();
+        out.push(measure(&w));
+    }
+    (out, bound)
+}
+
+/// Asserts the energy and speed bounds of [`drop_column`].
+fn check(mu: f32) {
+    let (frames, bound) = drop_column(mu);
+    let e0 = frames[0].0;
+    let (peak, fastest) = frames
+        .iter()
+        .fold((f64::MIN, 0.0f32), |(e, v), f| (e.max(f.0), v.max(f.1)));
+    println!(
+        "μ {mu}: energy {e0:.5} J, highest {peak:.5} J, end {:.5} J; fastest {fastest:.3} m/s (bound {bound:.3} m/s)",
+        frames.last().unwrap().0
+    );
+    assert!(peak <= e0 + 1e-4 * e0.abs(), "energy rose: {e0} → {peak} J");
+    assert!(fastest <= bound, "{fastest} m/s above {bound} m/s");
+}
+
+#[test]
+fn a_frictionless_column_landing_on_a_floor_gains_no_energy() {
+    check(0.0);
+}
+
+#[test]
+fn friction_adds_no_energy_to_a_column_landing_on_a_floor() {
+    check(0.4);
+}
+
+/// The showcase's sand scene in small: a grain emitter (nozzle of radius 0.1 m at
+/// height `nozzle` m over x = −0.5 m, where the slope's surface is at 0.57 m; 0.6 m/s down, 250 grains/s of radius 2 cm, 1600 kg/m³) pours onto the top of
+/// a 26° rough box slope (μ_s 0.6, μ_k 0.5) for `frames` frames; the grains have static
+/// friction `mu` (kinetic 0.8 μ, rolling resistance 0.4 when rough). Returns the
+/// fastest upward speed (m/s) any grain reached at the end of a frame.
+fn pour(mu: f32, nozzle: f32, frames: usize) -> f32 {
+    use sinew::{ColliderDesc, EmitterDesc, EmitterShape, GrainEmitterDesc, Quat, Shape};
+    let mut w = World::new(WorldDesc {
+        gravity: Vec3::new(0.0, -G, 0.0),
+        substeps: 8,
+        iterations: 4,
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap();
+    w.add_collider(&ColliderDesc {
+        shape: Shape::Plane,
+        static_friction: 0.6,
+        dynamic_friction: 0.5,
+        ..ColliderDesc::default()
+    })
+    .unwrap();
+    let rot = Quat::from_rotation_z(-26f32.to_radians());
+    let half = Vec3::new(0.55, 0.1, 0.35);
+    w.add_collider(&ColliderDesc {
+        shape: Shape::Box { half_extents: half },
+        position: Vec3::new(-0.25, 0.45, 0.0) - rot * Vec3::new(0.0, half.y, 0.0),
+        rotation: rot,
+        static_friction: 0.6,
+        dynamic_friction: 0.5,
+        ..ColliderDesc::default()
+    })
+    .unwrap();
+    let material = ParticleMaterial {
+        static_friction: mu,
+        dynamic_friction: 0.8 * mu,
+        rolling_friction: if mu > 0.0 { 0.4 } else { 0.0 },
+        ..ParticleMaterial::default()
+    };
+    let grains = GrainEmitterDesc {
+        budget: 800,
+        grain_radius: 0.02,
+        grain_density: 1600.0,
+        ..GrainEmitterDesc::default()
+    };
+    let stream = EmitterDesc {
+        shape: EmitterShape::Nozzle { radius: 0.1 },
+        position: Vec3::new(-0.5, nozzle, 0.0),
+        rotation: Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+        speed: 0.6,
+        rate: 250.0,
+    };
+    w.add_grain_emitter(&grains, &stream, &material).unwrap();
+    let mut up = 0.0f32;
+    for _ in 0..frames {
+        w.step(FRAME).unwrap();
+        let p = w.particles();
+        for i in 0..p.len() {
+            if p.inverse_mass(i) > 0.0 {
+                up = up.max(p.velocity(i).y);
+            }
+        }
+    }
+    up
+}
+
+/// Contacts are inelastic (no restitution): a grain that lands on the slope or on the
+/// grains there slides or stops, and no grain is thrown upwards faster than
+/// [`MAX_UPWARD`] m/s in the first 0.75 s (the first grains land after about 0.3 s).
+const MAX_UPWARD: f32 = 1.0;
+
+#[test]
+fn a_frictionless_pour_onto_a_slope_throws_no_grain_up() {
+    let up = pour(0.0, 0.75, 45);
+    println!("μ 0: fastest upward {up:.3} m/s");
+    assert!(up < MAX_UPWARD, "{up} m/s upward");
+}
+
+/// Issue 31's claim, in a dense stream landing on a heap: with friction between the
+/// grains (μ_s 0.6) and the nozzle 0.43 m above the slope, the heap grows under the
+/// stream and no grain is thrown up (0.49 m/s).
+#[test]
+fn friction_throws_no_grain_up_in_a_pour_onto_a_slope() {
+    let up = pour(0.6, 1.0, 45);
+    println!("μ 0.6, nozzle at 1.0 m: fastest upward {up:.3} m/s");
+    assert!(up < MAX_UPWARD, "{up} m/s upward");
+}
+
+/// The sand scene's spray (issue 31): with the nozzle as low as the showcase's (0.18 m
+/// above the slope), the heap that friction builds under the stream reaches the
+/// nozzle within 0.75 s and the emitter places new grains inside it (the emission
+/// does not look for grains in the way, src/fluid/grains.rs); the contact pass pushes
+/// them out by their overlap in one substep, at up to 9.2 m/s. Measured (same scene,
+/// 45 frames): nozzle at 0.75 m 9.17 m/s, at 1.0 m 0.49 m/s, at 1.3 m 0.74 m/s; with
+/// the friction of `kernels::contact::rub` removed 2.8 m/s (the heap still builds on
+/// the rough slope); a frictionless slope 0.0 m/s (no heap); a rough plane instead of
+/// the box 6.7 m/s; the collider's static friction removed 10.4 m/s. Over 4 s
+/// frictionless grains spray too (6.6 m/s after 1.5 s, once their heap reaches the
+/// nozzle). The scalar and AVX contact sums give the same 9.172 m/s.
+#[test]
+#[ignore = "issue 31: the grain emitter places grains inside a heap that reached the nozzle (9.2 m/s upward on main)"]
+fn grains_emitted_into_a_heap_are_not_thrown_up() {
+    let up = pour(0.6, 0.75, 45);
+    println!("μ 0.6, nozzle at 0.75 m: fastest upward {up:.3} m/s");
+    assert!(up < MAX_UPWARD, "{up} m/s upward");
+}
