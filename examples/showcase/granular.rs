@@ -78,10 +78,9 @@ fn box_tris(c: [u32; 8]) -> Vec<[u32; 3]> {
 /// Sand poured onto a slope and a crate: 1250 grains (radius 2 cm, μ_s 0.6, μ_k 0.5
 /// between grains, rolling resistance 0.4) leave a nozzle above the top of a 26° slope
 /// at 250 a second, heap where they land, run down the slope and pile against a 6 kg
-/// crate on the ground. Where the stream lands, some grains spray off faster than they
-/// came (the friction correction adds energy in dense impacts: the same pour without
-/// friction does not spray; docs/concepts.md, "Granular materials"); the speed limit
-/// keeps them below 3 m/s.
+/// crate on the ground. Where the heap under the stream reaches the nozzle, new grains
+/// are born inside it and spray off (the emitter does not wait for room;
+/// docs/concepts.md, "Granular materials"); the speed limit keeps them below 3 m/s.
 pub fn sand() -> Scene {
     let mut sim = Sim::new(WorldDesc {
         substeps: 8,
