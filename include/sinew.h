@@ -2380,7 +2380,7 @@ typedef struct SinewWorldDesc {
   /**
    * Sleeping: islands of particles at rest stop being simulated until something wakes
    * them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing.
-   * Saved with the sleep state, after the desc's record. Default 0 (0 or 1).
+   * Default 0 (0 or 1).
    */
   uint32_t sleeping;
   /**

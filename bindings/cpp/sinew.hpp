@@ -322,8 +322,8 @@ struct WorldDesc : detail::DescSetters<WorldDesc, SinewWorldDesc> {
         return *this;
     }
     /// Sleeping: islands of particles at rest stop being simulated until something wakes them
-    /// (src/world/sleep.rs). Off, the physics is the same bits and costs nothing. Saved with
-    /// the sleep state, after the desc's record. Default 0 (0 or 1).
+    /// (src/world/sleep.rs). Off, the physics is the same bits and costs nothing. Default 0 (0
+    /// or 1).
     WorldDesc& with_sleeping(bool value) noexcept {
         this->sleeping = value ? 1u : 0u;
         return *this;

@@ -39,8 +39,7 @@ namespace Sinew
         public bool Profiling;
         /// <summary>Sleeping: islands of particles at rest stop being simulated until something
         /// wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs
-        /// nothing. Saved with the sleep state, after the desc's record. Default 0 (0 or
-        /// 1).</summary>
+        /// nothing. Default 0 (0 or 1).</summary>
         public bool Sleeping;
         /// <summary>Kinetic energy per mass ½|v|² under which a particle counts as at rest
         /// (1e-3 J/kg: about 4.5 cm/s). In [0, SINEW_MAX_SLEEP_THRESHOLD] J/kg. Default

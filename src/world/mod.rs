@@ -76,14 +76,13 @@ crate::settings! {
         profiling: bool = false => unit "", not saved;
         /// Sleeping: islands of particles at rest stop being simulated until something
         /// wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs
-        /// nothing. Saved with the sleep state, after the desc's record.
-        sleeping: bool = false => unit "", not saved;
+        /// nothing.
+        sleeping: bool = false => unit "";
         /// Kinetic energy per mass ½|v|² under which a particle counts as at rest
         /// (1e-3 J/kg: about 4.5 cm/s).
-        sleep_threshold: f32 = 1.0e-3 => unit "J/kg", min >= 0.0, max <= MAX_SLEEP_THRESHOLD,
-            not saved;
+        sleep_threshold: f32 = 1.0e-3 => unit "J/kg", min >= 0.0, max <= MAX_SLEEP_THRESHOLD;
         /// How long every particle of an island must stay at rest before it sleeps.
-        sleep_time: f32 = 0.5 => unit "s", min >= 0.0, max <= MAX_SLEEP_TIME, not saved;
+        sleep_time: f32 = 0.5 => unit "s", min >= 0.0, max <= MAX_SLEEP_TIME;
     }
 }
 

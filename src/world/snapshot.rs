@@ -242,17 +242,12 @@ impl World {
         aero.save(w);
         skinning.save(w);
         activity.save(w);
-        // The sleep settings (kept here, beside the islands, not in the desc's record)
-        // and the islands.
-        w.put(desc.sleeping);
-        w.put(desc.sleep_threshold);
-        w.put(desc.sleep_time);
         sleep.save(w, particles.len());
     }
 
     fn read_body(body: &[u8], threads: u32) -> Result<Parsed> {
         let mut r = Reader::new(body);
-        let mut desc = WorldDesc {
+        let desc = WorldDesc {
             threads,
             ..WorldDesc::load_settings(&mut r)?
         };
@@ -303,11 +298,6 @@ impl World {
             Some((id, bodies.get(id).ok()?.particles.clone()))
         };
         let activity = Activity::load(&mut r, &mut particles, desc.substeps, &body)?;
-        desc.sleeping = r.get()?;
-        desc.sleep_threshold = r.get()?;
-        desc.sleep_time = r.get()?;
-        desc.validate()
-            .map_err(|e| codec::corrupt(format!("sleep settings: {e}")))?;
         let sleep = Sleep::load(&mut r, particles.len())?;
         codec::ensure(r.remaining() == 0, || {
             format!("{} bytes follow the world", r.remaining())

@@ -40,7 +40,7 @@ namespace Sinew.Unity
         public int threads = 0;
         [Tooltip("Time every stage of each step (read back as the last step's stage times; no clock is read when off). The physics is the same bits on or off.")]
         public bool profiling = false;
-        [Tooltip("Sleeping: islands of particles at rest stop being simulated until something wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing. Saved with the sleep state, after the desc's record.")]
+        [Tooltip("Sleeping: islands of particles at rest stop being simulated until something wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing.")]
         public bool sleeping = false;
         [Tooltip("Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg: about 4.5 cm/s). In [0, 1000000] J/kg.")]
         [Min(0.0f)]

@@ -1575,7 +1575,7 @@ namespace Sinew.Native
         /// <summary>
         /// Sleeping: islands of particles at rest stop being simulated until something wakes
         /// them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing.
-        /// Saved with the sleep state, after the desc's record. Default 0 (0 or 1).
+        /// Default 0 (0 or 1).
         /// </summary>
         public uint sleeping;
         /// <summary>

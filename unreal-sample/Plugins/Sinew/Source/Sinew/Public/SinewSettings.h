@@ -37,8 +37,8 @@ public:
 	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ToolTip = "Time every stage of each step (read back as the last step's stage times; no clock is read when off). The physics is the same bits on or off."))
 	bool bProfiling = false;
 
-	/** Sleeping: islands of particles at rest stop being simulated until something wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing. Saved with the sleep state, after the desc's record. */
-	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ToolTip = "Sleeping: islands of particles at rest stop being simulated until something wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing. Saved with the sleep state, after the desc's record."))
+	/** Sleeping: islands of particles at rest stop being simulated until something wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing. */
+	UPROPERTY(Config, EditAnywhere, BlueprintReadWrite, Category = "Solver", meta = (ToolTip = "Sleeping: islands of particles at rest stop being simulated until something wakes them (src/world/sleep.rs). Off, the physics is the same bits and costs nothing."))
 	bool bSleeping = false;
 
 	/** Kinetic energy per mass ½|v|² under which a particle counts as at rest (1e-3 J/kg: about 4.5 cm/s). At least 0, at most 1000000 J/kg. */
