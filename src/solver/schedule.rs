@@ -132,8 +132,9 @@ pub(crate) struct Plan {
     particle_ranges: Vec<Range<u32>>,
 }
 
-/// The root of `p` in a union-find forest, halving the path on the way.
-fn find(parent: &mut [u32], mut p: u32) -> u32 {
+/// The root of `p` in a union-find forest, halving the path on the way (also the
+/// sleeping islands', src/world/sleep.rs).
+pub(crate) fn find(parent: &mut [u32], mut p: u32) -> u32 {
     while parent[p as usize] != p {
         let up = parent[parent[p as usize] as usize];
         parent[p as usize] = up;

@@ -49,6 +49,7 @@ use crate::constraints::{ConstraintSets, SET_COUNT};
 use crate::error::{Error, Result};
 use crate::math::Vec3;
 use crate::snapshot::codec::{self, Reader, Writer};
+use crate::solver::schedule::find;
 
 /// No island: the particle is awake.
 const AWAKE: u32 = u32::MAX;
@@ -97,16 +98,6 @@ pub(crate) struct Sleep {
     forming: Vec<u32>,
     /// Islands to wake (scratch).
     waking: Vec<u32>,
-}
-
-/// The root of `i` (path halving).
-fn find(parent: &mut [u32], mut i: u32) -> u32 {
-    while parent[i as usize] != i {
-        let up = parent[parent[i as usize] as usize];
-        parent[i as usize] = up;
-        i = up;
-    }
-    i
 }
 
 /// Joins the sets of `a` and `b` (the smaller root becomes the root: the same
