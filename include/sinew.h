@@ -283,6 +283,12 @@
 #define SINEW_MAX_BODY_MASS 1.0e12
 
 /**
+ * Largest entry (kg·m²) of a dynamic collider's inertia tensor (a host body of
+ * [`MAX_BODY_MASS`] about 30 m across).
+ */
+#define SINEW_MAX_BODY_INERTIA 1.0e15
+
+/**
  * Largest number of cells along each side of a cloth grid.
  */
 #define SINEW_MAX_GRID_SEGMENTS 4096

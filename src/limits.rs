@@ -185,6 +185,9 @@ limits! {
     MAX_BODY_COMPLIANCE: f32 = MAX_COMPLIANCE;
     /// Largest total mass of a body (kg).
     MAX_BODY_MASS: f32 = 1.0e12;
+    /// Largest entry (kg·m²) of a dynamic collider's inertia tensor (a host body of
+    /// [`MAX_BODY_MASS`] about 30 m across).
+    MAX_BODY_INERTIA: f32 = 1.0e15;
     /// Largest number of cells along each side of a cloth grid.
     MAX_GRID_SEGMENTS: u32 = 4096;
     /// Largest overpressure factor of a pressure body (dimensionless: the body keeps

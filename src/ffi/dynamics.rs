@@ -53,9 +53,10 @@ impl SinewColliderDynamics {
     fn to_dynamics(self) -> Result<ColliderDynamics, Failure> {
         let bad = |m: String| Failure::new(SinewStatus::SINEW_ERROR_INVALID_ARGUMENT, m);
         let d: Vec3 = self.inertia.into();
-        if !(d.is_finite() && d.min_element() > 0.0 && d.max_element() <= 1.0e15) {
+        let max = crate::limits::MAX_BODY_INERTIA;
+        if !(d.is_finite() && d.min_element() > 0.0 && d.max_element() <= max) {
             return Err(bad(format!(
-                "inertia: principal moments must be finite and in (0, 1e15] kg·m², got {d}"
+                "inertia: principal moments must be finite and in (0, {max}] kg·m², got {d}"
             )));
         }
         let q: Quat = self.inertia_rotation.into();

@@ -1808,6 +1808,12 @@ namespace Sinew.Native
         /// <summary>Largest total mass of a body (kg).</summary>
         public const float SINEW_MAX_BODY_MASS = 1.0e12f;
 
+        /// <summary>
+        /// Largest entry (kg·m²) of a dynamic collider's inertia tensor (a host body of
+        /// [<c>MAX_BODY_MASS</c>] about 30 m across).
+        /// </summary>
+        public const float SINEW_MAX_BODY_INERTIA = 1.0e15f;
+
         /// <summary>Largest number of cells along each side of a cloth grid.</summary>
         public const uint SINEW_MAX_GRID_SEGMENTS = 4096;
 

@@ -41,6 +41,7 @@ use glam::{Mat3, Quat};
 
 use super::{ColliderId, Colliders};
 use crate::error::{try_reserve, Error, Result};
+use crate::limits::{MAX_BODY_INERTIA, MAX_BODY_MASS};
 use crate::math::Vec3;
 use crate::particles::Particles;
 use crate::snapshot::codec::{self, Reader, Writer};
@@ -97,22 +98,23 @@ impl ColliderDynamics {
         Mat3::from_diagonal(Vec3::new(y + z, x + z, x + y) * (m / 12.0))
     }
 
-    /// Checks the values (the mass finite and > 0 and at most 1e12 kg, the inertia
-    /// finite, symmetric to 1e-3 of its largest entry and positive definite, the
-    /// vectors finite).
+    /// Checks the values (the mass finite and in (0, [`MAX_BODY_MASS`]] kg, the
+    /// inertia finite, its entries at most [`MAX_BODY_INERTIA`], symmetric to 1e-3 of its
+    /// largest entry and positive definite, the vectors finite).
     pub(crate) fn validate(&self) -> Result<()> {
-        if !(self.mass.is_finite() && self.mass > 0.0 && self.mass <= 1.0e12) {
+        if !(self.mass.is_finite() && self.mass > 0.0 && self.mass <= MAX_BODY_MASS) {
             return Err(Error::invalid(format!(
-                "a dynamic collider's mass must be finite and in (0, 1e12] kg, got {}",
+                "a dynamic collider's mass must be finite and in (0, {MAX_BODY_MASS}] kg, got {}",
                 self.mass
             )));
         }
         let m = self.inertia.to_cols_array();
         let big = m.iter().fold(0.0f32, |a, x| a.max(x.abs()));
-        if !m.iter().all(|x| x.is_finite()) || big > 1.0e15 {
-            return Err(Error::invalid(
-                "a dynamic collider's inertia tensor must be finite (at most 1e15 kg·m²)",
-            ));
+        if !m.iter().all(|x| x.is_finite()) || big > MAX_BODY_INERTIA {
+            return Err(Error::invalid(format!(
+                "a dynamic collider's inertia tensor must be finite (entries at most \
+                 {MAX_BODY_INERTIA} kg·m²)"
+            )));
         }
         let i = self.inertia;
         let asym = (i.x_axis.y - i.y_axis.x)

@@ -87,6 +87,9 @@ pub const SINEW_MAX_BODY_PARTICLES: u32 = 1 << 24;
 pub const SINEW_MAX_BODY_COMPLIANCE: f32 = 1.0e10;
 /// Largest total mass of a body (kg).
 pub const SINEW_MAX_BODY_MASS: f32 = 1.0e12;
+/// Largest entry (kg·m²) of a dynamic collider's inertia tensor (a host body of
+/// [`MAX_BODY_MASS`] about 30 m across).
+pub const SINEW_MAX_BODY_INERTIA: f32 = 1.0e15;
 /// Largest number of cells along each side of a cloth grid.
 pub const SINEW_MAX_GRID_SEGMENTS: u32 = 4096;
 /// Largest overpressure factor of a pressure body (dimensionless: the body keeps pressure ×
@@ -173,6 +176,7 @@ const _: () = {
     assert!(SINEW_MAX_BODY_PARTICLES == limits::MAX_BODY_PARTICLES);
     assert!(SINEW_MAX_BODY_COMPLIANCE == limits::MAX_BODY_COMPLIANCE);
     assert!(SINEW_MAX_BODY_MASS == limits::MAX_BODY_MASS);
+    assert!(SINEW_MAX_BODY_INERTIA == limits::MAX_BODY_INERTIA);
     assert!(SINEW_MAX_GRID_SEGMENTS == limits::MAX_GRID_SEGMENTS);
     assert!(SINEW_MAX_PRESSURE == limits::MAX_PRESSURE);
     assert!(SINEW_MAX_REST_SCALE == limits::MAX_REST_SCALE);
