@@ -98,6 +98,10 @@ pub(crate) struct Sleep {
     forming: Vec<u32>,
     /// Islands to wake (scratch).
     waking: Vec<u32>,
+    /// Particles kept awake this step whatever their speed (scratch).
+    busy: Vec<Range<u32>>,
+    /// Every fluid's reserved particles this step (scratch, [`World::fluid_ranges`]).
+    fluid: Vec<Range<usize>>,
 }
 
 /// Joins the sets of `a` and `b` (the smaller root becomes the root: the same
@@ -531,7 +535,8 @@ impl World {
         if let Some(before) = self.sleep.rebuild_links(&parts) {
             self.wake_added(&before);
         }
-        let fluid = self.fluid_ranges();
+        let mut fluid = Vec::new();
+        self.fluid_ranges(&mut fluid);
         let s = &mut self.sleep;
         let only = of.map(|i| find(&mut s.links, i));
         // Group the particles by constraint island, in particle order.
@@ -633,7 +638,8 @@ impl World {
         }
         // What keeps particles awake whatever their speed: wind on aerodynamic
         // surfaces, moving winches, grabs.
-        let mut busy: Vec<Range<u32>> = Vec::new();
+        let mut busy = std::mem::take(&mut self.sleep.busy);
+        busy.clear();
         for s in &self.aero.surfaces {
             if (s.drag > 0.0 || s.lift > 0.0) && self.wind_on(s.particles.clone()) {
                 busy.push(s.particles.clone());
@@ -650,6 +656,7 @@ impl World {
         for r in &busy {
             self.wake_range(r.start as usize..r.end as usize);
         }
+        self.sleep.busy = busy;
         self.wake_by_fluids();
         if self.sleep.asleep + self.fluid_particle_count() >= n {
             return Ok(());
@@ -666,14 +673,16 @@ impl World {
                     *rest = if e < threshold { *rest + dt } else { 0.0 };
                 }
             }
-            for r in &busy {
+            for r in &s.busy {
                 s.rest[r.start as usize..r.end as usize].fill(0.0);
             }
         }
-        let fluid = self.fluid_ranges();
+        let mut fluid = std::mem::take(&mut self.sleep.fluid);
+        self.fluid_ranges(&mut fluid);
         for r in &fluid {
             self.sleep.rest[r.clone()].fill(0.0);
         }
+        self.sleep.fluid = fluid;
         self.join_contacts(dt);
         // Per root: the least count of its awake particles, whether it holds a
         // sleeping one.
@@ -693,7 +702,7 @@ impl World {
             }
         }
         // Fluid particles never sleep, and keep their island (none) awake.
-        for r in &fluid {
+        for r in &s.fluid {
             for i in r.clone() {
                 s.least[i] = 0.0;
             }
@@ -737,12 +746,15 @@ impl World {
     }
 
     /// Every fluid's reserved particles (live or not: a reserved particle becomes live
-    /// when emitted, so none of them may sleep).
-    fn fluid_ranges(&self) -> Vec<Range<usize>> {
-        self.fluids
-            .live()
-            .map(|f| f.first as usize..f.first as usize + f.age.len())
-            .collect()
+    /// when emitted, so none of them may sleep), into `out` (cleared first; no
+    /// allocation once it has room).
+    fn fluid_ranges(&self, out: &mut Vec<Range<usize>>) {
+        out.clear();
+        out.extend(
+            self.fluids
+                .live()
+                .map(|f| f.first as usize..f.first as usize + f.age.len()),
+        );
     }
 
     /// Particles reserved by fluids.
@@ -752,10 +764,11 @@ impl World {
 
     /// This step's islands: the constraint islands joined by the contact search's
     /// listed pairs (one side awake) closer than their radii plus the distance their
-    /// speeds cover in `dt` (s). Fluid particles join nothing.
+    /// speeds cover in `dt` (s). Fluid particles (`Sleep::fluid`, this step's) join
+    /// nothing.
     fn join_contacts(&mut self, dt: f32) {
-        let fluid = self.fluid_ranges();
         let s = &mut self.sleep;
+        let fluid = &s.fluid;
         s.parent.clear();
         s.parent.extend_from_slice(&s.links);
         let search = &self.collision.particles.search;
