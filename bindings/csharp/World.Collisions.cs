@@ -241,10 +241,10 @@ namespace Sinew
                     var e = contactEventBuffer[i];
                     switch ((SinewContactEventKind)e.kind)
                     {
-                        case SinewContactEventKind.ContactBegin:
+                        case SinewContactEventKind.Begin:
                             ContactBegan?.Invoke(e);
                             break;
-                        case SinewContactEventKind.ContactPersist:
+                        case SinewContactEventKind.Persist:
                             ContactPersisted?.Invoke(e);
                             break;
                         default:

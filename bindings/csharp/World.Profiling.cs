@@ -8,7 +8,7 @@
 //     var times = new SinewStageTime[World.StageCount];     // once
 //     world.Step(dt);
 //     world.ReadStageTimes(times);                          // every frame, no garbage
-//     double ms = times[(int)SinewProfileStage.ProfileStageStep].nanoseconds * 1e-6;
+//     double ms = times[(int)SinewProfileStage.Step].nanoseconds * 1e-6;
 
 using System;
 using System.Runtime.InteropServices;

@@ -12,8 +12,10 @@
 //! * A C enum type in a signature or field crosses as its fixed underlying integer (Burst
 //!   takes no enums, and `typedef int32_t SinewStatus` is what C sees); the enum itself
 //!   becomes a C# enum of that underlying type whose members drop `SINEW_` and the
-//!   enum's own prefix (`SINEW_ERROR_NULL_POINTER` → `ErrorNullPointer`,
-//!   `SINEW_SOLVER_JACOBI` in `SinewSolver` → `Jacobi`).
+//!   enum's own prefix, the leading words of its name that every member shares
+//!   (`SINEW_ERROR_NULL_POINTER` → `ErrorNullPointer`, `SINEW_SOLVER_JACOBI` in
+//!   `SinewSolver` → `Jacobi`, `SINEW_BENDING_DIHEDRAL` in `SinewBendingModel` →
+//!   `Dihedral`: see [`csharp_variant`]).
 //! * Structs become `[StructLayout(LayoutKind.Sequential)] public partial struct` with the
 //!   same fields in the same order (partial: hand-written helpers such as `SinewVec3`'s
 //!   operators live in `Native/SinewNative.Helpers.cs`).
@@ -372,11 +374,31 @@ impl Header {
     }
 }
 
-/// Pascal-case C# member of a C enum member: drops `SINEW_` and the enum's own prefix.
-pub fn csharp_variant(enum_name: &str, variant: &str) -> String {
-    let own = enum_name.trim_start_matches("Sinew").to_uppercase() + "_";
-    let v = variant.trim_start_matches("SINEW_");
-    let v = v.strip_prefix(own.as_str()).unwrap_or(v);
+/// Pascal-case C# member of a C enum member: drops `SINEW_` and the enum's own prefix,
+/// that is the longest run of the enum name's leading words (`SinewBendingModel` →
+/// `BENDING_`, `BENDING_MODEL_`) that every member of the enum (`members`, C names)
+/// starts with and none consists of: `SINEW_BENDING_DIHEDRAL` in `SinewBendingModel` →
+/// `Dihedral`, `SINEW_SOLVER_GAUSS_SEIDEL` in `SinewSolver` → `GaussSeidel`; in
+/// `SinewStatus`, whose members are `SINEW_OK` and `SINEW_ERROR_*`, nothing is shared:
+/// `SINEW_ERROR_NULL_POINTER` → `ErrorNullPointer`. The C# name then reads
+/// `SinewBendingModel.Dihedral`, never the type's name twice.
+pub fn csharp_variant(enum_name: &str, members: &[&str], variant: &str) -> String {
+    let words = pascal_words(enum_name.trim_start_matches("Sinew"));
+    let bare = |m: &str| m.trim_start_matches("SINEW_").to_string();
+    let mut own = String::new();
+    for w in &words {
+        let candidate = format!("{own}{}_", w.to_uppercase());
+        if members.iter().all(|m| {
+            let m = bare(m);
+            m.starts_with(&candidate) && m.len() > candidate.len()
+        }) {
+            own = candidate;
+        } else {
+            break;
+        }
+    }
+    let v = bare(variant);
+    let v = v.strip_prefix(own.as_str()).unwrap_or(&v);
     v.split('_')
         .map(|w| {
             let mut c = w.chars();
@@ -384,6 +406,18 @@ pub fn csharp_variant(enum_name: &str, variant: &str) -> String {
             first.to_string() + &c.as_str().to_ascii_lowercase()
         })
         .collect()
+}
+
+/// `BendingModel` → `["Bending", "Model"]`.
+fn pascal_words(name: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    for c in name.chars() {
+        match words.last_mut() {
+            Some(w) if !c.is_ascii_uppercase() => w.push(c),
+            _ => words.push(c.to_string()),
+        }
+    }
+    words
 }
 
 /// C# keywords a C parameter may be named after; emitted with `@`.
@@ -521,9 +555,10 @@ pub fn emit_csharp(header: &Header) -> String {
             e.name,
             header.csharp_type(&e.underlying)
         );
+        let members: Vec<&str> = e.variants.iter().map(|(n, _, _)| n.as_str()).collect();
         for (n, v, d) in &e.variants {
             emit_doc(&mut o, "        ", d);
-            let _ = writeln!(o, "        {} = {v},", csharp_variant(&e.name, n));
+            let _ = writeln!(o, "        {} = {v},", csharp_variant(&e.name, &members, n));
         }
         o.push_str("    }\n\n");
     }

@@ -82,14 +82,40 @@ fn header_parses_into_the_expected_shape() {
     assert_eq!(h.csharp_type("const char *"), "byte*");
     assert_eq!(h.enum_named("SinewStatus").unwrap().underlying, "int32_t");
     assert_eq!(h.enum_named("SinewFamily").unwrap().variants.len(), 15);
+    let member = |e: &str, m: &str| {
+        let members: Vec<&str> = h
+            .enum_named(e)
+            .unwrap()
+            .variants
+            .iter()
+            .map(|(n, _, _)| n.as_str())
+            .collect();
+        csharp_variant(e, &members, m)
+    };
     assert_eq!(
-        csharp_variant("SinewStatus", "SINEW_ERROR_NULL_POINTER"),
+        member("SinewStatus", "SINEW_ERROR_NULL_POINTER"),
         "ErrorNullPointer"
     );
     assert_eq!(
-        csharp_variant("SinewSolver", "SINEW_SOLVER_GAUSS_SEIDEL"),
+        member("SinewSolver", "SINEW_SOLVER_GAUSS_SEIDEL"),
         "GaussSeidel"
     );
+    // The type's name never twice: SinewBendingModel.Dihedral, SinewEmitterShape.Nozzle,
+    // SinewProfileStage.Integrate, SinewSimMode.Reduced.
+    assert_eq!(
+        member("SinewBendingModel", "SINEW_BENDING_DIHEDRAL"),
+        "Dihedral"
+    );
+    assert_eq!(
+        member("SinewEmitterShape", "SINEW_EMITTER_NOZZLE"),
+        "Nozzle"
+    );
+    assert_eq!(
+        member("SinewProfileStage", "SINEW_PROFILE_STAGE_INTEGRATE"),
+        "Integrate"
+    );
+    assert_eq!(member("SinewSimMode", "SINEW_SIM_REDUCED"), "Reduced");
+    assert_eq!(member("SinewShape", "SINEW_SHAPE_BOX"), "Box");
     assert!(h.consts.iter().any(|c| c.name == "SINEW_ABI_VERSION"));
     assert!(
         h.consts

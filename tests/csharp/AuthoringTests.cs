@@ -74,16 +74,16 @@ namespace SinewTests
                 var rope = SinewAuthoring.BuildRope(w, o);
                 var f = new float[64];
                 Check.Equal(11, rope.ParticleCount, "particles");
-                Check.Equal(10, rope.Body.ReadForces(SinewBodyConstraints.BodyStretch, f), "links");
-                Check.Equal(9, rope.Body.ReadForces(SinewBodyConstraints.BodyBend, f), "bend links");
-                Check.Equal(9, rope.Body.ReadForces(SinewBodyConstraints.BodyTether, f), "tethers from the pinned start");
+                Check.Equal(10, rope.Body.ReadForces(SinewBodyConstraints.Stretch, f), "links");
+                Check.Equal(9, rope.Body.ReadForces(SinewBodyConstraints.Bend, f), "bend links");
+                Check.Equal(9, rope.Body.ReadForces(SinewBodyConstraints.Tether, f), "tethers from the pinned start");
                 Check.Near(0.02, rope.Body.Info.radius, 1e-7, "radius");
                 Check.Near(0.3, rope.Body.Info.damping, 1e-7, "damping");
                 o.Tethers = false;
                 o.Start = new SinewVec3(0, 2, 0);
                 o.End = new SinewVec3(1, 2, 0);
                 var plain = SinewAuthoring.BuildRope(w, o);
-                Check.Equal(0, plain.Body.ReadForces(SinewBodyConstraints.BodyTether, f), "no tethers");
+                Check.Equal(0, plain.Body.ReadForces(SinewBodyConstraints.Tether, f), "no tethers");
                 Check.Equal(SinewAuthoring.AutoGroup(rope.Body) + 11u, SinewAuthoring.AutoGroup(plain.Body),
                             "each rope its own group");
             }
@@ -247,8 +247,8 @@ namespace SinewTests
         {
             return new ClothOptions
             {
-                Model = SinewClothModel.ClothEdges,
-                Bending = SinewBendingModel.BendingDistance,
+                Model = SinewClothModel.Edges,
+                Bending = SinewBendingModel.Distance,
                 Tethers = true,
                 Warp = new SinewVec3(1, 0, 0),
                 MassKg = 0.5f,
@@ -274,16 +274,16 @@ namespace SinewTests
                 var cloth = SinewAuthoring.BuildCloth(w, v, tris, new[] { 0, 4 }, o);
                 var f = new float[256];
                 Check.Equal(25, cloth.ParticleCount, "particles");
-                Check.Equal(56, cloth.Body.ReadForces(SinewBodyConstraints.BodyStretch, f), "edges");
-                Check.Equal(40, cloth.Body.ReadForces(SinewBodyConstraints.BodyBend, f), "distance bend links");
-                Check.Equal(46, cloth.Body.ReadForces(SinewBodyConstraints.BodyTether, f), "tethers of the free vertices");
+                Check.Equal(56, cloth.Body.ReadForces(SinewBodyConstraints.Stretch, f), "edges");
+                Check.Equal(40, cloth.Body.ReadForces(SinewBodyConstraints.Bend, f), "distance bend links");
+                Check.Equal(46, cloth.Body.ReadForces(SinewBodyConstraints.Tether, f), "tethers of the free vertices");
                 Check.Near(0.25, cloth.Body.Info.damping, 1e-7, "damping");
                 o.Tethers = false;
-                o.Bending = SinewBendingModel.BendingDihedral;
+                o.Bending = SinewBendingModel.Dihedral;
                 Grid(3f, out v, out tris);
                 var other = SinewAuthoring.BuildCloth(w, v, tris, new[] { 0, 4 }, o);
-                Check.Equal(0, other.Body.ReadForces(SinewBodyConstraints.BodyTether, f), "no tethers");
-                Check.Equal(0, other.Body.ReadForces(SinewBodyConstraints.BodyBend, f), "dihedral: no bend links");
+                Check.Equal(0, other.Body.ReadForces(SinewBodyConstraints.Tether, f), "no tethers");
+                Check.Equal(0, other.Body.ReadForces(SinewBodyConstraints.Bend, f), "dihedral: no bend links");
                 Check.Equal("Bending", SinewAuthoring.ClothRebuildReason(ClothDefaults(), o), "bending model rebuilds");
             }
         }
@@ -485,7 +485,7 @@ namespace SinewTests
                 Check.Near(0, applied.TearThreshold, 0, "refused threshold not recorded");
 
                 var s = ClothDefaults();
-                s.Model = SinewClothModel.ClothStrain;
+                s.Model = SinewClothModel.Strain;
                 s.StretchCompliance = 1e-3f;
                 s.WeftCompliance = 1e-3f;
                 Grid(3f, out v, out tris);

@@ -31,7 +31,7 @@ namespace SinewTests
             Check.True(r.internal_cookie != 0, "rope cookie set");
             SinewClothDesc c;
             Check.Equal(0, SinewNative.sinew_cloth_desc_init(&c), "cloth_desc_init");
-            Check.Equal((uint)SinewBendingModel.BendingDihedral, c.bending, "cloth bending");
+            Check.Equal((uint)SinewBendingModel.Dihedral, c.bending, "cloth bending");
             Check.Equal(1e-4f, c.shear_compliance, "cloth shear");
             SinewClothGridDesc g;
             Check.Equal(0, SinewNative.sinew_cloth_grid_desc_init(&g), "cloth_grid_desc_init");
@@ -39,7 +39,7 @@ namespace SinewTests
             Check.Equal(1f, g.v.z, "grid v.z");
             SinewTetBodyDesc t;
             Check.Equal(0, SinewNative.sinew_tet_body_desc_init(&t), "tet_body_desc_init");
-            Check.Equal((uint)SinewTetModel.TetEdgesAndVolume, t.model, "tet model");
+            Check.Equal((uint)SinewTetModel.EdgesAndVolume, t.model, "tet model");
             SinewPressureBodyDesc p;
             Check.Equal(0, SinewNative.sinew_pressure_body_desc_init(&p), "pressure_body_desc_init");
             Check.Equal(1f, p.pressure, "pressure");
@@ -70,7 +70,7 @@ namespace SinewTests
                 Check.Equal(5u, count, "count");
                 SinewBodyInfo info;
                 Check.Equal(0, SinewNative.sinew_body_info(w, b, &info), "info");
-                Check.Equal((uint)SinewBodyKind.BodyRope, info.kind, "kind");
+                Check.Equal((uint)SinewBodyKind.Rope, info.kind, "kind");
                 var xyz = new SinewVec3[5];
                 fixed (SinewVec3* p = xyz)
                 {

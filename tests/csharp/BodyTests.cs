@@ -40,7 +40,7 @@ namespace SinewTests
                 Check.Equal(6, w.ParticleCount, "world particles");
                 Check.Equal(1, w.BodyCount, "one body: the library built the rope");
                 Check.Equal(0, w.DistanceConstraintCount, "no loose distance constraints");
-                Check.Equal(SinewBodyKind.BodyRope, rope.Body.Kind, "kind");
+                Check.Equal(SinewBodyKind.Rope, rope.Body.Kind, "kind");
                 var p = new Vector3[5];
                 rope.ReadPositions(p);
                 for (int i = 0; i < 5; i++)
@@ -97,7 +97,7 @@ namespace SinewTests
                     Check.Rel((n - k) * (mass / (n + 1)) * G, t[k], 0.02, "tension of link " + k);
                 Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.ReadTensions(new float[n - 1]), "sinew_body_read_forces");
                 // Stiffer links from the next step on: the stretch shrinks in proportion.
-                rope.SetCompliance(SinewBodyConstraints.BodyStretch, alpha / 4);
+                rope.SetCompliance(SinewBodyConstraints.Stretch, alpha / 4);
                 for (int i = 0; i < 600; i++)
                     w.Step(Dt);
                 rope.ReadPositions(p);
@@ -197,7 +197,7 @@ namespace SinewTests
                 Check.Equal(20 + 4, cloth.VertexCount, "vertices (20 + 4 seam copies)");
                 Check.Equal(20, cloth.ParticleCount, "particles: seam welded");
                 Check.Equal(2 * 4 * 3, cloth.TriangleCount, "triangles: two per quad");
-                Check.Equal(SinewBodyKind.BodyCloth, cloth.Body.Kind, "a library cloth body");
+                Check.Equal(SinewBodyKind.Cloth, cloth.Body.Kind, "a library cloth body");
                 Check.Equal(20, cloth.Body.ParticleCount, "the body's particles are the welded vertices");
                 Check.Equal(0, w.DistanceConstraintCount, "no loose distance constraints");
                 Check.Equal(cloth.ParticleOfVertex(2), cloth.ParticleOfVertex(20), "seam copy shares the particle");
@@ -299,8 +299,8 @@ namespace SinewTests
                 Check.Equal(0, c0, "corner 0");
                 Check.Equal(3, c1, "corner 1");
                 var s = ClothSettings.Default;
-                s.Model = SinewClothModel.ClothStrain;
-                s.Bending = SinewBendingModel.BendingIsometric;
+                s.Model = SinewClothModel.Strain;
+                s.Bending = SinewBendingModel.Isometric;
                 var cloth = Cloth.Create(w, v, t, 1f, s, new[] { c0, c1 });
                 Check.Equal(16, cloth.ParticleCount, "seam welded");
                 Check.Equal(2 * (16 - 2), w.FamilyConstraintCount(SinewFamily.Tether), "a tether from each pin to each free particle");
@@ -315,7 +315,7 @@ namespace SinewTests
                 cloth.Dispose();
                 Check.Equal(1, w.BodyCount, "cloth removed");
                 cloth.Dispose(); // twice is fine
-                Check.Throws(SinewStatus.ErrorInvalidHandle, () => cloth.SetCompliance(SinewBodyConstraints.BodyStretch, 0f));
+                Check.Throws(SinewStatus.ErrorInvalidHandle, () => cloth.SetCompliance(SinewBodyConstraints.Stretch, 0f));
                 var before = new Vector3[rope.ParticleCount];
                 rope.ReadPositions(before);
                 w.Step(Dt);

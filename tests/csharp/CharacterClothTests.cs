@@ -60,7 +60,7 @@ namespace SinewTests
                 wind.Velocity = new SinewVec3(1f, 0f, 2f);
                 w.SetWind(wind);
                 var zone = WindZoneSettings.Default;
-                zone.Shape = SinewWindZoneShape.WindZoneSphere;
+                zone.Shape = SinewWindZoneShape.Sphere;
                 zone.Position = new SinewVec3(0f, 5f, 0f);
                 zone.Radius = 2f;
                 zone.Direction = new SinewVec3(0f, 1f, 0f);

@@ -137,7 +137,7 @@ namespace SinewTests
                 s.End = V(0, -2, 0);
                 s.Segments = 20;
                 Body rope = w.AddRope(s);
-                rope.AddWinch(SinewRopeEnd.RopeStart, 1f);
+                rope.AddWinch(SinewRopeEnd.Start, 1f);
                 rope.SetWinchTarget(0.5f, 1f);
                 for (int i = 0; i < 60; i++) w.Step(Dt);
                 float length, speed;

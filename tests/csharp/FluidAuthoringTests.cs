@@ -157,7 +157,7 @@ namespace SinewTests
         {
             KillVolumeSettings box = SinewFluidAuthoring.KillBox(new SinewVec3(0f, 1f, 0f), new SinewQuat(0f, 0f, 0f, 1f),
                                                                  new SinewVec3(2f, 4f, 6f), new SinewVec3(1f, -1f, 0.5f));
-            Check.Equal(SinewKillVolumeShape.KillVolumeBox, box.Shape, "a box");
+            Check.Equal(SinewKillVolumeShape.Box, box.Shape, "a box");
             Check.Near(1.0, box.HalfExtents.x, 0.0, "half of 2 × 1");
             Check.Near(2.0, box.HalfExtents.y, 0.0, "half of 4 × |-1|");
             Check.Near(1.5, box.HalfExtents.z, 0.0, "half of 6 × 0.5");

@@ -41,9 +41,9 @@ namespace SinewTests
             Check.Equal(4, d.ScorrN, "scorr n");
             Check.Equal(false, d.RecycleOldest, "recycle oldest");
             Check.Equal(uint.MaxValue, d.CouplingMask, "coupling mask");
-            Check.Equal(SinewEmitterShape.EmitterNozzle, EmitterSettings.Default.Shape, "emitter shape");
+            Check.Equal(SinewEmitterShape.Nozzle, EmitterSettings.Default.Shape, "emitter shape");
             Check.Near(500, EmitterSettings.Default.Rate, 0, "emitter rate");
-            Check.Equal(SinewKillVolumeShape.KillVolumeBox, KillVolumeSettings.Default.Shape, "kill volume shape");
+            Check.Equal(SinewKillVolumeShape.Box, KillVolumeSettings.Default.Shape, "kill volume shape");
             using (var w = NativeBodyTests.MakeWorld(G, 4))
             {
                 w.AddParticles(new[] { new Vector3(5, 5, 5) });
@@ -185,7 +185,7 @@ namespace SinewTests
                 em.Remove();
                 Check.Throws(SinewStatus.ErrorInvalidHandle, () => em.Set(e), "sinew_emitter_set");
                 var k = KillVolumeSettings.Default;
-                k.Shape = SinewKillVolumeShape.KillVolumeHalfSpace;
+                k.Shape = SinewKillVolumeShape.HalfSpace;
                 k.Center = new SinewVec3(0, -1, 0);
                 k.Normal = new SinewVec3(0, 1, 0);
                 var kv = f.AddKillVolume(k);
@@ -197,7 +197,7 @@ namespace SinewTests
                 Check.Throws(SinewStatus.ErrorInvalidHandle, () => kv.Remove(), "sinew_kill_volume_remove");
                 var bad = KillVolumeSettings.Default;
                 bad.Radius = -1f;
-                bad.Shape = SinewKillVolumeShape.KillVolumeSphere;
+                bad.Shape = SinewKillVolumeShape.Sphere;
                 Check.Throws(SinewStatus.ErrorInvalidArgument, () => f.AddKillVolume(bad), "sinew_fluid_add_kill_volume");
                 var badE = EmitterSettings.Default;
                 badE.Rate = -5f;

@@ -61,9 +61,9 @@ namespace SinewTests
                     b.Step(Dt);
                 }
                 snap.SetBreakForce(9.3f);
-                crane.AddWinch(SinewRopeEnd.RopeStart, 1.5f);
+                crane.AddWinch(SinewRopeEnd.Start, 1.5f);
                 crane.SetWinchTarget(1f, 2f);
-                crane.SetCompliance(SinewBodyConstraints.BodyStretch, 1e-6f);
+                crane.SetCompliance(SinewBodyConstraints.Stretch, 1e-6f);
                 crane.Damping = 0.5f;
                 crane.SetMass(3f);
                 Check.Throws(SinewStatus.ErrorInvalidArgument, () => snap.SetBreakForce(float.NaN), "sinew_body_set_break_force");

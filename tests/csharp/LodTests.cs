@@ -35,11 +35,11 @@ namespace SinewTests
                 var full = Rope(w, 0);
                 var reduced = Rope(w, 3);
                 var paused = Rope(w, 6);
-                Check.True(full.SimMode == SinewSimMode.SimFull && full.SimEvery == 1, "default full");
-                reduced.SetSimMode(SinewSimMode.SimReduced, 4);
-                Check.True(reduced.SimMode == SinewSimMode.SimReduced && reduced.SimEvery == 4, "reduced 4");
-                paused.SimMode = SinewSimMode.SimPaused;
-                Check.True(paused.SimMode == SinewSimMode.SimPaused, "paused");
+                Check.True(full.SimMode == SinewSimMode.Full && full.SimEvery == 1, "default full");
+                reduced.SetSimMode(SinewSimMode.Reduced, 4);
+                Check.True(reduced.SimMode == SinewSimMode.Reduced && reduced.SimEvery == 4, "reduced 4");
+                paused.SimMode = SinewSimMode.Paused;
+                Check.True(paused.SimMode == SinewSimMode.Paused, "paused");
                 var still = Positions(paused);
                 var start = Positions(reduced);
                 for (int i = 0; i < 30; i++)
@@ -49,8 +49,8 @@ namespace SinewTests
                     Check.True(now[i].x == still[i].x && now[i].y == still[i].y && now[i].z == still[i].z,
                         "a paused rope does not move");
                 Check.True(Positions(reduced)[8].y < start[8].y - 0.1f, "a reduced rope falls");
-                paused.SimMode = SinewSimMode.SimFull;
-                Check.True(paused.SimMode == SinewSimMode.SimFull, "resumed");
+                paused.SimMode = SinewSimMode.Full;
+                Check.True(paused.SimMode == SinewSimMode.Full, "resumed");
                 w.Step(1f / 60f);
             }
         }
@@ -60,14 +60,14 @@ namespace SinewTests
             using (var w = new World(WorldSettings.Default))
             {
                 var rope = Rope(w, 0);
-                rope.SetSimMode(SinewSimMode.SimReduced, 2);
+                rope.SetSimMode(SinewSimMode.Reduced, 2);
                 Check.Throws(SinewStatus.ErrorInvalidArgument, () => rope.SetSimMode((SinewSimMode)7, 1), "SinewSimMode");
-                Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.SetSimMode(SinewSimMode.SimReduced, 0), "every 0");
-                Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.SetSimMode(SinewSimMode.SimReduced, 1000), "1000");
-                Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.SetSimMode(SinewSimMode.SimReduced, -1), "negative");
-                Check.True(rope.SimMode == SinewSimMode.SimReduced && rope.SimEvery == 2, "unchanged");
+                Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.SetSimMode(SinewSimMode.Reduced, 0), "every 0");
+                Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.SetSimMode(SinewSimMode.Reduced, 1000), "1000");
+                Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.SetSimMode(SinewSimMode.Reduced, -1), "negative");
+                Check.True(rope.SimMode == SinewSimMode.Reduced && rope.SimEvery == 2, "unchanged");
                 rope.Remove();
-                Check.Throws(SinewStatus.ErrorInvalidHandle, () => rope.SetSimMode(SinewSimMode.SimPaused));
+                Check.Throws(SinewStatus.ErrorInvalidHandle, () => rope.SetSimMode(SinewSimMode.Paused));
                 Check.Throws(SinewStatus.ErrorInvalidHandle, () => { var m = rope.SimMode; });
             }
         }

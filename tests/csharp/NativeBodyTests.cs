@@ -50,8 +50,8 @@ namespace SinewTests
             Check.True(r.Tethers && r.PinStart && !r.PinEnd, "rope flags");
             Check.Equal(1f, r.End.x, "rope end");
             var c = ClothSettings.Default;
-            Check.Equal(SinewClothModel.ClothEdges, c.Model, "cloth model");
-            Check.Equal(SinewBendingModel.BendingDihedral, c.Bending, "cloth bending");
+            Check.Equal(SinewClothModel.Edges, c.Model, "cloth model");
+            Check.Equal(SinewBendingModel.Dihedral, c.Bending, "cloth bending");
             Check.Equal(1e-4f, c.ShearCompliance, "cloth shear");
             Check.Equal(1f, c.BendCompliance, "cloth bend");
             Check.Equal(1f, c.Warp.x, "cloth warp");
@@ -62,7 +62,7 @@ namespace SinewTests
             Check.Equal(1f, g.V.z, "grid V");
             Check.Equal(0, g.PinCorners, "grid pins");
             var t = TetBodySettings.Default;
-            Check.Equal(SinewTetModel.TetEdgesAndVolume, t.Model, "tet model");
+            Check.Equal(SinewTetModel.EdgesAndVolume, t.Model, "tet model");
             Check.Equal(1e-4f, t.StretchCompliance, "tet stretch");
             Check.Equal(0f, t.VolumeCompliance, "tet volume");
             var p = PressureBodySettings.Default;
@@ -99,7 +99,7 @@ namespace SinewTests
                 s.Tethers = false;
                 s.Radius = 0.02f;
                 Body rope = w.AddRope(s);
-                Check.Equal(SinewBodyKind.BodyRope, rope.Kind, "kind");
+                Check.Equal(SinewBodyKind.Rope, rope.Kind, "kind");
                 Check.Equal(0, rope.FirstParticle, "first particle");
                 Check.Equal(21, rope.ParticleCount, "particles");
                 Check.Equal(0.02f, rope.Radius, "radius");
@@ -120,8 +120,8 @@ namespace SinewTests
                 Console.WriteLine("     force on the host " + f[0].x + ", " + f[0].y + ", " + f[0].z + " N (m g = " + G + ")");
                 Check.Rel(-G, f[0].y, 0.01, "top tension = the rope's weight (N)");
 
-                rope.SetCompliance(SinewBodyConstraints.BodyStretch, 1e-3f);
-                rope.SetCompliance(SinewBodyConstraints.BodyBend, 1e6f);
+                rope.SetCompliance(SinewBodyConstraints.Stretch, 1e-3f);
+                rope.SetCompliance(SinewBodyConstraints.Bend, 1e6f);
                 for (int i = 0; i < 600; i++)
                     w.Step(Dt);
                 rope.ReadPositions(p);
@@ -133,7 +133,7 @@ namespace SinewTests
                 Check.Equal(0.25f, rope.Damping, "damping setter");
                 Check.Throws(SinewStatus.ErrorInvalidArgument, () => rope.Damping = -1f, "damping");
                 Check.Equal(0.25f, rope.Damping, "refused damping changed nothing");
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => rope.SetCompliance(SinewBodyConstraints.BodyBend, float.NaN));
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => rope.SetCompliance(SinewBodyConstraints.Bend, float.NaN));
                 Check.Throws(SinewStatus.ErrorInvalidArgument, () => rope.SetPressure(1.2f));
                 Check.Throws(SinewStatus.ErrorInvalidArgument, () => { float v = rope.Volume; });
             }
@@ -172,7 +172,7 @@ namespace SinewTests
                     g.TotalMass = 0.2f;
                     g.PinCorners = ClothGridSettings.CornerOrigin | ClothGridSettings.CornerU;
                     Body cloth = w.AddClothGrid(c, g);
-                    Check.Equal(SinewBodyKind.BodyCloth, cloth.Kind, "kind");
+                    Check.Equal(SinewBodyKind.Cloth, cloth.Kind, "kind");
                     Check.Equal(441, cloth.ParticleCount, "21 × 21 particles");
                     var p = new Vector3[cloth.ParticleCount];
                     float lowest = 2f;
@@ -235,7 +235,7 @@ namespace SinewTests
         /// recovers at least 95% of its volume within 2 s, with both tet models.</summary>
         public static void TestSquashedSoftBodyRecoversItsVolume()
         {
-            foreach (var model in new[] { SinewTetModel.TetEdgesAndVolume, SinewTetModel.TetStrain })
+            foreach (var model in new[] { SinewTetModel.EdgesAndVolume, SinewTetModel.Strain })
             {
                 using (var w = MakeWorld(0f, 10))
                 {
@@ -246,7 +246,7 @@ namespace SinewTests
                     s.Model = model;
                     s.Damping = 3f;
                     Body b = w.AddTetBody(s, v, tets);
-                    Check.Equal(SinewBodyKind.BodyTetSoftBody, b.Kind, "kind");
+                    Check.Equal(SinewBodyKind.TetSoftBody, b.Kind, "kind");
                     Check.Equal(64, b.ParticleCount, "4³ vertices");
                     float v0 = b.Volume;
                     Check.Near(0.125, v0, 1e-5, "rest volume (m³)");
@@ -285,7 +285,7 @@ namespace SinewTests
                 int[] t;
                 Cube(out v, out t);
                 Body b = w.AddPressureBody(PressureBodySettings.Default, v, t);
-                Check.Equal(SinewBodyKind.BodyPressureSoftBody, b.Kind, "kind");
+                Check.Equal(SinewBodyKind.PressureSoftBody, b.Kind, "kind");
                 Check.Near(1.0, b.Volume, 1e-5, "unit cube volume (m³)");
                 var p = new Vector3[8];
                 b.ReadPositions(p);
@@ -321,7 +321,7 @@ namespace SinewTests
                 quad[2].position = new Vector3(0, 0, 0);
                 quad[3].position = new Vector3(1, 0, 0);
                 Body cloth = w.AddClothMesh(ClothSettings.Default, quad, new[] { 0, 2, 1, 1, 2, 3 }, new[] { 0f, 0f, 2f, 2f });
-                Check.Equal(SinewBodyKind.BodyCloth, cloth.Kind, "kind");
+                Check.Equal(SinewBodyKind.Cloth, cloth.Kind, "kind");
                 Check.Equal(4, cloth.FirstParticle, "after the rope");
                 Check.Equal(4, cloth.ParticleCount, "vertices");
                 Check.Equal(2, w.BodyCount, "two bodies");
@@ -346,10 +346,10 @@ namespace SinewTests
                 }
                 Check.Equal(verts[3].position.y, buffer[13], "vertex 3's y at byte 52");
                 SinewBodyInfo info = cloth.Info;
-                Check.Equal((uint)SinewBodyKind.BodyCloth, info.kind, "Info.kind");
+                Check.Equal((uint)SinewBodyKind.Cloth, info.kind, "Info.kind");
                 Check.Equal(4u, info.first_particle, "Info.first_particle");
                 Check.Equal(4u, info.particle_count, "Info.particle_count");
-                Check.Equal("BodyCloth body, particles 4..8", cloth.ToString(), "ToString");
+                Check.Equal("Cloth body, particles 4..8", cloth.ToString(), "ToString");
                 Check.Equal(cloth.Handle.id, cloth.Handle.id, "Handle");
                 Check.True(cloth.Handle.id != 0 && cloth.Handle.id != rope.Handle.id, "distinct handles");
             }
@@ -387,7 +387,7 @@ namespace SinewTests
             b.Dispose();
             b.Dispose();
             Check.Equal(0, w.BodyCount, "Dispose removed the second rope");
-            Check.Throws(SinewStatus.ErrorInvalidHandle, () => b.SetCompliance(SinewBodyConstraints.BodyStretch, 0f));
+            Check.Throws(SinewStatus.ErrorInvalidHandle, () => b.SetCompliance(SinewBodyConstraints.Stretch, 0f));
             Body c = w.AddRope(RopeSettings.Default);
             w.Dispose();
             c.Dispose();

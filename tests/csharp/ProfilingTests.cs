@@ -42,8 +42,8 @@ namespace SinewTests
             public void Begin(SinewProfileStage stage)
             {
                 Events++;
-                if (Open.Count > 0 && Open.Peek() != SinewProfileStage.ProfileStageStep &&
-                    Open.Peek() != SinewProfileStage.ProfileStageSubstep)
+                if (Open.Count > 0 && Open.Peek() != SinewProfileStage.Step &&
+                    Open.Peek() != SinewProfileStage.Substep)
                     Broken = Broken ?? stage + " begins inside " + Open.Peek();
                 Open.Push(stage);
                 Begins[(int)stage]++;
@@ -73,16 +73,16 @@ namespace SinewTests
                 Check.Equal(World.StageCount, w.ReadStageTimes(times), "records");
                 ulong leaves = 0;
                 foreach (var t in times)
-                    if (t.stage != (uint)SinewProfileStage.ProfileStageStep &&
-                        t.stage != (uint)SinewProfileStage.ProfileStageSubstep)
+                    if (t.stage != (uint)SinewProfileStage.Step &&
+                        t.stage != (uint)SinewProfileStage.Substep)
                         leaves += t.nanoseconds;
-                ulong step = times[(int)SinewProfileStage.ProfileStageStep].nanoseconds;
+                ulong step = times[(int)SinewProfileStage.Step].nanoseconds;
                 Check.True(step > 0, "the step was timed");
                 Check.True(Math.Abs((double)leaves - step) <= 0.05 * step, "leaves " + leaves + " ns, step " + step + " ns");
-                Check.Equal(4u, times[(int)SinewProfileStage.ProfileStageSubstep].calls, "one substep group per substep");
-                Check.Equal("collision_detection", World.StageName(SinewProfileStage.ProfileStageCollisionDetection), "a name");
-                Check.True(ReferenceEquals(World.StageName(SinewProfileStage.ProfileStageLink),
-                    World.StageName(SinewProfileStage.ProfileStageLink)), "names are read once");
+                Check.Equal(4u, times[(int)SinewProfileStage.Substep].calls, "one substep group per substep");
+                Check.Equal("collision_detection", World.StageName(SinewProfileStage.CollisionDetection), "a name");
+                Check.True(ReferenceEquals(World.StageName(SinewProfileStage.Link),
+                    World.StageName(SinewProfileStage.Link)), "names are read once");
                 var zero = new SinewStageTime[World.StageCount];
                 plain.ReadStageTimes(zero);
                 Check.True(Array.TrueForAll(zero, t => t.nanoseconds == 0 && t.calls == 0), "off: nothing timed");

@@ -97,7 +97,7 @@ namespace SinewTests
                     o.Mode = mode;
                     o.Resolution = 6;
                     BuiltSoftBody b = SinewSoftBodyAuthoring.Build(world, v, t, o);
-                    Check.Equal(mode == SoftBodyMode.Pressure ? SinewBodyKind.BodyPressureSoftBody : SinewBodyKind.BodyTetSoftBody,
+                    Check.Equal(mode == SoftBodyMode.Pressure ? SinewBodyKind.PressureSoftBody : SinewBodyKind.TetSoftBody,
                         b.Body.Kind, mode + ": kind");
                     Check.Equal(mode == SoftBodyMode.ShapeMatching, b.ClusterCount > 0, mode + ": clusters");
                     float v0 = b.Body.Volume;

@@ -20,9 +20,9 @@ namespace Sinew.Unity.Inspectors
         {
             switch (m)
             {
-                case SinewBendingModel.BendingDistance: return "m/N";
-                case SinewBendingModel.BendingDihedral: return "rad/(N·m)";
-                case SinewBendingModel.BendingIsometric: return "1/(N·m)";
+                case SinewBendingModel.Distance: return "m/N";
+                case SinewBendingModel.Dihedral: return "rad/(N·m)";
+                case SinewBendingModel.Isometric: return "1/(N·m)";
                 default: return "unused";
             }
         }
@@ -44,13 +44,13 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Field(serializedObject, drawn, "model", "");
             SinewEditorGUI.Field(serializedObject, drawn, "bending", "");
             SinewEditorGUI.Field(serializedObject, drawn, "tethers", "");
-            if (!single || cloth.model == SinewClothModel.ClothStrain)
+            if (!single || cloth.model == SinewClothModel.Strain)
                 SinewEditorGUI.Field(serializedObject, drawn, "warp", "direction");
             else
                 drawn.Add("warp");
             EditorGUI.EndDisabledGroup();
 
-            bool strain = single && cloth.model == SinewClothModel.ClothStrain;
+            bool strain = single && cloth.model == SinewClothModel.Strain;
             SinewEditorGUI.Section("Material (applies in place while playing)");
             SinewEditorGUI.Field(serializedObject, drawn, "massKg", "kg");
             SinewEditorGUI.Field(serializedObject, drawn, "compliance", single ? (strain ? "1/(N·m)" : "m/N") : "m/N or 1/(N·m)");
@@ -77,7 +77,7 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Field(serializedObject, drawn, "tearReserve", "particles");
             if (single && cloth.tearThreshold > 0f)
             {
-                if (cloth.model != SinewClothModel.ClothEdges)
+                if (cloth.model != SinewClothModel.Edges)
                     EditorGUILayout.HelpBox("Only the edges model tears.", MessageType.Warning);
                 if (cloth.drag > 0f || cloth.lift > 0f)
                     EditorGUILayout.HelpBox("A cloth with drag or lift cannot tear: the library refuses the threshold.",
@@ -112,8 +112,8 @@ namespace Sinew.Unity.Inspectors
             int capacity = 6 * c.MeshVertexCount + 16;
             if (forces.Length < capacity)
                 forces = new float[capacity];
-            SinewEditorGUI.Readout("Edges", body.ReadForces(SinewBodyConstraints.BodyStretch, forces).ToString());
-            SinewEditorGUI.Readout("Bend links", body.ReadForces(SinewBodyConstraints.BodyBend, forces).ToString());
+            SinewEditorGUI.Readout("Edges", body.ReadForces(SinewBodyConstraints.Stretch, forces).ToString());
+            SinewEditorGUI.Readout("Bend links", body.ReadForces(SinewBodyConstraints.Bend, forces).ToString());
             SinewEditorGUI.Readout("Pinned vertices", cloth.PinnedVertices.Length.ToString());
             if (cloth.Applied.TearThreshold > 0f)
             {

@@ -120,11 +120,11 @@ namespace Sinew.Unity.Inspectors
             // Tethers run from each pinned end: up to 2 per particle.
             if (forces.Length < 2 * rope.Rope.ParticleCount + 4)
                 forces = new float[2 * rope.Rope.ParticleCount + 4];
-            int links = body.ReadForces(SinewBodyConstraints.BodyStretch, forces);
+            int links = body.ReadForces(SinewBodyConstraints.Stretch, forces);
             float top = links > 0 ? forces[0] : 0f;
             SinewEditorGUI.Readout("Links", links.ToString());
-            SinewEditorGUI.Readout("Bend links", body.ReadForces(SinewBodyConstraints.BodyBend, forces).ToString());
-            SinewEditorGUI.Readout("Tethers", body.ReadForces(SinewBodyConstraints.BodyTether, forces).ToString());
+            SinewEditorGUI.Readout("Bend links", body.ReadForces(SinewBodyConstraints.Bend, forces).ToString());
+            SinewEditorGUI.Readout("Tethers", body.ReadForces(SinewBodyConstraints.Tether, forces).ToString());
             SinewEditorGUI.Readout("Top link tension", top.ToString("0.###") + " N");
             SinewBodyInfo info = body.Info;
             SinewEditorGUI.Readout("Radius / damping", info.radius + " m / " + info.damping + " 1/s");

@@ -36,9 +36,9 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Field(serializedObject, drawn, "massKg", "kg");
             SinewEditorGUI.Field(serializedObject, drawn, "compliance", "m/N");
             string bendUnit = !single ? "model's unit"
-                : cloth.bending == SinewBendingModel.BendingDistance ? "m/N"
-                : cloth.bending == SinewBendingModel.BendingIsometric ? "1/(N·m)"
-                : cloth.bending == SinewBendingModel.BendingNone ? "unused" : "rad/(N·m)";
+                : cloth.bending == SinewBendingModel.Distance ? "m/N"
+                : cloth.bending == SinewBendingModel.Isometric ? "1/(N·m)"
+                : cloth.bending == SinewBendingModel.None ? "unused" : "rad/(N·m)";
             SinewEditorGUI.Field(serializedObject, drawn, "bendCompliance", bendUnit);
             SinewEditorGUI.Field(serializedObject, drawn, "damping", "1/s");
 
@@ -82,7 +82,7 @@ namespace Sinew.Unity.Inspectors
                 int capacity = 6 * c.MeshVertexCount + 16;
                 if (forces.Length < capacity)
                     forces = new float[capacity];
-                SinewEditorGUI.Readout("Edges", c.Body.ReadForces(SinewBodyConstraints.BodyStretch, forces).ToString());
+                SinewEditorGUI.Readout("Edges", c.Body.ReadForces(SinewBodyConstraints.Stretch, forces).ToString());
                 SinewEditorGUI.Error(cloth.LastError);
             }
         }

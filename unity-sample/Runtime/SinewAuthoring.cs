@@ -270,7 +270,7 @@ namespace Sinew.Unity
         {
             Body body = cloth.Body;
             ApplyCollision(body, c);
-            if (body.Kind != SinewBodyKind.BodyCloth || body.TopologyVersion == 0)
+            if (body.Kind != SinewBodyKind.Cloth || body.TopologyVersion == 0)
                 return; // no split yet
             ClothTopology topology = body.ReadTopology();
             var radius = new[] { c.Radius };
@@ -301,13 +301,13 @@ namespace Sinew.Unity
             {
                 ApplyFilter(rope.Body, o.Collision);
                 if (o.TetherCompliance != 0f && o.Tethers)
-                    rope.SetCompliance(SinewBodyConstraints.BodyTether, o.TetherCompliance);
+                    rope.SetCompliance(SinewBodyConstraints.Tether, o.TetherCompliance);
                 if (o.Drag != 0f)
                     rope.Body.SetAerodynamics(o.Drag, 0f);
                 if (o.PinStart)
                 {
                     float built = rope.RestLength;
-                    rope.Body.AddWinch(SinewRopeEnd.RopeStart, o.Length > 0f ? Math.Min(o.Length, built) : built);
+                    rope.Body.AddWinch(SinewRopeEnd.Start, o.Length > 0f ? Math.Min(o.Length, built) : built);
                 }
                 if (o.BreakForce > 0f)
                     rope.Body.SetBreakForce(o.BreakForce);
@@ -342,18 +342,18 @@ namespace Sinew.Unity
             Body body = rope.Body;
             if (wanted.StretchCompliance != applied.StretchCompliance)
             {
-                rope.SetCompliance(SinewBodyConstraints.BodyStretch, wanted.StretchCompliance);
+                rope.SetCompliance(SinewBodyConstraints.Stretch, wanted.StretchCompliance);
                 applied.StretchCompliance = wanted.StretchCompliance;
             }
             if (wanted.BendCompliance != applied.BendCompliance)
             {
-                rope.SetCompliance(SinewBodyConstraints.BodyBend, wanted.BendCompliance);
+                rope.SetCompliance(SinewBodyConstraints.Bend, wanted.BendCompliance);
                 applied.BendCompliance = wanted.BendCompliance;
             }
             if (wanted.TetherCompliance != applied.TetherCompliance)
             {
                 if (applied.Tethers)
-                    rope.SetCompliance(SinewBodyConstraints.BodyTether, wanted.TetherCompliance);
+                    rope.SetCompliance(SinewBodyConstraints.Tether, wanted.TetherCompliance);
                 applied.TetherCompliance = wanted.TetherCompliance;
             }
             if (wanted.Damping != applied.Damping)
@@ -411,7 +411,7 @@ namespace Sinew.Unity
             {
                 ApplyCollision(cloth.Body, o.Collision);
                 if (o.TetherCompliance != 0f && o.Tethers)
-                    cloth.SetCompliance(SinewBodyConstraints.BodyTether, o.TetherCompliance);
+                    cloth.SetCompliance(SinewBodyConstraints.Tether, o.TetherCompliance);
                 if (o.Drag != 0f || o.Lift != 0f)
                     cloth.Body.SetAerodynamics(o.Drag, o.Lift);
                 if (o.TearThreshold > 0f)
@@ -432,7 +432,7 @@ namespace Sinew.Unity
             if (built.Model != wanted.Model) return "Model";
             if (built.Bending != wanted.Bending) return "Bending";
             if (built.Tethers != wanted.Tethers) return "Tethers";
-            if (wanted.Model == SinewClothModel.ClothStrain)
+            if (wanted.Model == SinewClothModel.Strain)
             {
                 if (built.Warp.x != wanted.Warp.x || built.Warp.y != wanted.Warp.y || built.Warp.z != wanted.Warp.z)
                     return "Warp";
@@ -452,32 +452,32 @@ namespace Sinew.Unity
         public static void EditCloth(Cloth cloth, ref ClothOptions applied, ClothOptions wanted, int pinnedCount)
         {
             Body body = cloth.Body;
-            bool strain = applied.Model == SinewClothModel.ClothStrain;
+            bool strain = applied.Model == SinewClothModel.Strain;
             if (wanted.StretchCompliance != applied.StretchCompliance ||
                 (strain && wanted.WeftCompliance != applied.WeftCompliance))
             {
                 // Strain model: the library's stretch group is warp and weft together.
                 if (!strain || wanted.WeftCompliance == wanted.StretchCompliance)
                 {
-                    cloth.SetCompliance(SinewBodyConstraints.BodyStretch, wanted.StretchCompliance);
+                    cloth.SetCompliance(SinewBodyConstraints.Stretch, wanted.StretchCompliance);
                     applied.StretchCompliance = wanted.StretchCompliance;
                     applied.WeftCompliance = wanted.WeftCompliance;
                 }
             }
             if (wanted.ShearCompliance != applied.ShearCompliance)
             {
-                cloth.SetCompliance(SinewBodyConstraints.BodyShear, wanted.ShearCompliance);
+                cloth.SetCompliance(SinewBodyConstraints.Shear, wanted.ShearCompliance);
                 applied.ShearCompliance = wanted.ShearCompliance;
             }
             if (wanted.BendCompliance != applied.BendCompliance)
             {
-                cloth.SetCompliance(SinewBodyConstraints.BodyBend, wanted.BendCompliance);
+                cloth.SetCompliance(SinewBodyConstraints.Bend, wanted.BendCompliance);
                 applied.BendCompliance = wanted.BendCompliance;
             }
             if (wanted.TetherCompliance != applied.TetherCompliance)
             {
                 if (applied.Tethers && pinnedCount > 0)
-                    cloth.SetCompliance(SinewBodyConstraints.BodyTether, wanted.TetherCompliance);
+                    cloth.SetCompliance(SinewBodyConstraints.Tether, wanted.TetherCompliance);
                 applied.TetherCompliance = wanted.TetherCompliance;
             }
             if (wanted.Damping != applied.Damping)

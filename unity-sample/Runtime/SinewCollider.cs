@@ -240,11 +240,11 @@ namespace Sinew.Unity
             };
             switch ((SinewContactEventKind)e.kind)
             {
-                case SinewContactEventKind.ContactBegin:
+                case SinewContactEventKind.Begin:
                     if (OnSinewContactBegin != null) OnSinewContactBegin(info);
                     onContactBegin.Invoke(info);
                     break;
-                case SinewContactEventKind.ContactPersist:
+                case SinewContactEventKind.Persist:
                     if (OnSinewContactPersist != null) OnSinewContactPersist(info);
                     onContactPersist.Invoke(info);
                     break;

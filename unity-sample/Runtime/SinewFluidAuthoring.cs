@@ -123,7 +123,7 @@ namespace Sinew.Unity
             if (o.Kind == FluidEmitterKind.None)
                 throw new ArgumentException("SinewFluidAuthoring.Emitter: Kind is None (no emitter to describe)");
             EmitterSettings s = EmitterSettings.Default;
-            s.Shape = o.Kind == FluidEmitterKind.Box ? SinewEmitterShape.EmitterBox : SinewEmitterShape.EmitterNozzle;
+            s.Shape = o.Kind == FluidEmitterKind.Box ? SinewEmitterShape.Box : SinewEmitterShape.Nozzle;
             s.Radius = o.NozzleRadius;
             s.HalfExtents = o.BoxHalfExtents;
             s.Position = o.Position;
@@ -168,7 +168,7 @@ namespace Sinew.Unity
         public static KillVolumeSettings KillBox(SinewVec3 center, SinewQuat rotation, SinewVec3 size, SinewVec3 scale)
         {
             KillVolumeSettings s = KillVolumeSettings.Default;
-            s.Shape = SinewKillVolumeShape.KillVolumeBox;
+            s.Shape = SinewKillVolumeShape.Box;
             s.Center = center;
             s.Rotation = rotation;
             s.HalfExtents = new SinewVec3(0.5f * Math.Abs(size.x * scale.x), 0.5f * Math.Abs(size.y * scale.y),
@@ -180,7 +180,7 @@ namespace Sinew.Unity
         public static KillVolumeSettings KillSphere(SinewVec3 center, float radius)
         {
             KillVolumeSettings s = KillVolumeSettings.Default;
-            s.Shape = SinewKillVolumeShape.KillVolumeSphere;
+            s.Shape = SinewKillVolumeShape.Sphere;
             s.Center = center;
             s.Radius = radius;
             return s;
@@ -191,7 +191,7 @@ namespace Sinew.Unity
         public static KillVolumeSettings KillBelow(SinewVec3 point, SinewVec3 normal)
         {
             KillVolumeSettings s = KillVolumeSettings.Default;
-            s.Shape = SinewKillVolumeShape.KillVolumeHalfSpace;
+            s.Shape = SinewKillVolumeShape.HalfSpace;
             s.Center = point;
             s.Normal = normal;
             return s;
@@ -204,9 +204,9 @@ namespace Sinew.Unity
                 return false;
             switch (a.Shape)
             {
-                case SinewKillVolumeShape.KillVolumeBox:
+                case SinewKillVolumeShape.Box:
                     return Same(a.Rotation, b.Rotation) && Same(a.HalfExtents, b.HalfExtents);
-                case SinewKillVolumeShape.KillVolumeSphere:
+                case SinewKillVolumeShape.Sphere:
                     return a.Radius == b.Radius;
                 default:
                     return Same(a.Normal, b.Normal);

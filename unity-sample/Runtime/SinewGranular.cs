@@ -128,7 +128,7 @@ namespace Sinew.Unity
         public EmitterSettings Stream()
         {
             EmitterSettings s = EmitterSettings.Default;
-            s.Shape = emitter == FluidEmitterKind.Box ? SinewEmitterShape.EmitterBox : SinewEmitterShape.EmitterNozzle;
+            s.Shape = emitter == FluidEmitterKind.Box ? SinewEmitterShape.Box : SinewEmitterShape.Nozzle;
             s.Radius = nozzleRadius;
             s.HalfExtents = boxHalfExtents.ToSinew();
             s.Position = transform.position.ToSinew();

@@ -32,7 +32,7 @@ namespace Sinew.Unity
 
         bool visible = true;
         Body applied;
-        SinewSimMode appliedMode = SinewSimMode.SimFull;
+        SinewSimMode appliedMode = SinewSimMode.Full;
         int appliedEvery = 1;
 
         /// <summary>The mode this component asks for now.</summary>
@@ -74,10 +74,10 @@ namespace Sinew.Unity
             bool pauseWhenInvisible)
         {
             if (distance > paused || (!seen && pauseWhenInvisible))
-                return SinewSimMode.SimPaused;
+                return SinewSimMode.Paused;
             if (distance > reduced || !seen)
-                return SinewSimMode.SimReduced;
-            return SinewSimMode.SimFull;
+                return SinewSimMode.Reduced;
+            return SinewSimMode.Full;
         }
 
         void LateUpdate()
@@ -91,8 +91,8 @@ namespace Sinew.Unity
                 from = Camera.main.transform;
             float distance = from != null ? Vector3.Distance(from.position, transform.position) : 0f;
             var mode = Choose(distance, visible, reducedDistance, pausedDistance, pauseWhenInvisible);
-            int every = mode == SinewSimMode.SimReduced ? Mathf.Max(1, reducedEvery) : 1;
-            if (mode == SinewSimMode.SimReduced)
+            int every = mode == SinewSimMode.Reduced ? Mathf.Max(1, reducedEvery) : 1;
+            if (mode == SinewSimMode.Reduced)
                 every = Mathf.Min(every, Mathf.Max(1, substeps));
             if (body == applied && mode == appliedMode && every == appliedEvery)
                 return;
@@ -107,10 +107,10 @@ namespace Sinew.Unity
             // Back to full rate while the component is off.
             int substeps;
             var body = TargetBody(out substeps);
-            if (body != null && !body.IsRemoved && appliedMode != SinewSimMode.SimFull)
-                body.SetSimMode(SinewSimMode.SimFull);
+            if (body != null && !body.IsRemoved && appliedMode != SinewSimMode.Full)
+                body.SetSimMode(SinewSimMode.Full);
             applied = null;
-            appliedMode = SinewSimMode.SimFull;
+            appliedMode = SinewSimMode.Full;
             appliedEvery = 1;
         }
     }

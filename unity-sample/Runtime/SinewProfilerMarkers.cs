@@ -51,7 +51,7 @@ namespace Sinew.Unity
         /// <summary>The last step's time in milliseconds.</summary>
         public double StepMilliseconds
         {
-            get { return stageTimes[(int)SinewProfileStage.ProfileStageStep].nanoseconds * 1e-6; }
+            get { return stageTimes[(int)SinewProfileStage.Step].nanoseconds * 1e-6; }
         }
 
         static void MakeMarkers()

@@ -37,7 +37,7 @@ namespace Sinew.Unity
 
         [Header("Model (read when the cloth is built)")]
         [Tooltip("Bending model: none, distance links across edges (m/N), dihedral angle (rad/(N·m)) or isometric (1/(N·m)). Read when the cloth is built.")]
-        public SinewBendingModel bending = SinewBendingModel.BendingDihedral;
+        public SinewBendingModel bending = SinewBendingModel.Dihedral;
 
         [Header("Material (edited in place)")]
         // BEGIN GENERATED ClothGridDesc mass
@@ -132,7 +132,7 @@ namespace Sinew.Unity
         {
             return new ClothOptions
             {
-                Model = SinewClothModel.ClothEdges,
+                Model = SinewClothModel.Edges,
                 Bending = bending,
                 Tethers = false,
                 Warp = new SinewVec3(1f, 0f, 0f),
@@ -391,7 +391,7 @@ namespace Sinew.Unity
                     continue;
                 }
                 var s = WindZoneSettings.Default;
-                s.Shape = SinewWindZoneShape.WindZoneSphere;
+                s.Shape = SinewWindZoneShape.Sphere;
                 s.Position = z.transform.position.ToSinew();
                 s.Radius = z.radius;
                 s.Direction = new SinewVec3(0f, 0f, 0f); // radial, as Unity's spherical zones

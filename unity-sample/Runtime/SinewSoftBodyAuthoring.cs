@@ -280,12 +280,12 @@ namespace Sinew.Unity
             Body body = built.Body;
             if (wanted.StretchCompliance != applied.StretchCompliance)
             {
-                body.SetCompliance(SinewBodyConstraints.BodyStretch, wanted.StretchCompliance);
+                body.SetCompliance(SinewBodyConstraints.Stretch, wanted.StretchCompliance);
                 applied.StretchCompliance = wanted.StretchCompliance;
             }
             if (wanted.VolumeCompliance != applied.VolumeCompliance)
             {
-                body.SetCompliance(SinewBodyConstraints.BodyVolume, wanted.VolumeCompliance);
+                body.SetCompliance(SinewBodyConstraints.Volume, wanted.VolumeCompliance);
                 applied.VolumeCompliance = wanted.VolumeCompliance;
             }
             if (wanted.Pressure != applied.Pressure)

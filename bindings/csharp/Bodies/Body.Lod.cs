@@ -20,7 +20,7 @@ namespace Sinew
             {
                 uint every;
                 ReadSimMode(out every);
-                SetSimMode(value, value == SinewSimMode.SimReduced && every > 1 ? (int)every : 2);
+                SetSimMode(value, value == SinewSimMode.Reduced && every > 1 ? (int)every : 2);
             }
         }
 

@@ -94,7 +94,7 @@ namespace Sinew
         public void ReadTensions(float[] newtons)
         {
             Args.NotNull(newtons, "Rope.ReadTensions", "newtons");
-            Body.ReadForces(SinewBodyConstraints.BodyStretch, newtons);
+            Body.ReadForces(SinewBodyConstraints.Stretch, newtons);
         }
     }
 }

@@ -119,55 +119,55 @@ namespace Sinew.Native
     public enum SinewBendingModel : uint
     {
         /// <summary>No bending constraints.</summary>
-        BendingNone = 0,
+        None = 0,
         /// <summary>A link between the wings of each interior edge (m/N).</summary>
-        BendingDistance = 1,
+        Distance = 1,
         /// <summary>Dihedral angle, rad/(N·m) (default).</summary>
-        BendingDihedral = 2,
+        Dihedral = 2,
         /// <summary>Isometric (Bergou 2006), 1/(N·m); for cloth flat at rest.</summary>
-        BendingIsometric = 3,
+        Isometric = 3,
     }
 
     /// <summary>Values of the <c>which</c> argument of sinew_body_set_compliance (<c>uint32_t</c>).</summary>
     public enum SinewBodyConstraints : uint
     {
         /// <summary>Edges: rope links, cloth and soft-body edges (m/N).</summary>
-        BodyStretch = 0,
+        Stretch = 0,
         /// <summary>Cloth grid diagonals (m/N).</summary>
-        BodyShear = 1,
+        Shear = 1,
         /// <summary>Bending (units of the model).</summary>
-        BodyBend = 2,
+        Bend = 2,
         /// <summary>Tethers (m/N).</summary>
-        BodyTether = 3,
+        Tether = 3,
         /// <summary>Tet volumes (1/(N·m)) or the pressure surface (m⁵/N).</summary>
-        BodyVolume = 4,
+        Volume = 4,
     }
 
     /// <summary>Values of <c>SinewTetBodyDesc::model</c> (crosses as <c>uint32_t</c>).</summary>
     public enum SinewTetModel : uint
     {
         /// <summary>A link on every tet edge plus a volume constraint per tet (default).</summary>
-        TetEdgesAndVolume = 0,
+        EdgesAndVolume = 0,
         /// <summary>Strain-based: stretch x, y, z and shear per tet, plus volume.</summary>
-        TetStrain = 1,
+        Strain = 1,
     }
 
     /// <summary>Values of <c>SinewBodyInfo::kind</c>.</summary>
     public enum SinewBodyKind : uint
     {
-        BodyRope = 0,
-        BodyCloth = 1,
-        BodyTetSoftBody = 2,
-        BodyPressureSoftBody = 3,
+        Rope = 0,
+        Cloth = 1,
+        TetSoftBody = 2,
+        PressureSoftBody = 3,
     }
 
     /// <summary>Values of <c>SinewClothDesc::model</c> (crosses as <c>uint32_t</c>).</summary>
     public enum SinewClothModel : uint
     {
         /// <summary>A link on every edge; grid diagonals are shear links (default).</summary>
-        ClothEdges = 0,
+        Edges = 0,
         /// <summary>Strain-based: warp stretch, weft stretch and shear per triangle.</summary>
-        ClothStrain = 1,
+        Strain = 1,
     }
 
     /// <summary>Values of <c>SinewColliderDesc::shape</c> (crosses as <c>uint32_t</c>).</summary>
@@ -189,55 +189,55 @@ namespace Sinew.Native
     public enum SinewWindZoneShape : uint
     {
         /// <summary>An oriented box: position, rotation, half_extents (default).</summary>
-        WindZoneBox = 0,
+        Box = 0,
         /// <summary>A sphere: position, radius.</summary>
-        WindZoneSphere = 1,
+        Sphere = 1,
     }
 
     /// <summary>Values of the <c>end</c> argument of sinew_body_add_winch (crosses as <c>uint32_t</c>).</summary>
     public enum SinewRopeEnd : uint
     {
         /// <summary>The rope's first particle (its <c>start</c>).</summary>
-        RopeStart = 0,
+        Start = 0,
         /// <summary>The rope's last particle (its <c>end</c>).</summary>
-        RopeEnd = 1,
+        End = 1,
     }
 
     /// <summary>Values of <c>SinewEmitterDesc::shape</c> (crosses as <c>uint32_t</c>).</summary>
     public enum SinewEmitterShape : uint
     {
         /// <summary>A round nozzle of <c>radius</c> facing the emitter's local +Z (default).</summary>
-        EmitterNozzle = 0,
+        Nozzle = 0,
         /// <summary>A box of <c>half_extents</c> (rain, a spring).</summary>
-        EmitterBox = 1,
+        Box = 1,
     }
 
     /// <summary>Values of <c>SinewKillVolumeDesc::shape</c> (crosses as <c>uint32_t</c>).</summary>
     public enum SinewKillVolumeShape : uint
     {
         /// <summary>An oriented box: center, rotation, half_extents (default).</summary>
-        KillVolumeBox = 0,
+        Box = 0,
         /// <summary>A ball: center, radius.</summary>
-        KillVolumeSphere = 1,
+        Sphere = 1,
         /// <summary>
         /// Everything below the plane through <c>center</c> with <c>normal</c> (the side the normal
         /// points away from).
         /// </summary>
-        KillVolumeHalfSpace = 2,
+        HalfSpace = 2,
     }
 
     /// <summary>Values of <c>SinewContactEvent::kind</c> (crosses as <c>uint32_t</c>).</summary>
     public enum SinewContactEventKind : uint
     {
         /// <summary>The pair touches in this step and did not in the last one.</summary>
-        ContactBegin = 0,
+        Begin = 0,
         /// <summary>The pair touched in the last step and still does.</summary>
-        ContactPersist = 1,
+        Persist = 1,
         /// <summary>
         /// The pair touched in the last step and no longer does (or its collider was
         /// removed, or stopped reporting contacts).
         /// </summary>
-        ContactEnd = 2,
+        End = 2,
     }
 
     /// <summary>
@@ -247,11 +247,11 @@ namespace Sinew.Native
     public enum SinewDiffuseKind : uint
     {
         /// <summary>Few fluid neighbours: in the air, ballistic.</summary>
-        DiffuseSpray = 0,
+        Spray = 0,
         /// <summary>At the surface, carried by the fluid.</summary>
-        DiffuseFoam = 1,
+        Foam = 1,
         /// <summary>Inside the fluid, rising.</summary>
-        DiffuseBubble = 2,
+        Bubble = 2,
     }
 
     /// <summary>
@@ -263,50 +263,50 @@ namespace Sinew.Native
     /// </summary>
     public enum SinewProfileStage : uint
     {
-        ProfileStageStep = 0,
-        ProfileStageSubstep = 1,
-        ProfileStageFluidEmit = 2,
-        ProfileStageCollisionDetection = 3,
-        ProfileStageConstraintStep = 4,
-        ProfileStageWind = 5,
-        ProfileStageSkinning = 6,
-        ProfileStageIntegrate = 7,
-        ProfileStageConstraintSubstep = 8,
-        ProfileStageColliderDetection = 9,
-        ProfileStageDistance = 10,
-        ProfileStageLink = 11,
-        ProfileStageDihedral = 12,
-        ProfileStageIsometric = 13,
-        ProfileStageTetVolume = 14,
-        ProfileStageTriangleStrain = 15,
-        ProfileStageTetStrain = 16,
-        ProfileStagePressure = 17,
-        ProfileStageRings = 18,
-        ProfileStageShapes = 19,
-        ProfileStageUnilateralArea = 20,
-        ProfileStageUnilateralVolume = 21,
-        ProfileStageFluidDensity = 22,
-        ProfileStageTether = 23,
-        ProfileStageAttachments = 24,
-        ProfileStageTorn = 25,
-        ProfileStageContacts = 26,
-        ProfileStageTopology = 27,
-        ProfileStageFluidVelocity = 28,
-        ProfileStageRecovery = 29,
+        Step = 0,
+        Substep = 1,
+        FluidEmit = 2,
+        CollisionDetection = 3,
+        ConstraintStep = 4,
+        Wind = 5,
+        Skinning = 6,
+        Integrate = 7,
+        ConstraintSubstep = 8,
+        ColliderDetection = 9,
+        Distance = 10,
+        Link = 11,
+        Dihedral = 12,
+        Isometric = 13,
+        TetVolume = 14,
+        TriangleStrain = 15,
+        TetStrain = 16,
+        Pressure = 17,
+        Rings = 18,
+        Shapes = 19,
+        UnilateralArea = 20,
+        UnilateralVolume = 21,
+        FluidDensity = 22,
+        Tether = 23,
+        Attachments = 24,
+        Torn = 25,
+        Contacts = 26,
+        Topology = 27,
+        FluidVelocity = 28,
+        Recovery = 29,
     }
 
     /// <summary>Values of the <c>mode</c> argument of sinew_body_set_sim_mode (<c>uint32_t</c>).</summary>
     public enum SinewSimMode : uint
     {
         /// <summary>Every substep (the default).</summary>
-        SimFull = 0,
+        Full = 0,
         /// <summary>
         /// One substep in <c>every</c> (1..=substeps), with a substep <c>every</c> times longer, and
         /// the last substep of each step.
         /// </summary>
-        SimReduced = 1,
+        Reduced = 1,
         /// <summary>Not simulated: kinematic to others; resuming catches up at rest.</summary>
-        SimPaused = 2,
+        Paused = 2,
     }
 
     /// <summary>
