@@ -20,7 +20,7 @@ namespace Sinew
         public unsafe Body AddRope(RopeSettings settings)
         {
             SinewRopeDesc desc = settings.ToNative();
-            SinewBody body;
+            SinewBodyHandle body;
             return new Body(this, SinewException.Checked(SinewNative.sinew_world_add_rope(Handle, &desc, &body), body));
         }
 
@@ -31,7 +31,7 @@ namespace Sinew
             const string F = "World.AddRopePolyline";
             Args.NotNull(points, F, "points");
             SinewRopeDesc desc = settings.ToNative();
-            SinewBody body;
+            SinewBodyHandle body;
             using (var p = PackVec3(points, F, "points"))
                 SinewException.Check(SinewNative.sinew_world_add_rope_polyline(Handle, &desc, (SinewVec3*)p.Ptr,
                     (uint)points.Length, &body));
@@ -44,7 +44,7 @@ namespace Sinew
         {
             SinewClothDesc desc = cloth.ToNative();
             SinewClothGridDesc g = grid.ToNative();
-            SinewBody body;
+            SinewBodyHandle body;
             return new Body(this, SinewException.Checked(SinewNative.sinew_world_add_cloth_grid(Handle, &desc, &g, &body), body));
         }
 
@@ -97,7 +97,7 @@ namespace Sinew
         /// <summary>A library body builder over a mesh, its desc bound: vertices,
         /// element indices, inverse masses (null = the builder's default), the new body.</summary>
         unsafe delegate int MeshBodyCall(SinewVec3* vertices, uint vertexCount, uint* elements, uint elementCount,
-                                         float* inverseMasses, SinewBody* body);
+                                         float* inverseMasses, SinewBodyHandle* body);
 
         /// <summary>Checks and pins a mesh (<paramref name="per"/> indices per element, one
         /// inverse mass per vertex, or null unless <paramref name="massesRequired"/>) and
@@ -112,7 +112,7 @@ namespace Sinew
             if (inverseMasses != null && inverseMasses.Length != vertices.Length)
                 throw SinewException.Argument(function, "inverseMasses has " + inverseMasses.Length + " elements for " +
                     vertices.Length + " vertices");
-            SinewBody body;
+            SinewBodyHandle body;
             using (var v = PackVec3(vertices, function, "vertices"))
             using (var e = new Pin(elements))
             using (var m = new Pin(inverseMasses))

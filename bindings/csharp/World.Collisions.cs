@@ -17,43 +17,43 @@ namespace Sinew
         }
 
         /// <summary>Adds a collider (start from <see cref="ColliderDesc"/>); returns its handle.</summary>
-        public unsafe SinewCollider AddCollider(SinewColliderDesc desc)
+        public unsafe SinewColliderHandle AddCollider(SinewColliderDesc desc)
         {
-            SinewCollider c;
+            SinewColliderHandle c;
             return SinewException.Checked(SinewNative.sinew_world_add_collider(Handle, &desc, &c), c);
         }
 
         /// <summary>Adds a static two-sided triangle-mesh collider: vertices (m, local frame)
         /// and three vertex indices per triangle; <paramref name="desc"/> gives transform
         /// and material.</summary>
-        public unsafe SinewCollider AddMeshCollider(SinewColliderDesc desc, SinewVec3[] vertices, int[] indices)
+        public unsafe SinewColliderHandle AddMeshCollider(SinewColliderDesc desc, SinewVec3[] vertices, int[] indices)
         {
             const string F = "World.AddMeshCollider";
             Args.NotNull(vertices, F, "vertices");
             Args.NotNull(indices, F, "indices");
             if (indices.Length % 3 != 0)
                 throw SinewException.Argument(F, "indices has " + indices.Length + " elements, not a multiple of 3");
-            SinewCollider c;
+            SinewColliderHandle c;
             fixed (SinewVec3* v = vertices)
             fixed (int* t = indices)
                 return SinewException.Checked(SinewNative.sinew_world_add_mesh_collider(Handle, &desc, v, unchecked((uint)vertices.Length), (uint*)t, unchecked((uint)(indices.Length / 3)), &c), c);
         }
 
         /// <summary>Removes a collider; its handle becomes invalid.</summary>
-        public void RemoveCollider(SinewCollider collider)
+        public void RemoveCollider(SinewColliderHandle collider)
         {
             SinewException.Check(SinewNative.sinew_collider_remove(Handle, collider));
         }
 
         /// <summary>Moves a collider (m, unit quaternion): it sweeps there during the next
         /// step, or jumps there when <paramref name="teleport"/>.</summary>
-        public unsafe void SetColliderTransform(SinewCollider collider, SinewVec3 position, SinewQuat rotation, bool teleport = false)
+        public unsafe void SetColliderTransform(SinewColliderHandle collider, SinewVec3 position, SinewQuat rotation, bool teleport = false)
         {
             SinewException.Check(SinewNative.sinew_collider_set_transform(Handle, collider, &position, &rotation, teleport ? 1u : 0u));
         }
 
         /// <summary>Sets Coulomb friction coefficients (>= 0) and restitution ([0, 1]).</summary>
-        public void SetColliderMaterial(SinewCollider collider, float staticFriction, float dynamicFriction, float restitution)
+        public void SetColliderMaterial(SinewColliderHandle collider, float staticFriction, float dynamicFriction, float restitution)
         {
             SinewException.Check(SinewNative.sinew_collider_set_material(Handle, collider, staticFriction, dynamicFriction, restitution));
         }
@@ -109,7 +109,7 @@ namespace Sinew
         /// desc.rotation) and, when <paramref name="holes"/> is not null, one flag per
         /// cell ((rows-1)·(columns-1), row by row; true = a hole particles pass through).
         /// Swept with the friction and restitution of <paramref name="desc"/>.</summary>
-        public unsafe SinewCollider AddHeightfieldCollider(SinewColliderDesc desc, int columns, int rows,
+        public unsafe SinewColliderHandle AddHeightfieldCollider(SinewColliderDesc desc, int columns, int rows,
             float cellX, float cellZ, float[] heights, bool[] holes = null)
         {
             const string F = "World.AddHeightfieldCollider";
@@ -125,7 +125,7 @@ namespace Sinew
                 for (int i = 0; i < holes.Length; i++)
                     flags[i] = holes[i] ? (byte)1 : (byte)0;
             }
-            SinewCollider c;
+            SinewColliderHandle c;
             fixed (float* h = heights)
             fixed (byte* f = flags)
                 return SinewException.Checked(SinewNative.sinew_world_add_heightfield_collider(Handle, &desc,
@@ -161,7 +161,7 @@ namespace Sinew
         /// <summary>The force (N) and torque (N·m) the particles exerted on
         /// <paramref name="collider"/> over the last step (the means of its reported
         /// contacts' impulses), the torque about the collider's position.</summary>
-        public unsafe void ContactWrench(SinewCollider collider, out SinewVec3 force, out SinewVec3 torque)
+        public unsafe void ContactWrench(SinewColliderHandle collider, out SinewVec3 force, out SinewVec3 torque)
         {
             SinewVec3 f, t;
             SinewException.Check(SinewNative.sinew_collider_contact_wrench(Handle, collider, null, &f, &t));
@@ -169,9 +169,9 @@ namespace Sinew
             torque = t;
         }
 
-        /// <summary>As <see cref="ContactWrench(SinewCollider, out SinewVec3, out SinewVec3)"/>,
+        /// <summary>As <see cref="ContactWrench(SinewColliderHandle, out SinewVec3, out SinewVec3)"/>,
         /// the torque about <paramref name="about"/> (world, m).</summary>
-        public unsafe void ContactWrench(SinewCollider collider, SinewVec3 about, out SinewVec3 force, out SinewVec3 torque)
+        public unsafe void ContactWrench(SinewColliderHandle collider, SinewVec3 about, out SinewVec3 force, out SinewVec3 torque)
         {
             SinewVec3 f, t;
             SinewException.Check(SinewNative.sinew_collider_contact_wrench(Handle, collider, &about, &f, &t));

@@ -62,7 +62,7 @@ namespace Sinew
         /// <summary>A library builder over a flat index list with one optional value per element
         /// and one parameter: the distance constraints (pairs, rest lengths, compliance or
         /// stiffness) and the families of World.Families.cs; writes the first new id.</summary>
-        unsafe delegate int ValuedCall(SinewWorld world, uint* indices, float* values, uint count, float parameter,
+        unsafe delegate int ValuedCall(SinewWorldHandle world, uint* indices, float* values, uint count, float parameter,
                                        uint* first);
 
         static readonly unsafe ValuedCall addDistance = SinewNative.sinew_world_add_distance_constraints;

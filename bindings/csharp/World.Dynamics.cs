@@ -12,11 +12,11 @@ namespace Sinew
         /// <paramref name="inertiaRotation"/> in the collider's frame, centre of mass in
         /// the collider's frame, velocity and angular velocity in world space). Call it
         /// every fixed step before <see cref="Step"/> with the body's current values;
-        /// afterwards <see cref="ReadColliderMotion"/> and <see cref="ContactWrench(SinewCollider, SinewVec3, out SinewVec3, out SinewVec3)"/>
+        /// afterwards <see cref="ReadColliderMotion"/> and <see cref="ContactWrench(SinewColliderHandle, SinewVec3, out SinewVec3, out SinewVec3)"/>
         /// say what the particles did to it. <paramref name="gravity"/>: whether Sinew
         /// applies the world's gravity to the proxy (false when the host integrates it, as
         /// Unity and Unreal do).</summary>
-        public unsafe void SetColliderDynamics(SinewCollider collider, float mass, SinewVec3 inertia,
+        public unsafe void SetColliderDynamics(SinewColliderHandle collider, float mass, SinewVec3 inertia,
             SinewQuat inertiaRotation, SinewVec3 centerOfMass, SinewVec3 velocity,
             SinewVec3 angularVelocity, bool gravity = false)
         {
@@ -34,7 +34,7 @@ namespace Sinew
         }
 
         /// <summary>Makes <paramref name="collider"/> kinematic again.</summary>
-        public void ClearColliderDynamics(SinewCollider collider)
+        public void ClearColliderDynamics(SinewColliderHandle collider)
         {
             SinewException.Check(SinewNative.sinew_collider_clear_dynamics(Handle, collider));
         }
@@ -42,7 +42,7 @@ namespace Sinew
         /// <summary>What the proxy of dynamic <paramref name="collider"/> did over the
         /// last step: its end velocities and the velocity change the particles, pins and
         /// fluids made (gravity left out). Allocates nothing.</summary>
-        public unsafe SinewColliderMotion ReadColliderMotion(SinewCollider collider)
+        public unsafe SinewColliderMotion ReadColliderMotion(SinewColliderHandle collider)
         {
             SinewColliderMotion m;
             SinewException.Check(SinewNative.sinew_collider_read_motion(Handle, collider, &m));
@@ -54,7 +54,7 @@ namespace Sinew
         /// <paramref name="collider"/> with <paramref name="compliance"/> (m/N, 0 =
         /// rigid); a dynamic collider takes the reaction. Returns the first pin's
         /// index.</summary>
-        public unsafe int PinParticles(SinewCollider collider, uint[] particles, SinewVec3[] offsets, float compliance = 0f)
+        public unsafe int PinParticles(SinewColliderHandle collider, uint[] particles, SinewVec3[] offsets, float compliance = 0f)
         {
             const string F = "World.PinParticles";
             Args.NotNull(particles, F, "particles");

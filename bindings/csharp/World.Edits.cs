@@ -10,7 +10,7 @@ namespace Sinew
     public struct BreakEvent
     {
         /// <summary>The body it belonged to (id 0: a constraint the host added).</summary>
-        public SinewBody Body;
+        public SinewBodyHandle Body;
         public SinewFamily Family;
         public int Id;
         /// <summary>The force that broke it (family units: N for lengths).</summary>

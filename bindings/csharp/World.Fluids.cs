@@ -16,7 +16,7 @@ namespace Sinew
         public unsafe Fluid AddFluid(FluidSettings settings)
         {
             SinewFluidDesc desc = settings.ToNative();
-            SinewFluid fluid;
+            SinewFluidHandle fluid;
             return new Fluid(this, SinewException.Checked(SinewNative.sinew_world_add_fluid(Handle, &desc, &fluid), fluid));
         }
 
@@ -43,7 +43,7 @@ namespace Sinew
         /// <summary>The world that owns the fluid.</summary>
         public World World { get; private set; }
         /// <summary>The native handle (for the raw layer).</summary>
-        public SinewFluid Handle { get; private set; }
+        public SinewFluidHandle Handle { get; private set; }
         /// <summary>World index of the fluid's first reserved particle.</summary>
         public int FirstParticle { get; private set; }
         /// <summary>Particles reserved for the fluid.</summary>
@@ -51,7 +51,7 @@ namespace Sinew
         /// <summary>True once <see cref="Remove"/> or <see cref="Dispose"/> removed it.</summary>
         public bool IsRemoved { get; private set; }
 
-        internal unsafe Fluid(World world, SinewFluid handle)
+        internal unsafe Fluid(World world, SinewFluidHandle handle)
         {
             World = world;
             Handle = handle;
@@ -152,7 +152,7 @@ namespace Sinew
         public unsafe Emitter AddEmitter(EmitterSettings settings)
         {
             SinewEmitterDesc d = settings.ToNative();
-            SinewEmitter e;
+            SinewEmitterHandle e;
             return new Emitter(this, SinewException.Checked(SinewNative.sinew_fluid_add_emitter(World.Handle, Handle, &d, &e), e));
         }
 
@@ -161,7 +161,7 @@ namespace Sinew
         public unsafe KillVolume AddKillVolume(KillVolumeSettings settings)
         {
             SinewKillVolumeDesc d = settings.ToNative();
-            SinewKillVolume k;
+            SinewKillVolumeHandle k;
             return new KillVolume(this, SinewException.Checked(SinewNative.sinew_fluid_add_kill_volume(World.Handle, Handle, &d, &k), k));
         }
 
@@ -321,9 +321,9 @@ namespace Sinew
         /// <summary>The fluid it emits into.</summary>
         public Fluid Fluid { get; private set; }
         /// <summary>The native handle.</summary>
-        public SinewEmitter Handle { get; private set; }
+        public SinewEmitterHandle Handle { get; private set; }
 
-        internal Emitter(Fluid fluid, SinewEmitter handle)
+        internal Emitter(Fluid fluid, SinewEmitterHandle handle)
         {
             Fluid = fluid;
             Handle = handle;
@@ -349,9 +349,9 @@ namespace Sinew
         /// <summary>The fluid whose particles it removes.</summary>
         public Fluid Fluid { get; private set; }
         /// <summary>The native handle.</summary>
-        public SinewKillVolume Handle { get; private set; }
+        public SinewKillVolumeHandle Handle { get; private set; }
 
-        internal KillVolume(Fluid fluid, SinewKillVolume handle)
+        internal KillVolume(Fluid fluid, SinewKillVolumeHandle handle)
         {
             Fluid = fluid;
             Handle = handle;

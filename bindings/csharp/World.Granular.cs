@@ -38,7 +38,7 @@ namespace Sinew
             SinewGrainEmitterDesc g = grains.ToNative();
             SinewEmitterDesc s = stream.ToNative();
             SinewParticleMaterial m = material.ToNative();
-            SinewGrainEmitter e;
+            SinewGrainEmitterHandle e;
             return new GrainEmitter(this, SinewException.Checked(SinewNative.sinew_world_add_grain_emitter(Handle, &g, &s, &m, &e), e));
         }
     }
@@ -50,9 +50,9 @@ namespace Sinew
         /// <summary>The world it pours into.</summary>
         public World World { get; private set; }
         /// <summary>The native handle.</summary>
-        public SinewGrainEmitter Handle { get; private set; }
+        public SinewGrainEmitterHandle Handle { get; private set; }
 
-        internal GrainEmitter(World world, SinewGrainEmitter handle)
+        internal GrainEmitter(World world, SinewGrainEmitterHandle handle)
         {
             World = world;
             Handle = handle;

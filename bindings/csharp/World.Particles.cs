@@ -143,7 +143,7 @@ namespace Sinew
         }
 
         /// <summary>The four strided particle calls of the library (one signature).</summary>
-        unsafe delegate int StridedCall(SinewWorld world, uint first, uint count, void* data, uint strideBytes);
+        unsafe delegate int StridedCall(SinewWorldHandle world, uint first, uint count, void* data, uint strideBytes);
 
         // Created once: the per-frame reads and writes allocate nothing.
         static readonly unsafe StridedCall readPositions = SinewNative.sinew_world_read_positions;

@@ -11,7 +11,7 @@ namespace Sinew
     public sealed partial class World
     {
         /// <summary>Wraps a native world just created (registered like any world).</summary>
-        World(SinewWorld created)
+        World(SinewWorldHandle created)
         {
             id = (long)created.id;
             lock (registryGate)
@@ -92,7 +92,7 @@ namespace Sinew
         {
             Library.EnsureLoaded();
             Args.NotNull(snapshot, "World.FromSnapshot", "snapshot");
-            SinewWorld w;
+            SinewWorldHandle w;
             byte none = 0;
             fixed (byte* p = snapshot)
                 SinewException.Check(SinewNative.sinew_world_create_from_snapshot(snapshot.Length > 0 ? p : &none,

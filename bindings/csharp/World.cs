@@ -33,7 +33,7 @@ namespace Sinew
         {
             Library.EnsureLoaded();
             SinewWorldDesc desc = settings.ToNative();
-            SinewWorld w;
+            SinewWorldHandle w;
             SinewException.Check(SinewNative.sinew_world_create(&desc, &w));
             id = (long)w.id;
             profiling = settings.Profiling;
@@ -49,14 +49,14 @@ namespace Sinew
 
         /// <summary>The native handle (for the raw layer, e.g. from Burst jobs); throws
         /// after Dispose.</summary>
-        public SinewWorld Handle
+        public SinewWorldHandle Handle
         {
             get
             {
                 long v = Interlocked.Read(ref id);
                 if (v == 0)
                     throw new ObjectDisposedException("Sinew.World");
-                return new SinewWorld { id = (ulong)v };
+                return new SinewWorldHandle { id = (ulong)v };
             }
         }
 
@@ -78,7 +78,7 @@ namespace Sinew
             lock (registryGate)
                 registry.Remove(v);
             // Cannot fail but for a handle already destroyed by DisposeAll: nothing to do.
-            SinewNative.sinew_world_destroy(new SinewWorld { id = (ulong)v });
+            SinewNative.sinew_world_destroy(new SinewWorldHandle { id = (ulong)v });
             // A step still running on another thread may call the task system: the last
             // step to return frees it then.
             if (Volatile.Read(ref stepsInFlight) == 0)
@@ -113,7 +113,7 @@ namespace Sinew
                 {
                     lock (registryGate)
                         registry.Remove(entry.Key);
-                    SinewNative.sinew_world_destroy(new SinewWorld { id = (ulong)entry.Key });
+                    SinewNative.sinew_world_destroy(new SinewWorldHandle { id = (ulong)entry.Key });
                 }
             }
         }

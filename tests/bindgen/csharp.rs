@@ -16,6 +16,9 @@
 //!   (`SINEW_ERROR_NULL_POINTER` → `ErrorNullPointer`, `SINEW_SOLVER_JACOBI` in
 //!   `SinewSolver` → `Jacobi`, `SINEW_BENDING_DIHEDRAL` in `SinewBendingModel` →
 //!   `Dihedral`: see [`csharp_variant`]).
+//! * Handles (`SinewWorld`, `SinewBody`, `SinewCollider`, ...: one integer field) are named
+//!   with the suffix `Handle` in C# (`SinewColliderHandle`), so no raw type shares a name
+//!   with the Unity components (`SinewCollider`, `SinewFluid`) or the wrappers.
 //! * Structs become `[StructLayout(LayoutKind.Sequential)] public partial struct` with the
 //!   same fields in the same order (partial: hand-written helpers such as `SinewVec3`'s
 //!   operators live in `Native/SinewNative.Helpers.cs`).
@@ -329,6 +332,19 @@ impl Header {
         })
     }
 
+    /// The C# name of a C struct: a handle (`SinewWorld`, `SinewCollider`, ...) gets the
+    /// suffix `Handle` (`SinewColliderHandle`), so the raw layer's value types never share a
+    /// name with the objects built on them (the Unity package's `SinewCollider` and
+    /// `SinewFluid` components live beside `using Sinew.Native;`); other structs keep
+    /// their C name.
+    pub fn csharp_struct_name(&self, c_name: &str) -> String {
+        if self.is_handle(c_name) {
+            format!("{c_name}Handle")
+        } else {
+            c_name.to_string()
+        }
+    }
+
     /// Functions returning a struct larger than a handle by value: not declared in C#.
     pub fn by_value_returns(&self) -> Vec<&CFunction> {
         self.functions
@@ -367,7 +383,7 @@ impl Header {
             s if self.enum_named(s).is_some() => {
                 self.csharp_type(&self.enum_named(s).unwrap().underlying)
             }
-            s if self.struct_named(s).is_some() => s.to_string(),
+            s if self.struct_named(s).is_some() => self.csharp_struct_name(s),
             s if self.fn_pointer_named(s).is_some() => "System.IntPtr".into(),
             other => panic!("no C# mapping for the C type `{other}`: extend csharp_type"),
         }
@@ -588,7 +604,7 @@ pub fn emit_csharp(header: &Header) -> String {
         let _ = writeln!(
             o,
             "    [StructLayout(LayoutKind.Sequential)]\n    public {unsafe_}partial struct {}\n    {{",
-            s.name
+            header.csharp_struct_name(&s.name)
         );
         for (t, n, d) in &s.fields {
             emit_doc(&mut o, "        ", d);

@@ -169,7 +169,9 @@ fn declarations_are_burst_compatible() {
     {
         for c in std::iter::once(&f.ret).chain(f.params.iter().map(|(t, _)| t)) {
             let t = h.csharp_type(c);
-            let ok = t.ends_with('*') || SCALARS.contains(&t.as_str()) || h.is_handle(&t);
+            let ok = t.ends_with('*')
+                || SCALARS.contains(&t.as_str())
+                || h.is_handle(c.trim().trim_start_matches("struct ").trim());
             if !ok {
                 errors.push(format!("{}: `{c}` crosses as `{t}`", f.name));
             }

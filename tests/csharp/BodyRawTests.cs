@@ -15,7 +15,7 @@ namespace SinewTests
             Check.Equal(20, sizeof(SinewBodyInfo), "sizeof(SinewBodyInfo)");
             Check.Equal(28, sizeof(SinewTransform), "sizeof(SinewTransform)");
             Check.Equal(16, sizeof(SinewQuat), "sizeof(SinewQuat)");
-            Check.Equal(8, sizeof(SinewBody), "sizeof(SinewBody)");
+            Check.Equal(8, sizeof(SinewBodyHandle), "sizeof(SinewBodyHandle)");
             Check.Equal(12, (int)Marshal.OffsetOf(typeof(SinewTransform), "rotation"), "transform rotation");
         }
 
@@ -50,12 +50,12 @@ namespace SinewTests
         {
             SinewWorldDesc wd;
             SinewNative.sinew_world_desc_init(&wd);
-            SinewWorld w;
+            SinewWorldHandle w;
             Check.Equal(0, SinewNative.sinew_world_create(&wd, &w), "create");
             try
             {
                 SinewRopeDesc zero = default(SinewRopeDesc);
-                SinewBody b = default(SinewBody);
+                SinewBodyHandle b = default(SinewBodyHandle);
                 Check.Equal((int)SinewStatus.ErrorInvalidArgument, SinewNative.sinew_world_add_rope(w, &zero, &b),
                     "a desc not made by desc_init is refused");
                 Check.Equal(0ul, b.id, "out_body untouched on failure");
@@ -95,7 +95,7 @@ namespace SinewTests
         {
             SinewWorldDesc wd;
             SinewNative.sinew_world_desc_init(&wd);
-            SinewWorld w;
+            SinewWorldHandle w;
             SinewNative.sinew_world_create(&wd, &w);
             try
             {

@@ -1,4 +1,4 @@
-// SinewFluid's engine-neutral half (unity-sample/Runtime/SinewFluidAuthoring.cs, compiled
+// SinewFluidHandle's engine-neutral half (unity-sample/Runtime/SinewFluidAuthoring.cs, compiled
 // into these tests): the component builds and edits its fluid, emitter and kill volumes
 // only through it, so these are the component's own code paths against the library.
 // Settings apply in place (Capacity and Spacing stay as built), a refused value changes

@@ -12,7 +12,7 @@ namespace SinewTests
         public static void TestStructSizesMatchTheHeader()
         {
             Check.Equal(12, Marshal.SizeOf(typeof(SinewVec3)), "sizeof(SinewVec3)");
-            Check.Equal(8, Marshal.SizeOf(typeof(SinewWorld)), "sizeof(SinewWorld)");
+            Check.Equal(8, Marshal.SizeOf(typeof(SinewWorldHandle)), "sizeof(SinewWorldHandle)");
             Check.Equal(12, sizeof(SinewVec3), "unmanaged sizeof(SinewVec3)");
         }
 
@@ -235,7 +235,7 @@ namespace SinewTests
         {
             SinewWorldDesc d;
             SinewNative.sinew_world_desc_init(&d);
-            SinewWorld w = default(SinewWorld);
+            SinewWorldHandle w = default(SinewWorldHandle);
             Check.Equal((int)SinewStatus.Ok, SinewNative.sinew_world_create(&d, &w), "create");
             Check.True(w.id != 0, "handle is not null");
             var p = new SinewVec3(0, 1, 0);
@@ -253,7 +253,7 @@ namespace SinewTests
         public static void TestZeroedDescIsRejected()
         {
             SinewWorldDesc d = default(SinewWorldDesc);
-            SinewWorld w = default(SinewWorld);
+            SinewWorldHandle w = default(SinewWorldHandle);
             Check.Equal((int)SinewStatus.ErrorInvalidArgument, SinewNative.sinew_world_create(&d, &w), "create from zeroed desc");
             Check.Equal(0ul, w.id, "out_world untouched");
             string m = SinewNative.Utf8ToString(SinewNative.sinew_last_error_message());

@@ -90,7 +90,7 @@ namespace SinewTests
             var w = new World();
             Check.Equal(live + 1, World.LiveCount, "registered");
             Check.True(!w.IsDisposed, "live");
-            SinewWorld h = w.Handle;
+            SinewWorldHandle h = w.Handle;
             w.Dispose();
             w.Dispose();
             Check.True(w.IsDisposed, "disposed");
@@ -108,7 +108,7 @@ namespace SinewTests
         {
             var a = new World();
             var b = new World();
-            SinewWorld hb = b.Handle;
+            SinewWorldHandle hb = b.Handle;
             World.DisposeAll();
             Check.True(a.IsDisposed && b.IsDisposed, "both disposed");
             Check.Equal(0, World.LiveCount, "none left");
@@ -122,7 +122,7 @@ namespace SinewTests
         public static void TestDisposeAllDestroysWorldsWhoseObjectsWereDropped()
         {
             var w = new World();
-            SinewWorld h = w.Handle;
+            SinewWorldHandle h = w.Handle;
             var field = typeof(World).GetField("registry", System.Reflection.BindingFlags.NonPublic | System.Reflection.BindingFlags.Static);
             var registry = (System.Collections.Generic.Dictionary<long, WeakReference<World>>)field.GetValue(null);
             registry[(long)h.id].SetTarget(null); // single-threaded here

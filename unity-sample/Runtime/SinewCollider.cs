@@ -26,7 +26,7 @@ namespace Sinew.Unity
         public SinewCollider collider;
         /// <summary>The touching body (a rope's or cloth's Body handle; id 0 for a
         /// particle in no body).</summary>
-        public SinewBody body;
+        public SinewBodyHandle body;
         /// <summary>The body's first (lowest-index) particle touching the collider.</summary>
         public int particle;
         /// <summary>That particle's contact point (world, m) and the collider's outward
@@ -82,7 +82,7 @@ namespace Sinew.Unity
         public event Action<SinewContactInfo> OnSinewContactEnd;
 
         /// <summary>The Sinew collider (id 0 while none is registered).</summary>
-        public Sinew.Native.SinewCollider Handle { get; private set; }
+        public Sinew.Native.SinewColliderHandle Handle { get; private set; }
 
         /// <summary>The world the collider is in (null while none).</summary>
         public World Owner { get; private set; }
@@ -157,9 +157,9 @@ namespace Sinew.Unity
         void Unregister()
         {
             World w = Owner;
-            Sinew.Native.SinewCollider h = Handle;
+            Sinew.Native.SinewColliderHandle h = Handle;
             Owner = null;
-            Handle = default(Sinew.Native.SinewCollider);
+            Handle = default(Sinew.Native.SinewColliderHandle);
             if (listening != null && h.id != 0)
                 listening.ListenContacts(h, null);
             listening = null;
@@ -181,7 +181,7 @@ namespace Sinew.Unity
             if (Owner == null || Owner.IsDisposed)
             {
                 Owner = null;
-                Handle = default(Sinew.Native.SinewCollider);
+                Handle = default(Sinew.Native.SinewColliderHandle);
                 Register();
                 return;
             }

@@ -38,7 +38,7 @@ namespace Sinew.Unity
 
         SinewCollider source;
         World coupled;
-        Sinew.Native.SinewCollider handle;
+        Sinew.Native.SinewColliderHandle handle;
         SinewWorldBehaviour subscribed;
 
         void OnEnable()
@@ -74,12 +74,12 @@ namespace Sinew.Unity
                 }
             }
             coupled = null;
-            handle = default(Sinew.Native.SinewCollider);
+            handle = default(Sinew.Native.SinewColliderHandle);
         }
 
         // From SinewCollider.Push (BeforeStep), once its transform is in the world: the
         // body's mass properties and velocities, in the collider's frame.
-        internal void PushDynamics(World world, Sinew.Native.SinewCollider collider, SinewVec3 position, SinewQuat rotation)
+        internal void PushDynamics(World world, Sinew.Native.SinewColliderHandle collider, SinewVec3 position, SinewQuat rotation)
         {
             if (!enabled || body == null)
                 return;

@@ -36,7 +36,7 @@ namespace Sinew.Unity
         public int sampleStep = 1;
 
         /// <summary>The Sinew collider (id 0 while none is registered).</summary>
-        public Sinew.Native.SinewCollider Handle { get; private set; }
+        public Sinew.Native.SinewColliderHandle Handle { get; private set; }
 
         /// <summary>The world the collider is in (null while none).</summary>
         public World Owner { get; private set; }
@@ -158,9 +158,9 @@ namespace Sinew.Unity
         void Unregister()
         {
             World w = Owner;
-            Sinew.Native.SinewCollider h = Handle;
+            Sinew.Native.SinewColliderHandle h = Handle;
             Owner = null;
-            Handle = default(Sinew.Native.SinewCollider);
+            Handle = default(Sinew.Native.SinewColliderHandle);
             if (w == null || w.IsDisposed || h.id == 0)
                 return;
             try
@@ -179,7 +179,7 @@ namespace Sinew.Unity
             if (Owner == null || Owner.IsDisposed)
             {
                 Owner = null;
-                Handle = default(Sinew.Native.SinewCollider);
+                Handle = default(Sinew.Native.SinewColliderHandle);
                 Register();
                 return;
             }

@@ -73,7 +73,7 @@ namespace Sinew.Unity
         /// <summary>Routes the contact events of <paramref name="handle"/> to
         /// <paramref name="listener"/> (null: stops); the world's contact events are on
         /// while any collider listens.</summary>
-        internal void ListenContacts(Sinew.Native.SinewCollider handle, SinewCollider listener)
+        internal void ListenContacts(Sinew.Native.SinewColliderHandle handle, SinewCollider listener)
         {
             if (listener != null)
                 contactListeners[handle.id] = listener;

@@ -1,4 +1,4 @@
-// A body built by the library (rope, cloth, tet or pressure soft body): a SinewBody
+// A body built by the library (rope, cloth, tet or pressure soft body): a SinewBodyHandle
 // handle plus the world that owns it. Made by World.AddRope / AddRopePolyline /
 // AddClothGrid / AddClothMesh / AddTetBody / AddPressureBody.
 
@@ -20,7 +20,7 @@ namespace Sinew
         /// <summary>The world that owns the body.</summary>
         public World World { get; private set; }
         /// <summary>The native handle (for the raw layer).</summary>
-        public SinewBody Handle { get; private set; }
+        public SinewBodyHandle Handle { get; private set; }
         /// <summary>Rope, cloth, tet soft body or pressure soft body.</summary>
         public SinewBodyKind Kind { get; private set; }
         /// <summary>World index of the body's first particle.</summary>
@@ -31,7 +31,7 @@ namespace Sinew
         /// <summary>True once <see cref="Remove"/> or <see cref="Dispose"/> removed it.</summary>
         public bool IsRemoved { get; private set; }
 
-        internal unsafe Body(World world, SinewBody handle)
+        internal unsafe Body(World world, SinewBodyHandle handle)
         {
             World = world;
             Handle = handle;

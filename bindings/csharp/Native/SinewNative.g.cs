@@ -353,7 +353,7 @@ namespace Sinew.Native
 
     /// <summary>A world handle, passed by value. <c>id</c> 0 is the null handle.</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewWorld
+    public partial struct SinewWorldHandle
     {
         public ulong id;
     }
@@ -626,7 +626,7 @@ namespace Sinew.Native
     /// header's "Handles" paragraph: layout, serial, snapshots).
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewBody
+    public partial struct SinewBodyHandle
     {
         public ulong id;
     }
@@ -710,7 +710,7 @@ namespace Sinew.Native
     /// id is rejected with SINEW_ERROR_INVALID_HANDLE.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewCollider
+    public partial struct SinewColliderHandle
     {
         public ulong id;
     }
@@ -742,7 +742,7 @@ namespace Sinew.Native
     public partial struct SinewContact
     {
         /// <summary>The collider touched.</summary>
-        public SinewCollider collider;
+        public SinewColliderHandle collider;
         /// <summary>The particle index.</summary>
         public uint particle;
         /// <summary>
@@ -781,9 +781,9 @@ namespace Sinew.Native
         /// </summary>
         public uint particle;
         /// <summary>The collider (for an end event it may have been removed since).</summary>
-        public SinewCollider collider;
+        public SinewColliderHandle collider;
         /// <summary>The particles' body; id 0 for a particle in no body (the pair is that particle's).</summary>
-        public SinewBody body;
+        public SinewBodyHandle body;
         /// <summary>
         /// The first particle's contact point (world, m) and the collider's outward normal
         /// there.
@@ -860,7 +860,7 @@ namespace Sinew.Native
         /// The body it belonged to (id 0: a constraint the host added, or a body removed
         /// since).
         /// </summary>
-        public SinewBody body;
+        public SinewBodyHandle body;
         /// <summary>Its family (a SinewFamily value) and id.</summary>
         public uint family;
         public uint id;
@@ -919,7 +919,7 @@ namespace Sinew.Native
     /// rejected with SINEW_ERROR_INVALID_HANDLE.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewFluid
+    public partial struct SinewFluidHandle
     {
         public ulong id;
     }
@@ -1210,7 +1210,7 @@ namespace Sinew.Native
     /// (the header's "Handles" paragraph).
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewEmitter
+    public partial struct SinewEmitterHandle
     {
         public ulong id;
     }
@@ -1220,7 +1220,7 @@ namespace Sinew.Native
     /// it (the header's "Handles" paragraph).
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewKillVolume
+    public partial struct SinewKillVolumeHandle
     {
         public ulong id;
     }
@@ -1310,7 +1310,7 @@ namespace Sinew.Native
     /// SINEW_ERROR_INVALID_HANDLE.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewGrainEmitter
+    public partial struct SinewGrainEmitterHandle
     {
         public ulong id;
     }
@@ -1945,7 +1945,7 @@ namespace Sinew.Native
         /// uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_attachment_host(SinewWorld world, SinewTransform* transform, uint* out_host);
+        public static extern int sinew_world_add_attachment_host(SinewWorldHandle world, SinewTransform* transform, uint* out_host);
 
         /// <summary>
         /// Sets the transform <c>host</c> reaches at the end of the next step; call it once per
@@ -1954,7 +1954,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>transform</c> must point to a readable SinewTransform.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_attachment_host_transform(SinewWorld world, uint host, SinewTransform* transform);
+        public static extern int sinew_world_set_attachment_host_transform(SinewWorldHandle world, uint host, SinewTransform* transform);
 
         /// <summary>
         /// Attaches <c>count</c> particles to <c>host</c> at <c>local_offsets</c> (m, in the host's frame;
@@ -1967,11 +1967,11 @@ namespace Sinew.Native
         /// be NULL, <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_attachments(SinewWorld world, uint host, uint* particles, SinewVec3* local_offsets, uint count, float compliance, uint* out_first);
+        public static extern int sinew_world_add_attachments(SinewWorldHandle world, uint host, uint* particles, SinewVec3* local_offsets, uint count, float compliance, uint* out_first);
 
         /// <summary>Sets the compliance (m/N) of attachments <c>first..first+count</c>; next step on.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_attachment_compliance(SinewWorld world, uint first, uint count, float compliance);
+        public static extern int sinew_world_set_attachment_compliance(SinewWorldHandle world, uint first, uint count, float compliance);
 
         /// <summary>
         /// Writes the force (N, world frame) each attachment <c>first..first+count</c> exerted on
@@ -1981,7 +1981,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out</c> must point to <c>count</c> writable SinewVec3.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_attachment_forces(SinewWorld world, uint first, uint count, SinewVec3* @out);
+        public static extern int sinew_world_read_attachment_forces(SinewWorldHandle world, uint first, uint count, SinewVec3* @out);
 
         /// <summary>Writes sinew_rope_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewRopeDesc.</remarks>
@@ -2018,7 +2018,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>desc</c> must point to a readable SinewRopeDesc, <c>out_body</c> to one writable SinewBody.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_rope(SinewWorld world, SinewRopeDesc* desc, SinewBody* out_body);
+        public static extern int sinew_world_add_rope(SinewWorldHandle world, SinewRopeDesc* desc, SinewBodyHandle* out_body);
 
         /// <summary>
         /// Adds a rope through <c>point_count</c> &gt;= 2 points (m), one particle each; the start,
@@ -2030,7 +2030,7 @@ namespace Sinew.Native
         /// <c>out_body</c> to one writable SinewBody.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_rope_polyline(SinewWorld world, SinewRopeDesc* desc, SinewVec3* points, uint point_count, SinewBody* out_body);
+        public static extern int sinew_world_add_rope_polyline(SinewWorldHandle world, SinewRopeDesc* desc, SinewVec3* points, uint point_count, SinewBodyHandle* out_body);
 
         /// <summary>
         /// Adds a cloth from a triangle mesh: <c>vertex_count</c> vertices (m) with
@@ -2047,7 +2047,7 @@ namespace Sinew.Native
         /// <c>vertex_count</c> floats, <c>out_body</c> to one writable SinewBody.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_cloth_mesh(SinewWorld world, SinewClothDesc* desc, SinewVec3* vertices, uint vertex_count, uint* triangles, uint triangle_count, float* inverse_masses, SinewBody* out_body);
+        public static extern int sinew_world_add_cloth_mesh(SinewWorldHandle world, SinewClothDesc* desc, SinewVec3* vertices, uint vertex_count, uint* triangles, uint triangle_count, float* inverse_masses, SinewBodyHandle* out_body);
 
         /// <summary>
         /// Adds a rectangular grid cloth ((segments_u+1) x (segments_v+1) particles, index
@@ -2058,7 +2058,7 @@ namespace Sinew.Native
         /// SinewBody.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_cloth_grid(SinewWorld world, SinewClothDesc* desc, SinewClothGridDesc* grid, SinewBody* out_body);
+        public static extern int sinew_world_add_cloth_grid(SinewWorldHandle world, SinewClothDesc* desc, SinewClothGridDesc* grid, SinewBodyHandle* out_body);
 
         /// <summary>
         /// Adds a soft body from a tetrahedral mesh: every tet edge a link, every tet a volume
@@ -2072,7 +2072,7 @@ namespace Sinew.Native
         /// floats or be NULL, <c>out_body</c> to one writable SinewBody.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_tet_body(SinewWorld world, SinewTetBodyDesc* desc, SinewVec3* vertices, uint vertex_count, uint* tets, uint tet_count, float* inverse_masses, SinewBody* out_body);
+        public static extern int sinew_world_add_tet_body(SinewWorldHandle world, SinewTetBodyDesc* desc, SinewVec3* vertices, uint vertex_count, uint* tets, uint tet_count, float* inverse_masses, SinewBodyHandle* out_body);
 
         /// <summary>
         /// Adds a soft body from a closed surface (triangles wound counter-clockwise seen from
@@ -2082,7 +2082,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks>As sinew_world_add_tet_body, with <c>triangles</c> pointing to 3*triangle_count uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_pressure_body(SinewWorld world, SinewPressureBodyDesc* desc, SinewVec3* vertices, uint vertex_count, uint* triangles, uint triangle_count, float* inverse_masses, SinewBody* out_body);
+        public static extern int sinew_world_add_pressure_body(SinewWorldHandle world, SinewPressureBodyDesc* desc, SinewVec3* vertices, uint vertex_count, uint* triangles, uint triangle_count, float* inverse_masses, SinewBodyHandle* out_body);
 
         /// <summary>
         /// Removes a body. Its particles keep their indices but become inert (inverse mass 0,
@@ -2091,12 +2091,12 @@ namespace Sinew.Native
         /// invalid: removing it again gives SINEW_ERROR_INVALID_HANDLE.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_remove_body(SinewWorld world, SinewBody body);
+        public static extern int sinew_world_remove_body(SinewWorldHandle world, SinewBodyHandle body);
 
         /// <summary>Writes the number of live bodies to <c>*out_count</c>.</summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_body_count(SinewWorld world, uint* out_count);
+        public static extern int sinew_world_body_count(SinewWorldHandle world, uint* out_count);
 
         /// <summary>
         /// Writes the body's particles (<c>first..first+count</c>, world particle indices) to
@@ -2104,12 +2104,12 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_first</c> and <c>out_count</c> must point to one writable uint32_t each.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_particle_range(SinewWorld world, SinewBody body, uint* out_first, uint* out_count);
+        public static extern int sinew_body_particle_range(SinewWorldHandle world, SinewBodyHandle body, uint* out_first, uint* out_count);
 
         /// <summary>Writes what the body is (kind, particles, rope radius, damping) to <c>*out_info</c>.</summary>
         /// <remarks><c>out_info</c> must point to one writable SinewBodyInfo.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_info(SinewWorld world, SinewBody body, SinewBodyInfo* out_info);
+        public static extern int sinew_body_info(SinewWorldHandle world, SinewBodyHandle body, SinewBodyInfo* out_info);
 
         /// <summary>
         /// Copies the positions (m) of all the body's particles to <c>out</c>, one SinewVec3 every
@@ -2118,14 +2118,14 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out</c> must point to <c>(capacity-1)*stride_bytes + 12</c> writable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_read_positions(SinewWorld world, SinewBody body, void* @out, uint capacity, uint stride_bytes);
+        public static extern int sinew_body_read_positions(SinewWorldHandle world, SinewBodyHandle body, void* @out, uint capacity, uint stride_bytes);
 
         /// <summary>
         /// Sets the compliance of one of the body's constraint groups (<c>which</c> a
         /// SinewBodyConstraints; units per group) from the next step on.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_compliance(SinewWorld world, SinewBody body, uint which, float compliance);
+        public static extern int sinew_body_set_compliance(SinewWorldHandle world, SinewBodyHandle body, uint which, float compliance);
 
         /// <summary>
         /// Writes |λ|/h² (N) of the body's length constraints of group <c>which</c> in the last
@@ -2144,15 +2144,15 @@ namespace Sinew.Native
         /// <c>out_count</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_read_forces(SinewWorld world, SinewBody body, uint which, float* @out, uint capacity, uint* out_count);
+        public static extern int sinew_body_read_forces(SinewWorldHandle world, SinewBodyHandle body, uint which, float* @out, uint capacity, uint* out_count);
 
         /// <summary>Sets the body's extra velocity damping (1/s, &gt;= 0) from the next step on.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_damping(SinewWorld world, SinewBody body, float damping);
+        public static extern int sinew_body_set_damping(SinewWorldHandle world, SinewBodyHandle body, float damping);
 
         /// <summary>Sets the overpressure factor (in (0, 100]) of a pressure soft body.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_pressure(SinewWorld world, SinewBody body, float pressure);
+        public static extern int sinew_body_set_pressure(SinewWorldHandle world, SinewBodyHandle body, float pressure);
 
         /// <summary>
         /// Writes the current volume (m³) of a soft body (the enclosed volume of a pressure
@@ -2160,7 +2160,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_volume</c> must point to one writable float.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_volume(SinewWorld world, SinewBody body, float* out_volume);
+        public static extern int sinew_body_volume(SinewWorldHandle world, SinewBodyHandle body, float* out_volume);
 
         /// <summary>
         /// Merges the vertices of a triangle mesh closer than <c>tolerance</c> (m; 0 = only
@@ -2240,7 +2240,7 @@ namespace Sinew.Native
         /// writable for one SinewCollider.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_collider(SinewWorld world, SinewColliderDesc* desc, SinewCollider* out_collider);
+        public static extern int sinew_world_add_collider(SinewWorldHandle world, SinewColliderDesc* desc, SinewColliderHandle* out_collider);
 
         /// <summary>
         /// Adds a static heightfield collider (a terrain): <c>columns</c> x <c>rows</c> samples
@@ -2259,7 +2259,7 @@ namespace Sinew.Native
         /// SinewCollider.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_heightfield_collider(SinewWorld world, SinewColliderDesc* desc, uint columns, uint rows, float cell_x, float cell_z, float* heights, byte* holes, SinewCollider* out_collider);
+        public static extern int sinew_world_add_heightfield_collider(SinewWorldHandle world, SinewColliderDesc* desc, uint columns, uint rows, float cell_x, float cell_z, float* heights, byte* holes, SinewColliderHandle* out_collider);
 
         /// <summary>
         /// Adds a static triangle-mesh collider: <c>vertex_count</c> vertices (m, in the
@@ -2275,11 +2275,11 @@ namespace Sinew.Native
         /// SinewCollider.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_mesh_collider(SinewWorld world, SinewColliderDesc* desc, SinewVec3* vertices, uint vertex_count, uint* indices, uint triangle_count, SinewCollider* out_collider);
+        public static extern int sinew_world_add_mesh_collider(SinewWorldHandle world, SinewColliderDesc* desc, SinewVec3* vertices, uint vertex_count, uint* indices, uint triangle_count, SinewColliderHandle* out_collider);
 
         /// <summary>Removes a collider; its handle becomes invalid.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_collider_remove(SinewWorld world, SinewCollider collider);
+        public static extern int sinew_collider_remove(SinewWorldHandle world, SinewColliderHandle collider);
 
         /// <summary>
         /// Moves a collider to <c>position</c> (m) and <c>rotation</c> (unit quaternion). Over the next
@@ -2288,16 +2288,16 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>position</c> must point to one readable SinewVec3, <c>rotation</c> to one SinewQuat.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_collider_set_transform(SinewWorld world, SinewCollider collider, SinewVec3* position, SinewQuat* rotation, uint teleport);
+        public static extern int sinew_collider_set_transform(SinewWorldHandle world, SinewColliderHandle collider, SinewVec3* position, SinewQuat* rotation, uint teleport);
 
         /// <summary>Sets a collider's friction coefficients (&gt;= 0) and restitution ([0, 1]).</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_collider_set_material(SinewWorld world, SinewCollider collider, float static_friction, float dynamic_friction, float restitution);
+        public static extern int sinew_collider_set_material(SinewWorldHandle world, SinewColliderHandle collider, float static_friction, float dynamic_friction, float restitution);
 
         /// <summary>Writes the number of colliders to <c>*out_count</c>.</summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_collider_count(SinewWorld world, uint* out_count);
+        public static extern int sinew_world_collider_count(SinewWorldHandle world, uint* out_count);
 
         /// <summary>
         /// Sets the collision radii (m, &gt;= 0; 0 = a point, the default) of particles
@@ -2306,7 +2306,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>radii</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_particle_radii(SinewWorld world, uint first, uint count, float* radii);
+        public static extern int sinew_world_set_particle_radii(SinewWorldHandle world, uint first, uint count, float* radii);
 
         /// <summary>
         /// Sets the collision filters of particles <c>first..first+count</c>. A fluid's particles
@@ -2315,7 +2315,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>filters</c> must point to <c>count</c> readable SinewCollisionFilter.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_collision_filters(SinewWorld world, uint first, uint count, SinewCollisionFilter* filters);
+        public static extern int sinew_world_set_collision_filters(SinewWorldHandle world, uint first, uint count, SinewCollisionFilter* filters);
 
         /// <summary>
         /// Sets the unyielding factors (in [0, 1]; 1 = pushes yielding particles without
@@ -2325,7 +2325,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>factors</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_unyielding(SinewWorld world, uint first, uint count, float* factors);
+        public static extern int sinew_world_set_unyielding(SinewWorldHandle world, uint first, uint count, float* factors);
 
         /// <summary>
         /// Limits every particle's speed to <c>max_speed</c> (m/s, finite, &gt;= 0; 0 = unlimited, the
@@ -2333,12 +2333,12 @@ namespace Sinew.Native
         /// or each other; keep max_speed · dt below the particle radius).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_max_speed(SinewWorld world, float max_speed);
+        public static extern int sinew_world_set_max_speed(SinewWorldHandle world, float max_speed);
 
         /// <summary>Writes the number of particle–collider contacts of the last step to <c>*out_count</c>.</summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_contact_count(SinewWorld world, uint* out_count);
+        public static extern int sinew_world_contact_count(SinewWorldHandle world, uint* out_count);
 
         /// <summary>
         /// Copies the first <c>min(capacity, contact count)</c> contacts of the last step (in
@@ -2346,7 +2346,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out</c> must point to <c>capacity</c> writable SinewContact, <c>out_count</c> to one uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_contacts(SinewWorld world, SinewContact* @out, uint capacity, uint* out_count);
+        public static extern int sinew_world_read_contacts(SinewWorldHandle world, SinewContact* @out, uint capacity, uint* out_count);
 
         /// <summary>
         /// Picks the particle nearest along the ray <c>origin + t·direction</c> (t &gt;= 0; direction
@@ -2359,7 +2359,7 @@ namespace Sinew.Native
         /// to one writable uint32_t, <c>out_distance</c> to one writable float.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_pick_particle(SinewWorld world, SinewVec3* origin, SinewVec3* direction, float radius, uint* out_particle, float* out_distance);
+        public static extern int sinew_world_pick_particle(SinewWorldHandle world, SinewVec3* origin, SinewVec3* direction, float radius, uint* out_particle, float* out_distance);
 
         /// <summary>
         /// Attaches <c>particle</c> to <c>*target</c> (m) with <c>compliance</c> (m/N, 0 = rigid, &lt;= 1000)
@@ -2370,16 +2370,16 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>target</c> must point to one readable SinewVec3.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_grab_particle(SinewWorld world, uint particle, SinewVec3* target, float compliance);
+        public static extern int sinew_world_grab_particle(SinewWorldHandle world, uint particle, SinewVec3* target, float compliance);
 
         /// <summary>Moves the target (m) of the grab on <c>particle</c> (e.g. with the mouse).</summary>
         /// <remarks><c>target</c> must point to one readable SinewVec3.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_move_grab(SinewWorld world, uint particle, SinewVec3* target);
+        public static extern int sinew_world_move_grab(SinewWorldHandle world, uint particle, SinewVec3* target);
 
         /// <summary>Releases the grab on <c>particle</c>.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_release_particle(SinewWorld world, uint particle);
+        public static extern int sinew_world_release_particle(SinewWorldHandle world, uint particle);
 
         /// <summary>
         /// Adds <c>count</c> XPBD distance constraints. <c>particle_pairs</c> holds 2*count particle
@@ -2393,7 +2393,7 @@ namespace Sinew.Native
         /// be NULL, <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_distance_constraints(SinewWorld world, uint* particle_pairs, float* rest_lengths, uint count, float compliance, uint* out_first);
+        public static extern int sinew_world_add_distance_constraints(SinewWorldHandle world, uint* particle_pairs, float* rest_lengths, uint count, float compliance, uint* out_first);
 
         /// <summary>
         /// Adds <c>count</c> PBD distance constraints with <c>stiffness</c> k in [0, 1]: the fraction of
@@ -2402,12 +2402,12 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks>As sinew_world_add_distance_constraints.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_pbd_distance_constraints(SinewWorld world, uint* particle_pairs, float* rest_lengths, uint count, float stiffness, uint* out_first);
+        public static extern int sinew_world_add_pbd_distance_constraints(SinewWorldHandle world, uint* particle_pairs, float* rest_lengths, uint count, float stiffness, uint* out_first);
 
         /// <summary>Writes the number of distance constraints (both flavours) to <c>*out_count</c>.</summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_distance_constraint_count(SinewWorld world, uint* out_count);
+        public static extern int sinew_world_distance_constraint_count(SinewWorldHandle world, uint* out_count);
 
         /// <summary>
         /// Writes the force magnitude |λ|/h² (N) of distance constraints <c>first..first+count</c>
@@ -2416,7 +2416,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_newtons</c> must point to <c>count</c> writable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_constraint_forces(SinewWorld world, uint first, uint count, float* out_newtons);
+        public static extern int sinew_world_read_constraint_forces(SinewWorldHandle world, uint first, uint count, float* out_newtons);
 
         /// <summary>
         /// Writes the force (N) and torque (N·m) the particles exerted on <c>collider</c> over the
@@ -2431,7 +2431,7 @@ namespace Sinew.Native
         /// <c>out_torque</c> to one writable SinewVec3 each.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_collider_contact_wrench(SinewWorld world, SinewCollider collider, SinewVec3* about, SinewVec3* out_force, SinewVec3* out_torque);
+        public static extern int sinew_collider_contact_wrench(SinewWorldHandle world, SinewColliderHandle collider, SinewVec3* about, SinewVec3* out_force, SinewVec3* out_torque);
 
         /// <summary>
         /// Turns the contact events on (<c>enabled</c> 1) or off (0; the default). While on, every
@@ -2443,7 +2443,7 @@ namespace Sinew.Native
         /// pair that touches in its next step.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_contact_events(SinewWorld world, uint enabled);
+        public static extern int sinew_world_set_contact_events(SinewWorldHandle world, uint enabled);
 
         /// <summary>
         /// Writes the number of contact events waiting to be taken to <c>*out_count</c> (at most
@@ -2451,7 +2451,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_contact_event_count(SinewWorld world, uint* out_count);
+        public static extern int sinew_world_contact_event_count(SinewWorldHandle world, uint* out_count);
 
         /// <summary>
         /// Moves the oldest contact events (up to <c>capacity</c>) into <c>out_events</c>, oldest first
@@ -2464,7 +2464,7 @@ namespace Sinew.Native
         /// writable uint32_t, <c>out_lost</c> to one writable uint64_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_take_contact_events(SinewWorld world, SinewContactEvent* out_events, uint capacity, uint* out_count, ulong* out_lost);
+        public static extern int sinew_world_take_contact_events(SinewWorldHandle world, SinewContactEvent* out_events, uint capacity, uint* out_count, ulong* out_lost);
 
         /// <summary>
         /// Makes <c>collider</c> dynamic: the host body behind it. Call it every frame before the
@@ -2480,14 +2480,14 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>dynamics</c> must point to one readable SinewColliderDynamics.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_collider_set_dynamics(SinewWorld world, SinewCollider collider, SinewColliderDynamics* dynamics);
+        public static extern int sinew_collider_set_dynamics(SinewWorldHandle world, SinewColliderHandle collider, SinewColliderDynamics* dynamics);
 
         /// <summary>
         /// Makes <c>collider</c> kinematic again (its transform set by the host alone). A
         /// kinematic collider is left as it is.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_collider_clear_dynamics(SinewWorld world, SinewCollider collider);
+        public static extern int sinew_collider_clear_dynamics(SinewWorldHandle world, SinewColliderHandle collider);
 
         /// <summary>
         /// Writes what the proxy of dynamic <c>collider</c> did over the last step to <c>*out</c>
@@ -2496,7 +2496,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out</c> must point to one writable SinewColliderMotion.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_collider_read_motion(SinewWorld world, SinewCollider collider, SinewColliderMotion* @out);
+        public static extern int sinew_collider_read_motion(SinewWorldHandle world, SinewColliderHandle collider, SinewColliderMotion* @out);
 
         /// <summary>
         /// Pins <c>count</c> particles to points of <c>collider</c> (<c>offsets</c>: m, the collider's frame)
@@ -2511,11 +2511,11 @@ namespace Sinew.Native
         /// SinewVec3, <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_collider_pin_particles(SinewWorld world, SinewCollider collider, uint* particles, SinewVec3* offsets, uint count, float compliance, uint* out_first);
+        public static extern int sinew_collider_pin_particles(SinewWorldHandle world, SinewColliderHandle collider, uint* particles, SinewVec3* offsets, uint count, float compliance, uint* out_first);
 
         /// <summary>Removes pins <c>first..first + count</c> (they stop acting; indices never shift).</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_remove_pins(SinewWorld world, uint first, uint count);
+        public static extern int sinew_world_remove_pins(SinewWorldHandle world, uint first, uint count);
 
         /// <summary>
         /// Writes the force (N, world) each pin of <c>first..first + count</c> exerted on its
@@ -2524,7 +2524,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out</c> must point to <c>count</c> writable SinewVec3.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_pin_forces(SinewWorld world, uint first, uint count, SinewVec3* @out);
+        public static extern int sinew_world_read_pin_forces(SinewWorldHandle world, uint first, uint count, SinewVec3* @out);
 
         /// <summary>
         /// Removes constraints <c>first..first+count</c> of <c>family</c> (a SinewFamily value): they
@@ -2534,12 +2534,12 @@ namespace Sinew.Native
         /// sinew_world_release_particle), and a particle that is not grabbed is a removed id.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_constraints_remove(SinewWorld world, uint family, uint first, uint count);
+        public static extern int sinew_constraints_remove(SinewWorldHandle world, uint family, uint first, uint count);
 
         /// <summary>Writes 1 to <c>*out_removed</c> when constraint <c>id</c> of <c>family</c> was removed, else 0.</summary>
         /// <remarks><c>out_removed</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_constraints_is_removed(SinewWorld world, uint family, uint id, uint* out_removed);
+        public static extern int sinew_constraints_is_removed(SinewWorldHandle world, uint family, uint id, uint* out_removed);
 
         /// <summary>
         /// Sets the rest values of constraints <c>first..first+count</c> of <c>family</c> from
@@ -2553,7 +2553,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>rest_values</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_constraints_set_rest(SinewWorld world, uint family, uint first, uint count, float* rest_values);
+        public static extern int sinew_constraints_set_rest(SinewWorldHandle world, uint family, uint first, uint count, float* rest_values);
 
         /// <summary>
         /// Writes the rest values (units as sinew_constraints_set_rest) of constraints
@@ -2562,7 +2562,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_rest_values</c> must point to <c>count</c> writable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_constraints_read_rest(SinewWorld world, uint family, uint first, uint count, float* out_rest_values);
+        public static extern int sinew_constraints_read_rest(SinewWorldHandle world, uint family, uint first, uint count, float* out_rest_values);
 
         /// <summary>
         /// Sets the compliance of constraints <c>first..first+count</c> of <c>family</c>, in the
@@ -2573,7 +2573,7 @@ namespace Sinew.Native
         /// constraint becomes an XPBD one. Shape clusters take a stiffness instead.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_constraints_set_compliance(SinewWorld world, uint family, uint first, uint count, float compliance);
+        public static extern int sinew_constraints_set_compliance(SinewWorldHandle world, uint family, uint first, uint count, float compliance);
 
         /// <summary>
         /// Sets the PBD stiffness k in [0, 1] (the fraction of the error removed per substep,
@@ -2582,7 +2582,7 @@ namespace Sinew.Native
         /// families, grabs included, take a compliance (SINEW_ERROR_INVALID_ARGUMENT).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_constraints_set_stiffness(SinewWorld world, uint family, uint first, uint count, float stiffness);
+        public static extern int sinew_constraints_set_stiffness(SinewWorldHandle world, uint family, uint first, uint count, float stiffness);
 
         /// <summary>
         /// Scales the rest lengths of a rope or a distance-model cloth (links, bend links,
@@ -2591,14 +2591,14 @@ namespace Sinew.Native
         /// in smoothly.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_rest_scale(SinewWorld world, SinewBody body, float scale);
+        public static extern int sinew_body_set_rest_scale(SinewWorldHandle world, SinewBodyHandle body, float scale);
 
         /// <summary>
         /// Sets the total mass (kg, finite, &gt; 0) of a body's movable particles, keeping their
         /// mass ratios; pinned particles stay pinned.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_mass(SinewWorld world, SinewBody body, float mass);
+        public static extern int sinew_body_set_mass(SinewWorldHandle world, SinewBodyHandle body, float mass);
 
         /// <summary>
         /// Sets the break force (family units, N for lengths; +infinity = never breaks; finite
@@ -2608,7 +2608,7 @@ namespace Sinew.Native
         /// grabs take no break force (SINEW_ERROR_INVALID_ARGUMENT).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_constraints_set_break_force(SinewWorld world, uint family, uint first, uint count, float force);
+        public static extern int sinew_constraints_set_break_force(SinewWorldHandle world, uint family, uint first, uint count, float force);
 
         /// <summary>
         /// Sets the break force (N, &gt; 0; +infinity = never breaks) of a rope's links: a link
@@ -2622,7 +2622,7 @@ namespace Sinew.Native
         /// tethers on or off. Only ropes (SINEW_ERROR_INVALID_ARGUMENT otherwise).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_break_force(SinewWorld world, SinewBody body, float force);
+        public static extern int sinew_body_set_break_force(SinewWorldHandle world, SinewBodyHandle body, float force);
 
         /// <summary>
         /// Writes the number of break events waiting to be taken to <c>*out_count</c> (at most
@@ -2630,7 +2630,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_break_event_count(SinewWorld world, uint* out_count);
+        public static extern int sinew_world_break_event_count(SinewWorldHandle world, uint* out_count);
 
         /// <summary>
         /// Moves the oldest break events (up to <c>capacity</c>) into <c>out_events</c>, oldest first,
@@ -2642,7 +2642,7 @@ namespace Sinew.Native
         /// writable uint32_t, <c>out_lost</c> to one writable uint64_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_take_break_events(SinewWorld world, SinewBreakEvent* out_events, uint capacity, uint* out_count, ulong* out_lost);
+        public static extern int sinew_world_take_break_events(SinewWorldHandle world, SinewBreakEvent* out_events, uint capacity, uint* out_count, ulong* out_lost);
 
         /// <summary>
         /// Cuts a rope at its link <c>link</c> (0 = the link at its start; a rope of n segments has
@@ -2652,7 +2652,7 @@ namespace Sinew.Native
         /// past its end.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_cut_rope(SinewWorld world, SinewBody body, uint link);
+        public static extern int sinew_body_cut_rope(SinewWorldHandle world, SinewBodyHandle body, uint link);
 
         /// <summary>
         /// Cuts a rope at the live link nearest to the segment <c>*a</c>–<c>*b</c> (a sword swipe, m)
@@ -2663,7 +2663,7 @@ namespace Sinew.Native
         /// uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_cut_rope_along(SinewWorld world, SinewBody body, SinewVec3* a, SinewVec3* b, uint* out_link);
+        public static extern int sinew_body_cut_rope_along(SinewWorldHandle world, SinewBodyHandle body, SinewVec3* a, SinewVec3* b, uint* out_link);
 
         /// <summary>
         /// Attaches a winch to a rope at <c>end</c> (a SinewRopeEnd; that end must be pinned: the
@@ -2675,7 +2675,7 @@ namespace Sinew.Native
         /// sinew_body_set_winch_target.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_add_winch(SinewWorld world, SinewBody body, uint end, float length);
+        public static extern int sinew_body_add_winch(SinewWorldHandle world, SinewBodyHandle body, uint end, float length);
 
         /// <summary>
         /// Drives a rope's winch at <c>speed</c> m/s (&gt; 0 pays out, &lt; 0 reels in, 0 holds; within
@@ -2684,14 +2684,14 @@ namespace Sinew.Native
         /// the drum reels in up to the cut and stops there.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_winch_speed(SinewWorld world, SinewBody body, float speed);
+        public static extern int sinew_body_set_winch_speed(SinewWorldHandle world, SinewBodyHandle body, float speed);
 
         /// <summary>
         /// Drives a rope's winch towards <c>length</c> m (in [0, built length], the bound of
         /// sinew_body_add_winch) at <c>speed</c> m/s (&gt; 0); it stops there.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_winch_target(SinewWorld world, SinewBody body, float length, float speed);
+        public static extern int sinew_body_set_winch_target(SinewWorldHandle world, SinewBodyHandle body, float length, float speed);
 
         /// <summary>
         /// Writes a winched rope's active length (m, &gt;= 0), its current winch speed (m/s; 0
@@ -2704,7 +2704,7 @@ namespace Sinew.Native
         /// one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_winch_state(SinewWorld world, SinewBody body, float* out_length, float* out_speed, uint* out_link);
+        public static extern int sinew_body_winch_state(SinewWorldHandle world, SinewBodyHandle body, float* out_length, float* out_speed, uint* out_link);
 
         /// <summary>
         /// Adds <c>count</c> tethers (long-range attachments, Kim et al. 2012):
@@ -2718,7 +2718,7 @@ namespace Sinew.Native
         /// NULL, <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_tethers(SinewWorld world, uint* particle_pairs, float* max_lengths, uint count, float compliance, uint* out_first);
+        public static extern int sinew_world_add_tethers(SinewWorldHandle world, uint* particle_pairs, float* max_lengths, uint count, float compliance, uint* out_first);
 
         /// <summary>
         /// Adds <c>count</c> dihedral bending constraints (Müller et al. 2007). <c>hinges</c> holds 4
@@ -2731,7 +2731,7 @@ namespace Sinew.Native
         /// <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_dihedral_bending(SinewWorld world, uint* hinges, float* rest_angles, uint count, float compliance, uint* out_first);
+        public static extern int sinew_world_add_dihedral_bending(SinewWorldHandle world, uint* hinges, float* rest_angles, uint count, float compliance, uint* out_first);
 
         /// <summary>
         /// Adds <c>count</c> isometric bending constraints (Bergou et al. 2006) over hinges laid out
@@ -2740,7 +2740,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>hinges</c> must point to 4*count uint32_t, <c>out_first</c> to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_isometric_bending(SinewWorld world, uint* hinges, uint count, float compliance, uint* out_first);
+        public static extern int sinew_world_add_isometric_bending(SinewWorldHandle world, uint* hinges, uint count, float compliance, uint* out_first);
 
         /// <summary>
         /// Adds <c>count</c> tetrahedron volume constraints, C = V/V0 - 1. <c>tets</c> holds 4 indices
@@ -2753,7 +2753,7 @@ namespace Sinew.Native
         /// <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_tet_volume_constraints(SinewWorld world, uint* tets, float* rest_volumes, uint count, float compliance, uint* out_first);
+        public static extern int sinew_world_add_tet_volume_constraints(SinewWorldHandle world, uint* tets, float* rest_volumes, uint count, float compliance, uint* out_first);
 
         /// <summary>
         /// Adds one closed-surface volume constraint over <c>triangle_count</c> triangles (3
@@ -2766,7 +2766,7 @@ namespace Sinew.Native
         /// uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_pressure_volume(SinewWorld world, uint* triangles, uint triangle_count, float pressure, float compliance, uint* out_id);
+        public static extern int sinew_world_add_pressure_volume(SinewWorldHandle world, uint* triangles, uint triangle_count, float pressure, float compliance, uint* out_id);
 
         /// <summary>
         /// Writes the number of constraints of <c>family</c> (a SinewFamily; removed ones included:
@@ -2775,7 +2775,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_family_constraint_count(SinewWorld world, uint family, uint* out_count);
+        public static extern int sinew_world_family_constraint_count(SinewWorldHandle world, uint family, uint* out_count);
 
         /// <summary>
         /// Writes |λ|/h² of constraints <c>first..first+count</c> of <c>family</c> in the last substep of
@@ -2783,7 +2783,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out</c> must point to <c>count</c> writable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_family_forces(SinewWorld world, uint family, uint first, uint count, float* @out);
+        public static extern int sinew_world_read_family_forces(SinewWorldHandle world, uint family, uint first, uint count, float* @out);
 
         /// <summary>
         /// Writes the current enclosed volume (m³) of pressure constraint <c>id</c> to
@@ -2791,7 +2791,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_volume</c> must point to one writable float.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_pressure_volume(SinewWorld world, uint id, float* out_volume);
+        public static extern int sinew_world_pressure_volume(SinewWorldHandle world, uint id, float* out_volume);
 
         /// <summary>
         /// Adds strain-based triangle constraints (Müller et al. 2014): 3 per triangle, ids
@@ -2800,7 +2800,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>triangles</c> must point to 3*count uint32_t, <c>out_first</c> to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_triangle_strain(SinewWorld world, uint* triangles, uint count, float compliance_xx, float compliance_yy, float compliance_shear, uint* out_first);
+        public static extern int sinew_world_add_triangle_strain(SinewWorldHandle world, uint* triangles, uint count, float compliance_xx, float compliance_yy, float compliance_shear, uint* out_first);
 
         /// <summary>
         /// Adds strain-based tet constraints: 6 per tet, ids <c>first + 6j + (0, 1, 2: stretch</c>
@@ -2809,7 +2809,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>tets</c> must point to 4*count uint32_t, <c>out_first</c> to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_tet_strain(SinewWorld world, uint* tets, uint count, float compliance_xx, float compliance_yy, float compliance_zz, float compliance_shear, uint* out_first);
+        public static extern int sinew_world_add_tet_strain(SinewWorldHandle world, uint* tets, uint count, float compliance_xx, float compliance_yy, float compliance_zz, float compliance_shear, uint* out_first);
 
         /// <summary>
         /// Adds unilateral area constraints (air mesh, 2D worlds): each triangle's signed area
@@ -2821,7 +2821,7 @@ namespace Sinew.Native
         /// <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_unilateral_areas(SinewWorld world, uint* triangles, float* min_areas, uint count, float compliance, uint* out_first);
+        public static extern int sinew_world_add_unilateral_areas(SinewWorldHandle world, uint* triangles, float* min_areas, uint count, float compliance, uint* out_first);
 
         /// <summary>
         /// Adds unilateral volume constraints (air mesh, 3D): each tet's signed volume stays
@@ -2833,14 +2833,14 @@ namespace Sinew.Native
         /// <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_unilateral_volumes(SinewWorld world, uint* tets, float* min_volumes, uint count, float compliance, uint* out_first);
+        public static extern int sinew_world_add_unilateral_volumes(SinewWorldHandle world, uint* tets, float* min_volumes, uint count, float compliance, uint* out_first);
 
         /// <summary>
         /// Makes the world 2D (<c>enabled</c> = 1: all motion in the plane z = <c>z</c> (m); particles are
         /// moved onto it now and their z velocity is zeroed every substep) or 3D again (0).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_planar(SinewWorld world, uint enabled, float z);
+        public static extern int sinew_world_set_planar(SinewWorldHandle world, uint enabled, float z);
 
         /// <summary>
         /// Adds a closed ring of <c>count</c> &gt;= 3 particles (counter-clockwise seen from +z) whose
@@ -2849,12 +2849,12 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>particles</c> must point to <c>count</c> uint32_t, <c>out_id</c> to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_ring_area(SinewWorld world, uint* particles, uint count, float pressure, float compliance, uint* out_id);
+        public static extern int sinew_world_add_ring_area(SinewWorldHandle world, uint* particles, uint count, float pressure, float compliance, uint* out_id);
 
         /// <summary>Writes the current enclosed area (m²) of ring <c>id</c> to <c>*out_area</c>.</summary>
         /// <remarks><c>out_area</c> must point to one writable float.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_ring_area(SinewWorld world, uint id, float* out_area);
+        public static extern int sinew_world_ring_area(SinewWorldHandle world, uint id, float* out_area);
 
         /// <summary>
         /// Adds a shape-matching cluster (Müller 2005) over <c>count</c> &gt;= 2 particles, rest shape =
@@ -2865,11 +2865,11 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>particles</c> must point to <c>count</c> uint32_t, <c>out_id</c> to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_shape_cluster(SinewWorld world, uint* particles, uint count, float stiffness, float yield_distance, float creep, uint* out_id);
+        public static extern int sinew_world_add_shape_cluster(SinewWorldHandle world, uint* particles, uint count, float stiffness, float yield_distance, float creep, uint* out_id);
 
         /// <summary>Sets the stiffness (in [0, 1]) of shape-matching cluster <c>id</c>.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_shape_cluster_stiffness(SinewWorld world, uint id, float stiffness);
+        public static extern int sinew_world_set_shape_cluster_stiffness(SinewWorldHandle world, uint id, float stiffness);
 
         /// <summary>
         /// Writes sinew_anisotropy_desc_default() to <c>*out</c> (for bindings that avoid by-value
@@ -2899,7 +2899,7 @@ namespace Sinew.Native
         /// uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_read_anisotropy(SinewWorld world, SinewFluid fluid, SinewAnisotropyDesc* desc, float alpha, uint capacity, void* ellipsoids, uint stride, uint* out_count);
+        public static extern int sinew_fluid_read_anisotropy(SinewWorldHandle world, SinewFluidHandle fluid, SinewAnisotropyDesc* desc, float alpha, uint capacity, void* ellipsoids, uint stride, uint* out_count);
 
         /// <summary>
         /// Writes sinew_diffuse_desc_default() to <c>*out</c> (for bindings that avoid by-value
@@ -2918,12 +2918,12 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>desc</c> must point to a readable SinewDiffuseDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_set_diffuse(SinewWorld world, SinewFluid fluid, SinewDiffuseDesc* desc);
+        public static extern int sinew_fluid_set_diffuse(SinewWorldHandle world, SinewFluidHandle fluid, SinewDiffuseDesc* desc);
 
         /// <summary>Writes the fluid's diffuse settings to <c>*out_desc</c> (capacity 0 when it has none).</summary>
         /// <remarks><c>out_desc</c> must be NULL or point to writable memory for one SinewDiffuseDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_get_diffuse(SinewWorld world, SinewFluid fluid, SinewDiffuseDesc* out_desc);
+        public static extern int sinew_fluid_get_diffuse(SinewWorldHandle world, SinewFluidHandle fluid, SinewDiffuseDesc* out_desc);
 
         /// <summary>
         /// Copies the fluid's live diffuse particles into <c>particles</c> (SinewDiffuseParticle,
@@ -2937,7 +2937,7 @@ namespace Sinew.Native
         /// <c>out_count</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_read_diffuse(SinewWorld world, SinewFluid fluid, uint capacity, void* particles, uint stride, uint* out_count);
+        public static extern int sinew_fluid_read_diffuse(SinewWorldHandle world, SinewFluidHandle fluid, uint capacity, void* particles, uint stride, uint* out_count);
 
         /// <summary>Writes sinew_fluid_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewFluidDesc.</remarks>
@@ -2964,19 +2964,19 @@ namespace Sinew.Native
         /// SinewFluid.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_fluid(SinewWorld world, SinewFluidDesc* desc, SinewFluid* out_fluid);
+        public static extern int sinew_world_add_fluid(SinewWorldHandle world, SinewFluidDesc* desc, SinewFluidHandle* out_fluid);
 
         /// <summary>
         /// Removes a fluid: its particles become inert for good (their slots stay, so no
         /// index shifts); its emitters and kill volumes go with it; its handle becomes invalid.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_remove(SinewWorld world, SinewFluid fluid);
+        public static extern int sinew_fluid_remove(SinewWorldHandle world, SinewFluidHandle fluid);
 
         /// <summary>Writes the number of fluids to <c>*out_count</c>.</summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_fluid_count(SinewWorld world, uint* out_count);
+        public static extern int sinew_world_fluid_count(SinewWorldHandle world, uint* out_count);
 
         /// <summary>
         /// Writes the fluid's settings to <c>*out_desc</c> (with the cookie, ready for
@@ -2984,7 +2984,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_desc</c> must be NULL or point to writable memory for one SinewFluidDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_get_desc(SinewWorld world, SinewFluid fluid, SinewFluidDesc* out_desc);
+        public static extern int sinew_fluid_get_desc(SinewWorldHandle world, SinewFluidHandle fluid, SinewFluidDesc* out_desc);
 
         /// <summary>
         /// Changes a fluid's settings while it runs (next step on). <c>capacity</c> and <c>spacing</c>
@@ -2992,7 +2992,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>desc</c> must point to a readable SinewFluidDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_set_desc(SinewWorld world, SinewFluid fluid, SinewFluidDesc* desc);
+        public static extern int sinew_fluid_set_desc(SinewWorldHandle world, SinewFluidHandle fluid, SinewFluidDesc* desc);
 
         /// <summary>
         /// Writes the fluid's reserved world particles, <c>first..first+capacity</c>, to
@@ -3001,12 +3001,12 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_first</c> and <c>out_capacity</c> must point to one writable uint32_t each.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_particle_range(SinewWorld world, SinewFluid fluid, uint* out_first, uint* out_capacity);
+        public static extern int sinew_fluid_particle_range(SinewWorldHandle world, SinewFluidHandle fluid, uint* out_first, uint* out_capacity);
 
         /// <summary>Writes the fluid's counters and density figures to <c>*out_stats</c>.</summary>
         /// <remarks><c>out_stats</c> must be NULL or point to writable memory for one SinewFluidStats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_stats(SinewWorld world, SinewFluid fluid, SinewFluidStats* out_stats);
+        public static extern int sinew_fluid_stats(SinewWorldHandle world, SinewFluidHandle fluid, SinewFluidStats* out_stats);
 
         /// <summary>
         /// Emits <c>count</c> particles at <c>positions</c> (m) with <c>velocities</c> (m/s; NULL = at
@@ -3019,11 +3019,11 @@ namespace Sinew.Native
         /// NULL, <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_emit(SinewWorld world, SinewFluid fluid, SinewVec3* positions, SinewVec3* velocities, uint count, uint* out_first);
+        public static extern int sinew_fluid_emit(SinewWorldHandle world, SinewFluidHandle fluid, SinewVec3* positions, SinewVec3* velocities, uint count, uint* out_first);
 
         /// <summary>Removes every live particle of the fluid (its slots stay reserved).</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_clear(SinewWorld world, SinewFluid fluid);
+        public static extern int sinew_fluid_clear(SinewWorldHandle world, SinewFluidHandle fluid);
 
         /// <summary>
         /// Adds an emitter to the fluid (it emits from the next step on); <c>*out_emitter</c>
@@ -3034,16 +3034,16 @@ namespace Sinew.Native
         /// SinewEmitter.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_add_emitter(SinewWorld world, SinewFluid fluid, SinewEmitterDesc* desc, SinewEmitter* out_emitter);
+        public static extern int sinew_fluid_add_emitter(SinewWorldHandle world, SinewFluidHandle fluid, SinewEmitterDesc* desc, SinewEmitterHandle* out_emitter);
 
         /// <summary>Moves or retunes an emitter (a hose that follows the player); next step on.</summary>
         /// <remarks><c>desc</c> must point to a readable SinewEmitterDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_emitter_set(SinewWorld world, SinewEmitter emitter, SinewEmitterDesc* desc);
+        public static extern int sinew_emitter_set(SinewWorldHandle world, SinewEmitterHandle emitter, SinewEmitterDesc* desc);
 
         /// <summary>Removes an emitter; its handle becomes invalid.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_emitter_remove(SinewWorld world, SinewEmitter emitter);
+        public static extern int sinew_emitter_remove(SinewWorldHandle world, SinewEmitterHandle emitter);
 
         /// <summary>
         /// Adds a kill volume to the fluid: its particles inside are removed at the end of
@@ -3054,11 +3054,11 @@ namespace Sinew.Native
         /// SinewKillVolume.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_add_kill_volume(SinewWorld world, SinewFluid fluid, SinewKillVolumeDesc* desc, SinewKillVolume* out_volume);
+        public static extern int sinew_fluid_add_kill_volume(SinewWorldHandle world, SinewFluidHandle fluid, SinewKillVolumeDesc* desc, SinewKillVolumeHandle* out_volume);
 
         /// <summary>Removes a kill volume; its handle becomes invalid.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_kill_volume_remove(SinewWorld world, SinewKillVolume volume);
+        public static extern int sinew_kill_volume_remove(SinewWorldHandle world, SinewKillVolumeHandle volume);
 
         /// <summary>
         /// Copies the fluid's live particles, in order, into up to three strided buffers
@@ -3077,14 +3077,14 @@ namespace Sinew.Native
         /// bytes; <c>out_count</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_fluid_read_particles(SinewWorld world, SinewFluid fluid, float alpha, uint capacity, void* positions, uint position_stride, void* velocities, uint velocity_stride, void* density_ratios, uint density_stride, uint* out_count);
+        public static extern int sinew_fluid_read_particles(SinewWorldHandle world, SinewFluidHandle fluid, float alpha, uint capacity, void* positions, uint position_stride, void* velocities, uint velocity_stride, void* density_ratios, uint density_stride, uint* out_count);
 
         /// <summary>
         /// Turns the two-way coupling of a body's particles with every fluid on (<c>enabled</c> =
         /// 1, the default for particles with a radius) or off (0).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_fluid_coupling(SinewWorld world, SinewBody body, uint enabled);
+        public static extern int sinew_body_set_fluid_coupling(SinewWorldHandle world, SinewBodyHandle body, uint enabled);
 
         /// <summary>
         /// Writes the force (N) the fluids exerted on the body in the last substep (buoyancy
@@ -3092,7 +3092,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_force</c> must be NULL or point to one writable SinewVec3.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_fluid_force(SinewWorld world, SinewBody body, SinewVec3* out_force);
+        public static extern int sinew_body_fluid_force(SinewWorldHandle world, SinewBodyHandle body, SinewVec3* out_force);
 
         /// <summary>
         /// Writes sinew_particle_material_default() to <c>*out</c> (for bindings that avoid by-value
@@ -3112,12 +3112,12 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>material</c> must point to a readable SinewParticleMaterial.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_particle_material(SinewWorld world, uint first, uint count, SinewParticleMaterial* material);
+        public static extern int sinew_world_set_particle_material(SinewWorldHandle world, uint first, uint count, SinewParticleMaterial* material);
 
         /// <summary>Writes the granular material of particle <c>index</c> to <c>*out_material</c>.</summary>
         /// <remarks><c>out_material</c> must point to writable memory for one SinewParticleMaterial.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_particle_material(SinewWorld world, uint index, SinewParticleMaterial* out_material);
+        public static extern int sinew_world_particle_material(SinewWorldHandle world, uint index, SinewParticleMaterial* out_material);
 
         /// <summary>Writes sinew_grain_emitter_desc_default() to <c>*out</c>.</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewGrainEmitterDesc.</remarks>
@@ -3139,7 +3139,7 @@ namespace Sinew.Native
         /// SinewGrainEmitter.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_grain_emitter(SinewWorld world, SinewGrainEmitterDesc* grains, SinewEmitterDesc* stream, SinewParticleMaterial* material, SinewGrainEmitter* out_emitter);
+        public static extern int sinew_world_add_grain_emitter(SinewWorldHandle world, SinewGrainEmitterDesc* grains, SinewEmitterDesc* stream, SinewParticleMaterial* material, SinewGrainEmitterHandle* out_emitter);
 
         /// <summary>
         /// Moves or retunes a grain emitter's stream (shape, position, rotation, speed, rate;
@@ -3147,19 +3147,19 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>stream</c> must point to a readable SinewEmitterDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_grain_emitter_set(SinewWorld world, SinewGrainEmitter emitter, SinewEmitterDesc* stream);
+        public static extern int sinew_grain_emitter_set(SinewWorldHandle world, SinewGrainEmitterHandle emitter, SinewEmitterDesc* stream);
 
         /// <summary>
         /// Removes a grain emitter: its grains stay (ordinary particles), its unused particles
         /// stay inert; its handle becomes invalid.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_grain_emitter_remove(SinewWorld world, SinewGrainEmitter emitter);
+        public static extern int sinew_grain_emitter_remove(SinewWorldHandle world, SinewGrainEmitterHandle emitter);
 
         /// <summary>Writes a grain emitter's particle range and count to <c>*out_stats</c>.</summary>
         /// <remarks><c>out_stats</c> must be NULL or point to writable memory for one SinewGrainEmitterStats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_grain_emitter_stats(SinewWorld world, SinewGrainEmitter emitter, SinewGrainEmitterStats* out_stats);
+        public static extern int sinew_grain_emitter_stats(SinewWorldHandle world, SinewGrainEmitterHandle emitter, SinewGrainEmitterStats* out_stats);
 
         /// <summary>
         /// Fixed step with an accumulator: adds <c>frame_dt</c> seconds (the frame's real time,
@@ -3181,7 +3181,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_steps</c> and <c>out_alpha</c> must each be NULL or point to one writable value.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_advance(SinewWorld world, float frame_dt, float fixed_dt, uint max_steps, uint* out_steps, float* out_alpha);
+        public static extern int sinew_world_advance(SinewWorldHandle world, float frame_dt, float fixed_dt, uint max_steps, uint* out_steps, float* out_alpha);
 
         /// <summary>
         /// Copies the positions (m) of particles <c>first..first+count</c>, interpolated between
@@ -3196,7 +3196,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out</c> must point to <c>(count-1)*stride_bytes + 12</c> writable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_interpolated_positions(SinewWorld world, uint first, uint count, float alpha, void* @out, uint stride_bytes);
+        public static extern int sinew_world_read_interpolated_positions(SinewWorldHandle world, uint first, uint count, float alpha, void* @out, uint stride_bytes);
 
         /// <summary>
         /// <c>sinew_world_read_interpolated_positions</c> over all the body's particles: <c>capacity</c>
@@ -3205,7 +3205,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out</c> must point to <c>(capacity-1)*stride_bytes + 12</c> writable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_read_interpolated_positions(SinewWorld world, SinewBody body, float alpha, void* @out, uint capacity, uint stride_bytes);
+        public static extern int sinew_body_read_interpolated_positions(SinewWorldHandle world, SinewBodyHandle body, float alpha, void* @out, uint capacity, uint stride_bytes);
 
         /// <summary>
         /// Sets how the body is simulated from the next step on (<c>mode</c>, a SinewSimMode;
@@ -3215,7 +3215,7 @@ namespace Sinew.Native
         /// steps. A bad handle, mode or rate changes nothing.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_sim_mode(SinewWorld world, SinewBody body, uint mode, uint every);
+        public static extern int sinew_body_set_sim_mode(SinewWorldHandle world, SinewBodyHandle body, uint mode, uint every);
 
         /// <summary>
         /// Writes how the body is simulated: its SinewSimMode to <c>*out_mode</c> and its rate
@@ -3223,7 +3223,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_mode</c> and <c>out_every</c> must point to one writable uint32_t each.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_get_sim_mode(SinewWorld world, SinewBody body, uint* out_mode, uint* out_every);
+        public static extern int sinew_body_get_sim_mode(SinewWorldHandle world, SinewBodyHandle body, uint* out_mode, uint* out_every);
 
         /// <summary>
         /// Adds <c>count</c> particles at rest at <c>positions</c> (m) with <c>inverse_masses</c> (1/kg, 0 =
@@ -3235,12 +3235,12 @@ namespace Sinew.Native
         /// be NULL, <c>out_first</c> to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_particles(SinewWorld world, SinewVec3* positions, float* inverse_masses, uint count, uint* out_first);
+        public static extern int sinew_world_add_particles(SinewWorldHandle world, SinewVec3* positions, float* inverse_masses, uint count, uint* out_first);
 
         /// <summary>Writes the number of particles to <c>*out_count</c>.</summary>
         /// <remarks><c>out_count</c> must be NULL or point to one writable uint32_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_particle_count(SinewWorld world, uint* out_count);
+        public static extern int sinew_world_particle_count(SinewWorldHandle world, uint* out_count);
 
         /// <summary>
         /// Copies positions (m) of particles <c>first..first+count</c> to <c>out</c>, one SinewVec3
@@ -3248,7 +3248,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out</c> must point to <c>(count-1)*stride_bytes + 12</c> writable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_positions(SinewWorld world, uint first, uint count, void* @out, uint stride_bytes);
+        public static extern int sinew_world_read_positions(SinewWorldHandle world, uint first, uint count, void* @out, uint stride_bytes);
 
         /// <summary>
         /// Moves particles <c>first..first+count</c> to <c>positions</c> (m), read every <c>stride_bytes</c>.
@@ -3256,12 +3256,12 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>positions</c> must point to <c>(count-1)*stride_bytes + 12</c> readable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_write_positions(SinewWorld world, uint first, uint count, void* positions, uint stride_bytes);
+        public static extern int sinew_world_write_positions(SinewWorldHandle world, uint first, uint count, void* positions, uint stride_bytes);
 
         /// <summary>Copies velocities (m/s) of particles <c>first..first+count</c> to <c>out</c> (strided).</summary>
         /// <remarks>As <c>sinew_world_read_positions</c>.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_velocities(SinewWorld world, uint first, uint count, void* @out, uint stride_bytes);
+        public static extern int sinew_world_read_velocities(SinewWorldHandle world, uint first, uint count, void* @out, uint stride_bytes);
 
         /// <summary>
         /// Sets velocities (m/s) of particles <c>first..first+count</c> (strided). Pinned particles
@@ -3269,7 +3269,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks>As <c>sinew_world_write_positions</c>.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_write_velocities(SinewWorld world, uint first, uint count, void* velocities, uint stride_bytes);
+        public static extern int sinew_world_write_velocities(SinewWorldHandle world, uint first, uint count, void* velocities, uint stride_bytes);
 
         /// <summary>
         /// Sets inverse masses (1/kg; 0 = pinned) of particles <c>first..first+count</c>. A fluid's
@@ -3278,7 +3278,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>inverse_masses</c> must point to <c>count</c> readable floats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_inverse_masses(SinewWorld world, uint first, uint count, float* inverse_masses);
+        public static extern int sinew_world_set_inverse_masses(SinewWorldHandle world, uint first, uint count, float* inverse_masses);
 
         /// <summary>
         /// Turns the timing of each step on (<c>enabled</c> = 1) or off (0), from the next step on;
@@ -3287,7 +3287,7 @@ namespace Sinew.Native
         /// way. The last profiled step's times stay readable when it is turned off.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_profiling(SinewWorld world, uint enabled);
+        public static extern int sinew_world_set_profiling(SinewWorldHandle world, uint enabled);
 
         /// <summary>
         /// Writes the stages of the last profiled step to <c>out[0..SINEW_PROFILE_STAGE_COUNT]</c>,
@@ -3301,7 +3301,7 @@ namespace Sinew.Native
         /// be NULL or point to one writable uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_read_stage_times(SinewWorld world, SinewStageTime* @out, uint capacity, uint* out_count);
+        public static extern int sinew_world_read_stage_times(SinewWorldHandle world, SinewStageTime* @out, uint capacity, uint* out_count);
 
         /// <summary>
         /// Writes the world's counts (bodies, particles, contacts, fluid neighbours, ...: see
@@ -3309,7 +3309,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_counts</c> must be NULL or point to one writable SinewProfileCounts.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_profile_counts(SinewWorld world, SinewProfileCounts* out_counts);
+        public static extern int sinew_world_profile_counts(SinewWorldHandle world, SinewProfileCounts* out_counts);
 
         /// <summary>
         /// Writes the name of <c>stage</c> (a SinewProfileStage value; <c>snake_case</c>, e.g.
@@ -3339,7 +3339,7 @@ namespace Sinew.Native
         /// that steps the world, until the world is destroyed or given another hook.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_profile_callback(SinewWorld world, SinewProfileHook* hook);
+        public static extern int sinew_world_set_profile_callback(SinewWorldHandle world, SinewProfileHook* hook);
 
         /// <summary>
         /// Sets the skinning weights of every particle of the body (<c>count</c> = its particle
@@ -3348,7 +3348,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>weights</c> must point to <c>count</c> readable SinewSkinWeights.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_skin_weights(SinewWorld world, SinewBody body, SinewSkinWeights* weights, uint count);
+        public static extern int sinew_body_set_skin_weights(SinewWorldHandle world, SinewBodyHandle body, SinewSkinWeights* weights, uint count);
 
         /// <summary>
         /// Writes the targets the next step reaches (call once per frame before
@@ -3363,7 +3363,7 @@ namespace Sinew.Native
         /// <c>normals</c> be NULL or point to <c>count</c> readable elements of stride <c>normal_stride</c>.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_skin_targets(SinewWorld world, SinewBody body, void* positions, uint position_stride, void* normals, uint normal_stride, uint count);
+        public static extern int sinew_body_set_skin_targets(SinewWorldHandle world, SinewBodyHandle body, void* positions, uint position_stride, void* normals, uint normal_stride, uint count);
 
         /// <summary>
         /// Sets the reference transform (the character's root) the next step reaches, and the
@@ -3373,7 +3373,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>root</c> must point to a readable SinewTransform.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_skin_root(SinewWorld world, SinewBody body, SinewTransform* root, float linear_inertia, float angular_inertia);
+        public static extern int sinew_body_set_skin_root(SinewWorldHandle world, SinewBodyHandle body, SinewTransform* root, float linear_inertia, float angular_inertia);
 
         /// <summary>
         /// Teleports the body onto its skinned pose: every movable particle to its latest
@@ -3381,7 +3381,7 @@ namespace Sinew.Native
         /// no inertia from it). Needs weights and targets.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_teleport_to_skin(SinewWorld world, SinewBody body);
+        public static extern int sinew_body_teleport_to_skin(SinewWorldHandle world, SinewBodyHandle body);
 
         /// <summary>
         /// Turns sleeping on (<c>enabled</c> = 1) or off (0); the desc's <c>sleeping</c> sets it at
@@ -3391,7 +3391,7 @@ namespace Sinew.Native
         /// physics is the same bits as a world that never had it.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_sleeping(SinewWorld world, uint enabled);
+        public static extern int sinew_world_set_sleeping(SinewWorldHandle world, uint enabled);
 
         /// <summary>
         /// Sets the sleep threshold (J/kg: a particle is at rest while ½|v|² stays under it; in
@@ -3400,19 +3400,19 @@ namespace Sinew.Native
         /// <c>sleep_threshold</c> and <c>sleep_time</c>.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_sleep_threshold(SinewWorld world, float threshold, float time);
+        public static extern int sinew_world_set_sleep_threshold(SinewWorldHandle world, float threshold, float time);
 
         /// <summary>Writes 1 to <c>*out_asleep</c> when the body sleeps (its island is frozen), else 0.</summary>
         /// <remarks><c>out_asleep</c> must point to one writable <c>uint32_t</c>.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_is_asleep(SinewWorld world, SinewBody body, uint* out_asleep);
+        public static extern int sinew_body_is_asleep(SinewWorldHandle world, SinewBodyHandle body, uint* out_asleep);
 
         /// <summary>
         /// Wakes the body and everything in its island (constraints and contacts tie it to);
         /// its particles start counting their rest from 0. Waking an awake body does nothing.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_wake(SinewWorld world, SinewBody body);
+        public static extern int sinew_body_wake(SinewWorldHandle world, SinewBodyHandle body);
 
         /// <summary>
         /// Puts the body and everything its constraints tie it to to sleep now, at rest where
@@ -3420,11 +3420,11 @@ namespace Sinew.Native
         /// sleeping is off (nothing would wake it).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_sleep(SinewWorld world, SinewBody body);
+        public static extern int sinew_body_sleep(SinewWorldHandle world, SinewBodyHandle body);
 
         /// <summary>Wakes every sleeping island of the world.</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_wake_all(SinewWorld world);
+        public static extern int sinew_world_wake_all(SinewWorldHandle world);
 
         /// <summary>
         /// Writes the number of bytes <c>sinew_world_save_snapshot</c> needs now (header included)
@@ -3432,7 +3432,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_size</c> must be NULL or point to writable memory for one uint64_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_snapshot_size(SinewWorld world, ulong* out_size);
+        public static extern int sinew_world_snapshot_size(SinewWorldHandle world, ulong* out_size);
 
         /// <summary>
         /// Saves the whole simulation state of <c>world</c> into <c>buffer</c> (<c>capacity</c> bytes, at
@@ -3448,7 +3448,7 @@ namespace Sinew.Native
         /// NULL or point to writable memory for one uint64_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_save_snapshot(SinewWorld world, byte* buffer, ulong capacity, ulong* out_written);
+        public static extern int sinew_world_save_snapshot(SinewWorldHandle world, byte* buffer, ulong capacity, ulong* out_written);
 
         /// <summary>
         /// Replaces the simulation state of <c>world</c> by the snapshot in <c>data</c> (<c>size</c> bytes).
@@ -3469,7 +3469,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>data</c> must be NULL or point to <c>size</c> readable bytes.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_restore_snapshot(SinewWorld world, byte* data, ulong size);
+        public static extern int sinew_world_restore_snapshot(SinewWorldHandle world, byte* data, ulong size);
 
         /// <summary>
         /// Creates a world from the snapshot in <c>data</c> (<c>size</c> bytes) with <c>threads</c> worker
@@ -3484,7 +3484,7 @@ namespace Sinew.Native
         /// point to writable memory for one SinewWorld.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_create_from_snapshot(byte* data, ulong size, uint threads, SinewWorld* out_world);
+        public static extern int sinew_world_create_from_snapshot(byte* data, ulong size, uint threads, SinewWorldHandle* out_world);
 
         /// <summary>
         /// Writes a 64-bit hash of the simulation state of <c>world</c> to <c>out_hash</c>: equal
@@ -3493,7 +3493,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_hash</c> must be NULL or point to writable memory for one uint64_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_state_hash(SinewWorld world, ulong* out_hash);
+        public static extern int sinew_world_state_hash(SinewWorldHandle world, ulong* out_hash);
 
         /// <summary>
         /// Runs the world's parallel passes on a host task system; <c>tasks</c> NULL goes back to
@@ -3527,7 +3527,7 @@ namespace Sinew.Native
         /// the world, until the world is destroyed or given another task system.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_task_system(SinewWorld world, SinewTaskSystem* tasks);
+        public static extern int sinew_world_set_task_system(SinewWorldHandle world, SinewTaskSystem* tasks);
 
         /// <summary>
         /// Turns tearing of a cloth on or changes its threshold: from the next step on, an
@@ -3542,12 +3542,12 @@ namespace Sinew.Native
         /// otherwise, and for a body that is not a cloth).
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_tear_threshold(SinewWorld world, SinewBody body, float threshold, uint reserve);
+        public static extern int sinew_body_set_tear_threshold(SinewWorldHandle world, SinewBodyHandle body, float threshold, uint reserve);
 
         /// <summary>Writes the cloth's tearing state to <c>*out_status</c>.</summary>
         /// <remarks><c>out_status</c> must be NULL or point to one writable SinewTearStatus.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_cloth_tear_status(SinewWorld world, SinewBody body, SinewTearStatus* out_status);
+        public static extern int sinew_cloth_tear_status(SinewWorldHandle world, SinewBodyHandle body, SinewTearStatus* out_status);
 
         /// <summary>
         /// Writes the cloth's topology version to <c>*out_version</c>: 0 until its first split,
@@ -3556,7 +3556,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>out_version</c> must be NULL or point to one writable uint64_t.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_cloth_topology_version(SinewWorld world, SinewBody body, ulong* out_version);
+        public static extern int sinew_cloth_topology_version(SinewWorldHandle world, SinewBodyHandle body, ulong* out_version);
 
         /// <summary>
         /// Writes the cloth's number of render vertices (its particles, then the spares its
@@ -3567,7 +3567,7 @@ namespace Sinew.Native
         /// uint32_t each.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_cloth_topology_counts(SinewWorld world, SinewBody body, uint* out_vertex_count, uint* out_triangle_count);
+        public static extern int sinew_cloth_topology_counts(SinewWorldHandle world, SinewBodyHandle body, uint* out_vertex_count, uint* out_triangle_count);
 
         /// <summary>
         /// Writes the cloth's triangles as render-vertex indices (3 uint32_t each) to
@@ -3587,7 +3587,7 @@ namespace Sinew.Native
         /// <c>out_vertex_sources</c> to <c>vertex_capacity</c> writable uint32_t or be NULL.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_cloth_read_topology(SinewWorld world, SinewBody body, uint* out_triangles, uint triangle_capacity, uint* out_vertex_particles, uint* out_vertex_sources, uint vertex_capacity);
+        public static extern int sinew_cloth_read_topology(SinewWorldHandle world, SinewBodyHandle body, uint* out_triangles, uint triangle_capacity, uint* out_vertex_particles, uint* out_vertex_sources, uint vertex_capacity);
 
         /// <summary>Writes sinew_wind_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewWindDesc.</remarks>
@@ -3605,7 +3605,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>desc</c> must point to a readable SinewWindDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_wind(SinewWorld world, SinewWindDesc* desc);
+        public static extern int sinew_world_set_wind(SinewWorldHandle world, SinewWindDesc* desc);
 
         /// <summary>Adds a wind zone; <c>*out_zone</c> receives its id (0, 1, ...; never reused).</summary>
         /// <remarks>
@@ -3613,7 +3613,7 @@ namespace Sinew.Native
         /// uint32_t.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_add_wind_zone(SinewWorld world, SinewWindZoneDesc* desc, uint* out_zone);
+        public static extern int sinew_world_add_wind_zone(SinewWorldHandle world, SinewWindZoneDesc* desc, uint* out_zone);
 
         /// <summary>
         /// Replaces the settings of wind zone <c>zone</c> (move it, change its strength...); next
@@ -3621,11 +3621,11 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>desc</c> must point to a readable SinewWindZoneDesc.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_set_wind_zone(SinewWorld world, uint zone, SinewWindZoneDesc* desc);
+        public static extern int sinew_world_set_wind_zone(SinewWorldHandle world, uint zone, SinewWindZoneDesc* desc);
 
         /// <summary>Removes wind zone <c>zone</c> (its id is not reused).</summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_remove_wind_zone(SinewWorld world, uint zone);
+        public static extern int sinew_world_remove_wind_zone(SinewWorldHandle world, uint zone);
 
         /// <summary>
         /// Writes the air velocity (m/s) at <c>*position</c> (m) at the world's current time: the
@@ -3633,7 +3633,7 @@ namespace Sinew.Native
         /// </summary>
         /// <remarks><c>position</c> must point to a readable SinewVec3, <c>out_velocity</c> to a writable one.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_wind_at(SinewWorld world, SinewVec3* position, SinewVec3* out_velocity);
+        public static extern int sinew_world_wind_at(SinewWorldHandle world, SinewVec3* position, SinewVec3* out_velocity);
 
         /// <summary>
         /// Sets a cloth's or rope's drag and lift coefficients (dimensionless, in [0, 10]; both
@@ -3646,7 +3646,7 @@ namespace Sinew.Native
         /// Soft bodies are refused.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_body_set_aerodynamics(SinewWorld world, SinewBody body, float drag, float lift);
+        public static extern int sinew_body_set_aerodynamics(SinewWorldHandle world, SinewBodyHandle body, float drag, float lift);
 
         /// <summary>
         /// Fills <c>*out_desc</c> with every field at its default, as <c>sinew_world_desc_default</c>
@@ -3663,7 +3663,7 @@ namespace Sinew.Native
         /// or point to writable memory for one SinewWorld.
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_create(SinewWorldDesc* desc, SinewWorld* out_world);
+        public static extern int sinew_world_create(SinewWorldDesc* desc, SinewWorldHandle* out_world);
 
         /// <summary>
         /// Destroys a world. Its handle (and every copy of it) becomes invalid; a call already
@@ -3672,7 +3672,7 @@ namespace Sinew.Native
         /// SINEW_ERROR_INVALID_HANDLE. Never blocks on a running step.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_destroy(SinewWorld world);
+        public static extern int sinew_world_destroy(SinewWorldHandle world);
 
         /// <summary>
         /// Advances the world by <c>dt</c> seconds (finite, in [1e-6, 10]) in <c>substeps</c> substeps.
@@ -3686,6 +3686,6 @@ namespace Sinew.Native
         /// starve the stepper.
         /// </summary>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
-        public static extern int sinew_world_step(SinewWorld world, float dt);
+        public static extern int sinew_world_step(SinewWorldHandle world, float dt);
     }
 }
