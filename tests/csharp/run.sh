@@ -71,41 +71,6 @@ mkdir -p "$OUT/player"
   -out:"$OUT/Sinew.Samples.dll" -recurse:'unity-sample/Samples~/*.cs'
 echo "unity-sample scripts compile"
 
-echo "== C#: the docs' C# examples compile as a user would paste them into a Unity project"
-# Every ```csharp block of the README and docs/*.md is a whole file (its own usings),
-# compiled against the core, the Unity package and the editor stubs; `#line` makes an
-# error name the document and line. The three namespaces together must not clash: a
-# user's file with `using Sinew; using Sinew.Native; using Sinew.Unity;` names the
-# components and the raw handles unambiguously.
-rm -rf "$OUT/docs" && mkdir -p "$OUT/docs"
-for doc in README.md docs/*.md; do
-  awk -v doc="$doc" -v out="$OUT/docs" '
-    BEGIN { name = doc; gsub(/[\/.]/, "_", name) }
-    /^```(csharp|cs)[[:space:]]*$/ { f = sprintf("%s/%s_%d.cs", out, name, NR);
-                                     printf "#line %d \"%s\"\n", NR + 1, doc > f; inside = 1; next }
-    /^```/ && inside { inside = 0; close(f); next }
-    inside { print > f }' "$doc"
-done
-cat > "$OUT/docs/namespaces.cs" <<'CS'
-using Sinew;
-using Sinew.Native;
-using Sinew.Unity;
-public class AllThreeNamespaces
-{
-    public SinewCollider component;
-    public SinewFluid fluidComponent;
-    public SinewColliderHandle handle;
-    public SinewFluidHandle fluidHandle;
-    public World world;
-}
-CS
-for snippet in "$OUT"/docs/*.cs; do
-  "${MCS[@]}" -target:library -nowarn:67,649,414,169 -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" \
-    -r:"$OUT/Sinew.Core.dll" -r:"$OUT/Sinew.Runtime.dll" -r:"$OUT/Sinew.Editor.dll" \
-    -out:"${snippet%.cs}.dll" "$snippet"
-done
-echo "$(ls "$OUT"/docs/*.dll | wc -l) C# examples from the docs compile"
-
 echo "== C#: SinewJobsTaskSystem steps a world through the Unity.Jobs stub (Mono)"
 "${MCS[@]}" -target:exe -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" -r:"$OUT/Sinew.Runtime.dll" \
   -out:"$OUT/JobsTaskSystemCheck.exe" tests/csharp/UnityJobs/JobsTaskSystemCheck.cs
