@@ -45,13 +45,35 @@ namespace Sinew
             catch (DllNotFoundException e)
             {
                 return "the native library '" + SinewNative.Lib + "' could not be loaded (" + e.Message +
-                       "); build it with `cargo build --release` and put it where the runtime finds it";
+                       "); build it with `cargo build --release` and put " + SearchPath();
             }
             catch (EntryPointNotFoundException e)
             {
                 return "the native library '" + SinewNative.Lib + "' has no sinew_abi_version (" + e.Message + "): not a Sinew binary";
             }
             return AbiMismatch(native, ExpectedAbiVersion);
+        }
+
+        /// <summary>Where this platform's runtime looks for the library, with the search
+        /// variable's present value, for the message of a missing library.</summary>
+        static string SearchPath()
+        {
+            string folder = AppDomain.CurrentDomain.BaseDirectory;
+            switch (Environment.OSVersion.Platform)
+            {
+                case PlatformID.Win32NT:
+                    return "sinew.dll in the program's folder (" + folder + ") or a folder on PATH";
+                case PlatformID.MacOSX:
+                    return "libsinew.dylib in the program's folder (" + folder + ") or on DYLD_LIBRARY_PATH (now '" +
+                           Environment.GetEnvironmentVariable("DYLD_LIBRARY_PATH") + "')";
+                default:
+                    // Mono reports macOS as Unix too; LD_LIBRARY_PATH is what both Linux and
+                    // Mono's own loader read.
+                    return "libsinew.so (target/release/libsinew.so) in the program's folder (" + folder +
+                           ") or a folder on LD_LIBRARY_PATH (now '" +
+                           Environment.GetEnvironmentVariable("LD_LIBRARY_PATH") + "'); in Unity: the package's Plugins folder " +
+                           "(unity-sample/Tools~/build-plugins.sh puts it there)";
+            }
         }
 
         /// <summary>null when <paramref name="native"/> equals <paramref name="expected"/>,

@@ -25,6 +25,10 @@ namespace SinewTests
         {
             var e = Check.Throws(SinewStatus.ErrorInternal, () => new World(), "'sinew' could not be loaded");
             Check.True(e is SinewLibraryException, "a SinewLibraryException");
+            // It says where the runtime looked (tests/csharp/run.sh runs this with an empty
+            // folder on LD_LIBRARY_PATH).
+            Check.True(e.Message.Contains("LD_LIBRARY_PATH (now '") && e.Message.Contains("nolib"),
+                "names the search path and its value: " + e.Message);
         }
     }
 }
