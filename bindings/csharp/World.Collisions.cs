@@ -89,20 +89,6 @@ namespace Sinew
             SinewException.Check(SinewNative.sinew_world_set_max_speed(Handle, maxSpeed));
         }
 
-        /// <summary>The particle-collider contacts of the last step (a new array).</summary>
-        public unsafe SinewContact[] Contacts()
-        {
-            uint n;
-            SinewException.Check(SinewNative.sinew_world_contact_count(Handle, &n));
-            var contacts = new SinewContact[n];
-            if (n == 0)
-                return contacts;
-            uint written;
-            fixed (SinewContact* c = contacts)
-                SinewException.Check(SinewNative.sinew_world_read_contacts(Handle, c, n, &written));
-            return contacts;
-        }
-
         /// <summary>Adds a static heightfield collider (a terrain): columns x rows samples
         /// of <paramref name="heights"/> (m, row by row: row j at local z = j·cellZ,
         /// sample i at local x = i·cellX; the corner sample at desc.position, turned by

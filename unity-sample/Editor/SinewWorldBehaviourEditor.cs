@@ -44,7 +44,7 @@ namespace Sinew.Unity.Inspectors
                 SinewEditorGUI.Section("Live");
                 SinewEditorGUI.Readout("Particles", w.ParticleCount.ToString());
                 SinewEditorGUI.Readout("Bodies", w.BodyCount.ToString());
-                SinewEditorGUI.Readout("Collider contacts (last step)", w.Contacts().Length.ToString());
+                SinewEditorGUI.Readout("Collider contacts (last step)", w.ContactCount.ToString());
                 SinewEditorGUI.Readout("Interpolation alpha", behaviour.InterpolationAlpha.ToString("0.000"));
             }
         }
