@@ -264,9 +264,46 @@ void interpolated_reads() {
     check(!scene->read_interpolated_positions(*rope, 0.5f, sinew::Span<Vec3>(bad)), "a short output is refused");
 }
 
+bool near3(Vec3 a, Vec3 b, double tol) { return near(a.x, b.x, tol) && near(a.y, b.y, tol) && near(a.z, b.z, tol); }
+
+// sinew_vec.hpp's rotations and transforms against closed forms: a quarter turn about
+// +y takes +x to -z (right-handed), products compose, from_to aims +z along any
+// direction (the opposite one included), and a transform's inverse undoes it.
+void rotations_and_transforms() {
+    const float pi = 3.14159265f;
+    const sinew::Quat qy = vec::axis_angle(Vec3{0, 2, 0}, 0.5f * pi);
+    check(near3(vec::rotate(qy, Vec3{1, 0, 0}), Vec3{0, 0, -1}, 1e-6), "quarter turn about +y: +x -> -z");
+    const sinew::Quat qx = vec::axis_angle(Vec3{1, 0, 0}, 0.5f * pi);
+    // qx qy: y first (+x -> -z), then x (-z -> +y).
+    check(near3(vec::rotate(vec::mul(qx, qy), Vec3{1, 0, 0}), Vec3{0, 1, 0}, 1e-6), "mul(a, b) turns by b, then a");
+    check(near3(vec::rotate(vec::conjugate(qy), vec::rotate(qy, Vec3{0.3f, -2, 5})), Vec3{0.3f, -2, 5}, 1e-5),
+          "conjugate undoes");
+    const sinew::Quat id = vec::axis_angle(Vec3{0, 0, 0}, 1.0f);
+    check(id.w == 1.0f && id.x == 0.0f, "zero axis -> identity");
+    const Vec3 dirs[] = {Vec3{1, 2, 3}, Vec3{0, 0, -4}, Vec3{0, 0, 2}, Vec3{-1, 0, 0}};
+    for (const Vec3& d : dirs) {
+        const sinew::Quat q = vec::from_to(Vec3{0, 0, 1}, d);
+        const float n = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+        check(near(n, 1.0, 1e-6), "from_to is a unit quaternion");
+        check(near3(vec::rotate(q, Vec3{0, 0, 1}), vec::normalize_or(d, Vec3{}), 1e-6),
+              "from_to aims +z along (" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " +
+                  std::to_string(d.z) + ")");
+    }
+    const sinew::Transform t = sinew::make_transform(Vec3{1, 2, 3}, qy);
+    check(near3(vec::transform_point(t, Vec3{1, 0, 0}), Vec3{1, 2, 2}, 1e-6), "transform_point: rotate, then move");
+    check(near3(vec::inverse_transform_point(t, Vec3{1, 2, 2}), Vec3{1, 0, 0}, 1e-6), "inverse_transform_point");
+    const sinew::Transform u = sinew::make_transform(Vec3{0, 1, 0}, qx);
+    const sinew::Transform tu = vec::compose(t, u);
+    const Vec3 p{0.5f, -1, 2};
+    check(near3(vec::transform_point(tu, p), vec::transform_point(t, vec::transform_point(u, p)), 1e-5),
+          "compose(t, u) = t after u");
+    check(near3(vec::transform_point(vec::inverse(t), vec::transform_point(t, p)), p, 1e-5), "inverse(t) undoes t");
+}
+
 } // namespace
 
 int main() {
+    rotations_and_transforms();
     interpolated_reads();
     affine_and_bounds();
     rope();

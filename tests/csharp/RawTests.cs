@@ -1,6 +1,7 @@
 // The raw P/Invoke layer against the freshly built library: struct sizes, defaults,
 // and status codes straight from the C functions.
 
+using System;
 using System.Runtime.InteropServices;
 using Sinew;
 using Sinew.Native;
@@ -204,6 +205,45 @@ namespace SinewTests
             Check.Equal(32, Marshal.SizeOf(typeof(SinewGrainEmitterDesc)), "marshalled sizeof(SinewGrainEmitterDesc)");
             Check.Equal(32, sizeof(SinewGrainEmitterDesc), "sizeof(SinewGrainEmitterDesc)");
             // END GENERATED desc layouts
+        }
+
+        static void Near3(SinewVec3 expected, SinewVec3 actual, double tol, string what)
+        {
+            Check.Near(expected.x, actual.x, tol, what + " x");
+            Check.Near(expected.y, actual.y, tol, what + " y");
+            Check.Near(expected.z, actual.z, tol, what + " z");
+        }
+
+        // The rotation and transform helpers against closed forms: a quarter turn about +y
+        // takes +x to -z (right-handed), products compose right to left, FromTo aims +z
+        // along any direction (the opposite one included), and Inverse undoes a transform.
+        public static void TestRotationAndTransformHelpers()
+        {
+            float half = (float)(Math.PI / 2);
+            SinewQuat qy = SinewQuat.AxisAngle(0, 1, 0, half), qx = SinewQuat.AxisAngle(1, 0, 0, half);
+            Near3(new SinewVec3(0, 0, -1), qy * new SinewVec3(1, 0, 0), 1e-6, "quarter turn about +y");
+            Near3(new SinewVec3(0, 1, 0), (qx * qy) * new SinewVec3(1, 0, 0), 1e-6, "qx * qy turns by qy first");
+            var p = new SinewVec3(0.3f, -2f, 5f);
+            Near3(p, qy.Conjugate * (qy * p), 1e-5, "Conjugate undoes");
+            foreach (var d in new[] { new SinewVec3(1, 2, 3), new SinewVec3(0, 0, -4), new SinewVec3(0, 0, 2), new SinewVec3(-1, 0, 0) })
+            {
+                SinewQuat q = SinewQuat.FromTo(new SinewVec3(0, 0, 1), d);
+                Check.Near(1.0, Math.Sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w), 1e-6, "FromTo is unit");
+                Near3(d * (1f / d.Length), q * new SinewVec3(0, 0, 1), 1e-6, "FromTo aims +z along " + d);
+            }
+            var t = new SinewTransform(new SinewVec3(1, 2, 3), qy);
+            Near3(new SinewVec3(1, 2, 2), t.TransformPoint(new SinewVec3(1, 0, 0)), 1e-6, "TransformPoint");
+            Near3(new SinewVec3(1, 0, 0), t.InverseTransformPoint(new SinewVec3(1, 2, 2)), 1e-6, "InverseTransformPoint");
+            var u = new SinewTransform(new SinewVec3(0, 1, 0), qx);
+            Near3(t.TransformPoint(u.TransformPoint(p)), (t * u).TransformPoint(p), 1e-5, "t * u = t after u");
+            Near3(p, t.Inverse.TransformPoint(t.TransformPoint(p)), 1e-5, "Inverse undoes");
+            // The library accepts FromTo's result as a collider rotation (its unit check).
+            using (var w = new World())
+            {
+                var desc = World.ColliderDesc();
+                desc.rotation = SinewQuat.FromTo(new SinewVec3(0, 0, 1), new SinewVec3(1, 1, 1));
+                w.AddCollider(desc);
+            }
         }
 
         public static void TestAbiAndVersionFunctions()
