@@ -1008,11 +1008,15 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
         return detail::to_result(
             sinew_body_read_positions(world_, handle_, out.data(), *n, static_cast<uint32_t>(sizeof(V))));
     }
+    /// The same into `out`, resized to the body's particle count: reuse one vector from
+    /// frame to frame and it allocates only when the body grows (an empty vector is fine).
     template <class V>
     Result<void> read_positions(std::vector<V>& out) const {
+        if (auto r = fit(out); !r) return r;
         return read_positions(Span<V>(out));
     }
-    /// The positions (m) as a new vector of V (default Vec3).
+    /// The positions (m) as a new vector of V (default Vec3): allocates, for set-up code;
+    /// per frame, read into a reused vector or span.
     template <class V = Vec3>
     Result<std::vector<V>> positions() const {
         auto range = particles();
@@ -1036,8 +1040,10 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
         return detail::to_result(sinew_body_read_interpolated_positions(world_, handle_, alpha, out.data(), *n,
                                                                        static_cast<uint32_t>(sizeof(V))));
     }
+    /// The same into `out`, resized to the body's particle count (as read_positions).
     template <class V>
     Result<void> read_interpolated_positions(float alpha, std::vector<V>& out) const {
+        if (auto r = fit(out); !r) return r;
         return read_interpolated_positions(alpha, Span<V>(out));
     }
     /// Interpolated positions into a vertex buffer: one Vec3 every `stride_bytes`
@@ -1087,15 +1093,15 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
     /// |λ|/h² (N) of the body's length constraints of group `which` (Stretch: a rope's
     /// links from start to end, cloth edges; Shear: grid diagonals; Bend: a rope's (i, i+2)
     /// links, distance bending; Tether) in the last substep, written to `out`, which is
-    /// resized to the group's size. `out` keeps its contents on failure.
+    /// resized to the group's size (reuse one vector: it allocates only when it grows).
+    /// `out` keeps its contents when the body or group is refused.
     Result<void> read_forces(BodyConstraints which, std::vector<float>& out) const {
         uint32_t n = 0;
         const uint32_t w = static_cast<uint32_t>(which);
         if (auto r = detail::to_result(sinew_body_read_forces(world_, handle_, w, nullptr, 0, &n)); !r) return r;
-        std::vector<float> buf(n);
-        if (auto r = detail::to_result(sinew_body_read_forces(world_, handle_, w, buf.data(), n, &n)); !r) return r;
-        out.swap(buf);
-        return {};
+        out.resize(n);
+        if (n == 0) return {};
+        return detail::to_result(sinew_body_read_forces(world_, handle_, w, out.data(), n, &n));
     }
     /// The current volume (m³) of a tet or pressure soft body.
     Result<float> volume() const {
@@ -1237,6 +1243,14 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
   private:
     friend class detail::OwnedHandle<Body, SinewBody>;
     void destroy(SinewBody body) noexcept { (void)sinew_world_remove_body(world_, body); }
+    /// Resizes `out` to the body's particle count (the vector overloads' convention).
+    template <class V>
+    Result<void> fit(std::vector<V>& out) const {
+        auto range = particles();
+        if (!range) return range.error();
+        out.resize(range->count);
+        return {};
+    }
 
     SinewWorld world_{0};
 };
@@ -2192,13 +2206,13 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     Result<uint64_t> take_break_events(std::vector<BreakEvent>& out) {
         uint32_t waiting = 0;
         if (auto r = detail::to_result(sinew_world_break_event_count(handle_, &waiting)); !r) return r.error();
-        std::vector<BreakEvent> buf(waiting == 0 ? 1 : waiting);
+        // Reuses `out`'s capacity: no allocation once it has held as many events.
+        out.resize(waiting == 0 ? 1 : waiting);
         uint32_t n = 0;
         uint64_t lost = 0;
-        auto s = sinew_world_take_break_events(handle_, buf.data(), waiting, &n, &lost);
+        auto s = sinew_world_take_break_events(handle_, out.data(), waiting, &n, &lost);
+        out.resize(s == SINEW_OK ? n : 0);
         if (s != SINEW_OK) return detail::to_result(s).error();
-        buf.resize(n);
-        out.swap(buf);
         return lost;
     }
 

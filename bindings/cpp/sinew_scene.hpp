@@ -287,13 +287,13 @@ class Scene {
     /// Scene body each belongs to; returns how many were lost to a full queue. A rope's
     /// link is the one whose midpoint is nearest the break now (its two particles'
     /// mean moves on smoothly after the break).
+    /// `out` is cleared first and its capacity reused, as is the Scene's own buffer of
+    /// raw events: nothing is allocated once both have grown.
     Result<uint64_t> take_break_events(std::vector<Break>& out) {
-        std::vector<BreakEvent> raw;
-        auto lost = world_.take_break_events(raw);
+        auto lost = world_.take_break_events(raw_break_events_);
         if (!lost) return lost.error();
-        std::vector<Break> breaks;
-        breaks.reserve(raw.size());
-        for (const BreakEvent& e : raw) {
+        out.clear();
+        for (const BreakEvent& e : raw_break_events_) {
             Break k;
             k.force = e.force;
             k.position = e.position;
@@ -304,9 +304,8 @@ class Scene {
                     break;
                 }
             }
-            breaks.push_back(k);
+            out.push_back(k);
         }
-        out.swap(breaks);
         return *lost;
     }
 
@@ -574,8 +573,13 @@ class Scene {
                                                       ", body has " + std::to_string(b->particles.count)};
         return world_.read_positions(b->particles.first, out);
     }
+    /// The same into `out`, resized to the body's particle count (reuse one vector: it
+    /// allocates only when it grows).
     template <class V>
     Result<void> read_positions(BodyId id, std::vector<V>& out) {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::read_positions", id);
+        out.resize(b->particles.count);
         return read_positions(id, Span<V>(out));
     }
     /// Positions (m) of all particles of a body interpolated between the start and the
@@ -592,8 +596,12 @@ class Scene {
                                                       std::to_string(b->particles.count)};
         return b->body.read_interpolated_positions(alpha, out);
     }
+    /// The same into `out`, resized to the body's particle count.
     template <class V>
     Result<void> read_interpolated_positions(BodyId id, float alpha, std::vector<V>& out) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::read_interpolated_positions", id);
+        out.resize(b->particles.count);
         return read_interpolated_positions(id, alpha, Span<V>(out));
     }
     /// Velocities (m/s) of all particles of a body.
@@ -791,6 +799,7 @@ class Scene {
     std::map<std::pair<BodyId, uint32_t>, Vec3> grabs_;
     static constexpr uint32_t kContactChunk = 64;
     sinew::ContactEvent raw_contact_events_[kContactChunk] = {};
+    std::vector<BreakEvent> raw_break_events_; ///< reused by take_break_events
 };
 
 } // namespace sinew

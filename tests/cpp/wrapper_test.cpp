@@ -617,7 +617,10 @@ void test_scene_rope_tension_and_compliance() {
           "negative compliance rejected");
     check(scene.remove_body(999).status() == sinew::Status::InvalidHandle, "unknown body rejected");
     std::vector<sinew::Vec3> wrong(3);
-    check(scene.read_positions(rope, wrong).status() == sinew::Status::InvalidArgument, "wrong output size rejected");
+    check(scene.read_positions(rope, sinew::Span<sinew::Vec3>(wrong)).status() == sinew::Status::InvalidArgument,
+          "wrong span size rejected");
+    must(scene.read_positions(rope, wrong), "a vector is resized to the body");
+    check(wrong.size() > 3, "read_positions resized the vector");
 }
 
 /// rope::pieces: the runs of particles a rope component draws, split at broken links
@@ -1048,6 +1051,21 @@ void test_body_rope_and_raii() {
     must(rope.set_compliance(sinew::BodyConstraints::Bend, 1e6f), "set_compliance bend");
     for (int i = 0; i < 600; ++i) must(w.step(1.0f / 60.0f), "step");
     auto q = must(rope.positions(), "Body::positions");
+    {
+        // One convention for vectors: a body's read resizes the vector to the body
+        // (an empty one is fine) and reuses it afterwards without reallocating.
+        std::vector<sinew::Vec3> reused;
+        must(rope.read_positions(reused), "Body::read_positions into an empty vector");
+        check(reused.size() == q.size() && reused[q.size() - 1].y == q[q.size() - 1].y,
+              "read_positions resizes an empty vector to the body");
+        const sinew::Vec3* data = reused.data();
+        must(rope.read_interpolated_positions(0.5f, reused), "read_interpolated_positions reused");
+        std::vector<float> tensions;
+        must(rope.read_forces(sinew::BodyConstraints::Stretch, tensions), "read_forces");
+        const float* tdata = tensions.data();
+        must(rope.read_forces(sinew::BodyConstraints::Stretch, tensions), "read_forces again");
+        check(reused.data() == data && tensions.data() == tdata, "reused vectors are not reallocated");
+    }
     float soft = 0;
     for (size_t i = 1; i < q.size(); ++i) soft += dist(q[i], q[i - 1]);
     const double expected = 1.0 + 1e-3 * kG * (1.0 / 21.0) * 210.0;
@@ -1068,7 +1086,8 @@ void test_body_rope_and_raii() {
     check(rope.set_pressure(1.2f).status() == sinew::Status::InvalidArgument, "pressure on a rope refused");
     check(rope.volume().status() == sinew::Status::InvalidArgument, "volume of a rope refused");
     std::vector<sinew::Vec3> small(20);
-    check(rope.read_positions(small).status() == sinew::Status::OutOfRange, "read into too few elements");
+    check(rope.read_positions(sinew::Span<sinew::Vec3>(small)).status() == sinew::Status::OutOfRange,
+          "read into too few elements");
 
     // RAII: a Body removes its body when it goes out of scope; release() keeps it.
     check(must(w.body_count(), "body_count") == 1, "one body");
