@@ -140,25 +140,29 @@ int main(int argc, char** argv) {
         pb.z -= wb * scale * dz;
     };
 
+    // Predict: v += h g, x_prev = x, x += h v (pinned particles stay).
+    auto predict = [&](long i) {
+        prev[i] = x[i];
+        if (w[i] == 0.0f) return;
+        v[i].y += h * g;
+        x[i].x += h * v[i].x;
+        x[i].y += h * v[i].y;
+        x[i].z += h * v[i].z;
+    };
+    // Velocity update: v = (x - x_prev) / h.
+    auto update = [&](long i) {
+        if (w[i] == 0.0f) return;
+        v[i] = V3{(x[i].x - prev[i].x) * inv_h, (x[i].y - prev[i].y) * inv_h, (x[i].z - prev[i].z) * inv_h};
+    };
+
     auto begin = std::chrono::steady_clock::now();
     if (threads == 1) {
         // Plain scalar loop, no OpenMP region at all.
         for (int f = 0; f < frames; ++f)
             for (int sub = 0; sub < substeps; ++sub) {
-                for (long i = 0; i < np; ++i) {
-                    prev[i] = x[i];
-                    if (w[i] == 0.0f) continue;
-                    v[i].y += h * g;
-                    x[i].x += h * v[i].x;
-                    x[i].y += h * v[i].y;
-                    x[i].z += h * v[i].z;
-                }
+                for (long i = 0; i < np; ++i) predict(i);
                 for (const Constraint& c : cs) project(c);
-                for (long i = 0; i < np; ++i) {
-                    if (w[i] == 0.0f) continue;
-                    v[i] = V3{(x[i].x - prev[i].x) * inv_h, (x[i].y - prev[i].y) * inv_h,
-                              (x[i].z - prev[i].z) * inv_h};
-                }
+                for (long i = 0; i < np; ++i) update(i);
             }
     } else {
         omp_set_num_threads(threads);
@@ -167,25 +171,14 @@ int main(int argc, char** argv) {
         for (int f = 0; f < frames; ++f)
             for (int sub = 0; sub < substeps; ++sub) {
 #pragma omp for schedule(static)
-                for (long i = 0; i < np; ++i) {
-                    prev[i] = x[i];
-                    if (w[i] == 0.0f) continue;
-                    v[i].y += h * g;
-                    x[i].x += h * v[i].x;
-                    x[i].y += h * v[i].y;
-                    x[i].z += h * v[i].z;
-                }
+                for (long i = 0; i < np; ++i) predict(i);
                 for (int k = 0; k < colours; ++k) {
                     const long lo = long(start[k]), hi = long(start[k + 1]);
 #pragma omp for schedule(static)
                     for (long c = lo; c < hi; ++c) project(cs[c]);
                 }
 #pragma omp for schedule(static)
-                for (long i = 0; i < np; ++i) {
-                    if (w[i] == 0.0f) continue;
-                    v[i] = V3{(x[i].x - prev[i].x) * inv_h, (x[i].y - prev[i].y) * inv_h,
-                              (x[i].z - prev[i].z) * inv_h};
-                }
+                for (long i = 0; i < np; ++i) update(i);
             }
     }
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
