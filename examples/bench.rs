@@ -10,7 +10,18 @@
 //! cargo run --release --example bench -- cloth --n 256 --frames 60 --snapshot 50
 //! cargo run --release --example bench -- dam_break --n 32 --threads 2
 //! cargo run --release --example bench -- rings_2d --n 100 --threads 1
+//! cargo run --release --example bench -- stream --threads 2
 //! ```
+//!
+//! `stream` is no scene but the machine's yardstick for the README's roofline: STREAM's
+//! copy (`c = a`, 16 bytes per element) and triad (`a = b + s·c`, 24 bytes per
+//! element) over `f64` arrays, on 1 to `--threads` threads (each its own contiguous
+//! part, started together at a barrier; the best of several timed passes, as STREAM
+//! reports), for arrays of 8 KiB, 256 KiB, 4 MiB and 256 MiB each (three arrays in
+//! all: sizes that stay in L1, L2, L3 and main memory on common x86-64 parts; `--n MIB`:
+//! one size instead). Bytes count what the kernel reads and writes, not the write-allocate
+//! reads. Prints `{"scene":"stream","results":[{"array_kib","threads","copy_gb_s",
+//! "triad_gb_s"}, ...]}`.
 //!
 //! `dam_break` (Macklin & Müller 2013 PBF, the README's performance scene: 2 substeps × 2 iterations unless given, n = 16, 24 or
 //! 32, default 32) prints `ms_per_frame`, `mpi_per_s` (million particle-iterations per
@@ -52,6 +63,17 @@
 //! contact pass per particle in the search; `null` when no particle has a radius, as in
 //! the cloth scenes).
 //!
+//! `--schedule 1` (scenes with distance constraints or body links) adds how a
+//! Gauss-Seidel sweep of the larger of the two sets is cut for the threads
+//! (`DistanceConstraints::sweep_stage_work`, the scene's alone): `stage_items` (items
+//! per stage; the threads wait for a whole stage before the next),
+//! `critical_path_share` (the sum over the stages of the largest item, over all the
+//! constraints: the share of a sweep no number of threads can shorten) and
+//! `sweep_speedup_4`, `_8`, `_16` (a sweep's constraints over the sum of the stages'
+//! longest worker when that many workers take the items in order, each to the least
+//! loaded: the speed-up the cut allows, before any serial work or memory limit);
+//! empty and `null` for a world without a Gauss-Seidel sweep (Jacobi).
+//!
 //! `--anisotropy 1` (dam_break) also reads the fluid's ellipsoids after every frame
 //! (`World::read_fluid_anisotropy`, default settings), timed with the step.
 //!
@@ -90,6 +112,8 @@ struct Options {
     /// dam_break: read the fluid's ellipsoids after every frame (`--anisotropy 1`),
     /// timed with the step.
     anisotropy: bool,
+    /// `--schedule 1`: also print how the Gauss-Seidel sweep is cut for the threads.
+    schedule: bool,
     /// Whether --substeps / --iterations were given (dam_break has its own defaults).
     substeps_set: bool,
     iterations_set: bool,
@@ -99,7 +123,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d|stream> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1] [--schedule 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -115,6 +139,7 @@ fn parse() -> Result<Options, String> {
         lod: 1,
         lod_share: 1,
         anisotropy: false,
+        schedule: false,
         substeps_set: false,
         iterations_set: false,
     };
@@ -151,6 +176,7 @@ fn parse() -> Result<Options, String> {
             "--lod" => o.lod = number()?,
             "--lod-share" => o.lod_share = number()?.max(1),
             "--anisotropy" => o.anisotropy = number()? != 0,
+            "--schedule" => o.schedule = number()? != 0,
             "--solver" => {
                 o.solver = match value.as_str() {
                     "gs" | "gauss-seidel" => Solver::GaussSeidel,
@@ -270,6 +296,9 @@ fn run(o: &Options) -> Result<String, String> {
     } else {
         String::new()
     };
+    if o.schedule {
+        snapshot += &schedule_figures(&scene.world);
+    }
     if o.sleep {
         snapshot += &format!(
             ",\"asleep_particles\":{}",
@@ -450,6 +479,7 @@ fn snapshot_figures(world: &mut sinew::World, runs: u32) -> Result<String, Strin
 fn main() -> ExitCode {
     let bench = |o: Options| match o.scene.as_str() {
         "rings_2d" => rings_2d(&o),
+        "stream" => stream(&o),
         _ => run(&o),
     };
     match parse().and_then(bench) {
@@ -525,4 +555,134 @@ fn rings_2d(o: &Options) -> Result<String, String> {
         stats.max_density_ratio,
         heights.join(","),
     ))
+}
+
+/// `stream`: the STREAM copy and triad bandwidths of this machine (see the module doc).
+fn stream(o: &Options) -> Result<String, String> {
+    let sizes_kib: Vec<usize> = match o.n {
+        Some(mib) if (1..=4096).contains(&mib) => vec![mib as usize * 1024],
+        Some(mib) => return Err(format!("--n {mib}: array size in MiB must be in 1..=4096")),
+        None => vec![8, 256, 4 * 1024, 256 * 1024],
+    };
+    let most = if o.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        o.threads as usize
+    };
+    let mut rows = Vec::new();
+    for &kib in &sizes_kib {
+        let len = kib * 1024 / std::mem::size_of::<f64>();
+        for threads in 1..=most {
+            let (copy, triad) = stream_bandwidth(len, threads);
+            rows.push(format!(
+                "{{\"array_kib\":{kib},\"threads\":{threads},\"copy_gb_s\":{copy:.1},\"triad_gb_s\":{triad:.1}}}"
+            ));
+        }
+    }
+    Ok(format!(
+        "{{\"scene\":\"stream\",\"results\":[{}]}}",
+        rows.join(",")
+    ))
+}
+
+/// Copy and triad GB/s over three arrays of `len` `f64`s split between `threads`
+/// threads: each timed pass repeats the kernel over the thread's part until about
+/// 256 MiB have moved, between two barriers; the best of 10 passes.
+fn stream_bandwidth(len: usize, threads: usize) -> (f64, f64) {
+    use std::sync::Barrier;
+    const PASSES: usize = 10;
+    let part = len.div_ceil(threads);
+    let repeats = ((256usize << 20) / (len * 24)).max(1);
+    let barrier = Barrier::new(threads);
+    let (mut a, mut b, mut c) = (vec![0f64; len], vec![0f64; len], vec![0f64; len]);
+    let best = std::sync::Mutex::new([f64::INFINITY; 2]);
+    std::thread::scope(|scope| {
+        let parts = a
+            .chunks_mut(part)
+            .zip(b.chunks_mut(part))
+            .zip(c.chunks_mut(part))
+            .enumerate();
+        for (t, ((a, b), c)) in parts {
+            let (barrier, best) = (&barrier, &best);
+            scope.spawn(move || {
+                // Each thread touches its own part first (its pages, its caches).
+                a.fill(1.0);
+                b.fill(2.0);
+                c.fill(0.0);
+                let scalar = std::hint::black_box(3.0f64);
+                for kernel in 0..2 {
+                    for _ in 0..PASSES {
+                        barrier.wait();
+                        let start = Instant::now();
+                        for _ in 0..repeats {
+                            if kernel == 0 {
+                                c.copy_from_slice(std::hint::black_box(&*a));
+                            } else {
+                                for ((a, b), c) in a.iter_mut().zip(&*b).zip(&*c) {
+                                    *a = b + scalar * c;
+                                }
+                            }
+                            std::hint::black_box(&mut *a);
+                            std::hint::black_box(&mut *c);
+                        }
+                        barrier.wait();
+                        if t == 0 {
+                            let s = start.elapsed().as_secs_f64();
+                            let mut best = best.lock().expect("no thread panics holding it");
+                            best[kernel] = best[kernel].min(s);
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let best = best.into_inner().expect("no thread panicked");
+    let bytes = |per_element: usize| (len * per_element * repeats) as f64;
+    (bytes(16) / best[0] / 1e9, bytes(24) / best[1] / 1e9)
+}
+
+/// The `--schedule 1` fields (see the module doc).
+fn schedule_figures(world: &sinew::World) -> String {
+    let sets = world.constraint_sets();
+    let set = [world.distance_constraints(), &sets.link]
+        .into_iter()
+        .max_by_key(|s| s.len())
+        .expect("two sets");
+    let stages = set.sweep_stage_work();
+    let total: usize = stages.iter().flatten().sum();
+    if total == 0 {
+        // No Gauss-Seidel sweep (a Jacobi world, or no constraints).
+        return concat!(
+            ",\"stage_items\":[],\"critical_path_share\":null,",
+            "\"sweep_speedup_4\":null,\"sweep_speedup_8\":null,\"sweep_speedup_16\":null"
+        )
+        .to_string();
+    }
+    let critical: usize = stages.iter().filter_map(|s| s.iter().max()).sum();
+    let speedup = |workers: usize| {
+        let span: usize = stages
+            .iter()
+            .map(|items| {
+                let mut load = vec![0usize; workers];
+                for &w in items {
+                    let least = (0..workers).min_by_key(|&k| (load[k], k)).unwrap_or(0);
+                    load[least] += w;
+                }
+                load.into_iter().max().unwrap_or(0)
+            })
+            .sum();
+        total as f64 / span.max(1) as f64
+    };
+    let items: Vec<String> = stages.iter().map(|s| s.len().to_string()).collect();
+    format!(
+        concat!(
+            ",\"stage_items\":[{}],\"critical_path_share\":{:.4},",
+            "\"sweep_speedup_4\":{:.2},\"sweep_speedup_8\":{:.2},\"sweep_speedup_16\":{:.2}"
+        ),
+        items.join(","),
+        critical as f64 / total.max(1) as f64,
+        speedup(4),
+        speedup(8),
+        speedup(16),
+    )
 }

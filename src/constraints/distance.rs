@@ -141,6 +141,14 @@ impl DistanceConstraints {
         self.len() - self.sweep.schedule().interior_len()
     }
 
+    /// How a Gauss-Seidel sweep is cut for the threads: for each stage (the threads
+    /// wait for every item of one stage before starting the next), the constraints each
+    /// of its items projects. Stage 0 has one item per block; the later stages are the
+    /// shared constraints. It depends on the scene only, never on the thread count.
+    pub fn sweep_stage_work(&self) -> Vec<Vec<usize>> {
+        self.sweep.stage_work()
+    }
+
     /// Bytes of storage per constraint: the pair (8), rest length, softness, λ and
     /// the id → slot map (4 each). Jacobi worlds add 12 (averaging weight, two
     /// adjacency entries) and the corrections of the slots that join parallel items

@@ -189,6 +189,11 @@ impl<const K: usize> Sweep<K> {
         &self.schedule
     }
 
+    /// The slots each item of each stage of a sweep projects ([`Plan::item_slots`]).
+    pub(crate) fn stage_work(&self) -> Vec<Vec<usize>> {
+        self.plan.item_slots(&self.schedule)
+    }
+
     /// See the module doc; `bound` is one past the slots' largest particle index. A
     /// stage-0 item owns the particles of its fused pass's range; a later item marks
     /// the particles it touches with its own tag, which no other item of the same

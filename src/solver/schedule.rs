@@ -373,6 +373,36 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// The constraint slots each item of each stage projects, stage by stage (stage 0:
+    /// one entry per block, its interior colours; later stages: the shared phase), for
+    /// the scaling estimates of the README and the balance tests. The fused particle
+    /// pass's extra stage-0 items (particles in no block) project no slot and are not
+    /// listed.
+    pub(crate) fn item_slots(&self, schedule: &Schedule) -> Vec<Vec<usize>> {
+        let mut stages = Vec::with_capacity(self.items.len());
+        stages.push(
+            schedule
+                .blocks
+                .iter()
+                .map(|o| o.last().map_or(0, |&e| e - o[0]) as usize)
+                .collect(),
+        );
+        for (stage, &items) in self.items.iter().enumerate().skip(1) {
+            stages.push(
+                (0..items)
+                    .map(|item| {
+                        let mut slots = 0;
+                        self.shared_item(schedule, stage, item, |r| slots += r.len());
+                        slots
+                    })
+                    .collect(),
+            );
+        }
+        stages
+    }
+}
+
 impl crate::solver::parallel::StagePlan for Plan {
     fn stages(&self) -> usize {
         self.items.len()

@@ -48,6 +48,7 @@ mod heightfield;
 mod interpolation;
 mod lod;
 mod particle_contacts;
+mod partition_balance;
 mod physics;
 mod profiling;
 mod rope_drag;
