@@ -406,9 +406,9 @@
  * simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
  * dynamic colliders' proxies and the pins to colliders. Version 12: the grain
  * emitters (after the kill volumes). Version 13: the sleep settings and islands
- * (after the activity table).
+ * (after the activity table). Version 14: the grain emitters' held counts.
  */
-#define FORMAT_VERSION 13
+#define FORMAT_VERSION 14
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -2039,13 +2039,16 @@ typedef struct SinewGrainEmitter {
 } SinewGrainEmitter;
 
 /**
- * A grain emitter's particles and count (sinew_grain_emitter_stats): its grains are
- * world particles `first..first+emitted`; `budget` particles are reserved.
+ * A grain emitter's particles and counts (sinew_grain_emitter_stats): its grains are
+ * world particles `first..first+emitted`; `budget` particles are reserved; `held`
+ * counts the grains held so far because their spot was occupied (each step a due
+ * grain waits for room counts once; saturating).
  */
 typedef struct SinewGrainEmitterStats {
   uint32_t first;
   uint32_t budget;
   uint32_t emitted;
+  uint32_t held;
 } SinewGrainEmitterStats;
 
 /**
@@ -4155,7 +4158,8 @@ SinewStatus sinew_grain_emitter_set(struct SinewWorld world,
 SinewStatus sinew_grain_emitter_remove(struct SinewWorld world, struct SinewGrainEmitter emitter);
 
 /**
- * Writes a grain emitter's particle range and count to `*out_stats`.
+ * Writes a grain emitter's particle range and counts (emitted, held for want of room)
+ * to `*out_stats`.
  *
  * # Safety
  * `out_stats` must be NULL or point to writable memory for one SinewGrainEmitterStats.

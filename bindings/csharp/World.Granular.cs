@@ -73,6 +73,8 @@ namespace Sinew
         public int First { get { return unchecked((int)Stats.first); } }
         /// <summary>Grains emitted so far.</summary>
         public int Emitted { get { return unchecked((int)Stats.emitted); } }
+        /// <summary>Grains held so far because their spot was occupied (the emitter waits for room).</summary>
+        public long Held { get { return Stats.held; } }
 
         /// <summary>Moves or retunes the stream (a rate of 0 pauses it); next step on.</summary>
         public unsafe void Set(EmitterSettings stream)

@@ -101,14 +101,17 @@ pub struct SinewGrainEmitter {
     pub id: u64,
 }
 
-/// A grain emitter's particles and count (sinew_grain_emitter_stats): its grains are
-/// world particles `first..first+emitted`; `budget` particles are reserved.
+/// A grain emitter's particles and counts (sinew_grain_emitter_stats): its grains are
+/// world particles `first..first+emitted`; `budget` particles are reserved; `held`
+/// counts the grains held so far because their spot was occupied (each step a due
+/// grain waits for room counts once; saturating).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SinewGrainEmitterStats {
     pub first: u32,
     pub budget: u32,
     pub emitted: u32,
+    pub held: u32,
 }
 
 /// # Safety
@@ -219,7 +222,8 @@ pub extern "C" fn sinew_grain_emitter_remove(
     })
 }
 
-/// Writes a grain emitter's particle range and count to `*out_stats`.
+/// Writes a grain emitter's particle range and counts (emitted, held for want of room)
+/// to `*out_stats`.
 ///
 /// # Safety
 /// `out_stats` must be NULL or point to writable memory for one SinewGrainEmitterStats.
@@ -237,6 +241,7 @@ pub unsafe extern "C" fn sinew_grain_emitter_stats(
             first: s.first,
             budget: s.budget,
             emitted: s.emitted,
+            held: s.held,
         })
     };
     // SAFETY: `out_stats` goes to `answer` unchanged; this function's safety section

@@ -24,6 +24,26 @@
 //!   grains of one lattice point do not land exactly on one another and stand in a
 //!   column, and grains of one layer still do not overlap. So the emission is
 //!   deterministic: the same steps give the same grains.
+//! * **Room.** A grain is placed only where there is room for it: a due grain whose
+//!   spot (its place after the flight above) some particle overlaps — any particle
+//!   with a radius whose collision filter meets the grains' (so one the contacts
+//!   would push it from), closer than the two radii — is *held*: it is not placed,
+//!   the stream's spot passes ([`Stream::advance`] counts it, so the next grain
+//!   tries the next lattice point or cell and a half-blocked nozzle keeps pouring
+//!   from its free part), and the grain is tried again at the next step's first
+//!   spot instead of a grain due then. So a heap that has grown up to the nozzle
+//!   stops the pour until it flows away, as it stops a real outlet: a grain is never
+//!   born inside others, which the contacts would push out by the whole overlap in
+//!   one substep (up to a radius per substep, metres per second). The stream's
+//!   schedule does not wait for held grains (they are not added to a later step's
+//!   due count): a blocked emitter pours late, its budget in full, and never bursts
+//!   when it clears. The stats count the held grains (`held`). The search is one
+//!   pass over the world's particles per batch of [`ROOM_BATCH`] due grains, taken
+//!   only in steps with grains due (the contact search's lists are built after the
+//!   emission, from the positions it leaves, and the previous step's do not bound
+//!   where particles are now), in particle order: deterministic, independent of
+//!   the thread count. Grains of one step never overlap one another (the stream's
+//!   spacing, see above), so only the particles already in the world are searched.
 //! * **Step.** Grain emitters emit at the start of a step, after the fluid emitters,
 //!   in slot order (the fluid stage's `begin_step`, before the contact search is
 //!   built: a new grain takes part in the whole step).
@@ -114,6 +134,9 @@ pub struct GrainEmitterStats {
     pub budget: u32,
     /// Grains emitted so far.
     pub emitted: u32,
+    /// Grains held so far because their spot was occupied (see the module doc,
+    /// "Room"): each step a due grain waits counts once; saturates at `u32::MAX`.
+    pub held: u32,
 }
 
 /// The filter of a reserved particle not yet emitted: in no contact.
@@ -133,6 +156,8 @@ pub(crate) struct GrainEmitter {
     pub first: u32,
     /// Grains emitted (the next takes particle `first + emitted`).
     pub emitted: u32,
+    /// Grains held for want of room so far (saturating; see the module doc).
+    pub held: u32,
 }
 
 /// A nozzle's lattice spacing for grains of radius r, as a multiple of r: the
@@ -142,6 +167,46 @@ pub const GRAIN_SPACING: f32 = 2.2;
 /// The largest offset across a nozzle's stream (per axis, as a fraction of the grain
 /// radius): half the gap of [`GRAIN_SPACING`], so grains of one layer never overlap.
 pub const SCATTER: f32 = 0.1;
+
+/// Due grains whose spots one pass over the world's particles checks for room (see
+/// the module doc, "Room"): a step with more due grains makes one pass per batch.
+pub const ROOM_BATCH: usize = 64;
+
+/// Marks in `free` (false) the `spots` (m) of grains of radius `r` with filter
+/// `filter` that a particle of `p` overlaps: one with a radius whose filter meets
+/// `filter`, closer than `r` plus its radius. One pass in particle order.
+fn mark_occupied(
+    p: &Particles,
+    spots: &[Vec3],
+    r: f32,
+    filter: &CollisionFilter,
+    free: &mut [bool],
+) {
+    let Some(&first) = spots.first() else {
+        return;
+    };
+    let (lo, hi) = spots
+        .iter()
+        .fold((first, first), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    for i in 0..p.len() {
+        let ri = p.radius[i];
+        if !(ri > 0.0 && filter.collides(&p.filter[i])) {
+            continue;
+        }
+        let x = p.position(i);
+        let reach = r + ri;
+        // Outside the spots' box widened by the reach: far from all of them.
+        let out = (x - hi).max_element() > reach || (lo - x).max_element() > reach;
+        if out {
+            continue;
+        }
+        for (spot, free) in spots.iter().zip(free.iter_mut()) {
+            if spot.distance_squared(x) < reach * reach {
+                *free = false;
+            }
+        }
+    }
+}
 
 /// A nozzle's lattice spacing for grains of `desc` ([`GRAIN_SPACING`] radii); a box's
 /// cell is twice it (see the module doc).
@@ -175,6 +240,7 @@ impl GrainEmitter {
             stream: check_grain_stream(desc, stream)?,
             first,
             emitted: 0,
+            held: 0,
         })
     }
 
@@ -189,10 +255,11 @@ impl GrainEmitter {
             first: self.first,
             budget: self.desc.budget,
             emitted: self.emitted,
+            held: self.held,
         }
     }
 
-    /// Emits this step's grains (see the module doc).
+    /// Emits this step's grains where there is room (see the module doc).
     pub(crate) fn emit(&mut self, p: &mut Particles, planar: Option<f32>, gravity: Vec3, dt: f32) {
         let left = (self.desc.budget - self.emitted) as u64;
         if left == 0 {
@@ -203,35 +270,52 @@ impl GrainEmitter {
             return;
         };
         let n = batch.due.min(left);
+        let r = self.desc.grain_radius;
         let w = 1.0 / self.desc.grain_mass();
         let filter = self.desc.filter();
-        for j in 0..n {
-            let (x, v) = self.stream.launch(&batch, j);
-            let x = x + self
-                .stream
-                .scatter(&batch, j, SCATTER * self.desc.grain_radius);
-            let i = (self.first + self.emitted) as usize + j as usize;
-            p.base[i] = x.into();
-            p.hot[i] = Vec4::new(0.0, 0.0, 0.0, w);
-            p.velocity[i] = v;
-            p.radius[i] = self.desc.grain_radius;
-            p.filter[i] = filter;
-            p.material[i] = self.material;
-            p.step_start[i] = x;
+        let mut placed = 0u32;
+        let mut spots = [(Vec3::ZERO, Vec3::ZERO); ROOM_BATCH];
+        let mut at = [Vec3::ZERO; ROOM_BATCH];
+        let mut start = 0u64;
+        while start < n {
+            let m = (n - start).min(ROOM_BATCH as u64) as usize;
+            for (k, (spot, x)) in spots[..m].iter_mut().zip(&mut at[..m]).enumerate() {
+                let j = start + k as u64;
+                let (x0, v) = self.stream.launch(&batch, j);
+                *x = x0 + self.stream.scatter(&batch, j, SCATTER * r);
+                *spot = (*x, v);
+            }
+            let mut free = [true; ROOM_BATCH];
+            mark_occupied(p, &at[..m], r, &filter, &mut free[..m]);
+            for (&(x, v), _) in spots[..m].iter().zip(&free).filter(|(_, &f)| f) {
+                let i = (self.first + self.emitted + placed) as usize;
+                p.base[i] = x.into();
+                p.hot[i] = Vec4::new(0.0, 0.0, 0.0, w);
+                p.velocity[i] = v;
+                p.radius[i] = r;
+                p.filter[i] = filter;
+                p.material[i] = self.material;
+                p.step_start[i] = x;
+                placed += 1;
+            }
+            start += m as u64;
         }
+        // Every spot of the batch passes, taken or not; the held grains stay due.
         self.stream.advance(n);
-        self.emitted += n as u32;
+        self.emitted += placed;
+        self.held = self.held.saturating_add(n as u32 - placed);
     }
 }
 
 impl GrainEmitter {
     /// Snapshot: the grains' desc, the stream's desc, the material (their generated
-    /// records), the particle range, the count, the carry and the sequence.
+    /// records), the particle range, the counts (emitted, held), the carry and the
+    /// sequence.
     pub(crate) fn save(&self, w: &mut Writer<'_>) {
         self.desc.save_settings(w);
         self.stream.desc.save_settings(w);
         self.material.save_settings(w);
-        w.put((self.first, self.emitted));
+        w.put((self.first, (self.emitted, self.held)));
         w.put((self.stream.carry, self.stream.sequence));
     }
 
@@ -242,7 +326,7 @@ impl GrainEmitter {
         let desc = GrainEmitterDesc::load_settings(r)?;
         let stream = EmitterDesc::load_settings(r)?;
         let material = ParticleMaterial::load_settings(r)?;
-        let (first, emitted): (u32, u32) = r.get()?;
+        let (first, (emitted, held)): (u32, (u32, u32)) = r.get()?;
         let (carry, sequence): (f64, u64) = r.get()?;
         let mut g = GrainEmitter::new(&desc, &stream, &material, first)
             .map_err(|e| codec::corrupt(format!("{what}: {}", e.message)))?;
@@ -260,7 +344,8 @@ impl GrainEmitter {
             format!("{what} carries {carry} grains")
         })?;
         codec::check_counters(&[sequence], &what)?;
-        (g.emitted, g.stream.carry, g.stream.sequence) = (emitted, carry, sequence);
+        (g.emitted, g.held) = (emitted, held);
+        (g.stream.carry, g.stream.sequence) = (carry, sequence);
         Ok(g)
     }
 }

@@ -14,7 +14,10 @@
 //!    run, its inverse mass is 0 inside the step (restored after the last substep,
 //!    before anything outside the step can read it): the integrator skips it (its
 //!    velocity is kept), and every constraint, contact and collider treats it as
-//!    pinned, so nothing leaks into it from a particle that runs.
+//!    pinned, so nothing leaks into it from a particle that runs. Its displacement
+//!    since the substep's start is folded into its base when it is masked (the same
+//!    position bits), so granular friction reads it as at rest, not as moving by
+//!    its last substep's motion.
 //! 2. **Skipped constraints.** A Gauss-Seidel sweep skips the runs of slots whose
 //!    constraints do not run in the substep (`solver::classes::SlotClasses`, rebuilt
 //!    at the first step after a mode, a sleep flag or the set changed, never per step).
@@ -47,7 +50,7 @@ use super::World;
 use crate::bodies::BodyId;
 use crate::constraints::ConstraintSets;
 use crate::error::{try_with_capacity, Error, Result};
-use crate::math::Vec3;
+use crate::math::{two_sum3, Vec3, Vec3A};
 use crate::particles::Particles;
 use crate::pipeline::integrate::{predict_range, update_velocities_range, Integrator};
 use crate::pipeline::StepContext;
@@ -58,6 +61,20 @@ use crate::solver::parallel::CHUNK;
 
 /// Steps after a resume whose end zeroes the body's velocities (see the module doc).
 pub const CATCH_UP_STEPS: u32 = 4;
+
+/// Masks particle `i` for the substeps it does not run (module doc, 1): inverse mass
+/// 0, and its displacement since the substep's start folded into its base (an exact
+/// two-sum: the base takes the rounded position, the displacement keeps only the
+/// rounding error), so the position is the same bits and a later predict gives the
+/// same result, but what reads the displacement as this substep's motion (granular
+/// friction, `kernels::contact::rub`) sees a particle at rest, as it is.
+#[inline]
+fn hold(particles: &mut Particles, i: usize) {
+    let hot = particles.hot[i];
+    let (base, rest) = two_sum3(particles.base[i], Vec3A::from_vec4(hot));
+    particles.base[i] = base;
+    particles.hot[i] = rest.extend(0.0);
+}
 
 /// How a body is simulated (level of detail). The host sets it from visibility and
 /// camera distance (`World::set_body_sim_mode`); it is saved in snapshots.
@@ -381,13 +398,13 @@ impl Activity {
         for r in &self.frozen {
             for i in r.start as usize..r.end as usize {
                 self.saved[i] = particles.hot[i].w;
-                particles.hot[i].w = 0.0;
+                hold(particles, i);
             }
         }
         for r in &mut self.reduced {
             for i in r.particles.start as usize..r.particles.end as usize {
                 self.saved[i] = particles.hot[i].w;
-                particles.hot[i].w = 0.0;
+                hold(particles, i);
             }
             r.masked = true;
         }
@@ -401,8 +418,14 @@ impl Activity {
             return;
         }
         let range = r.particles.start as usize..r.particles.end as usize;
-        for (hot, &w) in particles.hot[range.clone()].iter_mut().zip(&saved[range]) {
-            hot.w = if masked { 0.0 } else { w };
+        if masked {
+            for i in range {
+                hold(particles, i);
+            }
+        } else {
+            for (hot, &w) in particles.hot[range.clone()].iter_mut().zip(&saved[range]) {
+                hot.w = w;
+            }
         }
         r.masked = masked;
     }

@@ -136,8 +136,8 @@ impl World {
         Ok(())
     }
 
-    /// A grain emitter's particles and count: its grains are world particles
-    /// `first..first + emitted`.
+    /// A grain emitter's particles and counts: its grains are world particles
+    /// `first..first + emitted`; `held` counts grains that waited for room.
     pub fn grain_emitter_stats(&self, emitter: GrainEmitterId) -> Result<GrainEmitterStats> {
         let key = self
             .fluids

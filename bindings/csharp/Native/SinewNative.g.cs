@@ -1316,8 +1316,10 @@ namespace Sinew.Native
     }
 
     /// <summary>
-    /// A grain emitter's particles and count (sinew_grain_emitter_stats): its grains are
-    /// world particles <c>first..first+emitted</c>; <c>budget</c> particles are reserved.
+    /// A grain emitter's particles and counts (sinew_grain_emitter_stats): its grains are
+    /// world particles <c>first..first+emitted</c>; <c>budget</c> particles are reserved; <c>held</c>
+    /// counts the grains held so far because their spot was occupied (each step a due
+    /// grain waits for room counts once; saturating).
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public partial struct SinewGrainEmitterStats
@@ -1325,6 +1327,7 @@ namespace Sinew.Native
         public uint first;
         public uint budget;
         public uint emitted;
+        public uint held;
     }
 
     /// <summary>One stage of the last profiled step (sinew_world_read_stage_times).</summary>
@@ -1906,9 +1909,9 @@ namespace Sinew.Native
         /// simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
         /// dynamic colliders' proxies and the pins to colliders. Version 12: the grain
         /// emitters (after the kill volumes). Version 13: the sleep settings and islands
-        /// (after the activity table).
+        /// (after the activity table). Version 14: the grain emitters' held counts.
         /// </summary>
-        public const uint FORMAT_VERSION = 13;
+        public const uint FORMAT_VERSION = 14;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
@@ -3156,7 +3159,10 @@ namespace Sinew.Native
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_grain_emitter_remove(SinewWorldHandle world, SinewGrainEmitterHandle emitter);
 
-        /// <summary>Writes a grain emitter's particle range and count to <c>*out_stats</c>.</summary>
+        /// <summary>
+        /// Writes a grain emitter's particle range and counts (emitted, held for want of room)
+        /// to <c>*out_stats</c>.
+        /// </summary>
         /// <remarks><c>out_stats</c> must be NULL or point to writable memory for one SinewGrainEmitterStats.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_grain_emitter_stats(SinewWorldHandle world, SinewGrainEmitterHandle emitter, SinewGrainEmitterStats* out_stats);
