@@ -99,7 +99,8 @@ pub use fluid::grains::{GrainEmitterDesc, GrainEmitterId, GrainEmitterStats, MAX
 pub use fluid::{
     AnisotropyDesc, DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats, EmitterDesc,
     EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId, FluidParticle, FluidStats,
-    KillVolumeDesc, KillVolumeId, KillVolumeShape,
+    FluidSurface, KillVolumeDesc, KillVolumeId, KillVolumeShape, SurfaceCounts, SurfaceDesc,
+    MAX_SURFACE_BLOCKS,
 };
 pub use glam::{Mat3, Quat};
 pub use limits::MAX_COHESION;

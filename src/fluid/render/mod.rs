@@ -10,9 +10,11 @@
 pub(crate) mod anisotropy;
 pub(crate) mod diffuse;
 mod eigen;
+pub(crate) mod surface;
 
 pub use anisotropy::{AnisotropyDesc, FluidEllipsoid};
 pub use diffuse::{DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats};
+pub use surface::{FluidSurface, SurfaceCounts, SurfaceDesc, MAX_SURFACE_BLOCKS};
 
 use super::grid::{cell_of, Layout, Row};
 use crate::error::{try_reserve, Result};
@@ -33,6 +35,8 @@ pub(crate) struct RenderState {
     /// The diffuse particles of the fluids that have them (by fluid id; an entry whose
     /// fluid was removed is dropped by the next [`Self::set_diffuse`]).
     pub diffuse: Vec<diffuse::Diffuse>,
+    /// The surface mesh of the last build and its buffers.
+    pub surface: surface::Surface,
 }
 
 impl RenderState {
