@@ -35,7 +35,7 @@
 //! grow on the first build (and when the mesh grew); later builds do not allocate.
 
 use crate::error::{try_reserve, Error, Result};
-use crate::limits::MAX_FLUID_SPACING;
+use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
 use crate::math::{Vec3, Vec3A};
 use crate::solver::parallel::{Blocks, Executor};
 
@@ -66,9 +66,6 @@ crate::settings! {
 const B: i32 = 8;
 /// Nodes per block.
 const BN: usize = 512;
-/// Blocks one mesh may use (each 8³ nodes, about 4.5 KiB): past it the build is
-/// refused (a larger cell size covers the same fluid with fewer).
-pub const MAX_SURFACE_BLOCKS: usize = 1 << 16;
 /// Block coordinates are packed 21 bits each into a key.
 const KEY_BITS: u32 = 21;
 /// Nodes beyond a particle's kernel that a block must hold (a crossing cell's lower
@@ -525,7 +522,7 @@ impl Surface {
                     }
                 }
             }
-            if self.keys.len() > 8 * MAX_SURFACE_BLOCKS {
+            if self.keys.len() > 8 * MAX_SURFACE_BLOCKS as usize {
                 self.keys.sort_unstable();
                 self.keys.dedup();
             }
@@ -533,7 +530,7 @@ impl Surface {
         self.keys.sort_unstable();
         self.keys.dedup();
         let blocks = self.keys.len();
-        if blocks > MAX_SURFACE_BLOCKS {
+        if blocks > MAX_SURFACE_BLOCKS as usize {
             return Err(Error::out_of_range(format!(
                 "the surface needs {blocks} blocks of 8x8x8 cells, more than {MAX_SURFACE_BLOCKS}: use a larger cell_size"
             )));
