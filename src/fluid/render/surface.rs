@@ -149,6 +149,15 @@ impl Params {
     }
 }
 
+/// ⌈x⌉ of a positive x (positions in cells are: the origin lies two blocks below every
+/// particle, farther than any kernel reaches), without a call into libm; truncation
+/// is ⌊x⌋ for them.
+#[inline(always)]
+fn ceil(x: f32) -> i32 {
+    let t = x as i32;
+    t + i32::from((t as f32) < x)
+}
+
 /// b(t) = (1 − t²)³ on (−1, 1), 0 outside.
 #[inline(always)]
 fn kernel(t: f32) -> f32 {
@@ -169,8 +178,9 @@ pub(crate) struct Surface {
     /// `keys`, `u32::MAX` where absent; index 13 is the block itself).
     keys: Vec<u64>,
     near: Vec<[u32; 27]>,
-    /// Per node of each block: φ, the crossing edges it owns (bit d − 1 for the edge
-    /// to node + d, d = x + 2y + 4z in 1..=7), the index of its first vertex.
+    /// Per node of each block: φ, the insides of the corners of its cell (bit c for the
+    /// corner at node + c, c = x + 2y + 4z; the crossing edges it owns follow, bit d − 1
+    /// of [`EDGE_BITS`] for the edge to node + d), the index of its first vertex.
     field: Vec<f32>,
     mask: Vec<u8>,
     first: Vec<u32>,
@@ -327,8 +337,7 @@ fn tet_triangles(tet: &[u8; 4], inside: u8, mut f: impl FnMut([(u8, u8); 3])) {
 }
 
 /// Triangles of one tetrahedron (with `inside` as in [`tet_triangles`]).
-#[inline]
-fn tet_triangle_count(inside: u8) -> u32 {
+const fn tet_triangle_count(inside: u8) -> u32 {
     match inside.count_ones() {
         1 | 3 => 1,
         2 => 2,
@@ -423,7 +432,7 @@ impl Surface {
         try_reserve(&mut self.normals, vertices, "surface normals")?;
         try_reserve(&mut self.indices, indices, "surface indices")?;
         self.vertices(params);
-        self.triangles(params.threshold);
+        self.triangles();
         Ok(SurfaceCounts {
             vertices: vertices as u32,
             indices: indices as u32,
@@ -506,8 +515,8 @@ impl Surface {
             for &(_, k) in &self.bins[s as usize..e as usize] {
                 let u = self.points[k as usize].to_array();
                 for a in 0..3 {
-                    lo[a] = lo[a].min((u[a] - reach).floor() as i32 - MARGIN);
-                    hi[a] = hi[a].max((u[a] + reach).floor() as i32 + MARGIN);
+                    lo[a] = lo[a].min((u[a] - reach) as i32 - MARGIN);
+                    hi[a] = hi[a].max((u[a] + reach) as i32 + MARGIN);
                 }
             }
             let (lo, hi) = (lo.map(|c| c.div_euclid(B)), hi.map(|c| c.div_euclid(B)));
@@ -564,7 +573,7 @@ impl Surface {
         for b in 0..blocks {
             let base = unkey(self.keys[b]).map(|c| c * B);
             for k in 0..BN {
-                let m = self.mask[b * BN + k];
+                let m = EDGE_BITS[self.mask[b * BN + k] as usize];
                 self.first[b * BN + k] = self.positions.len() as u32;
                 if m == 0 {
                     continue;
@@ -601,7 +610,7 @@ impl Surface {
     }
 
     /// Writes the triangles: block by block, cell by cell, tetrahedron by tetrahedron.
-    fn triangles(&mut self, iso: f32) {
+    fn triangles(&mut self) {
         let blocks = self.keys.len();
         let view = View {
             field: &self.field[..blocks * BN],
@@ -611,11 +620,11 @@ impl Surface {
         let indices = &mut self.indices;
         for b in 0..blocks {
             for k in 0..BN {
-                let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
-                let cell = cell_inside(view, b, l, iso);
+                let cell = mask[b * BN + k];
                 if cell == 0 || cell == 0xFF {
                     continue;
                 }
+                let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
                 let vertex = |(p, q): (u8, u8)| {
                     // The edge's lower corner (a subset of the other in a chain).
                     let (p, q) = (p & q, p | q);
@@ -623,7 +632,7 @@ impl Surface {
                     let n = [l[0] + n[0], l[1] + n[1], l[2] + n[2]];
                     let (nb, nk) = view.locate(b, n).expect("a crossing edge's block");
                     let d = p ^ q;
-                    let m = mask[nb * BN + nk];
+                    let m = EDGE_BITS[mask[nb * BN + nk] as usize];
                     debug_assert!(m >> (d - 1) & 1 == 1, "a crossing edge");
                     first[nb * BN + nk] + (m & ((1u8 << (d - 1)) - 1)).count_ones()
                 };
@@ -637,19 +646,6 @@ impl Surface {
             }
         }
     }
-}
-
-/// The insides (φ ≥ iso) of the cell whose lower corner is node `l` of block `b`: bit
-/// c for corner c.
-#[inline]
-fn cell_inside(view: View<'_>, b: usize, l: [i32; 3], iso: f32) -> u8 {
-    let mut m = 0u8;
-    for c in 0..8u8 {
-        let o = corner(c);
-        let n = [l[0] + o[0], l[1] + o[1], l[2] + o[2]];
-        m |= u8::from(view.value(b, n) >= iso) << c;
-    }
-    m
 }
 
 /// φ at the nodes of block `bc` (block coordinates): the particles of the 27 blocks
@@ -681,8 +677,8 @@ fn splat(
                     let mut hi = [0i32; 3];
                     let mut empty = false;
                     for a in 0..3 {
-                        lo[a] = ((u[a] - r).ceil() as i32).max(base[a]) - base[a];
-                        hi[a] = ((u[a] + r).floor() as i32).min(base[a] + B - 1) - base[a];
+                        lo[a] = ceil(u[a] - r).max(base[a]) - base[a];
+                        hi[a] = ((u[a] + r) as i32).min(base[a] + B - 1) - base[a];
                         if lo[a] > hi[a] {
                             empty = true;
                             break;
@@ -713,32 +709,91 @@ fn splat(
     }
 }
 
-/// The crossing edges each node of block `b` owns (into `mask`) and the block's
-/// vertex and index counts.
-fn classify(view: View<'_>, b: usize, iso: f32, mask: &mut [u8]) -> SurfaceCounts {
-    let mut counts = SurfaceCounts::default();
-    for (k, m) in mask.iter_mut().enumerate() {
-        let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
-        let f0 = view.field[b * BN + k];
-        let in0 = f0 >= iso;
-        let mut bits = 0u8;
-        // A node far from the surface: all its edges' far ends lie on its side.
-        for d in 1..=7u8 {
-            let s = corner(d);
-            let f1 = view.value(b, [l[0] + s[0], l[1] + s[1], l[2] + s[2]]);
-            bits |= u8::from((f1 >= iso) != in0) << (d - 1);
-        }
-        *m = bits;
-        counts.vertices += bits.count_ones();
-        let cell = cell_inside(view, b, l, iso);
-        if cell != 0 && cell != 0xFF {
-            for tet in &TETS {
-                counts.indices += 3 * tet_triangle_count(tet_inside(tet, cell));
+/// The insides of the cell at each node of block `b` (into `cells`: bit c for corner c,
+/// φ ≥ iso) and the block's vertex and index counts. A block wholly on one side of the
+/// surface is settled after reading its nodes.
+fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCounts {
+    const P: usize = B as usize + 1;
+    let mut inside = [0u8; P * P * P];
+    let (mut any_in, mut any_out) = (false, false);
+    for z in 0..P {
+        for y in 0..P {
+            for x in 0..P {
+                let n = [x as i32, y as i32, z as i32];
+                let v = if x < P - 1 && y < P - 1 && z < P - 1 {
+                    view.field[b * BN + node_index(n)]
+                } else {
+                    view.value(b, n)
+                };
+                let i = v >= iso;
+                inside[(z * P + y) * P + x] = u8::from(i);
+                any_in |= i;
+                any_out |= !i;
             }
         }
     }
+    if !(any_in && any_out) {
+        cells.fill(if any_in { 0xFF } else { 0 });
+        return SurfaceCounts::default();
+    }
+    let mut counts = SurfaceCounts::default();
+    for (k, cell) in cells.iter_mut().enumerate() {
+        let (x, y, z) = (k % 8, k / 8 % 8, k / 64);
+        let at = (z * P + y) * P + x;
+        let m = inside[at]
+            | inside[at + 1] << 1
+            | inside[at + P] << 2
+            | inside[at + P + 1] << 3
+            | inside[at + P * P] << 4
+            | inside[at + P * P + 1] << 5
+            | inside[at + P * P + P] << 6
+            | inside[at + P * P + P + 1] << 7;
+        *cell = m;
+        counts.vertices += EDGE_BITS[m as usize].count_ones();
+        counts.indices += u32::from(CELL_INDICES[m as usize]);
+    }
     counts
 }
+
+/// The crossing edges a node owns given the insides of its cell (bit d − 1 for the
+/// edge to node + d: the corner d differs from corner 0).
+const EDGE_BITS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut cell = 0;
+    while cell < 256 {
+        let mut d = 1;
+        while d < 8 {
+            if (cell >> d) & 1 != cell & 1 {
+                t[cell] |= 1 << (d - 1);
+            }
+            d += 1;
+        }
+        cell += 1;
+    }
+    t
+};
+
+/// The indices (three per triangle) of a cell given the insides of its corners.
+const CELL_INDICES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut cell = 0;
+    while cell < 256 {
+        let mut k = 0;
+        while k < TETS.len() {
+            let tet = TETS[k];
+            let mut inside = 0u8;
+            let mut c = 0;
+            while c < 4 {
+                inside |= ((cell >> tet[c]) as u8 & 1) << c;
+                c += 1;
+            }
+            t[cell] += 3 * tet_triangle_count(inside) as u8;
+            k += 1;
+        }
+        cell += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
