@@ -75,7 +75,11 @@
 //! empty and `null` for a world without a Gauss-Seidel sweep (Jacobi).
 //!
 //! `--anisotropy 1` (dam_break) also reads the fluid's ellipsoids after every frame
-//! (`World::read_fluid_anisotropy`, default settings), timed with the step.
+//! (`World::read_fluid_anisotropy`, default settings), timed with the step;
+//! `--diffuse C` gives the fluid diffuse particles of capacity C (default settings
+//! otherwise; stepped with the fluid); `--surface 1` builds the fluid's surface mesh
+//! after every frame (`World::build_fluid_surface`, default settings) and copies it
+//! into buffers of the caller, timed with the step.
 //!
 //! `--snapshot R` (default 0 = off) also times snapshots of the world after its frames,
 //! the median of R runs each: `snapshot_bytes`, `save_ms` (into a buffer sized once),
@@ -114,6 +118,10 @@ struct Options {
     anisotropy: bool,
     /// `--schedule 1`: also print how the Gauss-Seidel sweep is cut for the threads.
     schedule: bool,
+    /// dam_break: diffuse particles of this capacity (`--diffuse C`, 0 = off).
+    diffuse: u32,
+    /// dam_break: build and copy the surface mesh after every frame (`--surface 1`).
+    surface: bool,
     /// Whether --substeps / --iterations were given (dam_break has its own defaults).
     substeps_set: bool,
     iterations_set: bool,
@@ -123,7 +131,7 @@ fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let scene = args
         .next()
-        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d|stream> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1] [--schedule 0|1]")?;
+        .ok_or("usage: bench <cloth|ropes|cloth_body|ropes_body|particles|dam_break|rings_2d|stream> [--n N] [--threads T] [--solver gs|jacobi] [--substeps S] [--iterations I] [--frames F] [--snapshot R] [--friction MU] [--profiling 0|1] [--lod K] [--lod-share S] [--sleep 0|1] [--anisotropy 0|1] [--schedule 0|1] [--diffuse C] [--surface 0|1]")?;
     let mut o = Options {
         scene,
         n: None,
@@ -140,6 +148,8 @@ fn parse() -> Result<Options, String> {
         lod_share: 1,
         anisotropy: false,
         schedule: false,
+        diffuse: 0,
+        surface: false,
         substeps_set: false,
         iterations_set: false,
     };
@@ -177,6 +187,8 @@ fn parse() -> Result<Options, String> {
             "--lod-share" => o.lod_share = number()?.max(1),
             "--anisotropy" => o.anisotropy = number()? != 0,
             "--schedule" => o.schedule = number()? != 0,
+            "--diffuse" => o.diffuse = number()?,
+            "--surface" => o.surface = number()? != 0,
             "--solver" => {
                 o.solver = match value.as_str() {
                     "gs" | "gauss-seidel" => Solver::GaussSeidel,
@@ -363,6 +375,18 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
     let mut seconds = 0.0f64;
     let aniso = sinew::AnisotropyDesc::default();
     let mut ellipsoids = vec![sinew::FluidEllipsoid::default(); count as usize];
+    if o.diffuse > 0 {
+        let d = sinew::DiffuseDesc {
+            capacity: o.diffuse,
+            ..sinew::DiffuseDesc::default()
+        };
+        scene
+            .world
+            .set_fluid_diffuse(fluid, &d)
+            .map_err(|e| e.to_string())?;
+    }
+    let surface = sinew::SurfaceDesc::default();
+    let (mut vertices, mut normals, mut indices) = (Vec::new(), Vec::new(), Vec::new());
     for frame in 1..=o.frames {
         let start = Instant::now();
         scene.world.step(FRAME_DT).map_err(|e| e.to_string())?;
@@ -371,6 +395,18 @@ fn run_dam_break(o: &Options) -> Result<String, String> {
                 .world
                 .read_fluid_anisotropy(fluid, &aniso, 1.0, |k, e| ellipsoids[k] = *e)
                 .map_err(|e| e.to_string())?;
+        }
+        if o.surface {
+            let w = &mut scene.world;
+            w.build_fluid_surface(fluid, &surface, 1.0)
+                .map_err(|e| e.to_string())?;
+            let m = w.fluid_surface(fluid).map_err(|e| e.to_string())?;
+            vertices.clear();
+            vertices.extend_from_slice(m.positions);
+            normals.clear();
+            normals.extend_from_slice(m.normals);
+            indices.clear();
+            indices.extend_from_slice(m.indices);
         }
         seconds += start.elapsed().as_secs_f64();
         if let Some(m) = marks.iter().position(|&f| f == frame) {

@@ -209,6 +209,13 @@
 #define SINEW_MAX_FLUID_CAPACITY (1 << 22)
 
 /**
+ * Largest number of blocks (8 × 8 × 8 cells each, about 4.5 KiB) of one fluid surface
+ * mesh: past it the build is refused (a larger cell size covers the same fluid with
+ * fewer).
+ */
+#define SINEW_MAX_SURFACE_BLOCKS (1 << 16)
+
+/**
  * Largest number of grains one grain emitter reserves (its budget).
  */
 #define SINEW_MAX_GRAIN_BUDGET (1 << 22)
@@ -1700,6 +1707,45 @@ typedef struct SinewDiffuseDesc {
    */
   uint32_t internal_cookie;
 } SinewDiffuseDesc;
+
+/**
+ * How the surface mesh samples a fluid (marching tetrahedra over a narrow band of a smooth
+ * colour field of its particles): the cell size, the kernel radius and the level of the
+ * surface. Start from sinew_surface_desc_default(); field for field the Rust
+ * `SurfaceDesc`.
+ */
+typedef struct SinewSurfaceDesc {
+  /**
+   * Cell size c of the sampling grid; 0 takes the fluid's spacing. At the call it must
+   * lie in [radius / 8, radius]: a smaller cell costs (radius / c)³ node updates per
+   * particle. In [0, 40] m; 0 = spacing. Default 0.
+   */
+  float cell_size;
+  /**
+   * Kernel radius R of the colour field; 0 takes twice the fluid's spacing. At the call
+   * it must lie in [spacing, 4 spacing]: larger is smoother and rounder. In [0, 40] m; 0
+   * = 2 spacing. Default 0.
+   */
+  float radius;
+  /**
+   * The level of the surface, as a fraction of the field inside the fluid (1): lower is
+   * fatter. In (0, 1). Default 0.5.
+   */
+  float threshold;
+  /**
+   * Set by sinew_surface_desc_default(); a desc not made by it is refused.
+   */
+  uint32_t internal_cookie;
+} SinewSurfaceDesc;
+
+/**
+ * The size of a fluid's surface mesh (8 bytes): vertices (each a position and a
+ * normal) and indices (three per triangle).
+ */
+typedef struct SinewSurfaceCounts {
+  uint32_t vertices;
+  uint32_t indices;
+} SinewSurfaceCounts;
 
 /**
  * A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &
@@ -3837,6 +3883,73 @@ SinewStatus sinew_fluid_read_diffuse(struct SinewWorld world,
                                      void *particles,
                                      uint32_t stride,
                                      uint32_t *out_count);
+
+/**
+ * A surface desc with every field at its default (cells of one spacing, a kernel of
+ * two spacings, the surface at half the bulk's field).
+ */
+struct SinewSurfaceDesc sinew_surface_desc_default(void);
+
+/**
+ * Writes sinew_surface_desc_default() to `*out` (for bindings that avoid by-value
+ * structs).
+ *
+ * # Safety
+ * `out` must be NULL or point to writable memory for one SinewSurfaceDesc.
+ */
+SinewStatus sinew_surface_desc_init(struct SinewSurfaceDesc *out);
+
+/**
+ * Builds the surface mesh of the fluid (docs/fluids.md "Drawing water": marching
+ * tetrahedra over a narrow band of a smooth colour field of its live particles,
+ * shaped by `desc`: cell size, kernel radius, level), replacing the world's last one,
+ * and writes its vertex and index counts to `*out_counts`; copy it out with
+ * sinew_fluid_read_surface. Computed by this call from the particles at the positions
+ * interpolated by `alpha` in [0, 1] (as sinew_world_read_interpolated_positions): it
+ * costs nothing in a step. The mesh is closed, its normals point out and its triangles
+ * wind counter-clockwise seen from outside. Buffers grow on the first build and when
+ * the mesh grows; later builds do not allocate. An empty fluid has an empty mesh. A
+ * cell size outside [radius / 8, radius], a radius outside [spacing, 4 spacing] or a
+ * grid of more than SINEW_MAX_SURFACE_BLOCKS blocks of 8³ cells is
+ * SINEW_ERROR_OUT_OF_RANGE.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewSurfaceDesc; `out_counts` to one writable
+ * SinewSurfaceCounts.
+ */
+SinewStatus sinew_fluid_build_surface(struct SinewWorld world,
+                                      struct SinewFluid fluid,
+                                      const struct SinewSurfaceDesc *desc,
+                                      float alpha,
+                                      struct SinewSurfaceCounts *out_counts);
+
+/**
+ * Copies the mesh of the last sinew_fluid_build_surface of this fluid: vertex
+ * positions (SinewVec3, m, `position_stride` 12..=SINEW_MAX_STRIDE_BYTES bytes apart)
+ * and unit outward normals (SinewVec3, `normal_stride` apart) into buffers of
+ * `vertex_capacity` vertices (the same stride twice interleaves them), and the
+ * indices (uint32_t, packed, three per triangle) into `index_capacity` ones. Any of
+ * the three may be NULL (skipped; its capacity is not checked). `*out_counts`
+ * receives the mesh's counts. A mesh larger than a given buffer is
+ * SINEW_ERROR_OUT_OF_RANGE and nothing is written; a fluid whose mesh is not the last
+ * one built (another fluid's was built since, or none) is
+ * SINEW_ERROR_INVALID_ARGUMENT.
+ *
+ * # Safety
+ * `positions` and `normals` must be NULL or point to `(vertex_capacity-1)*stride + 12`
+ * writable bytes (their own strides), `indices` NULL or to `index_capacity` writable
+ * uint32_t; `out_counts` to one writable SinewSurfaceCounts.
+ */
+SinewStatus sinew_fluid_read_surface(struct SinewWorld world,
+                                     struct SinewFluid fluid,
+                                     uint32_t vertex_capacity,
+                                     void *positions,
+                                     uint32_t position_stride,
+                                     void *normals,
+                                     uint32_t normal_stride,
+                                     uint32_t index_capacity,
+                                     uint32_t *indices,
+                                     struct SinewSurfaceCounts *out_counts);
 
 /**
  * A fluid desc with every field at its default (water: ρ₀ 1000 kg/m³, spacing 5 cm,

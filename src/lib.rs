@@ -99,7 +99,7 @@ pub use fluid::grains::{GrainEmitterDesc, GrainEmitterId, GrainEmitterStats, MAX
 pub use fluid::{
     AnisotropyDesc, DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats, EmitterDesc,
     EmitterId, EmitterShape, FluidDesc, FluidEllipsoid, FluidId, FluidParticle, FluidStats,
-    KillVolumeDesc, KillVolumeId, KillVolumeShape,
+    FluidSurface, KillVolumeDesc, KillVolumeId, KillVolumeShape, SurfaceCounts, SurfaceDesc,
 };
 pub use glam::{Mat3, Quat};
 pub use limits::MAX_COHESION;
@@ -112,8 +112,8 @@ pub use limits::{
 };
 pub use limits::{
     MAX_BODY_COMPLIANCE, MAX_BODY_INERTIA, MAX_BODY_MASS, MAX_BODY_PARTICLES, MAX_BREAK_EVENTS,
-    MAX_FAMILY_COMPLIANCE, MAX_GRID_SEGMENTS, MAX_PRESSURE, MAX_REST_SCALE, MAX_SURFACE_TRIANGLES,
-    MAX_TEAR_RESERVE, MAX_WINCH_SPEED,
+    MAX_FAMILY_COMPLIANCE, MAX_GRID_SEGMENTS, MAX_PRESSURE, MAX_REST_SCALE, MAX_SURFACE_BLOCKS,
+    MAX_SURFACE_TRIANGLES, MAX_TEAR_RESERVE, MAX_WINCH_SPEED,
 };
 pub use math::Vec3;
 pub use particles::material::{ParticleMaterial, COHESION_BAND, COHESION_POROSITY};

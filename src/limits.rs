@@ -151,6 +151,10 @@ limits! {
     MAX_WIND_ZONES: u32 = 1 << 16;
     /// Largest particle capacity of one fluid.
     MAX_FLUID_CAPACITY: u32 = 4_194_304;
+    /// Largest number of blocks (8 × 8 × 8 cells each, about 4.5 KiB) of one fluid
+    /// surface mesh: past it the build is refused (a larger cell size covers the same
+    /// fluid with fewer).
+    MAX_SURFACE_BLOCKS: u32 = 1 << 16;
     /// Largest number of grains one grain emitter reserves (its budget).
     MAX_GRAIN_BUDGET: u32 = 4_194_304;
     /// Smallest particle spacing of a fluid (m).

@@ -307,6 +307,35 @@ struct AnisotropyDesc : detail::DescSetters<AnisotropyDesc, SinewAnisotropyDesc>
     // END GENERATED AnisotropyDesc setters
 };
 
+/// How Fluid::build_surface samples the fluid for its surface mesh, from
+/// sinew_surface_desc_default() (cells of one spacing, a kernel of two, the surface at half
+/// the bulk's field).
+struct SurfaceDesc : detail::DescSetters<SurfaceDesc, SinewSurfaceDesc> {
+    SurfaceDesc() noexcept : DescSetters(sinew_surface_desc_default()) {}
+    // BEGIN GENERATED SurfaceDesc setters
+    /// Cell size c of the sampling grid; 0 takes the fluid's spacing. At the call it must lie
+    /// in [radius / 8, radius]: a smaller cell costs (radius / c)³ node updates per particle.
+    /// In [0, 40] m; 0 = spacing. Default 0.
+    SurfaceDesc& with_cell_size(float value) noexcept {
+        this->cell_size = value;
+        return *this;
+    }
+    /// Kernel radius R of the colour field; 0 takes twice the fluid's spacing. At the call it
+    /// must lie in [spacing, 4 spacing]: larger is smoother and rounder. In [0, 40] m; 0 = 2
+    /// spacing. Default 0.
+    SurfaceDesc& with_radius(float value) noexcept {
+        this->radius = value;
+        return *this;
+    }
+    /// The level of the surface, as a fraction of the field inside the fluid (1): lower is
+    /// fatter. In (0, 1). Default 0.5.
+    SurfaceDesc& with_threshold(float value) noexcept {
+        this->threshold = value;
+        return *this;
+    }
+    // END GENERATED SurfaceDesc setters
+};
+
 /// A fluid's diffuse particles (spray, foam, bubbles; Ihmsen et al. 2012), from
 /// sinew_diffuse_desc_default() (capacity 0: off).
 struct DiffuseDesc : detail::DescSetters<DiffuseDesc, SinewDiffuseDesc> {
@@ -604,6 +633,56 @@ class Fluid {
     template <class P>
     Result<uint32_t> read_diffuse(std::vector<P>& particles) const {
         return read_diffuse(Span<P>(particles));
+    }
+
+    /// Builds the fluid's surface mesh (marching tetrahedra over a narrow band of a smooth
+    /// colour field of the particles at the positions interpolated by `alpha`; closed,
+    /// normals outward, triangles counter-clockwise seen from outside), replacing the
+    /// world's last one. Returns its counts; copy it out with read_surface. Later builds
+    /// allocate nothing once the buffers have room.
+    Result<SinewSurfaceCounts> build_surface(const SinewSurfaceDesc& desc, float alpha = 1.0f) {
+        SinewSurfaceCounts c{};
+        return detail::checked(sinew_fluid_build_surface(world_, handle_, &desc, alpha, &c), c);
+    }
+    /// Copies the mesh of the last build_surface of this fluid: positions and normals into
+    /// `positions` and `normals` (V: SinewVec3 or any trivially copyable type whose first
+    /// 12 bytes are x, y, z; an empty span is skipped), indices into `indices`. Returns the
+    /// counts; a shorter span gives Status::OutOfRange and nothing is written.
+    template <class V>
+    Result<SinewSurfaceCounts> read_surface(Span<V> positions, Span<V> normals, Span<uint32_t> indices) const {
+        static_assert(std::is_trivially_copyable<V>::value && sizeof(V) >= sizeof(SinewVec3),
+                      "a vertex element starts with x, y, z");
+        size_t vertices = positions.empty() ? normals.size()
+                          : normals.empty() ? positions.size()
+                                            : (positions.size() < normals.size() ? positions.size() : normals.size());
+        auto v = detail::to_count(vertices, "Fluid::read_surface");
+        if (!v) return v.error();
+        auto i = detail::to_count(indices.size(), "Fluid::read_surface");
+        if (!i) return i.error();
+        return read_surface_strided(*v, positions.empty() ? nullptr : positions.data(),
+                                    static_cast<uint32_t>(sizeof(V)), normals.empty() ? nullptr : normals.data(),
+                                    static_cast<uint32_t>(sizeof(V)), *i, indices.empty() ? nullptr : indices.data());
+    }
+    /// read_surface into vectors resized to the mesh's counts.
+    template <class V>
+    Result<SinewSurfaceCounts> read_surface(std::vector<V>& positions, std::vector<V>& normals,
+                                            std::vector<uint32_t>& indices) const {
+        auto c = read_surface_strided(0, nullptr, sizeof(SinewVec3), nullptr, sizeof(SinewVec3), 0, nullptr);
+        if (!c) return c;
+        positions.resize(c->vertices);
+        normals.resize(c->vertices);
+        indices.resize(c->indices);
+        return read_surface(Span<V>(positions), Span<V>(normals), Span<uint32_t>(indices));
+    }
+    /// Straight into strided vertex buffers (positions and normals may interleave with
+    /// one stride, >= 12 bytes) and a packed index buffer; nullptr skips one.
+    Result<SinewSurfaceCounts> read_surface_strided(uint32_t vertex_capacity, void* positions,
+                                                    uint32_t position_stride, void* normals, uint32_t normal_stride,
+                                                    uint32_t index_capacity, uint32_t* indices) const {
+        SinewSurfaceCounts c{};
+        return detail::checked(sinew_fluid_read_surface(world_, handle_, vertex_capacity, positions, position_stride,
+                                                        normals, normal_stride, index_capacity, indices, &c),
+                               c);
     }
 
   private:

@@ -319,6 +319,53 @@ namespace Sinew
         }
     }
 
+    /// <summary>How <see cref="Fluid.BuildSurface(SurfaceSettings, float)"/> samples the
+    /// fluid for its surface mesh: cell size, kernel radius, level.</summary>
+    public struct SurfaceSettings : INativeSettings<SinewSurfaceDesc>
+    {
+        // BEGIN GENERATED SurfaceDesc fields
+        /// <summary>Cell size c of the sampling grid; 0 takes the fluid's spacing. At the call
+        /// it must lie in [radius / 8, radius]: a smaller cell costs (radius / c)³ node updates
+        /// per particle. In [0, 40] m; 0 = spacing. Default 0.</summary>
+        public float CellSize;
+        /// <summary>Kernel radius R of the colour field; 0 takes twice the fluid's spacing. At
+        /// the call it must lie in [spacing, 4 spacing]: larger is smoother and rounder. In [0,
+        /// 40] m; 0 = 2 spacing. Default 0.</summary>
+        public float Radius;
+        /// <summary>The level of the surface, as a fraction of the field inside the fluid (1):
+        /// lower is fatter. In (0, 1). Default 0.5.</summary>
+        public float Threshold;
+        // END GENERATED SurfaceDesc fields
+
+        /// <summary>The library's defaults (cells of one spacing, a kernel of two, the
+        /// surface at half the bulk's field).</summary>
+        public static SurfaceSettings Default
+        {
+            get { return NativeSettings.Default<SurfaceSettings, SinewSurfaceDesc>(); }
+        }
+
+        /// <summary>The native desc.</summary>
+        public SinewSurfaceDesc ToNative()
+        {
+            return NativeSettings.ToNative<SurfaceSettings, SinewSurfaceDesc>(this);
+        }
+
+        unsafe int INativeSettings<SinewSurfaceDesc>.InitNative(ref SinewSurfaceDesc d)
+        {
+            fixed (SinewSurfaceDesc* p = &d)
+                return SinewNative.sinew_surface_desc_init(p);
+        }
+
+        void INativeSettings<SinewSurfaceDesc>.Exchange(ref SinewSurfaceDesc d, bool toNative)
+        {
+            // BEGIN GENERATED SurfaceDesc exchange
+            NativeSettings.Copy(ref d.cell_size, ref CellSize, toNative);
+            NativeSettings.Copy(ref d.radius, ref Radius, toNative);
+            NativeSettings.Copy(ref d.threshold, ref Threshold, toNative);
+            // END GENERATED SurfaceDesc exchange
+        }
+    }
+
     /// <summary>Diffuse particles of a fluid (<see cref="Fluid.SetDiffuse"/>): spray, foam and
     /// bubbles (Ihmsen et al. 2012). Off while Capacity is 0 (the default).</summary>
     public struct DiffuseSettings : INativeSettings<SinewDiffuseDesc>

@@ -283,6 +283,57 @@ namespace Sinew
             return (int)n;
         }
 
+        /// <summary>Builds the fluid's surface mesh (docs/fluids.md "Drawing water":
+        /// marching tetrahedra over a narrow band of a smooth colour field of the particles
+        /// at the positions interpolated by <paramref name="alpha"/>), replacing the world's
+        /// last one, and returns its size; copy it out with ReadSurface. Closed, normals
+        /// outward, triangles counter-clockwise seen from outside in Sinew's right-handed
+        /// frame (flip the winding for a left-handed engine). Later builds allocate nothing
+        /// once the buffers have room.</summary>
+        public unsafe SinewSurfaceCounts BuildSurface(SurfaceSettings settings, float alpha)
+        {
+            SinewSurfaceDesc d = settings.ToNative();
+            SinewSurfaceCounts c;
+            SinewException.Check(SinewNative.sinew_fluid_build_surface(World.Handle, Handle, &d, alpha, &c));
+            return c;
+        }
+
+        /// <summary>Copies the mesh of the last BuildSurface of this fluid into the arrays
+        /// that are not null: positions (m) and unit normals (Unity's Vector3, SinewVec3 or
+        /// any blittable struct whose first 12 bytes are x, y, z) and indices (three per
+        /// triangle). Returns the counts; an array shorter than its count throws
+        /// (ErrorOutOfRange) and nothing is written.</summary>
+        public unsafe SinewSurfaceCounts ReadSurface<T>(T[] positions, T[] normals, int[] indices) where T : struct
+        {
+            const string F = "Fluid.ReadSurface";
+            Args.Vec3Element<T>(F);
+            int vertices = int.MaxValue;
+            if (positions != null)
+                vertices = Math.Min(vertices, positions.Length);
+            if (normals != null)
+                vertices = Math.Min(vertices, normals.Length);
+            if (vertices == int.MaxValue)
+                vertices = 0;
+            using (var p = new Pin(positions))
+            using (var n = new Pin(normals))
+            using (var i = new Pin(indices))
+                return ReadSurface(vertices, p.Ptr, Element<T>.Size, n.Ptr, Element<T>.Size,
+                    indices == null ? 0 : indices.Length, (uint*)i.Ptr);
+        }
+
+        /// <summary>ReadSurface straight into strided buffers (a vertex buffer: positions and
+        /// normals may interleave with the same stride, at least 12 bytes) and a packed
+        /// index buffer; any may be null (skipped).</summary>
+        public unsafe SinewSurfaceCounts ReadSurface(int vertexCapacity, void* positions, int positionStride,
+                                                      void* normals, int normalStride, int indexCapacity, uint* indices)
+        {
+            SinewSurfaceCounts c;
+            SinewException.Check(SinewNative.sinew_fluid_read_surface(World.Handle, Handle,
+                unchecked((uint)vertexCapacity), positions, unchecked((uint)positionStride), normals,
+                unchecked((uint)normalStride), unchecked((uint)indexCapacity), indices, &c));
+            return c;
+        }
+
         /// <summary>Removes the fluid: its particles become inert for good (their indices
         /// stay), its emitters and kill volumes go with it.</summary>
         public void Remove()

@@ -1,18 +1,22 @@
 //! The render outputs of fluids through the C ABI (src/fluid/render/,
 //! src/world/fluid_render.rs): per-particle ellipsoids for instanced drawing (Yu &
-//! Turk 2013) and diffuse particles (spray, foam, bubbles; Ihmsen et al. 2012), written
-//! strided into caller memory.
+//! Turk 2013), diffuse particles (spray, foam, bubbles; Ihmsen et al. 2012) and a
+//! surface mesh (marching tetrahedra over a narrow band), written strided into caller
+//! memory.
 
 use std::ffi::c_void;
 
 use super::bodies::{init_desc, read_desc};
 use super::fluids::SinewFluid;
 use super::readback::{check_capacity, StridedOut};
-pub use super::settings::{SinewAnisotropyDesc, SinewDiffuseDesc};
-use super::settings::{ANISOTROPY_DESC_COOKIE, DIFFUSE_DESC_COOKIE};
+pub use super::settings::{SinewAnisotropyDesc, SinewDiffuseDesc, SinewSurfaceDesc};
+use super::settings::{ANISOTROPY_DESC_COOKIE, DIFFUSE_DESC_COOKIE, SURFACE_DESC_COOKIE};
 use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{answer, guard, FfiResult, SinewStatus};
-use crate::fluid::{AnisotropyDesc, DiffuseDesc, DiffuseParticle, FluidEllipsoid, FluidId};
+use crate::fluid::{
+    AnisotropyDesc, DiffuseDesc, DiffuseParticle, FluidEllipsoid, FluidId, SurfaceCounts,
+    SurfaceDesc,
+};
 
 /// One particle's ellipsoid (48 bytes): its centre and three orthogonal axes, each a
 /// unit direction times the radius along it (m), longest first and right-handed. The
@@ -287,4 +291,187 @@ pub unsafe extern "C" fn sinew_fluid_read_diffuse(
     // SAFETY: `out_count` goes to `answer` unchanged; this function's safety section
     // promises it is NULL (refused) or writable for one value.
     unsafe { answer(entry!(), out_count, "out_count", body) }
+}
+
+/// A surface desc with every field at its default (cells of one spacing, a kernel of
+/// two spacings, the surface at half the bulk's field).
+#[no_mangle]
+pub extern "C" fn sinew_surface_desc_default() -> SinewSurfaceDesc {
+    SinewSurfaceDesc::from_rust(&SurfaceDesc::default())
+}
+
+/// Writes sinew_surface_desc_default() to `*out` (for bindings that avoid by-value
+/// structs).
+///
+/// # Safety
+/// `out` must be NULL or point to writable memory for one SinewSurfaceDesc.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_surface_desc_init(out: *mut SinewSurfaceDesc) -> SinewStatus {
+    // SAFETY: `out` goes to `init_desc` unchanged; this function's safety section is its.
+    unsafe { init_desc(entry!(), out, sinew_surface_desc_default()) }
+}
+
+/// # Safety
+/// `desc` must be NULL or point to a readable SinewSurfaceDesc.
+unsafe fn surface_desc(desc: *const SinewSurfaceDesc) -> FfiResult<SurfaceDesc> {
+    // SAFETY: the pointer goes to `read_desc` unchanged; this function's safety section
+    // promises what it needs: NULL (refused) or one readable desc.
+    let d = unsafe {
+        read_desc(
+            desc,
+            |d| d.internal_cookie,
+            SURFACE_DESC_COOKIE,
+            "sinew_surface_desc_default",
+        )?
+    };
+    Ok(d.to_rust()?)
+}
+
+/// The size of a fluid's surface mesh (8 bytes): vertices (each a position and a
+/// normal) and indices (three per triangle).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SinewSurfaceCounts {
+    pub vertices: u32,
+    pub indices: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<SinewSurfaceCounts>() == 8);
+
+impl From<SurfaceCounts> for SinewSurfaceCounts {
+    fn from(c: SurfaceCounts) -> Self {
+        SinewSurfaceCounts {
+            vertices: c.vertices,
+            indices: c.indices,
+        }
+    }
+}
+
+/// Builds the surface mesh of the fluid (docs/fluids.md "Drawing water": marching
+/// tetrahedra over a narrow band of a smooth colour field of its live particles,
+/// shaped by `desc`: cell size, kernel radius, level), replacing the world's last one,
+/// and writes its vertex and index counts to `*out_counts`; copy it out with
+/// sinew_fluid_read_surface. Computed by this call from the particles at the positions
+/// interpolated by `alpha` in [0, 1] (as sinew_world_read_interpolated_positions): it
+/// costs nothing in a step. The mesh is closed, its normals point out and its triangles
+/// wind counter-clockwise seen from outside. Buffers grow on the first build and when
+/// the mesh grows; later builds do not allocate. An empty fluid has an empty mesh. A
+/// cell size outside [radius / 8, radius], a radius outside [spacing, 4 spacing] or a
+/// grid of more than SINEW_MAX_SURFACE_BLOCKS blocks of 8³ cells is
+/// SINEW_ERROR_OUT_OF_RANGE.
+///
+/// # Safety
+/// `desc` must point to a readable SinewSurfaceDesc; `out_counts` to one writable
+/// SinewSurfaceCounts.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_fluid_build_surface(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    desc: *const SinewSurfaceDesc,
+    alpha: f32,
+    out_counts: *mut SinewSurfaceCounts,
+) -> SinewStatus {
+    let body = || {
+        // SAFETY: this function's safety section makes `desc` NULL (refused) or readable.
+        let d = unsafe { surface_desc(desc)? };
+        with_world(world, |w| {
+            Ok(SinewSurfaceCounts::from(w.build_fluid_surface(
+                FluidId(fluid.id),
+                &d,
+                alpha,
+            )?))
+        })
+    };
+    // SAFETY: `out_counts` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer(entry!(), out_counts, "out_counts", body) }
+}
+
+/// Copies the mesh of the last sinew_fluid_build_surface of this fluid: vertex
+/// positions (SinewVec3, m, `position_stride` 12..=SINEW_MAX_STRIDE_BYTES bytes apart)
+/// and unit outward normals (SinewVec3, `normal_stride` apart) into buffers of
+/// `vertex_capacity` vertices (the same stride twice interleaves them), and the
+/// indices (uint32_t, packed, three per triangle) into `index_capacity` ones. Any of
+/// the three may be NULL (skipped; its capacity is not checked). `*out_counts`
+/// receives the mesh's counts. A mesh larger than a given buffer is
+/// SINEW_ERROR_OUT_OF_RANGE and nothing is written; a fluid whose mesh is not the last
+/// one built (another fluid's was built since, or none) is
+/// SINEW_ERROR_INVALID_ARGUMENT.
+///
+/// # Safety
+/// `positions` and `normals` must be NULL or point to `(vertex_capacity-1)*stride + 12`
+/// writable bytes (their own strides), `indices` NULL or to `index_capacity` writable
+/// uint32_t; `out_counts` to one writable SinewSurfaceCounts.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn sinew_fluid_read_surface(
+    world: SinewWorld,
+    fluid: SinewFluid,
+    vertex_capacity: u32,
+    positions: *mut c_void,
+    position_stride: u32,
+    normals: *mut c_void,
+    normal_stride: u32,
+    index_capacity: u32,
+    indices: *mut u32,
+    out_counts: *mut SinewSurfaceCounts,
+) -> SinewStatus {
+    let body = || {
+        // SAFETY: this function's safety section makes each buffer NULL (skipped) or
+        // writable for its capacity, `stride` apart, for this call.
+        let (p, n, i) = unsafe {
+            (
+                StridedOut::<SinewVec3>::optional(
+                    positions,
+                    vertex_capacity,
+                    position_stride,
+                    "positions",
+                )?,
+                StridedOut::<SinewVec3>::optional(
+                    normals,
+                    vertex_capacity,
+                    normal_stride,
+                    "normals",
+                )?,
+                StridedOut::<u32>::optional(indices.cast(), index_capacity, 4, "indices")?,
+            )
+        };
+        with_world(world, |w| {
+            let s = w.fluid_surface(FluidId(fluid.id))?;
+            let counts = SinewSurfaceCounts {
+                vertices: s.positions.len() as u32,
+                indices: s.indices.len() as u32,
+            };
+            if p.is_some() || n.is_some() {
+                check_capacity(vertex_capacity, counts.vertices, || {
+                    format!("the surface's {} vertices", counts.vertices)
+                })?;
+            }
+            if i.is_some() {
+                check_capacity(index_capacity, counts.indices, || {
+                    format!("the surface's {} indices", counts.indices)
+                })?;
+            }
+            // Every k below is below its count, which the capacity checks bound.
+            if let Some(p) = &p {
+                for (k, v) in s.positions.iter().enumerate() {
+                    p.write(k, *v);
+                }
+            }
+            if let Some(n) = &n {
+                for (k, v) in s.normals.iter().enumerate() {
+                    n.write(k, *v);
+                }
+            }
+            if let Some(i) = &i {
+                for (k, &v) in s.indices.iter().enumerate() {
+                    i.write(k, v);
+                }
+            }
+            Ok(counts)
+        })
+    };
+    // SAFETY: `out_counts` goes to `answer` unchanged; this function's safety section
+    // promises it is NULL (refused) or writable for one value.
+    unsafe { answer(entry!(), out_counts, "out_counts", body) }
 }

@@ -17,6 +17,7 @@ pub(crate) mod walls;
 pub use desc::{EmitterDesc, EmitterShape, FluidDesc, KillVolumeDesc, KillVolumeShape};
 pub use render::{
     AnisotropyDesc, DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats, FluidEllipsoid,
+    FluidSurface, SurfaceCounts, SurfaceDesc,
 };
 
 /// A fluid's id: `(world serial << 44) | (generation << 24) | (slot + 1)` (20, 20 and

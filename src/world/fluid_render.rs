@@ -1,13 +1,16 @@
 //! The render outputs of fluids through [`World`] (src/fluid/render/): per-particle
 //! ellipsoids (Yu & Turk 2013) computed on request from the last substep's neighbour
-//! grid, and diffuse particles (Ihmsen et al. 2012) with their settings and readback.
+//! grid, diffuse particles (Ihmsen et al. 2012) with their settings and readback, and
+//! a surface mesh built on request (marching tetrahedra over a narrow band).
 
 use super::interpolation::{check_alpha, lerp};
 use super::World;
 use crate::error::Result;
 use crate::fluid::render::anisotropy::Kernel;
+use crate::fluid::render::surface::Params;
 use crate::fluid::{
     AnisotropyDesc, DiffuseDesc, DiffuseParticle, DiffuseStats, FluidEllipsoid, FluidId, FluidSet,
+    FluidSurface, SurfaceCounts, SurfaceDesc,
 };
 
 impl World {
@@ -108,5 +111,57 @@ impl World {
             sink(k, p);
         }
         Ok(d.particles.len() as u32)
+    }
+}
+
+impl World {
+    /// Builds the surface mesh of `fluid` (src/fluid/render/surface.rs: marching
+    /// tetrahedra over a narrow band of a smooth colour field of its live particles,
+    /// shaped by `desc`), replacing the world's last one, and returns its counts; read
+    /// it with [`World::fluid_surface`]. Computed now, from the particles at the
+    /// positions interpolated by `alpha` in [0, 1] (as
+    /// [`World::read_interpolated_positions`]): it costs nothing in a step. Buffers
+    /// grow on the first build and when the mesh grows; later builds do not allocate.
+    /// An empty fluid has an empty mesh.
+    pub fn build_fluid_surface(
+        &mut self,
+        fluid: FluidId,
+        desc: &SurfaceDesc,
+        alpha: f32,
+    ) -> Result<SurfaceCounts> {
+        desc.validate()?;
+        check_alpha(alpha)?;
+        let f = self.fluids.fluid(fluid)?;
+        let params = Params::new(desc, f.desc.spacing, self.plane.z.is_some())?;
+        let live = f.live();
+        let p = &self.particles;
+        let first = live.start;
+        let position = |k: usize| {
+            let i = first + k;
+            lerp(p.step_start[i], p.position(i), alpha)
+        };
+        let surface = &mut self.fluids.render.surface;
+        let counts = surface.build(live.len(), position, &params, &self.exec)?;
+        surface.fluid = Some(fluid);
+        Ok(counts)
+    }
+
+    /// The mesh of the last [`World::build_fluid_surface`] of `fluid`: vertex
+    /// positions (m), unit outward normals, and indices, three per triangle wound
+    /// counter-clockwise seen from outside. Refused when the last build was of another
+    /// fluid (or there was none).
+    pub fn fluid_surface(&self, fluid: FluidId) -> Result<FluidSurface<'_>> {
+        self.fluids.fluid(fluid)?;
+        let s = &self.fluids.render.surface;
+        if s.fluid != Some(fluid) {
+            return Err(crate::Error::invalid(
+                "no surface of this fluid was built since the last build of another: build it first",
+            ));
+        }
+        Ok(FluidSurface {
+            positions: &s.positions,
+            normals: &s.normals,
+            indices: &s.indices,
+        })
     }
 }

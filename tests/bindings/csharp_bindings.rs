@@ -146,6 +146,7 @@ fn declarations_are_burst_compatible() {
             "sinew_collider_desc_default",
             "sinew_anisotropy_desc_default",
             "sinew_diffuse_desc_default",
+            "sinew_surface_desc_default",
             "sinew_fluid_desc_default",
             "sinew_emitter_desc_default",
             "sinew_kill_volume_desc_default",

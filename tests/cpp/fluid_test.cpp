@@ -2,8 +2,8 @@
 // real library: descs at the library's defaults, emission and the readback into
 // vectors and into an interleaved vertex buffer, a lone particle in free fall
 // (y = y0 - g h² N(N+1)/2 after N substeps of h), an emitter's rate, a kill plane,
-// settings round trip, a body's coupling switch and force, and bad input as Result
-// errors that change nothing.
+// settings round trip, a body's coupling switch and force, the anisotropy readback and
+// the surface mesh, and bad input as Result errors that change nothing.
 //
 // Built and run by tests/bindings/cpp_wrapper.rs (cpp_fluids, cpp_fluids_asan_ubsan) with the
 // same strict flags as wrapper_test.cpp. Prints every check; exits 1 on failure.
@@ -241,6 +241,67 @@ void anisotropy() {
                 "sinew_fluid_read_anisotropy");
 }
 
+// The surface mesh: a block of particles into vectors resized by read_surface and into
+// an interleaved vertex buffer (the same bits), closed (the signed volume is the same
+// from two origins), normals outward; a short span and a bad cell size are refused.
+void surface() {
+    constexpr uint32_t n = 8;
+    constexpr float s = 0.05f;
+    sinew::World w = must(sinew::World::create(sinew::WorldDesc().with_threads(2).with_gravity(0.0f, 0.0f, 0.0f)),
+                          "create a world");
+    sinew::Fluid f = must(w.add_fluid(sinew::FluidDesc().with_spacing(s).with_capacity(n * n * n)), "add a fluid");
+    std::vector<sinew::Vec3> at;
+    for (uint32_t k = 0; k < n * n * n; ++k)
+        at.push_back(sinew::Vec3{(k % n) * s, 1.0f + ((k / n) % n) * s, (k / (n * n)) * s});
+    must(f.emit(at), "emit a block");
+    const sinew::SurfaceDesc desc = sinew::SurfaceDesc().with_threshold(0.5f);
+    const SinewSurfaceCounts c = must(f.build_surface(desc), "build the surface");
+    check(c.vertices > 100u && c.indices % 3u == 0u, "a mesh");
+    std::vector<sinew::Vec3> positions, normals;
+    std::vector<uint32_t> indices;
+    const SinewSurfaceCounts r = must(f.read_surface(positions, normals, indices), "read the surface");
+    check(r.vertices == c.vertices && positions.size() == c.vertices && indices.size() == c.indices,
+          "vectors resized to the counts");
+    const sinew::Vec3 mid{3.5f * s, 1.0f + 3.5f * s, 3.5f * s};
+    bool outward = true;
+    for (uint32_t k = 0; k < r.vertices; ++k) {
+        const sinew::Vec3 d{positions[k].x - mid.x, positions[k].y - mid.y, positions[k].z - mid.z};
+        outward = outward && d.x * normals[k].x + d.y * normals[k].y + d.z * normals[k].z > 0.0f;
+    }
+    check(outward, "normals point out of the block");
+    double v0 = 0.0, v1 = 0.0;
+    for (uint32_t k = 0; k + 2 < r.indices; k += 3) {
+        for (int o = 0; o < 2; ++o) {
+            sinew::Vec3 p[3];
+            for (int j = 0; j < 3; ++j) {
+                p[j] = positions[indices[k + j]];
+                if (o == 1) p[j].x += 3.0f, p[j].y -= 2.0f;
+            }
+            const double vol = (p[0].x * (p[1].y * p[2].z - p[1].z * p[2].y) +
+                                p[0].y * (p[1].z * p[2].x - p[1].x * p[2].z) +
+                                p[0].z * (p[1].x * p[2].y - p[1].y * p[2].x)) / 6.0;
+            (o == 0 ? v0 : v1) += vol;
+        }
+    }
+    const double particles = n * n * n * double(s) * s * s;
+    check(v0 > 0.8 * particles && v0 < particles, "the mesh encloses the particles' volume, less its rounded edges");
+    check(std::fabs(v0 - v1) < 1e-3 * v0, "the same volume from another origin (closed)");
+    struct Vertex {
+        sinew::Vec3 position, normal;
+    };
+    std::vector<Vertex> buffer(r.vertices);
+    must(f.read_surface_strided(r.vertices, &buffer[0].position, sizeof(Vertex), &buffer[0].normal, sizeof(Vertex), 0,
+                                nullptr),
+         "read interleaved");
+    check(buffer[5].position.y == positions[5].y && buffer[5].normal.z == normals[5].z, "interleaved, the same bits");
+    std::vector<sinew::Vec3> short_span(r.vertices - 1);
+    check_error(f.read_surface(sinew::Span<sinew::Vec3>(short_span), sinew::Span<sinew::Vec3>(),
+                               sinew::Span<uint32_t>()),
+                sinew::Status::OutOfRange, "short span", "sinew_fluid_read_surface");
+    check_error(f.build_surface(sinew::SurfaceDesc().with_cell_size(0.1f * s)), sinew::Status::OutOfRange,
+                "a cell below radius / 8", "sinew_fluid_build_surface");
+}
+
 } // namespace
 
 int main() {
@@ -250,6 +311,7 @@ int main() {
     emitter_and_kill_volume();
     bodies_and_removal();
     anisotropy();
+    surface();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

@@ -1,9 +1,11 @@
 // The fluid render outputs through the idiomatic layer: the anisotropy readback of a
 // flat sheet into an array of SinewFluidEllipsoid and of a bigger instance struct (an
 // ellipsoid and a colour), its settings' defaults, and bad input (a status and a
-// message, nothing written).
+// message, nothing written); the surface mesh of a ball (closed, outward normals,
+// into arrays and an interleaved vertex buffer) and its bad input.
 
 using System;
+using System.Collections.Generic;
 using Sinew;
 using Sinew.Native;
 
@@ -109,6 +111,84 @@ namespace SinewTests
                 Check.True(most > 0 && most <= 300, "a splash spawns diffuse particles");
                 d.Drag = 2f;
                 Check.Throws(SinewStatus.ErrorInvalidArgument, () => f.SetDiffuse(d), "sinew_fluid_set_diffuse", "drag");
+            }
+        }
+
+        /// <summary>A vertex of an interleaved buffer.</summary>
+        public struct Vertex
+        {
+            public Vector3 Position;
+            public Vector3 Normal;
+        }
+
+        /// <summary>The surface mesh of a ball of particles: counts from the build, read
+        /// into arrays and into an interleaved buffer (the same bits), closed (every directed
+        /// edge once, its reverse once), normals outward; bad input refused.</summary>
+        public static unsafe void TestSurfaceOfABall()
+        {
+            var w = NativeBodyTests.MakeWorld(0f, 8);
+            using (w)
+            {
+                var s = FluidSettings.Default;
+                s.Spacing = S;
+                s.Capacity = 9 * 9 * 9;
+                var f = w.AddFluid(s);
+                var g = w.AddFluid(s);
+                var at = new List<Vector3>();
+                for (int z = -4; z <= 4; z++)
+                    for (int y = -4; y <= 4; y++)
+                        for (int x = -4; x <= 4; x++)
+                            if (x * x + y * y + z * z <= 16)
+                                at.Add(new Vector3(1f + x * S, 2f + y * S, 3f + z * S));
+                f.Emit(at.ToArray());
+                var d = SurfaceSettings.Default;
+                Check.Near(0.5, d.Threshold, 0, "threshold");
+                Check.Near(0, d.CellSize, 0, "cell size (auto)");
+                SinewSurfaceCounts c = f.BuildSurface(d, 1f);
+                Check.True(c.vertices > 100 && c.indices % 3 == 0, "a mesh");
+                var p = new Vector3[c.vertices];
+                var n = new Vector3[c.vertices];
+                var idx = new int[c.indices];
+                SinewSurfaceCounts r = f.ReadSurface(p, n, idx);
+                Check.Equal((int)c.vertices, (int)r.vertices, "vertices");
+                Check.Equal((int)c.indices, (int)r.indices, "indices");
+                var edges = new HashSet<long>();
+                for (int k = 0; k < idx.Length; k += 3)
+                    for (int e = 0; e < 3; e++)
+                        Check.True(edges.Add((long)idx[k + e] << 32 | (uint)idx[k + (e + 1) % 3]), "each directed edge once");
+                foreach (long e in edges)
+                    Check.True(edges.Contains((e & 0xFFFFFFFFL) << 32 | (e >> 32)), "every edge has its reverse");
+                int outward = 0;
+                for (int k = 0; k < p.Length; k++)
+                {
+                    var o = new Vector3(p[k].x - 1f, p[k].y - 2f, p[k].z - 3f);
+                    if (o.x * n[k].x + o.y * n[k].y + o.z * n[k].z > 0f)
+                        outward++;
+                }
+                Check.Equal(p.Length, outward, "every normal outward");
+                var v = new Vertex[c.vertices];
+                var u = new uint[c.indices];
+                fixed (Vertex* vp = v)
+                fixed (uint* up = u)
+                    f.ReadSurface(v.Length, &vp->Position, sizeof(Vertex), &vp->Normal, sizeof(Vertex), u.Length, up);
+                Check.Equal(p[7].x, v[7].Position.x, "interleaved positions");
+                Check.Equal(n[7].z, v[7].Normal.z, "interleaved normals");
+                Check.Equal((uint)idx[idx.Length - 1], u[u.Length - 1], "packed indices");
+                var shortArray = new Vector3[c.vertices - 1];
+                Check.Throws(SinewStatus.ErrorOutOfRange, () => f.ReadSurface(shortArray, null, null),
+                    "sinew_fluid_read_surface", "vertices");
+                Check.Equal(0f, shortArray[0].x, "nothing written");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => g.ReadSurface<Vector3>(null, null, idx),
+                    "sinew_fluid_read_surface", "build it first");
+                d.Threshold = 1f;
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => f.BuildSurface(d, 1f),
+                    "sinew_fluid_build_surface", "threshold");
+                d = SurfaceSettings.Default;
+                d.CellSize = 0.1f * S;
+                Check.Throws(SinewStatus.ErrorOutOfRange, () => f.BuildSurface(d, 1f),
+                    "sinew_fluid_build_surface", "cell_size");
+                c = g.BuildSurface(SurfaceSettings.Default, 1f);
+                Check.Equal(0, (int)c.indices, "an empty fluid's mesh is empty");
             }
         }
 

@@ -167,6 +167,12 @@ namespace SinewTests
             Check.Equal(60, (int)Marshal.OffsetOf(typeof(SinewDiffuseDesc), "internal_cookie"), "SinewDiffuseDesc.internal_cookie");
             Check.Equal(64, Marshal.SizeOf(typeof(SinewDiffuseDesc)), "marshalled sizeof(SinewDiffuseDesc)");
             Check.Equal(64, sizeof(SinewDiffuseDesc), "sizeof(SinewDiffuseDesc)");
+            Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewSurfaceDesc), "cell_size"), "SinewSurfaceDesc.cell_size");
+            Check.Equal(4, (int)Marshal.OffsetOf(typeof(SinewSurfaceDesc), "radius"), "SinewSurfaceDesc.radius");
+            Check.Equal(8, (int)Marshal.OffsetOf(typeof(SinewSurfaceDesc), "threshold"), "SinewSurfaceDesc.threshold");
+            Check.Equal(12, (int)Marshal.OffsetOf(typeof(SinewSurfaceDesc), "internal_cookie"), "SinewSurfaceDesc.internal_cookie");
+            Check.Equal(16, Marshal.SizeOf(typeof(SinewSurfaceDesc)), "marshalled sizeof(SinewSurfaceDesc)");
+            Check.Equal(16, sizeof(SinewSurfaceDesc), "sizeof(SinewSurfaceDesc)");
             Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewWindDesc), "velocity"), "SinewWindDesc.velocity");
             Check.Equal(12, (int)Marshal.OffsetOf(typeof(SinewWindDesc), "air_density"), "SinewWindDesc.air_density");
             Check.Equal(16, (int)Marshal.OffsetOf(typeof(SinewWindDesc), "turbulence"), "SinewWindDesc.turbulence");

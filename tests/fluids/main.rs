@@ -25,6 +25,7 @@ mod fluid_particle_edits;
 mod fluid_render;
 mod fluid_shaken;
 mod fluid_strays;
+mod fluid_surface;
 mod fluid_walls;
 mod fluids;
 mod validation;

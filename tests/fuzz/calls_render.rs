@@ -3,8 +3,10 @@
 use super::*;
 use sinew::ffi::fluid_render::{
     sinew_anisotropy_desc_default, sinew_anisotropy_desc_init, sinew_diffuse_desc_default,
-    sinew_diffuse_desc_init, sinew_fluid_get_diffuse, sinew_fluid_read_anisotropy,
-    sinew_fluid_read_diffuse, sinew_fluid_set_diffuse, SinewAnisotropyDesc, SinewDiffuseDesc,
+    sinew_diffuse_desc_init, sinew_fluid_build_surface, sinew_fluid_get_diffuse,
+    sinew_fluid_read_anisotropy, sinew_fluid_read_diffuse, sinew_fluid_read_surface,
+    sinew_fluid_set_diffuse, sinew_surface_desc_default, sinew_surface_desc_init,
+    SinewAnisotropyDesc, SinewDiffuseDesc, SinewSurfaceCounts, SinewSurfaceDesc,
 };
 
 impl Session<'_> {
@@ -149,9 +151,130 @@ impl Session<'_> {
                     }
                     ok_or(st, b.iter().all(|&x| x == SENTINEL) && o.untouched())
                 }
+                "sinew_surface_desc_default" => {
+                    let _ = sinew_surface_desc_default();
+                    Outcome::new(SINEW_OK, true)
+                }
+                "sinew_surface_desc_init" => {
+                    let mut o = self.out1::<SinewSurfaceDesc>();
+                    ok_or(sinew_surface_desc_init(o.ptr()), o.untouched())
+                }
+                "sinew_fluid_build_surface" => {
+                    let f = self.fluid(s);
+                    let alpha = self.render_alpha();
+                    let mut d = sinew_surface_desc_default();
+                    let g = &mut self.g;
+                    if g.pct(30) {
+                        d.cell_size = g.float(-0.01, 0.12);
+                        d.radius = g.float(-0.01, 0.25);
+                        d.threshold = g.float(-0.1, 1.1);
+                    }
+                    if g.pct(3) {
+                        d.internal_cookie ^= 1;
+                    }
+                    let d = Input::new(&mut self.g, vec![d]);
+                    let mut o = self.out1::<SinewSurfaceCounts>();
+                    let st = sinew_fluid_build_surface(w, f, d.ptr(), alpha, o.ptr());
+                    if st == SINEW_OK && !o.null && o.get(0).indices % 3 != 0 {
+                        self.violation(
+                            Check::FluidRender,
+                            format!("fluid {}: {} surface indices", f.id, o.get(0).indices),
+                        );
+                    }
+                    ok_or(st, o.untouched())
+                }
+                "sinew_fluid_read_surface" => self.read_surface(w, s),
                 _ => return None,
             })
         }
+    }
+
+    /// Reads the last surface mesh into generated buffers (each sometimes NULL, too
+    /// small or badly strided) and checks what comes back: finite vertices, unit
+    /// normals, indices below the vertex count; nothing written on a failure.
+    ///
+    /// # Safety
+    /// As every call of [`Self::call_render`].
+    unsafe fn read_surface(&mut self, w: SinewWorld, s: &WorldState) -> Outcome {
+        let f = self.fluid(s);
+        let mut counts = SinewSurfaceCounts::default();
+        let null = std::ptr::null_mut();
+        // SAFETY: NULL buffers (skipped) and a live local.
+        let _ = unsafe {
+            sinew_fluid_read_surface(w, f, 0, null, 12, null, 12, 0, null.cast(), &mut counts)
+        };
+        let capacity = |n: u32, g: &mut Gen| {
+            match g.below(100) {
+                0..=79 => n + g.below(3) as u32,
+                80..=89 => n.saturating_sub(1),
+                _ => g.below(MAX_BUF as u64) as u32,
+            }
+            .min(MAX_BUF as u32)
+        };
+        let vcap = capacity(counts.vertices, &mut self.g);
+        let icap = capacity(counts.indices, &mut self.g);
+        let (mut pb, ps, pnull) = self.readback_buffer(vcap, 12);
+        let (mut nb, ns, nnull) = self.readback_buffer(vcap, 12);
+        let inull = self.g.pct(25);
+        let mut ib = vec![SENTINEL; 4 * (icap as usize).max(1)];
+        let ptr = |b: &mut Vec<u8>, null: bool| -> *mut c_void {
+            if null {
+                std::ptr::null_mut()
+            } else {
+                b.as_mut_ptr().cast()
+            }
+        };
+        let (pp, np, ip) = (
+            ptr(&mut pb, pnull),
+            ptr(&mut nb, nnull),
+            ptr(&mut ib, inull),
+        );
+        let mut o = self.out1::<SinewSurfaceCounts>();
+        // SAFETY: each buffer is NULL or holds `capacity` elements `stride` apart
+        // (`readback_buffer`), the indices `icap` uint32_t.
+        let st = unsafe {
+            sinew_fluid_read_surface(w, f, vcap, pp, ps, np, ns, icap, ip.cast(), o.ptr())
+        };
+        if st == SINEW_OK && !o.null {
+            let c = o.get(0);
+            let float = |b: &[u8], at: usize| f32::from_ne_bytes(b[at..at + 4].try_into().unwrap());
+            for k in 0..c.vertices.min(vcap) as usize {
+                let p_bad =
+                    !pnull && (0..3).any(|a| !float(&pb, k * ps as usize + 4 * a).is_finite());
+                let n = (!nnull).then(|| (0..3).map(|a| float(&nb, k * ns as usize + 4 * a)));
+                let n_bad = n.is_some_and(|mut n| {
+                    let v: Vec<f32> = n.by_ref().collect();
+                    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+                    !len.is_finite() || (len - 1.0).abs() > 1e-3
+                });
+                if p_bad || n_bad {
+                    self.violation(
+                        Check::FluidRender,
+                        format!("fluid {}: surface vertex {k} not finite or not unit", f.id),
+                    );
+                    break;
+                }
+            }
+            if !inull {
+                for k in 0..c.indices.min(icap) as usize {
+                    let i = u32::from_ne_bytes(ib[4 * k..4 * k + 4].try_into().unwrap());
+                    if i >= c.vertices {
+                        self.violation(
+                            Check::FluidRender,
+                            format!(
+                                "fluid {}: surface index {i} of {} vertices",
+                                f.id, c.vertices
+                            ),
+                        );
+                        break;
+                    }
+                }
+            }
+        }
+        let untouched = [&pb, &nb, &ib]
+            .iter()
+            .all(|b| b.iter().all(|&x| x == SENTINEL));
+        ok_or(st, untouched && o.untouched())
     }
 
     /// A render readback's capacity: mostly the live count or a little more, sometimes

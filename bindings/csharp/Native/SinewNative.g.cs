@@ -20,6 +20,7 @@
 //   sinew_collider_desc_default -> sinew_collider_desc_init
 //   sinew_anisotropy_desc_default -> sinew_anisotropy_desc_init
 //   sinew_diffuse_desc_default -> sinew_diffuse_desc_init
+//   sinew_surface_desc_default -> sinew_surface_desc_init
 //   sinew_fluid_desc_default -> sinew_fluid_desc_init
 //   sinew_emitter_desc_default -> sinew_emitter_desc_init
 //   sinew_kill_volume_desc_default -> sinew_kill_volume_desc_init
@@ -989,6 +990,47 @@ namespace Sinew.Native
     }
 
     /// <summary>
+    /// How the surface mesh samples a fluid (marching tetrahedra over a narrow band of a smooth
+    /// colour field of its particles): the cell size, the kernel radius and the level of the
+    /// surface. Start from sinew_surface_desc_default(); field for field the Rust
+    /// <c>SurfaceDesc</c>.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewSurfaceDesc
+    {
+        /// <summary>
+        /// Cell size c of the sampling grid; 0 takes the fluid's spacing. At the call it must
+        /// lie in [radius / 8, radius]: a smaller cell costs (radius / c)³ node updates per
+        /// particle. In [0, 40] m; 0 = spacing. Default 0.
+        /// </summary>
+        public float cell_size;
+        /// <summary>
+        /// Kernel radius R of the colour field; 0 takes twice the fluid's spacing. At the call
+        /// it must lie in [spacing, 4 spacing]: larger is smoother and rounder. In [0, 40] m; 0
+        /// = 2 spacing. Default 0.
+        /// </summary>
+        public float radius;
+        /// <summary>
+        /// The level of the surface, as a fraction of the field inside the fluid (1): lower is
+        /// fatter. In (0, 1). Default 0.5.
+        /// </summary>
+        public float threshold;
+        /// <summary>Set by sinew_surface_desc_default(); a desc not made by it is refused.</summary>
+        public uint internal_cookie;
+    }
+
+    /// <summary>
+    /// The size of a fluid's surface mesh (8 bytes): vertices (each a position and a
+    /// normal) and indices (three per triangle).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewSurfaceCounts
+    {
+        public uint vertices;
+        public uint indices;
+    }
+
+    /// <summary>
     /// A fluid: a set of world particles with a fluid phase (Position Based Fluids, Macklin &amp;
     /// Müller 2013). The particles are reserved up front (<c>capacity</c>), so emission never
     /// allocates and never shifts the index of any other body. Start from
@@ -1756,6 +1798,13 @@ namespace Sinew.Native
 
         /// <summary>Largest particle capacity of one fluid.</summary>
         public const uint SINEW_MAX_FLUID_CAPACITY = (1 << 22);
+
+        /// <summary>
+        /// Largest number of blocks (8 × 8 × 8 cells each, about 4.5 KiB) of one fluid surface
+        /// mesh: past it the build is refused (a larger cell size covers the same fluid with
+        /// fewer).
+        /// </summary>
+        public const uint SINEW_MAX_SURFACE_BLOCKS = (1 << 16);
 
         /// <summary>Largest number of grains one grain emitter reserves (its budget).</summary>
         public const uint SINEW_MAX_GRAIN_BUDGET = (1 << 22);
@@ -2941,6 +2990,55 @@ namespace Sinew.Native
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_fluid_read_diffuse(SinewWorldHandle world, SinewFluidHandle fluid, uint capacity, void* particles, uint stride, uint* out_count);
+
+        /// <summary>
+        /// Writes sinew_surface_desc_default() to <c>*out</c> (for bindings that avoid by-value
+        /// structs).
+        /// </summary>
+        /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewSurfaceDesc.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_surface_desc_init(SinewSurfaceDesc* @out);
+
+        /// <summary>
+        /// Builds the surface mesh of the fluid (docs/fluids.md "Drawing water": marching
+        /// tetrahedra over a narrow band of a smooth colour field of its live particles,
+        /// shaped by <c>desc</c>: cell size, kernel radius, level), replacing the world's last one,
+        /// and writes its vertex and index counts to <c>*out_counts</c>; copy it out with
+        /// sinew_fluid_read_surface. Computed by this call from the particles at the positions
+        /// interpolated by <c>alpha</c> in [0, 1] (as sinew_world_read_interpolated_positions): it
+        /// costs nothing in a step. The mesh is closed, its normals point out and its triangles
+        /// wind counter-clockwise seen from outside. Buffers grow on the first build and when
+        /// the mesh grows; later builds do not allocate. An empty fluid has an empty mesh. A
+        /// cell size outside [radius / 8, radius], a radius outside [spacing, 4 spacing] or a
+        /// grid of more than SINEW_MAX_SURFACE_BLOCKS blocks of 8³ cells is
+        /// SINEW_ERROR_OUT_OF_RANGE.
+        /// </summary>
+        /// <remarks>
+        /// <c>desc</c> must point to a readable SinewSurfaceDesc; <c>out_counts</c> to one writable
+        /// SinewSurfaceCounts.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_build_surface(SinewWorldHandle world, SinewFluidHandle fluid, SinewSurfaceDesc* desc, float alpha, SinewSurfaceCounts* out_counts);
+
+        /// <summary>
+        /// Copies the mesh of the last sinew_fluid_build_surface of this fluid: vertex
+        /// positions (SinewVec3, m, <c>position_stride</c> 12..=SINEW_MAX_STRIDE_BYTES bytes apart)
+        /// and unit outward normals (SinewVec3, <c>normal_stride</c> apart) into buffers of
+        /// <c>vertex_capacity</c> vertices (the same stride twice interleaves them), and the
+        /// indices (uint32_t, packed, three per triangle) into <c>index_capacity</c> ones. Any of
+        /// the three may be NULL (skipped; its capacity is not checked). <c>*out_counts</c>
+        /// receives the mesh's counts. A mesh larger than a given buffer is
+        /// SINEW_ERROR_OUT_OF_RANGE and nothing is written; a fluid whose mesh is not the last
+        /// one built (another fluid's was built since, or none) is
+        /// SINEW_ERROR_INVALID_ARGUMENT.
+        /// </summary>
+        /// <remarks>
+        /// <c>positions</c> and <c>normals</c> must be NULL or point to <c>(vertex_capacity-1)*stride + 12</c>
+        /// writable bytes (their own strides), <c>indices</c> NULL or to <c>index_capacity</c> writable
+        /// uint32_t; <c>out_counts</c> to one writable SinewSurfaceCounts.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_fluid_read_surface(SinewWorldHandle world, SinewFluidHandle fluid, uint vertex_capacity, void* positions, uint position_stride, void* normals, uint normal_stride, uint index_capacity, uint* indices, SinewSurfaceCounts* out_counts);
 
         /// <summary>Writes sinew_fluid_desc_default() to <c>*out</c> (for bindings that avoid by-value structs).</summary>
         /// <remarks><c>out</c> must be NULL or point to writable memory for one SinewFluidDesc.</remarks>

@@ -55,6 +55,10 @@ pub const SINEW_MIN_TURBULENCE_SCALE: f32 = 1.0e-3;
 pub const SINEW_MAX_WIND_ZONES: u32 = 1 << 16;
 /// Largest particle capacity of one fluid.
 pub const SINEW_MAX_FLUID_CAPACITY: u32 = 1 << 22;
+/// Largest number of blocks (8 × 8 × 8 cells each, about 4.5 KiB) of one fluid surface
+/// mesh: past it the build is refused (a larger cell size covers the same fluid with
+/// fewer).
+pub const SINEW_MAX_SURFACE_BLOCKS: u32 = 1 << 16;
 /// Largest number of grains one grain emitter reserves (its budget).
 pub const SINEW_MAX_GRAIN_BUDGET: u32 = 1 << 22;
 /// Smallest particle spacing of a fluid (m).
@@ -162,6 +166,7 @@ const _: () = {
     assert!(SINEW_MIN_TURBULENCE_SCALE == limits::MIN_TURBULENCE_SCALE);
     assert!(SINEW_MAX_WIND_ZONES == limits::MAX_WIND_ZONES);
     assert!(SINEW_MAX_FLUID_CAPACITY == limits::MAX_FLUID_CAPACITY);
+    assert!(SINEW_MAX_SURFACE_BLOCKS == limits::MAX_SURFACE_BLOCKS);
     assert!(SINEW_MAX_GRAIN_BUDGET == limits::MAX_GRAIN_BUDGET);
     assert!(SINEW_MIN_FLUID_SPACING == limits::MIN_FLUID_SPACING);
     assert!(SINEW_MAX_FLUID_SPACING == limits::MAX_FLUID_SPACING);

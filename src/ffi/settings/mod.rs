@@ -29,11 +29,11 @@ pub use self::collision::SinewColliderDesc;
 pub(super) use self::collision::COLLIDER_DESC_COOKIE;
 pub use self::fluid::{
     SinewAnisotropyDesc, SinewDiffuseDesc, SinewEmitterDesc, SinewFluidDesc, SinewGrainEmitterDesc,
-    SinewKillVolumeDesc,
+    SinewKillVolumeDesc, SinewSurfaceDesc,
 };
 pub(super) use self::fluid::{
     ANISOTROPY_DESC_COOKIE, DIFFUSE_DESC_COOKIE, EMITTER_DESC_COOKIE, FLUID_DESC_COOKIE,
-    GRAIN_EMITTER_DESC_COOKIE, KILL_VOLUME_DESC_COOKIE,
+    GRAIN_EMITTER_DESC_COOKIE, KILL_VOLUME_DESC_COOKIE, SURFACE_DESC_COOKIE,
 };
 pub use self::limits::*;
 pub use self::particles::SinewParticleMaterial;

@@ -21,7 +21,10 @@
 //! bulk is a sphere of radius r k_s whatever the units. A particle with fewer than
 //! N_ε neighbours is a sphere of radius r k_n (their isolated case), and so is one
 //! whose covariance is degenerate or not finite. In a planar world the axis across the
-//! plane has the covariance σ₀ (the neighbourhood has no extent along it).
+//! plane has the covariance σ₀ (the neighbourhood has no extent along it). A particle
+//! whose covariance is nearly a multiple of the identity (its Gershgorin bounds within
+//! a ratio of 1.2: most of the bulk) is a sphere of radius r k_s (tr C / 3) / σ₀, the
+//! eigen-decomposition skipped.
 
 use crate::limits::MAX_FLUID_SPACING;
 use crate::math::{Vec3, Vec3A, Vec4};
@@ -66,6 +69,11 @@ pub struct FluidEllipsoid {
     /// m (direction × radius)
     pub axes: [Vec3; 3],
 }
+
+/// Largest ratio of the Gershgorin bounds of the covariance's eigenvalues under which
+/// a particle is drawn as a sphere of the mean radius without the eigen solve (each
+/// radius then within about 10% of its exact value; a surface particle is far flatter).
+const ISOTROPIC: f32 = 1.2;
 
 /// The constants of one readback.
 pub(crate) struct Kernel {
@@ -114,20 +122,20 @@ impl Kernel {
         }
     }
 
-    /// The ellipsoid of the particle `me` (world index) at `x` (relative to the grid's
-    /// origin) from the gathered positions `pos` of its fluid (w = 1 for the fluid's
-    /// live particles): over its slot's neighbour list when the grid holds it, else (a
-    /// particle emitted since, or moved into the slot of a removed one, whose list finds
-    /// fewer than N_ε neighbours) over the 27 cells around it. The centre is absolute.
+    /// The ellipsoid of the particle `me` (world index) of grid slot `slot` (None: one
+    /// the grid does not hold) at `x` (relative to the grid's origin) from the gathered positions `pos` of
+    /// its fluid (w = 1 for the fluid's live particles): over its slot's neighbour list,
+    /// or (a particle emitted since, or one whose list finds fewer than N_ε neighbours)
+    /// over the 27 cells around it. The centre is absolute.
     pub fn ellipsoid(
         &self,
         grid: &GridView<'_>,
         pos: &[Vec4],
-        me: u32,
+        (slot, me): (Option<usize>, u32),
         x: Vec3A,
     ) -> FluidEllipsoid {
         let mut s = Sums::default();
-        if let Some(k) = grid.slot(me as usize) {
+        if let Some(k) = slot {
             for &j in grid.list(k) {
                 self.add(&mut s, pos[j as usize], x);
             }
@@ -181,6 +189,28 @@ impl Kernel {
         c[2][0] = c[0][2];
         c[2][1] = c[1][2];
         let round = Self::sphere(center, self.radius * self.isolated);
+        let k = self.radius * self.stretch;
+        // Nearly isotropic (most of the bulk): Gershgorin's discs hold every eigenvalue
+        // in [lo, hi], hi ≤ ISOTROPIC lo, so a sphere of the mean σ (trace / 3) is
+        // within ±ISOTROPIC/2 of each radius; the eigen solve, half the cost, is skipped.
+        let off = [
+            c[0][1].abs() + c[0][2].abs(),
+            c[0][1].abs() + c[1][2].abs(),
+            c[0][2].abs() + c[1][2].abs(),
+        ];
+        let lo = (c[0][0] - off[0])
+            .min(c[1][1] - off[1])
+            .min(c[2][2] - off[2]);
+        let hi = (c[0][0] + off[0])
+            .max(c[1][1] + off[1])
+            .max(c[2][2] + off[2]);
+        if lo > 1.0e-12 && hi <= ISOTROPIC * lo {
+            let mean = (c[0][0] + c[1][1] + c[2][2]) / 3.0;
+            let r = k * mean.max(hi / self.max_ratio);
+            if r.is_finite() {
+                return Self::sphere(center, r);
+            }
+        }
         let Some((sigma, axes)) = symmetric_eigen(c) else {
             return round;
         };
@@ -190,7 +220,6 @@ impl Kernel {
             return round;
         }
         let floor = sigma[0] / self.max_ratio;
-        let k = self.radius * self.stretch;
         let mut out = FluidEllipsoid {
             center,
             axes: [Vec3::ZERO; 3],

@@ -10,9 +10,11 @@
 pub(crate) mod anisotropy;
 pub(crate) mod diffuse;
 mod eigen;
+pub(crate) mod surface;
 
 pub use anisotropy::{AnisotropyDesc, FluidEllipsoid};
 pub use diffuse::{DiffuseDesc, DiffuseKind, DiffuseParticle, DiffuseStats};
+pub use surface::{FluidSurface, SurfaceCounts, SurfaceDesc};
 
 use super::grid::{cell_of, Layout, Row};
 use crate::error::{try_reserve, Result};
@@ -30,9 +32,13 @@ const CHUNK: usize = 512;
 pub(crate) struct RenderState {
     gathered: Gathered,
     ellipsoids: Vec<FluidEllipsoid>,
+    /// The ellipsoids in the grid's slot order, before they are put in particle order.
+    by_slot: Vec<FluidEllipsoid>,
     /// The diffuse particles of the fluids that have them (by fluid id; an entry whose
     /// fluid was removed is dropped by the next [`Self::set_diffuse`]).
     pub diffuse: Vec<diffuse::Diffuse>,
+    /// The surface mesh of the last build and its buffers.
+    pub surface: surface::Surface,
 }
 
 impl RenderState {
@@ -123,7 +129,9 @@ impl RenderState {
     /// The ellipsoid of every live particle `live` (world indices, in order) of the
     /// fluid of slot `class`, from the last substep's `grid` and the particles where
     /// they are now: each particle's sums run over its candidates in the grid's fixed
-    /// order, so the result does not depend on the thread count.
+    /// order, so the result does not depend on the thread count. Computed in the grid's
+    /// slot order (neighbours near in memory), then put in particle order; a particle
+    /// the grid does not hold (emitted since) in the second pass.
     pub(crate) fn ellipsoids(
         &mut self,
         grid: &GridView<'_>,
@@ -134,22 +142,38 @@ impl RenderState {
         exec: &Executor,
     ) -> Result<&[FluidEllipsoid]> {
         let count = live.len();
+        let m = grid.slots();
         grow(&mut self.ellipsoids, count, FluidEllipsoid::default())?;
+        grow(&mut self.by_slot, m, FluidEllipsoid::default())?;
         self.gathered
             .gather(grid, particles, (class, live.clone()), false, exec)?;
-        let pos = &self.gathered.pos[..grid.slots()];
+        let pos = &self.gathered.pos[..m];
+        let threads = |n: usize| if n >= 4 * CHUNK { exec.threads() } else { 1 };
+        let by_slot = Blocks::new(&mut self.by_slot[..m], CHUNK);
+        exec.for_items(threads(m), by_slot, |c, out| {
+            for (j, e) in out.iter_mut().enumerate() {
+                let k = c * CHUNK + j;
+                // Only the fluid's live particles (w = 1) are read back.
+                if pos[k].w != 0.0 {
+                    let me = (Some(k), grid.particle[k]);
+                    *e = kernel.ellipsoid(grid, pos, me, Vec3A::from_vec4(pos[k]));
+                }
+            }
+        });
+        let by_slot = &self.by_slot[..m];
         let first = live.start;
-        let threads = if count >= 4 * CHUNK {
-            exec.threads()
-        } else {
-            1
-        };
         let out = Blocks::new(&mut self.ellipsoids[..count], CHUNK);
-        exec.for_items(threads, out, |c, out| {
+        exec.for_items(threads(count), out, |c, out| {
             for (k, e) in out.iter_mut().enumerate() {
                 let i = first + c * CHUNK + k;
-                let x = (particles.base[i] - grid.origin) + Vec3A::from_vec4(particles.hot[i]);
-                *e = kernel.ellipsoid(grid, pos, i as u32, x);
+                *e = match grid.slot(i) {
+                    Some(s) if pos[s].w != 0.0 => by_slot[s],
+                    slot => {
+                        let x =
+                            (particles.base[i] - grid.origin) + Vec3A::from_vec4(particles.hot[i]);
+                        kernel.ellipsoid(grid, pos, (slot, i as u32), x)
+                    }
+                };
             }
         });
         Ok(&self.ellipsoids[..count])

@@ -70,6 +70,7 @@ fn descs() -> Vec<Desc> {
         sinew::KillVolumeDesc::schema(),
         sinew::AnisotropyDesc::schema(),
         sinew::DiffuseDesc::schema(),
+        sinew::SurfaceDesc::schema(),
         sinew::WindDesc::schema(),
         sinew::WindZoneDesc::schema(),
         sinew::ParticleMaterial::schema(),

@@ -44,6 +44,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         ("bindings/csharp/FluidSettings.cs", "KillVolumeDesc"),
         ("bindings/csharp/FluidSettings.cs", "AnisotropyDesc"),
         ("bindings/csharp/FluidSettings.cs", "DiffuseDesc"),
+        ("bindings/csharp/FluidSettings.cs", "SurfaceDesc"),
         (
             "bindings/csharp/ParticleMaterialSettings.cs",
             "ParticleMaterial",
@@ -134,6 +135,11 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
             "bindings/cpp/sinew_fluid.hpp",
             "DiffuseDesc setters",
             Box::new(move || cpp_setters(&desc("DiffuseDesc"), "DiffuseDesc")),
+        ),
+        (
+            "bindings/cpp/sinew_fluid.hpp",
+            "SurfaceDesc setters",
+            Box::new(move || cpp_setters(&desc("SurfaceDesc"), "SurfaceDesc")),
         ),
         (
             "unity-sample/Runtime/SinewCollider.cs",

@@ -212,18 +212,178 @@ fn diffuse_cases() -> Vec<Case> {
     cases
 }
 
+type SurfaceEdit = fn(&mut SinewSurfaceDesc);
+
+/// Every bad value of a surface desc, one field at a time (the relations to the
+/// fluid's spacing are checked with a fluid: tests/c/fluid_render_test.c).
+fn bad_surface_descs() -> Vec<(&'static str, SurfaceEdit)> {
+    vec![
+        ("cookie", |d| d.internal_cookie ^= 1),
+        ("cell size negative", |d| d.cell_size = -0.01),
+        ("cell size NaN", |d| d.cell_size = f32::NAN),
+        ("cell size above max", |d| d.cell_size = 1.0e6),
+        ("radius negative", |d| d.radius = -0.01),
+        ("radius infinite", |d| d.radius = f32::INFINITY),
+        ("threshold 0", |d| d.threshold = 0.0),
+        ("threshold 1", |d| d.threshold = 1.0),
+        ("threshold NaN", |d| d.threshold = f32::NAN),
+    ]
+}
+
+fn surface_cases() -> Vec<Case> {
+    let build = "sinew_fluid_build_surface";
+    let d = sinew_surface_desc_default();
+    let counts = |c: &mut Ctx| c.out.bytes().cast::<SinewSurfaceCounts>();
+    let mut cases = vec![
+        case(
+            "sinew_surface_desc_init",
+            "out NULL",
+            SINEW_ERROR_NULL_POINTER,
+            |_| unsafe { sinew_surface_desc_init(std::ptr::null_mut()) },
+        ),
+        case(
+            build,
+            "desc NULL",
+            SINEW_ERROR_NULL_POINTER,
+            move |c| unsafe {
+                let o = counts(c);
+                sinew_fluid_build_surface(c.world, FORGED_FLUID, std::ptr::null(), 1.0, o)
+            },
+        ),
+        case(
+            build,
+            "out_counts NULL",
+            SINEW_ERROR_NULL_POINTER,
+            move |c| unsafe {
+                let o = std::ptr::null_mut();
+                sinew_fluid_build_surface(c.world, FORGED_FLUID, &d, 1.0, o)
+            },
+        ),
+        case(
+            build,
+            "alpha 1.5",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| unsafe {
+                let o = counts(c);
+                sinew_fluid_build_surface(c.world, FORGED_FLUID, &d, 1.5, o)
+            },
+        ),
+        case(
+            build,
+            "alpha NaN",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| unsafe {
+                let o = counts(c);
+                sinew_fluid_build_surface(c.world, FORGED_FLUID, &d, f32::NAN, o)
+            },
+        ),
+        case(
+            build,
+            "world null",
+            SINEW_ERROR_INVALID_HANDLE,
+            move |c| unsafe {
+                let o = counts(c);
+                sinew_fluid_build_surface(NULL_WORLD, FORGED_FLUID, &d, 1.0, o)
+            },
+        ),
+        case(
+            build,
+            "fluid forged",
+            SINEW_ERROR_INVALID_HANDLE,
+            move |c| unsafe {
+                let o = counts(c);
+                sinew_fluid_build_surface(c.world, FORGED_FLUID, &d, 1.0, o)
+            },
+        ),
+    ];
+    for (label, edit) in bad_surface_descs() {
+        cases.push(case(build, label, SINEW_ERROR_INVALID_ARGUMENT, move |c| {
+            let mut d = sinew_surface_desc_default();
+            edit(&mut d);
+            let o = counts(c);
+            unsafe { sinew_fluid_build_surface(c.world, FORGED_FLUID, &d, 1.0, o) }
+        }));
+    }
+    let read = "sinew_fluid_read_surface";
+    type Read = fn(&mut Ctx) -> SinewStatus;
+    // Positions and normals share the fixture's byte buffer (4 vertices); indices and
+    // counts have their own.
+    let reads: [(&str, SinewStatus, Read); 6] = [
+        ("out_counts NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
+            let (w, b) = (c.world, c.out.bytes());
+            let n = std::ptr::null_mut();
+            sinew_fluid_read_surface(w, FORGED_FLUID, 4, b, 12, n, 12, 0, n.cast(), n.cast())
+        }),
+        (
+            "position stride 11",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |c| unsafe {
+                let (w, b, o) = (c.world, c.out.bytes(), c.out.u32());
+                let n = std::ptr::null_mut();
+                sinew_fluid_read_surface(w, FORGED_FLUID, 4, b, 11, n, 12, 0, n.cast(), o.cast())
+            },
+        ),
+        (
+            "normal stride 0",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |c| unsafe {
+                let (w, b, o) = (c.world, c.out.bytes(), c.out.u32());
+                let n = std::ptr::null_mut();
+                sinew_fluid_read_surface(w, FORGED_FLUID, 4, n, 12, b, 0, 0, n.cast(), o.cast())
+            },
+        ),
+        (
+            "position stride above SINEW_MAX_STRIDE_BYTES",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            |c| unsafe {
+                let (w, b, o) = (c.world, c.out.bytes(), c.out.u32());
+                let n = std::ptr::null_mut();
+                let s = (1 << 20) + 1;
+                sinew_fluid_read_surface(w, FORGED_FLUID, 1, b, s, n, 12, 0, n.cast(), o.cast())
+            },
+        ),
+        ("world null", SINEW_ERROR_INVALID_HANDLE, |c| unsafe {
+            let (b, o) = (c.out.bytes(), c.out.u32());
+            let n = std::ptr::null_mut();
+            sinew_fluid_read_surface(
+                NULL_WORLD,
+                FORGED_FLUID,
+                4,
+                b,
+                12,
+                n,
+                12,
+                0,
+                n.cast(),
+                o.cast(),
+            )
+        }),
+        ("fluid forged", SINEW_ERROR_INVALID_HANDLE, |c| unsafe {
+            let (w, b, o) = (c.world, c.out.bytes(), c.out.u32());
+            let n = std::ptr::null_mut();
+            sinew_fluid_read_surface(w, FORGED_FLUID, 4, b, 12, n, 12, 0, n.cast(), o.cast())
+        }),
+    ];
+    for (label, status, call) in reads {
+        cases.push(case(read, label, status, call));
+    }
+    cases
+}
+
 pub(super) fn tables() -> Vec<Vec<Case>> {
-    vec![anisotropy_cases(), diffuse_cases()]
+    vec![anisotropy_cases(), diffuse_cases(), surface_cases()]
 }
 
 /// The infallible desc_default functions of this module.
-pub(super) const INFALLIBLE: [&str; 2] = [
+pub(super) const INFALLIBLE: [&str; 3] = [
     "sinew_anisotropy_desc_default",
     "sinew_diffuse_desc_default",
+    "sinew_surface_desc_default",
 ];
 
 #[test]
 fn render_outputs_reject_bad_input() {
     run_cases(anisotropy_cases());
     run_cases(diffuse_cases());
+    run_cases(surface_cases());
 }
