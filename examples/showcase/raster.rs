@@ -1,12 +1,16 @@
 //! A small software rasteriser: a perspective camera, a colour buffer with a z-buffer,
 //! Gouraud/Lambert-shaded triangles lit from both sides, thick lines drawn as shaded
-//! tubes, sphere-shaded discs, and corner text in a built-in bitmap font.
+//! tubes, sphere-shaded discs, water from fluid ellipsoids (`water.rs`), and corner
+//! text in a built-in bitmap font.
 //!
 //! Depth is stored as 1/z (z = distance along the view axis, m), which is linear in
 //! screen space, so triangles interpolate it exactly; a larger value is nearer. Pixel
 //! (i, j) is sampled at its centre (i + 0.5, j + 0.5); y grows downwards.
 
 use sinew::Vec3;
+
+#[path = "water.rs"]
+pub mod water;
 
 /// An RGB colour with components in [0, 1].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -501,15 +505,6 @@ impl Painter<'_> {
         let r = (radius * self.camera.pixels_per_metre(z)).max(0.8);
         let light = self.light;
         self.canvas.fill_disc(x, y, r, z, radius, c, Some(&light));
-    }
-
-    /// An unlit disc of radius `radius` m at `p`, depth-tested at its centre.
-    pub fn flat_disc(&mut self, p: Vec3, radius: f32, c: Rgb) {
-        let Some((x, y, z)) = self.camera.project(p) else {
-            return;
-        };
-        let r = (radius * self.camera.pixels_per_metre(z)).max(0.8);
-        self.canvas.fill_disc(x, y, r, z, radius, c, None);
     }
 
     /// A checkered floor in the plane y = `height`, `n`×`n` tiles of `tile` m centred

@@ -136,7 +136,7 @@ const TEXT: Rgb = Rgb::hex(0xf0f0f0);
 const TEXT_DIM: Rgb = Rgb::hex(0xa8b0bc);
 
 /// Renders one picture of the scene's current state with its corner text.
-pub fn render_frame(scene: &Scene, r: &Render, lines: &[String]) -> Vec<u8> {
+pub fn render_frame(scene: &mut Scene, r: &Render, lines: &[String]) -> Vec<u8> {
     let ss = r.supersample.max(1);
     let (w, h) = (r.width * ss, r.height * ss);
     let mut big = Canvas::new(w, h, SKY_TOP);
@@ -148,7 +148,7 @@ pub fn render_frame(scene: &Scene, r: &Render, lines: &[String]) -> Vec<u8> {
         light: Light::default(),
     };
     painter.floor(0.0, (scene.target.x, 0.0), 40, 0.25, (FLOOR_A, FLOOR_B));
-    scenes::draw(&scene.sim, &mut painter);
+    scenes::draw(&mut scene.sim, &mut painter);
     let mut out = big.downsample(ss);
     // Labels under the ropes' anchors.
     let small_cam = Camera::look_at(scene.eye, scene.target, scene.fov_deg, r.width, r.height);

@@ -10,11 +10,12 @@
 //! `granular.rs`).
 
 use sinew::{
-    BodyConstraints, BodyId, BreakReport, ClothDesc, ClothGridDesc, ColliderDesc, CollisionFilter,
-    FamilyKind, FluidId, PressureBodyDesc, Quat, RopeDesc, RopeEnd, SkinWeights, Solver,
-    TetBodyDesc, TetModel, Transform, Vec3, WindDesc, World, WorldDesc,
+    AnisotropyDesc, BodyConstraints, BodyId, BreakReport, ClothDesc, ClothGridDesc, ColliderDesc,
+    CollisionFilter, DiffuseKind, FamilyKind, FluidId, PressureBodyDesc, Quat, RopeDesc, RopeEnd,
+    SkinWeights, Solver, TetBodyDesc, TetModel, Transform, Vec3, WindDesc, World, WorldDesc,
 };
 
+use super::raster::water::{self, Dot, Splat, WaterLook};
 use super::raster::{Painter, Rgb};
 use sinew::Shape as ColliderShape;
 
@@ -97,11 +98,14 @@ pub enum Shape {
         radius: f32,
         colour: Rgb,
     },
-    /// The live particles of a fluid, read back each frame, drawn as flat discs of
-    /// `radius` m coloured by depth and speed (see [`WaterColours`]).
+    /// The live particles of a fluid, read back each frame as ellipsoids (`anisotropy`)
+    /// and drawn as one body of water (`raster::water`, looking as `look`) coloured by
+    /// depth and speed (see [`WaterColours`]), with its diffuse particles (if it has
+    /// any) as spray, foam and bubbles.
     Fluid {
         fluid: FluidId,
-        radius: f32,
+        anisotropy: AnisotropyDesc,
+        look: WaterLook,
         colours: WaterColours,
     },
 }
@@ -2792,8 +2796,9 @@ fn on_floor(p: Vec3) -> Vec3 {
 }
 
 /// What to draw, read back from the world: shadows cast straight down by a light
-/// overhead, then the objects.
-pub fn draw(sim: &Sim, p: &mut Painter) {
+/// overhead, then the objects, then the water over them (it needs what is behind it),
+/// then the hands. The fluids' ellipsoids are computed by the readback, hence `&mut`.
+pub fn draw(sim: &mut Sim, p: &mut Painter) {
     let pos = sim.positions();
     for shape in &sim.shapes {
         match *shape {
@@ -2917,28 +2922,78 @@ pub fn draw(sim: &Sim, p: &mut Painter) {
                 radius,
                 colour,
             } => p.line(a, b, radius, colour),
+            Shape::Fluid { .. } => {}
+        }
+    }
+    let fluids: Vec<_> = sim
+        .shapes
+        .iter()
+        .filter_map(|s| match *s {
             Shape::Fluid {
                 fluid,
-                radius,
+                anisotropy,
+                look,
                 colours,
-            } => {
-                let (x, v) = sim.fluid_particles(fluid);
-                for (x, c) in x.iter().zip(colours.of(&x, &v)) {
-                    p.flat_disc(*x, radius, c);
-                }
-            }
-        }
+            } => Some((fluid, anisotropy, look, colours)),
+            _ => None,
+        })
+        .collect();
+    for (fluid, anisotropy, look, colours) in fluids {
+        let (splats, dots) = water_of(sim, fluid, &anisotropy, &colours);
+        let light = p.light;
+        water::draw_water(p.canvas, &p.camera, &light, &look, &splats, &dots);
     }
     for &h in &sim.held {
         p.disc(pos[h as usize], 0.05, Rgb::hex(0xff8a1e));
     }
 }
 
-/// How water is coloured: by depth below the surface above it (`surface` at the top,
-/// `deep` from `depth` m down) and by speed (blending from `foam_from` m/s to `foam`
-/// at `foam_speed` m/s, so that waves and spray light up), each in a few flat bands.
-/// Flat bands keep the pictures calm and the GIFs small; the depth shading shows the
-/// water's surface.
+/// The ellipsoids of `fluid`'s live particles (`anisotropy`), each in its particle's
+/// colour, and its diffuse particles as dots: spray in the air, foam at the surface
+/// (shown up to a spacing under it), bubbles (up to four spacings under it, faint),
+/// each fading out over its last 0.3 s.
+fn water_of(
+    sim: &mut Sim,
+    fluid: FluidId,
+    anisotropy: &AnisotropyDesc,
+    colours: &WaterColours,
+) -> (Vec<Splat>, Vec<Dot>) {
+    let (x, v) = sim.fluid_particles(fluid);
+    let tint = colours.of(&x, &v);
+    let mut splats = Vec::with_capacity(x.len());
+    sim.world
+        .read_fluid_anisotropy(fluid, anisotropy, 1.0, |k, e| {
+            splats.push(Splat {
+                center: e.center,
+                axes: e.axes,
+                colour: tint[k],
+            });
+        })
+        .expect("fluid exists");
+    let s = sim.world.fluid_desc(fluid).expect("fluid exists").spacing;
+    let mut dots = Vec::new();
+    sim.world
+        .read_fluid_diffuse(fluid, |_, d| {
+            let (radius, opacity, under) = match d.kind {
+                DiffuseKind::Spray => (0.15 * s, 0.7, 0.0),
+                DiffuseKind::Foam => (0.2 * s, 0.8, s),
+                DiffuseKind::Bubble => (0.12 * s, 0.5, 4.0 * s),
+            };
+            dots.push(Dot {
+                position: d.position,
+                radius,
+                opacity: opacity * (d.lifetime / 0.3).min(1.0),
+                under,
+            });
+        })
+        .expect("fluid exists");
+    (splats, dots)
+}
+
+/// The water's own colour (what it scatters back; `raster::water` lights it and lays
+/// it over what is behind): by depth below the surface above it (`surface` at the
+/// top, `deep` from `depth` m down) and by speed (blending from `foam_from` m/s to
+/// `foam` at `foam_speed` m/s: fast, aerated water is paler), smoothly.
 #[derive(Clone, Copy, Debug)]
 pub struct WaterColours {
     pub surface: Rgb,
@@ -2951,7 +3006,7 @@ pub struct WaterColours {
     /// of each column of the floor's grid, or of each x band in a planar world).
     pub column: f32,
     /// A fixed surface height (m) to measure depth from instead (calm water: its
-    /// bands then stay put from frame to frame).
+    /// colours then stay put from frame to frame).
     pub level: Option<f32>,
 }
 
@@ -2984,14 +3039,15 @@ impl WaterColours {
             let t = top.entry(key(p)).or_insert(f32::NEG_INFINITY);
             *t = t.max(p.y);
         }
-        let bands = |t: f32, n: f32| (t.clamp(0.0, 1.0) * n).round() / n;
         x.iter()
             .zip(v)
             .map(|(&p, u)| {
                 let depth = self.level.unwrap_or(top[&key(p)]) - p.y;
-                let base = self.surface.lerp(self.deep, bands(depth / self.depth, 4.0));
+                let base = self
+                    .surface
+                    .lerp(self.deep, (depth / self.depth).clamp(0.0, 1.0));
                 let foam = (u.length() - self.foam_from) / (self.foam_speed - self.foam_from);
-                base.lerp(self.foam, bands(foam, 3.0))
+                base.lerp(self.foam, foam.clamp(0.0, 1.0))
             })
             .collect()
     }

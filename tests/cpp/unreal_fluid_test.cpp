@@ -7,7 +7,12 @@
 // kill volume removes what falls below it and the instances shrink with the live count
 // (tail removal only, no bad index); Clear, bad input (all or none, nothing changes),
 // in-place settings, AddEmitter / RemoveEmitter, body coupling switches on a rope
-// component, and EndPlay. Built and run by tests/bindings/cpp_wrapper.rs
+// component, and EndPlay. Drawn as ellipsoids (the default), a flat sheet's instances
+// are rotated so that their shortest axis is the sheet's normal and scaled flat
+// (non-uniformly: the ellipsoid's radii in cm over the mesh's radius), the transform of
+// a given ellipsoid is its rotation, radii and centre exactly (a left-handed or
+// degenerate one too); diffuse particles switch on in place and fill a second instanced
+// mesh with their opacity as custom data 0. Built and run by tests/bindings/cpp_wrapper.rs
 // (`unreal_fluid_on_a_stub_engine`).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
@@ -66,10 +71,19 @@ std::unique_ptr<USinewFluidComponent> MakeFluid(Game& G, FVector At) {
     F->Spacing = 5.0f; // cm
     F->Capacity = 400;
     F->EmitterShape = ESinewFluidEmitterShape::None;
+    F->DrawMode = ESinewFluidDrawMode::Spheres; // the sections below but the ellipsoids' check spheres
     return F;
 }
 
 double Length(const FVector& V) { return std::sqrt(V.X * V.X + V.Y * V.Y + V.Z * V.Z); }
+
+/// Whether Q rotates the unit axes onto X, Y, Z (within Tol) and is a unit quaternion.
+bool Rotates(const FQuat& Q, const FVector& X, const FVector& Y, const FVector& Z, double Tol) {
+    const double Norm = Q.X * Q.X + Q.Y * Q.Y + Q.Z * Q.Z + Q.W * Q.W;
+    return std::fabs(Norm - 1.0) < Tol && Length(Q.RotateVector(FVector(1, 0, 0)) - X) < Tol &&
+           Length(Q.RotateVector(FVector(0, 1, 0)) - Y) < Tol && Length(Q.RotateVector(FVector(0, 0, 1)) - Z) < Tol;
+}
+
 } // namespace
 
 int main() {
@@ -267,6 +281,118 @@ int main() {
         check(Length(Hose->GetBodyFluidForce(Rope.get())) == 0.0, "no water near the rope: no force on it");
         Rope->EndPlay(EEndPlayReason::Destroyed);
         Hose->EndPlay(EEndPlayReason::Destroyed);
+    }
+
+    // --- Ellipsoids: the instance transforms --------------------------------------------
+    {
+        // One ellipsoid by hand: 20 cm along +Y (longest), 10 cm along -X, 5 cm along +Z
+        // (right-handed: (0,1,0) x (-1,0,0) = (0,0,1)), centred 1 m up, on the engine's
+        // sphere (100 cm across).
+        Game Game;
+        const sinew::units::Frame& Frame = Game.Sub.GetFrame();
+        SinewFluidEllipsoid E{};
+        E.center = SinewUE::ToSim(Frame, FVector(30.0, -40.0, 100.0));
+        E.axis0 = SinewVec3{0.0f, 0.2f, 0.0f};
+        E.axis1 = SinewVec3{-0.1f, 0.0f, 0.0f};
+        E.axis2 = SinewVec3{0.0f, 0.0f, 0.05f};
+        FTransform T = SinewUE::EllipsoidTransform(Frame, E, 100.0);
+        check(Length(T.GetLocation() - FVector(30.0, -40.0, 100.0)) < 1e-4, "the instance sits at the ellipsoid's centre (cm, world)");
+        check(Length(T.GetScale3D() - FVector(0.4, 0.2, 0.1)) < 1e-6, "scale = radius (cm) / mesh radius (50 cm) per axis: 0.4, 0.2, 0.1");
+        check(Rotates(T.GetRotation(), FVector(0, 1, 0), FVector(-1, 0, 0), FVector(0, 0, 1), 1e-9),
+              "the rotation takes the mesh's X, Y, Z onto the ellipsoid's axes");
+        // A general orientation: axes along (1,1,0)/√2, (-1,1,0)/√2 tilted by 30° about them.
+        const double C30 = std::cos(0.5235987755982988), S30 = std::sin(0.5235987755982988), R2 = std::sqrt(0.5);
+        const FVector U0(R2, R2, 0.0), U1(-R2 * C30, R2 * C30, S30), U2(R2 * S30, -R2 * S30, C30);
+        E.axis0 = SinewVec3{(float)(0.3 * U0.X), (float)(0.3 * U0.Y), (float)(0.3 * U0.Z)};
+        E.axis1 = SinewVec3{(float)(0.2 * U1.X), (float)(0.2 * U1.Y), (float)(0.2 * U1.Z)};
+        E.axis2 = SinewVec3{(float)(0.1 * U2.X), (float)(0.1 * U2.Y), (float)(0.1 * U2.Z)};
+        T = SinewUE::EllipsoidTransform(Frame, E, 200.0);
+        check(Rotates(T.GetRotation(), U0, U1, U2, 1e-6) && Length(T.GetScale3D() - FVector(0.3, 0.2, 0.1)) < 1e-6,
+              "a tilted ellipsoid: the rotation follows its axes, a 200 cm mesh halves the scale");
+        // A left-handed triple draws the same ellipsoid: the last axis turns over.
+        E.axis2 = SinewVec3{-E.axis2.x, -E.axis2.y, -E.axis2.z};
+        T = SinewUE::EllipsoidTransform(Frame, E, 200.0);
+        check(Rotates(T.GetRotation(), U0, U1, U2, 1e-6), "a left-handed triple becomes a proper rotation");
+        // An isolated particle drawn at size 0: no rotation, nothing drawn, no NaN.
+        E.axis0 = E.axis1 = E.axis2 = SinewVec3{0.0f, 0.0f, 0.0f};
+        T = SinewUE::EllipsoidTransform(Frame, E, 100.0);
+        check(Length(T.GetScale3D()) == 0.0 && T.GetRotation().W == 1.0, "a degenerate ellipsoid scales to nothing");
+
+        // A flat sheet of 12 x 12 particles 5 cm apart, drawn by the component.
+        auto Sheet = MakeFluid(Game, FVector(0, 0, 0));
+        Sheet->DrawMode = ESinewFluidDrawMode::Ellipsoids;
+        check(USinewFluidComponent(FObjectInitializer()).DrawMode == ESinewFluidDrawMode::Ellipsoids, "ellipsoids by default");
+        Sheet->BeginPlay();
+        TArray<FVector> At, NoVel;
+        const int N = 12;
+        for (int k = 0; k < N * N; ++k) At.Add(FVector(5.0 * (k % N), 5.0 * (k / N), 500.0));
+        check(Sheet->Emit(At, NoVel) == 0, "a sheet emitted");
+        Game.Frames(1);
+        check(Sheet->GetInstanceCount() == N * N, "one ellipsoid instance per particle");
+        int Inner = 0;
+        bool Flat = true, Ordered = true, Normal = true, Near = true, Clamped = true;
+        for (int k = 0; k < N * N; ++k) {
+            const int X = k % N, Y = k / N;
+            if (X < 3 || Y < 3 || X > N - 4 || Y > N - 4) continue;
+            ++Inner;
+            FTransform I;
+            Sheet->GetInstanceTransform(k, I, true);
+            const FVector S = I.GetScale3D();
+            const FVector Z = I.GetRotation().RotateVector(FVector(0, 0, 1));
+            Ordered = Ordered && S.X >= S.Y * (1 - 1e-6) && S.Y >= S.Z * (1 - 1e-6) && S.Z > 0.0;
+            Flat = Flat && 3.0 * S.Z < S.X;
+            Clamped = Clamped && S.X <= 4.0 * S.Z * (1 + 1e-4);
+            Normal = Normal && std::fabs(Z.Z) > 0.999;
+            Near = Near && Length(I.GetLocation() - FVector(5.0 * X, 5.0 * Y, I.GetLocation().Z)) < 2.5;
+        }
+        check(Inner == (N - 6) * (N - 6), "the sheet's inner particles");
+        check(Ordered, "scales longest first, none zero");
+        check(Flat && Clamped, "a sheet's ellipsoids are flat (shortest < longest / 3), at most 4:1 (k_r)");
+        check(Normal, "their shortest axis is the sheet's normal (world Z)");
+        check(Near, "each stays within half a spacing of its particle across the sheet");
+        check(Sheet->StubBadIndices == 0, "no instance index out of range");
+        Sheet->DrawMode = ESinewFluidDrawMode::Spheres;
+        Game.Frames(1);
+        FTransform I0;
+        Sheet->GetInstanceTransform(0, I0, true);
+        check(std::fabs(I0.GetScale3D().X - 0.05) < 1e-9 && I0.GetScale3D().Z == I0.GetScale3D().X && I0.GetRotation().W == 1.0,
+              "switched to spheres: uniform Spacing / MeshDiameter, no rotation");
+
+        // Diffuse particles: off by default; on in place, into a second instanced mesh.
+        check(!Sheet->bDiffuse && Sheet->GetDiffuseCount() == 0, "no diffuse particles by default");
+        UInstancedStaticMeshComponent Spray{FObjectInitializer()};
+        Spray.NumCustomDataFloats = 1;
+        Sheet->DiffuseInstances = &Spray;
+        Sheet->DiffuseCapacity = 500;
+        Sheet->DiffuseMinSpeed = 50.0f; // cm/s
+        Sheet->DiffuseRate = 500.0f;
+        Sheet->SetDiffuseEnabled(true);
+        check(Sheet->ApplySettings(), "diffuse settings apply in place");
+        // Two blocks thrown into each other at 6 m/s: trapped air.
+        Sheet->Clear();
+        TArray<FVector> Blocks, Speeds;
+        for (int k = 0; k < 2 * 64; ++k) {
+            const int B = k / 64, L = k % 64;
+            Blocks.Add(FVector(5.0 * (L % 4) + (B ? 30.0 : -30.0), 5.0 * ((L / 4) % 4), 300.0 + 5.0 * (L / 16)));
+            Speeds.Add(FVector(B ? -600.0 : 600.0, 0.0, 0.0));
+        }
+        check(Sheet->Emit(Blocks, Speeds) == 0, "two blocks thrown");
+        int Most = 0;
+        bool Matched = true, Opaque = true;
+        for (int f = 0; f < 30; ++f) {
+            Game.Frames(1);
+            const int32 Count = Sheet->GetDiffuseCount();
+            Most = std::max(Most, (int)Count);
+            Matched = Matched && Spray.GetInstanceCount() == Count;
+            for (int32 i = 0; i < Count; ++i) Opaque = Opaque && Spray.PerInstanceCustomData[i] > 0.0f && Spray.PerInstanceCustomData[i] <= 1.0f;
+        }
+        check(Most > 0 && Most <= 500, "the collision spawns diffuse particles (most " + std::to_string(Most) + ", capacity 500)");
+        check(Matched && Spray.StubBadIndices == 0, "the diffuse instances follow their count");
+        check(Opaque, "custom data 0: an opacity in (0, 1]");
+        Sheet->SetDiffuseEnabled(false);
+        Game.Frames(1);
+        check(Sheet->GetDiffuseCount() == 0 && Spray.GetInstanceCount() == 0, "switched off: no diffuse particles, no instances");
+        Sheet->EndPlay(EEndPlayReason::Destroyed);
     }
 
     std::printf("%d checks, %d failed\n", g_checks, g_failures);

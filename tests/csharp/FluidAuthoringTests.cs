@@ -4,7 +4,10 @@
 // Settings apply in place (Capacity and Spacing stay as built), a refused value changes
 // nothing, an emitter follows its pose (a nozzle of radius 0 emits one particle per
 // 1/rate s along its +z at its speed), kill boxes from box colliders remove what is
-// inside, and the drawing's batches and speed colours follow their closed forms.
+// inside, the drawing's batches and speed colours follow their closed forms, the
+// ellipsoids' instance transforms are the ellipsoids (a unit sphere's point on +x lands on
+// the longest axis's tip; the columns orthogonal), and the diffuse settings apply once,
+// refuse a bad value without a trace and fade the drawn opacity.
 
 using System;
 using Sinew;
@@ -199,6 +202,85 @@ namespace SinewTests
                              "radius");
                 Check.Equal(0, count, "a refused volume is not recorded");
             }
+        }
+
+        static double Dot(SinewVec3 a, SinewVec3 b) { return (double)a.x * b.x + (double)a.y * b.y + (double)a.z * b.z; }
+
+        public static void TestEllipsoidTransformsAreTheEllipsoids()
+        {
+            InstanceTransform s = SinewFluidAuthoring.Sphere(new SinewVec3(1f, 2f, 3f), 0.1f, 0.5f);
+            Check.Equal(0.1f, s.X.x, "a diameter-1 mesh scaled to 0.1 m");
+            Check.Equal(0.1f, s.Z.z, "uniformly");
+            Check.Equal(0f, s.X.y, "no rotation");
+            Check.Equal(3f, s.T.z, "at the point");
+            using (var w = Weightless())
+            {
+                const int N = 8;
+                Fluid fluid = w.AddFluid(Water(N * N * N));
+                var at = new SinewVec3[N * N * N];
+                for (int k = 0; k < at.Length; k++)
+                    at[k] = new SinewVec3((k % N) * 0.05f, (k / N % N) * 0.05f, (k / (N * N)) * 0.05f);
+                fluid.Emit(at);
+                w.Step(Dt);
+                var e = new SinewFluidEllipsoid[at.Length];
+                AnisotropySettings a = SinewFluidAuthoring.Anisotropy(1.25f, 0.9f, 4f, 0.5f);
+                Check.Equal(1.25f, a.Scale, "k_s");
+                Check.Equal(6, a.MinNeighbours, "the rest are the library's defaults");
+                Check.Equal(at.Length, fluid.ReadAnisotropy(a, 1f, e), "every particle");
+                foreach (SinewFluidEllipsoid el in e)
+                {
+                    InstanceTransform t = SinewFluidAuthoring.Ellipsoid(el, 0.5f);
+                    // The mesh's point (0.5, 0, 0) maps to centre + axis0.
+                    Check.Near(el.center.x + el.axis0.x, t.T.x + 0.5 * t.X.x, 1e-6, "x tip");
+                    Check.Near(el.center.y + el.axis0.y, t.T.y + 0.5 * t.X.y, 1e-6, "y tip");
+                    double lx = Math.Sqrt(Dot(t.X, t.X)), ly = Math.Sqrt(Dot(t.Y, t.Y)), lz = Math.Sqrt(Dot(t.Z, t.Z));
+                    Check.True(lx >= ly * (1 - 1e-5) && ly >= lz * (1 - 1e-5), "longest first");
+                    Check.True(lz > 0.0, "never flat to nothing");
+                    Check.Near(0.0, Dot(t.X, t.Y) / (lx * ly), 1e-4, "x, y orthogonal");
+                    Check.Near(0.0, Dot(t.Y, t.Z) / (ly * lz), 1e-4, "y, z orthogonal");
+                    Check.True(lx <= 4.0 * lz * (1 + 1e-4), "k_r clamps the stretch");
+                }
+            }
+        }
+
+        public static void TestDiffuseSettingsApplyOnceAndFade()
+        {
+            DiffuseSettings off = SinewFluidAuthoring.Diffuse(false, 500, 1.5f, 20f, 2f);
+            Check.Equal(0, off.Capacity, "off: no capacity");
+            DiffuseSettings on = SinewFluidAuthoring.Diffuse(true, 500, 1.5f, 20f, 2f);
+            Check.Equal(500, on.Capacity, "capacity");
+            Check.Equal(1.5f, on.Lifetime, "lifetime");
+            Check.Equal(20f, on.TrappedAirRate, "rate: trapped air");
+            Check.Equal(20f, on.WaveCrestRate, "rate: wave crests");
+            Check.Near(2.0, on.EnergyMin, 1e-6, "1/2 v^2 at 2 m/s");
+            Check.Near(20.0, on.EnergyMax, 1e-5, "full at ten times");
+            using (var w = Weightless())
+            {
+                Fluid fluid = w.AddFluid(Water(64));
+                DiffuseSettings applied = fluid.Diffuse;
+                Check.Equal(0, applied.Capacity, "none by default");
+                Check.True(!SinewFluidAuthoring.SyncDiffuse(fluid, ref applied, off), "off stays off");
+                Check.True(SinewFluidAuthoring.SyncDiffuse(fluid, ref applied, on), "on applies");
+                Check.Equal(500, fluid.Diffuse.Capacity, "in the library");
+                Check.True(!SinewFluidAuthoring.SyncDiffuse(fluid, ref applied, on), "unchanged: nothing to do");
+                DiffuseSettings bad = on;
+                bad.Lifetime = -1f;
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => SinewFluidAuthoring.SyncDiffuse(fluid, ref applied, bad),
+                             "lifetime");
+                Check.Equal(1.5f, applied.Lifetime, "a refused value is not recorded");
+                Check.Equal(1.5f, fluid.Diffuse.Lifetime, "nor applied");
+            }
+            var p = new SinewDiffuseParticle { lifetime = 1f, kind = (uint)SinewDiffuseKind.DiffuseSpray };
+            Check.Near(0.9, SinewFluidAuthoring.DiffuseOpacity(p, 0.3f), 1e-6, "spray");
+            p.kind = (uint)SinewDiffuseKind.DiffuseFoam;
+            Check.Near(1.0, SinewFluidAuthoring.DiffuseOpacity(p, 0.3f), 1e-6, "foam");
+            p.kind = (uint)SinewDiffuseKind.DiffuseBubble;
+            Check.Near(0.5, SinewFluidAuthoring.DiffuseOpacity(p, 0.3f), 1e-6, "bubble");
+            p.kind = (uint)SinewDiffuseKind.DiffuseFoam;
+            p.lifetime = 0.15f;
+            Check.Near(0.5, SinewFluidAuthoring.DiffuseOpacity(p, 0.3f), 1e-6, "half way through its fade");
+            p.lifetime = 0f;
+            Check.Near(0.0, SinewFluidAuthoring.DiffuseOpacity(p, 0.3f), 0.0, "dead");
         }
     }
 }

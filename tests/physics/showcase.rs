@@ -425,14 +425,14 @@ fn cloth_drapes_over_the_sphere_without_entering_it_or_itself() {
     // With no restitution and damping nothing ever gains energy.
     assert!(s.energy_max_free <= s.energy_start * (1.0 + 1e-6), "{s}");
 
-    let scene = cloth_on_sphere();
+    let mut scene = cloth_on_sphere();
     let r = Render {
         width: 240,
         height: 150,
         supersample: 1,
         fps: 30.0,
     };
-    let rgb = run::render_frame(&scene, &r, &[]);
+    let rgb = run::render_frame(&mut scene, &r, &[]);
     let cam = Camera::look_at(scene.eye, scene.target, scene.fov_deg, r.width, r.height);
     // The point of the sphere's equator nearest the camera.
     let towards = (scene.eye - DRAPE_SPHERE_CENTRE) * Vec3::new(1.0, 0.0, 1.0);
@@ -451,7 +451,7 @@ fn cloth_drapes_over_the_sphere_without_entering_it_or_itself() {
     bare.sim
         .shapes
         .retain(|s| !matches!(s, scenes::Shape::Sphere { .. }));
-    let without = run::render_frame(&bare, &r, &[]);
+    let without = run::render_frame(&mut bare, &r, &[]);
     assert_ne!(&without[k..k + 3], px, "the sphere is not drawn");
 }
 

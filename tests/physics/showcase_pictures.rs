@@ -15,7 +15,7 @@ use sinew::Vec3;
 /// over the blue-grey sky.
 #[test]
 fn pictures_show_the_objects_where_the_camera_puts_them() {
-    for (scene, point) in [
+    for (mut scene, point) in [
         (hanging_rope(), HANGING_ANCHOR + Vec3::new(0.5, 0.0, 0.0)),
         (cloth(), cloth_rest(CLOTH_NX / 2, CLOTH_NY / 2)),
         // The orange (strain) cube and the red balloon: shaded closed surfaces.
@@ -33,7 +33,7 @@ fn pictures_show_the_objects_where_the_camera_puts_them() {
             supersample: 1,
             fps: 30.0,
         };
-        let rgb = run::render_frame(&scene, &r, &[]);
+        let rgb = run::render_frame(&mut scene, &r, &[]);
         let cam = Camera::look_at(scene.eye, scene.target, scene.fov_deg, r.width, r.height);
         let (x, y, _) = cam.project(point).unwrap();
         let k = 3 * (y as usize * r.width as usize + x as usize);
@@ -141,14 +141,15 @@ fn summaries_print_numbers_plainly() {
 }
 
 /// Every scene's pictures are committed under docs/img/ and small enough for the
-/// README (GIF < 2 MB, PNG < 500 kB). Regenerate them with
+/// README (GIF < 3 MB: the shaded water of the fluid scenes changes in every pixel it
+/// covers, frame to frame, and takes 2-2.7 MB; PNG < 500 kB). Regenerate them with
 /// `cargo run --release --example showcase -- --update-docs` (a plain run writes to
 /// `target/showcase/` and leaves docs/img/ alone).
 #[test]
 fn committed_pictures_exist_and_are_small() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/img");
     for scene in all() {
-        for (ext, limit) in [("gif", 2_000_000), ("png", 500_000)] {
+        for (ext, limit) in [("gif", 3_000_000), ("png", 500_000)] {
             let path = dir.join(format!("{}.{ext}", scene.name));
             let len = std::fs::metadata(&path)
                 .unwrap_or_else(|e| panic!("{}: {e}; run the showcase", path.display()))

@@ -1,8 +1,10 @@
 // Inspector of SinewFluid: the particles (Spacing, Capacity: greyed out while playing,
 // with a Rebuild button), the fluid settings that apply in place, the emitter (the
 // fields of its shape only) with the rate a nozzle can reach, the kill volumes, the
-// drawing, and while playing a live read-out (live, emitted, removed and refused
-// particles, mean and largest density over rest density) with Clear.
+// drawing (ellipsoids or spheres, each with its own fields), the diffuse particles (their
+// fields while on), and while playing a live read-out (live, emitted, removed and refused
+// particles, diffuse particles drawn, mean and largest density over rest density) with
+// Clear.
 
 using System.Collections.Generic;
 using UnityEditor;
@@ -70,14 +72,46 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Field(serializedObject, drawn, "killVolumes", "world space");
 
             SinewEditorGUI.Section("Rendering");
+            SerializedProperty mode = SinewEditorGUI.Field(serializedObject, drawn, "drawMode", "");
             SinewEditorGUI.Field(serializedObject, drawn, "particleMesh", "");
+            SinewEditorGUI.Field(serializedObject, drawn, "particleMeshRadius", "m");
             SinewEditorGUI.Field(serializedObject, drawn, "particleMaterial", "");
-            SinewEditorGUI.Field(serializedObject, drawn, "particleScale", "× spacing");
+            bool ellipsoids = mode != null && !mode.hasMultipleDifferentValues &&
+                              mode.enumValueIndex == (int)FluidDrawMode.Ellipsoids;
+            foreach (string name in new[] { "particleScale", "ellipsoidScale", "ellipsoidSmoothing", "ellipsoidMaxRatio", "isolatedScale" })
+                drawn.Add(name);
+            if (ellipsoids)
+            {
+                SinewEditorGUI.Field(serializedObject, drawn, "ellipsoidScale", "× spacing / 2");
+                SinewEditorGUI.Field(serializedObject, drawn, "ellipsoidSmoothing", "λ");
+                SinewEditorGUI.Field(serializedObject, drawn, "ellipsoidMaxRatio", "k_r");
+                SinewEditorGUI.Field(serializedObject, drawn, "isolatedScale", "k_n");
+            }
+            else
+            {
+                SinewEditorGUI.Field(serializedObject, drawn, "particleScale", "× spacing");
+            }
             SinewEditorGUI.Field(serializedObject, drawn, "slowColor", "");
             SinewEditorGUI.Field(serializedObject, drawn, "fastColor", "");
             SinewEditorGUI.Field(serializedObject, drawn, "fastSpeed", "m/s");
             SinewEditorGUI.Field(serializedObject, drawn, "colorProperty", "instanced");
             SinewEditorGUI.Field(serializedObject, drawn, "castShadows", "");
+
+            SinewEditorGUI.Section("Diffuse particles (apply in place while playing)");
+            SerializedProperty diffuse = SinewEditorGUI.Field(serializedObject, drawn, "diffuse", "spray, foam, bubbles");
+            string[] diffuseFields = { "diffuseCapacity", "diffuseLifetime", "diffuseRate", "diffuseMinSpeed", "diffuseMesh",
+                                       "diffuseMaterial", "diffuseSize", "diffuseColor" };
+            string[] diffuseUnits = { "particles", "s", "1/s per particle", "m/s", "", "", "× spacing", "" };
+            if (diffuse != null && (diffuse.hasMultipleDifferentValues || diffuse.boolValue))
+            {
+                for (int i = 0; i < diffuseFields.Length; i++)
+                    SinewEditorGUI.Field(serializedObject, drawn, diffuseFields[i], diffuseUnits[i]);
+            }
+            else
+            {
+                foreach (string name in diffuseFields)
+                    drawn.Add(name);
+            }
 
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
@@ -108,6 +142,8 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Section("Live");
             Sinew.Native.SinewFluidStats s = fluid.Fluid.Stats;
             SinewEditorGUI.Readout("Particles", s.count + " of " + s.capacity + " (drawn " + fluid.DrawnCount + ")");
+            if (fluid.diffuse)
+                SinewEditorGUI.Readout("Diffuse particles", fluid.DrawnDiffuseCount + " of " + fluid.diffuseCapacity);
             SinewEditorGUI.Readout("Emitted / removed", s.emitted + " / " + s.removed);
             SinewEditorGUI.Readout("Refused (full)", s.refused.ToString());
             SinewEditorGUI.Readout("Density / rest density", "mean " + s.mean_density_ratio.ToString("0.###") + ", max " +

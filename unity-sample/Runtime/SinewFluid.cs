@@ -2,7 +2,13 @@
 // world: its settings are fields (SI units in the tooltips), an emitter follows this
 // transform (a nozzle pours along its blue +z axis; a box rains inside its half extents),
 // kill volumes come from child BoxColliders and a list, and the live particles are drawn
-// as instanced spheres (Graphics.DrawMeshInstanced, 1023 per call) coloured by speed.
+// instanced (Graphics.DrawMeshInstanced, 1023 per call) coloured by speed: as ellipsoids
+// (the default: a unit sphere per particle whose instance matrix is the particle's
+// ellipsoid from Fluid.ReadAnisotropy, Yu & Turk 2013, in the package's transparent
+// Sinew/Fluid Water shader) or as spheres. Diffuse particles (spray, foam, bubbles;
+// Fluid.SetDiffuse, off by default) are drawn as camera-facing quads (Sinew/Fluid
+// Diffuse). Every buffer is sized when the fluid or the diffuse capacity is set: a
+// frame allocates nothing.
 //
 // Capacity and Spacing are read when the fluid is created (Rebuild() creates it again,
 // empty); every other setting, the emitter and the kill volumes are applied in place
@@ -133,13 +139,30 @@ namespace Sinew.Unity
         public SinewKillVolumeEntry[] killVolumes = new SinewKillVolumeEntry[0];
 
         [Header("Rendering")]
-        [Tooltip("Mesh drawn per particle; empty = Unity's Sphere primitive (diameter 1).")]
+        [Tooltip("Ellipsoids: each particle drawn as the ellipsoid of its neighbourhood (Yu & Turk 2013), flattened along the surface and stretched along sheets and streams, so the water reads as one body. Spheres: one sphere of Spacing x Particle Scale per particle (cheaper: no anisotropy readback).")]
+        public FluidDrawMode drawMode = FluidDrawMode.Ellipsoids;
+        [Tooltip("Mesh drawn per particle, a sphere centred at its origin; empty = Unity's Sphere primitive (diameter 1).")]
         public Mesh particleMesh;
-        [Tooltip("Material with GPU instancing enabled whose shader declares Color Property as an instanced property. Empty = the package's Sinew/Fluid Particle shader (built-in render pipeline).")]
+        [Tooltip("Radius of Particle Mesh (0.5 for Unity's Sphere primitive).")]
+        [Min(0.0001f)]
+        public float particleMeshRadius = 0.5f;
+        [Tooltip("Material with GPU instancing enabled whose shader declares Color Property as an instanced property. Empty = the package's Sinew/Fluid Water shader for ellipsoids (transparent, Fresnel rim), Sinew/Fluid Particle for spheres (built-in render pipeline).")]
         public Material particleMaterial;
-        [Tooltip("Sphere diameter as a multiple of Spacing.")]
+        [Tooltip("Spheres: diameter as a multiple of Spacing.")]
         [Min(0f)]
         public float particleScale = 1f;
+        [Tooltip("Ellipsoids: the radius inside the water as a multiple of half the Spacing (k_s); a little over 1 closes the gaps between neighbours.")]
+        [Range(0.1f, 10f)]
+        public float ellipsoidScale = 1.25f;
+        [Tooltip("Ellipsoids: Laplacian smoothing of the centres, 0 (at the particle) to 1 (at its neighbours' weighted mean); 0.9 smooths the surface.")]
+        [Range(0f, 1f)]
+        public float ellipsoidSmoothing = 0.9f;
+        [Tooltip("Ellipsoids: the longest axis is at most this many times the shortest (k_r).")]
+        [Range(1f, 100f)]
+        public float ellipsoidMaxRatio = 4f;
+        [Tooltip("Ellipsoids: radius of a particle with few neighbours (a drop), as a fraction of the radius inside the water (k_n).")]
+        [Range(0f, 10f)]
+        public float isolatedScale = 0.5f;
         [Tooltip("Colour of particles at rest.")]
         public Color slowColor = new Color(0.1f, 0.35f, 0.85f, 1f);
         [Tooltip("Colour of particles at Fast Speed and above.")]
@@ -152,6 +175,31 @@ namespace Sinew.Unity
         [Tooltip("Particles cast shadows.")]
         public bool castShadows = true;
 
+        [Header("Diffuse particles: spray, foam, bubbles (edited in place)")]
+        [Tooltip("Spawns spray, foam and bubbles where fast water traps air or breaks at a crest (Ihmsen et al. 2012), drawn as camera-facing quads. Render state only: the water moves the same without them.")]
+        public bool diffuse = false;
+        [Tooltip("Diffuse particles reserved (a full set spawns no more). A new value starts them afresh.")]
+        [Min(1)]
+        public int diffuseCapacity = 4096;
+        [Tooltip("Seconds each diffuse particle lives.")]
+        [Range(0.01f, 60f)]
+        public float diffuseLifetime = 2f;
+        [Tooltip("Diffuse particles per fluid particle per second at full potential (trapped air and wave crests each).")]
+        [Min(0f)]
+        public float diffuseRate = 50f;
+        [Tooltip("Water slower than this spawns none, m/s (kinetic energy ½v²; full at ten times it). The library's default is 3.16 m/s; a small tank wants about 1.5.")]
+        [Min(0f)]
+        public float diffuseMinSpeed = 3.16f;
+        [Tooltip("Quad drawn per diffuse particle, facing the camera; empty = Unity's Quad primitive.")]
+        public Mesh diffuseMesh;
+        [Tooltip("Instanced material for the diffuse particles (declares Color Property instanced); empty = the package's Sinew/Fluid Diffuse shader (camera-facing soft dots).")]
+        public Material diffuseMaterial;
+        [Tooltip("Diffuse particle size as a multiple of Spacing.")]
+        [Min(0f)]
+        public float diffuseSize = 0.35f;
+        [Tooltip("Colour of the diffuse particles (their opacity follows their kind and fades over their last 0.3 s).")]
+        public Color diffuseColor = new Color(0.95f, 0.98f, 1f, 1f);
+
         /// <summary>The engine-neutral fluid (null before Start).</summary>
         public Fluid Fluid { get; private set; }
 
@@ -163,6 +211,9 @@ namespace Sinew.Unity
 
         /// <summary>Live particles drawn this frame.</summary>
         public int DrawnCount { get; private set; }
+
+        /// <summary>Diffuse particles drawn this frame.</summary>
+        public int DrawnDiffuseCount { get; private set; }
 
         /// <summary>The last edit the library refused (empty = none).</summary>
         public string LastError { get; private set; }
@@ -186,13 +237,25 @@ namespace Sinew.Unity
 
         // Drawing: positions and velocities read in place (Vector3 has SinewVec3's layout),
         // then one matrix and one colour per instance, 1023 per batch.
+        // Ellipsoids read in place as well (48 bytes each), diffuse particles (32 bytes),
+        // each with its own batches.
         Vector3[] positions = new Vector3[0];
         Vector3[] velocities = new Vector3[0];
+        SinewFluidEllipsoid[] ellipsoids = new SinewFluidEllipsoid[0];
         Matrix4x4[][] matrices = new Matrix4x4[0][];
         Vector4[][] colors = new Vector4[0][];
         MaterialPropertyBlock[] blocks = new MaterialPropertyBlock[0];
+        SinewDiffuseParticle[] diffuseParticles = new SinewDiffuseParticle[0];
+        Matrix4x4[][] diffuseMatrices = new Matrix4x4[0][];
+        Vector4[][] diffuseColors = new Vector4[0][];
+        MaterialPropertyBlock[] diffuseBlocks = new MaterialPropertyBlock[0];
+        DiffuseSettings appliedDiffuse;
         Mesh drawnMesh;
         Material drawnMaterial;
+        FluidDrawMode drawnMode;
+        bool ownsMaterial;
+        Mesh drawnDiffuseMesh;
+        Material drawnDiffuseMaterial;
         int colorId;
 
         /// <summary>The fields as the library's settings.</summary>
@@ -266,7 +329,32 @@ namespace Sinew.Unity
             rate = SinewAuthoring.Clamp(rate, 0.0f, SinewNative.SINEW_MAX_EMIT_RATE);
             // END GENERATED EmitterDesc clamps
             particleScale = SinewAuthoring.Clamp(particleScale, 0f, 100f);
+            particleMeshRadius = SinewAuthoring.Clamp(particleMeshRadius, 0.0001f, float.MaxValue);
             fastSpeed = SinewAuthoring.Clamp(fastSpeed, 0.001f, float.MaxValue);
+            // The anisotropy readback's ranges (AnisotropyDesc).
+            ellipsoidScale = SinewAuthoring.Clamp(ellipsoidScale, 0.1f, 10f);
+            ellipsoidSmoothing = SinewAuthoring.Clamp(ellipsoidSmoothing, 0f, 1f);
+            ellipsoidMaxRatio = SinewAuthoring.Clamp(ellipsoidMaxRatio, 1f, 100f);
+            isolatedScale = SinewAuthoring.Clamp(isolatedScale, 0f, 10f);
+            // The diffuse particles' (DiffuseDesc).
+            diffuseCapacity = SinewAuthoring.Clamp(diffuseCapacity, 1, (int)SinewNative.SINEW_MAX_FLUID_CAPACITY);
+            diffuseLifetime = SinewAuthoring.Clamp(diffuseLifetime, 0.01f, SinewNative.SINEW_MAX_FLUID_LIFETIME);
+            diffuseRate = SinewAuthoring.Clamp(diffuseRate, 0f, 100000f);
+            diffuseMinSpeed = SinewAuthoring.Clamp(diffuseMinSpeed, 0f, 400f);
+            diffuseSize = SinewAuthoring.Clamp(diffuseSize, 0f, 100f);
+        }
+
+        /// <summary>The anisotropy readback's settings from the fields.</summary>
+        public AnisotropySettings AnisotropyOptions()
+        {
+            return SinewFluidAuthoring.Anisotropy(ellipsoidScale, ellipsoidSmoothing, ellipsoidMaxRatio, isolatedScale);
+        }
+
+        /// <summary>The diffuse particles' settings from the fields (capacity 0 while
+        /// Diffuse is off).</summary>
+        public DiffuseSettings DiffuseOptions()
+        {
+            return SinewFluidAuthoring.Diffuse(diffuse, diffuseCapacity, diffuseLifetime, diffuseRate, diffuseMinSpeed);
         }
 
         void Start()
@@ -281,6 +369,7 @@ namespace Sinew.Unity
             }
             killBoxes = ChildBoxColliders();
             PrepareDrawing();
+            PrepareDiffuseDrawing();
             Build();
             subscribed = world;
             subscribed.BeforeStep += Sync;
@@ -323,19 +412,37 @@ namespace Sinew.Unity
             liveEmitter = null;
             appliedEmitter = default(FluidEmitterOptions);
             appliedVolumeCount = 0;
+            appliedDiffuse = Fluid.Diffuse; // a new fluid has none (capacity 0)
             positions = new Vector3[s.Capacity];
             velocities = new Vector3[s.Capacity];
-            int batches = SinewFluidAuthoring.Batches(s.Capacity);
-            matrices = new Matrix4x4[batches][];
-            colors = new Vector4[batches][];
+            ellipsoids = new SinewFluidEllipsoid[s.Capacity];
+            AllocateBatches(s.Capacity, ref matrices, ref colors, ref blocks);
+            AllocateDiffuse(0);
+            Sync();
+        }
+
+        // Room for `count` instances in batches of 1023 (when the fluid is built or the
+        // diffuse capacity changes, never per frame).
+        static void AllocateBatches(int count, ref Matrix4x4[][] m, ref Vector4[][] c, ref MaterialPropertyBlock[] blocks)
+        {
+            int batches = SinewFluidAuthoring.Batches(count);
+            m = new Matrix4x4[batches][];
+            c = new Vector4[batches][];
             blocks = new MaterialPropertyBlock[batches];
             for (int b = 0; b < batches; b++)
             {
-                matrices[b] = new Matrix4x4[SinewFluidAuthoring.BatchSize];
-                colors[b] = new Vector4[SinewFluidAuthoring.BatchSize];
+                m[b] = new Matrix4x4[SinewFluidAuthoring.BatchSize];
+                c[b] = new Vector4[SinewFluidAuthoring.BatchSize];
                 blocks[b] = new MaterialPropertyBlock();
             }
-            Sync();
+        }
+
+        void AllocateDiffuse(int capacity)
+        {
+            if (diffuseParticles.Length == capacity)
+                return;
+            diffuseParticles = new SinewDiffuseParticle[capacity];
+            AllocateBatches(capacity, ref diffuseMatrices, ref diffuseColors, ref diffuseBlocks);
         }
 
         // BeforeStep (and once when built): inspector edits, the emitter at this
@@ -351,6 +458,8 @@ namespace Sinew.Unity
                 int n = DescribeKillVolumes();
                 SinewFluidAuthoring.SyncKillVolumes(Fluid, ref liveVolumes, ref appliedVolumes, ref appliedVolumeCount,
                                                     wantedVolumes, n);
+                if (SinewFluidAuthoring.SyncDiffuse(Fluid, ref appliedDiffuse, DiffuseOptions()))
+                    AllocateDiffuse(appliedDiffuse.Capacity);
                 LastError = "";
             }
             catch (SinewException e)
@@ -416,19 +525,18 @@ namespace Sinew.Unity
 
         void PrepareDrawing()
         {
-            drawnMesh = particleMesh;
-            if (drawnMesh == null)
-            {
-                // Unity's Sphere primitive: take its mesh, drop the object.
-                GameObject sphere = GameObject.CreatePrimitive(PrimitiveType.Sphere);
-                drawnMesh = sphere.GetComponent<MeshFilter>().sharedMesh;
-                Destroy(sphere);
-            }
+            drawnMesh = particleMesh != null ? particleMesh : PrimitiveMesh(PrimitiveType.Sphere);
+            drawnMode = drawMode;
+            if (ownsMaterial && drawnMaterial != null)
+                Destroy(drawnMaterial); // the default material of the previous draw mode
+            ownsMaterial = particleMaterial == null;
             drawnMaterial = particleMaterial;
             if (drawnMaterial == null)
             {
-                // Runtime/Resources/SinewFluidParticle.shader: Standard lighting, instanced _Color.
-                Shader shader = Shader.Find("Sinew/Fluid Particle");
+                // Runtime/Resources: SinewFluidWater.shader (transparent, Fresnel rim) for
+                // ellipsoids, SinewFluidParticle.shader (Standard lighting) for spheres; both
+                // with an instanced _Color.
+                Shader shader = Shader.Find(drawMode == FluidDrawMode.Ellipsoids ? "Sinew/Fluid Water" : "Sinew/Fluid Particle");
                 if (shader == null)
                     shader = Shader.Find("Standard");
                 drawnMaterial = new Material(shader);
@@ -437,13 +545,56 @@ namespace Sinew.Unity
             colorId = Shader.PropertyToID(string.IsNullOrEmpty(colorProperty) ? "_Color" : colorProperty);
         }
 
+        // The diffuse particles' quad and material (once, in Start).
+        void PrepareDiffuseDrawing()
+        {
+            drawnDiffuseMesh = diffuseMesh != null ? diffuseMesh : PrimitiveMesh(PrimitiveType.Quad);
+            drawnDiffuseMaterial = diffuseMaterial;
+            if (drawnDiffuseMaterial == null)
+            {
+                // Runtime/Resources/SinewFluidDiffuse.shader: camera-facing soft dots.
+                Shader shader = Shader.Find("Sinew/Fluid Diffuse");
+                if (shader == null)
+                    shader = Shader.Find("Standard");
+                drawnDiffuseMaterial = new Material(shader);
+            }
+            drawnDiffuseMaterial.enableInstancing = true;
+        }
+
+        // A Unity primitive's mesh (the object is dropped).
+        static Mesh PrimitiveMesh(PrimitiveType type)
+        {
+            GameObject o = GameObject.CreatePrimitive(type);
+            Mesh mesh = o.GetComponent<MeshFilter>().sharedMesh;
+            Destroy(o);
+            return mesh;
+        }
+
+        static Matrix4x4 ToMatrix(InstanceTransform t)
+        {
+            Matrix4x4 m = Matrix4x4.identity;
+            m.m00 = t.X.x; m.m10 = t.X.y; m.m20 = t.X.z;
+            m.m01 = t.Y.x; m.m11 = t.Y.y; m.m21 = t.Y.z;
+            m.m02 = t.Z.x; m.m12 = t.Z.y; m.m22 = t.Z.z;
+            m.m03 = t.T.x; m.m13 = t.T.y; m.m23 = t.T.z;
+            m.m30 = 0f; m.m31 = 0f; m.m32 = 0f; m.m33 = 1f;
+            return m;
+        }
+
         void LateUpdate()
         {
             DrawnCount = 0;
+            DrawnDiffuseCount = 0;
             if (Fluid == null || Fluid.World.IsDisposed || drawnMesh == null || drawnMaterial == null)
                 return;
+            if (drawnMode != drawMode && particleMaterial == null)
+                PrepareDrawing(); // the default material follows the draw mode
             // Live particles in slot order, between the last two steps, straight into the arrays.
-            int n = Fluid.ReadParticles<Vector3>(SinewRendering.Alpha(world), positions, velocities, null);
+            float alpha = SinewRendering.Alpha(world);
+            int n = Fluid.ReadParticles<Vector3>(alpha, positions, velocities, null);
+            bool shaped = drawMode == FluidDrawMode.Ellipsoids;
+            if (shaped)
+                Fluid.ReadAnisotropy(AnisotropyOptions(), alpha, ellipsoids); // same order, computed now
             float d = spacing * particleScale;
             Vector4 slow = new Vector4(slowColor.r, slowColor.g, slowColor.b, slowColor.a);
             Vector4 fast = new Vector4(fastColor.r, fastColor.g, fastColor.b, fastColor.a);
@@ -457,23 +608,48 @@ namespace Sinew.Unity
                 Vector4[] c = colors[b];
                 for (int k = 0; k < count; k++)
                 {
-                    Vector3 p = positions[start + k];
-                    // A uniform scale and a translation, written directly.
-                    Matrix4x4 t = Matrix4x4.identity;
-                    t.m00 = d;
-                    t.m11 = d;
-                    t.m22 = d;
-                    t.m03 = p.x;
-                    t.m13 = p.y;
-                    t.m23 = p.z;
-                    m[k] = t;
-                    float f = SinewFluidAuthoring.SpeedFraction(velocities[start + k].ToSinew(), fastSpeed);
+                    int i = start + k;
+                    m[k] = ToMatrix(shaped ? SinewFluidAuthoring.Ellipsoid(ellipsoids[i], particleMeshRadius)
+                                           : SinewFluidAuthoring.Sphere(positions[i].ToSinew(), d, particleMeshRadius));
+                    float f = SinewFluidAuthoring.SpeedFraction(velocities[i].ToSinew(), fastSpeed);
                     c[k] = slow + (fast - slow) * f;
                 }
                 blocks[b].SetVectorArray(colorId, c);
                 Graphics.DrawMeshInstanced(drawnMesh, 0, drawnMaterial, m, count, blocks[b], shadows, true, gameObject.layer);
             }
             DrawnCount = n;
+            DrawDiffuse();
+        }
+
+        // The diffuse particles as they were at the end of the last step (not
+        // interpolated: they are short-lived and fast).
+        void DrawDiffuse()
+        {
+            if (appliedDiffuse.Capacity == 0 || diffuseParticles.Length == 0 || drawnDiffuseMesh == null ||
+                drawnDiffuseMaterial == null)
+                return;
+            int n = Fluid.ReadDiffuse(diffuseParticles);
+            float size = spacing * diffuseSize;
+            int batches = SinewFluidAuthoring.Batches(n);
+            for (int b = 0; b < batches; b++)
+            {
+                int start = b * SinewFluidAuthoring.BatchSize;
+                int count = Math.Min(SinewFluidAuthoring.BatchSize, n - start);
+                Matrix4x4[] m = diffuseMatrices[b];
+                Vector4[] c = diffuseColors[b];
+                for (int k = 0; k < count; k++)
+                {
+                    SinewDiffuseParticle p = diffuseParticles[start + k];
+                    // The quad's half size is 0.5: a mesh radius of 0.5.
+                    m[k] = ToMatrix(SinewFluidAuthoring.Sphere(p.position, size, 0.5f));
+                    float a = SinewFluidAuthoring.DiffuseOpacity(p, 0.3f);
+                    c[k] = new Vector4(diffuseColor.r, diffuseColor.g, diffuseColor.b, diffuseColor.a * a);
+                }
+                diffuseBlocks[b].SetVectorArray(colorId, c);
+                Graphics.DrawMeshInstanced(drawnDiffuseMesh, 0, drawnDiffuseMaterial, m, count, diffuseBlocks[b],
+                                           ShadowCastingMode.Off, false, gameObject.layer);
+            }
+            DrawnDiffuseCount = n;
         }
 
         void Release()

@@ -1,7 +1,9 @@
 // The engine-neutral half of SinewFluid (Sinew types only, no UnityEngine): the fluid's
 // settings edited in place, the emitter and the kill volumes kept in step with what the
-// component describes, and the arithmetic of its instanced drawing (batches of 1023,
-// colour by speed). SinewFluid calls nothing else to build or edit its fluid, and
+// component describes, its diffuse particles, and the arithmetic of its instanced
+// drawing (batches of 1023, colour by speed, a sphere mesh's instance transform from a
+// particle's ellipsoid, the diffuse particles' opacity). SinewFluid calls nothing else
+// to build or edit its fluid, and
 // tests/csharp compiles this file and checks it against the library on Mono.
 
 using System;
@@ -52,6 +54,25 @@ namespace Sinew.Unity
         }
     }
 
+    /// <summary>How a <c>SinewFluid</c> draws its particles.</summary>
+    public enum FluidDrawMode
+    {
+        /// <summary>One sphere per particle, its spacing times a scale across.</summary>
+        Spheres = 0,
+        /// <summary>One ellipsoid per particle from its neighbours (Yu &amp; Turk 2013,
+        /// <see cref="Fluid.ReadAnisotropy{T}(AnisotropySettings, float, T[])"/>): flattened
+        /// along the surface, stretched along sheets and streams, so that the water reads as
+        /// one body.</summary>
+        Ellipsoids = 1,
+    }
+
+    /// <summary>An affine instance transform: the images of the mesh's x, y and z axes
+    /// (the matrix's first three columns) and its translation (the fourth).</summary>
+    public struct InstanceTransform
+    {
+        public SinewVec3 X, Y, Z, T;
+    }
+
     /// <summary>Builds and edits a fluid, its emitter and its kill volumes.</summary>
     public static class SinewFluidAuthoring
     {
@@ -76,6 +97,110 @@ namespace Sinew.Unity
                 return 1f;
             float f = s / maxSpeed;
             return f < 1f ? f : 1f;
+        }
+
+        /// <summary>The transform that draws a sphere mesh of radius
+        /// <paramref name="meshRadius"/> (0.5 for Unity's Sphere primitive) centred at its
+        /// origin as the ellipsoid <paramref name="e"/>: its axes over the mesh radius as the
+        /// first three columns (orthogonal, so lighting normals stay right under the
+        /// inverse transpose), its centre as the fourth.</summary>
+        public static InstanceTransform Ellipsoid(SinewFluidEllipsoid e, float meshRadius)
+        {
+            float k = meshRadius > 0f ? 1f / meshRadius : 0f;
+            return new InstanceTransform
+            {
+                X = new SinewVec3(e.axis0.x * k, e.axis0.y * k, e.axis0.z * k),
+                Y = new SinewVec3(e.axis1.x * k, e.axis1.y * k, e.axis1.z * k),
+                Z = new SinewVec3(e.axis2.x * k, e.axis2.y * k, e.axis2.z * k),
+                T = e.center,
+            };
+        }
+
+        /// <summary>The transform that draws a mesh of radius <paramref name="meshRadius"/>
+        /// as a sphere (or a billboard) of diameter <paramref name="diameter"/> at
+        /// <paramref name="p"/>.</summary>
+        public static InstanceTransform Sphere(SinewVec3 p, float diameter, float meshRadius)
+        {
+            float k = meshRadius > 0f ? 0.5f * diameter / meshRadius : 0f;
+            return new InstanceTransform
+            {
+                X = new SinewVec3(k, 0f, 0f),
+                Y = new SinewVec3(0f, k, 0f),
+                Z = new SinewVec3(0f, 0f, k),
+                T = p,
+            };
+        }
+
+        /// <summary>The anisotropy readback's settings: the library's defaults with the
+        /// bulk drawn <paramref name="scale"/> times half the spacing across (k_s; a little
+        /// over 1 closes the gaps between neighbours), centres smoothed by
+        /// <paramref name="smoothing"/> (λ), the longest axis at most
+        /// <paramref name="maxRatio"/> times the shortest (k_r) and isolated particles at
+        /// <paramref name="isolatedScale"/> of the bulk's radius (k_n).</summary>
+        public static AnisotropySettings Anisotropy(float scale, float smoothing, float maxRatio, float isolatedScale)
+        {
+            AnisotropySettings a = AnisotropySettings.Default;
+            a.Scale = scale;
+            a.Smoothing = smoothing;
+            a.MaxRatio = maxRatio;
+            a.IsolatedScale = isolatedScale;
+            return a;
+        }
+
+        /// <summary>Diffuse settings (spray, foam, bubbles): the library's defaults with
+        /// room for <paramref name="capacity"/> (0 when <paramref name="on"/> is false: none),
+        /// each living <paramref name="lifetime"/> s, spawned at up to
+        /// <paramref name="rate"/> per fluid particle per second (trapped air and wave crests
+        /// each) by water faster than <paramref name="minSpeed"/> m/s (kinetic energy ½v²
+        /// from the threshold, full at ten times it).</summary>
+        public static DiffuseSettings Diffuse(bool on, int capacity, float lifetime, float rate, float minSpeed)
+        {
+            DiffuseSettings d = DiffuseSettings.Default;
+            d.Capacity = on ? capacity : 0;
+            d.Lifetime = lifetime;
+            d.TrappedAirRate = rate;
+            d.WaveCrestRate = rate;
+            d.EnergyMin = 0.5f * minSpeed * minSpeed;
+            d.EnergyMax = 10f * d.EnergyMin;
+            return d;
+        }
+
+        /// <summary>Equal in every field.</summary>
+        public static bool Same(DiffuseSettings a, DiffuseSettings b)
+        {
+            return a.Capacity == b.Capacity && a.Lifetime == b.Lifetime && a.TrappedAirRate == b.TrappedAirRate &&
+                   a.WaveCrestRate == b.WaveCrestRate && a.TrappedAirMin == b.TrappedAirMin &&
+                   a.TrappedAirMax == b.TrappedAirMax && a.WaveCrestMin == b.WaveCrestMin &&
+                   a.WaveCrestMax == b.WaveCrestMax && a.EnergyMin == b.EnergyMin && a.EnergyMax == b.EnergyMax &&
+                   a.SprayNeighbours == b.SprayNeighbours && a.BubbleNeighbours == b.BubbleNeighbours &&
+                   a.Buoyancy == b.Buoyancy && a.Drag == b.Drag && a.Seed == b.Seed;
+        }
+
+        /// <summary>Sets the fluid's diffuse particles to <paramref name="wanted"/> when it
+        /// differs from <paramref name="applied"/> (a new capacity starts them afresh; while
+        /// both have capacity 0 they are off and the other fields do not matter) and
+        /// records it on success; a refused value throws SinewException and changes
+        /// nothing. Returns whether anything was applied.</summary>
+        public static bool SyncDiffuse(Fluid fluid, ref DiffuseSettings applied, DiffuseSettings wanted)
+        {
+            if (Same(applied, wanted) || (applied.Capacity == 0 && wanted.Capacity == 0))
+                return false;
+            fluid.SetDiffuse(wanted);
+            applied = wanted;
+            return true;
+        }
+
+        /// <summary>How opaque a diffuse particle is drawn: spray 0.9, foam 1, bubbles 0.5
+        /// (seen through the water), fading out over its last <paramref name="fade"/>
+        /// seconds.</summary>
+        public static float DiffuseOpacity(SinewDiffuseParticle p, float fade)
+        {
+            float kind = p.kind == (uint)SinewDiffuseKind.DiffuseSpray ? 0.9f
+                       : p.kind == (uint)SinewDiffuseKind.DiffuseFoam ? 1f : 0.5f;
+            float left = fade > 0f ? p.lifetime / fade : 1f;
+            if (!(left > 0f))
+                return 0f;
+            return kind * (left < 1f ? left : 1f);
         }
 
         /// <summary>Why <paramref name="wanted"/> differs from the fluid as built in a way

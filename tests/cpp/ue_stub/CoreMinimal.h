@@ -163,23 +163,34 @@ struct FColor {
 inline const FColor FColor::White{255, 255, 255, 255};
 struct FQuat {
     double X = 0, Y = 0, Z = 0, W = 1;
+    FQuat() = default;
+    FQuat(double x, double y, double z, double w) : X(x), Y(y), Z(z), W(w) {}
     static const FQuat Identity;
+    /// q v q* (a unit quaternion), as UE: v + 2w (q x v) + 2 q x (q x v).
+    FVector RotateVector(const FVector& v) const {
+        const FVector q(X, Y, Z);
+        const FVector t(2.0 * (q.Y * v.Z - q.Z * v.Y), 2.0 * (q.Z * v.X - q.X * v.Z), 2.0 * (q.X * v.Y - q.Y * v.X));
+        return FVector(v.X + W * t.X + (q.Y * t.Z - q.Z * t.Y), v.Y + W * t.Y + (q.Z * t.X - q.X * t.Z),
+                       v.Z + W * t.Z + (q.X * t.Y - q.Y * t.X));
+    }
 };
 inline const FQuat FQuat::Identity{};
 struct FLinearColor {
     float R = 0, G = 0, B = 0, A = 1;
 };
-/// A translation (the tests move nothing else) and a scale that only instance
-/// transforms carry (TransformPosition ignores it).
+/// A translation (the tests move nothing else), and a rotation and a scale that only
+/// instance transforms carry (TransformPosition ignores both).
 struct FTransform {
     FVector Translation;
     FVector Scale3D{1, 1, 1};
+    FQuat Rotation;
     FTransform() = default;
     explicit FTransform(const FVector& t) : Translation(t) {}
-    /// Stub: the rotation must be the identity (the tests rotate nothing).
-    FTransform(const FQuat&, const FVector& t, const FVector& s) : Translation(t), Scale3D(s) {}
+    /// Stub: kept for instance transforms (the fluid's ellipsoids), ignored when
+    /// transforming positions.
+    FTransform(const FQuat& q, const FVector& t, const FVector& s) : Translation(t), Scale3D(s), Rotation(q) {}
     FVector GetLocation() const { return Translation; }
-    FQuat GetRotation() const { return {}; }
+    FQuat GetRotation() const { return Rotation; }
     FVector GetScale3D() const { return Scale3D; }
     bool Equals(const FTransform& o, double Tolerance) const {
         auto near = [Tolerance](const FVector& a, const FVector& b) {

@@ -2,10 +2,12 @@
 
 #include "Engine/World.h"
 #include "SinewConversions.h"
+#include "SinewFluidInstances.h"
 #include "SinewModule.h"
 #include "UObject/ConstructorHelpers.h"
 
 #include <cmath>
+#include <cstring>
 
 USinewFluidComponent::USinewFluidComponent(const FObjectInitializer& ObjectInitializer)
 	: Super(ObjectInitializer)
@@ -145,6 +147,10 @@ void USinewFluidComponent::JoinSimulation(USinewWorldSubsystem& Sub)
 	AppliedCapacity = Desc.capacity;
 	SimPositions.assign(Desc.capacity, FVector3f());
 	SimVelocities.assign(Desc.capacity, FVector3f());
+	SimEllipsoids.assign(Desc.capacity, SinewFluidEllipsoid{});
+	AppliedDiffuse = sinew_diffuse_desc_default(); // capacity 0: a new fluid has none
+	SimDiffuse.clear();
+	SyncDiffuse();
 	OwnEmitterHandle = sinew::Emitter();
 	Emitters.clear();
 	Volumes.clear();
@@ -172,8 +178,146 @@ void USinewFluidComponent::LeaveSimulation()
 	Emitters.clear();
 	Volumes.clear();
 	DrawnCount = 0;
+	DrawnDiffuseCount = 0;
 	ClearInstances();
+	if (DiffuseInstances)
+	{
+		DiffuseInstances->ClearInstances();
+	}
 	Subsystem.Reset();
+}
+
+sinew::AnisotropyDesc USinewFluidComponent::MakeAnisotropyDesc() const
+{
+	sinew::AnisotropyDesc Desc;
+	Desc.with_scale(EllipsoidScale).with_smoothing(EllipsoidSmoothing).with_max_ratio(EllipsoidMaxRatio).with_isolated_scale(IsolatedScale);
+	return Desc;
+}
+
+sinew::DiffuseDesc USinewFluidComponent::MakeDiffuseDesc() const
+{
+	sinew::DiffuseDesc Desc;
+	const double MinSpeed = sinew::units::length_to_sim(FMath::Max(DiffuseMinSpeed, 0.0f)); // m/s
+	const float EnergyMin = (float)(0.5 * MinSpeed * MinSpeed);                               // J/kg
+	Desc.with_capacity(bDiffuse ? (uint32)FMath::Max(DiffuseCapacity, 0) : 0u)
+		.with_lifetime(DiffuseLifetime)
+		.with_trapped_air_rate(DiffuseRate)
+		.with_wave_crest_rate(DiffuseRate)
+		.with_energy_min(EnergyMin)
+		.with_energy_max(10.0f * EnergyMin);
+	return Desc;
+}
+
+bool USinewFluidComponent::SyncDiffuse()
+{
+	if (!SimScene())
+	{
+		return false;
+	}
+	const sinew::DiffuseDesc Wanted = MakeDiffuseDesc();
+	const SinewDiffuseDesc& W = Wanted;
+	// Off stays off whatever the other fields say (capacity 0 in both).
+	if (std::memcmp(&W, &AppliedDiffuse, sizeof(SinewDiffuseDesc)) == 0 || (W.capacity == 0 && AppliedDiffuse.capacity == 0))
+	{
+		return true;
+	}
+	const sinew::Result<void> Set = Fluid.set_diffuse(Wanted);
+	if (!Set)
+	{
+		LogFailure(Set.error());
+		return false;
+	}
+	AppliedDiffuse = W;
+	SimDiffuse.assign(W.capacity, SinewDiffuseParticle{}); // only when the capacity is set, never per frame
+	return true;
+}
+
+void USinewFluidComponent::SetDiffuseEnabled(bool bEnabled)
+{
+	bDiffuse = bEnabled;
+	ApplySettings();
+}
+
+void USinewFluidComponent::SetInstances(UInstancedStaticMeshComponent& Instances, const TArray<FTransform>& Transforms)
+{
+	const int32 N = Transforms.Num();
+	const int32 Have = Instances.GetInstanceCount();
+	if (Have > N)
+	{
+		TailInstances.Reset();
+		for (int32 i = Have - 1; i >= N; --i)
+		{
+			TailInstances.Add(i);
+		}
+		Instances.RemoveInstances(TailInstances);
+	}
+	// The kept instances move in place, the missing ones are added (through a scratch
+	// array that keeps its room from frame to frame).
+	const int32 Kept = FMath::Min(Have, N);
+	if (Kept == N && N > 0)
+	{
+		Instances.BatchUpdateInstancesTransforms(0, Transforms, /*bWorldSpace=*/true, /*bMarkRenderStateDirty=*/false, /*bTeleport=*/true);
+		return;
+	}
+	if (Kept > 0)
+	{
+		SplitTransforms.Reset();
+		for (int32 i = 0; i < Kept; ++i)
+		{
+			SplitTransforms.Add(Transforms[i]);
+		}
+		Instances.BatchUpdateInstancesTransforms(0, SplitTransforms, /*bWorldSpace=*/true, /*bMarkRenderStateDirty=*/false, /*bTeleport=*/true);
+	}
+	if (N > Kept)
+	{
+		SplitTransforms.Reset();
+		for (int32 i = Kept; i < N; ++i)
+		{
+			SplitTransforms.Add(Transforms[i]);
+		}
+		Instances.AddInstances(SplitTransforms, /*bShouldReturnIndices=*/false, /*bWorldSpace=*/true);
+	}
+}
+
+void USinewFluidComponent::DrawDiffuse()
+{
+	DrawnDiffuseCount = 0;
+	if (AppliedDiffuse.capacity == 0 || SimDiffuse.empty())
+	{
+		if (DiffuseInstances && DiffuseInstances->GetInstanceCount() > 0)
+		{
+			DiffuseInstances->ClearInstances();
+		}
+		return;
+	}
+	const sinew::Result<uint32_t> Read = Fluid.read_diffuse(sinew::Span<SinewDiffuseParticle>(SimDiffuse));
+	if (!Read)
+	{
+		LogFailure(Read.error());
+		return;
+	}
+	DrawnDiffuseCount = (int32)*Read;
+	if (!DiffuseInstances)
+	{
+		return;
+	}
+	USinewWorldSubsystem* Sub = Subsystem.Get();
+	const sinew::units::Frame& Frame = Sub->GetFrame();
+	const double Scale = (double)FMath::Max(DiffuseSize, 0.0f) * (double)Spacing / (double)FMath::Max(MeshDiameter, 0.001f);
+	InstanceTransforms.Reset();
+	for (int32 i = 0; i < DrawnDiffuseCount; ++i)
+	{
+		InstanceTransforms.Add(FTransform(FQuat::Identity, SinewUE::FromSim(Frame, SimDiffuse[(size_t)i].position), FVector(Scale, Scale, Scale)));
+	}
+	SetInstances(*DiffuseInstances, InstanceTransforms);
+	if (DiffuseInstances->NumCustomDataFloats >= 1)
+	{
+		for (int32 i = 0; i < DrawnDiffuseCount; ++i)
+		{
+			DiffuseInstances->SetCustomDataValue(i, 0, SinewUE::DiffuseOpacity(SimDiffuse[(size_t)i], 0.3f), /*bMarkRenderStateDirty=*/false);
+		}
+	}
+	DiffuseInstances->MarkRenderStateDirty();
 }
 
 sinew::Scene* USinewFluidComponent::SimScene() const
@@ -242,7 +386,8 @@ bool USinewFluidComponent::ApplySettings()
 		LogFailure(Set.error());
 		return false;
 	}
-	return SyncOwnEmitter();
+	const bool bDiffuseSet = SyncDiffuse();
+	return SyncOwnEmitter() && bDiffuseSet;
 }
 
 void USinewFluidComponent::SetRestDensity(float NewRestDensity)
@@ -497,40 +642,35 @@ void USinewFluidComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 	}
 	const int32 N = (int32)*Read;
 	const sinew::units::Frame& Frame = Sub.GetFrame();
+	const bool bShaped = DrawMode == ESinewFluidDrawMode::Ellipsoids;
+	if (bShaped)
+	{
+		// The same particles in the same order, computed now from the last step's neighbours.
+		const sinew::Result<uint32_t> Shaped = Fluid.read_anisotropy(MakeAnisotropyDesc(), Sub.GetInterpolationAlpha(), sinew::Span<SinewFluidEllipsoid>(SimEllipsoids));
+		if (!Shaped)
+		{
+			LogFailure(Shaped.error());
+			return;
+		}
+	}
 	const double Scale = (double)FMath::Max(ParticleScale, 0.0f) * (double)Spacing / (double)FMath::Max(MeshDiameter, 0.001f);
 	const FVector Scale3D(Scale, Scale, Scale);
 	const float Fast = SinewUE::LengthToSim(FMath::Max(FastSpeed, 0.001f)); // m/s
 	// Instances 0..N-1 are the live particles: the ones past N go, missing ones are added.
-	const int32 Have = GetInstanceCount();
-	if (Have > N)
-	{
-		TailInstances.Reset();
-		for (int32 i = Have - 1; i >= N; --i)
-		{
-			TailInstances.Add(i);
-		}
-		RemoveInstances(TailInstances);
-	}
-	const int32 Kept = FMath::Min(Have, N);
 	InstanceTransforms.Reset();
 	for (int32 i = 0; i < N; ++i)
 	{
-		if (i == Kept && Kept > 0)
+		if (bShaped)
 		{
-			BatchUpdateInstancesTransforms(0, InstanceTransforms, /*bWorldSpace=*/true, /*bMarkRenderStateDirty=*/false, /*bTeleport=*/true);
-			InstanceTransforms.Reset();
+			InstanceTransforms.Add(SinewUE::EllipsoidTransform(Frame, SimEllipsoids[(size_t)i], MeshDiameter));
 		}
-		const FVector3f& P = SimPositions[(size_t)i];
-		InstanceTransforms.Add(FTransform(FQuat::Identity, SinewUE::FromSim(Frame, sinew::Vec3{P.X, P.Y, P.Z}), Scale3D));
+		else
+		{
+			const FVector3f& P = SimPositions[(size_t)i];
+			InstanceTransforms.Add(FTransform(FQuat::Identity, SinewUE::FromSim(Frame, sinew::Vec3{P.X, P.Y, P.Z}), Scale3D));
+		}
 	}
-	if (N > Kept)
-	{
-		AddInstances(InstanceTransforms, /*bShouldReturnIndices=*/false, /*bWorldSpace=*/true);
-	}
-	else if (N > 0)
-	{
-		BatchUpdateInstancesTransforms(0, InstanceTransforms, /*bWorldSpace=*/true, /*bMarkRenderStateDirty=*/false, /*bTeleport=*/true);
-	}
+	SetInstances(*this, InstanceTransforms);
 	for (int32 i = 0; i < N; ++i)
 	{
 		const FVector3f& V = SimVelocities[(size_t)i];
@@ -540,6 +680,7 @@ void USinewFluidComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 	}
 	DrawnCount = N;
 	MarkRenderStateDirty();
+	DrawDiffuse();
 }
 
 #if WITH_EDITOR

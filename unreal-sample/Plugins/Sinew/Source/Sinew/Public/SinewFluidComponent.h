@@ -4,7 +4,17 @@
 // steps, and velocities) into a scratch buffer and written as instance transforms (world
 // space), one per particle, with the particle's speed as per-instance custom data 0
 // (0 at rest .. 1 at FastSpeed) for the material to colour by (PerInstanceCustomData).
-// Give it a sphere (the engine's /Engine/BasicShapes/Sphere by default) and a material.
+// Give it a sphere (the engine's /Engine/BasicShapes/Sphere by default) and a material
+// (a translucent water material reads best with ellipsoids).
+//
+// DrawMode Ellipsoids (the default) draws each particle as the ellipsoid of its
+// neighbourhood (Yu & Turk 2013, sinew_fluid_read_anisotropy, one more read per frame):
+// the instance is rotated to the ellipsoid's axes and scaled non-uniformly by their
+// radii, so the surface lies flat and thin sheets and streams stretch; Spheres draws
+// every particle at Spacing x ParticleScale. Diffuse particles (spray, foam, bubbles;
+// bDiffuse, off by default) are written into a second instanced mesh component that you
+// add to the actor and assign to DiffuseInstances (a small sphere or a camera-facing
+// quad material), with their opacity as its custom data 0.
 //
 // Niagara is the alternative renderer for many particles: a Niagara system with a
 // sprite or mesh renderer whose particle positions come from an array the game thread
@@ -59,6 +69,16 @@ enum class ESinewKillVolumeShape : uint8
 	Sphere,
 	/** Everything below the plane through Transform's location whose normal is its up (+Z) axis. */
 	Below
+};
+
+/** How a USinewFluidComponent draws its particles. */
+UENUM(BlueprintType)
+enum class ESinewFluidDrawMode : uint8
+{
+	/** One sphere per particle, Spacing x ParticleScale across. */
+	Spheres,
+	/** One ellipsoid per particle from its neighbours (Yu & Turk 2013): flat along the surface, stretched along sheets and streams, so the water reads as one body. */
+	Ellipsoids
 };
 
 /** An emitter of a fluid (world space). */
@@ -250,9 +270,29 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Kill Volumes")
 	TArray<FSinewKillVolume> KillVolumes;
 
-	/** Instance diameter as a multiple of Spacing. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0", UIMin = "0.1", UIMax = "3"))
+	/** Ellipsoids: each particle shaped by its neighbours (Yu & Turk 2013); Spheres: Spacing x ParticleScale across (no anisotropy read). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering")
+	ESinewFluidDrawMode DrawMode = ESinewFluidDrawMode::Ellipsoids;
+
+	/** Spheres: instance diameter as a multiple of Spacing. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0", UIMin = "0.1", UIMax = "3", EditCondition = "DrawMode == ESinewFluidDrawMode::Spheres"))
 	float ParticleScale = 1.0f;
+
+	/** Ellipsoids: the radius inside the water as a multiple of half the Spacing (k_s); a little over 1 closes the gaps between neighbours. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.1", ClampMax = "10", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
+	float EllipsoidScale = 1.25f;
+
+	/** Ellipsoids: Laplacian smoothing of the centres, 0 (at the particle) to 1 (at its neighbours' weighted mean); 0.9 smooths the surface. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0", ClampMax = "1", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
+	float EllipsoidSmoothing = 0.9f;
+
+	/** Ellipsoids: the longest axis is at most this many times the shortest (k_r). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "1", ClampMax = "100", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
+	float EllipsoidMaxRatio = 4.0f;
+
+	/** Ellipsoids: radius of a particle with few neighbours (a drop) as a fraction of the radius inside the water (k_n). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0", ClampMax = "10", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
+	float IsolatedScale = 0.5f;
 
 	/** Diameter of the instanced mesh at scale 1, cm (the engine's sphere: 100). */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.001", UIMin = "1", UIMax = "200", Units = "cm"))
@@ -261,6 +301,42 @@ public:
 	/** Speed written as 1 into per-instance custom data 0 (0 at rest), cm/s. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.001", UIMin = "10", UIMax = "2000", Units = "cm/s"))
 	float FastSpeed = 300.0f;
+
+	/** Spawns spray, foam and bubbles where fast water traps air or breaks at a crest (Ihmsen et al. 2012); render state only: the water moves the same without them. Applies in place (ApplySettings). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, BlueprintSetter = SetDiffuseEnabled, Category = "Sinew|Diffuse")
+	bool bDiffuse = false;
+
+	/** Diffuse particles reserved (a full set spawns no more); a new value starts them afresh. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "1", ClampMax = "4194304"))
+	int32 DiffuseCapacity = 4096;
+
+	/** Seconds each diffuse particle lives. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0.01", ClampMax = "1000000", Units = "s"))
+	float DiffuseLifetime = 2.0f;
+
+	/** Diffuse particles per fluid particle per second at full potential (trapped air and wave crests each). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0", ClampMax = "100000"))
+	float DiffuseRate = 50.0f;
+
+	/** Water slower than this spawns none (kinetic energy 1/2 v^2 from there, full at ten times it), cm/s. The library's default is 316 cm/s; a small tank wants about 150. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0", ClampMax = "40000", Units = "cm/s"))
+	float DiffuseMinSpeed = 316.0f;
+
+	/** Diffuse instance diameter as a multiple of Spacing (DiffuseInstances' mesh of MeshDiameter). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0", UIMax = "2"))
+	float DiffuseSize = 0.35f;
+
+	/** The instanced mesh component (on the same actor) that draws the diffuse particles: one instance per particle, world space, its opacity (spray 0.9, foam 1, bubbles 0.5, fading over its last 0.3 s) as custom data 0. None: they are simulated but not drawn. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse")
+	TObjectPtr<UInstancedStaticMeshComponent> DiffuseInstances;
+
+	/** Turns the diffuse particles on or off in place (ApplySettings). */
+	UFUNCTION(BlueprintCallable, Category = "Sinew|Diffuse")
+	void SetDiffuseEnabled(bool bEnabled);
+
+	/** Live diffuse particles after the last step (0 while off). */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Diffuse")
+	int32 GetDiffuseCount() const { return DrawnDiffuseCount; }
 
 	/** Sets the rest density (kg/m³) in place, from the next step on. */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Fluid")
@@ -355,6 +431,16 @@ private:
 	void LeaveSimulation();
 	/** The fluid's settings from the properties (SI). */
 	sinew::FluidDesc MakeDesc() const;
+	/** The anisotropy readback's settings from the properties. */
+	sinew::AnisotropyDesc MakeAnisotropyDesc() const;
+	/** The diffuse particles' settings from the properties (SI; capacity 0 while off). */
+	sinew::DiffuseDesc MakeDiffuseDesc() const;
+	/** Sets the diffuse particles when their settings changed (recorded in AppliedDiffuse on success). */
+	bool SyncDiffuse();
+	/** Writes the diffuse particles into DiffuseInstances (PostSinewStep). */
+	void DrawDiffuse();
+	/** Makes Instances hold exactly Transforms (tail removal, in-place update, additions). */
+	void SetInstances(UInstancedStaticMeshComponent& Instances, const TArray<FTransform>& Transforms);
 	/** This component's emitter at its transform (SI). */
 	FSinewFluidEmitter OwnEmitter() const;
 	/** The library's desc of an emitter; false when its shape is None. */
@@ -384,7 +470,12 @@ private:
 	uint32 AppliedCapacity = 0;               // as the fluid was built
 	std::vector<FVector3f> SimPositions;      // scratch: m, simulation space, one per reserved particle
 	std::vector<FVector3f> SimVelocities;     // scratch: m/s
+	std::vector<SinewFluidEllipsoid> SimEllipsoids; // scratch: one per reserved particle (Ellipsoids)
+	std::vector<SinewDiffuseParticle> SimDiffuse;   // scratch: one per reserved diffuse particle
+	SinewDiffuseDesc AppliedDiffuse{};        // the diffuse settings last set (capacity 0: none)
 	TArray<FTransform> InstanceTransforms;    // scratch: this frame's instances, world space
+	TArray<FTransform> SplitTransforms;       // scratch: the kept or the added part of InstanceTransforms
 	TArray<int32> TailInstances;              // scratch: instances past the live count, to remove
 	int32 DrawnCount = 0;                     // live particles in the last PostSinewStep
+	int32 DrawnDiffuseCount = 0;              // diffuse particles in the last PostSinewStep
 };
