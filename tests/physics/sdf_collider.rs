@@ -8,6 +8,7 @@
 use sinew::{ColliderDesc, ColliderDynamics, Quat, SdfGrid, Shape, Vec3, World, WorldDesc};
 
 use super::collisions::{pos, world, DT};
+use super::tetrahedralize::sphere as sphere_mesh;
 
 const G: f32 = 9.81;
 
@@ -23,34 +24,6 @@ fn box_mesh(h: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     } else {
         t
     };
-    (v, t)
-}
-
-/// A UV sphere of radius `r` (poles shared), counter-clockwise seen from outside.
-fn sphere_mesh(r: f32, rings: u32, segments: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
-    let mut v = vec![Vec3::new(0.0, r, 0.0)];
-    for i in 1..rings {
-        let th = std::f32::consts::PI * i as f32 / rings as f32;
-        for j in 0..segments {
-            let ph = std::f32::consts::TAU * j as f32 / segments as f32;
-            v.push(Vec3::new(th.sin() * ph.cos(), th.cos(), th.sin() * ph.sin()) * r);
-        }
-    }
-    v.push(Vec3::new(0.0, -r, 0.0));
-    let south = v.len() as u32 - 1;
-    let at = |i: u32, j: u32| 1 + (i - 1) * segments + j % segments;
-    let mut t = Vec::new();
-    for j in 0..segments {
-        t.push([0, at(1, j + 1), at(1, j)]);
-        t.push([south, at(rings - 1, j), at(rings - 1, j + 1)]);
-    }
-    for i in 1..rings - 1 {
-        for j in 0..segments {
-            let (a, b, c, d) = (at(i, j), at(i, j + 1), at(i + 1, j), at(i + 1, j + 1));
-            t.push([a, b, d]);
-            t.push([a, d, c]);
-        }
-    }
     (v, t)
 }
 

@@ -7,6 +7,7 @@
 //! refused before the distances are read passes a pointer valid for fewer floats than
 //! its node count on purpose (the ABI checks the layout first and reads nothing).
 
+use super::mesh_tool_cases::tetra;
 use super::*;
 use sinew::ffi::sdf::{sinew_sdf_from_mesh, sinew_world_add_sdf_collider};
 
@@ -148,19 +149,6 @@ fn add_cases() -> Vec<Case> {
             },
         ),
     ]
-}
-
-/// A closed tetrahedron: 4 vertices, 4 outward triangles.
-fn tetra() -> (Vec<SinewVec3>, Vec<u32>) {
-    (
-        vec![
-            v3(0.0, 0.0, 0.0),
-            v3(1.0, 0.0, 0.0),
-            v3(0.0, 1.0, 0.0),
-            v3(0.0, 0.0, 1.0),
-        ],
-        vec![0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3],
-    )
 }
 
 /// Which argument a case replaces with NULL.
