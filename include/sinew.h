@@ -4423,7 +4423,7 @@ SinewStatus sinew_world_set_profile_callback(struct SinewWorld world,
  * with its gradient as the outward normal, and outside the grid's box grows like the
  * distance to the box. `desc` gives the transform and material (its shape is
  * ignored); the collider is swept along each particle's path (a fast particle does
- * not pass a wall a cell thick) with the same friction and restitution as every
+ * not pass a wall two cells thick) with the same friction and restitution as every
  * collider, may be made dynamic (sinew_collider_set_dynamics) and moved like any
  * other; its shape reads as SINEW_SHAPE_SDF. The distances are copied (4 bytes a
  * node). A grid with no distance <= 0 is refused (it has no solid). Nothing changes

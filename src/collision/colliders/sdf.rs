@@ -21,9 +21,9 @@
 //! radius is swept by sphere tracing, stepping `F / L` with `L` a bound on the field's
 //! slope computed from the grid (the largest difference of neighbouring nodes along
 //! each axis, and 1 for the part outside the box), so a step never passes the surface of
-//! the interpolated field and a fast particle does not tunnel through a wall as thick
-//! as a cell; otherwise the nearest-point plane at the end point. A thin solid must be
-//! at least about two cells thick to have negative nodes at all.
+//! the interpolated field and a fast particle does not tunnel through a wall whose
+//! nodes hold negative distances (about two cells thick: a thinner solid may have
+//! none); otherwise the nearest-point plane at the end point.
 
 use crate::error::{Error, Result};
 use crate::limits::{check_length, MAX_LENGTH, MAX_SDF_SAMPLES};
