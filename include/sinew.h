@@ -44,9 +44,10 @@
  * Version of the C ABI. Wrappers compare it with `sinew_abi_version` when they load
  * the library and refuse a mismatched binary. Bumped on any incompatible change
  * (2: `SinewWorldDesc` gained `profiling`, `SinewContact` its point and friction
- * impulse; 3: `SinewWorldDesc` gained `sleeping`, `sleep_threshold` and `sleep_time`).
+ * impulse; 3: `SinewWorldDesc` gained `sleeping`, `sleep_threshold` and `sleep_time`;
+ * 4: `SinewGrainEmitterStats` gained `held`, `SinewShape` the value `SINEW_SHAPE_SDF`).
  */
-#define SINEW_ABI_VERSION 3
+#define SINEW_ABI_VERSION 4
 
 /**
  * Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
@@ -365,6 +366,12 @@
 #define SINEW_MAX_TRIANGLES (1 << 24)
 
 /**
+ * Largest number of samples (grid nodes) of one signed distance field collider: 64 MiB of
+ * distances.
+ */
+#define SINEW_MAX_SDF_SAMPLES (1 << 24)
+
+/**
  * Contacts one particle keeps per substep and reports per step (colliders).
  */
 #define SINEW_MAX_COLLIDER_CONTACTS 4
@@ -413,16 +420,17 @@
  * simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
  * dynamic colliders' proxies and the pins to colliders. Version 12: the grain
  * emitters (after the kill volumes). Version 13: the sleep settings and islands
- * (after the activity table). Version 14: the grain emitters' held counts.
+ * (after the activity table). Version 14: the grain emitters' held counts. Version 15:
+ * the distance field colliders' grids.
  */
-#define FORMAT_VERSION 14
+#define FORMAT_VERSION 15
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
  * C ABI layer above this one, which asserts at compile time that the two agree),
  * recorded in every snapshot.
  */
-#define ABI_VERSION 3
+#define ABI_VERSION 4
 
 /**
  * Bytes before the body.
@@ -760,6 +768,10 @@ enum SinewShape
    * Static triangle mesh: only through sinew_world_add_mesh_collider.
    */
   SINEW_SHAPE_MESH = 4,
+  /**
+   * Signed distance field: only through sinew_world_add_sdf_collider.
+   */
+  SINEW_SHAPE_SDF = 5,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -1333,8 +1345,8 @@ typedef struct SinewBodyInfo {
 typedef struct SinewColliderDesc {
   /**
    * The geometry, in the collider's local frame (a SinewShape in C: plane, sphere,
-   * capsule, box; a mesh only through the mesh collider call). Its size is in the fields
-   * its variant reads. Default 0 (a SinewShape).
+   * capsule, box; a mesh and a distance field only through their own collider calls).
+   * Its size is in the fields its variant reads. Default 0 (a SinewShape).
    */
   uint32_t shape;
   /**
@@ -4520,6 +4532,72 @@ SinewStatus sinew_profile_stage_name(uint32_t stage, const char **out_name);
  */
 SinewStatus sinew_world_set_profile_callback(struct SinewWorld world,
                                              const struct SinewProfileHook *hook);
+
+/**
+ * Adds a static signed distance field collider: `nx` x `ny` x `nz` nodes (each >= 2,
+ * at most SINEW_MAX_SDF_SAMPLES in all) every `cell_size` m along the local axes, node
+ * (i, j, k) at local `*origin + cell_size * (i, j, k)`, its signed distance (m,
+ * negative inside the solid, finite, within ±SINEW_MAX_LENGTH) at
+ * `distances[(k * ny + j) * nx + i]` (x fastest). The field is sampled trilinearly
+ * with its gradient as the outward normal, and outside the grid's box grows like the
+ * distance to the box. `desc` gives the transform and material (its shape is
+ * ignored); the collider is swept along each particle's path (a fast particle does
+ * not pass a wall two cells thick) with the same friction and restitution as every
+ * collider, may be made dynamic (sinew_collider_set_dynamics) and moved like any
+ * other; its shape reads as SINEW_SHAPE_SDF. The distances are copied (4 bytes a
+ * node). A grid with no distance <= 0 is refused (it has no solid). Nothing changes
+ * on failure. `*out_collider` receives the handle.
+ *
+ * # Safety
+ * `desc` must point to a readable SinewColliderDesc, `origin` to one readable
+ * SinewVec3, `distances` to nx*ny*nz readable floats, `out_collider` to one writable
+ * SinewCollider.
+ */
+SinewStatus sinew_world_add_sdf_collider(struct SinewWorld world,
+                                         const struct SinewColliderDesc *desc,
+                                         uint32_t nx,
+                                         uint32_t ny,
+                                         uint32_t nz,
+                                         float cell_size,
+                                         const struct SinewVec3 *origin,
+                                         const float *distances,
+                                         struct SinewCollider *out_collider);
+
+/**
+ * Builds the signed distance field of a closed triangle mesh (vertices in m,
+ * counter-clockwise seen from outside; seams at bit-identical positions are welded
+ * first) for sinew_world_add_sdf_collider: nodes every `cell_size` m over the mesh's
+ * box grown by `margin` m on every side (at least the largest particle radius plus a
+ * cell), each node's exact distance to the nearest triangle, negative inside (a
+ * watertight winding-number test). An open, inconsistently wound, inside-out or
+ * degenerate mesh is refused naming the edge or triangle
+ * (SINEW_ERROR_INVALID_ARGUMENT); a grid over SINEW_MAX_SDF_SAMPLES nodes is refused
+ * (SINEW_ERROR_OUT_OF_RANGE: use a larger cell).
+ *
+ * Always writes the node counts to `out_dims[0..3]` and the local position of node
+ * (0, 0, 0) to `*out_origin`. Count query: with `out_distances` NULL nothing else is
+ * done (cheap: the mesh is checked, no distance computed). Otherwise the distances go
+ * to `out_distances[0..nx*ny*nz]` (x fastest); a `capacity` (floats) below the node
+ * count is refused (SINEW_ERROR_OUT_OF_RANGE, nothing written). The result depends
+ * only on the arguments (one thread), so the two calls agree and every machine builds
+ * the same bits. Cost: about nodes x log(triangles) distance queries.
+ *
+ * # Safety
+ * `vertices` must point to `vertex_count` readable SinewVec3, `triangles` to
+ * 3*triangle_count readable uint32_t; `out_dims` to three writable uint32_t,
+ * `out_origin` to one writable SinewVec3; `out_distances` NULL or to `capacity`
+ * writable floats.
+ */
+SinewStatus sinew_sdf_from_mesh(const struct SinewVec3 *vertices,
+                                uint32_t vertex_count,
+                                const uint32_t *triangles,
+                                uint32_t triangle_count,
+                                float cell_size,
+                                float margin,
+                                uint32_t *out_dims,
+                                struct SinewVec3 *out_origin,
+                                float *out_distances,
+                                uint32_t capacity);
 
 /**
  * Sets the skinning weights of every particle of the body (`count` = its particle

@@ -78,6 +78,7 @@ pub use bodies::tetrahedralize::{
 };
 pub use bodies::{Body, BodyConstraints, BodyId, BodyKind, BodyParts, MAX_BODIES};
 pub use collision::colliders::events::{ContactEventKind, MAX_CONTACT_EVENTS};
+pub use collision::colliders::sdf::SdfGrid;
 pub use collision::colliders::{ColliderDynamics, ColliderMotion, ContactWrench};
 pub use collision::heightfield::Heightfield;
 pub use collision::interaction::MAX_GRAB_COMPLIANCE;
@@ -103,6 +104,7 @@ pub use fluid::{
 };
 pub use glam::{Mat3, Quat};
 pub use limits::MAX_COHESION;
+pub use limits::MAX_SDF_SAMPLES;
 /// The settings schema (every desc field's unit, range, default and doc) and the table
 /// of limits, which the generators of the binding layers read.
 pub use limits::{schema, Limit, LIMITS};

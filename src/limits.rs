@@ -224,6 +224,9 @@ limits! {
     MAX_GRAB_COMPLIANCE: f32 = 1.0e3;
     /// Largest number of triangles of one mesh collider.
     MAX_TRIANGLES: usize = 1 << 24;
+    /// Largest number of samples (grid nodes) of one signed distance field collider:
+    /// 64 MiB of distances.
+    MAX_SDF_SAMPLES: usize = 1 << 24;
     /// Contacts one particle keeps per substep and reports per step (colliders).
     MAX_COLLIDER_CONTACTS: usize = 4;
     /// Room of the contact-event queue: events past it (before the host takes them)

@@ -239,6 +239,64 @@ Result<Heightfield> heightfield_from_samples(const units::Frame& frame, double x
     return h;
 }
 
+/// A grid of signed distances (sinew_world_add_sdf_collider): nx x ny x nz nodes (each
+/// >= 2) every `cell` m from the local `origin`, node (i, j, k)'s distance (m, negative
+/// inside the solid) at distances[(k ny + j) nx + i]. 4 bytes a node: bake it once (at
+/// import) and keep it with the asset.
+struct SdfGrid {
+    uint32_t nx = 0, ny = 0, nz = 0;
+    float cell = 0.0f;
+    SinewVec3 origin{0.0f, 0.0f, 0.0f};
+    std::vector<float> distances;
+};
+
+/// The field of a closed triangle mesh (m, the collider's frame, counter-clockwise seen
+/// from outside; seams welded) from sinew_sdf_from_mesh: nodes every `cell` m over its
+/// box grown by `margin` m (at least the largest particle radius plus a cell), exact
+/// distances to the nearest triangle, negative inside. An open or inside-out mesh is an
+/// InvalidArgument naming the edge or triangle.
+inline Result<SdfGrid> sdf_from_mesh(Span<const SinewVec3> vertices, Span<const uint32_t> triangles, float cell,
+                                     float margin) {
+    if (triangles.size() % 3 != 0)
+        return sinew::detail::local_error(Status::InvalidArgument,
+                                   "sdf_from_mesh: " + std::to_string(triangles.size()) +
+                                       " triangle indices, not a multiple of 3");
+    SdfGrid g;
+    uint32_t dims[3] = {0, 0, 0};
+    const auto nv = static_cast<uint32_t>(vertices.size());
+    const auto nt = static_cast<uint32_t>(triangles.size() / 3);
+    auto counted = sinew::detail::to_result(
+        sinew_sdf_from_mesh(vertices.data(), nv, triangles.data(), nt, cell, margin, dims, &g.origin, nullptr, 0));
+    if (!counted) return counted.error();
+    g.nx = dims[0];
+    g.ny = dims[1];
+    g.nz = dims[2];
+    g.cell = cell;
+    g.distances.assign(std::size_t(g.nx) * g.ny * g.nz, 0.0f);
+    return sinew::detail::checked(sinew_sdf_from_mesh(vertices.data(), nv, triangles.data(), nt, cell, margin, dims,
+                                               &g.origin, g.distances.data(),
+                                               static_cast<uint32_t>(g.distances.size())),
+                           g);
+}
+
+/// Adds `grid` as a static signed distance field collider of `world`
+/// (sinew_world_add_sdf_collider): `desc` places it and gives the material; swept,
+/// with the friction and restitution of every collider; its shape reads as
+/// SINEW_SHAPE_SDF.
+inline Result<SinewCollider> add_sdf_collider(World& world, const SinewColliderDesc& desc, const SdfGrid& grid) {
+    if (grid.nx < 2 || grid.ny < 2 || grid.nz < 2 ||
+        grid.distances.size() != std::size_t(grid.nx) * grid.ny * grid.nz)
+        return sinew::detail::local_error(Status::InvalidArgument,
+                                   "add_sdf_collider: " + std::to_string(grid.distances.size()) +
+                                       " distances for " + std::to_string(grid.nx) + " x " +
+                                       std::to_string(grid.ny) + " x " + std::to_string(grid.nz) +
+                                       " nodes (at least 2 per axis)");
+    SinewCollider c{0};
+    return sinew::detail::checked(sinew_world_add_sdf_collider(world.handle(), &desc, grid.nx, grid.ny, grid.nz, grid.cell,
+                                                        &grid.origin, grid.distances.data(), &c),
+                           c);
+}
+
 } // namespace colliders
 } // namespace sinew
 

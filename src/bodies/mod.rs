@@ -15,6 +15,7 @@
 
 pub mod cloth;
 pub mod rope;
+pub mod sdf_from_mesh;
 pub mod soft;
 pub mod tetrahedralize;
 

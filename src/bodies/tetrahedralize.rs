@@ -284,58 +284,31 @@ fn bucket(
     unreachable!("the loop returns in its second pass")
 }
 
-/// Cuts the closed mesh (`triangles` over `vertices`, counter-clockwise seen from
-/// outside; seams welded first) into a tet mesh on a grid of `resolution` cells across
-/// the longest side of its bounding box (module docs). Refuses an open, inconsistently
-/// wound, inside-out or degenerate mesh naming the edge or triangle, and a mesh with no
-/// cell inside at this resolution.
-pub fn tetrahedralize(
-    vertices: &[Vec3],
-    triangles: &[[u32; 3]],
-    resolution: u32,
-) -> Result<TetMesh> {
-    if !(1..=MAX_TET_RESOLUTION).contains(&resolution) {
-        return Err(Error::out_of_range(format!(
-            "resolution {resolution} must be in [1, {MAX_TET_RESOLUTION}] cells"
-        )));
-    }
-    let welded = weld_mesh(vertices, triangles, 0.0)?;
-    let (v, tris) = (&welded.vertices, &welded.triangles);
-    let mut local = Particles::default();
-    local.reserve(v.len())?;
-    for &p in v {
-        local.push(p, 1.0);
-    }
-    validate_surface(&local, tris)?;
-
-    // The grid: cubic cells of side h, centred on the mesh's box.
-    let (lo, hi) = v
-        .iter()
-        .fold((v[0], v[0]), |(l, h), &p| (l.min(p), h.max(p)));
-    let extent = hi - lo;
-    let h = extent.max_element() as f64 / resolution as f64;
-    let dims = extent
-        .to_array()
-        .map(|e| ((e as f64 / h).ceil() as usize).clamp(1, resolution as usize));
-    let origin: [f64; 3] =
-        std::array::from_fn(|a| lo[a] as f64 - (dims[a] as f64 * h - extent[a] as f64) / 2.0);
-    let centre = |a: usize, i: usize| origin[a] + (i as f64 + 0.5) * h;
-    let cell_of = |a: usize, x: f64| {
-        ((x - origin[a]) / h)
-            .floor()
-            .clamp(0.0, dims[a] as f64 - 1.0) as usize
-    };
-
-    // Inside test, one ray per row of cell centres, over the triangles whose (y, z) box
-    // covers the row.
+/// The winding test of the module docs (step 2) at the points of a grid: point
+/// (i, j, k) at `origin + (index + offset) · h` (m) for `dims` points per axis, x
+/// fastest. True where the point is inside the closed surface `triangles` over
+/// `vertices` (welded and checked by [`closed_surface`]): the winding number along a
+/// ray in +x, one ray per row of points, over the triangles whose (y, z) box covers
+/// the row; exact ties broken by Simulation of Simplicity, so the test is watertight.
+/// The tetrahedraliser asks for cell centres (`offset` 0.5), the distance field
+/// builder (`collision::colliders::sdf`) for grid nodes (`offset` 0).
+pub(crate) fn inside_points(
+    v: &[Vec3],
+    tris: &[[u32; 3]],
+    origin: [f64; 3],
+    h: f64,
+    offset: f64,
+    dims: [usize; 3],
+) -> Result<Vec<bool>> {
+    let centre = |a: usize, i: usize| origin[a] + (i as f64 + offset) * h;
     let yz: Vec<[f64; 2]> = v.iter().map(|p| [p.y as f64, p.z as f64]).collect();
     let tri_rows = |t: usize| {
         let [a, b, c] = tris[t].map(|i| v[i as usize]);
         let (l, u) = (a.min(b).min(c), a.max(b).max(c));
-        // Rows whose centre lies within the box, widened by one row each side: the
+        // Rows whose point lies within the box, widened by one row each side: the
         // crossing test decides.
         let r = |ax: usize, x: f32, up: bool| {
-            let c = ((x as f64 - origin[ax]) / h - 0.5).floor() as i64 + if up { 1 } else { 0 };
+            let c = ((x as f64 - origin[ax]) / h - offset).floor() as i64 + if up { 1 } else { 0 };
             c.clamp(0, dims[ax] as i64 - 1) as usize
         };
         [
@@ -344,9 +317,10 @@ pub fn tetrahedralize(
         ]
     };
     let (row_offsets, row_items) = bucket([1, dims[1], dims[2]], tri_rows, tris.len());
-    let n_cells = dims[0] * dims[1] * dims[2];
+    let n = dims[0] * dims[1] * dims[2];
+    let mut inside = try_with_capacity::<bool>(n, "inside test")?;
+    inside.resize(n, false);
     let cell = |i: usize, j: usize, k: usize| (k * dims[1] + j) * dims[0] + i;
-    let mut kept = vec![false; n_cells];
     let mut crossings = Vec::new();
     for k in 0..dims[2] {
         for j in 0..dims[1] {
@@ -368,10 +342,66 @@ pub fn tetrahedralize(
                     winding -= crossings[next].1;
                     next += 1;
                 }
-                kept[cell(i, j, k)] = winding != 0;
+                inside[cell(i, j, k)] = winding != 0;
             }
         }
     }
+    Ok(inside)
+}
+
+/// Welds `triangles` over `vertices` at bit-identical positions (seams) and checks
+/// that the result is a closed, consistently wound surface enclosing positive volume
+/// (the pressure body's check), naming the edge or triangle that is not: the input of
+/// [`inside_points`].
+pub(crate) fn closed_surface(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<WeldedMesh> {
+    let welded = weld_mesh(vertices, triangles, 0.0)?;
+    let mut local = Particles::default();
+    local.reserve(welded.vertices.len())?;
+    for &p in &welded.vertices {
+        local.push(p, 1.0);
+    }
+    validate_surface(&local, &welded.triangles)?;
+    Ok(welded)
+}
+
+/// Cuts the closed mesh (`triangles` over `vertices`, counter-clockwise seen from
+/// outside; seams welded first) into a tet mesh on a grid of `resolution` cells across
+/// the longest side of its bounding box (module docs). Refuses an open, inconsistently
+/// wound, inside-out or degenerate mesh naming the edge or triangle, and a mesh with no
+/// cell inside at this resolution.
+pub fn tetrahedralize(
+    vertices: &[Vec3],
+    triangles: &[[u32; 3]],
+    resolution: u32,
+) -> Result<TetMesh> {
+    if !(1..=MAX_TET_RESOLUTION).contains(&resolution) {
+        return Err(Error::out_of_range(format!(
+            "resolution {resolution} must be in [1, {MAX_TET_RESOLUTION}] cells"
+        )));
+    }
+    let welded = closed_surface(vertices, triangles)?;
+    let (v, tris) = (&welded.vertices, &welded.triangles);
+
+    // The grid: cubic cells of side h, centred on the mesh's box.
+    let (lo, hi) = v
+        .iter()
+        .fold((v[0], v[0]), |(l, h), &p| (l.min(p), h.max(p)));
+    let extent = hi - lo;
+    let h = extent.max_element() as f64 / resolution as f64;
+    let dims = extent
+        .to_array()
+        .map(|e| ((e as f64 / h).ceil() as usize).clamp(1, resolution as usize));
+    let origin: [f64; 3] =
+        std::array::from_fn(|a| lo[a] as f64 - (dims[a] as f64 * h - extent[a] as f64) / 2.0);
+    let cell_of = |a: usize, x: f64| {
+        ((x - origin[a]) / h)
+            .floor()
+            .clamp(0.0, dims[a] as f64 - 1.0) as usize
+    };
+
+    // Inside test, one ray per row of cell centres.
+    let cell = |i: usize, j: usize, k: usize| (k * dims[1] + j) * dims[0] + i;
+    let kept = inside_points(v, tris, origin, h, 0.5, dims)?;
 
     // Nodes of the kept cells, numbered in grid order.
     let nd = [dims[0] + 1, dims[1] + 1, dims[2] + 1];

@@ -12,10 +12,12 @@ use crate::error::{try_reserve, try_with_capacity, Error, Result};
 use crate::math::Vec3;
 use crate::slots::{LastFreed, SlotMap, WorldIds, ID_WITHOUT_SERIAL, MAX_SLOTS};
 use crate::snapshot::codec::{self, Reader, Writer};
+use sdf::{SdfField, SdfGrid};
 
 pub(crate) mod dynamics;
 pub(crate) mod events;
 mod passes;
+pub mod sdf;
 use passes::{Contact, StepContact};
 
 pub use dynamics::{ColliderDynamics, ColliderMotion};
@@ -67,6 +69,8 @@ pub(crate) struct Collider {
     pub desc: ColliderDesc,
     /// The triangles of a [`Shape::Mesh`] collider.
     mesh: Option<Box<TriMesh>>,
+    /// The grid of a [`Shape::Sdf`] collider.
+    sdf: Option<Box<SdfField>>,
     prev_position: Vec3,
     prev_rotation: Quat,
     // Transform of the current substep and the surface motion over the step.
@@ -103,11 +107,12 @@ pub(crate) struct Collider {
 }
 
 impl Collider {
-    fn new(desc: ColliderDesc, mesh: Option<Box<TriMesh>>) -> Self {
-        let bound = bound_radius(&desc.shape, mesh.as_deref());
+    fn new(desc: ColliderDesc, mesh: Option<Box<TriMesh>>, sdf: Option<Box<SdfField>>) -> Self {
+        let bound = bound_radius(&desc.shape, mesh.as_deref(), sdf.as_deref());
         Collider {
             desc,
             mesh,
+            sdf,
             prev_position: desc.position,
             prev_rotation: desc.rotation,
             pos: desc.position,
@@ -131,9 +136,12 @@ impl Collider {
 
 /// Radius of a ball around the local origin holding the shape (m); infinite for a
 /// plane (planes have their own test, `plane_cull`).
-fn bound_radius(shape: &Shape, mesh: Option<&TriMesh>) -> f32 {
+fn bound_radius(shape: &Shape, mesh: Option<&TriMesh>, sdf: Option<&SdfField>) -> f32 {
     if let Some(mesh) = mesh {
         return mesh.bound_radius();
+    }
+    if let Some(sdf) = sdf {
+        return sdf.bound_radius();
     }
     match *shape {
         Shape::Sphere { radius } => radius,
@@ -142,7 +150,7 @@ fn bound_radius(shape: &Shape, mesh: Option<&TriMesh>) -> f32 {
             half_height,
         } => radius + half_height,
         Shape::Box { half_extents } => half_extents.length(),
-        Shape::Plane | Shape::Mesh => f32::INFINITY,
+        Shape::Plane | Shape::Mesh | Shape::Sdf => f32::INFINITY,
     }
 }
 
@@ -221,7 +229,23 @@ impl Colliders {
                 "a triangle mesh collider is added with its vertices and triangles (add_mesh_collider)",
             ));
         }
-        self.insert(desc, None)
+        if desc.shape == Shape::Sdf {
+            return Err(Error::invalid(
+                "a distance field collider is added with its grid (add_sdf_collider)",
+            ));
+        }
+        self.insert(desc, None, None)
+    }
+
+    /// Adds a signed distance field collider (its grid in the collider's local frame).
+    pub(crate) fn add_sdf(&mut self, desc: ColliderDesc, grid: SdfGrid) -> Result<ColliderId> {
+        let desc = ColliderDesc {
+            shape: Shape::Sdf,
+            ..desc
+        };
+        desc.validate()?;
+        let field = Box::new(SdfField::new(grid)?);
+        self.insert(desc, None, Some(field))
     }
 
     /// Adds a static triangle mesh collider (vertices in its local frame, m).
@@ -237,10 +261,15 @@ impl Colliders {
         };
         desc.validate()?;
         let mesh = Box::new(TriMesh::new(vertices, triangles)?);
-        self.insert(desc, Some(mesh))
+        self.insert(desc, Some(mesh), None)
     }
 
-    fn insert(&mut self, desc: ColliderDesc, mesh: Option<Box<TriMesh>>) -> Result<ColliderId> {
+    fn insert(
+        &mut self,
+        desc: ColliderDesc,
+        mesh: Option<Box<TriMesh>>,
+        sdf: Option<Box<SdfField>>,
+    ) -> Result<ColliderId> {
         desc.validate()?;
         let mut desc = desc;
         desc.rotation = desc.rotation.normalize();
@@ -256,7 +285,7 @@ impl Colliders {
         }
         let full = || Error::out_of_memory(format!("a world holds at most {MAX_SLOTS} colliders"));
         self.slots.reserve(MAX_SLOTS, full, "colliders")?;
-        let key = self.slots.insert(Collider::new(desc, mesh));
+        let key = self.slots.insert(Collider::new(desc, mesh, sdf));
         self.mark(key.slot as usize);
         Ok(ColliderId(self.ids.id(key)))
     }
@@ -424,6 +453,10 @@ impl Collider {
         if let Some(m) = &self.mesh {
             m.save(w);
         }
+        w.put(self.sdf.is_some());
+        if let Some(f) = &self.sdf {
+            f.save(w);
+        }
         w.put((self.prev_position, self.prev_rotation));
         w.put((self.pos, self.rot, self.inv_rot, 0u8));
         w.put((self.lin_vel, self.ang_vel));
@@ -444,6 +477,14 @@ impl Collider {
         };
         codec::ensure(mesh.is_some() == (desc.shape == Shape::Mesh), || {
             "a mesh collider without its mesh".into()
+        })?;
+        let sdf = if r.get::<bool>()? {
+            Some(Box::new(SdfField::load(r)?))
+        } else {
+            None
+        };
+        codec::ensure(sdf.is_some() == (desc.shape == Shape::Sdf), || {
+            "a distance field collider without its grid".into()
         })?;
         let (prev_position, prev_rotation) = r.get::<(Vec3, Quat)>()?;
         let (pos, rot, inv_rot, _) = r.get::<(Vec3, Quat, Quat, u8)>()?;
@@ -475,10 +516,11 @@ impl Collider {
             "collider transform",
         )?;
         // The cull is derived from the transform (recomputed every substep).
-        let bound = bound_radius(&desc.shape, mesh.as_deref());
+        let bound = bound_radius(&desc.shape, mesh.as_deref(), sdf.as_deref());
         Ok(Collider {
             desc,
             mesh,
+            sdf,
             prev_position,
             prev_rotation,
             pos,

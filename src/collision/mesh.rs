@@ -227,6 +227,51 @@ impl TriMesh {
     }
 }
 
+impl TriMesh {
+    /// The point of the mesh nearest to `p` (local, m) and its squared distance (m²),
+    /// among the points nearer than `sqrt(max_d2)`; None when there is none. Depth
+    /// first over the BVH, nearer child first, boxes farther than the best so far
+    /// skipped: the exact point-triangle distance ([`closest_on_triangle`]).
+    pub(crate) fn nearest(&self, p: Vec3, max_d2: f32) -> Option<(f32, Vec3)> {
+        let box_d2 = |n: &Node| (n.min - p).max(p - n.max).max(Vec3::ZERO).length_squared();
+        let mut best: Option<(f32, Vec3)> = None;
+        let mut best_d2 = max_d2;
+        let mut stack = [0u32; STACK];
+        let mut top = 1usize;
+        while top > 0 {
+            top -= 1;
+            let node = self.nodes[stack[top] as usize];
+            if box_d2(&node) >= best_d2 {
+                continue;
+            }
+            if node.count == 0 {
+                let (l, r) = (node.first, node.first + 1);
+                let (dl, dr) = (
+                    box_d2(&self.nodes[l as usize]),
+                    box_d2(&self.nodes[r as usize]),
+                );
+                // The nearer child is popped first.
+                let (far, near) = if dl <= dr { (r, l) } else { (l, r) };
+                if top + 2 <= STACK {
+                    stack[top] = far;
+                    stack[top + 1] = near;
+                    top += 2;
+                }
+                continue;
+            }
+            for &[a, b, c] in &self.tri[node.first as usize..(node.first + node.count) as usize] {
+                let q = closest_on_triangle(p, a, b, c);
+                let d2 = (p - q).length_squared();
+                if d2 < best_d2 {
+                    best_d2 = d2;
+                    best = Some((d2, q));
+                }
+            }
+        }
+        best
+    }
+}
+
 /// Builds the subtree of `tri[start..end]` at `nodes.len()`; children are stored in
 /// pairs, so a node's right child is its left child + 1.
 fn build(tri: &mut [[Vec3; 3]], nodes: &mut Vec<Node>, start: usize, end: usize) {

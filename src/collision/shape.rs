@@ -30,6 +30,9 @@ pub enum Shape {
     /// A static triangle mesh (two-sided surface); its triangles are given to
     /// `World::add_mesh_collider`, which alone creates this shape.
     Mesh,
+    /// A signed distance field (a grid of distances, sampled trilinearly); its grid is
+    /// given to `World::add_sdf_collider`, which alone creates this shape.
+    Sdf,
 }
 
 crate::setting_union!(Shape {
@@ -38,6 +41,7 @@ crate::setting_union!(Shape {
     Capsule { radius: 0.0, half_height: 0.0 } = 2,
     Box { half_extents: Vec3::ZERO } = 3,
     Mesh = 4,
+    Sdf = 5,
 });
 
 crate::settings! {
@@ -45,8 +49,8 @@ crate::settings! {
     pub struct ColliderDesc => SinewColliderDesc, ColliderSettings, cookie 0xC011_1DE5,
         path "crate::collision::ColliderDesc", check ColliderDesc::check_rotation {
         /// The geometry, in the collider's local frame (a SinewShape in C: plane, sphere,
-        /// capsule, box; a mesh only through the mesh collider call). Its size is in the
-        /// fields its variant reads.
+        /// capsule, box; a mesh and a distance field only through their own collider
+        /// calls). Its size is in the fields its variant reads.
         shape: Shape = Shape::Plane => union "SinewShape", unit "";
         /// World position of the shape's local origin.
         position: Vec3 = Vec3::ZERO => unit "m", min >= -MAX_COORDINATE, max <= MAX_COORDINATE;
@@ -108,8 +112,9 @@ impl Shape {
     pub(crate) fn distance(&self, p: Vec3, r: f32) -> (f32, Vec3) {
         match *self {
             Shape::Plane => (p.y - r, Vec3::Y),
-            // Meshes are queried through their triangles (mesh.rs), never here.
-            Shape::Mesh => (f32::INFINITY, Vec3::Y),
+            // Meshes and fields are queried through their triangles (mesh.rs) and
+            // grids (colliders/sdf.rs), never here.
+            Shape::Mesh | Shape::Sdf => (f32::INFINITY, Vec3::Y),
             Shape::Sphere { radius } => {
                 let l = p.length();
                 let n = if l > 1e-12 { p / l } else { Vec3::Y };

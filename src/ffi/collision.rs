@@ -26,6 +26,8 @@ pub enum SinewShape {
     SINEW_SHAPE_BOX = 3,
     /// Static triangle mesh: only through sinew_world_add_mesh_collider.
     SINEW_SHAPE_MESH = 4,
+    /// Signed distance field: only through sinew_world_add_sdf_collider.
+    SINEW_SHAPE_SDF = 5,
 }
 
 /// A collider handle, passed by value; 0 is null. Valid in the world that issued it
@@ -121,7 +123,7 @@ pub unsafe extern "C" fn sinew_collider_desc_init(out_desc: *mut SinewColliderDe
     })
 }
 
-fn desc_from_c(d: &SinewColliderDesc) -> FfiResult<ColliderDesc> {
+pub(super) fn desc_from_c(d: &SinewColliderDesc) -> FfiResult<ColliderDesc> {
     if d.internal_cookie != COLLIDER_DESC_COOKIE {
         return Err(invalid(
             "desc was not initialised by sinew_collider_desc_init()".into(),

@@ -41,6 +41,7 @@ pub mod lod;
 pub mod particles;
 pub mod profile;
 mod readback;
+pub mod sdf;
 pub mod settings;
 pub mod skinning;
 pub mod sleep;
@@ -61,8 +62,9 @@ use crate::error::{Error, ErrorKind};
 /// Version of the C ABI. Wrappers compare it with `sinew_abi_version` when they load
 /// the library and refuse a mismatched binary. Bumped on any incompatible change
 /// (2: `SinewWorldDesc` gained `profiling`, `SinewContact` its point and friction
-/// impulse; 3: `SinewWorldDesc` gained `sleeping`, `sleep_threshold` and `sleep_time`).
-pub const SINEW_ABI_VERSION: u32 = 3;
+/// impulse; 3: `SinewWorldDesc` gained `sleeping`, `sleep_threshold` and `sleep_time`;
+/// 4: `SinewGrainEmitterStats` gained `held`, `SinewShape` the value `SINEW_SHAPE_SDF`).
+pub const SINEW_ABI_VERSION: u32 = 4;
 
 pub use settings::{
     SINEW_MAX_AREA, SINEW_MAX_COMPLIANCE, SINEW_MAX_COORDINATE, SINEW_MAX_INVERSE_MASS,

@@ -53,12 +53,13 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
 /// dynamic colliders' proxies and the pins to colliders. Version 12: the grain
 /// emitters (after the kill volumes). Version 13: the sleep settings and islands
-/// (after the activity table). Version 14: the grain emitters' held counts.
-pub const FORMAT_VERSION: u32 = 14;
+/// (after the activity table). Version 14: the grain emitters' held counts. Version 15:
+/// the distance field colliders' grids.
+pub const FORMAT_VERSION: u32 = 15;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 4;
 /// Bytes before the body.
 pub const HEADER_BYTES: usize = 40;
 

@@ -113,6 +113,25 @@ impl World {
         self.add_mesh_collider(desc, &vertices, &triangles)
     }
 
+    /// Adds a signed distance field collider: `grid`'s distances (m, negative inside
+    /// the solid) at nodes `origin + cell_size · (i, j, k)` in the collider's local
+    /// frame (`desc.position` and `desc.rotation` place it; `desc` gives the material,
+    /// its shape is ignored), sampled trilinearly with the gradient as normal, swept
+    /// like every collider with the same friction and restitution (see
+    /// `collision::colliders::sdf`). [`crate::SdfGrid::from_mesh`] builds one from a
+    /// closed triangle mesh. The collider keeps the grid (4 bytes a node); a bad grid
+    /// is refused and nothing changes. [`World::collider`] reports its shape as
+    /// [`crate::Shape::Sdf`].
+    pub fn add_sdf_collider(
+        &mut self,
+        desc: &ColliderDesc,
+        grid: crate::SdfGrid,
+    ) -> Result<ColliderId> {
+        let id = self.collision_parts().1.colliders.add_sdf(*desc, grid)?;
+        self.wake_near_collider(id);
+        Ok(id)
+    }
+
     /// Removes a collider; its id (and every copy of it) becomes invalid.
     pub fn remove_collider(&mut self, id: ColliderId) -> Result<()> {
         self.wake_near_collider(id);

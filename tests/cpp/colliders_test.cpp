@@ -1,7 +1,7 @@
 // Tests of the engine-neutral collision helpers the Unreal plugin uses:
 // bindings/cpp/sinew_colliders.hpp (UE shape + cm/Z-up transform -> SinewColliderDesc)
 // and the collider / radius / pick / grab parts of sinew::Scene (sinew_scene.hpp), and
-// World's heightfield colliders, contact readback, contact wrench and contact events,
+// World's heightfield and distance field colliders, contact readback, contact wrench and contact events,
 // against the real library, with closed-form expectations.
 //
 // Built and run by tests/bindings/cpp_wrapper.rs (cpp_colliders, cpp_colliders_asan_ubsan) with
@@ -543,6 +543,36 @@ void test_dynamic_collider_and_pins() {
     check(!world.collider_motion(box), "a kinematic collider has no motion");
 }
 
+/// A closed box mesh turned into a distance field holds a ball at its radius; an open
+/// mesh and a grid that does not match its node counts are refused.
+void test_sdf_collider() {
+    sinew::WorldDesc wd;
+    wd.with_gravity(0.0f, -9.8f, 0.0f).with_substeps(8).with_iterations(4);
+    wd.damping = 0.0f;
+    sinew::Scene scene = must(sinew::Scene::create(wd), "Scene::create (Y up)");
+    sinew::World& world = scene.world();
+    std::vector<sinew::Vec3> v(8);
+    for (int i = 0; i < 8; ++i)
+        v[i] = sinew::Vec3{(i & 1) ? 0.5f : -0.5f, (i & 2) ? 0.1f : -0.1f, (i & 4) ? 0.5f : -0.5f};
+    const std::vector<uint32_t> t = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                                     2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+    const sc::SdfGrid grid = must(sc::sdf_from_mesh(v, t, 0.05f, 0.1f), "sdf_from_mesh");
+    check(grid.distances.size() == std::size_t(grid.nx) * grid.ny * grid.nz && grid.nx >= 25 && grid.ny >= 9,
+          "field of the box: at least 25 x 9 x 25 nodes", std::to_string(grid.nx) + " x " + std::to_string(grid.ny));
+    auto open = sc::sdf_from_mesh(v, sinew::Span<const uint32_t>(t.data(), 33), 0.05f, 0.1f);
+    check(!open && open.error().status == sinew::Status::InvalidArgument, "an open mesh is refused");
+    sc::SdfGrid short_grid = grid;
+    short_grid.distances.pop_back();
+    auto bad = sc::add_sdf_collider(world, sinew::collider_desc(), short_grid);
+    check(!bad && bad.error().status == sinew::Status::InvalidArgument, "a short grid is refused");
+    must(sc::add_sdf_collider(world, sinew::collider_desc(), grid), "add_sdf_collider");
+    const float r = 0.05f;
+    const auto ball = add_ball(scene, sinew::Vec3{0.1f, 0.5f, 0.0f}, r);
+    run(scene, 120);
+    const sinew::Vec3 a = position_of(scene, ball);
+    check(near(a.y, 0.1 + r, 2e-3), "ball rests on the field box at y = 0.1 + r", fmt(a.y, 0.1 + r));
+}
+
 int main() {
     test_rotations();
     test_descs();
@@ -553,6 +583,7 @@ int main() {
     test_heightfield_contacts_and_events();
     test_heightfield_from_samples();
     test_dynamic_collider_and_pins();
+    test_sdf_collider();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

@@ -122,6 +122,36 @@ namespace SinewTests
             }
         }
 
+        public static void TestSdfFromMeshHoldsAParticleAtItsRadius()
+        {
+            using (var w = new World(WorldSettings.Default))
+            {
+                // A closed box of half extents (0.5, 0.1, 0.5), outward triangles.
+                var v = new SinewVec3[8];
+                for (int i = 0; i < 8; i++)
+                    v[i] = new SinewVec3((i & 1) != 0 ? 0.5f : -0.5f, (i & 2) != 0 ? 0.1f : -0.1f, (i & 4) != 0 ? 0.5f : -0.5f);
+                var t = new[] { 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5 };
+                var grid = SdfGrid.FromMesh(v, t, 0.05f, 0.1f);
+                Check.Equal(grid.Nx * grid.Ny * grid.Nz, grid.Distances.Length, "node count");
+                var c = w.AddSdfCollider(World.ColliderDesc(), grid);
+                int p = w.AddParticles(new[] { new SinewVec3(0.1f, 0.5f, 0f) });
+                w.SetParticleRadii(p, new[] { 0.03f });
+                for (int i = 0; i < 120; i++)
+                    w.Step(1f / 60f);
+                var x = new SinewVec3[1];
+                w.ReadPositions(p, x);
+                Check.Near(0.13, x[0].y, 1e-3, "rests at its radius on the field");
+                Check.Throws(SinewStatus.ErrorInvalidArgument,
+                    () => SdfGrid.FromMesh(v, new[] { 0, 2, 3 }, 0.05f, 0.1f),
+                    "sinew_sdf_from_mesh", "closed surface");
+                grid.CellSize = 0f;
+                Check.Throws(SinewStatus.ErrorInvalidArgument,
+                    () => w.AddSdfCollider(World.ColliderDesc(), grid),
+                    "sinew_world_add_sdf_collider", "cell_size");
+                w.RemoveCollider(c);
+            }
+        }
+
         public static void TestPickAndDragRopeEnd()
         {
             using (var w = new World(WorldSettings.Default))

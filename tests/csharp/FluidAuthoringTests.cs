@@ -270,13 +270,13 @@ namespace SinewTests
                 Check.Equal(1.5f, applied.Lifetime, "a refused value is not recorded");
                 Check.Equal(1.5f, fluid.Diffuse.Lifetime, "nor applied");
             }
-            var p = new SinewDiffuseParticle { lifetime = 1f, kind = (uint)SinewDiffuseKind.DiffuseSpray };
+            var p = new SinewDiffuseParticle { lifetime = 1f, kind = (uint)SinewDiffuseKind.Spray };
             Check.Near(0.9, SinewFluidAuthoring.DiffuseOpacity(p, 0.3f), 1e-6, "spray");
-            p.kind = (uint)SinewDiffuseKind.DiffuseFoam;
+            p.kind = (uint)SinewDiffuseKind.Foam;
             Check.Near(1.0, SinewFluidAuthoring.DiffuseOpacity(p, 0.3f), 1e-6, "foam");
-            p.kind = (uint)SinewDiffuseKind.DiffuseBubble;
+            p.kind = (uint)SinewDiffuseKind.Bubble;
             Check.Near(0.5, SinewFluidAuthoring.DiffuseOpacity(p, 0.3f), 1e-6, "bubble");
-            p.kind = (uint)SinewDiffuseKind.DiffuseFoam;
+            p.kind = (uint)SinewDiffuseKind.Foam;
             p.lifetime = 0.15f;
             Check.Near(0.5, SinewFluidAuthoring.DiffuseOpacity(p, 0.3f), 1e-6, "half way through its fade");
             p.lifetime = 0f;

@@ -484,6 +484,8 @@ mod interpolation_cases;
 mod mesh_tool_cases;
 #[path = "bad_input/profile.rs"]
 mod profile_cases;
+#[path = "bad_input/sdf.rs"]
+mod sdf_cases;
 #[path = "bad_input/sleep.rs"]
 mod sleep_cases;
 #[path = "bad_input/snapshots.rs"]
@@ -541,6 +543,7 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(sleep_cases::tables());
     tables.extend(granular_cases::tables());
     tables.extend(dynamics_cases::tables());
+    tables.extend(sdf_cases::tables());
     tables.extend(mesh_tool_cases::tables());
     tables.extend(fluid_cases::tables());
     tables.extend(fluid_render_cases::tables());

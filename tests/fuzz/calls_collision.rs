@@ -1,6 +1,7 @@
 //! The API-sequence fuzzer's calls: collision, picking and grabbing, constraint families.
 
 use super::*;
+use sinew::ffi::sdf::sinew_world_add_sdf_collider;
 
 impl Session<'_> {
     /// Calls `name` on world `w` with generated arguments; `None` when `name` is not
@@ -21,7 +22,8 @@ impl Session<'_> {
                 // ---- collision ----------------------------------------------------
                 "sinew_world_add_collider"
                 | "sinew_world_add_mesh_collider"
-                | "sinew_world_add_heightfield_collider" => {
+                | "sinew_world_add_heightfield_collider"
+                | "sinew_world_add_sdf_collider" => {
                     let mut d = Output::<SinewColliderDesc>::sized(1, false);
                     assert_eq!(sinew_collider_desc_init(d.ptr()), SINEW_OK);
                     let mut d = d.get(0);
@@ -46,6 +48,36 @@ impl Session<'_> {
                     let mut o = self.out1::<SinewCollider>();
                     let st = if name == "sinew_world_add_collider" {
                         sinew_world_add_collider(w, &d, o.ptr())
+                    } else if name == "sinew_world_add_sdf_collider" {
+                        // Mostly valid small grids of random distances; now and then
+                        // one node along X (refused; the buffer still holds what the
+                        // call may read) or a non-finite distance or cell.
+                        let dims = [0; 3].map(|_| 2 + self.g.below(3) as u32);
+                        let nodes = (dims[0] * dims[1] * dims[2]) as usize;
+                        let mut dist: Vec<f32> =
+                            (0..nodes).map(|_| self.g.float(-0.5, 0.5)).collect();
+                        if self.g.pct(5) {
+                            dist[0] = f32::NAN;
+                        }
+                        let nx = if self.g.pct(5) { 1 } else { dims[0] };
+                        let cell = if self.g.pct(5) {
+                            f32::INFINITY
+                        } else {
+                            self.g.float(0.0, 0.5)
+                        };
+                        let origin = self.g.vec3(1.0);
+                        let dist = Input::new(&mut self.g, dist);
+                        sinew_world_add_sdf_collider(
+                            w,
+                            &d,
+                            nx,
+                            dims[1],
+                            dims[2],
+                            cell,
+                            &origin,
+                            dist.ptr(),
+                            o.ptr(),
+                        )
                     } else if name == "sinew_world_add_heightfield_collider" {
                         // Mostly valid grids; now and then a grid one column wide
                         // (the call must refuse it; the buffers still hold what it

@@ -4,6 +4,7 @@
 
 use super::*;
 use sinew::ffi::bodies::{sinew_embed_points_in_tets, sinew_tetrahedralize_mesh, sinew_weld_mesh};
+use sinew::ffi::sdf::sinew_sdf_from_mesh;
 
 impl Session<'_> {
     /// A small octahedron at a random place, sometimes with a seam (vertex 0 doubled)
@@ -85,6 +86,55 @@ impl Session<'_> {
                             && cv.untouched()
                             && ct.untouched(),
                     )
+                }
+                "sinew_sdf_from_mesh" => {
+                    let (verts, tris) = self.fuzz_surface();
+                    let (nv, nt) = (verts.len(), tris.len() / 3);
+                    // Cells from a tenth of the octahedron to larger than it; now and
+                    // then a bad cell or margin.
+                    let cell = match self.g.below(20) {
+                        0 => [0.0, -1.0, f32::NAN][self.g.below(3) as usize],
+                        _ => self.g.float(0.05, 0.6),
+                    };
+                    let margin = if self.g.pct(5) {
+                        -0.1
+                    } else {
+                        self.g.float(0.0, 0.2)
+                    };
+                    let query = self.g.pct(30);
+                    // At most (1.2 + 0.4) / 0.05 + 1 = 33 nodes a side.
+                    let cap = if self.g.pct(90) {
+                        36_000u32
+                    } else {
+                        self.g.below(64) as u32
+                    };
+                    let v = Input::new(&mut self.g, verts);
+                    let t = Input::new(&mut self.g, tris);
+                    let mut od = Output::<f32>::sized(cap as usize, query);
+                    let mut dims = Output::<u32>::sized(3, false);
+                    let mut origin = self.out1::<SinewVec3>();
+                    let st = sinew_sdf_from_mesh(
+                        v.ptr(),
+                        nv as u32,
+                        t.ptr(),
+                        nt as u32,
+                        cell,
+                        margin,
+                        dims.ptr(),
+                        origin.ptr(),
+                        od.ptr(),
+                        cap,
+                    );
+                    if st == SINEW_OK {
+                        let n: u32 = (0..3).map(|k| dims.get(k)).product();
+                        assert!(n >= 8, "a field of {n} nodes");
+                        if query {
+                            assert!(od.untouched(), "a count query wrote the field");
+                        } else {
+                            assert!((0..n as usize).any(|k| od.get(k) < 0.0), "no solid");
+                        }
+                    }
+                    ok_or(st, od.untouched() && dims.untouched() && origin.untouched())
                 }
                 "sinew_tetrahedralize_mesh" => {
                     let (verts, tris) = self.fuzz_surface();

@@ -28,6 +28,7 @@ mod run;
 #[allow(dead_code)]
 #[path = "../../examples/showcase/scenes.rs"]
 mod scenes;
+mod sdf_collider;
 
 mod bodies;
 mod breaking;

@@ -11,7 +11,7 @@ use sinew::{
 };
 
 /// A UV sphere of radius `r`: one vertex per pole, counter-clockwise from outside.
-fn sphere(r: f32, rings: u32, segments: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+pub(crate) fn sphere(r: f32, rings: u32, segments: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     let mut v = vec![Vec3::new(0.0, r, 0.0)];
     for i in 1..rings {
         let th = std::f32::consts::PI * i as f32 / rings as f32;

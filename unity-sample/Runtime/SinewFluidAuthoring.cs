@@ -195,8 +195,8 @@ namespace Sinew.Unity
         /// seconds.</summary>
         public static float DiffuseOpacity(SinewDiffuseParticle p, float fade)
         {
-            float kind = p.kind == (uint)SinewDiffuseKind.DiffuseSpray ? 0.9f
-                       : p.kind == (uint)SinewDiffuseKind.DiffuseFoam ? 1f : 0.5f;
+            float kind = p.kind == (uint)SinewDiffuseKind.Spray ? 0.9f
+                       : p.kind == (uint)SinewDiffuseKind.Foam ? 1f : 0.5f;
             float left = fade > 0f ? p.lifetime / fade : 1f;
             if (!(left > 0f))
                 return 0f;

@@ -184,6 +184,8 @@ namespace Sinew.Native
         Box = 3,
         /// <summary>Static triangle mesh: only through sinew_world_add_mesh_collider.</summary>
         Mesh = 4,
+        /// <summary>Signed distance field: only through sinew_world_add_sdf_collider.</summary>
+        Sdf = 5,
     }
 
     /// <summary>Values of <c>SinewWindZoneDesc::shape</c> (crosses as <c>uint32_t</c>).</summary>
@@ -656,8 +658,8 @@ namespace Sinew.Native
     {
         /// <summary>
         /// The geometry, in the collider's local frame (a SinewShape in C: plane, sphere,
-        /// capsule, box; a mesh only through the mesh collider call). Its size is in the fields
-        /// its variant reads. Default 0 (a SinewShape).
+        /// capsule, box; a mesh and a distance field only through their own collider calls).
+        /// Its size is in the fields its variant reads. Default 0 (a SinewShape).
         /// </summary>
         public uint shape;
         /// <summary>
@@ -1683,9 +1685,10 @@ namespace Sinew.Native
         /// Version of the C ABI. Wrappers compare it with <c>sinew_abi_version</c> when they load
         /// the library and refuse a mismatched binary. Bumped on any incompatible change
         /// (2: <c>SinewWorldDesc</c> gained <c>profiling</c>, <c>SinewContact</c> its point and friction
-        /// impulse; 3: <c>SinewWorldDesc</c> gained <c>sleeping</c>, <c>sleep_threshold</c> and <c>sleep_time</c>).
+        /// impulse; 3: <c>SinewWorldDesc</c> gained <c>sleeping</c>, <c>sleep_threshold</c> and <c>sleep_time</c>;
+        /// 4: <c>SinewGrainEmitterStats</c> gained <c>held</c>, <c>SinewShape</c> the value <c>SINEW_SHAPE_SDF</c>).
         /// </summary>
-        public const uint SINEW_ABI_VERSION = 3;
+        public const uint SINEW_ABI_VERSION = 4;
 
         /// <summary>
         /// Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
@@ -1917,6 +1920,12 @@ namespace Sinew.Native
         /// <summary>Largest number of triangles of one mesh collider.</summary>
         public const uint SINEW_MAX_TRIANGLES = (1 << 24);
 
+        /// <summary>
+        /// Largest number of samples (grid nodes) of one signed distance field collider: 64 MiB of
+        /// distances.
+        /// </summary>
+        public const uint SINEW_MAX_SDF_SAMPLES = (1 << 24);
+
         /// <summary>Contacts one particle keeps per substep and reports per step (colliders).</summary>
         public const uint SINEW_MAX_COLLIDER_CONTACTS = 4;
 
@@ -1958,16 +1967,17 @@ namespace Sinew.Native
         /// simulation modes, the sleeping particles and the resume catch-ups. Version 11: the
         /// dynamic colliders' proxies and the pins to colliders. Version 12: the grain
         /// emitters (after the kill volumes). Version 13: the sleep settings and islands
-        /// (after the activity table). Version 14: the grain emitters' held counts.
+        /// (after the activity table). Version 14: the grain emitters' held counts. Version 15:
+        /// the distance field colliders' grids.
         /// </summary>
-        public const uint FORMAT_VERSION = 14;
+        public const uint FORMAT_VERSION = 15;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
         /// C ABI layer above this one, which asserts at compile time that the two agree),
         /// recorded in every snapshot.
         /// </summary>
-        public const uint ABI_VERSION = 3;
+        public const uint ABI_VERSION = 4;
 
         /// <summary>Bytes before the body.</summary>
         public const uint HEADER_BYTES = 40;
@@ -3444,6 +3454,57 @@ namespace Sinew.Native
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_world_set_profile_callback(SinewWorldHandle world, SinewProfileHook* hook);
+
+        /// <summary>
+        /// Adds a static signed distance field collider: <c>nx</c> x <c>ny</c> x <c>nz</c> nodes (each &gt;= 2,
+        /// at most SINEW_MAX_SDF_SAMPLES in all) every <c>cell_size</c> m along the local axes, node
+        /// (i, j, k) at local <c>*origin + cell_size * (i, j, k)</c>, its signed distance (m,
+        /// negative inside the solid, finite, within ±SINEW_MAX_LENGTH) at
+        /// <c>distances[(k * ny + j) * nx + i]</c> (x fastest). The field is sampled trilinearly
+        /// with its gradient as the outward normal, and outside the grid's box grows like the
+        /// distance to the box. <c>desc</c> gives the transform and material (its shape is
+        /// ignored); the collider is swept along each particle's path (a fast particle does
+        /// not pass a wall two cells thick) with the same friction and restitution as every
+        /// collider, may be made dynamic (sinew_collider_set_dynamics) and moved like any
+        /// other; its shape reads as SINEW_SHAPE_SDF. The distances are copied (4 bytes a
+        /// node). A grid with no distance &lt;= 0 is refused (it has no solid). Nothing changes
+        /// on failure. <c>*out_collider</c> receives the handle.
+        /// </summary>
+        /// <remarks>
+        /// <c>desc</c> must point to a readable SinewColliderDesc, <c>origin</c> to one readable
+        /// SinewVec3, <c>distances</c> to nx*ny*nz readable floats, <c>out_collider</c> to one writable
+        /// SinewCollider.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_world_add_sdf_collider(SinewWorldHandle world, SinewColliderDesc* desc, uint nx, uint ny, uint nz, float cell_size, SinewVec3* origin, float* distances, SinewColliderHandle* out_collider);
+
+        /// <summary>
+        /// Builds the signed distance field of a closed triangle mesh (vertices in m,
+        /// counter-clockwise seen from outside; seams at bit-identical positions are welded
+        /// first) for sinew_world_add_sdf_collider: nodes every <c>cell_size</c> m over the mesh's
+        /// box grown by <c>margin</c> m on every side (at least the largest particle radius plus a
+        /// cell), each node's exact distance to the nearest triangle, negative inside (a
+        /// watertight winding-number test). An open, inconsistently wound, inside-out or
+        /// degenerate mesh is refused naming the edge or triangle
+        /// (SINEW_ERROR_INVALID_ARGUMENT); a grid over SINEW_MAX_SDF_SAMPLES nodes is refused
+        /// (SINEW_ERROR_OUT_OF_RANGE: use a larger cell).
+        ///
+        /// Always writes the node counts to <c>out_dims[0..3]</c> and the local position of node
+        /// (0, 0, 0) to <c>*out_origin</c>. Count query: with <c>out_distances</c> NULL nothing else is
+        /// done (cheap: the mesh is checked, no distance computed). Otherwise the distances go
+        /// to <c>out_distances[0..nx*ny*nz]</c> (x fastest); a <c>capacity</c> (floats) below the node
+        /// count is refused (SINEW_ERROR_OUT_OF_RANGE, nothing written). The result depends
+        /// only on the arguments (one thread), so the two calls agree and every machine builds
+        /// the same bits. Cost: about nodes x log(triangles) distance queries.
+        /// </summary>
+        /// <remarks>
+        /// <c>vertices</c> must point to <c>vertex_count</c> readable SinewVec3, <c>triangles</c> to
+        /// 3*triangle_count readable uint32_t; <c>out_dims</c> to three writable uint32_t,
+        /// <c>out_origin</c> to one writable SinewVec3; <c>out_distances</c> NULL or to <c>capacity</c>
+        /// writable floats.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_sdf_from_mesh(SinewVec3* vertices, uint vertex_count, uint* triangles, uint triangle_count, float cell_size, float margin, uint* out_dims, SinewVec3* out_origin, float* out_distances, uint capacity);
 
         /// <summary>
         /// Sets the skinning weights of every particle of the body (<c>count</c> = its particle

@@ -161,9 +161,10 @@ impl Collider {
             return None;
         }
         let l1 = self.inv_rot * (d - rel);
-        let (nl, surface_local) = match &self.mesh {
-            Some(mesh) => mesh.contact(l0, l1, r, rd),
-            None => convex_contact(&self.desc.shape, l0, l1, r, rd, self.moved),
+        let (nl, surface_local) = match (&self.mesh, &self.sdf) {
+            (Some(mesh), _) => mesh.contact(l0, l1, r, rd),
+            (None, Some(sdf)) => convex_contact(&**sdf, l0, l1, r, rd, self.moved),
+            (None, None) => convex_contact(&self.desc.shape, l0, l1, r, rd, self.moved),
         }?;
         let normal = self.rot * nl;
         // On the collider's surface; the particle centre stays r beyond it.
@@ -211,10 +212,48 @@ impl Collider {
     }
 }
 
+/// The geometric queries [`convex_contact`] asks of a shape: those of a convex
+/// [`Shape`], and of a signed distance field (`sdf.rs`), which has no box faces.
+trait Field {
+    fn distance(&self, p: Vec3, r: f32) -> (f32, Vec3);
+    fn sweep(&self, p0: Vec3, p1: Vec3, r: f32) -> Option<(f32, Vec3)>;
+    fn face_toward(&self, from: Vec3, p: Vec3, r: f32) -> Option<(f32, Vec3)>;
+}
+
+impl Field for Shape {
+    #[inline]
+    fn distance(&self, p: Vec3, r: f32) -> (f32, Vec3) {
+        Shape::distance(self, p, r)
+    }
+    #[inline]
+    fn sweep(&self, p0: Vec3, p1: Vec3, r: f32) -> Option<(f32, Vec3)> {
+        Shape::sweep(self, p0, p1, r)
+    }
+    #[inline]
+    fn face_toward(&self, from: Vec3, p: Vec3, r: f32) -> Option<(f32, Vec3)> {
+        Shape::face_toward(self, from, p, r)
+    }
+}
+
+impl Field for super::sdf::SdfField {
+    #[inline]
+    fn distance(&self, p: Vec3, r: f32) -> (f32, Vec3) {
+        super::sdf::SdfField::distance(self, p, r)
+    }
+    #[inline]
+    fn sweep(&self, p0: Vec3, p1: Vec3, r: f32) -> Option<(f32, Vec3)> {
+        super::sdf::SdfField::sweep(self, p0, p1, r)
+    }
+    #[inline]
+    fn face_toward(&self, _: Vec3, _: Vec3, _: f32) -> Option<(f32, Vec3)> {
+        None
+    }
+}
+
 /// The contact plane (outward normal, a point on it; local frame) of a particle of
-/// radius `r` moving `l0 → l1` against a convex shape: the entry point of the path
-/// when it starts outside and enters, else the nearest surface point when `l1` is
-/// within `r` of the surface (or inside); a particle with a detection radius `rd > r`
+/// radius `r` moving `l0 → l1` against a convex shape or a distance field: the entry
+/// point of the path when it starts outside and enters, else the nearest surface
+/// point when `l1` is within `r` of the surface (or inside); a particle with a detection radius `rd > r`
 /// (a fluid's) is near within `rd + max(rd, 1e-4)` of the shape. When the shape
 /// `moved` this substep and the path starts inside it, the plane is the face nearest
 /// the start: the particle came in by it, while the end point, carried deeper by the
@@ -222,8 +261,8 @@ impl Collider {
 /// starts outside, misses the sweep and the start lies behind the plane of the end
 /// point's nearest feature, the plane is the face the start is in front of
 /// ([`Shape::face_toward`]).
-fn convex_contact(
-    shape: &Shape,
+fn convex_contact<S: Field>(
+    shape: &S,
     l0: Vec3,
     l1: Vec3,
     r: f32,

@@ -31,7 +31,7 @@ impl Lcg {
 
 /// A collider placed at `pos`/`rot` for the current substep, moving at `lin`/`ang`.
 fn placed(desc: ColliderDesc, mesh: Option<Box<TriMesh>>, lin: Vec3, ang: Vec3) -> Collider {
-    let mut c = Collider::new(desc, mesh);
+    let mut c = Collider::new(desc, mesh, None);
     c.pos = desc.position;
     c.rot = desc.rotation;
     c.inv_rot = desc.rotation.inverse();

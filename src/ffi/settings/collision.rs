@@ -12,8 +12,8 @@ use crate::limits::schema::flag_from_c;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SinewColliderDesc {
     /// The geometry, in the collider's local frame (a SinewShape in C: plane, sphere,
-    /// capsule, box; a mesh only through the mesh collider call). Its size is in the fields
-    /// its variant reads. Default 0 (a SinewShape).
+    /// capsule, box; a mesh and a distance field only through their own collider calls).
+    /// Its size is in the fields its variant reads. Default 0 (a SinewShape).
     pub shape: u32,
     /// World position of the shape's local origin. Each component in
     /// [-SINEW_MAX_COORDINATE, SINEW_MAX_COORDINATE] m. Default (0, 0, 0).
@@ -108,9 +108,10 @@ impl SinewColliderDesc {
                     half_extents: self.half_extents.into(),
                 },
                 4 => crate::collision::Shape::Mesh,
+                5 => crate::collision::Shape::Sdf,
                 v => {
                     return Err(crate::error::Error::invalid(format!(
-                        "shape {v} is not a SinewShape (0 = plane, 1 = sphere, 2 = capsule, 3 = box, 4 = mesh)"
+                        "shape {v} is not a SinewShape (0 = plane, 1 = sphere, 2 = capsule, 3 = box, 4 = mesh, 5 = sdf)"
                     )))
                 }
             },

@@ -124,6 +124,9 @@ pub const SINEW_MAX_COHESION: f32 = 1.0e7;
 pub const SINEW_MAX_GRAB_COMPLIANCE: f32 = 1000.0;
 /// Largest number of triangles of one mesh collider.
 pub const SINEW_MAX_TRIANGLES: u32 = 1 << 24;
+/// Largest number of samples (grid nodes) of one signed distance field collider: 64 MiB of
+/// distances.
+pub const SINEW_MAX_SDF_SAMPLES: u32 = 1 << 24;
 /// Contacts one particle keeps per substep and reports per step (colliders).
 pub const SINEW_MAX_COLLIDER_CONTACTS: u32 = 4;
 /// Room of the contact-event queue: events past it (before the host takes them) are counted
@@ -195,6 +198,7 @@ const _: () = {
     assert!(SINEW_MAX_COHESION == limits::MAX_COHESION);
     assert!(SINEW_MAX_GRAB_COMPLIANCE == limits::MAX_GRAB_COMPLIANCE);
     assert!(SINEW_MAX_TRIANGLES == limits::MAX_TRIANGLES as u32);
+    assert!(SINEW_MAX_SDF_SAMPLES == limits::MAX_SDF_SAMPLES as u32);
     assert!(SINEW_MAX_COLLIDER_CONTACTS == limits::MAX_COLLIDER_CONTACTS as u32);
     assert!(SINEW_MAX_CONTACT_EVENTS == limits::MAX_CONTACT_EVENTS as u32);
     assert!(SINEW_MAX_STEPS_PER_ADVANCE == limits::MAX_STEPS_PER_ADVANCE);

@@ -10,7 +10,7 @@ use super::*;
 use sinew::ffi::bodies::{sinew_embed_points_in_tets, sinew_tetrahedralize_mesh, sinew_weld_mesh};
 
 /// A closed tetrahedron: 4 vertices, 4 outward triangles.
-fn tetra() -> (Vec<SinewVec3>, Vec<u32>) {
+pub(super) fn tetra() -> (Vec<SinewVec3>, Vec<u32>) {
     (
         vec![
             v3(0.0, 0.0, 0.0),
