@@ -263,6 +263,27 @@
 #define SINEW_MAX_EMIT_SPEED 1000.0
 
 /**
+ * Largest ratio of an ellipsoid's longest to shortest axis in the fluid's drawing data
+ * (k_r, dimensionless).
+ */
+#define SINEW_MAX_ELLIPSOID_RATIO 100.0
+
+/**
+ * Largest scale of the fluid's drawn ellipsoids (k_s and k_n, dimensionless).
+ */
+#define SINEW_MAX_ELLIPSOID_SCALE 10.0
+
+/**
+ * Largest spawn rate of diffuse particles per fluid particle (1/s).
+ */
+#define SINEW_MAX_DIFFUSE_RATE 1.0e5
+
+/**
+ * Largest kinetic-energy threshold of diffuse particles (J/kg).
+ */
+#define SINEW_MAX_DIFFUSE_ENERGY 1.0e6
+
+/**
  * Largest lifetime of a fluid particle (s); 0 means forever.
  */
 #define SINEW_MAX_FLUID_LIFETIME 1.0e6
@@ -1605,17 +1626,18 @@ typedef struct SinewAnisotropyDesc {
    */
   float smoothing;
   /**
-   * k_r: the largest ratio of the longest to the shortest axis. In [1, 100]. Default 4.
+   * k_r: the largest ratio of the longest to the shortest axis. In [1,
+   * SINEW_MAX_ELLIPSOID_RATIO]. Default 4.
    */
   float max_ratio;
   /**
-   * k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0, 10].
-   * Default 1.
+   * k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0,
+   * SINEW_MAX_ELLIPSOID_SCALE]. Default 1.
    */
   float scale;
   /**
    * k_n: the radius of an isolated particle (fewer than `min_neighbours`), as a fraction
-   * of `radius`. In [0, 10]. Default 0.5.
+   * of `radius`. In [0, SINEW_MAX_ELLIPSOID_SCALE]. Default 0.5.
    */
   float isolated_scale;
   /**
@@ -1658,12 +1680,12 @@ typedef struct SinewDiffuseDesc {
   float lifetime;
   /**
    * k_ta: particles per second a fluid particle spawns at full trapped air and full
-   * kinetic energy. In [0, 100000] 1/s. Default 50.
+   * kinetic energy. In [0, SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.
    */
   float trapped_air_rate;
   /**
    * k_wc: particles per second at a full wave crest and full kinetic energy. In [0,
-   * 100000] 1/s. Default 50.
+   * SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.
    */
   float wave_crest_rate;
   /**
@@ -1686,11 +1708,12 @@ typedef struct SinewDiffuseDesc {
   float wave_crest_max;
   /**
    * τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing. In [0,
-   * 1000000] J/kg. Default 5.
+   * SINEW_MAX_DIFFUSE_ENERGY] J/kg. Default 5.
    */
   float energy_min;
   /**
-   * τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default 50.
+   * τ_max of the kinetic energy per kilogram. In [0, SINEW_MAX_DIFFUSE_ENERGY] J/kg.
+   * Default 50.
    */
   float energy_max;
   /**

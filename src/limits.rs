@@ -174,6 +174,15 @@ limits! {
     MAX_EMIT_RATE: f32 = 1.0e7;
     /// Largest emitter speed (m/s).
     MAX_EMIT_SPEED: f32 = 1.0e3;
+    /// Largest ratio of an ellipsoid's longest to shortest axis in the fluid's drawing
+    /// data (k_r, dimensionless).
+    MAX_ELLIPSOID_RATIO: f32 = 100.0;
+    /// Largest scale of the fluid's drawn ellipsoids (k_s and k_n, dimensionless).
+    MAX_ELLIPSOID_SCALE: f32 = 10.0;
+    /// Largest spawn rate of diffuse particles per fluid particle (1/s).
+    MAX_DIFFUSE_RATE: f32 = 1.0e5;
+    /// Largest kinetic-energy threshold of diffuse particles (J/kg).
+    MAX_DIFFUSE_ENERGY: f32 = 1.0e6;
     /// Largest lifetime of a fluid particle (s); 0 means forever.
     MAX_FLUID_LIFETIME: f32 = 1.0e6;
     /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,

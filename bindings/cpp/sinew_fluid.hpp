@@ -279,19 +279,20 @@ struct AnisotropyDesc : detail::DescSetters<AnisotropyDesc, SinewAnisotropyDesc>
         this->smoothing = value;
         return *this;
     }
-    /// k_r: the largest ratio of the longest to the shortest axis. In [1, 100]. Default 4.
+    /// k_r: the largest ratio of the longest to the shortest axis. In [1,
+    /// SINEW_MAX_ELLIPSOID_RATIO]. Default 4.
     AnisotropyDesc& with_max_ratio(float value) noexcept {
         this->max_ratio = value;
         return *this;
     }
-    /// k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0, 10]. Default
-    /// 1.
+    /// k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0,
+    /// SINEW_MAX_ELLIPSOID_SCALE]. Default 1.
     AnisotropyDesc& with_scale(float value) noexcept {
         this->scale = value;
         return *this;
     }
     /// k_n: the radius of an isolated particle (fewer than `min_neighbours`), as a fraction of
-    /// `radius`. In [0, 10]. Default 0.5.
+    /// `radius`. In [0, SINEW_MAX_ELLIPSOID_SCALE]. Default 0.5.
     AnisotropyDesc& with_isolated_scale(float value) noexcept {
         this->isolated_scale = value;
         return *this;
@@ -353,13 +354,13 @@ struct DiffuseDesc : detail::DescSetters<DiffuseDesc, SinewDiffuseDesc> {
         return *this;
     }
     /// k_ta: particles per second a fluid particle spawns at full trapped air and full kinetic
-    /// energy. In [0, 100000] 1/s. Default 50.
+    /// energy. In [0, SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.
     DiffuseDesc& with_trapped_air_rate(float value) noexcept {
         this->trapped_air_rate = value;
         return *this;
     }
-    /// k_wc: particles per second at a full wave crest and full kinetic energy. In [0, 100000]
-    /// 1/s. Default 50.
+    /// k_wc: particles per second at a full wave crest and full kinetic energy. In [0,
+    /// SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.
     DiffuseDesc& with_wave_crest_rate(float value) noexcept {
         this->wave_crest_rate = value;
         return *this;
@@ -387,12 +388,13 @@ struct DiffuseDesc : detail::DescSetters<DiffuseDesc, SinewDiffuseDesc> {
         return *this;
     }
     /// τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing. In [0,
-    /// 1000000] J/kg. Default 5.
+    /// SINEW_MAX_DIFFUSE_ENERGY] J/kg. Default 5.
     DiffuseDesc& with_energy_min(float value) noexcept {
         this->energy_min = value;
         return *this;
     }
-    /// τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default 50.
+    /// τ_max of the kinetic energy per kilogram. In [0, SINEW_MAX_DIFFUSE_ENERGY] J/kg. Default
+    /// 50.
     DiffuseDesc& with_energy_max(float value) noexcept {
         this->energy_max = value;
         return *this;

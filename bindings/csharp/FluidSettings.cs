@@ -271,14 +271,14 @@ namespace Sinew
         /// particle, 1 at the weighted mean of its neighbourhood (Yu &amp; Turk use 0.9 to 1).
         /// In [0, 1]. Default 0.9.</summary>
         public float Smoothing;
-        /// <summary>k_r: the largest ratio of the longest to the shortest axis. In [1, 100].
-        /// Default 4.</summary>
+        /// <summary>k_r: the largest ratio of the longest to the shortest axis. In [1,
+        /// SINEW_MAX_ELLIPSOID_RATIO]. Default 4.</summary>
         public float MaxRatio;
         /// <summary>k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0,
-        /// 10]. Default 1.</summary>
+        /// SINEW_MAX_ELLIPSOID_SCALE]. Default 1.</summary>
         public float Scale;
         /// <summary>k_n: the radius of an isolated particle (fewer than `min_neighbours`), as a
-        /// fraction of `radius`. In [0, 10]. Default 0.5.</summary>
+        /// fraction of `radius`. In [0, SINEW_MAX_ELLIPSOID_SCALE]. Default 0.5.</summary>
         public float IsolatedScale;
         /// <summary>N_ε: neighbours (within the smoothing radius) below which a particle is
         /// drawn as a sphere. A particle in the bulk has about 33 at the default smoothing
@@ -378,10 +378,10 @@ namespace Sinew
         /// Default 2.</summary>
         public float Lifetime;
         /// <summary>k_ta: particles per second a fluid particle spawns at full trapped air and
-        /// full kinetic energy. In [0, 100000] 1/s. Default 50.</summary>
+        /// full kinetic energy. In [0, SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.</summary>
         public float TrappedAirRate;
         /// <summary>k_wc: particles per second at a full wave crest and full kinetic energy. In
-        /// [0, 100000] 1/s. Default 50.</summary>
+        /// [0, SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.</summary>
         public float WaveCrestRate;
         /// <summary>τ_min of the trapped-air potential: below it a particle traps no air. In
         /// [0, 10000] m/s. Default 5.</summary>
@@ -395,10 +395,10 @@ namespace Sinew
         /// <summary>τ_max of the wave-crest potential. In [0, 10000]. Default 8.</summary>
         public float WaveCrestMax;
         /// <summary>τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing.
-        /// In [0, 1000000] J/kg. Default 5.</summary>
+        /// In [0, SINEW_MAX_DIFFUSE_ENERGY] J/kg. Default 5.</summary>
         public float EnergyMin;
-        /// <summary>τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default
-        /// 50.</summary>
+        /// <summary>τ_max of the kinetic energy per kilogram. In [0, SINEW_MAX_DIFFUSE_ENERGY]
+        /// J/kg. Default 50.</summary>
         public float EnergyMax;
         /// <summary>Fewer fluid neighbours than this: spray. In 0..=1000 particles. Default
         /// 6.</summary>

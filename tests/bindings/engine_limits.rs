@@ -38,6 +38,36 @@ const ALLOWED: &[(&str, &str, &str)] = &[
     ),
     (
         "unity-sample/Runtime/SinewFluid.cs",
+        "[Min(0.0001f)]",
+        "the radius of the drawn mesh (a divisor of the instance scale), m",
+    ),
+    (
+        "unity-sample/Runtime/SinewFluid.cs",
+        "particleMeshRadius = SinewAuthoring.Clamp(particleMeshRadius, 0.0001f, float.MaxValue);",
+        "the radius of the drawn mesh (a divisor of the instance scale), m",
+    ),
+    (
+        "unity-sample/Runtime/SinewFluid.cs",
+        "[Range(0.1f, SinewNative.SINEW_MAX_ELLIPSOID_SCALE)]",
+        "the slider's lower end; the value is clamped to (0, SINEW_MAX_ELLIPSOID_SCALE]",
+    ),
+    (
+        "unity-sample/Runtime/SinewFluid.cs",
+        "[Range(0.01f, 60f)]",
+        "the diffuse lifetime slider (s); the value is clamped to (0, SINEW_MAX_FLUID_LIFETIME]",
+    ),
+    (
+        "unity-sample/Runtime/SinewFluid.cs",
+        "diffuseSize = SinewAuthoring.Clamp(diffuseSize, 0f, 100f);",
+        "the drawn diffuse quad's size as a multiple of the spacing",
+    ),
+    (
+        "unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewFluidInstances.h",
+        "FMath::Max(MeshDiameter, 0.001)",
+        "the drawn mesh's diameter (a divisor of the instance scale), cm",
+    ),
+    (
+        "unity-sample/Runtime/SinewFluid.cs",
         "fastSpeed = SinewAuthoring.Clamp(fastSpeed, 0.001f, float.MaxValue);",
         "the speed drawn in the fast colour (a divisor of the colour ramp)",
     ),

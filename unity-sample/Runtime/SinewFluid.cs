@@ -152,16 +152,16 @@ namespace Sinew.Unity
         [Min(0f)]
         public float particleScale = 1f;
         [Tooltip("Ellipsoids: the radius inside the water as a multiple of half the Spacing (k_s); a little over 1 closes the gaps between neighbours.")]
-        [Range(0.1f, 10f)]
+        [Range(0.1f, SinewNative.SINEW_MAX_ELLIPSOID_SCALE)]
         public float ellipsoidScale = 1.25f;
         [Tooltip("Ellipsoids: Laplacian smoothing of the centres, 0 (at the particle) to 1 (at its neighbours' weighted mean); 0.9 smooths the surface.")]
         [Range(0f, 1f)]
         public float ellipsoidSmoothing = 0.9f;
         [Tooltip("Ellipsoids: the longest axis is at most this many times the shortest (k_r).")]
-        [Range(1f, 100f)]
+        [Range(1f, SinewNative.SINEW_MAX_ELLIPSOID_RATIO)]
         public float ellipsoidMaxRatio = 4f;
         [Tooltip("Ellipsoids: radius of a particle with few neighbours (a drop), as a fraction of the radius inside the water (k_n).")]
-        [Range(0f, 10f)]
+        [Range(0f, SinewNative.SINEW_MAX_ELLIPSOID_SCALE)]
         public float isolatedScale = 0.5f;
         [Tooltip("Colour of particles at rest.")]
         public Color slowColor = new Color(0.1f, 0.35f, 0.85f, 1f);
@@ -332,15 +332,15 @@ namespace Sinew.Unity
             particleMeshRadius = SinewAuthoring.Clamp(particleMeshRadius, 0.0001f, float.MaxValue);
             fastSpeed = SinewAuthoring.Clamp(fastSpeed, 0.001f, float.MaxValue);
             // The anisotropy readback's ranges (AnisotropyDesc).
-            ellipsoidScale = SinewAuthoring.Clamp(ellipsoidScale, 0.1f, 10f);
+            ellipsoidScale = SinewAuthoring.Clamp(ellipsoidScale, float.Epsilon, SinewNative.SINEW_MAX_ELLIPSOID_SCALE);
             ellipsoidSmoothing = SinewAuthoring.Clamp(ellipsoidSmoothing, 0f, 1f);
-            ellipsoidMaxRatio = SinewAuthoring.Clamp(ellipsoidMaxRatio, 1f, 100f);
-            isolatedScale = SinewAuthoring.Clamp(isolatedScale, 0f, 10f);
+            ellipsoidMaxRatio = SinewAuthoring.Clamp(ellipsoidMaxRatio, 1f, SinewNative.SINEW_MAX_ELLIPSOID_RATIO);
+            isolatedScale = SinewAuthoring.Clamp(isolatedScale, 0f, SinewNative.SINEW_MAX_ELLIPSOID_SCALE);
             // The diffuse particles' (DiffuseDesc).
             diffuseCapacity = SinewAuthoring.Clamp(diffuseCapacity, 1, (int)SinewNative.SINEW_MAX_FLUID_CAPACITY);
-            diffuseLifetime = SinewAuthoring.Clamp(diffuseLifetime, 0.01f, SinewNative.SINEW_MAX_FLUID_LIFETIME);
-            diffuseRate = SinewAuthoring.Clamp(diffuseRate, 0f, 100000f);
-            diffuseMinSpeed = SinewAuthoring.Clamp(diffuseMinSpeed, 0f, 400f);
+            diffuseLifetime = SinewAuthoring.Clamp(diffuseLifetime, float.Epsilon, SinewNative.SINEW_MAX_FLUID_LIFETIME);
+            diffuseRate = SinewAuthoring.Clamp(diffuseRate, 0f, SinewNative.SINEW_MAX_DIFFUSE_RATE);
+            diffuseMinSpeed = SinewAuthoring.Clamp(diffuseMinSpeed, 0f, SinewFluidAuthoring.MaxDiffuseMinSpeed);
             diffuseSize = SinewAuthoring.Clamp(diffuseSize, 0f, 100f);
         }
 

@@ -147,6 +147,12 @@ namespace Sinew.Unity
             return a;
         }
 
+        /// <summary>The largest threshold speed of <see cref="Diffuse"/> (m/s): its full
+        /// potential, at ten times the threshold's energy ½v², stays within
+        /// SINEW_MAX_DIFFUSE_ENERGY.</summary>
+        public static readonly float MaxDiffuseMinSpeed =
+            (float)Math.Sqrt(2.0 * SinewNative.SINEW_MAX_DIFFUSE_ENERGY / 10.0);
+
         /// <summary>Diffuse settings (spray, foam, bubbles): the library's defaults with
         /// room for <paramref name="capacity"/> (0 when <paramref name="on"/> is false: none),
         /// each living <paramref name="lifetime"/> s, spawned at up to

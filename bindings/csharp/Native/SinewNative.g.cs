@@ -893,16 +893,19 @@ namespace Sinew.Native
         /// 0.9.
         /// </summary>
         public float smoothing;
-        /// <summary>k_r: the largest ratio of the longest to the shortest axis. In [1, 100]. Default 4.</summary>
+        /// <summary>
+        /// k_r: the largest ratio of the longest to the shortest axis. In [1,
+        /// SINEW_MAX_ELLIPSOID_RATIO]. Default 4.
+        /// </summary>
         public float max_ratio;
         /// <summary>
-        /// k_s: scales every axis (1 draws the bulk's particles at <c>radius</c>). In (0, 10].
-        /// Default 1.
+        /// k_s: scales every axis (1 draws the bulk's particles at <c>radius</c>). In (0,
+        /// SINEW_MAX_ELLIPSOID_SCALE]. Default 1.
         /// </summary>
         public float scale;
         /// <summary>
         /// k_n: the radius of an isolated particle (fewer than <c>min_neighbours</c>), as a fraction
-        /// of <c>radius</c>. In [0, 10]. Default 0.5.
+        /// of <c>radius</c>. In [0, SINEW_MAX_ELLIPSOID_SCALE]. Default 0.5.
         /// </summary>
         public float isolated_scale;
         /// <summary>
@@ -945,12 +948,12 @@ namespace Sinew.Native
         public float lifetime;
         /// <summary>
         /// k_ta: particles per second a fluid particle spawns at full trapped air and full
-        /// kinetic energy. In [0, 100000] 1/s. Default 50.
+        /// kinetic energy. In [0, SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.
         /// </summary>
         public float trapped_air_rate;
         /// <summary>
         /// k_wc: particles per second at a full wave crest and full kinetic energy. In [0,
-        /// 100000] 1/s. Default 50.
+        /// SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.
         /// </summary>
         public float wave_crest_rate;
         /// <summary>
@@ -969,10 +972,13 @@ namespace Sinew.Native
         public float wave_crest_max;
         /// <summary>
         /// τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing. In [0,
-        /// 1000000] J/kg. Default 5.
+        /// SINEW_MAX_DIFFUSE_ENERGY] J/kg. Default 5.
         /// </summary>
         public float energy_min;
-        /// <summary>τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default 50.</summary>
+        /// <summary>
+        /// τ_max of the kinetic energy per kilogram. In [0, SINEW_MAX_DIFFUSE_ENERGY] J/kg.
+        /// Default 50.
+        /// </summary>
         public float energy_max;
         /// <summary>Fewer fluid neighbours than this: spray. In 0..=1000 particles. Default 6.</summary>
         public uint spray_neighbours;
@@ -1838,6 +1844,21 @@ namespace Sinew.Native
 
         /// <summary>Largest emitter speed (m/s).</summary>
         public const float SINEW_MAX_EMIT_SPEED = 1000.0f;
+
+        /// <summary>
+        /// Largest ratio of an ellipsoid's longest to shortest axis in the fluid's drawing data
+        /// (k_r, dimensionless).
+        /// </summary>
+        public const float SINEW_MAX_ELLIPSOID_RATIO = 100.0f;
+
+        /// <summary>Largest scale of the fluid's drawn ellipsoids (k_s and k_n, dimensionless).</summary>
+        public const float SINEW_MAX_ELLIPSOID_SCALE = 10.0f;
+
+        /// <summary>Largest spawn rate of diffuse particles per fluid particle (1/s).</summary>
+        public const float SINEW_MAX_DIFFUSE_RATE = 1.0e5f;
+
+        /// <summary>Largest kinetic-energy threshold of diffuse particles (J/kg).</summary>
+        public const float SINEW_MAX_DIFFUSE_ENERGY = 1.0e6f;
 
         /// <summary>Largest lifetime of a fluid particle (s); 0 means forever.</summary>
         public const float SINEW_MAX_FLUID_LIFETIME = 1.0e6f;

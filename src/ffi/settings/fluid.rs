@@ -343,13 +343,14 @@ pub struct SinewAnisotropyDesc {
     /// the weighted mean of its neighbourhood (Yu & Turk use 0.9 to 1). In [0, 1]. Default
     /// 0.9.
     pub smoothing: f32,
-    /// k_r: the largest ratio of the longest to the shortest axis. In [1, 100]. Default 4.
+    /// k_r: the largest ratio of the longest to the shortest axis. In [1,
+    /// SINEW_MAX_ELLIPSOID_RATIO]. Default 4.
     pub max_ratio: f32,
-    /// k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0, 10].
-    /// Default 1.
+    /// k_s: scales every axis (1 draws the bulk's particles at `radius`). In (0,
+    /// SINEW_MAX_ELLIPSOID_SCALE]. Default 1.
     pub scale: f32,
     /// k_n: the radius of an isolated particle (fewer than `min_neighbours`), as a fraction
-    /// of `radius`. In [0, 10]. Default 0.5.
+    /// of `radius`. In [0, SINEW_MAX_ELLIPSOID_SCALE]. Default 0.5.
     pub isolated_scale: f32,
     /// N_ε: neighbours (within the smoothing radius) below which a particle is drawn as a
     /// sphere. A particle in the bulk has about 33 at the default smoothing radius (2
@@ -407,10 +408,10 @@ pub struct SinewDiffuseDesc {
     /// Seconds each diffuse particle lives. In (0, SINEW_MAX_FLUID_LIFETIME] s. Default 2.
     pub lifetime: f32,
     /// k_ta: particles per second a fluid particle spawns at full trapped air and full
-    /// kinetic energy. In [0, 100000] 1/s. Default 50.
+    /// kinetic energy. In [0, SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.
     pub trapped_air_rate: f32,
     /// k_wc: particles per second at a full wave crest and full kinetic energy. In [0,
-    /// 100000] 1/s. Default 50.
+    /// SINEW_MAX_DIFFUSE_RATE] 1/s. Default 50.
     pub wave_crest_rate: f32,
     /// τ_min of the trapped-air potential: below it a particle traps no air. In [0, 10000]
     /// m/s. Default 5.
@@ -423,9 +424,10 @@ pub struct SinewDiffuseDesc {
     /// τ_max of the wave-crest potential. In [0, 10000]. Default 8.
     pub wave_crest_max: f32,
     /// τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing. In [0,
-    /// 1000000] J/kg. Default 5.
+    /// SINEW_MAX_DIFFUSE_ENERGY] J/kg. Default 5.
     pub energy_min: f32,
-    /// τ_max of the kinetic energy per kilogram. In [0, 1000000] J/kg. Default 50.
+    /// τ_max of the kinetic energy per kilogram. In [0, SINEW_MAX_DIFFUSE_ENERGY] J/kg.
+    /// Default 50.
     pub energy_max: f32,
     /// Fewer fluid neighbours than this: spray. In 0..=1000 particles. Default 6.
     pub spray_neighbours: u32,

@@ -78,6 +78,15 @@ pub const SINEW_MAX_FLUID_RELAXATION: f32 = 1.0e12;
 pub const SINEW_MAX_EMIT_RATE: f32 = 1.0e7;
 /// Largest emitter speed (m/s).
 pub const SINEW_MAX_EMIT_SPEED: f32 = 1000.0;
+/// Largest ratio of an ellipsoid's longest to shortest axis in the fluid's drawing data
+/// (k_r, dimensionless).
+pub const SINEW_MAX_ELLIPSOID_RATIO: f32 = 100.0;
+/// Largest scale of the fluid's drawn ellipsoids (k_s and k_n, dimensionless).
+pub const SINEW_MAX_ELLIPSOID_SCALE: f32 = 10.0;
+/// Largest spawn rate of diffuse particles per fluid particle (1/s).
+pub const SINEW_MAX_DIFFUSE_RATE: f32 = 1.0e5;
+/// Largest kinetic-energy threshold of diffuse particles (J/kg).
+pub const SINEW_MAX_DIFFUSE_ENERGY: f32 = 1.0e6;
 /// Largest lifetime of a fluid particle (s); 0 means forever.
 pub const SINEW_MAX_FLUID_LIFETIME: f32 = 1.0e6;
 /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
@@ -179,6 +188,10 @@ const _: () = {
     assert!(SINEW_MAX_FLUID_RELAXATION == limits::MAX_FLUID_RELAXATION);
     assert!(SINEW_MAX_EMIT_RATE == limits::MAX_EMIT_RATE);
     assert!(SINEW_MAX_EMIT_SPEED == limits::MAX_EMIT_SPEED);
+    assert!(SINEW_MAX_ELLIPSOID_RATIO == limits::MAX_ELLIPSOID_RATIO);
+    assert!(SINEW_MAX_ELLIPSOID_SCALE == limits::MAX_ELLIPSOID_SCALE);
+    assert!(SINEW_MAX_DIFFUSE_RATE == limits::MAX_DIFFUSE_RATE);
+    assert!(SINEW_MAX_DIFFUSE_ENERGY == limits::MAX_DIFFUSE_ENERGY);
     assert!(SINEW_MAX_FLUID_LIFETIME == limits::MAX_FLUID_LIFETIME);
     assert!(SINEW_MAX_FLUID_COEFFICIENT == limits::MAX_FLUID_COEFFICIENT);
     assert!(SINEW_MAX_BODY_PARTICLES == limits::MAX_BODY_PARTICLES);

@@ -26,7 +26,7 @@
 //! a ratio of 1.2: most of the bulk) is a sphere of radius r k_s (tr C / 3) / σ₀, the
 //! eigen-decomposition skipped.
 
-use crate::limits::MAX_FLUID_SPACING;
+use crate::limits::{MAX_ELLIPSOID_RATIO, MAX_ELLIPSOID_SCALE, MAX_FLUID_SPACING};
 use crate::math::{Vec3, Vec3A, Vec4};
 
 use super::eigen::symmetric_eigen;
@@ -46,12 +46,12 @@ crate::settings! {
         /// 1 at the weighted mean of its neighbourhood (Yu & Turk use 0.9 to 1).
         smoothing: f32 = 0.9 => unit "", min >= 0.0, max <= 1.0;
         /// k_r: the largest ratio of the longest to the shortest axis.
-        max_ratio: f32 = 4.0 => unit "", min >= 1.0, max <= 100.0;
+        max_ratio: f32 = 4.0 => unit "", min >= 1.0, max <= MAX_ELLIPSOID_RATIO;
         /// k_s: scales every axis (1 draws the bulk's particles at `radius`).
-        scale: f32 = 1.0 => unit "", min > 0.0, max <= 10.0;
+        scale: f32 = 1.0 => unit "", min > 0.0, max <= MAX_ELLIPSOID_SCALE;
         /// k_n: the radius of an isolated particle (fewer than `min_neighbours`), as a
         /// fraction of `radius`.
-        isolated_scale: f32 = 0.5 => unit "", min >= 0.0, max <= 10.0;
+        isolated_scale: f32 = 0.5 => unit "", min >= 0.0, max <= MAX_ELLIPSOID_SCALE;
         /// N_ε: neighbours (within the smoothing radius) below which a particle is drawn
         /// as a sphere. A particle in the bulk has about 33 at the default smoothing
         /// radius (2 spacings; 12 in a planar world), one on a flat surface about half.

@@ -25,7 +25,7 @@
 //! foam). New particles are refused (counted) when `capacity` is reached.
 
 use crate::error::{try_reserve, Result};
-use crate::limits::{MAX_FLUID_CAPACITY, MAX_FLUID_LIFETIME};
+use crate::limits::{MAX_DIFFUSE_ENERGY, MAX_DIFFUSE_RATE, MAX_FLUID_CAPACITY, MAX_FLUID_LIFETIME};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::solver::parallel::{Blocks, Executor};
 
@@ -44,9 +44,9 @@ crate::settings! {
         lifetime: f32 = 2.0 => unit "s", min > 0.0, max <= MAX_FLUID_LIFETIME;
         /// k_ta: particles per second a fluid particle spawns at full trapped air and
         /// full kinetic energy.
-        trapped_air_rate: f32 = 50.0 => unit "1/s", min >= 0.0, max <= 100000.0;
+        trapped_air_rate: f32 = 50.0 => unit "1/s", min >= 0.0, max <= MAX_DIFFUSE_RATE;
         /// k_wc: particles per second at a full wave crest and full kinetic energy.
-        wave_crest_rate: f32 = 50.0 => unit "1/s", min >= 0.0, max <= 100000.0;
+        wave_crest_rate: f32 = 50.0 => unit "1/s", min >= 0.0, max <= MAX_DIFFUSE_RATE;
         /// τ_min of the trapped-air potential: below it a particle traps no air.
         trapped_air_min: f32 = 5.0 => unit "m/s", min >= 0.0, max <= 10000.0;
         /// τ_max of the trapped-air potential: above it, full.
@@ -56,9 +56,9 @@ crate::settings! {
         /// τ_max of the wave-crest potential.
         wave_crest_max: f32 = 8.0 => unit "", min >= 0.0, max <= 10000.0;
         /// τ_min of the kinetic energy per kilogram ½ v²: slower water spawns nothing.
-        energy_min: f32 = 5.0 => unit "J/kg", min >= 0.0, max <= 1000000.0;
+        energy_min: f32 = 5.0 => unit "J/kg", min >= 0.0, max <= MAX_DIFFUSE_ENERGY;
         /// τ_max of the kinetic energy per kilogram.
-        energy_max: f32 = 50.0 => unit "J/kg", min >= 0.0, max <= 1000000.0;
+        energy_max: f32 = 50.0 => unit "J/kg", min >= 0.0, max <= MAX_DIFFUSE_ENERGY;
         /// Fewer fluid neighbours than this: spray.
         spray_neighbours: u32 = 6 => unit "particles", max <= 1000;
         /// More fluid neighbours than this: a bubble.

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 USinewFluidComponent::USinewFluidComponent(const FObjectInitializer& ObjectInitializer)
 	: Super(ObjectInitializer)
@@ -148,7 +149,7 @@ void USinewFluidComponent::JoinSimulation(USinewWorldSubsystem& Sub)
 	SimPositions.assign(Desc.capacity, FVector3f());
 	SimVelocities.assign(Desc.capacity, FVector3f());
 	SimEllipsoids.assign(Desc.capacity, SinewFluidEllipsoid{});
-	AppliedDiffuse = sinew_diffuse_desc_default(); // capacity 0: a new fluid has none
+	AppliedDiffuse = sinew::DiffuseDesc(); // capacity 0: a new fluid has none
 	SimDiffuse.clear();
 	SyncDiffuse();
 	OwnEmitterHandle = sinew::Emitter();
@@ -189,8 +190,14 @@ void USinewFluidComponent::LeaveSimulation()
 
 sinew::AnisotropyDesc USinewFluidComponent::MakeAnisotropyDesc() const
 {
+	// The library's ranges (generated limits): a value typed past the sliders is
+	// clamped, never refused.
+	const float MaxScale = static_cast<float>(SINEW_MAX_ELLIPSOID_SCALE);
 	sinew::AnisotropyDesc Desc;
-	Desc.with_scale(EllipsoidScale).with_smoothing(EllipsoidSmoothing).with_max_ratio(EllipsoidMaxRatio).with_isolated_scale(IsolatedScale);
+	Desc.with_scale(FMath::Clamp(EllipsoidScale, std::numeric_limits<float>::min(), MaxScale))
+		.with_smoothing(FMath::Clamp(EllipsoidSmoothing, 0.0f, 1.0f))
+		.with_max_ratio(FMath::Clamp(EllipsoidMaxRatio, 1.0f, static_cast<float>(SINEW_MAX_ELLIPSOID_RATIO)))
+		.with_isolated_scale(FMath::Clamp(IsolatedScale, 0.0f, MaxScale));
 	return Desc;
 }
 
@@ -198,11 +205,17 @@ sinew::DiffuseDesc USinewFluidComponent::MakeDiffuseDesc() const
 {
 	sinew::DiffuseDesc Desc;
 	const double MinSpeed = sinew::units::length_to_sim(FMath::Max(DiffuseMinSpeed, 0.0f)); // m/s
-	const float EnergyMin = (float)(0.5 * MinSpeed * MinSpeed);                               // J/kg
-	Desc.with_capacity(bDiffuse ? (uint32)FMath::Max(DiffuseCapacity, 0) : 0u)
-		.with_lifetime(DiffuseLifetime)
-		.with_trapped_air_rate(DiffuseRate)
-		.with_wave_crest_rate(DiffuseRate)
+	// Full potential at ten times the threshold's energy, which stays within the limit.
+	const float EnergyMin = FMath::Min((float)(0.5 * MinSpeed * MinSpeed),
+		static_cast<float>(SINEW_MAX_DIFFUSE_ENERGY) / 10.0f); // J/kg
+	const float Rate = FMath::Clamp(DiffuseRate, 0.0f, static_cast<float>(SINEW_MAX_DIFFUSE_RATE));
+	const float Lifetime = FMath::Clamp(DiffuseLifetime, std::numeric_limits<float>::min(),
+		static_cast<float>(SINEW_MAX_FLUID_LIFETIME));
+	const int32 Capacity = FMath::Clamp(DiffuseCapacity, 0, static_cast<int32>(SINEW_MAX_FLUID_CAPACITY));
+	Desc.with_capacity(bDiffuse ? static_cast<uint32>(Capacity) : 0u)
+		.with_lifetime(Lifetime)
+		.with_trapped_air_rate(Rate)
+		.with_wave_crest_rate(Rate)
 		.with_energy_min(EnergyMin)
 		.with_energy_max(10.0f * EnergyMin);
 	return Desc;

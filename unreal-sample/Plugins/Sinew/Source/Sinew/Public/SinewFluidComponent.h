@@ -279,7 +279,7 @@ public:
 	float ParticleScale = 1.0f;
 
 	/** Ellipsoids: the radius inside the water as a multiple of half the Spacing (k_s); a little over 1 closes the gaps between neighbours. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0.1", ClampMax = "10", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0", UIMin = "0.1", UIMax = "10", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
 	float EllipsoidScale = 1.25f;
 
 	/** Ellipsoids: Laplacian smoothing of the centres, 0 (at the particle) to 1 (at its neighbours' weighted mean); 0.9 smooths the surface. */
@@ -287,11 +287,11 @@ public:
 	float EllipsoidSmoothing = 0.9f;
 
 	/** Ellipsoids: the longest axis is at most this many times the shortest (k_r). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "1", ClampMax = "100", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "1", UIMax = "100", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
 	float EllipsoidMaxRatio = 4.0f;
 
 	/** Ellipsoids: radius of a particle with few neighbours (a drop) as a fraction of the radius inside the water (k_n). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0", ClampMax = "10", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Rendering", meta = (ClampMin = "0", UIMax = "10", EditCondition = "DrawMode == ESinewFluidDrawMode::Ellipsoids"))
 	float IsolatedScale = 0.5f;
 
 	/** Diameter of the instanced mesh at scale 1, cm (the engine's sphere: 100). */
@@ -307,19 +307,19 @@ public:
 	bool bDiffuse = false;
 
 	/** Diffuse particles reserved (a full set spawns no more); a new value starts them afresh. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "1", ClampMax = "4194304"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "1", UIMax = "65536"))
 	int32 DiffuseCapacity = 4096;
 
 	/** Seconds each diffuse particle lives. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0.01", ClampMax = "1000000", Units = "s"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0", UIMin = "0.01", UIMax = "60", Units = "s"))
 	float DiffuseLifetime = 2.0f;
 
 	/** Diffuse particles per fluid particle per second at full potential (trapped air and wave crests each). */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0", ClampMax = "100000"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0", UIMax = "1000"))
 	float DiffuseRate = 50.0f;
 
 	/** Water slower than this spawns none (kinetic energy 1/2 v^2 from there, full at ten times it), cm/s. The library's default is 316 cm/s; a small tank wants about 150. */
-	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0", ClampMax = "40000", Units = "cm/s"))
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse", meta = (ClampMin = "0", UIMax = "2000", Units = "cm/s"))
 	float DiffuseMinSpeed = 316.0f;
 
 	/** Diffuse instance diameter as a multiple of Spacing (DiffuseInstances' mesh of MeshDiameter). */
@@ -328,7 +328,7 @@ public:
 
 	/** The instanced mesh component (on the same actor) that draws the diffuse particles: one instance per particle, world space, its opacity (spray 0.9, foam 1, bubbles 0.5, fading over its last 0.3 s) as custom data 0. None: they are simulated but not drawn. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Diffuse")
-	TObjectPtr<UInstancedStaticMeshComponent> DiffuseInstances;
+	TObjectPtr<UInstancedStaticMeshComponent> DiffuseInstances = nullptr;
 
 	/** Turns the diffuse particles on or off in place (ApplySettings). */
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Diffuse")
