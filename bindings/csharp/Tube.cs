@@ -17,6 +17,11 @@ namespace Sinew
 {
     public sealed class Tube
     {
+        /// <summary>The range of <see cref="Sides"/>, and the smallest radius an engine
+        /// field offers (m).</summary>
+        public const int MinSides = 3, MaxSides = 256;
+        public const float MinRadius = 1e-4f;
+
         /// <summary>Tube radius, in the units of the points (> 0).</summary>
         public float Radius = 0.01f;
         /// <summary>Vertices around (3..256).</summary>
@@ -77,7 +82,7 @@ namespace Sinew
         {
             if (count < 2)
                 throw new ArgumentException("Tube.Build: needs at least 2 points, got " + count);
-            if (Sides < 3 || Sides > 256)
+            if (Sides < MinSides || Sides > MaxSides)
                 throw new ArgumentException("Tube.Build: Sides must be in 3..256, got " + Sides);
             if (!(Radius > 0) || float.IsInfinity(Radius) || float.IsNaN(VPerLength) || float.IsInfinity(VPerLength))
                 throw new ArgumentException("Tube.Build: Radius must be finite and > 0, VPerLength finite");

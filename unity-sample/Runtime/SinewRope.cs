@@ -77,10 +77,10 @@ namespace Sinew.Unity
         [Tooltip("Draw a tube mesh around the particles (rotation-minimising frames, normals and tangents) instead of the LineRenderer.")]
         public bool tubeMesh;
         [Tooltip("Tube radius, m (> 0).")]
-        [Min(0.0001f)]
+        [Min(Tube.MinRadius)]
         public float tubeRadius = 0.02f;
         [Tooltip("Vertices around the tube, 3..256.")]
-        [Range(3, 256)]
+        [Range(Tube.MinSides, Tube.MaxSides)]
         public int tubeSides = 8;
         [Tooltip("Close both ends of the tube with flat caps.")]
         public bool tubeCaps = true;
@@ -289,8 +289,8 @@ namespace Sinew.Unity
         /// The tube around this frame's points (world space), into the reused arrays.
         unsafe void DrawTube()
         {
-            tube.Radius = tubeRadius > 0 ? tubeRadius : 0.0001f;
-            tube.Sides = Mathf.Clamp(tubeSides, 3, 256);
+            tube.Radius = tubeRadius > Tube.MinRadius ? tubeRadius : Tube.MinRadius;
+            tube.Sides = Mathf.Clamp(tubeSides, Tube.MinSides, Tube.MaxSides);
             tube.Caps = tubeCaps;
             tube.VPerLength = tubeVPerMetre;
             if (tubeObject == null)
