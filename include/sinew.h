@@ -4557,6 +4557,74 @@ SinewStatus sinew_world_set_profile_callback(struct SinewWorld world,
                                              const struct SinewProfileHook *hook);
 
 /**
+ * Writes per-vertex render normals and tangents of `triangle_count` triangles
+ * (`triangles`: 3 uint32_t each, vertex indices below `vertex_count`) over
+ * `positions` (`vertex_count` SinewVec3):
+ *
+ * * normal (SinewVec3, one every `normal_stride` bytes, 12..=SINEW_MAX_STRIDE_BYTES,
+ *   into `out_normals`): the normalised sum of the vertex's triangles'
+ *   `(p1 - p0) x (p2 - p0)` (area-weighted), what Unity's `Mesh.RecalculateNormals`
+ *   computes for a mesh whose vertices are shared by their triangles (a mesh split at
+ *   UV seams gets a crease there; pass welded vertices to avoid it); (0, 1, 0) for a
+ *   vertex with no non-degenerate triangle.
+ * * tangent (4 floats x y z w, one every `tangent_stride` bytes,
+ *   16..=SINEW_MAX_STRIDE_BYTES, into `out_tangents`, or NULL for none): with `uvs`
+ *   (2 floats u v per vertex, or NULL), the direction of +U summed over the vertex's
+ *   triangles weighted by their UV area, made perpendicular to the normal, and
+ *   w = +1 or -1 so that cross(normal, tangent) * w points along +V (Unity's and
+ *   MikkTSpace's convention, per vertex: no splitting at handedness seams); without
+ *   UVs, +X made perpendicular to the normal (+Z where the normal is along X), w = 1.
+ *
+ * Never NaN: triangles with a non-finite normal or tangent add nothing. Allocates
+ * nothing (the sums accumulate in the output buffers); the same bits for any thread
+ * count. A bad index fails with SINEW_ERROR_OUT_OF_RANGE, writing nothing.
+ *
+ * # Safety
+ * `positions` must point to `vertex_count` readable SinewVec3, `triangles` to
+ * 3 * `triangle_count` readable uint32_t, `uvs` to 2 * `vertex_count` readable floats
+ * or be NULL, `out_normals` to `(vertex_count-1)*normal_stride + 12` writable bytes and
+ * `out_tangents` to `(vertex_count-1)*tangent_stride + 16` writable bytes or be NULL;
+ * the outputs must not overlap the inputs or each other.
+ */
+SinewStatus sinew_render_normals(const struct SinewVec3 *positions,
+                                 uint32_t vertex_count,
+                                 const uint32_t *triangles,
+                                 uint32_t triangle_count,
+                                 const float *uvs,
+                                 void *out_normals,
+                                 uint32_t normal_stride,
+                                 void *out_tangents,
+                                 uint32_t tangent_stride);
+
+/**
+ * `sinew_render_normals` over a body's particles interpolated at `alpha` in [0, 1]
+ * (as `sinew_body_read_interpolated_positions`; pass the alpha `sinew_world_advance`
+ * wrote, or 1 for the current state): vertex k is world particle
+ * `vertex_particles[k]` (`vertex_count` uint32_t, any particle of the world: e.g. a
+ * torn cloth's render vertices as `sinew_cloth_read_topology` writes them), or, with
+ * `vertex_particles` NULL, the body's particle k, and then `vertex_count` must be the
+ * body's particle count (SINEW_ERROR_OUT_OF_RANGE otherwise). Vertices sharing a
+ * particle (a cloth welded at UV seams) get the same position, each the normal of
+ * its own triangles: give them triangles over one shared vertex to share a normal.
+ *
+ * # Safety
+ * As `sinew_render_normals`, with `vertex_particles` pointing to `vertex_count`
+ * readable uint32_t or NULL in place of `positions`.
+ */
+SinewStatus sinew_body_render_normals(struct SinewWorld world,
+                                      struct SinewBody body,
+                                      float alpha,
+                                      const uint32_t *vertex_particles,
+                                      uint32_t vertex_count,
+                                      const uint32_t *triangles,
+                                      uint32_t triangle_count,
+                                      const float *uvs,
+                                      void *out_normals,
+                                      uint32_t normal_stride,
+                                      void *out_tangents,
+                                      uint32_t tangent_stride);
+
+/**
  * Adds a static signed distance field collider: `nx` x `ny` x `nz` nodes (each >= 2,
  * at most SINEW_MAX_SDF_SAMPLES in all) every `cell_size` m along the local axes, node
  * (i, j, k) at local `*origin + cell_size * (i, j, k)`, its signed distance (m,

@@ -49,6 +49,8 @@ mod pipeline;
 /// cbindgen:ignore
 mod recovery;
 /// cbindgen:ignore
+mod render_normals;
+/// cbindgen:ignore
 #[cfg(feature = "bench-scenes")]
 pub mod scenes;
 /// cbindgen:ignore

@@ -41,6 +41,7 @@ pub mod lod;
 pub mod particles;
 pub mod profile;
 mod readback;
+pub mod render_normals;
 pub mod sdf;
 pub mod settings;
 pub mod skinning;

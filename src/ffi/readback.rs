@@ -91,6 +91,25 @@ impl<'a, E: Copy> StridedOut<'a, E> {
     }
 }
 
+impl<E: Copy> crate::render_normals::VertexOut<E> for StridedOut<'_, E> {
+    /// Reads back element `k`, which this call wrote before (the render-normal sums
+    /// accumulate in the caller's buffer). Panics past the capacity, as `write`.
+    fn get(&self, k: usize) -> E {
+        assert!(
+            k < self.capacity,
+            "readback element {k} of {}",
+            self.capacity
+        );
+        // SAFETY: k < capacity, so the element lies within the span `new` checked, which
+        // the caller made writable (hence readable) and unaliased for 'a; the sums write
+        // each element before reading it, so it holds an E; unaligned read, any stride.
+        unsafe { (self.base.add(k * self.stride) as *const E).read_unaligned() }
+    }
+    fn set(&mut self, k: usize, value: E) {
+        self.write(k, value);
+    }
+}
+
 /// Fails with OUT_OF_RANGE ("capacity {capacity} is below {what}") when `count`
 /// elements do not fit in a buffer of `capacity`; nothing is written then.
 pub(crate) fn check_capacity(

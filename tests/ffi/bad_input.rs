@@ -484,6 +484,8 @@ mod interpolation_cases;
 mod mesh_tool_cases;
 #[path = "bad_input/profile.rs"]
 mod profile_cases;
+#[path = "bad_input/render_normals.rs"]
+mod render_normals_cases;
 #[path = "bad_input/sdf.rs"]
 mod sdf_cases;
 #[path = "bad_input/sleep.rs"]
@@ -547,5 +549,6 @@ fn every_table() -> Vec<Vec<Case>> {
     tables.extend(mesh_tool_cases::tables());
     tables.extend(fluid_cases::tables());
     tables.extend(fluid_render_cases::tables());
+    tables.extend(render_normals_cases::tables());
     tables
 }

@@ -15,6 +15,7 @@ mod doubled_triangles;
 mod fuzz_api;
 mod handle_serials;
 mod header;
+mod render_normals;
 mod snapshot_sweeps;
 mod task_system;
 mod threads;

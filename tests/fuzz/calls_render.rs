@@ -8,6 +8,25 @@ use sinew::ffi::fluid_render::{
     sinew_fluid_set_diffuse, sinew_surface_desc_default, sinew_surface_desc_init,
     SinewAnisotropyDesc, SinewDiffuseDesc, SinewSurfaceCounts, SinewSurfaceDesc,
 };
+use sinew::ffi::render_normals::{sinew_body_render_normals, sinew_render_normals};
+
+/// After a successful render-normals call: the first `count` elements of `floats`
+/// floats every `stride` bytes in `b` are finite, their xyz a unit vector (and w ±1
+/// for a tangent).
+fn check_render_vectors(b: &[u8], stride: u32, count: u32, floats: usize, what: &str) {
+    for k in 0..count as usize {
+        let at = k * stride as usize;
+        let f: Vec<f32> = (0..floats)
+            .map(|c| f32::from_ne_bytes(b[at + 4 * c..at + 4 * c + 4].try_into().unwrap()))
+            .collect();
+        let len = (f[0] * f[0] + f[1] * f[1] + f[2] * f[2]).sqrt();
+        assert!(
+            f.iter().all(|x| x.is_finite()) && (len - 1.0).abs() < 1e-3,
+            "{what} {k}: {f:?} is not a finite unit vector"
+        );
+        assert!(floats == 3 || f[3].abs() == 1.0, "{what} {k}: w {}", f[3]);
+    }
+}
 
 impl Session<'_> {
     /// Calls `name` on world `w` with generated arguments; `None` when `name` is not
@@ -23,6 +42,96 @@ impl Session<'_> {
         // `Output` and `readback_buffer`).
         unsafe {
             Some(match name {
+                "sinew_render_normals" | "sinew_body_render_normals" => {
+                    let body_call = name == "sinew_body_render_normals";
+                    let b = if body_call {
+                        self.body(s)
+                    } else {
+                        SinewBody::default()
+                    };
+                    let mut v = self.g.below(40) as u32;
+                    let mut vertex_particles = Vec::new();
+                    if body_call && self.g.pct(50) {
+                        let (mut first, mut count) = (0u32, 0u32);
+                        if sinew_body_particle_range(w, b, &mut first, &mut count) == SINEW_OK
+                            && !self.g.pct(5)
+                        {
+                            v = count.min(MAX_BUF as u32);
+                        }
+                    } else if body_call {
+                        let mut n = 0u32;
+                        let _ = sinew_world_particle_count(w, &mut n);
+                        vertex_particles = (0..v).map(|_| self.g.index(n)).collect();
+                    }
+                    let vp = Input::new(&mut self.g, vertex_particles);
+                    let positions: Vec<SinewVec3> = (0..v).map(|_| self.g.vec3(10.0)).collect();
+                    let positions = Input::new(&mut self.g, positions);
+                    let tris: Vec<u32> =
+                        (0..3 * self.g.below(60)).map(|_| self.g.index(v)).collect();
+                    let tri_count = tris.len() as u32 / 3;
+                    let tris = Input::new(&mut self.g, tris);
+                    let uvs: Vec<f32> = (0..2 * v).map(|_| self.g.float(-2.0, 2.0)).collect();
+                    let uvs = Input::new(&mut self.g, uvs);
+                    let uv_ptr = if self.g.pct(40) {
+                        std::ptr::null()
+                    } else {
+                        uvs.ptr()
+                    };
+                    let alpha = self.render_alpha();
+                    let (mut nb, nstride, nnull) = self.readback_buffer(v, 12);
+                    let (mut tb, tstride, tnull) = self.readback_buffer(v, 16);
+                    let np: *mut c_void = if nnull && self.g.pct(20) {
+                        std::ptr::null_mut()
+                    } else {
+                        nb.as_mut_ptr().cast()
+                    };
+                    let tp: *mut c_void = if tnull {
+                        std::ptr::null_mut()
+                    } else {
+                        tb.as_mut_ptr().cast()
+                    };
+                    let st = if body_call {
+                        let vp_ptr = if vp.values.is_empty() {
+                            std::ptr::null()
+                        } else {
+                            vp.ptr()
+                        };
+                        sinew_body_render_normals(
+                            w,
+                            b,
+                            alpha,
+                            vp_ptr,
+                            v,
+                            tris.ptr(),
+                            tri_count,
+                            uv_ptr,
+                            np,
+                            nstride,
+                            tp,
+                            tstride,
+                        )
+                    } else {
+                        sinew_render_normals(
+                            positions.ptr(),
+                            v,
+                            tris.ptr(),
+                            tri_count,
+                            uv_ptr,
+                            np,
+                            nstride,
+                            tp,
+                            tstride,
+                        )
+                    };
+                    if st == SINEW_OK {
+                        check_render_vectors(&nb, nstride, v, 3, "normal");
+                        if !tp.is_null() {
+                            check_render_vectors(&tb, tstride, v, 4, "tangent");
+                        }
+                    }
+                    let untouched = nb.iter().chain(&tb).all(|&x| x == SENTINEL);
+                    ok_or(st, untouched)
+                }
                 "sinew_anisotropy_desc_default" => {
                     let _ = sinew_anisotropy_desc_default();
                     Outcome::new(SINEW_OK, true)

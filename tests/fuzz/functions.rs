@@ -189,6 +189,8 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_anisotropy_desc_default",
     "sinew_anisotropy_desc_init",
     "sinew_fluid_read_anisotropy",
+    "sinew_render_normals",
+    "sinew_body_render_normals",
     "sinew_diffuse_desc_default",
     "sinew_diffuse_desc_init",
     "sinew_fluid_set_diffuse",

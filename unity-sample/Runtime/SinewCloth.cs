@@ -136,6 +136,7 @@ namespace Sinew.Unity
 
         Mesh mesh;
         NativeArray<Vector3> vertices;
+        readonly SinewMeshNormals meshNormals = new SinewMeshNormals();
         int[] pinnedVertices = new int[0];
         Transform[] builtPins = new Transform[0];
         int distinctPins;
@@ -284,6 +285,7 @@ namespace Sinew.Unity
             if (vertices.IsCreated)
                 vertices.Dispose();
             vertices = new NativeArray<Vector3>(sourceVertices.Length, Allocator.Persistent);
+            meshNormals.SetTopology(sourceTriangles, meshUV, sourceVertices.Length);
         }
 
         bool SamePins()
@@ -315,7 +317,10 @@ namespace Sinew.Unity
                 for (int v = 0; v < n; v++)
                     uv[v] = meshUV[Cloth.MeshVertexSource(v)];
                 mesh.uv = uv;
+                meshNormals.SetTopology(Cloth.MeshTriangles, uv, n);
             }
+            else
+                meshNormals.SetTopology(Cloth.MeshTriangles, null, n);
             mesh.triangles = Cloth.MeshTriangles;
         }
 
@@ -351,7 +356,7 @@ namespace Sinew.Unity
             for (int i = 0; i < vertices.Length; i++)
                 vertices[i] = toLocal.MultiplyPoint3x4(vertices[i]);
             mesh.SetVertices(vertices);
-            mesh.RecalculateNormals();
+            meshNormals.Apply(mesh, vertices); // the library's, into arrays kept between frames
             mesh.RecalculateBounds();
         }
 

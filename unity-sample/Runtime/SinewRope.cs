@@ -1,6 +1,8 @@
 // A rope between two transforms, built by the library (Sinew.Rope over sinew_world_add_rope:
 // links, bend links, tethers from pinned ends) through SinewAuthoring, ends pinned to the
-// transforms before every step, drawn with a LineRenderer. Every option of the library's
+// transforms before every step, drawn with a LineRenderer or, with Tube Mesh on, a tube
+// (Sinew.Tube: rotation-minimising frames, optional caps, normals, tangents, UVs; the port
+// of the C++ sinew_tube.hpp Unreal draws ropes with). Every option of the library's
 // rope is a field. Material, mass, damping, drag, winch, break force and the collision
 // filter are edited in place while playing (nothing is rebuilt, other ropes are never
 // touched); segments, pins, tethers and radius shape the body: the inspector greys them out
@@ -70,6 +72,22 @@ namespace Sinew.Unity
         [Min(0.0f)]
         public float winchSpeed = 0.5f;
         // END GENERATED Winch fields
+
+        [Header("Rendering")]
+        [Tooltip("Draw a tube mesh around the particles (rotation-minimising frames, normals and tangents) instead of the LineRenderer.")]
+        public bool tubeMesh;
+        [Tooltip("Tube radius, m (> 0).")]
+        [Min(Tube.MinRadius)]
+        public float tubeRadius = 0.02f;
+        [Tooltip("Vertices around the tube, 3..256.")]
+        [Range(Tube.MinSides, Tube.MaxSides)]
+        public int tubeSides = 8;
+        [Tooltip("Close both ends of the tube with flat caps.")]
+        public bool tubeCaps = true;
+        [Tooltip("Texture V per metre along the tube.")]
+        public float tubeVPerMetre = 1f;
+        [Tooltip("The tube's material; empty = the LineRenderer's.")]
+        public Material tubeMaterial;
         [Tooltip("Break force of the links, N (0 = unbreakable), compared with each link's tension (tethers included).")]
         [Min(0f)]
         public float breakForce = 0f;
@@ -114,6 +132,16 @@ namespace Sinew.Unity
 
         LineRenderer line;
         Vector3[] points = new Vector3[0];
+        // The tube (tubeMesh): world-space vertices on a separate object at the origin,
+        // arrays kept between frames, indices rebuilt only when their layout changes.
+        readonly Tube tube = new Tube();
+        GameObject tubeObject;
+        Mesh tubeMeshData;
+        Vector3[] tubePositions = new Vector3[0], tubeNormals = new Vector3[0];
+        Vector4[] tubeTangents = new Vector4[0];
+        Vector2[] tubeUV = new Vector2[0];
+        int[] tubeIndices = new int[0];
+        int tubeLayout = -1;
         RopeOptions applied;
         SinewWorldBehaviour subscribed;
 
@@ -249,7 +277,60 @@ namespace Sinew.Unity
                 return;
             // In place (Vector3[] has SinewVec3's layout), between the last two steps.
             Rope.Body.ReadInterpolatedPositions(SinewRendering.Alpha(world), points);
-            line.SetPositions(points);
+            line.enabled = !tubeMesh;
+            if (tubeMesh)
+                DrawTube();
+            else
+                line.SetPositions(points);
+            if (tubeObject != null)
+                tubeObject.SetActive(tubeMesh);
+        }
+
+        /// The tube around this frame's points (world space), into the reused arrays.
+        unsafe void DrawTube()
+        {
+            tube.Radius = tubeRadius > Tube.MinRadius ? tubeRadius : Tube.MinRadius;
+            tube.Sides = Mathf.Clamp(tubeSides, Tube.MinSides, Tube.MaxSides);
+            tube.Caps = tubeCaps;
+            tube.VPerLength = tubeVPerMetre;
+            if (tubeObject == null)
+            {
+                tubeObject = new GameObject(name + " (Sinew rope tube)");
+                tubeMeshData = new Mesh();
+                tubeMeshData.MarkDynamic();
+                tubeObject.AddComponent<MeshFilter>().mesh = tubeMeshData;
+                tubeObject.AddComponent<MeshRenderer>().sharedMaterial = tubeMaterial != null ? tubeMaterial : line.sharedMaterial;
+            }
+            int n = points.Length;
+            int layout = (n * 512 + tube.Sides) * 2 + (tube.Caps ? 1 : 0);
+            bool indices = layout != tubeLayout;
+            if (indices)
+            {
+                int v = Tube.VertexCount(n, tube.Sides, tube.Caps);
+                tubePositions = new Vector3[v];
+                tubeNormals = new Vector3[v];
+                tubeTangents = new Vector4[v];
+                tubeUV = new Vector2[v];
+                tubeIndices = new int[Tube.IndexCount(n, tube.Sides, tube.Caps)];
+                tubeMeshData.Clear();
+                if (v > 65535)
+                    tubeMeshData.indexFormat = UnityEngine.Rendering.IndexFormat.UInt32;
+            }
+            fixed (Vector3* p = points)
+            fixed (Vector3* pos = tubePositions)
+            fixed (Vector3* nrm = tubeNormals)
+            fixed (Vector4* tan = tubeTangents)
+            fixed (Vector2* uv = tubeUV)
+            fixed (int* idx = tubeIndices)
+                tube.Build((SinewVec3*)p, n, (SinewVec3*)pos, (SinewVec3*)nrm, (float*)tan, (float*)uv, indices ? idx : null);
+            tubeMeshData.SetVertices(tubePositions);
+            tubeMeshData.SetNormals(tubeNormals);
+            tubeMeshData.SetTangents(tubeTangents);
+            tubeMeshData.SetUVs(0, tubeUV);
+            if (indices)
+                tubeMeshData.triangles = tubeIndices;
+            tubeMeshData.RecalculateBounds();
+            tubeLayout = layout;
         }
 
         void OnDestroy()
@@ -258,6 +339,10 @@ namespace Sinew.Unity
                 subscribed.BeforeStep -= FollowEnds;
             if (Rope != null)
                 Rope.Dispose(); // removes the body (nothing to do once the world is gone)
+            if (tubeObject != null)
+                Destroy(tubeObject);
+            if (tubeMeshData != null)
+                Destroy(tubeMeshData);
             Rope = null;
         }
 

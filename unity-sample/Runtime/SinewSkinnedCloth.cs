@@ -185,6 +185,7 @@ namespace Sinew.Unity
         SkinnedMeshRenderer skin;
         Mesh baked;
         Mesh output;
+        readonly SinewMeshNormals meshNormals = new SinewMeshNormals();
         GameObject display;
         int[] vertexOfParticle = new int[0];
         Vector3[] targets = new Vector3[0];
@@ -243,6 +244,7 @@ namespace Sinew.Unity
             output.MarkDynamic();
             output.vertices = worldVertices;
             output.triangles = skin.sharedMesh.triangles;
+            meshNormals.SetTopology(output.triangles, skin.sharedMesh.uv, worldVertices.Length);
             display.AddComponent<MeshFilter>().mesh = output;
             display.AddComponent<MeshRenderer>().sharedMaterial = skin.sharedMaterial;
             skin.forceRenderingOff = true;
@@ -413,7 +415,7 @@ namespace Sinew.Unity
                 return;
             Cloth.ReadInterpolatedVertices(SinewRendering.Alpha(world), simulated);
             output.SetVertices(simulated);
-            output.RecalculateNormals();
+            meshNormals.Apply(output, simulated); // the library's, into arrays kept between frames
             output.RecalculateBounds();
         }
 

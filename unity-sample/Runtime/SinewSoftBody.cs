@@ -6,8 +6,8 @@
 // tet body plus overlapping shape-matching clusters: stiffness, plasticity). Every frame
 // the render mesh follows the particles: a pressure body's vertices are its particles
 // (seams welded), a tet body's are embedded in its tets (barycentric weights computed
-// once by the library); the vertices are written in local space and the normals
-// recomputed. Compliances, pressure, mass, damping, cluster stiffness and collision are
+// once by the library); the vertices are written in local space and the normals and
+// tangents computed by the library (SinewMeshNormals). Compliances, pressure, mass, damping, cluster stiffness and collision are
 // edited in place while playing; Mode, Resolution, yield and creep rebuild the body
 // (Rebuild()). Nothing native is serialized; the body is created in Start and removed in
 // OnDestroy (prefab-safe). Selected, the gizmo shows the surface (pressure) or the tet
@@ -95,6 +95,7 @@ namespace Sinew.Unity
         Vector3[] sourceVertices; // the mesh before the first build, local space
         int[] sourceTriangles;
         Vector3[] vertices;       // the render vertices of this frame
+        readonly SinewMeshNormals meshNormals = new SinewMeshNormals();
         SoftBodyOptions applied;
         SinewWorldBehaviour subscribed;
 
@@ -158,6 +159,7 @@ namespace Sinew.Unity
             sourceVertices = mesh.vertices;
             sourceTriangles = mesh.triangles;
             vertices = new Vector3[sourceVertices.Length];
+            meshNormals.SetTopology(sourceTriangles, mesh.uv, sourceVertices.Length);
             Build();
             subscribed = world;
             subscribed.BeforeStep += ApplyEdits;
@@ -225,7 +227,7 @@ namespace Sinew.Unity
             for (int i = 0; i < vertices.Length; i++)
                 vertices[i] = toLocal.MultiplyPoint3x4(vertices[i]);
             mesh.SetVertices(vertices);
-            mesh.RecalculateNormals();
+            meshNormals.Apply(mesh, vertices); // the library's, into arrays kept between frames
             mesh.RecalculateBounds();
         }
 

@@ -3477,6 +3477,57 @@ namespace Sinew.Native
         public static extern int sinew_world_set_profile_callback(SinewWorldHandle world, SinewProfileHook* hook);
 
         /// <summary>
+        /// Writes per-vertex render normals and tangents of <c>triangle_count</c> triangles
+        /// (<c>triangles</c>: 3 uint32_t each, vertex indices below <c>vertex_count</c>) over
+        /// <c>positions</c> (<c>vertex_count</c> SinewVec3):
+        ///
+        /// * normal (SinewVec3, one every <c>normal_stride</c> bytes, 12..=SINEW_MAX_STRIDE_BYTES,
+        ///   into <c>out_normals</c>): the normalised sum of the vertex's triangles'
+        ///   <c>(p1 - p0) x (p2 - p0)</c> (area-weighted), what Unity's <c>Mesh.RecalculateNormals</c>
+        ///   computes for a mesh whose vertices are shared by their triangles (a mesh split at
+        ///   UV seams gets a crease there; pass welded vertices to avoid it); (0, 1, 0) for a
+        ///   vertex with no non-degenerate triangle.
+        /// * tangent (4 floats x y z w, one every <c>tangent_stride</c> bytes,
+        ///   16..=SINEW_MAX_STRIDE_BYTES, into <c>out_tangents</c>, or NULL for none): with <c>uvs</c>
+        ///   (2 floats u v per vertex, or NULL), the direction of +U summed over the vertex's
+        ///   triangles weighted by their UV area, made perpendicular to the normal, and
+        ///   w = +1 or -1 so that cross(normal, tangent) * w points along +V (Unity's and
+        ///   MikkTSpace's convention, per vertex: no splitting at handedness seams); without
+        ///   UVs, +X made perpendicular to the normal (+Z where the normal is along X), w = 1.
+        ///
+        /// Never NaN: triangles with a non-finite normal or tangent add nothing. Allocates
+        /// nothing (the sums accumulate in the output buffers); the same bits for any thread
+        /// count. A bad index fails with SINEW_ERROR_OUT_OF_RANGE, writing nothing.
+        /// </summary>
+        /// <remarks>
+        /// <c>positions</c> must point to <c>vertex_count</c> readable SinewVec3, <c>triangles</c> to
+        /// 3 * <c>triangle_count</c> readable uint32_t, <c>uvs</c> to 2 * <c>vertex_count</c> readable floats
+        /// or be NULL, <c>out_normals</c> to <c>(vertex_count-1)*normal_stride + 12</c> writable bytes and
+        /// <c>out_tangents</c> to <c>(vertex_count-1)*tangent_stride + 16</c> writable bytes or be NULL;
+        /// the outputs must not overlap the inputs or each other.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_render_normals(SinewVec3* positions, uint vertex_count, uint* triangles, uint triangle_count, float* uvs, void* out_normals, uint normal_stride, void* out_tangents, uint tangent_stride);
+
+        /// <summary>
+        /// <c>sinew_render_normals</c> over a body's particles interpolated at <c>alpha</c> in [0, 1]
+        /// (as <c>sinew_body_read_interpolated_positions</c>; pass the alpha <c>sinew_world_advance</c>
+        /// wrote, or 1 for the current state): vertex k is world particle
+        /// <c>vertex_particles[k]</c> (<c>vertex_count</c> uint32_t, any particle of the world: e.g. a
+        /// torn cloth's render vertices as <c>sinew_cloth_read_topology</c> writes them), or, with
+        /// <c>vertex_particles</c> NULL, the body's particle k, and then <c>vertex_count</c> must be the
+        /// body's particle count (SINEW_ERROR_OUT_OF_RANGE otherwise). Vertices sharing a
+        /// particle (a cloth welded at UV seams) get the same position, each the normal of
+        /// its own triangles: give them triangles over one shared vertex to share a normal.
+        /// </summary>
+        /// <remarks>
+        /// As <c>sinew_render_normals</c>, with <c>vertex_particles</c> pointing to <c>vertex_count</c>
+        /// readable uint32_t or NULL in place of <c>positions</c>.
+        /// </remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_body_render_normals(SinewWorldHandle world, SinewBodyHandle body, float alpha, uint* vertex_particles, uint vertex_count, uint* triangles, uint triangle_count, float* uvs, void* out_normals, uint normal_stride, void* out_tangents, uint tangent_stride);
+
+        /// <summary>
         /// Adds a static signed distance field collider: <c>nx</c> x <c>ny</c> x <c>nz</c> nodes (each &gt;= 2,
         /// at most SINEW_MAX_SDF_SAMPLES in all) every <c>cell_size</c> m along the local axes, node
         /// (i, j, k) at local <c>*origin + cell_size * (i, j, k)</c>, its signed distance (m,

@@ -38,6 +38,7 @@ namespace UnityEngine
     public sealed class GameObject : Object
     {
         public GameObject(string name) { }
+        public void SetActive(bool value) { }
         public Transform transform { get { return null; } }
         public T AddComponent<T>() where T : Component { return null; }
         public T GetComponent<T>() { return default(T); }
@@ -163,6 +164,7 @@ namespace UnityEngine
         public const float PI = 3.14159274f;
         public static float Sqrt(float f) { return f; }
         public static float Clamp01(float f) { return f; }
+        public static int Clamp(int value, int min, int max) { return value < min ? min : value > max ? max : value; }
         public static float SmoothStep(float a, float b, float t) { return a; }
         public static float Min(float a, float b) { return a < b ? a : b; }
         public static int Max(int a, int b) { return a > b ? a : b; }
@@ -255,7 +257,7 @@ namespace UnityEngine
                                              bool receiveShadows, int layer) { }
     }
 
-    public sealed class LineRenderer : Component
+    public sealed class LineRenderer : Renderer
     {
         public int positionCount { get; set; }
         public bool useWorldSpace { get; set; }
@@ -285,6 +287,9 @@ namespace UnityEngine
         public void GetNormals(System.Collections.Generic.List<Vector3> normals) { }
         public void SetVertices(Vector3[] inVertices) { }
         public void SetNormals(Vector3[] inNormals) { }
+        public void SetTangents(Vector4[] inTangents) { }
+        public void SetUVs(int channel, Vector2[] uvs) { }
+        public void Clear() { }
         public void MarkDynamic() { }
         public void SetVertices<T>(Unity.Collections.NativeArray<T> inVertices) where T : struct { }
         public void RecalculateNormals() { }
