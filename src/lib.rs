@@ -49,7 +49,6 @@ mod pipeline;
 /// cbindgen:ignore
 mod recovery;
 /// cbindgen:ignore
-mod render_normals;
 /// cbindgen:ignore
 #[cfg(feature = "bench-scenes")]
 pub mod scenes;

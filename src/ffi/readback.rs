@@ -91,7 +91,7 @@ impl<'a, E: Copy> StridedOut<'a, E> {
     }
 }
 
-impl<E: Copy> crate::render_normals::VertexOut<E> for StridedOut<'_, E> {
+impl<E: Copy> crate::world::render_normals::VertexOut<E> for StridedOut<'_, E> {
     /// Reads back element `k`, which this call wrote before (the render-normal sums
     /// accumulate in the caller's buffer). Panics past the capacity, as `write`.
     fn get(&self, k: usize) -> E {

@@ -1,4 +1,4 @@
-//! Render normals and tangents (src/render_normals.rs) through the C ABI: for a
+//! Render normals and tangents (src/world/render_normals.rs) through the C ABI: for a
 //! triangle list over given positions, or over a body's particles interpolated like
 //! `sinew_body_read_interpolated_positions`, written strided into vertex buffers.
 
@@ -10,7 +10,7 @@ use super::world::{with_world, SinewVec3, SinewWorld};
 use super::{guard, optional_slice_from, slice_from, tuples, SinewStatus};
 use crate::bodies::BodyId;
 use crate::math::Vec3;
-use crate::render_normals::compute;
+use crate::world::render_normals::compute;
 
 /// Writes per-vertex render normals and tangents of `triangle_count` triangles
 /// (`triangles`: 3 uint32_t each, vertex indices below `vertex_count`) over

@@ -31,6 +31,7 @@ mod grab_edit;
 mod granular;
 pub(crate) mod interpolation;
 pub(crate) mod profile;
+pub(crate) mod render_normals;
 mod skinning;
 pub(crate) mod sleep;
 mod snapshot;

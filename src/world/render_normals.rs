@@ -188,7 +188,7 @@ impl crate::world::World {
         N: VertexOut<[f32; 3]> + ?Sized,
         T: VertexOut<[f32; 4]> + ?Sized,
     {
-        crate::world::interpolation::check_alpha(alpha)?;
+        super::interpolation::check_alpha(alpha)?;
         let (first, count) = self.body_particle_range(body)?;
         let p = &self.particles;
         match vertex_particles {
@@ -217,7 +217,7 @@ impl crate::world::World {
         let particle = |k: usize| vertex_particles.map_or(first as usize + k, |vp| vp[k] as usize);
         let position = |k: usize| {
             let i = particle(k);
-            crate::world::interpolation::lerp(p.step_start[i], p.position(i), alpha)
+            super::interpolation::lerp(p.step_start[i], p.position(i), alpha)
         };
         compute(vertex_count, position, triangles, uvs, normals, tangents)
     }
