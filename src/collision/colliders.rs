@@ -392,20 +392,23 @@ impl Colliders {
             // fluid push, reported or not), its angular impulse about the centre of
             // mass moved to the point asked for.
             let a = about.unwrap_or(c.desc.position);
-            let moment = p.angular_impulse + (p.com - a).cross(p.impulse);
+            let moment = saturating_sum(p.angular_impulse, saturating_cross(p.com - a, p.impulse));
             return Ok(ContactWrench {
-                force: p.impulse * inv_dt,
-                torque: moment * inv_dt,
+                force: saturating_scale(p.impulse, inv_dt),
+                torque: saturating_scale(moment, inv_dt),
             });
         }
         // Moment about `about`: Σ (p − a) × J = Σ (p − c) × J + (c − a) × Σ J.
         let moment = match about {
-            Some(a) => c.contact_moment + (c.contact_centre - a).cross(c.contact_impulse),
+            Some(a) => saturating_sum(
+                c.contact_moment,
+                saturating_cross(c.contact_centre - a, c.contact_impulse),
+            ),
             None => c.contact_moment,
         };
         Ok(ContactWrench {
-            force: c.contact_impulse * inv_dt,
-            torque: moment * inv_dt,
+            force: saturating_scale(c.contact_impulse, inv_dt),
+            torque: saturating_scale(moment, inv_dt),
         })
     }
 
@@ -425,8 +428,11 @@ impl Colliders {
                 continue;
             };
             let j = -(r.normal * r.impulse + r.friction);
-            c.contact_impulse += j;
-            c.contact_moment += (r.point - c.contact_centre).cross(j);
+            c.contact_impulse = saturating_sum(c.contact_impulse, j);
+            c.contact_moment = saturating_sum(
+                c.contact_moment,
+                saturating_cross(r.point - c.contact_centre, j),
+            );
         }
     }
 
@@ -654,6 +660,44 @@ pub(crate) const NORMAL_TOLERANCE: f32 = 1e-3;
 /// of the `slots` the world has (with a generation, never 0 for a live collider), its
 /// normal a unit vector within [`NORMAL_TOLERANCE`], its impulse finite and >= 0 (a
 /// collider only pushes), its friction impulse and point finite. No allocation.
+/// f64 → f32, past f32's range reading as its largest value (a wrench of impulses near
+/// the readback's limits overflows f32 in a product or a sum; it reads as the largest
+/// value, never as inf or NaN).
+fn saturate(x: f64) -> f32 {
+    x.clamp(-(f32::MAX as f64), f32::MAX as f64) as f32
+}
+
+/// a × b of finite vectors, computed in f64 and saturated: finite, where an f32 cross
+/// product can give inf − inf = NaN.
+fn saturating_cross(a: Vec3, b: Vec3) -> Vec3 {
+    let (ax, ay, az) = (a.x as f64, a.y as f64, a.z as f64);
+    let (bx, by, bz) = (b.x as f64, b.y as f64, b.z as f64);
+    Vec3::new(
+        saturate(ay * bz - az * by),
+        saturate(az * bx - ax * bz),
+        saturate(ax * by - ay * bx),
+    )
+}
+
+/// a + b of finite vectors, saturated.
+fn saturating_sum(a: Vec3, b: Vec3) -> Vec3 {
+    Vec3::new(
+        saturate(a.x as f64 + b.x as f64),
+        saturate(a.y as f64 + b.y as f64),
+        saturate(a.z as f64 + b.z as f64),
+    )
+}
+
+/// a · k of a finite vector by a finite factor, saturated.
+fn saturating_scale(a: Vec3, k: f32) -> Vec3 {
+    let k = k as f64;
+    Vec3::new(
+        saturate(a.x as f64 * k),
+        saturate(a.y as f64 * k),
+        saturate(a.z as f64 * k),
+    )
+}
+
 pub(crate) fn valid_report(
     c: &ContactReport,
     prev: Option<&ContactReport>,

@@ -243,8 +243,13 @@ impl Proxy {
     }
 
     /// Takes a position impulse `p` (kg·m) at arm `r` over a substep of `h` seconds.
+    /// An arm that is not finite (a particle parked out of the world, e.g. a cleared
+    /// fluid's, whose push is zero) is skipped: 0 × inf would make the proxy's turn NaN.
     #[inline]
     pub(crate) fn push(&mut self, p: Vec3, r: Vec3, inv_h: f32) {
+        if !r.is_finite() {
+            return;
+        }
         self.corr_lin += p * self.inv_mass;
         self.corr_ang += self.inv_inertia * r.cross(p);
         self.impulse += p * inv_h;
@@ -362,10 +367,20 @@ impl Proxy {
     }
 }
 
-/// `q` turned by the small rotation vector `a` (rad): `q + ½ [a, 0] q`, normalized.
+/// `q` turned by the small rotation vector `a` (rad): `q + ½ [a, 0] q`, normalized. A
+/// turn of a radian or more (a host's spin over a long substep) takes the exact
+/// rotation instead, where the first-order step would overflow or degenerate; a
+/// non-finite one leaves `q` as it was.
 fn integrate(q: Quat, a: Vec3) -> Quat {
     if a == Vec3::ZERO {
         return q;
+    }
+    let angle2 = a.length_squared();
+    if angle2 >= 1.0 || !angle2.is_finite() {
+        if !a.is_finite() || !angle2.is_finite() {
+            return q;
+        }
+        return (Quat::from_scaled_axis(a) * q).normalize();
     }
     let dq = Quat::from_xyzw(a.x, a.y, a.z, 0.0) * q;
     Quat::from_xyzw(

@@ -844,7 +844,23 @@ impl Colliders {
             }
         }
         for c in self.slots.iter_mut() {
-            if c.proxy.is_some() {
+            if let Some(p) = c.proxy.as_mut() {
+                let lost = !(c.pos.is_finite()
+                    && c.rot.is_finite()
+                    && p.com.is_finite()
+                    && p.v.is_finite()
+                    && p.w.is_finite()
+                    && c.pos.abs().max_element() <= crate::limits::MAX_COORDINATE);
+                if lost {
+                    // Flung past the coordinate limit (a light proxy under heavy pushes):
+                    // it stays at the step's start pose and stops, as the recovery pass
+                    // does for particles; the host reads no motion from it.
+                    c.pos = c.desc.position;
+                    c.rot = c.desc.rotation;
+                    p.v = Vec3::ZERO;
+                    p.w = Vec3::ZERO;
+                    p.begin_step(c.pos, c.rot);
+                }
                 // The proxy's pose: where the collider stays until the host moves it.
                 c.desc.position = c.pos;
                 c.desc.rotation = c.rot;
