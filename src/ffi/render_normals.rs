@@ -57,27 +57,22 @@ pub unsafe extern "C" fn sinew_render_normals(
         let n = vertex_count as usize;
         // SAFETY: this function's safety section makes each pointer readable (writable
         // for the outputs) for the counts and strides given, unaliased, for this call.
-        let (positions, triangles, uvs, mut normals, tangents) = unsafe {
+        let (positions, (triangles, uvs, mut normals, mut tangents)) = unsafe {
             (
                 slice_from(positions, n, "positions")?,
-                tuples::<3>(triangles, triangle_count, "triangles")?,
-                optional_slice_from(uvs as *const [f32; 2], n, "uvs")?,
-                StridedOut::<[f32; 3]>::new(
+                mesh_io(
+                    vertex_count,
+                    triangles,
+                    triangle_count,
+                    uvs,
                     out_normals,
-                    vertex_count,
                     normal_stride,
-                    "out_normals",
-                )?,
-                StridedOut::<[f32; 4]>::optional(
                     out_tangents,
-                    vertex_count,
                     tangent_stride,
-                    "out_tangents",
                 )?,
             )
         };
         let position = |k: usize| Vec3::new(positions[k].x, positions[k].y, positions[k].z);
-        let mut tangents = tangents;
         Ok(compute(
             n,
             position,
@@ -122,26 +117,21 @@ pub unsafe extern "C" fn sinew_body_render_normals(
         let n = vertex_count as usize;
         // SAFETY: as in `sinew_render_normals`: this function's safety section makes
         // each pointer valid for the counts and strides given, for this call.
-        let (vertex_particles, triangles, uvs, mut normals, tangents) = unsafe {
+        let (vertex_particles, (triangles, uvs, mut normals, mut tangents)) = unsafe {
             (
                 optional_slice_from(vertex_particles, n, "vertex_particles")?,
-                tuples::<3>(triangles, triangle_count, "triangles")?,
-                optional_slice_from(uvs as *const [f32; 2], n, "uvs")?,
-                StridedOut::<[f32; 3]>::new(
+                mesh_io(
+                    vertex_count,
+                    triangles,
+                    triangle_count,
+                    uvs,
                     out_normals,
-                    vertex_count,
                     normal_stride,
-                    "out_normals",
-                )?,
-                StridedOut::<[f32; 4]>::optional(
                     out_tangents,
-                    vertex_count,
                     tangent_stride,
-                    "out_tangents",
                 )?,
             )
         };
-        let mut tangents = tangents;
         with_world(world, |w| {
             Ok(w.body_render_normals(
                 BodyId(body.id),
@@ -155,4 +145,46 @@ pub unsafe extern "C" fn sinew_body_render_normals(
             )?)
         })
     })
+}
+
+/// The triangles, UVs and outputs both calls read (vertex_count vertices).
+type MeshIo<'a> = (
+    &'a [[u32; 3]],
+    Option<&'a [[f32; 2]]>,
+    StridedOut<'a, [f32; 3]>,
+    Option<StridedOut<'a, [f32; 4]>>,
+);
+
+/// Reads the arguments both calls share.
+///
+/// # Safety
+/// The pointers as the calls' safety sections say: `triangles` readable for
+/// `triangle_count` triples, `uvs` NULL or readable for `vertex_count` pairs, the outputs
+/// writable for `vertex_count` elements at their strides (`out_tangents` may be NULL).
+#[allow(clippy::too_many_arguments)]
+unsafe fn mesh_io<'a>(
+    vertex_count: u32,
+    triangles: *const u32,
+    triangle_count: u32,
+    uvs: *const f32,
+    out_normals: *mut c_void,
+    normal_stride: u32,
+    out_tangents: *mut c_void,
+    tangent_stride: u32,
+) -> super::FfiResult<MeshIo<'a>> {
+    let n = vertex_count as usize;
+    // SAFETY: forwarded from this function's safety section.
+    unsafe {
+        Ok((
+            tuples::<3>(triangles, triangle_count, "triangles")?,
+            optional_slice_from(uvs as *const [f32; 2], n, "uvs")?,
+            StridedOut::<[f32; 3]>::new(out_normals, vertex_count, normal_stride, "out_normals")?,
+            StridedOut::<[f32; 4]>::optional(
+                out_tangents,
+                vertex_count,
+                tangent_stride,
+                "out_tangents",
+            )?,
+        ))
+    }
 }

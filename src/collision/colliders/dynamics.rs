@@ -243,13 +243,8 @@ impl Proxy {
     }
 
     /// Takes a position impulse `p` (kg·m) at arm `r` over a substep of `h` seconds.
-    /// An arm that is not finite (a particle parked out of the world, e.g. a cleared
-    /// fluid's, whose push is zero) is skipped: 0 × inf would make the proxy's turn NaN.
     #[inline]
     pub(crate) fn push(&mut self, p: Vec3, r: Vec3, inv_h: f32) {
-        if !r.is_finite() {
-            return;
-        }
         self.corr_lin += p * self.inv_mass;
         self.corr_ang += self.inv_inertia * r.cross(p);
         self.impulse += p * inv_h;
