@@ -37,6 +37,7 @@ mod collider_threads;
 mod collisions;
 mod contact_reports;
 mod contracts;
+mod dynamic_collider_limits;
 mod dynamic_colliders;
 mod edit;
 mod families;
