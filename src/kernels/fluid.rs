@@ -19,6 +19,9 @@
 //!   correction of the same iteration (the positions do not move in between).
 //! * [`correction`]: Σ (λ_k + λ_j + s_corr) ∇W over a list, from the kept factors
 //!   (with no distance of its own unless the list has a coincident pair).
+//! * [`spread`]: the weighted neighbourhood sums of the renderer's ellipsoids (Yu &
+//!   Turk 2013, `fluid::render::anisotropy`): Σ w, Σ w d, Σ w d dᵀ over a list's live
+//!   records (w ≠ 0), `w = 1 − (|d| / h)³`, d in units of h.
 //!
 //! The pair buffer holds, per block of 8 list entries, the 8 gradient factors then
 //! the 8 `s_corr` (both 0 beyond h and past the list's end): [`pair_room`] floats.
@@ -330,6 +333,85 @@ pub(crate) fn viscosity_scalar(
         az[l] += z;
     }
     lane_sums([ax, ay, az], list.len())
+}
+
+/// What [`spread`] sums over a list (each reduced by [`reduce8`]): the neighbours
+/// within h whose record has w ≠ 0, d = (x_j − x_k) / h, `w = 1 − |d|³`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Spread {
+    /// How many neighbours counted.
+    pub n: u32,
+    /// Σ w.
+    pub sw: f32,
+    /// Σ w d.
+    pub sd: [f32; 3],
+    /// Σ w d dᵀ: xx, xy, xz, yy, yz, zz.
+    pub dd: [f32; 6],
+}
+
+/// Σ w, Σ w d and Σ w d dᵀ of slot k over `list` ([`Spread`]; positions in `pos`,
+/// `inv_h` = 1 / h).
+///
+/// # Safety
+/// Every entry of `list` is a slot of `pos`, as for [`density`].
+#[inline(always)]
+pub(super) unsafe fn spread(
+    kernel: Kernel,
+    h2: f32,
+    inv_h: f32,
+    pos: &Records,
+    k: usize,
+    list: &[u32],
+) -> Spread {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `density`.
+        Kernel::Avx => unsafe { avx::spread(h2, inv_h, pos, k, list) },
+        _ => spread_scalar(h2, inv_h, pos, k, list),
+    }
+}
+
+pub(crate) fn spread_scalar(h2: f32, inv_h: f32, pos: &Records, k: usize, list: &[u32]) -> Spread {
+    let p = pos[k];
+    let mut acc = [[0.0f32; 8]; 10];
+    let mut n = 0u32;
+    for (i, &j) in list.iter().enumerate() {
+        let l = i % 8;
+        let q = pos[j as usize];
+        let (dx, dy, dz) = (q[0] - p[0], q[1] - p[1], q[2] - p[2]);
+        let r2 = (dx * dx + dy * dy) + dz * dz;
+        let terms = if r2 < h2 && q[3] != 0.0 {
+            n += 1;
+            let t = r2.sqrt() * inv_h;
+            let w = 1.0 - (t * t) * t;
+            let (ex, ey, ez) = (dx * inv_h, dy * inv_h, dz * inv_h);
+            let (wx, wy, wz) = (w * ex, w * ey, w * ez);
+            [
+                w,
+                wx,
+                wy,
+                wz,
+                wx * ex,
+                wx * ey,
+                wx * ez,
+                wy * ey,
+                wy * ez,
+                wz * ez,
+            ]
+        } else {
+            [0.0; 10]
+        };
+        for (a, t) in acc.iter_mut().zip(terms) {
+            a[l] += t;
+        }
+    }
+    let s = lane_sums(acc, list.len());
+    Spread {
+        n,
+        sw: s[0],
+        sd: [s[1], s[2], s[3]],
+        dd: [s[4], s[5], s[6], s[7], s[8], s[9]],
+    }
 }
 
 /// Asks the CPU to fetch the cache line of `at` (the record of a particle a pass
@@ -653,6 +735,87 @@ mod avx {
             [reduce(ax), reduce(ay), reduce(az)]
         }
     }
+    /// [`super::spread_scalar`], eight lanes at a time.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn spread(
+        h2: f32,
+        inv_h: f32,
+        pos: &Records,
+        k: usize,
+        list: &[u32],
+    ) -> super::Spread {
+        assert!(k < pos.len());
+        debug_assert!(super::slots_of(list, pos.len()));
+        // SAFETY: AVX is enabled; indices are slots of `pos` (the contract, checked in
+        // debug builds).
+        unsafe {
+            let p = pos[k];
+            let (px, py, pz) = (
+                _mm256_set1_ps(p[0]),
+                _mm256_set1_ps(p[1]),
+                _mm256_set1_ps(p[2]),
+            );
+            let h2 = _mm256_set1_ps(h2);
+            let ih = _mm256_set1_ps(inv_h);
+            let one = _mm256_set1_ps(1.0);
+            let z = _mm256_setzero_ps();
+            let mut acc = [z; 10];
+            let mut n = 0u32;
+            for b in 0..list.len().div_ceil(8) {
+                let (idx, live) = block(list, b, k);
+                let [x, y, zz, lw] = gather(pos, idx);
+                let (dx, dy, dz) = (
+                    _mm256_sub_ps(x, px),
+                    _mm256_sub_ps(y, py),
+                    _mm256_sub_ps(zz, pz),
+                );
+                let r2 = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
+                    _mm256_mul_ps(dz, dz),
+                );
+                let inside = _mm256_and_ps(
+                    _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live),
+                    _mm256_cmp_ps(lw, z, _CMP_NEQ_UQ),
+                );
+                n += (_mm256_movemask_ps(inside) as u32).count_ones();
+                let t = _mm256_mul_ps(_mm256_sqrt_ps(r2), ih);
+                let w = _mm256_sub_ps(one, _mm256_mul_ps(_mm256_mul_ps(t, t), t));
+                let (ex, ey, ez) = (
+                    _mm256_mul_ps(dx, ih),
+                    _mm256_mul_ps(dy, ih),
+                    _mm256_mul_ps(dz, ih),
+                );
+                let (wx, wy, wz) = (
+                    _mm256_mul_ps(w, ex),
+                    _mm256_mul_ps(w, ey),
+                    _mm256_mul_ps(w, ez),
+                );
+                let terms = [
+                    w,
+                    wx,
+                    wy,
+                    wz,
+                    _mm256_mul_ps(wx, ex),
+                    _mm256_mul_ps(wx, ey),
+                    _mm256_mul_ps(wx, ez),
+                    _mm256_mul_ps(wy, ey),
+                    _mm256_mul_ps(wy, ez),
+                    _mm256_mul_ps(wz, ez),
+                ];
+                for (a, t) in acc.iter_mut().zip(terms) {
+                    // Masked after the product: the lanes outside add +0 exactly.
+                    *a = _mm256_add_ps(*a, _mm256_and_ps(t, inside));
+                }
+            }
+            let s = acc.map(|a| reduce(a));
+            super::Spread {
+                n,
+                sw: s[0],
+                sd: [s[1], s[2], s[3]],
+                dd: [s[4], s[5], s[6], s[7], s[8], s[9]],
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -702,6 +865,11 @@ mod tests {
         for v in [&mut xs, &mut ys, &mut zs] {
             v.extend([0.0; 8]);
         }
+        // The renderer's records: w = 1 for a live particle, 0 for every third one.
+        let live: Vec<[f32; 4]> = (rec.iter().enumerate())
+            .map(|(i, r)| [r[0], r[1], r[2], f32::from(i % 3 != 0)])
+            .collect();
+        let mut spread_counts = 0;
         for k in [3usize, 7, 20] {
             for len in 0..40usize {
                 let list: Vec<u32> = (0..len as u32).map(|i| (i * 7 + 1) % n as u32).collect();
@@ -746,7 +914,27 @@ mod tests {
                     b.map(f32::to_bits),
                     "viscosity k {k} len {len}"
                 );
+                // SAFETY: as above.
+                let a = unsafe { spread(Kernel::detect(), c.h2, 1.0 / c.h, &live, k, &list) };
+                let b = spread_scalar(c.h2, 1.0 / c.h, &live, k, &list);
+                let bits = |s: Spread| {
+                    (
+                        s.n,
+                        s.sw.to_bits(),
+                        s.sd.map(f32::to_bits),
+                        s.dd.map(f32::to_bits),
+                    )
+                };
+                assert_eq!(bits(a), bits(b), "spread k {k} len {len}");
+                if len == 39 {
+                    spread_counts += a.n;
+                }
             }
         }
+        // Some neighbours count, some are beyond h or not live.
+        assert!(
+            spread_counts > 0 && spread_counts < 3 * 39,
+            "{spread_counts}"
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! `#[target_feature]` function per loop, the kernel and the caller's per-slot code
 //! inlined into it), as the density and correction passes need to run at full speed.
 
-use super::fluid::{self, Consts, Density, Records};
+use super::fluid::{self, Consts, Density, Records, Spread};
 use super::simd::Kernel;
 use crate::error::{try_reserve, Result};
 
@@ -218,6 +218,32 @@ chunk_loop! {
             let list = lists.list(ends, j);
             // SAFETY: as in `density_chunk`, for both arrays.
             let s = unsafe { fluid::viscosity(kernel, h2, pos, vel, first + j, list) };
+            each(first + j, s);
+        }
+    }
+}
+
+chunk_loop! {
+    /// The ellipsoid sums ([`fluid::spread`]) of the chunk's slots `first + j` over
+    /// their lists, positions `pos` (h² = `h2`, 1 / h = `inv_h`); `each(k, sums)` per
+    /// slot k, in slot order. Panics unless the lists are sealed for at most
+    /// `pos.len()` slots and the chunk's slots are slots of `pos`.
+    pub(crate) fn spread_chunk(
+        kernel,
+        h2: f32,
+        inv_h: f32,
+        pos: &Records,
+        lists: &SlotLists,
+        ends: &[u32],
+        first: usize,
+        each: impl FnMut(usize, Spread),
+    ) {
+        let mut each = each;
+        lists.check(pos.len(), first, ends.len());
+        for j in 0..ends.len() {
+            let list = lists.list(ends, j);
+            // SAFETY: as in `density_chunk`.
+            let s = unsafe { fluid::spread(kernel, h2, inv_h, pos, first + j, list) };
             each(first + j, s);
         }
     }

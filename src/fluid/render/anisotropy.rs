@@ -29,8 +29,9 @@
 use crate::limits::{MAX_ELLIPSOID_RATIO, MAX_ELLIPSOID_SCALE, MAX_FLUID_SPACING};
 use crate::math::{Vec3, Vec3A, Vec4};
 
-use super::eigen::symmetric_eigen;
+use super::eigen::{symmetric_eigen, Eigen};
 use super::GridView;
+use crate::kernels::fluid::Spread;
 
 crate::settings! {
     /// How the anisotropy readback turns each fluid particle's neighbourhood into an
@@ -140,6 +141,54 @@ impl Kernel {
                 self.add(&mut s, pos[j as usize], x);
             }
         }
+        match self.prepare(s, grid, pos, me, x) {
+            Prepared::Done(e) => e,
+            Prepared::Eigen(p) => self.shape_of(&p, symmetric_eigen(p.covariance)),
+        }
+    }
+
+    /// The ellipsoid of the grid's slot `k` (the particle `grid.particle[k]` at
+    /// `pos[k]`) from its list's sums `spread` ([`crate::kernels::fluid::spread`], the
+    /// neighbours in eight lanes: the same sums as [`Self::ellipsoid`]'s up to the
+    /// order of the additions), or the covariance whose eigen-decomposition it waits
+    /// for ([`Self::shape_of`]: the caller solves eight at a time).
+    pub fn prepare_slot(
+        &self,
+        grid: &GridView<'_>,
+        pos: &[Vec4],
+        k: usize,
+        spread: Spread,
+    ) -> Prepared {
+        let [xx, xy, xz, yy, yz, zz] = spread.dd;
+        let s = Sums {
+            sw: 1.0 + spread.sw,
+            sd: Vec3A::from_array(spread.sd),
+            n: spread.n,
+            xx,
+            xy,
+            xz,
+            yy,
+            yz,
+            zz,
+        };
+        self.prepare(s, grid, pos, grid.particle[k], Vec3A::from_vec4(pos[k]))
+    }
+
+    /// h² and 1 / h (m², 1/m), for [`crate::kernels::fluid_pass::spread_chunk`].
+    pub fn reach(&self) -> (f32, f32) {
+        (self.h2, self.inv_h)
+    }
+
+    /// The ellipsoid from the sums `s` of its list, or (fewer than N_ε neighbours)
+    /// from the 27 cells around `x`; or the covariance left to decompose.
+    fn prepare(
+        &self,
+        mut s: Sums,
+        grid: &GridView<'_>,
+        pos: &[Vec4],
+        me: u32,
+        x: Vec3A,
+    ) -> Prepared {
         if s.n < self.min_neighbours {
             s = Sums::default();
             grid.for_candidates(x, |j| {
@@ -168,7 +217,7 @@ impl Kernel {
             } else {
                 Vec3::from(grid.origin + x)
             };
-            return Self::sphere(c, self.radius * self.isolated);
+            return Prepared::Done(Self::sphere(c, self.radius * self.isolated));
         }
         let inv = 1.0 / sw;
         let mut c = [
@@ -188,7 +237,6 @@ impl Kernel {
         c[1][0] = c[0][1];
         c[2][0] = c[0][2];
         c[2][1] = c[1][2];
-        let round = Self::sphere(center, self.radius * self.isolated);
         let k = self.radius * self.stretch;
         // Nearly isotropic (most of the bulk): Gershgorin's discs hold every eigenvalue
         // in [lo, hi], hi ≤ ISOTROPIC lo, so a sphere of the mean σ (trace / 3) is
@@ -208,10 +256,20 @@ impl Kernel {
             let mean = (c[0][0] + c[1][1] + c[2][2]) / 3.0;
             let r = k * mean.max(hi / self.max_ratio);
             if r.is_finite() {
-                return Self::sphere(center, r);
+                return Prepared::Done(Self::sphere(center, r));
             }
         }
-        let Some((sigma, axes)) = symmetric_eigen(c) else {
+        Prepared::Eigen(Pending {
+            center,
+            covariance: c,
+        })
+    }
+
+    /// The ellipsoid of a covariance `p` from its eigen-decomposition `eigen`
+    /// ([`symmetric_eigen`]; None: not finite).
+    pub fn shape_of(&self, p: &Pending, eigen: Option<Eigen>) -> FluidEllipsoid {
+        let round = Self::sphere(p.center, self.radius * self.isolated);
+        let Some((sigma, axes)) = eigen else {
             return round;
         };
         // A neighbourhood that is a point (every neighbour coincident): no direction
@@ -219,9 +277,10 @@ impl Kernel {
         if sigma[0] <= 1.0e-12 {
             return round;
         }
+        let k = self.radius * self.stretch;
         let floor = sigma[0] / self.max_ratio;
         let mut out = FluidEllipsoid {
-            center,
+            center: p.center,
             axes: [Vec3::ZERO; 3],
         };
         for a in 0..3 {
@@ -234,6 +293,19 @@ impl Kernel {
         }
         out
     }
+}
+
+/// A particle's ellipsoid, or the covariance it waits on.
+pub(crate) enum Prepared {
+    Done(FluidEllipsoid),
+    Eigen(Pending),
+}
+
+/// A covariance (units of h²) to decompose, and the ellipsoid's centre (m).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Pending {
+    pub center: Vec3,
+    pub covariance: [[f32; 3]; 3],
 }
 
 /// The weighted sums of one neighbourhood, relative to the particle, in units of h:

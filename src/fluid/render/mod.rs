@@ -18,10 +18,11 @@ pub use surface::{FluidSurface, SurfaceCounts, SurfaceDesc};
 
 use super::grid::{cell_of, Layout, Row};
 use crate::error::{try_reserve, Result};
-use crate::kernels::fluid_pass::SlotLists;
+use crate::kernels::fluid_pass::{spread_chunk, SlotLists};
 use crate::math::{Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::solver::parallel::{Blocks, Executor};
+use anisotropy::Prepared;
 
 /// Particles per item of the render passes (fixed: results never depend on it).
 const CHUNK: usize = 512;
@@ -149,16 +150,36 @@ impl RenderState {
             .gather(grid, particles, (class, live.clone()), false, exec)?;
         let pos = &self.gathered.pos[..m];
         let threads = |n: usize| if n >= 4 * CHUNK { exec.threads() } else { 1 };
-        let by_slot = Blocks::new(&mut self.by_slot[..m], CHUNK);
+        // By the grid's chunks of slots, whose lists the sums run over.
+        let chunk = grid.chunk;
+        let by_slot = Blocks::new(&mut self.by_slot[..m], chunk);
+        let (h2, inv_h) = kernel.reach();
+        let simd = crate::kernels::simd::Kernel::detect();
         exec.for_items(threads(m), by_slot, |c, out| {
-            for (j, e) in out.iter_mut().enumerate() {
-                let k = c * CHUNK + j;
-                // Only the fluid's live particles (w = 1) are read back.
-                if pos[k].w != 0.0 {
-                    let me = (Some(k), grid.particle[k]);
-                    *e = kernel.ellipsoid(grid, pos, me, Vec3A::from_vec4(pos[k]));
-                }
-            }
+            let first = c * chunk;
+            let ends = &grid.list_end[first..first + out.len()];
+            let records = crate::kernels::fluid::records(pos);
+            // The covariances waiting for their eigen-decomposition, eight at a time.
+            let mut batch = EigenBatch::default();
+            spread_chunk(
+                simd,
+                h2,
+                inv_h,
+                records,
+                &grid.lists[c],
+                ends,
+                first,
+                |k, s| {
+                    // Only the fluid's live particles (w = 1) are read back.
+                    if pos[k].w != 0.0 {
+                        match kernel.prepare_slot(grid, pos, k, s) {
+                            Prepared::Done(e) => out[k - first] = e,
+                            Prepared::Eigen(p) => batch.push(k - first, p, kernel, out),
+                        }
+                    }
+                },
+            );
+            batch.flush(kernel, out);
         });
         let by_slot = &self.by_slot[..m];
         let first = live.start;
@@ -177,6 +198,56 @@ impl RenderState {
             }
         });
         Ok(&self.ellipsoids[..count])
+    }
+}
+
+/// Up to eight covariances whose ellipsoids go to `out[at[l]]`, decomposed together
+/// (one AVX register per entry where the ellipsoid pass runs with AVX).
+#[derive(Default)]
+struct EigenBatch {
+    at: [usize; 8],
+    pending: [anisotropy::Pending; 8],
+    len: usize,
+}
+
+impl EigenBatch {
+    /// Adds one; a full batch is decomposed and written.
+    #[inline(always)]
+    fn push(
+        &mut self,
+        at: usize,
+        p: anisotropy::Pending,
+        kernel: &anisotropy::Kernel,
+        out: &mut [FluidEllipsoid],
+    ) {
+        self.at[self.len] = at;
+        self.pending[self.len] = p;
+        self.len += 1;
+        if self.len == 8 {
+            self.flush(kernel, out);
+        }
+    }
+
+    /// Decomposes and writes what it holds (the lanes past `len` hold copies of the
+    /// first and are dropped).
+    #[inline(always)]
+    fn flush(&mut self, kernel: &anisotropy::Kernel, out: &mut [FluidEllipsoid]) {
+        if self.len == 0 {
+            return;
+        }
+        let first = self.pending[0].covariance;
+        let m: [[[f32; 3]; 3]; 8] = std::array::from_fn(|l| {
+            if l < self.len {
+                self.pending[l].covariance
+            } else {
+                first
+            }
+        });
+        let eigen = eigen::symmetric_eigen_lanes(m);
+        for l in 0..self.len {
+            out[self.at[l]] = kernel.shape_of(&self.pending[l], eigen[l]);
+        }
+        self.len = 0;
     }
 }
 
