@@ -6,7 +6,8 @@
 # Finally compiles the Unity package's scripts as Unity would, against the core package's
 # assembly (bindings/csharp is the UPM package com.sinew.core, assembly Sinew.Core) and a
 # compile-check stub of the few UnityEngine/UnityEditor types they use
-# (tests/csharp/UnityStubs, never shipped).
+# (tests/csharp/UnityStubs, never shipped), and runs two of them on Mono through that stub:
+# the Unity jobs task system and the edit-mode preview's lifecycle.
 #
 #   tests/csharp/run.sh        (needs mcs, mono, gcc; tests/run-all.sh installs them)
 set -euo pipefail
@@ -75,3 +76,8 @@ echo "== C#: SinewJobsTaskSystem steps a world through the Unity.Jobs stub (Mono
 "${MCS[@]}" -target:exe -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" -r:"$OUT/Sinew.Runtime.dll" \
   -out:"$OUT/JobsTaskSystemCheck.exe" tests/csharp/UnityJobs/JobsTaskSystemCheck.cs
 LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/JobsTaskSystemCheck.exe"
+
+echo "== C#: the edit-mode preview's lifecycle through the editor stub's events (Mono)"
+"${MCS[@]}" -target:exe -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
+  -r:"$OUT/Sinew.Runtime.dll" -out:"$OUT/PreviewCheck.exe" tests/csharp/UnityPreview/PreviewCheck.cs
+LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/PreviewCheck.exe"

@@ -93,6 +93,8 @@ namespace Sinew.Unity.Inspectors
 
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
+            if (!serializedObject.isEditingMultipleObjects)
+                SinewEditorGUI.PreviewControls(cloth.world);
 
             if (rebuild)
                 foreach (Object t in targets)

@@ -75,6 +75,8 @@ namespace Sinew.Unity.Inspectors
 
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
+            if (!serializedObject.isEditingMultipleObjects)
+                SinewEditorGUI.PreviewControls(body.world);
 
             if (!live && single && body.PreviewError.Length > 0)
                 EditorGUILayout.HelpBox("The library cannot build this mesh: " + body.PreviewError, MessageType.Error);

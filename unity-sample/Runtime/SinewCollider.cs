@@ -10,6 +10,9 @@
 // world's begin/persist/end contact events for this collider arrive, once per fixed step
 // right after it, as the C# events OnSinewContactBegin/Persist/End and the matching
 // UnityEvents (one per touching body, with its first contact point and the impulses).
+// In the edit-mode preview (SinewWorldBehaviour.Preview.cs) the collider is registered in
+// the preview's world the same way, kinematic (no Rigidbody coupling) and without contact
+// events (no user callback runs in edit mode).
 
 using System;
 using Sinew.Native;
@@ -46,7 +49,7 @@ namespace Sinew.Unity
 
     [DisallowMultipleComponent]
     [AddComponentMenu("Sinew/Sinew Collider")]
-    public sealed class SinewCollider : MonoBehaviour
+    public sealed class SinewCollider : MonoBehaviour, ISinewPreviewed
     {
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene. Read in OnEnable.")]
         public SinewWorldBehaviour world;
@@ -89,6 +92,7 @@ namespace Sinew.Unity
 
         SinewWorldBehaviour subscribed;
         SinewWorldBehaviour listening;
+        [System.NonSerialized] bool previewing;
         SinewColliderDesc registered;
         SinewColliderDesc template;
         bool haveTemplate;
@@ -141,7 +145,7 @@ namespace Sinew.Unity
                 Handle = w.AddCollider(desc);
                 Owner = w;
                 registered = desc;
-                if (contactEvents)
+                if (contactEvents && !previewing)
                 {
                     listening = subscribed;
                     listening.ListenContacts(Handle, this);
@@ -185,7 +189,7 @@ namespace Sinew.Unity
                 Register();
                 return;
             }
-            if (contactEvents != (listening != null))
+            if (!previewing && contactEvents != (listening != null))
             {
                 listening = contactEvents ? subscribed : null;
                 subscribed.ListenContacts(Handle, contactEvents ? this : null);
@@ -204,7 +208,7 @@ namespace Sinew.Unity
                 Owner.SetColliderTransform(Handle, desc.position, desc.rotation, teleportNext);
                 teleportNext = false;
                 // A Rigidbody coupled two-way: its mass and velocities for this step.
-                var coupling = GetComponent<SinewRigidbodyCoupling>();
+                var coupling = previewing ? null : GetComponent<SinewRigidbodyCoupling>();
                 if (coupling != null)
                     coupling.PushDynamics(Owner, Handle, desc.position, desc.rotation);
                 registered.position = desc.position;
@@ -273,7 +277,8 @@ namespace Sinew.Unity
             if (Shape(gameObject, ref desc))
                 return true;
             Debug.LogError("SinewCollider needs a SphereCollider, CapsuleCollider or BoxCollider on the same GameObject", this);
-            enabled = false;
+            if (!previewing)
+                enabled = false;
             return false;
         }
 
@@ -376,7 +381,41 @@ namespace Sinew.Unity
         void Fail(SinewException e)
         {
             Debug.LogError("SinewCollider: " + e.Message, this);
-            enabled = false;
+            if (!previewing)
+                enabled = false; // (a serialized field: the preview leaves it)
+        }
+
+        // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
+        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w)
+        {
+            if (this == null || !isActiveAndEnabled || ShapeName(gameObject) == "")
+                return false;
+            return (world != null ? world : SinewWorldBehaviour.FindInScene()) == w;
+        }
+
+        bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)
+        {
+            previewing = true;
+            subscribed = w;
+            Register();
+            if (Handle.id == 0)
+            {
+                ((ISinewPreviewed)this).PreviewEnd();
+                return false;
+            }
+            subscribed.BeforeStep += Push;
+            return true;
+        }
+
+        void ISinewPreviewed.PreviewDraw() { }
+
+        void ISinewPreviewed.PreviewEnd()
+        {
+            if (subscribed != null)
+                subscribed.BeforeStep -= Push;
+            subscribed = null;
+            Unregister();
+            previewing = false;
         }
     }
 }

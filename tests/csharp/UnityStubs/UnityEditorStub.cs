@@ -37,6 +37,8 @@ namespace UnityEngine
     public static class GUILayout
     {
         public static bool Button(string text, params GUILayoutOption[] options) { return false; }
+        public static void BeginHorizontal(params GUILayoutOption[] options) { }
+        public static void EndHorizontal() { }
     }
 }
 
@@ -120,6 +122,11 @@ namespace UnityEditor
     public static class Undo
     {
         public static void RecordObject(Object objectToUndo, string name) { }
+    }
+
+    public sealed class SceneView
+    {
+        public static void RepaintAll() { }
     }
 
     public static class EditorUtility
