@@ -7,7 +7,8 @@
 # assembly (bindings/csharp is the UPM package com.sinew.core, assembly Sinew.Core) and a
 # compile-check stub of the few UnityEngine/UnityEditor types they use
 # (tests/csharp/UnityStubs, never shipped), and runs two of them on Mono through that stub:
-# the Unity jobs task system and the edit-mode preview's lifecycle.
+# the Unity jobs task system, and the components' edit-mode preview, motion vectors and
+# MeshCollider distance fields.
 #
 #   tests/csharp/run.sh        (needs mcs, mono, gcc; tests/run-all.sh installs them)
 set -euo pipefail
@@ -77,7 +78,7 @@ echo "== C#: SinewJobsTaskSystem steps a world through the Unity.Jobs stub (Mono
   -out:"$OUT/JobsTaskSystemCheck.exe" tests/csharp/UnityJobs/JobsTaskSystemCheck.cs
 LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/JobsTaskSystemCheck.exe"
 
-echo "== C#: the edit-mode preview's lifecycle through the editor stub's events (Mono)"
+echo "== C#: the components through the stub's editor (Mono): edit-mode preview, motion vectors, MeshCollider fields"
 "${MCS[@]}" -target:exe -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
-  -r:"$OUT/Sinew.Runtime.dll" -out:"$OUT/PreviewCheck.exe" tests/csharp/UnityPreview/PreviewCheck.cs
-LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/PreviewCheck.exe"
+  -r:"$OUT/Sinew.Runtime.dll" -out:"$OUT/UnityComponentChecks.exe" -recurse:'tests/csharp/UnityComponents/*.cs'
+LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/UnityComponentChecks.exe"

@@ -5,7 +5,7 @@
 // Almost nothing here runs: the few bodies that do (GameObject's component list,
 // FindObjectsOfType over live objects, DestroyImmediate, Mesh's stored arrays, NativeArray
 // over unmanaged memory, Vector3's arithmetic, the editor events) are there so that the
-// edit-mode preview check (tests/csharp/UnityPreview) can drive the package's components
+// component checks (tests/csharp/UnityComponents) can drive the package's components
 // on Mono as the editor would.
 
 using System;
@@ -287,6 +287,12 @@ namespace UnityEngine
     {
         public Vector3 center { get; set; }
         public Vector3 size { get; set; }
+    }
+
+    public sealed class MeshCollider : Collider
+    {
+        public Mesh sharedMesh { get; set; }
+        public bool convex { get; set; }
     }
 
     public sealed class TerrainData : Object
