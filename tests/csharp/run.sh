@@ -66,11 +66,21 @@ mkdir -p "$OUT/player"
   -r:"$OUT/Sinew.Core.dll" -out:"$OUT/player/Sinew.Runtime.dll" -recurse:'unity-sample/Runtime/*.cs'
 "${MCS[@]}" -target:library -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" \
   -r:"$OUT/Sinew.Core.dll" -out:"$OUT/Sinew.Runtime.dll" -recurse:'unity-sample/Runtime/*.cs'
-# The editor assembly (Sinew.Editor: inspectors), editor-only like its asmdef.
-"${MCS[@]}" -target:library -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
+# The editor assembly (Sinew.Editor: inspectors), editor-only like its asmdef, and each
+# sample as its own assembly. Unity's compiler refuses unsafe code in an assembly whose
+# asmdef does not set allowUnsafeCode, so these are compiled with -unsafe only where their
+# asmdef allows it (Sinew.Core and Sinew.Runtime above allow it).
+MCS_SAFE=(mcs -langversion:7.2 -warnaserror -nologo)
+asmdef_unsafe() { if grep -q '"allowUnsafeCode": *true' "$1"/*.asmdef; then echo "-unsafe"; fi; }
+"${MCS_SAFE[@]}" $(asmdef_unsafe unity-sample/Editor) -target:library -define:"$STUB_DEFINES" \
+  -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
   -r:"$OUT/Sinew.Runtime.dll" -out:"$OUT/Sinew.Editor.dll" -recurse:'unity-sample/Editor/*.cs'
-"${MCS[@]}" -target:library -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" -r:"$OUT/Sinew.Runtime.dll" \
-  -out:"$OUT/Sinew.Samples.dll" -recurse:'unity-sample/Samples~/*.cs'
+mkdir -p "$OUT/samples"
+for sample in unity-sample/Samples~/*/; do
+  sample="${sample%/}"
+  "${MCS_SAFE[@]}" $(asmdef_unsafe "$sample") -target:library -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
+    -r:"$OUT/Sinew.Runtime.dll" -out:"$OUT/samples/$(basename "$sample").dll" -recurse:"$sample/*.cs"
+done
 echo "unity-sample scripts compile"
 
 echo "== C#: SinewJobsTaskSystem steps a world through the Unity.Jobs stub (Mono)"
