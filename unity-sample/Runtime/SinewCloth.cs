@@ -238,8 +238,6 @@ namespace Sinew.Unity
             sourceTriangles = mesh.triangles;
             meshUV = mesh.uv;
             Build();
-            if (motionVectors)
-                SinewMotionVectors.Enable(bodyMesh.Renderer);
             subscribed = world;
             subscribed.BeforeStep += FollowPins;
         }
@@ -383,7 +381,10 @@ namespace Sinew.Unity
             mesh.SetVertices(vertices);
             meshNormals.Apply(mesh, vertices); // the library's, into arrays kept between frames
             if (motionVectors)
+            {
+                SinewMotionVectors.Enable(bodyMesh.Renderer);
                 motion.Apply(mesh, vertices);
+            }
             mesh.RecalculateBounds();
         }
 
@@ -401,11 +402,11 @@ namespace Sinew.Unity
         }
 
         // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
-        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w)
+        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w, SinewWorldBehaviour sceneFirst)
         {
             if (this == null || !isActiveAndEnabled)
                 return false;
-            return (world != null ? world : SinewWorldBehaviour.FindInScene()) == w;
+            return (world != null ? world : sceneFirst) == w;
         }
 
         bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)
@@ -428,8 +429,6 @@ namespace Sinew.Unity
                 ((ISinewPreviewed)this).PreviewEnd();
                 return false;
             }
-            if (motionVectors)
-                SinewMotionVectors.Enable(bodyMesh.Renderer);
             subscribed = host;
             subscribed.BeforeStep += FollowPins;
             return true;

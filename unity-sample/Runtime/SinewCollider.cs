@@ -469,11 +469,11 @@ namespace Sinew.Unity
         }
 
         // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
-        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w)
+        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w, SinewWorldBehaviour sceneFirst)
         {
             if (this == null || !isActiveAndEnabled || ShapeName(gameObject) == "")
                 return false;
-            return (world != null ? world : SinewWorldBehaviour.FindInScene()) == w;
+            return (world != null ? world : sceneFirst) == w;
         }
 
         bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)

@@ -15,10 +15,11 @@ namespace Sinew.Unity
     interface ISinewPreviewed
     {
         /// <summary>Whether the component lives in <paramref name="world"/> now (not
-        /// destroyed, enabled, its world field or the scene's first world, and complete).
-        /// Asked before the preview builds it and on every preview tick after: false ends
-        /// its part of the preview.</summary>
-        bool PreviewWants(SinewWorldBehaviour world);
+        /// destroyed, enabled, complete, and its world field is <paramref name="world"/>,
+        /// or empty with <paramref name="world"/> the scene's first,
+        /// <paramref name="sceneFirst"/>). Asked before the preview builds it and on every
+        /// preview tick after: false ends its part of the preview.</summary>
+        bool PreviewWants(SinewWorldBehaviour world, SinewWorldBehaviour sceneFirst);
 
         /// <summary>Builds its body or collider in <paramref name="world"/>'s world with
         /// the code it builds with in Play mode; false (logged, nothing left behind) when

@@ -33,10 +33,11 @@ namespace Sinew.Unity
         }
 
         /// <summary>Lets <paramref name="renderer"/>'s motion-vector pass draw the object
-        /// even when its transform stands still (motionVectorGenerationMode = Object).</summary>
+        /// even when its transform stands still (motionVectorGenerationMode = Object; set
+        /// only when it is not, so it can be called every frame).</summary>
         public static void Enable(Renderer renderer)
         {
-            if (renderer != null)
+            if (renderer != null && renderer.motionVectorGenerationMode != MotionVectorGenerationMode.Object)
                 renderer.motionVectorGenerationMode = MotionVectorGenerationMode.Object;
         }
 

@@ -143,6 +143,7 @@ namespace Sinew.Unity
         // arrays kept between frames, indices rebuilt only when their layout changes.
         readonly Tube tube = new Tube();
         GameObject tubeObject;
+        MeshRenderer tubeRenderer;
         Mesh tubeMeshData;
         Vector3[] tubePositions = new Vector3[0], tubeNormals = new Vector3[0];
         Vector4[] tubeTangents = new Vector4[0];
@@ -326,10 +327,8 @@ namespace Sinew.Unity
                 tubeMeshData = new Mesh();
                 tubeMeshData.MarkDynamic();
                 tubeObject.AddComponent<MeshFilter>().mesh = tubeMeshData;
-                var tubeRenderer = tubeObject.AddComponent<MeshRenderer>();
+                tubeRenderer = tubeObject.AddComponent<MeshRenderer>();
                 tubeRenderer.sharedMaterial = tubeMaterial != null ? tubeMaterial : line != null ? line.sharedMaterial : null;
-                if (motionVectors)
-                    SinewMotionVectors.Enable(tubeRenderer);
                 if (previewing)
                 {
                     // Neither is saved with the scene nor shown in the hierarchy (set after
@@ -370,7 +369,10 @@ namespace Sinew.Unity
                 motion.Reset(); // another vertex layout: no previous frame
             }
             if (motionVectors)
+            {
+                SinewMotionVectors.Enable(tubeRenderer);
                 motion.Apply(tubeMeshData, tubePositions); // world space = the tube object's
+            }
             tubeMeshData.RecalculateBounds();
             tubeLayout = layout;
         }
@@ -389,11 +391,11 @@ namespace Sinew.Unity
         }
 
         // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
-        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w)
+        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w, SinewWorldBehaviour sceneFirst)
         {
             if (this == null || !isActiveAndEnabled || start == null || end == null)
                 return false;
-            return (world != null ? world : SinewWorldBehaviour.FindInScene()) == w;
+            return (world != null ? world : sceneFirst) == w;
         }
 
         bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)
@@ -436,6 +438,7 @@ namespace Sinew.Unity
             if (tubeMeshData != null)
                 DestroyImmediate(tubeMeshData);
             tubeObject = null;
+            tubeRenderer = null;
             tubeMeshData = null;
             tubeLayout = -1;
             if (line != null && previewing)

@@ -172,8 +172,6 @@ namespace Sinew.Unity
             mesh = bodyMesh.Acquire(this, false); // this object's own copy
             TakeMesh();
             Build();
-            if (motionVectors)
-                SinewMotionVectors.Enable(bodyMesh.Renderer);
             subscribed = world;
             subscribed.BeforeStep += ApplyEdits;
         }
@@ -258,7 +256,10 @@ namespace Sinew.Unity
             mesh.SetVertices(vertices);
             meshNormals.Apply(mesh, vertices); // the library's, into arrays kept between frames
             if (motionVectors)
+            {
+                SinewMotionVectors.Enable(bodyMesh.Renderer);
                 motion.Apply(mesh, vertices);
+            }
             mesh.RecalculateBounds();
         }
 
@@ -274,11 +275,11 @@ namespace Sinew.Unity
         }
 
         // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
-        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w)
+        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w, SinewWorldBehaviour sceneFirst)
         {
             if (this == null || !isActiveAndEnabled)
                 return false;
-            return (world != null ? world : SinewWorldBehaviour.FindInScene()) == w;
+            return (world != null ? world : sceneFirst) == w;
         }
 
         bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)
@@ -299,8 +300,6 @@ namespace Sinew.Unity
                 ((ISinewPreviewed)this).PreviewEnd();
                 return false;
             }
-            if (motionVectors)
-                SinewMotionVectors.Enable(bodyMesh.Renderer);
             subscribed = host;
             subscribed.BeforeStep += ApplyEdits;
             return true;

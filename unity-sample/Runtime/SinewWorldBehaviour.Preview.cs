@@ -136,8 +136,9 @@ namespace Sinew.Unity
                 return;
             }
             // Components disabled, destroyed or moved to another world since: out.
+            SinewWorldBehaviour first = FindInScene();
             for (int i = previewed.Count - 1; i >= 0; i--)
-                if (!previewed[i].PreviewWants(this))
+                if (!previewed[i].PreviewWants(this, first))
                 {
                     ISinewPreviewed gone = previewed[i];
                     previewed.RemoveAt(i);
@@ -172,8 +173,9 @@ namespace Sinew.Unity
 
         void Begin<T>(T[] components) where T : UnityEngine.Object, ISinewPreviewed
         {
+            SinewWorldBehaviour first = FindInScene();
             foreach (T c in components)
-                if (c.PreviewWants(this) && c.PreviewBegin(this))
+                if (c.PreviewWants(this, first) && c.PreviewBegin(this))
                     previewed.Add(c);
         }
 

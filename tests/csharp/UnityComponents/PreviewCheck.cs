@@ -167,12 +167,32 @@ static class PreviewCheck
         return new HashSet<UnityEngine.Object>(UnityEngine.Object.FindObjectsOfType<UnityEngine.Object>());
     }
 
-    static Mesh PreviewMesh(string objectName)
+    static void MotionVectors(string objectName, string what)
     {
+        GameObject drawn = null;
         foreach (GameObject g in UnityEngine.Object.FindObjectsOfType<GameObject>())
             if (g.name == objectName)
-                return g.GetComponent<MeshFilter>().sharedMesh;
-        return null;
+                drawn = g;
+        Check(drawn != null, what + " draws into a preview object");
+        if (drawn == null)
+            return;
+        Check(drawn.GetComponent<MeshRenderer>().motionVectorGenerationMode == MotionVectorGenerationMode.Object,
+              what + ": its renderer draws per-object motion vectors");
+        Mesh mesh = drawn.GetComponent<MeshFilter>().sharedMesh;
+        Vector3[] previous = mesh.vertices;
+        world.PreviewStep();
+        Vector3[] current = mesh.vertices;
+        Vector3[] uv5 = mesh.StubUVs3(SinewMotionVectors.Channel);
+        Check(uv5 != null && uv5.Length == current.Length, what + " writes UV channel 5");
+        bool exact = uv5 != null && uv5.Length == current.Length, moved = false;
+        for (int i = 0; exact && i < current.Length; i++)
+        {
+            Vector3 d = current[i] - previous[i];
+            exact = uv5[i].x == d.x && uv5[i].y == d.y && uv5[i].z == d.z;
+            moved |= d.y != 0f;
+        }
+        Check(exact, what + ": UV channel 5 is exactly the vertices' motion since the last frame");
+        Check(moved, what + " moved between the two frames");
     }
 
     // Play, a few steps, then `end`; everything must be gone after it.
@@ -234,26 +254,10 @@ static class PreviewCheck
         }
         Check(world.PreviewStepCount > counted, "EditorApplication.update steps the preview by real time");
 
-        // Motion vectors: channel 5 = this frame's vertices - the last frame's.
-        Mesh clothMesh = PreviewMesh("Cloth (Sinew preview)");
-        Check(clothMesh != null, "the cloth draws into a preview mesh");
-        if (clothMesh != null)
-        {
-            Vector3[] previous = clothMesh.vertices;
-            world.PreviewStep();
-            Vector3[] current = clothMesh.vertices;
-            Vector3[] uv5 = clothMesh.StubUVs3(SinewMotionVectors.Channel);
-            Check(uv5 != null && uv5.Length == current.Length, "the cloth writes UV channel 5");
-            bool exact = uv5 != null, moved = false;
-            for (int i = 0; exact && i < current.Length; i++)
-            {
-                Vector3 d = current[i] - previous[i];
-                exact = uv5[i].x == d.x && uv5[i].y == d.y && uv5[i].z == d.z;
-                moved |= d.y != 0f;
-            }
-            Check(exact, "UV channel 5 is exactly the vertices' motion since the last frame");
-            Check(moved, "the cloth moved between the two frames");
-        }
+        // Motion vectors: channel 5 = this frame's vertices - the last frame's, for the
+        // cloth (local space) and the rope's tube (world space); renderers per-object.
+        MotionVectors("Cloth (Sinew preview)", "the cloth");
+        MotionVectors("Rope (Sinew rope tube)", "the rope's tube");
         world.PreviewStop();
         Check(World.LiveCount == baseline && !world.IsPreviewing, "Stop releases the world");
         Check(Saved() == saved, "Stop: the scene's serialized state is unchanged");

@@ -354,7 +354,9 @@ namespace UnityEngine
 
     public sealed class MeshFilter : Component
     {
-        public Mesh mesh { get; set; }
+        // Setting mesh sets the filter's mesh, as in Unity (whose getter would also copy
+        // a shared mesh first; the stub's returns it).
+        public Mesh mesh { get { return sharedMesh; } set { sharedMesh = value; } }
         public Mesh sharedMesh { get; set; }
     }
 
