@@ -91,6 +91,9 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Mask(serializedObject, drawn, "collisionLayers");
             SinewEditorGUI.Mask(serializedObject, drawn, "collisionMask");
 
+            SinewEditorGUI.Section("Rendering");
+            SinewEditorGUI.Field(serializedObject, drawn, "motionVectors", "UV5 for HDRP / URP precomputed velocity");
+
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
             if (!serializedObject.isEditingMultipleObjects)

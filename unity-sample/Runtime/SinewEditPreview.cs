@@ -35,6 +35,19 @@ namespace Sinew.Unity
         void PreviewEnd();
     }
 
+    static class SinewEditPreview
+    {
+        /// <summary>The common part of <see cref="ISinewPreviewed.PreviewWants"/>:
+        /// <paramref name="component"/> not destroyed and enabled, and its world field
+        /// <paramref name="field"/> (empty: <paramref name="sceneFirst"/>) is
+        /// <paramref name="world"/>.</summary>
+        public static bool Wants(Behaviour component, SinewWorldBehaviour field, SinewWorldBehaviour world,
+                                 SinewWorldBehaviour sceneFirst)
+        {
+            return component != null && component.isActiveAndEnabled && (field != null ? field : sceneFirst) == world;
+        }
+    }
+
     /// <summary>Where a mesh body draws: its own mesh instance while playing, a DontSave
     /// copy on a hidden object in the edit-mode preview.</summary>
     sealed class SinewBodyMesh

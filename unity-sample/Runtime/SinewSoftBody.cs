@@ -277,9 +277,7 @@ namespace Sinew.Unity
         // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
         bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w, SinewWorldBehaviour sceneFirst)
         {
-            if (this == null || !isActiveAndEnabled)
-                return false;
-            return (world != null ? world : sceneFirst) == w;
+            return SinewEditPreview.Wants(this, world, w, sceneFirst);
         }
 
         bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)
