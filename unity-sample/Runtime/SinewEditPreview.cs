@@ -37,6 +37,25 @@ namespace Sinew.Unity
 
     static class SinewEditPreview
     {
+        /// <summary>A GameObject with a MeshFilter and a MeshRenderer: for the preview
+        /// (<paramref name="hidden"/>) hidden and never saved, created with those flags from
+        /// the start (EditorUtility.CreateGameObjectWithHideFlags: the scene never holds it
+        /// as a saved object, not even for a moment); a plain one otherwise.</summary>
+        public static GameObject MeshObject(string name, bool hidden)
+        {
+#if UNITY_EDITOR
+            if (hidden)
+                return UnityEditor.EditorUtility.CreateGameObjectWithHideFlags(name, HideFlags.HideAndDontSave,
+                                                                              typeof(MeshFilter), typeof(MeshRenderer));
+#endif
+            var go = new GameObject(name);
+            go.AddComponent<MeshFilter>();
+            go.AddComponent<MeshRenderer>();
+            if (hidden)
+                go.hideFlags = HideFlags.HideAndDontSave;
+            return go;
+        }
+
         /// <summary>The common part of <see cref="ISinewPreviewed.PreviewWants"/>:
         /// <paramref name="component"/> not destroyed and enabled, and its world field
         /// <paramref name="field"/> (empty: <paramref name="sceneFirst"/>) is
@@ -80,10 +99,9 @@ namespace Sinew.Unity
                     return null;
                 Mesh = Object.Instantiate(filter.sharedMesh);
                 Mesh.hideFlags = HideFlags.DontSave;
-                hidden = new GameObject(owner.name + " (Sinew preview)");
-                hidden.AddComponent<MeshFilter>().sharedMesh = Mesh;
-                Renderer = hidden.AddComponent<MeshRenderer>();
-                hidden.hideFlags = HideFlags.HideAndDontSave; // after the components: they take it too
+                hidden = SinewEditPreview.MeshObject(owner.name + " (Sinew preview)", true);
+                hidden.GetComponent<MeshFilter>().sharedMesh = Mesh;
+                Renderer = hidden.GetComponent<MeshRenderer>();
                 if (source != null)
                 {
                     Renderer.sharedMaterials = source.sharedMaterials;

@@ -323,19 +323,15 @@ namespace Sinew.Unity
             tube.VPerLength = tubeVPerMetre;
             if (tubeObject == null)
             {
-                tubeObject = new GameObject(name + " (Sinew rope tube)");
+                // In the preview neither is saved with the scene nor shown in the hierarchy.
+                tubeObject = SinewEditPreview.MeshObject(name + " (Sinew rope tube)", previewing);
                 tubeMeshData = new Mesh();
-                tubeMeshData.MarkDynamic();
-                tubeObject.AddComponent<MeshFilter>().mesh = tubeMeshData;
-                tubeRenderer = tubeObject.AddComponent<MeshRenderer>();
-                tubeRenderer.sharedMaterial = tubeMaterial != null ? tubeMaterial : line != null ? line.sharedMaterial : null;
                 if (previewing)
-                {
-                    // Neither is saved with the scene nor shown in the hierarchy (set after
-                    // the components: a GameObject's flags reach its components).
-                    tubeObject.hideFlags = HideFlags.HideAndDontSave;
                     tubeMeshData.hideFlags = HideFlags.DontSave;
-                }
+                tubeMeshData.MarkDynamic();
+                tubeObject.GetComponent<MeshFilter>().mesh = tubeMeshData;
+                tubeRenderer = tubeObject.GetComponent<MeshRenderer>();
+                tubeRenderer.sharedMaterial = tubeMaterial != null ? tubeMaterial : line != null ? line.sharedMaterial : null;
             }
             int n = points.Length;
             int layout = (n * 512 + tube.Sides) * 2 + (tube.Caps ? 1 : 0);

@@ -131,6 +131,17 @@ namespace UnityEditor
 
     public static class EditorUtility
     {
+        public static GameObject CreateGameObjectWithHideFlags(string name, HideFlags flags, params Type[] components)
+        {
+            var go = new GameObject(name);
+            go.hideFlags = flags;
+            foreach (Type t in components)
+                typeof(GameObject).GetMethod("AddComponent").MakeGenericMethod(t).Invoke(go, null);
+            foreach (Type t in components)
+                ((Object)typeof(GameObject).GetMethod("GetComponent").MakeGenericMethod(t).Invoke(go, null)).hideFlags = flags;
+            return go;
+        }
+
         public static void SetDirty(Object target) { }
     }
 
