@@ -2,9 +2,10 @@
 // cube's field is baked once and shared by two colliders of the same mesh, a cloth dropped
 // on it comes to rest on its top face, a change of cell size bakes and re-adds the field,
 // an open mesh is refused with the library's message and nothing breaks (the preview runs
-// on; in Play mode the component turns itself off as for a missing collider). Driven
-// through the edit-mode preview and, for Play mode, OnEnable / OnDisable as Unity calls
-// them.
+// on; in Play mode the component turns itself off as for a missing collider), and with a
+// Rigidbody and SinewRigidbodyCoupling the field is two-way like the other shapes (the
+// body gets the weight of the cloth on it). Driven through the edit-mode preview and, for
+// Play mode, OnEnable / Start / OnDisable and the world's step as Unity calls them.
 
 using System;
 using System.Reflection;
@@ -84,11 +85,33 @@ static class MeshColliderCheck
         Check(a.Handle.id != 0 && a.Owner != null && a.Sdf != null, "Play mode: OnEnable registers the field");
         Call(open, "OnEnable");
         Check(open.Handle.id == 0 && !open.enabled, "Play mode: an open mesh turns the component off");
+
+        // Two-way, as the other shapes: with a Rigidbody and a SinewRigidbodyCoupling the
+        // field collider is dynamic, and the body gets the weight of a cloth lying on it.
+        var body = a.gameObject.AddComponent<Rigidbody>();
+        body.mass = 10f;
+        body.inertiaTensor = new Vector3(1.6f, 1.6f, 1.6f);
+        body.inertiaTensorRotation = Quaternion.identity;
+        body.rotation = Quaternion.identity;
+        var coupling = a.gameObject.AddComponent<SinewRigidbodyCoupling>();
+        Call(coupling, "OnEnable");
+        Call(cloth, "Start");
+        MethodInfo step = typeof(SinewWorldBehaviour).GetMethod("StepOnce", BindingFlags.NonPublic | BindingFlags.Instance);
+        for (int i = 0; i < 100; i++)
+            step.Invoke(world, new object[] { 0.02f });
+        float weight = cloth.massKg * 9.81f;
+        Check(coupling.enabled && Math.Abs(body.StubLastForce.y + weight) < 0.05f * weight,
+              "Play mode: the coupled body gets the cloth's weight, " + body.StubLastForce.y.ToString("0.000") + " N (-" +
+              weight.ToString("0.000") + ")");
+        string pulled = body.StubLastForce.y.ToString("0.000") + " N on the coupled body (cloth weight " +
+                        weight.ToString("0.000") + " N)";
+        Call(coupling, "OnDisable");
+        Call(cloth, "OnDestroy");
         Call(a, "OnDisable");
         Check(a.Handle.id == 0 && a.Owner == null, "Play mode: OnDisable removes it");
         Call(world, "OnDestroy");
         Check(World.LiveCount == baseline, "no native world left");
         Console.WriteLine("MeshCollider distance fields: baked once and shared; a cloth dropped on a 1 m cube rests at y = " +
-                          restY.ToString("0.0000") + " (top face 0.5), its field " + dims + " nodes; open mesh: " + openError);
+                          restY.ToString("0.0000") + " (top face 0.5), its field " + dims + " nodes; " + pulled + "; open mesh: " + openError);
     }
 }

@@ -191,7 +191,9 @@ namespace UnityEngine
         public Vector3 angularVelocity { get; set; }
         public Quaternion rotation { get; set; }
         public bool isKinematic { get; set; }
-        public void AddForce(Vector3 force, ForceMode mode) { }
+        // The stub keeps the last force, so that a check can read it back.
+        public Vector3 StubLastForce;
+        public void AddForce(Vector3 force, ForceMode mode) { StubLastForce = force; }
         public void AddTorque(Vector3 torque, ForceMode mode) { }
     }
 
