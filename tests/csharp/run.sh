@@ -6,7 +6,9 @@
 # Finally compiles the Unity package's scripts as Unity would, against the core package's
 # assembly (bindings/csharp is the UPM package com.sinew.core, assembly Sinew.Core) and a
 # compile-check stub of the few UnityEngine/UnityEditor types they use
-# (tests/csharp/UnityStubs, never shipped).
+# (tests/csharp/UnityStubs, never shipped), and runs two of them on Mono through that stub:
+# the Unity jobs task system, and the components' edit-mode preview, motion vectors and
+# MeshCollider distance fields.
 #
 #   tests/csharp/run.sh        (needs mcs, mono, gcc; tests/run-all.sh installs them)
 set -euo pipefail
@@ -64,14 +66,29 @@ mkdir -p "$OUT/player"
   -r:"$OUT/Sinew.Core.dll" -out:"$OUT/player/Sinew.Runtime.dll" -recurse:'unity-sample/Runtime/*.cs'
 "${MCS[@]}" -target:library -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" \
   -r:"$OUT/Sinew.Core.dll" -out:"$OUT/Sinew.Runtime.dll" -recurse:'unity-sample/Runtime/*.cs'
-# The editor assembly (Sinew.Editor: inspectors), editor-only like its asmdef.
-"${MCS[@]}" -target:library -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
+# The editor assembly (Sinew.Editor: inspectors), editor-only like its asmdef, and each
+# sample as its own assembly. Unity's compiler refuses unsafe code in an assembly whose
+# asmdef does not set allowUnsafeCode, so these are compiled with -unsafe only where their
+# asmdef allows it (Sinew.Core and Sinew.Runtime above allow it).
+MCS_SAFE=(mcs -langversion:7.2 -warnaserror -nologo)
+asmdef_unsafe() { if grep -q '"allowUnsafeCode": *true' "$1"/*.asmdef; then echo "-unsafe"; fi; }
+"${MCS_SAFE[@]}" $(asmdef_unsafe unity-sample/Editor) -target:library -define:"$STUB_DEFINES" \
+  -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
   -r:"$OUT/Sinew.Runtime.dll" -out:"$OUT/Sinew.Editor.dll" -recurse:'unity-sample/Editor/*.cs'
-"${MCS[@]}" -target:library -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" -r:"$OUT/Sinew.Runtime.dll" \
-  -out:"$OUT/Sinew.Samples.dll" -recurse:'unity-sample/Samples~/*.cs'
+mkdir -p "$OUT/samples"
+for sample in unity-sample/Samples~/*/; do
+  sample="${sample%/}"
+  "${MCS_SAFE[@]}" $(asmdef_unsafe "$sample") -target:library -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
+    -r:"$OUT/Sinew.Runtime.dll" -out:"$OUT/samples/$(basename "$sample").dll" -recurse:"$sample/*.cs"
+done
 echo "unity-sample scripts compile"
 
 echo "== C#: SinewJobsTaskSystem steps a world through the Unity.Jobs stub (Mono)"
 "${MCS[@]}" -target:exe -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" -r:"$OUT/Sinew.Runtime.dll" \
   -out:"$OUT/JobsTaskSystemCheck.exe" tests/csharp/UnityJobs/JobsTaskSystemCheck.cs
 LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/JobsTaskSystemCheck.exe"
+
+echo "== C#: the components through the stub's editor (Mono): edit-mode preview, motion vectors, MeshCollider fields"
+"${MCS[@]}" -target:exe -define:"$STUB_DEFINES" -r:"$OUT/UnityEngineStub.dll" -r:"$OUT/Sinew.Core.dll" \
+  -r:"$OUT/Sinew.Runtime.dll" -out:"$OUT/UnityComponentChecks.exe" -recurse:'tests/csharp/UnityComponents/*.cs'
+LD_LIBRARY_PATH="$LIB" mono --debug "$OUT/UnityComponentChecks.exe"

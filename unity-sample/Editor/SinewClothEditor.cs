@@ -91,8 +91,13 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Mask(serializedObject, drawn, "collisionLayers");
             SinewEditorGUI.Mask(serializedObject, drawn, "collisionMask");
 
+            SinewEditorGUI.Section("Rendering");
+            SinewEditorGUI.Field(serializedObject, drawn, "motionVectors", "UV5 for HDRP / URP precomputed velocity");
+
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
+            if (!serializedObject.isEditingMultipleObjects)
+                SinewEditorGUI.PreviewControls(cloth.world);
 
             if (rebuild)
                 foreach (Object t in targets)

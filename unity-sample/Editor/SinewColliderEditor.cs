@@ -1,5 +1,6 @@
 // Inspector of SinewCollider: the contact material with its units, which Unity collider
-// it mirrors (or an error when there is none), and while playing the registered handle.
+// it mirrors (or an error when there is none), a MeshCollider's distance-field settings
+// with the library's reason when its mesh cannot be one, and while playing the handle.
 // Material edits apply in place; a change of the Unity collider's size re-adds it.
 
 using System.Collections.Generic;
@@ -22,12 +23,29 @@ namespace Sinew.Unity.Inspectors
             {
                 string shape = SinewCollider.ShapeName(collider.gameObject);
                 if (shape.Length == 0)
-                    EditorGUILayout.HelpBox("Add a SphereCollider, CapsuleCollider or BoxCollider to this GameObject: " +
-                                            "Sinew Collider mirrors its shape, scale included.", MessageType.Error);
+                    EditorGUILayout.HelpBox("Add a SphereCollider, CapsuleCollider, BoxCollider or MeshCollider to this " +
+                                            "GameObject: Sinew Collider mirrors its shape, scale included.", MessageType.Error);
+                else if (shape == "MeshCollider")
+                {
+                    EditorGUILayout.HelpBox("Mirrors the MeshCollider as a signed distance field the library bakes from its " +
+                                            "closed mesh (scale included), once per mesh, scale and cell size; the pose is " +
+                                            "pushed before every step.", MessageType.None);
+                    SinewEditorGUI.Section("Distance field (re-baked when changed)");
+                    SinewEditorGUI.Field(serializedObject, drawn, "sdfCellSize", "m");
+                    SinewEditorGUI.Field(serializedObject, drawn, "sdfMargin", "m, ≥ particle radius + a cell");
+                    if (!string.IsNullOrEmpty(collider.MeshError))
+                        EditorGUILayout.HelpBox("The mesh cannot be a distance field: " + collider.MeshError +
+                                                " Use a closed (watertight), consistently wound mesh.", MessageType.Error);
+                    if (GUILayout.Button("Check the mesh (bakes the field)"))
+                        collider.CheckMesh();
+                }
                 else
                     EditorGUILayout.HelpBox("Mirrors the " + shape + " (pose, size and scale, pushed before every step).",
                                             MessageType.None);
             }
+            // The field settings are a MeshCollider's only.
+            drawn.Add("sdfCellSize");
+            drawn.Add("sdfMargin");
             SinewEditorGUI.Section("Contact material (applies in place)");
             SinewEditorGUI.Field(serializedObject, drawn, "staticFriction", "Coulomb coefficient");
             SinewEditorGUI.Field(serializedObject, drawn, "dynamicFriction", "Coulomb coefficient");

@@ -100,6 +100,39 @@ namespace Sinew.Unity.Inspectors
             return GUILayout.Button("Rebuild " + what + " now");
         }
 
+        /// <summary>The edit-mode preview's buttons for <paramref name="world"/> (null: the
+        /// scene's first world): Play, Step, Reset and Stop while Preview In Edit Mode is
+        /// ticked on it; nothing in Play mode.</summary>
+        public static void PreviewControls(SinewWorldBehaviour world)
+        {
+            if (world == null)
+                world = SinewWorldBehaviour.FindInScene();
+            if (world == null || Application.isPlaying)
+                return;
+            if (!world.previewInEditMode)
+            {
+                EditorGUILayout.HelpBox("Tick Preview In Edit Mode on the Sinew World to simulate in the Scene view " +
+                                        "without entering Play mode.", MessageType.None);
+                return;
+            }
+            if (world.IsPreviewing)
+                Readout("Previewing", world.PreviewStepCount + " steps, " + world.PreviewedCount + " components");
+            GUILayout.BeginHorizontal();
+            EditorGUI.BeginDisabledGroup(world.IsPreviewing);
+            if (GUILayout.Button("Play"))
+                world.PreviewPlay();
+            EditorGUI.EndDisabledGroup();
+            EditorGUI.BeginDisabledGroup(!world.IsPreviewing);
+            if (GUILayout.Button("Step"))
+                world.PreviewStep();
+            if (GUILayout.Button("Reset"))
+                world.PreviewReset();
+            if (GUILayout.Button("Stop"))
+                world.PreviewStop();
+            EditorGUI.EndDisabledGroup();
+            GUILayout.EndHorizontal();
+        }
+
         /// <summary>A label: value line of the live read-out.</summary>
         public static void Readout(string label, string value)
         {

@@ -71,6 +71,8 @@ namespace Sinew.Unity.Inspectors
 
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
+            if (!serializedObject.isEditingMultipleObjects)
+                SinewEditorGUI.PreviewControls(rope.world);
 
             EditorGUILayout.Space();
             if (GUILayout.Button("Material back to the library's defaults"))

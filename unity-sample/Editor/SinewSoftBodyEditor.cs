@@ -73,8 +73,13 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Mask(serializedObject, drawn, "collisionLayers");
             SinewEditorGUI.Mask(serializedObject, drawn, "collisionMask");
 
+            SinewEditorGUI.Section("Rendering");
+            SinewEditorGUI.Field(serializedObject, drawn, "motionVectors", "UV5 for HDRP / URP precomputed velocity");
+
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
+            if (!serializedObject.isEditingMultipleObjects)
+                SinewEditorGUI.PreviewControls(body.world);
 
             if (!live && single && body.PreviewError.Length > 0)
                 EditorGUILayout.HelpBox("The library cannot build this mesh: " + body.PreviewError, MessageType.Error);

@@ -1,7 +1,8 @@
 // Inspector of SinewWorldBehaviour: the solver and forces with their units (greyed out
 // while the world exists: the library reads them when it creates the world), the steps
-// per frame, every other field of the behaviour as Unity draws them, and a live read-out
-// while playing: particles, bodies, contacts, the interpolation alpha of the frame.
+// per frame, the edit-mode preview (Preview In Edit Mode, then Play / Step / Reset / Stop),
+// every other field of the behaviour as Unity draws them, and a live read-out while playing
+// or previewing: particles, bodies, contacts, the interpolation alpha of the frame.
 
 using System.Collections.Generic;
 using UnityEditor;
@@ -22,7 +23,8 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Section("Solver (read when the world is created)");
             if (live)
                 EditorGUILayout.HelpBox("The world exists: these fields are read when it is created, so they are greyed out " +
-                                        "until Play mode ends.", MessageType.Info);
+                                        (behaviour.IsPreviewing ? "until the preview stops (Reset applies them)."
+                                                                : "until Play mode ends."), MessageType.Info);
             EditorGUI.BeginDisabledGroup(live);
             SinewEditorGUI.Field(serializedObject, drawn, "substeps", "per step");
             SinewEditorGUI.Field(serializedObject, drawn, "iterations", "per substep");
@@ -35,8 +37,13 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Section("Stepping (one world step per FixedUpdate of Time.fixedDeltaTime)");
             SinewEditorGUI.Field(serializedObject, drawn, "maxStepsPerFrame", "steps per frame");
 
+            SinewEditorGUI.Section("Edit-mode preview (Scene view, nothing saved)");
+            SinewEditorGUI.Field(serializedObject, drawn, "previewInEditMode", "");
+
             SinewEditorGUI.Remaining(serializedObject, drawn);
             serializedObject.ApplyModifiedProperties();
+            if (!serializedObject.isEditingMultipleObjects)
+                SinewEditorGUI.PreviewControls(behaviour);
 
             if (live && !serializedObject.isEditingMultipleObjects)
             {

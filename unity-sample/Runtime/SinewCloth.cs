@@ -9,7 +9,11 @@
 // the original mesh. With a tear threshold, edges stretched past it split the cloth; when
 // the library's topology version changes the mesh gets the new vertices (each with the UV
 // of the vertex it was split from) and triangles. Nothing native is serialized; the cloth
-// is created in Start and removed in OnDestroy (prefab-safe).
+// is created in Start and removed in OnDestroy (prefab-safe). In the edit-mode preview
+// (SinewWorldBehaviour.Preview.cs) the same Build runs in the preview's world and draws
+// into a DontSave copy of the mesh on a hidden object (SinewBodyMesh): the scene's mesh,
+// MeshFilter and fields are never written. With Motion Vectors on, each vertex's motion
+// since the last frame goes to UV channel 5 (SinewMotionVectors).
 
 using Sinew.Native;
 using Unity.Collections;
@@ -20,7 +24,7 @@ namespace Sinew.Unity
 {
     [RequireComponent(typeof(MeshFilter))]
     [AddComponentMenu("Sinew/Sinew Cloth")]
-    public sealed class SinewCloth : MonoBehaviour
+    public sealed class SinewCloth : MonoBehaviour, ISinewPreviewed
     {
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
         public SinewWorldBehaviour world;
@@ -97,6 +101,10 @@ namespace Sinew.Unity
         [Tooltip("Layer bits they collide with (-1 = everything).")]
         public int collisionMask = -1;
 
+        [Header("Rendering")]
+        [Tooltip("Write each vertex's motion since the last frame into UV channel 5 for HDRP / URP per-vertex motion vectors (the material needs Add Precomputed Velocity; the renderer is set to per-object motion).")]
+        public bool motionVectors = false;
+
         /// <summary>The engine-neutral cloth (null before Start and in edit mode).</summary>
         public Cloth Cloth { get; private set; }
 
@@ -145,6 +153,12 @@ namespace Sinew.Unity
         Vector2[] meshUV;
         ClothOptions applied;
         SinewWorldBehaviour subscribed;
+        // The world behaviour the cloth lives in (`world`, the scene's first, or the
+        // previewing one); not serialized: the preview never writes `world`.
+        [System.NonSerialized] SinewWorldBehaviour host;
+        readonly SinewBodyMesh bodyMesh = new SinewBodyMesh();
+        readonly SinewMotionVectors motion = new SinewMotionVectors();
+        [System.NonSerialized] bool previewing;
 
         /// <summary>The fields as the library's options.</summary>
         public ClothOptions Options()
@@ -218,8 +232,8 @@ namespace Sinew.Unity
                 enabled = false;
                 return;
             }
-            mesh = GetComponent<MeshFilter>().mesh; // this object's own copy
-            mesh.MarkDynamic();
+            host = world;
+            mesh = bodyMesh.Acquire(this, false); // this object's own copy
             sourceVertices = mesh.vertices;
             sourceTriangles = mesh.triangles;
             meshUV = mesh.uv;
@@ -234,7 +248,7 @@ namespace Sinew.Unity
         [ContextMenu("Rebuild")]
         public void Rebuild()
         {
-            if (Cloth == null || world == null)
+            if (Cloth == null || host == null)
                 return;
             Cloth.Dispose();
             Cloth = null;
@@ -267,13 +281,15 @@ namespace Sinew.Unity
             ClothOptions o = Options();
             try
             {
-                Cloth = SinewAuthoring.BuildCloth(world.World, worldSpace, sourceTriangles, pinned, o);
+                Cloth = SinewAuthoring.BuildCloth(host.World, worldSpace, sourceTriangles, pinned, o);
                 LastError = "";
             }
             catch (SinewException e)
             {
                 Debug.LogError("SinewCloth: " + e.Message, this);
-                enabled = false;
+                LastError = e.Message;
+                if (!previewing)
+                    enabled = false; // (a serialized field: the preview leaves it)
                 return;
             }
             applied = o;
@@ -286,6 +302,7 @@ namespace Sinew.Unity
                 vertices.Dispose();
             vertices = new NativeArray<Vector3>(sourceVertices.Length, Allocator.Persistent);
             meshNormals.SetTopology(sourceTriangles, meshUV, sourceVertices.Length);
+            motion.Reset();
         }
 
         bool SamePins()
@@ -322,6 +339,7 @@ namespace Sinew.Unity
             else
                 meshNormals.SetTopology(Cloth.MeshTriangles, null, n);
             mesh.triangles = Cloth.MeshTriangles;
+            motion.Reset(); // new vertices: no previous frame
         }
 
         void FollowPins()
@@ -344,19 +362,29 @@ namespace Sinew.Unity
                     Cloth.MoveVertex(pinnedVertices[i], builtPins[i].position.ToSinew());
         }
 
-        unsafe void LateUpdate()
+        void LateUpdate()
+        {
+            Draw(host != null ? SinewRendering.Alpha(host) : 1f);
+        }
+
+        unsafe void Draw(float alpha)
         {
             if (Cloth == null || Cloth.World.IsDisposed || !vertices.IsCreated)
                 return;
             if (Cloth.UpdateTopology())
                 RebuildMesh();
             // Straight into the NativeArray, between the last two steps.
-            Cloth.ReadInterpolatedVertices(SinewRendering.Alpha(world), vertices.GetUnsafePtr(), 12);
+            Cloth.ReadInterpolatedVertices(alpha, vertices.GetUnsafePtr(), 12);
             Matrix4x4 toLocal = transform.worldToLocalMatrix;
             for (int i = 0; i < vertices.Length; i++)
                 vertices[i] = toLocal.MultiplyPoint3x4(vertices[i]);
             mesh.SetVertices(vertices);
             meshNormals.Apply(mesh, vertices); // the library's, into arrays kept between frames
+            if (motionVectors)
+            {
+                SinewMotionVectors.Enable(bodyMesh.Renderer);
+                motion.Apply(mesh, vertices);
+            }
             mesh.RecalculateBounds();
         }
 
@@ -369,8 +397,61 @@ namespace Sinew.Unity
             Cloth = null;
             if (vertices.IsCreated)
                 vertices.Dispose();
-            if (mesh != null)
-                Destroy(mesh);
+            bodyMesh.Release();
+            mesh = null;
+        }
+
+        // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
+        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w, SinewWorldBehaviour sceneFirst)
+        {
+            return SinewEditPreview.Wants(this, world, w, sceneFirst);
+        }
+
+        bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)
+        {
+            previewing = true;
+            host = w;
+            mesh = bodyMesh.Acquire(this, true);
+            if (mesh == null)
+            {
+                Debug.LogError("SinewCloth needs a mesh in its MeshFilter", this);
+                ((ISinewPreviewed)this).PreviewEnd();
+                return false;
+            }
+            sourceVertices = mesh.vertices;
+            sourceTriangles = mesh.triangles;
+            meshUV = mesh.uv;
+            Build();
+            if (Cloth == null)
+            {
+                ((ISinewPreviewed)this).PreviewEnd();
+                return false;
+            }
+            subscribed = host;
+            subscribed.BeforeStep += FollowPins;
+            return true;
+        }
+
+        void ISinewPreviewed.PreviewDraw()
+        {
+            bodyMesh.Follow(transform);
+            Draw(1f);
+        }
+
+        void ISinewPreviewed.PreviewEnd()
+        {
+            if (subscribed != null)
+                subscribed.BeforeStep -= FollowPins;
+            subscribed = null;
+            if (Cloth != null)
+                Cloth.Dispose();
+            Cloth = null;
+            if (vertices.IsCreated)
+                vertices.Dispose();
+            bodyMesh.Release();
+            mesh = null;
+            host = null;
+            previewing = false;
         }
 
 #if UNITY_EDITOR

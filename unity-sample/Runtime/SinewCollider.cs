@@ -1,6 +1,10 @@
 // Mirrors this object's Unity SphereCollider, CapsuleCollider or BoxCollider into a Sinew
 // world as a Sinew collider of the same shape (ColliderShapes does the mapping, scale
-// included), so that ropes and cloth collide with it. The transform is pushed from the
+// included), so that ropes and cloth collide with it; a MeshCollider becomes a signed
+// distance field collider, the field baked by the library from its closed sharedMesh
+// (scaled by the object's scale, cells of sdfCellSize m) once per mesh, scale and cell
+// size and shared (SinewSdfCache); an open mesh is refused with the library's message in
+// the console and the inspector (MeshError). The transform is pushed from the
 // world's BeforeStep event, i.e. inside SinewWorldBehaviour.FixedUpdate just before each
 // step, whatever the script execution order; a change of size or scale re-adds the
 // collider. Removed in OnDisable; a world already destroyed (domain reload, play-mode
@@ -10,6 +14,9 @@
 // world's begin/persist/end contact events for this collider arrive, once per fixed step
 // right after it, as the C# events OnSinewContactBegin/Persist/End and the matching
 // UnityEvents (one per touching body, with its first contact point and the impulses).
+// In the edit-mode preview (SinewWorldBehaviour.Preview.cs) the collider is registered in
+// the preview's world the same way, kinematic (no Rigidbody coupling) and without contact
+// events (no user callback runs in edit mode).
 
 using System;
 using Sinew.Native;
@@ -46,7 +53,7 @@ namespace Sinew.Unity
 
     [DisallowMultipleComponent]
     [AddComponentMenu("Sinew/Sinew Collider")]
-    public sealed class SinewCollider : MonoBehaviour
+    public sealed class SinewCollider : MonoBehaviour, ISinewPreviewed
     {
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene. Read in OnEnable.")]
         public SinewWorldBehaviour world;
@@ -63,6 +70,14 @@ namespace Sinew.Unity
         [Tooltip("Whether the contact readback (`World::contacts`, sinew_world_read_contacts) lists this collider's contacts. Off, the collider still acts on the particles, only its contacts are left out (a host world that handles some colliders' contacts itself, or none).")]
         public bool reportContacts = true;
         // END GENERATED ColliderDesc fields
+
+        [Header("MeshCollider: signed distance field")]
+        [Tooltip("MeshCollider only: the distance field's cell, m (> 0). The field follows edges and corners within about a cell; each halving takes 8 times the memory (4 bytes a node). Baked once per mesh, scale and cell size (a change re-bakes and re-adds the collider).")]
+        [Min(0f)]
+        public float sdfCellSize = 0.05f;
+        [Tooltip("MeshCollider only: how far the field reaches beyond the mesh's box, m: at least the largest particle radius plus a cell.")]
+        [Min(0f)]
+        public float sdfMargin = 0.1f;
 
         [Tooltip("Raise OnSinewContactBegin/Persist/End (and the UnityEvents below) for this collider, once per fixed step. Needs Report Contacts. Applies from the next step.")]
         public bool contactEvents = false;
@@ -87,12 +102,23 @@ namespace Sinew.Unity
         /// <summary>The world the collider is in (null while none).</summary>
         public World Owner { get; private set; }
 
+        /// <summary>The distance field a MeshCollider is registered with (null for the other
+        /// shapes and while none is registered); shared with every collider of the same
+        /// mesh, scale, cell size and margin.</summary>
+        public SdfGrid Sdf { get; private set; }
+
+        /// <summary>Why the MeshCollider's mesh could not be baked into a distance field (the
+        /// library's message: an open edge, a degenerate triangle; empty = none).</summary>
+        public string MeshError { get; private set; }
+
         SinewWorldBehaviour subscribed;
         SinewWorldBehaviour listening;
+        [System.NonSerialized] bool previewing;
         SinewColliderDesc registered;
         SinewColliderDesc template;
         bool haveTemplate;
         bool teleportNext;
+        SdfGrid wantedSdf; // the MeshCollider's field as Describe last found it
 
         /// <summary>The next transform update jumps instead of sweeping (particles on the
         /// way are not pushed).</summary>
@@ -138,10 +164,11 @@ namespace Sinew.Unity
             try
             {
                 World w = subscribed.World;
-                Handle = w.AddCollider(desc);
+                Handle = wantedSdf != null ? w.AddSdfCollider(desc, wantedSdf) : w.AddCollider(desc);
                 Owner = w;
                 registered = desc;
-                if (contactEvents)
+                Sdf = wantedSdf;
+                if (contactEvents && !previewing)
                 {
                     listening = subscribed;
                     listening.ListenContacts(Handle, this);
@@ -160,6 +187,7 @@ namespace Sinew.Unity
             Sinew.Native.SinewColliderHandle h = Handle;
             Owner = null;
             Handle = default(Sinew.Native.SinewColliderHandle);
+            Sdf = null;
             if (listening != null && h.id != 0)
                 listening.ListenContacts(h, null);
             listening = null;
@@ -185,7 +213,7 @@ namespace Sinew.Unity
                 Register();
                 return;
             }
-            if (contactEvents != (listening != null))
+            if (!previewing && contactEvents != (listening != null))
             {
                 listening = contactEvents ? subscribed : null;
                 subscribed.ListenContacts(Handle, contactEvents ? this : null);
@@ -195,7 +223,7 @@ namespace Sinew.Unity
                 return;
             try
             {
-                if (!ColliderShapes.SameShape(desc, registered))
+                if (!ColliderShapes.SameShape(desc, registered) || wantedSdf != Sdf)
                 {
                     Unregister();
                     Register();
@@ -204,7 +232,7 @@ namespace Sinew.Unity
                 Owner.SetColliderTransform(Handle, desc.position, desc.rotation, teleportNext);
                 teleportNext = false;
                 // A Rigidbody coupled two-way: its mass and velocities for this step.
-                var coupling = GetComponent<SinewRigidbodyCoupling>();
+                var coupling = previewing ? null : GetComponent<SinewRigidbodyCoupling>();
                 if (coupling != null)
                     coupling.PushDynamics(Owner, Handle, desc.position, desc.rotation);
                 registered.position = desc.position;
@@ -270,10 +298,15 @@ namespace Sinew.Unity
             desc.restitution = restitution;
             desc.report_contacts = reportContacts ? 1u : 0u;
             // END GENERATED ColliderDesc describe
+            wantedSdf = null;
             if (Shape(gameObject, ref desc))
                 return true;
-            Debug.LogError("SinewCollider needs a SphereCollider, CapsuleCollider or BoxCollider on the same GameObject", this);
-            enabled = false;
+            var meshCollider = GetComponent<MeshCollider>();
+            if (meshCollider != null)
+                return DescribeMesh(meshCollider, ref desc);
+            Debug.LogError("SinewCollider needs a SphereCollider, CapsuleCollider, BoxCollider or MeshCollider on the same GameObject", this);
+            if (!previewing)
+                enabled = false;
             return false;
         }
 
@@ -307,13 +340,55 @@ namespace Sinew.Unity
             return false;
         }
 
-        /// <summary>"SphereCollider", "CapsuleCollider" or "BoxCollider": the Unity collider
-        /// a SinewCollider on <paramref name="go"/> mirrors; empty when none.</summary>
+        // A MeshCollider: its field (baked or from the cache) and the object's pose; false
+        // (logged once per reason, MeshError set) when the mesh cannot be one.
+        bool DescribeMesh(MeshCollider meshCollider, ref SinewColliderDesc desc)
+        {
+            Mesh mesh = meshCollider.sharedMesh;
+            string error = "the MeshCollider has no mesh";
+            SdfGrid grid = null;
+            if (mesh != null)
+                grid = SinewSdfCache.Get(mesh, transform.lossyScale, sdfCellSize, sdfMargin, out error);
+            if (grid == null)
+            {
+                if (MeshError != error)
+                    Debug.LogError("SinewCollider: the MeshCollider's mesh cannot be a distance field: " + error, this);
+                MeshError = error;
+                if (!previewing)
+                    enabled = false;
+                return false;
+            }
+            MeshError = "";
+            desc.shape = (uint)SinewShape.Sdf;
+            desc.position = transform.position.ToSinew();
+            desc.rotation = transform.rotation.ToSinew();
+            wantedSdf = grid;
+            return true;
+        }
+
+        /// <summary>Bakes the MeshCollider's field now (or takes it from the cache) and
+        /// returns why it cannot be one (empty = it can; also empty without a MeshCollider).
+        /// The inspector's check button; no native world is involved.</summary>
+        public string CheckMesh()
+        {
+            var meshCollider = GetComponent<MeshCollider>();
+            if (meshCollider == null)
+                return "";
+            string error = "the MeshCollider has no mesh";
+            if (meshCollider.sharedMesh != null)
+                SinewSdfCache.Get(meshCollider.sharedMesh, transform.lossyScale, sdfCellSize, sdfMargin, out error);
+            MeshError = error;
+            return error;
+        }
+
+        /// <summary>"SphereCollider", "CapsuleCollider", "BoxCollider" or "MeshCollider":
+        /// the Unity collider a SinewCollider on <paramref name="go"/> mirrors; empty when none.</summary>
         public static string ShapeName(GameObject go)
         {
             if (go.GetComponent<SphereCollider>() != null) return "SphereCollider";
             if (go.GetComponent<CapsuleCollider>() != null) return "CapsuleCollider";
             if (go.GetComponent<BoxCollider>() != null) return "BoxCollider";
+            if (go.GetComponent<MeshCollider>() != null) return "MeshCollider";
             return "";
         }
 
@@ -325,6 +400,8 @@ namespace Sinew.Unity
             dynamicFriction = SinewAuthoring.Clamp(dynamicFriction, 0.0f, SinewNative.SINEW_MAX_FRICTION);
             restitution = SinewAuthoring.Clamp(restitution, 0.0f, 1.0f);
             // END GENERATED ColliderDesc clamps
+            sdfCellSize = SinewAuthoring.Clamp(sdfCellSize, SinewAuthoring.Above(0f), SinewNative.SINEW_MAX_LENGTH);
+            sdfMargin = SinewAuthoring.Clamp(sdfMargin, 0f, SinewNative.SINEW_MAX_LENGTH);
         }
 
 #if UNITY_EDITOR
@@ -334,7 +411,16 @@ namespace Sinew.Unity
         {
             var d = default(SinewColliderDesc);
             if (!Shape(gameObject, ref d))
+            {
+                // A MeshCollider: the box of its field once baked (Unity draws the mesh).
+                if (Sdf == null)
+                    return;
+                Gizmos.color = SinewGizmos.Collider;
+                Vector3 size = new Vector3(Sdf.Nx - 1, Sdf.Ny - 1, Sdf.Nz - 1) * Sdf.CellSize;
+                Vector3 centre = Sdf.Origin.ToUnity() + size * 0.5f;
+                DrawBox(transform.position + transform.rotation * centre, transform.rotation, size * 0.5f);
                 return;
+            }
             Gizmos.color = SinewGizmos.Collider;
             Vector3 c = d.position.ToUnity();
             Quaternion q = d.rotation.ToUnity();
@@ -356,19 +442,21 @@ namespace Sinew.Unity
                     break;
                 }
                 case SinewShape.Box:
-                {
-                    var h = d.half_extents;
-                    var corners = new Vector3[8];
-                    for (int k = 0; k < 8; k++)
-                        corners[k] = c + q * new Vector3((k & 1) != 0 ? h.x : -h.x, (k & 2) != 0 ? h.y : -h.y,
-                                                         (k & 4) != 0 ? h.z : -h.z);
-                    for (int k = 0; k < 8; k++)
-                        for (int bit = 1; bit < 8; bit <<= 1)
-                            if ((k & bit) == 0)
-                                Gizmos.DrawLine(corners[k], corners[k | bit]);
+                    DrawBox(c, q, d.half_extents.ToUnity());
                     break;
-                }
             }
+        }
+
+        static void DrawBox(Vector3 c, Quaternion q, Vector3 h)
+        {
+            var corners = new Vector3[8];
+            for (int k = 0; k < 8; k++)
+                corners[k] = c + q * new Vector3((k & 1) != 0 ? h.x : -h.x, (k & 2) != 0 ? h.y : -h.y,
+                                                 (k & 4) != 0 ? h.z : -h.z);
+            for (int k = 0; k < 8; k++)
+                for (int bit = 1; bit < 8; bit <<= 1)
+                    if ((k & bit) == 0)
+                        Gizmos.DrawLine(corners[k], corners[k | bit]);
         }
 #endif
 
@@ -376,7 +464,39 @@ namespace Sinew.Unity
         void Fail(SinewException e)
         {
             Debug.LogError("SinewCollider: " + e.Message, this);
-            enabled = false;
+            if (!previewing)
+                enabled = false; // (a serialized field: the preview leaves it)
+        }
+
+        // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
+        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w, SinewWorldBehaviour sceneFirst)
+        {
+            return SinewEditPreview.Wants(this, world, w, sceneFirst) && ShapeName(gameObject) != "";
+        }
+
+        bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)
+        {
+            previewing = true;
+            subscribed = w;
+            Register();
+            if (Handle.id == 0)
+            {
+                ((ISinewPreviewed)this).PreviewEnd();
+                return false;
+            }
+            subscribed.BeforeStep += Push;
+            return true;
+        }
+
+        void ISinewPreviewed.PreviewDraw() { }
+
+        void ISinewPreviewed.PreviewEnd()
+        {
+            if (subscribed != null)
+                subscribed.BeforeStep -= Push;
+            subscribed = null;
+            Unregister();
+            previewing = false;
         }
     }
 }

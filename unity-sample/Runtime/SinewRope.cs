@@ -8,7 +8,12 @@
 // touched); segments, pins, tethers and radius shape the body: the inspector greys them out
 // while playing, and Rebuild() builds the rope again from them (it restarts straight).
 // Nothing native is serialized: the rope is created in Start and removed in OnDestroy, so
-// the component works in prefabs and prefab instances with overrides.
+// the component works in prefabs and prefab instances with overrides. In the edit-mode
+// preview (SinewWorldBehaviour.Preview.cs) the same Build runs in the preview's world and
+// the rope is drawn as its tube on a hidden object the scene does not save (the
+// LineRenderer's positions are serialized: the preview hides it with forceRenderingOff
+// instead of writing them). With Motion Vectors on, the tube's per-vertex motion goes to
+// UV channel 5 (SinewMotionVectors).
 
 using Sinew.Native;
 using UnityEngine;
@@ -17,7 +22,7 @@ namespace Sinew.Unity
 {
     [RequireComponent(typeof(LineRenderer))]
     [AddComponentMenu("Sinew/Sinew Rope")]
-    public sealed class SinewRope : MonoBehaviour
+    public sealed class SinewRope : MonoBehaviour, ISinewPreviewed
     {
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
         public SinewWorldBehaviour world;
@@ -88,6 +93,8 @@ namespace Sinew.Unity
         public float tubeVPerMetre = 1f;
         [Tooltip("The tube's material; empty = the LineRenderer's.")]
         public Material tubeMaterial;
+        [Tooltip("Tube only: write each vertex's motion since the last frame into UV channel 5 for HDRP / URP per-vertex motion vectors (the material needs Add Precomputed Velocity; the tube renderer is set to per-object motion).")]
+        public bool motionVectors = false;
         [Tooltip("Break force of the links, N (0 = unbreakable), compared with each link's tension (tethers included).")]
         [Min(0f)]
         public float breakForce = 0f;
@@ -136,6 +143,7 @@ namespace Sinew.Unity
         // arrays kept between frames, indices rebuilt only when their layout changes.
         readonly Tube tube = new Tube();
         GameObject tubeObject;
+        MeshRenderer tubeRenderer;
         Mesh tubeMeshData;
         Vector3[] tubePositions = new Vector3[0], tubeNormals = new Vector3[0];
         Vector4[] tubeTangents = new Vector4[0];
@@ -144,6 +152,12 @@ namespace Sinew.Unity
         int tubeLayout = -1;
         RopeOptions applied;
         SinewWorldBehaviour subscribed;
+        // The world behaviour the rope lives in: `world`, or the scene's first (Start), or
+        // the previewing one. Not serialized: the preview never writes `world`.
+        [System.NonSerialized] SinewWorldBehaviour host;
+        readonly SinewMotionVectors motion = new SinewMotionVectors();
+        [System.NonSerialized] bool previewing;
+        [System.NonSerialized] bool lineWasOff;
 
         /// <summary>The fields as the library's options (ends from the transforms).</summary>
         public RopeOptions Options()
@@ -214,6 +228,7 @@ namespace Sinew.Unity
             }
             line = GetComponent<LineRenderer>();
             line.useWorldSpace = true;
+            host = world;
             Build();
             subscribed = world;
             subscribed.BeforeStep += FollowEnds;
@@ -224,7 +239,7 @@ namespace Sinew.Unity
         [ContextMenu("Rebuild")]
         public void Rebuild()
         {
-            if (Rope == null || world == null)
+            if (Rope == null || host == null)
                 return;
             Rope.Dispose();
             Rope = null;
@@ -236,18 +251,23 @@ namespace Sinew.Unity
             RopeOptions o = Options();
             try
             {
-                Rope = SinewAuthoring.BuildRope(world.World, o);
+                Rope = SinewAuthoring.BuildRope(host.World, o);
                 LastError = "";
             }
             catch (SinewException e)
             {
                 Debug.LogError("SinewRope: " + e.Message, this);
-                enabled = false;
+                LastError = e.Message;
+                if (!previewing)
+                    enabled = false; // (a serialized field: the preview leaves it)
                 return;
             }
             applied = o;
             points = new Vector3[Rope.ParticleCount];
             Rope.ReadPositions(points);
+            motion.Reset();
+            if (previewing)
+                return;
             line.positionCount = points.Length;
             line.SetPositions(points);
         }
@@ -275,15 +295,23 @@ namespace Sinew.Unity
         {
             if (Rope == null || Rope.World.IsDisposed)
                 return;
+            Draw(SinewRendering.Alpha(host));
+        }
+
+        void Draw(float alpha)
+        {
             // In place (Vector3[] has SinewVec3's layout), between the last two steps.
-            Rope.Body.ReadInterpolatedPositions(SinewRendering.Alpha(world), points);
-            line.enabled = !tubeMesh;
-            if (tubeMesh)
+            Rope.Body.ReadInterpolatedPositions(alpha, points);
+            // The preview draws the tube always: the LineRenderer's positions are serialized.
+            bool drawTube = tubeMesh || previewing;
+            if (!previewing)
+                line.enabled = !tubeMesh;
+            if (drawTube)
                 DrawTube();
             else
                 line.SetPositions(points);
             if (tubeObject != null)
-                tubeObject.SetActive(tubeMesh);
+                tubeObject.SetActive(drawTube);
         }
 
         /// The tube around this frame's points (world space), into the reused arrays.
@@ -295,11 +323,15 @@ namespace Sinew.Unity
             tube.VPerLength = tubeVPerMetre;
             if (tubeObject == null)
             {
-                tubeObject = new GameObject(name + " (Sinew rope tube)");
+                // In the preview neither is saved with the scene nor shown in the hierarchy.
+                tubeObject = SinewEditPreview.MeshObject(name + " (Sinew rope tube)", previewing);
                 tubeMeshData = new Mesh();
+                if (previewing)
+                    tubeMeshData.hideFlags = HideFlags.DontSave;
                 tubeMeshData.MarkDynamic();
-                tubeObject.AddComponent<MeshFilter>().mesh = tubeMeshData;
-                tubeObject.AddComponent<MeshRenderer>().sharedMaterial = tubeMaterial != null ? tubeMaterial : line.sharedMaterial;
+                tubeObject.GetComponent<MeshFilter>().mesh = tubeMeshData;
+                tubeRenderer = tubeObject.GetComponent<MeshRenderer>();
+                tubeRenderer.sharedMaterial = tubeMaterial != null ? tubeMaterial : line != null ? line.sharedMaterial : null;
             }
             int n = points.Length;
             int layout = (n * 512 + tube.Sides) * 2 + (tube.Caps ? 1 : 0);
@@ -328,7 +360,15 @@ namespace Sinew.Unity
             tubeMeshData.SetTangents(tubeTangents);
             tubeMeshData.SetUVs(0, tubeUV);
             if (indices)
+            {
                 tubeMeshData.triangles = tubeIndices;
+                motion.Reset(); // another vertex layout: no previous frame
+            }
+            if (motionVectors)
+            {
+                SinewMotionVectors.Enable(tubeRenderer);
+                motion.Apply(tubeMeshData, tubePositions); // world space = the tube object's
+            }
             tubeMeshData.RecalculateBounds();
             tubeLayout = layout;
         }
@@ -344,6 +384,62 @@ namespace Sinew.Unity
             if (tubeMeshData != null)
                 Destroy(tubeMeshData);
             Rope = null;
+        }
+
+        // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
+        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w, SinewWorldBehaviour sceneFirst)
+        {
+            return SinewEditPreview.Wants(this, world, w, sceneFirst) && start != null && end != null;
+        }
+
+        bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)
+        {
+            previewing = true;
+            host = w;
+            line = GetComponent<LineRenderer>();
+            if (line != null)
+            {
+                lineWasOff = line.forceRenderingOff;
+                line.forceRenderingOff = true; // the tube draws the rope
+            }
+            Build();
+            if (Rope == null)
+            {
+                ((ISinewPreviewed)this).PreviewEnd();
+                return false;
+            }
+            subscribed = host;
+            subscribed.BeforeStep += FollowEnds;
+            return true;
+        }
+
+        void ISinewPreviewed.PreviewDraw()
+        {
+            if (Rope != null && !Rope.World.IsDisposed)
+                Draw(SinewRendering.Alpha(host));
+        }
+
+        void ISinewPreviewed.PreviewEnd()
+        {
+            if (subscribed != null)
+                subscribed.BeforeStep -= FollowEnds;
+            subscribed = null;
+            if (Rope != null)
+                Rope.Dispose();
+            Rope = null;
+            if (tubeObject != null)
+                DestroyImmediate(tubeObject);
+            if (tubeMeshData != null)
+                DestroyImmediate(tubeMeshData);
+            tubeObject = null;
+            tubeRenderer = null;
+            tubeMeshData = null;
+            tubeLayout = -1;
+            if (line != null && previewing)
+                line.forceRenderingOff = lineWasOff;
+            lineWasOff = false;
+            host = null;
+            previewing = false;
         }
 
 #if UNITY_EDITOR

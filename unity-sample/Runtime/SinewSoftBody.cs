@@ -12,7 +12,11 @@
 // (Rebuild()). Nothing native is serialized; the body is created in Start and removed in
 // OnDestroy (prefab-safe). Selected, the gizmo shows the surface (pressure) or the tet
 // mesh (tet modes) the body is or will be made of, also in edit mode (the tet mesh is
-// computed by the library from the mesh alone: no world, no native state).
+// computed by the library from the mesh alone: no world, no native state). In the
+// edit-mode preview (SinewWorldBehaviour.Preview.cs) the same Build runs in the preview's
+// world and draws into a DontSave copy of the mesh on a hidden object (SinewBodyMesh).
+// With Motion Vectors on, each vertex's motion since the last frame goes to UV channel 5
+// (SinewMotionVectors).
 
 using Sinew.Native;
 using UnityEngine;
@@ -21,7 +25,7 @@ namespace Sinew.Unity
 {
     [RequireComponent(typeof(MeshFilter))]
     [AddComponentMenu("Sinew/Sinew Soft Body")]
-    public sealed class SinewSoftBody : MonoBehaviour
+    public sealed class SinewSoftBody : MonoBehaviour, ISinewPreviewed
     {
         [Tooltip("The world to live in; empty = the first SinewWorldBehaviour in the scene.")]
         public SinewWorldBehaviour world;
@@ -75,6 +79,10 @@ namespace Sinew.Unity
         [Tooltip("Layer bits they collide with (-1 = everything).")]
         public int collisionMask = -1;
 
+        [Header("Rendering")]
+        [Tooltip("Write each vertex's motion since the last frame into UV channel 5 for HDRP / URP per-vertex motion vectors (the material needs Add Precomputed Velocity; the renderer is set to per-object motion).")]
+        public bool motionVectors = false;
+
         /// <summary>The engine-neutral soft body (null before Start and in edit mode).</summary>
         public BuiltSoftBody SoftBody { get; private set; }
 
@@ -98,6 +106,12 @@ namespace Sinew.Unity
         readonly SinewMeshNormals meshNormals = new SinewMeshNormals();
         SoftBodyOptions applied;
         SinewWorldBehaviour subscribed;
+        // The world behaviour the body lives in (`world`, the scene's first, or the
+        // previewing one); not serialized: the preview never writes `world`.
+        [System.NonSerialized] SinewWorldBehaviour host;
+        readonly SinewBodyMesh bodyMesh = new SinewBodyMesh();
+        readonly SinewMotionVectors motion = new SinewMotionVectors();
+        [System.NonSerialized] bool previewing;
 
         /// <summary>The fields as the library's options.</summary>
         public SoftBodyOptions Options()
@@ -154,12 +168,9 @@ namespace Sinew.Unity
                 enabled = false;
                 return;
             }
-            mesh = GetComponent<MeshFilter>().mesh; // this object's own copy
-            mesh.MarkDynamic();
-            sourceVertices = mesh.vertices;
-            sourceTriangles = mesh.triangles;
-            vertices = new Vector3[sourceVertices.Length];
-            meshNormals.SetTopology(sourceTriangles, mesh.uv, sourceVertices.Length);
+            host = world;
+            mesh = bodyMesh.Acquire(this, false); // this object's own copy
+            TakeMesh();
             Build();
             subscribed = world;
             subscribed.BeforeStep += ApplyEdits;
@@ -167,10 +178,19 @@ namespace Sinew.Unity
 
         /// <summary>Removes the body and builds it again from the fields and the original
         /// mesh where the transform is now: applies Mode, Resolution and plasticity.</summary>
+        // The source mesh (local space) and the arrays drawn from it.
+        void TakeMesh()
+        {
+            sourceVertices = mesh.vertices;
+            sourceTriangles = mesh.triangles;
+            vertices = new Vector3[sourceVertices.Length];
+            meshNormals.SetTopology(sourceTriangles, mesh.uv, sourceVertices.Length);
+        }
+
         [ContextMenu("Rebuild")]
         public void Rebuild()
         {
-            if (SoftBody == null || world == null)
+            if (SoftBody == null || host == null)
                 return;
             SoftBody.Dispose();
             SoftBody = null;
@@ -186,7 +206,7 @@ namespace Sinew.Unity
             SoftBodyOptions o = Options();
             try
             {
-                SoftBody = SinewSoftBodyAuthoring.Build(world.World, worldSpace, sourceTriangles, o);
+                SoftBody = SinewSoftBodyAuthoring.Build(host.World, worldSpace, sourceTriangles, o);
                 LastError = "";
             }
             catch (SinewException e)
@@ -194,10 +214,12 @@ namespace Sinew.Unity
                 // An open or degenerate mesh lands here, naming the edge or triangle.
                 LastError = e.Message;
                 Debug.LogError("SinewSoftBody: " + e.Message, this);
-                enabled = false;
+                if (!previewing)
+                    enabled = false; // (a serialized field: the preview leaves it)
                 return;
             }
             applied = o;
+            motion.Reset();
         }
 
         void ApplyEdits()
@@ -219,15 +241,25 @@ namespace Sinew.Unity
 
         void LateUpdate()
         {
+            Draw(host != null ? SinewRendering.Alpha(host) : 1f);
+        }
+
+        void Draw(float alpha)
+        {
             if (SoftBody == null || SoftBody.Body.World.IsDisposed)
                 return;
             // World space, between the last two steps, then into this object's space.
-            SoftBody.ReadRenderVertices(vertices, SinewRendering.Alpha(world));
+            SoftBody.ReadRenderVertices(vertices, alpha);
             Matrix4x4 toLocal = transform.worldToLocalMatrix;
             for (int i = 0; i < vertices.Length; i++)
                 vertices[i] = toLocal.MultiplyPoint3x4(vertices[i]);
             mesh.SetVertices(vertices);
             meshNormals.Apply(mesh, vertices); // the library's, into arrays kept between frames
+            if (motionVectors)
+            {
+                SinewMotionVectors.Enable(bodyMesh.Renderer);
+                motion.Apply(mesh, vertices);
+            }
             mesh.RecalculateBounds();
         }
 
@@ -238,8 +270,57 @@ namespace Sinew.Unity
             if (SoftBody != null)
                 SoftBody.Dispose(); // removes the clusters and the body (nothing once the world is gone)
             SoftBody = null;
-            if (mesh != null)
-                Destroy(mesh);
+            bodyMesh.Release();
+            mesh = null;
+        }
+
+        // The edit-mode preview (SinewWorldBehaviour.Preview.cs; its only caller).
+        bool ISinewPreviewed.PreviewWants(SinewWorldBehaviour w, SinewWorldBehaviour sceneFirst)
+        {
+            return SinewEditPreview.Wants(this, world, w, sceneFirst);
+        }
+
+        bool ISinewPreviewed.PreviewBegin(SinewWorldBehaviour w)
+        {
+            previewing = true;
+            host = w;
+            mesh = bodyMesh.Acquire(this, true);
+            if (mesh == null)
+            {
+                Debug.LogError("SinewSoftBody needs a mesh in its MeshFilter", this);
+                ((ISinewPreviewed)this).PreviewEnd();
+                return false;
+            }
+            TakeMesh();
+            Build();
+            if (SoftBody == null)
+            {
+                ((ISinewPreviewed)this).PreviewEnd();
+                return false;
+            }
+            subscribed = host;
+            subscribed.BeforeStep += ApplyEdits;
+            return true;
+        }
+
+        void ISinewPreviewed.PreviewDraw()
+        {
+            bodyMesh.Follow(transform);
+            Draw(1f);
+        }
+
+        void ISinewPreviewed.PreviewEnd()
+        {
+            if (subscribed != null)
+                subscribed.BeforeStep -= ApplyEdits;
+            subscribed = null;
+            if (SoftBody != null)
+                SoftBody.Dispose();
+            SoftBody = null;
+            bodyMesh.Release();
+            mesh = null;
+            host = null;
+            previewing = false;
         }
 
 #if UNITY_EDITOR

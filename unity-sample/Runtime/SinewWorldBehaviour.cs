@@ -4,6 +4,8 @@
 // last two states (Body.ReadInterpolatedPositions). Bodies subscribe to BeforeStep to
 // drive pinned particles before each fixed step. After each step it takes the world's
 // contact events (on while a SinewCollider listens) and hands each to the collider it names.
+// [ExecuteAlways] for the edit-mode preview only (SinewWorldBehaviour.Preview.cs): in edit
+// mode Start, FixedUpdate and Update do nothing and no world exists unless the preview runs.
 
 using System;
 using System.Collections.Generic;
@@ -14,8 +16,9 @@ namespace Sinew.Unity
 {
     [DefaultExecutionOrder(-100)]
     [DisallowMultipleComponent]
+    [ExecuteAlways]
     [AddComponentMenu("Sinew/Sinew World")]
-    public sealed class SinewWorldBehaviour : MonoBehaviour
+    public sealed partial class SinewWorldBehaviour : MonoBehaviour
     {
         // The world's settings (WorldDesc), read when the world is created.
         // BEGIN GENERATED WorldDesc fields
@@ -56,6 +59,9 @@ namespace Sinew.Unity
 
         [Tooltip("Run the world's parallel passes as Unity jobs (on Unity's worker threads) instead of the library's own threads. Results do not depend on it. Read when the world is created.")]
         public bool useUnityJobs = false;
+
+        [Tooltip("Edit-mode preview: Play in this inspector simulates the ropes, cloth, soft bodies and colliders of this world in the Scene view without entering Play mode. Nothing simulated is saved; the preview world is destroyed on Stop, when this is unticked or the component disabled, before Play mode, a script reload or closing the scene.")]
+        public bool previewInEditMode = false;
 
         /// <summary>Called in FixedUpdate just before each fixed step of the world (move pinned
         /// particles here); not called for a step skipped by <see cref="maxStepsPerFrame"/>.</summary>
@@ -182,19 +188,27 @@ namespace Sinew.Unity
 
         void Start()
         {
+            if (!Application.isPlaying)
+                return; // edit mode: a world only for the preview
             var unused = World;
         }
 
         void FixedUpdate()
         {
-            if (!HasWorld)
+            if (!Application.isPlaying || !HasWorld)
                 return;
             if (stepsThisFrame >= maxStepsPerFrame)
                 return; // over the cap: this step's time is dropped
             stepsThisFrame++;
+            StepOnce(Time.fixedDeltaTime);
+        }
+
+        // One step of dt s with its events (FixedUpdate; a tick of the edit-mode preview).
+        void StepOnce(float dt)
+        {
             if (BeforeStep != null)
                 BeforeStep();
-            world.Step(Time.fixedDeltaTime);
+            world.Step(dt);
             if (contactListeners.Count > 0)
                 world.DispatchContactEvents();
             if (AfterStep != null)
@@ -203,6 +217,8 @@ namespace Sinew.Unity
 
         void Update()
         {
+            if (!Application.isPlaying)
+                return;
             // Every FixedUpdate of this frame has run (Unity runs them before Update).
             stepsThisFrame = 0;
             float fixedDt = Time.fixedDeltaTime;
@@ -212,6 +228,9 @@ namespace Sinew.Unity
 
         void OnDestroy()
         {
+#if UNITY_EDITOR
+            PreviewStop();
+#endif
             if (world != null)
             {
                 world.Dispose();

@@ -37,6 +37,8 @@ namespace UnityEngine
     public static class GUILayout
     {
         public static bool Button(string text, params GUILayoutOption[] options) { return false; }
+        public static void BeginHorizontal(params GUILayoutOption[] options) { }
+        public static void EndHorizontal() { }
     }
 }
 
@@ -122,8 +124,24 @@ namespace UnityEditor
         public static void RecordObject(Object objectToUndo, string name) { }
     }
 
+    public sealed class SceneView
+    {
+        public static void RepaintAll() { }
+    }
+
     public static class EditorUtility
     {
+        public static GameObject CreateGameObjectWithHideFlags(string name, HideFlags flags, params Type[] components)
+        {
+            var go = new GameObject(name);
+            go.hideFlags = flags;
+            foreach (Type t in components)
+                typeof(GameObject).GetMethod("AddComponent").MakeGenericMethod(t).Invoke(go, null);
+            foreach (Type t in components)
+                ((Object)typeof(GameObject).GetMethod("GetComponent").MakeGenericMethod(t).Invoke(go, null)).hideFlags = flags;
+            return go;
+        }
+
         public static void SetDirty(Object target) { }
     }
 
