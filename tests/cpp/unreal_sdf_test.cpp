@@ -3,7 +3,8 @@
 // a 40 cm cube given as Unreal stores it (4 vertices per face, UV seams) becomes a
 // field collider, a rope falling on it drapes over the cube's top and no particle ends
 // inside the cube; the field is baked once and kept (no new log line over many frames),
-// baked again when the cell size changes (fewer nodes); the cube wound the other way
+// baked again when the mesh is re-imported (new bounds) and when the cell size changes
+// (fewer nodes); the cube wound the other way
 // bakes the same field; the mesh of the static mesh component the collider is attached
 // to is used when SdfMesh is empty; a cube with a face missing is refused with one
 // clear log line and no collider; EndPlay removes it. Built and run by
@@ -96,8 +97,9 @@ std::unique_ptr<USinewColliderComponent> MakeField(Game& G, UStaticMesh* Mesh, F
 } // namespace
 
 int main() {
-    UStaticMesh Box, Flipped, Open;
+    UStaticMesh Box, Plain, Flipped, Open;
     Cube(Box);
+    Cube(Plain); // Box is re-imported larger below
     Cube(Flipped, true);
     Cube(Open, false, 5);
 
@@ -135,10 +137,21 @@ int main() {
         check(Outside, "no particle of the rope inside the cube");
         check(GStubLogCount() == Logs && Field->GetSdfNodeCount() == Nodes, "120 frames: the field is kept, nothing logged");
 
+        // The mesh re-imported larger (the same object, other bounds): baked again.
+        UStaticMesh Bigger;
+        Cube(Bigger);
+        for (FVector& V : Bigger.StubVertices) V = V * 1.5;
+        Bigger.Bounds = FBoxSphereBounds(FBox(FVector(-30, -30, -30), FVector(30, 30, 30)));
+        Box.StubVertices = Bigger.StubVertices;
+        Box.Bounds = Bigger.Bounds;
+        G.Frames(1);
+        const int32 Reimported = Field->GetSdfNodeCount();
+        check(Field->IsSimulating() && Reimported > Nodes, "a re-imported, larger mesh (new bounds) is baked again (" + std::to_string(Reimported) + " nodes)");
+
         Field->SdfCellSize = 10.0f;
         G.Frames(1);
         const int32 Coarse = Field->GetSdfNodeCount();
-        check(Field->IsSimulating() && Coarse > 0 && Coarse < Nodes,
+        check(Field->IsSimulating() && Coarse > 0 && Coarse < Reimported,
               "a larger cell bakes again, with fewer nodes (" + std::to_string(Coarse) + ")");
 
         Rope->EndPlay(EEndPlayReason::Destroyed);
@@ -150,7 +163,7 @@ int main() {
         Game G;
         auto Field = MakeField(G, &Flipped, FVector(0, 0, 100));
         Field->BeginPlay();
-        auto Reference = MakeField(G, &Box, FVector(200, 0, 100));
+        auto Reference = MakeField(G, &Plain, FVector(200, 0, 100));
         Reference->BeginPlay();
         check(Field->IsSimulating() && Field->GetSdfNodeCount() == Reference->GetSdfNodeCount(),
               "the cube wound the other way bakes the same field");
@@ -159,7 +172,7 @@ int main() {
 
         // No SdfMesh: the mesh of the static mesh component it is attached to.
         UStaticMeshComponent Parent{FObjectInitializer()};
-        Parent.SetStaticMesh(&Box);
+        Parent.SetStaticMesh(&Plain);
         Parent.Transform = FTransform(FVector(0, 300, 100));
         auto Child = MakeField(G, nullptr, FVector(0, 300, 100));
         Child->AttachParent = &Parent;

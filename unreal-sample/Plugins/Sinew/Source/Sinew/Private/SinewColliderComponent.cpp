@@ -238,11 +238,14 @@ std::shared_ptr<const sinew::colliders::SdfGrid> USinewColliderComponent::BakeSd
 	UStaticMesh* Mesh = nullptr;
 	(void)SdfSource(Mesh);
 	const FVector Scale = Source.GetComponentTransform().GetScale3D();
-	if (bSdfBaked && Mesh == SdfBakedMesh && SdfCellSize == SdfBakedCell && SdfMargin == SdfBakedMargin && Scale == SdfBakedScale)
+	// The mesh's bounds too: a mesh re-imported in the editor keeps its address.
+	const FBoxSphereBounds Bounds = Mesh ? Mesh->GetBounds() : FBoxSphereBounds();
+	if (bSdfBaked && Mesh == SdfBakedMesh && SdfCellSize == SdfBakedCell && SdfMargin == SdfBakedMargin && Scale == SdfBakedScale && Bounds.Origin == SdfBakedBounds.Origin && Bounds.BoxExtent == SdfBakedBounds.BoxExtent)
 	{
 		return SdfGrid; // the cache (null when this bake was refused: logged then)
 	}
 	bSdfBaked = true;
+	SdfBakedBounds = Bounds;
 	SdfBakedMesh = Mesh;
 	SdfBakedCell = SdfCellSize;
 	SdfBakedMargin = SdfMargin;

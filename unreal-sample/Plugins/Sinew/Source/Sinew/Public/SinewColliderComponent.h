@@ -208,13 +208,14 @@ private:
 	// the world's (sinew::World, sinew::colliders::add_sdf_collider): kinematic (no
 	// BodyCoupling) and without contact events (the Scene routes those by its own ids).
 	SinewCollider SdfCollider{0};
-	/** The baked field (the cache) and what it was baked from; a refused bake is kept too (SdfGrid null), so that it is not tried again every step. */
+	/** The baked field (the cache) and what it was baked from (the mesh's bounds too: a re-import keeps the object); a refused bake is kept too (SdfGrid null), so that it is not tried again every step. */
 	std::shared_ptr<const sinew::colliders::SdfGrid> SdfGrid;
 	bool bSdfBaked = false;
 	const UStaticMesh* SdfBakedMesh = nullptr;
 	float SdfBakedCell = 0.0f;
 	float SdfBakedMargin = 0.0f;
 	FVector SdfBakedScale = FVector(1.0, 1.0, 1.0);
+	FBoxSphereBounds SdfBakedBounds;
 	/** The field SdfCollider was made from. */
 	std::shared_ptr<const sinew::colliders::SdfGrid> SdfInWorld;
 };
