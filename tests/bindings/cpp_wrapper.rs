@@ -43,6 +43,11 @@
 //!   on the stub engine: Blueprint emission in cm and cm/s falls as a damped fall does,
 //!   one mesh instance per live particle where it is drawn, kill volumes, emitters,
 //!   in-place settings, body coupling switches.
+//! * `unreal_niagara_on_a_stub_engine` (and `_asan_ubsan`): the plugin's Niagara data
+//!   interface on the stub engine (and the stub's stand-ins for Niagara and the
+//!   VectorVM): its VM functions give a rope's and a fluid's particles as drawn.
+//! * `unreal_sdf_collider_on_a_stub_engine` (and `_asan_ubsan`): the collider
+//!   component's static mesh distance field on the stub engine.
 //! * `unreal_fixed_step_on_a_stub_engine` (and `_asan_ubsan`): the subsystem's fixed
 //!   step, accumulator, MaxStepsPerFrame and GetInterpolationAlpha on the stub engine.
 //! * `stage_script_copies_library_and_headers`: `unreal-sample/stage-library.sh` puts
@@ -283,6 +288,7 @@ fn unreal_plugin_sources_compile_against_the_stub() {
         "SinewFluidComponent.cpp",
         "SinewMeshSceneProxy.cpp",
         "SinewModule.cpp",
+        "SinewNiagaraDataInterface.cpp",
         "SinewRopeComponent.cpp",
         "SinewSkinnedClothComponent.cpp",
         "SinewSoftBodyComponent.cpp",
@@ -375,6 +381,41 @@ fn unreal_fluid_on_a_stub_engine_asan_ubsan() {
     run_unreal_checks(
         "unreal_fluid_test.cpp",
         "unreal_fluid_test_asan_ubsan",
+        ASAN_UBSAN,
+    );
+}
+
+/// tests/cpp/unreal_niagara_test.cpp: the plugin's Niagara data interface (type
+/// registration, function signatures, its VM functions called as the VectorVM calls
+/// them over a rope's and a fluid's particles) on the stub engine, plain and under
+/// ASan/UBSan.
+#[test]
+fn unreal_niagara_on_a_stub_engine() {
+    run_unreal_checks("unreal_niagara_test.cpp", "unreal_niagara_test", &[]);
+}
+
+#[test]
+fn unreal_niagara_on_a_stub_engine_asan_ubsan() {
+    run_unreal_checks(
+        "unreal_niagara_test.cpp",
+        "unreal_niagara_test_asan_ubsan",
+        ASAN_UBSAN,
+    );
+}
+
+/// tests/cpp/unreal_sdf_test.cpp: the collider component's Shape StaticMesh (the
+/// library's distance field of a closed static mesh: baked once, kept, refused with
+/// one log line when open) on the stub engine, plain and under ASan/UBSan.
+#[test]
+fn unreal_sdf_collider_on_a_stub_engine() {
+    run_unreal_checks("unreal_sdf_test.cpp", "unreal_sdf_test", &[]);
+}
+
+#[test]
+fn unreal_sdf_collider_on_a_stub_engine_asan_ubsan() {
+    run_unreal_checks(
+        "unreal_sdf_test.cpp",
+        "unreal_sdf_test_asan_ubsan",
         ASAN_UBSAN,
     );
 }

@@ -306,6 +306,28 @@ int main() {
                      std::fabs(N.X * T.X + N.Y * T.Y + N.Z * T.Z) < 1e-4f && std::fabs(N.Y) > 0.99f;
         }
         check(Frames, "a hanging sheet: unit normals across its plane, tangents perpendicular to them");
+        // The normals come from the library (sinew_render_normals over the particles,
+        // Unreal's clockwise front faces): the area-weighted rule of the wrapper's own
+        // sinew::cloth::normals, to float rounding. The tangents follow +U (+X here) and
+        // the bitangents, cross(normal, tangent) times the stored sign, +V (+Z).
+        {
+            std::vector<sinew::Vec3> Drawn, Expected;
+            for (const FVector3f& P : Vertices) Drawn.push_back(sinew::Vec3{P.X, P.Y, P.Z});
+            std::vector<uint32_t> Triangles(Sheet.StubTriangles.begin(), Sheet.StubTriangles.end());
+            sinew::cloth::normals(sinew::Span<const sinew::Vec3>(Drawn), sinew::Span<const uint32_t>(Triangles),
+                                  sinew::tube::FrontFace::Clockwise, Expected);
+            bool Library = Expected.size() == 81;
+            bool Basis = true;
+            for (uint32 v = 0; Library && v < 81; ++v) {
+                const FVector4f N = Attributes.VertexTangentZ(v), T = Attributes.VertexTangentX(v);
+                const FVector3f B = Attributes.VertexTangentY(v);
+                const sinew::Vec3 E = Expected[v];
+                Library = std::fabs(N.X - E.x) < 1e-5f && std::fabs(N.Y - E.y) < 1e-5f && std::fabs(N.Z - E.z) < 1e-5f;
+                Basis = Basis && T.X > 0.99f && B.Z > 0.99f;
+            }
+            check(Library, "cloth normals from the library match the wrapper's area-weighted rule (1e-5)");
+            check(Basis, "cloth tangents along +U, bitangents along +V (the library's signs)");
+        }
         check(std::fabs(Attributes.GetVertexUV(80, 0).X - 1.0f) < 1e-6f, "the source's UVs are uploaded");
         check(Proxy.GetTopologyUploads() == 1, "an untorn cloth writes its index buffer once");
         check(Tearing->GetTopologyVersion() == 0 && ProxyOf(*Tearing)->GetTopologyUploads() == 1,

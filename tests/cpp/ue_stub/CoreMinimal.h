@@ -175,6 +175,15 @@ struct FQuat {
     }
 };
 inline const FQuat FQuat::Identity{};
+struct FQuat4f {
+    float X = 0, Y = 0, Z = 0, W = 1;
+    FQuat4f() = default;
+    FQuat4f(float x, float y, float z, float w) : X(x), Y(y), Z(z), W(w) {}
+    explicit FQuat4f(const FQuat& q)
+        : X(static_cast<float>(q.X)), Y(static_cast<float>(q.Y)), Z(static_cast<float>(q.Z)), W(static_cast<float>(q.W)) {}
+    static const FQuat4f Identity;
+};
+inline const FQuat4f FQuat4f::Identity{};
 struct FLinearColor {
     float R = 0, G = 0, B = 0, A = 1;
 };
@@ -236,6 +245,10 @@ class TArray {
   public:
     using SizeType = int32;
     void Add(const T& v) { V.push_back(v); }
+    T& Add_GetRef(const T& v) {
+        V.push_back(v);
+        return V.back();
+    }
     void AddUnique(const T& v) {
         if (!Contains(v)) V.push_back(v);
     }
@@ -263,9 +276,22 @@ class TArray {
     std::vector<T> V;
 };
 
+/// Stub: the flags a test sets (the class default object's).
+enum EObjectFlags { RF_NoFlags = 0, RF_ClassDefaultObject = 0x10 };
+/// Stub: one class object per UObject type is all the plugin names (FNiagaraTypeDefinition).
+class UClass {};
+
 class UObject {
   public:
     virtual ~UObject() = default;
+    virtual void PostInitProperties() {}
+    bool HasAnyFlags(EObjectFlags F) const { return (Flags & F) != 0; }
+    /// Stub: one UClass per dynamic type would need RTTI names; one for all is enough here.
+    UClass* GetClass() const {
+        static UClass Class;
+        return &Class;
+    }
+    EObjectFlags Flags = RF_NoFlags; ///< stub: set by the test
     FString GetPathName() const { return FString("/Stub/Object"); }
     FString GetName() const { return FString("Object"); }
     FName GetFName() const { return Name; }

@@ -142,6 +142,7 @@ class FStaticMeshVertexBuffer : public FRenderResource {
     uint32 GetNumVertices() const { return static_cast<uint32>(Tangents.size()); }
     void SetVertexUV(uint32 i, uint32 UVIndex, const FVector2f& UV) { TexCoords[static_cast<std::size_t>(i) * NumUVs + UVIndex] = UV; }
     FVector4f VertexTangentX(uint32 i) const { return FVector4f(Tangents[i].X, 0.0f); }
+    FVector3f VertexTangentY(uint32 i) const { return Tangents[i].Y; }
     FVector4f VertexTangentZ(uint32 i) const { return FVector4f(Tangents[i].Z, 1.0f); }
     FVector2f GetVertexUV(uint32 i, uint32 UVIndex) const { return TexCoords[static_cast<std::size_t>(i) * NumUVs + UVIndex]; }
     void* GetTangentData() { return Tangents.data(); }

@@ -41,7 +41,8 @@ class UActorComponent : public UObject {
 #if WITH_EDITOR
     virtual void PostEditChangeProperty(FPropertyChangedEvent&) {}
 #endif
-    AActor* GetOwner() const { return nullptr; }
+    AActor* GetOwner() const { return Owner; }
+    AActor* Owner = nullptr; ///< stub: set by the test
     UWorld* GetWorld() const { return World; }
     FActorComponentTickFunction PrimaryComponentTick;
     UWorld* World = nullptr; ///< stub: set by the test

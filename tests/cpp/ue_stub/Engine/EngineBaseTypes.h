@@ -7,7 +7,7 @@ namespace ENamedThreads {
 enum Type { GameThread };
 }
 struct FGraphEventRef {};
-enum ETickingGroup { TG_PrePhysics, TG_StartPhysics, TG_DuringPhysics, TG_EndPhysics, TG_PostPhysics };
+enum ETickingGroup { TG_PrePhysics, TG_StartPhysics, TG_DuringPhysics, TG_EndPhysics, TG_PostPhysics, TG_PostUpdateWork };
 struct FTickFunction {
     virtual ~FTickFunction() = default;
     bool bCanEverTick = false;

@@ -1,5 +1,6 @@
 // Runtime module of the Sinew plugin: loads the native library, owns one simulation
-// per UWorld (USinewWorldSubsystem) and provides the rope and cloth components.
+// per UWorld (USinewWorldSubsystem) and provides the rope and cloth components and a
+// Niagara data interface (USinewNiagaraDataInterface).
 // Platforms (Sinew.uplugin's PlatformAllowList): Win64, Linux and Mac load the shared
 // library; Android (arm64-v8a, x86_64) and IOS link the static one (SinewLibrary.Build.cs
 // says where stage-library.sh puts each).
@@ -19,6 +20,10 @@ public class Sinew : ModuleRules
 			"DeveloperSettings",
 			"ProceduralMeshComponent",
 			"SinewLibrary",
+			// USinewNiagaraDataInterface (its public header derives from UNiagaraDataInterface)
+			"Niagara",
+			"NiagaraCore",
+			"VectorVM",
 		});
 
 		PrivateDependencyModuleNames.AddRange(new string[]

@@ -2,6 +2,10 @@
 
 #include "Components/BoxComponent.h"
 #include "Components/CapsuleComponent.h"
+#include "Components/StaticMeshComponent.h"
+#include "Engine/StaticMesh.h"
+#include "GameFramework/Actor.h"
+#include "KismetProceduralMeshLibrary.h"
 #include "Components/PrimitiveComponent.h"
 #include "Components/SphereComponent.h"
 #include "Engine/World.h"
@@ -10,14 +14,21 @@
 #include "SinewEditorPreview.h"
 #include "SinewModule.h"
 
+#include <utility>
+#include <vector>
+
 USinewColliderComponent::USinewColliderComponent(const FObjectInitializer& ObjectInitializer)
 	: Super(ObjectInitializer)
 {
 	PrimaryComponentTick.bCanEverTick = false; // moved by USinewWorldSubsystem before each step
 }
 
-bool USinewColliderComponent::BuildDesc(const USinewWorldSubsystem& Sub, SinewColliderDesc& Out)
+bool USinewColliderComponent::BuildDesc(const USinewWorldSubsystem& Sub, SinewColliderDesc& Out, const USceneComponent** OutSdfSource)
 {
+	if (OutSdfSource)
+	{
+		*OutSdfSource = nullptr;
+	}
 	sinew::colliders::ShapeParams Params;
 	const USceneComponent* Source = this;
 	const USceneComponent* Parent = bMirrorParentShape ? GetAttachParent() : nullptr;
@@ -40,6 +51,19 @@ bool USinewColliderComponent::BuildDesc(const USinewWorldSubsystem& Sub, SinewCo
 		Params.shape = sinew::colliders::Shape::Box;
 		Params.box_extent_cm = sinew::units::Double3{Extent.X, Extent.Y, Extent.Z};
 		Source = Parent;
+	}
+	else if (Shape == ESinewColliderShape::StaticMesh)
+	{
+		// The pose and material only (a sphere's desc): the field replaces the shape.
+		UStaticMesh* Mesh = nullptr;
+		const USceneComponent* FieldSource = SdfSource(Mesh);
+		Params.shape = sinew::colliders::Shape::Sphere;
+		Params.radius_cm = SphereRadius;
+		Source = FieldSource;
+		if (OutSdfSource)
+		{
+			*OutSdfSource = FieldSource;
+		}
 	}
 	else
 	{
@@ -121,10 +145,23 @@ void USinewColliderComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	}
 	sinew::Scene* Scene = Sub.GetScene();
 	SinewColliderDesc Desc;
-	if (!Scene || !BuildDesc(Sub, Desc))
+	const USceneComponent* SdfFrom = nullptr;
+	if (!Scene || !BuildDesc(Sub, Desc, &SdfFrom))
 	{
 		return;
 	}
+	if (SdfFrom)
+	{
+		if (Collider != 0)
+		{
+			(void)Scene->remove_collider(Collider); // the shape became the mesh's field
+			Collider = 0;
+			bDynamic = false;
+		}
+		PreSinewStepSdf(*Scene, *SdfFrom, Desc);
+		return;
+	}
+	RemoveSdfCollider(Scene); // the shape is no longer the mesh's field
 	sinew::Result<void> Done;
 	if (Collider != 0 && sinew::colliders::same_geometry(Desc, Current))
 	{
@@ -173,6 +210,163 @@ void USinewColliderComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	Current = Desc;
 	bWarned = false;
 	PushBody(Sub, *Scene, Desc);
+}
+
+const USceneComponent* USinewColliderComponent::SdfSource(UStaticMesh*& OutMesh) const
+{
+	OutMesh = SdfMesh;
+	if (OutMesh)
+	{
+		return this;
+	}
+	const UStaticMeshComponent* From = Cast<UStaticMeshComponent>(GetAttachParent());
+	if (!From && GetOwner())
+	{
+		From = GetOwner()->FindComponentByClass<UStaticMeshComponent>();
+	}
+	OutMesh = From ? From->GetStaticMesh() : nullptr;
+	return OutMesh ? static_cast<const USceneComponent*>(From) : this;
+}
+
+int32 USinewColliderComponent::GetSdfNodeCount() const
+{
+	return SdfGrid ? (int32)SdfGrid->distances.size() : 0;
+}
+
+std::shared_ptr<const sinew::colliders::SdfGrid> USinewColliderComponent::BakeSdf(const USceneComponent& Source)
+{
+	UStaticMesh* Mesh = nullptr;
+	(void)SdfSource(Mesh);
+	const FVector Scale = Source.GetComponentTransform().GetScale3D();
+	// The mesh's bounds too: a mesh re-imported in the editor keeps its address.
+	const FBoxSphereBounds Bounds = Mesh ? Mesh->GetBounds() : FBoxSphereBounds();
+	if (bSdfBaked && Mesh == SdfBakedMesh && SdfCellSize == SdfBakedCell && SdfMargin == SdfBakedMargin && Scale == SdfBakedScale && Bounds.Origin == SdfBakedBounds.Origin && Bounds.BoxExtent == SdfBakedBounds.BoxExtent)
+	{
+		return SdfGrid; // the cache (null when this bake was refused: logged then)
+	}
+	bSdfBaked = true;
+	SdfBakedBounds = Bounds;
+	SdfBakedMesh = Mesh;
+	SdfBakedCell = SdfCellSize;
+	SdfBakedMargin = SdfMargin;
+	SdfBakedScale = Scale;
+	SdfGrid.reset();
+	if (!Mesh)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: Shape StaticMesh needs a mesh (SdfMesh, or a static mesh component it is attached to or whose actor it is on)"), *GetPathName());
+		return nullptr;
+	}
+	// LOD 0, every section, in the field's frame: scaled, in m (the rotation is the collider's).
+	std::vector<sinew::Vec3> Vertices;
+	std::vector<uint32_t> Triangles;
+	for (int32 Section = 0; Section < Mesh->GetNumSections(0); ++Section)
+	{
+		TArray<FVector> SectionVertices, Normals;
+		TArray<int32> SectionTriangles;
+		TArray<FVector2D> UVs;
+		TArray<FProcMeshTangent> Tangents;
+		UKismetProceduralMeshLibrary::GetSectionFromStaticMesh(Mesh, 0, Section, SectionVertices, SectionTriangles, Normals, UVs, Tangents);
+		const uint32_t Base = (uint32_t)Vertices.size();
+		for (const FVector& V : SectionVertices)
+		{
+			Vertices.push_back(SinewUE::ExtentToSim(FVector(V.X * Scale.X, V.Y * Scale.Y, V.Z * Scale.Z)));
+		}
+		for (const int32 Index : SectionTriangles)
+		{
+			Triangles.push_back(Base + (uint32_t)FMath::Max(Index, 0));
+		}
+	}
+	// The library wants the triangles counter-clockwise seen from outside (a positive
+	// enclosed volume); a mesh wound the other way (or mirrored by a negative scale) is
+	// turned over as a whole. Inconsistent or open meshes are still refused below.
+	double SixVolume = 0.0;
+	for (size_t t = 0; t + 2 < Triangles.size(); t += 3)
+	{
+		if (Triangles[t] >= Vertices.size() || Triangles[t + 1] >= Vertices.size() || Triangles[t + 2] >= Vertices.size())
+		{
+			continue; // the library names the bad index
+		}
+		const sinew::Vec3 A = Vertices[Triangles[t]], B = Vertices[Triangles[t + 1]], C = Vertices[Triangles[t + 2]];
+		SixVolume += (double)A.x * ((double)B.y * C.z - (double)B.z * C.y) - (double)A.y * ((double)B.x * C.z - (double)B.z * C.x) + (double)A.z * ((double)B.x * C.y - (double)B.y * C.x);
+	}
+	if (SixVolume < 0.0)
+	{
+		for (size_t t = 0; t + 2 < Triangles.size(); t += 3)
+		{
+			std::swap(Triangles[t + 1], Triangles[t + 2]);
+		}
+	}
+	sinew::Result<sinew::colliders::SdfGrid> Baked = sinew::colliders::sdf_from_mesh(sinew::Span<const sinew::Vec3>(Vertices), sinew::Span<const uint32_t>(Triangles), SinewUE::LengthToSim(SdfCellSize), SinewUE::LengthToSim(FMath::Max(SdfMargin, 0.0f)));
+	if (!Baked)
+	{
+		UE_LOG(LogSinew, Warning, TEXT("%s: no distance field from %s (Shape StaticMesh needs a closed mesh, consistently wound; a larger SdfCellSize for fewer nodes): %s"), *GetPathName(), *Mesh->GetPathName(), UTF8_TO_TCHAR(Baked.error().message.c_str()));
+		return nullptr;
+	}
+	SdfGrid = std::make_shared<const sinew::colliders::SdfGrid>(std::move(Baked).value());
+	return SdfGrid;
+}
+
+void USinewColliderComponent::PreSinewStepSdf(sinew::Scene& Scene, const USceneComponent& Source, SinewColliderDesc& Desc)
+{
+	const std::shared_ptr<const sinew::colliders::SdfGrid> Grid = BakeSdf(Source);
+	if (!Grid)
+	{
+		RemoveSdfCollider(&Scene); // nothing to collide with (logged by BakeSdf)
+		return;
+	}
+	sinew::World& World = Scene.world();
+	sinew::Result<void> Done;
+	if (SdfCollider.id != 0 && Grid == SdfInWorld)
+	{
+		// Same field: sweep to the new pose, update the material if it changed.
+		Done = World.set_collider_transform(SdfCollider, Desc.position, Desc.rotation);
+		if (Done && (Desc.static_friction != Current.static_friction || Desc.dynamic_friction != Current.dynamic_friction || Desc.restitution != Current.restitution))
+		{
+			Done = World.set_collider_material(SdfCollider, Desc.static_friction, Desc.dynamic_friction, Desc.restitution);
+			if (!Done)
+			{
+				Desc.static_friction = Current.static_friction;
+				Desc.dynamic_friction = Current.dynamic_friction;
+				Desc.restitution = Current.restitution;
+			}
+		}
+	}
+	else
+	{
+		// First time, or a new field (another mesh, cell size or scale): re-create it.
+		RemoveSdfCollider(&Scene);
+		const sinew::Result<SinewCollider> Added = sinew::colliders::add_sdf_collider(World, Desc, *Grid);
+		if (Added)
+		{
+			SdfCollider = *Added;
+			SdfInWorld = Grid;
+		}
+		else
+		{
+			Done = Added.error();
+		}
+	}
+	if (!Done)
+	{
+		if (!bWarned)
+		{
+			UE_LOG(LogSinew, Warning, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Done.error().message.c_str()));
+			bWarned = true;
+		}
+		return;
+	}
+	Current = Desc;
+	bWarned = false;
+}
+
+void USinewColliderComponent::RemoveSdfCollider(sinew::Scene* Scene)
+{
+	if (Scene && SdfCollider.id != 0)
+	{
+		(void)Scene->world().remove_collider(SdfCollider);
+	}
+	SdfCollider = SinewCollider{0};
+	SdfInWorld.reset();
 }
 
 UPrimitiveComponent* USinewColliderComponent::CoupledBody() const
@@ -283,12 +477,16 @@ void USinewColliderComponent::RemoveFromSimulation()
 	if (USinewWorldSubsystem* Sub = Subsystem.Get())
 	{
 		Sub->Unregister(this);
-		if (sinew::Scene* Scene = Sub->GetScene(); Scene && Collider != 0)
+		sinew::Scene* Scene = Sub->GetScene();
+		if (Scene && Collider != 0)
 		{
 			(void)Scene->remove_collider(Collider);
 		}
+		RemoveSdfCollider(Scene);
 	}
 	Collider = 0;
+	SdfCollider = SinewCollider{0};
+	SdfInWorld.reset();
 	bListening = false; // Unregister stopped the routing
 	Subsystem.Reset();
 }

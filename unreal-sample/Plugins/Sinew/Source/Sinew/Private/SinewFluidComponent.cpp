@@ -639,6 +639,40 @@ void USinewFluidComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	}
 }
 
+bool USinewFluidComponent::ReadSinewParticles(USinewWorldSubsystem& Sub, FSinewParticleReadback& Out)
+{
+	Out.Count = 0;
+	Out.Ellipsoids.clear();
+	if (!SimScene())
+	{
+		Out.DensityRatios.clear();
+		return false;
+	}
+	// Room for every reserved particle: the live count never exceeds it.
+	Out.Positions.resize(AppliedCapacity);
+	Out.Velocities.resize(AppliedCapacity);
+	Out.DensityRatios.resize(AppliedCapacity);
+	const sinew::Result<uint32_t> Read = Fluid.read_particles(Sub.GetInterpolationAlpha(), sinew::Span<FVector3f>(Out.Positions), sinew::Span<FVector3f>(Out.Velocities), sinew::Span<float>(Out.DensityRatios));
+	if (!Read)
+	{
+		LogFailure(Read.error());
+		return false;
+	}
+	if (Out.bWantEllipsoids)
+	{
+		Out.Ellipsoids.resize(AppliedCapacity);
+		const sinew::Result<uint32_t> Shaped = Fluid.read_anisotropy(MakeAnisotropyDesc(), Sub.GetInterpolationAlpha(), sinew::Span<SinewFluidEllipsoid>(Out.Ellipsoids));
+		if (!Shaped)
+		{
+			LogFailure(Shaped.error());
+			Out.Ellipsoids.clear();
+			return false;
+		}
+	}
+	Out.Count = *Read;
+	return true;
+}
+
 void USinewFluidComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 {
 	if (!SimScene())

@@ -180,6 +180,34 @@ void USinewGranularComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	}
 }
 
+bool USinewGranularComponent::ReadSinewParticles(USinewWorldSubsystem& Sub, FSinewParticleReadback& Out)
+{
+	Out.Count = 0;
+	Out.DensityRatios.clear();
+	Out.Ellipsoids.clear();
+	sinew::Scene* Scene = SimScene();
+	if (!Scene)
+	{
+		return false;
+	}
+	// The grains poured so far: world particles First, First + 1, ... (the count only grows).
+	const uint32 N = (uint32)FMath::Min(GetEmittedCount(), (int32)SimPositions.size());
+	Out.Positions.resize(N);
+	Out.Velocities.resize(N);
+	if (N > 0)
+	{
+		const sinew::Result<void> Read = Scene->world().read_interpolated_positions(First, Sub.GetInterpolationAlpha(), sinew::Span<FVector3f>(Out.Positions));
+		const sinew::Result<void> Moved = Read ? Scene->world().read_velocities(First, sinew::Span<FVector3f>(Out.Velocities)) : Read;
+		if (!Moved)
+		{
+			LogFailure(Moved.error());
+			return false;
+		}
+	}
+	Out.Count = N;
+	return true;
+}
+
 void USinewGranularComponent::PostSinewStep(USinewWorldSubsystem& Sub)
 {
 	sinew::Scene* Scene = SimScene();

@@ -95,7 +95,8 @@ void FSinewMeshSceneProxy::Upload_RenderThread(FRHICommandListImmediate& RHICmdL
 		const sinew::Vec3& P = Mesh.positions[i];
 		const sinew::Vec3& N = Mesh.normals[i];
 		const sinew::Vec3& T = Mesh.tangents[i];
-		const sinew::Vec3 B = sinew::vec::cross(N, T);
+		const float Sign = i < TangentSigns.size() ? TangentSigns[i] : 1.0f;
+		const sinew::Vec3 B = sinew::vec::scale(sinew::vec::cross(N, T), Sign);
 		Positions.VertexPosition(i) = FVector3f(P.x, P.y, P.z);
 		Attributes.SetVertexTangents(i, FVector3f(T.x, T.y, T.z), FVector3f(B.x, B.y, B.z), FVector3f(N.x, N.y, N.z));
 		if (bUVs)
@@ -140,6 +141,7 @@ void FSinewMeshSceneProxy::SetRopeData_RenderThread(FRHICommandListImmediate& RH
 		return;
 	}
 	// A rope's V coordinate is its arc length, which changes as it stretches: its UVs go up every frame.
+	TangentSigns.clear(); // a tube's bitangent is cross(normal, tangent)
 	Upload_RenderThread(RHICmdList, *Built, true);
 }
 
@@ -152,7 +154,33 @@ void FSinewMeshSceneProxy::SetClothData_RenderThread(FRHICommandListImmediate& R
 	sinew::render::transform(Data->SimToLocal, sinew::Span<const sinew::Vec3>(Data->SimPositions), LocalPoints);
 	const bool bTopology = Data->Source != ClothSource;
 	ClothSource = Data->Source;
-	const sinew::Result<void> Built = sinew::render::cloth_vertices(*ClothSource, sinew::Span<const sinew::Vec3>(LocalPoints), sinew::tube::FrontFace::Clockwise, bTopology, KeyNormals, Mesh);
+	if (bTopology)
+	{
+		PrepareClothTopology_RenderThread();
+	}
+	const sinew::render::ClothSource& Source = *ClothSource;
+	const size_t Vertices = Source.vertex_key.size();
+	sinew::Result<void> Built;
+	if (LocalPoints.size() != Source.key_count)
+	{
+		Built = sinew::Error{sinew::Status::InvalidArgument, "cloth: " + std::to_string(LocalPoints.size()) + " positions for " + std::to_string(Source.key_count) + " keys"};
+	}
+	else
+	{
+		Mesh.positions.resize(Vertices);
+		for (size_t v = 0; v < Vertices; ++v)
+		{
+			Mesh.positions[v] = LocalPoints[Source.vertex_key[v]];
+		}
+		KeyNormals.resize(LocalPoints.size());
+		VertexNormals.resize(Vertices);
+		Tangents.resize(Vertices);
+		Built = SinewUE::RenderNormals(sinew::Span<const sinew::Vec3>(LocalPoints), sinew::Span<const uint32_t>(FrontKeyTriangles), {}, sinew::Span<sinew::Vec3>(KeyNormals), {});
+		if (Built)
+		{
+			Built = SinewUE::RenderNormals(sinew::Span<const sinew::Vec3>(Mesh.positions), sinew::Span<const uint32_t>(FrontTriangles), sinew::Span<const float>(ClothUVs), sinew::Span<sinew::Vec3>(VertexNormals), sinew::Span<SinewUE::FTangentW>(Tangents));
+		}
+	}
 	if (!Built)
 	{
 		UE_LOG(LogSinew, Warning, TEXT("Cloth render data refused: %s"), UTF8_TO_TCHAR(Built.error().message.c_str()));
@@ -160,7 +188,45 @@ void FSinewMeshSceneProxy::SetClothData_RenderThread(FRHICommandListImmediate& R
 		NumIndices = 0;
 		return;
 	}
+	Mesh.normals.resize(Vertices);
+	Mesh.tangents.resize(Vertices);
+	TangentSigns.resize(Vertices);
+	for (size_t v = 0; v < Vertices; ++v)
+	{
+		const SinewUE::FTangentW& T = Tangents[v];
+		Mesh.normals[v] = KeyNormals[Source.vertex_key[v]];
+		Mesh.tangents[v] = sinew::Vec3{T.X, T.Y, T.Z};
+		TangentSigns[v] = T.W;
+	}
+	if (bTopology)
+	{
+		Mesh.indices = Source.triangles;
+		Mesh.uvs = Source.uvs;
+	}
 	Upload_RenderThread(RHICmdList, bTopology, false); // a cloth's UVs are its source's: they change with the topology only
+}
+
+void FSinewMeshSceneProxy::PrepareClothTopology_RenderThread()
+{
+	const sinew::render::ClothSource& Source = *ClothSource;
+	auto Front = [](const std::vector<uint32_t>& Clockwise, std::vector<uint32_t>& Out)
+	{
+		Out.resize(Clockwise.size());
+		for (size_t t = 0; t + 2 < Clockwise.size(); t += 3)
+		{
+			Out[t] = Clockwise[t];
+			Out[t + 1] = Clockwise[t + 2];
+			Out[t + 2] = Clockwise[t + 1];
+		}
+	};
+	Front(Source.key_triangles, FrontKeyTriangles);
+	Front(Source.triangles, FrontTriangles);
+	ClothUVs.resize(2 * Source.uvs.size());
+	for (size_t v = 0; v < Source.uvs.size(); ++v)
+	{
+		ClothUVs[2 * v] = Source.uvs[v].u;
+		ClothUVs[2 * v + 1] = Source.uvs[v].v;
+	}
 }
 
 void FSinewMeshSceneProxy::GetDynamicMeshElements(const TArray<const FSceneView*>& Views, const FSceneViewFamily& ViewFamily, uint32 VisibilityMap, FMeshElementCollector& Collector) const

@@ -2,7 +2,8 @@
 // game thread hands each frame's positions (an immutable FSinewRopeRenderData /
 // FSinewClothRenderData behind a shared pointer) to the render thread with
 // ENQUEUE_RENDER_COMMAND; the render thread builds the
-// vertices (sinew_render.hpp: tubes per rope piece, cloth vertices with normals) and
+// vertices (sinew_render.hpp: tubes per rope piece; a cloth's vertices with the
+// library's normals and tangents, sinew_render_normals) and
 // writes them into its own vertex buffers (FStaticMeshVertexBuffers behind an
 // FLocalVertexFactory) and index buffer, which GetDynamicMeshElements draws. Nothing is
 // rebuilt on the game thread: the index buffer (and the UVs) change only when a rope's
@@ -15,6 +16,7 @@
 #include "LocalVertexFactory.h"
 #include "MaterialShared.h"
 #include "PrimitiveSceneProxy.h"
+#include "SinewLibraryCalls.h"
 #include "SinewRenderData.h"
 #include "StaticMeshResources.h"
 
@@ -55,7 +57,9 @@ public:
 	const FDynamicMeshIndexBuffer32& GetIndexBuffer() const { return IndexBuffer; }
 
 private:
-	/** Writes Mesh into the buffers: positions and tangents, the UVs with bUVs, the indices (and UVs) with bTopology; grows them when needed. */
+	/** After a cloth's topology changed: the front-facing windings and UVs the library's normals read. */
+	void PrepareClothTopology_RenderThread();
+	/** Writes Mesh into the buffers: positions and tangents (bitangent signs from TangentSigns, +1 when empty), the UVs with bUVs, the indices (and UVs) with bTopology; grows them when needed. */
 	void Upload_RenderThread(FRHICommandListImmediate& RHICmdList, bool bTopology, bool bUVs);
 	void Allocate_RenderThread(FRHICommandListImmediate& RHICmdList, uint32 Vertices, uint32 Indices);
 	void ReleaseBuffers();
@@ -76,6 +80,17 @@ private:
 	sinew::render::Mesh Mesh;
 	sinew::render::RopeBuilder Rope;
 	std::vector<sinew::Vec3> LocalPoints;
-	std::vector<sinew::Vec3> KeyNormals;
 	std::shared_ptr<const sinew::render::ClothSource> ClothSource;
+	// A cloth's normals and tangents (sinew_render_normals, SinewLibraryCalls.h): Unreal's
+	// front faces are clockwise, the library's counter-clockwise, so it reads each
+	// triangle with two corners swapped. Normals over the keys (particles) are shared by
+	// every render vertex of one particle (no crease at UV seams); tangents come from the
+	// render vertices' own UVs.
+	std::vector<uint32_t> FrontKeyTriangles;     // ClothSource->key_triangles, counter-clockwise
+	std::vector<uint32_t> FrontTriangles;        // ClothSource->triangles, counter-clockwise
+	std::vector<float> ClothUVs;                 // u, v per render vertex
+	std::vector<sinew::Vec3> KeyNormals;         // per key
+	std::vector<sinew::Vec3> VertexNormals;      // per render vertex (scratch of the tangent pass)
+	std::vector<SinewUE::FTangentW> Tangents;    // per render vertex
+	std::vector<float> TangentSigns;             // per vertex of Mesh; empty = +1 (rope tubes)
 };

@@ -186,20 +186,18 @@ void USinewSkinnedClothComponent::BeginPlay()
 	Subsystem = Sub;
 	Sub->Register(this);
 
-	// The render mesh: the section's triangles over its vertices with its UVs and
-	// tangents (when the LOD keeps them on the CPU), drawn by the scene proxy.
+	// The render mesh: the section's triangles over its vertices with its UVs (when the
+	// LOD keeps them on the CPU), drawn by the scene proxy with the library's normals
+	// and tangents.
 	const FStaticMeshVertexBuffer& Attributes = LOD.StaticVertexBuffers.StaticMeshVertexBuffer;
 	const bool bHasAttributes = Attributes.GetNumVertices() >= (uint32)(BaseVertex + NumSectionVertices);
 	std::vector<sinew::tube::Uv> UVs((size_t)NumSectionVertices);
-	std::vector<sinew::Vec3> Tangents((size_t)NumSectionVertices, sinew::Vec3{1.0f, 0.0f, 0.0f});
 	for (int32 v = 0; bHasAttributes && v < NumSectionVertices; ++v)
 	{
 		const FVector2f UV = Attributes.GetVertexUV((uint32)(BaseVertex + v), 0);
-		const FVector4f T = Attributes.VertexTangentX((uint32)(BaseVertex + v));
 		UVs[(size_t)v] = sinew::tube::Uv{UV.X, UV.Y};
-		Tangents[(size_t)v] = sinew::Vec3{T.X, T.Y, T.Z};
 	}
-	sinew::Result<sinew::render::ClothSource> Source = sinew::render::cloth_source(Layout, Scene->first_particle(Body).value_or(0), nullptr, sinew::Span<const sinew::tube::Uv>(UVs), sinew::Span<const sinew::Vec3>(Tangents), 0);
+	sinew::Result<sinew::render::ClothSource> Source = sinew::render::cloth_source(Layout, Scene->first_particle(Body).value_or(0), nullptr, sinew::Span<const sinew::tube::Uv>(UVs), {}, 0);
 	if (!Source)
 	{
 		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Source.error().message.c_str()));

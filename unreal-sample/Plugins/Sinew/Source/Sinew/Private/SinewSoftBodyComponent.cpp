@@ -163,22 +163,17 @@ void USinewSoftBodyComponent::JoinSimulation(USinewWorldSubsystem& Sub)
 	Subsystem = &Sub;
 	Sub.Register(this);
 
-	// The render mesh keeps the source's vertices, UVs, tangents and triangles;
-	// positions and normals follow the keys.
+	// The render mesh keeps the source's vertices, UVs and triangles; positions follow
+	// the keys, normals and tangents (from the UVs) are the library's, each frame.
 	SourceUVs.assign((size_t)Vertices.Num(), sinew::tube::Uv{});
-	SourceTangents.assign((size_t)Vertices.Num(), sinew::Vec3{1.0f, 0.0f, 0.0f});
 	for (int32 i = 0; i < Vertices.Num(); ++i)
 	{
 		if (UVs.IsValidIndex(i))
 		{
 			SourceUVs[(size_t)i] = sinew::tube::Uv{(float)UVs[i].X, (float)UVs[i].Y};
 		}
-		if (Tangents.IsValidIndex(i))
-		{
-			SourceTangents[(size_t)i] = SinewUE::ToMeshSpace(Tangents[i].TangentX);
-		}
 	}
-	sinew::Result<sinew::render::ClothSource> Source = sinew::render::cloth_source(Layout, 0, nullptr, sinew::Span<const sinew::tube::Uv>(SourceUVs), sinew::Span<const sinew::Vec3>(SourceTangents), 0);
+	sinew::Result<sinew::render::ClothSource> Source = sinew::render::cloth_source(Layout, 0, nullptr, sinew::Span<const sinew::tube::Uv>(SourceUVs), {}, 0);
 	if (!Source)
 	{
 		UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Source.error().message.c_str()));

@@ -404,6 +404,41 @@ int32 USinewWorldSubsystem::GetBodyCount() const
 }
 
 
+ISinewSimulated* USinewWorldSubsystem::FindSimulated(const USceneComponent* Component) const
+{
+	if (!Component)
+	{
+		return nullptr;
+	}
+	for (ISinewSimulated* Body : Simulated)
+	{
+		if (Body->GetSinewComponent() == Component)
+		{
+			return Body;
+		}
+	}
+	return nullptr;
+}
+
+bool ISinewSimulated::ReadSinewParticles(USinewWorldSubsystem& InSubsystem, FSinewParticleReadback& Out)
+{
+	Out.Count = 0;
+	Out.DensityRatios.clear();
+	Out.Ellipsoids.clear();
+	sinew::Scene* Scene = InSubsystem.GetScene();
+	const uint32 Body = GetSinewBody();
+	if (!Scene || Body == 0 || !Scene->contains(Body))
+	{
+		return false;
+	}
+	if (!Scene->read_interpolated_positions(Body, InSubsystem.GetInterpolationAlpha(), Out.Positions) || !Scene->read_velocities(Body, Out.Velocities))
+	{
+		return false;
+	}
+	Out.Count = (uint32)Out.Positions.size();
+	return true;
+}
+
 uint32 USinewWorldSubsystem::GetSinewBodyOf(const USceneComponent* Component) const
 {
 	if (!Component)

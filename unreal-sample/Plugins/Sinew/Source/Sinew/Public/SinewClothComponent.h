@@ -217,7 +217,6 @@ private:
 	uint64 TopologyVersion = 0;              // the library's, as last rebuilt
 	sinew::cloth::TornMesh Torn;             // vertices and triangles a tear added
 	std::vector<sinew::tube::Uv> SourceUVs;  // of the source section's vertices
-	std::vector<sinew::Vec3> SourceTangents; // of the source section's vertices (local space)
 	std::shared_ptr<const sinew::render::ClothSource> ClothSource; // render topology, new after each tear
 	std::shared_ptr<const FSinewClothRenderData> RenderData;        // the frame handed to the render thread
 	sinew::render::Box RenderBox;            // m, simulation space: what was last handed over, grown by CollisionRadius

@@ -1,6 +1,10 @@
 // A Sinew collider that follows this component: ropes and cloths (with a non-zero
 // CollisionRadius) collide with it. It mirrors the sphere, capsule or box component it
-// is attached to (bMirrorParentShape), or uses its own shape below. Shapes are
+// is attached to (bMirrorParentShape), or uses its own shape below: a sphere, capsule,
+// box, plane, or the signed distance field of a closed static mesh (Shape StaticMesh:
+// baked by the library, sinew::colliders::sdf_from_mesh, once per mesh, cell size and
+// scale, and kept; an open or inconsistently wound mesh is refused with the library's
+// message naming the edge or triangle). Shapes are
 // converted by bindings/cpp/sinew_colliders.hpp (cm -> m, UE capsules along local Z ->
 // Sinew capsules along local Y, UE's scale rules); the transform is sent every frame
 // just before the world steps (the collider sweeps from its last pose to the new one,
@@ -14,6 +18,8 @@
 #include "CoreMinimal.h"
 #include "Components/SceneComponent.h"
 #include "SinewWorldSubsystem.h"
+
+#include <memory>
 
 THIRD_PARTY_INCLUDES_START
 #include "sinew_colliders.hpp"
@@ -40,7 +46,9 @@ enum class ESinewColliderShape : uint8
 	Capsule,
 	Box,
 	/** Infinite plane through the component, normal along its local +Z; particles stay above it. */
-	Plane
+	Plane,
+	/** The signed distance field of a closed static mesh (SdfMesh, or the static mesh component it comes from), baked once per mesh, cell size and scale. */
+	StaticMesh
 };
 
 /** How a collider passes the particles' push on to the simulating primitive it is attached to. */
@@ -56,6 +64,7 @@ enum class ESinewBodyCoupling : uint8
 };
 
 class UPrimitiveComponent;
+class UStaticMesh;
 
 UCLASS(ClassGroup = (Physics), meta = (BlueprintSpawnableComponent), hidecategories = (Object, Activation, "Components|Activation"))
 class SINEW_API USinewColliderComponent : public USceneComponent, public ISinewSimulated
@@ -97,6 +106,22 @@ public:
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (Units = "cm"))
 	FVector BoxExtent = FVector(32.0, 32.0, 32.0);
 
+	/** Shape StaticMesh: the closed mesh (LOD 0, every section; seams welded) whose distance field collides; none = the static mesh of the parent static mesh component, else of the owner's first one (and the field then follows that component). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider")
+	TObjectPtr<UStaticMesh> SdfMesh = nullptr;
+
+	/** Shape StaticMesh: the field's node spacing, cm (above 0). Smaller follows the mesh more closely; the nodes (4 bytes each) grow as 1 / cell³ and the library refuses more than SINEW_MAX_SDF_SAMPLES. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0", UIMin = "1", UIMax = "50", Units = "cm"))
+	float SdfCellSize = 5.0f;
+
+	/** Shape StaticMesh: how far around the mesh the field reaches, cm (at least the largest particle radius plus a cell). */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Collider", meta = (ClampMin = "0", UIMax = "100", Units = "cm"))
+	float SdfMargin = 10.0f;
+
+	/** Shape StaticMesh: nodes of the baked field (0 before it is baked, or when the mesh was refused: see the log). */
+	UFUNCTION(BlueprintPure, Category = "Sinew|Collider")
+	int32 GetSdfNodeCount() const;
+
 	// BEGIN GENERATED ColliderDesc properties
 	/** Coulomb coefficient below which a contact sticks. At least 0, at most 100. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Material", meta = (ClampMin = "0", ClampMax = "100", ToolTip = "Coulomb coefficient below which a contact sticks. At least 0, at most 100."))
@@ -133,7 +158,7 @@ public:
 
 	/** True while the collider is in the world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew|Collider")
-	bool IsSimulating() const { return Collider != 0; }
+	bool IsSimulating() const { return Collider != 0 || SdfCollider.id != 0; }
 
 	/** Take part in the editor preview: ropes and cloths previewed in the editor viewport collide with it. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Editor")
@@ -150,8 +175,16 @@ public:
 	virtual void OnSinewContact(USinewWorldSubsystem& InSubsystem, const sinew::Scene::ContactEvent& Event, USceneComponent* Body) override;
 
 private:
-	/** The collider desc for the current shape, transform and material; false (and logs once) when invalid. */
-	bool BuildDesc(const USinewWorldSubsystem& Sub, SinewColliderDesc& Out);
+	/** The collider desc for the current shape, transform and material; false (and logs once) when invalid. For Shape StaticMesh (not mirroring a primitive parent) *OutSdfSource is the component the field follows (else null), and the desc gives only its pose and material. */
+	bool BuildDesc(const USinewWorldSubsystem& Sub, SinewColliderDesc& Out, const USceneComponent** OutSdfSource = nullptr);
+	/** Shape StaticMesh: the mesh and the component whose transform the field follows (this one for SdfMesh); null mesh when there is none. */
+	const USceneComponent* SdfSource(UStaticMesh*& OutMesh) const;
+	/** Shape StaticMesh: the field of the source mesh at Source's scale, baked or from the cache; null (logged once) when there is no mesh or the library refused it (open, inside-out, too many nodes). */
+	std::shared_ptr<const sinew::colliders::SdfGrid> BakeSdf(const USceneComponent& Source);
+	/** PreSinewStep for Shape StaticMesh: adds, moves or re-creates the field's collider. */
+	void PreSinewStepSdf(sinew::Scene& Scene, const USceneComponent& Source, SinewColliderDesc& Desc);
+	/** Removes the field's collider, if any. */
+	void RemoveSdfCollider(sinew::Scene* Scene);
 	/** Registers with the subsystem and adds the collider (from BeginPlay, or OnRegister in an editor world). */
 	void AddToSimulation(USinewWorldSubsystem& Sub);
 	void RemoveFromSimulation();
@@ -170,4 +203,19 @@ private:
 	bool bListening = false;
 	/** Whether the collider is dynamic in the simulation (a coupled body was pushed). */
 	bool bDynamic = false;
+
+	// Shape StaticMesh. sinew::Scene keeps no distance field colliders yet, so this one is
+	// the world's (sinew::World, sinew::colliders::add_sdf_collider): kinematic (no
+	// BodyCoupling) and without contact events (the Scene routes those by its own ids).
+	SinewCollider SdfCollider{0};
+	/** The baked field (the cache) and what it was baked from (the mesh's bounds too: a re-import keeps the object); a refused bake is kept too (SdfGrid null), so that it is not tried again every step. */
+	std::shared_ptr<const sinew::colliders::SdfGrid> SdfGrid;
+	bool bSdfBaked = false;
+	const UStaticMesh* SdfBakedMesh = nullptr;
+	float SdfBakedCell = 0.0f;
+	float SdfBakedMargin = 0.0f;
+	FVector SdfBakedScale = FVector(1.0, 1.0, 1.0);
+	FBoxSphereBounds SdfBakedBounds;
+	/** The field SdfCollider was made from. */
+	std::shared_ptr<const sinew::colliders::SdfGrid> SdfInWorld;
 };

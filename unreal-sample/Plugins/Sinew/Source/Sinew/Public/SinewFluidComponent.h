@@ -419,6 +419,8 @@ public:
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual USceneComponent* GetSinewComponent() override { return this; }
+	virtual bool ReadSinewParticles(USinewWorldSubsystem& InSubsystem, FSinewParticleReadback& Out) override;
 
 #if WITH_EDITOR
 	virtual void PostEditChangeProperty(FPropertyChangedEvent& PropertyChangedEvent) override;

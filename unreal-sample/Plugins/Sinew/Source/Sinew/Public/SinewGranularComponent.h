@@ -119,6 +119,8 @@ public:
 
 	virtual void PreSinewStep(USinewWorldSubsystem& InSubsystem) override;
 	virtual void PostSinewStep(USinewWorldSubsystem& InSubsystem) override;
+	virtual USceneComponent* GetSinewComponent() override { return this; }
+	virtual bool ReadSinewParticles(USinewWorldSubsystem& InSubsystem, FSinewParticleReadback& Out) override;
 
 private:
 	/** Adds the grain emitter to the subsystem's simulation (BeginPlay). */

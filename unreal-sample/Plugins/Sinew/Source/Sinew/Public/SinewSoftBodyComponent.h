@@ -217,7 +217,6 @@ private:
 	sinew::soft::Embedding Embedding;       // tet modes: each key in the tets
 	std::vector<sinew::Vec3> SimPositions;  // m, simulation space: the body's particles, this frame
 	std::vector<sinew::tube::Uv> SourceUVs;
-	std::vector<sinew::Vec3> SourceTangents;
 	std::shared_ptr<const sinew::render::ClothSource> RenderSource; // render topology (never changes)
 	std::shared_ptr<const FSinewClothRenderData> RenderData;         // the frame handed to the render thread
 	sinew::render::Box RenderBox;           // m, simulation space, grown by CollisionRadius

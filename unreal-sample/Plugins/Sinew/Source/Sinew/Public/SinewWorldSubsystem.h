@@ -9,6 +9,7 @@
 #include "Subsystems/WorldSubsystem.h"
 
 #include <memory>
+#include <vector>
 
 THIRD_PARTY_INCLUDES_START
 #include "sinew_scene.hpp"
@@ -19,6 +20,28 @@ THIRD_PARTY_INCLUDES_END
 
 class USinewWorldSubsystem;
 class UPrimitiveComponent;
+
+/**
+ * A Sinew component's particles as one read hands them to a Niagara data interface
+ * (USinewNiagaraDataInterface, through ISinewSimulated::ReadSinewParticles): SI units in
+ * simulation space, Count of each, in the component's particle order. The vectors keep
+ * their capacity from tick to tick (no allocation once they are large enough).
+ */
+struct FSinewParticleReadback
+{
+	/** Particles read (the body's particle count, a fluid's live particles, the grains poured). */
+	uint32 Count = 0;
+	/** m, interpolated between the last two steps as the component draws them. */
+	std::vector<FVector3f> Positions;
+	/** m/s, of the last step. */
+	std::vector<FVector3f> Velocities;
+	/** rho / rho0 of each fluid particle; empty for every other component. */
+	std::vector<float> DensityRatios;
+	/** Asked by the reader: a fluid also fills Ellipsoids (its anisotropy pass; costs a neighbour search). */
+	bool bWantEllipsoids = false;
+	/** With bWantEllipsoids, each fluid particle's ellipsoid (centre and axes, m); else empty. */
+	std::vector<SinewFluidEllipsoid> Ellipsoids;
+};
 
 /** Implemented by the components that own a body in the simulation. */
 class SINEW_API ISinewSimulated
@@ -40,8 +63,15 @@ public:
 	virtual void OnSinewContact(USinewWorldSubsystem& InSubsystem, const sinew::Scene::ContactEvent& Event, USceneComponent* Body) {}
 	/** The sinew::Scene body id this owns (0 = none, e.g. a collider): what PickParticle reports. */
 	virtual uint32 GetSinewBody() const { return 0; }
-	/** The component PickParticle returns for a hit on GetSinewBody(). */
+	/** The component PickParticle returns for a hit on GetSinewBody(), and USinewWorldSubsystem::FindSimulated finds. */
 	virtual USceneComponent* GetSinewComponent() { return nullptr; }
+	/**
+	 * Copies this component's particles into Out (see FSinewParticleReadback), for a
+	 * Niagara data interface, once per tick. This default reads the body
+	 * GetSinewBody() (ropes, cloths, soft bodies); fluids and granular emitters read
+	 * theirs. False (Out.Count 0) when there is nothing simulating to read.
+	 */
+	virtual bool ReadSinewParticles(USinewWorldSubsystem& InSubsystem, FSinewParticleReadback& Out);
 };
 
 /** The subsystem's tick, registered in TG_PostPhysics on the persistent level. */
@@ -179,6 +209,9 @@ public:
 	/** Fixed steps run in the last frame (0..MaxStepsPerFrame). */
 	UFUNCTION(BlueprintPure, Category = "Sinew")
 	int32 GetStepsLastFrame() const { return StepsLastFrame; }
+
+	/** The registered Sinew component (rope, cloth, soft body, fluid, granular emitter) that Component is, or null. */
+	ISinewSimulated* FindSimulated(const USceneComponent* Component) const;
 
 	/** The sinew::Scene body id of a registered Sinew component (a rope or cloth; 0 = none, e.g. a collider or a fluid). */
 	uint32 GetSinewBodyOf(const USceneComponent* Component) const;

@@ -1,0 +1,16 @@
+#pragma once
+#include "CoreMinimal.h"
+#include "NiagaraTypes.h"
+
+class USceneComponent;
+class UWorld;
+/// One running Niagara system. Stub: what a data interface asks of it, set by the test.
+class FNiagaraSystemInstance {
+  public:
+    USceneComponent* GetAttachComponent() { return AttachComponent; }
+    UWorld* GetWorld() const { return World; }
+    FNiagaraLWCConverter GetLWCConverter(bool bLocalSpaceEmitter = false) const { return FNiagaraLWCConverter(LWCOrigin); }
+    USceneComponent* AttachComponent = nullptr;
+    UWorld* World = nullptr;
+    FVector LWCOrigin; ///< stub: the system's large-world origin (cm)
+};

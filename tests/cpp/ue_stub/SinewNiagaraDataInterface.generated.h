@@ -1,0 +1,1 @@
+// Stub: Unreal's header tool writes this file.

@@ -1,0 +1,337 @@
+// The Unreal plugin's Niagara data interface (USinewNiagaraDataInterface, its .cpp as
+// shipped) on the stand-in engine of tests/cpp/ue_stub, against a real Sinew world: the
+// class default object registers its type with Niagara; its function signatures are
+// CPU member functions; a Niagara system attached to an actor with two ropes reads the
+// first rope (or, by SourceComponentName, the second), and its VM functions, called as
+// the VectorVM calls them (registers in order, one value per Niagara instance), give
+// the rope's particle count and each particle's position where the rope draws it
+// (interpolated at the subsystem's alpha, converted to cm as the components convert;
+// here minus the system's large-world origin) and velocity
+// (cm/s), zeros past the last index; a fluid on another actor (Source set) gives its
+// live count, positions, velocities, density ratios and, with bReadEllipsoids, the
+// ellipsoids its instanced mesh draws (centre, rotation, radii in cm); after the rope
+// leaves the simulation the count is 0. Built and run by tests/bindings/cpp_wrapper.rs
+// (`unreal_niagara_on_a_stub_engine`, plain and under ASan/UBSan).
+
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewRopeComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewFluidComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewNiagaraDataInterface.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewMeshSceneProxy.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewTaskGraph.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewProfiling.cpp"
+
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+DEFINE_LOG_CATEGORY(LogSinew);
+bool FSinewModule::bAvailable = true;
+bool FSinewModule::IsAvailable() { return bAvailable; }
+
+namespace {
+int g_checks = 0, g_failures = 0;
+void check(bool ok, const std::string& what) {
+    ++g_checks;
+    if (!ok) ++g_failures;
+    std::printf("[%s] %s\n", ok ? "PASS" : "FAIL", what.c_str());
+}
+
+/// One game world with its Sinew subsystem, stepped at 60 Hz.
+struct Game {
+    UWorld World;
+    ULevel Level;
+    USinewWorldSubsystem Sub;
+    std::vector<UPrimitiveComponent*> Primitives;
+    Game() {
+        World.Subsystem = &Sub;
+        World.WorldType = EWorldType::Game;
+        World.PersistentLevel = &Level;
+        Sub.World = &World;
+        FSubsystemCollectionBase Collection;
+        Sub.Initialize(Collection);
+        Sub.OnWorldBeginPlay(World);
+    }
+    ~Game() { Sub.Deinitialize(); }
+    void Frames(int n) {
+        for (int i = 0; i < n; ++i) {
+            Sub.Step(1.0f / 60.0f);
+            for (UPrimitiveComponent* P : Primitives) P->SendRenderDynamicDataForStub();
+        }
+    }
+};
+
+/// A rope of `Segments` links hanging sideways from `Top` (cm), its end free, owned by `Owner`.
+std::unique_ptr<USinewRopeComponent> MakeRope(Game& G, AActor& Owner, const char* Name, FVector Top, int32 Segments) {
+    auto Rope = std::make_unique<USinewRopeComponent>(FObjectInitializer());
+    Rope->World = &G.World;
+    Rope->Owner = &Owner;
+    Rope->Name = FName(Name);
+    Rope->Transform = FTransform(Top);
+    Rope->EndLocation = FVector(100, 0, 0);
+    Rope->bAttachEnd = false;
+    Rope->RopeLength = 100.0f;
+    Rope->NumSegments = Segments;
+    Rope->RegisterComponent();
+    G.Primitives.push_back(Rope.get());
+    Owner.Components.Add(Rope.get());
+    return Rope;
+}
+
+/// A data interface's per-instance data, made and destroyed as Niagara does.
+struct Instance {
+    USinewNiagaraDataInterface& DI;
+    FNiagaraSystemInstance& System;
+    std::vector<std::max_align_t> Storage;
+    Instance(USinewNiagaraDataInterface& InDI, FNiagaraSystemInstance& InSystem) : DI(InDI), System(InSystem) {
+        Storage.resize((std::size_t)DI.PerInstanceDataSize() / sizeof(std::max_align_t) + 1);
+        check(DI.InitPerInstanceData(Storage.data(), &System), "InitPerInstanceData succeeds");
+    }
+    ~Instance() { DI.DestroyPerInstanceData(Storage.data(), &System); }
+    void Tick() { check(!DI.PerInstanceTick(Storage.data(), &System, 1.0f / 60.0f), "PerInstanceTick never asks for a reset"); }
+};
+
+/// What one VM call of a function wrote: its output registers, one value per instance.
+struct VMCall {
+    std::vector<std::vector<float>> Floats; // per float output register
+    std::vector<int32> Ints;                // an int32 output (GetNumParticles)
+};
+
+/// Calls the VM function `Name` of DI bound for `Inst`, with one Niagara instance per
+/// entry of `Indices` (none for GetNumParticles), `FloatOutputs` float registers out.
+VMCall Call(Instance& Inst, const char* Name, const std::vector<int32>& Indices, int FloatOutputs) {
+    FVMExternalFunctionBindingInfo Binding;
+    Binding.Name = FName(Name);
+    FVMExternalFunction Function;
+    Inst.DI.GetVMExternalFunction(Binding, Inst.Storage.data(), Function);
+    VMCall Out;
+    if (!Function.IsBound()) return Out;
+    const int32 N = Indices.empty() ? 3 : (int32)Indices.size();
+    int32 UserPtrIndex = 0;
+    FVectorVMExternalFunctionContext Context;
+    Context.NumInstances = N;
+    Context.UserPtrTable.push_back(Inst.Storage.data());
+    Context.Registers.push_back(&UserPtrIndex);
+    std::vector<int32> In = Indices;
+    if (!In.empty()) Context.Registers.push_back(In.data());
+    Out.Ints.assign((std::size_t)N, -7);
+    if (FloatOutputs == 0) Context.Registers.push_back(Out.Ints.data());
+    Out.Floats.assign((std::size_t)FloatOutputs, std::vector<float>((std::size_t)N, -7.0f));
+    for (auto& R : Out.Floats) Context.Registers.push_back(R.data());
+    Function.Execute(Context);
+    return Out;
+}
+
+std::vector<int32> Indices(int32 Count) {
+    std::vector<int32> I;
+    for (int32 i = -1; i <= Count; ++i) I.push_back(i); // one before the first, one past the last
+    return I;
+}
+
+/// A body component's particles where it draws them: interpolated at the subsystem's
+/// alpha, converted to cm as every component converts them (SinewUE::FromSim).
+TArray<FVector> Drawn(Game& G, const USceneComponent& C) {
+    TArray<FVector> Out;
+    std::vector<sinew::Vec3> Sim;
+    if (!G.Sub.GetScene()->read_interpolated_positions(G.Sub.GetSinewBodyOf(&C), G.Sub.GetInterpolationAlpha(), Sim)) return Out;
+    for (const sinew::Vec3& P : Sim) Out.Add(SinewUE::FromSim(G.Sub.GetFrame(), P));
+    return Out;
+}
+
+bool SameF(float A, double B) { return A == static_cast<float>(B); }
+} // namespace
+
+int main() {
+    // The class default object registers the data interface's type with Niagara.
+    {
+        USinewNiagaraDataInterface Default;
+        Default.Flags = RF_ClassDefaultObject;
+        Default.PostInitProperties();
+        USinewNiagaraDataInterface Plain;
+        Plain.PostInitProperties();
+        const auto& R = FNiagaraTypeRegistry::Registered();
+        check(R.size() == 1 && R[0].first == "DataInterface" &&
+                  R[0].second == (ENiagaraTypeRegistryFlags::AllowAnyVariable | ENiagaraTypeRegistryFlags::AllowParameter),
+              "the class default object (and only it) registers the type, as a parameter and any variable");
+    }
+
+    USinewNiagaraDataInterface DI;
+    {
+        TArray<FNiagaraFunctionSignature> Sigs;
+        DI.GetFunctionSignatures(Sigs);
+        const char* Names[] = {"GetNumParticles", "GetPosition", "GetVelocity", "GetDensityRatio", "GetEllipsoid"};
+        const int Outputs[] = {1, 1, 1, 1, 3};
+        bool Ok = Sigs.Num() == 5;
+        for (int k = 0; Ok && k < 5; ++k) {
+            const FNiagaraFunctionSignature& S = Sigs[k];
+            Ok = S.Name == FName(Names[k]) && S.bMemberFunction && !S.bRequiresContext && S.bSupportsCPU && !S.bSupportsGPU &&
+                 S.Inputs.Num() == (k == 0 ? 1 : 2) && S.Inputs[0].Type.Name == "DataInterface" &&
+                 (k == 0 || (S.Inputs[1].Type.Name == "int" && S.Inputs[1].Name == FName("Index"))) &&
+                 S.Outputs.Num() == Outputs[k];
+        }
+        check(Ok, "five CPU member functions: the count, then position, velocity, density ratio, ellipsoid by index");
+        check(Sigs.Num() == 5 && Sigs[1].Outputs[0].Type.Name == "Position" && Sigs[4].Outputs[1].Type.Name == "Quat",
+              "positions are Niagara positions (large-world aware), the ellipsoid's rotation a quaternion");
+        check(DI.CanExecuteOnTarget(ENiagaraSimTarget::CPUSim) && !DI.CanExecuteOnTarget(ENiagaraSimTarget::GPUComputeSim),
+              "CPU simulations only");
+        check(DI.HasTickGroupPrereqs() && DI.CalculateTickGroup(nullptr) > TG_PostPhysics,
+              "ticks after TG_PostPhysics, where the Sinew subsystem steps");
+        FVMExternalFunctionBindingInfo Unknown;
+        Unknown.Name = FName("GetMass");
+        FVMExternalFunction None;
+        DI.GetVMExternalFunction(Unknown, nullptr, None);
+        check(!None.IsBound(), "an unknown function is left unbound");
+    }
+
+    Game G;
+    AActor Actor;
+    auto First = MakeRope(G, Actor, "RopeA", FVector(0, 0, 300), 10);
+    auto Second = MakeRope(G, Actor, "RopeB", FVector(500, 0, 300), 6);
+    USceneComponent NiagaraComponent; // what the Niagara system is attached to, on the same actor
+    NiagaraComponent.Owner = &Actor;
+    Actor.Components.Add(&NiagaraComponent);
+    FNiagaraSystemInstance System;
+    System.AttachComponent = &NiagaraComponent;
+    System.World = &G.World;
+    System.LWCOrigin = FVector(1000.0, -500.0, 20.0);
+
+    {
+        Instance Inst(DI, System);
+        Inst.Tick(); // before play: nothing simulates
+        check(Call(Inst, "GetNumParticles", {}, 0).Ints[0] == 0, "no particles before the ropes begin play");
+        First->BeginPlay();
+        Second->BeginPlay();
+        G.Frames(20); // a third of a second: swinging down
+        Inst.Tick();
+        const VMCall Count = Call(Inst, "GetNumParticles", {}, 0);
+        check(Count.Ints == std::vector<int32>{11, 11, 11}, "GetNumParticles: the first rope's 11 particles, for every instance");
+
+        // The rope as drawn: its particles interpolated at the subsystem's alpha, in cm.
+        TArray<FVector> Locations = Drawn(G, *First);
+        const std::vector<int32> Ix = Indices(11);
+        const VMCall Pos = Call(Inst, "GetPosition", Ix, 3);
+        bool Exact = Locations.Num() == 11;
+        for (int32 i = 0; Exact && i < 11; ++i) {
+            const FVector Sim = Locations[i] - System.LWCOrigin;
+            Exact = SameF(Pos.Floats[0][(size_t)i + 1], Sim.X) && SameF(Pos.Floats[1][(size_t)i + 1], Sim.Y) &&
+                    SameF(Pos.Floats[2][(size_t)i + 1], Sim.Z);
+        }
+        check(Exact, "GetPosition(i): the rope's particle as drawn (cm, world) in the system's space, bit for bit");
+        check(Locations.Num() == 11 && Locations[10].Z < 290.0, "the free end has fallen (the positions are this frame's)");
+        const bool Edges = Pos.Floats[0][0] == 0.0f && Pos.Floats[2][0] == 0.0f && Pos.Floats[0][12] == 0.0f && Pos.Floats[2][12] == 0.0f;
+        check(Edges, "GetPosition outside [0, count): zeros");
+
+        std::vector<FVector3f> SimVel;
+        check(static_cast<bool>(G.Sub.GetScene()->read_velocities(G.Sub.GetSinewBodyOf(First.get()), SimVel)), "the rope's velocities read");
+        const VMCall Vel = Call(Inst, "GetVelocity", Ix, 3);
+        bool VelOk = SimVel.size() == 11;
+        for (int32 i = 0; VelOk && i < 11; ++i) {
+            const FVector V = SinewUE::VelocityFromSim(sinew::Vec3{SimVel[(size_t)i].X, SimVel[(size_t)i].Y, SimVel[(size_t)i].Z});
+            VelOk = SameF(Vel.Floats[0][(size_t)i + 1], V.X) && SameF(Vel.Floats[1][(size_t)i + 1], V.Y) && SameF(Vel.Floats[2][(size_t)i + 1], V.Z);
+        }
+        check(VelOk, "GetVelocity(i): the particle's velocity in cm/s");
+        check(Vel.Floats[0][1] == 0.0f && Vel.Floats[2][1] == 0.0f && Vel.Floats[2][11] < -50.0f,
+              "the pinned top is still, the free end falls (over 50 cm/s)");
+        const VMCall Dens = Call(Inst, "GetDensityRatio", Ix, 1);
+        bool Zero = true;
+        for (float D : Dens.Floats[0]) Zero = Zero && D == 0.0f;
+        check(Zero, "GetDensityRatio: 0 for a rope's particles");
+        const VMCall Ell = Call(Inst, "GetEllipsoid", {0, 5}, 10);
+        check(Ell.Floats[3][0] == 0.0f && Ell.Floats[6][0] == 1.0f && Ell.Floats[7][1] == 0.0f,
+              "GetEllipsoid: nothing for a rope (identity rotation, zero radii)");
+
+        // The second rope by name.
+        USinewNiagaraDataInterface Named;
+        Named.SourceComponentName = FName("RopeB");
+        Instance ByName(Named, System);
+        ByName.Tick();
+        check(Call(ByName, "GetNumParticles", {}, 0).Ints[0] == 7, "SourceComponentName picks the second rope (7 particles)");
+        const TArray<FVector> SecondLocations = Drawn(G, *Second);
+        const VMCall Last = Call(ByName, "GetPosition", {6}, 3);
+        check(SecondLocations.Num() == 7 && SameF(Last.Floats[0][0], SecondLocations[6].X - System.LWCOrigin.X) &&
+                  SameF(Last.Floats[2][0], SecondLocations[6].Z - System.LWCOrigin.Z),
+              "and its last particle where that rope draws it");
+        check(Named.Equals(&Named) && !Named.Equals(&DI), "Equals compares the source settings");
+        USinewNiagaraDataInterface Copy;
+        check(Named.CopyTo(&Copy) && Copy.Equals(&Named) && Copy.SourceComponentName == FName("RopeB"), "CopyTo copies them");
+
+        // The rope leaves: nothing to read, nothing stale.
+        First->EndPlay(EEndPlayReason::Destroyed);
+        G.Frames(1);
+        Inst.Tick();
+        check(Call(Inst, "GetNumParticles", {}, 0).Ints[0] == 7, "the first rope gone, the next Sinew component of the actor is read");
+        Second->EndPlay(EEndPlayReason::Destroyed);
+        G.Frames(1);
+        Inst.Tick();
+        check(Call(Inst, "GetNumParticles", {}, 0).Ints[0] == 0 && Call(Inst, "GetPosition", {0}, 3).Floats[0][0] == 0.0f,
+              "no Sinew component left: count 0, zeros");
+    }
+
+    // A fluid on another actor (Source), drawn as ellipsoids, read with its ellipsoids.
+    {
+        AActor Tank;
+        auto Water = std::make_unique<USinewFluidComponent>(FObjectInitializer());
+        Water->World = &G.World;
+        Water->Owner = &Tank;
+        Water->Spacing = 5.0f;
+        Water->Capacity = 400;
+        Water->EmitterShape = ESinewFluidEmitterShape::None;
+        Water->DrawMode = ESinewFluidDrawMode::Ellipsoids;
+        Tank.Components.Add(Water.get());
+        Water->BeginPlay();
+        TArray<FVector> At, NoVel;
+        for (int i = 0; i < 4; ++i)
+            for (int j = 0; j < 4; ++j)
+                for (int k = 0; k < 4; ++k) At.Add(FVector(2000.0 + 5.0 * i, 5.0 * j, 100.0 + 5.0 * k));
+        check(Water->Emit(At, NoVel) == 0, "64 fluid particles emitted");
+        G.Frames(3);
+
+        USinewNiagaraDataInterface Fluid;
+        Fluid.Source = &Tank;
+        Fluid.bReadEllipsoids = true;
+        Instance Inst(Fluid, System);
+        Inst.Tick();
+        const int32 N = Call(Inst, "GetNumParticles", {}, 0).Ints[0];
+        TArray<FVector> Loc, Vel;
+        check(N == 64 && Water->ReadParticles(Loc, Vel) == 64, "GetNumParticles: the fluid's 64 live particles");
+        std::vector<int32> Ix;
+        for (int32 i = 0; i < N; ++i) Ix.push_back(i);
+        const VMCall P = Call(Inst, "GetPosition", Ix, 3);
+        const VMCall V = Call(Inst, "GetVelocity", Ix, 3);
+        const VMCall D = Call(Inst, "GetDensityRatio", Ix, 1);
+        const VMCall E = Call(Inst, "GetEllipsoid", Ix, 10);
+        bool PosOk = N == 64, VelOk = N == 64, DensOk = N == 64, EllOk = N == 64;
+        float MaxRatio = 0.0f;
+        for (int32 i = 0; i < N; ++i) {
+            const FVector Sim = Loc[i] - System.LWCOrigin;
+            PosOk = PosOk && SameF(P.Floats[0][(size_t)i], Sim.X) && SameF(P.Floats[1][(size_t)i], Sim.Y) && SameF(P.Floats[2][(size_t)i], Sim.Z);
+            VelOk = VelOk && SameF(V.Floats[0][(size_t)i], Vel[i].X) && SameF(V.Floats[1][(size_t)i], Vel[i].Y) && SameF(V.Floats[2][(size_t)i], Vel[i].Z);
+            const float Ratio = D.Floats[0][(size_t)i];
+            DensOk = DensOk && std::isfinite(Ratio) && Ratio > 0.0f;
+            MaxRatio = std::fmax(MaxRatio, Ratio);
+            // The instance the component draws: a sphere of MeshDiameter scaled by radius / (diameter / 2).
+            FTransform Drawn;
+            const bool Have = Water->GetInstanceTransform(i, Drawn, true);
+            const double R = 0.5 * Water->MeshDiameter;
+            const FVector C = Drawn.GetLocation() - System.LWCOrigin;
+            const FQuat Q = Drawn.GetRotation();
+            EllOk = EllOk && Have && SameF(E.Floats[0][(size_t)i], C.X) && SameF(E.Floats[1][(size_t)i], C.Y) &&
+                    SameF(E.Floats[2][(size_t)i], C.Z) && SameF(E.Floats[3][(size_t)i], Q.X) && SameF(E.Floats[6][(size_t)i], Q.W) &&
+                    std::fabs(E.Floats[7][(size_t)i] - Drawn.GetScale3D().X * R) < 1e-4 * R &&
+                    std::fabs(E.Floats[9][(size_t)i] - Drawn.GetScale3D().Z * R) < 1e-4 * R && E.Floats[7][(size_t)i] > 0.0f;
+        }
+        check(PosOk, "GetPosition(i): the fluid component's particle location, bit for bit");
+        check(VelOk, "GetVelocity(i): its velocity in cm/s, bit for bit");
+        check(DensOk, "GetDensityRatio(i): a positive, finite rho / rho0 per particle");
+        const float StatsMax = Water->GetStats().MaxDensityRatio;
+        check(std::fabs(MaxRatio - StatsMax) <= 1e-5f * StatsMax, "their maximum is the fluid's MaxDensityRatio (" + std::to_string(MaxRatio) + ")");
+        check(EllOk, "GetEllipsoid(i): the centre, rotation and radii (cm) of the ellipsoid the fluid draws");
+        Water->EndPlay(EEndPlayReason::Destroyed);
+    }
+
+    std::printf("%d checks, %d failed\n", g_checks, g_failures);
+    return g_failures == 0 ? 0 : 1;
+}
