@@ -108,13 +108,13 @@ namespace Sinew.Unity
 
         /// <summary>Whether the rope sleeps (the world's <c>Sleeping</c> on: its island came
         /// to rest and is not simulated until something wakes it). False before Start.</summary>
-        public bool IsAsleep { get { return Rope != null && Rope.Body.IsAsleep; } }
+        public bool IsAsleep { get { return Rope != null && Rope.IsAsleep; } }
 
         /// <summary>Wakes the rope and everything in its island.</summary>
         public void Wake()
         {
             if (Rope != null)
-                Rope.Body.Wake();
+                Rope.Wake();
         }
 
         /// <summary>The options the live rope was built with and edited to.</summary>
@@ -276,7 +276,7 @@ namespace Sinew.Unity
             if (Rope == null || Rope.World.IsDisposed)
                 return;
             // In place (Vector3[] has SinewVec3's layout), between the last two steps.
-            Rope.Body.ReadInterpolatedPositions(SinewRendering.Alpha(world), points);
+            Rope.ReadInterpolatedPositions(SinewRendering.Alpha(world), points);
             line.enabled = !tubeMesh;
             if (tubeMesh)
                 DrawTube();
