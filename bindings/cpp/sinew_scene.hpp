@@ -604,13 +604,24 @@ class Scene {
         out.resize(b->particles.count);
         return read_interpolated_positions(id, alpha, Span<V>(out));
     }
-    /// Velocities (m/s) of all particles of a body.
+    /// Velocities (m/s) of all particles of a body into `out` (size = particle count).
     template <class V>
-    Result<void> read_velocities(BodyId id, std::vector<V>& out) {
+    Result<void> read_velocities(BodyId id, Span<V> out) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::read_velocities", id);
+        if (out.size() != b->particles.count)
+            return Error{Status::InvalidArgument, "Scene::read_velocities: output holds " +
+                                                      std::to_string(out.size()) + ", body has " +
+                                                      std::to_string(b->particles.count)};
+        return world_.read_velocities(b->particles.first, out);
+    }
+    /// The same into `out`, resized to the body's particle count.
+    template <class V>
+    Result<void> read_velocities(BodyId id, std::vector<V>& out) const {
         const Entry* b = find(id);
         if (!b) return unknown("Scene::read_velocities", id);
         out.resize(b->particles.count);
-        return world_.read_velocities(b->particles.first, Span<V>(out));
+        return read_velocities(id, Span<V>(out));
     }
 
     /// Force magnitudes (N) of a body's length constraints of one group in the last
