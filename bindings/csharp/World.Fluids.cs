@@ -44,7 +44,8 @@ namespace Sinew
         public World World { get; private set; }
         /// <summary>The native handle (for the raw layer).</summary>
         public SinewFluidHandle Handle { get; private set; }
-        /// <summary>World index of the fluid's first reserved particle.</summary>
+        /// <summary>World index of the fluid's first reserved particle (the live ones are
+        /// the first <see cref="Count"/> from it).</summary>
         public int FirstParticle { get; private set; }
         /// <summary>Particles reserved for the fluid.</summary>
         public int Capacity { get; private set; }
@@ -59,16 +60,6 @@ namespace Sinew
             SinewException.Check(SinewNative.sinew_fluid_particle_range(world.Handle, handle, &first, &capacity));
             FirstParticle = (int)first;
             Capacity = (int)capacity;
-        }
-
-        /// <summary>The reserved particles: first world index and capacity (the live ones
-        /// are the first Stats.count).</summary>
-        public unsafe void ParticleRange(out int first, out int capacity)
-        {
-            uint f, c;
-            SinewException.Check(SinewNative.sinew_fluid_particle_range(World.Handle, Handle, &f, &c));
-            first = (int)f;
-            capacity = (int)c;
         }
 
         /// <summary>The fluid's settings; setting them changes a running fluid from the next

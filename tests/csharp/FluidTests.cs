@@ -56,10 +56,6 @@ namespace SinewTests
                 Check.Equal(1, f.FirstParticle, "first reserved particle follows the existing one");
                 Check.Equal(64, f.Capacity, "capacity");
                 Check.Equal(65, w.ParticleCount, "reserved particles are world particles");
-                int first, cap;
-                f.ParticleRange(out first, out cap);
-                Check.Equal(1, first, "range first");
-                Check.Equal(64, cap, "range capacity");
                 var back = f.Settings;
                 Check.Equal(0.05f, back.Viscosity, "viscosity back");
                 Check.Equal(true, back.RecycleOldest, "recycle back");
