@@ -466,14 +466,6 @@ inline Result<uint32_t> to_count(std::size_t n, const char* what) {
                                                    " elements do not fit a uint32_t count");
     return static_cast<uint32_t>(n);
 }
-/// A new vector of `count` T filled by `read(Span<T>)`, or its error.
-template <class T, class Read>
-Result<std::vector<T>> collect(std::size_t count, Read read) {
-    std::vector<T> out(count);
-    auto r = read(Span<T>(out));
-    if (!r) return r.error();
-    return out;
-}
 /// `fn(world, first, count, data)` over the elements of `values`, their number checked to
 /// fit a uint32_t count: the per-element setters and readers of one array.
 template <class T, class Fn>
@@ -1015,14 +1007,6 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
         if (auto r = fit(out); !r) return r;
         return read_positions(Span<V>(out));
     }
-    /// The positions (m) as a new vector of V (default Vec3): allocates, for set-up code;
-    /// per frame, read into a reused vector or span.
-    template <class V = Vec3>
-    Result<std::vector<V>> positions() const {
-        auto range = particles();
-        if (!range) return range.error();
-        return detail::collect<V>(range->count, [&](Span<V> out) { return read_positions(out); });
-    }
     /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12);
     /// `capacity` elements fit at `out`.
     Result<void> read_positions_strided(void* out, uint32_t capacity, uint32_t stride_bytes) const {
@@ -1102,6 +1086,16 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
         out.resize(n);
         if (n == 0) return {};
         return detail::to_result(sinew_body_read_forces(world_, handle_, w, out.data(), n, &n));
+    }
+    /// The same into `out` (at least the group's size; shorter is Status::OutOfRange and
+    /// nothing is written); returns the group's size.
+    Result<uint32_t> read_forces(BodyConstraints which, Span<float> out) const {
+        auto cap = detail::to_count(out.size(), "Body::read_forces");
+        if (!cap) return cap.error();
+        uint32_t n = 0;
+        return detail::checked(sinew_body_read_forces(world_, handle_, static_cast<uint32_t>(which),
+                                                      out.empty() ? nullptr : out.data(), *cap, &n),
+                               n);
     }
     /// The current volume (m³) of a tet or pressure soft body.
     Result<float> volume() const {
@@ -1512,14 +1506,12 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         return read_strided(&sinew_world_read_positions, first, out.data(), out.size(), sizeof(V),
                             "World::read_positions");
     }
+    /// The positions of particles `range` into `out`, resized to range.count (reuse one
+    /// vector from frame to frame: it allocates only when it grows).
     template <class V>
-    Result<void> read_positions(uint32_t first, std::vector<V>& out) const {
-        return read_positions(first, Span<V>(out));
-    }
-    /// Positions of `range` as a new vector of V (default Vec3).
-    template <class V = Vec3>
-    Result<std::vector<V>> positions(Range range) const {
-        return detail::collect<V>(range.count, [&](Span<V> out) { return read_positions(range.first, out); });
+    Result<void> read_positions(Range range, std::vector<V>& out) const {
+        out.resize(range.count);
+        return read_positions(range.first, Span<V>(out));
     }
     /// Copies positions into a vertex buffer: one Vec3 every `stride_bytes` (>= 12)
     /// starting at `out`, which must hold (count - 1) * stride_bytes + 12 bytes.
@@ -1539,9 +1531,11 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         return detail::to_result(sinew_world_read_interpolated_positions(handle_, first, *n, alpha, out.data(),
                                                                         static_cast<uint32_t>(sizeof(V))));
     }
+    /// The same for particles `range` into `out`, resized to range.count.
     template <class V>
-    Result<void> read_interpolated_positions(uint32_t first, float alpha, std::vector<V>& out) const {
-        return read_interpolated_positions(first, alpha, Span<V>(out));
+    Result<void> read_interpolated_positions(Range range, float alpha, std::vector<V>& out) const {
+        out.resize(range.count);
+        return read_interpolated_positions(range.first, alpha, Span<V>(out));
     }
     /// Interpolated positions into a vertex buffer, as read_positions_strided.
     Result<void> read_interpolated_positions_strided(uint32_t first, uint32_t count, float alpha, void* out,
@@ -1576,13 +1570,11 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         return read_strided(&sinew_world_read_velocities, first, out.data(), out.size(), sizeof(V),
                             "World::read_velocities");
     }
+    /// The velocities of particles `range` into `out`, resized to range.count.
     template <class V>
-    Result<void> read_velocities(uint32_t first, std::vector<V>& out) const {
-        return read_velocities(first, Span<V>(out));
-    }
-    template <class V = Vec3>
-    Result<std::vector<V>> velocities(Range range) const {
-        return detail::collect<V>(range.count, [&](Span<V> out) { return read_velocities(range.first, out); });
+    Result<void> read_velocities(Range range, std::vector<V>& out) const {
+        out.resize(range.count);
+        return read_velocities(range.first, Span<V>(out));
     }
 
     /// Copies velocities (m/s) into a strided buffer, as read_positions_strided.
@@ -1657,12 +1649,11 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         return detail::array_call(&sinew_world_read_constraint_forces, handle_, first, out_newtons,
                                   "World::read_constraint_forces");
     }
-    Result<void> read_constraint_forces(uint32_t first, std::vector<float>& out_newtons) const {
-        return read_constraint_forces(first, Span<float>(out_newtons));
-    }
-    Result<std::vector<float>> constraint_forces(Range range) const {
-        return detail::collect<float>(range.count,
-                                      [&](Span<float> out) { return read_constraint_forces(range.first, out); });
+    /// The forces of constraints `range` (as add_distance_constraints returned it) into
+    /// `out_newtons`, resized to range.count.
+    Result<void> read_constraint_forces(Range range, std::vector<float>& out_newtons) const {
+        out_newtons.resize(range.count);
+        return read_constraint_forces(range.first, Span<float>(out_newtons));
     }
 
     // --- collisions and interaction (README "Collisions and interaction") --------
@@ -1724,19 +1715,6 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     Result<void> set_max_speed(float max_speed) {
         return detail::to_result(sinew_world_set_max_speed(handle_, max_speed));
     }
-    /// The particle-collider contacts of the last step.
-    Result<std::vector<SinewContact>> contacts() const {
-        uint32_t n = 0;
-        auto r = detail::to_result(sinew_world_contact_count(handle_, &n));
-        if (!r) return r.error();
-        std::vector<SinewContact> out(n);
-        if (n == 0) return out;
-        uint32_t written = 0;
-        r = detail::to_result(sinew_world_read_contacts(handle_, out.data(), n, &written));
-        if (!r) return r.error();
-        out.resize(written);
-        return out;
-    }
     /// Number of particle-collider contacts of the last step.
     Result<uint32_t> contact_count() const {
         uint32_t n = 0;
@@ -1750,6 +1728,14 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         if (*cap == 0) return uint32_t{0};
         uint32_t written = 0;
         return detail::checked(sinew_world_read_contacts(handle_, out.data(), *cap, &written), written);
+    }
+    /// The last step's contacts (particle order) into `out`, resized to their number
+    /// (reuse one vector: it allocates only when it grows); returns it.
+    Result<uint32_t> read_contacts(std::vector<SinewContact>& out) const {
+        auto n = contact_count();
+        if (!n) return n;
+        out.resize(*n);
+        return read_contacts(Span<SinewContact>(out));
     }
     /// Adds a static heightfield collider (a terrain): `columns` x `rows` samples (each
     /// >= 2) of `heights` (m, row by row: row j at local z = j cell_z, sample i at local
@@ -2088,9 +2074,10 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         };
         return detail::array_call(read, handle_, first, out, "World::read_family_forces");
     }
-    Result<std::vector<float>> family_forces(Family family, Range range) const {
-        return detail::collect<float>(range.count,
-                                      [&](Span<float> out) { return read_family_forces(family, range.first, out); });
+    /// The same for constraints `range` of `family` into `out`, resized to range.count.
+    Result<void> read_family_forces(Family family, Range range, std::vector<float>& out) const {
+        out.resize(range.count);
+        return read_family_forces(family, range.first, Span<float>(out));
     }
 
     // --- fluids (sinew_fluid.hpp) ----------------------------------------------------
@@ -2266,13 +2253,12 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
                                   Span<SinewVec3>(reinterpret_cast<SinewVec3*>(out.data()), out.size()),
                                   "World::read_attachment_forces");
     }
+    /// The same for attachments `range` (as add_attachments returned it) into `out`,
+    /// resized to range.count.
     template <class V>
-    Result<void> read_attachment_forces(uint32_t first, std::vector<V>& out) const {
-        return read_attachment_forces(first, Span<V>(out));
-    }
-    Result<std::vector<Vec3>> attachment_forces(Range range) const {
-        return detail::collect<Vec3>(range.count,
-                                     [&](Span<Vec3> out) { return read_attachment_forces(range.first, out); });
+    Result<void> read_attachment_forces(Range range, std::vector<V>& out) const {
+        out.resize(range.count);
+        return read_attachment_forces(range.first, Span<V>(out));
     }
 
   private:

@@ -564,8 +564,13 @@ class Fluid {
                                       density_ratios.empty() ? nullptr : density_ratios.data(),
                                       static_cast<uint32_t>(sizeof(float)));
     }
+    /// The positions into `positions`, resized to the live count (reuse one vector: it
+    /// allocates only when the fluid grows).
     template <class V>
     Result<uint32_t> read_particles(float alpha, std::vector<V>& positions) const {
+        auto n = read_particles_strided(alpha, 0, nullptr, 0, nullptr, 0, nullptr, 0);
+        if (!n) return n;
+        positions.resize(*n);
         return read_particles(alpha, Span<V>(positions));
     }
     /// Straight into strided buffers (a vertex buffer): each may be nullptr (skipped);
@@ -595,8 +600,12 @@ class Fluid {
         return read_anisotropy_strided(desc, alpha, *c, ellipsoids.empty() ? nullptr : ellipsoids.data(),
                                        static_cast<uint32_t>(sizeof(E)));
     }
+    /// The same into `ellipsoids`, resized to the live count.
     template <class E>
     Result<uint32_t> read_anisotropy(const SinewAnisotropyDesc& desc, float alpha, std::vector<E>& ellipsoids) const {
+        auto n = read_particles_strided(alpha, 0, nullptr, 0, nullptr, 0, nullptr, 0);
+        if (!n) return n;
+        ellipsoids.resize(*n);
         return read_anisotropy(desc, alpha, Span<E>(ellipsoids));
     }
     /// Straight into a strided buffer (an instance buffer; stride >= 48 bytes); nullptr
@@ -632,8 +641,14 @@ class Fluid {
                                                         static_cast<uint32_t>(sizeof(P)), &n),
                                n);
     }
+    /// The same into `particles`, resized to their number.
     template <class P>
     Result<uint32_t> read_diffuse(std::vector<P>& particles) const {
+        uint32_t n = 0;
+        const auto stride = static_cast<uint32_t>(sizeof(P));
+        if (auto r = detail::to_result(sinew_fluid_read_diffuse(world_, handle_, 0, nullptr, stride, &n)); !r)
+            return r.error();
+        particles.resize(n);
         return read_diffuse(Span<P>(particles));
     }
 

@@ -568,9 +568,7 @@ class Scene {
     Result<void> read_positions(BodyId id, Span<V> out) {
         const Entry* b = find(id);
         if (!b) return unknown("Scene::read_positions", id);
-        if (out.size() != b->particles.count)
-            return Error{Status::InvalidArgument, "Scene::read_positions: output holds " + std::to_string(out.size()) +
-                                                      ", body has " + std::to_string(b->particles.count)};
+        if (auto r = fits(*b, out.size(), "Scene::read_positions"); !r) return r;
         return world_.read_positions(b->particles.first, out);
     }
     /// The same into `out`, resized to the body's particle count (reuse one vector: it
@@ -590,10 +588,7 @@ class Scene {
     Result<void> read_interpolated_positions(BodyId id, float alpha, Span<V> out) const {
         const Entry* b = find(id);
         if (!b) return unknown("Scene::read_interpolated_positions", id);
-        if (out.size() != b->particles.count)
-            return Error{Status::InvalidArgument, "Scene::read_interpolated_positions: output holds " +
-                                                      std::to_string(out.size()) + ", body has " +
-                                                      std::to_string(b->particles.count)};
+        if (auto r = fits(*b, out.size(), "Scene::read_interpolated_positions"); !r) return r;
         return b->body.read_interpolated_positions(alpha, out);
     }
     /// The same into `out`, resized to the body's particle count.
@@ -604,13 +599,21 @@ class Scene {
         out.resize(b->particles.count);
         return read_interpolated_positions(id, alpha, Span<V>(out));
     }
-    /// Velocities (m/s) of all particles of a body.
+    /// Velocities (m/s) of all particles of a body into `out` (size = particle count).
     template <class V>
-    Result<void> read_velocities(BodyId id, std::vector<V>& out) {
+    Result<void> read_velocities(BodyId id, Span<V> out) const {
+        const Entry* b = find(id);
+        if (!b) return unknown("Scene::read_velocities", id);
+        if (auto r = fits(*b, out.size(), "Scene::read_velocities"); !r) return r;
+        return world_.read_velocities(b->particles.first, out);
+    }
+    /// The same into `out`, resized to the body's particle count.
+    template <class V>
+    Result<void> read_velocities(BodyId id, std::vector<V>& out) const {
         const Entry* b = find(id);
         if (!b) return unknown("Scene::read_velocities", id);
         out.resize(b->particles.count);
-        return world_.read_velocities(b->particles.first, Span<V>(out));
+        return read_velocities(id, Span<V>(out));
     }
 
     /// Force magnitudes (N) of a body's length constraints of one group in the last
@@ -702,6 +705,12 @@ class Scene {
     }
     static Error unknown(const char* what, BodyId id) {
         return Error{Status::InvalidHandle, std::string(what) + ": no body " + std::to_string(id)};
+    }
+    /// The Span reads' check: an output of exactly the body's particle count.
+    static Result<void> fits(const Entry& b, std::size_t size, const char* what) {
+        if (size == b.particles.count) return {};
+        return Error{Status::InvalidArgument, std::string(what) + ": output holds " + std::to_string(size) +
+                                                  ", body has " + std::to_string(b.particles.count)};
     }
     Entry* find(BodyId id) {
         auto it = bodies_.find(id);

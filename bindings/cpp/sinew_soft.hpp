@@ -69,6 +69,11 @@ struct Embedding {
         }
         return {};
     }
+    /// The same into `out`, resized to size() (reuse one vector: no allocation per frame).
+    Result<void> apply(Span<const Vec3> x, std::vector<Vec3>& out) const {
+        out.resize(size());
+        return apply(x, Span<Vec3>(out));
+    }
 };
 
 namespace detail {

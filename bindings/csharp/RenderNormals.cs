@@ -98,7 +98,7 @@ namespace Sinew
         }
     }
 
-    public sealed partial class Body
+    public partial class Body
     {
         /// <summary><see cref="RenderNormals.Compute{TP, TU, TN, TT}(TP[], int[], TU[], TN[], TT[])"/>
         /// over the body's particles interpolated at <paramref name="alpha"/> (in [0, 1], as

@@ -1,7 +1,8 @@
 // Sinew.World: bodies built by the library (ropes, cloth, tet and pressure soft bodies).
-// Each returns a Body handle; vertex arrays are any blittable struct whose first 12
-// bytes are x, y, z (Unity's Vector3, SinewVec3, a vertex struct), index arrays are
-// int (0-based within the mesh), inverse masses in 1/kg (0 = pinned).
+// Each returns the Body it built: a Rope for ropes, a Cloth for cloths. Vertex arrays are
+// any blittable struct whose first 12 bytes are x, y, z (Unity's Vector3, SinewVec3, a
+// vertex struct), index arrays are int (0-based within the mesh), inverse masses in 1/kg
+// (0 = pinned).
 
 using Sinew.Native;
 
@@ -16,51 +17,117 @@ namespace Sinew
         }
 
         /// <summary>Adds a straight rope from settings.Start to settings.End in
-        /// settings.Segments links (Segments + 1 particles, start to end).</summary>
-        public unsafe Body AddRope(RopeSettings settings)
+        /// settings.Segments links (Segments + 1 particles, start to end), with every
+        /// setting of the library's rope (bending, tethers, radius, damping).</summary>
+        public unsafe Rope AddRope(RopeSettings settings)
         {
             SinewRopeDesc desc = settings.ToNative();
             SinewBodyHandle body;
-            return new Body(this, SinewException.Checked(SinewNative.sinew_world_add_rope(Handle, &desc, &body), body));
+            SinewException.Check(SinewNative.sinew_world_add_rope(Handle, &desc, &body));
+            return new Rope(this, body, (settings.End - settings.Start).Length, settings.PinStart, settings.PinEnd);
+        }
+
+        /// <summary>Adds a straight rope from <paramref name="start"/> to <paramref name="end"/>
+        /// (m) with <paramref name="segments"/> links (>= 1), total mass
+        /// <paramref name="massKg"/> (kg, > 0, spread evenly over the particles), link
+        /// compliance <paramref name="compliance"/> (m/N, 0 = inextensible); bend links,
+        /// tethers and radius at the library's defaults (<see cref="RopeSettings.Default"/>).</summary>
+        public Rope AddRope(SinewVec3 start, SinewVec3 end, int segments, float massKg, float compliance,
+                            bool pinStart, bool pinEnd)
+        {
+            RopeSettings s = RopeSettings.Default;
+            s.Start = start;
+            s.End = end;
+            s.Segments = segments;
+            s.TotalMass = massKg;
+            s.StretchCompliance = compliance;
+            s.PinStart = pinStart;
+            s.PinEnd = pinEnd;
+            return AddRope(s);
         }
 
         /// <summary>Adds a rope through <paramref name="points"/> (m, at least 2), one particle
         /// each; settings.Start, End and Segments are ignored.</summary>
-        public unsafe Body AddRopePolyline<T>(RopeSettings settings, T[] points) where T : struct
+        public unsafe Rope AddRopePolyline<T>(RopeSettings settings, T[] points) where T : struct
         {
             const string F = "World.AddRopePolyline";
             Args.NotNull(points, F, "points");
             SinewRopeDesc desc = settings.ToNative();
             SinewBodyHandle body;
+            float length = 0f;
             using (var p = PackVec3(points, F, "points"))
+            {
                 SinewException.Check(SinewNative.sinew_world_add_rope_polyline(Handle, &desc, (SinewVec3*)p.Ptr,
                     (uint)points.Length, &body));
-            return new Body(this, body);
+                var q = (SinewVec3*)p.Ptr;
+                for (int i = 1; i < points.Length; i++)
+                    length += (q[i] - q[i - 1]).Length;
+            }
+            return new Rope(this, body, length, settings.PinStart, settings.PinEnd);
         }
 
         /// <summary>Adds a rectangular grid cloth of (SegmentsU+1)·(SegmentsV+1) particles,
-        /// index j·(SegmentsU+1) + i.</summary>
-        public unsafe Body AddClothGrid(ClothSettings cloth, ClothGridSettings grid)
+        /// index j·(SegmentsU+1) + i: mesh vertex i of the returned cloth is its particle i.</summary>
+        public unsafe Cloth AddClothGrid(ClothSettings cloth, ClothGridSettings grid)
         {
             SinewClothDesc desc = cloth.ToNative();
             SinewClothGridDesc g = grid.ToNative();
             SinewBodyHandle body;
-            return new Body(this, SinewException.Checked(SinewNative.sinew_world_add_cloth_grid(Handle, &desc, &g, &body), body));
+            SinewException.Check(SinewNative.sinew_world_add_cloth_grid(Handle, &desc, &g, &body));
+            return new Cloth(this, body, null, null);
         }
 
-        /// <summary>Adds a cloth from a triangle mesh: <paramref name="vertices"/> (m), three
-        /// vertex indices per triangle, one inverse mass (1/kg, 0 = pinned) per vertex. The
-        /// body's particles are the vertices in order. Malformed meshes (index out of range,
+        /// <summary>Adds a cloth from a triangle mesh as given: <paramref name="vertices"/> (m),
+        /// three vertex indices per triangle, one inverse mass (1/kg, 0 = pinned) per vertex.
+        /// The body's particles are the vertices in order, none welded (a render mesh split
+        /// at UV seams: use the overload with a mass). Malformed meshes (index out of range,
         /// repeated vertex, zero area, an edge of more than two triangles) are refused naming
         /// the element.</summary>
-        public unsafe Body AddClothMesh<T>(ClothSettings cloth, T[] vertices, int[] triangles, float[] inverseMasses)
+        public Cloth AddClothMesh<T>(ClothSettings cloth, T[] vertices, int[] triangles, float[] inverseMasses)
             where T : struct
         {
+            return new Cloth(this, AddClothMeshHandle(cloth, vertices, triangles, inverseMasses), null, null);
+        }
+
+        /// <summary>Adds a cloth over a render mesh: <paramref name="vertices"/> (m, world
+        /// space; any struct whose first 12 bytes are x, y, z) at exactly the same position
+        /// (UV seams, hard edges) are welded into one particle, and triangles that welding
+        /// made degenerate are dropped; <paramref name="triangles"/> are 3 vertex indices
+        /// each. The total mass <paramref name="massKg"/> (kg) is shared equally by the
+        /// particles; <paramref name="pinnedVertices"/> (mesh vertex indices, may be null)
+        /// start pinned (inverse mass 0), so that the library's tethers run from them.</summary>
+        public Cloth AddClothMesh<T>(ClothSettings cloth, T[] vertices, int[] triangles, float massKg,
+                                     int[] pinnedVertices = null) where T : struct
+        {
+            const string F = "World.AddClothMesh";
+            Cloth.Welded welded = Cloth.Weld(vertices, triangles, F);
+            if (!(massKg > 0) || float.IsInfinity(massKg))
+                throw SinewException.Argument(F, "massKg " + massKg + " is not a positive finite mass");
+            var inverseMasses = new float[welded.Particles.Length];
+            float w = welded.Particles.Length / massKg;
+            for (int i = 0; i < inverseMasses.Length; i++)
+                inverseMasses[i] = w;
+            if (pinnedVertices != null)
+            {
+                foreach (int v in pinnedVertices)
+                {
+                    Args.Range(welded.VertexToParticle.Length, v, 1, F, "pinnedVertices");
+                    inverseMasses[welded.VertexToParticle[v]] = 0f;
+                }
+            }
+            SinewBodyHandle body = AddClothMeshHandle(cloth, welded.Particles, welded.Triangles, inverseMasses);
+            return new Cloth(this, body, welded.VertexToParticle, welded.Corners);
+        }
+
+        /// <summary>The library's cloth over the mesh as given (no welding).</summary>
+        unsafe SinewBodyHandle AddClothMeshHandle<T>(ClothSettings cloth, T[] vertices, int[] triangles,
+                                                     float[] inverseMasses) where T : struct
+        {
             return AddMeshBody(vertices, triangles, 3, "triangles", inverseMasses, true, "World.AddClothMesh",
-                (v, nv, t, nt, m, body) =>
+                (v, nv, t, nt, m, b) =>
                 {
                     SinewClothDesc desc = cloth.ToNative();
-                    return SinewNative.sinew_world_add_cloth_mesh(Handle, &desc, v, nv, t, nt, m, body);
+                    return SinewNative.sinew_world_add_cloth_mesh(Handle, &desc, v, nv, t, nt, m, b);
                 });
         }
 
@@ -71,12 +138,12 @@ namespace Sinew
         public unsafe Body AddTetBody<T>(TetBodySettings settings, T[] vertices, int[] tets, float[] inverseMasses = null)
             where T : struct
         {
-            return AddMeshBody(vertices, tets, 4, "tets", inverseMasses, false, "World.AddTetBody",
+            return new Body(this, AddMeshBody(vertices, tets, 4, "tets", inverseMasses, false, "World.AddTetBody",
                 (v, nv, t, nt, m, body) =>
                 {
                     SinewTetBodyDesc desc = settings.ToNative();
                     return SinewNative.sinew_world_add_tet_body(Handle, &desc, v, nv, t, nt, m, body);
-                });
+                }));
         }
 
         /// <summary>Adds a soft body from a closed surface (three vertex indices per triangle,
@@ -86,12 +153,12 @@ namespace Sinew
         public unsafe Body AddPressureBody<T>(PressureBodySettings settings, T[] vertices, int[] triangles,
                                               float[] inverseMasses = null) where T : struct
         {
-            return AddMeshBody(vertices, triangles, 3, "triangles", inverseMasses, false, "World.AddPressureBody",
+            return new Body(this, AddMeshBody(vertices, triangles, 3, "triangles", inverseMasses, false, "World.AddPressureBody",
                 (v, nv, t, nt, m, body) =>
                 {
                     SinewPressureBodyDesc desc = settings.ToNative();
                     return SinewNative.sinew_world_add_pressure_body(Handle, &desc, v, nv, t, nt, m, body);
-                });
+                }));
         }
 
         /// <summary>A library body builder over a mesh, its desc bound: vertices,
@@ -102,7 +169,7 @@ namespace Sinew
         /// <summary>Checks and pins a mesh (<paramref name="per"/> indices per element, one
         /// inverse mass per vertex, or null unless <paramref name="massesRequired"/>) and
         /// builds its body.</summary>
-        unsafe Body AddMeshBody<T>(T[] vertices, int[] elements, int per, string elementsName, float[] inverseMasses,
+        unsafe SinewBodyHandle AddMeshBody<T>(T[] vertices, int[] elements, int per, string elementsName, float[] inverseMasses,
                                    bool massesRequired, string function, MeshBodyCall call) where T : struct
         {
             Args.NotNull(vertices, function, "vertices");
@@ -118,7 +185,7 @@ namespace Sinew
             using (var m = new Pin(inverseMasses))
                 SinewException.Check(call((SinewVec3*)v.Ptr, (uint)vertices.Length, (uint*)e.Ptr,
                     (uint)(elements.Length / per), (float*)m.Ptr, &body));
-            return new Body(this, body);
+            return body;
         }
 
         /// <summary>Pins <paramref name="array"/> as packed SinewVec3: in place when T is 12

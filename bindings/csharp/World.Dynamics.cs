@@ -42,11 +42,11 @@ namespace Sinew
         /// <summary>What the proxy of dynamic <paramref name="collider"/> did over the
         /// last step: its end velocities and the velocity change the particles, pins and
         /// fluids made (gravity left out). Allocates nothing.</summary>
-        public unsafe SinewColliderMotion ReadColliderMotion(SinewColliderHandle collider)
+        public unsafe ColliderMotion ReadColliderMotion(SinewColliderHandle collider)
         {
             SinewColliderMotion m;
             SinewException.Check(SinewNative.sinew_collider_read_motion(Handle, collider, &m));
-            return m;
+            return ColliderMotion.From(m);
         }
 
         /// <summary>Pins <paramref name="particles"/> to the points

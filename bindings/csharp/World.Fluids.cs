@@ -44,7 +44,8 @@ namespace Sinew
         public World World { get; private set; }
         /// <summary>The native handle (for the raw layer).</summary>
         public SinewFluidHandle Handle { get; private set; }
-        /// <summary>World index of the fluid's first reserved particle.</summary>
+        /// <summary>World index of the fluid's first reserved particle (the live ones are
+        /// the first <see cref="Count"/> from it).</summary>
         public int FirstParticle { get; private set; }
         /// <summary>Particles reserved for the fluid.</summary>
         public int Capacity { get; private set; }
@@ -59,16 +60,6 @@ namespace Sinew
             SinewException.Check(SinewNative.sinew_fluid_particle_range(world.Handle, handle, &first, &capacity));
             FirstParticle = (int)first;
             Capacity = (int)capacity;
-        }
-
-        /// <summary>The reserved particles: first world index and capacity (the live ones
-        /// are the first Stats.count).</summary>
-        public unsafe void ParticleRange(out int first, out int capacity)
-        {
-            uint f, c;
-            SinewException.Check(SinewNative.sinew_fluid_particle_range(World.Handle, Handle, &f, &c));
-            first = (int)f;
-            capacity = (int)c;
         }
 
         /// <summary>The fluid's settings; setting them changes a running fluid from the next
@@ -90,17 +81,17 @@ namespace Sinew
 
         /// <summary>Counters (live, emitted, removed, refused) and the mean and largest
         /// ρ/ρ₀ of the last step.</summary>
-        public unsafe SinewFluidStats Stats
+        public unsafe FluidStats Stats
         {
             get
             {
                 SinewFluidStats s;
-                return SinewException.Checked(SinewNative.sinew_fluid_stats(World.Handle, Handle, &s), s);
+                return FluidStats.From(SinewException.Checked(SinewNative.sinew_fluid_stats(World.Handle, Handle, &s), s));
             }
         }
 
         /// <summary>Live particles.</summary>
-        public int Count { get { return (int)Stats.count; } }
+        public int Count { get { return Stats.Count; } }
 
         /// <summary>Emits one particle per position (m) with <paramref name="velocities"/>
         /// (m/s; null = at rest), all or none (more than the free capacity is refused).
@@ -290,12 +281,12 @@ namespace Sinew
         /// outward, triangles counter-clockwise seen from outside in Sinew's right-handed
         /// frame (flip the winding for a left-handed engine). Later builds allocate nothing
         /// once the buffers have room.</summary>
-        public unsafe SinewSurfaceCounts BuildSurface(SurfaceSettings settings, float alpha)
+        public unsafe SurfaceCounts BuildSurface(SurfaceSettings settings, float alpha)
         {
             SinewSurfaceDesc d = settings.ToNative();
             SinewSurfaceCounts c;
             SinewException.Check(SinewNative.sinew_fluid_build_surface(World.Handle, Handle, &d, alpha, &c));
-            return c;
+            return SurfaceCounts.From(c);
         }
 
         /// <summary>Copies the mesh of the last BuildSurface of this fluid into the arrays
@@ -303,7 +294,7 @@ namespace Sinew
         /// any blittable struct whose first 12 bytes are x, y, z) and indices (three per
         /// triangle). Returns the counts; an array shorter than its count throws
         /// (ErrorOutOfRange) and nothing is written.</summary>
-        public unsafe SinewSurfaceCounts ReadSurface<T>(T[] positions, T[] normals, int[] indices) where T : struct
+        public unsafe SurfaceCounts ReadSurface<T>(T[] positions, T[] normals, int[] indices) where T : struct
         {
             const string F = "Fluid.ReadSurface";
             Args.Vec3Element<T>(F);
@@ -324,14 +315,14 @@ namespace Sinew
         /// <summary>ReadSurface straight into strided buffers (a vertex buffer: positions and
         /// normals may interleave with the same stride, at least 12 bytes) and a packed
         /// index buffer; any may be null (skipped).</summary>
-        public unsafe SinewSurfaceCounts ReadSurface(int vertexCapacity, void* positions, int positionStride,
+        public unsafe SurfaceCounts ReadSurface(int vertexCapacity, void* positions, int positionStride,
                                                       void* normals, int normalStride, int indexCapacity, uint* indices)
         {
             SinewSurfaceCounts c;
             SinewException.Check(SinewNative.sinew_fluid_read_surface(World.Handle, Handle,
                 unchecked((uint)vertexCapacity), positions, unchecked((uint)positionStride), normals,
                 unchecked((uint)normalStride), unchecked((uint)indexCapacity), indices, &c));
-            return c;
+            return SurfaceCounts.From(c);
         }
 
         /// <summary>Removes the fluid: its particles become inert for good (their indices

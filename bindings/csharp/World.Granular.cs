@@ -59,22 +59,22 @@ namespace Sinew
         }
 
         /// <summary>The reserved particles and the grains emitted so far.</summary>
-        public unsafe SinewGrainEmitterStats Stats
+        public unsafe GrainEmitterStats Stats
         {
             get
             {
                 SinewGrainEmitterStats s;
                 SinewException.Check(SinewNative.sinew_grain_emitter_stats(World.Handle, Handle, &s));
-                return s;
+                return GrainEmitterStats.From(s);
             }
         }
 
         /// <summary>First reserved world particle (the first grain).</summary>
-        public int First { get { return unchecked((int)Stats.first); } }
+        public int First { get { return Stats.First; } }
         /// <summary>Grains emitted so far.</summary>
-        public int Emitted { get { return unchecked((int)Stats.emitted); } }
+        public int Emitted { get { return Stats.Emitted; } }
         /// <summary>Grains held so far because their spot was occupied (the emitter waits for room).</summary>
-        public long Held { get { return Stats.held; } }
+        public long Held { get { return Stats.Held; } }
 
         /// <summary>Moves or retunes the stream (a rate of 0 pauses it); next step on.</summary>
         public unsafe void Set(EmitterSettings stream)

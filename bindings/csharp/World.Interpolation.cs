@@ -63,7 +63,7 @@ namespace Sinew
         }
     }
 
-    public sealed partial class Body
+    public partial class Body
     {
         /// <summary>Copies the positions (m) of all the body's particles, interpolated between
         /// the start and the end of the last step ((1 - alpha) * previous + alpha * current,

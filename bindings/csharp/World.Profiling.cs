@@ -57,23 +57,24 @@ namespace Sinew
         /// step, how many times each began, its group and depth). The leaves (every stage
         /// but the step and substep groups) sum to the step time. An array shorter than
         /// <see cref="StageCount"/> is refused. Allocates nothing: keep the array.</summary>
-        public unsafe int ReadStageTimes(SinewStageTime[] destination)
+        public unsafe int ReadStageTimes(StageTime[] destination)
         {
             Args.NotNull(destination, "World.ReadStageTimes", "destination");
             uint count;
-            fixed (SinewStageTime* p = destination)
-                SinewException.Check(SinewNative.sinew_world_read_stage_times(Handle, p,
+            // StageTime has SinewStageTime's layout (a ulong, then four 32-bit fields).
+            fixed (StageTime* p = destination)
+                SinewException.Check(SinewNative.sinew_world_read_stage_times(Handle, (SinewStageTime*)p,
                     unchecked((uint)destination.Length), &count));
             return (int)count;
         }
 
         /// <summary>What the world holds and its last step worked on: bodies, particles,
         /// constraints, colliders, contacts, fluid particles and neighbours.</summary>
-        public unsafe SinewProfileCounts ProfileCounts()
+        public unsafe ProfileCounts ProfileCounts()
         {
             SinewProfileCounts c;
             SinewException.Check(SinewNative.sinew_world_profile_counts(Handle, &c));
-            return c;
+            return Sinew.ProfileCounts.From(c);
         }
 
         static string[] stageNames;

@@ -115,8 +115,9 @@ void emit_and_read() {
     const sinew::FluidStats s = must(f.stats(), "stats");
     check(s.count == 12 && s.emitted == 12 && s.capacity == 16, "stats after emission");
 
-    std::vector<sinew::Vec3> pos(16);
+    std::vector<sinew::Vec3> pos;
     check(must(f.read_particles(1.0f, pos), "read positions") == 12, "12 live");
+    check(pos.size() == 12, "a vector is resized to the live count");
     bool same = true;
     for (uint32_t k = 0; k < 8; ++k) same = same && pos[k].x == p[k].x && pos[k].y == p[k].y && pos[k].z == p[k].z;
     check(same, "positions read back as emitted");
@@ -131,7 +132,8 @@ void emit_and_read() {
     check(verts[0].density >= 0.0f && std::isfinite(verts[0].density), "density ratio");
 
     std::vector<sinew::Vec3> short_buf(11, sinew::Vec3{7, 7, 7});
-    check_error(f.read_particles(1.0f, short_buf), sinew::Status::OutOfRange, "short buffer", "11");
+    check_error(f.read_particles(1.0f, sinew::Span<sinew::Vec3>(short_buf)), sinew::Status::OutOfRange, "short buffer",
+                "11");
     check(short_buf[0].x == 7.0f, "short buffer untouched");
     check_error(f.emit(block(5, 3.0f)), sinew::Status::OutOfRange, "past capacity", "sinew_fluid_emit");
     std::vector<sinew::Vec3> nan = block(2, 3.0f);
@@ -224,6 +226,9 @@ void anisotropy() {
     for (auto& i : out) i.rgba[3] = 7.0f;
     const sinew::AnisotropyDesc desc = sinew::AnisotropyDesc().with_smoothing(0.5f);
     check(must(f.read_anisotropy(desc, 1.0f, out), "read anisotropy") == n * n, "ellipsoid count");
+    std::vector<SinewFluidEllipsoid> fitted;
+    check(must(f.read_anisotropy(desc, 1.0f, fitted), "read anisotropy") == n * n && fitted.size() == n * n,
+          "an empty vector is resized to the live count");
     bool flat = true, untouched = true;
     for (uint32_t k = 0; k < n * n; ++k) {
         untouched = untouched && out[k].rgba[3] == 7.0f;
@@ -237,7 +242,8 @@ void anisotropy() {
     check(flat, "the sheet is flat along its normal");
     check(untouched, "the colour between ellipsoids untouched");
     std::vector<SinewFluidEllipsoid> short_span(n * n - 1);
-    check_error(f.read_anisotropy(desc, 1.0f, short_span), sinew::Status::OutOfRange, "short span",
+    check_error(f.read_anisotropy(desc, 1.0f, sinew::Span<SinewFluidEllipsoid>(short_span)), sinew::Status::OutOfRange,
+                "short span",
                 "sinew_fluid_read_anisotropy");
 }
 

@@ -74,9 +74,9 @@ RopeWorld make_rope_world() {
 }
 
 std::vector<sinew::Vec3> state(const sinew::World& w, uint32_t n) {
-    std::vector<sinew::Vec3> p(n), v(n);
-    must(w.read_positions(0, p), "read positions");
-    must(w.read_velocities(0, v), "read velocities");
+    std::vector<sinew::Vec3> p, v;
+    must(w.read_positions(sinew::Range{0, n}, p), "read positions");
+    must(w.read_velocities(sinew::Range{0, n}, v), "read velocities");
     p.insert(p.end(), v.begin(), v.end());
     return p;
 }
@@ -132,9 +132,9 @@ void interpolated_reads() {
     check(same_state(start, got), "before the first step previous = current");
 
     const sinew::AdvanceResult a = must(r.world.advance(3.5f * kFixed, kFixed, 8), "advance");
-    std::vector<sinew::Vec3> before(n), after(n);
-    must(r.world.read_interpolated_positions(range.first, 0.0f, before), "alpha 0");
-    must(r.world.read_interpolated_positions(range.first, 1.0f, after), "alpha 1");
+    std::vector<sinew::Vec3> before, after;
+    must(r.world.read_interpolated_positions(range, 0.0f, before), "alpha 0");
+    must(r.world.read_interpolated_positions(range, 1.0f, after), "alpha 1");
     std::vector<sinew::Vec3> current(n);
     must(r.rope.read_positions(current), "read");
     check(same_state(after, current), "alpha 1 is the current state");

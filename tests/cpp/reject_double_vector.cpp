@@ -12,5 +12,5 @@ struct FVectorDouble {
 int read_into_double_vectors(sinew::World& world);
 int read_into_double_vectors(sinew::World& world) {
     std::vector<FVectorDouble> out(4);
-    return world.read_positions(0, out).ok() ? 0 : 1;
+    return world.read_positions(sinew::Range{0, 4}, out).ok() ? 0 : 1;
 }

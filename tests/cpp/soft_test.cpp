@@ -103,8 +103,9 @@ int main() {
 
     auto embedding = sinew::soft::embed(tets->vertices, tets->tets, v);
     check(embedding && embedding->size() == v.size(), "embed every render vertex");
-    std::vector<Vec3> back(v.size());
-    check(embedding && embedding->apply(tets->vertices, back), "apply");
+    std::vector<Vec3> back;
+    check(embedding && embedding->apply(tets->vertices, back) && back.size() == v.size(),
+          "apply into a vector resized to the points");
     float worst = 0.0f;
     for (std::size_t i = 0; i < v.size(); ++i) worst = std::fmax(worst, dist(v[i], back[i]));
     check(worst < 1e-5f, "embedded vertices reproduced at rest (worst " + std::to_string(worst) + " m)");

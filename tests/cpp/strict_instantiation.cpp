@@ -48,9 +48,9 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
     (void)scene.set_compliance(1, sinew::BodyConstraints::Bend, 0.0f);
     auto w = sinew::World::create();
     const sinew::Range r{0, 1};
-    (void)w->positions<FVector3fLike>(r);
-    (void)w->velocities(r);
-    (void)w->constraint_forces(r);
+    (void)w->read_positions(r, v);
+    (void)w->read_velocities(r, v);
+    (void)w->read_constraint_forces(r, f);
     (void)w->write_positions(0, v);
     (void)w->write_velocities(0, v);
     (void)w->read_positions(0, sinew::Span<float[3]>(arr, 1));
@@ -66,16 +66,18 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
     (void)w->add_tet_body(sinew::TetBodyDesc(), v, idx, f);
     (void)w->add_pressure_body(sinew::PressureBodyDesc(), cv, idx);
     (void)w->add_attachments(0, idx, cv, 0.0f);
-    (void)w->read_attachment_forces(0, v);
-    (void)w->attachment_forces(r);
-    (void)w->family_forces(sinew::Family::Tether, r);
+    (void)w->read_attachment_forces(r, v);
+    (void)w->read_attachment_forces(0, sinew::Span<FVector3fLike>(v));
+    (void)w->read_family_forces(sinew::Family::Tether, r, f);
+    std::vector<SinewContact> contacts;
+    (void)w->read_contacts(contacts);
     sinew::Body body = std::move(w->add_rope()).value();
     (void)body.read_positions(v);
-    (void)body.positions<FVector3fLike>();
+    (void)body.read_forces(sinew::BodyConstraints::Stretch, sinew::Span<float>(f));
     (void)body.kind();
     (void)body.read_forces(sinew::BodyConstraints::Tether, f);
     (void)w->advance(0.02f, 0.01f, 4);
-    (void)w->read_interpolated_positions(0, 0.5f, v);
+    (void)w->read_interpolated_positions(r, 0.5f, v);
     (void)w->read_interpolated_positions(0, 0.5f, sinew::Span<float[3]>(arr, 1));
     (void)body.read_interpolated_positions(0.5f, v);
     (void)body.read_interpolated_positions(0.5f, sinew::Span<FVector3fLike>(v));
@@ -85,5 +87,13 @@ void instantiate(sinew::Scene& scene, std::vector<FVector3fLike>& v, std::vector
     (void)fluid.read_particles(0.5f, v);
     (void)fluid.read_particles(1.0f, sinew::Span<FVector3fLike>(v), sinew::Span<FVector3fLike>(v),
                                sinew::Span<float>(f));
+    std::vector<SinewDiffuseParticle> diffuse;
+    (void)fluid.read_diffuse(diffuse);
+    std::vector<SinewFluidEllipsoid> ellipsoids;
+    (void)fluid.read_anisotropy(sinew::AnisotropyDesc(), 1.0f, ellipsoids);
+    std::vector<sinew::Vec3> sv;
+    sinew::Scene scene2 = std::move(sinew::Scene::create()).value();
+    (void)scene2.read_velocities(1, sv);
+    (void)scene2.read_velocities(1, sinew::Span<sinew::Vec3>(sv));
     (void)body.fluid_force();
 }

@@ -54,6 +54,14 @@ void must(sinew::Result<void> r, const char* what) {
         std::exit(1);
     }
 }
+/// A read into a fresh vector (the wrapper's reads fill a caller's vector, resized):
+/// `got([&](auto& o) { return w.read_positions(range, o); }, "what")`.
+template <class T = sinew::Vec3, class Read>
+std::vector<T> got(Read read, const char* what) {
+    std::vector<T> out;
+    (void)must(read(out), what);
+    return out;
+}
 
 // Stand-ins for engine vector types: UE's FVector3f (X, Y, Z) and glm::vec3 (x, y, z).
 struct FVector3fLike {
@@ -123,8 +131,8 @@ void test_free_fall_z_up() {
     std::vector<sinew::Vec3> p{{0, 0, 100}};
     sinew::Range r = must(w.add_particles(p), "add one particle");
     for (int i = 0; i < 30; ++i) must(w.step(1.0f / 60.0f), "step");
-    auto pos = must(w.positions(r), "read position");
-    auto vel = must(w.velocities(r), "read velocity");
+    auto pos = got([&](auto& o) { return w.read_positions(r, o); }, "read position");
+    auto vel = got([&](auto& o) { return w.read_velocities(r, o); }, "read velocity");
     const double h = 1.0 / 600.0, n = 300;
     const double z = 100.0 - kG * h * h * n * (n + 1) / 2;
     check(near(pos[0].z, z, 1e-4) && pos[0].x == 0 && pos[0].y == 0, "free fall along -Z (gravity from WorldDesc)",
@@ -160,9 +168,9 @@ void test_hanging_rope_and_vector_types() {
     std::vector<FVector3fLike> fv(21);
     std::vector<GlmVec3Like> gv(21);
     float arr[21][3];
-    must(w.read_positions(0, v), "read Vec3");
-    must(w.read_positions(0, fv), "read FVector3f-like");
-    must(w.read_positions(0, gv), "read glm-like");
+    must(w.read_positions(sinew::Range{0, 21}, v), "read Vec3");
+    must(w.read_positions(sinew::Range{0, 21}, fv), "read FVector3f-like");
+    must(w.read_positions(sinew::Range{0, 21}, gv), "read glm-like");
     must(w.read_positions(0, sinew::Span<float[3]>(arr)), "read float[3]");
     struct Vertex {
         float pos[3];
@@ -181,7 +189,7 @@ void test_hanging_rope_and_vector_types() {
     check(padding, "strided read leaves the rest of the vertex untouched");
     check(near(v[20].y, 1.0, 0.02) && near(v[20].x, 0.0, 0.02), "rope hangs straight down, 1 m",
           fmt(v[20].y, 1.0));
-    auto forces = must(w.constraint_forces(links), "read tensions");
+    auto forces = got<float>([&](auto& o) { return w.read_constraint_forces(links, o); }, "read tensions");
     const double weight = 20 * 0.05 * kG;
     check(near(forces[0], weight, 0.02 * weight), "top link tension = weight below", fmt(forces[0], weight));
     check(near(forces[19], 0.05 * kG, 0.02 * 0.05 * kG), "bottom link tension = one particle",
@@ -191,16 +199,16 @@ void test_hanging_rope_and_vector_types() {
     std::vector<GlmVec3Like> moved{{1, 2, 3}, {4, 5, 6}};
     must(w.write_positions(3, moved), "write positions");
     std::vector<GlmVec3Like> back(2);
-    must(w.read_positions(3, back), "read back");
+    must(w.read_positions(sinew::Range{3, 2}, back), "read back");
     check(back[0].x == 1 && back[0].z == 3 && back[1].y == 5, "write_positions round-trips");
     std::vector<sinew::Vec3> vel{{0.5f, 0, 0}};
     must(w.write_velocities(7, vel), "write velocity");
     std::vector<sinew::Vec3> vback(1);
-    must(w.read_velocities(7, vback), "read velocity");
+    must(w.read_velocities(sinew::Range{7, 1}, vback), "read velocity");
     check(vback[0].x == 0.5f, "write_velocities round-trips");
     must(w.set_inverse_mass(20, 0.0f), "pin the end");
     must(w.write_velocities(20, vel), "velocity of a pinned particle");
-    must(w.read_velocities(20, vback), "read");
+    must(w.read_velocities(sinew::Range{20, 1}, vback), "read");
     check(vback[0].x == 0.0f, "a pinned particle keeps velocity 0");
     // Strided writes and reads, from and into a 16-byte vertex.
     std::vector<Vertex> src{{{7, 8, 9}, 1u}, {{-1, -2, -3}, 2u}};
@@ -209,7 +217,7 @@ void test_hanging_rope_and_vector_types() {
     std::vector<Vertex> dst(2, Vertex{{0, 0, 0}, 0xabcdu});
     must(w.read_velocities_strided(10, 2, dst.data(), sizeof(Vertex)), "strided velocity read");
     std::vector<sinew::Vec3> pback(2);
-    must(w.read_positions(10, pback), "read");
+    must(w.read_positions(sinew::Range{10, 2}, pback), "read");
     check(pback[0].x == 7 && pback[1].z == -3 && dst[0].pos[1] == 8 && dst[1].pos[0] == -1 && dst[1].color == 0xabcdu,
           "strided writes and reads with a 16-byte stride");
     check(w.write_positions_strided(10, 2, src.data(), 8).status() == sinew::Status::InvalidArgument,
@@ -230,7 +238,7 @@ void test_errors_change_nothing() {
     auto mism = w.add_particles(p, std::vector<float>{1.0f});
     check(mism.status() == sinew::Status::InvalidArgument, "mismatched inverse masses rejected");
     std::vector<sinew::Vec3> out(3);
-    auto oob = w.read_positions(0, out);
+    auto oob = w.read_positions(0, sinew::Span<sinew::Vec3>(out));
     check(oob.status() == sinew::Status::OutOfRange &&
               oob.error().message.rfind("sinew_world_read_positions", 0) == 0,
           "out-of-range read: status and the library's message", oob.ok() ? "" : oob.error().message);
@@ -955,14 +963,14 @@ void test_collisions() {
     bool bounced = false, contact_seen = false;
     for (int i = 0; i < 120; ++i) {
         must(w.step(1.0f / 60.0f), "step");
-        auto contacts = must(w.contacts(), "contacts");
+        auto contacts = got<SinewContact>([&](auto& o) { return w.read_contacts(o); }, "contacts");
         if (!contacts.empty()) {
             contact_seen = contacts[0].collider.id == c.id && contacts[0].particle == range.first &&
                            near(contacts[0].normal.y, 1.0, 1e-5) && contacts[0].impulse > 0.0f;
             bounced = true;
         }
-        auto v = must(w.velocities(range), "velocities");
-        auto x = must(w.positions(range), "positions");
+        auto v = got([&](auto& o) { return w.read_velocities(range, o); }, "velocities");
+        auto x = got([&](auto& o) { return w.read_positions(range, o); }, "positions");
         if (bounced && prev_vy > 0.0f && v[0].y <= 0.0f) {
             apex = x[0].y - radius + v[0].y * v[0].y / (2.0f * kG);
             break;
@@ -978,7 +986,7 @@ void test_collisions() {
     check(!miss.hit() && miss.distance == -1.0f, "a missing ray reports no particle");
     must(w.grab_particle(range.first, SinewVec3{0.0f, 1.0f, 0.0f}, 0.0f), "grab");
     for (int i = 0; i < 30; ++i) must(w.step(1.0f / 60.0f), "step grabbed");
-    auto x = must(w.positions(range), "positions grabbed");
+    auto x = got([&](auto& o) { return w.read_positions(range, o); }, "positions grabbed");
     check(near(x[0].y, 1.0, 1e-3), "grabbed ball held at the target", fmt(x[0].y, 1.0));
     must(w.release_particle(range.first), "release");
 
@@ -1045,12 +1053,12 @@ void test_body_rope_and_raii() {
     for (size_t i = 1; i < p.size(); ++i)
         length += dist({p[i].X, p[i].Y, p[i].Z}, {p[i - 1].X, p[i - 1].Y, p[i - 1].Z});
     check(near(length, 1.0, 0.01), "rope body: inextensible", fmt(length, 1.0));
-    const auto f = must(w.attachment_forces(att), "attachment_forces");
+    const auto f = got([&](auto& o) { return w.read_attachment_forces(att, o); }, "attachment_forces");
     check(near(f[0].y, -kG, 0.01 * kG), "rope body: top tension = its weight (N)", fmt(f[0].y, -kG));
     must(rope.set_compliance(sinew::BodyConstraints::Stretch, 1e-3f), "set_compliance");
     must(rope.set_compliance(sinew::BodyConstraints::Bend, 1e6f), "set_compliance bend");
     for (int i = 0; i < 600; ++i) must(w.step(1.0f / 60.0f), "step");
-    auto q = must(rope.positions(), "Body::positions");
+    auto q = got([&](auto& o) { return rope.read_positions(o); }, "Body::positions");
     {
         // One convention for vectors: a body's read resizes the vector to the body
         // (an empty one is fine) and reuses it afterwards without reallocating.
@@ -1147,7 +1155,7 @@ void test_soft_bodies_and_cloth() {
         sinew::Body b = must(w.add_tet_body(sinew::TetBodyDesc().with_damping(3.0f), v, tets), "add_tet_body");
         const float v0 = must(b.volume(), "volume");
         check(near(v0, 0.125, 1e-5), "tet body: rest volume", fmt(v0, 0.125));
-        auto p = must(b.positions(), "positions");
+        auto p = got([&](auto& o) { return b.read_positions(o); }, "positions");
         for (auto& x : p) x.y *= 0.7f;
         must(w.write_positions(0, p), "squash");
         for (int i = 0; i < 120; ++i) must(w.step(1.0f / 60.0f), "step");
@@ -1222,7 +1230,7 @@ void test_soft_bodies_and_cloth() {
         const sinew::Vec3 line[] = {{0, 3, 0}, {0.5f, 3, 0}, {0.5f, 2.5f, 0}};
         sinew::Body poly =
             must(w.add_rope_polyline(sinew::RopeDesc(), sinew::Span<const sinew::Vec3>(line)), "polyline");
-        auto lp = must(poly.positions(), "polyline positions");
+        auto lp = got([&](auto& o) { return poly.read_positions(o); }, "polyline positions");
         check(lp.size() == 3 && lp[2].y == 2.5f, "polyline rope: one particle per point");
     }
 }
@@ -1238,10 +1246,10 @@ void test_families_and_attachments() {
         const sinew::Range t = must(w.add_tethers(pair, max_len, 0.0f), "add_tethers");
         check(t.first == 0 && t.count == 1, "tether range");
         must(w.step(0.1f), "step");
-        check(must(w.family_forces(sinew::Family::Tether, t), "family_forces")[0] == 0.0f, "slack tether: no force");
+        check(got<float>([&](auto& o) { return w.read_family_forces(sinew::Family::Tether, t, o); }, "family_forces")[0] == 0.0f, "slack tether: no force");
         for (int i = 0; i < 300; ++i) must(w.step(1.0f / 60.0f), "step");
-        const auto p = must(w.positions(sinew::Range{1, 1}), "positions");
-        const auto f = must(w.family_forces(sinew::Family::Tether, t), "family_forces");
+        const auto p = got([&](auto& o) { return w.read_positions(sinew::Range{1, 1}, o); }, "positions");
+        const auto f = got<float>([&](auto& o) { return w.read_family_forces(sinew::Family::Tether, t, o); }, "family_forces");
         check(near(-p[0].y, 1.0, 1e-3), "tether: hangs at its max length", fmt(-p[0].y, 1.0));
         check(near(f[0], 0.5 * kG, 0.01 * 0.5 * kG), "tether: tension m g", fmt(f[0], 0.5 * kG));
         const uint32_t odd[] = {0, 1, 1};
@@ -1276,7 +1284,7 @@ void test_families_and_attachments() {
               "stiffness 2 refused");
         must(w.write_positions(base + 2, std::vector<sinew::Vec3>{{5, 0.5f, 0}}), "squash");
         for (int i = 0; i < 30; ++i) must(w.step(1.0f / 60.0f), "step");
-        const auto q = must(w.positions(sinew::Range{base, 4}), "tet positions");
+        const auto q = got([&](auto& o) { return w.read_positions(sinew::Range{base, 4}, o); }, "tet positions");
         const double tv = signed_volume(q[0], q[1], q[2], q[3]);
         check(near(tv, 1.0 / 6.0, 0.01 / 6.0), "tet volume recovered", fmt(tv, 1.0 / 6.0));
         const uint32_t tri[] = {0, 1, 2};
@@ -1299,7 +1307,7 @@ void test_families_and_attachments() {
         }
         must(w.add_particles(ring), "ring particles");
         must(w.set_planar(true, 0.0f), "set_planar");
-        const auto moved = must(w.positions(sinew::Range{0, 1}), "positions");
+        const auto moved = got([&](auto& o) { return w.read_positions(sinew::Range{0, 1}, o); }, "positions");
         check(moved[0].z == 0.0f, "planar: moved onto z = 0");
         const uint32_t id = must(w.add_ring_area(ids, 1.5f, 0.0f), "add_ring_area");
         const double a0 = 0.5 * 16 * 0.25 * std::sin(2.0 * 3.14159265358979323846 / 16.0);
@@ -1330,14 +1338,14 @@ void test_families_and_attachments() {
             must(w.set_attachment_host_transform(h1, sinew::make_transform({0.01f * float(k), 0, 0}, rot)), "move");
             must(w.step(1.0f / 60.0f), "step");
         }
-        const auto p = must(w.positions(sinew::Range{0, 2}), "positions");
+        const auto p = got([&](auto& o) { return w.read_positions(sinew::Range{0, 2}, o); }, "positions");
         const float ang = 3.0f;
         const sinew::Vec3 target{3.0f, -0.5f * std::sin(ang), 0.5f * std::cos(ang)};
         check(dist(p[1], target) < 1e-4f, "pinned particle on the host's target", fmt(dist(p[1], target), 0));
         check(near(-p[0].y, alpha * 0.5 * kG, 0.01 * alpha * 0.5 * kG), "soft attachment sags α m g",
               fmt(-p[0].y, alpha * 0.5 * kG));
         std::vector<GlmVec3Like> f(1);
-        must(w.read_attachment_forces(soft.first, f), "read_attachment_forces");
+        must(w.read_attachment_forces(soft, f), "read_attachment_forces");
         check(near(f[0].y, -0.5 * kG, 0.01 * 0.5 * kG), "host feels −m g", fmt(f[0].y, -0.5 * kG));
         must(w.set_attachment_compliance(soft, 0.0f), "set_attachment_compliance");
         check(w.set_attachment_compliance(sinew::Range{0, 3}, 0.0f).status() == sinew::Status::OutOfRange,
@@ -1398,7 +1406,7 @@ void test_wind_and_skinning() {
         sinew::ClothGridDesc grid;
         grid.with_frame({0, 1, 0}, {0.4f, 0, 0}, {0, 0, 0.4f}).with_segments(2, 2).with_mass(0.9f);
         sinew::Body c = must(w.add_cloth_grid(sinew::ClothDesc(), grid), "add_cloth_grid");
-        std::vector<sinew::Vec3> rest = must(c.positions(), "positions");
+        std::vector<sinew::Vec3> rest = got([&](auto& o) { return c.read_positions(o); }, "positions");
         std::vector<SinewSkinWeights> weights(rest.size(), sinew::Body::no_skinning());
         for (auto& x : weights) x.max_distance = 0.2f;
         must(c.set_skin_weights(weights), "set_skin_weights");
@@ -1407,10 +1415,10 @@ void test_wind_and_skinning() {
              "set_skin_targets");
         must(c.set_skin_root(sinew::Transform{{0, 0, 0}, {0, 0, 0, 1}}, 0.5f, 0.5f), "set_skin_root");
         for (int i = 0; i < 240; ++i) must(w.step(1.0f / 60.0f), "step");
-        std::vector<sinew::Vec3> p = must(c.positions(), "positions");
+        std::vector<sinew::Vec3> p = got([&](auto& o) { return c.read_positions(o); }, "positions");
         check(near(rest[4].y - p[4].y, 0.2, 1e-5), "max distance: r below the target", fmt(rest[4].y - p[4].y, 0.2));
         must(c.teleport_to_skin(), "teleport_to_skin");
-        p = must(c.positions(), "positions");
+        p = got([&](auto& o) { return c.read_positions(o); }, "positions");
         check(p[4].y == rest[4].y, "teleport lands on the target", fmt(p[4].y, rest[4].y));
         weights[0].backstop_radius = -1.0f;
         check(c.set_skin_weights(weights).status() == sinew::Status::InvalidArgument, "negative backstop refused");
@@ -1431,8 +1439,8 @@ void test_granular() {
         must(w.set_particle_radii(g.first, sinew::Span<const float>(radii)), "set_particle_radii");
         must(w.set_particle_material(g.first, 2, m), "set_particle_material");
         for (int i = 0; i < 60; ++i) must(w.step(1.0f / 60.0f), "step");
-        std::vector<sinew::Vec3> p(2);
-        must(w.read_positions(g.first, p), "read_positions");
+        std::vector<sinew::Vec3> p;
+        must(w.read_positions(g, p), "read_positions");
         const SinewParticleMaterial back = must(w.particle_material(g.first + 1), "particle_material");
         check(back.static_friction == m.static_friction, "material reads back");
         return std::hypot(p[1].x - at[1].x, p[1].y - at[1].y);
@@ -1483,7 +1491,7 @@ void test_edits_breaks_cuts_and_winches() {
     check(w.set_constraint_rest(sinew::Family::Distance, 0, nan_rest).status() == sinew::Status::InvalidArgument,
           "NaN rest refused");
     for (int i = 0; i < 240; ++i) must(w.step(1.0f / 60.0f), "step");
-    auto p = must(w.positions(sinew::Range{0, 2}), "positions");
+    auto p = got([&](auto& o) { return w.read_positions(sinew::Range{0, 2}, o); }, "positions");
     check(near(dist(p[0], p[1]), 0.5, 2e-3), "pendulum at the new rest length", fmt(dist(p[0], p[1]), 0.5));
     must(w.remove_constraints(sinew::Family::Distance, 0, 1), "remove_constraints");
     check(must(w.constraint_removed(sinew::Family::Distance, 0), "constraint_removed"), "removed reads back");
@@ -1635,6 +1643,38 @@ void test_task_system() {
           "tasks: worker_count 257 refused");
 }
 
+// Every read follows one convention: a Span is the caller's memory, checked (too short is
+// OutOfRange and nothing is written); a std::vector is resized by the read (to the body,
+// the Range, the group or the contact count), so an empty one is fine.
+void test_one_read_convention() {
+    sinew::World w = must(sinew::World::create(), "world");
+    const sinew::Body body = must(w.add_rope(sinew::RopeDesc().with_segments(4)), "rope");
+    must(w.step(1.0f / 60.0f), "step");
+    std::vector<float> forces;
+    must(body.read_forces(sinew::BodyConstraints::Stretch, forces), "forces into a vector");
+    check(forces.size() == 4, "the vector is resized to the group");
+    std::vector<float> room(6, -1.0f), short_room(3, -1.0f);
+    check(must(body.read_forces(sinew::BodyConstraints::Stretch, sinew::Span<float>(room)), "span") == 4 &&
+              room[0] == forces[0] && room[4] == -1.0f,
+          "a span read returns the group's size and writes only it");
+    auto too_short = body.read_forces(sinew::BodyConstraints::Stretch, sinew::Span<float>(short_room));
+    check(too_short.status() == sinew::Status::OutOfRange && short_room[0] == -1.0f, "a short span is refused");
+    auto scene = must(sinew::Scene::create(), "scene");
+    const sinew::BodyId rope = must(scene.add_rope(sinew::RopeDesc().with_segments(4)), "scene rope");
+    must(scene.step(1.0f / 60.0f), "scene step");
+    std::vector<sinew::Vec3> v;
+    must(scene.read_velocities(rope, v), "velocities into a vector");
+    check(v.size() == 5, "resized to the body");
+    std::vector<sinew::Vec3> v5(5), v4(4);
+    must(scene.read_velocities(rope, sinew::Span<sinew::Vec3>(v5)), "velocities into a span");
+    check(v5[4].z == v[4].z, "span and vector reads agree");
+    check(scene.read_velocities(rope, sinew::Span<sinew::Vec3>(v4)).status() == sinew::Status::InvalidArgument,
+          "a span of the wrong size is refused");
+    std::vector<SinewContact> contacts(3);
+    check(must(w.read_contacts(contacts), "contacts") == 0 && contacts.empty(),
+          "read_contacts resizes to the contact count");
+}
+
 int main() {
     test_abi_and_results();
     test_raii();
@@ -1661,6 +1701,7 @@ int main() {
     test_edits_breaks_cuts_and_winches();
     test_snapshots();
     test_task_system();
+    test_one_read_convention();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

@@ -74,17 +74,17 @@ namespace SinewTests
                 var rope = SinewAuthoring.BuildRope(w, o);
                 var f = new float[64];
                 Check.Equal(11, rope.ParticleCount, "particles");
-                Check.Equal(10, rope.Body.ReadForces(SinewBodyConstraints.Stretch, f), "links");
-                Check.Equal(9, rope.Body.ReadForces(SinewBodyConstraints.Bend, f), "bend links");
-                Check.Equal(9, rope.Body.ReadForces(SinewBodyConstraints.Tether, f), "tethers from the pinned start");
-                Check.Near(0.02, rope.Body.Info.radius, 1e-7, "radius");
-                Check.Near(0.3, rope.Body.Info.damping, 1e-7, "damping");
+                Check.Equal(10, rope.ReadForces(SinewBodyConstraints.Stretch, f), "links");
+                Check.Equal(9, rope.ReadForces(SinewBodyConstraints.Bend, f), "bend links");
+                Check.Equal(9, rope.ReadForces(SinewBodyConstraints.Tether, f), "tethers from the pinned start");
+                Check.Near(0.02, rope.Radius, 1e-7, "radius");
+                Check.Near(0.3, rope.Damping, 1e-7, "damping");
                 o.Tethers = false;
                 o.Start = new SinewVec3(0, 2, 0);
                 o.End = new SinewVec3(1, 2, 0);
                 var plain = SinewAuthoring.BuildRope(w, o);
-                Check.Equal(0, plain.Body.ReadForces(SinewBodyConstraints.Tether, f), "no tethers");
-                Check.Equal(SinewAuthoring.AutoGroup(rope.Body) + 11u, SinewAuthoring.AutoGroup(plain.Body),
+                Check.Equal(0, plain.ReadForces(SinewBodyConstraints.Tether, f), "no tethers");
+                Check.Equal(SinewAuthoring.AutoGroup(rope) + 11u, SinewAuthoring.AutoGroup(plain),
                             "each rope its own group");
             }
         }
@@ -101,7 +101,7 @@ namespace SinewTests
                 o.Radius = 0.05f;
                 var rope = SinewAuthoring.BuildRope(w, o);
                 Steps(w, 180);
-                foreach (var p in Positions(rope.Body))
+                foreach (var p in Positions(rope))
                     Check.Near(0.05, p.y, 1e-3, "particle resting on the plane at the rope radius");
             }
         }
@@ -142,8 +142,8 @@ namespace SinewTests
                         Check.Equal(~2, applied.Collision.Mask, "mask recorded as applied");
                     }
                     Steps(w, 40);
-                    SinewVec3 mid = Positions(rope.Body)[8];
-                    SinewVec3[] q = Positions(under.Body);
+                    SinewVec3 mid = Positions(rope)[8];
+                    SinewVec3[] q = Positions(under);
                     above[variant] = mid.y - q[8].y;
                     nearest[variant] = float.PositiveInfinity;
                     foreach (var p in q)
@@ -178,7 +178,7 @@ namespace SinewTests
                 var tension = new float[10];
                 rope.ReadTensions(tension);
                 Check.Rel(t, tension[0], 0.01, "top link tension, N");
-                var p = Positions(rope.Body);
+                var p = Positions(rope);
                 double stretch = Math.Abs(p[1].y - p[0].y) - 0.1;
                 Check.Rel(1e-3 * t, stretch, 0.02, "top link stretch α·T, m");
                 // Damping reaches the body; drag on a rope of radius 0 is refused with the
@@ -187,7 +187,7 @@ namespace SinewTests
                 wanted.Drag = 1.2f;
                 Check.Throws(SinewStatus.ErrorInvalidArgument,
                              () => SinewAuthoring.EditRope(rope, ref applied, wanted), "radius is 0");
-                Check.Near(0.7, rope.Body.Info.damping, 1e-7, "damping edited");
+                Check.Near(0.7, rope.Damping, 1e-7, "damping edited");
                 Check.Near(0, applied.Drag, 0, "refused drag not recorded");
                 wanted.Drag = 0f;
                 Check.Equal("", SinewAuthoring.RopeRebuildReason(applied, wanted), "in-place edits need no rebuild");
@@ -215,7 +215,7 @@ namespace SinewTests
                 Steps(w, 60); // 1 s at 1 m/s: more than the 0.5 m to reel
                 float length, speed;
                 int paying;
-                rope.Body.ReadWinch(out length, out speed, out paying);
+                rope.ReadWinch(out length, out speed, out paying);
                 Check.Near(0.5, length, 1e-4, "winch reached Length, m");
                 wanted.BreakForce = 1f; // the top link holds about 0.5·9.81 N
                 SinewAuthoring.EditRope(rope, ref applied, wanted);
@@ -274,16 +274,16 @@ namespace SinewTests
                 var cloth = SinewAuthoring.BuildCloth(w, v, tris, new[] { 0, 4 }, o);
                 var f = new float[256];
                 Check.Equal(25, cloth.ParticleCount, "particles");
-                Check.Equal(56, cloth.Body.ReadForces(SinewBodyConstraints.Stretch, f), "edges");
-                Check.Equal(40, cloth.Body.ReadForces(SinewBodyConstraints.Bend, f), "distance bend links");
-                Check.Equal(46, cloth.Body.ReadForces(SinewBodyConstraints.Tether, f), "tethers of the free vertices");
-                Check.Near(0.25, cloth.Body.Info.damping, 1e-7, "damping");
+                Check.Equal(56, cloth.ReadForces(SinewBodyConstraints.Stretch, f), "edges");
+                Check.Equal(40, cloth.ReadForces(SinewBodyConstraints.Bend, f), "distance bend links");
+                Check.Equal(46, cloth.ReadForces(SinewBodyConstraints.Tether, f), "tethers of the free vertices");
+                Check.Near(0.25, cloth.Damping, 1e-7, "damping");
                 o.Tethers = false;
                 o.Bending = SinewBendingModel.Dihedral;
                 Grid(3f, out v, out tris);
                 var other = SinewAuthoring.BuildCloth(w, v, tris, new[] { 0, 4 }, o);
-                Check.Equal(0, other.Body.ReadForces(SinewBodyConstraints.Tether, f), "no tethers");
-                Check.Equal(0, other.Body.ReadForces(SinewBodyConstraints.Bend, f), "dihedral: no bend links");
+                Check.Equal(0, other.ReadForces(SinewBodyConstraints.Tether, f), "no tethers");
+                Check.Equal(0, other.ReadForces(SinewBodyConstraints.Bend, f), "dihedral: no bend links");
                 Check.Equal("Bending", SinewAuthoring.ClothRebuildReason(ClothDefaults(), o), "bending model rebuilds");
             }
         }
@@ -314,7 +314,7 @@ namespace SinewTests
                         SinewAuthoring.EditCloth(cloth, ref applied, wanted, 2);
                     }
                     Steps(w, 120);
-                    hang[k] = Positions(cloth.Body);
+                    hang[k] = Positions(cloth);
                 }
             }
             int far = 24; // the corner opposite the pinned edge
@@ -337,14 +337,14 @@ namespace SinewTests
                 o.Collision.Radius = 0.02f;
                 var cloth = SinewAuthoring.BuildCloth(w, v, tris, null, o);
                 Steps(w, 120);
-                foreach (var p in Positions(cloth.Body))
+                foreach (var p in Positions(cloth))
                     Check.Near(0.02, p.y, 1e-3, "resting at the radius");
                 ClothOptions applied = o;
                 ClothOptions wanted = o;
                 wanted.Collision.Radius = 0.05f;
                 SinewAuthoring.EditCloth(cloth, ref applied, wanted, 0);
                 Steps(w, 120);
-                foreach (var p in Positions(cloth.Body))
+                foreach (var p in Positions(cloth))
                     Check.Near(0.05, p.y, 1e-3, "resting at the edited radius");
             }
         }
@@ -363,7 +363,7 @@ namespace SinewTests
                 var o = ClothDefaults();
                 o.Collision.Radius = 0.02f;
                 var cloth = SinewAuthoring.BuildCloth(w, v, tris, null, o);
-                var pos = Positions(cloth.Body);
+                var pos = Positions(cloth);
                 for (int i = 0; i < pos.Length; i++)
                     pos[i].x *= 1.2f; // every edge along x at 1.2 × its rest length...
                 w.WritePositions(cloth.FirstParticle, pos);
@@ -373,10 +373,10 @@ namespace SinewTests
                 wanted.TearReserve = 8;
                 SinewAuthoring.EditCloth(cloth, ref applied, wanted, 0);
                 w.Step(Dt);
-                Check.True(cloth.Body.TopologyVersion > 0, "torn");
+                Check.True(cloth.TopologyVersion > 0, "torn");
                 wanted.Collision.Radius = 0.05f;
                 SinewAuthoring.EditCloth(cloth, ref applied, wanted, 0);
-                int[] particles = cloth.Body.ReadTopology().VertexParticles;
+                int[] particles = cloth.ReadTopology().VertexParticles;
                 int spares = 0;
                 foreach (int p in particles)
                 {
@@ -436,17 +436,17 @@ namespace SinewTests
                 Check.True(before[25].y == before[6].y && mid[25].y == mid[6].y, "the welded copy reads its particle");
 
                 // Torn: stretch and hold the cloth so that it splits, then free it.
-                var pos = Positions(cloth.Body);
+                var pos = Positions(cloth);
                 for (int i = 0; i < pos.Length; i++)
                     pos[i].x *= 1.2f;
                 w.WritePositions(cloth.FirstParticle, pos);
                 w.SetInverseMasses(cloth.FirstParticle, new float[pos.Length]);
-                cloth.EnableTearing(1.19f, 8);
+                cloth.SetTearThreshold(1.19f, 8);
                 w.Step(Dt);
                 Check.True(cloth.UpdateTopology(), "torn");
                 int n = cloth.MeshVertexCount;
                 Check.True(n > 26, "tearing added mesh vertices");
-                foreach (int p in cloth.Body.ReadTopology().VertexParticles)
+                foreach (int p in cloth.ReadTopology().VertexParticles)
                     w.SetInverseMasses(p, new[] { 1f }); // the spares split off included
                 var b2 = new SinewVec3[n];
                 var a2 = new SinewVec3[n];

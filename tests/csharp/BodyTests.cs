@@ -10,6 +10,14 @@ namespace SinewTests
 {
     public static unsafe class BodyTests
     {
+        /// <summary>The library's default cloth with edge compliance <paramref name="compliance"/> (m/N).</summary>
+        static ClothSettings Stretchy(float compliance)
+        {
+            ClothSettings s = ClothSettings.Default;
+            s.StretchCompliance = compliance;
+            return s;
+        }
+
         const float G = 9.81f;
         const float Dt = 1f / 60f;
 
@@ -32,7 +40,7 @@ namespace SinewTests
             using (var w = NewWorld(8))
             {
                 w.AddParticles(new[] { new Vector3(5, 5, 5) }); // an unrelated particle first
-                var rope = Rope.Create(w, new SinewVec3(0, 2, 0), new SinewVec3(2, 2, 0), 4, 0.6f, 0f, true, false);
+                var rope = w.AddRope(new SinewVec3(0, 2, 0), new SinewVec3(2, 2, 0), 4, 0.6f, 0f, true, false);
                 Check.Equal(1, rope.FirstParticle, "first particle");
                 Check.Equal(5, rope.ParticleCount, "particles");
                 Check.Equal(4, rope.Segments, "segments");
@@ -40,7 +48,7 @@ namespace SinewTests
                 Check.Equal(6, w.ParticleCount, "world particles");
                 Check.Equal(1, w.BodyCount, "one body: the library built the rope");
                 Check.Equal(0, w.DistanceConstraintCount, "no loose distance constraints");
-                Check.Equal(SinewBodyKind.Rope, rope.Body.Kind, "kind");
+                Check.Equal(SinewBodyKind.Rope, rope.Kind, "kind");
                 var p = new Vector3[5];
                 rope.ReadPositions(p);
                 for (int i = 0; i < 5; i++)
@@ -76,7 +84,7 @@ namespace SinewTests
                 rs.Tethers = false;
                 rs.PinStart = true;
                 rs.PinEnd = false;
-                var rope = Rope.Create(w, rs);
+                var rope = w.AddRope(rs);
                 for (int i = 0; i < 600; i++)
                     w.Step(Dt);
                 var p = new Vector3[n + 1];
@@ -111,7 +119,7 @@ namespace SinewTests
         {
             using (var w = NewWorld(10))
             {
-                var rope = Rope.Create(w, new SinewVec3(0, 0, 0), new SinewVec3(2, 0, 0), 10, 1f, 0f, true, true);
+                var rope = w.AddRope(new SinewVec3(0, 0, 0), new SinewVec3(2, 0, 0), 10, 1f, 0f, true, true);
                 var p = new Vector3[11];
                 for (int i = 0; i < 120; i++)
                 {
@@ -127,7 +135,7 @@ namespace SinewTests
                 for (int k = 0; k < 10; k++)
                     Check.Rel(0.2, Dist(p[k], p[k + 1]), 5e-3, "link " + k);
                 // Unpinned ends are left alone.
-                var free = Rope.Create(w, new SinewVec3(0, 5, 0), new SinewVec3(1, 5, 0), 2, 1f, 0f, false, false);
+                var free = w.AddRope(new SinewVec3(0, 5, 0), new SinewVec3(1, 5, 0), 2, 1f, 0f, false, false);
                 free.MoveEnds(new SinewVec3(9, 9, 9), new SinewVec3(9, 9, 9));
                 var q = new Vector3[3];
                 free.ReadPositions(q);
@@ -141,15 +149,14 @@ namespace SinewTests
             {
                 var a = new SinewVec3(0, 0, 0);
                 var b = new SinewVec3(1, 0, 0);
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => Rope.Create(w, a, b, 0, 1f, 0f, true, false), "segments 0");
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => Rope.Create(w, a, b, 3, 0f, 0f, true, false), "total_mass 0");
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => Rope.Create(w, a, b, 3, 1f, -1f, true, false), "compliance");
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => Rope.Create(w, a, b, 3, 1f, float.NaN, true, false), "compliance");
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => Rope.Create(w, a, new SinewVec3(float.NaN, 0, 0), 3, 1f, 0f, true, false), "must be finite");
-                Check.Throws(SinewStatus.ErrorNullPointer, () => Rope.Create(null, a, b, 3, 1f, 0f, true, false), "world is null");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddRope(a, b, 0, 1f, 0f, true, false), "segments 0");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddRope(a, b, 3, 0f, 0f, true, false), "total_mass 0");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddRope(a, b, 3, 1f, -1f, true, false), "compliance");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddRope(a, b, 3, 1f, float.NaN, true, false), "compliance");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddRope(a, new SinewVec3(float.NaN, 0, 0), 3, 1f, 0f, true, false), "must be finite");
                 Check.Equal(0, w.ParticleCount, "no particles added");
-                var rope = Rope.Create(w, a, b, 3, 1f, 0f, true, false);
-                Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.ReadPositions(new Vector3[3]), "World.ReadPositions");
+                var rope = w.AddRope(a, b, 3, 1f, 0f, true, false);
+                Check.Throws(SinewStatus.ErrorOutOfRange, () => rope.ReadPositions(new Vector3[3]), "sinew_body_read_positions");
             }
         }
 
@@ -193,12 +200,12 @@ namespace SinewTests
                 Vector3[] v;
                 int[] t;
                 Grid(4, 3, 0.25f, true, out v, out t);
-                var cloth = Cloth.Create(w, v, t, 1f, 0f);
+                var cloth = w.AddClothMesh(Stretchy(0f), v, t, 1f);
                 Check.Equal(20 + 4, cloth.VertexCount, "vertices (20 + 4 seam copies)");
                 Check.Equal(20, cloth.ParticleCount, "particles: seam welded");
                 Check.Equal(2 * 4 * 3, cloth.TriangleCount, "triangles: two per quad");
-                Check.Equal(SinewBodyKind.Cloth, cloth.Body.Kind, "a library cloth body");
-                Check.Equal(20, cloth.Body.ParticleCount, "the body's particles are the welded vertices");
+                Check.Equal(SinewBodyKind.Cloth, cloth.Kind, "a library cloth body");
+                Check.Equal(20, cloth.ParticleCount, "the body's particles are the welded vertices");
                 Check.Equal(0, w.DistanceConstraintCount, "no loose distance constraints");
                 Check.Equal(cloth.ParticleOfVertex(2), cloth.ParticleOfVertex(20), "seam copy shares the particle");
                 Check.True(cloth.ParticleOfVertex(1) != cloth.ParticleOfVertex(2), "distinct vertices, distinct particles");
@@ -219,7 +226,7 @@ namespace SinewTests
                 Vector3[] v;
                 int[] t;
                 Grid(4, 4, 0.25f, true, out v, out t);
-                var cloth = Cloth.Create(w, v, t, 0.5f, 0f);
+                var cloth = w.AddClothMesh(Stretchy(0f), v, t, 0.5f);
                 int c0 = cloth.NearestVertex(new SinewVec3(0, 0, 0));
                 int c1 = cloth.NearestVertex(new SinewVec3(1.01f, 0, 0.01f));
                 Check.Equal(0, c0, "corner 0");
@@ -273,7 +280,7 @@ namespace SinewTests
                 Vector3[] v;
                 int[] t;
                 Grid(2, 2, 0.5f, false, out v, out t);
-                var cloth = Cloth.Create(w, v, t, 1f, 1e-6f);
+                var cloth = w.AddClothMesh(Stretchy(1e-6f), v, t, 1f);
                 Check.Equal(9, cloth.ParticleCount, "particles");
                 Check.Equal(8, cloth.TriangleCount, "triangles");
                 float* buf = stackalloc float[9 * 4];
@@ -301,13 +308,13 @@ namespace SinewTests
                 var s = ClothSettings.Default;
                 s.Model = SinewClothModel.Strain;
                 s.Bending = SinewBendingModel.Isometric;
-                var cloth = Cloth.Create(w, v, t, 1f, s, new[] { c0, c1 });
+                var cloth = w.AddClothMesh(s, v, t, 1f, new[] { c0, c1 });
                 Check.Equal(16, cloth.ParticleCount, "seam welded");
                 Check.Equal(2 * (16 - 2), w.FamilyConstraintCount(SinewFamily.Tether), "a tether from each pin to each free particle");
                 Check.Equal(3 * cloth.TriangleCount, w.FamilyConstraintCount(SinewFamily.TriangleStrain),
                     "three strain components per triangle");
                 Check.True(w.FamilyConstraintCount(SinewFamily.IsometricBending) > 0, "isometric bending");
-                var rope = Rope.Create(w, new SinewVec3(2, 0, 0), new SinewVec3(3, 0, 0), 5, 1f, 0f, true, false);
+                var rope = w.AddRope(new SinewVec3(2, 0, 0), new SinewVec3(3, 0, 0), 5, 1f, 0f, true, false);
                 var p = new Vector3[cloth.VertexCount];
                 w.Step(Dt);
                 cloth.ReadVertices(p);
@@ -332,14 +339,14 @@ namespace SinewTests
             using (var w = NewWorld(1))
             {
                 var v = new[] { new Vector3(0, 0, 0), new Vector3(1, 0, 0), new Vector3(0, 1, 0) };
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => Cloth.Create(w, v, new[] { 0, 1 }, 1f, 0f), "multiple of 3");
-                Check.Throws(SinewStatus.ErrorOutOfRange, () => Cloth.Create(w, v, new[] { 0, 1, 3 }, 1f, 0f), "vertex index 3");
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => Cloth.Create(w, v, new[] { 0, 0, 0 }, 1f, 0f), "no triangle of non-zero area");
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => Cloth.Create(w, v, new[] { 0, 1, 2 }, -1f, 0f), "massKg");
-                Check.Throws(SinewStatus.ErrorInvalidArgument, () => Cloth.Create(w, v, new[] { 0, 1, 2 }, 1f, 2e10f), "compliance");
-                Check.Throws(SinewStatus.ErrorNullPointer, () => Cloth.Create<Vector3>(w, null, new[] { 0, 1, 2 }, 1f, 0f), "vertices is null");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddClothMesh(Stretchy(0f), v, new[] { 0, 1 }, 1f), "multiple of 3");
+                Check.Throws(SinewStatus.ErrorOutOfRange, () => w.AddClothMesh(Stretchy(0f), v, new[] { 0, 1, 3 }, 1f), "vertex index 3");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddClothMesh(Stretchy(0f), v, new[] { 0, 0, 0 }, 1f), "no triangle of non-zero area");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddClothMesh(Stretchy(0f), v, new[] { 0, 1, 2 }, -1f), "massKg");
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddClothMesh(Stretchy(2e10f), v, new[] { 0, 1, 2 }, 1f), "compliance");
+                Check.Throws(SinewStatus.ErrorNullPointer, () => w.AddClothMesh<Vector3>(Stretchy(0f), null, new[] { 0, 1, 2 }, 1f), "vertices is null");
                 Check.Equal(0, w.ParticleCount, "nothing added");
-                var cloth = Cloth.Create(w, v, new[] { 0, 1, 2 }, 1f, 0f);
+                var cloth = w.AddClothMesh(Stretchy(0f), v, new[] { 0, 1, 2 }, 1f);
                 Check.Throws(SinewStatus.ErrorOutOfRange, () => cloth.ParticleOfVertex(3), "Cloth.ParticleOfVertex");
                 Check.Throws(SinewStatus.ErrorOutOfRange, () => cloth.ReadVertices(new Vector3[2]), "Cloth.ReadVertices");
             }

@@ -93,12 +93,12 @@ namespace SinewTests
                     var c = Patch(w, 0.9f, 2, 1f); // 9 particles of 0.1 kg
                     var rest = new Vector3[c.ParticleCount];
                     c.ReadPositions(rest);
-                    var weights = new SinewSkinWeights[c.ParticleCount];
+                    var weights = new SkinWeights[c.ParticleCount];
                     for (int i = 0; i < weights.Length; i++)
                     {
-                        weights[i] = Body.NoSkinning;
-                        if (drive) weights[i].drive_compliance = 0.05f;
-                        else weights[i].max_distance = 0.2f;
+                        weights[i] = SkinWeights.None;
+                        if (drive) weights[i].DriveCompliance = 0.05f;
+                        else weights[i].MaxDistance = 0.2f;
                     }
                     c.SetSkinWeights(weights);
                     var up = new Vector3[rest.Length];
@@ -113,7 +113,7 @@ namespace SinewTests
                     c.TeleportToSkin();
                     c.ReadPositions(p);
                     Check.Near(rest[4].y, p[4].y, 1e-6, "teleported");
-                    weights[0].max_distance = float.NaN;
+                    weights[0].MaxDistance = float.NaN;
                     Check.Throws(SinewStatus.ErrorInvalidArgument, () => c.SetSkinWeights(weights), "max_distance");
                     Check.Throws(SinewStatus.ErrorInvalidArgument, () => c.SetAerodynamics(11f, 0f), "drag");
                 }

@@ -40,10 +40,10 @@ namespace SinewTests
                     var m = w.ReadColliderMotion(box);
                     SinewVec3 f, t;
                     w.ContactWrench(box, out f, out t);
-                    Check.Near(m.velocity_change.y * mass, f.y / 60f, 1e-4 + 1e-4 * Math.Abs(f.y / 60f),
+                    Check.Near(m.VelocityChange.y * mass, f.y / 60f, 1e-4 + 1e-4 * Math.Abs(f.y / 60f),
                         "m Δv is the wrench's impulse");
                 }
-                Check.True(w.ReadColliderMotion(box).velocity.y < -0.3f, "the pile pushes the box down");
+                Check.True(w.ReadColliderMotion(box).Velocity.y < -0.3f, "the pile pushes the box down");
                 int pin = w.PinParticles(box, new[] { (uint)p }, new[] { new SinewVec3(0f, 0.13f, 0f) });
                 Check.Equal(0, pin, "first pin");
                 w.Step(1f / 60f);

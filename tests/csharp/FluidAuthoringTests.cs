@@ -121,12 +121,12 @@ namespace SinewTests
                 Check.True(!SinewFluidAuthoring.SyncEmitter(fluid, ref emitter, ref applied, wanted), "the same pose: nothing to do");
                 for (int i = 0; i < 30; i++)
                     w.Step(Dt);
-                SinewFluidStats st = fluid.Stats;
-                Check.True(Math.Abs((long)st.emitted - 30) <= 1, "60 particles/s for 0.5 s: " + st.emitted);
+                FluidStats st = fluid.Stats;
+                Check.True(Math.Abs((long)st.Emitted - 30) <= 1, "60 particles/s for 0.5 s: " + st.Emitted);
                 var p = new SinewVec3[256];
                 var v = new SinewVec3[256];
                 int n = fluid.ReadParticles(1f, p, v, null);
-                Check.Equal((int)st.count, n, "every live particle is read");
+                Check.Equal((int)st.Count, n, "every live particle is read");
                 for (int k = 0; k < n; k++)
                 {
                     Check.Near(6.0, v[k].x, 1e-3, "particle " + k + " moves along the nozzle's +z (world +x)");
@@ -141,7 +141,7 @@ namespace SinewTests
                 // Moved: the stream starts where the nozzle is now.
                 wanted.Position = new SinewVec3(-5f, 0f, 0f);
                 Check.True(SinewFluidAuthoring.SyncEmitter(fluid, ref emitter, ref applied, wanted), "a moved nozzle is set in place");
-                int before = (int)fluid.Stats.count;
+                int before = (int)fluid.Stats.Count;
                 w.Step(Dt);
                 n = fluid.ReadParticles(1f, p, v, null);
                 Check.True(n > before, "it goes on emitting");
@@ -150,9 +150,9 @@ namespace SinewTests
                 wanted.Kind = FluidEmitterKind.None;
                 Check.True(SinewFluidAuthoring.SyncEmitter(fluid, ref emitter, ref applied, wanted), "None removes it");
                 Check.True(emitter == null, "no emitter left");
-                long emitted = (long)fluid.Stats.emitted;
+                long emitted = (long)fluid.Stats.Emitted;
                 w.Step(Dt);
-                Check.Equal(emitted, (long)fluid.Stats.emitted, "a removed emitter emits no more");
+                Check.Equal(emitted, (long)fluid.Stats.Emitted, "a removed emitter emits no more");
             }
         }
 
@@ -178,9 +178,9 @@ namespace SinewTests
                 Check.True(SinewFluidAuthoring.SyncKillVolumes(fluid, ref volumes, ref applied, ref count, wanted, 1), "added");
                 Check.True(!SinewFluidAuthoring.SyncKillVolumes(fluid, ref volumes, ref applied, ref count, wanted, 1), "unchanged");
                 w.Step(Dt);
-                SinewFluidStats st = fluid.Stats;
-                Check.Equal(1u, st.count, "the particle outside the box is left");
-                Check.Equal(2UL, st.removed, "the two inside were removed");
+                FluidStats st = fluid.Stats;
+                Check.Equal(1, st.Count, "the particle outside the box is left");
+                Check.Equal(2L, st.Removed, "the two inside were removed");
                 var p = new SinewVec3[64];
                 fluid.ReadParticles(1f, p, null, null);
                 Check.Near(5.0, p[0].x, 1e-5, "the survivor moved into slot 0");
@@ -189,12 +189,12 @@ namespace SinewTests
                 wanted[0].Center = new SinewVec3(5f, 1f, 0f);
                 Check.True(SinewFluidAuthoring.SyncKillVolumes(fluid, ref volumes, ref applied, ref count, wanted, 1), "moved");
                 w.Step(Dt);
-                Check.Equal(0u, fluid.Stats.count, "the moved box removed it");
+                Check.Equal(0, fluid.Stats.Count, "the moved box removed it");
                 Check.True(SinewFluidAuthoring.SyncKillVolumes(fluid, ref volumes, ref applied, ref count, wanted, 0), "all removed");
                 Check.Equal(0, count, "no volume left");
                 fluid.Emit(outside);
                 w.Step(Dt);
-                Check.Equal(1u, fluid.Stats.count, "without kill volumes the particle stays");
+                Check.Equal(1, fluid.Stats.Count, "without kill volumes the particle stays");
 
                 wanted[0] = SinewFluidAuthoring.KillSphere(new SinewVec3(0f, 0f, 0f), -1f);
                 Check.Throws(SinewStatus.ErrorInvalidArgument,

@@ -144,14 +144,14 @@ namespace SinewTests
                 var d = SurfaceSettings.Default;
                 Check.Near(0.5, d.Threshold, 0, "threshold");
                 Check.Near(0, d.CellSize, 0, "cell size (auto)");
-                SinewSurfaceCounts c = f.BuildSurface(d, 1f);
-                Check.True(c.vertices > 100 && c.indices % 3 == 0, "a mesh");
-                var p = new Vector3[c.vertices];
-                var n = new Vector3[c.vertices];
-                var idx = new int[c.indices];
-                SinewSurfaceCounts r = f.ReadSurface(p, n, idx);
-                Check.Equal((int)c.vertices, (int)r.vertices, "vertices");
-                Check.Equal((int)c.indices, (int)r.indices, "indices");
+                SurfaceCounts c = f.BuildSurface(d, 1f);
+                Check.True(c.Vertices > 100 && c.Indices % 3 == 0, "a mesh");
+                var p = new Vector3[c.Vertices];
+                var n = new Vector3[c.Vertices];
+                var idx = new int[c.Indices];
+                SurfaceCounts r = f.ReadSurface(p, n, idx);
+                Check.Equal((int)c.Vertices, (int)r.Vertices, "vertices");
+                Check.Equal((int)c.Indices, (int)r.Indices, "indices");
                 var edges = new HashSet<long>();
                 for (int k = 0; k < idx.Length; k += 3)
                     for (int e = 0; e < 3; e++)
@@ -166,15 +166,15 @@ namespace SinewTests
                         outward++;
                 }
                 Check.Equal(p.Length, outward, "every normal outward");
-                var v = new Vertex[c.vertices];
-                var u = new uint[c.indices];
+                var v = new Vertex[c.Vertices];
+                var u = new uint[c.Indices];
                 fixed (Vertex* vp = v)
                 fixed (uint* up = u)
                     f.ReadSurface(v.Length, &vp->Position, sizeof(Vertex), &vp->Normal, sizeof(Vertex), u.Length, up);
                 Check.Equal(p[7].x, v[7].Position.x, "interleaved positions");
                 Check.Equal(n[7].z, v[7].Normal.z, "interleaved normals");
                 Check.Equal((uint)idx[idx.Length - 1], u[u.Length - 1], "packed indices");
-                var shortArray = new Vector3[c.vertices - 1];
+                var shortArray = new Vector3[c.Vertices - 1];
                 Check.Throws(SinewStatus.ErrorOutOfRange, () => f.ReadSurface(shortArray, null, null),
                     "sinew_fluid_read_surface", "vertices");
                 Check.Equal(0f, shortArray[0].x, "nothing written");
@@ -188,7 +188,7 @@ namespace SinewTests
                 Check.Throws(SinewStatus.ErrorOutOfRange, () => f.BuildSurface(d, 1f),
                     "sinew_fluid_build_surface", "cell_size");
                 c = g.BuildSurface(SurfaceSettings.Default, 1f);
-                Check.Equal(0, (int)c.indices, "an empty fluid's mesh is empty");
+                Check.Equal(0, (int)c.Indices, "an empty fluid's mesh is empty");
             }
         }
 

@@ -86,7 +86,7 @@ namespace SinewTests
                 ? new[] { typeof(AbiMismatchTests) }
                 : args.Length > 0 && args[0] == "--no-library"
                     ? new[] { typeof(NoLibraryTests) }
-                    : new[] { typeof(RawTests), typeof(WorldTests), typeof(BodyTests), typeof(CollisionTests), typeof(BodyRawTests), typeof(NativeBodyTests), typeof(FamilyTests), typeof(AttachmentTests), typeof(ColliderShapesTests), typeof(CharacterClothTests), typeof(EditTests), typeof(SnapshotTests), typeof(TearingTests), typeof(LiveEditTests), typeof(InterpolationTests), typeof(TaskTests), typeof(ProfilingTests), typeof(AuthoringTests), typeof(FluidTests), typeof(FluidRenderTests), typeof(FluidAuthoringTests), typeof(SoftBodyTests), typeof(GranularTests), typeof(DynamicColliderTests), typeof(LodTests), typeof(RenderNormalsTests), typeof(TubeTests)};
+                    : new[] { typeof(RawTests), typeof(WorldTests), typeof(BodyTests), typeof(CollisionTests), typeof(BodyRawTests), typeof(NativeBodyTests), typeof(FamilyTests), typeof(AttachmentTests), typeof(ColliderShapesTests), typeof(CharacterClothTests), typeof(EditTests), typeof(SnapshotTests), typeof(TearingTests), typeof(LiveEditTests), typeof(InterpolationTests), typeof(TaskTests), typeof(ProfilingTests), typeof(AuthoringTests), typeof(FluidTests), typeof(FluidRenderTests), typeof(FluidAuthoringTests), typeof(SoftBodyTests), typeof(GranularTests), typeof(DynamicColliderTests), typeof(LodTests), typeof(RenderNormalsTests), typeof(TubeTests), typeof(TypedBodyTests), typeof(ApiNamingTests)};
             int passed = 0, failed = 0;
             foreach (var c in classes)
             {

@@ -345,10 +345,9 @@ namespace SinewTests
                     Check.Throws(SinewStatus.ErrorInvalidArgument, () => cloth.ReadPositions((void*)at, 4, 8), "stride");
                 }
                 Check.Equal(verts[3].position.y, buffer[13], "vertex 3's y at byte 52");
-                SinewBodyInfo info = cloth.Info;
-                Check.Equal((uint)SinewBodyKind.Cloth, info.kind, "Info.kind");
-                Check.Equal(4u, info.first_particle, "Info.first_particle");
-                Check.Equal(4u, info.particle_count, "Info.particle_count");
+                Check.Equal(SinewBodyKind.Cloth, cloth.Kind, "Kind");
+                Check.Equal(4, cloth.FirstParticle, "FirstParticle");
+                Check.Equal(4, cloth.ParticleCount, "ParticleCount");
                 Check.Equal("Cloth body, particles 4..8", cloth.ToString(), "ToString");
                 Check.Equal(cloth.Handle.id, cloth.Handle.id, "Handle");
                 Check.True(cloth.Handle.id != 0 && cloth.Handle.id != rope.Handle.id, "distinct handles");

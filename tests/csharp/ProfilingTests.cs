@@ -63,7 +63,7 @@ namespace SinewTests
             using (var w = Ropes(true))
             {
                 Check.True(w.Profiling && !plain.Profiling, "the settings' Profiling");
-                var times = new SinewStageTime[World.StageCount];
+                var times = new StageTime[World.StageCount];
                 for (int f = 0; f < 20; f++)
                 {
                     plain.Step(Dt);
@@ -73,32 +73,32 @@ namespace SinewTests
                 Check.Equal(World.StageCount, w.ReadStageTimes(times), "records");
                 ulong leaves = 0;
                 foreach (var t in times)
-                    if (t.stage != (uint)SinewProfileStage.Step &&
-                        t.stage != (uint)SinewProfileStage.Substep)
-                        leaves += t.nanoseconds;
-                ulong step = times[(int)SinewProfileStage.Step].nanoseconds;
+                    if (t.Stage != SinewProfileStage.Step &&
+                        t.Stage != SinewProfileStage.Substep)
+                        leaves += t.Nanoseconds;
+                ulong step = times[(int)SinewProfileStage.Step].Nanoseconds;
                 Check.True(step > 0, "the step was timed");
                 Check.True(Math.Abs((double)leaves - step) <= 0.05 * step, "leaves " + leaves + " ns, step " + step + " ns");
-                Check.Equal(4u, times[(int)SinewProfileStage.Substep].calls, "one substep group per substep");
+                Check.Equal(4u, times[(int)SinewProfileStage.Substep].Calls, "one substep group per substep");
                 Check.Equal("collision_detection", World.StageName(SinewProfileStage.CollisionDetection), "a name");
                 Check.True(ReferenceEquals(World.StageName(SinewProfileStage.Link),
                     World.StageName(SinewProfileStage.Link)), "names are read once");
-                var zero = new SinewStageTime[World.StageCount];
+                var zero = new StageTime[World.StageCount];
                 plain.ReadStageTimes(zero);
-                Check.True(Array.TrueForAll(zero, t => t.nanoseconds == 0 && t.calls == 0), "off: nothing timed");
+                Check.True(Array.TrueForAll(zero, t => t.Nanoseconds == 0 && t.Calls == 0), "off: nothing timed");
 
                 var c = w.ProfileCounts();
-                Check.Equal(6ul, c.bodies, "bodies");
-                Check.Equal(6ul, c.awake_bodies, "awake bodies");
-                Check.Equal((ulong)w.ParticleCount, c.particles, "particles");
+                Check.Equal(6L, c.Bodies, "bodies");
+                Check.Equal(6L, c.AwakeBodies, "awake bodies");
+                Check.Equal((long)w.ParticleCount, c.Particles, "particles");
 
-                Check.Throws(SinewStatus.ErrorOutOfRange, () => w.ReadStageTimes(new SinewStageTime[World.StageCount - 1]),
+                Check.Throws(SinewStatus.ErrorOutOfRange, () => w.ReadStageTimes(new StageTime[World.StageCount - 1]),
                     "capacity");
                 w.Profiling = false;
                 w.Step(Dt);
-                var kept = new SinewStageTime[World.StageCount];
+                var kept = new StageTime[World.StageCount];
                 w.ReadStageTimes(kept);
-                Check.Equal(step, kept[0].nanoseconds, "off again: the last profiled step stays");
+                Check.Equal(step, kept[0].Nanoseconds, "off again: the last profiled step stays");
             }
         }
 
@@ -109,7 +109,7 @@ namespace SinewTests
             {
                 var m = new Markers();
                 w.SetProfileListener(m);
-                var times = new SinewStageTime[World.StageCount];
+                var times = new StageTime[World.StageCount];
                 for (int f = 0; f < 3; f++)
                 {
                     Array.Clear(m.Begins, 0, m.Begins.Length);
@@ -119,7 +119,7 @@ namespace SinewTests
                     Check.Equal(0, m.Open.Count, "every stage ended");
                     w.ReadStageTimes(times);
                     for (int k = 0; k < World.StageCount; k++)
-                        Check.Equal((int)times[k].calls, m.Begins[k], "begins of stage " + World.StageName((SinewProfileStage)k));
+                        Check.Equal((int)times[k].Calls, m.Begins[k], "begins of stage " + World.StageName((SinewProfileStage)k));
                 }
                 Check.Equal(plain.StateHash, w.StateHash, "state hash with a listener");
                 w.SetProfileListener(null);

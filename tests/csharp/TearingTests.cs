@@ -70,7 +70,7 @@ namespace SinewTests
                 Grid(out verts, out tris);
                 var pinned = new List<int>();
                 for (int j = 0; j <= Nv; j++) { pinned.Add(j * (Nu + 1)); pinned.Add(j * (Nu + 1) + Nu); }
-                var cloth = Cloth.Create(w, verts, tris, 1f, ClothSettings.Default, pinned.ToArray());
+                var cloth = w.AddClothMesh(ClothSettings.Default, verts, tris, 1f, pinned.ToArray());
                 // The library's links are the mesh's unique edges in first-use order.
                 var seen = new HashSet<long>();
                 int id = 0;
@@ -84,10 +84,10 @@ namespace SinewTests
                             w.SetConstraintCompliance(SinewFamily.BodyLink, id, 1, 1e-3f);
                         id++;
                     }
-                Check.Equal(double.PositiveInfinity, (double)cloth.TearThreshold, "off by default");
-                cloth.EnableTearing(1.3f, 0);
-                Check.Equal(1.3f, cloth.TearThreshold, "threshold read back");
-                Check.Equal(0L, cloth.Body.TopologyVersion, "no split yet");
+                Check.Equal(double.PositiveInfinity, (double)cloth.TearStatus.Threshold, "off by default");
+                cloth.SetTearThreshold(1.3f, 0);
+                Check.Equal(1.3f, cloth.TearStatus.Threshold, "threshold read back");
+                Check.Equal(0L, cloth.TopologyVersion, "no split yet");
                 Check.True(!cloth.UpdateTopology(), "nothing to update");
                 bool twoPieces = false;
                 for (int step = 1; step <= 180 && !twoPieces; step++)
@@ -101,7 +101,7 @@ namespace SinewTests
                     w.Step(Dt);
                     if (!cloth.UpdateTopology()) continue;
                     int n = cloth.MeshVertexCount;
-                    Check.Equal(verts.Length + (int)cloth.Body.TopologyVersion, n, "one vertex per split");
+                    Check.Equal(verts.Length + (int)cloth.TopologyVersion, n, "one vertex per split");
                     var pos = new SinewVec3[n];
                     cloth.ReadVertices(pos);
                     foreach (var p in pos)
@@ -124,7 +124,7 @@ namespace SinewTests
                         Check.Equal(1, roots.Count, "whole until it is in two");
                 }
                 Check.True(twoPieces, "torn in two within 3 s");
-                var status = cloth.Body.TearStatus;
+                var status = cloth.TearStatus;
                 Check.True(status.Version > 0 && status.Refused == 0, "split without running out");
             }
         }

@@ -110,7 +110,7 @@ namespace Sinew.Unity.Inspectors
         {
             SinewEditorGUI.Section("Live");
             Cloth c = cloth.Cloth;
-            Body body = c.Body;
+            Body body = c;
             SinewEditorGUI.Readout("Body", body.ToString());
             SinewEditorGUI.Readout("Mesh vertices / particles", c.MeshVertexCount + " / " + c.ParticleCount);
             SinewEditorGUI.Readout("Triangles", c.TriangleCount.ToString());

@@ -140,14 +140,14 @@ namespace Sinew.Unity.Inspectors
         void Readouts(SinewFluid fluid)
         {
             SinewEditorGUI.Section("Live");
-            Sinew.Native.SinewFluidStats s = fluid.Fluid.Stats;
-            SinewEditorGUI.Readout("Particles", s.count + " of " + s.capacity + " (drawn " + fluid.DrawnCount + ")");
+            Sinew.FluidStats s = fluid.Fluid.Stats;
+            SinewEditorGUI.Readout("Particles", s.Count + " of " + s.Capacity + " (drawn " + fluid.DrawnCount + ")");
             if (fluid.diffuse)
                 SinewEditorGUI.Readout("Diffuse particles", fluid.DrawnDiffuseCount + " of " + fluid.diffuseCapacity);
-            SinewEditorGUI.Readout("Emitted / removed", s.emitted + " / " + s.removed);
-            SinewEditorGUI.Readout("Refused (full)", s.refused.ToString());
-            SinewEditorGUI.Readout("Density / rest density", "mean " + s.mean_density_ratio.ToString("0.###") + ", max " +
-                                                             s.max_density_ratio.ToString("0.###"));
+            SinewEditorGUI.Readout("Emitted / removed", s.Emitted + " / " + s.Removed);
+            SinewEditorGUI.Readout("Refused (full)", s.Refused.ToString());
+            SinewEditorGUI.Readout("Density / rest density", "mean " + s.MeanDensityRatio.ToString("0.###") + ", max " +
+                                                             s.MaxDensityRatio.ToString("0.###"));
             if (GUILayout.Button("Clear the particles"))
                 fluid.Clear();
             SinewEditorGUI.Error(fluid.LastError);

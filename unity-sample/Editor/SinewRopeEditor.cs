@@ -116,7 +116,7 @@ namespace Sinew.Unity.Inspectors
         void Readouts(SinewRope rope)
         {
             SinewEditorGUI.Section("Live");
-            Body body = rope.Rope.Body;
+            Body body = rope.Rope;
             SinewEditorGUI.Readout("Body", body.ToString());
             SinewEditorGUI.Readout("Particles", rope.Rope.ParticleCount.ToString());
             // Tethers run from each pinned end: up to 2 per particle.
@@ -128,8 +128,7 @@ namespace Sinew.Unity.Inspectors
             SinewEditorGUI.Readout("Bend links", body.ReadForces(SinewBodyConstraints.Bend, forces).ToString());
             SinewEditorGUI.Readout("Tethers", body.ReadForces(SinewBodyConstraints.Tether, forces).ToString());
             SinewEditorGUI.Readout("Top link tension", top.ToString("0.###") + " N");
-            SinewBodyInfo info = body.Info;
-            SinewEditorGUI.Readout("Radius / damping", info.radius + " m / " + info.damping + " 1/s");
+            SinewEditorGUI.Readout("Radius / damping", body.Radius + " m / " + body.Damping + " 1/s");
             if (rope.Applied.PinStart)
             {
                 float length, speed;

@@ -76,13 +76,13 @@ namespace Sinew.Unity.Inspectors
             {
                 SinewEditorGUI.Section("Live");
                 Cloth c = cloth.Cloth;
-                SinewEditorGUI.Readout("Body", c.Body.ToString());
+                SinewEditorGUI.Readout("Body", c.ToString());
                 SinewEditorGUI.Readout("Mesh vertices / particles", c.MeshVertexCount + " / " + c.ParticleCount);
                 SinewEditorGUI.Readout("Triangles", c.TriangleCount.ToString());
                 int capacity = 6 * c.MeshVertexCount + 16;
                 if (forces.Length < capacity)
                     forces = new float[capacity];
-                SinewEditorGUI.Readout("Edges", c.Body.ReadForces(SinewBodyConstraints.Stretch, forces).ToString());
+                SinewEditorGUI.Readout("Edges", c.ReadForces(SinewBodyConstraints.Stretch, forces).ToString());
                 SinewEditorGUI.Error(cloth.LastError);
             }
         }

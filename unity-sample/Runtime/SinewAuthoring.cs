@@ -268,7 +268,7 @@ namespace Sinew.Unity
         /// split off (they live outside the body's range).</summary>
         public static void ApplyClothCollision(Cloth cloth, CollisionOptions c)
         {
-            Body body = cloth.Body;
+            Body body = cloth;
             ApplyCollision(body, c);
             if (body.Kind != SinewBodyKind.Cloth || body.TopologyVersion == 0)
                 return; // no split yet
@@ -296,21 +296,21 @@ namespace Sinew.Unity
         /// the start (when pinned) and the break force.</summary>
         public static Rope BuildRope(World world, RopeOptions o)
         {
-            Rope rope = Rope.Create(world, o.ToSettings());
+            Rope rope = world.AddRope(o.ToSettings());
             try
             {
-                ApplyFilter(rope.Body, o.Collision);
+                ApplyFilter(rope, o.Collision);
                 if (o.TetherCompliance != 0f && o.Tethers)
                     rope.SetCompliance(SinewBodyConstraints.Tether, o.TetherCompliance);
                 if (o.Drag != 0f)
-                    rope.Body.SetAerodynamics(o.Drag, 0f);
+                    rope.SetAerodynamics(o.Drag, 0f);
                 if (o.PinStart)
                 {
                     float built = rope.RestLength;
-                    rope.Body.AddWinch(SinewRopeEnd.Start, o.Length > 0f ? Math.Min(o.Length, built) : built);
+                    rope.AddWinch(SinewRopeEnd.Start, o.Length > 0f ? Math.Min(o.Length, built) : built);
                 }
                 if (o.BreakForce > 0f)
-                    rope.Body.SetBreakForce(o.BreakForce);
+                    rope.SetBreakForce(o.BreakForce);
             }
             catch
             {
@@ -339,7 +339,7 @@ namespace Sinew.Unity
         /// option the library refuses throws SinewException and stays unapplied).</summary>
         public static void EditRope(Rope rope, ref RopeOptions applied, RopeOptions wanted)
         {
-            Body body = rope.Body;
+            Body body = rope;
             if (wanted.StretchCompliance != applied.StretchCompliance)
             {
                 rope.SetCompliance(SinewBodyConstraints.Stretch, wanted.StretchCompliance);
@@ -406,16 +406,16 @@ namespace Sinew.Unity
         public static Cloth BuildCloth<T>(World world, T[] vertices, int[] triangles, int[] pinnedVertices,
                                           ClothOptions o) where T : struct
         {
-            Cloth cloth = Cloth.Create(world, vertices, triangles, o.MassKg, o.ToSettings(), pinnedVertices);
+            Cloth cloth = world.AddClothMesh(o.ToSettings(), vertices, triangles, o.MassKg, pinnedVertices);
             try
             {
-                ApplyCollision(cloth.Body, o.Collision);
+                ApplyCollision(cloth, o.Collision);
                 if (o.TetherCompliance != 0f && o.Tethers)
                     cloth.SetCompliance(SinewBodyConstraints.Tether, o.TetherCompliance);
                 if (o.Drag != 0f || o.Lift != 0f)
-                    cloth.Body.SetAerodynamics(o.Drag, o.Lift);
+                    cloth.SetAerodynamics(o.Drag, o.Lift);
                 if (o.TearThreshold > 0f)
-                    cloth.EnableTearing(o.TearThreshold, o.TearReserve);
+                    cloth.SetTearThreshold(o.TearThreshold, o.TearReserve);
             }
             catch
             {
@@ -451,7 +451,7 @@ namespace Sinew.Unity
         /// distinct pinned vertices, for the mass of the free ones.</summary>
         public static void EditCloth(Cloth cloth, ref ClothOptions applied, ClothOptions wanted, int pinnedCount)
         {
-            Body body = cloth.Body;
+            Body body = cloth;
             bool strain = applied.Model == SinewClothModel.Strain;
             if (wanted.StretchCompliance != applied.StretchCompliance ||
                 (strain && wanted.WeftCompliance != applied.WeftCompliance))
@@ -501,9 +501,9 @@ namespace Sinew.Unity
             if (wanted.TearThreshold != applied.TearThreshold)
             {
                 if (applied.TearThreshold == 0f)
-                    cloth.EnableTearing(wanted.TearThreshold, wanted.TearReserve);
+                    cloth.SetTearThreshold(wanted.TearThreshold, wanted.TearReserve);
                 else
-                    cloth.TearThreshold = wanted.TearThreshold;
+                    cloth.SetTearThreshold(wanted.TearThreshold);
                 applied.TearThreshold = wanted.TearThreshold;
                 applied.TearReserve = wanted.TearReserve;
             }

@@ -110,13 +110,13 @@ namespace Sinew.Unity
 
         /// <summary>Whether the cloth sleeps (the world's <c>Sleeping</c> on: its island came
         /// to rest and is not simulated until something wakes it). False before Start.</summary>
-        public bool IsAsleep { get { return Cloth != null && Cloth.Body.IsAsleep; } }
+        public bool IsAsleep { get { return Cloth != null && Cloth.IsAsleep; } }
 
         /// <summary>Wakes the cloth and everything in its island.</summary>
         public void Wake()
         {
             if (Cloth != null)
-                Cloth.Body.Wake();
+                Cloth.Wake();
         }
 
         /// <summary>The options the live cloth was built with and edited to.</summary>

@@ -72,13 +72,13 @@ namespace Sinew.Unity
         {
             var rope = GetComponent<SinewRope>();
             if (rope != null && rope.Rope != null)
-                return rope.Rope.Body;
+                return rope.Rope;
             var cloth = GetComponent<SinewCloth>();
             if (cloth != null && cloth.Cloth != null)
-                return cloth.Cloth.Body;
+                return cloth.Cloth;
             var skinned = GetComponent<SinewSkinnedCloth>();
             if (skinned != null && skinned.Cloth != null)
-                return skinned.Cloth.Body;
+                return skinned.Cloth;
             return null;
         }
 

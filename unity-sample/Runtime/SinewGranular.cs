@@ -260,12 +260,12 @@ namespace Sinew.Unity
             DrawnCount = 0;
             if (Emitter == null || Emitter.World.IsDisposed || drawnMesh == null || drawnMaterial == null)
                 return;
-            SinewGrainEmitterStats s = Emitter.Stats;
-            int n = Math.Min(unchecked((int)s.emitted), positions.Length);
+            GrainEmitterStats s = Emitter.Stats;
+            int n = Math.Min(unchecked((int)s.Emitted), positions.Length);
             if (n == 0)
                 return;
             fixed (Vector3* p = positions)
-                Emitter.World.ReadInterpolatedPositions(unchecked((int)s.first), SinewRendering.Alpha(world), n, p, sizeof(Vector3));
+                Emitter.World.ReadInterpolatedPositions(unchecked((int)s.First), SinewRendering.Alpha(world), n, p, sizeof(Vector3));
             float d = 2f * grainRadius;
             var c = new Vector4(color.r, color.g, color.b, color.a);
             for (int k = 0; k < colors.Length; k++)

@@ -57,13 +57,13 @@ namespace Sinew.Unity
             if (rope != null && rope.Rope != null && !rope.Rope.World.IsDisposed && rope.world != null)
             {
                 substeps = rope.world.substeps;
-                return rope.Rope.Body;
+                return rope.Rope;
             }
             var cloth = GetComponent<SinewCloth>();
             if (cloth != null && cloth.Cloth != null && !cloth.Cloth.World.IsDisposed && cloth.world != null)
             {
                 substeps = cloth.world.substeps;
-                return cloth.Cloth.Body;
+                return cloth.Cloth;
             }
             return null;
         }

@@ -36,22 +36,22 @@ namespace Sinew.Unity
         readonly Listener listener = new Listener();
         SinewWorldBehaviour owner;
         World listening;
-        readonly SinewStageTime[] stageTimes = new SinewStageTime[World.StageCount];
-        SinewProfileCounts counts;
+        readonly StageTime[] stageTimes = new StageTime[World.StageCount];
+        ProfileCounts counts;
 
         /// <summary>The last step's stage times, indexed by SinewProfileStage (nanoseconds
         /// summed over the step; the leaves sum to the step). Filled after each fixed step
         /// while <see cref="readBack"/> is on; the same array every time.</summary>
-        public SinewStageTime[] StageTimes { get { return stageTimes; } }
+        public StageTime[] StageTimes { get { return stageTimes; } }
 
         /// <summary>The world's counts after the last fixed step (bodies, particles,
         /// contacts, fluid neighbours).</summary>
-        public SinewProfileCounts Counts { get { return counts; } }
+        public ProfileCounts Counts { get { return counts; } }
 
         /// <summary>The last step's time in milliseconds.</summary>
         public double StepMilliseconds
         {
-            get { return stageTimes[(int)SinewProfileStage.Step].nanoseconds * 1e-6; }
+            get { return stageTimes[(int)SinewProfileStage.Step].Nanoseconds * 1e-6; }
         }
 
         static void MakeMarkers()

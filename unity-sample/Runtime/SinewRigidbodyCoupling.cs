@@ -110,9 +110,9 @@ namespace Sinew.Unity
             {
                 if (apply == Apply.VelocityChange)
                 {
-                    SinewColliderMotion m = coupled.ReadColliderMotion(handle);
-                    body.AddForce(m.velocity_change.ToUnity(), ForceMode.VelocityChange);
-                    body.AddTorque(m.angular_velocity_change.ToUnity(), ForceMode.VelocityChange);
+                    ColliderMotion m = coupled.ReadColliderMotion(handle);
+                    body.AddForce(m.VelocityChange.ToUnity(), ForceMode.VelocityChange);
+                    body.AddTorque(m.AngularVelocityChange.ToUnity(), ForceMode.VelocityChange);
                 }
                 else
                 {

@@ -115,13 +115,13 @@ namespace Sinew.Unity
 
         /// <summary>Whether the rope sleeps (the world's <c>Sleeping</c> on: its island came
         /// to rest and is not simulated until something wakes it). False before Start.</summary>
-        public bool IsAsleep { get { return Rope != null && Rope.Body.IsAsleep; } }
+        public bool IsAsleep { get { return Rope != null && Rope.IsAsleep; } }
 
         /// <summary>Wakes the rope and everything in its island.</summary>
         public void Wake()
         {
             if (Rope != null)
-                Rope.Body.Wake();
+                Rope.Wake();
         }
 
         /// <summary>The options the live rope was built with and edited to.</summary>
@@ -301,7 +301,7 @@ namespace Sinew.Unity
         void Draw(float alpha)
         {
             // In place (Vector3[] has SinewVec3's layout), between the last two steps.
-            Rope.Body.ReadInterpolatedPositions(alpha, points);
+            Rope.ReadInterpolatedPositions(alpha, points);
             // The preview draws the tube always: the LineRenderer's positions are serialized.
             bool drawTube = tubeMesh || previewing;
             if (!previewing)

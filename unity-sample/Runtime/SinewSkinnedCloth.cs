@@ -261,7 +261,7 @@ namespace Sinew.Unity
         // The skinning weights from the fields, into the library; remembers what it sent.
         void SendWeights()
         {
-            Cloth.Body.SetSkinWeights(Weights(skin.sharedMesh, Cloth.ParticleCount));
+            Cloth.SetSkinWeights(Weights(skin.sharedMesh, Cloth.ParticleCount));
             sentSource = weightSource;
             sentMaxDistance = maxDistance;
             sentBackstopRadius = backstopRadius;
@@ -295,29 +295,29 @@ namespace Sinew.Unity
             teleportNext = true;
         }
 
-        SinewSkinWeights[] Weights(Mesh mesh, int particles)
+        SkinWeights[] Weights(Mesh mesh, int particles)
         {
             Color[] colors = mesh.colors;
-            var weights = new SinewSkinWeights[particles];
+            var weights = new SkinWeights[particles];
             for (int p = 0; p < particles; p++)
             {
                 int v = vertexOfParticle[p];
-                var w = Body.NoSkinning;
+                var w = SkinWeights.None;
                 if (weightSource == SkinWeightSource.PerVertexArrays)
                 {
-                    w.max_distance = v < maxDistances.Length ? maxDistances[v] : -1f;
-                    w.backstop_radius = v < backstopRadii.Length ? backstopRadii[v] : 0f;
+                    w.MaxDistance = v < maxDistances.Length ? maxDistances[v] : -1f;
+                    w.BackstopRadius = v < backstopRadii.Length ? backstopRadii[v] : 0f;
                 }
                 else
                 {
                     bool has = colors != null && v < colors.Length;
-                    w.max_distance = (has ? colors[v].r : 1f) * maxDistance;
-                    w.backstop_radius = (has ? colors[v].g : 0f) * backstopRadius;
+                    w.MaxDistance = (has ? colors[v].r : 1f) * maxDistance;
+                    w.BackstopRadius = (has ? colors[v].g : 0f) * backstopRadius;
                     float blue = has ? colors[v].b : 0f;
                     if (driveCompliance >= 0f && blue > 0f)
-                        w.drive_compliance = driveCompliance / blue;
+                        w.DriveCompliance = driveCompliance / blue;
                 }
-                w.backstop_distance = backstopDistance;
+                w.BackstopDistance = backstopDistance;
                 weights[p] = w;
             }
             return weights;
@@ -364,11 +364,11 @@ namespace Sinew.Unity
                 targets[p] = v[vertexOfParticle[p]];
                 normals[p] = vertexNormals[vertexOfParticle[p]];
             }
-            Cloth.Body.SetSkinTargets(targets, normals);
-            Cloth.Body.SetSkinRoot(root.position.ToSinew(), root.rotation.ToSinew(), linearInertia, angularInertia);
+            Cloth.SetSkinTargets(targets, normals);
+            Cloth.SetSkinRoot(root.position.ToSinew(), root.rotation.ToSinew(), linearInertia, angularInertia);
             if (teleportNext)
             {
-                Cloth.Body.TeleportToSkin();
+                Cloth.TeleportToSkin();
                 teleportNext = false;
             }
             if (useWindZones)

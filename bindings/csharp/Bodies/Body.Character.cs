@@ -6,24 +6,8 @@ using Sinew.Native;
 
 namespace Sinew
 {
-    public sealed partial class Body
+    public partial class Body
     {
-        /// <summary>Weights that skin nothing: no max distance (-1), no backstop (0), no
-        /// drive (-1). Start from it and set what you need.</summary>
-        public static SinewSkinWeights NoSkinning
-        {
-            get
-            {
-                return new SinewSkinWeights
-                {
-                    max_distance = -1f,
-                    backstop_radius = 0f,
-                    backstop_distance = 0f,
-                    drive_compliance = -1f,
-                };
-            }
-        }
-
         /// <summary>Sets the drag and lift coefficients (dimensionless, [0, 10]; both 0 = no
         /// aerodynamics): per triangle on cloth, drag per link on ropes (lift must be 0).</summary>
         public void SetAerodynamics(float drag, float lift)
@@ -31,12 +15,14 @@ namespace Sinew
             SinewException.Check(SinewNative.sinew_body_set_aerodynamics(World.Handle, Handle, drag, lift));
         }
 
-        /// <summary>Sets the skinning weights of every particle (one per particle, in order).</summary>
-        public unsafe void SetSkinWeights(SinewSkinWeights[] weights)
+        /// <summary>Sets the skinning weights of every particle (one per particle, in order;
+        /// start from <see cref="SkinWeights.None"/>).</summary>
+        public unsafe void SetSkinWeights(SkinWeights[] weights)
         {
             Args.NotNull(weights, "Body.SetSkinWeights", "weights");
-            fixed (SinewSkinWeights* p = weights)
-                SinewException.Check(SinewNative.sinew_body_set_skin_weights(World.Handle, Handle, p,
+            // SkinWeights has SinewSkinWeights' layout (four floats).
+            fixed (SkinWeights* p = weights)
+                SinewException.Check(SinewNative.sinew_body_set_skin_weights(World.Handle, Handle, (SinewSkinWeights*)p,
                     (uint)weights.Length));
         }
 

@@ -6,7 +6,7 @@ using Sinew.Native;
 
 namespace Sinew
 {
-    public sealed partial class Body
+    public partial class Body
     {
         /// <summary>Turns the two-way coupling of the body's particles with every fluid on
         /// (the default for particles with a radius) or off.</summary>

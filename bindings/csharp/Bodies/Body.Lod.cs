@@ -5,7 +5,7 @@ using Sinew.Native;
 
 namespace Sinew
 {
-    public sealed partial class Body
+    public partial class Body
     {
         /// <summary>How the body is simulated, from the next step on: SimFull (every
         /// substep, the default), SimReduced (one substep in <see cref="SimEvery"/>, with a

@@ -33,7 +33,7 @@ namespace Sinew
         public int TriangleCount { get { return Triangles.Length / 3; } }
     }
 
-    public sealed partial class Body
+    public partial class Body
     {
         /// <summary>Turns tearing of this cloth on, or changes its threshold: an edge longer
         /// than <paramref name="threshold"/> × its rest length (a stretch ratio above 1;

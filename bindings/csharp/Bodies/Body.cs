@@ -1,13 +1,15 @@
 // A body built by the library (rope, cloth, tet or pressure soft body): a SinewBodyHandle
-// handle plus the world that owns it. Made by World.AddRope / AddRopePolyline /
-// AddClothGrid / AddClothMesh / AddTetBody / AddPressureBody.
+// handle plus the world that owns it. Made by World.AddRope / AddRopePolyline (a Rope),
+// AddClothGrid / AddClothMesh (a Cloth), AddTetBody / AddPressureBody (a Body).
 
 using System;
 using Sinew.Native;
 
 namespace Sinew
 {
-    /// <summary>A rope, cloth or soft body owned by a <see cref="World"/>. Its particles are
+    /// <summary>A rope, cloth or soft body owned by a <see cref="World"/>: ropes are the
+    /// <see cref="Rope"/> and cloths the <see cref="Cloth"/> derived from it (their kind's
+    /// extras on top), soft bodies plain Bodies. Its particles are
     /// <see cref="FirstParticle"/>..FirstParticle+<see cref="ParticleCount"/> in the world
     /// and keep their indices for the world's lifetime (after <see cref="Remove"/> too).
     /// Every method throws <see cref="SinewException"/> on failure and changes nothing then;
@@ -15,7 +17,7 @@ namespace Sinew
     /// <see cref="Dispose"/> removes the body if it is still there (twice is fine, and so is
     /// disposing after its world); there is no finalizer: a Body dropped undisposed stays in
     /// its world until the world is disposed.</summary>
-    public sealed partial class Body : IDisposable
+    public partial class Body : IDisposable
     {
         /// <summary>The world that owns the body.</summary>
         public World World { get; private set; }
@@ -44,7 +46,7 @@ namespace Sinew
 
         /// <summary>What the library reports now: kind, particle range, rope radius (m),
         /// damping (1/s).</summary>
-        public unsafe SinewBodyInfo Info
+        unsafe SinewBodyInfo Info
         {
             get
             {

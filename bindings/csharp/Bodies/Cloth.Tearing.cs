@@ -23,23 +23,6 @@ namespace Sinew
         int extraFirst;
         SinewVec3[] extraSpan;
 
-        /// <summary>Stretch ratio (length / rest length) past which an edge tears
-        /// (+infinity: off, the default). Setting it the first time adds the default
-        /// reserve of spare particles (see <see cref="EnableTearing"/>).</summary>
-        public float TearThreshold
-        {
-            get { return Body.TearStatus.Threshold; }
-            set { Body.SetTearThreshold(value, 0); }
-        }
-
-        /// <summary>Turns tearing on with <paramref name="threshold"/> (a stretch ratio
-        /// above 1) and a reserve of <paramref name="reserve"/> spare particles (0: the
-        /// library's default): each split takes one.</summary>
-        public void EnableTearing(float threshold, int reserve)
-        {
-            Body.SetTearThreshold(threshold, reserve);
-        }
-
         /// <summary>Mesh vertices: the mesh's own, then those tearing added.</summary>
         public int MeshVertexCount { get { return vertexToParticle.Length + extraSource.Count; } }
 
@@ -69,11 +52,11 @@ namespace Sinew
         /// get appended).</summary>
         public bool UpdateTopology()
         {
-            long version = Body.TopologyVersion;
+            long version = TopologyVersion;
             if (version == topologyVersion)
                 return false;
             topologyVersion = version;
-            topology = Body.ReadTopology(topology);
+            topology = ReadTopology(topology);
             var known = new Dictionary<long, int>();
             for (int k = 0; k < extraSource.Count; k++)
                 known[((long)extraSource[k] << 32) | (uint)extraParticle[k]] = vertexToParticle.Length + k;

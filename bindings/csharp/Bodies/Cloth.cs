@@ -1,7 +1,7 @@
-// Cloth over a triangle mesh: a thin convenience over the library's cloth body
-// (World.AddClothMesh, sinew_world_add_cloth_mesh). It welds vertices at the same position
-// (UV seams) into one particle and maps the mesh's vertices to the body's particles; the
-// edges, bending, tethers and strain constraints are the library's. The Unity SinewCloth
+// A cloth: the library's cloth body (World.AddClothGrid, World.AddClothMesh) plus the
+// map from a render mesh's vertices to its particles. World.AddClothMesh with a mass
+// welds vertices at the same position (UV seams) into one particle first; the edges,
+// bending, tethers and strain constraints are the library's. The Unity SinewCloth
 // component is a thin shell over it.
 
 using System;
@@ -10,17 +10,20 @@ using Sinew.Native;
 
 namespace Sinew
 {
-    /// <summary>A cloth over a triangle mesh, built by the library. Vertices at exactly the
-    /// same position (UV seams, hard edges) are welded into one particle, so the cloth does
-    /// not tear along seams; <see cref="ReadVertices{T}(T[])"/> writes every mesh vertex
-    /// back, welded ones from their shared particle. Particles are consecutive from
-    /// <see cref="FirstParticle"/>. <see cref="Dispose"/> removes the cloth from its world.</summary>
-    public sealed partial class Cloth : BodyWrapper
+    /// <summary>A cloth built by the library: a grid (<see cref="World.AddClothGrid"/>) or a
+    /// triangle mesh (<see cref="World.AddClothMesh{T}(ClothSettings, T[], int[], float, int[])"/>,
+    /// which welds vertices at exactly the same position (UV seams, hard edges) into one
+    /// particle, so the cloth does not tear along seams). <see cref="ReadVertices{T}(T[])"/>
+    /// writes every mesh vertex back, welded ones from their shared particle. Particles are
+    /// consecutive from <see cref="Body.FirstParticle"/>. Every <see cref="Body"/> member
+    /// applies (tearing, skinning, damping); <see cref="Body.Dispose"/> removes the cloth
+    /// from its world.</summary>
+    public sealed partial class Cloth : Body
     {
         /// <summary>Number of mesh vertices (>= ParticleCount).</summary>
         public int VertexCount { get { return vertexToParticle.Length; } }
-        /// <summary>Number of triangles given to the library (those that welding made
-        /// degenerate are dropped).</summary>
+        /// <summary>Number of the library's triangles (for a welded mesh, those that welding
+        /// made degenerate are dropped).</summary>
         public int TriangleCount { get; private set; }
 
         int[] vertexToParticle; // mesh vertex -> particle offset from FirstParticle
@@ -29,41 +32,55 @@ namespace Sinew
         readonly SinewVec3[] one = new SinewVec3[1];
         readonly float[] oneMass = new float[1];
 
-        Cloth(World world, Body body) : base(world, body) { }
-
-        /// <summary>Builds a cloth from <paramref name="vertices"/> (m, world space; any
-        /// struct whose first 12 bytes are x, y, z) and <paramref name="triangles"/>
-        /// (3 vertex indices each), total mass <paramref name="massKg"/> (kg) shared
-        /// equally by the particles, edge compliance <paramref name="compliance"/> (m/N);
-        /// the rest of the material at the library's defaults
-        /// (<see cref="ClothSettings.Default"/>: dihedral bending, tethers).</summary>
-        public static Cloth Create<T>(World world, T[] vertices, int[] triangles, float massKg, float compliance)
-            where T : struct
+        /// <summary>A cloth whose mesh vertex v is particle
+        /// FirstParticle + <paramref name="vertexToParticle"/>[v] and whose library triangles'
+        /// corners are the mesh vertices <paramref name="meshCorners"/> (null: the library's
+        /// triangles, every vertex its own particle).</summary>
+        internal Cloth(World world, SinewBodyHandle handle, int[] vertexToParticle, int[] meshCorners)
+            : base(world, handle)
         {
-            Args.NotNull(world, "Cloth.Create", "world");
-            ClothSettings s = ClothSettings.Default;
-            s.StretchCompliance = compliance;
-            return Create(world, vertices, triangles, massKg, s, null);
+            if (vertexToParticle == null)
+            {
+                vertexToParticle = new int[ParticleCount];
+                for (int i = 0; i < vertexToParticle.Length; i++)
+                    vertexToParticle[i] = i;
+            }
+            if (meshCorners == null)
+            {
+                ClothTopology t = ReadTopology();
+                meshCorners = new int[t.Triangles.Length];
+                for (int i = 0; i < meshCorners.Length; i++)
+                    meshCorners[i] = t.VertexParticles[t.Triangles[i]] - FirstParticle;
+            }
+            this.vertexToParticle = vertexToParticle;
+            this.meshCorners = meshCorners;
+            identity = vertexToParticle.Length == ParticleCount;
+            TriangleCount = meshCorners.Length / 3;
         }
 
-        /// <summary>Builds a cloth with every setting of the library's cloth (model,
-        /// stretch / shear / bend compliances, bending model, tethers, damping).
-        /// <paramref name="pinnedVertices"/> (mesh vertex indices, may be null) start pinned
-        /// (inverse mass 0), so that the library's tethers run from them.</summary>
-        public static unsafe Cloth Create<T>(World world, T[] vertices, int[] triangles, float massKg,
-                                             ClothSettings settings, int[] pinnedVertices)
-            where T : struct
+        /// <summary>A render mesh welded for the library: the particles (bit-identical
+        /// positions merged), the triangles over them (degenerate ones dropped), each mesh
+        /// vertex's particle, and the mesh vertices at the kept triangles' corners.</summary>
+        internal struct Welded
         {
-            const string F = "Cloth.Create";
-            Args.NotNull(world, F, "world");
+            public SinewVec3[] Particles;
+            public int[] Triangles;
+            public int[] VertexToParticle;
+            public int[] Corners;
+        }
+
+        /// <summary>Welds <paramref name="vertices"/> (any struct whose first 12 bytes are x,
+        /// y, z) with bit-identical positions and re-indexes <paramref name="triangles"/>
+        /// onto the welded particles; errors name <paramref name="function"/>.</summary>
+        internal static unsafe Welded Weld<T>(T[] vertices, int[] triangles, string function) where T : struct
+        {
+            string F = function;
             Args.NotNull(vertices, F, "vertices");
             Args.NotNull(triangles, F, "triangles");
             Args.Vec3Element<T>(F);
             if (vertices.Length == 0 || triangles.Length == 0 || triangles.Length % 3 != 0)
                 throw SinewException.Argument(F, "needs vertices and a non-empty multiple of 3 triangle indices (got " +
                     vertices.Length + " vertices, " + triangles.Length + " indices)");
-            if (!(massKg > 0) || float.IsInfinity(massKg))
-                throw SinewException.Argument(F, "massKg " + massKg + " is not a positive finite mass");
 
             // Weld vertices with bit-identical positions.
             var map = new int[vertices.Length];
@@ -111,26 +128,12 @@ namespace Sinew
             }
             if (welded.Count == 0)
                 throw SinewException.Argument(F, "every triangle repeats a vertex: no triangle of non-zero area");
-
-            var inverseMasses = new float[positions.Count];
-            float w = positions.Count / massKg;
-            for (int i = 0; i < inverseMasses.Length; i++)
-                inverseMasses[i] = w;
-            if (pinnedVertices != null)
+            return new Welded
             {
-                foreach (int v in pinnedVertices)
-                {
-                    Args.Range(map.Length, v, 1, F, "pinnedVertices");
-                    inverseMasses[map[v]] = 0f;
-                }
-            }
-            Body body = world.AddClothMesh(settings, positions.ToArray(), welded.ToArray(), inverseMasses);
-            return new Cloth(world, body)
-            {
-                TriangleCount = welded.Count / 3,
-                vertexToParticle = map,
-                identity = positions.Count == vertices.Length,
-                meshCorners = corners.ToArray(),
+                Particles = positions.ToArray(),
+                Triangles = welded.ToArray(),
+                VertexToParticle = map,
+                Corners = corners.ToArray(),
             };
         }
 

@@ -107,7 +107,7 @@ namespace Sinew.Samples
             NativeArray<float3> t = previous;
             previous = current;
             current = t;
-            rope.Rope.Body.ReadPositions(NativeArrayUnsafeUtility.GetUnsafePtr(current), current.Length,
+            rope.Rope.ReadPositions(NativeArrayUnsafeUtility.GetUnsafePtr(current), current.Length,
                                          UnsafeUtility.SizeOf<float3>());
             if (!primed || !(Time.deltaTime > 0f))
             {
