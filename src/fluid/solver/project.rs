@@ -8,8 +8,8 @@
 use std::ops::Range;
 
 use super::{
-    list_of, prefetch_particle, scorr_scale, wall_terms, DensitySolver, Params, PREFETCH,
-    SLOT_CHUNK, SOLID,
+    list_of, prefetch_particle, scorr_scale, wall_gradient_push, wall_terms, DensitySolver,
+    Layering, Params, PREFETCH, SLOT_CHUNK, SOLID, SURFACE_SCORR,
 };
 use crate::collision::colliders::Colliders;
 use crate::fluid::Fluid;
@@ -86,6 +86,7 @@ impl DensitySolver {
         let (list_end, lists) = (&this.list_end[..m], &this.lists[..chunks]);
         let (wall_end, walls) = (&this.wall_end[..m], &this.walls);
         let origin = this.origin;
+        let layering = this.layering;
         let base = &particles.base[..];
         let parts = Parts {
             pos: StageSlots::new(&mut this.pos[..m], 0, SLOT_CHUNK),
@@ -159,15 +160,15 @@ impl DensitySolver {
                         return;
                     }
                     let (pos, inv_mass) = (item.read(&p.pos), item.read(&p.inv_mass));
-                    let lambda = item.read(&p.lambda);
+                    let (lambda, ratio) = (item.read(&p.lambda), item.read(&p.ratio));
                     let (mut hot, mut force) = item.write((&p.hot, &p.force));
                     let end = slots.end;
                     for k in slots {
                         prefetch_particle(hot.as_ptr(), base, particle, k + PREFETCH, end);
                         let list = list_of(list_end, lists, k);
                         let near = list_of(wall_end, walls, k);
-                        let v = (pos, inv_mass, lambda);
-                        let mut dx = delta_general(v, params, class, k, list, near);
+                        let v = (pos, inv_mass, lambda, ratio);
+                        let mut dx = delta_general(v, params, class, layering, k, list, near);
                         if class[k] != SOLID {
                             let limit = params[class[k] as usize].h * per_iteration;
                             dx = limit_correction(dx, limit);
@@ -350,22 +351,33 @@ fn limit_correction(dx: Vec3A, limit: f32) -> Vec3A {
 /// and λ (`v`).
 #[inline(always)]
 fn delta_general(
-    v: (&[Vec4], &[f32], &[f32]),
+    v: (&[Vec4], &[f32], &[f32], &[f32]),
     params: &[Params],
     class: &[u32],
+    layering: Layering,
     k: usize,
     list: &[u32],
     near: &[Vec4],
 ) -> Vec3A {
     // One length for every array (one bounds check per neighbour).
     let n = class.len();
-    let (pos, inv_mass, lambda) = (&v.0[..n], &v.1[..n], &v.2[..n]);
+    let (pos, inv_mass, lambda, ratio) = (&v.0[..n], &v.1[..n], &v.2[..n], &v.3[..n]);
     let pk4 = pos[k];
     let pk = Vec3A::from_vec4(pk4);
     let (vk, wk) = (pk4.w, inv_mass[k]);
     let ck = class[k];
     let lk = lambda[k];
     let mut dx = Vec3A::ZERO;
+    let layered = layering.layered;
+    // Layered worlds: the pressure gradient around a fluid k near a wall, in the
+    // pressure units m λ (`super::wall_gradient_push`).
+    let mirror = layered && ck != SOLID && !near.is_empty();
+    let pk_m = if mirror {
+        params[ck as usize].mass * lk
+    } else {
+        0.0
+    };
+    let mut grad_p = Vec3A::ZERO;
     for &j in list {
         let j = j as usize;
         let pj = pos[j];
@@ -381,13 +393,25 @@ fn delta_general(
                 if cj == SOLID {
                     s += s;
                 } else {
-                    s += prm.scorr(r2) * pj.w;
+                    if layered {
+                        // At the free surface only (`super::SURFACE_SCORR`).
+                        let under = 1.0 - ratio[k].min(ratio[j]);
+                        let f = (under * SURFACE_SCORR).clamp(0.0, 1.0);
+                        s += prm.scorr(r2) * (pj.w * f);
+                    } else {
+                        s += prm.scorr(r2) * pj.w;
+                    }
                     if cj == ck {
                         // Constraint j on k, same kernel.
                         s += lambda[j] * prm.mass * wk * vk;
                     }
                 }
-                dx += prm.gradient(d, r2, k, j) * s;
+                let gw = prm.gradient(d, r2, k, j);
+                dx += gw * s;
+                if mirror && cj != SOLID {
+                    let pj_m = params[cj as usize].mass * lambda[j];
+                    grad_p += gw * ((pj_m - pk_m) * pj.w);
+                }
             }
             if cj == SOLID || cj == ck {
                 continue;
@@ -409,7 +433,15 @@ fn delta_general(
     if ck != SOLID && !near.is_empty() {
         // Constraint k's own gradient from the walls (which do not move).
         let (_, g) = wall_terms(&params[ck as usize], near, pk);
-        dx += g * lk;
+        if mirror {
+            // Layered worlds: the fluid behind the wall mirrored, its pressure the
+            // particle's (twice the own term, as for a solid) continued along the
+            // wall by the gradient around it.
+            let prm = &params[ck as usize];
+            dx += g * (lk + lk) + wall_gradient_push(prm, near, pk, grad_p, prm.mass);
+        } else {
+            dx += g * lk;
+        }
     }
     dx
 }
