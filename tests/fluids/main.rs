@@ -28,4 +28,5 @@ mod fluid_strays;
 mod fluid_surface;
 mod fluid_walls;
 mod fluids;
+mod hydrostatic;
 mod validation;
