@@ -188,6 +188,9 @@ limits! {
     /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
     /// adhesion; the viscosity stays in [0, 1]).
     MAX_FLUID_COEFFICIENT: f32 = 1.0e3;
+    /// Largest density solve rate of a fluid (Hz; the solves per iteration stop at 16
+    /// whatever the rate).
+    MAX_FLUID_SOLVE_RATE: f32 = 1.0e6;
 
     // Bodies (ropes, cloths, soft bodies), their edits and their topology.
     /// Largest number of particles one body builder makes (a rope has at most this many

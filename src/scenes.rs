@@ -391,7 +391,8 @@ pub fn dam_break_desc(threads: u32) -> WorldDesc {
 /// 2013; README, "Performance"): a block of n × n × n fluid particles on a cubic
 /// lattice of spacing s = 0.02 m, lowest particle at (s/2, s/2, s/2), at rest; h = 2s,
 /// ρ₀ = 1000 kg/m³, ε = 100 m⁻², s_corr k = 0.1, n = 4, Δq = 0.2h, XSPH c = 0.01, no
-/// vorticity; particle centres projected onto the tank's planes (y = 0, x = 0,
+/// vorticity, one density solve per iteration (`solve_rate` 0, as the reference);
+/// particle centres projected onto the tank's planes (y = 0, x = 0,
 /// x = 4a, z = 0, z = a with a = n s, no friction), open at the top. The block stands
 /// in the corner x, z ∈ [0, a] and collapses along +x. Use [`dam_break_desc`] for the
 /// benchmark's 2 substeps × 2 iterations. `constraints` counts one density constraint
@@ -414,6 +415,8 @@ pub fn dam_break(n: u32, desc: WorldDesc) -> Result<(Scene, crate::FluidId)> {
         viscosity: 0.01,
         vorticity: 0.0,
         collision_radius: 0.0,
+        // Macklin & Müller's one solve per iteration, as the C++ reference runs it.
+        solve_rate: 0.0,
         ..crate::FluidDesc::default()
     })?;
     let positions: Vec<Vec3> = (0..count)

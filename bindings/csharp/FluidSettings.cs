@@ -76,6 +76,15 @@ namespace Sinew
         /// take part in the fluid's density (two-way coupling: buoyancy and drag); all bits set
         /// = every layer. Default 0xFFFFFFFF.</summary>
         public uint CouplingMask;
+        /// <summary>The density solves per second of simulated time, at least: a substep of h
+        /// seconds runs ⌈rate·h / iterations⌉ Jacobi solves per iteration (at most 16), so long
+        /// substeps keep the stiffness of short ones (one solve carries the floor's push only
+        /// about two rows up the water; a pool 12 rows deep at 1 substep of 1/60 s and one
+        /// solve boiled over). 480 is one solve per substep at the world's default of 8
+        /// substeps of 1/60 s. 0: one solve per iteration, whatever the substep (Macklin &amp;
+        /// Müller's scheme as published). With several fluids the largest rate counts. In [0,
+        /// SINEW_MAX_FLUID_SOLVE_RATE] Hz. Default 480.</summary>
+        public float SolveRate;
         // END GENERATED FluidDesc fields
 
         /// <summary>The library's defaults (water).</summary>
@@ -129,6 +138,7 @@ namespace Sinew
             NativeSettings.Copy(ref d.lifetime, ref Lifetime, toNative);
             NativeSettings.Copy(ref d.recycle_oldest, ref RecycleOldest, toNative);
             NativeSettings.Copy(ref d.coupling_mask, ref CouplingMask, toNative);
+            NativeSettings.Copy(ref d.solve_rate, ref SolveRate, toNative);
             // END GENERATED FluidDesc exchange
         }
     }

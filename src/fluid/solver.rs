@@ -47,7 +47,11 @@
 //! ([`scorr_scale`]), so that below it s_corr is a pressure (a fixed acceleration)
 //! rather than a fixed push per substep, which the free surface turned into a
 //! velocity s_corr / h.
-//! Jacobi within an iteration: every λ from the same positions, then every Δx.
+//! Jacobi within a solve: every λ from the same positions, then every Δx. Each
+//! iteration of a substep of h seconds runs ⌈rate·h / iterations⌉ solves (the fluids'
+//! `solve_rate`, `project::solves_per_iteration`): one solve carries a wall's push
+//! about two rows into the fluid, so the compression that holds a pool's weight grows
+//! as g h² per solve, and long substeps need more of them.
 //!
 //! **Walls** ([`super::walls`]): each collider contact of a fluid particle i adds the
 //! density ρ_wall of the half-space behind it (the fluid's lattice at rest, continued
@@ -307,6 +311,9 @@ pub(crate) struct DensitySolver {
     active: bool,
     /// Whether the world is planar this step (2D kernels and volumes).
     planar: bool,
+    /// The largest density solve rate (Hz) of the fluids with live particles
+    /// (`FluidDesc::solve_rate`; `project::solves_per_iteration`).
+    solve_rate: f32,
     /// Per fluid slot, the step's constants.
     params: Vec<Params>,
     /// Whether every slot of this step is of one fluid (no solids): the fast passes.
@@ -347,6 +354,10 @@ pub(crate) struct DensitySolver {
     layers: Vec<u32>,
     lambda: Vec<f32>,
     ratio: Vec<f32>,
+    /// Per slot, Σ λ over the solves of the last iteration when it ran several and a
+    /// collider is dynamic (`summed_pushes`): the walls' pushes of the whole iteration.
+    pushes: Vec<f32>,
+    summed_pushes: bool,
     /// One fluid, no solids: `(x, y, z, λ)` per slot (the correction pass's records),
     /// and the positions one array per coordinate, padded by 8 (the build's scans).
     rec: Vec<Vec4>,
@@ -437,7 +448,9 @@ impl DensitySolver {
 
     /// The walls' pushes of the last iteration (`super::walls::wall_parts`): for
     /// every fluid slot near a collider, `sink(particle, k, Δx)` with `Δx = λ ∇ρ_wall,k`
-    /// (m) the part of its correction its k-th collider contact gave it. No
+    /// (m) the part of its correction its k-th collider contact gave it (λ summed
+    /// over the iteration's solves, `project::solves_per_iteration`, at the last
+    /// solve's position). No
     /// allocation; one call per (particle, contact), in slot order.
     pub(crate) fn wall_pushes(&self, mut sink: impl FnMut(usize, usize, Vec3)) {
         if !self.active {
@@ -451,12 +464,15 @@ impl DensitySolver {
             if near.is_empty() || cl == SOLID {
                 continue;
             }
-            let (x, lambda) = if self.uniform {
+            let (x, mut lambda) = if self.uniform {
                 let r = self.rec[k];
                 (Vec3A::from_vec4(r), r.w)
             } else {
                 (Vec3A::from_vec4(self.pos[k]), self.lambda[k])
             };
+            if self.summed_pushes {
+                lambda = self.pushes[k];
+            }
             if lambda == 0.0 {
                 continue;
             }
@@ -506,12 +522,16 @@ impl DensitySolver {
         let mut union = 0u32;
         let mut capacity = 0usize;
         let mut classes = 0;
+        let mut rate = 0.0f32;
         for (k, f) in fluids.iter().enumerate() {
             if let Some(f) = f {
                 self.params[k] = Params::new(f, planar.is_some());
                 union |= f.desc.coupling_mask;
                 capacity += f.desc.capacity as usize;
                 classes += usize::from(f.count > 0);
+                if f.count > 0 {
+                    rate = rate.max(f.desc.solve_rate);
+                }
             }
         }
         // Coupled solids: a radius, a layer some fluid couples with, not a fluid's own
@@ -555,6 +575,7 @@ impl DensitySolver {
             };
             self.solids.retain(|&i| !inside(i));
         }
+        self.solve_rate = rate;
         self.uniform = classes == 1 && self.solids.is_empty();
         let mut live = fluids.iter().flatten().filter(|f| f.count > 0);
         let rho0 = live.next().map(|f| f.desc.rest_density);
@@ -585,7 +606,12 @@ impl DensitySolver {
         ] {
             resize_to(v, m, 0)?;
         }
-        for v in [&mut self.inv_mass, &mut self.lambda, &mut self.ratio] {
+        for v in [
+            &mut self.inv_mass,
+            &mut self.lambda,
+            &mut self.ratio,
+            &mut self.pushes,
+        ] {
             resize_to(v, m, 0.0)?;
         }
         self.particle.grow(n, u32::MAX, what)?;

@@ -52,9 +52,10 @@ namespace SinewTests
             Check.Equal(52, (int)Marshal.OffsetOf(typeof(SinewFluidDesc), "lifetime"), "SinewFluidDesc.lifetime");
             Check.Equal(56, (int)Marshal.OffsetOf(typeof(SinewFluidDesc), "recycle_oldest"), "SinewFluidDesc.recycle_oldest");
             Check.Equal(60, (int)Marshal.OffsetOf(typeof(SinewFluidDesc), "coupling_mask"), "SinewFluidDesc.coupling_mask");
-            Check.Equal(64, (int)Marshal.OffsetOf(typeof(SinewFluidDesc), "internal_cookie"), "SinewFluidDesc.internal_cookie");
-            Check.Equal(68, Marshal.SizeOf(typeof(SinewFluidDesc)), "marshalled sizeof(SinewFluidDesc)");
-            Check.Equal(68, sizeof(SinewFluidDesc), "sizeof(SinewFluidDesc)");
+            Check.Equal(64, (int)Marshal.OffsetOf(typeof(SinewFluidDesc), "solve_rate"), "SinewFluidDesc.solve_rate");
+            Check.Equal(68, (int)Marshal.OffsetOf(typeof(SinewFluidDesc), "internal_cookie"), "SinewFluidDesc.internal_cookie");
+            Check.Equal(72, Marshal.SizeOf(typeof(SinewFluidDesc)), "marshalled sizeof(SinewFluidDesc)");
+            Check.Equal(72, sizeof(SinewFluidDesc), "sizeof(SinewFluidDesc)");
             Check.Equal(0, (int)Marshal.OffsetOf(typeof(SinewRopeDesc), "start"), "SinewRopeDesc.start");
             Check.Equal(12, (int)Marshal.OffsetOf(typeof(SinewRopeDesc), "end"), "SinewRopeDesc.end");
             Check.Equal(24, (int)Marshal.OffsetOf(typeof(SinewRopeDesc), "segments"), "SinewRopeDesc.segments");

@@ -2,16 +2,22 @@
 //!
 //! * A pool laid at rest on the emitters' lattice (spacing s, the first row s/2 off the
 //!   floor) in a closed box of frictionless planes, 2D and 3D, 6, 12 and 24 rows deep,
-//!   with the world's default of one iteration per substep and 8 to 32 substeps per
-//!   60 Hz frame (4 for 6 rows), run 2 s: no particle rises more than 2 spacings above
-//!   where it started (3 for 24 rows) and no particle moves faster than 1 m/s (2 m/s
-//!   24 rows deep) at any frame. Fewer substeps need more iterations: 1 × 2 holds 6
-//!   rows, 2 × 2 holds 12 (the solve has to carry the floor's push up the column
-//!   within each substep; one Jacobi iteration carries it about two rows). Before the
-//!   solver read its own lattice as ρ₀ (it read 1.0098, and the walls lent the first
-//!   row 2.6% more) and scaled s_corr with the substep, the 6-row 3D pool rose 11
-//!   spacings at 8 substeps, 45 at 16 and 184 at 32 (3.2, 6.5 and 13.5 m/s), and the
-//!   2D one 3, 15 and 62.
+//!   with the world's default of one iteration per substep and 1, 2, 4, 8, 16 and 32
+//!   substeps per 60 Hz frame, run 2 s: at every frame no particle rises more than 1.6
+//!   spacings above where it started nor lies more than 2.5 spacings from it (any
+//!   direction), and none moves faster than 1 m/s (6 and 12 rows; 12 rows at one
+//!   substep: 3.2 spacings; 24 rows: 2.5 and 3 spacings, 5 and 6 at one substep,
+//!   2 m/s). The fluid's `solve_rate` (480 Hz) runs ⌈480 h⌉ density solves per
+//!   substep of h seconds: one Jacobi solve carries the floor's push about two rows up
+//!   the water, so at one solve per 1/60 s the 3D pool boiled over (6 rows: particles
+//!   7.5 spacings up and 10 from their start; 12 rows: 70 up; 24 rows: 165 up; 2
+//!   substeps, 12 rows: 8 up; 4 substeps, 24 rows: 25 up). The same pool at
+//!   `solve_rate` 0 (one solve per iteration) still boils (checked below).
+//! * What is left, about a spacing at every substep count and stiffness (1 substep ×
+//!   64 iterations leaves 1.4-1.7 spacings), is the lattice settling: its top rows
+//!   read under-dense (nothing above them), sink into the rows below until they read
+//!   ρ₀, and the cubic lattice shuffles towards a denser packing. Every particle within
+//!   one spacing of its start, as the issue asks, is not reached.
 //! * The rest lattice reads ρ/ρ₀ = 1 in the bulk and next to a wall, before anything
 //!   moves.
 //! * Water poured from a nozzle lands and settles: nothing rises above the nozzle,
@@ -45,11 +51,12 @@ fn lattice(nx: u32, layers: u32, planar: bool) -> Vec<Vec3> {
 }
 
 /// A pool `layers` rows deep (16 columns in 2D, 8 × 8 in 3D) in a closed box 10 m
-/// tall, at rest; the world, its fluid and the particles' starting positions.
-fn pool(planar: bool, substeps: u32, iterations: u32, layers: u32) -> (World, FluidId, Vec<Vec3>) {
+/// tall, at rest, its fluid solving at `rate` Hz (`FluidDesc::solve_rate`); the
+/// world, its fluid and the particles' starting positions.
+fn pool(planar: bool, substeps: u32, layers: u32, rate: f32) -> (World, FluidId, Vec<Vec3>) {
     let mut w = World::new(WorldDesc {
         substeps,
-        iterations,
+        iterations: 1,
         threads: 1,
         ..WorldDesc::default()
     })
@@ -63,6 +70,7 @@ fn pool(planar: bool, substeps: u32, iterations: u32, layers: u32) -> (World, Fl
         .add_fluid(&FluidDesc {
             spacing: S,
             capacity: p.len() as u32,
+            solve_rate: rate,
             ..FluidDesc::default()
         })
         .unwrap();
@@ -72,48 +80,60 @@ fn pool(planar: bool, substeps: u32, iterations: u32, layers: u32) -> (World, Fl
     (w, f, p)
 }
 
-/// The highest rise above its start (spacings) and the highest speed (m/s) of any
-/// particle at any frame over `seconds`.
-fn stillness(
-    planar: bool,
-    substeps: u32,
-    iterations: u32,
-    layers: u32,
-    seconds: f32,
-) -> (f32, f32) {
-    let (mut w, f, start) = pool(planar, substeps, iterations, layers);
-    let (mut rise, mut speed) = (0.0f32, 0.0f32);
+/// How far the pool strayed over `seconds`, at any frame, in spacings and m/s.
+#[derive(Default)]
+struct Stray {
+    /// The highest rise above its start, the longest distance from its start (any
+    /// direction) and the highest speed of any particle.
+    rise: f32,
+    distance: f32,
+    speed: f32,
+}
+
+fn stillness(planar: bool, substeps: u32, layers: u32, rate: f32, seconds: f32) -> Stray {
+    let (mut w, f, start) = pool(planar, substeps, layers, rate);
+    let mut s = Stray::default();
     for _ in 0..(seconds / DT).round() as u32 {
         w.step(DT).unwrap();
         w.read_fluid_particles(f, 1.0, |i, q| {
             assert!(q.position.is_finite(), "{q:?}");
-            rise = rise.max((q.position.y - start[i].y) / S);
-            speed = speed.max(q.velocity.length());
+            let d = (q.position - start[i]) / S;
+            s.rise = s.rise.max(d.y);
+            s.distance = s.distance.max(d.length());
+            s.speed = s.speed.max(q.velocity.length());
         })
         .unwrap();
     }
-    (rise, speed)
+    s
+}
+
+/// The bounds of a pool `layers` deep at `substeps`: (rise, distance, speed).
+fn bounds(layers: u32, substeps: u32) -> (f32, f32, f32) {
+    match (layers, substeps) {
+        (24, 1) => (5.0, 6.0, 2.0),
+        (24, _) => (2.5, 3.0, 2.0),
+        (12, 1) => (1.6, 3.2, 1.0),
+        _ => (1.6, 2.5, 1.0),
+    }
 }
 
 fn check_still(planar: bool) {
     let dim = if planar { "2D" } else { "3D" };
     let mut failed = Vec::new();
     let mut table = String::new();
-    let cases: Vec<(u32, u32, u32, f32, f32)> = [4u32, 8, 16, 32]
-        .map(|n| (n, 1, 6, 2.0, 1.0))
-        .into_iter()
-        .chain([8u32, 16, 32].map(|n| (n, 1, 12, 2.0, 1.0)))
-        .chain([8u32, 16, 32].map(|n| (n, 1, 24, 3.0, 2.0)))
-        .chain([(1, 2, 6, 2.0, 1.0), (2, 2, 12, 2.0, 1.0)])
-        .collect();
-    for (substeps, iterations, layers, max_rise, max_speed) in cases {
-        let (rise, speed) = stillness(planar, substeps, iterations, layers, 2.0);
-        let line = format!(
-            "{dim} {layers} rows, {substeps} x {iterations}: rise {rise:.2} spacings, {speed:.2} m/s\n"
-        );
-        table += &line;
-        if rise > max_rise || speed > max_speed {
-            failed.push(line);
+    for layers in [6u32, 12, 24] {
+        for substeps in [1u32, 2, 4, 8, 16, 32] {
+            let s = stillness(planar, substeps, layers, 480.0, 2.0);
+            let line = format!(
+                "{dim} {layers} rows, {substeps} x 1: rise {:.2}, from start {:.2} spacings, \
+                 {:.2} m/s\n",
+                s.rise, s.distance, s.speed
+            );
+            table += &line;
+            let (rise, distance, speed) = bounds(layers, substeps);
+            if s.rise > rise || s.distance > distance || s.speed > speed {
+                failed.push(line);
+            }
         }
     }
     print!("{table}");
@@ -130,13 +150,22 @@ fn a_still_pool_stays_still_at_every_substep_count_2d() {
     check_still(true);
 }
 
+/// With one density solve per iteration (`solve_rate` 0), a 12-row pool at one
+/// substep of 1/60 s boils over: the solves per substep are what calms it.
+#[test]
+fn one_solve_per_long_substep_boils_over() {
+    let s = stillness(false, 1, 12, 0.0, 2.0);
+    println!("rate 0: rise {:.1} spacings, {:.1} m/s", s.rise, s.speed);
+    assert!(s.rise > 10.0, "rise {} spacings", s.rise);
+}
+
 /// Before anything moves (one step of 1 µs), the emitters' lattice reads ρ/ρ₀ = 1 in
 /// the bulk and along the floor and the walls (along an edge 0.994, in a corner
 /// 0.986: under-dense, which the one-sided constraint leaves alone).
 #[test]
 fn the_rest_lattice_reads_the_rest_density() {
     for planar in [false, true] {
-        let (mut w, f, start) = pool(planar, 1, 1, 6);
+        let (mut w, f, start) = pool(planar, 1, 6, 480.0);
         w.step(1.0e-6).unwrap();
         let nx = if planar { 16.0 } else { 8.0 };
         w.read_fluid_particles(f, 1.0, |i, q| {

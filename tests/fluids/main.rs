@@ -28,5 +28,6 @@ mod fluid_strays;
 mod fluid_surface;
 mod fluid_walls;
 mod fluids;
+mod hydrostatic;
 mod layers;
 mod validation;

@@ -113,6 +113,9 @@ namespace Sinew.Unity
         public bool recycleOldest = false;
         [Tooltip("The solid particles (with a radius) whose collision layers meet this mask take part in the fluid's density (two-way coupling: buoyancy and drag); all bits set = every layer.")]
         public int couplingMask = -1;
+        [Tooltip("The density solves per second of simulated time, at least: a substep of h seconds runs ⌈rate·h / iterations⌉ Jacobi solves per iteration (at most 16), so long substeps keep the stiffness of short ones (one solve carries the floor's push only about two rows up the water; a pool 12 rows deep at 1 substep of 1/60 s and one solve boiled over). 480 is one solve per substep at the world's default of 8 substeps of 1/60 s. 0: one solve per iteration, whatever the substep (Macklin & Müller's scheme as published). With several fluids the largest rate counts. In [0, 1000000] Hz.")]
+        [Min(0.0f)]
+        public float solveRate = 480.0f;
         // END GENERATED FluidDesc fields
 
         [Header("Emitter (follows this transform; edited in place)")]
@@ -279,6 +282,7 @@ namespace Sinew.Unity
             s.Lifetime = lifetime;
             s.RecycleOldest = recycleOldest;
             s.CouplingMask = unchecked((uint)couplingMask);
+            s.SolveRate = solveRate;
             // END GENERATED FluidDesc settings
             return s;
         }
@@ -317,6 +321,7 @@ namespace Sinew.Unity
             if (collisionRadius >= 0f)
                 collisionRadius = SinewAuthoring.Clamp(collisionRadius, 0.0f, SinewNative.SINEW_MAX_FLUID_SPACING);
             lifetime = SinewAuthoring.Clamp(lifetime, 0.0f, SinewNative.SINEW_MAX_FLUID_LIFETIME);
+            solveRate = SinewAuthoring.Clamp(solveRate, 0.0f, SinewNative.SINEW_MAX_FLUID_SOLVE_RATE);
             // END GENERATED FluidDesc clamps
             // The ranges relative to the spacing (FluidDesc::check_relations).
             if (smoothingRadius > 0f)

@@ -1135,6 +1135,17 @@ namespace Sinew.Native
         /// layer. Default 0xFFFFFFFF.
         /// </summary>
         public uint coupling_mask;
+        /// <summary>
+        /// The density solves per second of simulated time, at least: a substep of h seconds
+        /// runs ⌈rate·h / iterations⌉ Jacobi solves per iteration (at most 16), so long
+        /// substeps keep the stiffness of short ones (one solve carries the floor's push only
+        /// about two rows up the water; a pool 12 rows deep at 1 substep of 1/60 s and one
+        /// solve boiled over). 480 is one solve per substep at the world's default of 8
+        /// substeps of 1/60 s. 0: one solve per iteration, whatever the substep (Macklin &amp;
+        /// Müller's scheme as published). With several fluids the largest rate counts. In [0,
+        /// SINEW_MAX_FLUID_SOLVE_RATE] Hz. Default 480.
+        /// </summary>
+        public float solve_rate;
         /// <summary>Set by sinew_fluid_desc_default(); a desc not made by it is refused.</summary>
         public uint internal_cookie;
     }
@@ -1868,6 +1879,12 @@ namespace Sinew.Native
         /// adhesion; the viscosity stays in [0, 1]).
         /// </summary>
         public const float SINEW_MAX_FLUID_COEFFICIENT = 1000.0f;
+
+        /// <summary>
+        /// Largest density solve rate of a fluid (Hz; the solves per iteration stop at 16 whatever
+        /// the rate).
+        /// </summary>
+        public const float SINEW_MAX_FLUID_SOLVE_RATE = 1.0e6f;
 
         /// <summary>
         /// Largest number of particles one body builder makes (a rope has at most this many minus

@@ -72,6 +72,15 @@ pub struct SinewFluidDesc {
     /// in the fluid's density (two-way coupling: buoyancy and drag); all bits set = every
     /// layer. Default 0xFFFFFFFF.
     pub coupling_mask: u32,
+    /// The density solves per second of simulated time, at least: a substep of h seconds
+    /// runs ⌈rate·h / iterations⌉ Jacobi solves per iteration (at most 16), so long
+    /// substeps keep the stiffness of short ones (one solve carries the floor's push only
+    /// about two rows up the water; a pool 12 rows deep at 1 substep of 1/60 s and one
+    /// solve boiled over). 480 is one solve per substep at the world's default of 8
+    /// substeps of 1/60 s. 0: one solve per iteration, whatever the substep (Macklin &
+    /// Müller's scheme as published). With several fluids the largest rate counts. In [0,
+    /// SINEW_MAX_FLUID_SOLVE_RATE] Hz. Default 480.
+    pub solve_rate: f32,
     /// Set by sinew_fluid_desc_default(); a desc not made by it is refused.
     pub internal_cookie: u32,
 }
@@ -99,6 +108,7 @@ impl SinewFluidDesc {
             lifetime: d.lifetime,
             recycle_oldest: d.recycle_oldest as u32,
             coupling_mask: d.coupling_mask,
+            solve_rate: d.solve_rate,
             internal_cookie: FLUID_DESC_COOKIE,
         }
     }
@@ -125,6 +135,7 @@ impl SinewFluidDesc {
             lifetime: self.lifetime,
             recycle_oldest: flag_from_c(self.recycle_oldest, "recycle_oldest")?,
             coupling_mask: self.coupling_mask,
+            solve_rate: self.solve_rate,
             ..crate::fluid::FluidDesc::default()
         })
     }

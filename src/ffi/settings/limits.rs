@@ -92,6 +92,9 @@ pub const SINEW_MAX_FLUID_LIFETIME: f32 = 1.0e6;
 /// Largest dimensionless fluid coefficient (artificial pressure k, vorticity, cohesion,
 /// adhesion; the viscosity stays in [0, 1]).
 pub const SINEW_MAX_FLUID_COEFFICIENT: f32 = 1000.0;
+/// Largest density solve rate of a fluid (Hz; the solves per iteration stop at 16 whatever
+/// the rate).
+pub const SINEW_MAX_FLUID_SOLVE_RATE: f32 = 1.0e6;
 /// Largest number of particles one body builder makes (a rope has at most this many minus
 /// one segments).
 pub const SINEW_MAX_BODY_PARTICLES: u32 = 1 << 24;
@@ -194,6 +197,7 @@ const _: () = {
     assert!(SINEW_MAX_DIFFUSE_ENERGY == limits::MAX_DIFFUSE_ENERGY);
     assert!(SINEW_MAX_FLUID_LIFETIME == limits::MAX_FLUID_LIFETIME);
     assert!(SINEW_MAX_FLUID_COEFFICIENT == limits::MAX_FLUID_COEFFICIENT);
+    assert!(SINEW_MAX_FLUID_SOLVE_RATE == limits::MAX_FLUID_SOLVE_RATE);
     assert!(SINEW_MAX_BODY_PARTICLES == limits::MAX_BODY_PARTICLES);
     assert!(SINEW_MAX_BODY_COMPLIANCE == limits::MAX_BODY_COMPLIANCE);
     assert!(SINEW_MAX_BODY_MASS == limits::MAX_BODY_MASS);

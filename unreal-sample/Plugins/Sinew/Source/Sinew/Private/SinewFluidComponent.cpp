@@ -64,6 +64,7 @@ sinew::FluidDesc USinewFluidComponent::MakeDesc() const
 	D.lifetime = Lifetime;
 	D.recycle_oldest = bRecycleOldest ? 1u : 0u;
 	D.coupling_mask = (uint32)CouplingMask;
+	D.solve_rate = SolveRate;
 	// END GENERATED FluidDesc copy
 	return D;
 }

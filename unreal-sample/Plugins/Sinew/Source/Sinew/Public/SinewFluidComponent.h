@@ -244,6 +244,10 @@ public:
 	/** The solid particles (with a radius) whose collision layers meet this mask take part in the fluid's density (two-way coupling: buoyancy and drag); all bits set = every layer. */
 	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ToolTip = "The solid particles (with a radius) whose collision layers meet this mask take part in the fluid's density (two-way coupling: buoyancy and drag); all bits set = every layer."))
 	int32 CouplingMask = -1;
+
+	/** The density solves per second of simulated time, at least: a substep of h seconds runs ⌈rate·h / iterations⌉ Jacobi solves per iteration (at most 16), so long substeps keep the stiffness of short ones (one solve carries the floor's push only about two rows up the water; a pool 12 rows deep at 1 substep of 1/60 s and one solve boiled over). 480 is one solve per substep at the world's default of 8 substeps of 1/60 s. 0: one solve per iteration, whatever the substep (Macklin & Müller's scheme as published). With several fluids the largest rate counts. At least 0, at most 1000000 Hz. */
+	UPROPERTY(EditAnywhere, BlueprintReadWrite, Category = "Sinew|Fluid", meta = (ClampMin = "0", ClampMax = "1000000", ToolTip = "The density solves per second of simulated time, at least: a substep of h seconds runs ?rate*h / iterations? Jacobi solves per iteration (at most 16), so long substeps keep the stiffness of short ones (one solve carries the floor's push only about two rows up the water; a pool 12 rows deep at 1 substep of 1/60 s and one solve boiled over). 480 is one solve per substep at the world's default of 8 substeps of 1/60 s. 0: one solve per iteration, whatever the substep (Macklin & Mueller's scheme as published). With several fluids the largest rate counts. At least 0, at most 1000000 Hz."))
+	float SolveRate = 480.0f;
 	// END GENERATED FluidDesc properties
 
 	/** This component's own emitter (its transform): none, a nozzle along +X, or a box. */
