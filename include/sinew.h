@@ -45,9 +45,10 @@
  * the library and refuse a mismatched binary. Bumped on any incompatible change
  * (2: `SinewWorldDesc` gained `profiling`, `SinewContact` its point and friction
  * impulse; 3: `SinewWorldDesc` gained `sleeping`, `sleep_threshold` and `sleep_time`;
- * 4: `SinewGrainEmitterStats` gained `held`, `SinewShape` the value `SINEW_SHAPE_SDF`).
+ * 4: `SinewGrainEmitterStats` gained `held`, `SinewShape` the value `SINEW_SHAPE_SDF`;
+ * 5: `SinewFluidDesc` gained `solve_rate`).
  */
-#define SINEW_ABI_VERSION 4
+#define SINEW_ABI_VERSION 5
 
 /**
  * Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
@@ -457,7 +458,7 @@
  * C ABI layer above this one, which asserts at compile time that the two agree),
  * recorded in every snapshot.
  */
-#define ABI_VERSION 4
+#define ABI_VERSION 5
 
 /**
  * Bytes before the body.

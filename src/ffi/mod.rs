@@ -64,8 +64,9 @@ use crate::error::{Error, ErrorKind};
 /// the library and refuse a mismatched binary. Bumped on any incompatible change
 /// (2: `SinewWorldDesc` gained `profiling`, `SinewContact` its point and friction
 /// impulse; 3: `SinewWorldDesc` gained `sleeping`, `sleep_threshold` and `sleep_time`;
-/// 4: `SinewGrainEmitterStats` gained `held`, `SinewShape` the value `SINEW_SHAPE_SDF`).
-pub const SINEW_ABI_VERSION: u32 = 4;
+/// 4: `SinewGrainEmitterStats` gained `held`, `SinewShape` the value `SINEW_SHAPE_SDF`;
+/// 5: `SinewFluidDesc` gained `solve_rate`).
+pub const SINEW_ABI_VERSION: u32 = 5;
 
 pub use settings::{
     SINEW_MAX_AREA, SINEW_MAX_COMPLIANCE, SINEW_MAX_COORDINATE, SINEW_MAX_INVERSE_MASS,

@@ -59,7 +59,7 @@ pub const FORMAT_VERSION: u32 = 15;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 /// Bytes before the body.
 pub const HEADER_BYTES: usize = 40;
 

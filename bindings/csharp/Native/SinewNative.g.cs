@@ -1703,9 +1703,10 @@ namespace Sinew.Native
         /// the library and refuse a mismatched binary. Bumped on any incompatible change
         /// (2: <c>SinewWorldDesc</c> gained <c>profiling</c>, <c>SinewContact</c> its point and friction
         /// impulse; 3: <c>SinewWorldDesc</c> gained <c>sleeping</c>, <c>sleep_threshold</c> and <c>sleep_time</c>;
-        /// 4: <c>SinewGrainEmitterStats</c> gained <c>held</c>, <c>SinewShape</c> the value <c>SINEW_SHAPE_SDF</c>).
+        /// 4: <c>SinewGrainEmitterStats</c> gained <c>held</c>, <c>SinewShape</c> the value <c>SINEW_SHAPE_SDF</c>;
+        /// 5: <c>SinewFluidDesc</c> gained <c>solve_rate</c>).
         /// </summary>
-        public const uint SINEW_ABI_VERSION = 4;
+        public const uint SINEW_ABI_VERSION = 5;
 
         /// <summary>
         /// Compliance (m²/N, the inverse of Young's modulus) of concrete, from the CEDEC 2017
@@ -2015,7 +2016,7 @@ namespace Sinew.Native
         /// C ABI layer above this one, which asserts at compile time that the two agree),
         /// recorded in every snapshot.
         /// </summary>
-        public const uint ABI_VERSION = 4;
+        public const uint ABI_VERSION = 5;
 
         /// <summary>Bytes before the body.</summary>
         public const uint HEADER_BYTES = 40;
