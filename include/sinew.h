@@ -3349,9 +3349,9 @@ SinewStatus sinew_collider_read_motion(struct SinewWorld world,
 
 /**
  * Pins `count` particles to points of `collider` (`offsets`: m, the collider's frame)
- * with compliance `compliance` (m/N, >= 0; 0 = rigid): each particle follows its
- * point, and a dynamic collider's proxy takes the reaction (its mass and inertia in
- * the constraint). `*out_first` receives the first pin's index (pins are numbered in
+ * with compliance `compliance` (m/N, in [0, `SINEW_MAX_COMPLIANCE`]; 0 = rigid): each
+ * particle follows its point, and a dynamic collider's proxy takes the reaction (its
+ * mass and inertia in the constraint). `*out_first` receives the first pin's index (pins are numbered in
  * the order they are made). Removing the collider, or the body of a pinned particle,
  * removes its pins.
  *

@@ -248,7 +248,8 @@ impl World {
     }
 
     /// Pins `particles` to the points `offsets` (m, the collider's frame) of collider
-    /// `id` with compliance `compliance` (m/N, 0 = rigid): each particle follows its
+    /// `id` with compliance `compliance` (m/N, 0 = rigid, at most
+    /// [`MAX_COMPLIANCE`](crate::limits::MAX_COMPLIANCE)): each particle follows its
     /// point; a dynamic collider's proxy takes the reaction (its mass in the
     /// constraint). Returns the index of the first pin (pins are numbered in the order
     /// they are made; removing the collider or the particle's body removes its pins).

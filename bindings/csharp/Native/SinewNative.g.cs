@@ -2601,9 +2601,9 @@ namespace Sinew.Native
 
         /// <summary>
         /// Pins <c>count</c> particles to points of <c>collider</c> (<c>offsets</c>: m, the collider's frame)
-        /// with compliance <c>compliance</c> (m/N, &gt;= 0; 0 = rigid): each particle follows its
-        /// point, and a dynamic collider's proxy takes the reaction (its mass and inertia in
-        /// the constraint). <c>*out_first</c> receives the first pin's index (pins are numbered in
+        /// with compliance <c>compliance</c> (m/N, in [0, <c>SINEW_MAX_COMPLIANCE</c>]; 0 = rigid): each
+        /// particle follows its point, and a dynamic collider's proxy takes the reaction (its
+        /// mass and inertia in the constraint). <c>*out_first</c> receives the first pin's index (pins are numbered in
         /// the order they are made). Removing the collider, or the body of a pinned particle,
         /// removes its pins.
         /// </summary>

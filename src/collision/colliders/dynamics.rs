@@ -41,7 +41,7 @@ use glam::{Mat3, Quat};
 
 use super::{ColliderId, Colliders};
 use crate::error::{try_reserve, Error, Result};
-use crate::limits::{MAX_BODY_INERTIA, MAX_BODY_MASS};
+use crate::limits::{MAX_BODY_INERTIA, MAX_BODY_MASS, MAX_COMPLIANCE};
 use crate::math::Vec3;
 use crate::particles::Particles;
 use crate::snapshot::codec::{self, Reader, Writer};
@@ -462,11 +462,8 @@ impl Colliders {
                 offsets.len()
             )));
         }
-        if !(compliance.is_finite() && compliance >= 0.0) {
-            return Err(Error::invalid(format!(
-                "a pin's compliance must be finite and >= 0 m/N, got {compliance}"
-            )));
-        }
+        // Bounded as every compliance: α̃ = α / h² stays finite at the shortest substep.
+        crate::limits::check_compliance("a pin's", compliance, MAX_COMPLIANCE, "m/N")?;
         for (k, (&p, &o)) in particles.iter().zip(offsets).enumerate() {
             if p as usize >= particle_count {
                 return Err(Error::out_of_range(format!(

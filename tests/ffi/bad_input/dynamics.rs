@@ -179,6 +179,14 @@ fn pin_cases() -> Vec<Case> {
             SINEW_ERROR_INVALID_ARGUMENT,
             move |c| pin(c, &[0], v3(0.0, 0.0, 0.0), f32::INFINITY),
         ),
+        // Finite but past SINEW_MAX_COMPLIANCE: α / h² overflowed, and the first
+        // projection's α̃ λ (∞ · 0) made a NaN pin force (found by the API fuzzer).
+        case(
+            F,
+            "compliance past the maximum",
+            SINEW_ERROR_INVALID_ARGUMENT,
+            move |c| pin(c, &[0], v3(0.0, 0.0, 0.0), 1.0e30),
+        ),
         case(F, "particles NULL", SINEW_ERROR_NULL_POINTER, |c| unsafe {
             let o = [v3(0.0, 0.0, 0.0)];
             let mut first = 0;
