@@ -25,6 +25,10 @@
 //!   blocks (UObject code, which needs Unreal) are checked statically against the
 //!   plugin's headers.
 //!
+//! * `as_typed::*` (in `docs/as_typed.rs`): the C# and C++ examples a newcomer builds
+//!   outside an engine, saved and built in a clean folder by the documented command
+//!   lines exactly as written.
+//!
 //! Needs gcc, g++, mcs and mono (`tests/run-all.sh` installs them); a missing tool
 //! fails its test with a clear message.
 
@@ -32,6 +36,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The C API reference: `c_api_reference_is_fresh` and the header parser.
+mod as_typed;
 mod reference;
 
 fn root() -> PathBuf {
