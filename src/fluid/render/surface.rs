@@ -107,6 +107,13 @@ pub(crate) struct Params {
 }
 
 impl Params {
+    /// The most nodes a particle's kernel reaches along an axis: those of (u − r, u + r).
+    fn span(&self) -> usize {
+        (2.0 * self.r).floor() as usize + 2
+    }
+}
+
+impl Params {
     /// Resolves `desc` for a fluid of `spacing` (m), checking the relations the desc
     /// cannot check alone.
     pub fn new(desc: &SurfaceDesc, spacing: f32, planar: bool) -> Result<Params> {
@@ -170,6 +177,15 @@ fn kernel(t: f32) -> f32 {
 pub(crate) struct Surface {
     /// Per particle: its position in cells from `origin`.
     points: Vec<Vec3A>,
+    /// Per particle: the first and last node its kernel reaches on each axis (global
+    /// node coordinates), and its weights b((n − u) / r) at those nodes, `span` per
+    /// axis from the first ([`Params::span`] floats per axis, three axes per particle).
+    reach: Vec<[[i32; 2]; 3]>,
+    weights: Vec<f32>,
+    /// The particles each block sums (the blocks their kernels reach), block by block:
+    /// block b's run from `sums_start[b]` to `sums_start[b + 1]`, in `bins` order.
+    sums: Vec<u32>,
+    sums_start: Vec<u32>,
     /// (block key, particle) of every finite particle, sorted.
     bins: Vec<(u64, u32)>,
     /// The occupied blocks: key and the range of `bins` they hold.
@@ -379,18 +395,27 @@ impl Surface {
         // φ at every node, one block per task.
         {
             let Surface {
-                points,
-                bins,
-                occupied,
+                reach,
+                weights,
+                sums,
+                sums_start,
                 keys,
                 field,
                 ..
             } = &mut *self;
-            let (points, bins, occupied, keys) = (&*points, &*bins, &*occupied, &*keys);
+            let particles = Weighed {
+                reach,
+                weights,
+                span: params.span(),
+            };
+            let (sums, starts, keys) = (&*sums, &*sums_start, &*keys);
             exec.for_items(
                 threads,
                 Blocks::new(&mut field[..blocks * BN], BN),
-                |b, out| splat(unkey(keys[b]), points, bins, occupied, params, out),
+                |b, out| {
+                    let run = &sums[starts[b] as usize..starts[b + 1] as usize];
+                    splat(unkey(keys[b]), particles, run, params, out)
+                },
             );
         }
         // The crossing edges and the counts of each block.
@@ -486,7 +511,30 @@ impl Surface {
             self.bins.push((key(b), k as u32));
         }
         self.bins.sort_unstable();
+        self.weigh(count, params)?;
         Ok(true)
+    }
+
+    /// Each finite particle's reach and kernel weights on the three axes (the factors
+    /// of W at every node it reaches), computed once for every block that sums it.
+    fn weigh(&mut self, count: usize, params: &Params) -> Result<()> {
+        let span = params.span();
+        grow(&mut self.reach, count, [[0, -1]; 3])?;
+        grow(&mut self.weights, 3 * span * count, 0.0)?;
+        let (r, inv_r) = (params.r, 1.0 / params.r);
+        for &(_, k) in &self.bins {
+            let k = k as usize;
+            let u = self.points[k].to_array();
+            let w = &mut self.weights[3 * span * k..3 * span * (k + 1)];
+            for (a, (reach, w)) in self.reach[k].iter_mut().zip(w.chunks_exact_mut(span)).enumerate() {
+                let (lo, hi) = (ceil(u[a] - r), (u[a] + r) as i32);
+                *reach = [lo, hi];
+                for (n, w) in (lo..=hi).zip(w.iter_mut()) {
+                    *w = kernel((n as f32 - u[a]) * inv_r);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The occupied blocks, the grid's blocks (every block within a kernel and the
@@ -558,7 +606,61 @@ impl Surface {
                 *slot = keys.binary_search(&key(n)).map_or(u32::MAX, |i| i as u32);
             }
         }
+        self.contributions()?;
         Ok(blocks > 0)
+    }
+
+    /// The particles each block sums: every particle is filed under each block its
+    /// kernel reaches (its own block and, at most, the next one on each axis), in
+    /// `bins` order (by home block, then by index), so each block reads only the
+    /// particles that reach it, in the order the field's sums take.
+    fn contributions(&mut self) -> Result<()> {
+        let blocks = self.keys.len();
+        self.sums_start.clear();
+        try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
+        self.sums_start.resize(blocks + 1, 0);
+        let mut total = 0usize;
+        // Twice over the particles: the counts per block (made the runs' starts), then
+        // the runs (each start advancing to its run's end).
+        for fill in [false, true] {
+            if fill {
+                let mut at = 0u32;
+                for s in &mut self.sums_start {
+                    let n = *s;
+                    *s = at;
+                    at += n;
+                }
+                grow(&mut self.sums, total, 0)?;
+            }
+            for &(home, start, end) in &self.occupied {
+                let hb = self.keys.binary_search(&home).expect("an occupied block") as u32;
+                let hc = unkey(home);
+                for &(_, k) in &self.bins[start as usize..end as usize] {
+                    let reach = &self.reach[k as usize];
+                    let o: [[i32; 2]; 3] =
+                        std::array::from_fn(|a| reach[a].map(|n| n.div_euclid(B) - hc[a]));
+                    for z in o[2][0]..=o[2][1] {
+                        for y in o[1][0]..=o[1][1] {
+                            for x in o[0][0]..=o[0][1] {
+                                let b = self.near[hb as usize][near_index([x, y, z])] as usize;
+                                if fill {
+                                    let at = &mut self.sums_start[b];
+                                    self.sums[*at as usize] = k;
+                                    *at += 1;
+                                } else {
+                                    self.sums_start[b] += 1;
+                                    total += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Each entry now holds its block's end: shift them to the starts.
+        self.sums_start.copy_within(..blocks, 1);
+        self.sums_start[0] = 0;
+        Ok(())
     }
 
     /// Writes the vertices: block by block, node by node, edge by edge (`first` of
@@ -648,58 +750,48 @@ impl Surface {
     }
 }
 
-/// φ at the nodes of block `bc` (block coordinates): the particles of the 27 blocks
-/// around it, block by block and in index order within each (a fixed order for each
-/// node whoever computes it).
-fn splat(
-    bc: [i32; 3],
-    points: &[Vec3A],
-    bins: &[(u64, u32)],
-    occupied: &[(u64, u32, u32)],
-    params: &Params,
-    out: &mut [f32],
-) {
+/// The particles' reaches and weights ([`Surface::weigh`]).
+#[derive(Clone, Copy)]
+struct Weighed<'a> {
+    reach: &'a [[[i32; 2]; 3]],
+    weights: &'a [f32],
+    span: usize,
+}
+
+/// φ at the nodes of block `bc` (block coordinates): the particles `sums` that reach
+/// it, in `bins` order (by home block, then by index: a fixed order for each node
+/// whoever computes it).
+fn splat(bc: [i32; 3], particles: Weighed<'_>, sums: &[u32], params: &Params, out: &mut [f32]) {
     out.fill(0.0);
     let base = bc.map(|c| c * B);
-    let (r, inv_r) = (params.r, 1.0 / params.r);
-    let mut w = [[0.0f32; B as usize]; 3];
-    for dz in -1..=1 {
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let k = key([bc[0] + dx, bc[1] + dy, bc[2] + dz]);
-                let Ok(o) = occupied.binary_search_by_key(&k, |e| e.0) else {
-                    continue;
-                };
-                let (_, s, e) = occupied[o];
-                for &(_, i) in &bins[s as usize..e as usize] {
-                    let u = points[i as usize].to_array();
-                    let mut lo = [0i32; 3];
-                    let mut hi = [0i32; 3];
-                    let mut empty = false;
-                    for a in 0..3 {
-                        lo[a] = ceil(u[a] - r).max(base[a]) - base[a];
-                        hi[a] = ((u[a] + r) as i32).min(base[a] + B - 1) - base[a];
-                        if lo[a] > hi[a] {
-                            empty = true;
-                            break;
-                        }
-                        for n in lo[a]..=hi[a] {
-                            w[a][n as usize] = kernel(((base[a] + n) as f32 - u[a]) * inv_r);
-                        }
-                    }
-                    if empty {
-                        continue;
-                    }
-                    for z in lo[2]..=hi[2] {
-                        let wz = w[2][z as usize];
-                        for y in lo[1]..=hi[1] {
-                            let wyz = w[1][y as usize] * wz;
-                            let row = ((z * B + y) * B) as usize;
-                            for x in lo[0]..=hi[0] {
-                                out[row + x as usize] += w[0][x as usize] * wyz;
-                            }
-                        }
-                    }
+    let span = particles.span;
+    for &i in sums {
+        let i = i as usize;
+        let reach = &particles.reach[i];
+        // The nodes it reaches in this block: the first relative to the block's first
+        // node and to the particle's first, and how many.
+        let mut lo = [0usize; 3];
+        let mut len = [0usize; 3];
+        let mut skip = [0usize; 3];
+        for a in 0..3 {
+            let l = reach[a][0].max(base[a]);
+            let h = reach[a][1].min(base[a] + B - 1);
+            lo[a] = (l - base[a]) as usize;
+            len[a] = (h - l + 1).max(0) as usize;
+            skip[a] = (l - reach[a][0]) as usize;
+        }
+        let w = &particles.weights[3 * span * i..3 * span * (i + 1)];
+        let (wx, rest) = w.split_at(span);
+        let (wy, wz) = rest.split_at(span);
+        let wx = &wx[skip[0]..skip[0] + len[0]];
+        let wy = &wy[skip[1]..skip[1] + len[1]];
+        let wz = &wz[skip[2]..skip[2] + len[2]];
+        for (z, &wz) in (lo[2]..).zip(wz) {
+            for (y, &wy) in (lo[1]..).zip(wy) {
+                let wyz = wy * wz;
+                let row = (z * B as usize + y) * B as usize + lo[0];
+                for (o, &wx) in out[row..row + len[0]].iter_mut().zip(wx) {
+                    *o += wx * wyz;
                 }
             }
         }
