@@ -30,8 +30,10 @@
 //! differences at the nodes, interpolated like the position), outward. Triangles wind
 //! counter-clockwise seen from outside (right-handed: (b − a) × (c − a) points out).
 //!
-//! Every node's sum runs over the particles in a fixed order (by block, then by
-//! index), one block per task: the bits do not depend on the thread count. Buffers
+//! Each particle's kernel factors b(·) on the three axes are computed once and the
+//! particle is filed under the blocks its kernel reaches; every node's sum runs over
+//! the particles in a fixed order (by home block, then by index), one block per task:
+//! the bits do not depend on the thread count. Buffers
 //! grow on the first build (and when the mesh grew); later builds do not allocate.
 
 use crate::error::{try_reserve, Error, Result};
@@ -71,6 +73,9 @@ const KEY_BITS: u32 = 21;
 /// Nodes beyond a particle's kernel that a block must hold (a crossing cell's lower
 /// corner and a vertex's central differences reach two nodes past it).
 const MARGIN: i32 = 2;
+/// Nodes of a particle's row of x weights: its home block's and the next block's on
+/// each side (a kernel of r ≤ B cells reaches no farther).
+const ROW: usize = 3 * B as usize;
 /// Blocks per build below which it runs on one thread.
 const PARALLEL_BLOCKS: usize = 8;
 
@@ -110,6 +115,11 @@ impl Params {
     /// The most nodes a particle's kernel reaches along an axis: those of (u − r, u + r).
     fn span(&self) -> usize {
         (2.0 * self.r).floor() as usize + 2
+    }
+
+    /// A particle's weights: a row of [`ROW`] along x, then `span` along y and z.
+    fn stride(&self) -> usize {
+        ROW + 2 * self.span()
     }
 }
 
@@ -177,10 +187,9 @@ fn kernel(t: f32) -> f32 {
 pub(crate) struct Surface {
     /// Per particle: its position in cells from `origin`.
     points: Vec<Vec3A>,
-    /// Per particle: the first and last node its kernel reaches on each axis (global
-    /// node coordinates), and its weights b((n − u) / r) at those nodes, `span` per
-    /// axis from the first ([`Params::span`] floats per axis, three axes per particle).
-    reach: Vec<[[i32; 2]; 3]>,
+    /// Per particle: the nodes its kernel reaches and its weights there ([`Foot`]),
+    /// [`Params::stride`] floats per particle.
+    feet: Vec<Foot>,
     weights: Vec<f32>,
     /// The particles each block sums (the blocks their kernels reach), block by block:
     /// block b's run from `sums_start[b]` to `sums_start[b + 1]`, in `bins` order.
@@ -254,6 +263,9 @@ impl View<'_> {
     /// block is absent (φ = 0 there: no particle reaches it).
     #[inline]
     fn locate(&self, b: usize, n: [i32; 3]) -> Option<(usize, usize)> {
+        if n.iter().all(|&c| (0..B).contains(&c)) {
+            return Some((b, node_index(n)));
+        }
         let o = n.map(|c| c.div_euclid(B));
         let l = n.map(|c| c.rem_euclid(B));
         let nb = self.near[b][near_index(o)];
@@ -395,7 +407,7 @@ impl Surface {
         // φ at every node, one block per task.
         {
             let Surface {
-                reach,
+                feet,
                 weights,
                 sums,
                 sums_start,
@@ -404,7 +416,7 @@ impl Surface {
                 ..
             } = &mut *self;
             let particles = Weighed {
-                reach,
+                feet,
                 weights,
                 span: params.span(),
             };
@@ -518,21 +530,39 @@ impl Surface {
     /// Each finite particle's reach and kernel weights on the three axes (the factors
     /// of W at every node it reaches), computed once for every block that sums it.
     fn weigh(&mut self, count: usize, params: &Params) -> Result<()> {
-        let span = params.span();
-        grow(&mut self.reach, count, [[0, -1]; 3])?;
-        grow(&mut self.weights, 3 * span * count, 0.0)?;
+        let (span, stride) = (params.span(), params.stride());
+        grow(&mut self.feet, count, Foot::default())?;
+        grow(&mut self.weights, stride * count, 0.0)?;
         let (r, inv_r) = (params.r, 1.0 / params.r);
-        for &(_, k) in &self.bins {
-            let k = k as usize;
+        for k in 0..count {
             let u = self.points[k].to_array();
-            let w = &mut self.weights[3 * span * k..3 * span * (k + 1)];
-            for (a, (reach, w)) in self.reach[k].iter_mut().zip(w.chunks_exact_mut(span)).enumerate() {
-                let (lo, hi) = (ceil(u[a] - r), (u[a] + r) as i32);
-                *reach = [lo, hi];
-                for (n, w) in (lo..=hi).zip(w.iter_mut()) {
+            if u[0].is_nan() {
+                continue;
+            }
+            // Its home block, as `place` filed it.
+            let hc = u.map(|c| (c as i32).div_euclid(B));
+            let w = &mut self.weights[stride * k..stride * (k + 1)];
+            let (wx, wyz) = w.split_at_mut(ROW);
+            let mut foot = Foot::default();
+            for a in 0..3 {
+                // Within the home block and the next on each side (r ≤ B cells; the
+                // bound only drops nodes a rounding of r = B would add, at b = 0).
+                let first = hc[a] * B - B;
+                let lo = ceil(u[a] - r).max(first);
+                let hi = ((u[a] + r) as i32).min(first + ROW as i32 - 1);
+                foot.reach[a] = [lo, hi];
+                let w = if a == 0 {
+                    foot.x0 = first;
+                    wx.fill(0.0);
+                    &mut wx[(lo - first) as usize..]
+                } else {
+                    &mut wyz[(a - 1) * span..a * span]
+                };
+                for (n, w) in (lo..=hi).zip(w) {
                     *w = kernel((n as f32 - u[a]) * inv_r);
                 }
             }
+            self.feet[k] = foot;
         }
         Ok(())
     }
@@ -636,7 +666,7 @@ impl Surface {
                 let hb = self.keys.binary_search(&home).expect("an occupied block") as u32;
                 let hc = unkey(home);
                 for &(_, k) in &self.bins[start as usize..end as usize] {
-                    let reach = &self.reach[k as usize];
+                    let reach = &self.feet[k as usize].reach;
                     let o: [[i32; 2]; 3] =
                         std::array::from_fn(|a| reach[a].map(|n| n.div_euclid(B) - hc[a]));
                     for z in o[2][0]..=o[2][1] {
@@ -738,60 +768,71 @@ impl Surface {
                     debug_assert!(m >> (d - 1) & 1 == 1, "a crossing edge");
                     first[nb * BN + nk] + (m & ((1u8 << (d - 1)) - 1)).count_ones()
                 };
-                for tet in &TETS {
-                    tet_triangles(tet, tet_inside(tet, cell), |e| {
-                        for edge in e {
-                            indices.push(vertex(edge));
-                        }
-                    });
+                let n = usize::from(CELL_INDICES[cell as usize]);
+                for &edge in &cell_edges()[cell as usize][..n] {
+                    indices.push(vertex(edge));
                 }
             }
         }
     }
 }
 
-/// The particles' reaches and weights ([`Surface::weigh`]).
+/// The nodes a particle's kernel reaches: the first and last on each axis (global
+/// node coordinates), and the node of the first of its row of x weights.
+#[derive(Clone, Copy, Default)]
+struct Foot {
+    reach: [[i32; 2]; 3],
+    x0: i32,
+}
+
+/// The particles' feet and weights ([`Surface::weigh`]).
 #[derive(Clone, Copy)]
 struct Weighed<'a> {
-    reach: &'a [[[i32; 2]; 3]],
+    feet: &'a [Foot],
     weights: &'a [f32],
     span: usize,
 }
 
 /// φ at the nodes of block `bc` (block coordinates): the particles `sums` that reach
 /// it, in `bins` order (by home block, then by index: a fixed order for each node
-/// whoever computes it).
+/// whoever computes it). Each row of the block takes a particle's eight x weights
+/// there, zeros (+0) past its reach included: the same sums.
 fn splat(bc: [i32; 3], particles: Weighed<'_>, sums: &[u32], params: &Params, out: &mut [f32]) {
     out.fill(0.0);
     let base = bc.map(|c| c * B);
     let span = particles.span;
+    let stride = ROW + 2 * span;
     for &i in sums {
         let i = i as usize;
-        let reach = &particles.reach[i];
-        // The nodes it reaches in this block: the first relative to the block's first
-        // node and to the particle's first, and how many.
-        let mut lo = [0usize; 3];
-        let mut len = [0usize; 3];
-        let mut skip = [0usize; 3];
-        for a in 0..3 {
-            let l = reach[a][0].max(base[a]);
-            let h = reach[a][1].min(base[a] + B - 1);
-            lo[a] = (l - base[a]) as usize;
+        let foot = &particles.feet[i];
+        // The nodes it reaches in this block along y and z: the first relative to the
+        // block's first node and to the particle's first, and how many.
+        let mut lo = [0usize; 2];
+        let mut len = [0usize; 2];
+        let mut skip = [0usize; 2];
+        for a in 0..2 {
+            let [r0, r1] = foot.reach[a + 1];
+            let l = r0.max(base[a + 1]);
+            let h = r1.min(base[a + 1] + B - 1);
+            lo[a] = (l - base[a + 1]) as usize;
             len[a] = (h - l + 1).max(0) as usize;
-            skip[a] = (l - reach[a][0]) as usize;
+            skip[a] = (l - r0) as usize;
         }
-        let w = &particles.weights[3 * span * i..3 * span * (i + 1)];
-        let (wx, rest) = w.split_at(span);
+        let w = &particles.weights[stride * i..stride * (i + 1)];
+        let (wx, rest) = w.split_at(ROW);
+        let at = (base[0] - foot.x0) as usize;
+        let wx: &[f32; B as usize] = wx[at..at + B as usize].try_into().expect("a row");
         let (wy, wz) = rest.split_at(span);
-        let wx = &wx[skip[0]..skip[0] + len[0]];
-        let wy = &wy[skip[1]..skip[1] + len[1]];
-        let wz = &wz[skip[2]..skip[2] + len[2]];
-        for (z, &wz) in (lo[2]..).zip(wz) {
-            for (y, &wy) in (lo[1]..).zip(wy) {
+        let wy = &wy[skip[0]..skip[0] + len[0]];
+        let wz = &wz[skip[1]..skip[1] + len[1]];
+        for (z, &wz) in (lo[1]..).zip(wz) {
+            for (y, &wy) in (lo[0]..).zip(wy) {
                 let wyz = wy * wz;
-                let row = (z * B as usize + y) * B as usize + lo[0];
-                for (o, &wx) in out[row..row + len[0]].iter_mut().zip(wx) {
-                    *o += wx * wyz;
+                let row = (z * B as usize + y) * B as usize;
+                let o: &mut [f32; B as usize] =
+                    (&mut out[row..row + B as usize]).try_into().expect("a row");
+                for x in 0..B as usize {
+                    o[x] += wx[x] * wyz;
                 }
             }
         }
@@ -864,6 +905,26 @@ const EDGE_BITS: [u8; 256] = {
     }
     t
 };
+
+/// Per cell (the insides of its corners): the edges of its triangles, three per
+/// triangle ([`CELL_INDICES`] of them), tetrahedron by tetrahedron as
+/// [`tet_triangles`] gives them.
+fn cell_edges() -> &'static [[(u8, u8); 36]; 256] {
+    static EDGES: std::sync::OnceLock<[[(u8, u8); 36]; 256]> = std::sync::OnceLock::new();
+    EDGES.get_or_init(|| {
+        let mut t = [[(0u8, 0u8); 36]; 256];
+        for (cell, edges) in t.iter_mut().enumerate() {
+            let mut n = 0;
+            for tet in &TETS {
+                tet_triangles(tet, tet_inside(tet, cell as u8), |e| {
+                    edges[n..n + 3].copy_from_slice(&e);
+                    n += 3;
+                });
+            }
+        }
+        t
+    })
+}
 
 /// The indices (three per triangle) of a cell given the insides of its corners.
 const CELL_INDICES: [u8; 256] = {
