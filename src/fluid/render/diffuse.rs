@@ -161,7 +161,8 @@ pub(crate) struct Diffuse {
     steps: u64,
     /// Per live fluid particle: the number it spawns this step.
     spawn: Vec<u32>,
-    /// Per slot of the grid: the outward normal (w = 1 when defined).
+    /// Per slot of the grid: the outward normal (w = 1 when defined, 0 when not, −1
+    /// while not made: slow water's, made only where a wave crest reads it).
     normal: Vec<Vec4>,
 }
 
@@ -284,11 +285,13 @@ impl Diffuse {
         self.particles.retain(|p| p.lifetime > 0.0);
     }
 
-    /// The normals of the fluid's slots, then each live fluid particle's spawn count.
+    /// The normals of the fluid's slots that spawn (the others' when a wave crest
+    /// reads them), then each live fluid particle's spawn count.
     fn potentials(&mut self, pos: &[Vec4], vel: &[Vec4], s: &StepInput<'_>) {
         let grid = s.grid;
         let m = grid.slots();
         let (h2, inv_h) = (s.h * s.h, 1.0 / s.h);
+        let (lo, hi) = (self.desc.energy_min, self.desc.energy_max);
         let threads = if m >= 4 * CHUNK { s.exec.threads() } else { 1 };
         s.exec.for_items(
             threads,
@@ -296,25 +299,13 @@ impl Diffuse {
             |c, ns| {
                 for (k, out) in ns.iter_mut().enumerate() {
                     let k = c * CHUNK + k;
-                    let p = pos[k];
-                    *out = Vec4::ZERO;
-                    if p.w == 0.0 {
-                        continue;
-                    }
-                    let x = Vec3A::from_vec4(p);
-                    let mut sum = Vec3A::ZERO;
-                    for &j in grid.list(k) {
-                        let q = pos[j as usize];
-                        let d = x - Vec3A::from_vec4(q);
-                        let r2 = d.length_squared();
-                        if q.w != 0.0 && r2 < h2 {
-                            sum += d * (1.0 - r2.sqrt() * inv_h);
-                        }
-                    }
-                    let l = sum.length();
-                    if l > 1.0e-6 * s.h {
-                        *out = (sum / l).extend(1.0);
-                    }
+                    // Slow water spawns nothing: its normal is only read at a crest
+                    // beside it, and made there.
+                    *out = if phi(0.5 * vel[k].truncate().length_squared(), lo, hi) > 0.0 {
+                        normal_of(grid, pos, k, h2, inv_h, s.h)
+                    } else {
+                        UNMADE
+                    };
                 }
             },
         );
@@ -368,9 +359,14 @@ impl Diffuse {
                         if speed > 0.0 {
                             ta += speed * (1.0 - (vij / speed).dot(dir)) * w;
                         }
-                        let nj = normal[j];
-                        if crest && nj.w != 0.0 && (-dir).dot(Vec3::from(ni)) < 0.0 {
-                            wc += (1.0 - ni.dot(Vec3A::from_vec4(nj))) * w;
+                        if crest && (-dir).dot(Vec3::from(ni)) < 0.0 {
+                            let nj = match normal[j] {
+                                n if n.w == UNMADE.w => normal_of(grid, pos, j, h2, inv_h, s.h),
+                                n => n,
+                            };
+                            if nj.w != 0.0 {
+                                wc += (1.0 - ni.dot(Vec3A::from_vec4(nj))) * w;
+                            }
                         }
                     }
                     let rate = d.trapped_air_rate * phi(ta, d.trapped_air_min, d.trapped_air_max)
@@ -437,5 +433,34 @@ impl Diffuse {
             }
         }
         self.stats.count = self.particles.len() as u32;
+    }
+}
+
+/// A slot's entry in `Diffuse::normal` before its normal is made (w = 1: defined,
+/// w = 0: undefined, no neighbours to point away from).
+const UNMADE: Vec4 = Vec4::new(0.0, 0.0, 0.0, -1.0);
+
+/// The outward normal of slot `k` (w = 1), zero where it is undefined (w = 0): the
+/// normalised Σ_j (x_k − x_j) W over the fluid's slots in its list within h.
+fn normal_of(grid: &GridView<'_>, pos: &[Vec4], k: usize, h2: f32, inv_h: f32, h: f32) -> Vec4 {
+    let p = pos[k];
+    if p.w == 0.0 {
+        return Vec4::ZERO;
+    }
+    let x = Vec3A::from_vec4(p);
+    let mut sum = Vec3A::ZERO;
+    for &j in grid.list(k) {
+        let q = pos[j as usize];
+        let d = x - Vec3A::from_vec4(q);
+        let r2 = d.length_squared();
+        if q.w != 0.0 && r2 < h2 {
+            sum += d * (1.0 - r2.sqrt() * inv_h);
+        }
+    }
+    let l = sum.length();
+    if l > 1.0e-6 * h {
+        (sum / l).extend(1.0)
+    } else {
+        Vec4::ZERO
     }
 }

@@ -30,8 +30,10 @@
 //! differences at the nodes, interpolated like the position), outward. Triangles wind
 //! counter-clockwise seen from outside (right-handed: (b − a) × (c − a) points out).
 //!
-//! Every node's sum runs over the particles in a fixed order (by block, then by
-//! index), one block per task: the bits do not depend on the thread count. Buffers
+//! Each particle's kernel factors b(·) on the three axes are computed once and the
+//! particle is filed under the blocks its kernel reaches; every node's sum runs over
+//! the particles in a fixed order (by home block, then by index), one block per task:
+//! the bits do not depend on the thread count. Buffers
 //! grow on the first build (and when the mesh grew); later builds do not allocate.
 
 use crate::error::{try_reserve, Error, Result};
@@ -71,6 +73,9 @@ const KEY_BITS: u32 = 21;
 /// Nodes beyond a particle's kernel that a block must hold (a crossing cell's lower
 /// corner and a vertex's central differences reach two nodes past it).
 const MARGIN: i32 = 2;
+/// Nodes of a particle's row of x weights: its home block's and the next block's on
+/// each side (a kernel of r ≤ B cells reaches no farther).
+const ROW: usize = 3 * B as usize;
 /// Blocks per build below which it runs on one thread.
 const PARALLEL_BLOCKS: usize = 8;
 
@@ -104,6 +109,18 @@ pub(crate) struct Params {
     /// 1 / W_bulk.
     inv_bulk: f32,
     threshold: f32,
+}
+
+impl Params {
+    /// The most nodes a particle's kernel reaches along an axis: those of (u − r, u + r).
+    fn span(&self) -> usize {
+        (2.0 * self.r).floor() as usize + 2
+    }
+
+    /// A particle's weights: a row of [`ROW`] along x, then `span` along y and z.
+    fn stride(&self) -> usize {
+        ROW + 2 * self.span()
+    }
 }
 
 impl Params {
@@ -170,6 +187,14 @@ fn kernel(t: f32) -> f32 {
 pub(crate) struct Surface {
     /// Per particle: its position in cells from `origin`.
     points: Vec<Vec3A>,
+    /// Per particle: the nodes its kernel reaches and its weights there ([`Foot`]),
+    /// [`Params::stride`] floats per particle.
+    feet: Vec<Foot>,
+    weights: Vec<f32>,
+    /// The particles each block sums (the blocks their kernels reach), block by block:
+    /// block b's run from `sums_start[b]` to `sums_start[b + 1]`, in `bins` order.
+    sums: Vec<u32>,
+    sums_start: Vec<u32>,
     /// (block key, particle) of every finite particle, sorted.
     bins: Vec<(u64, u32)>,
     /// The occupied blocks: key and the range of `bins` they hold.
@@ -238,6 +263,9 @@ impl View<'_> {
     /// block is absent (φ = 0 there: no particle reaches it).
     #[inline]
     fn locate(&self, b: usize, n: [i32; 3]) -> Option<(usize, usize)> {
+        if n.iter().all(|&c| (0..B).contains(&c)) {
+            return Some((b, node_index(n)));
+        }
         let o = n.map(|c| c.div_euclid(B));
         let l = n.map(|c| c.rem_euclid(B));
         let nb = self.near[b][near_index(o)];
@@ -379,18 +407,27 @@ impl Surface {
         // φ at every node, one block per task.
         {
             let Surface {
-                points,
-                bins,
-                occupied,
+                feet,
+                weights,
+                sums,
+                sums_start,
                 keys,
                 field,
                 ..
             } = &mut *self;
-            let (points, bins, occupied, keys) = (&*points, &*bins, &*occupied, &*keys);
+            let particles = Weighed {
+                feet,
+                weights,
+                span: params.span(),
+            };
+            let (sums, starts, keys) = (&*sums, &*sums_start, &*keys);
             exec.for_items(
                 threads,
                 Blocks::new(&mut field[..blocks * BN], BN),
-                |b, out| splat(unkey(keys[b]), points, bins, occupied, params, out),
+                |b, out| {
+                    let run = &sums[starts[b] as usize..starts[b + 1] as usize];
+                    splat(unkey(keys[b]), particles, run, params, out)
+                },
             );
         }
         // The crossing edges and the counts of each block.
@@ -486,7 +523,48 @@ impl Surface {
             self.bins.push((key(b), k as u32));
         }
         self.bins.sort_unstable();
+        self.weigh(count, params)?;
         Ok(true)
+    }
+
+    /// Each finite particle's reach and kernel weights on the three axes (the factors
+    /// of W at every node it reaches), computed once for every block that sums it.
+    fn weigh(&mut self, count: usize, params: &Params) -> Result<()> {
+        let (span, stride) = (params.span(), params.stride());
+        grow(&mut self.feet, count, Foot::default())?;
+        grow(&mut self.weights, stride * count, 0.0)?;
+        let (r, inv_r) = (params.r, 1.0 / params.r);
+        for k in 0..count {
+            let u = self.points[k].to_array();
+            if u[0].is_nan() {
+                continue;
+            }
+            // Its home block, as `place` filed it.
+            let hc = u.map(|c| (c as i32).div_euclid(B));
+            let w = &mut self.weights[stride * k..stride * (k + 1)];
+            let (wx, wyz) = w.split_at_mut(ROW);
+            let mut foot = Foot::default();
+            for a in 0..3 {
+                // Within the home block and the next on each side (r ≤ B cells; the
+                // bound only drops nodes a rounding of r = B would add, at b = 0).
+                let first = hc[a] * B - B;
+                let lo = ceil(u[a] - r).max(first);
+                let hi = ((u[a] + r) as i32).min(first + ROW as i32 - 1);
+                foot.reach[a] = [lo, hi];
+                let w = if a == 0 {
+                    foot.x0 = first;
+                    wx.fill(0.0);
+                    &mut wx[(lo - first) as usize..]
+                } else {
+                    &mut wyz[(a - 1) * span..a * span]
+                };
+                for (n, w) in (lo..=hi).zip(w) {
+                    *w = kernel((n as f32 - u[a]) * inv_r);
+                }
+            }
+            self.feet[k] = foot;
+        }
+        Ok(())
     }
 
     /// The occupied blocks, the grid's blocks (every block within a kernel and the
@@ -558,7 +636,61 @@ impl Surface {
                 *slot = keys.binary_search(&key(n)).map_or(u32::MAX, |i| i as u32);
             }
         }
+        self.contributions()?;
         Ok(blocks > 0)
+    }
+
+    /// The particles each block sums: every particle is filed under each block its
+    /// kernel reaches (its own block and, at most, the next one on each axis), in
+    /// `bins` order (by home block, then by index), so each block reads only the
+    /// particles that reach it, in the order the field's sums take.
+    fn contributions(&mut self) -> Result<()> {
+        let blocks = self.keys.len();
+        self.sums_start.clear();
+        try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
+        self.sums_start.resize(blocks + 1, 0);
+        let mut total = 0usize;
+        // Twice over the particles: the counts per block (made the runs' starts), then
+        // the runs (each start advancing to its run's end).
+        for fill in [false, true] {
+            if fill {
+                let mut at = 0u32;
+                for s in &mut self.sums_start {
+                    let n = *s;
+                    *s = at;
+                    at += n;
+                }
+                grow(&mut self.sums, total, 0)?;
+            }
+            for &(home, start, end) in &self.occupied {
+                let hb = self.keys.binary_search(&home).expect("an occupied block") as u32;
+                let hc = unkey(home);
+                for &(_, k) in &self.bins[start as usize..end as usize] {
+                    let reach = &self.feet[k as usize].reach;
+                    let o: [[i32; 2]; 3] =
+                        std::array::from_fn(|a| reach[a].map(|n| n.div_euclid(B) - hc[a]));
+                    for z in o[2][0]..=o[2][1] {
+                        for y in o[1][0]..=o[1][1] {
+                            for x in o[0][0]..=o[0][1] {
+                                let b = self.near[hb as usize][near_index([x, y, z])] as usize;
+                                if fill {
+                                    let at = &mut self.sums_start[b];
+                                    self.sums[*at as usize] = k;
+                                    *at += 1;
+                                } else {
+                                    self.sums_start[b] += 1;
+                                    total += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Each entry now holds its block's end: shift them to the starts.
+        self.sums_start.copy_within(..blocks, 1);
+        self.sums_start[0] = 0;
+        Ok(())
     }
 
     /// Writes the vertices: block by block, node by node, edge by edge (`first` of
@@ -636,70 +768,71 @@ impl Surface {
                     debug_assert!(m >> (d - 1) & 1 == 1, "a crossing edge");
                     first[nb * BN + nk] + (m & ((1u8 << (d - 1)) - 1)).count_ones()
                 };
-                for tet in &TETS {
-                    tet_triangles(tet, tet_inside(tet, cell), |e| {
-                        for edge in e {
-                            indices.push(vertex(edge));
-                        }
-                    });
+                let n = usize::from(CELL_INDICES[cell as usize]);
+                for &edge in &cell_edges()[cell as usize][..n] {
+                    indices.push(vertex(edge));
                 }
             }
         }
     }
 }
 
-/// φ at the nodes of block `bc` (block coordinates): the particles of the 27 blocks
-/// around it, block by block and in index order within each (a fixed order for each
-/// node whoever computes it).
-fn splat(
-    bc: [i32; 3],
-    points: &[Vec3A],
-    bins: &[(u64, u32)],
-    occupied: &[(u64, u32, u32)],
-    params: &Params,
-    out: &mut [f32],
-) {
+/// The nodes a particle's kernel reaches: the first and last on each axis (global
+/// node coordinates), and the node of the first of its row of x weights.
+#[derive(Clone, Copy, Default)]
+struct Foot {
+    reach: [[i32; 2]; 3],
+    x0: i32,
+}
+
+/// The particles' feet and weights ([`Surface::weigh`]).
+#[derive(Clone, Copy)]
+struct Weighed<'a> {
+    feet: &'a [Foot],
+    weights: &'a [f32],
+    span: usize,
+}
+
+/// φ at the nodes of block `bc` (block coordinates): the particles `sums` that reach
+/// it, in `bins` order (by home block, then by index: a fixed order for each node
+/// whoever computes it). Each row of the block takes a particle's eight x weights
+/// there, zeros (+0) past its reach included: the same sums.
+fn splat(bc: [i32; 3], particles: Weighed<'_>, sums: &[u32], params: &Params, out: &mut [f32]) {
     out.fill(0.0);
     let base = bc.map(|c| c * B);
-    let (r, inv_r) = (params.r, 1.0 / params.r);
-    let mut w = [[0.0f32; B as usize]; 3];
-    for dz in -1..=1 {
-        for dy in -1..=1 {
-            for dx in -1..=1 {
-                let k = key([bc[0] + dx, bc[1] + dy, bc[2] + dz]);
-                let Ok(o) = occupied.binary_search_by_key(&k, |e| e.0) else {
-                    continue;
-                };
-                let (_, s, e) = occupied[o];
-                for &(_, i) in &bins[s as usize..e as usize] {
-                    let u = points[i as usize].to_array();
-                    let mut lo = [0i32; 3];
-                    let mut hi = [0i32; 3];
-                    let mut empty = false;
-                    for a in 0..3 {
-                        lo[a] = ceil(u[a] - r).max(base[a]) - base[a];
-                        hi[a] = ((u[a] + r) as i32).min(base[a] + B - 1) - base[a];
-                        if lo[a] > hi[a] {
-                            empty = true;
-                            break;
-                        }
-                        for n in lo[a]..=hi[a] {
-                            w[a][n as usize] = kernel(((base[a] + n) as f32 - u[a]) * inv_r);
-                        }
-                    }
-                    if empty {
-                        continue;
-                    }
-                    for z in lo[2]..=hi[2] {
-                        let wz = w[2][z as usize];
-                        for y in lo[1]..=hi[1] {
-                            let wyz = w[1][y as usize] * wz;
-                            let row = ((z * B + y) * B) as usize;
-                            for x in lo[0]..=hi[0] {
-                                out[row + x as usize] += w[0][x as usize] * wyz;
-                            }
-                        }
-                    }
+    let span = particles.span;
+    let stride = ROW + 2 * span;
+    for &i in sums {
+        let i = i as usize;
+        let foot = &particles.feet[i];
+        // The nodes it reaches in this block along y and z: the first relative to the
+        // block's first node and to the particle's first, and how many.
+        let mut lo = [0usize; 2];
+        let mut len = [0usize; 2];
+        let mut skip = [0usize; 2];
+        for a in 0..2 {
+            let [r0, r1] = foot.reach[a + 1];
+            let l = r0.max(base[a + 1]);
+            let h = r1.min(base[a + 1] + B - 1);
+            lo[a] = (l - base[a + 1]) as usize;
+            len[a] = (h - l + 1).max(0) as usize;
+            skip[a] = (l - r0) as usize;
+        }
+        let w = &particles.weights[stride * i..stride * (i + 1)];
+        let (wx, rest) = w.split_at(ROW);
+        let at = (base[0] - foot.x0) as usize;
+        let wx: &[f32; B as usize] = wx[at..at + B as usize].try_into().expect("a row");
+        let (wy, wz) = rest.split_at(span);
+        let wy = &wy[skip[0]..skip[0] + len[0]];
+        let wz = &wz[skip[1]..skip[1] + len[1]];
+        for (z, &wz) in (lo[1]..).zip(wz) {
+            for (y, &wy) in (lo[0]..).zip(wy) {
+                let wyz = wy * wz;
+                let row = (z * B as usize + y) * B as usize;
+                let o: &mut [f32; B as usize] =
+                    (&mut out[row..row + B as usize]).try_into().expect("a row");
+                for x in 0..B as usize {
+                    o[x] += wx[x] * wyz;
                 }
             }
         }
@@ -772,6 +905,26 @@ const EDGE_BITS: [u8; 256] = {
     }
     t
 };
+
+/// Per cell (the insides of its corners): the edges of its triangles, three per
+/// triangle ([`CELL_INDICES`] of them), tetrahedron by tetrahedron as
+/// [`tet_triangles`] gives them.
+fn cell_edges() -> &'static [[(u8, u8); 36]; 256] {
+    static EDGES: std::sync::OnceLock<[[(u8, u8); 36]; 256]> = std::sync::OnceLock::new();
+    EDGES.get_or_init(|| {
+        let mut t = [[(0u8, 0u8); 36]; 256];
+        for (cell, edges) in t.iter_mut().enumerate() {
+            let mut n = 0;
+            for tet in &TETS {
+                tet_triangles(tet, tet_inside(tet, cell as u8), |e| {
+                    edges[n..n + 3].copy_from_slice(&e);
+                    n += 3;
+                });
+            }
+        }
+        t
+    })
+}
 
 /// The indices (three per triangle) of a cell given the insides of its corners.
 const CELL_INDICES: [u8; 256] = {
