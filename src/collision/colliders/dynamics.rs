@@ -431,8 +431,8 @@ fn principal_axes(m: Mat3) -> (Vec3, Quat) {
                 row[p] = c * kp - s * kq;
                 row[q] = s * kp + c * kq;
             }
-            for k in 0..3 {
-                let (pk, qk) = (a[p][k], a[q][k]);
+            let (row_p, row_q) = (a[p], a[q]);
+            for (k, (&pk, &qk)) in row_p.iter().zip(&row_q).enumerate() {
                 a[p][k] = c * pk - s * qk;
                 a[q][k] = s * pk + c * qk;
             }
