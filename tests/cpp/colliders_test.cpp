@@ -489,23 +489,37 @@ void test_heightfield_from_samples() {
 
 } // namespace
 
-// A particle pinned to a free box in zero gravity, thrown outwards, pulls it: the momentum of rope + box
-// stays the initial one (within 1%), and mass x velocity change is the wrench's impulse.
-void test_dynamic_collider_and_pins() {
+/// A world without gravity or damping, 8 substeps of 4 iterations.
+sinew::World zero_gravity_world() {
     sinew::WorldDesc wd;
     wd.with_gravity(0.0f, 0.0f, 0.0f).with_substeps(8).with_iterations(4);
     wd.damping = 0.0f;
-    sinew::World world = must(sinew::World::create(wd), "World::create");
+    return must(sinew::World::create(wd), "World::create");
+}
+
+/// A free dynamic box of half extent 0.2 m and mass `mass` (kg) at the origin with
+/// restitution `e`.
+sinew::Collider free_box(sinew::World& world, float mass, float e) {
     SinewColliderDesc desc = sinew::collider_desc();
     desc.shape = SINEW_SHAPE_BOX;
     desc.half_extents = sinew::Vec3{0.2f, 0.2f, 0.2f};
+    desc.restitution = e;
     sinew::Collider box = must(world.add_collider(desc), "add_collider");
-    const float mass = 2.0f, moment = mass * 0.16f / 6.0f;
+    const float moment = mass * 0.16f / 6.0f;
     SinewColliderDynamics d{};
     d.mass = mass;
     d.inertia = sinew::Vec3{moment, moment, moment};
     d.inertia_rotation = SinewQuat{0.0f, 0.0f, 0.0f, 1.0f};
     must(box.set_dynamics(d), "set_dynamics");
+    return box;
+}
+
+// A particle pinned to a free box in zero gravity, thrown outwards, pulls it: the momentum of rope + box
+// stays the initial one (within 1%), and mass x velocity change is the wrench's impulse.
+void test_dynamic_collider_and_pins() {
+    sinew::World world = zero_gravity_world();
+    const float mass = 2.0f;
+    sinew::Collider box = free_box(world, mass, 0.0f);
     std::vector<sinew::Vec3> pts;
     std::vector<float> inv;
     for (int i = 0; i < 5; ++i) {
@@ -549,21 +563,9 @@ void test_dynamic_collider_and_pins() {
 /// 0.5: the relative normal speed afterwards is half the approach and the momentum is
 /// kept (closed form v_box = (1 + e) m v0 / (m + M)).
 void test_dynamic_collider_restitution() {
-    sinew::WorldDesc wd;
-    wd.with_gravity(0.0f, 0.0f, 0.0f).with_substeps(8).with_iterations(4);
-    wd.damping = 0.0f;
-    sinew::World world = must(sinew::World::create(wd), "World::create");
-    SinewColliderDesc desc = sinew::collider_desc();
-    desc.shape = SINEW_SHAPE_BOX;
-    desc.half_extents = sinew::Vec3{0.2f, 0.2f, 0.2f};
-    desc.restitution = 0.5f;
-    sinew::Collider box = must(world.add_collider(desc), "add_collider");
-    const float mass = 2.0f, moment = mass * 0.16f / 6.0f, mp = 0.5f, v0 = -3.0f;
-    SinewColliderDynamics d{};
-    d.mass = mass;
-    d.inertia = sinew::Vec3{moment, moment, moment};
-    d.inertia_rotation = SinewQuat{0.0f, 0.0f, 0.0f, 1.0f};
-    must(box.set_dynamics(d), "set_dynamics");
+    sinew::World world = zero_gravity_world();
+    const float mass = 2.0f, mp = 0.5f, v0 = -3.0f;
+    sinew::Collider box = free_box(world, mass, 0.5f);
     const std::vector<sinew::Vec3> pts = {sinew::Vec3{0.0f, 0.6f, 0.0f}};
     const std::vector<float> inv = {1.0f / mp};
     const sinew::Range r = must(world.add_particles(sinew::Span<const sinew::Vec3>(pts.data(), 1),

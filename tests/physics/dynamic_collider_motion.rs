@@ -9,6 +9,7 @@ use sinew::{
 };
 
 use super::collisions::DT;
+use super::dynamic_colliders::crate_box;
 
 fn world(substeps: u32, iterations: u32) -> World {
     World::new(WorldDesc {
@@ -25,24 +26,8 @@ fn world(substeps: u32, iterations: u32) -> World {
 /// friction, and one particle of mass `mp` and radius 0.05 m at `at` moving at `v`.
 fn box_and_particle(m: f32, e: Vec3, e_r: f32, mp: f32, at: Vec3, v: Vec3) -> (World, ColliderId) {
     let mut w = world(8, 4);
-    let id = w
-        .add_collider(&ColliderDesc {
-            shape: Shape::Box { half_extents: e },
-            restitution: e_r,
-            static_friction: 0.0,
-            dynamic_friction: 0.0,
-            ..ColliderDesc::default()
-        })
-        .unwrap();
-    w.set_collider_dynamics(
-        id,
-        &ColliderDynamics {
-            mass: m,
-            inertia: ColliderDynamics::box_inertia(m, e),
-            ..ColliderDynamics::default()
-        },
-    )
-    .unwrap();
+    let id = crate_box(&mut w, Vec3::ZERO, e, m, false);
+    w.set_collider_material(id, 0.0, 0.0, e_r).unwrap();
     w.add_particles(&[at], Some(&[1.0 / mp])).unwrap();
     w.set_particle_radii(0, &[0.05]).unwrap();
     w.write_velocities(0, &[v]).unwrap();
@@ -178,37 +163,44 @@ fn spin_state(w: &World, id: ColliderId) -> (Vec3, f32) {
     (l, 0.5 * omega.dot(l))
 }
 
-/// A free body with a general inertia tensor (principal moments 1, 2, 3 kg·m² along
-/// turned axes) spinning about a non-principal axis, no particles: over 2 s the world
-/// angular momentum stays the initial one (it precesses in the body: ω changes) and
-/// the kinetic energy stays within 0.1%.
-#[test]
-fn a_free_asymmetric_body_keeps_its_angular_momentum_and_energy() {
+/// A free 3 kg box-shaped body at the origin turned by `rotation`, with the inertia
+/// tensor `inertia` (its frame) spinning at `omega` (world), in a world of 8 substeps.
+fn spinning_body(rotation: Quat, inertia: Mat3, omega: Vec3) -> (World, ColliderId) {
     let mut w = world(8, 1);
     let id = w
         .add_collider(&ColliderDesc {
             shape: Shape::Box {
                 half_extents: Vec3::new(0.3, 0.2, 0.1),
             },
-            rotation: Quat::from_rotation_x(0.4),
+            rotation,
             ..ColliderDesc::default()
         })
         .unwrap();
-    let inertia = ColliderDynamics::inertia_from_principal(
-        Vec3::new(1.0, 2.0, 3.0),
-        Quat::from_rotation_x(0.3) * Quat::from_rotation_y(-0.5) * Quat::from_rotation_z(0.8),
-    );
-    let omega0 = Vec3::new(1.0, 2.0, 3.0);
     w.set_collider_dynamics(
         id,
         &ColliderDynamics {
             mass: 3.0,
             inertia,
-            angular_velocity: omega0,
+            angular_velocity: omega,
             ..ColliderDynamics::default()
         },
     )
     .unwrap();
+    (w, id)
+}
+
+/// A free body with a general inertia tensor (principal moments 1, 2, 3 kg·m² along
+/// turned axes) spinning about a non-principal axis, no particles: over 2 s the world
+/// angular momentum stays the initial one (it precesses in the body: ω changes) and
+/// the kinetic energy stays within 0.1%.
+#[test]
+fn a_free_asymmetric_body_keeps_its_angular_momentum_and_energy() {
+    let inertia = ColliderDynamics::inertia_from_principal(
+        Vec3::new(1.0, 2.0, 3.0),
+        Quat::from_rotation_x(0.3) * Quat::from_rotation_y(-0.5) * Quat::from_rotation_z(0.8),
+    );
+    let omega0 = Vec3::new(1.0, 2.0, 3.0);
+    let (mut w, id) = spinning_body(Quat::from_rotation_x(0.4), inertia, omega0);
     let (l0, e0) = spin_state(&w, id);
     let (mut worst_l, mut worst_e) = (0.0f32, 0.0f32);
     for _ in 0..120 {
@@ -239,25 +231,11 @@ fn a_free_asymmetric_body_keeps_its_angular_momentum_and_energy() {
 /// within 0.1% (f32 rounding over 960 substeps of a fast turn).
 #[test]
 fn a_body_spun_about_its_intermediate_axis_flips() {
-    let mut w = world(8, 1);
-    let id = w
-        .add_collider(&ColliderDesc {
-            shape: Shape::Box {
-                half_extents: Vec3::new(0.3, 0.2, 0.1),
-            },
-            ..ColliderDesc::default()
-        })
-        .unwrap();
-    w.set_collider_dynamics(
-        id,
-        &ColliderDynamics {
-            mass: 3.0,
-            inertia: Mat3::from_diagonal(Vec3::new(1.0, 2.0, 3.0)),
-            angular_velocity: Vec3::new(0.01, 10.0, 0.01),
-            ..ColliderDynamics::default()
-        },
-    )
-    .unwrap();
+    let (mut w, id) = spinning_body(
+        Quat::IDENTITY,
+        Mat3::from_diagonal(Vec3::new(1.0, 2.0, 3.0)),
+        Vec3::new(0.01, 10.0, 0.01),
+    );
     let (l0, e0) = spin_state(&w, id);
     let (mut worst_l, mut worst_e) = (0.0f32, 0.0f32);
     let mut flipped = None;

@@ -22,7 +22,7 @@ fn world(gravity: Vec3, substeps: u32, iterations: u32, threads: u32) -> World {
 }
 
 /// A dynamic box of mass `m` and half extents `e` at `at`.
-fn crate_box(w: &mut World, at: Vec3, e: Vec3, m: f32, gravity: bool) -> ColliderId {
+pub(super) fn crate_box(w: &mut World, at: Vec3, e: Vec3, m: f32, gravity: bool) -> ColliderId {
     let id = w
         .add_collider(&ColliderDesc {
             shape: Shape::Box { half_extents: e },
