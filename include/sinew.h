@@ -449,9 +449,10 @@
  * dynamic colliders' proxies and the pins to colliders. Version 12: the grain
  * emitters (after the kill volumes). Version 13: the sleep settings and islands
  * (after the activity table). Version 14: the grain emitters' held counts. Version 15:
- * the distance field colliders' grids.
+ * the distance field colliders' grids. Version 16: the dynamic colliders' free-rotation
+ * share of the step's angular velocity change.
  */
-#define FORMAT_VERSION 15
+#define FORMAT_VERSION 16
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
@@ -1584,7 +1585,8 @@ typedef struct SinewColliderMotion {
   struct SinewVec3 angular_velocity;
   /**
    * The change of velocity and angular velocity the particles, pins and fluids made
-   * over the step (gravity left out): what a host adds to its body's velocities.
+   * over the step (gravity and the gyroscopic turn of ω left out: the host's
+   * integrator applies them): what a host adds to its body's velocities.
    */
   struct SinewVec3 velocity_change;
   struct SinewVec3 angular_velocity_change;

@@ -1249,6 +1249,119 @@ class Body : public detail::OwnedHandle<Body, SinewBody> {
     SinewWorld world_{0};
 };
 
+namespace detail {
+/// sinew_collider_pin_particles with the spans' lengths checked (World::pin_particles,
+/// Collider::pin_particles).
+inline Result<uint32_t> pin_particles(SinewWorld world, SinewCollider c, Span<const uint32_t> particles,
+                                      Span<const SinewVec3> offsets, float compliance) {
+    const char* fn = "pin_particles";
+    if (particles.size() != offsets.size())
+        return local_error(Status::InvalidArgument, std::string(fn) + ": " + std::to_string(particles.size()) +
+                                                        " particles and " + std::to_string(offsets.size()) +
+                                                        " offsets");
+    auto n = to_count(particles.size(), fn);
+    if (!n) return n.error();
+    uint32_t first = 0;
+    return checked(sinew_collider_pin_particles(world, c, particles.data(), offsets.data(), *n, compliance, &first),
+                   first);
+}
+} // namespace detail
+
+/// A collider of a World (RAII, move-only; World::add_collider, add_mesh_collider,
+/// add_heightfield_collider, colliders::add_sdf_collider): its pose and material, the
+/// host body behind it when dynamic, and what the particles did to it. The destructor
+/// removes it from its world; release() keeps it there (the raw handle is then the
+/// caller's to remove, World::remove_collider). After its world is destroyed every call
+/// fails with Status::InvalidHandle and the destructor does nothing harmful. A
+/// default-constructed, moved-from, released or removed Collider is empty. Contacts and
+/// contact events name colliders by raw handle: is() tells whether one is this.
+class Collider : public detail::OwnedHandle<Collider, SinewCollider> {
+  public:
+    Collider() noexcept = default;
+    /// Takes ownership of a raw collider handle of `world`, added with `shape`.
+    Collider(SinewWorld world, SinewCollider collider, SinewShape shape) noexcept
+        : OwnedHandle(collider), world_(world), shape_(shape) {}
+    ~Collider() { reset(); }
+    Collider(Collider&& other) noexcept
+        : OwnedHandle(std::move(other)), world_(other.world_), shape_(other.shape_) {}
+    Collider& operator=(Collider&& other) noexcept {
+        if (this != &other) {
+            OwnedHandle::operator=(std::move(other)); // removes this collider from its own world
+            world_ = other.world_;
+            shape_ = other.shape_;
+        }
+        return *this;
+    }
+
+    // valid(), operator bool, handle(), release() (the collider stays in its world) and
+    // reset() (removes it now if owned) come from OwnedHandle.
+    SinewWorld world_handle() const noexcept { return world_; }
+    /// The shape it was added with (a heightfield is SINEW_SHAPE_MESH).
+    SinewShape shape() const noexcept { return shape_; }
+    /// Whether `c` (a contact's or a contact event's collider) is this collider.
+    bool is(SinewCollider c) const noexcept { return valid() && c.id == handle_.id; }
+    /// Removes the collider from its world now. Fails with Status::InvalidHandle on an
+    /// empty Collider or a collider already gone.
+    Result<void> remove() {
+        auto r = detail::to_result(sinew_collider_remove(world_, handle_));
+        if (r) handle_.id = 0;
+        return r;
+    }
+    /// Moves the collider (m, unit quaternion): it sweeps there over the next step, or
+    /// jumps there when `teleport`.
+    Result<void> set_transform(const SinewVec3& position, const SinewQuat& rotation, bool teleport = false) {
+        return detail::to_result(sinew_collider_set_transform(world_, handle_, &position, &rotation, teleport ? 1u : 0u));
+    }
+    /// Sets the Coulomb friction coefficients (>= 0) and the restitution ([0, 1]; a
+    /// dynamic collider bounces particles off its body's material velocity, keeping the
+    /// momentum).
+    Result<void> set_material(float static_friction, float dynamic_friction, float restitution) {
+        return detail::to_result(
+            sinew_collider_set_material(world_, handle_, static_friction, dynamic_friction, restitution));
+    }
+    /// The force (N) and torque (N·m, about the collider's position) the particles
+    /// exerted on the collider over the last step.
+    Result<Wrench> contact_wrench() const {
+        Wrench w;
+        return detail::checked(sinew_collider_contact_wrench(world_, handle_, nullptr, &w.force, &w.torque), w);
+    }
+    /// As contact_wrench(), the torque about `about` (world, m; a body's centre of mass).
+    Result<Wrench> contact_wrench(const SinewVec3& about) const {
+        Wrench w;
+        return detail::checked(sinew_collider_contact_wrench(world_, handle_, &about, &w.force, &w.torque), w);
+    }
+    /// Makes the collider dynamic: the host body behind it (sinew_collider_set_dynamics:
+    /// mass, principal inertia and its rotation in the collider's frame, centre of mass,
+    /// velocities, gravity flag). Call it every step before stepping; motion() and
+    /// contact_wrench() then say what the particles did to it.
+    Result<void> set_dynamics(const SinewColliderDynamics& d) {
+        return detail::to_result(sinew_collider_set_dynamics(world_, handle_, &d));
+    }
+    /// Makes the collider kinematic again (moved by the host alone).
+    Result<void> clear_dynamics() { return detail::to_result(sinew_collider_clear_dynamics(world_, handle_)); }
+    /// What the dynamic collider's proxy did over the last step: end velocities and the
+    /// velocity change the particles, pins and fluids made (gravity and the gyroscopic
+    /// turn left out).
+    Result<SinewColliderMotion> motion() const {
+        SinewColliderMotion m{};
+        return detail::checked(sinew_collider_read_motion(world_, handle_, &m), m);
+    }
+    /// Pins `particles` to the points `offsets` (m, the collider's frame) with
+    /// `compliance` (m/N, 0 = rigid); a dynamic collider takes the reaction. Returns the
+    /// first pin's index (World::remove_pins, World::read_pin_forces).
+    Result<uint32_t> pin_particles(Span<const uint32_t> particles, Span<const SinewVec3> offsets,
+                                   float compliance = 0.0f) {
+        return detail::pin_particles(world_, handle_, particles, offsets, compliance);
+    }
+
+  private:
+    friend class detail::OwnedHandle<Collider, SinewCollider>;
+    void destroy(SinewCollider c) noexcept { (void)sinew_collider_remove(world_, c); }
+
+    SinewWorld world_{0};
+    SinewShape shape_ = SINEW_SHAPE_PLANE;
+};
+
 /// One simulation world (RAII, move-only). A default-constructed or moved-from World
 /// is empty (`valid()` false) and its calls fail with Status::InvalidHandle.
 class World : public detail::OwnedHandle<World, SinewWorld> {
@@ -1658,16 +1771,17 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
 
     // --- collisions and interaction (README "Collisions and interaction") --------
 
-    /// Adds a collider; start `desc` from sinew::collider_desc(). Returns its handle.
-    Result<SinewCollider> add_collider(const SinewColliderDesc& desc) {
+    /// Adds a collider; start `desc` from sinew::collider_desc(). Returns the Collider
+    /// that owns it (removed when it is destroyed; release() keeps it).
+    Result<Collider> add_collider(const SinewColliderDesc& desc) {
         SinewCollider c{0};
-        return detail::checked(sinew_world_add_collider(handle_, &desc, &c), c);
+        return made_collider(sinew_world_add_collider(handle_, &desc, &c), c, static_cast<SinewShape>(desc.shape));
     }
     /// Adds a static two-sided triangle-mesh collider: vertices (m, local frame) and
     /// three vertex indices per triangle; `desc` gives transform and material.
     template <class V>
-    Result<SinewCollider> add_mesh_collider(const SinewColliderDesc& desc, Span<const V> vertices,
-                                            Span<const uint32_t> indices) {
+    Result<Collider> add_mesh_collider(const SinewColliderDesc& desc, Span<const V> vertices,
+                                       Span<const uint32_t> indices) {
         SINEW_ASSERT_VEC3_LIKE(V);
         static_assert(sizeof(V) == sizeof(SinewVec3), "mesh vertices must be packed Vec3-like structs");
         auto nv = detail::to_count(vertices.size(), "World::add_mesh_collider");
@@ -1679,12 +1793,18 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         auto nt = detail::to_count(indices.size() / 3, "World::add_mesh_collider");
         if (!nt) return nt.error();
         SinewCollider c{0};
-        return detail::checked(sinew_world_add_mesh_collider(handle_, &desc,
-                                                             reinterpret_cast<const SinewVec3*>(vertices.data()), *nv,
-                                                             indices.data(), *nt, &c),
-                               c);
+        return made_collider(sinew_world_add_mesh_collider(handle_, &desc,
+                                                           reinterpret_cast<const SinewVec3*>(vertices.data()), *nv,
+                                                           indices.data(), *nt, &c),
+                             c, SINEW_SHAPE_MESH);
     }
-    /// Removes a collider; its handle becomes invalid.
+    /// Number of colliders in the world.
+    Result<uint32_t> collider_count() const {
+        uint32_t n = 0;
+        return detail::checked(sinew_world_collider_count(handle_, &n), n);
+    }
+    /// Removes a collider by its raw handle (Collider::remove for a Collider); the
+    /// handle becomes invalid.
     Result<void> remove_collider(SinewCollider c) { return detail::to_result(sinew_collider_remove(handle_, c)); }
     /// Moves a collider (m, unit quaternion): it sweeps there over the next step, or
     /// jumps there when `teleport`.
@@ -1741,10 +1861,11 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     /// >= 2) of `heights` (m, row by row: row j at local z = j cell_z, sample i at local
     /// x = i cell_x; the corner sample at desc.position, turned by desc.rotation) and,
     /// unless `holes` is empty, one flag per cell ((rows-1)(columns-1), row by row; 1 =
-    /// a hole particles pass through). Friction and restitution are `desc`'s.
-    Result<SinewCollider> add_heightfield_collider(const SinewColliderDesc& desc, uint32_t columns, uint32_t rows,
-                                                   float cell_x, float cell_z, Span<const float> heights,
-                                                   Span<const uint8_t> holes = {}) {
+    /// a hole particles pass through). Friction and restitution are `desc`'s; its
+    /// shape reads as SINEW_SHAPE_MESH (two triangles per solid cell).
+    Result<Collider> add_heightfield_collider(const SinewColliderDesc& desc, uint32_t columns, uint32_t rows,
+                                              float cell_x, float cell_z, Span<const float> heights,
+                                              Span<const uint8_t> holes = {}) {
         const char* fn = "World::add_heightfield_collider";
         if (columns < 2 || rows < 2 || heights.size() != std::size_t(columns) * rows)
             return detail::local_error(Status::InvalidArgument, std::string(fn) + ": " +
@@ -1759,10 +1880,10 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
                                                                                   (rows - 1)) +
                                                                    " cells");
         SinewCollider c{0};
-        return detail::checked(sinew_world_add_heightfield_collider(handle_, &desc, columns, rows, cell_x, cell_z,
-                                                                    heights.data(),
-                                                                    holes.empty() ? nullptr : holes.data(), &c),
-                               c);
+        return made_collider(sinew_world_add_heightfield_collider(handle_, &desc, columns, rows, cell_x, cell_z,
+                                                                  heights.data(),
+                                                                  holes.empty() ? nullptr : holes.data(), &c),
+                             c, SINEW_SHAPE_MESH);
     }
     /// The force (N) and torque (N·m, about the collider's position) the particles
     /// exerted on `c` over the last step (the means of its reported contacts' impulses).
@@ -1787,7 +1908,8 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         return detail::to_result(sinew_collider_clear_dynamics(handle_, c));
     }
     /// What dynamic collider `c`'s proxy did over the last step: end velocities and the
-    /// velocity change the particles, pins and fluids made (gravity left out).
+    /// velocity change the particles, pins and fluids made (gravity and the gyroscopic
+    /// turn left out).
     Result<SinewColliderMotion> collider_motion(SinewCollider c) const {
         SinewColliderMotion m{};
         return detail::checked(sinew_collider_read_motion(handle_, c, &m), m);
@@ -1797,17 +1919,7 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
     /// first pin's index.
     Result<uint32_t> pin_particles(SinewCollider c, Span<const uint32_t> particles, Span<const SinewVec3> offsets,
                                    float compliance = 0.0f) {
-        const char* fn = "World::pin_particles";
-        if (particles.size() != offsets.size())
-            return detail::local_error(Status::InvalidArgument, std::string(fn) + ": " +
-                                                                   std::to_string(particles.size()) +
-                                                                   " particles and " +
-                                                                   std::to_string(offsets.size()) + " offsets");
-        auto n = detail::to_count(particles.size(), fn);
-        if (!n) return n.error();
-        uint32_t first = 0;
-        return detail::checked(
-            sinew_collider_pin_particles(handle_, c, particles.data(), offsets.data(), *n, compliance, &first), first);
+        return detail::pin_particles(handle_, c, particles, offsets, compliance);
     }
     /// Removes pins `first..first + count`.
     Result<void> remove_pins(uint32_t first, uint32_t count) {
@@ -2374,6 +2486,11 @@ class World : public detail::OwnedHandle<World, SinewWorld> {
         auto r = detail::to_result(s);
         if (!r) return r.error();
         return Body(handle_, body);
+    }
+    Result<Collider> made_collider(SinewStatus s, const SinewCollider& c, SinewShape shape) const {
+        auto r = detail::to_result(s);
+        if (!r) return r.error();
+        return Collider(handle_, c, shape);
     }
 
     friend class detail::OwnedHandle<World, SinewWorld>;

@@ -282,8 +282,8 @@ inline Result<SdfGrid> sdf_from_mesh(Span<const SinewVec3> vertices, Span<const 
 /// Adds `grid` as a static signed distance field collider of `world`
 /// (sinew_world_add_sdf_collider): `desc` places it and gives the material; swept,
 /// with the friction and restitution of every collider; its shape reads as
-/// SINEW_SHAPE_SDF.
-inline Result<SinewCollider> add_sdf_collider(World& world, const SinewColliderDesc& desc, const SdfGrid& grid) {
+/// SINEW_SHAPE_SDF. Returns the Collider that owns it (removed when it is destroyed).
+inline Result<Collider> add_sdf_collider(World& world, const SinewColliderDesc& desc, const SdfGrid& grid) {
     if (grid.nx < 2 || grid.ny < 2 || grid.nz < 2 ||
         grid.distances.size() != std::size_t(grid.nx) * grid.ny * grid.nz)
         return sinew::detail::local_error(Status::InvalidArgument,
@@ -292,9 +292,10 @@ inline Result<SinewCollider> add_sdf_collider(World& world, const SinewColliderD
                                        std::to_string(grid.ny) + " x " + std::to_string(grid.nz) +
                                        " nodes (at least 2 per axis)");
     SinewCollider c{0};
-    return sinew::detail::checked(sinew_world_add_sdf_collider(world.handle(), &desc, grid.nx, grid.ny, grid.nz, grid.cell,
-                                                        &grid.origin, grid.distances.data(), &c),
-                           c);
+    auto added = sinew::detail::to_result(sinew_world_add_sdf_collider(
+        world.handle(), &desc, grid.nx, grid.ny, grid.nz, grid.cell, &grid.origin, grid.distances.data(), &c));
+    if (!added) return added.error();
+    return Collider(world.handle(), c, SINEW_SHAPE_SDF);
 }
 
 } // namespace colliders

@@ -421,7 +421,7 @@ class Scene {
         auto c = world_.add_collider(desc);
         if (!c) return c.error();
         const ColliderId id = next_collider_++;
-        colliders_.emplace(id, *c);
+        colliders_.emplace(id, c->release()); // the scene removes it (remove_collider)
         return id;
     }
     /// Adds a static heightfield collider (see World::add_heightfield_collider).
@@ -431,7 +431,7 @@ class Scene {
         auto c = world_.add_heightfield_collider(desc, columns, rows, cell_x, cell_z, heights, holes);
         if (!c) return c.error();
         const ColliderId id = next_collider_++;
-        colliders_.emplace(id, *c);
+        colliders_.emplace(id, c->release()); // the scene removes it (remove_collider)
         return id;
     }
     /// Removes a collider.

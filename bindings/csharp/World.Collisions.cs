@@ -1,7 +1,9 @@
-// Sinew.World: colliders, particle collision properties, contact readback, picking and
-// grabbing (README "Collisions and interaction"). Lengths in m, impulses in N·s,
-// friction coefficients >= 0, restitution and unyielding factors in [0, 1].
+// Sinew.World: colliders (WorldCollider, the object that owns a collider's handle),
+// particle collision properties, contact readback, picking and grabbing (README
+// "Collisions and interaction"). Lengths in m, impulses in N·s, friction coefficients
+// >= 0, restitution and unyielding factors in [0, 1].
 
+using System;
 using Sinew.Native;
 
 namespace Sinew
@@ -16,17 +18,19 @@ namespace Sinew
             return SinewException.Checked(SinewNative.sinew_collider_desc_init(&d), d);
         }
 
-        /// <summary>Adds a collider (start from <see cref="ColliderDesc"/>); returns its handle.</summary>
-        public unsafe SinewColliderHandle AddCollider(SinewColliderDesc desc)
+        /// <summary>Adds a collider (start from <see cref="ColliderDesc"/>); returns the
+        /// <see cref="WorldCollider"/> that owns it.</summary>
+        public unsafe WorldCollider AddCollider(SinewColliderDesc desc)
         {
             SinewColliderHandle c;
-            return SinewException.Checked(SinewNative.sinew_world_add_collider(Handle, &desc, &c), c);
+            SinewException.Check(SinewNative.sinew_world_add_collider(Handle, &desc, &c));
+            return new WorldCollider(this, c, (SinewShape)desc.shape);
         }
 
         /// <summary>Adds a static two-sided triangle-mesh collider: vertices (m, local frame)
         /// and three vertex indices per triangle; <paramref name="desc"/> gives transform
         /// and material.</summary>
-        public unsafe SinewColliderHandle AddMeshCollider(SinewColliderDesc desc, SinewVec3[] vertices, int[] indices)
+        public unsafe WorldCollider AddMeshCollider(SinewColliderDesc desc, SinewVec3[] vertices, int[] indices)
         {
             const string F = "World.AddMeshCollider";
             Args.NotNull(vertices, F, "vertices");
@@ -36,10 +40,22 @@ namespace Sinew
             SinewColliderHandle c;
             fixed (SinewVec3* v = vertices)
             fixed (int* t = indices)
-                return SinewException.Checked(SinewNative.sinew_world_add_mesh_collider(Handle, &desc, v, unchecked((uint)vertices.Length), (uint*)t, unchecked((uint)(indices.Length / 3)), &c), c);
+                SinewException.Check(SinewNative.sinew_world_add_mesh_collider(Handle, &desc, v, unchecked((uint)vertices.Length), (uint*)t, unchecked((uint)(indices.Length / 3)), &c));
+            return new WorldCollider(this, c, SinewShape.Mesh);
         }
 
-        /// <summary>Removes a collider; its handle becomes invalid.</summary>
+        /// <summary>Number of colliders in the world.</summary>
+        public unsafe int ColliderCount
+        {
+            get
+            {
+                uint n;
+                return (int)SinewException.Checked(SinewNative.sinew_world_collider_count(Handle, &n), n);
+            }
+        }
+
+        /// <summary>Removes a collider by its raw handle (<see cref="WorldCollider.Remove"/> for a
+        /// <see cref="WorldCollider"/>); the handle becomes invalid.</summary>
         public void RemoveCollider(SinewColliderHandle collider)
         {
             SinewException.Check(SinewNative.sinew_collider_remove(Handle, collider));
@@ -94,8 +110,9 @@ namespace Sinew
         /// sample i at local x = i·cellX; the corner sample at desc.position, turned by
         /// desc.rotation) and, when <paramref name="holes"/> is not null, one flag per
         /// cell ((rows-1)·(columns-1), row by row; true = a hole particles pass through).
-        /// Swept with the friction and restitution of <paramref name="desc"/>.</summary>
-        public unsafe SinewColliderHandle AddHeightfieldCollider(SinewColliderDesc desc, int columns, int rows,
+        /// Swept with the friction and restitution of <paramref name="desc"/>. Its shape
+        /// reads as <see cref="SinewShape.Mesh"/> (two triangles per solid cell).</summary>
+        public unsafe WorldCollider AddHeightfieldCollider(SinewColliderDesc desc, int columns, int rows,
             float cellX, float cellZ, float[] heights, bool[] holes = null)
         {
             const string F = "World.AddHeightfieldCollider";
@@ -114,8 +131,9 @@ namespace Sinew
             SinewColliderHandle c;
             fixed (float* h = heights)
             fixed (byte* f = flags)
-                return SinewException.Checked(SinewNative.sinew_world_add_heightfield_collider(Handle, &desc,
-                    (uint)columns, (uint)rows, cellX, cellZ, h, flags == null ? null : f, &c), c);
+                SinewException.Check(SinewNative.sinew_world_add_heightfield_collider(Handle, &desc,
+                    (uint)columns, (uint)rows, cellX, cellZ, h, flags == null ? null : f, &c));
+            return new WorldCollider(this, c, SinewShape.Mesh);
         }
 
         /// <summary>Number of particle-collider contacts of the last step.</summary>
@@ -273,6 +291,146 @@ namespace Sinew
         public void ReleaseParticle(int particle)
         {
             SinewException.Check(SinewNative.sinew_world_release_particle(Handle, unchecked((uint)particle)));
+        }
+    }
+
+    /// <summary>A collider owned by a <see cref="World"/> (<see cref="World.AddCollider"/>,
+    /// <see cref="World.AddMeshCollider"/>, <see cref="World.AddHeightfieldCollider"/>,
+    /// <see cref="World.AddSdfCollider"/>): its pose and material, the host body behind it
+    /// when dynamic, and what the particles did to it. Every method throws
+    /// <see cref="SinewException"/> on failure and changes nothing then; after
+    /// <see cref="Remove"/> they throw with status ErrorInvalidHandle, once its world is
+    /// disposed ObjectDisposedException. <see cref="Dispose"/> removes the collider if it
+    /// and its world are still there; a collider never disposed lives as long as its
+    /// world. It converts implicitly to its raw handle, which the contact readback and
+    /// the events name (<see cref="Is"/>). (Named so as not to shadow
+    /// UnityEngine.Collider in code that uses both namespaces.)</summary>
+    public sealed class WorldCollider : IDisposable
+    {
+        /// <summary>The world that owns the collider.</summary>
+        public World World { get; private set; }
+        /// <summary>The native handle (for the raw layer).</summary>
+        public SinewColliderHandle Handle { get; private set; }
+        /// <summary>The shape it was added with (a heightfield is a
+        /// <see cref="SinewShape.Mesh"/>).</summary>
+        public SinewShape Shape { get; private set; }
+        /// <summary>True once <see cref="Remove"/> or <see cref="Dispose"/> removed it.</summary>
+        public bool IsRemoved { get; private set; }
+
+        internal WorldCollider(World world, SinewColliderHandle handle, SinewShape shape)
+        {
+            World = world;
+            Handle = handle;
+            Shape = shape;
+        }
+
+        /// <summary>The raw handle of <paramref name="collider"/>.</summary>
+        public static implicit operator SinewColliderHandle(WorldCollider collider)
+        {
+            if (collider == null)
+                throw new ArgumentNullException("collider");
+            return collider.Handle;
+        }
+
+        /// <summary>Whether <paramref name="handle"/> (a contact's or a contact event's
+        /// collider) names this collider.</summary>
+        public bool Is(SinewColliderHandle handle)
+        {
+            return handle.id == Handle.id;
+        }
+
+        /// <summary>Removes the collider from its world (a second call throws with
+        /// ErrorInvalidHandle).</summary>
+        public void Remove()
+        {
+            World.RemoveCollider(Handle);
+            IsRemoved = true;
+        }
+
+        /// <summary>Removes the collider if it and its world are still there; otherwise
+        /// does nothing.</summary>
+        public void Dispose()
+        {
+            if (IsRemoved || World.IsDisposed)
+                return;
+            IsRemoved = true;
+            try
+            {
+                // Fails only for a collider the raw layer already removed: nothing to do then.
+                SinewNative.sinew_collider_remove(World.Handle, Handle);
+            }
+            catch (ObjectDisposedException)
+            {
+                // The world was disposed meanwhile, and the collider with it.
+            }
+        }
+
+        /// <summary>Moves the collider (m, unit quaternion): it sweeps there during the
+        /// next step, or jumps there when <paramref name="teleport"/>.</summary>
+        public void SetTransform(SinewVec3 position, SinewQuat rotation, bool teleport = false)
+        {
+            World.SetColliderTransform(Handle, position, rotation, teleport);
+        }
+
+        /// <summary>Sets the Coulomb friction coefficients (>= 0) and the restitution
+        /// ([0, 1]; a dynamic collider bounces particles off the host body's material
+        /// velocity, keeping the momentum).</summary>
+        public void SetMaterial(float staticFriction, float dynamicFriction, float restitution)
+        {
+            World.SetColliderMaterial(Handle, staticFriction, dynamicFriction, restitution);
+        }
+
+        /// <summary>The force (N) and torque (N·m, about the collider's position) the
+        /// particles exerted on the collider over the last step.</summary>
+        public void ContactWrench(out SinewVec3 force, out SinewVec3 torque)
+        {
+            World.ContactWrench(Handle, out force, out torque);
+        }
+
+        /// <summary>As <see cref="ContactWrench(out SinewVec3, out SinewVec3)"/>, the torque
+        /// about <paramref name="about"/> (world, m; a body's centre of mass).</summary>
+        public void ContactWrench(SinewVec3 about, out SinewVec3 force, out SinewVec3 torque)
+        {
+            World.ContactWrench(Handle, about, out force, out torque);
+        }
+
+        /// <summary>Makes the collider dynamic: the host body behind it (mass in kg,
+        /// principal moments of inertia in kg·m² along <paramref name="inertiaRotation"/> in
+        /// the collider's frame, centre of mass in the collider's frame, velocity and
+        /// angular velocity in world space). Call it every fixed step before the world's
+        /// step; afterwards <see cref="ReadMotion"/> and <see cref="ContactWrench(SinewVec3, out SinewVec3, out SinewVec3)"/>
+        /// say what the particles did to it. <paramref name="gravity"/>: whether Sinew
+        /// applies the world's gravity to the proxy (false when the host integrates
+        /// it).</summary>
+        public void SetDynamics(float mass, SinewVec3 inertia, SinewQuat inertiaRotation, SinewVec3 centerOfMass,
+            SinewVec3 velocity, SinewVec3 angularVelocity, bool gravity = false)
+        {
+            World.SetColliderDynamics(Handle, mass, inertia, inertiaRotation, centerOfMass, velocity,
+                angularVelocity, gravity);
+        }
+
+        /// <summary>Makes the collider kinematic again (moved by the host alone).</summary>
+        public void ClearDynamics()
+        {
+            World.ClearColliderDynamics(Handle);
+        }
+
+        /// <summary>What the proxy of the dynamic collider did over the last step: its end
+        /// velocities and the velocity change the particles, pins and fluids made (gravity
+        /// and the gyroscopic turn left out). Allocates nothing.</summary>
+        public ColliderMotion ReadMotion()
+        {
+            return World.ReadColliderMotion(Handle);
+        }
+
+        /// <summary>Pins <paramref name="particles"/> to the points
+        /// <paramref name="offsets"/> (m, the collider's frame) with
+        /// <paramref name="compliance"/> (m/N, 0 = rigid); a dynamic collider takes the
+        /// reaction. Returns the first pin's index (<see cref="World.RemovePins"/>,
+        /// <see cref="World.ReadPinForces"/>).</summary>
+        public int PinParticles(uint[] particles, SinewVec3[] offsets, float compliance = 0f)
+        {
+            return World.PinParticles(Handle, particles, offsets, compliance);
         }
     }
 }

@@ -41,7 +41,8 @@ namespace Sinew
 
         /// <summary>What the proxy of dynamic <paramref name="collider"/> did over the
         /// last step: its end velocities and the velocity change the particles, pins and
-        /// fluids made (gravity left out). Allocates nothing.</summary>
+        /// fluids made (gravity and the gyroscopic turn left out). Allocates
+        /// nothing.</summary>
         public unsafe ColliderMotion ReadColliderMotion(SinewColliderHandle collider)
         {
             SinewColliderMotion m;

@@ -60,7 +60,7 @@ namespace Sinew
         /// is desc's, its shape ignored), sampled trilinearly with the gradient as normal,
         /// swept like every collider. Its shape reads as <see cref="SinewShape.Sdf"/>; it can
         /// be made dynamic and moved like any other.</summary>
-        public unsafe SinewColliderHandle AddSdfCollider(SinewColliderDesc desc, SdfGrid grid)
+        public unsafe WorldCollider AddSdfCollider(SinewColliderDesc desc, SdfGrid grid)
         {
             const string F = "World.AddSdfCollider";
             Args.NotNull(grid, F, "grid");
@@ -72,8 +72,9 @@ namespace Sinew
             SinewColliderHandle c;
             SinewVec3 origin = grid.Origin;
             fixed (float* d = grid.Distances)
-                return SinewException.Checked(SinewNative.sinew_world_add_sdf_collider(Handle, &desc,
-                    (uint)grid.Nx, (uint)grid.Ny, (uint)grid.Nz, grid.CellSize, &origin, d, &c), c);
+                SinewException.Check(SinewNative.sinew_world_add_sdf_collider(Handle, &desc,
+                    (uint)grid.Nx, (uint)grid.Ny, (uint)grid.Nz, grid.CellSize, &origin, d, &c));
+            return new WorldCollider(this, c, SinewShape.Sdf);
         }
     }
 }

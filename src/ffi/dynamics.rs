@@ -43,7 +43,8 @@ pub struct SinewColliderMotion {
     pub velocity: SinewVec3,
     pub angular_velocity: SinewVec3,
     /// The change of velocity and angular velocity the particles, pins and fluids made
-    /// over the step (gravity left out): what a host adds to its body's velocities.
+    /// over the step (gravity and the gyroscopic turn of ω left out: the host's
+    /// integrator applies them): what a host adds to its body's velocities.
     pub velocity_change: SinewVec3,
     pub angular_velocity_change: SinewVec3,
 }

@@ -54,8 +54,9 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// dynamic colliders' proxies and the pins to colliders. Version 12: the grain
 /// emitters (after the kill volumes). Version 13: the sleep settings and islands
 /// (after the activity table). Version 14: the grain emitters' held counts. Version 15:
-/// the distance field colliders' grids.
-pub const FORMAT_VERSION: u32 = 15;
+/// the distance field colliders' grids. Version 16: the dynamic colliders' free-rotation
+/// share of the step's angular velocity change.
+pub const FORMAT_VERSION: u32 = 16;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.

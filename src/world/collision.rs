@@ -241,8 +241,8 @@ impl World {
     }
 
     /// What the proxy of dynamic collider `id` did over the last step: its end
-    /// velocities and the change the particles made (gravity left out); an
-    /// InvalidArgument error for a kinematic collider.
+    /// velocities and the change the particles made (gravity and the gyroscopic turn
+    /// left out); an InvalidArgument error for a kinematic collider.
     pub fn collider_motion(&self, id: ColliderId) -> Result<ColliderMotion> {
         self.collision().colliders.motion(id)
     }

@@ -371,8 +371,9 @@ void test_heightfield_contacts_and_events() {
     auto bad_holes = world.add_heightfield_collider(desc, 3, 3, 1.0f, 1.0f, heights,
                                                     sinew::Span<const uint8_t>(holes.data(), 3));
     check(!bad_holes && bad_holes.error().status == sinew::Status::InvalidArgument, "3 hole flags for 4 cells rejected");
-    const SinewCollider ground = must(world.add_heightfield_collider(desc, 3, 3, 1.0f, 1.0f, heights, holes),
-                                      "add_heightfield_collider");
+    const sinew::Collider ground = must(world.add_heightfield_collider(desc, 3, 3, 1.0f, 1.0f, heights, holes),
+                                        "add_heightfield_collider");
+    check(ground.shape() == SINEW_SHAPE_MESH, "a heightfield is a mesh collider");
     must(world.set_contact_events(true), "set_contact_events");
     const float r = 0.05f;
     const auto resting = add_ball(scene, sinew::Vec3{0.5f, 0.7f, 0.5f}, r);
@@ -387,7 +388,7 @@ void test_heightfield_contacts_and_events() {
             lost += taken.lost;
             for (uint32_t i = 0; i < taken.count; ++i) {
                 const sinew::ContactEvent& e = buffer[i];
-                if (e.collider.id != ground.id || (body != 0 && e.body.id != body)) {
+                if (!ground.is(e.collider) || (body != 0 && e.body.id != body)) {
                     ++others;
                     continue;
                 }
@@ -416,7 +417,7 @@ void test_heightfield_contacts_and_events() {
     check(n == 2 && written == 2, "two contacts (the resting ball's two particles)", std::to_string(n));
     for (uint32_t i = 0; i < written && i < 2; ++i) {
         const SinewContact& c = contacts[i];
-        check(c.collider.id == ground.id && near3(c.normal, sinew::Vec3{0, 1, 0}, 1e-4f),
+        check(ground.is(c.collider) && near3(c.normal, sinew::Vec3{0, 1, 0}, 1e-4f),
               "contact on the heightfield with normal +Y", fmt3(c.normal));
         check(near(c.point.x, 0.5, 1e-3) && near(c.point.y, 0.5, 1e-3) && near(c.point.z, 0.5 + 0.05 * i, 1e-3),
               "contact point on the surface under the particle", fmt3(c.point));
@@ -427,12 +428,12 @@ void test_heightfield_contacts_and_events() {
           "read_contacts into an empty span writes nothing");
     // The 2 kg ball's weight on the ground, half under each particle: no torque about
     // their midpoint, 9.8 N x 0.05 m = 0.49 N m about particle 0's contact.
-    const sinew::Wrench w = must(world.contact_wrench(ground), "contact_wrench");
+    const sinew::Wrench w = must(ground.contact_wrench(), "contact_wrench");
     check(near(w.force.y, -2.0 * 9.8, 0.02 * 2.0 * 9.8) && near(w.force.x, 0.0, 0.05) && near(w.force.z, 0.0, 0.05),
           "the ground carries the ball's weight (N, downward)", fmt3(w.force));
-    const sinew::Wrench mid = must(world.contact_wrench(ground, sinew::Vec3{0.5f, 0.5f, 0.525f}), "contact_wrench about");
+    const sinew::Wrench mid = must(ground.contact_wrench(sinew::Vec3{0.5f, 0.5f, 0.525f}), "contact_wrench about");
     check(near3(mid.torque, sinew::Vec3{0, 0, 0}, 0.01f), "no torque about the contacts' midpoint", fmt3(mid.torque));
-    const sinew::Wrench end = must(world.contact_wrench(ground, sinew::Vec3{0.5f, 0.5f, 0.5f}), "contact_wrench about");
+    const sinew::Wrench end = must(ground.contact_wrench(sinew::Vec3{0.5f, 0.5f, 0.5f}), "contact_wrench about");
     check(near3(end.torque, sinew::Vec3{0.49f, 0, 0}, 0.01f), "(0.05 m along z) x (9.8 N down) about particle 0's contact",
           fmt3(end.torque));
     // Off forgets the pairs: on again, the next step begins the resting pair afresh. The
@@ -488,23 +489,37 @@ void test_heightfield_from_samples() {
 
 } // namespace
 
-// A particle pinned to a free box in zero gravity, thrown outwards, pulls it: the momentum of rope + box
-// stays the initial one (within 1%), and mass x velocity change is the wrench's impulse.
-void test_dynamic_collider_and_pins() {
+/// A world without gravity or damping, 8 substeps of 4 iterations.
+sinew::World zero_gravity_world() {
     sinew::WorldDesc wd;
     wd.with_gravity(0.0f, 0.0f, 0.0f).with_substeps(8).with_iterations(4);
     wd.damping = 0.0f;
-    sinew::World world = must(sinew::World::create(wd), "World::create");
+    return must(sinew::World::create(wd), "World::create");
+}
+
+/// A free dynamic box of half extent 0.2 m and mass `mass` (kg) at the origin with
+/// restitution `e`.
+sinew::Collider free_box(sinew::World& world, float mass, float e) {
     SinewColliderDesc desc = sinew::collider_desc();
     desc.shape = SINEW_SHAPE_BOX;
     desc.half_extents = sinew::Vec3{0.2f, 0.2f, 0.2f};
-    const SinewCollider box = must(world.add_collider(desc), "add_collider");
-    const float mass = 2.0f, moment = mass * 0.16f / 6.0f;
+    desc.restitution = e;
+    sinew::Collider box = must(world.add_collider(desc), "add_collider");
+    const float moment = mass * 0.16f / 6.0f;
     SinewColliderDynamics d{};
     d.mass = mass;
     d.inertia = sinew::Vec3{moment, moment, moment};
     d.inertia_rotation = SinewQuat{0.0f, 0.0f, 0.0f, 1.0f};
-    must(world.set_collider_dynamics(box, d), "set_collider_dynamics");
+    must(box.set_dynamics(d), "set_dynamics");
+    return box;
+}
+
+// A particle pinned to a free box in zero gravity, thrown outwards, pulls it: the momentum of rope + box
+// stays the initial one (within 1%), and mass x velocity change is the wrench's impulse.
+void test_dynamic_collider_and_pins() {
+    sinew::World world = zero_gravity_world();
+    const float mass = 2.0f;
+    sinew::Collider box = free_box(world, mass, 0.0f);
     std::vector<sinew::Vec3> pts;
     std::vector<float> inv;
     for (int i = 0; i < 5; ++i) {
@@ -516,9 +531,9 @@ void test_dynamic_collider_and_pins() {
                                 "add_particles");
     std::vector<uint32_t> pinned = {r.first};
     std::vector<sinew::Vec3> offsets = {sinew::Vec3{0.25f, 0.0f, 0.0f}};
-    const uint32_t pin = must(world.pin_particles(box, pinned, offsets), "pin_particles");
+    const uint32_t pin = must(box.pin_particles(pinned, offsets), "pin_particles");
     check(pin == 0, "first pin is 0");
-    auto bad = world.pin_particles(box, pinned, sinew::Span<const sinew::Vec3>());
+    auto bad = box.pin_particles(pinned, sinew::Span<const sinew::Vec3>());
     check(!bad && bad.error().status == sinew::Status::InvalidArgument, "1 particle, 0 offsets rejected");
     // The pinned particle thrown outwards at 3 m/s: 0.6 kg m/s in all (the others
     // are free and at rest).
@@ -530,17 +545,76 @@ void test_dynamic_collider_and_pins() {
     must(world.read_velocities(r.first, sinew::Span<sinew::Vec3>(out.data(), out.size())), "read_velocities");
     float p = 0.0f;
     for (const auto& u : out) p += 0.2f * u.x;
-    const SinewColliderMotion m = must(world.collider_motion(box), "collider_motion");
+    const SinewColliderMotion m = must(box.motion(), "motion");
     p += mass * m.velocity.x;
     check(std::fabs(p - 0.6f) < 0.006f, "momentum of rope + box kept", std::to_string(p));
     check(m.velocity.x > 0.0f, "the pin drags the box", std::to_string(m.velocity.x));
-    const sinew::Wrench w = must(world.contact_wrench(box), "contact_wrench");
+    const sinew::Wrench w = must(box.contact_wrench(), "contact_wrench");
     check(std::fabs(w.force.x / 60.0f - mass * m.velocity_change.x) < 1e-4f, "wrench impulse = m dv");
     std::vector<sinew::Vec3> f(1);
     must(world.read_pin_forces(0, sinew::Span<sinew::Vec3>(f.data(), 1)), "read_pin_forces");
     must(world.remove_pins(0, 1), "remove_pins");
-    must(world.clear_collider_dynamics(box), "clear_collider_dynamics");
-    check(!world.collider_motion(box), "a kinematic collider has no motion");
+    must(box.clear_dynamics(), "clear_dynamics");
+    check(!box.motion(), "a kinematic collider has no motion");
+    check(!world.collider_motion(box.handle()), "nor through the World's raw-handle call");
+}
+
+/// A particle falling head-on onto a free dynamic box (zero gravity) with restitution
+/// 0.5: the relative normal speed afterwards is half the approach and the momentum is
+/// kept (closed form v_box = (1 + e) m v0 / (m + M)).
+void test_dynamic_collider_restitution() {
+    sinew::World world = zero_gravity_world();
+    const float mass = 2.0f, mp = 0.5f, v0 = -3.0f;
+    sinew::Collider box = free_box(world, mass, 0.5f);
+    const std::vector<sinew::Vec3> pts = {sinew::Vec3{0.0f, 0.6f, 0.0f}};
+    const std::vector<float> inv = {1.0f / mp};
+    const sinew::Range r = must(world.add_particles(sinew::Span<const sinew::Vec3>(pts.data(), 1),
+                                                    sinew::Span<const float>(inv.data(), 1)),
+                                "add_particles");
+    const float radius = 0.05f;
+    must(world.set_particle_radii(r.first, sinew::Span<const float>(&radius, 1)), "set_particle_radii");
+    const std::vector<sinew::Vec3> v = {sinew::Vec3{0.0f, v0, 0.0f}};
+    must(world.write_velocities(r.first, sinew::Span<const sinew::Vec3>(v.data(), 1)), "write_velocities");
+    for (int k = 0; k < 30; ++k) must(world.step(1.0f / 60.0f), "step");
+    std::vector<sinew::Vec3> out(1);
+    must(world.read_velocities(r.first, sinew::Span<sinew::Vec3>(out.data(), 1)), "read_velocities");
+    const SinewColliderMotion m = must(box.motion(), "motion");
+    check(near(out[0].y - m.velocity.y, 1.5, 2e-3), "relative normal speed = -e x approach",
+          fmt(out[0].y - m.velocity.y, 1.5));
+    check(near(m.velocity.y, 1.5 * mp * v0 / (mp + mass), 2e-3), "box velocity (1 + e) m v0 / (m + M)",
+          fmt(m.velocity.y, 1.5 * mp * v0 / (mp + mass)));
+}
+
+/// A Collider owns its handle: destroying it removes the collider, release() keeps it
+/// in the world, a moved-from Collider is empty, remove() empties it and a second
+/// removal through the raw handle is refused; after its world is gone the destructor
+/// is harmless.
+void test_collider_ownership() {
+    sinew::World world = must(sinew::World::create(), "World::create");
+    auto count = [&] { return must(world.collider_count(), "collider_count"); };
+    {
+        sinew::Collider a = must(world.add_collider(sinew::collider_desc()), "add_collider");
+        check(a.valid() && a.shape() == SINEW_SHAPE_PLANE, "a plane collider");
+        check(count() == 1, "one collider");
+        sinew::Collider b = std::move(a);
+        check(!a.valid() && b.valid(), "moved: the source is empty");
+        check(count() == 1, "a move removes nothing");
+    }
+    check(count() == 0, "the destructor removed it");
+    sinew::Collider kept = must(world.add_collider(sinew::collider_desc()), "add_collider");
+    const SinewCollider raw = kept.release();
+    check(!kept.valid() && count() == 1, "release() keeps it in the world");
+    must(world.remove_collider(raw), "remove_collider (raw)");
+    sinew::Collider c = must(world.add_collider(sinew::collider_desc()), "add_collider");
+    const SinewCollider handle = c.handle();
+    must(c.remove(), "remove");
+    check(!c.valid() && count() == 0, "remove() empties it");
+    check(world.remove_collider(handle).status() == sinew::Status::InvalidHandle, "removed handle refused");
+    check(!c.set_material(0.0f, 0.0f, 0.0f), "an empty Collider's calls fail");
+    sinew::Collider orphan = must(world.add_collider(sinew::collider_desc()), "add_collider");
+    world.reset();
+    check(orphan.set_material(0.0f, 0.0f, 0.0f).status() == sinew::Status::InvalidHandle,
+          "its world destroyed: InvalidHandle");
 }
 
 /// A closed box mesh turned into a distance field holds a ball at its radius; an open
@@ -565,7 +639,8 @@ void test_sdf_collider() {
     short_grid.distances.pop_back();
     auto bad = sc::add_sdf_collider(world, sinew::collider_desc(), short_grid);
     check(!bad && bad.error().status == sinew::Status::InvalidArgument, "a short grid is refused");
-    must(sc::add_sdf_collider(world, sinew::collider_desc(), grid), "add_sdf_collider");
+    const sinew::Collider field = must(sc::add_sdf_collider(world, sinew::collider_desc(), grid), "add_sdf_collider");
+    check(field.shape() == SINEW_SHAPE_SDF, "its shape reads as SINEW_SHAPE_SDF");
     const float r = 0.05f;
     const auto ball = add_ball(scene, sinew::Vec3{0.1f, 0.5f, 0.0f}, r);
     run(scene, 120);
@@ -583,6 +658,8 @@ int main() {
     test_heightfield_contacts_and_events();
     test_heightfield_from_samples();
     test_dynamic_collider_and_pins();
+    test_dynamic_collider_restitution();
+    test_collider_ownership();
     test_sdf_collider();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;

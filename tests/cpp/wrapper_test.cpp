@@ -953,7 +953,7 @@ void test_collisions() {
     box.half_extents = SinewVec3{2.0f, 0.05f, 2.0f};
     box.position = SinewVec3{0.0f, -0.05f, 0.0f};
     box.restitution = 0.5f;
-    SinewCollider c = must(w.add_collider(box), "add_collider");
+    sinew::Collider c = must(w.add_collider(box), "add_collider");
     std::vector<FVector3fLike> p{{0.0f, 1.1f, 0.0f}};
     auto range = must(w.add_particles(p), "add ball");
     const float radius = 0.1f;
@@ -965,7 +965,7 @@ void test_collisions() {
         must(w.step(1.0f / 60.0f), "step");
         auto contacts = got<SinewContact>([&](auto& o) { return w.read_contacts(o); }, "contacts");
         if (!contacts.empty()) {
-            contact_seen = contacts[0].collider.id == c.id && contacts[0].particle == range.first &&
+            contact_seen = c.is(contacts[0].collider) && contacts[0].particle == range.first &&
                            near(contacts[0].normal.y, 1.0, 1e-5) && contacts[0].impulse > 0.0f;
             bounced = true;
         }
@@ -991,12 +991,13 @@ void test_collisions() {
     must(w.release_particle(range.first), "release");
 
     SinewQuat bad{0.0f, 0.0f, 0.0f, 2.0f};
-    auto r = w.set_collider_transform(c, SinewVec3{0.0f, 0.0f, 0.0f}, bad);
+    auto r = c.set_transform(SinewVec3{0.0f, 0.0f, 0.0f}, bad);
     check(!r && r.status() == sinew::Status::InvalidArgument &&
               r.error().message.find("unit quaternion") != std::string::npos,
           "non-unit rotation refused with the native message", r ? "" : r.error().message);
-    must(w.remove_collider(c), "remove_collider");
-    check(w.remove_collider(c).status() == sinew::Status::InvalidHandle, "removed collider handle refused");
+    const SinewCollider raw = c.handle();
+    must(c.remove(), "remove");
+    check(w.remove_collider(raw).status() == sinew::Status::InvalidHandle, "removed collider handle refused");
 }
 
 // --- bodies, families, attachments (the issue-4 ABI) --------------------------------

@@ -35,7 +35,7 @@ namespace SinewTests
                 Check.Equal(1, w.ContactCount, "one contact");
                 var contacts = new SinewContact[4];
                 Check.Equal(1, w.ReadContacts(contacts), "one contact read");
-                Check.Equal(box.id, contacts[0].collider.id, "contact names the box");
+                Check.True(box.Is(contacts[0].collider), "contact names the box");
                 Check.Rel(9.81 / 60.0, contacts[0].impulse, 0.02, "impulse m g dt");
                 Check.Throws(SinewStatus.ErrorInvalidArgument,
                     () => w.SetColliderTransform(box, new SinewVec3(0f, 0f, 0f), new SinewQuat(0f, 0f, 0f, 2f)),
@@ -86,7 +86,7 @@ namespace SinewTests
                 Check.Near(0.0, contacts[0].point.y, 1e-3, "the point is on the top face");
                 Check.Near(0.2, contacts[0].point.x, 1e-3, "under the particle");
                 Check.Equal(1, began, "began once");
-                Check.Equal(box.id, first.collider.id, "the event names the box");
+                Check.True(box.Is(first.collider), "the event names the box");
                 Check.True(persisted > 60, "persists while resting: " + persisted);
                 SinewVec3 force, torque;
                 w.ContactWrench(box, out force, out torque);

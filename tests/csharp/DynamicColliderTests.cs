@@ -59,5 +59,73 @@ namespace SinewTests
                 Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.ReadColliderMotion(box), "not dynamic");
             }
         }
+
+        // A WorldCollider owns its handle: the operations on the object, a particle's
+        // bounce off a free dynamic box with restitution 0.5 (relative normal speed half
+        // the approach, momentum kept), the contacts naming it, Remove and Dispose.
+        public static void TestAWorldColliderOwnsItsHandleAndBouncesParticles()
+        {
+            var settings = WorldSettings.Default;
+            settings.Gravity = new SinewVec3(0f, 0f, 0f);
+            using (var w = new World(settings))
+            {
+                var d = World.ColliderDesc();
+                d.shape = (uint)SinewShape.Box;
+                d.half_extents = new SinewVec3(0.2f, 0.2f, 0.2f);
+                WorldCollider box = w.AddCollider(d);
+                Check.Equal(SinewShape.Box, box.Shape, "shape");
+                Check.True(box.World == w && !box.IsRemoved, "owned by its world");
+                const float mass = 2f, mp = 0.5f, v0 = -3f;
+                float i = mass / 12f * (4f * 0.04f + 4f * 0.04f);
+                box.SetDynamics(mass, new SinewVec3(i, i, i), Identity, new SinewVec3(0f, 0f, 0f),
+                    new SinewVec3(0f, 0f, 0f), new SinewVec3(0f, 0f, 0f));
+                box.SetMaterial(0f, 0f, 0.5f);
+                int p = w.AddParticles(new[] { new SinewVec3(0f, 0.6f, 0f) }, new[] { 1f / mp });
+                w.SetParticleRadii(p, new[] { 0.05f });
+                w.WriteVelocities(p, new[] { new SinewVec3(0f, v0, 0f) });
+                bool touched = false;
+                var contacts = new SinewContact[4];
+                for (int k = 0; k < 30; k++)
+                {
+                    w.Step(1f / 60f);
+                    int n = w.ReadContacts(contacts);
+                    if (n > 0)
+                    {
+                        touched = true;
+                        Check.True(box.Is(contacts[0].collider), "the contact names the box");
+                    }
+                }
+                Check.True(touched, "the particle hit the box");
+                var v = new SinewVec3[1];
+                w.ReadVelocities(p, v);
+                SinewColliderMotion m = box.ReadMotion();
+                Check.Near(1.5, v[0].y - m.velocity.y, 2e-3, "relative normal speed = -e × approach");
+                Check.Near(mp * v0, mp * v[0].y + mass * m.velocity.y, 1e-4, "momentum kept");
+                SinewVec3 f, t;
+                box.ContactWrench(new SinewVec3(0f, 0f, 0f), out f, out t);
+                Check.True(!float.IsNaN(f.y), "wrench reads");
+                box.ClearDynamics();
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => box.ReadMotion(), "not dynamic");
+                SinewColliderHandle raw = box;
+                Check.Equal(box.Handle.id, raw.id, "implicit raw handle");
+                box.SetTransform(new SinewVec3(1f, 0f, 0f), Identity, true);
+                box.Remove();
+                Check.True(box.IsRemoved, "removed");
+                Check.Throws(SinewStatus.ErrorInvalidHandle, () => box.Remove(), "sinew_collider_remove");
+                Check.Throws(SinewStatus.ErrorInvalidHandle, () => box.SetTransform(new SinewVec3(0f, 0f, 0f), Identity));
+                box.Dispose(); // after Remove: nothing
+
+                var plane = w.AddCollider(World.ColliderDesc());
+                Check.Equal(SinewShape.Plane, plane.Shape, "plane");
+                int before = w.ColliderCount;
+                plane.Dispose();
+                Check.Equal(before - 1, w.ColliderCount, "Dispose removes the collider");
+                Check.True(plane.IsRemoved, "disposed");
+                var kept = w.AddCollider(World.ColliderDesc());
+                w.Dispose();
+                kept.Dispose(); // its world is gone, and the collider with it: nothing
+                Check.ThrowsDisposed(() => kept.SetMaterial(0f, 0f, 0f), "world disposed");
+            }
+        }
     }
 }

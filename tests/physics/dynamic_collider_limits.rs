@@ -3,9 +3,8 @@
 //! * a free proxy spun at the largest accepted angular velocity (1e6 rad/s, thousands of
 //!   radians per substep) turns by exactly ω t about its axis: an isotropic body has no
 //!   gyroscopic torque, so the closed form is the rotation `exp(ω t)`; a first-order
-//!   quaternion step would grow the quaternion until it overflows (turns of a radian
-//!   or more per substep integrate exactly; below that the first-order step, normalised,
-//!   turns by 2 atan(θ/2) for θ per substep: 5% short at 0.8 rad, 0.0003% at 3 rad/s);
+//!   quaternion step would grow the quaternion until it overflows (the proxy's free
+//!   rotation turns exactly, by `exp(ω h)` per substep for such a body);
 //! * the lightest host body under the heaviest particles a world accepts (a 1 mg box
 //!   under 1000 kg particles falling at 50 m/s) stays finite: its pose, the motion
 //!   readback and the contact wrench are finite numbers every step.

@@ -38,6 +38,7 @@ mod collisions;
 mod contact_reports;
 mod contracts;
 mod dynamic_collider_limits;
+mod dynamic_collider_motion;
 mod dynamic_colliders;
 mod edit;
 mod families;

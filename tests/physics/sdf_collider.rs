@@ -78,8 +78,8 @@ fn the_field_of_a_mesh_matches_its_exact_distance_within_a_cell() {
                 assert_eq!(d < 0.0, inside, "{name} {p}: {d} vs {exact}");
                 signs += 1;
                 // Outside the convex solid the normal is the distance's direction
-                // within the interpolation (the gradient, not unit, is a chord's
-                // slope where the field curves round an edge).
+                // within the interpolation (the gradient, not unit, is a blend of
+                // node slopes where the field curves round an edge).
                 if !inside {
                     let h = Vec3::new(0.5, 0.3, 0.4);
                     let exact_n = match name {
@@ -100,7 +100,9 @@ fn the_field_of_a_mesh_matches_its_exact_distance_within_a_cell() {
             g.dims
         );
         assert!(worst < cell as f64, "{name}: {worst}");
-        assert!(worst_angle < 0.25, "{name}: {worst_angle}");
+        // The blended node gradients: 0.125 rad (box) and 0.054 (sphere); the
+        // interpolant's own gradient turned by 0.204 and 0.116.
+        assert!(worst_angle < 0.15, "{name}: {worst_angle}");
     }
 }
 

@@ -96,8 +96,14 @@ namespace Sinew.Unity
         /// <summary>A body stopped touching this collider in the last fixed step.</summary>
         public event Action<SinewContactInfo> OnSinewContactEnd;
 
-        /// <summary>The Sinew collider (id 0 while none is registered).</summary>
-        public Sinew.Native.SinewColliderHandle Handle { get; private set; }
+        /// <summary>The Sinew collider (null while none is registered).</summary>
+        public WorldCollider WorldCollider { get; private set; }
+
+        /// <summary>The Sinew collider's raw handle (id 0 while none is registered).</summary>
+        public Sinew.Native.SinewColliderHandle Handle
+        {
+            get { return WorldCollider != null ? WorldCollider.Handle : default(Sinew.Native.SinewColliderHandle); }
+        }
 
         /// <summary>The world the collider is in (null while none).</summary>
         public World Owner { get; private set; }
@@ -164,7 +170,7 @@ namespace Sinew.Unity
             try
             {
                 World w = subscribed.World;
-                Handle = wantedSdf != null ? w.AddSdfCollider(desc, wantedSdf) : w.AddCollider(desc);
+                WorldCollider = wantedSdf != null ? w.AddSdfCollider(desc, wantedSdf) : w.AddCollider(desc);
                 Owner = w;
                 registered = desc;
                 Sdf = wantedSdf;
@@ -184,18 +190,18 @@ namespace Sinew.Unity
         void Unregister()
         {
             World w = Owner;
-            Sinew.Native.SinewColliderHandle h = Handle;
+            WorldCollider c = WorldCollider;
             Owner = null;
-            Handle = default(Sinew.Native.SinewColliderHandle);
+            WorldCollider = null;
             Sdf = null;
-            if (listening != null && h.id != 0)
-                listening.ListenContacts(h, null);
+            if (listening != null && c != null)
+                listening.ListenContacts(c.Handle, null);
             listening = null;
-            if (w == null || w.IsDisposed || h.id == 0)
+            if (w == null || w.IsDisposed || c == null)
                 return;
             try
             {
-                w.RemoveCollider(h);
+                c.Remove();
             }
             catch (SinewException e)
             {
@@ -209,7 +215,7 @@ namespace Sinew.Unity
             if (Owner == null || Owner.IsDisposed)
             {
                 Owner = null;
-                Handle = default(Sinew.Native.SinewColliderHandle);
+                WorldCollider = null;
                 Register();
                 return;
             }
@@ -229,19 +235,19 @@ namespace Sinew.Unity
                     Register();
                     return;
                 }
-                Owner.SetColliderTransform(Handle, desc.position, desc.rotation, teleportNext);
+                WorldCollider.SetTransform(desc.position, desc.rotation, teleportNext);
                 teleportNext = false;
                 // A Rigidbody coupled two-way: its mass and velocities for this step.
                 var coupling = previewing ? null : GetComponent<SinewRigidbodyCoupling>();
                 if (coupling != null)
-                    coupling.PushDynamics(Owner, Handle, desc.position, desc.rotation);
+                    coupling.PushDynamics(WorldCollider, desc.position, desc.rotation);
                 registered.position = desc.position;
                 registered.rotation = desc.rotation;
                 if (desc.static_friction != registered.static_friction ||
                     desc.dynamic_friction != registered.dynamic_friction ||
                     desc.restitution != registered.restitution)
                 {
-                    Owner.SetColliderMaterial(Handle, desc.static_friction, desc.dynamic_friction, desc.restitution);
+                    WorldCollider.SetMaterial(desc.static_friction, desc.dynamic_friction, desc.restitution);
                     registered.static_friction = desc.static_friction;
                     registered.dynamic_friction = desc.dynamic_friction;
                     registered.restitution = desc.restitution;

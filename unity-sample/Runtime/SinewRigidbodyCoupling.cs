@@ -37,8 +37,7 @@ namespace Sinew.Unity
         public Apply apply = Apply.ForceAndTorque;
 
         SinewCollider source;
-        World coupled;
-        Sinew.Native.SinewColliderHandle handle;
+        WorldCollider coupled;
         SinewWorldBehaviour subscribed;
 
         void OnEnable()
@@ -62,11 +61,11 @@ namespace Sinew.Unity
             if (subscribed != null)
                 subscribed.AfterStep -= Pull;
             subscribed = null;
-            if (coupled != null && !coupled.IsDisposed && handle.id != 0)
+            if (coupled != null && !coupled.World.IsDisposed && !coupled.IsRemoved)
             {
                 try
                 {
-                    coupled.ClearColliderDynamics(handle);
+                    coupled.ClearDynamics();
                 }
                 catch (SinewException)
                 {
@@ -74,12 +73,11 @@ namespace Sinew.Unity
                 }
             }
             coupled = null;
-            handle = default(Sinew.Native.SinewColliderHandle);
         }
 
         // From SinewCollider.Push (BeforeStep), once its transform is in the world: the
         // body's mass properties and velocities, in the collider's frame.
-        internal void PushDynamics(World world, Sinew.Native.SinewColliderHandle collider, SinewVec3 position, SinewQuat rotation)
+        internal void PushDynamics(WorldCollider collider, SinewVec3 position, SinewQuat rotation)
         {
             if (!enabled || body == null)
                 return;
@@ -89,10 +87,9 @@ namespace Sinew.Unity
             Quaternion axes = toLocal * (body.rotation * body.inertiaTensorRotation);
             try
             {
-                world.SetColliderDynamics(collider, body.mass, body.inertiaTensor.ToSinew(), axes.ToSinew(),
+                collider.SetDynamics(body.mass, body.inertiaTensor.ToSinew(), axes.ToSinew(),
                     com.ToSinew(), body.velocity.ToSinew(), body.angularVelocity.ToSinew(), false);
-                coupled = world;
-                handle = collider;
+                coupled = collider;
             }
             catch (SinewException e)
             {
@@ -104,20 +101,20 @@ namespace Sinew.Unity
         // AfterStep: what the particles did to the proxy, onto the body.
         void Pull()
         {
-            if (coupled == null || coupled.IsDisposed || handle.id == 0 || body == null || body.isKinematic)
+            if (coupled == null || coupled.World.IsDisposed || coupled.IsRemoved || body == null || body.isKinematic)
                 return;
             try
             {
                 if (apply == Apply.VelocityChange)
                 {
-                    ColliderMotion m = coupled.ReadColliderMotion(handle);
+                    ColliderMotion m = coupled.ReadMotion();
                     body.AddForce(m.VelocityChange.ToUnity(), ForceMode.VelocityChange);
                     body.AddTorque(m.AngularVelocityChange.ToUnity(), ForceMode.VelocityChange);
                 }
                 else
                 {
                     SinewVec3 force, torque;
-                    coupled.ContactWrench(handle, body.worldCenterOfMass.ToSinew(), out force, out torque);
+                    coupled.ContactWrench(body.worldCenterOfMass.ToSinew(), out force, out torque);
                     body.AddForce(force.ToUnity(), ForceMode.Force);
                     body.AddTorque(torque.ToUnity(), ForceMode.Force);
                 }

@@ -35,8 +35,14 @@ namespace Sinew.Unity
         [Min(1)]
         public int sampleStep = 1;
 
-        /// <summary>The Sinew collider (id 0 while none is registered).</summary>
-        public Sinew.Native.SinewColliderHandle Handle { get; private set; }
+        /// <summary>The Sinew collider (null while none is registered).</summary>
+        public WorldCollider WorldCollider { get; private set; }
+
+        /// <summary>The Sinew collider's raw handle (id 0 while none is registered).</summary>
+        public Sinew.Native.SinewColliderHandle Handle
+        {
+            get { return WorldCollider != null ? WorldCollider.Handle : default(Sinew.Native.SinewColliderHandle); }
+        }
 
         /// <summary>The world the collider is in (null while none).</summary>
         public World Owner { get; private set; }
@@ -145,7 +151,7 @@ namespace Sinew.Unity
             try
             {
                 World w = subscribed.World;
-                Handle = w.AddHeightfieldCollider(desc, columns, rows, cellX, cellZ, heights, holes);
+                WorldCollider = w.AddHeightfieldCollider(desc, columns, rows, cellX, cellZ, heights, holes);
                 Owner = w;
             }
             catch (SinewException e)
@@ -158,14 +164,14 @@ namespace Sinew.Unity
         void Unregister()
         {
             World w = Owner;
-            Sinew.Native.SinewColliderHandle h = Handle;
+            WorldCollider c = WorldCollider;
             Owner = null;
-            Handle = default(Sinew.Native.SinewColliderHandle);
-            if (w == null || w.IsDisposed || h.id == 0)
+            WorldCollider = null;
+            if (w == null || w.IsDisposed || c == null)
                 return;
             try
             {
-                w.RemoveCollider(h);
+                c.Remove();
             }
             catch (SinewException e)
             {
@@ -179,7 +185,7 @@ namespace Sinew.Unity
             if (Owner == null || Owner.IsDisposed)
             {
                 Owner = null;
-                Handle = default(Sinew.Native.SinewColliderHandle);
+                WorldCollider = null;
                 Register();
                 return;
             }
@@ -188,7 +194,7 @@ namespace Sinew.Unity
                 return;
             try
             {
-                Owner.SetColliderTransform(Handle, p.ToSinew(), Quaternion.identity.ToSinew());
+                WorldCollider.SetTransform(p.ToSinew(), Quaternion.identity.ToSinew());
                 registeredPosition = p;
             }
             catch (SinewException e)

@@ -849,7 +849,8 @@ namespace Sinew.Native
         public SinewVec3 angular_velocity;
         /// <summary>
         /// The change of velocity and angular velocity the particles, pins and fluids made
-        /// over the step (gravity left out): what a host adds to its body's velocities.
+        /// over the step (gravity and the gyroscopic turn of ω left out: the host's
+        /// integrator applies them): what a host adds to its body's velocities.
         /// </summary>
         public SinewVec3 velocity_change;
         public SinewVec3 angular_velocity_change;
@@ -2007,9 +2008,10 @@ namespace Sinew.Native
         /// dynamic colliders' proxies and the pins to colliders. Version 12: the grain
         /// emitters (after the kill volumes). Version 13: the sleep settings and islands
         /// (after the activity table). Version 14: the grain emitters' held counts. Version 15:
-        /// the distance field colliders' grids.
+        /// the distance field colliders' grids. Version 16: the dynamic colliders' free-rotation
+        /// share of the step's angular velocity change.
         /// </summary>
-        public const uint FORMAT_VERSION = 15;
+        public const uint FORMAT_VERSION = 16;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the

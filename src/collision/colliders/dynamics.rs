@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! begin_step     the proxy starts at the collider's transform with its velocity
-//! each substep   predict: v += g h (only with `gravity`), c += v h, q += ½ h [ω, 0] q
+//! each substep   predict: v += g h (only with `gravity`), c += v h, q and ω turn as a
+//!                free rigid body (the gyroscopic term, `free_rotation`: L = I ω kept)
 //!                count: N = the collider's contacts with movable particles
 //!   iteration    each contact, solved against the proxy's pose so far (offset moved
 //!                by δ = Δc + Δθ × r at its arm r): λ = −C / (w_p + N w_c),
@@ -15,6 +16,10 @@
 //!                pass); friction the same way along the tangent, capped by μ λ;
 //!                then the pins, one after another (Gauss–Seidel with the proxy)
 //!   end          v += Δc / h, ω += Δθ / h, the pose takes the corrections
+//!   restitution  a bounce (restitution e > 0, an approach faster than 2 |g| h): the
+//!                velocity impulse λ = (v_target − v_n) / (w_p + N w_c) along n, with
+//!                v_n relative to the body's material at the contact; the proxy takes
+//!                −λ n at r (in particle order after the pass)
 //! end_step       the collider's transform is the proxy's; the velocity change Δv, Δω
 //!                and the impulses it received are read back
 //! ```
@@ -26,10 +31,9 @@
 //! moves a heavy one. Every position impulse the particles get is taken by the proxy
 //! with the opposite sign, so the momentum of particles + body is kept exactly (to
 //! rounding), and the wrench the host reads is the proxy's momentum change over the
-//! step. Restitution does not apply to contacts with a dynamic collider (its contacts
-//! end with the relative normal velocity the position solve left, no bounce); the
-//! angular velocity is integrated without the gyroscopic term (a spinning body keeps
-//! ω, as the host's own solver then corrects).
+//! step. A contact without a bounce (e = 0, or a slow approach) ends with the relative
+//! normal velocity the position solve left. With one contact a bounce makes the
+//! relative normal velocity exactly `−e` times the approach and keeps the momentum.
 //!
 //! Pins (`Colliders::pin`) attach particles to a point of a collider's frame: XPBD,
 //! `C = |x − t|` with compliance α, `Δλ = (−C − α̃ λ) / (w_p + w_c + α̃)` along
@@ -161,7 +165,8 @@ pub struct ColliderMotion {
     pub velocity: Vec3,
     pub angular_velocity: Vec3,
     /// The change of velocity and angular velocity the particles, pins and fluids
-    /// made over the step (gravity left out): what a host adds to its body's
+    /// made over the step (gravity and the free rotation's gyroscopic change of ω left
+    /// out: the host's integrator applies them): what a host adds to its body's
     /// velocities. `mass × velocity_change` is the impulse the proxy received.
     pub velocity_change: Vec3,
     pub angular_velocity_change: Vec3,
@@ -173,6 +178,10 @@ pub(crate) struct Proxy {
     pub dynamics: ColliderDynamics,
     inv_mass: f32,
     inv_inertia_local: Mat3,
+    /// Principal moments of inertia (kg·m²) and the rotation from the principal axes
+    /// to the collider's frame (`I = R(axes) diag(moments) R(axes)ᵀ`).
+    moments: Vec3,
+    axes: Quat,
     /// The world inverse inertia of the current substep, `R I⁻¹ Rᵀ`.
     inv_inertia: Mat3,
     /// Centre of mass (world, m) at the predicted pose of the current substep.
@@ -194,6 +203,9 @@ pub(crate) struct Proxy {
     pub angular_impulse: Vec3,
     /// The step's gravity share of the velocity change (m/s).
     gravity_dv: Vec3,
+    /// The step's change of the angular velocity by the free rotation (rad/s): the
+    /// gyroscopic term, which the host's own integrator applies to its body.
+    free_dw: Vec3,
 }
 
 impl Proxy {
@@ -202,6 +214,8 @@ impl Proxy {
             dynamics,
             inv_mass: 0.0,
             inv_inertia_local: Mat3::IDENTITY,
+            moments: Vec3::ONE,
+            axes: Quat::IDENTITY,
             inv_inertia: Mat3::IDENTITY,
             com: Vec3::ZERO,
             v: dynamics.velocity,
@@ -214,6 +228,7 @@ impl Proxy {
             impulse: Vec3::ZERO,
             angular_impulse: Vec3::ZERO,
             gravity_dv: Vec3::ZERO,
+            free_dw: Vec3::ZERO,
         };
         p.set(dynamics);
         p
@@ -224,6 +239,7 @@ impl Proxy {
         self.dynamics = d;
         self.inv_mass = 1.0 / d.mass;
         self.inv_inertia_local = d.inertia.inverse();
+        (self.moments, self.axes) = principal_axes(d.inertia);
         self.v = d.velocity;
         self.w = d.angular_velocity;
     }
@@ -251,6 +267,22 @@ impl Proxy {
         self.angular_impulse += r.cross(p) * inv_h;
     }
 
+    /// Takes a velocity impulse `j` (N·s) at arm `r` (m): the velocities change by
+    /// `j / m` and `I⁻¹ (r × j)`.
+    #[inline]
+    pub(crate) fn push_velocity(&mut self, j: Vec3, r: Vec3) {
+        self.v += j * self.inv_mass;
+        self.w += self.inv_inertia * r.cross(j);
+        self.impulse += j;
+        self.angular_impulse += r.cross(j);
+    }
+
+    /// Velocity (m/s) of the body's material at arm `r` (m) from the centre of mass.
+    #[inline]
+    pub(crate) fn velocity_at(&self, r: Vec3) -> Vec3 {
+        self.v + self.w.cross(r)
+    }
+
     /// Start of a step at `pos`/`rot` (the collider's transform).
     pub(crate) fn begin_step(&mut self, pos: Vec3, rot: Quat) {
         self.com = pos + rot * self.dynamics.center_of_mass;
@@ -259,17 +291,23 @@ impl Proxy {
         self.impulse = Vec3::ZERO;
         self.angular_impulse = Vec3::ZERO;
         self.gravity_dv = Vec3::ZERO;
+        self.free_dw = Vec3::ZERO;
     }
 
     /// Predicts the pose of a substep of `h` seconds from `rot` (the last substep's
-    /// rotation): returns the new (position, rotation) of the collider.
+    /// rotation): the centre of mass moves by `v h`, the body turns as a free rigid body
+    /// ([`free_rotation`]: the gyroscopic term of `ω̇ = I⁻¹ (τ − ω × I ω)`; the torque
+    /// τ comes as the contacts' corrections). Returns the new (position, rotation) of
+    /// the collider.
     pub(crate) fn predict(&mut self, rot: Quat, h: f32, gravity: Vec3) -> (Vec3, Quat) {
         if self.dynamics.gravity {
             self.v += gravity * h;
             self.gravity_dv += gravity * h;
         }
         self.com += self.v * h;
-        let rot = integrate(rot, self.w * h);
+        let (rot, w) = free_rotation(rot, self.w, self.moments, self.axes, h);
+        self.free_dw += w - self.w;
+        self.w = w;
         let r = Mat3::from_quat(rot);
         self.inv_inertia = r * self.inv_inertia_local * r.transpose();
         self.corr_lin = Vec3::ZERO;
@@ -295,7 +333,7 @@ impl Proxy {
             velocity: self.v,
             angular_velocity: self.w,
             velocity_change: self.v - self.v0 - self.gravity_dv,
-            angular_velocity_change: self.w - self.w0,
+            angular_velocity_change: self.w - self.w0 - self.free_dw,
         }
     }
 
@@ -321,6 +359,7 @@ impl Proxy {
             self.impulse,
             self.angular_impulse,
             self.gravity_dv,
+            self.free_dw,
         ] {
             w.put(v);
         }
@@ -344,22 +383,132 @@ impl Proxy {
         };
         d.validate()
             .map_err(|e| Error::invalid(format!("snapshot: {}", e.message)))?;
-        let mut state = [Vec3::ZERO; 8];
+        let mut state = [Vec3::ZERO; 9];
         for v in &mut state {
             *v = r.get()?;
         }
-        let [com, v, w, v0, w0, impulse, angular_impulse, gravity_dv] = state;
-        codec::check_finite(
-            [com, v, w, v0, w0, impulse, angular_impulse, gravity_dv]
-                .iter()
-                .flat_map(|v| v.to_array()),
-            "dynamic collider",
-        )?;
+        codec::check_finite(state.iter().flat_map(|v| v.to_array()), "dynamic collider")?;
+        let [com, v, w, v0, w0, impulse, angular_impulse, gravity_dv, free_dw] = state;
         let mut p = Proxy::new(d);
         (p.com, p.v, p.w, p.v0, p.w0) = (com, v, w, v0, w0);
-        (p.impulse, p.angular_impulse, p.gravity_dv) = (impulse, angular_impulse, gravity_dv);
+        (p.impulse, p.angular_impulse) = (impulse, angular_impulse);
+        (p.gravity_dv, p.free_dw) = (gravity_dv, free_dw);
         Ok(p)
     }
+}
+
+/// Principal moments and axes of the symmetric inertia tensor `m`: `(d, q)` with
+/// `m = R(q) diag(d) R(q)ᵀ`, `R(q)` a proper rotation (cyclic Jacobi rotations in f64,
+/// to convergence; a diagonal tensor gives its diagonal and the identity exactly).
+fn principal_axes(m: Mat3) -> (Vec3, Quat) {
+    let m = m.as_dmat3();
+    let mut a = [[0.0f64; 3]; 3];
+    for (r, row) in a.iter_mut().enumerate() {
+        for (c, x) in row.iter_mut().enumerate() {
+            // Symmetrized (the validation allows an asymmetry of 1e-3).
+            *x = 0.5 * (m.col(c)[r] + m.col(r)[c]);
+        }
+    }
+    let mut v = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0f64]];
+    for _ in 0..64 {
+        let off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        let diag = a[0][0] * a[0][0] + a[1][1] * a[1][1] + a[2][2] * a[2][2];
+        if off <= 1.0e-30 * diag {
+            break;
+        }
+        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
+            if a[p][q] == 0.0 {
+                continue;
+            }
+            // The rotation in the (p, q) plane that zeroes a[p][q] (A ← Jᵀ A J).
+            let theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+            let sign = if theta < 0.0 { -1.0 } else { 1.0 };
+            let t = sign / (theta.abs() + (theta * theta + 1.0).sqrt());
+            let c = 1.0 / (t * t + 1.0).sqrt();
+            let s = t * c;
+            for row in a.iter_mut().chain(v.iter_mut()) {
+                let (kp, kq) = (row[p], row[q]);
+                row[p] = c * kp - s * kq;
+                row[q] = s * kp + c * kq;
+            }
+            let (row_p, row_q) = (a[p], a[q]);
+            for (k, (&pk, &qk)) in row_p.iter().zip(&row_q).enumerate() {
+                a[p][k] = c * pk - s * qk;
+                a[q][k] = s * pk + c * qk;
+            }
+        }
+    }
+    // The eigenvectors are v's columns; a proper rotation (det +1).
+    let col = |j: usize| glam::DVec3::new(v[0][j], v[1][j], v[2][j]);
+    let (x, y) = (col(0), col(1));
+    let z = x.cross(y);
+    let r = glam::DMat3::from_cols(x, y, z).as_mat3();
+    let d = Vec3::new(a[0][0] as f32, a[1][1] as f32, a[2][2] as f32);
+    (d, Quat::from_mat3(&r).normalize())
+}
+
+/// One substep of `h` seconds of a free rigid body (no torque): rotation `q` (the
+/// collider's), world angular velocity `w`, principal moments `d` along the axes `axes`
+/// (in the collider's frame). Returns the new rotation and angular velocity.
+///
+/// A splitting of the kinetic energy `T = Σ L_i² / (2 d_i)` (body-frame angular
+/// momentum L) into `|L|² / (2 d_a)` plus `Σ (1/d_i − 1/d_a) L_i² / 2` over the two
+/// other axes (McLachlan 1993; Dullweber, Leimkuhler & McLachlan 1997, "Symplectic
+/// splitting methods for rigid body molecular dynamics"), each flow solved exactly: the
+/// first turns the body about the world L by `|L| h / d_a`, each other term about its
+/// own body axis i by `(1/d_i − 1/d_a) L_i τ`, in the symmetric order i(h/2) j(h) i(h/2).
+/// Every flow is a rotation that leaves the world angular momentum `L = I ω` as it was,
+/// so it is kept to rounding whatever h; the energy error is second order and bounded
+/// (the method is symplectic), so a body spun about its intermediate axis flips as it
+/// should (the Dzhanibekov effect). `d_a` is one of the two closest moments, so a body
+/// with two equal moments turns exactly; one with three (a sphere, a cube) keeps ω bit
+/// for bit and turns by `exp(ω h)`. A non-finite turn leaves `q` and `w` as they were.
+fn free_rotation(q: Quat, w: Vec3, d: Vec3, axes: Quat, h: f32) -> (Quat, Vec3) {
+    if w == Vec3::ZERO {
+        return (q, w);
+    }
+    if d.x == d.y && d.y == d.z {
+        // A sphere or a cube: no gyroscopic term, ω stays as it is (bit for bit) and the
+        // body turns by exp(ω h).
+        let a = w * h;
+        if !a.is_finite() {
+            return (q, w);
+        }
+        return ((Quat::from_scaled_axis(a) * q).normalize(), w);
+    }
+    let body = (q * axes).normalize();
+    let mut l = d * (body.inverse() * w);
+    let l_world = body * l;
+    let (gaps, pairs) = (
+        [(d.x - d.y).abs(), (d.x - d.z).abs(), (d.y - d.z).abs()],
+        [(0, 1, 2), (0, 2, 1), (1, 2, 0)],
+    );
+    let closest = (0..3).fold(0, |b, k| if gaps[k] < gaps[b] { k } else { b });
+    // Axis `a` takes the free flow; `i` and `j` the remainders.
+    let (a, i, j) = pairs[closest];
+    let da = d[a];
+    let free = l_world * (h / da);
+    if !free.is_finite() {
+        return (q, w);
+    }
+    let mut body = (Quat::from_scaled_axis(free) * body).normalize();
+    let mut turn = |axis: usize, tau: f32, body: &mut Quat| {
+        let angle = (1.0 / d[axis] - 1.0 / da) * l[axis] * tau;
+        if angle == 0.0 || !angle.is_finite() {
+            return;
+        }
+        let r = Quat::from_axis_angle(Vec3::AXES[axis], angle);
+        *body = (*body * r).normalize();
+        l = r.inverse() * l;
+    };
+    turn(i, 0.5 * h, &mut body);
+    turn(j, h, &mut body);
+    turn(i, 0.5 * h, &mut body);
+    let turned = body * (l / d);
+    if !turned.is_finite() {
+        return (q, w);
+    }
+    ((body * axes.inverse()).normalize(), turned)
 }
 
 /// `q` turned by the small rotation vector `a` (rad): `q + ½ [a, 0] q`, normalized. A
@@ -577,6 +726,24 @@ impl Colliders {
     /// order (the same bits on any thread count).
     pub(super) fn exchange(&mut self, n: usize, h: f32) {
         let inv_h = 1.0 / h;
+        self.take_pending(n, |proxy, p, arm| proxy.push(-p, arm, inv_h));
+    }
+
+    /// After the restitution pass: the velocity impulses of the bounces off dynamic
+    /// colliders (`passes::restitute_dynamic`), given to the proxies with the opposite
+    /// sign in particle order.
+    pub(super) fn exchange_bounces(&mut self, n: usize) {
+        self.take_pending(n, |proxy, j, arm| proxy.push_velocity(-j, arm));
+        for c in self.slots.iter_mut() {
+            if let Some(p) = c.proxy.as_mut() {
+                (c.lin_vel, c.ang_vel) = p.surface(c.pos);
+            }
+        }
+    }
+
+    /// Takes every dynamic contact's `pending` impulse (zeroing it) and hands it with
+    /// the contact's arm to `give` with the contact's proxy, in particle order.
+    fn take_pending(&mut self, n: usize, mut give: impl FnMut(&mut Proxy, Vec3, Vec3)) {
         let items = self.slots.items_mut();
         let (contacts, count) = (&mut self.contacts, &self.contact_count);
         super::passes::for_touching(count, 0..n, |_, k, at| {
@@ -589,7 +756,7 @@ impl Colliders {
                     .as_mut()
                     .and_then(|c| c.proxy.as_mut())
                 {
-                    proxy.push(-p, ct.arm, inv_h);
+                    give(proxy, p, ct.arm);
                 }
             }
         });

@@ -709,96 +709,10 @@ impl Colliders {
             return;
         }
         let n = particles.len();
-        let slots = self.slots.items();
-        let contacts = &self.contacts;
-        let count = &self.contact_count;
-        let (hot, base, radius) = (&particles.hot, &particles.base, &particles.radius);
-        // Each range owns its particles' velocities and step records.
-        let parts = (
-            Rows::new(&mut particles.velocity[..n]),
-            Rows::with_width(
-                &mut self.step_contacts[..n * MAX_COLLIDER_CONTACTS],
-                MAX_COLLIDER_CONTACTS,
-            ),
-            Rows::new(&mut self.step_count[..n]),
-        );
-        let threshold = 2.0 * gravity.length() * h;
         let inv_h = 1.0 / h;
-        exec.for_chunks(parts, |range, (vel, step_contacts, step_count)| {
-            let first = range.start;
-            for_touching(count, range, |i, k, at| {
-                let mass = 1.0 / hot[i].w;
-                let mut v = vel[i - first];
-                let mut sc = step_count[i - first] as usize;
-                for &ct in &contacts[at..at + k] {
-                    if ct.dn_total <= 0.0 {
-                        continue;
-                    }
-                    let desc = &slots[ct.slot as usize].as_ref().expect("live").desc;
-                    let v_surface = ct.surface_disp * inv_h;
-                    let vn = ct.normal.dot(v - v_surface);
-                    let e = if -ct.vn_pre > threshold {
-                        desc.restitution
-                    } else {
-                        0.0
-                    };
-                    let target = (-e * ct.vn_pre).max(0.0);
-                    // The projection added `added` to the normal velocity; the pass
-                    // takes back at most that much, so a particle that separates on
-                    // its own (rising out of a collider it started inside) keeps its
-                    // own outward velocity, and the contact's velocity change
-                    // `added + dv` (hence its impulse) is never negative: rounding is
-                    // monotone and `added + (−added)` is exactly 0.
-                    let added = ct.dn_total * inv_h;
-                    // No restitution on a dynamic collider: the position solve left
-                    // the relative velocity its momentum exchange gave (`dynamics.rs`).
-                    let dv = if ct.dynamic {
-                        0.0
-                    } else {
-                        (target - vn).max(-added)
-                    };
-                    v += ct.normal * dv;
-                    let impulse = mass * (added + dv);
-                    // The friction correction moved the particle by `friction_disp`
-                    // over the substep: a velocity change of `friction_disp / h`
-                    // (restitution acts along the normal only).
-                    let friction = ct.friction_disp * (mass * inv_h);
-                    // The particle's centre projected onto the contact plane
-                    // `n · (y − base) = offset − r`.
-                    let d = hot[i].truncate();
-                    let depth = ct.normal.dot(d) - ct.offset + radius[i];
-                    let point = Vec3::from(base[i]) + (d - ct.normal * depth);
-                    // Merge into the step's record of this collider.
-                    let row = (i - first) * MAX_COLLIDER_CONTACTS;
-                    let record = &mut step_contacts[row..row + MAX_COLLIDER_CONTACTS];
-                    let mut merged = false;
-                    for s in &mut record[..sc] {
-                        if s.slot == ct.slot {
-                            s.impulse += impulse;
-                            s.friction += friction;
-                            s.normal = ct.normal;
-                            s.point = point;
-                            merged = true;
-                            break;
-                        }
-                    }
-                    if !merged && sc < MAX_COLLIDER_CONTACTS {
-                        let s = StepContact {
-                            normal: ct.normal,
-                            impulse,
-                            friction,
-                            point,
-                            slot: ct.slot,
-                        };
-                        record[sc] = s;
-                        sc += 1;
-                    }
-                }
-                vel[i - first] = v;
-                step_count[i - first] = sc as u8;
-            });
-        });
         if self.any_dynamic {
+            // The proxies' velocities after the position solve, which a bounce off
+            // them is measured against.
             for c in self.slots.iter_mut() {
                 if let Some(p) = c.proxy.as_mut() {
                     (c.pos, c.rot) = p.finish_substep(c.rot, inv_h);
@@ -806,6 +720,110 @@ impl Colliders {
                     (c.lin_vel, c.ang_vel) = p.surface(c.pos);
                 }
             }
+        }
+        let slots = self.slots.items();
+        let count = &self.contact_count;
+        let (hot, base, radius) = (&particles.hot, &particles.base, &particles.radius);
+        // Each range owns its particles' velocities, contacts and step records.
+        let parts = (
+            Rows::new(&mut particles.velocity[..n]),
+            Rows::with_width(
+                &mut self.contacts[..n * MAX_COLLIDER_CONTACTS],
+                MAX_COLLIDER_CONTACTS,
+            ),
+            Rows::with_width(
+                &mut self.step_contacts[..n * MAX_COLLIDER_CONTACTS],
+                MAX_COLLIDER_CONTACTS,
+            ),
+            Rows::new(&mut self.step_count[..n]),
+        );
+        let threshold = 2.0 * gravity.length() * h;
+        exec.for_chunks(
+            parts,
+            |range, (vel, contacts, step_contacts, step_count)| {
+                let (first, origin) = (range.start, range.start * MAX_COLLIDER_CONTACTS);
+                for_touching(count, range, |i, k, at| {
+                    let w = hot[i].w;
+                    let mass = 1.0 / w;
+                    let mut v = vel[i - first];
+                    let mut sc = step_count[i - first] as usize;
+                    for ct in &mut contacts[at - origin..at - origin + k] {
+                        if ct.dn_total <= 0.0 {
+                            continue;
+                        }
+                        let desc = &slots[ct.slot as usize].as_ref().expect("live").desc;
+                        let v_surface = ct.surface_disp * inv_h;
+                        let vn = ct.normal.dot(v - v_surface);
+                        let e = if -ct.vn_pre > threshold {
+                            desc.restitution
+                        } else {
+                            0.0
+                        };
+                        let target = (-e * ct.vn_pre).max(0.0);
+                        // The projection added `added` to the normal velocity; the pass
+                        // takes back at most that much, so a particle that separates on
+                        // its own (rising out of a collider it started inside) keeps its
+                        // own outward velocity, and the contact's velocity change
+                        // `added + dv` (hence its impulse) is never negative: rounding is
+                        // monotone and `added + (−added)` is exactly 0.
+                        let added = ct.dn_total * inv_h;
+                        let dv = if !ct.dynamic {
+                            (target - vn).max(-added)
+                        } else if e > 0.0 {
+                            let proxy = slots[ct.slot as usize]
+                                .as_ref()
+                                .and_then(|c| c.proxy.as_deref())
+                                .expect("a dynamic contact's collider is dynamic");
+                            restitute_dynamic(ct, proxy, v, target, w, added)
+                        } else {
+                            // Without a bounce the position solve's exchange stands: the
+                            // relative velocity it left (`dynamics.rs`).
+                            0.0
+                        };
+                        v += ct.normal * dv;
+                        let impulse = mass * (added + dv);
+                        // The friction correction moved the particle by `friction_disp`
+                        // over the substep: a velocity change of `friction_disp / h`
+                        // (restitution acts along the normal only).
+                        let friction = ct.friction_disp * (mass * inv_h);
+                        // The particle's centre projected onto the contact plane
+                        // `n · (y − base) = offset − r`.
+                        let d = hot[i].truncate();
+                        let depth = ct.normal.dot(d) - ct.offset + radius[i];
+                        let point = Vec3::from(base[i]) + (d - ct.normal * depth);
+                        // Merge into the step's record of this collider.
+                        let row = (i - first) * MAX_COLLIDER_CONTACTS;
+                        let record = &mut step_contacts[row..row + MAX_COLLIDER_CONTACTS];
+                        let mut merged = false;
+                        for s in &mut record[..sc] {
+                            if s.slot == ct.slot {
+                                s.impulse += impulse;
+                                s.friction += friction;
+                                s.normal = ct.normal;
+                                s.point = point;
+                                merged = true;
+                                break;
+                            }
+                        }
+                        if !merged && sc < MAX_COLLIDER_CONTACTS {
+                            let s = StepContact {
+                                normal: ct.normal,
+                                impulse,
+                                friction,
+                                point,
+                                slot: ct.slot,
+                            };
+                            record[sc] = s;
+                            sc += 1;
+                        }
+                    }
+                    vel[i - first] = v;
+                    step_count[i - first] = sc as u8;
+                });
+            },
+        );
+        if self.any_dynamic {
+            self.exchange_bounces(n);
         }
     }
 
@@ -921,6 +939,31 @@ fn project_dynamic(
         }
     }
     d
+}
+
+/// The bounce of a particle of inverse mass `w` and velocity `v` (after the velocity
+/// update) off a dynamic collider whose proxy finished the substep: the velocity impulse
+/// `λ = (v_target − v_n) / (w + N w_c)` (N·s) along the normal, with `v_n` the normal
+/// velocity relative to the proxy's material at the contact (`v_c + ω × r`) and
+/// `v_target = max(−e v_n⁻, 0)`; with one contact the relative normal velocity becomes
+/// exactly the target and the momentum of particle + body is kept (Müller et al. 2020,
+/// eq. 34, with the contact count N of the projection). Like a kinematic collider's
+/// bounce it takes back at most the impulse the position solve gave (`added`, the
+/// particle's normal velocity gain, m/s). The proxy's share waits in `pending` for
+/// [`Colliders::exchange_bounces`]. Returns the particle's normal velocity change.
+#[inline]
+fn restitute_dynamic(
+    ct: &mut Contact,
+    proxy: &super::dynamics::Proxy,
+    v: Vec3,
+    target: f32,
+    w: f32,
+    added: f32,
+) -> f32 {
+    let vn = ct.normal.dot(v - proxy.velocity_at(ct.arm));
+    let lambda = ((target - vn) / (w + ct.w_n)).max(-added / w);
+    ct.pending = ct.normal * lambda;
+    (w * lambda).max(-added)
 }
 
 /// The masks of the bounded shapes and meshes of group `g` (bits `shapes`) for the

@@ -9,7 +9,10 @@
 //! `distances[(k · ny + j) · nx + i]` is its signed distance (x fastest).
 //!
 //! **Sampling.** Inside the grid's box the field is the trilinear interpolant `f` of
-//! the nodes and its gradient the interpolant's exact gradient. Outside the box a
+//! the nodes; its gradient is the trilinear blend of the nodes' central-difference
+//! gradients (continuous from cell to cell, second order where the field is smooth,
+//! exact for a plane; the interpolant's own gradient is a chord's slope that turns by
+//! cell-sized steps round an edge). Outside the box a
 //! point p takes the value at its clamp q onto the box plus `|p − q|` (the field
 //! grows like a distance away from the grid), so a grid whose border is solid ends
 //! there. Where the gradient vanishes (a medial point: the centre of a ball), the
@@ -137,11 +140,18 @@ impl SdfGrid {
     }
 }
 
-/// The field of a grid whose layout holds (dims >= 2, as many distances as nodes) at
-/// local point `p`: its value (m) and gradient (dimensionless); `inv_cell` = 1 / the
-/// cell size.
+/// Where a local point falls in a grid whose layout holds (dims >= 2, as many
+/// distances as nodes): the cell's first node and the fractions within it of the
+/// point's clamp onto the grid's box, and the offset (m) from that clamp to the point.
+struct Cell {
+    idx: usize,
+    node: [usize; 3],
+    f: Vec3,
+    out: Vec3,
+}
+
 #[inline]
-fn sample(g: &SdfGrid, inv_cell: f32, p: Vec3) -> (f32, Vec3) {
+fn locate(g: &SdfGrid, inv_cell: f32, p: Vec3) -> Cell {
     let [nx, ny, nz] = g.dims;
     let top = Vec3::new((nx - 1) as f32, (ny - 1) as f32, (nz - 1) as f32);
     let at = (p - g.origin) * inv_cell;
@@ -149,45 +159,90 @@ fn sample(g: &SdfGrid, inv_cell: f32, p: Vec3) -> (f32, Vec3) {
     let i = (c.x as u32).min(nx - 2) as usize;
     let j = (c.y as u32).min(ny - 2) as usize;
     let k = (c.z as u32).min(nz - 2) as usize;
-    let f = c - Vec3::new(i as f32, j as f32, k as f32);
-    let (nx, ny) = (nx as usize, ny as usize);
-    let idx = (k * ny + j) * nx + i;
+    Cell {
+        idx: (k * ny as usize + j) * nx as usize + i,
+        node: [i, j, k],
+        f: c - Vec3::new(i as f32, j as f32, k as f32),
+        out: (at - c) * g.cell_size,
+    }
+}
+
+/// The field's value (m) at the point `cell` locates: the trilinear interpolant inside
+/// the box, plus the distance to the box outside it.
+#[inline]
+fn value(g: &SdfGrid, cell: &Cell) -> f32 {
+    let (idx, f) = (cell.idx, cell.f);
+    let nx = g.dims[0] as usize;
+    let (sy, sz) = (nx, nx * g.dims[1] as usize);
     let v = &g.distances;
-    let (sy, sz) = (nx, nx * ny);
-    let v000 = v[idx];
-    let v100 = v[idx + 1];
-    let v010 = v[idx + sy];
-    let v110 = v[idx + sy + 1];
-    let v001 = v[idx + sz];
-    let v101 = v[idx + sz + 1];
-    let v011 = v[idx + sz + sy];
-    let v111 = v[idx + sz + sy + 1];
     let lerp = |a: f32, b: f32, t: f32| a + (b - a) * t;
     // Along x on the four x-edges, then y, then z.
-    let x00 = lerp(v000, v100, f.x);
-    let x10 = lerp(v010, v110, f.x);
-    let x01 = lerp(v001, v101, f.x);
-    let x11 = lerp(v011, v111, f.x);
+    let x00 = lerp(v[idx], v[idx + 1], f.x);
+    let x10 = lerp(v[idx + sy], v[idx + sy + 1], f.x);
+    let x01 = lerp(v[idx + sz], v[idx + sz + 1], f.x);
+    let x11 = lerp(v[idx + sz + sy], v[idx + sz + sy + 1], f.x);
     let y0 = lerp(x00, x10, f.y);
     let y1 = lerp(x01, x11, f.y);
-    let value = lerp(y0, y1, f.z);
-    let dx = lerp(
-        lerp(v100 - v000, v110 - v010, f.y),
-        lerp(v101 - v001, v111 - v011, f.y),
-        f.z,
-    );
-    let dy = lerp(x10 - x00, x11 - x01, f.z);
-    let dz = y1 - y0;
-    let grad = Vec3::new(dx, dy, dz) * inv_cell;
-    let out = (at - c) * g.cell_size;
-    if out == Vec3::ZERO {
-        return (value, grad);
+    let inside = lerp(y0, y1, f.z);
+    if cell.out == Vec3::ZERO {
+        inside
+    } else {
+        inside + cell.out.length()
     }
-    // Outside the box: value + |p − q|; along a clamped axis the slope is that of
-    // the distance to the box.
-    let e = out.length();
-    let mask = out.cmpne(Vec3::ZERO);
-    (value + e, Vec3::select(mask, out / e, grad))
+}
+
+/// The field's gradient (dimensionless) at the point `cell` locates: inside the box
+/// the trilinear blend of the cell's eight node gradients, each the central difference
+/// of its neighbours (one-sided on the grid's faces); outside it, along a clamped axis,
+/// the slope of the distance to the box. Unlike the interpolant's own gradient (a
+/// chord's slope, constant along each axis within a cell), it is continuous from cell
+/// to cell and second-order accurate where the field is smooth: the normal of a
+/// contact turns smoothly over a rounded edge instead of by cell-sized steps.
+#[inline]
+fn gradient(g: &SdfGrid, inv_cell: f32, cell: &Cell) -> Vec3 {
+    let [nx, ny, nz] = g.dims.map(|n| n as usize);
+    let v = &g.distances;
+    let (sy, sz) = (nx, nx * ny);
+    let [i, j, k] = cell.node;
+    // The difference quotient along one axis at node `at` (coordinate `c` of `n`).
+    let diff = |at: usize, c: usize, n: usize, stride: usize| {
+        let (lo, hi) = (c.min(1), (n - 1 - c).min(1));
+        (v[at + hi * stride] - v[at - lo * stride]) / (lo + hi) as f32
+    };
+    let node = |di: usize, dj: usize, dk: usize| {
+        let at = cell.idx + di + dj * sy + dk * sz;
+        Vec3::new(
+            diff(at, i + di, nx, 1),
+            diff(at, j + dj, ny, sy),
+            diff(at, k + dk, nz, sz),
+        )
+    };
+    let f = cell.f;
+    let lerp = |a: Vec3, b: Vec3, t: f32| a + (b - a) * t;
+    let y0 = lerp(
+        lerp(node(0, 0, 0), node(1, 0, 0), f.x),
+        lerp(node(0, 1, 0), node(1, 1, 0), f.x),
+        f.y,
+    );
+    let y1 = lerp(
+        lerp(node(0, 0, 1), node(1, 0, 1), f.x),
+        lerp(node(0, 1, 1), node(1, 1, 1), f.x),
+        f.y,
+    );
+    let grad = lerp(y0, y1, f.z) * inv_cell;
+    if cell.out == Vec3::ZERO {
+        return grad;
+    }
+    let out = cell.out;
+    Vec3::select(out.cmpne(Vec3::ZERO), out / out.length(), grad)
+}
+
+/// The field of a grid whose layout holds at local point `p`: its value (m) and
+/// gradient (dimensionless); `inv_cell` = 1 / the cell size.
+#[inline]
+fn sample(g: &SdfGrid, inv_cell: f32, p: Vec3) -> (f32, Vec3) {
+    let cell = locate(g, inv_cell, p);
+    (value(g, &cell), gradient(g, inv_cell, &cell))
 }
 
 /// A checked grid ready for the contact queries: its slope bound and bounding radius.
@@ -258,6 +313,12 @@ impl SdfField {
         sample(&self.grid, self.inv_cell, p)
     }
 
+    /// The field's value (m) at local point `p` alone.
+    #[inline]
+    fn value(&self, p: Vec3) -> f32 {
+        value(&self.grid, &locate(&self.grid, self.inv_cell, p))
+    }
+
     /// Signed distance (m) from local point `p` to the field's solid inflated by `r`,
     /// and the outward unit normal there (local): the normalised gradient, or the
     /// fallback of the module's documentation where it vanishes.
@@ -269,7 +330,7 @@ impl SdfField {
             return (value - r, grad / l);
         }
         let h = self.grid.cell_size;
-        let diff = |axis: Vec3| self.field(p + axis * h).0 - self.field(p - axis * h).0;
+        let diff = |axis: Vec3| self.value(p + axis * h) - self.value(p - axis * h);
         let central = Vec3::new(diff(Vec3::X), diff(Vec3::Y), diff(Vec3::Z));
         let lc = central.length();
         let n = if lc > 1.0e-6 * h {
@@ -293,9 +354,10 @@ impl SdfField {
         let step = 1.0 / (self.lip * len);
         let mut t = 0.0f32;
         for _ in 0..64 {
-            let (d, n) = self.distance(p0 + seg * t, r);
+            let p = p0 + seg * t;
+            let d = self.value(p) - r;
             if d <= eps {
-                return Some((t, n));
+                return Some((t, self.distance(p, r).1));
             }
             t += d * step;
             if t > 1.0 {
