@@ -98,9 +98,9 @@ namespace SinewTests
                 Check.True(touched, "the particle hit the box");
                 var v = new SinewVec3[1];
                 w.ReadVelocities(p, v);
-                SinewColliderMotion m = box.ReadMotion();
-                Check.Near(1.5, v[0].y - m.velocity.y, 2e-3, "relative normal speed = -e × approach");
-                Check.Near(mp * v0, mp * v[0].y + mass * m.velocity.y, 1e-4, "momentum kept");
+                ColliderMotion m = box.ReadMotion();
+                Check.Near(1.5, v[0].y - m.Velocity.y, 2e-3, "relative normal speed = -e × approach");
+                Check.Near(mp * v0, mp * v[0].y + mass * m.Velocity.y, 1e-4, "momentum kept");
                 SinewVec3 f, t;
                 box.ContactWrench(new SinewVec3(0f, 0f, 0f), out f, out t);
                 Check.True(!float.IsNaN(f.y), "wrench reads");
