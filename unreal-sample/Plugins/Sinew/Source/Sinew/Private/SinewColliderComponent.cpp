@@ -335,10 +335,11 @@ void USinewColliderComponent::PreSinewStepSdf(sinew::Scene& Scene, const USceneC
 	{
 		// First time, or a new field (another mesh, cell size or scale): re-create it.
 		RemoveSdfCollider(&Scene);
-		const sinew::Result<SinewCollider> Added = sinew::colliders::add_sdf_collider(World, Desc, *Grid);
+		sinew::Result<sinew::Collider> Added = sinew::colliders::add_sdf_collider(World, Desc, *Grid);
 		if (Added)
 		{
-			SdfCollider = *Added;
+			// The component removes it itself (RemoveSdfCollider): it keeps the raw handle.
+			SdfCollider = Added->release();
 			SdfInWorld = Grid;
 		}
 		else
