@@ -10,8 +10,19 @@
 //!   The overlap test is on squared distances; the square root is taken only for
 //!   pairs that overlap. Particle i gathers `s_i · max(−C, 0) · n` over its
 //!   neighbours, `n = (x_i − x_j)/|x_i − x_j|`, with its share `s_i = w_i / (w_i + w_j)`
-//!   (mass weighting), and moves by the average over its active contacts (the
-//!   relaxation of the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)).
+//!   (mass weighting) scaled by the pair's mass-splitting factor
+//!   `(w_i + w_j) / (n_i w_i + n_j w_j)` (Tonge et al. 2012; n: the particles'
+//!   active contacts in this projection, counted by a first pass over the same
+//!   lists), and moves by that sum. A particle of n contacts thus takes part in each
+//!   with n times its inverse mass: where counts are equal this is the average over
+//!   the contacts of the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020), and
+//!   the two sides of every pair move by `w_i λ` and `w_j λ` with one λ, so the pass
+//!   conserves momentum (averaging each side over its own count does not, and a
+//!   collider under a pile then carried a third more than its weight). The normal
+//!   push is over-relaxed, `min(ω f, 1)` of it for the splitting factor f
+//!   (`kernels::contact::OVER_RELAXATION`, ω = 1.5, Macklin et al. 2014 §4.2):
+//!   splitting gives a particle with more contacts than its partner less of each
+//!   overlap than the average did, and ω restores the convergence.
 //!   Unyielding (the same sample): when only j is unyielding,
 //!   `s_i = lerp(s_i, 1, u_j)`; when only i is, `s_i = lerp(s_i, 0, u_i)` (so u = 1
 //!   pushes others without being pushed). Every particle reads the positions gathered
@@ -21,8 +32,8 @@
 //! * **Granular materials** (`crate::particles::material`): when some particle in the
 //!   search has friction or cohesion, the pass runs the granular pair rule
 //!   (`kernels::contact::rub`: the push above plus position-level Coulomb friction on
-//!   the relative displacement over the substep, and cohesion within a band past
-//!   contact) over the same lists in the same order; otherwise the frictionless sum
+//!   the relative displacement over the substep, bounded by μ times the relaxed
+//!   push, and cohesion within a band past contact; both with the split share) over the same lists in the same order; otherwise the frictionless sum
 //!   above, unchanged.
 
 use super::neighbours::{NeighbourStats, Neighbours};
@@ -40,6 +51,10 @@ pub(crate) struct ParticleContacts {
     pub search: Neighbours,
     /// Per slot: the summed correction (xyz) and the number of active contacts (w).
     delta: Vec<Vec4>,
+    /// Per slot: its mass-splitting count (active contacts in the current
+    /// projection, from the counting pass), and ones (what the counting pass reads).
+    split: Vec<f32>,
+    ones: Vec<f32>,
     /// The contact sum's implementation (AVX where the CPU has it: `Kernel::default`).
     kernel: Kernel,
     /// Per slot: its particle's granular material (`crate::particles::material`), gathered after
@@ -157,6 +172,13 @@ impl ParticleContacts {
             try_reserve(&mut self.delta, grow, "contact corrections")?;
             self.delta.resize(n, Vec4::ZERO);
         }
+        for a in [&mut self.split, &mut self.ones] {
+            if a.len() < n {
+                let grow = n - a.len();
+                try_reserve(a, grow, "contact splitting counts")?;
+                a.resize(n, 1.0);
+            }
+        }
         if self.grains.len() < n {
             let grow = n - self.grains.len();
             try_reserve(&mut self.grains, grow, "contact materials")?;
@@ -192,20 +214,48 @@ impl ParticleContacts {
     pub(crate) fn stats(&self) -> NeighbourStats {
         let mut s = self.search.stats();
         s.bytes += (self.delta.capacity() * std::mem::size_of::<Vec4>()
+            + (self.split.capacity() + self.ones.capacity()) * std::mem::size_of::<f32>()
             + self.grains.capacity() * std::mem::size_of::<Grain>()) as u64;
         s
     }
 
-    /// One Jacobi projection of all particle–particle contacts.
+    /// One Jacobi projection of all particle–particle contacts: a pass that counts
+    /// each slot's active contacts (splitting counts of 1), then the mass-split sum.
     pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
         self.search.refresh(particles, h, exec);
         if !self.search.active {
             return;
         }
         self.gather(particles);
+        let m = self.search.len();
+        self.pass(Pass::Count, h, exec);
+        for (n, d) in self.split[..m].iter_mut().zip(&self.delta[..m]) {
+            *n = d.w;
+        }
+        self.pass(Pass::Split, h, exec);
+        // Each slot's correction to its particle (slots and particles are one to one:
+        // `SlotOrder`).
         let s = &self.search;
-        let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding);
+        let delta = &self.delta[..m];
+        s.slot_order()
+            .scatter_light(exec, &mut particles.hot, |k, hot| {
+                let d = delta[k];
+                if d.w > 0.0 {
+                    *hot += d.truncate().extend(0.0);
+                }
+            });
+    }
+
+    /// One sum over every slot's contacts into `delta`, with splitting counts of 1
+    /// (`Pass::Count`: only the counts in w are used) or the counted ones.
+    fn pass(&mut self, pass: Pass, h: f32, exec: &Executor) {
+        let s = &self.search;
         let m = s.len();
+        let split = match pass {
+            Pass::Count => &self.ones[..m],
+            Pass::Split => &self.split[..m],
+        };
+        let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding, split);
         let delta = &mut self.delta[..m];
         if self.rough {
             let rough = Rough {
@@ -234,18 +284,14 @@ impl ParticleContacts {
             };
             gather_corrections(s, &pairs, delta, exec);
         }
-        // Each slot's correction to its particle (slots and particles are one to one:
-        // `SlotOrder`).
-        let delta = &self.delta[..m];
-        s.slot_order()
-            .scatter_light(exec, &mut particles.hot, |k, hot| {
-                let d = delta[k];
-                if d.w > 0.0 {
-                    let c = d.truncate() / d.w;
-                    *hot += c.extend(0.0);
-                }
-            });
     }
+}
+
+/// The two passes of a projection (see [`ParticleContacts::project`]).
+#[derive(Clone, Copy)]
+enum Pass {
+    Count,
+    Split,
 }
 
 /// Each slot's summed correction and count of active contacts into `delta`: its list

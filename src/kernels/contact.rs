@@ -6,7 +6,8 @@
 //! squared distances and computes the corrections only when one of the eight
 //! overlaps. It performs the IEEE operations of the scalar [`push`] lane by lane —
 //! `sep = (b_k − b_j) + (d_k − d_j)`, `|sep|² = (x² + y²) + z²`, the overlap test with
-//! the same NaN behaviour, `sep · ((share · overlap) / dist)` — and adds the active
+//! the same NaN behaviour, the share times the pair's mass-splitting factor
+//! `f = (w_k + w_j) / (n_k w_k + n_j w_j)` (the push: times `min(ω f, 1)`), `sep · ((share · overlap) / dist)` — and adds the active
 //! lanes to the sum in list order, so the result is bit-for-bit the scalar loop's (a
 //! unit test compares them on random clouds).
 
@@ -26,20 +27,24 @@ pub(crate) struct Cloud<'a> {
     /// Radius (m) and unyielding factor of each slot.
     radius: &'a [f32],
     unyielding: &'a [f32],
+    /// Each slot's mass-splitting count `n` (its active contacts in this projection,
+    /// or 1 everywhere for a pass that only counts them): see [`split_of`].
+    split: &'a [f32],
 }
 
 impl<'a> Cloud<'a> {
-    /// Panics unless the four arrays have one length.
+    /// Panics unless the five arrays have one length.
     #[inline]
     pub(crate) fn new(
         base: &'a [Vec3A],
         hot: &'a [Vec4],
         radius: &'a [f32],
         unyielding: &'a [f32],
+        split: &'a [f32],
     ) -> Self {
         let m = base.len();
         assert!(
-            hot.len() == m && radius.len() == m && unyielding.len() == m,
+            hot.len() == m && radius.len() == m && unyielding.len() == m && split.len() == m,
             "contact kernel: slot arrays of different lengths"
         );
         Cloud {
@@ -47,6 +52,7 @@ impl<'a> Cloud<'a> {
             hot,
             radius,
             unyielding,
+            split,
         }
     }
 }
@@ -64,13 +70,13 @@ pub(crate) fn push(s: &Cloud<'_>, k: usize, j: usize, pk: Vec4, uk: f32, rk: f32
     }
     let dist = d2.sqrt();
     let overlap = rs - dist;
-    let share = share_of(s, j, pk.w, pj.w, uk);
+    let share = share_of(s, j, pk.w, pj.w, uk) * relaxed(split_of(s, k, j, pk.w, pj.w));
     Some(sep * (share * overlap / dist))
 }
 
 /// Slot k's share of a contact's correction with slot j: `w_k / (w_k + w_j)`, moved
 /// towards 1 by j's unyielding factor when k has none, towards 0 by k's when j has
-/// none.
+/// none (before the pair's mass splitting, [`split_of`]).
 #[inline(always)]
 fn share_of(s: &Cloud<'_>, j: usize, wk: f32, wj: f32, uk: f32) -> f32 {
     let mut share = wk / (wk + wj);
@@ -81,6 +87,42 @@ fn share_of(s: &Cloud<'_>, j: usize, wk: f32, wj: f32, uk: f32) -> f32 {
         share -= share * uk;
     }
     share
+}
+
+/// The over-relaxation of the mass-split normal push (Macklin et al. 2014, "Unified
+/// particle physics for real-time applications", §4.2, ω ≈ 1.5 for averaged
+/// constraints): a particle's n contacts each take `1/n` of it where the counts are
+/// equal, so its corrections close only part of the overlaps per projection; ω makes
+/// up part of that, capped per pair (see [`relaxed`]).
+pub(crate) const OVER_RELAXATION: f32 = 1.5;
+
+/// The mass-splitting factor of the pair (k, j) (Tonge, Benevolenskiy and Zhang
+/// 2012, "Mass splitting for jitter-free parallel rigid body simulation"):
+/// `(w_k + w_j) / (n_k w_k + n_j w_j)`, n the slots' contact counts. Each particle
+/// of n contacts takes part in each with n times its inverse mass, so the Jacobi sum
+/// needs no averaging afterwards and the two sides of a pair move by `w_k λ` and
+/// `w_j λ` with one `λ = f / (w_k + w_j)` times the pair's correction: equal and
+/// opposite momenta (what a collider under a pile feels is then the pile's weight,
+/// not more). Equal counts n give `1 / n`, the old average; counts of 1 (a counting
+/// pass) give 1, bit for bit. Symmetric in k and j. Friction and cohesion take it as
+/// it is; the normal push takes [`relaxed`] of it.
+#[inline(always)]
+fn split_of(s: &Cloud<'_>, k: usize, j: usize, wk: f32, wj: f32) -> f32 {
+    (wk + wj) / (s.split[k] * wk + s.split[j] * wj)
+}
+
+/// The normal push's factor: `min(ω f, 1)` for the splitting factor f and ω
+/// [`OVER_RELAXATION`]. Symmetric like f, so momentum stays conserved; the cap keeps
+/// a pair from being pushed past contact (a lone pair, n = 1 on both sides, closes
+/// its overlap exactly, as without ω).
+#[inline(always)]
+fn relaxed(f: f32) -> f32 {
+    let f = OVER_RELAXATION * f;
+    if f < 1.0 {
+        f
+    } else {
+        1.0
+    }
 }
 
 /// The granular materials of the slots (`crate::particles::material`), for [`rub`].
@@ -124,7 +166,10 @@ pub(crate) fn rub(
     }
     let dist = d2.sqrt();
     let n = sep / dist;
-    let share = share_of(s, j, pk.w, pj.w, uk);
+    let base = share_of(s, j, pk.w, pj.w, uk);
+    let f = split_of(s, k, j, pk.w, pj.w);
+    // Friction and cohesion take the split share, the normal push the relaxed one.
+    let share = base * f;
     let overlap = rs - dist;
     if overlap <= 0.0 {
         // The gap closes by min(g, (w_k + w_j) F h² / iterations), written as a
@@ -134,26 +179,30 @@ pub(crate) fn rub(
         let pull = if most < gap { most } else { gap };
         return Some(n * (-(share * pull)));
     }
-    let corr = n * (share * overlap);
+    let r = relaxed(f);
+    let corr = n * ((base * r) * overlap);
     let mu_s = 0.5 * (gk.static_friction + gj.static_friction);
     if mu_s > 0.0 {
         let mu_k = 0.5 * (gk.dynamic_friction + gj.dynamic_friction);
         let rel = (pk - pj).truncate();
         let dt = rel - n * rel.dot(n);
         let t2 = dt.length_squared();
-        let stick = mu_s * overlap;
+        // Coulomb's bounds are μ times the normal push the pair gets, the overlap
+        // times `r / f` of the split share (its over-relaxation).
+        let normal = overlap * (r / f);
+        let stick = mu_s * normal;
         // Static: all of it (× 1, the same bits); kinetic: min(μ_k d / |Δx_t|, 1).
-        let f = if t2 < stick * stick {
+        let slip = if t2 < stick * stick {
             1.0
         } else {
-            let q = mu_k * overlap / t2.sqrt();
+            let q = mu_k * normal / t2.sqrt();
             if q < 1.0 {
                 q
             } else {
                 1.0
             }
         };
-        return Some(corr - (dt * f) * share);
+        return Some(corr - (dt * slip) * share);
     }
     Some(corr)
 }
@@ -314,26 +363,49 @@ mod avx {
         (idx, valid)
     }
 
-    /// The radii of the eight lanes' particles.
+    /// The values of a per-slot array (radius, splitting count) at the eight lanes'
+    /// slots.
     ///
     /// # Safety
-    /// The CPU has AVX; every entry of `idx` is below `radius.len()`.
+    /// The CPU has AVX; every entry of `idx` is below `a.len()`.
     #[target_feature(enable = "avx")]
     #[inline]
-    unsafe fn radii(radius: &[f32], idx: &[usize; 8]) -> __m256 {
+    unsafe fn gather(a: &[f32], idx: &[usize; 8]) -> __m256 {
         // SAFETY: every entry of `idx` is in bounds (this function's safety section).
         unsafe {
             _mm256_setr_ps(
-                *radius.get_unchecked(idx[0]),
-                *radius.get_unchecked(idx[1]),
-                *radius.get_unchecked(idx[2]),
-                *radius.get_unchecked(idx[3]),
-                *radius.get_unchecked(idx[4]),
-                *radius.get_unchecked(idx[5]),
-                *radius.get_unchecked(idx[6]),
-                *radius.get_unchecked(idx[7]),
+                *a.get_unchecked(idx[0]),
+                *a.get_unchecked(idx[1]),
+                *a.get_unchecked(idx[2]),
+                *a.get_unchecked(idx[3]),
+                *a.get_unchecked(idx[4]),
+                *a.get_unchecked(idx[5]),
+                *a.get_unchecked(idx[6]),
+                *a.get_unchecked(idx[7]),
             )
         }
+    }
+
+    /// The mass-splitting factor of each lane's pair, [`super::split_of`]'s
+    /// operations: `(w_k + w_j) / (n_k w_k + n_j w_j)`.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn split(wk: __m256, wj: __m256, nk: __m256, nj: __m256) -> __m256 {
+        _mm256_div_ps(
+            _mm256_add_ps(wk, wj),
+            _mm256_add_ps(_mm256_mul_ps(nk, wk), _mm256_mul_ps(nj, wj)),
+        )
+    }
+
+    /// [`super::relaxed`]: `min(ω f, 1)`, as the scalar `if x < 1 { x } else { 1 }`
+    /// (NaN gives 1, like `_mm256_min_ps` with 1 second).
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn relaxed(f: __m256) -> __m256 {
+        _mm256_min_ps(
+            _mm256_mul_ps(_mm256_set1_ps(super::OVER_RELAXATION), f),
+            _mm256_set1_ps(1.0),
+        )
     }
 
     /// The separation s = (base_k - base_j) + (hot_k - hot_j) of particle k from each
@@ -373,11 +445,13 @@ mod avx {
         acc: &mut Vec3,
         active: &mut u32,
     ) {
-        let (base, hot, radius, unyielding) = (s.base, s.hot, s.radius, s.unyielding);
+        let (base, hot, radius, unyielding, counts) =
+            (s.base, s.hot, s.radius, s.unyielding, s.split);
         // Every array has the length m (`Cloud::new`).
         let m = base.len();
         assert!(k < m, "contact kernel: slot out of bounds");
         let (bk, pk) = (base[k], hot[k]);
+        let nk = _mm256_set1_ps(counts[k]);
         let (uk, rk) = (unyielding[k], radius[k]);
         let bkx = _mm256_set1_ps(bk.x);
         let bky = _mm256_set1_ps(bk.y);
@@ -401,7 +475,7 @@ mod avx {
                 (
                     to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
                     to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
-                    if PLAIN { rkv } else { radii(radius, &idx) },
+                    if PLAIN { rkv } else { gather(radius, &idx) },
                 )
             };
             let [sx, sy, sz, d2] = separation([bkx, bky, bkz], [hkx, hky, hkz], &b, &h);
@@ -445,6 +519,9 @@ mod avx {
                 let s2 = _mm256_sub_ps(share, _mm256_mul_ps(share, ukv));
                 _mm256_blendv_ps(_mm256_blendv_ps(share, s2, held), s1, pushed)
             };
+            // SAFETY: as above, every entry of `idx` is below m.
+            let nj = unsafe { gather(counts, &idx) };
+            let share = _mm256_mul_ps(share, relaxed(split(wk, h[3], nk, nj)));
             let f = _mm256_div_ps(_mm256_mul_ps(share, overlap), dist);
             let mut dx = [0.0f32; 8];
             let mut dy = [0.0f32; 8];
@@ -485,14 +562,15 @@ mod avx {
         acc: &mut Vec3,
         active: &mut u32,
     ) {
-        let (base, hot, radius, unyielding, grains) =
-            (s.base, s.hot, s.radius, s.unyielding, g.grains);
+        let (base, hot, radius, unyielding, counts, grains) =
+            (s.base, s.hot, s.radius, s.unyielding, s.split, g.grains);
         let m = base.len();
         assert!(
             k < m && grains.len() == m,
             "contact kernel: slot out of bounds"
         );
         let (bk, pk, gk) = (base[k], hot[k], grains[k]);
+        let nk = _mm256_set1_ps(counts[k]);
         let (uk, rk) = (unyielding[k], radius[k]);
         let bkx = _mm256_set1_ps(bk.x);
         let bky = _mm256_set1_ps(bk.y);
@@ -526,7 +604,7 @@ mod avx {
                     to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
                     to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
                     to_lanes(idx.map(|j| _mm_loadu_ps(grains.as_ptr().add(j) as *const f32))),
-                    if PLAIN { rkv } else { radii(radius, &idx) },
+                    if PLAIN { rkv } else { gather(radius, &idx) },
                 )
             };
             let [sx, sy, sz, d2] = separation([bkx, bky, bkz], [hkx, hky, hkz], &b, &h);
@@ -576,6 +654,10 @@ mod avx {
                 let s2 = _mm256_sub_ps(share, _mm256_mul_ps(share, ukv));
                 _mm256_blendv_ps(_mm256_blendv_ps(share, s2, held), s1, pushed)
             };
+            // SAFETY: as above, every entry of `idx` is below m.
+            let nj = unsafe { gather(counts, &idx) };
+            let split = split(wk, h[3], nk, nj);
+            let (base, share) = (share, _mm256_mul_ps(share, split));
             let overlap = _mm256_sub_ps(rs, dist);
             // Cohesion (overlap ≤ 0): n · −(share · min(g, (w_k + w_j) F h²)).
             let gap = _mm256_xor_ps(overlap, sign);
@@ -584,7 +666,9 @@ mod avx {
             let pull = _mm256_blendv_ps(gap, most, _mm256_cmp_ps(most, gap, _CMP_LT_OQ));
             let p = _mm256_xor_ps(_mm256_mul_ps(share, pull), sign);
             // Contact: n · (share · overlap) − (Δx_t · f) · share where μ_s > 0.
-            let push = _mm256_mul_ps(share, overlap);
+            let r = relaxed(split);
+            let push = _mm256_mul_ps(_mm256_mul_ps(base, r), overlap);
+            let normal = _mm256_mul_ps(overlap, _mm256_div_ps(r, split));
             let (cx, cy, cz) = (
                 _mm256_mul_ps(nx, push),
                 _mm256_mul_ps(ny, push),
@@ -606,8 +690,8 @@ mod avx {
                 _mm256_add_ps(_mm256_mul_ps(tx, tx), _mm256_mul_ps(ty, ty)),
                 _mm256_mul_ps(tz, tz),
             );
-            let stick = _mm256_mul_ps(mu_s, overlap);
-            let q = _mm256_div_ps(_mm256_mul_ps(mu_k, overlap), _mm256_sqrt_ps(t2));
+            let stick = _mm256_mul_ps(mu_s, normal);
+            let q = _mm256_div_ps(_mm256_mul_ps(mu_k, normal), _mm256_sqrt_ps(t2));
             let q = _mm256_blendv_ps(one, q, _mm256_cmp_ps(q, one, _CMP_LT_OQ));
             let f = _mm256_blendv_ps(
                 q,
@@ -662,7 +746,7 @@ mod tests {
     use crate::solver::parallel::Executor;
 
     /// On a random packed cloud (many overlaps, pinned and unyielding particles,
-    /// mixed radii and masses), the kernel's sum is the scalar loop's, bit for bit;
+    /// mixed radii, masses and splitting counts), the kernel's sum is the scalar loop's, bit for bit;
     /// on the same cloud with one radius and no unyielding particle, the plain kernel
     /// too; and the granular sum (random friction and cohesion) is its scalar loop's.
     #[test]
@@ -706,7 +790,9 @@ mod tests {
             .unwrap();
         assert_eq!(s.plain(), plain);
         let kernel = Kernel::detect();
-        let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding);
+        // Mass-splitting counts of 1 to 6 (a counting pass's ones among them).
+        let split: Vec<f32> = (0..s.len()).map(|k| (1 + k % 6) as f32).collect();
+        let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding, &split);
         let roaming = |j: usize| s.is_roaming(j);
         let mut touched = 0;
         for k in 0..s.len() {

@@ -88,35 +88,46 @@ fn a_resting_cloth_weighs_on_its_collider() {
     }
 }
 
-/// A pile of loose particles (particle contacts on), two layers stacked, weighs on
-/// its table.
+/// A pile of loose particles (particle contacts on), 2, 3 and 4 layers of 4 × 4
+/// stacked, weighs on its table with its weight within 1%. The particle contacts
+/// conserve momentum (mass splitting, `collision/contacts.rs`): each pair's two
+/// corrections are equal and opposite, so the table carries the weight and no more
+/// (averaging each particle's corrections over its own contact count read some 33%
+/// over the weight here).
 #[test]
 fn a_resting_particle_pile_weighs_on_its_collider() {
-    let mut w = world(10, 2, 1);
-    let id = table(&mut w, 0.6);
-    let r = 0.05;
-    let pts: Vec<Vec3> = (0..32)
-        .map(|i| {
-            Vec3::new(
-                (i % 4) as f32 * 2.1 * r,
-                r + (i / 16) as f32 * 2.1 * r,
-                ((i / 4) % 4) as f32 * 2.1 * r,
-            )
-        })
-        .collect();
-    let mass = 0.25;
-    w.add_particles(&pts, Some(&vec![1.0 / mass; pts.len()]))
-        .unwrap();
-    w.set_particle_radii(0, &vec![r; pts.len()]).unwrap();
-    for _ in 0..120 {
-        w.step(DT).unwrap();
+    for layers in 2..=4u32 {
+        let mut w = world(10, 2, 1);
+        let id = table(&mut w, 0.6);
+        let r = 0.05;
+        let count = 16 * layers;
+        let pts: Vec<Vec3> = (0..count)
+            .map(|i| {
+                Vec3::new(
+                    (i % 4) as f32 * 2.1 * r,
+                    r + (i / 16) as f32 * 2.1 * r,
+                    ((i / 4) % 4) as f32 * 2.1 * r,
+                )
+            })
+            .collect();
+        let mass = 0.25;
+        w.add_particles(&pts, Some(&vec![1.0 / mass; pts.len()]))
+            .unwrap();
+        w.set_particle_radii(0, &vec![r; pts.len()]).unwrap();
+        for _ in 0..120 {
+            w.step(DT).unwrap();
+        }
+        let f = mean_force(&mut w, id, 60);
+        let weight = count as f32 * mass * G;
+        println!(
+            "pile of {layers} layers: force {:.3} N, weight {weight:.3} N",
+            -f.y
+        );
+        assert!(
+            (f.y + weight).abs() < 0.01 * weight,
+            "{layers} layers: force {f} vs {weight}"
+        );
     }
-    let f = mean_force(&mut w, id, 60);
-    let weight = 32.0 * mass * G;
-    assert!(
-        (f.y + weight).abs() < 0.03 * weight,
-        "force {f} vs {weight}"
-    );
 }
 
 /// A particle sliding down a frictional slope reports a friction impulse of μ times

@@ -208,7 +208,10 @@ fn a_pile_grows_under_the_nozzle_and_spreads() {
         .fold(0.0, f32::max);
     let fast = range.map(|i| p.velocity(i).length()).fold(0.0, f32::max);
     println!("400 grains after 4 s: top {top:.3} m, reach {wide:.3} m, fastest {fast:.3} m/s");
-    assert!(top > 0.05 && top < 0.45, "a heap, not a layer: top {top}");
+    // A layer's top is one radius (0.01 m); the heap stands some four radii above it
+    // (0.048 m with mass-split, over-relaxed contacts, which spread a pour a little
+    // more than averaged ones; the bound was 0.05 before them).
+    assert!(top > 0.04 && top < 0.45, "a heap, not a layer: top {top}");
     assert!(wide > 0.05, "it spreads: {wide}");
 }
 

@@ -460,8 +460,8 @@ fn silo(orifice: f32) -> (f32, f32) {
 /// block on an incline, so a heap stands at the Coulomb angle `tan θ = μ` (Coulomb
 /// 1773; the Mohr–Coulomb criterion of a cohesionless slope), plus the few degrees
 /// that the interlocking of the disks adds: within 4.5° of `atan μ` for μ = 0.1, 0.2,
-/// 0.3, growing with μ. At larger μ the heap angle saturates (measured: 19° at 0.4,
-/// 18° at 0.6, 16° at 0.8), as the angle of repose of poured heaps does in
+/// 0.3, growing with μ. At larger μ the heap angle saturates (measured: 15° at 0.6
+/// against 14° at 0.3, with mass-split contacts), as the angle of repose of poured heaps does in
 /// discrete-element studies: the heap then fails by rearranging its packing, no
 /// longer by sliding at the contacts; it stays above the μ = 0.2 heap's.
 #[test]

@@ -355,7 +355,11 @@ fn ride(mode: sinew::SimMode) -> f32 {
 /// ahead of it (0.71 m/s faster). Now the grain stops on the paused cloth (0.0000);
 /// on the reduced one it lags (−0.13 m/s: it sees the cloth at rest in three
 /// substeps of four, then moving four substeps' worth; the coupling of two rates
-/// loses a little, never gains).
+/// loses a little, never gains). With mass-split contacts, whose normal push is
+/// over-relaxed (`kernels::contact::OVER_RELAXATION`), the grain in its hollow of four
+/// paused particles creeps at 0.016 m/s (the push of ω = 1.5 lifts it a little off
+/// them, and it grips less), reduced −0.005 m/s: the paused bound is 0.02 m/s,
+/// still 45 times under the drag it guards against.
 #[test]
 fn a_grain_on_a_paused_or_reduced_body_is_not_dragged() {
     let full = ride(sinew::SimMode::Full);
@@ -366,6 +370,6 @@ fn a_grain_on_a_paused_or_reduced_body_is_not_dragged() {
          reduced every 4 {reduced:.4} m/s"
     );
     assert!(full.abs() < 0.01, "{full}");
-    assert!(paused.abs() < 0.01, "{paused}");
+    assert!(paused.abs() < 0.02, "{paused}");
     assert!(reduced < 0.01, "dragged ahead: {reduced}");
 }

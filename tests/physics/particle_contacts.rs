@@ -17,7 +17,7 @@ const GRAVITY: f32 = 9.81;
 const COUNT: u32 = 20_000;
 
 /// The `particles` benchmark scene with 20,000 particles (8 layers). The contact rule
-/// (Jacobi, averaged over a particle's contacts) lets a stack compress by about
+/// (Jacobi, mass-split over the particles' contacts, over-relaxed) lets a stack compress by about
 /// `4 g h²` per layer and contact: with 10 substeps the bottom of 8 layers overlaps
 /// by some 25% under the weight, with 40 substeps by under 5%; the pile tests run 40.
 fn pile(threads: u32, substeps: u32) -> World {
@@ -85,6 +85,7 @@ fn settle(mut w: World) -> World {
         .fold(f32::MIN, f32::max)
         + 1.0e-4;
     let mut last = f64::INFINITY;
+    let mut deepest = 0.0f32;
     for frame in 0..45 {
         w.step(FRAME_DT).unwrap();
         let p = w.particles();
@@ -96,6 +97,7 @@ fn settle(mut w: World) -> World {
             );
         }
         let overlap = deepest_overlap(&w);
+        deepest = deepest.max(overlap);
         assert!(
             overlap <= 0.05,
             "frame {frame}: overlap {overlap} of the radius sum"
@@ -106,6 +108,7 @@ fn settle(mut w: World) -> World {
             last = e;
         }
     }
+    println!("deepest overlap over the settle: {deepest:.4} of the radius sum");
     w
 }
 
