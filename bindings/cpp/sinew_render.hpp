@@ -15,6 +15,9 @@
 //   changes; each frame, positions, area-weighted normals (shared by every render
 //   vertex of one particle, so seams do not show) and tangents follow the particles.
 //
+// * normals: area-weighted vertex normals and tangents of any triangle mesh, computed
+//   by the library (sinew_render_normals) into caller memory.
+//
 // Unreal's scene proxy (unreal-sample/Plugins/Sinew/Source/Sinew/Private/
 // SinewMeshSceneProxy.cpp) uploads the Mesh these fill into its vertex and index
 // buffers; tests/cpp/render_test.cpp checks them against closed forms.
@@ -257,6 +260,36 @@ inline Result<void> cloth_vertices(const ClothSource& source, Span<const Vec3> k
         mesh.uvs = source.uvs;
     }
     return {};
+}
+
+/// Per vertex, a unit tangent (x, y, z) and the sign w of the bitangent
+/// cross(normal, tangent) * w, which points along +V.
+struct TangentW {
+    float x = 1.0f, y = 0.0f, z = 0.0f, w = 1.0f;
+};
+static_assert(sizeof(TangentW) == 16, "four packed floats: the library writes them in place");
+
+/// sinew_render_normals: area-weighted unit vertex normals of `triangles` (three indices
+/// into `positions` each, counter-clockwise seen from the front) into `normals` (one per
+/// position), and with `tangents` non-empty and `uvs` given (two floats per position),
+/// each vertex's tangent along +U made perpendicular to its normal, with the
+/// bitangent's sign. Never NaN (a vertex of no proper triangle gets (0, 1, 0));
+/// allocates nothing. The outputs must hold one element per position (`tangents` may be
+/// empty; with `uvs` empty the tangents follow +X).
+inline Result<void> normals(Span<const Vec3> positions, Span<const uint32_t> triangles,
+                            Span<const float> uvs, Span<Vec3> normals, Span<TangentW> tangents) {
+    const size_t n = positions.size();
+    if (triangles.size() % 3 != 0 || normals.size() != n || (!tangents.empty() && tangents.size() != n) ||
+        (!uvs.empty() && uvs.size() != 2 * n)) {
+        return Error{Status::InvalidArgument,
+                     "render::normals: the normals, tangents and UVs must match the positions, "
+                     "the triangles come in threes"};
+    }
+    if (n == 0) return {};
+    return detail::to_result(sinew_render_normals(
+        positions.data(), static_cast<uint32_t>(n), triangles.data(), static_cast<uint32_t>(triangles.size() / 3),
+        uvs.empty() ? nullptr : uvs.data(), normals.data(), static_cast<uint32_t>(sizeof(Vec3)),
+        tangents.empty() ? nullptr : tangents.data(), static_cast<uint32_t>(sizeof(TangentW))));
 }
 
 } // namespace render

@@ -300,6 +300,32 @@ void rotations_and_transforms() {
     check(near3(vec::transform_point(vec::inverse(t), vec::transform_point(t, p)), p, 1e-5), "inverse(t) undoes t");
 }
 
+void library_normals() {
+    // A unit square in the XZ plane, wound counter-clockwise seen from +Y: every normal
+    // is +Y; with UVs u = x, v = z the tangent is +X and the bitangent +Z: sign
+    // cross((0,1,0), (1,0,0)) = (0,0,-1), so w = -1.
+    const std::vector<Vec3> p{Vec3{0, 0, 0}, Vec3{1, 0, 0}, Vec3{1, 0, 1}, Vec3{0, 0, 1}};
+    const std::vector<uint32_t> tri{0, 2, 1, 0, 3, 2};
+    const std::vector<float> uv{0, 0, 1, 0, 1, 1, 0, 1};
+    std::vector<Vec3> n(4);
+    std::vector<render::TangentW> t(4);
+    const auto r = render::normals(sinew::Span<const Vec3>(p), sinew::Span<const uint32_t>(tri),
+                                   sinew::Span<const float>(uv), sinew::Span<Vec3>(n),
+                                   sinew::Span<render::TangentW>(t));
+    check(static_cast<bool>(r), "render::normals over a square");
+    bool up = true, along_x = true;
+    for (size_t k = 0; k < 4; ++k) {
+        up = up && near3(n[k], Vec3{0, 1, 0}, 1e-6);
+        along_x = along_x && near3(Vec3{t[k].x, t[k].y, t[k].z}, Vec3{1, 0, 0}, 1e-6) && t[k].w == -1.0f;
+    }
+    check(up, "every normal +Y");
+    check(along_x, "every tangent +X, bitangent sign -1 (+V is +Z)");
+    std::vector<Vec3> short_out(3);
+    const auto bad = render::normals(sinew::Span<const Vec3>(p), sinew::Span<const uint32_t>(tri), {},
+                                     sinew::Span<Vec3>(short_out), {});
+    check(!bad && bad.error().status == sinew::Status::InvalidArgument, "too few normals: refused");
+}
+
 } // namespace
 
 int main() {
@@ -308,6 +334,7 @@ int main() {
     affine_and_bounds();
     rope();
     cloth();
+    library_normals();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }

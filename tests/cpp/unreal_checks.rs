@@ -19,8 +19,7 @@
 //! * brackets balance in every source; each .cpp includes its own header first;
 //! * the Sinew headers are included between THIRD_PARTY_INCLUDES_START/END and exist in
 //!   bindings/cpp; plugin code calls no `sinew_*` C function directly (it goes through
-//!   sinew.hpp / sinew::Scene; Private/SinewLibraryCalls.h alone wraps the C calls the
-//!   wrapper does not wrap yet) and does no cm <-> m scaling of its own (that lives in
+//!   sinew.hpp / sinew::Scene) and does no cm <-> m scaling of its own (that lives in
 //!   sinew_units.hpp, used through SinewConversions.h);
 //! * the bindings/cpp headers use none of Unreal's function-like macro names (check,
 //!   verify, ensure, TEXT, ...), which would break them inside an Unreal module.
@@ -860,13 +859,8 @@ pub fn check_plugin_source_text(
             }
         }
     }
-    // SinewLibraryCalls.h wraps, once each, the C calls bindings/cpp does not wrap yet.
-    let wraps_c_calls = stem == "SinewLibraryCalls" && !is_cpp;
     for (at, id) in identifiers(&blank) {
-        if !wraps_c_calls
-            && id.starts_with("sinew_")
-            && blank[at + id.len()..].trim_start().starts_with('(')
-        {
+        if id.starts_with("sinew_") && blank[at + id.len()..].trim_start().starts_with('(') {
             let line = blank[..at].lines().count().max(1);
             errors.push(format!(
                 "{file}:{line}: calls the C function {id} directly; use sinew.hpp / sinew::Scene"

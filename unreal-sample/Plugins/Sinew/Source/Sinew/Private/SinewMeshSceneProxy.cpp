@@ -175,10 +175,10 @@ void FSinewMeshSceneProxy::SetClothData_RenderThread(FRHICommandListImmediate& R
 		KeyNormals.resize(LocalPoints.size());
 		VertexNormals.resize(Vertices);
 		Tangents.resize(Vertices);
-		Built = SinewUE::RenderNormals(sinew::Span<const sinew::Vec3>(LocalPoints), sinew::Span<const uint32_t>(FrontKeyTriangles), {}, sinew::Span<sinew::Vec3>(KeyNormals), {});
+		Built = sinew::render::normals(sinew::Span<const sinew::Vec3>(LocalPoints), sinew::Span<const uint32_t>(FrontKeyTriangles), {}, sinew::Span<sinew::Vec3>(KeyNormals), {});
 		if (Built)
 		{
-			Built = SinewUE::RenderNormals(sinew::Span<const sinew::Vec3>(Mesh.positions), sinew::Span<const uint32_t>(FrontTriangles), sinew::Span<const float>(ClothUVs), sinew::Span<sinew::Vec3>(VertexNormals), sinew::Span<SinewUE::FTangentW>(Tangents));
+			Built = sinew::render::normals(sinew::Span<const sinew::Vec3>(Mesh.positions), sinew::Span<const uint32_t>(FrontTriangles), sinew::Span<const float>(ClothUVs), sinew::Span<sinew::Vec3>(VertexNormals), sinew::Span<sinew::render::TangentW>(Tangents));
 		}
 	}
 	if (!Built)
@@ -193,10 +193,10 @@ void FSinewMeshSceneProxy::SetClothData_RenderThread(FRHICommandListImmediate& R
 	TangentSigns.resize(Vertices);
 	for (size_t v = 0; v < Vertices; ++v)
 	{
-		const SinewUE::FTangentW& T = Tangents[v];
+		const sinew::render::TangentW& T = Tangents[v];
 		Mesh.normals[v] = KeyNormals[Source.vertex_key[v]];
-		Mesh.tangents[v] = sinew::Vec3{T.X, T.Y, T.Z};
-		TangentSigns[v] = T.W;
+		Mesh.tangents[v] = sinew::Vec3{T.x, T.y, T.z};
+		TangentSigns[v] = T.w;
 	}
 	if (bTopology)
 	{

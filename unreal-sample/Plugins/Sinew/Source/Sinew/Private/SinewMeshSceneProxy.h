@@ -16,7 +16,6 @@
 #include "LocalVertexFactory.h"
 #include "MaterialShared.h"
 #include "PrimitiveSceneProxy.h"
-#include "SinewLibraryCalls.h"
 #include "SinewRenderData.h"
 #include "StaticMeshResources.h"
 
@@ -81,7 +80,7 @@ private:
 	sinew::render::RopeBuilder Rope;
 	std::vector<sinew::Vec3> LocalPoints;
 	std::shared_ptr<const sinew::render::ClothSource> ClothSource;
-	// A cloth's normals and tangents (sinew_render_normals, SinewLibraryCalls.h): Unreal's
+	// A cloth's normals and tangents (sinew::render::normals): Unreal's
 	// front faces are clockwise, the library's counter-clockwise, so it reads each
 	// triangle with two corners swapped. Normals over the keys (particles) are shared by
 	// every render vertex of one particle (no crease at UV seams); tangents come from the
@@ -91,6 +90,6 @@ private:
 	std::vector<float> ClothUVs;                 // u, v per render vertex
 	std::vector<sinew::Vec3> KeyNormals;         // per key
 	std::vector<sinew::Vec3> VertexNormals;      // per render vertex (scratch of the tangent pass)
-	std::vector<SinewUE::FTangentW> Tangents;    // per render vertex
+	std::vector<sinew::render::TangentW> Tangents;    // per render vertex
 	std::vector<float> TangentSigns;             // per vertex of Mesh; empty = +1 (rope tubes)
 };
