@@ -1,8 +1,10 @@
 // The Unreal plugin's soft body component (USinewSoftBodyComponent), compiled by g++
 // against the stand-in engine of tests/cpp/ue_stub (no Unreal on CI) and run: a 40 cm
-// box given as Unreal stores it (4 vertices per face, UV seams) becomes a pressure body,
+// box given as Unreal stores it (4 vertices per face, UV seams, clockwise front faces)
+// or wound the other way becomes a pressure body,
 // a tet body and a shape-matched body; each joins the world's simulation, its scene
-// proxy draws every source vertex and triangle with unit normals, the drawn box falls
+// proxy draws every source vertex and triangle with unit normals (outward on Unreal's
+// winding), the drawn box falls
 // with the body (30 frames: about 1.1 m), the volume is read back in cm³, Blueprint setters
 // edit the live body (a raised pressure inflates it, cluster stiffness), and EndPlay
 // removes the body. Built and run by tests/bindings/cpp_wrapper.rs
@@ -69,8 +71,9 @@ std::vector<FVector3f> Uploaded(const FSinewMeshSceneProxy& Proxy) {
 }
 
 /// A box of half-size 20 cm as a static mesh section: 24 vertices (UV seams), 12
-/// triangles, counter-clockwise seen from outside in the component's axes.
-void Box(UStaticMesh& Mesh) {
+/// triangles, wound as Unreal stores its meshes (clockwise seen from outside: its front
+/// faces) or, with `Mirrored`, the other way (as a mesh mirrored at import would be).
+void Box(UStaticMesh& Mesh, bool Mirrored) {
     for (int axis = 0; axis < 3; ++axis)
         for (int sign = -1; sign <= 1; sign += 2) {
             const int u = (axis + 1) % 3, w = (axis + 2) % 3;
@@ -84,16 +87,24 @@ void Box(UStaticMesh& Mesh) {
                 Mesh.StubVertices.Add(FVector(p[0], p[1], p[2]));
                 Mesh.StubUVs.Add(FVector2D(0.5 * (c[0] + 1), 0.5 * (c[1] + 1)));
             }
-            for (int32 k : {0, 1, 2, 0, 2, 3}) Mesh.StubTriangles.Add(base + k);
+            const int32 Clockwise[6] = {0, 2, 1, 0, 3, 2}, Counter[6] = {0, 1, 2, 0, 2, 3};
+            for (int32 k : Mirrored ? Counter : Clockwise) Mesh.StubTriangles.Add(base + k);
         }
 }
 } // namespace
 
 int main() {
-    UStaticMesh Mesh;
-    Box(Mesh);
-    for (ESinewSoftBodyMode Mode : {ESinewSoftBodyMode::Pressure, ESinewSoftBodyMode::Tetrahedral, ESinewSoftBodyMode::ShapeMatching}) {
-        const std::string Name = Mode == ESinewSoftBodyMode::Pressure ? "pressure" : Mode == ESinewSoftBodyMode::Tetrahedral ? "tet" : "shape";
+    UStaticMesh Unreal, Mirrored;
+    Box(Unreal, false);
+    Box(Mirrored, true);
+    const std::pair<ESinewSoftBodyMode, bool> Runs[] = {{ESinewSoftBodyMode::Pressure, false}, {ESinewSoftBodyMode::Tetrahedral, false},
+                                                        {ESinewSoftBodyMode::ShapeMatching, false}, {ESinewSoftBodyMode::Pressure, true},
+                                                        {ESinewSoftBodyMode::Tetrahedral, true}};
+    for (const auto& Run : Runs) {
+        const ESinewSoftBodyMode Mode = Run.first;
+        UStaticMesh& Mesh = Run.second ? Mirrored : Unreal;
+        const std::string Name = std::string(Mode == ESinewSoftBodyMode::Pressure ? "pressure" : Mode == ESinewSoftBodyMode::Tetrahedral ? "tet" : "shape") +
+                                 (Run.second ? " (mirrored winding)" : "");
         Game G;
         auto C = std::make_unique<USinewSoftBodyComponent>(FObjectInitializer());
         C->World = &G.World;
@@ -126,12 +137,19 @@ int main() {
         const double Fell = -20.0 - Low;
         check(Fell > 100.0 && Fell < 125.0, Name + ": the drawn box fell " + std::to_string(Fell) + " cm in 30 frames");
         bool Unit = true;
+        int Outward = 0;
+        double Cx = 0.0, Cy = 0.0, Cz = 0.0;
+        for (const FVector3f& P : V) Cx += P.X / (double)V.size(), Cy += P.Y / (double)V.size(), Cz += P.Z / (double)V.size();
         const FStaticMeshVertexBuffer& Attributes = Proxy->GetVertexBuffers().StaticMeshVertexBuffer;
         for (uint32 v = 0; v < 24; ++v) {
             const FVector4f N = Attributes.VertexTangentZ(v);
             Unit = Unit && std::fabs(N.X * N.X + N.Y * N.Y + N.Z * N.Z - 1.0f) < 1e-4f;
+            Outward += N.X * (V[v].X - Cx) + N.Y * (V[v].Y - Cy) + N.Z * (V[v].Z - Cz) > 0.0 ? 1 : 0;
         }
         check(Unit, Name + ": unit normals");
+        // Drawn with the source's winding: Unreal's front faces, lit from outside (normals
+        // outward); the mirrored mesh is drawn inside out, as Unreal draws that mesh itself.
+        check(Outward == (Run.second ? 0 : 24), Name + ": " + std::to_string(Outward) + " of 24 drawn normals point outward");
         if (Mode == ESinewSoftBodyMode::Pressure) {
             C->SetPressure(1.5f);
             G.Frames(60);

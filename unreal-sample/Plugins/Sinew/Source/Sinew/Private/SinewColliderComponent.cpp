@@ -276,26 +276,9 @@ std::shared_ptr<const sinew::colliders::SdfGrid> USinewColliderComponent::BakeSd
 			Triangles.push_back(Base + (uint32_t)FMath::Max(Index, 0));
 		}
 	}
-	// The library wants the triangles counter-clockwise seen from outside (a positive
-	// enclosed volume); a mesh wound the other way (or mirrored by a negative scale) is
-	// turned over as a whole. Inconsistent or open meshes are still refused below.
-	double SixVolume = 0.0;
-	for (size_t t = 0; t + 2 < Triangles.size(); t += 3)
-	{
-		if (Triangles[t] >= Vertices.size() || Triangles[t + 1] >= Vertices.size() || Triangles[t + 2] >= Vertices.size())
-		{
-			continue; // the library names the bad index
-		}
-		const sinew::Vec3 A = Vertices[Triangles[t]], B = Vertices[Triangles[t + 1]], C = Vertices[Triangles[t + 2]];
-		SixVolume += (double)A.x * ((double)B.y * C.z - (double)B.z * C.y) - (double)A.y * ((double)B.x * C.z - (double)B.z * C.x) + (double)A.z * ((double)B.x * C.y - (double)B.y * C.x);
-	}
-	if (SixVolume < 0.0)
-	{
-		for (size_t t = 0; t + 2 < Triangles.size(); t += 3)
-		{
-			std::swap(Triangles[t + 1], Triangles[t + 2]);
-		}
-	}
+	// Either winding (Unreal's clockwise, a mirrored scale's) is turned outward as a
+	// whole; inconsistent or open meshes are still refused below.
+	SinewUE::WindOutward(Vertices, Triangles);
 	sinew::Result<sinew::colliders::SdfGrid> Baked = sinew::colliders::sdf_from_mesh(sinew::Span<const sinew::Vec3>(Vertices), sinew::Span<const uint32_t>(Triangles), SinewUE::LengthToSim(SdfCellSize), SinewUE::LengthToSim(FMath::Max(SdfMargin, 0.0f)));
 	if (!Baked)
 	{

@@ -13,6 +13,9 @@ THIRD_PARTY_INCLUDES_START
 #include "sinew_units.hpp"
 THIRD_PARTY_INCLUDES_END
 
+#include <utility>
+#include <vector>
+
 // FVector3f can be read straight from the library; UE5's double FVector cannot.
 static_assert(sinew::is_vec3_like_v<FVector3f>, "FVector3f must be three packed floats");
 static_assert(!sinew::is_vec3_like_v<FVector>, "FVector is double in UE5: convert explicitly");
@@ -153,4 +156,33 @@ inline sinew::Quat ForwardToZ(const FQuat& Q)
 
 /** Compliance, mass and force are SI on both sides (m/N, kg, N): no conversion. */
 inline float Compliance(float MetresPerNewton) { return MetresPerNewton; }
+
+/**
+ * Winding: the library's closed surfaces (pressure bodies, tetrahedralisation, distance
+ * fields) are wound counter-clockwise seen from outside, so that they enclose a positive
+ * volume; Unreal's meshes are wound the other way (its front faces are clockwise) and a
+ * negative scale mirrors either. Turns Triangles over as a whole where they enclose a
+ * negative volume over Vertices, so that both windings are accepted. Indices out of range
+ * are skipped here and named by the library, as are open or inconsistent surfaces.
+ */
+inline void WindOutward(const std::vector<sinew::Vec3>& Vertices, std::vector<uint32_t>& Triangles)
+{
+	double SixVolume = 0.0;
+	for (size_t t = 0; t + 2 < Triangles.size(); t += 3)
+	{
+		if (Triangles[t] >= Vertices.size() || Triangles[t + 1] >= Vertices.size() || Triangles[t + 2] >= Vertices.size())
+		{
+			continue;
+		}
+		const sinew::Vec3 A = Vertices[Triangles[t]], B = Vertices[Triangles[t + 1]], C = Vertices[Triangles[t + 2]];
+		SixVolume += (double)A.x * ((double)B.y * C.z - (double)B.z * C.y) - (double)A.y * ((double)B.x * C.z - (double)B.z * C.x) + (double)A.z * ((double)B.x * C.y - (double)B.y * C.x);
+	}
+	if (SixVolume < 0.0)
+	{
+		for (size_t t = 0; t + 2 < Triangles.size(); t += 3)
+		{
+			std::swap(Triangles[t + 1], Triangles[t + 2]);
+		}
+	}
+}
 } // namespace SinewUE

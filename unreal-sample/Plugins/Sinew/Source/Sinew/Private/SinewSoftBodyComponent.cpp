@@ -107,6 +107,11 @@ void USinewSoftBodyComponent::JoinSimulation(USinewWorldSubsystem& Sub)
 		Keys[i] = SinewUE::ToSim(Frame, ToWorld.TransformPosition(SinewUE::FromMeshSpace(Layout.particles[i])));
 	}
 
+	// The surface the library builds from, wound outward as it wants it (Unreal's own
+	// winding is clockwise seen from outside); the render mesh keeps the source's.
+	std::vector<uint32_t> Surface = Layout.triangles;
+	SinewUE::WindOutward(Keys, Surface);
+
 	const float Radius = FMath::Clamp(SinewUE::LengthToSim(FMath::Max(CollisionRadius, 0.0f)), 0.0f, (float)SINEW_MAX_LENGTH);
 	BuiltMode = Mode;
 	sinew::Result<sinew::BodyId> Added = sinew::Error{sinew::Status::Internal, "not built"};
@@ -119,14 +124,14 @@ void USinewSoftBodyComponent::JoinSimulation(USinewWorldSubsystem& Sub)
 		Desc.volume_compliance = VolumeCompliance;
 		Desc.pressure = Pressure;
 		Desc.damping = Damping;
-		Added = Scene->add_pressure_body(Desc, sinew::Span<const sinew::Vec3>(Keys), sinew::Span<const uint32_t>(Layout.triangles), Radius);
+		Added = Scene->add_pressure_body(Desc, sinew::Span<const sinew::Vec3>(Keys), sinew::Span<const uint32_t>(Surface), Radius);
 		Tets = sinew::soft::TetMesh();
 		Embedding = sinew::soft::Embedding();
 	}
 	else
 	{
 		const uint32_t Cells = (uint32_t)FMath::Clamp(Resolution, 1, (int32)SINEW_MAX_TET_RESOLUTION);
-		sinew::Result<sinew::soft::TetMesh> Cut = sinew::soft::tetrahedralize(sinew::Span<const sinew::Vec3>(Keys), sinew::Span<const uint32_t>(Layout.triangles), Cells);
+		sinew::Result<sinew::soft::TetMesh> Cut = sinew::soft::tetrahedralize(sinew::Span<const sinew::Vec3>(Keys), sinew::Span<const uint32_t>(Surface), Cells);
 		if (!Cut)
 		{
 			UE_LOG(LogSinew, Error, TEXT("%s: %s"), *GetPathName(), UTF8_TO_TCHAR(Cut.error().message.c_str()));
