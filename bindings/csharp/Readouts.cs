@@ -1,9 +1,10 @@
 // The idiomatic (PascalCase) structs of what the library reports or takes per element:
 // skinning weights, fluid and grain emitter counters, surface mesh sizes, the profiler's
-// stage times and counts, a dynamic collider's motion. The raw layer's structs carry the
-// C header's snake_case names; these are what namespace Sinew's members take and return.
-// SkinWeights and StageTime have the layout of their raw struct (arrays of them go to and
-// from the library in place, no copy); the others are copied field by field.
+// stage times and counts, a dynamic collider's motion, contacts and contact events. The
+// raw layer's structs carry the C header's snake_case names; these are what namespace
+// Sinew's members take and return. SkinWeights, StageTime, Contact and ContactEvent have
+// the layout of their raw struct (arrays of them go to and from the library in place, no
+// copy); the others are copied field by field.
 
 using System.Runtime.InteropServices;
 using Sinew.Native;
@@ -199,5 +200,61 @@ namespace Sinew
                 AngularVelocityChange = m.angular_velocity_change,
             };
         }
+    }
+    /// <summary>One particle–collider contact of the last step, its contacts of every
+    /// substep merged (<see cref="World.ReadContacts"/>); the layout of SinewContact. The
+    /// particle pushes the collider with -(Impulse·Normal + FrictionImpulse).</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct Contact
+    {
+        /// <summary>The collider touched (<see cref="WorldCollider.Is"/> tells
+        /// which).</summary>
+        public SinewColliderHandle Collider;
+        /// <summary>The particle's index.</summary>
+        public int Particle;
+        /// <summary>The normal impulse (N·s, >= 0: a collider only pushes) the collider gave
+        /// the particle over the step.</summary>
+        public float Impulse;
+        /// <summary>The unit normal pointing out of the collider (world), from the step's
+        /// last contact.</summary>
+        public SinewVec3 Normal;
+        /// <summary>The contact point (world, m) of the step's last contact: the particle's
+        /// centre projected onto the collider's surface.</summary>
+        public SinewVec3 Point;
+        /// <summary>The friction impulse (N·s, world, tangent to the surface) the collider
+        /// gave the particle over the step. Sliding, its length is the dynamic friction
+        /// times <see cref="Impulse"/>; sticking, at most the static friction times
+        /// it.</summary>
+        public SinewVec3 FrictionImpulse;
+    }
+
+    /// <summary>One contact event (<see cref="World.TakeContactEvents"/>,
+    /// <see cref="World.ContactBegan"/>, <see cref="World.ContactPersisted"/>,
+    /// <see cref="World.ContactEnded"/>): a collider and a body, or a particle in no body,
+    /// that began, kept or ended touching in the last step; the layout of
+    /// SinewContactEvent.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public struct ContactEvent
+    {
+        /// <summary>Began, kept or ended touching.</summary>
+        public SinewContactEventKind Kind;
+        /// <summary>The pair's first particle (lowest index) touching the collider in the
+        /// step (for an end event: in the last step it touched).</summary>
+        public int Particle;
+        /// <summary>The collider (for an end event it may have been removed since).</summary>
+        public SinewColliderHandle Collider;
+        /// <summary>The particles' body; id 0 for a particle in no body (the pair is that
+        /// particle's).</summary>
+        public SinewBodyHandle Body;
+        /// <summary>The first particle's contact point (world, m).</summary>
+        public SinewVec3 Point;
+        /// <summary>The collider's outward unit normal at <see cref="Point"/>.</summary>
+        public SinewVec3 Normal;
+        /// <summary>The friction impulse (N·s, world) the collider gave all the pair's
+        /// particles over the step; 0 for an end event.</summary>
+        public SinewVec3 FrictionImpulse;
+        /// <summary>The normal impulse (N·s, >= 0) the collider gave all the pair's
+        /// particles over the step; 0 for an end event.</summary>
+        public float Impulse;
     }
 }

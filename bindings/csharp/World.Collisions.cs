@@ -10,33 +10,28 @@ namespace Sinew
 {
     public sealed partial class World
     {
-        /// <summary>A collider desc with every field at its default (a plane through the
-        /// origin facing +Y, no friction, no bounce).</summary>
-        public static unsafe SinewColliderDesc ColliderDesc()
+        /// <summary>Adds a plane, sphere, capsule or box collider (start from
+        /// <see cref="ColliderSettings.Default"/>, <see cref="ColliderSettings.Sphere"/>, ...);
+        /// returns the <see cref="WorldCollider"/> that owns it.</summary>
+        public unsafe WorldCollider AddCollider(ColliderSettings settings)
         {
-            SinewColliderDesc d;
-            return SinewException.Checked(SinewNative.sinew_collider_desc_init(&d), d);
-        }
-
-        /// <summary>Adds a collider (start from <see cref="ColliderDesc"/>); returns the
-        /// <see cref="WorldCollider"/> that owns it.</summary>
-        public unsafe WorldCollider AddCollider(SinewColliderDesc desc)
-        {
+            SinewColliderDesc desc = settings.ToNative();
             SinewColliderHandle c;
             SinewException.Check(SinewNative.sinew_world_add_collider(Handle, &desc, &c));
-            return new WorldCollider(this, c, (SinewShape)desc.shape);
+            return new WorldCollider(this, c, settings.Shape);
         }
 
         /// <summary>Adds a static two-sided triangle-mesh collider: vertices (m, local frame)
-        /// and three vertex indices per triangle; <paramref name="desc"/> gives transform
-        /// and material.</summary>
-        public unsafe WorldCollider AddMeshCollider(SinewColliderDesc desc, SinewVec3[] vertices, int[] indices)
+        /// and three vertex indices per triangle; <paramref name="settings"/> give the pose
+        /// and material (their shape is ignored).</summary>
+        public unsafe WorldCollider AddMeshCollider(ColliderSettings settings, SinewVec3[] vertices, int[] indices)
         {
             const string F = "World.AddMeshCollider";
             Args.NotNull(vertices, F, "vertices");
             Args.NotNull(indices, F, "indices");
             if (indices.Length % 3 != 0)
                 throw SinewException.Argument(F, "indices has " + indices.Length + " elements, not a multiple of 3");
+            SinewColliderDesc desc = settings.ToNative();
             SinewColliderHandle c;
             fixed (SinewVec3* v = vertices)
             fixed (int* t = indices)
@@ -82,12 +77,15 @@ namespace Sinew
                 SinewException.Check(SinewNative.sinew_world_set_particle_radii(Handle, unchecked((uint)first), unchecked((uint)radii.Length), r));
         }
 
-        /// <summary>Sets collision filters of particles first..first+filters.Length.</summary>
-        public unsafe void SetCollisionFilters(int first, SinewCollisionFilter[] filters)
+        /// <summary>Sets the collision filters of particles first..first+filters.Length
+        /// (passed in place: nothing is copied or allocated).</summary>
+        public unsafe void SetCollisionFilters(int first, CollisionFilter[] filters)
         {
             Args.NotNull(filters, "World.SetCollisionFilters", "filters");
-            fixed (SinewCollisionFilter* f = filters)
-                SinewException.Check(SinewNative.sinew_world_set_collision_filters(Handle, unchecked((uint)first), unchecked((uint)filters.Length), f));
+            // CollisionFilter has SinewCollisionFilter's layout (four 32-bit fields).
+            fixed (CollisionFilter* f = filters)
+                SinewException.Check(SinewNative.sinew_world_set_collision_filters(Handle, unchecked((uint)first),
+                    unchecked((uint)filters.Length), (SinewCollisionFilter*)f));
         }
 
         /// <summary>Sets unyielding factors ([0, 1]; the UE 4.26 Niagara Advanced PBD sample (Epic Games, 2020)) of particles.</summary>
@@ -107,12 +105,13 @@ namespace Sinew
 
         /// <summary>Adds a static heightfield collider (a terrain): columns x rows samples
         /// of <paramref name="heights"/> (m, row by row: row j at local z = j·cellZ,
-        /// sample i at local x = i·cellX; the corner sample at desc.position, turned by
-        /// desc.rotation) and, when <paramref name="holes"/> is not null, one flag per
+        /// sample i at local x = i·cellX; the corner sample at settings.Position, turned by
+        /// settings.Rotation) and, when <paramref name="holes"/> is not null, one flag per
         /// cell ((rows-1)·(columns-1), row by row; true = a hole particles pass through).
-        /// Swept with the friction and restitution of <paramref name="desc"/>. Its shape
-        /// reads as <see cref="SinewShape.Mesh"/> (two triangles per solid cell).</summary>
-        public unsafe WorldCollider AddHeightfieldCollider(SinewColliderDesc desc, int columns, int rows,
+        /// Swept with the material of <paramref name="settings"/> (their shape is ignored).
+        /// Its shape reads as <see cref="SinewShape.Mesh"/> (two triangles per solid
+        /// cell).</summary>
+        public unsafe WorldCollider AddHeightfieldCollider(ColliderSettings settings, int columns, int rows,
             float cellX, float cellZ, float[] heights, bool[] holes = null)
         {
             const string F = "World.AddHeightfieldCollider";
@@ -128,6 +127,7 @@ namespace Sinew
                 for (int i = 0; i < holes.Length; i++)
                     flags[i] = holes[i] ? (byte)1 : (byte)0;
             }
+            SinewColliderDesc desc = settings.ToNative();
             SinewColliderHandle c;
             fixed (float* h = heights)
             fixed (byte* f = flags)
@@ -150,15 +150,18 @@ namespace Sinew
         /// <summary>Copies the last step's contacts (particle order; collider, particle,
         /// normal impulse >= 0, normal, point, friction impulse) into
         /// <paramref name="destination"/>, up to its length, and returns how many: reuse
-        /// one array from frame to frame and nothing is allocated.</summary>
-        public unsafe int ReadContacts(SinewContact[] destination)
+        /// one array from frame to frame and nothing is allocated (the library writes
+        /// into it in place).</summary>
+        public unsafe int ReadContacts(Contact[] destination)
         {
             Args.NotNull(destination, "World.ReadContacts", "destination");
             if (destination.Length == 0)
                 return 0;
             uint written;
-            fixed (SinewContact* c = destination)
-                SinewException.Check(SinewNative.sinew_world_read_contacts(Handle, c, (uint)destination.Length, &written));
+            // Contact has SinewContact's layout.
+            fixed (Contact* c = destination)
+                SinewException.Check(SinewNative.sinew_world_read_contacts(Handle, (SinewContact*)c,
+                    (uint)destination.Length, &written));
             return (int)written;
         }
 
@@ -195,8 +198,8 @@ namespace Sinew
         /// <summary>Moves the waiting contact events (oldest first, up to
         /// destination.Length) into <paramref name="destination"/>; returns how many, and
         /// in <paramref name="lost"/> how many a full queue dropped since the last call.
-        /// Allocates nothing.</summary>
-        public unsafe int TakeContactEvents(SinewContactEvent[] destination, out long lost)
+        /// Allocates nothing (the library writes into it in place).</summary>
+        public unsafe int TakeContactEvents(ContactEvent[] destination, out long lost)
         {
             Args.NotNull(destination, "World.TakeContactEvents", "destination");
             uint n = 0;
@@ -208,8 +211,9 @@ namespace Sinew
             }
             else
             {
-                fixed (SinewContactEvent* p = destination)
-                    SinewException.Check(SinewNative.sinew_world_take_contact_events(Handle, p,
+                // ContactEvent has SinewContactEvent's layout.
+                fixed (ContactEvent* p = destination)
+                    SinewException.Check(SinewNative.sinew_world_take_contact_events(Handle, (SinewContactEvent*)p,
                         (uint)destination.Length, &n, &dropped));
             }
             lost = (long)dropped;
@@ -217,13 +221,13 @@ namespace Sinew
         }
 
         /// <summary>A (collider, body) pair began touching in the last step.</summary>
-        public event System.Action<SinewContactEvent> ContactBegan;
+        public event System.Action<ContactEvent> ContactBegan;
         /// <summary>A (collider, body) pair kept touching in the last step.</summary>
-        public event System.Action<SinewContactEvent> ContactPersisted;
+        public event System.Action<ContactEvent> ContactPersisted;
         /// <summary>A (collider, body) pair stopped touching in the last step.</summary>
-        public event System.Action<SinewContactEvent> ContactEnded;
+        public event System.Action<ContactEvent> ContactEnded;
 
-        SinewContactEvent[] contactEventBuffer;
+        ContactEvent[] contactEventBuffer;
 
         /// <summary>Takes every waiting contact event and raises
         /// <see cref="ContactBegan"/>, <see cref="ContactPersisted"/> or
@@ -233,7 +237,7 @@ namespace Sinew
         public long DispatchContactEvents()
         {
             if (contactEventBuffer == null)
-                contactEventBuffer = new SinewContactEvent[256];
+                contactEventBuffer = new ContactEvent[256];
             long lostTotal = 0;
             while (true)
             {
@@ -243,7 +247,7 @@ namespace Sinew
                 for (int i = 0; i < n; i++)
                 {
                     var e = contactEventBuffer[i];
-                    switch ((SinewContactEventKind)e.kind)
+                    switch (e.Kind)
                     {
                         case SinewContactEventKind.Begin:
                             ContactBegan?.Invoke(e);

@@ -56,11 +56,11 @@ namespace Sinew
     public sealed partial class World
     {
         /// <summary>Adds a static signed distance field collider: <paramref name="grid"/>
-        /// in the collider's frame (desc.position and desc.rotation place it; the material
-        /// is desc's, its shape ignored), sampled trilinearly with the gradient as normal,
-        /// swept like every collider. Its shape reads as <see cref="SinewShape.Sdf"/>; it can
+        /// in the collider's frame (settings.Position and settings.Rotation place it; the
+        /// material is the settings', their shape ignored), sampled trilinearly with the
+        /// gradient as normal, swept like every collider. Its shape reads as <see cref="SinewShape.Sdf"/>; it can
         /// be made dynamic and moved like any other.</summary>
-        public unsafe WorldCollider AddSdfCollider(SinewColliderDesc desc, SdfGrid grid)
+        public unsafe WorldCollider AddSdfCollider(ColliderSettings settings, SdfGrid grid)
         {
             const string F = "World.AddSdfCollider";
             Args.NotNull(grid, F, "grid");
@@ -69,6 +69,7 @@ namespace Sinew
             if (grid.Nx < 2 || grid.Ny < 2 || grid.Nz < 2 || nodes != grid.Distances.Length)
                 throw SinewException.Argument(F, grid.Distances.Length + " distances for " + grid.Nx + " x "
                     + grid.Ny + " x " + grid.Nz + " nodes (at least 2 per axis)");
+            SinewColliderDesc desc = settings.ToNative();
             SinewColliderHandle c;
             SinewVec3 origin = grid.Origin;
             fixed (float* d = grid.Distances)

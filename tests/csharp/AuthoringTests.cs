@@ -95,7 +95,7 @@ namespace SinewTests
         {
             using (var w = NewWorld(2f))
             {
-                w.AddCollider(World.ColliderDesc());
+                w.AddCollider(ColliderSettings.Default);
                 var o = Rope(new SinewVec3(0, 0.3f, 0), new SinewVec3(1, 0.3f, 0), 10);
                 o.PinStart = false;
                 o.Radius = 0.05f;
@@ -329,7 +329,7 @@ namespace SinewTests
         {
             using (var w = NewWorld(2f))
             {
-                w.AddCollider(World.ColliderDesc());
+                w.AddCollider(ColliderSettings.Default);
                 SinewVec3[] v;
                 int[] tris;
                 Grid(0.2f, out v, out tris);
@@ -356,7 +356,7 @@ namespace SinewTests
         {
             using (var w = NewWorld(2f))
             {
-                w.AddCollider(World.ColliderDesc());
+                w.AddCollider(ColliderSettings.Default);
                 SinewVec3[] v;
                 int[] tris;
                 Grid(0.2f, out v, out tris);

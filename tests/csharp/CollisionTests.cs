@@ -20,10 +20,9 @@ namespace SinewTests
         {
             using (var w = new World(WorldSettings.Default))
             {
-                var d = World.ColliderDesc();
-                d.shape = (uint)SinewShape.Box;
-                d.half_extents = new SinewVec3(1f, 0.005f, 1f);
-                var box = w.AddCollider(d);
+                var box = w.AddCollider(ColliderSettings.Box(new SinewVec3(0f, 0f, 0f), new SinewQuat(0f, 0f, 0f, 1f),
+                    new SinewVec3(1f, 0.005f, 1f)));
+                Check.True(box.Shape == SinewShape.Box, "a box");
                 int p = w.AddParticles(new[] { new SinewVec3(0f, 0.5f, 0f) });
                 w.SetParticleRadii(p, new[] { 0.01f });
                 w.WriteVelocities(p, new[] { new SinewVec3(0f, -20f, 0f) });
@@ -33,10 +32,12 @@ namespace SinewTests
                 w.ReadPositions(p, x);
                 Check.Near(0.015, x[0].y, 2e-3, "rests on the 1 cm box at 20 m/s");
                 Check.Equal(1, w.ContactCount, "one contact");
-                var contacts = new SinewContact[4];
+                var contacts = new Contact[4];
                 Check.Equal(1, w.ReadContacts(contacts), "one contact read");
-                Check.True(box.Is(contacts[0].collider), "contact names the box");
-                Check.Rel(9.81 / 60.0, contacts[0].impulse, 0.02, "impulse m g dt");
+                Check.True(box.Is(contacts[0].Collider), "contact names the box");
+                Check.Equal(p, contacts[0].Particle, "contact names the particle");
+                Check.Rel(9.81 / 60.0, contacts[0].Impulse, 0.02, "impulse m g dt");
+                Check.Near(1.0, contacts[0].Normal.y, 1e-5, "the normal is the top face's");
                 Check.Throws(SinewStatus.ErrorInvalidArgument,
                     () => w.SetColliderTransform(box, new SinewVec3(0f, 0f, 0f), new SinewQuat(0f, 0f, 0f, 2f)),
                     "sinew_collider_set_transform", "unit quaternion");
@@ -51,20 +52,20 @@ namespace SinewTests
         {
             using (var w = new World(WorldSettings.Default))
             {
-                var d = World.ColliderDesc();
-                d.shape = (uint)SinewShape.Box;
-                d.position = new SinewVec3(0f, -0.1f, 0f);
-                d.half_extents = new SinewVec3(1f, 0.1f, 1f);
+                var d = ColliderSettings.Default;
+                d.Shape = SinewShape.Box;
+                d.Position = new SinewVec3(0f, -0.1f, 0f);
+                d.HalfExtents = new SinewVec3(1f, 0.1f, 1f);
                 var box = w.AddCollider(d);
                 int p = w.AddParticles(new[] { new SinewVec3(0.2f, 0.1f, 0f) });
                 w.SetParticleRadii(p, new[] { 0.05f });
                 w.SetContactEvents(true);
                 int began = 0, persisted = 0, ended = 0;
-                SinewContactEvent first = default(SinewContactEvent);
+                ContactEvent first = default(ContactEvent);
                 w.ContactBegan += e => { began++; first = e; };
                 w.ContactPersisted += e => persisted++;
                 w.ContactEnded += e => ended++;
-                var contacts = new SinewContact[8];
+                var contacts = new Contact[8];
                 int n = 0;
                 for (int i = 0; i < 60; i++)
                 {
@@ -83,10 +84,15 @@ namespace SinewTests
                 long allocated = System.GC.GetAllocatedBytesForCurrentThread() - before;
                 Check.Equal(0L, allocated, "bytes allocated by 10 frames of readback and events");
                 Check.Equal(1, n, "one contact");
-                Check.Near(0.0, contacts[0].point.y, 1e-3, "the point is on the top face");
-                Check.Near(0.2, contacts[0].point.x, 1e-3, "under the particle");
+                Check.Near(0.0, contacts[0].Point.y, 1e-3, "the point is on the top face");
+                Check.Near(0.2, contacts[0].Point.x, 1e-3, "under the particle");
                 Check.Equal(1, began, "began once");
-                Check.True(box.Is(first.collider), "the event names the box");
+                Check.True(first.Kind == SinewContactEventKind.Begin, "a begin event");
+                Check.True(box.Is(first.Collider), "the event names the box");
+                Check.Equal(p, first.Particle, "the event names the particle");
+                Check.Equal(0UL, first.Body.id, "a particle in no body");
+                Check.Near(0.0, first.Point.y, 1e-3, "the event's point is on the top face");
+                Check.True(first.Impulse > 0f, "the event carries the impulse: " + first.Impulse);
                 Check.True(persisted > 60, "persists while resting: " + persisted);
                 SinewVec3 force, torque;
                 w.ContactWrench(box, out force, out torque);
@@ -107,7 +113,7 @@ namespace SinewTests
                 var heights = new float[25];
                 var holes = new bool[16];
                 holes[5] = true; // cell (1, 1): local x, z in [1, 2]
-                w.AddHeightfieldCollider(World.ColliderDesc(), 5, 5, 1f, 1f, heights, holes);
+                w.AddHeightfieldCollider(ColliderSettings.Default, 5, 5, 1f, 1f, heights, holes);
                 int p = w.AddParticles(new[] { new SinewVec3(1.5f, 1f, 1.5f), new SinewVec3(2.5f, 1f, 2.5f) });
                 w.SetParticleRadii(p, new[] { 0.05f, 0.05f });
                 for (int i = 0; i < 90; i++)
@@ -117,7 +123,7 @@ namespace SinewTests
                 Check.True(x[0].y < -5f, "through the hole: " + x[0].y);
                 Check.Near(0.05, x[1].y, 2e-3, "held by the solid cell");
                 Check.Throws(SinewStatus.ErrorInvalidArgument,
-                    () => w.AddHeightfieldCollider(World.ColliderDesc(), 2, 2, 0f, 1f, new float[4]),
+                    () => w.AddHeightfieldCollider(ColliderSettings.Default, 2, 2, 0f, 1f, new float[4]),
                     "sinew_world_add_heightfield_collider", "cell_x");
             }
         }
@@ -133,7 +139,8 @@ namespace SinewTests
                 var t = new[] { 0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5 };
                 var grid = SdfGrid.FromMesh(v, t, 0.05f, 0.1f);
                 Check.Equal(grid.Nx * grid.Ny * grid.Nz, grid.Distances.Length, "node count");
-                var c = w.AddSdfCollider(World.ColliderDesc(), grid);
+                var c = w.AddSdfCollider(ColliderSettings.Default, grid);
+                Check.True(c.Shape == SinewShape.Sdf, "an sdf");
                 int p = w.AddParticles(new[] { new SinewVec3(0.1f, 0.5f, 0f) });
                 w.SetParticleRadii(p, new[] { 0.03f });
                 for (int i = 0; i < 120; i++)
@@ -146,7 +153,7 @@ namespace SinewTests
                     "sinew_sdf_from_mesh", "closed surface");
                 grid.CellSize = 0f;
                 Check.Throws(SinewStatus.ErrorInvalidArgument,
-                    () => w.AddSdfCollider(World.ColliderDesc(), grid),
+                    () => w.AddSdfCollider(ColliderSettings.Default, grid),
                     "sinew_world_add_sdf_collider", "cell_size");
                 w.RemoveCollider(c);
             }
@@ -185,6 +192,109 @@ namespace SinewTests
                 Check.Near(0.0, (x[0] - target).Length, 1e-3, "dragged end at the target");
                 w.ReleaseParticle(5);
             }
+        }
+
+        public static void TestColliderSettingsAreTheLibrarysDescAndItsShapes()
+        {
+            var d = ColliderSettings.Default;
+            Check.True(d.Shape == SinewShape.Plane, "default shape");
+            Check.Equal(0.5f, d.Radius, "default radius");
+            Check.Equal(0.5f, d.HalfHeight, "default half height");
+            Check.Equal(1f, d.Rotation.w, "identity rotation");
+            Check.True(d.ReportContacts, "contacts reported by default");
+            var q = new SinewQuat(0f, 0f, 0.70710678f, 0.70710678f);
+            var capsule = ColliderSettings.Capsule(new SinewVec3(1f, 2f, 3f), q, 0.25f, 0.75f);
+            capsule.StaticFriction = 0.4f;
+            capsule.ReportContacts = false;
+            SinewColliderDesc raw = capsule.ToNative();
+            Check.Equal((uint)SinewShape.Capsule, raw.shape, "raw shape");
+            Check.Equal(0.25f, raw.radius, "raw radius");
+            Check.Equal(0.75f, raw.half_height, "raw half height");
+            Check.Equal(2f, raw.position.y, "raw position");
+            Check.Equal(0.4f, raw.static_friction, "raw static friction");
+            Check.Equal(0u, raw.report_contacts, "raw report flag");
+            var back = ColliderSettings.FromNative(raw);
+            Check.True(back.Shape == SinewShape.Capsule && back.HalfHeight == 0.75f && !back.ReportContacts, "round trip");
+            var sphere = ColliderSettings.Sphere(new SinewVec3(0f, 1f, 0f), 0.3f);
+            Check.True(sphere.Shape == SinewShape.Sphere && sphere.Radius == 0.3f, "sphere");
+            var plane = ColliderSettings.Plane(new SinewVec3(0f, -1f, 0f), new SinewQuat(0f, 0f, 0f, 1f));
+            using (var w = new World(WorldSettings.Default))
+            {
+                var floor = w.AddCollider(plane);
+                Check.True(floor.Shape == SinewShape.Plane, "a plane");
+                var ball = w.AddCollider(sphere);
+                Check.Equal(2, w.ColliderCount, "two colliders");
+                int p = w.AddParticles(new[] { new SinewVec3(2f, 0f, 0f) });
+                w.SetParticleRadii(p, new[] { 0.1f });
+                for (int i = 0; i < 60; i++)
+                    w.Step(1f / 60f);
+                var x = new SinewVec3[1];
+                w.ReadPositions(p, x);
+                Check.Near(-0.9, x[0].y, 2e-3, "rests on the plane 1 m down");
+                sphere.Radius = -1f;
+                Check.Throws(SinewStatus.ErrorInvalidArgument, () => w.AddCollider(sphere), "sinew_world_add_collider", "radius");
+                Check.Equal(2, w.ColliderCount, "the bad one was not added");
+                ball.Remove();
+            }
+        }
+
+        public static void TestTakeContactEventsIntoACallerArray()
+        {
+            using (var w = new World(WorldSettings.Default))
+            {
+                var box = w.AddCollider(ColliderSettings.Box(new SinewVec3(0f, -0.1f, 0f), new SinewQuat(0f, 0f, 0f, 1f),
+                    new SinewVec3(1f, 0.1f, 1f)));
+                int p = w.AddParticles(new[] { new SinewVec3(0f, 0.05f, 0f), new SinewVec3(0.5f, 0.05f, 0f) });
+                w.SetParticleRadii(p, new[] { 0.05f, 0.05f });
+                w.SetContactEvents(true);
+                w.Step(1f / 60f);
+                var events = new ContactEvent[1];
+                long lost;
+                Check.Equal(1, w.TakeContactEvents(events, out lost), "one event fits");
+                Check.Equal(0L, lost, "none lost");
+                Check.True(events[0].Kind == SinewContactEventKind.Begin && box.Is(events[0].Collider), "a begin on the box");
+                Check.Equal(1, w.TakeContactEvents(events, out lost), "the second one waited");
+                Check.True(events[0].Particle == p || events[0].Particle == p + 1, "one of the particles: " + events[0].Particle);
+                Check.Equal(0, w.TakeContactEvents(new ContactEvent[0], out lost), "an empty array takes none");
+                Check.Equal(0, w.TakeContactEvents(events, out lost), "nothing left");
+            }
+        }
+
+        public static void TestCollisionFiltersGoInPlace()
+        {
+            // Two overlapping free particles, no gravity: pushed apart unless the filters
+            // say they do not collide (tests/physics/collisions.rs, through C#).
+            System.Func<CollisionFilter, CollisionFilter, bool> collide = (a, b) =>
+            {
+                var s = WorldSettings.Default;
+                s.Gravity = new SinewVec3(0f, 0f, 0f);
+                s.Substeps = 1;
+                using (var w = new World(s))
+                {
+                    int p = w.AddParticles(new[] { new SinewVec3(0f, 0f, 0f), new SinewVec3(0.1f, 0f, 0f) });
+                    w.SetParticleRadii(p, new[] { 0.1f, 0.1f });
+                    w.SetCollisionFilters(p, new[] { a, b });
+                    w.Step(1f / 60f);
+                    var x = new SinewVec3[1];
+                    w.ReadPositions(p, x);
+                    return x[0].x != 0f;
+                }
+            };
+            var f = CollisionFilter.Default;
+            Check.True(!f.SelfCollision && f.Layers == 1u && f.Mask == uint.MaxValue && f.Group == 0u, "defaults");
+            var body = f;
+            body.Group = 7;
+            var selfCollision = body;
+            selfCollision.SelfCollision = true;
+            Check.True(selfCollision.SelfCollision, "the flag reads back");
+            var layer2 = f;
+            layer2.Layers = 2;
+            var not2 = f;
+            not2.Mask = ~2u;
+            Check.True(collide(f, f), "default filters collide");
+            Check.True(!collide(body, body), "one body without self-collision");
+            Check.True(collide(selfCollision, selfCollision), "one body with self-collision");
+            Check.True(!collide(layer2, not2), "a mask without the other's layer");
         }
     }
 }

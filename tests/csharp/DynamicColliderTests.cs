@@ -16,9 +16,9 @@ namespace SinewTests
         {
             using (var w = new World(WorldSettings.Default))
             {
-                var d = World.ColliderDesc();
-                d.shape = (uint)SinewShape.Box;
-                d.half_extents = new SinewVec3(0.5f, 0.1f, 0.5f);
+                var d = ColliderSettings.Default;
+                d.Shape = SinewShape.Box;
+                d.HalfExtents = new SinewVec3(0.5f, 0.1f, 0.5f);
                 var box = w.AddCollider(d);
                 const float mass = 0.5f;
                 w.SetColliderDynamics(box, mass, new SinewVec3(0.05f, 0.08f, 0.05f), Identity,
@@ -69,9 +69,9 @@ namespace SinewTests
             settings.Gravity = new SinewVec3(0f, 0f, 0f);
             using (var w = new World(settings))
             {
-                var d = World.ColliderDesc();
-                d.shape = (uint)SinewShape.Box;
-                d.half_extents = new SinewVec3(0.2f, 0.2f, 0.2f);
+                var d = ColliderSettings.Default;
+                d.Shape = SinewShape.Box;
+                d.HalfExtents = new SinewVec3(0.2f, 0.2f, 0.2f);
                 WorldCollider box = w.AddCollider(d);
                 Check.Equal(SinewShape.Box, box.Shape, "shape");
                 Check.True(box.World == w && !box.IsRemoved, "owned by its world");
@@ -84,7 +84,7 @@ namespace SinewTests
                 w.SetParticleRadii(p, new[] { 0.05f });
                 w.WriteVelocities(p, new[] { new SinewVec3(0f, v0, 0f) });
                 bool touched = false;
-                var contacts = new SinewContact[4];
+                var contacts = new Contact[4];
                 for (int k = 0; k < 30; k++)
                 {
                     w.Step(1f / 60f);
@@ -92,7 +92,7 @@ namespace SinewTests
                     if (n > 0)
                     {
                         touched = true;
-                        Check.True(box.Is(contacts[0].collider), "the contact names the box");
+                        Check.True(box.Is(contacts[0].Collider), "the contact names the box");
                     }
                 }
                 Check.True(touched, "the particle hit the box");
@@ -115,13 +115,13 @@ namespace SinewTests
                 Check.Throws(SinewStatus.ErrorInvalidHandle, () => box.SetTransform(new SinewVec3(0f, 0f, 0f), Identity));
                 box.Dispose(); // after Remove: nothing
 
-                var plane = w.AddCollider(World.ColliderDesc());
+                var plane = w.AddCollider(ColliderSettings.Default);
                 Check.Equal(SinewShape.Plane, plane.Shape, "plane");
                 int before = w.ColliderCount;
                 plane.Dispose();
                 Check.Equal(before - 1, w.ColliderCount, "Dispose removes the collider");
                 Check.True(plane.IsRemoved, "disposed");
-                var kept = w.AddCollider(World.ColliderDesc());
+                var kept = w.AddCollider(ColliderSettings.Default);
                 w.Dispose();
                 kept.Dispose(); // its world is gone, and the collider with it: nothing
                 Check.ThrowsDisposed(() => kept.SetMaterial(0f, 0f, 0f), "world disposed");

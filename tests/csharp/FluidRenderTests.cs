@@ -81,7 +81,7 @@ namespace SinewTests
         {
             using (var w = NativeBodyTests.MakeWorld(9.81f, 8))
             {
-                w.AddCollider(World.ColliderDesc());
+                w.AddCollider(ColliderSettings.Default);
                 var s = FluidSettings.Default;
                 s.Capacity = 512;
                 var f = w.AddFluid(s);

@@ -247,8 +247,8 @@ namespace SinewTests
             // The library accepts FromTo's result as a collider rotation (its unit check).
             using (var w = new World())
             {
-                var desc = World.ColliderDesc();
-                desc.rotation = SinewQuat.FromTo(new SinewVec3(0, 0, 1), new SinewVec3(1, 1, 1));
+                var desc = ColliderSettings.Default;
+                desc.Rotation = SinewQuat.FromTo(new SinewVec3(0, 0, 1), new SinewVec3(1, 1, 1));
                 w.AddCollider(desc);
             }
         }

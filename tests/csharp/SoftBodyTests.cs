@@ -89,7 +89,7 @@ namespace SinewTests
             {
                 using (var world = NewWorld())
                 {
-                    world.AddCollider(World.ColliderDesc());
+                    world.AddCollider(ColliderSettings.Default);
                     Vector3[] v;
                     int[] t;
                     Sphere(0.4f, 1.0f, 10, 20, out v, out t);

@@ -125,7 +125,7 @@ namespace SinewTests
             }
             int first = w.AddParticles(pos);
             w.SetParticleRadii(first, radii);
-            w.AddCollider(World.ColliderDesc());
+            w.AddCollider(ColliderSettings.Default);
             var grid = ClothGridSettings.Default;
             grid.Origin = new SinewVec3(10, 2, 0);
             grid.SegmentsU = 89;

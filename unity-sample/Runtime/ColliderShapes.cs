@@ -1,4 +1,4 @@
-// Unity collider parameters -> SinewColliderDesc, engine-free (Sinew types and floats
+// Unity collider parameters -> ColliderSettings, engine-free (Sinew types and floats
 // only, no UnityEngine), so the arithmetic can be read and checked on its own.
 // Conventions follow Unity's own colliders: a sphere's radius scales with the largest
 // |lossyScale| component, a box's size with each component, a capsule's height with the
@@ -39,36 +39,36 @@ namespace Sinew.Unity
         }
 
         /// <summary>A Unity SphereCollider: radius × max |lossyScale|. <paramref name="desc"/>
-        /// comes from <c>World.ColliderDesc()</c> (material fields are kept).</summary>
-        public static SinewColliderDesc Sphere(SinewColliderDesc desc, float radius, SinewVec3 lossyScale,
-                                               SinewVec3 worldCenter, SinewQuat rotation)
+        /// comes from <c>ColliderSettings.Default</c> (material fields are kept).</summary>
+        public static ColliderSettings Sphere(ColliderSettings desc, float radius, SinewVec3 lossyScale,
+                                              SinewVec3 worldCenter, SinewQuat rotation)
         {
-            desc.shape = (uint)SinewShape.Sphere;
-            desc.radius = Math.Abs(radius) * MaxAbs(lossyScale.x, lossyScale.y, lossyScale.z);
-            desc.position = worldCenter;
-            desc.rotation = rotation;
+            desc.Shape = SinewShape.Sphere;
+            desc.Radius = Math.Abs(radius) * MaxAbs(lossyScale.x, lossyScale.y, lossyScale.z);
+            desc.Position = worldCenter;
+            desc.Rotation = rotation;
             return desc;
         }
 
         /// <summary>A Unity BoxCollider: half extents = size / 2 × |lossyScale| per axis.</summary>
-        public static SinewColliderDesc Box(SinewColliderDesc desc, SinewVec3 size, SinewVec3 lossyScale,
-                                            SinewVec3 worldCenter, SinewQuat rotation)
+        public static ColliderSettings Box(ColliderSettings desc, SinewVec3 size, SinewVec3 lossyScale,
+                                           SinewVec3 worldCenter, SinewQuat rotation)
         {
-            desc.shape = (uint)SinewShape.Box;
-            desc.half_extents = new SinewVec3(0.5f * Math.Abs(size.x * lossyScale.x),
-                                              0.5f * Math.Abs(size.y * lossyScale.y),
-                                              0.5f * Math.Abs(size.z * lossyScale.z));
-            desc.position = worldCenter;
-            desc.rotation = rotation;
+            desc.Shape = SinewShape.Box;
+            desc.HalfExtents = new SinewVec3(0.5f * Math.Abs(size.x * lossyScale.x),
+                                             0.5f * Math.Abs(size.y * lossyScale.y),
+                                             0.5f * Math.Abs(size.z * lossyScale.z));
+            desc.Position = worldCenter;
+            desc.Rotation = rotation;
             return desc;
         }
 
         /// <summary>A Unity CapsuleCollider (<paramref name="height"/> is the total height,
         /// caps included, along <paramref name="direction"/>): radius × the larger |scale|
-        /// across the axis, half_height = height × |scale along it| / 2 − radius; a Sphere
+        /// across the axis, HalfHeight = height × |scale along it| / 2 − radius; a Sphere
         /// when that is not positive.</summary>
-        public static SinewColliderDesc Capsule(SinewColliderDesc desc, float radius, float height, int direction,
-                                                SinewVec3 lossyScale, SinewVec3 worldCenter, SinewQuat rotation)
+        public static ColliderSettings Capsule(ColliderSettings desc, float radius, float height, int direction,
+                                               SinewVec3 lossyScale, SinewVec3 worldCenter, SinewQuat rotation)
         {
             float sx = Math.Abs(lossyScale.x), sy = Math.Abs(lossyScale.y), sz = Math.Abs(lossyScale.z);
             float along, across;
@@ -80,29 +80,29 @@ namespace Sinew.Unity
             }
             float r = Math.Abs(radius) * across;
             float halfSegment = 0.5f * Math.Abs(height) * along - r;
-            desc.position = worldCenter;
-            desc.radius = r;
+            desc.Position = worldCenter;
+            desc.Radius = r;
             if (halfSegment > 0f)
             {
-                desc.shape = (uint)SinewShape.Capsule;
-                desc.half_height = halfSegment;
-                desc.rotation = Multiply(rotation, YToAxis(direction));
+                desc.Shape = SinewShape.Capsule;
+                desc.HalfHeight = halfSegment;
+                desc.Rotation = Multiply(rotation, YToAxis(direction));
             }
             else
             {
-                desc.shape = (uint)SinewShape.Sphere;
-                desc.rotation = rotation;
+                desc.Shape = SinewShape.Sphere;
+                desc.Rotation = rotation;
             }
             return desc;
         }
 
-        /// <summary>True when the two descs have the same shape and dimensions (position,
+        /// <summary>True when the two settings have the same shape and dimensions (position,
         /// rotation and material may differ): false means the collider must be re-added.</summary>
-        public static bool SameShape(SinewColliderDesc a, SinewColliderDesc b)
+        public static bool SameShape(ColliderSettings a, ColliderSettings b)
         {
-            return a.shape == b.shape && a.radius == b.radius && a.half_height == b.half_height &&
-                   a.half_extents.x == b.half_extents.x && a.half_extents.y == b.half_extents.y &&
-                   a.half_extents.z == b.half_extents.z;
+            return a.Shape == b.Shape && a.Radius == b.Radius && a.HalfHeight == b.HalfHeight &&
+                   a.HalfExtents.x == b.HalfExtents.x && a.HalfExtents.y == b.HalfExtents.y &&
+                   a.HalfExtents.z == b.HalfExtents.z;
         }
 
         static float MaxAbs(float a, float b, float c)

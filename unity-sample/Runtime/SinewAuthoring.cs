@@ -252,16 +252,24 @@ namespace Sinew.Unity
         /// builds its particles with the rope's radius).</summary>
         public static void ApplyFilter(Body body, CollisionOptions c)
         {
-            var filters = new SinewCollisionFilter[body.ParticleCount];
-            uint group = c.Group > 0 ? (uint)c.Group : AutoGroup(body);
+            var filters = new CollisionFilter[body.ParticleCount];
+            CollisionFilter filter = Filter(body, c);
             for (int i = 0; i < filters.Length; i++)
-            {
-                filters[i].group = group;
-                filters[i].layers = unchecked((uint)c.Layers);
-                filters[i].mask = unchecked((uint)c.Mask);
-                filters[i].self_collision = c.SelfCollision ? 1u : 0u;
-            }
+                filters[i] = filter;
             body.World.SetCollisionFilters(body.FirstParticle, filters);
+        }
+
+        /// <summary>The collision filter of <paramref name="c"/> for the particles of
+        /// <paramref name="body"/> (its group when <c>c.Group</c> is 0).</summary>
+        static CollisionFilter Filter(Body body, CollisionOptions c)
+        {
+            return new CollisionFilter
+            {
+                Group = c.Group > 0 ? (uint)c.Group : AutoGroup(body),
+                Layers = unchecked((uint)c.Layers),
+                Mask = unchecked((uint)c.Mask),
+                SelfCollision = c.SelfCollision,
+            };
         }
 
         /// <summary><see cref="ApplyCollision"/> for a cloth, including the particles tearing
@@ -274,11 +282,7 @@ namespace Sinew.Unity
                 return; // no split yet
             ClothTopology topology = body.ReadTopology();
             var radius = new[] { c.Radius };
-            var filter = new SinewCollisionFilter[1];
-            filter[0].group = c.Group > 0 ? (uint)c.Group : AutoGroup(body);
-            filter[0].layers = unchecked((uint)c.Layers);
-            filter[0].mask = unchecked((uint)c.Mask);
-            filter[0].self_collision = c.SelfCollision ? 1u : 0u;
+            var filter = new[] { Filter(body, c) };
             int first = body.FirstParticle, end = body.FirstParticle + body.ParticleCount;
             foreach (int p in topology.VertexParticles)
             {

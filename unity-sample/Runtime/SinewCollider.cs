@@ -120,8 +120,8 @@ namespace Sinew.Unity
         SinewWorldBehaviour subscribed;
         SinewWorldBehaviour listening;
         [System.NonSerialized] bool previewing;
-        SinewColliderDesc registered;
-        SinewColliderDesc template;
+        ColliderSettings registered;
+        ColliderSettings template;
         bool haveTemplate;
         bool teleportNext;
         SdfGrid wantedSdf; // the MeshCollider's field as Describe last found it
@@ -164,7 +164,7 @@ namespace Sinew.Unity
         // Adds the collider to the subscribed behaviour's world (creating it if needed).
         void Register()
         {
-            SinewColliderDesc desc;
+            ColliderSettings desc;
             if (!Describe(out desc))
                 return;
             try
@@ -224,7 +224,7 @@ namespace Sinew.Unity
                 listening = contactEvents ? subscribed : null;
                 subscribed.ListenContacts(Handle, contactEvents ? this : null);
             }
-            SinewColliderDesc desc;
+            ColliderSettings desc;
             if (!Describe(out desc))
                 return;
             try
@@ -235,22 +235,22 @@ namespace Sinew.Unity
                     Register();
                     return;
                 }
-                WorldCollider.SetTransform(desc.position, desc.rotation, teleportNext);
+                WorldCollider.SetTransform(desc.Position, desc.Rotation, teleportNext);
                 teleportNext = false;
                 // A Rigidbody coupled two-way: its mass and velocities for this step.
                 var coupling = previewing ? null : GetComponent<SinewRigidbodyCoupling>();
                 if (coupling != null)
-                    coupling.PushDynamics(WorldCollider, desc.position, desc.rotation);
-                registered.position = desc.position;
-                registered.rotation = desc.rotation;
-                if (desc.static_friction != registered.static_friction ||
-                    desc.dynamic_friction != registered.dynamic_friction ||
-                    desc.restitution != registered.restitution)
+                    coupling.PushDynamics(WorldCollider, desc.Position, desc.Rotation);
+                registered.Position = desc.Position;
+                registered.Rotation = desc.Rotation;
+                if (desc.StaticFriction != registered.StaticFriction ||
+                    desc.DynamicFriction != registered.DynamicFriction ||
+                    desc.Restitution != registered.Restitution)
                 {
-                    WorldCollider.SetMaterial(desc.static_friction, desc.dynamic_friction, desc.restitution);
-                    registered.static_friction = desc.static_friction;
-                    registered.dynamic_friction = desc.dynamic_friction;
-                    registered.restitution = desc.restitution;
+                    WorldCollider.SetMaterial(desc.StaticFriction, desc.DynamicFriction, desc.Restitution);
+                    registered.StaticFriction = desc.StaticFriction;
+                    registered.DynamicFriction = desc.DynamicFriction;
+                    registered.Restitution = desc.Restitution;
                 }
             }
             catch (SinewException e)
@@ -260,19 +260,19 @@ namespace Sinew.Unity
         }
 
         // From the world behaviour, after a step: one contact event of this collider.
-        internal void RaiseContact(Sinew.Native.SinewContactEvent e)
+        internal void RaiseContact(ContactEvent e)
         {
             var info = new SinewContactInfo
             {
                 collider = this,
-                body = e.body,
-                particle = (int)e.particle,
-                point = e.point.ToUnity(),
-                normal = e.normal.ToUnity(),
-                impulse = e.impulse,
-                frictionImpulse = e.friction_impulse.ToUnity(),
+                body = e.Body,
+                particle = e.Particle,
+                point = e.Point.ToUnity(),
+                normal = e.Normal.ToUnity(),
+                impulse = e.Impulse,
+                frictionImpulse = e.FrictionImpulse.ToUnity(),
             };
-            switch ((SinewContactEventKind)e.kind)
+            switch (e.Kind)
             {
                 case SinewContactEventKind.Begin:
                     if (OnSinewContactBegin != null) OnSinewContactBegin(info);
@@ -289,20 +289,20 @@ namespace Sinew.Unity
             }
         }
 
-        // The desc of the Unity collider on this object, or false (logged, disabled).
-        bool Describe(out SinewColliderDesc desc)
+        // The settings of the Unity collider on this object, or false (logged, disabled).
+        bool Describe(out ColliderSettings desc)
         {
             if (!haveTemplate)
             {
-                template = World.ColliderDesc();
+                template = ColliderSettings.Default;
                 haveTemplate = true;
             }
             desc = template;
             // BEGIN GENERATED ColliderDesc describe
-            desc.static_friction = staticFriction;
-            desc.dynamic_friction = dynamicFriction;
-            desc.restitution = restitution;
-            desc.report_contacts = reportContacts ? 1u : 0u;
+            desc.StaticFriction = staticFriction;
+            desc.DynamicFriction = dynamicFriction;
+            desc.Restitution = restitution;
+            desc.ReportContacts = reportContacts;
             // END GENERATED ColliderDesc describe
             wantedSdf = null;
             if (Shape(gameObject, ref desc))
@@ -319,7 +319,7 @@ namespace Sinew.Unity
         /// <summary>Writes the shape, pose and size of the Unity collider on
         /// <paramref name="go"/> into <paramref name="desc"/> (its material fields are kept);
         /// false when it has none.</summary>
-        public static bool Shape(GameObject go, ref SinewColliderDesc desc)
+        public static bool Shape(GameObject go, ref ColliderSettings desc)
         {
             Transform t = go.transform;
             SinewVec3 scale = t.lossyScale.ToSinew();
@@ -348,7 +348,7 @@ namespace Sinew.Unity
 
         // A MeshCollider: its field (baked or from the cache) and the object's pose; false
         // (logged once per reason, MeshError set) when the mesh cannot be one.
-        bool DescribeMesh(MeshCollider meshCollider, ref SinewColliderDesc desc)
+        bool DescribeMesh(MeshCollider meshCollider, ref ColliderSettings desc)
         {
             Mesh mesh = meshCollider.sharedMesh;
             string error = "the MeshCollider has no mesh";
@@ -365,9 +365,9 @@ namespace Sinew.Unity
                 return false;
             }
             MeshError = "";
-            desc.shape = (uint)SinewShape.Sdf;
-            desc.position = transform.position.ToSinew();
-            desc.rotation = transform.rotation.ToSinew();
+            desc.Shape = SinewShape.Sdf;
+            desc.Position = transform.position.ToSinew();
+            desc.Rotation = transform.rotation.ToSinew();
             wantedSdf = grid;
             return true;
         }
@@ -415,7 +415,7 @@ namespace Sinew.Unity
         // sphere stays round, a short capsule is a sphere), as a wireframe.
         void OnDrawGizmos()
         {
-            var d = default(SinewColliderDesc);
+            var d = default(ColliderSettings);
             if (!Shape(gameObject, ref d))
             {
                 // A MeshCollider: the box of its field once baked (Unity draws the mesh).
@@ -428,19 +428,19 @@ namespace Sinew.Unity
                 return;
             }
             Gizmos.color = SinewGizmos.Collider;
-            Vector3 c = d.position.ToUnity();
-            Quaternion q = d.rotation.ToUnity();
-            switch ((SinewShape)d.shape)
+            Vector3 c = d.Position.ToUnity();
+            Quaternion q = d.Rotation.ToUnity();
+            switch (d.Shape)
             {
                 case SinewShape.Sphere:
-                    Gizmos.DrawWireSphere(c, d.radius);
+                    Gizmos.DrawWireSphere(c, d.Radius);
                     break;
                 case SinewShape.Capsule:
                 {
-                    Vector3 axis = q * new Vector3(0f, d.half_height, 0f);
-                    Vector3 side1 = q * new Vector3(d.radius, 0f, 0f), side2 = q * new Vector3(0f, 0f, d.radius);
-                    Gizmos.DrawWireSphere(c + axis, d.radius);
-                    Gizmos.DrawWireSphere(c - axis, d.radius);
+                    Vector3 axis = q * new Vector3(0f, d.HalfHeight, 0f);
+                    Vector3 side1 = q * new Vector3(d.Radius, 0f, 0f), side2 = q * new Vector3(0f, 0f, d.Radius);
+                    Gizmos.DrawWireSphere(c + axis, d.Radius);
+                    Gizmos.DrawWireSphere(c - axis, d.Radius);
                     Gizmos.DrawLine(c + axis + side1, c - axis + side1);
                     Gizmos.DrawLine(c + axis - side1, c - axis - side1);
                     Gizmos.DrawLine(c + axis + side2, c - axis + side2);
@@ -448,7 +448,7 @@ namespace Sinew.Unity
                     break;
                 }
                 case SinewShape.Box:
-                    DrawBox(c, q, d.half_extents.ToUnity());
+                    DrawBox(c, q, d.HalfExtents.ToUnity());
                     break;
             }
         }

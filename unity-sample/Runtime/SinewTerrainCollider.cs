@@ -140,14 +140,14 @@ namespace Sinew.Unity
             float[] heights;
             bool[] holes;
             Heights(data, sampleStep, out columns, out rows, out cellX, out cellZ, out heights, out holes);
-            SinewColliderDesc desc = World.ColliderDesc();
-            desc.static_friction = staticFriction;
-            desc.dynamic_friction = dynamicFriction;
-            desc.restitution = restitution;
-            desc.report_contacts = reportContacts ? 1u : 0u;
+            ColliderSettings desc = ColliderSettings.Default;
+            desc.StaticFriction = staticFriction;
+            desc.DynamicFriction = dynamicFriction;
+            desc.Restitution = restitution;
+            desc.ReportContacts = reportContacts;
             registeredPosition = transform.position;
-            desc.position = registeredPosition.ToSinew();
-            desc.rotation = Quaternion.identity.ToSinew();
+            desc.Position = registeredPosition.ToSinew();
+            desc.Rotation = Quaternion.identity.ToSinew();
             try
             {
                 World w = subscribed.World;

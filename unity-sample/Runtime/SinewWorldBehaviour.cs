@@ -74,7 +74,7 @@ namespace Sinew.Unity
         float alpha;
         // Colliders with contact events on, by native collider id.
         readonly Dictionary<ulong, SinewCollider> contactListeners = new Dictionary<ulong, SinewCollider>();
-        Action<Sinew.Native.SinewContactEvent> routeContact;
+        Action<ContactEvent> routeContact;
 
         /// <summary>Routes the contact events of <paramref name="handle"/> to
         /// <paramref name="listener"/> (null: stops); the world's contact events are on
@@ -90,10 +90,10 @@ namespace Sinew.Unity
         }
 
         // One contact event of the last step, to the collider it names (if it listens).
-        void RouteContact(Sinew.Native.SinewContactEvent e)
+        void RouteContact(ContactEvent e)
         {
             SinewCollider c;
-            if (contactListeners.TryGetValue(e.collider.id, out c) && c != null)
+            if (contactListeners.TryGetValue(e.Collider.id, out c) && c != null)
                 c.RaiseContact(e);
         }
 

@@ -38,6 +38,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
     let fluid = || desc("FluidDesc");
     let mut v: Vec<(&'static str, &'static str, Render)> = Vec::new();
     for (file, name) in [
+        ("bindings/csharp/ColliderSettings.cs", "ColliderDesc"),
         ("bindings/csharp/WindSettings.cs", "WindDesc"),
         ("bindings/csharp/WindSettings.cs", "WindZoneDesc"),
         ("bindings/csharp/FluidSettings.cs", "EmitterDesc"),
@@ -92,7 +93,7 @@ pub(super) fn regions() -> Vec<(&'static str, String, Render)> {
         (
             "unity-sample/Runtime/SinewCollider.cs",
             "ColliderDesc describe",
-            Box::new(move || unity_copy_c(&collider(), "desc")),
+            Box::new(move || unity_copy(&collider(), "desc")),
         ),
         (
             "bindings/cpp/sinew_colliders.hpp",

@@ -301,19 +301,6 @@ pub(super) fn options_rebuild_reason(d: &Desc, o: &Options, skip: &[&str]) -> St
     out
 }
 
-/// The component's fields into the C desc (`desc.static_friction = staticFriction;`).
-pub(super) fn unity_copy_c(d: &Desc, target: &str) -> String {
-    let mut o = String::new();
-    for f in &d.fields {
-        let v = match f.kind {
-            Kind::Bool => format!("{} ? 1u : 0u", camel(f)),
-            _ => unity_value(f, &camel(f)),
-        };
-        writeln!(o, "{target}.{} = {v};", f.name).unwrap();
-    }
-    o
-}
-
 /// A Unity field's value as the C# settings take it: a layer mask as `uint`, a vector as
 /// `SinewVec3`.
 fn unity_value(f: &Field, name: &str) -> String {
