@@ -156,7 +156,7 @@ namespace Sinew
     /// <see cref="Group"/> (one body), unless both have <see cref="SelfCollision"/>. Start
     /// from <see cref="Default"/>.</summary>
     [StructLayout(LayoutKind.Sequential)]
-    public struct CollisionFilter
+    public struct ParticleCollisionFilter
     {
         /// <summary>The particle's group (a body id; 0 = none).</summary>
         public uint Group;
@@ -177,9 +177,9 @@ namespace Sinew
 
         /// <summary>The filter's defaults (SinewCollisionFilter's): no group, on layer 1,
         /// colliding with every layer, no self-collision.</summary>
-        public static CollisionFilter Default
+        public static ParticleCollisionFilter Default
         {
-            get { return new CollisionFilter { Group = 0, Layers = 1, Mask = uint.MaxValue }; }
+            get { return new ParticleCollisionFilter { Group = 0, Layers = 1, Mask = uint.MaxValue }; }
         }
     }
 }

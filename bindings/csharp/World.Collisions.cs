@@ -79,11 +79,11 @@ namespace Sinew
 
         /// <summary>Sets the collision filters of particles first..first+filters.Length
         /// (passed in place: nothing is copied or allocated).</summary>
-        public unsafe void SetCollisionFilters(int first, CollisionFilter[] filters)
+        public unsafe void SetCollisionFilters(int first, ParticleCollisionFilter[] filters)
         {
             Args.NotNull(filters, "World.SetCollisionFilters", "filters");
-            // CollisionFilter has SinewCollisionFilter's layout (four 32-bit fields).
-            fixed (CollisionFilter* f = filters)
+            // ParticleCollisionFilter has SinewCollisionFilter's layout (four 32-bit fields).
+            fixed (ParticleCollisionFilter* f = filters)
                 SinewException.Check(SinewNative.sinew_world_set_collision_filters(Handle, unchecked((uint)first),
                     unchecked((uint)filters.Length), (SinewCollisionFilter*)f));
         }

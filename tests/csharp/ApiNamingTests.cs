@@ -129,16 +129,16 @@ namespace SinewTests
                                             string.Join("\n  ", problems));
         }
 
-        /// <summary>SkinWeights, StageTime, Contact, ContactEvent and CollisionFilter go to
+        /// <summary>SkinWeights, StageTime, Contact, ContactEvent and ParticleCollisionFilter go to
         /// and from the library in place: their layout is their raw struct's, field by field
-        /// (a private field behind a property counts: CollisionFilter's 0-or-1 flag).</summary>
+        /// (a private field behind a property counts: ParticleCollisionFilter's 0-or-1 flag).</summary>
         public static void TestInPlaceStructsHaveTheRawLayout()
         {
             SameLayout(typeof(SkinWeights), typeof(SinewSkinWeights));
             SameLayout(typeof(StageTime), typeof(SinewStageTime));
             SameLayout(typeof(Contact), typeof(SinewContact));
             SameLayout(typeof(ContactEvent), typeof(SinewContactEvent));
-            SameLayout(typeof(CollisionFilter), typeof(SinewCollisionFilter));
+            SameLayout(typeof(ParticleCollisionFilter), typeof(SinewCollisionFilter));
         }
 
         static void SameLayout(Type idiomatic, Type raw)

@@ -264,7 +264,7 @@ namespace SinewTests
         {
             // Two overlapping free particles, no gravity: pushed apart unless the filters
             // say they do not collide (tests/physics/collisions.rs, through C#).
-            System.Func<CollisionFilter, CollisionFilter, bool> collide = (a, b) =>
+            System.Func<ParticleCollisionFilter, ParticleCollisionFilter, bool> collide = (a, b) =>
             {
                 var s = WorldSettings.Default;
                 s.Gravity = new SinewVec3(0f, 0f, 0f);
@@ -280,7 +280,7 @@ namespace SinewTests
                     return x[0].x != 0f;
                 }
             };
-            var f = CollisionFilter.Default;
+            var f = ParticleCollisionFilter.Default;
             Check.True(!f.SelfCollision && f.Layers == 1u && f.Mask == uint.MaxValue && f.Group == 0u, "defaults");
             var body = f;
             body.Group = 7;

@@ -252,8 +252,8 @@ namespace Sinew.Unity
         /// builds its particles with the rope's radius).</summary>
         public static void ApplyFilter(Body body, CollisionOptions c)
         {
-            var filters = new CollisionFilter[body.ParticleCount];
-            CollisionFilter filter = Filter(body, c);
+            var filters = new ParticleCollisionFilter[body.ParticleCount];
+            ParticleCollisionFilter filter = Filter(body, c);
             for (int i = 0; i < filters.Length; i++)
                 filters[i] = filter;
             body.World.SetCollisionFilters(body.FirstParticle, filters);
@@ -261,9 +261,9 @@ namespace Sinew.Unity
 
         /// <summary>The collision filter of <paramref name="c"/> for the particles of
         /// <paramref name="body"/> (its group when <c>c.Group</c> is 0).</summary>
-        static CollisionFilter Filter(Body body, CollisionOptions c)
+        static ParticleCollisionFilter Filter(Body body, CollisionOptions c)
         {
-            return new CollisionFilter
+            return new ParticleCollisionFilter
             {
                 Group = c.Group > 0 ? (uint)c.Group : AutoGroup(body),
                 Layers = unchecked((uint)c.Layers),
