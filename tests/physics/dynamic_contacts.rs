@@ -4,7 +4,8 @@
 //! particle pushed out of an overlap, the momentum kept); a particle sliding on a
 //! moving box with friction μ reaches its velocity in the time Coulomb's law gives; a
 //! pile on a box its host holds weighs its weight on it; several particles bouncing
-//! off one body at once give the closed form of the combined impact.
+//! off one body at once give the closed form of the combined impact, and a particle
+//! leaving on its own takes no share of it (a contact only pushes).
 
 use sinew::{ColliderDynamics, ColliderId, Mat3, Quat, Vec3, World, WorldDesc};
 
@@ -367,4 +368,51 @@ fn particles_hitting_a_box_at_once_off_centre_keep_newtons_law_at_every_contact(
             );
         }
     }
+}
+
+/// A contact only pushes, in the solve with others: a particle put 1 cm into the top
+/// face of a free 1 kg box while moving up at 2 m/s on its own (its position solve's
+/// push is taken back, the pull that would stop it is not allowed: its net impulse is
+/// 0), and in the same substep a second one (0.5 kg) landing on the face's centre at
+/// 3 m/s with restitution 0.5. The first keeps its 2 m/s and gives the box nothing; the
+/// box and the second follow the closed form of a single head-on impact,
+/// `J = (1 + e) v0 / (1/m + 1/M)`: the box −1.5 m/s, the particle 0.
+#[test]
+fn a_particle_leaving_on_its_own_takes_no_share_of_an_impact() {
+    let (m, mp, r, e) = (1.0f32, 0.5f32, 0.05f32, 0.5f32);
+    let mut w = world(Vec3::ZERO, 8, 4);
+    let id = crate_box(&mut w, Vec3::ZERO, Vec3::new(0.5, 0.2, 0.5), m, false);
+    w.set_collider_material(id, 0.0, 0.0, e).unwrap();
+    let at = [
+        Vec3::new(0.3, 0.2 + r - 0.01, 0.0),
+        // 3 mm above the face: it lands in the first substep (6.25 mm at 3 m/s).
+        Vec3::new(0.0, 0.2 + r + 0.003, 0.0),
+    ];
+    w.add_particles(&at, Some(&[1.0 / mp; 2])).unwrap();
+    w.set_particle_radii(0, &[r; 2]).unwrap();
+    let v0 = 3.0;
+    w.write_velocities(0, &[Vec3::new(0.0, 2.0, 0.0), Vec3::new(0.0, -v0, 0.0)])
+        .unwrap();
+    w.step(DT).unwrap();
+    let j = (1.0 + e) * v0 / (1.0 / mp + 1.0 / m);
+    let motion = w.collider_motion(id).unwrap();
+    let (va, vb) = (w.particles().velocity(0), w.particles().velocity(1));
+    println!(
+        "leaving {va} m/s, landing {vb} m/s (closed form {}), box {} m/s (closed form {}), ω {}",
+        -v0 + j / mp,
+        motion.velocity,
+        -j / m,
+        motion.angular_velocity
+    );
+    assert!(
+        (va - Vec3::new(0.0, 2.0, 0.0)).length() < 1e-4,
+        "leaving {va}"
+    );
+    assert!((vb.y - (-v0 + j / mp)).abs() < 2e-3 * v0, "landing {vb}");
+    assert!(
+        (motion.velocity.y + j / m).abs() < 2e-3 * v0,
+        "box {}",
+        motion.velocity
+    );
+    assert!(motion.angular_velocity.length() < 1e-3);
 }
