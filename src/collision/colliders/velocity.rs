@@ -27,7 +27,9 @@
 //! the same). A contact takes back at most the impulse its position solve gave
 //! (`λ_i ≥ −m_i Δn_i / h`: a collider only pushes); a contact held at that bound keeps
 //! it and the others are solved again without it (at most [`ROUNDS`] rounds, in
-//! particle order). The body takes `−Σ λ_i b_i` (`Colliders::exchange_bounces`), so the
+//! particle order). A contact's position-level friction stays within Coulomb's cone of
+//! the normal impulse the pass leaves it ([`settle`]): a push the pass takes back gives
+//! no friction. The body takes `−Σ λ_i b_i` (`Colliders::exchange_bounces`), so the
 //! momentum of particles + body is kept exactly whatever the solve gave.
 
 use glam::{DMat3, DVec3};
@@ -159,10 +161,11 @@ fn free_impulse(
 /// target and `added` (m/s) the normal velocity its position solve gave the particle.
 ///
 /// The normal impulse λ is [`free_impulse`], or its bound `−added / w` when held
-/// there, and never below it (0 when the body's solve failed). A contact whose net
-/// normal impulse over the substep, `N = m added + λ`, is less than its position solve
-/// gave keeps a friction impulse `F = m Δx_f / h` within Coulomb's law of that N: past
-/// `μs N` it is cut to `μd N` (the part cut given back to the particle and the body).
+/// there, and never below it (0 when the body's solve failed). The friction impulse of
+/// the position solve, `F = m Δx_f / h`, stays within Coulomb's law of the net normal
+/// impulse the pass leaves, `N = m added + λ` (less than the position solve's when the
+/// pass takes some back): past both `μs N` and `μd N` it is cut to `μd N`, the part
+/// cut given back to the particle and the body.
 /// The impulse the particle takes waits in `pending` for the body (`−pending`, by
 /// `Colliders::exchange_bounces`). Returns the particle's normal velocity change and
 /// its tangential one (m/s).
@@ -204,7 +207,7 @@ impl Colliders {
     /// The velocity pass of every dynamic collider (see the module's text): gathers each
     /// body's system from its contacts in particle order, solves it, holds the contacts
     /// whose impulse would pull at their bound and solves again without them. The
-    /// restitution pass then gives each particle its impulse ([`impulse`]) and the
+    /// restitution pass then gives each particle its impulse ([`settle`]) and the
     /// body the opposite. `threshold` (m/s) is the slowest approach that bounces.
     pub(super) fn solve_impacts(&mut self, particles: &Particles, inv_h: f32, threshold: f32) {
         let n = particles.len();
