@@ -434,6 +434,16 @@ class Scene {
         colliders_.emplace(id, c->release()); // the scene removes it (remove_collider)
         return id;
     }
+    /// Takes over a collider made on this scene's world outside it (a distance field's,
+    /// colliders::add_sdf_collider): from now on the scene removes it (remove_collider),
+    /// its calls take the returned id and its contact events name it. A null collider
+    /// is an InvalidArgument.
+    Result<ColliderId> adopt_collider(Collider&& c) {
+        if (!c) return Error{Status::InvalidArgument, "Scene::adopt_collider: a null collider"};
+        const ColliderId id = next_collider_++;
+        colliders_.emplace(id, c.release()); // the scene removes it (remove_collider)
+        return id;
+    }
     /// Removes a collider.
     Result<void> remove_collider(ColliderId id) {
         auto it = colliders_.find(id);

@@ -18,6 +18,7 @@ pub(crate) mod dynamics;
 pub(crate) mod events;
 mod passes;
 pub mod sdf;
+mod velocity;
 use passes::{Contact, StepContact};
 
 pub use dynamics::{ColliderDynamics, ColliderMotion};

@@ -7,7 +7,9 @@
 // (fewer nodes); the cube wound the other way
 // bakes the same field; the mesh of the static mesh component the collider is attached
 // to is used when SdfMesh is empty; a cube with a face missing is refused with one
-// clear log line and no collider; EndPlay removes it. Built and run by
+// clear log line and no collider; EndPlay removes it; on a static mesh component that
+// simulates physics it couples two-way (the rope's push reaches the body as AddForce or
+// a velocity change) and raises the contact delegates. Built and run by
 // tests/bindings/cpp_wrapper.rs (`unreal_sdf_collider_on_a_stub_engine`, plain and
 // under ASan/UBSan).
 
@@ -187,6 +189,74 @@ int main() {
         check(!Broken->IsSimulating() && Broken->GetSdfNodeCount() == 0, "a cube with a face missing is refused: no collider");
         check(GStubLogCount() == Logs + 1, "with one log line over 10 frames (the library's message names the open edge)");
         Broken->EndPlay(EEndPlayReason::Destroyed);
+    }
+
+    {
+        // Two-way with Chaos and contact delegates: the field of a static mesh component
+        // that simulates physics (a 5 kg cube spanning z 80..120 cm, its collider taking
+        // the mesh from it), a rope dropped across its top. The rope pushes the body down
+        // (AddForce, UE units; the torque at its centre of mass), the delegates name the
+        // collider and the rope, on the top face with the normal +Z, and in the velocity
+        // change mode the push is added to the body's velocity.
+        Game G;
+        UStaticMeshComponent Body{FObjectInitializer()};
+        Body.SetStaticMesh(&Plain);
+        Body.Transform = FTransform(FVector(0, 0, 100));
+        Body.bSimulatePhysics = true;
+        Body.Mass = 5.0f;
+        Body.BodyInstance.CenterOfMass = FVector(0, 0, 100);
+        Body.BodyInstance.Inertia = FVector(1e4, 1e4, 1e4);
+        auto Field = MakeField(G, nullptr, FVector(0, 0, 100));
+        Field->AttachParent = &Body;
+        Field->BodyCoupling = ESinewBodyCoupling::ForceAndTorque;
+        Field->bContactEvents = true;
+        struct Hit {
+            int Kind;
+            USinewColliderComponent* Collider;
+            USceneComponent* Body;
+            FVector Location, Normal;
+            float Impulse;
+        };
+        std::vector<Hit> Hits;
+        Field->OnSinewContactBegin.AddLambda([&](USinewColliderComponent* C, USceneComponent* B, FVector L, FVector N, float J) {
+            Hits.push_back({0, C, B, L, N, J});
+        });
+        Field->OnSinewContactPersist.AddLambda([&](USinewColliderComponent* C, USceneComponent* B, FVector L, FVector N, float J) {
+            Hits.push_back({1, C, B, L, N, J});
+        });
+        Field->BeginPlay();
+        check(Field->IsSimulating() && Field->GetSdfNodeCount() > 0, "two-way: the simulating static mesh's field joins the simulation");
+        auto Rope = std::make_unique<USinewRopeComponent>(FObjectInitializer());
+        Rope->World = &G.World;
+        Rope->Transform = FTransform(FVector(-15, 0, 130)); // across the top, which spans x -20..20
+        Rope->EndLocation = FVector(30, 0, 0);
+        Rope->bAttachEnd = false;
+        Rope->RopeLength = 30.0f;
+        Rope->NumSegments = 10;
+        Rope->CollisionRadius = 2.0f;
+        Rope->bAttachStart = false;
+        Rope->RegisterComponent();
+        G.Primitives.push_back(Rope.get());
+        Rope->BeginPlay();
+        G.Frames(60);
+        check(Body.ForceAdded.Z < 0.0, "two-way: the rope pushes the static mesh's body down (AddForce, " + std::to_string(Body.ForceAdded.Z) + ")");
+        check(Body.LinearVelocity.Z == 0.0, "two-way: ForceAndTorque leaves the velocity to the engine");
+        check(!Hits.empty() && Hits[0].Kind == 0, "field contact delegates: a begin first");
+        bool AllOurs = !Hits.empty(), OnTop = true, Persisted = false;
+        for (const Hit& H : Hits) {
+            AllOurs = AllOurs && H.Collider == Field.get() && H.Body == Rope.get();
+            OnTop = OnTop && std::fabs(H.Location.Z - 120.0) < 1.5 && H.Normal.Z > 0.99;
+            Persisted = Persisted || (H.Kind == 1 && H.Impulse > 0.0f);
+        }
+        check(AllOurs, "field contact delegates: the field's collider and the rope component");
+        check(OnTop, "field contact delegates: on the cube's top face (cm), normal +Z");
+        check(Persisted, "field contact delegates: persist with a normal impulse while the rope lies there");
+        Field->BodyCoupling = ESinewBodyCoupling::VelocityChange;
+        G.Frames(30);
+        check(Body.LinearVelocity.Z < 0.0, "two-way: VelocityChange adds the proxy's velocity change to the body");
+        Rope->EndPlay(EEndPlayReason::Destroyed);
+        Field->EndPlay(EEndPlayReason::Destroyed);
+        check(!Field->IsSimulating(), "two-way: EndPlay removes the field's collider");
     }
 
     std::printf("%d checks, %d failed\n", g_checks, g_failures);

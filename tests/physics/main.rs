@@ -40,6 +40,7 @@ mod contracts;
 mod dynamic_collider_limits;
 mod dynamic_collider_motion;
 mod dynamic_colliders;
+mod dynamic_contacts;
 mod edit;
 mod families;
 mod families_2d;

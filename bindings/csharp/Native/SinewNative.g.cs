@@ -2577,9 +2577,10 @@ namespace Sinew.Native
         /// it, sinew_collider_read_motion gives the proxy's velocity change and
         /// sinew_collider_contact_wrench the force and torque (the proxy's momentum change over
         /// the step), for the host to apply. A dynamic collider starts each step at its
-        /// transform and ends it at the proxy's pose; it does not bounce particles
-        /// (restitution is not applied to its contacts). <c>gravity</c> is 0 (the flag must be 0
-        /// or 1) when the host integrates gravity on its body itself.
+        /// transform and ends it at the proxy's pose. Its contacts bounce with its restitution
+        /// against the body's material velocity, solved for all of them at once (Newton's law
+        /// at each, momentum kept). <c>gravity</c> is 0 (the flag must be 0 or 1) when the host
+        /// integrates gravity on its body itself.
         /// </summary>
         /// <remarks><c>dynamics</c> must point to one readable SinewColliderDynamics.</remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]

@@ -16,10 +16,11 @@
 //!                pass); friction the same way along the tangent, capped by μ λ;
 //!                then the pins, one after another (Gauss–Seidel with the proxy)
 //!   end          v += Δc / h, ω += Δθ / h, the pose takes the corrections
-//!   restitution  a bounce (restitution e > 0, an approach faster than 2 |g| h): the
-//!                velocity impulse λ = (v_target − v_n) / (w_p + N w_c) along n, with
-//!                v_n relative to the body's material at the contact; the proxy takes
-//!                −λ n at r (in particle order after the pass)
+//!   velocity     every contact's relative normal velocity v_n (against the body's
+//!                material at the contact) set to its target max(−e v_n⁻, 0) (e = 0
+//!                for an approach slower than 2 |g| h), the impulses of all the body's
+//!                contacts solved together for its velocity change (`velocity.rs`);
+//!                the proxy takes −λ n at r (in particle order after the pass)
 //! end_step       the collider's transform is the proxy's; the velocity change Δv, Δω
 //!                and the impulses it received are read back
 //! ```
@@ -31,9 +32,10 @@
 //! moves a heavy one. Every position impulse the particles get is taken by the proxy
 //! with the opposite sign, so the momentum of particles + body is kept exactly (to
 //! rounding), and the wrench the host reads is the proxy's momentum change over the
-//! step. A contact without a bounce (e = 0, or a slow approach) ends with the relative
-//! normal velocity the position solve left. With one contact a bounce makes the
-//! relative normal velocity exactly `−e` times the approach and keeps the momentum.
+//! step. The velocity pass makes every contact's relative normal velocity its target
+//! (0 without a bounce: a particle pushed out of an overlap does not fly off; `−e`
+//! times the approach with one) for all the body's contacts at once, and keeps the
+//! momentum.
 //!
 //! Pins (`Colliders::pin`) attach particles to a point of a collider's frame: XPBD,
 //! `C = |x − t|` with compliance α, `Δλ = (−C − α̃ λ) / (w_p + w_c + α̃)` along
@@ -43,6 +45,7 @@
 
 use glam::{Mat3, Quat};
 
+use super::velocity::Impact;
 use super::{ColliderId, Colliders};
 use crate::error::{try_reserve, Error, Result};
 use crate::limits::{MAX_BODY_INERTIA, MAX_BODY_MASS, MAX_COMPLIANCE};
@@ -206,6 +209,8 @@ pub(crate) struct Proxy {
     /// The step's change of the angular velocity by the free rotation (rad/s): the
     /// gyroscopic term, which the host's own integrator applies to its body.
     free_dw: Vec3,
+    /// The velocity pass of its contacts in the current substep (`velocity.rs`).
+    pub(super) impact: Impact,
 }
 
 impl Proxy {
@@ -229,6 +234,7 @@ impl Proxy {
             angular_impulse: Vec3::ZERO,
             gravity_dv: Vec3::ZERO,
             free_dw: Vec3::ZERO,
+            impact: Impact::default(),
         };
         p.set(dynamics);
         p
@@ -250,6 +256,15 @@ impl Proxy {
     pub(crate) fn inverse_mass_at(&self, r: Vec3, n: Vec3) -> f32 {
         let rn = r.cross(n);
         self.inv_mass + rn.dot(self.inv_inertia * rn)
+    }
+
+    /// The mass (kg) and the world inertia tensor of the current substep (kg·m²), the
+    /// inverse of the one its impulses turn it by, in f64.
+    pub(super) fn mass_matrix(&self) -> (f64, glam::DMat3) {
+        (
+            self.dynamics.mass as f64,
+            self.inv_inertia.as_dmat3().inverse(),
+        )
     }
 
     /// The proxy's correction so far at arm `r` (m).

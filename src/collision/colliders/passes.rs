@@ -199,6 +199,7 @@ impl Collider {
             static_friction: self.desc.static_friction,
             dynamic_friction: self.desc.dynamic_friction,
             dynamic: false,
+            held: false,
             arm: Vec3::ZERO,
             w_n: 0.0,
             pending: Vec3::ZERO,
@@ -308,28 +309,46 @@ pub(crate) struct Contact {
     /// Collider surface displacement over the substep at the contact (m).
     surface_disp: Vec3,
     /// Approach velocity along the normal before the projection (m/s).
-    vn_pre: f32,
+    pub(super) vn_pre: f32,
     /// Normal correction applied so far in this substep (m).
-    dn_total: f32,
+    pub(super) dn_total: f32,
     /// Friction correction applied so far in this substep (m, tangent to the contact
     /// plane of each iteration): the contact's friction impulse over the substep is
     /// `m · friction_disp / h`.
-    friction_disp: Vec3,
+    pub(super) friction_disp: Vec3,
     /// The collider's slot in `Colliders::slots`.
     pub(super) slot: u32,
     /// The collider's friction coefficients (dimensionless; copied so that the
     /// projection reads the contact alone).
-    static_friction: f32,
-    dynamic_friction: f32,
+    pub(super) static_friction: f32,
+    pub(super) dynamic_friction: f32,
     /// Whether the collider is dynamic (`dynamics.rs`); then `arm` is the contact
     /// point from the proxy's centre of mass (m), `w_n` the collider's contact count
     /// times its generalized inverse mass along the normal (1/kg; 0 for a pinned
     /// particle) and `pending` the position impulse (kg·m) the particle took in this
     /// iteration, which the proxy takes with the opposite sign after the pass.
     pub(super) dynamic: bool,
+    /// Whether the velocity pass of a dynamic contact holds its impulse at its bound
+    /// (`velocity.rs`).
+    pub(super) held: bool,
     pub(super) arm: Vec3,
     pub(super) w_n: f32,
     pub(super) pending: Vec3,
+}
+
+impl Contact {
+    /// The relative normal velocity (m/s) the restitution pass gives a contact of a
+    /// collider of restitution `restitution`: `max(−e v_n⁻, 0)`, with e = 0 for an
+    /// approach slower than `threshold` (m/s).
+    #[inline]
+    pub(super) fn target(&self, restitution: f32, threshold: f32) -> f32 {
+        let e = if -self.vn_pre > threshold {
+            restitution
+        } else {
+            0.0
+        };
+        (-e * self.vn_pre).max(0.0)
+    }
 }
 
 /// A contact accumulated over the step, for the readback.
@@ -710,9 +729,10 @@ impl Colliders {
         }
         let n = particles.len();
         let inv_h = 1.0 / h;
+        let threshold = 2.0 * gravity.length() * h;
         if self.any_dynamic {
-            // The proxies' velocities after the position solve, which a bounce off
-            // them is measured against.
+            // The proxies' velocities after the position solve, which the velocity
+            // pass of their contacts is measured against.
             for c in self.slots.iter_mut() {
                 if let Some(p) = c.proxy.as_mut() {
                     (c.pos, c.rot) = p.finish_substep(c.rot, inv_h);
@@ -720,6 +740,7 @@ impl Colliders {
                     (c.lin_vel, c.ang_vel) = p.surface(c.pos);
                 }
             }
+            self.solve_impacts(particles, inv_h, threshold);
         }
         let slots = self.slots.items();
         let count = &self.contact_count;
@@ -737,7 +758,6 @@ impl Colliders {
             ),
             Rows::new(&mut self.step_count[..n]),
         );
-        let threshold = 2.0 * gravity.length() * h;
         exec.for_chunks(
             parts,
             |range, (vel, contacts, step_contacts, step_count)| {
@@ -746,20 +766,15 @@ impl Colliders {
                     let w = hot[i].w;
                     let mass = 1.0 / w;
                     let mut v = vel[i - first];
+                    // The velocity the dynamic contacts' solve read.
+                    let v_solved = v;
                     let mut sc = step_count[i - first] as usize;
                     for ct in &mut contacts[at - origin..at - origin + k] {
                         if ct.dn_total <= 0.0 {
                             continue;
                         }
                         let desc = &slots[ct.slot as usize].as_ref().expect("live").desc;
-                        let v_surface = ct.surface_disp * inv_h;
-                        let vn = ct.normal.dot(v - v_surface);
-                        let e = if -ct.vn_pre > threshold {
-                            desc.restitution
-                        } else {
-                            0.0
-                        };
-                        let target = (-e * ct.vn_pre).max(0.0);
+                        let target = ct.target(desc.restitution, threshold);
                         // The projection added `added` to the normal velocity; the pass
                         // takes back at most that much, so a particle that separates on
                         // its own (rising out of a collider it started inside) keeps its
@@ -768,17 +783,20 @@ impl Colliders {
                         // monotone and `added + (−added)` is exactly 0.
                         let added = ct.dn_total * inv_h;
                         let dv = if !ct.dynamic {
+                            let vn = ct.normal.dot(v - ct.surface_disp * inv_h);
                             (target - vn).max(-added)
-                        } else if e > 0.0 {
+                        } else {
+                            // Solved with the body's other contacts (`velocity.rs`); the
+                            // proxy's share waits in `pending` for `exchange_bounces`.
                             let proxy = slots[ct.slot as usize]
                                 .as_ref()
                                 .and_then(|c| c.proxy.as_deref())
                                 .expect("a dynamic contact's collider is dynamic");
-                            restitute_dynamic(ct, proxy, v, target, w, added)
-                        } else {
-                            // Without a bounce the position solve's exchange stands: the
-                            // relative velocity it left (`dynamics.rs`).
-                            0.0
+                            let (dv, slip) = super::velocity::settle(
+                                ct, proxy, v_solved, target, w, added, inv_h,
+                            );
+                            v += slip;
+                            dv
                         };
                         v += ct.normal * dv;
                         let impulse = mass * (added + dv);
@@ -939,31 +957,6 @@ fn project_dynamic(
         }
     }
     d
-}
-
-/// The bounce of a particle of inverse mass `w` and velocity `v` (after the velocity
-/// update) off a dynamic collider whose proxy finished the substep: the velocity impulse
-/// `λ = (v_target − v_n) / (w + N w_c)` (N·s) along the normal, with `v_n` the normal
-/// velocity relative to the proxy's material at the contact (`v_c + ω × r`) and
-/// `v_target = max(−e v_n⁻, 0)`; with one contact the relative normal velocity becomes
-/// exactly the target and the momentum of particle + body is kept (Müller et al. 2020,
-/// eq. 34, with the contact count N of the projection). Like a kinematic collider's
-/// bounce it takes back at most the impulse the position solve gave (`added`, the
-/// particle's normal velocity gain, m/s). The proxy's share waits in `pending` for
-/// [`Colliders::exchange_bounces`]. Returns the particle's normal velocity change.
-#[inline]
-fn restitute_dynamic(
-    ct: &mut Contact,
-    proxy: &super::dynamics::Proxy,
-    v: Vec3,
-    target: f32,
-    w: f32,
-    added: f32,
-) -> f32 {
-    let vn = ct.normal.dot(v - proxy.velocity_at(ct.arm));
-    let lambda = ((target - vn) / (w + ct.w_n)).max(-added / w);
-    ct.pending = ct.normal * lambda;
-    (w * lambda).max(-added)
 }
 
 /// The masks of the bounded shapes and meshes of group `g` (bits `shapes`) for the

@@ -152,13 +152,13 @@ void USinewColliderComponent::PreSinewStep(USinewWorldSubsystem& Sub)
 	}
 	if (SdfFrom)
 	{
-		if (Collider != 0)
+		if (Collider != 0 && !SdfInWorld)
 		{
 			(void)Scene->remove_collider(Collider); // the shape became the mesh's field
 			Collider = 0;
 			bDynamic = false;
 		}
-		PreSinewStepSdf(*Scene, *SdfFrom, Desc);
+		PreSinewStepSdf(Sub, *Scene, *SdfFrom, Desc);
 		return;
 	}
 	RemoveSdfCollider(Scene); // the shape is no longer the mesh's field
@@ -289,7 +289,7 @@ std::shared_ptr<const sinew::colliders::SdfGrid> USinewColliderComponent::BakeSd
 	return SdfGrid;
 }
 
-void USinewColliderComponent::PreSinewStepSdf(sinew::Scene& Scene, const USceneComponent& Source, SinewColliderDesc& Desc)
+void USinewColliderComponent::PreSinewStepSdf(const USinewWorldSubsystem& Sub, sinew::Scene& Scene, const USceneComponent& Source, SinewColliderDesc& Desc)
 {
 	const std::shared_ptr<const sinew::colliders::SdfGrid> Grid = BakeSdf(Source);
 	if (!Grid)
@@ -297,15 +297,14 @@ void USinewColliderComponent::PreSinewStepSdf(sinew::Scene& Scene, const USceneC
 		RemoveSdfCollider(&Scene); // nothing to collide with (logged by BakeSdf)
 		return;
 	}
-	sinew::World& World = Scene.world();
 	sinew::Result<void> Done;
-	if (SdfCollider.id != 0 && Grid == SdfInWorld)
+	if (Collider != 0 && Grid == SdfInWorld)
 	{
 		// Same field: sweep to the new pose, update the material if it changed.
-		Done = World.set_collider_transform(SdfCollider, Desc.position, Desc.rotation);
+		Done = Scene.set_collider_transform(Collider, Desc.position, Desc.rotation);
 		if (Done && (Desc.static_friction != Current.static_friction || Desc.dynamic_friction != Current.dynamic_friction || Desc.restitution != Current.restitution))
 		{
-			Done = World.set_collider_material(SdfCollider, Desc.static_friction, Desc.dynamic_friction, Desc.restitution);
+			Done = Scene.set_collider_material(Collider, Desc.static_friction, Desc.dynamic_friction, Desc.restitution);
 			if (!Done)
 			{
 				Desc.static_friction = Current.static_friction;
@@ -318,16 +317,17 @@ void USinewColliderComponent::PreSinewStepSdf(sinew::Scene& Scene, const USceneC
 	{
 		// First time, or a new field (another mesh, cell size or scale): re-create it.
 		RemoveSdfCollider(&Scene);
-		sinew::Result<sinew::Collider> Added = sinew::colliders::add_sdf_collider(World, Desc, *Grid);
-		if (Added)
+		sinew::Result<sinew::Collider> Added = sinew::colliders::add_sdf_collider(Scene.world(), Desc, *Grid);
+		// The scene takes it over: a Scene id as every other shape's (body coupling, contact events).
+		const sinew::Result<sinew::ColliderId> Adopted = Added ? Scene.adopt_collider(std::move(*Added)) : sinew::Result<sinew::ColliderId>(Added.error());
+		if (Adopted)
 		{
-			// The component removes it itself (RemoveSdfCollider): it keeps the raw handle.
-			SdfCollider = Added->release();
+			Collider = *Adopted;
 			SdfInWorld = Grid;
 		}
 		else
 		{
-			Done = Added.error();
+			Done = Adopted.error();
 		}
 	}
 	if (!Done)
@@ -341,15 +341,21 @@ void USinewColliderComponent::PreSinewStepSdf(sinew::Scene& Scene, const USceneC
 	}
 	Current = Desc;
 	bWarned = false;
+	PushBody(Sub, Scene, Desc);
 }
 
 void USinewColliderComponent::RemoveSdfCollider(sinew::Scene* Scene)
 {
-	if (Scene && SdfCollider.id != 0)
+	if (!SdfInWorld)
 	{
-		(void)Scene->world().remove_collider(SdfCollider);
+		return; // Collider, if any, is a primitive shape's
 	}
-	SdfCollider = SinewCollider{0};
+	if (Scene && Collider != 0)
+	{
+		(void)Scene->remove_collider(Collider);
+	}
+	Collider = 0;
+	bDynamic = false;
 	SdfInWorld.reset();
 }
 
@@ -466,10 +472,9 @@ void USinewColliderComponent::RemoveFromSimulation()
 		{
 			(void)Scene->remove_collider(Collider);
 		}
-		RemoveSdfCollider(Scene);
 	}
 	Collider = 0;
-	SdfCollider = SinewCollider{0};
+	bDynamic = false;
 	SdfInWorld.reset();
 	bListening = false; // Unregister stopped the routing
 	Subsystem.Reset();

@@ -4,7 +4,10 @@
 // box, plane, or the signed distance field of a closed static mesh (Shape StaticMesh:
 // baked by the library, sinew::colliders::sdf_from_mesh, once per mesh, cell size and
 // scale, and kept; an open or inconsistently wound mesh is refused with the library's
-// message naming the edge or triangle). Shapes are
+// message naming the edge or triangle). Attached to a primitive that simulates physics
+// (a static mesh component with Shape StaticMesh too), BodyCoupling makes it two-way
+// with Chaos: the body's mass, inertia and velocities go to Sinew before each step, and
+// the particles' push comes back after it as a force and torque or a velocity change. Shapes are
 // converted by bindings/cpp/sinew_colliders.hpp (cm -> m, UE capsules along local Z ->
 // Sinew capsules along local Y, UE's scale rules); the transform is sent every frame
 // just before the world steps (the collider sweeps from its last pose to the new one,
@@ -158,7 +161,7 @@ public:
 
 	/** True while the collider is in the world's simulation. */
 	UFUNCTION(BlueprintPure, Category = "Sinew|Collider")
-	bool IsSimulating() const { return Collider != 0 || SdfCollider.id != 0; }
+	bool IsSimulating() const { return Collider != 0; }
 
 	/** Take part in the editor preview: ropes and cloths previewed in the editor viewport collide with it. */
 	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Editor")
@@ -181,9 +184,9 @@ private:
 	const USceneComponent* SdfSource(UStaticMesh*& OutMesh) const;
 	/** Shape StaticMesh: the field of the source mesh at Source's scale, baked or from the cache; null (logged once) when there is no mesh or the library refused it (open, inside-out, too many nodes). */
 	std::shared_ptr<const sinew::colliders::SdfGrid> BakeSdf(const USceneComponent& Source);
-	/** PreSinewStep for Shape StaticMesh: adds, moves or re-creates the field's collider. */
-	void PreSinewStepSdf(sinew::Scene& Scene, const USceneComponent& Source, SinewColliderDesc& Desc);
-	/** Removes the field's collider, if any. */
+	/** PreSinewStep for Shape StaticMesh: adds (the Scene adopts it), moves or re-creates the field's collider, then pushes the coupled body as for every shape. */
+	void PreSinewStepSdf(const USinewWorldSubsystem& Sub, sinew::Scene& Scene, const USceneComponent& Source, SinewColliderDesc& Desc);
+	/** Removes the field's collider, if Collider is one. */
 	void RemoveSdfCollider(sinew::Scene* Scene);
 	/** Registers with the subsystem and adds the collider (from BeginPlay, or OnRegister in an editor world). */
 	void AddToSimulation(USinewWorldSubsystem& Sub);
@@ -196,6 +199,7 @@ private:
 	UPROPERTY(Transient)
 	TWeakObjectPtr<USinewWorldSubsystem> Subsystem;
 
+	/** The collider's Scene id (0: none): a primitive shape's, or the field's (SdfInWorld set). */
 	uint32 Collider = 0;
 	SinewColliderDesc Current{};
 	bool bWarned = false;
@@ -204,10 +208,10 @@ private:
 	/** Whether the collider is dynamic in the simulation (a coupled body was pushed). */
 	bool bDynamic = false;
 
-	// Shape StaticMesh. sinew::Scene keeps no distance field colliders yet, so this one is
-	// the world's (sinew::World, sinew::colliders::add_sdf_collider): kinematic (no
-	// BodyCoupling) and without contact events (the Scene routes those by its own ids).
-	SinewCollider SdfCollider{0};
+	// Shape StaticMesh: the field's collider is made on the Scene's world
+	// (sinew::colliders::add_sdf_collider) and adopted by the Scene (Scene::adopt_collider),
+	// so it couples two-way with a simulating parent and raises contact events as the
+	// primitive shapes do.
 	/** The baked field (the cache) and what it was baked from (the mesh's bounds too: a re-import keeps the object); a refused bake is kept too (SdfGrid null), so that it is not tried again every step. */
 	std::shared_ptr<const sinew::colliders::SdfGrid> SdfGrid;
 	bool bSdfBaked = false;
@@ -216,6 +220,6 @@ private:
 	float SdfBakedMargin = 0.0f;
 	FVector SdfBakedScale = FVector(1.0, 1.0, 1.0);
 	FBoxSphereBounds SdfBakedBounds;
-	/** The field SdfCollider was made from. */
+	/** The field Collider was made from; null while Collider is a primitive shape's (or none). */
 	std::shared_ptr<const sinew::colliders::SdfGrid> SdfInWorld;
 };
