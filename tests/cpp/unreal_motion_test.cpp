@@ -3,8 +3,10 @@
 // tests/cpp/ue_stub (no Unreal on CI) and run. Every frame the proxy uploads, texture
 // coordinates 1 (x, y) and 2 (x) of its vertex buffer must hold each vertex's
 // displacement since the frame it uploaded before (previous - current, local space, cm),
-// bit for bit against the positions it uploaded, and 0 on the first frame and on a frame
-// whose topology changed (a winch parking particles, a cut, a tear); the proxy draws
+// bit for bit against the positions it uploaded (a falling soft body, a swinging and
+// winched rope, a tearing cloth, a character cloth settling on its skinned pose), and 0
+// on the first frame and on a frame whose topology changed (a winch parking particles, a
+// cut, a tear); the proxy draws
 // velocity; and with the option off nothing of it exists (one UV channel, no velocity,
 // no extra buffer writes) while everything else is drawn bit for bit as with it on.
 // Built and run by tests/bindings/cpp_wrapper.rs (`unreal_motion_vectors_on_a_stub_engine`,
@@ -14,6 +16,7 @@
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewRopeComponent.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewClothComponent.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewSoftBodyComponent.cpp"
+#include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewSkinnedClothComponent.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewMeshSceneProxy.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewEditorPreview.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewTaskGraph.cpp"
@@ -346,12 +349,62 @@ void TearingCloth() {
     check(GStubRHICmdList().BadLocks == 0, "cloth: every buffer lock was valid");
     C->EndPlay(EEndPlayReason::Destroyed);
 }
+/// A character cloth (a 9 x 9 sheet section of a stand-in skeletal mesh) settling on its skinned pose.
+void CharacterCloth() {
+    Game G;
+    FSkeletalMeshRenderData RenderData;
+    FSkeletalMeshLODRenderData LOD;
+    FSkelMeshRenderSection Section;
+    Section.NumTriangles = 128;
+    Section.NumVertices = 81;
+    LOD.RenderSections.Add(Section);
+    USkeletalMeshComponent Skeletal;
+    for (int j = 0; j < 9; ++j)
+        for (int i = 0; i < 9; ++i) {
+            FFinalSkinVertex V;
+            V.Position = FVector3f(10.0f * i, 0.0f, 10.0f * j);
+            Skeletal.Skinned.Add(V);
+        }
+    for (int j = 0; j < 8; ++j)
+        for (int i = 0; i < 8; ++i) {
+            const uint32 a = (uint32)(j * 9 + i), b = a + 1, c = a + 9, d = a + 10;
+            for (uint32 v : {a, b, d, a, d, c}) LOD.MultiSizeIndexContainer.Indices.Add(v);
+        }
+    LOD.StaticVertexBuffers.StaticMeshVertexBuffer.Init(81, 1);
+    LOD.StaticVertexBuffers.ColorVertexBuffer.InitFromSingleColor(FColor::White, 81);
+    RenderData.LODRenderData.Add(LOD);
+    Skeletal.RenderData = &RenderData;
+    Skeletal.Transform = FTransform(FVector(0, -500, 100));
+    auto Cape = std::make_unique<USinewSkinnedClothComponent>(FObjectInitializer());
+    Cape->World = &G.World;
+    Cape->AttachParent = &Skeletal;
+    Cape->Transform = Skeletal.Transform;
+    Cape->bUseSceneWind = false;
+    Cape->bOutputMotionVectors = true;
+    Cape->RegisterComponent();
+    G.Primitives.push_back(Cape.get());
+    Cape->BeginPlay();
+    const FSinewMeshSceneProxy& P = *ProxyOf(*Cape);
+    check(G.Sub.GetBodyCount() == 1 && DrawsVelocity(P), "character cloth: joined the simulation, the proxy draws velocity");
+    Tracker T{"character cloth"};
+    G.EndOfFrame();
+    T.Observe(P);
+    for (int f = 0; f < 30; ++f) {
+        G.Frame();
+        T.Observe(P);
+    }
+    check(T.Wrong == 0 && T.Zeroed == 1 && T.Moving >= 20 && P.GetNumVertices() == 81,
+          "character cloth: 0 on the first frame, then previous - current bit for bit (" + std::to_string(T.Frames) + " frames, " +
+              std::to_string(T.Moving) + " moving)");
+    Cape->EndPlay(EEndPlayReason::Destroyed);
+}
 } // namespace
 
 int main() {
     FallingSoftBody();
     WinchedRope();
     TearingCloth();
+    CharacterCloth();
     std::printf("%d checks, %d failed\n", g_checks, g_failures);
     return g_failures == 0 ? 0 : 1;
 }
