@@ -39,6 +39,8 @@
 //!   continues bit for bit, an editor world previews a rope.
 //! * `unreal_plugin_sources_compile_against_the_stub`: every .cpp of the plugin
 //!   compiles on its own as C++20 against `tests/cpp/ue_stub`.
+//! * `unreal_motion_vectors_on_a_stub_engine` (and `_asan_ubsan`): the scene proxy's
+//!   opt-in motion vectors (tests/cpp/unreal_motion_test.cpp).
 //! * `unreal_fluid_on_a_stub_engine` (and `_asan_ubsan`): the plugin's fluid component
 //!   on the stub engine: Blueprint emission in cm and cm/s falls as a damped fall does,
 //!   one mesh instance per live particle where it is drawn, kill volumes, emitters,
@@ -364,6 +366,24 @@ fn unreal_fixed_step_on_a_stub_engine_asan_ubsan() {
     run_unreal_checks(
         "unreal_fixed_step_test.cpp",
         "unreal_fixed_step_test_asan_ubsan",
+        ASAN_UBSAN,
+    );
+}
+
+/// tests/cpp/unreal_motion_test.cpp: the scene proxy's motion vectors (bOutputMotionVectors
+/// on a falling soft body, a swinging, winched and cut rope and a tearing cloth): UV1.xy
+/// and UV2.x are previous - current positions bit for bit, 0 on the first frame and after
+/// a topology change, and nothing of it exists with the option off.
+#[test]
+fn unreal_motion_vectors_on_a_stub_engine() {
+    run_unreal_checks("unreal_motion_test.cpp", "unreal_motion_test", &[]);
+}
+
+#[test]
+fn unreal_motion_vectors_on_a_stub_engine_asan_ubsan() {
+    run_unreal_checks(
+        "unreal_motion_test.cpp",
+        "unreal_motion_test_asan_ubsan",
         ASAN_UBSAN,
     );
 }

@@ -133,6 +133,10 @@ class FStaticMeshVertexBuffer : public FRenderResource {
     struct FTangents {
         FVector3f X, Y, Z;
     };
+    /// Stub: UVs are always stored as floats; UE stores half floats unless this is set (before Init).
+    void SetUseFullPrecisionUVs(bool UseFull) { bUseFullPrecisionUVs = UseFull; }
+    bool GetUseFullPrecisionUVs() const { return bUseFullPrecisionUVs; }
+    uint32 GetNumTexCoords() const { return NumUVs; }
     void Init(uint32 NumVertices, uint32 NumTexCoords) {
         Tangents.assign(NumVertices, FTangents{});
         TexCoords.assign(static_cast<std::size_t>(NumVertices) * NumTexCoords, FVector2f());
@@ -163,6 +167,7 @@ class FStaticMeshVertexBuffer : public FRenderResource {
     std::vector<FTangents> Tangents;
     std::vector<FVector2f> TexCoords;
     uint32 NumUVs = 1;
+    bool bUseFullPrecisionUVs = false;
 };
 
 class FColorVertexBuffer : public FVertexBuffer {
@@ -214,6 +219,7 @@ struct FPrimitiveViewRelevance {
     bool bStaticRelevance = false;
     bool bRenderInMainPass = true;
     bool bOpaque = true;
+    bool bVelocityRelevance = false;
 };
 struct FMaterialRelevance {
     bool bDisableDepthTest = false;
@@ -276,7 +282,7 @@ class FSceneInterface {
 
 class FPrimitiveSceneProxy {
   public:
-    explicit FPrimitiveSceneProxy(const UPrimitiveComponent*) {}
+    explicit FPrimitiveSceneProxy(const UPrimitiveComponent*) : bAlwaysHasVelocity(false), bHasWorldPositionOffsetVelocity(false) {}
     virtual ~FPrimitiveSceneProxy() = default;
     virtual SIZE_T GetTypeHash() const = 0;
     virtual void GetDynamicMeshElements(const TArray<const FSceneView*>&, const FSceneViewFamily&, uint32, FMeshElementCollector&) const {}
@@ -293,6 +299,14 @@ class FPrimitiveSceneProxy {
     bool IsLocalToWorldDeterminantNegative() const { return false; }
     const FUniformBufferRHIRef* GetUniformBuffer() const { return &UniformBuffer; }
     SIZE_T GetAllocatedSize() const { return 0; }
+    /// UE: also true for a movable primitive or a material with pixel animation (the stub's never are).
+    bool DrawsVelocity() const { return bAlwaysHasVelocity || bHasWorldPositionOffsetVelocity; }
+    /// UE: the WPO flag counts when the primitive evaluates its WPO (the stub's always do).
+    bool AlwaysHasVelocity() const { return bAlwaysHasVelocity || bHasWorldPositionOffsetVelocity; }
+
+  protected:
+    uint8 bAlwaysHasVelocity : 1;
+    uint8 bHasWorldPositionOffsetVelocity : 1;
 
   private:
     FUniformBufferRHIRef UniformBuffer;

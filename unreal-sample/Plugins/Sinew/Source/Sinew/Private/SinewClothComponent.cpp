@@ -335,7 +335,7 @@ void USinewClothComponent::UpdateRenderData()
 
 FPrimitiveSceneProxy* USinewClothComponent::CreateSceneProxy()
 {
-	return new FSinewMeshSceneProxy(this);
+	return new FSinewMeshSceneProxy(this, bOutputMotionVectors);
 }
 
 void USinewClothComponent::CreateRenderState_Concurrent(FRegisterComponentContext* Context)

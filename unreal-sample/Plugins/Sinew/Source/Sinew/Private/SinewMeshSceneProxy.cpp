@@ -7,11 +7,21 @@
 #include "SceneManagement.h"
 #include "SinewModule.h"
 
-FSinewMeshSceneProxy::FSinewMeshSceneProxy(const UMeshComponent* Component)
+FSinewMeshSceneProxy::FSinewMeshSceneProxy(const UMeshComponent* Component, bool bOutputMotionVectors)
 	: FPrimitiveSceneProxy(Component)
 	, MaterialRelevance(Component->GetMaterialRelevance(GetScene().GetFeatureLevel()))
 	, VertexFactory(GetScene().GetFeatureLevel(), "FSinewMeshSceneProxy")
+	, NumTexCoords(bOutputMotionVectors ? 3u : 1u)
+	, bMotionVectors(bOutputMotionVectors)
 {
+	if (bMotionVectors)
+	{
+		// The vertices move every frame without the transform moving: the velocity pass
+		// must draw this primitive every frame, and its material's World Position Offset
+		// (the Previous Frame Switch) is what moves each vertex back to where it was.
+		bAlwaysHasVelocity = true;
+		bHasWorldPositionOffsetVelocity = true;
+	}
 	Material = Component->GetMaterial(0);
 	if (!Material)
 	{
@@ -49,7 +59,10 @@ void FSinewMeshSceneProxy::Allocate_RenderThread(FRHICommandListImmediate& RHICm
 {
 	ReleaseBuffers();
 	VertexBuffers.PositionVertexBuffer.Init(Vertices);
-	VertexBuffers.StaticMeshVertexBuffer.Init(Vertices, 1);
+	// Displacements need floats: UE stores UVs as half floats by default (11 significant
+	// bits: a relative error up to 1/2048, and nothing below 6e-8 cm).
+	VertexBuffers.StaticMeshVertexBuffer.SetUseFullPrecisionUVs(bMotionVectors);
+	VertexBuffers.StaticMeshVertexBuffer.Init(Vertices, NumTexCoords);
 	VertexBuffers.ColorVertexBuffer.InitFromSingleColor(FColor::White, Vertices);
 	IndexBuffer.Indices.SetNumZeroed((int32)Indices);
 	VertexBuffers.PositionVertexBuffer.InitResource(RHICmdList);
@@ -78,6 +91,7 @@ void FSinewMeshSceneProxy::Upload_RenderThread(FRHICommandListImmediate& RHICmdL
 	{
 		NumVertices = 0;
 		NumIndices = 0;
+		PreviousPositions.clear();
 		return; // nothing to draw (a rope reeled in, all of it parked at the drum)
 	}
 	if (Vertices > VertexCapacity || Indices > IndexCapacity)
@@ -87,7 +101,10 @@ void FSinewMeshSceneProxy::Upload_RenderThread(FRHICommandListImmediate& RHICmdL
 		Allocate_RenderThread(RHICmdList, FMath::Max(Vertices, VertexCapacity + VertexCapacity / 2), FMath::Max(Indices, IndexCapacity + IndexCapacity / 2));
 		bTopology = true;
 	}
-	bUVs = bUVs || bTopology;
+	bUVs = bUVs || bTopology || bMotionVectors; // displacements change every frame
+	// The frame before drew the same vertices (same topology, same count): each vertex's
+	// displacement is where it was minus where it is; otherwise 0 (nothing to compare).
+	const bool bDisplaced = bMotionVectors && !bTopology && PreviousPositions.size() == Vertices;
 	FPositionVertexBuffer& Positions = VertexBuffers.PositionVertexBuffer;
 	FStaticMeshVertexBuffer& Attributes = VertexBuffers.StaticMeshVertexBuffer;
 	for (uint32 i = 0; i < Vertices; ++i)
@@ -103,6 +120,16 @@ void FSinewMeshSceneProxy::Upload_RenderThread(FRHICommandListImmediate& RHICmdL
 		{
 			Attributes.SetVertexUV(i, 0, FVector2f(Mesh.uvs[i].u, Mesh.uvs[i].v));
 		}
+		if (bMotionVectors)
+		{
+			const sinew::Vec3 D = bDisplaced ? sinew::vec::sub(PreviousPositions[i], P) : sinew::Vec3{0.0f, 0.0f, 0.0f};
+			Attributes.SetVertexUV(i, MotionTexCoordXY, FVector2f(D.x, D.y));
+			Attributes.SetVertexUV(i, MotionTexCoordZ, FVector2f(D.z, 0.0f));
+		}
+	}
+	if (bMotionVectors)
+	{
+		PreviousPositions.assign(Mesh.positions.begin(), Mesh.positions.end());
 	}
 	auto Copy = [&RHICmdList](FRHIBuffer* Buffer, const void* Source, uint32 Bytes)
 	{
@@ -138,6 +165,7 @@ void FSinewMeshSceneProxy::SetRopeData_RenderThread(FRHICommandListImmediate& RH
 	{
 		UE_LOG(LogSinew, Warning, TEXT("Rope render data refused: %s"), UTF8_TO_TCHAR(Built.error().message.c_str()));
 		NumIndices = 0;
+		PreviousPositions.clear();
 		return;
 	}
 	// A rope's V coordinate is its arc length, which changes as it stretches: its UVs go up every frame.
@@ -186,6 +214,7 @@ void FSinewMeshSceneProxy::SetClothData_RenderThread(FRHICommandListImmediate& R
 		UE_LOG(LogSinew, Warning, TEXT("Cloth render data refused: %s"), UTF8_TO_TCHAR(Built.error().message.c_str()));
 		ClothSource.reset();
 		NumIndices = 0;
+		PreviousPositions.clear();
 		return;
 	}
 	Mesh.normals.resize(Vertices);
@@ -203,7 +232,7 @@ void FSinewMeshSceneProxy::SetClothData_RenderThread(FRHICommandListImmediate& R
 		Mesh.indices = Source.triangles;
 		Mesh.uvs = Source.uvs;
 	}
-	Upload_RenderThread(RHICmdList, bTopology, false); // a cloth's UVs are its source's: they change with the topology only
+	Upload_RenderThread(RHICmdList, bTopology, false); // a cloth's UVs are its source's: they change with the topology only (motion vectors go up every frame)
 }
 
 void FSinewMeshSceneProxy::PrepareClothTopology_RenderThread()
@@ -269,6 +298,11 @@ FPrimitiveViewRelevance FSinewMeshSceneProxy::GetViewRelevance(const FSceneView*
 	Result.bDynamicRelevance = true; // drawn through GetDynamicMeshElements every frame
 	Result.bRenderInMainPass = ShouldRenderInMainPass();
 	MaterialRelevance.SetPrimitiveViewRelevance(Result);
+	// Velocity as UE's own proxies draw it (opaque, in the main pass), with motion vectors
+	// only: the vertices are local positions of particles that live in simulation space,
+	// so the component's transform alone (all a proxy without them could report) moves
+	// with them only where they are attached, and would give wrong motion elsewhere.
+	Result.bVelocityRelevance = bMotionVectors && DrawsVelocity() && Result.bOpaque && Result.bRenderInMainPass;
 	return Result;
 }
 

@@ -9,6 +9,17 @@
 // rebuilt on the game thread: the index buffer (and the UVs) change only when a rope's
 // pieces or a cloth's tear topology change, and the buffers are re-created only when a
 // frame needs more room than they have.
+//
+// Motion vectors (opt-in, the components' bOutputMotionVectors): the local vertex
+// factory has no previous-position stream, so the proxy writes each vertex's
+// displacement since the frame it drew before (previous - current, local space, cm)
+// into texture coordinates 1 (x, y) and 2 (z; its second component is 0), stored as
+// full-precision floats, and reports that it always has velocity (bAlwaysHasVelocity,
+// bHasWorldPositionOffsetVelocity). A material that feeds that displacement, turned to
+// world space, into the Previous Frame input of a Previous Frame Switch on World
+// Position Offset (docs/unreal.md, "Motion vectors") then gives UE's velocity pass the
+// previous position of every vertex. The first frame, a frame after the topology
+// changed (new pieces, a tear, a cut) and a frame after nothing was drawn write 0.
 #pragma once
 
 #include "CoreMinimal.h"
@@ -29,8 +40,12 @@ class FRHICommandListImmediate;
 class FSinewMeshSceneProxy final : public FPrimitiveSceneProxy
 {
 public:
-	/** Game thread: the component's material 0 (the engine's default surface material if none). */
-	explicit FSinewMeshSceneProxy(const UMeshComponent* Component);
+	/**
+	 * Game thread: the component's material 0 (the engine's default surface material if none).
+	 * With bOutputMotionVectors, every frame also writes each vertex's displacement since the
+	 * frame drawn before into texture coordinates 1 and 2, and the proxy draws velocity.
+	 */
+	FSinewMeshSceneProxy(const UMeshComponent* Component, bool bOutputMotionVectors);
 	virtual ~FSinewMeshSceneProxy() override;
 
 	virtual SIZE_T GetTypeHash() const override;
@@ -54,6 +69,12 @@ public:
 	/** The vertex buffers (CPU copies of what was uploaded). */
 	const FStaticMeshVertexBuffers& GetVertexBuffers() const { return VertexBuffers; }
 	const FDynamicMeshIndexBuffer32& GetIndexBuffer() const { return IndexBuffer; }
+	/** Whether texture coordinates 1 and 2 carry the displacement since the frame drawn before. */
+	bool OutputsMotionVectors() const { return bMotionVectors; }
+
+	/** Texture coordinate channels: 0 the material's UVs; with motion vectors 1 = (dx, dy) and 2 = (dz, 0), cm, local space. */
+	static constexpr uint32 MotionTexCoordXY = 1;
+	static constexpr uint32 MotionTexCoordZ = 2;
 
 private:
 	/** After a cloth's topology changed: the front-facing windings and UVs the library's normals read. */
@@ -74,6 +95,9 @@ private:
 	uint32 NumIndices = 0;
 	uint32 TopologyUploads = 0;
 	uint32 Allocations = 0;
+	/** Texture coordinate channels per vertex: 1, or 3 with motion vectors. */
+	uint32 NumTexCoords = 1;
+	bool bMotionVectors = false;
 
 	// Render-thread state.
 	sinew::render::Mesh Mesh;
@@ -92,4 +116,8 @@ private:
 	std::vector<sinew::Vec3> VertexNormals;      // per render vertex (scratch of the tangent pass)
 	std::vector<sinew::render::TangentW> Tangents;    // per render vertex
 	std::vector<float> TangentSigns;             // per vertex of Mesh; empty = +1 (rope tubes)
+	// Motion vectors: the local positions drawn the frame before (empty when that frame
+	// drew nothing, or before the first frame); compared with Mesh.positions only when
+	// the topology is unchanged.
+	std::vector<sinew::Vec3> PreviousPositions;
 };

@@ -285,7 +285,7 @@ void USinewRopeComponent::UpdateRenderData()
 
 FPrimitiveSceneProxy* USinewRopeComponent::CreateSceneProxy()
 {
-	return new FSinewMeshSceneProxy(this);
+	return new FSinewMeshSceneProxy(this, bOutputMotionVectors);
 }
 
 void USinewRopeComponent::CreateRenderState_Concurrent(FRegisterComponentContext* Context)

@@ -345,7 +345,7 @@ void USinewSkinnedClothComponent::UpdateRenderData()
 
 FPrimitiveSceneProxy* USinewSkinnedClothComponent::CreateSceneProxy()
 {
-	return new FSinewMeshSceneProxy(this);
+	return new FSinewMeshSceneProxy(this, bOutputMotionVectors);
 }
 
 void USinewSkinnedClothComponent::CreateRenderState_Concurrent(FRegisterComponentContext* Context)

@@ -320,7 +320,7 @@ void USinewSoftBodyComponent::UpdateRenderData()
 
 FPrimitiveSceneProxy* USinewSoftBodyComponent::CreateSceneProxy()
 {
-	return new FSinewMeshSceneProxy(this);
+	return new FSinewMeshSceneProxy(this, bOutputMotionVectors);
 }
 
 void USinewSoftBodyComponent::CreateRenderState_Concurrent(FRegisterComponentContext* Context)

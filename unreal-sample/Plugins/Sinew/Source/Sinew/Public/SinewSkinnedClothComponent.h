@@ -145,6 +145,17 @@ public:
 	UFUNCTION(BlueprintCallable, Category = "Sinew|Skinning")
 	void Teleport();
 
+	/**
+	 * Motion vectors for TAA/TSR and motion blur (off by default): every frame also writes
+	 * each vertex's displacement since the frame drawn before (previous - current, local
+	 * space, cm) into texture coordinates 1 (x, y) and 2 (x), and the scene proxy draws
+	 * velocity. Needs a material that applies it through a Previous Frame Switch on World
+	 * Position Offset (docs/unreal.md, "Motion vectors"). Read when the render state is
+	 * created (a details-panel edit re-creates it).
+	 */
+	UPROPERTY(EditAnywhere, BlueprintReadOnly, Category = "Sinew|Rendering")
+	bool bOutputMotionVectors = false;
+
 	virtual void BeginPlay() override;
 	virtual void EndPlay(const EEndPlayReason::Type EndPlayReason) override;
 
