@@ -481,6 +481,7 @@ mod plan_tests {
             fresh: false,
             inv_h2: 3600.0,
             relaxation: 1.0,
+            uniform: None,
         };
         let h = DisjointSlice::new(hot);
         let o = DisjointSlice::new(&mut out);
@@ -514,6 +515,7 @@ mod plan_tests {
             fresh: false,
             inv_h2: 3600.0,
             relaxation: 1.0,
+            uniform: None,
         };
         let h = DisjointSlice::new(hot);
         let sc = DisjointSlice::new(&mut scratch);
