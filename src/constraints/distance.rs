@@ -415,8 +415,7 @@ impl DistanceConstraints {
             fresh,
             inv_h2,
             relaxation,
-        )
-        .with_uniform_softness(self.uniform_softness);
+        );
         let Particles { base, hot, .. } = particles;
         // One parallel region in two stages (see `FusedPlan`): the projection of every
         // slot, each item then gathering the particles only its slots touch; then the

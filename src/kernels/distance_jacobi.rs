@@ -37,11 +37,6 @@ pub(crate) struct JacobiSlots<'a> {
     pub(super) inv_h2: f32,
     /// Jacobi relaxation ω.
     pub(super) relaxation: f32,
-    /// The one softness every slot has, when they all have the same (bit for bit):
-    /// the AVX kernel then reads no softness per slot, and when that softness is +0
-    /// (rigid XPBD) in a fresh iteration it leaves out the terms of α and k', which
-    /// change no bit there.
-    pub(super) uniform: Option<f32>,
 }
 
 impl<'a> JacobiSlots<'a> {
@@ -73,19 +68,7 @@ impl<'a> JacobiSlots<'a> {
             fresh,
             inv_h2,
             relaxation,
-            uniform: None,
         }
-    }
-
-    /// The same slots, all of softness `softness` (bit for bit; see
-    /// [`JacobiSlots::uniform`]).
-    pub(crate) fn with_uniform_softness(mut self, softness: Option<f32>) -> Self {
-        debug_assert!(
-            softness.is_none_or(|v| self.softness.iter().all(|s| s.to_bits() == v.to_bits())),
-            "Jacobi kernel: softness not uniform"
-        );
-        self.uniform = softness;
-        self
     }
 
     /// Number of slots.
@@ -246,50 +229,18 @@ mod avx {
         out: &DisjointSlice<'_, Vec4>,
         at: usize,
     ) {
-        // α = +0 · inv_h2 is +0 only for a finite inv_h2.
-        let rigid =
-            slots.fresh && slots.uniform.map(f32::to_bits) == Some(0) && slots.inv_h2.is_finite();
-        // SAFETY: this function's safety section.
-        let s = unsafe {
-            if rigid {
-                eights::<true>(range.clone(), slots, base, hot, out, at)
-            } else {
-                eights::<false>(range.clone(), slots, base, hot, out, at)
-            }
-        };
-        let o = at + 2 * (s - range.start);
-        // SAFETY: as above, for the last 0..=7 slots.
-        unsafe { super::project_scalar(s..range.end, slots, base, hot, out, o) };
-    }
-
-    /// The blocks of eight of `range`; returns the first slot left (fewer than eight
-    /// remain). `RIGID`: a fresh iteration of slots that all have softness +0.
-    ///
-    /// # Safety
-    /// As [`project_range`]; AVX is enabled in the caller.
-    #[inline(always)]
-    unsafe fn eights<const RIGID: bool>(
-        range: Range<usize>,
-        slots: &JacobiSlots<'_>,
-        base: &[Vec3A],
-        hot: &DisjointSlice<'_, Vec4>,
-        out: &DisjointSlice<'_, Vec4>,
-        at: usize,
-    ) -> usize {
         let (inv_h2, relaxation) = (slots.inv_h2, slots.relaxation);
         // Slot s's corrections: `out[at + 2 (s − range.start)..]`.
         let o = |s: usize| at + 2 * (s - range.start);
         let mut s = range.start;
         // Two blocks of eight at a time, both computed before either is stored, so
-        // that one block's square root and divisions overlap the other's (unlike the
-        // Gauss-Seidel kernel's, a projected block here is five vectors: one block at
-        // a time measured no faster).
+        // that one block's square root and divisions overlap the other's.
         while s + 16 <= range.end {
             // SAFETY: slots s..s+16 lie in `range` (loop condition); the rest is the
             // caller's promise.
             unsafe {
-                let first = project8::<RIGID>(s, slots, base, hot, inv_h2, relaxation);
-                let second = project8::<RIGID>(s + 8, slots, base, hot, inv_h2, relaxation);
+                let first = project8(s, slots, base, hot, inv_h2, relaxation);
+                let second = project8(s + 8, slots, base, hot, inv_h2, relaxation);
                 store8(s, slots, out, o(s), first);
                 store8(s + 8, slots, out, o(s + 8), second);
             }
@@ -298,12 +249,13 @@ mod avx {
         if s + 8 <= range.end {
             // SAFETY: slots s..s+8 lie in `range`; the rest is the caller's promise.
             unsafe {
-                let p = project8::<RIGID>(s, slots, base, hot, inv_h2, relaxation);
+                let p = project8(s, slots, base, hot, inv_h2, relaxation);
                 store8(s, slots, out, o(s), p);
             }
             s += 8;
         }
-        s
+        // SAFETY: as above, for the last 0..=7 slots.
+        unsafe { super::project_scalar(s..range.end, slots, base, hot, out, o(s)) };
     }
 
     /// Slots `s..s + 8` projected: their new λ and their corrections, for
@@ -358,7 +310,7 @@ mod avx {
     /// # Safety
     /// As [`super::project_range`] for these slots; AVX is enabled in the caller.
     #[inline(always)]
-    unsafe fn project8<const RIGID: bool>(
+    unsafe fn project8(
         s: usize,
         slots: &JacobiSlots<'_>,
         base: &[Vec3A],
@@ -384,47 +336,30 @@ mod avx {
         unsafe {
             let ([.., aw], [.., bw], [dx, dy, dz]) = gather_pairs(hp, bp, ia, ib);
             let rest = _mm256_loadu_ps(slots.rest.as_ptr().add(s));
+            // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
+            // (blendv selects by the sign bit).
+            let softness = _mm256_loadu_ps(slots.softness.as_ptr().add(s));
             let sign = _mm256_set1_ps(-0.0);
+            let at = _mm256_blendv_ps(
+                _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
+                _mm256_setzero_ps(),
+                softness,
+            );
+            let stiffness =
+                _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
             let weight = _mm256_loadu_ps(slots.weight.as_ptr().add(s));
-            let (at, k, lambda) = if RIGID {
-                // α = +0, k' = 1, λ = 0: 1 · ω is ω, and the α terms below change
-                // no bit (−C − 0 · 0 is −C; (w_a + w_b) + 0 differs only for −0,
-                // which the active mask drops either way).
-                let z = _mm256_setzero_ps();
-                (z, _mm256_mul_ps(_mm256_set1_ps(relaxation), weight), z)
+            let k = _mm256_mul_ps(_mm256_mul_ps(stiffness, _mm256_set1_ps(relaxation)), weight);
+            let lambda = if slots.fresh {
+                _mm256_setzero_ps()
             } else {
-                // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0,
-                // k' = −softness (blendv selects by the sign bit). One value for
-                // every slot: no load.
-                let softness = match slots.uniform {
-                    Some(v) => _mm256_set1_ps(v),
-                    None => _mm256_loadu_ps(slots.softness.as_ptr().add(s)),
-                };
-                let at = _mm256_blendv_ps(
-                    _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
-                    _mm256_setzero_ps(),
-                    softness,
-                );
-                let stiffness =
-                    _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
-                let k = _mm256_mul_ps(_mm256_mul_ps(stiffness, _mm256_set1_ps(relaxation)), weight);
-                let lambda = if slots.fresh {
-                    _mm256_setzero_ps()
-                } else {
-                    _mm256_loadu_ps(slots.lambda.as_ptr().add(s))
-                };
-                (at, k, lambda)
+                _mm256_loadu_ps(slots.lambda.as_ptr().add(s))
             };
             let len2 = _mm256_add_ps(
                 _mm256_add_ps(_mm256_mul_ps(dx, dx), _mm256_mul_ps(dy, dy)),
                 _mm256_mul_ps(dz, dz),
             );
             let len = _mm256_sqrt_ps(len2);
-            let denom = if RIGID {
-                _mm256_add_ps(aw, bw)
-            } else {
-                _mm256_add_ps(_mm256_add_ps(aw, bw), at)
-            };
+            let denom = _mm256_add_ps(_mm256_add_ps(aw, bw), at);
             // Active: MIN_LENGTH < len < ∞ (false for NaN) and not denom ≤ 0 (true for
             // NaN), exactly the scalar test.
             let active = _mm256_and_ps(
@@ -435,14 +370,10 @@ mod avx {
                 _mm256_cmp_ps::<_CMP_NLE_UQ>(denom, _mm256_setzero_ps()),
             );
             let c = _mm256_sub_ps(len, rest);
-            let t = if RIGID {
-                _mm256_mul_ps(k, _mm256_xor_ps(c, sign))
-            } else {
-                _mm256_mul_ps(
-                    k,
-                    _mm256_sub_ps(_mm256_xor_ps(c, sign), _mm256_mul_ps(at, lambda)),
-                )
-            };
+            let t = _mm256_mul_ps(
+                k,
+                _mm256_sub_ps(_mm256_xor_ps(c, sign), _mm256_mul_ps(at, lambda)),
+            );
             let dl = _mm256_div_ps(t, denom);
             let q = _mm256_div_ps(dl, len);
             let g = [
@@ -519,11 +450,7 @@ mod tests {
             .collect();
         let weight: Vec<f32> = (0..m).map(|j| 1.0 / (1 + j % 4) as f32).collect();
         let lambda0: Vec<f32> = (0..m).map(|_| rng.f() - 0.5).collect();
-        let run_with = |dispatched: bool,
-                        fresh: bool,
-                        lambda0: &[f32],
-                        softness: &[f32],
-                        uniform: Option<f32>| {
+        let run = |dispatched: bool, fresh: bool, lambda0: &[f32]| {
             let mut lambda = lambda0.to_vec();
             let mut corrections = vec![Vec4::splat(7.0); 2 * m];
             let mut positions = hot.clone();
@@ -531,13 +458,12 @@ mod tests {
                 let slots = JacobiSlots {
                     pairs: &pairs,
                     rest: &rest,
-                    softness,
+                    softness: &softness,
                     weight: &weight,
                     lambda: DisjointSlice::new(&mut lambda),
                     fresh,
                     inv_h2: 3600.0 * 64.0,
                     relaxation: 0.8,
-                    uniform,
                 };
                 let h = DisjointSlice::new(&mut positions);
                 let out = DisjointSlice::new(&mut corrections);
@@ -554,9 +480,6 @@ mod tests {
             }
             assert_eq!(positions, hot, "the projection moves no particle");
             (lambda, corrections)
-        };
-        let run = |dispatched: bool, fresh: bool, lambda0: &[f32]| {
-            run_with(dispatched, fresh, lambda0, &softness, None)
         };
         let bits = |v: &[Vec4]| {
             v.iter()
@@ -595,21 +518,6 @@ mod tests {
             assert_eq!(la[j], lambda0[j], "slot {j} keeps its λ");
         }
         assert!(ca.iter().filter(|c| **c != Vec4::ZERO).count() > 40);
-        // Slots sharing one softness: the dispatched kernel told so (no softness read;
-        // a fresh rigid iteration leaves out the α and k' terms) gives the scalar bits.
-        for v in [0.0f32, 2.5e-4, -0.3] {
-            let same = vec![v; m];
-            for fresh in [true, false] {
-                let (lt, ct) = run_with(true, fresh, &lambda0, &same, Some(v));
-                let (ls, cs) = run_with(false, fresh, &lambda0, &same, None);
-                assert_eq!(bits(&ct), bits(&cs), "softness {v} fresh {fresh}");
-                assert_eq!(
-                    lambda_bits(&lt),
-                    lambda_bits(&ls),
-                    "softness {v} fresh {fresh}"
-                );
-            }
-        }
         // The gather against the scalar formula of before.
         let adjacency = crate::solver::jacobi::Adjacency::build(&pairs, n).unwrap();
         let mut gathered = hot.clone();

@@ -481,7 +481,6 @@ mod plan_tests {
             fresh: false,
             inv_h2: 3600.0,
             relaxation: 1.0,
-            uniform: None,
         };
         let h = DisjointSlice::new(hot);
         let o = DisjointSlice::new(&mut out);
@@ -515,7 +514,6 @@ mod plan_tests {
             fresh: false,
             inv_h2: 3600.0,
             relaxation: 1.0,
-            uniform: None,
         };
         let h = DisjointSlice::new(hot);
         let sc = DisjointSlice::new(&mut scratch);
