@@ -128,37 +128,30 @@ unsafe fn load8<const FRESH: bool, const RIGID: bool>(
     unsafe {
         let ([ax, ay, az, aw], [bx, by, bz, bw], [dx, dy, dz]) = gather_pairs(hot, base, ia, ib);
         let rest = _mm256_loadu_ps(slots.rest.as_ptr().add(s));
-        // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
-        // (blendv selects by the sign bit). One value for every slot: no load.
-        if RIGID {
+        let (alpha, k, lambda) = if RIGID {
+            // Unused (see `solve8`).
             let z = _mm256_setzero_ps();
-            return Block {
-                ia,
-                ib,
-                a: [ax, ay, az, aw],
-                b: [bx, by, bz, bw],
-                d: [dx, dy, dz],
-                rest,
-                alpha: z,
-                k: z,
-                lambda: z,
-            };
-        }
-        let softness = match slots.uniform {
-            Some(v) => _mm256_set1_ps(v),
-            None => _mm256_loadu_ps(slots.softness.as_ptr().add(s)),
-        };
-        let sign = _mm256_set1_ps(-0.0);
-        let alpha = _mm256_blendv_ps(
-            _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
-            _mm256_setzero_ps(),
-            softness,
-        );
-        let k = _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
-        let lambda = if FRESH {
-            _mm256_setzero_ps()
+            (z, z, z)
         } else {
-            _mm256_loadu_ps(slots.lambda.as_ptr().add(s))
+            // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
+            // (blendv selects by the sign bit). One value for every slot: no load.
+            let softness = match slots.uniform {
+                Some(v) => _mm256_set1_ps(v),
+                None => _mm256_loadu_ps(slots.softness.as_ptr().add(s)),
+            };
+            let sign = _mm256_set1_ps(-0.0);
+            let alpha = _mm256_blendv_ps(
+                _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
+                _mm256_setzero_ps(),
+                softness,
+            );
+            let k = _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
+            let lambda = if FRESH {
+                _mm256_setzero_ps()
+            } else {
+                _mm256_loadu_ps(slots.lambda.as_ptr().add(s))
+            };
+            (alpha, k, lambda)
         };
         Block {
             ia,
