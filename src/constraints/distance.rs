@@ -97,6 +97,12 @@ pub struct DistanceConstraints {
     /// (m/N), or, with the sign bit set, a PBD constraint with per-iteration
     /// stiffness k' = −value (and α = 0).
     softness: Vec<f32>,
+    /// The value every element of `softness` has (bit for bit), if they all have one:
+    /// the kernel then streams no softness per slot. Cleared by every edit of
+    /// `softness` ([`Self::mark_softness_edited`]) and found again at the next step's start.
+    uniform_softness: Option<f32>,
+    /// `softness` was edited since `uniform_softness` was last found.
+    softness_edited: bool,
     /// N·s² (Lagrange multiplier of the current / last substep)
     lambda: Vec<f32>,
     /// constraint id → storage slot
@@ -183,8 +189,21 @@ impl DistanceConstraints {
         (!v.is_sign_negative()).then_some(v)
     }
 
+    /// To call after any edit of `softness`: the slots may no longer share one value.
+    fn mark_softness_edited(&mut self) {
+        self.uniform_softness = None;
+        self.softness_edited = true;
+    }
+
+    /// Finds `uniform_softness` again after edits (one pass over the slots).
+    fn find_uniform_softness(&mut self) {
+        self.uniform_softness = uniform_of(&self.softness);
+        self.softness_edited = false;
+    }
+
     /// Sets the compliance (m/N) of the live XPBD constraints among ids `ids`.
     pub(crate) fn set_compliance(&mut self, ids: Range<u32>, compliance: f32) {
+        self.mark_softness_edited();
         for id in ids {
             let s = self.slot_of[id as usize] as usize;
             if !self.softness[s].is_sign_negative() {
@@ -264,6 +283,7 @@ impl DistanceConstraints {
             out.softness[s] = pack_softness(row.compliance, row.stiffness);
             out.lambda[s] = *lambda;
         }
+        out.find_uniform_softness();
         out.sweep = match scheduled {
             Some((schedule, plan)) => Sweep::new(pairs, schedule, plan, hot.len())?,
             None => Sweep::unscheduled(pairs),
@@ -332,7 +352,7 @@ impl DistanceConstraints {
         prologue: Option<ParticlePass<'_>>,
         phase: Phase,
     ) {
-        let (rest, softness) = (&self.rest, &self.softness);
+        let (rest, softness, uniform) = (&self.rest, &self.softness, self.uniform_softness);
         let active = (!self.classes.is_empty()).then_some((&self.classes, phase));
         let Particles {
             hot,
@@ -363,7 +383,7 @@ impl DistanceConstraints {
             &mut self.lambda,
             rows,
             active,
-            |run| run.distance(rest, softness, fresh, inv_h2),
+            |run| run.distance(rest, softness, uniform, fresh, inv_h2),
         );
     }
 
@@ -417,8 +437,12 @@ impl ConstraintSet for DistanceConstraints {
         self.len()
     }
 
-    /// Checks the Gauss-Seidel sweep once after a rebuild (`Sweep::prepare`).
+    /// Checks the Gauss-Seidel sweep once after a rebuild (`Sweep::prepare`), and
+    /// looks again for one softness shared by every slot after edits.
     fn begin_step(&mut self) -> Result<()> {
+        if self.softness_edited {
+            self.find_uniform_softness();
+        }
         self.sweep.prepare()
     }
 
@@ -488,6 +512,7 @@ impl ConstraintEdit for DistanceConstraints {
     /// Removes constraints `ids`: they keep their ids and stop acting (stored as PBD
     /// constraints of stiffness 0, which move nothing), and report 0 force.
     fn remove(&mut self, ids: Range<u32>) {
+        self.mark_softness_edited();
         for id in ids.clone() {
             self.rest[self.slot_of[id as usize] as usize] = REMOVED_REST;
         }
@@ -528,6 +553,7 @@ impl ConstraintEdit for DistanceConstraints {
     /// Makes live constraint `id` an XPBD constraint of compliance α (m/N), whichever
     /// flavour it was.
     fn edit_compliance(&mut self, id: usize, compliance: f32) {
+        self.mark_softness_edited();
         self.softness[self.slot_of[id] as usize] = pack_softness(compliance, 1.0);
     }
 
@@ -544,6 +570,7 @@ impl ConstraintEdit for DistanceConstraints {
     /// `iterations` iterations: k' = 1 − (1 − k)^(1/n)), whichever flavour it was.
     fn edit_stiffness(&mut self, id: usize, stiffness: f32, iterations: u32) {
         let per_iteration = pbd_per_iteration(stiffness, iterations);
+        self.mark_softness_edited();
         self.softness[self.slot_of[id] as usize] = pack_softness(0.0, per_iteration);
     }
 }
@@ -587,10 +614,21 @@ impl Persist for DistanceConstraints {
             "the distance constraint order does not match its rebuild".to_string()
         })?;
         set.softness = raw.softness;
+        set.find_uniform_softness();
         set.lambda = raw.lambda;
         *self = set;
         Ok(())
     }
+}
+
+/// The value every element of `values` has, bit for bit (None for none, or when two
+/// differ).
+fn uniform_of(values: &[f32]) -> Option<f32> {
+    let first = *values.first()?;
+    values
+        .iter()
+        .all(|v| v.to_bits() == first.to_bits())
+        .then_some(first)
 }
 
 /// Checks a batch of distance constraints before anything is added; `rest` None means

@@ -59,6 +59,11 @@ pub(crate) struct Slots<'a> {
     /// First iteration of a substep: λ is taken as 0 (not read), which resets it
     /// without a separate pass over the array.
     pub(super) fresh: bool,
+    /// The one softness every slot has, when they all have the same (bit for bit):
+    /// the AVX kernel then reads no softness per slot, and when that softness is +0
+    /// (rigid XPBD) in a fresh sweep it leaves out the terms of α and k', which
+    /// change no bit there (see `distance_avx::solve8`).
+    pub(super) uniform: Option<f32>,
 }
 
 impl<'a> Slots<'a> {
@@ -82,7 +87,18 @@ impl<'a> Slots<'a> {
             softness,
             lambda,
             fresh,
+            uniform: None,
         }
+    }
+
+    /// The same slots, all of softness `softness` (bit for bit; see [`Slots::uniform`]).
+    pub(crate) fn with_uniform_softness(mut self, softness: Option<f32>) -> Self {
+        debug_assert!(
+            softness.is_none_or(|v| self.softness.iter().all(|s| s.to_bits() == v.to_bits())),
+            "distance kernel: softness not uniform"
+        );
+        self.uniform = softness;
+        self
     }
 
     /// Number of slots.
@@ -508,9 +524,23 @@ pub(crate) mod tests {
 
     /// `fresh`: the first sweep of a substep; `zero`: start from λ = 0.
     fn run_with(kernel: Kernel, fresh: bool, zero: bool) -> (Vec<Vec4>, Vec<f32>) {
-        let (mut base, mut hot, pairs, [rest, softness, mut lambda]) = scene();
+        run_uniform(kernel, fresh, zero, None)
+    }
+
+    /// As [`run_with`]; `uniform`: every slot gets this softness, and the kernel is
+    /// told so when `told`.
+    fn run_uniform(
+        kernel: Kernel,
+        fresh: bool,
+        zero: bool,
+        uniform: Option<(f32, bool)>,
+    ) -> (Vec<Vec4>, Vec<f32>) {
+        let (mut base, mut hot, pairs, [rest, mut softness, mut lambda]) = scene();
         if zero {
             lambda.fill(0.0);
+        }
+        if let Some((v, _)) = uniform {
+            softness.fill(v);
         }
         {
             let slots = Slots {
@@ -519,6 +549,7 @@ pub(crate) mod tests {
                 softness: &softness,
                 lambda: DisjointSlice::new(&mut lambda),
                 fresh,
+                uniform: uniform.filter(|u| u.1).map(|u| u.0),
             };
             let particles = ParticleArrays {
                 base: DisjointSlice::new(&mut base),
@@ -579,6 +610,33 @@ pub(crate) mod tests {
             assert_eq!(hot_a[i], hot0[i], "particle {i} must not move");
         }
         assert!(hot_a.iter().all(|p| p.is_finite()) && lambda_a.iter().all(|l| l.is_finite()));
+    }
+
+    /// Slots that all share one softness give the same bits whether or not the kernel
+    /// is told (it then reads no softness, and a fresh sweep of rigid slots leaves out
+    /// the α and k' terms), in every kernel, fresh or not, rigid, compliant or PBD.
+    #[test]
+    fn uniform_softness_changes_no_bit() {
+        let bits = |(h, l): (Vec<Vec4>, Vec<f32>)| {
+            let h: Vec<u32> = h
+                .iter()
+                .flat_map(|p| p.to_array().map(f32::to_bits))
+                .collect();
+            (h, l.iter().map(|l| l.to_bits()).collect::<Vec<_>>())
+        };
+        for kernel in [Kernel::Portable, Kernel::Dispatched] {
+            for v in [0.0, 2.5e-4, -0.3] {
+                for fresh in [true, false] {
+                    let told = run_uniform(kernel, fresh, false, Some((v, true)));
+                    let not = run_uniform(kernel, fresh, false, Some((v, false)));
+                    assert_eq!(
+                        bits(told),
+                        bits(not),
+                        "{kernel:?} softness {v} fresh {fresh}"
+                    );
+                }
+            }
+        }
     }
 
     /// The first sweep of a substep ignores the λ left from the last substep: the same

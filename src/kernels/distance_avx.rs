@@ -28,11 +28,14 @@ pub(super) unsafe fn project_range(
     }
 }
 
-/// Sixteen slots at a time as two independent blocks of eight (both loaded, both
-/// projected, then both stored: the slots of one colour share no particle, so the
-/// second block reads what it would after the first one's stores), then one block
-/// of eight, then the last 0..=7 with SSE2. Two blocks in flight let the core
-/// overlap one block's square root and divisions with the other's.
+/// Eight slots at a time, then the last 0..=7 with SSE2. One block of eight in flight:
+/// with two (both loaded, then both projected) their twenty-odd live vectors no longer
+/// fit the sixteen registers, and the spills cost more than the overlap of the two
+/// blocks' divisions gains (the core overlaps consecutive blocks by itself).
+///
+/// A fresh sweep of slots that are all rigid XPBD constraints (softness +0, the
+/// cloth's) runs [`solve8`] without the α and k' terms (`RIGID`): with λ = 0, α = 0
+/// and k' = 1 they change no bit.
 ///
 /// # Safety
 /// As [`super::distance::project_range`]; the CPU must support AVX.
@@ -44,30 +47,43 @@ unsafe fn blocks<const FRESH: bool>(
     particles: &ParticleArrays<'_>,
     inv_h2: f32,
 ) {
+    // α = +0 · inv_h2 is +0 only for a finite inv_h2.
+    let rigid = FRESH && slots.uniform.map(f32::to_bits) == Some(0) && inv_h2.is_finite();
+    // SAFETY: as this function's safety section.
+    let s = unsafe {
+        if rigid {
+            eights::<FRESH, true>(range.clone(), slots, particles, inv_h2)
+        } else {
+            eights::<FRESH, false>(range.clone(), slots, particles, inv_h2)
+        }
+    };
+    // SAFETY: as above; the SSE2 kernel (same arithmetic) takes the last 0..=7.
+    unsafe { super::distance::sse2::project_range(s..range.end, slots, particles, inv_h2) };
+}
+
+/// The blocks of eight of [`blocks`] over `range`; returns the first slot left (fewer
+/// than eight remain). `RIGID`: every slot has softness +0 and the sweep is fresh.
+///
+/// # Safety
+/// As [`super::distance::project_range`]; AVX is enabled in the caller.
+#[inline(always)]
+unsafe fn eights<const FRESH: bool, const RIGID: bool>(
+    range: Range<usize>,
+    slots: &Slots<'_>,
+    particles: &ParticleArrays<'_>,
+    inv_h2: f32,
+) -> usize {
     let mut s = range.start;
-    while s + 16 <= range.end {
-        // SAFETY: s + 16 <= range.end, so slots s..s + 16 lie in the range, whose
+    while s + 8 <= range.end {
+        // SAFETY: s + 8 <= range.end, so slots s..s + 8 lie in the range, whose
         // slots are in bounds and own their particles (safety section).
         unsafe {
-            let first = load8::<FRESH>(s, slots, particles, inv_h2);
-            let second = load8::<FRESH>(s + 8, slots, particles, inv_h2);
-            let first = solve8(first);
-            let second = solve8(second);
-            store8(s, first, slots, particles);
-            store8(s + 8, second, slots, particles);
-        }
-        s += 16;
-    }
-    if s + 8 <= range.end {
-        // SAFETY: as above, for slots s..s + 8.
-        unsafe {
-            let block = solve8(load8::<FRESH>(s, slots, particles, inv_h2));
+            let block = solve8::<RIGID>(load8::<FRESH, RIGID>(s, slots, particles, inv_h2));
             store8(s, block, slots, particles);
         }
         s += 8;
     }
-    // SAFETY: as above; the SSE2 kernel (same arithmetic) takes the last 0..=7.
-    unsafe { super::distance::sse2::project_range(s..range.end, slots, particles, inv_h2) };
+    s
 }
 
 /// Eight slots loaded into lanes (see [`load8`]), then projected ([`solve8`]).
@@ -85,12 +101,13 @@ struct Block {
     lambda: __m256,
 }
 
-/// Loads slots `s..s + 8` into lanes.
+/// Loads slots `s..s + 8` into lanes (`RIGID`: see [`eights`]; α, k' and λ are then
+/// left zero, unused).
 ///
 /// # Safety
 /// As [`super::distance::project_range`] for these eight slots; AVX is enabled in the caller.
 #[inline(always)]
-unsafe fn load8<const FRESH: bool>(
+unsafe fn load8<const FRESH: bool, const RIGID: bool>(
     s: usize,
     slots: &Slots<'_>,
     particles: &ParticleArrays<'_>,
@@ -111,20 +128,30 @@ unsafe fn load8<const FRESH: bool>(
     unsafe {
         let ([ax, ay, az, aw], [bx, by, bz, bw], [dx, dy, dz]) = gather_pairs(hot, base, ia, ib);
         let rest = _mm256_loadu_ps(slots.rest.as_ptr().add(s));
-        // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
-        // (blendv selects by the sign bit).
-        let softness = _mm256_loadu_ps(slots.softness.as_ptr().add(s));
-        let sign = _mm256_set1_ps(-0.0);
-        let alpha = _mm256_blendv_ps(
-            _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
-            _mm256_setzero_ps(),
-            softness,
-        );
-        let k = _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
-        let lambda = if FRESH {
-            _mm256_setzero_ps()
+        let (alpha, k, lambda) = if RIGID {
+            // Unused (see `solve8`).
+            let z = _mm256_setzero_ps();
+            (z, z, z)
         } else {
-            _mm256_loadu_ps(slots.lambda.as_ptr().add(s))
+            // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
+            // (blendv selects by the sign bit). One value for every slot: no load.
+            let softness = match slots.uniform {
+                Some(v) => _mm256_set1_ps(v),
+                None => _mm256_loadu_ps(slots.softness.as_ptr().add(s)),
+            };
+            let sign = _mm256_set1_ps(-0.0);
+            let alpha = _mm256_blendv_ps(
+                _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
+                _mm256_setzero_ps(),
+                softness,
+            );
+            let k = _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
+            let lambda = if FRESH {
+                _mm256_setzero_ps()
+            } else {
+                _mm256_loadu_ps(slots.lambda.as_ptr().add(s))
+            };
+            (alpha, k, lambda)
         };
         Block {
             ia,
@@ -142,7 +169,7 @@ unsafe fn load8<const FRESH: bool>(
 
 /// Projects a loaded block: its ends' new rows and its new λ (in `lambda`).
 #[inline(always)]
-fn solve8(block: Block) -> Block {
+fn solve8<const RIGID: bool>(block: Block) -> Block {
     // SAFETY: AVX is enabled in every caller (target_feature).
     unsafe {
         let Block {
@@ -161,10 +188,16 @@ fn solve8(block: Block) -> Block {
             _mm256_mul_ps(dz, dz),
         );
         let len = _mm256_sqrt_ps(len2);
-        let denom = _mm256_add_ps(_mm256_add_ps(aw, bw), alpha);
         let c = _mm256_sub_ps(len, rest);
         let neg_c = _mm256_xor_ps(c, sign);
-        let t = _mm256_mul_ps(k, _mm256_sub_ps(neg_c, _mm256_mul_ps(alpha, lambda)));
+        let (denom, t) = if RIGID {
+            (_mm256_add_ps(aw, bw), neg_c)
+        } else {
+            (
+                _mm256_add_ps(_mm256_add_ps(aw, bw), alpha),
+                _mm256_mul_ps(k, _mm256_sub_ps(neg_c, _mm256_mul_ps(alpha, lambda))),
+            )
+        };
         // As in `project_block` (see sse2).
         let finite = _mm256_cmp_ps::<_CMP_LT_OQ>(len, _mm256_set1_ps(f32::INFINITY));
         let active = _mm256_and_ps(

@@ -469,12 +469,21 @@ impl<const K: usize> Run<'_, K> {
 
 impl Run<'_, 2> {
     /// The distance kernel (`kernels::distance::project_range`) over the run, with the
-    /// slots' rest lengths and softness (one element per slot, else it panics); `fresh`
+    /// slots' rest lengths and softness (one element per slot, else it panics; `uniform`:
+    /// the value every element of `softness` has, bit for bit, if they all do); `fresh`
     /// takes λ as 0.
     #[inline]
-    pub(crate) fn distance(&self, rest: &[f32], softness: &[f32], fresh: bool, inv_h2: f32) {
+    pub(crate) fn distance(
+        &self,
+        rest: &[f32],
+        softness: &[f32],
+        uniform: Option<f32>,
+        fresh: bool,
+        inv_h2: f32,
+    ) {
         let a = self.arrays;
-        let slots = Slots::new(a.items, rest, softness, a.lambda.alias(), fresh);
+        let slots = Slots::new(a.items, rest, softness, a.lambda.alias(), fresh)
+            .with_uniform_softness(uniform);
         let particles = ParticleArrays::new(a.base.alias(), a.hot.alias());
         // SAFETY: the run's slots share no particle with each other nor with any slot
         // running meanwhile, and their particles are below the arrays' length

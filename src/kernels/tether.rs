@@ -111,21 +111,10 @@ mod avx {
         inv_h2: f32,
     ) -> usize {
         let mut s = range.start;
-        // Two blocks of eight at a time, both computed before either is stored (the
-        // slots of one colour share no particle), so that one block's square root and
-        // divisions overlap the other's.
-        while s + 16 <= range.end {
-            // SAFETY: slots s..s+16 lie in `range` (loop condition); the rest is the
-            // caller's promise.
-            unsafe {
-                let first = project8(s, slots, base, hot, inv_h2);
-                let second = project8(s + 8, slots, base, hot, inv_h2);
-                store8(s, slots, hot, first);
-                store8(s + 8, slots, hot, second);
-            }
-            s += 16;
-        }
-        if s + 8 <= range.end {
+        // One block of eight at a time: two in flight (both computed before either is
+        // stored) hold sixteen records and their indices each, which spill out of the
+        // registers; the core overlaps consecutive blocks by itself.
+        while s + 8 <= range.end {
             // SAFETY: slots s..s+8 lie in `range`; the rest is the caller's promise.
             unsafe { store8(s, slots, hot, project8(s, slots, base, hot, inv_h2)) };
             s += 8;
