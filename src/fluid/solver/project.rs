@@ -281,6 +281,9 @@ impl UniformPass<'_> {
             &self.lists[c],
             &self.list_end[slots],
             first,
+            // Inlined into the chunk loop (compiled with its CPU feature; no call per
+            // slot).
+            #[inline(always)]
             |k, d| {
                 let near = list_of(self.wall_end, self.walls, k);
                 let (l, rho) = lambda_uniform(self.prm, &d, pos[k], near);
@@ -307,6 +310,7 @@ impl UniformPass<'_> {
             &self.list_end[slots.clone()],
             slots.start,
             &ties[slots],
+            #[inline(always)]
             |k, d| {
                 prefetch_particle(hot.as_ptr(), self.base, self.particle, k + PREFETCH, end);
                 let mut dx = Vec3A::from_array(d) * self.prm.volume;
