@@ -172,10 +172,9 @@ chunk_loop! {
     ) {
         let mut each = each;
         lists.check(rec.len(), first, ends.len());
-        let ties = &ties[..ends.len()];
-        for j in 0..ends.len() {
+        for (j, &tie) in ties[..ends.len()].iter().enumerate() {
             let list = lists.list(ends, j);
-            let tie = ties[j] != 0;
+            let tie = tie != 0;
             // SAFETY: as in `density_chunk`.
             let d = unsafe { fluid::correction(kernel, c, rec, first + j, list, tie) };
             each(first + j, d);
