@@ -372,11 +372,8 @@ pub(crate) struct DensitySolver {
     /// build: every entry a slot of the grid).
     list_end: Vec<u32>,
     lists: Vec<SlotLists>,
-    /// One fluid: each listed pair's gradient factor and s_corr from the density pass
-    /// of the iteration, for its correction pass (`kernels::fluid`'s pair layout; slot k's at
-    /// `kernels::fluid_pass::pair_start`), and whether slot k's list holds a
-    /// coincident pair.
-    factors: Vec<Vec<f32>>,
+    /// One fluid: whether slot k's list holds a coincident pair (from the density
+    /// pass of the iteration, for its correction pass).
     ties: Vec<u8>,
     /// Per fluid slot, the collider surfaces near it this substep (`super::walls`):
     /// `(n, c)` with the slot's distance `n · x − c` (m, x relative to the origin),
@@ -635,11 +632,6 @@ impl DensitySolver {
             try_reserve(&mut self.lists, grow, what)?;
             self.lists.resize_with(chunks, SlotLists::default);
         }
-        if self.factors.len() < chunks {
-            let grow = chunks - self.factors.len();
-            try_reserve(&mut self.factors, grow, what)?;
-            self.factors.resize_with(chunks, Vec::new);
-        }
         if self.walls.len() < chunks {
             let grow = chunks - self.walls.len();
             try_reserve(&mut self.walls, grow, what)?;
@@ -648,7 +640,6 @@ impl DensitySolver {
         for c in 0..chunks {
             let want = LIST_RESERVE * SLOT_CHUNK.min(m - c * SLOT_CHUNK);
             self.lists[c].reserve(want, what)?;
-            reserve_to(&mut self.factors[c], 2 * want + 16 * SLOT_CHUNK)?;
             let slots = SLOT_CHUNK.min(m - c * SLOT_CHUNK);
             reserve_to(&mut self.walls[c], MAX_COLLIDER_CONTACTS * slots)?;
         }

@@ -14,17 +14,17 @@
 //!
 //! * [`density`]: Σ q³ (q = h² − r²), Σ ∇W and Σ |∇W|² over a list, with the spiky
 //!   gradient `∇W(d) = grad (h − r)² d / r` (coincident particles: `± TIE grad h²`,
-//!   the sign by slot order, see `fluid/solver.rs`). It keeps each pair's gradient factor
-//!   and artificial pressure `s_corr = scorr · (q³ · poly6 / W(Δq))ⁿ` for the
-//!   correction of the same iteration (the positions do not move in between).
-//! * [`correction`]: Σ (λ_k + λ_j + s_corr) ∇W over a list, from the kept factors
-//!   (with no distance of its own unless the list has a coincident pair).
+//!   the sign by slot order, see `fluid/solver.rs`).
+//! * [`correction`]: Σ (λ_k + λ_j + s_corr) ∇W over a list, with the artificial
+//!   pressure `s_corr = scorr · (q³ · poly6 / W(Δq))ⁿ`, from the records' positions
+//!   (those [`density`] saw: the positions do not move in between). It takes each
+//!   pair's distance, gradient factor and s_corr again rather than reading them from
+//!   a buffer the density loop wrote: about 8 bytes per listed pair, some 10 MB per
+//!   iteration at 32,768 particles, which outgrew the caches and cost more than the
+//!   square root, division and multiplications (dam_break n = 32: 3-7% of a frame).
 //! * [`spread`]: the weighted neighbourhood sums of the renderer's ellipsoids (Yu &
 //!   Turk 2013, `fluid::render::anisotropy`): Σ w, Σ w d, Σ w d dᵀ over a list's live
 //!   records (w ≠ 0), `w = 1 − (|d| / h)³`, d in units of h.
-//!
-//! The pair buffer holds, per block of 8 list entries, the 8 gradient factors then
-//! the 8 `s_corr` (both 0 beyond h and past the list's end): [`pair_room`] floats.
 
 use crate::kernels::simd::Kernel;
 use crate::math::Vec4;
@@ -55,18 +55,6 @@ pub(crate) fn reduce8(a: [f32; 8]) -> f32 {
     let b = [a[0] + a[4], a[1] + a[5], a[2] + a[6], a[3] + a[7]];
     let c = [b[0] + b[2], b[1] + b[3]];
     c[0] + c[1]
-}
-
-/// Floats of the pair buffer of a list of `len` entries.
-#[inline(always)]
-pub(crate) fn pair_room(len: usize) -> usize {
-    2 * len.next_multiple_of(8)
-}
-
-/// Where entry `i`'s gradient factor is in the pair buffer (its `s_corr` is 8 on).
-#[inline(always)]
-fn pair_at(i: usize) -> usize {
-    16 * (i / 8) + i % 8
 }
 
 /// Each accumulator of a list of `len` entries reduced by [`reduce8`], after the lanes
@@ -135,13 +123,7 @@ fn gradient(c: &Consts, d: [f32; 3], r2: f32, f: f32, k: usize, j: usize) -> [f3
     [d[0] * f, d[1] * f, d[2] * f]
 }
 
-/// Σ q³, Σ ∇W, Σ |∇W|² of slot k over `list` (positions in `pos`), storing each
-/// pair's gradient factor (0 beyond h and for coincident pairs) and `s_corr` (0
-/// beyond h) in `factors` (the module doc's layout; the correction pass of the same
-/// iteration reads them back instead of a distance, a square root, a division and
-/// a power).
-///
-/// Panics unless `factors` has room for [`pair_room`]`(list.len())` floats.
+/// Σ q³, Σ ∇W, Σ |∇W|² of slot k over `list` (positions in `pos`).
 ///
 /// # Safety
 /// Every entry of `list` is a slot of `pos` (below `pos.len()`). The solver's lists
@@ -155,26 +137,18 @@ pub(super) unsafe fn density(
     pos: &Records,
     k: usize,
     list: &[u32],
-    factors: &mut [f32],
 ) -> Density {
-    assert!(factors.len() >= pair_room(list.len()));
     match kernel {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; the factors hold
-        // whole blocks (checked); the list's entries are slots of `pos` (the contract).
-        Kernel::Avx => unsafe { avx::density(c, pos, k, list, factors.as_mut_ptr()) },
-        _ => density_scalar(c, pos, k, list, factors),
+        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX; the list's entries
+        // are slots of `pos` (the contract).
+        Kernel::Avx => unsafe { avx::density(c, pos, k, list) },
+        _ => density_scalar(c, pos, k, list),
     }
 }
 
 /// [`density`] one pair at a time, in eight lanes.
-pub(crate) fn density_scalar(
-    c: &Consts,
-    pos: &Records,
-    k: usize,
-    list: &[u32],
-    factors: &mut [f32],
-) -> Density {
+pub(crate) fn density_scalar(c: &Consts, pos: &Records, k: usize, list: &[u32]) -> Density {
     let p = pos[k];
     let (mut q3, mut gx, mut gy, mut gz, mut g2) =
         ([0.0f32; 8], [0.0; 8], [0.0; 8], [0.0; 8], [0.0; 8]);
@@ -184,27 +158,20 @@ pub(crate) fn density_scalar(
         let q = pos[j as usize];
         let d = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
         let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
-        let (w, g, f, sc) = if r2 < c.h2 {
+        let (w, g) = if r2 < c.h2 {
             let qq = c.h2 - r2;
             let w = (qq * qq) * qq;
             let f = if r2 == 0.0 { 0.0 } else { factor(c, r2) };
             tie |= r2 == 0.0;
-            (w, gradient(c, d, r2, f, k, j as usize), f, scorr(c, w))
+            (w, gradient(c, d, r2, f, k, j as usize))
         } else {
-            (0.0, [0.0; 3], 0.0, 0.0)
+            (0.0, [0.0; 3])
         };
-        factors[pair_at(i)] = f;
-        factors[pair_at(i) + 8] = sc;
         q3[l] += w;
         gx[l] += g[0];
         gy[l] += g[1];
         gz[l] += g[2];
         g2[l] += (g[0] * g[0] + g[1] * g[1]) + g[2] * g[2];
-    }
-    // The lanes past the end keep zero factors (as the AVX loop's masked lanes do).
-    for i in list.len()..list.len().next_multiple_of(8) {
-        factors[pair_at(i)] = 0.0;
-        factors[pair_at(i) + 8] = 0.0;
     }
     let [q3, gx, gy, gz, g2] = lane_sums([q3, gx, gy, gz, g2], list.len());
     Density {
@@ -218,18 +185,32 @@ pub(crate) fn density_scalar(
 /// s_corr of a pair with q = h² − r² (q³ given).
 #[inline(always)]
 fn scorr(c: &Consts, q3: f32) -> f32 {
-    let x = q3 * c.scorr_x;
-    let mut p = x;
-    for _ in 1..c.scorr_n {
-        p *= x;
+    c.scorr * power(q3 * c.scorr_x, c.scorr_n)
+}
+
+/// `x` times itself `n − 1` times, left to right (`x` for n ≤ 1); the usual n
+/// unrolled.
+#[inline(always)]
+fn power(x: f32, n: u32) -> f32 {
+    match n {
+        0 | 1 => x,
+        2 => x * x,
+        3 => (x * x) * x,
+        4 => ((x * x) * x) * x,
+        _ => {
+            let mut p = x;
+            for _ in 1..n {
+                p *= x;
+            }
+            p
+        }
     }
-    c.scorr * p
 }
 
 /// Σ (λ_k + λ_j + s_corr) ∇W of slot k over `list` (records `(x, y, z, λ)` at the
-/// positions [`density`] saw, its pair buffer in `factors`, `tie` as it returned).
-/// Without a coincident pair, ∇W is `f d` for every entry (f = 0 beyond h); with one,
-/// the distances are taken again for the tie rule.
+/// positions [`density`] saw, `tie` as it returned). Without a coincident pair, ∇W
+/// is `f d` for every entry (the gradient factor f = 0 beyond h and at r = 0); with
+/// one, the tie rule gives the coincident pairs' gradients. s_corr is 0 beyond h.
 ///
 /// # Safety
 /// Every entry of `list` is a slot of `rec`, as for [`density`].
@@ -240,15 +221,22 @@ pub(super) unsafe fn correction(
     rec: &Records,
     k: usize,
     list: &[u32],
-    factors: &[f32],
     tie: bool,
 ) -> [f32; 3] {
-    assert!(factors.len() >= pair_room(list.len()));
     match kernel {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: as in `density`; the pair buffer holds whole blocks (checked).
-        Kernel::Avx => unsafe { avx::correction(c, rec, k, list, factors, tie) },
-        _ => correction_scalar(c, rec, k, list, factors, tie),
+        // SAFETY: as in `density`.
+        Kernel::Avx => unsafe {
+            // The exponent of s_corr a constant of the loop where it is one of the
+            // usual ones (no dispatch per block).
+            match c.scorr_n {
+                2 => avx::correction::<2>(c, rec, k, list, tie),
+                3 => avx::correction::<3>(c, rec, k, list, tie),
+                4 => avx::correction::<4>(c, rec, k, list, tie),
+                _ => avx::correction::<0>(c, rec, k, list, tie),
+            }
+        },
+        _ => correction_scalar(c, rec, k, list, tie),
     }
 }
 
@@ -257,7 +245,6 @@ pub(crate) fn correction_scalar(
     rec: &Records,
     k: usize,
     list: &[u32],
-    factors: &[f32],
     tie: bool,
 ) -> [f32; 3] {
     let p = rec[k];
@@ -266,10 +253,16 @@ pub(crate) fn correction_scalar(
         let l = i % 8;
         let q = rec[j as usize];
         let d = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
-        let (f, sc) = (factors[pair_at(i)], factors[pair_at(i) + 8]);
+        let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
+        let (f, sc) = if r2 < c.h2 {
+            let qq = c.h2 - r2;
+            let f = if r2 == 0.0 { 0.0 } else { factor(c, r2) };
+            (f, scorr(c, (qq * qq) * qq))
+        } else {
+            (0.0, 0.0)
+        };
         let s = (p[3] + q[3]) + sc;
         let g = if tie {
-            let r2 = (d[0] * d[0] + d[1] * d[1]) + d[2] * d[2];
             if r2 < c.h2 {
                 gradient(c, d, r2, f, k, j as usize)
             } else {
@@ -531,6 +524,28 @@ mod avx {
         }
     }
 
+    /// `x` times itself `n − 1` times, left to right ([`super::power`]).
+    #[inline(always)]
+    unsafe fn power(x: __m256, n: u32) -> __m256 {
+        // SAFETY: AVX is enabled in every caller.
+        unsafe {
+            let m = |a, b| _mm256_mul_ps(a, b);
+            match n {
+                0 | 1 => x,
+                2 => m(x, x),
+                3 => m(m(x, x), x),
+                4 => m(m(m(x, x), x), x),
+                _ => {
+                    let mut p = x;
+                    for _ in 1..n {
+                        p = m(p, x);
+                    }
+                    p
+                }
+            }
+        }
+    }
+
     /// The gradient factors `((grad (h − r)) (h − r)) / r`, zero outside `inside` and
     /// where r2 = 0.
     #[inline(always)]
@@ -550,17 +565,11 @@ mod avx {
 
     /// [`super::density_scalar`], eight lanes at a time.
     #[target_feature(enable = "avx")]
-    pub(super) unsafe fn density(
-        c: &Consts,
-        pos: &Records,
-        k: usize,
-        list: &[u32],
-        factors: *mut f32,
-    ) -> Density {
+    pub(super) unsafe fn density(c: &Consts, pos: &Records, k: usize, list: &[u32]) -> Density {
         assert!(k < pos.len());
         debug_assert!(super::slots_of(list, pos.len()));
         // SAFETY: AVX is enabled; indices are slots of `pos` (the contract, checked in
-        // debug builds); the factors have room for whole blocks of 8 (the caller's contract).
+        // debug builds).
         unsafe {
             let p = pos[k];
             let (px, py, pz) = (
@@ -569,7 +578,6 @@ mod avx {
                 _mm256_set1_ps(p[2]),
             );
             let h2 = _mm256_set1_ps(c.h2);
-            let (sx, sc) = (_mm256_set1_ps(c.scorr_x), _mm256_set1_ps(c.scorr));
             let z = _mm256_setzero_ps();
             let (mut q3, mut gx, mut gy, mut gz, mut g2) = (z, z, z, z, z);
             let mut tie = false;
@@ -590,16 +598,6 @@ mod avx {
                 let cube = _mm256_mul_ps(_mm256_mul_ps(q, q), q);
                 let w = _mm256_and_ps(cube, inside);
                 let f = factor(c, r2, inside);
-                let x1 = _mm256_mul_ps(cube, sx);
-                let mut pw = x1;
-                for _ in 1..c.scorr_n {
-                    pw = _mm256_mul_ps(pw, x1);
-                }
-                _mm256_storeu_ps(factors.add(16 * b), f);
-                _mm256_storeu_ps(
-                    factors.add(16 * b + 8),
-                    _mm256_and_ps(_mm256_mul_ps(sc, pw), inside),
-                );
                 let (g, t) = gradient(c, d, r2, f, inside, k, &idx);
                 tie |= t;
                 q3 = _mm256_add_ps(q3, w);
@@ -621,20 +619,20 @@ mod avx {
         }
     }
 
-    /// [`super::correction_scalar`], eight lanes at a time.
+    /// [`super::correction_scalar`], eight lanes at a time; `N`: s_corr's exponent
+    /// (0: `c.scorr_n`).
     #[target_feature(enable = "avx")]
-    pub(super) unsafe fn correction(
+    pub(super) unsafe fn correction<const N: u32>(
         c: &Consts,
         rec: &Records,
         k: usize,
         list: &[u32],
-        factors: &[f32],
         tie: bool,
     ) -> [f32; 3] {
         assert!(k < rec.len());
         debug_assert!(super::slots_of(list, rec.len()));
         // SAFETY: AVX is enabled; indices are slots of `rec` (the contract, checked
-        // in debug builds); the pair buffer holds whole blocks (checked by the caller).
+        // in debug builds).
         unsafe {
             let p = rec[k];
             let (px, py, pz) = (
@@ -644,6 +642,7 @@ mod avx {
             );
             let lk = _mm256_set1_ps(p[3]);
             let h2 = _mm256_set1_ps(c.h2);
+            let (sx, scorr) = (_mm256_set1_ps(c.scorr_x), _mm256_set1_ps(c.scorr));
             let z = _mm256_setzero_ps();
             let (mut ax, mut ay, mut az) = (z, z, z);
             for b in 0..list.len().div_ceil(8) {
@@ -654,15 +653,19 @@ mod avx {
                     _mm256_sub_ps(py, y),
                     _mm256_sub_ps(pz, zz),
                 ];
-                let f = _mm256_loadu_ps(factors.as_ptr().add(16 * b));
-                let sc = _mm256_loadu_ps(factors.as_ptr().add(16 * b + 8));
+                let r2 = _mm256_add_ps(
+                    _mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
+                    _mm256_mul_ps(d[2], d[2]),
+                );
+                let inside = _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live);
+                let f = factor(c, r2, inside);
+                let q = _mm256_sub_ps(h2, r2);
+                let cube = _mm256_mul_ps(_mm256_mul_ps(q, q), q);
+                let n = if N == 0 { c.scorr_n } else { N };
+                let pw = power(_mm256_mul_ps(cube, sx), n);
+                let sc = _mm256_and_ps(_mm256_mul_ps(scorr, pw), inside);
                 let s = _mm256_add_ps(_mm256_add_ps(lk, lj), sc);
                 let g = if tie {
-                    let r2 = _mm256_add_ps(
-                        _mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
-                        _mm256_mul_ps(d[2], d[2]),
-                    );
-                    let inside = _mm256_and_ps(_mm256_cmp_ps(r2, h2, _CMP_LT_OQ), live);
                     gradient(c, d, r2, f, inside, k, &idx).0
                 } else {
                     [
@@ -840,14 +843,9 @@ mod tests {
         }
     }
 
-    /// Pseudo-random records around the origin (some coincident, some beyond h) and
-    /// lists of every length 0..40: the AVX loops give the scalar loops' bits.
-    #[test]
-    fn avx_loops_give_the_scalar_bits() {
-        if Kernel::detect() == Kernel::Scalar {
-            return;
-        }
-        let c = consts();
+    /// 64 pseudo-random records `(x, y, z, λ)` around the origin, 7 and 9 coincident
+    /// with 3, and their count.
+    fn records_for_test() -> (Vec<[f32; 4]>, usize) {
         let mut seed = 12345u32;
         let mut rnd = || {
             seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
@@ -859,6 +857,18 @@ mod tests {
             .collect();
         rec[7] = rec[3];
         rec[9] = rec[3];
+        (rec, n)
+    }
+
+    /// Pseudo-random records around the origin (some coincident, some beyond h) and
+    /// lists of every length 0..40: the AVX loops give the scalar loops' bits.
+    #[test]
+    fn avx_loops_give_the_scalar_bits() {
+        if Kernel::detect() == Kernel::Scalar {
+            return;
+        }
+        let c = consts();
+        let (rec, n) = records_for_test();
         let mut xs: Vec<f32> = rec.iter().map(|r| r[0]).collect();
         let mut ys: Vec<f32> = rec.iter().map(|r| r[1]).collect();
         let mut zs: Vec<f32> = rec.iter().map(|r| r[2]).collect();
@@ -873,11 +883,9 @@ mod tests {
         for k in [3usize, 7, 20] {
             for len in 0..40usize {
                 let list: Vec<u32> = (0..len as u32).map(|i| (i * 7 + 1) % n as u32).collect();
-                let room = pair_room(len);
-                let (mut fa, mut fb) = (vec![1.0f32; room], vec![2.0f32; room]);
                 // SAFETY: every entry is `% n`, a slot of `rec`.
-                let a = unsafe { density(Kernel::detect(), &c, &rec, k, &list, &mut fa) };
-                let b = density_scalar(&c, &rec, k, &list, &mut fb);
+                let a = unsafe { density(Kernel::detect(), &c, &rec, k, &list) };
+                let b = density_scalar(&c, &rec, k, &list);
                 assert_eq!(
                     (
                         a.q3.to_bits(),
@@ -893,17 +901,19 @@ mod tests {
                     ),
                     "density k {k} len {len}"
                 );
-                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(&fa), bits(&fb), "pair buffer k {k} len {len}");
                 let tie = a.tie;
-                // SAFETY: as above.
-                let a = unsafe { correction(Kernel::detect(), &c, &rec, k, &list, &fa, tie) };
-                let b = correction_scalar(&c, &rec, k, &list, &fb, tie);
-                assert_eq!(
-                    a.map(f32::to_bits),
-                    b.map(f32::to_bits),
-                    "correction k {k} len {len}"
-                );
+                // Every exponent of s_corr (the AVX loop has constant ones).
+                for scorr_n in 0..6 {
+                    let c = Consts { scorr_n, ..c };
+                    // SAFETY: as above.
+                    let a = unsafe { correction(Kernel::detect(), &c, &rec, k, &list, tie) };
+                    let b = correction_scalar(&c, &rec, k, &list, tie);
+                    assert_eq!(
+                        a.map(f32::to_bits),
+                        b.map(f32::to_bits),
+                        "correction k {k} len {len} n {scorr_n}"
+                    );
+                }
                 let vel: Vec<[f32; 4]> =
                     rec.iter().map(|r| [r[1], -r[0], r[2] * 3.0, 0.0]).collect();
                 // SAFETY: as above (`vel` has a record per slot of `rec`).

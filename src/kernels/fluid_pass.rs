@@ -96,14 +96,6 @@ pub(crate) fn list_start(ends: &[u32], j: usize) -> usize {
     }
 }
 
-/// Where the chunk's slot `j`'s pair buffer starts in the chunk's (two floats per
-/// entry of the lists before it, and 16 of slack per slot: whole blocks of 8 never
-/// overlap): the chunk's buffer needs `2 · entries + 16 · slots` floats.
-#[inline(always)]
-pub(crate) fn pair_start(ends: &[u32], j: usize) -> usize {
-    2 * list_start(ends, j) + 16 * j
-}
-
 /// A chunk loop: `fn $name(kernel, args…) { body }` runs `body` with `kernel`
 /// where `kernel` is AVX through a copy compiled with the feature
 /// (`#[target_feature]`: the loop, the kernel and the caller's per-slot code inlined
@@ -138,10 +130,9 @@ macro_rules! chunk_loop {
 
 chunk_loop! {
     /// The density sums ([`fluid::density`]) of the chunk's slots `first + j`
-    /// (`j < ends.len()`) over their lists, positions `pos`, each slot's pair factors
-    /// into the chunk's pair buffer `factors` (at [`pair_start`]); `each(k, sums)` per
-    /// slot k, in slot order. Panics unless the lists are sealed for at most
-    /// `pos.len()` slots, the chunk's slots are slots of `pos` and `factors` has room.
+    /// (`j < ends.len()`) over their lists, positions `pos`; `each(k, sums)` per slot
+    /// k, in slot order. Panics unless the lists are sealed for at most `pos.len()`
+    /// slots and the chunk's slots are slots of `pos`.
     pub(crate) fn density_chunk(
         kernel,
         c: &Consts,
@@ -149,18 +140,15 @@ chunk_loop! {
         lists: &SlotLists,
         ends: &[u32],
         first: usize,
-        factors: &mut [f32],
         each: impl FnMut(usize, Density),
     ) {
         let mut each = each;
         lists.check(pos.len(), first, ends.len());
         for j in 0..ends.len() {
             let list = lists.list(ends, j);
-            let f = &mut factors[pair_start(ends, j)..];
             // SAFETY: the list's entries are below the lists' bound, at most
-            // `pos.len()`, and slot first + j is below it too (both checked above);
-            // `density` checks the room of `f`.
-            let d = unsafe { fluid::density(kernel, c, pos, first + j, list, f) };
+            // `pos.len()`, and slot first + j is below it too (both checked above).
+            let d = unsafe { fluid::density(kernel, c, pos, first + j, list) };
             each(first + j, d);
         }
     }
@@ -168,8 +156,8 @@ chunk_loop! {
 
 chunk_loop! {
     /// The corrections ([`fluid::correction`]) of the chunk's slots `first + j` over
-    /// their lists, records `rec` (`(x, y, z, λ)`), the pair buffer [`density_chunk`]
-    /// filled and each slot's tie flag in `ties` (one per slot of the chunk);
+    /// their lists, records `rec` (`(x, y, z, λ)`) at the positions [`density_chunk`]
+    /// saw and each slot's tie flag from it in `ties` (one per slot of the chunk);
     /// `each(k, Σ)` per slot k, in slot order. Panics as [`density_chunk`], or unless
     /// `ties` has a flag per slot.
     pub(crate) fn correction_chunk(
@@ -179,19 +167,16 @@ chunk_loop! {
         lists: &SlotLists,
         ends: &[u32],
         first: usize,
-        factors: &[f32],
         ties: &[u8],
         each: impl FnMut(usize, [f32; 3]),
     ) {
         let mut each = each;
         lists.check(rec.len(), first, ends.len());
-        let ties = &ties[..ends.len()];
-        for j in 0..ends.len() {
+        for (j, &tie) in ties[..ends.len()].iter().enumerate() {
             let list = lists.list(ends, j);
-            let f = &factors[pair_start(ends, j)..];
-            let tie = ties[j] != 0;
+            let tie = tie != 0;
             // SAFETY: as in `density_chunk`.
-            let d = unsafe { fluid::correction(kernel, c, rec, first + j, list, f, tie) };
+            let d = unsafe { fluid::correction(kernel, c, rec, first + j, list, tie) };
             each(first + j, d);
         }
     }

@@ -222,13 +222,12 @@ impl DensitySolver {
             &this.layers[..m],
         );
         let (xs, ys, zs) = (&this.xs[..m + 8], &this.ys[..m + 8], &this.zs[..m + 8]);
-        // Chunk c's list buffer, its slots' list ends and its pair buffer.
+        // Chunk c's list buffer and its slots' list ends.
         let parts = (
             Rows::new(&mut this.lists[..chunks]),
             Blocks::new(&mut this.list_end[..m], SLOT_CHUNK),
-            Rows::new(&mut this.factors[..chunks]),
         );
-        exec.for_items(threads, parts, |c, (lists, list_end, factors)| {
+        exec.for_items(threads, parts, |c, (lists, list_end)| {
             let lists = &mut lists[0];
             let buf = lists.edit();
             buf.clear();
@@ -318,21 +317,9 @@ impl DensitySolver {
                 }
                 list_end[k - first] = buf.len() as u32;
             }
-            let entries = buf.len();
             // Every entry is a slot of the grid (checked once here, so the passes'
             // kernels need no check per list).
             lists.seal(m);
-            if uniform {
-                // Room for the pair buffers of the chunk's lists, whole blocks of 8
-                // each (`kernels::fluid_pass::pair_start`). Only grown: the density
-                // pass writes every pair's entries before the correction pass reads
-                // them, so the old values need no clearing.
-                let f = &mut factors[0];
-                let room = 2 * entries + 16 * SLOT_CHUNK;
-                if f.len() < room {
-                    f.resize(room, 0.0);
-                }
-            }
         });
     }
 }

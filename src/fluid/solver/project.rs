@@ -23,7 +23,7 @@ use crate::solver::parallel::Executor;
 
 /// The arrays of one iteration's pass, each with the stage that writes it (the
 /// others read it whole): stage 0 the positions, stage 1 λ, ρ̂ and the one-fluid
-/// records, tie flags and pair buffers (one per chunk), stage 2 the particles (and
+/// records and tie flags, stage 2 the particles (and
 /// the solids' forces) through the slot-to-particle map.
 struct Parts<'a> {
     pos: StageSlots<'a, Vec4>,
@@ -32,7 +32,6 @@ struct Parts<'a> {
     ratio: StageSlots<'a, f32>,
     rec: StageSlots<'a, Vec4>,
     ties: StageSlots<'a, u8>,
-    factors: StageSlots<'a, Vec<f32>>,
     hot: StagePlaces<'a, Vec4>,
     force: StagePlaces<'a, Vec3>,
 }
@@ -133,7 +132,6 @@ impl DensitySolver {
             ratio: StageSlots::new(&mut this.ratio[..m], 1, SLOT_CHUNK),
             rec: StageSlots::new(&mut this.rec[..m], 1, SLOT_CHUNK),
             ties: StageSlots::new(&mut this.ties[..m], 1, SLOT_CHUNK),
-            factors: StageSlots::new(&mut this.factors[..chunks], 1, 1),
             hot: this.particle.places(&mut particles.hot, 2, SLOT_CHUNK),
             force: this.particle.places(&mut this.force, 2, SLOT_CHUNK),
         };
@@ -269,12 +267,12 @@ struct UniformPass<'a> {
 }
 
 impl UniformPass<'_> {
-    /// Stage 1: λ, ρ̂, the tie flags and the pair buffers of the slots of chunk `c`
-    /// (the records `(x, y, z, λ)` of the correction stage).
+    /// Stage 1: λ, ρ̂ and the tie flags of the slots of chunk `c` (the records
+    /// `(x, y, z, λ)` of the correction stage).
     #[inline(always)]
     fn density(&self, item: &StageItem, p: &Parts<'_>, c: usize, slots: Range<usize>) {
         let pos = item.read(&p.pos);
-        let (rec, ratio, ties, buf) = item.write((&p.rec, &p.ratio, &p.ties, &p.factors));
+        let (rec, ratio, ties) = item.write((&p.rec, &p.ratio, &p.ties));
         let first = slots.start;
         fluid_pass::density_chunk(
             self.kernel,
@@ -283,7 +281,9 @@ impl UniformPass<'_> {
             &self.lists[c],
             &self.list_end[slots],
             first,
-            &mut buf[0],
+            // Inlined into the chunk loop (compiled with its CPU feature; no call per
+            // slot).
+            #[inline(always)]
             |k, d| {
                 let near = list_of(self.wall_end, self.walls, k);
                 let (l, rho) = lambda_uniform(self.prm, &d, pos[k], near);
@@ -299,7 +299,7 @@ impl UniformPass<'_> {
     #[inline(always)]
     fn correction(&self, item: &StageItem, p: &Parts<'_>, c: usize, slots: Range<usize>) {
         let rec = item.read(&p.rec);
-        let (buf, ties) = (&item.read(&p.factors)[c], item.read(&p.ties));
+        let ties = item.read(&p.ties);
         let mut hot = item.write(&p.hot);
         let end = slots.end;
         fluid_pass::correction_chunk(
@@ -309,8 +309,8 @@ impl UniformPass<'_> {
             &self.lists[c],
             &self.list_end[slots.clone()],
             slots.start,
-            buf,
             &ties[slots],
+            #[inline(always)]
             |k, d| {
                 prefetch_particle(hot.as_ptr(), self.base, self.particle, k + PREFETCH, end);
                 let mut dx = Vec3A::from_array(d) * self.prm.volume;

@@ -88,6 +88,7 @@ impl DensitySolver {
                     &lists[c],
                     &list_end[slots.clone()],
                     slots.start,
+                    #[inline(always)]
                     |k, s| {
                         let v = velocity.at(k);
                         *v += Vec3::from_array(s) * f;
