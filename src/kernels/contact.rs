@@ -456,6 +456,39 @@ mod avx {
         }
     }
 
+    /// Slot k's base and displacement, each coordinate in every lane.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn broadcast(bk: crate::math::Vec3A, pk: crate::math::Vec4) -> ([__m256; 3], [__m256; 3]) {
+        (
+            [bk.x, bk.y, bk.z].map(|v| _mm256_set1_ps(v)),
+            [pk.x, pk.y, pk.z].map(|v| _mm256_set1_ps(v)),
+        )
+    }
+
+    /// The records of the eight lanes' slots: base and hot as `[x, y, z, w]` rows, and
+    /// the radii (`rk` in every lane when `PLAIN`: see [`super::sum`]).
+    ///
+    /// # Safety
+    /// The CPU has AVX; every entry of `idx` is a slot of `s`.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    unsafe fn records<const PLAIN: bool>(
+        s: &Cloud<'_>,
+        idx: &[usize; 8],
+        rk: __m256,
+    ) -> ([__m256; 4], [__m256; 4], __m256) {
+        // SAFETY: every entry of `idx` is in bounds of every array of `s` (one length:
+        // `Cloud::new`), this function's safety section.
+        unsafe {
+            (
+                to_lanes(idx.map(|j| (*s.base.get_unchecked(j)).into())),
+                to_lanes(idx.map(|j| (*s.hot.get_unchecked(j)).into())),
+                if PLAIN { rk } else { gather(s.radius, idx) },
+            )
+        }
+    }
+
     /// The mass-splitting factor of each lane's pair, [`super::split_of`]'s
     /// operations: `(w_k + w_j) / (n_k w_k + n_j w_j)`.
     #[target_feature(enable = "avx")]
@@ -523,12 +556,7 @@ mod avx {
             "contact kernel: slot out of bounds"
         );
         let (bk, pk) = (base[k], hot[k]);
-        let bkx = _mm256_set1_ps(bk.x);
-        let bky = _mm256_set1_ps(bk.y);
-        let bkz = _mm256_set1_ps(bk.z);
-        let hkx = _mm256_set1_ps(pk.x);
-        let hky = _mm256_set1_ps(pk.y);
-        let hkz = _mm256_set1_ps(pk.z);
+        let ([bkx, bky, bkz], [hkx, hky, hkz]) = broadcast(bk, pk);
         let rkv = _mm256_set1_ps(radius[k]);
         let tiny = _mm256_set1_ps(1.0e-18);
         let half = _mm256_set1_ps(0.5);
@@ -540,13 +568,7 @@ mod avx {
             let (idx, valid) = block_lanes(block, k, m, SKIP_ROAMING, &roaming);
             // SAFETY: every entry of `idx` is below m, the length of every array: the
             // list's entries (checked just above) and k (checked on entry).
-            let (b, h, rj) = unsafe {
-                (
-                    to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
-                    to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
-                    if PLAIN { rkv } else { gather(radius, &idx) },
-                )
-            };
+            let (b, h, rj) = unsafe { records::<PLAIN>(s, &idx, rkv) };
             let [_, _, _, d2] = separation([bkx, bky, bkz], [hkx, hky, hkz], &b, &h);
             let rs = _mm256_add_ps(rkv, rj);
             let reach = match g {
@@ -597,12 +619,7 @@ mod avx {
         let (bk, pk) = (base[k], hot[k]);
         let nk = _mm256_set1_ps(counts[k]);
         let (uk, rk) = (unyielding[k], radius[k]);
-        let bkx = _mm256_set1_ps(bk.x);
-        let bky = _mm256_set1_ps(bk.y);
-        let bkz = _mm256_set1_ps(bk.z);
-        let hkx = _mm256_set1_ps(pk.x);
-        let hky = _mm256_set1_ps(pk.y);
-        let hkz = _mm256_set1_ps(pk.z);
+        let ([bkx, bky, bkz], [hkx, hky, hkz]) = broadcast(bk, pk);
         let wk = _mm256_set1_ps(pk.w);
         let rkv = _mm256_set1_ps(rk);
         let tiny = _mm256_set1_ps(1.0e-18);
@@ -615,13 +632,7 @@ mod avx {
             let (idx, valid) = block_lanes(block, k, m, SKIP_ROAMING, &roaming);
             // SAFETY: every entry of `idx` is below m, the length of every array: the
             // list's entries (checked just above) and k (checked on entry).
-            let (b, h, rj) = unsafe {
-                (
-                    to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
-                    to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
-                    if PLAIN { rkv } else { gather(radius, &idx) },
-                )
-            };
+            let (b, h, rj) = unsafe { records::<PLAIN>(s, &idx, rkv) };
             let [sx, sy, sz, d2] = separation([bkx, bky, bkz], [hkx, hky, hkz], &b, &h);
             let rs = _mm256_add_ps(rkv, rj);
             // Not (d2 ≥ rs² or d2 ≤ 1e-18): NaN passes, like the scalar test.
@@ -716,12 +727,7 @@ mod avx {
         let (bk, pk, gk) = (base[k], hot[k], grains[k]);
         let nk = _mm256_set1_ps(counts[k]);
         let (uk, rk) = (unyielding[k], radius[k]);
-        let bkx = _mm256_set1_ps(bk.x);
-        let bky = _mm256_set1_ps(bk.y);
-        let bkz = _mm256_set1_ps(bk.z);
-        let hkx = _mm256_set1_ps(pk.x);
-        let hky = _mm256_set1_ps(pk.y);
-        let hkz = _mm256_set1_ps(pk.z);
+        let ([bkx, bky, bkz], [hkx, hky, hkz]) = broadcast(bk, pk);
         let wk = _mm256_set1_ps(pk.w);
         let rkv = _mm256_set1_ps(rk);
         let ukv = _mm256_set1_ps(uk);
