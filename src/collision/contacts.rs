@@ -26,9 +26,11 @@
 //!   Unyielding (the same sample): when only j is unyielding,
 //!   `s_i = lerp(s_i, 1, u_j)`; when only i is, `s_i = lerp(s_i, 0, u_i)` (so u = 1
 //!   pushes others without being pushed). Every particle reads the positions gathered
-//!   at the start of the projection and writes only its own correction (fast
-//!   partners of a slow particle are added in a short serial pass, in a fixed order),
-//!   so the result does not depend on the thread count.
+//!   at the start of the projection and adds only its own correction to its
+//!   particle, in the pass that sums it (fast partners of a slow particle after its
+//!   list, in a fixed order), so the result does not depend on the thread count. The
+//!   counting pass runs the distance test alone (`kernels::contact::count`); its
+//!   counts of the fast pairs are added serially.
 //! * **Granular materials** (`crate::particles::material`): when some particle in the
 //!   search has friction or cohesion, the pass runs the granular pair rule
 //!   (`kernels::contact::rub`: the push above plus position-level Coulomb friction on
@@ -38,7 +40,7 @@
 
 use super::neighbours::{NeighbourStats, Neighbours};
 use crate::error::{try_reserve, Result};
-use crate::kernels::contact::{push, rub, sum, sum_rough, Cloud, Rough};
+use crate::kernels::contact::{count, counts, push, rub, sum, sum_rough, Cloud, Rough};
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec4};
 use crate::particles::material::{Grain, COHESION_BAND};
@@ -49,10 +51,9 @@ use crate::solver::parallel::{Executor, Rows};
 #[derive(Default)]
 pub(crate) struct ParticleContacts {
     pub search: Neighbours,
-    /// Per slot: the summed correction (xyz) and the number of active contacts (w).
-    delta: Vec<Vec4>,
     /// Per slot: its mass-splitting count (active contacts in the current
-    /// projection, from the counting pass), and ones (what the counting pass reads).
+    /// projection, from the counting pass), and ones (the splitting counts of the
+    /// counting pass's cloud, which reads none of them).
     split: Vec<f32>,
     ones: Vec<f32>,
     /// The contact sum's implementation (AVX where the CPU has it: `Kernel::default`).
@@ -167,11 +168,6 @@ impl ParticleContacts {
         exec: &Executor,
     ) -> Result<()> {
         let n = particles.len();
-        if self.delta.len() < n {
-            let grow = n - self.delta.len();
-            try_reserve(&mut self.delta, grow, "contact corrections")?;
-            self.delta.resize(n, Vec4::ZERO);
-        }
         for a in [&mut self.split, &mut self.ones] {
             if a.len() < n {
                 let grow = n - a.len();
@@ -213,133 +209,146 @@ impl ParticleContacts {
 
     pub(crate) fn stats(&self) -> NeighbourStats {
         let mut s = self.search.stats();
-        s.bytes += (self.delta.capacity() * std::mem::size_of::<Vec4>()
-            + (self.split.capacity() + self.ones.capacity()) * std::mem::size_of::<f32>()
+        s.bytes += ((self.split.capacity() + self.ones.capacity()) * std::mem::size_of::<f32>()
             + self.grains.capacity() * std::mem::size_of::<Grain>()) as u64;
         s
     }
 
     /// One Jacobi projection of all particle–particle contacts: a pass that counts
-    /// each slot's active contacts (splitting counts of 1), then the mass-split sum.
+    /// each slot's active contacts (the distance test alone, [`count`]), then the
+    /// mass-split sum, each slot's correction added to its particle in the same pass.
     pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
         self.search.refresh(particles, h, exec);
         if !self.search.active {
             return;
         }
         self.gather(particles);
+        self.count(h, exec);
+        self.push(particles, h, exec);
+    }
+
+    /// The materials of the first `m` slots for the passes (None when the
+    /// frictionless sum runs).
+    fn rough(&self, m: usize, h: f32) -> Option<Rough<'_>> {
+        self.rough.then(|| Rough {
+            grains: &self.grains[..m],
+            h2: h * h / self.iterations as f32,
+            scale: if self.cohesive {
+                1.0 + COHESION_BAND
+            } else {
+                1.0
+            },
+        })
+    }
+
+    /// Each slot's mass-splitting count into `split`: its active contacts in this
+    /// projection (those of its list, its side pairs after a partial update, its fast
+    /// partners; 0 for a pinned slot, whose list is not summed, plus its fast
+    /// partners), the `active` count of the sum.
+    fn count(&mut self, h: f32, exec: &Executor) {
         let m = self.search.len();
-        self.pass(Pass::Count, h, exec);
-        for (n, d) in self.split[..m].iter_mut().zip(&self.delta[..m]) {
-            *n = d.w;
-        }
-        self.pass(Pass::Split, h, exec);
-        // Each slot's correction to its particle (slots and particles are one to one:
-        // `SlotOrder`).
+        let mut split = std::mem::take(&mut self.split);
         let s = &self.search;
-        let delta = &self.delta[..m];
-        s.slot_order()
-            .scatter_light(exec, &mut particles.hot, |k, hot| {
-                let d = delta[k];
-                if d.w > 0.0 {
-                    *hot += d.truncate().extend(0.0);
-                }
-            });
-    }
-
-    /// One sum over every slot's contacts into `delta`, with splitting counts of 1
-    /// (`Pass::Count`: only the counts in w are used) or the counted ones.
-    fn pass(&mut self, pass: Pass, h: f32, exec: &Executor) {
-        let s = &self.search;
-        let m = s.len();
-        let split = match pass {
-            Pass::Count => &self.ones[..m],
-            Pass::Split => &self.split[..m],
-        };
-        let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding, split);
-        let delta = &mut self.delta[..m];
-        if self.rough {
-            let rough = Rough {
-                grains: &self.grains[..m],
-                h2: h * h / self.iterations as f32,
-                scale: if self.cohesive {
-                    1.0 + COHESION_BAND
-                } else {
-                    1.0
-                },
-            };
-            let pairs = Granular {
-                s,
-                cloud,
-                rough,
-                kernel: self.kernel,
-                plain: s.plain(),
-            };
-            gather_corrections(s, &pairs, delta, exec);
-        } else {
-            let pairs = Smooth {
-                s,
-                cloud,
-                kernel: self.kernel,
-                plain: s.plain(),
-            };
-            gather_corrections(s, &pairs, delta, exec);
-        }
-    }
-}
-
-/// The two passes of a projection (see [`ParticleContacts::project`]).
-#[derive(Clone, Copy)]
-enum Pass {
-    Count,
-    Split,
-}
-
-/// Each slot's summed correction and count of active contacts into `delta`: its list
-/// (after a partial update, a roaming slot reads its own list and any other skips the
-/// roaming entries of its list and adds its side pairs), then the fast partners of
-/// slow slots in a short serial pass, in the fixed order of the pairs.
-fn gather_corrections<P: Pairs>(s: &Neighbours, pairs: &P, delta: &mut [Vec4], exec: &Executor) {
-    if !s.has_roaming() {
-        exec.for_chunks(Rows::new(&mut *delta), |range, delta| {
-            for (k, delta) in range.zip(delta) {
-                let mut acc = Vec3::ZERO;
-                let mut active = 0u32;
-                if s.hot[k].w != 0.0 {
-                    pairs.sum(k, s.list(k), false, &mut acc, &mut active);
-                }
-                *delta = acc.extend(active as f32);
-            }
-        });
-    } else {
-        let side = s.side_pairs();
-        exec.for_chunks(Rows::new(&mut *delta), |range, delta| {
-            let mut at = side.partition_point(|q| (q[0] as usize) < range.start);
-            for (k, delta) in range.zip(delta) {
-                let mut acc = Vec3::ZERO;
+        let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding, &self.ones[..m]);
+        // Only cohesive pairs reach past contact: otherwise the test is the push's.
+        let rough = self.rough(m, h).filter(|_| self.cohesive);
+        let g = rough.as_ref();
+        let (kernel, plain) = (self.kernel, s.plain());
+        let roaming = |j: usize| s.is_roaming(j);
+        let split_m = &mut split[..m];
+        let skip = s.has_roaming();
+        exec.for_chunks(Rows::new(&mut *split_m), |range, split| {
+            let mut side = s.side_cursor(range.start);
+            for (k, n) in range.zip(split) {
                 let mut active = 0u32;
                 if s.hot[k].w != 0.0 {
                     if let Some(list) = s.roam_list(k) {
-                        pairs.sum(k, list, false, &mut acc, &mut active);
+                        active = count(kernel, &cloud, g, k, list, false, roaming, plain);
                     } else {
-                        pairs.sum(k, s.list(k), true, &mut acc, &mut active);
-                        while at < side.len() && side[at][0] as usize == k {
-                            let j = side[at][1] as usize;
-                            if let Some(d) = pairs.pair(k, j) {
-                                acc += d;
-                                active += 1;
-                            }
-                            at += 1;
+                        active = count(kernel, &cloud, g, k, s.list(k), skip, roaming, plain);
+                        for p in side.of(k) {
+                            active += counts(&cloud, g, k, p[1] as usize) as u32;
                         }
                     }
                 }
-                *delta = acc.extend(active as f32);
+                *n = active as f32;
             }
         });
+        for &[k, j] in &s.fast_pairs {
+            if counts(&cloud, g, k as usize, j as usize) {
+                split_m[k as usize] += 1.0;
+            }
+        }
+        self.split = split;
     }
-    for &[k, j] in &s.fast_pairs {
-        let (k, j) = (k as usize, j as usize);
-        if let Some(d) = pairs.pair(k, j) {
-            delta[k] += d.extend(1.0);
+
+    /// The mass-split sum of every slot's contacts with the counts of `split`, added
+    /// to its particle's displacement (slots and particles are one to one:
+    /// `SlotOrder`) when it has an active contact.
+    fn push(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
+        let s = &self.search;
+        let m = s.len();
+        let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding, &self.split[..m]);
+        let (kernel, plain) = (self.kernel, s.plain());
+        match self.rough(m, h) {
+            Some(rough) => {
+                let pairs = Granular {
+                    s,
+                    cloud,
+                    rough,
+                    kernel,
+                    plain,
+                };
+                apply_corrections(s, &pairs, &mut particles.hot, exec);
+            }
+            None => {
+                let pairs = Smooth {
+                    s,
+                    cloud,
+                    kernel,
+                    plain,
+                };
+                apply_corrections(s, &pairs, &mut particles.hot, exec);
+            }
         }
     }
+}
+
+/// Each slot's summed correction, added to its particle's displacement in `hot` when
+/// some contact of the slot is active: its list (after a partial update, a roaming
+/// slot reads its own list and any other skips the roaming entries of its list and
+/// adds its side pairs), then its fast partners in the fixed order of the pairs. The
+/// slots are independent (each reads the gathered positions and writes its own
+/// particle), so the result does not depend on the thread count.
+fn apply_corrections<P: Pairs>(s: &Neighbours, pairs: &P, hot: &mut [Vec4], exec: &Executor) {
+    let skip = s.has_roaming();
+    let cursors =
+        |range: &std::ops::Range<usize>| (s.side_cursor(range.start), s.fast_cursor(range.start));
+    s.slot_order()
+        .scatter(exec, hot, cursors, |(side, fast), k, hot| {
+            let mut acc = Vec3::ZERO;
+            let mut active = 0u32;
+            let add = |j: usize, acc: &mut Vec3, active: &mut u32| {
+                if let Some(d) = pairs.pair(k, j) {
+                    *acc += d;
+                    *active += 1;
+                }
+            };
+            if s.hot[k].w != 0.0 {
+                if let Some(list) = s.roam_list(k) {
+                    pairs.sum(k, list, false, &mut acc, &mut active);
+                } else {
+                    pairs.sum(k, s.list(k), skip, &mut acc, &mut active);
+                    for p in side.of(k) {
+                        add(p[1] as usize, &mut acc, &mut active);
+                    }
+                }
+            }
+            for p in fast.of(k) {
+                add(p[1] as usize, &mut acc, &mut active);
+            }
+            if active > 0 {
+                *hot += acc.extend(0.0);
+            }
+        });
 }

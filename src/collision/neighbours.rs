@@ -176,6 +176,36 @@ fn bytes_of<T>(v: &Vec<T>) -> u64 {
     (v.capacity() * std::mem::size_of::<T>()) as u64
 }
 
+/// A cursor over (slot, partner) pairs sorted by slot (the side pairs, the fast
+/// pairs), for a pass that visits slots in ascending order: each slot's pairs without
+/// a search per slot.
+pub(crate) struct Partners<'a> {
+    pairs: &'a [[u32; 2]],
+    at: usize,
+}
+
+impl<'a> Partners<'a> {
+    /// A cursor at the first pair of slot `first` or later.
+    fn new(pairs: &'a [[u32; 2]], first: usize) -> Self {
+        let at = pairs.partition_point(|q| (q[0] as usize) < first);
+        Partners { pairs, at }
+    }
+
+    /// The pairs of slot k; k must not be below the slot of the previous call.
+    #[inline(always)]
+    pub(crate) fn of(&mut self, k: usize) -> &'a [[u32; 2]] {
+        let p = self.pairs;
+        while self.at < p.len() && (p[self.at][0] as usize) < k {
+            self.at += 1;
+        }
+        let start = self.at;
+        while self.at < p.len() && p[self.at][0] as usize == k {
+            self.at += 1;
+        }
+        &p[start..self.at]
+    }
+}
+
 /// The grid, the permutation, the gathered particle data and the lists.
 #[derive(Default)]
 pub(crate) struct Neighbours {
@@ -391,7 +421,7 @@ impl Neighbours {
 
     /// Whether a partial update re-anchored some slot since the last build (then
     /// the lists of roaming slots, the roaming entries of the other lists and the
-    /// side pairs need [`Self::roam_list`], [`Self::is_roaming`], [`Self::side_pairs`]).
+    /// side pairs need [`Self::roam_list`], [`Self::is_roaming`], [`Self::side_cursor`]).
     #[inline]
     pub(crate) fn has_roaming(&self) -> bool {
         !self.roaming.is_empty()
@@ -420,11 +450,17 @@ impl Neighbours {
         Some(&self.roam_lists[start..self.roam_end[idx] as usize])
     }
 
-    /// The (slot, roaming slot) pairs, sorted by slot: a slot that is not roaming
-    /// sees its roaming partners here.
+    /// A cursor over the (slot, roaming slot) pairs from slot `first` on: a slot that
+    /// is not roaming sees its roaming partners there.
     #[inline]
-    pub(crate) fn side_pairs(&self) -> &[[u32; 2]] {
-        &self.side_pairs
+    pub(crate) fn side_cursor(&self, first: usize) -> Partners<'_> {
+        Partners::new(&self.side_pairs, first)
+    }
+
+    /// A cursor over the (slow slot, fast slot) pairs from slot `first` on.
+    #[inline]
+    pub(crate) fn fast_cursor(&self, first: usize) -> Partners<'_> {
+        Partners::new(&self.fast_pairs, first)
     }
 
     /// The (k, roaming slot) pairs of slot k.
@@ -436,10 +472,9 @@ impl Neighbours {
         &p[lo..hi]
     }
 
-    #[cfg_attr(not(test), allow(dead_code))]
     /// The (k, fast slot) pairs of slow slot k.
     #[inline]
-    pub(crate) fn fast_partners(&self, k: usize) -> &[[u32; 2]] {
+    fn fast_partners(&self, k: usize) -> &[[u32; 2]] {
         let p = &self.fast_pairs;
         let lo = p.partition_point(|q| (q[0] as usize) < k);
         let hi = lo + p[lo..].partition_point(|q| q[0] as usize == k);

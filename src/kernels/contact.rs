@@ -74,6 +74,76 @@ pub(crate) fn push(s: &Cloud<'_>, k: usize, j: usize, pk: Vec4, uk: f32, rk: f32
     Some(sep * (share * overlap / dist))
 }
 
+/// Whether slot j touches slot k: the test of [`push`] (so [`rub`]'s when no slot is
+/// cohesive), on the same operations, NaN passing it.
+#[inline(always)]
+fn touches(s: &Cloud<'_>, k: usize, j: usize, pk: Vec4, rk: f32) -> bool {
+    let sep = separation(s.base[k], s.base[j], pk, s.hot[j]);
+    let d2 = sep.length_squared();
+    let rs = rk + s.radius[j];
+    !(d2 >= rs * rs || d2 <= 1.0e-18)
+}
+
+/// Whether slot j touches or attracts slot k: the test of [`rub`] (its reach widened
+/// by the cohesion band when the pair is cohesive), on the same operations.
+#[inline(always)]
+fn reaches(s: &Cloud<'_>, g: &Rough<'_>, k: usize, j: usize, pk: Vec4, rk: f32) -> bool {
+    let sep = separation(s.base[k], s.base[j], pk, s.hot[j]);
+    let d2 = sep.length_squared();
+    let rs = rk + s.radius[j];
+    let sigma = 0.5 * (g.grains[k].cohesion + g.grains[j].cohesion);
+    let reach = if sigma > 0.0 { rs * g.scale } else { rs };
+    !(d2 >= reach * reach || d2 <= 1.0e-18)
+}
+
+/// Whether slot j counts in slot k's contacts: [`touches`], or [`reaches`] with the
+/// materials `g` of a cloud where some slot is cohesive (where none is, the two tests
+/// agree: a pair's reach is its radii sum).
+#[inline(always)]
+pub(crate) fn counts(s: &Cloud<'_>, g: Option<&Rough<'_>>, k: usize, j: usize) -> bool {
+    let (pk, rk) = (s.hot[k], s.radius[k]);
+    match g {
+        Some(g) => reaches(s, g, k, j, pk, rk),
+        None => touches(s, k, j, pk, rk),
+    }
+}
+
+/// The number of slots of `list` that count in slot k's contacts (see [`counts`]):
+/// the `active` count [`sum`] (without `g`) or [`sum_rough`] (with the materials of a
+/// cohesive cloud) gives over the same list, found with the distance test alone (no
+/// correction is computed). `skip_roaming`, `roaming` and `plain`: as for [`sum`].
+/// Panics if k or an entry of `list` is not a slot of `s` (or of `g`).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn count(
+    kernel: Kernel,
+    s: &Cloud<'_>,
+    g: Option<&Rough<'_>>,
+    k: usize,
+    list: &[u32],
+    skip_roaming: bool,
+    roaming: impl Fn(usize) -> bool,
+    plain: bool,
+) -> u32 {
+    match kernel {
+        Kernel::Scalar => list
+            .iter()
+            .filter(|&&j| !(skip_roaming && roaming(j as usize)) && counts(s, g, k, j as usize))
+            .count() as u32,
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: Kernel::Avx is only chosen when the CPU has AVX; `avx::count` checks
+        // the indices it reads.
+        Kernel::Avx => unsafe {
+            match (plain, skip_roaming) {
+                (true, false) => avx::count::<true, false>(s, g, k, list, roaming),
+                (true, true) => avx::count::<true, true>(s, g, k, list, roaming),
+                (false, false) => avx::count::<false, false>(s, g, k, list, roaming),
+                (false, true) => avx::count::<false, true>(s, g, k, list, roaming),
+            }
+        },
+    }
+}
+
 /// Slot k's share of a contact's correction with slot j: `w_k / (w_k + w_j)`, moved
 /// towards 1 by j's unyielding factor when k has none, towards 0 by k's when j has
 /// none (before the pair's mass splitting, [`split_of`]).
@@ -386,6 +456,39 @@ mod avx {
         }
     }
 
+    /// Slot k's base and displacement, each coordinate in every lane.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    fn broadcast(bk: crate::math::Vec3A, pk: crate::math::Vec4) -> ([__m256; 3], [__m256; 3]) {
+        (
+            [bk.x, bk.y, bk.z].map(|v| _mm256_set1_ps(v)),
+            [pk.x, pk.y, pk.z].map(|v| _mm256_set1_ps(v)),
+        )
+    }
+
+    /// The records of the eight lanes' slots: base and hot as `[x, y, z, w]` rows, and
+    /// the radii (`rk` in every lane when `PLAIN`: see [`super::sum`]).
+    ///
+    /// # Safety
+    /// The CPU has AVX; every entry of `idx` is a slot of `s`.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    unsafe fn records<const PLAIN: bool>(
+        s: &Cloud<'_>,
+        idx: &[usize; 8],
+        rk: __m256,
+    ) -> ([__m256; 4], [__m256; 4], __m256) {
+        // SAFETY: every entry of `idx` is in bounds of every array of `s` (one length:
+        // `Cloud::new`), this function's safety section.
+        unsafe {
+            (
+                to_lanes(idx.map(|j| (*s.base.get_unchecked(j)).into())),
+                to_lanes(idx.map(|j| (*s.hot.get_unchecked(j)).into())),
+                if PLAIN { rk } else { gather(s.radius, idx) },
+            )
+        }
+    }
+
     /// The mass-splitting factor of each lane's pair, [`super::split_of`]'s
     /// operations: `(w_k + w_j) / (n_k w_k + n_j w_j)`.
     #[target_feature(enable = "avx")]
@@ -429,6 +532,69 @@ mod avx {
         [sx, sy, sz, d2]
     }
 
+    /// See [`super::count`]: [`separation`] and the overlap test of [`sum`] (of
+    /// [`sum_rough`] with `g`) on eight neighbours per block, the lanes that pass it
+    /// counted.
+    ///
+    /// Panics if k or an entry of `list` is not a slot of `s` (or of `g`).
+    ///
+    /// # Safety
+    /// The CPU has AVX.
+    #[target_feature(enable = "avx")]
+    pub(super) unsafe fn count<const PLAIN: bool, const SKIP_ROAMING: bool>(
+        s: &Cloud<'_>,
+        g: Option<&Rough<'_>>,
+        k: usize,
+        list: &[u32],
+        roaming: impl Fn(usize) -> bool,
+    ) -> u32 {
+        let (base, hot, radius) = (s.base, s.hot, s.radius);
+        // Every array has the length m (`Cloud::new`).
+        let m = base.len();
+        assert!(
+            k < m && g.is_none_or(|g| g.grains.len() == m),
+            "contact kernel: slot out of bounds"
+        );
+        let (bk, pk) = (base[k], hot[k]);
+        let ([bkx, bky, bkz], [hkx, hky, hkz]) = broadcast(bk, pk);
+        let rkv = _mm256_set1_ps(radius[k]);
+        let tiny = _mm256_set1_ps(1.0e-18);
+        let half = _mm256_set1_ps(0.5);
+        let zero = _mm256_setzero_ps();
+        let gkc = _mm256_set1_ps(g.map_or(0.0, |g| g.grains[k].cohesion));
+        let scale = _mm256_set1_ps(g.map_or(1.0, |g| g.scale));
+        let mut n = 0u32;
+        for block in list.chunks(8) {
+            let (idx, valid) = block_lanes(block, k, m, SKIP_ROAMING, &roaming);
+            // SAFETY: every entry of `idx` is below m, the length of every array: the
+            // list's entries (checked just above) and k (checked on entry).
+            let (b, h, rj) = unsafe { records::<PLAIN>(s, &idx, rkv) };
+            let [_, _, _, d2] = separation([bkx, bky, bkz], [hkx, hky, hkz], &b, &h);
+            let rs = _mm256_add_ps(rkv, rj);
+            let reach = match g {
+                None => rs,
+                Some(g) => {
+                    // SAFETY: as above, every entry of `idx` is below m, the length
+                    // of `g.grains` (checked on entry).
+                    let gjc = unsafe {
+                        let c = |l: usize| g.grains.get_unchecked(idx[l]).cohesion;
+                        _mm256_setr_ps(c(0), c(1), c(2), c(3), c(4), c(5), c(6), c(7))
+                    };
+                    let sigma = _mm256_mul_ps(half, _mm256_add_ps(gkc, gjc));
+                    let cohesive = _mm256_cmp_ps(sigma, zero, _CMP_GT_OQ);
+                    _mm256_blendv_ps(rs, _mm256_mul_ps(rs, scale), cohesive)
+                }
+            };
+            // Not (d2 ≥ reach² or d2 ≤ 1e-18): NaN passes, like the scalar test.
+            let out = _mm256_or_ps(
+                _mm256_cmp_ps(d2, _mm256_mul_ps(reach, reach), _CMP_GE_OQ),
+                _mm256_cmp_ps(d2, tiny, _CMP_LE_OQ),
+            );
+            n += (!(_mm256_movemask_ps(out) as u32) & valid).count_ones();
+        }
+        n
+    }
+
     /// See [`super::sum_scalar`]: the same operations, eight neighbours per block;
     /// `PLAIN`: see [`super::sum`].
     ///
@@ -453,12 +619,7 @@ mod avx {
         let (bk, pk) = (base[k], hot[k]);
         let nk = _mm256_set1_ps(counts[k]);
         let (uk, rk) = (unyielding[k], radius[k]);
-        let bkx = _mm256_set1_ps(bk.x);
-        let bky = _mm256_set1_ps(bk.y);
-        let bkz = _mm256_set1_ps(bk.z);
-        let hkx = _mm256_set1_ps(pk.x);
-        let hky = _mm256_set1_ps(pk.y);
-        let hkz = _mm256_set1_ps(pk.z);
+        let ([bkx, bky, bkz], [hkx, hky, hkz]) = broadcast(bk, pk);
         let wk = _mm256_set1_ps(pk.w);
         let rkv = _mm256_set1_ps(rk);
         let tiny = _mm256_set1_ps(1.0e-18);
@@ -471,13 +632,7 @@ mod avx {
             let (idx, valid) = block_lanes(block, k, m, SKIP_ROAMING, &roaming);
             // SAFETY: every entry of `idx` is below m, the length of every array: the
             // list's entries (checked just above) and k (checked on entry).
-            let (b, h, rj) = unsafe {
-                (
-                    to_lanes(idx.map(|j| (*base.get_unchecked(j)).into())),
-                    to_lanes(idx.map(|j| (*hot.get_unchecked(j)).into())),
-                    if PLAIN { rkv } else { gather(radius, &idx) },
-                )
-            };
+            let (b, h, rj) = unsafe { records::<PLAIN>(s, &idx, rkv) };
             let [sx, sy, sz, d2] = separation([bkx, bky, bkz], [hkx, hky, hkz], &b, &h);
             let rs = _mm256_add_ps(rkv, rj);
             // Not (d2 ≥ rs² or d2 ≤ 1e-18): NaN passes, like the scalar test.
@@ -572,12 +727,7 @@ mod avx {
         let (bk, pk, gk) = (base[k], hot[k], grains[k]);
         let nk = _mm256_set1_ps(counts[k]);
         let (uk, rk) = (unyielding[k], radius[k]);
-        let bkx = _mm256_set1_ps(bk.x);
-        let bky = _mm256_set1_ps(bk.y);
-        let bkz = _mm256_set1_ps(bk.z);
-        let hkx = _mm256_set1_ps(pk.x);
-        let hky = _mm256_set1_ps(pk.y);
-        let hkz = _mm256_set1_ps(pk.z);
+        let ([bkx, bky, bkz], [hkx, hky, hkz]) = broadcast(bk, pk);
         let wk = _mm256_set1_ps(pk.w);
         let rkv = _mm256_set1_ps(rk);
         let ukv = _mm256_set1_ps(uk);
@@ -817,6 +967,12 @@ mod tests {
                         a.to_array().map(f32::to_bits),
                         b.to_array().map(f32::to_bits)
                     );
+                    // The counting pass's kernel counts the same contacts, on either
+                    // implementation.
+                    for kernel in [Kernel::Scalar, kernel] {
+                        let c = count(kernel, &cloud, None, k, list, skip, roaming, use_plain);
+                        assert_eq!(c, na, "slot {k}");
+                    }
                 }
                 touched += (na > 1) as usize;
             }
@@ -862,6 +1018,13 @@ mod tests {
                             a.to_array().map(f32::to_bits),
                             b.to_array().map(f32::to_bits)
                         );
+                        // The count, with the materials where some slot is cohesive
+                        // (as the contact pass calls it).
+                        let g = cohesive.then_some(&g);
+                        for kernel in [Kernel::Scalar, kernel] {
+                            let c = count(kernel, &cloud, g, k, list, skip, roaming, use_plain);
+                            assert_eq!(c, na, "slot {k}");
+                        }
                     }
                     let (mut c, mut nc) = (Vec3::ZERO, 0u32);
                     sum_scalar(&cloud, k, s.list(k), skip, roaming, &mut c, &mut nc);

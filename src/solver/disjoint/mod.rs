@@ -306,7 +306,7 @@ impl Executor {
 /// `slot_of[i]` the slot of particle `i` (any value that does not point back for a
 /// particle without a slot). Rebuilt by the owner through [`Self::edit`], then
 /// checked once by [`Self::check`] (`slot_of[order[k]] == k` for every slot: no two
-/// slots share a particle), after which [`Self::scatter_light`] lets a pass over the
+/// slots share a particle), after which [`Self::scatter`] lets a pass over the
 /// slots write each slot's particle safely, with no check per access.
 #[derive(Default)]
 pub(crate) struct SlotOrder {
@@ -394,24 +394,30 @@ impl SlotOrder {
         ((self.order.capacity() + self.slot_of.capacity()) * std::mem::size_of::<u32>()) as u64
     }
 
-    /// [`Executor::for_ranges_light`] over the slots: `f(k, x)` for every slot `k`,
-    /// with `x` its particle's element of `target`, exclusively (slots of one map have
-    /// distinct particles, and the ranges cover each slot once). Panics unless the map
-    /// is checked and `target` holds every particle of the map.
-    pub(crate) fn scatter_light<T, F>(&self, exec: &Executor, target: &mut [T], f: F)
+    /// [`Executor::for_ranges`] over the slots: `f(&mut state, k, x)` for every slot
+    /// `k`, in ascending order within each range, with `x` its particle's element of
+    /// `target`, exclusively (slots of one map have distinct particles, and the ranges
+    /// cover each slot once), and `state` made by `init` from the slot range the call
+    /// belongs to (a cursor into per-slot data sorted by slot). Panics unless the map is
+    /// checked and `target` holds every particle of the map.
+    pub(crate) fn scatter<T, S, I, F>(&self, exec: &Executor, target: &mut [T], init: I, f: F)
     where
         T: Send,
-        F: Fn(usize, &mut T) + Sync + Send,
+        I: Fn(&Range<usize>) -> S + Sync + Send,
+        F: Fn(&mut S, usize, &mut T) + Sync + Send,
     {
         self.check_target(target.len());
         let (order, target) = (&self.order[..], DisjointSlice::new(target));
-        exec.for_ranges_light(order.len(), |r| {
+        exec.for_ranges(order.len(), |r| {
+            let mut state = init(&r);
             for (k, &i) in r.clone().zip(&order[r]) {
                 // SAFETY: i < bound <= target.len() (`check_target` above); the map is one to
                 // one (checked since its last edit, and `&self` forbids an edit
                 // meanwhile) and the ranges of one pass are disjoint, so no other
                 // task touches element i during the pass.
-                f(k, unsafe { &mut *target.as_ptr().add(i as usize) });
+                f(&mut state, k, unsafe {
+                    &mut *target.as_ptr().add(i as usize)
+                });
             }
         })
     }

@@ -113,7 +113,7 @@ fn slot_order_scatters_to_each_particle_once() {
     }
     map.check();
     let mut target = vec![0u32; n];
-    map.scatter_light(&exec, &mut target, |k, x| *x += k as u32 + 1);
+    map.scatter(&exec, &mut target, |_| (), |_, k, x| *x += k as u32 + 1);
     for (k, &i) in map.order().iter().enumerate() {
         assert_eq!(target[i as usize], k as u32 + 1);
     }
@@ -124,7 +124,7 @@ fn slot_order_scatters_to_each_particle_once() {
     let shared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| map.check()));
     assert!(shared.is_err());
     let unchecked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        map.scatter_light(&exec, &mut target, |_, _| {})
+        map.scatter(&exec, &mut target, |_| (), |_, _, _| {})
     }));
     assert!(unchecked.is_err());
 }
