@@ -17,18 +17,9 @@
 #include <string>
 #include <vector>
 
-DEFINE_LOG_CATEGORY(LogSinew);
-bool FSinewModule::bAvailable = true;
-bool FSinewModule::IsAvailable() { return bAvailable; }
+#include "unreal_test_game.h"
 
 namespace {
-int g_checks = 0, g_failures = 0;
-void check(bool ok, const std::string& what) {
-    ++g_checks;
-    if (!ok) ++g_failures;
-    std::printf("[%s] %s\n", ok ? "PASS" : "FAIL", what.c_str());
-}
-
 /// A component's view of the subsystem: counts the callbacks and draws its rope at the
 /// interpolation weight in PostSinewStep, as the rope and cloth components do.
 struct FakeRope : ISinewSimulated {
@@ -45,11 +36,11 @@ struct FakeRope : ISinewSimulated {
 };
 
 /// One game world with its subsystem and one swinging rope.
-struct Game {
+struct RopeGame {
     UWorld World;
     USinewWorldSubsystem Sub;
     FakeRope Rope;
-    Game() {
+    RopeGame() {
         World.Subsystem = &Sub;
         Sub.World = &World;
         FSubsystemCollectionBase Collection;
@@ -60,7 +51,7 @@ struct Game {
         Rope.Body = Sub.GetScene()->add_rope(Desc).value();
         Sub.Register(&Rope);
     }
-    ~Game() { Sub.Deinitialize(); }
+    ~RopeGame() { Sub.Deinitialize(); }
     std::vector<sinew::Vec3> Positions() {
         std::vector<sinew::Vec3> P(11);
         (void)Sub.GetScene()->read_positions(Rope.Body, P);
@@ -79,7 +70,7 @@ int main() {
     Settings.MaxStepsPerFrame = 4;
     const float Fixed = Settings.FixedTimeStep;
 
-    Game G;
+    RopeGame G;
     G.Sub.Step(2.5f * Fixed);
     check(G.Sub.GetStepsLastFrame() == 2 && G.Sub.GetInterpolationAlpha() == 0.5f, "2.5 steps of time: 2 steps, alpha 0.5");
     check(G.Rope.Pre == 2 && G.Rope.Post == 1, "PreSinewStep before each step, PostSinewStep once");
@@ -113,7 +104,7 @@ int main() {
     check(G.Sub.GetStepsLastFrame() == 0, "and do not come back");
 
     // Jittery frames and frames of one fixed step end in the same state, bit for bit.
-    Game Jittery, Steady;
+    RopeGame Jittery, Steady;
     uint32_t Seed = 99u;
     int Total = 0;
     for (int Frame = 0; Frame < 60; ++Frame) {
@@ -130,9 +121,9 @@ int main() {
     // up inside the fixed step's scope, `stat Sinew` gets the step's times and counts,
     // and the trajectory is the same bits as without profiling.
     {
-        Game Plain; // created without profiling
+        RopeGame Plain; // created without profiling
         Settings.bProfiling = true;
-        Game Profiled;
+        RopeGame Profiled;
         const int Begun = FCpuProfilerTrace::Begun();
         const int Scopes = UEStub::CycleScopes();
         for (int k = 0; k < 3; ++k) {
@@ -150,6 +141,5 @@ int main() {
     }
     Settings.bProfiling = false;
 
-    std::printf("%d checks, %d failed\n", g_checks, g_failures);
-    return g_failures == 0 ? 0 : 1;
+    return Finish();
 }

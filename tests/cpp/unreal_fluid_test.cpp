@@ -28,25 +28,16 @@
 #include <memory>
 #include <string>
 
-DEFINE_LOG_CATEGORY(LogSinew);
-bool FSinewModule::bAvailable = true;
-bool FSinewModule::IsAvailable() { return bAvailable; }
+#include "unreal_test_game.h"
 
 namespace {
-int g_checks = 0, g_failures = 0;
-void check(bool ok, const std::string& what) {
-    ++g_checks;
-    if (!ok) ++g_failures;
-    std::printf("[%s] %s\n", ok ? "PASS" : "FAIL", what.c_str());
-}
-
 /// One game world with its Sinew subsystem, stepped in frames of exactly one fixed step.
-struct Game {
+struct FluidGame {
     UWorld World;
     ULevel Level;
     USinewWorldSubsystem Sub;
     int Steps = 0; ///< fixed steps run so far
-    Game() {
+    FluidGame() {
         World.Subsystem = &Sub;
         World.PersistentLevel = &Level;
         Sub.World = &World;
@@ -54,7 +45,7 @@ struct Game {
         Sub.Initialize(Collection);
         Sub.OnWorldBeginPlay(World);
     }
-    ~Game() { Sub.Deinitialize(); }
+    ~FluidGame() { Sub.Deinitialize(); }
     void Frames(int n) {
         const float Dt = GetDefault<USinewSettings>()->FixedTimeStep;
         for (int i = 0; i < n; ++i) {
@@ -64,7 +55,7 @@ struct Game {
     }
 };
 
-std::unique_ptr<USinewFluidComponent> MakeFluid(Game& G, FVector At) {
+std::unique_ptr<USinewFluidComponent> MakeFluid(FluidGame& G, FVector At) {
     auto F = std::make_unique<USinewFluidComponent>(FObjectInitializer());
     F->World = &G.World;
     F->Transform = FTransform(At);
@@ -93,7 +84,7 @@ int main() {
 
     // --- Emit, free fall, instances --------------------------------------------------
     {
-        Game Game;
+        FluidGame Game;
         auto Water = MakeFluid(Game, FVector(0, 0, 0));
         Water->BeginPlay();
         check(Water->IsSimulating(), "the fluid joined the simulation");
@@ -212,7 +203,7 @@ int main() {
 
     // --- The component's nozzle ------------------------------------------------------
     {
-        Game Game;
+        FluidGame Game;
         auto Hose = MakeFluid(Game, FVector(0, 0, 1000));
         Hose->EmitterShape = ESinewFluidEmitterShape::Nozzle;
         Hose->NozzleRadius = 10.0f;  // cm: 13 lattice points of 5 cm, up to 3 m/s × 13 / 5 cm = 780 particles/s
@@ -288,7 +279,7 @@ int main() {
         // One ellipsoid by hand: 20 cm along +Y (longest), 10 cm along -X, 5 cm along +Z
         // (right-handed: (0,1,0) x (-1,0,0) = (0,0,1)), centred 1 m up, on the engine's
         // sphere (100 cm across).
-        Game Game;
+        FluidGame Game;
         const sinew::units::Frame& Frame = Game.Sub.GetFrame();
         SinewFluidEllipsoid E{};
         E.center = SinewUE::ToSim(Frame, FVector(30.0, -40.0, 100.0));
@@ -395,6 +386,5 @@ int main() {
         Sheet->EndPlay(EEndPlayReason::Destroyed);
     }
 
-    std::printf("%d checks, %d failed\n", g_checks, g_failures);
-    return g_failures == 0 ? 0 : 1;
+    return Finish();
 }

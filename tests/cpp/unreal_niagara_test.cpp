@@ -28,42 +28,9 @@
 #include <string>
 #include <vector>
 
-DEFINE_LOG_CATEGORY(LogSinew);
-bool FSinewModule::bAvailable = true;
-bool FSinewModule::IsAvailable() { return bAvailable; }
+#include "unreal_test_game.h"
 
 namespace {
-int g_checks = 0, g_failures = 0;
-void check(bool ok, const std::string& what) {
-    ++g_checks;
-    if (!ok) ++g_failures;
-    std::printf("[%s] %s\n", ok ? "PASS" : "FAIL", what.c_str());
-}
-
-/// One game world with its Sinew subsystem, stepped at 60 Hz.
-struct Game {
-    UWorld World;
-    ULevel Level;
-    USinewWorldSubsystem Sub;
-    std::vector<UPrimitiveComponent*> Primitives;
-    Game() {
-        World.Subsystem = &Sub;
-        World.WorldType = EWorldType::Game;
-        World.PersistentLevel = &Level;
-        Sub.World = &World;
-        FSubsystemCollectionBase Collection;
-        Sub.Initialize(Collection);
-        Sub.OnWorldBeginPlay(World);
-    }
-    ~Game() { Sub.Deinitialize(); }
-    void Frames(int n) {
-        for (int i = 0; i < n; ++i) {
-            Sub.Step(1.0f / 60.0f);
-            for (UPrimitiveComponent* P : Primitives) P->SendRenderDynamicDataForStub();
-        }
-    }
-};
-
 /// A rope of `Segments` links hanging sideways from `Top` (cm), its end free, owned by `Owner`.
 std::unique_ptr<USinewRopeComponent> MakeRope(Game& G, AActor& Owner, const char* Name, FVector Top, int32 Segments) {
     auto Rope = std::make_unique<USinewRopeComponent>(FObjectInitializer());
@@ -332,6 +299,5 @@ int main() {
         Water->EndPlay(EEndPlayReason::Destroyed);
     }
 
-    std::printf("%d checks, %d failed\n", g_checks, g_failures);
-    return g_failures == 0 ? 0 : 1;
+    return Finish();
 }

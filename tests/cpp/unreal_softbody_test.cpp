@@ -24,43 +24,9 @@
 #include <string>
 #include <vector>
 
-DEFINE_LOG_CATEGORY(LogSinew);
-bool FSinewModule::bAvailable = true;
-bool FSinewModule::IsAvailable() { return bAvailable; }
+#include "unreal_test_game.h"
 
 namespace {
-int g_checks = 0, g_failures = 0;
-void check(bool ok, const std::string& what) {
-    ++g_checks;
-    if (!ok) ++g_failures;
-    std::printf("[%s] %s\n", ok ? "PASS" : "FAIL", what.c_str());
-}
-
-/// One game world with its Sinew subsystem, stepped at 60 Hz; after each step the
-/// primitives' dirty render data goes to their proxies (the engine's end of frame).
-struct Game {
-    UWorld World;
-    ULevel Level;
-    USinewWorldSubsystem Sub;
-    std::vector<UPrimitiveComponent*> Primitives;
-    Game() {
-        World.Subsystem = &Sub;
-        World.WorldType = EWorldType::Game;
-        World.PersistentLevel = &Level;
-        Sub.World = &World;
-        FSubsystemCollectionBase Collection;
-        Sub.Initialize(Collection);
-        Sub.OnWorldBeginPlay(World);
-    }
-    ~Game() { Sub.Deinitialize(); }
-    void Frames(int n) {
-        for (int i = 0; i < n; ++i) {
-            Sub.Step(1.0f / 60.0f);
-            for (UPrimitiveComponent* P : Primitives) P->SendRenderDynamicDataForStub();
-        }
-    }
-};
-
 /// The vertex positions the proxy uploaded to its GPU buffer (local space, cm).
 std::vector<FVector3f> Uploaded(const FSinewMeshSceneProxy& Proxy) {
     const FRHIBuffer* Buffer = Proxy.GetVertexBuffers().PositionVertexBuffer.VertexBufferRHI;
@@ -164,6 +130,5 @@ int main() {
         C->EndPlay(EEndPlayReason::Destroyed);
         check(!C->IsSimulating() && G.Sub.GetBodyCount() == 0, Name + ": EndPlay removes the body");
     }
-    std::printf("%d checks, %d failed\n", g_checks, g_failures);
-    return g_failures == 0 ? 0 : 1;
+    return Finish();
 }

@@ -27,46 +27,9 @@
 #include <cstring>
 #include <memory>
 
-DEFINE_LOG_CATEGORY(LogSinew);
-bool FSinewModule::bAvailable = true;
-bool FSinewModule::IsAvailable() { return bAvailable; }
+#include "unreal_test_game.h"
 
 namespace {
-int g_checks = 0, g_failures = 0;
-void check(bool ok, const char* what) {
-    ++g_checks;
-    if (!ok) ++g_failures;
-    std::printf("[%s] %s\n", ok ? "PASS" : "FAIL", what);
-}
-
-/// One game world with its Sinew subsystem, stepped at 60 Hz; after each step the
-/// primitives' dirty render data goes to their proxies (the engine's end of frame).
-struct Game {
-    UWorld World;
-    ULevel Level;
-    USinewWorldSubsystem Sub;
-    std::vector<UPrimitiveComponent*> Primitives;
-    explicit Game(EWorldType::Type Type = EWorldType::Game) {
-        World.Subsystem = &Sub;
-        World.WorldType = Type;
-        World.PersistentLevel = &Level;
-        Sub.World = &World;
-        FSubsystemCollectionBase Collection;
-        Sub.Initialize(Collection);
-        if (Type != EWorldType::Editor) Sub.OnWorldBeginPlay(World); // editor worlds never begin play
-    }
-    ~Game() { Sub.Deinitialize(); }
-    void EndOfFrame() {
-        for (UPrimitiveComponent* P : Primitives) P->SendRenderDynamicDataForStub();
-    }
-    void Frames(int n) {
-        for (int i = 0; i < n; ++i) {
-            Sub.Step(1.0f / 60.0f);
-            EndOfFrame();
-        }
-    }
-};
-
 const FSinewMeshSceneProxy* ProxyOf(const UPrimitiveComponent& C) {
     return static_cast<const FSinewMeshSceneProxy*>(C.SceneProxy);
 }
@@ -618,6 +581,5 @@ int main() {
         Terrain.EndPlay(EEndPlayReason::Destroyed);
         check(!Terrain.IsSimulating(), "landscape collider: EndPlay removes it");
     }
-    std::printf("%d checks, %d failed\n", g_checks, g_failures);
-    return g_failures == 0 ? 0 : 1;
+    return Finish();
 }
