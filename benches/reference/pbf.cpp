@@ -32,8 +32,9 @@
 // (million particle-iterations per second: N x substeps x iterations x frames / s),
 // mean_density_ratio and max_density_ratio (rho / rho0 of the last density pass, as the
 // bench example reads them), front_0_25s, front_0_5s, front_1s (m: the 99th percentile
-// of x after frames 15, 30 and 60; null when the run is shorter). Only the frames are
-// timed, not the set-up nor the front readings.
+// of x after frames 15, 30 and 60; null when the run is shorter), and mean_neighbours
+// (list entries per particle at the last build). Only the frames are timed, not the
+// set-up nor the front readings.
 //
 //   pbf_ref [--n 32] [--threads 2] [--frames 300]
 
@@ -374,6 +375,8 @@ int main(int argc, char** argv) {
                 fronts[m] = buf;
             }
     }
+    long listed = 0;
+    for (long i = 0; i < n; ++i) listed += long(list_end[i] - list_begin[i]);
     double sum = 0.0;
     float max_ratio = 0.0f;
     for (long i = 0; i < n; ++i) {
@@ -384,9 +387,9 @@ int main(int argc, char** argv) {
         "{\"scene\":\"dam_break\",\"impl\":\"cpp_omp\",\"n\":%ld,\"particles\":%ld,\"threads\":%d,"
         "\"substeps\":%d,\"iterations\":%d,\"frames\":%d,\"ms_per_frame\":%.3f,\"mpi_per_s\":%.2f,"
         "\"mean_density_ratio\":%.4f,\"max_density_ratio\":%.4f,\"front_0_25s\":%s,"
-        "\"front_0_5s\":%s,\"front_1s\":%s}\n",
+        "\"front_0_5s\":%s,\"front_1s\":%s,\"mean_neighbours\":%.2f}\n",
         side, n, threads, substeps, iterations, frames, seconds * 1e3 / frames,
         double(n) * substeps * iterations * frames / seconds / 1e6, sum / double(n), max_ratio,
-        fronts[0].c_str(), fronts[1].c_str(), fronts[2].c_str());
+        fronts[0].c_str(), fronts[1].c_str(), fronts[2].c_str(), double(listed) / double(n));
     return 0;
 }
