@@ -77,7 +77,7 @@ NO_ERRNO void density_pass(const Consts& k, long b, long e, const uint32_t* __re
             const float r2 = dx * dx + dy * dy + dz * dz;
             const bool in = r2 < h2 && r2 > 0.0f;
             const float t = in ? h2 - r2 : 0.0f;
-            const float r = std::sqrt(in ? r2 : 1.0f);
+            const float r = __builtin_sqrtf(in ? r2 : 1.0f);
             const float u = in ? h - r : 0.0f;
             const float w = u * u / r;  // |grad W| / (spiky r)
             t3 += t * t * t;
@@ -113,7 +113,7 @@ NO_ERRNO void correction_pass(const Consts& k, long b, long e, const uint32_t* _
             const bool in = r2 < h2 && r2 > 0.0f;
             const float t = in ? (h2 - r2) * inv_tdq : 0.0f;  // W(r) / W(dq)
             const float t3 = t * t * t, t6 = t3 * t3;
-            const float r = std::sqrt(in ? r2 : 1.0f);
+            const float r = __builtin_sqrtf(in ? r2 : 1.0f);
             const float u = in ? h - r : 0.0f;
             // (lambda_i + lambda_j + s_corr) |grad W| / (spiky r)
             const float f = (li + lambda[j] + scorr * (t6 * t6)) * (u * u / r);
