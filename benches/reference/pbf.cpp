@@ -31,7 +31,9 @@
 // The walls lend no density (Sinew's do): particles at a wall read under-dense and the
 // water piles onto the walls. At n = 16 it holds (mean / max rho / rho0 about 0.97 /
 // 1.77 after 300 frames); at n = 24 and 32 it clumps along the tank's bottom edges from
-// about frame 12 and blows up, so compare n = 32 over its first 10 frames (README).
+// about frame 12 and blows up. `--wall-density 1` lets each plane within h lend the
+// density of the lattice at rest continued behind it (see Walls; cruder than Sinew's:
+// no calibration, the planes' densities added), which holds the water at n = 32.
 //
 // Prints one JSON line with the bench example's dam_break keys: ms_per_frame, mpi_per_s
 // (million particle-iterations per second: N x substeps x iterations x frames / s),
@@ -41,7 +43,7 @@
 // (list entries per particle at the last build). Only the frames are timed, not the
 // set-up nor the front readings.
 //
-//   pbf_ref [--n 32] [--threads 2] [--frames 300]
+//   pbf_ref [--n 32] [--threads 2] [--frames 300] [--wall-density 0|1]
 
 #include <omp.h>
 
@@ -61,6 +63,51 @@ namespace {
 // loops vectorise (the flags are build.sh's, shared with the other programs).
 #define NO_ERRNO __attribute__((optimize("no-math-errno")))
 
+// --wall-density 1: each plane within h of a particle lends the density of the lattice
+// at rest continued behind it (layers at s/2, 3s/2, ... behind the plane, a square
+// lattice of spacing s in each layer, lined up with the particle), tabulated over the
+// distance d to the plane, with its derivative (the plane's term of grad_i C_i).
+struct Walls {
+    static constexpr int STEPS = 256;
+    float reach = 0.0f, tank_x = 0.0f, tank_z = 0.0f;
+    float rho[STEPS + 1], slope[STEPS + 1];  // rho / rho0 and d(rho / rho0)/dd at d
+    Walls(float s, float h, float rho_scale, float tx, float tz) : reach(h), tank_x(tx), tank_z(tz) {
+        const int side = int(h / s) + 1;
+        for (int q = 0; q <= STEPS; ++q) {
+            const double d = double(h) * q / STEPS;
+            double sum = 0.0, dsum = 0.0;
+            for (int layer = 0; layer <= side; ++layer)
+                for (int u = -side; u <= side; ++u)
+                    for (int v = -side; v <= side; ++v) {
+                        const double dn = d + s * (0.5 + layer), r2 = dn * dn + double(s) * s * (u * u + v * v);
+                        const double t = double(h) * h - r2;
+                        if (t <= 0.0) continue;
+                        sum += t * t * t;
+                        dsum += -6.0 * dn * t * t;
+                    }
+            rho[q] = float(sum * rho_scale);
+            slope[q] = float(dsum * rho_scale);
+        }
+    }
+    // Adds the plane at distance d (>= 0) along the unit axis of sign `dir`.
+    void add(float d, float dir, float& ratio, float& grad) const {
+        if (d >= reach) return;
+        const float f = d / reach * STEPS;
+        const int q = std::min(int(f), STEPS - 1);
+        const float w = f - float(q);
+        ratio += rho[q] * (1.0f - w) + rho[q + 1] * w;
+        grad += dir * (slope[q] * (1.0f - w) + slope[q + 1] * w);
+    }
+    // The planes' density at p and its gradient (x: 0 and tank_x, y: 0, z: 0 and tank_z).
+    void at(float px, float py, float pz, float& ratio, float& gx, float& gy, float& gz) const {
+        add(py, 1.0f, ratio, gy);
+        add(px, 1.0f, ratio, gx);
+        add(tank_x - px, -1.0f, ratio, gx);
+        add(pz, 1.0f, ratio, gz);
+        add(tank_z - pz, -1.0f, ratio, gz);
+    }
+};
+
 struct Consts {
     float h, h2, rho_scale, self_t3, grad_scale, inv_tdq, scorr_scale, xsph_scale;
 };
@@ -69,7 +116,7 @@ struct Consts {
 NO_ERRNO void density_pass(const Consts& k, long b, long e, const uint32_t* __restrict list,
                   const uint32_t* __restrict lbeg, const uint32_t* __restrict lend,
                   const float* __restrict qx, const float* __restrict qy, const float* __restrict qz,
-                  float* __restrict ratio, float* __restrict lambda, float eps) {
+                  float* __restrict ratio, float* __restrict lambda, float eps, const Walls* walls) {
     const float h = k.h, h2 = k.h2;
     for (long i = b; i < e; ++i) {
         const float px = qx[i], py = qy[i], pz = qz[i];
@@ -91,9 +138,14 @@ NO_ERRNO void density_pass(const Consts& k, long b, long e, const uint32_t* __re
             gz += w * dz;
             g2 += u * u * u * u;
         }
-        const float rho = k.rho_scale * (k.self_t3 + t3);
+        float rho = k.rho_scale * (k.self_t3 + t3);
+        float sum_grad2 = k.grad_scale * k.grad_scale * (gx * gx + gy * gy + gz * gz + g2);
+        if (walls) {
+            float Gx = k.grad_scale * gx, Gy = k.grad_scale * gy, Gz = k.grad_scale * gz;
+            walls->at(px, py, pz, rho, Gx, Gy, Gz);
+            sum_grad2 = Gx * Gx + Gy * Gy + Gz * Gz + k.grad_scale * k.grad_scale * g2;
+        }
         const float c = std::max(rho - 1.0f, 0.0f);
-        const float sum_grad2 = k.grad_scale * k.grad_scale * (gx * gx + gy * gy + gz * gz + g2);
         ratio[i] = rho;
         lambda[i] = -c / (sum_grad2 + eps);
     }
@@ -104,7 +156,7 @@ NO_ERRNO void correction_pass(const Consts& k, long b, long e, const uint32_t* _
                      const uint32_t* __restrict lbeg, const uint32_t* __restrict lend,
                      const float* __restrict qx, const float* __restrict qy, const float* __restrict qz,
                      const float* __restrict lambda, float* __restrict ox, float* __restrict oy,
-                     float* __restrict oz) {
+                     float* __restrict oz, const Walls* walls) {
     const float h = k.h, h2 = k.h2, inv_tdq = k.inv_tdq, scorr = k.scorr_scale;
     for (long i = b; i < e; ++i) {
         const float px = qx[i], py = qy[i], pz = qz[i], li = lambda[i];
@@ -126,10 +178,12 @@ NO_ERRNO void correction_pass(const Consts& k, long b, long e, const uint32_t* _
             sy += f * dy;
             sz += f * dz;
         }
-        // grad W_ij = -spiky (h - r)^2 (q_i - q_j) / r
-        ox[i] = px - k.grad_scale * sx;
-        oy[i] = py - k.grad_scale * sy;
-        oz[i] = pz - k.grad_scale * sz;
+        // grad W_ij = -spiky (h - r)^2 (q_i - q_j) / r; the walls' term lambda_i grad rho_wall.
+        float wr = 0.0f, wx = 0.0f, wy = 0.0f, wz = 0.0f;
+        if (walls) walls->at(px, py, pz, wr, wx, wy, wz);
+        ox[i] = px - k.grad_scale * sx + li * wx;
+        oy[i] = py - k.grad_scale * sy + li * wy;
+        oz[i] = pz - k.grad_scale * sz + li * wz;
     }
 }
 
@@ -165,13 +219,14 @@ void xsph_pass(const Consts& k, long b, long e, const uint32_t* __restrict list,
 
 int main(int argc, char** argv) {
     long side = 32;
-    int threads = 2, frames = 300;
+    int threads = 2, frames = 300, wall_density = 0;
     const int substeps = 2, iterations = 2;
     for (int i = 1; i + 1 < argc; i += 2) {
         long v = std::atol(argv[i + 1]);
         if (!std::strcmp(argv[i], "--n")) side = v;
         else if (!std::strcmp(argv[i], "--threads")) threads = int(v);
         else if (!std::strcmp(argv[i], "--frames")) frames = int(v);
+        else if (!std::strcmp(argv[i], "--wall-density")) wall_density = int(v);
         else {
             std::fprintf(stderr, "unknown option %s\n", argv[i]);
             return 2;
@@ -198,6 +253,8 @@ int main(int argc, char** argv) {
     const float scorr_scale = -scorr_k * s * s;
     const float xsph_scale = xsph * vol * poly6;
     const Consts K{h, h2, rho_scale, self_t3, grad_scale, inv_tdq, scorr_scale, xsph_scale};
+    const Walls wall_table(s, h, rho_scale, tank_x, a);
+    const Walls* walls = wall_density ? &wall_table : nullptr;
 
     std::vector<float> x(n), y(n), z(n), qx(n), qy(n), qz(n), vx(n, 0.0f), vy(n, 0.0f),
         vz(n, 0.0f);
@@ -323,13 +380,13 @@ int main(int argc, char** argv) {
                 for (long c = 0; c < chunks; ++c)
                     density_pass(K, c * CHUNK, std::min(n, (c + 1) * CHUNK), lists[c].data(),
                                  list_begin.data(), list_end.data(), qx.data(), qy.data(), qz.data(),
-                                 rho.data(), lambda.data(), eps);
+                                 rho.data(), lambda.data(), eps, walls);
 #pragma omp for schedule(static, 1)
                 for (long c = 0; c < chunks; ++c) {
                     const long b = c * CHUNK, e = std::min(n, (c + 1) * CHUNK);
                     correction_pass(K, b, e, lists[c].data(), list_begin.data(), list_end.data(),
                                     qx.data(), qy.data(), qz.data(), lambda.data(), px.data(), py.data(),
-                                    pz.data());
+                                    pz.data(), walls);
                     for (long i = b; i < e; ++i) project(px[i], py[i], pz[i]);
                 }
 #pragma omp single
@@ -389,11 +446,11 @@ int main(int argc, char** argv) {
         max_ratio = std::max(max_ratio, rho[i]);
     }
     std::printf(
-        "{\"scene\":\"dam_break\",\"impl\":\"cpp_omp\",\"n\":%ld,\"particles\":%ld,\"threads\":%d,"
+        "{\"scene\":\"dam_break\",\"impl\":\"cpp_omp\",\"wall_density\":%d,\"n\":%ld,\"particles\":%ld,\"threads\":%d,"
         "\"substeps\":%d,\"iterations\":%d,\"frames\":%d,\"ms_per_frame\":%.3f,\"mpi_per_s\":%.2f,"
         "\"mean_density_ratio\":%.4f,\"max_density_ratio\":%.4f,\"front_0_25s\":%s,"
         "\"front_0_5s\":%s,\"front_1s\":%s,\"mean_neighbours\":%.2f}\n",
-        side, n, threads, substeps, iterations, frames, seconds * 1e3 / frames,
+        wall_density, side, n, threads, substeps, iterations, frames, seconds * 1e3 / frames,
         double(n) * substeps * iterations * frames / seconds / 1e6, sum / double(n), max_ratio,
         fronts[0].c_str(), fronts[1].c_str(), fronts[2].c_str(), double(listed) / double(n));
     return 0;
