@@ -5,7 +5,7 @@ set -e
 here=$(cd "$(dirname "$0")" && pwd)
 out="$here/../../target/reference"
 mkdir -p "$out"
-for prog in cloth particles; do
+for prog in cloth particles pbf; do
     g++ -O3 -march=native -ffp-contract=off -fopenmp -std=c++17 -Wall -Wextra -o "$out/${prog}_ref" "$here/$prog.cpp"
 done
-echo "built $out/cloth_ref and $out/particles_ref"
+echo "built $out/cloth_ref, $out/particles_ref and $out/pbf_ref"
