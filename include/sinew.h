@@ -1430,15 +1430,6 @@ typedef struct SinewColliderDesc {
 } SinewColliderDesc;
 
 /**
- * A collider handle, passed by value; 0 is null. Valid in the world that issued it
- * (the header's "Handles" paragraph: layout, serial, snapshots); a removed collider's
- * id is rejected with SINEW_ERROR_INVALID_HANDLE.
- */
-typedef struct SinewCollider {
-  uint64_t id;
-} SinewCollider;
-
-/**
  * Which particles collide with which. Two particles collide when
  * `(layers_a & mask_b) != 0 && (layers_b & mask_a) != 0` and they are not of the same
  * non-zero `group` (one body) unless both have `self_collision` = 1.
@@ -1461,6 +1452,15 @@ typedef struct SinewCollisionFilter {
    */
   uint32_t self_collision;
 } SinewCollisionFilter;
+
+/**
+ * A collider handle, passed by value; 0 is null. Valid in the world that issued it
+ * (the header's "Handles" paragraph: layout, serial, snapshots); a removed collider's
+ * id is rejected with SINEW_ERROR_INVALID_HANDLE.
+ */
+typedef struct SinewCollider {
+  uint64_t id;
+} SinewCollider;
 
 /**
  * One particle–collider contact of the last step (its contacts of every substep
@@ -2986,6 +2986,23 @@ SinewStatus sinew_embed_points_in_tets(const struct SinewVec3 *vertices,
  * is set).
  */
 struct SinewColliderDesc sinew_collider_desc_default(void);
+
+/**
+ * The filter every particle starts with: no group, on layer 1, colliding with every
+ * layer, no self-collision. Start from it when setting filters
+ * (sinew_world_set_collision_filters) rather than from a zeroed struct, whose zero
+ * layers and mask collide with nothing.
+ */
+struct SinewCollisionFilter sinew_collision_filter_default(void);
+
+/**
+ * Fills `*out_filter` with sinew_collision_filter_default() (for bindings that avoid
+ * by-value structs).
+ *
+ * # Safety
+ * `out_filter` must be NULL or point to writable memory for one SinewCollisionFilter.
+ */
+SinewStatus sinew_collision_filter_init(struct SinewCollisionFilter *out_filter);
 
 /**
  * Fills `*out_desc` with sinew_collider_desc_default() (for bindings that avoid

@@ -752,11 +752,8 @@ class Scene {
         auto range = body.particles();
         if (!range) return range.error();
         const BodyId id = next_id_;
-        SinewCollisionFilter filter{};
+        SinewCollisionFilter filter = sinew_collision_filter_default();
         filter.group = id;
-        filter.layers = 1u;
-        filter.mask = 0xFFFFFFFFu;
-        filter.self_collision = 0u;
         std::vector<SinewCollisionFilter> filters(range->count, filter);
         if (auto r = world_.set_collision_filters(range->first, Span<const SinewCollisionFilter>(filters)); !r)
             return r.error(); // `body` removes itself

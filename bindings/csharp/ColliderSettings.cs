@@ -175,11 +175,18 @@ namespace Sinew
             set { selfCollision = value ? 1u : 0u; }
         }
 
-        /// <summary>The filter's defaults (SinewCollisionFilter's): no group, on layer 1,
-        /// colliding with every layer, no self-collision.</summary>
-        public static ParticleCollisionFilter Default
+        /// <summary>The filter every particle starts with (no group, on layer 1, colliding
+        /// with every layer, no self-collision), read from the library so it never
+        /// drifts.</summary>
+        public static unsafe ParticleCollisionFilter Default
         {
-            get { return new ParticleCollisionFilter { Group = 0, Layers = 1, Mask = uint.MaxValue }; }
+            get
+            {
+                var f = new ParticleCollisionFilter();
+                // ParticleCollisionFilter has SinewCollisionFilter's layout (four 32-bit fields).
+                SinewException.Check(SinewNative.sinew_collision_filter_init((SinewCollisionFilter*)&f));
+                return f;
+            }
         }
     }
 }

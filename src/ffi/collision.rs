@@ -105,6 +105,41 @@ pub extern "C" fn sinew_collider_desc_default() -> SinewColliderDesc {
     SinewColliderDesc::from_rust(&ColliderDesc::default())
 }
 
+/// The filter every particle starts with: no group, on layer 1, colliding with every
+/// layer, no self-collision. Start from it when setting filters
+/// (sinew_world_set_collision_filters) rather than from a zeroed struct, whose zero
+/// layers and mask collide with nothing.
+#[no_mangle]
+pub extern "C" fn sinew_collision_filter_default() -> SinewCollisionFilter {
+    let d = CollisionFilter::default();
+    SinewCollisionFilter {
+        group: d.group,
+        layers: d.layers,
+        mask: d.mask,
+        self_collision: u32::from(d.self_collision),
+    }
+}
+
+/// Fills `*out_filter` with sinew_collision_filter_default() (for bindings that avoid
+/// by-value structs).
+///
+/// # Safety
+/// `out_filter` must be NULL or point to writable memory for one SinewCollisionFilter.
+#[no_mangle]
+pub unsafe extern "C" fn sinew_collision_filter_init(
+    out_filter: *mut SinewCollisionFilter,
+) -> SinewStatus {
+    guard(entry!(), || {
+        non_null(out_filter, "out_filter")?;
+        let d = sinew_collision_filter_default();
+        // SAFETY: `out_filter` is non-null (checked by `non_null` above) and, by this
+        // function's safety section, points to writable memory for one value;
+        // `write_unaligned` needs no alignment.
+        unsafe { out_filter.write_unaligned(d) };
+        Ok(())
+    })
+}
+
 /// Fills `*out_desc` with sinew_collider_desc_default() (for bindings that avoid
 /// by-value structs).
 ///

@@ -144,6 +144,7 @@ fn declarations_are_burst_compatible() {
             "sinew_tet_body_desc_default",
             "sinew_pressure_body_desc_default",
             "sinew_collider_desc_default",
+            "sinew_collision_filter_default",
             "sinew_anisotropy_desc_default",
             "sinew_diffuse_desc_default",
             "sinew_surface_desc_default",

@@ -292,6 +292,7 @@ namespace SinewTests
             var not2 = f;
             not2.Mask = ~2u;
             Check.True(collide(f, f), "default filters collide");
+            Check.True(!collide(new ParticleCollisionFilter(), new ParticleCollisionFilter()), "zeroed filters (no layers) collide with nothing");
             Check.True(!collide(body, body), "one body without self-collision");
             Check.True(collide(selfCollision, selfCollision), "one body with self-collision");
             Check.True(!collide(layer2, not2), "a mask without the other's layer");

@@ -31,12 +31,12 @@ use std::sync::{Arc, Barrier};
 use sinew::ffi::collision::sinew_world_add_heightfield_collider;
 use sinew::ffi::collision::{
     sinew_collider_desc_init, sinew_collider_remove, sinew_collider_set_material,
-    sinew_collider_set_transform, sinew_world_add_collider, sinew_world_add_mesh_collider,
-    sinew_world_collider_count, sinew_world_contact_count, sinew_world_grab_particle,
-    sinew_world_move_grab, sinew_world_pick_particle, sinew_world_read_contacts,
-    sinew_world_release_particle, sinew_world_set_collision_filters, sinew_world_set_max_speed,
-    sinew_world_set_particle_radii, sinew_world_set_unyielding, SinewCollider, SinewColliderDesc,
-    SinewCollisionFilter, SinewContact, SinewShape,
+    sinew_collider_set_transform, sinew_collision_filter_init, sinew_world_add_collider,
+    sinew_world_add_mesh_collider, sinew_world_collider_count, sinew_world_contact_count,
+    sinew_world_grab_particle, sinew_world_move_grab, sinew_world_pick_particle,
+    sinew_world_read_contacts, sinew_world_release_particle, sinew_world_set_collision_filters,
+    sinew_world_set_max_speed, sinew_world_set_particle_radii, sinew_world_set_unyielding,
+    SinewCollider, SinewColliderDesc, SinewCollisionFilter, SinewContact, SinewShape,
 };
 use sinew::ffi::constraints::{
     sinew_world_add_distance_constraints, sinew_world_add_pbd_distance_constraints,

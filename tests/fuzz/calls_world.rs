@@ -368,6 +368,14 @@ impl Session<'_> {
                     let mut o = self.out1::<SinewColliderDesc>();
                     ok_or(sinew_collider_desc_init(o.ptr()), o.untouched())
                 }
+                "sinew_collision_filter_default" => {
+                    let _ = sinew_collision_filter_default();
+                    Outcome::new(SINEW_OK, true)
+                }
+                "sinew_collision_filter_init" => {
+                    let mut o = self.out1::<SinewCollisionFilter>();
+                    ok_or(sinew_collision_filter_init(o.ptr()), o.untouched())
+                }
                 // ---- particles ----------------------------------------------------
                 "sinew_world_add_particles" => {
                     let c = self.array_count(8);

@@ -70,6 +70,8 @@ pub const FUNCTIONS: &[&str] = &[
     "sinew_cloth_read_topology",
     "sinew_collider_desc_default",
     "sinew_collider_desc_init",
+    "sinew_collision_filter_default",
+    "sinew_collision_filter_init",
     "sinew_world_add_collider",
     "sinew_world_add_mesh_collider",
     "sinew_collider_remove",

@@ -18,6 +18,7 @@
 //   sinew_tet_body_desc_default -> sinew_tet_body_desc_init
 //   sinew_pressure_body_desc_default -> sinew_pressure_body_desc_init
 //   sinew_collider_desc_default -> sinew_collider_desc_init
+//   sinew_collision_filter_default -> sinew_collision_filter_init
 //   sinew_anisotropy_desc_default -> sinew_anisotropy_desc_init
 //   sinew_diffuse_desc_default -> sinew_diffuse_desc_init
 //   sinew_surface_desc_default -> sinew_surface_desc_init
@@ -708,17 +709,6 @@ namespace Sinew.Native
     }
 
     /// <summary>
-    /// A collider handle, passed by value; 0 is null. Valid in the world that issued it
-    /// (the header's "Handles" paragraph: layout, serial, snapshots); a removed collider's
-    /// id is rejected with SINEW_ERROR_INVALID_HANDLE.
-    /// </summary>
-    [StructLayout(LayoutKind.Sequential)]
-    public partial struct SinewColliderHandle
-    {
-        public ulong id;
-    }
-
-    /// <summary>
     /// Which particles collide with which. Two particles collide when
     /// <c>(layers_a &amp; mask_b) != 0 &amp;&amp; (layers_b &amp; mask_a) != 0</c> and they are not of the same
     /// non-zero <c>group</c> (one body) unless both have <c>self_collision</c> = 1.
@@ -734,6 +724,17 @@ namespace Sinew.Native
         public uint mask;
         /// <summary>1 = collides with particles of its own group (that also set it), 0 = not.</summary>
         public uint self_collision;
+    }
+
+    /// <summary>
+    /// A collider handle, passed by value; 0 is null. Valid in the world that issued it
+    /// (the header's "Handles" paragraph: layout, serial, snapshots); a removed collider's
+    /// id is rejected with SINEW_ERROR_INVALID_HANDLE.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public partial struct SinewColliderHandle
+    {
+        public ulong id;
     }
 
     /// <summary>
@@ -2328,6 +2329,14 @@ namespace Sinew.Native
         /// </remarks>
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern int sinew_embed_points_in_tets(SinewVec3* vertices, uint vertex_count, uint* tets, uint tet_count, SinewVec3* points, uint point_count, uint* out_tets, float* out_weights);
+
+        /// <summary>
+        /// Fills <c>*out_filter</c> with sinew_collision_filter_default() (for bindings that avoid
+        /// by-value structs).
+        /// </summary>
+        /// <remarks><c>out_filter</c> must be NULL or point to writable memory for one SinewCollisionFilter.</remarks>
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int sinew_collision_filter_init(SinewCollisionFilter* out_filter);
 
         /// <summary>
         /// Fills <c>*out_desc</c> with sinew_collider_desc_default() (for bindings that avoid

@@ -355,6 +355,12 @@ pub(super) fn collider_cases() -> Vec<Case> {
         SINEW_ERROR_NULL_POINTER,
         |_| unsafe { sinew_collider_desc_init(std::ptr::null_mut()) },
     )];
+    cases.push(case(
+        "sinew_collision_filter_init",
+        "out_filter NULL",
+        SINEW_ERROR_NULL_POINTER,
+        |_| unsafe { sinew_collision_filter_init(std::ptr::null_mut()) },
+    ));
     const ADD: &str = "sinew_world_add_collider";
     cases.push(case(
         ADD,

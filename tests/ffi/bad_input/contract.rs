@@ -152,6 +152,7 @@ fn every_exported_function_is_covered() {
         "sinew_last_error_message",
         "sinew_world_desc_default",
         "sinew_collider_desc_default",
+        "sinew_collision_filter_default",
     ]
     .into_iter()
     .chain(bodies_cases::INFALLIBLE)
