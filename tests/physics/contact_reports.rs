@@ -25,6 +25,28 @@ fn table(w: &mut World, mu: f32) -> sinew::ColliderId {
     .unwrap()
 }
 
+/// A pile of `layers` layers of 4 × 4 particles (radius 5 cm, 0.25 kg each, 2.1 radii
+/// apart) standing on y = 0 from x = z = 0, added as the world's first particles;
+/// returns their count and each one's mass (kg).
+pub(super) fn add_pile(w: &mut World, layers: u32) -> (u32, f32) {
+    let r = 0.05;
+    let count = 16 * layers;
+    let pts: Vec<Vec3> = (0..count)
+        .map(|i| {
+            Vec3::new(
+                (i % 4) as f32 * 2.1 * r,
+                r + (i / 16) as f32 * 2.1 * r,
+                ((i / 4) % 4) as f32 * 2.1 * r,
+            )
+        })
+        .collect();
+    let mass = 0.25;
+    w.add_particles(&pts, Some(&vec![1.0 / mass; pts.len()]))
+        .unwrap();
+    w.set_particle_radii(0, &vec![r; pts.len()]).unwrap();
+    (count, mass)
+}
+
 /// The mean force (N) on `id` over `steps` steps.
 fn mean_force(w: &mut World, id: sinew::ColliderId, steps: u32) -> Vec3 {
     let mut sum = Vec3::ZERO;
@@ -99,21 +121,7 @@ fn a_resting_particle_pile_weighs_on_its_collider() {
     for layers in 2..=4u32 {
         let mut w = world(10, 2, 1);
         let id = table(&mut w, 0.6);
-        let r = 0.05;
-        let count = 16 * layers;
-        let pts: Vec<Vec3> = (0..count)
-            .map(|i| {
-                Vec3::new(
-                    (i % 4) as f32 * 2.1 * r,
-                    r + (i / 16) as f32 * 2.1 * r,
-                    ((i / 4) % 4) as f32 * 2.1 * r,
-                )
-            })
-            .collect();
-        let mass = 0.25;
-        w.add_particles(&pts, Some(&vec![1.0 / mass; pts.len()]))
-            .unwrap();
-        w.set_particle_radii(0, &vec![r; pts.len()]).unwrap();
+        let (count, mass) = add_pile(&mut w, layers);
         for _ in 0..120 {
             w.step(DT).unwrap();
         }

@@ -10,6 +10,7 @@
 use sinew::{ColliderDynamics, ColliderId, Mat3, Quat, Vec3, World, WorldDesc};
 
 use super::collisions::DT;
+use super::contact_reports::add_pile;
 use super::dynamic_colliders::crate_box;
 
 const G: f32 = 9.81;
@@ -164,21 +165,7 @@ fn a_pile_on_a_held_dynamic_box_weighs_its_weight() {
             false,
         );
         w.set_collider_material(id, 0.6, 0.6, 0.0).unwrap();
-        let r = 0.05;
-        let count = 16 * layers;
-        let pts: Vec<Vec3> = (0..count)
-            .map(|i| {
-                Vec3::new(
-                    (i % 4) as f32 * 2.1 * r,
-                    r + (i / 16) as f32 * 2.1 * r,
-                    ((i / 4) % 4) as f32 * 2.1 * r,
-                )
-            })
-            .collect();
-        let mass = 0.25;
-        w.add_particles(&pts, Some(&vec![1.0 / mass; pts.len()]))
-            .unwrap();
-        w.set_particle_radii(0, &vec![r; pts.len()]).unwrap();
+        let (count, mass) = add_pile(&mut w, layers);
         let hold = |w: &mut World| {
             let d = w.collider_dynamics(id).unwrap().unwrap();
             w.set_collider_transform(id, Vec3::new(0.0, y, 0.0), Quat::IDENTITY, true)
