@@ -229,7 +229,7 @@ std::string HlslParameters(const std::string& Hlsl, const std::string& Name) {
 }
 } // namespace
 
-int main() {
+int main(int argc, char** argv) {
     // The class default object registers the data interface's type with Niagara.
     {
         USinewNiagaraDataInterface Default{FObjectInitializer()};
@@ -346,14 +346,17 @@ void main(uint3 Thread : SV_DispatchThreadID)
 }
 )";
         if (std::system("command -v glslangValidator > /dev/null 2>&1") == 0) {
-            const std::string Path = "sinew_niagara_di.hlsl";
+            // Beside this test's executable (its scratch directory), never in the working directory.
+            const std::string Path = std::string(argc > 0 ? argv[0] : "unreal_niagara_test") + ".hlsl";
+            bool Written = false;
             if (FILE* F = std::fopen(Path.c_str(), "w")) {
-                std::fputs(Wrapper.c_str(), F);
-                std::fclose(F);
+                Written = std::fputs(Wrapper.c_str(), F) >= 0;
+                Written = std::fclose(F) == 0 && Written;
             }
-            const std::string Command = "glslangValidator -D -S comp -e main -V " + Path + " -o " + Path + ".spv";
-            const int Rc = std::system(Command.c_str());
-            check(Rc == 0, "the generated HLSL compiles as a compute shader: " + Command);
+            const std::string Command = "glslangValidator -D -S comp -e main -V '" + Path + "' -o '" + Path + ".spv' > '" + Path + ".log' 2>&1";
+            const int Rc = Written ? std::system(Command.c_str()) : -1;
+            if (Rc != 0) std::system(("cat '" + Path + ".log'").c_str());
+            check(Written && Rc == 0, "the generated HLSL compiles as a compute shader (glslangValidator -D -S comp -e main -V " + Path + ")");
         } else {
             std::printf("[SKIP] glslangValidator not installed (package glslang-tools): the generated HLSL was not compiled\n");
         }
