@@ -28,6 +28,8 @@ command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 # C# bindings: compiled by Mono's mcs and run on Mono (Unity's runtime).
 command -v mcs >/dev/null 2>&1 || need_apt+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
+# The Unreal Niagara data interface's generated HLSL: compiled by glslang's HLSL front end.
+command -v glslangValidator >/dev/null 2>&1 || need_apt+=(glslang-tools)
 
 start=$SECONDS
 bg_pids=()
