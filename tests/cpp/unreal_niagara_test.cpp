@@ -19,9 +19,13 @@
 // play, with zero particles and for an instance with no data yet; the HLSL declares every
 // function with the signature's name, inputs and outputs, and every shader parameter
 // under {symbol}_{member}; with glslangValidator installed the HLSL, wrapped in a compute
-// shader that calls every function, compiles with its HLSL front end (skipped, and said
-// so, without it). Built and run by tests/bindings/cpp_wrapper.rs
-// (`unreal_niagara_on_a_stub_engine`, plain and under ASan/UBSan).
+// shader that calls every function, compiles with its HLSL front end, and with a Vulkan
+// driver (Mesa's lavapipe runs on the CPU) a wrapper that calls every function for each
+// index runs over the uploaded buffer and returns the VM's floats bit for bit (each step
+// skipped, and said so, without its tool; the execution is skipped under ASan, whose
+// leak check would report the uninstrumented driver's allocations). Built and run by
+// tests/bindings/cpp_wrapper.rs (`unreal_niagara_on_a_stub_engine`, plain and under
+// ASan/UBSan).
 
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewWorldSubsystem.cpp"
 #include "../../unreal-sample/Plugins/Sinew/Source/Sinew/Private/SinewRopeComponent.cpp"
@@ -35,10 +39,18 @@
 #include "NiagaraCompileHashVisitor.h"
 #include "NiagaraShaderParametersBuilder.h"
 
+#if __has_include(<vulkan/vulkan.h>)
+#include "vulkan_compute.h"
+#define SINEW_TEST_VULKAN 1
+#endif
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <sstream>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -189,6 +201,144 @@ std::vector<float> GpuRead(const GpuTick& T, const char* Function, int32 Index) 
     return {C.X, C.Y, C.Z, Q.X, Q.Y, Q.Z, Q.W, R.X, R.Y, R.Z};
 }
 
+/// The generated HLSL compiled (glslangValidator) into a compute shader that calls every
+/// function for the index of its thread and writes what they return, run on a Vulkan
+/// device (Mesa's lavapipe on a CPU): the HLSL itself executed over the buffer the proxy
+/// uploaded. `Why` says why not when it cannot run here.
+struct HlslExecutor {
+    bool Ready = false;
+    std::string Why = "not set up";
+    std::string Device;
+    std::vector<uint32_t> Spirv;
+    uint32_t GlobalSlot = 0, ParticlesSlot = 0, IndicesSlot = 0, OutSlot = 0;
+};
+HlslExecutor& Executor() {
+    static HlslExecutor E;
+    return E;
+}
+/// Floats each thread of the executing shader writes: Count (as bits), Position,
+/// Velocity, DensityRatio, Center, Rotation, Radii.
+constexpr int ExecutedFloats = 18;
+
+/// Compiles `Hlsl` (the data interface's parameters and functions, symbol
+/// DISinewParticles_0) wrapped in the executing shader, beside `Base`.
+void SetUpExecutor(const std::string& Hlsl, const std::string& Base) {
+    HlslExecutor& E = Executor();
+#if !defined(SINEW_TEST_VULKAN) || defined(__SANITIZE_ADDRESS__)
+    (void)Hlsl;
+    (void)Base;
+#if defined(__SANITIZE_ADDRESS__)
+    // The driver is not instrumented, and LeakSanitizer reports what it keeps at exit.
+    E.Why = "not under AddressSanitizer (the plain build of this test executes it)";
+#else
+    E.Why = "<vulkan/vulkan.h> not installed (libvulkan-dev)";
+#endif
+#else
+    const std::string Source = Hlsl + R"(
+StructuredBuffer<int> SinewIndices;
+RWStructuredBuffer<float> SinewOut;
+[numthreads(1, 1, 1)]
+void main(uint3 Thread : SV_DispatchThreadID)
+{
+	const int Index = SinewIndices[Thread.x];
+	const uint At = Thread.x * 18u;
+	int Count;
+	float3 Position, Velocity, Center, Radii;
+	float4 Rotation;
+	float DensityRatio;
+	GetNumParticles_DISinewParticles_0(Count);
+	GetPosition_DISinewParticles_0(Index, Position);
+	GetVelocity_DISinewParticles_0(Index, Velocity);
+	GetDensityRatio_DISinewParticles_0(Index, DensityRatio);
+	GetEllipsoid_DISinewParticles_0(Index, Center, Rotation, Radii);
+	SinewOut[At] = asfloat(Count);
+	SinewOut[At + 1u] = Position.x; SinewOut[At + 2u] = Position.y; SinewOut[At + 3u] = Position.z;
+	SinewOut[At + 4u] = Velocity.x; SinewOut[At + 5u] = Velocity.y; SinewOut[At + 6u] = Velocity.z;
+	SinewOut[At + 7u] = DensityRatio;
+	SinewOut[At + 8u] = Center.x; SinewOut[At + 9u] = Center.y; SinewOut[At + 10u] = Center.z;
+	SinewOut[At + 11u] = Rotation.x; SinewOut[At + 12u] = Rotation.y; SinewOut[At + 13u] = Rotation.z; SinewOut[At + 14u] = Rotation.w;
+	SinewOut[At + 15u] = Radii.x; SinewOut[At + 16u] = Radii.y; SinewOut[At + 17u] = Radii.z;
+}
+)";
+    const std::string Path = Base + ".run.hlsl";
+    if (FILE* F = std::fopen(Path.c_str(), "w")) {
+        std::fputs(Source.c_str(), F);
+        std::fclose(F);
+    }
+    // --amb gives each resource a binding; -q prints them (the uniform block reflection).
+    const std::string Command = "glslangValidator -D -S comp -e main -V --amb -q '" + Path + "' -o '" + Path + ".spv' > '" + Path + ".log' 2>&1";
+    if (std::system(Command.c_str()) != 0) {
+        E.Why = "glslangValidator failed on the executing shader: " + Command;
+        return;
+    }
+    std::ifstream Spv(Path + ".spv", std::ios::binary);
+    const std::vector<char> Bytes((std::istreambuf_iterator<char>(Spv)), std::istreambuf_iterator<char>());
+    E.Spirv.assign(Bytes.size() / 4, 0u);
+    if (!Bytes.empty()) std::memcpy(E.Spirv.data(), Bytes.data(), E.Spirv.size() * 4);
+    std::ifstream Log(Path + ".log");
+    std::string Line;
+    bool Blocks = false;
+    int Found = 0;
+    while (std::getline(Log, Line)) {
+        if (Line.rfind("Uniform block reflection:", 0) == 0) Blocks = true;
+        else if (Line.empty()) Blocks = false;
+        const std::size_t Colon = Line.find(':'), At = Line.find("binding ");
+        if (!Blocks || Colon == std::string::npos || At == std::string::npos) continue;
+        const std::string Name = Line.substr(0, Colon);
+        const uint32_t Slot = static_cast<uint32_t>(std::stoul(Line.substr(At + 8)));
+        if (Name == "$Global") E.GlobalSlot = Slot, ++Found;
+        if (Name == "DISinewParticles_0_Particles") E.ParticlesSlot = Slot, ++Found;
+        if (Name == "SinewIndices") E.IndicesSlot = Slot, ++Found;
+        if (Name == "SinewOut") E.OutSlot = Slot, ++Found;
+    }
+    if (Found != 4 || E.Spirv.empty()) {
+        E.Why = "glslangValidator's reflection (" + Path + ".log) does not name the four buffers";
+        return;
+    }
+    // A probe run: is there a Vulkan device here?
+    std::vector<vkc::Binding> Probe(1);
+    Probe[0].Slot = E.OutSlot;
+    bool Unavailable = false;
+    const std::string Error = vkc::Run(E.Spirv, Probe, 0, Unavailable, &E.Device);
+    if (Unavailable) {
+        E.Why = "no Vulkan (" + Error + "; Mesa's lavapipe is Debian's mesa-vulkan-drivers)";
+        return;
+    }
+    E.Ready = true;
+    E.Why.clear();
+#endif
+}
+
+/// Runs the executing shader for Indices over what T bound; the threads' floats.
+std::vector<float> Execute(const GpuTick& T, const std::vector<int32>& Indices, std::string& Error) {
+    std::vector<float> Out;
+#ifdef SINEW_TEST_VULKAN
+    const HlslExecutor& E = Executor();
+    std::vector<vkc::Binding> B(4);
+    const int32 Global[4] = {T.NumParticles, T.NumEllipsoids, 0, 0}; // $Global: two ints, std140
+    B[0].Slot = E.GlobalSlot;
+    B[0].Uniform = true;
+    B[0].Bytes.assign(reinterpret_cast<const uint8*>(Global), reinterpret_cast<const uint8*>(Global) + sizeof(Global));
+    B[1].Slot = E.ParticlesSlot;
+    B[1].Bytes.assign(reinterpret_cast<const uint8*>(T.Particles.data()), reinterpret_cast<const uint8*>(T.Particles.data() + T.Particles.size()));
+    B[2].Slot = E.IndicesSlot;
+    B[2].Bytes.assign(reinterpret_cast<const uint8*>(Indices.data()), reinterpret_cast<const uint8*>(Indices.data() + Indices.size()));
+    B[3].Slot = E.OutSlot;
+    B[3].Bytes.assign(Indices.size() * ExecutedFloats * sizeof(float), 0xFF);
+    bool Unavailable = false;
+    Error = vkc::Run(E.Spirv, B, static_cast<uint32_t>(Indices.size()), Unavailable);
+    if (Error.empty()) {
+        Out.resize(Indices.size() * ExecutedFloats);
+        std::memcpy(Out.data(), B[3].Bytes.data(), Out.size() * sizeof(float));
+    }
+#else
+    (void)T;
+    (void)Indices;
+    Error = "no Vulkan headers";
+#endif
+    return Out;
+}
+
 /// After a VM tick of Inst: one GPU tick gives every function's VM outputs, bit for bit,
 /// for each index from -2 to count + 1 and for INT32_MIN / INT32_MAX.
 void CheckGpuMatchesVm(Instance& Inst, const std::string& What) {
@@ -209,6 +359,32 @@ void CheckGpuMatchesVm(Instance& Inst, const std::string& What) {
         }
         check(Same, What + ": " + Name + " on the GPU gives the VM's floats, bit for bit, in and out of range");
     }
+    if (!Executor().Ready) {
+        std::printf("[SKIP] %s: the generated HLSL not executed: %s\n", What.c_str(), Executor().Why.c_str());
+        return;
+    }
+    // The HLSL itself, executed over the uploaded buffer, against the VM.
+    std::string Error;
+    const std::vector<float> Ran = Execute(T, Ix, Error);
+    const std::pair<const char*, int> Offsets[] = {{"GetPosition", 1}, {"GetVelocity", 4}, {"GetDensityRatio", 7}, {"GetEllipsoid", 8}};
+    bool Executed = Error.empty() && Ran.size() == Ix.size() * ExecutedFloats;
+    for (std::size_t k = 0; Executed && k < Ix.size(); ++k) {
+        int32 Count = -1;
+        std::memcpy(&Count, &Ran[k * ExecutedFloats], sizeof(int32));
+        Executed = Count == N;
+    }
+    std::string Which;
+    for (const auto& [Name, Offset] : Offsets) {
+        const int Outputs = Name == std::string("GetEllipsoid") ? 10 : Name == std::string("GetDensityRatio") ? 1 : 3;
+        const VMCall Vm = Call(Inst, Name, Ix, Outputs);
+        for (std::size_t k = 0; Executed && k < Ix.size(); ++k)
+            for (int o = 0; o < Outputs; ++o)
+                if (!SameBits(Ran[k * ExecutedFloats + (std::size_t)(Offset + o)], Vm.Floats[(std::size_t)o][k])) {
+                    Executed = false;
+                    Which = std::string(" (") + Name + " at index " + std::to_string(Ix[k]) + ")";
+                }
+    }
+    check(Executed, What + ": the generated HLSL, executed (" + Executor().Device + ") over the uploaded buffer, returns the VM's count and floats bit for bit for every index" + Which + Error);
 }
 
 /// The HLSL type Niagara gives a signature's type (the stub names types as HLSL does not).
@@ -357,7 +533,9 @@ void main(uint3 Thread : SV_DispatchThreadID)
             const int Rc = Written ? std::system(Command.c_str()) : -1;
             if (Rc != 0) std::system(("cat '" + Path + ".log'").c_str());
             check(Written && Rc == 0, "the generated HLSL compiles as a compute shader (glslangValidator -D -S comp -e main -V " + Path + ")");
+            SetUpExecutor(Hlsl, std::string(argc > 0 ? argv[0] : "unreal_niagara_test"));
         } else {
+            Executor().Why = "glslangValidator not installed";
             std::printf("[SKIP] glslangValidator not installed (package glslang-tools): the generated HLSL was not compiled\n");
         }
         check(DI.HasTickGroupPrereqs() && DI.CalculateTickGroup(nullptr) > TG_PostPhysics,

@@ -38,8 +38,9 @@
 // both targets. A GPU emitter reads the frame of the last tick handed to the render thread.
 //
 // Compiled only against the stand-in engine of the tests (tests/cpp/ue_stub), not by
-// UnrealBuildTool; the generated HLSL is compiled by glslang's HLSL front end in the tests
-// (when installed), not by the engine's shader compiler. See docs/unreal.md ("Niagara").
+// UnrealBuildTool; the generated HLSL is compiled by glslang's HLSL front end and run on a
+// CPU Vulkan driver in the tests (when installed), not by the engine's shader compiler.
+// See docs/unreal.md ("Niagara").
 #pragma once
 
 #include "CoreMinimal.h"
