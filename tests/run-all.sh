@@ -28,6 +28,11 @@ command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 # C# bindings: compiled by Mono's mcs and run on Mono (Unity's runtime).
 command -v mcs >/dev/null 2>&1 || need_apt+=(mono-mcs)
 command -v mono >/dev/null 2>&1 || need_apt+=(mono-runtime)
+# The Unreal Niagara data interface's generated HLSL: compiled by glslang's HLSL front end
+# and executed on Mesa's CPU Vulkan driver (lavapipe) by tests/cpp/unreal_niagara_test.cpp.
+command -v glslangValidator >/dev/null 2>&1 || need_apt+=(glslang-tools)
+[ -f /usr/include/vulkan/vulkan.h ] || need_apt+=(libvulkan-dev)
+ls /usr/share/vulkan/icd.d/lvp_icd.*.json >/dev/null 2>&1 || need_apt+=(mesa-vulkan-drivers)
 
 start=$SECONDS
 bg_pids=()

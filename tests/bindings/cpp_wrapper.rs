@@ -46,8 +46,11 @@
 //!   one mesh instance per live particle where it is drawn, kill volumes, emitters,
 //!   in-place settings, body coupling switches.
 //! * `unreal_niagara_on_a_stub_engine` (and `_asan_ubsan`): the plugin's Niagara data
-//!   interface on the stub engine (and the stub's stand-ins for Niagara and the
-//!   VectorVM): its VM functions give a rope's and a fluid's particles as drawn.
+//!   interface on the stub engine (and the stub's stand-ins for Niagara, the
+//!   VectorVM and the render graph): its VM functions give a rope's and a fluid's
+//!   particles as drawn, the buffer its GPU path uploads gives the same floats, and its
+//!   generated HLSL compiles with glslangValidator's HLSL front end and, run on a CPU
+//!   Vulkan driver (lavapipe), returns them (each where installed).
 //! * `unreal_sdf_collider_on_a_stub_engine` (and `_asan_ubsan`): the collider
 //!   component's static mesh distance field on the stub engine.
 //! * `unreal_fixed_step_on_a_stub_engine` (and `_asan_ubsan`): the subsystem's fixed

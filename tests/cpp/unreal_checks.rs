@@ -444,6 +444,7 @@ const ENGINE_PLUGIN_MODULES: &[(&str, &str)] = &[
     ("ProceduralMeshComponent", "ProceduralMeshComponent"),
     ("Niagara", "Niagara"),
     ("NiagaraCore", "Niagara"),
+    ("NiagaraShader", "Niagara"),
 ];
 /// Values of meta=(Units=...) used here that Unreal's EUnit parser accepts.
 const KNOWN_UNITS: &[&str] = &[

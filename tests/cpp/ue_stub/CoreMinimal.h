@@ -14,6 +14,8 @@
 #include <cstring>
 #include <functional>
 #include <limits>
+#include <map>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -47,11 +49,38 @@ using uint64 = std::uint64_t;
 using TCHAR = char;
 using SIZE_T = std::size_t;
 
+namespace ESearchCase {
+enum Type { CaseSensitive, IgnoreCase };
+}
 struct FString {
     std::string S;
     FString() = default;
     FString(const char* s) : S(s) {}
     const char* operator*() const { return S.c_str(); }
+    int32_t Len() const { return static_cast<int32_t>(S.size()); }
+    bool IsEmpty() const { return S.empty(); }
+    bool operator==(const FString& o) const { return S == o.S; }
+    FString& operator+=(const FString& o) {
+        S += o.S;
+        return *this;
+    }
+    FString& operator+=(const char* o) {
+        S += o;
+        return *this;
+    }
+    friend FString operator+(FString a, const FString& b) { return a += b; }
+    /// Stub: case-sensitive only (the plugin passes ESearchCase::CaseSensitive).
+    FString Replace(const char* From, const char* To, ESearchCase::Type = ESearchCase::IgnoreCase) const {
+        FString Out;
+        const std::string F(From);
+        std::size_t At = 0;
+        for (std::size_t Hit; !F.empty() && (Hit = S.find(F, At)) != std::string::npos; At = Hit + F.size()) {
+            Out.S.append(S, At, Hit - At);
+            Out.S += To;
+        }
+        Out.S.append(S, At, std::string::npos);
+        return Out;
+    }
 };
 
 enum EName { NAME_None };
@@ -154,6 +183,7 @@ struct FVector2f {
 struct FVector4f {
     float X = 0, Y = 0, Z = 0, W = 0;
     FVector4f() = default;
+    FVector4f(float x, float y, float z, float w) : X(x), Y(y), Z(z), W(w) {}
     FVector4f(const FVector3f& v, float w) : X(v.X), Y(v.Y), Z(v.Z), W(w) {}
 };
 struct FColor {
@@ -329,6 +359,49 @@ const T* GetDefault() {
 }
 
 struct FObjectInitializer {};
+
+template <class T>
+std::remove_reference_t<T>&& MoveTemp(T&& v) {
+    return static_cast<std::remove_reference_t<T>&&>(v);
+}
+/// Rounds Val up to a multiple of Alignment (a power of two), as UE's Align.
+template <class T>
+constexpr T Align(T Val, uint64 Alignment) {
+    return static_cast<T>((static_cast<uint64>(Val) + Alignment - 1) & ~(Alignment - 1));
+}
+
+/// UE's TUniquePtr. Stub: a std::unique_ptr.
+template <class T>
+class TUniquePtr {
+  public:
+    TUniquePtr() = default;
+    void Reset(T* p = nullptr) { P.reset(p); }
+    T* Get() const { return P.get(); }
+    T* operator->() const { return P.get(); }
+    explicit operator bool() const { return P != nullptr; }
+    bool IsValid() const { return P != nullptr; }
+
+  private:
+    std::unique_ptr<T> P;
+};
+
+/// UE's TMap. Stub: a std::map (keys ordered, which TMap does not promise).
+template <class K, class V>
+class TMap {
+  public:
+    V* Find(const K& k) {
+        auto it = M.find(k);
+        return it == M.end() ? nullptr : &it->second;
+    }
+    const V* Find(const K& k) const {
+        auto it = M.find(k);
+        return it == M.end() ? nullptr : &it->second;
+    }
+    V& FindOrAdd(const K& k) { return M[k]; }
+    int32 Remove(const K& k) { return static_cast<int32>(M.erase(k)); }
+    int32 Num() const { return static_cast<int32>(M.size()); }
+    std::map<K, V> M;
+};
 
 struct FArchive {
     bool bSaving = true;

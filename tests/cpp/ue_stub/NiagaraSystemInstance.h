@@ -10,7 +10,9 @@ class FNiagaraSystemInstance {
     USceneComponent* GetAttachComponent() { return AttachComponent; }
     UWorld* GetWorld() const { return World; }
     FNiagaraLWCConverter GetLWCConverter(bool bLocalSpaceEmitter = false) const { return FNiagaraLWCConverter(LWCOrigin); }
+    FNiagaraSystemInstanceID GetId() const { return Id; }
     USceneComponent* AttachComponent = nullptr;
+    FNiagaraSystemInstanceID Id = 1; ///< stub: set by the test
     UWorld* World = nullptr;
     FVector LWCOrigin; ///< stub: the system's large-world origin (cm)
 };

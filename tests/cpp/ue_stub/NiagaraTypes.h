@@ -2,6 +2,9 @@
 // Stand-in for the Niagara types the plugin's data interface names.
 #include "CoreMinimal.h"
 
+/// NiagaraCommon.h: one running system instance's id.
+using FNiagaraSystemInstanceID = uint64;
+
 /// A position in a Niagara simulation's space (cm, relative to the system's LWC origin).
 struct FNiagaraPosition : FVector3f {
     FNiagaraPosition() = default;

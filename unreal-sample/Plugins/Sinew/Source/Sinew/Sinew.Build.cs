@@ -29,8 +29,9 @@ public class Sinew : ModuleRules
 		PrivateDependencyModuleNames.AddRange(new string[]
 		{
 			"Projects",
-			"RenderCore", // the ropes' and cloths' scene proxy (FSinewMeshSceneProxy)
+			"RenderCore", // the ropes' and cloths' scene proxy (FSinewMeshSceneProxy), the Niagara data interface's GPU buffer (RDG)
 			"RHI",
+			"NiagaraShader", // the Niagara data interface's HLSL and shader parameters (GPU emitters)
 			"Landscape", // USinewLandscapeColliderComponent samples ALandscapeProxy heights
 		});
 	}

@@ -3,8 +3,13 @@
 #include "Components/SceneComponent.h"
 #include "Engine/World.h"
 #include "GameFramework/Actor.h"
+#include "NiagaraCompileHashVisitor.h"
+#include "NiagaraShaderParametersBuilder.h"
 #include "NiagaraSystemInstance.h"
 #include "NiagaraTypes.h"
+#include "RenderGraphBuilder.h"
+#include "RenderingThread.h"
+#include "ShaderParameterStruct.h"
 #include "SinewConversions.h"
 #include "SinewFluidInstances.h"
 #include "SinewWorldSubsystem.h"
@@ -18,6 +23,8 @@ static const FName GetPositionName(TEXT("GetPosition"));
 static const FName GetVelocityName(TEXT("GetVelocity"));
 static const FName GetDensityRatioName(TEXT("GetDensityRatio"));
 static const FName GetEllipsoidName(TEXT("GetEllipsoid"));
+/** Every function, in the order AddSignatures lists them. */
+static const FName FunctionNames[] = {GetNumParticlesName, GetPositionName, GetVelocityName, GetDensityRatioName, GetEllipsoidName};
 
 /** What one Niagara system instance reads: this tick's particles in Niagara's units. */
 struct FInstanceData
@@ -36,6 +43,169 @@ struct FInstanceData
 	int32 Count = 0;
 };
 
+/** What the game thread hands the render thread each tick for GPU emitters (the layout at the top of the header). */
+struct FGpuFrame
+{
+	TArray<FVector4f> Packed; // never empty: one float4 of zeros when there is nothing to read
+	int32 NumParticles = 0;
+	int32 NumEllipsoids = 0;
+};
+
+/** Packs this tick's particles as the GPU functions read them; the same floats the VM functions return. */
+static void PackForGpu(const FInstanceData& Data, FGpuFrame& Out)
+{
+	const int32 N = Data.Count;
+	const int32 E = FMath::Min(Data.Centers.Num(), N); // as VMGetEllipsoid bounds its index
+	Out.NumParticles = N;
+	Out.NumEllipsoids = E;
+	Out.Packed.SetNumUninitialized(FMath::Max(2 * N + 3 * E, 1));
+	Out.Packed[0] = FVector4f(0.0f, 0.0f, 0.0f, 0.0f);
+	for (int32 i = 0; i < N; ++i)
+	{
+		Out.Packed[i] = FVector4f(Data.Positions[i], Data.DensityRatios[i]);
+		Out.Packed[N + i] = FVector4f(Data.Velocities[i], 0.0f);
+	}
+	for (int32 i = 0; i < E; ++i)
+	{
+		const FQuat4f& Q = Data.Rotations[i];
+		Out.Packed[2 * N + 3 * i] = FVector4f(Data.Centers[i], 0.0f);
+		Out.Packed[2 * N + 3 * i + 1] = FVector4f(Q.X, Q.Y, Q.Z, Q.W);
+		Out.Packed[2 * N + 3 * i + 2] = FVector4f(Data.Radii[i], 0.0f);
+	}
+}
+
+/** The compute shader's parameters; HLSL names them {DataInterfaceHLSLSymbol}_{Member}. */
+BEGIN_SHADER_PARAMETER_STRUCT(FShaderParameters, )
+	SHADER_PARAMETER(int32, NumParticles)
+	SHADER_PARAMETER(int32, NumEllipsoids)
+	SHADER_PARAMETER_RDG_BUFFER_SRV(StructuredBuffer<float4>, Particles)
+END_SHADER_PARAMETER_STRUCT()
+
+// The HLSL: {Symbol} is the data interface's HLSL symbol, {Function} the generated function's name.
+static const TCHAR* const ParameterHLSL = TEXT(
+	"StructuredBuffer<float4> {Symbol}_Particles;\n"
+	"int {Symbol}_NumParticles;\n"
+	"int {Symbol}_NumEllipsoids;\n");
+static const TCHAR* const GetNumParticlesHLSL = TEXT(
+	"void {Function}(out int Count)\n"
+	"{\n"
+	"\tCount = {Symbol}_NumParticles;\n"
+	"}\n");
+static const TCHAR* const GetPositionHLSL = TEXT(
+	"void {Function}(int Index, out float3 Position)\n"
+	"{\n"
+	"\tPosition = float3(0.0f, 0.0f, 0.0f);\n"
+	"\tif (Index >= 0 && Index < {Symbol}_NumParticles)\n"
+	"\t{\n"
+	"\t\tPosition = {Symbol}_Particles[Index].xyz;\n"
+	"\t}\n"
+	"}\n");
+static const TCHAR* const GetVelocityHLSL = TEXT(
+	"void {Function}(int Index, out float3 Velocity)\n"
+	"{\n"
+	"\tVelocity = float3(0.0f, 0.0f, 0.0f);\n"
+	"\tif (Index >= 0 && Index < {Symbol}_NumParticles)\n"
+	"\t{\n"
+	"\t\tVelocity = {Symbol}_Particles[{Symbol}_NumParticles + Index].xyz;\n"
+	"\t}\n"
+	"}\n");
+static const TCHAR* const GetDensityRatioHLSL = TEXT(
+	"void {Function}(int Index, out float DensityRatio)\n"
+	"{\n"
+	"\tDensityRatio = 0.0f;\n"
+	"\tif (Index >= 0 && Index < {Symbol}_NumParticles)\n"
+	"\t{\n"
+	"\t\tDensityRatio = {Symbol}_Particles[Index].w;\n"
+	"\t}\n"
+	"}\n");
+static const TCHAR* const GetEllipsoidHLSL = TEXT(
+	"void {Function}(int Index, out float3 Center, out float4 Rotation, out float3 Radii)\n"
+	"{\n"
+	"\tCenter = float3(0.0f, 0.0f, 0.0f);\n"
+	"\tRotation = float4(0.0f, 0.0f, 0.0f, 1.0f);\n"
+	"\tRadii = float3(0.0f, 0.0f, 0.0f);\n"
+	"\tif (Index >= 0 && Index < {Symbol}_NumEllipsoids)\n"
+	"\t{\n"
+	"\t\tconst int Base = 2 * {Symbol}_NumParticles + 3 * Index;\n"
+	"\t\tCenter = {Symbol}_Particles[Base].xyz;\n"
+	"\t\tRotation = {Symbol}_Particles[Base + 1];\n"
+	"\t\tRadii = {Symbol}_Particles[Base + 2].xyz;\n"
+	"\t}\n"
+	"}\n");
+
+/** The HLSL template of the function named Definition (null for a name this data interface does not have). */
+static const TCHAR* FunctionTemplate(FName Definition)
+{
+	if (Definition == GetNumParticlesName)
+	{
+		return GetNumParticlesHLSL;
+	}
+	if (Definition == GetPositionName)
+	{
+		return GetPositionHLSL;
+	}
+	if (Definition == GetVelocityName)
+	{
+		return GetVelocityHLSL;
+	}
+	if (Definition == GetDensityRatioName)
+	{
+		return GetDensityRatioHLSL;
+	}
+	if (Definition == GetEllipsoidName)
+	{
+		return GetEllipsoidHLSL;
+	}
+	return nullptr;
+}
+
+static FString Substitute(const TCHAR* Template, const FString& Symbol, const FString& Function)
+{
+	return FString(Template).Replace(TEXT("{Symbol}"), *Symbol, ESearchCase::CaseSensitive).Replace(TEXT("{Function}"), *Function, ESearchCase::CaseSensitive);
+}
+
+/** The render thread's side: one structured buffer per system instance, uploaded once per tick. */
+struct FProxy : public FNiagaraDataInterfaceProxy
+{
+	struct FInstance
+	{
+		FGpuFrame Frame;                          // the last tick's data from the game thread
+		bool bUploaded = false;                   // Frame is in Buffer
+		TRefCountPtr<FRDGPooledBuffer> Buffer;    // Frame.Packed on the GPU
+		int32 NumParticles = 0;
+		int32 NumEllipsoids = 0;
+	};
+	TMap<FNiagaraSystemInstanceID, FInstance> Instances;
+
+	virtual int32 PerInstanceDataPassedToRenderThreadSize() const override { return (int32)Align(sizeof(FGpuFrame), 16); }
+
+	virtual void ConsumePerInstanceDataFromGameThread(void* PerInstanceData, const FNiagaraSystemInstanceID& Instance) override
+	{
+		FGpuFrame* From = static_cast<FGpuFrame*>(PerInstanceData);
+		FInstance& To = Instances.FindOrAdd(Instance);
+		To.Frame = MoveTemp(*From);
+		To.bUploaded = false;
+		From->~FGpuFrame(); // Niagara recycles the memory; what was placed in it is destroyed here
+	}
+
+	virtual void PreStage(const FNDIGpuComputePreStageContext& Context) override
+	{
+		FInstance* Instance = Instances.Find(Context.GetSystemInstanceID());
+		if (!Instance || Instance->bUploaded || Instance->Frame.Packed.Num() == 0)
+		{
+			return; // nothing new (several stages in one tick upload once)
+		}
+		FRDGBuilder& GraphBuilder = Context.GetGraphBuilder();
+		const TArray<FVector4f>& Packed = Instance->Frame.Packed;
+		FRDGBufferRef Buffer = GraphBuilder.CreateBuffer(FRDGBufferDesc::CreateStructuredDesc(sizeof(FVector4f), (uint32)Packed.Num()), TEXT("Sinew.NiagaraParticles"));
+		GraphBuilder.QueueBufferUpload(Buffer, Packed.GetData(), (uint64)Packed.Num() * sizeof(FVector4f), ERDGInitialDataFlags::None);
+		Instance->Buffer = GraphBuilder.ConvertToExternalBuffer(Buffer);
+		Instance->NumParticles = Instance->Frame.NumParticles;
+		Instance->NumEllipsoids = Instance->Frame.NumEllipsoids;
+		Instance->bUploaded = true;
+	}
+};
+
 /** The Sinew particle component of Actor named Name (none: the first one), registered with Sub. */
 static USceneComponent* FindSource(const AActor& Actor, FName Name, const USinewWorldSubsystem& Sub)
 {
@@ -51,6 +221,12 @@ static USceneComponent* FindSource(const AActor& Actor, FName Name, const USinew
 	return nullptr;
 }
 } // namespace SinewNiagara
+
+USinewNiagaraDataInterface::USinewNiagaraDataInterface(const FObjectInitializer& ObjectInitializer)
+	: Super(ObjectInitializer)
+{
+	Proxy.Reset(new SinewNiagara::FProxy());
+}
 
 void USinewNiagaraDataInterface::PostInitProperties()
 {
@@ -77,6 +253,82 @@ bool USinewNiagaraDataInterface::InitPerInstanceData(void* PerInstanceData, FNia
 void USinewNiagaraDataInterface::DestroyPerInstanceData(void* PerInstanceData, FNiagaraSystemInstance* SystemInstance)
 {
 	static_cast<SinewNiagara::FInstanceData*>(PerInstanceData)->~FInstanceData();
+	if (SystemInstance)
+	{
+		// The render thread's buffer of this instance goes after the commands already queued.
+		SinewNiagara::FProxy* RenderProxy = GetProxyAs<SinewNiagara::FProxy>();
+		const FNiagaraSystemInstanceID Id = SystemInstance->GetId();
+		ENQUEUE_RENDER_COMMAND(FSinewNiagaraRemoveInstance)(
+			[RenderProxy, Id](FRHICommandListImmediate& RHICmdList)
+			{
+				RenderProxy->Instances.Remove(Id);
+			});
+	}
+}
+
+void USinewNiagaraDataInterface::ProvidePerInstanceDataForRenderThread(void* DataForRenderThread, void* PerInstanceData, const FNiagaraSystemInstanceID& SystemInstance)
+{
+	SinewNiagara::FGpuFrame* Frame = new (DataForRenderThread) SinewNiagara::FGpuFrame();
+	SinewNiagara::PackForGpu(*static_cast<const SinewNiagara::FInstanceData*>(PerInstanceData), *Frame);
+}
+
+#if WITH_EDITORONLY_DATA
+bool USinewNiagaraDataInterface::AppendCompileHash(FNiagaraCompileHashVisitor* InVisitor) const
+{
+	bool bOk = Super::AppendCompileHash(InVisitor);
+	// The HLSL is generated here, not read from a file: hash its text (a change recompiles the GPU scripts).
+	FString HLSL = SinewNiagara::Substitute(SinewNiagara::ParameterHLSL, TEXT("DI"), TEXT(""));
+	for (const FName& Name : SinewNiagara::FunctionNames)
+	{
+		HLSL += SinewNiagara::Substitute(SinewNiagara::FunctionTemplate(Name), TEXT("DI"), TEXT("F"));
+	}
+	bOk &= InVisitor->UpdateString(TEXT("SinewNiagaraDataInterfaceHLSL"), HLSL);
+	bOk &= InVisitor->UpdateShaderParameters<SinewNiagara::FShaderParameters>();
+	return bOk;
+}
+
+void USinewNiagaraDataInterface::GetParameterDefinitionHLSL(const FNiagaraDataInterfaceGPUParamInfo& ParamInfo, FString& OutHLSL)
+{
+	OutHLSL += SinewNiagara::Substitute(SinewNiagara::ParameterHLSL, ParamInfo.DataInterfaceHLSLSymbol, TEXT(""));
+}
+
+bool USinewNiagaraDataInterface::GetFunctionHLSL(const FNiagaraDataInterfaceGPUParamInfo& ParamInfo, const FNiagaraDataInterfaceGeneratedFunction& FunctionInfo, int FunctionInstanceIndex, FString& OutHLSL)
+{
+	const TCHAR* Template = SinewNiagara::FunctionTemplate(FunctionInfo.DefinitionName);
+	if (!Template)
+	{
+		return false;
+	}
+	OutHLSL += SinewNiagara::Substitute(Template, ParamInfo.DataInterfaceHLSLSymbol, FunctionInfo.InstanceName);
+	return true;
+}
+#endif
+
+void USinewNiagaraDataInterface::BuildShaderParameters(FNiagaraShaderParametersBuilder& ShaderParametersBuilder) const
+{
+	ShaderParametersBuilder.AddNestedStruct<SinewNiagara::FShaderParameters>();
+}
+
+void USinewNiagaraDataInterface::SetShaderParameters(const FNiagaraDataInterfaceSetShaderParametersContext& Context) const
+{
+	SinewNiagara::FProxy& RenderProxy = Context.GetProxy<SinewNiagara::FProxy>();
+	SinewNiagara::FShaderParameters* Parameters = Context.GetParameterNestedStruct<SinewNiagara::FShaderParameters>();
+	FRDGBuilder& GraphBuilder = Context.GetGraphBuilder();
+	const SinewNiagara::FProxy::FInstance* Instance = RenderProxy.Instances.Find(Context.GetSystemInstanceID());
+	if (Instance && Instance->Buffer.IsValid())
+	{
+		Parameters->NumParticles = Instance->NumParticles;
+		Parameters->NumEllipsoids = Instance->NumEllipsoids;
+		Parameters->Particles = GraphBuilder.CreateSRV(GraphBuilder.RegisterExternalBuffer(Instance->Buffer));
+		return;
+	}
+	// Nothing uploaded yet for this instance: nothing to read, and still a buffer bound.
+	static const FVector4f Zero(0.0f, 0.0f, 0.0f, 0.0f);
+	FRDGBufferRef Empty = GraphBuilder.CreateBuffer(FRDGBufferDesc::CreateStructuredDesc(sizeof(FVector4f), 1), TEXT("Sinew.NiagaraParticles.Empty"));
+	GraphBuilder.QueueBufferUpload(Empty, &Zero, sizeof(FVector4f), ERDGInitialDataFlags::None);
+	Parameters->NumParticles = 0;
+	Parameters->NumEllipsoids = 0;
+	Parameters->Particles = GraphBuilder.CreateSRV(Empty);
 }
 
 bool USinewNiagaraDataInterface::PerInstanceTick(void* PerInstanceData, FNiagaraSystemInstance* SystemInstance, float DeltaSeconds)
@@ -142,7 +394,7 @@ void USinewNiagaraDataInterface::AddSignatures(TArray<FNiagaraFunctionSignature>
 	Base.bMemberFunction = true;
 	Base.bRequiresContext = false;
 	Base.bSupportsCPU = true;
-	Base.bSupportsGPU = false;
+	Base.bSupportsGPU = true;
 	Base.Inputs.Add(FNiagaraVariable(FNiagaraTypeDefinition(GetClass()), TEXT("SinewParticles")));
 	{
 		FNiagaraFunctionSignature& Sig = OutFunctions.Add_GetRef(Base);
