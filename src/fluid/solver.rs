@@ -69,6 +69,11 @@
 //! particle on a side wall lost the part of its buoyancy the wall's fluid would have
 //! given, and s_corr's yield stress held the bulk: a lighter fluid laid under a
 //! heavier one stayed there.
+//! At the end of each substep two velocity terms act between particles of unlike
+//! fluids: the drift of the unlike fluid's buoyancy ([`LAYER_DRIFT`]), which frees
+//! single particles the compressed packing holds, and an interfacial tension
+//! ([`INTERFACE_TENSION`], Tartakovsky & Meakin 2005), which keeps the overturning
+//! fluids in pieces of many particles and stills a resting interface.
 //!
 //! **Where** (ARCHITECTURE.md, "The step"): the registry entry `fluids`, after the
 //! other constraint families, every iteration. The first iteration of a substep (the
@@ -415,10 +420,11 @@ pub(crate) const SURFACE_SCORR: f32 = 10.0;
 /// strengths. It keeps the sinking fingers of an overturn in one piece instead of
 /// shedding single particles, which the packing then held, pushes a particle at the
 /// interface to its own side, and stills a resting interface (8 rows of ρ₀ 999 over
-/// 1000, 5 s: the fastest particle 0.34 m/s, as one fluid's 0.33, against 0.85 m/s
-/// without it, with the drift of [`LAYER_DRIFT`]). Measured on the inverted column
-/// (800 under 1000): 0.03 and 0.05 separate alike; 0.2 sheds more single particles
-/// (12% in the lower half at 8 × 1 and 20 s, without the drift).
+/// 1000, 8 × 1, 5 s, with the drift at 2: the fastest particle 0.34 m/s, as one
+/// fluid's 0.33, against 0.85 m/s without the tension). Measured on the inverted
+/// column (800 under 1000): 0.03 and 0.05 separate alike; 0.2 without the drift
+/// sheds more single particles (12% of the light fluid in the lower half at 8 × 1
+/// and 20 s, 5% at 0.05).
 pub(crate) const INTERFACE_TENSION: f32 = 0.05;
 
 /// Layered worlds: the slip of a fluid particle against the unlike fluid around it,
@@ -433,10 +439,12 @@ pub(crate) const INTERFACE_TENSION: f32 = 0.05;
 /// granular one, with a friction that grows with the pressure: measured, one ρ₀ 800
 /// particle in a pool of 1000 12 rows deep rises 6 rows below the surface (in 5 s),
 /// creeps 1.5 rows in 10 s 9 rows down and does not move 11 rows down or on the
-/// floor (8 × 1). Zero inside one fluid, so a world of one fluid has none. D = 4,
-/// measured on the inverted column: at 1 and 2 the single particles stay (8 × 1, 20 s:
-/// 12% and 4% of the light fluid in the lower half, 12 and 2 on the floor, with the
-/// tension 0.044 at 2, and 97% at 2 × 2, which the tension alone held inverted).
+/// floor (8 × 1); with the drift it reaches the top row in 2-3 s at 4, 8 and 16
+/// substeps. Zero inside one fluid, so a world of one fluid has none. D = 4,
+/// measured on the inverted column (8 × 1, 20 s): without the tension D = 1 and 2
+/// left 12% and 4% of the light fluid in the lower half, 12 and 2 particles on the
+/// floor; D = 2 with the tension left the 2 × 2 run inverted (97%); D = 4 with it
+/// 1.3-3.8% at 2 × 2 to 32 × 1 (docs/fluids.md, "Several fluids").
 pub(crate) const LAYER_DRIFT: f32 = 4.0;
 
 impl DensitySolver {

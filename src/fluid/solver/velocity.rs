@@ -184,7 +184,9 @@ impl DensitySolver {
                             dv += (vel[j].truncate() - vk) * wgt;
                             if layered && class[j] != class[k] {
                                 let other = &params[class[j] as usize];
-                                lift += wgt * (other.mass / prm.mass - 1.0);
+                                let (rho_j, rho_k) =
+                                    (other.mass / other.volume, prm.mass / prm.volume);
+                                lift += wgt * ((rho_j - rho_k) / rho_k);
                                 let r = r2.sqrt();
                                 if r > 0.0 {
                                     apart += d * (cohesion_kernel(r, prm.h) / r);
@@ -208,7 +210,7 @@ impl DensitySolver {
                         let mut v = *out + dv * prm.viscosity;
                         if layered {
                             // The drift: the unlike fluid's buoyancy, (ρ_j − ρ_k)/ρ_k
-                            // per unit of Σ V_j W (equal volumes: the mass ratio).
+                            // per unit of Σ V_j W.
                             v -= gravity * (LAYER_DRIFT * lift * h);
                             // The tension, less what pushes into a wall: the fluid
                             // the wall stands in for is the particle's own mirrored,
