@@ -447,6 +447,14 @@ pub(crate) const INTERFACE_TENSION: f32 = 0.05;
 /// 1.3-3.8% at 2 × 2 to 32 × 1 (docs/fluids.md, "Several fluids").
 pub(crate) const LAYER_DRIFT: f32 = 4.0;
 
+/// The most (ρ_j − ρ_k)/ρ_k counts in [`LAYER_DRIFT`]'s acceleration: 2, the
+/// buoyant acceleration (in g) of a sphere with no mass of its own in a liquid, whose
+/// inertia is then the added mass of half the liquid it displaces. A light fluid
+/// among one up to 3 times as dense is not limited; a much lighter one (ρ₀ 1 among
+/// 1000) would otherwise be driven at some 4000 g. Past it the pair's momenta are no
+/// longer equal and opposite.
+pub(crate) const DRIFT_RATIO: f32 = 2.0;
+
 impl DensitySolver {
     /// Whether the fluid passes run this step.
     pub fn is_active(&self) -> bool {

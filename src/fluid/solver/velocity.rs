@@ -2,8 +2,8 @@
 //! `fluid::solver`): XSPH viscosity, vorticity confinement, cohesion and adhesion.
 
 use super::{
-    adhesion_kernel, cohesion_kernel, list_of, DensitySolver, Params, INTERFACE_TENSION,
-    LAYER_DRIFT, PULL_RATE2, SLOT_CHUNK, SOLID,
+    adhesion_kernel, cohesion_kernel, list_of, DensitySolver, Params, DRIFT_RATIO,
+    INTERFACE_TENSION, LAYER_DRIFT, PULL_RATE2, SLOT_CHUNK, SOLID,
 };
 use crate::fluid::Fluid;
 use crate::kernels::fluid as kernels;
@@ -186,7 +186,7 @@ impl DensitySolver {
                                 let other = &params[class[j] as usize];
                                 let (rho_j, rho_k) =
                                     (other.mass / other.volume, prm.mass / prm.volume);
-                                lift += wgt * ((rho_j - rho_k) / rho_k);
+                                lift += wgt * ((rho_j - rho_k) / rho_k).min(DRIFT_RATIO);
                                 let r = r2.sqrt();
                                 if r > 0.0 {
                                     apart += d * (cohesion_kernel(r, prm.h) / r);
