@@ -197,7 +197,7 @@ impl Stage for FluidSet {
     /// Viscosity, vorticity, cohesion and adhesion (velocities).
     fn end_substep(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
         self.solver
-            .end_substep(self.fluids.items(), particles, cx.h, cx.exec);
+            .end_substep(self.fluids.items(), particles, cx.h, cx.gravity, cx.exec);
     }
 
     /// ρ/ρ₀ into each fluid (readback and stats), the diffuse particles of the fluids

@@ -69,6 +69,11 @@
 //! particle on a side wall lost the part of its buoyancy the wall's fluid would have
 //! given, and s_corr's yield stress held the bulk: a lighter fluid laid under a
 //! heavier one stayed there.
+//! At the end of each substep two velocity terms act between particles of unlike
+//! fluids: the drift of the unlike fluid's buoyancy ([`LAYER_DRIFT`]), which frees
+//! single particles the compressed packing holds, and an interfacial tension
+//! ([`INTERFACE_TENSION`], Tartakovsky & Meakin 2005), which keeps the overturning
+//! fluids in pieces of many particles and stills a resting interface.
 //!
 //! **Where** (ARCHITECTURE.md, "The step"): the registry entry `fluids`, after the
 //! other constraint families, every iteration. The first iteration of a substep (the
@@ -402,6 +407,56 @@ pub(crate) struct Layering {
 /// and not in the compressed bulk, where its repulsion gives the fluid at rest a
 /// yield stress that holds a lighter fluid under a heavier one.
 pub(crate) const SURFACE_SCORR: f32 = 10.0;
+
+/// Layered worlds: the interfacial tension between unlike fluids, in the units of
+/// the desc's `cohesion` γ (a neighbour at the kernel's peak accelerates a particle
+/// at γ s / T², T = 1/60 s): every pair of particles of different fluids within h
+/// repels along the Akinci et al. 2013 cohesion kernel C(r), pairs of one fluid are
+/// left alone. As the desc's cohesion, an acceleration, the same on both particles of
+/// a pair whatever their masses (the pair's momenta differ by the mass ratio; scaled
+/// by 2 m_j / (m_k + m_j) to make them equal and opposite, the inverted column below
+/// kept 7.5% and 11% of its light fluid in the lower half at 2 × 2 and 4 × 1). That is the pairwise-force model of Tartakovsky & Meakin 2005
+/// ("Modeling of surface tension and contact angles with smoothed particle
+/// hydrodynamics", Phys. Rev. E 72, 026301) with the like pairs' attraction taken
+/// as the reference (an attraction common to every pair is a uniform pressure the
+/// density solve takes up): the tension is the difference of like and unlike
+/// strengths. It keeps the sinking fingers of an overturn in one piece instead of
+/// shedding single particles, which the packing then held, pushes a particle at the
+/// interface to its own side, and stills a resting interface (8 rows of ρ₀ 999 over
+/// 1000, 8 × 1, 5 s, with the drift at 2: the fastest particle 0.34 m/s, as one
+/// fluid's 0.33, against 0.85 m/s without the tension). Measured on the inverted
+/// column (800 under 1000): 0.03 and 0.05 separate alike; 0.2 without the drift
+/// sheds more single particles (12% of the light fluid in the lower half at 8 × 1
+/// and 20 s, 5% at 0.05).
+pub(crate) const INTERFACE_TENSION: f32 = 0.05;
+
+/// Layered worlds: the slip of a fluid particle against the unlike fluid around it,
+/// as an acceleration `D (ρ_j − ρ_k)/ρ_k (−g)` per unit of `Σ V_j W_kj` over its
+/// neighbours j of other fluids (rest densities ρ; equal and opposite momenta pair
+/// by pair, as `m_k a_k = −m_j a_j` for equal volumes): the drift of the dispersed
+/// phase of the mixture model (Manninen, Taivassalo & Kallio 1996, "On the mixture
+/// model for multiphase flow"; Ren et al. 2014, "Multiple-Fluid SPH Simulation Using
+/// a Mixture Model"), the flow past a parcel the particles do not resolve. A single
+/// light particle in a heavy bulk gets its buoyancy, (ρ_h − ρ_l) g V, through the
+/// mass-weighted corrections, but the compressed packing around it holds it like a
+/// granular one, with a friction that grows with the pressure: measured, one ρ₀ 800
+/// particle in a pool of 1000 12 rows deep rises 6 rows below the surface (in 5 s),
+/// creeps 1.5 rows in 10 s 9 rows down and does not move 11 rows down or on the
+/// floor (8 × 1); with the drift it reaches the top row in 2-3 s at 4, 8 and 16
+/// substeps. Zero inside one fluid, so a world of one fluid has none. D = 4,
+/// measured on the inverted column (8 × 1, 20 s): without the tension D = 1 and 2
+/// left 12% and 4% of the light fluid in the lower half, 12 and 2 particles on the
+/// floor; D = 2 with the tension left the 2 × 2 run inverted (97%); D = 4 with it
+/// 1.3-3.8% at 2 × 2 to 32 × 1 (docs/fluids.md, "Several fluids").
+pub(crate) const LAYER_DRIFT: f32 = 4.0;
+
+/// The most (ρ_j − ρ_k)/ρ_k counts in [`LAYER_DRIFT`]'s acceleration: 2, the
+/// buoyant acceleration (in g) of a sphere with no mass of its own in a liquid, whose
+/// inertia is then the added mass of half the liquid it displaces. A light fluid
+/// among one up to 3 times as dense is not limited; a much lighter one (ρ₀ 1 among
+/// 1000) would otherwise be driven at some 4000 g. Past it the pair's momenta are no
+/// longer equal and opposite.
+pub(crate) const DRIFT_RATIO: f32 = 2.0;
 
 impl DensitySolver {
     /// Whether the fluid passes run this step.

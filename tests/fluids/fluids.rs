@@ -408,11 +408,12 @@ fn two_fluids_layer_the_lighter_on_top() {
     let (o, h) = (mean_y(&w, oil), mean_y(&w, water));
     println!("mean height: oil {o} m, water {h} m");
     // Two layers of equal volume have their centres half the depth apart once fully
-    // separated; at this resolution the last pockets take long to drain: at least a
-    // quarter of that after 30 s (mixed, or with the weights of the masses left out,
-    // the centres stay level).
+    // separated (0.4 m): measured 0.386 m after 30 s, 0.336 m without the drift and
+    // tension between unlike fluids (src/fluid/solver.rs, `LAYER_DRIFT`), whose
+    // single particles the packing held (mixed, or with the weights of the masses
+    // left out, the centres stay level).
     let depth = ny as f32 * s;
-    assert!(o - h > 0.125 * depth, "oil {o} m, water {h} m");
+    assert!(o - h > 0.45 * depth, "oil {o} m, water {h} m");
 }
 
 /// 2D rings of the article's kind (a closed rope with its area kept): a ring lighter

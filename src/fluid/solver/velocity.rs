@@ -2,7 +2,8 @@
 //! `fluid::solver`): XSPH viscosity, vorticity confinement, cohesion and adhesion.
 
 use super::{
-    adhesion_kernel, cohesion_kernel, list_of, DensitySolver, Params, PULL_RATE2, SLOT_CHUNK, SOLID,
+    adhesion_kernel, cohesion_kernel, list_of, DensitySolver, Params, DRIFT_RATIO,
+    INTERFACE_TENSION, LAYER_DRIFT, PULL_RATE2, SLOT_CHUNK, SOLID,
 };
 use crate::fluid::Fluid;
 use crate::kernels::fluid as kernels;
@@ -30,6 +31,7 @@ impl DensitySolver {
         fluids: &[Option<Fluid>],
         particles: &mut Particles,
         h: f32,
+        gravity: Vec3,
         exec: &Executor,
     ) {
         if !self.active {
@@ -49,7 +51,8 @@ impl DensitySolver {
         };
         let (viscous, vortical) = (any(|p| p.viscosity), any(|p| p.vorticity));
         let (cohesive, adhesive) = (any(|p| p.cohesion), any(|p| p.adhesion));
-        if !(viscous || vortical || cohesive || adhesive) || fluid_slots == 0 {
+        let layered = self.layering.layered;
+        if !(viscous || vortical || cohesive || adhesive || layered) || fluid_slots == 0 {
             return;
         }
         let threads = Self::threads(exec, m);
@@ -60,6 +63,7 @@ impl DensitySolver {
         let particle = &this.particle.order()[..m];
         let (list_end, lists) = (&this.list_end[..m], &this.lists[..chunks]);
         let ratio = &this.ratio[..m];
+        let (wall_end, walls) = (&this.wall_end[..m], &this.walls);
         let hot = &particles.hot[..];
         let base = &particles.base[..];
         let parts = Parts {
@@ -153,6 +157,10 @@ impl DensitySolver {
                         let mut dv = Vec3::ZERO;
                         let mut eta = Vec3::ZERO;
                         let mut pull = Vec3::ZERO;
+                        // Layered worlds: the unlike neighbours' tension and drift
+                        // (`super::INTERFACE_TENSION`, `super::LAYER_DRIFT`).
+                        let mut apart = Vec3::ZERO;
+                        let mut lift = 0.0f32;
                         for &j in list_of(list_end, lists, k) {
                             let j = j as usize;
                             let pj = pos[j];
@@ -174,6 +182,16 @@ impl DensitySolver {
                             let q = prm.h2 - r2;
                             let wgt = prm.poly6 * q * q * q * pj.w;
                             dv += (vel[j].truncate() - vk) * wgt;
+                            if layered && class[j] != class[k] {
+                                let other = &params[class[j] as usize];
+                                let (rho_j, rho_k) =
+                                    (other.mass / other.volume, prm.mass / prm.volume);
+                                lift += wgt * ((rho_j - rho_k) / rho_k).min(DRIFT_RATIO);
+                                let r = r2.sqrt();
+                                if r > 0.0 {
+                                    apart += d * (cohesion_kernel(r, prm.h) / r);
+                                }
+                            }
                             if vortical {
                                 let g = prm.grad_factor(r2) * pj.w;
                                 let wj = omega[j].truncate();
@@ -190,6 +208,24 @@ impl DensitySolver {
                         }
                         let out = velocity.at(k);
                         let mut v = *out + dv * prm.viscosity;
+                        if layered {
+                            // The drift: the unlike fluid's buoyancy, (ρ_j − ρ_k)/ρ_k
+                            // per unit of Σ V_j W.
+                            v -= gravity * (LAYER_DRIFT * lift * h);
+                            // The tension, less what pushes into a wall: the fluid
+                            // the wall stands in for is the particle's own mirrored,
+                            // with the unlike neighbours mirrored too, whose pushes
+                            // cancel the part normal to the wall (a light particle
+                            // in a corner under a heavy fluid was pressed into it).
+                            for w in list_of(wall_end, walls, k) {
+                                let n = Vec3::new(w.x, w.y, w.z);
+                                let into = n.dot(apart);
+                                if into < 0.0 {
+                                    apart -= n * into;
+                                }
+                            }
+                            v += apart * (INTERFACE_TENSION * prm.spacing * h * PULL_RATE2);
+                        }
                         if vortical {
                             let l = eta.length();
                             if l > 0.0 {
