@@ -40,7 +40,9 @@
 
 use super::neighbours::{NeighbourStats, Neighbours};
 use crate::error::{try_reserve, Result};
-use crate::kernels::contact::{count, counts, push, rub, sum, sum_rough, Cloud, Rough};
+use crate::kernels::contact::{
+    count, counts, push, rub, sum, sum_rough, Cloud, Rough, COUNT_SLACK,
+};
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec4};
 use crate::particles::material::{Grain, COHESION_BAND};
@@ -323,8 +325,9 @@ impl ParticleContacts {
                             Some(list) => (list, false),
                             None => (s.list(k), skip),
                         };
-                        if keep && buf.capacity() - buf.len() < list.len() {
-                            let grow = buf.capacity().max(list.len());
+                        let room = list.len() + COUNT_SLACK;
+                        if keep && buf.capacity() - buf.len() < room {
+                            let grow = buf.capacity().max(room);
                             keep = buf.try_reserve(grow).is_ok();
                         }
                         let out = keep.then_some(&mut *buf);

@@ -345,7 +345,7 @@ impl Neighbours {
     }
 
     /// The lists of every slot (parallel per chunk).
-    fn build_lists(&mut self, exec: &Executor) -> Result<()> {
+    pub(super) fn build_lists(&mut self, exec: &Executor) -> Result<()> {
         let m = self.len();
         let chunks = m.div_ceil(CHUNK);
         let failed = std::sync::atomic::AtomicBool::new(false);
