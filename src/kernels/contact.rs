@@ -645,16 +645,11 @@ mod avx {
             let hit = !(_mm256_movemask_ps(out) as u32) & valid;
             n += hit.count_ones();
             if KEEP {
-                // The block's slots (the last block padded), four at a time moved to
+                // The block's slots (the last block padded with k), four at a time moved to
                 // the front by a byte shuffle to the lanes that count and stored at the
                 // end (16 bytes), the end moved past those lanes: no branch per lane.
-                let mut lanes = [0u32; 8];
-                let src = if block.len() == 8 {
-                    block.as_ptr()
-                } else {
-                    lanes[..block.len()].copy_from_slice(block);
-                    lanes.as_ptr()
-                };
+                let lanes = idx.map(|j| j as u32);
+                let src = lanes.as_ptr();
                 let (lo, hi) = ((hit & 0xf) as usize, (hit >> 4) as usize);
                 let (dst, len) = (kept.as_mut_ptr(), kept.len());
                 // SAFETY: `src` holds eight entries; len ≤ the starting length + the
