@@ -29,8 +29,11 @@
 //!   at the start of the projection and adds only its own correction to its
 //!   particle, in the pass that sums it (fast partners of a slow particle after its
 //!   list, in a fixed order), so the result does not depend on the thread count. The
-//!   counting pass runs the distance test alone (`kernels::contact::count`); its
-//!   counts of the fast pairs are added serially.
+//!   counting pass runs the distance test alone (`kernels::contact::count`) and keeps
+//!   the entries of each list that count; the sum then reads only those (the same
+//!   terms in the same order, without testing again the listed pairs that do not
+//!   touch). Its counts of the fast pairs are added serially. Below 16,384 particles
+//!   the contact passes run on the calling thread.
 //! * **Granular materials** (`crate::particles::material`): when some particle in the
 //!   search has friction or cohesion, the pass runs the granular pair rule
 //!   (`kernels::contact::rub`: the push above plus position-level Coulomb friction on
@@ -217,7 +220,7 @@ impl ParticleContacts {
             self.grains.resize(n, Grain::default());
         }
         self.iterations = iterations.max(1);
-        let exec = &exec.from_items(n, CONTACT_PARALLEL_MIN);
+        let exec = &exec.sized_for(n, CONTACT_PARALLEL_MIN);
         self.search.begin_step(particles, h, exec)?;
         self.gather(particles);
         Ok(())
@@ -259,7 +262,7 @@ impl ParticleContacts {
     /// each slot's active contacts (the distance test alone, [`count`]), then the
     /// mass-split sum, each slot's correction added to its particle in the same pass.
     pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
-        let exec = &exec.from_items(particles.len(), CONTACT_PARALLEL_MIN);
+        let exec = &exec.sized_for(particles.len(), CONTACT_PARALLEL_MIN);
         self.search.refresh(particles, h, exec);
         if !self.search.active {
             return;

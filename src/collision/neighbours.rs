@@ -56,7 +56,11 @@
 //!   change: the permutation is internal.
 //! * **Lists** (parallel per chunk of 1024 slots): slot k's neighbours are slot
 //!   indices in scan order (row by row in bucket order, then by slot), stored per
-//!   chunk; everything depends only on the positions, never on the thread count.
+//!   chunk; everything depends only on the positions, never on the thread count. In
+//!   the dense layout scan order is ascending slot order and the test is symmetric
+//!   between slow slots, so each slow slot tests only the candidates above it and the
+//!   lists are assembled from those forward lists in one pass in slot order (the same
+//!   lists, each pair tested once: `build_lists_symmetric`).
 //!
 //! [`Neighbours::for_each`] iterates the neighbours of a slot within a distance (the
 //! loop of a fluid density estimate).

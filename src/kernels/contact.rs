@@ -645,33 +645,47 @@ mod avx {
             let hit = !(_mm256_movemask_ps(out) as u32) & valid;
             n += hit.count_ones();
             if KEEP {
-                // The block's slots (the last block padded with k), four at a time moved to
-                // the front by a byte shuffle to the lanes that count and stored at the
-                // end (16 bytes), the end moved past those lanes: no branch per lane.
-                let lanes = idx.map(|j| j as u32);
-                let src = lanes.as_ptr();
-                let (lo, hi) = ((hit & 0xf) as usize, (hit >> 4) as usize);
                 let (dst, len) = (kept.as_mut_ptr(), kept.len());
-                // SAFETY: `src` holds eight entries; len ≤ the starting length + the
-                // entries of `list` before this block, and the room reserved on entry
-                // (list.len() + COUNT_SLACK) covers the eight entries the two stores
-                // write from there; the first len entries are written.
-                unsafe {
-                    let shuffle = |m: usize| {
-                        _mm_loadu_si128(COMPRESS.get_unchecked(m).as_ptr() as *const __m128i)
-                    };
-                    let a = _mm_loadu_si128(src as *const __m128i);
-                    let b = _mm_loadu_si128(src.add(4) as *const __m128i);
-                    _mm_storeu_si128(
-                        dst.add(len) as *mut __m128i,
-                        _mm_shuffle_epi8(a, shuffle(lo)),
-                    );
-                    let len = len + lo.count_ones() as usize;
-                    _mm_storeu_si128(
-                        dst.add(len) as *mut __m128i,
-                        _mm_shuffle_epi8(b, shuffle(hi)),
-                    );
-                    kept.set_len(len + hi.count_ones() as usize);
+                if block.len() == 8 {
+                    // Four slots at a time moved to the front by a byte shuffle to
+                    // the lanes that count and stored at the end (16 bytes), the end
+                    // moved past those lanes: no branch per lane.
+                    let (lo, hi) = ((hit & 0xf) as usize, (hit >> 4) as usize);
+                    let src = block.as_ptr();
+                    // SAFETY: `block` holds eight entries; len ≤ the starting length
+                    // + the entries of `list` before this block, and the room reserved
+                    // on entry (list.len() + COUNT_SLACK) covers the eight entries the
+                    // two stores write from there; the first len entries are written.
+                    unsafe {
+                        let shuffle = |m: usize| {
+                            _mm_loadu_si128(COMPRESS.get_unchecked(m).as_ptr() as *const __m128i)
+                        };
+                        let a = _mm_loadu_si128(src as *const __m128i);
+                        let b = _mm_loadu_si128(src.add(4) as *const __m128i);
+                        _mm_storeu_si128(
+                            dst.add(len) as *mut __m128i,
+                            _mm_shuffle_epi8(a, shuffle(lo)),
+                        );
+                        let len = len + lo.count_ones() as usize;
+                        _mm_storeu_si128(
+                            dst.add(len) as *mut __m128i,
+                            _mm_shuffle_epi8(b, shuffle(hi)),
+                        );
+                        kept.set_len(len + hi.count_ones() as usize);
+                    }
+                } else {
+                    // The last, short block: every slot written at the end, the end
+                    // moved past those that count.
+                    let mut len = len;
+                    for (l, &j) in block.iter().enumerate() {
+                        // SAFETY: len ≤ the starting length + the entries of `list`
+                        // before this one < the reserved room; the first len entries
+                        // are written.
+                        unsafe { dst.add(len).write(j) };
+                        len += ((hit >> l) & 1) as usize;
+                    }
+                    // SAFETY: as above.
+                    unsafe { kept.set_len(len) };
                 }
             }
         }

@@ -118,7 +118,7 @@ impl Executor {
     /// This executor for a pass over `items` items, or [`Self::inline`] below
     /// `min_items` (a pass that small costs more in waking threads and waiting for the
     /// slowest than it saves).
-    pub(crate) fn from_items(&self, items: usize, min_items: usize) -> Self {
+    pub(crate) fn sized_for(&self, items: usize, min_items: usize) -> Self {
         if items < min_items {
             Executor::inline()
         } else {
