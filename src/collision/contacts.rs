@@ -43,9 +43,7 @@
 
 use super::neighbours::{NeighbourStats, Neighbours};
 use crate::error::{try_reserve, Result};
-use crate::kernels::contact::{
-    count, counts, push, rub, sum, sum_rough, Cloud, Rough, COUNT_SLACK,
-};
+use crate::kernels::contact::{count, counts, push, rub, sum, sum_rough, Cloud, Rough};
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec4};
 use crate::particles::material::{Grain, COHESION_BAND};
@@ -328,7 +326,7 @@ impl ParticleContacts {
                             Some(list) => (list, false),
                             None => (s.list(k), skip),
                         };
-                        let room = list.len() + COUNT_SLACK;
+                        let room = list.len();
                         if keep && buf.capacity() - buf.len() < room {
                             let grow = buf.capacity().max(room);
                             keep = buf.try_reserve(grow).is_ok();

@@ -115,7 +115,7 @@ pub(crate) fn counts(s: &Cloud<'_>, g: Option<&Rough<'_>>, k: usize, j: usize) -
 /// list order: [`sum`] (or [`sum_rough`]) over them without `skip_roaming` adds the
 /// same corrections in the same order as over `list`, so the same bits, without
 /// testing again the slots that do not touch (it grows `out` unless the caller made
-/// room for `list.len() + COUNT_SLACK` more entries). `skip_roaming`, `roaming` and
+/// room for `list.len()` more entries). `skip_roaming`, `roaming` and
 /// `plain`: as for [`sum`]. Panics if k or an entry of `list` is not a slot of `s`
 /// (or of `g`).
 #[inline(always)]
@@ -164,10 +164,6 @@ pub(crate) fn count(
         },
     }
 }
-
-/// Room [`count`] needs in its `out` beyond one entry per listed slot (its kernel
-/// stores four entries at a time past the end).
-pub(crate) const COUNT_SLACK: usize = 8;
 
 /// Slot k's share of a contact's correction with slot j: `w_k / (w_k + w_j)`, moved
 /// towards 1 by j's unyielding factor when k has none, towards 0 by k's when j has
@@ -557,29 +553,6 @@ mod avx {
         [sx, sy, sz, d2]
     }
 
-    /// The byte shuffles that move the 32-bit lanes of a four-lane mask to the front, in
-    /// order (the other bytes zero).
-    static COMPRESS: [[u8; 16]; 16] = {
-        let mut t = [[0x80u8; 16]; 16];
-        let mut m = 0;
-        while m < 16 {
-            let (mut out, mut l) = (0, 0);
-            while l < 4 {
-                if m & (1 << l) != 0 {
-                    let mut b = 0;
-                    while b < 4 {
-                        t[m][4 * out + b] = (4 * l + b) as u8;
-                        b += 1;
-                    }
-                    out += 1;
-                }
-                l += 1;
-            }
-            m += 1;
-        }
-        t
-    };
-
     /// See [`super::count`]: [`separation`] and the overlap test of [`sum`] (of
     /// [`sum_rough`] with `g`) on eight neighbours per block, the lanes that pass it
     /// counted (and appended to `kept` with `KEEP`).
@@ -613,7 +586,7 @@ mod avx {
         let gkc = _mm256_set1_ps(g.map_or(0.0, |g| g.grains[k].cohesion));
         let scale = _mm256_set1_ps(g.map_or(1.0, |g| g.scale));
         if KEEP {
-            kept.reserve(list.len() + super::COUNT_SLACK);
+            kept.reserve(list.len());
         }
         let mut n = 0u32;
         for block in list.chunks(8) {
@@ -645,48 +618,18 @@ mod avx {
             let hit = !(_mm256_movemask_ps(out) as u32) & valid;
             n += hit.count_ones();
             if KEEP {
-                let (dst, len) = (kept.as_mut_ptr(), kept.len());
-                if block.len() == 8 {
-                    // Four slots at a time moved to the front by a byte shuffle to
-                    // the lanes that count and stored at the end (16 bytes), the end
-                    // moved past those lanes: no branch per lane.
-                    let (lo, hi) = ((hit & 0xf) as usize, (hit >> 4) as usize);
-                    let src = block.as_ptr();
-                    // SAFETY: `block` holds eight entries; len ≤ the starting length
-                    // + the entries of `list` before this block, and the room reserved
-                    // on entry (list.len() + COUNT_SLACK) covers the eight entries the
-                    // two stores write from there; the first len entries are written.
-                    unsafe {
-                        let shuffle = |m: usize| {
-                            _mm_loadu_si128(COMPRESS.get_unchecked(m).as_ptr() as *const __m128i)
-                        };
-                        let a = _mm_loadu_si128(src as *const __m128i);
-                        let b = _mm_loadu_si128(src.add(4) as *const __m128i);
-                        _mm_storeu_si128(
-                            dst.add(len) as *mut __m128i,
-                            _mm_shuffle_epi8(a, shuffle(lo)),
-                        );
-                        let len = len + lo.count_ones() as usize;
-                        _mm_storeu_si128(
-                            dst.add(len) as *mut __m128i,
-                            _mm_shuffle_epi8(b, shuffle(hi)),
-                        );
-                        kept.set_len(len + hi.count_ones() as usize);
-                    }
-                } else {
-                    // The last, short block: every slot written at the end, the end
-                    // moved past those that count.
-                    let mut len = len;
-                    for (l, &j) in block.iter().enumerate() {
-                        // SAFETY: len ≤ the starting length + the entries of `list`
-                        // before this one < the reserved room; the first len entries
-                        // are written.
-                        unsafe { dst.add(len).write(j) };
-                        len += ((hit >> l) & 1) as usize;
-                    }
-                    // SAFETY: as above.
-                    unsafe { kept.set_len(len) };
+                // Every lane's slot written at the end, the end moved past the lanes
+                // that count (no branch per lane).
+                let (dst, mut len) = (kept.as_mut_ptr(), kept.len());
+                for (l, &j) in block.iter().enumerate() {
+                    // SAFETY: len ≤ the starting length + the entries of `list` before
+                    // this one < the starting length + list.len() ≤ the capacity
+                    // (reserved on entry).
+                    unsafe { dst.add(len).write(j) };
+                    len += ((hit >> l) & 1) as usize;
                 }
+                // SAFETY: the first len entries are written (len ≤ capacity).
+                unsafe { kept.set_len(len) };
             }
         }
         n
