@@ -29,8 +29,11 @@
 //!   at the start of the projection and adds only its own correction to its
 //!   particle, in the pass that sums it (fast partners of a slow particle after its
 //!   list, in a fixed order), so the result does not depend on the thread count. The
-//!   counting pass runs the distance test alone (`kernels::contact::count`); its
-//!   counts of the fast pairs are added serially.
+//!   counting pass runs the distance test alone (`kernels::contact::count`) and keeps
+//!   the entries of each list that count; the sum then reads only those (the same
+//!   terms in the same order, without testing again the listed pairs that do not
+//!   touch). Its counts of the fast pairs are added serially. Below 16,384 particles
+//!   the contact passes run on the calling thread.
 //! * **Granular materials** (`crate::particles::material`): when some particle in the
 //!   search has friction or cohesion, the pass runs the granular pair rule
 //!   (`kernels::contact::rub`: the push above plus position-level Coulomb friction on
@@ -45,7 +48,16 @@ use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec4};
 use crate::particles::material::{Grain, COHESION_BAND};
 use crate::particles::Particles;
-use crate::solver::parallel::{Executor, Rows};
+use crate::solver::parallel::{Blocks, Executor, Rows, CHUNK, PARALLEL_MIN_LIGHT_ITEMS};
+
+/// Particles below which the contact passes (the builds of the lists, the counting
+/// pass and the sum) run on the calling thread: with eight to twelve neighbours each,
+/// a pass over fewer slots lasts a few hundred microseconds, about what waking the
+/// workers and waiting for the slowest of them costs (each projection has two such
+/// passes and a refresh). Measured on 2 cores, particles_10k: see the README's
+/// particle rows. It never changes a result (the passes give the same bits on any
+/// number of threads).
+const CONTACT_PARALLEL_MIN: usize = PARALLEL_MIN_LIGHT_ITEMS;
 
 /// Buffers of the particle–particle pass, reused from step to step.
 #[derive(Default)]
@@ -56,6 +68,14 @@ pub(crate) struct ParticleContacts {
     /// counting pass's cloud, which reads none of them).
     split: Vec<f32>,
     ones: Vec<f32>,
+    /// The slots that count in each slot's contacts at the current projection (the
+    /// counting pass's kept entries of its list, `kernels::contact::count`), per chunk
+    /// of slots, and the end of each slot's in its chunk's buffer: the sum reads
+    /// these instead of the lists. `touching` says whether the counting pass filled
+    /// them (it leaves them when a buffer cannot grow; the sum then reads the lists).
+    touch: Vec<Vec<u32>>,
+    touch_end: Vec<u32>,
+    touching: bool,
     /// The contact sum's implementation (AVX where the CPU has it: `Kernel::default`).
     kernel: Kernel,
     /// Per slot: its particle's granular material (`crate::particles::material`), gathered after
@@ -175,12 +195,30 @@ impl ParticleContacts {
                 a.resize(n, 1.0);
             }
         }
+        if self.touch_end.len() < n {
+            let grow = n - self.touch_end.len();
+            try_reserve(&mut self.touch_end, grow, "contact lists")?;
+            self.touch_end.resize(n, 0);
+        }
+        let chunks = n.div_ceil(CHUNK);
+        if self.touch.len() < chunks {
+            let grow = chunks - self.touch.len();
+            try_reserve(&mut self.touch, grow, "contact lists")?;
+            self.touch.resize_with(chunks, Vec::new);
+        }
+        for (c, buf) in self.touch[..chunks].iter_mut().enumerate() {
+            // Room for eight contacts per slot (a pass that needs more grows it).
+            let want = 8 * CHUNK.min(n - c * CHUNK);
+            let grow = want.saturating_sub(buf.capacity());
+            try_reserve(buf, grow, "contact lists")?;
+        }
         if self.grains.len() < n {
             let grow = n - self.grains.len();
             try_reserve(&mut self.grains, grow, "contact materials")?;
             self.grains.resize(n, Grain::default());
         }
         self.iterations = iterations.max(1);
+        let exec = &exec.sized_for(n, CONTACT_PARALLEL_MIN);
         self.search.begin_step(particles, h, exec)?;
         self.gather(particles);
         Ok(())
@@ -211,6 +249,10 @@ impl ParticleContacts {
         let mut s = self.search.stats();
         s.bytes += ((self.split.capacity() + self.ones.capacity()) * std::mem::size_of::<f32>()
             + self.grains.capacity() * std::mem::size_of::<Grain>()) as u64;
+        let touch: usize = self.touch.iter().map(Vec::capacity).sum::<usize>()
+            + self.touch.capacity() * std::mem::size_of::<Vec<u32>>() / 4
+            + self.touch_end.capacity();
+        s.bytes += (touch * std::mem::size_of::<u32>()) as u64;
         s
     }
 
@@ -218,6 +260,7 @@ impl ParticleContacts {
     /// each slot's active contacts (the distance test alone, [`count`]), then the
     /// mass-split sum, each slot's correction added to its particle in the same pass.
     pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
+        let exec = &exec.sized_for(particles.len(), CONTACT_PARALLEL_MIN);
         self.search.refresh(particles, h, exec);
         if !self.search.active {
             return;
@@ -244,10 +287,14 @@ impl ParticleContacts {
     /// Each slot's mass-splitting count into `split`: its active contacts in this
     /// projection (those of its list, its side pairs after a partial update, its fast
     /// partners; 0 for a pinned slot, whose list is not summed, plus its fast
-    /// partners), the `active` count of the sum.
+    /// partners), the `active` count of the sum; and the entries of its list that
+    /// count into `touch` (per chunk of slots, in parallel).
     fn count(&mut self, h: f32, exec: &Executor) {
         let m = self.search.len();
+        let chunks = m.div_ceil(CHUNK);
         let mut split = std::mem::take(&mut self.split);
+        let mut touch = std::mem::take(&mut self.touch);
+        let mut touch_end = std::mem::take(&mut self.touch_end);
         let s = &self.search;
         let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding, &self.ones[..m]);
         // Only cohesive pairs reach past contact: otherwise the test is the push's.
@@ -255,31 +302,73 @@ impl ParticleContacts {
         let g = rough.as_ref();
         let (kernel, plain) = (self.kernel, s.plain());
         let roaming = |j: usize| s.is_roaming(j);
-        let split_m = &mut split[..m];
         let skip = s.has_roaming();
-        exec.for_chunks(Rows::new(&mut *split_m), |range, split| {
-            let mut side = s.side_cursor(range.start);
-            for (k, n) in range.zip(split) {
-                let mut active = 0u32;
-                if s.hot[k].w != 0.0 {
-                    if let Some(list) = s.roam_list(k) {
-                        active = count(kernel, &cloud, g, k, list, false, roaming, plain);
-                    } else {
-                        active = count(kernel, &cloud, g, k, s.list(k), skip, roaming, plain);
-                        for p in side.of(k) {
-                            active += counts(&cloud, g, k, p[1] as usize) as u32;
+        let full = std::sync::atomic::AtomicBool::new(true);
+        {
+            let parts = (
+                Blocks::new(&mut split[..m], CHUNK),
+                Blocks::new(&mut touch_end[..m], CHUNK),
+                Rows::new(&mut touch[..chunks]),
+            );
+            let full = &full;
+            exec.for_each_item(parts, m, |c, (split, ends, buf)| {
+                let buf = &mut buf[0];
+                buf.clear();
+                let first = c * CHUNK;
+                let mut side = s.side_cursor(first);
+                // Whether the chunk's entries still fit (else only counted).
+                let mut keep = true;
+                for (i, n) in split.iter_mut().enumerate() {
+                    let k = first + i;
+                    let mut active = 0u32;
+                    if s.hot[k].w != 0.0 {
+                        let (list, skip) = match s.roam_list(k) {
+                            Some(list) => (list, false),
+                            None => (s.list(k), skip),
+                        };
+                        let room = list.len();
+                        if keep && buf.capacity() - buf.len() < room {
+                            let grow = buf.capacity().max(room);
+                            keep = buf.try_reserve(grow).is_ok();
+                        }
+                        let out = keep.then_some(&mut *buf);
+                        active = count(kernel, &cloud, g, k, list, skip, roaming, plain, out);
+                        if !s.is_roaming(k) {
+                            for p in side.of(k) {
+                                active += counts(&cloud, g, k, p[1] as usize) as u32;
+                            }
                         }
                     }
+                    ends[i] = buf.len() as u32;
+                    *n = active as f32;
                 }
-                *n = active as f32;
-            }
-        });
+                if !keep {
+                    full.store(false, std::sync::atomic::Ordering::Relaxed);
+                }
+            });
+        }
+        let split_m = &mut split[..m];
         for &[k, j] in &s.fast_pairs {
             if counts(&cloud, g, k as usize, j as usize) {
                 split_m[k as usize] += 1.0;
             }
         }
+        self.touching = full.into_inner();
         self.split = split;
+        self.touch = touch;
+        self.touch_end = touch_end;
+    }
+
+    /// The entries of slot k's list that count in its contacts at this projection
+    /// (see [`Self::count`]).
+    #[inline(always)]
+    fn kept_of<'a>(touch: &'a [Vec<u32>], touch_end: &[u32], k: usize) -> &'a [u32] {
+        let start = if k % CHUNK == 0 {
+            0
+        } else {
+            touch_end[k - 1] as usize
+        };
+        &touch[k / CHUNK][start..touch_end[k] as usize]
     }
 
     /// The mass-split sum of every slot's contacts with the counts of `split`, added
@@ -290,6 +379,9 @@ impl ParticleContacts {
         let m = s.len();
         let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding, &self.split[..m]);
         let (kernel, plain) = (self.kernel, s.plain());
+        let touch = self
+            .touching
+            .then_some((&self.touch[..], &self.touch_end[..m]));
         match self.rough(m, h) {
             Some(rough) => {
                 let pairs = Granular {
@@ -299,7 +391,7 @@ impl ParticleContacts {
                     kernel,
                     plain,
                 };
-                apply_corrections(s, &pairs, &mut particles.hot, exec);
+                apply_corrections(s, &pairs, touch, &mut particles.hot, exec);
             }
             None => {
                 let pairs = Smooth {
@@ -308,7 +400,7 @@ impl ParticleContacts {
                     kernel,
                     plain,
                 };
-                apply_corrections(s, &pairs, &mut particles.hot, exec);
+                apply_corrections(s, &pairs, touch, &mut particles.hot, exec);
             }
         }
     }
@@ -317,10 +409,18 @@ impl ParticleContacts {
 /// Each slot's summed correction, added to its particle's displacement in `hot` when
 /// some contact of the slot is active: its list (after a partial update, a roaming
 /// slot reads its own list and any other skips the roaming entries of its list and
-/// adds its side pairs), then its fast partners in the fixed order of the pairs. The
-/// slots are independent (each reads the gathered positions and writes its own
+/// adds its side pairs), then its fast partners in the fixed order of the pairs. With
+/// `touch` (the counting pass's entries, [`ParticleContacts::count`]), the entries of
+/// the list that count instead of the list: the same corrections in the same order.
+/// The slots are independent (each reads the gathered positions and writes its own
 /// particle), so the result does not depend on the thread count.
-fn apply_corrections<P: Pairs>(s: &Neighbours, pairs: &P, hot: &mut [Vec4], exec: &Executor) {
+fn apply_corrections<P: Pairs>(
+    s: &Neighbours,
+    pairs: &P,
+    touch: Option<(&[Vec<u32>], &[u32])>,
+    hot: &mut [Vec4],
+    exec: &Executor,
+) {
     let skip = s.has_roaming();
     let cursors =
         |range: &std::ops::Range<usize>| (s.side_cursor(range.start), s.fast_cursor(range.start));
@@ -335,7 +435,15 @@ fn apply_corrections<P: Pairs>(s: &Neighbours, pairs: &P, hot: &mut [Vec4], exec
                 }
             };
             if s.hot[k].w != 0.0 {
-                if let Some(list) = s.roam_list(k) {
+                if let Some((touch, ends)) = touch {
+                    let list = ParticleContacts::kept_of(touch, ends, k);
+                    pairs.sum(k, list, false, &mut acc, &mut active);
+                    if !s.is_roaming(k) {
+                        for p in side.of(k) {
+                            add(p[1] as usize, &mut acc, &mut active);
+                        }
+                    }
+                } else if let Some(list) = s.roam_list(k) {
                     pairs.sum(k, list, false, &mut acc, &mut active);
                 } else {
                     pairs.sum(k, s.list(k), skip, &mut acc, &mut active);

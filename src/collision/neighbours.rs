@@ -56,7 +56,11 @@
 //!   change: the permutation is internal.
 //! * **Lists** (parallel per chunk of 1024 slots): slot k's neighbours are slot
 //!   indices in scan order (row by row in bucket order, then by slot), stored per
-//!   chunk; everything depends only on the positions, never on the thread count.
+//!   chunk; everything depends only on the positions, never on the thread count. In
+//!   the dense layout scan order is ascending slot order and the test is symmetric
+//!   between slow slots, so each slow slot tests only the candidates above it and the
+//!   lists are assembled from those forward lists in one pass in slot order (the same
+//!   lists, each pair tested once: `build_lists_symmetric`).
 //!
 //! [`Neighbours::for_each`] iterates the neighbours of a slot within a distance (the
 //! loop of a fluid density estimate).
@@ -258,6 +262,13 @@ pub(crate) struct Neighbours {
     /// slot's end, or 0 at a chunk's first slot).
     list_end: Vec<u32>,
     chunks: Vec<Vec<u32>>,
+    /// The symmetric build's scratch (see `build_lists_symmetric`): per chunk, its
+    /// slots' forward lists (the partners of higher slot); per slot, the end of its
+    /// forward list in its chunk's buffer, and its count of partners of lower slot
+    /// (then the cursor where the next one is written).
+    forward: Vec<Vec<u32>>,
+    forward_end: Vec<u32>,
+    backward: Vec<u32>,
     /// Fast slots, and the (slow slot, fast slot) pairs the slow side must see.
     fast_slots: Vec<u32>,
     pub(crate) fast_pairs: Vec<[u32; 2]>,
@@ -341,6 +352,9 @@ impl Neighbours {
             + bytes_of(&self.anchor_hot)
             + bytes_of(&self.list_end)
             + bytes_of(&self.chunks)
+            + bytes_of(&self.forward)
+            + bytes_of(&self.forward_end)
+            + bytes_of(&self.backward)
             + bytes_of(&self.fast_slots)
             + bytes_of(&self.fast_pairs)
             + bytes_of(&self.roam_index)
@@ -352,7 +366,7 @@ impl Neighbours {
             + bytes_of(&self.roam_order)
             + bytes_of(&self.roam_row)
             + bytes_of(&self.roam_bucket);
-        for c in &self.chunks {
+        for c in self.chunks.iter().chain(&self.forward) {
             bytes += bytes_of(c);
         }
         NeighbourStats {
@@ -522,6 +536,8 @@ impl Neighbours {
         try_reserve(&mut self.anchor_base, grow, what)?;
         try_reserve(&mut self.anchor_hot, grow, what)?;
         try_reserve(&mut self.list_end, grow, what)?;
+        try_reserve(&mut self.forward_end, grow, what)?;
+        try_reserve(&mut self.backward, grow, what)?;
         try_reserve(&mut self.roam_index, grow, what)?;
         // Room for every roaming slot of a step: `additional` counts from the length,
         // so the capacity reaches the bound whatever the last step left in them.
@@ -551,6 +567,11 @@ impl Neighbours {
             try_reserve(&mut self.chunks, grow, what)?;
             self.chunks.resize_with(chunks, Vec::new);
         }
+        if self.forward.len() < chunks {
+            let grow = chunks - self.forward.len();
+            try_reserve(&mut self.forward, grow, what)?;
+            self.forward.resize_with(chunks, Vec::new);
+        }
         let fast_cap = MAX_FAST + n / 256;
         let grow = fast_cap.saturating_sub(self.fast_slots.capacity());
         try_reserve(&mut self.fast_slots, grow, what)?;
@@ -558,10 +579,14 @@ impl Neighbours {
         let grow = (FAST_PAIRS_RESERVE * fast_cap).saturating_sub(self.fast_pairs.capacity());
         try_reserve(&mut self.fast_pairs, grow, what)?;
         for c in 0..chunks {
-            let buf = &mut self.chunks[c];
             let want = LIST_RESERVE * CHUNK.min(n - c * CHUNK);
-            let grow = want.saturating_sub(buf.capacity());
-            try_reserve(buf, grow, what)?;
+            for (buf, want) in [
+                (&mut self.chunks[c], want),
+                (&mut self.forward[c], want / 2),
+            ] {
+                let grow = want.saturating_sub(buf.capacity());
+                try_reserve(buf, grow, what)?;
+            }
         }
         self.failed = None;
         // Between steps the velocity slot holds the velocity itself.

@@ -111,8 +111,13 @@ pub(crate) fn counts(s: &Cloud<'_>, g: Option<&Rough<'_>>, k: usize, j: usize) -
 /// The number of slots of `list` that count in slot k's contacts (see [`counts`]):
 /// the `active` count [`sum`] (without `g`) or [`sum_rough`] (with the materials of a
 /// cohesive cloud) gives over the same list, found with the distance test alone (no
-/// correction is computed). `skip_roaming`, `roaming` and `plain`: as for [`sum`].
-/// Panics if k or an entry of `list` is not a slot of `s` (or of `g`).
+/// correction is computed). With `out`, the slots that count are appended to it in
+/// list order: [`sum`] (or [`sum_rough`]) over them without `skip_roaming` adds the
+/// same corrections in the same order as over `list`, so the same bits, without
+/// testing again the slots that do not touch (it grows `out` unless the caller made
+/// room for `list.len()` more entries). `skip_roaming`, `roaming` and
+/// `plain`: as for [`sum`]. Panics if k or an entry of `list` is not a slot of `s`
+/// (or of `g`).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn count(
@@ -124,21 +129,37 @@ pub(crate) fn count(
     skip_roaming: bool,
     roaming: impl Fn(usize) -> bool,
     plain: bool,
+    out: Option<&mut Vec<u32>>,
 ) -> u32 {
-    match kernel {
-        Kernel::Scalar => list
-            .iter()
-            .filter(|&&j| !(skip_roaming && roaming(j as usize)) && counts(s, g, k, j as usize))
-            .count() as u32,
+    let counted =
+        |&&j: &&u32| !(skip_roaming && roaming(j as usize)) && counts(s, g, k, j as usize);
+    match (kernel, out) {
+        (Kernel::Scalar, None) => list.iter().filter(counted).count() as u32,
+        (Kernel::Scalar, Some(out)) => {
+            let before = out.len();
+            out.extend(list.iter().filter(counted).copied());
+            (out.len() - before) as u32
+        }
         #[cfg(target_arch = "x86_64")]
         // SAFETY: Kernel::Avx is only chosen when the CPU has AVX; `avx::count` checks
         // the indices it reads.
-        Kernel::Avx => unsafe {
+        (Kernel::Avx, None) => unsafe {
+            let none = &mut Vec::new();
             match (plain, skip_roaming) {
-                (true, false) => avx::count::<true, false>(s, g, k, list, roaming),
-                (true, true) => avx::count::<true, true>(s, g, k, list, roaming),
-                (false, false) => avx::count::<false, false>(s, g, k, list, roaming),
-                (false, true) => avx::count::<false, true>(s, g, k, list, roaming),
+                (true, false) => avx::count::<true, false, false>(s, g, k, list, roaming, none),
+                (true, true) => avx::count::<true, true, false>(s, g, k, list, roaming, none),
+                (false, false) => avx::count::<false, false, false>(s, g, k, list, roaming, none),
+                (false, true) => avx::count::<false, true, false>(s, g, k, list, roaming, none),
+            }
+        },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above.
+        (Kernel::Avx, Some(out)) => unsafe {
+            match (plain, skip_roaming) {
+                (true, false) => avx::count::<true, false, true>(s, g, k, list, roaming, out),
+                (true, true) => avx::count::<true, true, true>(s, g, k, list, roaming, out),
+                (false, false) => avx::count::<false, false, true>(s, g, k, list, roaming, out),
+                (false, true) => avx::count::<false, true, true>(s, g, k, list, roaming, out),
             }
         },
     }
@@ -534,19 +555,20 @@ mod avx {
 
     /// See [`super::count`]: [`separation`] and the overlap test of [`sum`] (of
     /// [`sum_rough`] with `g`) on eight neighbours per block, the lanes that pass it
-    /// counted.
+    /// counted (and appended to `kept` with `KEEP`).
     ///
     /// Panics if k or an entry of `list` is not a slot of `s` (or of `g`).
     ///
     /// # Safety
     /// The CPU has AVX.
     #[target_feature(enable = "avx")]
-    pub(super) unsafe fn count<const PLAIN: bool, const SKIP_ROAMING: bool>(
+    pub(super) unsafe fn count<const PLAIN: bool, const SKIP_ROAMING: bool, const KEEP: bool>(
         s: &Cloud<'_>,
         g: Option<&Rough<'_>>,
         k: usize,
         list: &[u32],
         roaming: impl Fn(usize) -> bool,
+        kept: &mut Vec<u32>,
     ) -> u32 {
         let (base, hot, radius) = (s.base, s.hot, s.radius);
         // Every array has the length m (`Cloud::new`).
@@ -563,6 +585,9 @@ mod avx {
         let zero = _mm256_setzero_ps();
         let gkc = _mm256_set1_ps(g.map_or(0.0, |g| g.grains[k].cohesion));
         let scale = _mm256_set1_ps(g.map_or(1.0, |g| g.scale));
+        if KEEP {
+            kept.reserve(list.len());
+        }
         let mut n = 0u32;
         for block in list.chunks(8) {
             let (idx, valid) = block_lanes(block, k, m, SKIP_ROAMING, &roaming);
@@ -590,7 +615,22 @@ mod avx {
                 _mm256_cmp_ps(d2, _mm256_mul_ps(reach, reach), _CMP_GE_OQ),
                 _mm256_cmp_ps(d2, tiny, _CMP_LE_OQ),
             );
-            n += (!(_mm256_movemask_ps(out) as u32) & valid).count_ones();
+            let hit = !(_mm256_movemask_ps(out) as u32) & valid;
+            n += hit.count_ones();
+            if KEEP {
+                // Every lane's slot written at the end, the end moved past the lanes
+                // that count (no branch per lane).
+                let (dst, mut len) = (kept.as_mut_ptr(), kept.len());
+                for (l, &j) in block.iter().enumerate() {
+                    // SAFETY: len ≤ the starting length + the entries of `list` before
+                    // this one < the starting length + list.len() ≤ the capacity
+                    // (reserved on entry).
+                    unsafe { dst.add(len).write(j) };
+                    len += ((hit >> l) & 1) as usize;
+                }
+                // SAFETY: the first len entries are written (len ≤ capacity).
+                unsafe { kept.set_len(len) };
+            }
         }
         n
     }
@@ -968,10 +1008,32 @@ mod tests {
                         b.to_array().map(f32::to_bits)
                     );
                     // The counting pass's kernel counts the same contacts, on either
-                    // implementation.
+                    // implementation, and the sum over the slots it keeps is the same
+                    // bits.
                     for kernel in [Kernel::Scalar, kernel] {
-                        let c = count(kernel, &cloud, None, k, list, skip, roaming, use_plain);
+                        let mut kept = Vec::new();
+                        let c = count(
+                            kernel,
+                            &cloud,
+                            None,
+                            k,
+                            list,
+                            skip,
+                            roaming,
+                            use_plain,
+                            Some(&mut kept),
+                        );
                         assert_eq!(c, na, "slot {k}");
+                        assert_eq!(kept.len(), c as usize);
+                        let (mut d, mut nd) = (Vec3::ZERO, 0u32);
+                        sum(
+                            kernel, &cloud, k, &kept, false, roaming, use_plain, &mut d, &mut nd,
+                        );
+                        assert_eq!(nd, na, "slot {k}");
+                        assert_eq!(
+                            a.to_array().map(f32::to_bits),
+                            d.to_array().map(f32::to_bits)
+                        );
                     }
                 }
                 touched += (na > 1) as usize;
@@ -1020,10 +1082,33 @@ mod tests {
                         );
                         // The count, with the materials where some slot is cohesive
                         // (as the contact pass calls it).
-                        let g = cohesive.then_some(&g);
+                        let gc = cohesive.then_some(&g);
                         for kernel in [Kernel::Scalar, kernel] {
-                            let c = count(kernel, &cloud, g, k, list, skip, roaming, use_plain);
+                            let mut kept = Vec::new();
+                            let c = count(
+                                kernel,
+                                &cloud,
+                                gc,
+                                k,
+                                list,
+                                skip,
+                                roaming,
+                                use_plain,
+                                Some(&mut kept),
+                            );
                             assert_eq!(c, na, "slot {k}");
+                            // The granular sum over the kept slots: the same bits.
+                            let (mut d, mut nd) = (Vec3::ZERO, 0u32);
+                            let (acc, active) = (&mut d, &mut nd);
+                            sum_rough(
+                                kernel, &cloud, &g, k, &kept, false, roaming, use_plain, acc,
+                                active,
+                            );
+                            assert_eq!(nd, na, "slot {k}");
+                            assert_eq!(
+                                a.to_array().map(f32::to_bits),
+                                d.to_array().map(f32::to_bits)
+                            );
                         }
                     }
                     let (mut c, mut nc) = (Vec3::ZERO, 0u32);

@@ -179,6 +179,10 @@ impl Neighbours {
         let m = count;
         self.list_end.clear();
         self.list_end.resize(m, 0);
+        self.forward_end.clear();
+        self.forward_end.resize(m, 0);
+        self.backward.clear();
+        self.backward.resize(m, 0);
         self.base.resize(m, Vec3A::ZERO);
         self.hot.resize(m, Vec4::ZERO);
         self.radius.resize(m, 0.0);
@@ -296,7 +300,11 @@ impl Neighbours {
                 }
             }
         }
-        self.build_lists(exec)?;
+        if self.dense.is_some() {
+            self.build_lists_symmetric(exec)?;
+        } else {
+            self.build_lists(exec)?;
+        }
         // The slow side of every (slow, fast) pair.
         self.fast_pairs.clear();
         let mut extra = 0usize;
@@ -337,7 +345,7 @@ impl Neighbours {
     }
 
     /// The lists of every slot (parallel per chunk).
-    fn build_lists(&mut self, exec: &Executor) -> Result<()> {
+    pub(super) fn build_lists(&mut self, exec: &Executor) -> Result<()> {
         let m = self.len();
         let chunks = m.div_ceil(CHUNK);
         let failed = std::sync::atomic::AtomicBool::new(false);
@@ -415,6 +423,198 @@ impl Neighbours {
         self.list_end = ends;
         if failed.into_inner() {
             return Err(Error::out_of_memory("could not grow the neighbour lists"));
+        }
+        Ok(())
+    }
+
+    /// The lists of every slot when the grid is dense: the lists of
+    /// [`Self::build_lists`], the same entries in the same order, with each pair of
+    /// slow slots tested once.
+    ///
+    /// In the dense layout the runs of a slot's scan are its 3 × 3 rows in bucket
+    /// order, so a slow slot's list is ascending by slot; its test is symmetric
+    /// between two slow slots: `|sep|² < (e_k + e_j)²` is the same bits both ways
+    /// (`b_j − b_k` is `−(b_k − b_j)` exactly, so are the sums, and the squares and
+    /// `e_k + e_j` agree), so are the 3 × 3 × 3 neighbourhood of cells and the
+    /// filter's test. So every slow slot k (pinned ones too: they are in the lists of
+    /// others) tests only the candidates above it (its forward list, parallel per
+    /// chunk), and slot k's list is the slots below it that listed k, ascending, then
+    /// its forward list: a serial pass in slot order copies each forward list into
+    /// place and appends k to the lists of its forward partners (a pinned slot keeps
+    /// an empty list, as in [`Self::build_lists`]). A fast slot scans on its own as
+    /// there (no slow slot lists it: its slow partners see it through the fast
+    /// pairs).
+    fn build_lists_symmetric(&mut self, exec: &Executor) -> Result<()> {
+        let m = self.len();
+        let chunks = m.div_ceil(CHUNK);
+        let failed = std::sync::atomic::AtomicBool::new(false);
+        let mut forward = std::mem::take(&mut self.forward);
+        let mut forward_end = std::mem::take(&mut self.forward_end);
+        {
+            let parts = (
+                Rows::new(&mut forward[..chunks]),
+                Blocks::new(&mut forward_end[..m], CHUNK),
+            );
+            let this = &*self;
+            let failed = &failed;
+            exec.for_each_item(parts, m, move |c, (buf, ends)| {
+                let buf = &mut buf[0];
+                buf.clear();
+                let slots = c * CHUNK..((c + 1) * CHUNK).min(m);
+                let mut cell: Option<[i64; 3]> = None;
+                let mut runs = [(0u32, 0u32); RUN_BATCH];
+                let mut count = 0usize;
+                let mut ahead = [(0u32, 0u32); RUN_BATCH];
+                let inv_cell = 1.0 / this.cell;
+                let (uniform, fast_of, filter) = (this.uniform, &this.fast[..], &this.filter[..]);
+                for k in slots {
+                    if fast_of[k] {
+                        if this.scan(k, buf).is_err() {
+                            failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                            return;
+                        }
+                        ends[k - c * CHUNK] = buf.len() as u32;
+                        continue;
+                    }
+                    let (bk, hk) = (this.base[k], this.hot[k]);
+                    let ck = particle_cell(bk, hk, inv_cell);
+                    if cell != Some(ck) {
+                        count = 0;
+                        let _ = this.for_runs(ck, SLOW_CELLS, |run, _| {
+                            if !run.is_empty() {
+                                runs[count] = (run.start as u32, run.end as u32);
+                                count += 1;
+                            }
+                            Ok(())
+                        });
+                        cell = Some(ck);
+                    }
+                    // The candidates above k: the runs are ascending and disjoint.
+                    let (mut kept, mut total) = (0usize, 0usize);
+                    let above = k as u32 + 1;
+                    for &(a, b) in &runs[..count] {
+                        if b > above {
+                            let a = a.max(above);
+                            ahead[kept] = (a, b);
+                            kept += 1;
+                            total += (b - a) as usize;
+                        }
+                    }
+                    let probe = Probe {
+                        base: bk,
+                        hot: hk,
+                        extent: this.extent[k],
+                    };
+                    if buf.len() + total > buf.capacity() {
+                        let grow = buf.capacity().max(4 * CHUNK).max(total);
+                        if buf.try_reserve(grow).is_err() {
+                            failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                            return;
+                        }
+                    }
+                    let (gb, gd) = (&this.grid_b, &this.grid_d);
+                    let records = Records {
+                        b: [&gb[0], &gb[1], &gb[2]],
+                        d: [&gd[0], &gd[1], &gd[2]],
+                        e: &this.extent,
+                    };
+                    let ahead = &ahead[..kept];
+                    let done = if uniform {
+                        collect_hits(this.kernel, &records, ahead, &probe, buf, |_, _| true)
+                    } else {
+                        // The test of `test_runs` for a slow k in the dense layout.
+                        let fk = this.filter[k];
+                        collect_hits(this.kernel, &records, ahead, &probe, buf, |j, _| {
+                            let fj = &filter[j];
+                            let layers =
+                                ((fk.layers & fj.mask) != 0) & ((fj.layers & fk.mask) != 0);
+                            let group = (fk.group == 0)
+                                | (fk.group != fj.group)
+                                | (fk.self_collision & fj.self_collision);
+                            !fast_of[j] & layers & group
+                        })
+                    };
+                    if done.is_err() {
+                        failed.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                    ends[k - c * CHUNK] = buf.len() as u32;
+                }
+            });
+        }
+        let result = if failed.into_inner() {
+            Err(Error::out_of_memory("could not grow the neighbour lists"))
+        } else {
+            self.transpose(&forward[..chunks], &forward_end[..m])
+        };
+        self.forward = forward;
+        self.forward_end = forward_end;
+        result
+    }
+
+    /// The lists from the forward lists (see [`Self::build_lists_symmetric`]):
+    /// counts of partners below each slot, the layout of each chunk's buffer, then one
+    /// pass in slot order.
+    fn transpose(&mut self, forward: &[Vec<u32>], forward_end: &[u32]) -> Result<()> {
+        let m = self.len();
+        let fwd = |k: usize| {
+            let start = if k % CHUNK == 0 {
+                0
+            } else {
+                forward_end[k - 1] as usize
+            };
+            &forward[k / CHUNK][start..forward_end[k] as usize]
+        };
+        let below = &mut self.backward[..m];
+        below.fill(0);
+        // A fast slot's list is whole: none of its entries is a slow slot's partner
+        // below it.
+        for k in 0..m {
+            if !self.fast[k] {
+                for &j in fwd(k) {
+                    below[j as usize] += 1;
+                }
+            }
+        }
+        // Each chunk's layout: slot k's list starts where k − 1's ends; `below[k]`
+        // becomes the cursor of k's next partner below it.
+        for c in 0..m.div_ceil(CHUNK) {
+            let slots = c * CHUNK..((c + 1) * CHUNK).min(m);
+            let mut end = 0u32;
+            for k in slots {
+                let start = end;
+                if self.hot[k].w != 0.0 {
+                    end += below[k] + (fwd(k).len() as u32);
+                }
+                below[k] = start;
+                self.list_end[k] = end;
+            }
+            let buf = &mut self.chunks[c];
+            buf.clear();
+            let total = end as usize;
+            if total > buf.capacity() {
+                try_reserve(buf, total, "neighbour lists")?;
+            }
+            buf.resize(total, 0);
+        }
+        for k in 0..m {
+            let ahead = fwd(k);
+            if self.hot[k].w != 0.0 {
+                // Every partner below k is in place (they come first).
+                let at = below[k] as usize;
+                self.chunks[k / CHUNK][at..at + ahead.len()].copy_from_slice(ahead);
+            }
+            if self.fast[k] {
+                continue;
+            }
+            for &j in ahead {
+                let j = j as usize;
+                if self.hot[j].w != 0.0 {
+                    let at = below[j] as usize;
+                    self.chunks[j / CHUNK][at] = k as u32;
+                    below[j] += 1;
+                }
+            }
         }
         Ok(())
     }

@@ -229,3 +229,41 @@ fn search_is_bit_identical_for_any_thread_count() {
         assert_eq!(s.stats().pairs, reference.2.pairs, "threads {threads}");
     }
 }
+
+/// The dense build that tests each pair of slow slots once gives every slot the list
+/// the scan of each slot gives, entry for entry and in the same order (the sums over
+/// the lists then add the same terms in the same order): clouds with pinned slots,
+/// slots without a radius, body groups, fast particles and uniform ones.
+#[test]
+fn symmetric_lists_equal_the_scanned_lists() {
+    let h = 1.0 / 600.0;
+    let exec = Executor::new(1).unwrap();
+    let cases = [
+        (5u64, 3000usize, 0.5f32, 0.02f32, 0usize, false),
+        (6, 3000, 0.3, 0.015, 3, false),
+        (7, 2000, 2.0, 0.05, 40, false),
+        (8, 4000, 0.4, 0.01, 0, true),
+    ];
+    for (seed, n, side, r, fast, uniform) in cases {
+        let mut p = cloud(seed, n, side, Vec3::new(0.3, -1.0, 2.0), r, fast);
+        if uniform {
+            for i in 0..n {
+                p.filter[i] = CollisionFilter::default();
+                p.radius[i] = r;
+            }
+        }
+        let mut s = Neighbours::default();
+        s.begin_step(&p, h, &exec).unwrap();
+        assert!(s.dense.is_some(), "seed {seed}: layout");
+        assert_eq!(s.uniform, uniform, "seed {seed}");
+        assert_eq!(s.stats().fast > 0, fast > 0, "seed {seed}");
+        let symmetric: Vec<Vec<u32>> = (0..s.len()).map(|k| s.list(k).to_vec()).collect();
+        s.build_lists(&exec).unwrap();
+        let mut pairs = 0;
+        for (k, want) in symmetric.iter().enumerate() {
+            assert_eq!(s.list(k), &want[..], "seed {seed}, slot {k}");
+            pairs += want.len();
+        }
+        assert!(pairs > n, "seed {seed}: the clouds must be dense");
+    }
+}
