@@ -17,7 +17,7 @@ use parking_lot::Mutex;
 use rayon::ThreadPool;
 
 use crate::error::{Error, Result};
-pub(crate) use crate::solver::disjoint::{Blocks, DisjointSlice, Rows, SlotOrder};
+pub(crate) use crate::solver::disjoint::{Blocks, DisjointSlice, Ragged, Rows, SlotOrder};
 use crate::solver::tasks::HostWorkers;
 
 /// Below this many items a pass runs inline on the calling thread.
