@@ -194,12 +194,14 @@ fn kernel(t: f32) -> f32 {
 pub(crate) struct Surface {
     /// Per particle: its position in cells from `origin`.
     points: Vec<Vec3A>,
-    /// Per particle: the nodes its kernel reaches and its weights there ([`Foot`]),
+    /// Per finite particle, in `bins` order (so that the blocks read them nearly in
+    /// memory order): the nodes its kernel reaches and its weights there ([`Foot`]),
     /// [`Params::stride`] floats per particle.
     feet: Vec<Foot>,
     weights: Vec<f32>,
-    /// The particles each block sums (the blocks their kernels reach), block by block:
-    /// block b's run from `sums_start[b]` to `sums_start[b + 1]`, in `bins` order.
+    /// The particles each block sums (the blocks their kernels reach; as places in
+    /// `bins`), block by block: block b's run from `sums_start[b]` to
+    /// `sums_start[b + 1]`, in `bins` order.
     sums: Vec<u32>,
     sums_start: Vec<u32>,
     /// (block key, particle) of every finite particle, sorted (and the buffer the
@@ -224,6 +226,9 @@ pub(crate) struct Surface {
     field: Vec<f32>,
     mask: Vec<u8>,
     first: Vec<u32>,
+    /// Per block: which side of the surface its nodes lie on ([`INSIDE_SOME`],
+    /// [`INSIDE_ALL`]).
+    sides: Vec<u8>,
     /// Per block: its vertices and indices, and where they start in the mesh (the
     /// vertices' starts, `blocks + 1` of them, then the indices').
     counts: Vec<SurfaceCounts>,
@@ -518,6 +523,7 @@ impl Surface {
                 sums_start,
                 keys,
                 field,
+                sides,
                 ..
             } = &mut *self;
             let particles = Weighed {
@@ -528,28 +534,31 @@ impl Surface {
             let (sums, starts, keys) = (&*sums, &*sums_start, &*keys);
             exec.for_items(
                 threads,
-                Blocks::new(&mut field[..blocks * BN], BN),
-                |b, out| {
+                (
+                    Blocks::new(&mut field[..blocks * BN], BN),
+                    Blocks::new(&mut sides[..blocks], 1),
+                ),
+                |b, (out, side)| {
                     let run = &sums[starts[b] as usize..starts[b + 1] as usize];
-                    splat(unkey(keys[b]), particles, run, params, out)
+                    side[0] = splat(unkey(keys[b]), particles, run, params, out);
                 },
             );
         }
         // The crossing edges and the counts of each block.
         {
             let Surface {
-                keys,
                 near,
                 field,
                 mask,
                 counts,
+                sides,
                 ..
             } = &mut *self;
             let view = View {
                 field: &field[..blocks * BN],
                 near: &near[..blocks],
             };
-            let _ = keys;
+            let sides = &sides[..blocks];
             let iso = params.threshold;
             exec.for_items(
                 threads,
@@ -557,7 +566,15 @@ impl Surface {
                     Blocks::new(&mut mask[..blocks * BN], BN),
                     Blocks::new(&mut counts[..blocks], 1),
                 ),
-                |b, (mask, count)| count[0] = classify(view, b, iso, mask),
+                |b, (mask, count)| {
+                    count[0] = match settled(view.near, sides, b) {
+                        Some(inside) => {
+                            mask.fill(if inside { 0xFF } else { 0 });
+                            SurfaceCounts::default()
+                        }
+                        None => classify(view, b, iso, mask),
+                    }
+                },
             );
         }
         let (mut vertices, mut indices) = (0usize, 0usize);
@@ -647,7 +664,7 @@ impl Surface {
             self.bins.push((key(b), k as u32));
         }
         self.sort(bmin, bmax)?;
-        self.weigh(count, params)?;
+        self.weigh(params)?;
         Ok(true)
     }
 
@@ -687,20 +704,19 @@ impl Surface {
     }
 
     /// Each finite particle's reach and kernel weights on the three axes (the factors
-    /// of W at every node it reaches), computed once for every block that sums it.
-    fn weigh(&mut self, count: usize, params: &Params) -> Result<()> {
+    /// of W at every node it reaches), computed once for every block that sums it,
+    /// in `bins` order.
+    fn weigh(&mut self, params: &Params) -> Result<()> {
         let (span, stride) = (params.span(), params.stride());
-        grow(&mut self.feet, count, Foot::default())?;
-        grow(&mut self.weights, stride * count, 0.0)?;
+        let n = self.bins.len();
+        grow(&mut self.feet, n, Foot::default())?;
+        grow(&mut self.weights, stride * n, 0.0)?;
         let (r, inv_r) = (params.r, 1.0 / params.r);
-        for k in 0..count {
-            let u = self.points[k].to_array();
-            if u[0].is_nan() {
-                continue;
-            }
+        for (j, &(home, k)) in self.bins.iter().enumerate() {
+            let u = self.points[k as usize].to_array();
             // Its home block, as `place` filed it.
-            let hc = u.map(|c| (c as i32).div_euclid(B));
-            let w = &mut self.weights[stride * k..stride * (k + 1)];
+            let hc = unkey(home);
+            let w = &mut self.weights[stride * j..stride * (j + 1)];
             let (wx, wyz) = w.split_at_mut(ROW);
             let mut foot = Foot::default();
             for a in 0..3 {
@@ -721,7 +737,7 @@ impl Surface {
                     *w = kernel((n as f32 - u[a]) * inv_r);
                 }
             }
-            self.feet[k] = foot;
+            self.feet[j] = foot;
         }
         Ok(())
     }
@@ -784,6 +800,7 @@ impl Surface {
         grow(&mut self.mask, blocks * BN, 0)?;
         grow(&mut self.first, blocks * BN, 0)?;
         grow(&mut self.counts, blocks, SurfaceCounts::default())?;
+        grow(&mut self.sides, blocks, 0)?;
         let (keys, dense, slots) = (&self.keys, self.dense, &self.slots);
         for (b, near) in self.near[..blocks].iter_mut().enumerate() {
             let c = unkey(keys[b]);
@@ -851,7 +868,7 @@ impl Surface {
                 let hb = slot_of(self.dense, &self.slots, &self.keys, unkey(home));
                 debug_assert!(hb != u32::MAX, "an occupied block");
                 let hc = unkey(home);
-                for &(_, k) in &self.bins[start as usize..end as usize] {
+                for k in start..end {
                     let reach = &self.feet[k as usize].reach;
                     let o: [[i32; 2]; 3] =
                         std::array::from_fn(|a| reach[a].map(|n| n.div_euclid(B) - hc[a]));
@@ -1079,8 +1096,17 @@ struct Weighed<'a> {
 /// it, in `bins` order (by home block, then by index: a fixed order for each node
 /// whoever computes it). Each row of the block takes a particle's eight x weights
 /// there, zeros (+0) past its reach included: the same sums.
-fn splat(bc: [i32; 3], particles: Weighed<'_>, sums: &[u32], params: &Params, out: &mut [f32]) {
+fn splat(
+    bc: [i32; 3],
+    particles: Weighed<'_>,
+    sums: &[u32],
+    params: &Params,
+    out: &mut [f32],
+) -> u8 {
     out.fill(0.0);
+    if sums.is_empty() {
+        return 0;
+    }
     let base = bc.map(|c| c * B);
     let span = particles.span;
     let stride = ROW + 2 * span;
@@ -1119,8 +1145,48 @@ fn splat(bc: [i32; 3], particles: Weighed<'_>, sums: &[u32], params: &Params, ou
             }
         }
     }
+    let (mut some, mut all) = (false, true);
     for f in out.iter_mut() {
         *f *= params.inv_bulk;
+        let inside = *f >= params.threshold;
+        some |= inside;
+        all &= inside;
+    }
+    u8::from(some) * INSIDE_SOME | u8::from(all) * INSIDE_ALL
+}
+
+/// A block's side ([`Surface::sides`]): some of its nodes are inside (φ ≥ the level).
+const INSIDE_SOME: u8 = 1;
+/// A block's side: all of its nodes are inside.
+const INSIDE_ALL: u8 = 2;
+
+/// Whether the cells of block `b` lie wholly inside (`Some(true)`) or outside
+/// (`Some(false)`) from the sides of the blocks their corners lie in (the block and
+/// its neighbours above it on each axis; an absent block is outside), `None` when
+/// that takes reading the nodes.
+#[inline]
+fn settled(near: &[[u32; 27]], sides: &[u8], b: usize) -> Option<bool> {
+    let (mut some, mut all) = (false, true);
+    for z in 0..2 {
+        for y in 0..2 {
+            for x in 0..2 {
+                let nb = near[b][near_index([x, y, z])];
+                let side = if nb == u32::MAX {
+                    0
+                } else {
+                    sides[nb as usize]
+                };
+                some |= side & INSIDE_SOME != 0;
+                all &= side & INSIDE_ALL != 0;
+            }
+        }
+    }
+    if !some {
+        Some(false)
+    } else if all {
+        Some(true)
+    } else {
+        None
     }
 }
 
