@@ -39,7 +39,7 @@
 use crate::error::{try_reserve, Error, Result};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
 use crate::math::{Vec3, Vec3A};
-use crate::solver::parallel::{Blocks, Executor, Ragged};
+use crate::solver::parallel::{Blocks, Executor, Ragged, Rows};
 
 use super::grow;
 
@@ -505,7 +505,7 @@ impl Surface {
         self.normals.clear();
         self.indices.clear();
         self.fluid = None;
-        if !self.place(count, &position, params)? || !self.plan(params)? {
+        if !self.place(count, &position, params, exec)? || !self.plan(params)? {
             return Ok(SurfaceCounts::default());
         }
         let blocks = self.keys.len();
@@ -619,12 +619,14 @@ impl Surface {
         count: usize,
         position: &impl Fn(usize) -> Vec3,
         params: &Params,
+        exec: &Executor,
     ) -> Result<bool> {
         grow(&mut self.points, count, Vec3A::ZERO)?;
         let mut lo = Vec3::splat(f32::INFINITY);
         let mut any = false;
         for k in 0..count {
             let p = position(k);
+            self.points[k] = Vec3A::from(p);
             if p.is_finite() {
                 lo = lo.min(p);
                 any = true;
@@ -642,7 +644,7 @@ impl Surface {
         try_reserve(&mut self.bins, count, "surface bins")?;
         let (mut bmin, mut bmax) = ([i32::MAX; 3], [i32::MIN; 3]);
         for k in 0..count {
-            let p = position(k);
+            let p = Vec3::from(self.points[k]);
             if !p.is_finite() {
                 self.points[k] = Vec3A::splat(f32::NAN);
                 continue;
@@ -664,7 +666,7 @@ impl Surface {
             self.bins.push((key(b), k as u32));
         }
         self.sort(bmin, bmax)?;
-        self.weigh(params)?;
+        self.weigh(params, exec)?;
         Ok(true)
     }
 
@@ -706,39 +708,50 @@ impl Surface {
     /// Each finite particle's reach and kernel weights on the three axes (the factors
     /// of W at every node it reaches), computed once for every block that sums it,
     /// in `bins` order.
-    fn weigh(&mut self, params: &Params) -> Result<()> {
+    fn weigh(&mut self, params: &Params, exec: &Executor) -> Result<()> {
         let (span, stride) = (params.span(), params.stride());
         let n = self.bins.len();
         grow(&mut self.feet, n, Foot::default())?;
         grow(&mut self.weights, stride * n, 0.0)?;
         let (r, inv_r) = (params.r, 1.0 / params.r);
-        for (j, &(home, k)) in self.bins.iter().enumerate() {
-            let u = self.points[k as usize].to_array();
-            // Its home block, as `place` filed it.
-            let hc = unkey(home);
-            let w = &mut self.weights[stride * j..stride * (j + 1)];
-            let (wx, wyz) = w.split_at_mut(ROW);
-            let mut foot = Foot::default();
-            for a in 0..3 {
-                // Within the home block and the next on each side (r ≤ B cells; the
-                // bound only drops nodes a rounding of r = B would add, at b = 0).
-                let first = hc[a] * B - B;
-                let lo = ceil(u[a] - r).max(first);
-                let hi = ((u[a] + r) as i32).min(first + ROW as i32 - 1);
-                foot.reach[a] = [lo, hi];
-                let w = if a == 0 {
-                    foot.x0 = first;
-                    wx.fill(0.0);
-                    &mut wx[(lo - first) as usize..]
-                } else {
-                    &mut wyz[(a - 1) * span..a * span]
-                };
-                for (n, w) in (lo..=hi).zip(w) {
-                    *w = kernel((n as f32 - u[a]) * inv_r);
+        let (bins, points) = (&self.bins, &self.points);
+        exec.for_chunks(
+            (
+                Rows::new(&mut self.feet[..n]),
+                Rows::with_width(&mut self.weights[..stride * n], stride),
+            ),
+            |range, (feet, weights)| {
+                let chunks = bins[range]
+                    .iter()
+                    .zip(feet)
+                    .zip(weights.chunks_exact_mut(stride));
+                for ((&(home, k), foot), w) in chunks {
+                    let u = points[k as usize].to_array();
+                    // Its home block, as `place` filed it.
+                    let hc = unkey(home);
+                    let (wx, wyz) = w.split_at_mut(ROW);
+                    for a in 0..3 {
+                        // Within the home block and the next on each side (r ≤ B cells;
+                        // the bound only drops nodes a rounding of r = B would add, at
+                        // b = 0).
+                        let first = hc[a] * B - B;
+                        let lo = ceil(u[a] - r).max(first);
+                        let hi = ((u[a] + r) as i32).min(first + ROW as i32 - 1);
+                        foot.reach[a] = [lo, hi];
+                        let w = if a == 0 {
+                            foot.x0 = first;
+                            wx.fill(0.0);
+                            &mut wx[(lo - first) as usize..]
+                        } else {
+                            &mut wyz[(a - 1) * span..a * span]
+                        };
+                        for (n, w) in (lo..=hi).zip(w) {
+                            *w = kernel((n as f32 - u[a]) * inv_r);
+                        }
+                    }
                 }
-            }
-            self.feet[j] = foot;
-        }
+            },
+        );
         Ok(())
     }
 
