@@ -521,7 +521,7 @@ mod tests {
         for bad in [[0u32, 3, 2], [0, 1, 10]] {
             let r = std::panic::catch_unwind(|| {
                 let mut data = vec![0u32; 9];
-                drop(Ragged::new(&mut data, &bad));
+                let _ = Ragged::new(&mut data, &bad);
             });
             assert!(r.is_err(), "{bad:?}");
         }
