@@ -17,7 +17,7 @@ use parking_lot::Mutex;
 use rayon::ThreadPool;
 
 use crate::error::{Error, Result};
-pub(crate) use crate::solver::disjoint::{Blocks, DisjointSlice, Rows, SlotOrder};
+pub(crate) use crate::solver::disjoint::{Blocks, DisjointSlice, Ragged, Rows, SlotOrder};
 use crate::solver::tasks::HostWorkers;
 
 /// Below this many items a pass runs inline on the calling thread.
@@ -516,6 +516,33 @@ mod tests {
                 hits.iter().all(|h| h.load(Ordering::Relaxed) == 1),
                 "threads {threads}"
             );
+        }
+    }
+
+    /// `Ragged` hands each item its own run (empty runs included) through
+    /// `for_items`, and refuses starts that decrease or pass the slice's end.
+    #[test]
+    fn ragged_runs_go_to_their_items() {
+        let starts = [0u32, 2, 2, 5, 9];
+        for threads in [1, 2] {
+            let exec = Executor::new(threads).expect("pool");
+            let mut data = vec![u32::MAX; 9];
+            exec.for_items(
+                threads as usize,
+                Ragged::new(&mut data, &starts),
+                |i, run| {
+                    assert_eq!(run.len(), (starts[i + 1] - starts[i]) as usize);
+                    run.iter_mut().for_each(|x| *x = i as u32);
+                },
+            );
+            assert_eq!(data, [0, 0, 2, 2, 2, 3, 3, 3, 3], "threads {threads}");
+        }
+        for bad in [[0u32, 3, 2], [0, 1, 10]] {
+            let r = std::panic::catch_unwind(|| {
+                let mut data = vec![0u32; 9];
+                let _ = Ragged::new(&mut data, &bad);
+            });
+            assert!(r.is_err(), "{bad:?}");
         }
     }
 

@@ -2,7 +2,8 @@
 //! with outward normals, around a resting block (enclosing the particles' volume) and
 //! a ball of particles (its area near 4πr²); the same bits on 1 and 4 threads; never
 //! a NaN; an empty fluid has an empty mesh; parameters out of range are refused; a
-//! second build does not allocate.
+//! second build does not allocate; blocks far apart (the build's sparse path) each
+//! have the mesh of one.
 
 use std::collections::HashMap;
 
@@ -371,4 +372,42 @@ fn a_second_build_does_not_allocate() {
     let (n, again) = allocations_in(|| w.build_fluid_surface(f, &desc, 1.0).unwrap());
     assert_eq!(n, 0, "a second build allocated {n} times");
     assert_eq!(again, first);
+}
+
+#[test]
+fn far_apart_blocks_each_have_the_mesh_of_one_block() {
+    // One block alone, then two: 2 m apart (the build maps every block of the box
+    // around them) and 30 m apart on each axis (a box of more than 2^18 blocks of
+    // 8³ cells: the build sorts and searches instead). Each pair's mesh is closed and
+    // has twice the single block's vertices, indices and volume.
+    let n = (6u32, 5u32, 4u32);
+    let count = n.0 * n.1 * n.2;
+    let single = {
+        let mut w = world(1, Vec3::ZERO);
+        let f = fluid(&mut w, count);
+        w.emit_fluid(f, &block(n, Vec3::ZERO), None).unwrap();
+        build(&mut w, f, &SurfaceDesc::default())
+    };
+    single.assert_closed();
+    assert!(single.indices.len() > 300);
+    for gap in [2.0f32, 30.0] {
+        let mut w = world(2, Vec3::ZERO);
+        let f = fluid(&mut w, 2 * count);
+        let mut at = block(n, Vec3::ZERO);
+        at.extend(block(n, Vec3::splat(gap)));
+        w.emit_fluid(f, &at, None).unwrap();
+        let pair = build(&mut w, f, &SurfaceDesc::default());
+        pair.assert_closed();
+        assert_eq!(
+            pair.positions.len(),
+            2 * single.positions.len(),
+            "gap {gap} m"
+        );
+        assert_eq!(pair.indices.len(), 2 * single.indices.len(), "gap {gap} m");
+        let ratio = pair.volume() / single.volume();
+        assert!(
+            (ratio - 2.0).abs() < 1e-3,
+            "gap {gap} m: volume ratio {ratio}"
+        );
+    }
 }

@@ -30,16 +30,21 @@
 //! differences at the nodes, interpolated like the position), outward. Triangles wind
 //! counter-clockwise seen from outside (right-handed: (b − a) × (c − a) points out).
 //!
-//! Each particle's kernel factors b(·) on the three axes are computed once and the
-//! particle is filed under the blocks its kernel reaches; every node's sum runs over
-//! the particles in a fixed order (by home block, then by index), one block per task:
-//! the bits do not depend on the thread count. Buffers
-//! grow on the first build (and when the mesh grew); later builds do not allocate.
+//! Each particle's kernel factors b(·) on the three axes are computed once (kept in
+//! block order, so a block reads them nearly in memory order) and the particle is
+//! filed under the blocks its kernel reaches; every node's sum runs over the particles
+//! in a fixed order (by home block, then by index), one block per task. A block whose
+//! cells' corners lie only in blocks wholly outside (or wholly inside) is settled from
+//! the sides the splat reports, without reading its nodes; the others read their
+//! neighbourhood once into a padded copy. The vertices and triangles are written one
+//! block per task, each block's run at the start its counts give: the mesh, order
+//! included, does not depend on the thread count. Buffers grow on the first build
+//! (and when the mesh grew); later builds do not allocate.
 
 use crate::error::{try_reserve, Error, Result};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
 use crate::math::{Vec3, Vec3A};
-use crate::solver::parallel::{Blocks, Executor};
+use crate::solver::parallel::{Blocks, Executor, Ragged, Rows};
 
 use super::grow;
 
@@ -76,6 +81,13 @@ const MARGIN: i32 = 2;
 /// Nodes of a particle's row of x weights: its home block's and the next block's on
 /// each side (a kernel of r ≤ B cells reaches no farther).
 const ROW: usize = 3 * B as usize;
+/// The most blocks in the box around the particles for which a build maps every
+/// block of the box (a counting sort into blocks and direct look-ups instead of a
+/// sort and binary searches); a larger box (particles far apart) takes those.
+const DENSE_BLOCKS: usize = 1 << 18;
+/// Blocks the box holds beyond the particles' blocks on each side: a kernel (r ≤ B
+/// cells) and the margin reach no farther.
+const DENSE_PAD: i32 = 2;
 /// Blocks per build below which it runs on one thread.
 const PARALLEL_BLOCKS: usize = 8;
 
@@ -187,16 +199,26 @@ fn kernel(t: f32) -> f32 {
 pub(crate) struct Surface {
     /// Per particle: its position in cells from `origin`.
     points: Vec<Vec3A>,
-    /// Per particle: the nodes its kernel reaches and its weights there ([`Foot`]),
+    /// Per finite particle, in `bins` order (so that the blocks read them nearly in
+    /// memory order): the nodes its kernel reaches and its weights there ([`Foot`]),
     /// [`Params::stride`] floats per particle.
     feet: Vec<Foot>,
     weights: Vec<f32>,
-    /// The particles each block sums (the blocks their kernels reach), block by block:
-    /// block b's run from `sums_start[b]` to `sums_start[b + 1]`, in `bins` order.
+    /// The particles each block sums (the blocks their kernels reach; as places in
+    /// `bins`), block by block: block b's run from `sums_start[b]` to
+    /// `sums_start[b + 1]`, in `bins` order.
     sums: Vec<u32>,
     sums_start: Vec<u32>,
-    /// (block key, particle) of every finite particle, sorted.
+    /// (block key, particle) of every finite particle, sorted (and the buffer the
+    /// counting sort fills).
     bins: Vec<(u64, u32)>,
+    sorted: Vec<(u64, u32)>,
+    /// The box of blocks the particles' kernels can reach, when it is small enough to
+    /// map every block of it ([`DENSE_BLOCKS`]), and the map: the count of particles
+    /// per block while sorting, then each block's index in `keys` (`u32::MAX` where
+    /// the grid has none).
+    dense: Option<DenseBox>,
+    slots: Vec<u32>,
     /// The occupied blocks: key and the range of `bins` they hold.
     occupied: Vec<(u64, u32, u32)>,
     /// The blocks of the grid (keys, sorted), each block's 27 neighbours (indices into
@@ -209,8 +231,13 @@ pub(crate) struct Surface {
     field: Vec<f32>,
     mask: Vec<u8>,
     first: Vec<u32>,
-    /// Per block: its vertices and indices.
+    /// Per block: which side of the surface its nodes lie on ([`INSIDE_SOME`],
+    /// [`INSIDE_ALL`]).
+    sides: Vec<u8>,
+    /// Per block: its vertices and indices, and where they start in the mesh (the
+    /// vertices' starts, `blocks + 1` of them, then the indices').
     counts: Vec<SurfaceCounts>,
+    starts: Vec<u32>,
     /// The grid's node 0 (m).
     origin: Vec3,
     /// The mesh: positions (m), unit normals, indices (three per triangle).
@@ -238,6 +265,51 @@ fn unkey(k: u64) -> [i32; 3] {
     ]
 }
 
+/// A box of blocks, mapped block by block in key order (x fastest, then y, then z).
+#[derive(Clone, Copy)]
+struct DenseBox {
+    lo: [i32; 3],
+    dims: [i32; 3],
+}
+
+impl DenseBox {
+    /// Blocks in the box.
+    fn volume(&self) -> usize {
+        self.dims.iter().map(|&d| d as usize).product()
+    }
+
+    /// The index of block `c`, `None` outside the box.
+    #[inline]
+    fn index(&self, c: [i32; 3]) -> Option<usize> {
+        let l: [i32; 3] = std::array::from_fn(|a| c[a] - self.lo[a]);
+        (0..3)
+            .all(|a| (0..self.dims[a]).contains(&l[a]))
+            .then(|| ((l[2] * self.dims[1] + l[1]) * self.dims[0] + l[0]) as usize)
+    }
+
+    /// The block at index `i`.
+    #[inline]
+    fn block(&self, i: usize) -> [i32; 3] {
+        let i = i as i32;
+        let (x, y) = (self.dims[0], self.dims[1]);
+        [
+            self.lo[0] + i % x,
+            self.lo[1] + (i / x) % y,
+            self.lo[2] + i / (x * y),
+        ]
+    }
+}
+
+/// The index in `keys` of block `c` (`u32::MAX` where the grid has none): from the
+/// box's map when there is one, else a binary search.
+#[inline]
+fn slot_of(dense: Option<DenseBox>, slots: &[u32], keys: &[u64], c: [i32; 3]) -> u32 {
+    match dense {
+        Some(d) => d.index(c).map_or(u32::MAX, |i| slots[i]),
+        None => keys.binary_search(&key(c)).map_or(u32::MAX, |i| i as u32),
+    }
+}
+
 /// Offset of the neighbour (dx, dy, dz) in a block's `near` (each in −1..=1).
 #[inline]
 fn near_index(o: [i32; 3]) -> usize {
@@ -250,6 +322,19 @@ fn node_index(l: [i32; 3]) -> usize {
     ((l[2] * B + l[1]) * B + l[0]) as usize
 }
 
+/// The block and node of `n` (relative to block `b`'s first node, within one block of
+/// it) given the blocks' neighbours, `None` where the block is absent.
+#[inline]
+fn locate(near: &[[u32; 27]], b: usize, n: [i32; 3]) -> Option<(usize, usize)> {
+    if n.iter().all(|&c| (0..B).contains(&c)) {
+        return Some((b, node_index(n)));
+    }
+    let o = n.map(|c| c.div_euclid(B));
+    let l = n.map(|c| c.rem_euclid(B));
+    let nb = near[b][near_index(o)];
+    (nb != u32::MAX).then(|| (nb as usize, node_index(l)))
+}
+
 /// Reads the grid around one block: nodes given relative to the block's first node,
 /// within one block of it.
 #[derive(Clone, Copy)]
@@ -258,33 +343,63 @@ struct View<'a> {
     near: &'a [[u32; 27]],
 }
 
-impl View<'_> {
-    /// The block and node of `n` (relative to block `b`'s first node), `None` where the
-    /// block is absent (φ = 0 there: no particle reaches it).
-    #[inline]
-    fn locate(&self, b: usize, n: [i32; 3]) -> Option<(usize, usize)> {
-        if n.iter().all(|&c| (0..B).contains(&c)) {
-            return Some((b, node_index(n)));
+/// Nodes along a padded block's edge: one before the block's eight and two after.
+const P: usize = B as usize + 3;
+
+/// φ around one block: at its nodes −1..=9 on each axis (relative to its first node),
+/// 0 where no block is, copied row by row from the block and its neighbours, so that
+/// the passes over one block index it directly.
+struct Padded([f32; P * P * P]);
+
+impl Padded {
+    fn new() -> Self {
+        Padded([0.0; P * P * P])
+    }
+
+    /// Fills it around block `b`.
+    fn fill(&mut self, view: View<'_>, b: usize) {
+        // The runs of a padded row of x: (first node of the run, node in its block,
+        // nodes, x offset of its block).
+        const RUNS: [(usize, i32, usize, i32); 3] = [
+            (0, B - 1, 1, -1),
+            (1, 0, B as usize, 0),
+            (1 + B as usize, 0, 2, 1),
+        ];
+        let near = &view.near[b];
+        for z in -1..=B + 1 {
+            let (oz, lz) = (z.div_euclid(B), z.rem_euclid(B));
+            for y in -1..=B + 1 {
+                let (oy, ly) = (y.div_euclid(B), y.rem_euclid(B));
+                let row = ((z + 1) as usize * P + (y + 1) as usize) * P;
+                for &(at, lx, n, ox) in &RUNS {
+                    let out = &mut self.0[row + at..row + at + n];
+                    let nb = near[near_index([ox, oy, oz])];
+                    if nb == u32::MAX {
+                        out.fill(0.0);
+                    } else {
+                        let from = nb as usize * BN + node_index([lx, ly, lz]);
+                        out.copy_from_slice(&view.field[from..from + n]);
+                    }
+                }
+            }
         }
-        let o = n.map(|c| c.div_euclid(B));
-        let l = n.map(|c| c.rem_euclid(B));
-        let nb = self.near[b][near_index(o)];
-        (nb != u32::MAX).then(|| (nb as usize, node_index(l)))
     }
 
-    #[inline]
-    fn value(&self, b: usize, n: [i32; 3]) -> f32 {
-        self.locate(b, n)
-            .map_or(0.0, |(nb, k)| self.field[nb * BN + k])
+    /// φ at node `n` (each coordinate in −1..=9).
+    #[inline(always)]
+    fn value(&self, n: [i32; 3]) -> f32 {
+        self.0[((n[2] + 1) as usize * P + (n[1] + 1) as usize) * P + (n[0] + 1) as usize]
     }
 
-    /// ∇φ at node `n` in units of 1 / cell (central differences).
-    fn gradient(&self, b: usize, n: [i32; 3]) -> Vec3A {
+    /// ∇φ at node `n` (each coordinate in 0..=8) in units of 1 / cell (central
+    /// differences).
+    #[inline(always)]
+    fn gradient(&self, n: [i32; 3]) -> Vec3A {
         let d = |a: usize| {
             let (mut p, mut m) = (n, n);
             p[a] += 1;
             m[a] -= 1;
-            0.5 * (self.value(b, p) - self.value(b, m))
+            0.5 * (self.value(p) - self.value(m))
         };
         Vec3A::new(d(0), d(1), d(2))
     }
@@ -395,7 +510,7 @@ impl Surface {
         self.normals.clear();
         self.indices.clear();
         self.fluid = None;
-        if !self.place(count, &position, params)? || !self.plan(params)? {
+        if !self.place(count, &position, params, exec)? || !self.plan(params)? {
             return Ok(SurfaceCounts::default());
         }
         let blocks = self.keys.len();
@@ -413,6 +528,7 @@ impl Surface {
                 sums_start,
                 keys,
                 field,
+                sides,
                 ..
             } = &mut *self;
             let particles = Weighed {
@@ -423,28 +539,31 @@ impl Surface {
             let (sums, starts, keys) = (&*sums, &*sums_start, &*keys);
             exec.for_items(
                 threads,
-                Blocks::new(&mut field[..blocks * BN], BN),
-                |b, out| {
+                (
+                    Blocks::new(&mut field[..blocks * BN], BN),
+                    Blocks::new(&mut sides[..blocks], 1),
+                ),
+                |b, (out, side)| {
                     let run = &sums[starts[b] as usize..starts[b + 1] as usize];
-                    splat(unkey(keys[b]), particles, run, params, out)
+                    side[0] = splat(unkey(keys[b]), particles, run, params, out);
                 },
             );
         }
         // The crossing edges and the counts of each block.
         {
             let Surface {
-                keys,
                 near,
                 field,
                 mask,
                 counts,
+                sides,
                 ..
             } = &mut *self;
             let view = View {
                 field: &field[..blocks * BN],
                 near: &near[..blocks],
             };
-            let _ = keys;
+            let sides = &sides[..blocks];
             let iso = params.threshold;
             exec.for_items(
                 threads,
@@ -452,7 +571,15 @@ impl Surface {
                     Blocks::new(&mut mask[..blocks * BN], BN),
                     Blocks::new(&mut counts[..blocks], 1),
                 ),
-                |b, (mask, count)| count[0] = classify(view, b, iso, mask),
+                |b, (mask, count)| {
+                    count[0] = match settled(view.near, sides, b) {
+                        Some(inside) => {
+                            mask.fill(if inside { 0xFF } else { 0 });
+                            SurfaceCounts::default()
+                        }
+                        None => classify(view, b, iso, mask),
+                    }
+                },
             );
         }
         let (mut vertices, mut indices) = (0usize, 0usize);
@@ -468,8 +595,22 @@ impl Surface {
         try_reserve(&mut self.positions, vertices, "surface vertices")?;
         try_reserve(&mut self.normals, vertices, "surface normals")?;
         try_reserve(&mut self.indices, indices, "surface indices")?;
-        self.vertices(params);
-        self.triangles();
+        self.positions.resize(vertices, Vec3::ZERO);
+        self.normals.resize(vertices, Vec3::ZERO);
+        self.indices.resize(indices, 0);
+        grow(&mut self.starts, 2 * (blocks + 1), 0)?;
+        let (vstarts, istarts) = self.starts[..2 * (blocks + 1)].split_at_mut(blocks + 1);
+        let (mut v, mut i) = (0u32, 0u32);
+        for (b, c) in self.counts[..blocks].iter().enumerate() {
+            vstarts[b] = v;
+            istarts[b] = i;
+            v += c.vertices;
+            i += c.indices;
+        }
+        vstarts[blocks] = v;
+        istarts[blocks] = i;
+        self.vertices(params, threads, exec);
+        self.triangles(threads, exec);
         Ok(SurfaceCounts {
             vertices: vertices as u32,
             indices: indices as u32,
@@ -483,12 +624,14 @@ impl Surface {
         count: usize,
         position: &impl Fn(usize) -> Vec3,
         params: &Params,
+        exec: &Executor,
     ) -> Result<bool> {
         grow(&mut self.points, count, Vec3A::ZERO)?;
         let mut lo = Vec3::splat(f32::INFINITY);
         let mut any = false;
         for k in 0..count {
             let p = position(k);
+            self.points[k] = Vec3A::from(p);
             if p.is_finite() {
                 lo = lo.min(p);
                 any = true;
@@ -504,8 +647,9 @@ impl Surface {
         let limit = ((1i64 << KEY_BITS) - 2) as f32 * B as f32 - params.r - MARGIN as f32;
         self.bins.clear();
         try_reserve(&mut self.bins, count, "surface bins")?;
+        let (mut bmin, mut bmax) = ([i32::MAX; 3], [i32::MIN; 3]);
         for k in 0..count {
-            let p = position(k);
+            let p = Vec3::from(self.points[k]);
             if !p.is_finite() {
                 self.points[k] = Vec3A::splat(f32::NAN);
                 continue;
@@ -520,50 +664,99 @@ impl Surface {
             }
             self.points[k] = u;
             let b = u.to_array().map(|c| (c as i32).div_euclid(B));
+            for a in 0..3 {
+                bmin[a] = bmin[a].min(b[a]);
+                bmax[a] = bmax[a].max(b[a]);
+            }
             self.bins.push((key(b), k as u32));
         }
-        self.bins.sort_unstable();
-        self.weigh(count, params)?;
+        self.sort(bmin, bmax)?;
+        self.weigh(params, exec)?;
         Ok(true)
     }
 
-    /// Each finite particle's reach and kernel weights on the three axes (the factors
-    /// of W at every node it reaches), computed once for every block that sums it.
-    fn weigh(&mut self, count: usize, params: &Params) -> Result<()> {
-        let (span, stride) = (params.span(), params.stride());
-        grow(&mut self.feet, count, Foot::default())?;
-        grow(&mut self.weights, stride * count, 0.0)?;
-        let (r, inv_r) = (params.r, 1.0 / params.r);
-        for k in 0..count {
-            let u = self.points[k].to_array();
-            if u[0].is_nan() {
-                continue;
-            }
-            // Its home block, as `place` filed it.
-            let hc = u.map(|c| (c as i32).div_euclid(B));
-            let w = &mut self.weights[stride * k..stride * (k + 1)];
-            let (wx, wyz) = w.split_at_mut(ROW);
-            let mut foot = Foot::default();
-            for a in 0..3 {
-                // Within the home block and the next on each side (r ≤ B cells; the
-                // bound only drops nodes a rounding of r = B would add, at b = 0).
-                let first = hc[a] * B - B;
-                let lo = ceil(u[a] - r).max(first);
-                let hi = ((u[a] + r) as i32).min(first + ROW as i32 - 1);
-                foot.reach[a] = [lo, hi];
-                let w = if a == 0 {
-                    foot.x0 = first;
-                    wx.fill(0.0);
-                    &mut wx[(lo - first) as usize..]
-                } else {
-                    &mut wyz[(a - 1) * span..a * span]
-                };
-                for (n, w) in (lo..=hi).zip(w) {
-                    *w = kernel((n as f32 - u[a]) * inv_r);
-                }
-            }
-            self.feet[k] = foot;
+    /// Sorts `bins` (by block, then by particle), the particles' blocks lying in
+    /// `bmin..=bmax`: a counting sort over the box around them when it is small
+    /// enough (the particles were filed in index order, so each block keeps them in
+    /// that order: the order a sort gives), else a sort.
+    fn sort(&mut self, bmin: [i32; 3], bmax: [i32; 3]) -> Result<()> {
+        let lo = bmin.map(|c| c - DENSE_PAD);
+        let dims: [i32; 3] = std::array::from_fn(|a| bmax[a] + DENSE_PAD - lo[a] + 1);
+        let volume = dims.iter().map(|&d| d as u64).product::<u64>();
+        self.dense = (volume <= DENSE_BLOCKS as u64).then_some(DenseBox { lo, dims });
+        let Some(d) = self.dense else {
+            self.bins.sort_unstable();
+            return Ok(());
+        };
+        let n = self.bins.len();
+        grow(&mut self.slots, d.volume() + 1, 0)?;
+        grow(&mut self.sorted, n, (0, 0))?;
+        let slots = &mut self.slots[..d.volume() + 1];
+        slots.fill(0);
+        let at = |k: u64| d.index(unkey(k)).expect("a particle's block in the box");
+        for &(k, _) in &self.bins {
+            slots[at(k) + 1] += 1;
         }
+        for i in 1..slots.len() {
+            slots[i] += slots[i - 1];
+        }
+        for &(k, i) in &self.bins {
+            let s = &mut slots[at(k)];
+            self.sorted[*s as usize] = (k, i);
+            *s += 1;
+        }
+        self.bins.clear();
+        self.bins.extend_from_slice(&self.sorted[..n]);
+        Ok(())
+    }
+
+    /// Each finite particle's reach and kernel weights on the three axes (the factors
+    /// of W at every node it reaches), computed once for every block that sums it,
+    /// in `bins` order.
+    fn weigh(&mut self, params: &Params, exec: &Executor) -> Result<()> {
+        let (span, stride) = (params.span(), params.stride());
+        let n = self.bins.len();
+        grow(&mut self.feet, n, Foot::default())?;
+        grow(&mut self.weights, stride * n, 0.0)?;
+        let (r, inv_r) = (params.r, 1.0 / params.r);
+        let (bins, points) = (&self.bins, &self.points);
+        exec.for_chunks(
+            (
+                Rows::new(&mut self.feet[..n]),
+                Rows::with_width(&mut self.weights[..stride * n], stride),
+            ),
+            |range, (feet, weights)| {
+                let chunks = bins[range]
+                    .iter()
+                    .zip(feet)
+                    .zip(weights.chunks_exact_mut(stride));
+                for ((&(home, k), foot), w) in chunks {
+                    let u = points[k as usize].to_array();
+                    // Its home block, as `place` filed it.
+                    let hc = unkey(home);
+                    let (wx, wyz) = w.split_at_mut(ROW);
+                    for a in 0..3 {
+                        // Within the home block and the next on each side (r ≤ B cells;
+                        // the bound only drops nodes a rounding of r = B would add, at
+                        // b = 0).
+                        let first = hc[a] * B - B;
+                        let lo = ceil(u[a] - r).max(first);
+                        let hi = ((u[a] + r) as i32).min(first + ROW as i32 - 1);
+                        foot.reach[a] = [lo, hi];
+                        let w = if a == 0 {
+                            foot.x0 = first;
+                            wx.fill(0.0);
+                            &mut wx[(lo - first) as usize..]
+                        } else {
+                            &mut wyz[(a - 1) * span..a * span]
+                        };
+                        for (n, w) in (lo..=hi).zip(w) {
+                            *w = kernel((n as f32 - u[a]) * inv_r);
+                        }
+                    }
+                }
+            },
+        );
         Ok(())
     }
 
@@ -587,17 +780,65 @@ impl Surface {
         }
         self.keys.clear();
         let reach = params.r;
-        for o in 0..self.occupied.len() {
-            let (_, s, e) = self.occupied[o];
-            let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-            for &(_, k) in &self.bins[s as usize..e as usize] {
-                let u = self.points[k as usize].to_array();
-                for a in 0..3 {
-                    lo[a] = lo[a].min((u[a] - reach) as i32 - MARGIN);
-                    hi[a] = hi[a].max((u[a] + reach) as i32 + MARGIN);
+        if let Some(d) = self.dense {
+            // Marks the blocks (1), then numbers them in key order.
+            let slots = &mut self.slots[..d.volume()];
+            slots.fill(0);
+            for &(_, s, e) in &self.occupied {
+                let (lo, hi) = block_reach(&self.bins[s as usize..e as usize], &self.points, reach);
+                for z in lo[2]..=hi[2] {
+                    for y in lo[1]..=hi[1] {
+                        for x in lo[0]..=hi[0] {
+                            slots[d.index([x, y, z]).expect("a block in the box")] = 1;
+                        }
+                    }
                 }
             }
-            let (lo, hi) = (lo.map(|c| c.div_euclid(B)), hi.map(|c| c.div_euclid(B)));
+            let blocks = slots.iter().filter(|&&m| m != 0).count();
+            try_reserve(&mut self.keys, blocks, "surface blocks")?;
+            for (i, m) in slots.iter_mut().enumerate() {
+                if *m != 0 {
+                    *m = self.keys.len() as u32;
+                    self.keys.push(key(d.block(i)));
+                } else {
+                    *m = u32::MAX;
+                }
+            }
+        } else {
+            self.keys_by_sort(reach)?;
+        }
+        let blocks = self.keys.len();
+        if blocks > MAX_SURFACE_BLOCKS as usize {
+            return Err(Error::out_of_range(format!(
+                "the surface needs {blocks} blocks of 8x8x8 cells, more than {MAX_SURFACE_BLOCKS}: use a larger cell_size"
+            )));
+        }
+        grow(&mut self.near, blocks, [u32::MAX; 27])?;
+        grow(&mut self.field, blocks * BN, 0.0)?;
+        grow(&mut self.mask, blocks * BN, 0)?;
+        grow(&mut self.first, blocks * BN, 0)?;
+        grow(&mut self.counts, blocks, SurfaceCounts::default())?;
+        grow(&mut self.sides, blocks, 0)?;
+        let (keys, dense, slots) = (&self.keys, self.dense, &self.slots);
+        for (b, near) in self.near[..blocks].iter_mut().enumerate() {
+            let c = unkey(keys[b]);
+            for (i, slot) in near.iter_mut().enumerate() {
+                let o = [i as i32 % 3 - 1, (i as i32 / 3) % 3 - 1, i as i32 / 9 - 1];
+                let n = [c[0] + o[0], c[1] + o[1], c[2] + o[2]];
+                *slot = slot_of(dense, slots, keys, n);
+            }
+        }
+        self.contributions()?;
+        Ok(blocks > 0)
+    }
+
+    /// The grid's blocks (`keys`) without a map of the box: every block within a
+    /// kernel (`reach` cells) and the margin of the particles of each occupied
+    /// block, sorted and deduplicated.
+    fn keys_by_sort(&mut self, reach: f32) -> Result<()> {
+        for o in 0..self.occupied.len() {
+            let (_, s, e) = self.occupied[o];
+            let (lo, hi) = block_reach(&self.bins[s as usize..e as usize], &self.points, reach);
             let n = (0..3)
                 .map(|a| (hi[a] - lo[a] + 1) as usize)
                 .product::<usize>();
@@ -616,28 +857,7 @@ impl Surface {
         }
         self.keys.sort_unstable();
         self.keys.dedup();
-        let blocks = self.keys.len();
-        if blocks > MAX_SURFACE_BLOCKS as usize {
-            return Err(Error::out_of_range(format!(
-                "the surface needs {blocks} blocks of 8x8x8 cells, more than {MAX_SURFACE_BLOCKS}: use a larger cell_size"
-            )));
-        }
-        grow(&mut self.near, blocks, [u32::MAX; 27])?;
-        grow(&mut self.field, blocks * BN, 0.0)?;
-        grow(&mut self.mask, blocks * BN, 0)?;
-        grow(&mut self.first, blocks * BN, 0)?;
-        grow(&mut self.counts, blocks, SurfaceCounts::default())?;
-        let keys = &self.keys;
-        for (b, near) in self.near[..blocks].iter_mut().enumerate() {
-            let c = unkey(keys[b]);
-            for (i, slot) in near.iter_mut().enumerate() {
-                let o = [i as i32 % 3 - 1, (i as i32 / 3) % 3 - 1, i as i32 / 9 - 1];
-                let n = [c[0] + o[0], c[1] + o[1], c[2] + o[2]];
-                *slot = keys.binary_search(&key(n)).map_or(u32::MAX, |i| i as u32);
-            }
-        }
-        self.contributions()?;
-        Ok(blocks > 0)
+        Ok(())
     }
 
     /// The particles each block sums: every particle is filed under each block its
@@ -663,9 +883,10 @@ impl Surface {
                 grow(&mut self.sums, total, 0)?;
             }
             for &(home, start, end) in &self.occupied {
-                let hb = self.keys.binary_search(&home).expect("an occupied block") as u32;
+                let hb = slot_of(self.dense, &self.slots, &self.keys, unkey(home));
+                debug_assert!(hb != u32::MAX, "an occupied block");
                 let hc = unkey(home);
-                for &(_, k) in &self.bins[start as usize..end as usize] {
+                for k in start..end {
                     let reach = &self.feet[k as usize].reach;
                     let o: [[i32; 2]; 3] =
                         std::array::from_fn(|a| reach[a].map(|n| n.div_euclid(B) - hc[a]));
@@ -693,88 +914,184 @@ impl Surface {
         Ok(())
     }
 
-    /// Writes the vertices: block by block, node by node, edge by edge (`first` of
-    /// each node set on the way).
-    fn vertices(&mut self, params: &Params) {
+    /// Writes the vertices, each block's run at its start (`first` of each node of a
+    /// block with vertices set on the way), one block per task.
+    fn vertices(&mut self, params: &Params, threads: usize, exec: &Executor) {
         let blocks = self.keys.len();
+        let Surface {
+            keys,
+            near,
+            field,
+            mask,
+            first,
+            starts,
+            origin,
+            positions,
+            normals,
+            ..
+        } = &mut *self;
         let view = View {
-            field: &self.field[..blocks * BN],
-            near: &self.near[..blocks],
+            field: &field[..blocks * BN],
+            near: &near[..blocks],
         };
-        let (iso, cell) = (params.threshold, params.cell);
-        for b in 0..blocks {
-            let base = unkey(self.keys[b]).map(|c| c * B);
-            for k in 0..BN {
-                let m = EDGE_BITS[self.mask[b * BN + k] as usize];
-                self.first[b * BN + k] = self.positions.len() as u32;
-                if m == 0 {
-                    continue;
+        let (keys, mask, origin) = (&keys[..blocks], &mask[..blocks * BN], *origin);
+        let vstarts = &starts[..blocks + 1];
+        exec.for_items(
+            threads,
+            (
+                Blocks::new(&mut first[..blocks * BN], BN),
+                Ragged::new(positions, vstarts),
+                Ragged::new(normals, vstarts),
+            ),
+            |b, (first, positions, normals)| {
+                if positions.is_empty() {
+                    return;
                 }
-                let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
-                let f0 = view.field[b * BN + k];
-                let g0 = view.gradient(b, l);
-                for d in 1..=7u8 {
-                    if m >> (d - 1) & 1 == 0 {
-                        continue;
-                    }
-                    let step = corner(d);
-                    let n1 = [l[0] + step[0], l[1] + step[1], l[2] + step[2]];
-                    let f1 = view.value(b, n1);
-                    let t = ((iso - f0) / (f1 - f0)).clamp(0.0, 1.0);
-                    let t = if t.is_finite() { t } else { 0.5 };
-                    let s = Vec3A::from_array(step.map(|c| c as f32));
-                    let at = Vec3A::from_array([0, 1, 2].map(|a| (base[a] + l[a]) as f32)) + s * t;
-                    self.positions.push(self.origin + Vec3::from(at * cell));
-                    let g = g0 + (view.gradient(b, n1) - g0) * t;
-                    let n = -g;
-                    let len = n.length();
-                    let n = if len > 1.0e-12 && len.is_finite() {
-                        n / len
-                    } else if f0 >= iso {
-                        s.normalize()
-                    } else {
-                        -s.normalize()
-                    };
-                    self.normals.push(Vec3::from(n));
-                }
-            }
-        }
+                let out = BlockVertices {
+                    start: vstarts[b],
+                    first,
+                    positions,
+                    normals,
+                };
+                block_vertices(
+                    view,
+                    b,
+                    unkey(keys[b]),
+                    &mask[b * BN..(b + 1) * BN],
+                    origin,
+                    params,
+                    out,
+                );
+            },
+        );
     }
 
-    /// Writes the triangles: block by block, cell by cell, tetrahedron by tetrahedron.
-    fn triangles(&mut self) {
+    /// Writes the triangles: each block's run at its start, cell by cell, tetrahedron
+    /// by tetrahedron, one block per task.
+    fn triangles(&mut self, threads: usize, exec: &Executor) {
         let blocks = self.keys.len();
-        let view = View {
-            field: &self.field[..blocks * BN],
-            near: &self.near[..blocks],
-        };
-        let (mask, first) = (&self.mask[..blocks * BN], &self.first[..blocks * BN]);
-        let indices = &mut self.indices;
-        for b in 0..blocks {
-            for k in 0..BN {
-                let cell = mask[b * BN + k];
-                if cell == 0 || cell == 0xFF {
-                    continue;
-                }
-                let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
-                let vertex = |(p, q): (u8, u8)| {
-                    // The edge's lower corner (a subset of the other in a chain).
-                    let (p, q) = (p & q, p | q);
-                    let n = corner(p);
-                    let n = [l[0] + n[0], l[1] + n[1], l[2] + n[2]];
-                    let (nb, nk) = view.locate(b, n).expect("a crossing edge's block");
-                    let d = p ^ q;
-                    let m = EDGE_BITS[mask[nb * BN + nk] as usize];
-                    debug_assert!(m >> (d - 1) & 1 == 1, "a crossing edge");
-                    first[nb * BN + nk] + (m & ((1u8 << (d - 1)) - 1)).count_ones()
-                };
-                let n = usize::from(CELL_INDICES[cell as usize]);
-                for &edge in &cell_edges()[cell as usize][..n] {
-                    indices.push(vertex(edge));
-                }
+        let Surface {
+            near,
+            mask,
+            first,
+            starts,
+            indices,
+            ..
+        } = &mut *self;
+        let (near, mask, first) = (&near[..blocks], &mask[..blocks * BN], &first[..blocks * BN]);
+        let istarts = &starts[blocks + 1..2 * (blocks + 1)];
+        exec.for_items(threads, Ragged::new(indices, istarts), |b, out| {
+            if !out.is_empty() {
+                block_triangles(near, mask, first, b, out);
             }
+        });
+    }
+}
+
+/// Where one block writes its vertices: its start in the mesh, the first vertex of
+/// each of its nodes, and its run of positions and normals.
+struct BlockVertices<'a> {
+    start: u32,
+    first: &'a mut [u32],
+    positions: &'a mut [Vec3],
+    normals: &'a mut [Vec3],
+}
+
+/// The vertices of block `b` (block coordinates `bc`, cells `mask`), node by node,
+/// edge by edge.
+fn block_vertices(
+    view: View<'_>,
+    b: usize,
+    bc: [i32; 3],
+    mask: &[u8],
+    origin: Vec3,
+    params: &Params,
+    out: BlockVertices<'_>,
+) {
+    let (iso, cell) = (params.threshold, params.cell);
+    let base = bc.map(|c| c * B);
+    let mut pad = Padded::new();
+    pad.fill(view, b);
+    let mut j = 0usize;
+    for k in 0..BN {
+        let m = EDGE_BITS[mask[k] as usize];
+        out.first[k] = out.start + j as u32;
+        if m == 0 {
+            continue;
+        }
+        let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
+        let f0 = pad.value(l);
+        let g0 = pad.gradient(l);
+        for d in 1..=7u8 {
+            if m >> (d - 1) & 1 == 0 {
+                continue;
+            }
+            let step = corner(d);
+            let n1 = [l[0] + step[0], l[1] + step[1], l[2] + step[2]];
+            let f1 = pad.value(n1);
+            let t = ((iso - f0) / (f1 - f0)).clamp(0.0, 1.0);
+            let t = if t.is_finite() { t } else { 0.5 };
+            let s = Vec3A::from_array(step.map(|c| c as f32));
+            let at = Vec3A::from_array([0, 1, 2].map(|a| (base[a] + l[a]) as f32)) + s * t;
+            out.positions[j] = origin + Vec3::from(at * cell);
+            let g = g0 + (pad.gradient(n1) - g0) * t;
+            let n = -g;
+            let len = n.length();
+            let n = if len > 1.0e-12 && len.is_finite() {
+                n / len
+            } else if f0 >= iso {
+                s.normalize()
+            } else {
+                -s.normalize()
+            };
+            out.normals[j] = Vec3::from(n);
+            j += 1;
         }
     }
+    debug_assert_eq!(j, out.positions.len(), "the block's vertex count");
+}
+
+/// The triangles of block `b` into `out` (its run of indices), cell by cell.
+fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out: &mut [u32]) {
+    let mut j = 0usize;
+    for k in 0..BN {
+        let cell = mask[b * BN + k];
+        if cell == 0 || cell == 0xFF {
+            continue;
+        }
+        let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
+        let vertex = |(p, q): (u8, u8)| {
+            // The edge's lower corner (a subset of the other in a chain).
+            let (p, q) = (p & q, p | q);
+            let n = corner(p);
+            let n = [l[0] + n[0], l[1] + n[1], l[2] + n[2]];
+            let (nb, nk) = locate(near, b, n).expect("a crossing edge's block");
+            let d = p ^ q;
+            let m = EDGE_BITS[mask[nb * BN + nk] as usize];
+            debug_assert!(m >> (d - 1) & 1 == 1, "a crossing edge");
+            first[nb * BN + nk] + (m & ((1u8 << (d - 1)) - 1)).count_ones()
+        };
+        let n = usize::from(CELL_INDICES[cell as usize]);
+        for &edge in &cell_edges()[cell as usize][..n] {
+            out[j] = vertex(edge);
+            j += 1;
+        }
+    }
+    debug_assert_eq!(j, out.len(), "the block's index count");
+}
+
+/// The first and last blocks (on each axis) within a kernel and the margin of the
+/// particles `bins` (positions in cells `points`, kernel radius `reach` cells).
+fn block_reach(bins: &[(u64, u32)], points: &[Vec3A], reach: f32) -> ([i32; 3], [i32; 3]) {
+    let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
+    for &(_, k) in bins {
+        let u = points[k as usize].to_array();
+        for a in 0..3 {
+            lo[a] = lo[a].min((u[a] - reach) as i32 - MARGIN);
+            hi[a] = hi[a].max((u[a] + reach) as i32 + MARGIN);
+        }
+    }
+    (lo.map(|c| c.div_euclid(B)), hi.map(|c| c.div_euclid(B)))
 }
 
 /// The nodes a particle's kernel reaches: the first and last on each axis (global
@@ -797,8 +1114,17 @@ struct Weighed<'a> {
 /// it, in `bins` order (by home block, then by index: a fixed order for each node
 /// whoever computes it). Each row of the block takes a particle's eight x weights
 /// there, zeros (+0) past its reach included: the same sums.
-fn splat(bc: [i32; 3], particles: Weighed<'_>, sums: &[u32], params: &Params, out: &mut [f32]) {
+fn splat(
+    bc: [i32; 3],
+    particles: Weighed<'_>,
+    sums: &[u32],
+    params: &Params,
+    out: &mut [f32],
+) -> u8 {
     out.fill(0.0);
+    if sums.is_empty() {
+        return 0;
+    }
     let base = bc.map(|c| c * B);
     let span = particles.span;
     let stride = ROW + 2 * span;
@@ -837,8 +1163,48 @@ fn splat(bc: [i32; 3], particles: Weighed<'_>, sums: &[u32], params: &Params, ou
             }
         }
     }
+    let (mut some, mut all) = (false, true);
     for f in out.iter_mut() {
         *f *= params.inv_bulk;
+        let inside = *f >= params.threshold;
+        some |= inside;
+        all &= inside;
+    }
+    (u8::from(some) * INSIDE_SOME) | (u8::from(all) * INSIDE_ALL)
+}
+
+/// A block's side ([`Surface::sides`]): some of its nodes are inside (φ ≥ the level).
+const INSIDE_SOME: u8 = 1;
+/// A block's side: all of its nodes are inside.
+const INSIDE_ALL: u8 = 2;
+
+/// Whether the cells of block `b` lie wholly inside (`Some(true)`) or outside
+/// (`Some(false)`) from the sides of the blocks their corners lie in (the block and
+/// its neighbours above it on each axis; an absent block is outside), `None` when
+/// that takes reading the nodes.
+#[inline]
+fn settled(near: &[[u32; 27]], sides: &[u8], b: usize) -> Option<bool> {
+    let (mut some, mut all) = (false, true);
+    for z in 0..2 {
+        for y in 0..2 {
+            for x in 0..2 {
+                let nb = near[b][near_index([x, y, z])];
+                let side = if nb == u32::MAX {
+                    0
+                } else {
+                    sides[nb as usize]
+                };
+                some |= side & INSIDE_SOME != 0;
+                all &= side & INSIDE_ALL != 0;
+            }
+        }
+    }
+    if !some {
+        Some(false)
+    } else if all {
+        Some(true)
+    } else {
+        None
     }
 }
 
@@ -846,20 +1212,16 @@ fn splat(bc: [i32; 3], particles: Weighed<'_>, sums: &[u32], params: &Params, ou
 /// φ ≥ iso) and the block's vertex and index counts. A block wholly on one side of the
 /// surface is settled after reading its nodes.
 fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCounts {
-    const P: usize = B as usize + 1;
-    let mut inside = [0u8; P * P * P];
+    const Q: usize = B as usize + 1;
+    let mut pad = Padded::new();
+    pad.fill(view, b);
+    let mut inside = [0u8; Q * Q * Q];
     let (mut any_in, mut any_out) = (false, false);
-    for z in 0..P {
-        for y in 0..P {
-            for x in 0..P {
-                let n = [x as i32, y as i32, z as i32];
-                let v = if x < P - 1 && y < P - 1 && z < P - 1 {
-                    view.field[b * BN + node_index(n)]
-                } else {
-                    view.value(b, n)
-                };
-                let i = v >= iso;
-                inside[(z * P + y) * P + x] = u8::from(i);
+    for z in 0..Q {
+        for y in 0..Q {
+            for x in 0..Q {
+                let i = pad.value([x as i32, y as i32, z as i32]) >= iso;
+                inside[(z * Q + y) * Q + x] = u8::from(i);
                 any_in |= i;
                 any_out |= !i;
             }
@@ -872,15 +1234,15 @@ fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCoun
     let mut counts = SurfaceCounts::default();
     for (k, cell) in cells.iter_mut().enumerate() {
         let (x, y, z) = (k % 8, k / 8 % 8, k / 64);
-        let at = (z * P + y) * P + x;
+        let at = (z * Q + y) * Q + x;
         let m = inside[at]
             | inside[at + 1] << 1
-            | inside[at + P] << 2
-            | inside[at + P + 1] << 3
-            | inside[at + P * P] << 4
-            | inside[at + P * P + 1] << 5
-            | inside[at + P * P + P] << 6
-            | inside[at + P * P + P + 1] << 7;
+            | inside[at + Q] << 2
+            | inside[at + Q + 1] << 3
+            | inside[at + Q * Q] << 4
+            | inside[at + Q * Q + 1] << 5
+            | inside[at + Q * Q + Q] << 6
+            | inside[at + Q * Q + Q + 1] << 7;
         *cell = m;
         counts.vertices += EDGE_BITS[m as usize].count_ones();
         counts.indices += u32::from(CELL_INDICES[m as usize]);

@@ -232,6 +232,44 @@ impl<'a, T: Send> Chunks<'a> for Blocks<'a, T> {
     }
 }
 
+/// A mutable slice cut at `starts`: item i is elements `starts[i]..starts[i + 1]`
+/// (runs of different lengths, one per item, such as the vertices each block of a mesh
+/// writes).
+pub(crate) struct Ragged<'a, 's, T> {
+    data: DisjointSlice<'a, T>,
+    starts: &'s [u32],
+}
+
+impl<'a, 's, T: Send> Ragged<'a, 's, T> {
+    /// Panics unless `starts` is non-empty, never decreases and ends within `data`.
+    pub(crate) fn new(data: &'a mut [T], starts: &'s [u32]) -> Self {
+        assert!(
+            !starts.is_empty()
+                && starts.windows(2).all(|w| w[0] <= w[1])
+                && starts[starts.len() - 1] as usize <= data.len(),
+            "runs within the slice"
+        );
+        Ragged {
+            data: DisjointSlice::new(data),
+            starts,
+        }
+    }
+}
+
+impl<'a, T: Send> Chunks<'a> for Ragged<'a, '_, T> {
+    type Chunk = &'a mut [T];
+    fn items(&self) -> usize {
+        self.starts.len() - 1
+    }
+    #[inline]
+    unsafe fn chunk(&self, r: Range<usize>) -> &'a mut [T] {
+        let (s, e) = (self.starts[r.start] as usize, self.starts[r.end] as usize);
+        // SAFETY: the starts never decrease (checked at `new`), so the runs of
+        // disjoint item ranges are disjoint; the caller's promise covers the rest.
+        unsafe { self.data.slice_mut(s..e) }
+    }
+}
+
 impl Executor {
     /// [`Self::for_ranges`] over the items of `parts` (one [`Rows`] or [`Blocks`], or a
     /// tuple of them, all with the same number of items): `f(range, chunk)` gets the
