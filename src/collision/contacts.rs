@@ -32,8 +32,7 @@
 //!   counting pass runs the distance test alone (`kernels::contact::count`) and keeps
 //!   the entries of each list that count; the sum then reads only those (the same
 //!   terms in the same order, without testing again the listed pairs that do not
-//!   touch). Its counts of the fast pairs are added serially. Below 16,384 particles
-//!   the contact passes run on the calling thread.
+//!   touch). Its counts of the fast pairs are added serially.
 //! * **Granular materials** (`crate::particles::material`): when some particle in the
 //!   search has friction or cohesion, the pass runs the granular pair rule
 //!   (`kernels::contact::rub`: the push above plus position-level Coulomb friction on
@@ -48,16 +47,7 @@ use crate::kernels::simd::Kernel;
 use crate::math::{Vec3, Vec4};
 use crate::particles::material::{Grain, COHESION_BAND};
 use crate::particles::Particles;
-use crate::solver::parallel::{Blocks, Executor, Rows, CHUNK, PARALLEL_MIN_LIGHT_ITEMS};
-
-/// Particles below which the contact passes (the builds of the lists, the counting
-/// pass and the sum) run on the calling thread: with eight to twelve neighbours each,
-/// a pass over fewer slots lasts a few hundred microseconds, about what waking the
-/// workers and waiting for the slowest of them costs (each projection has two such
-/// passes and a refresh). Measured on 2 cores, particles_10k: see the README's
-/// particle rows. It never changes a result (the passes give the same bits on any
-/// number of threads).
-const CONTACT_PARALLEL_MIN: usize = PARALLEL_MIN_LIGHT_ITEMS;
+use crate::solver::parallel::{Blocks, Executor, Rows, CHUNK};
 
 /// Buffers of the particle–particle pass, reused from step to step.
 #[derive(Default)]
@@ -218,7 +208,6 @@ impl ParticleContacts {
             self.grains.resize(n, Grain::default());
         }
         self.iterations = iterations.max(1);
-        let exec = &exec.sized_for(n, CONTACT_PARALLEL_MIN);
         self.search.begin_step(particles, h, exec)?;
         self.gather(particles);
         Ok(())
@@ -260,7 +249,6 @@ impl ParticleContacts {
     /// each slot's active contacts (the distance test alone, [`count`]), then the
     /// mass-split sum, each slot's correction added to its particle in the same pass.
     pub(crate) fn project(&mut self, particles: &mut Particles, h: f32, exec: &Executor) {
-        let exec = &exec.sized_for(particles.len(), CONTACT_PARALLEL_MIN);
         self.search.refresh(particles, h, exec);
         if !self.search.active {
             return;

@@ -107,25 +107,6 @@ impl StagePlan for [usize] {
 }
 
 impl Executor {
-    /// An executor that runs every pass on the calling thread.
-    pub(crate) fn inline() -> Self {
-        Executor {
-            backend: Backend::Inline,
-            threads: 1,
-        }
-    }
-
-    /// This executor for a pass over `items` items, or [`Self::inline`] below
-    /// `min_items` (a pass that small costs more in waking threads and waiting for the
-    /// slowest than it saves).
-    pub(crate) fn sized_for(&self, items: usize, min_items: usize) -> Self {
-        if items < min_items {
-            Executor::inline()
-        } else {
-            self.clone()
-        }
-    }
-
     /// `threads`: 0 = all cores, 1 = the calling thread only.
     pub(crate) fn new(threads: u32) -> Result<Self> {
         let n = if threads == 0 {
