@@ -10,7 +10,7 @@
 //! `cargo test --test fluids layers::table -- --ignored --nocapture` prints the table
 //! of docs/fluids.md "Several fluids".
 
-use sinew::{FluidDesc, Vec3, World, WorldDesc};
+use sinew::{FluidDesc, FluidId, Vec3, World, WorldDesc};
 
 use crate::fluid_box::closed_box;
 
@@ -61,6 +61,21 @@ fn inverted(
     run(substeps, iterations, [light, heavy], scorr_k, seconds, true)
 }
 
+/// A fluid of ρ₀ `rho` and artificial pressure `scorr_k` holding the particles `p`.
+fn add_fluid(w: &mut World, rho: f32, scorr_k: f32, p: &[Vec3]) -> FluidId {
+    let f = w
+        .add_fluid(&FluidDesc {
+            rest_density: rho,
+            spacing: S,
+            capacity: p.len() as u32,
+            scorr_k,
+            ..FluidDesc::default()
+        })
+        .unwrap();
+    w.emit_fluid(f, p, None).unwrap();
+    f
+}
+
 /// The light fluid laid over the heavy one (the default artificial pressure).
 fn upright(substeps: u32, iterations: u32, light: f32, heavy: f32, seconds: f32) -> Layers {
     run(substeps, iterations, [light, heavy], 0.1, seconds, false)
@@ -83,22 +98,9 @@ fn run(
     })
     .unwrap();
     w.set_planar(Some(0.0)).unwrap();
-    let mut add = |rho: f32, p: &[Vec3]| {
-        let f = w
-            .add_fluid(&FluidDesc {
-                rest_density: rho,
-                spacing: S,
-                capacity: p.len() as u32,
-                scorr_k,
-                ..FluidDesc::default()
-            })
-            .unwrap();
-        w.emit_fluid(f, p, None).unwrap();
-        f
-    };
     let (l0, h0) = if inverted { (0, ROWS) } else { (ROWS, 0) };
-    let lo = add(rho[0], &lattice(l0, ROWS));
-    let hi = add(rho[1], &lattice(h0, ROWS));
+    let lo = add_fluid(&mut w, rho[0], scorr_k, &lattice(l0, ROWS));
+    let hi = add_fluid(&mut w, rho[1], scorr_k, &lattice(h0, ROWS));
     let width = NX as f32 * S;
     closed_box(&mut w, width, 2.0, None);
     for _ in 0..(seconds / DT).round() as u32 {
@@ -236,20 +238,9 @@ fn lone(substeps: u32, seconds: u32) -> Vec<f32> {
         .filter(|&i| i != at)
         .map(|i| pool[i])
         .collect();
-    let mut add = |rho: f32, p: &[Vec3]| {
-        let f = w
-            .add_fluid(&FluidDesc {
-                rest_density: rho,
-                spacing: S,
-                capacity: p.len() as u32,
-                ..FluidDesc::default()
-            })
-            .unwrap();
-        w.emit_fluid(f, p, None).unwrap();
-        f
-    };
-    let light = add(800.0, &[pool[at]]);
-    add(1000.0, &heavy);
+    let k = FluidDesc::default().scorr_k;
+    let light = add_fluid(&mut w, 800.0, k, &[pool[at]]);
+    add_fluid(&mut w, 1000.0, k, &heavy);
     closed_box(&mut w, NX as f32 * S, 2.0, None);
     let mut ys = Vec::new();
     for _ in 0..seconds {
