@@ -984,6 +984,29 @@ mod tests {
         let split: Vec<f32> = (0..s.len()).map(|k| (1 + k % 6) as f32).collect();
         let cloud = Cloud::new(&s.base, &s.hot, &s.radius, &s.unyielding, &split);
         let roaming = |j: usize| s.is_roaming(j);
+        // The slots of slot k's list that the counting pass keeps (with the materials
+        // `g` where the cloud is cohesive), its count checked against them.
+        let kept_slots = |kernel: Kernel,
+                          g: Option<&Rough<'_>>,
+                          k: usize,
+                          skip: bool,
+                          use_plain: bool|
+         -> (u32, Vec<u32>) {
+            let mut kept = Vec::new();
+            let c = count(
+                kernel,
+                &cloud,
+                g,
+                k,
+                s.list(k),
+                skip,
+                roaming,
+                use_plain,
+                Some(&mut kept),
+            );
+            assert_eq!(kept.len(), c as usize);
+            (c, kept)
+        };
         let mut touched = 0;
         for k in 0..s.len() {
             if s.hot[k].w == 0.0 {
@@ -1011,20 +1034,8 @@ mod tests {
                     // implementation, and the sum over the slots it keeps is the same
                     // bits.
                     for kernel in [Kernel::Scalar, kernel] {
-                        let mut kept = Vec::new();
-                        let c = count(
-                            kernel,
-                            &cloud,
-                            None,
-                            k,
-                            list,
-                            skip,
-                            roaming,
-                            use_plain,
-                            Some(&mut kept),
-                        );
+                        let (c, kept) = kept_slots(kernel, None, k, skip, use_plain);
                         assert_eq!(c, na, "slot {k}");
-                        assert_eq!(kept.len(), c as usize);
                         let (mut d, mut nd) = (Vec3::ZERO, 0u32);
                         sum(
                             kernel, &cloud, k, &kept, false, roaming, use_plain, &mut d, &mut nd,
@@ -1084,18 +1095,7 @@ mod tests {
                         // (as the contact pass calls it).
                         let gc = cohesive.then_some(&g);
                         for kernel in [Kernel::Scalar, kernel] {
-                            let mut kept = Vec::new();
-                            let c = count(
-                                kernel,
-                                &cloud,
-                                gc,
-                                k,
-                                list,
-                                skip,
-                                roaming,
-                                use_plain,
-                                Some(&mut kept),
-                            );
+                            let (c, kept) = kept_slots(kernel, gc, k, skip, use_plain);
                             assert_eq!(c, na, "slot {k}");
                             // The granular sum over the kept slots: the same bits.
                             let (mut d, mut nd) = (Vec3::ZERO, 0u32);
