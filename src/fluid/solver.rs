@@ -46,7 +46,8 @@
 //! times `min(1, (h / SCORR_SUBSTEP)²)` for a substep h (s) shorter than 1/480 s
 //! ([`scorr_scale`]), so that below it s_corr is a pressure (a fixed acceleration)
 //! rather than a fixed push per substep, which the free surface turned into a
-//! velocity s_corr / h.
+//! velocity s_corr / h; several iterations share one iteration's push among their
+//! solves (an explicit push that each solve repeated).
 //! Jacobi within a solve: every λ from the same positions, then every Δx. Each
 //! iteration of a substep of h seconds runs ⌈rate·h / iterations⌉ solves (the fluids'
 //! `solve_rate`, `project::solves_per_iteration`): one solve carries a wall's push
@@ -127,11 +128,14 @@ use crate::snapshot::LoadContext;
 use crate::solver::parallel::{Executor, SlotOrder, REGION_MIN_WORK};
 
 /// The substep (s) from which the artificial pressure s_corr is a fixed displacement
-/// per iteration; shorter substeps scale it by (h / SCORR_SUBSTEP)² ([`scorr_scale`]).
+/// per substep; shorter substeps scale it by (h / SCORR_SUBSTEP)² ([`scorr_scale`]).
 /// 1/480 s: 8 substeps of a 60 Hz frame, the world's default.
 pub(crate) const SCORR_SUBSTEP: f32 = 1.0 / 480.0;
 
-/// The factor of s_corr at substep `h` (s): `min(1, (h / SCORR_SUBSTEP)²)`.
+/// The factor of s_corr in each density solve of a substep of `h` seconds with
+/// `iterations` iterations, at the fluids' solve rate `rate` (Hz):
+/// `min(1, (h / SCORR_SUBSTEP)²)`, shared among the substep's solves as one iteration
+/// would share it.
 ///
 /// s_corr pushes every pair within h apart whether or not the fluid is compressed, by
 /// a displacement that does not depend on h; at the free surface, where nothing
@@ -139,9 +143,24 @@ pub(crate) const SCORR_SUBSTEP: f32 = 1.0 / 480.0;
 /// acceleration growing as 1/h². Scaled by h² it is a fixed acceleration (a
 /// pressure), as below SCORR_SUBSTEP; a still pool at 32 substeps of 1/60 s threw its
 /// surface particles 18 spacings up without it (3D, 6 layers; 1.1 with it).
-pub(crate) fn scorr_scale(h: f32) -> f32 {
+///
+/// It is an explicit push, not a constraint that more solves satisfy better: each
+/// solve adds it again. So a substep of several iterations gives each solve the share
+/// that makes the substep's whole push the one of a single iteration
+/// (`solves_per_iteration(rate, h, 1)` solves of the full factor): at 8 substeps × 8
+/// iterations a still pool 12 rows deep threw its surface 7.5 spacings up when every
+/// iteration pushed in full (8 times the push of one iteration), 1.5 with the share
+/// (`tests/fluids/calm.rs`). One iteration keeps its bits (the share is 1).
+pub(crate) fn scorr_scale(h: f32, iterations: u32, rate: f32) -> f32 {
     let x = h / SCORR_SUBSTEP;
-    (x * x).min(1.0)
+    let full = (x * x).min(1.0);
+    let one = project::solves_per_iteration(rate, h, 1);
+    let all = iterations.max(1) * project::solves_per_iteration(rate, h, iterations);
+    if one == all {
+        full
+    } else {
+        full * (one as f32 / all as f32)
+    }
 }
 
 /// Slots per item of a parallel pass (fixed: results never depend on it, only the

@@ -41,8 +41,8 @@ impl DensitySolver {
     /// live fluid particle (`first`: the first iteration of the substep, which builds
     /// the neighbour grid and the walls near each particle from `colliders`). While a
     /// collider moves, a fluid particle's correction is at most its smoothing radius
-    /// over `iterations` ([`limit_correction`]). `h` is the substep (s), which scales
-    /// the artificial pressure ([`super::scorr_scale`]).
+    /// over `iterations` ([`limit_correction`]). `h` is the substep (s), which with
+    /// `iterations` scales the artificial pressure ([`super::scorr_scale`]).
     #[allow(clippy::too_many_arguments)]
     pub fn project(
         &mut self,
@@ -58,7 +58,7 @@ impl DensitySolver {
             return;
         }
         if first {
-            let scale = scorr_scale(h);
+            let scale = scorr_scale(h, iterations, self.solve_rate);
             for p in &mut self.params {
                 p.scorr = p.scorr_full * scale;
             }
