@@ -149,7 +149,7 @@ pub(crate) const SCORR_SUBSTEP: f32 = 1.0 / 480.0;
 /// that makes the substep's whole push the one of a single iteration
 /// (`solves_per_iteration(rate, h, 1)` solves of the full factor): at 8 substeps × 8
 /// iterations a still pool 12 rows deep threw its surface 7.5 spacings up when every
-/// iteration pushed in full (8 times the push of one iteration), 1.5 with the share
+/// iteration pushed in full (8 times the push of one iteration), 1.3 with the share
 /// (`tests/fluids/calm.rs`). One iteration keeps its bits (the share is 1).
 pub(crate) fn scorr_scale(h: f32, iterations: u32, rate: f32) -> f32 {
     let x = h / SCORR_SUBSTEP;
@@ -931,4 +931,34 @@ fn adhesion_kernel(r: f32, h: f32) -> f32 {
     }
     let x = (-4.0 * r * r / h + 6.0 * r - 2.0 * h).max(0.0);
     (x / (0.25 * h)).powf(0.25)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scorr_scale;
+
+    /// s_corr's factor per solve: (h / (1/480 s))² up to 1, the substep's push shared
+    /// so that it is one iteration's whatever the iterations.
+    #[test]
+    fn the_artificial_pressure_is_shared_among_the_iterations() {
+        let h8 = 1.0 / 60.0 / 8.0;
+        // One iteration: the full factor, one solve per substep from 1/480 s down.
+        assert_eq!(scorr_scale(h8, 1, 480.0), 1.0);
+        assert_eq!(scorr_scale(h8 / 2.0, 1, 480.0), 0.25);
+        // 8 iterations of one solve each: an eighth per solve.
+        assert_eq!(scorr_scale(h8, 8, 480.0), 0.125);
+        assert_eq!(scorr_scale(h8 / 4.0, 8, 480.0), 0.0625 * 0.125);
+        // 2 substeps × 2 iterations at 480 Hz: 2 solves per iteration, 4 a substep,
+        // as one iteration would run (4): the full factor.
+        assert_eq!(scorr_scale(1.0 / 120.0, 2, 480.0), 1.0);
+        // 1 substep × 8 iterations: one solve each, where one iteration runs 8.
+        assert_eq!(scorr_scale(1.0 / 60.0, 8, 480.0), 1.0);
+        // 1 substep × 3 iterations: 3 solves each (9), one iteration runs 8.
+        assert_eq!(scorr_scale(1.0 / 60.0, 3, 480.0), 8.0 / 9.0);
+        // One solve per iteration (rate 0): shared by the iterations.
+        assert_eq!(scorr_scale(h8, 4, 0.0), 0.25);
+        // Nothing to share at h = 0, and iterations 0 counts as one.
+        assert_eq!(scorr_scale(0.0, 4, 480.0), 0.0);
+        assert_eq!(scorr_scale(h8, 0, 480.0), 1.0);
+    }
 }
