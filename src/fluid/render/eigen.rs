@@ -10,6 +10,8 @@
 //! Frobenius norm, where two leave up to 4% (the test below); single precision's
 //! limit, and far below what an ellipsoid drawn on screen shows.
 
+use crate::kernels::simd::Kernel;
+
 /// Sweeps of three rotations each.
 const SWEEPS: usize = 3;
 
@@ -28,50 +30,103 @@ pub(crate) fn symmetric_eigen(a: [[f32; 3]; 3]) -> Option<Eigen> {
     e
 }
 
-/// [`symmetric_eigen`] of `L` matrices, lane by lane (the same bits as one at a time).
+/// [`symmetric_eigen`] of eight matrices at once, with AVX where `kernel` says the CPU
+/// has it (the same bits as one at a time: only the width of the registers differs).
+pub(crate) fn symmetric_eigen8(kernel: Kernel, a: [[[f32; 3]; 3]; 8]) -> [Option<Eigen>; 8] {
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn avx(a: [[[f32; 3]; 3]; 8]) -> [Option<Eigen>; 8] {
+        symmetric_eigen_lanes(a)
+    }
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
+        Kernel::Avx => unsafe { avx(a) },
+        _ => symmetric_eigen_lanes(a),
+    }
+}
+
+/// The entries of a symmetric 3 × 3 matrix, one row of lanes each: the diagonal
+/// (0, 0), (1, 1), (2, 2), then (0, 1), (0, 2), (1, 2).
+type Sym<const L: usize> = [[f32; L]; 6];
+
+/// Where entry (i, j) of a symmetric matrix is kept in a [`Sym`].
+const fn at(i: usize, j: usize) -> usize {
+    match (i, j) {
+        (0, 0) => 0,
+        (1, 1) => 1,
+        (2, 2) => 2,
+        (0, 1) | (1, 0) => 3,
+        (0, 2) | (2, 0) => 4,
+        _ => 5,
+    }
+}
+
+/// The Jacobi rotation of the plane (P, Q) (R the third axis) of every lane of `m`,
+/// accumulated into the eigenvectors' columns of `v`. Straight-line code per lane
+/// (selects, no branch), so the lanes vectorise.
 #[inline(always)]
-pub(crate) fn symmetric_eigen_lanes<const L: usize>(a: [[[f32; 3]; 3]; L]) -> [Option<Eigen>; L] {
-    // Entry (i, j) of every lane, and the eigenvectors as columns of v.
-    let mut m: [[[f32; L]; 3]; 3] =
-        std::array::from_fn(|i| std::array::from_fn(|j| std::array::from_fn(|l| a[l][i][j])));
-    let mut v: [[[f32; L]; 3]; 3] =
-        std::array::from_fn(|i| std::array::from_fn(|j| [if i == j { 1.0 } else { 0.0 }; L]));
-    for _ in 0..SWEEPS {
-        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
-            let r = 3 - p - q;
-            let (mut c, mut s) = ([1.0f32; L], [0.0f32; L]);
-            for l in 0..L {
-                let (apq, app, aqq) = (m[p][q][l], m[p][p][l], m[q][q][l]);
-                let skip = apq.abs() <= TINY * (app.abs() + aqq.abs()) || !apq.is_finite();
-                let theta = (aqq - app) / (2.0 * if skip { 1.0 } else { apq });
-                let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-                let t = if skip { 0.0 } else { t };
-                c[l] = 1.0 / (t * t + 1.0).sqrt();
-                s[l] = t * c[l];
-                m[p][p][l] = app - t * apq;
-                m[q][q][l] = aqq + t * apq;
-                m[p][q][l] = 0.0;
-                m[q][p][l] = 0.0;
-                let (arp, arq) = (m[r][p][l], m[r][q][l]);
-                m[r][p][l] = c[l] * arp - s[l] * arq;
-                m[p][r][l] = m[r][p][l];
-                m[r][q][l] = s[l] * arp + c[l] * arq;
-                m[q][r][l] = m[r][q][l];
-            }
-            for row in &mut v {
-                for l in 0..L {
-                    let (vp, vq) = (row[p][l], row[q][l]);
-                    row[p][l] = c[l] * vp - s[l] * vq;
-                    row[q][l] = s[l] * vp + c[l] * vq;
-                }
-            }
+fn rotate<const P: usize, const Q: usize, const R: usize, const L: usize>(
+    m: &mut Sym<L>,
+    v: &mut [[[f32; L]; 3]; 3],
+) {
+    let (mut c, mut s) = ([1.0f32; L], [0.0f32; L]);
+    for l in 0..L {
+        let (apq, app, aqq) = (m[at(P, Q)][l], m[at(P, P)][l], m[at(Q, Q)][l]);
+        let skip = (apq.abs() <= TINY * (app.abs() + aqq.abs())) | !apq.is_finite();
+        let theta = (aqq - app) / (2.0 * if skip { 1.0 } else { apq });
+        let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+        let t = if skip { 0.0 } else { t };
+        c[l] = 1.0 / (t * t + 1.0).sqrt();
+        s[l] = t * c[l];
+        m[at(P, P)][l] = app - t * apq;
+        m[at(Q, Q)][l] = aqq + t * apq;
+        m[at(P, Q)][l] = 0.0;
+        let (arp, arq) = (m[at(R, P)][l], m[at(R, Q)][l]);
+        m[at(R, P)][l] = c[l] * arp - s[l] * arq;
+        m[at(R, Q)][l] = s[l] * arp + c[l] * arq;
+    }
+    for row in v.iter_mut() {
+        for l in 0..L {
+            let (vp, vq) = (row[P][l], row[Q][l]);
+            row[P][l] = c[l] * vp - s[l] * vq;
+            row[Q][l] = s[l] * vp + c[l] * vq;
         }
     }
-    std::array::from_fn(|l| {
-        let d = [m[0][0][l], m[1][1][l], m[2][2][l]];
+}
+
+/// [`symmetric_eigen`] of `L` matrices, lane by lane (the same bits as one at a time).
+/// The matrices are read as symmetric (their upper triangles).
+#[inline(always)]
+pub(crate) fn symmetric_eigen_lanes<const L: usize>(a: [[[f32; 3]; 3]; L]) -> [Option<Eigen>; L] {
+    let mut m: Sym<L> = [[0.0; L]; 6];
+    for (l, a) in a.iter().enumerate() {
+        for (i, j) in [(0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2)] {
+            m[at(i, j)][l] = a[i][j];
+        }
+    }
+    // The eigenvectors as columns of v.
+    let mut v = [[[0.0f32; L]; 3]; 3];
+    for (i, row) in v.iter_mut().enumerate() {
+        row[i] = [1.0; L];
+    }
+    for _ in 0..SWEEPS {
+        rotate::<0, 1, 2, L>(&mut m, &mut v);
+        rotate::<0, 2, 1, L>(&mut m, &mut v);
+        rotate::<1, 2, 0, L>(&mut m, &mut v);
+    }
+    let mut out = [None; L];
+    for (l, out) in out.iter_mut().enumerate() {
+        let d = [m[0][l], m[1][l], m[2][l]];
+        // Descending, ties in index order (a fixed order for equal values): three
+        // compare-and-swaps.
+        let before = |x: usize, y: usize| d[x].total_cmp(&d[y]).then(y.cmp(&x)).is_gt();
         let mut idx = [0usize, 1, 2];
-        // Descending, ties in index order (a fixed order for equal values).
-        idx.sort_by(|&x, &y| d[y].total_cmp(&d[x]).then(x.cmp(&y)));
+        for (x, y) in [(0, 1), (1, 2), (0, 1)] {
+            if before(idx[y], idx[x]) {
+                idx.swap(x, y);
+            }
+        }
         let values = idx.map(|k| d[k]);
         let mut vectors = idx.map(|k| [v[0][k][l], v[1][k][l], v[2][k][l]]);
         let [a0, a1, a2] = vectors;
@@ -87,8 +142,9 @@ pub(crate) fn symmetric_eigen_lanes<const L: usize>(a: [[[f32; 3]; 3]; L]) -> [O
             .iter()
             .chain(vectors.iter().flatten())
             .all(|x| x.is_finite());
-        finite.then_some((values, vectors))
-    })
+        *out = finite.then_some((values, vectors));
+    }
+    out
 }
 
 #[cfg(test)]

@@ -160,7 +160,7 @@ impl RenderState {
             let ends = &grid.list_end[first..first + out.len()];
             let records = crate::kernels::fluid::records(pos);
             // The covariances waiting for their eigen-decomposition, eight at a time.
-            let mut batch = EigenBatch::default();
+            let mut batch = EigenBatch::new(simd);
             spread_chunk(
                 simd,
                 h2,
@@ -203,14 +203,24 @@ impl RenderState {
 
 /// Up to eight covariances whose ellipsoids go to `out[at[l]]`, decomposed together
 /// (one AVX register per entry where the ellipsoid pass runs with AVX).
-#[derive(Default)]
 struct EigenBatch {
+    simd: crate::kernels::simd::Kernel,
     at: [usize; 8],
     pending: [anisotropy::Pending; 8],
     len: usize,
 }
 
 impl EigenBatch {
+    /// An empty batch, decomposed with `simd`.
+    fn new(simd: crate::kernels::simd::Kernel) -> Self {
+        EigenBatch {
+            simd,
+            at: [0; 8],
+            pending: Default::default(),
+            len: 0,
+        }
+    }
+
     /// Adds one; a full batch is decomposed and written.
     #[inline(always)]
     fn push(
@@ -243,7 +253,7 @@ impl EigenBatch {
                 first
             }
         });
-        let eigen = eigen::symmetric_eigen_lanes(m);
+        let eigen = eigen::symmetric_eigen8(self.simd, m);
         for l in 0..self.len {
             out[self.at[l]] = kernel.shape_of(&self.pending[l], eigen[l]);
         }
