@@ -29,9 +29,10 @@
 use crate::limits::{MAX_ELLIPSOID_RATIO, MAX_ELLIPSOID_SCALE, MAX_FLUID_SPACING};
 use crate::math::{Vec3, Vec3A, Vec4};
 
-use super::eigen::{symmetric_eigen, Eigen};
+use super::eigen::{symmetric_eigen_sym, Eigen, Sym};
 use super::GridView;
 use crate::kernels::fluid::Spread;
+use crate::kernels::simd::Kernel as Simd;
 
 crate::settings! {
     /// How the anisotropy readback turns each fluid particle's neighbourhood into an
@@ -124,10 +125,10 @@ impl Kernel {
     }
 
     /// The ellipsoid of the particle `me` (world index) of grid slot `slot` (None: one
-    /// the grid does not hold) at `x` (relative to the grid's origin) from the gathered positions `pos` of
-    /// its fluid (w = 1 for the fluid's live particles): over its slot's neighbour list,
-    /// or (a particle emitted since, or one whose list finds fewer than N_ε neighbours)
-    /// over the 27 cells around it. The centre is absolute.
+    /// the grid does not hold) at `x` (relative to the grid's origin) from the gathered
+    /// positions `pos` of its fluid (w = 1 for the fluid's live particles): over its
+    /// slot's neighbour list, or (a particle emitted since, or one whose list finds
+    /// fewer than N_ε neighbours) over the 27 cells around it. The centre is absolute.
     pub fn ellipsoid(
         &self,
         grid: &GridView<'_>,
@@ -141,26 +142,20 @@ impl Kernel {
                 self.add(&mut s, pos[j as usize], x);
             }
         }
-        match self.prepare(s, grid, pos, me, x) {
-            Prepared::Done(e) => e,
-            Prepared::Eigen(p) => self.shape_of(&p, symmetric_eigen(p.covariance)),
+        if s.n < self.min_neighbours {
+            return self.around(grid, pos, me, x);
         }
+        self.one(grid.origin, x, &s)
     }
 
-    /// The ellipsoid of the grid's slot `k` (the particle `grid.particle[k]` at
-    /// `pos[k]`) from its list's sums `spread` ([`crate::kernels::fluid::spread`], the
+    /// The sums of a grid slot's list from [`crate::kernels::fluid::spread`] (the
     /// neighbours in eight lanes: the same sums as [`Self::ellipsoid`]'s up to the
-    /// order of the additions), or the covariance whose eigen-decomposition it waits
-    /// for ([`Self::shape_of`]: the caller solves eight at a time).
-    pub fn prepare_slot(
-        &self,
-        grid: &GridView<'_>,
-        pos: &[Vec4],
-        k: usize,
-        spread: Spread,
-    ) -> Prepared {
+    /// order of the additions), or None where they count fewer than N_ε neighbours
+    /// (the particle's ellipsoid is then [`Self::around`]'s).
+    #[inline(always)]
+    pub fn slot_sums(&self, spread: Spread) -> Option<Sums> {
         let [xx, xy, xz, yy, yz, zz] = spread.dd;
-        let s = Sums {
+        (spread.n >= self.min_neighbours).then(|| Sums {
             sw: 1.0 + spread.sw,
             sd: Vec3A::from_array(spread.sd),
             n: spread.n,
@@ -170,8 +165,7 @@ impl Kernel {
             yy,
             yz,
             zz,
-        };
-        self.prepare(s, grid, pos, grid.particle[k], Vec3A::from_vec4(pos[k]))
+        })
     }
 
     /// h² and 1 / h (m², 1/m), for [`crate::kernels::fluid_pass::spread_chunk`].
@@ -179,96 +173,128 @@ impl Kernel {
         (self.h2, self.inv_h)
     }
 
-    /// The ellipsoid from the sums `s` of its list, or (fewer than N_ε neighbours)
-    /// from the 27 cells around `x`; or the covariance left to decompose.
-    fn prepare(
-        &self,
-        mut s: Sums,
-        grid: &GridView<'_>,
-        pos: &[Vec4],
-        me: u32,
-        x: Vec3A,
-    ) -> Prepared {
-        if s.n < self.min_neighbours {
-            s = Sums::default();
-            grid.for_candidates(x, |j| {
-                if grid.particle[j] != me {
-                    self.add(&mut s, pos[j], x);
-                }
-            });
+    /// The ellipsoid of the particle `me` at `x` over the 27 cells around it (its
+    /// list finds fewer than N_ε neighbours, or the grid does not hold it).
+    pub fn around(&self, grid: &GridView<'_>, pos: &[Vec4], me: u32, x: Vec3A) -> FluidEllipsoid {
+        let mut s = Sums::default();
+        grid.for_candidates(x, |j| {
+            if grid.particle[j] != me {
+                self.add(&mut s, pos[j], x);
+            }
+        });
+        self.one(grid.origin, x, &s)
+    }
+
+    /// [`Self::shapes`] of one particle.
+    fn one(&self, origin: Vec3A, x: Vec3A, s: &Sums) -> FluidEllipsoid {
+        let mut lanes = Lanes::<1>::default();
+        lanes.set(0, x, s);
+        let [e] = self.shapes(origin, &lanes);
+        e
+    }
+
+    /// [`Self::shapes`] of eight particles, with AVX where `simd` says the CPU has it
+    /// (the same bits: only the width of the registers differs).
+    pub fn shapes8(&self, simd: Simd, origin: Vec3A, s: &Lanes<8>) -> [FluidEllipsoid; 8] {
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx")]
+        fn avx(k: &Kernel, origin: Vec3A, s: &Lanes<8>) -> [FluidEllipsoid; 8] {
+            k.shapes(origin, s)
         }
-        let Sums {
-            sw,
-            sd,
-            n,
-            xx,
-            xy,
-            xz,
-            yy,
-            yz,
-            zz,
-        } = s;
-        let mean = sd / sw;
-        let center = grid.origin + x + mean * (self.smoothing * self.h);
-        let center = Vec3::from(center);
-        if n < self.min_neighbours || !center.is_finite() {
-            let c = if center.is_finite() {
-                center
-            } else {
-                Vec3::from(grid.origin + x)
-            };
-            return Prepared::Done(Self::sphere(c, self.radius * self.isolated));
+        match simd {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: Simd::Avx is only chosen where the CPU has AVX.
+            Simd::Avx => unsafe { avx(self, origin, s) },
+            _ => self.shapes(origin, s),
         }
-        let inv = 1.0 / sw;
-        let mut c = [
-            [
-                xx * inv - mean.x * mean.x,
-                xy * inv - mean.x * mean.y,
-                xz * inv - mean.x * mean.z,
-            ],
-            [0.0, yy * inv - mean.y * mean.y, yz * inv - mean.y * mean.z],
-            [0.0, 0.0, zz * inv - mean.z * mean.z],
-        ];
-        if let Some(across) = self.planar {
-            c[0][2] = 0.0;
-            c[1][2] = 0.0;
-            c[2][2] = across;
-        }
-        c[1][0] = c[0][1];
-        c[2][0] = c[0][2];
-        c[2][1] = c[1][2];
+    }
+
+    /// The ellipsoids of `L` particles from their sums (the centres absolute, `origin`
+    /// the grid's): lane by lane the same operations, selects instead of branches
+    /// where the lanes part, so the lanes vectorise; the eigen solve runs only where
+    /// a lane needs it.
+    #[inline(always)]
+    fn shapes<const L: usize>(&self, origin: Vec3A, s: &Lanes<L>) -> [FluidEllipsoid; L] {
+        let o = origin.to_array();
+        let pull = self.smoothing * self.h;
         let k = self.radius * self.stretch;
-        // Nearly isotropic (most of the bulk): Gershgorin's discs hold every eigenvalue
-        // in [lo, hi], hi ≤ ISOTROPIC lo, so a sphere of the mean σ (trace / 3) is
-        // within ±ISOTROPIC/2 of each radius; the eigen solve, half the cost, is skipped.
-        let off = [
-            c[0][1].abs() + c[0][2].abs(),
-            c[0][1].abs() + c[1][2].abs(),
-            c[0][2].abs() + c[1][2].abs(),
-        ];
-        let lo = (c[0][0] - off[0])
-            .min(c[1][1] - off[1])
-            .min(c[2][2] - off[2]);
-        let hi = (c[0][0] + off[0])
-            .max(c[1][1] + off[1])
-            .max(c[2][2] + off[2]);
-        if lo > 1.0e-12 && hi <= ISOTROPIC * lo {
-            let mean = (c[0][0] + c[1][1] + c[2][2]) / 3.0;
-            let r = k * mean.max(hi / self.max_ratio);
-            if r.is_finite() {
-                return Prepared::Done(Self::sphere(center, r));
+        let round = self.radius * self.isolated;
+        let mut center = [[0.0f32; L]; 3];
+        // The radius of a lane drawn as a sphere, and the lanes that wait for the
+        // eigen solve of their covariance m.
+        let mut radius = [0.0f32; L];
+        let mut solve = [false; L];
+        let mut m: Sym<L> = [[0.0; L]; 6];
+        for l in 0..L {
+            let sw = s.sw[l];
+            let mean = [s.sd[0][l] / sw, s.sd[1][l] / sw, s.sd[2][l] / sw];
+            let at = [o[0] + s.x[0][l], o[1] + s.x[1][l], o[2] + s.x[2][l]];
+            let c = [
+                at[0] + mean[0] * pull,
+                at[1] + mean[1] * pull,
+                at[2] + mean[2] * pull,
+            ];
+            let finite = c[0].is_finite() & c[1].is_finite() & c[2].is_finite();
+            for a in 0..3 {
+                center[a][l] = if finite { c[a] } else { at[a] };
+            }
+            let isolated = (s.n[l] < self.min_neighbours) | !finite;
+            let inv = 1.0 / sw;
+            let [xx, xy, xz, yy, yz, zz] = [0, 1, 2, 3, 4, 5].map(|e| s.dd[e][l]);
+            // (0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2).
+            let mut c = [
+                xx * inv - mean[0] * mean[0],
+                yy * inv - mean[1] * mean[1],
+                zz * inv - mean[2] * mean[2],
+                xy * inv - mean[0] * mean[1],
+                xz * inv - mean[0] * mean[2],
+                yz * inv - mean[1] * mean[2],
+            ];
+            if let Some(across) = self.planar {
+                c[4] = 0.0;
+                c[5] = 0.0;
+                c[2] = across;
+            }
+            // Nearly isotropic (most of the bulk): Gershgorin's discs hold every
+            // eigenvalue in [lo, hi], hi ≤ ISOTROPIC lo, so a sphere of the mean σ
+            // (trace / 3) is within ±ISOTROPIC/2 of each radius; the eigen solve is
+            // skipped (where a whole batch is).
+            let off = [
+                c[3].abs() + c[4].abs(),
+                c[3].abs() + c[5].abs(),
+                c[4].abs() + c[5].abs(),
+            ];
+            let lo = (c[0] - off[0]).min(c[1] - off[1]).min(c[2] - off[2]);
+            let hi = (c[0] + off[0]).max(c[1] + off[1]).max(c[2] + off[2]);
+            let mean_sigma = (c[0] + c[1] + c[2]) / 3.0;
+            let r = k * mean_sigma.max(hi / self.max_ratio);
+            let isotropic = (lo > 1.0e-12) & (hi <= ISOTROPIC * lo) & r.is_finite();
+            radius[l] = if isolated { round } else { r };
+            solve[l] = !(isolated | isotropic);
+            for (e, c) in c.into_iter().enumerate() {
+                m[e][l] = c;
             }
         }
-        Prepared::Eigen(Pending {
-            center,
-            covariance: c,
+        let eigen = if solve.iter().any(|&b| b) {
+            symmetric_eigen_sym(m)
+        } else {
+            [None; L]
+        };
+        std::array::from_fn(|l| {
+            let c = Vec3::new(center[0][l], center[1][l], center[2][l]);
+            if solve[l] {
+                self.shape_of(c, eigen[l])
+            } else {
+                Self::sphere(c, radius[l])
+            }
         })
     }
 
-    /// The ellipsoid of a covariance `p` from its eigen-decomposition `eigen`
-    /// ([`symmetric_eigen`]; None: not finite).
-    pub fn shape_of(&self, p: &Pending, eigen: Option<Eigen>) -> FluidEllipsoid {
-        let round = Self::sphere(p.center, self.radius * self.isolated);
+    /// The ellipsoid at `center` of a covariance from its eigen-decomposition `eigen`
+    /// ([`symmetric_eigen_sym`]; None: not finite).
+    #[inline(always)]
+    fn shape_of(&self, center: Vec3, eigen: Option<Eigen>) -> FluidEllipsoid {
+        let round = Self::sphere(center, self.radius * self.isolated);
         let Some((sigma, axes)) = eigen else {
             return round;
         };
@@ -280,7 +306,7 @@ impl Kernel {
         let k = self.radius * self.stretch;
         let floor = sigma[0] / self.max_ratio;
         let mut out = FluidEllipsoid {
-            center: p.center,
+            center,
             axes: [Vec3::ZERO; 3],
         };
         for a in 0..3 {
@@ -295,22 +321,65 @@ impl Kernel {
     }
 }
 
-/// A particle's ellipsoid, or the covariance it waits on.
-pub(crate) enum Prepared {
-    Done(FluidEllipsoid),
-    Eigen(Pending),
+/// The sums of `L` particles, one row of lanes per quantity (eight compile to one AVX
+/// register each): the particle's position relative to the grid's origin and its
+/// [`Sums`].
+#[derive(Clone, Copy)]
+pub(crate) struct Lanes<const L: usize> {
+    x: [[f32; L]; 3],
+    sw: [f32; L],
+    sd: [[f32; L]; 3],
+    n: [u32; L],
+    /// xx, xy, xz, yy, yz, zz.
+    dd: [[f32; L]; 6],
 }
 
-/// A covariance (units of h²) to decompose, and the ellipsoid's centre (m).
-#[derive(Clone, Copy, Default)]
-pub(crate) struct Pending {
-    pub center: Vec3,
-    pub covariance: [[f32; 3]; 3],
+impl<const L: usize> Default for Lanes<L> {
+    fn default() -> Self {
+        Lanes {
+            x: [[0.0; L]; 3],
+            sw: [1.0; L],
+            sd: [[0.0; L]; 3],
+            n: [0; L],
+            dd: [[0.0; L]; 6],
+        }
+    }
+}
+
+impl<const L: usize> Lanes<L> {
+    /// Lane `l`: the particle at `x` with the sums `s`.
+    #[inline(always)]
+    pub fn set(&mut self, l: usize, x: Vec3A, s: &Sums) {
+        let (x, d) = (x.to_array(), s.sd.to_array());
+        for a in 0..3 {
+            self.x[a][l] = x[a];
+            self.sd[a][l] = d[a];
+        }
+        self.sw[l] = s.sw;
+        self.n[l] = s.n;
+        for (e, v) in [s.xx, s.xy, s.xz, s.yy, s.yz, s.zz].into_iter().enumerate() {
+            self.dd[e][l] = v;
+        }
+    }
+
+    /// Copies lane `from` into lane `to`.
+    #[inline(always)]
+    pub fn copy_lane(&mut self, from: usize, to: usize) {
+        for a in 0..3 {
+            self.x[a][to] = self.x[a][from];
+            self.sd[a][to] = self.sd[a][from];
+        }
+        self.sw[to] = self.sw[from];
+        self.n[to] = self.n[from];
+        for e in 0..6 {
+            self.dd[e][to] = self.dd[e][from];
+        }
+    }
 }
 
 /// The weighted sums of one neighbourhood, relative to the particle, in units of h:
 /// Σ w (the particle itself included), Σ w d, the count of neighbours, Σ w d dᵀ.
-struct Sums {
+pub(crate) struct Sums {
     sw: f32,
     sd: Vec3A,
     n: u32,

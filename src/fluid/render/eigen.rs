@@ -10,8 +10,6 @@
 //! Frobenius norm, where two leave up to 4% (the test below); single precision's
 //! limit, and far below what an ellipsoid drawn on screen shows.
 
-use crate::kernels::simd::Kernel;
-
 /// Sweeps of three rotations each.
 const SWEEPS: usize = 3;
 
@@ -25,30 +23,15 @@ pub(crate) type Eigen = ([f32; 3], [[f32; 3]; 3]);
 
 /// The eigen-decomposition of the symmetric matrix `a` in single precision; `None`
 /// when `a` or a result is not finite.
-pub(crate) fn symmetric_eigen(a: [[f32; 3]; 3]) -> Option<Eigen> {
+#[cfg(test)]
+fn symmetric_eigen(a: [[f32; 3]; 3]) -> Option<Eigen> {
     let [e] = symmetric_eigen_lanes([a]);
     e
 }
 
-/// [`symmetric_eigen`] of eight matrices at once, with AVX where `kernel` says the CPU
-/// has it (the same bits as one at a time: only the width of the registers differs).
-pub(crate) fn symmetric_eigen8(kernel: Kernel, a: [[[f32; 3]; 3]; 8]) -> [Option<Eigen>; 8] {
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx")]
-    fn avx(a: [[[f32; 3]; 3]; 8]) -> [Option<Eigen>; 8] {
-        symmetric_eigen_lanes(a)
-    }
-    match kernel {
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: Kernel::Avx is only chosen where the CPU has AVX.
-        Kernel::Avx => unsafe { avx(a) },
-        _ => symmetric_eigen_lanes(a),
-    }
-}
-
 /// The entries of a symmetric 3 × 3 matrix, one row of lanes each: the diagonal
 /// (0, 0), (1, 1), (2, 2), then (0, 1), (0, 2), (1, 2).
-type Sym<const L: usize> = [[f32; L]; 6];
+pub(crate) type Sym<const L: usize> = [[f32; L]; 6];
 
 /// Where entry (i, j) of a symmetric matrix is kept in a [`Sym`].
 const fn at(i: usize, j: usize) -> usize {
@@ -97,14 +80,21 @@ fn rotate<const P: usize, const Q: usize, const R: usize, const L: usize>(
 
 /// [`symmetric_eigen`] of `L` matrices, lane by lane (the same bits as one at a time).
 /// The matrices are read as symmetric (their upper triangles).
-#[inline(always)]
-pub(crate) fn symmetric_eigen_lanes<const L: usize>(a: [[[f32; 3]; 3]; L]) -> [Option<Eigen>; L] {
+#[cfg(test)]
+fn symmetric_eigen_lanes<const L: usize>(a: [[[f32; 3]; 3]; L]) -> [Option<Eigen>; L] {
     let mut m: Sym<L> = [[0.0; L]; 6];
     for (l, a) in a.iter().enumerate() {
         for (i, j) in [(0, 0), (1, 1), (2, 2), (0, 1), (0, 2), (1, 2)] {
             m[at(i, j)][l] = a[i][j];
         }
     }
+    symmetric_eigen_sym(m)
+}
+
+/// [`symmetric_eigen`] of the `L` matrices of `m`, lane by lane (the same bits as one
+/// at a time; eight compile to AVX registers where the caller is compiled with AVX).
+#[inline(always)]
+pub(crate) fn symmetric_eigen_sym<const L: usize>(mut m: Sym<L>) -> [Option<Eigen>; L] {
     // The eigenvectors as columns of v.
     let mut v = [[[0.0f32; L]; 3]; 3];
     for (i, row) in v.iter_mut().enumerate() {

@@ -22,7 +22,6 @@ use crate::kernels::fluid_pass::{spread_chunk, SlotLists};
 use crate::math::{Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::solver::parallel::{Blocks, Executor};
-use anisotropy::Prepared;
 
 /// Particles per item of the render passes (fixed: results never depend on it).
 const CHUNK: usize = 512;
@@ -159,8 +158,8 @@ impl RenderState {
             let first = c * chunk;
             let ends = &grid.list_end[first..first + out.len()];
             let records = crate::kernels::fluid::records(pos);
-            // The covariances waiting for their eigen-decomposition, eight at a time.
-            let mut batch = EigenBatch::new(simd);
+            // The particles waiting for their ellipsoids, eight at a time.
+            let mut batch = Batch::default();
             spread_chunk(
                 simd,
                 h2,
@@ -172,14 +171,15 @@ impl RenderState {
                 |k, s| {
                     // Only the fluid's live particles (w = 1) are read back.
                     if pos[k].w != 0.0 {
-                        match kernel.prepare_slot(grid, pos, k, s) {
-                            Prepared::Done(e) => out[k - first] = e,
-                            Prepared::Eigen(p) => batch.push(k - first, p, kernel, out),
+                        let x = Vec3A::from_vec4(pos[k]);
+                        match kernel.slot_sums(s) {
+                            Some(s) => batch.push(k - first, x, &s, (kernel, simd, grid, out)),
+                            None => out[k - first] = kernel.around(grid, pos, grid.particle[k], x),
                         }
                     }
                 },
             );
-            batch.flush(kernel, out);
+            batch.flush((kernel, simd, grid, out));
         });
         let by_slot = &self.by_slot[..m];
         let first = live.start;
@@ -201,61 +201,50 @@ impl RenderState {
     }
 }
 
-/// Up to eight covariances whose ellipsoids go to `out[at[l]]`, decomposed together
-/// (one AVX register per entry where the ellipsoid pass runs with AVX).
-struct EigenBatch {
-    simd: crate::kernels::simd::Kernel,
+/// Up to eight particles whose ellipsoids go to `out[at[l]]`, shaped together (one
+/// AVX register per quantity where the CPU has AVX).
+#[derive(Default)]
+struct Batch {
     at: [usize; 8],
-    pending: [anisotropy::Pending; 8],
+    lanes: anisotropy::Lanes<8>,
     len: usize,
 }
 
-impl EigenBatch {
-    /// An empty batch, decomposed with `simd`.
-    fn new(simd: crate::kernels::simd::Kernel) -> Self {
-        EigenBatch {
-            simd,
-            at: [0; 8],
-            pending: Default::default(),
-            len: 0,
-        }
-    }
+/// What a [`Batch`] writes with: the readback's constants, the SIMD kernel, the grid
+/// (its origin) and the chunk's ellipsoids.
+type Shaper<'a, 'g> = (
+    &'a anisotropy::Kernel,
+    crate::kernels::simd::Kernel,
+    &'a GridView<'g>,
+    &'a mut [FluidEllipsoid],
+);
 
-    /// Adds one; a full batch is decomposed and written.
+impl Batch {
+    /// Adds the particle at `x` (relative to the grid's origin) with the sums `s`; a
+    /// full batch is shaped and written.
     #[inline(always)]
-    fn push(
-        &mut self,
-        at: usize,
-        p: anisotropy::Pending,
-        kernel: &anisotropy::Kernel,
-        out: &mut [FluidEllipsoid],
-    ) {
+    fn push(&mut self, at: usize, x: Vec3A, s: &anisotropy::Sums, to: Shaper<'_, '_>) {
         self.at[self.len] = at;
-        self.pending[self.len] = p;
+        self.lanes.set(self.len, x, s);
         self.len += 1;
         if self.len == 8 {
-            self.flush(kernel, out);
+            self.flush(to);
         }
     }
 
-    /// Decomposes and writes what it holds (the lanes past `len` hold copies of the
-    /// first and are dropped).
+    /// Shapes and writes what it holds (the lanes past `len` hold copies of the first
+    /// and are dropped).
     #[inline(always)]
-    fn flush(&mut self, kernel: &anisotropy::Kernel, out: &mut [FluidEllipsoid]) {
+    fn flush(&mut self, (kernel, simd, grid, out): Shaper<'_, '_>) {
         if self.len == 0 {
             return;
         }
-        let first = self.pending[0].covariance;
-        let m: [[[f32; 3]; 3]; 8] = std::array::from_fn(|l| {
-            if l < self.len {
-                self.pending[l].covariance
-            } else {
-                first
-            }
-        });
-        let eigen = eigen::symmetric_eigen8(self.simd, m);
-        for l in 0..self.len {
-            out[self.at[l]] = kernel.shape_of(&self.pending[l], eigen[l]);
+        for l in self.len..8 {
+            self.lanes.copy_lane(0, l);
+        }
+        let shapes = kernel.shapes8(simd, grid.origin, &self.lanes);
+        for (&at, e) in self.at[..self.len].iter().zip(shapes) {
+            out[at] = e;
         }
         self.len = 0;
     }
