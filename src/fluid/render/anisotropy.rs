@@ -77,6 +77,9 @@ pub struct FluidEllipsoid {
 /// radius then within about 10% of its exact value; a surface particle is far flatter).
 const ISOTROPIC: f32 = 1.2;
 
+/// Particles shaped together.
+pub(crate) const BATCH: usize = 16;
+
 /// The constants of one readback.
 pub(crate) struct Kernel {
     h: f32,
@@ -195,10 +198,15 @@ impl Kernel {
 
     /// [`Self::shapes`] of eight particles, with AVX where `simd` says the CPU has it
     /// (the same bits: only the width of the registers differs).
-    pub fn shapes8(&self, simd: Simd, origin: Vec3A, s: &Lanes<8>) -> [FluidEllipsoid; 8] {
+    pub fn shapes_batch(
+        &self,
+        simd: Simd,
+        origin: Vec3A,
+        s: &Lanes<BATCH>,
+    ) -> [FluidEllipsoid; BATCH] {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx")]
-        fn avx(k: &Kernel, origin: Vec3A, s: &Lanes<8>) -> [FluidEllipsoid; 8] {
+        fn avx(k: &Kernel, origin: Vec3A, s: &Lanes<BATCH>) -> [FluidEllipsoid; BATCH] {
             k.shapes(origin, s)
         }
         match simd {

@@ -205,8 +205,8 @@ impl RenderState {
 /// AVX register per quantity where the CPU has AVX).
 #[derive(Default)]
 struct Batch {
-    at: [usize; 8],
-    lanes: anisotropy::Lanes<8>,
+    at: [usize; anisotropy::BATCH],
+    lanes: anisotropy::Lanes<{ anisotropy::BATCH }>,
     len: usize,
 }
 
@@ -227,7 +227,7 @@ impl Batch {
         self.at[self.len] = at;
         self.lanes.set(self.len, x, s);
         self.len += 1;
-        if self.len == 8 {
+        if self.len == anisotropy::BATCH {
             self.flush(to);
         }
     }
@@ -239,10 +239,10 @@ impl Batch {
         if self.len == 0 {
             return;
         }
-        for l in self.len..8 {
+        for l in self.len..anisotropy::BATCH {
             self.lanes.copy_lane(0, l);
         }
-        let shapes = kernel.shapes8(simd, grid.origin, &self.lanes);
+        let shapes = kernel.shapes_batch(simd, grid.origin, &self.lanes);
         for (&at, e) in self.at[..self.len].iter().zip(shapes) {
             out[at] = e;
         }
