@@ -45,10 +45,9 @@ impl World {
         let grid = solver.grid();
         let p = &self.particles;
         let live = f.live();
-        let first = live.start;
-        let out = render.ellipsoids(&grid, p, slot as u32, live, &kernel, &self.exec)?;
-        for (k, e) in out.iter().enumerate() {
-            let i = first + k;
+        let out = render.ellipsoids(&grid, p, slot as u32, live.clone(), &kernel, &self.exec)?;
+        for (k, i) in live.enumerate() {
+            let e = out.get(i);
             let shift = lerp(p.step_start[i], p.position(i), alpha) - p.position(i);
             let e = FluidEllipsoid {
                 center: e.center + shift,

@@ -77,7 +77,8 @@ pub struct FluidEllipsoid {
 /// radius then within about 10% of its exact value; a surface particle is far flatter).
 const ISOTROPIC: f32 = 1.2;
 
-/// Particles shaped together.
+/// Particles shaped together: two AVX registers per quantity, so that the square roots
+/// and divisions of the eigen solves (a chain per lane) of two registers overlap.
 pub(crate) const BATCH: usize = 16;
 
 /// The constants of one readback.
@@ -196,7 +197,7 @@ impl Kernel {
         e
     }
 
-    /// [`Self::shapes`] of eight particles, with AVX where `simd` says the CPU has it
+    /// [`Self::shapes`] of [`BATCH`] particles, with AVX where `simd` says the CPU has it
     /// (the same bits: only the width of the registers differs).
     pub fn shapes_batch(
         &self,

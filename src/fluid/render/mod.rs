@@ -31,8 +31,7 @@ const CHUNK: usize = 512;
 #[derive(Default)]
 pub(crate) struct RenderState {
     gathered: Gathered,
-    ellipsoids: Vec<FluidEllipsoid>,
-    /// The ellipsoids in the grid's slot order, before they are put in particle order.
+    /// The ellipsoids in the grid's slot order.
     by_slot: Vec<FluidEllipsoid>,
     /// The diffuse particles of the fluids that have them (by fluid id; an entry whose
     /// fluid was removed is dropped by the next [`Self::set_diffuse`]).
@@ -130,20 +129,19 @@ impl RenderState {
     /// fluid of slot `class`, from the last substep's `grid` and the particles where
     /// they are now: each particle's sums run over its candidates in the grid's fixed
     /// order, so the result does not depend on the thread count. Computed in the grid's
-    /// slot order (neighbours near in memory), then put in particle order; a particle
-    /// the grid does not hold (emitted since) in the second pass.
-    pub(crate) fn ellipsoids(
-        &mut self,
-        grid: &GridView<'_>,
-        particles: &Particles,
+    /// slot order (neighbours near in memory) and read back by particle
+    /// ([`Ellipsoids::get`]; a particle the grid does not hold, emitted since, is
+    /// computed there).
+    pub(crate) fn ellipsoids<'a>(
+        &'a mut self,
+        grid: &'a GridView<'a>,
+        particles: &'a Particles,
         class: u32,
         live: std::ops::Range<usize>,
-        kernel: &anisotropy::Kernel,
+        kernel: &'a anisotropy::Kernel,
         exec: &Executor,
-    ) -> Result<&[FluidEllipsoid]> {
-        let count = live.len();
+    ) -> Result<Ellipsoids<'a>> {
         let m = grid.slots();
-        grow(&mut self.ellipsoids, count, FluidEllipsoid::default())?;
         grow(&mut self.by_slot, m, FluidEllipsoid::default())?;
         self.gathered
             .gather(grid, particles, (class, live.clone()), false, exec)?;
@@ -158,7 +156,7 @@ impl RenderState {
             let first = c * chunk;
             let ends = &grid.list_end[first..first + out.len()];
             let records = crate::kernels::fluid::records(pos);
-            // The particles waiting for their ellipsoids, eight at a time.
+            // The particles waiting for their ellipsoids, `BATCH` at a time.
             let mut batch = Batch::default();
             spread_chunk(
                 simd,
@@ -181,28 +179,18 @@ impl RenderState {
             );
             batch.flush((kernel, simd, grid, out));
         });
-        let by_slot = &self.by_slot[..m];
-        let first = live.start;
-        let out = Blocks::new(&mut self.ellipsoids[..count], CHUNK);
-        exec.for_items(threads(count), out, |c, out| {
-            for (k, e) in out.iter_mut().enumerate() {
-                let i = first + c * CHUNK + k;
-                *e = match grid.slot(i) {
-                    Some(s) if pos[s].w != 0.0 => by_slot[s],
-                    slot => {
-                        let x =
-                            (particles.base[i] - grid.origin) + Vec3A::from_vec4(particles.hot[i]);
-                        kernel.ellipsoid(grid, pos, (slot, i as u32), x)
-                    }
-                };
-            }
-        });
-        Ok(&self.ellipsoids[..count])
+        Ok(Ellipsoids {
+            by_slot: &self.by_slot[..m],
+            pos,
+            grid,
+            particles,
+            kernel,
+        })
     }
 }
 
-/// Up to eight particles whose ellipsoids go to `out[at[l]]`, shaped together (one
-/// AVX register per quantity where the CPU has AVX).
+/// Up to [`anisotropy::BATCH`] particles whose ellipsoids go to `out[at[l]]`, shaped
+/// together (eight lanes to an AVX register where the CPU has AVX).
 #[derive(Default)]
 struct Batch {
     at: [usize; anisotropy::BATCH],
@@ -247,6 +235,32 @@ impl Batch {
             out[at] = e;
         }
         self.len = 0;
+    }
+}
+
+/// The ellipsoids of one readback ([`RenderState::ellipsoids`]).
+pub(crate) struct Ellipsoids<'a> {
+    by_slot: &'a [FluidEllipsoid],
+    pos: &'a [Vec4],
+    grid: &'a GridView<'a>,
+    particles: &'a Particles,
+    kernel: &'a anisotropy::Kernel,
+}
+
+impl Ellipsoids<'_> {
+    /// The ellipsoid of the live particle `i` (world index): its slot's, or (a
+    /// particle the grid does not hold) computed now.
+    #[inline]
+    pub fn get(&self, i: usize) -> FluidEllipsoid {
+        let grid = self.grid;
+        match grid.slot(i) {
+            Some(s) if self.pos[s].w != 0.0 => self.by_slot[s],
+            slot => {
+                let x = (self.particles.base[i] - grid.origin)
+                    + Vec3A::from_vec4(self.particles.hot[i]);
+                self.kernel.ellipsoid(grid, self.pos, (slot, i as u32), x)
+            }
+        }
     }
 }
 
