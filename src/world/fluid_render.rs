@@ -12,6 +12,7 @@ use crate::fluid::{
     AnisotropyDesc, DiffuseDesc, DiffuseParticle, DiffuseStats, FluidEllipsoid, FluidId, FluidSet,
     FluidSurface, SurfaceCounts, SurfaceDesc,
 };
+use crate::math::Vec3;
 
 impl World {
     /// Calls `sink(k, ellipsoid)` for the k-th live particle of `fluid`, in the order
@@ -48,7 +49,12 @@ impl World {
         let out = render.ellipsoids(&grid, p, slot as u32, live.clone(), &kernel, &self.exec)?;
         for (k, i) in live.enumerate() {
             let e = out.get(i);
-            let shift = lerp(p.step_start[i], p.position(i), alpha) - p.position(i);
+            // At alpha 1 the shift is +0 (lerp gives the position itself).
+            let shift = if alpha == 1.0 {
+                Vec3::ZERO
+            } else {
+                lerp(p.step_start[i], p.position(i), alpha) - p.position(i)
+            };
             let e = FluidEllipsoid {
                 center: e.center + shift,
                 axes: e.axes,
