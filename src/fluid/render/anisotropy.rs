@@ -289,14 +289,16 @@ impl Kernel {
         } else {
             [None; L]
         };
-        std::array::from_fn(|l| {
+        let mut out = [FluidEllipsoid::default(); L];
+        for (l, out) in out.iter_mut().enumerate() {
             let c = Vec3::new(center[0][l], center[1][l], center[2][l]);
-            if solve[l] {
+            *out = if solve[l] {
                 self.shape_of(c, eigen[l])
             } else {
                 Self::sphere(c, radius[l])
-            }
-        })
+            };
+        }
+        out
     }
 
     /// The ellipsoid at `center` of a covariance from its eigen-decomposition `eigen`
