@@ -110,12 +110,14 @@ pub(crate) fn symmetric_eigen_sym<const L: usize>(mut m: Sym<L>) -> [Option<Eige
         let d = [m[0][l], m[1][l], m[2][l]];
         // Descending, ties in index order (a fixed order for equal values): three
         // compare-and-swaps.
+        // Selects, not branches: which way a lane goes is data.
         let before = |x: usize, y: usize| d[x].total_cmp(&d[y]).then(y.cmp(&x)).is_gt();
         let mut idx = [0usize, 1, 2];
         for (x, y) in [(0, 1), (1, 2), (0, 1)] {
-            if before(idx[y], idx[x]) {
-                idx.swap(x, y);
-            }
+            let swap = before(idx[y], idx[x]);
+            let (a, b) = (idx[x], idx[y]);
+            idx[x] = if swap { b } else { a };
+            idx[y] = if swap { a } else { b };
         }
         let values = idx.map(|k| d[k]);
         let mut vectors = idx.map(|k| [v[0][k][l], v[1][k][l], v[2][k][l]]);
@@ -125,9 +127,8 @@ pub(crate) fn symmetric_eigen_sym<const L: usize>(mut m: Sym<L>) -> [Option<Eige
             a0[2] * a1[0] - a0[0] * a1[2],
             a0[0] * a1[1] - a0[1] * a1[0],
         ];
-        if cross[0] * a2[0] + cross[1] * a2[1] + cross[2] * a2[2] < 0.0 {
-            vectors[2] = a2.map(|x| -x);
-        }
+        let flip = cross[0] * a2[0] + cross[1] * a2[1] + cross[2] * a2[2] < 0.0;
+        vectors[2] = a2.map(|x| if flip { -x } else { x });
         let finite = values
             .iter()
             .chain(vectors.iter().flatten())
