@@ -472,7 +472,67 @@ fn lattice_covariance(s: f32, planar: bool) -> f32 {
 
 #[cfg(test)]
 mod tests {
-    use super::lattice_covariance;
+    use super::{lattice_covariance, AnisotropyDesc, Kernel, Lanes, Sums, BATCH};
+    use crate::math::Vec3A;
+
+    /// A batch (AVX where the CPU has it) gives each particle the bits it gets alone,
+    /// whatever its lane: flat, stretched, round, isolated and coincident
+    /// neighbourhoods, in a 3-D and a planar world.
+    #[test]
+    fn a_batch_gives_the_bits_of_one_at_a_time() {
+        let mut seed = 4242u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        for planar in [false, true] {
+            let kernel = Kernel::new(&AnisotropyDesc::default(), 0.1, 0.2, planar);
+            let origin = Vec3A::new(1.0, -2.0, 0.5);
+            let mut cases = Vec::new();
+            for case in 0..3 * BATCH {
+                let x = Vec3A::new(rnd(), rnd(), rnd());
+                // Neighbours squeezed along some axes (a sheet, a filament, a ball),
+                // few of them for some (isolated), all at one point for one.
+                let squeeze = [[1.0, 1.0, 0.1], [1.0, 0.1, 0.1], [1.0, 1.0, 1.0]][case % 3];
+                let n = if case % 5 == 0 { 3 } else { 30 };
+                let mut s = Sums::default();
+                for _ in 0..n {
+                    let d = if case == 7 {
+                        Vec3A::splat(0.01)
+                    } else {
+                        Vec3A::new(rnd() * squeeze[0], rnd() * squeeze[1], rnd() * squeeze[2])
+                            * 0.35
+                    };
+                    kernel.add(&mut s, (x + d).extend(1.0), x);
+                }
+                cases.push((x, s));
+            }
+            for shift in [0, 5] {
+                let mut lanes = Lanes::<BATCH>::default();
+                for l in 0..BATCH {
+                    let (x, s) = &cases[l + shift];
+                    lanes.set(l, *x, s);
+                }
+                let batch =
+                    kernel.shapes_batch(crate::kernels::simd::Kernel::detect(), origin, &lanes);
+                for (l, e) in batch.iter().enumerate() {
+                    let (x, s) = &cases[l + shift];
+                    let one = kernel.one(origin, *x, s);
+                    let bits = |e: &super::FluidEllipsoid| {
+                        [e.center, e.axes[0], e.axes[1], e.axes[2]]
+                            .map(|v| v.to_array().map(f32::to_bits))
+                    };
+                    assert_eq!(bits(e), bits(&one), "lane {l}, case {}", l + shift);
+                    // A sheet across z (not isolated) is flattened along z.
+                    let case = l + shift;
+                    if !planar && case % 3 == 0 && case % 5 != 0 {
+                        let [a, _, c] = e.axes.map(|v| v.length());
+                        assert!(e.axes[2].z.abs() > 0.9 * c && a > 2.0 * c, "{e:?}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_bulk_covariance_is_near_the_continuous_one() {
