@@ -23,8 +23,13 @@
 //! whose covariance is degenerate or not finite. In a planar world the axis across the
 //! plane has the covariance σ₀ (the neighbourhood has no extent along it). A particle
 //! whose covariance is nearly a multiple of the identity (its Gershgorin bounds within
-//! a ratio of 1.2: most of the bulk) is a sphere of radius r k_s (tr C / 3) / σ₀, the
-//! eigen-decomposition skipped.
+//! a ratio of 1.2: most of the bulk) is a sphere of radius r k_s (tr C / 3) / σ₀
+//! (the eigen-decomposition is skipped where a whole batch of them is).
+//!
+//! The particles are shaped [`BATCH`] at a time, each quantity a row of lanes, in one
+//! function compiled with AVX where the CPU has it; every lane runs the same
+//! operations in the same order as a particle alone, so the bits do not depend on
+//! the batch, the lane or the thread count.
 
 use crate::limits::{MAX_ELLIPSOID_RATIO, MAX_ELLIPSOID_SCALE, MAX_FLUID_SPACING};
 use crate::math::{Vec3, Vec3A, Vec4};

@@ -2,8 +2,11 @@
 //! (the SVD of a symmetric positive semi-definite matrix, as Yu & Turk take of the
 //! covariance), for `L` matrices at once: each lane runs the same fixed sequence of
 //! operations ([`SWEEPS`] sweeps, no early exit, no branch), so a matrix gives the
-//! same bits in any lane, batch or thread, and eight lanes compile to one AVX
-//! register each where the caller is compiled with AVX (the renderer's ellipsoid pass).
+//! same bits in any lane, batch or thread, and the lanes compile to AVX registers
+//! (eight to a register) where the caller is compiled with AVX (the renderer's
+//! ellipsoid batches). The rotation's plane is a constant of each call
+//! ([`rotate`]'s parameters) and the matrix is kept as its six distinct entries, each
+//! a row of lanes.
 //!
 //! Cyclic Jacobi converges quadratically on a 3 × 3 matrix: three sweeps rebuild
 //! 2,000 random covariances (V diag(λ) Vᵀ against the matrix) within 2e-6 of their
@@ -91,8 +94,10 @@ fn symmetric_eigen_lanes<const L: usize>(a: [[[f32; 3]; 3]; L]) -> [Option<Eigen
     symmetric_eigen_sym(m)
 }
 
-/// [`symmetric_eigen`] of the `L` matrices of `m`, lane by lane (the same bits as one
-/// at a time; eight compile to AVX registers where the caller is compiled with AVX).
+/// The eigen-decomposition of each of the `L` matrices of `m` (values in descending
+/// order, a right-handed basis of unit vectors; `None` where not finite), lane by
+/// lane: the same bits as one at a time; eight lanes to an AVX register where the
+/// caller is compiled with AVX.
 #[inline(always)]
 pub(crate) fn symmetric_eigen_sym<const L: usize>(mut m: Sym<L>) -> [Option<Eigen>; L] {
     // The eigenvectors as columns of v.
