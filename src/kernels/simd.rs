@@ -35,6 +35,28 @@ impl Default for Kernel {
     }
 }
 
+/// `f()`, compiled with AVX where `kernel` is [`Kernel::Avx`] (the CPU has it), else as
+/// it is: for a safe function whose loops over lanes the compiler vectorises once the
+/// feature is on (it must be inlined into `f`, `#[inline(always)]`, to be compiled
+/// with it). The same operations either way, so the same bits: only the width of the
+/// registers differs.
+#[inline(always)]
+pub(crate) fn with_avx<R>(kernel: Kernel, f: impl FnOnce() -> R) -> R {
+    match kernel {
+        #[cfg(target_arch = "x86_64")]
+        Kernel::Avx => {
+            #[target_feature(enable = "avx")]
+            fn avx<R>(f: impl FnOnce() -> R) -> R {
+                f()
+            }
+            // SAFETY: `Kernel::Avx` is only chosen where the CPU has AVX
+            // (`Kernel::detect`).
+            unsafe { avx(f) }
+        }
+        _ => f(),
+    }
+}
+
 /// Whether the CPU has AVX (checked once, then cached): false off x86-64, where no
 /// kernel asks.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]

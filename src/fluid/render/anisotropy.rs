@@ -37,7 +37,7 @@ use crate::math::{Vec3, Vec3A, Vec4};
 use super::eigen::{symmetric_eigen_sym, Eigen, Sym};
 use super::GridView;
 use crate::kernels::fluid::Spread;
-use crate::kernels::simd::Kernel as Simd;
+use crate::kernels::simd::{with_avx, Kernel as Simd};
 
 crate::settings! {
     /// How the anisotropy readback turns each fluid particle's neighbourhood into an
@@ -210,17 +210,11 @@ impl Kernel {
         origin: Vec3A,
         s: &Lanes<BATCH>,
     ) -> [FluidEllipsoid; BATCH] {
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx")]
-        fn avx(k: &Kernel, origin: Vec3A, s: &Lanes<BATCH>) -> [FluidEllipsoid; BATCH] {
-            k.shapes(origin, s)
-        }
-        match simd {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: Simd::Avx is only chosen where the CPU has AVX.
-            Simd::Avx => unsafe { avx(self, origin, s) },
-            _ => self.shapes(origin, s),
-        }
+        with_avx(
+            simd,
+            #[inline(always)]
+            || self.shapes(origin, s),
+        )
     }
 
     /// The ellipsoids of `L` particles from their sums (the centres absolute, `origin`
