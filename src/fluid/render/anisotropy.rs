@@ -157,7 +157,7 @@ impl Kernel {
         self.one(grid.origin, x, &s)
     }
 
-    /// The sums of a grid slot's list from [`crate::kernels::fluid::spread`] (the
+    /// The sums of a grid slot's list from [`crate::kernels::fluid_pass::spread_chunk`] (the
     /// neighbours in eight lanes: the same sums as [`Self::ellipsoid`]'s up to the
     /// order of the additions), or None where they count fewer than N_ε neighbours
     /// (the particle's ellipsoid is then [`Self::around`]'s).
