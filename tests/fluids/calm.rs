@@ -27,9 +27,9 @@
 //!   and a second after the pouring stops the pool is level (its highest particle
 //!   within 3 spacings of its depth N·V / area) and slow.
 
-use sinew::{EmitterDesc, EmitterShape, FluidDesc, FluidId, Quat, Vec3, World, WorldDesc};
+use sinew::{EmitterDesc, EmitterShape, FluidDesc, FluidId, Quat, Vec3, World};
 
-use crate::fluid_box::closed_box;
+use crate::fluid_box::{closed_box, one_thread_world};
 
 const DT: f32 = 1.0 / 60.0;
 const S: f32 = 0.05;
@@ -63,13 +63,7 @@ fn pool(
     layers: u32,
     rate: f32,
 ) -> (World, FluidId, Vec<Vec3>) {
-    let mut w = World::new(WorldDesc {
-        substeps,
-        iterations,
-        threads: 1,
-        ..WorldDesc::default()
-    })
-    .unwrap();
+    let mut w = one_thread_world(substeps, iterations);
     if planar {
         w.set_planar(Some(0.0)).unwrap();
     }
@@ -234,12 +228,7 @@ fn the_rest_lattice_reads_the_rest_density() {
 #[test]
 fn poured_water_lands_and_settles() {
     for substeps in [4u32, 8, 16] {
-        let mut w = World::new(WorldDesc {
-            substeps,
-            threads: 1,
-            ..WorldDesc::default()
-        })
-        .unwrap();
+        let mut w = one_thread_world(substeps, 1);
         let f = w
             .add_fluid(&FluidDesc {
                 spacing: S,

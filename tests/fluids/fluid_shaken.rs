@@ -2,7 +2,9 @@
 //! shaken hard (the walls move about 3 cm per substep) keeps every particle inside,
 //! as a tank of planes does.
 
-use sinew::{ColliderDesc, ColliderId, FluidDesc, FluidId, Quat, Shape, Vec3, World, WorldDesc};
+use sinew::{ColliderDesc, ColliderId, FluidDesc, FluidId, Quat, Shape, Vec3, World};
+
+use crate::fluid_box::one_thread_world;
 
 const DT: f32 = 1.0 / 60.0;
 const S: f32 = 0.02;
@@ -23,13 +25,7 @@ fn walls() -> [(Vec3, Vec3); 4] {
 }
 
 fn tank(substeps: u32) -> (World, FluidId, Vec<ColliderId>) {
-    let mut w = World::new(WorldDesc {
-        substeps,
-        iterations: 2,
-        threads: 1,
-        ..WorldDesc::default()
-    })
-    .unwrap();
+    let mut w = one_thread_world(substeps, 2);
     w.set_planar(Some(0.0)).unwrap();
     let n = 14;
     let f = w

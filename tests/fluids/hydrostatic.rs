@@ -19,9 +19,9 @@
 //! one solve per iteration, `solve_rate` 0, it is worse: the water boils, −0.39 and
 //! −0.18, and 0.17 for 12 rows at 2 substeps.)
 
-use sinew::{BodyId, ClothDesc, FluidDesc, Vec3, World, WorldDesc};
+use sinew::{BodyId, ClothDesc, FluidDesc, Vec3, World};
 
-use crate::fluid_box::closed_box;
+use crate::fluid_box::{closed_box, one_thread_world};
 
 const DT: f32 = 1.0 / 60.0;
 const S: f32 = 0.05;
@@ -35,13 +35,7 @@ const PLATE: u32 = 6;
 /// The tank at `substeps`, water `depth` rows deep over the plate: the world and the
 /// plate's body.
 fn tank(substeps: u32, depth: u32) -> (World, BodyId) {
-    let mut w = World::new(WorldDesc {
-        substeps,
-        iterations: 1,
-        threads: 1,
-        ..WorldDesc::default()
-    })
-    .unwrap();
+    let mut w = one_thread_world(substeps, 1);
     let lo = (TANK - PLATE) / 2;
     let under = |x: u32, z: u32| (lo..lo + PLATE).contains(&x) && (lo..lo + PLATE).contains(&z);
     let mut water = Vec::new();

@@ -10,9 +10,9 @@
 //! `cargo test --test fluids layers::table -- --ignored --nocapture` prints the table
 //! of docs/fluids.md "Several fluids".
 
-use sinew::{FluidDesc, FluidId, Vec3, World, WorldDesc};
+use sinew::{FluidDesc, FluidId, Vec3, World};
 
-use crate::fluid_box::closed_box;
+use crate::fluid_box::{closed_box, one_thread_world};
 
 const DT: f32 = 1.0 / 60.0;
 const S: f32 = 0.05;
@@ -90,13 +90,7 @@ fn run(
     seconds: f32,
     inverted: bool,
 ) -> Layers {
-    let mut w = World::new(WorldDesc {
-        substeps,
-        iterations,
-        threads: 1,
-        ..WorldDesc::default()
-    })
-    .unwrap();
+    let mut w = one_thread_world(substeps, iterations);
     w.set_planar(Some(0.0)).unwrap();
     let (l0, h0) = if inverted { (0, ROWS) } else { (ROWS, 0) };
     let lo = add_fluid(&mut w, rho[0], scorr_k, &lattice(l0, ROWS));
@@ -224,13 +218,7 @@ fn table() {
 /// a pool of ρ₀ 1000, 20 spacings wide: where it is after 1, 2, ... `seconds`
 /// seconds (height in spacings above the floor).
 fn lone(substeps: u32, seconds: u32) -> Vec<f32> {
-    let mut w = World::new(WorldDesc {
-        substeps,
-        iterations: 1,
-        threads: 1,
-        ..WorldDesc::default()
-    })
-    .unwrap();
+    let mut w = one_thread_world(substeps, 1);
     w.set_planar(Some(0.0)).unwrap();
     let pool = lattice(0, 12);
     let at = 3 * NX as usize + NX as usize / 2;

@@ -1,6 +1,7 @@
-//! A closed box of frictionless collider planes for the fluid tests (`#[path]`-included).
+//! The fluid tests' tank: a world stepped on one thread and a closed box of
+//! frictionless collider planes (`#[path]`-included).
 
-use sinew::{ColliderDesc, Quat, Shape, Vec3, World};
+use sinew::{ColliderDesc, Quat, Shape, Vec3, World, WorldDesc};
 use std::f32::consts::{FRAC_PI_2, PI};
 
 /// A box of planes: floor y = 0, ceiling y = `top`, walls x = 0, x = `wx`, and (3D)
@@ -25,4 +26,16 @@ pub fn closed_box(w: &mut World, wx: f32, top: f32, wz: Option<f32>) {
         })
         .unwrap();
     }
+}
+
+/// A world of `substeps` × `iterations` per step on one thread (the bits of a
+/// multi-threaded run are the same; one thread keeps the tests' runs side by side).
+pub fn one_thread_world(substeps: u32, iterations: u32) -> World {
+    World::new(WorldDesc {
+        substeps,
+        iterations,
+        threads: 1,
+        ..WorldDesc::default()
+    })
+    .unwrap()
 }
