@@ -332,8 +332,8 @@ impl Kernel {
 }
 
 /// The sums of `L` particles, one row of lanes per quantity (eight compile to one AVX
-/// register each): the particle's position relative to the grid's origin and its
-/// [`Sums`].
+/// register each): the particle's position relative to the grid's origin (m) and its
+/// [`Sums`] (dimensionless: d = (x_j − x_k) / h; n a count).
 #[derive(Clone, Copy)]
 pub(crate) struct Lanes<const L: usize> {
     x: [[f32; L]; 3],

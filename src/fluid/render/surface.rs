@@ -268,6 +268,7 @@ fn unkey(k: u64) -> [i32; 3] {
 /// A box of blocks, mapped block by block in key order (x fastest, then y, then z).
 #[derive(Clone, Copy)]
 struct DenseBox {
+    /// Its lowest block and its size, in blocks along x, y, z.
     lo: [i32; 3],
     dims: [i32; 3],
 }
