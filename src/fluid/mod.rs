@@ -11,6 +11,7 @@ pub mod desc;
 pub(crate) mod emit;
 pub mod grains;
 mod grid;
+pub(crate) mod jacobi;
 pub(crate) mod render;
 pub(crate) mod walls;
 

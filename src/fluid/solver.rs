@@ -114,6 +114,7 @@ mod velocity;
 use std::ops::Range;
 
 use super::grid::{row_limit, Layout, Row};
+use super::jacobi::relaxation;
 use super::walls::{lattice_sums, WallKernel};
 use super::Fluid;
 use crate::collision::MAX_COLLIDER_CONTACTS;
@@ -208,6 +209,10 @@ pub(crate) struct Params {
     mass: f32,
     /// Relaxation ε (m⁻²).
     epsilon: f32,
+    /// ω, the factor of every λ (`super::jacobi::relaxation`), and whether the world
+    /// was planar when it was computed (it depends on h / s and that alone).
+    relax: f32,
+    planar: bool,
     /// −k s² (m²) scaled to the substep ([`scorr_scale`]), the same unscaled, n,
     /// 1 / W(Δq).
     scorr: f32,
@@ -225,7 +230,10 @@ pub(crate) struct Params {
 }
 
 impl Params {
-    fn new(f: &Fluid, planar: bool) -> Params {
+    /// The parameters of fluid `f`; `prev`, the fluid's of the last step, lends its
+    /// ω when h, s and the world's planarity are unchanged (ω takes a search over wave
+    /// vectors).
+    fn new(f: &Fluid, planar: bool, prev: &Params) -> Params {
         let d = &f.desc;
         let h = d.h();
         let h2 = h * h;
@@ -245,6 +253,11 @@ impl Params {
         let w_dq = poly6 * q * q * q;
         let mass = d.rest_density * volume;
         let (bulk, missing) = lattice_sums(h, s, planar);
+        let relax = if prev.h == h && prev.spacing == s && prev.planar == planar {
+            prev.relax
+        } else {
+            relaxation(h, s, planar)
+        };
         Params {
             h,
             h2,
@@ -255,6 +268,8 @@ impl Params {
             volume,
             mass,
             epsilon: d.epsilon(),
+            relax,
+            planar,
             scorr: -d.scorr_k * s * s,
             scorr_full: -d.scorr_k * s * s,
             scorr_n: d.scorr_n,
@@ -596,7 +611,7 @@ impl DensitySolver {
         let mut rate = 0.0f32;
         for (k, f) in fluids.iter().enumerate() {
             if let Some(f) = f {
-                self.params[k] = Params::new(f, planar.is_some());
+                self.params[k] = Params::new(f, planar.is_some(), &self.params[k]);
                 union |= f.desc.coupling_mask;
                 capacity += f.desc.capacity as usize;
                 classes += usize::from(f.count > 0);

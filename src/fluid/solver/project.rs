@@ -343,7 +343,7 @@ fn lambda_uniform(p: &Params, d: &Density, x: Vec4, near: &[Vec4]) -> (f32, f32)
     }
     let sum2 = d.grad2 * (vol * vol) + ((g[0] * g[0] + g[1] * g[1]) + g[2] * g[2]);
     let c = (rho - 1.0).max(0.0);
-    (-c / (sum2 + p.epsilon), rho)
+    (-c * p.relax / (sum2 + p.epsilon), rho)
 }
 
 /// λ and ρ̂ of fluid slot k (any mix of fluids and solids), from every slot's
@@ -386,7 +386,7 @@ fn lambda_general(
     }
     let sum2 = sum2 + grad.length_squared();
     let c = (rho - 1.0).max(0.0);
-    (-c / (sum2 + p.epsilon), rho)
+    (-c * p.relax / (sum2 + p.epsilon), rho)
 }
 
 /// A fluid particle's correction `dx` of one iteration, shortened to `limit` (m): its
