@@ -146,13 +146,13 @@ mod tests {
         // Jᵀ λ: the displacement of particle k, Σ_i λ_i ∇_k C_i, ∇_k C_i = −∇W(x_i − x_k).
         let apply = |lambda: &[f64]| -> Vec<f64> {
             let mut dx = vec![[0.0f64; 3]; cells];
-            for c in 0..cells {
+            for (c, d) in dx.iter_mut().enumerate() {
                 let (x, y, z) = coords(c);
                 for (r, f) in &g {
                     // Constraint i at k + r: ∇_k C_i = −f (x_i − x_k) = −f r.
                     let i = index(x + r[0] as i64, y + r[1] as i64, z + r[2] as i64);
                     for a in 0..3 {
-                        dx[c][a] -= lambda[i] * f * r[a];
+                        d[a] -= lambda[i] * f * r[a];
                     }
                 }
             }
@@ -173,7 +173,7 @@ mod tests {
         };
         // A deterministic start with every mode in it.
         let mut v: Vec<f64> = (0..cells)
-            .map(|c| ((c as f64 * 0.754_877_666).fract() - 0.5))
+            .map(|c| (c as f64 * 0.754_877_666).fract() - 0.5)
             .collect();
         let mut mu = 0.0;
         for _ in 0..300 {

@@ -28,9 +28,12 @@
 //! acts as an immovable wall), so that
 //!
 //! ```text
-//! λ_i  = −C_i / (Σ_k w̃_k |∇_k C_i|² + ε)
+//! λ_i  = −ω C_i / (Σ_k w̃_k |∇_k C_i|² + ε)
 //! Δx_k = Σ_i w̃_k λ_i ∇_k C_i
 //! ```
+//!
+//! with ω < 1 the under-relaxation of [`super::jacobi`] (0.532 in 3D, 0.698 in 2D at
+//! h = 2s): undamped, the fastest modes of a Jacobi solve grew.
 //!
 //! A solid lighter than the fluid it displaces is pushed up more than the fluid
 //! around it is pushed down: buoyancy with no force term of its own. A solid owns no

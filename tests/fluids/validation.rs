@@ -13,15 +13,17 @@
 //! spacing 0.01 m (1800 particles), the world's defaults (8 substeps × 1 iteration at
 //! 60 Hz) and the fluid's, frictionless planes. The front is the furthest particle's
 //! centre plus half a spacing. The simulated front leads the data (against a =
-//! 2.25 in: 11% at T = 0.83, 13% at 1.22, 12% at 2.0, 9.5% at 2.55; a = 1.125 in: 9%,
-//! 15%, 10%, 9%, 3.5%; Koshizuka & Oka: −3.5% at T = 0.38 rising to 17% at 2.72). The
-//! floor here is frictionless and the column is released at once; the experiments
-//! had a real floor and a diaphragm that took time to clear, and the lead is largest
-//! early, when friction matters least, so the release is the likelier part of it
-//! (not established here). The test holds the front to a lead of at most 20% early
-//! (T < 1.5), later 13% against a = 2.25 in, 16% against a = 1.125 in and 20% against
-//! Koshizuka & Oka, and never behind by more than 5%: a wrong time scale (√(g/a) for
-//! √(2g/a), a factor √2 in T) or a front that stalls fails it.
+//! 2.25 in: 8% at T = 0.83, 10% at 1.22, 8% at 2.0, 7% at 2.55; a = 1.125 in: 6%,
+//! 12%, 7%, 6%, 1%; Koshizuka & Oka: −4% at T = 0.38 rising to 14% at 2.72; before
+//! the density solve was under-relaxed, `src/fluid/jacobi.rs`, 11-13%, 9-15% and up
+//! to 17%). The floor here is frictionless and the column is released at once; the
+//! experiments had a real floor and a diaphragm that took time to clear, and the lead
+//! is largest early, when friction matters least, so the release is the likelier part
+//! of it (not established here). The test holds the front to a lead of at most 15%
+//! early (T < 1.5), later 10% against either of Martin & Moyce's columns and 17%
+//! against Koshizuka & Oka, and never behind by more than 5%: a wrong time scale
+//! (√(g/a) for √(2g/a), a factor √2 in T) or a front that stalls fails it, and so did
+//! the undamped solve (15.4% early).
 
 use sinew::{ColliderDesc, FluidDesc, Quat, Shape, Vec3, World, WorldDesc};
 use std::f32::consts::FRAC_PI_2;
@@ -127,9 +129,9 @@ fn the_surge_front_follows_martin_and_moyce() {
     let mut table = String::new();
     let mut failed = Vec::new();
     let sets: [(&str, Data, f32); 3] = [
-        ("Martin & Moyce a = 2.25 in", &MARTIN_MOYCE_225, 1.13),
-        ("Martin & Moyce a = 1.125 in", &MARTIN_MOYCE_1125, 1.16),
-        ("Koshizuka & Oka", &KOSHIZUKA_OKA, 1.2),
+        ("Martin & Moyce a = 2.25 in", &MARTIN_MOYCE_225, 1.10),
+        ("Martin & Moyce a = 1.125 in", &MARTIN_MOYCE_1125, 1.10),
+        ("Koshizuka & Oka", &KOSHIZUKA_OKA, 1.17),
     ];
     for (name, data, late) in sets {
         for &(t, z) in data {
@@ -137,7 +139,7 @@ fn the_surge_front_follows_martin_and_moyce() {
             let ratio = sim / z;
             let line = format!("{name}: T {t:.3} Z {z:.3}, Sinew {sim:.3} ({ratio:.3})\n");
             table += &line;
-            let lead = if t < 1.5 { 1.2 } else { late };
+            let lead = if t < 1.5 { 1.15 } else { late };
             if !(0.95..=lead).contains(&ratio) {
                 failed.push(line);
             }
