@@ -247,7 +247,10 @@ fn a_still_pool_comes_to_rest() {
     for planar in [false, true] {
         let (rms, max) = settled_speed(planar, 12, 5.0);
         println!("planar {planar}: rms {rms:.4} m/s, fastest {max:.3} m/s");
-        assert!(rms < 0.03 && max < 0.2, "planar {planar}: rms {rms} m/s, fastest {max} m/s");
+        assert!(
+            rms < 0.03 && max < 0.2,
+            "planar {planar}: rms {rms} m/s, fastest {max} m/s"
+        );
     }
 }
 
