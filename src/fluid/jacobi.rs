@@ -19,15 +19,18 @@
 //! particles thrown 19 spacings up, and shallower pools kept a kinetic energy of
 //! about 0.004 J/kg instead of coming to rest.
 //!
-//! The solver scales every λ by `ω = min(1, TOP_MODE_STEP / μ_max)` ([`relaxation`]):
-//! the fastest mode then shrinks by `1 − TOP_MODE_STEP` per solve (halved, with its
-//! sign flipped) and every slower mode decays without overshooting; ω = 0.53 in 3D
-//! and 0.70 in 2D at h = 2s. The fixed point (the constraints satisfied) is the same;
-//! a pool's weight is held with a little more compression (the slow modes converge at
-//! ω of their former rate). Scaling λ rather than Δx leaves the artificial pressure
-//! s_corr as it was (it is a push of its own, not a step of the solve) and keeps
-//! every pair's momentum balanced (`λ_i + λ_j` on both sides of a pair), whatever the
-//! fluids' ω.
+//! In a substep of one solve (the world's default, 8 substeps × 1 iteration at the
+//! fluids' 480 Hz, and shorter substeps; `solver::relax_for`) the solver scales every
+//! λ by `ω = min(1, TOP_MODE_STEP / μ_max)` ([`relaxation`]): the fastest mode then
+//! shrinks by `1 − TOP_MODE_STEP` per solve (halved, with its sign flipped) and every
+//! slower mode decays without overshooting; ω = 0.53 in 3D and 0.70 in 2D at h = 2s.
+//! The fixed point (the constraints satisfied) is the same; the slow modes converge at
+//! ω of their former rate. Substeps of several solves keep ω = 1: a later solve of the
+//! substep corrects an earlier one's overshoot before it becomes velocity (measured:
+//! they settle undamped), and relaxed they held a pool's weight too softly. Scaling λ
+//! rather than Δx leaves the artificial pressure s_corr as it was (it is a push of its
+//! own, not a step of the solve) and keeps every pair's momentum balanced (`λ_i + λ_j`
+//! on both sides of a pair), whatever the fluids' ω.
 
 use std::f64::consts::PI;
 

@@ -8,8 +8,8 @@
 use std::ops::Range;
 
 use super::{
-    list_of, prefetch_particle, scorr_scale, wall_gradient_push, wall_terms, DensitySolver,
-    Layering, Params, PREFETCH, SLOT_CHUNK, SOLID, SURFACE_SCORR,
+    list_of, prefetch_particle, relax_for, scorr_scale, wall_gradient_push, wall_terms,
+    DensitySolver, Layering, Params, PREFETCH, SLOT_CHUNK, SOLID, SURFACE_SCORR,
 };
 use crate::collision::colliders::Colliders;
 use crate::fluid::Fluid;
@@ -59,8 +59,10 @@ impl DensitySolver {
         }
         if first {
             let scale = scorr_scale(h, iterations, self.solve_rate);
+            let solves = solves_per_iteration(self.solve_rate, h, iterations);
             for p in &mut self.params {
                 p.scorr = p.scorr_full * scale;
+                p.relax = relax_for(p.omega, iterations, solves);
             }
             self.build(fluids, particles, colliders, exec);
         }
