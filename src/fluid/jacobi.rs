@@ -64,8 +64,10 @@ fn lattice_gradients(ratio: f64, planar: bool) -> Vec<([f64; 3], f64)> {
 /// μ_max: the largest factor `μ(q)` by which one Jacobi solve corrects a mode of the
 /// density constraints on a cubic (square, `planar`) lattice of spacing `s` with
 /// smoothing radius `h` (spiky gradient), searched over q on a grid of
-/// [`Q_STEPS`] + 1 points per axis of [0, π] (μ is even in every component of q and
-/// has period 2π) and refined around the best point.
+/// [`Q_STEPS`] + 1 points per axis of [0, π] (μ is even in every component of q, has
+/// period 2π and does not change when the components are permuted) and refined around
+/// the best point. Computed once per h / s (`solver::Params`): about 0.2 M sine
+/// evaluations at h = 2s in 3D, 2 M at h = 4s.
 pub(crate) fn top_mode_gain(h: f32, s: f32, planar: bool) -> f64 {
     let g = lattice_gradients(h as f64 / s as f64, planar);
     let diag: f64 = g.iter().map(|(r, f)| f * f * dot(r, r)).sum();
@@ -82,11 +84,12 @@ pub(crate) fn top_mode_gain(h: f32, s: f32, planar: bool) -> f64 {
     };
     let step = PI / Q_STEPS as f64;
     let axis = |i: usize| i as f64 * step;
-    let zs = if planar { 0..=0 } else { 0..=Q_STEPS };
+    // μ is symmetric under permutations of q's components (the lattice is cubic):
+    // q₀ ≥ q₁ ≥ q₂ covers every wave vector.
     let (mut best, mut at) = (0.0f64, [0.0f64; 3]);
     for i in 0..=Q_STEPS {
-        for j in 0..=Q_STEPS {
-            for k in zs.clone() {
+        for j in 0..=i {
+            for k in if planar { 0..=0 } else { 0..=j } {
                 let q = [axis(i), axis(j), axis(k)];
                 let m = mu(q);
                 if m > best {
