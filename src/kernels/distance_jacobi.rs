@@ -240,7 +240,7 @@ mod avx {
     use std::ops::Range;
 
     use super::{JacobiSlots, MIN_LENGTH};
-    use crate::kernels::simd::avx::to_lanes;
+    use crate::kernels::distance_avx::gather_pairs;
     use crate::math::{Vec3A, Vec4};
     use crate::solver::parallel::DisjointSlice;
 
@@ -357,37 +357,6 @@ mod avx {
         (at, _mm256_mul_ps(stiffness, _mm256_set1_ps(relaxation)))
     }
 
-    /// The separations `(base_a − base_b) + (hot_a − hot_b)` (x, y, z rows) and the
-    /// inverse-mass sums `w_a + w_b` of eight slots with ends `ia` and `ib`: the
-    /// operations of `distance_avx::gather_pairs` (and of the scalar `separation`),
-    /// done on the 16-byte records before one transpose instead of on lanes after
-    /// three, since the Jacobi projection needs neither end's position as lanes.
-    ///
-    /// # Safety
-    /// As `distance_avx::gather_pairs`; AVX is enabled in the caller.
-    #[inline(always)]
-    unsafe fn gather_separations(
-        hot: *const f32,
-        base: *const f32,
-        ia: [usize; 8],
-        ib: [usize; 8],
-    ) -> (__m256, [__m256; 3]) {
-        // SAFETY: the caller's promise (above).
-        let [dx, dy, dz, wsum] = to_lanes(std::array::from_fn(|k| unsafe {
-            let (ha, hb) = (
-                _mm_load_ps(hot.add(4 * ia[k])),
-                _mm_load_ps(hot.add(4 * ib[k])),
-            );
-            let pq = _mm_sub_ps(
-                _mm_load_ps(base.add(4 * ia[k])),
-                _mm_load_ps(base.add(4 * ib[k])),
-            );
-            // x, y, z: the separation; w: w_a + w_b.
-            _mm_blend_ps::<0b1000>(_mm_add_ps(pq, _mm_sub_ps(ha, hb)), _mm_add_ps(ha, hb))
-        }));
-        (wsum, [dx, dy, dz])
-    }
-
     /// Projects slots `s..s + 8` (stored by [`store8`]); `shared`: the
     /// [`coefficients`] of a softness every slot shares.
     ///
@@ -419,7 +388,7 @@ mod avx {
         // have its length) and are this call's alone; `corrections` holds 16-byte
         // aligned `Vec4`s.
         unsafe {
-            let (wsum, [dx, dy, dz]) = gather_separations(hp, bp, ia, ib);
+            let ([.., aw], [.., bw], [dx, dy, dz]) = gather_pairs(hp, bp, ia, ib);
             let rest = _mm256_loadu_ps(slots.rest.as_ptr().add(s));
             let (at, kw) = match shared {
                 Some(c) => c,
@@ -442,7 +411,7 @@ mod avx {
                 _mm256_mul_ps(dz, dz),
             );
             let len = _mm256_sqrt_ps(len2);
-            let denom = _mm256_add_ps(wsum, at);
+            let denom = _mm256_add_ps(_mm256_add_ps(aw, bw), at);
             // Active: MIN_LENGTH < len < ∞ (false for NaN) and not denom ≤ 0 (true for
             // NaN), exactly the scalar test.
             let active = _mm256_and_ps(
