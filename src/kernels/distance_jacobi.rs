@@ -257,11 +257,11 @@ mod avx {
     ) {
         let (inv_h2, relaxation) = (slots.inv_h2, slots.relaxation);
         // A softness every slot shares gives every block the same α̃ and k' ω.
-        let shared = match slots.uniform {
+        let mut shared = None;
+        if let Some(u) = slots.uniform {
             // SAFETY: AVX is enabled in this function.
-            Some(u) => Some(unsafe { coefficients(_mm256_set1_ps(u), inv_h2, relaxation) }),
-            None => None,
-        };
+            shared = Some(unsafe { coefficients(_mm256_set1_ps(u), inv_h2, relaxation) });
+        }
         // Slot s's corrections: `out[at + 2 (s − range.start)..]`.
         let o = |s: usize| at + 2 * (s - range.start);
         let mut s = range.start;
@@ -454,6 +454,69 @@ mod tests {
             self.0 ^= self.0 << 25;
             self.0 ^= self.0 >> 27;
             ((self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32) / (1u64 << 24) as f32
+        }
+    }
+
+    /// A softness shared by every slot, passed as `uniform` (not streamed), gives the
+    /// bits of the same softness read slot by slot, in both kernels.
+    #[test]
+    fn uniform_softness_projects_as_the_slot_array() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let n = 50usize;
+        let base: Vec<Vec3A> = (0..n)
+            .map(|i| Vec3A::new(i as f32 * 0.01, rng.f() * 0.01, rng.f() * 0.01))
+            .collect();
+        let hot: Vec<Vec4> = (0..n)
+            .map(|i| {
+                let w = if i % 9 == 0 { 0.0 } else { 0.5 + rng.f() };
+                Vec4::new(rng.f() * 1e-3, rng.f() * 1e-3, rng.f() * 1e-3, w)
+            })
+            .collect();
+        let pairs: Vec<[u32; 2]> = (0..n as u32 - 2)
+            .flat_map(|i| [[i, i + 1], [i + 2, i]])
+            .collect();
+        let m = pairs.len();
+        let rest: Vec<f32> = (0..m).map(|_| 0.01 + rng.f() * 0.01).collect();
+        let weight: Vec<f32> = (0..m).map(|j| 1.0 / (1 + j % 4) as f32).collect();
+        let lambda0: Vec<f32> = (0..m).map(|_| rng.f() - 0.5).collect();
+        for softness in [0.0, -0.0, -0.5, 2e-6] {
+            let soft = vec![softness; m];
+            let run = |dispatched: bool, uniform: Option<f32>, fresh: bool| {
+                let (mut lambda, mut out) = (lambda0.clone(), vec![Vec4::splat(7.0); 2 * m]);
+                let mut positions = hot.clone();
+                let slots = JacobiSlots::new(
+                    &pairs,
+                    &rest,
+                    &soft,
+                    uniform,
+                    &weight,
+                    DisjointSlice::new(&mut lambda),
+                    fresh,
+                    3600.0,
+                    0.9,
+                );
+                let h = DisjointSlice::new(&mut positions);
+                let o = DisjointSlice::new(&mut out);
+                // SAFETY: in range, one thread.
+                unsafe {
+                    if dispatched {
+                        project_range(0..m, &slots, &base, &h, &o, 0)
+                    } else {
+                        project_scalar(0..m, &slots, &base, &h, &o, 0)
+                    }
+                }
+                out.iter()
+                    .flat_map(|p| p.to_array().map(f32::to_bits))
+                    .chain(lambda.iter().map(|l| l.to_bits()))
+                    .collect::<Vec<u32>>()
+            };
+            for fresh in [true, false] {
+                let want = run(false, None, fresh);
+                for dispatched in [true, false] {
+                    let got = run(dispatched, Some(softness), fresh);
+                    assert_eq!(got, want, "softness {softness}, fresh {fresh}");
+                }
+            }
         }
     }
 
