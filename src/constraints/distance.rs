@@ -324,7 +324,7 @@ impl DistanceConstraints {
         for (weight, &[a, b]) in self.jacobi_weight.iter_mut().zip(self.sweep.items()) {
             let moving = |p: u32| {
                 if hot[p as usize].w > 0.0 {
-                    self.jacobi_plan.adjacency().of(p as usize).len()
+                    self.jacobi_plan.degree(p as usize)
                 } else {
                     0
                 }
@@ -410,6 +410,7 @@ impl DistanceConstraints {
             self.sweep.items(),
             &self.rest,
             &self.softness,
+            self.uniform_softness,
             &self.jacobi_weight,
             DisjointSlice::new(&mut self.lambda),
             fresh,

@@ -28,6 +28,9 @@ pub(crate) struct JacobiSlots<'a> {
     pub(super) rest: &'a [f32],
     /// See `kernels::distance::pack_softness`.
     pub(super) softness: &'a [f32],
+    /// The softness every slot has (bit for bit), if they share one: then `softness`
+    /// is not read.
+    pub(super) uniform: Option<f32>,
     /// Averaging weight 1 / max(n_a, n_b) of each slot.
     pub(super) weight: &'a [f32],
     pub(super) lambda: DisjointSlice<'a, f32>,
@@ -40,14 +43,16 @@ pub(crate) struct JacobiSlots<'a> {
 }
 
 impl<'a> JacobiSlots<'a> {
-    /// The slot arrays of one iteration (`inv_h2` = 1 / h² in 1/s², `relaxation` = ω).
+    /// The slot arrays of one iteration (`inv_h2` = 1 / h² in 1/s², `relaxation` = ω;
+    /// `uniform`: the softness of every slot, when they share one bit for bit).
     /// Panics unless `rest`, `softness`, `weight` and `lambda` have the length of
-    /// `pairs`.
+    /// `pairs`, or if a slot's softness differs from `uniform`'s (debug builds).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         pairs: &'a [[u32; 2]],
         rest: &'a [f32],
         softness: &'a [f32],
+        uniform: Option<f32>,
         weight: &'a [f32],
         lambda: DisjointSlice<'a, f32>,
         fresh: bool,
@@ -59,10 +64,12 @@ impl<'a> JacobiSlots<'a> {
             rest.len() == m && softness.len() == m && weight.len() == m && lambda.len() == m,
             "Jacobi kernel: slot arrays of different lengths"
         );
+        debug_assert!(uniform.is_none_or(|u| softness.iter().all(|v| v.to_bits() == u.to_bits())));
         JacobiSlots {
             pairs,
             rest,
             softness,
+            uniform,
             weight,
             lambda,
             fresh,
@@ -137,7 +144,8 @@ pub(crate) unsafe fn project_scalar(
         // (safety section).
         let (pa, pb) = unsafe { (hot.get(a), hot.get(b)) };
         let d = separation(base[a], base[b], pa, pb);
-        let (compliance, stiffness) = unpack_softness(slots.softness[s]);
+        let (compliance, stiffness) =
+            unpack_softness(slots.uniform.unwrap_or_else(|| slots.softness[s]));
         let k = stiffness * relaxation * slots.weight[s];
         // SAFETY: slot s is in bounds and this call's alone (safety section).
         unsafe {
@@ -166,20 +174,38 @@ pub(crate) unsafe fn project_scalar(
     }
 }
 
-/// Adds to particle `i` the sum of its corrections `src[at + (e & mask)]` over the
-/// entries e of `list` (±g, see [`project_range`]), scaled by its inverse mass: the
-/// even entries summed in order from zero, the odd ones too, then the two sums added.
+/// A gather entry of [`apply`]: the index of a correction (from the entry's first).
+pub(super) trait Entry: Copy {
+    fn index(self) -> usize;
+}
+
+impl Entry for u32 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Entry for u16 {
+    #[inline(always)]
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Adds to particle `i` the sum of its corrections `src[at + e]` over the entries e of
+/// `list` (±g, see [`project_range`]), scaled by its inverse mass: the even entries
+/// summed in order from zero, the odd ones too, then the two sums added.
 ///
 /// # Safety
 /// No other thread touches particle `i` during the call, nobody writes the
 /// corrections it reads, and every index is in bounds.
 #[inline(always)]
-pub(super) unsafe fn apply(
+pub(super) unsafe fn apply<E: Entry>(
     i: usize,
-    list: &[u32],
+    list: &[E],
     src: &DisjointSlice<'_, Vec4>,
     at: usize,
-    mask: usize,
     hot: &DisjointSlice<'_, Vec4>,
 ) {
     if list.is_empty() {
@@ -187,7 +213,7 @@ pub(super) unsafe fn apply(
     }
     // SAFETY: in bounds, and nobody writes these corrections meanwhile (safety
     // section).
-    let signed = |e: u32| unsafe { src.get(at + (e as usize & mask)) };
+    let signed = |e: E| unsafe { src.get(at + e.index()) };
     // Two sums (even and odd entries), so that the additions overlap.
     let (mut even, mut odd) = (Vec4::ZERO, Vec4::ZERO);
     let mut pairs = list.chunks_exact(2);
@@ -230,6 +256,12 @@ mod avx {
         at: usize,
     ) {
         let (inv_h2, relaxation) = (slots.inv_h2, slots.relaxation);
+        // A softness every slot shares gives every block the same α̃ and k' ω.
+        let mut shared = None;
+        if let Some(u) = slots.uniform {
+            // SAFETY: AVX is enabled in this function.
+            shared = Some(unsafe { coefficients(_mm256_set1_ps(u), inv_h2, relaxation) });
+        }
         // Slot s's corrections: `out[at + 2 (s − range.start)..]`.
         let o = |s: usize| at + 2 * (s - range.start);
         let mut s = range.start;
@@ -239,8 +271,8 @@ mod avx {
             // SAFETY: slots s..s+16 lie in `range` (loop condition); the rest is the
             // caller's promise.
             unsafe {
-                let first = project8(s, slots, base, hot, inv_h2, relaxation);
-                let second = project8(s + 8, slots, base, hot, inv_h2, relaxation);
+                let first = project8(s, slots, base, hot, shared, inv_h2, relaxation);
+                let second = project8(s + 8, slots, base, hot, shared, inv_h2, relaxation);
                 store8(s, slots, out, o(s), first);
                 store8(s + 8, slots, out, o(s + 8), second);
             }
@@ -249,7 +281,7 @@ mod avx {
         if s + 8 <= range.end {
             // SAFETY: slots s..s+8 lie in `range`; the rest is the caller's promise.
             unsafe {
-                let p = project8(s, slots, base, hot, inv_h2, relaxation);
+                let p = project8(s, slots, base, hot, shared, inv_h2, relaxation);
                 store8(s, slots, out, o(s), p);
             }
             s += 8;
@@ -305,7 +337,28 @@ mod avx {
         }
     }
 
-    /// Projects slots `s..s + 8` (stored by [`store8`]).
+    /// α̃ = α / h² and k' ω of eight packed softness values (see
+    /// `kernels::distance::pack_softness`).
+    ///
+    /// # Safety
+    /// AVX is enabled in the caller.
+    #[inline(always)]
+    unsafe fn coefficients(softness: __m256, inv_h2: f32, relaxation: f32) -> (__m256, __m256) {
+        // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
+        // (blendv selects by the sign bit).
+        let sign = _mm256_set1_ps(-0.0);
+        let at = _mm256_blendv_ps(
+            _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
+            _mm256_setzero_ps(),
+            softness,
+        );
+        let stiffness =
+            _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
+        (at, _mm256_mul_ps(stiffness, _mm256_set1_ps(relaxation)))
+    }
+
+    /// Projects slots `s..s + 8` (stored by [`store8`]); `shared`: the
+    /// [`coefficients`] of a softness every slot shares.
     ///
     /// # Safety
     /// As [`super::project_range`] for these slots; AVX is enabled in the caller.
@@ -315,6 +368,7 @@ mod avx {
         slots: &JacobiSlots<'_>,
         base: &[Vec3A],
         hot: &DisjointSlice<'_, Vec4>,
+        shared: Option<(__m256, __m256)>,
         inv_h2: f32,
         relaxation: f32,
     ) -> Projected {
@@ -336,19 +390,17 @@ mod avx {
         unsafe {
             let ([.., aw], [.., bw], [dx, dy, dz]) = gather_pairs(hp, bp, ia, ib);
             let rest = _mm256_loadu_ps(slots.rest.as_ptr().add(s));
-            // softness ≥ +0: α = softness, k' = 1; sign bit set: α = 0, k' = −softness
-            // (blendv selects by the sign bit).
-            let softness = _mm256_loadu_ps(slots.softness.as_ptr().add(s));
+            let (at, kw) = match shared {
+                Some(c) => c,
+                None => coefficients(
+                    _mm256_loadu_ps(slots.softness.as_ptr().add(s)),
+                    inv_h2,
+                    relaxation,
+                ),
+            };
             let sign = _mm256_set1_ps(-0.0);
-            let at = _mm256_blendv_ps(
-                _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
-                _mm256_setzero_ps(),
-                softness,
-            );
-            let stiffness =
-                _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
             let weight = _mm256_loadu_ps(slots.weight.as_ptr().add(s));
-            let k = _mm256_mul_ps(_mm256_mul_ps(stiffness, _mm256_set1_ps(relaxation)), weight);
+            let k = _mm256_mul_ps(kw, weight);
             let lambda = if slots.fresh {
                 _mm256_setzero_ps()
             } else {
@@ -402,6 +454,69 @@ mod tests {
             self.0 ^= self.0 << 25;
             self.0 ^= self.0 >> 27;
             ((self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 40) as f32) / (1u64 << 24) as f32
+        }
+    }
+
+    /// A softness shared by every slot, passed as `uniform` (not streamed), gives the
+    /// bits of the same softness read slot by slot, in both kernels.
+    #[test]
+    fn uniform_softness_projects_as_the_slot_array() {
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let n = 50usize;
+        let base: Vec<Vec3A> = (0..n)
+            .map(|i| Vec3A::new(i as f32 * 0.01, rng.f() * 0.01, rng.f() * 0.01))
+            .collect();
+        let hot: Vec<Vec4> = (0..n)
+            .map(|i| {
+                let w = if i % 9 == 0 { 0.0 } else { 0.5 + rng.f() };
+                Vec4::new(rng.f() * 1e-3, rng.f() * 1e-3, rng.f() * 1e-3, w)
+            })
+            .collect();
+        let pairs: Vec<[u32; 2]> = (0..n as u32 - 2)
+            .flat_map(|i| [[i, i + 1], [i + 2, i]])
+            .collect();
+        let m = pairs.len();
+        let rest: Vec<f32> = (0..m).map(|_| 0.01 + rng.f() * 0.01).collect();
+        let weight: Vec<f32> = (0..m).map(|j| 1.0 / (1 + j % 4) as f32).collect();
+        let lambda0: Vec<f32> = (0..m).map(|_| rng.f() - 0.5).collect();
+        for softness in [0.0, -0.0, -0.5, 2e-6] {
+            let soft = vec![softness; m];
+            let run = |dispatched: bool, uniform: Option<f32>, fresh: bool| {
+                let (mut lambda, mut out) = (lambda0.clone(), vec![Vec4::splat(7.0); 2 * m]);
+                let mut positions = hot.clone();
+                let slots = JacobiSlots::new(
+                    &pairs,
+                    &rest,
+                    &soft,
+                    uniform,
+                    &weight,
+                    DisjointSlice::new(&mut lambda),
+                    fresh,
+                    3600.0,
+                    0.9,
+                );
+                let h = DisjointSlice::new(&mut positions);
+                let o = DisjointSlice::new(&mut out);
+                // SAFETY: in range, one thread.
+                unsafe {
+                    if dispatched {
+                        project_range(0..m, &slots, &base, &h, &o, 0)
+                    } else {
+                        project_scalar(0..m, &slots, &base, &h, &o, 0)
+                    }
+                }
+                out.iter()
+                    .flat_map(|p| p.to_array().map(f32::to_bits))
+                    .chain(lambda.iter().map(|l| l.to_bits()))
+                    .collect::<Vec<u32>>()
+            };
+            for fresh in [true, false] {
+                let want = run(false, None, fresh);
+                for dispatched in [true, false] {
+                    let got = run(dispatched, Some(softness), fresh);
+                    assert_eq!(got, want, "softness {softness}, fresh {fresh}");
+                }
+            }
         }
     }
 
@@ -459,6 +574,7 @@ mod tests {
                     pairs: &pairs,
                     rest: &rest,
                     softness: &softness,
+                    uniform: None,
                     weight: &weight,
                     lambda: DisjointSlice::new(&mut lambda),
                     fresh,
@@ -528,7 +644,7 @@ mod tests {
             let c = DisjointSlice::new(&mut ca);
             for i in 0..n {
                 // SAFETY: one thread, indices in range.
-                unsafe { apply(i, adjacency.of(i), &c, 0, usize::MAX, &h) };
+                unsafe { apply(i, adjacency.of(i), &c, 0, &h) };
             }
         }
         for i in 0..n {

@@ -141,8 +141,13 @@ pub(crate) struct FusedPlan {
     exported: usize,
     /// Items of stage 0 and of stage 1.
     items: [usize; 2],
-    /// The particle → slot adjacency of the slots ([`Self::new`]).
-    adjacency: Adjacency,
+    /// Particle i's adjacency entries are `offsets[i]..offsets[i + 1]` (particles
+    /// `0..=n`) of the slots' particle → slot adjacency ([`Adjacency`]).
+    offsets: Vec<u32>,
+    /// Each adjacency entry `(slot << 1) | end` as the index of its correction in a
+    /// ring, `(2 slot + end) mod 2 ring` (below 2 [`RING_MAX`] = 2¹⁴): 2 bytes an
+    /// entry instead of 4 for the gather of the local particles.
+    local: Vec<u16>,
     /// The id of the slots' [`Sweep`] ([`Sweep::id`]).
     sweep: u64,
 }
@@ -153,15 +158,16 @@ impl FusedPlan {
     pub(crate) fn new(sweep: &Sweep<2>, particle_count: usize) -> Result<Self> {
         let adjacency = Adjacency::build(sweep.items(), particle_count)?;
         let mut plan = FusedPlan::build(sweep.items(), &adjacency)?;
-        plan.adjacency = adjacency;
         plan.sweep = sweep.id();
         Ok(plan)
     }
 
-    /// The particle → slot adjacency the plan was built with (entries `(slot << 1) |
-    /// end`).
-    pub(crate) fn adjacency(&self) -> &Adjacency {
-        &self.adjacency
+    /// Number of slots on particle `i` (0 past the particles the plan was built for).
+    pub(crate) fn degree(&self, i: usize) -> usize {
+        match (self.offsets.get(i), self.offsets.get(i + 1)) {
+            (Some(&a), Some(&b)) => (b - a) as usize,
+            _ => 0,
+        }
     }
 
     /// One Jacobi iteration of the slots of `sweep` (the one the plan was built for,
@@ -190,7 +196,7 @@ impl FusedPlan {
         );
         let n = hot.len();
         assert!(
-            base.len() == n && n >= sweep.bound() && n >= self.adjacency.particle_count(),
+            base.len() == n && n >= sweep.bound() && n + 1 >= self.offsets.len(),
             "Jacobi plan: particle arrays"
         );
         let (hot, scratch) = (DisjointSlice::new(hot), DisjointSlice::new(scratch));
@@ -200,7 +206,7 @@ impl FusedPlan {
             // particle indices are below the arrays' length (checked above);
             // `stages` runs each item once, the items of a stage at the same time
             // only with each other, the stages in order.
-            unsafe { self.run(stage, item, slots, &self.adjacency, base, &hot, &scratch) };
+            unsafe { self.run(stage, item, slots, base, &hot, &scratch) };
         });
     }
 
@@ -315,6 +321,18 @@ impl FusedPlan {
                     .map(|&e| 2 * export_of[(e >> 1) as usize] + (e & 1)),
             );
         }
+        // The ring index of every entry (only the local particles' are read).
+        let mask = 2 * ring - 1;
+        debug_assert!(mask <= u16::MAX as usize);
+        let mut local = try_with_capacity::<u16>(adjacency.entries.len(), WHAT)?;
+        local.extend(
+            adjacency
+                .entries
+                .iter()
+                .map(|&e| (e as usize & mask) as u16),
+        );
+        let mut offsets = try_with_capacity::<u32>(adjacency.offsets.len(), WHAT)?;
+        offsets.extend_from_slice(&adjacency.offsets);
         let rings = items.min(64);
         Ok(FusedPlan {
             items: [items, deferred.len().div_ceil(PARTICLE_CHUNK)],
@@ -334,7 +352,8 @@ impl FusedPlan {
             runs,
             run_start,
             exported: exported as usize,
-            adjacency: Adjacency::default(),
+            offsets,
+            local,
             sweep: 0,
         })
     }
@@ -363,7 +382,6 @@ impl FusedPlan {
         stage: usize,
         item: usize,
         slots: &JacobiSlots<'_>,
-        adjacency: &Adjacency,
         base: &[Vec3A],
         hot: &DisjointSlice<'_, Vec4>,
         scratch: &DisjointSlice<'_, Vec4>,
@@ -381,23 +399,13 @@ impl FusedPlan {
                     [self.export_offsets[k] as usize..self.export_offsets[k + 1] as usize];
                 // SAFETY: the deferred particles of one item are its own; the export
                 // area is no longer written in stage 1.
-                unsafe {
-                    apply(
-                        self.deferred[k] as usize,
-                        list,
-                        scratch,
-                        export,
-                        usize::MAX,
-                        hot,
-                    )
-                };
+                unsafe { apply(self.deferred[k] as usize, list, scratch, export, hot) };
             }
             return;
         }
-        let (offsets, entries) = (&adjacency.offsets[..], &adjacency.entries[..]);
+        let (offsets, local) = (&self.offsets[..], &self.local[..]);
         let taken = RingTaken::new(&self.free);
         let ring = 2 * self.ring * taken.0 as usize;
-        let mask = 2 * self.ring - 1;
         let (p0, p1) = (self.bounds[item] as usize, self.bounds[item + 1] as usize);
         let (s0, s1) = (self.first[p0] as usize, self.first[p1] as usize);
         let mut deferred = self.deferred
@@ -443,11 +451,11 @@ impl FusedPlan {
                 if deferred.peek() == Some(&&(i as u32)) {
                     deferred.next();
                 } else {
-                    let list = &entries[offsets[i] as usize..offsets[i + 1] as usize];
+                    let list = &local[offsets[i] as usize..offsets[i + 1] as usize];
                     // SAFETY: particle i is local to this item: all its slots are
                     // projected and still in the ring, none of them is read again in
                     // this stage, and no other item touches it.
-                    unsafe { apply(i, list, scratch, ring, mask, hot) };
+                    unsafe { apply(i, list, scratch, ring, hot) };
                 }
                 i += 1;
             }
@@ -476,6 +484,7 @@ mod plan_tests {
             pairs,
             rest: &rest,
             softness: &softness,
+            uniform: None,
             weight: &weight,
             lambda: DisjointSlice::new(lambda),
             fresh: false,
@@ -488,7 +497,7 @@ mod plan_tests {
         unsafe {
             project_scalar(0..m, &slots, base, &h, &o, 0);
             for i in 0..adjacency.particle_count() {
-                apply(i, adjacency.of(i), &o, 0, usize::MAX, &h);
+                apply(i, adjacency.of(i), &o, 0, &h);
             }
         }
     }
@@ -509,6 +518,7 @@ mod plan_tests {
             pairs,
             rest: &rest,
             softness: &softness,
+            uniform: None,
             weight: &weight,
             lambda: DisjointSlice::new(lambda),
             fresh: false,
@@ -522,7 +532,7 @@ mod plan_tests {
             for k in 0..n {
                 let item = if reverse { n - 1 - k } else { k };
                 // SAFETY: one thread, stages in order.
-                unsafe { plan.run(stage, item, &slots, adjacency, base, &h, &sc) };
+                unsafe { plan.run(stage, item, &slots, base, &h, &sc) };
             }
         }
         plan
