@@ -397,6 +397,9 @@ impl DistanceConstraints {
     /// exactly the Δλ that was applied, so compliance keeps its meaning in XPBD.
     ///
     /// `fresh`: the first iteration of a substep, which starts every λ from 0.
+    /// `epilogue`: a particle pass over every particle to run after the iteration,
+    /// each particle as soon as it is gathered (`FusedPlan::iterate`).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn solve_jacobi(
         &mut self,
         particles: &mut Particles,
@@ -405,6 +408,7 @@ impl DistanceConstraints {
         fresh: bool,
         exec: &Executor,
         threads: usize,
+        epilogue: Option<ParticlePass<'_>>,
     ) {
         let slots = JacobiSlots::new(
             self.sweep.items(),
@@ -417,7 +421,12 @@ impl DistanceConstraints {
             inv_h2,
             relaxation,
         );
-        let Particles { base, hot, .. } = particles;
+        let Particles {
+            base,
+            hot,
+            velocity,
+            ..
+        } = particles;
         // One parallel region in two stages (see `FusedPlan`): the projection of every
         // slot, each item then gathering the particles only its slots touch; then the
         // gather of the others.
@@ -428,8 +437,35 @@ impl DistanceConstraints {
             &slots,
             base,
             hot,
+            velocity,
             &mut self.corrections,
+            epilogue,
         );
+    }
+
+    /// Jacobi only: the last iteration of a substep with the particle pass `epilogue`
+    /// fused into its gather (each particle runs it once gathered), when the set has
+    /// constraints. Returns whether it ran (else it did nothing).
+    pub(crate) fn project_jacobi_epilogue(
+        &mut self,
+        particles: &mut Particles,
+        it: &Iteration<'_>,
+        epilogue: ParticlePass<'_>,
+    ) -> bool {
+        if it.solver != Solver::Jacobi || self.is_empty() {
+            return false;
+        }
+        let threads = it.exec.threads_for(self.len(), it.work);
+        self.solve_jacobi(
+            particles,
+            it.inv_h2,
+            it.relaxation,
+            it.first,
+            it.exec,
+            threads,
+            Some(epilogue),
+        );
+        true
     }
 }
 
@@ -467,6 +503,7 @@ impl ConstraintSet for DistanceConstraints {
                 it.first,
                 it.exec,
                 threads,
+                None,
             ),
         }
     }

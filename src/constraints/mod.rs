@@ -233,6 +233,39 @@ impl ConstraintSets {
         set.project_fused(particles, it, pass).then_some(k)
     }
 
+    /// The set [`Self::project_jacobi_epilogue`] may run: the candidate of
+    /// [`Self::fused_candidate`] when no other set of the registry has constraints
+    /// (nothing projected after it in the iteration).
+    pub(crate) fn sole_candidate(&self) -> Option<usize> {
+        let k = self.fused_candidate()?;
+        let others = self
+            .all()
+            .iter()
+            .enumerate()
+            .any(|(j, s)| j != k && s.count() > 0);
+        (!others).then_some(k)
+    }
+
+    /// Jacobi: the last iteration of a substep of the only set with constraints
+    /// ([`Self::sole_candidate`]) with the particle pass `pass` fused into its gather
+    /// (`DistanceConstraints::project_jacobi_epilogue`). Returns the index of the set
+    /// that ran (skip it in [`Self::project`]), or None, having done nothing.
+    pub(crate) fn project_jacobi_epilogue(
+        &mut self,
+        particles: &mut Particles,
+        it: &Iteration<'_>,
+        pass: ParticlePass<'_>,
+    ) -> Option<usize> {
+        let k = self.sole_candidate()?;
+        let set = if k == 0 {
+            &mut self.distance
+        } else {
+            &mut self.link
+        };
+        set.project_jacobi_epilogue(particles, it, pass)
+            .then_some(k)
+    }
+
     /// The set [`Self::project_fused`] offers the pass: the distance set (0), else the
     /// link set (1), when it has constraints.
     pub(crate) fn fused_candidate(&self) -> Option<usize> {

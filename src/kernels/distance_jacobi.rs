@@ -101,7 +101,7 @@ impl<'a> JacobiSlots<'a> {
 pub(crate) unsafe fn project_range(
     range: Range<usize>,
     slots: &JacobiSlots<'_>,
-    base: &[Vec3A],
+    base: &DisjointSlice<'_, Vec3A>,
     hot: &DisjointSlice<'_, Vec4>,
     out: &DisjointSlice<'_, Vec4>,
     at: usize,
@@ -130,7 +130,7 @@ pub(crate) unsafe fn project_range(
 pub(crate) unsafe fn project_scalar(
     range: Range<usize>,
     slots: &JacobiSlots<'_>,
-    base: &[Vec3A],
+    base: &DisjointSlice<'_, Vec3A>,
     hot: &DisjointSlice<'_, Vec4>,
     out: &DisjointSlice<'_, Vec4>,
     at: usize,
@@ -142,8 +142,8 @@ pub(crate) unsafe fn project_scalar(
         let (a, b) = (a as usize, b as usize);
         // SAFETY: a and b are in bounds, and nobody writes them during the call
         // (safety section).
-        let (pa, pb) = unsafe { (hot.get(a), hot.get(b)) };
-        let d = separation(base[a], base[b], pa, pb);
+        let (pa, pb, ba, bb) = unsafe { (hot.get(a), hot.get(b), base.get(a), base.get(b)) };
+        let d = separation(ba, bb, pa, pb);
         let (compliance, stiffness) =
             unpack_softness(slots.uniform.unwrap_or_else(|| slots.softness[s]));
         let k = stiffness * relaxation * slots.weight[s];
@@ -250,7 +250,7 @@ mod avx {
     pub(super) unsafe fn project_range(
         range: Range<usize>,
         slots: &JacobiSlots<'_>,
-        base: &[Vec3A],
+        base: &DisjointSlice<'_, Vec3A>,
         hot: &DisjointSlice<'_, Vec4>,
         out: &DisjointSlice<'_, Vec4>,
         at: usize,
@@ -366,7 +366,7 @@ mod avx {
     unsafe fn project8(
         s: usize,
         slots: &JacobiSlots<'_>,
-        base: &[Vec3A],
+        base: &DisjointSlice<'_, Vec3A>,
         hot: &DisjointSlice<'_, Vec4>,
         shared: Option<(__m256, __m256)>,
         inv_h2: f32,
@@ -484,6 +484,8 @@ mod tests {
             let run = |dispatched: bool, uniform: Option<f32>, fresh: bool| {
                 let (mut lambda, mut out) = (lambda0.clone(), vec![Vec4::splat(7.0); 2 * m]);
                 let mut positions = hot.clone();
+                let mut base = base.clone();
+                let b = DisjointSlice::new(&mut base);
                 let slots = JacobiSlots::new(
                     &pairs,
                     &rest,
@@ -500,9 +502,9 @@ mod tests {
                 // SAFETY: in range, one thread.
                 unsafe {
                     if dispatched {
-                        project_range(0..m, &slots, &base, &h, &o, 0)
+                        project_range(0..m, &slots, &b, &h, &o, 0)
                     } else {
-                        project_scalar(0..m, &slots, &base, &h, &o, 0)
+                        project_scalar(0..m, &slots, &b, &h, &o, 0)
                     }
                 }
                 out.iter()
@@ -569,7 +571,9 @@ mod tests {
             let mut lambda = lambda0.to_vec();
             let mut corrections = vec![Vec4::splat(7.0); 2 * m];
             let mut positions = hot.clone();
+            let mut base = base.clone();
             {
+                let b = DisjointSlice::new(&mut base);
                 let slots = JacobiSlots {
                     pairs: &pairs,
                     rest: &rest,
@@ -587,9 +591,9 @@ mod tests {
                     // SAFETY: in range, one thread.
                     unsafe {
                         if dispatched {
-                            project_range(r.clone(), &slots, &base, &h, &out, 2 * r.start)
+                            project_range(r.clone(), &slots, &b, &h, &out, 2 * r.start)
                         } else {
-                            project_scalar(r.clone(), &slots, &base, &h, &out, 2 * r.start)
+                            project_scalar(r.clone(), &slots, &b, &h, &out, 2 * r.start)
                         }
                     }
                 }

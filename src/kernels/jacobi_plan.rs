@@ -7,7 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::distance_jacobi::{apply, project_range, JacobiSlots};
 use super::sweep::Sweep;
 use crate::error::{try_with_capacity, Result};
-use crate::math::{Vec3A, Vec4};
+use crate::math::{Vec3, Vec3A, Vec4};
+use crate::pipeline::{ParticlePass, ParticleRows};
 use crate::solver::jacobi::Adjacency;
 use crate::solver::parallel::{DisjointSlice, Executor};
 
@@ -173,8 +174,16 @@ impl FusedPlan {
     /// One Jacobi iteration of the slots of `sweep` (the one the plan was built for,
     /// else it panics) with the other slot arrays of `slots` (whose pairs must be
     /// `sweep`'s): `exec.stages` over [`Self::stages`] with `threads`, in `scratch` of
-    /// [`Self::scratch_len`]. Panics unless `base` and `hot` have one length reaching
-    /// every particle of the slots and of the adjacency.
+    /// [`Self::scratch_len`]. Panics unless `base`, `hot` and `velocity` have one
+    /// length reaching every particle of the slots and of the adjacency.
+    ///
+    /// `epilogue`: a particle pass over every particle to run after the iteration
+    /// (the last of a substep): each particle runs it as soon as it is gathered
+    /// (stage 0 over the runs of local particles an item completes, stage 1 over each
+    /// deferred particle), when no slot reads it again; stage 1 gets items of
+    /// [`TAIL_CHUNK`] particles for those the plan does not cover (added after it was
+    /// built). Each particle sees the gather, then the pass, as it would with the
+    /// pass run on its own after the iteration: the same bits.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn iterate(
         &self,
@@ -182,9 +191,11 @@ impl FusedPlan {
         threads: usize,
         sweep: &Sweep<2>,
         slots: &JacobiSlots<'_>,
-        base: &[Vec3A],
+        base: &mut [Vec3A],
         hot: &mut [Vec4],
+        velocity: &mut [Vec3],
         scratch: &mut [Vec4],
+        epilogue: Option<ParticlePass<'_>>,
     ) {
         if self.items == [0, 0] {
             return;
@@ -196,17 +207,38 @@ impl FusedPlan {
         );
         let n = hot.len();
         assert!(
-            base.len() == n && n >= sweep.bound() && n + 1 >= self.offsets.len(),
+            base.len() == n
+                && velocity.len() == n
+                && n >= sweep.bound()
+                && n + 1 >= self.offsets.len(),
             "Jacobi plan: particle arrays"
         );
-        let (hot, scratch) = (DisjointSlice::new(hot), DisjointSlice::new(scratch));
-        exec.stages(threads, self.stages(), |stage, item| {
+        let covered = self.offsets.len().saturating_sub(1);
+        let tail = epilogue.map_or(0, |_| (n - covered).div_ceil(TAIL_CHUNK));
+        let items = self.stages();
+        let stages = [items[0], items[1] + tail];
+        let particles = ParticleSlices {
+            base: DisjointSlice::new(base),
+            hot: DisjointSlice::new(hot),
+            velocity: DisjointSlice::new(velocity),
+        };
+        let scratch = DisjointSlice::new(scratch);
+        exec.stages(threads, &stages[..], |stage, item| {
+            if stage == 1 && item >= self.items[1] {
+                let start = covered + (item - self.items[1]) * TAIL_CHUNK;
+                if let Some(pass) = epilogue {
+                    // SAFETY: the tail items cover particles no slot touches, each
+                    // item its own.
+                    unsafe { particles.pass(pass, start..(start + TAIL_CHUNK).min(n)) };
+                }
+                return;
+            }
             // SAFETY: the plan and its adjacency were built for these slots (`new`:
             // the sweep's id is unique to it and its slots never change); their
             // particle indices are below the arrays' length (checked above);
             // `stages` runs each item once, the items of a stage at the same time
             // only with each other, the stages in order.
-            unsafe { self.run(stage, item, slots, base, &hot, &scratch) };
+            unsafe { self.run(stage, item, slots, &particles, &scratch, epilogue) };
         });
     }
 
@@ -382,10 +414,11 @@ impl FusedPlan {
         stage: usize,
         item: usize,
         slots: &JacobiSlots<'_>,
-        base: &[Vec3A],
-        hot: &DisjointSlice<'_, Vec4>,
+        particles: &ParticleSlices<'_>,
         scratch: &DisjointSlice<'_, Vec4>,
+        epilogue: Option<ParticlePass<'_>>,
     ) {
+        let (base, hot) = (&particles.base, &particles.hot);
         assert_eq!(
             scratch.len(),
             self.scratch_len(),
@@ -397,9 +430,14 @@ impl FusedPlan {
             for k in start..(start + PARTICLE_CHUNK).min(self.deferred.len()) {
                 let list = &self.export_entries
                     [self.export_offsets[k] as usize..self.export_offsets[k + 1] as usize];
+                let i = self.deferred[k] as usize;
                 // SAFETY: the deferred particles of one item are its own; the export
                 // area is no longer written in stage 1.
-                unsafe { apply(self.deferred[k] as usize, list, scratch, export, hot) };
+                unsafe { apply(i, list, scratch, export, hot) };
+                if let Some(pass) = epilogue {
+                    // SAFETY: particle i is this item's alone, and gathered.
+                    unsafe { particles.pass(pass, i..i + 1) };
+                }
             }
             return;
         }
@@ -446,10 +484,19 @@ impl FusedPlan {
                 runs.next();
             }
             s = end;
-            // Gather the particles now complete: all slots with lower particle ≤ i.
+            // Gather the particles now complete: all slots with lower particle ≤ i;
+            // then the epilogue over each run of them (the deferred ones split the
+            // runs: stage 1 gathers them).
+            let mut run = i;
             while i < p1 && self.first[i + 1] as usize <= s {
                 if deferred.peek() == Some(&&(i as u32)) {
                     deferred.next();
+                    if let Some(pass) = epilogue {
+                        // SAFETY: particles run..i are local to this item and
+                        // gathered: no slot reads them again in this iteration.
+                        unsafe { particles.pass(pass, run..i) };
+                    }
+                    run = i + 1;
                 } else {
                     let list = &local[offsets[i] as usize..offsets[i + 1] as usize];
                     // SAFETY: particle i is local to this item: all its slots are
@@ -459,6 +506,40 @@ impl FusedPlan {
                 }
                 i += 1;
             }
+            if let Some(pass) = epilogue {
+                // SAFETY: as above.
+                unsafe { particles.pass(pass, run..i) };
+            }
+        }
+    }
+}
+
+/// Particles of a tail item of [`FusedPlan::iterate`]'s epilogue (past the plan).
+pub(crate) const TAIL_CHUNK: usize = 4096;
+
+/// The particle arrays of a [`FusedPlan`] iteration, shared by its items.
+struct ParticleSlices<'a> {
+    base: DisjointSlice<'a, Vec3A>,
+    hot: DisjointSlice<'a, Vec4>,
+    velocity: DisjointSlice<'a, Vec3>,
+}
+
+impl ParticleSlices<'_> {
+    /// Runs `pass` over the particles `r` (none when empty).
+    ///
+    /// # Safety
+    /// Nothing else reads or writes particles `r` during the call.
+    unsafe fn pass(&self, pass: ParticlePass<'_>, r: std::ops::Range<usize>) {
+        if r.is_empty() {
+            return;
+        }
+        // SAFETY: the caller's promise.
+        unsafe {
+            pass(ParticleRows {
+                hot: self.hot.slice_mut(r.clone()),
+                base: self.base.slice_mut(r.clone()),
+                velocity: self.velocity.slice_mut(r),
+            })
         }
     }
 }
@@ -491,24 +572,29 @@ mod plan_tests {
             inv_h2: 3600.0,
             relaxation: 1.0,
         };
+        let mut base = base.to_vec();
+        let b = DisjointSlice::new(&mut base);
         let h = DisjointSlice::new(hot);
         let o = DisjointSlice::new(&mut out);
         // SAFETY: one thread, indices in range.
         unsafe {
-            project_scalar(0..m, &slots, base, &h, &o, 0);
+            project_scalar(0..m, &slots, &b, &h, &o, 0);
             for i in 0..adjacency.particle_count() {
                 apply(i, adjacency.of(i), &o, 0, &h);
             }
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn fused(
         pairs: &[[u32; 2]],
         adjacency: &Adjacency,
-        base: &[Vec3A],
+        base: &mut [Vec3A],
         hot: &mut [Vec4],
+        velocity: &mut [Vec3],
         lambda: &mut [f32],
         reverse: bool,
+        epilogue: Option<ParticlePass<'_>>,
     ) -> FusedPlan {
         let m = pairs.len();
         let (rest, softness, weight) = (vec![0.01; m], vec![1e-6; m], vec![0.25; m]);
@@ -525,22 +611,39 @@ mod plan_tests {
             inv_h2: 3600.0,
             relaxation: 1.0,
         };
-        let h = DisjointSlice::new(hot);
+        let particles = ParticleSlices {
+            base: DisjointSlice::new(base),
+            hot: DisjointSlice::new(hot),
+            velocity: DisjointSlice::new(velocity),
+        };
         let sc = DisjointSlice::new(&mut scratch);
         for stage in 0..2 {
             let n = plan.stages()[stage];
             for k in 0..n {
                 let item = if reverse { n - 1 - k } else { k };
                 // SAFETY: one thread, stages in order.
-                unsafe { plan.run(stage, item, &slots, base, &h, &sc) };
+                unsafe { plan.run(stage, item, &slots, &particles, &sc, epilogue) };
             }
         }
         plan
     }
 
+    /// An epilogue that changes every array of a particle (moves part of its offset
+    /// into its base, as the predict does): run early on a particle some slot still
+    /// reads, it would change that slot's projection.
+    fn epilogue(p: ParticleRows<'_>) {
+        for ((hot, base), velocity) in p.hot.iter_mut().zip(p.base).zip(p.velocity) {
+            let d = Vec3A::from_vec4(*hot) * 0.5;
+            *base += d;
+            *hot = (Vec3A::from_vec4(*hot) - d + Vec3A::splat(1e-3)).extend(hot.w);
+            *velocity = (Vec3A::from(*velocity) + d).into();
+        }
+    }
+
     /// A cloth grid (stretch, shear, bend) and a cloud of random long-range pairs,
     /// each in Jacobi storage order: the fused plan (items in either order) gives the
-    /// bits of projecting everything, then gathering everything.
+    /// bits of projecting everything, then gathering everything; with an epilogue,
+    /// those of running it over every particle after that.
     #[test]
     fn fused_plan_matches_project_then_gather() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
@@ -571,6 +674,7 @@ mod plan_tests {
             let base: Vec<Vec3A> = (0..n)
                 .map(|i| Vec3A::new((i % 90) as f32 * 0.011, 0.0, (i / 90) as f32 * 0.0105))
                 .collect();
+            let velocity0: Vec<Vec3> = (0..n).map(|i| Vec3::splat(i as f32 * 1e-4)).collect();
             let hot0: Vec<Vec4> = (0..n)
                 .map(|i| {
                     let mut j = |k: u32| (rnd() % 1000) as f32 * 1e-6 * k as f32;
@@ -582,9 +686,33 @@ mod plan_tests {
                 .collect();
             let (mut want, mut want_l) = (hot0.clone(), lambda0.clone());
             reference(&pairs, &adjacency, &base, &mut want, &mut want_l);
-            for reverse in [false, true] {
+            let (mut after, mut after_base, mut after_v) =
+                (want.clone(), base.clone(), velocity0.clone());
+            epilogue(ParticleRows {
+                hot: &mut after,
+                base: &mut after_base,
+                velocity: &mut after_v,
+            });
+            for (reverse, with) in [(false, false), (true, false), (false, true), (true, true)] {
                 let (mut got, mut got_l) = (hot0.clone(), lambda0.clone());
-                let plan = fused(&pairs, &adjacency, &base, &mut got, &mut got_l, reverse);
+                let (mut got_base, mut got_v) = (base.clone(), velocity0.clone());
+                let pass: Option<ParticlePass<'_>> = with.then_some(&epilogue);
+                let plan = fused(
+                    &pairs,
+                    &adjacency,
+                    &mut got_base,
+                    &mut got,
+                    &mut got_v,
+                    &mut got_l,
+                    reverse,
+                    pass,
+                );
+                let (want, want_base, want_v) = if with {
+                    (&after, &after_base, &after_v)
+                } else {
+                    (&want, &base, &velocity0)
+                };
+                assert!(got_base == *want_base && got_v == *want_v, "{name}: {with}");
                 assert!(plan.stages()[0] > 2, "{name}: several items");
                 if name == "grid" {
                     assert!(

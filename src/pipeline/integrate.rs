@@ -87,6 +87,18 @@ impl Integrator {
         std::mem::take(&mut self.pending)
     }
 
+    /// Whether the fused pass may wait for the next projection (and so may also run
+    /// at the end of the last projection of a substep, when nothing comes between).
+    pub(crate) fn deferred(&self) -> bool {
+        self.fusion == Fusion::IntoSweep
+    }
+
+    /// The fused pass of this substep ran already (inside the gather of its last
+    /// Jacobi iteration): its `end_substep` leaves nothing pending.
+    pub(crate) fn pass_ran(&mut self) {
+        self.pending = false;
+    }
+
     /// What the step found out about finiteness (after the last `end_substep`).
     pub(crate) fn finite(&self) -> Finite {
         self.finite.unwrap_or(Finite::Unknown)

@@ -44,6 +44,7 @@ use crate::pipeline::{run_pass, Stage, StepContext};
 use crate::solver::parallel::{
     Executor, PARALLEL_MIN_ITEMS, PARALLEL_MIN_LIGHT_ITEMS, REGION_MIN_WORK,
 };
+use crate::solver::Solver;
 
 /// Whether a step of this world runs any pass on more than one thread: a stage's
 /// projections (the constraint sets', the fluids' counted by their neighbours) reach
@@ -180,6 +181,18 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
     let impulses =
         aero.moves_particles_between_substeps() || skinning.moves_particles_between_substeps();
     integrator.plan(idle, collision.max_speed == 0.0, &cx);
+    // Jacobi: the fused pass may run even earlier, inside the gather of a substep's
+    // last iteration (each particle once gathered), when nothing else reads or moves
+    // the particles from there to the next substep's first projection: besides what
+    // `idle` and the missing speed limit rule out, one set with constraints (nothing
+    // projected after it), no fluid, grab or particle contacts, nothing to break.
+    let epilogue = integrator.deferred()
+        && cx.solver == Solver::Jacobi
+        && sets.sole_candidate().is_some()
+        && fluids.work() == 0
+        && collision.grabs.len() == 0
+        && !collision.particles.search.active
+        && topology.breaking.thresholds.iter().all(|t| t.is_empty());
     let work = [sets.work(), fluids.work()];
     // A host's markers are called on the calling thread: such a world keeps its
     // substeps there (the passes fork to the workers all the same; the same bits).
@@ -187,6 +200,8 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
     let mut substeps = || {
         for s in 0..cx.substeps {
             let cx = StepContext { substep: s, ..cx };
+            // The fused pass ran inside the last iteration's gather.
+            let mut ran_early = false;
             prof.begin_substep();
             prof.enter(P::Wind);
             activity.before_impulses(particles, impulses);
@@ -208,7 +223,13 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
                 };
                 let iteration = sets.iteration(&cx);
                 let mut done = None;
-                if integrator.take_pending() {
+                if epilogue && it + 1 == cx.iterations && !cx.last_substep() {
+                    let pass = update_and_predict_pass(&cx);
+                    prof.enter(sets.sole_candidate().map_or(P::Integrate, P::family));
+                    done = sets.project_jacobi_epilogue(particles, &iteration, &pass);
+                    ran_early |= done.is_some();
+                }
+                if done.is_none() && integrator.take_pending() {
                     let pass = update_and_predict_pass(&cx);
                     prof.enter(sets.fused_candidate().map_or(P::Integrate, P::family));
                     done = sets.project_fused(particles, &iteration, &pass);
@@ -242,6 +263,9 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
             prof.enter(P::Integrate);
             activity.before_velocity_update(particles, &cx);
             Stage::end_substep(integrator, particles, &cx);
+            if ran_early {
+                integrator.pass_ran();
+            }
             activity.after_velocity_update(particles, &cx);
             prof.enter(P::Topology);
             Stage::end_substep(&mut topology.stage(sets), particles, &cx);
@@ -299,16 +323,20 @@ mod tests {
     use crate::world::WorldDesc;
 
     /// The velocity update and predict between two substeps run inside the first sweep
-    /// of the next substep, block by block, or as a pass of their own (forced here by a
-    /// speed limit no particle reaches, which keeps the pass apart since the clamp reads
-    /// the predicted state): the same bits, on 1 and 2 threads, for the distance set and
-    /// the link set, with particles in no block (before the cloth) and particles added
-    /// after the constraints were built (not in the sweep's plan).
+    /// of the next substep, block by block (Gauss-Seidel), inside the gather of the
+    /// last Jacobi iteration of a substep, particle by particle, or as a pass of their
+    /// own (forced here by a speed limit no particle reaches, which keeps the pass
+    /// apart since the clamp reads the predicted state): the same bits, on 1 and 2
+    /// threads, for the distance set and the link set, with particles in no block
+    /// (before the cloth) and particles added after the constraints were built (not
+    /// in the sweep's plan).
     #[test]
     fn the_predict_fused_into_the_first_sweep_gives_the_same_bits() {
-        let build = |threads: u32, links: bool, limit: f32| {
+        use crate::solver::Solver;
+        let build = |threads: u32, links: bool, limit: f32, solver: Solver| {
             let desc = WorldDesc {
                 threads,
+                solver,
                 ..WorldDesc::default()
             };
             let mut w = if links {
@@ -344,14 +372,16 @@ mod tests {
                 .map(|i| (bits(p.position(i)), bits(p.velocity[i])))
                 .collect::<Vec<_>>()
         };
-        for links in [false, true] {
-            let fused = build(1, links, 0.0);
-            for threads in [1, 2] {
-                for limit in [0.0, 1.0e6] {
-                    assert!(
-                        build(threads, links, limit) == fused,
-                        "links {links}, threads {threads}, speed limit {limit}"
-                    );
+        for solver in [Solver::GaussSeidel, Solver::Jacobi] {
+            for links in [false, true] {
+                let fused = build(1, links, 0.0, solver);
+                for threads in [1, 2] {
+                    for limit in [0.0, 1.0e6] {
+                        assert!(
+                            build(threads, links, limit, solver) == fused,
+                            "{solver:?}, links {links}, threads {threads}, speed limit {limit}"
+                        );
+                    }
                 }
             }
         }
