@@ -16,7 +16,10 @@
 //!   for each iteration:
 //!     project      constraint sets (one entry: the registry in order, distance
 //!                  first, the fused update-and-predict pass inside the first sweep
-//!                  when the integrator asks, the fluids projected at its FLUID_SLOT,
+//!                  when the integrator asks (Jacobi: inside the gather of the last
+//!                  iteration of the substep before, when that set is the only one
+//!                  and nothing else touches the particles until the next
+//!                  projection), the fluids projected at its FLUID_SLOT,
 //!                  then tethers, attachments, torn cloths), skinning (anim drive,
 //!                  backstop, max distance), collision (grabs, contacts)
 //!   end_substep    integrator (velocity update, body damping), topology (breaking,
