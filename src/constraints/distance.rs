@@ -361,15 +361,7 @@ impl DistanceConstraints {
             ..
         } = particles;
         // The fused particle pass, over a block's rows (`Sweep::run`).
-        let rows = prologue.map(|pass| {
-            move |hot: &mut [Vec4], base: &mut [Vec3A], velocity: &mut [Vec3]| {
-                pass(ParticleRows {
-                    hot,
-                    base,
-                    velocity,
-                })
-            }
-        });
+        let rows = prologue.map(row_pass);
         let rows = rows.as_ref().map(|f| f as _);
         // One parallel region for the whole sweep (see `schedule::Plan`): the blocks'
         // interior colours, then the shared colours, large ones cut between threads.
@@ -427,6 +419,9 @@ impl DistanceConstraints {
             velocity,
             ..
         } = particles;
+        // The fused particle pass, over the rows of a run of gathered particles.
+        let rows = epilogue.map(row_pass);
+        let rows = rows.as_ref().map(|f| f as _);
         // One parallel region in two stages (see `FusedPlan`): the projection of every
         // slot, each item then gathering the particles only its slots touch; then the
         // gather of the others.
@@ -439,7 +434,7 @@ impl DistanceConstraints {
             hot,
             velocity,
             &mut self.corrections,
-            epilogue,
+            rows,
         );
     }
 
@@ -725,4 +720,16 @@ pub(crate) fn validate(
         });
     }
     Ok(out)
+}
+
+/// A particle pass as the kernels take it (`kernels::sweep::Prologue`: the rows'
+/// three slices), for a fused sweep or gather.
+fn row_pass(pass: ParticlePass<'_>) -> impl Fn(&mut [Vec4], &mut [Vec3A], &mut [Vec3]) + Sync + '_ {
+    move |hot, base, velocity| {
+        pass(ParticleRows {
+            hot,
+            base,
+            velocity,
+        })
+    }
 }

@@ -5,10 +5,9 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::distance_jacobi::{apply, project_range, JacobiSlots};
-use super::sweep::Sweep;
+use super::sweep::{Prologue, Sweep};
 use crate::error::{try_with_capacity, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
-use crate::pipeline::{ParticlePass, ParticleRows};
 use crate::solver::jacobi::Adjacency;
 use crate::solver::parallel::{DisjointSlice, Executor};
 
@@ -195,7 +194,7 @@ impl FusedPlan {
         hot: &mut [Vec4],
         velocity: &mut [Vec3],
         scratch: &mut [Vec4],
-        epilogue: Option<ParticlePass<'_>>,
+        epilogue: Option<Prologue<'_>>,
     ) {
         if self.items == [0, 0] {
             return;
@@ -416,7 +415,7 @@ impl FusedPlan {
         slots: &JacobiSlots<'_>,
         particles: &ParticleSlices<'_>,
         scratch: &DisjointSlice<'_, Vec4>,
-        epilogue: Option<ParticlePass<'_>>,
+        epilogue: Option<Prologue<'_>>,
     ) {
         let (base, hot) = (&particles.base, &particles.hot);
         assert_eq!(
@@ -529,17 +528,17 @@ impl ParticleSlices<'_> {
     ///
     /// # Safety
     /// Nothing else reads or writes particles `r` during the call.
-    unsafe fn pass(&self, pass: ParticlePass<'_>, r: std::ops::Range<usize>) {
+    unsafe fn pass(&self, pass: Prologue<'_>, r: std::ops::Range<usize>) {
         if r.is_empty() {
             return;
         }
         // SAFETY: the caller's promise.
         unsafe {
-            pass(ParticleRows {
-                hot: self.hot.slice_mut(r.clone()),
-                base: self.base.slice_mut(r.clone()),
-                velocity: self.velocity.slice_mut(r),
-            })
+            pass(
+                self.hot.slice_mut(r.clone()),
+                self.base.slice_mut(r.clone()),
+                self.velocity.slice_mut(r),
+            )
         }
     }
 }
@@ -594,7 +593,7 @@ mod plan_tests {
         velocity: &mut [Vec3],
         lambda: &mut [f32],
         reverse: bool,
-        epilogue: Option<ParticlePass<'_>>,
+        epilogue: Option<Prologue<'_>>,
     ) -> FusedPlan {
         let m = pairs.len();
         let (rest, softness, weight) = (vec![0.01; m], vec![1e-6; m], vec![0.25; m]);
@@ -631,8 +630,8 @@ mod plan_tests {
     /// An epilogue that changes every array of a particle (moves part of its offset
     /// into its base, as the predict does): run early on a particle some slot still
     /// reads, it would change that slot's projection.
-    fn epilogue(p: ParticleRows<'_>) {
-        for ((hot, base), velocity) in p.hot.iter_mut().zip(p.base).zip(p.velocity) {
+    fn epilogue(hot: &mut [Vec4], base: &mut [Vec3A], velocity: &mut [Vec3]) {
+        for ((hot, base), velocity) in hot.iter_mut().zip(base).zip(velocity) {
             let d = Vec3A::from_vec4(*hot) * 0.5;
             *base += d;
             *hot = (Vec3A::from_vec4(*hot) - d + Vec3A::splat(1e-3)).extend(hot.w);
@@ -688,15 +687,11 @@ mod plan_tests {
             reference(&pairs, &adjacency, &base, &mut want, &mut want_l);
             let (mut after, mut after_base, mut after_v) =
                 (want.clone(), base.clone(), velocity0.clone());
-            epilogue(ParticleRows {
-                hot: &mut after,
-                base: &mut after_base,
-                velocity: &mut after_v,
-            });
+            epilogue(&mut after, &mut after_base, &mut after_v);
             for (reverse, with) in [(false, false), (true, false), (false, true), (true, true)] {
                 let (mut got, mut got_l) = (hot0.clone(), lambda0.clone());
                 let (mut got_base, mut got_v) = (base.clone(), velocity0.clone());
-                let pass: Option<ParticlePass<'_>> = with.then_some(&epilogue);
+                let pass: Option<Prologue<'_>> = with.then_some(&epilogue);
                 let plan = fused(
                     &pairs,
                     &adjacency,
