@@ -225,12 +225,9 @@ impl ConstraintSets {
         pass: ParticlePass<'_>,
     ) -> Option<usize> {
         let k = self.fused_candidate()?;
-        let set = if k == 0 {
-            &mut self.distance
-        } else {
-            &mut self.link
-        };
-        set.project_fused(particles, it, pass).then_some(k)
+        self.candidate_set(k)
+            .project_fused(particles, it, pass)
+            .then_some(k)
     }
 
     /// The set [`Self::project_jacobi_epilogue`] may run: the candidate of
@@ -257,13 +254,19 @@ impl ConstraintSets {
         pass: ParticlePass<'_>,
     ) -> Option<usize> {
         let k = self.sole_candidate()?;
-        let set = if k == 0 {
+        self.candidate_set(k)
+            .project_jacobi_epilogue(particles, it, pass)
+            .then_some(k)
+    }
+
+    /// The set of index `k` of [`Self::fused_candidate`]: the distance set (0) or the
+    /// link set (1).
+    fn candidate_set(&mut self, k: usize) -> &mut DistanceConstraints {
+        if k == 0 {
             &mut self.distance
         } else {
             &mut self.link
-        };
-        set.project_jacobi_epilogue(particles, it, pass)
-            .then_some(k)
+        }
     }
 
     /// The set [`Self::project_fused`] offers the pass: the distance set (0), else the
