@@ -40,25 +40,24 @@ const TOP_MODE_STEP: f64 = 1.5;
 /// Wave vectors per axis over [0, π] in [`top_mode_gain`]'s search.
 const Q_STEPS: usize = 24;
 
-/// The lattice points r ≠ 0 (units of s) within h (units of s) with the spiky
-/// gradient's magnitude factor `(h − |r|)² / |r|` (the gradient is that times r, up
-/// to the kernel's constant, which cancels in μ).
-fn lattice_gradients(ratio: f64, planar: bool) -> Vec<([f64; 3], f64)> {
+/// Calls `f(r, g)` for every lattice point r ≠ 0 (units of s) within h (`ratio`, units
+/// of s) with the spiky gradient's magnitude factor `g = (h − |r|)² / |r|` (the
+/// gradient is g r, up to the kernel's constant, which cancels in μ). Allocates
+/// nothing: [`top_mode_gain`] runs in a world's step, the first after h or s changed.
+fn each_gradient(ratio: f64, planar: bool, mut f: impl FnMut(&[f64; 3], f64)) {
     let n = ratio.ceil() as i64;
     let zs = if planar { 0..=0 } else { -n..=n };
-    let mut out = Vec::new();
     for i in -n..=n {
         for j in -n..=n {
             for k in zs.clone() {
                 let r = [i as f64, j as f64, k as f64];
-                let d = (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]).sqrt();
+                let d = dot(&r, &r).sqrt();
                 if d > 0.0 && d < ratio {
-                    out.push((r, (ratio - d) * (ratio - d) / d));
+                    f(&r, (ratio - d) * (ratio - d) / d);
                 }
             }
         }
     }
-    out
 }
 
 /// μ_max: the largest factor `μ(q)` by which one Jacobi solve corrects a mode of the
@@ -69,17 +68,18 @@ fn lattice_gradients(ratio: f64, planar: bool) -> Vec<([f64; 3], f64)> {
 /// the best point. Computed once per h / s (`solver::Params`): about 0.2 M sine
 /// evaluations at h = 2s in 3D, 2 M at h = 4s.
 pub(crate) fn top_mode_gain(h: f32, s: f32, planar: bool) -> f64 {
-    let g = lattice_gradients(h as f64 / s as f64, planar);
-    let diag: f64 = g.iter().map(|(r, f)| f * f * dot(r, r)).sum();
-    if g.is_empty() || diag <= 0.0 {
+    let ratio = h as f64 / s as f64;
+    let mut diag = 0.0f64;
+    each_gradient(ratio, planar, |r, f| diag += f * f * dot(r, r));
+    if diag.is_nan() || diag <= 0.0 {
         return 0.0;
     }
     let mu = |q: [f64; 3]| {
         let mut v = [0.0f64; 3];
-        for (r, f) in &g {
+        each_gradient(ratio, planar, |r, f| {
             let w = f * dot(&q, r).sin();
             v = [v[0] + w * r[0], v[1] + w * r[1], v[2] + w * r[2]];
-        }
+        });
         dot(&v, &v) / diag
     };
     let step = PI / Q_STEPS as f64;
@@ -135,6 +135,13 @@ pub(crate) fn relaxation(h: f32, s: f32, planar: bool) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`each_gradient`]'s points and factors, collected.
+    fn lattice_gradients(ratio: f64, planar: bool) -> Vec<([f64; 3], f64)> {
+        let mut out = Vec::new();
+        each_gradient(ratio, planar, |r, f| out.push((*r, f)));
+        out
+    }
 
     /// μ_max by power iteration on a periodic lattice, with A = J Jᵀ built from the
     /// lattice's gradients directly (no Fourier sum): the largest eigenvalue of

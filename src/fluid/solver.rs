@@ -231,10 +231,10 @@ pub(crate) struct Params {
     mass: f32,
     /// Relaxation ε (m⁻²).
     epsilon: f32,
-    /// The factor of every λ in this substep: ω when the substep runs one density
+    /// The factor (dimensionless) of every λ in this substep: ω when the substep runs one density
     /// solve, 1 otherwise ([`relax_for`]).
     relax: f32,
-    /// ω of the fluid's lattice (`super::jacobi::relaxation`), and whether the world
+    /// ω (dimensionless) of the fluid's lattice (`super::jacobi::relaxation`), and whether the world
     /// was planar when it was computed (it depends on h / s and that alone).
     omega: f32,
     planar: bool,
