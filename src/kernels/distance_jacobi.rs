@@ -4,13 +4,15 @@
 //!
 //! The projection is `distance.rs::project` with the Jacobi scale
 //! k = (k' ω) w_j (stiffness, relaxation, averaging weight), lane by lane:
-//! `len = √((dx² + dy²) + dz²)`, `Δλ = (k (−C − α̃λ)) / (w_a + w_b + α̃)`,
-//! `g = d (Δλ / len)`; an inactive slot (coincident, overflowed or NaN separation, or
+//! `len = √((dx² + dy²) + dz²)`, `q = (k (−C − α̃λ)) / ((w_a + w_b + α̃) len)`,
+//! `Δλ = q len`, `g = d q` (one division per slot: the division of Δλ by len waited
+//! on Δλ's, and the projection is bound by the square root and the divisions); an
+//! inactive slot (coincident, overflowed or NaN separation, or
 //! nothing movable) writes a zero correction and keeps its λ (0 in the first
 //! iteration of a substep, which reads every λ as 0). The AVX and the scalar
 //! versions perform the same IEEE-754 operations in the same order (no fused
-//! multiply-add), so the results are bit for bit those of the scalar Jacobi of before,
-//! on every CPU and for any split of the slots between threads (a unit test compares
+//! multiply-add), so the results are bit for bit the same on every CPU and for any
+//! split of the slots between threads (a unit test compares
 //! them). Corrections are stored as 16-byte `Vec4`s (w = 0) so that both kernels move
 //! them with single aligned loads and stores.
 
@@ -165,8 +167,10 @@ pub(crate) unsafe fn project_scalar(
                 continue;
             }
             let c = len - slots.rest[s];
-            let dl = k * (-c - at * l) / denom;
-            let g: Vec3 = d * (dl / len);
+            // One division: q = Δλ / len, Δλ = q len.
+            let q = k * (-c - at * l) / (denom * len);
+            let dl = q * len;
+            let g: Vec3 = d * q;
             out.set(o, g.extend(0.0));
             out.set(o + 1, (-g).extend(0.0));
             slots.lambda.set(s, l + dl);
@@ -426,8 +430,8 @@ mod avx {
                 k,
                 _mm256_sub_ps(_mm256_xor_ps(c, sign), _mm256_mul_ps(at, lambda)),
             );
-            let dl = _mm256_div_ps(t, denom);
-            let q = _mm256_div_ps(dl, len);
+            let q = _mm256_div_ps(t, _mm256_mul_ps(denom, len));
+            let dl = _mm256_mul_ps(q, len);
             let g = [
                 _mm256_and_ps(active, _mm256_mul_ps(dx, q)),
                 _mm256_and_ps(active, _mm256_mul_ps(dy, q)),
