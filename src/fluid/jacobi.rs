@@ -43,7 +43,9 @@ const Q_STEPS: usize = 24;
 /// Calls `f(r, g)` for every lattice point r ≠ 0 (units of s) within h (`ratio`, units
 /// of s) with the spiky gradient's magnitude factor `g = (h − |r|)² / |r|` (the
 /// gradient is g r, up to the kernel's constant, which cancels in μ). Allocates
-/// nothing: [`top_mode_gain`] runs in a world's step, the first after h or s changed.
+/// nothing: [`top_mode_gain`] may run in a world's step (`DensitySolver::prepare`),
+/// although the calls that change h, s or the world's planarity, or load a snapshot,
+/// run it first (`World::reserve_fluid_room`), so that a step does not.
 fn each_gradient(ratio: f64, planar: bool, mut f: impl FnMut(&[f64; 3], f64)) {
     let n = ratio.ceil() as i64;
     let zs = if planar { 0..=0 } else { -n..=n };
@@ -68,6 +70,8 @@ fn each_gradient(ratio: f64, planar: bool, mut f: impl FnMut(&[f64; 3], f64)) {
 /// the best point. Computed once per h / s (`solver::Params`): about 0.2 M sine
 /// evaluations at h = 2s in 3D, 2 M at h = 4s.
 pub(crate) fn top_mode_gain(h: f32, s: f32, planar: bool) -> f64 {
+    #[cfg(test)]
+    tests::SEARCHES.with(|n| n.set(n.get() + 1));
     let ratio = h as f64 / s as f64;
     let mut diag = 0.0f64;
     each_gradient(ratio, planar, |r, f| diag += f * f * dot(r, r));
@@ -133,8 +137,14 @@ pub(crate) fn relaxation(h: f32, s: f32, planar: bool) -> f32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    thread_local! {
+        /// Searches [`top_mode_gain`] ran on this thread (a world's tests step on
+        /// the calling thread).
+        pub(crate) static SEARCHES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
 
     /// [`each_gradient`]'s points and factors, collected.
     fn lattice_gradients(ratio: f64, planar: bool) -> Vec<([f64; 3], f64)> {

@@ -570,6 +570,9 @@ impl World {
         self.plane.z = plane;
         // Fluid particles weigh ρ₀·s² per unit thickness in 2D, ρ₀·s³ in 3D.
         self.fluids.set_planar(&mut self.particles, plane.is_some());
+        // The fluids' constants for the new kernels (ω's search among them), here
+        // rather than in the next step.
+        self.reserve_fluid_room(false);
         self.wake_all();
         Ok(())
     }

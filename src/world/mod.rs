@@ -468,6 +468,60 @@ impl World {
 mod tests {
     use super::*;
 
+    /// The search for a fluid's ω (`fluid::jacobi::top_mode_gain`, milliseconds at
+    /// h = 2s, tens at h = 4s) runs in the calls that change a fluid's kernel (adding
+    /// it, changing its desc, turning the world planar, loading a snapshot), not in
+    /// the step after them.
+    #[test]
+    fn a_fluid_relaxation_is_searched_outside_the_step() {
+        use crate::fluid::jacobi::tests::SEARCHES;
+        let searches = || SEARCHES.with(|n| n.get());
+        let mut w = World::new(WorldDesc {
+            threads: 1,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        let desc = crate::fluid::FluidDesc {
+            spacing: 0.05,
+            capacity: 8,
+            ..Default::default()
+        };
+        let f = w.add_fluid(&desc).unwrap();
+        let lattice: Vec<Vec3> = (0..8)
+            .map(|i| Vec3::new((i % 2) as f32, (i / 2 % 2) as f32, (i / 4) as f32) * 0.05)
+            .collect();
+        w.emit_fluid(f, &lattice, None).unwrap();
+        let check = |w: &mut World, what: &str| {
+            let before = searches();
+            w.step(1.0 / 60.0).unwrap();
+            assert_eq!(searches(), before, "the step after {what} searched for ω");
+        };
+        check(&mut w, "adding the fluid");
+        let n0 = searches();
+        w.set_fluid_desc(
+            f,
+            &crate::fluid::FluidDesc {
+                smoothing_radius: 0.15,
+                ..desc
+            },
+        )
+        .unwrap();
+        assert!(searches() > n0, "a new h searched for ω at once");
+        check(&mut w, "a new h");
+        w.set_planar(Some(0.0)).unwrap();
+        check(&mut w, "turning planar");
+        let bytes = w.snapshot();
+        let mut loaded = World::from_snapshot(&bytes, 1).unwrap();
+        check(&mut loaded, "loading a snapshot");
+        let mut other = World::new(WorldDesc {
+            threads: 1,
+            ..WorldDesc::default()
+        })
+        .unwrap();
+        other.restore_snapshot(&bytes).unwrap();
+        check(&mut other, "restoring a snapshot");
+    }
+
     /// Adding constraints recolours and re-sorts the whole set: ids, pairs, rest
     /// lengths and the last step's forces of the existing constraints must not move.
     #[test]

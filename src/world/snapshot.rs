@@ -398,7 +398,11 @@ impl World {
         self.accumulator = p.accumulator;
         self.activity = p.activity;
         self.sleep = p.sleep;
-        self.refreeze()
+        self.refreeze()?;
+        // The fluids' constants (ω's search among them) and buffers, here rather than
+        // in the first step.
+        self.reserve_fluid_room(false);
+        Ok(())
     }
 
     /// A new world from a snapshot, with `threads` worker threads (0 = all cores; the
@@ -433,6 +437,8 @@ impl World {
             sleep: p.sleep,
         };
         w.refreeze()?;
+        // As in `restore_snapshot`.
+        w.reserve_fluid_room(false);
         Ok(w)
     }
 
