@@ -43,7 +43,7 @@
 
 use crate::error::{try_reserve, Error, Result};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
-use crate::math::{Vec3, Vec3A};
+use crate::math::{Vec3, Vec3A, Vec4};
 use crate::solver::parallel::{Blocks, Executor, Ragged, Rows};
 
 use super::grow;
@@ -78,9 +78,9 @@ const KEY_BITS: u32 = 21;
 /// Nodes beyond a particle's kernel that a block must hold (a crossing cell's lower
 /// corner and a vertex's central differences reach two nodes past it).
 const MARGIN: i32 = 2;
-/// Nodes of a particle's row of x weights: its home block's and the next block's on
-/// each side (a kernel of r ≤ B cells reaches no farther).
-const ROW: usize = 3 * B as usize;
+/// Nodes a particle's kernel may reach along an axis: its home block's and the next
+/// block's on each side (a kernel of r ≤ B cells reaches no farther).
+const ROW: i32 = 3 * B;
 /// The most blocks in the box around the particles for which a build maps every
 /// block of the box (a counting sort into blocks and direct look-ups instead of a
 /// sort and binary searches); a larger box (particles far apart) takes those.
@@ -129,9 +129,10 @@ impl Params {
         (2.0 * self.r).floor() as usize + 2
     }
 
-    /// A particle's weights: a row of [`ROW`] along x, then `span` along y and z.
+    /// A particle's weights: `span` along y, then `span` along z (those along x are
+    /// computed by the splat, a row of eight per block).
     fn stride(&self) -> usize {
-        ROW + 2 * self.span()
+        2 * self.span()
     }
 }
 
@@ -735,23 +736,19 @@ impl Surface {
                     let u = points[k as usize].to_array();
                     // Its home block, as `place` filed it.
                     let hc = unkey(home);
-                    let (wx, wyz) = w.split_at_mut(ROW);
+                    foot.ux = u[0];
                     for a in 0..3 {
                         // Within the home block and the next on each side (r ≤ B cells;
                         // the bound only drops nodes a rounding of r = B would add, at
                         // b = 0).
                         let first = hc[a] * B - B;
                         let lo = ceil(u[a] - r).max(first);
-                        let hi = ((u[a] + r) as i32).min(first + ROW as i32 - 1);
+                        let hi = ((u[a] + r) as i32).min(first + ROW - 1);
                         foot.reach[a] = [lo, hi];
-                        let w = if a == 0 {
-                            foot.x0 = first;
-                            wx.fill(0.0);
-                            &mut wx[(lo - first) as usize..]
-                        } else {
-                            &mut wyz[(a - 1) * span..a * span]
-                        };
-                        for (n, w) in (lo..=hi).zip(w) {
+                        if a == 0 {
+                            continue;
+                        }
+                        for (n, w) in (lo..=hi).zip(&mut w[(a - 1) * span..a * span]) {
                             *w = kernel((n as f32 - u[a]) * inv_r);
                         }
                     }
@@ -1096,11 +1093,11 @@ fn block_reach(bins: &[(u64, u32)], points: &[Vec3A], reach: f32) -> ([i32; 3], 
 }
 
 /// The nodes a particle's kernel reaches: the first and last on each axis (global
-/// node coordinates), and the node of the first of its row of x weights.
+/// node coordinates), and its x in cells (the splat computes its x weights).
 #[derive(Clone, Copy, Default)]
 struct Foot {
     reach: [[i32; 2]; 3],
-    x0: i32,
+    ux: f32,
 }
 
 /// The particles' feet and weights ([`Surface::weigh`]).
@@ -1114,7 +1111,8 @@ struct Weighed<'a> {
 /// φ at the nodes of block `bc` (block coordinates): the particles `sums` that reach
 /// it, in `bins` order (by home block, then by index: a fixed order for each node
 /// whoever computes it). Each row of the block takes a particle's eight x weights
-/// there, zeros (+0) past its reach included: the same sums.
+/// there (computed here, four lanes at a time, with the operations of [`kernel`]),
+/// zeros (+0) past its reach included: the same sums.
 fn splat(
     bc: [i32; 3],
     particles: Weighed<'_>,
@@ -1128,7 +1126,16 @@ fn splat(
     }
     let base = bc.map(|c| c * B);
     let span = particles.span;
-    let stride = ROW + 2 * span;
+    let stride = 2 * span;
+    let inv_r = Vec4::splat(1.0 / params.r);
+    // The block's nodes along x (whole numbers, exact as f32).
+    let bx = Vec4::splat(base[0] as f32);
+    let nx = [
+        bx + Vec4::new(0.0, 1.0, 2.0, 3.0),
+        bx + Vec4::new(4.0, 5.0, 6.0, 7.0),
+    ];
+    let (rows, _) = out.as_chunks_mut::<{ B as usize }>();
+    let rows: &mut [[f32; B as usize]; (B * B) as usize] = rows.try_into().expect("a block");
     for &i in sums {
         let i = i as usize;
         let foot = &particles.feet[i];
@@ -1145,22 +1152,27 @@ fn splat(
             len[a] = (h - l + 1).max(0) as usize;
             skip[a] = (l - r0) as usize;
         }
+        // b((n − u) / r) at the block's nodes n along x, +0 outside its reach.
+        let [r0, r1] = foot.reach[0];
+        let (r0, r1) = (Vec4::splat(r0 as f32), Vec4::splat(r1 as f32));
+        let ux = Vec4::splat(foot.ux);
+        let wx = nx.map(|n| {
+            let t = (n - ux) * inv_r;
+            let q = (Vec4::ONE - t * t).max(Vec4::ZERO);
+            Vec4::select(n.cmpge(r0) & n.cmple(r1), q * q * q, Vec4::ZERO)
+        });
         let w = &particles.weights[stride * i..stride * (i + 1)];
-        let (wx, rest) = w.split_at(ROW);
-        let at = (base[0] - foot.x0) as usize;
-        let wx: &[f32; B as usize] = wx[at..at + B as usize].try_into().expect("a row");
-        let (wy, wz) = rest.split_at(span);
+        let (wy, wz) = w.split_at(span);
         let wy = &wy[skip[0]..skip[0] + len[0]];
         let wz = &wz[skip[1]..skip[1] + len[1]];
         for (z, &wz) in (lo[1]..).zip(wz) {
             for (y, &wy) in (lo[0]..).zip(wy) {
                 let wyz = wy * wz;
-                let row = (z * B as usize + y) * B as usize;
-                let o: &mut [f32; B as usize] =
-                    (&mut out[row..row + B as usize]).try_into().expect("a row");
-                for x in 0..B as usize {
-                    o[x] += wx[x] * wyz;
-                }
+                // z and y lie in 0..8: the mask only spares the bounds check.
+                let o = &mut rows[(z * B as usize + y) & (B * B - 1) as usize];
+                let (o0, o1) = o.split_at_mut(4);
+                (Vec4::from_slice(o0) + wx[0] * wyz).write_to_slice(o0);
+                (Vec4::from_slice(o1) + wx[1] * wyz).write_to_slice(o1);
             }
         }
     }
