@@ -124,19 +124,6 @@ pub(crate) struct Params {
 }
 
 impl Params {
-    /// The most nodes a particle's kernel reaches along an axis: those of (u − r, u + r).
-    fn span(&self) -> usize {
-        (2.0 * self.r).floor() as usize + 2
-    }
-
-    /// A particle's weights: `span` along y, then `span` along z (those along x are
-    /// computed by the splat, a row of eight per block).
-    fn stride(&self) -> usize {
-        2 * self.span()
-    }
-}
-
-impl Params {
     /// Resolves `desc` for a fluid of `spacing` (m), checking the relations the desc
     /// cannot check alone.
     pub fn new(desc: &SurfaceDesc, spacing: f32, planar: bool) -> Result<Params> {
@@ -201,10 +188,8 @@ pub(crate) struct Surface {
     /// Per particle: its position in cells from `origin`.
     points: Vec<Vec3A>,
     /// Per finite particle, in `bins` order (so that the blocks read them nearly in
-    /// memory order): the nodes its kernel reaches and its weights there ([`Foot`]),
-    /// [`Params::stride`] floats per particle.
+    /// memory order): its position and the nodes its kernel reaches ([`Foot`]).
     feet: Vec<Foot>,
-    weights: Vec<f32>,
     /// The particles each block sums (the blocks their kernels reach; as places in
     /// `bins`), block by block: block b's run from `sums_start[b]` to
     /// `sums_start[b + 1]`, in `bins` order.
@@ -525,7 +510,6 @@ impl Surface {
         {
             let Surface {
                 feet,
-                weights,
                 sums,
                 sums_start,
                 keys,
@@ -533,11 +517,7 @@ impl Surface {
                 sides,
                 ..
             } = &mut *self;
-            let particles = Weighed {
-                feet,
-                weights,
-                span: params.span(),
-            };
+            let particles = &feet[..];
             let (sums, starts, keys) = (&*sums, &*sums_start, &*keys);
             exec.for_items(
                 threads,
@@ -712,49 +692,29 @@ impl Surface {
         Ok(())
     }
 
-    /// Each finite particle's reach and kernel weights on the three axes (the factors
-    /// of W at every node it reaches), computed once for every block that sums it,
-    /// in `bins` order.
+    /// Each finite particle's position and the nodes its kernel reaches, in `bins`
+    /// order.
     fn weigh(&mut self, params: &Params, exec: &Executor) -> Result<()> {
-        let (span, stride) = (params.span(), params.stride());
         let n = self.bins.len();
         grow(&mut self.feet, n, Foot::default())?;
-        grow(&mut self.weights, stride * n, 0.0)?;
-        let (r, inv_r) = (params.r, 1.0 / params.r);
+        let r = params.r;
         let (bins, points) = (&self.bins, &self.points);
-        exec.for_chunks(
-            (
-                Rows::new(&mut self.feet[..n]),
-                Rows::with_width(&mut self.weights[..stride * n], stride),
-            ),
-            |range, (feet, weights)| {
-                let chunks = bins[range]
-                    .iter()
-                    .zip(feet)
-                    .zip(weights.chunks_exact_mut(stride));
-                for ((&(home, k), foot), w) in chunks {
-                    let u = points[k as usize].to_array();
-                    // Its home block, as `place` filed it.
-                    let hc = unkey(home);
-                    foot.ux = u[0];
-                    for a in 0..3 {
-                        // Within the home block and the next on each side (r ≤ B cells;
-                        // the bound only drops nodes a rounding of r = B would add, at
-                        // b = 0).
-                        let first = hc[a] * B - B;
-                        let lo = ceil(u[a] - r).max(first);
-                        let hi = ((u[a] + r) as i32).min(first + ROW - 1);
-                        foot.reach[a] = [lo, hi];
-                        if a == 0 {
-                            continue;
-                        }
-                        for (n, w) in (lo..=hi).zip(&mut w[(a - 1) * span..a * span]) {
-                            *w = kernel((n as f32 - u[a]) * inv_r);
-                        }
-                    }
+        exec.for_chunks(Rows::new(&mut self.feet[..n]), |range, feet| {
+            for (&(home, k), foot) in bins[range].iter().zip(feet) {
+                let u = points[k as usize].to_array();
+                // Its home block, as `place` filed it.
+                let hc = unkey(home);
+                foot.u = u;
+                for a in 0..3 {
+                    // Within the home block and the next on each side (r ≤ B cells; the
+                    // bound only drops nodes a rounding of r = B would add, at b = 0).
+                    let first = hc[a] * B - B;
+                    let lo = ceil(u[a] - r).max(first);
+                    let hi = ((u[a] + r) as i32).min(first + ROW - 1);
+                    foot.reach[a] = [lo, hi];
                 }
-            },
-        );
+            }
+        });
         Ok(())
     }
 
@@ -1093,82 +1053,76 @@ fn block_reach(bins: &[(u64, u32)], points: &[Vec3A], reach: f32) -> ([i32; 3], 
 }
 
 /// The nodes a particle's kernel reaches: the first and last on each axis (global
-/// node coordinates), and its x in cells (the splat computes its x weights).
+/// node coordinates), and its position in cells.
 #[derive(Clone, Copy, Default)]
 struct Foot {
     reach: [[i32; 2]; 3],
-    ux: f32,
+    u: [f32; 3],
 }
 
-/// The particles' feet and weights ([`Surface::weigh`]).
-#[derive(Clone, Copy)]
-struct Weighed<'a> {
-    feet: &'a [Foot],
-    weights: &'a [f32],
-    span: usize,
+/// A particle's kernel factors b((n − u) / r) at the eight nodes `n` of a block's
+/// row along one axis (whole numbers, exact as f32), with the operations of
+/// [`kernel`], four lanes at a time; +0 outside its reach `[r0, r1]`.
+#[inline(always)]
+fn factors(n: &[Vec4; 2], u: f32, [r0, r1]: [i32; 2], inv_r: Vec4) -> [Vec4; 2] {
+    let (r0, r1, u) = (
+        Vec4::splat(r0 as f32),
+        Vec4::splat(r1 as f32),
+        Vec4::splat(u),
+    );
+    n.map(|n| {
+        let t = (n - u) * inv_r;
+        let q = (Vec4::ONE - t * t).max(Vec4::ZERO);
+        Vec4::select(n.cmpge(r0) & n.cmple(r1), q * q * q, Vec4::ZERO)
+    })
 }
 
 /// φ at the nodes of block `bc` (block coordinates): the particles `sums` that reach
 /// it, in `bins` order (by home block, then by index: a fixed order for each node
-/// whoever computes it). Each row of the block takes a particle's eight x weights
-/// there (computed here, four lanes at a time, with the operations of [`kernel`]),
-/// zeros (+0) past its reach included: the same sums.
-fn splat(
-    bc: [i32; 3],
-    particles: Weighed<'_>,
-    sums: &[u32],
-    params: &Params,
-    out: &mut [f32],
-) -> u8 {
+/// whoever computes it). A particle's factors on the three axes are computed here,
+/// eight nodes of the block at a time ([`factors`]); each row of the block takes its
+/// eight x factors, zeros (+0) past its reach included: the same sums.
+fn splat(bc: [i32; 3], particles: &[Foot], sums: &[u32], params: &Params, out: &mut [f32]) -> u8 {
     out.fill(0.0);
     if sums.is_empty() {
         return 0;
     }
     let base = bc.map(|c| c * B);
-    let span = particles.span;
-    let stride = 2 * span;
     let inv_r = Vec4::splat(1.0 / params.r);
-    // The block's nodes along x (whole numbers, exact as f32).
-    let bx = Vec4::splat(base[0] as f32);
-    let nx = [
-        bx + Vec4::new(0.0, 1.0, 2.0, 3.0),
-        bx + Vec4::new(4.0, 5.0, 6.0, 7.0),
-    ];
+    // The block's nodes on each axis.
+    let nodes = base.map(|c| {
+        let c = Vec4::splat(c as f32);
+        [
+            c + Vec4::new(0.0, 1.0, 2.0, 3.0),
+            c + Vec4::new(4.0, 5.0, 6.0, 7.0),
+        ]
+    });
     let (rows, _) = out.as_chunks_mut::<{ B as usize }>();
     let rows: &mut [[f32; B as usize]; (B * B) as usize] = rows.try_into().expect("a block");
     for &i in sums {
-        let i = i as usize;
-        let foot = &particles.feet[i];
-        // The nodes it reaches in this block along y and z: the first relative to the
-        // block's first node and to the particle's first, and how many.
-        let mut lo = [0usize; 2];
-        let mut len = [0usize; 2];
-        let mut skip = [0usize; 2];
-        for a in 0..2 {
+        let foot = &particles[i as usize];
+        // The nodes it reaches in this block along y and z (relative to the block's
+        // first node).
+        let range: [_; 2] = std::array::from_fn(|a| {
             let [r0, r1] = foot.reach[a + 1];
-            let l = r0.max(base[a + 1]);
-            let h = r1.min(base[a + 1] + B - 1);
-            lo[a] = (l - base[a + 1]) as usize;
-            len[a] = (h - l + 1).max(0) as usize;
-            skip[a] = (l - r0) as usize;
-        }
-        // b((n − u) / r) at the block's nodes n along x, +0 outside its reach.
-        let [r0, r1] = foot.reach[0];
-        let (r0, r1) = (Vec4::splat(r0 as f32), Vec4::splat(r1 as f32));
-        let ux = Vec4::splat(foot.ux);
-        let wx = nx.map(|n| {
-            let t = (n - ux) * inv_r;
-            let q = (Vec4::ONE - t * t).max(Vec4::ZERO);
-            Vec4::select(n.cmpge(r0) & n.cmple(r1), q * q * q, Vec4::ZERO)
+            let l = r0.max(base[a + 1]) - base[a + 1];
+            let h = r1.min(base[a + 1] + B - 1) - base[a + 1];
+            l as usize..(h + 1).max(l) as usize
         });
-        let w = &particles.weights[stride * i..stride * (i + 1)];
-        let (wy, wz) = w.split_at(span);
-        let wy = &wy[skip[0]..skip[0] + len[0]];
-        let wz = &wz[skip[1]..skip[1] + len[1]];
-        for (z, &wz) in (lo[1]..).zip(wz) {
-            for (y, &wy) in (lo[0]..).zip(wy) {
-                let wyz = wy * wz;
-                // z and y lie in 0..8: the mask only spares the bounds check.
+        let w =
+            std::array::from_fn::<_, 3, _>(|a| factors(&nodes[a], foot.u[a], foot.reach[a], inv_r));
+        let wx = w[0];
+        let [wy, wz] = [w[1], w[2]].map(|[a, b]| {
+            let mut f = [0.0f32; B as usize];
+            a.write_to_slice(&mut f[..4]);
+            b.write_to_slice(&mut f[4..]);
+            f
+        });
+        for z in range[1].clone() {
+            let wz = wz[z & (B - 1) as usize];
+            for y in range[0].clone() {
+                let wyz = wy[y & (B - 1) as usize] * wz;
+                // z and y lie in 0..8: the masks only spare the bounds checks.
                 let o = &mut rows[(z * B as usize + y) & (B * B - 1) as usize];
                 let (o0, o1) = o.split_at_mut(4);
                 (Vec4::from_slice(o0) + wx[0] * wyz).write_to_slice(o0);
