@@ -1025,9 +1025,9 @@ fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out
             let n = [l[0] + n[0], l[1] + n[1], l[2] + n[2]];
             let (nb, nk) = locate(near, b, n).expect("a crossing edge's block");
             let d = p ^ q;
-            let m = EDGE_BITS[mask[nb * BN + nk] as usize];
-            debug_assert!(m >> (d - 1) & 1 == 1, "a crossing edge");
-            first[nb * BN + nk] + (m & ((1u8 << (d - 1)) - 1)).count_ones()
+            let c = mask[nb * BN + nk] as usize;
+            debug_assert!(EDGE_BITS[c] >> (d - 1) & 1 == 1, "a crossing edge");
+            first[nb * BN + nk] + u32::from(EDGE_RANK[c][d as usize])
         };
         let n = usize::from(CELL_INDICES[cell as usize]);
         for &edge in &cell_edges()[cell as usize][..n] {
@@ -1211,7 +1211,7 @@ fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCoun
             | inside[at + Q * Q + Q] << 6
             | inside[at + Q * Q + Q + 1] << 7;
         *cell = m;
-        counts.vertices += EDGE_BITS[m as usize].count_ones();
+        counts.vertices += u32::from(EDGE_RANK[m as usize][0]);
         counts.indices += u32::from(CELL_INDICES[m as usize]);
     }
     counts
@@ -1228,6 +1228,26 @@ const EDGE_BITS: [u8; 256] = {
             if (cell >> d) & 1 != cell & 1 {
                 t[cell] |= 1 << (d - 1);
             }
+            d += 1;
+        }
+        cell += 1;
+    }
+    t
+};
+
+/// Per cell (the insides of its corners): at 0, the number of crossing edges its node
+/// owns ([`EDGE_BITS`]); at d in 1..8, the number of them before the edge to node + d
+/// (its vertex's place among the node's). A table: the build's targets have no
+/// popcount instruction.
+const EDGE_RANK: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut cell = 0;
+    while cell < 256 {
+        let m = EDGE_BITS[cell];
+        t[cell][0] = m.count_ones() as u8;
+        let mut d = 1;
+        while d < 8 {
+            t[cell][d] = (m & ((1u8 << (d - 1)) - 1)).count_ones() as u8;
             d += 1;
         }
         cell += 1;
