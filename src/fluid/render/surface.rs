@@ -213,7 +213,10 @@ pub(crate) struct Surface {
     near: Vec<[u32; 27]>,
     /// Per node of each block: φ, the insides of the corners of its cell (bit c for the
     /// corner at node + c, c = x + 2y + 4z; the crossing edges it owns follow, bit d − 1
-    /// of [`EDGE_BITS`] for the edge to node + d), the index of its first vertex.
+    /// of [`EDGE_BITS`] for the edge to node + d), the index of its first vertex. The
+    /// insides are written only for blocks with crossings (the only ones the vertex and
+    /// triangle passes read: a crossing edge lies in a cell of a block with crossings),
+    /// the first vertices only for blocks with vertices.
     field: Vec<f32>,
     mask: Vec<u8>,
     first: Vec<u32>,
@@ -555,10 +558,7 @@ impl Surface {
                 ),
                 |b, (mask, count)| {
                     count[0] = match settled(view.near, sides, b) {
-                        Some(inside) => {
-                            mask.fill(if inside { 0xFF } else { 0 });
-                            SurfaceCounts::default()
-                        }
+                        Some(_) => SurfaceCounts::default(),
                         None => classify(view, b, iso, mask),
                     }
                 },
@@ -1177,7 +1177,8 @@ fn settled(near: &[[u32; 27]], sides: &[u8], b: usize) -> Option<bool> {
 
 /// The insides of the cell at each node of block `b` (into `cells`: bit c for corner c,
 /// φ ≥ iso) and the block's vertex and index counts. A block wholly on one side of the
-/// surface is settled after reading its nodes.
+/// surface is settled after reading its nodes (its `cells` are left as they were:
+/// nothing reads them).
 fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCounts {
     const Q: usize = B as usize + 1;
     let mut pad = Padded::new();
@@ -1195,7 +1196,6 @@ fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCoun
         }
     }
     if !(any_in && any_out) {
-        cells.fill(if any_in { 0xFF } else { 0 });
         return SurfaceCounts::default();
     }
     let mut counts = SurfaceCounts::default();
