@@ -30,16 +30,20 @@
 //! differences at the nodes, interpolated like the position), outward. Triangles wind
 //! counter-clockwise seen from outside (right-handed: (b − a) × (c − a) points out).
 //!
-//! Each particle's kernel factors b(·) on the three axes are computed once (kept in
-//! block order, so a block reads them nearly in memory order) and the particle is
-//! filed under the blocks its kernel reaches; every node's sum runs over the particles
-//! in a fixed order (by home block, then by index), one block per task. A block whose
-//! cells' corners lie only in blocks wholly outside (or wholly inside) is settled from
-//! the sides the splat reports, without reading its nodes; the others read their
-//! neighbourhood once into a padded copy. The vertices and triangles are written one
-//! block per task, each block's run at the start its counts give: the mesh, order
-//! included, does not depend on the thread count. Buffers grow on the first build
-//! (and when the mesh grew); later builds do not allocate.
+//! Each particle's position and the nodes its kernel reaches are kept in block order
+//! (so a block reads them nearly in memory order) and the particle is filed under the
+//! blocks its kernel reaches; each block computes the factors b(·) of the particles
+//! it sums at its own nodes (eight a row on each axis, four lanes at a time, the
+//! scalar kernel's operations: a stored copy, 36 floats a particle read back by every
+//! block it reaches, cost more in cache misses than the arithmetic). Every node's sum
+//! runs over the particles in a fixed order (by home block, then by index), one block
+//! per task. A block whose cells' corners lie only in blocks wholly outside (or
+//! wholly inside) is settled from the sides the splat reports, without reading its
+//! nodes; the others read their neighbourhood once into a padded copy. The vertices
+//! and triangles are written one block per task, each block's run at the start its
+//! counts give: the mesh, order included, does not depend on the thread count.
+//! Buffers grow on the first build (and when the mesh grew); later builds do not
+//! allocate.
 
 use crate::error::{try_reserve, Error, Result};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
