@@ -1101,8 +1101,7 @@ fn splat(bc: [i32; 3], particles: &[Foot], sums: &[u32], params: &Params, out: &
             c + Vec4::new(4.0, 5.0, 6.0, 7.0),
         ]
     });
-    let (rows, _) = out.as_chunks_mut::<{ B as usize }>();
-    let rows: &mut [[f32; B as usize]; (B * B) as usize] = rows.try_into().expect("a block");
+    let out: &mut [f32; BN] = out.try_into().expect("a block");
     for &i in sums {
         let foot = &particles[i as usize];
         // The nodes it reaches in this block along y and z (relative to the block's
@@ -1127,8 +1126,8 @@ fn splat(bc: [i32; 3], particles: &[Foot], sums: &[u32], params: &Params, out: &
             for y in range[0].clone() {
                 let wyz = wy[y & (B - 1) as usize] * wz;
                 // z and y lie in 0..8: the masks only spare the bounds checks.
-                let o = &mut rows[(z * B as usize + y) & (B * B - 1) as usize];
-                let (o0, o1) = o.split_at_mut(4);
+                let at = ((z * B as usize + y) & (B * B - 1) as usize) * B as usize;
+                let (o0, o1) = out[at..at + B as usize].split_at_mut(4);
                 (Vec4::from_slice(o0) + wx[0] * wyz).write_to_slice(o0);
                 (Vec4::from_slice(o1) + wx[1] * wyz).write_to_slice(o1);
             }
