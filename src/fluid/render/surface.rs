@@ -30,20 +30,24 @@
 //! differences at the nodes, interpolated like the position), outward. Triangles wind
 //! counter-clockwise seen from outside (right-handed: (b − a) × (c − a) points out).
 //!
-//! Each particle's kernel factors b(·) on the three axes are computed once (kept in
-//! block order, so a block reads them nearly in memory order) and the particle is
-//! filed under the blocks its kernel reaches; every node's sum runs over the particles
-//! in a fixed order (by home block, then by index), one block per task. A block whose
-//! cells' corners lie only in blocks wholly outside (or wholly inside) is settled from
-//! the sides the splat reports, without reading its nodes; the others read their
-//! neighbourhood once into a padded copy. The vertices and triangles are written one
-//! block per task, each block's run at the start its counts give: the mesh, order
-//! included, does not depend on the thread count. Buffers grow on the first build
-//! (and when the mesh grew); later builds do not allocate.
+//! Each particle's position and the nodes its kernel reaches are kept in block order
+//! (so a block reads them nearly in memory order) and the particle is filed under the
+//! blocks its kernel reaches; each block computes the factors b(·) of the particles
+//! it sums at its own nodes (eight a row on each axis, four lanes at a time, the
+//! scalar kernel's operations: a stored copy, 36 floats a particle read back by every
+//! block it reaches, cost more in cache misses than the arithmetic). Every node's sum
+//! runs over the particles in a fixed order (by home block, then by index), one block
+//! per task. A block whose cells' corners lie only in blocks wholly outside (or
+//! wholly inside) is settled from the sides the splat reports, without reading its
+//! nodes; the others read their neighbourhood once into a padded copy. The vertices
+//! and triangles are written one block per task, each block's run at the start its
+//! counts give: the mesh, order included, does not depend on the thread count.
+//! Buffers grow on the first build (and when the mesh grew); later builds do not
+//! allocate.
 
 use crate::error::{try_reserve, Error, Result};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
-use crate::math::{Vec3, Vec3A};
+use crate::math::{Vec3, Vec3A, Vec4};
 use crate::solver::parallel::{Blocks, Executor, Ragged, Rows};
 
 use super::grow;
@@ -78,9 +82,9 @@ const KEY_BITS: u32 = 21;
 /// Nodes beyond a particle's kernel that a block must hold (a crossing cell's lower
 /// corner and a vertex's central differences reach two nodes past it).
 const MARGIN: i32 = 2;
-/// Nodes of a particle's row of x weights: its home block's and the next block's on
-/// each side (a kernel of r ≤ B cells reaches no farther).
-const ROW: usize = 3 * B as usize;
+/// Nodes a particle's kernel may reach along an axis: its home block's and the next
+/// block's on each side (a kernel of r ≤ B cells reaches no farther).
+const ROW: i32 = 3 * B;
 /// The most blocks in the box around the particles for which a build maps every
 /// block of the box (a counting sort into blocks and direct look-ups instead of a
 /// sort and binary searches); a larger box (particles far apart) takes those.
@@ -121,18 +125,6 @@ pub(crate) struct Params {
     /// 1 / W_bulk.
     inv_bulk: f32,
     threshold: f32,
-}
-
-impl Params {
-    /// The most nodes a particle's kernel reaches along an axis: those of (u − r, u + r).
-    fn span(&self) -> usize {
-        (2.0 * self.r).floor() as usize + 2
-    }
-
-    /// A particle's weights: a row of [`ROW`] along x, then `span` along y and z.
-    fn stride(&self) -> usize {
-        ROW + 2 * self.span()
-    }
 }
 
 impl Params {
@@ -200,10 +192,8 @@ pub(crate) struct Surface {
     /// Per particle: its position in cells from `origin`.
     points: Vec<Vec3A>,
     /// Per finite particle, in `bins` order (so that the blocks read them nearly in
-    /// memory order): the nodes its kernel reaches and its weights there ([`Foot`]),
-    /// [`Params::stride`] floats per particle.
+    /// memory order): its position and the nodes its kernel reaches ([`Foot`]).
     feet: Vec<Foot>,
-    weights: Vec<f32>,
     /// The particles each block sums (the blocks their kernels reach; as places in
     /// `bins`), block by block: block b's run from `sums_start[b]` to
     /// `sums_start[b + 1]`, in `bins` order.
@@ -227,7 +217,10 @@ pub(crate) struct Surface {
     near: Vec<[u32; 27]>,
     /// Per node of each block: φ, the insides of the corners of its cell (bit c for the
     /// corner at node + c, c = x + 2y + 4z; the crossing edges it owns follow, bit d − 1
-    /// of [`EDGE_BITS`] for the edge to node + d), the index of its first vertex.
+    /// of [`EDGE_BITS`] for the edge to node + d), the index of its first vertex. The
+    /// insides are written only for blocks with crossings (the only ones the vertex and
+    /// triangle passes read: a crossing edge lies in a cell of a block with crossings),
+    /// the first vertices only for blocks with vertices.
     field: Vec<f32>,
     mask: Vec<u8>,
     first: Vec<u32>,
@@ -524,7 +517,6 @@ impl Surface {
         {
             let Surface {
                 feet,
-                weights,
                 sums,
                 sums_start,
                 keys,
@@ -532,11 +524,7 @@ impl Surface {
                 sides,
                 ..
             } = &mut *self;
-            let particles = Weighed {
-                feet,
-                weights,
-                span: params.span(),
-            };
+            let particles = &feet[..];
             let (sums, starts, keys) = (&*sums, &*sums_start, &*keys);
             exec.for_items(
                 threads,
@@ -574,10 +562,7 @@ impl Surface {
                 ),
                 |b, (mask, count)| {
                     count[0] = match settled(view.near, sides, b) {
-                        Some(inside) => {
-                            mask.fill(if inside { 0xFF } else { 0 });
-                            SurfaceCounts::default()
-                        }
+                        Some(_) => SurfaceCounts::default(),
                         None => classify(view, b, iso, mask),
                     }
                 },
@@ -711,53 +696,29 @@ impl Surface {
         Ok(())
     }
 
-    /// Each finite particle's reach and kernel weights on the three axes (the factors
-    /// of W at every node it reaches), computed once for every block that sums it,
-    /// in `bins` order.
+    /// Each finite particle's position and the nodes its kernel reaches, in `bins`
+    /// order.
     fn weigh(&mut self, params: &Params, exec: &Executor) -> Result<()> {
-        let (span, stride) = (params.span(), params.stride());
         let n = self.bins.len();
         grow(&mut self.feet, n, Foot::default())?;
-        grow(&mut self.weights, stride * n, 0.0)?;
-        let (r, inv_r) = (params.r, 1.0 / params.r);
+        let r = params.r;
         let (bins, points) = (&self.bins, &self.points);
-        exec.for_chunks(
-            (
-                Rows::new(&mut self.feet[..n]),
-                Rows::with_width(&mut self.weights[..stride * n], stride),
-            ),
-            |range, (feet, weights)| {
-                let chunks = bins[range]
-                    .iter()
-                    .zip(feet)
-                    .zip(weights.chunks_exact_mut(stride));
-                for ((&(home, k), foot), w) in chunks {
-                    let u = points[k as usize].to_array();
-                    // Its home block, as `place` filed it.
-                    let hc = unkey(home);
-                    let (wx, wyz) = w.split_at_mut(ROW);
-                    for a in 0..3 {
-                        // Within the home block and the next on each side (r ≤ B cells;
-                        // the bound only drops nodes a rounding of r = B would add, at
-                        // b = 0).
-                        let first = hc[a] * B - B;
-                        let lo = ceil(u[a] - r).max(first);
-                        let hi = ((u[a] + r) as i32).min(first + ROW as i32 - 1);
-                        foot.reach[a] = [lo, hi];
-                        let w = if a == 0 {
-                            foot.x0 = first;
-                            wx.fill(0.0);
-                            &mut wx[(lo - first) as usize..]
-                        } else {
-                            &mut wyz[(a - 1) * span..a * span]
-                        };
-                        for (n, w) in (lo..=hi).zip(w) {
-                            *w = kernel((n as f32 - u[a]) * inv_r);
-                        }
-                    }
+        exec.for_chunks(Rows::new(&mut self.feet[..n]), |range, feet| {
+            for (&(home, k), foot) in bins[range].iter().zip(feet) {
+                let u = points[k as usize].to_array();
+                // Its home block, as `place` filed it.
+                let hc = unkey(home);
+                foot.u = u;
+                for a in 0..3 {
+                    // Within the home block and the next on each side (r ≤ B cells; the
+                    // bound only drops nodes a rounding of r = B would add, at b = 0).
+                    let first = hc[a] * B - B;
+                    let lo = ceil(u[a] - r).max(first);
+                    let hi = ((u[a] + r) as i32).min(first + ROW - 1);
+                    foot.reach[a] = [lo, hi];
                 }
-            },
-        );
+            }
+        });
         Ok(())
     }
 
@@ -1068,9 +1029,9 @@ fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out
             let n = [l[0] + n[0], l[1] + n[1], l[2] + n[2]];
             let (nb, nk) = locate(near, b, n).expect("a crossing edge's block");
             let d = p ^ q;
-            let m = EDGE_BITS[mask[nb * BN + nk] as usize];
-            debug_assert!(m >> (d - 1) & 1 == 1, "a crossing edge");
-            first[nb * BN + nk] + (m & ((1u8 << (d - 1)) - 1)).count_ones()
+            let c = mask[nb * BN + nk] as usize;
+            debug_assert!(EDGE_BITS[c] >> (d - 1) & 1 == 1, "a crossing edge");
+            first[nb * BN + nk] + u32::from(EDGE_RANK[c][d as usize])
         };
         let n = usize::from(CELL_INDICES[cell as usize]);
         for &edge in &cell_edges()[cell as usize][..n] {
@@ -1096,71 +1057,79 @@ fn block_reach(bins: &[(u64, u32)], points: &[Vec3A], reach: f32) -> ([i32; 3], 
 }
 
 /// The nodes a particle's kernel reaches: the first and last on each axis (global
-/// node coordinates), and the node of the first of its row of x weights.
+/// node coordinates), and its position in cells.
 #[derive(Clone, Copy, Default)]
 struct Foot {
     reach: [[i32; 2]; 3],
-    x0: i32,
+    u: [f32; 3],
 }
 
-/// The particles' feet and weights ([`Surface::weigh`]).
-#[derive(Clone, Copy)]
-struct Weighed<'a> {
-    feet: &'a [Foot],
-    weights: &'a [f32],
-    span: usize,
+/// A particle's kernel factors b((n − u) / r) at the eight nodes `n` of a block's
+/// row along one axis (whole numbers, exact as f32), with the operations of
+/// [`kernel`], four lanes at a time; +0 outside its reach `[r0, r1]`.
+#[inline(always)]
+fn factors(n: &[Vec4; 2], u: f32, [r0, r1]: [i32; 2], inv_r: Vec4) -> [Vec4; 2] {
+    let (r0, r1, u) = (
+        Vec4::splat(r0 as f32),
+        Vec4::splat(r1 as f32),
+        Vec4::splat(u),
+    );
+    n.map(|n| {
+        let t = (n - u) * inv_r;
+        let q = (Vec4::ONE - t * t).max(Vec4::ZERO);
+        Vec4::select(n.cmpge(r0) & n.cmple(r1), q * q * q, Vec4::ZERO)
+    })
 }
 
 /// φ at the nodes of block `bc` (block coordinates): the particles `sums` that reach
 /// it, in `bins` order (by home block, then by index: a fixed order for each node
-/// whoever computes it). Each row of the block takes a particle's eight x weights
-/// there, zeros (+0) past its reach included: the same sums.
-fn splat(
-    bc: [i32; 3],
-    particles: Weighed<'_>,
-    sums: &[u32],
-    params: &Params,
-    out: &mut [f32],
-) -> u8 {
+/// whoever computes it). A particle's factors on the three axes are computed here,
+/// eight nodes of the block at a time ([`factors`]); each row of the block takes its
+/// eight x factors, zeros (+0) past its reach included: the same sums.
+fn splat(bc: [i32; 3], particles: &[Foot], sums: &[u32], params: &Params, out: &mut [f32]) -> u8 {
     out.fill(0.0);
     if sums.is_empty() {
         return 0;
     }
     let base = bc.map(|c| c * B);
-    let span = particles.span;
-    let stride = ROW + 2 * span;
+    let inv_r = Vec4::splat(1.0 / params.r);
+    // The block's nodes on each axis.
+    let nodes = base.map(|c| {
+        let c = Vec4::splat(c as f32);
+        [
+            c + Vec4::new(0.0, 1.0, 2.0, 3.0),
+            c + Vec4::new(4.0, 5.0, 6.0, 7.0),
+        ]
+    });
+    let out: &mut [f32; BN] = out.try_into().expect("a block");
     for &i in sums {
-        let i = i as usize;
-        let foot = &particles.feet[i];
-        // The nodes it reaches in this block along y and z: the first relative to the
-        // block's first node and to the particle's first, and how many.
-        let mut lo = [0usize; 2];
-        let mut len = [0usize; 2];
-        let mut skip = [0usize; 2];
-        for a in 0..2 {
+        let foot = &particles[i as usize];
+        // The nodes it reaches in this block along y and z (relative to the block's
+        // first node).
+        let range: [_; 2] = std::array::from_fn(|a| {
             let [r0, r1] = foot.reach[a + 1];
-            let l = r0.max(base[a + 1]);
-            let h = r1.min(base[a + 1] + B - 1);
-            lo[a] = (l - base[a + 1]) as usize;
-            len[a] = (h - l + 1).max(0) as usize;
-            skip[a] = (l - r0) as usize;
-        }
-        let w = &particles.weights[stride * i..stride * (i + 1)];
-        let (wx, rest) = w.split_at(ROW);
-        let at = (base[0] - foot.x0) as usize;
-        let wx: &[f32; B as usize] = wx[at..at + B as usize].try_into().expect("a row");
-        let (wy, wz) = rest.split_at(span);
-        let wy = &wy[skip[0]..skip[0] + len[0]];
-        let wz = &wz[skip[1]..skip[1] + len[1]];
-        for (z, &wz) in (lo[1]..).zip(wz) {
-            for (y, &wy) in (lo[0]..).zip(wy) {
-                let wyz = wy * wz;
-                let row = (z * B as usize + y) * B as usize;
-                let o: &mut [f32; B as usize] =
-                    (&mut out[row..row + B as usize]).try_into().expect("a row");
-                for x in 0..B as usize {
-                    o[x] += wx[x] * wyz;
-                }
+            let l = r0.max(base[a + 1]) - base[a + 1];
+            let h = r1.min(base[a + 1] + B - 1) - base[a + 1];
+            l as usize..(h + 1).max(l) as usize
+        });
+        let w =
+            std::array::from_fn::<_, 3, _>(|a| factors(&nodes[a], foot.u[a], foot.reach[a], inv_r));
+        let wx = w[0];
+        let [wy, wz] = [w[1], w[2]].map(|[a, b]| {
+            let mut f = [0.0f32; B as usize];
+            a.write_to_slice(&mut f[..4]);
+            b.write_to_slice(&mut f[4..]);
+            f
+        });
+        for z in range[1].clone() {
+            let wz = wz[z & (B - 1) as usize];
+            for y in range[0].clone() {
+                let wyz = wy[y & (B - 1) as usize] * wz;
+                // z and y lie in 0..8: the masks only spare the bounds checks.
+                let at = ((z * B as usize + y) & (B * B - 1) as usize) * B as usize;
+                let (o0, o1) = out[at..at + B as usize].split_at_mut(4);
+                (Vec4::from_slice(o0) + wx[0] * wyz).write_to_slice(o0);
+                (Vec4::from_slice(o1) + wx[1] * wyz).write_to_slice(o1);
             }
         }
     }
@@ -1211,7 +1180,8 @@ fn settled(near: &[[u32; 27]], sides: &[u8], b: usize) -> Option<bool> {
 
 /// The insides of the cell at each node of block `b` (into `cells`: bit c for corner c,
 /// φ ≥ iso) and the block's vertex and index counts. A block wholly on one side of the
-/// surface is settled after reading its nodes.
+/// surface is settled after reading its nodes (its `cells` are left as they were:
+/// nothing reads them).
 fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCounts {
     const Q: usize = B as usize + 1;
     let mut pad = Padded::new();
@@ -1229,7 +1199,6 @@ fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCoun
         }
     }
     if !(any_in && any_out) {
-        cells.fill(if any_in { 0xFF } else { 0 });
         return SurfaceCounts::default();
     }
     let mut counts = SurfaceCounts::default();
@@ -1245,7 +1214,7 @@ fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCoun
             | inside[at + Q * Q + Q] << 6
             | inside[at + Q * Q + Q + 1] << 7;
         *cell = m;
-        counts.vertices += EDGE_BITS[m as usize].count_ones();
+        counts.vertices += u32::from(EDGE_RANK[m as usize][0]);
         counts.indices += u32::from(CELL_INDICES[m as usize]);
     }
     counts
@@ -1262,6 +1231,26 @@ const EDGE_BITS: [u8; 256] = {
             if (cell >> d) & 1 != cell & 1 {
                 t[cell] |= 1 << (d - 1);
             }
+            d += 1;
+        }
+        cell += 1;
+    }
+    t
+};
+
+/// Per cell (the insides of its corners): at 0, the number of crossing edges its node
+/// owns ([`EDGE_BITS`]); at d in 1..8, the number of them before the edge to node + d
+/// (its vertex's place among the node's). A table: the build's targets have no
+/// popcount instruction.
+const EDGE_RANK: [[u8; 8]; 256] = {
+    let mut t = [[0u8; 8]; 256];
+    let mut cell = 0;
+    while cell < 256 {
+        let m = EDGE_BITS[cell];
+        t[cell][0] = m.count_ones() as u8;
+        let mut d = 1;
+        while d < 8 {
+            t[cell][d] = (m & ((1u8 << (d - 1)) - 1)).count_ones() as u8;
             d += 1;
         }
         cell += 1;
