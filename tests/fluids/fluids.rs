@@ -429,6 +429,46 @@ fn two_fluids_layer_the_lighter_on_top() {
     assert!(o - h > 0.45 * depth, "oil {o} m, water {h} m");
 }
 
+/// Adds a ring of the article's kind: a closed rope of 40 inextensible links around
+/// `centre` (radius 0.25 m), `ratio` times the density of the water it encloses, its
+/// particles of radius s/2 (the rope's own radius is for rendering and capsules: the
+/// particles take part in the fluid's density with a radius of their own), its area
+/// kept. Returns the body, its particles `(first, count)` and its rest link length.
+fn add_ring(w: &mut World, centre: Vec3, ratio: f32, s: f32) -> (sinew::BodyId, u32, u32, f32) {
+    let radius = RING_RADIUS;
+    let area = std::f32::consts::PI * radius * radius;
+    let points: Vec<Vec3> = (0..40)
+        .map(|i| {
+            let a = std::f32::consts::TAU * i as f32 / 40.0;
+            centre + Vec3::new(radius * a.cos(), radius * a.sin(), 0.0)
+        })
+        .collect();
+    let body = w
+        .add_rope_polyline(
+            &sinew::RopeDesc {
+                total_mass: ratio * 1000.0 * area,
+                radius: 0.5 * s,
+                pin_start: false,
+                tethers: false,
+                bend_compliance: 1.0e-3,
+                ..sinew::RopeDesc::default()
+            },
+            &points,
+        )
+        .unwrap();
+    let (first, count) = w.body_particle_range(body).unwrap();
+    w.set_particle_radii(first, &vec![0.5 * s; count as usize])
+        .unwrap();
+    w.add_distance_constraints(&[[first + count - 1, first]], None, 0.0)
+        .unwrap();
+    let ring: Vec<u32> = (first..first + count).collect();
+    w.add_ring_area(&ring, 1.0, 0.0).unwrap();
+    (body, first, count, (points[1] - points[0]).length())
+}
+
+/// The rings' radius (m).
+const RING_RADIUS: f32 = 0.25;
+
 /// 2D rings of the article's kind (a closed rope with its area kept): a ring lighter
 /// than the water it encloses floats with its top above the surface, one heavier sinks
 /// to the floor.
@@ -436,40 +476,11 @@ fn two_fluids_layer_the_lighter_on_top() {
 fn rings_float_or_sink_by_their_mass() {
     let (s, cells_x, cells_y) = (0.05f32, 48u32, 16u32);
     let (mut w, f) = tank_2d(1, s, cells_x, cells_y);
-    let radius = 0.25f32;
-    let area = std::f32::consts::PI * radius * radius;
+    let area = std::f32::consts::PI * RING_RADIUS * RING_RADIUS;
     let mut rings = Vec::new();
     for (k, ratio) in [0.3f32, 3.0].into_iter().enumerate() {
         let centre = Vec3::new(0.6 + 1.2 * k as f32, 1.3, 0.0);
-        let segments = 40u32;
-        let points: Vec<Vec3> = (0..segments)
-            .map(|i| {
-                let a = std::f32::consts::TAU * i as f32 / segments as f32;
-                centre + Vec3::new(radius * a.cos(), radius * a.sin(), 0.0)
-            })
-            .collect();
-        let body = w
-            .add_rope_polyline(
-                &sinew::RopeDesc {
-                    total_mass: ratio * 1000.0 * area,
-                    radius: 0.5 * s,
-                    pin_start: false,
-                    tethers: false,
-                    bend_compliance: 1.0e-3,
-                    ..sinew::RopeDesc::default()
-                },
-                &points,
-            )
-            .unwrap();
-        let (first, count) = w.body_particle_range(body).unwrap();
-        // The rope's radius is for rendering and capsules: the particles take part in
-        // the fluid's density with a radius of their own.
-        w.set_particle_radii(first, &vec![0.5 * s; count as usize])
-            .unwrap();
-        w.add_distance_constraints(&[[first + count - 1, first]], None, 0.0)
-            .unwrap();
-        let ring: Vec<u32> = (first..first + count).collect();
-        w.add_ring_area(&ring, 1.0, 0.0).unwrap();
+        let (body, first, count, _) = add_ring(&mut w, centre, ratio, s);
         rings.push((first, count, ratio, body, ratio * 1000.0 * area));
     }
     for _ in 0..540 {
@@ -537,35 +548,8 @@ fn a_floating_ring_stretches_less_with_smaller_steps() {
         w.emit_fluid(f, &block(Vec3::ZERO, 48, 16, 1, s, true), None)
             .unwrap();
         closed_box(&mut w, 48.0 * s, 3.0, None);
-        let radius = 0.25f32;
-        let area = std::f32::consts::PI * radius * radius;
-        let points: Vec<Vec3> = (0..40)
-            .map(|i| {
-                let a = std::f32::consts::TAU * i as f32 / 40.0;
-                Vec3::new(1.2 + radius * a.cos(), 1.3 + radius * a.sin(), 0.0)
-            })
-            .collect();
-        let rest = (points[1] - points[0]).length();
-        let body = w
-            .add_rope_polyline(
-                &sinew::RopeDesc {
-                    total_mass: 0.5 * 1000.0 * area,
-                    radius: 0.5 * s,
-                    pin_start: false,
-                    tethers: false,
-                    bend_compliance: 1.0e-3,
-                    ..sinew::RopeDesc::default()
-                },
-                &points,
-            )
-            .unwrap();
-        let (first, count) = w.body_particle_range(body).unwrap();
-        w.set_particle_radii(first, &vec![0.5 * s; count as usize])
-            .unwrap();
-        w.add_distance_constraints(&[[first + count - 1, first]], None, 0.0)
-            .unwrap();
-        let ring: Vec<u32> = (first..first + count).collect();
-        w.add_ring_area(&ring, 1.0, 0.0).unwrap();
+        let area = std::f32::consts::PI * RING_RADIUS * RING_RADIUS;
+        let (_, first, count, rest) = add_ring(&mut w, Vec3::new(1.2, 1.3, 0.0), 0.5, s);
         let (mut longest, mut area_error) = (0.0f32, 0.0f32);
         for frame in 0..240 {
             w.step(DT).unwrap();
