@@ -450,17 +450,34 @@ impl DistanceConstraints {
         if it.solver != Solver::Jacobi || self.is_empty() {
             return false;
         }
-        let threads = it.exec.threads_for(self.len(), it.work);
-        self.solve_jacobi(
-            particles,
-            it.inv_h2,
-            it.relaxation,
-            it.first,
-            it.exec,
-            threads,
-            Some(epilogue),
-        );
+        self.solve(particles, it, Some(epilogue));
         true
+    }
+
+    /// One iteration with `it`'s solver, the particle pass `pass` fused in where
+    /// given: the Gauss-Seidel sweep's prologue (block by block in its first stage) or
+    /// the Jacobi gather's epilogue (each particle once gathered).
+    fn solve(
+        &mut self,
+        particles: &mut Particles,
+        it: &Iteration<'_>,
+        pass: Option<ParticlePass<'_>>,
+    ) {
+        let threads = it.exec.threads_for(self.len(), it.work);
+        match it.solver {
+            Solver::GaussSeidel => self.solve_gauss_seidel(
+                particles, it.inv_h2, it.first, it.exec, threads, pass, it.phase,
+            ),
+            Solver::Jacobi => self.solve_jacobi(
+                particles,
+                it.inv_h2,
+                it.relaxation,
+                it.first,
+                it.exec,
+                threads,
+                pass,
+            ),
+        }
     }
 }
 
@@ -486,21 +503,7 @@ impl ConstraintSet for DistanceConstraints {
     fn begin_substep(&mut self, _s: u32, _n: u32, _solver: Solver) {}
 
     fn project(&mut self, particles: &mut Particles, it: &Iteration<'_>) {
-        let threads = it.exec.threads_for(self.len(), it.work);
-        match it.solver {
-            Solver::GaussSeidel => self.solve_gauss_seidel(
-                particles, it.inv_h2, it.first, it.exec, threads, None, it.phase,
-            ),
-            Solver::Jacobi => self.solve_jacobi(
-                particles,
-                it.inv_h2,
-                it.relaxation,
-                it.first,
-                it.exec,
-                threads,
-                None,
-            ),
-        }
+        self.solve(particles, it, None);
     }
 
     /// Gauss-Seidel only: the pass runs block by block in the sweep's first stage.
@@ -513,18 +516,7 @@ impl ConstraintSet for DistanceConstraints {
         if it.solver != Solver::GaussSeidel || self.is_empty() {
             return false;
         }
-        let threads = it.exec.threads_for(self.len(), it.work);
-        let (inv_h2, first) = (it.inv_h2, it.first);
-        let phase = it.phase;
-        self.solve_gauss_seidel(
-            particles,
-            inv_h2,
-            first,
-            it.exec,
-            threads,
-            Some(prologue),
-            phase,
-        );
+        self.solve(particles, it, Some(prologue));
         true
     }
 
