@@ -561,7 +561,7 @@ mod avx {
     ///
     /// # Safety
     /// The CPU has AVX.
-    #[target_feature(enable = "avx")]
+    #[inline(always)]
     pub(super) unsafe fn count<const PLAIN: bool, const SKIP_ROAMING: bool, const KEEP: bool>(
         s: &Cloud<'_>,
         g: Option<&Rough<'_>>,
@@ -642,7 +642,7 @@ mod avx {
     ///
     /// # Safety
     /// The CPU has AVX.
-    #[target_feature(enable = "avx")]
+    #[inline(always)]
     pub(super) unsafe fn sum<const PLAIN: bool, const SKIP_ROAMING: bool>(
         s: &Cloud<'_>,
         k: usize,
@@ -746,7 +746,7 @@ mod avx {
     ///
     /// # Safety
     /// The CPU has AVX.
-    #[target_feature(enable = "avx")]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn sum_rough<const PLAIN: bool, const SKIP_ROAMING: bool>(
         s: &Cloud<'_>,
