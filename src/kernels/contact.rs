@@ -557,7 +557,9 @@ mod avx {
     /// [`sum_rough`] with `g`) on eight neighbours per block, the lanes that pass it
     /// counted (and appended to `kept` with `KEEP`).
     ///
-    /// Panics if k or an entry of `list` is not a slot of `s` (or of `g`).
+    /// Panics if k or an entry of `list` is not a slot of `s` (or of `g`). Inlined into
+    /// its caller, whose loop is compiled with AVX (`simd::with_avx`, the counting
+    /// pass's chunk loop): no call per slot (elsewhere each intrinsic is a call).
     ///
     /// # Safety
     /// The CPU has AVX.
@@ -638,7 +640,8 @@ mod avx {
     /// See [`super::sum_scalar`]: the same operations, eight neighbours per block;
     /// `PLAIN`: see [`super::sum`].
     ///
-    /// Panics if k or an entry of `list` is not a slot of `s`.
+    /// Panics if k or an entry of `list` is not a slot of `s`. Inlined as [`count`] is
+    /// (the sum's range loop).
     ///
     /// # Safety
     /// The CPU has AVX.
@@ -742,7 +745,8 @@ mod avx {
     /// block, the lanes that touch (or attract) added in list order; `PLAIN`: see
     /// [`super::sum`].
     ///
-    /// Panics if k or an entry of `list` is not a slot of `s` or of `g`.
+    /// Panics if k or an entry of `list` is not a slot of `s` or of `g`. Inlined as
+    /// [`count`] is.
     ///
     /// # Safety
     /// The CPU has AVX.
