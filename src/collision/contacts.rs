@@ -43,7 +43,7 @@
 use super::neighbours::{NeighbourStats, Neighbours};
 use crate::error::{try_reserve, Result};
 use crate::kernels::contact::{count, counts, push, rub, sum, sum_rough, Cloud, Rough};
-use crate::kernels::simd::Kernel;
+use crate::kernels::simd::{with_avx, Kernel};
 use crate::math::{Vec3, Vec4};
 use crate::particles::material::{Grain, COHESION_BAND};
 use crate::particles::Particles;
@@ -300,39 +300,48 @@ impl ParticleContacts {
             );
             let full = &full;
             exec.for_each_item(parts, m, |c, (split, ends, buf)| {
-                let buf = &mut buf[0];
-                buf.clear();
-                let first = c * CHUNK;
-                let mut side = s.side_cursor(first);
-                // Whether the chunk's entries still fit (else only counted).
-                let mut keep = true;
-                for (i, n) in split.iter_mut().enumerate() {
-                    let k = first + i;
-                    let mut active = 0u32;
-                    if s.hot[k].w != 0.0 {
-                        let (list, skip) = match s.roam_list(k) {
-                            Some(list) => (list, false),
-                            None => (s.list(k), skip),
-                        };
-                        let room = list.len();
-                        if keep && buf.capacity() - buf.len() < room {
-                            let grow = buf.capacity().max(room);
-                            keep = buf.try_reserve(grow).is_ok();
-                        }
-                        let out = keep.then_some(&mut *buf);
-                        active = count(kernel, &cloud, g, k, list, skip, roaming, plain, out);
-                        if !s.is_roaming(k) {
-                            for p in side.of(k) {
-                                active += counts(&cloud, g, k, p[1] as usize) as u32;
+                // The chunk's loop and the counting kernel compiled as one function
+                // with the kernel's CPU feature (no call per slot).
+                with_avx(
+                    kernel,
+                    #[inline(always)]
+                    || {
+                        let buf = &mut buf[0];
+                        buf.clear();
+                        let first = c * CHUNK;
+                        let mut side = s.side_cursor(first);
+                        // Whether the chunk's entries still fit (else only counted).
+                        let mut keep = true;
+                        for (i, n) in split.iter_mut().enumerate() {
+                            let k = first + i;
+                            let mut active = 0u32;
+                            if s.hot[k].w != 0.0 {
+                                let (list, skip) = match s.roam_list(k) {
+                                    Some(list) => (list, false),
+                                    None => (s.list(k), skip),
+                                };
+                                let room = list.len();
+                                if keep && buf.capacity() - buf.len() < room {
+                                    let grow = buf.capacity().max(room);
+                                    keep = buf.try_reserve(grow).is_ok();
+                                }
+                                let out = keep.then_some(&mut *buf);
+                                active =
+                                    count(kernel, &cloud, g, k, list, skip, roaming, plain, out);
+                                if !s.is_roaming(k) {
+                                    for p in side.of(k) {
+                                        active += counts(&cloud, g, k, p[1] as usize) as u32;
+                                    }
+                                }
                             }
+                            ends[i] = buf.len() as u32;
+                            *n = active as f32;
                         }
-                    }
-                    ends[i] = buf.len() as u32;
-                    *n = active as f32;
-                }
-                if !keep {
-                    full.store(false, std::sync::atomic::Ordering::Relaxed);
-                }
+                        if !keep {
+                            full.store(false, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    },
+                )
             });
         }
         let split_m = &mut split[..m];
@@ -379,7 +388,7 @@ impl ParticleContacts {
                     kernel,
                     plain,
                 };
-                apply_corrections(s, &pairs, touch, &mut particles.hot, exec);
+                apply_corrections(kernel, s, &pairs, touch, &mut particles.hot, exec);
             }
             None => {
                 let pairs = Smooth {
@@ -388,7 +397,7 @@ impl ParticleContacts {
                     kernel,
                     plain,
                 };
-                apply_corrections(s, &pairs, touch, &mut particles.hot, exec);
+                apply_corrections(kernel, s, &pairs, touch, &mut particles.hot, exec);
             }
         }
     }
@@ -403,6 +412,7 @@ impl ParticleContacts {
 /// The slots are independent (each reads the gathered positions and writes its own
 /// particle), so the result does not depend on the thread count.
 fn apply_corrections<P: Pairs>(
+    kernel: Kernel,
     s: &Neighbours,
     pairs: &P,
     touch: Option<(&[Vec<u32>], &[u32])>,
@@ -410,41 +420,49 @@ fn apply_corrections<P: Pairs>(
     exec: &Executor,
 ) {
     let skip = s.has_roaming();
-    let cursors =
-        |range: &std::ops::Range<usize>| (s.side_cursor(range.start), s.fast_cursor(range.start));
-    s.slot_order()
-        .scatter(exec, hot, cursors, |(side, fast), k, hot| {
-            let mut acc = Vec3::ZERO;
-            let mut active = 0u32;
-            let add = |j: usize, acc: &mut Vec3, active: &mut u32| {
-                if let Some(d) = pairs.pair(k, j) {
-                    *acc += d;
-                    *active += 1;
-                }
-            };
-            if s.hot[k].w != 0.0 {
-                if let Some((touch, ends)) = touch {
-                    let list = ParticleContacts::kept_of(touch, ends, k);
-                    pairs.sum(k, list, false, &mut acc, &mut active);
-                    if !s.is_roaming(k) {
-                        for p in side.of(k) {
-                            add(p[1] as usize, &mut acc, &mut active);
+    s.slot_order().scatter_ranges(exec, hot, |range, places| {
+        // The range's loop and the contact sum compiled as one function with the
+        // kernel's CPU feature (the sum inlined: no call per slot).
+        with_avx(
+            kernel,
+            #[inline(always)]
+            || {
+                let (mut side, mut fast) = (s.side_cursor(range.start), s.fast_cursor(range.start));
+                for k in range {
+                    let mut acc = Vec3::ZERO;
+                    let mut active = 0u32;
+                    let add = |j: usize, acc: &mut Vec3, active: &mut u32| {
+                        if let Some(d) = pairs.pair(k, j) {
+                            *acc += d;
+                            *active += 1;
+                        }
+                    };
+                    if s.hot[k].w != 0.0 {
+                        if let Some((touch, ends)) = touch {
+                            let list = ParticleContacts::kept_of(touch, ends, k);
+                            pairs.sum(k, list, false, &mut acc, &mut active);
+                            if !s.is_roaming(k) {
+                                for p in side.of(k) {
+                                    add(p[1] as usize, &mut acc, &mut active);
+                                }
+                            }
+                        } else if let Some(list) = s.roam_list(k) {
+                            pairs.sum(k, list, false, &mut acc, &mut active);
+                        } else {
+                            pairs.sum(k, s.list(k), skip, &mut acc, &mut active);
+                            for p in side.of(k) {
+                                add(p[1] as usize, &mut acc, &mut active);
+                            }
                         }
                     }
-                } else if let Some(list) = s.roam_list(k) {
-                    pairs.sum(k, list, false, &mut acc, &mut active);
-                } else {
-                    pairs.sum(k, s.list(k), skip, &mut acc, &mut active);
-                    for p in side.of(k) {
+                    for p in fast.of(k) {
                         add(p[1] as usize, &mut acc, &mut active);
                     }
+                    if active > 0 {
+                        *places.at(k) += acc.extend(0.0);
+                    }
                 }
-            }
-            for p in fast.of(k) {
-                add(p[1] as usize, &mut acc, &mut active);
-            }
-            if active > 0 {
-                *hot += acc.extend(0.0);
-            }
-        });
+            },
+        )
+    });
 }

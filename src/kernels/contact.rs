@@ -557,11 +557,13 @@ mod avx {
     /// [`sum_rough`] with `g`) on eight neighbours per block, the lanes that pass it
     /// counted (and appended to `kept` with `KEEP`).
     ///
-    /// Panics if k or an entry of `list` is not a slot of `s` (or of `g`).
+    /// Panics if k or an entry of `list` is not a slot of `s` (or of `g`). Inlined into
+    /// its caller, whose loop is compiled with AVX (`simd::with_avx`, the counting
+    /// pass's chunk loop): no call per slot (elsewhere each intrinsic is a call).
     ///
     /// # Safety
     /// The CPU has AVX.
-    #[target_feature(enable = "avx")]
+    #[inline(always)]
     pub(super) unsafe fn count<const PLAIN: bool, const SKIP_ROAMING: bool, const KEEP: bool>(
         s: &Cloud<'_>,
         g: Option<&Rough<'_>>,
@@ -638,11 +640,12 @@ mod avx {
     /// See [`super::sum_scalar`]: the same operations, eight neighbours per block;
     /// `PLAIN`: see [`super::sum`].
     ///
-    /// Panics if k or an entry of `list` is not a slot of `s`.
+    /// Panics if k or an entry of `list` is not a slot of `s`. Inlined as [`count`] is
+    /// (the sum's range loop).
     ///
     /// # Safety
     /// The CPU has AVX.
-    #[target_feature(enable = "avx")]
+    #[inline(always)]
     pub(super) unsafe fn sum<const PLAIN: bool, const SKIP_ROAMING: bool>(
         s: &Cloud<'_>,
         k: usize,
@@ -742,11 +745,12 @@ mod avx {
     /// block, the lanes that touch (or attract) added in list order; `PLAIN`: see
     /// [`super::sum`].
     ///
-    /// Panics if k or an entry of `list` is not a slot of `s` or of `g`.
+    /// Panics if k or an entry of `list` is not a slot of `s` or of `g`. Inlined as
+    /// [`count`] is.
     ///
     /// # Safety
     /// The CPU has AVX.
-    #[target_feature(enable = "avx")]
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub(super) unsafe fn sum_rough<const PLAIN: bool, const SKIP_ROAMING: bool>(
         s: &Cloud<'_>,

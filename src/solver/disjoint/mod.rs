@@ -438,26 +438,68 @@ impl SlotOrder {
     /// cover each slot once), and `state` made by `init` from the slot range the call
     /// belongs to (a cursor into per-slot data sorted by slot). Panics unless the map is
     /// checked and `target` holds every particle of the map.
+    #[cfg(test)]
     pub(crate) fn scatter<T, S, I, F>(&self, exec: &Executor, target: &mut [T], init: I, f: F)
     where
         T: Send,
         I: Fn(&Range<usize>) -> S + Sync + Send,
         F: Fn(&mut S, usize, &mut T) + Sync + Send,
     {
-        self.check_target(target.len());
-        let (order, target) = (&self.order[..], DisjointSlice::new(target));
-        exec.for_ranges(order.len(), |r| {
+        self.scatter_ranges(exec, target, |r, places| {
             let mut state = init(&r);
-            for (k, &i) in r.clone().zip(&order[r]) {
-                // SAFETY: i < bound <= target.len() (`check_target` above); the map is one to
-                // one (checked since its last edit, and `&self` forbids an edit
-                // meanwhile) and the ranges of one pass are disjoint, so no other
-                // task touches element i during the pass.
-                f(&mut state, k, unsafe {
-                    &mut *target.as_ptr().add(i as usize)
-                });
+            for k in r {
+                f(&mut state, k, places.at(k));
             }
         })
+    }
+
+    /// [`Executor::for_ranges`] over the slots: `f(range, places)` for each range of
+    /// slots, `places` handing out the element of `target` of each slot's particle of
+    /// the range ([`RangePlaces::at`]), exclusively (slots of one map have distinct
+    /// particles, and the ranges cover each slot once): the loop over the range is the
+    /// caller's (one function with its per-slot work). Panics unless the map is
+    /// checked and `target` holds every particle of the map.
+    pub(crate) fn scatter_ranges<T, F>(&self, exec: &Executor, target: &mut [T], f: F)
+    where
+        T: Send,
+        F: Fn(Range<usize>, &mut RangePlaces<'_, '_, T>) + Sync + Send,
+    {
+        self.check_target(target.len());
+        let (order, target) = (&self.order[..], DisjointSlice::new(target));
+        exec.for_ranges(order.len(), |range| {
+            let target = &target;
+            let mut places = RangePlaces {
+                order,
+                target,
+                range: range.clone(),
+            };
+            f(range, &mut places)
+        })
+    }
+}
+
+/// The particles of one range of slots in a [`SlotOrder::scatter_ranges`] pass.
+pub(crate) struct RangePlaces<'s, 'a, T> {
+    order: &'s [u32],
+    target: &'s DisjointSlice<'a, T>,
+    range: Range<usize>,
+}
+
+impl<T> RangePlaces<'_, '_, T> {
+    /// The element of slot k's particle. Panics unless k is a slot of the range.
+    #[inline(always)]
+    pub(crate) fn at(&mut self, k: usize) -> &mut T {
+        assert!(
+            self.range.contains(&k),
+            "slot order: slot {k} outside its range"
+        );
+        let i = self.order[k] as usize;
+        // SAFETY: i < bound <= target.len() (`scatter_ranges` checked the target); the
+        // map is one to one (checked since its last edit, and the pass borrows it, so
+        // no edit meanwhile) and the ranges of one pass are disjoint, so no other task
+        // touches element i during the pass; the element is borrowed from `self`, so
+        // this range hands out one at a time.
+        unsafe { &mut *self.target.as_ptr().add(i) }
     }
 }
 
