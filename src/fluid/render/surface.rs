@@ -194,6 +194,9 @@ pub(crate) struct Surface {
     /// Per finite particle, in `bins` order (so that the blocks read them nearly in
     /// memory order): its position and the nodes its kernel reaches ([`Foot`]).
     feet: Vec<Foot>,
+    /// Per finite particle, in `bins` order: the blocks its kernel reaches around its
+    /// home block ([`SPAN_BLOCKS`]).
+    spans: Vec<u8>,
     /// The particles each block sums (the blocks their kernels reach; as places in
     /// `bins`), block by block: block b's run from `sums_start[b]` to
     /// `sums_start[b + 1]`, in `bins` order.
@@ -691,8 +694,8 @@ impl Surface {
             self.sorted[*s as usize] = (k, i);
             *s += 1;
         }
-        self.bins.clear();
-        self.bins.extend_from_slice(&self.sorted[..n]);
+        std::mem::swap(&mut self.bins, &mut self.sorted);
+        self.bins.truncate(n);
         Ok(())
     }
 
@@ -701,14 +704,20 @@ impl Surface {
     fn weigh(&mut self, params: &Params, exec: &Executor) -> Result<()> {
         let n = self.bins.len();
         grow(&mut self.feet, n, Foot::default())?;
+        grow(&mut self.spans, n, 0)?;
         let r = params.r;
         let (bins, points) = (&self.bins, &self.points);
-        exec.for_chunks(Rows::new(&mut self.feet[..n]), |range, feet| {
-            for (&(home, k), foot) in bins[range].iter().zip(feet) {
+        let parts = (
+            Rows::new(&mut self.feet[..n]),
+            Rows::new(&mut self.spans[..n]),
+        );
+        exec.for_chunks(parts, |range, (feet, spans)| {
+            for ((&(home, k), foot), span) in bins[range].iter().zip(feet).zip(spans) {
                 let u = points[k as usize].to_array();
                 // Its home block, as `place` filed it.
                 let hc = unkey(home);
                 foot.u = u;
+                let mut code = 0u8;
                 for a in 0..3 {
                     // Within the home block and the next on each side (r ≤ B cells; the
                     // bound only drops nodes a rounding of r = B would add, at b = 0).
@@ -716,7 +725,10 @@ impl Surface {
                     let lo = ceil(u[a] - r).max(first);
                     let hi = ((u[a] + r) as i32).min(first + ROW - 1);
                     foot.reach[a] = [lo, hi];
+                    code |= u8::from(lo.div_euclid(B) < hc[a]) << (2 * a)
+                        | u8::from(hi.div_euclid(B) > hc[a]) << (2 * a + 1);
                 }
+                *span = code;
             }
         });
         Ok(())
@@ -747,7 +759,7 @@ impl Surface {
             let slots = &mut self.slots[..d.volume()];
             slots.fill(0);
             for &(_, s, e) in &self.occupied {
-                let (lo, hi) = block_reach(&self.bins[s as usize..e as usize], &self.points, reach);
+                let (lo, hi) = block_reach(&self.feet[s as usize..e as usize], reach);
                 for z in lo[2]..=hi[2] {
                     for y in lo[1]..=hi[1] {
                         for x in lo[0]..=hi[0] {
@@ -782,8 +794,27 @@ impl Surface {
         grow(&mut self.counts, blocks, SurfaceCounts::default())?;
         grow(&mut self.sides, blocks, 0)?;
         let (keys, dense, slots) = (&self.keys, self.dense, &self.slots);
+        // In the box, a neighbour's index is the block's plus a fixed step.
+        let steps: [isize; 27] = std::array::from_fn(|i| {
+            let o = [
+                i as isize % 3 - 1,
+                (i as isize / 3) % 3 - 1,
+                i as isize / 9 - 1,
+            ];
+            let d = dense.map_or([0; 3], |d| d.dims.map(|n| n as isize));
+            (o[2] * d[1] + o[1]) * d[0] + o[0]
+        });
         for (b, near) in self.near[..blocks].iter_mut().enumerate() {
             let c = unkey(keys[b]);
+            if let Some(d) =
+                dense.filter(|d| (0..3).all(|a| c[a] > d.lo[a] && c[a] < d.lo[a] + d.dims[a] - 1))
+            {
+                let at = d.index(c).expect("a block in the box") as isize;
+                for (slot, step) in near.iter_mut().zip(steps) {
+                    *slot = slots[(at + step) as usize];
+                }
+                continue;
+            }
             for (i, slot) in near.iter_mut().enumerate() {
                 let o = [i as i32 % 3 - 1, (i as i32 / 3) % 3 - 1, i as i32 / 9 - 1];
                 let n = [c[0] + o[0], c[1] + o[1], c[2] + o[2]];
@@ -800,7 +831,7 @@ impl Surface {
     fn keys_by_sort(&mut self, reach: f32) -> Result<()> {
         for o in 0..self.occupied.len() {
             let (_, s, e) = self.occupied[o];
-            let (lo, hi) = block_reach(&self.bins[s as usize..e as usize], &self.points, reach);
+            let (lo, hi) = block_reach(&self.feet[s as usize..e as usize], reach);
             let n = (0..3)
                 .map(|a| (hi[a] - lo[a] + 1) as usize)
                 .product::<usize>();
@@ -823,15 +854,14 @@ impl Surface {
     }
 
     /// The particles each block sums: every particle is filed under each block its
-    /// kernel reaches (its own block and, at most, the next one on each axis), in
-    /// `bins` order (by home block, then by index), so each block reads only the
-    /// particles that reach it, in the order the field's sums take.
+    /// kernel reaches (its own block and, at most, the next one on each axis: its
+    /// [`SPAN_BLOCKS`]), in `bins` order (by home block, then by index), so each block
+    /// reads only the particles that reach it, in the order the field's sums take.
     fn contributions(&mut self) -> Result<()> {
         let blocks = self.keys.len();
         self.sums_start.clear();
         try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
         self.sums_start.resize(blocks + 1, 0);
-        let mut total = 0usize;
         // Twice over the particles: the counts per block (made the runs' starts), then
         // the runs (each start advancing to its run's end).
         for fill in [false, true] {
@@ -842,30 +872,31 @@ impl Surface {
                     *s = at;
                     at += n;
                 }
-                grow(&mut self.sums, total, 0)?;
+                grow(&mut self.sums, at as usize, 0)?;
             }
-            for &(home, start, end) in &self.occupied {
-                let hb = slot_of(self.dense, &self.slots, &self.keys, unkey(home));
+            let Surface {
+                occupied,
+                spans,
+                near,
+                dense,
+                slots,
+                keys,
+                sums,
+                sums_start,
+                ..
+            } = &mut *self;
+            for &(home, start, end) in occupied.iter() {
+                let hb = slot_of(*dense, slots, keys, unkey(home));
                 debug_assert!(hb != u32::MAX, "an occupied block");
-                let hc = unkey(home);
-                for k in start..end {
-                    let reach = &self.feet[k as usize].reach;
-                    let o: [[i32; 2]; 3] =
-                        std::array::from_fn(|a| reach[a].map(|n| n.div_euclid(B) - hc[a]));
-                    for z in o[2][0]..=o[2][1] {
-                        for y in o[1][0]..=o[1][1] {
-                            for x in o[0][0]..=o[0][1] {
-                                let b = self.near[hb as usize][near_index([x, y, z])] as usize;
-                                if fill {
-                                    let at = &mut self.sums_start[b];
-                                    self.sums[*at as usize] = k;
-                                    *at += 1;
-                                } else {
-                                    self.sums_start[b] += 1;
-                                    total += 1;
-                                }
-                            }
+                let near = &near[hb as usize];
+                for (k, &span) in (start..end).zip(&spans[start as usize..end as usize]) {
+                    let [list @ .., n] = SPAN_BLOCKS[usize::from(span & 63)];
+                    for &o in &list[..usize::from(n)] {
+                        let at = &mut sums_start[near[usize::from(o)] as usize];
+                        if fill {
+                            sums[*at as usize] = k;
                         }
+                        *at += 1;
                     }
                 }
             }
@@ -1043,18 +1074,51 @@ fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out
 }
 
 /// The first and last blocks (on each axis) within a kernel and the margin of the
-/// particles `bins` (positions in cells `points`, kernel radius `reach` cells).
-fn block_reach(bins: &[(u64, u32)], points: &[Vec3A], reach: f32) -> ([i32; 3], [i32; 3]) {
-    let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-    for &(_, k) in bins {
-        let u = points[k as usize].to_array();
+/// particles `feet` (kernel radius `reach` cells).
+fn block_reach(feet: &[Foot], reach: f32) -> ([i32; 3], [i32; 3]) {
+    // u ± reach, rounded, then truncated, never decreases as u grows: the extreme
+    // particles give the extreme nodes.
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    for foot in feet {
         for a in 0..3 {
-            lo[a] = lo[a].min((u[a] - reach) as i32 - MARGIN);
-            hi[a] = hi[a].max((u[a] + reach) as i32 + MARGIN);
+            lo[a] = lo[a].min(foot.u[a]);
+            hi[a] = hi[a].max(foot.u[a]);
         }
     }
-    (lo.map(|c| c.div_euclid(B)), hi.map(|c| c.div_euclid(B)))
+    (
+        lo.map(|u| ((u - reach) as i32 - MARGIN).div_euclid(B)),
+        hi.map(|u| ((u + reach) as i32 + MARGIN).div_euclid(B)),
+    )
 }
+
+/// The blocks a particle's kernel reaches around its home block, by its span (bit 2a:
+/// the block below on axis a, bit 2a + 1: the block above): their offsets in `near`
+/// ([`near_index`]), then their number (the last entry: at most eight for a kernel
+/// of r ≤ B / 2 cells, which cannot reach both sides).
+const SPAN_BLOCKS: [[u8; 28]; 64] = {
+    let mut t = [[0u8; 28]; 64];
+    let mut span = 0;
+    while span < 64 {
+        let mut n = 0;
+        let mut z = -((span >> 4) as i32 & 1);
+        while z <= (span >> 5) as i32 & 1 {
+            let mut y = -((span >> 2) as i32 & 1);
+            while y <= (span >> 3) as i32 & 1 {
+                let mut x = -(span as i32 & 1);
+                while x <= (span >> 1) as i32 & 1 {
+                    t[span][n] = (((z + 1) * 3 + (y + 1)) * 3 + (x + 1)) as u8;
+                    n += 1;
+                    x += 1;
+                }
+                y += 1;
+            }
+            z += 1;
+        }
+        t[span][27] = n as u8;
+        span += 1;
+    }
+    t
+};
 
 /// The nodes a particle's kernel reaches: the first and last on each axis (global
 /// node coordinates), and its position in cells.
