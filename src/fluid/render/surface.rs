@@ -1096,12 +1096,11 @@ const CORNER_STEP: [usize; 8] = [0, 1, 8, 9, 64, 65, 72, 73];
 fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out: &mut [u32]) {
     let mut j = 0usize;
     let cells = &mask[b * BN..(b + 1) * BN];
-    for run in (0..BN).step_by(8) {
-        if uniform(&cells[run..run + 8]) {
+    for (r, run) in cells.chunks_exact(8).enumerate() {
+        if uniform(run) {
             continue;
         }
-        for k in run..run + 8 {
-            let cell = cells[k];
+        for (k, &cell) in (8 * r..).zip(run) {
             if cell == 0 || cell == 0xFF {
                 continue;
             }
