@@ -1051,17 +1051,19 @@ fn block_vertices(
             let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
             let f0 = pad.value(l);
             let g0 = pad.gradient(l);
-            for d in 1..=7u8 {
-                if m >> (d - 1) & 1 == 0 {
-                    continue;
-                }
+            let node = Vec3A::from_array([0, 1, 2].map(|a| (base[a] + l[a]) as f32));
+            // Its crossing edges in order of direction, one bit at a time.
+            let mut edges = m;
+            while edges != 0 {
+                let d = edges.trailing_zeros() as u8 + 1;
+                edges &= edges - 1;
                 let step = corner(d);
                 let n1 = [l[0] + step[0], l[1] + step[1], l[2] + step[2]];
                 let f1 = pad.value(n1);
                 let t = ((iso - f0) / (f1 - f0)).clamp(0.0, 1.0);
                 let t = if t.is_finite() { t } else { 0.5 };
                 let s = Vec3A::from_array(step.map(|c| c as f32));
-                let at = Vec3A::from_array([0, 1, 2].map(|a| (base[a] + l[a]) as f32)) + s * t;
+                let at = node + s * t;
                 out.positions[j] = origin + Vec3::from(at * cell);
                 let g = g0 + (pad.gradient(n1) - g0) * t;
                 let n = -g;
