@@ -32,18 +32,21 @@
 //!
 //! Each particle's position and the nodes its kernel reaches are kept in block order
 //! (so a block reads them nearly in memory order) and the particle is filed under the
-//! blocks its kernel reaches; each block computes the factors b(·) of the particles
-//! it sums at its own nodes (eight a row on each axis, four lanes at a time, the
-//! scalar kernel's operations: a stored copy, 36 floats a particle read back by every
-//! block it reaches, cost more in cache misses than the arithmetic). Every node's sum
-//! runs over the particles in a fixed order (by home block, then by index), one block
-//! per task. A block whose cells' corners lie only in blocks wholly outside (or
-//! wholly inside) is settled from the sides the splat reports, without reading its
-//! nodes; the others read their neighbourhood once into a padded copy. The vertices
-//! and triangles are written one block per task, each block's run at the start its
-//! counts give: the mesh, order included, does not depend on the thread count.
-//! Buffers grow on the first build (and when the mesh grew); later builds do not
-//! allocate.
+//! blocks its kernel reaches (its span: which neighbours of its home block, from a
+//! table); each block computes the factors b(·) of the particles it sums at its own
+//! nodes (eight a row on each axis, `kernels::splat`: a row of eight lanes with AVX,
+//! four lanes otherwise, the same bits; a stored copy, 36 floats a particle read back
+//! by every block it reaches, cost more in cache misses than the arithmetic). Every
+//! node's sum runs over the particles in a fixed order (by home block, then by
+//! index), one block per task. A block whose cells' corners lie only in blocks wholly
+//! outside (or wholly inside) is settled from the sides the splat reports, without
+//! reading its nodes; the others read their neighbourhood once into a padded copy and
+//! classify their cells a row of eight at a time. The vertices and triangles are
+//! written one block per task, each block's run at the start its counts give (runs
+//! of eight cells without a crossing skipped): the mesh, order included, does not
+//! depend on the thread count. Buffers grow on the first build (and when the mesh
+//! grew); later builds do not allocate, and the mesh's own buffers are not refilled
+//! (every vertex and index is written).
 
 use crate::error::{try_reserve, Error, Result};
 use crate::kernels::simd::Kernel;
