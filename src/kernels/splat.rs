@@ -142,10 +142,10 @@ mod avx {
 
     /// [`super::factors`] at the eight nodes `n`, in one register.
     #[inline(always)]
-    unsafe fn factors(n: __m256, u: f32, [r0, r1]: [i32; 2], inv_r: __m256) -> __m256 {
+    unsafe fn factors(n: __m256, u: &f32, [r0, r1]: [i32; 2], inv_r: __m256) -> __m256 {
         // SAFETY: AVX is enabled in every caller.
         unsafe {
-            let t = _mm256_mul_ps(_mm256_sub_ps(n, _mm256_set1_ps(u)), inv_r);
+            let t = _mm256_mul_ps(_mm256_sub_ps(n, _mm256_broadcast_ss(u)), inv_r);
             let q = _mm256_max_ps(
                 _mm256_sub_ps(_mm256_set1_ps(1.0), _mm256_mul_ps(t, t)),
                 _mm256_setzero_ps(),
@@ -175,20 +175,22 @@ mod avx {
             let inv_r = _mm256_set1_ps(inv_r);
             for &i in list {
                 let foot = &feet[i as usize];
-                let wx = factors(nodes[0], foot.u[0], foot.reach[0], inv_r);
-                let (mut wy, mut wz) = ([0.0f32; B], [0.0f32; B]);
-                _mm256_storeu_ps(
-                    wy.as_mut_ptr(),
-                    factors(nodes[1], foot.u[1], foot.reach[1], inv_r),
-                );
+                let wx = factors(nodes[0], &foot.u[0], foot.reach[0], inv_r);
+                let wy = factors(nodes[1], &foot.u[1], foot.reach[1], inv_r);
+                let mut wz = [0.0f32; B];
                 _mm256_storeu_ps(
                     wz.as_mut_ptr(),
-                    factors(nodes[2], foot.u[2], foot.reach[2], inv_r),
+                    factors(nodes[2], &foot.u[2], foot.reach[2], inv_r),
                 );
                 for z in span(base[2], foot.reach[2]) {
-                    let wz = wz[z & (B - 1)];
+                    // w_y w_z of every row of this z at once (the same products).
+                    let mut wyz = [0.0f32; B];
+                    _mm256_storeu_ps(
+                        wyz.as_mut_ptr(),
+                        _mm256_mul_ps(wy, _mm256_broadcast_ss(&wz[z & (B - 1)])),
+                    );
                     for y in span(base[1], foot.reach[1]) {
-                        let wyz = _mm256_set1_ps(wy[y & (B - 1)] * wz);
+                        let wyz = _mm256_broadcast_ss(&wyz[y & (B - 1)]);
                         let at = ((z * B + y) & (B * B - 1)) * B;
                         let row = &mut out[at..at + B];
                         let sum =
