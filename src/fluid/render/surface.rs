@@ -758,8 +758,9 @@ impl Surface {
                     let lo = ceil(u[a] - r).max(first);
                     let hi = ((u[a] + r) as i32).min(first + ROW - 1);
                     foot.reach[a] = [lo, hi];
-                    code |= u8::from(lo.div_euclid(B) < hc[a]) << (2 * a)
-                        | u8::from(hi.div_euclid(B) > hc[a]) << (2 * a + 1);
+                    // Below its home block's first node, past its last.
+                    code |= u8::from(lo < first + B) << (2 * a)
+                        | u8::from(hi >= first + 2 * B) << (2 * a + 1);
                 }
                 *span = code;
             }
