@@ -19,6 +19,7 @@
 //! * [`fluid`]: the density solver's loops (density, correction, viscosity), run
 //!   through [`fluid_pass`] over a chunk of slots whose neighbour lists were checked
 //!   once when the grid build sealed them ([`fluid_pass::SlotLists`]).
+//! * [`splat`]: the field splat of a fluid's surface mesh, a block of nodes at a time.
 //! * [`scan`]: the distance tests of the neighbour searches (particle contacts and
 //!   fluids), the cell floor and the prefetch of their passes.
 //!
@@ -40,5 +41,6 @@ pub(crate) mod jacobi_plan;
 pub(crate) mod plane_cull;
 pub(crate) mod scan;
 pub(crate) mod simd;
+pub(crate) mod splat;
 pub(crate) mod sweep;
 pub(crate) mod tether;

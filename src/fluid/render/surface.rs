@@ -32,22 +32,27 @@
 //!
 //! Each particle's position and the nodes its kernel reaches are kept in block order
 //! (so a block reads them nearly in memory order) and the particle is filed under the
-//! blocks its kernel reaches; each block computes the factors b(·) of the particles
-//! it sums at its own nodes (eight a row on each axis, four lanes at a time, the
-//! scalar kernel's operations: a stored copy, 36 floats a particle read back by every
-//! block it reaches, cost more in cache misses than the arithmetic). Every node's sum
-//! runs over the particles in a fixed order (by home block, then by index), one block
-//! per task. A block whose cells' corners lie only in blocks wholly outside (or
-//! wholly inside) is settled from the sides the splat reports, without reading its
-//! nodes; the others read their neighbourhood once into a padded copy. The vertices
-//! and triangles are written one block per task, each block's run at the start its
-//! counts give: the mesh, order included, does not depend on the thread count.
-//! Buffers grow on the first build (and when the mesh grew); later builds do not
-//! allocate.
+//! blocks its kernel reaches (its span: which neighbours of its home block, from a
+//! table); each block computes the factors b(·) of the particles it sums at its own
+//! nodes (eight a row on each axis, `kernels::splat`: a row of eight lanes with AVX,
+//! four lanes otherwise, the same bits; a stored copy, 36 floats a particle read back
+//! by every block it reaches, cost more in cache misses than the arithmetic). Every
+//! node's sum runs over the particles in a fixed order (by home block, then by
+//! index), one block per task. A block whose cells' corners lie only in blocks wholly
+//! outside (or wholly inside) is settled from the sides the splat reports, without
+//! reading its nodes; the others read their neighbourhood once into a padded copy and
+//! classify their cells a row of eight at a time. The vertices and triangles are
+//! written one block per task, each block's run at the start its counts give (runs
+//! of eight cells without a crossing skipped): the mesh, order included, does not
+//! depend on the thread count. Buffers grow on the first build (and when the mesh
+//! grew); later builds do not allocate, and the mesh's own buffers are not refilled
+//! (every vertex and index is written).
 
 use crate::error::{try_reserve, Error, Result};
+use crate::kernels::simd::Kernel;
+use crate::kernels::splat::{splat, Foot};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
-use crate::math::{Vec3, Vec3A, Vec4};
+use crate::math::{Vec3, Vec3A};
 use crate::solver::parallel::{Blocks, Executor, Ragged, Rows};
 
 use super::grow;
@@ -194,6 +199,9 @@ pub(crate) struct Surface {
     /// Per finite particle, in `bins` order (so that the blocks read them nearly in
     /// memory order): its position and the nodes its kernel reaches ([`Foot`]).
     feet: Vec<Foot>,
+    /// Per finite particle, in `bins` order: the blocks its kernel reaches around its
+    /// home block ([`SPAN_BLOCKS`]).
+    spans: Vec<u8>,
     /// The particles each block sums (the blocks their kernels reach; as places in
     /// `bins`), block by block: block b's run from `sums_start[b]` to
     /// `sums_start[b + 1]`, in `bins` order.
@@ -239,6 +247,8 @@ pub(crate) struct Surface {
     pub indices: Vec<u32>,
     /// The fluid of the last build (`None` before one).
     pub fluid: Option<super::super::FluidId>,
+    /// The splat's kernel (AVX where the CPU has it).
+    kernel: Kernel,
 }
 
 /// The key of block (x, y, z) (each in 0..2²¹).
@@ -500,11 +510,30 @@ impl Surface {
         params: &Params,
         exec: &Executor,
     ) -> Result<SurfaceCounts> {
-        self.positions.clear();
-        self.normals.clear();
-        self.indices.clear();
         self.fluid = None;
+        let built = self.mesh(count, position, params, exec);
+        if built.is_err() {
+            self.positions.clear();
+            self.normals.clear();
+            self.indices.clear();
+        }
+        built
+    }
+
+    /// [`Self::build`]: the mesh's buffers keep their old contents until the passes
+    /// overwrite them (every vertex and index is written), so growing them is all
+    /// they cost.
+    fn mesh(
+        &mut self,
+        count: usize,
+        position: impl Fn(usize) -> Vec3,
+        params: &Params,
+        exec: &Executor,
+    ) -> Result<SurfaceCounts> {
         if !self.place(count, &position, params, exec)? || !self.plan(params)? {
+            self.positions.clear();
+            self.normals.clear();
+            self.indices.clear();
             return Ok(SurfaceCounts::default());
         }
         let blocks = self.keys.len();
@@ -522,10 +551,13 @@ impl Surface {
                 keys,
                 field,
                 sides,
+                kernel,
                 ..
             } = &mut *self;
+            let kernel = *kernel;
             let particles = &feet[..];
             let (sums, starts, keys) = (&*sums, &*sums_start, &*keys);
+            let inv_r = 1.0 / params.r;
             exec.for_items(
                 threads,
                 (
@@ -534,7 +566,11 @@ impl Surface {
                 ),
                 |b, (out, side)| {
                     let run = &sums[starts[b] as usize..starts[b + 1] as usize];
-                    side[0] = splat(unkey(keys[b]), particles, run, params, out);
+                    let base = unkey(keys[b]).map(|c| c * B);
+                    let level = (params.inv_bulk, params.threshold);
+                    let out = out.try_into().expect("a block");
+                    let s = splat(kernel, base, inv_r, particles, run, level, out);
+                    side[0] = (u8::from(s.some) * INSIDE_SOME) | (u8::from(s.all) * INSIDE_ALL);
                 },
             );
         }
@@ -578,12 +614,12 @@ impl Surface {
                 "the surface has {vertices} vertices and {indices} indices, more than 2^32 - 1: use a larger cell_size"
             )));
         }
-        try_reserve(&mut self.positions, vertices, "surface vertices")?;
-        try_reserve(&mut self.normals, vertices, "surface normals")?;
-        try_reserve(&mut self.indices, indices, "surface indices")?;
-        self.positions.resize(vertices, Vec3::ZERO);
-        self.normals.resize(vertices, Vec3::ZERO);
-        self.indices.resize(indices, 0);
+        grow(&mut self.positions, vertices, Vec3::ZERO)?;
+        grow(&mut self.normals, vertices, Vec3::ZERO)?;
+        grow(&mut self.indices, indices, 0)?;
+        self.positions.truncate(vertices);
+        self.normals.truncate(vertices);
+        self.indices.truncate(indices);
         grow(&mut self.starts, 2 * (blocks + 1), 0)?;
         let (vstarts, istarts) = self.starts[..2 * (blocks + 1)].split_at_mut(blocks + 1);
         let (mut v, mut i) = (0u32, 0u32);
@@ -691,8 +727,8 @@ impl Surface {
             self.sorted[*s as usize] = (k, i);
             *s += 1;
         }
-        self.bins.clear();
-        self.bins.extend_from_slice(&self.sorted[..n]);
+        std::mem::swap(&mut self.bins, &mut self.sorted);
+        self.bins.truncate(n);
         Ok(())
     }
 
@@ -701,14 +737,20 @@ impl Surface {
     fn weigh(&mut self, params: &Params, exec: &Executor) -> Result<()> {
         let n = self.bins.len();
         grow(&mut self.feet, n, Foot::default())?;
+        grow(&mut self.spans, n, 0)?;
         let r = params.r;
         let (bins, points) = (&self.bins, &self.points);
-        exec.for_chunks(Rows::new(&mut self.feet[..n]), |range, feet| {
-            for (&(home, k), foot) in bins[range].iter().zip(feet) {
+        let parts = (
+            Rows::new(&mut self.feet[..n]),
+            Rows::new(&mut self.spans[..n]),
+        );
+        exec.for_chunks(parts, |range, (feet, spans)| {
+            for ((&(home, k), foot), span) in bins[range].iter().zip(feet).zip(spans) {
                 let u = points[k as usize].to_array();
                 // Its home block, as `place` filed it.
                 let hc = unkey(home);
                 foot.u = u;
+                let mut code = 0u8;
                 for a in 0..3 {
                     // Within the home block and the next on each side (r ≤ B cells; the
                     // bound only drops nodes a rounding of r = B would add, at b = 0).
@@ -716,7 +758,11 @@ impl Surface {
                     let lo = ceil(u[a] - r).max(first);
                     let hi = ((u[a] + r) as i32).min(first + ROW - 1);
                     foot.reach[a] = [lo, hi];
+                    // Below its home block's first node, past its last.
+                    code |= u8::from(lo < first + B) << (2 * a)
+                        | u8::from(hi >= first + 2 * B) << (2 * a + 1);
                 }
+                *span = code;
             }
         });
         Ok(())
@@ -747,7 +793,7 @@ impl Surface {
             let slots = &mut self.slots[..d.volume()];
             slots.fill(0);
             for &(_, s, e) in &self.occupied {
-                let (lo, hi) = block_reach(&self.bins[s as usize..e as usize], &self.points, reach);
+                let (lo, hi) = block_reach(&self.feet[s as usize..e as usize], reach);
                 for z in lo[2]..=hi[2] {
                     for y in lo[1]..=hi[1] {
                         for x in lo[0]..=hi[0] {
@@ -782,8 +828,27 @@ impl Surface {
         grow(&mut self.counts, blocks, SurfaceCounts::default())?;
         grow(&mut self.sides, blocks, 0)?;
         let (keys, dense, slots) = (&self.keys, self.dense, &self.slots);
+        // In the box, a neighbour's index is the block's plus a fixed step.
+        let steps: [isize; 27] = std::array::from_fn(|i| {
+            let o = [
+                i as isize % 3 - 1,
+                (i as isize / 3) % 3 - 1,
+                i as isize / 9 - 1,
+            ];
+            let d = dense.map_or([0; 3], |d| d.dims.map(|n| n as isize));
+            (o[2] * d[1] + o[1]) * d[0] + o[0]
+        });
         for (b, near) in self.near[..blocks].iter_mut().enumerate() {
             let c = unkey(keys[b]);
+            if let Some(d) =
+                dense.filter(|d| (0..3).all(|a| c[a] > d.lo[a] && c[a] < d.lo[a] + d.dims[a] - 1))
+            {
+                let at = d.index(c).expect("a block in the box") as isize;
+                for (slot, step) in near.iter_mut().zip(steps) {
+                    *slot = slots[(at + step) as usize];
+                }
+                continue;
+            }
             for (i, slot) in near.iter_mut().enumerate() {
                 let o = [i as i32 % 3 - 1, (i as i32 / 3) % 3 - 1, i as i32 / 9 - 1];
                 let n = [c[0] + o[0], c[1] + o[1], c[2] + o[2]];
@@ -800,7 +865,7 @@ impl Surface {
     fn keys_by_sort(&mut self, reach: f32) -> Result<()> {
         for o in 0..self.occupied.len() {
             let (_, s, e) = self.occupied[o];
-            let (lo, hi) = block_reach(&self.bins[s as usize..e as usize], &self.points, reach);
+            let (lo, hi) = block_reach(&self.feet[s as usize..e as usize], reach);
             let n = (0..3)
                 .map(|a| (hi[a] - lo[a] + 1) as usize)
                 .product::<usize>();
@@ -823,15 +888,14 @@ impl Surface {
     }
 
     /// The particles each block sums: every particle is filed under each block its
-    /// kernel reaches (its own block and, at most, the next one on each axis), in
-    /// `bins` order (by home block, then by index), so each block reads only the
-    /// particles that reach it, in the order the field's sums take.
+    /// kernel reaches (its own block and, at most, the next one on each axis: its
+    /// [`SPAN_BLOCKS`]), in `bins` order (by home block, then by index), so each block
+    /// reads only the particles that reach it, in the order the field's sums take.
     fn contributions(&mut self) -> Result<()> {
         let blocks = self.keys.len();
         self.sums_start.clear();
         try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
         self.sums_start.resize(blocks + 1, 0);
-        let mut total = 0usize;
         // Twice over the particles: the counts per block (made the runs' starts), then
         // the runs (each start advancing to its run's end).
         for fill in [false, true] {
@@ -842,30 +906,31 @@ impl Surface {
                     *s = at;
                     at += n;
                 }
-                grow(&mut self.sums, total, 0)?;
+                grow(&mut self.sums, at as usize, 0)?;
             }
-            for &(home, start, end) in &self.occupied {
-                let hb = slot_of(self.dense, &self.slots, &self.keys, unkey(home));
+            let Surface {
+                occupied,
+                spans,
+                near,
+                dense,
+                slots,
+                keys,
+                sums,
+                sums_start,
+                ..
+            } = &mut *self;
+            for &(home, start, end) in occupied.iter() {
+                let hb = slot_of(*dense, slots, keys, unkey(home));
                 debug_assert!(hb != u32::MAX, "an occupied block");
-                let hc = unkey(home);
-                for k in start..end {
-                    let reach = &self.feet[k as usize].reach;
-                    let o: [[i32; 2]; 3] =
-                        std::array::from_fn(|a| reach[a].map(|n| n.div_euclid(B) - hc[a]));
-                    for z in o[2][0]..=o[2][1] {
-                        for y in o[1][0]..=o[1][1] {
-                            for x in o[0][0]..=o[0][1] {
-                                let b = self.near[hb as usize][near_index([x, y, z])] as usize;
-                                if fill {
-                                    let at = &mut self.sums_start[b];
-                                    self.sums[*at as usize] = k;
-                                    *at += 1;
-                                } else {
-                                    self.sums_start[b] += 1;
-                                    total += 1;
-                                }
-                            }
+                let near = &near[hb as usize];
+                for (k, &span) in (start..end).zip(&spans[start as usize..end as usize]) {
+                    let [list @ .., n] = SPAN_BLOCKS[usize::from(span & 63)];
+                    for &o in &list[..usize::from(n)] {
+                        let at = &mut sums_start[near[usize::from(o)] as usize];
+                        if fill {
+                            sums[*at as usize] = k;
                         }
+                        *at += 1;
                     }
                 }
             }
@@ -975,173 +1040,150 @@ fn block_vertices(
     let mut pad = Padded::new();
     pad.fill(view, b);
     let mut j = 0usize;
-    for k in 0..BN {
-        let m = EDGE_BITS[mask[k] as usize];
-        out.first[k] = out.start + j as u32;
-        if m == 0 {
+    // Runs of eight nodes that own no crossing edge are skipped: nothing reads their
+    // first vertex.
+    for run in (0..BN).step_by(8) {
+        if uniform(&mask[run..run + 8]) {
             continue;
         }
-        let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
-        let f0 = pad.value(l);
-        let g0 = pad.gradient(l);
-        for d in 1..=7u8 {
-            if m >> (d - 1) & 1 == 0 {
+        for k in run..run + 8 {
+            let m = EDGE_BITS[mask[k] as usize];
+            out.first[k] = out.start + j as u32;
+            if m == 0 {
                 continue;
             }
-            let step = corner(d);
-            let n1 = [l[0] + step[0], l[1] + step[1], l[2] + step[2]];
-            let f1 = pad.value(n1);
-            let t = ((iso - f0) / (f1 - f0)).clamp(0.0, 1.0);
-            let t = if t.is_finite() { t } else { 0.5 };
-            let s = Vec3A::from_array(step.map(|c| c as f32));
-            let at = Vec3A::from_array([0, 1, 2].map(|a| (base[a] + l[a]) as f32)) + s * t;
-            out.positions[j] = origin + Vec3::from(at * cell);
-            let g = g0 + (pad.gradient(n1) - g0) * t;
-            let n = -g;
-            let len = n.length();
-            let n = if len > 1.0e-12 && len.is_finite() {
-                n / len
-            } else if f0 >= iso {
-                s.normalize()
-            } else {
-                -s.normalize()
-            };
-            out.normals[j] = Vec3::from(n);
-            j += 1;
+            let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
+            let f0 = pad.value(l);
+            let g0 = pad.gradient(l);
+            let node = Vec3A::from_array([0, 1, 2].map(|a| (base[a] + l[a]) as f32));
+            // Its crossing edges in order of direction, one bit at a time.
+            let mut edges = m;
+            while edges != 0 {
+                let d = edges.trailing_zeros() as u8 + 1;
+                edges &= edges - 1;
+                let step = corner(d);
+                let n1 = [l[0] + step[0], l[1] + step[1], l[2] + step[2]];
+                let f1 = pad.value(n1);
+                let t = ((iso - f0) / (f1 - f0)).clamp(0.0, 1.0);
+                let t = if t.is_finite() { t } else { 0.5 };
+                let s = Vec3A::from_array(step.map(|c| c as f32));
+                let at = node + s * t;
+                out.positions[j] = origin + Vec3::from(at * cell);
+                let g = g0 + (pad.gradient(n1) - g0) * t;
+                let n = -g;
+                let len = n.length();
+                let n = if len > 1.0e-12 && len.is_finite() {
+                    n / len
+                } else if f0 >= iso {
+                    s.normalize()
+                } else {
+                    -s.normalize()
+                };
+                out.normals[j] = Vec3::from(n);
+                j += 1;
+            }
         }
     }
     debug_assert_eq!(j, out.positions.len(), "the block's vertex count");
 }
 
+/// Whether the cells of `mask` (a run of eight) are all wholly inside or all wholly
+/// outside (mixed runs count as not).
+#[inline(always)]
+fn uniform(mask: &[u8]) -> bool {
+    let m = u64::from_le_bytes(mask.try_into().expect("eight cells"));
+    m == 0 || m == u64::MAX
+}
+
+/// The offset of corner `c` of a cell from its node within a block.
+const CORNER_STEP: [usize; 8] = [0, 1, 8, 9, 64, 65, 72, 73];
+
 /// The triangles of block `b` into `out` (its run of indices), cell by cell.
 fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out: &mut [u32]) {
     let mut j = 0usize;
-    for k in 0..BN {
-        let cell = mask[b * BN + k];
-        if cell == 0 || cell == 0xFF {
+    let cells = &mask[b * BN..(b + 1) * BN];
+    for (r, run) in cells.chunks_exact(8).enumerate() {
+        if uniform(run) {
             continue;
         }
-        let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
-        let vertex = |(p, q): (u8, u8)| {
-            // The edge's lower corner (a subset of the other in a chain).
-            let (p, q) = (p & q, p | q);
-            let n = corner(p);
-            let n = [l[0] + n[0], l[1] + n[1], l[2] + n[2]];
-            let (nb, nk) = locate(near, b, n).expect("a crossing edge's block");
-            let d = p ^ q;
-            let c = mask[nb * BN + nk] as usize;
-            debug_assert!(EDGE_BITS[c] >> (d - 1) & 1 == 1, "a crossing edge");
-            first[nb * BN + nk] + u32::from(EDGE_RANK[c][d as usize])
-        };
-        let n = usize::from(CELL_INDICES[cell as usize]);
-        for &edge in &cell_edges()[cell as usize][..n] {
-            out[j] = vertex(edge);
-            j += 1;
+        for (k, &cell) in (8 * r..).zip(run) {
+            if cell == 0 || cell == 0xFF {
+                continue;
+            }
+            let l = [k as i32 % B, (k as i32 / B) % B, k as i32 / (B * B)];
+            // A cell below the block's last node on every axis has its corners in it.
+            let within = l.iter().all(|&c| c < B - 1);
+            let vertex = |(p, q): (u8, u8)| {
+                // The edge's lower corner (a subset of the other in a chain).
+                let (p, q) = (p & q, p | q);
+                let (nb, nk) = if within {
+                    (b, k + CORNER_STEP[usize::from(p & 7)])
+                } else {
+                    let n = corner(p);
+                    let n = [l[0] + n[0], l[1] + n[1], l[2] + n[2]];
+                    locate(near, b, n).expect("a crossing edge's block")
+                };
+                let d = p ^ q;
+                let c = mask[nb * BN + nk] as usize;
+                debug_assert!(EDGE_BITS[c] >> (d - 1) & 1 == 1, "a crossing edge");
+                first[nb * BN + nk] + u32::from(EDGE_RANK[c][d as usize])
+            };
+            let n = usize::from(CELL_INDICES[cell as usize]);
+            for &edge in &cell_edges()[cell as usize][..n] {
+                out[j] = vertex(edge);
+                j += 1;
+            }
         }
     }
     debug_assert_eq!(j, out.len(), "the block's index count");
 }
 
 /// The first and last blocks (on each axis) within a kernel and the margin of the
-/// particles `bins` (positions in cells `points`, kernel radius `reach` cells).
-fn block_reach(bins: &[(u64, u32)], points: &[Vec3A], reach: f32) -> ([i32; 3], [i32; 3]) {
-    let (mut lo, mut hi) = ([i32::MAX; 3], [i32::MIN; 3]);
-    for &(_, k) in bins {
-        let u = points[k as usize].to_array();
+/// particles `feet` (kernel radius `reach` cells).
+fn block_reach(feet: &[Foot], reach: f32) -> ([i32; 3], [i32; 3]) {
+    // u ± reach, rounded, then truncated, never decreases as u grows: the extreme
+    // particles give the extreme nodes.
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    for foot in feet {
         for a in 0..3 {
-            lo[a] = lo[a].min((u[a] - reach) as i32 - MARGIN);
-            hi[a] = hi[a].max((u[a] + reach) as i32 + MARGIN);
+            lo[a] = lo[a].min(foot.u[a]);
+            hi[a] = hi[a].max(foot.u[a]);
         }
     }
-    (lo.map(|c| c.div_euclid(B)), hi.map(|c| c.div_euclid(B)))
+    (
+        lo.map(|u| ((u - reach) as i32 - MARGIN).div_euclid(B)),
+        hi.map(|u| ((u + reach) as i32 + MARGIN).div_euclid(B)),
+    )
 }
 
-/// The nodes a particle's kernel reaches: the first and last on each axis (global
-/// node coordinates), and its position in cells.
-#[derive(Clone, Copy, Default)]
-struct Foot {
-    reach: [[i32; 2]; 3],
-    u: [f32; 3],
-}
-
-/// A particle's kernel factors b((n − u) / r) at the eight nodes `n` of a block's
-/// row along one axis (whole numbers, exact as f32), with the operations of
-/// [`kernel`], four lanes at a time; +0 outside its reach `[r0, r1]`.
-#[inline(always)]
-fn factors(n: &[Vec4; 2], u: f32, [r0, r1]: [i32; 2], inv_r: Vec4) -> [Vec4; 2] {
-    let (r0, r1, u) = (
-        Vec4::splat(r0 as f32),
-        Vec4::splat(r1 as f32),
-        Vec4::splat(u),
-    );
-    n.map(|n| {
-        let t = (n - u) * inv_r;
-        let q = (Vec4::ONE - t * t).max(Vec4::ZERO);
-        Vec4::select(n.cmpge(r0) & n.cmple(r1), q * q * q, Vec4::ZERO)
-    })
-}
-
-/// φ at the nodes of block `bc` (block coordinates): the particles `sums` that reach
-/// it, in `bins` order (by home block, then by index: a fixed order for each node
-/// whoever computes it). A particle's factors on the three axes are computed here,
-/// eight nodes of the block at a time ([`factors`]); each row of the block takes its
-/// eight x factors, zeros (+0) past its reach included: the same sums.
-fn splat(bc: [i32; 3], particles: &[Foot], sums: &[u32], params: &Params, out: &mut [f32]) -> u8 {
-    out.fill(0.0);
-    if sums.is_empty() {
-        return 0;
-    }
-    let base = bc.map(|c| c * B);
-    let inv_r = Vec4::splat(1.0 / params.r);
-    // The block's nodes on each axis.
-    let nodes = base.map(|c| {
-        let c = Vec4::splat(c as f32);
-        [
-            c + Vec4::new(0.0, 1.0, 2.0, 3.0),
-            c + Vec4::new(4.0, 5.0, 6.0, 7.0),
-        ]
-    });
-    let out: &mut [f32; BN] = out.try_into().expect("a block");
-    for &i in sums {
-        let foot = &particles[i as usize];
-        // The nodes it reaches in this block along y and z (relative to the block's
-        // first node).
-        let range: [_; 2] = std::array::from_fn(|a| {
-            let [r0, r1] = foot.reach[a + 1];
-            let l = r0.max(base[a + 1]) - base[a + 1];
-            let h = r1.min(base[a + 1] + B - 1) - base[a + 1];
-            l as usize..(h + 1).max(l) as usize
-        });
-        let w =
-            std::array::from_fn::<_, 3, _>(|a| factors(&nodes[a], foot.u[a], foot.reach[a], inv_r));
-        let wx = w[0];
-        let [wy, wz] = [w[1], w[2]].map(|[a, b]| {
-            let mut f = [0.0f32; B as usize];
-            a.write_to_slice(&mut f[..4]);
-            b.write_to_slice(&mut f[4..]);
-            f
-        });
-        for z in range[1].clone() {
-            let wz = wz[z & (B - 1) as usize];
-            for y in range[0].clone() {
-                let wyz = wy[y & (B - 1) as usize] * wz;
-                // z and y lie in 0..8: the masks only spare the bounds checks.
-                let at = ((z * B as usize + y) & (B * B - 1) as usize) * B as usize;
-                let (o0, o1) = out[at..at + B as usize].split_at_mut(4);
-                (Vec4::from_slice(o0) + wx[0] * wyz).write_to_slice(o0);
-                (Vec4::from_slice(o1) + wx[1] * wyz).write_to_slice(o1);
+/// The blocks a particle's kernel reaches around its home block, by its span (bit 2a:
+/// the block below on axis a, bit 2a + 1: the block above): their offsets in `near`
+/// ([`near_index`]), then their number (the last entry: at most eight for a kernel
+/// of r ≤ B / 2 cells, which cannot reach both sides).
+const SPAN_BLOCKS: [[u8; 28]; 64] = {
+    let mut t = [[0u8; 28]; 64];
+    let mut span = 0;
+    while span < 64 {
+        let mut n = 0;
+        let mut z = -((span >> 4) as i32 & 1);
+        while z <= (span >> 5) as i32 & 1 {
+            let mut y = -((span >> 2) as i32 & 1);
+            while y <= (span >> 3) as i32 & 1 {
+                let mut x = -(span as i32 & 1);
+                while x <= (span >> 1) as i32 & 1 {
+                    t[span][n] = (((z + 1) * 3 + (y + 1)) * 3 + (x + 1)) as u8;
+                    n += 1;
+                    x += 1;
+                }
+                y += 1;
             }
+            z += 1;
         }
+        t[span][27] = n as u8;
+        span += 1;
     }
-    let (mut some, mut all) = (false, true);
-    for f in out.iter_mut() {
-        *f *= params.inv_bulk;
-        let inside = *f >= params.threshold;
-        some |= inside;
-        all &= inside;
-    }
-    (u8::from(some) * INSIDE_SOME) | (u8::from(all) * INSIDE_ALL)
-}
+    t
+};
 
 /// A block's side ([`Surface::sides`]): some of its nodes are inside (φ ≥ the level).
 const INSIDE_SOME: u8 = 1;
@@ -1184,41 +1226,69 @@ fn settled(near: &[[u32; 27]], sides: &[u8], b: usize) -> Option<bool> {
 /// nothing reads them).
 fn classify(view: View<'_>, b: usize, iso: f32, cells: &mut [u8]) -> SurfaceCounts {
     const Q: usize = B as usize + 1;
+    const N: usize = B as usize;
     let mut pad = Padded::new();
     pad.fill(view, b);
-    let mut inside = [0u8; Q * Q * Q];
-    let (mut any_in, mut any_out) = (false, false);
+    // The insides of nodes 0..=8 on each axis, rows of nine (and room for a row of
+    // eight read from the last one).
+    let mut inside = [0u8; Q * Q * Q + N];
+    let mut ins = 0usize;
     for z in 0..Q {
         for y in 0..Q {
-            for x in 0..Q {
-                let i = pad.value([x as i32, y as i32, z as i32]) >= iso;
-                inside[(z * Q + y) * Q + x] = u8::from(i);
-                any_in |= i;
-                any_out |= !i;
+            let from = ((z + 1) * P + (y + 1)) * P + 1;
+            let at = (z * Q + y) * Q;
+            for (i, &f) in inside[at..at + Q].iter_mut().zip(&pad.0[from..from + Q]) {
+                *i = u8::from(f >= iso);
+                ins += usize::from(*i);
             }
         }
     }
-    if !(any_in && any_out) {
+    if ins == 0 || ins == Q * Q * Q {
         return SurfaceCounts::default();
     }
     let mut counts = SurfaceCounts::default();
-    for (k, cell) in cells.iter_mut().enumerate() {
-        let (x, y, z) = (k % 8, k / 8 % 8, k / 64);
-        let at = (z * Q + y) * Q + x;
-        let m = inside[at]
-            | inside[at + 1] << 1
-            | inside[at + Q] << 2
-            | inside[at + Q + 1] << 3
-            | inside[at + Q * Q] << 4
-            | inside[at + Q * Q + 1] << 5
-            | inside[at + Q * Q + Q] << 6
-            | inside[at + Q * Q + Q + 1] << 7;
-        *cell = m;
-        counts.vertices += u32::from(EDGE_RANK[m as usize][0]);
-        counts.indices += u32::from(CELL_INDICES[m as usize]);
+    // A row of eight cells at a time: bit c of a cell from its corner c's row.
+    let row = |at: usize| -> [u8; N] { inside[at..at + N].try_into().expect("a row") };
+    for (k, out) in cells.chunks_exact_mut(N).enumerate() {
+        let at = (k / N * Q + k % N) * Q;
+        let corners = [
+            at,
+            at + 1,
+            at + Q,
+            at + Q + 1,
+            at + Q * Q,
+            at + Q * Q + 1,
+            at + Q * Q + Q,
+            at + Q * Q + Q + 1,
+        ]
+        .map(row);
+        let mut m = [0u8; N];
+        for (c, r) in corners.iter().enumerate() {
+            for (m, &i) in m.iter_mut().zip(r) {
+                *m |= i << c;
+            }
+        }
+        out.copy_from_slice(&m);
+        for &m in &m {
+            let [v, i] = CELL_COUNTS[m as usize];
+            counts.vertices += u32::from(v);
+            counts.indices += u32::from(i);
+        }
     }
     counts
 }
+
+/// Per cell (the insides of its corners): the vertices its node owns and its
+/// indices ([`EDGE_RANK`]'s first column and [`CELL_INDICES`]), side by side.
+const CELL_COUNTS: [[u8; 2]; 256] = {
+    let mut t = [[0u8; 2]; 256];
+    let mut cell = 0;
+    while cell < 256 {
+        t[cell] = [EDGE_RANK[cell][0], CELL_INDICES[cell]];
+        cell += 1;
+    }
+    t
+};
 
 /// The crossing edges a node owns given the insides of its cell (bit d − 1 for the
 /// edge to node + d: the corner d differs from corner 0).
