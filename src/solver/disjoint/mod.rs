@@ -432,27 +432,6 @@ impl SlotOrder {
         ((self.order.capacity() + self.slot_of.capacity()) * std::mem::size_of::<u32>()) as u64
     }
 
-    /// [`Executor::for_ranges`] over the slots: `f(&mut state, k, x)` for every slot
-    /// `k`, in ascending order within each range, with `x` its particle's element of
-    /// `target`, exclusively (slots of one map have distinct particles, and the ranges
-    /// cover each slot once), and `state` made by `init` from the slot range the call
-    /// belongs to (a cursor into per-slot data sorted by slot). Panics unless the map is
-    /// checked and `target` holds every particle of the map.
-    #[cfg(test)]
-    pub(crate) fn scatter<T, S, I, F>(&self, exec: &Executor, target: &mut [T], init: I, f: F)
-    where
-        T: Send,
-        I: Fn(&Range<usize>) -> S + Sync + Send,
-        F: Fn(&mut S, usize, &mut T) + Sync + Send,
-    {
-        self.scatter_ranges(exec, target, |r, places| {
-            let mut state = init(&r);
-            for k in r {
-                f(&mut state, k, places.at(k));
-            }
-        })
-    }
-
     /// [`Executor::for_ranges`] over the slots: `f(range, places)` for each range of
     /// slots, `places` handing out the element of `target` of each slot's particle of
     /// the range ([`RangePlaces::at`]), exclusively (slots of one map have distinct

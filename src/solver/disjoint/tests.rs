@@ -113,18 +113,29 @@ fn slot_order_scatters_to_each_particle_once() {
     }
     map.check();
     let mut target = vec![0u32; n];
-    map.scatter(&exec, &mut target, |_| (), |_, k, x| *x += k as u32 + 1);
+    map.scatter_ranges(&exec, &mut target, |range, places| {
+        for k in range {
+            *places.at(k) += k as u32 + 1;
+        }
+    });
     for (k, &i) in map.order().iter().enumerate() {
         assert_eq!(target[i as usize], k as u32 + 1);
     }
     assert!(target.iter().step_by(3).all(|&x| x == 0));
+    // A range hands out its own slots' particles only.
+    let outside = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        map.scatter_ranges(&exec, &mut target, |range, places| {
+            places.at(range.end);
+        })
+    }));
+    assert!(outside.is_err());
     // Two slots on one particle.
     let (order, _) = map.edit();
     order[1] = order[0];
     let shared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| map.check()));
     assert!(shared.is_err());
     let unchecked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        map.scatter(&exec, &mut target, |_| (), |_, _, _| {})
+        map.scatter_ranges(&exec, &mut target, |_, _| {})
     }));
     assert!(unchecked.is_err());
 }
