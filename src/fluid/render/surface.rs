@@ -513,11 +513,16 @@ impl Surface {
         self.fluid = None;
         let built = self.mesh(count, position, params, exec);
         if built.is_err() {
-            self.positions.clear();
-            self.normals.clear();
-            self.indices.clear();
+            self.clear_mesh();
         }
         built
+    }
+
+    /// Empties the mesh (no vertex, no index).
+    fn clear_mesh(&mut self) {
+        self.positions.clear();
+        self.normals.clear();
+        self.indices.clear();
     }
 
     /// [`Self::build`]: the mesh's buffers keep their old contents until the passes
@@ -531,9 +536,7 @@ impl Surface {
         exec: &Executor,
     ) -> Result<SurfaceCounts> {
         if !self.place(count, &position, params, exec)? || !self.plan(params)? {
-            self.positions.clear();
-            self.normals.clear();
-            self.indices.clear();
+            self.clear_mesh();
             return Ok(SurfaceCounts::default());
         }
         let blocks = self.keys.len();
