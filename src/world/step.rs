@@ -200,7 +200,16 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
     // A host's markers are called on the calling thread: such a world keeps its
     // substeps there (the passes fork to the workers all the same; the same bits).
     let parallel = runs_in_parallel(particles, &work, collision, exec) && !prof.has_hook();
+    // Inside the region the workers are awake between the passes: light passes fork
+    // there too (`Executor::in_region`; the same chunks, the same bits).
+    let inner = parallel.then(|| exec.in_region());
+    let inner_cx = StepContext {
+        exec: inner.as_ref().unwrap_or(exec),
+        ..cx
+    };
     let mut substeps = || {
+        let cx = inner_cx;
+        let exec = cx.exec;
         for s in 0..cx.substeps {
             let cx = StepContext { substep: s, ..cx };
             // The fused pass ran inside the last iteration's gather.
