@@ -281,17 +281,36 @@ impl Executor {
         self.for_ranges_from(n, self.light_min, f)
     }
 
+    /// [`Self::for_ranges`] with ranges of `part` items (the last one shorter) when
+    /// the pass runs in parallel: finer items for a heavy pass over few thousand
+    /// items, whose last `CHUNK` would leave the other threads idle while one finishes
+    /// it.
+    pub(crate) fn for_parts<F>(&self, n: usize, part: usize, f: F)
+    where
+        F: Fn(Range<usize>) + Sync + Send,
+    {
+        self.for_ranges_sized(n, PARALLEL_MIN_ITEMS, part, f)
+    }
+
     fn for_ranges_from<F>(&self, n: usize, min_items: usize, f: F)
     where
         F: Fn(Range<usize>) + Sync + Send,
     {
+        self.for_ranges_sized(n, min_items, CHUNK, f)
+    }
+
+    fn for_ranges_sized<F>(&self, n: usize, min_items: usize, part: usize, f: F)
+    where
+        F: Fn(Range<usize>) + Sync + Send,
+    {
+        assert!(part > 0, "ranges of at least one item");
         if n >= min_items && self.threads > 1 && !matches!(self.backend, Backend::Inline) {
             // The same chunks whoever runs them, claimed as a one-stage pass: the
             // calling thread from the front, the others from the back (so that each
             // thread keeps its part of the particles from pass to pass).
-            let chunks = n.div_ceil(CHUNK);
+            let chunks = n.div_ceil(part);
             self.stages(self.threads, &[chunks][..], |_, c| {
-                f(c * CHUNK..((c + 1) * CHUNK).min(n))
+                f(c * part..((c + 1) * part).min(n))
             })
         } else {
             f(0..n)
