@@ -2,6 +2,7 @@
 //! (and, under Miri or ThreadSanitizer, race on nothing).
 
 use super::*;
+use crate::solver::parallel::CHUNK;
 
 /// Two threads write interleaved disjoint halves of one slice through a
 /// `DisjointSlice` while reading their own elements back: no lost write, and (under
