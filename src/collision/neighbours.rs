@@ -22,7 +22,9 @@
 //!   every partner). They become *roaming*: each gets a new list, of the slots that
 //!   are not roaming (found in the grid, at their anchors) and of the other roaming
 //!   ones (a hashed grid of their anchors), both by the build's test
-//!   `|a_i − a_j| < e_i + e_j`; the other slots skip roaming entries of their own
+//!   `|a_i − a_j| < e_i + e_j` (scanned in parallel in parts of `ROAM_PART` roaming
+//!   slots and joined in order: the lists of the serial scan, entry for entry); the
+//!   other slots skip roaming entries of their own
 //!   lists and see their roaming partners through side pairs sorted by slot. The
 //!   validity check is unchanged (a re-anchored particle checks against its new
 //!   anchor). A full rebuild runs instead when some particle is fast, when more than
