@@ -47,7 +47,14 @@ use crate::kernels::simd::{with_avx, Kernel};
 use crate::math::{Vec3, Vec4};
 use crate::particles::material::{Grain, COHESION_BAND};
 use crate::particles::Particles;
-use crate::solver::parallel::{Blocks, Executor, Rows, CHUNK};
+use crate::solver::parallel::{Blocks, Executor, Rows};
+
+/// Slots per item of the counting pass and the sum (and per buffer of the counting
+/// pass's kept entries). Half the executor's `CHUNK`: the two passes are most of a
+/// projection, and with 10,000 particles 1024-slot items left a thread idle for up
+/// to a tenth of each while the other finished the last item. Any size gives the
+/// same bits (each slot's count and sum read only the gathered positions).
+const PART: usize = 512;
 
 /// Buffers of the particle–particle pass, reused from step to step.
 #[derive(Default)]
@@ -190,7 +197,7 @@ impl ParticleContacts {
             try_reserve(&mut self.touch_end, grow, "contact lists")?;
             self.touch_end.resize(n, 0);
         }
-        let chunks = n.div_ceil(CHUNK);
+        let chunks = n.div_ceil(PART);
         if self.touch.len() < chunks {
             let grow = chunks - self.touch.len();
             try_reserve(&mut self.touch, grow, "contact lists")?;
@@ -198,7 +205,7 @@ impl ParticleContacts {
         }
         for (c, buf) in self.touch[..chunks].iter_mut().enumerate() {
             // Room for eight contacts per slot (a pass that needs more grows it).
-            let want = 8 * CHUNK.min(n - c * CHUNK);
+            let want = 8 * PART.min(n - c * PART);
             let grow = want.saturating_sub(buf.capacity());
             try_reserve(buf, grow, "contact lists")?;
         }
@@ -279,7 +286,7 @@ impl ParticleContacts {
     /// count into `touch` (per chunk of slots, in parallel).
     fn count(&mut self, h: f32, exec: &Executor) {
         let m = self.search.len();
-        let chunks = m.div_ceil(CHUNK);
+        let chunks = m.div_ceil(PART);
         let mut split = std::mem::take(&mut self.split);
         let mut touch = std::mem::take(&mut self.touch);
         let mut touch_end = std::mem::take(&mut self.touch_end);
@@ -294,8 +301,8 @@ impl ParticleContacts {
         let full = std::sync::atomic::AtomicBool::new(true);
         {
             let parts = (
-                Blocks::new(&mut split[..m], CHUNK),
-                Blocks::new(&mut touch_end[..m], CHUNK),
+                Blocks::new(&mut split[..m], PART),
+                Blocks::new(&mut touch_end[..m], PART),
                 Rows::new(&mut touch[..chunks]),
             );
             let full = &full;
@@ -308,7 +315,7 @@ impl ParticleContacts {
                     || {
                         let buf = &mut buf[0];
                         buf.clear();
-                        let first = c * CHUNK;
+                        let first = c * PART;
                         let mut side = s.side_cursor(first);
                         // Whether the chunk's entries still fit (else only counted).
                         let mut keep = true;
@@ -360,12 +367,12 @@ impl ParticleContacts {
     /// (see [`Self::count`]).
     #[inline(always)]
     fn kept_of<'a>(touch: &'a [Vec<u32>], touch_end: &[u32], k: usize) -> &'a [u32] {
-        let start = if k % CHUNK == 0 {
+        let start = if k % PART == 0 {
             0
         } else {
             touch_end[k - 1] as usize
         };
-        &touch[k / CHUNK][start..touch_end[k] as usize]
+        &touch[k / PART][start..touch_end[k] as usize]
     }
 
     /// The mass-split sum of every slot's contacts with the counts of `split`, added
@@ -420,49 +427,51 @@ fn apply_corrections<P: Pairs>(
     exec: &Executor,
 ) {
     let skip = s.has_roaming();
-    s.slot_order().scatter_ranges(exec, hot, |range, places| {
-        // The range's loop and the contact sum compiled as one function with the
-        // kernel's CPU feature (the sum inlined: no call per slot).
-        with_avx(
-            kernel,
-            #[inline(always)]
-            || {
-                let (mut side, mut fast) = (s.side_cursor(range.start), s.fast_cursor(range.start));
-                for k in range {
-                    let mut acc = Vec3::ZERO;
-                    let mut active = 0u32;
-                    let add = |j: usize, acc: &mut Vec3, active: &mut u32| {
-                        if let Some(d) = pairs.pair(k, j) {
-                            *acc += d;
-                            *active += 1;
-                        }
-                    };
-                    if s.hot[k].w != 0.0 {
-                        if let Some((touch, ends)) = touch {
-                            let list = ParticleContacts::kept_of(touch, ends, k);
-                            pairs.sum(k, list, false, &mut acc, &mut active);
-                            if !s.is_roaming(k) {
+    s.slot_order()
+        .scatter_ranges(exec, PART, hot, |range, places| {
+            // The range's loop and the contact sum compiled as one function with the
+            // kernel's CPU feature (the sum inlined: no call per slot).
+            with_avx(
+                kernel,
+                #[inline(always)]
+                || {
+                    let (mut side, mut fast) =
+                        (s.side_cursor(range.start), s.fast_cursor(range.start));
+                    for k in range {
+                        let mut acc = Vec3::ZERO;
+                        let mut active = 0u32;
+                        let add = |j: usize, acc: &mut Vec3, active: &mut u32| {
+                            if let Some(d) = pairs.pair(k, j) {
+                                *acc += d;
+                                *active += 1;
+                            }
+                        };
+                        if s.hot[k].w != 0.0 {
+                            if let Some((touch, ends)) = touch {
+                                let list = ParticleContacts::kept_of(touch, ends, k);
+                                pairs.sum(k, list, false, &mut acc, &mut active);
+                                if !s.is_roaming(k) {
+                                    for p in side.of(k) {
+                                        add(p[1] as usize, &mut acc, &mut active);
+                                    }
+                                }
+                            } else if let Some(list) = s.roam_list(k) {
+                                pairs.sum(k, list, false, &mut acc, &mut active);
+                            } else {
+                                pairs.sum(k, s.list(k), skip, &mut acc, &mut active);
                                 for p in side.of(k) {
                                     add(p[1] as usize, &mut acc, &mut active);
                                 }
                             }
-                        } else if let Some(list) = s.roam_list(k) {
-                            pairs.sum(k, list, false, &mut acc, &mut active);
-                        } else {
-                            pairs.sum(k, s.list(k), skip, &mut acc, &mut active);
-                            for p in side.of(k) {
-                                add(p[1] as usize, &mut acc, &mut active);
-                            }
+                        }
+                        for p in fast.of(k) {
+                            add(p[1] as usize, &mut acc, &mut active);
+                        }
+                        if active > 0 {
+                            *places.at(k) += acc.extend(0.0);
                         }
                     }
-                    for p in fast.of(k) {
-                        add(p[1] as usize, &mut acc, &mut active);
-                    }
-                    if active > 0 {
-                        *places.at(k) += acc.extend(0.0);
-                    }
-                }
-            },
-        )
-    });
+                },
+            )
+        });
 }

@@ -22,7 +22,9 @@
 //!   every partner). They become *roaming*: each gets a new list, of the slots that
 //!   are not roaming (found in the grid, at their anchors) and of the other roaming
 //!   ones (a hashed grid of their anchors), both by the build's test
-//!   `|a_i − a_j| < e_i + e_j`; the other slots skip roaming entries of their own
+//!   `|a_i − a_j| < e_i + e_j` (scanned in parallel in parts of `ROAM_PART` roaming
+//!   slots and joined in order: the lists of the serial scan, entry for entry); the
+//!   other slots skip roaming entries of their own
 //!   lists and see their roaming partners through side pairs sorted by slot. The
 //!   validity check is unchanged (a re-anchored particle checks against its new
 //!   anchor). A full rebuild runs instead when some particle is fast, when more than
@@ -124,6 +126,9 @@ fn roam_table(count: usize) -> usize {
 /// Neighbour slots reserved per roaming slot, and side pairs per roaming slot: a
 /// partial update that needs more rebuilds everything instead (no allocation).
 const ROAM_LIST_RESERVE: usize = 32;
+
+/// Roaming slots per item of the parallel scan of a partial update (`roam.rs`).
+const ROAM_PART: usize = 64;
 
 /// Buckets per particle: a sparse table keeps few particles of other rows in a run.
 const TABLE_PER_PARTICLE: usize = 4;
@@ -282,6 +287,11 @@ pub(crate) struct Neighbours {
     roam_end: Vec<u32>,
     roam_lists: Vec<u32>,
     side_pairs: Vec<[u32; 2]>,
+    /// The parallel scan of the roaming slots (`roam.rs`): per part of `ROAM_PART`
+    /// roaming slots its lists (reserved room: `ROAM_LIST_RESERVE` per slot), and each
+    /// slot's list end in its part's buffer; copied into `roam_lists` and `roam_end`.
+    roam_parts: Vec<Vec<u32>>,
+    roam_part_end: Vec<u32>,
     /// A hashed grid of the roaming slots at their anchors (cells of the main grid,
     /// rows kept whole like its hashed layout): bucket starts, the roaming slots in
     /// bucket order, their rows, and each one's bucket (scratch).
@@ -361,12 +371,18 @@ impl Neighbours {
             + bytes_of(&self.roaming)
             + bytes_of(&self.roam_end)
             + bytes_of(&self.roam_lists)
+            + bytes_of(&self.roam_part_end)
             + bytes_of(&self.side_pairs)
             + bytes_of(&self.roam_start)
             + bytes_of(&self.roam_order)
             + bytes_of(&self.roam_row)
             + bytes_of(&self.roam_bucket);
-        for c in self.chunks.iter().chain(&self.forward) {
+        for c in self
+            .chunks
+            .iter()
+            .chain(&self.forward)
+            .chain(&self.roam_parts)
+        {
             bytes += bytes_of(c);
         }
         NeighbourStats {
@@ -554,6 +570,16 @@ impl Neighbours {
         reserve_to(&mut self.roam_bucket, roam_cap, what)?;
         reserve_to(&mut self.roam_start, roam_table(roam_cap) + 1, what)?;
         reserve_to(&mut self.roam_lists, room, what)?;
+        reserve_to(&mut self.roam_part_end, roam_cap, what)?;
+        let parts = roam_cap.div_ceil(ROAM_PART);
+        if self.roam_parts.len() < parts {
+            let grow = parts - self.roam_parts.len();
+            try_reserve(&mut self.roam_parts, grow, what)?;
+            self.roam_parts.resize_with(parts, Vec::new);
+        }
+        for buf in &mut self.roam_parts[..parts] {
+            reserve_to(buf, ROAM_LIST_RESERVE * ROAM_PART, what)?;
+        }
         reserve_to(&mut self.side_pairs, room, what)?;
         let table = (TABLE_PER_PARTICLE * n).next_power_of_two().max(64);
         if self.bucket_start.len() < table + 1 {
@@ -638,7 +664,7 @@ impl Neighbours {
             });
             out.into_inner()
         };
-        if stale && self.partial_update(particles, h, drift) {
+        if stale && self.partial_update(particles, h, drift, exec) {
             self.stats.partial_updates += 1;
             return;
         }

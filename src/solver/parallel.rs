@@ -60,6 +60,10 @@ fn pool_cache() -> &'static Mutex<HashMap<usize, Arc<Pool>>> {
 pub(crate) struct Executor {
     backend: Backend,
     threads: usize,
+    /// The item count from which a light pass runs in parallel
+    /// ([`Self::for_ranges_light`]): [`PARALLEL_MIN_LIGHT_ITEMS`], or
+    /// [`PARALLEL_MIN_ITEMS`] inside a parallel region ([`Self::in_region`]).
+    light_min: usize,
 }
 
 /// Where the parallel passes of an [`Executor`] run.
@@ -118,6 +122,7 @@ impl Executor {
             return Ok(Executor {
                 backend: Backend::Inline,
                 threads: 1,
+                light_min: PARALLEL_MIN_LIGHT_ITEMS,
             });
         }
         let mut cache = pool_cache().lock();
@@ -125,6 +130,7 @@ impl Executor {
             return Ok(Executor {
                 backend: Backend::Pool(pool.clone()),
                 threads: n,
+                light_min: PARALLEL_MIN_LIGHT_ITEMS,
             });
         }
         let rayon = rayon::ThreadPoolBuilder::new()
@@ -139,6 +145,7 @@ impl Executor {
         Ok(Executor {
             backend: Backend::Pool(pool),
             threads: n,
+            light_min: PARALLEL_MIN_LIGHT_ITEMS,
         })
     }
 
@@ -148,6 +155,7 @@ impl Executor {
         Executor {
             threads: workers.threads(),
             backend: Backend::Host(workers),
+            light_min: PARALLEL_MIN_LIGHT_ITEMS,
         }
     }
 
@@ -159,6 +167,20 @@ impl Executor {
         match &self.backend {
             Backend::Pool(pool) => pool.rayon.install(f),
             _ => f(),
+        }
+    }
+
+    /// The executor of the passes inside a parallel region ([`Self::region`]): the
+    /// same threads, with light passes parallel from [`PARALLEL_MIN_ITEMS`] items, as
+    /// the other passes. There the workers are already awake for the passes around
+    /// a light one, so its chunks cost no wake-up; left on the stepping thread, a
+    /// light pass (the particles' predict and velocity update, the contact search's
+    /// gather and skin check) was serial work between two parallel passes, long
+    /// enough for the idle worker to go to sleep. Chunks never change a result.
+    pub(crate) fn in_region(&self) -> Executor {
+        Executor {
+            light_min: PARALLEL_MIN_ITEMS,
+            ..self.clone()
         }
     }
 
@@ -250,25 +272,45 @@ impl Executor {
 
     /// [`Self::for_ranges`] for cheap per-item work (a few nanoseconds, such as the
     /// particle passes): parallel only from [`PARALLEL_MIN_LIGHT_ITEMS`] items, below
-    /// which waking the workers costs more than it saves.
+    /// which waking the workers costs more than it saves ([`PARALLEL_MIN_ITEMS`] in a
+    /// parallel region, whose workers are awake: [`Self::in_region`]).
     pub(crate) fn for_ranges_light<F>(&self, n: usize, f: F)
     where
         F: Fn(Range<usize>) + Sync + Send,
     {
-        self.for_ranges_from(n, PARALLEL_MIN_LIGHT_ITEMS, f)
+        self.for_ranges_from(n, self.light_min, f)
+    }
+
+    /// [`Self::for_ranges`] with ranges of `part` items (the last one shorter) when
+    /// the pass runs in parallel: finer items for a heavy pass over few thousand
+    /// items, whose last `CHUNK` would leave the other threads idle while one finishes
+    /// it.
+    pub(crate) fn for_parts<F>(&self, n: usize, part: usize, f: F)
+    where
+        F: Fn(Range<usize>) + Sync + Send,
+    {
+        self.for_ranges_sized(n, PARALLEL_MIN_ITEMS, part, f)
     }
 
     fn for_ranges_from<F>(&self, n: usize, min_items: usize, f: F)
     where
         F: Fn(Range<usize>) + Sync + Send,
     {
+        self.for_ranges_sized(n, min_items, CHUNK, f)
+    }
+
+    fn for_ranges_sized<F>(&self, n: usize, min_items: usize, part: usize, f: F)
+    where
+        F: Fn(Range<usize>) + Sync + Send,
+    {
+        assert!(part > 0, "ranges of at least one item");
         if n >= min_items && self.threads > 1 && !matches!(self.backend, Backend::Inline) {
             // The same chunks whoever runs them, claimed as a one-stage pass: the
             // calling thread from the front, the others from the back (so that each
             // thread keeps its part of the particles from pass to pass).
-            let chunks = n.div_ceil(CHUNK);
+            let chunks = n.div_ceil(part);
             self.stages(self.threads, &[chunks][..], |_, c| {
-                f(c * CHUNK..((c + 1) * CHUNK).min(n))
+                f(c * part..((c + 1) * part).min(n))
             })
         } else {
             f(0..n)

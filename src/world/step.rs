@@ -61,14 +61,20 @@ fn runs_in_parallel(
     collision: &Collision,
     exec: &Executor,
 ) -> bool {
-    let n = particles.len();
+    exec.threads() > 1
+        && (work.iter().any(|&w| w >= REGION_MIN_WORK)
+            || particles.len() >= PARALLEL_MIN_LIGHT_ITEMS
+            || collides_in_parallel(particles, collision, exec))
+}
+
+/// Whether the world has collision passes over at least [`PARALLEL_MIN_ITEMS`]
+/// particles (colliders, particle contacts as of the last build, or a speed limit) and
+/// threads to run them on.
+fn collides_in_parallel(particles: &Particles, collision: &Collision, exec: &Executor) -> bool {
     let collides = collision.colliders.len() > 0
         || collision.particles.search.active
         || collision.max_speed > 0.0;
-    exec.threads() > 1
-        && (work.iter().any(|&w| w >= REGION_MIN_WORK)
-            || n >= PARALLEL_MIN_LIGHT_ITEMS
-            || (collides && n >= PARALLEL_MIN_ITEMS))
+    exec.threads() > 1 && collides && particles.len() >= PARALLEL_MIN_ITEMS
 }
 
 /// Whether no stage changes a particle between the velocity update of one substep and
@@ -153,7 +159,15 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
     prof.enter(P::FluidEmit);
     Stage::begin_step(fluids, particles, &cx)?;
     prof.enter(P::CollisionDetection);
-    Stage::begin_step(collision, particles, &cx)?;
+    // The neighbour search's build (its passes and the serial sort between them) in
+    // one region too when the last step's collision passes ran in one.
+    if collides_in_parallel(particles, collision, exec) && !prof.has_hook() {
+        let inner = exec.in_region();
+        let cx = StepContext { exec: &inner, ..cx };
+        exec.region(|| Stage::begin_step(collision, particles, &cx))?;
+    } else {
+        Stage::begin_step(collision, particles, &cx)?;
+    }
     collision
         .colliders
         .set_reach(&particles.radius, fluids.collider_margins())?;
@@ -200,7 +214,16 @@ fn run(w: &mut World, dt: f32) -> Result<()> {
     // A host's markers are called on the calling thread: such a world keeps its
     // substeps there (the passes fork to the workers all the same; the same bits).
     let parallel = runs_in_parallel(particles, &work, collision, exec) && !prof.has_hook();
+    // Inside the region the workers are awake between the passes: light passes fork
+    // there too (`Executor::in_region`; the same chunks, the same bits).
+    let inner = parallel.then(|| exec.in_region());
+    let inner_cx = StepContext {
+        exec: inner.as_ref().unwrap_or(exec),
+        ..cx
+    };
     let mut substeps = || {
+        let cx = inner_cx;
+        let exec = cx.exec;
         for s in 0..cx.substeps {
             let cx = StepContext { substep: s, ..cx };
             // The fused pass ran inside the last iteration's gather.

@@ -539,7 +539,7 @@ impl Colliders {
         let reach: &[f32] = if self.widened { &self.reach } else { radius };
         let inv_h = 1.0 / h;
         let kernel = self.cull_kernel;
-        exec.for_chunks(parts, |range, (contacts, count, start)| {
+        exec.for_chunk_parts(parts, REGION, |range, (contacts, count, start)| {
             debug_assert_eq!(range.start % REGION, 0, "ranges are chunk-aligned");
             // The range's region of the contact buffer starts at `origin`.
             let origin = range.start * MAX_COLLIDER_CONTACTS;
@@ -668,7 +668,7 @@ impl Colliders {
             ),
             Rows::new(&mut particles.hot[..n]),
         );
-        exec.for_chunks(parts, |range, (contacts, hot)| {
+        exec.for_chunk_parts(parts, REGION, |range, (contacts, hot)| {
             let (first, origin) = (range.start, range.start * MAX_COLLIDER_CONTACTS);
             for_touching(count, range, |i, k, at| {
                 let mut p = hot[i - first];
@@ -758,8 +758,9 @@ impl Colliders {
             ),
             Rows::new(&mut self.step_count[..n]),
         );
-        exec.for_chunks(
+        exec.for_chunk_parts(
             parts,
+            REGION,
             |range, (vel, contacts, step_contacts, step_count)| {
                 let (first, origin) = (range.start, range.start * MAX_COLLIDER_CONTACTS);
                 for_touching(count, range, |i, k, at| {
@@ -1007,12 +1008,14 @@ fn shape_masks(
     any
 }
 
-/// The particles whose collider contacts share one region of the contact buffer: a
-/// chunk of the parallel passes. Detection stores the contacts of a chunk's particles
-/// densely from `REGION × MAX_COLLIDER_CONTACTS × chunk` on, in particle order, so that
-/// the passes over them read consecutive memory and find them from the counts alone,
-/// whatever the thread count.
-const REGION: usize = crate::solver::parallel::CHUNK;
+/// The particles whose collider contacts share one region of the contact buffer: an
+/// item of the parallel passes (detection, projection, restitution). Detection stores
+/// the contacts of a region's particles densely from `MAX_COLLIDER_CONTACTS × first`
+/// on, in particle order, so that the passes over them read consecutive memory and
+/// find them from the counts alone, whatever the thread count. Half the executor's
+/// `CHUNK`: with 10,000 particles 1024-particle items left a thread idle for up to a
+/// tenth of each pass while the other finished the last one.
+const REGION: usize = 512;
 
 /// Calls `f(i, count[i], at)` for every particle of `range` (chunk-aligned) with a
 /// contact, in order, with `at` the index of its first contact; skips eight particles

@@ -4,12 +4,18 @@
 
 use super::{
     roam_table, row_id, Neighbours, EMPTY, HORIZON_SUBSTEPS, MIN_SKIN, ROAM_LIST_RESERVE, ROAM_MIN,
-    ROAM_SHARE, SLOW_CELLS,
+    ROAM_PART, ROAM_SHARE, SLOW_CELLS,
 };
 use crate::math::Vec3;
 use crate::particles::Particles;
+use crate::solver::parallel::{Blocks, Executor, Rows};
 use crate::spatial::cells::particle_cell;
 use crate::spatial::Hashed;
+
+/// The cells a roaming slot's scan visits (3 × 3 rows of 3 cells): its weight in the
+/// executor's measure of work, so that the scan runs in parallel from about 150
+/// roaming slots.
+const ROAM_SCAN_WORK: usize = 27;
 
 impl Neighbours {
     /// A partial update (see the module doc): re-anchors the slots that left their
@@ -20,7 +26,13 @@ impl Neighbours {
     /// the other slots see them. Returns false, for a full rebuild, when some slot is
     /// fast, when the roaming slots would exceed their bound, or when a list would
     /// outgrow its reserved room (so it never allocates).
-    pub(super) fn partial_update(&mut self, particles: &Particles, h: f32, drift: Vec3) -> bool {
+    pub(super) fn partial_update(
+        &mut self,
+        particles: &Particles,
+        h: f32,
+        drift: Vec3,
+        exec: &Executor,
+    ) -> bool {
         if !self.fast_slots.is_empty() {
             return false;
         }
@@ -117,7 +129,10 @@ impl Neighbours {
         self.roam_start[0] = 0;
         let mut lists = std::mem::take(&mut self.roam_lists);
         let mut ends = std::mem::take(&mut self.roam_end);
-        let ok = self.roam_scan(&mut lists, &mut ends, rgrid, room);
+        let ok = match self.roam_scan_parts(exec, rgrid) {
+            Some(()) => self.join_parts(&mut lists, &mut ends, room),
+            None => self.roam_scan(&mut lists, &mut ends, rgrid, room),
+        };
         self.roam_lists = lists;
         self.roam_end = ends;
         if !ok {
@@ -158,55 +173,117 @@ impl Neighbours {
     ) -> bool {
         lists.clear();
         ends.clear();
-        let inv_cell = 1.0 / self.cell;
         for &k in &self.roaming {
-            let k = k as usize;
-            let (bk, hk) = (self.anchor_base[k], self.anchor_hot[k]);
-            let (ek, fk) = (self.extent[k], self.filter[k]);
-            let keep = |j: usize| {
-                let reach = ek + self.extent[j];
-                let sep = Vec3::from(bk - self.anchor_base[j]) + (hk - self.anchor_hot[j]);
-                sep.length_squared() < reach * reach && j != k && fk.collides(&self.filter[j])
-            };
-            let mut push = |j: usize| {
-                if lists.len() == room {
-                    return Err(());
-                }
-                lists.push(j as u32);
-                Ok(())
-            };
-            let c = particle_cell(bk, hk.extend(0.0), inv_cell);
-            let grid = self.for_runs(c, SLOW_CELLS, |run, row| {
-                for j in run {
-                    if row.is_none_or(|r| self.row[j] == r)
-                        && self.roam_index[j] == EMPTY
-                        && keep(j)
-                    {
-                        push(j)?;
-                    }
-                }
-                Ok(())
-            });
-            if grid.is_err() {
-                return false;
-            }
-            // Roaming partners: the same cells in the grid of the roaming slots.
-            let roaming = rgrid.for_runs(c, SLOW_CELLS, |row, lo, hi| {
-                let row = row_id(row[0], row[1]);
-                let run = self.roam_start[lo] as usize..self.roam_start[hi] as usize;
-                for at in run {
-                    let j = self.roam_order[at] as usize;
-                    if self.roam_row[at] == row && keep(j) {
-                        push(j)?;
-                    }
-                }
-                Ok(())
-            });
-            if roaming.is_err() {
+            if !self.roam_list_of(k as usize, rgrid, lists, room) {
                 return false;
             }
             ends.push(lists.len() as u32);
         }
         true
+    }
+
+    /// [`Self::roam_scan`] in parallel, per part of `ROAM_PART` roaming slots, into
+    /// `roam_parts` and `roam_part_end` (each slot's list exactly as the serial scan
+    /// finds it: the same tests in the same order). None when it does not run in
+    /// parallel (too few roaming slots, one thread) or a part outgrew its reserved
+    /// room (the serial scan then decides against the whole room).
+    fn roam_scan_parts(&mut self, exec: &Executor, rgrid: Hashed) -> Option<()> {
+        let rm = self.roaming.len();
+        let parts = rm.div_ceil(ROAM_PART);
+        if exec.threads() <= 1 || parts < 2 || self.roam_parts.len() < parts {
+            return None;
+        }
+        let mut bufs = std::mem::take(&mut self.roam_parts);
+        let mut ends = std::mem::take(&mut self.roam_part_end);
+        ends.clear();
+        ends.resize(rm, 0);
+        let full = std::sync::atomic::AtomicBool::new(false);
+        {
+            let this = &*self;
+            let full = &full;
+            let parts_of = (
+                Rows::new(&mut bufs[..parts]),
+                Blocks::new(&mut ends[..rm], ROAM_PART),
+            );
+            exec.for_each_item(parts_of, rm * ROAM_SCAN_WORK, |c, (buf, ends)| {
+                let buf = &mut buf[0];
+                buf.clear();
+                let slots = &this.roaming[c * ROAM_PART..((c + 1) * ROAM_PART).min(rm)];
+                for (end, &k) in ends.iter_mut().zip(slots) {
+                    let limit = ROAM_LIST_RESERVE * ROAM_PART;
+                    if !this.roam_list_of(k as usize, rgrid, buf, limit) {
+                        full.store(true, std::sync::atomic::Ordering::Relaxed);
+                        return;
+                    }
+                    *end = buf.len() as u32;
+                }
+            });
+        }
+        self.roam_parts = bufs;
+        self.roam_part_end = ends;
+        (!full.into_inner()).then_some(())
+    }
+
+    /// The lists of [`Self::roam_scan_parts`] into `lists` / `ends`, in slot order;
+    /// false when they exceed `room` (as the serial scan would find).
+    fn join_parts(&self, lists: &mut Vec<u32>, ends: &mut Vec<u32>, room: usize) -> bool {
+        lists.clear();
+        ends.clear();
+        let rm = self.roaming.len();
+        for (c, buf) in self.roam_parts[..rm.div_ceil(ROAM_PART)].iter().enumerate() {
+            if lists.len() + buf.len() > room {
+                return false;
+            }
+            let at = lists.len() as u32;
+            lists.extend_from_slice(buf);
+            let part = &self.roam_part_end[c * ROAM_PART..((c + 1) * ROAM_PART).min(rm)];
+            ends.extend(part.iter().map(|&e| at + e));
+        }
+        true
+    }
+
+    /// Appends roaming slot k's list to `out`; false when `out` would hold more than
+    /// `limit` entries.
+    fn roam_list_of(&self, k: usize, rgrid: Hashed, out: &mut Vec<u32>, limit: usize) -> bool {
+        let inv_cell = 1.0 / self.cell;
+        let (bk, hk) = (self.anchor_base[k], self.anchor_hot[k]);
+        let (ek, fk) = (self.extent[k], self.filter[k]);
+        let keep = |j: usize| {
+            let reach = ek + self.extent[j];
+            let sep = Vec3::from(bk - self.anchor_base[j]) + (hk - self.anchor_hot[j]);
+            sep.length_squared() < reach * reach && j != k && fk.collides(&self.filter[j])
+        };
+        let mut push = |j: usize| {
+            if out.len() == limit {
+                return Err(());
+            }
+            out.push(j as u32);
+            Ok(())
+        };
+        let c = particle_cell(bk, hk.extend(0.0), inv_cell);
+        let grid = self.for_runs(c, SLOW_CELLS, |run, row| {
+            for j in run {
+                if row.is_none_or(|r| self.row[j] == r) && self.roam_index[j] == EMPTY && keep(j) {
+                    push(j)?;
+                }
+            }
+            Ok(())
+        });
+        if grid.is_err() {
+            return false;
+        }
+        // Roaming partners: the same cells in the grid of the roaming slots.
+        let roaming = rgrid.for_runs(c, SLOW_CELLS, |row, lo, hi| {
+            let row = row_id(row[0], row[1]);
+            let run = self.roam_start[lo] as usize..self.roam_start[hi] as usize;
+            for at in run {
+                let j = self.roam_order[at] as usize;
+                if self.roam_row[at] == row && keep(j) {
+                    push(j)?;
+                }
+            }
+            Ok(())
+        });
+        roaming.is_ok()
     }
 }

@@ -267,3 +267,56 @@ fn symmetric_lists_equal_the_scanned_lists() {
         assert!(pairs > n, "seed {seed}: the clouds must be dense");
     }
 }
+
+/// A partial update scans the roaming slots in parallel (parts of `ROAM_PART`) when
+/// there are threads: the same lists, side pairs and path (partial or full) as on one
+/// thread, entry for entry.
+#[test]
+fn partial_updates_are_bit_identical_for_any_thread_count() {
+    let h = 1.0 / 600.0;
+    let r = 0.02;
+    let mut p = cloud(5, 4000, 0.5, Vec3::ZERO, r, 0);
+    for i in 0..p.len() {
+        p.radius[i] = if p.radius[i] > 0.0 { r } else { 0.0 };
+    }
+    let execs = [Executor::new(1).unwrap(), Executor::new(2).unwrap()];
+    let mut searches = [Neighbours::default(), Neighbours::default()];
+    for (s, exec) in searches.iter_mut().zip(&execs) {
+        s.begin_step(&p, h, exec).unwrap();
+    }
+    let mut rng = Lcg(3);
+    let mut widest = 0;
+    for round in 0..5 {
+        // About 140 particles leave their skins per round; the roaming slots add up.
+        for i in 0..p.len() {
+            if p.hot[i].w == 0.0 {
+                continue;
+            }
+            let scale = if i % 29 == round { 4.0 * r } else { 0.1 * r };
+            let d = Vec3::new(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * scale;
+            p.hot[i] += d.extend(0.0);
+        }
+        for (s, exec) in searches.iter_mut().zip(&execs) {
+            s.advance(h);
+            s.refresh(&p, h, exec);
+        }
+        let [one, two] = &searches;
+        assert_eq!(
+            one.stats().partial_updates,
+            round as u64 + 1,
+            "round {round}"
+        );
+        assert_eq!(two.stats().partial_updates, one.stats().partial_updates);
+        assert_eq!(two.stats().builds, one.stats().builds);
+        assert_eq!(two.roaming, one.roaming, "round {round}");
+        assert_eq!(two.roam_end, one.roam_end, "round {round}");
+        assert_eq!(two.roam_lists, one.roam_lists, "round {round}");
+        assert_eq!(two.side_pairs, one.side_pairs, "round {round}");
+        assert_eq!(listed(two), listed(one), "round {round}");
+        widest = widest.max(one.roaming.len());
+    }
+    assert!(
+        widest >= 4 * ROAM_PART,
+        "the parallel scan ran: {widest} roaming"
+    );
+}

@@ -292,6 +292,21 @@ impl Executor {
     }
 
     /// [`Self::for_chunks`] with the threshold of [`Self::for_ranges_light`].
+    /// [`Self::for_chunks`] with chunks of `part` items ([`Executor::for_parts`]).
+    pub(crate) fn for_chunk_parts<'a, P, F>(&self, parts: P, part: usize, f: F)
+    where
+        P: Chunks<'a>,
+        F: Fn(Range<usize>, P::Chunk) + Sync + Send,
+    {
+        let n = parts.items();
+        self.for_parts(n, part, |r| {
+            // SAFETY: as in `for_chunks` (the ranges of `for_parts` are disjoint and
+            // within 0..n as those of `for_ranges` are).
+            let chunk = unsafe { parts.chunk(r.clone()) };
+            f(r, chunk)
+        })
+    }
+
     pub(crate) fn for_chunks_light<'a, P, F>(&self, parts: P, f: F)
     where
         P: Chunks<'a>,
@@ -432,20 +447,20 @@ impl SlotOrder {
         ((self.order.capacity() + self.slot_of.capacity()) * std::mem::size_of::<u32>()) as u64
     }
 
-    /// [`Executor::for_ranges`] over the slots: `f(range, places)` for each range of
-    /// slots, `places` handing out the element of `target` of each slot's particle of
-    /// the range ([`RangePlaces::at`]), exclusively (slots of one map have distinct
-    /// particles, and the ranges cover each slot once): the loop over the range is the
-    /// caller's (one function with its per-slot work). Panics unless the map is
-    /// checked and `target` holds every particle of the map.
-    pub(crate) fn scatter_ranges<T, F>(&self, exec: &Executor, target: &mut [T], f: F)
+    /// [`Executor::for_parts`] over the slots (ranges of `part` slots): `f(range,
+    /// places)` for each range of slots, `places` handing out the element of `target`
+    /// of each slot's particle of the range ([`RangePlaces::at`]), exclusively (slots
+    /// of one map have distinct particles, and the ranges cover each slot once): the
+    /// loop over the range is the caller's (one function with its per-slot work).
+    /// Panics unless the map is checked and `target` holds every particle of the map.
+    pub(crate) fn scatter_ranges<T, F>(&self, exec: &Executor, part: usize, target: &mut [T], f: F)
     where
         T: Send,
         F: Fn(Range<usize>, &mut RangePlaces<'_, '_, T>) + Sync + Send,
     {
         self.check_target(target.len());
         let (order, target) = (&self.order[..], DisjointSlice::new(target));
-        exec.for_ranges(order.len(), |range| {
+        exec.for_parts(order.len(), part, |range| {
             let target = &target;
             let mut places = RangePlaces {
                 order,

@@ -2,6 +2,7 @@
 //! (and, under Miri or ThreadSanitizer, race on nothing).
 
 use super::*;
+use crate::solver::parallel::CHUNK;
 
 /// Two threads write interleaved disjoint halves of one slice through a
 /// `DisjointSlice` while reading their own elements back: no lost write, and (under
@@ -113,7 +114,7 @@ fn slot_order_scatters_to_each_particle_once() {
     }
     map.check();
     let mut target = vec![0u32; n];
-    map.scatter_ranges(&exec, &mut target, |range, places| {
+    map.scatter_ranges(&exec, CHUNK, &mut target, |range, places| {
         for k in range {
             *places.at(k) += k as u32 + 1;
         }
@@ -124,7 +125,7 @@ fn slot_order_scatters_to_each_particle_once() {
     assert!(target.iter().step_by(3).all(|&x| x == 0));
     // A range hands out its own slots' particles only.
     let outside = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        map.scatter_ranges(&exec, &mut target, |range, places| {
+        map.scatter_ranges(&exec, CHUNK, &mut target, |range, places| {
             places.at(range.end);
         })
     }));
@@ -135,7 +136,7 @@ fn slot_order_scatters_to_each_particle_once() {
     let shared = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| map.check()));
     assert!(shared.is_err());
     let unchecked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        map.scatter_ranges(&exec, &mut target, |_, _| {})
+        map.scatter_ranges(&exec, CHUNK, &mut target, |_, _| {})
     }));
     assert!(unchecked.is_err());
 }
