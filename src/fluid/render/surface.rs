@@ -53,7 +53,7 @@ use crate::kernels::simd::Kernel;
 use crate::kernels::splat::{splat, Foot};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
 use crate::math::{Vec3, Vec3A};
-use crate::solver::parallel::{Blocks, Executor, Ragged, Rows};
+use crate::solver::parallel::{Blocks, Executor, Ragged};
 
 use super::grow;
 
@@ -99,6 +99,10 @@ const DENSE_BLOCKS: usize = 1 << 18;
 const DENSE_PAD: i32 = 2;
 /// Blocks per build below which it runs on one thread.
 const PARALLEL_BLOCKS: usize = 8;
+/// Particles per task of the passes that place them.
+const PIECE: usize = 4096;
+/// Particles per build below which they are placed on one thread.
+const PARALLEL_PARTICLES: usize = 16384;
 
 /// The vertex and index counts of a built mesh.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -194,8 +198,18 @@ fn kernel(t: f32) -> f32 {
 /// The mesh of the last build and the buffers of the next.
 #[derive(Default)]
 pub(crate) struct Surface {
-    /// Per particle: its position in cells from `origin`.
+    /// Per particle: its position (m), and per piece of [`PIECE`] particles the
+    /// box around its finite ones.
     points: Vec<Vec3A>,
+    bounds: Vec<(Vec3, Vec3)>,
+    /// Per particle, in index order: its position in cells and the nodes its kernel
+    /// reaches ([`Foot`]), its home block (its index in the box, or its key where
+    /// the box is not mapped; `u64::MAX` for a particle that is not finite), and its
+    /// span ([`SPAN_BLOCKS`], bits 0..6) with the blocks its kernel and the margin
+    /// reach around its home block (bits 8..20, [`Self::marks`]).
+    placed: Vec<Foot>,
+    homes: Vec<u64>,
+    codes: Vec<u32>,
     /// Per finite particle, in `bins` order (so that the blocks read them nearly in
     /// memory order): its position and the nodes its kernel reaches ([`Foot`]).
     feet: Vec<Foot>,
@@ -207,16 +221,20 @@ pub(crate) struct Surface {
     /// `sums_start[b + 1]`, in `bins` order.
     sums: Vec<u32>,
     sums_start: Vec<u32>,
-    /// (block key, particle) of every finite particle, sorted (and the buffer the
-    /// counting sort fills).
+    /// (block key, particle) of every finite particle, sorted, where the box is not
+    /// mapped.
     bins: Vec<(u64, u32)>,
-    sorted: Vec<(u64, u32)>,
     /// The box of blocks the particles' kernels can reach, when it is small enough to
     /// map every block of it ([`DENSE_BLOCKS`]), and the map: the count of particles
     /// per block while sorting, then each block's index in `keys` (`u32::MAX` where
     /// the grid has none).
     dense: Option<DenseBox>,
     slots: Vec<u32>,
+    /// Per block of the mapped box: the length of its list of particles, and the
+    /// blocks its particles' kernels and the margin reach (per axis a, bits 4a and
+    /// 4a + 1: one and two blocks below, 4a + 2 and 4a + 3: above).
+    lists: Vec<u32>,
+    marks: Vec<u16>,
     /// The occupied blocks: key and the range of `bins` they hold.
     occupied: Vec<(u64, u32, u32)>,
     /// The blocks of the grid (keys, sorted), each block's 27 neighbours (indices into
@@ -506,7 +524,7 @@ impl Surface {
     pub fn build(
         &mut self,
         count: usize,
-        position: impl Fn(usize) -> Vec3,
+        position: impl Fn(usize) -> Vec3 + Sync,
         params: &Params,
         exec: &Executor,
     ) -> Result<SurfaceCounts> {
@@ -531,7 +549,7 @@ impl Surface {
     fn mesh(
         &mut self,
         count: usize,
-        position: impl Fn(usize) -> Vec3,
+        position: impl Fn(usize) -> Vec3 + Sync,
         params: &Params,
         exec: &Executor,
     ) -> Result<SurfaceCounts> {
@@ -642,144 +660,245 @@ impl Surface {
         })
     }
 
-    /// Places the particles in cells from a new origin and sorts them into blocks;
-    /// false when none is finite.
+    /// Places the particles in cells from a new origin, with the nodes and blocks each
+    /// one's kernel reaches, and sorts them into blocks; false when none is finite.
+    ///
+    /// Two passes in index order, in pieces on the world's threads: the positions and
+    /// the box around the finite ones (which sets the origin and the box of blocks),
+    /// then each particle's position in cells, its reach, its span and its home block.
+    /// Then, on one thread, a pass that counts the particles of each block (in a
+    /// mapped box also the blocks they reach and the lengths of the blocks' lists) and
+    /// one that moves them into block order.
     fn place(
         &mut self,
         count: usize,
-        position: &impl Fn(usize) -> Vec3,
+        position: &(impl Fn(usize) -> Vec3 + Sync),
         params: &Params,
         exec: &Executor,
     ) -> Result<bool> {
+        let threads = if count >= PARALLEL_PARTICLES {
+            exec.threads()
+        } else {
+            1
+        };
+        let pieces = count.div_ceil(PIECE);
         grow(&mut self.points, count, Vec3A::ZERO)?;
-        let mut lo = Vec3::splat(f32::INFINITY);
-        let mut any = false;
-        for k in 0..count {
-            let p = position(k);
-            self.points[k] = Vec3A::from(p);
-            if p.is_finite() {
-                lo = lo.min(p);
-                any = true;
-            }
+        grow(&mut self.bounds, pieces, (Vec3::ZERO, Vec3::ZERO))?;
+        let none = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+        exec.for_items(
+            threads,
+            (
+                Blocks::new(&mut self.points[..count], PIECE),
+                Blocks::new(&mut self.bounds[..pieces], 1),
+            ),
+            |i, (points, bound)| {
+                let (mut lo, mut hi) = none;
+                for (k, point) in (i * PIECE..).zip(points) {
+                    let p = position(k);
+                    *point = Vec3A::from(p);
+                    if p.is_finite() {
+                        lo = lo.min(p);
+                        hi = hi.max(p);
+                    }
+                }
+                bound[0] = (lo, hi);
+            },
+        );
+        let (mut lo, mut hi) = none;
+        for &(l, h) in &self.bounds[..pieces] {
+            lo = lo.min(l);
+            hi = hi.max(h);
         }
-        if !any {
+        if !lo.is_finite() {
             return Ok(false);
         }
         let block = params.cell * B as f32;
         self.origin = ((lo / block).floor() - 2.0) * block;
-        let inv = 1.0 / params.cell;
-        // Room for the kernel and the margin below 2^21 blocks.
+        let (origin, inv, r) = (self.origin, 1.0 / params.cell, params.r);
+        // Room for the kernel and the margin below 2^21 blocks. Rounding keeps the
+        // order, so the extreme positions give the extreme cells and blocks.
         let limit = ((1i64 << KEY_BITS) - 2) as f32 * B as f32 - params.r - MARGIN as f32;
-        self.bins.clear();
-        try_reserve(&mut self.bins, count, "surface bins")?;
-        let (mut bmin, mut bmax) = ([i32::MAX; 3], [i32::MIN; 3]);
-        for k in 0..count {
-            let p = Vec3::from(self.points[k]);
-            if !p.is_finite() {
-                self.points[k] = Vec3A::splat(f32::NAN);
-                continue;
-            }
-            let u = Vec3A::from((p - self.origin) * inv);
-            if u.max_element() >= limit {
-                return Err(Error::out_of_range(format!(
-                    "the fluid spans more than {} m, past what one surface grid of cell size {} m holds: use a larger cell_size",
-                    limit * params.cell,
-                    params.cell
-                )));
-            }
-            self.points[k] = u;
-            let b = u.to_array().map(|c| (c as i32).div_euclid(B));
-            for a in 0..3 {
-                bmin[a] = bmin[a].min(b[a]);
-                bmax[a] = bmax[a].max(b[a]);
-            }
-            self.bins.push((key(b), k as u32));
+        let (ulo, uhi) = ((lo - origin) * inv, (hi - origin) * inv);
+        if uhi.max_element() >= limit {
+            return Err(Error::out_of_range(format!(
+                "the fluid spans more than {} m, past what one surface grid of cell size {} m holds: use a larger cell_size",
+                limit * params.cell,
+                params.cell
+            )));
         }
-        self.sort(bmin, bmax)?;
-        self.weigh(params, exec)?;
+        let bmin = ulo.to_array().map(|c| (c as i32).div_euclid(B) - DENSE_PAD);
+        let bmax = uhi.to_array().map(|c| (c as i32).div_euclid(B) + DENSE_PAD);
+        let dims: [i32; 3] = std::array::from_fn(|a| bmax[a] - bmin[a] + 1);
+        let volume = dims.iter().map(|&d| d as u64).product::<u64>();
+        let dense = (volume <= DENSE_BLOCKS as u64).then_some(DenseBox { lo: bmin, dims });
+        self.dense = dense;
+        grow(&mut self.placed, count, Foot::default())?;
+        grow(&mut self.homes, count, 0)?;
+        grow(&mut self.codes, count, 0)?;
+        let points = &self.points[..count];
+        exec.for_items(
+            threads,
+            (
+                Blocks::new(&mut self.placed[..count], PIECE),
+                Blocks::new(&mut self.homes[..count], PIECE),
+                Blocks::new(&mut self.codes[..count], PIECE),
+            ),
+            |i, (feet, homes, codes)| {
+                let particles = (i * PIECE..).zip(feet).zip(homes).zip(codes);
+                for (((k, foot), home), code) in particles {
+                    let p = Vec3::from(points[k]);
+                    if !p.is_finite() {
+                        *home = u64::MAX;
+                        continue;
+                    }
+                    let u = Vec3A::from((p - origin) * inv).to_array();
+                    let hc = u.map(|c| (c as i32).div_euclid(B));
+                    foot.u = u;
+                    let mut c = 0u32;
+                    for a in 0..3 {
+                        // Within the home block and the next on each side (r ≤ B cells;
+                        // the bound only drops nodes a rounding of r = B would add, at
+                        // b = 0).
+                        let first = hc[a] * B - B;
+                        let lo = ceil(u[a] - r).max(first);
+                        let hi = ((u[a] + r) as i32).min(first + ROW - 1);
+                        foot.reach[a] = [lo, hi];
+                        // The span: below its home block's first node, past its last.
+                        c |= u32::from(lo < first + B) << (2 * a)
+                            | u32::from(hi >= first + 2 * B) << (2 * a + 1);
+                        // The blocks within the kernel and the margin ([`block_reach`]),
+                        // zero to two on each side of the home block.
+                        let below = hc[a] - ((u[a] - r) as i32 - MARGIN).div_euclid(B);
+                        let above = ((u[a] + r) as i32 + MARGIN).div_euclid(B) - hc[a];
+                        let sides = u32::from(below >= 1)
+                            | u32::from(below >= 2) << 1
+                            | u32::from(above >= 1) << 2
+                            | u32::from(above >= 2) << 3;
+                        c |= sides << (8 + 4 * a);
+                    }
+                    *code = c;
+                    *home = match dense {
+                        Some(d) => d.index(hc).expect("a particle's block in the box") as u64,
+                        None => key(hc),
+                    };
+                }
+            },
+        );
+        match dense {
+            Some(d) => self.sort_dense(d, count)?,
+            None => self.sort(count)?,
+        }
         Ok(true)
     }
 
-    /// Sorts `bins` (by block, then by particle), the particles' blocks lying in
-    /// `bmin..=bmax`: a counting sort over the box around them when it is small
-    /// enough (the particles were filed in index order, so each block keeps them in
-    /// that order: the order a sort gives), else a sort.
-    fn sort(&mut self, bmin: [i32; 3], bmax: [i32; 3]) -> Result<()> {
-        let lo = bmin.map(|c| c - DENSE_PAD);
-        let dims: [i32; 3] = std::array::from_fn(|a| bmax[a] + DENSE_PAD - lo[a] + 1);
-        let volume = dims.iter().map(|&d| d as u64).product::<u64>();
-        self.dense = (volume <= DENSE_BLOCKS as u64).then_some(DenseBox { lo, dims });
-        let Some(d) = self.dense else {
-            self.bins.sort_unstable();
-            return Ok(());
-        };
-        let n = self.bins.len();
-        grow(&mut self.slots, d.volume() + 1, 0)?;
-        grow(&mut self.sorted, n, (0, 0))?;
-        let slots = &mut self.slots[..d.volume() + 1];
+    /// Sorts the particles into blocks in the box `d`: a counting sort (each block
+    /// keeps its particles in index order, the order a sort by block and index
+    /// gives), which also counts the particles each block sums ([`SPAN_BLOCKS`]) and
+    /// gathers the blocks the particles of each block reach ([`Self::marks`]).
+    fn sort_dense(&mut self, d: DenseBox, count: usize) -> Result<()> {
+        let volume = d.volume();
+        grow(&mut self.slots, volume + 1, 0)?;
+        grow(&mut self.lists, volume, 0)?;
+        grow(&mut self.marks, volume, 0)?;
+        let Surface {
+            placed,
+            homes,
+            codes,
+            slots,
+            lists,
+            marks,
+            feet,
+            spans,
+            occupied,
+            ..
+        } = &mut *self;
+        let (slots, lists, marks) = (
+            &mut slots[..volume + 1],
+            &mut lists[..volume],
+            &mut marks[..volume],
+        );
         slots.fill(0);
-        let at = |k: u64| d.index(unkey(k)).expect("a particle's block in the box");
-        for &(k, _) in &self.bins {
-            slots[at(k) + 1] += 1;
+        lists.fill(0);
+        marks.fill(0);
+        // In the box, a neighbour's index is the block's plus a fixed step (a span
+        // reaches one block on each side, the box holds two).
+        let steps: [isize; 27] = std::array::from_fn(|i| {
+            let o = [
+                i as isize % 3 - 1,
+                (i as isize / 3) % 3 - 1,
+                i as isize / 9 - 1,
+            ];
+            let n = d.dims.map(|n| n as isize);
+            (o[2] * n[1] + o[1]) * n[0] + o[0]
+        });
+        let (homes, codes) = (&homes[..count], &codes[..count]);
+        for (&h, &c) in homes.iter().zip(codes) {
+            if h == u64::MAX {
+                continue;
+            }
+            let h = h as usize;
+            slots[h + 1] += 1;
+            marks[h] |= (c >> 8) as u16;
+            let [list @ .., n] = SPAN_BLOCKS[(c & 63) as usize];
+            for &o in &list[..usize::from(n)] {
+                lists[(h as isize + steps[usize::from(o)]) as usize] += 1;
+            }
         }
         for i in 1..slots.len() {
             slots[i] += slots[i - 1];
         }
-        for &(k, i) in &self.bins {
-            let s = &mut slots[at(k)];
-            self.sorted[*s as usize] = (k, i);
+        let n = slots[volume] as usize;
+        grow(feet, n, Foot::default())?;
+        grow(spans, n, 0)?;
+        for ((&h, &c), foot) in homes.iter().zip(codes).zip(&placed[..count]) {
+            if h == u64::MAX {
+                continue;
+            }
+            let s = &mut slots[h as usize];
+            feet[*s as usize] = *foot;
+            spans[*s as usize] = c as u8;
             *s += 1;
         }
-        std::mem::swap(&mut self.bins, &mut self.sorted);
-        self.bins.truncate(n);
+        // Each slot now holds its block's end, the next block's start.
+        occupied.clear();
+        let mut start = 0u32;
+        for (i, &end) in slots[..volume].iter().enumerate() {
+            if end > start {
+                if occupied.len() == occupied.capacity() {
+                    let more = occupied.len().max(64);
+                    try_reserve(occupied, more, "surface blocks")?;
+                }
+                occupied.push((key(d.block(i)), start, end));
+            }
+            start = end;
+        }
         Ok(())
     }
 
-    /// Each finite particle's position and the nodes its kernel reaches, in `bins`
-    /// order.
-    fn weigh(&mut self, params: &Params, exec: &Executor) -> Result<()> {
+    /// Sorts the particles into blocks (by block, then by index) where the box is too
+    /// large to map.
+    fn sort(&mut self, count: usize) -> Result<()> {
+        self.bins.clear();
+        try_reserve(&mut self.bins, count, "surface bins")?;
+        for (k, &h) in self.homes[..count].iter().enumerate() {
+            if h != u64::MAX {
+                self.bins.push((h, k as u32));
+            }
+        }
+        self.bins.sort_unstable();
         let n = self.bins.len();
         grow(&mut self.feet, n, Foot::default())?;
         grow(&mut self.spans, n, 0)?;
-        let r = params.r;
-        let (bins, points) = (&self.bins, &self.points);
-        let parts = (
-            Rows::new(&mut self.feet[..n]),
-            Rows::new(&mut self.spans[..n]),
-        );
-        exec.for_chunks(parts, |range, (feet, spans)| {
-            for ((&(home, k), foot), span) in bins[range].iter().zip(feet).zip(spans) {
-                let u = points[k as usize].to_array();
-                // Its home block, as `place` filed it.
-                let hc = unkey(home);
-                foot.u = u;
-                let mut code = 0u8;
-                for a in 0..3 {
-                    // Within the home block and the next on each side (r ≤ B cells; the
-                    // bound only drops nodes a rounding of r = B would add, at b = 0).
-                    let first = hc[a] * B - B;
-                    let lo = ceil(u[a] - r).max(first);
-                    let hi = ((u[a] + r) as i32).min(first + ROW - 1);
-                    foot.reach[a] = [lo, hi];
-                    // Below its home block's first node, past its last.
-                    code |= u8::from(lo < first + B) << (2 * a)
-                        | u8::from(hi >= first + 2 * B) << (2 * a + 1);
-                }
-                *span = code;
-            }
-        });
-        Ok(())
-    }
-
-    /// The occupied blocks, the grid's blocks (every block within a kernel and the
-    /// margin of a particle) and their neighbours; false when there is none.
-    fn plan(&mut self, params: &Params) -> Result<bool> {
+        for (j, &(_, k)) in self.bins.iter().enumerate() {
+            self.feet[j] = self.placed[k as usize];
+            self.spans[j] = self.codes[k as usize] as u8;
+        }
         self.occupied.clear();
         let mut start = 0usize;
-        while start < self.bins.len() {
+        while start < n {
             let k = self.bins[start].0;
             let mut end = start + 1;
-            while end < self.bins.len() && self.bins[end].0 == k {
+            while end < n && self.bins[end].0 == k {
                 end += 1;
             }
             if self.occupied.len() == self.occupied.capacity() {
@@ -789,14 +908,25 @@ impl Surface {
             self.occupied.push((k, start as u32, end as u32));
             start = end;
         }
+        Ok(())
+    }
+
+    /// The grid's blocks (every block within a kernel and the margin of a particle)
+    /// and their neighbours; false when there is none.
+    fn plan(&mut self, params: &Params) -> Result<bool> {
         self.keys.clear();
-        let reach = params.r;
-        if let Some(d) = self.dense {
-            // Marks the blocks (1), then numbers them in key order.
+        self.sums_start.clear();
+        let counted = if let Some(d) = self.dense {
+            // Marks the blocks (1), then numbers them in key order, each with the
+            // length of its list.
             let slots = &mut self.slots[..d.volume()];
             slots.fill(0);
-            for &(_, s, e) in &self.occupied {
-                let (lo, hi) = block_reach(&self.feet[s as usize..e as usize], reach);
+            for &(k, _, _) in &self.occupied {
+                let h = unkey(k);
+                let m = u32::from(self.marks[d.index(h).expect("an occupied block")]);
+                let side = |a: usize, bit: usize| (m >> (4 * a + bit) & 1) as i32;
+                let lo: [i32; 3] = std::array::from_fn(|a| h[a] - side(a, 0) - side(a, 1));
+                let hi: [i32; 3] = std::array::from_fn(|a| h[a] + side(a, 2) + side(a, 3));
                 for z in lo[2]..=hi[2] {
                     for y in lo[1]..=hi[1] {
                         for x in lo[0]..=hi[0] {
@@ -807,17 +937,23 @@ impl Surface {
             }
             let blocks = slots.iter().filter(|&&m| m != 0).count();
             try_reserve(&mut self.keys, blocks, "surface blocks")?;
+            try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
             for (i, m) in slots.iter_mut().enumerate() {
                 if *m != 0 {
                     *m = self.keys.len() as u32;
                     self.keys.push(key(d.block(i)));
+                    self.sums_start.push(self.lists[i]);
                 } else {
                     *m = u32::MAX;
+                    debug_assert_eq!(self.lists[i], 0, "a particle reaches a grid block");
                 }
             }
+            self.sums_start.push(0);
+            true
         } else {
-            self.keys_by_sort(reach)?;
-        }
+            self.keys_by_sort(params.r)?;
+            false
+        };
         let blocks = self.keys.len();
         if blocks > MAX_SURFACE_BLOCKS as usize {
             return Err(Error::out_of_range(format!(
@@ -858,7 +994,7 @@ impl Surface {
                 *slot = slot_of(dense, slots, keys, n);
             }
         }
-        self.contributions()?;
+        self.contributions(counted)?;
         Ok(blocks > 0)
     }
 
@@ -894,54 +1030,62 @@ impl Surface {
     /// kernel reaches (its own block and, at most, the next one on each axis: its
     /// [`SPAN_BLOCKS`]), in `bins` order (by home block, then by index), so each block
     /// reads only the particles that reach it, in the order the field's sums take.
-    fn contributions(&mut self) -> Result<()> {
+    /// `counted`: `sums_start` holds the length of each block's list already (the
+    /// counting sort took them).
+    fn contributions(&mut self, counted: bool) -> Result<()> {
         let blocks = self.keys.len();
-        self.sums_start.clear();
-        try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
-        self.sums_start.resize(blocks + 1, 0);
-        // Twice over the particles: the counts per block (made the runs' starts), then
-        // the runs (each start advancing to its run's end).
-        for fill in [false, true] {
-            if fill {
-                let mut at = 0u32;
-                for s in &mut self.sums_start {
-                    let n = *s;
-                    *s = at;
-                    at += n;
-                }
-                grow(&mut self.sums, at as usize, 0)?;
-            }
-            let Surface {
-                occupied,
-                spans,
-                near,
-                dense,
-                slots,
-                keys,
-                sums,
-                sums_start,
-                ..
-            } = &mut *self;
-            for &(home, start, end) in occupied.iter() {
-                let hb = slot_of(*dense, slots, keys, unkey(home));
-                debug_assert!(hb != u32::MAX, "an occupied block");
-                let near = &near[hb as usize];
-                for (k, &span) in (start..end).zip(&spans[start as usize..end as usize]) {
-                    let [list @ .., n] = SPAN_BLOCKS[usize::from(span & 63)];
-                    for &o in &list[..usize::from(n)] {
-                        let at = &mut sums_start[near[usize::from(o)] as usize];
-                        if fill {
-                            sums[*at as usize] = k;
-                        }
-                        *at += 1;
-                    }
-                }
-            }
+        if !counted {
+            self.sums_start.clear();
+            try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
+            self.sums_start.resize(blocks + 1, 0);
+            self.file(false);
         }
+        // The counts made the runs' starts, then the runs (each start advancing to its
+        // run's end).
+        let mut at = 0u32;
+        for s in &mut self.sums_start[..blocks + 1] {
+            let n = *s;
+            *s = at;
+            at += n;
+        }
+        grow(&mut self.sums, at as usize, 0)?;
+        self.file(true);
         // Each entry now holds its block's end: shift them to the starts.
         self.sums_start.copy_within(..blocks, 1);
         self.sums_start[0] = 0;
         Ok(())
+    }
+
+    /// One pass over the particles in block order, for each block a particle's
+    /// kernel reaches: adds one to the block's `sums_start`, and (`fill`) first writes
+    /// the particle at that place of `sums`.
+    fn file(&mut self, fill: bool) {
+        let Surface {
+            occupied,
+            spans,
+            near,
+            dense,
+            slots,
+            keys,
+            sums,
+            sums_start,
+            ..
+        } = &mut *self;
+        for &(home, start, end) in occupied.iter() {
+            let hb = slot_of(*dense, slots, keys, unkey(home));
+            debug_assert!(hb != u32::MAX, "an occupied block");
+            let near = &near[hb as usize];
+            for (k, &span) in (start..end).zip(&spans[start as usize..end as usize]) {
+                let [list @ .., n] = SPAN_BLOCKS[usize::from(span & 63)];
+                for &o in &list[..usize::from(n)] {
+                    let at = &mut sums_start[near[usize::from(o)] as usize];
+                    if fill {
+                        sums[*at as usize] = k;
+                    }
+                    *at += 1;
+                }
+            }
+        }
     }
 
     /// Writes the vertices, each block's run at its start (`first` of each node of a
