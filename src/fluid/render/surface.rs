@@ -53,6 +53,7 @@ use crate::kernels::simd::Kernel;
 use crate::kernels::splat::{splat, Foot};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
 use crate::math::{Vec3, Vec3A};
+use crate::solver::disjoint::StageSlots;
 use crate::solver::parallel::{Blocks, Executor, Ragged};
 
 use super::grow;
@@ -319,6 +320,63 @@ impl DenseBox {
             self.lo[1] + (i / x) % y,
             self.lo[2] + i / (x * y),
         ]
+    }
+}
+
+/// No position yet: the box (lowest, highest) around none.
+const NO_BOUNDS: (Vec3, Vec3) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+
+/// The arrays of the passes that place the particles: the positions and each
+/// piece's box (stage 0), then each particle's foot, home and code (stage 1).
+struct PlaceParts<'a> {
+    points: StageSlots<'a, Vec3A>,
+    bounds: StageSlots<'a, (Vec3, Vec3)>,
+    placed: StageSlots<'a, Foot>,
+    homes: StageSlots<'a, u64>,
+    codes: StageSlots<'a, u32>,
+}
+
+/// Where a build's grid lies: its node 0 (m), 1 / cell, and the box of blocks when
+/// it is small enough to map.
+#[derive(Clone, Copy)]
+struct Grid {
+    origin: Vec3,
+    inv: f32,
+    dense: Option<DenseBox>,
+}
+
+impl Grid {
+    /// The grid of the particles in the boxes `bounds` (lowest and highest finite
+    /// position of each piece); `None` when there is none. Rounding keeps the order,
+    /// so the extreme positions give the extreme cells and blocks.
+    fn new(bounds: &[(Vec3, Vec3)], params: &Params) -> Result<Option<Grid>> {
+        let (mut lo, mut hi) = NO_BOUNDS;
+        for &(l, h) in bounds {
+            lo = lo.min(l);
+            hi = hi.max(h);
+        }
+        if !lo.is_finite() {
+            return Ok(None);
+        }
+        let block = params.cell * B as f32;
+        let origin = ((lo / block).floor() - 2.0) * block;
+        let inv = 1.0 / params.cell;
+        // Room for the kernel and the margin below 2^21 blocks.
+        let limit = ((1i64 << KEY_BITS) - 2) as f32 * B as f32 - params.r - MARGIN as f32;
+        let (ulo, uhi) = ((lo - origin) * inv, (hi - origin) * inv);
+        if uhi.max_element() >= limit {
+            return Err(Error::out_of_range(format!(
+                "the fluid spans more than {} m, past what one surface grid of cell size {} m holds: use a larger cell_size",
+                limit * params.cell,
+                params.cell
+            )));
+        }
+        let bmin = ulo.to_array().map(|c| (c as i32).div_euclid(B) - DENSE_PAD);
+        let bmax = uhi.to_array().map(|c| (c as i32).div_euclid(B) + DENSE_PAD);
+        let dims: [i32; 3] = std::array::from_fn(|a| bmax[a] - bmin[a] + 1);
+        let volume = dims.iter().map(|&d| d as u64).product::<u64>();
+        let dense = (volume <= DENSE_BLOCKS as u64).then_some(DenseBox { lo: bmin, dims });
+        Ok(Some(Grid { origin, inv, dense }))
     }
 }
 
@@ -684,15 +742,21 @@ impl Surface {
         let pieces = count.div_ceil(PIECE);
         grow(&mut self.points, count, Vec3A::ZERO)?;
         grow(&mut self.bounds, pieces, (Vec3::ZERO, Vec3::ZERO))?;
-        let none = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-        exec.for_items(
-            threads,
-            (
-                Blocks::new(&mut self.points[..count], PIECE),
-                Blocks::new(&mut self.bounds[..pieces], 1),
-            ),
-            |i, (points, bound)| {
-                let (mut lo, mut hi) = none;
+        grow(&mut self.placed, count, Foot::default())?;
+        grow(&mut self.homes, count, 0)?;
+        grow(&mut self.codes, count, 0)?;
+        let parts = PlaceParts {
+            points: StageSlots::new(&mut self.points[..count], 0, PIECE),
+            bounds: StageSlots::new(&mut self.bounds[..pieces], 0, 1),
+            placed: StageSlots::new(&mut self.placed[..count], 1, PIECE),
+            homes: StageSlots::new(&mut self.homes[..count], 1, PIECE),
+            codes: StageSlots::new(&mut self.codes[..count], 1, PIECE),
+        };
+        exec.staged(threads, 2, pieces, parts, |item, p| {
+            let i = item.index();
+            if item.stage() == 0 {
+                let (points, bound) = item.write((&p.points, &p.bounds));
+                let (mut lo, mut hi) = NO_BOUNDS;
                 for (k, point) in (i * PIECE..).zip(points) {
                     let p = position(k);
                     *point = Vec3A::from(p);
@@ -702,89 +766,59 @@ impl Surface {
                     }
                 }
                 bound[0] = (lo, hi);
-            },
-        );
-        let (mut lo, mut hi) = none;
-        for &(l, h) in &self.bounds[..pieces] {
-            lo = lo.min(l);
-            hi = hi.max(h);
-        }
-        if !lo.is_finite() {
-            return Ok(false);
-        }
-        let block = params.cell * B as f32;
-        self.origin = ((lo / block).floor() - 2.0) * block;
-        let (origin, inv, r) = (self.origin, 1.0 / params.cell, params.r);
-        // Room for the kernel and the margin below 2^21 blocks. Rounding keeps the
-        // order, so the extreme positions give the extreme cells and blocks.
-        let limit = ((1i64 << KEY_BITS) - 2) as f32 * B as f32 - params.r - MARGIN as f32;
-        let (ulo, uhi) = ((lo - origin) * inv, (hi - origin) * inv);
-        if uhi.max_element() >= limit {
-            return Err(Error::out_of_range(format!(
-                "the fluid spans more than {} m, past what one surface grid of cell size {} m holds: use a larger cell_size",
-                limit * params.cell,
-                params.cell
-            )));
-        }
-        let bmin = ulo.to_array().map(|c| (c as i32).div_euclid(B) - DENSE_PAD);
-        let bmax = uhi.to_array().map(|c| (c as i32).div_euclid(B) + DENSE_PAD);
-        let dims: [i32; 3] = std::array::from_fn(|a| bmax[a] - bmin[a] + 1);
-        let volume = dims.iter().map(|&d| d as u64).product::<u64>();
-        let dense = (volume <= DENSE_BLOCKS as u64).then_some(DenseBox { lo: bmin, dims });
-        self.dense = dense;
-        grow(&mut self.placed, count, Foot::default())?;
-        grow(&mut self.homes, count, 0)?;
-        grow(&mut self.codes, count, 0)?;
-        let points = &self.points[..count];
-        exec.for_items(
-            threads,
-            (
-                Blocks::new(&mut self.placed[..count], PIECE),
-                Blocks::new(&mut self.homes[..count], PIECE),
-                Blocks::new(&mut self.codes[..count], PIECE),
-            ),
-            |i, (feet, homes, codes)| {
-                let particles = (i * PIECE..).zip(feet).zip(homes).zip(codes);
-                for (((k, foot), home), code) in particles {
-                    let p = Vec3::from(points[k]);
-                    if !p.is_finite() {
-                        *home = u64::MAX;
-                        continue;
-                    }
-                    let u = Vec3A::from((p - origin) * inv).to_array();
-                    let hc = u.map(|c| (c as i32).div_euclid(B));
-                    foot.u = u;
-                    let mut c = 0u32;
-                    for a in 0..3 {
-                        // Within the home block and the next on each side (r ≤ B cells;
-                        // the bound only drops nodes a rounding of r = B would add, at
-                        // b = 0).
-                        let first = hc[a] * B - B;
-                        let lo = ceil(u[a] - r).max(first);
-                        let hi = ((u[a] + r) as i32).min(first + ROW - 1);
-                        foot.reach[a] = [lo, hi];
-                        // The span: below its home block's first node, past its last.
-                        c |= u32::from(lo < first + B) << (2 * a)
-                            | u32::from(hi >= first + 2 * B) << (2 * a + 1);
-                        // The blocks within the kernel and the margin ([`block_reach`]),
-                        // zero to two on each side of the home block.
-                        let below = hc[a] - ((u[a] - r) as i32 - MARGIN).div_euclid(B);
-                        let above = ((u[a] + r) as i32 + MARGIN).div_euclid(B) - hc[a];
-                        let sides = u32::from(below >= 1)
-                            | u32::from(below >= 2) << 1
-                            | u32::from(above >= 1) << 2
-                            | u32::from(above >= 2) << 3;
-                        c |= sides << (8 + 4 * a);
-                    }
-                    *code = c;
-                    *home = match dense {
-                        Some(d) => d.index(hc).expect("a particle's block in the box") as u64,
-                        None => key(hc),
-                    };
+                return;
+            }
+            // Every piece works out the grid from the pieces' boxes (the same bits).
+            let Ok(Some(grid)) = Grid::new(item.read(&p.bounds), params) else {
+                return;
+            };
+            let points = item.read(&p.points);
+            let (feet, homes, codes) = item.write((&p.placed, &p.homes, &p.codes));
+            let particles = (i * PIECE..).zip(feet).zip(homes).zip(codes);
+            for (((k, foot), home), code) in particles {
+                let p = Vec3::from(points[k]);
+                if !p.is_finite() {
+                    *home = u64::MAX;
+                    continue;
                 }
-            },
-        );
-        match dense {
+                let u = Vec3A::from((p - grid.origin) * grid.inv).to_array();
+                let hc = u.map(|c| (c as i32).div_euclid(B));
+                foot.u = u;
+                let (mut c, r) = (0u32, params.r);
+                for a in 0..3 {
+                    // Within the home block and the next on each side (r ≤ B cells;
+                    // the bound only drops nodes a rounding of r = B would add, at
+                    // b = 0).
+                    let first = hc[a] * B - B;
+                    let lo = ceil(u[a] - r).max(first);
+                    let hi = ((u[a] + r) as i32).min(first + ROW - 1);
+                    foot.reach[a] = [lo, hi];
+                    // The span: below its home block's first node, past its last.
+                    c |= u32::from(lo < first + B) << (2 * a)
+                        | u32::from(hi >= first + 2 * B) << (2 * a + 1);
+                    // The blocks within the kernel and the margin ([`block_reach`]),
+                    // zero to two on each side of the home block.
+                    let below = hc[a] - ((u[a] - r) as i32 - MARGIN).div_euclid(B);
+                    let above = ((u[a] + r) as i32 + MARGIN).div_euclid(B) - hc[a];
+                    let sides = u32::from(below >= 1)
+                        | u32::from(below >= 2) << 1
+                        | u32::from(above >= 1) << 2
+                        | u32::from(above >= 2) << 3;
+                    c |= sides << (8 + 4 * a);
+                }
+                *code = c;
+                *home = match grid.dense {
+                    Some(d) => d.index(hc).expect("a particle's block in the box") as u64,
+                    None => key(hc),
+                };
+            }
+        });
+        let Some(grid) = Grid::new(&self.bounds[..pieces], params)? else {
+            return Ok(false);
+        };
+        self.origin = grid.origin;
+        self.dense = grid.dense;
+        match grid.dense {
             Some(d) => self.sort_dense(d, count)?,
             None => self.sort(count)?,
         }
