@@ -212,8 +212,13 @@ pub(crate) struct Surface {
     homes: Vec<u64>,
     codes: Vec<u32>,
     /// Per finite particle, in `bins` order (so that the blocks read them nearly in
-    /// memory order): its position and the nodes its kernel reaches ([`Foot`]).
+    /// memory order): the particle, and its position and the nodes its kernel
+    /// reaches ([`Foot`], gathered from `placed` by the first stage of the field's
+    /// pass).
+    order: Vec<u32>,
     feet: Vec<Foot>,
+    /// The finite particles (the length of `order`, `feet` and `spans` this build).
+    finite: usize,
     /// Per finite particle, in `bins` order: the blocks its kernel reaches around its
     /// home block ([`SPAN_BLOCKS`]).
     spans: Vec<u8>,
@@ -334,6 +339,17 @@ struct PlaceParts<'a> {
     placed: StageSlots<'a, Foot>,
     homes: StageSlots<'a, u64>,
     codes: StageSlots<'a, u32>,
+}
+
+/// The arrays of the field's pass: the particles' feet in block order (stage 0), φ
+/// and the sides of each block (stage 1), the insides of its cells and its counts
+/// (stage 2).
+struct FieldParts<'a> {
+    feet: StageSlots<'a, Foot>,
+    field: StageSlots<'a, f32>,
+    sides: StageSlots<'a, u8>,
+    mask: StageSlots<'a, u8>,
+    counts: StageSlots<'a, SurfaceCounts>,
 }
 
 /// Where a build's grid lies: its node 0 (m), 1 / cell, and the box of blocks when
@@ -621,67 +637,72 @@ impl Surface {
         } else {
             1
         };
-        // φ at every node, one block per task.
+        // In one staged pass, one block per task: the particles' feet in block order,
+        // φ at every node, then the crossing edges and the counts of each block.
         {
+            let n = self.finite;
+            grow(&mut self.feet, n, Foot::default())?;
             let Surface {
+                order,
+                placed,
                 feet,
                 sums,
                 sums_start,
                 keys,
-                field,
-                sides,
-                kernel,
-                ..
-            } = &mut *self;
-            let kernel = *kernel;
-            let particles = &feet[..];
-            let (sums, starts, keys) = (&*sums, &*sums_start, &*keys);
-            let inv_r = 1.0 / params.r;
-            exec.for_items(
-                threads,
-                (
-                    Blocks::new(&mut field[..blocks * BN], BN),
-                    Blocks::new(&mut sides[..blocks], 1),
-                ),
-                |b, (out, side)| {
-                    let run = &sums[starts[b] as usize..starts[b + 1] as usize];
-                    let base = unkey(keys[b]).map(|c| c * B);
-                    let level = (params.inv_bulk, params.threshold);
-                    let out = out.try_into().expect("a block");
-                    let s = splat(kernel, base, inv_r, particles, run, level, out);
-                    side[0] = (u8::from(s.some) * INSIDE_SOME) | (u8::from(s.all) * INSIDE_ALL);
-                },
-            );
-        }
-        // The crossing edges and the counts of each block.
-        {
-            let Surface {
                 near,
                 field,
                 mask,
                 counts,
                 sides,
+                kernel,
                 ..
             } = &mut *self;
-            let view = View {
-                field: &field[..blocks * BN],
-                near: &near[..blocks],
+            let kernel = *kernel;
+            let (order, placed) = (&order[..n], &placed[..]);
+            let (sums, starts, keys, near) = (&*sums, &*sums_start, &*keys, &near[..blocks]);
+            let inv_r = 1.0 / params.r;
+            let (level, iso) = ((params.inv_bulk, params.threshold), params.threshold);
+            let per = n.div_ceil(blocks).max(1);
+            let parts = FieldParts {
+                feet: StageSlots::new(&mut feet[..n], 0, per),
+                field: StageSlots::new(&mut field[..blocks * BN], 1, BN),
+                sides: StageSlots::new(&mut sides[..blocks], 1, 1),
+                mask: StageSlots::new(&mut mask[..blocks * BN], 2, BN),
+                counts: StageSlots::new(&mut counts[..blocks], 2, 1),
             };
-            let sides = &sides[..blocks];
-            let iso = params.threshold;
-            exec.for_items(
-                threads,
-                (
-                    Blocks::new(&mut mask[..blocks * BN], BN),
-                    Blocks::new(&mut counts[..blocks], 1),
-                ),
-                |b, (mask, count)| {
-                    count[0] = match settled(view.near, sides, b) {
-                        Some(_) => SurfaceCounts::default(),
-                        None => classify(view, b, iso, mask),
+            exec.staged(threads, 3, blocks, parts, |item, p| {
+                let b = item.index();
+                match item.stage() {
+                    0 => {
+                        let feet = item.write(&p.feet);
+                        let at = (b * per).min(n);
+                        for (foot, &k) in feet.iter_mut().zip(&order[at..]) {
+                            *foot = placed[k as usize];
+                        }
                     }
-                },
-            );
+                    1 => {
+                        let feet = item.read(&p.feet);
+                        let (out, side) = item.write((&p.field, &p.sides));
+                        let run = &sums[starts[b] as usize..starts[b + 1] as usize];
+                        let base = unkey(keys[b]).map(|c| c * B);
+                        let out = out.try_into().expect("a block");
+                        let s = splat(kernel, base, inv_r, feet, run, level, out);
+                        side[0] = (u8::from(s.some) * INSIDE_SOME) | (u8::from(s.all) * INSIDE_ALL);
+                    }
+                    _ => {
+                        let view = View {
+                            field: item.read(&p.field),
+                            near,
+                        };
+                        let sides = item.read(&p.sides);
+                        let (mask, count) = item.write((&p.mask, &p.counts));
+                        count[0] = match settled(near, sides, b) {
+                            Some(_) => SurfaceCounts::default(),
+                            None => classify(view, b, iso, mask),
+                        }
+                    }
+                }
+            });
         }
         let (mut vertices, mut indices) = (0usize, 0usize);
         for c in &self.counts[..blocks] {
@@ -835,15 +856,15 @@ impl Surface {
         grow(&mut self.lists, volume, 0)?;
         grow(&mut self.marks, volume, 0)?;
         let Surface {
-            placed,
             homes,
             codes,
             slots,
             lists,
             marks,
-            feet,
+            order,
             spans,
             occupied,
+            finite,
             ..
         } = &mut *self;
         let (slots, lists, marks) = (
@@ -882,14 +903,15 @@ impl Surface {
             slots[i] += slots[i - 1];
         }
         let n = slots[volume] as usize;
-        grow(feet, n, Foot::default())?;
+        *finite = n;
+        grow(order, n, 0)?;
         grow(spans, n, 0)?;
-        for ((&h, &c), foot) in homes.iter().zip(codes).zip(&placed[..count]) {
+        for (k, (&h, &c)) in homes.iter().zip(codes).enumerate() {
             if h == u64::MAX {
                 continue;
             }
             let s = &mut slots[h as usize];
-            feet[*s as usize] = *foot;
+            order[*s as usize] = k as u32;
             spans[*s as usize] = c as u8;
             *s += 1;
         }
@@ -921,10 +943,11 @@ impl Surface {
         }
         self.bins.sort_unstable();
         let n = self.bins.len();
-        grow(&mut self.feet, n, Foot::default())?;
+        self.finite = n;
+        grow(&mut self.order, n, 0)?;
         grow(&mut self.spans, n, 0)?;
         for (j, &(_, k)) in self.bins.iter().enumerate() {
-            self.feet[j] = self.placed[k as usize];
+            self.order[j] = k;
             self.spans[j] = self.codes[k as usize] as u8;
         }
         self.occupied.clear();
@@ -1038,7 +1061,8 @@ impl Surface {
     fn keys_by_sort(&mut self, reach: f32) -> Result<()> {
         for o in 0..self.occupied.len() {
             let (_, s, e) = self.occupied[o];
-            let (lo, hi) = block_reach(&self.feet[s as usize..e as usize], reach);
+            let run = &self.order[s as usize..e as usize];
+            let (lo, hi) = block_reach(run.iter().map(|&k| &self.placed[k as usize]), reach);
             let n = (0..3)
                 .map(|a| (hi[a] - lo[a] + 1) as usize)
                 .product::<usize>();
@@ -1321,7 +1345,7 @@ fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out
 
 /// The first and last blocks (on each axis) within a kernel and the margin of the
 /// particles `feet` (kernel radius `reach` cells).
-fn block_reach(feet: &[Foot], reach: f32) -> ([i32; 3], [i32; 3]) {
+fn block_reach<'a>(feet: impl Iterator<Item = &'a Foot>, reach: f32) -> ([i32; 3], [i32; 3]) {
     // u ± reach, rounded, then truncated, never decreases as u grows: the extreme
     // particles give the extreme nodes.
     let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
