@@ -50,7 +50,7 @@
 
 use crate::error::{try_reserve, Error, Result};
 use crate::kernels::simd::Kernel;
-use crate::kernels::splat::{splat, Foot};
+use crate::kernels::splat::{place, splat, Foot};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
 use crate::math::{Vec3, Vec3A};
 use crate::solver::disjoint::StageSlots;
@@ -88,9 +88,6 @@ const KEY_BITS: u32 = 21;
 /// Nodes beyond a particle's kernel that a block must hold (a crossing cell's lower
 /// corner and a vertex's central differences reach two nodes past it).
 const MARGIN: i32 = 2;
-/// Nodes a particle's kernel may reach along an axis: its home block's and the next
-/// block's on each side (a kernel of r ≤ B cells reaches no farther).
-const ROW: i32 = 3 * B;
 /// The most blocks in the box around the particles for which a build maps every
 /// block of the box (a counting sort into blocks and direct look-ups instead of a
 /// sort and binary searches); a larger box (particles far apart) takes those.
@@ -178,15 +175,6 @@ impl Params {
             threshold: desc.threshold,
         })
     }
-}
-
-/// ⌈x⌉ of a positive x (positions in cells are: the origin lies two blocks below every
-/// particle, farther than any kernel reaches), without a call into libm; truncation
-/// is ⌊x⌋ for them.
-#[inline(always)]
-fn ceil(x: f32) -> i32 {
-    let t = x as i32;
-    t + i32::from((t as f32) < x)
 }
 
 /// b(t) = (1 − t²)³ on (−1, 1), 0 outside.
@@ -802,32 +790,10 @@ impl Surface {
                     *home = u64::MAX;
                     continue;
                 }
-                let u = Vec3A::from((p - grid.origin) * grid.inv).to_array();
-                let hc = u.map(|c| (c as i32).div_euclid(B));
-                foot.u = u;
-                let (mut c, r) = (0u32, params.r);
-                for a in 0..3 {
-                    // Within the home block and the next on each side (r ≤ B cells;
-                    // the bound only drops nodes a rounding of r = B would add, at
-                    // b = 0).
-                    let first = hc[a] * B - B;
-                    let lo = ceil(u[a] - r).max(first);
-                    let hi = ((u[a] + r) as i32).min(first + ROW - 1);
-                    foot.reach[a] = [lo, hi];
-                    // The span: below its home block's first node, past its last.
-                    c |= u32::from(lo < first + B) << (2 * a)
-                        | u32::from(hi >= first + 2 * B) << (2 * a + 1);
-                    // The blocks within the kernel and the margin ([`block_reach`]),
-                    // zero to two on each side of the home block.
-                    let below = hc[a] - ((u[a] - r) as i32 - MARGIN).div_euclid(B);
-                    let above = ((u[a] + r) as i32 + MARGIN).div_euclid(B) - hc[a];
-                    let sides = u32::from(below >= 1)
-                        | u32::from(below >= 2) << 1
-                        | u32::from(above >= 1) << 2
-                        | u32::from(above >= 2) << 3;
-                    c |= sides << (8 + 4 * a);
-                }
-                *code = c;
+                let placed = place(Vec3A::from((p - grid.origin) * grid.inv), params.r, MARGIN);
+                let hc = placed.home;
+                *foot = placed.foot;
+                *code = placed.code;
                 *home = match grid.dense {
                     Some(d) => d.index(hc).expect("a particle's block in the box") as u64,
                     None => key(hc),
