@@ -853,17 +853,31 @@ impl Surface {
             (o[2] * n[1] + o[1]) * n[0] + o[0]
         });
         let (homes, codes) = (&homes[..count], &codes[..count]);
+        // A run of particles of one block is counted (and its marks gathered) at its
+        // end; the lists of the home blocks are their counts (added by `plan`).
+        let (mut run, mut n, mut mark) = (usize::MAX, 0u32, 0u16);
         for (&h, &c) in homes.iter().zip(codes) {
             if h == u64::MAX {
                 continue;
             }
             let h = h as usize;
-            slots[h + 1] += 1;
-            marks[h] |= (c >> 8) as u16;
-            let [list @ .., n] = SPAN_BLOCKS[(c & 63) as usize];
-            for &o in &list[..usize::from(n)] {
+            if h != run {
+                if run != usize::MAX {
+                    slots[run + 1] += n;
+                    marks[run] |= mark;
+                }
+                (run, n, mark) = (h, 0, 0);
+            }
+            n += 1;
+            mark |= (c >> 8) as u16;
+            let [list @ .., k] = SPAN_NEIGHBOURS[(c & 63) as usize];
+            for &o in &list[..usize::from(k)] {
                 lists[(h as isize + steps[usize::from(o)]) as usize] += 1;
             }
+        }
+        if run != usize::MAX {
+            slots[run + 1] += n;
+            marks[run] |= mark;
         }
         for i in 1..slots.len() {
             slots[i] += slots[i - 1];
@@ -944,9 +958,11 @@ impl Surface {
             // length of its list.
             let slots = &mut self.slots[..d.volume()];
             slots.fill(0);
-            for &(k, _, _) in &self.occupied {
+            for &(k, s, e) in &self.occupied {
                 let h = unkey(k);
-                let m = u32::from(self.marks[d.index(h).expect("an occupied block")]);
+                let at = d.index(h).expect("an occupied block");
+                self.lists[at] += e - s;
+                let m = u32::from(self.marks[at]);
                 let side = |a: usize, bit: usize| (m >> (4 * a + bit) & 1) as i32;
                 let lo: [i32; 3] = std::array::from_fn(|a| h[a] - side(a, 0) - side(a, 1));
                 let hi: [i32; 3] = std::array::from_fn(|a| h[a] + side(a, 2) + side(a, 3));
@@ -1349,6 +1365,25 @@ const SPAN_BLOCKS: [[u8; 28]; 64] = {
                 y += 1;
             }
             z += 1;
+        }
+        t[span][27] = n as u8;
+        span += 1;
+    }
+    t
+};
+
+/// [`SPAN_BLOCKS`] without the home block (index 13).
+const SPAN_NEIGHBOURS: [[u8; 28]; 64] = {
+    let mut t = [[0u8; 28]; 64];
+    let mut span = 0;
+    while span < 64 {
+        let (from, mut n, mut k) = (SPAN_BLOCKS[span], 0, 0);
+        while k < from[27] as usize {
+            if from[k] != 13 {
+                t[span][n] = from[k];
+                n += 1;
+            }
+            k += 1;
         }
         t[span][27] = n as u8;
         span += 1;
