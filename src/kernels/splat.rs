@@ -8,6 +8,11 @@
 //! AVX version does this a row of eight lanes at a time, the scalar one four lanes at
 //! a time: the same IEEE-754 operations in the same order for every node (no fused
 //! multiply-add), so the same bits on every CPU (a unit test below compares them).
+//!
+//! Before the splat, [`place`] works out where each particle lies on the grid: its
+//! home block, the nodes its kernel reaches and the neighbouring blocks it reaches,
+//! the three axes at once in SSE2 lanes on x86-64 (the scalar version's truncations
+//! and comparisons, so the same results; a unit test compares them).
 
 use crate::kernels::simd::Kernel;
 use crate::math::{Vec3A, Vec4};

@@ -33,7 +33,11 @@
 //! Each particle's position and the nodes its kernel reaches are kept in block order
 //! (so a block reads them nearly in memory order) and the particle is filed under the
 //! blocks its kernel reaches (its span: which neighbours of its home block, from a
-//! table); each block computes the factors b(·) of the particles it sums at its own
+//! table). They are worked out in index order, in pieces on the world's threads (the
+//! three axes at once, `kernels::splat::place`); one pass on one thread counts the
+//! particles of each block and the lengths of the blocks' lists, and one moves the
+//! particles' indices into block order (the first stage of the field's pass gathers
+//! their feet). Each block computes the factors b(·) of the particles it sums at its own
 //! nodes (eight a row on each axis, `kernels::splat`: a row of eight lanes with AVX,
 //! four lanes otherwise, the same bits; a stored copy, 36 floats a particle read back
 //! by every block it reaches, cost more in cache misses than the arithmetic). Every
@@ -1287,7 +1291,7 @@ const CORNER_STEP: [usize; 8] = [0, 1, 8, 9, 64, 65, 72, 73];
 
 /// The triangles of block `b` into `out` (its run of indices), cell by cell.
 fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out: &mut [u32]) {
-    let mut j = 0usize;
+    let (mut j, table) = (0usize, cell_table());
     let cells = &mask[b * BN..(b + 1) * BN];
     for (r, run) in cells.chunks_exact(8).enumerate() {
         if uniform(run) {
@@ -1315,11 +1319,18 @@ fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out
                 debug_assert!(EDGE_BITS[c] >> (d - 1) & 1 == 1, "a crossing edge");
                 first[nb * BN + nk] + u32::from(EDGE_RANK[c][d as usize])
             };
-            let n = usize::from(CELL_INDICES[cell as usize]);
-            for &edge in &cell_edges()[cell as usize][..n] {
-                out[j] = vertex(edge);
-                j += 1;
+            // The vertex of each edge once, then the indices from them.
+            let cell = usize::from(cell);
+            let mut ids = [0u32; CELL_EDGES];
+            let edges = &table.edges[cell][..usize::from(table.count[cell])];
+            for (id, &edge) in ids.iter_mut().zip(edges) {
+                *id = vertex(edge);
             }
+            let n = usize::from(CELL_INDICES[cell]);
+            for (o, &e) in out[j..j + n].iter_mut().zip(&table.slots[cell][..n]) {
+                *o = ids[usize::from(e)];
+            }
+            j += n;
         }
     }
     debug_assert_eq!(j, out.len(), "the block's index count");
@@ -1554,6 +1565,48 @@ fn cell_edges() -> &'static [[(u8, u8); 36]; 256] {
     })
 }
 
+/// The edges of a cell's six tetrahedra: its 12 edges, a diagonal of each of its 6
+/// faces and its main diagonal.
+const CELL_EDGES: usize = 19;
+
+/// Per cell (the insides of its corners): the edges its triangles use, each once (as
+/// lower corner, upper corner) and `count` of them, and for each of its indices
+/// ([`cell_edges`]) the place of its edge among those.
+struct CellTable {
+    edges: [[(u8, u8); CELL_EDGES]; 256],
+    count: [u8; 256],
+    slots: [[u8; 36]; 256],
+}
+
+/// The [`CellTable`], from [`cell_edges`].
+fn cell_table() -> &'static CellTable {
+    static TABLE: std::sync::OnceLock<CellTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = CellTable {
+            edges: [[(0, 0); CELL_EDGES]; 256],
+            count: [0; 256],
+            slots: [[0; 36]; 256],
+        };
+        for (cell, all) in cell_edges().iter().enumerate() {
+            let n = usize::from(CELL_INDICES[cell]);
+            for (i, &(p, q)) in all[..n].iter().enumerate() {
+                let edge = (p & q, p | q);
+                let used = usize::from(t.count[cell]);
+                let at = match t.edges[cell][..used].iter().position(|&e| e == edge) {
+                    Some(at) => at,
+                    None => {
+                        t.edges[cell][used] = edge;
+                        t.count[cell] += 1;
+                        used
+                    }
+                };
+                t.slots[cell][i] = at as u8;
+            }
+        }
+        t
+    })
+}
+
 /// The indices (three per triangle) of a cell given the insides of its corners.
 const CELL_INDICES: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -1597,6 +1650,20 @@ mod tests {
                 });
                 assert_eq!(n, tet_triangle_count(inside));
             }
+        }
+    }
+
+    #[test]
+    fn each_index_of_a_cell_reads_its_edge_from_the_cell_table() {
+        let t = cell_table();
+        for cell in 0..256 {
+            let n = usize::from(CELL_INDICES[cell]);
+            for (i, &(p, q)) in cell_edges()[cell][..n].iter().enumerate() {
+                let edge = t.edges[cell][usize::from(t.slots[cell][i])];
+                assert_eq!(edge, (p & q, p | q), "cell {cell}");
+            }
+            let used = &t.edges[cell][..usize::from(t.count[cell])];
+            assert!(used.iter().all(|&(p, q)| p & q == p && p != q));
         }
     }
 
