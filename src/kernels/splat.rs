@@ -181,14 +181,14 @@ fn place_scalar(u: Vec3A, r: f32, margin: i32) -> Place {
         },
         ..Place::default()
     };
-    for a in 0..3 {
-        let h = (u[a] as i32).div_euclid(b);
+    for (a, &x) in u.iter().enumerate() {
+        let h = (x as i32).div_euclid(b);
         out.home[a] = h;
         let first = h * b - b;
-        let t = (u[a] - r) as i32;
-        let ceil = t + i32::from((t as f32) < u[a] - r);
+        let t = (x - r) as i32;
+        let ceil = t + i32::from((t as f32) < x - r);
         let lo = ceil.max(first);
-        let t1 = (u[a] + r) as i32;
+        let t1 = (x + r) as i32;
         let hi = t1.min(first + 3 * b - 1);
         out.foot.reach[a] = [lo, hi];
         out.code |=

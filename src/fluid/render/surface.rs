@@ -1656,8 +1656,8 @@ mod tests {
     #[test]
     fn each_index_of_a_cell_reads_its_edge_from_the_cell_table() {
         let t = cell_table();
-        for cell in 0..256 {
-            let n = usize::from(CELL_INDICES[cell]);
+        for (cell, &n) in CELL_INDICES.iter().enumerate() {
+            let n = usize::from(n);
             for (i, &(p, q)) in cell_edges()[cell][..n].iter().enumerate() {
                 let edge = t.edges[cell][usize::from(t.slots[cell][i])];
                 assert_eq!(edge, (p & q, p | q), "cell {cell}");
