@@ -8,9 +8,14 @@
 //! AVX version does this a row of eight lanes at a time, the scalar one four lanes at
 //! a time: the same IEEE-754 operations in the same order for every node (no fused
 //! multiply-add), so the same bits on every CPU (a unit test below compares them).
+//!
+//! Before the splat, [`place`] works out where each particle lies on the grid: its
+//! home block, the nodes its kernel reaches and the neighbouring blocks it reaches,
+//! the three axes at once in SSE2 lanes on x86-64 (the scalar version's truncations
+//! and comparisons, so the same results; a unit test compares them).
 
 use crate::kernels::simd::Kernel;
-use crate::math::Vec4;
+use crate::math::{Vec3A, Vec4};
 
 /// Nodes along a block's edge.
 const B: usize = 8;
@@ -135,6 +140,158 @@ fn splat_scalar(
     }
 }
 
+/// Where a particle lies on the grid, as [`place`] works it out: its [`Foot`], its
+/// home block (block coordinates) and its code: its span (bit 2a: its kernel reaches
+/// the block below its home block on axis a, bit 2a + 1: the block above) and, from
+/// bit 8, four bits per axis a (from bit 8 + 4a): its kernel and `margin` nodes
+/// beyond reach one block below, two blocks below, one block above, two above.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Place {
+    pub foot: Foot,
+    pub home: [i32; 3],
+    pub code: u32,
+}
+
+/// Places a particle at `u` (in cells; every coordinate in [2B, 2²⁴), so that the
+/// truncations below are floors) with a kernel of `r ≤ B` cells: the nodes it reaches
+/// on each axis (`ceil(u − r)..=trunc(u + r)`, within its home block and the next on
+/// each side), its home block and its code ([`Place`]).
+#[inline(always)]
+pub(crate) fn place(u: Vec3A, r: f32, margin: i32) -> Place {
+    #[cfg(target_arch = "x86_64")]
+    {
+        sse2::place(u, r, margin)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        place_scalar(u, r, margin)
+    }
+}
+
+/// [`place`], one axis at a time.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+#[inline(always)]
+fn place_scalar(u: Vec3A, r: f32, margin: i32) -> Place {
+    let b = B as i32;
+    let u = u.to_array();
+    let mut out = Place {
+        foot: Foot {
+            u,
+            ..Foot::default()
+        },
+        ..Place::default()
+    };
+    for (a, &x) in u.iter().enumerate() {
+        let h = (x as i32).div_euclid(b);
+        out.home[a] = h;
+        let first = h * b - b;
+        let t = (x - r) as i32;
+        let ceil = t + i32::from((t as f32) < x - r);
+        let lo = ceil.max(first);
+        let t1 = (x + r) as i32;
+        let hi = t1.min(first + 3 * b - 1);
+        out.foot.reach[a] = [lo, hi];
+        out.code |=
+            u32::from(lo < first + b) << (2 * a) | u32::from(hi >= first + 2 * b) << (2 * a + 1);
+        let below = h - (t - margin).div_euclid(b);
+        let above = (t1 + margin).div_euclid(b) - h;
+        let sides = u32::from(below >= 1)
+            | u32::from(below >= 2) << 1
+            | u32::from(above >= 1) << 2
+            | u32::from(above >= 2) << 3;
+        out.code |= sides << (8 + 4 * a);
+    }
+    out
+}
+
+#[cfg(target_arch = "x86_64")]
+mod sse2 {
+    use super::{Foot, Place, B};
+    use crate::math::{Vec3A, Vec4};
+    use std::arch::x86_64::*;
+
+    /// The lanes of `v`.
+    #[inline(always)]
+    fn lanes(v: __m128i) -> [i32; 4] {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        Vec4::from(unsafe { _mm_castsi128_ps(v) })
+            .to_array()
+            .map(|f| f.to_bits() as i32)
+    }
+
+    /// Bits 0, 1, 2 of `m` at bits 0, 4, 8.
+    #[inline(always)]
+    fn spread(m: i32) -> u32 {
+        let m = m as u32;
+        (m & 1) | (m & 2) << 3 | (m & 4) << 6
+    }
+
+    /// The bits of the first three lanes of a mask.
+    #[inline(always)]
+    fn bits(m: __m128i) -> i32 {
+        // SAFETY: SSE2 is part of every x86-64 target.
+        unsafe { _mm_movemask_ps(_mm_castsi128_ps(m)) & 7 }
+    }
+
+    /// [`super::place_scalar`], the three axes at once (SSE2, which every x86-64 CPU
+    /// has): the same truncations and comparisons, so the same results.
+    #[inline(always)]
+    pub(super) fn place(u: Vec3A, r: f32, margin: i32) -> Place {
+        // SAFETY: SSE2 is part of every x86-64 target; no pointer is read or written.
+        unsafe {
+            let b = B as i32;
+            let uv: __m128 = u.into();
+            let r4 = _mm_set1_ps(r);
+            let home = _mm_srai_epi32::<3>(_mm_cvttps_epi32(uv));
+            let first = _mm_sub_epi32(_mm_slli_epi32::<3>(home), _mm_set1_epi32(b));
+            let down = _mm_sub_ps(uv, r4);
+            let t = _mm_cvttps_epi32(down);
+            // ceil: t + 1 where t < u − r (a mask of −1).
+            let ceil = _mm_sub_epi32(t, _mm_castps_si128(_mm_cmplt_ps(_mm_cvtepi32_ps(t), down)));
+            let above_first = _mm_cmpgt_epi32(ceil, first);
+            let lo = _mm_or_si128(
+                _mm_and_si128(above_first, ceil),
+                _mm_andnot_si128(above_first, first),
+            );
+            let t1 = _mm_cvttps_epi32(_mm_add_ps(uv, r4));
+            let last = _mm_add_epi32(first, _mm_set1_epi32(3 * b - 1));
+            let past_last = _mm_cmpgt_epi32(t1, last);
+            let hi = _mm_or_si128(
+                _mm_and_si128(past_last, last),
+                _mm_andnot_si128(past_last, t1),
+            );
+            let below_home = bits(_mm_cmplt_epi32(lo, _mm_add_epi32(first, _mm_set1_epi32(b))));
+            let past_home = bits(_mm_cmpgt_epi32(
+                hi,
+                _mm_add_epi32(first, _mm_set1_epi32(2 * b - 1)),
+            ));
+            let m = _mm_set1_epi32(margin);
+            let below = _mm_sub_epi32(home, _mm_srai_epi32::<3>(_mm_sub_epi32(t, m)));
+            let above = _mm_sub_epi32(_mm_srai_epi32::<3>(_mm_add_epi32(t1, m)), home);
+            let (zero, one) = (_mm_setzero_si128(), _mm_set1_epi32(1));
+            let sides = spread(bits(_mm_cmpgt_epi32(below, zero)))
+                | spread(bits(_mm_cmpgt_epi32(below, one))) << 1
+                | spread(bits(_mm_cmpgt_epi32(above, zero))) << 2
+                | spread(bits(_mm_cmpgt_epi32(above, one))) << 3;
+            let span = (below_home & 1)
+                | (past_home & 1) << 1
+                | (below_home & 2) << 1
+                | (past_home & 2) << 2
+                | (below_home & 4) << 2
+                | (past_home & 4) << 3;
+            let (lo, hi, home) = (lanes(lo), lanes(hi), lanes(home));
+            Place {
+                foot: Foot {
+                    reach: std::array::from_fn(|a| [lo[a], hi[a]]),
+                    u: u.to_array(),
+                },
+                home: [home[0], home[1], home[2]],
+                code: span as u32 | sides << 8,
+            }
+        }
+    }
+}
+
 #[cfg(target_arch = "x86_64")]
 mod avx {
     use super::{span, Foot, B, BLOCK_NODES};
@@ -206,6 +363,36 @@ mod avx {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Pseudo-random positions (and whole numbers of cells, where the roundings
+    /// turn): the SSE2 placing gives the scalar one's results.
+    #[test]
+    fn placing_three_axes_at_once_gives_the_scalar_results() {
+        let mut seed = 777u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        };
+        for r in [1.0f32, 2.0, 2.5, 5.0, 8.0] {
+            for k in 0..20_000 {
+                let c = |x: f32| {
+                    if k % 3 == 0 {
+                        (16.0 + 200.0 * x).floor()
+                    } else {
+                        16.0 + 4000.0 * x
+                    }
+                };
+                let u = Vec3A::new(c(rnd()), c(rnd()), c(rnd()));
+                let p = place(u, r, 2);
+                assert_eq!(p, place_scalar(u, r, 2), "u = {u}, r = {r}");
+                for a in 0..3 {
+                    let [lo, hi] = p.foot.reach[a];
+                    assert!(lo as f32 >= u[a] - r && (hi as f32) <= u[a] + r);
+                    assert_eq!(p.home[a], (u[a] / 8.0).floor() as i32);
+                }
+            }
+        }
+    }
 
     /// Pseudo-random particles around a block (reaches clipped as the surface clips
     /// them, some missing the block): the AVX sums give the scalar sums' bits.

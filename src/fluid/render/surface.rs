@@ -33,7 +33,11 @@
 //! Each particle's position and the nodes its kernel reaches are kept in block order
 //! (so a block reads them nearly in memory order) and the particle is filed under the
 //! blocks its kernel reaches (its span: which neighbours of its home block, from a
-//! table); each block computes the factors b(·) of the particles it sums at its own
+//! table). They are worked out in index order, in pieces on the world's threads (the
+//! three axes at once, `kernels::splat::place`); one pass on one thread counts the
+//! particles of each block and the lengths of the blocks' lists, and one moves the
+//! particles' indices into block order (the first stage of the field's pass gathers
+//! their feet). Each block computes the factors b(·) of the particles it sums at its own
 //! nodes (eight a row on each axis, `kernels::splat`: a row of eight lanes with AVX,
 //! four lanes otherwise, the same bits; a stored copy, 36 floats a particle read back
 //! by every block it reaches, cost more in cache misses than the arithmetic). Every
@@ -50,10 +54,11 @@
 
 use crate::error::{try_reserve, Error, Result};
 use crate::kernels::simd::Kernel;
-use crate::kernels::splat::{splat, Foot};
+use crate::kernels::splat::{place, splat, Foot};
 use crate::limits::{MAX_FLUID_SPACING, MAX_SURFACE_BLOCKS};
 use crate::math::{Vec3, Vec3A};
-use crate::solver::parallel::{Blocks, Executor, Ragged, Rows};
+use crate::solver::disjoint::StageSlots;
+use crate::solver::parallel::{Blocks, Executor, Ragged};
 
 use super::grow;
 
@@ -87,9 +92,6 @@ const KEY_BITS: u32 = 21;
 /// Nodes beyond a particle's kernel that a block must hold (a crossing cell's lower
 /// corner and a vertex's central differences reach two nodes past it).
 const MARGIN: i32 = 2;
-/// Nodes a particle's kernel may reach along an axis: its home block's and the next
-/// block's on each side (a kernel of r ≤ B cells reaches no farther).
-const ROW: i32 = 3 * B;
 /// The most blocks in the box around the particles for which a build maps every
 /// block of the box (a counting sort into blocks and direct look-ups instead of a
 /// sort and binary searches); a larger box (particles far apart) takes those.
@@ -99,6 +101,10 @@ const DENSE_BLOCKS: usize = 1 << 18;
 const DENSE_PAD: i32 = 2;
 /// Blocks per build below which it runs on one thread.
 const PARALLEL_BLOCKS: usize = 8;
+/// Particles per task of the passes that place them.
+const PIECE: usize = 4096;
+/// Particles per build below which they are placed on one thread.
+const PARALLEL_PARTICLES: usize = 16384;
 
 /// The vertex and index counts of a built mesh.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -175,15 +181,6 @@ impl Params {
     }
 }
 
-/// ⌈x⌉ of a positive x (positions in cells are: the origin lies two blocks below every
-/// particle, farther than any kernel reaches), without a call into libm; truncation
-/// is ⌊x⌋ for them.
-#[inline(always)]
-fn ceil(x: f32) -> i32 {
-    let t = x as i32;
-    t + i32::from((t as f32) < x)
-}
-
 /// b(t) = (1 − t²)³ on (−1, 1), 0 outside.
 #[inline(always)]
 fn kernel(t: f32) -> f32 {
@@ -194,11 +191,26 @@ fn kernel(t: f32) -> f32 {
 /// The mesh of the last build and the buffers of the next.
 #[derive(Default)]
 pub(crate) struct Surface {
-    /// Per particle: its position in cells from `origin`.
+    /// Per particle: its position (m), and per piece of [`PIECE`] particles the
+    /// box around its finite ones.
     points: Vec<Vec3A>,
+    bounds: Vec<(Vec3, Vec3)>,
+    /// Per particle, in index order: its position in cells and the nodes its kernel
+    /// reaches ([`Foot`]), its home block (its index in the box, or its key where
+    /// the box is not mapped; `u64::MAX` for a particle that is not finite), and its
+    /// span ([`SPAN_BLOCKS`], bits 0..6) with the blocks its kernel and the margin
+    /// reach around its home block (bits 8..20, [`Self::marks`]).
+    placed: Vec<Foot>,
+    homes: Vec<u64>,
+    codes: Vec<u32>,
     /// Per finite particle, in `bins` order (so that the blocks read them nearly in
-    /// memory order): its position and the nodes its kernel reaches ([`Foot`]).
+    /// memory order): the particle, and its position and the nodes its kernel
+    /// reaches ([`Foot`], gathered from `placed` by the first stage of the field's
+    /// pass).
+    order: Vec<u32>,
     feet: Vec<Foot>,
+    /// The finite particles (the length of `order`, `feet` and `spans` this build).
+    finite: usize,
     /// Per finite particle, in `bins` order: the blocks its kernel reaches around its
     /// home block ([`SPAN_BLOCKS`]).
     spans: Vec<u8>,
@@ -207,16 +219,20 @@ pub(crate) struct Surface {
     /// `sums_start[b + 1]`, in `bins` order.
     sums: Vec<u32>,
     sums_start: Vec<u32>,
-    /// (block key, particle) of every finite particle, sorted (and the buffer the
-    /// counting sort fills).
+    /// (block key, particle) of every finite particle, sorted, where the box is not
+    /// mapped.
     bins: Vec<(u64, u32)>,
-    sorted: Vec<(u64, u32)>,
     /// The box of blocks the particles' kernels can reach, when it is small enough to
     /// map every block of it ([`DENSE_BLOCKS`]), and the map: the count of particles
     /// per block while sorting, then each block's index in `keys` (`u32::MAX` where
     /// the grid has none).
     dense: Option<DenseBox>,
     slots: Vec<u32>,
+    /// Per block of the mapped box: the length of its list of particles, and the
+    /// blocks its particles' kernels and the margin reach (per axis a, bits 4a and
+    /// 4a + 1: one and two blocks below, 4a + 2 and 4a + 3: above).
+    lists: Vec<u32>,
+    marks: Vec<u16>,
     /// The occupied blocks: key and the range of `bins` they hold.
     occupied: Vec<(u64, u32, u32)>,
     /// The blocks of the grid (keys, sorted), each block's 27 neighbours (indices into
@@ -301,6 +317,74 @@ impl DenseBox {
             self.lo[1] + (i / x) % y,
             self.lo[2] + i / (x * y),
         ]
+    }
+}
+
+/// No position yet: the box (lowest, highest) around none.
+const NO_BOUNDS: (Vec3, Vec3) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+
+/// The arrays of the passes that place the particles: the positions and each
+/// piece's box (stage 0), then each particle's foot, home and code (stage 1).
+struct PlaceParts<'a> {
+    points: StageSlots<'a, Vec3A>,
+    bounds: StageSlots<'a, (Vec3, Vec3)>,
+    placed: StageSlots<'a, Foot>,
+    homes: StageSlots<'a, u64>,
+    codes: StageSlots<'a, u32>,
+}
+
+/// The arrays of the field's pass: the particles' feet in block order (stage 0), φ
+/// and the sides of each block (stage 1), the insides of its cells and its counts
+/// (stage 2).
+struct FieldParts<'a> {
+    feet: StageSlots<'a, Foot>,
+    field: StageSlots<'a, f32>,
+    sides: StageSlots<'a, u8>,
+    mask: StageSlots<'a, u8>,
+    counts: StageSlots<'a, SurfaceCounts>,
+}
+
+/// Where a build's grid lies: its node 0 (m), 1 / cell, and the box of blocks when
+/// it is small enough to map.
+#[derive(Clone, Copy)]
+struct Grid {
+    origin: Vec3,
+    inv: f32,
+    dense: Option<DenseBox>,
+}
+
+impl Grid {
+    /// The grid of the particles in the boxes `bounds` (lowest and highest finite
+    /// position of each piece); `None` when there is none. Rounding keeps the order,
+    /// so the extreme positions give the extreme cells and blocks.
+    fn new(bounds: &[(Vec3, Vec3)], params: &Params) -> Result<Option<Grid>> {
+        let (mut lo, mut hi) = NO_BOUNDS;
+        for &(l, h) in bounds {
+            lo = lo.min(l);
+            hi = hi.max(h);
+        }
+        if !lo.is_finite() {
+            return Ok(None);
+        }
+        let block = params.cell * B as f32;
+        let origin = ((lo / block).floor() - 2.0) * block;
+        let inv = 1.0 / params.cell;
+        // Room for the kernel and the margin below 2^21 blocks.
+        let limit = ((1i64 << KEY_BITS) - 2) as f32 * B as f32 - params.r - MARGIN as f32;
+        let (ulo, uhi) = ((lo - origin) * inv, (hi - origin) * inv);
+        if uhi.max_element() >= limit {
+            return Err(Error::out_of_range(format!(
+                "the fluid spans more than {} m, past what one surface grid of cell size {} m holds: use a larger cell_size",
+                limit * params.cell,
+                params.cell
+            )));
+        }
+        let bmin = ulo.to_array().map(|c| (c as i32).div_euclid(B) - DENSE_PAD);
+        let bmax = uhi.to_array().map(|c| (c as i32).div_euclid(B) + DENSE_PAD);
+        let dims: [i32; 3] = std::array::from_fn(|a| bmax[a] - bmin[a] + 1);
+        let volume = dims.iter().map(|&d| d as u64).product::<u64>();
+        let dense = (volume <= DENSE_BLOCKS as u64).then_some(DenseBox { lo: bmin, dims });
+        Ok(Some(Grid { origin, inv, dense }))
     }
 }
 
@@ -506,7 +590,7 @@ impl Surface {
     pub fn build(
         &mut self,
         count: usize,
-        position: impl Fn(usize) -> Vec3,
+        position: impl Fn(usize) -> Vec3 + Sync,
         params: &Params,
         exec: &Executor,
     ) -> Result<SurfaceCounts> {
@@ -531,7 +615,7 @@ impl Surface {
     fn mesh(
         &mut self,
         count: usize,
-        position: impl Fn(usize) -> Vec3,
+        position: impl Fn(usize) -> Vec3 + Sync,
         params: &Params,
         exec: &Executor,
     ) -> Result<SurfaceCounts> {
@@ -545,67 +629,72 @@ impl Surface {
         } else {
             1
         };
-        // φ at every node, one block per task.
+        // In one staged pass, one block per task: the particles' feet in block order,
+        // φ at every node, then the crossing edges and the counts of each block.
         {
+            let n = self.finite;
+            grow(&mut self.feet, n, Foot::default())?;
             let Surface {
+                order,
+                placed,
                 feet,
                 sums,
                 sums_start,
                 keys,
-                field,
-                sides,
-                kernel,
-                ..
-            } = &mut *self;
-            let kernel = *kernel;
-            let particles = &feet[..];
-            let (sums, starts, keys) = (&*sums, &*sums_start, &*keys);
-            let inv_r = 1.0 / params.r;
-            exec.for_items(
-                threads,
-                (
-                    Blocks::new(&mut field[..blocks * BN], BN),
-                    Blocks::new(&mut sides[..blocks], 1),
-                ),
-                |b, (out, side)| {
-                    let run = &sums[starts[b] as usize..starts[b + 1] as usize];
-                    let base = unkey(keys[b]).map(|c| c * B);
-                    let level = (params.inv_bulk, params.threshold);
-                    let out = out.try_into().expect("a block");
-                    let s = splat(kernel, base, inv_r, particles, run, level, out);
-                    side[0] = (u8::from(s.some) * INSIDE_SOME) | (u8::from(s.all) * INSIDE_ALL);
-                },
-            );
-        }
-        // The crossing edges and the counts of each block.
-        {
-            let Surface {
                 near,
                 field,
                 mask,
                 counts,
                 sides,
+                kernel,
                 ..
             } = &mut *self;
-            let view = View {
-                field: &field[..blocks * BN],
-                near: &near[..blocks],
+            let kernel = *kernel;
+            let (order, placed) = (&order[..n], &placed[..]);
+            let (sums, starts, keys, near) = (&*sums, &*sums_start, &*keys, &near[..blocks]);
+            let inv_r = 1.0 / params.r;
+            let (level, iso) = ((params.inv_bulk, params.threshold), params.threshold);
+            let per = n.div_ceil(blocks).max(1);
+            let parts = FieldParts {
+                feet: StageSlots::new(&mut feet[..n], 0, per),
+                field: StageSlots::new(&mut field[..blocks * BN], 1, BN),
+                sides: StageSlots::new(&mut sides[..blocks], 1, 1),
+                mask: StageSlots::new(&mut mask[..blocks * BN], 2, BN),
+                counts: StageSlots::new(&mut counts[..blocks], 2, 1),
             };
-            let sides = &sides[..blocks];
-            let iso = params.threshold;
-            exec.for_items(
-                threads,
-                (
-                    Blocks::new(&mut mask[..blocks * BN], BN),
-                    Blocks::new(&mut counts[..blocks], 1),
-                ),
-                |b, (mask, count)| {
-                    count[0] = match settled(view.near, sides, b) {
-                        Some(_) => SurfaceCounts::default(),
-                        None => classify(view, b, iso, mask),
+            exec.staged(threads, 3, blocks, parts, |item, p| {
+                let b = item.index();
+                match item.stage() {
+                    0 => {
+                        let feet = item.write(&p.feet);
+                        let at = (b * per).min(n);
+                        for (foot, &k) in feet.iter_mut().zip(&order[at..]) {
+                            *foot = placed[k as usize];
+                        }
                     }
-                },
-            );
+                    1 => {
+                        let feet = item.read(&p.feet);
+                        let (out, side) = item.write((&p.field, &p.sides));
+                        let run = &sums[starts[b] as usize..starts[b + 1] as usize];
+                        let base = unkey(keys[b]).map(|c| c * B);
+                        let out = out.try_into().expect("a block");
+                        let s = splat(kernel, base, inv_r, feet, run, level, out);
+                        side[0] = (u8::from(s.some) * INSIDE_SOME) | (u8::from(s.all) * INSIDE_ALL);
+                    }
+                    _ => {
+                        let view = View {
+                            field: item.read(&p.field),
+                            near,
+                        };
+                        let sides = item.read(&p.sides);
+                        let (mask, count) = item.write((&p.mask, &p.counts));
+                        count[0] = match settled(near, sides, b) {
+                            Some(_) => SurfaceCounts::default(),
+                            None => classify(view, b, iso, mask),
+                        }
+                    }
+                }
+            });
         }
         let (mut vertices, mut indices) = (0usize, 0usize);
         for c in &self.counts[..blocks] {
@@ -642,144 +731,215 @@ impl Surface {
         })
     }
 
-    /// Places the particles in cells from a new origin and sorts them into blocks;
-    /// false when none is finite.
+    /// Places the particles in cells from a new origin, with the nodes and blocks each
+    /// one's kernel reaches, and sorts them into blocks; false when none is finite.
+    ///
+    /// Two passes in index order, in pieces on the world's threads: the positions and
+    /// the box around the finite ones (which sets the origin and the box of blocks),
+    /// then each particle's position in cells, its reach, its span and its home block.
+    /// Then, on one thread, a pass that counts the particles of each block (in a
+    /// mapped box also the blocks they reach and the lengths of the blocks' lists) and
+    /// one that moves them into block order.
     fn place(
         &mut self,
         count: usize,
-        position: &impl Fn(usize) -> Vec3,
+        position: &(impl Fn(usize) -> Vec3 + Sync),
         params: &Params,
         exec: &Executor,
     ) -> Result<bool> {
+        let threads = if count >= PARALLEL_PARTICLES {
+            exec.threads()
+        } else {
+            1
+        };
+        let pieces = count.div_ceil(PIECE);
         grow(&mut self.points, count, Vec3A::ZERO)?;
-        let mut lo = Vec3::splat(f32::INFINITY);
-        let mut any = false;
-        for k in 0..count {
-            let p = position(k);
-            self.points[k] = Vec3A::from(p);
-            if p.is_finite() {
-                lo = lo.min(p);
-                any = true;
+        grow(&mut self.bounds, pieces, (Vec3::ZERO, Vec3::ZERO))?;
+        grow(&mut self.placed, count, Foot::default())?;
+        grow(&mut self.homes, count, 0)?;
+        grow(&mut self.codes, count, 0)?;
+        let parts = PlaceParts {
+            points: StageSlots::new(&mut self.points[..count], 0, PIECE),
+            bounds: StageSlots::new(&mut self.bounds[..pieces], 0, 1),
+            placed: StageSlots::new(&mut self.placed[..count], 1, PIECE),
+            homes: StageSlots::new(&mut self.homes[..count], 1, PIECE),
+            codes: StageSlots::new(&mut self.codes[..count], 1, PIECE),
+        };
+        exec.staged(threads, 2, pieces, parts, |item, p| {
+            let i = item.index();
+            if item.stage() == 0 {
+                let (points, bound) = item.write((&p.points, &p.bounds));
+                let (mut lo, mut hi) = NO_BOUNDS;
+                for (k, point) in (i * PIECE..).zip(points) {
+                    let p = position(k);
+                    *point = Vec3A::from(p);
+                    if p.is_finite() {
+                        lo = lo.min(p);
+                        hi = hi.max(p);
+                    }
+                }
+                bound[0] = (lo, hi);
+                return;
             }
-        }
-        if !any {
+            // Every piece works out the grid from the pieces' boxes (the same bits).
+            let Ok(Some(grid)) = Grid::new(item.read(&p.bounds), params) else {
+                return;
+            };
+            let points = item.read(&p.points);
+            let (feet, homes, codes) = item.write((&p.placed, &p.homes, &p.codes));
+            let particles = (i * PIECE..).zip(feet).zip(homes).zip(codes);
+            for (((k, foot), home), code) in particles {
+                let p = Vec3::from(points[k]);
+                if !p.is_finite() {
+                    *home = u64::MAX;
+                    continue;
+                }
+                let placed = place(Vec3A::from((p - grid.origin) * grid.inv), params.r, MARGIN);
+                let hc = placed.home;
+                *foot = placed.foot;
+                *code = placed.code;
+                *home = match grid.dense {
+                    Some(d) => d.index(hc).expect("a particle's block in the box") as u64,
+                    None => key(hc),
+                };
+            }
+        });
+        let Some(grid) = Grid::new(&self.bounds[..pieces], params)? else {
             return Ok(false);
+        };
+        self.origin = grid.origin;
+        self.dense = grid.dense;
+        match grid.dense {
+            Some(d) => self.sort_dense(d, count)?,
+            None => self.sort(count)?,
         }
-        let block = params.cell * B as f32;
-        self.origin = ((lo / block).floor() - 2.0) * block;
-        let inv = 1.0 / params.cell;
-        // Room for the kernel and the margin below 2^21 blocks.
-        let limit = ((1i64 << KEY_BITS) - 2) as f32 * B as f32 - params.r - MARGIN as f32;
-        self.bins.clear();
-        try_reserve(&mut self.bins, count, "surface bins")?;
-        let (mut bmin, mut bmax) = ([i32::MAX; 3], [i32::MIN; 3]);
-        for k in 0..count {
-            let p = Vec3::from(self.points[k]);
-            if !p.is_finite() {
-                self.points[k] = Vec3A::splat(f32::NAN);
-                continue;
-            }
-            let u = Vec3A::from((p - self.origin) * inv);
-            if u.max_element() >= limit {
-                return Err(Error::out_of_range(format!(
-                    "the fluid spans more than {} m, past what one surface grid of cell size {} m holds: use a larger cell_size",
-                    limit * params.cell,
-                    params.cell
-                )));
-            }
-            self.points[k] = u;
-            let b = u.to_array().map(|c| (c as i32).div_euclid(B));
-            for a in 0..3 {
-                bmin[a] = bmin[a].min(b[a]);
-                bmax[a] = bmax[a].max(b[a]);
-            }
-            self.bins.push((key(b), k as u32));
-        }
-        self.sort(bmin, bmax)?;
-        self.weigh(params, exec)?;
         Ok(true)
     }
 
-    /// Sorts `bins` (by block, then by particle), the particles' blocks lying in
-    /// `bmin..=bmax`: a counting sort over the box around them when it is small
-    /// enough (the particles were filed in index order, so each block keeps them in
-    /// that order: the order a sort gives), else a sort.
-    fn sort(&mut self, bmin: [i32; 3], bmax: [i32; 3]) -> Result<()> {
-        let lo = bmin.map(|c| c - DENSE_PAD);
-        let dims: [i32; 3] = std::array::from_fn(|a| bmax[a] + DENSE_PAD - lo[a] + 1);
-        let volume = dims.iter().map(|&d| d as u64).product::<u64>();
-        self.dense = (volume <= DENSE_BLOCKS as u64).then_some(DenseBox { lo, dims });
-        let Some(d) = self.dense else {
-            self.bins.sort_unstable();
-            return Ok(());
-        };
-        let n = self.bins.len();
-        grow(&mut self.slots, d.volume() + 1, 0)?;
-        grow(&mut self.sorted, n, (0, 0))?;
-        let slots = &mut self.slots[..d.volume() + 1];
+    /// Sorts the particles into blocks in the box `d`: a counting sort (each block
+    /// keeps its particles in index order, the order a sort by block and index
+    /// gives), which also counts the particles each block sums ([`SPAN_BLOCKS`]) and
+    /// gathers the blocks the particles of each block reach ([`Self::marks`]).
+    fn sort_dense(&mut self, d: DenseBox, count: usize) -> Result<()> {
+        let volume = d.volume();
+        grow(&mut self.slots, volume + 1, 0)?;
+        grow(&mut self.lists, volume, 0)?;
+        grow(&mut self.marks, volume, 0)?;
+        let Surface {
+            homes,
+            codes,
+            slots,
+            lists,
+            marks,
+            order,
+            spans,
+            occupied,
+            finite,
+            ..
+        } = &mut *self;
+        let (slots, lists, marks) = (
+            &mut slots[..volume + 1],
+            &mut lists[..volume],
+            &mut marks[..volume],
+        );
         slots.fill(0);
-        let at = |k: u64| d.index(unkey(k)).expect("a particle's block in the box");
-        for &(k, _) in &self.bins {
-            slots[at(k) + 1] += 1;
+        lists.fill(0);
+        marks.fill(0);
+        // In the box, a neighbour's index is the block's plus a fixed step (a span
+        // reaches one block on each side, the box holds two).
+        let steps: [isize; 27] = std::array::from_fn(|i| {
+            let o = [
+                i as isize % 3 - 1,
+                (i as isize / 3) % 3 - 1,
+                i as isize / 9 - 1,
+            ];
+            let n = d.dims.map(|n| n as isize);
+            (o[2] * n[1] + o[1]) * n[0] + o[0]
+        });
+        let (homes, codes) = (&homes[..count], &codes[..count]);
+        // A run of particles of one block is counted (and its marks gathered) at its
+        // end; the lists of the home blocks are their counts (added by `plan`).
+        let (mut run, mut n, mut mark) = (usize::MAX, 0u32, 0u16);
+        for (&h, &c) in homes.iter().zip(codes) {
+            if h == u64::MAX {
+                continue;
+            }
+            let h = h as usize;
+            if h != run {
+                if run != usize::MAX {
+                    slots[run + 1] += n;
+                    marks[run] |= mark;
+                }
+                (run, n, mark) = (h, 0, 0);
+            }
+            n += 1;
+            mark |= (c >> 8) as u16;
+            let [list @ .., k] = SPAN_NEIGHBOURS[(c & 63) as usize];
+            for &o in &list[..usize::from(k)] {
+                lists[(h as isize + steps[usize::from(o)]) as usize] += 1;
+            }
+        }
+        if run != usize::MAX {
+            slots[run + 1] += n;
+            marks[run] |= mark;
         }
         for i in 1..slots.len() {
             slots[i] += slots[i - 1];
         }
-        for &(k, i) in &self.bins {
-            let s = &mut slots[at(k)];
-            self.sorted[*s as usize] = (k, i);
+        let n = slots[volume] as usize;
+        *finite = n;
+        grow(order, n, 0)?;
+        grow(spans, n, 0)?;
+        for (k, (&h, &c)) in homes.iter().zip(codes).enumerate() {
+            if h == u64::MAX {
+                continue;
+            }
+            let s = &mut slots[h as usize];
+            order[*s as usize] = k as u32;
+            spans[*s as usize] = c as u8;
             *s += 1;
         }
-        std::mem::swap(&mut self.bins, &mut self.sorted);
-        self.bins.truncate(n);
-        Ok(())
-    }
-
-    /// Each finite particle's position and the nodes its kernel reaches, in `bins`
-    /// order.
-    fn weigh(&mut self, params: &Params, exec: &Executor) -> Result<()> {
-        let n = self.bins.len();
-        grow(&mut self.feet, n, Foot::default())?;
-        grow(&mut self.spans, n, 0)?;
-        let r = params.r;
-        let (bins, points) = (&self.bins, &self.points);
-        let parts = (
-            Rows::new(&mut self.feet[..n]),
-            Rows::new(&mut self.spans[..n]),
-        );
-        exec.for_chunks(parts, |range, (feet, spans)| {
-            for ((&(home, k), foot), span) in bins[range].iter().zip(feet).zip(spans) {
-                let u = points[k as usize].to_array();
-                // Its home block, as `place` filed it.
-                let hc = unkey(home);
-                foot.u = u;
-                let mut code = 0u8;
-                for a in 0..3 {
-                    // Within the home block and the next on each side (r ≤ B cells; the
-                    // bound only drops nodes a rounding of r = B would add, at b = 0).
-                    let first = hc[a] * B - B;
-                    let lo = ceil(u[a] - r).max(first);
-                    let hi = ((u[a] + r) as i32).min(first + ROW - 1);
-                    foot.reach[a] = [lo, hi];
-                    // Below its home block's first node, past its last.
-                    code |= u8::from(lo < first + B) << (2 * a)
-                        | u8::from(hi >= first + 2 * B) << (2 * a + 1);
+        // Each slot now holds its block's end, the next block's start.
+        occupied.clear();
+        let mut start = 0u32;
+        for (i, &end) in slots[..volume].iter().enumerate() {
+            if end > start {
+                if occupied.len() == occupied.capacity() {
+                    let more = occupied.len().max(64);
+                    try_reserve(occupied, more, "surface blocks")?;
                 }
-                *span = code;
+                occupied.push((key(d.block(i)), start, end));
             }
-        });
+            start = end;
+        }
         Ok(())
     }
 
-    /// The occupied blocks, the grid's blocks (every block within a kernel and the
-    /// margin of a particle) and their neighbours; false when there is none.
-    fn plan(&mut self, params: &Params) -> Result<bool> {
+    /// Sorts the particles into blocks (by block, then by index) where the box is too
+    /// large to map.
+    fn sort(&mut self, count: usize) -> Result<()> {
+        self.bins.clear();
+        try_reserve(&mut self.bins, count, "surface bins")?;
+        for (k, &h) in self.homes[..count].iter().enumerate() {
+            if h != u64::MAX {
+                self.bins.push((h, k as u32));
+            }
+        }
+        self.bins.sort_unstable();
+        let n = self.bins.len();
+        self.finite = n;
+        grow(&mut self.order, n, 0)?;
+        grow(&mut self.spans, n, 0)?;
+        for (j, &(_, k)) in self.bins.iter().enumerate() {
+            self.order[j] = k;
+            self.spans[j] = self.codes[k as usize] as u8;
+        }
         self.occupied.clear();
         let mut start = 0usize;
-        while start < self.bins.len() {
+        while start < n {
             let k = self.bins[start].0;
             let mut end = start + 1;
-            while end < self.bins.len() && self.bins[end].0 == k {
+            while end < n && self.bins[end].0 == k {
                 end += 1;
             }
             if self.occupied.len() == self.occupied.capacity() {
@@ -789,14 +949,27 @@ impl Surface {
             self.occupied.push((k, start as u32, end as u32));
             start = end;
         }
+        Ok(())
+    }
+
+    /// The grid's blocks (every block within a kernel and the margin of a particle)
+    /// and their neighbours; false when there is none.
+    fn plan(&mut self, params: &Params) -> Result<bool> {
         self.keys.clear();
-        let reach = params.r;
-        if let Some(d) = self.dense {
-            // Marks the blocks (1), then numbers them in key order.
+        self.sums_start.clear();
+        let counted = if let Some(d) = self.dense {
+            // Marks the blocks (1), then numbers them in key order, each with the
+            // length of its list.
             let slots = &mut self.slots[..d.volume()];
             slots.fill(0);
-            for &(_, s, e) in &self.occupied {
-                let (lo, hi) = block_reach(&self.feet[s as usize..e as usize], reach);
+            for &(k, s, e) in &self.occupied {
+                let h = unkey(k);
+                let at = d.index(h).expect("an occupied block");
+                self.lists[at] += e - s;
+                let m = u32::from(self.marks[at]);
+                let side = |a: usize, bit: usize| (m >> (4 * a + bit) & 1) as i32;
+                let lo: [i32; 3] = std::array::from_fn(|a| h[a] - side(a, 0) - side(a, 1));
+                let hi: [i32; 3] = std::array::from_fn(|a| h[a] + side(a, 2) + side(a, 3));
                 for z in lo[2]..=hi[2] {
                     for y in lo[1]..=hi[1] {
                         for x in lo[0]..=hi[0] {
@@ -807,17 +980,23 @@ impl Surface {
             }
             let blocks = slots.iter().filter(|&&m| m != 0).count();
             try_reserve(&mut self.keys, blocks, "surface blocks")?;
+            try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
             for (i, m) in slots.iter_mut().enumerate() {
                 if *m != 0 {
                     *m = self.keys.len() as u32;
                     self.keys.push(key(d.block(i)));
+                    self.sums_start.push(self.lists[i]);
                 } else {
                     *m = u32::MAX;
+                    debug_assert_eq!(self.lists[i], 0, "a particle reaches a grid block");
                 }
             }
+            self.sums_start.push(0);
+            true
         } else {
-            self.keys_by_sort(reach)?;
-        }
+            self.keys_by_sort(params.r)?;
+            false
+        };
         let blocks = self.keys.len();
         if blocks > MAX_SURFACE_BLOCKS as usize {
             return Err(Error::out_of_range(format!(
@@ -858,7 +1037,7 @@ impl Surface {
                 *slot = slot_of(dense, slots, keys, n);
             }
         }
-        self.contributions()?;
+        self.contributions(counted)?;
         Ok(blocks > 0)
     }
 
@@ -868,7 +1047,8 @@ impl Surface {
     fn keys_by_sort(&mut self, reach: f32) -> Result<()> {
         for o in 0..self.occupied.len() {
             let (_, s, e) = self.occupied[o];
-            let (lo, hi) = block_reach(&self.feet[s as usize..e as usize], reach);
+            let run = &self.order[s as usize..e as usize];
+            let (lo, hi) = block_reach(run.iter().map(|&k| &self.placed[k as usize]), reach);
             let n = (0..3)
                 .map(|a| (hi[a] - lo[a] + 1) as usize)
                 .product::<usize>();
@@ -894,54 +1074,62 @@ impl Surface {
     /// kernel reaches (its own block and, at most, the next one on each axis: its
     /// [`SPAN_BLOCKS`]), in `bins` order (by home block, then by index), so each block
     /// reads only the particles that reach it, in the order the field's sums take.
-    fn contributions(&mut self) -> Result<()> {
+    /// `counted`: `sums_start` holds the length of each block's list already (the
+    /// counting sort took them).
+    fn contributions(&mut self, counted: bool) -> Result<()> {
         let blocks = self.keys.len();
-        self.sums_start.clear();
-        try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
-        self.sums_start.resize(blocks + 1, 0);
-        // Twice over the particles: the counts per block (made the runs' starts), then
-        // the runs (each start advancing to its run's end).
-        for fill in [false, true] {
-            if fill {
-                let mut at = 0u32;
-                for s in &mut self.sums_start {
-                    let n = *s;
-                    *s = at;
-                    at += n;
-                }
-                grow(&mut self.sums, at as usize, 0)?;
-            }
-            let Surface {
-                occupied,
-                spans,
-                near,
-                dense,
-                slots,
-                keys,
-                sums,
-                sums_start,
-                ..
-            } = &mut *self;
-            for &(home, start, end) in occupied.iter() {
-                let hb = slot_of(*dense, slots, keys, unkey(home));
-                debug_assert!(hb != u32::MAX, "an occupied block");
-                let near = &near[hb as usize];
-                for (k, &span) in (start..end).zip(&spans[start as usize..end as usize]) {
-                    let [list @ .., n] = SPAN_BLOCKS[usize::from(span & 63)];
-                    for &o in &list[..usize::from(n)] {
-                        let at = &mut sums_start[near[usize::from(o)] as usize];
-                        if fill {
-                            sums[*at as usize] = k;
-                        }
-                        *at += 1;
-                    }
-                }
-            }
+        if !counted {
+            self.sums_start.clear();
+            try_reserve(&mut self.sums_start, blocks + 1, "surface sums")?;
+            self.sums_start.resize(blocks + 1, 0);
+            self.file(false);
         }
+        // The counts made the runs' starts, then the runs (each start advancing to its
+        // run's end).
+        let mut at = 0u32;
+        for s in &mut self.sums_start[..blocks + 1] {
+            let n = *s;
+            *s = at;
+            at += n;
+        }
+        grow(&mut self.sums, at as usize, 0)?;
+        self.file(true);
         // Each entry now holds its block's end: shift them to the starts.
         self.sums_start.copy_within(..blocks, 1);
         self.sums_start[0] = 0;
         Ok(())
+    }
+
+    /// One pass over the particles in block order, for each block a particle's
+    /// kernel reaches: adds one to the block's `sums_start`, and (`fill`) first writes
+    /// the particle at that place of `sums`.
+    fn file(&mut self, fill: bool) {
+        let Surface {
+            occupied,
+            spans,
+            near,
+            dense,
+            slots,
+            keys,
+            sums,
+            sums_start,
+            ..
+        } = &mut *self;
+        for &(home, start, end) in occupied.iter() {
+            let hb = slot_of(*dense, slots, keys, unkey(home));
+            debug_assert!(hb != u32::MAX, "an occupied block");
+            let near = &near[hb as usize];
+            for (k, &span) in (start..end).zip(&spans[start as usize..end as usize]) {
+                let [list @ .., n] = SPAN_BLOCKS[usize::from(span & 63)];
+                for &o in &list[..usize::from(n)] {
+                    let at = &mut sums_start[near[usize::from(o)] as usize];
+                    if fill {
+                        sums[*at as usize] = k;
+                    }
+                    *at += 1;
+                }
+            }
+        }
     }
 
     /// Writes the vertices, each block's run at its start (`first` of each node of a
@@ -1103,7 +1291,7 @@ const CORNER_STEP: [usize; 8] = [0, 1, 8, 9, 64, 65, 72, 73];
 
 /// The triangles of block `b` into `out` (its run of indices), cell by cell.
 fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out: &mut [u32]) {
-    let mut j = 0usize;
+    let (mut j, table) = (0usize, cell_table());
     let cells = &mask[b * BN..(b + 1) * BN];
     for (r, run) in cells.chunks_exact(8).enumerate() {
         if uniform(run) {
@@ -1131,11 +1319,18 @@ fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out
                 debug_assert!(EDGE_BITS[c] >> (d - 1) & 1 == 1, "a crossing edge");
                 first[nb * BN + nk] + u32::from(EDGE_RANK[c][d as usize])
             };
-            let n = usize::from(CELL_INDICES[cell as usize]);
-            for &edge in &cell_edges()[cell as usize][..n] {
-                out[j] = vertex(edge);
-                j += 1;
+            // The vertex of each edge once, then the indices from them.
+            let cell = usize::from(cell);
+            let mut ids = [0u32; CELL_EDGES];
+            let edges = &table.edges[cell][..usize::from(table.count[cell])];
+            for (id, &edge) in ids.iter_mut().zip(edges) {
+                *id = vertex(edge);
             }
+            let n = usize::from(CELL_INDICES[cell]);
+            for (o, &e) in out[j..j + n].iter_mut().zip(&table.slots[cell][..n]) {
+                *o = ids[usize::from(e)];
+            }
+            j += n;
         }
     }
     debug_assert_eq!(j, out.len(), "the block's index count");
@@ -1143,7 +1338,7 @@ fn block_triangles(near: &[[u32; 27]], mask: &[u8], first: &[u32], b: usize, out
 
 /// The first and last blocks (on each axis) within a kernel and the margin of the
 /// particles `feet` (kernel radius `reach` cells).
-fn block_reach(feet: &[Foot], reach: f32) -> ([i32; 3], [i32; 3]) {
+fn block_reach<'a>(feet: impl Iterator<Item = &'a Foot>, reach: f32) -> ([i32; 3], [i32; 3]) {
     // u ± reach, rounded, then truncated, never decreases as u grows: the extreme
     // particles give the extreme nodes.
     let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
@@ -1181,6 +1376,25 @@ const SPAN_BLOCKS: [[u8; 28]; 64] = {
                 y += 1;
             }
             z += 1;
+        }
+        t[span][27] = n as u8;
+        span += 1;
+    }
+    t
+};
+
+/// [`SPAN_BLOCKS`] without the home block (index 13).
+const SPAN_NEIGHBOURS: [[u8; 28]; 64] = {
+    let mut t = [[0u8; 28]; 64];
+    let mut span = 0;
+    while span < 64 {
+        let (from, mut n, mut k) = (SPAN_BLOCKS[span], 0, 0);
+        while k < from[27] as usize {
+            if from[k] != 13 {
+                t[span][n] = from[k];
+                n += 1;
+            }
+            k += 1;
         }
         t[span][27] = n as u8;
         span += 1;
@@ -1351,6 +1565,48 @@ fn cell_edges() -> &'static [[(u8, u8); 36]; 256] {
     })
 }
 
+/// The edges of a cell's six tetrahedra: its 12 edges, a diagonal of each of its 6
+/// faces and its main diagonal.
+const CELL_EDGES: usize = 19;
+
+/// Per cell (the insides of its corners): the edges its triangles use, each once (as
+/// lower corner, upper corner) and `count` of them, and for each of its indices
+/// ([`cell_edges`]) the place of its edge among those.
+struct CellTable {
+    edges: [[(u8, u8); CELL_EDGES]; 256],
+    count: [u8; 256],
+    slots: [[u8; 36]; 256],
+}
+
+/// The [`CellTable`], from [`cell_edges`].
+fn cell_table() -> &'static CellTable {
+    static TABLE: std::sync::OnceLock<CellTable> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = CellTable {
+            edges: [[(0, 0); CELL_EDGES]; 256],
+            count: [0; 256],
+            slots: [[0; 36]; 256],
+        };
+        for (cell, all) in cell_edges().iter().enumerate() {
+            let n = usize::from(CELL_INDICES[cell]);
+            for (i, &(p, q)) in all[..n].iter().enumerate() {
+                let edge = (p & q, p | q);
+                let used = usize::from(t.count[cell]);
+                let at = match t.edges[cell][..used].iter().position(|&e| e == edge) {
+                    Some(at) => at,
+                    None => {
+                        t.edges[cell][used] = edge;
+                        t.count[cell] += 1;
+                        used
+                    }
+                };
+                t.slots[cell][i] = at as u8;
+            }
+        }
+        t
+    })
+}
+
 /// The indices (three per triangle) of a cell given the insides of its corners.
 const CELL_INDICES: [u8; 256] = {
     let mut t = [0u8; 256];
@@ -1394,6 +1650,20 @@ mod tests {
                 });
                 assert_eq!(n, tet_triangle_count(inside));
             }
+        }
+    }
+
+    #[test]
+    fn each_index_of_a_cell_reads_its_edge_from_the_cell_table() {
+        let t = cell_table();
+        for (cell, &n) in CELL_INDICES.iter().enumerate() {
+            let n = usize::from(n);
+            for (i, &(p, q)) in cell_edges()[cell][..n].iter().enumerate() {
+                let edge = t.edges[cell][usize::from(t.slots[cell][i])];
+                assert_eq!(edge, (p & q, p | q), "cell {cell}");
+            }
+            let used = &t.edges[cell][..usize::from(t.count[cell])];
+            assert!(used.iter().all(|&(p, q)| p & q == p && p != q));
         }
     }
 
