@@ -19,7 +19,7 @@ pub(crate) mod events;
 mod passes;
 pub mod sdf;
 mod velocity;
-use passes::{Contact, StepContact};
+use passes::{Contact, DynamicPart, StepContact};
 
 pub use dynamics::{ColliderDynamics, ColliderMotion};
 
@@ -165,6 +165,10 @@ pub(crate) struct Colliders {
     slots: SlotMap<Collider, LastFreed>,
     // Per particle: MAX_COLLIDER_CONTACTS slots each.
     contacts: Vec<Contact>,
+    /// The dynamic colliders' part of each contact, parallel to `contacts` (read only
+    /// where the contact's `dynamic` is set): the planes and static shapes of most
+    /// worlds keep their records at 64 bytes.
+    dynamic_parts: Vec<DynamicPart>,
     contact_count: Vec<u8>,
     /// Per particle: the index of its first contact in `contacts` (valid where its
     /// count is not 0).

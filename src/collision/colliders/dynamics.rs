@@ -45,6 +45,7 @@
 
 use glam::{Mat3, Quat};
 
+use super::passes::DynamicPart;
 use super::velocity::Impact;
 use super::{ColliderId, Colliders};
 use crate::error::{try_reserve, Error, Result};
@@ -698,6 +699,7 @@ impl Colliders {
         let n = particles.len();
         let items = self.slots.items_mut();
         let (contacts, count) = (&mut self.contacts, &self.contact_count);
+        let parts = &mut self.dynamic_parts;
         super::passes::for_touching(count, 0..n, |i, k, at| {
             if particles.hot[i].w == 0.0 {
                 return;
@@ -715,7 +717,7 @@ impl Colliders {
             let x = particles.position(i);
             let b = Vec3::from(particles.base[i]);
             let movable = particles.hot[i].w != 0.0;
-            for ct in &mut contacts[at..at + k] {
+            for (ct, dp) in contacts[at..at + k].iter_mut().zip(&mut parts[at..at + k]) {
                 let Some(p) = items[ct.slot as usize]
                     .as_ref()
                     .and_then(|c| c.proxy.as_ref())
@@ -725,12 +727,17 @@ impl Colliders {
                 // The particle's centre projected onto the contact plane.
                 let depth = ct.normal.dot(x - b) - ct.offset + particles.radius[i];
                 let point = x - ct.normal * depth;
-                ct.arm = point - p.com;
+                let arm = point - p.com;
                 ct.dynamic = true;
-                ct.w_n = if movable {
-                    p.count as f32 * p.inverse_mass_at(ct.arm, ct.normal)
-                } else {
-                    0.0
+                *dp = DynamicPart {
+                    arm,
+                    w_n: if movable {
+                        p.count as f32 * p.inverse_mass_at(arm, ct.normal)
+                    } else {
+                        0.0
+                    },
+                    pending: Vec3::ZERO,
+                    held: false,
                 };
             }
         });
@@ -760,18 +767,19 @@ impl Colliders {
     /// the contact's arm to `give` with the contact's proxy, in particle order.
     fn take_pending(&mut self, n: usize, mut give: impl FnMut(&mut Proxy, Vec3, Vec3)) {
         let items = self.slots.items_mut();
-        let (contacts, count) = (&mut self.contacts, &self.contact_count);
+        let (contacts, count) = (&self.contacts, &self.contact_count);
+        let parts = &mut self.dynamic_parts;
         super::passes::for_touching(count, 0..n, |_, k, at| {
-            for ct in &mut contacts[at..at + k] {
-                if !ct.dynamic || ct.pending == Vec3::ZERO {
+            for (ct, dp) in contacts[at..at + k].iter().zip(&mut parts[at..at + k]) {
+                if !ct.dynamic || dp.pending == Vec3::ZERO {
                     continue;
                 }
-                let p = std::mem::take(&mut ct.pending);
+                let p = std::mem::take(&mut dp.pending);
                 if let Some(proxy) = items[ct.slot as usize]
                     .as_mut()
                     .and_then(|c| c.proxy.as_mut())
                 {
-                    give(proxy, p, ct.arm);
+                    give(proxy, p, dp.arm);
                 }
             }
         });
@@ -793,9 +801,9 @@ impl Colliders {
         if (k as u8) >= count || w == 0.0 {
             return;
         }
-        let ct = &mut self.contacts[self.contact_start[i] as usize + k];
-        if ct.dynamic {
-            ct.pending += dx / w;
+        let at = self.contact_start[i] as usize + k;
+        if self.contacts[at].dynamic {
+            self.dynamic_parts[at].pending += dx / w;
         }
     }
 

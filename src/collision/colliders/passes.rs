@@ -199,10 +199,6 @@ impl Collider {
             static_friction: self.desc.static_friction,
             dynamic_friction: self.desc.dynamic_friction,
             dynamic: false,
-            held: false,
-            arm: Vec3::ZERO,
-            w_n: 0.0,
-            pending: Vec3::ZERO,
         }
     }
 
@@ -322,18 +318,28 @@ pub(crate) struct Contact {
     /// projection reads the contact alone).
     pub(super) static_friction: f32,
     pub(super) dynamic_friction: f32,
-    /// Whether the collider is dynamic (`dynamics.rs`); then `arm` is the contact
-    /// point from the proxy's centre of mass (m), `w_n` the collider's contact count
-    /// times its generalized inverse mass along the normal (1/kg; 0 for a pinned
-    /// particle) and `pending` the position impulse (kg·m) the particle took in this
-    /// iteration, which the proxy takes with the opposite sign after the pass.
+    /// Whether the collider is dynamic (`dynamics.rs`); then the contact's
+    /// [`DynamicPart`] (same index in `Colliders::dynamic_parts`) holds the rest.
     pub(super) dynamic: bool,
-    /// Whether the velocity pass of a dynamic contact holds its impulse at its bound
+}
+
+/// The part of a contact that only a dynamic collider uses, kept apart from
+/// [`Contact`] so that the passes over the contacts of static colliders read and write
+/// 64-byte records.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct DynamicPart {
+    /// The contact point from the proxy's centre of mass (m).
+    pub(super) arm: Vec3,
+    /// The collider's contact count times its generalized inverse mass along the
+    /// normal (1/kg; 0 for a pinned particle).
+    pub(super) w_n: f32,
+    /// The position impulse (kg·m) the particle took in this iteration, which the
+    /// proxy takes with the opposite sign after the pass (in the restitution pass: the
+    /// velocity impulse).
+    pub(super) pending: Vec3,
+    /// Whether the velocity pass holds the contact's impulse at its bound
     /// (`velocity.rs`).
     pub(super) held: bool,
-    pub(super) arm: Vec3,
-    pub(super) w_n: f32,
-    pub(super) pending: Vec3,
 }
 
 impl Contact {
@@ -377,12 +383,14 @@ impl Colliders {
         if self.contacts.len() < k {
             let grow = k - self.contacts.len();
             try_reserve(&mut self.contacts, grow, "contacts")?;
+            try_reserve(&mut self.dynamic_parts, grow, "contacts")?;
             try_reserve(&mut self.step_contacts, k, "contacts")?;
             try_reserve(&mut self.reports, k, "contact reports")?;
             try_reserve(&mut self.contact_count, n, "contacts")?;
             try_reserve(&mut self.contact_start, n, "contacts")?;
             try_reserve(&mut self.step_count, n, "contacts")?;
             self.contacts.resize(k, Contact::default());
+            self.dynamic_parts.resize(k, DynamicPart::default());
             self.step_contacts.resize(k, StepContact::default());
             self.contact_count.resize(n, 0);
             self.contact_start.resize(n, 0);
@@ -667,20 +675,26 @@ impl Colliders {
                 MAX_COLLIDER_CONTACTS,
             ),
             Rows::new(&mut particles.hot[..n]),
+            Rows::with_width(
+                &mut self.dynamic_parts[..n * MAX_COLLIDER_CONTACTS],
+                MAX_COLLIDER_CONTACTS,
+            ),
         );
-        exec.for_chunk_parts(parts, REGION, |range, (contacts, hot)| {
+        exec.for_chunk_parts(parts, REGION, |range, (contacts, hot, dynamic_parts)| {
             let (first, origin) = (range.start, range.start * MAX_COLLIDER_CONTACTS);
             for_touching(count, range, |i, k, at| {
                 let mut p = hot[i - first];
                 let mut d = p.truncate();
                 let u = vel[i];
-                for ct in &mut contacts[at - origin..at - origin + k] {
+                let at = at - origin;
+                for (j, ct) in contacts[at..at + k].iter_mut().enumerate() {
                     if ct.dynamic {
                         let proxy = slots[ct.slot as usize]
                             .as_ref()
                             .and_then(|c| c.proxy.as_deref())
                             .expect("a dynamic contact's collider is dynamic");
-                        d = project_dynamic(ct, proxy, d, u, p.w, h);
+                        let dp = &mut dynamic_parts[at + j];
+                        d = project_dynamic(ct, dp, proxy, d, u, p.w, h);
                         continue;
                     }
                     let violation = ct.normal.dot(d) - ct.offset;
@@ -756,12 +770,18 @@ impl Colliders {
                 &mut self.step_contacts[..n * MAX_COLLIDER_CONTACTS],
                 MAX_COLLIDER_CONTACTS,
             ),
-            Rows::new(&mut self.step_count[..n]),
+            (
+                Rows::new(&mut self.step_count[..n]),
+                Rows::with_width(
+                    &mut self.dynamic_parts[..n * MAX_COLLIDER_CONTACTS],
+                    MAX_COLLIDER_CONTACTS,
+                ),
+            ),
         );
         exec.for_chunk_parts(
             parts,
             REGION,
-            |range, (vel, contacts, step_contacts, step_count)| {
+            |range, (vel, contacts, step_contacts, (step_count, dynamic_parts))| {
                 let (first, origin) = (range.start, range.start * MAX_COLLIDER_CONTACTS);
                 for_touching(count, range, |i, k, at| {
                     let w = hot[i].w;
@@ -770,7 +790,8 @@ impl Colliders {
                     // The velocity the dynamic contacts' solve read.
                     let v_solved = v;
                     let mut sc = step_count[i - first] as usize;
-                    for ct in &mut contacts[at - origin..at - origin + k] {
+                    let at = at - origin;
+                    for (j, ct) in contacts[at..at + k].iter_mut().enumerate() {
                         if ct.dn_total <= 0.0 {
                             continue;
                         }
@@ -793,8 +814,9 @@ impl Colliders {
                                 .as_ref()
                                 .and_then(|c| c.proxy.as_deref())
                                 .expect("a dynamic contact's collider is dynamic");
+                            let dp = &mut dynamic_parts[at + j];
                             let (dv, slip) = super::velocity::settle(
-                                ct, proxy, v_solved, target, w, added, inv_h,
+                                ct, dp, proxy, v_solved, target, w, added, inv_h,
                             );
                             v += slip;
                             dv
@@ -921,22 +943,23 @@ impl Colliders {
 #[inline]
 fn project_dynamic(
     ct: &mut Contact,
+    dp: &mut DynamicPart,
     proxy: &super::dynamics::Proxy,
     mut d: Vec3,
     u: Vec3,
     w: f32,
     h: f32,
 ) -> Vec3 {
-    let moved = proxy.displacement_at(ct.arm);
+    let moved = proxy.displacement_at(dp.arm);
     let violation = ct.normal.dot(d) - ct.offset - ct.normal.dot(moved);
     if violation >= 0.0 || w == 0.0 {
         return d;
     }
-    let lambda = -violation / (w + ct.w_n);
+    let lambda = -violation / (w + dp.w_n);
     let dn = w * lambda;
     d += ct.normal * dn;
     ct.dn_total += dn;
-    ct.pending += ct.normal * lambda;
+    dp.pending += ct.normal * lambda;
     if ct.static_friction != 0.0 || ct.dynamic_friction != 0.0 {
         let disp = d + u * h - ct.surface_disp - moved;
         let dt = disp - ct.normal * ct.normal.dot(disp);
@@ -944,7 +967,7 @@ fn project_dynamic(
         if l > 0.0 {
             let t = dt / l;
             // The same contact count as the normal's (`w_n = N w_c`).
-            let w_t = proxy.count as f32 * proxy.inverse_mass_at(ct.arm, t);
+            let w_t = proxy.count as f32 * proxy.inverse_mass_at(dp.arm, t);
             let lt = l / (w + w_t);
             let lt = if lt < ct.static_friction * lambda {
                 lt
@@ -954,7 +977,7 @@ fn project_dynamic(
             let slip = t * (w * lt);
             d -= slip;
             ct.friction_disp -= slip;
-            ct.pending -= t * lt;
+            dp.pending -= t * lt;
         }
     }
     d

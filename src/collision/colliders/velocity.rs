@@ -34,7 +34,7 @@
 
 use glam::{DMat3, DVec3};
 
-use super::passes::{for_touching, Contact};
+use super::passes::{for_touching, Contact, DynamicPart};
 use super::Colliders;
 use crate::math::Vec3;
 use crate::particles::Particles;
@@ -132,8 +132,8 @@ fn cholesky_solve(mut a: [[f64; 6]; 6], mut b: [f64; 6]) -> Option<[f64; 6]> {
 }
 
 /// The row `b = (n, r × n)` of a contact (f64).
-fn row(ct: &Contact) -> [f64; 6] {
-    let (n, rn) = (ct.normal.as_dvec3(), ct.arm.cross(ct.normal).as_dvec3());
+fn row(ct: &Contact, dp: &DynamicPart) -> [f64; 6] {
+    let (n, rn) = (ct.normal.as_dvec3(), dp.arm.cross(ct.normal).as_dvec3());
     [n.x, n.y, n.z, rn.x, rn.y, rn.z]
 }
 
@@ -144,14 +144,15 @@ fn row(ct: &Contact) -> [f64; 6] {
 #[inline]
 fn free_impulse(
     ct: &Contact,
+    dp: &DynamicPart,
     proxy: &super::dynamics::Proxy,
     (dv, dw): (Vec3, Vec3),
     v: Vec3,
     target: f32,
     w: f32,
 ) -> f32 {
-    let vn = ct.normal.dot(v - proxy.velocity_at(ct.arm));
-    let moved = ct.normal.dot(dv) + ct.arm.cross(ct.normal).dot(dw);
+    let vn = ct.normal.dot(v - proxy.velocity_at(dp.arm));
+    let moved = ct.normal.dot(dv) + dp.arm.cross(ct.normal).dot(dw);
     (target - vn + moved) / w
 }
 
@@ -170,8 +171,10 @@ fn free_impulse(
 /// `Colliders::exchange_bounces`). Returns the particle's normal velocity change and
 /// its tangential one (m/s).
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn settle(
     ct: &mut Contact,
+    dp: &mut DynamicPart,
     proxy: &super::dynamics::Proxy,
     v: Vec3,
     target: f32,
@@ -183,12 +186,12 @@ pub(super) fn settle(
         return (0.0, Vec3::ZERO);
     };
     let floor = -added / w;
-    let lambda = if ct.held {
+    let lambda = if dp.held {
         floor
     } else {
-        free_impulse(ct, proxy, change, v, target, w).max(floor)
+        free_impulse(ct, dp, proxy, change, v, target, w).max(floor)
     };
-    ct.pending = ct.normal * lambda;
+    dp.pending = ct.normal * lambda;
     let dv = (w * lambda).max(-added);
     let mass = 1.0 / w;
     let normal = mass * (added + dv);
@@ -199,7 +202,7 @@ pub(super) fn settle(
     // The part of the friction correction past μd N, given back.
     let back = ct.friction_disp * (1.0 - ct.dynamic_friction * normal / friction);
     ct.friction_disp -= back;
-    ct.pending -= back * (mass * inv_h);
+    dp.pending -= back * (mass * inv_h);
     (dv, -back * inv_h)
 }
 
@@ -212,11 +215,12 @@ impl Colliders {
     pub(super) fn solve_impacts(&mut self, particles: &Particles, inv_h: f32, threshold: f32) {
         let n = particles.len();
         let items = self.slots.items_mut();
-        let (contacts, count) = (&mut self.contacts, &self.contact_count);
+        let (contacts, count) = (&self.contacts, &self.contact_count);
+        let parts = &mut self.dynamic_parts;
         let (hot, vel) = (&particles.hot, &particles.velocity);
         for_touching(count, 0..n, |_, k, at| {
-            for ct in &mut contacts[at..at + k] {
-                ct.held = false;
+            for dp in &mut parts[at..at + k] {
+                dp.held = false;
             }
         });
         for round in 0..ROUNDS {
@@ -230,7 +234,7 @@ impl Colliders {
                 if w == 0.0 {
                     return;
                 }
-                for ct in &contacts[at..at + k] {
+                for (ct, dp) in contacts[at..at + k].iter().zip(&parts[at..at + k]) {
                     if !ct.dynamic || ct.dn_total <= 0.0 {
                         continue;
                     }
@@ -243,9 +247,9 @@ impl Colliders {
                     };
                     let m = 1.0 / w as f64;
                     let added = ct.dn_total * inv_h;
-                    let held = ct.held.then(|| -(added / w) as f64);
-                    let vn = ct.normal.dot(vel[i] - p.velocity_at(ct.arm));
-                    p.impact.add(row(ct), m, (target - vn) as f64, held);
+                    let held = dp.held.then(|| -(added / w) as f64);
+                    let vn = ct.normal.dot(vel[i] - p.velocity_at(dp.arm));
+                    p.impact.add(row(ct, dp), m, (target - vn) as f64, held);
                 }
             });
             for c in items.iter_mut().flatten() {
@@ -263,8 +267,8 @@ impl Colliders {
                 if w == 0.0 {
                     return;
                 }
-                for ct in &mut contacts[at..at + k] {
-                    if !ct.dynamic || ct.dn_total <= 0.0 || ct.held {
+                for (ct, dp) in contacts[at..at + k].iter().zip(&mut parts[at..at + k]) {
+                    if !ct.dynamic || ct.dn_total <= 0.0 || dp.held {
                         continue;
                     }
                     let Some(c) = items[ct.slot as usize].as_ref() else {
@@ -278,8 +282,8 @@ impl Colliders {
                     };
                     let target = ct.target(c.desc.restitution, threshold);
                     let floor = -(ct.dn_total * inv_h) / w;
-                    if free_impulse(ct, p, change, vel[i], target, w) < floor {
-                        ct.held = true;
+                    if free_impulse(ct, dp, p, change, vel[i], target, w) < floor {
+                        dp.held = true;
                         more = true;
                     }
                 }
