@@ -590,8 +590,8 @@ mod tests {
                         let (mut center, mut m) = ([Vec3::ZERO; BATCH], [[0.0; BATCH]; 6]);
                         let q = (l + 3) % BATCH;
                         center[q] = c;
-                        for e in 0..6 {
-                            m[e][q] = p.m[e][l];
+                        for (m, p) in m.iter_mut().zip(&p.m) {
+                            m[q] = p[l];
                         }
                         kernel.solve_batch(simd, &center, &m)[q]
                     } else {
