@@ -24,7 +24,7 @@
 //! plane has the covariance σ₀ (the neighbourhood has no extent along it). A particle
 //! whose covariance is nearly a multiple of the identity (its Gershgorin bounds within
 //! a ratio of 1.2: most of the bulk) is a sphere of radius r k_s (tr C / 3) / σ₀
-//! (the eigen-decomposition is skipped where a whole batch of them is).
+//! (the readback queues only the other particles for the eigen-decomposition).
 //!
 //! The particles are shaped [`BATCH`] at a time, each quantity a row of lanes, in one
 //! function compiled with AVX where the CPU has it; every lane runs the same
