@@ -24,7 +24,7 @@
 //! plane has the covariance σ₀ (the neighbourhood has no extent along it). A particle
 //! whose covariance is nearly a multiple of the identity (its Gershgorin bounds within
 //! a ratio of 1.2: most of the bulk) is a sphere of radius r k_s (tr C / 3) / σ₀
-//! (the eigen-decomposition is skipped where a whole batch of them is).
+//! (the readback queues only the other particles for the eigen-decomposition).
 //!
 //! The particles are shaped [`BATCH`] at a time, each quantity a row of lanes, in one
 //! function compiled with AVX where the CPU has it; every lane runs the same
@@ -126,7 +126,7 @@ impl Kernel {
     }
 
     /// A sphere of radius `r` at `c`.
-    fn sphere(c: Vec3, r: f32) -> FluidEllipsoid {
+    pub fn sphere(c: Vec3, r: f32) -> FluidEllipsoid {
         FluidEllipsoid {
             center: c,
             axes: [Vec3::X * r, Vec3::Y * r, Vec3::Z * r],
@@ -204,12 +204,8 @@ impl Kernel {
 
     /// [`Self::shapes`] of [`BATCH`] particles, with AVX where `simd` says the CPU has it
     /// (the same bits: only the width of the registers differs).
-    pub fn shapes_batch(
-        &self,
-        simd: Simd,
-        origin: Vec3A,
-        s: &Lanes<BATCH>,
-    ) -> [FluidEllipsoid; BATCH] {
+    #[cfg(test)]
+    fn shapes_batch(&self, simd: Simd, origin: Vec3A, s: &Lanes<BATCH>) -> [FluidEllipsoid; BATCH] {
         with_avx(
             simd,
             #[inline(always)]
@@ -223,6 +219,69 @@ impl Kernel {
     /// a lane needs it.
     #[inline(always)]
     fn shapes<const L: usize>(&self, origin: Vec3A, s: &Lanes<L>) -> [FluidEllipsoid; L] {
+        let Prepared {
+            center,
+            radius,
+            solve,
+            m,
+        } = self.prepare(origin, s);
+        let eigen = if solve.iter().any(|&b| b) {
+            symmetric_eigen_sym(m)
+        } else {
+            [None; L]
+        };
+        let mut out = [FluidEllipsoid::default(); L];
+        for (l, out) in out.iter_mut().enumerate() {
+            let c = Vec3::new(center[0][l], center[1][l], center[2][l]);
+            *out = if solve[l] {
+                self.shape_of(c, eigen[l])
+            } else {
+                Self::sphere(c, radius[l])
+            };
+        }
+        out
+    }
+
+    /// [`Self::prepare`] of [`BATCH`] particles, with AVX where `simd` says the CPU
+    /// has it.
+    pub fn prepare_batch(&self, simd: Simd, origin: Vec3A, s: &Lanes<BATCH>) -> Prepared<BATCH> {
+        with_avx(
+            simd,
+            #[inline(always)]
+            || self.prepare(origin, s),
+        )
+    }
+
+    /// The ellipsoids of [`BATCH`] covariances `m` (units of h²) centred at `center`
+    /// that need the eigen solve (lanes that [`Self::prepare`] marks `solve`), with AVX
+    /// where `simd` says the CPU has it: the same operations per lane as
+    /// [`Self::shapes`], so the same bits whatever lanes they shared a batch with.
+    pub fn solve_batch(
+        &self,
+        simd: Simd,
+        center: &[Vec3; BATCH],
+        m: &Sym<BATCH>,
+    ) -> [FluidEllipsoid; BATCH] {
+        with_avx(
+            simd,
+            #[inline(always)]
+            || {
+                let eigen = symmetric_eigen_sym(*m);
+                let mut out = [FluidEllipsoid::default(); BATCH];
+                for (l, out) in out.iter_mut().enumerate() {
+                    *out = self.shape_of(center[l], eigen[l]);
+                }
+                out
+            },
+        )
+    }
+
+    /// The centres of `L` particles from their sums (absolute, `origin` the grid's),
+    /// and either the radius of the sphere a lane is drawn as or (`solve`) the
+    /// covariance whose eigen solve shapes it: lane by lane the same operations,
+    /// selects instead of branches where the lanes part, so the lanes vectorise.
+    #[inline(always)]
+    fn prepare<const L: usize>(&self, origin: Vec3A, s: &Lanes<L>) -> Prepared<L> {
         let o = origin.to_array();
         let pull = self.smoothing * self.h;
         let k = self.radius * self.stretch;
@@ -283,21 +342,12 @@ impl Kernel {
                 m[e][l] = c;
             }
         }
-        let eigen = if solve.iter().any(|&b| b) {
-            symmetric_eigen_sym(m)
-        } else {
-            [None; L]
-        };
-        let mut out = [FluidEllipsoid::default(); L];
-        for (l, out) in out.iter_mut().enumerate() {
-            let c = Vec3::new(center[0][l], center[1][l], center[2][l]);
-            *out = if solve[l] {
-                self.shape_of(c, eigen[l])
-            } else {
-                Self::sphere(c, radius[l])
-            };
+        Prepared {
+            center,
+            radius,
+            solve,
+            m,
         }
-        out
     }
 
     /// The ellipsoid at `center` of a covariance from its eigen-decomposition `eigen`
@@ -329,6 +379,16 @@ impl Kernel {
         }
         out
     }
+}
+
+/// [`Kernel::prepare`]'s lanes: each particle's centre (m, absolute), and either the
+/// radius of the sphere it is drawn as or (`solve`) its covariance `m` (units of h²),
+/// whose eigen solve shapes it.
+pub(crate) struct Prepared<const L: usize> {
+    pub center: [[f32; L]; 3],
+    pub radius: [f32; L],
+    pub solve: [bool; L],
+    pub m: Sym<L>,
 }
 
 /// The sums of `L` particles, one row of lanes per quantity (eight compile to one AVX
@@ -472,7 +532,7 @@ fn lattice_covariance(s: f32, planar: bool) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::{lattice_covariance, AnisotropyDesc, Kernel, Lanes, Sums, BATCH};
-    use crate::math::Vec3A;
+    use crate::math::{Vec3, Vec3A};
 
     /// A batch (AVX where the CPU has it) gives each particle the bits it gets alone,
     /// whatever its lane: flat, stretched, round, isolated and coincident
@@ -522,6 +582,27 @@ mod tests {
                             .map(|v| v.to_array().map(f32::to_bits))
                     };
                     assert_eq!(bits(e), bits(&one), "lane {l}, case {}", l + shift);
+                    // Prepared, then (where it needs it) solved among other lanes.
+                    let simd = crate::kernels::simd::Kernel::detect();
+                    let p = kernel.prepare_batch(simd, origin, &lanes);
+                    let c = Vec3::new(p.center[0][l], p.center[1][l], p.center[2][l]);
+                    let split = if p.solve[l] {
+                        let (mut center, mut m) = ([Vec3::ZERO; BATCH], [[0.0; BATCH]; 6]);
+                        let q = (l + 3) % BATCH;
+                        center[q] = c;
+                        for (m, p) in m.iter_mut().zip(&p.m) {
+                            m[q] = p[l];
+                        }
+                        kernel.solve_batch(simd, &center, &m)[q]
+                    } else {
+                        Kernel::sphere(c, p.radius[l])
+                    };
+                    assert_eq!(
+                        bits(&split),
+                        bits(&one),
+                        "split lane {l}, case {}",
+                        l + shift
+                    );
                     // A sheet across z (not isolated) is flattened along z.
                     let case = l + shift;
                     if !planar && case % 3 == 0 && case % 5 != 0 {

@@ -19,7 +19,7 @@ pub use surface::{FluidSurface, SurfaceCounts, SurfaceDesc};
 use super::grid::{cell_of, Layout, Row};
 use crate::error::{try_reserve, Result};
 use crate::kernels::fluid_pass::{spread_chunk, SlotLists};
-use crate::math::{Vec3A, Vec4};
+use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::solver::parallel::{Blocks, Executor};
 
@@ -189,13 +189,20 @@ impl RenderState {
     }
 }
 
-/// Up to [`anisotropy::BATCH`] particles whose ellipsoids go to `out[at[l]]`, shaped
-/// together (eight lanes to an AVX register where the CPU has AVX).
+/// Up to [`anisotropy::BATCH`] particles whose ellipsoids go to `out[at[l]]`, their
+/// centres and spheres found together (eight lanes to an AVX register where the CPU
+/// has AVX), and up to as many of them whose covariances wait for the eigen solve
+/// (most of the bulk is drawn as spheres, so the solve runs only on lanes that need
+/// it: each lane's operations are its own, so the bits do not depend on the others).
 #[derive(Default)]
 struct Batch {
     at: [usize; anisotropy::BATCH],
     lanes: anisotropy::Lanes<{ anisotropy::BATCH }>,
     len: usize,
+    solve_at: [usize; anisotropy::BATCH],
+    center: [Vec3; anisotropy::BATCH],
+    m: eigen::Sym<{ anisotropy::BATCH }>,
+    solving: usize,
 }
 
 /// What a [`Batch`] writes with: the readback's constants, the SIMD kernel, the grid
@@ -209,32 +216,75 @@ type Shaper<'a, 'g> = (
 
 impl Batch {
     /// Adds the particle at `x` (relative to the grid's origin) with the sums `s`; a
-    /// full batch is shaped and written.
+    /// full batch is prepared, its spheres written and its other lanes queued for the
+    /// eigen solve.
     #[inline(always)]
     fn push(&mut self, at: usize, x: Vec3A, s: &anisotropy::Sums, to: Shaper<'_, '_>) {
         self.at[self.len] = at;
         self.lanes.set(self.len, x, s);
         self.len += 1;
         if self.len == anisotropy::BATCH {
-            self.flush(to);
+            self.prepare(to);
         }
     }
 
-    /// Shapes and writes what it holds (the lanes past `len` hold copies of the first
-    /// and are dropped).
+    /// Prepares what it holds (the lanes past `len` hold copies of the first and are
+    /// dropped): writes the spheres, queues the others for the solve (solving a full
+    /// queue).
     #[inline(always)]
-    fn flush(&mut self, (kernel, simd, grid, out): Shaper<'_, '_>) {
+    fn prepare(&mut self, (kernel, simd, grid, out): Shaper<'_, '_>) {
         if self.len == 0 {
             return;
         }
         for l in self.len..anisotropy::BATCH {
             self.lanes.copy_lane(0, l);
         }
-        let shapes = kernel.shapes_batch(simd, grid.origin, &self.lanes);
-        for (&at, e) in self.at[..self.len].iter().zip(shapes) {
-            out[at] = e;
+        let p = kernel.prepare_batch(simd, grid.origin, &self.lanes);
+        for l in 0..self.len {
+            let c = Vec3::new(p.center[0][l], p.center[1][l], p.center[2][l]);
+            if p.solve[l] {
+                let q = self.solving;
+                self.solve_at[q] = self.at[l];
+                self.center[q] = c;
+                for e in 0..6 {
+                    self.m[e][q] = p.m[e][l];
+                }
+                self.solving += 1;
+                if self.solving == anisotropy::BATCH {
+                    self.solve((kernel, simd, grid, &mut *out));
+                }
+            } else {
+                out[self.at[l]] = anisotropy::Kernel::sphere(c, p.radius[l]);
+            }
         }
         self.len = 0;
+    }
+
+    /// Solves the queued covariances and writes their ellipsoids (the lanes past
+    /// `solving` hold copies of the first and are dropped).
+    #[inline(always)]
+    fn solve(&mut self, (kernel, simd, _, out): Shaper<'_, '_>) {
+        if self.solving == 0 {
+            return;
+        }
+        for l in self.solving..anisotropy::BATCH {
+            self.center[l] = self.center[0];
+            for e in 0..6 {
+                self.m[e][l] = self.m[e][0];
+            }
+        }
+        let shapes = kernel.solve_batch(simd, &self.center, &self.m);
+        for (&at, e) in self.solve_at[..self.solving].iter().zip(shapes) {
+            out[at] = e;
+        }
+        self.solving = 0;
+    }
+
+    /// Writes everything it holds.
+    #[inline(always)]
+    fn flush(&mut self, (kernel, simd, grid, out): Shaper<'_, '_>) {
+        self.prepare((kernel, simd, grid, &mut *out));
+        self.solve((kernel, simd, grid, out));
     }
 }
 
