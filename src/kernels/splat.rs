@@ -298,6 +298,10 @@ mod avx {
     use std::arch::x86_64::*;
 
     /// [`super::factors`] at the eight nodes `n`, in one register.
+    ///
+    /// # Safety
+    /// The CPU has AVX and the caller is compiled with it (no pointer is read or
+    /// written).
     #[inline(always)]
     unsafe fn factors(n: __m256, u: &f32, [r0, r1]: [i32; 2], inv_r: __m256) -> __m256 {
         // SAFETY: AVX is enabled in every caller.

@@ -199,6 +199,9 @@ struct Batch {
     at: [usize; anisotropy::BATCH],
     lanes: anisotropy::Lanes<{ anisotropy::BATCH }>,
     len: usize,
+    /// The queue of the eigen solve ([`anisotropy::Prepared`]): where each ellipsoid
+    /// goes, its centre (m, absolute), its covariance (units of h², the six entries
+    /// of a symmetric 3 × 3, a row of lanes each) and how many lanes are queued.
     solve_at: [usize; anisotropy::BATCH],
     center: [Vec3; anisotropy::BATCH],
     m: eigen::Sym<{ anisotropy::BATCH }>,
