@@ -4141,7 +4141,10 @@ SinewStatus sinew_fluid_stats(struct SinewWorld world,
  * Emits `count` particles at `positions` (m) with `velocities` (m/s; NULL = at
  * rest), all or none: more than the free capacity, or a non-finite or out-of-range
  * value, is refused. `*out_first` receives the index (among the fluid's live
- * particles) of the first new one.
+ * particles) of the first new one. Water laid into an overlap (closer than the
+ * fluid's spacing, or into fluid already there) settles: in its first step the
+ * density solve moves it apart, and it ends that step at the velocities given
+ * (docs/fluids.md, "Water laid roughly").
  *
  * # Safety
  * `positions` must point to `count` readable SinewVec3, `velocities` to `count` or be

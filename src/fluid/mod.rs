@@ -9,6 +9,7 @@
 
 pub mod desc;
 pub(crate) mod emit;
+pub(crate) use emit::SETTLE_OVERLAP;
 pub mod grains;
 mod grid;
 pub(crate) mod jacobi;
@@ -89,6 +90,17 @@ pub(crate) struct Fluid {
     /// ρ/ρ₀ of each reserved particle from the last density estimate (capacity
     /// entries; written by the solver, read by the readback and the stats).
     pub density_ratio: Vec<f32>,
+    /// The velocity each reserved particle in its first step started the step with
+    /// (capacity entries; scratch of one step, written and read only for the
+    /// particles of age 0: [`FluidSet::settle_first_steps`]).
+    pub first_velocity: Vec<Vec3>,
+    /// ρ/ρ₀ of each reserved particle at the step's first density estimate (capacity
+    /// entries; scratch of one step, written by the solver: the overlap
+    /// [`FluidSet::settle_first_steps`] looks for).
+    pub first_ratio: Vec<f32>,
+    /// Whether a particle in its first step read an overlap at this step's first
+    /// density estimate (scratch of one step: [`FluidSet::settle_first_steps`]).
+    pub overlap: bool,
     /// Counters reported by `World::fluid_stats`.
     pub emitted: u64,
     pub removed: u64,
@@ -173,6 +185,7 @@ impl Stage for FluidSet {
     /// grew).
     fn begin_step(&mut self, particles: &mut Particles, cx: &StepContext<'_>) -> Result<()> {
         self.emit(particles, cx.planar, cx.gravity, cx.dt);
+        self.record_first_steps(particles);
         let FluidSet { fluids, solver, .. } = self;
         solver.prepare(fluids.items(), particles, cx.planar)
     }
@@ -201,11 +214,13 @@ impl Stage for FluidSet {
             .end_substep(self.fluids.items(), particles, cx.h, cx.gravity, cx.exec);
     }
 
-    /// ρ/ρ₀ into each fluid (readback and stats), the diffuse particles of the fluids
-    /// that have them, then retirement: fluid particles age; those past their lifetime
+    /// ρ/ρ₀ into each fluid (readback and stats), the particles in their first step
+    /// back at the velocity they started it with ([`FluidSet::settle_first_steps`]),
+    /// the diffuse particles of the fluids that have them, then retirement: fluid particles age; those past their lifetime
     /// or in a kill volume are removed, in particle order.
     fn end_step(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
         self.solver.end_step(self.fluids.items_mut());
+        self.settle_first_steps(particles);
         if !self.render.diffuse.is_empty() && self.solver.is_active() {
             // Diffuse particles (src/fluid/render/diffuse.rs), while every live fluid
             // particle holds its slot of the grid; they grow a buffer only when the

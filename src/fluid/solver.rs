@@ -423,6 +423,10 @@ pub(crate) struct DensitySolver {
     /// collider is dynamic (`summed_pushes`): the walls' pushes of the whole iteration.
     pushes: Vec<f32>,
     summed_pushes: bool,
+    /// Set by [`Self::prepare`] at the start of a step, cleared by the step's first
+    /// density solve, which writes each fluid particle's ρ/ρ₀ into its fluid
+    /// (`Fluid::first_ratio`).
+    step_started: bool,
     /// One fluid, no solids: `(x, y, z, λ)` per slot (the correction pass's records),
     /// and the positions one array per coordinate, padded by 8 (the build's scans).
     rec: Vec<Vec4>,
@@ -616,6 +620,7 @@ impl DensitySolver {
         planar: Option<f32>,
     ) -> Result<()> {
         self.active = fluids.iter().flatten().any(|f| f.count > 0);
+        self.step_started = true;
         self.planar = planar.is_some();
         if !self.active && self.force_dirty {
             self.force.iter_mut().for_each(|f| *f = Vec3::ZERO);

@@ -129,7 +129,9 @@ impl World {
     /// Emits particles at `positions` (m) with `velocities` (m/s, None = at rest), all
     /// or none: more than the free capacity is refused. Returns the index (within the
     /// fluid's live particles) of the first new one. In a planar world the particles
-    /// go onto the plane and their z velocity is dropped.
+    /// go onto the plane and their z velocity is dropped. Water laid into an overlap
+    /// settles in its first step: it ends that step at the velocities given
+    /// (`FluidSet::settle_first_steps`).
     pub fn emit_fluid(
         &mut self,
         fluid: FluidId,

@@ -3174,7 +3174,10 @@ namespace Sinew.Native
         /// Emits <c>count</c> particles at <c>positions</c> (m) with <c>velocities</c> (m/s; NULL = at
         /// rest), all or none: more than the free capacity, or a non-finite or out-of-range
         /// value, is refused. <c>*out_first</c> receives the index (among the fluid's live
-        /// particles) of the first new one.
+        /// particles) of the first new one. Water laid into an overlap (closer than the
+        /// fluid's spacing, or into fluid already there) settles: in its first step the
+        /// density solve moves it apart, and it ends that step at the velocities given
+        /// (docs/fluids.md, "Water laid roughly").
         /// </summary>
         /// <remarks>
         /// <c>positions</c> must point to <c>count</c> readable SinewVec3, <c>velocities</c> to <c>count</c> or be

@@ -12,7 +12,7 @@ use super::{
     DensitySolver, Layering, Params, PREFETCH, SLOT_CHUNK, SOLID, SURFACE_SCORR,
 };
 use crate::collision::colliders::Colliders;
-use crate::fluid::Fluid;
+use crate::fluid::{Fluid, SETTLE_OVERLAP};
 use crate::kernels::fluid::{self as kernels, Consts, Density};
 use crate::kernels::fluid_pass::{self, SlotLists};
 use crate::kernels::simd::Kernel;
@@ -78,6 +78,10 @@ impl DensitySolver {
         for pass in 0..passes {
             let gathered = first && pass == 0;
             self.solve(particles, gathered, iterations * passes, colliders, exec);
+            if self.step_started {
+                self.step_started = false;
+                self.record_first_ratios(fluids);
+            }
             if sum_pushes {
                 // The walls' pushes of the whole iteration (`wall_pushes`).
                 let lambda = if self.uniform {
@@ -92,6 +96,34 @@ impl DensitySolver {
             }
         }
         self.summed_pushes = sum_pushes;
+    }
+
+    /// Each fluid particle's ρ/ρ₀ of the step's first solve into its fluid
+    /// (`Fluid::first_ratio`), and whether a particle in its first step (age 0) read
+    /// an overlap there (`Fluid::overlap`: over-dense by more than
+    /// [`SETTLE_OVERLAP`] with no wall within reach, where a long substep's fall onto
+    /// the floor reads over-dense too): `FluidSet::settle_first_steps`.
+    fn record_first_ratios(&self, fluids: &mut [Option<Fluid>]) {
+        let m = self.src.len();
+        let particle = &self.particle.order()[..m];
+        for (k, (&cl, &i)) in self.class[..m].iter().zip(particle).enumerate() {
+            if cl == SOLID {
+                continue;
+            }
+            if let Some(Some(f)) = fluids.get_mut(cl as usize) {
+                let local = i.wrapping_sub(f.first) as usize;
+                if local < f.count as usize {
+                    let r = self.ratio[k];
+                    f.first_ratio[local] = r;
+                    if r > 1.0 + SETTLE_OVERLAP
+                        && f.age[local] == 0.0
+                        && list_of(&self.wall_end, &self.walls, k).is_empty()
+                    {
+                        f.overlap = true;
+                    }
+                }
+            }
+        }
     }
 
     /// One Jacobi solve of the density constraints: positions (unless `gathered`:
