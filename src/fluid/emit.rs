@@ -395,10 +395,9 @@ impl FluidSet {
     /// every coordinate jittered by up to ±0.2 spacings, 2 s: the highest particle rose
     /// 4.2 spacings above where it was laid at the default 8 substeps × 1 and 31 at 32
     /// (2D: 6.0 and 68); with the settling step 0.9 and 1.9 (2D: 1.4 and 2.5)
-    /// (`tests/fluids/calm.rs`,
-    /// `roughly_laid_water_does_not_burst`). Water laid at its rest density (the
-    /// emitters' lattice, a nozzle's stream) reads no overlap, and a particle laid
-    /// alone reads about 0.2: both step as before.
+    /// (`roughly_laid_water_does_not_burst` in `tests/fluids/calm.rs`). Water laid at
+    /// its rest density (the emitters' lattice, a nozzle's stream) reads no overlap,
+    /// and a particle laid alone reads about 0.2: both step as before.
     pub(crate) fn settle_first_steps(&mut self, p: &mut Particles) {
         for f in self.fluids.iter_mut() {
             if !f.overlap {

@@ -214,10 +214,11 @@ impl Stage for FluidSet {
             .end_substep(self.fluids.items(), particles, cx.h, cx.gravity, cx.exec);
     }
 
-    /// ρ/ρ₀ into each fluid (readback and stats), the particles in their first step
-    /// back at the velocity they started it with ([`FluidSet::settle_first_steps`]),
-    /// the diffuse particles of the fluids that have them, then retirement: fluid particles age; those past their lifetime
-    /// or in a kill volume are removed, in particle order.
+    /// ρ/ρ₀ into each fluid (readback and stats), water laid into an overlap back at
+    /// the velocity it started its first step with ([`FluidSet::settle_first_steps`]),
+    /// the diffuse particles of the fluids that have them, then retirement: fluid
+    /// particles age; those past their lifetime or in a kill volume are removed, in
+    /// particle order.
     fn end_step(&mut self, particles: &mut Particles, cx: &StepContext<'_>) {
         self.solver.end_step(self.fluids.items_mut());
         self.settle_first_steps(particles);
