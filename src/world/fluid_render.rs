@@ -14,6 +14,10 @@ use crate::fluid::{
 };
 use crate::math::Vec3;
 
+/// How many particles ahead the ellipsoid readback asks for the next ones' slots
+/// ([`crate::fluid::render::Ellipsoids::prefetch`]).
+const AHEAD: usize = 16;
+
 impl World {
     /// Calls `sink(k, ellipsoid)` for the k-th live particle of `fluid`, in the order
     /// of [`World::read_fluid_particles`]: its ellipsoid from its neighbours within the
@@ -47,7 +51,11 @@ impl World {
         let p = &self.particles;
         let live = f.live();
         let out = render.ellipsoids(&grid, p, slot as u32, live.clone(), &kernel, &self.exec)?;
+        let end = live.end;
         for (k, i) in live.enumerate() {
+            if i + AHEAD < end {
+                out.prefetch(i + AHEAD);
+            }
             let e = out.get(i);
             // At alpha 1 the shift is +0 (lerp gives the position itself).
             let shift = if alpha == 1.0 {
