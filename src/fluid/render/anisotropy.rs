@@ -34,7 +34,7 @@
 use crate::limits::{MAX_ELLIPSOID_RATIO, MAX_ELLIPSOID_SCALE, MAX_FLUID_SPACING};
 use crate::math::{Vec3, Vec3A, Vec4};
 
-use super::eigen::{symmetric_eigen_sym, Eigen, Sym};
+use super::eigen::{symmetric_eigen_rows, Sym};
 use super::GridView;
 use crate::kernels::fluid::Spread;
 use crate::kernels::simd::{with_avx, Kernel as Simd};
@@ -225,16 +225,19 @@ impl Kernel {
             solve,
             m,
         } = self.prepare(origin, s);
-        let eigen = if solve.iter().any(|&b| b) {
-            symmetric_eigen_sym(m)
+        let shaped = if solve.iter().any(|&b| b) {
+            self.shape_rows(
+                &std::array::from_fn(|l| Vec3::new(center[0][l], center[1][l], center[2][l])),
+                m,
+            )
         } else {
-            [None; L]
+            [FluidEllipsoid::default(); L]
         };
         let mut out = [FluidEllipsoid::default(); L];
         for (l, out) in out.iter_mut().enumerate() {
             let c = Vec3::new(center[0][l], center[1][l], center[2][l]);
             *out = if solve[l] {
-                self.shape_of(c, eigen[l])
+                shaped[l]
             } else {
                 Self::sphere(c, radius[l])
             };
@@ -265,14 +268,7 @@ impl Kernel {
         with_avx(
             simd,
             #[inline(always)]
-            || {
-                let eigen = symmetric_eigen_sym(*m);
-                let mut out = [FluidEllipsoid::default(); BATCH];
-                for (l, out) in out.iter_mut().enumerate() {
-                    *out = self.shape_of(center[l], eigen[l]);
-                }
-                out
-            },
+            || self.shape_rows(center, *m),
         )
     }
 
@@ -350,34 +346,45 @@ impl Kernel {
         }
     }
 
-    /// The ellipsoid at `center` of a covariance from its eigen-decomposition `eigen`
-    /// ([`symmetric_eigen_sym`]; None: not finite).
+    /// The ellipsoids at `center` of the `L` covariances `m` (units of h²) from their
+    /// eigen-decompositions ([`symmetric_eigen_rows`]): the radius along each vector
+    /// clamped to at least 1 / k_r of the largest; a sphere of radius r k_n where a
+    /// decomposition or an axis is not finite, or the covariance is a point (every
+    /// neighbour coincident: no direction to stretch along). Lane by lane the same
+    /// operations, selects where the lanes part.
     #[inline(always)]
-    fn shape_of(&self, center: Vec3, eigen: Option<Eigen>) -> FluidEllipsoid {
-        let round = Self::sphere(center, self.radius * self.isolated);
-        let Some((sigma, axes)) = eigen else {
-            return round;
-        };
-        // A neighbourhood that is a point (every neighbour coincident): no direction
-        // to stretch along.
-        if sigma[0] <= 1.0e-12 {
-            return round;
-        }
+    fn shape_rows<const L: usize>(&self, center: &[Vec3; L], m: Sym<L>) -> [FluidEllipsoid; L] {
+        let e = symmetric_eigen_rows(m);
         let k = self.radius * self.stretch;
-        let floor = sigma[0] / self.max_ratio;
-        let mut out = FluidEllipsoid {
-            center,
-            axes: [Vec3::ZERO; 3],
-        };
-        for a in 0..3 {
-            let r = k * sigma[a].max(floor);
-            let v = Vec3::from_array(axes[a]) * r;
-            if !v.is_finite() {
-                return round;
+        let round = self.radius * self.isolated;
+        let mut axes = [[[0.0f32; L]; 3]; 3];
+        let mut ok = [false; L];
+        for l in 0..L {
+            let top = e.values[0][l];
+            let floor = top / self.max_ratio;
+            let mut finite = e.finite[l] & !(top <= 1.0e-12);
+            for a in 0..3 {
+                let r = k * e.values[a][l].max(floor);
+                for c in 0..3 {
+                    let v = e.vectors[a][c][l] * r;
+                    finite &= v.is_finite();
+                    axes[a][c][l] = v;
+                }
             }
-            out.axes[a] = v;
+            ok[l] = finite;
         }
-        out
+        std::array::from_fn(|l| {
+            if ok[l] {
+                FluidEllipsoid {
+                    center: center[l],
+                    axes: std::array::from_fn(|a| {
+                        Vec3::new(axes[a][0][l], axes[a][1][l], axes[a][2][l])
+                    }),
+                }
+            } else {
+                Self::sphere(center[l], round)
+            }
+        })
     }
 }
 
