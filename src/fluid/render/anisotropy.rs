@@ -158,8 +158,9 @@ impl Kernel {
     }
 
     /// The sums of a grid slot's list from [`crate::kernels::fluid_pass::spread_chunk`] (the
-    /// neighbours in eight lanes: the same sums as [`Self::ellipsoid`]'s up to the
-    /// order of the additions), or None where they count fewer than N_ε neighbours
+    /// neighbours in eight lanes: the same sums as [`Self::ellipsoid`]'s up to
+    /// rounding, the order of the additions and where the scaling by 1 / h is done),
+    /// or None where they count fewer than N_ε neighbours
     /// (the particle's ellipsoid is then [`Self::around`]'s).
     #[inline(always)]
     pub fn slot_sums(&self, spread: Spread) -> Option<Sums> {
