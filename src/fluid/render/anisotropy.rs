@@ -84,7 +84,7 @@ const ISOTROPIC: f32 = 1.2;
 
 /// Particles shaped together: two AVX registers per quantity, so that the square roots
 /// and divisions of the eigen solves (a chain per lane) of two registers overlap.
-pub(crate) const BATCH: usize = 16;
+pub(crate) const BATCH: usize = 32;
 
 /// The constants of one readback.
 pub(crate) struct Kernel {
@@ -159,13 +159,13 @@ impl Kernel {
 
     /// The sums of a grid slot's list from [`crate::kernels::fluid_pass::spread_chunk`] (the
     /// neighbours in eight lanes: the same sums as [`Self::ellipsoid`]'s up to
-    /// rounding, the order of the additions and where the scaling by 1 / h is done),
-    /// or None where they count fewer than N_ε neighbours
-    /// (the particle's ellipsoid is then [`Self::around`]'s).
+    /// rounding, the order of the additions and where the scaling by 1 / h is done).
+    /// A list that counts fewer than N_ε neighbours gives an isolated particle (a
+    /// sphere of radius r k_n), centred by these sums.
     #[inline(always)]
-    pub fn slot_sums(&self, spread: Spread) -> Option<Sums> {
+    pub fn slot_sums(&self, spread: Spread) -> Sums {
         let [xx, xy, xz, yy, yz, zz] = spread.dd;
-        (spread.n >= self.min_neighbours).then(|| Sums {
+        Sums {
             sw: 1.0 + spread.sw,
             sd: Vec3A::from_array(spread.sd),
             n: spread.n,
@@ -175,7 +175,7 @@ impl Kernel {
             yy,
             yz,
             zz,
-        })
+        }
     }
 
     /// h² and 1 / h (m², 1/m), for [`crate::kernels::fluid_pass::spread_chunk`].
@@ -183,9 +183,9 @@ impl Kernel {
         (self.h2, self.inv_h)
     }
 
-    /// The ellipsoid of the particle `me` at `x` over the 27 cells around it (its
-    /// list finds fewer than N_ε neighbours, or the grid does not hold it).
-    pub fn around(&self, grid: &GridView<'_>, pos: &[Vec4], me: u32, x: Vec3A) -> FluidEllipsoid {
+    /// The ellipsoid of the particle `me` at `x` over the 27 cells around it (the
+    /// grid does not hold it, or its slot's list finds fewer than N_ε neighbours).
+    fn around(&self, grid: &GridView<'_>, pos: &[Vec4], me: u32, x: Vec3A) -> FluidEllipsoid {
         let mut s = Sums::default();
         grid.for_candidates(x, |j| {
             if grid.particle[j] != me {
@@ -299,8 +299,10 @@ impl Kernel {
                 at[2] + mean[2] * pull,
             ];
             let finite = c[0].is_finite() & c[1].is_finite() & c[2].is_finite();
+            // + 0: a centre is never −0 (what the readback's shift by +0 at alpha 1
+            // did on every particle, here in rows of lanes).
             for a in 0..3 {
-                center[a][l] = if finite { c[a] } else { at[a] };
+                center[a][l] = (if finite { c[a] } else { at[a] }) + 0.0;
             }
             let isolated = (s.n[l] < self.min_neighbours) | !finite;
             let inv = 1.0 / sw;

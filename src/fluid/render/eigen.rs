@@ -61,8 +61,12 @@ fn rotate<const P: usize, const Q: usize, const R: usize, const L: usize>(
     for l in 0..L {
         let (apq, app, aqq) = (m[at(P, Q)][l], m[at(P, P)][l], m[at(Q, Q)][l]);
         let skip = (apq.abs() <= TINY * (app.abs() + aqq.abs())) | !apq.is_finite();
-        let theta = (aqq - app) / (2.0 * if skip { 1.0 } else { apq });
-        let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+        // t = sgn θ / (|θ| + √(θ² + 1)) with θ = (a_qq − a_pp) / (2 a_pq), written
+        // without θ's division: t = sgn(a_qq − a_pp) 2 a_pq / (|a_qq − a_pp| +
+        // √((a_qq − a_pp)² + 4 a_pq²)).
+        let d = aqq - app;
+        let two = 2.0 * apq;
+        let t = (d.signum() * two) / (d.abs() + (d * d + two * two).sqrt());
         let t = if skip { 0.0 } else { t };
         c[l] = 1.0 / (t * t + 1.0).sqrt();
         s[l] = t * c[l];

@@ -170,10 +170,8 @@ impl RenderState {
                     // Only the fluid's live particles (w = 1) are read back.
                     if pos[k].w != 0.0 {
                         let x = Vec3A::from_vec4(pos[k]);
-                        match kernel.slot_sums(s) {
-                            Some(s) => batch.push(k - first, x, &s, (kernel, simd, grid, out)),
-                            None => out[k - first] = kernel.around(grid, pos, grid.particle[k], x),
-                        }
+                        let s = kernel.slot_sums(s);
+                        batch.push(k - first, x, &s, (kernel, simd, grid, out));
                     }
                 },
             );
