@@ -82,8 +82,9 @@ pub struct FluidEllipsoid {
 /// radius then within about 10% of its exact value; a surface particle is far flatter).
 const ISOTROPIC: f32 = 1.2;
 
-/// Particles shaped together: two AVX registers per quantity, so that the square roots
-/// and divisions of the eigen solves (a chain per lane) of two registers overlap.
+/// Particles shaped together: four AVX registers per quantity, so that the square
+/// roots and divisions of the eigen solves (a chain of nine rotations per lane) of four
+/// registers overlap (two left the divider waiting on the chains' latency).
 pub(crate) const BATCH: usize = 32;
 
 /// The constants of one readback.
@@ -365,13 +366,14 @@ impl Kernel {
         for l in 0..L {
             let top = e.values[0][l];
             let floor = top / self.max_ratio;
-            let mut finite = e.finite[l] & !(top <= 1.0e-12);
-            for a in 0..3 {
+            // (A lane that is not finite is a sphere whatever `top` is.)
+            let mut finite = e.finite[l] & (top > 1.0e-12);
+            for (a, axis) in axes.iter_mut().enumerate() {
                 let r = k * e.values[a][l].max(floor);
-                for c in 0..3 {
+                for (c, row) in axis.iter_mut().enumerate() {
                     let v = e.vectors[a][c][l] * r;
                     finite &= v.is_finite();
-                    axes[a][c][l] = v;
+                    row[l] = v;
                 }
             }
             ok[l] = finite;

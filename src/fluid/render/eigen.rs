@@ -175,12 +175,12 @@ pub(crate) fn symmetric_eigen_rows<const L: usize>(mut m: Sym<L>) -> Rows<L> {
         let flip = cross[0] * a2[0] + cross[1] * a2[1] + cross[2] * a2[2] < 0.0;
         vectors[2] = a2.map(|x| if flip { -x } else { x });
         let mut finite = true;
-        for k in 0..3 {
-            out.values[k][l] = values[k];
-            finite &= values[k].is_finite();
-            for c in 0..3 {
-                out.vectors[k][c][l] = vectors[k][c];
-                finite &= vectors[k][c].is_finite();
+        for (k, (value, vector)) in values.iter().zip(&vectors).enumerate() {
+            out.values[k][l] = *value;
+            finite &= value.is_finite();
+            for (c, x) in vector.iter().enumerate() {
+                out.vectors[k][c][l] = *x;
+                finite &= x.is_finite();
             }
         }
         out.finite[l] = finite;
