@@ -24,7 +24,8 @@
 //!   square root, division and multiplications (dam_break n = 32: 3-7% of a frame).
 //! * [`spread`]: the weighted neighbourhood sums of the renderer's ellipsoids (Yu &
 //!   Turk 2013, `fluid::render::anisotropy`): Σ w, Σ w d, Σ w d dᵀ over a list's live
-//!   records (w ≠ 0), `w = 1 − (|d| / h)³`, d in units of h.
+//!   records (w ≠ 0), `w = 1 − (|d| / h)³`, d in units of h: summed in metres,
+//!   `w = 1 − (r² r) / h³`, and the sums scaled by 1 / h and 1 / h² once at the end.
 
 use crate::kernels::simd::Kernel;
 use crate::math::Vec4;
@@ -366,6 +367,7 @@ pub(super) unsafe fn spread(
 
 pub(crate) fn spread_scalar(h2: f32, inv_h: f32, pos: &Records, k: usize, list: &[u32]) -> Spread {
     let p = pos[k];
+    let ih3 = (inv_h * inv_h) * inv_h;
     let mut acc = [[0.0f32; 8]; 10];
     let mut n = 0u32;
     for (i, &j) in list.iter().enumerate() {
@@ -375,21 +377,19 @@ pub(crate) fn spread_scalar(h2: f32, inv_h: f32, pos: &Records, k: usize, list: 
         let r2 = (dx * dx + dy * dy) + dz * dz;
         let terms = if r2 < h2 && q[3] != 0.0 {
             n += 1;
-            let t = r2.sqrt() * inv_h;
-            let w = 1.0 - (t * t) * t;
-            let (ex, ey, ez) = (dx * inv_h, dy * inv_h, dz * inv_h);
-            let (wx, wy, wz) = (w * ex, w * ey, w * ez);
+            let w = 1.0 - (r2 * r2.sqrt()) * ih3;
+            let (wx, wy, wz) = (w * dx, w * dy, w * dz);
             [
                 w,
                 wx,
                 wy,
                 wz,
-                wx * ex,
-                wx * ey,
-                wx * ez,
-                wy * ey,
-                wy * ez,
-                wz * ez,
+                wx * dx,
+                wx * dy,
+                wx * dz,
+                wy * dy,
+                wy * dz,
+                wz * dz,
             ]
         } else {
             [0.0; 10]
@@ -398,12 +398,26 @@ pub(crate) fn spread_scalar(h2: f32, inv_h: f32, pos: &Records, k: usize, list: 
             a[l] += t;
         }
     }
-    let s = lane_sums(acc, list.len());
+    spread_of(n, lane_sums(acc, list.len()), inv_h)
+}
+
+/// The [`Spread`] of `n` neighbours from the reduced sums Σ w, Σ w d, Σ w d dᵀ of the
+/// separations d in metres: d scaled to units of h once, on the sums.
+#[inline(always)]
+fn spread_of(n: u32, s: [f32; 10], inv_h: f32) -> Spread {
+    let ih2 = inv_h * inv_h;
     Spread {
         n,
         sw: s[0],
-        sd: [s[1], s[2], s[3]],
-        dd: [s[4], s[5], s[6], s[7], s[8], s[9]],
+        sd: [s[1] * inv_h, s[2] * inv_h, s[3] * inv_h],
+        dd: [
+            s[4] * ih2,
+            s[5] * ih2,
+            s[6] * ih2,
+            s[7] * ih2,
+            s[8] * ih2,
+            s[9] * ih2,
+        ],
     }
 }
 
@@ -759,7 +773,7 @@ mod avx {
                 _mm256_set1_ps(p[2]),
             );
             let h2 = _mm256_set1_ps(h2);
-            let ih = _mm256_set1_ps(inv_h);
+            let ih3 = _mm256_set1_ps((inv_h * inv_h) * inv_h);
             let one = _mm256_set1_ps(1.0);
             let z = _mm256_setzero_ps();
             let mut acc = [z; 10];
@@ -781,12 +795,14 @@ mod avx {
                     _mm256_cmp_ps(lw, z, _CMP_NEQ_UQ),
                 );
                 n += (_mm256_movemask_ps(inside) as u32).count_ones();
-                let t = _mm256_mul_ps(_mm256_sqrt_ps(r2), ih);
-                let w = _mm256_sub_ps(one, _mm256_mul_ps(_mm256_mul_ps(t, t), t));
+                let cube = _mm256_mul_ps(_mm256_mul_ps(r2, _mm256_sqrt_ps(r2)), ih3);
+                // w and d masked (the lanes outside multiply +0 by +0): every term of
+                // a lane outside is +0 exactly, as the scalar loop's.
+                let w = _mm256_and_ps(_mm256_sub_ps(one, cube), inside);
                 let (ex, ey, ez) = (
-                    _mm256_mul_ps(dx, ih),
-                    _mm256_mul_ps(dy, ih),
-                    _mm256_mul_ps(dz, ih),
+                    _mm256_and_ps(dx, inside),
+                    _mm256_and_ps(dy, inside),
+                    _mm256_and_ps(dz, inside),
                 );
                 let (wx, wy, wz) = (
                     _mm256_mul_ps(w, ex),
@@ -806,17 +822,35 @@ mod avx {
                     _mm256_mul_ps(wz, ez),
                 ];
                 for (a, t) in acc.iter_mut().zip(terms) {
-                    // Masked after the product: the lanes outside add +0 exactly.
-                    *a = _mm256_add_ps(*a, _mm256_and_ps(t, inside));
+                    *a = _mm256_add_ps(*a, t);
                 }
             }
-            let s = acc.map(|a| reduce(a));
-            super::Spread {
-                n,
-                sw: s[0],
-                sd: [s[1], s[2], s[3]],
-                dd: [s[4], s[5], s[6], s[7], s[8], s[9]],
+            super::spread_of(n, reduce10(acc), inv_h)
+        }
+    }
+
+    /// [`reduce`] of ten registers, two at a time in the same tree (the same
+    /// additions with the same operands, so the same bits).
+    #[inline(always)]
+    unsafe fn reduce10(acc: [__m256; 10]) -> [f32; 10] {
+        // SAFETY: AVX is enabled in every caller.
+        unsafe {
+            let mut out = [0.0f32; 10];
+            for p in 0..5 {
+                let (a, b) = (acc[2 * p], acc[2 * p + 1]);
+                // [a_lo + a_hi | b_lo + b_hi]
+                let s = _mm256_add_ps(
+                    _mm256_permute2f128_ps(a, b, 0x20),
+                    _mm256_permute2f128_ps(a, b, 0x31),
+                );
+                // Per half: (s0 + s2, s1 + s3, ..).
+                let c = _mm256_add_ps(s, _mm256_permute_ps(s, 0b11_10_11_10));
+                // Per half: c0 + c1 in lane 0.
+                let d = _mm256_add_ps(c, _mm256_permute_ps(c, 0b01_01_01_01));
+                out[2 * p] = _mm_cvtss_f32(_mm256_castps256_ps128(d));
+                out[2 * p + 1] = _mm_cvtss_f32(_mm256_extractf128_ps(d, 1));
             }
+            out
         }
     }
 }

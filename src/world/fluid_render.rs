@@ -12,7 +12,10 @@ use crate::fluid::{
     AnisotropyDesc, DiffuseDesc, DiffuseParticle, DiffuseStats, FluidEllipsoid, FluidId, FluidSet,
     FluidSurface, SurfaceCounts, SurfaceDesc,
 };
-use crate::math::Vec3;
+
+/// How many particles ahead the ellipsoid readback asks for the next ones' slots
+/// ([`crate::fluid::render::Ellipsoids::prefetch`]).
+const AHEAD: usize = 32;
 
 impl World {
     /// Calls `sink(k, ellipsoid)` for the k-th live particle of `fluid`, in the order
@@ -47,18 +50,19 @@ impl World {
         let p = &self.particles;
         let live = f.live();
         let out = render.ellipsoids(&grid, p, slot as u32, live.clone(), &kernel, &self.exec)?;
+        let end = live.end;
         for (k, i) in live.enumerate() {
-            let e = out.get(i);
-            // At alpha 1 the shift is +0 (lerp gives the position itself).
-            let shift = if alpha == 1.0 {
-                Vec3::ZERO
-            } else {
-                lerp(p.step_start[i], p.position(i), alpha) - p.position(i)
-            };
-            let e = FluidEllipsoid {
-                center: e.center + shift,
-                axes: e.axes,
-            };
+            if i + AHEAD < end {
+                out.prefetch(i + AHEAD);
+            }
+            let mut e = out.get(i);
+            // At alpha 1 the centre stays (no centre is −0: the shift would be +0),
+            // and the ellipsoid is passed on as it was read, in whole registers (a copy
+            // with its centre rewritten compiled to loads that straddled the centre's
+            // stores: a stall on every particle).
+            if alpha != 1.0 {
+                e.center += lerp(p.step_start[i], p.position(i), alpha) - p.position(i);
+            }
             sink(k, &e);
         }
         Ok(f.count)

@@ -34,7 +34,7 @@
 use crate::limits::{MAX_ELLIPSOID_RATIO, MAX_ELLIPSOID_SCALE, MAX_FLUID_SPACING};
 use crate::math::{Vec3, Vec3A, Vec4};
 
-use super::eigen::{symmetric_eigen_sym, Eigen, Sym};
+use super::eigen::{symmetric_eigen_rows, Sym};
 use super::GridView;
 use crate::kernels::fluid::Spread;
 use crate::kernels::simd::{with_avx, Kernel as Simd};
@@ -82,9 +82,10 @@ pub struct FluidEllipsoid {
 /// radius then within about 10% of its exact value; a surface particle is far flatter).
 const ISOTROPIC: f32 = 1.2;
 
-/// Particles shaped together: two AVX registers per quantity, so that the square roots
-/// and divisions of the eigen solves (a chain per lane) of two registers overlap.
-pub(crate) const BATCH: usize = 16;
+/// Particles shaped together: four AVX registers per quantity, so that the square
+/// roots and divisions of the eigen solves (a chain of nine rotations per lane) of four
+/// registers overlap (two left the divider waiting on the chains' latency).
+pub(crate) const BATCH: usize = 32;
 
 /// The constants of one readback.
 pub(crate) struct Kernel {
@@ -158,13 +159,14 @@ impl Kernel {
     }
 
     /// The sums of a grid slot's list from [`crate::kernels::fluid_pass::spread_chunk`] (the
-    /// neighbours in eight lanes: the same sums as [`Self::ellipsoid`]'s up to the
-    /// order of the additions), or None where they count fewer than N_ε neighbours
-    /// (the particle's ellipsoid is then [`Self::around`]'s).
+    /// neighbours in eight lanes: the same sums as [`Self::ellipsoid`]'s up to
+    /// rounding, the order of the additions and where the scaling by 1 / h is done).
+    /// A list that counts fewer than N_ε neighbours gives an isolated particle (a
+    /// sphere of radius r k_n), centred by these sums.
     #[inline(always)]
-    pub fn slot_sums(&self, spread: Spread) -> Option<Sums> {
+    pub fn slot_sums(&self, spread: Spread) -> Sums {
         let [xx, xy, xz, yy, yz, zz] = spread.dd;
-        (spread.n >= self.min_neighbours).then(|| Sums {
+        Sums {
             sw: 1.0 + spread.sw,
             sd: Vec3A::from_array(spread.sd),
             n: spread.n,
@@ -174,7 +176,7 @@ impl Kernel {
             yy,
             yz,
             zz,
-        })
+        }
     }
 
     /// h² and 1 / h (m², 1/m), for [`crate::kernels::fluid_pass::spread_chunk`].
@@ -182,9 +184,9 @@ impl Kernel {
         (self.h2, self.inv_h)
     }
 
-    /// The ellipsoid of the particle `me` at `x` over the 27 cells around it (its
-    /// list finds fewer than N_ε neighbours, or the grid does not hold it).
-    pub fn around(&self, grid: &GridView<'_>, pos: &[Vec4], me: u32, x: Vec3A) -> FluidEllipsoid {
+    /// The ellipsoid of the particle `me` at `x` over the 27 cells around it (the
+    /// grid does not hold it, or its slot's list finds fewer than N_ε neighbours).
+    fn around(&self, grid: &GridView<'_>, pos: &[Vec4], me: u32, x: Vec3A) -> FluidEllipsoid {
         let mut s = Sums::default();
         grid.for_candidates(x, |j| {
             if grid.particle[j] != me {
@@ -225,16 +227,19 @@ impl Kernel {
             solve,
             m,
         } = self.prepare(origin, s);
-        let eigen = if solve.iter().any(|&b| b) {
-            symmetric_eigen_sym(m)
+        let shaped = if solve.iter().any(|&b| b) {
+            self.shape_rows(
+                &std::array::from_fn(|l| Vec3::new(center[0][l], center[1][l], center[2][l])),
+                m,
+            )
         } else {
-            [None; L]
+            [FluidEllipsoid::default(); L]
         };
         let mut out = [FluidEllipsoid::default(); L];
         for (l, out) in out.iter_mut().enumerate() {
             let c = Vec3::new(center[0][l], center[1][l], center[2][l]);
             *out = if solve[l] {
-                self.shape_of(c, eigen[l])
+                shaped[l]
             } else {
                 Self::sphere(c, radius[l])
             };
@@ -265,14 +270,7 @@ impl Kernel {
         with_avx(
             simd,
             #[inline(always)]
-            || {
-                let eigen = symmetric_eigen_sym(*m);
-                let mut out = [FluidEllipsoid::default(); BATCH];
-                for (l, out) in out.iter_mut().enumerate() {
-                    *out = self.shape_of(center[l], eigen[l]);
-                }
-                out
-            },
+            || self.shape_rows(center, *m),
         )
     }
 
@@ -302,8 +300,10 @@ impl Kernel {
                 at[2] + mean[2] * pull,
             ];
             let finite = c[0].is_finite() & c[1].is_finite() & c[2].is_finite();
+            // + 0: a centre is never −0 (what the readback's shift by +0 at alpha 1
+            // did on every particle, here in rows of lanes).
             for a in 0..3 {
-                center[a][l] = if finite { c[a] } else { at[a] };
+                center[a][l] = (if finite { c[a] } else { at[a] }) + 0.0;
             }
             let isolated = (s.n[l] < self.min_neighbours) | !finite;
             let inv = 1.0 / sw;
@@ -350,34 +350,46 @@ impl Kernel {
         }
     }
 
-    /// The ellipsoid at `center` of a covariance from its eigen-decomposition `eigen`
-    /// ([`symmetric_eigen_sym`]; None: not finite).
+    /// The ellipsoids at `center` of the `L` covariances `m` (units of h²) from their
+    /// eigen-decompositions ([`symmetric_eigen_rows`]): the radius along each vector
+    /// clamped to at least 1 / k_r of the largest; a sphere of radius r k_n where a
+    /// decomposition or an axis is not finite, or the covariance is a point (every
+    /// neighbour coincident: no direction to stretch along). Lane by lane the same
+    /// operations, selects where the lanes part.
     #[inline(always)]
-    fn shape_of(&self, center: Vec3, eigen: Option<Eigen>) -> FluidEllipsoid {
-        let round = Self::sphere(center, self.radius * self.isolated);
-        let Some((sigma, axes)) = eigen else {
-            return round;
-        };
-        // A neighbourhood that is a point (every neighbour coincident): no direction
-        // to stretch along.
-        if sigma[0] <= 1.0e-12 {
-            return round;
-        }
+    fn shape_rows<const L: usize>(&self, center: &[Vec3; L], m: Sym<L>) -> [FluidEllipsoid; L] {
+        let e = symmetric_eigen_rows(m);
         let k = self.radius * self.stretch;
-        let floor = sigma[0] / self.max_ratio;
-        let mut out = FluidEllipsoid {
-            center,
-            axes: [Vec3::ZERO; 3],
-        };
-        for a in 0..3 {
-            let r = k * sigma[a].max(floor);
-            let v = Vec3::from_array(axes[a]) * r;
-            if !v.is_finite() {
-                return round;
+        let round = self.radius * self.isolated;
+        let mut axes = [[[0.0f32; L]; 3]; 3];
+        let mut ok = [false; L];
+        for l in 0..L {
+            let top = e.values[0][l];
+            let floor = top / self.max_ratio;
+            // (A lane that is not finite is a sphere whatever `top` is.)
+            let mut finite = e.finite[l] & (top > 1.0e-12);
+            for (a, axis) in axes.iter_mut().enumerate() {
+                let r = k * e.values[a][l].max(floor);
+                for (c, row) in axis.iter_mut().enumerate() {
+                    let v = e.vectors[a][c][l] * r;
+                    finite &= v.is_finite();
+                    row[l] = v;
+                }
             }
-            out.axes[a] = v;
+            ok[l] = finite;
         }
-        out
+        std::array::from_fn(|l| {
+            if ok[l] {
+                FluidEllipsoid {
+                    center: center[l],
+                    axes: std::array::from_fn(|a| {
+                        Vec3::new(axes[a][0][l], axes[a][1][l], axes[a][2][l])
+                    }),
+                }
+            } else {
+                Self::sphere(center[l], round)
+            }
+        })
     }
 }
 

@@ -22,6 +22,7 @@ const TINY: f32 = 1.0e-6;
 
 /// One eigen-decomposition: the values in descending order and their unit vectors
 /// (`vectors[k]` for `values[k]`), a right-handed orthonormal basis.
+#[cfg(test)]
 pub(crate) type Eigen = ([f32; 3], [[f32; 3]; 3]);
 
 /// The eigen-decomposition of the symmetric matrix `a` in single precision; `None`
@@ -60,8 +61,12 @@ fn rotate<const P: usize, const Q: usize, const R: usize, const L: usize>(
     for l in 0..L {
         let (apq, app, aqq) = (m[at(P, Q)][l], m[at(P, P)][l], m[at(Q, Q)][l]);
         let skip = (apq.abs() <= TINY * (app.abs() + aqq.abs())) | !apq.is_finite();
-        let theta = (aqq - app) / (2.0 * if skip { 1.0 } else { apq });
-        let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
+        // t = sgn θ / (|θ| + √(θ² + 1)) with θ = (a_qq − a_pp) / (2 a_pq), written
+        // without θ's division: t = sgn(a_qq − a_pp) 2 a_pq / (|a_qq − a_pp| +
+        // √((a_qq − a_pp)² + 4 a_pq²)).
+        let d = aqq - app;
+        let two = 2.0 * apq;
+        let t = (d.signum() * two) / (d.abs() + (d * d + two * two).sqrt());
         let t = if skip { 0.0 } else { t };
         c[l] = 1.0 / (t * t + 1.0).sqrt();
         s[l] = t * c[l];
@@ -94,12 +99,30 @@ fn symmetric_eigen_lanes<const L: usize>(a: [[[f32; 3]; 3]; L]) -> [Option<Eigen
     symmetric_eigen_sym(m)
 }
 
-/// The eigen-decomposition of each of the `L` matrices of `m` (values in descending
-/// order, a right-handed basis of unit vectors; `None` where not finite), lane by
-/// lane: the same bits as one at a time; eight lanes to an AVX register where the
-/// caller is compiled with AVX.
+/// The eigen-decompositions of `L` matrices, one row of lanes per quantity
+/// ([`symmetric_eigen_rows`]).
+pub(crate) struct Rows<const L: usize> {
+    /// The values in descending order.
+    pub values: [[f32; L]; 3],
+    /// `vectors[k][c]`: component c of the unit vector of `values[k]`.
+    pub vectors: [[[f32; L]; 3]; 3],
+    /// Whether a lane's values and vectors are all finite.
+    pub finite: [bool; L],
+}
+
+/// The key of `x` in `f32::total_cmp`'s order, as a signed integer.
 #[inline(always)]
-pub(crate) fn symmetric_eigen_sym<const L: usize>(mut m: Sym<L>) -> [Option<Eigen>; L] {
+fn order_key(x: f32) -> i32 {
+    let b = x.to_bits() as i32;
+    b ^ (((b >> 31) as u32) >> 1) as i32
+}
+
+/// [`symmetric_eigen_sym`] of `L` matrices in rows of lanes: the same values and
+/// vectors (bit for bit), the sort and the third vector's flip done by selects on
+/// every lane, so that they too compile to AVX registers where the caller is
+/// compiled with AVX.
+#[inline(always)]
+pub(crate) fn symmetric_eigen_rows<const L: usize>(mut m: Sym<L>) -> Rows<L> {
     // The eigenvectors as columns of v.
     let mut v = [[[0.0f32; L]; 3]; 3];
     for (i, row) in v.iter_mut().enumerate() {
@@ -110,22 +133,39 @@ pub(crate) fn symmetric_eigen_sym<const L: usize>(mut m: Sym<L>) -> [Option<Eige
         rotate::<0, 2, 1, L>(&mut m, &mut v);
         rotate::<1, 2, 0, L>(&mut m, &mut v);
     }
-    let mut out = [None; L];
-    for (l, out) in out.iter_mut().enumerate() {
+    let mut out = Rows {
+        values: [[0.0; L]; 3],
+        vectors: [[[0.0; L]; 3]; 3],
+        finite: [false; L],
+    };
+    for l in 0..L {
         let d = [m[0][l], m[1][l], m[2][l]];
-        // Descending, ties in index order (a fixed order for equal values): three
-        // compare-and-swaps.
-        // Selects, not branches: which way a lane goes is data.
-        let before = |x: usize, y: usize| d[x].total_cmp(&d[y]).then(y.cmp(&x)).is_gt();
-        let mut idx = [0usize, 1, 2];
+        // Descending in `total_cmp`'s order, ties in index order: three
+        // compare-and-swaps of (key, index).
+        let mut key = d.map(order_key);
+        let mut idx = [0i32, 1, 2];
         for (x, y) in [(0, 1), (1, 2), (0, 1)] {
-            let swap = before(idx[y], idx[x]);
-            let (a, b) = (idx[x], idx[y]);
-            idx[x] = if swap { b } else { a };
-            idx[y] = if swap { a } else { b };
+            let swap = (key[y] > key[x]) | ((key[y] == key[x]) & (idx[y] < idx[x]));
+            let (kx, ky, ix, iy) = (key[x], key[y], idx[x], idx[y]);
+            key[x] = if swap { ky } else { kx };
+            key[y] = if swap { kx } else { ky };
+            idx[x] = if swap { iy } else { ix };
+            idx[y] = if swap { ix } else { iy };
         }
-        let values = idx.map(|k| d[k]);
-        let mut vectors = idx.map(|k| [v[0][k][l], v[1][k][l], v[2][k][l]]);
+        let pick = |k: i32, of: [f32; 3]| {
+            if k == 0 {
+                of[0]
+            } else if k == 1 {
+                of[1]
+            } else {
+                of[2]
+            }
+        };
+        let values = idx.map(|k| pick(k, d));
+        // Component c of every column of v (column k: the vector of d[k]).
+        let row = |c: usize| [v[c][0][l], v[c][1][l], v[c][2][l]];
+        let rows = [row(0), row(1), row(2)];
+        let mut vectors = idx.map(|k| rows.map(|r| pick(k, r)));
         let [a0, a1, a2] = vectors;
         let cross = [
             a0[1] * a1[2] - a0[2] * a1[1],
@@ -134,13 +174,31 @@ pub(crate) fn symmetric_eigen_sym<const L: usize>(mut m: Sym<L>) -> [Option<Eige
         ];
         let flip = cross[0] * a2[0] + cross[1] * a2[1] + cross[2] * a2[2] < 0.0;
         vectors[2] = a2.map(|x| if flip { -x } else { x });
-        let finite = values
-            .iter()
-            .chain(vectors.iter().flatten())
-            .all(|x| x.is_finite());
-        *out = finite.then_some((values, vectors));
+        let mut finite = true;
+        for (k, (value, vector)) in values.iter().zip(&vectors).enumerate() {
+            out.values[k][l] = *value;
+            finite &= value.is_finite();
+            for (c, x) in vector.iter().enumerate() {
+                out.vectors[k][c][l] = *x;
+                finite &= x.is_finite();
+            }
+        }
+        out.finite[l] = finite;
     }
     out
+}
+
+/// The eigen-decomposition of each of the `L` matrices of `m` (values in descending
+/// order, a right-handed basis of unit vectors; `None` where not finite), lane by
+/// lane: the same bits as one at a time ([`symmetric_eigen_rows`]).
+#[cfg(test)]
+pub(crate) fn symmetric_eigen_sym<const L: usize>(m: Sym<L>) -> [Option<Eigen>; L] {
+    let rows = symmetric_eigen_rows(m);
+    std::array::from_fn(|l| {
+        let values = std::array::from_fn(|k| rows.values[k][l]);
+        let vectors = std::array::from_fn(|k| std::array::from_fn(|c| rows.vectors[k][c][l]));
+        rows.finite[l].then_some((values, vectors))
+    })
 }
 
 #[cfg(test)]

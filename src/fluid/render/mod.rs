@@ -170,10 +170,8 @@ impl RenderState {
                     // Only the fluid's live particles (w = 1) are read back.
                     if pos[k].w != 0.0 {
                         let x = Vec3A::from_vec4(pos[k]);
-                        match kernel.slot_sums(s) {
-                            Some(s) => batch.push(k - first, x, &s, (kernel, simd, grid, out)),
-                            None => out[k - first] = kernel.around(grid, pos, grid.particle[k], x),
-                        }
+                        let s = kernel.slot_sums(s);
+                        batch.push(k - first, x, &s, (kernel, simd, grid, out));
                     }
                 },
             );
@@ -301,6 +299,25 @@ pub(crate) struct Ellipsoids<'a> {
 }
 
 impl Ellipsoids<'_> {
+    /// Asks the CPU to fetch what [`Self::get`] of particle `i` reads by slot (its
+    /// ellipsoid, its slot's particle and record): the slots of consecutive particles
+    /// are scattered, so a reader that asks a few particles ahead overlaps the cache
+    /// misses. A hint only: reads nothing the result depends on.
+    #[inline]
+    pub fn prefetch(&self, i: usize) {
+        if let Some(&k) = self.grid.slot_of.get(i) {
+            let k = k as usize;
+            if k < self.by_slot.len() {
+                let e = &self.by_slot[k];
+                crate::kernels::fluid::prefetch(e);
+                // An ellipsoid (48 bytes) may straddle two cache lines.
+                crate::kernels::fluid::prefetch(&e.axes[2]);
+                crate::kernels::fluid::prefetch(&self.pos[k]);
+                crate::kernels::fluid::prefetch(&self.grid.particle[k]);
+            }
+        }
+    }
+
     /// The ellipsoid of the live particle `i` (world index): its slot's, or (a
     /// particle the grid does not hold) computed now.
     #[inline]
