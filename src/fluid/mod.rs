@@ -90,8 +90,8 @@ pub(crate) struct Fluid {
     /// ρ/ρ₀ of each reserved particle from the last density estimate (capacity
     /// entries; written by the solver, read by the readback and the stats).
     pub density_ratio: Vec<f32>,
-    /// The velocity each reserved particle in its first step started the step with
-    /// (capacity entries; scratch of one step, written and read only for the
+    /// The velocity (m/s) each reserved particle in its first step started the step
+    /// with (capacity entries; scratch of one step, written and read only for the
     /// particles of age 0: [`FluidSet::settle_first_steps`]).
     pub first_velocity: Vec<Vec3>,
     /// ρ/ρ₀ of each reserved particle at the step's first density estimate (capacity

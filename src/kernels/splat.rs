@@ -368,15 +368,19 @@ mod avx {
 mod tests {
     use super::*;
 
+    /// A linear congruential sequence from `seed`, uniform in [0, 1).
+    fn uniform(mut seed: u32) -> impl FnMut() -> f32 {
+        move || {
+            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32
+        }
+    }
+
     /// Pseudo-random positions (and whole numbers of cells, where the roundings
     /// turn): the SSE2 placing gives the scalar one's results.
     #[test]
     fn placing_three_axes_at_once_gives_the_scalar_results() {
-        let mut seed = 777u32;
-        let mut rnd = || {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (seed >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut rnd = uniform(777);
         for r in [1.0f32, 2.0, 2.5, 5.0, 8.0] {
             for k in 0..20_000 {
                 let c = |x: f32| {
@@ -402,11 +406,7 @@ mod tests {
     /// them, some missing the block): the AVX sums give the scalar sums' bits.
     #[test]
     fn avx_sums_give_the_scalar_bits() {
-        let mut seed = 12345u32;
-        let mut rnd = || {
-            seed = seed.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (seed >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut rnd = uniform(12345);
         let base = [16, 24, 8];
         for r in [1.0f32, 2.0, 2.5, 5.0, 8.0] {
             let feet: Vec<Foot> = (0..300)

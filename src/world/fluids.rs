@@ -131,7 +131,7 @@ impl World {
     /// fluid's live particles) of the first new one. In a planar world the particles
     /// go onto the plane and their z velocity is dropped. Water laid into an overlap
     /// settles in its first step: it ends that step at the velocities given
-    /// (`FluidSet::settle_first_steps`).
+    /// (docs/fluids.md, "Water laid roughly").
     pub fn emit_fluid(
         &mut self,
         fluid: FluidId,
