@@ -39,9 +39,12 @@ use crate::solver::schedule::{self, Plan};
 use crate::solver::Solver;
 
 pub(crate) use crate::kernels::distance::{pack_softness, unpack_softness};
+use crate::kernels::distance_grid::GridPlan;
 use crate::kernels::distance_jacobi::JacobiSlots;
 use crate::kernels::jacobi_plan::{self, FusedPlan};
 use crate::kernels::sweep::Sweep;
+#[cfg(target_arch = "x86_64")]
+use crate::kernels::sweep::{BlockHook, BlockRun};
 use crate::solver::classes::{ParticleClasses, Phase, SlotClasses};
 
 pub use crate::limits::MAX_DISTANCE_CONSTRAINTS;
@@ -120,6 +123,11 @@ pub struct DistanceConstraints {
     /// The runs of slots that do not run every substep (`solver::classes`; empty
     /// when every particle does).
     classes: SlotClasses,
+    /// Gauss-Seidel only: the blocks laid out like a grid, which the grid kernel
+    /// projects from a copy of their particles (`kernels::distance_grid`), and the room
+    /// for those copies (allocated with the plan, never in a step).
+    grid: GridPlan,
+    grid_scratch: Vec<f32>,
 }
 
 impl DistanceConstraints {
@@ -285,7 +293,12 @@ impl DistanceConstraints {
         }
         out.find_uniform_softness();
         out.sweep = match scheduled {
-            Some((schedule, plan)) => Sweep::new(pairs, schedule, plan, hot.len())?,
+            Some((schedule, plan)) => {
+                out.grid = GridPlan::new(&pairs, &schedule, hot.len())?;
+                out.grid_scratch = try_with_capacity(out.grid.scratch_len(), WHAT)?;
+                out.grid_scratch.resize(out.grid.scratch_len(), 0.0);
+                Sweep::new(pairs, schedule, plan, hot.len())?
+            }
             None => Sweep::unscheduled(pairs),
         };
         out.prepare_jacobi(hot, jacobi)?;
@@ -363,10 +376,21 @@ impl DistanceConstraints {
         // The fused particle pass, over a block's rows (`Sweep::run`).
         let rows = prologue.map(row_pass);
         let rows = rows.as_ref().map(|f| f as _);
+        // The blocks laid out like a grid run the grid kernel (`kernels::distance_grid`).
+        #[cfg(target_arch = "x86_64")]
+        let (grid, scratch) = (&self.grid, DisjointSlice::new(&mut self.grid_scratch));
+        #[cfg(target_arch = "x86_64")]
+        let hook = |b: &BlockRun<'_, 2>| {
+            b.distance_grid(grid, &scratch, rest, softness, uniform, fresh, inv_h2)
+        };
+        #[cfg(target_arch = "x86_64")]
+        let block: Option<BlockHook<'_, 2>> = Some(&hook);
+        #[cfg(not(target_arch = "x86_64"))]
+        let block = None;
         // One parallel region for the whole sweep (see `schedule::Plan`): the blocks'
         // interior colours, then the shared colours, large ones cut between threads.
         // The thread count follows the work (`Executor::threads_for`).
-        self.sweep.run(
+        self.sweep.run_with_blocks(
             exec,
             threads,
             hot,
@@ -375,6 +399,7 @@ impl DistanceConstraints {
             &mut self.lambda,
             rows,
             active,
+            block,
             |run| run.distance(rest, softness, uniform, fresh, inv_h2),
         );
     }
@@ -723,5 +748,121 @@ fn row_pass(pass: ParticlePass<'_>) -> impl Fn(&mut [Vec4], &mut [Vec3A], &mut [
             base,
             velocity,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cloth of `n` × `n` particles (structural, shear and bending links, as the
+    /// benchmark's), moved off its rest shape by a fixed hash, two corners pinned.
+    fn cloth(n: u32) -> (Particles, Vec<NewDistance>) {
+        let mut particles = Particles::default();
+        let hash = |i: u32, k: u32| {
+            let mut v = i.wrapping_mul(2654435761) ^ k.wrapping_mul(40503);
+            v ^= v >> 13;
+            v = v.wrapping_mul(0x5bd1e995);
+            v ^= v >> 15;
+            (v % 10_000) as f32 / 10_000.0 - 0.5
+        };
+        let s = 1.0 / (n - 1) as f32;
+        for i in 0..n * n {
+            let (row, col) = (i / n, i % n);
+            let p = Vec3::new(
+                col as f32 * s + 0.2 * s * hash(i, 1),
+                0.3 * s * hash(i, 2),
+                row as f32 * s + 0.2 * s * hash(i, 3),
+            );
+            let pinned = row == 0 && (col == 0 || col == n - 1);
+            particles.push(p, if pinned { 0.0 } else { 1.0 + 0.5 * hash(i, 4) });
+        }
+        let [stretch, shear, bend] = crate::scenes::cloth_pairs(n, 0);
+        let pairs = [stretch, shear, bend].concat();
+        let new = pairs
+            .iter()
+            .enumerate()
+            .map(|(k, &pair)| NewDistance {
+                pair,
+                rest: s * (1.0 + 0.01 * (k % 7) as f32),
+                compliance: 0.0,
+                stiffness: 1.0,
+            })
+            .collect();
+        (particles, new)
+    }
+
+    /// Four sweeps (two substeps of two iterations) of a cloth with the grid kernel
+    /// and without it: the hot records and λ of each, as bits.
+    fn sweeps(grid: bool, soft: bool, threads: usize) -> (Vec<[u32; 4]>, Vec<u32>) {
+        let (mut particles, mut new) = cloth(128);
+        if soft {
+            for (k, c) in new.iter_mut().enumerate() {
+                match k % 3 {
+                    0 => c.compliance = 1e-6,
+                    1 => c.stiffness = 0.7,
+                    _ => {}
+                }
+            }
+        }
+        let mut set = DistanceConstraints::default()
+            .with_appended(&new, &particles.hot, false)
+            .unwrap();
+        set.begin_step().unwrap();
+        if grid {
+            assert!(
+                set.grid.coverage().0 > set.len() / 2,
+                "the cloth runs the grid kernel"
+            );
+        } else {
+            set.grid = GridPlan::default();
+        }
+        let exec = Executor::new(threads as u32).unwrap();
+        let phase = Phase {
+            substep: 0,
+            substeps: 1,
+        };
+        for it in 0..4 {
+            set.solve_gauss_seidel(
+                &mut particles,
+                3600.0,
+                it % 2 == 0,
+                &exec,
+                threads,
+                None,
+                phase,
+            );
+        }
+        (
+            particles
+                .hot
+                .iter()
+                .map(|h| h.to_array().map(f32::to_bits))
+                .collect(),
+            set.lambda.iter().map(|l| l.to_bits()).collect(),
+        )
+    }
+
+    /// The grid kernel projects a cloth to the same bits as the other kernels, rigid
+    /// or soft (XPBD and PBD links), fresh and not, on one and two threads.
+    #[test]
+    fn the_grid_kernel_gives_the_other_kernels_bits() {
+        if !crate::kernels::simd::avx2_available() {
+            return;
+        }
+        for soft in [false, true] {
+            let reference = sweeps(false, soft, 1);
+            for threads in [1, 2] {
+                let grid = sweeps(true, soft, threads);
+                assert!(
+                    grid.0 == reference.0,
+                    "positions differ (soft {soft}, {threads} threads)"
+                );
+                assert!(
+                    grid.1 == reference.1,
+                    "λ differs (soft {soft}, {threads} threads)"
+                );
+            }
+        }
     }
 }

@@ -34,6 +34,7 @@ pub(crate) mod contact;
 pub(crate) mod distance;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod distance_avx;
+pub(crate) mod distance_grid;
 pub(crate) mod distance_jacobi;
 pub(crate) mod fluid;
 pub(crate) mod fluid_pass;

@@ -35,6 +35,8 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::distance::{project_range, ParticleArrays, Slots};
+#[cfg(target_arch = "x86_64")]
+use super::distance_grid::{project_block, GridPlan};
 use super::tether::{self, TetherSlots};
 use crate::error::{try_with_capacity, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
@@ -283,6 +285,31 @@ impl<const K: usize> Sweep<K> {
     ) where
         F: Fn(&Run<'_, K>) + Sync,
     {
+        self.run_with_blocks(
+            exec, threads, hot, base, velocity, lambda, prologue, active, None, f,
+        )
+    }
+
+    /// [`Self::run`], where `block` may project a whole block item of stage 0 (its
+    /// colours in turn) itself: it is asked first, after the item's particle pass, when
+    /// every slot runs (no `active` classes), and the item's runs go to `f` only when it
+    /// declines.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run_with_blocks<F>(
+        &self,
+        exec: &Executor,
+        threads: usize,
+        hot: &mut [Vec4],
+        base: &mut [Vec3A],
+        velocity: &mut [Vec3],
+        lambda: &mut [f32],
+        prologue: Option<Prologue<'_>>,
+        active: Option<(&SlotClasses, Phase)>,
+        block: Option<BlockHook<'_, K>>,
+        f: F,
+    ) where
+        F: Fn(&Run<'_, K>) + Sync,
+    {
         // The rules the runs' SAFETY comments cite hold only for a checked sweep.
         let bound = self
             .bound
@@ -340,8 +367,18 @@ impl<const K: usize> Sweep<K> {
                     pass(rows.0, rows.1, rows.2);
                 }
                 if item < blocks {
-                    for colour in schedule.block_colours(item) {
-                        go(colour);
+                    let whole = match (block, active) {
+                        (Some(hook), None) => hook(&BlockRun {
+                            item,
+                            arrays: &arrays,
+                            _one_thread: PhantomData,
+                        }),
+                        _ => false,
+                    };
+                    if !whole {
+                        for colour in schedule.block_colours(item) {
+                            go(colour);
+                        }
                     }
                 }
             } else {
@@ -386,6 +423,76 @@ impl StagePlan for WithPrologue<'_> {
         } else {
             self.plan.items(s)
         }
+    }
+}
+
+/// A family's projection of a whole block item of a sweep's first stage
+/// ([`Sweep::run_with_blocks`]): returns whether it projected the block's colours.
+pub(crate) type BlockHook<'a, const K: usize> = &'a (dyn Fn(&BlockRun<'_, K>) -> bool + Sync);
+
+/// A block item of a [`Sweep`]'s first stage, handed to a [`BlockHook`] while it is
+/// this thread's alone: its particles (the block's) and its slots are touched by no
+/// other item meanwhile. Not `Sync`.
+pub(crate) struct BlockRun<'a, const K: usize> {
+    /// The item: an entry of the schedule's `blocks`.
+    item: usize,
+    arrays: &'a Arrays<'a, K>,
+    _one_thread: PhantomData<Cell<()>>,
+}
+
+impl<const K: usize> BlockRun<'_, K> {
+    /// The block item (an entry of the schedule's `blocks`).
+    #[inline]
+    pub(crate) fn item(&self) -> usize {
+        self.item
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl BlockRun<'_, 2> {
+    /// The grid kernel (`kernels::distance_grid::project_block`) over the block, when
+    /// `plan` runs it (else false, and nothing ran), with its copy in `scratch` (each
+    /// planned block's range its own) and the slots' values as [`Run::distance`].
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn distance_grid(
+        &self,
+        plan: &GridPlan,
+        scratch: &DisjointSlice<'_, f32>,
+        rest: &[f32],
+        softness: &[f32],
+        uniform: Option<f32>,
+        fresh: bool,
+        inv_h2: f32,
+    ) -> bool {
+        if !plan.runs_block(self.item) {
+            return false;
+        }
+        let a = self.arrays;
+        let slots = Slots::new(a.items, rest, softness, a.lambda.alias(), fresh)
+            .with_uniform_softness(uniform);
+        // SAFETY: the copy's range is this block item's alone (`GridPlan::scratch_of`:
+        // disjoint ranges per planned block; one item per block runs at a time, once per
+        // stage), and `slice_mut` checks its bounds.
+        let copy = unsafe { scratch.slice_mut(plan.scratch_of(self.item)) };
+        // SAFETY: the plan was made only where the CPU has AVX2; block item `item`
+        // runs the kernel (checked above); the block's particles and its slots' λ are
+        // this item's alone during stage 0, which the checked sweep guarantees
+        // (`Sweep::check`: a block item's slots touch only its block's particles); the
+        // plan's blocks lie below the particle count the sweep was built for, which
+        // `run` asserted the arrays reach; `slots` are the slots the plan was made from.
+        unsafe {
+            project_block(
+                plan,
+                self.item,
+                &slots,
+                a.hot.as_ptr(),
+                a.base.as_ptr(),
+                copy,
+                inv_h2,
+            )
+        };
+        true
     }
 }
 

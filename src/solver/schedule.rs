@@ -412,9 +412,18 @@ impl crate::solver::parallel::StagePlan for Plan {
     }
 }
 
+/// The order of an interior item within its colour (after its block and colour): its
+/// last particle's index less its first (offset by 2³¹ so that the key sorts as the
+/// signed difference), then its first particle.
+fn within_colour_key<const K: usize>(item: &[u32; K]) -> u64 {
+    let first = item[0];
+    let span = (item[K - 1] as i64 - first as i64 + (1i64 << 31)) as u64;
+    (span << 32) | first as u64
+}
+
 /// Orders `items` (the particle indices of each constraint, in id order): returns the
-/// slot of each id and the schedule. Within one colour of one block, and within one
-/// shared colour, slots keep id order.
+/// slot of each id and the schedule. Within one colour of one block, slots are in the
+/// order of [`within_colour_key`], then id; within one shared colour, in id order.
 pub(crate) fn build<const K: usize>(
     items: &[[u32; K]],
     particle_count: usize,
@@ -433,9 +442,12 @@ pub(crate) fn build<const K: usize>(
         }
     }
     // Interior: blocks are disjoint, so one greedy colouring of all interior items is
-    // valid within every block. Sort by (block, colour), stable in id order.
+    // valid within every block. Sort by (block, colour), then within a colour by
+    // (the item's index span, its first particle, id): the constraints of one colour
+    // share no particle, so their order changes no result, and this one lines up
+    // the rows of a grid (`kernels::distance_grid`).
     let colours = colour_greedy(&interior, particle_count)?;
-    let mut keys = try_with_capacity::<(u64, u32)>(interior.len(), "constraint schedule")?;
+    let mut keys = try_with_capacity::<(u64, u64, u32)>(interior.len(), "constraint schedule")?;
     keys.extend(
         interior
             .iter()
@@ -443,16 +455,20 @@ pub(crate) fn build<const K: usize>(
             .enumerate()
             .map(|(k, (item, &c))| {
                 let b = item[0] / size;
-                (((b as u64) << 32) | c as u64, k as u32)
+                (
+                    ((b as u64) << 32) | c as u64,
+                    within_colour_key(item),
+                    k as u32,
+                )
             }),
     );
-    keys.sort_by_key(|&(key, _)| key);
+    keys.sort_unstable();
     let mut interior_slot = try_with_capacity::<u32>(interior.len(), "constraint schedule")?;
     interior_slot.resize(interior.len(), 0);
     let mut blocks: Vec<Vec<u32>> = Vec::new();
     let mut block_ids: Vec<u32> = Vec::new();
     let mut last_key: Option<u64> = None;
-    for (slot, &(key, k)) in keys.iter().enumerate() {
+    for (slot, &(key, _, k)) in keys.iter().enumerate() {
         interior_slot[k as usize] = slot as u32;
         if last_key.map(|l| l >> 32) != Some(key >> 32) {
             if let Some(o) = blocks.last_mut() {

@@ -1,0 +1,763 @@
+//! The Gauss-Seidel distance kernel for blocks laid out like a grid: a block whose
+//! colours are mostly groups of eight slots whose ends are runs of particles (a
+//! cloth's rows: each colour of a grid is whole rows of one family of links) copies
+//! its particles once into a block-local array of rows (x, y, z and inverse mass of
+//! the hot records, x, y, z of the base positions), projects its colours there and
+//! copies the hot records back; the other kernels transpose both ends' records into
+//! lanes and back for every projection, twelve times per particle and substep in a
+//! cloth, which is what bounds them (README, "Roofline").
+//!
+//! Within a colour the schedule orders slots by the pair's index difference and its
+//! first particle (`solver::schedule`), so that eight consecutive slots of one row are
+//! one of these [`Kind`]s of group, read from the rows with one or two loads per
+//! coordinate and end:
+//!
+//! * `Contiguous`: ends `a + k` and `b + k` (a cloth's links across rows);
+//! * `Strided`: ends `a + 2k` and `b + 2k`, |b − a| ≥ 16 (links across rows in every
+//!   other column): each end's eight values are the even lanes of a 16-value window,
+//!   written back into it;
+//! * `EvenOdd`: ends `a + 2k` and `a + 2k + 1` (links along a row): one window, its
+//!   even and odd lanes;
+//! * `Pairs`: ends `a + {0, 1, 4, 5, 8, 9, 12, 13}` and two further (bending links two
+//!   apart along a row): one window, its lanes taken in pairs.
+//!
+//! The rest of a colour's slots run one at a time from the same rows. Every slot
+//! performs the IEEE operations of `distance_avx` (and so of every other kernel) lane
+//! by lane, so the results are the same bits whichever kernel runs; a unit test
+//! compares them.
+
+use std::ops::Range;
+
+use super::distance::{Slots, MIN_LENGTH};
+use crate::error::Result;
+use crate::solver::schedule::Schedule;
+
+/// Rows of a block's copy: hot x, y, z, inverse mass, base x, y, z.
+const ROWS: usize = 7;
+
+/// Share of a block's slots that must be in groups for the block to run this kernel
+/// (the copy in and out costs about what one projection per particle does).
+const MIN_COVERED: f32 = 0.75;
+
+/// How a group's ends lie in the rows (see the module doc).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Kind {
+    Contiguous,
+    Strided,
+    EvenOdd,
+    Pairs,
+}
+
+/// Eight consecutive slots from `slot` whose ends lie in the block's rows as `kind`
+/// says, starting at rows `a` and `b` (block-local particle indices).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Group {
+    slot: u32,
+    a: u32,
+    b: u32,
+    kind: Kind,
+}
+
+/// One slot projected alone, with its ends' block-local indices.
+#[derive(Clone, Copy, Debug)]
+struct Single {
+    slot: u32,
+    a: u32,
+    b: u32,
+}
+
+/// The grid plan of one block: its particles and, per colour, its groups and single
+/// slots.
+#[derive(Debug, Default)]
+struct BlockPlan {
+    /// First particle and particle count of the block (the count it was built for).
+    first: u32,
+    len: u32,
+    /// `groups[colour_groups[c]..colour_groups[c + 1]]` are colour c's groups, the same
+    /// for `singles`.
+    colour_groups: Vec<u32>,
+    colour_singles: Vec<u32>,
+}
+
+/// The grid plans of a set's blocks (`None` for a block that runs the other kernels)
+/// and the room for their copies.
+#[derive(Debug, Default)]
+pub(crate) struct GridPlan {
+    blocks: Vec<Option<BlockPlan>>,
+    groups: Vec<Group>,
+    singles: Vec<Single>,
+    /// Particles per block (the schedule's block size): each planned block's copy is
+    /// `ROWS` rows of this many values.
+    size: usize,
+    /// Offset of each planned block's copy in the scratch, in floats.
+    scratch_at: Vec<usize>,
+    scratch_len: usize,
+}
+
+impl GridPlan {
+    /// The plan of the interior slots `pairs` of `schedule` over `particle_count`
+    /// particles: the blocks at least [`MIN_COVERED`] in groups get one.
+    pub(crate) fn new(
+        pairs: &[[u32; 2]],
+        schedule: &Schedule,
+        particle_count: usize,
+    ) -> Result<Self> {
+        let size = schedule.block_size as usize;
+        let mut plan = GridPlan {
+            size,
+            ..GridPlan::default()
+        };
+        if !super::simd::avx2_available() {
+            return Ok(plan);
+        }
+        for (b, &id) in schedule.block_ids.iter().enumerate() {
+            let first = id as usize * size;
+            let len = particle_count.saturating_sub(first).min(size);
+            let (groups0, singles0) = (plan.groups.len(), plan.singles.len());
+            let mut block = BlockPlan {
+                first: first as u32,
+                len: len as u32,
+                colour_groups: vec![groups0 as u32],
+                colour_singles: vec![singles0 as u32],
+            };
+            let mut covered = 0usize;
+            let mut total = 0usize;
+            for colour in schedule.block_colours(b) {
+                total += colour.len();
+                covered += plan.file_colour(pairs, colour, first, len)?;
+                block.colour_groups.push(plan.groups.len() as u32);
+                block.colour_singles.push(plan.singles.len() as u32);
+            }
+            if total > 0 && covered as f32 >= MIN_COVERED * total as f32 {
+                plan.scratch_at.push(plan.scratch_len);
+                plan.scratch_len += ROWS * size;
+                plan.blocks.push(Some(block));
+            } else {
+                plan.groups.truncate(groups0);
+                plan.singles.truncate(singles0);
+                plan.scratch_at.push(usize::MAX);
+                plan.blocks.push(None);
+            }
+        }
+        Ok(plan)
+    }
+
+    /// Files the slots `colour` of a block of particles `first..first + len` into
+    /// groups and singles; returns the slots in groups.
+    fn file_colour(
+        &mut self,
+        pairs: &[[u32; 2]],
+        colour: Range<usize>,
+        first: usize,
+        len: usize,
+    ) -> Result<usize> {
+        let local = |p: u32| p as usize - first;
+        let mut s = colour.start;
+        let mut covered = 0;
+        while s < colour.end {
+            if s + 8 <= colour.end {
+                if let Some(g) = group_at(&pairs[s..s + 8], local, len) {
+                    crate::error::try_reserve(&mut self.groups, 1, "distance grid plan")?;
+                    self.groups.push(Group {
+                        slot: s as u32,
+                        ..g
+                    });
+                    s += 8;
+                    covered += 8;
+                    continue;
+                }
+            }
+            let [a, b] = pairs[s];
+            crate::error::try_reserve(&mut self.singles, 1, "distance grid plan")?;
+            self.singles.push(Single {
+                slot: s as u32,
+                a: local(a) as u32,
+                b: local(b) as u32,
+            });
+            s += 1;
+        }
+        Ok(covered)
+    }
+
+    /// Floats of scratch the planned blocks' copies need.
+    pub(crate) fn scratch_len(&self) -> usize {
+        self.scratch_len
+    }
+
+    /// Whether block item `b` (an entry of the schedule's `blocks`) runs this kernel.
+    pub(crate) fn runs_block(&self, b: usize) -> bool {
+        matches!(self.blocks.get(b), Some(Some(_)))
+    }
+
+    /// The scratch range of block item `b`'s copy (it must run this kernel).
+    pub(crate) fn scratch_of(&self, b: usize) -> Range<usize> {
+        let at = self.scratch_at[b];
+        at..at + ROWS * self.size
+    }
+
+    /// Slots in groups and slots alone, over every planned block (for diagnostics).
+    pub(crate) fn coverage(&self) -> (usize, usize) {
+        (8 * self.groups.len(), self.singles.len())
+    }
+}
+
+/// The group the eight slots `g` form, if any, with their ends' block-local indices
+/// (`local`) in a block of `len` particles (each window inside the block).
+fn group_at(g: &[[u32; 2]], local: impl Fn(u32) -> usize, len: usize) -> Option<Group> {
+    let (a0, b0) = (local(g[0][0]), local(g[0][1]));
+    let off = b0 as i64 - a0 as i64;
+    let step = |pattern: [usize; 8]| {
+        g.iter()
+            .zip(pattern)
+            .all(|(p, o)| local(p[0]) == a0 + o && local(p[1]) as i64 == (a0 + o) as i64 + off)
+    };
+    let fits = |start: usize, width: usize| start + width <= len;
+    let kind = if step([0, 1, 2, 3, 4, 5, 6, 7]) && fits(a0, 8) && fits(b0, 8) {
+        Kind::Contiguous
+    } else if step([0, 2, 4, 6, 8, 10, 12, 14]) {
+        if off == 1 && fits(a0, 16) {
+            Kind::EvenOdd
+        } else if off.abs() >= 16 && fits(a0, 16) && fits(b0, 16) {
+            Kind::Strided
+        } else {
+            return None;
+        }
+    } else if off == 2 && step([0, 1, 4, 5, 8, 9, 12, 13]) && fits(a0, 16) {
+        Kind::Pairs
+    } else {
+        return None;
+    };
+    Some(Group {
+        slot: 0,
+        a: a0 as u32,
+        b: b0 as u32,
+        kind,
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(crate) use avx::project_block;
+
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use std::arch::x86_64::*;
+
+    use super::{GridPlan, Group, Kind, Single, Slots, MIN_LENGTH, ROWS};
+    use crate::math::{Vec3A, Vec4};
+
+    /// Projects block item `b`'s colours in turn with its grid plan: copies the block's
+    /// particles into `scratch` (its [`GridPlan::scratch_of`] range), runs the groups and
+    /// single slots of each colour there, and copies the hot records back.
+    ///
+    /// # Safety
+    /// The CPU has AVX and AVX2 (the plan is only made where it does); block item `b`
+    /// runs this kernel ([`GridPlan::runs_block`]); `hot` and `base` hold the block's
+    /// particles (`first..first + len` of its plan) and no other thread touches them nor
+    /// the block's slots and λ meanwhile (the sweep's stage 0); `slots` are the slots the
+    /// plan was built from.
+    #[target_feature(enable = "avx,avx2")]
+    pub(crate) unsafe fn project_block(
+        plan: &GridPlan,
+        b: usize,
+        slots: &Slots<'_>,
+        hot: *mut Vec4,
+        base: *const Vec3A,
+        scratch: &mut [f32],
+        inv_h2: f32,
+    ) {
+        let block = plan.blocks[b].as_ref().expect("a planned block");
+        let size = plan.size;
+        assert_eq!(scratch.len(), ROWS * size, "distance grid: scratch");
+        let (first, len) = (block.first as usize, block.len as usize);
+        let rows = Rows {
+            p: scratch.as_mut_ptr(),
+            size,
+        };
+        // SAFETY: the block's particles are `first..first + len` of `hot` and `base`, this
+        // item's alone (safety section); the rows hold `size ≥ len` values each.
+        unsafe { copy_in(&rows, hot.add(first), base.add(first), len) };
+        let rigid = slots.fresh && slots.uniform.map(f32::to_bits) == Some(0) && inv_h2.is_finite();
+        for c in 0..block.colour_groups.len() - 1 {
+            let groups =
+                &plan.groups[block.colour_groups[c] as usize..block.colour_groups[c + 1] as usize];
+            let singles = &plan.singles
+                [block.colour_singles[c] as usize..block.colour_singles[c + 1] as usize];
+            // SAFETY: the groups' windows and the singles' ends lie in the rows (checked
+            // when the plan was made), their slots in the slot arrays; the slots of one
+            // colour share no particle (the schedule).
+            unsafe {
+                match (slots.fresh, rigid) {
+                    (true, true) => colour::<true, true>(groups, singles, slots, &rows, inv_h2),
+                    (true, false) => colour::<true, false>(groups, singles, slots, &rows, inv_h2),
+                    _ => colour::<false, false>(groups, singles, slots, &rows, inv_h2),
+                }
+            }
+        }
+        // SAFETY: as for the copy in.
+        unsafe { copy_out(&rows, hot.add(first), len) };
+    }
+
+    /// A block's rows: row r of `size` values at `p + r · size`.
+    struct Rows {
+        p: *mut f32,
+        size: usize,
+    }
+
+    impl Rows {
+        #[inline(always)]
+        fn row(&self, r: usize) -> *mut f32 {
+            // SAFETY: r < ROWS, within the scratch (`project_block`).
+            unsafe { self.p.add(r * self.size) }
+        }
+    }
+
+    /// Copies `len` hot records and base positions into the rows.
+    ///
+    /// # Safety
+    /// AVX is enabled; `hot` and `base` point to `len` readable records each; the rows
+    /// hold at least `len` values.
+    #[inline(always)]
+    unsafe fn copy_in(rows: &Rows, hot: *const Vec4, base: *const Vec3A, len: usize) {
+        use crate::kernels::simd::avx::load_lanes;
+        let mut i = 0;
+        // SAFETY: the caller's promise; records are 16 bytes (four floats).
+        unsafe {
+            while i + 8 <= len {
+                let h = load_lanes(hot.add(i) as *const f32);
+                let q = load_lanes(base.add(i) as *const f32);
+                for r in 0..4 {
+                    _mm256_storeu_ps(rows.row(r).add(i), h[r]);
+                }
+                for r in 0..3 {
+                    _mm256_storeu_ps(rows.row(4 + r).add(i), q[r]);
+                }
+                i += 8;
+            }
+            while i < len {
+                let h = *hot.add(i);
+                let q = *base.add(i);
+                for (r, v) in [h.x, h.y, h.z, h.w, q.x, q.y, q.z].into_iter().enumerate() {
+                    *rows.row(r).add(i) = v;
+                }
+                i += 1;
+            }
+        }
+    }
+
+    /// Copies the rows' hot records back.
+    ///
+    /// # Safety
+    /// As [`copy_in`], `hot` writable.
+    #[inline(always)]
+    unsafe fn copy_out(rows: &Rows, hot: *mut Vec4, len: usize) {
+        use crate::kernels::simd::avx::to_records;
+        let mut i = 0;
+        // SAFETY: the caller's promise.
+        unsafe {
+            while i + 8 <= len {
+                let v = [
+                    _mm256_loadu_ps(rows.row(0).add(i)),
+                    _mm256_loadu_ps(rows.row(1).add(i)),
+                    _mm256_loadu_ps(rows.row(2).add(i)),
+                    _mm256_loadu_ps(rows.row(3).add(i)),
+                ];
+                for (k, rec) in to_records(v).into_iter().enumerate() {
+                    _mm_storeu_ps(hot.add(i + k) as *mut f32, rec);
+                }
+                i += 8;
+            }
+            while i < len {
+                let r = |k: usize| *rows.row(k).add(i);
+                *hot.add(i) = Vec4::new(r(0), r(1), r(2), r(3));
+                i += 1;
+            }
+        }
+    }
+
+    /// One colour: its groups, then its single slots.
+    ///
+    /// # Safety
+    /// As [`project_block`] for this colour's groups and singles; AVX2 is enabled.
+    #[inline(always)]
+    unsafe fn colour<const FRESH: bool, const RIGID: bool>(
+        groups: &[Group],
+        singles: &[Single],
+        slots: &Slots<'_>,
+        rows: &Rows,
+        inv_h2: f32,
+    ) {
+        for g in groups {
+            // SAFETY: the caller's promise, for this group.
+            unsafe {
+                match g.kind {
+                    Kind::Contiguous => contiguous::<FRESH, RIGID>(g, slots, rows, inv_h2),
+                    Kind::Strided => windows::<FRESH, RIGID, false>(g, slots, rows, inv_h2),
+                    Kind::EvenOdd => shared_window::<FRESH, RIGID, true>(g, slots, rows, inv_h2),
+                    Kind::Pairs => shared_window::<FRESH, RIGID, false>(g, slots, rows, inv_h2),
+                }
+            }
+        }
+        for s in singles {
+            // SAFETY: as above, for this slot.
+            unsafe { single(s, slots, rows, inv_h2) };
+        }
+    }
+
+    /// The lanes of one end of eight slots.
+    #[derive(Clone, Copy)]
+    struct End {
+        /// Hot x, y, z, inverse mass.
+        h: [__m256; 4],
+        /// Base x, y, z.
+        q: [__m256; 3],
+    }
+
+    /// The slot values of a group in the lane order `order` (`None`: slot order; `Some`:
+    /// the lanes hold slots 0, 1, 4, 5, 2, 3, 6, 7, as the window kernels' shuffles leave
+    /// them).
+    #[inline(always)]
+    unsafe fn slot_lanes(v: *const f32, permuted: bool) -> __m256 {
+        // SAFETY: the caller reads eight values of a slot array.
+        unsafe {
+            let x = _mm256_loadu_ps(v);
+            if permuted {
+                _mm256_castpd_ps(_mm256_permute4x64_pd::<0xD8>(_mm256_castps_pd(x)))
+            } else {
+                x
+            }
+        }
+    }
+
+    /// Stores eight lanes to a slot array in slot order (the inverse of [`slot_lanes`]).
+    #[inline(always)]
+    unsafe fn store_slot_lanes(v: *mut f32, x: __m256, permuted: bool) {
+        // SAFETY: the caller writes eight values of a slot array.
+        unsafe {
+            let x = if permuted {
+                _mm256_castpd_ps(_mm256_permute4x64_pd::<0xD8>(_mm256_castps_pd(x)))
+            } else {
+                x
+            };
+            _mm256_storeu_ps(v, x);
+        }
+    }
+
+    /// Projects eight slots from `s` whose ends are `a` and `b`: the AVX kernel's
+    /// `solve8` lane by lane; returns the ends' new hot x, y, z. λ is read and written
+    /// in the lane order `permuted` (see [`slot_lanes`]).
+    #[inline(always)]
+    unsafe fn solve<const FRESH: bool, const RIGID: bool>(
+        s: usize,
+        a: &End,
+        b: &End,
+        slots: &Slots<'_>,
+        inv_h2: f32,
+        permuted: bool,
+    ) -> ([__m256; 3], [__m256; 3]) {
+        // SAFETY: slots s..s + 8 lie in the slot arrays (the plan), this item's alone.
+        unsafe {
+            let sign = _mm256_set1_ps(-0.0);
+            let sep = |k: usize| {
+                _mm256_add_ps(_mm256_sub_ps(a.q[k], b.q[k]), _mm256_sub_ps(a.h[k], b.h[k]))
+            };
+            let d = [sep(0), sep(1), sep(2)];
+            let rest = slot_lanes(slots.rest.as_ptr().add(s), permuted);
+            let lambda_at = slots.lambda.as_ptr().add(s);
+            let (aw, bw) = (a.h[3], b.h[3]);
+            let len2 = _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
+                _mm256_mul_ps(d[2], d[2]),
+            );
+            let len = _mm256_sqrt_ps(len2);
+            let c = _mm256_sub_ps(len, rest);
+            let neg_c = _mm256_xor_ps(c, sign);
+            let (denom, t, lambda) = if RIGID {
+                (_mm256_add_ps(aw, bw), neg_c, _mm256_setzero_ps())
+            } else {
+                let softness = match slots.uniform {
+                    Some(v) => _mm256_set1_ps(v),
+                    None => slot_lanes(slots.softness.as_ptr().add(s), permuted),
+                };
+                let alpha = _mm256_blendv_ps(
+                    _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
+                    _mm256_setzero_ps(),
+                    softness,
+                );
+                let k =
+                    _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
+                let lambda = if FRESH {
+                    _mm256_setzero_ps()
+                } else {
+                    slot_lanes(lambda_at, permuted)
+                };
+                (
+                    _mm256_add_ps(_mm256_add_ps(aw, bw), alpha),
+                    _mm256_mul_ps(k, _mm256_sub_ps(neg_c, _mm256_mul_ps(alpha, lambda))),
+                    lambda,
+                )
+            };
+            let finite = _mm256_cmp_ps::<_CMP_LT_OQ>(len, _mm256_set1_ps(f32::INFINITY));
+            let active = _mm256_and_ps(
+                _mm256_and_ps(
+                    _mm256_cmp_ps::<_CMP_GT_OQ>(len, _mm256_set1_ps(MIN_LENGTH)),
+                    finite,
+                ),
+                _mm256_cmp_ps::<_CMP_GT_OQ>(denom, _mm256_setzero_ps()),
+            );
+            let dl = _mm256_and_ps(active, _mm256_div_ps(t, denom));
+            let scale = _mm256_and_ps(active, _mm256_div_ps(t, _mm256_mul_ps(denom, len)));
+            store_slot_lanes(lambda_at, _mm256_add_ps(lambda, dl), permuted);
+            let g = [
+                _mm256_and_ps(finite, _mm256_mul_ps(d[0], scale)),
+                _mm256_and_ps(finite, _mm256_mul_ps(d[1], scale)),
+                _mm256_and_ps(finite, _mm256_mul_ps(d[2], scale)),
+            ];
+            (
+                [
+                    _mm256_add_ps(a.h[0], _mm256_mul_ps(g[0], aw)),
+                    _mm256_add_ps(a.h[1], _mm256_mul_ps(g[1], aw)),
+                    _mm256_add_ps(a.h[2], _mm256_mul_ps(g[2], aw)),
+                ],
+                [
+                    _mm256_sub_ps(b.h[0], _mm256_mul_ps(g[0], bw)),
+                    _mm256_sub_ps(b.h[1], _mm256_mul_ps(g[1], bw)),
+                    _mm256_sub_ps(b.h[2], _mm256_mul_ps(g[2], bw)),
+                ],
+            )
+        }
+    }
+
+    /// A `Contiguous` group.
+    #[inline(always)]
+    unsafe fn contiguous<const FRESH: bool, const RIGID: bool>(
+        g: &Group,
+        slots: &Slots<'_>,
+        rows: &Rows,
+        inv_h2: f32,
+    ) {
+        // SAFETY: rows a..a + 8 and b..b + 8 lie in the block (the plan).
+        unsafe {
+            let (a, b) = (g.a as usize, g.b as usize);
+            let (ea, eb) = (contiguous_end(rows, a), contiguous_end(rows, b));
+            let (na, nb) = solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, false);
+            for r in 0..3 {
+                _mm256_storeu_ps(rows.row(r).add(a), na[r]);
+                _mm256_storeu_ps(rows.row(r).add(b), nb[r]);
+            }
+        }
+    }
+
+    /// The even lanes of the 16 values at `p` (slots 0, 1, 4, 5, 2, 3, 6, 7 of a group, as
+    /// [`slot_lanes`] says) and the odd ones.
+    #[inline(always)]
+    unsafe fn evens_odds(p: *const f32) -> (__m256, __m256) {
+        // SAFETY: the caller reads 16 values.
+        unsafe {
+            let (v0, v1) = (_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8)));
+            (
+                _mm256_shuffle_ps::<0x88>(v0, v1),
+                _mm256_shuffle_ps::<0xDD>(v0, v1),
+            )
+        }
+    }
+
+    /// Stores even lanes `e` and odd lanes `o` back as the 16 values at `p`.
+    #[inline(always)]
+    unsafe fn store_evens_odds(p: *mut f32, e: __m256, o: __m256) {
+        // SAFETY: the caller writes 16 values.
+        unsafe {
+            _mm256_storeu_ps(p, _mm256_unpacklo_ps(e, o));
+            _mm256_storeu_ps(p.add(8), _mm256_unpackhi_ps(e, o));
+        }
+    }
+
+    /// Lanes 0, 1, 4, 5, 8, 9, 12, 13 of the 16 values at `p` (slots 0, 1, 4, 5, 2, 3, 6,
+    /// 7 of a group) and lanes 2, 3, 6, 7, 10, 11, 14, 15.
+    #[inline(always)]
+    unsafe fn pairs(p: *const f32) -> (__m256, __m256) {
+        // SAFETY: the caller reads 16 values.
+        unsafe {
+            let (v0, v1) = (_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8)));
+            (
+                _mm256_shuffle_ps::<0x44>(v0, v1),
+                _mm256_shuffle_ps::<0xEE>(v0, v1),
+            )
+        }
+    }
+
+    /// The inverse of [`pairs`].
+    #[inline(always)]
+    unsafe fn store_pairs(p: *mut f32, lo: __m256, hi: __m256) {
+        // SAFETY: the caller writes 16 values.
+        unsafe {
+            _mm256_storeu_ps(p, _mm256_shuffle_ps::<0x44>(lo, hi));
+            _mm256_storeu_ps(p.add(8), _mm256_shuffle_ps::<0xEE>(lo, hi));
+        }
+    }
+
+    /// A `Contiguous` group's end at row `at`.
+    #[inline(always)]
+    unsafe fn contiguous_end(rows: &Rows, at: usize) -> End {
+        // SAFETY: the caller's window lies in the rows.
+        unsafe {
+            let ld = |r: usize| rows.row(r).add(at);
+            End {
+                h: [
+                    _mm256_loadu_ps(ld(0)),
+                    _mm256_loadu_ps(ld(1)),
+                    _mm256_loadu_ps(ld(2)),
+                    _mm256_loadu_ps(ld(3)),
+                ],
+                q: [
+                    _mm256_loadu_ps(ld(4)),
+                    _mm256_loadu_ps(ld(5)),
+                    _mm256_loadu_ps(ld(6)),
+                ],
+            }
+        }
+    }
+
+    /// A `Strided` group's end at row `at`, its hot x, y, z already split (`h`).
+    #[inline(always)]
+    unsafe fn strided_end(rows: &Rows, at: usize, h: &[(__m256, __m256); 3]) -> End {
+        // SAFETY: the caller's window lies in the rows.
+        unsafe {
+            End {
+                h: [h[0].0, h[1].0, h[2].0, evens_odds(rows.row(3).add(at)).0],
+                q: [
+                    evens_odds(rows.row(4).add(at)).0,
+                    evens_odds(rows.row(5).add(at)).0,
+                    evens_odds(rows.row(6).add(at)).0,
+                ],
+            }
+        }
+    }
+
+    /// [`evens_odds`] (`EVEN_ODD`) or [`pairs`] of the 16 values at `p`.
+    #[inline(always)]
+    unsafe fn split<const EVEN_ODD: bool>(p: *const f32) -> (__m256, __m256) {
+        // SAFETY: the caller reads 16 values.
+        unsafe {
+            if EVEN_ODD {
+                evens_odds(p)
+            } else {
+                pairs(p)
+            }
+        }
+    }
+
+    /// An `EvenOdd` (`EVEN_ODD`) or `Pairs` group: both ends in the window of 16 at `a`.
+    #[inline(always)]
+    unsafe fn shared_window<const FRESH: bool, const RIGID: bool, const EVEN_ODD: bool>(
+        g: &Group,
+        slots: &Slots<'_>,
+        rows: &Rows,
+        inv_h2: f32,
+    ) {
+        // SAFETY: rows a..a + 16 lie in the block (the plan).
+        unsafe {
+            let a = g.a as usize;
+            let h = [
+                split::<EVEN_ODD>(rows.row(0).add(a)),
+                split::<EVEN_ODD>(rows.row(1).add(a)),
+                split::<EVEN_ODD>(rows.row(2).add(a)),
+                split::<EVEN_ODD>(rows.row(3).add(a)),
+            ];
+            let q = [
+                split::<EVEN_ODD>(rows.row(4).add(a)),
+                split::<EVEN_ODD>(rows.row(5).add(a)),
+                split::<EVEN_ODD>(rows.row(6).add(a)),
+            ];
+            let ea = End {
+                h: [h[0].0, h[1].0, h[2].0, h[3].0],
+                q: [q[0].0, q[1].0, q[2].0],
+            };
+            let eb = End {
+                h: [h[0].1, h[1].1, h[2].1, h[3].1],
+                q: [q[0].1, q[1].1, q[2].1],
+            };
+            let (na, nb) = solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, true);
+            for r in 0..3 {
+                if EVEN_ODD {
+                    store_evens_odds(rows.row(r).add(a), na[r], nb[r]);
+                } else {
+                    store_pairs(rows.row(r).add(a), na[r], nb[r]);
+                }
+            }
+        }
+    }
+
+    /// A `Strided` group: each end the even lanes of its own window of 16 (the windows
+    /// are at least 16 apart, so they do not overlap); the odd lanes are written back as
+    /// they were read.
+    #[inline(always)]
+    unsafe fn windows<const FRESH: bool, const RIGID: bool, const UNUSED: bool>(
+        g: &Group,
+        slots: &Slots<'_>,
+        rows: &Rows,
+        inv_h2: f32,
+    ) {
+        // SAFETY: rows a..a + 16 and b..b + 16 lie in the block (the plan), apart.
+        unsafe {
+            let (a, b) = (g.a as usize, g.b as usize);
+            let ha = [
+                evens_odds(rows.row(0).add(a)),
+                evens_odds(rows.row(1).add(a)),
+                evens_odds(rows.row(2).add(a)),
+            ];
+            let hb = [
+                evens_odds(rows.row(0).add(b)),
+                evens_odds(rows.row(1).add(b)),
+                evens_odds(rows.row(2).add(b)),
+            ];
+            let (ea, eb) = (strided_end(rows, a, &ha), strided_end(rows, b, &hb));
+            let (na, nb) = solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, true);
+            for r in 0..3 {
+                store_evens_odds(rows.row(r).add(a), na[r], ha[r].1);
+                store_evens_odds(rows.row(r).add(b), nb[r], hb[r].1);
+            }
+        }
+    }
+
+    /// One slot from the rows: the same operations as one lane of [`solve`].
+    #[inline(always)]
+    unsafe fn single(s: &Single, slots: &Slots<'_>, rows: &Rows, inv_h2: f32) {
+        // SAFETY: the slot's ends lie in the block's rows (the plan), its slot in the slot
+        // arrays; both are this item's alone.
+        unsafe {
+            let (a, b, slot) = (s.a as usize, s.b as usize, s.slot as usize);
+            let v = |r: usize, i: usize| *rows.row(r).add(i);
+            let d: [f32; 3] =
+                std::array::from_fn(|k| (v(4 + k, a) - v(4 + k, b)) + (v(k, a) - v(k, b)));
+            let (aw, bw) = (v(3, a), v(3, b));
+            let rest = *slots.rest.as_ptr().add(slot);
+            let len = ((d[0] * d[0] + d[1] * d[1]) + d[2] * d[2]).sqrt();
+            let neg_c = -(len - rest);
+            let softness = match slots.uniform {
+                Some(x) => x,
+                None => *slots.softness.as_ptr().add(slot),
+            };
+            let lambda = if slots.fresh {
+                0.0
+            } else {
+                *slots.lambda.as_ptr().add(slot)
+            };
+            let negative = softness.is_sign_negative();
+            let alpha = if negative { 0.0 } else { softness * inv_h2 };
+            let k = if negative { -softness } else { 1.0 };
+            let denom = (aw + bw) + alpha;
+            let t = k * (neg_c - alpha * lambda);
+            let finite = len < f32::INFINITY;
+            let active = len > MIN_LENGTH && finite && denom > 0.0;
+            let dl = if active { t / denom } else { 0.0 };
+            let scale = if active { t / (denom * len) } else { 0.0 };
+            *slots.lambda.as_ptr().add(slot) = lambda + dl;
+            for (k, dk) in d.into_iter().enumerate() {
+                let gk = if finite { dk * scale } else { 0.0 };
+                *rows.row(k).add(a) = v(k, a) + gk * aw;
+                *rows.row(k).add(b) = v(k, b) - gk * bw;
+            }
+        }
+    }
+}
