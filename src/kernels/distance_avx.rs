@@ -86,19 +86,44 @@ unsafe fn eights<const FRESH: bool, const RIGID: bool>(
     s
 }
 
-/// Eight slots loaded into lanes (see [`load8`]), then projected ([`solve8`]).
-struct Block {
-    ia: [usize; 8],
-    ib: [usize; 8],
+/// Eight slots loaded into lanes (see [`load8`]), then projected ([`solve8`]); also
+/// the grid kernel's lanes (`distance_grid`, which leaves the indices zero).
+pub(super) struct Block {
+    pub(super) ia: [usize; 8],
+    pub(super) ib: [usize; 8],
     /// Displacement rows (x, y, z) and inverse mass of the first and second ends.
-    a: [__m256; 4],
-    b: [__m256; 4],
+    pub(super) a: [__m256; 4],
+    pub(super) b: [__m256; 4],
     /// The separation x_a − x_b.
-    d: [__m256; 3],
-    rest: __m256,
-    alpha: __m256,
-    k: __m256,
-    lambda: __m256,
+    pub(super) d: [__m256; 3],
+    pub(super) rest: __m256,
+    pub(super) alpha: __m256,
+    pub(super) k: __m256,
+    pub(super) lambda: __m256,
+}
+
+/// α (`softness · inv_h2` for an XPBD slot, 0 for a PBD one) and k' (1, or the PBD
+/// stiffness) of eight packed softness values ([`super::distance::pack_softness`]):
+/// `blendv` selects by the sign bit.
+///
+/// # Safety
+/// AVX is enabled in the caller.
+#[inline(always)]
+pub(super) unsafe fn softness_terms(softness: __m256, inv_h2: f32) -> (__m256, __m256) {
+    // SAFETY: AVX is enabled in the caller.
+    unsafe {
+        let alpha = _mm256_blendv_ps(
+            _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
+            _mm256_setzero_ps(),
+            softness,
+        );
+        let k = _mm256_blendv_ps(
+            _mm256_set1_ps(1.0),
+            _mm256_xor_ps(softness, _mm256_set1_ps(-0.0)),
+            softness,
+        );
+        (alpha, k)
+    }
 }
 
 /// Loads slots `s..s + 8` into lanes (`RIGID`: see [`eights`]; α, k' and λ are then
@@ -139,13 +164,7 @@ unsafe fn load8<const FRESH: bool, const RIGID: bool>(
                 Some(v) => _mm256_set1_ps(v),
                 None => _mm256_loadu_ps(slots.softness.as_ptr().add(s)),
             };
-            let sign = _mm256_set1_ps(-0.0);
-            let alpha = _mm256_blendv_ps(
-                _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
-                _mm256_setzero_ps(),
-                softness,
-            );
-            let k = _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
+            let (alpha, k) = softness_terms(softness, inv_h2);
             let lambda = if FRESH {
                 _mm256_setzero_ps()
             } else {
@@ -169,7 +188,7 @@ unsafe fn load8<const FRESH: bool, const RIGID: bool>(
 
 /// Projects a loaded block: its ends' new rows and its new λ (in `lambda`).
 #[inline(always)]
-fn solve8<const RIGID: bool>(block: Block) -> Block {
+pub(super) fn solve8<const RIGID: bool>(block: Block) -> Block {
     // SAFETY: AVX is enabled in every caller (target_feature).
     unsafe {
         let Block {

@@ -28,7 +28,7 @@
 
 use std::ops::Range;
 
-use super::distance::{Slots, MIN_LENGTH};
+use super::distance::Slots;
 use crate::error::Result;
 use crate::solver::schedule::Schedule;
 
@@ -49,14 +49,16 @@ pub(crate) enum Kind {
     Pairs,
 }
 
-/// Eight consecutive slots from `slot` whose ends lie in the block's rows as `kind`
-/// says, starting at rows `a` and `b` (block-local particle indices).
+/// Up to eight consecutive slots from `slot` whose ends lie in the block's rows as
+/// `kind` says, starting at rows `a` and `b` (block-local particle indices).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Group {
     slot: u32,
     a: u32,
     b: u32,
     kind: Kind,
+    /// Slots in the group (2..=8): the lanes beyond are computed and not kept.
+    lanes: u8,
 }
 
 /// One slot projected alone, with its ends' block-local indices.
@@ -123,9 +125,10 @@ impl GridPlan {
             };
             let mut covered = 0usize;
             let mut total = 0usize;
+            let slots_end = schedule.block_colours(b).last().map_or(0, |c| c.end);
             for colour in schedule.block_colours(b) {
                 total += colour.len();
-                covered += plan.file_colour(pairs, colour, first, len)?;
+                covered += plan.file_colour(pairs, colour, slots_end, first, len)?;
                 block.colour_groups.push(plan.groups.len() as u32);
                 block.colour_singles.push(plan.singles.len() as u32);
             }
@@ -143,12 +146,13 @@ impl GridPlan {
         Ok(plan)
     }
 
-    /// Files the slots `colour` of a block of particles `first..first + len` into
-    /// groups and singles; returns the slots in groups.
+    /// Files the slots `colour` of a block of particles `first..first + len`, whose
+    /// slots end at `slots_end`, into groups and singles; returns the slots in groups.
     fn file_colour(
         &mut self,
         pairs: &[[u32; 2]],
         colour: Range<usize>,
+        slots_end: usize,
         first: usize,
         len: usize,
     ) -> Result<usize> {
@@ -156,17 +160,19 @@ impl GridPlan {
         let mut s = colour.start;
         let mut covered = 0;
         while s < colour.end {
-            if s + 8 <= colour.end {
-                if let Some(g) = group_at(&pairs[s..s + 8], local, len) {
-                    crate::error::try_reserve(&mut self.groups, 1, "distance grid plan")?;
-                    self.groups.push(Group {
-                        slot: s as u32,
-                        ..g
-                    });
-                    s += 8;
-                    covered += 8;
-                    continue;
-                }
+            let ahead = &pairs[s..(s + 8).min(colour.end)];
+            // A group of fewer than eight slots still reads and writes back eight
+            // slots' values, which must be this block's.
+            let room = s + 8 <= slots_end;
+            if let Some(g) = group_at(ahead, room, local, len) {
+                crate::error::try_reserve(&mut self.groups, 1, "distance grid plan")?;
+                self.groups.push(Group {
+                    slot: s as u32,
+                    ..g
+                });
+                s += g.lanes as usize;
+                covered += g.lanes as usize;
+                continue;
             }
             let [a, b] = pairs[s];
             crate::error::try_reserve(&mut self.singles, 1, "distance grid plan")?;
@@ -196,43 +202,59 @@ impl GridPlan {
         at..at + ROWS * self.size
     }
 
-    /// Slots in groups and slots alone, over every planned block (for diagnostics).
+    /// Slots in groups and slots alone, over every planned block.
+    #[cfg(test)]
     pub(crate) fn coverage(&self) -> (usize, usize) {
         (8 * self.groups.len(), self.singles.len())
     }
 }
 
-/// The group the eight slots `g` form, if any, with their ends' block-local indices
-/// (`local`) in a block of `len` particles (each window inside the block).
-fn group_at(g: &[[u32; 2]], local: impl Fn(u32) -> usize, len: usize) -> Option<Group> {
+/// The group the first slots of `g` (at most eight, of one colour) form, if at least
+/// two of them do, with their ends' block-local indices (`local`) in a block of `len`
+/// particles (each window inside the block, and windows of the two ends apart); a
+/// group of fewer than eight only with `room` (the eight slots' values are the
+/// block's).
+fn group_at(g: &[[u32; 2]], room: bool, local: impl Fn(u32) -> usize, len: usize) -> Option<Group> {
     let (a0, b0) = (local(g[0][0]), local(g[0][1]));
     let off = b0 as i64 - a0 as i64;
-    let step = |pattern: [usize; 8]| {
+    let prefix = |pattern: [usize; 8]| {
         g.iter()
             .zip(pattern)
-            .all(|(p, o)| local(p[0]) == a0 + o && local(p[1]) as i64 == (a0 + o) as i64 + off)
+            .take_while(|(p, o)| {
+                local(p[0]) == a0 + o && local(p[1]) as i64 == (a0 + o) as i64 + off
+            })
+            .count()
     };
     let fits = |start: usize, width: usize| start + width <= len;
-    let kind = if step([0, 1, 2, 3, 4, 5, 6, 7]) && fits(a0, 8) && fits(b0, 8) {
-        Kind::Contiguous
-    } else if step([0, 2, 4, 6, 8, 10, 12, 14]) {
-        if off == 1 && fits(a0, 16) {
-            Kind::EvenOdd
-        } else if off.abs() >= 16 && fits(a0, 16) && fits(b0, 16) {
-            Kind::Strided
-        } else {
-            return None;
+    let mut best: Option<(Kind, usize)> = None;
+    let mut consider = |kind: Kind, n: usize, ok: bool| {
+        if ok && n >= 2 && (n == 8 || room) && best.is_none_or(|(_, m)| n > m) {
+            best = Some((kind, n));
         }
-    } else if off == 2 && step([0, 1, 4, 5, 8, 9, 12, 13]) && fits(a0, 16) {
-        Kind::Pairs
-    } else {
-        return None;
     };
-    Some(Group {
+    consider(
+        Kind::Contiguous,
+        prefix([0, 1, 2, 3, 4, 5, 6, 7]),
+        off.abs() >= 8 && fits(a0, 8) && fits(b0, 8),
+    );
+    let strided = prefix([0, 2, 4, 6, 8, 10, 12, 14]);
+    consider(Kind::EvenOdd, strided, off == 1 && fits(a0, 16));
+    consider(
+        Kind::Strided,
+        strided,
+        off.abs() >= 16 && fits(a0, 16) && fits(b0, 16),
+    );
+    consider(
+        Kind::Pairs,
+        prefix([0, 1, 4, 5, 8, 9, 12, 13]),
+        off == 2 && fits(a0, 16),
+    );
+    best.map(|(kind, n)| Group {
         slot: 0,
         a: a0 as u32,
         b: b0 as u32,
         kind,
+        lanes: n as u8,
     })
 }
 
@@ -243,7 +265,9 @@ pub(crate) use avx::project_block;
 mod avx {
     use std::arch::x86_64::*;
 
-    use super::{GridPlan, Group, Kind, Single, Slots, MIN_LENGTH, ROWS};
+    use super::{GridPlan, Group, Kind, Single, Slots, ROWS};
+    use crate::kernels::distance::MIN_LENGTH;
+    use crate::kernels::distance_avx::{softness_terms, solve8, Block};
     use crate::math::{Vec3A, Vec4};
 
     /// Projects block item `b`'s colours in turn with its grid plan: copies the block's
@@ -454,77 +478,76 @@ mod avx {
         slots: &Slots<'_>,
         inv_h2: f32,
         permuted: bool,
+        lanes: u8,
     ) -> ([__m256; 3], [__m256; 3]) {
         // SAFETY: slots s..s + 8 lie in the slot arrays (the plan), this item's alone.
         unsafe {
-            let sign = _mm256_set1_ps(-0.0);
+            // The lanes kept (a group of fewer than eight slots): the others' λ and
+            // ends are written back as they were.
+            let keep = (lanes < 8).then(|| {
+                let idx = if permuted {
+                    _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7)
+                } else {
+                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
+                };
+                _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(lanes as i32), idx))
+            });
             let sep = |k: usize| {
                 _mm256_add_ps(_mm256_sub_ps(a.q[k], b.q[k]), _mm256_sub_ps(a.h[k], b.h[k]))
             };
-            let d = [sep(0), sep(1), sep(2)];
-            let rest = slot_lanes(slots.rest.as_ptr().add(s), permuted);
             let lambda_at = slots.lambda.as_ptr().add(s);
-            let (aw, bw) = (a.h[3], b.h[3]);
-            let len2 = _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(d[0], d[0]), _mm256_mul_ps(d[1], d[1])),
-                _mm256_mul_ps(d[2], d[2]),
-            );
-            let len = _mm256_sqrt_ps(len2);
-            let c = _mm256_sub_ps(len, rest);
-            let neg_c = _mm256_xor_ps(c, sign);
-            let (denom, t, lambda) = if RIGID {
-                (_mm256_add_ps(aw, bw), neg_c, _mm256_setzero_ps())
+            let zero = _mm256_setzero_ps();
+            let (alpha, k, lambda) = if RIGID {
+                // Unused (see `distance_avx::solve8`).
+                (zero, zero, zero)
             } else {
                 let softness = match slots.uniform {
                     Some(v) => _mm256_set1_ps(v),
                     None => slot_lanes(slots.softness.as_ptr().add(s), permuted),
                 };
-                let alpha = _mm256_blendv_ps(
-                    _mm256_mul_ps(softness, _mm256_set1_ps(inv_h2)),
-                    _mm256_setzero_ps(),
-                    softness,
-                );
-                let k =
-                    _mm256_blendv_ps(_mm256_set1_ps(1.0), _mm256_xor_ps(softness, sign), softness);
+                let (alpha, k) = softness_terms(softness, inv_h2);
                 let lambda = if FRESH {
-                    _mm256_setzero_ps()
+                    zero
                 } else {
                     slot_lanes(lambda_at, permuted)
                 };
-                (
-                    _mm256_add_ps(_mm256_add_ps(aw, bw), alpha),
-                    _mm256_mul_ps(k, _mm256_sub_ps(neg_c, _mm256_mul_ps(alpha, lambda))),
-                    lambda,
-                )
+                (alpha, k, lambda)
             };
-            let finite = _mm256_cmp_ps::<_CMP_LT_OQ>(len, _mm256_set1_ps(f32::INFINITY));
-            let active = _mm256_and_ps(
-                _mm256_and_ps(
-                    _mm256_cmp_ps::<_CMP_GT_OQ>(len, _mm256_set1_ps(MIN_LENGTH)),
-                    finite,
-                ),
-                _mm256_cmp_ps::<_CMP_GT_OQ>(denom, _mm256_setzero_ps()),
+            let out = solve8::<RIGID>(Block {
+                ia: [0; 8],
+                ib: [0; 8],
+                a: a.h,
+                b: b.h,
+                d: [sep(0), sep(1), sep(2)],
+                rest: slot_lanes(slots.rest.as_ptr().add(s), permuted),
+                alpha,
+                k,
+                lambda,
+            });
+            let new_lambda = match keep {
+                None => out.lambda,
+                Some(m) => _mm256_blendv_ps(slot_lanes(lambda_at, permuted), out.lambda, m),
+            };
+            store_slot_lanes(lambda_at, new_lambda, permuted);
+            let (na, nb) = (
+                [out.a[0], out.a[1], out.a[2]],
+                [out.b[0], out.b[1], out.b[2]],
             );
-            let dl = _mm256_and_ps(active, _mm256_div_ps(t, denom));
-            let scale = _mm256_and_ps(active, _mm256_div_ps(t, _mm256_mul_ps(denom, len)));
-            store_slot_lanes(lambda_at, _mm256_add_ps(lambda, dl), permuted);
-            let g = [
-                _mm256_and_ps(finite, _mm256_mul_ps(d[0], scale)),
-                _mm256_and_ps(finite, _mm256_mul_ps(d[1], scale)),
-                _mm256_and_ps(finite, _mm256_mul_ps(d[2], scale)),
-            ];
-            (
-                [
-                    _mm256_add_ps(a.h[0], _mm256_mul_ps(g[0], aw)),
-                    _mm256_add_ps(a.h[1], _mm256_mul_ps(g[1], aw)),
-                    _mm256_add_ps(a.h[2], _mm256_mul_ps(g[2], aw)),
-                ],
-                [
-                    _mm256_sub_ps(b.h[0], _mm256_mul_ps(g[0], bw)),
-                    _mm256_sub_ps(b.h[1], _mm256_mul_ps(g[1], bw)),
-                    _mm256_sub_ps(b.h[2], _mm256_mul_ps(g[2], bw)),
-                ],
-            )
+            match keep {
+                None => (na, nb),
+                Some(m) => (
+                    [
+                        _mm256_blendv_ps(a.h[0], na[0], m),
+                        _mm256_blendv_ps(a.h[1], na[1], m),
+                        _mm256_blendv_ps(a.h[2], na[2], m),
+                    ],
+                    [
+                        _mm256_blendv_ps(b.h[0], nb[0], m),
+                        _mm256_blendv_ps(b.h[1], nb[1], m),
+                        _mm256_blendv_ps(b.h[2], nb[2], m),
+                    ],
+                ),
+            }
         }
     }
 
@@ -540,7 +563,8 @@ mod avx {
         unsafe {
             let (a, b) = (g.a as usize, g.b as usize);
             let (ea, eb) = (contiguous_end(rows, a), contiguous_end(rows, b));
-            let (na, nb) = solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, false);
+            let (na, nb) =
+                solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, false, g.lanes);
             for r in 0..3 {
                 _mm256_storeu_ps(rows.row(r).add(a), na[r]);
                 _mm256_storeu_ps(rows.row(r).add(b), nb[r]);
@@ -677,7 +701,8 @@ mod avx {
                 h: [h[0].1, h[1].1, h[2].1, h[3].1],
                 q: [q[0].1, q[1].1, q[2].1],
             };
-            let (na, nb) = solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, true);
+            let (na, nb) =
+                solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, true, g.lanes);
             for r in 0..3 {
                 if EVEN_ODD {
                     store_evens_odds(rows.row(r).add(a), na[r], nb[r]);
@@ -712,7 +737,8 @@ mod avx {
                 evens_odds(rows.row(2).add(b)),
             ];
             let (ea, eb) = (strided_end(rows, a, &ha), strided_end(rows, b, &hb));
-            let (na, nb) = solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, true);
+            let (na, nb) =
+                solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, true, g.lanes);
             for r in 0..3 {
                 store_evens_odds(rows.row(r).add(a), na[r], ha[r].1);
                 store_evens_odds(rows.row(r).add(b), nb[r], hb[r].1);

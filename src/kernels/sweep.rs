@@ -440,14 +440,6 @@ pub(crate) struct BlockRun<'a, const K: usize> {
     _one_thread: PhantomData<Cell<()>>,
 }
 
-impl<const K: usize> BlockRun<'_, K> {
-    /// The block item (an entry of the schedule's `blocks`).
-    #[inline]
-    pub(crate) fn item(&self) -> usize {
-        self.item
-    }
-}
-
 #[cfg(target_arch = "x86_64")]
 impl BlockRun<'_, 2> {
     /// The grid kernel (`kernels::distance_grid::project_block`) over the block, when
