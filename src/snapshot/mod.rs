@@ -55,8 +55,10 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// emitters (after the kill volumes). Version 13: the sleep settings and islands
 /// (after the activity table). Version 14: the grain emitters' held counts. Version 15:
 /// the distance field colliders' grids. Version 16: the dynamic colliders' free-rotation
-/// share of the step's angular velocity change.
-pub const FORMAT_VERSION: u32 = 16;
+/// share of the step's angular velocity change. Version 17: the slots of one colour of a
+/// Gauss-Seidel block stored by index span and first particle (`solver::schedule`), not
+/// by id.
+pub const FORMAT_VERSION: u32 = 17;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.

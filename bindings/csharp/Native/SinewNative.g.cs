@@ -2010,9 +2010,11 @@ namespace Sinew.Native
         /// emitters (after the kill volumes). Version 13: the sleep settings and islands
         /// (after the activity table). Version 14: the grain emitters' held counts. Version 15:
         /// the distance field colliders' grids. Version 16: the dynamic colliders' free-rotation
-        /// share of the step's angular velocity change.
+        /// share of the step's angular velocity change. Version 17: the slots of one colour of a
+        /// Gauss-Seidel block stored by index span and first particle (<c>solver::schedule</c>), not
+        /// by id.
         /// </summary>
-        public const uint FORMAT_VERSION = 16;
+        public const uint FORMAT_VERSION = 17;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
