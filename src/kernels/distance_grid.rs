@@ -419,7 +419,7 @@ mod avx {
             unsafe {
                 match g.kind {
                     Kind::Contiguous => contiguous::<FRESH, RIGID>(g, slots, rows, inv_h2),
-                    Kind::Strided => windows::<FRESH, RIGID, false>(g, slots, rows, inv_h2),
+                    Kind::Strided => windows::<FRESH, RIGID>(g, slots, rows, inv_h2),
                     Kind::EvenOdd => shared_window::<FRESH, RIGID, true>(g, slots, rows, inv_h2),
                     Kind::Pairs => shared_window::<FRESH, RIGID, false>(g, slots, rows, inv_h2),
                 }
@@ -575,51 +575,44 @@ mod avx {
         }
     }
 
-    /// The even lanes of the 16 values at `p` (slots 0, 1, 4, 5, 2, 3, 6, 7 of a group, as
-    /// [`slot_lanes`] says) and the odd ones.
+    /// The two halves of the 16 values at `p`, eight lanes each in the order of slots 0,
+    /// 1, 4, 5, 2, 3, 6, 7 of a group (as [`slot_lanes`] says): with `EVEN_ODD` its even
+    /// and its odd values; else values 0, 1, 4, 5, 8, 9, 12, 13 and the other eight.
     #[inline(always)]
-    unsafe fn evens_odds(p: *const f32) -> (__m256, __m256) {
+    unsafe fn split<const EVEN_ODD: bool>(p: *const f32) -> (__m256, __m256) {
         // SAFETY: the caller reads 16 values.
         unsafe {
             let (v0, v1) = (_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8)));
-            (
-                _mm256_shuffle_ps::<0x88>(v0, v1),
-                _mm256_shuffle_ps::<0xDD>(v0, v1),
-            )
+            if EVEN_ODD {
+                (
+                    _mm256_shuffle_ps::<0x88>(v0, v1),
+                    _mm256_shuffle_ps::<0xDD>(v0, v1),
+                )
+            } else {
+                (
+                    _mm256_shuffle_ps::<0x44>(v0, v1),
+                    _mm256_shuffle_ps::<0xEE>(v0, v1),
+                )
+            }
         }
     }
 
-    /// Stores even lanes `e` and odd lanes `o` back as the 16 values at `p`.
+    /// The inverse of [`split`]: stores the halves `lo` and `hi` back as the 16 values at
+    /// `p`.
     #[inline(always)]
-    unsafe fn store_evens_odds(p: *mut f32, e: __m256, o: __m256) {
+    unsafe fn join<const EVEN_ODD: bool>(p: *mut f32, lo: __m256, hi: __m256) {
         // SAFETY: the caller writes 16 values.
         unsafe {
-            _mm256_storeu_ps(p, _mm256_unpacklo_ps(e, o));
-            _mm256_storeu_ps(p.add(8), _mm256_unpackhi_ps(e, o));
-        }
-    }
-
-    /// Lanes 0, 1, 4, 5, 8, 9, 12, 13 of the 16 values at `p` (slots 0, 1, 4, 5, 2, 3, 6,
-    /// 7 of a group) and lanes 2, 3, 6, 7, 10, 11, 14, 15.
-    #[inline(always)]
-    unsafe fn pairs(p: *const f32) -> (__m256, __m256) {
-        // SAFETY: the caller reads 16 values.
-        unsafe {
-            let (v0, v1) = (_mm256_loadu_ps(p), _mm256_loadu_ps(p.add(8)));
-            (
-                _mm256_shuffle_ps::<0x44>(v0, v1),
-                _mm256_shuffle_ps::<0xEE>(v0, v1),
-            )
-        }
-    }
-
-    /// The inverse of [`pairs`].
-    #[inline(always)]
-    unsafe fn store_pairs(p: *mut f32, lo: __m256, hi: __m256) {
-        // SAFETY: the caller writes 16 values.
-        unsafe {
-            _mm256_storeu_ps(p, _mm256_shuffle_ps::<0x44>(lo, hi));
-            _mm256_storeu_ps(p.add(8), _mm256_shuffle_ps::<0xEE>(lo, hi));
+            let (v0, v1) = if EVEN_ODD {
+                (_mm256_unpacklo_ps(lo, hi), _mm256_unpackhi_ps(lo, hi))
+            } else {
+                (
+                    _mm256_shuffle_ps::<0x44>(lo, hi),
+                    _mm256_shuffle_ps::<0xEE>(lo, hi),
+                )
+            };
+            _mm256_storeu_ps(p, v0);
+            _mm256_storeu_ps(p.add(8), v1);
         }
     }
 
@@ -645,32 +638,24 @@ mod avx {
         }
     }
 
-    /// A `Strided` group's end at row `at`, its hot x, y, z already split (`h`).
+    /// [`split`] of the 16 values at `at` of each of the seven rows.
     #[inline(always)]
-    unsafe fn strided_end(rows: &Rows, at: usize, h: &[(__m256, __m256); 3]) -> End {
+    unsafe fn split_rows<const EVEN_ODD: bool>(rows: &Rows, at: usize) -> [(__m256, __m256); ROWS] {
         // SAFETY: the caller's window lies in the rows.
         unsafe {
-            End {
-                h: [h[0].0, h[1].0, h[2].0, evens_odds(rows.row(3).add(at)).0],
-                q: [
-                    evens_odds(rows.row(4).add(at)).0,
-                    evens_odds(rows.row(5).add(at)).0,
-                    evens_odds(rows.row(6).add(at)).0,
-                ],
-            }
+            let s = |r: usize| split::<EVEN_ODD>(rows.row(r).add(at));
+            [s(0), s(1), s(2), s(3), s(4), s(5), s(6)]
         }
     }
 
-    /// [`evens_odds`] (`EVEN_ODD`) or [`pairs`] of the 16 values at `p`.
+    /// The end whose lanes are the first (or, with `second`, the second) halves of the
+    /// rows' splits.
     #[inline(always)]
-    unsafe fn split<const EVEN_ODD: bool>(p: *const f32) -> (__m256, __m256) {
-        // SAFETY: the caller reads 16 values.
-        unsafe {
-            if EVEN_ODD {
-                evens_odds(p)
-            } else {
-                pairs(p)
-            }
+    fn end_of(v: &[(__m256, __m256); ROWS], second: bool) -> End {
+        let h = |r: usize| if second { v[r].1 } else { v[r].0 };
+        End {
+            h: [h(0), h(1), h(2), h(3)],
+            q: [h(4), h(5), h(6)],
         }
     }
 
@@ -685,33 +670,12 @@ mod avx {
         // SAFETY: rows a..a + 16 lie in the block (the plan).
         unsafe {
             let a = g.a as usize;
-            let h = [
-                split::<EVEN_ODD>(rows.row(0).add(a)),
-                split::<EVEN_ODD>(rows.row(1).add(a)),
-                split::<EVEN_ODD>(rows.row(2).add(a)),
-                split::<EVEN_ODD>(rows.row(3).add(a)),
-            ];
-            let q = [
-                split::<EVEN_ODD>(rows.row(4).add(a)),
-                split::<EVEN_ODD>(rows.row(5).add(a)),
-                split::<EVEN_ODD>(rows.row(6).add(a)),
-            ];
-            let ea = End {
-                h: [h[0].0, h[1].0, h[2].0, h[3].0],
-                q: [q[0].0, q[1].0, q[2].0],
-            };
-            let eb = End {
-                h: [h[0].1, h[1].1, h[2].1, h[3].1],
-                q: [q[0].1, q[1].1, q[2].1],
-            };
+            let v = split_rows::<EVEN_ODD>(rows, a);
+            let (ea, eb) = (end_of(&v, false), end_of(&v, true));
             let (na, nb) =
                 solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, true, g.lanes);
             for r in 0..3 {
-                if EVEN_ODD {
-                    store_evens_odds(rows.row(r).add(a), na[r], nb[r]);
-                } else {
-                    store_pairs(rows.row(r).add(a), na[r], nb[r]);
-                }
+                join::<EVEN_ODD>(rows.row(r).add(a), na[r], nb[r]);
             }
         }
     }
@@ -720,7 +684,7 @@ mod avx {
     /// are at least 16 apart, so they do not overlap); the odd lanes are written back as
     /// they were read.
     #[inline(always)]
-    unsafe fn windows<const FRESH: bool, const RIGID: bool, const UNUSED: bool>(
+    unsafe fn windows<const FRESH: bool, const RIGID: bool>(
         g: &Group,
         slots: &Slots<'_>,
         rows: &Rows,
@@ -729,22 +693,13 @@ mod avx {
         // SAFETY: rows a..a + 16 and b..b + 16 lie in the block (the plan), apart.
         unsafe {
             let (a, b) = (g.a as usize, g.b as usize);
-            let ha = [
-                evens_odds(rows.row(0).add(a)),
-                evens_odds(rows.row(1).add(a)),
-                evens_odds(rows.row(2).add(a)),
-            ];
-            let hb = [
-                evens_odds(rows.row(0).add(b)),
-                evens_odds(rows.row(1).add(b)),
-                evens_odds(rows.row(2).add(b)),
-            ];
-            let (ea, eb) = (strided_end(rows, a, &ha), strided_end(rows, b, &hb));
+            let (ha, hb) = (split_rows::<true>(rows, a), split_rows::<true>(rows, b));
+            let (ea, eb) = (end_of(&ha, false), end_of(&hb, false));
             let (na, nb) =
                 solve::<FRESH, RIGID>(g.slot as usize, &ea, &eb, slots, inv_h2, true, g.lanes);
             for r in 0..3 {
-                store_evens_odds(rows.row(r).add(a), na[r], ha[r].1);
-                store_evens_odds(rows.row(r).add(b), nb[r], hb[r].1);
+                join::<true>(rows.row(r).add(a), na[r], ha[r].1);
+                join::<true>(rows.row(r).add(b), nb[r], hb[r].1);
             }
         }
     }
