@@ -487,14 +487,21 @@ mod avx {
         unsafe {
             // The lanes kept (a group of fewer than eight slots): the others' λ and
             // ends are written back as they were.
-            let keep = (lanes < 8).then(|| {
+            // (No closure: one passed to a generic function such as `bool::then` is
+            // compiled without AVX, and its intrinsics become calls.)
+            let keep = if lanes < 8 {
                 let idx = if permuted {
                     _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7)
                 } else {
                     _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)
                 };
-                _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_set1_epi32(lanes as i32), idx))
-            });
+                Some(_mm256_castsi256_ps(_mm256_cmpgt_epi32(
+                    _mm256_set1_epi32(lanes as i32),
+                    idx,
+                )))
+            } else {
+                None
+            };
             let sep = |k: usize| {
                 _mm256_add_ps(_mm256_sub_ps(a.q[k], b.q[k]), _mm256_sub_ps(a.h[k], b.h[k]))
             };
