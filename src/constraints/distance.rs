@@ -390,7 +390,7 @@ impl DistanceConstraints {
         // One parallel region for the whole sweep (see `schedule::Plan`): the blocks'
         // interior colours, then the shared colours, large ones cut between threads.
         // The thread count follows the work (`Executor::threads_for`).
-        self.sweep.run_with_blocks(
+        self.sweep.run(
             exec,
             threads,
             hot,

@@ -408,6 +408,7 @@ impl<F: Family<K>, const K: usize> NarySet<F, K> {
             lambda,
             None,
             active,
+            None,
             |run| {
                 let start = match tethers {
                     Some(max) => run.tether(max, compliance, inv_h2),

@@ -83,6 +83,8 @@ struct BlockPlan {
     /// for `singles`.
     colour_groups: Vec<u32>,
     colour_singles: Vec<u32>,
+    /// Offset of the block's copy in the scratch, in floats.
+    scratch_at: usize,
 }
 
 /// The grid plans of a set's blocks (`None` for a block that runs the other kernels)
@@ -95,8 +97,7 @@ pub(crate) struct GridPlan {
     /// Particles per block (the schedule's block size): each planned block's copy is
     /// `ROWS` rows of this many values.
     size: usize,
-    /// Offset of each planned block's copy in the scratch, in floats.
-    scratch_at: Vec<usize>,
+    /// Floats of scratch the planned blocks' copies take together.
     scratch_len: usize,
 }
 
@@ -125,6 +126,7 @@ impl GridPlan {
                 len: len as u32,
                 colour_groups: vec![groups0 as u32],
                 colour_singles: vec![singles0 as u32],
+                scratch_at: plan.scratch_len,
             };
             let mut covered = 0usize;
             let mut total = 0usize;
@@ -136,13 +138,11 @@ impl GridPlan {
                 block.colour_singles.push(plan.singles.len() as u32);
             }
             if total > 0 && covered as f32 >= MIN_COVERED * total as f32 {
-                plan.scratch_at.push(plan.scratch_len);
                 plan.scratch_len += ROWS * size;
                 plan.blocks.push(Some(block));
             } else {
                 plan.groups.truncate(groups0);
                 plan.singles.truncate(singles0);
-                plan.scratch_at.push(usize::MAX);
                 plan.blocks.push(None);
             }
         }
@@ -200,8 +200,9 @@ impl GridPlan {
     }
 
     /// The scratch range of block item `b`'s copy (it must run this kernel).
+    /// Panics for a block that does not.
     pub(crate) fn scratch_of(&self, b: usize) -> Range<usize> {
-        let at = self.scratch_at[b];
+        let at = self.blocks[b].as_ref().expect("a planned block").scratch_at;
         at..at + ROWS * self.size
     }
 

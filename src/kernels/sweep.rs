@@ -267,35 +267,16 @@ impl<const K: usize> Sweep<K> {
     /// into the pieces of slots that run in that substep ([`SlotClasses::split`]:
     /// pieces of a run, which share no particle either); without, every run is whole.
     ///
+    /// With `block`, a family may project a whole block item of stage 0 (its colours in
+    /// turn) itself: the hook is asked first, after the item's particle pass, when every
+    /// slot runs (no `active` classes), and the item's runs go to `f` only when it
+    /// declines.
+    ///
     /// Panics unless the sweep was checked ([`Self::prepare`]), the particle arrays
     /// have one length, reaching every particle of the slots, and `lambda` has one
     /// element per slot.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn run<F>(
-        &self,
-        exec: &Executor,
-        threads: usize,
-        hot: &mut [Vec4],
-        base: &mut [Vec3A],
-        velocity: &mut [Vec3],
-        lambda: &mut [f32],
-        prologue: Option<Prologue<'_>>,
-        active: Option<(&SlotClasses, Phase)>,
-        f: F,
-    ) where
-        F: Fn(&Run<'_, K>) + Sync,
-    {
-        self.run_with_blocks(
-            exec, threads, hot, base, velocity, lambda, prologue, active, None, f,
-        )
-    }
-
-    /// [`Self::run`], where `block` may project a whole block item of stage 0 (its
-    /// colours in turn) itself: it is asked first, after the item's particle pass, when
-    /// every slot runs (no `active` classes), and the item's runs go to `f` only when it
-    /// declines.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn run_with_blocks<F>(
         &self,
         exec: &Executor,
         threads: usize,
@@ -427,7 +408,7 @@ impl StagePlan for WithPrologue<'_> {
 }
 
 /// A family's projection of a whole block item of a sweep's first stage
-/// ([`Sweep::run_with_blocks`]): returns whether it projected the block's colours.
+/// ([`Sweep::run`]): returns whether it projected the block's colours.
 pub(crate) type BlockHook<'a, const K: usize> = &'a (dyn Fn(&BlockRun<'_, K>) -> bool + Sync);
 
 /// A block item of a [`Sweep`]'s first stage, handed to a [`BlockHook`] while it is
@@ -638,12 +619,23 @@ mod tests {
         let pass: Prologue<'_> = &pass;
         for prologue in [None, Some(pass)] {
             let (h, b, v) = (&mut hot, &mut base, &mut velocity);
-            sweep.run(&exec, 2, h, b, v, &mut lambda, prologue, None, |run| {
-                run.each(run.range().start, |_, _, _, mut p, l| {
-                    p.iter_mut().for_each(|p| p.y += 1.0);
-                    Some((p, l + 1.0))
-                })
-            });
+            sweep.run(
+                &exec,
+                2,
+                h,
+                b,
+                v,
+                &mut lambda,
+                prologue,
+                None,
+                None,
+                |run| {
+                    run.each(run.range().start, |_, _, _, mut p, l| {
+                        p.iter_mut().for_each(|p| p.y += 1.0);
+                        Some((p, l + 1.0))
+                    })
+                },
+            );
         }
         assert!(lambda.iter().all(|&l| l == 2.0));
         assert!(hot.iter().all(|h| h.x == 1.0));
@@ -669,7 +661,7 @@ mod tests {
         let mut lambda = vec![0.0f32; items.len()];
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let (h, b, v) = (&mut hot, &mut base, &mut velocity);
-            sweep.run(&exec, 1, h, b, v, &mut lambda, None, None, |_| {})
+            sweep.run(&exec, 1, h, b, v, &mut lambda, None, None, None, |_| {})
         }));
         assert!(ran.is_err());
     }
