@@ -40,6 +40,7 @@ pub(crate) mod fluid;
 pub(crate) mod fluid_pass;
 pub(crate) mod jacobi_plan;
 pub(crate) mod plane_cull;
+pub(crate) mod predict;
 pub(crate) mod scan;
 pub(crate) mod simd;
 pub(crate) mod splat;

@@ -19,7 +19,8 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{run_pass, ParticleRows, Stage, StepContext};
-use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
+use crate::kernels::predict::{predict_one, update_and_predict, Boundary};
+use crate::math::{Vec3, Vec3A};
 use crate::particles::{position_of, Particles};
 use crate::solver::parallel::{Executor, Rows, CHUNK};
 
@@ -179,24 +180,13 @@ impl Stage for Plane {
 /// the particles (the same operations per particle, in the same order), as a particle
 /// pass over any range ([`run_pass`], or inside the next substep's first sweep).
 pub(crate) fn update_and_predict_pass(cx: &StepContext<'_>) -> impl Fn(ParticleRows<'_>) + Sync {
-    let (h, inv_h, damping) = (cx.h, 1.0 / cx.h, cx.damping_factor);
-    let dv = Vec3A::from(cx.gravity * h);
-    move |p: ParticleRows<'_>| {
-        let n = p.hot.len();
-        let (hot, base, velocity) = (p.hot, &mut p.base[..n], &mut p.velocity[..n]);
-        for i in 0..n {
-            let q = hot[i];
-            if q.w == 0.0 {
-                continue;
-            }
-            let u = Vec3A::from(velocity[i]) + Vec3A::from_vec4(q) * inv_h;
-            let u: Vec3 = (u * damping).into();
-            let (b, d, vel) = predict_one(base[i], q, u, dv, h, inv_h);
-            base[i] = b;
-            hot[i] = d;
-            velocity[i] = vel;
-        }
-    }
+    let boundary = Boundary {
+        h: cx.h,
+        inv_h: 1.0 / cx.h,
+        damping: cx.damping_factor,
+        dv: Vec3A::from(cx.gravity * cx.h),
+    };
+    move |p: ParticleRows<'_>| update_and_predict(p.hot, p.base, p.velocity, &boundary)
 }
 
 /// Rebases, then predicts with symplectic Euler (pinned particles stay put):
@@ -297,23 +287,6 @@ pub(crate) fn update_velocities_range(
             particles.velocity[i] = (v * damping_factor).into();
         }
     }
-}
-
-/// [`predict`] of one particle at `base`, whose hot data is `p` (not pinned) and
-/// velocity `u`: its new base, hot data and velocity slot.
-#[inline(always)]
-fn predict_one(
-    base: Vec3A,
-    p: Vec4,
-    u: Vec3,
-    dv: Vec3A,
-    h: f32,
-    inv_h: f32,
-) -> (Vec3A, Vec4, Vec3) {
-    let (b, rest) = two_sum3(base, Vec3A::from_vec4(p));
-    let v = Vec3A::from(u) + dv;
-    let d = rest + v * h;
-    (b, d.extend(p.w), (v - d * inv_h).into())
 }
 
 /// v = (x_new − x_prev) / h = u + d / h (see [`predict`]), then damping. With `check`,
