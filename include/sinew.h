@@ -452,9 +452,10 @@
  * the distance field colliders' grids. Version 16: the dynamic colliders' free-rotation
  * share of the step's angular velocity change. Version 17: the slots of one colour of a
  * Gauss-Seidel block stored by index span and first particle (`solver::schedule`), not
- * by id.
+ * by id. Version 18: the Gauss-Seidel blocks coloured family by family
+ * (`solver::schedule`), not in id order.
  */
-#define FORMAT_VERSION 17
+#define FORMAT_VERSION 18
 
 /**
  * The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the

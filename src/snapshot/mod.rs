@@ -57,8 +57,9 @@ pub const MAGIC: [u8; 8] = *b"SINEWSNP";
 /// the distance field colliders' grids. Version 16: the dynamic colliders' free-rotation
 /// share of the step's angular velocity change. Version 17: the slots of one colour of a
 /// Gauss-Seidel block stored by index span and first particle (`solver::schedule`), not
-/// by id.
-pub const FORMAT_VERSION: u32 = 17;
+/// by id. Version 18: the Gauss-Seidel blocks coloured family by family
+/// (`solver::schedule`), not in id order.
+pub const FORMAT_VERSION: u32 = 18;
 /// The C ABI version this library implements (`SINEW_ABI_VERSION`, defined in the
 /// C ABI layer above this one, which asserts at compile time that the two agree),
 /// recorded in every snapshot.

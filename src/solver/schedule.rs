@@ -421,6 +421,67 @@ fn within_colour_key<const K: usize>(item: &[u32; K]) -> u64 {
     (span << 32) | first as u64
 }
 
+/// The greedy colouring of the interior `items`, family by family instead of in id
+/// order. An item's family is its block and index span (its last particle less its
+/// first); the families are coloured in the order their first item comes in `items`
+/// (the host's order: a cloth's stretch links, then shear, then bending), each one's
+/// items by first particle, then id. A grid's families then take their colours along
+/// whole rows (the links to the next row: those of even rows, then those of odd rows;
+/// the links along a row: every other one), which `kernels::distance_grid` loads as
+/// contiguous runs; in id order the families interleave and a family's colours
+/// alternate by column, half a run each. Returns the colour of each item in `items`'
+/// order. (Any colouring is a valid Gauss-Seidel order; another one changes the bits.)
+fn colour_by_family<const K: usize>(
+    items: &[[u32; K]],
+    size: u32,
+    particle_count: usize,
+) -> Result<crate::solver::colouring::Colouring> {
+    const WHAT: &str = "constraint schedule";
+    let span = |item: &[u32; K]| item[K - 1] as i64 - item[0] as i64;
+    // Each family's key: the id of its first item (sorted by block, span, id, the
+    // first of each run).
+    let mut by_span = try_with_capacity::<(u32, i64, u32)>(items.len(), WHAT)?;
+    by_span.extend(
+        items
+            .iter()
+            .enumerate()
+            .map(|(k, item)| (item[0] / size, span(item), k as u32)),
+    );
+    by_span.sort_unstable();
+    let mut family = try_with_capacity::<u32>(items.len(), WHAT)?;
+    family.resize(items.len(), 0);
+    let mut first = 0;
+    for (j, &(block, s, k)) in by_span.iter().enumerate() {
+        if j == 0 || (by_span[j - 1].0, by_span[j - 1].1) != (block, s) {
+            first = k;
+        }
+        family[k as usize] = first;
+    }
+    drop(by_span);
+    let mut order = try_with_capacity::<(u32, u32, u32, u32)>(items.len(), WHAT)?;
+    order.extend(
+        items
+            .iter()
+            .enumerate()
+            .map(|(k, item)| (item[0] / size, family[k], item[0], k as u32)),
+    );
+    drop(family);
+    order.sort_unstable();
+    let mut sorted = try_with_capacity::<[u32; K]>(items.len(), WHAT)?;
+    sorted.extend(order.iter().map(|&(.., k)| items[k as usize]));
+    let by_family = colour_greedy(&sorted, particle_count)?;
+    drop(sorted);
+    let mut colour = try_with_capacity::<u32>(items.len(), "constraint colours")?;
+    colour.resize(items.len(), 0);
+    for (&(.., k), &c) in order.iter().zip(&by_family.colour) {
+        colour[k as usize] = c;
+    }
+    Ok(crate::solver::colouring::Colouring {
+        colour,
+        colours: by_family.colours,
+    })
+}
+
 /// Orders `items` (the particle indices of each constraint, in id order): returns the
 /// slot of each id and the schedule. Within one colour of one block, slots are in the
 /// order of [`within_colour_key`], then id; within one shared colour, in id order.
@@ -442,11 +503,12 @@ pub(crate) fn build<const K: usize>(
         }
     }
     // Interior: blocks are disjoint, so one greedy colouring of all interior items is
-    // valid within every block. Sort by (block, colour), then within a colour by
+    // valid within every block (coloured family by family). Sort by (block, colour),
+    // then within a colour by
     // (the item's index span, its first particle, id): the constraints of one colour
     // share no particle, so their order changes no result, and this one lines up
     // the rows of a grid (`kernels::distance_grid`).
-    let colours = colour_greedy(&interior, particle_count)?;
+    let colours = colour_by_family(&interior, size, particle_count)?;
     let mut keys = try_with_capacity::<(u64, u64, u32)>(interior.len(), "constraint schedule")?;
     keys.extend(
         interior

@@ -408,15 +408,20 @@ fn cloth_drapes_over_the_sphere_without_entering_it_or_itself() {
     assert!(floor >= -1e-3, "a particle is {floor} m below the ground");
     let closest = metric(&s, DRAPE_CLOSEST);
     assert!(closest >= 0.9, "closest pair {closest} x 2r");
-    // The cloth rests on the sphere's top: its highest particle touches the sphere
-    // (inflated by r) and is 2R + r up.
+    // The cloth rests on the sphere's top: its highest particle is 2R + r up, and the
+    // particle over the top touches the sphere (inflated by r). (The highest particle
+    // may be a fold standing as high a little aside: 0.7 mm above, 16 mm off the
+    // sphere, after the family-by-family colouring.)
     let (top, gap) = (metric(&s, DRAPE_TOP), metric(&s, DRAPE_TOP_GAP));
     let want = (DRAPE_SPHERE_CENTRE.y + DRAPE_SPHERE_R + DRAPE_RADIUS) as f64;
     assert!(
         (top - want).abs() < 5e-3,
         "highest particle at {top} m, want {want} m"
     );
-    assert!(gap.abs() < 1e-3, "highest particle {gap} m off the sphere");
+    assert!(
+        gap.abs() < 1e-3,
+        "the particle over the top is {gap} m off the sphere"
+    );
     let (ke, pe) = (metric(&s, DRAPE_KE_END), metric(&s, DRAPE_DROP_PE));
     // The drop: 7.84 kg of cloth from 0.9 m onto a sphere whose top is at 0.6 m.
     let m = (DRAPE_N * DRAPE_N) as f64 * DRAPE_MASS as f64;

@@ -2012,9 +2012,10 @@ namespace Sinew.Native
         /// the distance field colliders' grids. Version 16: the dynamic colliders' free-rotation
         /// share of the step's angular velocity change. Version 17: the slots of one colour of a
         /// Gauss-Seidel block stored by index span and first particle (<c>solver::schedule</c>), not
-        /// by id.
+        /// by id. Version 18: the Gauss-Seidel blocks coloured family by family
+        /// (<c>solver::schedule</c>), not in id order.
         /// </summary>
-        public const uint FORMAT_VERSION = 17;
+        public const uint FORMAT_VERSION = 18;
 
         /// <summary>
         /// The C ABI version this library implements (<c>SINEW_ABI_VERSION</c>, defined in the
