@@ -16,6 +16,8 @@
 //!   each run of slots to the kernels above (or to a family's own loop) safely.
 //! * [`contact`]: the particle–particle contact sum over a neighbour list.
 //! * [`plane_cull`]: the plane contact test of collider detection.
+//! * [`predict`]: the integrator's pass between two substeps (the velocity update of
+//!   one and the predict of the next), eight particles at a time.
 //! * [`fluid`]: the density solver's loops (density, correction, viscosity), run
 //!   through [`fluid_pass`] over a chunk of slots whose neighbour lists were checked
 //!   once when the grid build sealed them ([`fluid_pass::SlotLists`]).
