@@ -1,14 +1,18 @@
-//! The integrator's per-particle arithmetic at a substep boundary: the velocity update
-//! of one substep and the predict of the next ([`update_and_predict`]), the pass that
-//! runs between most substeps, on its own or fused into the first sweep of the next
-//! one. The scalar loop is the definition; the AVX2 loop runs eight particles at a
-//! time with the same IEEE operations per particle (the records transposed into rows
-//! of eight lanes and back, which moves values only), so the bits are the same.
+//! The integrator's per-particle passes: the predict of a step's first substep
+//! ([`predict`], which also records where each particle started), the velocity update
+//! of its last ([`update_velocities`], which also checks every particle), and between
+//! two substeps both in one pass ([`update_and_predict`]), on its own or fused into the
+//! first sweep of the next substep. One scalar loop is the definition of the three; the
+//! AVX2 loop runs eight particles at a time with the same IEEE operations per particle
+//! (the records transposed into rows of eight lanes and back, which moves values only),
+//! so the bits are the same.
 
 use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
+use crate::particles::{in_range, position_of};
 
 /// The constants of one substep boundary: the substep `h` (s), `1 / h`, the world's
-/// damping factor of the substep and gravity's velocity change over it, `g h` (m/s).
+/// damping factor of the substep (the velocity update's) and gravity's velocity change
+/// over it, `g h` (m/s; the predict's).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Boundary {
     pub h: f32,
@@ -50,35 +54,113 @@ pub(crate) fn update_and_predict(
     velocity: &mut [Vec3],
     s: &Boundary,
 ) {
+    run::<true, true, false>(hot, base, velocity, None, s);
+}
+
+/// The predict ([`predict_one`]) of every particle of the rows but the pinned ones
+/// (`w = 0`), after recording each one's position in `start` when given. Panics unless
+/// the other slices are at least as long as `hot`.
+pub(crate) fn predict(
+    hot: &mut [Vec4],
+    base: &mut [Vec3A],
+    velocity: &mut [Vec3],
+    start: Option<&mut [Vec3]>,
+    s: &Boundary,
+) {
+    run::<false, true, false>(hot, base, velocity, start, s);
+}
+
+/// The positions of the particles of the rows recorded in `start` (and nothing else).
+/// Panics unless the other slices are at least as long as `hot`.
+pub(crate) fn record(
+    hot: &mut [Vec4],
+    base: &mut [Vec3A],
+    velocity: &mut [Vec3],
+    start: &mut [Vec3],
+) {
+    let s = Boundary {
+        h: 1.0,
+        inv_h: 1.0,
+        damping: 1.0,
+        dv: Vec3A::ZERO,
+    };
+    run::<false, false, false>(hot, base, velocity, Some(start), &s);
+}
+
+/// The velocity update (`v = u + d / h`, then damping) of every particle of the rows
+/// but the pinned ones; with `CHECK`, returns whether every particle's position and
+/// velocity is finite and within the coordinate limit (`particles::in_range`), else
+/// true. Panics unless the other slices are at least as long as `hot`.
+pub(crate) fn update_velocities<const CHECK: bool>(
+    hot: &mut [Vec4],
+    base: &mut [Vec3A],
+    velocity: &mut [Vec3],
+    s: &Boundary,
+) -> bool {
+    run::<true, false, CHECK>(hot, base, velocity, None, s)
+}
+
+/// The passes above: `UPDATE` the velocity update, `PREDICT` the predict, `CHECK` the
+/// range check, and a record of the positions in `start` first when given.
+fn run<const UPDATE: bool, const PREDICT: bool, const CHECK: bool>(
+    hot: &mut [Vec4],
+    base: &mut [Vec3A],
+    velocity: &mut [Vec3],
+    start: Option<&mut [Vec3]>,
+    s: &Boundary,
+) -> bool {
     let n = hot.len();
     let (base, velocity) = (&mut base[..n], &mut velocity[..n]);
+    let mut start = start.map(|start| &mut start[..n]);
     #[allow(unused_mut)]
-    let mut done = 0;
+    let (mut done, mut ok) = (0, true);
     #[cfg(target_arch = "x86_64")]
     if super::simd::avx2_available() {
-        // SAFETY: the CPU has AVX2 (checked just now); the three slices have `n`
-        // elements each (cut above).
-        done = unsafe { avx2::update_and_predict(hot, base, velocity, s) };
+        let at = start
+            .as_deref_mut()
+            .map_or(std::ptr::null_mut(), |start| start.as_mut_ptr());
+        // SAFETY: the CPU has AVX2 (checked just now); the slices, `start` among them
+        // when given (`at` null otherwise), have `n` elements each (cut above).
+        (done, ok) = unsafe { avx2::run::<UPDATE, PREDICT, CHECK>(hot, base, velocity, at, s) };
     }
-    scalar(
+    ok & scalar::<UPDATE, PREDICT, CHECK>(
         &mut hot[done..],
         &mut base[done..],
         &mut velocity[done..],
+        start.map(|start| &mut start[done..]),
         s,
-    );
+    )
 }
 
-/// The definition: [`update_and_predict`] one particle at a time (slices of one length).
-fn scalar(hot: &mut [Vec4], base: &mut [Vec3A], velocity: &mut [Vec3], s: &Boundary) {
-    for ((q, b), v) in hot.iter_mut().zip(base.iter_mut()).zip(velocity.iter_mut()) {
-        let p = *q;
-        if p.w == 0.0 {
-            continue;
+/// The definition of [`run`], one particle at a time (slices of one length).
+fn scalar<const UPDATE: bool, const PREDICT: bool, const CHECK: bool>(
+    hot: &mut [Vec4],
+    base: &mut [Vec3A],
+    velocity: &mut [Vec3],
+    mut start: Option<&mut [Vec3]>,
+    s: &Boundary,
+) -> bool {
+    let mut ok = true;
+    for i in 0..hot.len() {
+        let p = hot[i];
+        if let Some(start) = start.as_deref_mut() {
+            start[i] = position_of(base[i], p);
         }
-        let u = Vec3A::from(*v) + Vec3A::from_vec4(p) * s.inv_h;
-        let u: Vec3 = (u * s.damping).into();
-        (*b, *q, *v) = predict_one(*b, p, u, s.dv, s.h, s.inv_h);
+        if p.w != 0.0 {
+            let mut u = velocity[i];
+            if UPDATE {
+                u = ((Vec3A::from(u) + Vec3A::from_vec4(p) * s.inv_h) * s.damping).into();
+                velocity[i] = u;
+            }
+            if PREDICT {
+                (base[i], hot[i], velocity[i]) = predict_one(base[i], p, u, s.dv, s.h, s.inv_h);
+            }
+        }
+        if CHECK {
+            ok &= in_range(position_of(base[i], hot[i]), velocity[i]);
+        }
     }
+    ok
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -144,23 +226,90 @@ mod avx2 {
         }
     }
 
-    /// [`super::update_and_predict`] of the first multiple of eight particles, eight at
-    /// a time; returns how many it ran.
+    /// Eight 16-byte records from `r` as four rows of eight lanes.
     ///
     /// # Safety
-    /// The CPU has AVX2; the three slices have one length.
+    /// AVX is enabled in the caller; `r` points to 32 readable floats.
+    #[inline(always)]
+    unsafe fn load_records(r: *const f32) -> [__m256; 4] {
+        // SAFETY: the caller's promise (eight records of four floats).
+        unsafe {
+            to_lanes([
+                _mm_loadu_ps(r),
+                _mm_loadu_ps(r.add(4)),
+                _mm_loadu_ps(r.add(8)),
+                _mm_loadu_ps(r.add(12)),
+                _mm_loadu_ps(r.add(16)),
+                _mm_loadu_ps(r.add(20)),
+                _mm_loadu_ps(r.add(24)),
+                _mm_loadu_ps(r.add(28)),
+            ])
+        }
+    }
+
+    /// The inverse of [`load_records`].
+    ///
+    /// # Safety
+    /// AVX is enabled in the caller; `r` points to 32 writable floats.
+    #[inline(always)]
+    unsafe fn store_records(r: *mut f32, v: [__m256; 4]) {
+        for (k, rec) in to_records(v).into_iter().enumerate() {
+            // SAFETY: the caller's promise (eight records of four floats).
+            unsafe { _mm_storeu_ps(r.add(4 * k), rec) };
+        }
+    }
+
+    /// Eight packed 12-byte records from `r` as three rows of eight lanes.
+    ///
+    /// # Safety
+    /// AVX2 is enabled in the caller; `r` points to 24 readable floats.
+    #[inline(always)]
+    unsafe fn load_packed(r: *const f32) -> [__m256; 3] {
+        // SAFETY: the caller's promise.
+        unsafe {
+            unpack3([
+                _mm256_loadu_ps(r),
+                _mm256_loadu_ps(r.add(8)),
+                _mm256_loadu_ps(r.add(16)),
+            ])
+        }
+    }
+
+    /// The inverse of [`load_packed`].
+    ///
+    /// # Safety
+    /// AVX2 is enabled in the caller; `r` points to 24 writable floats.
+    #[inline(always)]
+    unsafe fn store_packed(r: *mut f32, v: [__m256; 3]) {
+        let v = pack3(v);
+        // SAFETY: the caller's promise.
+        unsafe {
+            _mm256_storeu_ps(r, v[0]);
+            _mm256_storeu_ps(r.add(8), v[1]);
+            _mm256_storeu_ps(r.add(16), v[2]);
+        }
+    }
+
+    /// [`super::run`] of the first multiple of eight particles, eight at a time (with
+    /// the record in `start` unless it is null); returns how many it ran and the check.
+    ///
+    /// # Safety
+    /// The CPU has AVX2; the three slices have one length, and `start`, unless null,
+    /// points to that many writable records.
     #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn update_and_predict(
+    pub(super) unsafe fn run<const UPDATE: bool, const PREDICT: bool, const CHECK: bool>(
         hot: &mut [Vec4],
         base: &mut [Vec3A],
         velocity: &mut [Vec3],
+        start: *mut Vec3,
         s: &Boundary,
-    ) -> usize {
+    ) -> (usize, bool) {
         let whole = hot.len() / 8 * 8;
-        let (q, b, v) = (
+        let (q, b, v, x0) = (
             hot.as_mut_ptr().cast::<f32>(),
             base.as_mut_ptr().cast::<f32>(),
             velocity.as_mut_ptr().cast::<f32>(),
+            start.cast::<f32>(),
         );
         let (h, inv_h, damping) = (
             _mm256_set1_ps(s.h),
@@ -172,79 +321,83 @@ mod avx2 {
             _mm256_set1_ps(s.dv.y),
             _mm256_set1_ps(s.dv.z),
         ];
+        let (limit, infinity) = (
+            _mm256_set1_ps(crate::limits::MAX_COORDINATE),
+            _mm256_set1_ps(f32::INFINITY),
+        );
+        let magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
+        // All ones while every particle checked so far is in range.
+        let mut ok = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
         let mut i = 0;
         while i < whole {
             // SAFETY: particles i..i + 8 lie within the slices (i + 8 <= whole <= len):
             // 32 floats of `hot` and of `base` (16-byte records) and 24 of `velocity`
-            // (12-byte records) from the record of particle i.
+            // and of `start` (12-byte records) from the record of particle i.
             unsafe {
                 let (q, b, v) = (q.add(4 * i), b.add(4 * i), v.add(3 * i));
-                let p = to_lanes([
-                    _mm_loadu_ps(q),
-                    _mm_loadu_ps(q.add(4)),
-                    _mm_loadu_ps(q.add(8)),
-                    _mm_loadu_ps(q.add(12)),
-                    _mm_loadu_ps(q.add(16)),
-                    _mm_loadu_ps(q.add(20)),
-                    _mm_loadu_ps(q.add(24)),
-                    _mm_loadu_ps(q.add(28)),
-                ]);
-                let a = to_lanes([
-                    _mm_loadu_ps(b),
-                    _mm_loadu_ps(b.add(4)),
-                    _mm_loadu_ps(b.add(8)),
-                    _mm_loadu_ps(b.add(12)),
-                    _mm_loadu_ps(b.add(16)),
-                    _mm_loadu_ps(b.add(20)),
-                    _mm_loadu_ps(b.add(24)),
-                    _mm_loadu_ps(b.add(28)),
-                ]);
-                let u = unpack3([
-                    _mm256_loadu_ps(v),
-                    _mm256_loadu_ps(v.add(8)),
-                    _mm256_loadu_ps(v.add(16)),
-                ]);
+                let p = load_records(q);
+                let a = load_records(b);
+                let u = load_packed(v);
+                if !x0.is_null() {
+                    // position_of: base + displacement.
+                    let x = [
+                        _mm256_add_ps(a[0], p[0]),
+                        _mm256_add_ps(a[1], p[1]),
+                        _mm256_add_ps(a[2], p[2]),
+                    ];
+                    store_packed(x0.add(3 * i), x);
+                }
                 // Lanes of pinned particles keep their values (the scalar loop skips them).
                 let pinned = _mm256_cmp_ps::<_CMP_EQ_OQ>(p[3], _mm256_setzero_ps());
-                let mut hot_out = p;
-                let mut base_out = a;
-                let mut vel_out = u;
-                // The fourth lane of a base record is padding, which the scalar loop's
-                // four-lane sum also writes: the same sum here keeps the bytes equal.
-                base_out[3] = _mm256_blendv_ps(_mm256_add_ps(a[3], p[3]), a[3], pinned);
-                for c in 0..3 {
-                    // The velocity update: u + d / h, damped.
-                    let w = _mm256_mul_ps(_mm256_add_ps(u[c], _mm256_mul_ps(p[c], inv_h)), damping);
-                    // predict_one: the exact rebase (two_sum), then symplectic Euler.
-                    let sum = _mm256_add_ps(a[c], p[c]);
-                    let bb = _mm256_sub_ps(sum, a[c]);
-                    let rest = _mm256_add_ps(
-                        _mm256_sub_ps(a[c], _mm256_sub_ps(sum, bb)),
-                        _mm256_sub_ps(p[c], bb),
-                    );
-                    let vel = _mm256_add_ps(w, dv[c]);
-                    let d = _mm256_add_ps(rest, _mm256_mul_ps(vel, h));
-                    hot_out[c] = _mm256_blendv_ps(d, p[c], pinned);
-                    base_out[c] = _mm256_blendv_ps(sum, a[c], pinned);
-                    let out = _mm256_sub_ps(vel, _mm256_mul_ps(d, inv_h));
-                    vel_out[c] = _mm256_blendv_ps(out, u[c], pinned);
+                let mut w = u;
+                if UPDATE {
+                    for c in 0..3 {
+                        // u + d / h, damped.
+                        let new =
+                            _mm256_mul_ps(_mm256_add_ps(u[c], _mm256_mul_ps(p[c], inv_h)), damping);
+                        w[c] = _mm256_blendv_ps(new, u[c], pinned);
+                    }
                 }
-                let r = to_records(hot_out);
-                for (k, r) in r.into_iter().enumerate() {
-                    _mm_storeu_ps(q.add(4 * k), r);
+                let (mut hot_out, mut base_out, mut vel_out) = (p, a, w);
+                if PREDICT {
+                    // The fourth lane of a base record is padding, which the scalar
+                    // loop's four-lane sum also writes: the same sum keeps the bytes equal.
+                    base_out[3] = _mm256_blendv_ps(_mm256_add_ps(a[3], p[3]), a[3], pinned);
+                    for c in 0..3 {
+                        // predict_one: the exact rebase (two_sum), then symplectic Euler.
+                        let sum = _mm256_add_ps(a[c], p[c]);
+                        let bb = _mm256_sub_ps(sum, a[c]);
+                        let rest = _mm256_add_ps(
+                            _mm256_sub_ps(a[c], _mm256_sub_ps(sum, bb)),
+                            _mm256_sub_ps(p[c], bb),
+                        );
+                        let vel = _mm256_add_ps(w[c], dv[c]);
+                        let d = _mm256_add_ps(rest, _mm256_mul_ps(vel, h));
+                        let out = _mm256_sub_ps(vel, _mm256_mul_ps(d, inv_h));
+                        hot_out[c] = _mm256_blendv_ps(d, p[c], pinned);
+                        base_out[c] = _mm256_blendv_ps(sum, a[c], pinned);
+                        vel_out[c] = _mm256_blendv_ps(out, u[c], pinned);
+                    }
+                    store_records(q, hot_out);
+                    store_records(b, base_out);
                 }
-                let r = to_records(base_out);
-                for (k, r) in r.into_iter().enumerate() {
-                    _mm_storeu_ps(b.add(4 * k), r);
+                if UPDATE || PREDICT {
+                    store_packed(v, vel_out);
                 }
-                let r = pack3(vel_out);
-                _mm256_storeu_ps(v, r[0]);
-                _mm256_storeu_ps(v.add(8), r[1]);
-                _mm256_storeu_ps(v.add(16), r[2]);
+                if CHECK {
+                    // in_range: |x| <= the limit (false for NaN), |v| finite.
+                    for c in 0..3 {
+                        let x = _mm256_add_ps(base_out[c], hot_out[c]);
+                        let x = _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_and_ps(x, magnitude), limit);
+                        let v = _mm256_and_ps(vel_out[c], magnitude);
+                        let v = _mm256_cmp_ps::<_CMP_LT_OQ>(v, infinity);
+                        ok = _mm256_and_ps(ok, _mm256_and_ps(x, v));
+                    }
+                }
             }
             i += 8;
         }
-        whole
+        (whole, _mm256_movemask_ps(ok) == 0xFF)
     }
 }
 
@@ -291,34 +444,114 @@ mod tests {
         out
     }
 
-    /// The AVX2 loop (where the CPU has it) writes the scalar definition's bytes, for
-    /// lengths that leave every remainder and with pinned particles (w = 0 and -0)
-    /// between moving ones.
+    /// The AVX2 loop (where the CPU has it) writes the scalar definition's bytes in
+    /// each pass, for lengths that leave every remainder and with pinned particles (w =
+    /// 0 and -0) between moving ones; the range check finds a bad particle in the eight-
+    /// wide part and in the remainder.
     #[test]
-    fn the_eight_wide_pass_gives_the_scalar_bits() {
+    fn the_eight_wide_passes_give_the_scalar_bits() {
         let s = Boundary {
             h: 1.0 / 600.0,
             inv_h: 600.0,
             damping: 0.999,
             dv: Vec3A::new(0.01, -9.81 / 600.0, 0.0),
         };
-        for n in [0, 1, 7, 8, 9, 16, 23, 64, 1001] {
-            let (mut hot, mut base, mut velocity) = rows(n, n as u32 + 1);
-            let (mut hot2, mut base2, mut velocity2) =
-                (hot.clone(), base.clone(), velocity.clone());
-            update_and_predict(&mut hot, &mut base, &mut velocity, &s);
-            scalar(&mut hot2, &mut base2, &mut velocity2, &s);
-            assert_eq!(
-                bits(&hot, &base, &velocity),
-                bits(&hot2, &base2, &velocity2),
-                "n = {n}"
-            );
-            // Something moved (the comparison is not of two untouched arrays).
-            if n > 0 {
-                let (h0, b0, v0) = rows(n, n as u32 + 1);
-                assert_ne!(bits(&hot, &base, &velocity), bits(&h0, &b0, &v0));
+        type Pass = fn(&mut [Vec4], &mut [Vec3A], &mut [Vec3], &mut [Vec3], &Boundary) -> bool;
+        let passes: [(&str, Pass, Pass); 6] = [
+            (
+                "update and predict",
+                |h, b, v, _, s| {
+                    update_and_predict(h, b, v, s);
+                    true
+                },
+                |h, b, v, _, s| scalar::<true, true, false>(h, b, v, None, s),
+            ),
+            (
+                "predict",
+                |h, b, v, _, s| {
+                    predict(h, b, v, None, s);
+                    true
+                },
+                |h, b, v, _, s| scalar::<false, true, false>(h, b, v, None, s),
+            ),
+            (
+                "predict and record",
+                |h, b, v, x, s| {
+                    predict(h, b, v, Some(x), s);
+                    true
+                },
+                |h, b, v, x, s| scalar::<false, true, false>(h, b, v, Some(x), s),
+            ),
+            (
+                "record",
+                |h, b, v, x, _| {
+                    record(h, b, v, x);
+                    true
+                },
+                |h, b, v, x, s| scalar::<false, false, false>(h, b, v, Some(x), s),
+            ),
+            (
+                "update",
+                |h, b, v, _, s| update_velocities::<false>(h, b, v, s),
+                |h, b, v, _, s| scalar::<true, false, false>(h, b, v, None, s),
+            ),
+            (
+                "update and check",
+                |h, b, v, _, s| update_velocities::<true>(h, b, v, s),
+                |h, b, v, _, s| scalar::<true, false, true>(h, b, v, None, s),
+            ),
+        ];
+        for (name, pass, definition) in passes {
+            for n in [0, 1, 7, 8, 9, 16, 23, 64, 1001] {
+                let (mut hot, mut base, mut velocity) = rows(n, n as u32 + 1);
+                let mut start = vec![Vec3::splat(7.0); n];
+                let (mut hot2, mut base2, mut velocity2, mut start2) =
+                    (hot.clone(), base.clone(), velocity.clone(), start.clone());
+                let ok = pass(&mut hot, &mut base, &mut velocity, &mut start, &s);
+                let ok2 = definition(&mut hot2, &mut base2, &mut velocity2, &mut start2, &s);
+                assert_eq!(ok, ok2, "{name}, n = {n}");
+                assert_eq!(
+                    bits(&hot, &base, &velocity),
+                    bits(&hot2, &base2, &velocity2),
+                    "{name}, n = {n}"
+                );
+                let start_bits = |x: &[Vec3]| -> Vec<u32> {
+                    x.iter()
+                        .flat_map(|v| v.to_array().map(f32::to_bits))
+                        .collect()
+                };
+                assert_eq!(start_bits(&start), start_bits(&start2), "{name}, n = {n}");
+                // Something moved (the comparison is not of two untouched arrays).
+                if n > 0 {
+                    let (h0, b0, v0) = rows(n, n as u32 + 1);
+                    let moved = bits(&hot, &base, &velocity) != bits(&h0, &b0, &v0);
+                    let recorded = start.iter().all(|x| *x != Vec3::splat(7.0));
+                    assert!(moved || recorded, "{name}, n = {n}");
+                }
             }
         }
+        // The check: a NaN velocity, an infinite one, a position past the limit, in the
+        // eight-wide part (particle 3) and in the remainder (particle 9) of 12.
+        for at in [3, 9] {
+            for bad in 0..3 {
+                let (mut hot, mut base, mut velocity) = rows(12, 5);
+                hot[at].w = 1.0;
+                match bad {
+                    0 => velocity[at].y = f32::NAN,
+                    1 => velocity[at].z = f32::INFINITY,
+                    _ => base[at].x = -2e9,
+                }
+                let ok = update_velocities::<true>(&mut hot, &mut base, &mut velocity, &s);
+                assert!(!ok, "particle {at}, case {bad}");
+            }
+        }
+        let (mut hot, mut base, mut velocity) = rows(12, 5);
+        assert!(update_velocities::<true>(
+            &mut hot,
+            &mut base,
+            &mut velocity,
+            &s
+        ));
     }
 
     /// A pinned particle keeps its record; a free one at rest with no gravity keeps

@@ -19,9 +19,12 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{run_pass, ParticleRows, Stage, StepContext};
-use crate::kernels::predict::{predict_one, update_and_predict, Boundary};
+use crate::kernels::predict::{
+    predict as predict_rows, predict_one, record, update_and_predict,
+    update_velocities as update_velocities_rows, Boundary,
+};
 use crate::math::{Vec3, Vec3A};
-use crate::particles::{position_of, Particles};
+use crate::particles::Particles;
 use crate::solver::parallel::{Executor, Rows, CHUNK};
 
 /// What the step found out about finiteness.
@@ -214,21 +217,21 @@ fn predict<const SAVE: bool>(
         Rows::new(&mut particles.velocity),
         Rows::new(&mut particles.step_start[..n]),
     );
-    // SIMD vectors (Vec3A) inside; the arrays keep their compact layouts.
-    let (dv, inv_h) = (Vec3A::from(gravity * h), 1.0 / h);
+    let s = Boundary {
+        h,
+        inv_h: 1.0 / h,
+        damping: 1.0,
+        dv: Vec3A::from(gravity * h),
+    };
     exec.for_chunks_light(parts, |r, (hot, base, vel, start)| {
         for_pieces(skip, &r, |piece, frozen| {
             let (hot, base) = (&mut hot[piece.clone()], &mut base[piece.clone()]);
             let (vel, start) = (&mut vel[piece.clone()], &mut start[piece]);
-            for (((hot, base), vel), start) in hot.iter_mut().zip(base).zip(vel).zip(start) {
-                let p = *hot;
-                if SAVE {
-                    *start = position_of(*base, p);
-                }
-                if frozen || p.w == 0.0 {
-                    continue;
-                }
-                (*base, *hot, *vel) = predict_one(*base, p, *vel, dv, h, inv_h);
+            match (SAVE, frozen) {
+                (true, true) => record(hot, base, vel, start),
+                (false, true) => {}
+                (true, false) => predict_rows(hot, base, vel, Some(start), &s),
+                (false, false) => predict_rows(hot, base, vel, None, &s),
             }
         })
     });
@@ -300,10 +303,19 @@ fn update_velocities(
     exec: &Executor,
     skip: &[bool],
 ) -> bool {
-    let inv_h = 1.0 / h;
-    let (hot, base) = (&particles.hot, &particles.base);
+    let s = Boundary {
+        h,
+        inv_h: 1.0 / h,
+        damping: damping_factor,
+        dv: Vec3A::ZERO,
+    };
     let bad = AtomicBool::new(false);
-    exec.for_chunks_light(Rows::new(&mut particles.velocity), |r, vel| {
+    let parts = (
+        Rows::new(&mut particles.hot),
+        Rows::new(&mut particles.base),
+        Rows::new(&mut particles.velocity),
+    );
+    exec.for_chunks_light(parts, |r, (hot, base, vel)| {
         let mut all_finite = true;
         // A frozen particle keeps its velocity and position: nothing to update or
         // check (the last step it ran checked them).
@@ -311,21 +323,13 @@ fn update_velocities(
             if frozen {
                 return;
             }
-            let first = r.start + piece.start;
-            for (vel, i) in vel[piece.clone()].iter_mut().zip(first..) {
-                let p = hot[i];
-                let v = if p.w == 0.0 {
-                    *vel
-                } else {
-                    let v = Vec3A::from(*vel) + Vec3A::from_vec4(p) * inv_h;
-                    let v: Vec3 = (v * damping_factor).into();
-                    *vel = v;
-                    v
-                };
-                if check {
-                    all_finite &= crate::particles::in_range(position_of(base[i], p), v);
-                }
-            }
+            let (hot, base) = (&mut hot[piece.clone()], &mut base[piece.clone()]);
+            let vel = &mut vel[piece];
+            all_finite &= if check {
+                update_velocities_rows::<true>(hot, base, vel, &s)
+            } else {
+                update_velocities_rows::<false>(hot, base, vel, &s)
+            };
         });
         if !all_finite {
             bad.store(true, Ordering::Relaxed);
