@@ -437,43 +437,48 @@ fn colour_by_family<const K: usize>(
     particle_count: usize,
 ) -> Result<crate::solver::colouring::Colouring> {
     const WHAT: &str = "constraint schedule";
-    let span = |item: &[u32; K]| item[K - 1] as i64 - item[0] as i64;
-    // Each family's key: the id of its first item (sorted by block, span, id, the
-    // first of each run).
-    let mut by_span = try_with_capacity::<(u32, i64, u32)>(items.len(), WHAT)?;
-    by_span.extend(
-        items
-            .iter()
-            .enumerate()
-            .map(|(k, item)| (item[0] / size, span(item), k as u32)),
-    );
-    by_span.sort_unstable();
-    let mut family = try_with_capacity::<u32>(items.len(), WHAT)?;
-    family.resize(items.len(), 0);
-    let mut first = 0;
-    for (j, &(block, s, k)) in by_span.iter().enumerate() {
-        if j == 0 || (by_span[j - 1].0, by_span[j - 1].1) != (block, s) {
-            first = k;
-        }
-        family[k as usize] = first;
-    }
-    drop(by_span);
-    let mut order = try_with_capacity::<(u32, u32, u32, u32)>(items.len(), WHAT)?;
+    // One sort by (block, span, first particle, id) puts each family in a run, in its
+    // final order; the runs are then ordered by (block, first id of the run).
+    let family = |item: &[u32; K]| {
+        let span = item[K - 1] as i64 - item[0] as i64 + (1i64 << 32);
+        ((item[0] / size) as u64) << 33 | span as u64
+    };
+    let mut order = try_with_capacity::<(u64, u32, u32)>(items.len(), WHAT)?;
     order.extend(
         items
             .iter()
             .enumerate()
-            .map(|(k, item)| (item[0] / size, family[k], item[0], k as u32)),
+            .map(|(k, item)| (family(item), item[0], k as u32)),
     );
-    drop(family);
     order.sort_unstable();
+    // The runs: (block, first id, start, end).
+    let mut runs: Vec<(u64, u32, usize, usize)> = Vec::new();
+    let mut start = 0;
+    while start < order.len() {
+        let key = order[start].0;
+        let mut end = start;
+        let mut first = u32::MAX;
+        while end < order.len() && order[end].0 == key {
+            first = first.min(order[end].2);
+            end += 1;
+        }
+        crate::error::try_reserve(&mut runs, 1, WHAT)?;
+        runs.push((key >> 33, first, start, end));
+        start = end;
+    }
+    runs.sort_unstable();
+    let mut sorted_ids = try_with_capacity::<u32>(items.len(), WHAT)?;
+    for &(.., start, end) in &runs {
+        sorted_ids.extend(order[start..end].iter().map(|&(.., k)| k));
+    }
+    drop((runs, order));
     let mut sorted = try_with_capacity::<[u32; K]>(items.len(), WHAT)?;
-    sorted.extend(order.iter().map(|&(.., k)| items[k as usize]));
+    sorted.extend(sorted_ids.iter().map(|&k| items[k as usize]));
     let by_family = colour_greedy(&sorted, particle_count)?;
     drop(sorted);
     let mut colour = try_with_capacity::<u32>(items.len(), "constraint colours")?;
     colour.resize(items.len(), 0);
-    for (&(.., k), &c) in order.iter().zip(&by_family.colour) {
+    for (&k, &c) in sorted_ids.iter().zip(&by_family.colour) {
         colour[k as usize] = c;
     }
     Ok(crate::solver::colouring::Colouring {
