@@ -632,6 +632,85 @@ mod tests {
         s
     }
 
+    /// A grid cloth's families are coloured in the host's order (stretch before shear
+    /// before bending) and along whole rows: every link to the next row of one grid
+    /// row shares a colour (but at the two edge columns, whose particles have one link
+    /// along the row, so the greedy colouring finds a lower colour free), and so do the
+    /// diagonals of a row (in id order they alternated by column); the links along a
+    /// row take two colours (every other one), and the two-apart links two (pairs of
+    /// neighbours).
+    #[test]
+    fn a_grid_is_coloured_family_by_family_along_its_rows() {
+        let n = 64u32;
+        let [stretch, shear, bend] = crate::scenes::cloth_pairs(n, 0);
+        let items = [stretch, shear, bend].concat();
+        let (slot_of, s) = build(&items, (n * n) as usize).unwrap();
+        check(&items, (n * n) as usize);
+        // The colour of each slot, within its block.
+        let mut colour_of = vec![u32::MAX; items.len()];
+        for b in 0..s.blocks.len() {
+            for (c, r) in s.block_colours(b).enumerate() {
+                for slot in r {
+                    colour_of[slot] = c as u32;
+                }
+            }
+        }
+        let colour = |pair: [u32; 2]| {
+            let id = items.iter().position(|&p| p == pair).expect("a link");
+            colour_of[slot_of[id] as usize]
+        };
+        let size = block_size((n * n) as usize);
+        let rows_per_block = size / n;
+        for row in 0..n {
+            // Rows inside a block, away from its edges (where a particle has fewer
+            // links, and the greedy colouring finds lower colours free).
+            if !(2..rows_per_block - 2).contains(&(row % rows_per_block)) {
+                continue;
+            }
+            let down: Vec<u32> = (1..n - 1)
+                .map(|x| colour([row * n + x, (row + 1) * n + x]))
+                .collect();
+            assert!(down.iter().all(|&c| c == down[0]), "row {row}: {down:?}");
+            let along: Vec<u32> = (0..n - 1)
+                .map(|x| colour([row * n + x, row * n + x + 1]))
+                .collect();
+            for x in 2..n as usize - 1 {
+                assert_eq!(along[x], along[x - 2], "row {row}, link {x}: {along:?}");
+            }
+            assert_ne!(along[0], along[1]);
+            // The links two apart: neighbours in pairs, the pairs alternating.
+            let bend: Vec<u32> = (2..n - 4)
+                .map(|x| colour([row * n + x, row * n + x + 2]))
+                .collect();
+            for x in 2..bend.len() - 4 {
+                let paired = (bend[x] == bend[x - 1]) != (bend[x] == bend[x + 1]);
+                assert!(paired, "row {row}, bending link {x}: {bend:?}");
+                assert_eq!(
+                    bend[x],
+                    bend[x + 4],
+                    "row {row}, bending link {x}: {bend:?}"
+                );
+            }
+            // The diagonals: whole rows too, but for a wedge from each end of the block's
+            // first row, as wide as the row is far from it (where the greedy colouring
+            // finds the colours of the other diagonal free).
+            let wedge = (row % rows_per_block) as usize + 2;
+            for (name, dx) in [("diagonal", [0, 1]), ("antidiagonal", [1, 0])] {
+                let d: Vec<u32> = (0..n - 1)
+                    .map(|x| colour([row * n + x + dx[0], (row + 1) * n + x + dx[1]]))
+                    .collect();
+                assert!(
+                    d[wedge..d.len() - wedge].iter().all(|&c| c == d[wedge]),
+                    "row {row}, {name}: {d:?}"
+                );
+            }
+            // The host's order: stretch first, bending last.
+            let shear = colour([row * n + 5, (row + 1) * n + 6]);
+            assert!(along[4].max(along[5]).max(down[4]) < shear);
+            assert!(shear < bend[4].min(bend[6]));
+        }
+    }
+
     #[test]
     fn block_size_aims_at_eight_blocks_within_bounds() {
         assert_eq!(block_size(10), MIN_BLOCK);
