@@ -90,7 +90,8 @@ pub(crate) fn record(
 /// The velocity update (`v = u + d / h`, then damping) of every particle of the rows
 /// but the pinned ones; with `CHECK`, returns whether every particle's position and
 /// velocity is finite and within the coordinate limit (`particles::in_range`), else
-/// true. Panics unless the other slices are at least as long as `hot`.
+/// true. `hot` and `base` are only read. Panics unless the other slices are at least
+/// as long as `hot`.
 pub(crate) fn update_velocities<const CHECK: bool>(
     hot: &mut [Vec4],
     base: &mut [Vec3A],
@@ -111,6 +112,8 @@ fn run<const UPDATE: bool, const PREDICT: bool, const CHECK: bool>(
 ) -> bool {
     let n = hot.len();
     let (base, velocity) = (&mut base[..n], &mut velocity[..n]);
+    // (Mutated only where the AVX2 loop is compiled.)
+    #[allow(unused_mut)]
     let mut start = start.map(|start| &mut start[..n]);
     #[allow(unused_mut)]
     let (mut done, mut ok) = (0, true);
