@@ -379,9 +379,9 @@ mod avx {
     /// As [`copy_in`], `hot` writable.
     #[inline(always)]
     unsafe fn copy_out(rows: &Rows, hot: *mut Vec4, len: usize) {
-        use crate::kernels::simd::avx::to_records;
+        use crate::kernels::simd::avx::store_lanes;
         let mut i = 0;
-        // SAFETY: the caller's promise.
+        // SAFETY: the caller's promise (records i..i + 8 lie within the `len`).
         unsafe {
             while i + 8 <= len {
                 let v = [
@@ -390,9 +390,7 @@ mod avx {
                     _mm256_loadu_ps(rows.row(2).add(i)),
                     _mm256_loadu_ps(rows.row(3).add(i)),
                 ];
-                for (k, rec) in to_records(v).into_iter().enumerate() {
-                    _mm_storeu_ps(hot.add(i + k) as *mut f32, rec);
-                }
+                store_lanes(hot.add(i) as *mut f32, v);
                 i += 8;
             }
             while i < len {

@@ -10,14 +10,17 @@
 use crate::math::{two_sum3, Vec3, Vec3A, Vec4};
 use crate::particles::{in_range, position_of};
 
-/// The constants of one substep boundary: the substep `h` (s), `1 / h`, the world's
-/// damping factor of the substep (the velocity update's) and gravity's velocity change
-/// over it, `g h` (m/s; the predict's).
+/// The constants of the passes at one substep boundary.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Boundary {
+    /// The substep (s).
     pub h: f32,
+    /// 1 / h (1/s).
     pub inv_h: f32,
+    /// The world's damping factor over the substep (dimensionless, the velocity
+    /// update's).
     pub damping: f32,
+    /// Gravity's velocity change over the substep, g h (m/s; the predict's).
     pub dv: Vec3A,
 }
 
@@ -78,6 +81,7 @@ pub(crate) fn record(
     velocity: &mut [Vec3],
     start: &mut [Vec3],
 ) {
+    // No update nor predict: the constants are not read.
     let s = Boundary {
         h: 1.0,
         inv_h: 1.0,
@@ -169,7 +173,7 @@ fn scalar<const UPDATE: bool, const PREDICT: bool, const CHECK: bool>(
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::Boundary;
-    use crate::kernels::simd::avx::{to_lanes, to_records};
+    use crate::kernels::simd::avx::{load_lanes, store_lanes};
     use crate::math::{Vec3, Vec3A, Vec4};
     use std::arch::x86_64::*;
 
@@ -226,39 +230,6 @@ mod avx2 {
                 _mm256_blend_ps::<X1>(_mm256_blend_ps::<X0>(y, z), x),
                 _mm256_blend_ps::<X2>(_mm256_blend_ps::<X1>(y, z), x),
             ]
-        }
-    }
-
-    /// Eight 16-byte records from `r` as four rows of eight lanes.
-    ///
-    /// # Safety
-    /// AVX is enabled in the caller; `r` points to 32 readable floats.
-    #[inline(always)]
-    unsafe fn load_records(r: *const f32) -> [__m256; 4] {
-        // SAFETY: the caller's promise (eight records of four floats).
-        unsafe {
-            to_lanes([
-                _mm_loadu_ps(r),
-                _mm_loadu_ps(r.add(4)),
-                _mm_loadu_ps(r.add(8)),
-                _mm_loadu_ps(r.add(12)),
-                _mm_loadu_ps(r.add(16)),
-                _mm_loadu_ps(r.add(20)),
-                _mm_loadu_ps(r.add(24)),
-                _mm_loadu_ps(r.add(28)),
-            ])
-        }
-    }
-
-    /// The inverse of [`load_records`].
-    ///
-    /// # Safety
-    /// AVX is enabled in the caller; `r` points to 32 writable floats.
-    #[inline(always)]
-    unsafe fn store_records(r: *mut f32, v: [__m256; 4]) {
-        for (k, rec) in to_records(v).into_iter().enumerate() {
-            // SAFETY: the caller's promise (eight records of four floats).
-            unsafe { _mm_storeu_ps(r.add(4 * k), rec) };
         }
     }
 
@@ -338,8 +309,8 @@ mod avx2 {
             // and of `start` (12-byte records) from the record of particle i.
             unsafe {
                 let (q, b, v) = (q.add(4 * i), b.add(4 * i), v.add(3 * i));
-                let p = load_records(q);
-                let a = load_records(b);
+                let p = load_lanes(q);
+                let a = load_lanes(b);
                 let u = load_packed(v);
                 if !x0.is_null() {
                     // position_of: base + displacement.
@@ -381,8 +352,8 @@ mod avx2 {
                         base_out[c] = _mm256_blendv_ps(sum, a[c], pinned);
                         vel_out[c] = _mm256_blendv_ps(out, u[c], pinned);
                     }
-                    store_records(q, hot_out);
-                    store_records(b, base_out);
+                    store_lanes(q, hot_out);
+                    store_lanes(b, base_out);
                 }
                 if UPDATE || PREDICT {
                     store_packed(v, vel_out);

@@ -179,4 +179,18 @@ pub(crate) mod avx {
             ]
         }
     }
+
+    /// The inverse of [`load_lanes`]: four rows of eight lanes stored as eight
+    /// consecutive 16-byte records at `r`.
+    ///
+    /// # Safety
+    /// AVX is enabled in the caller; `r` points to 32 writable floats.
+    #[inline(always)]
+    pub(crate) unsafe fn store_lanes(r: *mut f32, v: [__m256; 4]) {
+        for (k, record) in to_records(v).into_iter().enumerate() {
+            // SAFETY: per the contract, r.add(4 * k) for k < 8 writes within the 32
+            // floats.
+            unsafe { _mm_storeu_ps(r.add(4 * k), record) };
+        }
+    }
 }
