@@ -373,7 +373,10 @@ impl DistanceConstraints {
             velocity,
             ..
         } = particles;
-        // The fused particle pass, over a block's rows (`Sweep::run`).
+        // The fused particle pass, over a block's rows (`Sweep::run`), or inside the
+        // grid kernel's copy of a block.
+        #[cfg(target_arch = "x86_64")]
+        let boundary = prologue.map(|p| &p.boundary);
         let rows = prologue.map(row_pass);
         let rows = rows.as_ref().map(|f| f as _);
         // The blocks laid out like a grid run the grid kernel (`kernels::distance_grid`).
@@ -381,7 +384,9 @@ impl DistanceConstraints {
         let (grid, scratch) = (&self.grid, DisjointSlice::new(&mut self.grid_scratch));
         #[cfg(target_arch = "x86_64")]
         let hook = |b: &BlockRun<'_, 2>| {
-            b.distance_grid(grid, &scratch, rest, softness, uniform, fresh, inv_h2)
+            b.distance_grid(
+                grid, &scratch, rest, softness, uniform, fresh, inv_h2, boundary,
+            )
         };
         #[cfg(target_arch = "x86_64")]
         let block: Option<BlockHook<'_, 2>> = Some(&hook);
@@ -743,7 +748,7 @@ pub(crate) fn validate(
 /// three slices), for a fused sweep or gather.
 fn row_pass(pass: ParticlePass<'_>) -> impl Fn(&mut [Vec4], &mut [Vec3A], &mut [Vec3]) + Sync + '_ {
     move |hot, base, velocity| {
-        pass(ParticleRows {
+        pass.run(ParticleRows {
             hot,
             base,
             velocity,
@@ -792,10 +797,12 @@ mod tests {
         (particles, new)
     }
 
-    /// Four sweeps (two substeps of two iterations) of a cloth with the grid kernel
-    /// and without it: the hot records and λ of each, as bits.
+    /// Four sweeps (two substeps of two iterations, the second substep's first sweep
+    /// with the velocity update and predict fused in) of a cloth with the grid kernel
+    /// and without it: the hot records, λ, base positions and velocities, as bits.
     fn sweeps(grid: bool, soft: bool, threads: usize) -> (Vec<[u32; 4]>, Vec<u32>) {
-        let (mut particles, mut new) = cloth(128);
+        // 127 × 127: the last block's particle count is not a multiple of eight.
+        let (mut particles, mut new) = cloth(127);
         if soft {
             for (k, c) in new.iter_mut().enumerate() {
                 match k % 3 {
@@ -822,6 +829,14 @@ mod tests {
             substep: 0,
             substeps: 1,
         };
+        let between = crate::pipeline::BetweenSubsteps {
+            boundary: crate::kernels::predict::Boundary {
+                h: 1.0 / 60.0,
+                inv_h: 60.0,
+                damping: 0.99,
+                dv: Vec3A::new(0.0, -9.81 / 60.0, 0.0),
+            },
+        };
         for it in 0..4 {
             set.solve_gauss_seidel(
                 &mut particles,
@@ -829,15 +844,24 @@ mod tests {
                 it % 2 == 0,
                 &exec,
                 threads,
-                None,
+                (it == 2).then_some(&between),
                 phase,
             );
         }
+        let bits = |v: [f32; 3]| v.map(f32::to_bits);
         (
             particles
                 .hot
                 .iter()
                 .map(|h| h.to_array().map(f32::to_bits))
+                .chain(particles.base.iter().map(|b| {
+                    let [x, y, z] = bits(b.to_array());
+                    [x, y, z, 0]
+                }))
+                .chain(particles.velocity.iter().map(|v| {
+                    let [x, y, z] = bits(v.to_array());
+                    [x, y, z, 0]
+                }))
                 .collect(),
             set.lambda.iter().map(|l| l.to_bits()).collect(),
         )
@@ -856,7 +880,7 @@ mod tests {
                 let grid = sweeps(true, soft, threads);
                 assert!(
                     grid.0 == reference.0,
-                    "positions differ (soft {soft}, {threads} threads)"
+                    "positions or velocities differ (soft {soft}, {threads} threads)"
                 );
                 assert!(
                     grid.1 == reference.1,

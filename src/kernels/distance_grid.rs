@@ -206,6 +206,13 @@ impl GridPlan {
         at..at + ROWS * self.size
     }
 
+    /// The particles of block item `b` (it must run this kernel). Panics for a block
+    /// that does not.
+    pub(crate) fn particles_of(&self, b: usize) -> Range<usize> {
+        let block = self.blocks[b].as_ref().expect("a planned block");
+        block.first as usize..(block.first + block.len) as usize
+    }
+
     /// Slots in groups and slots alone, over every planned block.
     #[cfg(test)]
     pub(crate) fn coverage(&self) -> (usize, usize) {
@@ -272,25 +279,33 @@ mod avx {
     use super::{GridPlan, Group, Kind, Single, Slots, ROWS};
     use crate::kernels::distance::MIN_LENGTH;
     use crate::kernels::distance_avx::{softness_terms, solve8, Block};
-    use crate::math::{Vec3A, Vec4};
+    use crate::kernels::predict::avx2::{eight, Lanes};
+    use crate::kernels::predict::{update_and_predict, Boundary};
+    use crate::math::{Vec3, Vec3A, Vec4};
 
     /// Projects block item `b`'s colours in turn with its grid plan: copies the block's
     /// particles into `scratch` (its [`GridPlan::scratch_of`] range), runs the groups and
-    /// single slots of each colour there, and copies the hot records back.
+    /// single slots of each colour there, and copies the hot records back. With
+    /// `pass` (the substep boundary and the velocities), it first runs the velocity
+    /// update and predict (`predict::update_and_predict`) on the block's particles as
+    /// it copies them in: the same operations per particle, so the same bits, with
+    /// the hot records written once, by the copy back.
     ///
     /// # Safety
     /// The CPU has AVX and AVX2 (the plan is only made where it does); block item `b`
-    /// runs this kernel ([`GridPlan::runs_block`]); `hot` and `base` hold the block's
-    /// particles (`first..first + len` of its plan) and no other thread touches them nor
-    /// the block's slots and λ meanwhile (the sweep's stage 0); `slots` are the slots the
-    /// plan was built from.
+    /// runs this kernel ([`GridPlan::runs_block`]); `hot`, `base` and, with `pass`, the
+    /// velocities hold the block's particles (`first..first + len` of its plan) and no
+    /// other thread touches them nor the block's slots and λ meanwhile (the sweep's
+    /// stage 0); `slots` are the slots the plan was built from.
+    #[allow(clippy::too_many_arguments)]
     #[target_feature(enable = "avx,avx2")]
     pub(crate) unsafe fn project_block(
         plan: &GridPlan,
         b: usize,
         slots: &Slots<'_>,
         hot: *mut Vec4,
-        base: *const Vec3A,
+        base: *mut Vec3A,
+        pass: Option<(&Boundary, *mut Vec3)>,
         scratch: &mut [f32],
         inv_h2: f32,
     ) {
@@ -302,9 +317,22 @@ mod avx {
             p: scratch.as_mut_ptr(),
             size,
         };
-        // SAFETY: the block's particles are `first..first + len` of `hot` and `base`, this
-        // item's alone (safety section); the rows hold `size ≥ len` values each.
-        unsafe { copy_in(&rows, hot.add(first), base.add(first), len) };
+        // SAFETY: the block's particles are `first..first + len` of `hot`, `base` and the
+        // velocities, this item's alone (safety section); the rows hold `size ≥ len`
+        // values each.
+        unsafe {
+            match pass {
+                None => copy_in(&rows, hot.add(first), base.add(first), len),
+                Some((s, velocity)) => copy_in_after_pass(
+                    &rows,
+                    hot.add(first),
+                    base.add(first),
+                    velocity.add(first),
+                    len,
+                    s,
+                ),
+            }
+        }
         let rigid = slots.fresh && slots.uniform.map(f32::to_bits) == Some(0) && inv_h2.is_finite();
         for c in 0..block.colour_groups.len() - 1 {
             let groups =
@@ -362,14 +390,81 @@ mod avx {
                 }
                 i += 8;
             }
-            while i < len {
+            copy_in_from(rows, hot, base, i, len);
+        }
+    }
+
+    /// [`copy_in`] of records `from..len`, one at a time.
+    ///
+    /// # Safety
+    /// As [`copy_in`].
+    #[inline(always)]
+    unsafe fn copy_in_from(
+        rows: &Rows,
+        hot: *const Vec4,
+        base: *const Vec3A,
+        from: usize,
+        len: usize,
+    ) {
+        // SAFETY: the caller's promise.
+        unsafe {
+            for i in from..len {
                 let h = *hot.add(i);
                 let q = *base.add(i);
                 for (r, v) in [h.x, h.y, h.z, h.w, q.x, q.y, q.z].into_iter().enumerate() {
                     *rows.row(r).add(i) = v;
                 }
-                i += 1;
             }
+        }
+    }
+
+    /// [`copy_in`] of the records after the velocity update and predict
+    /// (`predict::update_and_predict`), which writes the base and velocity records
+    /// (the hot ones are left to [`copy_out`]).
+    ///
+    /// # Safety
+    /// AVX2 is enabled; `hot`, `base` and `velocity` point to `len` readable and
+    /// writable records each; the rows hold at least `len` values.
+    #[inline(always)]
+    unsafe fn copy_in_after_pass(
+        rows: &Rows,
+        hot: *mut Vec4,
+        base: *mut Vec3A,
+        velocity: *mut Vec3,
+        len: usize,
+        s: &Boundary,
+    ) {
+        let whole = len / 8 * 8;
+        // SAFETY: the caller's promise (particles i..i + 8 lie within the `len`).
+        unsafe {
+            let c = Lanes::new(s);
+            let mut ok = _mm256_setzero_ps(); // (no check)
+            let mut i = 0;
+            while i < whole {
+                let (h, q) = eight::<true, true, false, false>(
+                    &c,
+                    hot.add(i).cast(),
+                    base.add(i).cast(),
+                    velocity.add(i).cast(),
+                    std::ptr::null_mut(),
+                    &mut ok,
+                );
+                for (r, v) in h.into_iter().enumerate() {
+                    _mm256_storeu_ps(rows.row(r).add(i), v);
+                }
+                for (r, v) in q.into_iter().take(3).enumerate() {
+                    _mm256_storeu_ps(rows.row(4 + r).add(i), v);
+                }
+                i += 8;
+            }
+            let n = len - whole;
+            update_and_predict(
+                std::slice::from_raw_parts_mut(hot.add(whole), n),
+                std::slice::from_raw_parts_mut(base.add(whole), n),
+                std::slice::from_raw_parts_mut(velocity.add(whole), n),
+                s,
+            );
+            copy_in_from(rows, hot, base, whole, len);
         }
     }
 

@@ -171,7 +171,7 @@ fn scalar<const UPDATE: bool, const PREDICT: bool, const CHECK: bool>(
 }
 
 #[cfg(target_arch = "x86_64")]
-mod avx2 {
+pub(crate) mod avx2 {
     use super::Boundary;
     use crate::kernels::simd::avx::{load_lanes, store_lanes};
     use crate::math::{Vec3, Vec3A, Vec4};
@@ -264,6 +264,132 @@ mod avx2 {
         }
     }
 
+    /// The constants of a pass ([`Boundary`]) and of the range check, in lanes.
+    pub(crate) struct Lanes {
+        h: __m256,
+        inv_h: __m256,
+        damping: __m256,
+        dv: [__m256; 3],
+        limit: __m256,
+        infinity: __m256,
+        magnitude: __m256,
+    }
+
+    impl Lanes {
+        /// # Safety
+        /// AVX is enabled in the caller.
+        #[inline(always)]
+        pub(crate) unsafe fn new(s: &Boundary) -> Self {
+            // SAFETY: the caller's promise.
+            unsafe {
+                Lanes {
+                    h: _mm256_set1_ps(s.h),
+                    inv_h: _mm256_set1_ps(s.inv_h),
+                    damping: _mm256_set1_ps(s.damping),
+                    dv: [
+                        _mm256_set1_ps(s.dv.x),
+                        _mm256_set1_ps(s.dv.y),
+                        _mm256_set1_ps(s.dv.z),
+                    ],
+                    limit: _mm256_set1_ps(crate::limits::MAX_COORDINATE),
+                    infinity: _mm256_set1_ps(f32::INFINITY),
+                    magnitude: _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX)),
+                }
+            }
+        }
+    }
+
+    /// [`super::run`] of the eight particles whose hot records start at `q`, base
+    /// records at `b` and velocity records at `v` (with the record at `x0` unless it is
+    /// null; the check's answer and-ed into `ok`'s lanes): stores the base and velocity
+    /// records it changes, the hot records only with `STORE_HOT`, and returns the hot
+    /// and base records after the pass, in lanes.
+    ///
+    /// # Safety
+    /// AVX2 is enabled in the caller; `q` and `b` point to 32 floats (eight 16-byte
+    /// records) each, `v` and, unless null, `x0` to 24 (eight 12-byte records), all
+    /// readable and writable.
+    #[inline(always)]
+    pub(crate) unsafe fn eight<
+        const UPDATE: bool,
+        const PREDICT: bool,
+        const CHECK: bool,
+        const STORE_HOT: bool,
+    >(
+        c: &Lanes,
+        q: *mut f32,
+        b: *mut f32,
+        v: *mut f32,
+        x0: *mut f32,
+        ok: &mut __m256,
+    ) -> ([__m256; 4], [__m256; 4]) {
+        // SAFETY: the caller's promise.
+        unsafe {
+            let p = load_lanes(q);
+            let a = load_lanes(b);
+            let u = load_packed(v);
+            if !x0.is_null() {
+                // position_of: base + displacement.
+                let x = [
+                    _mm256_add_ps(a[0], p[0]),
+                    _mm256_add_ps(a[1], p[1]),
+                    _mm256_add_ps(a[2], p[2]),
+                ];
+                store_packed(x0, x);
+            }
+            // Lanes of pinned particles keep their values (the scalar loop skips them).
+            let pinned = _mm256_cmp_ps::<_CMP_EQ_OQ>(p[3], _mm256_setzero_ps());
+            let mut w = u;
+            if UPDATE {
+                for k in 0..3 {
+                    // u + d / h, damped.
+                    let new =
+                        _mm256_mul_ps(_mm256_add_ps(u[k], _mm256_mul_ps(p[k], c.inv_h)), c.damping);
+                    w[k] = _mm256_blendv_ps(new, u[k], pinned);
+                }
+            }
+            let (mut hot_out, mut base_out, mut vel_out) = (p, a, w);
+            if PREDICT {
+                // The fourth lane of a base record is padding, which the scalar loop's
+                // four-lane sum also writes: the same sum keeps the bytes equal.
+                base_out[3] = _mm256_blendv_ps(_mm256_add_ps(a[3], p[3]), a[3], pinned);
+                for k in 0..3 {
+                    // predict_one: the exact rebase (two_sum), then symplectic Euler.
+                    let sum = _mm256_add_ps(a[k], p[k]);
+                    let bb = _mm256_sub_ps(sum, a[k]);
+                    let rest = _mm256_add_ps(
+                        _mm256_sub_ps(a[k], _mm256_sub_ps(sum, bb)),
+                        _mm256_sub_ps(p[k], bb),
+                    );
+                    let vel = _mm256_add_ps(w[k], c.dv[k]);
+                    let d = _mm256_add_ps(rest, _mm256_mul_ps(vel, c.h));
+                    let out = _mm256_sub_ps(vel, _mm256_mul_ps(d, c.inv_h));
+                    hot_out[k] = _mm256_blendv_ps(d, p[k], pinned);
+                    base_out[k] = _mm256_blendv_ps(sum, a[k], pinned);
+                    vel_out[k] = _mm256_blendv_ps(out, u[k], pinned);
+                }
+                if STORE_HOT {
+                    store_lanes(q, hot_out);
+                }
+                store_lanes(b, base_out);
+            }
+            if UPDATE || PREDICT {
+                store_packed(v, vel_out);
+            }
+            if CHECK {
+                // in_range: |x| <= the limit (false for NaN), |v| finite.
+                for k in 0..3 {
+                    let x = _mm256_add_ps(base_out[k], hot_out[k]);
+                    let x = _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_and_ps(x, c.magnitude), c.limit);
+                    let v = _mm256_and_ps(vel_out[k], c.magnitude);
+                    let v = _mm256_cmp_ps::<_CMP_LT_OQ>(v, c.infinity);
+                    *ok = _mm256_and_ps(*ok, _mm256_and_ps(x, v));
+                }
+            }
+            (hot_out, base_out)
+        }
+    }
+
     /// [`super::run`] of the first multiple of eight particles, eight at a time (with
     /// the record in `start` unless it is null); returns how many it ran and the check.
     ///
@@ -285,21 +411,8 @@ mod avx2 {
             velocity.as_mut_ptr().cast::<f32>(),
             start.cast::<f32>(),
         );
-        let (h, inv_h, damping) = (
-            _mm256_set1_ps(s.h),
-            _mm256_set1_ps(s.inv_h),
-            _mm256_set1_ps(s.damping),
-        );
-        let dv = [
-            _mm256_set1_ps(s.dv.x),
-            _mm256_set1_ps(s.dv.y),
-            _mm256_set1_ps(s.dv.z),
-        ];
-        let (limit, infinity) = (
-            _mm256_set1_ps(crate::limits::MAX_COORDINATE),
-            _mm256_set1_ps(f32::INFINITY),
-        );
-        let magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX));
+        // SAFETY: AVX2 is enabled (target_feature).
+        let c = unsafe { Lanes::new(s) };
         // All ones while every particle checked so far is in range.
         let mut ok = _mm256_castsi256_ps(_mm256_set1_epi32(-1));
         let mut i = 0;
@@ -308,66 +421,15 @@ mod avx2 {
             // 32 floats of `hot` and of `base` (16-byte records) and 24 of `velocity`
             // and of `start` (12-byte records) from the record of particle i.
             unsafe {
-                let (q, b, v) = (q.add(4 * i), b.add(4 * i), v.add(3 * i));
-                let p = load_lanes(q);
-                let a = load_lanes(b);
-                let u = load_packed(v);
-                if !x0.is_null() {
-                    // position_of: base + displacement.
-                    let x = [
-                        _mm256_add_ps(a[0], p[0]),
-                        _mm256_add_ps(a[1], p[1]),
-                        _mm256_add_ps(a[2], p[2]),
-                    ];
-                    store_packed(x0.add(3 * i), x);
-                }
-                // Lanes of pinned particles keep their values (the scalar loop skips them).
-                let pinned = _mm256_cmp_ps::<_CMP_EQ_OQ>(p[3], _mm256_setzero_ps());
-                let mut w = u;
-                if UPDATE {
-                    for c in 0..3 {
-                        // u + d / h, damped.
-                        let new =
-                            _mm256_mul_ps(_mm256_add_ps(u[c], _mm256_mul_ps(p[c], inv_h)), damping);
-                        w[c] = _mm256_blendv_ps(new, u[c], pinned);
-                    }
-                }
-                let (mut hot_out, mut base_out, mut vel_out) = (p, a, w);
-                if PREDICT {
-                    // The fourth lane of a base record is padding, which the scalar
-                    // loop's four-lane sum also writes: the same sum keeps the bytes equal.
-                    base_out[3] = _mm256_blendv_ps(_mm256_add_ps(a[3], p[3]), a[3], pinned);
-                    for c in 0..3 {
-                        // predict_one: the exact rebase (two_sum), then symplectic Euler.
-                        let sum = _mm256_add_ps(a[c], p[c]);
-                        let bb = _mm256_sub_ps(sum, a[c]);
-                        let rest = _mm256_add_ps(
-                            _mm256_sub_ps(a[c], _mm256_sub_ps(sum, bb)),
-                            _mm256_sub_ps(p[c], bb),
-                        );
-                        let vel = _mm256_add_ps(w[c], dv[c]);
-                        let d = _mm256_add_ps(rest, _mm256_mul_ps(vel, h));
-                        let out = _mm256_sub_ps(vel, _mm256_mul_ps(d, inv_h));
-                        hot_out[c] = _mm256_blendv_ps(d, p[c], pinned);
-                        base_out[c] = _mm256_blendv_ps(sum, a[c], pinned);
-                        vel_out[c] = _mm256_blendv_ps(out, u[c], pinned);
-                    }
-                    store_lanes(q, hot_out);
-                    store_lanes(b, base_out);
-                }
-                if UPDATE || PREDICT {
-                    store_packed(v, vel_out);
-                }
-                if CHECK {
-                    // in_range: |x| <= the limit (false for NaN), |v| finite.
-                    for c in 0..3 {
-                        let x = _mm256_add_ps(base_out[c], hot_out[c]);
-                        let x = _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_and_ps(x, magnitude), limit);
-                        let v = _mm256_and_ps(vel_out[c], magnitude);
-                        let v = _mm256_cmp_ps::<_CMP_LT_OQ>(v, infinity);
-                        ok = _mm256_and_ps(ok, _mm256_and_ps(x, v));
-                    }
-                }
+                let x0 = if x0.is_null() { x0 } else { x0.add(3 * i) };
+                eight::<UPDATE, PREDICT, CHECK, true>(
+                    &c,
+                    q.add(4 * i),
+                    b.add(4 * i),
+                    v.add(3 * i),
+                    x0,
+                    &mut ok,
+                );
             }
             i += 8;
         }

@@ -37,6 +37,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::distance::{project_range, ParticleArrays, Slots};
 #[cfg(target_arch = "x86_64")]
 use super::distance_grid::{project_block, GridPlan};
+#[cfg(target_arch = "x86_64")]
+use super::predict::Boundary;
 use super::tether::{self, TetherSlots};
 use crate::error::{try_with_capacity, Result};
 use crate::math::{Vec3, Vec3A, Vec4};
@@ -268,9 +270,11 @@ impl<const K: usize> Sweep<K> {
     /// pieces of a run, which share no particle either); without, every run is whole.
     ///
     /// With `block`, a family may project a whole block item of stage 0 (its colours in
-    /// turn) itself: the hook is asked first, after the item's particle pass, when every
-    /// slot runs (no `active` classes), and the item's runs go to `f` only when it
-    /// declines.
+    /// turn) itself: the hook is asked first, when every slot runs (no `active`
+    /// classes); when it projects the block it has also run the particle pass (the
+    /// family's, the one `prologue` runs) over the item's range ([`BlockRun::pass`]).
+    /// When it declines, having touched nothing, the item's particle pass runs, then
+    /// its runs go to `f`.
     ///
     /// Panics unless the sweep was checked ([`Self::prepare`]), the particle arrays
     /// have one length, reaching every particle of the slots, and `lambda` has one
@@ -329,8 +333,24 @@ impl<const K: usize> Sweep<K> {
                 Some((classes, phase)) => classes.split(range, phase, one),
             };
             if stage == 0 {
-                if let Some(pass) = prologue {
-                    let r = plan.prologue_range(item, self.built_for, n);
+                let range = prologue.map(|_| plan.prologue_range(item, self.built_for, n));
+                // The hook is asked first; when it projects the block, it has also run
+                // the particle pass over the block's range (`BlockRun::pass`).
+                let whole = item < blocks
+                    && match (block, active) {
+                        (Some(hook), None) => hook(&BlockRun {
+                            item,
+                            arrays: &arrays,
+                            velocity: velocity.alias(),
+                            pass: range.clone(),
+                            _one_thread: PhantomData,
+                        }),
+                        _ => false,
+                    };
+                if whole {
+                    return;
+                }
+                if let (Some(pass), Some(r)) = (prologue, range) {
                     // SAFETY: the range of item `item` of the first stage, which no
                     // other item of the stage touches (ranges checked disjoint, and
                     // every block item's slots inside its own range, by `check`, which
@@ -348,18 +368,8 @@ impl<const K: usize> Sweep<K> {
                     pass(rows.0, rows.1, rows.2);
                 }
                 if item < blocks {
-                    let whole = match (block, active) {
-                        (Some(hook), None) => hook(&BlockRun {
-                            item,
-                            arrays: &arrays,
-                            _one_thread: PhantomData,
-                        }),
-                        _ => false,
-                    };
-                    if !whole {
-                        for colour in schedule.block_colours(item) {
-                            go(colour);
-                        }
+                    for colour in schedule.block_colours(item) {
+                        go(colour);
                     }
                 }
             } else {
@@ -408,7 +418,9 @@ impl StagePlan for WithPrologue<'_> {
 }
 
 /// A family's projection of a whole block item of a sweep's first stage
-/// ([`Sweep::run`]): returns whether it projected the block's colours.
+/// ([`Sweep::run`]): returns whether it projected the block's colours (and ran the
+/// particle pass over [`BlockRun::pass`] first); when it returns false it has touched
+/// nothing.
 pub(crate) type BlockHook<'a, const K: usize> = &'a (dyn Fn(&BlockRun<'_, K>) -> bool + Sync);
 
 /// A block item of a [`Sweep`]'s first stage, handed to a [`BlockHook`] while it is
@@ -418,6 +430,10 @@ pub(crate) struct BlockRun<'a, const K: usize> {
     /// The item: an entry of the schedule's `blocks`.
     item: usize,
     arrays: &'a Arrays<'a, K>,
+    velocity: DisjointSlice<'a, Vec3>,
+    /// The particles of the sweep's fused particle pass for this item, when the sweep
+    /// has one: a hook that projects the block runs that pass over them first.
+    pass: Option<Range<usize>>,
     _one_thread: PhantomData<Cell<()>>,
 }
 
@@ -426,6 +442,10 @@ impl BlockRun<'_, 2> {
     /// The grid kernel (`kernels::distance_grid::project_block`) over the block, when
     /// `plan` runs it (else false, and nothing ran), with its copy in `scratch` (each
     /// planned block's range its own) and the slots' values as [`Run::distance`].
+    /// `pass`: the sweep's fused particle pass (the velocity update and predict at
+    /// this boundary), which the kernel runs on the block's particles as it copies
+    /// them in; it declines a sweep with a pass it was not given, or whose range is
+    /// not the block's.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     pub(crate) fn distance_grid(
@@ -437,10 +457,16 @@ impl BlockRun<'_, 2> {
         uniform: Option<f32>,
         fresh: bool,
         inv_h2: f32,
+        pass: Option<&Boundary>,
     ) -> bool {
         if !plan.runs_block(self.item) {
             return false;
         }
+        let pass = match (&self.pass, pass) {
+            (None, _) => None,
+            (Some(r), Some(s)) if *r == plan.particles_of(self.item) => Some(s),
+            _ => return false,
+        };
         let a = self.arrays;
         let slots = Slots::new(a.items, rest, softness, a.lambda.alias(), fresh)
             .with_uniform_softness(uniform);
@@ -453,7 +479,9 @@ impl BlockRun<'_, 2> {
         // this item's alone during stage 0, which the checked sweep guarantees
         // (`Sweep::check`: a block item's slots touch only its block's particles); the
         // plan's blocks lie below the particle count the sweep was built for, which
-        // `run` asserted the arrays reach; `slots` are the slots the plan was made from.
+        // `run` asserted the arrays reach (velocities included); `slots` are the slots
+        // the plan was made from; with a pass, the block's particles are the item's
+        // pass range (checked above), this item's alone as well.
         unsafe {
             project_block(
                 plan,
@@ -461,6 +489,7 @@ impl BlockRun<'_, 2> {
                 &slots,
                 a.hot.as_ptr(),
                 a.base.as_ptr(),
+                pass.map(|s| (s, self.velocity.as_ptr())),
                 copy,
                 inv_h2,
             )

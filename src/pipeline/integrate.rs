@@ -18,10 +18,10 @@
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::{run_pass, ParticleRows, Stage, StepContext};
+use super::{run_pass, BetweenSubsteps, Stage, StepContext};
 use crate::kernels::predict::{
-    predict as predict_rows, predict_one, record, update_and_predict,
-    update_velocities as update_velocities_rows, Boundary,
+    predict as predict_rows, predict_one, record, update_velocities as update_velocities_rows,
+    Boundary,
 };
 use crate::math::{Vec3, Vec3A};
 use crate::particles::Particles;
@@ -182,14 +182,15 @@ impl Stage for Plane {
 /// [`update_velocities`] of one substep and [`predict`] of the next in one pass over
 /// the particles (the same operations per particle, in the same order), as a particle
 /// pass over any range ([`run_pass`], or inside the next substep's first sweep).
-pub(crate) fn update_and_predict_pass(cx: &StepContext<'_>) -> impl Fn(ParticleRows<'_>) + Sync {
-    let boundary = Boundary {
-        h: cx.h,
-        inv_h: 1.0 / cx.h,
-        damping: cx.damping_factor,
-        dv: Vec3A::from(cx.gravity * cx.h),
-    };
-    move |p: ParticleRows<'_>| update_and_predict(p.hot, p.base, p.velocity, &boundary)
+pub(crate) fn update_and_predict_pass(cx: &StepContext<'_>) -> BetweenSubsteps {
+    BetweenSubsteps {
+        boundary: Boundary {
+            h: cx.h,
+            inv_h: 1.0 / cx.h,
+            damping: cx.damping_factor,
+            dv: Vec3A::from(cx.gravity * cx.h),
+        },
+    }
 }
 
 /// Rebases, then predicts with symplectic Euler (pinned particles stay put):

@@ -17,6 +17,7 @@ pub(crate) mod integrate;
 use crate::collision::colliders::Colliders;
 use crate::collision::Collision;
 use crate::error::Result;
+use crate::kernels::predict::{update_and_predict, Boundary};
 use crate::math::{Vec3, Vec3A, Vec4};
 use crate::particles::Particles;
 use crate::solver::parallel::{Executor, Rows};
@@ -124,13 +125,30 @@ pub(crate) struct ParticleRows<'a> {
     pub velocity: &'a mut [Vec3],
 }
 
-/// A pass over the particles: `pass(rows)` updates the particles of `rows` and no
-/// other. Run over ranges that cover every particle once (on any threads, in any
-/// order: each particle is computed on its own), it gives the same bits however they
-/// are cut; [`run_pass`] runs it on its own, a Gauss-Seidel sweep may run it block by
-/// block (the fused sweep of the constraint stage: `kernels::sweep::Sweep::run` cuts
-/// the rows of each block).
-pub(crate) type ParticlePass<'a> = &'a (dyn Fn(ParticleRows<'_>) + Sync);
+/// The particle pass a stage hands another to fuse into its sweep: the velocity update
+/// of one substep and the predict of the next
+/// (`kernels::predict::update_and_predict`) at one substep boundary. Each particle is
+/// computed on its own: run over ranges that cover every particle once (on any
+/// threads, in any order), it gives the same bits however they are cut; [`run_pass`]
+/// runs it on its own, a Gauss-Seidel sweep may run it block by block (the fused
+/// sweep of the constraint stage: `kernels::sweep::Sweep::run` cuts the rows of each
+/// block), and the grid kernel inside its copy of a block
+/// (`kernels::distance_grid`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BetweenSubsteps {
+    /// The constants of the substep boundary.
+    pub boundary: Boundary,
+}
+
+impl BetweenSubsteps {
+    /// Runs the pass over the particles of `rows` (and no other).
+    pub(crate) fn run(&self, rows: ParticleRows<'_>) {
+        update_and_predict(rows.hot, rows.base, rows.velocity, &self.boundary);
+    }
+}
+
+/// The fused particle pass as the stages hand it on.
+pub(crate) type ParticlePass<'a> = &'a BetweenSubsteps;
 
 /// Runs `pass` over every particle as a pass of its own (the executor's chunks, as
 /// for [`Executor::for_ranges_light`]).
@@ -147,7 +165,7 @@ pub(crate) fn run_pass(particles: &mut Particles, exec: &Executor, pass: Particl
         Rows::new(&mut velocity[..]),
     );
     exec.for_chunks_light(parts, |_, (hot, base, velocity)| {
-        pass(ParticleRows {
+        pass.run(ParticleRows {
             hot,
             base,
             velocity,
