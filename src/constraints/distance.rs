@@ -800,7 +800,9 @@ mod tests {
     /// Four sweeps (two substeps of two iterations, the second substep's first sweep
     /// with the velocity update and predict fused in) of a cloth with the grid kernel
     /// and without it: the hot records, λ, base positions and velocities, as bits.
-    fn sweeps(grid: bool, soft: bool, threads: usize) -> (Vec<[u32; 4]>, Vec<u32>) {
+    /// `grid`: None without the grid kernel, else whether it runs its wide build
+    /// (AVX-512VL's registers).
+    fn sweeps(grid: Option<bool>, soft: bool, threads: usize) -> (Vec<[u32; 4]>, Vec<u32>) {
         // 127 × 127: the last block's particle count is not a multiple of eight.
         let (mut particles, mut new) = cloth(127);
         if soft {
@@ -816,13 +818,15 @@ mod tests {
             .with_appended(&new, &particles.hot, false)
             .unwrap();
         set.begin_step().unwrap();
-        if grid {
-            assert!(
-                set.grid.coverage().0 > set.len() / 2,
-                "the cloth runs the grid kernel"
-            );
-        } else {
-            set.grid = GridPlan::default();
+        match grid {
+            Some(wide) => {
+                assert!(
+                    set.grid.coverage().0 > set.len() / 2,
+                    "the cloth runs the grid kernel"
+                );
+                set.grid.wide = wide;
+            }
+            None => set.grid = GridPlan::default(),
         }
         let exec = Executor::new(threads as u32).unwrap();
         let phase = Phase {
@@ -868,23 +872,29 @@ mod tests {
     }
 
     /// The grid kernel projects a cloth to the same bits as the other kernels, rigid
-    /// or soft (XPBD and PBD links), fresh and not, on one and two threads.
+    /// or soft (XPBD and PBD links), fresh and not, on one and two threads, in its AVX2
+    /// build and, where the CPU has AVX-512VL, its wide one.
     #[test]
     fn the_grid_kernel_gives_the_other_kernels_bits() {
         if !crate::kernels::simd::avx2_available() {
             return;
         }
+        let builds: &[bool] = if crate::kernels::simd::avx512vl_available() {
+            &[false, true]
+        } else {
+            &[false]
+        };
         for soft in [false, true] {
-            let reference = sweeps(false, soft, 1);
-            for threads in [1, 2] {
-                let grid = sweeps(true, soft, threads);
+            let reference = sweeps(None, soft, 1);
+            for (&wide, threads) in builds.iter().flat_map(|w| [(w, 1), (w, 2)]) {
+                let grid = sweeps(Some(wide), soft, threads);
                 assert!(
                     grid.0 == reference.0,
-                    "positions or velocities differ (soft {soft}, {threads} threads)"
+                    "positions or velocities differ (soft {soft}, wide {wide}, {threads} threads)"
                 );
                 assert!(
                     grid.1 == reference.1,
-                    "λ differs (soft {soft}, {threads} threads)"
+                    "λ differs (soft {soft}, wide {wide}, {threads} threads)"
                 );
             }
         }

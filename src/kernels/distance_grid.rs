@@ -99,6 +99,9 @@ pub(crate) struct GridPlan {
     size: usize,
     /// Floats of scratch the planned blocks' copies take together.
     scratch_len: usize,
+    /// Whether the CPU has AVX-512F and AVX-512VL, for the kernel's wide build (32
+    /// vector registers; the same operations, so the same bits).
+    pub(crate) wide: bool,
 }
 
 impl GridPlan {
@@ -112,6 +115,7 @@ impl GridPlan {
         let size = schedule.block_size as usize;
         let mut plan = GridPlan {
             size,
+            wide: super::simd::avx512vl_available(),
             ..GridPlan::default()
         };
         if !super::simd::avx2_available() {
@@ -276,7 +280,7 @@ pub(crate) use avx::project_block;
 mod avx {
     use std::arch::x86_64::*;
 
-    use super::{GridPlan, Group, Kind, Single, Slots, ROWS};
+    use super::{BlockPlan, GridPlan, Group, Kind, Single, Slots, ROWS};
     use crate::kernels::distance::MIN_LENGTH;
     use crate::kernels::distance_avx::{softness_terms, solve8, Block};
     use crate::kernels::predict::avx2::{eight, Lanes};
@@ -289,7 +293,9 @@ mod avx {
     /// `pass` (the substep boundary and the velocities), it first runs the velocity
     /// update and predict (`predict::update_and_predict`) on the block's particles as
     /// it copies them in: the same operations per particle, so the same bits, with
-    /// the hot records written once, by the copy back.
+    /// the hot records written once, by the copy back. Where the plan says the CPU has
+    /// AVX-512VL ([`GridPlan::wide`]), the same code is compiled with it: the same
+    /// eight-lane operations, with 32 vector registers instead of 16 (no spills).
     ///
     /// # Safety
     /// The CPU has AVX and AVX2 (the plan is only made where it does); block item `b`
@@ -298,7 +304,6 @@ mod avx {
     /// other thread touches them nor the block's slots and λ meanwhile (the sweep's
     /// stage 0); `slots` are the slots the plan was built from.
     #[allow(clippy::too_many_arguments)]
-    #[target_feature(enable = "avx,avx2")]
     pub(crate) unsafe fn project_block(
         plan: &GridPlan,
         b: usize,
@@ -312,46 +317,120 @@ mod avx {
         let block = plan.blocks[b].as_ref().expect("a planned block");
         let size = plan.size;
         assert_eq!(scratch.len(), ROWS * size, "distance grid: scratch");
-        let (first, len) = (block.first as usize, block.len as usize);
-        let rows = Rows {
-            p: scratch.as_mut_ptr(),
-            size,
+        let job = Job {
+            plan,
+            block,
+            slots,
+            hot,
+            base,
+            pass,
+            rows: Rows {
+                p: scratch.as_mut_ptr(),
+                size,
+            },
+            inv_h2,
         };
-        // SAFETY: the block's particles are `first..first + len` of `hot`, `base` and the
-        // velocities, this item's alone (safety section); the rows hold `size ≥ len`
-        // values each.
+        // SAFETY: the caller's promise; `plan.wide` only where the CPU has AVX-512F and
+        // AVX-512VL (`GridPlan::new`).
         unsafe {
-            match pass {
-                None => copy_in(&rows, hot.add(first), base.add(first), len),
-                Some((s, velocity)) => copy_in_after_pass(
-                    &rows,
-                    hot.add(first),
-                    base.add(first),
-                    velocity.add(first),
-                    len,
-                    s,
-                ),
+            if plan.wide {
+                wide(&job)
+            } else {
+                narrow(&job)
             }
         }
-        let rigid = slots.fresh && slots.uniform.map(f32::to_bits) == Some(0) && inv_h2.is_finite();
-        for c in 0..block.colour_groups.len() - 1 {
-            let groups =
-                &plan.groups[block.colour_groups[c] as usize..block.colour_groups[c + 1] as usize];
-            let singles = &plan.singles
-                [block.colour_singles[c] as usize..block.colour_singles[c + 1] as usize];
-            // SAFETY: the groups' windows and the singles' ends lie in the rows (checked
-            // when the plan was made), their slots in the slot arrays; the slots of one
-            // colour share no particle (the schedule).
+    }
+
+    /// [`Job::run`] with AVX2.
+    ///
+    /// # Safety
+    /// As [`Job::run`].
+    #[target_feature(enable = "avx,avx2")]
+    unsafe fn narrow(job: &Job<'_>) {
+        // SAFETY: the caller's promise.
+        unsafe { job.run() }
+    }
+
+    /// [`Job::run`] with AVX2, AVX-512F and AVX-512VL.
+    ///
+    /// # Safety
+    /// As [`Job::run`]; the CPU has AVX-512F and AVX-512VL.
+    #[target_feature(enable = "avx,avx2,avx512f,avx512vl")]
+    unsafe fn wide(job: &Job<'_>) {
+        // SAFETY: the caller's promise.
+        unsafe { job.run() }
+    }
+
+    /// One call of [`project_block`]: the block's plan, the arrays and its rows.
+    struct Job<'a> {
+        plan: &'a GridPlan,
+        block: &'a BlockPlan,
+        slots: &'a Slots<'a>,
+        hot: *mut Vec4,
+        base: *mut Vec3A,
+        pass: Option<(&'a Boundary, *mut Vec3)>,
+        rows: Rows,
+        inv_h2: f32,
+    }
+
+    impl Job<'_> {
+        /// The body of [`project_block`].
+        ///
+        /// # Safety
+        /// As [`project_block`]; AVX and AVX2 are enabled in the caller; the rows are
+        /// the block's scratch.
+        #[inline(always)]
+        unsafe fn run(&self) {
+            let Job {
+                plan,
+                block,
+                slots,
+                hot,
+                base,
+                pass,
+                ref rows,
+                inv_h2,
+            } = *self;
+            let (first, len) = (block.first as usize, block.len as usize);
+            // SAFETY: the block's particles are `first..first + len` of `hot`, `base` and
+            // the velocities, this item's alone (safety section); the rows hold `size ≥
+            // len` values each.
             unsafe {
-                match (slots.fresh, rigid) {
-                    (true, true) => colour::<true, true>(groups, singles, slots, &rows, inv_h2),
-                    (true, false) => colour::<true, false>(groups, singles, slots, &rows, inv_h2),
-                    _ => colour::<false, false>(groups, singles, slots, &rows, inv_h2),
+                match pass {
+                    None => copy_in(rows, hot.add(first), base.add(first), len),
+                    Some((s, velocity)) => copy_in_after_pass(
+                        rows,
+                        hot.add(first),
+                        base.add(first),
+                        velocity.add(first),
+                        len,
+                        s,
+                    ),
                 }
             }
+            let rigid =
+                slots.fresh && slots.uniform.map(f32::to_bits) == Some(0) && inv_h2.is_finite();
+            for c in 0..block.colour_groups.len() - 1 {
+                let groups = &plan.groups
+                    [block.colour_groups[c] as usize..block.colour_groups[c + 1] as usize];
+                let singles = &plan.singles
+                    [block.colour_singles[c] as usize..block.colour_singles[c + 1] as usize];
+                // SAFETY: the groups' windows and the singles' ends lie in the rows
+                // (checked when the plan was made), their slots in the slot arrays; the
+                // slots of one colour share no particle (the schedule).
+                unsafe {
+                    match (slots.fresh, rigid) {
+                        (true, true) => colour::<true, true>(groups, singles, slots, rows, inv_h2),
+                        (true, false) => {
+                            colour::<true, false>(groups, singles, slots, rows, inv_h2)
+                        }
+                        _ => colour::<false, false>(groups, singles, slots, rows, inv_h2),
+                    }
+                }
+            }
+            // SAFETY: as for the copy in.
+            unsafe { copy_out(rows, hot.add(first), len) };
         }
-        // SAFETY: as for the copy in.
-        unsafe { copy_out(&rows, hot.add(first), len) };
     }
 
     /// A block's rows: row r of `size` values at `p + r · size`.

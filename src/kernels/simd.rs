@@ -82,6 +82,33 @@ pub(crate) fn avx_available() -> bool {
     }
 }
 
+/// Whether the CPU has AVX-512F and AVX-512VL (checked once, then cached): false off
+/// x86-64. Kernels built for AVX2 may be compiled with them as well, for the 32 vector
+/// registers their eight-lane code then has (the same operations, so the same bits).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[inline]
+pub(crate) fn avx512vl_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::sync::atomic::{AtomicU8, Ordering};
+        /// 0 = not checked yet, 1 = no, 2 = yes.
+        static AVX512VL: AtomicU8 = AtomicU8::new(0);
+        match AVX512VL.load(Ordering::Relaxed) {
+            0 => {
+                let yes = std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512vl");
+                AVX512VL.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+                yes
+            }
+            v => v == 2,
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Whether the CPU has AVX2 and POPCNT (checked once, then cached): false off
 /// x86-64. Kernels that use the 256-bit integer instructions and count mask bits (the
 /// fluid build's list compress) ask for it on top of [`Kernel::Avx`].
