@@ -57,6 +57,22 @@ pub(crate) fn with_avx<R>(kernel: Kernel, f: impl FnOnce() -> R) -> R {
     }
 }
 
+/// `detect()`, checked once and then read from `flag` (0 = not checked yet, 1 = no,
+/// 2 = yes).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn cached(flag: &std::sync::atomic::AtomicU8, detect: fn() -> bool) -> bool {
+    use std::sync::atomic::Ordering;
+    match flag.load(Ordering::Relaxed) {
+        0 => {
+            let yes = detect();
+            flag.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            yes
+        }
+        v => v == 2,
+    }
+}
+
 /// Whether the CPU has AVX (checked once, then cached): false off x86-64, where no
 /// kernel asks.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
@@ -64,17 +80,8 @@ pub(crate) fn with_avx<R>(kernel: Kernel, f: impl FnOnce() -> R) -> R {
 pub(crate) fn avx_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::sync::atomic::{AtomicU8, Ordering};
-        /// 0 = not checked yet, 1 = no, 2 = yes.
-        static AVX: AtomicU8 = AtomicU8::new(0);
-        match AVX.load(Ordering::Relaxed) {
-            0 => {
-                let yes = std::arch::is_x86_feature_detected!("avx");
-                AVX.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
-            }
-            v => v == 2,
-        }
+        static AVX: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+        cached(&AVX, || std::arch::is_x86_feature_detected!("avx"))
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -90,18 +97,11 @@ pub(crate) fn avx_available() -> bool {
 pub(crate) fn avx512vl_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::sync::atomic::{AtomicU8, Ordering};
-        /// 0 = not checked yet, 1 = no, 2 = yes.
-        static AVX512VL: AtomicU8 = AtomicU8::new(0);
-        match AVX512VL.load(Ordering::Relaxed) {
-            0 => {
-                let yes = std::arch::is_x86_feature_detected!("avx512f")
-                    && std::arch::is_x86_feature_detected!("avx512vl");
-                AVX512VL.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
-            }
-            v => v == 2,
-        }
+        static AVX512VL: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+        cached(&AVX512VL, || {
+            std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512vl")
+        })
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -117,18 +117,11 @@ pub(crate) fn avx512vl_available() -> bool {
 pub(crate) fn avx2_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::sync::atomic::{AtomicU8, Ordering};
-        /// 0 = not checked yet, 1 = no, 2 = yes.
-        static AVX2: AtomicU8 = AtomicU8::new(0);
-        match AVX2.load(Ordering::Relaxed) {
-            0 => {
-                let yes = std::arch::is_x86_feature_detected!("avx2")
-                    && std::arch::is_x86_feature_detected!("popcnt");
-                AVX2.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-                yes
-            }
-            v => v == 2,
-        }
+        static AVX2: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+        cached(&AVX2, || {
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("popcnt")
+        })
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
