@@ -514,6 +514,20 @@ pub(crate) const INTERFACE_TENSION: f32 = 0.05;
 /// 1.3-3.8% at 2 × 2 to 32 × 1 (docs/fluids.md, "Several fluids").
 pub(crate) const LAYER_DRIFT: f32 = 4.0;
 
+/// The most [`LAYER_DRIFT`]'s acceleration is scaled by beside a wall: there it counts
+/// per unit of the fluid within reach, 1 / Σ_j V_j W_kj over every fluid neighbour j
+/// (the particle itself included; about 1 in the bulk), up to this factor. A wall
+/// stands in for fluid (the density solve lends it): the unlike fluid behind it, which
+/// the particles do not hold, would buoy a light particle too. Without it a light
+/// particle in a floor corner, whose neighbours fill about a quarter of its reach, got
+/// a quarter of the drift and never moved: on the inverted column (8 rows of ρ₀ 800
+/// under 8 of 1000, 2 × 2 to 32 × 1, runs of 16, 20, 24 and 28 s) 2-3 light particles
+/// stayed on the floor and 2-14 more than two spacings under the interface; with the
+/// factor up to 4, 0-3 and 0-3 (0-2 and 0-2 in the 20 s runs of the test); up to 8 the
+/// 4 × 1 run left 14 under the interface. A world of one fluid, and any particle with
+/// no wall in reach, keeps its bits.
+pub(crate) const WALL_FILL_MAX: f32 = 4.0;
+
 /// The most (ρ_j − ρ_k)/ρ_k counts in [`LAYER_DRIFT`]'s acceleration: 2, the
 /// buoyant acceleration (in g) of a sphere with no mass of its own in a liquid, whose
 /// inertia is then the added mass of half the liquid it displaces. A light fluid

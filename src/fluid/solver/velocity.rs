@@ -3,7 +3,7 @@
 
 use super::{
     adhesion_kernel, cohesion_kernel, list_of, DensitySolver, Params, DRIFT_RATIO,
-    INTERFACE_TENSION, LAYER_DRIFT, PULL_RATE2, SLOT_CHUNK, SOLID,
+    INTERFACE_TENSION, LAYER_DRIFT, PULL_RATE2, SLOT_CHUNK, SOLID, WALL_FILL_MAX,
 };
 use crate::fluid::Fluid;
 use crate::kernels::fluid as kernels;
@@ -161,6 +161,7 @@ impl DensitySolver {
                         // (`super::INTERFACE_TENSION`, `super::LAYER_DRIFT`).
                         let mut apart = Vec3::ZERO;
                         let mut lift = 0.0f32;
+                        let mut total = 0.0f32;
                         for &j in list_of(list_end, lists, k) {
                             let j = j as usize;
                             let pj = pos[j];
@@ -181,6 +182,7 @@ impl DensitySolver {
                             }
                             let q = prm.h2 - r2;
                             let wgt = prm.poly6 * q * q * q * pj.w;
+                            total += wgt;
                             dv += (vel[j].truncate() - vk) * wgt;
                             if layered && class[j] != class[k] {
                                 let other = &params[class[j] as usize];
@@ -210,8 +212,14 @@ impl DensitySolver {
                         let mut v = *out + dv * prm.viscosity;
                         if layered {
                             // The drift: the unlike fluid's buoyancy, (ρ_j − ρ_k)/ρ_k
-                            // per unit of Σ V_j W.
-                            v -= gravity * (LAYER_DRIFT * lift * h);
+                            // per unit of Σ V_j W; beside a wall, per unit of the
+                            // fluid there (`super::WALL_FILL_MAX`).
+                            let fill = if list_of(wall_end, walls, k).is_empty() || total <= 0.0 {
+                                1.0
+                            } else {
+                                (1.0 / total).clamp(1.0, WALL_FILL_MAX)
+                            };
+                            v -= gravity * (LAYER_DRIFT * lift * fill * h);
                             // The tension, less what pushes into a wall: the fluid
                             // the wall stands in for is the particle's own mirrored,
                             // with the unlike neighbours mirrored too, whose pushes
